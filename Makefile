@@ -1,0 +1,97 @@
+# lanelab — build, verify and test. See README.md.
+#   make                 build build/lanelab and every kernel for gfx942 and gfx950
+#   make verify ARCH=gfx950|gfx942|all [BASE=rev] [SHAPES=quick|full]
+#   make test            Criterion suites for every module, then a quick verify of both arches
+#   make bench           throughput benchmarks (emulator, oracle)
+#   make deps | clean
+ARCH   ?= gfx950
+SHAPES ?= quick
+BUILD  := build
+ARCHES := gfx942 gfx950
+LLVM   := /usr/lib/llvm-22
+SHELL  := /bin/bash
+
+CC      := gcc
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wno-format-truncation -pthread -I. \
+           -MMD -MP
+LLVM_CFLAGS := -I$(LLVM)/include
+LDLIBS  := -L$(LLVM)/lib -Wl,-rpath,$(LLVM)/lib -lLLVM -lm -lpthread -ldl
+ifeq ($(SAN),1)
+CFLAGS  += -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDLIBS  += -fsanitize=address,undefined
+BUILD   := build/san
+endif
+
+DEPS_STAMP := build/.deps-ok
+# Modules in link order (a module may use those after it). DESIGN.md gives the dependencies.
+MODULES := cli reports isa runtime emu oracle lanes util
+LIBMODS := $(filter-out cli,$(MODULES))
+src_of   = $(wildcard $(1)/*.c)
+obj_of   = $(patsubst %.c,$(BUILD)/obj/%.o,$(call src_of,$(1)))
+LIBS     := $(foreach m,$(LIBMODS),$(BUILD)/lib/lib$(m).a)
+TESTSRC  := $(wildcard tests/test_*.c)
+TESTBIN  := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TESTSRC))
+KSRC     := $(wildcard kernels/micro/*.hip kernels/prod/*.hip)
+KHDR     := $(wildcard kernels/include/*.h)
+kstamp   = $(foreach s,$(KSRC),$(BUILD)/$(1)/kernels/$(basename $(notdir $(s))).built)
+KSTAMPS  := $(foreach a,$(ARCHES),$(call kstamp,$(a)))
+LANELAB  := $(BUILD)/lanelab
+
+.PHONY: all deps kernels verify test bench clean check-tests
+all: $(LANELAB) kernels
+
+deps: $(DEPS_STAMP)
+$(DEPS_STAMP): mk/deps.sh
+	@bash mk/deps.sh $@
+
+# --- host code ---------------------------------------------------------------------------------
+$(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LLVM_CFLAGS) -c -o $@ $<
+
+define lib_rule
+$(BUILD)/lib/lib$(1).a: $(call obj_of,$(1))
+	@mkdir -p $$(dir $$@)
+	@rm -f $$@
+	$(if $(call obj_of,$(1)),ar rcs $$@ $$^,ar rcs $$@)
+endef
+$(foreach m,$(LIBMODS),$(eval $(call lib_rule,$(m))))
+
+$(LANELAB): $(call obj_of,cli) $(LIBS)
+	$(CC) $(CFLAGS) -o $@ $(call obj_of,cli) $(LIBS) $(LDLIBS)
+
+$(BUILD)/tests/%: tests/%.c $(LIBS) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LLVM_CFLAGS) -DLANELAB_ROOT='"$(CURDIR)"' -DLANELAB_BUILD='"$(CURDIR)/$(BUILD)"' \
+	  -o $@ $< $(LIBS) -lcriterion $(LDLIBS)
+
+# --- device code -------------------------------------------------------------------------------
+$(BUILD)/toolchain-%.mk: mk/toolchain.sh | $(DEPS_STAMP)
+	@bash mk/toolchain.sh $* $@
+-include $(foreach a,$(ARCHES),$(BUILD)/toolchain-$(a).mk)
+
+kernels: $(KSTAMPS)
+define kernel_rule
+$(BUILD)/$(1)/kernels/$(basename $(notdir $(2))).built: $(2) $(KHDR) mk/kernel.sh $(BUILD)/toolchain-$(1).mk
+	@bash mk/kernel.sh $(1) $(2) $(BUILD)/$(1)/kernels "$$(DEVCC_$(1))" $$(DEVFLAGS_$(1))
+	@touch $$@
+endef
+$(foreach a,$(ARCHES),$(foreach s,$(KSRC),$(eval $(call kernel_rule,$(a),$(s)))))
+
+# --- verbs -------------------------------------------------------------------------------------
+VERIFY_ARGS := --arch $(ARCH) --shapes $(SHAPES) $(if $(BASE),--base $(BASE)) $(if $(SHARD),--shard $(SHARD))
+verify: $(LANELAB) kernels
+	$(LANELAB) verify $(VERIFY_ARGS)
+
+check-tests: $(TESTBIN) $(LANELAB) kernels
+test: check-tests
+	@bash mk/run-tests.sh $(BUILD) $(TESTBIN)
+
+bench: $(LANELAB) kernels
+	$(LANELAB) bench
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

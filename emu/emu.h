@@ -1,0 +1,195 @@
+/* emu — lanelab's wave64 emulator of gfx942 (CDNA3) and gfx950 (CDNA4) code objects.
+ *
+ * This header is the module's whole public contract. Three parts:
+ *   1. code objects: loading an AMDGPU ELF (sections by vaddr, kernel descriptors, MessagePack
+ *      metadata) — emu/loader.c, emu/msgpack.c
+ *   2. memory: global memory as a set of registered, bounds-checked buffers — emu/mem.c
+ *   3. programs and launches: decode once (LLVM MC disassembler), execute many — emu/decode.c,
+ *      emu/exec.c and the per-family semantics files
+ * Everything else in emu/ is private (emu/internal.h).
+ *
+ * Facts used here are in ../shared/facts/isa.md ("Code objects (for the loader)"). */
+#ifndef LANELAB_EMU_H
+#define LANELAB_EMU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "util/util.h"
+
+/* ---- arches ---------------------------------------------------------------------------------*/
+typedef enum { EMU_GFX942 = 0, EMU_GFX950 = 1, EMU_NARCH } emu_arch;
+const char *emu_arch_name(emu_arch a);              /* "gfx942" */
+bool emu_arch_parse(const char *s, emu_arch *out);  /* false if unknown */
+uint32_t emu_arch_lds_bytes(emu_arch a);            /* 65536 on gfx942, 163840 on gfx950 */
+/* ELF e_flags & 0xff for the arch (0x4c, 0x4f). */
+uint32_t emu_arch_elf_mach(emu_arch a);
+
+/* ---- 1. code objects ------------------------------------------------------------------------*/
+typedef struct emu_kernarg {
+  char *name;          /* ".name" if present, else "" */
+  char *value_kind;    /* ".value_kind": global_buffer, by_value, hidden_block_count_x, ... */
+  char *address_space; /* ".address_space" or "" */
+  uint32_t offset, size;
+  bool hidden;         /* value_kind starts with "hidden_" */
+} emu_kernarg;
+
+typedef struct emu_kernel {
+  char *name;                     /* symbol name, e.g. "lane_dump_tr16" */
+  uint64_t kd_vaddr;              /* address of K.kd */
+  uint64_t entry;                 /* vaddr of the first instruction (kd + signed entry offset) */
+  /* kernel descriptor fields (AMDGPUUsage "Kernel Descriptor") */
+  uint32_t group_segment_size;    /* static LDS bytes */
+  uint32_t private_segment_size;
+  uint32_t kernarg_size;
+  uint32_t rsrc1, rsrc2, rsrc3;
+  uint16_t code_properties;       /* kd+56 */
+  uint16_t kernarg_preload;       /* kd+58 */
+  /* decoded from the above */
+  uint32_t user_sgpr_count;       /* rsrc2 bits 5:1 */
+  bool en_dispatch_ptr, en_queue_ptr, en_kernarg_ptr, en_dispatch_id, en_flat_scratch_init,
+       en_private_segment_size;   /* code_properties bits 0..6 (see AMDGPUUsage) */
+  bool en_wg_id[3];               /* rsrc2 bits 7, 8, 9 */
+  uint32_t workitem_id_dims;      /* rsrc2 bits 12:11: 0 = x, 1 = x,y, 2 = x,y,z */
+  uint32_t accum_offset;          /* in VGPRs: (rsrc3 bits 5:0 + 1) * 4 */
+  uint32_t kernarg_preload_count; /* dwords preloaded into user SGPRs */
+  /* from the metadata note */
+  uint32_t vgpr_count, agpr_count, sgpr_count;
+  uint32_t kernarg_segment_align;
+  uint32_t max_flat_workgroup_size;
+  uint32_t wavefront_size;
+  emu_kernarg *args;
+  size_t nargs;
+} emu_kernel;
+
+typedef struct emu_codeobj {
+  emu_arch arch;
+  char *path;                     /* where it was loaded from, or "<memory>" */
+  uint8_t *image;                 /* loadable image, indexed by vaddr (image[vaddr]) */
+  uint64_t image_size;
+  uint64_t text_vaddr, text_size; /* the .text section */
+  emu_kernel *kernels;
+  size_t nkernels;
+  uint32_t code_object_version;   /* from amdhsa.version: 5, 6 */
+  void *priv;                     /* decoded program cache; owned by emu */
+} emu_codeobj;
+
+/* Malformed, truncated, wrong machine, unknown arch: NULL with err->code = LL_EXIT_USAGE. */
+emu_codeobj *emu_codeobj_load(const void *bytes, size_t n, const char *path, ll_err *err);
+emu_codeobj *emu_codeobj_load_file(const char *path, ll_err *err);
+/* NULL and LL_EXIT_USAGE naming the kernels that do exist, if absent. */
+const emu_kernel *emu_codeobj_kernel(const emu_codeobj *co, const char *name, ll_err *err);
+void emu_codeobj_free(emu_codeobj *co);
+
+/* ---- 2. memory ------------------------------------------------------------------------------*/
+/* Global memory is a set of registered host buffers, each given a device address range that no
+ * other buffer shares (with a gap between ranges, so running off one buffer never lands in the
+ * next). Every access is checked against them. Thread-safe for concurrent access after setup. */
+typedef struct emu_mem emu_mem;
+emu_mem *emu_mem_new(void);
+void emu_mem_free(emu_mem *m);
+/* Register host memory [host, host+size); returns its device address (never 0). The host memory
+ * stays owned by the caller and must outlive the emu_mem. */
+uint64_t emu_mem_map(emu_mem *m, void *host, size_t size, const char *name);
+/* Host pointer for [addr, addr+n) if it lies wholly inside one buffer, else NULL. */
+void *emu_mem_translate(const emu_mem *m, uint64_t addr, size_t n);
+/* Name of the buffer holding addr, or NULL. */
+const char *emu_mem_name_of(const emu_mem *m, uint64_t addr);
+
+/* ---- 3. launches ----------------------------------------------------------------------------*/
+typedef struct emu_fault {
+  bool faulted;
+  char kind[48];       /* "out-of-bounds global access", "lds out of range", "unimplemented",
+                          "budget exceeded", "transposing read needs full exec", ... */
+  emu_arch arch;
+  char kernel[128];
+  uint64_t pc;         /* vaddr of the instruction */
+  char insn[160];      /* its text as LLVM prints it */
+  int lane;            /* -1 if not lane-specific */
+  uint64_t addr;       /* faulting address, 0 if none */
+  uint32_t wg[3];      /* workgroup id */
+  uint32_t wave;       /* wave index within the workgroup */
+  char msg[512];       /* one line: all of the above, human-readable */
+} emu_fault;
+
+/* What a wave looks like at s_endpgm (or at a requested PC). Register files are lane-major per
+ * register: vgpr[r * 64 + lane]. On gfx942/gfx950 the VGPR file is unified: AGPR a is
+ * vgpr[(accum_offset + a)], so agpr points into the same array. */
+typedef struct emu_wave_view {
+  uint32_t wg[3];
+  uint32_t wave;            /* index within its workgroup */
+  uint64_t pc;
+  uint64_t exec, vcc;
+  uint32_t m0;
+  bool scc;
+  const uint32_t *sgpr;     /* nsgpr entries */
+  uint32_t nsgpr;
+  const uint32_t *vgpr;     /* nvgpr * 64 entries (arch VGPRs) */
+  uint32_t nvgpr;
+  const uint32_t *agpr;     /* nagpr * 64 entries */
+  uint32_t nagpr;
+} emu_wave_view;
+
+typedef void (*emu_wave_cb)(void *user, const emu_wave_view *w);
+
+typedef enum {
+  EMU_SCHED_ROUND_ROBIN = 0, /* one instruction per wave in turn */
+  EMU_SCHED_ADVERSARIAL = 1, /* run each wave as far as it goes before the next: exposes
+                                missing barriers between LDS writes and reads */
+} emu_sched;
+
+typedef struct emu_launch_opts {
+  uint64_t insn_budget;     /* per wave; 0 = default (50 M) */
+  int threads;              /* worker threads for workgroups; 0 = number of cores */
+  emu_sched sched;
+  emu_wave_cb on_wave_end;  /* called at each wave's s_endpgm, may be NULL */
+  void *user;
+  uint64_t snap_pc;         /* if nonzero, on_snap is called each time a wave reaches this PC */
+  emu_wave_cb on_snap;
+} emu_launch_opts;
+
+typedef struct emu_launch_stats {
+  uint64_t waves;
+  uint64_t wave_insns;      /* executed wave-instructions */
+  /* executed wave-instructions per mnemonic, sorted by mnemonic */
+  size_t nmnem;
+  char **mnem;
+  uint64_t *count;
+} emu_launch_stats;
+void emu_launch_stats_free(emu_launch_stats *s);
+
+typedef struct emu_dispatch {
+  const emu_codeobj *co;
+  const emu_kernel *kernel;
+  uint32_t grid[3];         /* in workgroups */
+  uint32_t block[3];        /* work-items per workgroup */
+  uint32_t dynamic_lds;     /* bytes beyond group_segment_size */
+  uint64_t kernarg_addr;    /* device address of the filled kernarg buffer (in mem) */
+  uint64_t dispatch_ptr;    /* device address of an hsa_kernel_dispatch_packet, or 0 */
+} emu_dispatch;
+
+/* Runs the whole grid. Returns LL_EXIT_OK, or LL_EXIT_FAIL with *fault filled (the first fault
+ * in grid order wins), or LL_EXIT_USAGE for a dispatch that cannot be set up (message in
+ * fault->msg). stats may be NULL. */
+int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_fault *fault,
+               emu_launch_stats *stats);
+
+/* ---- decoding, for isa/ and tests -------------------------------------------------------------
+ * Every instruction of [vaddr, vaddr+size) decoded once by LLVM's MC disassembler. */
+typedef struct emu_insn_info {
+  uint64_t pc;
+  uint32_t size;            /* bytes */
+  const char *text;         /* LLVM's canonical text ("v_add_u32_e32 v1, 63, v1") */
+  const char *mnem;         /* "v_add_u32_e32" */
+  bool implemented;         /* the emulator has semantics for it */
+} emu_insn_info;
+typedef struct emu_program emu_program;
+emu_program *emu_program_decode(emu_arch a, const uint8_t *code, size_t size, uint64_t vaddr,
+                                ll_err *err);
+void emu_program_free(emu_program *p);
+size_t emu_program_count(const emu_program *p);
+const emu_insn_info *emu_program_insn(const emu_program *p, size_t i);
+/* The program of a code object's .text, decoded on first use and cached in co->priv. */
+const emu_program *emu_codeobj_program(emu_codeobj *co, ll_err *err);
+
+#endif

@@ -1,0 +1,119 @@
+/* util — what every lanelab module shares: exit codes, error values, files written atomically,
+ * a growable byte buffer, and a small JSON reader and writer. libc only.
+ *
+ * Contract: functions that can fail take an `ll_err *` (may be NULL) and return NULL / -1 / false
+ * on failure with err->code set to one of the LL_EXIT_* values and err->msg saying what was
+ * expected, what was found, and where. */
+#ifndef LANELAB_UTIL_H
+#define LANELAB_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit status is the verdict (DESIGN.md): 0 pass, 1 a check failed, 2 bad usage or input,
+ * 3 the environment lacks something. */
+enum { LL_EXIT_OK = 0, LL_EXIT_FAIL = 1, LL_EXIT_USAGE = 2, LL_EXIT_ENV = 3 };
+
+typedef struct ll_err {
+  int code;        /* LL_EXIT_* ; 0 = no error */
+  char msg[1024];
+} ll_err;
+
+void ll_seterr(ll_err *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Prefix an existing message with context ("loading x.co: ..."). */
+void ll_err_prefix(ll_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Print "lanelab: <msg>" to stderr and return err->code (for cli). */
+int ll_report(const ll_err *err);
+/* Print "lanelab: <msg>" and exit(code). */
+void ll_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+
+/* Allocation that never returns NULL (aborts with a message on out-of-memory). */
+void *ll_xmalloc(size_t n);
+void *ll_xcalloc(size_t n, size_t size);
+void *ll_xrealloc(void *p, size_t n);
+char *ll_xstrdup(const char *s);
+char *ll_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2))); /* malloc'd */
+
+/* Growable buffer. */
+typedef struct ll_buf {
+  char *data;
+  size_t len, cap;
+} ll_buf;
+void ll_buf_put(ll_buf *b, const void *p, size_t n);
+void ll_buf_puts(ll_buf *b, const char *s);
+void ll_buf_printf(ll_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ll_buf_vprintf(ll_buf *b, const char *fmt, va_list ap);
+void ll_buf_free(ll_buf *b);
+/* NUL-terminated view (len excludes the NUL). */
+const char *ll_buf_str(ll_buf *b);
+
+/* Files. Reading a missing/unreadable file is LL_EXIT_USAGE (bad input). Writing goes to a
+ * temporary file in the same directory, then rename(): a reader never sees a half-written file. */
+void *ll_read_file(const char *path, size_t *size, ll_err *err);
+bool ll_write_file_atomic(const char *path, const void *data, size_t size, ll_err *err);
+bool ll_mkdir_p(const char *path, ll_err *err);
+/* Join a directory and a relative path ("dir/rel"); an absolute rel is returned as is. */
+char *ll_path_join(const char *dir, const char *rel);
+/* Directory part of a path ("." if none). malloc'd. */
+char *ll_dirname(const char *path);
+
+/* ---- JSON reader ---------------------------------------------------------------------------
+ * A DOM over RFC 8259 JSON. Numbers are kept as double and, when integral and in range, also
+ * as int64. Object keys keep their order; duplicate keys are an error. */
+typedef enum { LL_JNULL, LL_JBOOL, LL_JNUM, LL_JSTR, LL_JARR, LL_JOBJ } ll_jtype;
+typedef struct ll_json ll_json;
+struct ll_json {
+  ll_jtype type;
+  bool b;
+  double num;
+  bool is_int;      /* num is integral and fits int64 */
+  int64_t i;
+  char *str;        /* LL_JSTR (NUL-terminated, may contain no NUL) */
+  size_t n;         /* element / member count */
+  ll_json **items;  /* LL_JARR elements, LL_JOBJ values */
+  char **keys;      /* LL_JOBJ keys */
+  int line;         /* 1-based line of the value in the source, for messages */
+};
+ll_json *ll_json_parse(const char *text, size_t len, ll_err *err);
+ll_json *ll_json_parse_file(const char *path, ll_err *err);
+void ll_json_free(ll_json *j);
+ll_json *ll_json_get(const ll_json *obj, const char *key); /* NULL if absent or not an object */
+const char *ll_json_type_name(ll_jtype t);
+
+/* ---- JSON writer ---------------------------------------------------------------------------
+ * Streaming, into an ll_buf, pretty-printed with two-space indents. Keys are given with
+ * ll_jw_key before each member value. Non-finite doubles are written as strings "inf", "-inf",
+ * "nan" (JSON has no such numbers); readers of lanelab output know this. */
+typedef struct ll_jw {
+  ll_buf *out;
+  int depth;
+  bool first[64];
+  bool after_key;
+} ll_jw;
+void ll_jw_init(ll_jw *w, ll_buf *out);
+void ll_jw_obj_begin(ll_jw *w);
+void ll_jw_obj_end(ll_jw *w);
+void ll_jw_arr_begin(ll_jw *w);
+void ll_jw_arr_end(ll_jw *w);
+void ll_jw_key(ll_jw *w, const char *key);
+void ll_jw_str(ll_jw *w, const char *s);
+void ll_jw_int(ll_jw *w, int64_t v);
+void ll_jw_uint(ll_jw *w, uint64_t v);
+void ll_jw_num(ll_jw *w, double v);   /* %.9g, enough to round-trip a float */
+void ll_jw_bool(ll_jw *w, bool v);
+void ll_jw_null(ll_jw *w);
+/* Escape s as a JSON string body into b (no quotes). */
+void ll_json_escape(ll_buf *b, const char *s);
+
+/* ---- small things ---------------------------------------------------------------------------*/
+/* Parse a whole string as an integer / double; false if anything is left over or it overflows. */
+bool ll_parse_i64(const char *s, int64_t *out);
+bool ll_parse_u64(const char *s, uint64_t *out);
+bool ll_parse_f64(const char *s, double *out);
+/* Monotonic seconds. */
+double ll_now(void);
+
+#endif
