@@ -365,3 +365,8 @@ void ll_jw_num(ll_jw *w, double v) {
 }
 void ll_jw_bool(ll_jw *w, bool v) { pre_value(w); ll_buf_puts(w->out, v ? "true" : "false"); }
 void ll_jw_null(ll_jw *w) { pre_value(w); ll_buf_puts(w->out, "null"); }
+void ll_jw_raw(ll_jw *w, const char *json, size_t len) {
+  while (len && (json[len - 1] == '\n' || json[len - 1] == ' ')) len--;
+  pre_value(w);
+  ll_buf_put(w->out, json, len);
+}

@@ -105,6 +105,8 @@ void ll_jw_uint(ll_jw *w, uint64_t v);
 void ll_jw_num(ll_jw *w, double v);   /* %.9g, enough to round-trip a float */
 void ll_jw_bool(ll_jw *w, bool v);
 void ll_jw_null(ll_jw *w);
+/* A value already rendered as JSON text (trailing newlines dropped). */
+void ll_jw_raw(ll_jw *w, const char *json, size_t len);
 /* Escape s as a JSON string body into b (no quotes). */
 void ll_json_escape(ll_buf *b, const char *s);
 
