@@ -25,7 +25,7 @@ endif
 
 DEPS_STAMP := build/.deps-ok
 # Modules in link order (a module may use those after it). DESIGN.md gives the dependencies.
-MODULES := cli reports isa runtime emu oracle lanes util
+MODULES := cli verify reports isa runtime emu oracle lanes util
 LIBMODS := $(filter-out cli,$(MODULES))
 src_of   = $(wildcard $(1)/*.c)
 obj_of   = $(patsubst %.c,$(BUILD)/obj/%.o,$(call src_of,$(1)))

@@ -1,0 +1,131 @@
+/* verify/run — runs the stages for one arch and writes their results. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verify/verify.h"
+
+bool verify_quiet = false;
+
+const char *verdict_name(verdict v) {
+  switch (v) {
+    case VERDICT_PASS: return "pass";
+    case VERDICT_FAIL: return "FAIL";
+    case VERDICT_BAD: return "error";
+    default: return "not run";
+  }
+}
+
+void stage_add_table(stage_result *r, report_table *t) {
+  r->tables = ll_xrealloc(r->tables, (r->ntables + 1) * sizeof *r->tables);
+  r->tables[r->ntables++] = t;
+}
+
+void stage_set(stage_result *r, verdict v, const char *fmt, ...) {
+  r->v = v;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(r->summary, sizeof r->summary, fmt, ap);
+  va_end(ap);
+}
+
+void verify_progress(const verify_ctx *c, const char *stage, size_t i, size_t n, const char *what) {
+  if (verify_quiet) return;
+  fprintf(stderr, "[%s %s %zu/%zu %.1fs] %s\n", c->arch_name, stage, i, n, ll_now() - c->t0, what);
+}
+
+bool verify_in_shard(const verify_ctx *c, size_t k) {
+  return c->shard_n <= 1 || k % c->shard_n == c->shard_i;
+}
+
+static bool write_stage_json(const verify_ctx *c, const verify_stage *s, const stage_result *r,
+                             double secs, ll_err *err) {
+  ll_buf b = {0};
+  ll_jw w;
+  ll_jw_init(&w, &b);
+  ll_jw_obj_begin(&w);
+  ll_jw_key(&w, "generated_by"); ll_jw_str(&w, "lanelab verify; do not edit");
+  ll_jw_key(&w, "arch"); ll_jw_str(&w, c->arch_name);
+  ll_jw_key(&w, "stage"); ll_jw_str(&w, s->name);
+  ll_jw_key(&w, "what"); ll_jw_str(&w, s->what);
+  ll_jw_key(&w, "verdict"); ll_jw_str(&w, verdict_name(r->v));
+  ll_jw_key(&w, "summary"); ll_jw_str(&w, r->summary);
+  ll_jw_key(&w, "device"); if (r->device) ll_jw_str(&w, r->device); else ll_jw_null(&w);
+  ll_jw_key(&w, "shapes"); ll_jw_str(&w, c->shapes);
+  ll_jw_key(&w, "seconds"); ll_jw_num(&w, secs);
+  ll_jw_key(&w, "tables");
+  ll_jw_arr_begin(&w);
+  for (size_t i = 0; i < r->ntables; i++) {
+    ll_buf t = {0};
+    report_table_render(r->tables[i], REPORT_JSON, &t);
+    ll_jw_raw(&w, t.data, t.len);
+    ll_buf_free(&t);
+  }
+  ll_jw_arr_end(&w);
+  ll_jw_obj_end(&w);
+  char *path = ll_fmt("%s/%s.json", c->results, s->name);
+  bool ok = ll_write_file_atomic(path, b.data, b.len, err);
+  free(path);
+  ll_buf_free(&b);
+  return ok;
+}
+
+int verify_arch(verify_ctx *c, report_table *summary) {
+  ll_err err = {0};
+  char *results = ll_fmt("%s/results/%s", c->build, c->arch_name);
+  c->results = results;
+  if (!ll_mkdir_p(results, &err)) { free(results); return ll_report(&err); }
+  int worst = VERDICT_PASS;
+  int rank[] = {[VERDICT_PASS] = 0, [VERDICT_NOT_RUN] = 1, [VERDICT_BAD] = 2, [VERDICT_FAIL] = 3};
+  ll_buf sj = {0};
+  ll_jw w;
+  ll_jw_init(&w, &sj);
+  ll_jw_obj_begin(&w);
+  ll_jw_key(&w, "generated_by"); ll_jw_str(&w, "lanelab verify; do not edit");
+  ll_jw_key(&w, "arch"); ll_jw_str(&w, c->arch_name);
+  ll_jw_key(&w, "shapes"); ll_jw_str(&w, c->shapes);
+  ll_jw_key(&w, "stages");
+  ll_jw_arr_begin(&w);
+  for (size_t i = 0; i < verify_nstages; i++) {
+    const verify_stage *s = &verify_stages[i];
+    if (s->needs_base && !c->base) {
+      report_table_row(summary, "%s\t%s\t%s\t%.2f\t%s", c->arch_name, s->name, "not requested", 0.0,
+                       "byte-identity against a base revision runs with --base REV (make verify BASE=rev)");
+      continue;
+    }
+    stage_result r = {.v = VERDICT_NOT_RUN};
+    snprintf(r.summary, sizeof r.summary, "stage did not report");
+    verify_progress(c, s->name, i + 1, verify_nstages, s->what);
+    double t = ll_now();
+    s->run(c, &r);
+    double secs = ll_now() - t;
+    if (!write_stage_json(c, s, &r, secs, &err)) {
+      ll_report(&err);
+      r.v = VERDICT_BAD;
+    }
+    report_table_row(summary, "%s\t%s\t%s\t%.2f\t%s", c->arch_name, s->name, verdict_name(r.v), secs,
+                     r.summary);
+    ll_jw_obj_begin(&w);
+    ll_jw_key(&w, "stage"); ll_jw_str(&w, s->name);
+    ll_jw_key(&w, "verdict"); ll_jw_str(&w, verdict_name(r.v));
+    ll_jw_key(&w, "summary"); ll_jw_str(&w, r.summary);
+    ll_jw_key(&w, "device"); if (r.device) ll_jw_str(&w, r.device); else ll_jw_null(&w);
+    ll_jw_key(&w, "seconds"); ll_jw_num(&w, secs);
+    ll_jw_obj_end(&w);
+    if (rank[r.v] > rank[worst]) worst = r.v;
+    for (size_t k = 0; k < r.ntables; k++) report_table_free(r.tables[k]);
+    free(r.tables);
+    free(r.device);
+  }
+  ll_jw_arr_end(&w);
+  ll_jw_key(&w, "verdict"); ll_jw_str(&w, verdict_name(worst));
+  ll_jw_obj_end(&w);
+  char *sp = ll_fmt("%s/summary.json", results);
+  if (!ll_write_file_atomic(sp, sj.data, sj.len, &err)) { ll_report(&err); worst = VERDICT_BAD; }
+  free(sp);
+  ll_buf_free(&sj);
+  free(results);
+  c->results = NULL;
+  return worst;
+}
+

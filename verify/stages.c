@@ -1,0 +1,92 @@
+/* cli/verify_stages — the verification stages, in the order `lanelab verify` runs them. */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "verify/verify.h"
+
+/* Kernel sources live in these folders (relative to the repository root, the working directory
+ * of `make verify`); each builds to build/<arch>/kernels/NAME.co or leaves NAME.skip. */
+static const char *kernel_dirs[] = {"kernels/micro", "kernels/prod", "kernels/bench"};
+
+static char *read_line(const char *path) {
+  size_t n;
+  char *s = ll_read_file(path, &n, NULL);
+  if (!s) return NULL;
+  char *nl = strchr(s, '\n');
+  if (nl) *nl = 0;
+  return s;
+}
+
+/* Every kernel source is built for this arch, or skipped with a stated reason. */
+static void stage_kernels(const verify_ctx *c, stage_result *r) {
+  report_table *t = report_table_new("kernels built for this arch", "kernel,source,status,detail");
+  size_t built = 0, skipped = 0, missing = 0, total = 0;
+  for (size_t d = 0; d < sizeof kernel_dirs / sizeof *kernel_dirs; d++) {
+    DIR *dir = opendir(kernel_dirs[d]);
+    if (!dir) continue;
+    struct dirent *e;
+    char **names = NULL;
+    size_t nn = 0;
+    while ((e = readdir(dir))) {
+      size_t len = strlen(e->d_name);
+      if (len > 4 && strcmp(e->d_name + len - 4, ".hip") == 0) {
+        names = ll_xrealloc(names, (nn + 1) * sizeof *names);
+        names[nn++] = ll_xstrdup(e->d_name);
+      }
+    }
+    closedir(dir);
+    qsort(names, nn, sizeof *names, (int (*)(const void *, const void *))strcmp);
+    for (size_t i = 0; i < nn; i++) {
+      total++;
+      char *name = ll_xstrdup(names[i]);
+      name[strlen(name) - 4] = 0;
+      char *src = ll_fmt("%s/%s", kernel_dirs[d], names[i]);
+      char *co = ll_fmt("%s/%s/kernels/%s.co", c->build, c->arch_name, name);
+      char *skip = ll_fmt("%s/%s/kernels/%s.skip", c->build, c->arch_name, name);
+      struct stat sc, ss;
+      bool have_co = stat(co, &sc) == 0, have_src = stat(src, &ss) == 0;
+      char *why = have_co ? NULL : read_line(skip);
+      if (have_co && have_src && sc.st_mtime < ss.st_mtime) {
+        report_table_row(t, "%s\t%s\tstale\t%s is older than its source; run make kernels", name, src, co);
+        missing++;
+      } else if (have_co) {
+        report_table_row(t, "%s\t%s\tbuilt\t%s", name, src, co);
+        built++;
+      } else if (why) {
+        report_table_row(t, "%s\t%s\tskipped\t%s", name, src, why);
+        skipped++;
+      } else {
+        report_table_row(t, "%s\t%s\tmissing\tneither %s nor a .skip with a reason; run make kernels", name, src, co);
+        missing++;
+      }
+      free(why); free(skip); free(co); free(src); free(name); free(names[i]);
+    }
+    free(names);
+  }
+  stage_add_table(r, t);
+  if (total == 0) stage_set(r, VERDICT_BAD, "no kernel sources found under kernels/ (run from the repository root)");
+  else if (missing) stage_set(r, VERDICT_FAIL, "%zu of %zu kernels missing or stale for %s", missing, total, c->arch_name);
+  else stage_set(r, VERDICT_PASS, "%zu kernels built, %zu skipped with a stated reason", built, skipped);
+}
+
+/* Stages whose modules have not landed yet say so; they are never reported as passed. */
+static void not_yet(stage_result *r, const char *what) { stage_set(r, VERDICT_NOT_RUN, "%s", what); }
+static void stage_model(const verify_ctx *c, stage_result *r) { not_yet(r, "lane-map model checks not integrated yet (issue #2)"); }
+static void stage_isa(const verify_ctx *c, stage_result *r) { not_yet(r, "ISA census and budgets not integrated yet (issue #5)"); }
+static void stage_lanes(const verify_ctx *c, stage_result *r) { not_yet(r, "micro-kernel lane dumps need the emulator (issue #3)"); }
+static void stage_prod(const verify_ctx *c, stage_result *r) { not_yet(r, "production kernels vs oracle not built yet (issue #5)"); }
+static void stage_mutants(const verify_ctx *c, stage_result *r) { not_yet(r, "deliberate-mismatch A/B suite not built yet (issue #5)"); }
+static void stage_base(const verify_ctx *c, stage_result *r) { not_yet(r, "byte-identity against a base revision not built yet (issue #5)"); }
+
+const verify_stage verify_stages[] = {
+    {"model", "lane-map model: the seed change's facts, solver closed form", stage_model, false},
+    {"kernels", "every kernel source built for the arch or skipped with a reason", stage_kernels, false},
+    {"isa", "instruction census against budgets", stage_isa, false},
+    {"lanes", "micro-kernel register dumps diffed bit-exactly against the lane model", stage_lanes, false},
+    {"prod", "production kernels against the CPU oracle", stage_prod, false},
+    {"mutants", "deliberate-mismatch kernels must fail", stage_mutants, false},
+    {"base", "code objects byte-identical to a base revision", stage_base, true},
+};
+const size_t verify_nstages = sizeof verify_stages / sizeof verify_stages[0];
