@@ -38,7 +38,7 @@ kstamp   = $(foreach s,$(KSRC),$(BUILD)/$(1)/kernels/$(basename $(notdir $(s))).
 KSTAMPS  := $(foreach a,$(ARCHES),$(call kstamp,$(a)))
 LANELAB  := $(BUILD)/lanelab
 
-.PHONY: all deps kernels verify test bench clean check-tests
+.PHONY: all deps kernels mutants verify test bench clean check-tests
 all: $(LANELAB) kernels
 
 deps: $(DEPS_STAMP)
@@ -79,12 +79,27 @@ $(BUILD)/$(1)/kernels/$(basename $(notdir $(2))).built: $(2) $(KHDR) mk/kernel.s
 endef
 $(foreach a,$(ARCHES),$(foreach s,$(KSRC),$(eval $(call kernel_rule,$(a),$(s)))))
 
+# Mutants: kernels/mutants.txt lists "NAME SOURCE" per line; each is the real source built with
+# -DLANELAB_MUTANT=NAME -DLANELAB_MUTANT_<NAME>=1 into build/<arch>/mutants/NAME/.
+MUTANTS  := $(shell awk '!/^\#/ && NF >= 2 {print $$1 "@" $$2}' kernels/mutants.txt 2>/dev/null)
+mname    = $(word 1,$(subst @, ,$(1)))
+msrc     = $(word 2,$(subst @, ,$(1)))
+MSTAMPS  := $(foreach a,$(ARCHES),$(foreach m,$(MUTANTS),$(BUILD)/$(a)/mutants/$(call mname,$(m))/$(basename $(notdir $(call msrc,$(m)))).built))
+mutants: $(MSTAMPS)
+define mutant_rule
+$(BUILD)/$(1)/mutants/$(call mname,$(2))/$(basename $(notdir $(call msrc,$(2)))).built: $(call msrc,$(2)) $(KHDR) mk/kernel.sh kernels/mutants.txt $(BUILD)/toolchain-$(1).mk
+	@EXTRA="-DLANELAB_MUTANT=$(call mname,$(2)) -DLANELAB_MUTANT_$(shell echo $(call mname,$(2)) | tr a-z A-Z)=1" \
+	  bash mk/kernel.sh $(1) $(call msrc,$(2)) $(BUILD)/$(1)/mutants/$(call mname,$(2)) "$$(DEVCC_$(1))" $$(DEVFLAGS_$(1))
+	@touch $$@
+endef
+$(foreach a,$(ARCHES),$(foreach m,$(MUTANTS),$(eval $(call mutant_rule,$(a),$(m)))))
+
 # --- verbs -------------------------------------------------------------------------------------
 VERIFY_ARGS := --arch $(ARCH) --shapes $(SHAPES) $(if $(BASE),--base $(BASE)) $(if $(SHARD),--shard $(SHARD))
-verify: $(LANELAB) kernels
+verify: $(LANELAB) kernels mutants
 	$(LANELAB) verify $(VERIFY_ARGS)
 
-check-tests: $(TESTBIN) $(LANELAB) kernels
+check-tests: $(TESTBIN) $(LANELAB) kernels mutants
 test: check-tests
 	@bash mk/run-tests.sh $(BUILD) $(TESTBIN)
 
