@@ -25,10 +25,10 @@
 // B layout (MFMA 16x16x16 B operand with T stored k-major): lane 16c+r holds T[4c..4c+3][r].
 // Element e of a fragment is bits [16e+15:16e] of the 64-bit value {x = dword 0, y = dword 1}.
 //
-// Mutants. The preprocessor cannot compare strings, so each mutant is its own macro:
-// the build passes -DLANELAB_MUTANT_<NAME>=1. For the spelling in DESIGN.md,
-// -DLANELAB_MUTANT=<NAME> (a bare identifier), this header maps the name onto the same macro
-// and stops the build with #error for a name it does not know. Mutants implemented here:
+// Mutants. The preprocessor cannot compare strings, so each mutant is its own macro: the build
+// (Makefile, kernels/mutants.txt) passes -DLANELAB_MUTANT_<NAME>=1 with NAME upper-cased, next
+// to -DLANELAB_MUTANT=<name>, which this header does not interpret (other kernels may define
+// mutants of their own). Mutants implemented here:
 //   V_SEED_FRAGMENT          ll_v_fragment_seed returns the load_fragment seed (row L%16,
 //                            chunk L/16) even on gfx950: the tr_b16 read is then fed the
 //                            "obvious" seed. Wrong on gfx950; on gfx942 the V path already
@@ -45,24 +45,7 @@
 
 #include "lanelab_device.h"
 
-// ---- mutant selection --------------------------------------------------------------------------
-#define LL_MUTANT_ID_V_SEED_FRAGMENT 1
-#define LL_MUTANT_ID_TRANSPOSE_NO_QUAD_STEP 2
-#define LL_MUTANT_ID_TRANSPOSE_NO_SWAP 3
-#define LL_CAT_(a, b) a##b
-#define LL_CAT(a, b) LL_CAT_(a, b)
-#if defined(LANELAB_MUTANT)
-// An identifier that is not a macro evaluates to 0 in #if, so an unknown name lands here.
-#if LL_CAT(LL_MUTANT_ID_, LANELAB_MUTANT) == 0
-#error "LANELAB_MUTANT names no mutant known to lanelab_fragments.h (see its header comment)"
-#elif LL_CAT(LL_MUTANT_ID_, LANELAB_MUTANT) == LL_MUTANT_ID_V_SEED_FRAGMENT
-#define LANELAB_MUTANT_V_SEED_FRAGMENT 1
-#elif LL_CAT(LL_MUTANT_ID_, LANELAB_MUTANT) == LL_MUTANT_ID_TRANSPOSE_NO_QUAD_STEP
-#define LANELAB_MUTANT_TRANSPOSE_NO_QUAD_STEP 1
-#elif LL_CAT(LL_MUTANT_ID_, LANELAB_MUTANT) == LL_MUTANT_ID_TRANSPOSE_NO_SWAP
-#define LANELAB_MUTANT_TRANSPOSE_NO_SWAP 1
-#endif
-#endif
+// ---- mutant selection (see the file comment) ---------------------------------------------------
 #ifndef LANELAB_MUTANT_V_SEED_FRAGMENT
 #define LANELAB_MUTANT_V_SEED_FRAGMENT 0
 #endif
