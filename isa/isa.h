@@ -1,0 +1,181 @@
+/* isa — static ISA guards over gfx942 (CDNA3) / gfx950 (CDNA4) code objects: the instruction
+ * census, budgets kept in the repository (isa/budgets.json), byte-level .text diff, llvm-mc
+ * validity probes, and the byte-identical check against a base revision.
+ *
+ * This header is the module's whole contract. Files: isa/tool.c (running LLVM tools, git, make),
+ * isa/elf.c (minimal bounds-checked ELF64 reader), isa/census.c, isa/budget.c, isa/diff.c,
+ * isa/probe.c, isa/base.c.
+ *
+ * Errors follow util/util.h: bad input (unreadable or malformed code object, bad budget file,
+ * unknown arch, unknown revision) is LL_EXIT_USAGE; a missing tool (llvm-objdump, llvm-mc, git,
+ * make) is LL_EXIT_ENV and the message says what to install.
+ *
+ * LLVM tools are taken from /usr/lib/llvm-22/bin (Debian's llvm-22), or from the directory in the
+ * environment variable LANELAB_LLVM_BIN when it is set. */
+#ifndef LANELAB_ISA_H
+#define LANELAB_ISA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "reports/table.h"
+#include "util/util.h"
+
+/* ---- tools ----------------------------------------------------------------------------------*/
+/* Full path of an LLVM tool ("llvm-objdump"), malloc'd; NULL + LL_EXIT_ENV if it is missing. */
+char *isa_llvm_tool(const char *name, ll_err *err);
+/* Run argv (argv[0] a path, or a name looked up in PATH) with stdin_text (may be NULL: empty
+ * stdin) and cwd (NULL: unchanged); collect stdout and stderr into out / errout (either may be
+ * NULL to discard). Returns the exit status (128+signal if killed), or -1 with LL_EXIT_ENV if it
+ * could not be started. */
+int isa_run(char *const argv[], const char *cwd, const char *stdin_text, ll_buf *out, ll_buf *errout,
+            ll_err *err);
+
+/* ---- ELF (minimal reader: what the guards need) ---------------------------------------------*/
+typedef struct isa_sym {
+  char *name;
+  uint64_t vaddr, size;            /* st_value, st_size */
+} isa_sym;
+
+typedef struct isa_elf {
+  char arch[16];                   /* "gfx942" (e_flags & 0xff == 0x4c) or "gfx950" (0x4f) */
+  uint32_t e_flags;
+  uint64_t text_vaddr, text_size;
+  uint8_t *text;                   /* copy of the .text bytes */
+  isa_sym *funcs;                  /* STT_FUNC symbols inside .text, sorted by vaddr */
+  size_t nfuncs;
+} isa_elf;
+
+/* Reads an AMDGPU ELF64 code object; every offset and size is bounds-checked. NULL with
+ * LL_EXIT_USAGE naming the file and what is wrong (not ELF64, not EM_AMDGPU (224), an arch other
+ * than gfx942/gfx950, no .text, a symbol outside .text). */
+isa_elf *isa_elf_read(const void *bytes, size_t n, const char *path, ll_err *err);
+isa_elf *isa_elf_read_file(const char *path, ll_err *err);
+void isa_elf_free(isa_elf *e);
+
+/* ---- disassembly ----------------------------------------------------------------------------*/
+typedef struct isa_insn {
+  uint64_t vaddr;
+  char *text;                      /* LLVM's text, objdump's trailing comment removed */
+} isa_insn;
+
+/* Disassembles path with `llvm-objdump -d --no-show-raw-insn --mcpu=ARCH` (ARCH from e_flags)
+ * and returns its instructions in address order. */
+isa_insn *isa_disasm(const char *path, const char *arch, size_t *n, ll_err *err);
+void isa_insns_free(isa_insn *v, size_t n);
+
+/* ---- census ---------------------------------------------------------------------------------
+ * Counts per kernel (one STT_FUNC symbol; instructions at [vaddr, vaddr+size), so the s_nop
+ * padding after s_endpgm is not counted). Count keys:
+ *   MNEMONIC        as LLVM prints it ("ds_bpermute_b32", "v_add_u32_e32", "global_store_dwordx4");
+ *   MNEMONIC:BIT    a memory instruction (global_, flat_, buffer_, scratch_) carrying the cache
+ *                   bit BIT (nt, sc0, sc1), e.g. "global_store_dwordx4:nt" (isa.md: printed
+ *                   `sc0 nt sc1`);
+ *   dpp             any instruction with a DPP control (quad_perm, row_*, wave_*);
+ *   v_mov_b32_dpp   v_mov_b32 with a DPP control;
+ *   instructions    every instruction of the kernel.
+ * A count expression (isa_census_value, budgets) is a key or a glob over keys: "v_mfma_*" sums
+ * every MFMA mnemonic, "global_store_*:nt" every non-temporal global store. A glob without ':'
+ * matches only plain mnemonics; with ':' the mnemonic part and the bit part match separately. */
+typedef struct isa_count {
+  char *key;
+  long n;
+} isa_count;
+
+typedef struct isa_kernel_census {
+  char *name;
+  uint64_t vaddr, size;
+  isa_count *counts;               /* sorted by key */
+  size_t ncounts;
+} isa_kernel_census;
+
+typedef struct isa_census {
+  char arch[16];
+  char *path;
+  isa_kernel_census *kernels;      /* in address order */
+  size_t nkernels;
+  size_t outside;                  /* instructions outside every kernel symbol (padding) */
+} isa_census;
+
+isa_census *isa_census_file(const char *co_path, ll_err *err);
+/* The same from instructions already disassembled (used by tests and by isa_census_file). */
+isa_census *isa_census_build(const isa_elf *elf, const isa_insn *insns, size_t n, const char *path);
+void isa_census_free(isa_census *c);
+const isa_kernel_census *isa_census_kernel(const isa_census *c, const char *name);
+/* Value of a count expression (see above) for one kernel; 0 if nothing matches. */
+long isa_census_value(const isa_kernel_census *k, const char *expr);
+/* The canonical classes every census lists, zeros included (NULL-terminated). */
+extern const char *const isa_canonical_counts[];
+/* Table kernel,count,n: every canonical class, then every other key the kernel has. */
+report_table *isa_census_table(const isa_census *c);
+
+/* ---- budgets --------------------------------------------------------------------------------
+ * A budget file is {"rules": [RULE, ...]} (see isa/budgets.json). A RULE is an object:
+ *   "kernel":   kernel symbol name or glob ("prefill_*"), required;
+ *   "arch":     "gfx942", "gfx950" or an array of them; omitted = both;   } a count rule:
+ *   "count":    count expression;  "eq" / "min" / "max": integers            } at least one op
+ *   "relation": "gfx950.EXPR OP gfx942.EXPR" or "ARCH.EXPR OP INTEGER", OP one of
+ *               < <= > >= == != (instead of "count"; its arches are the ones it names);
+ *   "why":      the reason, shown with a failure (optional but expected).
+ * Evaluation, for each arch in scope: kernels come from the symbols of BUILD/ARCH/kernels/NAME.co and
+ * NAME.skip files. A pattern matching nothing on any arch in scope fails; a kernel present on one
+ * arch in scope but neither built nor skipped on another fails there; a kernel skipped on an arch
+ * (NAME.skip, NAME matching the pattern) gives the verdict "skipped: <reason>", never a pass. */
+typedef struct isa_budgets isa_budgets;
+isa_budgets *isa_budgets_load(const char *path, ll_err *err);
+isa_budgets *isa_budgets_parse(const char *json_text, const char *what, ll_err *err);
+void isa_budgets_free(isa_budgets *b);
+/* Evaluates every rule against BUILD/<arch>/kernels for arches (NULL/0: gfx942 and gfx950; a rule
+ * whose arches are all outside the list is not evaluated and is not in the table). Fills *out with
+ * kernel,arch,rule,value,verdict (verdict "pass", "FAIL ...", "skipped: ...") and returns the
+ * number of failed rows (0 = all passed); -1 with err on bad input or a missing tool. */
+int isa_budgets_eval(const isa_budgets *b, const char *build_dir, const char *const *arches,
+                     size_t narches, report_table **out, ll_err *err);
+
+/* ---- diff -----------------------------------------------------------------------------------*/
+typedef struct isa_diff_result {
+  bool identical;                  /* same arch, same .text bytes, same kernels with same bytes */
+  bool text_identical;             /* .text bytes alone */
+  int64_t first_offset;            /* first differing .text offset, -1 if none */
+  char insn_a[192], insn_b[192];   /* instruction at that offset on each side ("" if none) */
+  size_t kernels_different, kernels_only_a, kernels_only_b;
+} isa_diff_result;
+
+/* Compares two code objects. *out (may be NULL) gets kernel,a,b,verdict,detail rows, one per
+ * kernel symbol, with notes giving arches, .text sizes and the first difference. false + err on
+ * bad input or a missing tool; the verdict is in res. */
+bool isa_diff_files(const char *a, const char *b, isa_diff_result *res, report_table **out, ll_err *err);
+
+/* ---- probe ----------------------------------------------------------------------------------*/
+typedef struct isa_probe_result {
+  bool accepted;
+  char text[256];                  /* llvm-mc's canonical text when accepted */
+  char encoding[256];              /* "[0x00,0x00,0xc6,0xd9,...]" when accepted */
+  char message[1024];              /* llvm-mc's diagnostic when rejected */
+} isa_probe_result;
+
+/* Assembles one line with `llvm-mc --arch=amdgcn --mcpu=ARCH -show-encoding`. ARCH must be gfx942
+ * or gfx950 and the line one instruction (no newline, not empty): otherwise false + LL_EXIT_USAGE.
+ * A rejected line is a successful probe (true, accepted = false). */
+bool isa_probe(const char *arch, const char *line, isa_probe_result *r, ll_err *err);
+
+/* ---- base-revision compare ------------------------------------------------------------------*/
+typedef struct isa_base_result {
+  size_t identical, different, only_base, only_current, skipped_both;
+} isa_base_result;
+
+/* Builds the kernels of git revision rev in a temporary worktree (repo_root/build/base-REV-PID,
+ * `git worktree add --detach`, then `make -C WT -j2 kernels ARCHES=arch`), compares each kernel
+ * code object's .text for arch byte for byte with cur_kernels_dir (normally
+ * repo_root/build/ARCH/kernels) and removes the worktree. *out gets kernel,verdict,detail rows
+ * (identical / different (first offset, both instructions) / only in base / only in current /
+ * skipped in both). Returns the number of rows that are not identical or skipped-in-both
+ * (0 = untouched), -1 with err (unknown rev: LL_EXIT_USAGE; base build failed: LL_EXIT_FAIL with
+ * the end of make's output; git or make missing: LL_EXIT_ENV). log (may be NULL) gets progress. */
+int isa_base_compare(const char *repo_root, const char *rev, const char *arch, const char *cur_kernels_dir,
+                     isa_base_result *res, report_table **out, FILE *log, ll_err *err);
+/* The comparison step alone, over two kernel directories (NAME.co / NAME.skip in each). */
+int isa_compare_kernel_dirs(const char *base_dir, const char *cur_dir, isa_base_result *res,
+                            report_table **out, ll_err *err);
+
+#endif
