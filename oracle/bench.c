@@ -1,0 +1,42 @@
+/* oracle/bench — throughput of the fast attention path on the seed change's benchmark shape
+ * (seeds.md 000: MHA 32/32 heads, head_dim 128, seq 4096, non-causal) and a 16x smaller one. */
+#include <stdlib.h>
+
+#include "oracle/oracle.h"
+
+static int bench_one(FILE *out, int seq) {
+  int32_t qo[2] = {0, seq}, kv[2] = {0, seq};
+  oracle_attention_spec s = {.kind = ORACLE_SINGLE, .dtype = ORACLE_F16, .num_qo_heads = 32, .num_kv_heads = 32,
+                             .head_dim = 128, .batch = 1, .qo_indptr = qo, .kv_indptr = kv, .window_left = -1,
+                             .path = ORACLE_PATH_FAST};
+  ll_err err = {0};
+  if (!oracle_attention_validate(&s, &err)) return ll_report(&err);
+  oracle_attention_generate(&s, 4);
+  size_t no = (size_t)oracle_attention_q_elems(&s), nl = (size_t)oracle_attention_total_q(&s) * 32;
+  float *o = malloc(no * sizeof *o), *lse = malloc(nl * sizeof *lse);
+  oracle_attention_info info = {0};
+  int rc = 0;
+  if (!o || !lse) {
+    ll_seterr(&err, LL_EXIT_ENV, "out of memory for the bench outputs");
+    rc = ll_report(&err);
+  } else if (!oracle_attention_run(&s, o, lse, &info, &err)) {
+    rc = ll_report(&err);
+  } else {
+    fprintf(out, "oracle attention fast path: MHA 32/32 heads, head_dim 128, seq %d, non-causal, f16: "
+                 "%.1f GFLOP in %.2f s = %.2f GFLOP/s (%d threads)\n",
+            seq, info.flops * 1e-9, info.seconds, info.flops * 1e-9 / info.seconds, info.threads);
+    fflush(out);
+  }
+  free(o);
+  free(lse);
+  free(s.q);
+  free(s.k);
+  free(s.v);
+  return rc;
+}
+
+int oracle_bench(FILE *out) {
+  int rc = bench_one(out, 1024);
+  if (!rc) rc = bench_one(out, 4096);
+  return rc;
+}

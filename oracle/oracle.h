@@ -1,0 +1,230 @@
+/* oracle — CPU references the production kernels are checked against: prefill attention
+ * (single, batch ragged, batch paged; causal, sliding window, soft cap, custom mask, GQA/MQA),
+ * concat_mla_q, fp16/bf16 conversion and the tolerance rule. Depends on libc, libm, pthreads
+ * and util/ only.
+ *
+ * Semantics follow /work/shared/facts/attention.md (FlashInfer conventions):
+ *  - s_ij = (q_i . k_j) * sm_scale, sm_scale defaulting to 1/sqrt(head_dim); with a soft cap
+ *    c > 0, s = c * tanh(s / c) (after scaling, before masking).
+ *  - causal is bottom-right aligned: key j visible to query i iff j <= i + (kv_len - qo_len);
+ *    window_left w >= 0 also requires j >= i + (kv_len - qo_len) - w; a custom mask replaces
+ *    the causal flag (the window still applies). Masking is by -inf, never a finite sentinel.
+ *  - kv_head = qo_head / (num_qo_heads / num_kv_heads) (contiguous blocks, not modulo).
+ *  - O is float32 [total_q, num_qo_heads, head_dim]; LSE is base 2, float32
+ *    [total_q, num_qo_heads], computed as m*log2(e) + log2(sum_j exp(s_ij - m)), m the row max
+ *    in natural scale. A fully masked row has O = 0 and LSE = -inf, never NaN.
+ *
+ * Two paths compute the same thing:
+ *  - plain: one row at a time, every product and sum in double. Obviously right; slow.
+ *  - fast: float, blocked and multi-threaded (pthreads). Per (request, qo head, block of 32
+ *    query rows) it forms the whole score block S = Q K^T over the visible key range (K gathered
+ *    once per (request, kv head) into a transposed, zero-padded float copy), then does an exact
+ *    two-pass softmax per row (max, then exp and sum) and O = P V — no online rescaling.
+ *    The inner kernels are 4x16 register-blocked C += A*B in GCC vector extensions; they are
+ *    compiled twice (target_clones: x86-64-v3 with AVX2/FMA, and the default) and the loader
+ *    picks the one the CPU supports. The fast path is checked against the plain one in
+ *    tests/test_oracle.c on many random shapes.
+ *  ORACLE_PATH_AUTO picks plain below ORACLE_PLAIN_MAX_FLOP dense flops, fast above.
+ *
+ * Errors: functions taking ll_err * return false/NULL with err->code = LL_EXIT_USAGE (2) and a
+ * message naming the spec field on bad input. */
+#ifndef LANELAB_ORACLE_H
+#define LANELAB_ORACLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util/util.h"
+
+/* ---- numbers -------------------------------------------------------------------------------- */
+typedef enum { ORACLE_F16, ORACLE_BF16, ORACLE_F32 } oracle_dtype;
+
+size_t oracle_dtype_size(oracle_dtype dt);
+const char *oracle_dtype_name(oracle_dtype dt); /* "f16", "bf16", "f32" */
+bool oracle_dtype_parse(const char *s, oracle_dtype *out);
+
+/* IEEE binary16 and bfloat16 <-> binary32. Float -> 16-bit rounds to nearest, ties to even;
+ * overflow gives +-inf; subnormals are produced and decoded exactly; +-0 keep their sign; NaN
+ * stays NaN with its sign and the top payload bits, and is made quiet (so it cannot turn into
+ * inf). */
+float oracle_f16_to_f32(uint16_t h);
+uint16_t oracle_f32_to_f16(float f);
+float oracle_bf16_to_f32(uint16_t h);
+uint16_t oracle_f32_to_bf16(float f);
+/* Bulk: raw little-endian elements of dt <-> float. */
+void oracle_to_f32(oracle_dtype dt, const void *src, float *dst, size_t n);
+void oracle_from_f32(oracle_dtype dt, const float *src, void *dst, size_t n);
+
+/* The comparison rule: |got - ref| <= atol + rtol*|ref|. A non-finite value on either side
+ * fails unless both sides are the same infinity (so NaN never matches, not even NaN; -inf LSE
+ * of a masked row matches -inf). */
+bool oracle_close(double got, double ref, double atol, double rtol);
+
+/* A per-case comparison report. max_abs / max_rel are over the pairs where both sides are
+ * finite (max_rel only where ref != 0); worst is the index with the largest excess over the
+ * bound (or the first non-finite mismatch). */
+typedef struct oracle_cmp {
+  size_t n, mismatches, nonfinite_mismatches;
+  double atol, rtol, max_abs, max_rel;
+  size_t worst;           /* valid when mismatches > 0 */
+  double worst_got, worst_ref;
+} oracle_cmp;
+/* Fill *c; true iff zero mismatches. */
+bool oracle_compare(const float *got, const float *ref, size_t n, double atol, double rtol,
+                    oracle_cmp *c);
+/* For reports/table.h: the column list and one row's cells ('\t'-separated, malloc'd), so any
+ * module can render comparisons with report_table_new(title, oracle_cmp_columns) and
+ * report_table_row(t, "%s", cells). (oracle/ does not link reports/.) */
+extern const char oracle_cmp_columns[];
+char *oracle_cmp_cells(const char *name, const oracle_cmp *c);
+
+/* Tolerances used in the field, as data. Source: /work/shared/facts/attention.md, "Tolerances
+ * used in the field" (FlashInfer + ROCm port, composable_kernel fmha, AITER batch prefill), and
+ * the CDNA4 prefill change (seeds.md, 000). dtype ORACLE_F32 rows do not exist. */
+typedef struct oracle_tolerance {
+  const char *source;  /* who uses it */
+  const char *what;    /* for which comparison */
+  oracle_dtype dtype;
+  double atol, rtol;
+} oracle_tolerance;
+extern const oracle_tolerance oracle_tolerances[];
+extern const size_t oracle_num_tolerances;
+/* The default for a production kernel's O and LSE: the FlashInfer row (fp16 1e-3/1e-3, bf16
+ * 1e-2/1e-2). For f32 inputs: 1e-5/1e-5 (our own choice, no field source). */
+void oracle_tolerance_default(oracle_dtype dt, double *atol, double *rtol);
+
+/* ---- attention ------------------------------------------------------------------------------ */
+typedef enum { ORACLE_SINGLE, ORACLE_RAGGED, ORACLE_PAGED } oracle_attention_kind;
+typedef enum { ORACLE_NHD, ORACLE_HND } oracle_kv_layout;
+typedef enum { ORACLE_PATH_AUTO, ORACLE_PATH_PLAIN, ORACLE_PATH_FAST } oracle_path;
+#define ORACLE_PLAIN_MAX_FLOP 2e8
+
+/* One attention problem. Built by oracle_attention_spec_parse/_load, or in memory by a caller
+ * (zero it, fill the fields, call oracle_attention_validate). Tensors are raw little-endian
+ * elements of dtype:
+ *   q [total_q, num_qo_heads, head_dim], total_q = qo_indptr[batch];
+ *   single/ragged: k, v [total_kv, num_kv_heads, head_dim], total_kv = kv_indptr[batch];
+ *   paged: k, v caches [num_pages, page_size, num_kv_heads, head_dim] (NHD) or
+ *          [num_pages, num_kv_heads, page_size, head_dim] (HND); request b owns pages
+ *          kv_indices[kv_indptr[b] .. kv_indptr[b+1]) in order, each request has >= 1 page and
+ *          kv_len_b = page_size*(pages_b - 1) + kv_last_page_len[b].
+ *   custom_mask: for each request, qo_len*kv_len booleans row-major, packed LSB-first, each
+ *          request's segment starting on a byte (ceil(qo_len*kv_len/8) bytes). */
+typedef struct oracle_attention_spec {
+  oracle_attention_kind kind;
+  oracle_dtype dtype;
+  int num_qo_heads, num_kv_heads, head_dim;
+  int batch;                    /* number of requests; 1 for single */
+  int32_t *qo_indptr;           /* [batch+1] */
+  int32_t *kv_indptr;           /* [batch+1]: tokens (single, ragged) or pages (paged) */
+  int32_t *kv_indices;          /* paged: [kv_indptr[batch]] physical page ids */
+  int32_t *kv_last_page_len;    /* paged: [batch], each 1..page_size */
+  int page_size;                /* paged */
+  int64_t num_pages;            /* paged: pages in each cache; 0 = max(kv_indices)+1, or
+                                   from the file size when loaded from files */
+  oracle_kv_layout layout;      /* paged */
+  bool causal;
+  int window_left;              /* -1 = no window */
+  double logits_soft_cap;       /* 0 = none */
+  bool has_sm_scale;            /* false: 1/sqrt(head_dim) */
+  double sm_scale;
+  uint8_t *custom_mask;         /* NULL = none */
+  size_t custom_mask_bytes;
+  void *q, *k, *v;
+  /* run options */
+  oracle_path path;
+  int threads;                  /* fast path; 0 = LANELAB_THREADS or all online CPUs */
+  bool round_output;            /* also write O rounded to dtype (o_<dtype>.bin) */
+  /* filled by the parser (for the CLI) */
+  bool has_seed;
+  uint64_t seed;
+  char *q_file, *k_file, *v_file, *mask_file; /* as written in the spec, or NULL */
+  bool owns;                    /* oracle_attention_spec_free frees every pointer above */
+} oracle_attention_spec;
+
+/* Check everything (see the bad-spec list in the issue). Changes nothing. Does not look at
+ * q/k/v contents; file sizes are checked by the loader. */
+bool oracle_attention_validate(const oracle_attention_spec *s, ll_err *err);
+/* Pages in each cache: num_pages, or max(kv_indices)+1 when num_pages is 0. */
+int64_t oracle_attention_num_pages(const oracle_attention_spec *s);
+int64_t oracle_attention_total_q(const oracle_attention_spec *s);
+int64_t oracle_attention_kv_len(const oracle_attention_spec *s, int b);
+int64_t oracle_attention_qo_len(const oracle_attention_spec *s, int b);
+/* Element counts of q and of each of k, v (the whole cache for paged). */
+int64_t oracle_attention_q_elems(const oracle_attention_spec *s);
+int64_t oracle_attention_kv_elems(const oracle_attention_spec *s);
+/* Dense flops, 4*head_dim*num_qo_heads*sum_b(qo_len*kv_len) (QK^T and PV, 2 per MAC). */
+double oracle_attention_flops(const oracle_attention_spec *s);
+double oracle_attention_sm_scale(const oracle_attention_spec *s);
+
+/* Parse a spec's JSON text (no file I/O: q/k/v/custom_mask stay names). Unknown keys, wrong
+ * types and every validate() failure are errors naming the field. The fuzz entry point. */
+oracle_attention_spec *oracle_attention_spec_parse(const char *json, size_t len, ll_err *err);
+/* Parse the spec file, then read q/k/v/custom_mask relative to its directory (checking sizes),
+ * or, with "seed", generate q/k/v (oracle_attention_generate). */
+oracle_attention_spec *oracle_attention_spec_load(const char *path, ll_err *err);
+/* Deterministic inputs from a seed: uniform in [-1, 1) rounded to dtype (splitmix64). Allocates
+ * q/k/v (owned by the spec). */
+void oracle_attention_generate(oracle_attention_spec *s, uint64_t seed);
+void oracle_attention_spec_free(oracle_attention_spec *s);
+
+typedef struct oracle_attention_info {
+  oracle_path path;   /* the path that ran (never AUTO) */
+  int threads;
+  double seconds, flops;
+} oracle_attention_info;
+/* Compute O [total_q*Hq*D] and LSE [total_q*Hq] (caller-allocated) with s->path. The spec
+ * must have passed validate. info may be NULL. */
+bool oracle_attention_run(const oracle_attention_spec *s, float *o, float *lse,
+                          oracle_attention_info *info, ll_err *err);
+/* Write DIR/o.bin, DIR/lse.bin, DIR/meta.json (+ o_<dtype>.bin if round_output, + q.bin,
+ * k.bin, v.bin if the inputs were generated from a seed), each atomically. */
+bool oracle_attention_write(const oracle_attention_spec *s, const float *o, const float *lse,
+                            const oracle_attention_info *info, const char *dir, ll_err *err);
+
+/* ---- concat_mla_q (vLLM) -------------------------------------------------------------------- */
+#define ORACLE_MLA_NOPE 512
+#define ORACLE_MLA_PE 64
+#define ORACLE_MLA_OUT 576
+
+/* q_nope [T, H, 512] and q_pe [T, H, 64], 16-bit elements, strides in elements (innermost 1);
+ * q_out [T, H, 576] contiguous. A pure copy: bits are moved, never converted. */
+typedef struct oracle_concat_spec {
+  oracle_dtype dtype;           /* f16 or bf16 */
+  int64_t T, H;
+  int64_t nope_stride_t, nope_stride_h, pe_stride_t, pe_stride_h;
+  uint16_t *q_nope, *q_pe;
+  size_t q_nope_elems, q_pe_elems; /* buffer sizes, for bounds checks */
+  bool has_seed;
+  uint64_t seed;
+  char *q_nope_file, *q_pe_file;
+  bool owns;
+} oracle_concat_spec;
+/* Smallest buffer (elements) a [T, H, inner] view with these strides reads. */
+int64_t oracle_concat_extent(int64_t T, int64_t H, int64_t st, int64_t sh, int64_t inner);
+bool oracle_concat_validate(const oracle_concat_spec *s, ll_err *err);
+oracle_concat_spec *oracle_concat_spec_parse(const char *json, size_t len, ll_err *err);
+oracle_concat_spec *oracle_concat_spec_load(const char *path, ll_err *err);
+void oracle_concat_spec_free(oracle_concat_spec *s);
+/* out: T*H*576 elements (nothing is touched when T = 0). */
+bool oracle_concat_mla_q(const oracle_concat_spec *s, uint16_t *out, ll_err *err);
+/* DIR/q_out.bin, DIR/meta.json (+ q_nope.bin, q_pe.bin when generated from a seed). */
+bool oracle_concat_write(const oracle_concat_spec *s, const uint16_t *out, double seconds,
+                         const char *dir, ll_err *err);
+
+/* ---- bench ---------------------------------------------------------------------------------- */
+/* Times the fast path on MHA 32/32 heads, head_dim 128, non-causal, f16 at seq 1024 and at
+ * seq 4096 (the seed change's shape, ~275 GFLOP) and prints GFLOP/s to out. 0 on success. */
+int oracle_bench(FILE *out);
+
+/* ---- shared by the oracle sources only, not a contract ------------------------------------------- */
+bool oracle__check_keys(const ll_json *root, const char *const *known, ll_err *err);
+int oracle__get_int(const ll_json *root, const char *key, bool required, int64_t lo, int64_t hi,
+                    int64_t *out, ll_err *err);
+int oracle__get_str(const ll_json *root, const char *key, bool required, const char **out,
+                    ll_err *err);
+uint64_t oracle__splitmix64(uint64_t *state);
+
+#endif
