@@ -1,8 +1,92 @@
-/* cli/cmd_verify — placeholder until issue #2 lands: fails loudly, never pretends. */
+/* cli/cmd_verify — `lanelab verify --arch gfx942|gfx950|all [--base REV] [--shapes quick|full]
+ * [--shard I/N] [--backend auto|hip|emu] [--build DIR]`.
+ *
+ * Runs every stage for each selected arch, writes build/results/<arch>/<stage>.json and
+ * summary.json (atomically), prints a summary, and exits with the worst verdict: 1 if any check
+ * failed, else 2 for bad input, else 3 if any stage could not run (it says which and why), else 0. */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli/cli.h"
-#include "util/util.h"
+#include "verify/verify.h"
+
+static bool parse_shard(const char *s, uint32_t *i, uint32_t *n) {
+  unsigned a, b;
+  char extra;
+  if (sscanf(s, "%u/%u%c", &a, &b, &extra) != 2 || b == 0 || a >= b) return false;
+  *i = a;
+  *n = b;
+  return true;
+}
 
 int cmd_verify(int argc, char **argv) {
-  (void)argc; (void)argv;
-  ll_die(LL_EXIT_ENV, "'lanelab verify' is not implemented yet (issue #2)");
+  verify_quiet = cli_quiet;
+  static const struct option opts[] = {
+      {"arch", required_argument, 0, 'a'}, {"base", required_argument, 0, 'b'},
+      {"shapes", required_argument, 0, 's'}, {"shard", required_argument, 0, 'S'},
+      {"backend", required_argument, 0, 'B'}, {"build", required_argument, 0, 'd'},
+      {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+  verify_ctx base = {.build = "build", .shapes = "quick", .backend = "auto", .shard_n = 1};
+  const char *arch = NULL;
+  optind = 1;
+  opterr = 0;
+  int o;
+  while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    switch (o) {
+      case 'a': arch = optarg; break;
+      case 'b': base.base = optarg; break;
+      case 's': base.shapes = optarg; break;
+      case 'S':
+        if (!parse_shard(optarg, &base.shard_i, &base.shard_n))
+          ll_die(LL_EXIT_USAGE, "verify: --shard wants I/N with 0 <= I < N, got '%s'", optarg);
+        break;
+      case 'B': base.backend = optarg; break;
+      case 'd': base.build = optarg; break;
+      case 'h':
+        printf("usage: lanelab verify --arch gfx942|gfx950|all [--base REV] [--shapes quick|full] "
+               "[--shard I/N] [--backend auto|hip|emu] [--build DIR]\n");
+        return 0;
+      default:
+        ll_die(LL_EXIT_USAGE, "verify: unknown or incomplete option '%s'", argv[optind - 1]);
+    }
+  }
+  if (optind < argc) ll_die(LL_EXIT_USAGE, "verify: unexpected argument '%s'", argv[optind]);
+  if (!arch) ll_die(LL_EXIT_USAGE, "verify: --arch is required (gfx942, gfx950 or all)");
+  if (strcmp(base.shapes, "quick") && strcmp(base.shapes, "full"))
+    ll_die(LL_EXIT_USAGE, "verify: --shapes must be quick or full, got '%s'", base.shapes);
+  if (strcmp(base.backend, "auto") && strcmp(base.backend, "emu") && strcmp(base.backend, "hip"))
+    ll_die(LL_EXIT_USAGE, "verify: --backend must be auto, hip or emu, got '%s'", base.backend);
+  emu_arch arches[EMU_NARCH];
+  size_t narch = 0;
+  if (strcmp(arch, "all") == 0) {
+    for (int a = 0; a < EMU_NARCH; a++) arches[narch++] = (emu_arch)a;
+  } else {
+    emu_arch a;
+    if (!emu_arch_parse(arch, &a)) ll_die(LL_EXIT_USAGE, "verify: unknown arch '%s' (gfx942, gfx950 or all)", arch);
+    arches[narch++] = a;
+  }
+  report_table *summary = report_table_new("lanelab verify", "arch,stage,verdict,seconds#,summary");
+  int worst = VERDICT_PASS;
+  int rank[] = {[VERDICT_PASS] = 0, [VERDICT_NOT_RUN] = 1, [VERDICT_BAD] = 2, [VERDICT_FAIL] = 3};
+  for (size_t i = 0; i < narch; i++) {
+    verify_ctx c = base;
+    c.arch = arches[i];
+    c.arch_name = emu_arch_name(arches[i]);
+    c.t0 = ll_now();
+    int v = verify_arch(&c, summary);
+    if (rank[v] > rank[worst]) worst = v;
+  }
+  report_table_note(summary, "verdict: %s", verdict_name(worst));
+  report_table_print(summary, REPORT_TEXT);
+  report_table_free(summary);
+  switch (worst) {
+    case VERDICT_PASS: return LL_EXIT_OK;
+    case VERDICT_FAIL: return LL_EXIT_FAIL;
+    case VERDICT_BAD: return LL_EXIT_USAGE;
+    default:
+      fprintf(stderr, "lanelab: verify: some stages could not run (see 'not run' above); that is not a pass\n");
+      return LL_EXIT_ENV;
+  }
 }
