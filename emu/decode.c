@@ -1,0 +1,756 @@
+/* emu/decode — instruction bytes to compact records.
+ *
+ * Decoding is LLVM's job: each instruction is disassembled once by LLVM's MC disassembler (C API,
+ * one context per arch, guarded by a mutex) into its canonical text, and that text is parsed into
+ * an emu_insn: mnemonic -> op-table row, operands -> register-file indices or constants,
+ * modifiers -> fields. No encoding tables live here. emu_insn_format prints a record back; the
+ * test suite checks it against llvm-objdump for every instruction of every kernel we build. */
+#include <ctype.h>
+#include <errno.h>
+#include <llvm-c/Disassembler.h>
+#include <llvm-c/Target.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "emu/internal.h"
+
+/* These live in libLLVM; llvm-c/Target.h only declares them when the AMDGPU target is part of the
+ * configured targets list the header was generated with, so declare them here. */
+void LLVMInitializeAMDGPUTargetInfo(void);
+void LLVMInitializeAMDGPUTargetMC(void);
+void LLVMInitializeAMDGPUDisassembler(void);
+
+/* ---- op table: ops.def rows + family tables ---------------------------------------------------*/
+static const emu_opdef core_ops[] = {
+#define EMU_OP(name, fn, flags) {#name, fn, flags},
+#include "emu/ops.def"
+#undef EMU_OP
+    {NULL, NULL, 0}};
+
+static emu_opdef *ops;
+static size_t nops;
+static int *ophash; /* open addressing, size ophash_n (power of 2), -1 = empty */
+static size_t ophash_n;
+static pthread_once_t ops_once = PTHREAD_ONCE_INIT;
+
+static uint32_t strhash(const char *s)
+{
+  uint32_t h = 2166136261u;
+  for (; *s; s++) h = (h ^ (uint8_t)*s) * 16777619u;
+  return h;
+}
+
+static void ops_add(const emu_opdef *t)
+{
+  for (; t->name; t++) {
+    ops = ll_xrealloc(ops, (nops + 1) * sizeof *ops);
+    ops[nops++] = *t;
+  }
+}
+
+static void ops_build(void)
+{
+  ops_add(core_ops);
+  ops_add(emu_optab_mfma);
+  ops_add(emu_optab_xlane);
+  ophash_n = 1;
+  while (ophash_n < nops * 2) ophash_n <<= 1;
+  ophash = ll_xmalloc(ophash_n * sizeof *ophash);
+  for (size_t i = 0; i < ophash_n; i++) ophash[i] = -1;
+  for (size_t i = 0; i < nops; i++) {
+    size_t h = strhash(ops[i].name) & (ophash_n - 1);
+    while (ophash[h] >= 0) {
+      if (strcmp(ops[ophash[h]].name, ops[i].name) == 0)
+        ll_die(LL_EXIT_FAIL, "emu: mnemonic %s defined twice in the op tables", ops[i].name);
+      h = (h + 1) & (ophash_n - 1);
+    }
+    ophash[h] = (int)i;
+  }
+}
+
+size_t emu_ops_count(void)
+{
+  pthread_once(&ops_once, ops_build);
+  return nops;
+}
+const emu_opdef *emu_ops_get(size_t i)
+{
+  pthread_once(&ops_once, ops_build);
+  return i < nops ? &ops[i] : NULL;
+}
+int emu_ops_find(const char *name)
+{
+  pthread_once(&ops_once, ops_build);
+  size_t h = strhash(name) & (ophash_n - 1);
+  while (ophash[h] >= 0) {
+    if (strcmp(ops[ophash[h]].name, name) == 0) return ophash[h];
+    h = (h + 1) & (ophash_n - 1);
+  }
+  return -1;
+}
+
+/* ---- interned strings (modifier names, identifiers, function-operand texts) -----------------*/
+static pthread_mutex_t intern_mu = PTHREAD_MUTEX_INITIALIZER;
+static char **interned;
+static size_t ninterned;
+
+static uint16_t intern(const char *s, size_t n)
+{
+  pthread_mutex_lock(&intern_mu);
+  for (size_t i = 0; i < ninterned; i++)
+    if (strlen(interned[i]) == n && memcmp(interned[i], s, n) == 0) {
+      pthread_mutex_unlock(&intern_mu);
+      return (uint16_t)i;
+    }
+  if (ninterned >= 65535) ll_die(LL_EXIT_FAIL, "emu: too many distinct modifier strings");
+  interned = ll_xrealloc(interned, (ninterned + 1) * sizeof *interned);
+  char *c = ll_xmalloc(n + 1);
+  memcpy(c, s, n);
+  c[n] = 0;
+  interned[ninterned] = c;
+  uint16_t r = (uint16_t)ninterned++;
+  pthread_mutex_unlock(&intern_mu);
+  return r;
+}
+
+const char *emu_mod_name(uint16_t i)
+{
+  pthread_mutex_lock(&intern_mu);
+  const char *s = i < ninterned ? interned[i] : "?";
+  pthread_mutex_unlock(&intern_mu);
+  return s;
+}
+
+/* ---- operand parsing --------------------------------------------------------------------------*/
+/* Inline float constants, hardware codes 240..248 (CDNA3 ISA "Inline Constants"), as LLVM prints
+ * them. */
+static const char *const fimm_text[9] = {"0.5",  "-0.5", "1.0", "-1.0",      "2.0",
+                                         "-2.0", "4.0",  "-4.0", "0.15915494"};
+
+static const struct {
+  const char *name;
+  uint8_t kind;
+  uint16_t reg;
+  uint8_t n;
+} specials[] = {
+    {"vcc", EMU_OPK_SGPR, EMU_S_VCC, 2},
+    {"vcc_lo", EMU_OPK_SGPR, EMU_S_VCC, 1},
+    {"vcc_hi", EMU_OPK_SGPR, EMU_S_VCC + 1, 1},
+    {"exec", EMU_OPK_SGPR, EMU_S_EXEC, 2},
+    {"exec_lo", EMU_OPK_SGPR, EMU_S_EXEC, 1},
+    {"exec_hi", EMU_OPK_SGPR, EMU_S_EXEC + 1, 1},
+    {"m0", EMU_OPK_SGPR, EMU_S_M0, 1},
+    {"flat_scratch", EMU_OPK_SGPR, EMU_S_FLAT_SCR, 2},
+    {"flat_scratch_lo", EMU_OPK_SGPR, EMU_S_FLAT_SCR, 1},
+    {"flat_scratch_hi", EMU_OPK_SGPR, EMU_S_FLAT_SCR + 1, 1},
+    {"xnack_mask", EMU_OPK_SGPR, EMU_S_XNACK, 2},
+    {"xnack_mask_lo", EMU_OPK_SGPR, EMU_S_XNACK, 1},
+    {"xnack_mask_hi", EMU_OPK_SGPR, EMU_S_XNACK + 1, 1},
+    {"scc", EMU_OPK_SCC, 0, 1},
+    {"src_scc", EMU_OPK_SCC, 1, 1},
+    {"src_execz", EMU_OPK_EXECZ, 0, 1},
+    {"execz", EMU_OPK_EXECZ, 1, 1},
+    {"src_vccz", EMU_OPK_VCCZ, 0, 1},
+    {"vccz", EMU_OPK_VCCZ, 1, 1},
+    {"src_shared_base", EMU_OPK_APERT, 235, 1},
+    {"src_shared_limit", EMU_OPK_APERT, 236, 1},
+    {"src_private_base", EMU_OPK_APERT, 237, 1},
+    {"src_private_limit", EMU_OPK_APERT, 238, 1},
+    {"off", EMU_OPK_OFF, 0, 1},
+};
+
+static bool parse_uint(const char *s, size_t n, long long *out, bool *hex)
+{
+  char buf[40];
+  if (n == 0 || n >= sizeof buf) return false;
+  memcpy(buf, s, n);
+  buf[n] = 0;
+  char *end;
+  errno = 0;
+  bool neg = buf[0] == '-';
+  const char *p = neg ? buf + 1 : buf;
+  if (!isdigit((unsigned char)*p)) return false;
+  *hex = p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
+  unsigned long long v = strtoull(p, &end, *hex ? 16 : 10);
+  if (*end || errno) return false;
+  *out = neg ? -(long long)v : (long long)v;
+  return true;
+}
+
+/* register "v5", "v[4:7]", "s3", "s[0:1]", "a0", "a[0:3]", "ttmp4", "ttmp[4:5]" */
+static bool parse_reg(const char *s, size_t n, emu_opnd *o)
+{
+  uint8_t kind;
+  size_t pl;
+  int base = 0;
+  if (n > 4 && strncmp(s, "ttmp", 4) == 0) kind = EMU_OPK_SGPR, pl = 4, base = EMU_S_TTMP;
+  else if (s[0] == 'v') kind = EMU_OPK_VGPR, pl = 1;
+  else if (s[0] == 's') kind = EMU_OPK_SGPR, pl = 1;
+  else if (s[0] == 'a') kind = EMU_OPK_AGPR, pl = 1;
+  else return false;
+  const char *p = s + pl, *e = s + n;
+  long lo, hi;
+  char *end;
+  if (p < e && *p == '[') {
+    lo = strtol(p + 1, &end, 10);
+    if (end == p + 1 || *end != ':') return false;
+    const char *q = end + 1;
+    hi = strtol(q, &end, 10);
+    if (end == q || *end != ']' || end + 1 != e || hi < lo) return false;
+  } else {
+    if (p >= e || !isdigit((unsigned char)*p)) return false;
+    lo = strtol(p, &end, 10);
+    if (end != e) return false;
+    hi = lo;
+  }
+  if (hi - lo + 1 > 32) return false;
+  if (kind == EMU_OPK_SGPR && base == 0 && hi >= EMU_NSGPR_GP) return false;
+  if (kind == EMU_OPK_SGPR && base && hi > 15) return false;
+  if (kind != EMU_OPK_SGPR && hi >= EMU_NVGPR) return false;
+  o->kind = kind;
+  o->reg = (uint16_t)(base + lo);
+  o->n = (uint8_t)(hi - lo + 1);
+  if (base) o->mods |= 0; /* ttmp printed by index range */
+  return true;
+}
+
+static bool parse_operand(const char *s, size_t n, emu_opnd *o)
+{
+  memset(o, 0, sizeof *o);
+  o->n = 1;
+  /* modifiers around the operand */
+  uint8_t mods = 0;
+  if (n >= 5 && strncmp(s, "sext(", 5) == 0 && s[n - 1] == ')') mods |= EMU_M_SEXT, s += 5, n -= 6;
+  if (n >= 4 && strncmp(s, "neg(", 4) == 0 && s[n - 1] == ')') mods |= EMU_M_NEG | EMU_M_NEGFN, s += 4, n -= 5;
+  else if (n >= 2 && s[0] == '-' && (s[1] == '|' || isalpha((unsigned char)s[1]))) mods |= EMU_M_NEG, s++, n--;
+  if (n >= 4 && strncmp(s, "abs(", 4) == 0 && s[n - 1] == ')') mods |= EMU_M_ABS | EMU_M_ABSFN, s += 4, n -= 5;
+  else if (n >= 2 && s[0] == '|' && s[n - 1] == '|') mods |= EMU_M_ABS, s++, n -= 2;
+  if (n == 0) return false;
+  o->mods = mods;
+  for (size_t i = 0; i < sizeof specials / sizeof specials[0]; i++)
+    if (strlen(specials[i].name) == n && memcmp(specials[i].name, s, n) == 0) {
+      o->kind = specials[i].kind, o->reg = specials[i].reg, o->n = specials[i].n;
+      return true;
+    }
+  if (parse_reg(s, n, o)) return true;
+  for (int i = 0; i < 9; i++)
+    if (strlen(fimm_text[i]) == n && memcmp(fimm_text[i], s, n) == 0) {
+      o->kind = EMU_OPK_FIMM, o->reg = (uint16_t)(240 + i);
+      return true;
+    }
+  long long v;
+  bool hex;
+  if (parse_uint(s, n, &v, &hex)) {
+    o->ival = v;
+    if (hex) o->mods |= EMU_M_HEX;
+    o->kind = (!hex && v >= -16 && v <= 64) ? EMU_OPK_IMM : EMU_OPK_LIT;
+    return true;
+  }
+  /* name(args): hwreg(...), sendmsg(...), gpr_idx(...) */
+  const char *lp = memchr(s, '(', n);
+  if (lp && s[n - 1] == ')' && lp > s) {
+    o->kind = EMU_OPK_FUNC;
+    o->fn = intern(s, n);
+    return !mods;
+  }
+  return false;
+}
+
+/* split a modifier word into an emu_mod */
+static bool parse_mod(const char *s, size_t n, emu_mod *m)
+{
+  memset(m, 0, sizeof *m);
+  size_t k = 0;
+  while (k < n && (isalnum((unsigned char)s[k]) || s[k] == '_')) k++;
+  if (k == 0) return false;
+  m->name = intern(s, k);
+  if (k == n) {
+    m->form = EMU_MF_FLAG;
+    return true;
+  }
+  const char *v = s + k + 1;
+  size_t vn = n - k - 1;
+  if (s[k] == '(') {
+    if (s[n - 1] != ')') return false;
+    long long x;
+    bool hex;
+    if (!parse_uint(v, vn - 1, &x, &hex) || hex) return false;
+    m->form = EMU_MF_PAREN, m->val = (int32_t)x;
+    return true;
+  }
+  if (s[k] != ':' || vn == 0) return false;
+  if (v[0] == '[') {
+    if (v[vn - 1] != ']') return false;
+    m->form = EMU_MF_LIST;
+    size_t i = 1;
+    while (i < vn - 1) {
+      if (!isdigit((unsigned char)v[i]) || m->nlist >= 8) return false;
+      m->list[m->nlist++] = (uint8_t)(v[i] - '0');
+      i++;
+      if (i < vn - 1) {
+        if (v[i] != ',') return false;
+        i++;
+      }
+    }
+    return m->nlist > 0;
+  }
+  long long x;
+  bool hex;
+  if (parse_uint(v, vn, &x, &hex)) {
+    m->form = hex ? EMU_MF_HEX : EMU_MF_DEC;
+    m->val = (int32_t)x;
+    return true;
+  }
+  for (size_t i = 0; i < vn; i++)
+    if (!(isalnum((unsigned char)v[i]) || v[i] == '_')) return false;
+  m->form = EMU_MF_IDENT;
+  m->val = intern(v, vn);
+  return true;
+}
+
+static bool is_waitcnt_word(const char *s, size_t n)
+{
+  return (n > 6 && strncmp(s, "vmcnt(", 6) == 0) || (n > 7 && strncmp(s, "expcnt(", 7) == 0) ||
+         (n > 8 && strncmp(s, "lgkmcnt(", 8) == 0);
+}
+
+static const char *const sel_names[] = {"BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3",
+                                        "WORD_0", "WORD_1", "DWORD"};
+static const char *const unused_names[] = {"UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE"};
+
+static int ident_index(const char *id, const char *const *tab, int n)
+{
+  for (int i = 0; i < n; i++)
+    if (strcmp(id, tab[i]) == 0) return i;
+  return -1;
+}
+
+static uint8_t listbits(const emu_mod *m)
+{
+  uint8_t b = 0;
+  for (int i = 0; i < m->nlist; i++) b |= (uint8_t)((m->list[i] & 1) << i);
+  return b;
+}
+
+/* Turn the generic modifier list into execution fields. Returns NULL or why it cannot. */
+static const char *apply_mods(emu_insn *in)
+{
+  static char why[96];
+  in->vmcnt = in->expcnt = in->lgkmcnt = -1;
+  in->dst_sel = in->src0_sel = in->src1_sel = EMU_SEL_DWORD;
+  in->dst_unused = 0;
+  in->row_mask = in->bank_mask = 0xf;
+  in->op_sel_hi = 0xf; /* VOP3P default: high halves from the high halves */
+  for (int i = 0; i < in->nmod; i++) {
+    const emu_mod *m = &in->mod[i];
+    const char *nm = emu_mod_name(m->name);
+    int v = m->val;
+    bool flag = m->form == EMU_MF_FLAG, num = m->form == EMU_MF_DEC || m->form == EMU_MF_HEX;
+    if (flag && !strcmp(nm, "offen")) in->offen = true;
+    else if (flag && !strcmp(nm, "idxen")) in->idxen = true;
+    else if (flag && !strcmp(nm, "sc0")) in->sc0 = true;
+    else if (flag && !strcmp(nm, "sc1")) in->sc1 = true;
+    else if (flag && !strcmp(nm, "nt")) in->nt = true;
+    else if (flag && !strcmp(nm, "glc")) in->glc = true;
+    else if (flag && !strcmp(nm, "slc")) in->slc = true;
+    else if (flag && !strcmp(nm, "lds")) in->lds = true;
+    else if (flag && !strcmp(nm, "gds")) in->gds = true;
+    else if (flag && !strcmp(nm, "clamp")) in->clamp = 1;
+    else if (flag && !strcmp(nm, "fi")) in->fi = true;
+    else if (num && !strcmp(nm, "offset")) in->offset = v;
+    else if (num && !strcmp(nm, "offset0")) in->offset0 = (uint8_t)v;
+    else if (num && !strcmp(nm, "offset1")) in->offset1 = (uint8_t)v;
+    else if (num && !strcmp(nm, "mul") && (v == 2 || v == 4)) in->omod = v == 2 ? 1 : 2;
+    else if (num && !strcmp(nm, "div") && v == 2) in->omod = 3;
+    else if (num && !strcmp(nm, "cbsz")) in->cbsz = (uint8_t)v;
+    else if (num && !strcmp(nm, "abid")) in->abid = (uint8_t)v;
+    else if (num && !strcmp(nm, "blgp")) in->blgp = (uint8_t)v;
+    else if (m->form == EMU_MF_LIST && !strcmp(nm, "op_sel")) in->op_sel = listbits(m);
+    else if (m->form == EMU_MF_LIST && !strcmp(nm, "op_sel_hi")) in->op_sel_hi = listbits(m), in->has_op_sel_hi = true;
+    else if (m->form == EMU_MF_LIST && !strcmp(nm, "neg_lo")) in->neg_lo = listbits(m);
+    else if (m->form == EMU_MF_LIST && !strcmp(nm, "neg_hi")) in->neg_hi = listbits(m);
+    else if (m->form == EMU_MF_PAREN && !strcmp(nm, "vmcnt")) in->vmcnt = (int8_t)v;
+    else if (m->form == EMU_MF_PAREN && !strcmp(nm, "expcnt")) in->expcnt = (int8_t)v;
+    else if (m->form == EMU_MF_PAREN && !strcmp(nm, "lgkmcnt")) in->lgkmcnt = (int8_t)v;
+    else if (m->form == EMU_MF_IDENT && (!strcmp(nm, "dst_sel") || !strcmp(nm, "src0_sel") ||
+                                         !strcmp(nm, "src1_sel"))) {
+      int s = ident_index(emu_mod_name((uint16_t)v), sel_names, 7);
+      if (s < 0) return "unknown SDWA select";
+      if (nm[0] == 'd') in->dst_sel = (uint8_t)s;
+      else if (nm[3] == '0') in->src0_sel = (uint8_t)s;
+      else in->src1_sel = (uint8_t)s;
+    } else if (m->form == EMU_MF_IDENT && !strcmp(nm, "dst_unused")) {
+      int s = ident_index(emu_mod_name((uint16_t)v), unused_names, 3);
+      if (s < 0) return "unknown SDWA dst_unused";
+      in->dst_unused = (uint8_t)s;
+    }
+    /* DPP controls (encoding values: see internal.h) */
+    else if (m->form == EMU_MF_LIST && !strcmp(nm, "quad_perm") && m->nlist == 4)
+      in->dpp_ctrl = (uint16_t)(m->list[0] | m->list[1] << 2 | m->list[2] << 4 | m->list[3] << 6);
+    else if (num && !strcmp(nm, "row_shl") && v >= 1 && v <= 15) in->dpp_ctrl = (uint16_t)(0x100 + v);
+    else if (num && !strcmp(nm, "row_shr") && v >= 1 && v <= 15) in->dpp_ctrl = (uint16_t)(0x110 + v);
+    else if (num && !strcmp(nm, "row_ror") && v >= 1 && v <= 15) in->dpp_ctrl = (uint16_t)(0x120 + v);
+    else if (num && !strcmp(nm, "wave_shl") && v == 1) in->dpp_ctrl = 0x130;
+    else if (num && !strcmp(nm, "wave_rol") && v == 1) in->dpp_ctrl = 0x134;
+    else if (num && !strcmp(nm, "wave_shr") && v == 1) in->dpp_ctrl = 0x138;
+    else if (num && !strcmp(nm, "wave_ror") && v == 1) in->dpp_ctrl = 0x13c;
+    else if (flag && !strcmp(nm, "row_mirror")) in->dpp_ctrl = 0x140;
+    else if (flag && !strcmp(nm, "row_half_mirror")) in->dpp_ctrl = 0x141;
+    else if (num && !strcmp(nm, "row_bcast") && (v == 15 || v == 31)) in->dpp_ctrl = v == 15 ? 0x142 : 0x143;
+    else if (num && !strcmp(nm, "row_newbcast") && v >= 0 && v <= 15) in->dpp_ctrl = (uint16_t)(0x150 + v);
+    else if (num && !strcmp(nm, "row_mask")) in->row_mask = (uint8_t)v;
+    else if (num && !strcmp(nm, "bank_mask")) in->bank_mask = (uint8_t)v;
+    else if (num && !strcmp(nm, "bound_ctrl")) in->bound_ctrl = true; /* gfx9: :0 and :1 both set it */
+    else {
+      snprintf(why, sizeof why, "modifier '%s' not understood by the emulator", nm);
+      return why;
+    }
+  }
+  return NULL;
+}
+
+static size_t word_end(const char *s, size_t i, size_t n, bool stop_at_comma)
+{
+  int depth = 0;
+  for (; i < n; i++) {
+    char c = s[i];
+    if (c == '(' || c == '[') depth++;
+    else if (c == ')' || c == ']') depth--;
+    else if (depth == 0 && (c == ' ' || (stop_at_comma && c == ','))) break;
+  }
+  return i;
+}
+
+static const char *const enc_suffix[] = {"", "_e32", "_e64", "_sdwa", "_dpp"};
+
+bool emu_insn_parse(const char *text, emu_insn *in)
+{
+  while (*text == '\t' || *text == ' ') text++;
+  size_t n = strlen(text);
+  while (n && (text[n - 1] == ' ' || text[n - 1] == '\n')) n--;
+  size_t i = 0;
+  while (i < n && text[i] != ' ') i++;
+  if (i == 0 || i >= sizeof in->mnem) return false;
+  memcpy(in->mnem, text, i);
+  in->mnem[i] = 0;
+  in->enc = EMU_ENC_NONE;
+  for (int e = 1; e <= 4; e++) {
+    size_t sl = strlen(enc_suffix[e]);
+    if (i > sl && strcmp(in->mnem + i - sl, enc_suffix[e]) == 0) in->enc = (uint8_t)e;
+  }
+  in->nop = in->nmod = 0;
+  bool in_mods = false;
+  while (i < n) {
+    while (i < n && text[i] == ' ') i++;
+    if (i >= n) break;
+    size_t e = word_end(text, i, n, !in_mods);
+    const char *w = text + i;
+    size_t wn = e - i;
+    if (!in_mods && !is_waitcnt_word(w, wn)) {
+      if (in->nop >= EMU_MAXOPND) return false;
+      if (!parse_operand(w, wn, &in->o[in->nop++])) return false;
+      if (e < n && text[e] == ',') {
+        i = e + 1;
+        continue;
+      }
+      in_mods = true; /* words after the last operand are modifiers */
+      i = e;
+      continue;
+    }
+    in_mods = true;
+    if (in->nmod >= EMU_MAXMOD) return false;
+    if (!parse_mod(w, wn, &in->mod[in->nmod++])) return false;
+    i = e;
+  }
+  return true;
+}
+
+/* ---- formatter ------------------------------------------------------------------------------*/
+typedef struct {
+  char *p;
+  size_t n, len;
+} sbuf;
+static void sb_put(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_put(sbuf *b, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  if (b->len < b->n) {
+    int k = vsnprintf(b->p + b->len, b->n - b->len, fmt, ap);
+    if (k > 0) b->len += (size_t)k;
+  }
+  va_end(ap);
+  if (b->len >= b->n) b->len = b->n ? b->n - 1 : 0;
+}
+
+static void fmt_reg(sbuf *b, const char *pfx, unsigned lo, unsigned n)
+{
+  if (n == 1) sb_put(b, "%s%u", pfx, lo);
+  else sb_put(b, "%s[%u:%u]", pfx, lo, lo + n - 1);
+}
+
+static void fmt_operand(sbuf *b, const emu_opnd *o)
+{
+  if (o->mods & EMU_M_SEXT) sb_put(b, "sext(");
+  if (o->mods & EMU_M_NEG) sb_put(b, (o->mods & EMU_M_NEGFN) ? "neg(" : "-");
+  if (o->mods & EMU_M_ABS) sb_put(b, (o->mods & EMU_M_ABSFN) ? "abs(" : "|");
+  switch (o->kind) {
+  case EMU_OPK_SGPR: {
+    bool done = false;
+    if (o->reg >= EMU_S_TTMP && o->reg < EMU_S_TTMP + 16) {
+      fmt_reg(b, "ttmp", o->reg - EMU_S_TTMP, o->n);
+      done = true;
+    }
+    for (size_t i = 0; !done && i < sizeof specials / sizeof specials[0]; i++)
+      if (specials[i].kind == EMU_OPK_SGPR && specials[i].reg == o->reg && specials[i].n == o->n) {
+        sb_put(b, "%s", specials[i].name);
+        done = true;
+      }
+    if (!done) fmt_reg(b, "s", o->reg, o->n);
+    break;
+  }
+  case EMU_OPK_VGPR: fmt_reg(b, "v", o->reg, o->n); break;
+  case EMU_OPK_AGPR: fmt_reg(b, "a", o->reg, o->n); break;
+  case EMU_OPK_IMM:
+  case EMU_OPK_LIT:
+  case EMU_OPK_LABEL:
+    if (o->mods & EMU_M_HEX) sb_put(b, "%s0x%llx", o->ival < 0 ? "-" : "",
+                                    (unsigned long long)(o->ival < 0 ? -o->ival : o->ival));
+    else sb_put(b, "%lld", (long long)o->ival);
+    break;
+  case EMU_OPK_FIMM: sb_put(b, "%s", fimm_text[o->reg - 240]); break;
+  default:
+    if (o->kind == EMU_OPK_FUNC) {
+      sb_put(b, "%s", emu_mod_name(o->fn));
+      break;
+    }
+    for (size_t i = 0; i < sizeof specials / sizeof specials[0]; i++)
+      if (specials[i].kind == o->kind && specials[i].reg == o->reg) {
+        sb_put(b, "%s", specials[i].name);
+        break;
+      }
+  }
+  if (o->mods & EMU_M_ABS) sb_put(b, (o->mods & EMU_M_ABSFN) ? ")" : "|");
+  if ((o->mods & EMU_M_NEG) && (o->mods & EMU_M_NEGFN)) sb_put(b, ")");
+  if (o->mods & EMU_M_SEXT) sb_put(b, ")");
+}
+
+static void fmt_mod(sbuf *b, const emu_mod *m)
+{
+  sb_put(b, "%s", emu_mod_name(m->name));
+  switch (m->form) {
+  case EMU_MF_FLAG: break;
+  case EMU_MF_DEC: sb_put(b, ":%d", m->val); break;
+  case EMU_MF_HEX: sb_put(b, ":0x%x", (unsigned)m->val); break;
+  case EMU_MF_IDENT: sb_put(b, ":%s", emu_mod_name((uint16_t)m->val)); break;
+  case EMU_MF_PAREN: sb_put(b, "(%d)", m->val); break;
+  case EMU_MF_LIST:
+    sb_put(b, ":[");
+    for (int i = 0; i < m->nlist; i++) sb_put(b, "%s%d", i ? "," : "", m->list[i]);
+    sb_put(b, "]");
+    break;
+  }
+}
+
+void emu_insn_format(const emu_insn *in, char *buf, size_t n)
+{
+  sbuf b = {buf, n, 0};
+  if (n) buf[0] = 0;
+  sb_put(&b, "%s", in->mnem);
+  for (int i = 0; i < in->nop; i++) {
+    sb_put(&b, i ? ", " : " ");
+    fmt_operand(&b, &in->o[i]);
+  }
+  for (int i = 0; i < in->nmod; i++) {
+    sb_put(&b, " ");
+    fmt_mod(&b, &in->mod[i]);
+  }
+}
+
+/* ---- LLVM ---------------------------------------------------------------------------------*/
+static pthread_mutex_t llvm_mu = PTHREAD_MUTEX_INITIALIZER;
+static LLVMDisasmContextRef llvm_ctx[EMU_NARCH];
+static bool llvm_inited;
+
+static LLVMDisasmContextRef llvm_get(emu_arch a, ll_err *err)
+{
+  /* caller holds llvm_mu */
+  if (!llvm_inited) {
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUDisassembler();
+    llvm_inited = true;
+  }
+  if (!llvm_ctx[a]) {
+    llvm_ctx[a] = LLVMCreateDisasmCPU("amdgcn-amd-amdhsa", emu_arch_name(a), NULL, 0, NULL, NULL);
+    if (!llvm_ctx[a])
+      ll_seterr(err, LL_EXIT_ENV,
+                "LLVM's AMDGPU disassembler could not be created for %s (libLLVM 22 with the "
+                "AMDGPU target is needed: apt-get install llvm-22)",
+                emu_arch_name(a));
+  }
+  return llvm_ctx[a];
+}
+
+long emu_program_index(const emu_program *p, uint64_t pc)
+{
+  size_t lo = 0, hi = p->n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (p->insns[mid].pc < pc) lo = mid + 1;
+    else hi = mid;
+  }
+  return (lo < p->n && p->insns[lo].pc == pc) ? (long)lo : -1;
+}
+
+static void finish_insn(emu_insn *in)
+{
+  in->target = -1;
+  in->implemented = false;
+  in->fn = emu_op_unimplemented;
+  in->op = 0xffff;
+  if (!in->parsed) {
+    in->why = "LLVM's text for it could not be parsed";
+    return;
+  }
+  char base[48];
+  snprintf(base, sizeof base, "%s", in->mnem);
+  size_t sl = strlen(enc_suffix[in->enc]);
+  base[strlen(base) - sl] = 0;
+  int op = emu_ops_find(base);
+  if (op < 0) {
+    in->why = "no semantics for this mnemonic";
+    return;
+  }
+  in->op = (uint16_t)op;
+  const char *why = apply_mods(in);
+  if (why) {
+    in->why = why;
+    return;
+  }
+  const emu_opdef *d = emu_ops_get((size_t)op);
+  if (!d->fn) {
+    in->why = "no semantics for this mnemonic";
+    return;
+  }
+  if (in->enc == EMU_ENC_DPP && !emu_dpp_implemented) {
+    in->why = "DPP lane selection is not implemented yet";
+    return;
+  }
+  in->src0i = (d->flags & EMU_F_CARRY) ? 2 : 1;
+  in->fn = d->fn;
+  in->implemented = true;
+}
+
+emu_program *emu_program_decode(emu_arch a, const uint8_t *code, size_t size, uint64_t vaddr,
+                                ll_err *err)
+{
+  if ((unsigned)a >= EMU_NARCH) {
+    ll_seterr(err, LL_EXIT_USAGE, "emu_program_decode: unknown arch %d", (int)a);
+    return NULL;
+  }
+  emu_program *p = ll_xcalloc(1, sizeof *p);
+  p->arch = a;
+  p->vaddr = vaddr;
+  p->size = size;
+  size_t cap = size / 4 + 1;
+  p->insns = ll_xcalloc(cap, sizeof *p->insns);
+  pthread_mutex_lock(&llvm_mu);
+  LLVMDisasmContextRef ctx = llvm_get(a, err);
+  if (!ctx) {
+    pthread_mutex_unlock(&llvm_mu);
+    free(p->insns);
+    free(p);
+    return NULL;
+  }
+  size_t off = 0;
+  char txt[512];
+  while (off < size) {
+    emu_insn *in = &p->insns[p->n++];
+    size_t k = LLVMDisasmInstruction(ctx, (uint8_t *)code + off, size - off, vaddr + off, txt,
+                                     sizeof txt);
+    in->pc = vaddr + off;
+    if (k == 0) {
+      /* not an instruction (data, padding): kept so PCs stay contiguous; faults if executed */
+      in->size = size - off >= 4 ? 4 : (uint32_t)(size - off);
+      in->text = ll_xstrdup("<unknown>");
+      snprintf(in->mnem, sizeof in->mnem, "<unknown>");
+      in->parsed = false;
+    } else {
+      in->size = (uint32_t)k;
+      const char *t = txt;
+      while (*t == '\t' || *t == ' ') t++;
+      in->text = ll_xstrdup(t);
+      in->parsed = emu_insn_parse(t, in);
+      if (!in->parsed) {
+        size_t mi = strcspn(t, " ");
+        snprintf(in->mnem, sizeof in->mnem, "%.*s", (int)(mi < 47 ? mi : 47), t);
+        in->nop = in->nmod = 0;
+      }
+    }
+    off += in->size;
+  }
+  pthread_mutex_unlock(&llvm_mu);
+
+  p->info = ll_xcalloc(p->n ? p->n : 1, sizeof *p->info);
+  for (size_t i = 0; i < p->n; i++) {
+    emu_insn *in = &p->insns[i];
+    finish_insn(in);
+    if (in->implemented && (emu_ops_get(in->op)->flags & EMU_F_BRANCH) && in->nop >= 1 &&
+        (in->o[0].kind == EMU_OPK_IMM || in->o[0].kind == EMU_OPK_LIT)) {
+      /* SOPP branch: target = PC + 4 + SIMM16 * 4 (CDNA3 ISA "SOPP Instructions") */
+      int16_t simm = (int16_t)(uint16_t)in->o[0].ival;
+      long t = emu_program_index(p, in->pc + 4 + (int64_t)simm * 4);
+      in->target = (int32_t)t;
+    }
+    for (int j = 0; j < in->nop; j++) {
+      const emu_opnd *o = &in->o[j];
+      uint32_t top = o->reg + o->n;
+      if (o->kind == EMU_OPK_VGPR && top > p->max_vgpr) p->max_vgpr = top;
+      if (o->kind == EMU_OPK_AGPR && top > p->max_agpr) p->max_agpr = top;
+      if (o->kind == EMU_OPK_SGPR && o->reg < EMU_NSGPR_GP && top > p->max_sgpr) p->max_sgpr = top;
+    }
+    p->info[i].pc = in->pc;
+    p->info[i].size = in->size;
+    p->info[i].text = in->text;
+    p->info[i].mnem = in->mnem;
+    p->info[i].implemented = in->implemented;
+  }
+  return p;
+}
+
+void emu_program_free(emu_program *p)
+{
+  if (!p) return;
+  for (size_t i = 0; i < p->n; i++) free(p->insns[i].text);
+  free(p->insns);
+  free(p->info);
+  free(p);
+}
+
+size_t emu_program_count(const emu_program *p) { return p ? p->n : 0; }
+
+const emu_insn_info *emu_program_insn(const emu_program *p, size_t i)
+{
+  return (p && i < p->n) ? &p->info[i] : NULL;
+}
+
+static pthread_mutex_t co_mu = PTHREAD_MUTEX_INITIALIZER;
+
+const emu_program *emu_codeobj_program(emu_codeobj *co, ll_err *err)
+{
+  pthread_mutex_lock(&co_mu);
+  if (!co->priv) {
+    if (co->text_vaddr + co->text_size > co->image_size) {
+      ll_seterr(err, LL_EXIT_USAGE, "%s: .text [0x%llx, +0x%llx) lies outside the image", co->path,
+                (unsigned long long)co->text_vaddr, (unsigned long long)co->text_size);
+    } else {
+      co->priv = emu_program_decode(co->arch, co->image + co->text_vaddr, co->text_size,
+                                    co->text_vaddr, err);
+      if (!co->priv) ll_err_prefix(err, "%s: ", co->path);
+    }
+  }
+  const emu_program *p = co->priv;
+  pthread_mutex_unlock(&co_mu);
+  return p;
+}

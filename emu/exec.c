@@ -1,0 +1,800 @@
+/* emu/exec — waves, workgroups, the grid: initial register state, scheduling, faults, snapshots,
+ * statistics, and the shared operand helpers every semantics file uses.
+ *
+ * Hot loop: records are pre-decoded with direct handler pointers and operands resolved to
+ * register-file indices; one step is `in = &insns[ip++]; in->fn(w, in)`. Nothing here calls LLVM
+ * or allocates once a workgroup is running. */
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "emu/internal.h"
+
+/* ---- faults ---------------------------------------------------------------------------------*/
+int emu_raise(emu_wave *w, const emu_insn *in, const char *kind, int lane, uint64_t addr,
+              const char *fmt, ...)
+{
+  emu_fault *f = w->fault;
+  if (f->faulted) return EMU_FAULT; /* keep the first */
+  f->faulted = true;
+  snprintf(f->kind, sizeof f->kind, "%s", kind);
+  f->arch = w->wg->arch;
+  snprintf(f->kernel, sizeof f->kernel, "%s",
+           w->wg->d && w->wg->d->kernel && w->wg->d->kernel->name ? w->wg->d->kernel->name : "?");
+  f->pc = in ? in->pc : 0;
+  snprintf(f->insn, sizeof f->insn, "%s", in && in->text ? in->text : "");
+  f->lane = lane;
+  f->addr = addr;
+  memcpy(f->wg, w->wg->id, sizeof f->wg);
+  f->wave = w->wave_id;
+  char detail[256] = "";
+  if (fmt) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+  }
+  char where[64] = "";
+  if (lane >= 0) snprintf(where, sizeof where, " lane %d", lane);
+  char at[40] = "";
+  if (addr || !strcmp(kind, "out-of-bounds global access")) snprintf(at, sizeof at, " address 0x%llx", (unsigned long long)addr);
+  snprintf(f->msg, sizeof f->msg, "%s: %s kernel %s workgroup (%u,%u,%u) wave %u pc 0x%llx '%s'%s%s%s%s",
+           kind, emu_arch_name(f->arch), f->kernel, f->wg[0], f->wg[1], f->wg[2], f->wave,
+           (unsigned long long)f->pc, f->insn, where, at, detail[0] ? ": " : "", detail);
+  w->state = 3;
+  return EMU_FAULT;
+}
+
+int emu_op_unimplemented(emu_wave *w, const emu_insn *in)
+{
+  return emu_raise(w, in, "unimplemented", -1, 0, "%s",
+                   in->why ? in->why : "no semantics for this instruction");
+}
+
+/* ---- scalar operands --------------------------------------------------------------------------*/
+/* Inline float constants (CDNA3 ISA "Inline Constants": SSRC codes 240..248) */
+static const uint32_t fimm_bits32[9] = {0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000,
+                                        0xc0000000, 0x40800000, 0xc0800000, 0x3e22f983};
+static const uint16_t fimm_bits16[9] = {0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000,
+                                        0xc000, 0x4400, 0xc400, 0x3118};
+static const uint64_t fimm_bits64[9] = {0x3fe0000000000000ull, 0xbfe0000000000000ull,
+                                        0x3ff0000000000000ull, 0xbff0000000000000ull,
+                                        0x4000000000000000ull, 0xc000000000000000ull,
+                                        0x4010000000000000ull, 0xc010000000000000ull,
+                                        0x3fc45f306dc9c882ull};
+
+/* value of a non-register operand as `width` bits (16, 32, 64) */
+static uint64_t const_val(const emu_wave *w, const emu_opnd *o, int width)
+{
+  switch (o->kind) {
+  case EMU_OPK_IMM: return (uint64_t)o->ival & (width == 64 ? ~0ull : width == 32 ? 0xffffffffull : 0xffffull);
+  case EMU_OPK_LIT: return (uint64_t)o->ival & (width == 64 ? ~0ull : width == 32 ? 0xffffffffull : 0xffffull);
+  case EMU_OPK_FIMM:
+    return width == 64 ? fimm_bits64[o->reg - 240] : width == 32 ? fimm_bits32[o->reg - 240]
+                                                                 : fimm_bits16[o->reg - 240];
+  case EMU_OPK_SCC: return w->scc;
+  case EMU_OPK_EXECZ: return emu_exec(w) == 0;
+  case EMU_OPK_VCCZ: return emu_vcc(w) == 0;
+  case EMU_OPK_APERT:
+    /* 64-bit aperture bases; the 32-bit operand is the high half (CDNA3 ISA "SSRC") */
+    switch (o->reg) {
+    case 235: return EMU_LDS_APERTURE >> 32;
+    case 236: return (EMU_LDS_APERTURE + 0xffffffffull) >> 32;
+    case 237: return EMU_PRIVATE_APERTURE >> 32;
+    default: return (EMU_PRIVATE_APERTURE + 0xffffffffull) >> 32;
+    }
+  default: return 0;
+  }
+}
+
+uint32_t emu_ssrc32(const emu_wave *w, const emu_insn *in, int i)
+{
+  const emu_opnd *o = &in->o[i];
+  if (o->kind == EMU_OPK_SGPR) return w->s[o->reg];
+  if (o->kind == EMU_OPK_VGPR) return w->v[o->reg * EMU_LANES]; /* v_readfirstlane-style misuse */
+  return (uint32_t)const_val(w, o, 32);
+}
+
+uint64_t emu_ssrc64(const emu_wave *w, const emu_insn *in, int i)
+{
+  const emu_opnd *o = &in->o[i];
+  if (o->kind == EMU_OPK_SGPR) return o->n >= 2 ? emu_rd64s(w, o->reg) : w->s[o->reg];
+  if (o->kind == EMU_OPK_IMM) return (uint64_t)o->ival; /* sign-extended */
+  return const_val(w, o, 64);
+}
+
+void emu_sdst32(emu_wave *w, const emu_insn *in, int i, uint32_t v)
+{
+  const emu_opnd *o = &in->o[i];
+  if (o->kind == EMU_OPK_SGPR) w->s[o->reg] = v;
+}
+
+void emu_sdst64(emu_wave *w, const emu_insn *in, int i, uint64_t v)
+{
+  const emu_opnd *o = &in->o[i];
+  if (o->kind != EMU_OPK_SGPR) return;
+  w->s[o->reg] = (uint32_t)v;
+  if (o->n >= 2) w->s[o->reg + 1] = (uint32_t)(v >> 32);
+}
+
+uint64_t emu_srcmask(const emu_wave *w, const emu_insn *in, int i)
+{
+  return emu_ssrc64(w, in, i);
+}
+
+void emu_dstmask(emu_wave *w, const emu_insn *in, int i, uint64_t bits)
+{
+  /* VOPC/carry-out: bits of lanes with EXEC off are written as 0 (CDNA3 ISA "VOPC") */
+  emu_sdst64(w, in, i, bits & emu_exec(w));
+}
+
+/* ---- vector operands --------------------------------------------------------------------------*/
+uint32_t *emu_vreg(emu_wave *w, const emu_insn *in, int i, int k)
+{
+  const emu_opnd *o = &in->o[i];
+  return (o->kind == EMU_OPK_AGPR ? w->a : w->v) + (size_t)(o->reg + k) * EMU_LANES;
+}
+
+static inline void bcast(uint32_t *t, uint32_t v)
+{
+  for (int l = 0; l < EMU_LANES; l++) t[l] = v;
+}
+
+/* SDWA source select (CDNA3 ISA "SDWA"): BYTE_n / WORD_n extracted, zero- or sign-extended */
+static inline uint32_t sdwa_sel(uint32_t v, int sel, bool sext)
+{
+  if (sel <= 3) {
+    uint32_t b = (v >> (8 * sel)) & 0xff;
+    return sext ? (uint32_t)(int32_t)(int8_t)b : b;
+  }
+  if (sel <= 5) {
+    uint32_t h = (v >> (16 * (sel - 4))) & 0xffff;
+    return sext ? (uint32_t)(int32_t)(int16_t)h : h;
+  }
+  return v;
+}
+
+static const uint32_t *src_raw(emu_wave *w, const emu_insn *in, int i, uint32_t *tmp, int width)
+{
+  const emu_opnd *o = &in->o[i];
+  const uint32_t *p;
+  if (o->kind == EMU_OPK_VGPR || o->kind == EMU_OPK_AGPR) p = emu_vreg(w, in, i, 0);
+  else if (o->kind == EMU_OPK_SGPR) bcast(tmp, w->s[o->reg]), p = tmp;
+  else bcast(tmp, (uint32_t)const_val(w, o, width)), p = tmp;
+  if (__builtin_expect(in->enc >= EMU_ENC_SDWA, 0)) {
+    if (in->enc == EMU_ENC_DPP && i == in->src0i) {
+      emu_dpp_src(w, in, p, tmp);
+      p = tmp;
+    } else if (in->enc == EMU_ENC_SDWA && (i == in->src0i || i == in->src0i + 1)) {
+      int sel = i == in->src0i ? in->src0_sel : in->src1_sel;
+      if (sel != EMU_SEL_DWORD || (o->mods & EMU_M_SEXT)) {
+        bool sx = o->mods & EMU_M_SEXT;
+        for (int l = 0; l < EMU_LANES; l++) tmp[l] = sdwa_sel(p[l], sel, sx);
+        p = tmp;
+      }
+    }
+  }
+  return p;
+}
+
+const uint32_t *emu_src32(emu_wave *w, const emu_insn *in, int i, uint32_t *tmp)
+{
+  return src_raw(w, in, i, tmp, 32);
+}
+
+const float *emu_srcf32(emu_wave *w, const emu_insn *in, int i, float *tmp)
+{
+  uint32_t *t = (uint32_t *)(void *)tmp;
+  const uint32_t *p = src_raw(w, in, i, t, 32);
+  uint8_t m = in->o[i].mods & (EMU_M_ABS | EMU_M_NEG);
+  if (m) {
+    /* abs clears, neg flips the sign bit (CDNA3 ISA "VOP3A" input modifiers) */
+    uint32_t andm = (m & EMU_M_ABS) ? 0x7fffffffu : ~0u, xorm = (m & EMU_M_NEG) ? 0x80000000u : 0;
+    for (int l = 0; l < EMU_LANES; l++) t[l] = (p[l] & andm) ^ xorm;
+    p = t;
+  } else if (p != t) {
+    memcpy(t, p, EMU_LANES * 4);
+  }
+  return tmp;
+}
+
+void emu_src64(emu_wave *w, const emu_insn *in, int i, uint64_t *tmp)
+{
+  const emu_opnd *o = &in->o[i];
+  if (o->kind == EMU_OPK_VGPR || o->kind == EMU_OPK_AGPR) {
+    const uint32_t *lo = emu_vreg(w, in, i, 0), *hi = emu_vreg(w, in, i, 1);
+    for (int l = 0; l < EMU_LANES; l++) tmp[l] = (uint64_t)lo[l] | (uint64_t)hi[l] << 32;
+  } else {
+    uint64_t v = emu_ssrc64(w, in, i);
+    for (int l = 0; l < EMU_LANES; l++) tmp[l] = v;
+  }
+}
+
+void emu_srcf64(emu_wave *w, const emu_insn *in, int i, double *tmp)
+{
+  uint64_t *t = (uint64_t *)(void *)tmp;
+  const emu_opnd *o = &in->o[i];
+  if (o->kind == EMU_OPK_LIT && !(o->ival >> 32)) {
+    /* a 32-bit literal for a 64-bit float operand supplies the high half (CDNA3 ISA "Literal
+     * Constants") */
+    uint64_t v = (uint64_t)o->ival << 32;
+    for (int l = 0; l < EMU_LANES; l++) t[l] = v;
+  } else {
+    emu_src64(w, in, i, t);
+  }
+  uint8_t m = o->mods & (EMU_M_ABS | EMU_M_NEG);
+  if (m) {
+    uint64_t andm = (m & EMU_M_ABS) ? ~(1ull << 63) : ~0ull, xorm = (m & EMU_M_NEG) ? 1ull << 63 : 0;
+    for (int l = 0; l < EMU_LANES; l++) t[l] = (t[l] & andm) ^ xorm;
+  }
+}
+
+void emu_src16(emu_wave *w, const emu_insn *in, int i, uint16_t *tmp)
+{
+  uint32_t t32[EMU_LANES];
+  const uint32_t *p = src_raw(w, in, i, t32, 16);
+  int j = i - in->src0i;
+  int sh = (in->enc != EMU_ENC_SDWA && j >= 0 && j < 3 && (in->op_sel >> j & 1)) ? 16 : 0;
+  for (int l = 0; l < EMU_LANES; l++) tmp[l] = (uint16_t)(p[l] >> sh);
+}
+
+void emu_srcf16(emu_wave *w, const emu_insn *in, int i, float *tmp)
+{
+  uint16_t h[EMU_LANES];
+  emu_src16(w, in, i, h);
+  uint8_t m = in->o[i].mods;
+  uint16_t andm = (m & EMU_M_ABS) ? 0x7fff : 0xffff, xorm = (m & EMU_M_NEG) ? 0x8000 : 0;
+  for (int l = 0; l < EMU_LANES; l++) tmp[l] = emu_f16_to_f32((uint16_t)((h[l] & andm) ^ xorm));
+}
+
+void emu_srcpk(emu_wave *w, const emu_insn *in, int i, bool isfloat, uint16_t *lo, uint16_t *hi)
+{
+  /* VOP3P (CDNA3 ISA "VOP3P"): op_sel[j] picks the half feeding the low result, op_sel_hi[j] the
+   * half feeding the high result; neg_lo/neg_hi negate (float ops) after selection. An inline
+   * constant supplies the same 16-bit value to both halves. */
+  const emu_opnd *o = &in->o[i];
+  int j = i - in->src0i;
+  bool sl = in->op_sel >> j & 1, sh = in->op_sel_hi >> j & 1;
+  uint16_t nl = (isfloat && (in->neg_lo >> j & 1)) ? 0x8000 : 0;
+  uint16_t nh = (isfloat && (in->neg_hi >> j & 1)) ? 0x8000 : 0;
+  if (o->kind != EMU_OPK_VGPR && o->kind != EMU_OPK_AGPR && o->kind != EMU_OPK_SGPR) {
+    uint32_t c = o->kind == EMU_OPK_LIT ? (uint32_t)o->ival : (uint32_t)const_val(w, o, 16);
+    uint16_t vl = (uint16_t)(sl ? c >> 16 : c), vh = (uint16_t)(sh ? c >> 16 : c);
+    if (o->kind != EMU_OPK_LIT) vl = vh = (uint16_t)c;
+    for (int l = 0; l < EMU_LANES; l++) lo[l] = vl ^ nl, hi[l] = vh ^ nh;
+    return;
+  }
+  uint32_t t[EMU_LANES];
+  const uint32_t *p = src_raw(w, in, i, t, 32);
+  int shl = sl ? 16 : 0, shh = sh ? 16 : 0;
+  for (int l = 0; l < EMU_LANES; l++) {
+    lo[l] = (uint16_t)(p[l] >> shl) ^ nl;
+    hi[l] = (uint16_t)(p[l] >> shh) ^ nh;
+  }
+}
+
+/* ---- vector writes under EXEC ---------------------------------------------------------------*/
+static inline void blend(emu_wave *w, const emu_insn *in, uint32_t *dst, const uint32_t *d)
+{
+  uint64_t e = emu_exec(w);
+  if (__builtin_expect(in->enc == EMU_ENC_DPP, 0)) e &= emu_dpp_wmask(w, in);
+  if (e == ~0ull) {
+    memcpy(dst, d, EMU_LANES * 4);
+    return;
+  }
+  const uint32_t *m = emu_emask(w);
+  if (e != emu_exec(w))
+    for (int l = 0; l < EMU_LANES; l++) {
+      if (e >> l & 1) dst[l] = d[l];
+    }
+  else
+    for (int l = 0; l < EMU_LANES; l++) dst[l] = (d[l] & m[l]) | (dst[l] & ~m[l]);
+}
+
+void emu_dst32(emu_wave *w, const emu_insn *in, int i, const uint32_t *d)
+{
+  const emu_opnd *o = &in->o[i];
+  if (o->kind == EMU_OPK_SGPR) { /* VOP3 with scalar destination (v_readlane etc. use their own) */
+    w->s[o->reg] = d[0];
+    return;
+  }
+  uint32_t *dst = emu_vreg(w, in, i, 0);
+  if (__builtin_expect(in->enc == EMU_ENC_SDWA && (in->dst_sel != EMU_SEL_DWORD), 0)) {
+    /* SDWA dst_sel/dst_unused (CDNA3 ISA "SDWA"): the selected field gets the low bits of the
+     * result; the rest is zero (UNUSED_PAD), sign-extended (UNUSED_SEXT) or kept (PRESERVE). */
+    uint32_t t[EMU_LANES];
+    int sel = in->dst_sel;
+    int sh = sel <= 3 ? 8 * sel : 16 * (sel - 4), bits = sel <= 3 ? 8 : 16;
+    uint32_t fm = (bits == 8 ? 0xffu : 0xffffu) << sh;
+    for (int l = 0; l < EMU_LANES; l++) {
+      uint32_t v = (d[l] << sh) & fm;
+      if (in->dst_unused == 2) v |= dst[l] & ~fm;
+      else if (in->dst_unused == 1 && (v >> (sh + bits - 1) & 1)) v |= ~0u << (sh + bits) & ~fm;
+      t[l] = v;
+    }
+    blend(w, in, dst, t);
+    return;
+  }
+  blend(w, in, dst, d);
+}
+
+static inline float omod_clamp(const emu_insn *in, float x)
+{
+  switch (in->omod) {
+  case 1: x *= 2.0f; break;
+  case 2: x *= 4.0f; break;
+  case 3: x *= 0.5f; break;
+  }
+  if (in->clamp) x = fminf(fmaxf(x, 0.0f), 1.0f); /* NaN clamps to 0 */
+  return x;
+}
+
+void emu_dstf32(emu_wave *w, const emu_insn *in, int i, float *d)
+{
+  if (in->omod || in->clamp)
+    for (int l = 0; l < EMU_LANES; l++) d[l] = omod_clamp(in, d[l]);
+  emu_dst32(w, in, i, (const uint32_t *)(const void *)d);
+}
+
+void emu_dst64(emu_wave *w, const emu_insn *in, int i, const uint64_t *d)
+{
+  const emu_opnd *o = &in->o[i];
+  if (o->kind == EMU_OPK_SGPR) {
+    emu_sdst64(w, in, i, d[0]);
+    return;
+  }
+  uint32_t lo[EMU_LANES], hi[EMU_LANES];
+  for (int l = 0; l < EMU_LANES; l++) lo[l] = (uint32_t)d[l], hi[l] = (uint32_t)(d[l] >> 32);
+  blend(w, in, emu_vreg(w, in, i, 0), lo);
+  blend(w, in, emu_vreg(w, in, i, 1), hi);
+}
+
+void emu_dstf64(emu_wave *w, const emu_insn *in, int i, double *d)
+{
+  if (in->omod || in->clamp)
+    for (int l = 0; l < EMU_LANES; l++) {
+      double x = d[l];
+      if (in->omod == 1) x *= 2;
+      else if (in->omod == 2) x *= 4;
+      else if (in->omod == 3) x *= 0.5;
+      if (in->clamp) x = fmin(fmax(x, 0.0), 1.0);
+      d[l] = x;
+    }
+  emu_dst64(w, in, i, (const uint64_t *)(const void *)d);
+}
+
+void emu_dst16(emu_wave *w, const emu_insn *in, int i, const uint16_t *d)
+{
+  /* gfx9: a 16-bit VALU result goes to the low half and the high half is preserved (VOP3 op_sel[3]
+   * writes the high half instead); SDWA forms go through dst_sel. */
+  uint32_t *dst = emu_vreg(w, in, i, 0);
+  uint32_t t[EMU_LANES];
+  if (in->enc == EMU_ENC_SDWA) {
+    for (int l = 0; l < EMU_LANES; l++) t[l] = d[l];
+    emu_dst32(w, in, i, t);
+    return;
+  }
+  if (in->op_sel & 8)
+    for (int l = 0; l < EMU_LANES; l++) t[l] = (dst[l] & 0xffffu) | (uint32_t)d[l] << 16;
+  else
+    for (int l = 0; l < EMU_LANES; l++) t[l] = (dst[l] & 0xffff0000u) | d[l];
+  blend(w, in, dst, t);
+}
+
+void emu_dstf16(emu_wave *w, const emu_insn *in, int i, float *d)
+{
+  uint16_t h[EMU_LANES];
+  for (int l = 0; l < EMU_LANES; l++) h[l] = emu_f32_to_f16(omod_clamp(in, d[l]));
+  emu_dst16(w, in, i, h);
+}
+
+/* ---- memory helpers ---------------------------------------------------------------------------*/
+void *emu_gptr(emu_wave *w, const emu_insn *in, uint64_t addr, uint32_t n, uint32_t align, int lane)
+{
+  if (align > 1 && (addr & (align - 1))) {
+    emu_raise(w, in, "misaligned global access", lane, addr, "%u-byte access needs %u-byte alignment", n, align);
+    return NULL;
+  }
+  const emu_membuf *b = w->last;
+  if (b && addr >= b->base && addr - b->base + n <= b->size) return b->host + (addr - b->base);
+  const emu_mem *m = w->wg->mem;
+  size_t lo = 0, hi = m->n;
+  while (lo < hi) { /* last buffer with base <= addr */
+    size_t mid = (lo + hi) / 2;
+    if (m->b[mid].base <= addr) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo > 0) {
+    b = &m->b[lo - 1];
+    if (addr - b->base < b->size && addr - b->base + n <= b->size) {
+      w->last = b;
+      return b->host + (addr - b->base);
+    }
+    if (addr - b->base < b->size + 4096)
+      emu_raise(w, in, "out-of-bounds global access", lane, addr,
+                "%u-byte access at offset %llu of buffer '%s' (%llu bytes)", n,
+                (unsigned long long)(addr - b->base), b->name, (unsigned long long)b->size);
+    else
+      emu_raise(w, in, "out-of-bounds global access", lane, addr, "%u-byte access outside every registered buffer", n);
+  } else {
+    emu_raise(w, in, "out-of-bounds global access", lane, addr, "%u-byte access outside every registered buffer", n);
+  }
+  return NULL;
+}
+
+void *emu_ldsptr(emu_wave *w, const emu_insn *in, uint64_t addr, uint32_t n, int lane)
+{
+  if (addr + n > w->wg->lds_size || addr + n < addr) {
+    emu_raise(w, in, "lds out of range", lane, addr,
+              "%u-byte LDS access at 0x%llx beyond the workgroup's %u-byte allocation", n,
+              (unsigned long long)addr, w->wg->lds_size);
+    return NULL;
+  }
+  return w->wg->lds + addr;
+}
+
+/* ---- launches --------------------------------------------------------------------------------*/
+typedef struct launch {
+  emu_mem *mem;
+  const emu_dispatch *d;
+  const emu_launch_opts *o;
+  const emu_program *prog;
+  long entry;
+  uint32_t nwaves, wgsize, nwg, lds_size, nregs;
+  uint64_t budget;
+  atomic_uint next;
+  atomic_uint fault_idx;       /* lowest faulting workgroup index so far (UINT32_MAX: none) */
+  pthread_mutex_t mu;          /* guards fault, callbacks */
+  emu_fault fault;
+  bool collect;
+} launch;
+
+typedef struct worker {
+  launch *L;
+  uint32_t *vfile;
+  uint8_t *lds;
+  emu_wave *waves;
+  emu_fault fault;
+  uint64_t *counts;
+  uint64_t waves_run;
+} worker;
+
+static void make_view(const emu_wave *w, uint64_t pc, emu_wave_view *v, const launch *L)
+{
+  const emu_kernel *k = L->d->kernel;
+  memcpy(v->wg, w->wg->id, sizeof v->wg);
+  v->wave = w->wave_id;
+  v->pc = pc;
+  v->exec = emu_exec(w);
+  v->vcc = emu_vcc(w);
+  v->m0 = w->s[EMU_S_M0];
+  v->scc = w->scc;
+  v->sgpr = w->s;
+  v->nsgpr = EMU_NSGPR_GP;
+  v->vgpr = w->v;
+  v->nvgpr = k->vgpr_count ? k->vgpr_count : L->prog->max_vgpr;
+  if (v->nvgpr > k->accum_offset && k->accum_offset) v->nvgpr = k->accum_offset;
+  v->agpr = w->a;
+  v->nagpr = k->agpr_count;
+}
+
+static void init_wave(worker *W, emu_wg *g, emu_wave *w, uint32_t wi)
+{
+  launch *L = W->L;
+  const emu_dispatch *d = L->d;
+  const emu_kernel *k = d->kernel;
+  memset(w->s, 0, sizeof w->s);
+  w->scc = false;
+  w->v = W->vfile + (size_t)wi * L->nregs * EMU_LANES;
+  memset(w->v, 0, (size_t)L->nregs * EMU_LANES * 4);
+  w->a = w->v + (size_t)k->accum_offset * EMU_LANES;
+  w->nv = L->nregs;
+  w->insns = L->prog->insns;
+  w->ninsn = L->prog->n;
+  w->ip = (uint32_t)L->entry;
+  w->wg = g;
+  w->wave_id = wi;
+  w->budget = L->budget;
+  w->counts = W->counts;
+  w->fault = &W->fault;
+  w->last = NULL;
+  w->state = 0;
+  w->pending_vm = w->pending_lgkm = 0;
+  w->emask_of = 0;
+  memset(w->emask, 0, sizeof w->emask);
+  /* user SGPRs from s0 in order (AMDGPUUsage "Initial Kernel Execution State") */
+  unsigned s = 0;
+  if (k->en_dispatch_ptr) emu_wr64s(w, s, d->dispatch_ptr), s += 2;
+  if (k->en_queue_ptr) emu_wr64s(w, s, 0), s += 2;
+  if (k->en_kernarg_ptr) emu_wr64s(w, s, d->kernarg_addr), s += 2;
+  if (k->en_dispatch_id) emu_wr64s(w, s, 0), s += 2;
+  if (k->en_flat_scratch_init) emu_wr64s(w, s, 0), s += 2;
+  if (k->en_private_segment_size) w->s[s++] = k->private_segment_size;
+  if (k->kernarg_preload_count) {
+    const uint32_t *ka = emu_mem_translate(L->mem, d->kernarg_addr, k->kernarg_preload_count * 4u);
+    for (uint32_t i = 0; i < k->kernarg_preload_count && s < EMU_NSGPR_GP; i++)
+      w->s[s++] = ka ? ka[i] : 0;
+  }
+  s = k->user_sgpr_count > s ? k->user_sgpr_count : s;
+  for (int dim = 0; dim < 3; dim++)
+    if (k->en_wg_id[dim] && s < EMU_NSGPR_GP) w->s[s++] = g->id[dim];
+  if ((k->rsrc2 & 1) && s < EMU_NSGPR_GP) w->s[s++] = 0; /* private segment wave offset */
+  /* v0 = x | y << 10 | z << 20 (packed work-item ids, gfx90a+) and EXEC = existing lanes */
+  uint64_t exec = 0;
+  uint32_t bx = d->block[0], by = d->block[1];
+  for (uint32_t l = 0; l < EMU_LANES; l++) {
+    uint32_t t = wi * EMU_LANES + l;
+    if (t >= L->wgsize) break;
+    exec |= 1ull << l;
+    uint32_t x = t % bx, y = (t / bx) % by, z = t / (bx * by);
+    w->v[l] = x | y << 10 | z << 20;
+  }
+  w->nlanes = (uint32_t)__builtin_popcountll(exec);
+  emu_wr64s(w, EMU_S_EXEC, exec);
+}
+
+/* Run one wave until it ends, faults, reaches a barrier, or (if single) executes one step. */
+static int run_wave(worker *W, emu_wave *w, bool single)
+{
+  launch *L = W->L;
+  const emu_insn *insns = w->insns;
+  const uint64_t snap = L->o ? L->o->snap_pc : 0;
+  uint64_t *counts = W->counts;
+  for (;;) {
+    if (__builtin_expect(w->ip >= w->ninsn, 0))
+      return emu_raise(w, w->ninsn ? &insns[w->ninsn - 1] : NULL, "pc out of program", -1, 0,
+                       "execution ran past the end of .text");
+    const emu_insn *in = &insns[w->ip];
+    if (__builtin_expect(w->budget == 0, 0))
+      return emu_raise(w, in, "budget exceeded", -1, 0, "per-wave instruction budget of %llu exhausted",
+                       (unsigned long long)L->budget);
+    w->budget--;
+    if (__builtin_expect(snap != 0 && in->pc == snap, 0) && L->o->on_snap) {
+      emu_wave_view v;
+      make_view(w, in->pc, &v, L);
+      pthread_mutex_lock(&L->mu);
+      L->o->on_snap(L->o->user, &v);
+      pthread_mutex_unlock(&L->mu);
+    }
+    counts[w->ip]++;
+    w->ip++;
+    int rc = in->fn(w, in);
+    if (__builtin_expect(rc != EMU_OK, 0)) {
+      if (rc == EMU_END) {
+        w->state = 2;
+        if (L->o && L->o->on_wave_end) {
+          emu_wave_view v;
+          make_view(w, in->pc, &v, L);
+          pthread_mutex_lock(&L->mu);
+          L->o->on_wave_end(L->o->user, &v);
+          pthread_mutex_unlock(&L->mu);
+        }
+      } else if (rc == EMU_BARRIER) {
+        w->state = 1;
+      } else {
+        w->state = 3;
+      }
+      return rc;
+    }
+    if (single) return rc;
+  }
+}
+
+/* Run one workgroup; returns EMU_OK or EMU_FAULT (W->fault filled). */
+static int run_wg(worker *W, emu_wg *g)
+{
+  launch *L = W->L;
+  uint32_t nw = L->nwaves;
+  for (uint32_t i = 0; i < nw; i++) init_wave(W, g, &W->waves[i], i);
+  bool adversarial = L->o && L->o->sched == EMU_SCHED_ADVERSARIAL;
+  uint32_t phase = 0;
+  for (;;) {
+    uint32_t alive = 0, waiting = 0;
+    if (adversarial) {
+      /* each wave runs as far as it can before the next; the order alternates between barrier
+       * phases so both "early writer" and "late writer" orders occur */
+      for (uint32_t j = 0; j < nw; j++) {
+        emu_wave *w = &W->waves[(phase & 1) ? nw - 1 - j : j];
+        if (w->state != 0) continue;
+        if (run_wave(W, w, false) == EMU_FAULT) return EMU_FAULT;
+      }
+    } else {
+      /* round robin: one instruction per running wave in turn */
+      bool any = true;
+      while (any) {
+        any = false;
+        for (uint32_t j = 0; j < nw; j++) {
+          emu_wave *w = &W->waves[j];
+          if (w->state != 0) continue;
+          any = true;
+          if (run_wave(W, w, true) == EMU_FAULT) return EMU_FAULT;
+        }
+      }
+    }
+    for (uint32_t j = 0; j < nw; j++) {
+      if (W->waves[j].state == 1) waiting++;
+      if (W->waves[j].state != 2) alive++;
+    }
+    if (alive == 0) return EMU_OK;
+    /* every wave that has not ended is at the barrier: release them (CDNA3 ISA "s_barrier") */
+    for (uint32_t j = 0; j < nw; j++)
+      if (W->waves[j].state == 1) W->waves[j].state = 0;
+    (void)waiting;
+    phase++;
+  }
+}
+
+static void *worker_main(void *arg)
+{
+  worker *W = arg;
+  launch *L = W->L;
+  const emu_dispatch *d = L->d;
+  for (;;) {
+    unsigned idx = atomic_fetch_add(&L->next, 1);
+    if (idx >= L->nwg) break;
+    if (idx > atomic_load(&L->fault_idx)) break; /* a fault earlier in grid order already won */
+    emu_wg g = {0};
+    g.d = d;
+    g.opts = L->o;
+    g.mem = L->mem;
+    g.prog = L->prog;
+    g.arch = d->co->arch;
+    g.id[0] = idx % d->grid[0];
+    g.id[1] = (idx / d->grid[0]) % d->grid[1];
+    g.id[2] = idx / (d->grid[0] * d->grid[1]);
+    g.lds = W->lds;
+    g.lds_size = L->lds_size;
+    memset(W->lds, 0, L->lds_size);
+    memset(&W->fault, 0, sizeof W->fault);
+    W->waves_run += L->nwaves;
+    if (run_wg(W, &g) != EMU_OK) {
+      pthread_mutex_lock(&L->mu);
+      if (idx < atomic_load(&L->fault_idx)) {
+        atomic_store(&L->fault_idx, idx);
+        L->fault = W->fault;
+      }
+      pthread_mutex_unlock(&L->mu);
+      break;
+    }
+  }
+  return NULL;
+}
+
+static int cmp_mnem(const void *a, const void *b)
+{
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_fault *fault,
+               emu_launch_stats *stats)
+{
+  emu_fault dummy;
+  if (!fault) fault = &dummy;
+  memset(fault, 0, sizeof *fault);
+  if (stats) memset(stats, 0, sizeof *stats);
+#define USAGE(...) do { snprintf(fault->msg, sizeof fault->msg, __VA_ARGS__); return LL_EXIT_USAGE; } while (0)
+  if (!m || !d || !d->co || !d->kernel) USAGE("emu_launch: missing memory, code object or kernel");
+  const emu_kernel *k = d->kernel;
+  uint64_t wgsize = (uint64_t)d->block[0] * d->block[1] * d->block[2];
+  uint64_t nwg = (uint64_t)d->grid[0] * d->grid[1] * d->grid[2];
+  if (wgsize == 0 || nwg == 0) USAGE("emu_launch %s: empty grid (%u,%u,%u) or block (%u,%u,%u)", k->name,
+                                     d->grid[0], d->grid[1], d->grid[2], d->block[0], d->block[1], d->block[2]);
+  if (wgsize > 1024) USAGE("emu_launch %s: block of %llu work-items exceeds 1024", k->name, (unsigned long long)wgsize);
+  if (k->max_flat_workgroup_size && wgsize > k->max_flat_workgroup_size)
+    USAGE("emu_launch %s: block of %llu work-items exceeds the kernel's max_flat_workgroup_size %u", k->name,
+          (unsigned long long)wgsize, k->max_flat_workgroup_size);
+  if (nwg > 0xfffffffeu) USAGE("emu_launch %s: grid of %llu workgroups is too large", k->name, (unsigned long long)nwg);
+  uint64_t lds = (uint64_t)k->group_segment_size + d->dynamic_lds;
+  if (lds > emu_arch_lds_bytes(d->co->arch))
+    USAGE("emu_launch %s: %llu bytes of LDS requested (static %u + dynamic %u) but %s has %u per workgroup",
+          k->name, (unsigned long long)lds, k->group_segment_size, d->dynamic_lds,
+          emu_arch_name(d->co->arch), emu_arch_lds_bytes(d->co->arch));
+  ll_err err = {0};
+  const emu_program *prog = emu_codeobj_program((emu_codeobj *)d->co, &err);
+  if (!prog) USAGE("emu_launch %s: %s", k->name, err.msg);
+  long entry = emu_program_index(prog, k->entry);
+  if (entry < 0) USAGE("emu_launch %s: entry 0x%llx is not an instruction boundary in .text", k->name,
+                       (unsigned long long)k->entry);
+  uint32_t nregs = prog->max_vgpr;
+  if (k->accum_offset + prog->max_agpr > nregs) nregs = k->accum_offset + prog->max_agpr;
+  if (k->vgpr_count > nregs) nregs = k->vgpr_count;
+  if (nregs == 0) nregs = 1;
+  if (nregs > EMU_NVGPR) USAGE("emu_launch %s: %u registers needed (accum_offset %u + %u AGPRs) exceed the 512-entry file",
+                               k->name, nregs, k->accum_offset, prog->max_agpr);
+
+  launch L;
+  memset(&L, 0, sizeof L);
+  L.mem = m;
+  L.d = d;
+  L.o = o;
+  L.prog = prog;
+  L.entry = entry;
+  L.wgsize = (uint32_t)wgsize;
+  L.nwaves = (uint32_t)((wgsize + EMU_LANES - 1) / EMU_LANES);
+  L.nwg = (uint32_t)nwg;
+  L.lds_size = (uint32_t)lds;
+  L.nregs = nregs;
+  L.budget = (o && o->insn_budget) ? o->insn_budget : 50000000ull;
+  atomic_init(&L.next, 0);
+  atomic_init(&L.fault_idx, UINT32_MAX);
+  pthread_mutex_init(&L.mu, NULL);
+
+  int nthreads = o ? o->threads : 0;
+  if (nthreads <= 0) {
+    long c = sysconf(_SC_NPROCESSORS_ONLN);
+    nthreads = c > 0 ? (int)c : 1;
+  }
+  if ((uint64_t)nthreads > nwg) nthreads = (int)nwg;
+  worker *W = ll_xcalloc((size_t)nthreads, sizeof *W);
+  for (int t = 0; t < nthreads; t++) {
+    W[t].L = &L;
+    W[t].vfile = ll_xmalloc((size_t)L.nwaves * nregs * EMU_LANES * 4);
+    W[t].lds = ll_xmalloc(lds ? lds : 1);
+    W[t].waves = ll_xcalloc(L.nwaves, sizeof *W[t].waves);
+    W[t].counts = ll_xcalloc(prog->n ? prog->n : 1, sizeof *W[t].counts);
+  }
+  if (nthreads == 1) {
+    worker_main(&W[0]);
+  } else {
+    pthread_t *th = ll_xmalloc((size_t)nthreads * sizeof *th);
+    for (int t = 0; t < nthreads; t++)
+      if (pthread_create(&th[t], NULL, worker_main, &W[t]) != 0) ll_die(LL_EXIT_ENV, "emu_launch: cannot start a worker thread");
+    for (int t = 0; t < nthreads; t++) pthread_join(th[t], NULL);
+    free(th);
+  }
+  if (stats) {
+    uint64_t *tot = ll_xcalloc(prog->n ? prog->n : 1, sizeof *tot);
+    for (int t = 0; t < nthreads; t++) {
+      stats->waves += W[t].waves_run;
+      for (size_t i = 0; i < prog->n; i++) tot[i] += W[t].counts[i];
+    }
+    /* aggregate per mnemonic */
+    char **names = NULL;
+    size_t nn = 0;
+    for (size_t i = 0; i < prog->n; i++) {
+      if (!tot[i]) continue;
+      stats->wave_insns += tot[i];
+      names = ll_xrealloc(names, (nn + 1) * sizeof *names);
+      names[nn++] = prog->insns[i].mnem;
+    }
+    qsort(names, nn, sizeof *names, cmp_mnem);
+    stats->mnem = ll_xcalloc(nn ? nn : 1, sizeof *stats->mnem);
+    stats->count = ll_xcalloc(nn ? nn : 1, sizeof *stats->count);
+    for (size_t i = 0; i < nn; i++)
+      if (stats->nmnem == 0 || strcmp(stats->mnem[stats->nmnem - 1], names[i]) != 0)
+        stats->mnem[stats->nmnem++] = ll_xstrdup(names[i]);
+    for (size_t i = 0; i < prog->n; i++) {
+      if (!tot[i]) continue;
+      const char *key = prog->insns[i].mnem;
+      char **hit = bsearch(&key, stats->mnem, stats->nmnem, sizeof *stats->mnem, cmp_mnem);
+      stats->count[hit - stats->mnem] += tot[i];
+    }
+    free(names);
+    free(tot);
+  }
+  for (int t = 0; t < nthreads; t++) {
+    free(W[t].vfile);
+    free(W[t].lds);
+    free(W[t].waves);
+    free(W[t].counts);
+  }
+  free(W);
+  pthread_mutex_destroy(&L.mu);
+  if (atomic_load(&L.fault_idx) != UINT32_MAX) {
+    *fault = L.fault;
+    return LL_EXIT_FAIL;
+  }
+  return LL_EXIT_OK;
+#undef USAGE
+}
+
+void emu_launch_stats_free(emu_launch_stats *s)
+{
+  if (!s) return;
+  for (size_t i = 0; i < s->nmnem; i++) free(s->mnem[i]);
+  free(s->mnem);
+  free(s->count);
+  memset(s, 0, sizeof *s);
+}

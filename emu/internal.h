@@ -1,0 +1,367 @@
+/* emu/internal.h — private contract between the emulator's decoder, executor and the per-family
+ * semantics files. Not part of the public API (emu/emu.h).
+ *
+ * How the pieces fit:
+ *   decode.c  LLVM's MC disassembler turns bytes into LLVM's canonical text, once per instruction;
+ *             the text is parsed into an emu_insn (operands resolved to register-file indices,
+ *             modifiers to fields) and the handler is looked up by mnemonic in the op table.
+ *   exec.c    runs waves: `in = &insns[w->ip++]; rc = in->fn(w, in);` — no LLVM, no allocation.
+ *   op_*.c    one file per family; each handler is a few lines, cites the ISA section, and uses
+ *             the shared operand helpers below (inline constants, literals, abs/neg, SDWA/DPP,
+ *             writes under EXEC, clamp/omod are never repeated per opcode).
+ *
+ * Op tables. emu/ops.def is an X-macro with one row per mnemonic (without the _e32/_e64/_sdwa/
+ * _dpp encoding suffix): EMU_OP(mnemonic, handler, flags). Families owned by another author
+ * (MFMA in op_mfma.c, cross-lane ops/DPP/transposing reads in op_xlane.c) publish their own
+ * table, emu_optab_mfma[] / emu_optab_xlane[] (terminated by a {NULL} row), so they can be written
+ * without touching ops.def; the decoder merges all tables at first use (a mnemonic defined twice is
+ * a startup error naming it).
+ *
+ * Writing a handler:
+ *   int emu_op_v_add_u32(emu_wave *w, const emu_insn *in)
+ *   {  // CDNA3 ISA §12.7 (VOP2): D = S0 + S1
+ *     uint32_t t0[64], t1[64], d[64];
+ *     const uint32_t *a = emu_src32(w, in, 1, t0), *b = emu_src32(w, in, 2, t1);
+ *     for (int l = 0; l < 64; l++) d[l] = a[l] + b[l];
+ *     emu_dst32(w, in, 0, d);
+ *     return EMU_OK;
+ *   }
+ * Operand i is the i-th comma-separated operand of LLVM's text (so for VALU ops operand 0 is the
+ * destination, for VOPC operand 0 is the SGPR-pair/VCC result). A handler returns EMU_OK, or
+ * `return emu_raise(w, in, kind, lane, addr, fmt, ...)` which records the fault and returns
+ * EMU_FAULT. Cross-lane handlers read every source lane into a temporary before writing any
+ * destination (the helpers return pointers into the register file for plain VGPR sources, so a
+ * handler that writes its destination lane by lane while reading another lane must copy first).
+ */
+#ifndef LANELAB_EMU_INTERNAL_H
+#define LANELAB_EMU_INTERNAL_H
+
+#include <math.h>
+#include <pthread.h>
+#include <string.h>
+#include "emu/emu.h"
+
+#define EMU_LANES 64
+#define EMU_NVGPR 512 /* unified VGPR+AGPR file on gfx90a+ (CDNA3 ISA §3.6.4) */
+
+/* Scalar file indexed by the hardware's SSRC/SDST operand encoding (CDNA3 ISA §3.9 / Table
+ * "SSRC encoding"): s0..s101, then specials. EXEC and VCC live in it, so a 64-bit read of
+ * s[126:127] is EXEC. */
+enum {
+  EMU_NSGPR_GP = 102,
+  EMU_S_FLAT_SCR = 102, /* flat_scratch_lo/hi 102, 103 */
+  EMU_S_XNACK = 104,    /* xnack_mask_lo/hi 104, 105 */
+  EMU_S_VCC = 106,      /* vcc_lo 106, vcc_hi 107 */
+  EMU_S_TTMP = 108,     /* ttmp0..15: 108..123 */
+  EMU_S_M0 = 124,
+  EMU_S_EXEC = 126,     /* exec_lo 126, exec_hi 127 */
+  EMU_NSFILE = 128,
+};
+
+/* ---- operands -------------------------------------------------------------------------------*/
+typedef enum {
+  EMU_OPK_NONE = 0,
+  EMU_OPK_SGPR,   /* reg = scalar-file index (s0..s101 and the specials above), n = dwords */
+  EMU_OPK_VGPR,   /* reg = VGPR index, n = dwords */
+  EMU_OPK_AGPR,   /* reg = AGPR index (file index accum_offset + reg), n = dwords */
+  EMU_OPK_IMM,    /* inline integer -16..64 (ival) */
+  EMU_OPK_FIMM,   /* inline float constant: hw code 240..248 in reg (0.5,-0.5,1,-1,2,-2,4,-4,1/2pi) */
+  EMU_OPK_LIT,    /* literal constant (ival: the 32-bit literal, or the printed 64-bit value) */
+  EMU_OPK_SCC,    /* "scc" / "src_scc" */
+  EMU_OPK_EXECZ,  /* src_execz */
+  EMU_OPK_VCCZ,   /* src_vccz */
+  EMU_OPK_APERT,  /* src_shared_base/limit, src_private_base/limit (reg = 235..238) */
+  EMU_OPK_OFF,    /* "off" (no address register / no saddr) */
+  EMU_OPK_FUNC,   /* hwreg(...), sendmsg(...), gpr_idx(...): text kept, args in fn_args */
+  EMU_OPK_LABEL,  /* a branch target printed as a decimal word offset (ival) */
+} emu_opk;
+
+/* operand modifier bits (emu_opnd.mods) */
+enum {
+  EMU_M_NEG = 1,     /* "-x" */
+  EMU_M_ABS = 2,     /* "|x|" */
+  EMU_M_SEXT = 4,    /* "sext(x)" (SDWA integer) */
+  EMU_M_NEGFN = 8,   /* printed "neg(x)" rather than "-x" */
+  EMU_M_ABSFN = 16,  /* printed "abs(x)" rather than "|x|" */
+  EMU_M_HEX = 32,    /* an integer printed in hex */
+};
+
+typedef struct emu_opnd {
+  uint8_t kind;   /* emu_opk */
+  uint8_t n;      /* dwords (registers); 1 for constants */
+  uint8_t mods;   /* EMU_M_* */
+  uint8_t nfn;    /* FUNC: number of args */
+  uint16_t reg;   /* register index (see kinds) */
+  uint16_t fn;    /* FUNC: index of the interned text */
+  int64_t ival;   /* IMM / LIT / LABEL value */
+} emu_opnd;
+
+/* ---- modifiers (the space-separated words after the operands) -------------------------------*/
+typedef enum {
+  EMU_MF_FLAG = 0,   /* "offen" */
+  EMU_MF_DEC,        /* "offset:16" */
+  EMU_MF_HEX,        /* "row_mask:0xf" */
+  EMU_MF_LIST,       /* "op_sel:[0,1]" */
+  EMU_MF_IDENT,      /* "dst_sel:WORD_1" (value = index into emu_mod_idents) */
+  EMU_MF_PAREN,      /* "vmcnt(0)" */
+} emu_modform;
+
+typedef struct emu_mod {
+  uint16_t name;     /* index into the interned modifier-name table */
+  uint8_t form;      /* emu_modform */
+  uint8_t nlist;
+  int32_t val;       /* DEC/HEX/IDENT/PAREN value; LIST: unused */
+  uint8_t list[8];   /* LIST values */
+} emu_mod;
+
+#define EMU_MAXOPND 6
+#define EMU_MAXMOD 8
+
+/* Encoding as named by LLVM's mnemonic suffix */
+enum { EMU_ENC_NONE = 0, EMU_ENC_E32, EMU_ENC_E64, EMU_ENC_SDWA, EMU_ENC_DPP };
+
+/* SDWA selects (CDNA3 ISA §12.x "SDWA"): BYTE_0..3 = 0..3, WORD_0/1 = 4/5, DWORD = 6 */
+enum { EMU_SEL_BYTE0 = 0, EMU_SEL_WORD0 = 4, EMU_SEL_WORD1 = 5, EMU_SEL_DWORD = 6 };
+/* dst_unused: UNUSED_PAD 0, UNUSED_SEXT 1, UNUSED_PRESERVE 2 */
+
+/* DPP control as the hardware encodes it (DPP_CTRL, CDNA3 ISA §12.x "DPP"): quad_perm 0x000-0x0ff,
+ * row_shl 0x101-0x10f, row_shr 0x111-0x11f, row_ror 0x121-0x12f, wave_shl 0x130, wave_rol 0x134,
+ * wave_shr 0x138, wave_ror 0x13c, row_mirror 0x140, row_half_mirror 0x141, row_bcast15 0x142,
+ * row_bcast31 0x143, row_newbcast:n 0x150+n. */
+
+typedef struct emu_insn emu_insn;
+typedef struct emu_wave emu_wave;
+typedef int (*emu_handler)(emu_wave *w, const emu_insn *in);
+
+enum { EMU_OK = 0, EMU_FAULT, EMU_BARRIER, EMU_END };
+
+struct emu_insn {
+  emu_handler fn;        /* never NULL: unimplemented instructions get emu_op_unimplemented */
+  uint64_t pc;
+  uint32_t size;
+  int32_t target;        /* branch target as an instruction index, -1 if none/outside */
+  uint16_t op;           /* index into the merged op table, 0xffff = unknown mnemonic */
+  uint8_t enc;           /* EMU_ENC_* */
+  uint8_t nop, nmod;
+  uint8_t src0i;         /* operand index of src0 (1, or 2 after a carry-out SGPR destination) */
+  bool parsed;           /* the whole text was understood */
+  bool implemented;
+  emu_opnd o[EMU_MAXOPND];
+  emu_mod mod[EMU_MAXMOD];
+  /* modifiers decoded for execution (defaults when absent) */
+  uint8_t clamp, omod;   /* omod: 0 none, 1 mul:2, 2 mul:4, 3 div:2 */
+  uint8_t op_sel, op_sel_hi, neg_lo, neg_hi; /* bit i = source i (op_sel bit 3 = dst) */
+  bool offen, idxen, sc0, sc1, nt, glc, slc, lds, gds, has_op_sel_hi;
+  int32_t offset;        /* memory offset (DS/FLAT/GLOBAL/BUFFER/SMEM offset:) */
+  uint8_t offset0, offset1;
+  uint8_t cbsz, abid, blgp;
+  /* SDWA */
+  uint8_t dst_sel, dst_unused, src0_sel, src1_sel;
+  /* DPP */
+  uint16_t dpp_ctrl;
+  uint8_t row_mask, bank_mask;
+  bool bound_ctrl, fi;
+  /* s_waitcnt (-1 = not waited on) */
+  int8_t vmcnt, expcnt, lgkmcnt;
+  char *text;            /* LLVM's text, without the leading tab */
+  char mnem[48];         /* LLVM's mnemonic, with encoding suffix */
+  const char *why;       /* if !implemented: why (unknown mnemonic, unknown modifier, ...) */
+};
+
+/* ---- op table -------------------------------------------------------------------------------*/
+enum {
+  EMU_F_SALU = 1 << 0, EMU_F_SMEM = 1 << 1, EMU_F_VALU = 1 << 2, EMU_F_VOP3P = 1 << 3,
+  EMU_F_MFMA = 1 << 4, EMU_F_DS = 1 << 5, EMU_F_VMEM = 1 << 6, EMU_F_BRANCH = 1 << 7,
+  EMU_F_XLANE = 1 << 8,  /* cross-lane: reads other lanes */
+  EMU_F_GFX950 = 1 << 9, /* exists on gfx950 only (informative; LLVM rejects it on gfx942) */
+  EMU_F_CARRY = 1 << 10, /* VALU with an SGPR-pair/VCC second destination (v_add_co_u32 ...) */
+};
+
+typedef struct emu_opdef {
+  const char *name;      /* mnemonic without encoding suffix */
+  emu_handler fn;
+  uint32_t flags;
+} emu_opdef;
+
+extern const emu_opdef emu_optab_mfma[];  /* op_mfma.c, {NULL} terminated */
+extern const emu_opdef emu_optab_xlane[]; /* op_xlane.c, {NULL} terminated */
+
+/* Merged table, built once (thread-safe). */
+size_t emu_ops_count(void);
+const emu_opdef *emu_ops_get(size_t i);
+int emu_ops_find(const char *name); /* -1 if absent */
+
+int emu_op_unimplemented(emu_wave *w, const emu_insn *in);
+
+/* declarations of every handler named in ops.def */
+#define EMU_OP(name, fn, flags) int fn(emu_wave *w, const emu_insn *in);
+#include "emu/ops.def"
+#undef EMU_OP
+
+/* ---- programs -------------------------------------------------------------------------------*/
+struct emu_program {
+  emu_arch arch;
+  emu_insn *insns;
+  size_t n;
+  emu_insn_info *info;
+  uint64_t vaddr, size;
+  uint32_t max_vgpr, max_agpr, max_sgpr; /* highest register index referenced + 1 */
+};
+/* Index of the instruction at pc, -1 if none starts there. */
+long emu_program_index(const emu_program *p, uint64_t pc);
+/* Print a record back as LLVM's text (tested against llvm-objdump). */
+void emu_insn_format(const emu_insn *in, char *buf, size_t n);
+/* Decode one instruction's text (no LLVM involved): for tests and for the decoder itself. */
+bool emu_insn_parse(const char *text, emu_insn *in);
+const char *emu_mod_name(uint16_t i);
+
+/* ---- memory ---------------------------------------------------------------------------------*/
+typedef struct emu_membuf {
+  uint64_t base, size;
+  uint8_t *host;
+  char *name;
+} emu_membuf;
+struct emu_mem {
+  emu_membuf *b;
+  size_t n, cap;
+  uint64_t next;
+};
+
+/* ---- waves and workgroups --------------------------------------------------------------------*/
+typedef struct emu_wg {
+  const emu_dispatch *d;
+  const emu_launch_opts *opts;
+  emu_mem *mem;
+  const emu_program *prog;
+  emu_arch arch;
+  uint32_t id[3];
+  uint8_t *lds;
+  uint32_t lds_size;     /* bytes allocated to this workgroup: group_segment_size + dynamic */
+  uint8_t *scratch;      /* private memory, per work-item, if the kernel uses it */
+  uint32_t scratch_per_item;
+} emu_wg;
+
+struct emu_wave {
+  uint32_t s[EMU_NSFILE];   /* scalar file incl. VCC, EXEC, M0 (hardware indices) */
+  bool scc;
+  uint32_t ip;              /* index of the next instruction */
+  uint32_t *v;              /* VGPR r lane l: v[r * 64 + l] */
+  uint32_t *a;              /* AGPR r lane l: a[r * 64 + l] (= v + accum_offset * 64) */
+  uint32_t nv, na;          /* registers available */
+  uint32_t emask[EMU_LANES];/* 0 or ~0 per lane, mirrors EXEC (refresh with emu_exec_sync) */
+  uint64_t emask_of;        /* the EXEC value emask was computed from */
+  const emu_insn *insns;
+  size_t ninsn;
+  emu_wg *wg;
+  uint32_t wave_id;         /* within the workgroup */
+  uint32_t nlanes;          /* lanes that exist */
+  uint64_t budget;          /* instructions left */
+  uint64_t *counts;         /* executed count per instruction index (may be NULL) */
+  emu_fault *fault;
+  /* per-wave translation cache for global memory */
+  const emu_membuf *last;
+  /* state */
+  int state;                /* 0 running, 1 at barrier, 2 ended, 3 faulted */
+  int pending_vm, pending_lgkm; /* outstanding counters (validated by s_waitcnt) */
+};
+
+/* Record a fault and return EMU_FAULT. kind is one of the emu_fault kinds; lane -1 if none. */
+int emu_raise(emu_wave *w, const emu_insn *in, const char *kind, int lane, uint64_t addr,
+              const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* ---- EXEC -----------------------------------------------------------------------------------*/
+static inline uint64_t emu_rd64s(const emu_wave *w, unsigned r)
+{
+  return (uint64_t)w->s[r] | (uint64_t)w->s[r + 1] << 32;
+}
+static inline void emu_wr64s(emu_wave *w, unsigned r, uint64_t v)
+{
+  w->s[r] = (uint32_t)v;
+  w->s[r + 1] = (uint32_t)(v >> 32);
+}
+static inline uint64_t emu_exec(const emu_wave *w) { return emu_rd64s(w, EMU_S_EXEC); }
+static inline uint64_t emu_vcc(const emu_wave *w) { return emu_rd64s(w, EMU_S_VCC); }
+static inline const uint32_t *emu_emask(emu_wave *w)
+{
+  uint64_t e = emu_exec(w);
+  if (e != w->emask_of) {
+    for (int l = 0; l < EMU_LANES; l++) w->emask[l] = (e >> l & 1) ? ~0u : 0u;
+    w->emask_of = e;
+  }
+  return w->emask;
+}
+
+/* ---- float bit views --------------------------------------------------------------------------*/
+static inline float emu_f32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static inline uint32_t emu_u32f(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline double emu_f64(uint64_t u) { double f; memcpy(&f, &u, 8); return f; }
+static inline uint64_t emu_u64f(double f) { uint64_t u; memcpy(&u, &f, 8); return u; }
+/* IEEE binary16 and bfloat16 <-> float, round to nearest even (emu/op_valu.c). */
+float emu_f16_to_f32(uint16_t h);
+uint16_t emu_f32_to_f16(float f);
+float emu_bf16_to_f32(uint16_t h);
+uint16_t emu_f32_to_bf16(float f);
+
+/* ---- operand helpers (emu/exec.c) ------------------------------------------------------------
+ * srcN: 32-bit source per lane. Returns a pointer to 64 values: straight into the register file
+ * for a plain VGPR/AGPR source, else `tmp` filled (scalar broadcast, inline constant as a 32-bit
+ * value, SDWA select applied, DPP lane selection applied).
+ * Typed variants resolve inline float constants for the type and apply abs/neg. */
+const uint32_t *emu_src32(emu_wave *w, const emu_insn *in, int i, uint32_t *tmp);
+const float *emu_srcf32(emu_wave *w, const emu_insn *in, int i, float *tmp);
+/* 64-bit sources: value per lane into tmp (always a copy). */
+void emu_src64(emu_wave *w, const emu_insn *in, int i, uint64_t *tmp);
+void emu_srcf64(emu_wave *w, const emu_insn *in, int i, double *tmp);
+/* 16-bit sources (VOP1/2/3 f16/u16 ops): low 16 bits, or high with op_sel (VOP3) / WORD_1 (SDWA);
+ * the f16 variant converts to float after abs/neg. */
+void emu_src16(emu_wave *w, const emu_insn *in, int i, uint16_t *tmp);
+void emu_srcf16(emu_wave *w, const emu_insn *in, int i, float *tmp);
+/* Packed 2x16 source for VOP3P: halves selected by op_sel/op_sel_hi, neg_lo/neg_hi applied when
+ * `isfloat`. lo/hi receive the selected 16-bit values. */
+void emu_srcpk(emu_wave *w, const emu_insn *in, int i, bool isfloat, uint16_t *lo, uint16_t *hi);
+/* Scalar (uniform) value of operand i: SGPR/constant/literal (for VGPR: lane 0 — don't). */
+uint32_t emu_ssrc32(const emu_wave *w, const emu_insn *in, int i);
+uint64_t emu_ssrc64(const emu_wave *w, const emu_insn *in, int i);
+void emu_sdst32(emu_wave *w, const emu_insn *in, int i, uint32_t v);
+void emu_sdst64(emu_wave *w, const emu_insn *in, int i, uint64_t v);
+
+/* Writes under EXEC. dst32 applies SDWA dst_sel/dst_unused; dstf32 applies omod then clamp. */
+void emu_dst32(emu_wave *w, const emu_insn *in, int i, const uint32_t *d);
+void emu_dstf32(emu_wave *w, const emu_insn *in, int i, float *d);
+void emu_dst64(emu_wave *w, const emu_insn *in, int i, const uint64_t *d);
+void emu_dstf64(emu_wave *w, const emu_insn *in, int i, double *d);
+/* 16-bit result: written into the low half (high half preserved, gfx9 behaviour for VOP1/2/3
+ * f16 ops without op_sel), or the high half with op_sel[3]. Clamp applied for f16. */
+void emu_dst16(emu_wave *w, const emu_insn *in, int i, const uint16_t *d);
+void emu_dstf16(emu_wave *w, const emu_insn *in, int i, float *d);
+/* Register-file pointer of VGPR/AGPR operand i, dword k (no EXEC): for memory ops. */
+uint32_t *emu_vreg(emu_wave *w, const emu_insn *in, int i, int k);
+/* Lane mask written by a VOPC-style result (SGPR pair / VCC): bits for EXEC lanes replaced. */
+void emu_dstmask(emu_wave *w, const emu_insn *in, int i, uint64_t bits);
+/* Lane mask read from an SGPR pair / VCC operand (constants broadcast as for hardware). */
+uint64_t emu_srcmask(const emu_wave *w, const emu_insn *in, int i);
+
+/* DPP (implemented in op_xlane.c by the cross-lane author). emu_dpp_src fills out[] with src0
+ * values as DPP lane selection (in->dpp_ctrl, in->bound_ctrl; the decoder accepts only valid
+ * controls) delivers them to each lane; emu_dpp_wmask returns the lanes row_mask/bank_mask let
+ * write. While emu_dpp_implemented is false, the decoder marks every DPP form unimplemented (it
+ * faults "unimplemented" if executed). */
+extern const bool emu_dpp_implemented;
+void emu_dpp_src(emu_wave *w, const emu_insn *in, const uint32_t *src, uint32_t *out);
+uint64_t emu_dpp_wmask(const emu_wave *w, const emu_insn *in);
+
+/* ---- memory helpers (emu/exec.c) --------------------------------------------------------------
+ * Host pointer for a global access of n bytes by `lane` at addr; NULL after recording a fault
+ * ("out-of-bounds global access" / "misaligned global access"). align: required alignment in
+ * bytes (1 = none). */
+void *emu_gptr(emu_wave *w, const emu_insn *in, uint64_t addr, uint32_t n, uint32_t align,
+               int lane);
+/* LDS pointer for [addr, addr+n); NULL after recording "lds out of range". */
+void *emu_ldsptr(emu_wave *w, const emu_insn *in, uint64_t addr, uint32_t n, int lane);
+
+/* LDS aperture base for flat addressing (src_shared_base): flat addresses in
+ * [EMU_LDS_APERTURE, +4 GiB) address LDS. */
+#define EMU_LDS_APERTURE 0x1000000000000ull
+#define EMU_PRIVATE_APERTURE 0x2000000000000ull
+
+#endif
