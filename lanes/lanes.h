@@ -241,6 +241,9 @@ typedef struct lanes_seed {
   /* end-to-end check: the primitive model run on element-index images reproduces the target */
   int checked, mismatches;          /* over lanes x slots */
   char check_note[200];
+  /* what each (lane, slot) holds after running the primitive at the seed, traced through the
+   * model: row-major tile element index (row*cols + col), -1 if not a tile element */
+  int32_t traced[LANES_WAVE][LANES_MAX_SLOTS];
 } lanes_seed;
 /* Solve: derive each lane's address from the primitive's rule inverted, then verify by running
  * the model. !found is a result, not an error; err only for bad input (unknown combination). */
