@@ -4,6 +4,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "isa/isa.h"
+#include "lanes/lanes.h"
 #include "verify/verify.h"
 
 /* Kernel sources live in these folders (relative to the repository root, the working directory
@@ -73,18 +75,99 @@ static void stage_kernels(const verify_ctx *c, stage_result *r) {
 
 /* Stages whose modules have not landed yet say so; they are never reported as passed. */
 static void not_yet(stage_result *r, const char *what) { stage_set(r, VERDICT_NOT_RUN, "%s", what); }
-static void stage_model(const verify_ctx *c, stage_result *r) { not_yet(r, "lane-map model checks not integrated yet (issue #2)"); }
-static void stage_isa(const verify_ctx *c, stage_result *r) { not_yet(r, "ISA census and budgets not integrated yet (issue #5)"); }
-static void stage_lanes(const verify_ctx *c, stage_result *r) { not_yet(r, "micro-kernel lane dumps need the emulator (issue #3)"); }
+/* The lane-map model reproduces the seed change's published facts (lanes_model_checks). */
+static void stage_model(const verify_ctx *c, stage_result *r) {
+  lanes_arch la;
+  ll_err err = {0};
+  if (!lanes_arch_parse(c->arch_name, &la, &err)) { stage_set(r, VERDICT_BAD, "%s", err.msg); return; }
+  lanes_checks ck;
+  bool ok = lanes_model_checks(la, &ck);
+  report_table *t = report_table_new("lane-map model checks", "check,expected,got,result");
+  for (int i = 0; i < ck.n; i++)
+    report_table_row(t, "%s\t%s\t%s\t%s", ck.c[i].name, ck.c[i].expected, ck.c[i].got, ck.c[i].pass ? "pass" : "FAIL");
+  stage_add_table(r, t);
+  if (ck.n == 0) stage_set(r, VERDICT_FAIL, "the model ran no checks");
+  else if (ok) stage_set(r, VERDICT_PASS, "%d model checks passed", ck.n);
+  else stage_set(r, VERDICT_FAIL, "%d of %d model checks failed", ck.failed, ck.n);
+}
+
+/* Static instruction census of every built kernel, and the budgets kept in isa/budgets.json. */
+static void stage_isa(const verify_ctx *c, stage_result *r) {
+  ll_err err = {0};
+  isa_budgets *b = isa_budgets_load("isa/budgets.json", &err);
+  if (!b) { stage_set(r, err.code == LL_EXIT_ENV ? VERDICT_NOT_RUN : VERDICT_BAD, "%s", err.msg); return; }
+  report_table *bt = NULL;
+  const char *arches[] = {c->arch_name};
+  int failed = isa_budgets_eval(b, c->build, arches, 1, &bt, &err);
+  isa_budgets_free(b);
+  if (failed < 0) {
+    stage_set(r, err.code == LL_EXIT_ENV ? VERDICT_NOT_RUN : VERDICT_BAD, "budgets: %s", err.msg);
+    return;
+  }
+  size_t rules = bt->nrows, skipped = 0;
+  for (size_t i = 0; i < bt->nrows; i++)
+    if (strncmp(report_table_cell(bt, i, bt->ncols - 1), "skipped", 7) == 0) skipped++;
+  stage_add_table(r, bt);
+  /* Census of every kernel built for this arch, for the report. */
+  char *dir = ll_fmt("%s/%s/kernels", c->build, c->arch_name);
+  DIR *d = opendir(dir);
+  size_t ncensus = 0;
+  struct dirent *e;
+  char **cos = NULL;
+  while (d && (e = readdir(d))) {
+    size_t len = strlen(e->d_name);
+    if (len > 3 && strcmp(e->d_name + len - 3, ".co") == 0) {
+      cos = ll_xrealloc(cos, (ncensus + 1) * sizeof *cos);
+      cos[ncensus++] = ll_fmt("%s/%s", dir, e->d_name);
+    }
+  }
+  if (d) closedir(d);
+  qsort(cos, ncensus, sizeof *cos, (int (*)(const void *, const void *))strcmp);
+  for (size_t i = 0; i < ncensus; i++) {
+    isa_census *cs = isa_census_file(cos[i], &err);
+    if (!cs) { stage_set(r, VERDICT_BAD, "census of %s: %s", cos[i], err.msg); goto out; }
+    report_table *t = isa_census_table(cs);
+    free(t->title);
+    t->title = ll_fmt("census %s", cos[i]);
+    stage_add_table(r, t);
+    isa_census_free(cs);
+  }
+  if (failed) stage_set(r, VERDICT_FAIL, "%d of %zu budget rules failed", failed, rules);
+  else stage_set(r, VERDICT_PASS, "%zu budget rules passed (%zu skipped with a reason); census of %zu code objects",
+                 rules - skipped, skipped, ncensus);
+out:
+  for (size_t i = 0; i < ncensus; i++) free(cos[i]);
+  free(cos);
+  free(dir);
+}
+
 static void stage_prod(const verify_ctx *c, stage_result *r) { not_yet(r, "production kernels vs oracle not built yet (issue #5)"); }
 static void stage_mutants(const verify_ctx *c, stage_result *r) { not_yet(r, "deliberate-mismatch A/B suite not built yet (issue #5)"); }
-static void stage_base(const verify_ctx *c, stage_result *r) { not_yet(r, "byte-identity against a base revision not built yet (issue #5)"); }
+/* The arch's code objects are byte-identical to those built at a base revision. */
+static void stage_base(const verify_ctx *c, stage_result *r) {
+  ll_err err = {0};
+  isa_base_result br = {0};
+  report_table *t = NULL;
+  char *cur = ll_fmt("%s/%s/kernels", c->build, c->arch_name);
+  int n = isa_base_compare(".", c->base, c->arch_name, cur, &br, &t, verify_quiet ? NULL : stderr, &err);
+  free(cur);
+  if (n < 0) {
+    stage_set(r, err.code == LL_EXIT_ENV ? VERDICT_NOT_RUN : err.code == LL_EXIT_USAGE ? VERDICT_BAD : VERDICT_FAIL,
+              "base %s: %s", c->base, err.msg);
+    return;
+  }
+  stage_add_table(r, t);
+  if (n == 0) stage_set(r, VERDICT_PASS, "%zu %s code objects byte-identical to %s (%zu skipped in both)",
+                        br.identical, c->arch_name, c->base, br.skipped_both);
+  else stage_set(r, VERDICT_FAIL, "%s differs from %s: %zu different, %zu only in base, %zu only in current",
+                 c->arch_name, c->base, br.different, br.only_base, br.only_current);
+}
 
 const verify_stage verify_stages[] = {
     {"model", "lane-map model: the seed change's facts, solver closed form", stage_model, false},
     {"kernels", "every kernel source built for the arch or skipped with a reason", stage_kernels, false},
     {"isa", "instruction census against budgets", stage_isa, false},
-    {"lanes", "micro-kernel register dumps diffed bit-exactly against the lane model", stage_lanes, false},
+    {"lanes", "micro-kernel register dumps diffed bit-exactly against the lane model", verify_stage_lanes, false},
     {"prod", "production kernels against the CPU oracle", stage_prod, false},
     {"mutants", "deliberate-mismatch kernels must fail", stage_mutants, false},
     {"base", "code objects byte-identical to a base revision", stage_base, true},

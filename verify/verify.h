@@ -58,6 +58,9 @@ int verify_arch(verify_ctx *c, report_table *summary);
 /* Silences progress lines. */
 extern bool verify_quiet;
 
+/* Stage implementations living in their own files. */
+void verify_stage_lanes(const verify_ctx *c, stage_result *r); /* verify/lanes_stage.c */
+
 /* The stages, in order (verify/stages.c). */
 extern const verify_stage verify_stages[];
 extern const size_t verify_nstages;

@@ -1,0 +1,316 @@
+/* verify/lanes_stage — run every lane-dump micro-kernel on the device and diff what each of the
+ * 64 lanes holds against what the lane-map model (lanes/) predicts, bit for bit.
+ *
+ * Expected values never come from a kernel run: data-movement kernels use lanes_expected_dump
+ * (the model's own seeds and read rules); the cross-lane probe uses the model's bpermute /
+ * permute / swizzle / DPP / permlane functions with the controls listed in lane_xlane.hip's
+ * header; the MFMA probes use a CPU matrix product placed by the model's C/D layout. The MFMA
+ * inputs are small integers, so every product and partial sum is exact in f32 and the comparison
+ * is bit-exact whatever order the hardware accumulates in. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lanes/lanes.h"
+#include "runtime/rt.h"
+#include "verify/verify.h"
+
+typedef struct micro_run {
+  uint32_t *out;     /* 64*ndw result dwords then 64 addresses */
+  size_t out_dw;
+} micro_run;
+
+/* Runs kernel NAME (build/<arch>/kernels/NAME.co) once: grid 1, block 64, (out, image). */
+static bool run_micro(const verify_ctx *c, rt_device *dev, const char *name, const uint8_t *image,
+                      size_t image_bytes, size_t out_dw, micro_run *res, ll_err *err) {
+  char *path = ll_fmt("%s/%s/kernels/%s.co", c->build, c->arch_name, name);
+  rt_module *m = rt_load_file(dev, path, err);
+  free(path);
+  if (!m) return false;
+  bool ok = false;
+  uint64_t dout = rt_alloc(dev, out_dw * 4, "out", err);
+  uint64_t dimg = dout ? rt_alloc(dev, image_bytes, "image", err) : 0;
+  if (!dimg || !rt_copy_to_device(dev, dimg, image, image_bytes, err)) goto done;
+  rt_arg args[2] = {{.kind = RT_ARG_PTR, .ptr = dout}, {.kind = RT_ARG_PTR, .ptr = dimg}};
+  uint32_t grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
+  emu_fault fault = {0};
+  rt_launch_opts o = {.fault = &fault};
+  if (rt_launch(dev, m, name, grid, block, args, 2, 0, &o, err) != LL_EXIT_OK) goto done;
+  res->out = ll_xcalloc(out_dw, 4);
+  res->out_dw = out_dw;
+  ok = rt_copy_from_device(dev, res->out, dout, out_dw * 4, err);
+done:
+  if (dimg) rt_free(dev, dimg);
+  if (dout) rt_free(dev, dout);
+  rt_unload(m);
+  return ok;
+}
+
+static bool kernel_built(const verify_ctx *c, const char *name) {
+  char *p = ll_fmt("%s/%s/kernels/%s.co", c->build, c->arch_name, name);
+  size_t n;
+  void *d = ll_read_file(p, &n, NULL);
+  free(p);
+  free(d);
+  return d != NULL;
+}
+
+/* Per-kernel outcome, one row of the stage's table. */
+typedef struct row {
+  const char *kernel;
+  char result[48];      /* "0/256 mismatches" */
+  char addrs[48];
+  char detail[400];
+  verdict v;
+} row;
+
+static void diff_rows(row *rw, const uint32_t *want, const uint32_t *got, int ndw, int slot_bits,
+                      const uint32_t *want_addr, const uint32_t *got_addr) {
+  lanes_diff d;
+  lanes_diff_dwords(want, got, ndw, slot_bits, &d);
+  int addr_bad = 0, first = -1;
+  for (int l = 0; l < 64 && want_addr; l++)
+    if (want_addr[l] != got_addr[l]) { if (first < 0) first = l; addr_bad++; }
+  snprintf(rw->result, sizeof rw->result, "%d/%d", d.mismatches, d.compared);
+  if (want_addr) snprintf(rw->addrs, sizeof rw->addrs, "%d/64", addr_bad);
+  else snprintf(rw->addrs, sizeof rw->addrs, "n/a");
+  char f[300];
+  lanes_diff_format(&d, f, sizeof f);
+  if (addr_bad)
+    snprintf(rw->detail, sizeof rw->detail, "%s; seed: lane %d used address %u, model says %u", f, first,
+             got_addr[first], want_addr[first]);
+  else
+    snprintf(rw->detail, sizeof rw->detail, "%s", f);
+  rw->v = (d.mismatches || addr_bad || d.compared == 0) ? VERDICT_FAIL : VERDICT_PASS;
+}
+
+/* ---- the cross-lane probe (lane_xlane.hip lists the ops, dword by dword) --------------------*/
+static bool xlane_expected(lanes_arch la, const uint32_t v[64], uint32_t *want, int ndw, ll_err *err) {
+  uint32_t a[64], dst[64];
+  uint64_t all = LANES_EXEC_ALL;
+#define PUT(d) for (int l = 0; l < 64; l++) want[l * ndw + (d)] = dst[l]
+#define BPERM(d, expr) do { for (int L = 0; L < 64; L++) a[L] = (uint32_t)(expr); memset(dst, 0, sizeof dst); \
+                            lanes_ds_bpermute(v, a, all, dst); PUT(d); } while (0)
+#define PERM(d, expr) do { for (int L = 0; L < 64; L++) a[L] = (uint32_t)(expr); memset(dst, 0, sizeof dst); \
+                           lanes_ds_permute(v, a, all, dst); PUT(d); } while (0)
+#define SWZ(d, off) do { memset(dst, 0, sizeof dst); lanes_ds_swizzle(v, (off), all, dst); PUT(d); } while (0)
+  BPERM(0, 4 * (L ^ 1));
+  BPERM(1, 4 * ((L + 1) % 64));
+  BPERM(2, 4 * (63 - L));
+  BPERM(3, 20 * L + 2);
+  PERM(4, 4 * ((L + 1) % 64));
+  PERM(5, 4 * (L / 2));
+  SWZ(6, 0x0C1F);
+  SWZ(7, 0x0070);
+  SWZ(8, 0x801B);
+  SWZ(9, 0xC460);
+  SWZ(10, 0xE005);
+  static const char *dpp[] = {
+      "quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf", "row_shl:1 row_mask:0xf bank_mask:0xf",
+      "row_shr:3 row_mask:0xf bank_mask:0xf bound_ctrl:1", "row_ror:5 row_mask:0xf bank_mask:0xf",
+      "row_mirror row_mask:0xf bank_mask:0xf", "row_half_mirror row_mask:0xf bank_mask:0xf",
+      "row_bcast:15 row_mask:0xa bank_mask:0xf", "row_bcast:31 row_mask:0xc bank_mask:0xf",
+      "wave_shr:1 row_mask:0xf bank_mask:0xf", "row_shl:1 row_mask:0x5 bank_mask:0x3 bound_ctrl:1"};
+  for (int i = 0; i < 10; i++) {
+    lanes_dpp d;
+    if (!lanes_dpp_parse(dpp[i], la, &d, err)) return false;
+    for (int l = 0; l < 64; l++) dst[l] = 0xDEADBEEFu; /* the builtin's "old" operand */
+    lanes_dpp_apply(&d, v, all, dst);
+    PUT(11 + i);
+  }
+  /* Partial EXEC: lanes with L % 3 == 0 are off and keep v(L). */
+  uint64_t part = 0;
+  for (int L = 0; L < 64; L++)
+    if (L % 3) part |= 1ull << L;
+  for (int L = 0; L < 64; L++) { a[L] = 4 * ((L + 63) % 64); dst[L] = v[L]; }
+  lanes_ds_bpermute(v, a, part, dst);
+  PUT(21);
+  memcpy(dst, v, sizeof dst);
+  lanes_ds_swizzle(v, 0x041F, part, dst);
+  PUT(22);
+  if (la == LANES_GFX950) {
+    uint32_t vd[64], s0[64];
+    for (int l = 0; l < 64; l++) { vd[l] = v[l]; s0[l] = ~v[l]; }
+    if (!lanes_permlane16_swap(la, vd, s0, all, err)) return false;
+    memcpy(dst, vd, sizeof dst); PUT(23);
+    memcpy(dst, s0, sizeof dst); PUT(24);
+    for (int l = 0; l < 64; l++) { vd[l] = v[l]; s0[l] = ~v[l]; }
+    if (!lanes_permlane32_swap(la, vd, s0, all, err)) return false;
+    memcpy(dst, vd, sizeof dst); PUT(25);
+    memcpy(dst, s0, sizeof dst); PUT(26);
+  }
+#undef PUT
+#undef BPERM
+#undef PERM
+#undef SWZ
+  return true;
+}
+
+/* ---- MFMA probes: image = A (M x K f16, row-major) then B (K x N f16, row-major) ----------*/
+static uint16_t f16_of_small_int(int x) {
+  /* Exact binary16 encoding of an integer |x| <= 8 (sign, exponent, 10-bit mantissa). */
+  if (x == 0) return 0;
+  uint16_t s = x < 0 ? 0x8000 : 0;
+  unsigned a = (unsigned)abs(x), e = 0;
+  while ((a >> e) > 1) e++;
+  return (uint16_t)(s | (uint16_t)((e + 15) << 10) | (uint16_t)(((a << 10) >> e) & 0x3ff));
+}
+
+static bool mfma_probe(lanes_arch la, const char *instr, int m, int n, int k, uint8_t *image,
+                       size_t *image_bytes, uint32_t *want, int *ndw, ll_err *err) {
+  const lanes_mfma *mf = lanes_mfma_lookup(instr, la, err);
+  if (!mf) return false;
+  int A[32 * 32], B[32 * 32];
+  uint32_t x = 0x9E3779B9u;
+  for (int i = 0; i < m * k; i++) { x ^= x << 13; x ^= x >> 17; x ^= x << 5; A[i] = (int)(x % 7) - 3; }
+  for (int i = 0; i < k * n; i++) { x ^= x << 13; x ^= x >> 17; x ^= x << 5; B[i] = (int)(x % 7) - 3; }
+  uint16_t *h = (uint16_t *)image;
+  for (int i = 0; i < m * k; i++) h[i] = f16_of_small_int(A[i]);
+  for (int i = 0; i < k * n; i++) h[m * k + i] = f16_of_small_int(B[i]);
+  *image_bytes = 2 * (size_t)(m * k + k * n);
+  *ndw = mf->cd_regs;
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      int acc = 0;
+      for (int t = 0; t < k; t++) acc += A[i * k + t] * B[t * n + j];
+      lanes_loc loc;
+      if (!lanes_mfma_locate(mf, LANES_OPND_D, i, j, &loc)) {
+        ll_seterr(err, LL_EXIT_FAIL, "model has no D location for (%d,%d) of %s", i, j, instr);
+        return false;
+      }
+      float f = (float)acc;
+      memcpy(&want[loc.lane * *ndw + loc.reg], &f, 4);
+    }
+  return true;
+}
+
+static const struct {
+  const char *kernel, *instr;
+  int m, n, k;
+} mfma_probes[] = {
+    {"lane_mfma_16x16x16_f16", "v_mfma_f32_16x16x16_f16", 16, 16, 16},
+    {"lane_mfma_32x32x8_f16", "v_mfma_f32_32x32x8_f16", 32, 32, 8},
+    {"lane_mfma_16x16x32_f16", "v_mfma_f32_16x16x32_f16", 16, 16, 32},
+};
+
+static const char *data_kernels[] = {"lane_load_fragment", "lane_fragment_transpose", "lane_tr16_fragment_seed",
+                                     "lane_tr16_solved_seed", "lane_tr8", "lane_tr4", "lane_tr6"};
+
+void verify_stage_lanes(const verify_ctx *c, stage_result *r) {
+  ll_err err = {0};
+  lanes_arch la;
+  if (!lanes_arch_parse(c->arch_name, &la, &err)) { stage_set(r, VERDICT_BAD, "%s", err.msg); return; }
+  rt_backend be;
+  if (!rt_backend_parse(c->backend, &be)) { stage_set(r, VERDICT_BAD, "unknown backend %s", c->backend); return; }
+  rt_device *dev = rt_open(be, c->arch, &err);
+  if (!dev) { stage_set(r, err.code == LL_EXIT_ENV ? VERDICT_NOT_RUN : VERDICT_BAD, "%s", err.msg); return; }
+  r->device = ll_xstrdup(rt_device_note(dev));
+  report_table *t = report_table_new("micro-kernel lane dumps against the lane-map model",
+                                     "kernel,expected from,lane x slot mismatches,seed mismatches,verdict,detail");
+  size_t nk = sizeof data_kernels / sizeof *data_kernels, total = nk + 1 + sizeof mfma_probes / sizeof *mfma_probes;
+  size_t idx = 0, pass = 0, fail = 0, skipped = 0;
+  uint8_t image[8192];
+  uint32_t want[64 * 32 + 64], want_addr[64];
+
+  for (size_t i = 0; i < nk; i++, idx++) {
+    const char *name = data_kernels[i];
+    row rw = {.kernel = name};
+    verify_progress(c, "lanes", idx + 1, total, name);
+    const lanes_kernel_info *ki = lanes_kernel_find(name, &err);
+    if (!ki) { stage_set(r, VERDICT_BAD, "%s", err.msg); goto out; }
+    if (!(ki->arches & LANES_ARCH_BIT(la))) {
+      if (kernel_built(c, name)) {
+        report_table_row(t, "%s\tlanes model\t-\t-\tFAIL\tbuilt for %s but the model says the primitive does not exist there",
+                         name, c->arch_name);
+        fail++;
+      } else {
+        report_table_row(t, "%s\tlanes model\t-\t-\tnot applicable\t%s", name, ki->what);
+        skipped++;
+      }
+      continue;
+    }
+    size_t n;
+    int ndw;
+    if (!lanes_kernel_image(name, image, sizeof image, &n, &err) ||
+        !lanes_expected_dump(name, la, image, n, want, want_addr, &ndw, &err)) {
+      stage_set(r, VERDICT_BAD, "%s: %s", name, err.msg);
+      goto out;
+    }
+    micro_run mr = {0};
+    if (!run_micro(c, dev, name, image, n, (size_t)64 * ndw + 64, &mr, &err)) {
+      report_table_row(t, "%s\tlanes model\t-\t-\tFAIL\t%s", name, err.msg);
+      fail++;
+      continue;
+    }
+    diff_rows(&rw, want, mr.out, ndw, ki->slot_bits, want_addr, mr.out + 64 * ndw);
+    report_table_row(t, "%s\tlanes model (%s)\t%s\t%s\t%s\t%s", name, ki->what, rw.result, rw.addrs,
+                     verdict_name(rw.v), rw.detail);
+    if (rw.v == VERDICT_PASS) pass++; else fail++;
+    free(mr.out);
+  }
+
+  { /* cross-lane probe */
+    const char *name = "lane_xlane";
+    verify_progress(c, "lanes", ++idx, total, name);
+    int ndw = la == LANES_GFX950 ? 27 : 23;
+    uint32_t v[64];
+    for (int l = 0; l < 64; l++) v[l] = 0xA5000000u | (uint32_t)(l * 0x010203 + 7);
+    memcpy(image, v, sizeof v);
+    if (!xlane_expected(la, v, want, ndw, &err)) { stage_set(r, VERDICT_BAD, "lane_xlane model: %s", err.msg); goto out; }
+    for (int l = 0; l < 64; l++) want_addr[l] = 4u * (uint32_t)l;
+    micro_run mr = {0};
+    if (!run_micro(c, dev, name, image, 256, (size_t)64 * ndw + 64, &mr, &err)) {
+      report_table_row(t, "%s\tlanes cross-lane ops\t-\t-\tFAIL\t%s", name, err.msg);
+      fail++;
+    } else {
+      row rw = {.kernel = name};
+      diff_rows(&rw, want, mr.out, ndw, 32, want_addr, mr.out + 64 * ndw);
+      report_table_row(t, "%s\tlanes cross-lane ops (%d ops x 64 lanes)\t%s\t%s\t%s\t%s", name, ndw, rw.result,
+                       rw.addrs, verdict_name(rw.v), rw.detail);
+      if (rw.v == VERDICT_PASS) pass++; else fail++;
+      free(mr.out);
+    }
+  }
+
+  for (size_t i = 0; i < sizeof mfma_probes / sizeof *mfma_probes; i++) {
+    const char *name = mfma_probes[i].kernel;
+    verify_progress(c, "lanes", ++idx, total, name);
+    ll_err e2 = {0};
+    if (!lanes_mfma_lookup(mfma_probes[i].instr, la, &e2)) {
+      if (kernel_built(c, name)) {
+        report_table_row(t, "%s\tCPU matmul + lanes D layout\t-\t-\tFAIL\tbuilt, but %s", name, e2.msg);
+        fail++;
+      } else {
+        report_table_row(t, "%s\tCPU matmul + lanes D layout\t-\t-\tnot applicable\t%s", name, e2.msg);
+        skipped++;
+      }
+      continue;
+    }
+    size_t n;
+    int ndw;
+    memset(want, 0, sizeof want);
+    if (!mfma_probe(la, mfma_probes[i].instr, mfma_probes[i].m, mfma_probes[i].n, mfma_probes[i].k, image, &n,
+                    want, &ndw, &err)) {
+      stage_set(r, VERDICT_BAD, "%s: %s", name, err.msg);
+      goto out;
+    }
+    micro_run mr = {0};
+    if (!run_micro(c, dev, name, image, n, (size_t)64 * ndw + 64, &mr, &err)) {
+      report_table_row(t, "%s\tCPU matmul + lanes D layout\t-\t-\tFAIL\t%s", name, err.msg);
+      fail++;
+      continue;
+    }
+    row rw = {.kernel = name};
+    diff_rows(&rw, want, mr.out, ndw, 32, NULL, NULL);
+    report_table_row(t, "%s\tCPU matmul + lanes D layout (integer inputs, exact)\t%s\t%s\t%s\t%s", name, rw.result,
+                     rw.addrs, verdict_name(rw.v), rw.detail);
+    if (rw.v == VERDICT_PASS) pass++; else fail++;
+    free(mr.out);
+  }
+  if (fail) stage_set(r, VERDICT_FAIL, "%zu of %zu micro-kernels differ from the model (%zu not applicable on %s)",
+                      fail, pass + fail, skipped, c->arch_name);
+  else stage_set(r, VERDICT_PASS, "%zu micro-kernels match the model bit for bit (%zu not applicable on %s)", pass,
+                 skipped, c->arch_name);
+out:
+  stage_add_table(r, t);
+  rt_close(dev);
+}
