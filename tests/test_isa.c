@@ -1,0 +1,542 @@
+/* Tests for isa/: census, budgets, diff, llvm-mc probes, base-revision compare, the ELF reader.
+ *
+ * Expected values come from outside the code under test:
+ *   - tests/kernels/isa_census.hip states in its source how many of each guarded instruction it
+ *     issues (3 ds_bpermute_b32, ...); the test compiles it with clang itself;
+ *   - the .s files `make kernels` wrote are counted here with a separate line scanner (first token
+ *     of each tab-indented line), and the census must agree with them mnemonic by mnemonic;
+ *   - probe verdicts are the facts in shared/facts/isa.md (dwordx8 does not exist on either arch,
+ *     ds_read_b64_tr_b16 only on gfx950) and the encoding LLVM's MC test
+ *     llvm/test/MC/AMDGPU/gfx950_asm_read_tr.s gives for `ds_read_b64_tr_b16 v[0:1], v2`;
+ *   - budgets: the micro-kernel budgets in isa/budgets.json (numbers from the kernels' sources)
+ *     must pass, and deliberately wrong ones must fail. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "isa/isa.h"
+#include "reports/table.h"
+#include "util/util.h"
+
+#define CLANG "/usr/lib/llvm-22/bin/clang"
+#define OBJDUMP "/usr/lib/llvm-22/bin/llvm-objdump"
+#define TDIR LANELAB_BUILD "/tests/isa"
+
+/* ---- helpers --------------------------------------------------------------------------------*/
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  ll_buf b = {0};
+  ll_buf_vprintf(&b, fmt, ap);
+  va_end(ap);
+  int rc = system(ll_buf_str(&b));
+  ll_buf_free(&b);
+  return rc == -1 ? -1 : WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;
+}
+
+/* Compiles tests/kernels/SRC.hip for arch with extra flags into TDIR/OUT.co (+ OUT.s written by
+ * llvm-objdump directly, for the independent counts). Returns the .co path (malloc'd). */
+static char *build_test_kernel(const char *src, const char *arch, const char *flags, const char *out) {
+  cr_assert_eq(sh("mkdir -p %s", TDIR), 0);
+  char *co = ll_fmt("%s/%s.co", TDIR, out);
+  int rc = sh("%s -x hip --offload-arch=%s --cuda-device-only --no-gpu-bundle-output -nogpuinc -nogpulib -fuse-ld=lld "
+              "--ld-path=/usr/lib/llvm-22/bin/ld.lld -O3 -std=c++17 %s -o %s %s/tests/kernels/%s.hip",
+              CLANG, arch, flags, co, LANELAB_ROOT, src);
+  cr_assert_eq(rc, 0, "compiling %s for %s failed", src, arch);
+  rc = sh("%s -d --no-show-raw-insn --mcpu=%s %s > %s/%s.s", OBJDUMP, arch, co, TDIR, out);
+  cr_assert_eq(rc, 0);
+  return co;
+}
+
+/* Independent count over a .s file: tab-indented lines whose first token is mnemonic (NULL: any)
+ * and whose text before objdump's "//" comment contains `with` as a whole token (NULL: anything). */
+static long grep_count(const char *s_path, const char *mnemonic, const char *with) {
+  FILE *f = fopen(s_path, "r");
+  cr_assert_not_null(f, "cannot open %s", s_path);
+  char line[4096];
+  long n = 0;
+  while (fgets(line, sizeof line, f)) {
+    if (line[0] != '\t') continue;
+    char *c = strstr(line, "//");
+    if (c) *c = 0;
+    char tok[256];
+    if (sscanf(line, "%255s", tok) != 1) continue;
+    if (mnemonic && strcmp(tok, mnemonic) != 0) continue;
+    if (with) {
+      bool hit = false;
+      char *save = NULL;
+      for (char *t = strtok_r(line, " \t,\n", &save); t; t = strtok_r(NULL, " \t,\n", &save)) hit |= strcmp(t, with) == 0;
+      if (!hit) continue;
+    }
+    n++;
+  }
+  fclose(f);
+  return n;
+}
+
+static long census_sum(const isa_census *c, const char *expr) {
+  long s = 0;
+  for (size_t i = 0; i < c->nkernels; i++) s += isa_census_value(&c->kernels[i], expr);
+  return s;
+}
+
+static const char *find_row(const report_table *t, const char *kernel, const char *arch, const char *rule_prefix) {
+  for (size_t r = 0; r < t->nrows; r++)
+    if (strcmp(report_table_cell(t, r, 0), kernel) == 0 && strcmp(report_table_cell(t, r, 1), arch) == 0 &&
+        strncmp(report_table_cell(t, r, 2), rule_prefix, strlen(rule_prefix)) == 0)
+      return report_table_cell(t, r, 4);
+  return NULL;
+}
+
+/* ---- census ---------------------------------------------------------------------------------*/
+Test(isa_census, test_kernel_counts_match_its_source) {
+  const char *arches[] = {"gfx942", "gfx950"};
+  for (int a = 0; a < 2; a++) {
+    char out[64];
+    snprintf(out, sizeof out, "census_src_%s", arches[a]);
+    char *co = build_test_kernel("isa_census", arches[a], "", out);
+    ll_err e = {0};
+    isa_census *c = isa_census_file(co, &e);
+    cr_assert_not_null(c, "%s", e.msg);
+    cr_assert_str_eq(c->arch, arches[a]);
+    const isa_kernel_census *k = isa_census_kernel(c, "isa_census"), *p = isa_census_kernel(c, "isa_census_plain");
+    cr_assert(k && p, "both kernels found");
+    cr_expect_eq(isa_census_value(k, "ds_bpermute_b32"), 3, "%s", arches[a]);
+    cr_expect_eq(isa_census_value(k, "ds_swizzle_b32"), 1);
+    cr_expect_eq(isa_census_value(k, "dpp"), 2);
+    cr_expect_eq(isa_census_value(k, "v_mfma_*"), 1);
+    cr_expect_eq(isa_census_value(k, "v_mfma_f32_16x16x16_f16"), 1);
+    cr_expect_eq(isa_census_value(k, "global_store_dwordx4:nt"), 1);
+    cr_expect_eq(isa_census_value(k, "global_store_*:nt"), 1);
+    cr_expect_eq(isa_census_value(k, "ds_read_b64_tr_b16"), a == 1 ? 1 : 0, "%s", arches[a]);
+    /* attribution: nothing of the first kernel leaks into the second */
+    cr_expect_eq(isa_census_value(p, "ds_bpermute_b32"), 0);
+    cr_expect_eq(isa_census_value(p, "dpp"), 0);
+    cr_expect_eq(isa_census_value(p, "global_store_dword"), 1);
+    cr_expect_eq(isa_census_value(p, "global_store_*:nt"), 0);
+    isa_census_free(c);
+    free(co);
+  }
+}
+
+Test(isa_census, agrees_with_grep_of_the_objdump_text) {
+  char *co = build_test_kernel("isa_census", "gfx950", "", "census_grep");
+  char *s = ll_fmt("%s/census_grep.s", TDIR);
+  ll_err e = {0};
+  isa_census *c = isa_census_file(co, &e);
+  cr_assert_not_null(c, "%s", e.msg);
+  cr_expect_eq(census_sum(c, "ds_bpermute_b32"), grep_count(s, "ds_bpermute_b32", NULL));
+  cr_expect_eq(census_sum(c, "global_store_dwordx4:nt"), grep_count(s, "global_store_dwordx4", "nt"));
+  cr_expect_eq(census_sum(c, "instructions") + (long)c->outside, grep_count(s, NULL, NULL));
+  cr_expect_eq(census_sum(c, "s_nop") + (long)c->outside, grep_count(s, "s_nop", NULL), "padding is s_nop only");
+  isa_census_free(c);
+  free(s);
+  free(co);
+}
+
+/* Every code object make built: for each mnemonic in its .s other than the s_nop padding, the
+ * census summed over the file's kernels equals the line count. */
+Test(isa_census, agrees_with_grep_on_every_built_kernel) {
+  const char *arches[] = {"gfx942", "gfx950"};
+  int files = 0;
+  for (int a = 0; a < 2; a++) {
+    char *dir = ll_fmt("%s/%s/kernels", LANELAB_BUILD, arches[a]);
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d, "%s missing: run make kernels", dir);
+    for (struct dirent *de; (de = readdir(d));) {
+      size_t l = strlen(de->d_name);
+      if (l < 4 || strcmp(de->d_name + l - 3, ".co") != 0 || de->d_name[0] == '.') continue;
+      char *co = ll_fmt("%s/%s", dir, de->d_name), *s = ll_fmt("%s/%.*s.s", dir, (int)(l - 3), de->d_name);
+      ll_err e = {0};
+      isa_census *c = isa_census_file(co, &e);
+      cr_assert_not_null(c, "%s", e.msg);
+      FILE *f = fopen(s, "r");
+      cr_assert_not_null(f, "%s has no .s beside it", co);
+      char line[4096], seen[512][64];
+      int nseen = 0;
+      while (fgets(line, sizeof line, f)) {
+        char tok[64];
+        if (line[0] != '\t' || sscanf(line, "%63s", tok) != 1 || strcmp(tok, "s_nop") == 0) continue;
+        bool dup = false;
+        for (int i = 0; i < nseen; i++) dup |= strcmp(seen[i], tok) == 0;
+        if (!dup && nseen < 512) strcpy(seen[nseen++], tok);
+      }
+      fclose(f);
+      cr_assert_gt(nseen, 3, "%s: too few mnemonics", s);
+      for (int i = 0; i < nseen; i++)
+        cr_expect_eq(census_sum(c, seen[i]), grep_count(s, seen[i], NULL), "%s: %s", co, seen[i]);
+      cr_expect_eq(census_sum(c, "instructions") + (long)c->outside, grep_count(s, NULL, NULL), "%s", co);
+      files++;
+      isa_census_free(c);
+      free(co);
+      free(s);
+    }
+    closedir(d);
+    free(dir);
+  }
+  cr_assert_gt(files, 0, "no kernels built: run make kernels");
+}
+
+/* Parsing rules on hand-written disassembly: DPP controls, cache bits, padding, globs. */
+Test(isa_census, classes_from_handwritten_lines) {
+  isa_sym f[2] = {{"k0", 0x100, 0x20}, {"k1", 0x200, 0x10}};
+  isa_elf e = {.arch = "gfx942", .text_vaddr = 0x100, .text_size = 0x200, .funcs = f, .nfuncs = 2};
+  isa_insn v[] = {
+      {0x100, "v_add_f32_dpp v0, v1, v2 row_shr:1 row_mask:0xf bank_mask:0xf"},
+      {0x108, "v_mov_b32_dpp v0, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf"},
+      {0x110, "global_load_dwordx4 v[0:3], v4, s[0:1] sc0 sc1"},
+      {0x118, "global_store_dwordx4 v4, v[0:3], s[0:1] nt"},
+      {0x120, "s_nop 0"},                         /* outside k0 (size 0x20): padding */
+      {0x200, "ds_swizzle_b32 v2, v2 offset:swizzle(BITMASK_PERM,\"ppppp\")"},
+      {0x204, "v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], v[0:3]"},
+      {0x20c, "v_mfma_f32_32x32x8_f16 v[0:15], v[4:5], v[6:7], v[0:15]"},
+  };
+  isa_census *c = isa_census_build(&e, v, sizeof v / sizeof v[0], "hand");
+  const isa_kernel_census *k0 = isa_census_kernel(c, "k0"), *k1 = isa_census_kernel(c, "k1");
+  cr_assert(k0 && k1);
+  cr_expect_eq(isa_census_value(k0, "instructions"), 4);
+  cr_expect_eq(c->outside, 1);
+  cr_expect_eq(isa_census_value(k0, "dpp"), 2);
+  cr_expect_eq(isa_census_value(k0, "v_mov_b32_dpp"), 1);
+  cr_expect_eq(isa_census_value(k0, "global_load_dwordx4:sc0"), 1);
+  cr_expect_eq(isa_census_value(k0, "global_load_dwordx4:sc1"), 1);
+  cr_expect_eq(isa_census_value(k0, "global_load_dwordx4:nt"), 0);
+  cr_expect_eq(isa_census_value(k0, "global_*:sc?"), 2);
+  cr_expect_eq(isa_census_value(k0, "global_store_*:nt"), 1);
+  cr_expect_eq(isa_census_value(k0, "global_*"), 2, "plain glob counts instructions, not their bits");
+  cr_expect_eq(isa_census_value(k0, "*"), 4, "'*' is every instruction; derived keys excluded");
+  cr_expect_eq(isa_census_value(k1, "dpp"), 0, "\"ppppp\" in a swizzle is not DPP");
+  cr_expect_eq(isa_census_value(k1, "ds_swizzle_b32"), 1);
+  cr_expect_eq(isa_census_value(k1, "v_mfma_*"), 2);
+  cr_expect_eq(isa_census_value(k1, "v_mfma_f32_32x32x8_f16"), 1);
+  report_table *t = isa_census_table(c);
+  size_t canon = 0;
+  while (isa_canonical_counts[canon]) canon++;
+  cr_expect_geq(t->nrows, 2 * canon, "every canonical class listed for every kernel, zeros included");
+  report_table_free(t);
+  isa_census_free(c);
+}
+
+/* ---- ELF reader -----------------------------------------------------------------------------*/
+Test(isa_elf, reads_arch_text_and_symbols_and_rejects_corruption) {
+  char *co = build_test_kernel("isa_census", "gfx942", "", "elf942");
+  size_t n;
+  uint8_t *d = ll_read_file(co, &n, NULL);
+  cr_assert_not_null(d);
+  ll_err e = {0};
+  isa_elf *el = isa_elf_read(d, n, co, &e);
+  cr_assert_not_null(el, "%s", e.msg);
+  cr_expect_str_eq(el->arch, "gfx942");
+  cr_expect_eq(el->e_flags & 0xff, 0x4c);
+  cr_expect_eq(el->nfuncs, 2);
+  cr_expect_gt(el->text_size, 0);
+  isa_elf_free(el);
+  struct { size_t off; uint8_t val; const char *why; } bad[] = {
+      {0, 0x00, "not an ELF"}, {4, 1, "ELF32"}, {18, 62, "machine x86-64"}, {48, 0x30, "arch byte not gfx942/950"},
+      {40 + 7, 0x7f, "section header offset far past the end"}};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    uint8_t *m = ll_xmalloc(n);
+    memcpy(m, d, n);
+    m[bad[i].off] = bad[i].val;
+    ll_err e2 = {0};
+    cr_expect_null(isa_elf_read(m, n, "corrupt", &e2), "accepted: %s", bad[i].why);
+    cr_expect_eq(e2.code, LL_EXIT_USAGE, "%s", bad[i].why);
+    free(m);
+  }
+  for (size_t cut = 0; cut < n; cut += n / 37 + 1) { /* truncated anywhere: error or a smaller object, never a crash */
+    ll_err e3 = {0};
+    isa_elf *t = isa_elf_read(d, cut, "truncated", &e3);
+    if (!t) cr_expect_eq(e3.code, LL_EXIT_USAGE);
+    isa_elf_free(t);
+  }
+  free(d);
+  free(co);
+}
+
+/* ---- diff -----------------------------------------------------------------------------------*/
+Test(isa_diff, identical_and_different_code_objects) {
+  char *a = build_test_kernel("isa_census", "gfx942", "", "diff_a");
+  char *a2 = build_test_kernel("isa_census", "gfx942", "", "diff_a2");
+  char *b = build_test_kernel("isa_census", "gfx942", "-DISA_XOR=8", "diff_b");
+  isa_diff_result r;
+  report_table *t;
+  ll_err e = {0};
+  cr_assert(isa_diff_files(a, a2, &r, &t, &e), "%s", e.msg);
+  cr_expect(r.identical && r.text_identical);
+  cr_expect_eq(r.first_offset, -1);
+  report_table_free(t);
+  cr_assert(isa_diff_files(a, b, &r, &t, &e), "%s", e.msg);
+  cr_expect(!r.identical && !r.text_identical);
+  cr_expect_geq(r.first_offset, 0);
+  cr_expect_eq(r.kernels_different, 1, "only isa_census changed");
+  /* the lane mask 1 vs 8 shows up as the xor operand 4 vs 32 ((l ^ m) * 4 folded to l*4 ^ 4m) */
+  cr_expect(strstr(r.insn_a, "v_xor_b32") && strstr(r.insn_b, "v_xor_b32"), "A %s | B %s", r.insn_a, r.insn_b);
+  cr_expect_str_neq(r.insn_a, r.insn_b);
+  bool plain_identical = false;
+  for (size_t i = 0; i < t->nrows; i++)
+    if (strcmp(report_table_cell(t, i, 0), "isa_census_plain") == 0) plain_identical = strcmp(report_table_cell(t, i, 3), "identical") == 0;
+  cr_expect(plain_identical, "the unchanged kernel is reported identical");
+  report_table_free(t);
+  /* the CLI: exit 0 identical, 1 different */
+  cr_expect_eq(sh("%s/lanelab -q isa diff %s %s >/dev/null", LANELAB_BUILD, a, a2), 0);
+  cr_expect_eq(sh("%s/lanelab -q isa diff %s %s >/dev/null", LANELAB_BUILD, a, b), 1);
+  cr_expect_eq(sh("%s/lanelab -q isa diff %s /nonexistent.co 2>/dev/null", LANELAB_BUILD, a), 2);
+  free(a);
+  free(a2);
+  free(b);
+}
+
+/* ---- probe ----------------------------------------------------------------------------------*/
+Test(isa_probe, dwordx8_rejected_on_both_tr_b16_only_on_gfx950) {
+  isa_probe_result r;
+  ll_err e = {0};
+  const char *arches[] = {"gfx942", "gfx950"};
+  for (int a = 0; a < 2; a++) {
+    cr_assert(isa_probe(arches[a], "global_load_dwordx8 v[0:7], v[8:9], off", &r, &e), "%s", e.msg);
+    cr_expect(!r.accepted, "dwordx8 accepted on %s", arches[a]);
+    cr_expect(strstr(r.message, "invalid instruction") != NULL, "%s", r.message);
+  }
+  cr_assert(isa_probe("gfx942", "ds_read_b64_tr_b16 v[0:1], v2", &r, &e), "%s", e.msg);
+  cr_expect(!r.accepted);
+  cr_expect(strstr(r.message, "not supported") != NULL, "%s", r.message);
+  cr_assert(isa_probe("gfx950", "ds_read_b64_tr_b16 v[0:1], v2", &r, &e), "%s", e.msg);
+  cr_expect(r.accepted, "%s", r.message);
+  /* LLVM MC test gfx950_asm_read_tr.s: ds_read_b64_tr_b16 v[0:1], v2 -> 0x00,0x00,0xc6,0xd9,0x02,... ;
+   * DS opcode 227 (isa.md) in OP[24:17] gives bytes 2..3 = 0xc6,0xd9 with the DS encoding 0b110110. */
+  cr_expect_str_eq(r.encoding, "[0x00,0x00,0xc6,0xd9,0x02,0x00,0x00,0x00]");
+  cr_expect_eq(((0xd9c6u >> 1) & 0xff), 227);
+  /* CLI exit codes: 0 accepted, 1 rejected, 2 bad usage */
+  cr_expect_eq(sh("%s/lanelab -q isa probe --arch gfx950 'ds_read_b64_tr_b16 v[0:1], v2' >/dev/null", LANELAB_BUILD), 0);
+  cr_expect_eq(sh("%s/lanelab -q isa probe --arch gfx942 'ds_read_b64_tr_b16 v[0:1], v2' >/dev/null", LANELAB_BUILD), 1);
+  cr_expect_eq(sh("%s/lanelab -q isa probe --arch gfx950 'global_load_dwordx8 v[0:7], v[8:9], off' >/dev/null", LANELAB_BUILD), 1);
+  cr_expect_eq(sh("%s/lanelab -q isa probe --arch gfx90a 's_nop 0' 2>/dev/null", LANELAB_BUILD), 2);
+  cr_expect_eq(sh("%s/lanelab -q isa probe 's_nop 0' 2>/dev/null", LANELAB_BUILD), 2);
+}
+
+Test(isa_probe, bad_input_is_usage_error) {
+  isa_probe_result r;
+  ll_err e = {0};
+  cr_expect(!isa_probe("gfx1100", "s_nop 0", &r, &e));
+  cr_expect_eq(e.code, LL_EXIT_USAGE);
+  e = (ll_err){0};
+  cr_expect(!isa_probe("gfx950", "s_nop 0\ns_nop 1", &r, &e));
+  cr_expect_eq(e.code, LL_EXIT_USAGE);
+  e = (ll_err){0};
+  cr_expect(!isa_probe("gfx950", "   ", &r, &e));
+  cr_expect_eq(e.code, LL_EXIT_USAGE);
+}
+
+Test(isa_tools, missing_llvm_is_environment_error) {
+  setenv("LANELAB_LLVM_BIN", "/nonexistent-llvm/bin", 1);
+  isa_probe_result r;
+  ll_err e = {0};
+  cr_expect(!isa_probe("gfx950", "s_nop 0", &r, &e));
+  cr_expect_eq(e.code, LL_EXIT_ENV);
+  cr_expect(strstr(e.msg, "llvm-22") != NULL, "says what to install: %s", e.msg);
+  char *co = build_test_kernel("isa_census", "gfx942", "", "tools_co"); /* clang from its fixed path */
+  e = (ll_err){0};
+  cr_expect_null(isa_census_file(co, &e));
+  cr_expect_eq(e.code, LL_EXIT_ENV);
+  cr_expect_eq(sh("LANELAB_LLVM_BIN=/nonexistent %s/lanelab -q isa probe --arch gfx950 's_nop 0' 2>/dev/null", LANELAB_BUILD), 3);
+  free(co);
+  unsetenv("LANELAB_LLVM_BIN");
+}
+
+/* ---- budgets --------------------------------------------------------------------------------*/
+Test(isa_budgets, repository_budgets_pass_on_the_micro_kernels) {
+  ll_err e = {0};
+  isa_budgets *b = isa_budgets_load(LANELAB_ROOT "/isa/budgets.json", &e);
+  cr_assert_not_null(b, "%s", e.msg);
+  report_table *t;
+  int fails = isa_budgets_eval(b, LANELAB_BUILD, NULL, 0, &t, &e);
+  cr_assert_geq(fails, 0, "%s", e.msg);
+  for (size_t r = 0; r < t->nrows; r++)
+    cr_expect(strncmp(report_table_cell(t, r, 4), "FAIL", 4) != 0, "%s %s %s: %s", report_table_cell(t, r, 0),
+              report_table_cell(t, r, 1), report_table_cell(t, r, 2), report_table_cell(t, r, 4));
+  cr_expect_eq(fails, 0);
+  const char *v = find_row(t, "lane_fragment_transpose", "gfx942", "ds_bpermute_b32 == 6");
+  cr_expect(v && strcmp(v, "pass") == 0, "the six-shuffle budget was evaluated on gfx942");
+  v = find_row(t, "lane_tr16_solved_seed", "gfx950", "ds_read_b64_tr_b16 == 1");
+  cr_expect(v && strcmp(v, "pass") == 0);
+  /* a gfx950-only kernel under a gfx942 rule is reported skipped with its reason, not passed */
+  v = find_row(t, "lane_tr16_solved_seed", "gfx942", "ds_read_b*_tr_b* == 0");
+  cr_expect(v && strncmp(v, "skipped: ", 9) == 0, "%s", v ? v : "(no row)");
+  report_table_free(t);
+  isa_budgets_free(b);
+  cr_expect_eq(sh("cd %s && %s/lanelab -q isa budgets >/dev/null", LANELAB_ROOT, LANELAB_BUILD), 0);
+}
+
+static int eval_text(const char *json, report_table **t) {
+  ll_err e = {0};
+  isa_budgets *b = isa_budgets_parse(json, "test", &e);
+  cr_assert_not_null(b, "%s", e.msg);
+  int f = isa_budgets_eval(b, LANELAB_BUILD, NULL, 0, t, &e);
+  cr_assert_geq(f, 0, "%s", e.msg);
+  isa_budgets_free(b);
+  return f;
+}
+
+Test(isa_budgets, violated_budgets_fail) {
+  report_table *t;
+  cr_expect_eq(eval_text("{\"rules\":[{\"kernel\":\"lane_fragment_transpose\",\"arch\":\"gfx942\",\"count\":\"ds_bpermute_b32\",\"eq\":5}]}", &t), 1);
+  cr_expect(strncmp(find_row(t, "lane_fragment_transpose", "gfx942", "ds_bpermute_b32") ?: "", "FAIL", 4) == 0);
+  report_table_free(t);
+  cr_expect_eq(eval_text("{\"rules\":[{\"kernel\":\"lane_fragment_transpose\",\"count\":\"ds_bpermute_b32\",\"max\":5}]}", &t), 2,
+               "fails on both arches");
+  report_table_free(t);
+  cr_expect_eq(eval_text("{\"rules\":[{\"kernel\":\"lane_fragment_transpose\",\"relation\":\"gfx950.ds_bpermute_b32 < gfx942.ds_bpermute_b32\"}]}", &t), 1,
+               "6 < 6 is false");
+  report_table_free(t);
+  cr_expect_eq(eval_text("{\"rules\":[{\"kernel\":\"lane_xlane\",\"relation\":\"gfx950.v_permlane*_swap_b32* > gfx942.v_permlane*_swap_b32*\"}]}", &t), 0,
+               "2 > 0: the gfx950-only swaps");
+  report_table_free(t);
+  /* a kernel that does not exist is a failure, not a skip */
+  cr_expect_eq(eval_text("{\"rules\":[{\"kernel\":\"no_such_kernel\",\"count\":\"ds_read_b64\",\"eq\":1}]}", &t), 1);
+  report_table_free(t);
+  cr_expect_eq(eval_text("{\"rules\":[{\"kernel\":\"prefill_does_not_exist_*\",\"relation\":\"gfx950.ds_bpermute_b32 < gfx942.ds_bpermute_b32\"}]}", &t), 1);
+  report_table_free(t);
+  /* skipped by design: reported, not passed, not failed */
+  cr_expect_eq(eval_text("{\"rules\":[{\"kernel\":\"lane_tr16_solved_seed\",\"count\":\"ds_read_b64_tr_b16\",\"eq\":1}]}", &t), 0);
+  const char *v = find_row(t, "lane_tr16_solved_seed", "gfx942", "ds_read_b64_tr_b16");
+  cr_expect(v && strncmp(v, "skipped: ", 9) == 0 && strstr(v, "gfx950"), "%s", v ? v : "(no row)");
+  v = find_row(t, "lane_tr16_solved_seed", "gfx950", "ds_read_b64_tr_b16");
+  cr_expect(v && strcmp(v, "pass") == 0);
+  report_table_free(t);
+  cr_expect_eq(eval_text("{\"rules\":[{\"kernel\":\"lane_tr16_solved_seed\",\"relation\":\"gfx950.ds_read_b64_tr_b16 >= gfx942.ds_read_b64_tr_b16\"}]}", &t), 0);
+  cr_expect(strncmp(report_table_cell(t, 0, 4), "skipped: gfx942", 15) == 0, "%s", report_table_cell(t, 0, 4));
+  report_table_free(t);
+  /* the CLI exits 1 on a failed budget */
+  char *p = ll_fmt("%s/budget_violated.json", TDIR);
+  sh("mkdir -p %s", TDIR);
+  const char *j = "{\"rules\":[{\"kernel\":\"lane_load_fragment\",\"count\":\"ds_read_b64\",\"eq\":2}]}";
+  cr_assert(ll_write_file_atomic(p, j, strlen(j), NULL));
+  cr_expect_eq(sh("%s/lanelab -q isa budgets --budgets %s --build %s >/dev/null", LANELAB_BUILD, p, LANELAB_BUILD), 1);
+  free(p);
+}
+
+Test(isa_budgets, bad_budget_files_are_usage_errors) {
+  const char *bad[] = {
+      "[]",
+      "{\"rules\":[{\"kernel\":\"k\",\"count\":\"x\",\"eq\":1,\"mx\":2}]}",             /* unknown key */
+      "{\"rules\":[{\"kernel\":\"k\",\"count\":\"x\"}]}",                                 /* no op */
+      "{\"rules\":[{\"kernel\":\"k\",\"count\":\"x\",\"eq\":1.5}]}",                      /* not an integer */
+      "{\"rules\":[{\"kernel\":\"k\",\"count\":\"x\",\"eq\":1,\"arch\":\"gfx90a\"}]}",    /* bad arch */
+      "{\"rules\":[{\"kernel\":\"k\",\"relation\":\"gfx950.x << gfx942.x\"}]}",           /* bad op */
+      "{\"rules\":[{\"kernel\":\"k\",\"relation\":\"gfx951.x < gfx942.x\"}]}",            /* bad arch */
+      "{\"rules\":[{\"kernel\":\"k\",\"relation\":\"1 < 2\"}]}",                          /* no arch at all */
+      "{\"rules\":[{\"kernel\":\"k\",\"count\":\"x\",\"eq\":1,\"relation\":\"gfx950.x < 1\"}]}",
+      "{\"rules\":[{\"count\":\"x\",\"eq\":1}]}",                                         /* no kernel */
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    ll_err e = {0};
+    isa_budgets *b = isa_budgets_parse(bad[i], "test", &e);
+    cr_expect_null(b, "accepted: %s", bad[i]);
+    cr_expect_eq(e.code, LL_EXIT_USAGE, "%s", bad[i]);
+    isa_budgets_free(b);
+  }
+}
+
+/* ---- base compare ---------------------------------------------------------------------------*/
+Test(isa_base, kernel_dir_compare_identical_different_only_skipped) {
+  char *x1 = build_test_kernel("isa_census", "gfx942", "", "dirs_x1");
+  char *x2 = build_test_kernel("isa_census", "gfx942", "-DISA_XOR=16", "dirs_x2");
+  char *base = ll_fmt("%s/dirs_base", TDIR), *cur = ll_fmt("%s/dirs_cur", TDIR);
+  cr_assert_eq(sh("rm -rf %s %s && mkdir -p %s %s", base, cur, base, cur), 0);
+  cr_assert_eq(sh("cp %s %s/x.co && cp %s %s/x.co", x1, base, x2, cur), 0);         /* different */
+  cr_assert_eq(sh("cp %s %s/y.co && cp %s %s/y.co", x1, base, x1, cur), 0);         /* identical */
+  cr_assert_eq(sh("cp %s %s/w.co", x1, cur), 0);                                   /* only current */
+  cr_assert_eq(sh("cp %s %s/v.co", x1, base), 0);                                  /* only base */
+  cr_assert_eq(sh("echo 'gfx950 only' > %s/z.skip && echo 'gfx950 only' > %s/z.skip", base, cur), 0);
+  isa_base_result r;
+  report_table *t;
+  ll_err e = {0};
+  int n = isa_compare_kernel_dirs(base, cur, &r, &t, &e);
+  cr_assert_geq(n, 0, "%s", e.msg);
+  cr_expect_eq(n, 3);
+  cr_expect_eq(r.identical, 1);
+  cr_expect_eq(r.different, 1);
+  cr_expect_eq(r.only_base, 1);
+  cr_expect_eq(r.only_current, 1);
+  cr_expect_eq(r.skipped_both, 1);
+  const char *want[][2] = {{"v", "only in base"}, {"w", "only in current"}, {"x", "different"}, {"y", "identical"}, {"z", "skipped in both"}};
+  cr_assert_eq(t->nrows, 5);
+  for (int i = 0; i < 5; i++) {
+    cr_expect_str_eq(report_table_cell(t, i, 0), want[i][0]);
+    cr_expect_str_eq(report_table_cell(t, i, 1), want[i][1]);
+  }
+  cr_expect(strstr(report_table_cell(t, 2, 2), "v_xor_b32") != NULL, "%s", report_table_cell(t, 2, 2));
+  report_table_free(t);
+  free(x1); free(x2); free(base); free(cur);
+}
+
+/* HEAD against the current build: every kernel whose source, headers and build script are the
+ * committed ones must come out byte-identical; a kernel source not yet committed is "only in
+ * current". The worktree is gone afterwards. */
+Test(isa_base, head_matches_current_build, .timeout = 900) {
+  /* which kernel inputs differ from HEAD in the working tree? */
+  char *cmd = ll_fmt("cd %s && git status --porcelain -- kernels mk", LANELAB_ROOT);
+  FILE *p = popen(cmd, "r");
+  cr_assert_not_null(p);
+  char line[1024], dirty[64][256];
+  int ndirty = 0;
+  bool shared_dirty = false;
+  while (fgets(line, sizeof line, p)) {
+    line[strcspn(line, "\n")] = 0;
+    const char *path = line + 3;
+    if (strncmp(path, "kernels/include", 15) == 0 || strncmp(path, "mk/", 3) == 0) shared_dirty = true;
+    else if (ndirty < 64) snprintf(dirty[ndirty++], sizeof dirty[0], "%s", path);
+  }
+  pclose(p);
+  free(cmd);
+  for (int a = 0; a < 1; a++) {
+    const char *arch = "gfx942";
+    char *cur = ll_fmt("%s/%s/kernels", LANELAB_BUILD, arch);
+    isa_base_result r;
+    report_table *t;
+    ll_err e = {0};
+    int n = isa_base_compare(LANELAB_ROOT, "HEAD", arch, cur, &r, &t, NULL, &e);
+    cr_assert_geq(n, 0, "%s", e.msg);
+    cr_assert_gt(t->nrows, 0);
+    size_t checked = 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+      const char *k = report_table_cell(t, i, 0), *verdict = report_table_cell(t, i, 1);
+      bool src_dirty = shared_dirty;
+      for (int d = 0; d < ndirty; d++) {
+        const char *b = strrchr(dirty[d], '/');
+        b = b ? b + 1 : dirty[d];
+        if (strncmp(b, k, strlen(k)) == 0 && strcmp(b + strlen(k), ".hip") == 0) src_dirty = true;
+      }
+      if (src_dirty) continue;
+      cr_expect(strcmp(verdict, "identical") == 0 || strcmp(verdict, "skipped in both") == 0, "%s: %s (%s)", k, verdict,
+                report_table_cell(t, i, 2));
+      checked++;
+    }
+    if (!shared_dirty) cr_expect_gt(checked, 0, "no committed kernel was compared");
+    else cr_log_warn("kernels/include or mk/ differ from HEAD: identity not asserted");
+    report_table_free(t);
+    free(cur);
+  }
+  /* no worktree left behind */
+  char *wl = ll_fmt("cd %s && git worktree list | grep -c 'build/base-HEAD-' || true", LANELAB_ROOT);
+  FILE *w = popen(wl, "r");
+  int left = -1;
+  cr_assert_eq(fscanf(w, "%d", &left), 1);
+  pclose(w);
+  free(wl);
+  cr_expect_eq(left, 0, "worktree removed");
+}
+
+Test(isa_base, unknown_revision_is_usage_error) {
+  isa_base_result r;
+  report_table *t;
+  ll_err e = {0};
+  int n = isa_base_compare(LANELAB_ROOT, "no-such-rev-xyz", "gfx942", LANELAB_BUILD "/gfx942/kernels", &r, &t, NULL, &e);
+  cr_expect_eq(n, -1);
+  cr_expect_eq(e.code, LL_EXIT_USAGE);
+  cr_expect(strstr(e.msg, "no-such-rev-xyz") != NULL, "%s", e.msg);
+}
