@@ -38,6 +38,12 @@ static bool run_micro(const verify_ctx *c, rt_device *dev, const char *name, con
   res->out = ll_xcalloc(out_dw, 4);
   res->out_dw = out_dw;
   ok = rt_copy_from_device(dev, res->out, dout, out_dw * 4, err);
+  if (ok) { /* keep the raw dump for the report pages: u32 LE, 64*NDW results then 64 addresses */
+    char *dir = ll_fmt("%s/dumps", c->results), *f = ll_fmt("%s/%s.bin", dir, name);
+    ok = ll_mkdir_p(dir, err) && ll_write_file_atomic(f, res->out, out_dw * 4, err);
+    free(f);
+    free(dir);
+  }
 done:
   if (dimg) rt_free(dev, dimg);
   if (dout) rt_free(dev, dout);
