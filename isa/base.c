@@ -48,7 +48,7 @@ int isa_compare_kernel_dirs(const char *base_dir, const char *cur_dir, isa_base_
   char **names = NULL;
   size_t nn = 0;
   bool have_base = list_names(base_dir, &names, &nn), have_cur = list_names(cur_dir, &names, &nn);
-  qsort(names, nn, sizeof *names, str_cmp);
+  if (nn) qsort(names, nn, sizeof *names, str_cmp);
   report_table *t = report_table_new("kernel .text: base vs current", "kernel,verdict,detail");
   int bad = 0;
   for (size_t i = 0; i < nn; i++) {

@@ -252,7 +252,7 @@ static bool load_arch(archset *s, const char *build_dir, int arch, ll_err *err) 
     }
   }
   closedir(d);
-  qsort(names, nn, sizeof *names, str_cmp); /* deterministic order */
+  if (nn) qsort(names, nn, sizeof *names, str_cmp); /* deterministic order */
   bool ok = true;
   for (size_t i = 0; i < nn; i++) {
     char *path = ll_fmt("%s/%s", s->dir, names[i]);

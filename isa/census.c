@@ -103,11 +103,21 @@ void isa_insns_free(isa_insn *v, size_t n) {
 /* ---- counting -------------------------------------------------------------------------------*/
 static int count_cmp(const void *a, const void *b) { return strcmp(((const isa_count *)a)->key, ((const isa_count *)b)->key); }
 
+/* counts stay sorted by key: binary search, insertion in place (production kernels have tens of
+ * thousands of instructions over a few hundred keys). */
 static void bump(isa_kernel_census *k, size_t *cap, const char *key) {
-  for (size_t i = 0; i < k->ncounts; i++)
-    if (strcmp(k->counts[i].key, key) == 0) { k->counts[i].n++; return; }
+  size_t lo = 0, hi = k->ncounts;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    int c = strcmp(k->counts[mid].key, key);
+    if (c == 0) { k->counts[mid].n++; return; }
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
   if (k->ncounts == *cap) k->counts = ll_xrealloc(k->counts, (*cap = *cap ? 2 * *cap : 64) * sizeof *k->counts);
-  k->counts[k->ncounts++] = (isa_count){ll_xstrdup(key), 1};
+  memmove(&k->counts[lo + 1], &k->counts[lo], (k->ncounts - lo) * sizeof *k->counts);
+  k->counts[lo] = (isa_count){ll_xstrdup(key), 1};
+  k->ncounts++;
 }
 
 static bool starts(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
@@ -162,8 +172,6 @@ isa_census *isa_census_build(const isa_elf *elf, const isa_insn *insns, size_t n
     }
     if (!hit) c->outside++;
   }
-  for (size_t i = 0; i < c->nkernels; i++)
-    qsort(c->kernels[i].counts, c->kernels[i].ncounts, sizeof(isa_count), count_cmp);
   free(caps);
   return c;
 }

@@ -64,6 +64,7 @@ isa_elf *isa_elf_read(const void *bytes, size_t n, const char *path, ll_err *err
           (unsigned long long)sh[i].offset, (unsigned long long)sh[i].size);
   }
   const shdr *ss = &sh[shstrndx];
+  if (ss->type == SHT_NOBITS || ss->type == 0) BAD("section name table %u has no bytes", shstrndx);
   int text = -1;
   for (unsigned i = 0; i < shnum; i++) {
     if (sh[i].name >= ss->size) BAD("section %u name offset out of range", i);
@@ -72,7 +73,7 @@ isa_elf *isa_elf_read(const void *bytes, size_t n, const char *path, ll_err *err
     if (strcmp(nm, ".text") == 0) text = (int)i;
   }
   if (text < 0) BAD("no .text section");
-  if (sh[text].type == SHT_NOBITS) BAD(".text has no bytes (SHT_NOBITS)");
+  if (sh[text].type == SHT_NOBITS || sh[text].type == 0) BAD(".text has no bytes (type %u)", sh[text].type);
   e->text_vaddr = sh[text].addr;
   e->text_size = sh[text].size;
   e->text = ll_xmalloc(e->text_size ? e->text_size : 1);
@@ -86,6 +87,7 @@ isa_elf *isa_elf_read(const void *bytes, size_t n, const char *path, ll_err *err
     if (s->entsize < 24) BAD("symbol table entsize %llu < 24", (unsigned long long)s->entsize);
     if (s->link >= shnum) BAD("symbol table string section %u out of range", s->link);
     const shdr *str = &sh[s->link];
+    if (str->type == SHT_NOBITS || str->type == 0) BAD("symbol string table %u has no bytes", s->link);
     for (uint64_t k = 0; k < s->size / s->entsize; k++) {
       const uint8_t *p = d + s->offset + k * s->entsize;
       uint32_t nm = rd32(p);
@@ -105,7 +107,7 @@ isa_elf *isa_elf_read(const void *bytes, size_t n, const char *path, ll_err *err
       e->funcs[e->nfuncs++] = (isa_sym){ll_xstrdup(name), val, size};
     }
   }
-  qsort(e->funcs, e->nfuncs, sizeof *e->funcs, sym_cmp);
+  if (e->nfuncs) qsort(e->funcs, e->nfuncs, sizeof *e->funcs, sym_cmp);
   free(sh);
   return e;
 fail:
