@@ -125,8 +125,10 @@ typedef struct isa_budgets isa_budgets;
 isa_budgets *isa_budgets_load(const char *path, ll_err *err);
 isa_budgets *isa_budgets_parse(const char *json_text, const char *what, ll_err *err);
 void isa_budgets_free(isa_budgets *b);
-/* Evaluates every rule against BUILD/<arch>/kernels for arches (NULL/0: gfx942 and gfx950; a rule
- * whose arches are all outside the list is not evaluated and is not in the table). Fills *out with
+/* Evaluates every rule against BUILD/<arch>/kernels for arches (NULL/0: gfx942 and gfx950). A count
+ * rule is evaluated on the requested arches among its own (none: not evaluated, counted in a note);
+ * a relation is evaluated when any arch it names is requested, reading every arch it names (a
+ * missing BUILD/<arch>/kernels is an error: run make kernels, which builds both). Fills *out with
  * kernel,arch,rule,value,verdict (verdict "pass", "FAIL ...", "skipped: ...") and returns the
  * number of failed rows (0 = all passed); -1 with err on bad input or a missing tool. */
 int isa_budgets_eval(const isa_budgets *b, const char *build_dir, const char *const *arches,

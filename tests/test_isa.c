@@ -387,15 +387,16 @@ Test(isa_budgets, repository_budgets_pass_on_the_micro_kernels) {
   cr_expect_eq(sh("cd %s && %s/lanelab -q isa budgets >/dev/null", LANELAB_ROOT, LANELAB_BUILD), 0);
 }
 
-static int eval_text(const char *json, report_table **t) {
+static int eval_arches(const char *json, const char *const *arches, size_t na, report_table **t) {
   ll_err e = {0};
   isa_budgets *b = isa_budgets_parse(json, "test", &e);
   cr_assert_not_null(b, "%s", e.msg);
-  int f = isa_budgets_eval(b, LANELAB_BUILD, NULL, 0, t, &e);
+  int f = isa_budgets_eval(b, LANELAB_BUILD, arches, na, t, &e);
   cr_assert_geq(f, 0, "%s", e.msg);
   isa_budgets_free(b);
   return f;
 }
+static int eval_text(const char *json, report_table **t) { return eval_arches(json, NULL, 0, t); }
 
 Test(isa_budgets, violated_budgets_fail) {
   report_table *t;
@@ -407,6 +408,17 @@ Test(isa_budgets, violated_budgets_fail) {
   report_table_free(t);
   cr_expect_eq(eval_text("{\"rules\":[{\"kernel\":\"lane_fragment_transpose\",\"relation\":\"gfx950.ds_bpermute_b32 < gfx942.ds_bpermute_b32\"}]}", &t), 1,
                "6 < 6 is false");
+  report_table_free(t);
+  /* a per-arch run (verify --arch gfx950) still evaluates the cross-arch relation */
+  const char *only950[] = {"gfx950"};
+  cr_expect_eq(eval_arches("{\"rules\":[{\"kernel\":\"lane_fragment_transpose\",\"relation\":\"gfx950.ds_bpermute_b32 < gfx942.ds_bpermute_b32\"}]}",
+                           only950, 1, &t), 1);
+  report_table_free(t);
+  /* ...while a count rule for the other arch is left out, and says so */
+  cr_expect_eq(eval_arches("{\"rules\":[{\"kernel\":\"lane_fragment_transpose\",\"arch\":\"gfx942\",\"count\":\"ds_bpermute_b32\",\"eq\":5}]}",
+                           only950, 1, &t), 0);
+  cr_expect_eq(t->nrows, 0);
+  cr_expect(t->nnotes >= 2 && strstr(t->notes[1], "not requested"), "the unevaluated rule is noted");
   report_table_free(t);
   cr_expect_eq(eval_text("{\"rules\":[{\"kernel\":\"lane_xlane\",\"relation\":\"gfx950.v_permlane*_swap_b32* > gfx942.v_permlane*_swap_b32*\"}]}", &t), 0,
                "2 > 0: the gfx950-only swaps");
