@@ -1,8 +1,221 @@
-/* cli/cmd_run — placeholder until issue #3 lands: fails loudly, never pretends. */
+/* cli/cmd_run — `lanelab run CODEOBJ KERNEL --grid X[,Y,Z] --block X[,Y,Z] [--arg SPEC]...
+ *                [--backend auto|hip|emu] [--dump-regs FILE] [--lds-bytes N]`
+ * (DESIGN.md "Command-line contract"). Runs one kernel on the runtime's device. Output files
+ * (out:/io: specs, --dump-regs) are written atomically, and only after a successful run. A fault
+ * prints the emulator's one-line message (arch, kernel, PC, instruction, lane, address), exit 1. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli/cli.h"
+#include "runtime/rt.h"
 #include "util/util.h"
 
+static const char *usage =
+    "usage: lanelab run CODEOBJ KERNEL --grid X[,Y,Z] --block X[,Y,Z] [--arg SPEC]... "
+    "[--backend auto|hip|emu] [--dump-regs FILE] [--lds-bytes N]\n"
+    "  SPEC, one per kernel argument in order: in:FILE  out:N:FILE  io:FILE:OUTFILE  u32:V  i32:V  u64:V  f32:V";
+
+/* "X[,Y,Z]", each >= 1, missing ones 1. */
+static bool parse_dims(const char *opt, const char *s, uint32_t d[3], ll_err *err) {
+  d[0] = d[1] = d[2] = 1;
+  char *copy = ll_xstrdup(s), *save = NULL;
+  int n = 0;
+  bool ok = true;
+  for (char *t = strtok_r(copy, ",", &save); t && ok; t = strtok_r(NULL, ",", &save)) {
+    uint64_t v;
+    if (n == 3 || !ll_parse_u64(t, &v) || v == 0 || v > UINT32_MAX) ok = false;
+    else d[n++] = (uint32_t)v;
+  }
+  free(copy);
+  if (!ok || n == 0 || s[strlen(s) - 1] == ',' || s[0] == ',' || strstr(s, ",,")) {
+    ll_seterr(err, LL_EXIT_USAGE, "%s '%s': expected X[,Y,Z] with positive integers", opt, s);
+    return false;
+  }
+  return true;
+}
+
+typedef struct {
+  const char *co_path, *kernel, *dump, *grid_s, *block_s;
+  rt_backend backend;
+  uint32_t grid[3], block[3], lds;
+  rt_argspec *specs;
+  size_t nspecs;
+} run_opts;
+
+static int parse(int argc, char **argv, run_opts *o, ll_err *err) {
+  const char *pos[2];
+  int npos = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      printf("%s\n", usage);
+      return -1;
+    }
+    bool takes = !strcmp(a, "--grid") || !strcmp(a, "--block") || !strcmp(a, "--arg") ||
+                 !strcmp(a, "--backend") || !strcmp(a, "--dump-regs") || !strcmp(a, "--lds-bytes");
+    if (takes) {
+      if (i + 1 >= argc) { ll_seterr(err, LL_EXIT_USAGE, "%s needs a value\n%s", a, usage); return LL_EXIT_USAGE; }
+      const char *v = argv[++i];
+      if (!strcmp(a, "--grid")) o->grid_s = v;
+      else if (!strcmp(a, "--block")) o->block_s = v;
+      else if (!strcmp(a, "--dump-regs")) o->dump = v;
+      else if (!strcmp(a, "--backend")) {
+        if (!rt_backend_parse(v, &o->backend)) {
+          ll_seterr(err, LL_EXIT_USAGE, "--backend '%s': expected auto, hip or emu", v);
+          return LL_EXIT_USAGE;
+        }
+      } else if (!strcmp(a, "--lds-bytes")) {
+        uint64_t n;
+        if (!ll_parse_u64(v, &n) || n > UINT32_MAX) {
+          ll_seterr(err, LL_EXIT_USAGE, "--lds-bytes '%s': expected a byte count", v);
+          return LL_EXIT_USAGE;
+        }
+        o->lds = (uint32_t)n;
+      } else {
+        o->specs = ll_xrealloc(o->specs, (o->nspecs + 1) * sizeof *o->specs);
+        if (!rt_argspec_parse(v, &o->specs[o->nspecs], err)) return LL_EXIT_USAGE;
+        o->nspecs++;
+      }
+    } else if (a[0] == '-' && a[1]) {
+      ll_seterr(err, LL_EXIT_USAGE, "run: unknown option '%s'\n%s", a, usage);
+      return LL_EXIT_USAGE;
+    } else if (npos < 2) {
+      pos[npos++] = a;
+    } else {
+      ll_seterr(err, LL_EXIT_USAGE, "run: unexpected argument '%s'\n%s", a, usage);
+      return LL_EXIT_USAGE;
+    }
+  }
+  if (npos < 2 || !o->grid_s || !o->block_s) {
+    ll_seterr(err, LL_EXIT_USAGE, "run needs CODEOBJ, KERNEL, --grid and --block\n%s", usage);
+    return LL_EXIT_USAGE;
+  }
+  o->co_path = pos[0];
+  o->kernel = pos[1];
+  if (!parse_dims("--grid", o->grid_s, o->grid, err) || !parse_dims("--block", o->block_s, o->block, err))
+    return LL_EXIT_USAGE;
+  return 0;
+}
+
+typedef struct {
+  void *host;      /* in/io contents, then the result */
+  size_t size;
+  uint64_t addr;
+} hostbuf;
+
 int cmd_run(int argc, char **argv) {
-  (void)argc; (void)argv;
-  ll_die(LL_EXIT_ENV, "'lanelab run' is not implemented yet (issue #3)");
+  run_opts o = {0};
+  ll_err err = {0};
+  int rc = parse(argc, argv, &o, &err);
+  rt_device *dev = NULL;
+  rt_module *mod = NULL;
+  rt_regdump *dump = NULL;
+  hostbuf *bufs = NULL;
+  rt_arg *args = NULL;
+  void *bytes = NULL;
+  if (rc < 0) { rc = 0; goto out; }
+  if (rc) goto fail;
+
+  /* Code object and kernel first: their metadata decides everything else. */
+  size_t nbytes;
+  if (!(bytes = ll_read_file(o.co_path, &nbytes, &err))) goto fail;
+  emu_codeobj *co = emu_codeobj_load(bytes, nbytes, o.co_path, &err);
+  if (!co) goto fail;
+  emu_arch arch = co->arch;
+  const emu_kernel *k0 = emu_codeobj_kernel(co, o.kernel, &err);
+  bool args_ok = k0 != NULL;
+  if (k0 && o.nspecs != rt_explicit_arg_count(k0)) {
+    rt_arg_kind *kinds = ll_xcalloc(o.nspecs + 1, sizeof *kinds);
+    for (size_t i = 0; i < o.nspecs; i++) kinds[i] = o.specs[i].value.kind;
+    args_ok = rt_check_arg_kinds(k0, kinds, o.nspecs, &err); /* fails: names the count */
+    free(kinds);
+  }
+  for (size_t i = 0; args_ok && i < o.nspecs; i++)
+    if (!(args_ok = rt_check_arg_kind(k0, i, o.specs[i].value.kind, &err)))
+      ll_err_prefix(&err, "--arg '%s'", o.specs[i].text);
+  emu_codeobj_free(co);
+  if (!args_ok) goto fail;
+
+  /* Inputs before the device, so bad files fail fast. */
+  bufs = ll_xcalloc(o.nspecs + 1, sizeof *bufs);
+  for (size_t i = 0; i < o.nspecs; i++) {
+    rt_argspec *s = &o.specs[i];
+    if (s->kind == RT_SPEC_IN || s->kind == RT_SPEC_IO) {
+      if (!(bufs[i].host = ll_read_file(s->file, &bufs[i].size, &err))) {
+        ll_err_prefix(&err, "--arg '%s'", s->text);
+        goto fail;
+      }
+      if (bufs[i].size == 0) {
+        ll_seterr(&err, LL_EXIT_USAGE, "--arg '%s': %s is empty; a buffer needs at least one byte", s->text, s->file);
+        goto fail;
+      }
+    } else if (s->kind == RT_SPEC_OUT) {
+      bufs[i].size = s->size;
+      bufs[i].host = ll_xcalloc(s->size, 1);
+    }
+  }
+
+  rt_backend want = o.backend;
+  bool dump_forces_emu = o.dump && want == RT_AUTO;
+  if (o.dump && want == RT_HIP) {
+    ll_seterr(&err, LL_EXIT_USAGE, "--dump-regs needs the emulator: use --backend emu or auto");
+    goto fail;
+  }
+  if (!(dev = rt_open(dump_forces_emu ? RT_EMU : want, arch, &err))) goto fail;
+  if (!cli_quiet || want == RT_AUTO) {
+    if (dump_forces_emu) fprintf(stderr, "lanelab: backend emu (auto: --dump-regs needs the emulator)\n");
+    else fprintf(stderr, "lanelab: %s\n", rt_device_note(dev));
+  }
+  if (!(mod = rt_load(dev, bytes, nbytes, o.co_path, &err))) goto fail;
+
+  args = ll_xcalloc(o.nspecs + 1, sizeof *args);
+  for (size_t i = 0; i < o.nspecs; i++) {
+    rt_argspec *s = &o.specs[i];
+    args[i] = s->value;
+    if (s->value.kind != RT_ARG_PTR) continue;
+    if (!(bufs[i].addr = rt_alloc(dev, bufs[i].size, s->text, &err)) ||
+        !rt_copy_to_device(dev, bufs[i].addr, bufs[i].host, bufs[i].size, &err))
+      goto fail;
+    args[i].ptr = bufs[i].addr;
+  }
+  rt_launch_opts lo = {0};
+  emu_fault fault = {0};
+  lo.fault = &fault;
+  if (o.dump) {
+    dump = rt_regdump_new();
+    lo.on_wave_end = rt_regdump_cb;
+    lo.user = dump;
+  }
+  rc = rt_launch(dev, mod, o.kernel, o.grid, o.block, args, o.nspecs, o.lds, &lo, &err);
+  if (rc != LL_EXIT_OK) goto fail; /* a fault's message is in err (and fault.msg) */
+
+  /* Success: results back, then every output file atomically. */
+  for (size_t i = 0; i < o.nspecs; i++)
+    if (o.specs[i].outfile && !rt_copy_from_device(dev, bufs[i].host, bufs[i].addr, bufs[i].size, &err)) goto fail;
+  for (size_t i = 0; i < o.nspecs; i++)
+    if (o.specs[i].outfile && !ll_write_file_atomic(o.specs[i].outfile, bufs[i].host, bufs[i].size, &err)) goto fail;
+  if (dump) {
+    ll_buf b = {0};
+    rt_regdump_json(dump, &b, arch, o.kernel, o.grid, o.block);
+    bool ok = ll_write_file_atomic(o.dump, b.data, b.len, &err);
+    ll_buf_free(&b);
+    if (!ok) goto fail;
+    if (!cli_quiet) fprintf(stderr, "lanelab: wrote %zu waves' registers to %s\n", rt_regdump_count(dump), o.dump);
+  }
+  rc = LL_EXIT_OK;
+  goto out;
+fail:
+  rc = ll_report(&err);
+out:
+  for (size_t i = 0; bufs && i < o.nspecs; i++) free(bufs[i].host);
+  free(bufs);
+  free(args);
+  rt_regdump_free(dump);
+  rt_unload(mod);
+  rt_close(dev);
+  free(bytes);
+  for (size_t i = 0; i < o.nspecs; i++) rt_argspec_free(&o.specs[i]);
+  free(o.specs);
+  return rc;
 }

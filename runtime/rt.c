@@ -1,0 +1,179 @@
+/* runtime/rt — devices, memory, modules and launches over the emu and hip backends (rt.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/internal.h"
+
+bool rt_backend_parse(const char *s, rt_backend *out) {
+  static const char *n[] = {"auto", "emu", "hip"};
+  for (int i = 0; i < 3; i++)
+    if (s && strcmp(s, n[i]) == 0) {
+      *out = (rt_backend)i;
+      return true;
+    }
+  return false;
+}
+
+const char *rt_backend_name(rt_backend b) {
+  return b == RT_EMU ? "emu" : b == RT_HIP ? "hip" : b == RT_AUTO ? "auto" : "?";
+}
+
+rt_device *rt_open(rt_backend b, emu_arch arch, ll_err *err) {
+  if ((unsigned)arch >= EMU_NARCH) {
+    ll_seterr(err, LL_EXIT_USAGE, "rt_open: unknown arch %d", (int)arch);
+    return NULL;
+  }
+  rt_device *d = ll_xcalloc(1, sizeof *d);
+  d->arch = arch;
+  if (b == RT_HIP || b == RT_AUTO) {
+    char desc[256] = "";
+    ll_err he = {0};
+    d->hip = rt_hip_open(arch, desc, sizeof desc, &he);
+    if (d->hip) {
+      d->backend = RT_HIP;
+      snprintf(d->note, sizeof d->note, "backend hip: %s", desc);
+      return d;
+    }
+    if (b == RT_HIP) {
+      ll_seterr(err, he.code, "--backend hip: %s", he.msg);
+      free(d);
+      return NULL;
+    }
+    snprintf(d->note, sizeof d->note, "backend emu (auto: no HIP GPU of arch %s: %s)", emu_arch_name(arch), he.msg);
+  } else {
+    snprintf(d->note, sizeof d->note, "backend emu (%s)", emu_arch_name(arch));
+  }
+  d->backend = RT_EMU;
+  d->mem = emu_mem_new();
+  return d;
+}
+
+void rt_close(rt_device *d) {
+  if (!d) return;
+  if (d->mem) emu_mem_free(d->mem);
+  for (size_t i = 0; i < d->nbufs; i++) free(d->bufs[i].host);
+  free(d->bufs);
+  rt_hip_close(d->hip);
+  free(d);
+}
+
+rt_backend rt_device_backend(const rt_device *d) { return d->backend; }
+emu_arch rt_device_arch(const rt_device *d) { return d->arch; }
+const char *rt_device_note(const rt_device *d) { return d->note; }
+emu_mem *rt_device_emu_mem(rt_device *d) { return d->mem; }
+
+uint64_t rt_alloc(rt_device *d, size_t n, const char *name, ll_err *err) {
+  if (n == 0) {
+    ll_seterr(err, LL_EXIT_USAGE, "buffer '%s' has zero bytes", name ? name : "?");
+    return 0;
+  }
+  return d->backend == RT_HIP ? rt_hip_alloc(d->hip, n, err) : rt_emu_alloc(d, n, name, err);
+}
+
+void rt_free(rt_device *d, uint64_t addr) {
+  if (d->backend == RT_HIP) {
+    rt_hip_free(d->hip, addr);
+    return;
+  }
+  /* emu_mem cannot unmap: the buffer stays registered; mark it so copies to it are refused. The
+   * host memory is released by rt_close, after the emu_mem. */
+  for (size_t i = 0; i < d->nbufs; i++)
+    if (d->bufs[i].addr == addr) d->bufs[i].freed = true;
+}
+
+bool rt_copy_to_device(rt_device *d, uint64_t dst, const void *src, size_t n, ll_err *err) {
+  if (d->backend == RT_HIP) return rt_hip_copy(d->hip, (void *)(uintptr_t)dst, src, n, true, err);
+  void *h = rt_emu_host(d, dst, n, err);
+  if (!h) return false;
+  memcpy(h, src, n);
+  return true;
+}
+
+bool rt_copy_from_device(rt_device *d, void *dst, uint64_t src, size_t n, ll_err *err) {
+  if (d->backend == RT_HIP) return rt_hip_copy(d->hip, dst, (const void *)(uintptr_t)src, n, false, err);
+  void *h = rt_emu_host(d, src, n, err);
+  if (!h) return false;
+  memcpy(dst, h, n);
+  return true;
+}
+
+rt_module *rt_load(rt_device *d, const void *bytes, size_t n, const char *path, ll_err *err) {
+  emu_codeobj *co = emu_codeobj_load(bytes, n, path, err);
+  if (!co) return NULL;
+  if (co->arch != d->arch) {
+    ll_seterr(err, LL_EXIT_USAGE, "%s is a %s code object; the device runs %s", co->path,
+              emu_arch_name(co->arch), emu_arch_name(d->arch));
+    emu_codeobj_free(co);
+    return NULL;
+  }
+  rt_module *m = ll_xcalloc(1, sizeof *m);
+  m->d = d;
+  m->co = co;
+  if (d->backend == RT_HIP && !(m->hip_module = rt_hip_load(d->hip, bytes, n, err))) {
+    rt_unload(m);
+    return NULL;
+  }
+  return m;
+}
+
+rt_module *rt_load_file(rt_device *d, const char *path, ll_err *err) {
+  size_t n;
+  void *p = ll_read_file(path, &n, err);
+  if (!p) return NULL;
+  rt_module *m = rt_load(d, p, n, path, err);
+  free(p);
+  return m;
+}
+
+const emu_codeobj *rt_module_codeobj(const rt_module *m) { return m->co; }
+
+void rt_unload(rt_module *m) {
+  if (!m) return;
+  if (m->hip_module) rt_hip_unload(m->d->hip, m->hip_module);
+  emu_codeobj_free(m->co);
+  free(m);
+}
+
+int rt_launch(rt_device *d, rt_module *m, const char *name, const uint32_t grid[3],
+              const uint32_t block[3], const rt_arg *args, size_t nargs, uint32_t dynamic_lds,
+              const rt_launch_opts *o, ll_err *err) {
+  const emu_kernel *k = emu_codeobj_kernel(m->co, name, err);
+  if (!k) return LL_EXIT_USAGE;
+  uint64_t wg = 1;
+  for (int i = 0; i < 3; i++) {
+    if (!grid[i] || !block[i]) {
+      ll_seterr(err, LL_EXIT_USAGE, "kernel '%s': grid %ux%ux%u, block %ux%ux%u: every extent must be >= 1",
+                name, grid[0], grid[1], grid[2], block[0], block[1], block[2]);
+      return LL_EXIT_USAGE;
+    }
+    if ((uint64_t)grid[i] * block[i] > UINT32_MAX) {
+      ll_seterr(err, LL_EXIT_USAGE, "kernel '%s': grid %u x block %u work-items along %c exceeds 2^32-1 "
+                "(the dispatch packet's grid size is 32-bit)", name, grid[i], block[i], "xyz"[i]);
+      return LL_EXIT_USAGE;
+    }
+    wg *= block[i];
+  }
+  if (wg > k->max_flat_workgroup_size) {
+    ll_seterr(err, LL_EXIT_USAGE, "kernel '%s': block of %llu work-items exceeds its .max_flat_workgroup_size %u",
+              name, (unsigned long long)wg, k->max_flat_workgroup_size);
+    return LL_EXIT_USAGE;
+  }
+  uint64_t lds = (uint64_t)k->group_segment_size + dynamic_lds;
+  if (lds > emu_arch_lds_bytes(d->arch)) {
+    ll_seterr(err, LL_EXIT_USAGE, "kernel '%s': %u bytes static + %u dynamic LDS exceed %s's %u bytes", name,
+              k->group_segment_size, dynamic_lds, emu_arch_name(d->arch), emu_arch_lds_bytes(d->arch));
+    return LL_EXIT_USAGE;
+  }
+  if (d->backend == RT_HIP && o && o->on_wave_end) {
+    ll_seterr(err, LL_EXIT_USAGE, "register dumps need the emulator (--backend emu)");
+    return LL_EXIT_USAGE;
+  }
+  size_t size = rt_kernarg_bytes(k);
+  uint8_t *buf = ll_xcalloc(size ? size : 1, 1);
+  int rc = LL_EXIT_USAGE;
+  if (rt_fill_kernargs(k, args, nargs, grid, block, dynamic_lds, buf, size ? size : 1, err))
+    rc = d->backend == RT_HIP ? rt_hip_launch(d->hip, m->hip_module, k, grid, block, dynamic_lds, buf, size, err)
+                              : rt_emu_launch(d, m, k, grid, block, dynamic_lds, buf, size, o, err);
+  free(buf);
+  return rc;
+}

@@ -1,0 +1,160 @@
+/* runtime — one device API over two backends: `emu` (lanelab's wave64 emulator, emu/) and `hip`
+ * (a real GPU through libamdhip64, opened with dlopen: no build-time ROCm dependency).
+ *
+ * Device memory is named by 64-bit device addresses on both backends. Errors follow util.h:
+ * bad input or usage is LL_EXIT_USAGE, a missing runtime/GPU is LL_EXIT_ENV, a faulting or
+ * failing launch is LL_EXIT_FAIL; messages name what was expected, what was found and where.
+ *
+ * Kernel arguments (code object v5/v6, LLVM AMDGPUUsage "Code Object V5 Metadata"): explicit
+ * arguments are written at the offsets the metadata gives, after checking each value's kind and
+ * size against the metadata. Hidden arguments are filled by rt_fill_kernargs:
+ *   hidden_block_count_x/y/z   workgroups in the grid along x/y/z (grid[] below)
+ *   hidden_group_size_x/y/z    work-items per workgroup along x/y/z (block[] below)
+ *   hidden_remainder_x/y/z     0: grids are whole workgroups, so no partial workgroup exists
+ *   hidden_grid_dims           3 if grid or block has a z extent > 1, else 2 if a y extent > 1,
+ *                              else 1 (the AQL packet's setup dimensions)
+ *   hidden_dynamic_lds_size    the dynamic LDS bytes of the launch
+ *   hidden_global_offset_x/y/z 0
+ *   every other hidden_* kind  0 (printf/hostcall buffers, heap, multigrid sync, default queue,
+ *                              completion action, private/shared base, queue ptr, none): a kernel
+ *                              that needs one of these services does not get it.
+ * On the hip backend the HIP runtime fills hidden arguments itself; ours are passed but ignored. */
+#ifndef LANELAB_RT_H
+#define LANELAB_RT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "emu/emu.h"
+#include "util/util.h"
+
+/* ---- devices --------------------------------------------------------------------------------*/
+typedef enum { RT_AUTO = 0, RT_EMU = 1, RT_HIP = 2 } rt_backend;
+bool rt_backend_parse(const char *s, rt_backend *out); /* "auto", "emu", "hip" */
+const char *rt_backend_name(rt_backend b);
+
+typedef struct rt_device rt_device;
+/* Opens a device that runs code objects of `arch`.
+ *   RT_EMU  the emulator; always available.
+ *   RT_HIP  the first HIP GPU of `arch`. No libamdhip64.so, no device, or no device of that arch:
+ *           NULL with LL_EXIT_ENV saying which and what to install or use instead.
+ *   RT_AUTO a HIP GPU of `arch` when one is present, else the emulator.
+ * rt_device_note() then says in one line which backend was chosen and why (for stderr).
+ * The HIP library is looked up as $LANELAB_HIP_LIB if set, else libamdhip64.so. */
+rt_device *rt_open(rt_backend b, emu_arch arch, ll_err *err);
+void rt_close(rt_device *d);
+rt_backend rt_device_backend(const rt_device *d); /* RT_EMU or RT_HIP */
+emu_arch rt_device_arch(const rt_device *d);
+const char *rt_device_note(const rt_device *d);   /* e.g. "backend emu (auto: no HIP GPU: ...)" */
+/* The emulator's memory (NULL on hip): for tests and tools that inspect device buffers. */
+emu_mem *rt_device_emu_mem(rt_device *d);
+
+/* ---- memory ---------------------------------------------------------------------------------*/
+/* A zero-filled device buffer of n > 0 bytes; returns its device address, 0 on failure. On emu
+ * the host memory behind it stays allocated until rt_close (emu_mem has no unmap). */
+uint64_t rt_alloc(rt_device *d, size_t n, const char *name, ll_err *err);
+void rt_free(rt_device *d, uint64_t addr);
+/* [addr, addr+n) must lie inside one buffer from rt_alloc, else LL_EXIT_USAGE. */
+bool rt_copy_to_device(rt_device *d, uint64_t dst, const void *src, size_t n, ll_err *err);
+bool rt_copy_from_device(rt_device *d, void *dst, uint64_t src, size_t n, ll_err *err);
+
+/* ---- code objects ---------------------------------------------------------------------------*/
+typedef struct rt_module rt_module;
+/* Parses the code object (emu loader: LL_EXIT_USAGE if malformed), checks its arch is the
+ * device's (LL_EXIT_USAGE otherwise) and, on hip, loads it with hipModuleLoadData. */
+rt_module *rt_load(rt_device *d, const void *bytes, size_t n, const char *path, ll_err *err);
+rt_module *rt_load_file(rt_device *d, const char *path, ll_err *err);
+const emu_codeobj *rt_module_codeobj(const rt_module *m);
+void rt_unload(rt_module *m);
+
+/* ---- arguments ------------------------------------------------------------------------------*/
+typedef enum { RT_ARG_PTR, RT_ARG_U32, RT_ARG_I32, RT_ARG_U64, RT_ARG_F32 } rt_arg_kind;
+const char *rt_arg_kind_name(rt_arg_kind k); /* "pointer", "u32", "i32", "u64", "f32" */
+typedef struct rt_arg {
+  rt_arg_kind kind;
+  union {
+    uint64_t ptr; /* device address */
+    uint32_t u32;
+    int32_t i32;
+    uint64_t u64;
+    float f32;
+  };
+} rt_arg;
+
+/* Matching rule, per explicit (non-hidden) metadata argument, in order:
+ *   pointer  <-> value_kind global_buffer, size 8
+ *   u32, i32 <-> by_value of size 4; also size 1 or 2 when the value fits in that many bytes
+ *   f32      <-> by_value of size 4
+ *   u64      <-> by_value of size 8
+ * Any other value kind (image, sampler, pipe, queue, dynamic_shared_pointer, ...) cannot be
+ * supplied. A count, kind or size mismatch is LL_EXIT_USAGE naming the argument (index, name if
+ * the metadata has one, value kind, size, offset). */
+size_t rt_explicit_arg_count(const emu_kernel *k);
+bool rt_check_arg_kinds(const emu_kernel *k, const rt_arg_kind *kinds, size_t n, ll_err *err);
+/* One value against explicit argument idx (< rt_explicit_arg_count(k)). */
+bool rt_check_arg_kind(const emu_kernel *k, size_t idx, rt_arg_kind kind, ll_err *err);
+/* Bytes of the kernarg buffer for k (its kernarg segment size). */
+size_t rt_kernarg_bytes(const emu_kernel *k);
+/* Writes every argument, explicit and hidden (see the top of this file), into buf (size >=
+ * rt_kernarg_bytes(k)), zero-filling everything else. grid is in workgroups. */
+bool rt_fill_kernargs(const emu_kernel *k, const rt_arg *args, size_t nargs, const uint32_t grid[3],
+                      const uint32_t block[3], uint32_t dynamic_lds, uint8_t *buf, size_t size,
+                      ll_err *err);
+
+/* ---- launches -------------------------------------------------------------------------------*/
+typedef struct rt_launch_opts {
+  uint64_t insn_budget;    /* emu: per wave, 0 = emu default */
+  int threads;             /* emu: worker threads, 0 = all cores */
+  emu_sched sched;         /* emu */
+  emu_wave_cb on_wave_end; /* emu: called at every wave's s_endpgm (from worker threads) */
+  void *user;
+  emu_fault *fault;        /* emu: filled when the launch faults (may be NULL) */
+  emu_launch_stats *stats; /* emu: may be NULL */
+} rt_launch_opts;
+
+/* Runs kernel `name` of m over grid[0..2] workgroups of block[0..2] work-items, waits for it.
+ * Checks before launching (LL_EXIT_USAGE): the kernel exists (the message lists those that do),
+ * the arguments match (above), no zero extent, block size <= the kernel's
+ * max_flat_workgroup_size, grid*block fits 32 bits per dimension, static + dynamic LDS fits the
+ * arch. On emu the kernarg buffer and an HSA kernel dispatch packet are placed in emulator
+ * memory. Returns LL_EXIT_OK, LL_EXIT_FAIL (fault; err->msg = fault message), or an error code.
+ * Register callbacks need the emu backend: on hip they are LL_EXIT_USAGE. */
+int rt_launch(rt_device *d, rt_module *m, const char *name, const uint32_t grid[3],
+              const uint32_t block[3], const rt_arg *args, size_t nargs, uint32_t dynamic_lds,
+              const rt_launch_opts *o, ll_err *err);
+
+/* ---- register dumps -------------------------------------------------------------------------
+ * A thread-safe collector of wave states: pass rt_regdump_cb as on_wave_end with the dump as
+ * user. Waves are kept sorted by (workgroup z, y, x, wave index). */
+typedef struct rt_regdump rt_regdump;
+rt_regdump *rt_regdump_new(void);
+void rt_regdump_cb(void *user, const emu_wave_view *w);
+size_t rt_regdump_count(const rt_regdump *r);
+const emu_wave_view *rt_regdump_wave(rt_regdump *r, size_t i); /* sorted order */
+/* JSON: {"generated_by", "arch", "kernel", "grid", "block", "waves": [{"wg": [x,y,z], "wave",
+ * "pc", "exec", "vcc" (hex strings: 64-bit values do not survive JSON numbers), "m0", "scc",
+ * "sgprs": [...], "vgprs": [[64 lanes]...], "agprs": [[64 lanes]...]}]} */
+void rt_regdump_json(rt_regdump *r, ll_buf *out, emu_arch arch, const char *kernel,
+                     const uint32_t grid[3], const uint32_t block[3]);
+void rt_regdump_free(rt_regdump *r);
+
+/* ---- `--arg` specs (DESIGN.md, "Command-line contract") --------------------------------------
+ *   in:FILE            pointer to a buffer holding FILE's bytes
+ *   out:N:FILE         pointer to N zeroed bytes, written to FILE after a successful run
+ *   io:FILE:OUTFILE    buffer from FILE, written to OUTFILE after a successful run
+ *   u32:V i32:V u64:V f32:V   by-value scalars (integers decimal or 0x-hex) */
+typedef enum { RT_SPEC_IN, RT_SPEC_OUT, RT_SPEC_IO, RT_SPEC_U32, RT_SPEC_I32, RT_SPEC_U64,
+               RT_SPEC_F32 } rt_spec_kind;
+typedef struct rt_argspec {
+  rt_spec_kind kind;
+  char *text;    /* the spec as given, for messages */
+  char *file;    /* in, io: input file */
+  char *outfile; /* out, io: output file */
+  uint64_t size; /* out: N */
+  rt_arg value;  /* scalars: the value; pointers: kind RT_ARG_PTR, address filled at run time */
+} rt_argspec;
+/* LL_EXIT_USAGE naming the spec if it is malformed or a value is out of range. */
+bool rt_argspec_parse(const char *s, rt_argspec *out, ll_err *err);
+void rt_argspec_free(rt_argspec *s);
+
+#endif

@@ -1,0 +1,98 @@
+/* runtime/rt_emu — the emulator backend: device buffers are host buffers registered in an
+ * emu_mem; a launch places the kernarg buffer and an HSA kernel dispatch packet in it and runs
+ * emu_launch. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/internal.h"
+
+uint64_t rt_emu_alloc(rt_device *d, size_t n, const char *name, ll_err *err) {
+  void *host = ll_xcalloc(n, 1);
+  uint64_t addr = emu_mem_map(d->mem, host, n, name ? name : "buffer");
+  if (!addr) {
+    free(host);
+    ll_seterr(err, LL_EXIT_FAIL, "emulator memory refused a buffer of %zu bytes ('%s')", n, name ? name : "buffer");
+    return 0;
+  }
+  d->bufs = ll_xrealloc(d->bufs, (d->nbufs + 1) * sizeof *d->bufs);
+  d->bufs[d->nbufs++] = (rt_emubuf){host, addr, n, false};
+  return addr;
+}
+
+void *rt_emu_host(rt_device *d, uint64_t addr, size_t n, ll_err *err) {
+  for (size_t i = 0; i < d->nbufs; i++) {
+    rt_emubuf *b = &d->bufs[i];
+    if (addr >= b->addr && addr - b->addr < b->size) {
+      if (b->freed) break;
+      if (n > b->size - (addr - b->addr)) {
+        ll_seterr(err, LL_EXIT_USAGE, "device range [0x%llx, +%zu) runs past the end of its buffer "
+                  "(%zu bytes at 0x%llx)", (unsigned long long)addr, n, b->size, (unsigned long long)b->addr);
+        return NULL;
+      }
+      return (uint8_t *)b->host + (addr - b->addr);
+    }
+  }
+  ll_seterr(err, LL_EXIT_USAGE, "device address 0x%llx is not in any live buffer", (unsigned long long)addr);
+  return NULL;
+}
+
+/* HSA kernel dispatch packet, 64 bytes (HSA Platform System Architecture Specification,
+ * "Kernel Dispatch Packet"; hsa.h hsa_kernel_dispatch_packet_t): header u16 @0, setup u16 @2
+ * (dimensions in bits 1:0), workgroup_size_x/y/z u16 @4/6/8, grid_size_x/y/z u32 @12/16/20 in
+ * work-items, private_segment_size u32 @24, group_segment_size u32 @28, kernel_object u64 @32,
+ * kernarg_address u64 @40, completion_signal u64 @56. */
+static void fill_packet(uint8_t *p, const emu_kernel *k, const uint32_t grid[3], const uint32_t block[3],
+                        uint32_t dynamic_lds, uint64_t kernarg_addr) {
+  memset(p, 0, 64);
+  uint16_t header = 2; /* HSA_PACKET_TYPE_KERNEL_DISPATCH */
+  uint16_t dims = (grid[2] > 1 || block[2] > 1) ? 3 : (grid[1] > 1 || block[1] > 1) ? 2 : 1;
+  memcpy(p + 0, &header, 2);
+  memcpy(p + 2, &dims, 2);
+  for (int i = 0; i < 3; i++) {
+    uint16_t w = (uint16_t)block[i];
+    uint32_t g = grid[i] * block[i]; /* fits: checked by rt_launch */
+    memcpy(p + 4 + 2 * i, &w, 2);
+    memcpy(p + 12 + 4 * i, &g, 4);
+  }
+  memcpy(p + 24, &k->private_segment_size, 4);
+  uint32_t lds = k->group_segment_size + dynamic_lds;
+  memcpy(p + 28, &lds, 4);
+  memcpy(p + 40, &kernarg_addr, 8);
+}
+
+int rt_emu_launch(rt_device *d, rt_module *m, const emu_kernel *k, const uint32_t grid[3],
+                  const uint32_t block[3], uint32_t dynamic_lds, const uint8_t *kernargs,
+                  size_t size, const rt_launch_opts *o, ll_err *err) {
+  uint64_t ka = rt_emu_alloc(d, size ? size : 1, "kernarg", err);
+  if (!ka) return err ? err->code : LL_EXIT_FAIL;
+  uint32_t align = k->kernarg_segment_align ? k->kernarg_segment_align : 16;
+  if (ka % align) {
+    ll_seterr(err, LL_EXIT_FAIL, "emulator placed the kernarg buffer at 0x%llx, not %u-byte aligned",
+              (unsigned long long)ka, align);
+    return LL_EXIT_FAIL;
+  }
+  memcpy(rt_emu_host(d, ka, size, NULL), kernargs, size);
+  uint64_t pkt = rt_emu_alloc(d, 64, "dispatch packet", err);
+  if (!pkt) return err ? err->code : LL_EXIT_FAIL;
+  fill_packet(rt_emu_host(d, pkt, 64, NULL), k, grid, block, dynamic_lds, ka);
+  emu_dispatch disp = {.co = m->co, .kernel = k, .dynamic_lds = dynamic_lds, .kernarg_addr = ka,
+                       .dispatch_ptr = pkt};
+  memcpy(disp.grid, grid, sizeof disp.grid);
+  memcpy(disp.block, block, sizeof disp.block);
+  emu_launch_opts lo = {0};
+  emu_fault local = {0};
+  emu_fault *f = o && o->fault ? o->fault : &local;
+  memset(f, 0, sizeof *f);
+  if (o) {
+    lo.insn_budget = o->insn_budget;
+    lo.threads = o->threads;
+    lo.sched = o->sched;
+    lo.on_wave_end = o->on_wave_end;
+    lo.user = o->user;
+  }
+  int rc = emu_launch(d->mem, &disp, &lo, f, o ? o->stats : NULL);
+  rt_free(d, pkt);
+  rt_free(d, ka);
+  if (rc != LL_EXIT_OK) ll_seterr(err, rc, "%s", f->msg[0] ? f->msg : "emulated launch failed without a message");
+  return rc;
+}

@@ -1,0 +1,26 @@
+// Test inputs for tests/test_runtime.c (compiled by the test at run time). Plain HIP with clang
+// builtins only (-nogpuinc -nogpulib): the attributes are what HIP's __global__/__shared__ mean.
+#define KERNEL extern "C" __attribute__((global))
+#define SHARED __attribute__((shared))
+
+// out[i] = in[i] * 2 + 1 for i < n; blockDim.x comes from the hidden group-size argument.
+KERNEL void affine(const float *in, float *out, unsigned n) {
+  unsigned i = __builtin_amdgcn_workgroup_id_x() * __builtin_amdgcn_workgroup_size_x() +
+               __builtin_amdgcn_workitem_id_x();
+  if (i < n) out[i] = in[i] * 2.0f + 1.0f;
+}
+
+// By-value arguments of sizes 8, 8, 1 around a pointer, and one of 2 bytes.
+KERNEL void mixed(double x, int *out, long long y, char c, short s) {
+  out[__builtin_amdgcn_workitem_id_x()] = (int)(x + (double)y + c + s);
+}
+
+// Dynamic LDS (extern shared): its size reaches the kernel as hidden_dynamic_lds_size.
+// For a power-of-two block size B: out[wg * B + t] = 3 * ((t + 1) % B).
+KERNEL void dynlds(unsigned *out) {
+  extern SHARED unsigned buf[];
+  unsigned t = __builtin_amdgcn_workitem_id_x(), b = __builtin_amdgcn_workgroup_size_x();
+  buf[t] = t * 3;
+  __builtin_amdgcn_s_barrier();
+  out[__builtin_amdgcn_workgroup_id_x() * b + t] = buf[(t + 1) & (b - 1)];
+}

@@ -1,0 +1,439 @@
+/* Tests for runtime/ (rt.h) and `lanelab run` (cli/cmd_run.c).
+ *
+ * Kernels: tests/kernels/rt_kernels.hip, compiled at run time with clang-22. Kernarg offsets and
+ * sizes expected here come from llvm-readelf-22 --notes, parsed independently of lanelab's
+ * loader; the hidden-argument values from the rule in AMDGPUUsage "Code Object V5 Metadata"
+ * written out in the test; end-to-end results from a host computation. The hip backend is
+ * exercised with tests/support/fake_amdhip64.c (built here with gcc -shared), because this
+ * machine has neither ROCm nor a GPU. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "runtime/rt.h"
+#include "util/util.h"
+#include "tests/llvm_tools.h"
+
+#define KSRC LANELAB_ROOT "/tests/kernels/rt_kernels.hip"
+#define FAKE_HIP_SRC LANELAB_ROOT "/tests/support/fake_amdhip64.c"
+#define LANELAB LANELAB_BUILD "/lanelab"
+
+static emu_codeobj *load(const char *path) {
+  ll_err e = {0};
+  emu_codeobj *co = emu_codeobj_load_file(path, &e);
+  cr_assert_not_null(co, "%s", e.msg);
+  return co;
+}
+
+/* Runs lanelab with `args` (already shell-quoted) under `env` (may be ""); returns its exit
+ * status and its stderr in *err_out (malloc'd). */
+static int cli(const char *env, const char *args, char **err_out) {
+  if (access(LANELAB, X_OK) != 0) cr_assert_fail(LANELAB " is missing: build it (make build/lanelab)");
+  char errf[] = "/tmp/lanelab-test-rt-err-XXXXXX";
+  int fd = mkstemp(errf);
+  cr_assert_geq(fd, 0);
+  close(fd);
+  char *cmd = ll_fmt("%s %s %s 2>%s", env ? env : "", LANELAB, args, errf);
+  int st = system(cmd);
+  free(cmd);
+  size_t n;
+  char *e = ll_read_file(errf, &n, NULL);
+  unlink(errf);
+  cr_assert_not_null(e);
+  e = ll_xrealloc(e, n + 1);
+  e[n] = 0;
+  if (err_out) *err_out = e; else free(e);
+  cr_assert(WIFEXITED(st), "lanelab %s did not exit normally (status 0x%x)", args, st);
+  return WEXITSTATUS(st);
+}
+
+/* ---- --arg specs -------------------------------------------------------------------------------*/
+Test(rt_argspec, parses_every_form) {
+  rt_argspec s;
+  ll_err e = {0};
+  cr_assert(rt_argspec_parse("in:a.bin", &s, &e), "%s", e.msg);
+  cr_assert(s.kind == RT_SPEC_IN && !strcmp(s.file, "a.bin") && !s.outfile && s.value.kind == RT_ARG_PTR);
+  rt_argspec_free(&s);
+  cr_assert(rt_argspec_parse("out:4096:dir/o.bin", &s, &e), "%s", e.msg);
+  cr_assert(s.kind == RT_SPEC_OUT && s.size == 4096 && !strcmp(s.outfile, "dir/o.bin") && !s.file);
+  rt_argspec_free(&s);
+  cr_assert(rt_argspec_parse("io:x.bin:y.bin", &s, &e), "%s", e.msg);
+  cr_assert(s.kind == RT_SPEC_IO && !strcmp(s.file, "x.bin") && !strcmp(s.outfile, "y.bin"));
+  rt_argspec_free(&s);
+  cr_assert(rt_argspec_parse("u32:0xffffffff", &s, &e) && s.value.kind == RT_ARG_U32 && s.value.u32 == 0xffffffffu);
+  rt_argspec_free(&s);
+  cr_assert(rt_argspec_parse("i32:-2147483648", &s, &e) && s.value.kind == RT_ARG_I32 && s.value.i32 == INT32_MIN);
+  rt_argspec_free(&s);
+  cr_assert(rt_argspec_parse("u64:18446744073709551615", &s, &e) && s.value.u64 == UINT64_MAX);
+  rt_argspec_free(&s);
+  cr_assert(rt_argspec_parse("f32:-1.5", &s, &e) && s.value.kind == RT_ARG_F32 && s.value.f32 == -1.5f);
+  rt_argspec_free(&s);
+}
+
+Test(rt_argspec, rejects_malformed_and_out_of_range) {
+  const char *bad[] = {"u32:-1", "u32:4294967296", "i32:2147483648", "u64:-1", "f32:1e39", "f32:abc",
+                       "out:0:f", "out:x:f", "out:16", "out:16:", "in:", "io:a", "io::b", "io:a:",
+                       "bogus:1", "u32", "", "u32:"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    rt_argspec s;
+    ll_err e = {0};
+    cr_assert(!rt_argspec_parse(bad[i], &s, &e), "accepted '%s'", bad[i]);
+    cr_assert_eq(e.code, LL_EXIT_USAGE);
+    char *q = ll_fmt("'%s'", bad[i]);
+    cr_assert(strstr(e.msg, q), "message for '%s' does not quote it: %s", bad[i], e.msg);
+    free(q);
+  }
+}
+
+/* ---- kernarg filling against llvm-readelf --------------------------------------------------------*/
+typedef struct { const char *kind; uint64_t value; } expect_hidden;
+
+/* Builds the expected buffer from readelf's offsets: explicit values given in order, hidden values
+ * by kind (anything not listed must be 0), then compares with rt_fill_kernargs byte for byte. */
+static void check_fill(const char *co_path, const char *kname, const rt_arg *args, size_t nargs,
+                       const uint64_t *explicit_bits, const expect_hidden *hid, size_t nhid,
+                       const uint32_t grid[3], const uint32_t block[3], uint32_t dyn) {
+  rkern *rk = ll_xcalloc(8, sizeof *rk);
+  long vmaj, vmin;
+  int nk = readelf_kernels(co_path, rk, 8, &vmaj, &vmin);
+  rkern *r = NULL;
+  for (int i = 0; i < nk; i++)
+    if (!strcmp(rk[i].name, kname)) r = &rk[i];
+  cr_assert_not_null(r, "readelf lists no kernel %s", kname);
+  uint8_t *want = ll_xcalloc(r->kseg, 1);
+  size_t ei = 0;
+  int hidden_seen = 0;
+  for (int j = 0; j < r->nargs; j++) {
+    rarg *a = &r->args[j];
+    cr_assert_leq(a->offset + a->size, r->kseg);
+    uint64_t v = 0;
+    if (strncmp(a->kind, "hidden_", 7) != 0) {
+      cr_assert_lt(ei, nargs, "readelf has more explicit args than the test gives");
+      v = explicit_bits[ei++];
+    } else {
+      for (size_t h = 0; h < nhid; h++)
+        if (!strcmp(hid[h].kind, a->kind)) { v = hid[h].value; hidden_seen++; }
+    }
+    for (long b = 0; b < a->size && b < 8; b++) want[a->offset + b] = (uint8_t)(v >> 8 * b);
+  }
+  cr_assert_eq(ei, nargs);
+  cr_assert_eq(hidden_seen, (int)nhid, "%s: %d of the %zu expected hidden kinds are in its metadata",
+               kname, hidden_seen, nhid);
+  emu_codeobj *co = load(co_path);
+  const emu_kernel *k = emu_codeobj_kernel(co, kname, NULL);
+  cr_assert_not_null(k);
+  cr_assert_eq(rt_kernarg_bytes(k), (size_t)r->kseg);
+  uint8_t *got = ll_xmalloc(r->kseg);
+  memset(got, 0xcc, r->kseg);
+  ll_err e = {0};
+  cr_assert(rt_fill_kernargs(k, args, nargs, grid, block, dyn, got, r->kseg, &e), "%s", e.msg);
+  for (long i = 0; i < r->kseg; i++)
+    cr_assert_eq(got[i], want[i], "%s kernarg byte %ld: got 0x%02x, want 0x%02x", kname, i, got[i], want[i]);
+  free(got);
+  free(want);
+  free(rk);
+  emu_codeobj_free(co);
+}
+
+Test(rt_kernargs, explicit_and_hidden_at_readelf_offsets) {
+  char *p = compile_src(KSRC, "gfx950", NULL);
+  /* affine: two pointers and n; grid 3x2x1 workgroups of 64x2x1 -> 2-D dispatch */
+  rt_arg a1[] = {{.kind = RT_ARG_PTR, .ptr = 0x100000000ull}, {.kind = RT_ARG_PTR, .ptr = 0x200000040ull},
+                 {.kind = RT_ARG_U32, .u32 = 100}};
+  uint64_t b1[] = {0x100000000ull, 0x200000040ull, 100};
+  uint32_t g1[3] = {3, 2, 1}, k1[3] = {64, 2, 1};
+  expect_hidden h1[] = {{"hidden_block_count_x", 3}, {"hidden_block_count_y", 2}, {"hidden_block_count_z", 1},
+                        {"hidden_group_size_x", 64}, {"hidden_group_size_y", 2}, {"hidden_group_size_z", 1},
+                        {"hidden_grid_dims", 2}};
+  check_fill(p, "affine", a1, 3, b1, h1, sizeof h1 / sizeof h1[0], g1, k1, 0);
+  /* dynlds: 1-D, 256 bytes of dynamic LDS */
+  rt_arg a2[] = {{.kind = RT_ARG_PTR, .ptr = 0xabc000ull}};
+  uint64_t b2[] = {0xabc000ull};
+  uint32_t g2[3] = {5, 1, 1}, k2[3] = {64, 1, 1};
+  expect_hidden h2[] = {{"hidden_block_count_x", 5}, {"hidden_block_count_y", 1}, {"hidden_block_count_z", 1},
+                        {"hidden_group_size_x", 64}, {"hidden_group_size_y", 1}, {"hidden_group_size_z", 1},
+                        {"hidden_grid_dims", 1}, {"hidden_dynamic_lds_size", 256}};
+  check_fill(p, "dynlds", a2, 1, b2, h2, sizeof h2 / sizeof h2[0], g2, k2, 256);
+  /* a z extent makes it 3-D */
+  uint32_t g3[3] = {1, 1, 2};
+  expect_hidden h3[] = {{"hidden_block_count_z", 2}, {"hidden_grid_dims", 3}, {"hidden_block_count_x", 1},
+                        {"hidden_block_count_y", 1}, {"hidden_group_size_x", 64}, {"hidden_group_size_y", 1},
+                        {"hidden_group_size_z", 1}};
+  check_fill(p, "dynlds", a2, 1, b2, h3, sizeof h3 / sizeof h3[0], g3, k2, 0);
+  free(p);
+}
+
+Test(rt_kernargs, narrow_and_wide_by_value) {
+  char *p = compile_src(KSRC, "gfx942", NULL);
+  /* mixed(double x, int *out, long long y, char c, short s): the double as its u64 bit pattern,
+   * c = -3 as i32 (one byte 0xfd), s = 1000 as u32 (two bytes e8 03) */
+  double x = 2.5;
+  uint64_t xb;
+  memcpy(&xb, &x, 8);
+  rt_arg a[] = {{.kind = RT_ARG_U64, .u64 = xb}, {.kind = RT_ARG_PTR, .ptr = 0x5000},
+                {.kind = RT_ARG_U64, .u64 = (uint64_t)-7}, {.kind = RT_ARG_I32, .i32 = -3},
+                {.kind = RT_ARG_U32, .u32 = 1000}};
+  uint64_t bits[] = {xb, 0x5000, (uint64_t)-7, 0xfd, 1000};
+  uint32_t g[3] = {1, 1, 1}, b[3] = {64, 1, 1};
+  check_fill(p, "mixed", a, 5, bits, NULL, 0, g, b, 0);
+  free(p);
+}
+
+static void expect_mismatch(const emu_kernel *k, const rt_arg *a, size_t n, const char *w1, const char *w2) {
+  uint8_t buf[4096];
+  uint32_t g[3] = {1, 1, 1}, b[3] = {64, 1, 1};
+  ll_err e = {0};
+  cr_assert(!rt_fill_kernargs(k, a, n, g, b, 0, buf, sizeof buf, &e), "accepted (%s)", w1);
+  cr_assert_eq(e.code, LL_EXIT_USAGE);
+  cr_assert(strstr(e.msg, w1) && strstr(e.msg, w2), "message '%s' lacks '%s' / '%s'", e.msg, w1, w2);
+}
+
+Test(rt_kernargs, mismatches_name_the_argument) {
+  char *p = compile_src(KSRC, "gfx950", NULL);
+  emu_codeobj *co = load(p);
+  const emu_kernel *af = emu_codeobj_kernel(co, "affine", NULL), *mx = emu_codeobj_kernel(co, "mixed", NULL);
+  cr_assert(af && mx);
+  cr_assert_eq(rt_explicit_arg_count(af), 3);
+  cr_assert_eq(rt_explicit_arg_count(mx), 5);
+  rt_arg P = {.kind = RT_ARG_PTR, .ptr = 0x1000}, U = {.kind = RT_ARG_U32, .u32 = 1},
+         U64 = {.kind = RT_ARG_U64, .u64 = 1}, F = {.kind = RT_ARG_F32, .f32 = 1}, I = {.kind = RT_ARG_I32, .i32 = 1};
+  rt_arg two[] = {P, P};
+  expect_mismatch(af, two, 2, "takes 3 arguments", "2 given");
+  rt_arg ptr_for_value[] = {P, P, P};
+  expect_mismatch(af, ptr_for_value, 3, "argument 2", "by-value");
+  rt_arg value_for_ptr[] = {P, U64, U};
+  expect_mismatch(af, value_for_ptr, 3, "argument 1", "pointer");
+  rt_arg u32_for_8[] = {U, P, U64, I, U};
+  expect_mismatch(mx, u32_for_8, 5, "argument 0", "8 bytes");
+  rt_arg f32_for_1[] = {U64, P, U64, F, U};
+  expect_mismatch(mx, f32_for_1, 5, "argument 3", "1 bytes");
+  rt_arg too_big[] = {U64, P, U64, {.kind = RT_ARG_U32, .u32 = 300}, U};
+  expect_mismatch(mx, too_big, 5, "argument 3", "300");
+  rt_arg too_neg[] = {U64, P, U64, I, {.kind = RT_ARG_I32, .i32 = -40000}};
+  expect_mismatch(mx, too_neg, 5, "argument 4", "-40000");
+  emu_codeobj_free(co);
+  free(p);
+}
+
+/* ---- backend selection ---------------------------------------------------------------------------*/
+static char *fake_hip(void) {
+  char *dir = tmpdir();
+  char *so = ll_fmt("%s/libamdhip64.so", dir);
+  char *cmd = ll_fmt("gcc -shared -fPIC -O1 -o %s %s", so, FAKE_HIP_SRC);
+  cr_assert_eq(system(cmd), 0, "building the fake HIP runtime failed: %s", cmd);
+  free(cmd);
+  free(dir);
+  return so;
+}
+
+Test(rt_backend, hip_without_runtime_is_exit_3_and_auto_falls_back) {
+  /* This machine has no libamdhip64 (no ROCm): precondition, checked rather than assumed. */
+  unsetenv("LANELAB_HIP_LIB");
+  ll_err e = {0};
+  rt_device *d = rt_open(RT_HIP, EMU_GFX950, &e);
+  if (d) cr_assert_fail("a HIP runtime with a gfx950 device is present here; this test expects none");
+  cr_assert_eq(e.code, LL_EXIT_ENV, "%s", e.msg);
+  cr_assert(strstr(e.msg, "libamdhip64") && strstr(e.msg, "--backend emu"), "%s", e.msg);
+  d = rt_open(RT_AUTO, EMU_GFX950, &e);
+  cr_assert_not_null(d);
+  cr_assert_eq(rt_device_backend(d), RT_EMU);
+  cr_assert(!strncmp(rt_device_note(d), "backend emu (auto: no HIP GPU of arch gfx950: ", 46), "%s", rt_device_note(d));
+  cr_assert_null(strchr(rt_device_note(d), '\n'), "the note must be one line");
+  rt_close(d);
+  /* an explicitly missing library path says so too */
+  setenv("LANELAB_HIP_LIB", "/nonexistent/libamdhip64.so", 1);
+  cr_assert_null(rt_open(RT_HIP, EMU_GFX942, &e));
+  cr_assert(e.code == LL_EXIT_ENV && strstr(e.msg, "/nonexistent/libamdhip64.so"), "%s", e.msg);
+}
+
+Test(rt_backend, selection_with_a_fake_hip_runtime) {
+  char *so = fake_hip();
+  setenv("LANELAB_HIP_LIB", so, 1);
+  ll_err e = {0};
+  setenv("FAKE_HIP_COUNT", "0", 1);
+  cr_assert_null(rt_open(RT_HIP, EMU_GFX950, &e));
+  cr_assert(e.code == LL_EXIT_ENV && strstr(e.msg, "no HIP device"), "%s", e.msg);
+  setenv("FAKE_HIP_COUNT", "2", 1);
+  setenv("FAKE_HIP_ARCH", "gfx90a:sramecc+:xnack-", 1);
+  cr_assert_null(rt_open(RT_HIP, EMU_GFX950, &e));
+  cr_assert(e.code == LL_EXIT_ENV && strstr(e.msg, "no HIP device of arch gfx950") &&
+            strstr(e.msg, "1: gfx90a:sramecc+:xnack-"), "%s", e.msg);
+  rt_device *d = rt_open(RT_AUTO, EMU_GFX950, &e);
+  cr_assert(d && rt_device_backend(d) == RT_EMU && strstr(rt_device_note(d), "gfx90a"), "%s", d ? rt_device_note(d) : e.msg);
+  rt_close(d);
+  setenv("FAKE_HIP_ARCH", "gfx9500", 1); /* prefix is not a match */
+  cr_assert_null(rt_open(RT_HIP, EMU_GFX950, &e));
+  setenv("FAKE_HIP_ARCH", "gfx950:sramecc+:xnack-", 1);
+  d = rt_open(RT_AUTO, EMU_GFX950, &e);
+  cr_assert(d && rt_device_backend(d) == RT_HIP, "%s", d ? rt_device_note(d) : e.msg);
+  cr_assert(strstr(rt_device_note(d), "backend hip: HIP device 0 (gfx950:sramecc+:xnack-)"), "%s", rt_device_note(d));
+  rt_close(d);
+  free(so);
+}
+
+/* The hip launch path: the kernarg buffer handed to hipModuleLaunchKernel through `extra`. */
+Test(rt_backend, hip_launch_passes_the_kernarg_buffer) {
+  char *so = fake_hip(), *co = compile_src(KSRC, "gfx950", NULL), *dir = tmpdir();
+  char *log = ll_fmt("%s/launches.log", dir), *in = ll_fmt("%s/in.bin", dir), *out = ll_fmt("%s/out.bin", dir);
+  float data[256] = {0};
+  cr_assert(ll_write_file_atomic(in, data, sizeof data, NULL));
+  char *env = ll_fmt("LANELAB_HIP_LIB=%s FAKE_HIP_COUNT=1 FAKE_HIP_ARCH=gfx950 FAKE_HIP_LOG=%s", so, log);
+  char *args = ll_fmt("run %s affine --grid 4 --block 64 --arg in:%s --arg out:1024:%s --arg u32:0x1234 --backend hip",
+                      co, in, out);
+  char *err;
+  int rc = cli(env, args, &err);
+  cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+  cr_assert(strstr(err, "backend hip: HIP device 0 (gfx950)"), "%s", err);
+  size_t n;
+  char *l = ll_read_file(log, &n, NULL);
+  cr_assert_not_null(l, "the fake runtime saw no launch");
+  l = ll_xrealloc(l, n + 1);
+  l[n] = 0;
+  /* affine's kernarg segment is 280 bytes (readelf); n sits at offset 16: 34 12 00 00 */
+  cr_assert(!strncmp(l, "affine grid 4 1 1 block 64 1 1 lds 0 size 280 bytes ", 52), "%s", l);
+  unsigned bytes[280];
+  const char *q = l + 52;
+  for (int i = 0; i < 280; i++) {
+    int used;
+    cr_assert_eq(sscanf(q, "%x%n", &bytes[i], &used), 1);
+    q += used;
+  }
+  cr_assert(bytes[16] == 0x34 && bytes[17] == 0x12 && bytes[18] == 0 && bytes[19] == 0);
+  cr_assert(bytes[24] == 4 && bytes[36] == 64, "hidden block count x / group size x");
+  free(err);
+  /* register dumps need the emulator */
+  char *args2 = ll_fmt("%s --dump-regs %s/r.json", args, dir);
+  rc = cli(env, args2, &err);
+  cr_assert_eq(rc, 2, "exit %d: %s", rc, err);
+  cr_assert(strstr(err, "--dump-regs needs the emulator"), "%s", err);
+  free(err);
+  free(args2); free(args); free(env); free(l); free(log); free(in); free(out); free(dir); free(co); free(so);
+}
+
+Test(rt_cli, backend_hip_without_runtime_is_exit_3) {
+  char *co = compile_src(KSRC, "gfx942", NULL), *dir = tmpdir();
+  char *args = ll_fmt("run %s dynlds --grid 1 --block 64 --arg out:256:%s/o.bin --lds-bytes 256 --backend hip", co, dir);
+  char *err;
+  int rc = cli("env -u LANELAB_HIP_LIB", args, &err);
+  cr_assert_eq(rc, 3, "exit %d: %s", rc, err);
+  cr_assert(strstr(err, "--backend hip: no HIP runtime") && strstr(err, "libamdhip64"), "%s", err);
+  char *o = ll_fmt("%s/o.bin", dir);
+  cr_assert_neq(access(o, F_OK), 0, "output written although nothing ran");
+  free(o); free(err); free(args); free(dir); free(co);
+}
+
+/* ---- `lanelab run` usage errors ------------------------------------------------------------------*/
+Test(rt_cli, bad_usage_is_exit_2_naming_the_problem) {
+  char *co = compile_src(KSRC, "gfx950", NULL), *dir = tmpdir();
+  char *in = ll_fmt("%s/in.bin", dir);
+  float data[64] = {0};
+  cr_assert(ll_write_file_atomic(in, data, sizeof data, NULL));
+  struct { char *args; const char *want; } cases[] = {
+      {ll_fmt("run %s affine --block 64", co), "--grid"},
+      {ll_fmt("run %s affine --grid 0 --block 64", co), "--grid '0'"},
+      {ll_fmt("run %s affine --grid 1,2,3,4 --block 64", co), "--grid '1,2,3,4'"},
+      {ll_fmt("run %s affine --grid 1 --block 64,", co), "--block '64,'"},
+      {ll_fmt("run %s nosuch --grid 1 --block 64", co), "affine, mixed, dynlds"},
+      {ll_fmt("run %s affine --grid 1 --block 64 --arg in:%s", co, in), "takes 3 arguments"},
+      {ll_fmt("run %s affine --grid 1 --block 64 --arg u32:5 --arg out:4:%s/o --arg u32:1", co, dir), "--arg 'u32:5'"},
+      {ll_fmt("run %s affine --grid 1 --block 64 --arg in:%s --arg out:4:%s/o --arg u64:1", co, in, dir), "argument 2"},
+      {ll_fmt("run %s affine --grid 1 --block 64 --arg in:%s/missing --arg out:4:%s/o --arg u32:1", co, dir, dir), "missing"},
+      {ll_fmt("run %s affine --grid 1 --block 2048 --arg in:%s --arg out:4:%s/o --arg u32:1", co, in, dir), "max_flat_workgroup_size"},
+      {ll_fmt("run %s dynlds --grid 1 --block 64 --arg out:4:%s/o --lds-bytes 1000000", co, dir), "LDS"},
+      {ll_fmt("run %s affine --grid 1 --block 64 --backend cuda", co), "--backend 'cuda'"},
+      {ll_fmt("run %s affine --grid 1 --block 64 --frobnicate", co), "--frobnicate"},
+      {ll_fmt("run %s affine --grid 1 --block 64", in), "not an ELF file"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char *err;
+    int rc = cli("", cases[i].args, &err);
+    cr_assert_eq(rc, 2, "'%s': exit %d: %s", cases[i].args, rc, err);
+    cr_assert(strstr(err, cases[i].want), "'%s': stderr lacks '%s': %s", cases[i].args, cases[i].want, err);
+    char *o = ll_fmt("%s/o", dir);
+    cr_assert_neq(access(o, F_OK), 0, "'%s' wrote an output", cases[i].args);
+    free(o);
+    free(err);
+    free(cases[i].args);
+  }
+  free(in); free(dir); free(co);
+}
+
+/* ---- end to end on the emulator ------------------------------------------------------------------*/
+static void affine_end_to_end(const char *arch) {
+  char *co = compile_src(KSRC, arch, NULL), *dir = tmpdir();
+  char *in = ll_fmt("%s/in.bin", dir), *out = ll_fmt("%s/out.bin", dir), *regs = ll_fmt("%s/regs.json", dir);
+  float x[256];
+  for (int i = 0; i < 256; i++) x[i] = 0.25f * (float)i - 3.0f; /* *2+1 is exact for these */
+  cr_assert(ll_write_file_atomic(in, x, sizeof x, NULL));
+  char *args = ll_fmt("run %s affine --grid 4 --block 64 --arg in:%s --arg out:1024:%s --arg u32:250 "
+                      "--backend auto --dump-regs %s", co, in, out, regs);
+  char *err;
+  int rc = cli("env -u LANELAB_HIP_LIB", args, &err);
+  cr_assert(strstr(err, "lanelab: backend emu (auto: --dump-regs needs the emulator)") ||
+            strstr(err, "lanelab: backend emu (auto: no HIP GPU of arch"), "no backend line: %s", err);
+  cr_assert_eq(rc, 0, "lanelab run on the emulator (%s): exit %d: %s", arch, rc, err);
+  size_t n;
+  float *y = ll_read_file(out, &n, NULL);
+  cr_assert_not_null(y);
+  cr_assert_eq(n, 1024);
+  for (int i = 0; i < 256; i++) {
+    float want = i < 250 ? x[i] * 2.0f + 1.0f : 0.0f; /* beyond n the zeroed buffer is untouched */
+    cr_assert(memcmp(&y[i], &want, 4) == 0, "%s out[%d] = %a, want %a", arch, i, y[i], want);
+  }
+  ll_err e = {0};
+  ll_json *j = ll_json_parse_file(regs, &e);
+  cr_assert_not_null(j, "%s", e.msg);
+  cr_assert_str_eq(ll_json_get(j, "arch")->str, arch);
+  cr_assert_str_eq(ll_json_get(j, "kernel")->str, "affine");
+  ll_json *w = ll_json_get(j, "waves");
+  cr_assert(w && w->type == LL_JARR && w->n == 4, "want one wave per 64-lane workgroup, 4 in all");
+  for (size_t i = 0; i < 4; i++) {
+    ll_json *v = w->items[i], *wg = ll_json_get(v, "wg"), *vg = ll_json_get(v, "vgprs");
+    cr_assert(wg->items[0]->i == (int64_t)i && wg->items[1]->i == 0 && wg->items[2]->i == 0, "waves sorted by wg");
+    cr_assert_eq(ll_json_get(v, "wave")->i, 0);
+    cr_assert(vg->type == LL_JARR && vg->n >= 1);
+    for (size_t r = 0; r < vg->n; r++) cr_assert_eq(vg->items[r]->n, 64, "v%zu has %zu lanes", r, vg->items[r]->n);
+    cr_assert_eq(strlen(ll_json_get(v, "exec")->str), 18);
+    cr_assert(ll_json_get(v, "sgprs")->n >= 1 && ll_json_get(v, "agprs")->type == LL_JARR);
+  }
+  ll_json_free(j);
+  free(err); free(args); free(y); free(in); free(out); free(regs); free(dir); free(co);
+}
+
+Test(rt_e2e, affine_matches_host_gfx942) { affine_end_to_end("gfx942"); }
+Test(rt_e2e, affine_matches_host_gfx950) { affine_end_to_end("gfx950"); }
+
+Test(rt_e2e, dynamic_lds_and_barrier) {
+  char *co = compile_src(KSRC, "gfx950", NULL), *dir = tmpdir();
+  char *out = ll_fmt("%s/o.bin", dir);
+  char *args = ll_fmt("run %s dynlds --grid 2 --block 64 --arg out:512:%s --lds-bytes 256 --backend emu", co, out);
+  char *err;
+  int rc = cli("", args, &err);
+  cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+  size_t n;
+  uint32_t *y = ll_read_file(out, &n, NULL);
+  cr_assert(y && n == 512);
+  for (int i = 0; i < 128; i++) cr_assert_eq(y[i], 3u * (uint32_t)(((i % 64) + 1) % 64), "out[%d] = %u", i, y[i]);
+  free(y); free(err); free(args); free(out); free(dir); free(co);
+}
+
+/* Writing past an output buffer faults: exit 1 with the fault line, and no output file. */
+Test(rt_e2e, fault_is_exit_1_and_writes_nothing) {
+  char *co = compile_src(KSRC, "gfx950", NULL), *dir = tmpdir();
+  char *in = ll_fmt("%s/in.bin", dir), *out = ll_fmt("%s/out.bin", dir);
+  float x[256] = {0};
+  cr_assert(ll_write_file_atomic(in, x, sizeof x, NULL));
+  char *args = ll_fmt("run %s affine --grid 4 --block 64 --arg in:%s --arg out:512:%s --arg u32:256 --backend emu",
+                      co, in, out);
+  char *err;
+  int rc = cli("", args, &err);
+  cr_assert_eq(rc, 1, "exit %d: %s", rc, err);
+  cr_assert(strstr(err, "out-of-bounds") && strstr(err, "gfx950") && strstr(err, "affine"),
+            "want an out-of-bounds fault naming arch and kernel: %s", err);
+  cr_assert_neq(access(out, F_OK), 0, "output written after a fault");
+  free(err); free(args); free(in); free(out); free(dir); free(co);
+}
