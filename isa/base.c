@@ -169,7 +169,7 @@ int isa_base_compare(const char *repo_root, const char *rev, const char *arch, c
   if (log) fprintf(log, "lanelab: building %s kernels of %s (%.12s) in %s\n", arch, rev, hash, wt);
   char *a3[] = {"worktree", "add", "--detach", "--quiet", wt, hash, NULL};
   char *r3 = git_line(top, a3, err, &rc);
-  if (!r3) { ll_err_prefix(err, "base compare: "); goto done; }
+  if (!r3) { if (err) err->code = LL_EXIT_ENV; ll_err_prefix(err, "base compare: creating the worktree"); goto done; }
   free(r3);
   added = true;
   {

@@ -125,10 +125,10 @@ static bool get_long(const ll_json *o, const char *key, long *v, bool *has, cons
 
 isa_budgets *isa_budgets_parse(const char *json_text, const char *what, ll_err *err) {
   ll_json *root = ll_json_parse(json_text, strlen(json_text), err);
-  if (!root) { ll_err_prefix(err, "%s: ", what); return NULL; }
+  if (!root) { ll_err_prefix(err, "%s", what); return NULL; }
   isa_budgets *b = ll_xcalloc(1, sizeof *b);
   ll_json *rules = root->type == LL_JOBJ ? ll_json_get(root, "rules") : NULL;
-#define BAD(line, ...) do { ll_seterr(err, LL_EXIT_USAGE, __VA_ARGS__); ll_err_prefix(err, "%s line %d: ", what, line); goto fail; } while (0)
+#define BAD(line, ...) do { ll_seterr(err, LL_EXIT_USAGE, __VA_ARGS__); ll_err_prefix(err, "%s line %d", what, line); goto fail; } while (0)
   if (!rules || rules->type != LL_JARR) BAD(root->line, "expected an object with a \"rules\" array");
   for (size_t i = 0; i < root->n; i++)
     if (strcmp(root->keys[i], "rules") != 0 && strcmp(root->keys[i], "comment") != 0)

@@ -35,7 +35,7 @@ static int sym_cmp(const void *a, const void *b) {
 isa_elf *isa_elf_read(const void *bytes, size_t n, const char *path, ll_err *err) {
   const uint8_t *d = bytes;
   if (!path) path = "<memory>";
-#define BAD(...) do { ll_seterr(err, LL_EXIT_USAGE, __VA_ARGS__); ll_err_prefix(err, "%s: ", path); goto fail; } while (0)
+#define BAD(...) do { ll_seterr(err, LL_EXIT_USAGE, __VA_ARGS__); ll_err_prefix(err, "%s", path); goto fail; } while (0)
   isa_elf *e = ll_xcalloc(1, sizeof *e);
   shdr *sh = NULL;
   if (n < 64 || memcmp(d, "\x7f" "ELF", 4) != 0) BAD("not an ELF file (%zu bytes)", n);
