@@ -145,12 +145,21 @@ bool oracle_attention_validate(const oracle_attention_spec *s, ll_err *err) {
     ll_seterr(err, LL_EXIT_USAGE, "causal: cannot be true together with custom_mask (the mask replaces the causal flag)");
     return false;
   }
-  int64_t q = oracle_attention_q_elems(s), kv = oracle_attention_kv_elems(s);
-  if (q > LIM_ELEMS || kv > LIM_ELEMS) {
-    ll_seterr(err, LL_EXIT_USAGE, "%s: %lld elements is beyond the oracle's limit of %lld", q > LIM_ELEMS ? "q" : "k/v",
-              (long long)(q > kv ? q : kv), (long long)LIM_ELEMS);
+  /* sizes in double first: a hostile spec must not overflow int64 before it is refused */
+  double dq = (double)oracle_attention_total_q(s) * s->num_qo_heads * s->head_dim;
+  double dkv = (s->kind == ORACLE_PAGED ? (double)oracle_attention_num_pages(s) * s->page_size
+                                        : (double)s->kv_indptr[s->batch]) * s->num_kv_heads * s->head_dim;
+  if (dq > (double)LIM_ELEMS || dkv > (double)LIM_ELEMS) {
+    ll_seterr(err, LL_EXIT_USAGE, "%s: %.0f elements is beyond the oracle's limit of %lld", dq > (double)LIM_ELEMS ? "q" : "k/v",
+              dq > dkv ? dq : dkv, (long long)LIM_ELEMS);
     return false;
   }
+  for (int b = 0; b < s->batch; b++)
+    if (s->kind == ORACLE_PAGED &&
+        (double)s->page_size * (s->kv_indptr[b + 1] - s->kv_indptr[b] - 1) + s->kv_last_page_len[b] > INT32_MAX) {
+      ll_seterr(err, LL_EXIT_USAGE, "kv_indptr: request %d has more than 2^31-1 keys", b);
+      return false;
+    }
   if (s->custom_mask) {
     int64_t need = 0;
     for (int b = 0; b < s->batch; b++) {
