@@ -195,7 +195,7 @@ bool lanes_seed_solve(const lanes_target *t, lanes_ds_op via, lanes_arch arch, l
           char b1[32], b2[32];
           int Lp = need_lane[s][e - 1], sp = need_slot[s][e - 1];
           snprintf(out->why, sizeof out->why,
-                   "no seed: under %s, lane %d must supply %s (for lane %d slot %d) and %s (for lane %d slot %d) "
+                   "under %s, lane %d must supply %s (for lane %d slot %d) and %s (for lane %d slot %d) "
                    "as its elements %d and %d, but they sit at LDS bits %llu and %llu - not adjacent, so no single "
                    "address delivers them%s",
                    vn, s, elem_str(t->row[Lp][sp], t->col[Lp][sp], b1, sizeof b1), Lp, sp,
@@ -207,7 +207,7 @@ bool lanes_seed_solve(const lanes_target *t, lanes_ds_op via, lanes_arch arch, l
         }
       }
       if (a0 % 8 || (a0 / 8) % (uint64_t)align) {
-        snprintf(out->why, sizeof out->why, "no seed: lane %d would start at bit %llu, not a %d-byte aligned address",
+        snprintf(out->why, sizeof out->why, "lane %d would start at bit %llu, not a %d-byte aligned address",
                  s, (unsigned long long)a0, align);
         return true;
       }
