@@ -208,7 +208,10 @@ int cmd_run(int argc, char **argv) {
 fail:
   rc = ll_report(&err);
 out:
-  for (size_t i = 0; bufs && i < o.nspecs; i++) free(bufs[i].host);
+  for (size_t i = 0; bufs && i < o.nspecs; i++) {
+    if (bufs[i].addr) rt_free(dev, bufs[i].addr);
+    free(bufs[i].host);
+  }
   free(bufs);
   free(args);
   rt_regdump_free(dump);

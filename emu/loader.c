@@ -224,11 +224,10 @@ typedef struct {
 
 static bool find_symtab(elf *e, symtab *st) {
   int idx = -1;
-  for (int want = SHT_SYMTAB; idx < 0; want = SHT_DYNSYM) { /* prefer .symtab, else .dynsym */
-    for (unsigned i = 0; i < e->shnum && idx < 0; i++)
-      if (rd32(shdr(e, i) + 4) == (uint32_t)want) idx = (int)i;
-    if (want == SHT_DYNSYM) break;
-  }
+  for (unsigned i = 0; i < e->shnum && idx < 0; i++) /* prefer .symtab ... */
+    if (rd32(shdr(e, i) + 4) == SHT_SYMTAB) idx = (int)i;
+  for (unsigned i = 0; i < e->shnum && idx < 0; i++) /* ... else .dynsym (a stripped object) */
+    if (rd32(shdr(e, i) + 4) == SHT_DYNSYM) idx = (int)i;
   if (idx < 0) return bad(e, "no symbol table (.symtab or .dynsym)");
   const uint8_t *s = shdr(e, idx);
   uint64_t sz;
@@ -540,14 +539,9 @@ const emu_kernel *emu_codeobj_kernel(const emu_codeobj *co, const char *name, ll
   return NULL;
 }
 
-/* TEMPORARY (until the execution core lands emu/decode.c): a weak reference, so that the loader
- * links and its tests run without the decoder. co->priv is only ever set by the decoder's
- * emu_codeobj_program, so whenever it is non-NULL the strong definition is linked in. */
-#pragma weak emu_program_free
-
 void emu_codeobj_free(emu_codeobj *co) {
   if (!co) return;
-  if (co->priv && emu_program_free) emu_program_free((emu_program *)co->priv);
+  if (co->priv) emu_program_free((emu_program *)co->priv);
   for (size_t i = 0; i < co->nkernels; i++) {
     emu_kernel *k = &co->kernels[i];
     for (size_t j = 0; j < k->nargs; j++) {
