@@ -1,7 +1,340 @@
-/* emu/op_mfma — MFMA semantics (v_mfma_*, v_accvgpr_*): placeholder table. Another author fills
- * it in; until then every MFMA decodes and faults "unimplemented" when executed. */
+/* emu/op_mfma — matrix instructions (v_mfma_*) and the AGPR moves (v_accvgpr_*).
+ *
+ * Layouts (CDNA3 ISA §7.1 "Matrix Fused Multiply Add", CDNA4 ISA §7.1.4; ../shared/facts/isa.md):
+ * an M x N x K instruction with B blocks holds K_L = K*M*B/64 consecutive k values per lane:
+ *   A[b][i][k] = item k%K_L of lane i + M*(b + B*(k/K_L))        (B[b][k][j]: same with i -> j, M -> N)
+ * items packed little-endian into the operand registers (item t of s bits at bits [s*t, s*t+s)).
+ * C/D with H rows per lane group (H = 4, H = 1 for f64), B_I = ceil(64 / (M*N/H)), M_I = 64/B_I/N,
+ * G = M/(H*M_I):
+ *   D[b][i][j] = register i%H + H*(i/(H*M_I) + G*(b/B_I)) of lane j + N*((i/H)%M_I + M_I*(b%B_I)).
+ * This is the general rule the ISA's layout tables follow (16x16: lane j+16*(i/4), VGPR i%4; 32x32:
+ * lane j+32*((i/4)%2), VGPR 4*(i/8)+i%4; f64 16x16: lane j+16*(i%4), pair i/4).
+ * Exception: the gfx950 f8f6f4 instructions with an fp8/bf8 operand hold that operand's 32 bytes
+ * per lane as two 16-byte halves, half h covering k = h*K/2 + 16*(lane/M) + 0..15 (AMD's CDNA4
+ * matrix-core article, Salykova et al. 2025, 32x32x64 fp8 example; isa.md notes the fp8 layout
+ * differs from the general rule). The 16x16x128 form is taken to follow the same split by
+ * analogy — UNCONFIRMED on hardware. fp6/bf6/fp4 operands follow the general rule.
+ *
+ * Arithmetic (what this emulator does; the hardware's internal order is not documented, so compare
+ * MFMA results with a tolerance): MFMA ignores EXEC and writes all 64 lanes. For each output
+ * element, acc = C, then k = 0..K-1 ascending: acc = acc + a*b rounded to f32 (round to nearest
+ * even, denormals kept). Products of f16/bf16/fp8/bf8/fp6/bf6/fp4 values are exact in f32, so for
+ * them this is a sequential f32 sum of exact products; f32 inputs use a fused multiply-add per step
+ * (fmaf); f64 uses fma in double; i8 accumulates exactly in int32 (wrapping). Blocks are
+ * independent. NaN/Inf inputs propagate through IEEE arithmetic.
+ *
+ * Element formats: fp8/bf8 on gfx942 are the FNUZ encodings (E4M3 bias 8, E5M2 bias 16, 0x80 = NaN,
+ * no infinities, no -0); on gfx950 the OCP encodings (E4M3FN bias 7: S.1111.111 = NaN, no inf;
+ * E5M2 bias 15 with inf/NaN) (CDNA3 ISA §7.1 / CDNA4 ISA "FP8 formats"; LLVM's AMDGPU fp8 notes).
+ * fp6 = E2M3 (bias 1), bf6 = E3M2 (bias 3), fp4 = E2M1 (bias 1), none with inf/NaN (OCP MX spec).
+ * f8f6f4: cbsz selects A's format, blgp B's: 0 fp8, 1 bf8, 2 fp6, 3 bf6, 4 fp4 (CDNA4 ISA §7.x,
+ * LLVM's mai-gfx950 syntax).
+ *
+ * cbsz/abid (A-block broadcast) and blgp (B lane-group pattern) on the other instructions are not
+ * modelled: a nonzero value faults "unimplemented" naming it. The scaled (v_mfma_scale_*), sparse
+ * (v_smfmac_*) and xf32 forms have no row here, so they fault "unimplemented" if executed. */
+#include <stdio.h>
+
 #include "emu/internal.h"
 
+/* ---- element decoding tables ---------------------------------------------------------------*/
+enum { T_F32, T_F16, T_BF16, T_I8, T_F64, T_FP8, T_BF8, T_FP6, T_BF6, T_FP4, T_F8F6F4 };
+static const uint8_t type_bits[] = {32, 16, 16, 8, 64, 8, 8, 6, 6, 4, 0};
+static const char *const f8f6f4_names[] = {"fp8", "bf8", "fp6", "bf6", "fp4"};
+
+static float tab_f16[65536];
+static float tab_fp8[2][256], tab_bf8[2][256]; /* [0] gfx942 FNUZ, [1] gfx950 OCP */
+static float tab_fp6[64], tab_bf6[64], tab_fp4[16];
+static pthread_once_t tab_once = PTHREAD_ONCE_INIT;
+
+/* value of a sign/exponent/mantissa code with the given widths and bias; subnormals when e == 0 */
+static float minifloat(uint32_t code, int ebits, int mbits, int bias)
+{
+  uint32_t s = code >> (ebits + mbits) & 1, e = code >> mbits & ((1u << ebits) - 1),
+           m = code & ((1u << mbits) - 1);
+  float v = e ? ldexpf(1.0f + (float)m / (float)(1u << mbits), (int)e - bias)
+              : ldexpf((float)m / (float)(1u << mbits), 1 - bias);
+  return s ? -v : v;
+}
+
+static void build_tables(void)
+{
+  /* IEEE binary16: 5-bit exponent bias 15, inf/NaN at e = 31 */
+  for (uint32_t h = 0; h < 65536; h++)
+    tab_f16[h] = (h >> 10 & 31) == 31 ? ((h & 0x3ff) ? NAN : (h >> 15 ? -INFINITY : INFINITY))
+                                      : minifloat(h, 5, 10, 15);
+  for (uint32_t c = 0; c < 256; c++) {
+    /* FNUZ (gfx942): 0x80 is the only NaN, no infinities */
+    tab_fp8[0][c] = c == 0x80 ? NAN : minifloat(c, 4, 3, 8);
+    tab_bf8[0][c] = c == 0x80 ? NAN : minifloat(c, 5, 2, 16);
+    /* OCP (gfx950): E4M3FN NaN = S.1111.111, no inf; E5M2 IEEE-like */
+    tab_fp8[1][c] = (c & 0x7f) == 0x7f ? NAN : minifloat(c, 4, 3, 7);
+    tab_bf8[1][c] = (c >> 2 & 31) == 31 ? ((c & 3) ? NAN : (c >> 7 ? -INFINITY : INFINITY))
+                                         : minifloat(c, 5, 2, 15);
+  }
+  for (uint32_t c = 0; c < 64; c++) tab_fp6[c] = minifloat(c, 2, 3, 1), tab_bf6[c] = minifloat(c, 3, 2, 3);
+  for (uint32_t c = 0; c < 16; c++) tab_fp4[c] = minifloat(c, 2, 1, 1);
+}
+
+/* ---- instruction descriptors ---------------------------------------------------------------*/
+typedef struct mdesc {
+  uint8_t M, N, K, B;
+  uint8_t ta, tb; /* element types of A and B (T_F8F6F4: chosen by cbsz/blgp) */
+} mdesc;
+
+/* Operand gathering: A as fa[b][i][k] (K contiguous), B as fb[b][k][j] (N contiguous). The max
+ * is 2048 elements per operand (16x16x128, 32x32x64). */
+#define MAXEL 2048
+
+static inline uint32_t item_bits(const uint32_t *const *r, int l, int t, int s)
+{
+  int bit = s * t, wd = bit >> 5, sh = bit & 31;
+  uint64_t v = r[wd][l] >> sh;
+  if (sh + s > 32) v |= (uint64_t)r[wd + 1][l] << (32 - sh);
+  return (uint32_t)v & (uint32_t)((1ull << s) - 1);
+}
+
+/* Converts operand `opi` into floats (or ints for i8) in the [b][row][k] order when `isA` (row = i)
+ * and [b][k][col] order otherwise. Returns false after a fault. */
+static bool gather(emu_wave *w, const emu_insn *in, int opi, const mdesc *d, int type, bool isA,
+                   float *f, int32_t *iv)
+{
+  const emu_opnd *o = &in->o[opi];
+  int MN = isA ? d->M : d->N, K = d->K, B = d->B;
+  int KL = K * MN * B / 64, s = type_bits[type];
+  int nreg = (KL * s + 31) / 32;
+  if (o->kind != EMU_OPK_VGPR && o->kind != EMU_OPK_AGPR) {
+    emu_raise(w, in, "unimplemented", -1, 0, "MFMA %s operand that is not a VGPR/AGPR", isA ? "A" : "B");
+    return false;
+  }
+  if (o->n < nreg) {
+    emu_raise(w, in, "unimplemented", -1, 0, "MFMA %s operand has %d registers, %d needed", isA ? "A" : "B",
+              o->n, nreg);
+    return false;
+  }
+  const uint32_t *r[24];
+  for (int k = 0; k < nreg; k++) r[k] = emu_vreg(w, in, opi, k);
+  const float *tab = NULL;
+  int arch = w->wg->arch == EMU_GFX950;
+  switch (type) {
+  case T_F16: tab = tab_f16; break;
+  case T_FP8: tab = tab_fp8[arch]; break;
+  case T_BF8: tab = tab_bf8[arch]; break;
+  case T_FP6: tab = tab_fp6; break;
+  case T_BF6: tab = tab_bf6; break;
+  case T_FP4: tab = tab_fp4; break;
+  }
+  /* the f8f6f4 fp8/bf8 two-halves layout (see the header comment) */
+  bool split = d->ta == T_F8F6F4 && s == 8;
+  for (int l = 0; l < 64; l++) {
+    int row = l % MN, q = l / MN, b = q % B, kg = q / B;
+    for (int t = 0; t < KL; t++) {
+      int k = split ? (t / 16) * (K / 2) + 16 * kg + t % 16 : kg * KL + t;
+      size_t idx = isA ? ((size_t)b * MN + row) * K + k : ((size_t)b * K + k) * MN + row;
+      if (type == T_F64) {
+        ((double *)f)[idx] = emu_f64((uint64_t)r[2 * t][l] | (uint64_t)r[2 * t + 1][l] << 32);
+        continue;
+      }
+      uint32_t v = s == 32 ? r[t][l] : item_bits(r, l, t, s);
+      if (type == T_I8) iv[idx] = (int8_t)v;
+      else if (type == T_F32) f[idx] = emu_f32(v);
+      else if (type == T_BF16) f[idx] = emu_f32(v << 16);
+      else f[idx] = tab[v];
+    }
+  }
+  return true;
+}
+
+/* ---- the multiply kernels --------------------------------------------------------------------
+ * Row i of one block: acc[0..N) (= C row) += sum over k of A[i][k] * B[k][0..N), k ascending.
+ * N is a compile-time constant so the j loop vectorizes; target_clones adds an AVX2 build (no FMA
+ * in it, so no contraction: products are exact for the narrow types, f32 calls fmaf). */
+#define CLONES __attribute__((target_clones("avx2", "default")))
+#define ROWKERN(NN)                                                                              \
+  CLONES static void row_f_##NN(float *acc, const float *a, const float *b, int K)              \
+  {                                                                                              \
+    float t[NN];                                                                                 \
+    for (int j = 0; j < NN; j++) t[j] = acc[j];                                                  \
+    for (int k = 0; k < K; k++) {                                                                \
+      float x = a[k];                                                                            \
+      const float *bk = b + (size_t)k * NN;                                                      \
+      for (int j = 0; j < NN; j++) t[j] += x * bk[j];                                            \
+    }                                                                                            \
+    for (int j = 0; j < NN; j++) acc[j] = t[j];                                                  \
+  }
+ROWKERN(4)
+ROWKERN(16)
+ROWKERN(32)
+
+static void row_f(float *acc, const float *a, const float *b, int K, int N)
+{
+  if (N == 16) row_f_16(acc, a, b, K);
+  else if (N == 32) row_f_32(acc, a, b, K);
+  else row_f_4(acc, a, b, K);
+}
+
+/* ---- the handler ---------------------------------------------------------------------------*/
+static int mfma(emu_wave *w, const emu_insn *in, const mdesc *d)
+{
+  pthread_once(&tab_once, build_tables);
+  int ta = d->ta, tb = d->tb;
+  if (ta == T_F8F6F4) {
+    /* CDNA4 ISA: cbsz = A format, blgp = B format (0 fp8, 1 bf8, 2 fp6, 3 bf6, 4 fp4) */
+    if (in->cbsz > 4 || in->blgp > 4)
+      return emu_raise(w, in, "unimplemented", -1, 0, "f8f6f4 format code cbsz:%d blgp:%d (valid 0..4: %s %s %s %s %s)",
+                       in->cbsz, in->blgp, f8f6f4_names[0], f8f6f4_names[1], f8f6f4_names[2], f8f6f4_names[3], f8f6f4_names[4]);
+    static const uint8_t fmt[] = {T_FP8, T_BF8, T_FP6, T_BF6, T_FP4};
+    ta = fmt[in->cbsz], tb = fmt[in->blgp];
+  } else if (in->cbsz || in->abid || in->blgp) {
+    return emu_raise(w, in, "unimplemented", -1, 0,
+                     "MFMA broadcast modifiers cbsz:%d abid:%d blgp:%d are not modelled", in->cbsz,
+                     in->abid, in->blgp);
+  }
+  const int M = d->M, N = d->N, K = d->K, B = d->B;
+  const bool f64 = ta == T_F64, i8 = ta == T_I8;
+  const int H = f64 ? 1 : 4, BI = (64 + M * N / H - 1) / (M * N / H), MI = 64 / BI / N, G = M / (H * MI);
+  const int dw = f64 ? 2 : 1, nout = M * N * B / 64 * dw; /* output registers */
+  const emu_opnd *od = &in->o[0], *oc = &in->o[3];
+  if (od->n < nout || ((oc->kind == EMU_OPK_VGPR || oc->kind == EMU_OPK_AGPR) && oc->n < nout))
+    return emu_raise(w, in, "unimplemented", -1, 0, "MFMA C/D needs %d registers", nout);
+
+  /* all operands are read into temporaries before anything is written (D may alias A, B or C) */
+  static _Thread_local union { float f[MAXEL]; int32_t i[MAXEL]; double d[MAXEL]; } A, Bm;
+  struct { uint32_t r[64 * 32]; } out;
+  if (!gather(w, in, 1, d, ta, true, A.f, A.i) || !gather(w, in, 2, d, tb, false, Bm.f, Bm.i))
+    return EMU_FAULT;
+  /* C: registers, or one constant for every element (inline constant / literal) */
+  bool cconst = oc->kind != EMU_OPK_VGPR && oc->kind != EMU_OPK_AGPR;
+  uint64_t cval = 0;
+  if (cconst) {
+    if (f64) {
+      double t[64];
+      emu_srcf64(w, in, 3, t);
+      cval = emu_u64f(t[0]);
+    } else {
+      uint32_t t[64]; /* the operand's 32-bit value (inline float constants as f32 bits) */
+      cval = emu_src32(w, in, 3, t)[0];
+    }
+  }
+  for (int b = 0; b < B; b++)
+    for (int i = 0; i < M; i++) {
+      int item = (i % H + H * (i / (H * MI) + G * (b / BI))) * dw;
+      int lb = N * ((i / H) % MI + MI * (b % BI));
+      uint32_t *dst = &out.r[item * 64 + lb];
+      const uint32_t *c0 = cconst ? NULL : emu_vreg(w, in, 3, item) + lb;
+      const uint32_t *c1 = (cconst || !f64) ? NULL : emu_vreg(w, in, 3, item + 1) + lb;
+      if (f64) {
+        const double *a = &A.d[((size_t)b * M + i) * K], *bb = &Bm.d[(size_t)b * K * N];
+        for (int j = 0; j < N; j++) {
+          double acc = cconst ? emu_f64(cval) : emu_f64((uint64_t)c0[j] | (uint64_t)c1[j] << 32);
+          for (int k = 0; k < K; k++) acc = fma(a[k], bb[(size_t)k * N + j], acc);
+          uint64_t u = emu_u64f(acc);
+          dst[j] = (uint32_t)u;
+          dst[64 + j] = (uint32_t)(u >> 32);
+        }
+      } else if (i8) {
+        const int32_t *a = &A.i[((size_t)b * M + i) * K], *bb = &Bm.i[(size_t)b * K * N];
+        uint32_t acc[32];
+        for (int j = 0; j < N; j++) acc[j] = cconst ? (uint32_t)cval : c0[j];
+        for (int k = 0; k < K; k++)
+          for (int j = 0; j < N; j++) acc[j] += (uint32_t)(a[k] * bb[(size_t)k * N + j]);
+        memcpy(dst, acc, (size_t)N * 4);
+      } else {
+        const float *a = &A.f[((size_t)b * M + i) * K], *bb = &Bm.f[(size_t)b * K * N];
+        float acc[32];
+        if (cconst) for (int j = 0; j < N; j++) acc[j] = emu_f32((uint32_t)cval);
+        else memcpy(acc, c0, (size_t)N * 4);
+        if (ta == T_F32)
+          for (int k = 0; k < K; k++)
+            for (int j = 0; j < N; j++) acc[j] = fmaf(a[k], bb[(size_t)k * N + j], acc[j]);
+        else
+          row_f(acc, a, bb, K, N);
+        memcpy(dst, acc, (size_t)N * 4);
+      }
+    }
+  /* MFMA ignores EXEC: every lane of every D register is written */
+  for (int r = 0; r < nout; r++) memcpy(emu_vreg(w, in, 0, r), &out.r[r * 64], 64 * 4);
+  return EMU_OK;
+}
+
+#define MF(name, m, n, k, b, ta, tb)                                                             \
+  static int op_##name(emu_wave *w, const emu_insn *in)                                          \
+  {                                                                                              \
+    static const mdesc d = {m, n, k, b, ta, tb};                                                 \
+    return mfma(w, in, &d);                                                                      \
+  }
+/* CDNA3 ISA §7.1 / Table "MFMA opcodes" (gfx942 and gfx950) */
+MF(v_mfma_f32_32x32x1_2b_f32, 32, 32, 1, 2, T_F32, T_F32)
+MF(v_mfma_f32_16x16x1_4b_f32, 16, 16, 1, 4, T_F32, T_F32)
+MF(v_mfma_f32_4x4x1_16b_f32, 4, 4, 1, 16, T_F32, T_F32)
+MF(v_mfma_f32_32x32x2_f32, 32, 32, 2, 1, T_F32, T_F32)
+MF(v_mfma_f32_16x16x4_f32, 16, 16, 4, 1, T_F32, T_F32)
+MF(v_mfma_f32_32x32x4_2b_f16, 32, 32, 4, 2, T_F16, T_F16)
+MF(v_mfma_f32_16x16x4_4b_f16, 16, 16, 4, 4, T_F16, T_F16)
+MF(v_mfma_f32_4x4x4_16b_f16, 4, 4, 4, 16, T_F16, T_F16)
+MF(v_mfma_f32_32x32x8_f16, 32, 32, 8, 1, T_F16, T_F16)
+MF(v_mfma_f32_16x16x16_f16, 16, 16, 16, 1, T_F16, T_F16)
+/* bf16: the gfx90a "_1k" forms, named without the suffix on gfx940+ */
+MF(v_mfma_f32_32x32x4_2b_bf16, 32, 32, 4, 2, T_BF16, T_BF16)
+MF(v_mfma_f32_16x16x4_4b_bf16, 16, 16, 4, 4, T_BF16, T_BF16)
+MF(v_mfma_f32_4x4x4_16b_bf16, 4, 4, 4, 16, T_BF16, T_BF16)
+MF(v_mfma_f32_32x32x8_bf16, 32, 32, 8, 1, T_BF16, T_BF16)
+MF(v_mfma_f32_16x16x16_bf16, 16, 16, 16, 1, T_BF16, T_BF16)
+MF(v_mfma_i32_32x32x4_2b_i8, 32, 32, 4, 2, T_I8, T_I8)
+MF(v_mfma_i32_16x16x4_4b_i8, 16, 16, 4, 4, T_I8, T_I8)
+MF(v_mfma_i32_4x4x4_16b_i8, 4, 4, 4, 16, T_I8, T_I8)
+MF(v_mfma_i32_32x32x16_i8, 32, 32, 16, 1, T_I8, T_I8)
+MF(v_mfma_i32_16x16x32_i8, 16, 16, 32, 1, T_I8, T_I8)
+MF(v_mfma_f64_16x16x4_f64, 16, 16, 4, 1, T_F64, T_F64)
+MF(v_mfma_f64_4x4x4_4b_f64, 4, 4, 4, 4, T_F64, T_F64)
+MF(v_mfma_f32_16x16x32_fp8_fp8, 16, 16, 32, 1, T_FP8, T_FP8)
+MF(v_mfma_f32_16x16x32_fp8_bf8, 16, 16, 32, 1, T_FP8, T_BF8)
+MF(v_mfma_f32_16x16x32_bf8_fp8, 16, 16, 32, 1, T_BF8, T_FP8)
+MF(v_mfma_f32_16x16x32_bf8_bf8, 16, 16, 32, 1, T_BF8, T_BF8)
+MF(v_mfma_f32_32x32x16_fp8_fp8, 32, 32, 16, 1, T_FP8, T_FP8)
+MF(v_mfma_f32_32x32x16_fp8_bf8, 32, 32, 16, 1, T_FP8, T_BF8)
+MF(v_mfma_f32_32x32x16_bf8_fp8, 32, 32, 16, 1, T_BF8, T_FP8)
+MF(v_mfma_f32_32x32x16_bf8_bf8, 32, 32, 16, 1, T_BF8, T_BF8)
+/* gfx950 only (CDNA4 ISA §7.1) */
+MF(v_mfma_f32_16x16x32_f16, 16, 16, 32, 1, T_F16, T_F16)
+MF(v_mfma_f32_32x32x16_f16, 32, 32, 16, 1, T_F16, T_F16)
+MF(v_mfma_f32_16x16x32_bf16, 16, 16, 32, 1, T_BF16, T_BF16)
+MF(v_mfma_f32_32x32x16_bf16, 32, 32, 16, 1, T_BF16, T_BF16)
+MF(v_mfma_i32_16x16x64_i8, 16, 16, 64, 1, T_I8, T_I8)
+MF(v_mfma_i32_32x32x32_i8, 32, 32, 32, 1, T_I8, T_I8)
+MF(v_mfma_f32_16x16x128_f8f6f4, 16, 16, 128, 1, T_F8F6F4, T_F8F6F4)
+MF(v_mfma_f32_32x32x64_f8f6f4, 32, 32, 64, 1, T_F8F6F4, T_F8F6F4)
+
+/* ---- AGPR moves (CDNA3 ISA §12.x VOP3P "V_ACCVGPR_READ/WRITE", VOP1 "V_ACCVGPR_MOV"): ordinary
+ * VALU moves between the VGPR and AGPR halves of the unified file, under EXEC. */
+static int op_v_accvgpr_mov(emu_wave *w, const emu_insn *in)
+{
+  uint32_t t[64];
+  emu_dst32(w, in, 0, emu_src32(w, in, 1, t));
+  return EMU_OK;
+}
+
+#define ROW(name, flags) {#name, op_##name, EMU_F_MFMA | (flags)},
 const emu_opdef emu_optab_mfma[] = {
+    ROW(v_mfma_f32_32x32x1_2b_f32, 0) ROW(v_mfma_f32_16x16x1_4b_f32, 0)
+    ROW(v_mfma_f32_4x4x1_16b_f32, 0) ROW(v_mfma_f32_32x32x2_f32, 0) ROW(v_mfma_f32_16x16x4_f32, 0)
+    ROW(v_mfma_f32_32x32x4_2b_f16, 0) ROW(v_mfma_f32_16x16x4_4b_f16, 0)
+    ROW(v_mfma_f32_4x4x4_16b_f16, 0) ROW(v_mfma_f32_32x32x8_f16, 0) ROW(v_mfma_f32_16x16x16_f16, 0)
+    ROW(v_mfma_f32_32x32x4_2b_bf16, 0) ROW(v_mfma_f32_16x16x4_4b_bf16, 0)
+    ROW(v_mfma_f32_4x4x4_16b_bf16, 0) ROW(v_mfma_f32_32x32x8_bf16, 0)
+    ROW(v_mfma_f32_16x16x16_bf16, 0) ROW(v_mfma_i32_32x32x4_2b_i8, 0)
+    ROW(v_mfma_i32_16x16x4_4b_i8, 0) ROW(v_mfma_i32_4x4x4_16b_i8, 0) ROW(v_mfma_i32_32x32x16_i8, 0)
+    ROW(v_mfma_i32_16x16x32_i8, 0) ROW(v_mfma_f64_16x16x4_f64, 0) ROW(v_mfma_f64_4x4x4_4b_f64, 0)
+    ROW(v_mfma_f32_16x16x32_fp8_fp8, 0) ROW(v_mfma_f32_16x16x32_fp8_bf8, 0)
+    ROW(v_mfma_f32_16x16x32_bf8_fp8, 0) ROW(v_mfma_f32_16x16x32_bf8_bf8, 0)
+    ROW(v_mfma_f32_32x32x16_fp8_fp8, 0) ROW(v_mfma_f32_32x32x16_fp8_bf8, 0)
+    ROW(v_mfma_f32_32x32x16_bf8_fp8, 0) ROW(v_mfma_f32_32x32x16_bf8_bf8, 0)
+    ROW(v_mfma_f32_16x16x32_f16, EMU_F_GFX950) ROW(v_mfma_f32_32x32x16_f16, EMU_F_GFX950)
+    ROW(v_mfma_f32_16x16x32_bf16, EMU_F_GFX950) ROW(v_mfma_f32_32x32x16_bf16, EMU_F_GFX950)
+    ROW(v_mfma_i32_16x16x64_i8, EMU_F_GFX950) ROW(v_mfma_i32_32x32x32_i8, EMU_F_GFX950)
+    ROW(v_mfma_f32_16x16x128_f8f6f4, EMU_F_GFX950) ROW(v_mfma_f32_32x32x64_f8f6f4, EMU_F_GFX950)
+    {"v_accvgpr_read_b32", op_v_accvgpr_mov, EMU_F_VALU},
+    {"v_accvgpr_write_b32", op_v_accvgpr_mov, EMU_F_VALU},
+    {"v_accvgpr_mov_b32", op_v_accvgpr_mov, EMU_F_VALU},
     {NULL, NULL, 0},
 };

@@ -1,22 +1,226 @@
-/* emu/op_xlane — cross-lane semantics: ds_bpermute/permute/swizzle, DPP lane selection,
- * v_permlane16/32_swap, the transposing LDS reads. Placeholder: another author fills it in; until
- * then these instructions fault "unimplemented" when executed, and so does any DPP form. */
+/* emu/op_xlane — cross-lane semantics: DPP lane selection (used by the shared operand helpers for
+ * every *_dpp form), ds_bpermute_b32 / ds_permute_b32 / ds_swizzle_b32, v_permlane16/32_swap_b32
+ * (gfx950) and the four transposing LDS reads (gfx950).
+ *
+ * Every handler reads all source lanes into a temporary before writing any destination
+ * (internal.h). Facts are from ../shared/facts/isa.md unless a comment names another source.
+ * (v_readlane/v_writelane/v_readfirstlane belong to the VALU family, emu/op_valu.c.) */
+#include <stdio.h>
+
 #include "emu/internal.h"
 
-const emu_opdef emu_optab_xlane[] = {
-    {NULL, NULL, 0},
-};
+/* ---- DPP (CDNA3 ISA §12.x "DPP"; gfx9 rows are 16 lanes) ------------------------------------
+ * Source lane of lane l for a DPP_CTRL value, or -1 when the control names no lane (shifted past
+ * the row/wave edge, row 0 of row_bcast:15, rows 0-1 of row_bcast:31). */
+static int dpp_lane(unsigned ctrl, int l)
+{
+  int row = l & ~15, r = l & 15;
+  if (ctrl <= 0xff) return (l & ~3) | (ctrl >> (2 * (l & 3)) & 3);         /* quad_perm */
+  if (ctrl >= 0x101 && ctrl <= 0x10f) { int n = ctrl & 15; return r + n <= 15 ? l + n : -1; } /* row_shl */
+  if (ctrl >= 0x111 && ctrl <= 0x11f) { int n = ctrl & 15; return r >= n ? l - n : -1; }      /* row_shr */
+  if (ctrl >= 0x121 && ctrl <= 0x12f) return row | ((r - (int)(ctrl & 15)) & 15);             /* row_ror */
+  switch (ctrl) {
+  case 0x130: return l < 63 ? l + 1 : -1;  /* wave_shl:1 */
+  case 0x134: return (l + 1) & 63;         /* wave_rol:1 */
+  case 0x138: return l > 0 ? l - 1 : -1;   /* wave_shr:1 */
+  case 0x13c: return (l + 63) & 63;        /* wave_ror:1 */
+  case 0x140: return row | (15 - r);       /* row_mirror */
+  case 0x141: return (l & ~7) | (7 - (l & 7)); /* row_half_mirror */
+  case 0x142: return row ? row - 1 : -1;   /* row_bcast:15: lane 15 of the previous row */
+  case 0x143: return l >= 32 ? 31 : -1;    /* row_bcast:31: lane 31 to rows 2 and 3 */
+  }
+  if (ctrl >= 0x150 && ctrl <= 0x15f) return row | (ctrl & 15); /* row_newbcast:n (gfx90a+) */
+  return -1; /* the decoder accepts only the controls above */
+}
 
-const bool emu_dpp_implemented = false;
+const bool emu_dpp_implemented = true;
 
+/* A source lane that the control does not name, or whose EXEC bit is off, is invalid: with
+ * bound_ctrl it reads 0, without it the destination lane is not written (emu_dpp_wmask). */
 void emu_dpp_src(emu_wave *w, const emu_insn *in, const uint32_t *src, uint32_t *out)
 {
-  (void)w, (void)in;
-  memcpy(out, src, EMU_LANES * sizeof *out); /* never reached while emu_dpp_implemented is false */
+  uint64_t e = emu_exec(w);
+  uint32_t t[EMU_LANES];
+  for (int l = 0; l < EMU_LANES; l++) {
+    int s = dpp_lane(in->dpp_ctrl, l);
+    t[l] = (s >= 0 && (e >> s & 1)) ? src[s] : 0;
+  }
+  memcpy(out, t, sizeof t); /* out may be src */
 }
 
 uint64_t emu_dpp_wmask(const emu_wave *w, const emu_insn *in)
 {
-  (void)w, (void)in;
-  return ~0ull;
+  uint64_t m = 0, e = emu_exec(w);
+  for (int l = 0; l < EMU_LANES; l++) {
+    /* row_mask bit = row l/16, bank_mask bit = bank (l/4)%4 within the row */
+    if (!(in->row_mask >> (l >> 4) & 1) || !(in->bank_mask >> ((l >> 2) & 3) & 1)) continue;
+    int s = dpp_lane(in->dpp_ctrl, l);
+    if (in->bound_ctrl || (s >= 0 && (e >> s & 1))) m |= 1ull << l;
+  }
+  return m;
 }
+
+/* ---- ds_bpermute_b32 / ds_permute_b32 (CDNA3 ISA §11 "LDS": DS_BPERMUTE_B32, DS_PERMUTE_B32):
+ * lane index = ((ADDR + OFFSET) / 4) mod 64; no LDS memory is touched. ---------------------------*/
+static int op_ds_bpermute_b32(emu_wave *w, const emu_insn *in)
+{
+  /* gather: dst[l] = data[src lane]; an EXEC-off source lane yields 0; EXEC-on lanes written */
+  uint64_t e = emu_exec(w);
+  const uint32_t *a = emu_vreg(w, in, 1, 0), *dv = emu_vreg(w, in, 2, 0);
+  uint32_t d[EMU_LANES];
+  for (int l = 0; l < EMU_LANES; l++) {
+    uint32_t s = ((a[l] + (uint32_t)in->offset) >> 2) & 63;
+    d[l] = (e >> s & 1) ? dv[s] : 0;
+  }
+  emu_dst32(w, in, 0, d);
+  return EMU_OK;
+}
+
+static int op_ds_permute_b32(emu_wave *w, const emu_insn *in)
+{
+  /* scatter: each EXEC-on lane sends data to lane ((addr+offset)/4)%64; unwritten lanes get 0;
+   * lanes are visited in ascending order, so the highest sender wins */
+  uint64_t e = emu_exec(w);
+  const uint32_t *a = emu_vreg(w, in, 1, 0), *dv = emu_vreg(w, in, 2, 0);
+  uint32_t d[EMU_LANES] = {0};
+  for (int l = 0; l < EMU_LANES; l++)
+    if (e >> l & 1) d[((a[l] + (uint32_t)in->offset) >> 2) & 63] = dv[l];
+  emu_dst32(w, in, 0, d);
+  return EMU_OK;
+}
+
+/* ---- ds_swizzle_b32 (CDNA3 ISA §11 DS_SWIZZLE_B32; LLVM SIDefines.h Swizzle encodings) ------
+ *   offset < 0x8000   bitmask within each 32-lane half: and = [4:0], or = [9:5], xor = [14:10]
+ *   0x8000..0xbfff    quad permute: lane 4q+i reads 4q + offset[2i+1:2i]
+ *   0xc000..0xdfff    rotate within 32-lane halves: [10] direction (0 left, 1 right), [9:5]
+ *                     distance, [4:0] mask of lane bits kept fixed (0 = rotate all 32 lanes).
+ *                     Field layout from rocWMMA's swizzle encoder; the direction convention (left:
+ *                     lane i reads lane i + distance) is the usual meaning of "rotate left" and is
+ *                     NOT confirmed against AMD's ISA text.
+ *   0xe000..0xffff    FFT mode: its lane mapping is not given in any public source found, so it
+ *                     faults "unimplemented".
+ * A source lane with EXEC off reads 0; EXEC-on lanes are written. */
+static int op_ds_swizzle_b32(emu_wave *w, const emu_insn *in)
+{
+  unsigned off = (unsigned)in->offset & 0xffff;
+  if (off >= 0xe000)
+    return emu_raise(w, in, "unimplemented", -1, 0, "ds_swizzle_b32 FFT mode (offset 0x%04x): lane mapping unknown", off);
+  uint64_t e = emu_exec(w);
+  const uint32_t *dv = emu_vreg(w, in, 1, 0);
+  uint32_t d[EMU_LANES];
+  for (int l = 0; l < EMU_LANES; l++) {
+    int s, i = l & 31;
+    if (off < 0x8000) {
+      s = (((i & (off & 31)) | (off >> 5 & 31)) ^ (off >> 10 & 31)) | (l & 32);
+    } else if (off < 0xc000) {
+      s = (l & ~3) | (off >> (2 * (l & 3)) & 3);
+    } else {
+      int dist = off >> 5 & 31, keep = off & 31, step = (off >> 10 & 1) ? -dist : dist;
+      s = (i & keep) | ((i + step) & ~keep & 31) | (l & 32);
+    }
+    d[l] = (e >> s & 1) ? dv[s] : 0;
+  }
+  emu_dst32(w, in, 0, d);
+  return EMU_OK;
+}
+
+/* ---- v_permlane16_swap_b32 / v_permlane32_swap_b32 (gfx950; CDNA4 ISA §12 VOP1; LLVM's
+ * description of the intrinsics): operand 0 (vdst) and operand 1 (src0) are both read and written.
+ *   16: vdst rows 1 and 3 are exchanged with src0 rows 0 and 2 (row = 16 lanes)
+ *   32: vdst lanes 32..63 are exchanged with src0 lanes 0..31
+ * What a partial EXEC does to a lane pair is not documented publicly: EXEC must be all ones
+ * (EXEC = 0 changes nothing, as for any VALU op); anything else faults naming the case. */
+static int permlane_swap(emu_wave *w, const emu_insn *in, int half)
+{
+  uint64_t e = emu_exec(w);
+  if (e == 0) return EMU_OK;
+  if (e != ~0ull)
+    return emu_raise(w, in, "unimplemented", -1, 0,
+                     "v_permlane%d_swap_b32 with partial EXEC 0x%016llx: per-lane behaviour not modelled",
+                     half, (unsigned long long)e);
+  if (in->o[1].kind != EMU_OPK_VGPR)
+    return emu_raise(w, in, "unimplemented", -1, 0, "v_permlane%d_swap_b32 source that is not a VGPR", half);
+  uint32_t *vd = emu_vreg(w, in, 0, 0), *vs = emu_vreg(w, in, 1, 0);
+  uint32_t nd[EMU_LANES], ns[EMU_LANES];
+  memcpy(nd, vd, sizeof nd);
+  memcpy(ns, vs, sizeof ns);
+  for (int l = 0; l < EMU_LANES; l++) {
+    bool src_side = half == 16 ? ((l >> 4) & 1) == 0 : l < 32; /* src0 lanes that take part */
+    if (!src_side) continue;
+    int p = l + half; /* partner lane in vdst */
+    ns[l] = vd[p];
+    nd[p] = vs[l];
+  }
+  memcpy(vs, ns, sizeof ns);
+  memcpy(vd, nd, sizeof nd); /* vdst last: if both name one register, vdst's result stands */
+  return EMU_OK;
+}
+static int op_v_permlane16_swap_b32(emu_wave *w, const emu_insn *in) { return permlane_swap(w, in, 16); }
+static int op_v_permlane32_swap_b32(emu_wave *w, const emu_insn *in) { return permlane_swap(w, in, 32); }
+
+/* ---- transposing LDS reads (gfx950; CDNA4 ISA §11.4; isa.md "Transposing LDS reads") ---------
+ * Every lane reads its own 8 bytes (12 for b6) at ADDR+OFFSET; then within each 16-lane group g,
+ * with E elements of s bits per lane and R = 16/E:
+ *     out(16g+m)[k] = in(16g + R*k + m/E)[m % E]
+ * Faults: EXEC not all ones; an address not aligned to 8 bytes (b64 forms) or 16 bytes (b96):
+ * isa.md gives 16 per AMD's rocRoller hardware test and 12 per a ROCm doc. 16 is enforced: it is
+ * what code run on hardware uses, a literal 12-byte rule is not a power-of-two address mask (and
+ * would reject 16-byte-aligned rows), and a stricter check fails loudly with the rule named where a
+ * weaker one would let code that breaks on hardware pass silently. LDS out of range faults. */
+static int tr_read(emu_wave *w, const emu_insn *in, int bytes, int s)
+{
+  uint64_t e = emu_exec(w);
+  if (e != ~0ull)
+    return emu_raise(w, in, "transposing read needs full exec", -1, 0, "EXEC is 0x%016llx, must be all ones",
+                     (unsigned long long)e);
+  int align = bytes == 8 ? 8 : 16, E = bytes * 8 / s, R = 16 / E, nreg = bytes / 4;
+  const uint32_t *a = emu_vreg(w, in, 1, 0);
+  uint32_t inb[EMU_LANES][3] = {{0}}, out[EMU_LANES][3];
+  for (int l = 0; l < EMU_LANES; l++) {
+    uint64_t addr = (uint64_t)a[l] + (uint32_t)in->offset;
+    if (addr & (align - 1))
+      return emu_raise(w, in, "misaligned lds access", l, addr,
+                       "%d-byte transposing read needs %d-byte alignment (%s)", bytes, align,
+                       bytes == 8 ? "CDNA4 ISA §11.4: aligned to the data size"
+                                  : "b96: 16 as in AMD's rocRoller hardware test, not the 12 of a ROCm doc");
+    const uint8_t *p = emu_ldsptr(w, in, addr, (uint32_t)bytes, l);
+    if (!p) return EMU_FAULT;
+    memcpy(inb[l], p, (size_t)bytes);
+  }
+  uint64_t msk = (1ull << s) - 1;
+  for (int l = 0; l < EMU_LANES; l++) {
+    int g = l & ~15, m = l & 15;
+    memset(out[l], 0, sizeof out[l]);
+    for (int k = 0; k < E; k++) {
+      int sl = g + R * k + m / E, se = m % E, bit = s * se;
+      /* element se of lane sl: bits [bit, bit+s) of its little-endian bytes */
+      uint64_t v = ((uint64_t)inb[sl][bit >> 5] | (bit >> 5 < 2 ? (uint64_t)inb[sl][(bit >> 5) + 1] << 32 : 0))
+                       >> (bit & 31) & msk;
+      int ob = s * k;
+      out[l][ob >> 5] |= (uint32_t)(v << (ob & 31));
+      if ((ob & 31) + s > 32) out[l][(ob >> 5) + 1] |= (uint32_t)(v >> (32 - (ob & 31)));
+    }
+  }
+  for (int r = 0; r < nreg; r++) {
+    uint32_t *d = emu_vreg(w, in, 0, r);
+    for (int l = 0; l < EMU_LANES; l++) d[l] = out[l][r];
+  }
+  return EMU_OK;
+}
+static int op_ds_read_b64_tr_b16(emu_wave *w, const emu_insn *in) { return tr_read(w, in, 8, 16); }
+static int op_ds_read_b64_tr_b8(emu_wave *w, const emu_insn *in) { return tr_read(w, in, 8, 8); }
+static int op_ds_read_b64_tr_b4(emu_wave *w, const emu_insn *in) { return tr_read(w, in, 8, 4); }
+static int op_ds_read_b96_tr_b6(emu_wave *w, const emu_insn *in) { return tr_read(w, in, 12, 6); }
+
+const emu_opdef emu_optab_xlane[] = {
+    {"ds_bpermute_b32", op_ds_bpermute_b32, EMU_F_DS | EMU_F_XLANE},
+    {"ds_permute_b32", op_ds_permute_b32, EMU_F_DS | EMU_F_XLANE},
+    {"ds_swizzle_b32", op_ds_swizzle_b32, EMU_F_DS | EMU_F_XLANE},
+    {"v_permlane16_swap_b32", op_v_permlane16_swap_b32, EMU_F_VALU | EMU_F_XLANE | EMU_F_GFX950},
+    {"v_permlane32_swap_b32", op_v_permlane32_swap_b32, EMU_F_VALU | EMU_F_XLANE | EMU_F_GFX950},
+    {"ds_read_b64_tr_b16", op_ds_read_b64_tr_b16, EMU_F_DS | EMU_F_XLANE | EMU_F_GFX950},
+    {"ds_read_b64_tr_b8", op_ds_read_b64_tr_b8, EMU_F_DS | EMU_F_XLANE | EMU_F_GFX950},
+    {"ds_read_b64_tr_b4", op_ds_read_b64_tr_b4, EMU_F_DS | EMU_F_XLANE | EMU_F_GFX950},
+    {"ds_read_b96_tr_b6", op_ds_read_b96_tr_b6, EMU_F_DS | EMU_F_XLANE | EMU_F_GFX950},
+    {NULL, NULL, 0},
+};
