@@ -608,6 +608,8 @@ Test(lanes_tile, swizzle_offsets_and_region) {
   cr_assert_eq(lanes_swizzle_offset(LANES_SWZ_128B, 16, 11, 0), 176 + 3);
   cr_assert_eq(lanes_swizzle_offset(LANES_SWZ_128B_16ROW, 16, 11, 0), 176 + 11);
   cr_assert_eq(lanes_swizzle_offset(LANES_SWZ_64B, 16, 5, 1), 80 + 3);
+  cr_assert_eq(lanes_swizzle_offset(LANES_SWZ_64B, 16, 9, 1), 144 + 1);   /* (9/2)%4 = 0 */
+  cr_assert_eq(lanes_swizzle_offset(LANES_SWZ_64B, 16, 14, 3), 224 + 0);  /* 3 ^ 3 */
   uint8_t img[LANES_REGION_BYTES];
   lanes_region_fill(LANES_SWZ_128B, img);
   /* T[3][5] = 16*3+5 at byte 3*128 + 8*(1^3) + 2*1 */
