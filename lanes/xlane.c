@@ -196,7 +196,9 @@ int lanes_dpp_src(const lanes_dpp *d, int L) {
 
 /* A lane writes when EXEC-on and its row (L/16) and bank ((L%16)/4) are enabled: the masks gate
  * only the destination write (isa.md). An invalid source (out of range, or EXEC off — gfx9 has
- * no fetch-inactive) gives 0 with bound_ctrl, else the lane keeps its old value. */
+ * no fetch-inactive, which came with gfx10) gives 0 with bound_ctrl, else the lane keeps its old
+ * value (LLVM AMDGPUModifierSyntax: "accessing data from an invalid lane will return zero";
+ * Mesa ACO sets bound_ctrl precisely to "read 0 from inactive lanes when using dpp"). */
 void lanes_dpp_apply(const lanes_dpp *d, const uint32_t src[LANES_WAVE], uint64_t exec, uint32_t dst[LANES_WAVE]) {
   uint32_t s[LANES_WAVE];
   memcpy(s, src, sizeof s);
