@@ -337,7 +337,7 @@ Test(rt_cli, bad_usage_is_exit_2_naming_the_problem) {
       {ll_fmt("run %s affine --grid 0 --block 64", co), "--grid '0'"},
       {ll_fmt("run %s affine --grid 1,2,3,4 --block 64", co), "--grid '1,2,3,4'"},
       {ll_fmt("run %s affine --grid 1 --block 64,", co), "--block '64,'"},
-      {ll_fmt("run %s nosuch --grid 1 --block 64", co), "affine, mixed, dynlds"},
+      {ll_fmt("run %s nosuch --grid 1 --block 64", co), "affine, mixed, dynlds, packet"},
       {ll_fmt("run %s affine --grid 1 --block 64 --arg in:%s", co, in), "takes 3 arguments"},
       {ll_fmt("run %s affine --grid 1 --block 64 --arg u32:5 --arg out:4:%s/o --arg u32:1", co, dir), "--arg 'u32:5'"},
       {ll_fmt("run %s affine --grid 1 --block 64 --arg in:%s --arg out:4:%s/o --arg u64:1", co, in, dir), "argument 2"},
@@ -436,4 +436,25 @@ Test(rt_e2e, fault_is_exit_1_and_writes_nothing) {
             "want an out-of-bounds fault naming arch and kernel: %s", err);
   cr_assert_neq(access(out, F_OK), 0, "output written after a fault");
   free(err); free(args); free(in); free(out); free(dir); free(co);
+}
+
+/* The dispatch packet the emu backend builds, read back by the kernel. Field offsets from the HSA
+ * Platform System Architecture Specification ("Kernel Dispatch Packet"): setup (dimensions) u16 at
+ * byte 2, workgroup_size_x u16 at 4, grid_size_x u32 at 12 in work-items, group_segment_size u32
+ * at 28 (static + dynamic LDS). */
+Test(rt_e2e, dispatch_packet_fields) {
+  char *co = compile_src(KSRC, "gfx942", NULL), *dir = tmpdir();
+  char *out = ll_fmt("%s/o.bin", dir);
+  char *args = ll_fmt("run %s packet --grid 3,2 --block 128 --arg out:16:%s --lds-bytes 512 --backend emu", co, out);
+  char *err;
+  int rc = cli("", args, &err);
+  cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+  size_t n;
+  uint32_t *y = ll_read_file(out, &n, NULL);
+  cr_assert(y && n == 16);
+  cr_assert_eq(y[0], 2, "setup dimensions %u, want 2 (grid has a y extent)", y[0]);
+  cr_assert_eq(y[1], 128, "workgroup_size_x %u", y[1]);
+  cr_assert_eq(y[2], 3 * 128, "grid_size_x %u, want 384 work-items", y[2]);
+  cr_assert_eq(y[3], 512, "group_segment_size %u, want 0 static + 512 dynamic", y[3]);
+  free(y); free(err); free(args); free(out); free(dir); free(co);
 }

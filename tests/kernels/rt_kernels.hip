@@ -24,3 +24,13 @@ KERNEL void dynlds(unsigned *out) {
   __builtin_amdgcn_s_barrier();
   out[__builtin_amdgcn_workgroup_id_x() * b + t] = buf[(t + 1) & (b - 1)];
 }
+
+// Reads the HSA kernel dispatch packet (the dispatch pointer user SGPRs): lane t < 4 of
+// workgroup 0 stores one field, so the runtime's packet can be checked from the host.
+KERNEL void packet(unsigned *out) {
+  const unsigned short *p16 = (const unsigned short *)__builtin_amdgcn_dispatch_ptr();
+  const unsigned *p32 = (const unsigned *)p16;
+  unsigned t = __builtin_amdgcn_workitem_id_x();
+  if (__builtin_amdgcn_workgroup_id_x() == 0 && t < 4)
+    out[t] = t == 0 ? p16[1] : t == 1 ? p16[2] : t == 2 ? p32[3] : p32[7];
+}
