@@ -1,0 +1,714 @@
+/* verify/prod — host side of the production kernels: launch descriptions, case generation,
+ * device runs compared with the oracle, the quick/full matrices and the `prod` verify stage.
+ * Contract: verify/prod.h. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verify/prod.h"
+
+/* splitmix64 (Steele, Lea, Flood 2014), for page shuffles and custom masks: deterministic from
+ * the case seed, independent of the oracle's generator. */
+static uint64_t sm64(uint64_t *s) {
+  uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/* ---- cases ----------------------------------------------------------------------------------- */
+const char *prod_case_variant(const prod_case *c) {
+  switch (c->kind) {
+    case ORACLE_SINGLE: return "single";
+    case ORACLE_RAGGED: return "ragged";
+    default: return c->layout == ORACLE_HND ? "paged-HND" : "paged-NHD";
+  }
+}
+
+char *prod_case_shape(const prod_case *c) {
+  ll_buf b = {0};
+  ll_buf_printf(&b, "B=%d q=", c->batch);
+  for (int i = 0; i < c->batch; i++) ll_buf_printf(&b, "%s%d", i ? "," : "", c->qo_len[i]);
+  ll_buf_puts(&b, " kv=");
+  for (int i = 0; i < c->batch; i++) ll_buf_printf(&b, "%s%d", i ? "," : "", c->kv_len[i]);
+  ll_buf_printf(&b, " H=%d/%d D=%d", c->hq, c->hkv, c->head_dim);
+  if (c->kind == ORACLE_PAGED) ll_buf_printf(&b, " ps=%d%s", c->page_size, c->shuffle_pages ? " shuffled" : "");
+  if (c->causal) ll_buf_puts(&b, " causal");
+  if (c->has_window) ll_buf_printf(&b, " window=%d", c->window_left);
+  if (c->soft_cap > 0) ll_buf_printf(&b, " cap=%g", c->soft_cap);
+  if (c->custom_mask) ll_buf_puts(&b, " custom-mask");
+  if (c->sm_scale > 0) ll_buf_printf(&b, " scale=%g", c->sm_scale);
+  char *s = ll_xstrdup(ll_buf_str(&b));
+  ll_buf_free(&b);
+  return s;
+}
+
+void prod_spec_free(oracle_attention_spec *s) {
+  free(s->qo_indptr); free(s->kv_indptr); free(s->kv_indices); free(s->kv_last_page_len);
+  free(s->custom_mask); free(s->q); free(s->k); free(s->v);
+  memset(s, 0, sizeof *s);
+}
+
+bool prod_case_spec(const prod_case *c, oracle_attention_spec *s, ll_err *err) {
+  memset(s, 0, sizeof *s);
+  if (c->batch < 1 || c->batch > 8) {
+    ll_seterr(err, LL_EXIT_USAGE, "case %s: batch %d is outside 1..8", c->name, c->batch);
+    return false;
+  }
+  s->kind = c->kind;
+  s->dtype = c->dtype;
+  s->num_qo_heads = c->hq;
+  s->num_kv_heads = c->hkv;
+  s->head_dim = c->head_dim;
+  s->batch = c->batch;
+  s->qo_indptr = ll_xcalloc(c->batch + 1, sizeof(int32_t));
+  s->kv_indptr = ll_xcalloc(c->batch + 1, sizeof(int32_t));
+  uint64_t rng = c->seed ^ 0x5eedull;
+  for (int b = 0; b < c->batch; b++) s->qo_indptr[b + 1] = s->qo_indptr[b] + c->qo_len[b];
+  if (c->kind == ORACLE_PAGED) {
+    s->page_size = c->page_size;
+    s->layout = c->layout;
+    s->kv_last_page_len = ll_xcalloc(c->batch, sizeof(int32_t));
+    int32_t total = 0;
+    for (int b = 0; b < c->batch; b++) {
+      if (c->kv_len[b] < 1 || c->page_size < 1) {
+        ll_seterr(err, LL_EXIT_USAGE, "case %s: a paged request needs kv_len >= 1 and page_size >= 1", c->name);
+        prod_spec_free(s);
+        return false;
+      }
+      int pages = (c->kv_len[b] + c->page_size - 1) / c->page_size;
+      s->kv_last_page_len[b] = c->kv_len[b] - (pages - 1) * c->page_size;
+      s->kv_indptr[b + 1] = s->kv_indptr[b] + pages;
+      total += pages;
+    }
+    /* shuffled: a permutation of total+3 physical pages (3 never referenced), first `total` used */
+    int32_t np = c->shuffle_pages ? total + 3 : total;
+    int32_t *ids = ll_xmalloc(np * sizeof *ids);
+    for (int32_t i = 0; i < np; i++) ids[i] = i;
+    if (c->shuffle_pages)
+      for (int32_t i = np - 1; i > 0; i--) {
+        int32_t j = (int32_t)(sm64(&rng) % (uint64_t)(i + 1)), t = ids[i];
+        ids[i] = ids[j];
+        ids[j] = t;
+      }
+    s->kv_indices = ids;
+    s->num_pages = np;
+  } else {
+    for (int b = 0; b < c->batch; b++) s->kv_indptr[b + 1] = s->kv_indptr[b] + c->kv_len[b];
+  }
+  s->causal = c->causal;
+  s->window_left = c->has_window ? c->window_left : -1;
+  s->logits_soft_cap = c->soft_cap;
+  s->has_sm_scale = c->sm_scale > 0;
+  s->sm_scale = c->sm_scale;
+  if (c->custom_mask) {
+    size_t bytes = 0;
+    for (int b = 0; b < c->batch; b++) bytes += ((size_t)c->qo_len[b] * c->kv_len[b] + 7) / 8;
+    s->custom_mask = ll_xcalloc(bytes ? bytes : 1, 1);
+    s->custom_mask_bytes = bytes;
+    size_t off = 0;
+    for (int b = 0; b < c->batch; b++) {
+      size_t bits = (size_t)c->qo_len[b] * c->kv_len[b];
+      for (size_t i = 0; i < bits; i++)
+        if (sm64(&rng) % 4 != 0) s->custom_mask[off + i / 8] |= (uint8_t)(1u << (i % 8));
+      off += (bits + 7) / 8;
+    }
+  }
+  s->path = ORACLE_PATH_AUTO;
+  if (!oracle_attention_validate(s, err)) {
+    ll_err_prefix(err, "case %s", c->name);
+    prod_spec_free(s);
+    return false;
+  }
+  oracle_attention_generate(s, c->seed);
+  s->owns = false;
+  return true;
+}
+
+/* ---- launch description ---------------------------------------------------------------------- */
+static const char *kind_stem(oracle_attention_kind k) {
+  return k == ORACLE_SINGLE ? "prefill_single" : k == ORACLE_RAGGED ? "prefill_ragged" : "prefill_paged";
+}
+
+bool prod_attn_plan_make(const oracle_attention_spec *s, prod_attn_plan *p, ll_err *err) {
+  memset(p, 0, sizeof *p);
+  int D = s->head_dim;
+  if (D != 64 && D != 128 && D != 256) {
+    ll_seterr(err, LL_EXIT_USAGE, "prefill kernels exist for head_dim 64, 128, 256; got %d", D);
+    return false;
+  }
+  if (s->dtype != ORACLE_F16 && s->dtype != ORACLE_BF16) {
+    ll_seterr(err, LL_EXIT_USAGE, "prefill kernels take f16 or bf16 inputs; got %s", oracle_dtype_name(s->dtype));
+    return false;
+  }
+  if (s->num_kv_heads <= 0 || s->num_qo_heads % s->num_kv_heads) {
+    ll_seterr(err, LL_EXIT_USAGE, "num_qo_heads %d is not a multiple of num_kv_heads %d", s->num_qo_heads,
+              s->num_kv_heads);
+    return false;
+  }
+  snprintf(p->source, sizeof p->source, "%s", kind_stem(s->kind));
+  snprintf(p->kernel, sizeof p->kernel, "%s_%s_d%d", p->source, oracle_dtype_name(s->dtype), D);
+  /* the query tiles, as FlashInfer's request_indices / qo_tile_indices */
+  uint32_t cap = 0;
+  for (int b = 0; b < s->batch; b++) cap += (uint32_t)((oracle_attention_qo_len(s, b) + PROD_Q_TILE - 1) / PROD_Q_TILE);
+  p->tile_req = ll_xcalloc(cap ? cap : 1, sizeof(int32_t));
+  p->tile_q0 = ll_xcalloc(cap ? cap : 1, sizeof(int32_t));
+  for (int b = 0; b < s->batch; b++)
+    for (int64_t q0 = 0; q0 < oracle_attention_qo_len(s, b); q0 += PROD_Q_TILE) {
+      p->tile_req[p->ntiles] = b;
+      p->tile_q0[p->ntiles++] = (int32_t)q0;
+    }
+  p->grid[0] = p->ntiles; p->grid[1] = (uint32_t)s->num_qo_heads; p->grid[2] = 1;
+  p->block[0] = PROD_BLOCK; p->block[1] = 1; p->block[2] = 1;
+  p->lds_bytes = 2u * PROD_KV_BLK * (uint32_t)D * 2u;
+  p->flags = (s->causal ? PROD_FLAG_CAUSAL : 0) | (s->custom_mask ? PROD_FLAG_CUSTOM_MASK : 0) |
+             (s->kind == ORACLE_PAGED && s->layout == ORACLE_HND ? PROD_FLAG_HND : 0);
+  p->sm_scale = (float)oracle_attention_sm_scale(s);
+  p->soft_cap = (float)s->logits_soft_cap;
+  p->window_left = s->window_left;
+  p->mask_off = ll_xcalloc(s->batch, sizeof(int32_t));
+  size_t off = 0;
+  for (int b = 0; b < s->batch; b++) {
+    p->mask_off[b] = (int32_t)off;
+    off += ((size_t)oracle_attention_qo_len(s, b) * (size_t)oracle_attention_kv_len(s, b) + 7) / 8;
+  }
+  p->mask_bytes = s->custom_mask ? off : 0;
+  return true;
+}
+
+void prod_attn_plan_free(prod_attn_plan *p) {
+  free(p->tile_req); free(p->tile_q0); free(p->mask_off);
+  memset(p, 0, sizeof *p);
+}
+
+static rt_arg aptr(uint64_t v) { rt_arg a = {.kind = RT_ARG_PTR}; a.ptr = v; return a; }
+static rt_arg au32(uint32_t v) { rt_arg a = {.kind = RT_ARG_U32}; a.u32 = v; return a; }
+static rt_arg ai32(int32_t v) { rt_arg a = {.kind = RT_ARG_I32}; a.i32 = v; return a; }
+static rt_arg af32(float v) { rt_arg a = {.kind = RT_ARG_F32}; a.f32 = v; return a; }
+static rt_arg au64(uint64_t v) { rt_arg a = {.kind = RT_ARG_U64}; a.u64 = v; return a; }
+
+/* The order of each kernel's parameters (kernels/prod/prefill_{single,ragged,paged}.hip). */
+size_t prod_attn_args(const prod_attn_plan *p, const oracle_attention_spec *s, const prod_attn_dev *d,
+                      rt_arg *a) {
+  size_t n = 0;
+  a[n++] = aptr(d->q); a[n++] = aptr(d->k); a[n++] = aptr(d->v); a[n++] = aptr(d->o); a[n++] = aptr(d->lse);
+  if (s->kind == ORACLE_SINGLE) {
+    a[n++] = aptr(d->mask); a[n++] = aptr(d->mask_off);
+    a[n++] = au32((uint32_t)oracle_attention_qo_len(s, 0));
+    a[n++] = au32((uint32_t)oracle_attention_kv_len(s, 0));
+  } else {
+    a[n++] = aptr(d->qo_indptr); a[n++] = aptr(d->kv_indptr);
+    if (s->kind == ORACLE_PAGED) { a[n++] = aptr(d->kv_indices); a[n++] = aptr(d->kv_last_page_len); }
+    a[n++] = aptr(d->tile_req); a[n++] = aptr(d->tile_q0);
+    a[n++] = aptr(d->mask); a[n++] = aptr(d->mask_off);
+  }
+  a[n++] = au32((uint32_t)s->num_qo_heads); a[n++] = au32((uint32_t)s->num_kv_heads);
+  if (s->kind == ORACLE_PAGED) a[n++] = au32((uint32_t)s->page_size);
+  a[n++] = au32(p->flags); a[n++] = af32(p->sm_scale); a[n++] = af32(p->soft_cap); a[n++] = ai32(p->window_left);
+  return n;
+}
+
+/* ---- running --------------------------------------------------------------------------------- */
+char *prod_co_path(const char *build, emu_arch arch, const char *stem) {
+  return ll_fmt("%s/%s/kernels/%s.co", build, emu_arch_name(arch), stem);
+}
+
+static uint64_t put(rt_device *d, const void *src, size_t n, const char *name, ll_err *err) {
+  size_t sz = n ? n : 16;
+  uint64_t a = rt_alloc(d, sz, name, err);
+  if (a && n && !rt_copy_to_device(d, a, src, n, err)) return 0;
+  return a;
+}
+
+/* Every mnemonic of the module's code the emulator has no semantics for (", "-joined), or NULL. */
+static char *missing_mnemonics(rt_module *m) {
+  ll_err e = {0};
+  const emu_program *p = emu_codeobj_program((emu_codeobj *)rt_module_codeobj(m), &e);
+  if (!p) return NULL;
+  ll_buf b = {0};
+  size_t n = emu_program_count(p), found = 0;
+  char **seen = NULL;
+  for (size_t i = 0; i < n; i++) {
+    const emu_insn_info *in = emu_program_insn(p, i);
+    if (in->implemented) continue;
+    bool dup = false;
+    for (size_t k = 0; k < found && !dup; k++) dup = strcmp(seen[k], in->mnem) == 0;
+    if (dup) continue;
+    seen = ll_xrealloc(seen, (found + 1) * sizeof *seen);
+    seen[found++] = (char *)in->mnem;
+    ll_buf_printf(&b, "%s%s", b.len ? ", " : "", in->mnem);
+  }
+  free(seen);
+  char *s = found ? ll_xstrdup(ll_buf_str(&b)) : NULL;
+  ll_buf_free(&b);
+  return s;
+}
+
+/* Launch with the emulator's options; on a fault, err carries the fault line and (for
+ * "unimplemented") the whole list of mnemonics the kernel needs and the emulator lacks. */
+static int launch(rt_device *d, rt_module *m, const char *kernel, const uint32_t grid[3], const uint32_t block[3],
+                  const rt_arg *args, size_t nargs, const prod_run_opts *o, emu_launch_stats *st,
+                  double *secs, ll_err *err) {
+  emu_fault f;
+  memset(&f, 0, sizeof f);
+  rt_launch_opts lo = {0};
+  lo.threads = o && o->threads ? o->threads : 2;
+  lo.sched = o ? o->sched : EMU_SCHED_ROUND_ROBIN;
+  lo.fault = &f;
+  lo.stats = rt_device_backend(d) == RT_EMU ? st : NULL;
+  double t0 = ll_now();
+  int rc = rt_launch(d, m, kernel, grid, block, args, nargs, 0, &lo, err);
+  *secs = ll_now() - t0;
+  if (rc != LL_EXIT_OK && f.faulted && strstr(f.kind, "unimplemented")) {
+    char *miss = missing_mnemonics(m);
+    ll_seterr(err, rc, "%s; the emulator lacks semantics for: %s", f.msg, miss ? miss : "(could not list)");
+    free(miss);
+  }
+  return rc;
+}
+
+static void count_stats(const emu_launch_stats *st, prod_result *r) {
+  r->have_stats = true;
+  r->wave_insns = st->wave_insns;
+  for (size_t i = 0; i < st->nmnem; i++) {
+    if (strncmp(st->mnem[i], "ds_bpermute_b32", 15) == 0) r->bpermutes += st->count[i];
+    if (strncmp(st->mnem[i], "v_mfma", 6) == 0) r->mfmas += st->count[i];
+  }
+}
+
+int prod_case_run_ref(rt_device *d, const char *build, const prod_case *c, const prod_run_opts *o,
+                      const oracle_attention_spec *s, const float *ref_o, const float *ref_lse, prod_result *r,
+                      ll_err *err) {
+  memset(r, 0, sizeof *r);
+  prod_attn_plan p;
+  if (!prod_attn_plan_make(s, &p, err)) return err->code;
+  char *co = o && o->co_path ? ll_xstrdup(o->co_path) : prod_co_path(build, rt_device_arch(d), p.source);
+  int rc = LL_EXIT_OK;
+  rt_module *m = NULL;
+  size_t es = oracle_dtype_size(s->dtype);
+  size_t nq = (size_t)oracle_attention_q_elems(s), nkv = (size_t)oracle_attention_kv_elems(s);
+  size_t no = nq, nl = (size_t)oracle_attention_total_q(s) * (size_t)s->num_qo_heads;
+  float *got_o = ll_xcalloc(no ? no : 1, sizeof(float)), *got_lse = ll_xcalloc(nl ? nl : 1, sizeof(float));
+  FILE *probe = fopen(co, "rb");
+  if (!probe) {
+    ll_seterr(err, LL_EXIT_ENV, "%s is missing: run make kernels (and make mutants for mutants)", co);
+    rc = LL_EXIT_ENV;
+    goto out;
+  }
+  fclose(probe);
+  m = rt_load_file(d, co, err);
+  if (!m) { rc = err->code; goto out; }
+  prod_attn_dev dv = {0};
+  int B = s->batch;
+  if (!(dv.q = put(d, s->q, nq * es, "q", err)) || !(dv.k = put(d, s->k, nkv * es, "k", err)) ||
+      !(dv.v = put(d, s->v, nkv * es, "v", err)) ||
+      !(dv.qo_indptr = put(d, s->qo_indptr, (B + 1) * 4, "qo_indptr", err)) ||
+      !(dv.kv_indptr = put(d, s->kv_indptr, (B + 1) * 4, "kv_indptr", err)) ||
+      !(dv.tile_req = put(d, p.tile_req, p.ntiles * 4, "tile_req", err)) ||
+      !(dv.tile_q0 = put(d, p.tile_q0, p.ntiles * 4, "tile_q0", err)) ||
+      !(dv.mask = put(d, s->custom_mask, s->custom_mask ? s->custom_mask_bytes : 0, "custom_mask", err)) ||
+      !(dv.mask_off = put(d, p.mask_off, B * 4, "mask_off", err))) {
+    rc = err->code ? err->code : LL_EXIT_FAIL;
+    goto out;
+  }
+  if (!(dv.o = rt_alloc(d, (no ? no : 4) * 4, "o", err)) || !(dv.lse = rt_alloc(d, (nl ? nl : 4) * 4, "lse", err))) {
+    rc = err->code;
+    goto out;
+  }
+  if (s->kind == ORACLE_PAGED &&
+      (!(dv.kv_indices = put(d, s->kv_indices, s->kv_indptr[B] * 4, "kv_indices", err)) ||
+       !(dv.kv_last_page_len = put(d, s->kv_last_page_len, B * 4, "kv_last_page_len", err)))) {
+    rc = err->code;
+    goto out;
+  }
+  if (p.ntiles > 0) {
+    rt_arg args[PROD_MAX_ARGS];
+    size_t na = prod_attn_args(&p, s, &dv, args);
+    emu_launch_stats st;
+    memset(&st, 0, sizeof st);
+    rc = launch(d, m, p.kernel, p.grid, p.block, args, na, o, &st, &r->seconds, err);
+    if (rc == LL_EXIT_OK && rt_device_backend(d) == RT_EMU) count_stats(&st, r);
+    emu_launch_stats_free(&st);
+    if (rc != LL_EXIT_OK) {
+      ll_err_prefix(err, "%s %s on %s", c ? c->name : "case", p.kernel, emu_arch_name(rt_device_arch(d)));
+      goto out;
+    }
+    if (!rt_copy_from_device(d, got_o, dv.o, no * 4, err) || !rt_copy_from_device(d, got_lse, dv.lse, nl * 4, err)) {
+      rc = err->code;
+      goto out;
+    }
+  }
+  double atol = c ? c->atol : 0, rtol = c ? c->rtol : 0;
+  if (atol <= 0 && rtol <= 0) oracle_tolerance_default(s->dtype, &atol, &rtol);
+  bool ok_o = oracle_compare(got_o, ref_o, no, atol, rtol, &r->o);
+  bool ok_l = oracle_compare(got_lse, ref_lse, nl, atol, rtol, &r->lse);
+  r->pass = ok_o && ok_l;
+  r->max_abs = fmax(r->o.max_abs, r->lse.max_abs);
+  r->max_rel = fmax(r->o.max_rel, r->lse.max_rel);
+out:
+  if (m) rt_unload(m);
+  free(co);
+  free(got_o);
+  free(got_lse);
+  prod_attn_plan_free(&p);
+  return rc;
+}
+
+int prod_case_run(rt_device *d, const char *build, const prod_case *c, const prod_run_opts *o, prod_result *r,
+                  ll_err *err) {
+  oracle_attention_spec s;
+  memset(r, 0, sizeof *r);
+  if (!prod_case_spec(c, &s, err)) return err->code;
+  size_t no = (size_t)oracle_attention_q_elems(&s), nl = (size_t)oracle_attention_total_q(&s) * s.num_qo_heads;
+  float *ro = ll_xcalloc(no ? no : 1, sizeof(float)), *rl = ll_xcalloc(nl ? nl : 1, sizeof(float));
+  int rc;
+  if (!oracle_attention_run(&s, ro, rl, NULL, err)) rc = err->code;
+  else rc = prod_case_run_ref(d, build, c, o, &s, ro, rl, r, err);
+  free(ro);
+  free(rl);
+  prod_spec_free(&s);
+  return rc;
+}
+
+/* ---- concat_mla_q ---------------------------------------------------------------------------- */
+void prod_concat_launch(int64_t T, int64_t H, uint32_t grid[3], uint32_t block[3]) {
+  uint64_t threads = (uint64_t)T * (uint64_t)H * (ORACLE_MLA_OUT / 8);
+  grid[0] = T == 0 ? 1 : (uint32_t)((threads + 255) / 256);
+  grid[1] = grid[2] = 1;
+  block[0] = 256; block[1] = block[2] = 1;
+}
+
+int prod_concat_run(rt_device *d, const char *build, const prod_concat_case *c, const char *co_path,
+                    prod_concat_result *r, ll_err *err) {
+  memset(r, 0, sizeof *r);
+  int64_t T = c->T, H = c->H;
+  oracle_concat_spec s;
+  memset(&s, 0, sizeof s);
+  s.dtype = c->dtype;
+  s.T = T;
+  s.H = H;
+  if (c->transposed_nope) { s.nope_stride_t = ORACLE_MLA_NOPE; s.nope_stride_h = T * ORACLE_MLA_NOPE; }
+  else { s.nope_stride_h = ORACLE_MLA_NOPE + c->extra_stride; s.nope_stride_t = H * s.nope_stride_h; }
+  s.pe_stride_h = ORACLE_MLA_PE;
+  s.pe_stride_t = H * ORACLE_MLA_PE;
+  if (s.nope_stride_t % 8 || s.nope_stride_h % 8) {
+    ll_seterr(err, LL_EXIT_USAGE, "concat case %s: q_nope strides must be multiples of 8 elements "
+              "(the kernel moves 16 bytes per thread)", c->name);
+    return LL_EXIT_USAGE;
+  }
+  s.q_nope_elems = (size_t)oracle_concat_extent(T, H, s.nope_stride_t, s.nope_stride_h, ORACLE_MLA_NOPE);
+  s.q_pe_elems = (size_t)oracle_concat_extent(T, H, s.pe_stride_t, s.pe_stride_h, ORACLE_MLA_PE);
+  s.q_nope = ll_xcalloc(s.q_nope_elems ? s.q_nope_elems : 1, 2);
+  s.q_pe = ll_xcalloc(s.q_pe_elems ? s.q_pe_elems : 1, 2);
+  uint64_t rng = c->seed;
+  /* raw 16-bit patterns (NaN/inf/subnormal included: the copy must move bits, vLLM's test too) */
+  for (size_t i = 0; i < s.q_nope_elems; i++) s.q_nope[i] = (uint16_t)sm64(&rng);
+  for (size_t i = 0; i < s.q_pe_elems; i++) s.q_pe[i] = (uint16_t)sm64(&rng);
+  size_t nout = (size_t)(T * H * ORACLE_MLA_OUT);
+  uint16_t *ref = ll_xcalloc(nout ? nout : 1, 2), *got = ll_xcalloc(nout ? nout : 8, 2);
+  int rc = LL_EXIT_OK;
+  rt_module *m = NULL;
+  char *co = co_path ? ll_xstrdup(co_path) : prod_co_path(build, rt_device_arch(d), "concat_mla_q");
+  if (!oracle_concat_validate(&s, err) || !oracle_concat_mla_q(&s, ref, err)) { rc = err->code; goto out; }
+  FILE *probe = fopen(co, "rb");
+  if (!probe) {
+    ll_seterr(err, LL_EXIT_ENV, "%s is missing: run make kernels", co);
+    rc = LL_EXIT_ENV;
+    goto out;
+  }
+  fclose(probe);
+  if (!(m = rt_load_file(d, co, err))) { rc = err->code; goto out; }
+  uint64_t dn, dp, dout;
+  size_t out_bytes = nout ? nout * 2 : 16;
+  uint8_t *sentinel = ll_xmalloc(out_bytes);
+  memset(sentinel, 0xab, out_bytes);
+  if (!(dn = put(d, s.q_nope, s.q_nope_elems * 2, "q_nope", err)) || !(dp = put(d, s.q_pe, s.q_pe_elems * 2, "q_pe", err)) ||
+      !(dout = put(d, sentinel, out_bytes, "q_out", err))) {
+    free(sentinel);
+    rc = err->code;
+    goto out;
+  }
+  rt_arg a[9] = {aptr(dout), aptr(dn), aptr(dp), au32((uint32_t)T), au32((uint32_t)H), au64((uint64_t)s.nope_stride_t),
+                 au64((uint64_t)s.nope_stride_h), au64((uint64_t)s.pe_stride_t), au64((uint64_t)s.pe_stride_h)};
+  uint32_t grid[3], block[3];
+  prod_concat_launch(T, H, grid, block);
+  prod_run_opts o = {0};
+  rc = launch(d, m, "concat_mla_q", grid, block, a, 9, &o, NULL, &r->seconds, err);
+  if (rc != LL_EXIT_OK) {
+    ll_err_prefix(err, "concat case %s on %s", c->name, emu_arch_name(rt_device_arch(d)));
+    free(sentinel);
+    goto out;
+  }
+  uint8_t *back = ll_xmalloc(out_bytes);
+  if (!rt_copy_from_device(d, back, dout, out_bytes, err)) { free(back); free(sentinel); rc = err->code; goto out; }
+  if (nout == 0) {
+    r->t0_untouched = memcmp(back, sentinel, out_bytes) == 0;
+  } else {
+    memcpy(got, back, nout * 2);
+    r->n = nout;
+    for (size_t i = 0; i < nout; i++) r->mismatches += got[i] != ref[i];
+  }
+  free(back);
+  free(sentinel);
+out:
+  if (m) rt_unload(m);
+  free(co);
+  free(ref);
+  free(got);
+  free(s.q_nope);
+  free(s.q_pe);
+  return rc;
+}
+
+/* ---- the matrices ---------------------------------------------------------------------------- */
+#define F16 ORACLE_F16
+#define BF16 ORACLE_BF16
+/* quick: every variant (single, ragged, paged NHD/HND) x head_dim 64/128/256 x f16/bf16 x
+ * causal/not, GQA, qo_len < and > kv_len, page sizes 1/5/16 with partial last pages and shuffled
+ * pages, and one case each of soft cap, sliding window, custom mask. Small: the emulator runs
+ * both arches in well under a few minutes. */
+static const prod_case quick_cases[] = {
+    {.name = "single_f16_d64_causal", .kind = ORACLE_SINGLE, .dtype = F16, .hq = 2, .hkv = 2, .head_dim = 64,
+     .batch = 1, .qo_len = {37}, .kv_len = {70}, .causal = true, .seed = 101},
+    {.name = "single_bf16_d128_gqa2", .kind = ORACLE_SINGLE, .dtype = BF16, .hq = 2, .hkv = 1, .head_dim = 128,
+     .batch = 1, .qo_len = {40}, .kv_len = {33}, .seed = 102},
+    {.name = "single_f16_d256_causal", .kind = ORACLE_SINGLE, .dtype = F16, .hq = 1, .hkv = 1, .head_dim = 256,
+     .batch = 1, .qo_len = {20}, .kv_len = {20}, .causal = true, .seed = 103},
+    {.name = "ragged_f16_d128_gqa4_causal", .kind = ORACLE_RAGGED, .dtype = F16, .hq = 4, .hkv = 1, .head_dim = 128,
+     .batch = 2, .qo_len = {17, 64}, .kv_len = {50, 64}, .causal = true, .seed = 104},
+    {.name = "ragged_bf16_d64", .kind = ORACLE_RAGGED, .dtype = BF16, .hq = 2, .hkv = 2, .head_dim = 64,
+     .batch = 3, .qo_len = {1, 30, 65}, .kv_len = {5, 30, 40}, .seed = 105},
+    {.name = "ragged_bf16_d256_causal_qo_gt_kv", .kind = ORACLE_RAGGED, .dtype = BF16, .hq = 2, .hkv = 1,
+     .head_dim = 256, .batch = 2, .qo_len = {40, 10}, .kv_len = {24, 10}, .causal = true, .seed = 106},
+    {.name = "paged_nhd_f16_d128_ps16_causal", .kind = ORACLE_PAGED, .dtype = F16, .hq = 2, .hkv = 2, .head_dim = 128,
+     .batch = 2, .qo_len = {20, 33}, .kv_len = {37, 60}, .page_size = 16, .layout = ORACLE_NHD,
+     .shuffle_pages = true, .causal = true, .seed = 107},
+    {.name = "paged_hnd_bf16_d64_ps1", .kind = ORACLE_PAGED, .dtype = BF16, .hq = 4, .hkv = 2, .head_dim = 64,
+     .batch = 2, .qo_len = {9, 16}, .kv_len = {13, 7}, .page_size = 1, .layout = ORACLE_HND,
+     .shuffle_pages = true, .seed = 108},
+    {.name = "paged_hnd_f16_d256_ps5_causal", .kind = ORACLE_PAGED, .dtype = F16, .hq = 1, .hkv = 1, .head_dim = 256,
+     .batch = 1, .qo_len = {12}, .kv_len = {23}, .page_size = 5, .layout = ORACLE_HND, .shuffle_pages = true,
+     .causal = true, .seed = 109},
+    {.name = "single_f16_d64_softcap", .kind = ORACLE_SINGLE, .dtype = F16, .hq = 1, .hkv = 1, .head_dim = 64,
+     .batch = 1, .qo_len = {24}, .kv_len = {40}, .soft_cap = 1.0, .sm_scale = 1.0, .seed = 110},
+    {.name = "ragged_f16_d128_window16_causal", .kind = ORACLE_RAGGED, .dtype = F16, .hq = 2, .hkv = 2,
+     .head_dim = 128, .batch = 2, .qo_len = {40, 70}, .kv_len = {70, 70}, .causal = true, .has_window = true,
+     .window_left = 16, .seed = 111},
+    {.name = "ragged_bf16_d64_custom_mask_gqa2", .kind = ORACLE_RAGGED, .dtype = BF16, .hq = 4, .hkv = 2,
+     .head_dim = 64, .batch = 2, .qo_len = {20, 33}, .kv_len = {25, 40}, .custom_mask = true, .seed = 112},
+};
+
+/* full: the quick set plus edge lengths 1023/1024, qo_len > kv_len causal, page sizes 1 and 16
+ * with partial last pages and shuffled pages in both layouts, GQA groups 1/4/8, every head_dim
+ * in both dtypes. */
+static const prod_case full_extra[] = {
+    {.name = "single_f16_d128_1024_causal", .kind = ORACLE_SINGLE, .dtype = F16, .hq = 2, .hkv = 2, .head_dim = 128,
+     .batch = 1, .qo_len = {1024}, .kv_len = {1024}, .causal = true, .seed = 201},
+    {.name = "single_bf16_d128_1023", .kind = ORACLE_SINGLE, .dtype = BF16, .hq = 2, .hkv = 2, .head_dim = 128,
+     .batch = 1, .qo_len = {1023}, .kv_len = {1023}, .seed = 202},
+    {.name = "single_f16_d64_1023x1024_gqa4", .kind = ORACLE_SINGLE, .dtype = F16, .hq = 4, .hkv = 1, .head_dim = 64,
+     .batch = 1, .qo_len = {1023}, .kv_len = {1024}, .causal = true, .seed = 203},
+    {.name = "single_bf16_d256_1024_gqa8", .kind = ORACLE_SINGLE, .dtype = BF16, .hq = 8, .hkv = 1, .head_dim = 256,
+     .batch = 1, .qo_len = {200}, .kv_len = {1024}, .causal = true, .seed = 204},
+    {.name = "ragged_f16_d128_causal_qo_gt_kv", .kind = ORACLE_RAGGED, .dtype = F16, .hq = 4, .hkv = 4, .head_dim = 128,
+     .batch = 3, .qo_len = {300, 130, 1}, .kv_len = {100, 129, 1}, .causal = true, .seed = 205},
+    {.name = "ragged_bf16_d64_gqa8", .kind = ORACLE_RAGGED, .dtype = BF16, .hq = 8, .hkv = 1, .head_dim = 64,
+     .batch = 4, .qo_len = {64, 65, 127, 3}, .kv_len = {64, 200, 127, 300}, .causal = true, .seed = 206},
+    {.name = "ragged_f16_d256_gqa1", .kind = ORACLE_RAGGED, .dtype = F16, .hq = 2, .hkv = 2, .head_dim = 256,
+     .batch = 2, .qo_len = {100, 33}, .kv_len = {257, 31}, .seed = 207},
+    {.name = "paged_nhd_f16_d128_ps1_gqa4", .kind = ORACLE_PAGED, .dtype = F16, .hq = 4, .hkv = 1, .head_dim = 128,
+     .batch = 2, .qo_len = {50, 7}, .kv_len = {77, 130}, .page_size = 1, .layout = ORACLE_NHD, .shuffle_pages = true,
+     .causal = true, .seed = 208},
+    {.name = "paged_hnd_bf16_d128_ps16_gqa8", .kind = ORACLE_PAGED, .dtype = BF16, .hq = 8, .hkv = 1, .head_dim = 128,
+     .batch = 3, .qo_len = {64, 100, 5}, .kv_len = {65, 333, 16}, .page_size = 16, .layout = ORACLE_HND,
+     .shuffle_pages = true, .causal = true, .seed = 209},
+    {.name = "paged_nhd_bf16_d256_ps16", .kind = ORACLE_PAGED, .dtype = BF16, .hq = 2, .hkv = 1, .head_dim = 256,
+     .batch = 2, .qo_len = {90, 17}, .kv_len = {1023, 47}, .page_size = 16, .layout = ORACLE_NHD,
+     .shuffle_pages = true, .seed = 210},
+    {.name = "paged_hnd_f16_d64_ps16_qo_gt_kv", .kind = ORACLE_PAGED, .dtype = F16, .hq = 4, .hkv = 2, .head_dim = 64,
+     .batch = 2, .qo_len = {80, 40}, .kv_len = {33, 1}, .page_size = 16, .layout = ORACLE_HND, .shuffle_pages = true,
+     .causal = true, .seed = 211},
+    {.name = "paged_nhd_f16_d64_ps16_1024", .kind = ORACLE_PAGED, .dtype = F16, .hq = 2, .hkv = 2, .head_dim = 64,
+     .batch = 1, .qo_len = {1024}, .kv_len = {1024}, .page_size = 16, .layout = ORACLE_NHD, .shuffle_pages = true,
+     .causal = true, .seed = 212},
+    {.name = "single_bf16_d64_softcap30_scale", .kind = ORACLE_SINGLE, .dtype = BF16, .hq = 2, .hkv = 1,
+     .head_dim = 64, .batch = 1, .qo_len = {100}, .kv_len = {150}, .soft_cap = 30.0, .sm_scale = 4.0, .causal = true,
+     .seed = 213},
+    {.name = "paged_hnd_f16_d128_ps16_window", .kind = ORACLE_PAGED, .dtype = F16, .hq = 2, .hkv = 2, .head_dim = 128,
+     .batch = 2, .qo_len = {100, 20}, .kv_len = {200, 20}, .page_size = 16, .layout = ORACLE_HND,
+     .shuffle_pages = true, .causal = true, .has_window = true, .window_left = 40, .seed = 214},
+    {.name = "single_f16_d128_custom_mask", .kind = ORACLE_SINGLE, .dtype = F16, .hq = 2, .hkv = 1, .head_dim = 128,
+     .batch = 1, .qo_len = {130}, .kv_len = {97}, .custom_mask = true, .seed = 215},
+};
+
+static const prod_concat_case concat_quick[] = {
+    {.name = "concat_f16_T4_contig", .dtype = F16, .T = 4, .H = 16, .seed = 301},
+    {.name = "concat_bf16_T16_transposed", .dtype = BF16, .T = 16, .H = 8, .transposed_nope = true, .seed = 302},
+    {.name = "concat_f16_T1_padded_stride", .dtype = F16, .T = 1, .H = 128, .extra_stride = 64, .seed = 303},
+    {.name = "concat_bf16_T0", .dtype = BF16, .T = 0, .H = 128, .seed = 304},
+};
+/* vLLM's test grid: T in {1, 4, 16, 64, 128}, H = 128, contiguous and transposed q_nope. */
+static const prod_concat_case concat_full_extra[] = {
+    {.name = "concat_f16_T1_H128", .dtype = F16, .T = 1, .H = 128, .seed = 311},
+    {.name = "concat_bf16_T4_H128_transposed", .dtype = BF16, .T = 4, .H = 128, .transposed_nope = true, .seed = 312},
+    {.name = "concat_f16_T16_H128", .dtype = F16, .T = 16, .H = 128, .seed = 313},
+    {.name = "concat_bf16_T64_H128", .dtype = BF16, .T = 64, .H = 128, .seed = 314},
+    {.name = "concat_f16_T128_H128_transposed", .dtype = F16, .T = 128, .H = 128, .transposed_nope = true, .seed = 315},
+};
+
+#define NQ (sizeof quick_cases / sizeof *quick_cases)
+#define NF (sizeof full_extra / sizeof *full_extra)
+static prod_case full_cases[NQ + NF];
+static prod_concat_case concat_full[sizeof concat_quick / sizeof *concat_quick +
+                                    sizeof concat_full_extra / sizeof *concat_full_extra];
+
+const prod_case *prod_matrix(const char *shapes, size_t *n) {
+  if (shapes && strcmp(shapes, "quick") == 0) { *n = NQ; return quick_cases; }
+  if (shapes && strcmp(shapes, "full") == 0) {
+    memcpy(full_cases, quick_cases, sizeof quick_cases);
+    memcpy(full_cases + NQ, full_extra, sizeof full_extra);
+    *n = NQ + NF;
+    return full_cases;
+  }
+  *n = 0;
+  return NULL;
+}
+
+const prod_concat_case *prod_concat_matrix(const char *shapes, size_t *n) {
+  size_t a = sizeof concat_quick / sizeof *concat_quick, b = sizeof concat_full_extra / sizeof *concat_full_extra;
+  if (shapes && strcmp(shapes, "quick") == 0) { *n = a; return concat_quick; }
+  if (shapes && strcmp(shapes, "full") == 0) {
+    memcpy(concat_full, concat_quick, sizeof concat_quick);
+    memcpy(concat_full + a, concat_full_extra, sizeof concat_full_extra);
+    *n = a + b;
+    return concat_full;
+  }
+  *n = 0;
+  return NULL;
+}
+
+rt_device *prod_open_device(const verify_ctx *c, ll_err *err) {
+  rt_backend b = RT_AUTO;
+  if (c->backend && !rt_backend_parse(c->backend, &b)) {
+    ll_seterr(err, LL_EXIT_USAGE, "unknown backend '%s' (auto, emu, hip)", c->backend);
+    return NULL;
+  }
+  return rt_open(b, c->arch, err);
+}
+
+static char *device_name(rt_device *d) {
+  return ll_xstrdup(rt_device_backend(d) == RT_EMU ? "emulator" : "hip");
+}
+
+/* ---- the prod stage -------------------------------------------------------------------------- */
+void verify_stage_prod(const verify_ctx *c, stage_result *r) {
+  ll_err err = {0};
+  size_t n = 0, nc = 0;
+  const prod_case *cases = prod_matrix(c->shapes, &n);
+  const prod_concat_case *cc = prod_concat_matrix(c->shapes, &nc);
+  if (!cases || !cc) {
+    stage_set(r, VERDICT_BAD, "unknown shape set '%s' (quick, full)", c->shapes ? c->shapes : "(null)");
+    return;
+  }
+  rt_device *d = prod_open_device(c, &err);
+  if (!d) {
+    stage_set(r, err.code == LL_EXIT_ENV ? VERDICT_NOT_RUN : VERDICT_BAD, "no device for %s: %s", c->arch_name, err.msg);
+    return;
+  }
+  r->device = device_name(d);
+  report_table *t = report_table_new(
+      "prefill attention vs oracle (O float32 and LSE base 2; max over both; noise floor = max abs err)",
+      "case,variant,shape,dtype,max_abs#,max_rel#,atol#,rtol#,atol_over_noise#,mismatches#,bpermute_per_mfma#,"
+      "wave_insns#,verdict,device");
+  report_table *tc = report_table_new("concat_mla_q vs oracle (bit-exact)",
+                                      "case,dtype,T#,H#,q_nope,elements#,mismatches#,verdict,device");
+  size_t ran = 0, failed = 0, errors = 0;
+  double worst_noise = 0, min_margin = INFINITY;
+  uint64_t tot_bp = 0, tot_mfma = 0;
+  char first_err[400] = "";
+  for (size_t k = 0; k < n; k++) {
+    if (!verify_in_shard(c, k)) continue;
+    const prod_case *pc = &cases[k];
+    verify_progress(c, "prod", k + 1, n + nc, pc->name);
+    prod_result res;
+    prod_run_opts o = {0};
+    ll_err e = {0};
+    char *shape = prod_case_shape(pc);
+    int rc = prod_case_run(d, c->build, pc, &o, &res, &e);
+    double atol = pc->atol, rtol = pc->rtol;
+    if (atol <= 0 && rtol <= 0) oracle_tolerance_default(pc->dtype, &atol, &rtol);
+    if (rc != LL_EXIT_OK) {
+      errors++;
+      if (!first_err[0]) snprintf(first_err, sizeof first_err, "%s", e.msg);
+      report_table_row(t, "%s\t%s\t%s\t%s\t-\t-\t%g\t%g\t-\t-\t-\t-\tFAIL: %s\t%s", pc->name, prod_case_variant(pc),
+                       shape, oracle_dtype_name(pc->dtype), atol, rtol, e.msg, r->device);
+    } else {
+      ran++;
+      if (!res.pass) failed++;
+      if (res.max_abs > worst_noise) worst_noise = res.max_abs;
+      double margin = res.max_abs > 0 ? atol / res.max_abs : INFINITY;
+      if (margin < min_margin) min_margin = margin;
+      tot_bp += res.bpermutes;
+      tot_mfma += res.mfmas;
+      char bpm[32] = "-";
+      if (res.have_stats && res.mfmas) snprintf(bpm, sizeof bpm, "%.3f", (double)res.bpermutes / (double)res.mfmas);
+      char verdict_s[200];
+      if (res.pass) snprintf(verdict_s, sizeof verdict_s, "pass");
+      else snprintf(verdict_s, sizeof verdict_s, "FAIL (O %zu/%zu, LSE %zu/%zu mismatches)", res.o.mismatches,
+                    res.o.n, res.lse.mismatches, res.lse.n);
+      report_table_row(t, "%s\t%s\t%s\t%s\t%.3g\t%.3g\t%g\t%g\t%.3g\t%zu\t%s\t%llu\t%s\t%s", pc->name,
+                       prod_case_variant(pc), shape, oracle_dtype_name(pc->dtype), res.max_abs, res.max_rel, atol, rtol,
+                       margin, res.o.mismatches + res.lse.mismatches, bpm, (unsigned long long)res.wave_insns,
+                       verdict_s, r->device);
+    }
+    free(shape);
+  }
+  for (size_t k = 0; k < nc; k++) {
+    if (!verify_in_shard(c, n + k)) continue;
+    const prod_concat_case *pc = &cc[k];
+    verify_progress(c, "prod", n + k + 1, n + nc, pc->name);
+    prod_concat_result res;
+    ll_err e = {0};
+    int rc = prod_concat_run(d, c->build, pc, NULL, &res, &e);
+    const char *lay = pc->transposed_nope ? "transposed" : pc->extra_stride ? "padded stride" : "contiguous";
+    if (rc != LL_EXIT_OK) {
+      errors++;
+      if (!first_err[0]) snprintf(first_err, sizeof first_err, "%s", e.msg);
+      report_table_row(tc, "%s\t%s\t%lld\t%lld\t%s\t-\t-\tFAIL: %s\t%s", pc->name, oracle_dtype_name(pc->dtype),
+                       (long long)pc->T, (long long)pc->H, lay, e.msg, r->device);
+      continue;
+    }
+    ran++;
+    bool ok = pc->T == 0 ? res.t0_untouched : res.mismatches == 0;
+    if (!ok) failed++;
+    report_table_row(tc, "%s\t%s\t%lld\t%lld\t%s\t%zu\t%zu\t%s\t%s", pc->name, oracle_dtype_name(pc->dtype),
+                     (long long)pc->T, (long long)pc->H, lay, res.n, res.mismatches,
+                     ok ? (pc->T == 0 ? "pass (T=0: output untouched)" : "pass")
+                        : (pc->T == 0 ? "FAIL (T=0 wrote the output)" : "FAIL"),
+                     r->device);
+  }
+  report_table_note(t, "O is float32, so the error is the kernel's alone (no output rounding); tolerance from "
+                       "oracle_tolerance_default (FlashInfer: f16 1e-3/1e-3, bf16 1e-2/1e-2) unless the case sets one.");
+  report_table_note(t, "bpermute_per_mfma: executed ds_bpermute_b32 / executed v_mfma_* (emulator dynamic census). "
+                       "gfx942: 6 per V fragment (transpose_mma_tile) + 4 per kv step (row max 2, row sum 2 at the end); "
+                       "gfx950: the V fragment is one ds_read_b64_tr_b16, so only the softmax shuffles remain. "
+                       "This kernel computes S^T = K Q^T, so P is already in the PV B layout: no S-fragment transpose on "
+                       "either arch (FlashInfer's ROCm kernel keeps one).");
+  report_table_note(t, "Soft cap, sliding window and custom mask run on the device (cases *_softcap, *_window*, *_custom_mask).");
+  if (rt_device_backend(d) == RT_EMU && tot_mfma)
+    report_table_note(t, "all cases: %llu ds_bpermute_b32 / %llu v_mfma = %.3f bpermutes per MFMA on %s",
+                      (unsigned long long)tot_bp, (unsigned long long)tot_mfma, (double)tot_bp / (double)tot_mfma,
+                      c->arch_name);
+  stage_add_table(r, t);
+  stage_add_table(r, tc);
+  if (errors)
+    stage_set(r, VERDICT_FAIL, "%zu case(s) could not run on %s; first: %s", errors, r->device, first_err);
+  else if (failed)
+    stage_set(r, VERDICT_FAIL, "%zu of %zu cases mismatch the oracle", failed, ran);
+  else if (ran == 0)
+    stage_set(r, VERDICT_PASS, "no case in this shard");
+  else
+    stage_set(r, VERDICT_PASS, "%zu cases match the oracle; noise floor (max abs err) %.3g, atol >= %.3gx it", ran,
+              worst_noise, min_margin);
+  rt_close(d);
+}

@@ -1,0 +1,155 @@
+/* verify/prod — the production kernels (kernels/prod/) seen from the host: their launch
+ * descriptions in ONE place (grid, block, LDS bytes, kernel arguments from an attention case),
+ * used by the verify stages, tests/test_prod.c and bench; the verify matrix (quick and full);
+ * the `prod` and `mutants` verify stages.
+ *
+ * Kernels (see the kernel files for the device side):
+ *   prefill_{single,ragged,paged}_{f16,bf16}_d{64,128,256}   in build/<arch>/kernels/prefill_<kind>.co
+ *     grid (query tiles of PROD_Q_TILE rows, num_qo_heads), block PROD_BLOCK, static LDS
+ *     2 * 32 * head_dim * 2 bytes (K and V tiles), no dynamic LDS. O float32 [total_q, Hq, D],
+ *     LSE base 2 float32 [total_q, Hq]. Soft cap, sliding window and custom mask run on the device.
+ *   concat_mla_q                                            in build/<arch>/kernels/concat_mla_q.co
+ *     grid ceil(T*H*72/256) (1 when T = 0: the kernel returns at once), block 256.
+ *
+ * Results are compared with oracle/ (oracle_attention_run, oracle_compare at the case's
+ * tolerances; concat bit-exactly with oracle_concat_mla_q). */
+#ifndef LANELAB_VERIFY_PROD_H
+#define LANELAB_VERIFY_PROD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "oracle/oracle.h"
+#include "runtime/rt.h"
+#include "verify/verify.h"
+
+#define PROD_Q_TILE 64   /* query rows per workgroup (kernels/prod/prefill_impl.h kQTile) */
+#define PROD_KV_BLK 32   /* keys per LDS step (kKvBlk) */
+#define PROD_BLOCK 256   /* work-items per workgroup: 4 waves */
+/* `flags` kernel argument (prefill_impl.h kFlag*) */
+#define PROD_FLAG_CAUSAL 1u
+#define PROD_FLAG_CUSTOM_MASK 2u
+#define PROD_FLAG_HND 4u
+#define PROD_MAX_ARGS 24
+
+/* ---- one attention case --------------------------------------------------------------------- */
+typedef struct prod_case {
+  const char *name;
+  oracle_attention_kind kind;
+  oracle_dtype dtype;             /* f16 or bf16 */
+  int hq, hkv, head_dim;
+  int batch;                      /* 1 for single */
+  int qo_len[8], kv_len[8];       /* per request */
+  int page_size;                  /* paged */
+  oracle_kv_layout layout;        /* paged */
+  bool shuffle_pages;             /* paged: physical page ids permuted (plus spare pages) */
+  bool causal;
+  bool has_window;                /* sliding window on */
+  int window_left;                /* keys left of the diagonal (has_window) */
+  double soft_cap;                /* 0 none */
+  bool custom_mask;               /* random keep bits (p = 3/4) from the seed */
+  double sm_scale;                /* 0: 1/sqrt(head_dim) */
+  double atol, rtol;              /* 0: oracle_tolerance_default(dtype) */
+  uint64_t seed;
+} prod_case;
+
+/* "single", "ragged", "paged-NHD", "paged-HND" */
+const char *prod_case_variant(const prod_case *c);
+/* "B=2 q=37,64 kv=70,64 H=4/1 D=128 ps=16 causal" (malloc'd) */
+char *prod_case_shape(const prod_case *c);
+
+/* The in-memory oracle spec of a case, inputs generated from c->seed (oracle_attention_generate;
+ * custom mask and page shuffle from the same seed). Free with prod_spec_free. */
+bool prod_case_spec(const prod_case *c, oracle_attention_spec *s, ll_err *err);
+void prod_spec_free(oracle_attention_spec *s);
+
+/* ---- launch description --------------------------------------------------------------------- */
+typedef struct prod_attn_plan {
+  char kernel[64];                /* "prefill_paged_bf16_d128" */
+  char source[32];                /* code object stem: "prefill_paged" */
+  uint32_t grid[3], block[3];
+  uint32_t lds_bytes;             /* static LDS the kernel declares */
+  uint32_t flags;
+  float sm_scale, soft_cap;
+  int32_t window_left;
+  int32_t *tile_req, *tile_q0;    /* [ntiles] */
+  uint32_t ntiles;
+  int32_t *mask_off;              /* [batch] byte offset of each request's custom-mask segment */
+  size_t mask_bytes;
+} prod_attn_plan;
+
+/* Device addresses of a case's buffers (0 where a kind has none). */
+typedef struct prod_attn_dev {
+  uint64_t q, k, v, o, lse, qo_indptr, kv_indptr, kv_indices, kv_last_page_len, tile_req, tile_q0,
+      mask, mask_off;
+} prod_attn_dev;
+
+/* Grid, block, LDS, flags and the tile list of a validated spec. LL_EXIT_USAGE when the kernels
+ * cannot run it (head_dim not 64/128/256, dtype not f16/bf16, Hq % Hkv != 0). */
+bool prod_attn_plan_make(const oracle_attention_spec *s, prod_attn_plan *p, ll_err *err);
+void prod_attn_plan_free(prod_attn_plan *p);
+/* The kernel arguments, in the kernel's order; returns their count (<= PROD_MAX_ARGS). */
+size_t prod_attn_args(const prod_attn_plan *p, const oracle_attention_spec *s,
+                      const prod_attn_dev *d, rt_arg *args);
+
+/* ---- running -------------------------------------------------------------------------------- */
+typedef struct prod_run_opts {
+  const char *co_path;            /* NULL: BUILD/<arch>/kernels/<source>.co */
+  emu_sched sched;
+  int threads;                    /* emu worker threads; 0 = 2 (the machine's shared cores) */
+} prod_run_opts;
+
+typedef struct prod_result {
+  oracle_cmp o, lse;              /* device vs oracle */
+  bool pass;                      /* both compare clean */
+  double max_abs, max_rel;        /* over O and LSE (finite pairs) */
+  uint64_t bpermutes, mfmas, wave_insns; /* executed (emu dynamic census) */
+  bool have_stats;
+  double seconds;                 /* device launch */
+} prod_result;
+
+/* Runs a case on d and compares with the oracle. Returns LL_EXIT_OK when the comparison was
+ * made (r->pass says how it went); LL_EXIT_FAIL when the launch faulted (err names the fault;
+ * for an unimplemented instruction also every mnemonic of the kernel the emulator lacks);
+ * LL_EXIT_ENV when the code object is missing (run make kernels); LL_EXIT_USAGE for a bad case. */
+int prod_case_run(rt_device *d, const char *build, const prod_case *c, const prod_run_opts *o,
+                  prod_result *r, ll_err *err);
+/* Same with the oracle's O/LSE precomputed (so A/B runs share it). */
+int prod_case_run_ref(rt_device *d, const char *build, const prod_case *c, const prod_run_opts *o,
+                      const oracle_attention_spec *s, const float *ref_o, const float *ref_lse,
+                      prod_result *r, ll_err *err);
+
+/* ---- concat_mla_q --------------------------------------------------------------------------- */
+typedef struct prod_concat_case {
+  const char *name;
+  oracle_dtype dtype;
+  int64_t T, H;
+  bool transposed_nope;           /* q_nope a [H, T, 512] tensor viewed as [T, H, 512] */
+  int64_t extra_stride;           /* elements of padding added to the nope token stride (x8) */
+  uint64_t seed;
+} prod_concat_case;
+typedef struct prod_concat_result {
+  size_t n, mismatches;           /* bit-exact: 16-bit elements that differ */
+  bool t0_untouched;              /* T = 0: the output sentinel was left alone */
+  double seconds;
+} prod_concat_result;
+/* grid/block for T, H */
+void prod_concat_launch(int64_t T, int64_t H, uint32_t grid[3], uint32_t block[3]);
+int prod_concat_run(rt_device *d, const char *build, const prod_concat_case *c, const char *co_path,
+                    prod_concat_result *r, ll_err *err);
+
+/* ---- the matrix ----------------------------------------------------------------------------- */
+/* "quick" or "full"; *n set; NULL for another name. Cases are static data. */
+const prod_case *prod_matrix(const char *shapes, size_t *n);
+const prod_concat_case *prod_concat_matrix(const char *shapes, size_t *n);
+
+/* Opens the device verify asked for (c->backend) for c->arch. */
+rt_device *prod_open_device(const verify_ctx *c, ll_err *err);
+/* Build path of a kernel code object, malloc'd: BUILD/ARCH/kernels/STEM.co */
+char *prod_co_path(const char *build, emu_arch arch, const char *stem);
+
+/* The stages (plugged into verify/stages.c by the lead). */
+void verify_stage_prod(const verify_ctx *c, stage_result *r);
+void verify_stage_mutants(const verify_ctx *c, stage_result *r);
+
+#endif
