@@ -118,11 +118,17 @@ static void *xaligned(size_t n) {
 }
 
 /* C[M x N] += A[M x K] * B[K x N]; M multiple of 4, N multiple of 16; A read as scalars
- * (broadcast), B and C as aligned v8f. Compiled for AVX2+FMA and for the baseline; the ifunc
- * resolver picks at load time (GCC target_clones). */
-__attribute__((target_clones("arch=x86-64-v3", "default")))
-static void gemm_acc(int M, int N, int K, const float *A, size_t lda, const float *B, size_t ldb,
-                     float *C, size_t ldc) {
+ * (broadcast), B and C as aligned vectors. Two builds of the same loop nest:
+ *  - avx2: 8-float vectors, 4 rows x 16 columns = 8 accumulators, for CPUs with AVX2 and FMA
+ *    (target attribute on this one function; chosen at run time with __builtin_cpu_supports);
+ *  - sse: 4-float vectors (the x86-64 baseline), 2 rows x 16 columns = 8 accumulators.
+ * (GCC lowers 8-float vector code without AVX to far slower code, hence two kernels.) */
+#if defined(__x86_64__)
+typedef float v4f __attribute__((vector_size(16)));
+
+__attribute__((target("avx2,fma")))
+static void gemm_avx2(int M, int N, int K, const float *A, size_t lda, const float *B, size_t ldb, float *C,
+                      size_t ldc) {
   for (int k0 = 0; k0 < K; k0 += KC) {
     int kn = K - k0 < KC ? K - k0 : KC;
     for (int n0 = 0; n0 < N; n0 += NR) {
@@ -146,6 +152,57 @@ static void gemm_acc(int M, int N, int K, const float *A, size_t lda, const floa
     }
   }
 }
+#endif
+
+static void gemm_sse(int M, int N, int K, const float *A, size_t lda, const float *B, size_t ldb, float *C,
+                     size_t ldc) {
+#if defined(__x86_64__)
+  for (int k0 = 0; k0 < K; k0 += KC) {
+    int kn = K - k0 < KC ? K - k0 : KC;
+    for (int n0 = 0; n0 < N; n0 += NR) {
+      for (int m0 = 0; m0 < M; m0 += 2) {
+        const float *a0 = A + (size_t)m0 * lda + k0, *a1 = a0 + lda;
+        const float *bp = B + (size_t)k0 * ldb + n0;
+        float *c0 = C + (size_t)m0 * ldc + n0, *c1 = c0 + ldc;
+        v4f x00 = *(v4f *)c0, x01 = *(v4f *)(c0 + 4), x02 = *(v4f *)(c0 + 8), x03 = *(v4f *)(c0 + 12);
+        v4f x10 = *(v4f *)c1, x11 = *(v4f *)(c1 + 4), x12 = *(v4f *)(c1 + 8), x13 = *(v4f *)(c1 + 12);
+        for (int k = 0; k < kn; k++, bp += ldb) {
+          v4f b0 = *(const v4f *)bp, b1 = *(const v4f *)(bp + 4), b2 = *(const v4f *)(bp + 8), b3 = *(const v4f *)(bp + 12);
+          float s0 = a0[k], s1 = a1[k];
+          x00 += s0 * b0; x01 += s0 * b1; x02 += s0 * b2; x03 += s0 * b3;
+          x10 += s1 * b0; x11 += s1 * b1; x12 += s1 * b2; x13 += s1 * b3;
+        }
+        *(v4f *)c0 = x00; *(v4f *)(c0 + 4) = x01; *(v4f *)(c0 + 8) = x02; *(v4f *)(c0 + 12) = x03;
+        *(v4f *)c1 = x10; *(v4f *)(c1 + 4) = x11; *(v4f *)(c1 + 8) = x12; *(v4f *)(c1 + 12) = x13;
+      }
+    }
+  }
+#else /* portable scalar fallback for other architectures */
+  for (int m = 0; m < M; m++)
+    for (int k = 0; k < K; k++)
+      for (int n = 0; n < N; n++) C[(size_t)m * ldc + n] += A[(size_t)m * lda + k] * B[(size_t)k * ldb + n];
+#endif
+}
+
+typedef void (*gemm_fn)(int, int, int, const float *, size_t, const float *, size_t, float *, size_t);
+
+/* The kernel for this run: avx2 when the CPU has AVX2 and FMA, else sse; LANELAB_ORACLE_KERNEL=sse
+ * forces the baseline one (the tests use it so both kernels are checked on an AVX2 machine). */
+static gemm_fn pick_gemm(const char **name) {
+  const char *e = getenv("LANELAB_ORACLE_KERNEL");
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  if (!(e && strcmp(e, "sse") == 0) && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+    *name = "avx2";
+    return gemm_avx2;
+  }
+  *name = "sse";
+#else
+  (void)e;
+  *name = "scalar";
+#endif
+  return gemm_sse;
+}
 
 /* Per (request, kv head): K transposed [D][ldk] and V [ldk][Dp], zero-padded (padding keys
  * must be 0, not garbage: 0 * NaN would poison the row). */
@@ -167,6 +224,7 @@ typedef struct fast {
   int64_t nitems;
   atomic_llong next;
   int phase;        /* 0 gather, 1 compute */
+  gemm_fn gemm;
 } fast;
 
 static void gather(fast *f, int b, int kh) {
@@ -235,7 +293,7 @@ static void compute(fast *f, const work *w, tbuf *t) {
   for (int64_t r = 0; r < rows; r++) memcpy(t->qb + r * D, p->q + ((t0 + r) * p->Hq + h) * D, (size_t)D * sizeof(float));
   memset(t->sb, 0, (size_t)BM * lds * sizeof(float));
   int M = (int)rup((size_t)rows, 4);
-  gemm_acc(M, (int)nc, D, t->qb, (size_t)D, g->kt + c0, (size_t)g->ldk, t->sb, lds);
+  f->gemm(M, (int)nc, D, t->qb, (size_t)D, g->kt + c0, (size_t)g->ldk, t->sb, lds);
   /* softmax, two passes per row: exact max first, then exp and sum */
   float scale = (float)p->scale, cap = (float)p->cap;
   for (int64_t r = 0; r < M; r++) {
@@ -271,7 +329,7 @@ static void compute(fast *f, const work *w, tbuf *t) {
     p->lse[(t0 + r) * p->Hq + h] = (float)((double)m * LOG2E + log2((double)sum));
   }
   memset(t->ob, 0, (size_t)BM * Dp * sizeof(float));
-  gemm_acc(M, Dp, (int)nc, t->sb, lds, g->v + (size_t)c0 * Dp, (size_t)Dp, t->ob, (size_t)Dp);
+  f->gemm(M, Dp, (int)nc, t->sb, lds, g->v + (size_t)c0 * Dp, (size_t)Dp, t->ob, (size_t)Dp);
   for (int64_t r = 0; r < rows; r++) {
     float *o = p->o + ((t0 + r) * p->Hq + h) * D;
     for (int d = 0; d < D; d++) o[d] = t->ob[r * Dp + d] * t->inv[r];
@@ -320,9 +378,10 @@ static int default_threads(void) {
   return c >= 1 ? (int)(c > 1024 ? 1024 : c) : 1;
 }
 
-static void run_fast(prob *p, int nthreads) {
+static void run_fast(prob *p, int nthreads, const char **kernel) {
   const oracle_attention_spec *s = p->s;
   fast f = {.p = p, .Dp = (int)rup((size_t)p->D, NR)};
+  f.gemm = pick_gemm(kernel);
   f.kv = ll_xcalloc((size_t)s->batch * p->Hk, sizeof *f.kv);
   for (int b = 0; b < s->batch; b++)
     for (int kh = 0; kh < p->Hk; kh++) {
@@ -378,10 +437,11 @@ bool oracle_attention_run(const oracle_attention_spec *s, float *o, float *lse,
   oracle_path path = s->path;
   if (path == ORACLE_PATH_AUTO) path = flops < ORACLE_PLAIN_MAX_FLOP ? ORACLE_PATH_PLAIN : ORACLE_PATH_FAST;
   int threads = 1;
+  const char *kernel = "double";
   if (path == ORACLE_PATH_PLAIN) run_plain(&p);
   else {
     threads = s->threads > 0 ? s->threads : default_threads();
-    run_fast(&p, threads);
+    run_fast(&p, threads, &kernel);
   }
   free(p.q);
   free(p.k);
@@ -392,6 +452,7 @@ bool oracle_attention_run(const oracle_attention_spec *s, float *o, float *lse,
     info->threads = threads;
     info->seconds = ll_now() - t_start;
     info->flops = flops;
+    info->kernel = kernel;
   }
   return true;
 }

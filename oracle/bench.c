@@ -23,8 +23,30 @@ static int bench_one(FILE *out, int seq) {
     rc = ll_report(&err);
   } else {
     fprintf(out, "oracle attention fast path: MHA 32/32 heads, head_dim 128, seq %d, non-causal, f16: "
-                 "%.1f GFLOP in %.2f s = %.2f GFLOP/s (%d threads)\n",
-            seq, info.flops * 1e-9, info.seconds, info.flops * 1e-9 / info.seconds, info.threads);
+                 "%.1f GFLOP in %.2f s = %.2f GFLOP/s (%d threads, %s kernel)\n",
+            seq, info.flops * 1e-9, info.seconds, info.flops * 1e-9 / info.seconds, info.threads, info.kernel);
+    /* Spot check, so a fast but wrong path cannot report a figure: the plain (double) path on
+     * the first 8 query rows (rows are independent without a causal mask) must agree within
+     * the fp32-vs-fp64 bound the tests use. */
+    int32_t qo8[2] = {0, 8};
+    oracle_attention_spec p = s;
+    p.qo_indptr = qo8;
+    p.path = ORACLE_PATH_PLAIN;
+    size_t n8 = (size_t)8 * 32 * 128;
+    float *o8 = malloc(n8 * sizeof *o8), *l8 = malloc(8 * 32 * sizeof *l8);
+    oracle_cmp co, cl;
+    if (!o8 || !l8 || !oracle_attention_run(&p, o8, l8, NULL, &err)) {
+      rc = ll_report(&err);
+    } else if (!oracle_compare(o, o8, n8, 2e-5, 2e-5, &co) | !oracle_compare(lse, l8, 8 * 32, 2e-5, 2e-5, &cl)) {
+      fprintf(out, "  spot check vs plain path FAILED: O %zu, LSE %zu mismatches (atol = rtol = 2e-5)\n", co.mismatches,
+              cl.mismatches);
+      rc = LL_EXIT_FAIL;
+    } else {
+      fprintf(out, "  spot check vs plain path, 8 rows x 32 heads: max abs error O %.2g, LSE %.2g\n", co.max_abs,
+              cl.max_abs);
+    }
+    free(o8);
+    free(l8);
     fflush(out);
   }
   free(o);

@@ -20,10 +20,11 @@
  *    query rows) it forms the whole score block S = Q K^T over the visible key range (K gathered
  *    once per (request, kv head) into a transposed, zero-padded float copy), then does an exact
  *    two-pass softmax per row (max, then exp and sum) and O = P V — no online rescaling.
- *    The inner kernels are 4x16 register-blocked C += A*B in GCC vector extensions; they are
- *    compiled twice (target_clones: x86-64-v3 with AVX2/FMA, and the default) and the loader
- *    picks the one the CPU supports. The fast path is checked against the plain one in
- *    tests/test_oracle.c on many random shapes.
+ *    The inner kernel is a register-blocked C += A*B (16 columns wide) in GCC vector
+ *    extensions, in two builds: AVX2+FMA (a target attribute on that one function, picked at
+ *    run time when the CPU has both) and the x86-64 SSE baseline; LANELAB_ORACLE_KERNEL=sse
+ *    forces the baseline. The fast path is checked against the plain one in
+ *    tests/test_oracle.c on many random shapes, with both kernels.
  *  ORACLE_PATH_AUTO picks plain below ORACLE_PLAIN_MAX_FLOP dense flops, fast above.
  *
  * Errors: functions taking ll_err * return false/NULL with err->code = LL_EXIT_USAGE (2) and a
@@ -174,6 +175,7 @@ typedef struct oracle_attention_info {
   oracle_path path;   /* the path that ran (never AUTO) */
   int threads;
   double seconds, flops;
+  const char *kernel; /* "double" (plain), "avx2", "sse" or "scalar" (fast) */
 } oracle_attention_info;
 /* Compute O [total_q*Hq*D] and LSE [total_q*Hq] (caller-allocated) with s->path. The spec
  * must have passed validate. info may be NULL. */

@@ -647,6 +647,7 @@ bool oracle_attention_write(const oracle_attention_spec *s, const float *o, cons
   if (info) {
     ll_jw_key(&w, "path"); ll_jw_str(&w, path_name(info->path));
     ll_jw_key(&w, "threads"); ll_jw_int(&w, info->threads);
+    ll_jw_key(&w, "kernel"); ll_jw_str(&w, info->kernel ? info->kernel : "?");
     ll_jw_key(&w, "seconds"); ll_jw_num(&w, info->seconds);
     ll_jw_key(&w, "gflop"); ll_jw_num(&w, info->flops * 1e-9);
   }

@@ -502,7 +502,7 @@ static void fast_vs_plain(oracle_attention_spec *s, const char *what) {
   out_free(&a); out_free(&b);
 }
 
-Test(oracle_attention, fast_matches_plain_on_random_shapes) {
+static void random_shapes(void) {
   rng_state = 2024;
   static const int dims[] = {1, 3, 8, 16, 33, 64, 80, 128, 256};
   for (int c = 0; c < 48; c++) {
@@ -539,7 +539,7 @@ Test(oracle_attention, fast_matches_plain_on_random_shapes) {
   }
 }
 
-Test(oracle_attention, fast_matches_plain_on_long_rows_and_many_blocks) {
+static void long_rows(void) {
   /* kv beyond the 256-key reduction block, qo over several 32-row blocks, causal + window,
    * fp16/bf16 inputs through the conversion path. */
   rng_state = 99;
@@ -563,6 +563,22 @@ Test(oracle_attention, fast_matches_plain_on_long_rows_and_many_blocks) {
     fast_vs_plain(s, "long rows, soft cap, no mask");
     oracle_attention_spec_free(s);
   }
+}
+
+Test(oracle_attention, fast_matches_plain_on_random_shapes) { random_shapes(); }
+Test(oracle_attention, fast_matches_plain_on_long_rows_and_many_blocks) { long_rows(); }
+
+/* The baseline (SSE) kernel is what runs on a CPU without AVX2+FMA; force it here. */
+Test(oracle_attention, fast_sse_kernel_matches_plain) {
+  cr_assert_eq(setenv("LANELAB_ORACLE_KERNEL", "sse", 1), 0);
+  int qo = 40, kv = 50;
+  oracle_attention_spec *s = mk(1, &qo, &kv, 1, 1, 16);
+  out r = run(s, ORACLE_PATH_FAST);
+  cr_assert(strcmp(r.info.kernel, "sse") == 0 || strcmp(r.info.kernel, "scalar") == 0, "kernel %s", r.info.kernel);
+  out_free(&r);
+  oracle_attention_spec_free(s);
+  random_shapes();
+  long_rows();
 }
 
 Test(oracle_attention, auto_path_picks_plain_small_fast_large) {
