@@ -28,7 +28,36 @@
  *  ORACLE_PATH_AUTO picks plain below ORACLE_PLAIN_MAX_FLOP dense flops, fast above.
  *
  * Errors: functions taking ll_err * return false/NULL with err->code = LL_EXIT_USAGE (2) and a
- * message naming the spec field on bad input. */
+ * message naming the spec field on bad input.
+ *
+ * Attention spec (JSON object; any other key is an error; file names are relative to the spec):
+ *   "kind": "single" | "ragged" | "paged"            required
+ *   "dtype": "f16" | "bf16" | "f32"                  required; the element type of q, k, v
+ *   "num_qo_heads", "num_kv_heads", "head_dim": int  required; qo heads a multiple of kv heads
+ *   "qo_indptr", "kv_indptr": [int, ...]             required, batch+1 entries each, from 0, non-
+ *                                                    decreasing; single has 2; kv_indptr counts
+ *                                                    pages for paged, tokens otherwise
+ *   "kv_indices": [int], "kv_last_page_len": [int], "page_size": int, "layout": "NHD" | "HND"
+ *                                                    required for paged, refused otherwise
+ *   "num_pages": int                                 paged, optional: cache pages (default: from
+ *                                                    the k file's size, or max(kv_indices)+1)
+ *   "causal": bool (false), "window_left": int (-1), "logits_soft_cap": number (0),
+ *   "sm_scale": number | null (null: 1/sqrt(head_dim)), "custom_mask": "FILE" (packed bits;
+ *   not with causal: true)
+ *   "q", "k", "v": "FILE"                            raw little-endian dtype elements; or
+ *   "seed": int                                      generate q, k, v (and write them to DIR)
+ *   "path": "auto" | "plain" | "fast" (auto), "threads": int (0 = all CPUs),
+ *   "round_output": bool (false: also write O rounded to dtype), "comment": string
+ * Outputs in DIR: o.bin (f32 [total_q, Hq, D]), lse.bin (f32 [total_q, Hq], base 2),
+ * meta.json (shapes, dtype, sm_scale used, path, kernel, threads, seconds, GFLOP), o_<dtype>.bin
+ * with round_output, q.bin/k.bin/v.bin with seed.
+ *
+ * concat_mla_q spec: "T": int >= 0, "H": int >= 1, "dtype": "f16" | "bf16", "q_nope": "FILE",
+ *   "q_pe": "FILE" (or "seed": int: raw random 16-bit patterns, written to DIR), optional
+ *   "q_nope_strides": [stride_t, stride_h] (elements; default [H*512, 512]), "q_pe_strides"
+ *   (default [H*64, 64]), "comment". A file must hold at least the elements the strided view
+ *   reads ((T-1)*stride_t + (H-1)*stride_h + inner); trailing padding is allowed.
+ *   Outputs: DIR/q_out.bin ([T, H, 576], same dtype), DIR/meta.json. */
 #ifndef LANELAB_ORACLE_H
 #define LANELAB_ORACLE_H
 
