@@ -507,7 +507,7 @@ Test(isa_base, kernel_dir_compare_identical_different_only_skipped) {
  * current". The worktree is gone afterwards. */
 Test(isa_base, head_matches_current_build, .timeout = 900) {
   /* which kernel inputs differ from HEAD in the working tree? */
-  char *cmd = ll_fmt("cd %s && git status --porcelain -- kernels mk", LANELAB_ROOT);
+  char *cmd = ll_fmt("cd %s && git status --porcelain --untracked-files=all -- kernels mk", LANELAB_ROOT);
   FILE *p = popen(cmd, "r");
   cr_assert_not_null(p);
   char line[1024], dirty[64][256];
