@@ -928,6 +928,66 @@ Test(oracle_cli, seeded_paged_and_concat_write_inputs_and_outputs) {
   cleanup(d);
 }
 
+static void put_f16(const char *dir, const char *name, const float *x, size_t n) {
+  uint16_t *h = ll_xmalloc(n * 2 + 2);
+  oracle_from_f32(ORACLE_F16, x, h, n);
+  put(dir, name, h, n * 2);
+  free(h);
+}
+
+static void *get(const char *dir, const char *name, size_t *n) {
+  char *p = ll_path_join(dir, name);
+  void *d = ll_read_file(p, n, NULL);
+  free(p);
+  cr_assert_not_null(d, "cannot read %s/%s", dir, name);
+  return d;
+}
+
+Test(oracle_cli, paged_files_equal_ragged_files) {
+  /* The same f16 data as a ragged spec and as an HND paged spec (shuffled pages, partial last
+   * pages, NaN in unused slots, num_pages taken from the file size): o.bin and lse.bin must be
+   * byte-identical. */
+  rng_state = 4242;
+  int qo[2] = {3, 6}, kv[2] = {7, 10};
+  oracle_attention_spec *r = mk(2, qo, kv, 4, 2, 8);
+  fill_random(r, 1);
+  oracle_attention_spec *g = to_paged(r, 4, ORACLE_HND);
+  char *d = tmpdir();
+  put_f16(d, "q.bin", r->q, (size_t)oracle_attention_q_elems(r));
+  put_f16(d, "k.bin", r->k, (size_t)oracle_attention_kv_elems(r));
+  put_f16(d, "v.bin", r->v, (size_t)oracle_attention_kv_elems(r));
+  put_f16(d, "kc.bin", g->k, (size_t)oracle_attention_kv_elems(g));
+  put_f16(d, "vc.bin", g->v, (size_t)oracle_attention_kv_elems(g));
+  const char *rs = "{\"kind\": \"ragged\", \"dtype\": \"f16\", \"num_qo_heads\": 4, \"num_kv_heads\": 2, \"head_dim\": 8,"
+                   " \"qo_indptr\": [0, 3, 9], \"kv_indptr\": [0, 7, 17], \"causal\": true,"
+                   " \"q\": \"q.bin\", \"k\": \"k.bin\", \"v\": \"v.bin\"}";
+  put(d, "spec.json", rs, strlen(rs));
+  char *msg;
+  int rc = cli(d, "attention", &msg);
+  cr_assert_eq(rc, 0, "ragged: exit %d: %s", rc, msg);
+  free(msg);
+  size_t n1, n2, l1, l2;
+  void *o1 = get(d, "out/o.bin", &n1), *s1 = get(d, "out/lse.bin", &l1);
+  char *ps = ll_fmt("{\"kind\": \"paged\", \"dtype\": \"f16\", \"num_qo_heads\": 4, \"num_kv_heads\": 2, \"head_dim\": 8,"
+                    " \"qo_indptr\": [0, 3, 9], \"kv_indptr\": [0, %d, %d], \"kv_indices\": [%d, %d, %d, %d, %d],"
+                    " \"kv_last_page_len\": [%d, %d], \"page_size\": 4, \"layout\": \"HND\", \"causal\": true,"
+                    " \"q\": \"q.bin\", \"k\": \"kc.bin\", \"v\": \"vc.bin\"}",
+                    g->kv_indptr[1], g->kv_indptr[2], g->kv_indices[0], g->kv_indices[1], g->kv_indices[2],
+                    g->kv_indices[3], g->kv_indices[4], g->kv_last_page_len[0], g->kv_last_page_len[1]);
+  cr_assert_eq(g->kv_indptr[2], 5, "test setup: 2 + 3 pages");
+  put(d, "spec.json", ps, strlen(ps));
+  rc = cli(d, "attention", &msg);
+  cr_assert_eq(rc, 0, "paged: exit %d: %s", rc, msg);
+  free(msg);
+  void *o2 = get(d, "out/o.bin", &n2), *s2 = get(d, "out/lse.bin", &l2);
+  cr_assert(n1 == 9 * 4 * 8 * 4 && n1 == n2 && memcmp(o1, o2, n1) == 0, "o.bin differs");
+  cr_assert(l1 == 9 * 4 * 4 && l1 == l2 && memcmp(s1, s2, l1) == 0, "lse.bin differs");
+  free(o1); free(o2); free(s1); free(s2); free(ps);
+  oracle_attention_spec_free(g);
+  oracle_attention_spec_free(r);
+  cleanup(d);
+}
+
 typedef struct bad { const char *spec, *field; } bad;
 
 static void expect_bad(const char *what, const bad *cases, size_t n, bool with_files) {
