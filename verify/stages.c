@@ -6,6 +6,7 @@
 
 #include "isa/isa.h"
 #include "lanes/lanes.h"
+#include "verify/prod.h"
 #include "verify/verify.h"
 
 /* Kernel sources live in these folders (relative to the repository root, the working directory
@@ -73,8 +74,6 @@ static void stage_kernels(const verify_ctx *c, stage_result *r) {
   else stage_set(r, VERDICT_PASS, "%zu kernels built, %zu skipped with a stated reason", built, skipped);
 }
 
-/* Stages whose modules have not landed yet say so; they are never reported as passed. */
-static void not_yet(stage_result *r, const char *what) { stage_set(r, VERDICT_NOT_RUN, "%s", what); }
 /* The lane-map model reproduces the seed change's published facts (lanes_model_checks). */
 static void stage_model(const verify_ctx *c, stage_result *r) {
   lanes_arch la;
@@ -141,8 +140,6 @@ out:
   free(dir);
 }
 
-static void stage_prod(const verify_ctx *c, stage_result *r) { not_yet(r, "production kernels vs oracle not built yet (issue #5)"); }
-static void stage_mutants(const verify_ctx *c, stage_result *r) { not_yet(r, "deliberate-mismatch A/B suite not built yet (issue #5)"); }
 /* The arch's code objects are byte-identical to those built at a base revision. */
 static void stage_base(const verify_ctx *c, stage_result *r) {
   ll_err err = {0};
@@ -168,8 +165,8 @@ const verify_stage verify_stages[] = {
     {"kernels", "every kernel source built for the arch or skipped with a reason", stage_kernels, false},
     {"isa", "instruction census against budgets", stage_isa, false},
     {"lanes", "micro-kernel register dumps diffed bit-exactly against the lane model", verify_stage_lanes, false},
-    {"prod", "production kernels against the CPU oracle", stage_prod, false},
-    {"mutants", "deliberate-mismatch kernels must fail", stage_mutants, false},
+    {"prod", "production kernels against the CPU oracle", verify_stage_prod, false},
+    {"mutants", "deliberate-mismatch kernels must fail", verify_stage_mutants, false},
     {"base", "code objects byte-identical to a base revision", stage_base, true},
 };
 const size_t verify_nstages = sizeof verify_stages / sizeof verify_stages[0];
