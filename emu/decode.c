@@ -301,6 +301,12 @@ static bool parse_mod(const char *s, size_t n, emu_mod *m)
     m->val = (int32_t)x;
     return true;
   }
+  const char *lp = memchr(v, '(', vn);
+  if (lp && lp > v && v[vn - 1] == ')') {
+    m->form = EMU_MF_FUNC;
+    m->val = intern(v, vn);
+    return true;
+  }
   for (size_t i = 0; i < vn; i++)
     if (!(isalnum((unsigned char)v[i]) || v[i] == '_')) return false;
   m->form = EMU_MF_IDENT;
@@ -332,6 +338,38 @@ static uint8_t listbits(const emu_mod *m)
   return b;
 }
 
+/* ds_swizzle_b32 offset macros as LLVM prints them (AMDGPU assembler syntax "swizzle"): the
+ * 16-bit offset they stand for. Checked against llvm-mc encodings: QUAD_PERM sets bit 15 with
+ * 2-bit lane selects; BITMASK_PERM/BROADCAST/SWAP/REVERSE are and/or/xor masks in bits
+ * [4:0]/[9:5]/[14:10]; ROTATE is 0xC000 | dir << 10 | size << 5; FFT is 0xE000 | n. */
+static bool swizzle_offset(const char *t, int32_t *out)
+{
+  int a[4] = {0, 0, 0, 0};
+  char mask[8];
+  if (sscanf(t, "swizzle(QUAD_PERM,%d,%d,%d,%d)", &a[0], &a[1], &a[2], &a[3]) == 4)
+    *out = 0x8000 | (a[0] & 3) | (a[1] & 3) << 2 | (a[2] & 3) << 4 | (a[3] & 3) << 6;
+  else if (sscanf(t, "swizzle(BROADCAST,%d,%d)", &a[0], &a[1]) == 2)
+    *out = ((0x1f ^ (a[0] - 1)) & 0x1f) | (a[1] & 0x1f) << 5;
+  else if (sscanf(t, "swizzle(SWAP,%d)", &a[0]) == 1) *out = 0x1f | (a[0] & 0x1f) << 10;
+  else if (sscanf(t, "swizzle(REVERSE,%d)", &a[0]) == 1) *out = 0x1f | ((a[0] - 1) & 0x1f) << 10;
+  else if (sscanf(t, "swizzle(ROTATE,%d,%d)", &a[0], &a[1]) == 2) *out = 0xc000 | (a[0] & 1) << 10 | (a[1] & 0x1f) << 5;
+  else if (sscanf(t, "swizzle(FFT,%d)", &a[0]) == 1) *out = 0xe000 | (a[0] & 0x1fff);
+  else if (sscanf(t, "swizzle(BITMASK_PERM,\"%5[01pi]\")", mask) == 1 && strlen(mask) == 5) {
+    int andm = 0, orm = 0, xorm = 0;
+    for (int i = 0; i < 5; i++) {
+      int bit = 1 << (4 - i);
+      switch (mask[i]) {
+      case '1': orm |= bit; break;
+      case 'p': andm |= bit; break;
+      case 'i': andm |= bit, xorm |= bit; break;
+      }
+    }
+    *out = andm | orm << 5 | xorm << 10;
+  } else
+    return false;
+  return true;
+}
+
 /* Turn the generic modifier list into execution fields. Returns NULL or why it cannot. */
 static const char *apply_mods(emu_insn *in)
 {
@@ -358,6 +396,9 @@ static const char *apply_mods(emu_insn *in)
     else if (flag && !strcmp(nm, "clamp")) in->clamp = 1;
     else if (flag && !strcmp(nm, "fi")) in->fi = true;
     else if (num && !strcmp(nm, "offset")) in->offset = v;
+    else if (m->form == EMU_MF_FUNC && !strcmp(nm, "offset")) {
+      if (!swizzle_offset(emu_mod_name((uint16_t)v), &in->offset)) return "offset macro not understood";
+    }
     else if (num && !strcmp(nm, "offset0")) in->offset0 = (uint8_t)v;
     else if (num && !strcmp(nm, "offset1")) in->offset1 = (uint8_t)v;
     else if (num && !strcmp(nm, "mul") && (v == 2 || v == 4)) in->omod = v == 2 ? 1 : 2;
@@ -365,6 +406,7 @@ static const char *apply_mods(emu_insn *in)
     else if (num && !strcmp(nm, "cbsz")) in->cbsz = (uint8_t)v;
     else if (num && !strcmp(nm, "abid")) in->abid = (uint8_t)v;
     else if (num && !strcmp(nm, "blgp")) in->blgp = (uint8_t)v;
+    else if (num && !strcmp(nm, "bitop3")) in->bitop3 = (uint8_t)v;
     else if (m->form == EMU_MF_LIST && !strcmp(nm, "op_sel")) in->op_sel = listbits(m);
     else if (m->form == EMU_MF_LIST && !strcmp(nm, "op_sel_hi")) in->op_sel_hi = listbits(m), in->has_op_sel_hi = true;
     else if (m->form == EMU_MF_LIST && !strcmp(nm, "neg_lo")) in->neg_lo = listbits(m);
@@ -542,7 +584,8 @@ static void fmt_mod(sbuf *b, const emu_mod *m)
   case EMU_MF_FLAG: break;
   case EMU_MF_DEC: sb_put(b, ":%d", m->val); break;
   case EMU_MF_HEX: sb_put(b, ":0x%x", (unsigned)m->val); break;
-  case EMU_MF_IDENT: sb_put(b, ":%s", emu_mod_name((uint16_t)m->val)); break;
+  case EMU_MF_IDENT:
+  case EMU_MF_FUNC: sb_put(b, ":%s", emu_mod_name((uint16_t)m->val)); break;
   case EMU_MF_PAREN: sb_put(b, "(%d)", m->val); break;
   case EMU_MF_LIST:
     sb_put(b, ":[");

@@ -435,6 +435,87 @@ void *emu_ldsptr(emu_wave *w, const emu_insn *in, uint64_t addr, uint32_t n, int
   return w->wg->lds + addr;
 }
 
+/* ---- outstanding memory operations (s_waitcnt validation) ----------------------------------*/
+static int pend_kind(const emu_opnd *o)
+{
+  return o->kind == EMU_OPK_VGPR ? 1 : o->kind == EMU_OPK_AGPR ? 2 : o->kind == EMU_OPK_SGPR ? 3 : 0;
+}
+
+void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst)
+{
+  if (w->npend == EMU_MAXPEND) { /* the hardware counter saturates: the oldest has completed */
+    memmove(&w->pend[0], &w->pend[1], (EMU_MAXPEND - 1) * sizeof w->pend[0]);
+    w->npend--;
+  }
+  __typeof__(w->pend[0]) *e = &w->pend[w->npend++];
+  e->cnt = (uint8_t)cnt;
+  e->pc = in->pc;
+  e->kind = 0;
+  e->reg = e->n = 0;
+  if (dst >= 0) {
+    const emu_opnd *o = &in->o[dst];
+    e->kind = (uint8_t)pend_kind(o);
+    e->reg = o->reg;
+    e->n = o->n;
+  }
+}
+
+static void retire_oldest(emu_wave *w, int cnt, int k)
+{
+  int j = 0;
+  for (int i = 0; i < w->npend; i++) {
+    if (k > 0 && w->pend[i].cnt == cnt) {
+      k--;
+      continue;
+    }
+    w->pend[j++] = w->pend[i];
+  }
+  w->npend = j;
+}
+
+void emu_waitcnt(emu_wave *w, int vmcnt, int lgkmcnt)
+{
+  int nvm = 0, nds = 0, nsm = 0;
+  for (int i = 0; i < w->npend; i++) {
+    nvm += w->pend[i].cnt == EMU_CNT_VM;
+    nds += w->pend[i].cnt == EMU_CNT_DS;
+    nsm += w->pend[i].cnt == EMU_CNT_SMEM;
+  }
+  /* vector memory returns in order: all but the vmcnt youngest are done */
+  if (vmcnt >= 0 && nvm > vmcnt) retire_oldest(w, EMU_CNT_VM, nvm - vmcnt);
+  if (lgkmcnt == 0) {
+    retire_oldest(w, EMU_CNT_DS, nds);
+    retire_oldest(w, EMU_CNT_SMEM, nsm);
+  } else if (lgkmcnt > 0 && nds > lgkmcnt) {
+    /* LDS returns in order; scalar loads may not, so only lgkmcnt(0) retires them */
+    retire_oldest(w, EMU_CNT_DS, nds - lgkmcnt);
+  }
+}
+
+static int hazard_check(emu_wave *w, const emu_insn *in)
+{
+  uint32_t fl = in->op != 0xffff ? emu_ops_get(in->op)->flags : 0;
+  bool load = (fl & EMU_F_LOAD) || ((fl & EMU_F_ATOMIC) && (in->sc0 || in->glc));
+  int mycnt = (fl & EMU_F_DS) ? EMU_CNT_DS : (fl & EMU_F_SMEM) ? EMU_CNT_SMEM : EMU_CNT_VM;
+  for (int i = 0; i < in->nop; i++) {
+    const emu_opnd *o = &in->o[i];
+    int k = pend_kind(o);
+    if (!k) continue;
+    for (int j = 0; j < w->npend; j++) {
+      const __typeof__(w->pend[0]) *e = &w->pend[j];
+      if (e->kind != k || o->reg + o->n <= e->reg || e->reg + e->n <= o->reg) continue;
+      /* a younger in-order load overwriting the same registers is fine (results arrive in order) */
+      if (i == 0 && load && e->cnt == mycnt && mycnt != EMU_CNT_SMEM) continue;
+      return emu_raise(w, in, "missing s_waitcnt", -1, 0,
+                       "operand %d uses %c%u, still being loaded by the %s operation at pc 0x%llx",
+                       i, k == 1 ? 'v' : k == 2 ? 'a' : 's', (unsigned)(o->reg > e->reg ? o->reg : e->reg),
+                       e->cnt == EMU_CNT_VM ? "vector memory" : e->cnt == EMU_CNT_DS ? "LDS" : "scalar memory",
+                       (unsigned long long)e->pc);
+    }
+  }
+  return EMU_OK;
+}
+
 /* ---- launches --------------------------------------------------------------------------------*/
 typedef struct launch {
   emu_mem *mem;
@@ -501,7 +582,7 @@ static void init_wave(worker *W, emu_wg *g, emu_wave *w, uint32_t wi)
   w->fault = &W->fault;
   w->last = NULL;
   w->state = 0;
-  w->pending_vm = w->pending_lgkm = 0;
+  w->npend = 0;
   w->emask_of = 0;
   memset(w->emask, 0, sizeof w->emask);
   /* user SGPRs from s0 in order (AMDGPUUsage "Initial Kernel Execution State") */
@@ -558,6 +639,7 @@ static int run_wave(worker *W, emu_wave *w, bool single)
       L->o->on_snap(L->o->user, &v);
       pthread_mutex_unlock(&L->mu);
     }
+    if (__builtin_expect(w->npend != 0, 0) && hazard_check(w, in) != EMU_OK) return EMU_FAULT;
     counts[w->ip]++;
     w->ip++;
     int rc = in->fn(w, in);

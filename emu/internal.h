@@ -104,6 +104,7 @@ typedef enum {
   EMU_MF_LIST,       /* "op_sel:[0,1]" */
   EMU_MF_IDENT,      /* "dst_sel:WORD_1" (value = index into emu_mod_idents) */
   EMU_MF_PAREN,      /* "vmcnt(0)" */
+  EMU_MF_FUNC,       /* "offset:swizzle(SWAP,1)" (value = index of the interned "swizzle(...)") */
 } emu_modform;
 
 typedef struct emu_mod {
@@ -155,6 +156,7 @@ struct emu_insn {
   int32_t offset;        /* memory offset (DS/FLAT/GLOBAL/BUFFER/SMEM offset:) */
   uint8_t offset0, offset1;
   uint8_t cbsz, abid, blgp;
+  uint8_t bitop3;         /* v_bitop3 truth table */
   /* SDWA */
   uint8_t dst_sel, dst_unused, src0_sel, src1_sel;
   /* DPP */
@@ -175,6 +177,8 @@ enum {
   EMU_F_XLANE = 1 << 8,  /* cross-lane: reads other lanes */
   EMU_F_GFX950 = 1 << 9, /* exists on gfx950 only (informative; LLVM rejects it on gfx942) */
   EMU_F_CARRY = 1 << 10, /* VALU with an SGPR-pair/VCC second destination (v_add_co_u32 ...) */
+  EMU_F_LOAD = 1 << 11,  /* memory op whose operand 0 receives loaded data */
+  EMU_F_ATOMIC = 1 << 12,/* memory atomic (returns data into operand 0 when sc0/glc is set) */
 };
 
 typedef struct emu_opdef {
@@ -228,6 +232,12 @@ struct emu_mem {
 };
 
 /* ---- waves and workgroups --------------------------------------------------------------------*/
+/* Counters an outstanding memory operation is tracked by (CDNA3 ISA "S_WAITCNT"): vector memory
+ * (vmcnt; loads and stores return in order), LDS (lgkmcnt, in order) and scalar memory (lgkmcnt,
+ * may return out of order, so only lgkmcnt(0) is known to retire it). */
+enum { EMU_CNT_VM = 0, EMU_CNT_DS = 1, EMU_CNT_SMEM = 2 };
+#define EMU_MAXPEND 64
+
 typedef struct emu_wg {
   const emu_dispatch *d;
   const emu_launch_opts *opts;
@@ -262,12 +272,21 @@ struct emu_wave {
   const emu_membuf *last;
   /* state */
   int state;                /* 0 running, 1 at barrier, 2 ended, 3 faulted */
-  int pending_vm, pending_lgkm; /* outstanding counters (validated by s_waitcnt) */
+  /* outstanding memory operations, oldest first (s_waitcnt validation, see emu_pend) */
+  int npend;
+  struct { uint8_t cnt; uint8_t kind; uint16_t reg, n; uint64_t pc; } pend[EMU_MAXPEND];
 };
 
 /* Record a fault and return EMU_FAULT. kind is one of the emu_fault kinds; lane -1 if none. */
 int emu_raise(emu_wave *w, const emu_insn *in, const char *kind, int lane, uint64_t addr,
               const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* Record an outstanding memory operation whose result registers are operand dst (-1: none, e.g.
+ * a store). Until an s_waitcnt retires it, any instruction naming one of those registers faults
+ * "missing s_waitcnt" (checked by the executor before each instruction while any are pending). */
+void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst);
+/* s_waitcnt: retire what the given counts guarantee (-1: that counter is not waited on). */
+void emu_waitcnt(emu_wave *w, int vmcnt, int lgkmcnt);
 
 /* ---- EXEC -----------------------------------------------------------------------------------*/
 static inline uint64_t emu_rd64s(const emu_wave *w, unsigned r)
@@ -289,6 +308,19 @@ static inline const uint32_t *emu_emask(emu_wave *w)
     w->emask_of = e;
   }
   return w->emask;
+}
+
+/* bit reversal (gcc has no __builtin_bitreverse) */
+static inline uint32_t emu_brev32(uint32_t v)
+{
+  v = ((v >> 1) & 0x55555555u) | ((v & 0x55555555u) << 1);
+  v = ((v >> 2) & 0x33333333u) | ((v & 0x33333333u) << 2);
+  v = ((v >> 4) & 0x0f0f0f0fu) | ((v & 0x0f0f0f0fu) << 4);
+  return __builtin_bswap32(v);
+}
+static inline uint64_t emu_brev64(uint64_t v)
+{
+  return (uint64_t)emu_brev32((uint32_t)v) << 32 | emu_brev32((uint32_t)(v >> 32));
 }
 
 /* ---- float bit views --------------------------------------------------------------------------*/

@@ -1,9 +1,45 @@
-/* emu/op_branch — program control: SOPP (CDNA3 ISA "SOPP Instructions"): s_endpgm, s_nop,
- * branches, s_barrier, s_waitcnt. */
+/* emu/op_branch — program control (CDNA3 ISA chapter "Program Flow Control" and the listing
+ * "SOPP Instructions"): s_endpgm, branches, s_barrier, s_waitcnt, and the scheduling hints that
+ * have no architectural effect in an in-order emulator. */
 #include "emu/internal.h"
 
 /* s_endpgm: end of the wave's program. */
 int emu_op_s_endpgm(emu_wave *w, const emu_insn *in) { (void)w, (void)in; return EMU_END; }
 
-/* s_nop: wait states only; no architectural effect in an in-order emulator. */
+/* s_nop, s_setprio, s_sleep, s_icache_inv, perf-level hints: wait states / hints only. */
 int emu_op_s_nop(emu_wave *w, const emu_insn *in) { (void)w, (void)in; return EMU_OK; }
+
+static inline int branch(emu_wave *w, const emu_insn *in, bool taken)
+{
+  if (!taken) return EMU_OK;
+  if (in->target < 0)
+    return emu_raise(w, in, "bad jump target", -1, 0, "branch target is not an instruction of .text");
+  w->ip = (uint32_t)in->target;
+  return EMU_OK;
+}
+/* PC = PC + 4 + SIMM16 * 4 when the condition holds (target precomputed at decode) */
+int emu_op_s_branch(emu_wave *w, const emu_insn *in) { return branch(w, in, true); }
+int emu_op_s_cbranch_scc0(emu_wave *w, const emu_insn *in) { return branch(w, in, !w->scc); }
+int emu_op_s_cbranch_scc1(emu_wave *w, const emu_insn *in) { return branch(w, in, w->scc); }
+int emu_op_s_cbranch_vccz(emu_wave *w, const emu_insn *in) { return branch(w, in, emu_vcc(w) == 0); }
+int emu_op_s_cbranch_vccnz(emu_wave *w, const emu_insn *in) { return branch(w, in, emu_vcc(w) != 0); }
+int emu_op_s_cbranch_execz(emu_wave *w, const emu_insn *in) { return branch(w, in, emu_exec(w) == 0); }
+int emu_op_s_cbranch_execnz(emu_wave *w, const emu_insn *in) { return branch(w, in, emu_exec(w) != 0); }
+
+/* s_barrier: the wave waits until every wave of its workgroup that has not ended arrives
+ * (handled by the workgroup scheduler in exec.c). */
+int emu_op_s_barrier(emu_wave *w, const emu_insn *in) { (void)w, (void)in; return EMU_BARRIER; }
+
+/* s_waitcnt: no timing is modelled; the counts retire tracked outstanding operations (emu_pend),
+ * which is what makes a missing wait detectable. */
+int emu_op_s_waitcnt(emu_wave *w, const emu_insn *in)
+{
+  emu_waitcnt(w, in->vmcnt, in->lgkmcnt);
+  return EMU_OK;
+}
+
+/* s_trap / s_sethalt stop the wave: reported as a fault so they are never silently ignored. */
+int emu_op_s_trap(emu_wave *w, const emu_insn *in)
+{
+  return emu_raise(w, in, "trap", -1, 0, "the kernel executed %s", in->mnem);
+}

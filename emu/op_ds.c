@@ -1,0 +1,249 @@
+/* emu/op_ds — LDS access (CDNA3 ISA chapter "Data Share Operations" and the listing "DS
+ * Instructions"). Address = VGPR (per lane, 32-bit) + offset; only EXEC lanes access LDS; every
+ * access is checked against the workgroup's allocation (fault "lds out of range"). Unaligned
+ * addresses are accepted (gfx9 LDS supports unaligned access in the default alignment mode).
+ * Reads gather every lane before any destination register is written. Cross-lane DS ops
+ * (bpermute/permute/swizzle) and the transposing reads live in op_xlane.c. */
+#include "emu/internal.h"
+
+#define LANES for (int l = 0; l < EMU_LANES; l++) if (e >> l & 1)
+
+static inline uint32_t *vr(emu_wave *w, const emu_insn *in, int i, int k) { return emu_vreg(w, in, i, k); }
+
+/* read n dwords per lane at vaddr(operand ai) + off into dst operand 0 */
+static int ds_read(emu_wave *w, const emu_insn *in, uint32_t bytes, int kind)
+{
+  uint64_t e = emu_exec(w);
+  const uint32_t *a = vr(w, in, 1, 0);
+  uint32_t tmp[4][EMU_LANES];
+  LANES {
+    uint64_t addr = (uint64_t)a[l] + (uint32_t)in->offset;
+    const uint8_t *p = emu_ldsptr(w, in, addr, bytes, l);
+    if (!p) return EMU_FAULT;
+    uint32_t v[4] = {0, 0, 0, 0};
+    memcpy(v, p, bytes);
+    switch (kind) {
+    case 1: v[0] = (uint32_t)(int32_t)(int8_t)v[0]; break;   /* i8 */
+    case 2: v[0] = (uint32_t)(int32_t)(int16_t)v[0]; break;  /* i16 */
+    }
+    for (uint32_t k = 0; k < (bytes + 3) / 4; k++) tmp[k][l] = v[k];
+  }
+  if (kind >= 3) { /* d16: low (3) or high (4) half of the destination, other half kept */
+    uint32_t *d = vr(w, in, 0, 0);
+    LANES {
+      uint32_t v = tmp[0][l];
+      if (kind == 5 || kind == 6) v = (uint32_t)(int32_t)(int8_t)v & 0xffff; /* signed byte d16 */
+      d[l] = (kind == 4 || kind == 6) ? (d[l] & 0xffff) | v << 16 : (d[l] & 0xffff0000u) | (v & 0xffff);
+    }
+  } else {
+    for (uint32_t k = 0; k < (bytes + 3) / 4; k++) {
+      uint32_t *d = vr(w, in, 0, (int)k);
+      LANES d[l] = tmp[k][l];
+    }
+  }
+  emu_pend(w, in, EMU_CNT_DS, 0);
+  return EMU_OK;
+}
+int emu_op_ds_read_b32(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 4, 0); }
+int emu_op_ds_read_b64(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 8, 0); }
+int emu_op_ds_read_b96(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 12, 0); }
+int emu_op_ds_read_b128(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 16, 0); }
+int emu_op_ds_read_u8(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 1, 0); }
+int emu_op_ds_read_i8(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 1, 1); }
+int emu_op_ds_read_u16(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 2, 0); }
+int emu_op_ds_read_i16(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 2, 2); }
+int emu_op_ds_read_u8_d16(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 1, 3); }
+int emu_op_ds_read_u8_d16_hi(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 1, 4); }
+int emu_op_ds_read_i8_d16(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 1, 5); }
+int emu_op_ds_read_i8_d16_hi(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 1, 6); }
+int emu_op_ds_read_u16_d16(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 2, 3); }
+int emu_op_ds_read_u16_d16_hi(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 2, 4); }
+
+/* ds_read2*: two elements at addr + offset0 * size and addr + offset1 * size (st64: * 64) */
+static int ds_read2(emu_wave *w, const emu_insn *in, uint32_t size, uint32_t stride)
+{
+  uint64_t e = emu_exec(w);
+  const uint32_t *a = vr(w, in, 1, 0);
+  uint32_t words = size / 4, tmp[4][EMU_LANES];
+  LANES {
+    for (int h = 0; h < 2; h++) {
+      uint64_t addr = (uint64_t)a[l] + (uint64_t)(h ? in->offset1 : in->offset0) * size * stride;
+      const uint8_t *p = emu_ldsptr(w, in, addr, size, l);
+      if (!p) return EMU_FAULT;
+      for (uint32_t k = 0; k < words; k++) memcpy(&tmp[h * words + k][l], p + 4 * k, 4);
+    }
+  }
+  for (uint32_t k = 0; k < 2 * words; k++) {
+    uint32_t *d = vr(w, in, 0, (int)k);
+    LANES d[l] = tmp[k][l];
+  }
+  emu_pend(w, in, EMU_CNT_DS, 0);
+  return EMU_OK;
+}
+int emu_op_ds_read2_b32(emu_wave *w, const emu_insn *in) { return ds_read2(w, in, 4, 1); }
+int emu_op_ds_read2_b64(emu_wave *w, const emu_insn *in) { return ds_read2(w, in, 8, 1); }
+int emu_op_ds_read2st64_b32(emu_wave *w, const emu_insn *in) { return ds_read2(w, in, 4, 64); }
+int emu_op_ds_read2st64_b64(emu_wave *w, const emu_insn *in) { return ds_read2(w, in, 8, 64); }
+
+/* writes: ds_write_bN vaddr, vdata [offset]; hi = store the high 16 bits (d16_hi forms) */
+static int ds_write(emu_wave *w, const emu_insn *in, uint32_t bytes, bool hi)
+{
+  uint64_t e = emu_exec(w);
+  const uint32_t *a = vr(w, in, 0, 0);
+  LANES {
+    uint64_t addr = (uint64_t)a[l] + (uint32_t)in->offset;
+    uint8_t *p = emu_ldsptr(w, in, addr, bytes, l);
+    if (!p) return EMU_FAULT;
+    uint32_t v[4];
+    for (uint32_t k = 0; k < (bytes + 3) / 4; k++) v[k] = vr(w, in, 1, (int)k)[l];
+    if (hi) v[0] >>= 16;
+    memcpy(p, v, bytes);
+  }
+  emu_pend(w, in, EMU_CNT_DS, -1);
+  return EMU_OK;
+}
+int emu_op_ds_write_b8(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 1, false); }
+int emu_op_ds_write_b16(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 2, false); }
+int emu_op_ds_write_b32(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 4, false); }
+int emu_op_ds_write_b64(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 8, false); }
+int emu_op_ds_write_b96(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 12, false); }
+int emu_op_ds_write_b128(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 16, false); }
+int emu_op_ds_write_b8_d16_hi(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 1, true); }
+int emu_op_ds_write_b16_d16_hi(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 2, true); }
+
+static int ds_write2(emu_wave *w, const emu_insn *in, uint32_t size, uint32_t stride)
+{
+  uint64_t e = emu_exec(w);
+  const uint32_t *a = vr(w, in, 0, 0);
+  uint32_t words = size / 4;
+  LANES {
+    for (int h = 0; h < 2; h++) {
+      uint64_t addr = (uint64_t)a[l] + (uint64_t)(h ? in->offset1 : in->offset0) * size * stride;
+      uint8_t *p = emu_ldsptr(w, in, addr, size, l);
+      if (!p) return EMU_FAULT;
+      for (uint32_t k = 0; k < words; k++) memcpy(p + 4 * k, &vr(w, in, 1 + h, (int)k)[l], 4);
+    }
+  }
+  emu_pend(w, in, EMU_CNT_DS, -1);
+  return EMU_OK;
+}
+int emu_op_ds_write2_b32(emu_wave *w, const emu_insn *in) { return ds_write2(w, in, 4, 1); }
+int emu_op_ds_write2_b64(emu_wave *w, const emu_insn *in) { return ds_write2(w, in, 8, 1); }
+int emu_op_ds_write2st64_b32(emu_wave *w, const emu_insn *in) { return ds_write2(w, in, 4, 64); }
+int emu_op_ds_write2st64_b64(emu_wave *w, const emu_insn *in) { return ds_write2(w, in, 8, 64); }
+
+/* atomics (CDNA3 ISA "DS_ADD_U32" etc.): per lane, in lane order, MEM = f(MEM, DATA[, DATA2]);
+ * the _rtn forms return the old value. Operands: [vdst,] vaddr, vdata[, vdata2]. */
+static inline float fminv(float a, float b) { return a != a ? b : b != b ? a : (a < b ? a : b); }
+static inline float fmaxv(float a, float b) { return a != a ? b : b != b ? a : (a > b ? a : b); }
+#define DS_ATOM32(name, rtn, expr)                                                                 \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    uint64_t e = emu_exec(w);                                                                      \
+    int ai = rtn ? 1 : 0;                                                                          \
+    const uint32_t *a = vr(w, in, ai, 0);                                                          \
+    uint32_t old[EMU_LANES];                                                                       \
+    LANES {                                                                                        \
+      uint32_t *p = emu_ldsptr(w, in, (uint64_t)a[l] + (uint32_t)in->offset, 4, l);                \
+      if (!p) return EMU_FAULT;                                                                    \
+      uint32_t m, d = vr(w, in, ai + 1, 0)[l], d2 = in->nop > ai + 2 ? vr(w, in, ai + 2, 0)[l] : 0;\
+      (void)d2;                                                                                    \
+      memcpy(&m, p, 4);                                                                            \
+      old[l] = m;                                                                                  \
+      uint32_t r = (expr);                                                                         \
+      memcpy(p, &r, 4);                                                                            \
+    }                                                                                              \
+    if (rtn) {                                                                                     \
+      uint32_t *dst = vr(w, in, 0, 0);                                                             \
+      LANES dst[l] = old[l];                                                                       \
+      emu_pend(w, in, EMU_CNT_DS, 0);                                                              \
+    } else {                                                                                       \
+      emu_pend(w, in, EMU_CNT_DS, -1);                                                             \
+    }                                                                                              \
+    return EMU_OK;                                                                                 \
+  }
+#define F(x) emu_f32(x)
+#define U(x) emu_u32f(x)
+DS_ATOM32(ds_add_u32, 0, m + d)
+DS_ATOM32(ds_add_rtn_u32, 1, m + d)
+DS_ATOM32(ds_sub_u32, 0, m - d)
+DS_ATOM32(ds_sub_rtn_u32, 1, m - d)
+DS_ATOM32(ds_rsub_u32, 0, d - m)
+DS_ATOM32(ds_rsub_rtn_u32, 1, d - m)
+DS_ATOM32(ds_inc_u32, 0, m >= d ? 0 : m + 1)
+DS_ATOM32(ds_inc_rtn_u32, 1, m >= d ? 0 : m + 1)
+DS_ATOM32(ds_dec_u32, 0, (m == 0 || m > d) ? d : m - 1)
+DS_ATOM32(ds_dec_rtn_u32, 1, (m == 0 || m > d) ? d : m - 1)
+DS_ATOM32(ds_min_i32, 0, (int32_t)d < (int32_t)m ? d : m)
+DS_ATOM32(ds_min_rtn_i32, 1, (int32_t)d < (int32_t)m ? d : m)
+DS_ATOM32(ds_max_i32, 0, (int32_t)d > (int32_t)m ? d : m)
+DS_ATOM32(ds_max_rtn_i32, 1, (int32_t)d > (int32_t)m ? d : m)
+DS_ATOM32(ds_min_u32, 0, d < m ? d : m)
+DS_ATOM32(ds_min_rtn_u32, 1, d < m ? d : m)
+DS_ATOM32(ds_max_u32, 0, d > m ? d : m)
+DS_ATOM32(ds_max_rtn_u32, 1, d > m ? d : m)
+DS_ATOM32(ds_and_b32, 0, m & d)
+DS_ATOM32(ds_and_rtn_b32, 1, m & d)
+DS_ATOM32(ds_or_b32, 0, m | d)
+DS_ATOM32(ds_or_rtn_b32, 1, m | d)
+DS_ATOM32(ds_xor_b32, 0, m ^ d)
+DS_ATOM32(ds_xor_rtn_b32, 1, m ^ d)
+DS_ATOM32(ds_mskor_b32, 0, (m & ~d) | d2)
+DS_ATOM32(ds_mskor_rtn_b32, 1, (m & ~d) | d2)
+DS_ATOM32(ds_wrxchg_rtn_b32, 1, d)
+DS_ATOM32(ds_cmpst_b32, 0, m == d ? d2 : m)
+DS_ATOM32(ds_cmpst_rtn_b32, 1, m == d ? d2 : m)
+DS_ATOM32(ds_add_f32, 0, U(F(m) + F(d)))
+DS_ATOM32(ds_add_rtn_f32, 1, U(F(m) + F(d)))
+DS_ATOM32(ds_min_f32, 0, U(fminv(F(d), F(m))))
+DS_ATOM32(ds_min_rtn_f32, 1, U(fminv(F(d), F(m))))
+DS_ATOM32(ds_max_f32, 0, U(fmaxv(F(d), F(m))))
+DS_ATOM32(ds_max_rtn_f32, 1, U(fmaxv(F(d), F(m))))
+#undef F
+#undef U
+
+/* 64-bit atomics: same shape with dword pairs */
+#define DS_ATOM64(name, rtn, expr)                                                                 \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    uint64_t e = emu_exec(w);                                                                      \
+    int ai = rtn ? 1 : 0;                                                                          \
+    const uint32_t *a = vr(w, in, ai, 0);                                                          \
+    uint64_t old[EMU_LANES];                                                                       \
+    LANES {                                                                                        \
+      uint8_t *p = emu_ldsptr(w, in, (uint64_t)a[l] + (uint32_t)in->offset, 8, l);                 \
+      if (!p) return EMU_FAULT;                                                                    \
+      uint64_t m, d = vr(w, in, ai + 1, 0)[l] | (uint64_t)vr(w, in, ai + 1, 1)[l] << 32;          \
+      uint64_t d2 = in->nop > ai + 2 ? (vr(w, in, ai + 2, 0)[l] | (uint64_t)vr(w, in, ai + 2, 1)[l] << 32) : 0; \
+      (void)d2;                                                                                    \
+      memcpy(&m, p, 8);                                                                            \
+      old[l] = m;                                                                                  \
+      uint64_t r = (expr);                                                                         \
+      memcpy(p, &r, 8);                                                                            \
+    }                                                                                              \
+    if (rtn) {                                                                                     \
+      uint32_t *d0 = vr(w, in, 0, 0), *d1 = vr(w, in, 0, 1);                                       \
+      LANES d0[l] = (uint32_t)old[l], d1[l] = (uint32_t)(old[l] >> 32);                            \
+      emu_pend(w, in, EMU_CNT_DS, 0);                                                              \
+    } else {                                                                                       \
+      emu_pend(w, in, EMU_CNT_DS, -1);                                                             \
+    }                                                                                              \
+    return EMU_OK;                                                                                 \
+  }
+DS_ATOM64(ds_add_u64, 0, m + d)
+DS_ATOM64(ds_add_rtn_u64, 1, m + d)
+DS_ATOM64(ds_sub_u64, 0, m - d)
+DS_ATOM64(ds_sub_rtn_u64, 1, m - d)
+DS_ATOM64(ds_min_u64, 0, d < m ? d : m)
+DS_ATOM64(ds_max_u64, 0, d > m ? d : m)
+DS_ATOM64(ds_min_i64, 0, (int64_t)d < (int64_t)m ? d : m)
+DS_ATOM64(ds_max_i64, 0, (int64_t)d > (int64_t)m ? d : m)
+DS_ATOM64(ds_and_b64, 0, m & d)
+DS_ATOM64(ds_or_b64, 0, m | d)
+DS_ATOM64(ds_xor_b64, 0, m ^ d)
+DS_ATOM64(ds_wrxchg_rtn_b64, 1, d)
+DS_ATOM64(ds_cmpst_rtn_b64, 1, m == d ? d2 : m)
+DS_ATOM64(ds_add_f64, 0, emu_u64f(emu_f64(m) + emu_f64(d)))
+DS_ATOM64(ds_add_rtn_f64, 1, emu_u64f(emu_f64(m) + emu_f64(d)))
+
+int emu_op_ds_nop(emu_wave *w, const emu_insn *in) { (void)w, (void)in; return EMU_OK; }

@@ -1,0 +1,409 @@
+/* emu/op_salu — scalar ALU and scalar memory: SOP1, SOP2, SOPC, SOPK (CDNA3 ISA chapter "Scalar
+ * ALU Operations" and the listings "SOP2", "SOPK", "SOP1", "SOPC"), SMEM loads (chapter "Scalar
+ * Memory Operations"). Operand 0 is the destination (SOPC: the first source). */
+#include "emu/internal.h"
+
+#define A32 uint32_t a = emu_ssrc32(w, in, 1)
+#define B32 uint32_t b = emu_ssrc32(w, in, 2)
+#define A64 uint64_t a = emu_ssrc64(w, in, 1)
+#define B64 uint64_t b = emu_ssrc64(w, in, 2)
+
+/* SOP2 32-bit: D = expr; SCC = scc_expr (use SCC_KEEP to leave it) */
+#define SCC_KEEP w->scc
+#define SOP2_32(name, expr, sccx)                                                                  \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    A32;                                                                                           \
+    B32;                                                                                           \
+    uint32_t d = (expr);                                                                           \
+    w->scc = (sccx);                                                                               \
+    emu_sdst32(w, in, 0, d);                                                                       \
+    return EMU_OK;                                                                                 \
+  }
+#define SOP2_64(name, expr, sccx)                                                                  \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    A64;                                                                                           \
+    B64;                                                                                           \
+    uint64_t d = (expr);                                                                           \
+    w->scc = (sccx);                                                                               \
+    emu_sdst64(w, in, 0, d);                                                                       \
+    return EMU_OK;                                                                                 \
+  }
+/* SOP2 with a 64-bit first source and a 32-bit second (shifts, bfe) */
+#define SOP2_64_32(name, expr, sccx)                                                               \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    A64;                                                                                           \
+    B32;                                                                                           \
+    uint64_t d = (expr);                                                                           \
+    w->scc = (sccx);                                                                               \
+    emu_sdst64(w, in, 0, d);                                                                       \
+    return EMU_OK;                                                                                 \
+  }
+#define SOP1_32(name, expr, sccx)                                                                  \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    A32;                                                                                           \
+    uint32_t d = (expr);                                                                           \
+    w->scc = (sccx);                                                                               \
+    emu_sdst32(w, in, 0, d);                                                                       \
+    return EMU_OK;                                                                                 \
+  }
+#define SOP1_64(name, expr, sccx)                                                                  \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    A64;                                                                                           \
+    uint64_t d = (expr);                                                                           \
+    w->scc = (sccx);                                                                               \
+    emu_sdst64(w, in, 0, d);                                                                       \
+    return EMU_OK;                                                                                 \
+  }
+/* SOP1 with a 64-bit source and a 32-bit result (bcnt, ff1, flbit) */
+#define SOP1_64_32(name, expr, sccx)                                                               \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    A64;                                                                                           \
+    uint32_t d = (expr);                                                                           \
+    w->scc = (sccx);                                                                               \
+    emu_sdst32(w, in, 0, d);                                                                       \
+    return EMU_OK;                                                                                 \
+  }
+
+static inline uint32_t bfe32(uint32_t a, uint32_t ctl, bool sgn)
+{
+  uint32_t off = ctl & 31, wd = (ctl >> 16) & 0x7f;
+  if (wd == 0) return 0;
+  if (wd > 32 - off) wd = 32 - off;
+  uint32_t v = (a >> off) & (wd == 32 ? ~0u : (1u << wd) - 1);
+  if (sgn && wd < 32 && (v >> (wd - 1) & 1)) v |= ~0u << wd;
+  return v;
+}
+static inline uint64_t bfe64(uint64_t a, uint32_t ctl, bool sgn)
+{
+  uint32_t off = ctl & 63, wd = (ctl >> 16) & 0x7f;
+  if (wd == 0) return 0;
+  if (wd > 64 - off) wd = 64 - off;
+  uint64_t v = (a >> off) & (wd == 64 ? ~0ull : (1ull << wd) - 1);
+  if (sgn && wd < 64 && (v >> (wd - 1) & 1)) v |= ~0ull << wd;
+  return v;
+}
+static inline bool add_ovf(uint32_t a, uint32_t b, uint32_t d)
+{
+  return ((a ^ d) & (b ^ d)) >> 31;
+}
+static inline bool sub_ovf(uint32_t a, uint32_t b, uint32_t d)
+{
+  return ((a ^ b) & (a ^ d)) >> 31;
+}
+static inline uint32_t ff1_64(uint64_t a) { return a ? (uint32_t)__builtin_ctzll(a) : 0xffffffffu; }
+static inline uint32_t flbit_64(uint64_t a) { return a ? (uint32_t)__builtin_clzll(a) : 0xffffffffu; }
+static inline uint32_t flbit_i32(uint32_t a)
+{
+  if (a == 0 || a == 0xffffffffu) return 0xffffffffu;
+  return (uint32_t)__builtin_clz((int32_t)a < 0 ? ~a : a);
+}
+static inline uint32_t flbit_i64(uint64_t a)
+{
+  if (a == 0 || a == ~0ull) return 0xffffffffu;
+  return (uint32_t)__builtin_clzll((int64_t)a < 0 ? ~a : a);
+}
+
+/* ---- SOP2 (CDNA3 ISA "SOP2 Instructions") ----------------------------------------------------*/
+SOP2_32(s_add_u32, a + b, (uint64_t)a + b > 0xffffffffu)
+SOP2_32(s_sub_u32, a - b, b > a)
+SOP2_32(s_add_i32, a + b, add_ovf(a, b, a + b))
+SOP2_32(s_sub_i32, a - b, sub_ovf(a, b, a - b))
+SOP2_32(s_addc_u32, a + b + w->scc, (uint64_t)a + b + w->scc > 0xffffffffu)
+SOP2_32(s_subb_u32, a - b - w->scc, (uint64_t)b + w->scc > a)
+SOP2_32(s_min_i32, (int32_t)a < (int32_t)b ? a : b, (int32_t)a < (int32_t)b)
+SOP2_32(s_min_u32, a < b ? a : b, a < b)
+SOP2_32(s_max_i32, (int32_t)a > (int32_t)b ? a : b, (int32_t)a > (int32_t)b)
+SOP2_32(s_max_u32, a > b ? a : b, a > b)
+SOP2_32(s_cselect_b32, w->scc ? a : b, SCC_KEEP)
+SOP2_64(s_cselect_b64, w->scc ? a : b, SCC_KEEP)
+SOP2_32(s_and_b32, a & b, d != 0)
+SOP2_64(s_and_b64, a & b, d != 0)
+SOP2_32(s_or_b32, a | b, d != 0)
+SOP2_64(s_or_b64, a | b, d != 0)
+SOP2_32(s_xor_b32, a ^ b, d != 0)
+SOP2_64(s_xor_b64, a ^ b, d != 0)
+SOP2_32(s_andn2_b32, a & ~b, d != 0)
+SOP2_64(s_andn2_b64, a & ~b, d != 0)
+SOP2_32(s_orn2_b32, a | ~b, d != 0)
+SOP2_64(s_orn2_b64, a | ~b, d != 0)
+SOP2_32(s_nand_b32, ~(a & b), d != 0)
+SOP2_64(s_nand_b64, ~(a & b), d != 0)
+SOP2_32(s_nor_b32, ~(a | b), d != 0)
+SOP2_64(s_nor_b64, ~(a | b), d != 0)
+SOP2_32(s_xnor_b32, ~(a ^ b), d != 0)
+SOP2_64(s_xnor_b64, ~(a ^ b), d != 0)
+SOP2_32(s_lshl_b32, a << (b & 31), d != 0)
+SOP2_64_32(s_lshl_b64, a << (b & 63), d != 0)
+SOP2_32(s_lshr_b32, a >> (b & 31), d != 0)
+SOP2_64_32(s_lshr_b64, a >> (b & 63), d != 0)
+SOP2_32(s_ashr_i32, (uint32_t)((int32_t)a >> (b & 31)), d != 0)
+SOP2_64_32(s_ashr_i64, (uint64_t)((int64_t)a >> (b & 63)), d != 0)
+SOP2_32(s_bfm_b32, ((1u << (a & 31)) - 1) << (b & 31), SCC_KEEP)
+int emu_op_s_bfm_b64(emu_wave *w, const emu_insn *in)
+{
+  uint32_t a = emu_ssrc32(w, in, 1), b = emu_ssrc32(w, in, 2);
+  emu_sdst64(w, in, 0, ((1ull << (a & 63)) - 1) << (b & 63));
+  return EMU_OK;
+}
+SOP2_32(s_mul_i32, a * b, SCC_KEEP)
+SOP2_32(s_mul_hi_u32, (uint32_t)(((uint64_t)a * b) >> 32), SCC_KEEP)
+SOP2_32(s_mul_hi_i32, (uint32_t)(((int64_t)(int32_t)a * (int32_t)b) >> 32), SCC_KEEP)
+SOP2_32(s_bfe_u32, bfe32(a, b, false), d != 0)
+SOP2_32(s_bfe_i32, bfe32(a, b, true), d != 0)
+SOP2_64_32(s_bfe_u64, bfe64(a, b, false), d != 0)
+SOP2_64_32(s_bfe_i64, bfe64(a, b, true), d != 0)
+SOP2_32(s_absdiff_i32, (int32_t)a > (int32_t)b ? a - b : b - a, d != 0)
+SOP2_32(s_lshl1_add_u32, (a << 1) + b, (((uint64_t)a << 1) + b) >> 32 != 0)
+SOP2_32(s_lshl2_add_u32, (a << 2) + b, (((uint64_t)a << 2) + b) >> 32 != 0)
+SOP2_32(s_lshl3_add_u32, (a << 3) + b, (((uint64_t)a << 3) + b) >> 32 != 0)
+SOP2_32(s_lshl4_add_u32, (a << 4) + b, (((uint64_t)a << 4) + b) >> 32 != 0)
+SOP2_32(s_pack_ll_b32_b16, (a & 0xffff) | b << 16, SCC_KEEP)
+SOP2_32(s_pack_lh_b32_b16, (a & 0xffff) | (b & 0xffff0000u), SCC_KEEP)
+SOP2_32(s_pack_hh_b32_b16, (a >> 16) | (b & 0xffff0000u), SCC_KEEP)
+
+/* ---- SOP1 (CDNA3 ISA "SOP1 Instructions") ----------------------------------------------------*/
+SOP1_32(s_mov_b32, a, SCC_KEEP)
+SOP1_64(s_mov_b64, a, SCC_KEEP)
+SOP1_32(s_not_b32, ~a, d != 0)
+SOP1_64(s_not_b64, ~a, d != 0)
+SOP1_32(s_brev_b32, emu_brev32(a), SCC_KEEP)
+SOP1_64(s_brev_b64, emu_brev64(a), SCC_KEEP)
+SOP1_32(s_bcnt0_i32_b32, (uint32_t)__builtin_popcount(~a), d != 0)
+SOP1_64_32(s_bcnt0_i32_b64, (uint32_t)__builtin_popcountll(~a), d != 0)
+SOP1_32(s_bcnt1_i32_b32, (uint32_t)__builtin_popcount(a), d != 0)
+SOP1_64_32(s_bcnt1_i32_b64, (uint32_t)__builtin_popcountll(a), d != 0)
+SOP1_32(s_ff0_i32_b32, ff1_64((uint32_t)~a), SCC_KEEP)
+SOP1_64_32(s_ff0_i32_b64, ff1_64(~a), SCC_KEEP)
+SOP1_32(s_ff1_i32_b32, ff1_64(a), SCC_KEEP)
+SOP1_64_32(s_ff1_i32_b64, ff1_64(a), SCC_KEEP)
+SOP1_32(s_flbit_i32_b32, a ? (uint32_t)__builtin_clz(a) : 0xffffffffu, SCC_KEEP)
+SOP1_64_32(s_flbit_i32_b64, flbit_64(a), SCC_KEEP)
+SOP1_32(s_flbit_i32, flbit_i32(a), SCC_KEEP)
+SOP1_64_32(s_flbit_i32_i64, flbit_i64(a), SCC_KEEP)
+SOP1_32(s_sext_i32_i8, (uint32_t)(int32_t)(int8_t)a, SCC_KEEP)
+SOP1_32(s_sext_i32_i16, (uint32_t)(int32_t)(int16_t)a, SCC_KEEP)
+SOP1_32(s_abs_i32, (int32_t)a < 0 ? -a : a, d != 0)
+int emu_op_s_cmov_b32(emu_wave *w, const emu_insn *in)
+{
+  if (w->scc) emu_sdst32(w, in, 0, emu_ssrc32(w, in, 1));
+  return EMU_OK;
+}
+int emu_op_s_cmov_b64(emu_wave *w, const emu_insn *in)
+{
+  if (w->scc) emu_sdst64(w, in, 0, emu_ssrc64(w, in, 1));
+  return EMU_OK;
+}
+int emu_op_s_bitset0_b32(emu_wave *w, const emu_insn *in)
+{
+  emu_sdst32(w, in, 0, w->s[in->o[0].reg] & ~(1u << (emu_ssrc32(w, in, 1) & 31)));
+  return EMU_OK;
+}
+int emu_op_s_bitset1_b32(emu_wave *w, const emu_insn *in)
+{
+  emu_sdst32(w, in, 0, w->s[in->o[0].reg] | (1u << (emu_ssrc32(w, in, 1) & 31)));
+  return EMU_OK;
+}
+
+/* saveexec family (CDNA3 ISA "S_AND_SAVEEXEC_B64" etc.): D = EXEC; EXEC = f(S0, EXEC);
+ * SCC = EXEC != 0. The source is read before the destination is written. */
+#define SAVEEXEC(name, f)                                                                          \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    uint64_t s = emu_ssrc64(w, in, 1), e = emu_exec(w), n = (f);                                   \
+    emu_sdst64(w, in, 0, e);                                                                       \
+    emu_wr64s(w, EMU_S_EXEC, n);                                                                   \
+    w->scc = n != 0;                                                                               \
+    return EMU_OK;                                                                                 \
+  }
+SAVEEXEC(s_and_saveexec_b64, s & e)
+SAVEEXEC(s_or_saveexec_b64, s | e)
+SAVEEXEC(s_xor_saveexec_b64, s ^ e)
+SAVEEXEC(s_andn2_saveexec_b64, s & ~e)
+SAVEEXEC(s_orn2_saveexec_b64, s | ~e)
+SAVEEXEC(s_nand_saveexec_b64, ~(s & e))
+SAVEEXEC(s_nor_saveexec_b64, ~(s | e))
+SAVEEXEC(s_xnor_saveexec_b64, ~(s ^ e))
+SAVEEXEC(s_andn1_saveexec_b64, ~s & e)
+SAVEEXEC(s_orn1_saveexec_b64, ~s | e)
+/* wrexec: EXEC = f(S0, EXEC); D = the new EXEC */
+#define WREXEC(name, f)                                                                            \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    uint64_t s = emu_ssrc64(w, in, 1), e = emu_exec(w), n = (f);                                   \
+    emu_wr64s(w, EMU_S_EXEC, n);                                                                   \
+    emu_sdst64(w, in, 0, n);                                                                       \
+    w->scc = n != 0;                                                                               \
+    return EMU_OK;                                                                                 \
+  }
+WREXEC(s_andn1_wrexec_b64, ~s & e)
+WREXEC(s_andn2_wrexec_b64, s & ~e)
+
+/* program counter (CDNA3 ISA "S_GETPC_B64", "S_SETPC_B64", "S_SWAPPC_B64") */
+static int jump_to(emu_wave *w, const emu_insn *in, uint64_t pc)
+{
+  size_t lo = 0, hi = w->ninsn;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (w->insns[mid].pc < pc) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo >= w->ninsn || w->insns[lo].pc != pc)
+    return emu_raise(w, in, "bad jump target", -1, pc, "no instruction starts at 0x%llx", (unsigned long long)pc);
+  w->ip = (uint32_t)lo;
+  return EMU_OK;
+}
+int emu_op_s_getpc_b64(emu_wave *w, const emu_insn *in)
+{
+  emu_sdst64(w, in, 0, in->pc + in->size);
+  return EMU_OK;
+}
+int emu_op_s_setpc_b64(emu_wave *w, const emu_insn *in) { return jump_to(w, in, emu_ssrc64(w, in, 0)); }
+int emu_op_s_swappc_b64(emu_wave *w, const emu_insn *in)
+{
+  uint64_t t = emu_ssrc64(w, in, 1);
+  emu_sdst64(w, in, 0, in->pc + in->size);
+  return jump_to(w, in, t);
+}
+
+/* ---- SOPK (CDNA3 ISA "SOPK Instructions"): 16-bit immediate, sign-extended for i32 forms ----*/
+static inline uint32_t simm(const emu_insn *in, int i) { return (uint32_t)(int32_t)(int16_t)(uint16_t)in->o[i].ival; }
+static inline uint32_t uimm(const emu_insn *in, int i) { return (uint16_t)in->o[i].ival; }
+int emu_op_s_movk_i32(emu_wave *w, const emu_insn *in)
+{
+  emu_sdst32(w, in, 0, simm(in, 1));
+  return EMU_OK;
+}
+int emu_op_s_cmovk_i32(emu_wave *w, const emu_insn *in)
+{
+  if (w->scc) emu_sdst32(w, in, 0, simm(in, 1));
+  return EMU_OK;
+}
+int emu_op_s_addk_i32(emu_wave *w, const emu_insn *in)
+{
+  uint32_t a = w->s[in->o[0].reg], b = simm(in, 1), d = a + b;
+  w->scc = add_ovf(a, b, d);
+  emu_sdst32(w, in, 0, d);
+  return EMU_OK;
+}
+int emu_op_s_mulk_i32(emu_wave *w, const emu_insn *in)
+{
+  emu_sdst32(w, in, 0, w->s[in->o[0].reg] * simm(in, 1));
+  return EMU_OK;
+}
+#define CMPK(name, T, IMM, op)                                                                     \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    w->scc = (T)emu_ssrc32(w, in, 0) op (T)IMM(in, 1);                                             \
+    return EMU_OK;                                                                                 \
+  }
+CMPK(s_cmpk_eq_i32, int32_t, simm, ==)
+CMPK(s_cmpk_lg_i32, int32_t, simm, !=)
+CMPK(s_cmpk_gt_i32, int32_t, simm, >)
+CMPK(s_cmpk_ge_i32, int32_t, simm, >=)
+CMPK(s_cmpk_lt_i32, int32_t, simm, <)
+CMPK(s_cmpk_le_i32, int32_t, simm, <=)
+CMPK(s_cmpk_eq_u32, uint32_t, uimm, ==)
+CMPK(s_cmpk_lg_u32, uint32_t, uimm, !=)
+CMPK(s_cmpk_gt_u32, uint32_t, uimm, >)
+CMPK(s_cmpk_ge_u32, uint32_t, uimm, >=)
+CMPK(s_cmpk_lt_u32, uint32_t, uimm, <)
+CMPK(s_cmpk_le_u32, uint32_t, uimm, <=)
+
+/* ---- SOPC (CDNA3 ISA "SOPC Instructions"): SCC = compare(S0, S1) -----------------------------*/
+#define SOPC(name, T, op)                                                                          \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    w->scc = (T)emu_ssrc32(w, in, 0) op (T)emu_ssrc32(w, in, 1);                                   \
+    return EMU_OK;                                                                                 \
+  }
+SOPC(s_cmp_eq_i32, int32_t, ==)
+SOPC(s_cmp_lg_i32, int32_t, !=)
+SOPC(s_cmp_gt_i32, int32_t, >)
+SOPC(s_cmp_ge_i32, int32_t, >=)
+SOPC(s_cmp_lt_i32, int32_t, <)
+SOPC(s_cmp_le_i32, int32_t, <=)
+SOPC(s_cmp_eq_u32, uint32_t, ==)
+SOPC(s_cmp_lg_u32, uint32_t, !=)
+SOPC(s_cmp_gt_u32, uint32_t, >)
+SOPC(s_cmp_ge_u32, uint32_t, >=)
+SOPC(s_cmp_lt_u32, uint32_t, <)
+SOPC(s_cmp_le_u32, uint32_t, <=)
+int emu_op_s_cmp_eq_u64(emu_wave *w, const emu_insn *in)
+{
+  w->scc = emu_ssrc64(w, in, 0) == emu_ssrc64(w, in, 1);
+  return EMU_OK;
+}
+int emu_op_s_cmp_lg_u64(emu_wave *w, const emu_insn *in)
+{
+  w->scc = emu_ssrc64(w, in, 0) != emu_ssrc64(w, in, 1);
+  return EMU_OK;
+}
+int emu_op_s_bitcmp0_b32(emu_wave *w, const emu_insn *in)
+{
+  w->scc = !(emu_ssrc32(w, in, 0) >> (emu_ssrc32(w, in, 1) & 31) & 1);
+  return EMU_OK;
+}
+int emu_op_s_bitcmp1_b32(emu_wave *w, const emu_insn *in)
+{
+  w->scc = emu_ssrc32(w, in, 0) >> (emu_ssrc32(w, in, 1) & 31) & 1;
+  return EMU_OK;
+}
+int emu_op_s_bitcmp0_b64(emu_wave *w, const emu_insn *in)
+{
+  w->scc = !(emu_ssrc64(w, in, 0) >> (emu_ssrc32(w, in, 1) & 63) & 1);
+  return EMU_OK;
+}
+int emu_op_s_bitcmp1_b64(emu_wave *w, const emu_insn *in)
+{
+  w->scc = emu_ssrc64(w, in, 0) >> (emu_ssrc32(w, in, 1) & 63) & 1;
+  return EMU_OK;
+}
+
+/* ---- SMEM (CDNA3 ISA "Scalar Memory Operations") ----------------------------------------------
+ * s_load_dword{,x2,x4,x8,x16} sdst, sbase, offset: address = sbase + offset (an immediate, or an
+ * SGPR with an optional immediate), dword aligned (the low 2 bits are ignored by hardware: we
+ * fault instead, since clang never produces them). s_buffer_load_*: sbase is a V# whose base is in
+ * its first 48 bits; the range check uses num_records (dword 2). */
+static int smem_load(emu_wave *w, const emu_insn *in, bool buffer)
+{
+  const emu_opnd *d = &in->o[0];
+  uint64_t base;
+  uint64_t limit = ~0ull;
+  if (buffer) {
+    uint32_t r0 = w->s[in->o[1].reg], r1 = w->s[in->o[1].reg + 1], r2 = w->s[in->o[1].reg + 2];
+    base = r0 | (uint64_t)(r1 & 0xffff) << 32;
+    limit = r2;
+  } else {
+    base = emu_rd64s(w, in->o[1].reg);
+  }
+  uint64_t off = 0;
+  if (in->nop > 2) off = in->o[2].kind == EMU_OPK_SGPR ? w->s[in->o[2].reg] : (uint64_t)in->o[2].ival;
+  off += (uint64_t)(int64_t)in->offset;
+  uint32_t n = d->n * 4u;
+  if (buffer && off + n > limit)
+    return emu_raise(w, in, "out-of-bounds global access", -1, base + off,
+                     "s_buffer_load of %u bytes at offset %llu beyond num_records %llu", n,
+                     (unsigned long long)off, (unsigned long long)limit);
+  uint64_t addr = base + off;
+  const uint32_t *p = emu_gptr(w, in, addr, n, 4, -1);
+  if (!p) return EMU_FAULT;
+  for (uint32_t i = 0; i < d->n; i++) w->s[d->reg + i] = p[i];
+  return EMU_OK;
+}
+int emu_op_s_load_dword(emu_wave *w, const emu_insn *in) { return smem_load(w, in, false); }
+int emu_op_s_buffer_load_dword(emu_wave *w, const emu_insn *in) { return smem_load(w, in, true); }
+/* s_memtime / s_memrealtime: a 64-bit counter; the emulator has no clock, so it returns the number
+ * of instructions this wave has left in its budget subtracted from the budget (monotonic). */
+int emu_op_s_memtime(emu_wave *w, const emu_insn *in)
+{
+  emu_sdst64(w, in, 0, ~w->budget);
+  return EMU_OK;
+}
+/* cache maintenance: no caches are modelled, so there is nothing to write back or invalidate */
+int emu_op_s_dcache_nop(emu_wave *w, const emu_insn *in) { (void)w, (void)in; return EMU_OK; }

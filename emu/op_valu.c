@@ -1,0 +1,1283 @@
+/* emu/op_valu — vector ALU semantics: VOP1, VOP2, VOPC, VOP3 (CDNA3 ISA chapter "Vector ALU
+ * Operations" and the instruction listings "VOP2", "VOP1", "VOPC", "VOP3A/VOP3B"; CDNA4 ISA
+ * likewise). Each handler is one line of lane arithmetic inside a family macro; the macros do
+ * operand reads (inline constants, literals, abs/neg, SDWA, DPP) and writes under EXEC (omod,
+ * clamp, SDWA dst_sel) through the shared helpers in exec.c.
+ *
+ * Floating point: f32/f64 arithmetic is IEEE with denormals kept (the HIP default mode), round to
+ * nearest even. Transcendentals (v_exp/log/rcp/rsq/sqrt/sin/cos) are computed in double and
+ * rounded once to the destination type: at least as accurate as hardware (which documents ~1 ULP),
+ * so results may differ from a GPU in the last bit. */
+#include <float.h>
+#include <stdint.h>
+
+#include "emu/internal.h"
+
+#define L64 for (int l = 0; l < EMU_LANES; l++)
+#define S0I (in->src0i)
+
+/* ---- f16 / bf16 ---------------------------------------------------------------------------*/
+float emu_f16_to_f32(uint16_t h)
+{
+  uint32_t s = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  if (e == 0x1f) return emu_f32(s | 0x7f800000u | (m << 13)); /* inf / NaN (payload kept) */
+  if (e == 0) {
+    if (!m) return emu_f32(s);
+    float f = (float)m * 0x1p-24f; /* subnormal: exact */
+    return s ? -f : f;
+  }
+  return emu_f32(s | ((e + 112) << 23) | (m << 13));
+}
+
+uint16_t emu_f32_to_f16(float f)
+{
+  uint32_t u = emu_u32f(f), s = (u >> 16) & 0x8000;
+  uint32_t e = (u >> 23) & 0xff, m = u & 0x7fffff;
+  if (e == 0xff) return (uint16_t)(s | 0x7c00 | (m ? 0x200 | (m >> 13) : 0)); /* NaN quieted */
+  int32_t ex = (int32_t)e - 127 + 15;
+  if (ex >= 0x1f) return (uint16_t)(s | 0x7c00);
+  if (ex <= 0) {
+    if (ex < -10) return (uint16_t)s;
+    m |= 0x800000;
+    uint32_t shift = (uint32_t)(14 - ex);
+    uint32_t q = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+    if (rem > half || (rem == half && (q & 1))) q++;
+    return (uint16_t)(s | q);
+  }
+  uint32_t q = ((uint32_t)ex << 10) | (m >> 13), rem = m & 0x1fff;
+  if (rem > 0x1000 || (rem == 0x1000 && (q & 1))) q++; /* may carry into inf: correct */
+  return (uint16_t)(s | q);
+}
+
+float emu_bf16_to_f32(uint16_t h) { return emu_f32((uint32_t)h << 16); }
+
+uint16_t emu_f32_to_bf16(float f)
+{
+  uint32_t u = emu_u32f(f);
+  if ((u & 0x7fffffff) > 0x7f800000) return (uint16_t)((u >> 16) | 0x40); /* quiet NaN */
+  return (uint16_t)((u + 0x7fff + ((u >> 16) & 1)) >> 16);
+}
+
+/* ---- family macros --------------------------------------------------------------------------*/
+static int int_clamp(emu_wave *w, const emu_insn *in)
+{
+  return emu_raise(w, in, "unimplemented", -1, 0, "clamp on an integer VALU op is not implemented");
+}
+
+#define VOP_U1(name, expr)                                                                         \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    uint32_t t0[EMU_LANES], d[EMU_LANES];                                                          \
+    const uint32_t *A = emu_src32(w, in, S0I, t0);                                                 \
+    if (in->clamp) return int_clamp(w, in);                                                        \
+    L64 { uint32_t a = A[l]; (void)a; d[l] = (expr); }                                             \
+    emu_dst32(w, in, 0, d);                                                                        \
+    return EMU_OK;                                                                                 \
+  }
+#define VOP_U2(name, expr)                                                                         \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    uint32_t t0[EMU_LANES], t1[EMU_LANES], d[EMU_LANES];                                           \
+    const uint32_t *A = emu_src32(w, in, S0I, t0), *B = emu_src32(w, in, S0I + 1, t1);             \
+    if (in->clamp) return int_clamp(w, in);                                                        \
+    L64 { uint32_t a = A[l], b = B[l]; d[l] = (expr); }                                            \
+    emu_dst32(w, in, 0, d);                                                                        \
+    return EMU_OK;                                                                                 \
+  }
+#define VOP_U3(name, expr)                                                                         \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    uint32_t t0[EMU_LANES], t1[EMU_LANES], t2[EMU_LANES], d[EMU_LANES];                            \
+    const uint32_t *A = emu_src32(w, in, S0I, t0), *B = emu_src32(w, in, S0I + 1, t1),             \
+                   *C = emu_src32(w, in, S0I + 2, t2);                                             \
+    if (in->clamp) return int_clamp(w, in);                                                        \
+    L64 { uint32_t a = A[l], b = B[l], c = C[l]; d[l] = (expr); }                                  \
+    emu_dst32(w, in, 0, d);                                                                        \
+    return EMU_OK;                                                                                 \
+  }
+#define VOP_F1(name, expr)                                                                         \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    float A[EMU_LANES], d[EMU_LANES];                                                              \
+    emu_srcf32(w, in, S0I, A);                                                                     \
+    L64 { float a = A[l]; d[l] = (expr); }                                                         \
+    emu_dstf32(w, in, 0, d);                                                                       \
+    return EMU_OK;                                                                                 \
+  }
+#define VOP_F2(name, expr)                                                                         \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    float A[EMU_LANES], B[EMU_LANES], d[EMU_LANES];                                                \
+    emu_srcf32(w, in, S0I, A);                                                                     \
+    emu_srcf32(w, in, S0I + 1, B);                                                                 \
+    L64 { float a = A[l], b = B[l]; d[l] = (expr); }                                               \
+    emu_dstf32(w, in, 0, d);                                                                       \
+    return EMU_OK;                                                                                 \
+  }
+#define VOP_F3(name, expr)                                                                         \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    float A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];                                  \
+    emu_srcf32(w, in, S0I, A);                                                                     \
+    emu_srcf32(w, in, S0I + 1, B);                                                                 \
+    emu_srcf32(w, in, S0I + 2, C);                                                                 \
+    L64 { float a = A[l], b = B[l], c = C[l]; d[l] = (expr); }                                     \
+    emu_dstf32(w, in, 0, d);                                                                       \
+    return EMU_OK;                                                                                 \
+  }
+/* f32 source(s) -> u32 result */
+#define VOP_F1U(name, expr)                                                                        \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    float A[EMU_LANES];                                                                            \
+    uint32_t d[EMU_LANES];                                                                         \
+    emu_srcf32(w, in, S0I, A);                                                                     \
+    L64 { float a = A[l]; d[l] = (expr); }                                                         \
+    emu_dst32(w, in, 0, d);                                                                        \
+    return EMU_OK;                                                                                 \
+  }
+#define VOP_D1(name, expr)                                                                         \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    double A[EMU_LANES], d[EMU_LANES];                                                             \
+    emu_srcf64(w, in, S0I, A);                                                                     \
+    L64 { double a = A[l]; d[l] = (expr); }                                                        \
+    emu_dstf64(w, in, 0, d);                                                                       \
+    return EMU_OK;                                                                                 \
+  }
+#define VOP_D2(name, expr)                                                                         \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    double A[EMU_LANES], B[EMU_LANES], d[EMU_LANES];                                               \
+    emu_srcf64(w, in, S0I, A);                                                                     \
+    emu_srcf64(w, in, S0I + 1, B);                                                                 \
+    L64 { double a = A[l], b = B[l]; d[l] = (expr); }                                              \
+    emu_dstf64(w, in, 0, d);                                                                       \
+    return EMU_OK;                                                                                 \
+  }
+#define VOP_D3(name, expr)                                                                         \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    double A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];                                 \
+    emu_srcf64(w, in, S0I, A);                                                                     \
+    emu_srcf64(w, in, S0I + 1, B);                                                                 \
+    emu_srcf64(w, in, S0I + 2, C);                                                                 \
+    L64 { double a = A[l], b = B[l], c = C[l]; d[l] = (expr); }                                    \
+    emu_dstf64(w, in, 0, d);                                                                       \
+    return EMU_OK;                                                                                 \
+  }
+#define VOP_H1(name, expr)                                                                         \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    float A[EMU_LANES], d[EMU_LANES];                                                              \
+    emu_srcf16(w, in, S0I, A);                                                                     \
+    L64 { float a = A[l]; d[l] = (expr); }                                                         \
+    emu_dstf16(w, in, 0, d);                                                                       \
+    return EMU_OK;                                                                                 \
+  }
+#define VOP_H2(name, expr)                                                                         \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    float A[EMU_LANES], B[EMU_LANES], d[EMU_LANES];                                                \
+    emu_srcf16(w, in, S0I, A);                                                                     \
+    emu_srcf16(w, in, S0I + 1, B);                                                                 \
+    L64 { float a = A[l], b = B[l]; d[l] = (expr); }                                               \
+    emu_dstf16(w, in, 0, d);                                                                       \
+    return EMU_OK;                                                                                 \
+  }
+#define VOP_H3(name, expr)                                                                         \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    float A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];                                  \
+    emu_srcf16(w, in, S0I, A);                                                                     \
+    emu_srcf16(w, in, S0I + 1, B);                                                                 \
+    emu_srcf16(w, in, S0I + 2, C);                                                                 \
+    L64 { float a = A[l], b = B[l], c = C[l]; d[l] = (expr); }                                     \
+    emu_dstf16(w, in, 0, d);                                                                       \
+    return EMU_OK;                                                                                 \
+  }
+#define VOP_W2(name, expr) /* 16-bit integer, two sources */                                       \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    uint16_t A[EMU_LANES], B[EMU_LANES], d[EMU_LANES];                                             \
+    emu_src16(w, in, S0I, A);                                                                      \
+    emu_src16(w, in, S0I + 1, B);                                                                  \
+    if (in->clamp) return int_clamp(w, in);                                                        \
+    L64 { uint16_t a = A[l], b = B[l]; d[l] = (uint16_t)(expr); }                                  \
+    emu_dst16(w, in, 0, d);                                                                        \
+    return EMU_OK;                                                                                 \
+  }
+
+/* ---- helpers with IEEE corner cases -------------------------------------------------------- */
+/* v_min/v_max (IEEE mode, CDNA3 ISA "VOP2"): a NaN operand yields the other operand; -0 < +0. */
+static inline float fmin_ieee(float a, float b)
+{
+  if (a != a) return b != b ? emu_f32(emu_u32f(a) | 0x400000) : b;
+  if (b != b) return a;
+  if (a == b) return emu_u32f(a) >> 31 ? a : b;
+  return a < b ? a : b;
+}
+static inline float fmax_ieee(float a, float b)
+{
+  if (a != a) return b != b ? emu_f32(emu_u32f(a) | 0x400000) : b;
+  if (b != b) return a;
+  if (a == b) return emu_u32f(a) >> 31 ? b : a;
+  return a > b ? a : b;
+}
+static inline double dmin_ieee(double a, double b)
+{
+  if (a != a) return b;
+  if (b != b) return a;
+  if (a == b) return emu_u64f(a) >> 63 ? a : b;
+  return a < b ? a : b;
+}
+static inline double dmax_ieee(double a, double b)
+{
+  if (a != a) return b;
+  if (b != b) return a;
+  if (a == b) return emu_u64f(a) >> 63 ? b : a;
+  return a > b ? a : b;
+}
+static inline float fmed3(float a, float b, float c)
+{
+  if (a != a || b != b || c != c) return fmin_ieee(fmin_ieee(a, b), c);
+  float mx = fmax_ieee(fmax_ieee(a, b), c);
+  if (mx == a) return fmax_ieee(b, c);
+  if (mx == b) return fmax_ieee(a, c);
+  return fmax_ieee(a, b);
+}
+/* float -> int conversions: truncate, saturate, NaN -> 0 (CDNA3 ISA "V_CVT_I32_F32") */
+static inline uint32_t cvt_i32(double x)
+{
+  if (x != x) return 0;
+  if (x >= 2147483647.0) return 0x7fffffff;
+  if (x <= -2147483648.0) return 0x80000000u;
+  return (uint32_t)(int32_t)x;
+}
+static inline uint32_t cvt_u32(double x)
+{
+  if (x != x || x <= 0) return 0;
+  if (x >= 4294967295.0) return 0xffffffffu;
+  return (uint32_t)x;
+}
+static inline float rne_f32(float x) { return nearbyintf(x); }
+static inline float fract_f32(float x)
+{
+  if (isinf(x)) return emu_f32(0x7fc00000); /* NaN for inf (ISA "V_FRACT_F32") */
+  float r = x - floorf(x);
+  return r < 0x1.fffffep-1f ? r : 0x1.fffffep-1f;
+}
+static inline double fract_f64(double x)
+{
+  if (isinf(x)) return NAN;
+  double r = x - floor(x);
+  return r < 0x1.fffffffffffffp-1 ? r : 0x1.fffffffffffffp-1;
+}
+/* transcendentals: double precision, rounded once (see file comment) */
+static inline float t_exp(float a) { return (float)exp2((double)a); }
+static inline float t_log(float a) { return (float)log2((double)a); }
+static inline float t_rcp(float a) { return (float)(1.0 / (double)a); }
+static inline float t_rsq(float a) { return (float)(1.0 / sqrt((double)a)); }
+static inline float t_sqrt(float a) { return sqrtf(a); } /* correctly rounded */
+/* v_sin/v_cos take revolutions: sin(2*pi*x) (CDNA3 ISA "V_SIN_F32"); |x| >= 256 is out of the
+ * documented range and still computed */
+static inline float t_sin(float a) { return (float)sin(2.0 * M_PI * (double)a); }
+static inline float t_cos(float a) { return (float)cos(2.0 * M_PI * (double)a); }
+static inline int exp_f32(float x) { return (int)((emu_u32f(x) >> 23) & 0xff); }
+static inline int exp_f64(double x) { return (int)((emu_u64f(x) >> 52) & 0x7ff); }
+static inline bool denorm_f32(float x) { return x != 0 && exp_f32(x) == 0; }
+static inline bool denorm_f64(double x) { return x != 0 && exp_f64(x) == 0; }
+static inline uint32_t frexp_exp32(float x)
+{
+  if (isinf(x) || x != x || x == 0) return 0;
+  int e;
+  frexpf(x, &e);
+  return (uint32_t)e;
+}
+static inline float frexp_mant32(float x)
+{
+  if (isinf(x) || x != x) return x;
+  int e;
+  return frexpf(x, &e);
+}
+static inline uint32_t ffbh_u32(uint32_t a) { return a ? (uint32_t)__builtin_clz(a) : 0xffffffffu; }
+static inline uint32_t ffbl_b32(uint32_t a) { return a ? (uint32_t)__builtin_ctz(a) : 0xffffffffu; }
+static inline uint32_t ffbh_i32(uint32_t a)
+{
+  int32_t s = (int32_t)a;
+  if (s == 0 || s == -1) return 0xffffffffu;
+  return (uint32_t)__builtin_clz(s < 0 ? ~a : a);
+}
+static inline uint32_t bfe_u(uint32_t a, uint32_t off, uint32_t w)
+{
+  off &= 31, w &= 31;
+  if (w == 0) return 0;
+  return (a >> off) & ((1u << w) - 1) & (off + w < 32 ? ~0u : ~0u);
+}
+static inline uint32_t bfe_i(uint32_t a, uint32_t off, uint32_t w)
+{
+  off &= 31, w &= 31;
+  if (w == 0) return 0;
+  uint32_t v = (a >> off) & ((1u << w) - 1);
+  if (off + w > 32) v = a >> off, w = 32 - off;
+  return (v >> (w - 1) & 1) ? v | (~0u << w) : v;
+}
+static inline uint32_t perm_byte(uint64_t in, uint32_t sel)
+{
+  /* CDNA ISA "V_PERM_B32" BYTE_PERMUTE: 0-7 byte, 8-11 sign of bytes 1,3,5,7, 12 -> 0, >=13 -> 0xff */
+  sel &= 0xff;
+  if (sel >= 13) return 0xff;
+  if (sel == 12) return 0;
+  if (sel >= 8) return (in >> (16 * (sel - 8) + 15) & 1) ? 0xff : 0;
+  return (uint32_t)(in >> (8 * sel)) & 0xff;
+}
+static inline uint32_t v_perm(uint32_t s0, uint32_t s1, uint32_t sel)
+{
+  uint64_t in = (uint64_t)s0 << 32 | s1;
+  return perm_byte(in, sel) | perm_byte(in, sel >> 8) << 8 | perm_byte(in, sel >> 16) << 16 |
+         perm_byte(in, sel >> 24) << 24;
+}
+static inline uint32_t rotr64_32(uint32_t hi, uint32_t lo, uint32_t sh)
+{
+  return (uint32_t)((((uint64_t)hi << 32) | lo) >> (sh & 31));
+}
+
+/* fused multiply-add: clones for FMA-capable hosts so the lane loop vectorizes */
+__attribute__((target_clones("fma", "default"))) static void fma_loop(const float *a, const float *b,
+                                                                      const float *c, float *d)
+{
+  L64 d[l] = __builtin_fmaf(a[l], b[l], c[l]);
+}
+__attribute__((target_clones("fma", "default"))) static void dfma_loop(const double *a,
+                                                                       const double *b,
+                                                                       const double *c, double *d)
+{
+  L64 d[l] = __builtin_fma(a[l], b[l], c[l]);
+}
+
+/* ---- VOP1 (CDNA3 ISA "VOP1 Instructions") ---------------------------------------------------*/
+VOP_U1(v_mov_b32, a)                    /* D = S0 */
+VOP_U1(v_not_b32, ~a)                   /* D = ~S0 */
+VOP_U1(v_bfrev_b32, emu_brev32(a))
+VOP_U1(v_ffbh_u32, ffbh_u32(a))         /* leading zeros, -1 if 0 */
+VOP_U1(v_ffbl_b32, ffbl_b32(a))         /* trailing zeros, -1 if 0 */
+VOP_U1(v_ffbh_i32, ffbh_i32(a))         /* first bit differing from the sign */
+VOP_F1U(v_cvt_i32_f32, cvt_i32(a))
+VOP_F1U(v_cvt_u32_f32, cvt_u32(a))
+VOP_F1U(v_cvt_flr_i32_f32, cvt_i32(floorf(a)))
+VOP_F1U(v_cvt_rpi_i32_f32, cvt_i32(floorf(a + 0.5f)))
+VOP_F1U(v_frexp_exp_i32_f32, frexp_exp32(a))
+VOP_F1(v_frexp_mant_f32, frexp_mant32(a))
+VOP_F1(v_fract_f32, fract_f32(a))
+VOP_F1(v_trunc_f32, truncf(a))
+VOP_F1(v_ceil_f32, ceilf(a))
+VOP_F1(v_rndne_f32, rne_f32(a))
+VOP_F1(v_floor_f32, floorf(a))
+VOP_F1(v_exp_f32, t_exp(a))             /* 2^x */
+VOP_F1(v_log_f32, t_log(a))             /* log2(x) */
+VOP_F1(v_rcp_f32, t_rcp(a))
+VOP_F1(v_rcp_iflag_f32, t_rcp(a))       /* rcp that only differs in exception flags */
+VOP_F1(v_rsq_f32, t_rsq(a))
+VOP_F1(v_sqrt_f32, t_sqrt(a))
+VOP_F1(v_sin_f32, t_sin(a))
+VOP_F1(v_cos_f32, t_cos(a))
+VOP_F1(v_exp_legacy_f32, t_exp(a))
+VOP_F1(v_log_legacy_f32, t_log(a))
+
+/* int/float conversions with an integer source */
+#define VOP_CVT_TO_F(name, expr)                                                                   \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    uint32_t t0[EMU_LANES];                                                                        \
+    float d[EMU_LANES];                                                                            \
+    const uint32_t *A = emu_src32(w, in, S0I, t0);                                                 \
+    L64 { uint32_t a = A[l]; d[l] = (expr); }                                                      \
+    emu_dstf32(w, in, 0, d);                                                                       \
+    return EMU_OK;                                                                                 \
+  }
+VOP_CVT_TO_F(v_cvt_f32_i32, (float)(int32_t)a)
+VOP_CVT_TO_F(v_cvt_f32_u32, (float)a)
+VOP_CVT_TO_F(v_cvt_f32_ubyte0, (float)(a & 0xff))
+VOP_CVT_TO_F(v_cvt_f32_ubyte1, (float)((a >> 8) & 0xff))
+VOP_CVT_TO_F(v_cvt_f32_ubyte2, (float)((a >> 16) & 0xff))
+VOP_CVT_TO_F(v_cvt_f32_ubyte3, (float)(a >> 24))
+
+/* f16 <-> f32 (CDNA3 ISA "V_CVT_F16_F32", "V_CVT_F32_F16") */
+int emu_op_v_cvt_f16_f32(emu_wave *w, const emu_insn *in)
+{
+  float A[EMU_LANES];
+  emu_srcf32(w, in, S0I, A);
+  emu_dstf16(w, in, 0, A);
+  return EMU_OK;
+}
+int emu_op_v_cvt_f32_f16(emu_wave *w, const emu_insn *in)
+{
+  float A[EMU_LANES];
+  emu_srcf16(w, in, S0I, A);
+  emu_dstf32(w, in, 0, A);
+  return EMU_OK;
+}
+/* f64 <-> f32/int (CDNA3 ISA "V_CVT_F64_F32" etc.) */
+int emu_op_v_cvt_f64_f32(emu_wave *w, const emu_insn *in)
+{
+  float A[EMU_LANES];
+  double d[EMU_LANES];
+  emu_srcf32(w, in, S0I, A);
+  L64 d[l] = A[l];
+  emu_dstf64(w, in, 0, d);
+  return EMU_OK;
+}
+int emu_op_v_cvt_f32_f64(emu_wave *w, const emu_insn *in)
+{
+  double A[EMU_LANES];
+  float d[EMU_LANES];
+  emu_srcf64(w, in, S0I, A);
+  L64 d[l] = (float)A[l];
+  emu_dstf32(w, in, 0, d);
+  return EMU_OK;
+}
+#define VOP_D1U(name, expr)                                                                        \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    double A[EMU_LANES];                                                                           \
+    uint32_t d[EMU_LANES];                                                                         \
+    emu_srcf64(w, in, S0I, A);                                                                     \
+    L64 { double a = A[l]; d[l] = (expr); }                                                        \
+    emu_dst32(w, in, 0, d);                                                                        \
+    return EMU_OK;                                                                                 \
+  }
+VOP_D1U(v_cvt_i32_f64, cvt_i32(a))
+VOP_D1U(v_cvt_u32_f64, cvt_u32(a))
+VOP_D1U(v_frexp_exp_i32_f64, (isinf(a) || a != a || a == 0) ? 0 : (uint32_t)(ilogb(a) + 1))
+#define VOP_CVT_TO_D(name, expr)                                                                   \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    uint32_t t0[EMU_LANES];                                                                        \
+    double d[EMU_LANES];                                                                           \
+    const uint32_t *A = emu_src32(w, in, S0I, t0);                                                 \
+    L64 { uint32_t a = A[l]; d[l] = (expr); }                                                      \
+    emu_dstf64(w, in, 0, d);                                                                       \
+    return EMU_OK;                                                                                 \
+  }
+VOP_CVT_TO_D(v_cvt_f64_i32, (double)(int32_t)a)
+VOP_CVT_TO_D(v_cvt_f64_u32, (double)a)
+VOP_D1(v_rcp_f64, 1.0 / a)
+VOP_D1(v_rsq_f64, 1.0 / sqrt(a))
+VOP_D1(v_sqrt_f64, sqrt(a))
+VOP_D1(v_trunc_f64, trunc(a))
+VOP_D1(v_ceil_f64, ceil(a))
+VOP_D1(v_floor_f64, floor(a))
+VOP_D1(v_rndne_f64, nearbyint(a))
+VOP_D1(v_fract_f64, fract_f64(a))
+VOP_D1(v_frexp_mant_f64, (isinf(a) || a != a) ? a : frexp(a, &(int){0}))
+
+/* 16-bit float unary ops */
+VOP_H1(v_rcp_f16, t_rcp(a))
+VOP_H1(v_sqrt_f16, t_sqrt(a))
+VOP_H1(v_rsq_f16, t_rsq(a))
+VOP_H1(v_log_f16, t_log(a))
+VOP_H1(v_exp_f16, t_exp(a))
+VOP_H1(v_floor_f16, floorf(a))
+VOP_H1(v_ceil_f16, ceilf(a))
+VOP_H1(v_trunc_f16, truncf(a))
+VOP_H1(v_rndne_f16, rne_f32(a))
+VOP_H1(v_fract_f16, fract_f32(a))
+VOP_H1(v_sin_f16, t_sin(a))
+VOP_H1(v_cos_f16, t_cos(a))
+/* 16-bit int <-> f16 */
+int emu_op_v_cvt_f16_u16(emu_wave *w, const emu_insn *in)
+{
+  uint16_t A[EMU_LANES];
+  float d[EMU_LANES];
+  emu_src16(w, in, S0I, A);
+  L64 d[l] = (float)A[l];
+  emu_dstf16(w, in, 0, d);
+  return EMU_OK;
+}
+int emu_op_v_cvt_f16_i16(emu_wave *w, const emu_insn *in)
+{
+  uint16_t A[EMU_LANES];
+  float d[EMU_LANES];
+  emu_src16(w, in, S0I, A);
+  L64 d[l] = (float)(int16_t)A[l];
+  emu_dstf16(w, in, 0, d);
+  return EMU_OK;
+}
+int emu_op_v_cvt_u16_f16(emu_wave *w, const emu_insn *in)
+{
+  float A[EMU_LANES];
+  uint16_t d[EMU_LANES];
+  emu_srcf16(w, in, S0I, A);
+  L64 { uint32_t u = cvt_u32(A[l]); d[l] = (uint16_t)(u > 0xffff ? 0xffff : u); }
+  emu_dst16(w, in, 0, d);
+  return EMU_OK;
+}
+int emu_op_v_cvt_i16_f16(emu_wave *w, const emu_insn *in)
+{
+  float A[EMU_LANES];
+  uint16_t d[EMU_LANES];
+  emu_srcf16(w, in, S0I, A);
+  L64 {
+    int32_t v = (int32_t)cvt_i32(A[l]);
+    d[l] = (uint16_t)(v > 32767 ? 32767 : v < -32768 ? -32768 : v);
+  }
+  emu_dst16(w, in, 0, d);
+  return EMU_OK;
+}
+/* bf16 -> f32 (gfx950, CDNA4 ISA "V_CVT_F32_BF16") */
+int emu_op_v_cvt_f32_bf16(emu_wave *w, const emu_insn *in)
+{
+  uint16_t A[EMU_LANES];
+  float d[EMU_LANES];
+  emu_src16(w, in, S0I, A);
+  L64 d[l] = emu_bf16_to_f32(A[l]);
+  if (in->o[S0I].mods & EMU_M_ABS) L64 d[l] = fabsf(d[l]);
+  if (in->o[S0I].mods & EMU_M_NEG) L64 d[l] = -d[l];
+  emu_dstf32(w, in, 0, d);
+  return EMU_OK;
+}
+/* v_mov_b64 (gfx940+, CDNA3 ISA "V_MOV_B64") */
+int emu_op_v_mov_b64(emu_wave *w, const emu_insn *in)
+{
+  uint64_t A[EMU_LANES];
+  emu_src64(w, in, S0I, A);
+  emu_dst64(w, in, 0, A);
+  return EMU_OK;
+}
+/* v_swap_b32: exchange two VGPRs (CDNA3 ISA "V_SWAP_B32") */
+int emu_op_v_swap_b32(emu_wave *w, const emu_insn *in)
+{
+  uint32_t a[EMU_LANES], b[EMU_LANES];
+  memcpy(a, emu_vreg(w, in, 0, 0), sizeof a);
+  memcpy(b, emu_vreg(w, in, 1, 0), sizeof b);
+  emu_dst32(w, in, 0, b);
+  emu_dst32(w, in, 1, a);
+  return EMU_OK;
+}
+int emu_op_v_nop(emu_wave *w, const emu_insn *in) { (void)w, (void)in; return EMU_OK; }
+
+/* ---- VOP2 (CDNA3 ISA "VOP2 Instructions") ---------------------------------------------------*/
+/* v_cndmask_b32: D = VCC[lane] ? S1 : S0 (mask is the last operand: vcc or an SGPR pair) */
+int emu_op_v_cndmask_b32(emu_wave *w, const emu_insn *in)
+{
+  float A[EMU_LANES], B[EMU_LANES];
+  uint32_t d[EMU_LANES];
+  emu_srcf32(w, in, S0I, A); /* abs/neg are bit operations here, valid for any data */
+  emu_srcf32(w, in, S0I + 1, B);
+  uint64_t m = emu_srcmask(w, in, S0I + 2);
+  L64 d[l] = (m >> l & 1) ? emu_u32f(B[l]) : emu_u32f(A[l]);
+  emu_dst32(w, in, 0, d);
+  return EMU_OK;
+}
+VOP_F2(v_add_f32, a + b)
+VOP_F2(v_sub_f32, a - b)
+VOP_F2(v_subrev_f32, b - a)
+VOP_F2(v_mul_f32, a * b)
+VOP_F2(v_mul_legacy_f32, (a == 0 || b == 0) ? 0.0f : a * b) /* 0 * anything = 0 */
+VOP_F2(v_min_f32, fmin_ieee(a, b))
+VOP_F2(v_max_f32, fmax_ieee(a, b))
+VOP_U2(v_mul_i32_i24, (uint32_t)(((int32_t)(a << 8) >> 8) * ((int32_t)(b << 8) >> 8)))
+VOP_U2(v_mul_hi_i32_i24, (uint32_t)(((int64_t)((int32_t)(a << 8) >> 8) * ((int32_t)(b << 8) >> 8)) >> 32))
+VOP_U2(v_mul_u32_u24, (a & 0xffffff) * (b & 0xffffff))
+VOP_U2(v_mul_hi_u32_u24, (uint32_t)(((uint64_t)(a & 0xffffff) * (b & 0xffffff)) >> 32))
+VOP_U2(v_min_i32, (int32_t)a < (int32_t)b ? a : b)
+VOP_U2(v_max_i32, (int32_t)a > (int32_t)b ? a : b)
+VOP_U2(v_min_u32, a < b ? a : b)
+VOP_U2(v_max_u32, a > b ? a : b)
+VOP_U2(v_lshrrev_b32, b >> (a & 31))
+VOP_U2(v_ashrrev_i32, (uint32_t)((int32_t)b >> (a & 31)))
+VOP_U2(v_lshlrev_b32, b << (a & 31))
+VOP_U2(v_and_b32, a & b)
+VOP_U2(v_or_b32, a | b)
+VOP_U2(v_xor_b32, a ^ b)
+VOP_U2(v_xnor_b32, ~(a ^ b))
+VOP_U2(v_add_u32, a + b)
+VOP_U2(v_sub_u32, a - b)
+VOP_U2(v_subrev_u32, b - a)
+VOP_U2(v_bcnt_u32_b32, (uint32_t)__builtin_popcount(a) + b)
+VOP_U2(v_bfm_b32, ((1u << (a & 31)) - 1) << (b & 31))
+
+/* D = S0 * S1 + D (v_mac/v_fmac: the destination is also the addend) */
+int emu_op_v_fmac_f32(emu_wave *w, const emu_insn *in)
+{
+  float A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];
+  emu_srcf32(w, in, S0I, A);
+  emu_srcf32(w, in, S0I + 1, B);
+  memcpy(C, emu_vreg(w, in, 0, 0), sizeof C);
+  fma_loop(A, B, C, d);
+  emu_dstf32(w, in, 0, d);
+  return EMU_OK;
+}
+int emu_op_v_mac_f32(emu_wave *w, const emu_insn *in)
+{
+  float A[EMU_LANES], B[EMU_LANES], d[EMU_LANES];
+  emu_srcf32(w, in, S0I, A);
+  emu_srcf32(w, in, S0I + 1, B);
+  const float *C = (const float *)(const void *)emu_vreg(w, in, 0, 0);
+  L64 d[l] = A[l] * B[l] + C[l]; /* unfused (mad) */
+  emu_dstf32(w, in, 0, d);
+  return EMU_OK;
+}
+int emu_op_v_fmac_f64(emu_wave *w, const emu_insn *in)
+{
+  double A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];
+  emu_srcf64(w, in, S0I, A);
+  emu_srcf64(w, in, S0I + 1, B);
+  const uint32_t *lo = emu_vreg(w, in, 0, 0), *hi = emu_vreg(w, in, 0, 1);
+  L64 C[l] = emu_f64((uint64_t)lo[l] | (uint64_t)hi[l] << 32);
+  dfma_loop(A, B, C, d);
+  emu_dstf64(w, in, 0, d);
+  return EMU_OK;
+}
+/* v_fmamk_f32 D = S0 * K + S1; v_fmaak_f32 D = S0 * S1 + K (operands in LLVM's order) */
+int emu_op_v_fmamk_f32(emu_wave *w, const emu_insn *in)
+{
+  float A[EMU_LANES], K[EMU_LANES], B[EMU_LANES], d[EMU_LANES];
+  emu_srcf32(w, in, 1, A);
+  emu_srcf32(w, in, 2, K);
+  emu_srcf32(w, in, 3, B);
+  fma_loop(A, K, B, d);
+  emu_dstf32(w, in, 0, d);
+  return EMU_OK;
+}
+int emu_op_v_fmaak_f32(emu_wave *w, const emu_insn *in)
+{
+  float A[EMU_LANES], B[EMU_LANES], K[EMU_LANES], d[EMU_LANES];
+  emu_srcf32(w, in, 1, A);
+  emu_srcf32(w, in, 2, B);
+  emu_srcf32(w, in, 3, K);
+  fma_loop(A, B, K, d);
+  emu_dstf32(w, in, 0, d);
+  return EMU_OK;
+}
+int emu_op_v_madmk_f32(emu_wave *w, const emu_insn *in)
+{
+  float A[EMU_LANES], K[EMU_LANES], B[EMU_LANES], d[EMU_LANES];
+  emu_srcf32(w, in, 1, A);
+  emu_srcf32(w, in, 2, K);
+  emu_srcf32(w, in, 3, B);
+  L64 d[l] = A[l] * K[l] + B[l];
+  emu_dstf32(w, in, 0, d);
+  return EMU_OK;
+}
+int emu_op_v_madak_f32(emu_wave *w, const emu_insn *in)
+{
+  float A[EMU_LANES], B[EMU_LANES], K[EMU_LANES], d[EMU_LANES];
+  emu_srcf32(w, in, 1, A);
+  emu_srcf32(w, in, 2, B);
+  emu_srcf32(w, in, 3, K);
+  L64 d[l] = A[l] * B[l] + K[l];
+  emu_dstf32(w, in, 0, d);
+  return EMU_OK;
+}
+
+/* carry-out ops: operand 1 is the carry/borrow mask (vcc or an SGPR pair), operand 4 the carry-in
+ * (CDNA3 ISA "V_ADD_CO_U32", "V_ADDC_CO_U32", "V_SUB_CO_U32", "V_SUBB_CO_U32") */
+#define VOP_CARRY(name, cin, expr, cout)                                                           \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    uint32_t t0[EMU_LANES], t1[EMU_LANES], d[EMU_LANES];                                           \
+    const uint32_t *A = emu_src32(w, in, 2, t0), *B = emu_src32(w, in, 3, t1);                     \
+    uint64_t ci = (cin) ? emu_srcmask(w, in, 4) : 0, co = 0;                                       \
+    if (in->clamp) return int_clamp(w, in);                                                        \
+    L64 {                                                                                          \
+      uint64_t a = A[l], b = B[l], c = ci >> l & 1;                                                \
+      (void)c;                                                                                     \
+      d[l] = (uint32_t)(expr);                                                                     \
+      co |= (uint64_t)(cout) << l;                                                                 \
+    }                                                                                              \
+    emu_dst32(w, in, 0, d);                                                                        \
+    emu_dstmask(w, in, 1, co);                                                                     \
+    return EMU_OK;                                                                                 \
+  }
+VOP_CARRY(v_add_co_u32, 0, a + b, (a + b) >> 32)
+VOP_CARRY(v_addc_co_u32, 1, a + b + c, (a + b + c) >> 32)
+VOP_CARRY(v_sub_co_u32, 0, a - b, b > a)
+VOP_CARRY(v_subrev_co_u32, 0, b - a, a > b)
+VOP_CARRY(v_subb_co_u32, 1, a - b - c, b + c > a)
+VOP_CARRY(v_subbrev_co_u32, 1, b - a - c, a + c > b)
+
+/* 16-bit VOP2 */
+VOP_H2(v_add_f16, a + b)
+VOP_H2(v_sub_f16, a - b)
+VOP_H2(v_subrev_f16, b - a)
+VOP_H2(v_mul_f16, a * b)
+VOP_H2(v_max_f16, fmax_ieee(a, b))
+VOP_H2(v_min_f16, fmin_ieee(a, b))
+VOP_W2(v_add_u16, a + b)
+VOP_W2(v_sub_u16, a - b)
+VOP_W2(v_subrev_u16, b - a)
+VOP_W2(v_mul_lo_u16, a * b)
+VOP_W2(v_lshlrev_b16, b << (a & 15))
+VOP_W2(v_lshrrev_b16, b >> (a & 15))
+VOP_W2(v_ashrrev_i16, (int16_t)b >> (a & 15))
+VOP_W2(v_max_u16, a > b ? a : b)
+VOP_W2(v_min_u16, a < b ? a : b)
+VOP_W2(v_max_i16, (int16_t)a > (int16_t)b ? a : b)
+VOP_W2(v_min_i16, (int16_t)a < (int16_t)b ? a : b)
+/* v_ldexp_f16: S0.f16 * 2^S1.i16 */
+int emu_op_v_ldexp_f16(emu_wave *w, const emu_insn *in)
+{
+  float A[EMU_LANES], d[EMU_LANES];
+  uint16_t B[EMU_LANES];
+  emu_srcf16(w, in, S0I, A);
+  emu_src16(w, in, S0I + 1, B);
+  L64 d[l] = ldexpf(A[l], (int16_t)B[l]);
+  emu_dstf16(w, in, 0, d);
+  return EMU_OK;
+}
+
+/* ---- VOP3-only (CDNA3 ISA "VOP3A/VOP3B Instructions") ---------------------------------------*/
+int emu_op_v_fma_f32(emu_wave *w, const emu_insn *in)
+{
+  float A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];
+  emu_srcf32(w, in, S0I, A);
+  emu_srcf32(w, in, S0I + 1, B);
+  emu_srcf32(w, in, S0I + 2, C);
+  fma_loop(A, B, C, d);
+  emu_dstf32(w, in, 0, d);
+  return EMU_OK;
+}
+int emu_op_v_fma_f64(emu_wave *w, const emu_insn *in)
+{
+  double A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];
+  emu_srcf64(w, in, S0I, A);
+  emu_srcf64(w, in, S0I + 1, B);
+  emu_srcf64(w, in, S0I + 2, C);
+  dfma_loop(A, B, C, d);
+  emu_dstf64(w, in, 0, d);
+  return EMU_OK;
+}
+VOP_F3(v_mad_f32, a * b + c)                 /* unfused */
+VOP_F3(v_mad_legacy_f32, ((a == 0 || b == 0) ? 0.0f : a * b) + c)
+VOP_H3(v_fma_f16, (float)fma((double)a, (double)b, (double)c))
+VOP_H3(v_mad_f16, a * b + c)
+VOP_F3(v_min3_f32, fmin_ieee(fmin_ieee(a, b), c))
+VOP_F3(v_max3_f32, fmax_ieee(fmax_ieee(a, b), c))
+VOP_F3(v_med3_f32, fmed3(a, b, c))
+VOP_H3(v_min3_f16, fmin_ieee(fmin_ieee(a, b), c))
+VOP_H3(v_max3_f16, fmax_ieee(fmax_ieee(a, b), c))
+VOP_H3(v_med3_f16, fmed3(a, b, c))
+#define I(x) ((int32_t)(x))
+VOP_U3(v_min3_i32, (uint32_t)(I(a) < I(b) ? (I(a) < I(c) ? I(a) : I(c)) : (I(b) < I(c) ? I(b) : I(c))))
+VOP_U3(v_max3_i32, (uint32_t)(I(a) > I(b) ? (I(a) > I(c) ? I(a) : I(c)) : (I(b) > I(c) ? I(b) : I(c))))
+VOP_U3(v_min3_u32, a < b ? (a < c ? a : c) : (b < c ? b : c))
+VOP_U3(v_max3_u32, a > b ? (a > c ? a : c) : (b > c ? b : c))
+VOP_U3(v_med3_i32, (uint32_t)(I(a) > I(b) ? (I(b) > I(c) ? I(b) : (I(a) > I(c) ? I(c) : I(a)))
+                                          : (I(a) > I(c) ? I(a) : (I(b) > I(c) ? I(c) : I(b)))))
+VOP_U3(v_med3_u32, a > b ? (b > c ? b : (a > c ? c : a)) : (a > c ? a : (b > c ? c : b)))
+#undef I
+VOP_U3(v_mad_u32_u24, (a & 0xffffff) * (b & 0xffffff) + c)
+VOP_U3(v_mad_i32_i24, (uint32_t)(((int32_t)(a << 8) >> 8) * ((int32_t)(b << 8) >> 8)) + c)
+VOP_U3(v_mad_u32_u16, (a & 0xffff) * (b & 0xffff) + c)
+VOP_U3(v_mad_i32_i16, (uint32_t)((int32_t)(int16_t)a * (int16_t)b) + c)
+VOP_U3(v_bfe_u32, bfe_u(a, b, c))
+VOP_U3(v_bfe_i32, bfe_i(a, b, c))
+VOP_U3(v_bfi_b32, (a & b) | (~a & c))        /* bitfield insert */
+VOP_U3(v_alignbit_b32, rotr64_32(a, b, c))   /* ({S0,S1} >> S2[4:0])[31:0] */
+VOP_U3(v_alignbyte_b32, (uint32_t)((((uint64_t)a << 32) | b) >> (8 * (c & 3))))
+VOP_U3(v_perm_b32, v_perm(a, b, c))
+VOP_U3(v_xad_u32, (a ^ b) + c)
+VOP_U3(v_lshl_add_u32, (a << (b & 31)) + c)
+VOP_U3(v_add_lshl_u32, (a + b) << (c & 31))
+VOP_U3(v_add3_u32, a + b + c)
+VOP_U3(v_lshl_or_b32, (a << (b & 31)) | c)
+VOP_U3(v_and_or_b32, (a & b) | c)
+VOP_U3(v_or3_b32, a | b | c)
+VOP_U2(v_mul_lo_u32, a * b)
+VOP_U2(v_mul_hi_u32, (uint32_t)(((uint64_t)a * b) >> 32))
+VOP_U2(v_mul_hi_i32, (uint32_t)(((int64_t)(int32_t)a * (int32_t)b) >> 32))
+/* v_mbcnt_lo/hi: count set bits of S0 in lanes below this one (lo: lanes 0..31, hi: 32..63) */
+VOP_U2(v_mbcnt_lo_u32_b32, (uint32_t)__builtin_popcount(a & (l >= 32 ? ~0u : (1u << l) - 1)) + b)
+VOP_U2(v_mbcnt_hi_u32_b32, (uint32_t)__builtin_popcount(a & (l < 32 ? 0u : l == 63 ? 0x7fffffffu : (1u << (l - 32)) - 1)) + b)
+/* v_bitop3_b32 / b16 (gfx950, CDNA4 ISA "V_BITOP3_B32"): D[i] = TTBL[{S0[i], S1[i], S2[i]}] */
+static inline uint32_t bitop3(uint32_t a, uint32_t b, uint32_t c, uint32_t t)
+{
+  uint32_t r = 0;
+  for (int k = 0; k < 8; k++)
+    if (t >> k & 1)
+      r |= ((k & 4) ? a : ~a) & ((k & 2) ? b : ~b) & ((k & 1) ? c : ~c);
+  return r;
+}
+int emu_op_v_bitop3_b32(emu_wave *w, const emu_insn *in)
+{
+  uint32_t t0[EMU_LANES], t1[EMU_LANES], t2[EMU_LANES], d[EMU_LANES];
+  const uint32_t *A = emu_src32(w, in, 1, t0), *B = emu_src32(w, in, 2, t1), *C = emu_src32(w, in, 3, t2);
+  L64 d[l] = bitop3(A[l], B[l], C[l], in->bitop3);
+  emu_dst32(w, in, 0, d);
+  return EMU_OK;
+}
+int emu_op_v_bitop3_b16(emu_wave *w, const emu_insn *in)
+{
+  uint16_t A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];
+  emu_src16(w, in, 1, A);
+  emu_src16(w, in, 2, B);
+  emu_src16(w, in, 3, C);
+  L64 d[l] = (uint16_t)bitop3(A[l], B[l], C[l], in->bitop3);
+  emu_dst16(w, in, 0, d);
+  return EMU_OK;
+}
+/* v_ldexp_f32: S0 * 2^S1.i32 */
+int emu_op_v_ldexp_f32(emu_wave *w, const emu_insn *in)
+{
+  float A[EMU_LANES], d[EMU_LANES];
+  uint32_t t1[EMU_LANES];
+  emu_srcf32(w, in, S0I, A);
+  const uint32_t *B = emu_src32(w, in, S0I + 1, t1);
+  L64 d[l] = ldexpf(A[l], (int32_t)B[l] > 1000 ? 1000 : (int32_t)B[l] < -1000 ? -1000 : (int32_t)B[l]);
+  emu_dstf32(w, in, 0, d);
+  return EMU_OK;
+}
+int emu_op_v_ldexp_f64(emu_wave *w, const emu_insn *in)
+{
+  double A[EMU_LANES], d[EMU_LANES];
+  uint32_t t1[EMU_LANES];
+  emu_srcf64(w, in, S0I, A);
+  const uint32_t *B = emu_src32(w, in, S0I + 1, t1);
+  L64 d[l] = ldexp(A[l], (int32_t)B[l] > 5000 ? 5000 : (int32_t)B[l] < -5000 ? -5000 : (int32_t)B[l]);
+  emu_dstf64(w, in, 0, d);
+  return EMU_OK;
+}
+VOP_D2(v_add_f64, a + b)
+VOP_D2(v_mul_f64, a * b)
+VOP_D2(v_min_f64, dmin_ieee(a, b))
+VOP_D2(v_max_f64, dmax_ieee(a, b))
+/* 64-bit shifts: shift count is S0 (rev forms), value S1 */
+#define VOP_SH64(name, expr)                                                                       \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    uint32_t t0[EMU_LANES];                                                                        \
+    uint64_t B[EMU_LANES], d[EMU_LANES];                                                           \
+    const uint32_t *A = emu_src32(w, in, 1, t0);                                                   \
+    emu_src64(w, in, 2, B);                                                                        \
+    L64 { uint32_t a = A[l] & 63; uint64_t b = B[l]; d[l] = (expr); }                              \
+    emu_dst64(w, in, 0, d);                                                                        \
+    return EMU_OK;                                                                                 \
+  }
+VOP_SH64(v_lshlrev_b64, b << a)
+VOP_SH64(v_lshrrev_b64, b >> a)
+VOP_SH64(v_ashrrev_i64, (uint64_t)((int64_t)b >> a))
+/* v_lshl_add_u64 (gfx940+, CDNA3 ISA): D = (S0.u64 << S1[2:0]) + S2.u64; counts above 4 are
+ * unsupported by the hardware and treated as 0 */
+int emu_op_v_lshl_add_u64(emu_wave *w, const emu_insn *in)
+{
+  uint32_t t1[EMU_LANES];
+  uint64_t A[EMU_LANES], C[EMU_LANES], d[EMU_LANES];
+  emu_src64(w, in, 1, A);
+  const uint32_t *B = emu_src32(w, in, 2, t1);
+  emu_src64(w, in, 3, C);
+  L64 { uint32_t s = B[l] & 7; d[l] = (A[l] << (s > 4 ? 0 : s)) + C[l]; }
+  emu_dst64(w, in, 0, d);
+  return EMU_OK;
+}
+/* v_mad_u64_u32 / v_mad_i64_i32: {carry, D.u64} = S0 * S1 + S2.u64 */
+int emu_op_v_mad_u64_u32(emu_wave *w, const emu_insn *in)
+{
+  uint32_t t0[EMU_LANES], t1[EMU_LANES];
+  uint64_t C[EMU_LANES], d[EMU_LANES], co = 0;
+  const uint32_t *A = emu_src32(w, in, 2, t0), *B = emu_src32(w, in, 3, t1);
+  emu_src64(w, in, 4, C);
+  L64 {
+    unsigned __int128 r = (unsigned __int128)((uint64_t)A[l] * B[l]) + C[l];
+    d[l] = (uint64_t)r;
+    co |= (uint64_t)(r >> 64 & 1) << l;
+  }
+  emu_dst64(w, in, 0, d);
+  emu_dstmask(w, in, 1, co);
+  return EMU_OK;
+}
+int emu_op_v_mad_i64_i32(emu_wave *w, const emu_insn *in)
+{
+  uint32_t t0[EMU_LANES], t1[EMU_LANES];
+  uint64_t C[EMU_LANES], d[EMU_LANES], co = 0;
+  const uint32_t *A = emu_src32(w, in, 2, t0), *B = emu_src32(w, in, 3, t1);
+  emu_src64(w, in, 4, C);
+  L64 {
+    __int128 r = (__int128)((int64_t)(int32_t)A[l] * (int32_t)B[l]) + (int64_t)C[l];
+    d[l] = (uint64_t)r;
+    co |= (uint64_t)((r >> 64) != 0 && (r >> 64) != -1) << l;
+  }
+  emu_dst64(w, in, 0, d);
+  emu_dstmask(w, in, 1, co);
+  return EMU_OK;
+}
+
+/* division helpers (CDNA4 ISA "V_DIV_SCALE_F32", "V_DIV_FMAS_F32", "V_DIV_FIXUP_F32"; same on
+ * CDNA3). div_scale follows the manual's pseudocode. div_fmas post-scales a quotient computed from
+ * scaled operands: the manual prints the factor as 2^32 (2^64 for f64), but div_scale scales by
+ * 2^64 (2^128), so the factor that undoes it is 2^64 when only the denominator was scaled (large
+ * quotient) and 2^-64 when only the numerator was (tiny quotient) — the choice other emulators
+ * validated against hardware. tests/test_emu.c checks the whole clang division sequence against
+ * correctly rounded division, including extreme exponents. */
+int emu_op_v_div_scale_f32(emu_wave *w, const emu_insn *in)
+{
+  float S0[EMU_LANES], S1[EMU_LANES], S2[EMU_LANES], d[EMU_LANES];
+  emu_srcf32(w, in, 2, S0);
+  emu_srcf32(w, in, 3, S1);
+  emu_srcf32(w, in, 4, S2);
+  uint64_t vcc = 0;
+  L64 {
+    float s0 = S0[l], s1 = S1[l], s2 = S2[l], r = s0;
+    bool v = false;
+    if (s2 == 0 || s1 == 0) r = NAN;
+    else if (exp_f32(s2) - exp_f32(s1) >= 96) { v = true; if (s0 == s1) r = ldexpf(s0, 64); }
+    else if (denorm_f32(s1)) r = ldexpf(s0, 64);
+    else if (denorm_f64(1.0 / (double)s1) && denorm_f32(s2 / s1)) { v = true; if (s0 == s1) r = ldexpf(s0, 64); }
+    else if (denorm_f64(1.0 / (double)s1)) r = ldexpf(s0, -64);
+    else if (denorm_f32(s2 / s1)) { v = true; if (s0 == s2) r = ldexpf(s0, 64); }
+    else if (exp_f32(s2) <= 23) r = ldexpf(s0, 64);
+    d[l] = r;
+    vcc |= (uint64_t)v << l;
+  }
+  emu_dstf32(w, in, 0, d);
+  emu_dstmask(w, in, 1, vcc);
+  return EMU_OK;
+}
+int emu_op_v_div_scale_f64(emu_wave *w, const emu_insn *in)
+{
+  double S0[EMU_LANES], S1[EMU_LANES], S2[EMU_LANES], d[EMU_LANES];
+  emu_srcf64(w, in, 2, S0);
+  emu_srcf64(w, in, 3, S1);
+  emu_srcf64(w, in, 4, S2);
+  uint64_t vcc = 0;
+  L64 {
+    double s0 = S0[l], s1 = S1[l], s2 = S2[l], r = s0;
+    bool v = false;
+    if (s2 == 0 || s1 == 0) r = NAN;
+    else if (exp_f64(s2) - exp_f64(s1) >= 768) { v = true; if (s0 == s1) r = ldexp(s0, 128); }
+    else if (denorm_f64(s1)) r = ldexp(s0, 128);
+    else if (denorm_f64(1.0 / s1) && denorm_f64(s2 / s1)) { v = true; if (s0 == s1) r = ldexp(s0, 128); }
+    else if (denorm_f64(1.0 / s1)) r = ldexp(s0, -128);
+    else if (denorm_f64(s2 / s1)) { v = true; if (s0 == s2) r = ldexp(s0, 128); }
+    else if (exp_f64(s2) <= 53) r = ldexp(s0, 128);
+    d[l] = r;
+    vcc |= (uint64_t)v << l;
+  }
+  emu_dstf64(w, in, 0, d);
+  emu_dstmask(w, in, 1, vcc);
+  return EMU_OK;
+}
+int emu_op_v_div_fmas_f32(emu_wave *w, const emu_insn *in)
+{
+  float A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];
+  emu_srcf32(w, in, 1, A);
+  emu_srcf32(w, in, 2, B);
+  emu_srcf32(w, in, 3, C);
+  uint64_t vcc = emu_vcc(w);
+  L64 {
+    float q = fmaf(A[l], B[l], C[l]);
+    d[l] = (vcc >> l & 1) ? ldexpf(q, exp_f32(C[l]) > 127 ? 64 : -64) : q;
+  }
+  emu_dstf32(w, in, 0, d);
+  return EMU_OK;
+}
+int emu_op_v_div_fmas_f64(emu_wave *w, const emu_insn *in)
+{
+  double A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];
+  emu_srcf64(w, in, 1, A);
+  emu_srcf64(w, in, 2, B);
+  emu_srcf64(w, in, 3, C);
+  uint64_t vcc = emu_vcc(w);
+  L64 {
+    double q = fma(A[l], B[l], C[l]);
+    d[l] = (vcc >> l & 1) ? ldexp(q, exp_f64(C[l]) > 1023 ? 128 : -128) : q;
+  }
+  emu_dstf64(w, in, 0, d);
+  return EMU_OK;
+}
+static inline float fixup_f32(float q, float den, float num)
+{
+  bool sign = (emu_u32f(den) ^ emu_u32f(num)) >> 31;
+  if (num != num) return emu_f32(emu_u32f(num) | 0x400000);
+  if (den != den) return emu_f32(emu_u32f(den) | 0x400000);
+  if (den == 0 && num == 0) return emu_f32(0xffc00000);
+  if (isinf(den) && isinf(num)) return emu_f32(0xffc00000);
+  if (den == 0 || isinf(num)) return sign ? -INFINITY : INFINITY;
+  if (isinf(den) || num == 0) return sign ? -0.0f : 0.0f;
+  if (exp_f32(num) - exp_f32(den) < -150) return sign ? -0x1p-149f : 0x1p-149f;
+  if (exp_f32(den) == 255) return sign ? -FLT_MAX : FLT_MAX;
+  if (q != q) return sign ? -INFINITY : INFINITY;
+  return sign ? -fabsf(q) : fabsf(q);
+}
+int emu_op_v_div_fixup_f32(emu_wave *w, const emu_insn *in)
+{
+  float A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];
+  emu_srcf32(w, in, 1, A);
+  emu_srcf32(w, in, 2, B);
+  emu_srcf32(w, in, 3, C);
+  L64 d[l] = fixup_f32(A[l], B[l], C[l]);
+  emu_dstf32(w, in, 0, d);
+  return EMU_OK;
+}
+static inline double fixup_f64(double q, double den, double num)
+{
+  bool sign = (emu_u64f(den) ^ emu_u64f(num)) >> 63;
+  if (num != num) return emu_f64(emu_u64f(num) | (1ull << 51));
+  if (den != den) return emu_f64(emu_u64f(den) | (1ull << 51));
+  if (den == 0 && num == 0) return emu_f64(0xfff8000000000000ull);
+  if (isinf(den) && isinf(num)) return emu_f64(0xfff8000000000000ull);
+  if (den == 0 || isinf(num)) return sign ? -INFINITY : INFINITY;
+  if (isinf(den) || num == 0) return sign ? -0.0 : 0.0;
+  if (exp_f64(num) - exp_f64(den) < -1075) return sign ? -0x1p-1074 : 0x1p-1074;
+  if (q != q) return sign ? -INFINITY : INFINITY;
+  return sign ? -fabs(q) : fabs(q);
+}
+int emu_op_v_div_fixup_f64(emu_wave *w, const emu_insn *in)
+{
+  double A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];
+  emu_srcf64(w, in, 1, A);
+  emu_srcf64(w, in, 2, B);
+  emu_srcf64(w, in, 3, C);
+  L64 d[l] = fixup_f64(A[l], B[l], C[l]);
+  emu_dstf64(w, in, 0, d);
+  return EMU_OK;
+}
+int emu_op_v_div_fixup_f16(emu_wave *w, const emu_insn *in)
+{
+  float A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];
+  emu_srcf16(w, in, 1, A);
+  emu_srcf16(w, in, 2, B);
+  emu_srcf16(w, in, 3, C);
+  L64 {
+    float q = A[l], den = B[l], num = C[l];
+    bool sign = (emu_u32f(den) ^ emu_u32f(num)) >> 31;
+    float r;
+    if (num != num) r = num;
+    else if (den != den) r = den;
+    else if ((den == 0 && num == 0) || (isinf(den) && isinf(num))) r = emu_f16_to_f32(0xfe00);
+    else if (den == 0 || isinf(num)) r = sign ? -INFINITY : INFINITY;
+    else if (isinf(den) || num == 0) r = sign ? -0.0f : 0.0f;
+    else r = sign ? -fabsf(q) : fabsf(q);
+    d[l] = r;
+  }
+  emu_dstf16(w, in, 0, d);
+  return EMU_OK;
+}
+
+/* v_cvt_pkrtz_f16_f32: two f32 -> packed f16, round toward zero (CDNA3 ISA "V_CVT_PKRTZ_F16_F32") */
+static inline uint16_t f32_to_f16_rtz(float f)
+{
+  uint16_t h = emu_f32_to_f16(f);
+  float back = emu_f16_to_f32(h);
+  if (f == f && !isinf(f) && fabsf(back) > fabsf(f)) h--; /* rounded away from zero: step back */
+  return h;
+}
+int emu_op_v_cvt_pkrtz_f16_f32(emu_wave *w, const emu_insn *in)
+{
+  float A[EMU_LANES], B[EMU_LANES];
+  uint32_t d[EMU_LANES];
+  emu_srcf32(w, in, S0I, A);
+  emu_srcf32(w, in, S0I + 1, B);
+  L64 d[l] = f32_to_f16_rtz(A[l]) | (uint32_t)f32_to_f16_rtz(B[l]) << 16;
+  emu_dst32(w, in, 0, d);
+  return EMU_OK;
+}
+/* v_cvt_pk_bf16_f32 (gfx950, CDNA4 ISA): two f32 -> packed bf16, round to nearest even */
+int emu_op_v_cvt_pk_bf16_f32(emu_wave *w, const emu_insn *in)
+{
+  float A[EMU_LANES], B[EMU_LANES];
+  uint32_t d[EMU_LANES];
+  emu_srcf32(w, in, S0I, A);
+  emu_srcf32(w, in, S0I + 1, B);
+  L64 d[l] = emu_f32_to_bf16(A[l]) | (uint32_t)emu_f32_to_bf16(B[l]) << 16;
+  emu_dst32(w, in, 0, d);
+  return EMU_OK;
+}
+/* v_pack_b32_f16: D = {S1.f16, S0.f16} (op_sel picks halves) */
+int emu_op_v_pack_b32_f16(emu_wave *w, const emu_insn *in)
+{
+  uint16_t A[EMU_LANES], B[EMU_LANES];
+  uint32_t d[EMU_LANES];
+  emu_src16(w, in, S0I, A);
+  emu_src16(w, in, S0I + 1, B);
+  uint8_t m0 = in->o[S0I].mods, m1 = in->o[S0I + 1].mods;
+  L64 {
+    uint16_t a = A[l], b = B[l];
+    if (m0 & EMU_M_ABS) a &= 0x7fff;
+    if (m0 & EMU_M_NEG) a ^= 0x8000;
+    if (m1 & EMU_M_ABS) b &= 0x7fff;
+    if (m1 & EMU_M_NEG) b ^= 0x8000;
+    d[l] = a | (uint32_t)b << 16;
+  }
+  emu_dst32(w, in, 0, d);
+  return EMU_OK;
+}
+
+/* ---- lane access (CDNA3 ISA "V_READLANE_B32", "V_WRITELANE_B32", "V_READFIRSTLANE_B32") ------*/
+int emu_op_v_readlane_b32(emu_wave *w, const emu_insn *in)
+{
+  uint32_t lane = emu_ssrc32(w, in, 2) & 63;
+  emu_sdst32(w, in, 0, emu_vreg(w, in, 1, 0)[lane]);
+  return EMU_OK;
+}
+int emu_op_v_readfirstlane_b32(emu_wave *w, const emu_insn *in)
+{
+  uint64_t e = emu_exec(w);
+  int lane = e ? __builtin_ctzll(e) : 0;
+  const emu_opnd *o = &in->o[1];
+  uint32_t v = (o->kind == EMU_OPK_VGPR || o->kind == EMU_OPK_AGPR) ? emu_vreg(w, in, 1, 0)[lane]
+                                                                     : emu_ssrc32(w, in, 1);
+  emu_sdst32(w, in, 0, v);
+  return EMU_OK;
+}
+int emu_op_v_writelane_b32(emu_wave *w, const emu_insn *in)
+{
+  /* writes one lane regardless of EXEC */
+  uint32_t lane = emu_ssrc32(w, in, 2) & 63;
+  emu_vreg(w, in, 0, 0)[lane] = emu_ssrc32(w, in, 1);
+  return EMU_OK;
+}
+
+/* ---- VOPC (CDNA3 ISA "VOPC Instructions") -----------------------------------------------------
+ * Operand 0 is the mask destination (vcc or an SGPR pair); the v_cmpx forms also write EXEC.
+ * Float compares: the "n" forms are true for unordered operands. */
+#define F_F(a, b) 0
+#define F_LT(a, b) ((a) < (b))
+#define F_EQ(a, b) ((a) == (b))
+#define F_LE(a, b) ((a) <= (b))
+#define F_GT(a, b) ((a) > (b))
+#define F_LG(a, b) ((a) < (b) || (a) > (b))
+#define F_GE(a, b) ((a) >= (b))
+#define F_O(a, b) ((a) == (a) && (b) == (b))
+#define F_U(a, b) ((a) != (a) || (b) != (b))
+#define F_NGE(a, b) (!((a) >= (b)))
+#define F_NLG(a, b) (!((a) < (b) || (a) > (b)))
+#define F_NGT(a, b) (!((a) > (b)))
+#define F_NLE(a, b) (!((a) <= (b)))
+#define F_NEQ(a, b) (!((a) == (b)))
+#define F_NLT(a, b) (!((a) < (b)))
+#define F_TRU(a, b) 1
+#define F_NE(a, b) ((a) != (b))
+#define F_T(a, b) 1
+
+static inline int cmp_done(emu_wave *w, const emu_insn *in, uint64_t bits, bool x)
+{
+  bits &= emu_exec(w);
+  emu_sdst64(w, in, 0, bits);
+  if (x) emu_wr64s(w, EMU_S_EXEC, bits);
+  return EMU_OK;
+}
+#define CMP_F32(name, x, op)                                                                       \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    float A[EMU_LANES], B[EMU_LANES];                                                              \
+    uint64_t r = 0;                                                                                \
+    emu_srcf32(w, in, 1, A);                                                                       \
+    emu_srcf32(w, in, 2, B);                                                                       \
+    (void)A, (void)B;                                                                              \
+    L64 r |= (uint64_t)(op(A[l], B[l]) ? 1 : 0) << l;                                              \
+    return cmp_done(w, in, r, x);                                                                  \
+  }
+#define CMP_F64(name, x, op)                                                                       \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    double A[EMU_LANES], B[EMU_LANES];                                                             \
+    uint64_t r = 0;                                                                                \
+    emu_srcf64(w, in, 1, A);                                                                       \
+    emu_srcf64(w, in, 2, B);                                                                       \
+    (void)A, (void)B;                                                                              \
+    L64 r |= (uint64_t)(op(A[l], B[l]) ? 1 : 0) << l;                                              \
+    return cmp_done(w, in, r, x);                                                                  \
+  }
+#define CMP_F16(name, x, op)                                                                       \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    float A[EMU_LANES], B[EMU_LANES];                                                              \
+    uint64_t r = 0;                                                                                \
+    emu_srcf16(w, in, 1, A);                                                                       \
+    emu_srcf16(w, in, 2, B);                                                                       \
+    (void)A, (void)B;                                                                              \
+    L64 r |= (uint64_t)(op(A[l], B[l]) ? 1 : 0) << l;                                              \
+    return cmp_done(w, in, r, x);                                                                  \
+  }
+#define CMP_I32(name, x, T, op)                                                                    \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    uint32_t t0[EMU_LANES], t1[EMU_LANES];                                                         \
+    uint64_t r = 0;                                                                                \
+    const uint32_t *A = emu_src32(w, in, 1, t0), *B = emu_src32(w, in, 2, t1);                     \
+    (void)A, (void)B;                                                                              \
+    L64 r |= (uint64_t)(op((T)A[l], (T)B[l]) ? 1 : 0) << l;                                        \
+    return cmp_done(w, in, r, x);                                                                  \
+  }
+#define CMP_I16(name, x, T, op)                                                                    \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    uint16_t A[EMU_LANES], B[EMU_LANES];                                                           \
+    uint64_t r = 0;                                                                                \
+    emu_src16(w, in, 1, A);                                                                        \
+    emu_src16(w, in, 2, B);                                                                        \
+    (void)A, (void)B;                                                                              \
+    L64 r |= (uint64_t)(op((T)A[l], (T)B[l]) ? 1 : 0) << l;                                        \
+    return cmp_done(w, in, r, x);                                                                  \
+  }
+#define CMP_I64(name, x, T, op)                                                                    \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    uint64_t A[EMU_LANES], B[EMU_LANES], r = 0;                                                    \
+    emu_src64(w, in, 1, A);                                                                        \
+    emu_src64(w, in, 2, B);                                                                        \
+    (void)A, (void)B;                                                                              \
+    L64 r |= (uint64_t)(op((T)A[l], (T)B[l]) ? 1 : 0) << l;                                        \
+    return cmp_done(w, in, r, x);                                                                  \
+  }
+#define CMPS_F(T, M)                                                                               \
+  M(v_cmp_f_##T, 0, F_F) M(v_cmp_lt_##T, 0, F_LT) M(v_cmp_eq_##T, 0, F_EQ)                         \
+  M(v_cmp_le_##T, 0, F_LE) M(v_cmp_gt_##T, 0, F_GT) M(v_cmp_lg_##T, 0, F_LG)                       \
+  M(v_cmp_ge_##T, 0, F_GE) M(v_cmp_o_##T, 0, F_O) M(v_cmp_u_##T, 0, F_U)                           \
+  M(v_cmp_nge_##T, 0, F_NGE) M(v_cmp_nlg_##T, 0, F_NLG) M(v_cmp_ngt_##T, 0, F_NGT)                 \
+  M(v_cmp_nle_##T, 0, F_NLE) M(v_cmp_neq_##T, 0, F_NEQ) M(v_cmp_nlt_##T, 0, F_NLT)                 \
+  M(v_cmp_tru_##T, 0, F_TRU)                                                                       \
+  M(v_cmpx_f_##T, 1, F_F) M(v_cmpx_lt_##T, 1, F_LT) M(v_cmpx_eq_##T, 1, F_EQ)                      \
+  M(v_cmpx_le_##T, 1, F_LE) M(v_cmpx_gt_##T, 1, F_GT) M(v_cmpx_lg_##T, 1, F_LG)                    \
+  M(v_cmpx_ge_##T, 1, F_GE) M(v_cmpx_o_##T, 1, F_O) M(v_cmpx_u_##T, 1, F_U)                        \
+  M(v_cmpx_nge_##T, 1, F_NGE) M(v_cmpx_nlg_##T, 1, F_NLG) M(v_cmpx_ngt_##T, 1, F_NGT)              \
+  M(v_cmpx_nle_##T, 1, F_NLE) M(v_cmpx_neq_##T, 1, F_NEQ) M(v_cmpx_nlt_##T, 1, F_NLT)              \
+  M(v_cmpx_tru_##T, 1, F_TRU)
+CMPS_F(f32, CMP_F32)
+CMPS_F(f64, CMP_F64)
+CMPS_F(f16, CMP_F16)
+#define CMPS_I(T, TY, M)                                                                           \
+  M(v_cmp_f_##T, 0, TY, F_F) M(v_cmp_lt_##T, 0, TY, F_LT) M(v_cmp_eq_##T, 0, TY, F_EQ)             \
+  M(v_cmp_le_##T, 0, TY, F_LE) M(v_cmp_gt_##T, 0, TY, F_GT) M(v_cmp_ne_##T, 0, TY, F_NE)           \
+  M(v_cmp_ge_##T, 0, TY, F_GE) M(v_cmp_t_##T, 0, TY, F_T)                                          \
+  M(v_cmpx_f_##T, 1, TY, F_F) M(v_cmpx_lt_##T, 1, TY, F_LT) M(v_cmpx_eq_##T, 1, TY, F_EQ)          \
+  M(v_cmpx_le_##T, 1, TY, F_LE) M(v_cmpx_gt_##T, 1, TY, F_GT) M(v_cmpx_ne_##T, 1, TY, F_NE)        \
+  M(v_cmpx_ge_##T, 1, TY, F_GE) M(v_cmpx_t_##T, 1, TY, F_T)
+CMPS_I(i32, int32_t, CMP_I32)
+CMPS_I(u32, uint32_t, CMP_I32)
+CMPS_I(i16, int16_t, CMP_I16)
+CMPS_I(u16, uint16_t, CMP_I16)
+CMPS_I(i64, int64_t, CMP_I64)
+CMPS_I(u64, uint64_t, CMP_I64)
+
+/* v_cmp_class: S1 is a mask of classes (bit 0 sNaN, 1 qNaN, 2 -inf, 3 -normal, 4 -denorm, 5 -0,
+ * 6 +0, 7 +denorm, 8 +normal, 9 +inf; CDNA3 ISA "V_CMP_CLASS_F32") */
+static inline int fclass(double x, bool denorm, bool snan)
+{
+  if (x != x) return snan ? 0 : 1;
+  bool neg = signbit(x);
+  if (isinf(x)) return neg ? 2 : 9;
+  if (x == 0) return neg ? 5 : 6;
+  if (denorm) return neg ? 4 : 7;
+  return neg ? 3 : 8;
+}
+#define CMP_CLASS(name, x, SRC, T, DEN, SNAN)                                                      \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    T A[EMU_LANES];                                                                                \
+    uint32_t t1[EMU_LANES];                                                                        \
+    uint64_t r = 0;                                                                                \
+    SRC(w, in, 1, A);                                                                              \
+    const uint32_t *B = emu_src32(w, in, 2, t1);                                                   \
+    L64 { T a = A[l]; r |= (uint64_t)(B[l] >> fclass(a, DEN, SNAN) & 1) << l; }                    \
+    return cmp_done(w, in, r, x);                                                                  \
+  }
+CMP_CLASS(v_cmp_class_f32, 0, emu_srcf32, float, denorm_f32(a), !(emu_u32f(a) & 0x400000))
+CMP_CLASS(v_cmpx_class_f32, 1, emu_srcf32, float, denorm_f32(a), !(emu_u32f(a) & 0x400000))
+CMP_CLASS(v_cmp_class_f64, 0, emu_srcf64, double, denorm_f64(a), !(emu_u64f(a) & (1ull << 51)))
+CMP_CLASS(v_cmpx_class_f64, 1, emu_srcf64, double, denorm_f64(a), !(emu_u64f(a) & (1ull << 51)))
+/* f16 class: classify the f16 value itself (denormal in f16 terms) */
+static inline bool denorm_h(float a) { return a != 0 && fabsf(a) < 0x1p-14f; }
+CMP_CLASS(v_cmp_class_f16, 0, emu_srcf16, float, denorm_h(a), !(emu_u32f(a) & 0x400000))
+CMP_CLASS(v_cmpx_class_f16, 1, emu_srcf16, float, denorm_h(a), !(emu_u32f(a) & 0x400000))
