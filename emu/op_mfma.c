@@ -42,7 +42,6 @@ enum { T_F32, T_F16, T_BF16, T_I8, T_F64, T_FP8, T_BF8, T_FP6, T_BF6, T_FP4, T_F
 static const uint8_t type_bits[] = {32, 16, 16, 8, 64, 8, 8, 6, 6, 4, 0};
 static const char *const f8f6f4_names[] = {"fp8", "bf8", "fp6", "bf6", "fp4"};
 
-static float tab_f16[65536];
 static float tab_fp8[2][256], tab_bf8[2][256]; /* [0] gfx942 FNUZ, [1] gfx950 OCP */
 static float tab_fp6[64], tab_bf6[64], tab_fp4[16];
 static pthread_once_t tab_once = PTHREAD_ONCE_INIT;
@@ -59,10 +58,6 @@ static float minifloat(uint32_t code, int ebits, int mbits, int bias)
 
 static void build_tables(void)
 {
-  /* IEEE binary16: 5-bit exponent bias 15, inf/NaN at e = 31 */
-  for (uint32_t h = 0; h < 65536; h++)
-    tab_f16[h] = (h >> 10 & 31) == 31 ? ((h & 0x3ff) ? NAN : (h >> 15 ? -INFINITY : INFINITY))
-                                      : minifloat(h, 5, 10, 15);
   for (uint32_t c = 0; c < 256; c++) {
     /* FNUZ (gfx942): 0x80 is the only NaN, no infinities */
     tab_fp8[0][c] = c == 0x80 ? NAN : minifloat(c, 4, 3, 8);
@@ -74,6 +69,46 @@ static void build_tables(void)
   }
   for (uint32_t c = 0; c < 64; c++) tab_fp6[c] = minifloat(c, 2, 3, 1), tab_bf6[c] = minifloat(c, 3, 2, 3);
   for (uint32_t c = 0; c < 16; c++) tab_fp4[c] = minifloat(c, 2, 1, 1);
+}
+
+/* IEEE binary16 -> f32, exact and branch-free (so the gather loops vectorize): a normal value is
+ * its exponent/fraction bits moved to f32 positions with the bias raised from 15 to 127; a
+ * subnormal is its fraction times 2^-24 (integer -> float is exact); exponent field 31 (inf/NaN)
+ * maps to 255. No f32 denormal is formed on the way (those are slow on x86). */
+static inline float f16f(uint32_t h)
+{
+  uint32_t em = h & 0x7fff;
+  uint32_t norm = (em << 13) + (112u << 23), sub = emu_u32f((float)em * 0x1p-24f);
+  uint32_t issub = -(uint32_t)(em < 0x400), isspecial = -(uint32_t)(em >= 0x7c00);
+  uint32_t u = ((norm & ~issub) | (sub & issub)) | (isspecial & 0x7f800000u);
+  return emu_f32(u | (h & 0x8000u) << 16);
+}
+
+#define CLONES __attribute__((target_clones("avx2", "default")))
+/* f16f on both halves of one register in all 64 lanes, 8 lanes at a time (GCC vector extensions,
+ * so it is SIMD whatever the optimisation level) */
+typedef uint32_t v8u __attribute__((vector_size(32)));
+typedef int32_t v8i __attribute__((vector_size(32)));
+typedef float v8f __attribute__((vector_size(32)));
+static inline v8f f16f_v8(v8u h)
+{
+  v8u em = h & 0x7fff;
+  v8u norm = (em << 13) + (112u << 23);
+  v8f subf = __builtin_convertvector((v8i)em, v8f) * 0x1p-24f;
+  v8u sub = (v8u)subf;
+  v8u issub = (v8u)(em < 0x400), isspecial = (v8u)(em >= 0x7c00);
+  v8u u = ((norm & ~issub) | (sub & issub)) | (isspecial & 0x7f800000u);
+  return (v8f)(u | (h & 0x8000u) << 16);
+}
+CLONES static void cvt_f16x2(const uint32_t *v, float *lo, float *hi)
+{
+  for (int l = 0; l < 64; l += 8) {
+    v8u x;
+    memcpy(&x, v + l, sizeof x);
+    v8f a = f16f_v8(x & 0xffff), b = f16f_v8(x >> 16);
+    memcpy(lo + l, &a, sizeof a);
+    memcpy(hi + l, &b, sizeof b);
+  }
 }
 
 /* ---- instruction descriptors ---------------------------------------------------------------*/
@@ -117,7 +152,6 @@ static bool gather(emu_wave *w, const emu_insn *in, int opi, const mdesc *d, int
   const float *tab = NULL;
   int arch = w->wg->arch == EMU_GFX950;
   switch (type) {
-  case T_F16: tab = tab_f16; break;
   case T_FP8: tab = tab_fp8[arch]; break;
   case T_BF8: tab = tab_bf8[arch]; break;
   case T_FP6: tab = tab_fp6; break;
@@ -126,8 +160,29 @@ static bool gather(emu_wave *w, const emu_insn *in, int opi, const mdesc *d, int
   }
   /* the f8f6f4 fp8/bf8 two-halves layout (see the header comment) */
   bool split = d->ta == T_F8F6F4 && s == 8;
+  /* every dimension is a power of two: lane -> (row, block, k group) with shifts, not divisions */
+  const int lmn = __builtin_ctz(MN), lb = __builtin_ctz(B);
+  if (!split && (type == T_F16 || type == T_BF16)) {
+    /* fast path for the common 16-bit operands: item t is half t%2 of register t/2 */
+    float cv[8][2][64];
+    for (int k = 0; k < nreg; k++) {
+      if (type == T_F16) cvt_f16x2(r[k], cv[k][0], cv[k][1]);
+      else
+        for (int l = 0; l < 64; l++) cv[k][0][l] = emu_f32(r[k][l] << 16), cv[k][1][l] = emu_f32(r[k][l] & 0xffff0000u);
+    }
+    for (int l = 0; l < 64; l++) {
+      int row = l & (MN - 1), q = l >> lmn, b = q & (B - 1), k0 = (q >> lb) * KL;
+      float *dst = isA ? &f[((size_t)b * MN + row) * K + k0] : &f[((size_t)b * K + k0) * MN + row];
+      size_t step = isA ? 1 : (size_t)MN;
+      for (int t = 0; t < KL; t += 2) {
+        dst[t * step] = cv[t >> 1][0][l];
+        dst[(t + 1) * step] = cv[t >> 1][1][l];
+      }
+    }
+    return true;
+  }
   for (int l = 0; l < 64; l++) {
-    int row = l % MN, q = l / MN, b = q % B, kg = q / B;
+    int row = l & (MN - 1), q = l >> lmn, b = q & (B - 1), kg = q >> lb;
     for (int t = 0; t < KL; t++) {
       int k = split ? (t / 16) * (K / 2) + 16 * kg + t % 16 : kg * KL + t;
       size_t idx = isA ? ((size_t)b * MN + row) * K + k : ((size_t)b * K + k) * MN + row;
@@ -139,6 +194,7 @@ static bool gather(emu_wave *w, const emu_insn *in, int opi, const mdesc *d, int
       if (type == T_I8) iv[idx] = (int8_t)v;
       else if (type == T_F32) f[idx] = emu_f32(v);
       else if (type == T_BF16) f[idx] = emu_f32(v << 16);
+      else if (type == T_F16) f[idx] = f16f(v);
       else f[idx] = tab[v];
     }
   }
@@ -149,7 +205,6 @@ static bool gather(emu_wave *w, const emu_insn *in, int opi, const mdesc *d, int
  * Row i of one block: acc[0..N) (= C row) += sum over k of A[i][k] * B[k][0..N), k ascending.
  * N is a compile-time constant so the j loop vectorizes; target_clones adds an AVX2 build (no FMA
  * in it, so no contraction: products are exact for the narrow types, f32 calls fmaf). */
-#define CLONES __attribute__((target_clones("avx2", "default")))
 #define ROWKERN(NN)                                                                              \
   CLONES static void row_f_##NN(float *acc, const float *a, const float *b, int K)              \
   {                                                                                              \
@@ -216,10 +271,12 @@ static int mfma(emu_wave *w, const emu_insn *in, const mdesc *d)
       cval = emu_src32(w, in, 3, t)[0];
     }
   }
+  /* powers of two: the layout formula with shifts and masks */
+  const int lH = __builtin_ctz(H), lHMI = __builtin_ctz(H * MI), lBI = __builtin_ctz(BI);
   for (int b = 0; b < B; b++)
     for (int i = 0; i < M; i++) {
-      int item = (i % H + H * (i / (H * MI) + G * (b / BI))) * dw;
-      int lb = N * ((i / H) % MI + MI * (b % BI));
+      int item = ((i & (H - 1)) + H * ((i >> lHMI) + G * (b >> lBI))) * dw;
+      int lb = N * (((i >> lH) & (MI - 1)) + MI * (b & (BI - 1)));
       uint32_t *dst = &out.r[item * 64 + lb];
       const uint32_t *c0 = cconst ? NULL : emu_vreg(w, in, 3, item) + lb;
       const uint32_t *c1 = (cconst || !f64) ? NULL : emu_vreg(w, in, 3, item + 1) + lb;

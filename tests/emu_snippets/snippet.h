@@ -1,0 +1,120 @@
+/* Instruction-level harness for the emulator's family tests (test_emu_mfma.c, test_emu_xlane.c).
+ *
+ * A snippet is assembled with llvm-mc-22 for the arch, its .text extracted with llvm-objcopy, and
+ * decoded by the emulator's own decoder (emu_program_decode: LLVM's disassembler + the record
+ * parser). The harness then runs the records on one hand-built wave (registers set by the test,
+ * LDS owned by the test, EXEC chosen by the test) by calling each record's handler in order, so a
+ * family's semantics are tested without depending on other families (no loads needed to set up
+ * inputs). Header-only; every function is static. */
+#ifndef LANELAB_TESTS_SNIPPET_H
+#define LANELAB_TESTS_SNIPPET_H
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "emu/internal.h"
+#include "util/util.h"
+
+#define SN_LLVM "/usr/lib/llvm-22/bin/"
+#define SN_UNUSED __attribute__((unused))
+
+typedef struct snip {
+  emu_arch arch;
+  uint8_t *code;
+  size_t ncode;
+  emu_program *p;
+  emu_kernel k;
+  emu_dispatch d;
+  emu_wg g;
+  emu_wave w;
+  emu_fault f;
+  uint32_t *vfile;
+  uint8_t lds[163840];
+} snip;
+
+#define SN_ACCUM 256 /* AGPR a0 = unified file entry 256 */
+
+/* Assemble `src` (one instruction per line) for arch and decode it. */
+SN_UNUSED static snip *sn_new(emu_arch arch, const char *src)
+{
+  snip *s = ll_xcalloc(1, sizeof *s);
+  s->arch = arch;
+  char dir[] = "/tmp/lanelab-test-snippet-XXXXXX";
+  cr_assert_not_null(mkdtemp(dir));
+  char *sp = ll_fmt("%s/s.s", dir), *op = ll_fmt("%s/s.o", dir), *bp = ll_fmt("%s/s.bin", dir);
+  FILE *f = fopen(sp, "w");
+  cr_assert_not_null(f);
+  fputs(src, f);
+  fputs("\n", f);
+  fclose(f);
+  char *cmd = ll_fmt(SN_LLVM "llvm-mc --arch=amdgcn --mcpu=%s -filetype=obj -o %s %s && " SN_LLVM
+                     "llvm-objcopy -O binary --only-section=.text %s %s",
+                     emu_arch_name(arch), op, sp, op, bp);
+  int rc = system(cmd);
+  cr_assert_eq(rc, 0, "assembling the snippet failed: %s\n%s", cmd, src);
+  ll_err e = {0};
+  s->code = ll_read_file(bp, &s->ncode, &e);
+  cr_assert_not_null(s->code, "%s", e.msg);
+  s->p = emu_program_decode(arch, s->code, s->ncode, 0, &e);
+  cr_assert_not_null(s->p, "decode: %s", e.msg);
+  char *rm = ll_fmt("rm -rf %s", dir);
+  if (system(rm)) {}
+  free(rm), free(cmd), free(sp), free(op), free(bp);
+
+  s->k.name = "snippet";
+  s->d.kernel = &s->k;
+  s->g.d = &s->d;
+  s->g.arch = arch;
+  s->g.lds = s->lds;
+  s->g.lds_size = emu_arch_lds_bytes(arch);
+  s->vfile = ll_xcalloc((size_t)EMU_NVGPR * EMU_LANES, 4);
+  s->w.v = s->vfile;
+  s->w.a = s->vfile + (size_t)SN_ACCUM * EMU_LANES;
+  s->w.nv = EMU_NVGPR;
+  s->w.na = EMU_NVGPR - SN_ACCUM;
+  s->w.insns = s->p->insns;
+  s->w.ninsn = s->p->n;
+  s->w.wg = &s->g;
+  s->w.fault = &s->f;
+  emu_wr64s(&s->w, EMU_S_EXEC, ~0ull);
+  return s;
+}
+
+SN_UNUSED static void sn_free(snip *s)
+{
+  emu_program_free(s->p);
+  free(s->code);
+  free(s->vfile);
+  free(s);
+}
+
+SN_UNUSED static uint32_t *sn_v(snip *s, int r) { return s->w.v + (size_t)r * EMU_LANES; }
+SN_UNUSED static uint32_t *sn_a(snip *s, int r) { return s->w.a + (size_t)r * EMU_LANES; }
+SN_UNUSED static void sn_exec(snip *s, uint64_t e) { emu_wr64s(&s->w, EMU_S_EXEC, e); }
+
+/* Run every record in order; returns EMU_OK or EMU_FAULT (s->f filled). An unimplemented record
+ * fails the test with the decoder's reason unless `allow_unimpl`. */
+SN_UNUSED static int sn_run(snip *s)
+{
+  for (size_t i = 0; i < s->p->n; i++) {
+    const emu_insn *in = &s->p->insns[i];
+    if (!strncmp(in->mnem, "s_endpgm", 8)) break;
+    cr_assert(in->implemented, "'%s' is not implemented: %s", in->text, in->why ? in->why : "?");
+    int rc = in->fn(&s->w, in);
+    if (rc != EMU_OK) return rc;
+  }
+  return EMU_OK;
+}
+
+/* xorshift32, for reproducible inputs */
+SN_UNUSED static uint32_t sn_rand(uint32_t *st)
+{
+  uint32_t x = *st;
+  x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+  return *st = x;
+}
+
+#endif

@@ -1,0 +1,381 @@
+/* Tests for the emulator's MFMA family (emu/op_mfma.c) on gfx942 and gfx950.
+ *
+ * Each case assembles one MFMA with llvm-mc-22, decodes it with the emulator's decoder and runs it
+ * on a hand-built wave (tests/emu_snippets/snippet.h). Inputs are pseudo-random element codes;
+ * they are placed into registers, and the expected D computed, from rules written here
+ * independently of the emulator:
+ *   - element values from the format definitions (integer significand times a power of two);
+ *   - operand layout: the single-block rule of ../shared/facts/isa.md (A[i][k]: item k%K_L of lane
+ *     i + M*(k/K_L)), extended to blocks as lane i + M*(b + B*(k/K_L)) (AMD matrix calculator), and
+ *     for gfx950 f8f6f4 fp8/bf8 operands the two-16-byte-halves load pattern of AMD's CDNA4 article
+ *     (lane L: A[L%M][16*(L/M) + h*K/2 + j] at byte 16h + j);
+ *   - C/D layout: the isa.md table for 16x16 / 32x32 / f64 16x16, and per-shape rules for the
+ *     multi-block shapes;
+ *   - D = C + sum_k A*B in double, compared within K*2^-23 (f32 accumulate) or K*2^-52 (f64) of the
+ *     sum of |terms|; exactly for i8.
+ * No expected value comes from running the emulator. */
+#include <time.h>
+
+#include "tests/emu_snippets/snippet.h"
+
+enum { TF32, TF16, TBF16, TI8, TF64, TFP8, TBF8, TFP6, TBF6, TFP4 };
+static const int tbits[] = {32, 16, 16, 8, 64, 8, 8, 6, 6, 4};
+
+typedef struct mcase {
+  const char *name;
+  int M, N, K, B, ta, tb;
+  int cbsz, blgp; /* f8f6f4 format codes */
+} mcase;
+
+/* ---- element values from the format definitions ---------------------------------------------*/
+static double pw2(int e) { return ldexp(1.0, e); }
+static double val(int t, uint64_t c, emu_arch arch)
+{
+  bool ocp = arch == EMU_GFX950;
+  double sgn;
+  unsigned e, m;
+  switch (t) {
+  case TF32: { float f; uint32_t u = (uint32_t)c; memcpy(&f, &u, 4); return f; }
+  case TF64: { double d; memcpy(&d, &c, 8); return d; }
+  case TBF16: { float f; uint32_t u = (uint32_t)c << 16; memcpy(&f, &u, 4); return f; }
+  case TI8: return (int8_t)c;
+  case TF16: /* binary16: bias 15, 10 fraction bits */
+    sgn = c >> 15 ? -1 : 1, e = c >> 10 & 31, m = c & 1023;
+    return sgn * (e ? (1024 + m) * pw2((int)e - 25) : m * pw2(-24));
+  case TFP8: /* E4M3: bias 8 (FNUZ, gfx942) or 7 (OCP, gfx950) */
+    sgn = c >> 7 ? -1 : 1, e = c >> 3 & 15, m = c & 7;
+    return sgn * (e ? (8 + m) * pw2((int)e - (ocp ? 7 : 8) - 3) : m * pw2(1 - (ocp ? 7 : 8) - 3));
+  case TBF8: /* E5M2: bias 16 (FNUZ) or 15 (OCP) */
+    sgn = c >> 7 ? -1 : 1, e = c >> 2 & 31, m = c & 3;
+    return sgn * (e ? (4 + m) * pw2((int)e - (ocp ? 15 : 16) - 2) : m * pw2(1 - (ocp ? 15 : 16) - 2));
+  case TFP6: /* E2M3 bias 1 */
+    sgn = c >> 5 ? -1 : 1, e = c >> 3 & 3, m = c & 7;
+    return sgn * (e ? (8 + m) * pw2((int)e - 1 - 3) : m * pw2(-3));
+  case TBF6: /* E3M2 bias 3 */
+    sgn = c >> 5 ? -1 : 1, e = c >> 2 & 7, m = c & 3;
+    return sgn * (e ? (4 + m) * pw2((int)e - 3 - 2) : m * pw2(1 - 3 - 2));
+  case TFP4: /* E2M1 bias 1 */
+    sgn = c >> 3 ? -1 : 1, e = c >> 1 & 3, m = c & 1;
+    return sgn * (e ? (2 + m) * pw2((int)e - 1 - 1) : m * pw2(-1));
+  }
+  return NAN;
+}
+
+/* a random finite code; f16 includes subnormals (exponent field 0) */
+static uint64_t rnd_code(int t, uint32_t *st, emu_arch arch)
+{
+  uint32_t r = sn_rand(st);
+  bool ocp = arch == EMU_GFX950;
+  switch (t) {
+  case TF32: return (uint32_t)(r & 0x807fffff) | (uint32_t)(120 + r % 14) << 23;
+  case TF64: return (uint64_t)(r & 0x80000000) << 32 | (uint64_t)(1016 + r % 14) << 52 | (uint64_t)sn_rand(st) << 20;
+  case TBF16: return (r & 0x807f) | (118 + (r >> 8) % 18) << 7;
+  case TF16: { uint32_t e = (r >> 16) % 20; e = e < 2 ? 0 : e; return (r & 0x83ff) | e << 10; }
+  case TI8: return r & 0xff;
+  case TFP8: for (;; r = sn_rand(st)) { uint32_t c = r & 0xff; if (ocp ? (c & 0x7f) != 0x7f : c != 0x80) return c; }
+  case TBF8: for (;; r = sn_rand(st)) { uint32_t c = r & 0xff; if (ocp ? (c >> 2 & 31) != 31 : c != 0x80) return c; }
+  case TFP6: case TBF6: return r & 63;
+  case TFP4: return r & 15;
+  }
+  return 0;
+}
+
+/* ---- layouts (see the header comment) -------------------------------------------------------*/
+static bool split_fp8(const mcase *c, int t) { return c->ta < 0 && tbits[t] == 8; }
+
+/* lane and item holding A[b][i][k] (isA) or B[b][k][j] (row = j) */
+static void in_pos(const mcase *c, int t, bool isA, int b, int row, int k, int *lane, int *item)
+{
+  int MN = isA ? c->M : c->N, KL = c->K * MN * c->B / 64;
+  if (split_fp8(c, t)) { /* lane L holds row L%MN, k = 16*(L/MN) + h*K/2 + j at item 16h + j */
+    int h = k / (c->K / 2), r = k % (c->K / 2);
+    *lane = row + MN * (r / 16);
+    *item = 16 * h + r % 16;
+    return;
+  }
+  *lane = row + MN * (b + c->B * (k / KL));
+  *item = k % KL;
+}
+
+/* register (dword index) and lane holding D[b][i][j] */
+static void out_pos(const mcase *c, bool f64, int b, int i, int j, int *reg, int *lane)
+{
+  int M = c->M;
+  if (f64 && M == 16) { *lane = j + 16 * (i % 4); *reg = 2 * (i / 4); return; }        /* isa.md */
+  if (f64 && M == 4) { *lane = j + 4 * i + 16 * b; *reg = 0; return; }                  /* 4 blocks */
+  if (M == 16) { *lane = j + 16 * (i / 4); *reg = i % 4 + 4 * b; return; }             /* isa.md */
+  if (M == 32) { *lane = j + 32 * ((i / 4) % 2); *reg = 4 * (i / 8) + i % 4 + 16 * b; return; } /* isa.md */
+  *lane = j + 4 * b; /* 4x4, 16 blocks: each block's 4x4 in 4 lanes x 4 registers */
+  *reg = i;
+}
+
+static void put_item(snip *s, int base, int lane, int item, int bits, uint64_t code)
+{
+  int bit = item * bits;
+  for (int q = 0; q < bits; q++, bit++) {
+    uint32_t *r = sn_v(s, base + bit / 32) + lane;
+    *r = (*r & ~(1u << (bit % 32))) | (uint32_t)(code >> q & 1) << (bit % 32);
+  }
+}
+
+/* ---- one case ----------------------------------------------------------------------------------*/
+static int nregs_in(const mcase *c, int t, bool isA)
+{
+  int MN = isA ? c->M : c->N;
+  return (c->K * MN * c->B / 64 * tbits[t] + 31) / 32;
+}
+
+static void run_case(const mcase *c, emu_arch arch, bool agpr_dst, bool c_zero_const, uint32_t seed)
+{
+  int ta = c->ta, tb = c->tb;
+  static const int f8[] = {TFP8, TBF8, TFP6, TBF6, TFP4};
+  if (ta < 0) ta = f8[c->cbsz], tb = f8[c->blgp];
+  bool f64 = ta == TF64, i8 = ta == TI8;
+  int M = c->M, N = c->N, K = c->K, B = c->B;
+  int na = nregs_in(c, ta, true), nb = nregs_in(c, tb, false), nout = M * N * B / 64 * (f64 ? 2 : 1);
+  char dst[32], src[32], mods[40] = "";
+  if (agpr_dst) snprintf(dst, sizeof dst, "a[0:%d]", nout - 1);
+  else snprintf(dst, sizeof dst, "v[32:%d]", 32 + nout - 1);
+  snprintf(src, sizeof src, "%s", c_zero_const ? "0" : dst);
+  if (c->ta < 0 && (c->cbsz || c->blgp)) snprintf(mods, sizeof mods, " cbsz:%d blgp:%d", c->cbsz, c->blgp);
+  char *text = ll_fmt("%s %s, v[0:%d], v[16:%d], %s%s\ns_endpgm", c->name, dst, na - 1, 16 + nb - 1, src, mods);
+  snip *s = sn_new(arch, text);
+  cr_assert_eq(s->p->insns[0].implemented, true, "%s: %s", text, s->p->insns[0].why);
+
+  uint32_t st = seed;
+  size_t nA = (size_t)B * M * K, nB = (size_t)B * K * N, nC = (size_t)B * M * N;
+  double *A = ll_xcalloc(nA, sizeof *A), *Bv = ll_xcalloc(nB, sizeof *Bv), *C = ll_xcalloc(nC, sizeof *C);
+  for (int b = 0; b < B; b++)
+    for (int i = 0; i < M; i++)
+      for (int k = 0; k < K; k++) {
+        uint64_t code = rnd_code(ta, &st, arch);
+        int lane, item;
+        in_pos(c, ta, true, b, i, k, &lane, &item);
+        put_item(s, 0, lane, item, tbits[ta], code);
+        A[((size_t)b * M + i) * K + k] = val(ta, code, arch);
+      }
+  for (int b = 0; b < B; b++)
+    for (int k = 0; k < K; k++)
+      for (int j = 0; j < N; j++) {
+        uint64_t code = rnd_code(tb, &st, arch);
+        int lane, item;
+        in_pos(c, tb, false, b, j, k, &lane, &item);
+        put_item(s, 16, lane, item, tbits[tb], code);
+        Bv[((size_t)b * K + k) * N + j] = val(tb, code, arch);
+      }
+  for (int b = 0; b < B; b++)
+    for (int i = 0; i < M; i++)
+      for (int j = 0; j < N; j++) {
+        int reg, lane;
+        out_pos(c, f64, b, i, j, &reg, &lane);
+        uint32_t *base = agpr_dst ? sn_a(s, 0) : sn_v(s, 32);
+        double cv = 0;
+        if (!c_zero_const) {
+          if (f64) {
+            uint64_t code = rnd_code(TF64, &st, arch);
+            base[reg * 64 + lane] = (uint32_t)code, base[(reg + 1) * 64 + lane] = (uint32_t)(code >> 32);
+            cv = val(TF64, code, arch);
+          } else if (i8) {
+            int32_t x = (int32_t)(sn_rand(&st) % 20001) - 10000;
+            base[reg * 64 + lane] = (uint32_t)x, cv = x;
+          } else {
+            uint32_t code = (uint32_t)rnd_code(TF32, &st, arch);
+            base[reg * 64 + lane] = code, cv = val(TF32, code, arch);
+          }
+        }
+        C[((size_t)b * M + i) * N + j] = cv;
+      }
+  sn_exec(s, 0x5); /* MFMA ignores EXEC: every lane must still be written */
+  cr_assert_eq(sn_run(s), EMU_OK, "%s: %s", text, s->f.msg);
+
+  int bad = 0;
+  for (int b = 0; b < B; b++)
+    for (int i = 0; i < M; i++)
+      for (int j = 0; j < N; j++) {
+        double e = C[((size_t)b * M + i) * N + j], mag = fabs(e);
+        for (int k = 0; k < K; k++) {
+          double p = A[((size_t)b * M + i) * K + k] * Bv[((size_t)b * K + k) * N + j];
+          e += p, mag += fabs(p);
+        }
+        int reg, lane;
+        out_pos(c, f64, b, i, j, &reg, &lane);
+        const uint32_t *base = agpr_dst ? sn_a(s, 0) : sn_v(s, 32);
+        double got;
+        if (f64) got = val(TF64, (uint64_t)base[reg * 64 + lane] | (uint64_t)base[(reg + 1) * 64 + lane] << 32, arch);
+        else if (i8) got = (int32_t)base[reg * 64 + lane];
+        else got = val(TF32, base[reg * 64 + lane], arch);
+        double tol = i8 ? 0 : K * (f64 ? 0x1p-52 : 0x1p-23) * mag + (f64 ? 0 : 0x1p-140);
+        if (!(fabs(got - e) <= tol) && bad++ < 5)
+          cr_log_error("%s %s D[%d][%d][%d] (reg %d lane %d) = %.9g, expected %.9g (tol %.3g)", emu_arch_name(arch),
+                       c->name, b, i, j, reg, lane, got, e, tol);
+      }
+  cr_expect_eq(bad, 0, "%s on %s%s: %d of %zu elements wrong", text, emu_arch_name(arch),
+               agpr_dst ? " (AGPR C/D)" : "", bad, nC);
+  free(A), free(Bv), free(C), free(text);
+  sn_free(s);
+}
+
+/* ---- the instruction list ---------------------------------------------------------------------*/
+static const mcase both[] = {
+    {"v_mfma_f32_32x32x1_2b_f32", 32, 32, 1, 2, TF32, TF32, 0, 0},
+    {"v_mfma_f32_16x16x1_4b_f32", 16, 16, 1, 4, TF32, TF32, 0, 0},
+    {"v_mfma_f32_4x4x1_16b_f32", 4, 4, 1, 16, TF32, TF32, 0, 0},
+    {"v_mfma_f32_32x32x2_f32", 32, 32, 2, 1, TF32, TF32, 0, 0},
+    {"v_mfma_f32_16x16x4_f32", 16, 16, 4, 1, TF32, TF32, 0, 0},
+    {"v_mfma_f32_32x32x4_2b_f16", 32, 32, 4, 2, TF16, TF16, 0, 0},
+    {"v_mfma_f32_16x16x4_4b_f16", 16, 16, 4, 4, TF16, TF16, 0, 0},
+    {"v_mfma_f32_4x4x4_16b_f16", 4, 4, 4, 16, TF16, TF16, 0, 0},
+    {"v_mfma_f32_32x32x8_f16", 32, 32, 8, 1, TF16, TF16, 0, 0},
+    {"v_mfma_f32_16x16x16_f16", 16, 16, 16, 1, TF16, TF16, 0, 0},
+    {"v_mfma_f32_32x32x4_2b_bf16", 32, 32, 4, 2, TBF16, TBF16, 0, 0},
+    {"v_mfma_f32_16x16x4_4b_bf16", 16, 16, 4, 4, TBF16, TBF16, 0, 0},
+    {"v_mfma_f32_4x4x4_16b_bf16", 4, 4, 4, 16, TBF16, TBF16, 0, 0},
+    {"v_mfma_f32_32x32x8_bf16", 32, 32, 8, 1, TBF16, TBF16, 0, 0},
+    {"v_mfma_f32_16x16x16_bf16", 16, 16, 16, 1, TBF16, TBF16, 0, 0},
+    {"v_mfma_i32_32x32x4_2b_i8", 32, 32, 4, 2, TI8, TI8, 0, 0},
+    {"v_mfma_i32_16x16x4_4b_i8", 16, 16, 4, 4, TI8, TI8, 0, 0},
+    {"v_mfma_i32_4x4x4_16b_i8", 4, 4, 4, 16, TI8, TI8, 0, 0},
+    {"v_mfma_i32_32x32x16_i8", 32, 32, 16, 1, TI8, TI8, 0, 0},
+    {"v_mfma_i32_16x16x32_i8", 16, 16, 32, 1, TI8, TI8, 0, 0},
+    {"v_mfma_f64_16x16x4_f64", 16, 16, 4, 1, TF64, TF64, 0, 0},
+    {"v_mfma_f64_4x4x4_4b_f64", 4, 4, 4, 4, TF64, TF64, 0, 0},
+    {"v_mfma_f32_16x16x32_fp8_fp8", 16, 16, 32, 1, TFP8, TFP8, 0, 0},
+    {"v_mfma_f32_16x16x32_fp8_bf8", 16, 16, 32, 1, TFP8, TBF8, 0, 0},
+    {"v_mfma_f32_16x16x32_bf8_fp8", 16, 16, 32, 1, TBF8, TFP8, 0, 0},
+    {"v_mfma_f32_16x16x32_bf8_bf8", 16, 16, 32, 1, TBF8, TBF8, 0, 0},
+    {"v_mfma_f32_32x32x16_fp8_fp8", 32, 32, 16, 1, TFP8, TFP8, 0, 0},
+    {"v_mfma_f32_32x32x16_fp8_bf8", 32, 32, 16, 1, TFP8, TBF8, 0, 0},
+    {"v_mfma_f32_32x32x16_bf8_fp8", 32, 32, 16, 1, TBF8, TFP8, 0, 0},
+    {"v_mfma_f32_32x32x16_bf8_bf8", 32, 32, 16, 1, TBF8, TBF8, 0, 0},
+};
+static const mcase only950[] = {
+    {"v_mfma_f32_16x16x32_f16", 16, 16, 32, 1, TF16, TF16, 0, 0},
+    {"v_mfma_f32_32x32x16_f16", 32, 32, 16, 1, TF16, TF16, 0, 0},
+    {"v_mfma_f32_16x16x32_bf16", 16, 16, 32, 1, TBF16, TBF16, 0, 0},
+    {"v_mfma_f32_32x32x16_bf16", 32, 32, 16, 1, TBF16, TBF16, 0, 0},
+    {"v_mfma_i32_16x16x64_i8", 16, 16, 64, 1, TI8, TI8, 0, 0},
+    {"v_mfma_i32_32x32x32_i8", 32, 32, 32, 1, TI8, TI8, 0, 0},
+};
+
+static void run_list(const mcase *l, size_t n, emu_arch arch)
+{
+  for (size_t i = 0; i < n; i++) {
+    run_case(&l[i], arch, true, false, 0x1234567u + (uint32_t)i);
+    run_case(&l[i], arch, false, false, 0x7654321u + (uint32_t)i);
+  }
+}
+
+Test(emu_mfma, dense_gfx942) { run_list(both, sizeof both / sizeof both[0], EMU_GFX942); }
+Test(emu_mfma, dense_gfx950) { run_list(both, sizeof both / sizeof both[0], EMU_GFX950); }
+Test(emu_mfma, gfx950_only_shapes) { run_list(only950, sizeof only950 / sizeof only950[0], EMU_GFX950); }
+
+/* C given as the inline constant 0, as clang emits for a zero accumulator */
+Test(emu_mfma, c_inline_zero)
+{
+  run_case(&both[9], EMU_GFX942, false, true, 99);
+  run_case(&both[8], EMU_GFX950, true, true, 98);
+  run_case(&both[19], EMU_GFX942, true, true, 97);
+}
+
+/* gfx950 f8f6f4: every A/B format pair (cbsz = A format, blgp = B format: fp8 bf8 fp6 bf6 fp4) */
+Test(emu_mfma, f8f6f4_formats)
+{
+  for (int ca = 0; ca < 5; ca++)
+    for (int cb = 0; cb < 5; cb++) {
+      mcase c16 = {"v_mfma_f32_16x16x128_f8f6f4", 16, 16, 128, 1, -1, -1, ca, cb};
+      mcase c32 = {"v_mfma_f32_32x32x64_f8f6f4", 32, 32, 64, 1, -1, -1, ca, cb};
+      run_case(&c16, EMU_GFX950, (ca + cb) & 1, false, 1000u + 5u * ca + cb);
+      run_case(&c32, EMU_GFX950, !((ca + cb) & 1), false, 2000u + 5u * ca + cb);
+    }
+}
+
+/* the element decoders: a few hand-checked codes (independent of the random tests) */
+Test(emu_mfma, element_formats_by_hand)
+{
+  cr_assert_eq(val(TF16, 0x3c00, EMU_GFX942), 1.0);
+  cr_assert_eq(val(TF16, 0x0001, EMU_GFX942), 0x1p-24);
+  cr_assert_eq(val(TFP8, 0x40, EMU_GFX942), 1.0);  /* FNUZ E4M3: e=8, bias 8 */
+  cr_assert_eq(val(TFP8, 0x38, EMU_GFX950), 1.0);  /* OCP E4M3: e=7, bias 7 */
+  cr_assert_eq(val(TFP8, 0x7e, EMU_GFX950), 448.0); /* OCP E4M3 max */
+  cr_assert_eq(val(TBF8, 0x3c, EMU_GFX950), 1.0);  /* E5M2 bias 15 */
+  cr_assert_eq(val(TBF8, 0x40, EMU_GFX942), 1.0);  /* E5M2 FNUZ bias 16 */
+  cr_assert_eq(val(TFP4, 0x7, EMU_GFX950), 6.0);
+  cr_assert_eq(val(TFP6, 0x1f, EMU_GFX950), 7.5);  /* E2M3 max */
+  cr_assert_eq(val(TBF6, 0x1f, EMU_GFX950), 28.0); /* E3M2 max */
+}
+
+/* a hand-computed instance: A = all 1.0 (f16 0x3c00), B[k][j] = k (exact), C = 0.5 everywhere:
+ * D[i][j] = 0.5 + sum_{k<16} k = 120.5 */
+Test(emu_mfma, hand_computed_16x16x16)
+{
+  snip *s = sn_new(EMU_GFX942, "v_mfma_f32_16x16x16_f16 a[0:3], v[0:1], v[2:3], a[0:3]");
+  for (int l = 0; l < 64; l++) {
+    sn_v(s, 0)[l] = sn_v(s, 1)[l] = 0x3c003c00;
+    /* lane l holds B[4*(l/16)+t][l%16] = 4*(l/16)+t as f16 (integers 0..15 are exact) */
+    uint16_t h[4];
+    for (int t = 0; t < 4; t++) {
+      int k = 4 * (l / 16) + t;
+      h[t] = k == 0 ? 0 : (uint16_t)((15 + ilogb(k)) << 10 | ((k << 10 >> ilogb(k)) & 1023));
+    }
+    sn_v(s, 2)[l] = h[0] | (uint32_t)h[1] << 16, sn_v(s, 3)[l] = h[2] | (uint32_t)h[3] << 16;
+    for (int r = 0; r < 4; r++) sn_a(s, r)[l] = 0x3f000000; /* 0.5f */
+  }
+  cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+  for (int r = 0; r < 4; r++)
+    for (int l = 0; l < 64; l++) cr_assert_eq(sn_a(s, r)[l], 0x42f10000u, "a%d lane %d = 0x%08x", r, l, sn_a(s, r)[l]);
+  sn_free(s);
+}
+
+/* nonzero broadcast modifiers on a non-f8f6f4 MFMA are not modelled: a fault naming them */
+Test(emu_mfma, broadcast_modifiers_fault)
+{
+  snip *s = sn_new(EMU_GFX942, "v_mfma_f32_16x16x16_f16 a[0:3], v[0:1], v[2:3], a[0:3] cbsz:1 abid:1 blgp:2");
+  cr_assert_eq(sn_run(s), EMU_FAULT);
+  cr_assert_str_eq(s->f.kind, "unimplemented");
+  cr_assert(strstr(s->f.msg, "cbsz:1") && strstr(s->f.msg, "blgp:2"), "%s", s->f.msg);
+  cr_assert(strstr(s->f.msg, "gfx942") && strstr(s->f.msg, "snippet") && strstr(s->f.msg, "pc 0x0") &&
+                strstr(s->f.msg, "v_mfma_f32_16x16x16_f16 a[0:3]"),
+            "fault message lacks arch/kernel/pc/text: %s", s->f.msg);
+  sn_free(s);
+}
+
+/* v_accvgpr_read/write/mov are ordinary VALU moves under EXEC */
+Test(emu_mfma, accvgpr_moves_under_exec)
+{
+  snip *s = sn_new(EMU_GFX950, "v_accvgpr_write_b32 a3, v1\nv_accvgpr_read_b32 v2, a3\nv_accvgpr_mov_b32 a4, a3\n"
+                               "v_accvgpr_write_b32 a5, -2");
+  uint64_t e = 0xf0f0f0f00f0f0f0full;
+  sn_exec(s, e);
+  for (int l = 0; l < 64; l++) {
+    sn_v(s, 1)[l] = 1000 + l, sn_v(s, 2)[l] = 7, sn_a(s, 3)[l] = 9, sn_a(s, 4)[l] = 11, sn_a(s, 5)[l] = 13;
+  }
+  cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+  for (int l = 0; l < 64; l++) {
+    bool on = e >> l & 1;
+    cr_assert_eq(sn_a(s, 3)[l], on ? 1000u + l : 9u);
+    cr_assert_eq(sn_v(s, 2)[l], on ? 1000u + l : 7u);
+    cr_assert_eq(sn_a(s, 4)[l], on ? 1000u + l : 11u);
+    cr_assert_eq(sn_a(s, 5)[l], on ? 0xfffffffeu : 13u);
+  }
+  sn_free(s);
+}
+
+/* throughput of the 16x16x16 f16 handler on one core (informative; printed, not asserted) */
+Test(emu_mfma, throughput_16x16x16)
+{
+  snip *s = sn_new(EMU_GFX942, "v_mfma_f32_16x16x16_f16 a[0:3], v[0:1], v[2:3], a[0:3]");
+  uint32_t st = 5;
+  for (int l = 0; l < 64; l++)
+    for (int r = 0; r < 4; r++) sn_v(s, r)[l] = (uint32_t)rnd_code(TF16, &st, EMU_GFX942) * 0x10001u;
+  const emu_insn *in = &s->p->insns[0];
+  int n = 200000;
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (int i = 0; i < n; i++) in->fn(&s->w, in);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  double dt = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+  cr_log_info("v_mfma_f32_16x16x16_f16: %.2f M MFMA/s on one core (%d in %.3f s)", n / dt / 1e6, n, dt);
+  fprintf(stderr, "[emu_mfma] v_mfma_f32_16x16x16_f16: %.2f M MFMA/s on one core\n", n / dt / 1e6);
+  cr_assert(dt > 0);
+  sn_free(s);
+}
