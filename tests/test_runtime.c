@@ -418,7 +418,16 @@ Test(rt_e2e, dynamic_lds_and_barrier) {
   uint32_t *y = ll_read_file(out, &n, NULL);
   cr_assert(y && n == 512);
   for (int i = 0; i < 128; i++) cr_assert_eq(y[i], 3u * (uint32_t)(((i % 64) + 1) % 64), "out[%d] = %u", i, y[i]);
-  free(y); free(err); free(args); free(out); free(dir); free(co);
+  free(y);
+  free(err);
+  /* without --lds-bytes the kernel has no LDS at all: its first ds_write is out of range */
+  char *out2 = ll_fmt("%s/o2.bin", dir);
+  char *args2 = ll_fmt("run %s dynlds --grid 2 --block 64 --arg out:512:%s --backend emu", co, out2);
+  rc = cli("", args2, &err);
+  cr_assert_eq(rc, 1, "exit %d: %s", rc, err);
+  cr_assert(strstr(err, "lds out of range") && strstr(err, "ds_write"), "%s", err);
+  cr_assert_neq(access(out2, F_OK), 0, "output written after a fault");
+  free(err); free(args2); free(out2); free(args); free(out); free(dir); free(co);
 }
 
 /* Writing past an output buffer faults: exit 1 with the fault line, and no output file. */
