@@ -1,0 +1,53 @@
+/* reports — browsable results of `lanelab verify`: HTML pages, their tables exported as CSV, JSON
+ * and Markdown, and gnuplot plots kept with their data and script. Pages work offline from
+ * file:// (inline CSS and JS, no external assets). Table rendering itself is reports/table.h.
+ *
+ * Input (written by verify/): BUILD/results/<arch>/<stage>.json, each
+ *   {"stage", "what", "verdict", "summary", "device", "shapes", "seconds",
+ *    "tables": [{"title", "columns", "rows": [{col: value}], "notes"}]}
+ * and BUILD/results/<arch>/summary.json ({"arch", "shapes", "stages": [{stage, verdict, summary,
+ * device, seconds}], "verdict"}); micro-kernel raw dumps BUILD/results/<arch>/dumps/<kernel>.bin
+ * (u32 little-endian: 64*NDW result dwords, lane-major, then 64 per-lane addresses), and, for
+ * kernels whose expectation is computed in verify/ rather than lanes/ (lane_xlane, lane_mfma_*),
+ * dumps/<kernel>.expected.bin in the same layout. Every file is optional: a stage without a results
+ * file is shown as "not run", never as passed; a micro-kernel without a dump says "no dump (stage
+ * not run)". A file that exists but is malformed is bad input (LL_EXIT_USAGE) and no report is
+ * written.
+ *
+ * Output: BUILD/reports/<arch>/
+ *   index.html            summary (what ran, where, verdict per stage), links to everything below
+ *   stage-<stage>.html    every table of the stage (oracle cases, A/B mutants + plot, ISA census,
+ *                         budgets, byte identity, dynamic counts...)
+ *   lane-<kernel>.html    64-lane x slot grid: expected beside got, mismatches highlighted, each
+ *                         lane's seed address and the seed's closed form (lanes/ computes the
+ *                         expected grid: lanes_expected_dump, lanes_seed_solve)
+ *   mfma.html, mfma-<instr>.html   which lane/VGPR holds each element of A, B, D (lanes_mfma_*)
+ *   tables/<name>.{csv,json,md}    every table of every page (report_table_render)
+ *   plots/<name>.{dat,gp,svg}      gnuplot data, script and the SVG it made
+ * The directory is built as BUILD/reports/.<arch>.tmp-<pid> and renamed over the old one (the
+ * old one is renamed aside first, then removed), so a failed or interrupted run leaves the
+ * previous report intact.
+ * BUILD/reports/index.html (+ index-summary.{csv,json,md}) lists every arch with results.
+ *
+ * Errors: false with err set: LL_EXIT_USAGE for malformed input, LL_EXIT_ENV when gnuplot is
+ * missing (the message names the Debian package gnuplot-nox), LL_EXIT_FAIL when a file cannot be
+ * written. */
+#ifndef LANELAB_REPORT_H
+#define LANELAB_REPORT_H
+
+#include <stdbool.h>
+
+#include "reports/table.h"
+#include "util/util.h"
+
+/* Writes BUILD/reports/<arch>/ from BUILD/results/<arch>/ (arch: "gfx942" | "gfx950"). */
+bool report_write_arch(const char *build_dir, const char *arch, ll_err *err);
+/* Writes BUILD/reports/index.html across every arch that has BUILD/results/<arch>/. */
+bool report_write_index(const char *build_dir, ll_err *err);
+
+/* One table of a results file ({"title", "columns", "rows": [{col: value}], "notes"}) rebuilt as a
+ * report_table; a column is numeric when every non-empty value in it is a JSON number (or one of
+ * the writer's "inf", "-inf", "nan"). NULL + LL_EXIT_USAGE naming `where` if the shape is wrong. */
+report_table *report_table_from_json(const ll_json *j, const char *where, ll_err *err);
+
+#endif

@@ -1,0 +1,564 @@
+/* Tests for reports/: the verify report generator, from fixture results written here (same shape
+ * as verify/run.c writes), and the pages rendered in headless Chromium.
+ *
+ * Independent expectations: the lane-map cells of lane 0 and 17 come from the microabi seeds as
+ * written in lanes.h / seeds.md (load_fragment: row L%16, chunk L/16; tr_b16 solved seed: lane 0
+ * holds tags {0,16,32,48}); the mismatch cells are exactly the slots this test corrupts in the
+ * fixture dump; verdicts, counts and values are the fixture's. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lanes/lanes.h"
+#include "reports/report.h"
+#include "util/util.h"
+
+/* ---- helpers ---------------------------------------------------------------------------------*/
+static char *mktmp(void) {
+  char *t = ll_xstrdup("/tmp/lanelab-reports-XXXXXX");
+  cr_assert_not_null(mkdtemp(t));
+  return t;
+}
+
+static void put(const char *dir, const char *rel, const char *text) {
+  char *p = ll_path_join(dir, rel), *d = ll_dirname(p);
+  ll_err e = {0};
+  cr_assert(ll_mkdir_p(d, &e), "%s", e.msg);
+  cr_assert(ll_write_file_atomic(p, text, strlen(text), &e), "%s", e.msg);
+  free(d);
+  free(p);
+}
+
+static char *slurp(const char *dir, const char *rel) {
+  char *p = ll_path_join(dir, rel);
+  size_t n;
+  ll_err e = {0};
+  char *s = ll_read_file(p, &n, &e);
+  cr_assert_not_null(s, "expected file %s: %s", p, e.msg);
+  char *z = ll_xcalloc(n + 1, 1);
+  memcpy(z, s, n);
+  free(s);
+  free(p);
+  return z;
+}
+
+static bool exists(const char *dir, const char *rel) {
+  char *p = ll_path_join(dir, rel);
+  struct stat st;
+  bool ok = stat(p, &st) == 0 && st.st_size > 0;
+  free(p);
+  return ok;
+}
+
+static int count(const char *hay, const char *needle) {
+  int n = 0;
+  for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle)) n++;
+  return n;
+}
+
+static void rm_rf(const char *dir) {
+  char *cmd = ll_fmt("rm -rf '%s'", dir);
+  cr_assert_eq(system(cmd), 0);
+  free(cmd);
+}
+
+static void write_dump(const char *dir, const char *rel, const uint32_t *dw, size_t ndw_total, const uint32_t *addr) {
+  ll_buf b = {0};
+  for (size_t i = 0; i < ndw_total; i++) {
+    uint8_t x[4] = {(uint8_t)dw[i], (uint8_t)(dw[i] >> 8), (uint8_t)(dw[i] >> 16), (uint8_t)(dw[i] >> 24)};
+    ll_buf_put(&b, x, 4);
+  }
+  for (int l = 0; l < 64; l++) {
+    uint8_t x[4] = {(uint8_t)addr[l], (uint8_t)(addr[l] >> 8), (uint8_t)(addr[l] >> 16), (uint8_t)(addr[l] >> 24)};
+    ll_buf_put(&b, x, 4);
+  }
+  char *p = ll_path_join(dir, rel), *d = ll_dirname(p);
+  ll_err e = {0};
+  cr_assert(ll_mkdir_p(d, &e) && ll_write_file_atomic(p, b.data, b.len, &e), "%s", e.msg);
+  free(d);
+  free(p);
+  ll_buf_free(&b);
+}
+
+/* The slots the fixture corrupts in lane_load_fragment's dump: (lane, slot). */
+static const int corrupt[][2] = {{5, 0}, {17, 3}, {63, 1}};
+#define NCORRUPT 3
+#define SEED_BAD_LANE 40
+
+static const char *stage_json(const char *stage, const char *verdict, const char *summary, const char *device,
+                              const char *tables) {
+  return ll_fmt("{\n  \"generated_by\": \"lanelab verify; do not edit\",\n  \"arch\": \"gfx950\",\n  \"stage\": \"%s\",\n"
+                "  \"what\": \"fixture %s\",\n  \"verdict\": \"%s\",\n  \"summary\": \"%s\",\n  \"device\": %s,\n"
+                "  \"shapes\": \"quick\",\n  \"seconds\": 0.25,\n  \"tables\": [%s]\n}\n",
+                stage, stage, verdict, summary, device, tables);
+}
+
+/* A results directory for gfx950: lanes FAILs (3 corrupted slots, 1 wrong seed address in
+ * lane_load_fragment), prod did not run, base has no file, mutants has four rows. */
+static void fixture(const char *build) {
+  char *r = ll_fmt("%s/results/gfx950", build);
+  put(r, "summary.json",
+      "{\"arch\": \"gfx950\", \"shapes\": \"quick\", \"stages\": ["
+      "{\"stage\": \"model\", \"verdict\": \"pass\", \"summary\": \"2 model checks passed\", \"device\": null, \"seconds\": 0.1},"
+      "{\"stage\": \"kernels\", \"verdict\": \"pass\", \"summary\": \"k\", \"device\": null, \"seconds\": 0.1},"
+      "{\"stage\": \"isa\", \"verdict\": \"pass\", \"summary\": \"i\", \"device\": null, \"seconds\": 0.1},"
+      "{\"stage\": \"lanes\", \"verdict\": \"FAIL\", \"summary\": \"l\", \"device\": \"emulator\", \"seconds\": 0.1},"
+      "{\"stage\": \"prod\", \"verdict\": \"not run\", \"summary\": \"p\", \"device\": null, \"seconds\": 0},"
+      "{\"stage\": \"mutants\", \"verdict\": \"pass\", \"summary\": \"m\", \"device\": \"emulator\", \"seconds\": 0.1}],"
+      " \"verdict\": \"FAIL\"}\n");
+  put(r, "model.json", stage_json("model", "pass", "2 model checks passed", "null",
+      "{\"title\": \"lane-map model checks\", \"columns\": [\"check\", \"expected\", \"got\", \"result\"], \"rows\": ["
+      "{\"check\": \"a, with comma\", \"expected\": \"{0,16,32,48}\", \"got\": \"{0,16,32,48}\", \"result\": \"pass\"},"
+      "{\"check\": \"b | pipe \\\"q\\\"\", \"expected\": \"x\", \"got\": \"x\", \"result\": \"pass\"}]}"));
+  put(r, "kernels.json", stage_json("kernels", "pass", "11 kernels built", "null", ""));
+  put(r, "isa.json", stage_json("isa", "pass", "budgets passed", "null",
+      "{\"title\": \"census build/gfx950/kernels/lane_tr8.co\", \"columns\": [\"mnemonic\", \"count\"], \"rows\": ["
+      "{\"mnemonic\": \"ds_read_b64_tr_b8\", \"count\": 1}, {\"mnemonic\": \"s_endpgm\", \"count\": 1}]},"
+      "{\"title\": \"dynamic instruction counts\", \"columns\": [\"kernel\", \"executed\"], \"rows\": ["
+      "{\"kernel\": \"lane_tr8\", \"executed\": 37}]}"));
+  char *lt = ll_fmt(
+      "{\"title\": \"micro-kernel lane dumps against the lane-map model\", \"columns\": [\"kernel\", \"expected from\", "
+      "\"lane x slot mismatches\", \"seed mismatches\", \"verdict\", \"detail\"], \"rows\": ["
+      "{\"kernel\": \"lane_load_fragment\", \"expected from\": \"lanes model\", \"lane x slot mismatches\": \"%d/256\", "
+      "\"seed mismatches\": \"1/64\", \"verdict\": \"FAIL\", \"detail\": \"fixture\"},"
+      "{\"kernel\": \"lane_tr16_solved_seed\", \"expected from\": \"lanes model\", \"lane x slot mismatches\": \"0/256\", "
+      "\"seed mismatches\": \"0/64\", \"verdict\": \"pass\", \"detail\": \"fixture\"}]}", NCORRUPT);
+  put(r, "lanes.json", stage_json("lanes", "FAIL", "1 of 2 micro-kernels differ", "\"emulator\"", lt));
+  put(r, "prod.json", stage_json("prod", "not run", "production kernels vs oracle not built yet (issue #5)", "null", ""));
+  put(r, "mutants.json", stage_json("mutants", "pass", "3 mutants fail by a margin", "\"emulator\"",
+      "{\"title\": \"A/B mutants\", \"columns\": [\"mutant\", \"max abs err\", \"tolerance\", \"verdict\"], \"rows\": ["
+      "{\"mutant\": \"correct\", \"max abs err\": 0.002, \"tolerance\": 0.01, \"verdict\": \"pass\"},"
+      "{\"mutant\": \"cdna4_seed_wrong\", \"max abs err\": 1.41, \"tolerance\": 0.01, \"verdict\": \"pass\"},"
+      "{\"mutant\": \"cdna4_seed_wrong_paged\", \"max abs err\": 2.29, \"tolerance\": 0.01, \"verdict\": \"pass\"},"
+      "{\"mutant\": \"no_effect\", \"max abs err\": 0, \"tolerance\": 0.01, \"verdict\": \"FAIL\"}]}"));
+  /* dumps: lane_load_fragment corrupted, lane_tr16_solved_seed exact, the rest absent */
+  uint8_t img[4096];
+  size_t n;
+  uint32_t want[64 * 4], addr[64];
+  int ndw;
+  ll_err e = {0};
+  cr_assert(lanes_kernel_image("lane_load_fragment", img, sizeof img, &n, &e), "%s", e.msg);
+  cr_assert(lanes_expected_dump("lane_load_fragment", LANES_GFX950, img, n, want, addr, &ndw, &e), "%s", e.msg);
+  cr_assert_eq(ndw, 2);
+  for (int i = 0; i < NCORRUPT; i++) {
+    int L = corrupt[i][0], s = corrupt[i][1]; /* 16-bit slot s: dword s/2, half s%2 */
+    want[L * 2 + s / 2] ^= 0x5555u << (16 * (s % 2));
+  }
+  addr[SEED_BAD_LANE] += 8;
+  write_dump(r, "dumps/lane_load_fragment.bin", want, 128, addr);
+  cr_assert(lanes_kernel_image("lane_tr16_solved_seed", img, sizeof img, &n, &e), "%s", e.msg);
+  cr_assert(lanes_expected_dump("lane_tr16_solved_seed", LANES_GFX950, img, n, want, addr, &ndw, &e), "%s", e.msg);
+  write_dump(r, "dumps/lane_tr16_solved_seed.bin", want, 128, addr);
+  free(lt);
+  free(r);
+}
+
+static char *report_dir(const char *build) { return ll_fmt("%s/reports/gfx950", build); }
+
+static void generate(const char *build) {
+  ll_err e = {0};
+  cr_assert(report_write_arch(build, "gfx950", &e), "report_write_arch: %s", e.msg);
+  cr_assert(report_write_index(build, &e), "report_write_index: %s", e.msg);
+}
+
+/* ---- verdicts on the index ---------------------------------------------------------------------*/
+Test(reports, index_shows_verdicts_and_not_run_as_not_run) {
+  char *b = mktmp();
+  fixture(b);
+  generate(b);
+  char *rd = report_dir(b);
+  char *idx = slurp(rd, "index.html");
+  cr_assert(strstr(idx, "data-stage=\"lanes\" data-verdict=\"FAIL\""));
+  cr_assert(strstr(idx, "data-stage=\"model\" data-verdict=\"pass\""));
+  cr_assert(strstr(idx, "data-stage=\"prod\" data-verdict=\"not run\"><td>prod</td><td class=\"notrun\">NOT RUN</td>"),
+            "prod must be shown as NOT RUN");
+  /* base has no results file: listed, not run */
+  cr_assert(strstr(idx, "data-stage=\"base\" data-verdict=\"not run\"><td>base</td><td class=\"notrun\">NOT RUN</td>"));
+  cr_assert_eq(count(idx, "<tr class=\"stage\""), 7);
+  cr_assert(strstr(idx, "id=\"overall\">FAIL<"));
+  cr_assert(strstr(idx, "2 stages did not run (prod, base)"));
+  cr_assert(strstr(idx, "emulator"), "device shown");
+  cr_assert(strstr(idx, "dynamic instruction counts"));
+  cr_assert(strstr(idx, "href=\"lane-lane_load_fragment.html\""));
+  cr_assert(strstr(idx, "href=\"mfma.html\""));
+  cr_assert_eq(count(idx, "http://") + count(idx, "https://"), 0, "no external assets");
+  char *top = slurp(b, "reports/index.html");
+  cr_assert(strstr(top, "data-arch=\"gfx950\"><td>gfx950</td><td class=\"fail\">FAIL</td>"));
+  cr_assert(strstr(top, "href=\"gfx950/index.html\""));
+  char *prod = slurp(rd, "stage-prod.html");
+  cr_assert(strstr(prod, ">NOT RUN<"));
+  cr_assert_null(strstr(prod, ">pass<"));
+  free(prod); free(top); free(idx); free(rd);
+  rm_rf(b);
+  free(b);
+}
+
+Test(reports, nothing_ran_is_not_run_everywhere) {
+  char *b = mktmp();
+  char *r = ll_fmt("%s/results/gfx942", b);
+  ll_err e = {0};
+  cr_assert(ll_mkdir_p(r, &e));
+  cr_assert(report_write_arch(b, "gfx942", &e), "%s", e.msg);
+  char *rd = ll_fmt("%s/reports/gfx942", b);
+  char *idx = slurp(rd, "index.html");
+  cr_assert_eq(count(idx, "<td class=\"notrun\">NOT RUN</td>"), 7, "all seven stages not run");
+  cr_assert(strstr(idx, "NOT RUN (no summary.json"));
+  cr_assert_null(strstr(idx, "class=\"pass\""));
+  char *lp = slurp(rd, "lane-lane_load_fragment.html");
+  cr_assert(strstr(lp, "no dump (stage not run)"));
+  cr_assert_eq(count(lp, "<tr class=\"lane"), 64, "the model's expected grid is still shown");
+  cr_assert_eq(count(lp, "mismatch\" data-ls"), 0);
+  /* tr reads do not exist on gfx942: the page says so */
+  char *tr = slurp(rd, "lane-lane_tr8.html");
+  cr_assert(strstr(tr, "not applicable on gfx942"));
+  free(tr); free(lp); free(idx); free(rd); free(r);
+  rm_rf(b);
+  free(b);
+}
+
+/* ---- lane-map page ----------------------------------------------------------------------------*/
+Test(reports, lanemap_highlights_exactly_the_corrupted_cells) {
+  char *b = mktmp();
+  fixture(b);
+  generate(b);
+  char *rd = report_dir(b);
+  char *p = slurp(rd, "lane-lane_load_fragment.html");
+  cr_assert_eq(count(p, "<tr class=\"lane"), 64);
+  cr_assert_eq(count(p, "<td class=\"got mismatch\""), NCORRUPT);
+  for (int i = 0; i < NCORRUPT; i++) {
+    char *want = ll_fmt("<td class=\"got mismatch\" data-ls=\"%d.%d\"", corrupt[i][0], corrupt[i][1]);
+    cr_assert(strstr(p, want), "missing highlighted cell %s", want);
+    free(want);
+  }
+  cr_assert_eq(count(p, "class=\"seed-mismatch\""), 1);
+  cr_assert(strstr(p, "data-lane=\"40\""));
+  /* lane 0 holds row 0, cols 0..3; lane 17 row 1, cols 4..7 (seed row L%16, chunk L/16) */
+  cr_assert(strstr(p, "data-lane=\"0\"><td class=\"lanecol\">0</td><td>0</td><td class=\"\">0</td><td>0,0</td>"
+                      "<td class=\"exp\">0,0</td>"), "lane 0 row");
+  cr_assert(strstr(p, "<td class=\"exp\">1,4</td><td class=\"got\" data-ls=\"17.0\""));
+  cr_assert(strstr(p, "<td class=\"exp\">1,7</td><td class=\"got mismatch\" data-ls=\"17.3\""));
+  cr_assert(strstr(p, "row = L%16, col = 4*(L/16)"), "fitted closed form of the fragment seed");
+  cr_assert(strstr(p, "data-mismatches=\"3\""));
+  cr_assert(strstr(p, "(agrees with verify)"));
+  cr_assert(strstr(p, "tr.lane=64;td.mismatch=3;td.seed-mismatch=1"));
+  /* solved seed page: lane 0 holds tags {0,16,32,48} = (0,0),(1,0),(2,0),(3,0); closed form from seeds.md */
+  char *s = slurp(rd, "lane-lane_tr16_solved_seed.html");
+  cr_assert(strstr(s, "<td class=\"exp\">0,0</td><td class=\"got\" data-ls=\"0.0\" title=\"lane 0 slot 0 want 0x0 got 0x0\">0,0</td>"
+                      "<td class=\"exp\">1,0</td>"));
+  cr_assert(strstr(s, "row = 4*(L/16) + (L%16)/4, col = 4*(L%4)"));
+  cr_assert_eq(count(s, "mismatch\" data-ls"), 0);
+  /* a kernel with no dump says so */
+  char *t8 = slurp(rd, "lane-lane_tr8.html");
+  cr_assert(strstr(t8, "no dump (stage not run)"));
+  /* the grid is exported too; its CSV has a header and 64 lanes */
+  char *csv = slurp(rd, "tables/lane-lane_load_fragment.csv");
+  cr_assert_eq(count(csv, "\n"), 65);
+  free(csv); free(t8); free(s); free(p); free(rd);
+  rm_rf(b);
+  free(b);
+}
+
+/* ---- exports ---------------------------------------------------------------------------------*/
+/* RFC 4180 reader: rows of fields. */
+static size_t csv_parse(const char *s, char ***cells, size_t *ncols) {
+  size_t nrows = 0, nc = 0, cap = 0, col = 0;
+  *cells = NULL;
+  *ncols = 0;
+  ll_buf f = {0};
+  while (*s) {
+    f.len = 0;
+    if (*s == '"') {
+      for (s++; *s && !(*s == '"' && s[1] != '"'); s++) {
+        if (*s == '"') s++;
+        ll_buf_put(&f, s, 1);
+      }
+      cr_assert_eq(*s, '"', "unterminated quoted CSV field");
+      s++;
+    } else {
+      for (; *s && *s != ',' && *s != '\n'; s++) ll_buf_put(&f, s, 1);
+    }
+    if (nc + 1 > cap) *cells = ll_xrealloc(*cells, (cap = 2 * cap + 16) * sizeof **cells);
+    (*cells)[nc++] = ll_xstrdup(ll_buf_str(&f));
+    col++;
+    if (*s == ',') { s++; continue; }
+    cr_assert_eq(*s, '\n', "CSV row not newline-terminated");
+    s++;
+    if (nrows == 0) *ncols = col;
+    else cr_assert_eq(col, *ncols, "CSV row %zu has %zu fields, header %zu", nrows, col, *ncols);
+    nrows++;
+    col = 0;
+  }
+  ll_buf_free(&f);
+  return nrows;
+}
+
+Test(reports, exports_parse_and_match_the_table) {
+  char *b = mktmp();
+  fixture(b);
+  generate(b);
+  char *rd = report_dir(b);
+  /* the stage summary table */
+  char *csv = slurp(rd, "tables/stages.csv");
+  char **cells;
+  size_t nc, nr = csv_parse(csv, &cells, &nc);
+  cr_assert_eq(nr, 8);
+  cr_assert_eq(nc, 6);
+  cr_assert_str_eq(cells[0], "stage");
+  cr_assert_str_eq(cells[5 * 6 + 0], "prod");
+  cr_assert_str_eq(cells[5 * 6 + 1], "not run");
+  cr_assert_str_eq(cells[4 * 6 + 1], "FAIL");
+  for (size_t i = 0; i < nr * nc; i++) free(cells[i]);
+  free(cells);
+  char *js = slurp(rd, "tables/stages.json");
+  ll_err e = {0};
+  ll_json *j = ll_json_parse(js, strlen(js), &e);
+  cr_assert_not_null(j, "%s", e.msg);
+  ll_json *rows = ll_json_get(j, "rows");
+  cr_assert_eq(rows->n, 7);
+  cr_assert_str_eq(ll_json_get(rows->items[4], "verdict")->str, "not run");
+  cr_assert_str_eq(ll_json_get(rows->items[6], "stage")->str, "base");
+  ll_json_free(j);
+  char *md = slurp(rd, "tables/stages.md");
+  cr_assert(strstr(md, "| prod | not run |"));
+  cr_assert(strstr(md, "| lanes | FAIL |"));
+  /* a stage table with awkward cells round-trips through all three */
+  char *mcsv = slurp(rd, "tables/model-1.csv");
+  nr = csv_parse(mcsv, &cells, &nc);
+  cr_assert_eq(nr, 3);
+  cr_assert_str_eq(cells[4], "a, with comma");
+  cr_assert_str_eq(cells[6], "{0,16,32,48}");
+  cr_assert_str_eq(cells[8], "b | pipe \"q\"");
+  for (size_t i = 0; i < nr * nc; i++) free(cells[i]);
+  free(cells);
+  char *mmd = slurp(rd, "tables/model-1.md");
+  cr_assert(strstr(mmd, "| b \\| pipe \"q\" |"));
+  char *mj = slurp(rd, "tables/mutants-1.json");
+  j = ll_json_parse(mj, strlen(mj), &e);
+  cr_assert_not_null(j, "%s", e.msg);
+  rows = ll_json_get(j, "rows");
+  cr_assert_eq(rows->n, 4);
+  ll_json *v = ll_json_get(rows->items[1], "max abs err");
+  cr_assert_eq(v->type, LL_JNUM, "numeric column stays a number");
+  cr_assert_float_eq(v->num, 1.41, 1e-12);
+  cr_assert_str_eq(ll_json_get(rows->items[3], "mutant")->str, "no_effect");
+  ll_json_free(j);
+  /* census table from the isa stage, and the index summary */
+  cr_assert(exists(rd, "tables/isa-1.csv") && exists(rd, "tables/isa-2.md") && exists(rd, "tables/isa-2.json"));
+  char *ts = slurp(b, "reports/tables/index-summary.csv");
+  cr_assert(strstr(ts, "gfx950,FAIL,6,1,1,yes\n"), "%s", ts);
+  free(ts); free(mj); free(mmd); free(mcsv); free(md); free(js); free(csv); free(rd);
+  rm_rf(b);
+  free(b);
+}
+
+Test(reports, table_from_json_rejects_bad_shapes) {
+  const char *bad[] = {"[]", "{\"rows\": []}", "{\"columns\": [\"a\"]}", "{\"columns\": [\"a\"], \"rows\": [1]}",
+                       "{\"columns\": [\"a\"], \"rows\": [{\"b\": 1}]}", "{\"columns\": [\"a\"], \"rows\": [{}]}",
+                       "{\"columns\": [\"a\"], \"rows\": [{\"a\": [1]}]}"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    ll_err e = {0};
+    ll_json *j = ll_json_parse(bad[i], strlen(bad[i]), &e);
+    cr_assert_not_null(j);
+    cr_assert_null(report_table_from_json(j, "fixture", &e), "accepted %s", bad[i]);
+    cr_assert_eq(e.code, LL_EXIT_USAGE);
+    cr_assert(strstr(e.msg, "fixture"), "%s", e.msg);
+    ll_json_free(j);
+  }
+  const char *ok = "{\"title\": \"t\", \"columns\": [\"n\", \"x\"], \"rows\": [{\"n\": 1, \"x\": \"a\"}, {\"n\": \"inf\", \"x\": 2}]}";
+  ll_err e = {0};
+  ll_json *j = ll_json_parse(ok, strlen(ok), &e);
+  report_table *t = report_table_from_json(j, "fixture", &e);
+  cr_assert_not_null(t, "%s", e.msg);
+  cr_assert(t->numeric[0], "numbers and inf: numeric");
+  cr_assert(!t->numeric[1], "a string makes a column text");
+  cr_assert_str_eq(report_table_cell(t, 1, 0), "inf");
+  report_table_free(t);
+  ll_json_free(j);
+}
+
+/* ---- plots ---------------------------------------------------------------------------------*/
+Test(reports, mutant_plot_svg_made_by_gnuplot_with_data_and_script_beside) {
+  char *b = mktmp();
+  fixture(b);
+  generate(b);
+  char *rd = report_dir(b);
+  char *svg = slurp(rd, "plots/mutants-1.svg");
+  cr_assert(strstr(svg, "<svg"), "an SVG");
+  cr_assert(strstr(svg, "cdna4_seed_wrong"), "mutant names on the x axis");
+  char *gp = slurp(rd, "plots/mutants-1.gp");
+  cr_assert(strstr(gp, "set logscale y"));
+  cr_assert(strstr(gp, "'mutants-1.dat'"));
+  char *dat = slurp(rd, "plots/mutants-1.dat");
+  cr_assert(strstr(dat, "\"cdna4_seed_wrong\"\t1.41\t0.01\n"), "%s", dat);
+  cr_assert(strstr(dat, "\"no_effect\"\t?\t0.01\n"), "zero cannot be drawn on a log scale");
+  char *page = slurp(rd, "stage-mutants.html");
+  cr_assert(strstr(page, "src=\"plots/mutants-1.svg\""));
+  cr_assert(strstr(page, "no_effect max abs err = 0"), "the page says what was not drawn");
+  free(page); free(dat); free(gp); free(svg); free(rd);
+  rm_rf(b);
+  free(b);
+}
+
+/* ---- atomicity --------------------------------------------------------------------------------*/
+static bool no_temp_left(const char *build) {
+  char *p = ll_fmt("%s/reports", build);
+  DIR *d = opendir(p);
+  bool ok = true;
+  struct dirent *e;
+  while (d && (e = readdir(d)))
+    if (strstr(e->d_name, ".tmp-") || strstr(e->d_name, ".old-")) ok = false;
+  if (d) closedir(d);
+  free(p);
+  return ok;
+}
+
+Test(reports, failed_write_leaves_the_previous_report_intact) {
+  char *b = mktmp();
+  fixture(b);
+  generate(b);
+  char *rd = report_dir(b);
+  char *before = slurp(rd, "index.html");
+  char *lbefore = slurp(rd, "lane-lane_load_fragment.html");
+  /* 1: a malformed dump is found after other pages were already written to the temp dir */
+  put(b, "results/gfx950/dumps/lane_tr8.bin", "short");
+  ll_err e = {0};
+  cr_assert(!report_write_arch(b, "gfx950", &e));
+  cr_assert_eq(e.code, LL_EXIT_USAGE);
+  cr_assert(strstr(e.msg, "lane_tr8.bin") && strstr(e.msg, "previous one"), "%s", e.msg);
+  char *after = slurp(rd, "index.html"), *lafter = slurp(rd, "lane-lane_load_fragment.html");
+  cr_assert_str_eq(after, before);
+  cr_assert_str_eq(lafter, lbefore);
+  cr_assert(no_temp_left(b));
+  free(after); free(lafter);
+  char *dp = ll_fmt("%s/results/gfx950/dumps/lane_tr8.bin", b);
+  unlink(dp);
+  free(dp);
+  /* 2: the temp directory cannot be created (a file is in the way) */
+  char *tmp = ll_fmt("reports/.gfx950.tmp-%ld", (long)getpid());
+  put(b, tmp, "in the way");
+  e = (ll_err){0};
+  cr_assert(!report_write_arch(b, "gfx950", &e));
+  cr_assert_eq(e.code, LL_EXIT_FAIL);
+  cr_assert(strstr(e.msg, "temporary report directory"), "%s", e.msg);
+  after = slurp(rd, "index.html");
+  cr_assert_str_eq(after, before);
+  free(after);
+  char *tp = ll_path_join(b, tmp);
+  unlink(tp);
+  free(tp);
+  free(tmp);
+  /* 3: gnuplot missing: exit-3 error naming the package, old report kept */
+  char *path = ll_xstrdup(getenv("PATH"));
+  setenv("PATH", "/nonexistent", 1);
+  e = (ll_err){0};
+  bool ok = report_write_arch(b, "gfx950", &e);
+  setenv("PATH", path, 1);
+  free(path);
+  cr_assert(!ok);
+  cr_assert_eq(e.code, LL_EXIT_ENV);
+  cr_assert(strstr(e.msg, "gnuplot-nox"), "%s", e.msg);
+  after = slurp(rd, "index.html");
+  cr_assert_str_eq(after, before);
+  cr_assert(no_temp_left(b));
+  /* 4: and a good run replaces it */
+  e = (ll_err){0};
+  cr_assert(report_write_arch(b, "gfx950", &e), "%s", e.msg);
+  cr_assert(no_temp_left(b));
+  cr_assert(exists(rd, "index.html"));
+  free(after); free(lbefore); free(before); free(rd);
+  rm_rf(b);
+  free(b);
+}
+
+Test(reports, malformed_stage_json_is_bad_input_naming_the_file) {
+  char *b = mktmp();
+  fixture(b);
+  put(b, "results/gfx950/isa.json", "{\"verdict\": \"pass\", \"summary\": \"x\", \"tables\": [{\"columns\": []}]}");
+  ll_err e = {0};
+  cr_assert(!report_write_arch(b, "gfx950", &e));
+  cr_assert_eq(e.code, LL_EXIT_USAGE);
+  cr_assert(strstr(e.msg, "isa.json"), "%s", e.msg);
+  put(b, "results/gfx950/isa.json", "{\"verdict\": \"passed\", \"summary\": \"x\"}");
+  e = (ll_err){0};
+  cr_assert(!report_write_arch(b, "gfx950", &e));
+  cr_assert(strstr(e.msg, "\"passed\" is not one of"), "%s", e.msg);
+  cr_assert(no_temp_left(b));
+  e = (ll_err){0};
+  cr_assert(!report_write_arch(b, "gfx999", &e));
+  cr_assert_eq(e.code, LL_EXIT_USAGE);
+  rm_rf(b);
+  free(b);
+}
+
+/* ---- MFMA layout pages ------------------------------------------------------------------------*/
+Test(reports, mfma_pages_for_every_instruction_of_the_arch) {
+  char *b = mktmp();
+  fixture(b);
+  generate(b);
+  char *rd = report_dir(b);
+  size_t want = 0;
+  for (size_t i = 0; i < lanes_mfma_count(); i++)
+    if (lanes_mfma_at(i)->arches & LANES_ARCH_BIT(LANES_GFX950)) want++;
+  char *list = slurp(rd, "mfma.html");
+  cr_assert_eq((size_t)count(list, "\">layout</a>"), want);
+  /* 16x16x16 f16 (ISA 7.1.4): A(i,k) in lane i + 16*(k/4), VGPR (k%4)/2, bit 16*(k%2);
+   * D(i,j) in lane j + 16*(i/4), VGPR i%4 */
+  char *p = slurp(rd, "mfma-v_mfma_f32_16x16x16_f16.html");
+  cr_assert(strstr(p, "title=\"A(5,6): lane 21, v1, bit 0\">21.1.0</td>"));
+  cr_assert(strstr(p, "title=\"B(7,3): lane 19, v1, bit 16\">19.1.16</td>"));
+  cr_assert(strstr(p, "title=\"D(6,2): lane 18, v2, bit 0\">18.2</td>"));
+  cr_assert_eq(count(p, "<td class=\"el\""), 3 * 256);
+  cr_assert(exists(rd, "tables/mfma-v_mfma_f32_16x16x16_f16-D.csv"));
+  /* gfx950-only instruction present */
+  cr_assert(exists(rd, "mfma-v_mfma_f32_16x16x32_f16.html"));
+  free(p); free(list); free(rd);
+  rm_rf(b);
+  free(b);
+}
+
+/* ---- in a real browser ------------------------------------------------------------------------*/
+static int browser(const char *page, const char *outdir, const char *name) {
+  char *cmd = ll_fmt("bash '%s/mk/browser-test.sh' '%s' '%s' '%s'", LANELAB_ROOT, page, outdir, name);
+  int st = system(cmd);
+  free(cmd);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+Test(reports_browser, pages_render_in_chromium_with_the_counts_shown, .timeout = 600) {
+  if (system("command -v chromium >/dev/null 2>&1") != 0)
+    cr_assert_fail("chromium is not installed: the browser test needs Debian's chromium "
+                   "(apt-get install -y chromium; make deps installs it when listed)");
+  char *b = mktmp();
+  fixture(b);
+  generate(b);
+  char *rd = report_dir(b);
+  char *shots = ll_fmt("%s/reports-screens", LANELAB_BUILD);
+  char *top = ll_fmt("%s/reports/index.html", b), *idx = ll_fmt("%s/index.html", rd),
+       *lane = ll_fmt("%s/lane-lane_load_fragment.html", rd), *mf = ll_fmt("%s/mfma-v_mfma_f32_32x32x8_f16.html", rd);
+  cr_assert_eq(browser(top, shots, "top-index"), 0, "top index in chromium (see %s/top-index.log)", shots);
+  cr_assert_eq(browser(idx, shots, "gfx950-index"), 0, "arch index in chromium (see %s/gfx950-index.log)", shots);
+  cr_assert_eq(browser(lane, shots, "gfx950-lanemap"), 0, "lane map in chromium (see %s/gfx950-lanemap.log)", shots);
+  cr_assert_eq(browser(mf, shots, "gfx950-mfma"), 0, "MFMA page in chromium (see %s/gfx950-mfma.log)", shots);
+  char *dom = slurp(shots, "gfx950-lanemap.dom");
+  cr_assert_eq(count(dom, "<tr class=\"lane"), 64);
+  cr_assert_eq(count(dom, "got mismatch\""), NCORRUPT, "mismatch cells = the JSON's count");
+  cr_assert(strstr(dom, "data-check=\"ok\""));
+  cr_assert(strstr(dom, "page self-check (1 counted elements): ok"), "the page's script ran");
+  char *di = slurp(shots, "gfx950-index.dom");
+  cr_assert_eq(count(di, "<tr class=\"stage\""), 7);
+  cr_assert_eq(count(di, ">NOT RUN</td>"), 2);
+  cr_assert(exists(shots, "gfx950-index.png") && exists(shots, "gfx950-lanemap.png"));
+  /* the check can fail: a page with an uncaught error and a wrong count is caught */
+  put(b, "bad.html", "<!DOCTYPE html><html><body><table id=\"t\" data-expect=\"tr=2\"><tr><td>x</td></tr></table>"
+                     "<script>document.body.setAttribute('data-check','ok');nope();</script></body></html>");
+  char *bad = ll_fmt("%s/bad.html", b);
+  cr_assert_eq(browser(bad, shots, "negative-control"), 1, "an uncaught error must fail the browser test");
+  free(bad); free(di); free(dom); free(top); free(idx); free(lane); free(mf); free(shots); free(rd);
+  rm_rf(b);
+  free(b);
+}
