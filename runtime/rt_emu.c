@@ -63,7 +63,12 @@ static void fill_packet(uint8_t *p, const emu_kernel *k, const uint32_t grid[3],
 int rt_emu_launch(rt_device *d, rt_module *m, const emu_kernel *k, const uint32_t grid[3],
                   const uint32_t block[3], uint32_t dynamic_lds, const uint8_t *kernargs,
                   size_t size, const rt_launch_opts *o, ll_err *err) {
-  uint64_t ka = rt_emu_alloc(d, size ? size : 1, "kernarg", err);
+  /* The kernarg segment gets 64 zeroed bytes of slack past its end: the AMDGPU backend widens
+   * scalar loads of adjacent kernel arguments (clang-22 emits `s_load_dwordx8` at offset 104 of
+   * a 132-byte segment for the gfx950 paged prefill), which is harmless on hardware because
+   * ROCr's kernarg pool is mapped well beyond each segment. 64 bytes covers the widest scalar
+   * load, s_load_dwordx16. Writes there never reach the kernel's arguments. */
+  uint64_t ka = rt_emu_alloc(d, size + 64, "kernarg", err);
   if (!ka) return err ? err->code : LL_EXIT_FAIL;
   uint32_t align = k->kernarg_segment_align ? k->kernarg_segment_align : 16;
   if (ka % align) {

@@ -467,3 +467,29 @@ Test(rt_e2e, dispatch_packet_fields) {
   cr_assert_eq(y[3], 512, "group_segment_size %u, want 0 static + 512 dynamic", y[3]);
   free(y); free(err); free(args); free(out); free(dir); free(co);
 }
+
+/* Regression: the gfx950 paged prefill faulted with "out-of-bounds global access ... 32-byte
+ * access at offset 104 of buffer 'kernarg' (132 bytes)": clang widens scalar kernarg loads past
+ * the segment's end, which hardware tolerates. The emu backend gives the segment 64 zeroed bytes
+ * of slack (the widest scalar load); a 64-byte load from the last dword must run and read 0. */
+Test(rt_e2e, kernarg_overread_by_a_widened_scalar_load) {
+  char *co = compile_src(KSRC, "gfx950", NULL), *dir = tmpdir();
+  ll_err e = {0};
+  emu_codeobj *c = emu_codeobj_load_file(co, &e);
+  cr_assert_not_null(c, "%s", e.msg);
+  const emu_kernel *k = emu_codeobj_kernel(c, "kernarg_overread", &e);
+  cr_assert_not_null(k, "%s", e.msg);
+  uint32_t off = k->kernarg_size - 4;
+  emu_codeobj_free(c);
+  char *out = ll_fmt("%s/o.bin", dir);
+  char *args = ll_fmt("run %s kernarg_overread --grid 1 --block 64 --arg out:4:%s --arg u32:%u --backend emu", co,
+                      out, off);
+  char *err;
+  int rc = cli("", args, &err);
+  cr_assert_eq(rc, 0, "a scalar load past the kernarg segment must not fault: exit %d: %s", rc, err);
+  size_t n;
+  uint32_t *y = ll_read_file(out, &n, NULL);
+  cr_assert(y && n == 4);
+  cr_assert_eq(y[0], 0u, "the slack past the kernarg segment reads %#x, want 0", y[0]);
+  free(y); free(err); free(args); free(out); free(dir); free(co);
+}

@@ -34,3 +34,18 @@ KERNEL void packet(unsigned *out) {
   if (__builtin_amdgcn_workgroup_id_x() == 0 && t < 4)
     out[t] = t == 0 ? p16[1] : t == 1 ? p16[2] : t == 2 ? p32[3] : p32[7];
 }
+
+// A scalar load that runs past the end of the kernarg segment, as the AMDGPU backend's widened
+// kernarg loads do (clang-22: `s_load_dwordx8 s[36:43], s[0:1], 0x68` in a 132-byte segment).
+// off = segment size - 4, so the 64-byte load reads 60 bytes beyond the segment; out[0] gets the
+// last of them.
+KERNEL void kernarg_overread(unsigned *out, unsigned off) {
+  const char *ka = (const char *)__builtin_amdgcn_kernarg_segment_ptr() + off;
+  unsigned last;
+  __asm__ volatile("s_load_dwordx16 s[16:31], %1, 0x0\n\ts_waitcnt lgkmcnt(0)\n\ts_mov_b32 %0, s31"
+                   : "=s"(last)
+                   : "s"(ka)
+                   : "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26",
+                     "s27", "s28", "s29", "s30", "s31", "memory");
+  if (__builtin_amdgcn_workitem_id_x() == 0) out[0] = last;
+}
