@@ -3,7 +3,8 @@
  * (gfx950) and the four transposing LDS reads (gfx950).
  *
  * Every handler reads all source lanes into a temporary before writing any destination
- * (internal.h). Facts are from ../shared/facts/isa.md unless a comment names another source.
+ * (internal.h). The DS-encoded ones return their data through LGKM_CNT like any LDS read, so they
+ * register it with emu_pend (s_waitcnt validation). Facts are from ../shared/facts/isa.md unless a comment names another source.
  * (v_readlane/v_writelane/v_readfirstlane belong to the VALU family, emu/op_valu.c.) */
 #include <stdio.h>
 
@@ -73,6 +74,7 @@ static int op_ds_bpermute_b32(emu_wave *w, const emu_insn *in)
     d[l] = (e >> s & 1) ? dv[s] : 0;
   }
   emu_dst32(w, in, 0, d);
+  emu_pend(w, in, EMU_CNT_DS, 0);
   return EMU_OK;
 }
 
@@ -86,6 +88,7 @@ static int op_ds_permute_b32(emu_wave *w, const emu_insn *in)
   for (int l = 0; l < EMU_LANES; l++)
     if (e >> l & 1) d[((a[l] + (uint32_t)in->offset) >> 2) & 63] = dv[l];
   emu_dst32(w, in, 0, d);
+  emu_pend(w, in, EMU_CNT_DS, 0);
   return EMU_OK;
 }
 
@@ -121,6 +124,7 @@ static int op_ds_swizzle_b32(emu_wave *w, const emu_insn *in)
     d[l] = (e >> s & 1) ? dv[s] : 0;
   }
   emu_dst32(w, in, 0, d);
+  emu_pend(w, in, EMU_CNT_DS, 0);
   return EMU_OK;
 }
 
@@ -129,7 +133,8 @@ static int op_ds_swizzle_b32(emu_wave *w, const emu_insn *in)
  *   16: vdst rows 1 and 3 are exchanged with src0 rows 0 and 2 (row = 16 lanes)
  *   32: vdst lanes 32..63 are exchanged with src0 lanes 0..31
  * What a partial EXEC does to a lane pair is not documented publicly: EXEC must be all ones
- * (EXEC = 0 changes nothing, as for any VALU op); anything else faults naming the case. */
+ * (EXEC = 0 changes nothing, as for any VALU op); anything else faults naming the case, and so does
+ * vdst == src0 (two writes to one register in an undocumented order). */
 static int permlane_swap(emu_wave *w, const emu_insn *in, int half)
 {
   uint64_t e = emu_exec(w);
@@ -140,6 +145,9 @@ static int permlane_swap(emu_wave *w, const emu_insn *in, int half)
                      half, (unsigned long long)e);
   if (in->o[1].kind != EMU_OPK_VGPR)
     return emu_raise(w, in, "unimplemented", -1, 0, "v_permlane%d_swap_b32 source that is not a VGPR", half);
+  if (in->o[0].reg == in->o[1].reg)
+    return emu_raise(w, in, "unimplemented", -1, 0,
+                     "v_permlane%d_swap_b32 with vdst == src0: which of the two writes stands is not documented", half);
   uint32_t *vd = emu_vreg(w, in, 0, 0), *vs = emu_vreg(w, in, 1, 0);
   uint32_t nd[EMU_LANES], ns[EMU_LANES];
   memcpy(nd, vd, sizeof nd);
@@ -152,7 +160,7 @@ static int permlane_swap(emu_wave *w, const emu_insn *in, int half)
     nd[p] = vs[l];
   }
   memcpy(vs, ns, sizeof ns);
-  memcpy(vd, nd, sizeof nd); /* vdst last: if both name one register, vdst's result stands */
+  memcpy(vd, nd, sizeof nd);
   return EMU_OK;
 }
 static int op_v_permlane16_swap_b32(emu_wave *w, const emu_insn *in) { return permlane_swap(w, in, 16); }
@@ -205,6 +213,7 @@ static int tr_read(emu_wave *w, const emu_insn *in, int bytes, int s)
     uint32_t *d = emu_vreg(w, in, 0, r);
     for (int l = 0; l < EMU_LANES; l++) d[l] = out[l][r];
   }
+  emu_pend(w, in, EMU_CNT_DS, 0);
   return EMU_OK;
 }
 static int op_ds_read_b64_tr_b16(emu_wave *w, const emu_insn *in) { return tr_read(w, in, 8, 16); }
@@ -213,14 +222,14 @@ static int op_ds_read_b64_tr_b4(emu_wave *w, const emu_insn *in) { return tr_rea
 static int op_ds_read_b96_tr_b6(emu_wave *w, const emu_insn *in) { return tr_read(w, in, 12, 6); }
 
 const emu_opdef emu_optab_xlane[] = {
-    {"ds_bpermute_b32", op_ds_bpermute_b32, EMU_F_DS | EMU_F_XLANE},
-    {"ds_permute_b32", op_ds_permute_b32, EMU_F_DS | EMU_F_XLANE},
-    {"ds_swizzle_b32", op_ds_swizzle_b32, EMU_F_DS | EMU_F_XLANE},
+    {"ds_bpermute_b32", op_ds_bpermute_b32, EMU_F_DS | EMU_F_LOAD | EMU_F_XLANE},
+    {"ds_permute_b32", op_ds_permute_b32, EMU_F_DS | EMU_F_LOAD | EMU_F_XLANE},
+    {"ds_swizzle_b32", op_ds_swizzle_b32, EMU_F_DS | EMU_F_LOAD | EMU_F_XLANE},
     {"v_permlane16_swap_b32", op_v_permlane16_swap_b32, EMU_F_VALU | EMU_F_XLANE | EMU_F_GFX950},
     {"v_permlane32_swap_b32", op_v_permlane32_swap_b32, EMU_F_VALU | EMU_F_XLANE | EMU_F_GFX950},
-    {"ds_read_b64_tr_b16", op_ds_read_b64_tr_b16, EMU_F_DS | EMU_F_XLANE | EMU_F_GFX950},
-    {"ds_read_b64_tr_b8", op_ds_read_b64_tr_b8, EMU_F_DS | EMU_F_XLANE | EMU_F_GFX950},
-    {"ds_read_b64_tr_b4", op_ds_read_b64_tr_b4, EMU_F_DS | EMU_F_XLANE | EMU_F_GFX950},
-    {"ds_read_b96_tr_b6", op_ds_read_b96_tr_b6, EMU_F_DS | EMU_F_XLANE | EMU_F_GFX950},
+    {"ds_read_b64_tr_b16", op_ds_read_b64_tr_b16, EMU_F_DS | EMU_F_LOAD | EMU_F_XLANE | EMU_F_GFX950},
+    {"ds_read_b64_tr_b8", op_ds_read_b64_tr_b8, EMU_F_DS | EMU_F_LOAD | EMU_F_XLANE | EMU_F_GFX950},
+    {"ds_read_b64_tr_b4", op_ds_read_b64_tr_b4, EMU_F_DS | EMU_F_LOAD | EMU_F_XLANE | EMU_F_GFX950},
+    {"ds_read_b96_tr_b6", op_ds_read_b96_tr_b6, EMU_F_DS | EMU_F_LOAD | EMU_F_XLANE | EMU_F_GFX950},
     {NULL, NULL, 0},
 };

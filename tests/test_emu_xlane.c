@@ -1,0 +1,451 @@
+/* Tests for the emulator's cross-lane family (emu/op_xlane.c): DPP lane selection, ds_bpermute_b32,
+ * ds_permute_b32, ds_swizzle_b32, v_permlane16/32_swap_b32 and the transposing LDS reads, on the
+ * arches that have them. Snippets are assembled with llvm-mc-22 and run on a hand-built wave
+ * (tests/emu_snippets/snippet.h). Expected values are computed here from the rules as
+ * ../shared/facts/isa.md states them (for the transposing reads: its per-instruction table, not the
+ * one-form rule the emulator implements), never by running the emulator. */
+#include "tests/emu_snippets/snippet.h"
+
+static void fill(snip *s, int reg, uint32_t seed)
+{
+  for (int l = 0; l < 64; l++) sn_v(s, reg)[l] = sn_rand(&seed);
+}
+
+/* ---- ds_bpermute_b32 / ds_permute_b32 ---------------------------------------------------------*/
+static void bpermute_case(emu_arch arch, uint64_t exec, int offset, uint32_t seed)
+{
+  char *t = ll_fmt("ds_bpermute_b32 v3, v1, v2%s", offset ? " offset:20" : "");
+  snip *s = sn_new(arch, t);
+  fill(s, 2, seed);
+  fill(s, 3, seed * 7 + 1);
+  uint32_t st = seed + 3, addr[64], data[64], old[64];
+  for (int l = 0; l < 64; l++) addr[l] = sn_v(s, 1)[l] = sn_rand(&st) & 0x3ff; /* any address: lane = (a/4) mod 64 */
+  memcpy(data, sn_v(s, 2), sizeof data);
+  memcpy(old, sn_v(s, 3), sizeof old);
+  sn_exec(s, exec);
+  cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+  for (int l = 0; l < 64; l++) {
+    int src = (int)(((addr[l] + (offset ? 20 : 0)) / 4) % 64);
+    uint32_t want = !(exec >> l & 1) ? old[l] : (exec >> src & 1) ? data[src] : 0;
+    cr_assert_eq(sn_v(s, 3)[l], want, "%s exec %016llx lane %d (src %d)", t, (unsigned long long)exec, l, src);
+  }
+  free(t);
+  sn_free(s);
+}
+
+Test(emu_xlane, bpermute)
+{
+  for (int a = 0; a < 2; a++) {
+    emu_arch arch = a ? EMU_GFX950 : EMU_GFX942;
+    bpermute_case(arch, ~0ull, 0, 11);
+    bpermute_case(arch, ~0ull, 1, 12);
+    bpermute_case(arch, 0x00ff00ff0f0f3c3cull, 0, 13);
+    bpermute_case(arch, 0x8000000000000001ull, 1, 14);
+  }
+}
+
+/* __shfl_xor lowering: address (lane ^ mask) * 4 */
+Test(emu_xlane, bpermute_shfl_xor)
+{
+  snip *s = sn_new(EMU_GFX942, "ds_bpermute_b32 v3, v1, v2");
+  for (int l = 0; l < 64; l++) sn_v(s, 1)[l] = (uint32_t)(l ^ 5) * 4, sn_v(s, 2)[l] = 100 + l;
+  cr_assert_eq(sn_run(s), EMU_OK);
+  for (int l = 0; l < 64; l++) cr_assert_eq(sn_v(s, 3)[l], 100u + (l ^ 5));
+  sn_free(s);
+}
+
+static void permute_case(emu_arch arch, uint64_t exec, uint32_t seed)
+{
+  snip *s = sn_new(arch, "ds_permute_b32 v3, v1, v2 offset:8");
+  fill(s, 2, seed);
+  fill(s, 3, seed + 1);
+  uint32_t st = seed + 2, addr[64], data[64], old[64];
+  for (int l = 0; l < 64; l++) addr[l] = sn_v(s, 1)[l] = (sn_rand(&st) % 40) * 4; /* collisions likely */
+  memcpy(data, sn_v(s, 2), sizeof data);
+  memcpy(old, sn_v(s, 3), sizeof old);
+  sn_exec(s, exec);
+  cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+  for (int d = 0; d < 64; d++) {
+    /* the highest EXEC-on lane that targets d wins; none: 0; d itself EXEC-off: unchanged */
+    int from = -1;
+    for (int l = 0; l < 64; l++)
+      if ((exec >> l & 1) && (int)(((addr[l] + 8) / 4) % 64) == d) from = l;
+    uint32_t want = !(exec >> d & 1) ? old[d] : from < 0 ? 0 : data[from];
+    cr_assert_eq(sn_v(s, 3)[d], want, "permute exec %016llx lane %d (from %d)", (unsigned long long)exec, d, from);
+  }
+  sn_free(s);
+}
+
+Test(emu_xlane, permute)
+{
+  permute_case(EMU_GFX942, ~0ull, 21);
+  permute_case(EMU_GFX950, ~0ull, 22);
+  permute_case(EMU_GFX942, 0xfff0000fff0000ffull, 23);
+  permute_case(EMU_GFX950, 0x5555aaaa5555aaaaull, 24);
+}
+
+/* ---- ds_swizzle_b32 ----------------------------------------------------------------------------
+ * LLVM prints the offset as a swizzle(...) macro the record parser does not read yet, so these
+ * cases give the harness the record in LLVM's numeric syntax (the handler reads in->offset) and
+ * swizzle_record_from_llvm_text checks the decoder separately. */
+static snip *swizzle_snip(emu_arch arch, unsigned off)
+{
+  char *t = ll_fmt("ds_swizzle_b32 v3, v2 offset:0x%04x", off);
+  snip *s = sn_new(arch, t);
+  emu_insn *in = &s->p->insns[0];
+  if (!in->implemented) { /* stand in for the decoder: numeric text, offset from the encoding */
+    uint32_t dw0;
+    memcpy(&dw0, s->code, 4);
+    cr_assert_eq(dw0 & 0xffff, off, "encoding offset 0x%x", dw0 & 0xffff);
+    char *num = ll_fmt("ds_swizzle_b32 v3, v2 offset:0x%x", off);
+    char *keep = in->text;
+    cr_assert(emu_insn_parse(num, in), "parse %s", num);
+    in->text = keep;
+    in->offset = (int32_t)off;
+    int op = emu_ops_find("ds_swizzle_b32");
+    cr_assert(op >= 0, "ds_swizzle_b32 has no row");
+    in->fn = emu_ops_get((size_t)op)->fn;
+    in->implemented = true;
+    free(num);
+  }
+  free(t);
+  return s;
+}
+
+/* source lane from the isa.md text (within 32-lane halves for bitmask/rotate) */
+static int swz_src(unsigned off, int l)
+{
+  int half = l & 32, i = l & 31;
+  if (off < 0x8000) {
+    int andm = off & 31, orm = (off >> 5) & 31, xorm = (off >> 10) & 31;
+    return half + (((i & andm) | orm) ^ xorm);
+  }
+  if (off < 0xc000) {
+    int sel[4] = {off & 3, (off >> 2) & 3, (off >> 4) & 3, (off >> 6) & 3};
+    return (l / 4) * 4 + sel[l % 4];
+  }
+  /* rotate (ROTATE,dir,n): dir 0 = left (lane i reads i+n), 1 = right (i reads i-n), mod 32 */
+  int n = (off >> 5) & 31, dir = (off >> 10) & 1;
+  return half + ((dir ? i - n + 32 : i + n) % 32);
+}
+
+static void swizzle_case(emu_arch arch, unsigned off, uint64_t exec)
+{
+  snip *s = swizzle_snip(arch, off);
+  fill(s, 2, off + 1);
+  fill(s, 3, off + 2);
+  uint32_t data[64], old[64];
+  memcpy(data, sn_v(s, 2), sizeof data);
+  memcpy(old, sn_v(s, 3), sizeof old);
+  sn_exec(s, exec);
+  cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+  for (int l = 0; l < 64; l++) {
+    int src = swz_src(off, l);
+    uint32_t want = !(exec >> l & 1) ? old[l] : (exec >> src & 1) ? data[src] : 0;
+    cr_assert_eq(sn_v(s, 3)[l], want, "swizzle 0x%04x exec %016llx lane %d (src %d)", off, (unsigned long long)exec, l, src);
+  }
+  sn_free(s);
+}
+
+Test(emu_xlane, swizzle_bitmask)
+{
+  /* SWAP,1 (0x041f), REVERSE,4 (0x0c1f), BROADCAST,16,3 (0x0070), an arbitrary pattern */
+  unsigned offs[] = {0x041f, 0x0c1f, 0x0070, 0x1234, 0x7fff, 0x0000};
+  for (size_t i = 0; i < sizeof offs / sizeof offs[0]; i++) {
+    swizzle_case(EMU_GFX942, offs[i], ~0ull);
+    swizzle_case(EMU_GFX950, offs[i], 0x0123456789abcdefull);
+  }
+}
+
+Test(emu_xlane, swizzle_quad_perm)
+{
+  swizzle_case(EMU_GFX942, 0x801b, ~0ull); /* QUAD_PERM 3,2,1,0 */
+  swizzle_case(EMU_GFX950, 0x80e4, ~0ull); /* identity */
+  swizzle_case(EMU_GFX942, 0x8055, 0xf0f0f0f0ffff0000ull);
+}
+
+Test(emu_xlane, swizzle_rotate)
+{
+  swizzle_case(EMU_GFX942, 0xc460, ~0ull);  /* ROTATE,1,3 */
+  swizzle_case(EMU_GFX950, 0xc0a0, ~0ull);  /* ROTATE,0,5 */
+  swizzle_case(EMU_GFX950, 0xc7e0, 0x00ffff0000ffff00ull); /* ROTATE,1,31 */
+}
+
+/* FFT mode has no public lane mapping: it must fault, naming the mode */
+Test(emu_xlane, swizzle_fft_faults)
+{
+  snip *s = swizzle_snip(EMU_GFX942, 0xe005);
+  cr_assert_eq(sn_run(s), EMU_FAULT);
+  cr_assert_str_eq(s->f.kind, "unimplemented");
+  cr_assert(strstr(s->f.msg, "FFT"), "%s", s->f.msg);
+  sn_free(s);
+}
+
+/* The decoder must hand the handler the swizzle offset for LLVM's printed form
+ * ("offset:swizzle(QUAD_PERM,3,2,1,0)"); the macro text is lossy for rotate (0xc01f prints as
+ * ROTATE,0,0), so the offset should come from the encoding. */
+Test(emu_xlane, swizzle_record_from_llvm_text)
+{
+  snip *s = sn_new(EMU_GFX942, "ds_swizzle_b32 v3, v2 offset:0x801b");
+  const emu_insn *in = &s->p->insns[0];
+  cr_expect(in->implemented, "decoder: '%s' not usable: %s", in->text, in->why ? in->why : "");
+  cr_expect_eq(in->offset, 0x801b, "decoder gives offset 0x%x for '%s'", (unsigned)in->offset, in->text);
+  sn_free(s);
+}
+
+/* ---- DPP (v_mov_b32_dpp: the lane selection is the only thing under test) ---------------------*/
+/* source lane per isa.md's DPP list (rows of 16), -1 if none */
+static int dpp_src(const char *ctl, int arg, const int *qp, int l)
+{
+  int r = l % 16, row = l / 16 * 16;
+  if (!strcmp(ctl, "quad_perm")) return l / 4 * 4 + qp[l % 4];
+  if (!strcmp(ctl, "row_shl")) return r + arg < 16 ? l + arg : -1;
+  if (!strcmp(ctl, "row_shr")) return r - arg >= 0 ? l - arg : -1;
+  if (!strcmp(ctl, "row_ror")) return row + (r - arg + 16) % 16;
+  if (!strcmp(ctl, "wave_shl")) return l + 1 < 64 ? l + 1 : -1;
+  if (!strcmp(ctl, "wave_shr")) return l - 1 >= 0 ? l - 1 : -1;
+  if (!strcmp(ctl, "wave_rol")) return (l + 1) % 64;
+  if (!strcmp(ctl, "wave_ror")) return (l + 63) % 64;
+  if (!strcmp(ctl, "row_mirror")) return row + 15 - r;
+  if (!strcmp(ctl, "row_half_mirror")) return l / 8 * 8 + 7 - l % 8;
+  if (!strcmp(ctl, "row_bcast15")) return l >= 16 ? row - 1 : -1;
+  if (!strcmp(ctl, "row_bcast31")) return l >= 32 ? 31 : -1;
+  if (!strcmp(ctl, "row_newbcast")) return row + arg;
+  return -2;
+}
+
+static void dpp_case(emu_arch arch, const char *ctl, int arg, const char *ctltext, unsigned rowm, unsigned bankm,
+                     bool bound, uint64_t exec)
+{
+  static const int qp[4] = {2, 0, 3, 1};
+  char *t = ll_fmt("v_mov_b32_dpp v3, v2 %s row_mask:0x%x bank_mask:0x%x%s", ctltext, rowm, bankm,
+                   bound ? " bound_ctrl:1" : "");
+  snip *s = sn_new(arch, t);
+  fill(s, 2, 77 + arg);
+  fill(s, 3, 78 + arg);
+  uint32_t data[64], old[64];
+  memcpy(data, sn_v(s, 2), sizeof data);
+  memcpy(old, sn_v(s, 3), sizeof old);
+  sn_exec(s, exec);
+  cr_assert_eq(sn_run(s), EMU_OK, "%s: %s", t, s->f.msg);
+  for (int l = 0; l < 64; l++) {
+    int src = dpp_src(ctl, arg, qp, l);
+    cr_assert(src >= -1);
+    bool valid = src >= 0 && (exec >> src & 1);
+    /* written: EXEC on, row and bank (lanes 4b..4b+3 of each row) enabled, and a valid source or
+     * bound_ctrl (then an invalid source reads 0) */
+    bool wr = (exec >> l & 1) && (rowm >> (l / 16) & 1) && (bankm >> ((l % 16) / 4) & 1) && (valid || bound);
+    uint32_t want = !wr ? old[l] : valid ? data[src] : 0;
+    cr_assert_eq(sn_v(s, 3)[l], want, "%s exec %016llx lane %d src %d", t, (unsigned long long)exec, l, src);
+  }
+  free(t);
+  sn_free(s);
+}
+
+Test(emu_xlane, dpp_controls)
+{
+  const uint64_t ex[] = {~0ull, 0xfedcba9876543210ull};
+  for (int a = 0; a < 2; a++) {
+    emu_arch arch = a ? EMU_GFX950 : EMU_GFX942;
+    for (int e = 0; e < 2; e++)
+      for (int b = 0; b < 2; b++) {
+        uint64_t x = ex[e];
+        dpp_case(arch, "quad_perm", 0, "quad_perm:[2,0,3,1]", 0xf, 0xf, b, x);
+        for (int n = 1; n <= 15; n += 7) {
+          char c1[32], c2[32], c3[32];
+          snprintf(c1, sizeof c1, "row_shl:%d", n), snprintf(c2, sizeof c2, "row_shr:%d", n);
+          snprintf(c3, sizeof c3, "row_ror:%d", n);
+          dpp_case(arch, "row_shl", n, c1, 0xf, 0xf, b, x);
+          dpp_case(arch, "row_shr", n, c2, 0xf, 0xf, b, x);
+          dpp_case(arch, "row_ror", n, c3, 0xf, 0xf, b, x);
+        }
+        dpp_case(arch, "wave_shl", 1, "wave_shl:1", 0xf, 0xf, b, x);
+        dpp_case(arch, "wave_shr", 1, "wave_shr:1", 0xf, 0xf, b, x);
+        dpp_case(arch, "wave_rol", 1, "wave_rol:1", 0xf, 0xf, b, x);
+        dpp_case(arch, "wave_ror", 1, "wave_ror:1", 0xf, 0xf, b, x);
+        dpp_case(arch, "row_mirror", 0, "row_mirror", 0xf, 0xf, b, x);
+        dpp_case(arch, "row_half_mirror", 0, "row_half_mirror", 0xf, 0xf, b, x);
+        dpp_case(arch, "row_bcast15", 0, "row_bcast:15", 0xa, 0xf, b, x);
+        dpp_case(arch, "row_bcast31", 0, "row_bcast:31", 0xc, 0xf, b, x);
+        dpp_case(arch, "row_bcast15", 0, "row_bcast:15", 0xf, 0xf, b, x);
+        dpp_case(arch, "row_newbcast", 5, "row_newbcast:5", 0xf, 0xf, b, x);
+        dpp_case(arch, "row_shl", 1, "row_shl:1", 0x5, 0x3, b, x); /* row and bank masks */
+        dpp_case(arch, "row_mirror", 0, "row_mirror", 0x6, 0x9, b, x);
+      }
+  }
+}
+
+/* DPP on a VOP2: only src0 goes through the lane selection */
+Test(emu_xlane, dpp_vop2_src0_only)
+{
+  snip *s = sn_new(EMU_GFX950, "v_add_u32_dpp v3, v2, v1 row_shr:1 row_mask:0xf bank_mask:0xf bound_ctrl:1");
+  for (int l = 0; l < 64; l++) sn_v(s, 2)[l] = 1000u * l, sn_v(s, 1)[l] = l;
+  cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+  for (int l = 0; l < 64; l++) {
+    uint32_t src0 = l % 16 ? 1000u * (l - 1) : 0;
+    cr_assert_eq(sn_v(s, 3)[l], src0 + l, "lane %d", l);
+  }
+  sn_free(s);
+}
+
+/* ---- v_permlane16_swap_b32 / v_permlane32_swap_b32 (gfx950) ---------------------------------*/
+static void permlane_case(int half)
+{
+  char *t = ll_fmt("v_permlane%d_swap_b32 v3, v2", half);
+  snip *s = sn_new(EMU_GFX950, t);
+  fill(s, 2, 5u + half);
+  fill(s, 3, 6u + half);
+  uint32_t vd[64], vs[64];
+  memcpy(vd, sn_v(s, 3), sizeof vd);
+  memcpy(vs, sn_v(s, 2), sizeof vs);
+  cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+  for (int l = 0; l < 64; l++) {
+    /* isa.md: 16: rows 0 and 2 of src0 <-> rows 1 and 3 of vdst; 32: lanes 0..31 of src0 <-> lanes 32..63 of vdst */
+    bool src_side = half == 16 ? (l / 16) % 2 == 0 : l < 32;
+    cr_assert_eq(sn_v(s, 2)[l], src_side ? vd[l + half] : vs[l], "%s src0 lane %d", t, l);
+    cr_assert_eq(sn_v(s, 3)[l], !src_side ? vs[l - half] : vd[l], "%s vdst lane %d", t, l);
+  }
+  free(t);
+  sn_free(s);
+}
+
+Test(emu_xlane, permlane_swaps)
+{
+  permlane_case(16);
+  permlane_case(32);
+}
+
+/* vdst == src0: two writes to one register in an undocumented order: a fault naming it */
+Test(emu_xlane, permlane_swap_same_register_faults)
+{
+  snip *s = sn_new(EMU_GFX950, "v_permlane16_swap_b32 v3, v3");
+  cr_assert_eq(sn_run(s), EMU_FAULT);
+  cr_assert(strstr(s->f.msg, "vdst == src0"), "%s", s->f.msg);
+  sn_free(s);
+}
+
+Test(emu_xlane, permlane_swap_exec)
+{
+  snip *s = sn_new(EMU_GFX950, "v_permlane32_swap_b32 v3, v2");
+  fill(s, 2, 1), fill(s, 3, 2);
+  uint32_t a[64], b[64];
+  memcpy(a, sn_v(s, 2), sizeof a), memcpy(b, sn_v(s, 3), sizeof b);
+  sn_exec(s, 0);
+  cr_assert_eq(sn_run(s), EMU_OK, "EXEC = 0 is a no-op");
+  cr_assert(!memcmp(a, sn_v(s, 2), sizeof a) && !memcmp(b, sn_v(s, 3), sizeof b));
+  sn_exec(s, 0xffffffff00000000ull);
+  cr_assert_eq(sn_run(s), EMU_FAULT);
+  cr_assert_str_eq(s->f.kind, "unimplemented");
+  cr_assert(strstr(s->f.msg, "partial EXEC"), "%s", s->f.msg);
+  sn_free(s);
+}
+
+/* ---- transposing reads (gfx950) -------------------------------------------------------------*/
+/* element e (s bits) of the little-endian bytes p */
+static uint32_t elem(const uint8_t *p, int s, int e)
+{
+  uint32_t v = 0;
+  for (int q = 0; q < s; q++) {
+    int bit = s * e + q;
+    v |= (uint32_t)(p[bit / 8] >> (bit % 8) & 1) << q;
+  }
+  return v;
+}
+
+/* expected out(L)[k] from isa.md's table (which lane/element of `in` it comes from) */
+static void tr_source(int kind, int L, int k, int *sl, int *se)
+{
+  int g = L / 16 * 16, m = L % 16;
+  switch (kind) {
+  case 16: /* out(16g+4a+b)[j] = in(16g+4j+a)[b] */
+    *sl = g + 4 * k + m / 4, *se = m % 4;
+    return;
+  case 8: /* out(16g+8a+b)[j] = in(16g+2j+a)[b] */
+    *sl = g + 2 * k + m / 8, *se = m % 8;
+    return;
+  default: /* b4, b6: out(16g+n)[j] = in(16g+j)[n] */
+    *sl = g + k, *se = m;
+  }
+}
+
+static void tr_case(int kind, uint32_t seed, int offset)
+{
+  const char *mn = kind == 16 ? "ds_read_b64_tr_b16" : kind == 8 ? "ds_read_b64_tr_b8" : kind == 4 ? "ds_read_b64_tr_b4"
+                                                                                                   : "ds_read_b96_tr_b6";
+  int bytes = kind == 6 ? 12 : 8, s = kind, E = bytes * 8 / s, slot = kind == 6 ? 16 : 8;
+  char *t = ll_fmt("%s v[4:%d], v1%s", mn, kind == 6 ? 6 : 5, offset ? " offset:64" : "");
+  snip *sn = sn_new(EMU_GFX950, t);
+  uint32_t st = seed;
+  for (int i = 0; i < 8192; i++) sn->lds[i] = (uint8_t)sn_rand(&st);
+  /* each lane reads a distinct aligned slot (a pseudo-random permutation of 64 slots) */
+  int perm[64];
+  for (int i = 0; i < 64; i++) perm[i] = i;
+  for (int i = 63; i > 0; i--) {
+    int j = (int)(sn_rand(&st) % (uint32_t)(i + 1)), x = perm[i];
+    perm[i] = perm[j], perm[j] = x;
+  }
+  for (int l = 0; l < 64; l++) sn_v(sn, 1)[l] = (uint32_t)(perm[l] * slot);
+  cr_assert_eq(sn_run(sn), EMU_OK, "%s: %s", t, sn->f.msg);
+  for (int L = 0; L < 64; L++) {
+    uint8_t got[12] = {0};
+    for (int r = 0; r < bytes / 4; r++) memcpy(got + 4 * r, &sn_v(sn, 4 + r)[L], 4);
+    for (int k = 0; k < E; k++) {
+      int sl, se;
+      tr_source(kind, L, k, &sl, &se);
+      const uint8_t *in = sn->lds + perm[sl] * slot + (offset ? 64 : 0);
+      cr_assert_eq(elem(got, s, k), elem(in, s, se), "%s lane %d element %d (from lane %d element %d)", t, L, k, sl, se);
+    }
+  }
+  free(t);
+  sn_free(sn);
+}
+
+Test(emu_xlane, transposing_reads)
+{
+  int kinds[] = {16, 8, 4, 6};
+  for (int i = 0; i < 4; i++) {
+    tr_case(kinds[i], 100u + i, 0);
+    tr_case(kinds[i], 200u + i, 1);
+  }
+}
+
+static void tr_fault(const char *text, uint64_t exec, uint32_t addr, int bad_lane, const char *kind)
+{
+  snip *s = sn_new(EMU_GFX950, text);
+  for (int l = 0; l < 64; l++) sn_v(s, 1)[l] = 16u * l;
+  if (bad_lane >= 0) sn_v(s, 1)[bad_lane] = addr;
+  sn_exec(s, exec);
+  cr_assert_eq(sn_run(s), EMU_FAULT, "%s should fault (%s)", text, kind);
+  cr_assert_str_eq(s->f.kind, kind, "%s: %s", text, s->f.msg);
+  const char *m = s->f.msg;
+  cr_assert(strstr(m, "gfx950") && strstr(m, "kernel snippet") && strstr(m, "pc 0x0"), "%s", m);
+  cr_assert(strstr(m, text), "message lacks the instruction text: %s", m);
+  if (bad_lane >= 0) {
+    char want[64];
+    snprintf(want, sizeof want, "lane %d address 0x%x", bad_lane, addr);
+    cr_assert(strstr(m, want), "message lacks '%s': %s", want, m);
+    cr_assert_eq(s->f.lane, bad_lane);
+    cr_assert_eq(s->f.addr, addr);
+  }
+  sn_free(s);
+}
+
+Test(emu_xlane, transposing_read_faults)
+{
+  tr_fault("ds_read_b64_tr_b16 v[4:5], v1", 0x7fffffffffffffffull, 0, -1, "transposing read needs full exec");
+  tr_fault("ds_read_b96_tr_b6 v[4:6], v1", 0xffffffff, 0, -1, "transposing read needs full exec");
+  tr_fault("ds_read_b64_tr_b8 v[4:5], v1", ~0ull, 0x104, 9, "misaligned lds access");
+  tr_fault("ds_read_b96_tr_b6 v[4:6], v1", ~0ull, 0x10c, 17, "misaligned lds access"); /* 12- but not 16-aligned */
+  tr_fault("ds_read_b64_tr_b4 v[4:5], v1", ~0ull, 163840, 40, "lds out of range");
+  tr_fault("ds_read_b96_tr_b6 v[4:6], v1", ~0ull, 163840 - 8, 3, "misaligned lds access");
+  tr_fault("ds_read_b96_tr_b6 v[4:6], v1", ~0ull, 163840 - 16 + 16, 63, "lds out of range");
+}
+
+/* a b6 read at a 16-aligned address ending exactly at the LDS end is fine */
+Test(emu_xlane, transposing_read_last_slot)
+{
+  snip *s = sn_new(EMU_GFX950, "ds_read_b96_tr_b6 v[4:6], v1");
+  for (int l = 0; l < 64; l++) sn_v(s, 1)[l] = 163840u - 16;
+  cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+  sn_free(s);
+}
