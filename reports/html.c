@@ -79,15 +79,17 @@ void report_html_end(ll_buf *b) {
 
 const char *report_verdict_class(const char *v) {
   if (!v) return "";
-  if (strcmp(v, "pass") == 0 || strcmp(v, "ok") == 0 || strcmp(v, "built") == 0 || strcmp(v, "identical") == 0)
-    return "pass";
-  if (strcasecmp(v, "fail") == 0 || strcmp(v, "different") == 0 || strcmp(v, "stale") == 0 ||
-      strcmp(v, "missing") == 0)
-    return "fail";
-  if (strcmp(v, "error") == 0) return "error";
-  if (strncmp(v, "not run", 7) == 0 || strcmp(v, "not requested") == 0 || strcmp(v, "not applicable") == 0 ||
-      strncmp(v, "skipped", 7) == 0)
-    return "notrun";
+  static const struct { const char *prefix, *cls; } m[] = {
+      {"pass", "pass"},        {"ok", "pass"},          {"built", "pass"},     {"identical", "pass"},
+      {"caught", "pass"},      {"FAIL", "fail"},        {"fail", "fail"},      {"different", "fail"},
+      {"stale", "fail"},       {"missing", "fail"},     {"error", "error"},    {"not run", "notrun"},
+      {"not requested", "notrun"}, {"not applicable", "notrun"}, {"skipped", "notrun"}};
+  for (size_t i = 0; i < sizeof m / sizeof *m; i++) {
+    size_t n = strlen(m[i].prefix);
+    /* whole word: "pass", "pass (x)", "error: y" but not "passive" */
+    if (strncmp(v, m[i].prefix, n) == 0 && (v[n] == 0 || v[n] == ' ' || v[n] == ':' || v[n] == ','))
+      return m[i].cls;
+  }
   return "";
 }
 

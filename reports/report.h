@@ -47,7 +47,7 @@ bool report_write_index(const char *build_dir, ll_err *err);
 
 /* One table of a results file ({"title", "columns", "rows": [{col: value}], "notes"}) rebuilt as a
  * report_table; a column is numeric when every non-empty value in it is a JSON number (or one of
- * the writer's "inf", "-inf", "nan"). NULL + LL_EXIT_USAGE naming `where` if the shape is wrong. */
+ * the writer's "inf", "-inf", "nan", or a placeholder "-", "n/a", ""). NULL + LL_EXIT_USAGE naming `where` if the shape is wrong. */
 report_table *report_table_from_json(const ll_json *j, const char *where, ll_err *err);
 
 #endif

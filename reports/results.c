@@ -12,8 +12,14 @@
 static const char *known_stages[] = {"model", "kernels", "isa", "lanes", "prod", "mutants", "base"};
 #define NKNOWN (sizeof known_stages / sizeof known_stages[0])
 
+/* Strings a numeric column may hold besides numbers: the JSON writer's non-finite spellings, and
+ * the placeholders stages write for "no value" ("-", "n/a", ""). */
 static bool is_special_str(const ll_json *v) {
-  return v->type == LL_JSTR && (strcmp(v->str, "inf") == 0 || strcmp(v->str, "-inf") == 0 || strcmp(v->str, "nan") == 0);
+  static const char *ok[] = {"inf", "-inf", "nan", "-", "n/a", ""};
+  if (v->type != LL_JSTR) return false;
+  for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
+    if (strcmp(v->str, ok[i]) == 0) return true;
+  return false;
 }
 
 static char *cell_text(const ll_json *v) {
@@ -90,7 +96,7 @@ report_table *report_table_from_json(const ll_json *j, const char *where, ll_err
       }
       t->cells[t->nrows * nc + c] = s;
       if (v->type == LL_JNUM) nnum[c]++;
-      else if (!is_special_str(v) && !(v->type == LL_JSTR && !*v->str) && v->type != LL_JNULL) nother[c]++;
+      else if (!is_special_str(v) && v->type != LL_JNULL) nother[c]++;
     }
     t->nrows++;
   }

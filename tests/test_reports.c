@@ -369,12 +369,14 @@ Test(reports, table_from_json_rejects_bad_shapes) {
     cr_assert(strstr(e.msg, "fixture"), "%s", e.msg);
     ll_json_free(j);
   }
-  const char *ok = "{\"title\": \"t\", \"columns\": [\"n\", \"x\"], \"rows\": [{\"n\": 1, \"x\": \"a\"}, {\"n\": \"inf\", \"x\": 2}]}";
+  const char *ok = "{\"title\": \"t\", \"columns\": [\"n\", \"x\"], \"rows\": [{\"n\": 1, \"x\": \"a\"}, "
+                   "{\"n\": \"inf\", \"x\": 2}, {\"n\": \"-\", \"x\": 3}]}";
   ll_err e = {0};
   ll_json *j = ll_json_parse(ok, strlen(ok), &e);
   report_table *t = report_table_from_json(j, "fixture", &e);
   cr_assert_not_null(t, "%s", e.msg);
-  cr_assert(t->numeric[0], "numbers and inf: numeric");
+  cr_assert(t->numeric[0], "numbers, inf and the placeholder '-': numeric");
+  cr_assert_eq(t->nrows, 3);
   cr_assert(!t->numeric[1], "a string makes a column text");
   cr_assert_str_eq(report_table_cell(t, 1, 0), "inf");
   report_table_free(t);
@@ -522,8 +524,10 @@ Test(reports, mfma_pages_for_every_instruction_of_the_arch) {
 }
 
 /* ---- in a real browser ------------------------------------------------------------------------*/
+/* Negative controls (name starting "negative") keep the script's complaints out of the test log. */
 static int browser(const char *page, const char *outdir, const char *name) {
-  char *cmd = ll_fmt("bash '%s/mk/browser-test.sh' '%s' '%s' '%s'", LANELAB_ROOT, page, outdir, name);
+  char *cmd = ll_fmt("bash '%s/mk/browser-test.sh' '%s' '%s' '%s'%s", LANELAB_ROOT, page, outdir, name,
+                     strncmp(name, "negative", 8) ? "" : " 2>/dev/null");
   int st = system(cmd);
   free(cmd);
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
@@ -553,7 +557,20 @@ Test(reports_browser, pages_render_in_chromium_with_the_counts_shown, .timeout =
   cr_assert_eq(count(di, "<tr class=\"stage\""), 7);
   cr_assert_eq(count(di, ">NOT RUN</td>"), 2);
   cr_assert(exists(shots, "gfx950-index.png") && exists(shots, "gfx950-lanemap.png"));
-  /* the check can fail: a page with an uncaught error and a wrong count is caught */
+  /* the checks can fail: a lane map whose highlighted cells disagree with its stated count ... */
+  char *lp = slurp(rd, "lane-lane_load_fragment.html");
+  char *hit = strstr(lp, "got mismatch\"");
+  cr_assert_not_null(hit);
+  memcpy(hit, "got         \"", strlen("got mismatch\""));
+  put(rd, "lane-tampered.html", lp);
+  free(lp);
+  char *tam = ll_fmt("%s/lane-tampered.html", rd);
+  cr_assert_eq(browser(tam, shots, "negative-tampered"), 1, "a count mismatch must fail the page self-check");
+  char *dt = slurp(shots, "negative-tampered.dom");
+  cr_assert(strstr(dt, "data-check=\"fail: lanemap: td.mismatch 2 != 3\""), "self-check names the count");
+  free(dt);
+  free(tam);
+  /* ... and a page with an uncaught error */
   put(b, "bad.html", "<!DOCTYPE html><html><body><table id=\"t\" data-expect=\"tr=2\"><tr><td>x</td></tr></table>"
                      "<script>document.body.setAttribute('data-check','ok');nope();</script></body></html>");
   char *bad = ll_fmt("%s/bad.html", b);
