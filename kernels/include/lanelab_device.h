@@ -5,7 +5,7 @@
 // Contract:
 //   __global__ __device__ __shared__ __host__   attribute macros (defined only when absent)
 //   uint8_t … uint64_t, int8_t … int64_t        fixed-width integers (clang's __INTn_TYPE__)
-//   ll_half, ll_bf16 and their x2/x4/x8 vectors; ll_u32x2/x3/x4, ll_i16x4, ll_i32x2/x3, ll_f32x4/x16
+//   ll_half, ll_bf16 and their x2/x4/x8 vectors; ll_u32x2/x3/x4/x16, ll_i16x4, ll_i32x2/x3, ll_f32x4/x16
 //   ll_lds_byte / ll_lds_u32 …                  types in the LDS address space (address_space(3))
 //   threadIdx.x|y|z, blockIdx.x|y|z, blockDim.x|y|z   HIP-style accessors (when HIP's are absent)
 //   ll_thread_id_x() ll_block_id_x() ll_block_dim_x() (and _y, _z)   the same as functions
@@ -81,6 +81,7 @@ typedef uint32_t ll_u32x3 __attribute__((ext_vector_type(3)));
 typedef uint32_t ll_u32x4 __attribute__((ext_vector_type(4)));
 typedef float ll_f32x4 __attribute__((ext_vector_type(4)));
 typedef float ll_f32x16 __attribute__((ext_vector_type(16)));
+typedef uint32_t ll_u32x16 __attribute__((ext_vector_type(16)));
 
 // ---- LDS address space -------------------------------------------------------------------------
 // A __shared__ variable lives in LDS (AMDGPU address space 3), but C++ sees its address as a

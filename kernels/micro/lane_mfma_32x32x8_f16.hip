@@ -27,7 +27,12 @@ extern "C" __global__ void lane_mfma_32x32x8_f16(uint32_t *out, const uint32_t *
   const ll_halfx4 av = __builtin_bit_cast(ll_halfx4, a);
   const ll_halfx4 bv = __builtin_bit_cast(ll_halfx4, b);
   const ll_f32x16 d = __builtin_amdgcn_mfma_f32_32x32x8f16(av, bv, ll_f32x16{}, 0, 0, 0);
+  // Bit-cast the whole vector, then index: clang-22 lowers __builtin_bit_cast(uint32_t, d[r]) on
+  // an ext_vector element as a read of element 0 for every r (seen here: all 16 dumped registers
+  // held D's first register; reproduced on the host with clang++-22 -O0). lanelab's lanes stage
+  // caught it as 943/1024 mismatches.
+  const ll_u32x16 du = __builtin_bit_cast(ll_u32x16, d);
 #pragma unroll
-  for (uint32_t r = 0; r < kNdw; r++) ll_micro_put(out, kNdw, r, __builtin_bit_cast(uint32_t, d[r]));
+  for (uint32_t r = 0; r < kNdw; r++) ll_micro_put(out, kNdw, r, du[r]);
   ll_micro_put_addr(out, kNdw, ll_lds_addr(lds + a_first));
 }
