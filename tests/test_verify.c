@@ -1,0 +1,174 @@
+/* Tests for verify/: the stages `lanelab verify` runs, on both arches, against the kernels that
+ * `make kernels` built (LANELAB_BUILD). The lane-dump stage runs every micro-kernel on the
+ * emulator and diffs it bit for bit against the lane-map model; these tests check that it passes
+ * on correct kernels, that it fails on a wrong one (a real kernel whose seed is wrong), and that
+ * results are written. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "verify/verify.h"
+
+static verify_ctx ctx(const char *arch, const char *build, const char *results) {
+  verify_ctx c = {.build = build, .results = results, .shapes = "quick", .backend = "emu", .shard_n = 1};
+  cr_assert(emu_arch_parse(arch, &c.arch));
+  c.arch_name = emu_arch_name(c.arch);
+  c.t0 = ll_now();
+  verify_quiet = true;
+  return c;
+}
+
+static char *tmpdir(void) {
+  char *d = ll_xstrdup("/tmp/lanelab-verify-XXXXXX");
+  cr_assert_not_null(mkdtemp(d));
+  return d;
+}
+
+static void free_result(stage_result *r) {
+  for (size_t i = 0; i < r->ntables; i++) report_table_free(r->tables[i]);
+  free(r->tables);
+  free(r->device);
+}
+
+/* Column index by name, failing the test if absent. */
+static size_t col(const report_table *t, const char *name) {
+  for (size_t c = 0; c < t->ncols; c++)
+    if (strcmp(t->cols[c], name) == 0) return c;
+  cr_assert_fail("table '%s' has no column '%s'", t->title, name);
+  return 0;
+}
+
+static const char *row_of(const report_table *t, const char *kernel, const char *colname) {
+  size_t k = col(t, "kernel"), c = col(t, colname);
+  for (size_t r = 0; r < t->nrows; r++)
+    if (strcmp(report_table_cell(t, r, k), kernel) == 0) return report_table_cell(t, r, c);
+  cr_assert_fail("no row for %s", kernel);
+  return NULL;
+}
+
+static void lanes_pass(const char *arch, size_t want_run) {
+  char *res = tmpdir();
+  verify_ctx c = ctx(arch, LANELAB_BUILD, res);
+  stage_result r = {.v = VERDICT_NOT_RUN};
+  verify_stage_lanes(&c, &r);
+  cr_assert_eq(r.ntables, 1);
+  const report_table *t = r.tables[0];
+  size_t ran = 0;
+  for (size_t i = 0; i < t->nrows; i++) {
+    const char *v = report_table_cell(t, i, col(t, "verdict"));
+    cr_expect(strcmp(v, "pass") == 0 || strcmp(v, "not applicable") == 0, "%s %s: %s (%s)", arch,
+              report_table_cell(t, i, 0), v, report_table_cell(t, i, col(t, "detail")));
+    if (strcmp(v, "pass") == 0) {
+      ran++;
+      /* a pass is "0/N" with N > 0: something was compared */
+      const char *mm = report_table_cell(t, i, col(t, "lane x slot mismatches"));
+      cr_expect(strncmp(mm, "0/", 2) == 0 && atoi(mm + 2) > 0, "%s: %s", report_table_cell(t, i, 0), mm);
+    }
+  }
+  cr_assert_eq(r.v, VERDICT_PASS, "%s lanes stage: %s", arch, r.summary);
+  cr_assert_eq(ran, want_run, "%s: %zu micro-kernels ran and passed, want %zu", arch, ran, want_run);
+  cr_assert(r.device && strstr(r.device, "emu"), "device: %s", r.device ? r.device : "(none)");
+  /* The seed change's figure, as the lanes stage reports it. */
+  if (strcmp(arch, "gfx950") == 0) cr_assert_str_eq(row_of(t, "lane_tr16_solved_seed", "lane x slot mismatches"), "0/256");
+  /* Every dump is kept for the report pages. */
+  char *dump = ll_fmt("%s/dumps/lane_load_fragment.bin", res);
+  struct stat st;
+  cr_assert(stat(dump, &st) == 0 && st.st_size == (64 * 2 + 64) * 4, "dump %s", dump);
+  free(dump);
+  free_result(&r);
+  free(res);
+}
+
+Test(verify_lanes, every_micro_kernel_matches_the_model_gfx942) { lanes_pass("gfx942", 5); }
+Test(verify_lanes, every_micro_kernel_matches_the_model_gfx950) { lanes_pass("gfx950", 11); }
+
+/* The stage must be able to fail: give it a build directory whose lane_tr16_solved_seed.co is the
+ * real kernel built with the CDNA4 V seed left at the load_fragment seed (the v_seed_fragment
+ * mutant). The model's expectation is unchanged, so 240 of 256 slots must differ (the figure the
+ * model gives for the fragment seed) and the seed addresses must differ too. */
+Test(verify_lanes, a_wrong_seed_fails_with_the_published_mismatch_count) {
+  const char *mut = LANELAB_BUILD "/gfx950/mutants/v_seed_fragment/lane_tr16_solved_seed.co";
+  size_t n;
+  void *co = ll_read_file(mut, &n, NULL);
+  cr_assert_not_null(co, "%s is missing: run make mutants", mut);
+  char *b = tmpdir(), *kd = ll_fmt("%s/gfx950/kernels", b), *res = ll_fmt("%s/results", b);
+  ll_err e = {0};
+  cr_assert(ll_mkdir_p(kd, &e) && ll_mkdir_p(res, &e), "%s", e.msg);
+  /* every correct kernel, then the mutant in place of the solved-seed kernel */
+  char *cmd = ll_fmt("cp %s/gfx950/kernels/*.co %s/", LANELAB_BUILD, kd);
+  cr_assert_eq(system(cmd), 0);
+  char *dst = ll_fmt("%s/lane_tr16_solved_seed.co", kd);
+  cr_assert(ll_write_file_atomic(dst, co, n, &e), "%s", e.msg);
+  verify_ctx c = ctx("gfx950", b, res);
+  stage_result r = {.v = VERDICT_NOT_RUN};
+  verify_stage_lanes(&c, &r);
+  cr_assert_eq(r.v, VERDICT_FAIL, "the lanes stage passed a kernel with the wrong seed: %s", r.summary);
+  const report_table *t = r.tables[0];
+  cr_assert_str_eq(row_of(t, "lane_tr16_solved_seed", "verdict"), "FAIL");
+  cr_assert_str_eq(row_of(t, "lane_tr16_solved_seed", "lane x slot mismatches"), "240/256");
+  cr_assert_str_neq(row_of(t, "lane_tr16_solved_seed", "seed mismatches"), "0/64");
+  /* the other kernels still pass: the failure is pinned to the wrong one */
+  cr_assert_str_eq(row_of(t, "lane_tr8", "verdict"), "pass");
+  free_result(&r);
+  free(dst); free(cmd); free(res); free(kd); free(b); free(co);
+}
+
+Test(verify_model, seed_facts_hold_on_both_arches) {
+  for (int a = 0; a < EMU_NARCH; a++) {
+    char *res = tmpdir();
+    verify_ctx c = ctx(emu_arch_name((emu_arch)a), LANELAB_BUILD, res);
+    for (size_t i = 0; i < verify_nstages; i++) {
+      if (strcmp(verify_stages[i].name, "model")) continue;
+      stage_result r = {.v = VERDICT_NOT_RUN};
+      verify_stages[i].run(&c, &r);
+      cr_assert_eq(r.v, VERDICT_PASS, "%s: %s", c.arch_name, r.summary);
+      cr_assert(r.ntables == 1 && r.tables[0]->nrows >= 4, "%s: too few model checks", c.arch_name);
+      free_result(&r);
+    }
+    free(res);
+  }
+}
+
+/* verify_arch writes one JSON per stage and a summary, and the summary names the worst verdict. */
+Test(verify_run, writes_stage_results_and_summary) {
+  char *b = tmpdir();
+  /* no kernels in this build dir: the kernels stage must fail (missing), never pass */
+  verify_ctx c = ctx("gfx942", b, NULL);
+  report_table *sum = report_table_new("t", "arch,stage,verdict,seconds#,summary");
+  int v = verify_arch(&c, sum);
+  cr_assert_eq(v, VERDICT_FAIL, "verify of an empty build passed (verdict %d)", v);
+  char *sp = ll_fmt("%s/results/gfx942/summary.json", b);
+  ll_err e = {0};
+  ll_json *j = ll_json_parse_file(sp, &e);
+  cr_assert_not_null(j, "%s", e.msg);
+  cr_assert_str_eq(ll_json_get(j, "verdict")->str, "FAIL");
+  ll_json *st = ll_json_get(j, "stages");
+  cr_assert(st && st->n >= 6);
+  for (size_t i = 0; i < st->n; i++) {
+    const char *name = ll_json_get(st->items[i], "stage")->str;
+    char *p = ll_fmt("%s/results/gfx942/%s.json", b, name);
+    ll_json *s = ll_json_parse_file(p, &e);
+    cr_assert_not_null(s, "%s: %s", p, e.msg);
+    cr_assert_str_eq(ll_json_get(s, "verdict")->str, ll_json_get(st->items[i], "verdict")->str);
+    ll_json_free(s);
+    free(p);
+  }
+  ll_json_free(j);
+  report_table_free(sum);
+  free(sp);
+  free(b);
+}
+
+/* CLI contract: bad usage is exit 2 naming the problem. */
+Test(verify_cli, bad_usage_is_exit_2) {
+  const char *bad[] = {"verify", "verify --arch gfx900", "verify --arch all --shapes huge",
+                       "verify --arch all --shard 3/3", "verify --arch all --backend cuda", "verify --arch all extra"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    char *cmd = ll_fmt("%s/lanelab -q %s >/dev/null 2>&1", LANELAB_BUILD, bad[i]);
+    int rc = system(cmd);
+    cr_assert(WIFEXITED(rc) && WEXITSTATUS(rc) == 2, "'lanelab %s' exited %d, want 2", bad[i], WEXITSTATUS(rc));
+    free(cmd);
+  }
+}
