@@ -379,3 +379,51 @@ Test(emu_mfma, throughput_16x16x16)
   cr_assert(dt > 0);
   sn_free(s);
 }
+
+/* ---- integration: the compiled MFMA probe kernels (make kernels) on the full emulator ----------
+ * Image = A (M x K f16, row-major) then B (K x N); small integers, so every f32 sum is exact.
+ * D[i][j] is read back where the isa.md table puts it (the kernels' header comments agree). */
+static uint16_t f16_of_int(int v)
+{
+  if (v == 0) return 0;
+  int a = abs(v), e = ilogb(a);
+  return (uint16_t)((v < 0 ? 0x8000 : 0) | (15 + e) << 10 | ((a << 10 >> e) & 1023));
+}
+
+static void micro_mfma(emu_arch arch, const char *name, int M, int N, int K)
+{
+  uint16_t img[2048] = {0};
+  int A[32][32], Bm[32][32];
+  for (int i = 0; i < M; i++)
+    for (int k = 0; k < K; k++) A[i][k] = (i * 3 + k * 5) % 7 - 3, img[K * i + k] = f16_of_int(A[i][k]);
+  for (int k = 0; k < K; k++)
+    for (int j = 0; j < N; j++) Bm[k][j] = (k * 2 + j * 3) % 5 - 2, img[M * K + N * k + j] = f16_of_int(Bm[k][j]);
+  int ndw = M * N / 64;
+  static uint32_t out[64 * 16 + 64];
+  memset(out, 0, sizeof out);
+  emu_fault f;
+  cr_assert_eq(sn_micro(arch, name, img, (size_t)2 * (M * K + K * N), out, (size_t)(64 * ndw + 64), &f), LL_EXIT_OK,
+               "%s %s: %s", emu_arch_name(arch), name, f.msg);
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      int want = 0;
+      for (int k = 0; k < K; k++) want += A[i][k] * Bm[k][j];
+      int lane = M == 16 ? j + 16 * (i / 4) : j + 32 * ((i / 4) % 2);
+      int dw = M == 16 ? i % 4 : 4 * (i / 8) + i % 4;
+      float got;
+      memcpy(&got, &out[ndw * lane + dw], 4);
+      cr_assert_eq(got, (float)want, "%s %s D[%d][%d] (lane %d dword %d) = %g, expected %d", emu_arch_name(arch), name,
+                   i, j, lane, dw, got, want);
+    }
+  for (int L = 0; L < 64; L++) /* the A address each lane dumped: 2*(K*(L%M) + K_L*(L/M)) */
+    cr_assert_eq(out[64 * ndw + L], 2u * (K * (L % M) + (K * M / 64) * (L / M)), "%s lane %d address", name, L);
+}
+
+Test(emu_mfma, micro_kernels)
+{
+  micro_mfma(EMU_GFX942, "lane_mfma_16x16x16_f16", 16, 16, 16);
+  micro_mfma(EMU_GFX950, "lane_mfma_16x16x16_f16", 16, 16, 16);
+  micro_mfma(EMU_GFX942, "lane_mfma_32x32x8_f16", 32, 32, 8);
+  micro_mfma(EMU_GFX950, "lane_mfma_32x32x8_f16", 32, 32, 8);
+  micro_mfma(EMU_GFX950, "lane_mfma_16x16x32_f16", 16, 16, 32);
+}

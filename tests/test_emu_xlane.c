@@ -449,3 +449,96 @@ Test(emu_xlane, transposing_read_last_slot)
   cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
   sn_free(s);
 }
+
+/* ---- integration: the compiled micro-kernels (make kernels) on the full emulator --------------
+ * Expected values come from the micro-kernel ABI (each kernel's header comment): the target lane
+ * map each seed is meant to produce, computed here from the image; the emulator is not consulted. */
+static void xs_fill(uint8_t *p, size_t n)
+{
+  uint32_t x = 0x1234567; /* the ABI's image generator: xorshift32, low byte per step */
+  for (size_t i = 0; i < n; i++) {
+    x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+    p[i] = (uint8_t)x;
+  }
+}
+
+/* tr_b16 at the solved seed: lane L holds T[4*(L/16)+j][L%16], j = 0..3 (the B operand of
+ * v_mfma_f32_16x16x16_f16), T[r][c] = 16r+c stored in the k128B-swizzled f16 tile region */
+Test(emu_xlane, micro_tr16_solved_seed)
+{
+  uint16_t img[1024];
+  for (int r = 0; r < 16; r++)
+    for (int c = 0; c < 64; c++) {
+      int unit = 16 * r + ((c / 4) ^ (r % 8)); /* 8-byte unit of logical chunk c/4 */
+      img[unit * 4 + c % 4] = (uint16_t)(c < 16 ? 16 * r + c : 0x4000 + 64 * r + c);
+    }
+  uint32_t out[64 * 2 + 64] = {0};
+  emu_fault f;
+  cr_assert_eq(sn_micro(EMU_GFX950, "lane_tr16_solved_seed", img, sizeof img, out, 192, &f), LL_EXIT_OK, "%s", f.msg);
+  for (int L = 0; L < 64; L++) {
+    int R = 4 * (L / 16) + (L % 16) / 4, C = L % 4;
+    cr_assert_eq(out[128 + L], 8u * (16 * R + (C ^ (R % 8))), "lane %d address", L);
+    for (int j = 0; j < 4; j++) {
+      uint16_t got = (uint16_t)(out[2 * L + j / 2] >> (16 * (j % 2)));
+      cr_assert_eq(got, 16 * (4 * (L / 16) + j) + L % 16, "lane %d element %d = 0x%04x", L, j, got);
+    }
+  }
+}
+
+/* tr_b8 / tr_b4 / tr_b6 at their hand-derived seeds (lane_tr8/4/6 header comments) */
+static void micro_tr(const char *name, int bits, int img_bytes, int stride, int ndw, int rows_per_group, int nelem)
+{
+  uint8_t img[2048];
+  xs_fill(img, (size_t)img_bytes);
+  uint32_t out[64 * 3 + 64] = {0};
+  emu_fault f;
+  cr_assert_eq(sn_micro(EMU_GFX950, name, img, (size_t)img_bytes, out, (size_t)(64 * ndw + 64), &f), LL_EXIT_OK, "%s: %s",
+               name, f.msg);
+  for (int L = 0; L < 64; L++) {
+    uint8_t got[12];
+    memcpy(got, &out[ndw * L], (size_t)ndw * 4);
+    for (int j = 0; j < nelem; j++) {
+      int row = rows_per_group * (L / 16) + j, col = L % 16; /* target: T[rpg*(L/16)+j][L%16] */
+      uint32_t want = elem(img + stride * row, bits, col);
+      cr_assert_eq(elem(got, bits, j), want, "%s lane %d element %d", name, L, j);
+    }
+  }
+}
+
+Test(emu_xlane, micro_tr8_tr4_tr6)
+{
+  micro_tr("lane_tr8", 8, 512, 16, 2, 8, 8);
+  micro_tr("lane_tr4", 4, 1024, 8, 2, 32, 16);
+  micro_tr("lane_tr6", 6, 2048, 16, 3, 32, 16);
+}
+
+/* every micro-kernel of both arches runs to s_endpgm, except lane_xlane, which must stop at its
+ * FFT-mode ds_swizzle_b32 (no public lane mapping: faults "unimplemented", by design) */
+Test(emu_xlane, micro_kernels_run)
+{
+  const char *names[] = {"lane_load_fragment", "lane_fragment_transpose", "lane_mfma_16x16x16_f16",
+                         "lane_mfma_32x32x8_f16", "lane_mfma_16x16x32_f16", "lane_tr16_fragment_seed",
+                         "lane_tr16_solved_seed", "lane_tr8", "lane_tr4", "lane_tr6", "lane_xlane"};
+  uint8_t img[4096];
+  xs_fill(img, sizeof img);
+  for (int a = 0; a < 2; a++) {
+    emu_arch arch = a ? EMU_GFX950 : EMU_GFX942;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+      char *co = ll_fmt(LANELAB_BUILD "/%s/kernels/%s.co", emu_arch_name(arch), names[i]);
+      char *skip = ll_fmt(LANELAB_BUILD "/%s/kernels/%s.skip", emu_arch_name(arch), names[i]);
+      bool have = access(co, R_OK) == 0;
+      cr_assert(have || access(skip, R_OK) == 0, "%s: neither built nor skipped: run `make kernels`", co);
+      free(co), free(skip);
+      if (!have) continue; /* arch-restricted kernel (the .skip file states why) */
+      static uint32_t out[64 * 32 + 64];
+      emu_fault f;
+      int rc = sn_micro(arch, names[i], img, sizeof img, out, sizeof out / 4, &f);
+      if (!strcmp(names[i], "lane_xlane")) {
+        cr_expect(rc == LL_EXIT_FAIL && strstr(f.msg, "FFT"), "%s %s: expected the FFT swizzle fault, got rc %d: %s",
+                  emu_arch_name(arch), names[i], rc, f.msg);
+        continue;
+      }
+      cr_expect_eq(rc, LL_EXIT_OK, "%s %s: %s", emu_arch_name(arch), names[i], f.msg);
+    }
+  }
+}

@@ -117,4 +117,49 @@ SN_UNUSED static uint32_t sn_rand(uint32_t *st)
   return *st = x;
 }
 
+/* ---- micro-kernel launches (integration) --------------------------------------------------------
+ * Runs build/<arch>/kernels/NAME.co, kernel NAME, with the micro-kernel ABI (/tmp/microabi.txt in
+ * the team notes; each kernel's header comment): NAME(uint32_t *out, const uint32_t *image), grid 1,
+ * block 64. Kernargs are filled from the metadata: the two global_buffer pointers, the hidden
+ * block-count/group-size/grid-dims values of a 1 x 64 launch, everything else 0. Returns
+ * emu_launch's status; *f holds the fault. The .co must exist: `make kernels` builds it. */
+SN_UNUSED static int sn_micro(emu_arch arch, const char *name, const void *image, size_t image_bytes,
+                              uint32_t *out, size_t out_words, emu_fault *f)
+{
+  char *path = ll_fmt(LANELAB_BUILD "/%s/kernels/%s.co", emu_arch_name(arch), name);
+  cr_assert(access(path, R_OK) == 0, "%s is missing: run `make kernels` first", path);
+  ll_err e = {0};
+  emu_codeobj *co = emu_codeobj_load_file(path, &e);
+  cr_assert_not_null(co, "%s", e.msg);
+  const emu_kernel *k = emu_codeobj_kernel(co, name, &e);
+  cr_assert_not_null(k, "%s", e.msg);
+  emu_mem *m = emu_mem_new();
+  void *img = ll_xcalloc(1, image_bytes + 64);
+  memcpy(img, image, image_bytes);
+  uint64_t out_a = emu_mem_map(m, out, out_words * 4, "out");
+  uint64_t img_a = emu_mem_map(m, img, image_bytes, "image");
+  uint8_t *ka = ll_xcalloc(1, k->kernarg_size + 256);
+  int nglobal = 0;
+  for (size_t i = 0; i < k->nargs; i++) {
+    const emu_kernarg *a = &k->args[i];
+    uint64_t v = 0;
+    if (!strcmp(a->value_kind, "global_buffer")) v = nglobal++ == 0 ? out_a : img_a;
+    else if (!strncmp(a->value_kind, "hidden_block_count_", 19)) v = 1;
+    else if (!strcmp(a->value_kind, "hidden_group_size_x")) v = 64;
+    else if (!strncmp(a->value_kind, "hidden_group_size_", 18)) v = 1;
+    else if (!strcmp(a->value_kind, "hidden_grid_dims")) v = 1;
+    cr_assert(a->offset + a->size <= k->kernarg_size + 256u);
+    memcpy(ka + a->offset, &v, a->size < 8 ? a->size : 8);
+  }
+  cr_assert_eq(nglobal, 2, "%s: expected the (out, image) ABI", name);
+  uint64_t ka_a = emu_mem_map(m, ka, k->kernarg_size + 256, "kernargs");
+  emu_dispatch d = {.co = co, .kernel = k, .grid = {1, 1, 1}, .block = {64, 1, 1}, .kernarg_addr = ka_a};
+  emu_launch_opts o = {.threads = 1};
+  int rc = emu_launch(m, &d, &o, f, NULL);
+  emu_mem_free(m);
+  free(ka), free(img), free(path);
+  emu_codeobj_free(co);
+  return rc;
+}
+
 #endif
