@@ -257,17 +257,24 @@ out:
   return ok;
 }
 
+/* dw may be NULL for the expected side of an MFMA probe without expected values: the cell then
+ * names the D element the model places there. */
 static void label(const kpage *k, const uint32_t *dw, int L, int s, bool expected, char *buf, size_t cap) {
-  uint32_t v = lanes_slot_get(dw + L * k->ndw, s, k->slot_bits);
+  uint32_t v = dw ? lanes_slot_get(dw + L * k->ndw, s, k->slot_bits) : 0;
   if (k->region) { region_label(v, buf, cap); return; }
   if (k->mf) {
     float f;
     memcpy(&f, &v, 4);
-    snprintf(buf, cap, "%g", (double)f);
+    int i, j;
+    lanes_loc loc = {L, s, 0};
+    if (expected && lanes_mfma_element(k->mf, LANES_OPND_D, loc, &i, &j)) {
+      if (dw) snprintf(buf, cap, "%d,%d=%g", i, j, (double)f);
+      else snprintf(buf, cap, "%d,%d", i, j);
+    } else snprintf(buf, cap, "%g", (double)f);
     return;
   }
   if (expected && k->target && k->traced[L][s] >= 0)
-    snprintf(buf, cap, "%d,%d:%0*x", k->traced[L][s] / k->target->cols, k->traced[L][s] % k->target->cols,
+    snprintf(buf, cap, "%d,%d=%0*x", k->traced[L][s] / k->target->cols, k->traced[L][s] % k->target->cols,
              (k->slot_bits + 3) / 4, v);
   else snprintf(buf, cap, "%0*x", (k->slot_bits + 3) / 4, v);
 }
@@ -354,12 +361,14 @@ static bool write_page(report_ctx *c, kpage *k, const char *arch) {
   ll_buf_free(&cols);
   report_table_note(t, "expected: %s", k->want_src);
   report_table_note(t, "cells: %s", k->region ? "tile row,col of the f16 tag region element the slot holds"
-                                    : k->mf ? "f32 value of the D element" : "slot value in hex (expected: tile row,col:value)");
+                                    : k->mf ? "expected: D element i,j (=f32 value when known); got: f32 value"
+                                            : "slot value in hex (expected: tile row,col=value)");
   if (k->closed_form[0]) report_table_note(t, "seed closed form: %s", k->closed_form);
   ll_buf_puts(&p, "<h2>lanes &times; slots</h2>\n<p><label><input type=\"checkbox\" id=\"only-mm\"> show only lanes with a "
                   "mismatch</label> &middot; cells: ");
   report_html_esc(&p, k->region ? "tile row,col of the element the slot holds (f16 tag region)"
-                  : k->mf ? "f32 value of the D element (hover for i,j)" : "slot value in hex; expected shows the tile row,col it should come from");
+                  : k->mf ? "expected: the D element i,j the model places there (=value when verify saved it); got: the f32 value"
+                          : "slot value in hex; expected: tile row,col=value the model says it comes from");
   ll_buf_puts(&p, "; grey = expected (model), white = got (dump), red = mismatch.</p>\n");
   ll_buf_printf(&p, "<table class=\"grid lanemap\" id=\"lanemap\" data-expect=\"tr.lane=64;td.mismatch=%d;td.seed-mismatch=%d\">"
                     "<thead><tr><th>lane</th><th>model addr</th><th>dump addr</th><th>seed row,col</th>",
@@ -382,14 +391,14 @@ static bool write_page(report_ctx *c, kpage *k, const char *arch) {
                   k->have_seed_rc ? k->seed_row[L] : -1, k->have_seed_rc ? k->seed_col[L] : -1);
     for (int s = 0; s < k->slots; s++) {
       char e[48] = "-", g[48] = "-", tt[160];
-      if (k->want) label(k, k->want, L, s, true, e, sizeof e);
+      if (k->want || k->mf) label(k, k->want, L, s, true, e, sizeof e);
       if (k->got) label(k, k->got, L, s, false, g, sizeof g);
       bool mm = k->want && k->got &&
                 lanes_slot_get(k->want + L * k->ndw, s, k->slot_bits) != lanes_slot_get(k->got + L * k->ndw, s, k->slot_bits);
       cell_title(k, L, s, tt, sizeof tt);
       ll_buf_printf(&p, "<td class=\"exp\">%s</td><td class=\"got%s\" data-ls=\"%d.%d\" title=\"%s\">%s</td>", e,
                     mm ? " mismatch" : "", L, s, tt, g);
-      ll_buf_printf(&row, "\t%s\t%s", k->want ? e : "", k->got ? g : "");
+      ll_buf_printf(&row, "\t%s\t%s", k->want || k->mf ? e : "", k->got ? g : "");
     }
     ll_buf_puts(&p, "</tr>\n");
     report_table_row(t, "%s", ll_buf_str(&row));

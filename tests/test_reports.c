@@ -154,6 +154,17 @@ static void fixture(const char *build) {
   cr_assert(lanes_kernel_image("lane_tr16_solved_seed", img, sizeof img, &n, &e), "%s", e.msg);
   cr_assert(lanes_expected_dump("lane_tr16_solved_seed", LANES_GFX950, img, n, want, addr, &ndw, &e), "%s", e.msg);
   write_dump(r, "dumps/lane_tr16_solved_seed.bin", want, 128, addr);
+  /* MFMA probe: the dump holds f32 values, verify's expectation one differing value at lane 18, VGPR 2 */
+  float fv[64 * 4];
+  uint32_t got[64 * 4], exp_[64 * 4], a4[64];
+  for (int i = 0; i < 64 * 4; i++) fv[i] = (float)(i % 17) - 8.0f;
+  memcpy(got, fv, sizeof got);
+  memcpy(exp_, fv, sizeof exp_);
+  fv[0] = 100.0f;
+  memcpy(&exp_[18 * 4 + 2], &fv[0], 4);
+  for (int l = 0; l < 64; l++) a4[l] = 16u * (uint32_t)l;
+  write_dump(r, "dumps/lane_mfma_16x16x16_f16.bin", got, 256, a4);
+  write_dump(r, "dumps/lane_mfma_16x16x16_f16.expected.bin", exp_, 256, a4);
   free(lt);
   free(r);
 }
@@ -259,6 +270,27 @@ Test(reports, lanemap_highlights_exactly_the_corrupted_cells) {
   char *csv = slurp(rd, "tables/lane-lane_load_fragment.csv");
   cr_assert_eq(count(csv, "\n"), 65);
   free(csv); free(t8); free(s); free(p); free(rd);
+  rm_rf(b);
+  free(b);
+}
+
+Test(reports, mfma_probe_page_names_d_elements_and_uses_verify_expectation) {
+  char *b = mktmp();
+  fixture(b);
+  generate(b);
+  char *rd = report_dir(b);
+  char *p = slurp(rd, "lane-lane_mfma_16x16x16_f16.html");
+  cr_assert_eq(count(p, "<tr class=\"lane"), 64);
+  cr_assert_eq(count(p, "got mismatch\""), 1);
+  /* D(6,2) of 16x16x16 sits in lane j + 16*(i/4) = 18, VGPR i%4 = 2 (ISA 7.1.4) */
+  cr_assert(strstr(p, "<td class=\"exp\">6,2=100</td><td class=\"got mismatch\" data-ls=\"18.2\""), "lane 18 VGPR 2");
+  cr_assert(strstr(p, "dumps/lane_mfma_16x16x16_f16.expected.bin (saved by verify)"));
+  /* without a saved expectation: the D element is named, nothing compared */
+  char *x = slurp(rd, "lane-lane_mfma_32x32x8_f16.html");
+  cr_assert(strstr(x, "no dump (stage not run)"));
+  char *xl = slurp(rd, "lane-lane_xlane.html");
+  cr_assert(strstr(xl, "no dump (stage not run)"));
+  free(xl); free(x); free(p); free(rd);
   rm_rf(b);
   free(b);
 }
