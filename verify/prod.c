@@ -690,7 +690,7 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
   report_table_note(t, "O is float32, so the error is the kernel's alone (no output rounding); tolerance from "
                        "oracle_tolerance_default (FlashInfer: f16 1e-3/1e-3, bf16 1e-2/1e-2) unless the case sets one.");
   report_table_note(t, "bpermute_per_mfma: executed ds_bpermute_b32 / executed v_mfma_* (emulator dynamic census). "
-                       "gfx942: 6 per V fragment (transpose_mma_tile) + 4 per kv step (row max 2, row sum 2 at the end); "
+                       "gfx942: 6 per V fragment (transpose_mma_tile) + 2 per kv step (row max) + 2 at the end (row sum); "
                        "gfx950: the V fragment is one ds_read_b64_tr_b16, so only the softmax shuffles remain. "
                        "This kernel computes S^T = K Q^T, so P is already in the PV B layout: no S-fragment transpose on "
                        "either arch (FlashInfer's ROCm kernel keeps one).");
