@@ -17,7 +17,7 @@ static int ds_read(emu_wave *w, const emu_insn *in, uint32_t bytes, int kind)
   const uint32_t *a = vr(w, in, 1, 0);
   uint32_t tmp[4][EMU_LANES];
   LANES {
-    uint64_t addr = (uint64_t)a[l] + (uint32_t)in->offset;
+    uint64_t addr = (uint32_t)(a[l] + (uint32_t)in->offset); /* 32-bit LDS address arithmetic */
     const uint8_t *p = emu_ldsptr(w, in, addr, bytes, l);
     if (!p) return EMU_FAULT;
     uint32_t v[4] = {0, 0, 0, 0};
@@ -67,7 +67,7 @@ static int ds_read2(emu_wave *w, const emu_insn *in, uint32_t size, uint32_t str
   uint32_t words = size / 4, tmp[4][EMU_LANES];
   LANES {
     for (int h = 0; h < 2; h++) {
-      uint64_t addr = (uint64_t)a[l] + (uint64_t)(h ? in->offset1 : in->offset0) * size * stride;
+      uint64_t addr = (uint32_t)(a[l] + (uint32_t)(h ? in->offset1 : in->offset0) * size * stride);
       const uint8_t *p = emu_ldsptr(w, in, addr, size, l);
       if (!p) return EMU_FAULT;
       for (uint32_t k = 0; k < words; k++) memcpy(&tmp[h * words + k][l], p + 4 * k, 4);
@@ -91,7 +91,7 @@ static int ds_write(emu_wave *w, const emu_insn *in, uint32_t bytes, bool hi)
   uint64_t e = emu_exec(w);
   const uint32_t *a = vr(w, in, 0, 0);
   LANES {
-    uint64_t addr = (uint64_t)a[l] + (uint32_t)in->offset;
+    uint64_t addr = (uint32_t)(a[l] + (uint32_t)in->offset); /* 32-bit LDS address arithmetic */
     uint8_t *p = emu_ldsptr(w, in, addr, bytes, l);
     if (!p) return EMU_FAULT;
     uint32_t v[4];
@@ -118,7 +118,7 @@ static int ds_write2(emu_wave *w, const emu_insn *in, uint32_t size, uint32_t st
   uint32_t words = size / 4;
   LANES {
     for (int h = 0; h < 2; h++) {
-      uint64_t addr = (uint64_t)a[l] + (uint64_t)(h ? in->offset1 : in->offset0) * size * stride;
+      uint64_t addr = (uint32_t)(a[l] + (uint32_t)(h ? in->offset1 : in->offset0) * size * stride);
       uint8_t *p = emu_ldsptr(w, in, addr, size, l);
       if (!p) return EMU_FAULT;
       for (uint32_t k = 0; k < words; k++) memcpy(p + 4 * k, &vr(w, in, 1 + h, (int)k)[l], 4);
@@ -144,7 +144,7 @@ static inline float fmaxv(float a, float b) { return a != a ? b : b != b ? a : (
     const uint32_t *a = vr(w, in, ai, 0);                                                          \
     uint32_t old[EMU_LANES];                                                                       \
     LANES {                                                                                        \
-      uint32_t *p = emu_ldsptr(w, in, (uint64_t)a[l] + (uint32_t)in->offset, 4, l);                \
+      uint32_t *p = emu_ldsptr(w, in, (uint32_t)(a[l] + (uint32_t)in->offset), 4, l);                \
       if (!p) return EMU_FAULT;                                                                    \
       uint32_t m, d = vr(w, in, ai + 1, 0)[l], d2 = in->nop > ai + 2 ? vr(w, in, ai + 2, 0)[l] : 0;\
       (void)d2;                                                                                    \
@@ -211,7 +211,7 @@ DS_ATOM32(ds_max_rtn_f32, 1, U(fmaxv(F(d), F(m))))
     const uint32_t *a = vr(w, in, ai, 0);                                                          \
     uint64_t old[EMU_LANES];                                                                       \
     LANES {                                                                                        \
-      uint8_t *p = emu_ldsptr(w, in, (uint64_t)a[l] + (uint32_t)in->offset, 8, l);                 \
+      uint8_t *p = emu_ldsptr(w, in, (uint32_t)(a[l] + (uint32_t)in->offset), 8, l);                 \
       if (!p) return EMU_FAULT;                                                                    \
       uint64_t m, d = vr(w, in, ai + 1, 0)[l] | (uint64_t)vr(w, in, ai + 1, 1)[l] << 32;          \
       uint64_t d2 = in->nop > ai + 2 ? (vr(w, in, ai + 2, 0)[l] | (uint64_t)vr(w, in, ai + 2, 1)[l] << 32) : 0; \

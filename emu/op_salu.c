@@ -394,6 +394,7 @@ static int smem_load(emu_wave *w, const emu_insn *in, bool buffer)
   const uint32_t *p = emu_gptr(w, in, addr, n, 4, -1);
   if (!p) return EMU_FAULT;
   for (uint32_t i = 0; i < d->n; i++) w->s[d->reg + i] = p[i];
+  emu_pend(w, in, EMU_CNT_SMEM, 0);
   return EMU_OK;
 }
 int emu_op_s_load_dword(emu_wave *w, const emu_insn *in) { return smem_load(w, in, false); }

@@ -903,12 +903,18 @@ int emu_op_v_mad_i64_i32(emu_wave *w, const emu_insn *in)
 }
 
 /* division helpers (CDNA4 ISA "V_DIV_SCALE_F32", "V_DIV_FMAS_F32", "V_DIV_FIXUP_F32"; same on
- * CDNA3). div_scale follows the manual's pseudocode. div_fmas post-scales a quotient computed from
- * scaled operands: the manual prints the factor as 2^32 (2^64 for f64), but div_scale scales by
- * 2^64 (2^128), so the factor that undoes it is 2^64 when only the denominator was scaled (large
- * quotient) and 2^-64 when only the numerator was (tiny quotient) — the choice other emulators
- * validated against hardware. tests/test_emu.c checks the whole clang division sequence against
- * correctly rounded division, including extreme exponents. */
+ * CDNA3). LLVM's correctly rounded division is div_scale (denominator and numerator), rcp, Newton
+ * steps, div_fmas, div_fixup. We follow the manual's pseudocode with three readings where its text
+ * cannot be literal (each checked end to end by tests/test_emu.c, which compares clang's whole
+ * division sequence bit for bit with IEEE division over every exponent range):
+ *  - "1/S1 is denormal" means below the f32 (f64: f64) normal range; computed in f64 as the manual
+ *    says, that test could never hold for f32 and huge denominators would lose precision;
+ *  - when both 1/S1 and S2/S1 are denormal the manual scales the denominator *up* by 2^64, which
+ *    overflows it; we scale it down by 2^-64 (numerator unscaled), the scaling that keeps every
+ *    Newton term normal, and post-scale by 2^-64;
+ *  - div_fmas post-scales by 2^64 when the scaled quotient is large (exponent of S2 > 127) and by
+ *    2^-64 otherwise (the manual prints a fixed 2^32, which cannot undo a 2^64 pre-scale);
+ *  - div_fixup's UNDERFLOW result (|quotient| below half the smallest subnormal) is signed zero. */
 int emu_op_v_div_scale_f32(emu_wave *w, const emu_insn *in)
 {
   float S0[EMU_LANES], S1[EMU_LANES], S2[EMU_LANES], d[EMU_LANES];
@@ -922,8 +928,8 @@ int emu_op_v_div_scale_f32(emu_wave *w, const emu_insn *in)
     if (s2 == 0 || s1 == 0) r = NAN;
     else if (exp_f32(s2) - exp_f32(s1) >= 96) { v = true; if (s0 == s1) r = ldexpf(s0, 64); }
     else if (denorm_f32(s1)) r = ldexpf(s0, 64);
-    else if (denorm_f64(1.0 / (double)s1) && denorm_f32(s2 / s1)) { v = true; if (s0 == s1) r = ldexpf(s0, 64); }
-    else if (denorm_f64(1.0 / (double)s1)) r = ldexpf(s0, -64);
+    else if (fabs(1.0 / (double)s1) < 0x1p-126 && denorm_f32(s2 / s1)) { v = true; if (s0 == s1) r = ldexpf(s0, -64); }
+    else if (fabs(1.0 / (double)s1) < 0x1p-126) r = ldexpf(s0, -64);
     else if (denorm_f32(s2 / s1)) { v = true; if (s0 == s2) r = ldexpf(s0, 64); }
     else if (exp_f32(s2) <= 23) r = ldexpf(s0, 64);
     d[l] = r;
@@ -946,7 +952,7 @@ int emu_op_v_div_scale_f64(emu_wave *w, const emu_insn *in)
     if (s2 == 0 || s1 == 0) r = NAN;
     else if (exp_f64(s2) - exp_f64(s1) >= 768) { v = true; if (s0 == s1) r = ldexp(s0, 128); }
     else if (denorm_f64(s1)) r = ldexp(s0, 128);
-    else if (denorm_f64(1.0 / s1) && denorm_f64(s2 / s1)) { v = true; if (s0 == s1) r = ldexp(s0, 128); }
+    else if (denorm_f64(1.0 / s1) && denorm_f64(s2 / s1)) { v = true; if (s0 == s1) r = ldexp(s0, -128); }
     else if (denorm_f64(1.0 / s1)) r = ldexp(s0, -128);
     else if (denorm_f64(s2 / s1)) { v = true; if (s0 == s2) r = ldexp(s0, 128); }
     else if (exp_f64(s2) <= 53) r = ldexp(s0, 128);
@@ -957,6 +963,17 @@ int emu_op_v_div_scale_f64(emu_wave *w, const emu_insn *in)
   emu_dstmask(w, in, 1, vcc);
   return EMU_OK;
 }
+/* (a * b + c) * 2^k with one rounding to f32, subnormal results included: a * b is exact in
+ * double; the sum is rounded to odd at 53 bits (TwoSum gives its exact error), which makes the
+ * final rounding to 24 bits correct (round-to-odd needs 53 >= 24 + 2). */
+static float fma_scaled_f32(float a, float b, float c, int k)
+{
+  double p = (double)a * b, s = p + c;
+  if (!isfinite(s)) return (float)ldexp(s, k);
+  double bp = s - p, e = (p - (s - bp)) + ((double)c - bp);
+  if (e != 0 && !(emu_u64f(s) & 1)) s = nextafter(s, e > 0 ? INFINITY : -INFINITY);
+  return (float)ldexp(s, k);
+}
 int emu_op_v_div_fmas_f32(emu_wave *w, const emu_insn *in)
 {
   float A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];
@@ -964,10 +981,8 @@ int emu_op_v_div_fmas_f32(emu_wave *w, const emu_insn *in)
   emu_srcf32(w, in, 2, B);
   emu_srcf32(w, in, 3, C);
   uint64_t vcc = emu_vcc(w);
-  L64 {
-    float q = fmaf(A[l], B[l], C[l]);
-    d[l] = (vcc >> l & 1) ? ldexpf(q, exp_f32(C[l]) > 127 ? 64 : -64) : q;
-  }
+  L64 d[l] = (vcc >> l & 1) ? fma_scaled_f32(A[l], B[l], C[l], exp_f32(C[l]) > 127 ? 64 : -64)
+                            : fmaf(A[l], B[l], C[l]);
   emu_dstf32(w, in, 0, d);
   return EMU_OK;
 }
@@ -994,7 +1009,7 @@ static inline float fixup_f32(float q, float den, float num)
   if (isinf(den) && isinf(num)) return emu_f32(0xffc00000);
   if (den == 0 || isinf(num)) return sign ? -INFINITY : INFINITY;
   if (isinf(den) || num == 0) return sign ? -0.0f : 0.0f;
-  if (exp_f32(num) - exp_f32(den) < -150) return sign ? -0x1p-149f : 0x1p-149f;
+  if (exp_f32(num) - exp_f32(den) < -150) return sign ? -0.0f : 0.0f;
   if (exp_f32(den) == 255) return sign ? -FLT_MAX : FLT_MAX;
   if (q != q) return sign ? -INFINITY : INFINITY;
   return sign ? -fabsf(q) : fabsf(q);
@@ -1018,7 +1033,7 @@ static inline double fixup_f64(double q, double den, double num)
   if (isinf(den) && isinf(num)) return emu_f64(0xfff8000000000000ull);
   if (den == 0 || isinf(num)) return sign ? -INFINITY : INFINITY;
   if (isinf(den) || num == 0) return sign ? -0.0 : 0.0;
-  if (exp_f64(num) - exp_f64(den) < -1075) return sign ? -0x1p-1074 : 0x1p-1074;
+  if (exp_f64(num) - exp_f64(den) < -1075) return sign ? -0.0 : 0.0;
   if (q != q) return sign ? -INFINITY : INFINITY;
   return sign ? -fabs(q) : fabs(q);
 }

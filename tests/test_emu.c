@@ -1,0 +1,1189 @@
+/* tests/test_emu — the emulator's execution core: decoder round trip against llvm-objdump over
+ * every kernel lanelab builds, instruction semantics per family (snippets assembled with
+ * llvm-mc-22 and launched through emu_launch on a hand-built code object), EXEC masking,
+ * branches, workgroups and schedules, the initial register state, faults, snapshots, statistics,
+ * and whole clang-compiled kernels (division/sqrt against IEEE). Expected values are computed
+ * here from the ISA's rules, never by running the emulator. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "emu/emu.h"
+#include "emu/internal.h"
+#include "util/util.h"
+
+#define LLVM "/usr/lib/llvm-22/bin/"
+
+/* ---- helpers ------------------------------------------------------------------------------- */
+static char *tmpd(void)
+{
+  char t[] = "/tmp/lanelab-test-emu-XXXXXX";
+  cr_assert_not_null(mkdtemp(t));
+  return ll_xstrdup(t);
+}
+
+static char *sh(const char *cmd)
+{
+  FILE *f = popen(cmd, "r");
+  cr_assert_not_null(f, "popen %s", cmd);
+  ll_buf b = {0};
+  char tmp[65536];
+  size_t k;
+  while ((k = fread(tmp, 1, sizeof tmp, f)) > 0) ll_buf_put(&b, tmp, k);
+  int rc = pclose(f);
+  cr_assert_eq(rc, 0, "'%s' failed (%d)", cmd, rc);
+  ll_buf_str(&b);
+  return b.data;
+}
+
+/* assemble with llvm-mc-22 and return the bytes of .text */
+static uint8_t *assemble(emu_arch a, const char *src, size_t *n)
+{
+  char *d = tmpd();
+  char *sp = ll_fmt("%s/s.s", d), *op = ll_fmt("%s/s.o", d), *bp = ll_fmt("%s/s.bin", d);
+  ll_err e = {0};
+  cr_assert(ll_write_file_atomic(sp, src, strlen(src), &e), "%s", e.msg);
+  char *cmd = ll_fmt(LLVM "llvm-mc --arch=amdgcn --mcpu=%s -filetype=obj -o %s %s && " LLVM
+                     "llvm-objcopy -O binary --only-section=.text %s %s",
+                     emu_arch_name(a), op, sp, op, bp);
+  cr_assert_eq(system(cmd), 0, "assembling failed: %s\n%s", cmd, src);
+  uint8_t *b = ll_read_file(bp, n, &e);
+  cr_assert_not_null(b, "%s", e.msg);
+  char *rm = ll_fmt("rm -rf %s", d);
+  if (system(rm)) {}
+  free(rm), free(cmd), free(sp), free(op), free(bp), free(d);
+  return b;
+}
+
+/* A hand-built code object around a snippet: .text at 0x1000, kernarg pointer in s[0:1],
+ * workgroup ids X/Y/Z in s2..s4, AGPRs at accum_offset 256. */
+typedef struct {
+  emu_codeobj co;
+  emu_kernel k;
+} synth;
+
+static void synth_make(synth *s, emu_arch a, const char *src, uint32_t lds)
+{
+  memset(s, 0, sizeof *s);
+  size_t n;
+  uint8_t *code = assemble(a, src, &n);
+  s->co.arch = a;
+  s->co.path = "<snippet>";
+  s->co.image_size = 0x1000 + n;
+  s->co.image = ll_xcalloc(1, s->co.image_size);
+  memcpy(s->co.image + 0x1000, code, n);
+  free(code);
+  s->co.text_vaddr = 0x1000;
+  s->co.text_size = n;
+  s->co.kernels = &s->k;
+  s->co.nkernels = 1;
+  s->k.name = "snippet";
+  s->k.entry = 0x1000;
+  s->k.group_segment_size = lds;
+  s->k.en_kernarg_ptr = true;
+  s->k.user_sgpr_count = 2;
+  s->k.en_wg_id[0] = s->k.en_wg_id[1] = s->k.en_wg_id[2] = true;
+  s->k.accum_offset = 256;
+  s->k.max_flat_workgroup_size = 1024;
+  s->k.wavefront_size = 64;
+}
+
+static void synth_free(synth *s)
+{
+  emu_program_free(s->co.priv);
+  free(s->co.image);
+}
+
+#define MAXW 16
+typedef struct {
+  int nwaves;
+  struct {
+    uint32_t v[64][64];
+    uint32_t acc[8][64];
+    uint32_t s[102];
+    uint64_t exec, vcc, pc;
+    uint32_t m0, wg[3];
+    bool scc;
+  } w[MAXW];
+} snap;
+
+static void on_end(void *u, const emu_wave_view *v)
+{
+  snap *s = u;
+  if (v->wg[0] || v->wg[1] || v->wg[2] || v->wave >= MAXW) return;
+  __typeof__(s->w[0]) *d = &s->w[v->wave];
+  for (int r = 0; r < 64; r++) memcpy(d->v[r], v->vgpr + r * 64, 256);
+  for (int r = 0; r < 8; r++) memcpy(d->acc[r], v->agpr + r * 64, 256);
+  memcpy(d->s, v->sgpr, sizeof d->s);
+  d->exec = v->exec, d->vcc = v->vcc, d->m0 = v->m0, d->scc = v->scc, d->pc = v->pc;
+  memcpy(d->wg, v->wg, sizeof d->wg);
+  if ((int)v->wave + 1 > s->nwaves) s->nwaves = (int)v->wave + 1;
+}
+
+typedef struct {
+  uint32_t grid[3], block[3];
+  uint32_t lds;
+  emu_mem *mem;
+  uint64_t kernarg;
+  emu_sched sched;
+  uint64_t budget;
+  uint64_t snap_pc;
+  emu_wave_cb on_snap;
+  void *snap_user;
+  emu_launch_stats *stats;
+} ropts;
+
+/* Assemble, launch, snapshot wave registers of workgroup 0 at s_endpgm. Returns emu_launch's
+ * status; *f receives the fault. */
+static int run_src(emu_arch a, const char *src, const ropts *ro, snap *out, emu_fault *f)
+{
+  ropts def = {.grid = {1, 1, 1}, .block = {64, 1, 1}};
+  if (!ro) ro = &def;
+  synth s;
+  synth_make(&s, a, src, ro->lds ? ro->lds : 1024);
+  emu_mem *m = ro->mem ? ro->mem : emu_mem_new();
+  emu_dispatch d = {0};
+  d.co = &s.co;
+  d.kernel = &s.k;
+  for (int i = 0; i < 3; i++) {
+    d.grid[i] = ro->grid[i] ? ro->grid[i] : 1;
+    d.block[i] = ro->block[i] ? ro->block[i] : 1;
+  }
+  d.kernarg_addr = ro->kernarg;
+  emu_launch_opts o = {0};
+  o.threads = 1;
+  o.sched = ro->sched;
+  o.insn_budget = ro->budget;
+  o.on_wave_end = on_end;
+  o.user = out;
+  o.snap_pc = ro->snap_pc;
+  o.on_snap = ro->on_snap;
+  if (ro->on_snap) o.user = ro->snap_user ? ro->snap_user : out;
+  if (ro->on_snap) o.on_wave_end = NULL;
+  memset(out, 0, sizeof *out);
+  int rc = emu_launch(m, &d, &o, f, ro->stats);
+  if (!ro->mem) emu_mem_free(m);
+  synth_free(&s);
+  return rc;
+}
+
+/* run a snippet that must not fault; return wave 0 of workgroup 0 */
+static snap *run_ok(emu_arch a, const char *src)
+{
+  snap *s = ll_xcalloc(1, sizeof *s);
+  emu_fault f;
+  int rc = run_src(a, src, NULL, s, &f);
+  cr_assert_eq(rc, LL_EXIT_OK, "snippet faulted: %s\n%s", f.msg, src);
+  cr_assert_geq(s->nwaves, 1);
+  return s;
+}
+
+static uint32_t fbits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static float bitsf(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+
+#define BOTH for (int ai = 0; ai < EMU_NARCH; ai++)
+#define ARCH ((emu_arch)ai)
+
+/* ---- decoder: round trip against llvm-objdump ------------------------------------------------*/
+/* instruction lines of llvm-objdump -d --no-show-raw-insn, comments and padding spaces removed */
+static char **objdump_lines(const char *co, const char *arch, size_t *n)
+{
+  char *cmd = ll_fmt(LLVM "llvm-objdump -d --no-show-raw-insn --mcpu=%s %s", arch, co);
+  char *out = sh(cmd);
+  free(cmd);
+  char **v = NULL;
+  *n = 0;
+  for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+    if (line[0] != '\t') continue;
+    char *c = strstr(line, "//");
+    if (c) *c = 0;
+    size_t k = strlen(line);
+    while (k && (line[k - 1] == ' ' || line[k - 1] == '\t')) line[--k] = 0;
+    v = ll_xrealloc(v, (*n + 1) * sizeof *v);
+    v[(*n)++] = ll_xstrdup(line + 1);
+  }
+  free(out);
+  return v;
+}
+
+/* Compare every instruction of a code object; returns mismatches, counts unimplemented. */
+static int diff_codeobj(const char *path, size_t *ninsn, size_t *unimpl, ll_buf *report)
+{
+  ll_err e = {0};
+  emu_codeobj *co = emu_codeobj_load_file(path, &e);
+  cr_assert_not_null(co, "%s: %s", path, e.msg);
+  const emu_program *p = emu_codeobj_program(co, &e);
+  cr_assert_not_null(p, "%s: %s", path, e.msg);
+  size_t n;
+  char **lines = objdump_lines(path, emu_arch_name(co->arch), &n);
+  cr_assert_eq(n, emu_program_count(p), "%s: llvm-objdump lists %zu instructions, the decoder %zu", path,
+               n, emu_program_count(p));
+  int bad = 0;
+  for (size_t i = 0; i < n; i++) {
+    char buf[256];
+    emu_insn_format(&p->insns[i], buf, sizeof buf);
+    if (strcmp(buf, lines[i]) != 0) {
+      if (bad < 20) ll_buf_printf(report, "%s pc 0x%llx: objdump '%s' record '%s'\n", path,
+                                  (unsigned long long)p->insns[i].pc, lines[i], buf);
+      bad++;
+    }
+    if (strcmp(p->insns[i].text, lines[i]) != 0 && bad < 20)
+      ll_buf_printf(report, "%s: LLVM C API text '%s' differs from objdump '%s'\n", path,
+                    p->insns[i].text, lines[i]);
+    if (!p->insns[i].implemented) {
+      if (*unimpl < 40) ll_buf_printf(report, "%s: unimplemented '%s' (%s)\n", path, p->insns[i].text, p->insns[i].why);
+      (*unimpl)++;
+    }
+    free(lines[i]);
+  }
+  *ninsn += n;
+  free(lines);
+  emu_codeobj_free(co);
+  return bad;
+}
+
+static void compile_repr(const char *dir, const char *arch, int opt, char *out, size_t n)
+{
+  snprintf(out, n, "%s/repr_%s_O%d.co", dir, arch, opt);
+  char *cmd = ll_fmt(LLVM "clang -x hip --offload-arch=%s --cuda-device-only --no-gpu-bundle-output "
+                     "-nogpuinc -nogpulib -fuse-ld=lld --ld-path=" LLVM "ld.lld -O%d -std=c++17 -o %s "
+                     LANELAB_ROOT "/tests/emu/repr.hip",
+                     arch, opt, out);
+  cr_assert_eq(system(cmd), 0, "compile failed: %s", cmd);
+  free(cmd);
+}
+
+Test(decode, round_trip_every_built_kernel_and_repr_O1_O3, .timeout = 600)
+{
+  ll_buf rep = {0};
+  size_t ninsn = 0, unimpl = 0, nco = 0;
+  int bad = 0;
+  const char *arches[] = {"gfx942", "gfx950"};
+  for (int a = 0; a < 2; a++) {
+    char *kd = ll_fmt("%s/%s/kernels", LANELAB_BUILD, arches[a]);
+    DIR *d = opendir(kd);
+    if (d) {
+      struct dirent *de;
+      while ((de = readdir(d))) {
+        size_t l = strlen(de->d_name);
+        if (l < 4 || strcmp(de->d_name + l - 3, ".co") != 0) continue;
+        char *p = ll_fmt("%s/%s", kd, de->d_name);
+        bad += diff_codeobj(p, &ninsn, &unimpl, &rep);
+        nco++;
+        free(p);
+      }
+      closedir(d);
+    }
+    free(kd);
+    char *tmp = tmpd();
+    for (int o = 1; o <= 3; o++) {
+      char co[512];
+      compile_repr(tmp, arches[a], o, co, sizeof co);
+      bad += diff_codeobj(co, &ninsn, &unimpl, &rep);
+      nco++;
+    }
+    char *rm = ll_fmt("rm -rf %s", tmp);
+    if (system(rm)) {}
+    free(rm), free(tmp);
+  }
+  ll_buf_str(&rep);
+  cr_log_info("decoder round trip: %zu code objects, %zu instructions, %d mismatches, %zu unimplemented", nco,
+              ninsn, bad, unimpl);
+  cr_assert_gt(ninsn, 1000, "too few instructions compared (%zu): were the kernels built?", ninsn);
+  cr_assert_eq(bad, 0, "%d records print differently from llvm-objdump:\n%s", bad, rep.data ? rep.data : "");
+  cr_assert_eq(unimpl, 0, "%zu instructions clang emitted have no semantics:\n%s", unimpl, rep.data ? rep.data : "");
+  ll_buf_free(&rep);
+}
+
+Test(decode, parses_modifiers_and_operands)
+{
+  /* fields the executor uses, from the ISA encodings the assembler produced */
+  emu_insn in;
+  memset(&in, 0, sizeof in);
+  cr_assert(emu_insn_parse("v_pk_add_f16 v0, v2, -v1 op_sel:[1,0] op_sel_hi:[0,1] neg_lo:[0,1]", &in));
+  cr_assert_eq(in.nop, 3);
+  cr_assert_eq(in.o[2].mods & EMU_M_NEG, EMU_M_NEG);
+  cr_assert_str_eq(in.mnem, "v_pk_add_f16");
+  size_t n;
+  uint8_t *b = assemble(EMU_GFX950,
+                        "ds_swizzle_b32 v5, v4 offset:swizzle(BITMASK_PERM,\"01pi0\")\n"
+                        "ds_write2st64_b32 v9, v5, v17 offset0:16 offset1:20\n"
+                        "v_add_f32_sdwa v0, v1, v2 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:BYTE_2 src1_sel:WORD_0\n"
+                        "buffer_load_dword v0, v1, s[4:7], 0 offen offset:16 sc0 nt sc1\n"
+                        "s_waitcnt vmcnt(3) lgkmcnt(1)\n"
+                        "v_mul_f32_e64 v0, |v1|, -v2 mul:4\n",
+                        &n);
+  ll_err e = {0};
+  emu_program *p = emu_program_decode(EMU_GFX950, b, n, 0, &e);
+  cr_assert_not_null(p, "%s", e.msg);
+  cr_assert_eq(p->n, 6);
+  cr_assert_eq(p->insns[0].offset, 0x0906); /* and 0b00110, or 0b01000 << 5, xor 0b00010 << 10 */
+  cr_assert_eq(p->insns[1].offset0, 16);
+  cr_assert_eq(p->insns[1].offset1, 20);
+  cr_assert_eq(p->insns[2].enc, EMU_ENC_SDWA);
+  cr_assert_eq(p->insns[2].dst_sel, EMU_SEL_WORD1);
+  cr_assert_eq(p->insns[2].dst_unused, 2);
+  cr_assert_eq(p->insns[2].src0_sel, 2);
+  cr_assert_eq(p->insns[2].src1_sel, EMU_SEL_WORD0);
+  cr_assert(p->insns[3].offen && p->insns[3].sc0 && p->insns[3].sc1 && p->insns[3].nt);
+  cr_assert_eq(p->insns[3].offset, 16);
+  cr_assert_eq(p->insns[4].vmcnt, 3);
+  cr_assert_eq(p->insns[4].lgkmcnt, 1);
+  cr_assert_eq(p->insns[4].expcnt, -1);
+  cr_assert_eq(p->insns[5].omod, 2);
+  cr_assert_eq(p->insns[5].o[1].mods & (EMU_M_ABS | EMU_M_NEG), EMU_M_ABS);
+  cr_assert_eq(p->insns[5].o[2].mods & (EMU_M_ABS | EMU_M_NEG), EMU_M_NEG);
+  for (size_t i = 0; i < p->n; i++) {
+    char buf[256];
+    emu_insn_format(&p->insns[i], buf, sizeof buf);
+    cr_assert_str_eq(buf, p->insns[i].text);
+    cr_assert(p->insns[i].implemented, "%s: %s", p->insns[i].text, p->insns[i].why);
+  }
+  emu_program_free(p);
+  free(b);
+}
+
+Test(decode, unknown_mnemonic_is_flagged_not_implemented)
+{
+  size_t n;
+  uint8_t *b = assemble(EMU_GFX942, "s_getreg_b32 s0, hwreg(HW_REG_MODE, 0, 4)\nscratch_load_dword v0, off, s0 offset:4\n", &n);
+  ll_err e = {0};
+  emu_program *p = emu_program_decode(EMU_GFX942, b, n, 0, &e);
+  cr_assert_not_null(p);
+  cr_assert_eq(p->n, 2);
+  for (int i = 0; i < 2; i++) {
+    cr_assert_not(emu_program_insn(p, (size_t)i)->implemented);
+    char buf[256];
+    emu_insn_format(&p->insns[i], buf, sizeof buf);
+    cr_assert_str_eq(buf, p->insns[i].text);
+  }
+  emu_program_free(p);
+  free(b);
+}
+
+/* ---- SALU ------------------------------------------------------------------------------------*/
+Test(salu, arithmetic_carry_and_scc)
+{
+  BOTH {
+    snap *s = run_ok(ARCH,
+                     "s_mov_b32 s10, 0xffffffff\n"
+                     "s_add_u32 s11, s10, 2\n"            /* 1, SCC = carry 1 */
+                     "s_addc_u32 s12, 5, 0\n"             /* 5 + 0 + 1 = 6 */
+                     "s_sub_u32 s13, 3, 5\n"              /* -2, SCC = borrow 1 */
+                     "s_cselect_b32 s14, 7, 9\n"          /* SCC=1 -> 7 */
+                     "s_mul_i32 s15, s13, -3\n"           /* 6 */
+                     "s_lshl_b32 s16, 1, 31\n"
+                     "s_ashr_i32 s17, s16, 4\n"           /* 0xf8000000 */
+                     "s_mov_b32 s30, 0xabcd1234\n"
+                     "s_bfe_u32 s18, s30, 0x80008\n"       /* offset 8 width 8 -> 0x12 */
+                     "s_mov_b32 s31, 0xabcd1284\n"
+                     "s_bfe_i32 s19, s31, 0x80000\n"       /* byte 0x84 sign-extended */
+                     "s_ff1_i32_b32 s20, 0x50\n"          /* 4 */
+                     "s_bcnt1_i32_b32 s21, 0xf0f\n"       /* 8 */
+                     "s_min_i32 s22, -5, 3\n"
+                     "s_max_u32 s23, -5, 3\n"
+                     "s_movk_i32 s24, 0x8000\n"           /* sign-extended */
+                     "s_cmp_lt_i32 s13, 0\n"              /* SCC = 1 */
+                     "s_cselect_b32 s25, 1, 0\n"
+                     "s_brev_b32 s26, 1\n"
+                     "s_mov_b32 s32, 0xabcd0000\n"
+                     "s_pack_lh_b32_b16 s27, 0x1234, s32\n"
+                     "s_lshl2_add_u32 s28, 3, 100\n"
+                     "s_endpgm\n");
+    uint32_t *r = s->w[0].s;
+    cr_assert_eq(r[11], 1);
+    cr_assert_eq(r[12], 6);
+    cr_assert_eq(r[13], (uint32_t)-2);
+    cr_assert_eq(r[14], 7);
+    cr_assert_eq(r[15], 6);
+    cr_assert_eq(r[17], 0xf8000000u);
+    cr_assert_eq(r[18], 0x12);
+    cr_assert_eq(r[19], 0xffffff84u);
+    cr_assert_eq(r[20], 4);
+    cr_assert_eq(r[21], 8);
+    cr_assert_eq(r[22], (uint32_t)-5);
+    cr_assert_eq(r[23], (uint32_t)-5);
+    cr_assert_eq(r[24], 0xffff8000u);
+    cr_assert_eq(r[25], 1);
+    cr_assert_eq(r[26], 0x80000000u);
+    cr_assert_eq(r[27], 0xabcd1234u);
+    cr_assert_eq(r[28], 112);
+    free(s);
+  }
+}
+
+Test(salu, sixty_four_bit_and_inline_constants)
+{
+  snap *s = run_ok(EMU_GFX950,
+                   "s_mov_b64 s[10:11], -1\n"
+                   "s_lshr_b64 s[12:13], s[10:11], 4\n"
+                   "s_mov_b64 s[14:15], 1.0\n"            /* f64 inline constant */
+                   "s_mov_b32 s16, 0.5\n"                 /* f32 inline constant */
+                   "s_mov_b32 s17, 0.15915494\n"          /* 1/(2 pi) */
+                   "s_and_b64 s[18:19], s[10:11], 0\n"    /* SCC = 0 */
+                   "s_cselect_b32 s20, 1, 2\n"
+                   "s_bcnt1_i32_b64 s21, s[12:13]\n"
+                   "s_endpgm\n");
+  uint32_t *r = s->w[0].s;
+  cr_assert_eq(r[12], 0xffffffffu);
+  cr_assert_eq(r[13], 0x0fffffffu);
+  cr_assert_eq(r[14], 0);
+  cr_assert_eq(r[15], 0x3ff00000u);
+  cr_assert_eq(r[16], 0x3f000000u);
+  cr_assert_eq(r[17], 0x3e22f983u);
+  cr_assert_eq(r[20], 2);
+  cr_assert_eq(r[21], 60);
+  free(s);
+}
+
+/* ---- VALU ------------------------------------------------------------------------------------*/
+Test(valu, integer_ops_per_lane)
+{
+  BOTH {
+    snap *s = run_ok(ARCH,
+                     "v_mov_b32 v1, v0\n"                         /* lane id */
+                     "v_add_u32 v2, 63, v1\n"
+                     "v_subrev_u32 v3, 100, v1\n"
+                     "v_lshlrev_b32 v4, 3, v1\n"
+                     "s_mov_b32 s40, 0x10001\n"
+                     "v_mul_lo_u32 v5, v1, s40\n"
+                     "s_brev_b32 s41, 1\n"
+                     "v_mul_hi_u32 v6, v5, s41\n"
+                     "v_mad_u32_u24 v7, v1, v1, 5\n"
+                     "v_bfe_u32 v8, v5, 14, 4\n"
+                     "v_mov_b32 v30, 0x11223344\n"
+                     "v_mov_b32 v31, 0x55667788\n"
+                     "v_mov_b32 v32, 0x0c070004\n"
+                     "v_perm_b32 v9, v30, v31, v32\n"
+                     "v_mbcnt_lo_u32_b32 v10, -1, 0\n"
+                     "v_mbcnt_hi_u32_b32 v10, -1, v10\n"
+                     "v_mov_b32 v33, 0xff\n"
+                     "v_xad_u32 v11, v1, v33, 1\n"
+                     "v_lshl_add_u32 v12, v1, 2, 7\n"
+                     "v_add3_u32 v13, v1, v1, 1\n"
+                     "v_mov_b32 v34, 0x100\n"
+                     "v_and_or_b32 v14, v1, 12, v34\n"
+                     "v_mov_b32 v35, 0x12345678\n"
+                     "v_mov_b32 v36, 0x9abcdef0\n"
+                     "v_alignbit_b32 v15, v35, v36, 8\n"
+                     "v_mov_b32 v37, 0xff00\n"
+                     "v_mov_b32 v38, 0xabcd\n"
+                     "v_bfi_b32 v16, v37, v5, v38\n"
+                     "v_ffbh_u32 v17, v1\n"
+                     "v_bcnt_u32_b32 v18, v1, 10\n"
+                     "v_cvt_f32_u32 v19, v1\n"
+                     "v_cvt_u32_f32 v20, v19\n"
+                     "s_endpgm\n");
+    for (uint32_t l = 0; l < 64; l++) {
+      uint32_t x = l;
+      cr_assert_eq(s->w[0].v[2][l], x + 63);
+      cr_assert_eq(s->w[0].v[3][l], x - 100);
+      cr_assert_eq(s->w[0].v[4][l], x << 3);
+      uint32_t m = x * 0x10001u;
+      cr_assert_eq(s->w[0].v[5][l], m);
+      cr_assert_eq(s->w[0].v[6][l], (uint32_t)(((uint64_t)m * 0x80000000u) >> 32));
+      cr_assert_eq(s->w[0].v[7][l], x * x + 5);
+      cr_assert_eq(s->w[0].v[8][l], (m >> 14) & 15);
+      /* selector bytes 0x04, 0x00, 0x07, 0x0c over {S0, S1} = 0x11223344_55667788 */
+      cr_assert_eq(s->w[0].v[9][l], 0x00118844u);
+      cr_assert_eq(s->w[0].v[10][l], x, "mbcnt lane %u", l);
+      cr_assert_eq(s->w[0].v[11][l], (x ^ 0xff) + 1);
+      cr_assert_eq(s->w[0].v[12][l], (x << 2) + 7);
+      cr_assert_eq(s->w[0].v[13][l], 2 * x + 1);
+      cr_assert_eq(s->w[0].v[14][l], (x & 12) | 0x100);
+      cr_assert_eq(s->w[0].v[15][l], 0x789abcdeu);
+      cr_assert_eq(s->w[0].v[16][l], (0xff00 & m) | (~0xff00u & 0xabcd));
+      cr_assert_eq(s->w[0].v[17][l], x ? (uint32_t)__builtin_clz(x) : 0xffffffffu);
+      cr_assert_eq(s->w[0].v[18][l], (uint32_t)__builtin_popcount(x) + 10);
+      cr_assert_eq(s->w[0].v[20][l], x);
+    }
+    free(s);
+  }
+}
+
+Test(valu, carry_chain_and_64bit)
+{
+  snap *s = run_ok(EMU_GFX942,
+                   "v_mov_b32 v1, -1\n"
+                   "v_add_co_u32 v2, vcc, v1, v0\n"        /* carry for lanes >= 1 */
+                   "v_addc_co_u32 v3, vcc, 0, 0, vcc\n"   /* 1 where carried */
+                   "v_mad_u64_u32 v[4:5], s[10:11], v1, v1, 0\n" /* 0xfffffffe00000001 */
+                   "v_lshlrev_b64 v[6:7], 36, v[4:5]\n"
+                   "v_lshl_add_u64 v[8:9], v[4:5], 2, 3\n"
+                   "v_cmp_gt_u64 s[12:13], v[4:5], v[6:7]\n"
+                   "s_endpgm\n");
+  uint64_t big = 0xffffffffull * 0xffffffffull;
+  for (uint32_t l = 0; l < 64; l++) {
+    cr_assert_eq(s->w[0].v[2][l], l - 1);
+    cr_assert_eq(s->w[0].v[3][l], l >= 1 ? 1u : 0u);
+    cr_assert_eq(s->w[0].v[4][l], (uint32_t)big);
+    cr_assert_eq(s->w[0].v[5][l], (uint32_t)(big >> 32));
+    uint64_t sh = big << 36;
+    cr_assert_eq(s->w[0].v[6][l], (uint32_t)sh);
+    cr_assert_eq(s->w[0].v[7][l], (uint32_t)(sh >> 32));
+    uint64_t la = (big << 2) + 3;
+    cr_assert_eq(s->w[0].v[8][l], (uint32_t)la);
+    cr_assert_eq(s->w[0].v[9][l], (uint32_t)(la >> 32));
+  }
+  uint64_t m = s->w[0].s[12] | (uint64_t)s->w[0].s[13] << 32;
+  cr_assert_eq(m, big > (big << 36) ? ~0ull : 0ull);
+  free(s);
+}
+
+Test(valu, float_modifiers_constants_clamp_omod)
+{
+  BOTH {
+    snap *s = run_ok(ARCH,
+                     "v_cvt_f32_i32 v1, v0\n"                 /* x = lane */
+                     "v_subrev_f32 v1, 32.0, v1\n"           /* literal: x = lane - 32 */
+                     "v_add_f32_e64 v2, -v1, |v1|\n"          /* -x + |x| */
+                     "v_mul_f32_e64 v3, v1, 0.5 mul:2\n"      /* x * 0.5 * 2 */
+                     "v_mul_f32_e64 v4, v1, -4.0 div:2\n"     /* x * -4 / 2 */
+                     "v_add_f32_e64 v5, v1, 0.15915494 clamp\n"
+                     "v_fma_f32 v6, v1, v1, -1.0\n"
+                     "v_max_f32 v7, v1, 2.0\n"
+                     "v_fmac_f32 v8, v1, 2.0\n"               /* v8 = 0 + 2x */
+                     "v_cndmask_b32_e64 v9, -v1, 1.0, s[20:21]\n"  /* s[20:21] = 0 -> -x */
+                     "v_trunc_f32 v10, 0x3fc00000\n"          /* trunc(1.5) */
+                     "v_rndne_f32 v11, 0x40200000\n"          /* rndne(2.5) = 2 */
+                     "v_floor_f32 v12, -1.5\n"
+                     "v_fract_f32 v13, 0xbfa00000\n"          /* fract(-1.25) = 0.75 */
+                     "v_ldexp_f32 v14, v1, 3\n"
+                     "v_cvt_i32_f32 v15, 0xcf800000\n"        /* -2^32 saturates */
+                     "v_cvt_u32_f32 v16, -1.0\n"              /* saturates to 0 */
+                     "s_endpgm\n");
+    for (int l = 0; l < 64; l++) {
+      float x = (float)l - 32.0f;
+      cr_assert_eq(s->w[0].v[2][l], fbits(-x + fabsf(x)));
+      cr_assert_eq(s->w[0].v[3][l], fbits(x * 0.5f * 2.0f));
+      cr_assert_eq(s->w[0].v[4][l], fbits(x * -4.0f * 0.5f));
+      float c = x + 0.15915494309189535f;
+      c = c < 0 ? 0 : c > 1 ? 1 : c;
+      cr_assert_eq(s->w[0].v[5][l], fbits(c), "lane %d clamp", l);
+      cr_assert_eq(s->w[0].v[6][l], fbits(fmaf(x, x, -1.0f)));
+      cr_assert_eq(s->w[0].v[7][l], fbits(x > 2.0f ? x : 2.0f));
+      cr_assert_eq(s->w[0].v[8][l], fbits(2.0f * x));
+      cr_assert_eq(s->w[0].v[9][l], fbits(-x));
+      cr_assert_eq(s->w[0].v[10][l], fbits(1.0f));
+      cr_assert_eq(s->w[0].v[11][l], fbits(2.0f));
+      cr_assert_eq(s->w[0].v[12][l], fbits(-2.0f));
+      cr_assert_eq(s->w[0].v[13][l], fbits(0.75f));
+      cr_assert_eq(s->w[0].v[14][l], fbits(x * 8.0f));
+      cr_assert_eq(s->w[0].v[15][l], 0x80000000u);
+      cr_assert_eq(s->w[0].v[16][l], 0u);
+    }
+    free(s);
+  }
+}
+
+Test(valu, transcendentals_within_one_ulp_of_the_math)
+{
+  /* v_exp_f32 = 2^x, v_log_f32 = log2 x, v_rcp = 1/x, v_rsq = 1/sqrt x, v_sqrt (CDNA3 ISA VOP1);
+   * hardware promises ~1 ULP; the emulator rounds the double-precision result once. */
+  snap *s = run_ok(EMU_GFX950,
+                   "v_cvt_f32_u32 v1, v0\n"
+                   "v_add_f32 v1, 0x3e800000, v1\n"         /* x = lane + 0.25 */
+                   "v_exp_f32 v2, v1\n"
+                   "v_log_f32 v3, v1\n"
+                   "v_rcp_f32 v4, v1\n"
+                   "v_rsq_f32 v5, v1\n"
+                   "v_sqrt_f32 v6, v1\n"
+                   "v_sin_f32 v7, v1\n"
+                   "s_endpgm\n");
+  for (int l = 0; l < 64; l++) {
+    double x = l + 0.25;
+    double ref[6] = {exp2(x), log2(x), 1.0 / x, 1.0 / sqrt(x), sqrt(x), sin(2 * M_PI * x)};
+    for (int k = 0; k < 6; k++) {
+      float got = bitsf(s->w[0].v[2 + k][l]);
+      float r = (float)ref[k];
+      float ulp = nextafterf(fabsf(r), INFINITY) - fabsf(r);
+      cr_assert(fabsf(got - r) <= ulp, "lane %d op %d: got %a want %a", l, k, got, r);
+    }
+  }
+  free(s);
+}
+
+Test(valu, f16_conversions_and_sdwa)
+{
+  snap *s = run_ok(EMU_GFX942,
+                   "v_mov_b32 v1, 0x3f801000\n"           /* 1 + 2^-11: ties to even -> 1.0 */
+                   "v_cvt_f16_f32 v2, v1\n"
+                   "v_mov_b32 v1, 0x3f803000\n"           /* 1 + 3*2^-11 -> 1 + 2^-9 */
+                   "v_cvt_f16_f32 v3, v1\n"
+                   "v_mov_b32 v4, 0xdead0000\n"
+                   "v_cvt_f16_f32 v4, 0x477fe000\n"       /* 65504 (max half); high half kept */
+                   "v_cvt_f16_f32 v5, 0x47800000\n"       /* 65536 -> inf */
+                   "v_cvt_f32_f16 v6, 0x3c00\n"           /* literal half 1.0 */
+                   "v_mov_b32 v7, 0x12345678\n"
+                   "v_add_u32_sdwa v8, v7, v7 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:BYTE_1 src1_sel:WORD_0\n"
+                   "v_mov_b32 v9, 0xffffffff\n"
+                   "v_mov_b32_sdwa v9, v7 dst_sel:BYTE_2 dst_unused:UNUSED_PRESERVE src0_sel:BYTE_0\n"
+                   "v_mov_b32 v10, 0x00008080\n"
+                   "v_add_u32_sdwa v11, sext(v10), v0 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_1 src1_sel:DWORD\n"
+                   "s_endpgm\n");
+  cr_assert_eq(s->w[0].v[2][5] & 0xffff, 0x3c00);
+  cr_assert_eq(s->w[0].v[3][5] & 0xffff, 0x3c02); /* 1.5 ulp: tie, to even */
+  cr_assert_eq(s->w[0].v[4][5], 0xdead7bffu);
+  cr_assert_eq(s->w[0].v[5][5] & 0xffff, 0x7c00);
+  cr_assert_eq(s->w[0].v[6][5], fbits(1.0f));
+  cr_assert_eq(s->w[0].v[8][5], ((0x56u + 0x5678u) & 0xffff) << 16);
+  cr_assert_eq(s->w[0].v[9][5], 0xff78ffffu);
+  for (int l = 0; l < 64; l++) cr_assert_eq(s->w[0].v[11][l], (uint32_t)(-128 + l));
+  free(s);
+}
+
+Test(vop3p, packed_f16_op_sel_and_f32_pairs)
+{
+  snap *s = run_ok(EMU_GFX950,
+                   "v_mov_b32 v1, 0x40003c00\n"          /* {hi 2.0, lo 1.0} */
+                   "v_mov_b32 v2, 0x44004200\n"          /* {hi 4.0, lo 3.0} */
+                   "v_pk_add_f16 v3, v1, v2\n"           /* {6, 4} */
+                   "v_pk_add_f16 v4, v1, v2 op_sel:[1,0] op_sel_hi:[0,1]\n" /* lo = 2+3, hi = 1+4 */
+                   "v_pk_mul_f16 v5, v1, v2 neg_lo:[1,0] neg_hi:[0,1]\n"     /* {-8, -3} */
+                   "v_pk_fma_f16 v6, v1, v2, v1\n"       /* {2*4+2, 1*3+1} = {10, 4} */
+                   "v_pk_add_f16 v7, v1, 1.0\n"          /* constant in both halves: {3, 2} */
+                   "v_mov_b32 v8, 1.0\n"
+                   "v_mov_b32 v9, 2.0\n"
+                   "v_pk_add_f32 v[10:11], v[8:9], v[8:9] op_sel_hi:[0,1]\n" /* lo 1+1, hi 1+2 */
+                   "v_fma_mix_f32 v12, v1, v2, v8 op_sel:[1,0,0] op_sel_hi:[1,1,0]\n" /* 2*3+1 */
+                   "s_endpgm\n");
+  cr_assert_eq(s->w[0].v[3][0], 0x46004400u);
+  cr_assert_eq(s->w[0].v[4][0], 0x45004500u);
+  cr_assert_eq(s->w[0].v[5][0], 0xc800c200u);
+  cr_assert_eq(s->w[0].v[6][0], 0x49004400u);
+  cr_assert_eq(s->w[0].v[7][0], 0x42004000u);
+  cr_assert_eq(s->w[0].v[10][0], fbits(2.0f));
+  cr_assert_eq(s->w[0].v[11][0], fbits(3.0f));
+  cr_assert_eq(s->w[0].v[12][0], fbits(7.0f));
+  free(s);
+}
+
+/* ---- EXEC masking, compares, branches --------------------------------------------------------*/
+Test(exec, masked_writes_and_saveexec_restore)
+{
+  BOTH {
+    snap *s = run_ok(ARCH,
+                     "v_mov_b32 v1, 7\n"
+                     "v_cmp_gt_u32 vcc, 20, v0\n"           /* lanes 0..19 */
+                     "s_and_saveexec_b64 s[10:11], vcc\n"
+                     "v_mov_b32 v1, v0\n"                    /* only lanes 0..19 */
+                     "v_cmp_eq_u32 s[12:13], v0, v0\n"       /* mask restricted to EXEC */
+                     "s_or_b64 exec, exec, s[10:11]\n"
+                     "v_add_u32 v2, v1, 1\n"
+                     "v_cmpx_lt_u32 vcc, v0, 5\n"            /* EXEC = lanes 0..4 */
+                     "v_mov_b32 v3, 1\n"
+                     "s_endpgm\n");
+    for (int l = 0; l < 64; l++) {
+      cr_assert_eq(s->w[0].v[1][l], l < 20 ? (uint32_t)l : 7u, "lane %d", l);
+      cr_assert_eq(s->w[0].v[2][l], (l < 20 ? (uint32_t)l : 7u) + 1);
+      cr_assert_eq(s->w[0].v[3][l], l < 5 ? 1u : 0u);
+    }
+    uint64_t m = s->w[0].s[12] | (uint64_t)s->w[0].s[13] << 32;
+    cr_assert_eq(m, (1ull << 20) - 1);
+    cr_assert_eq(s->w[0].exec, 0x1full);
+    cr_assert_eq(s->w[0].vcc, 0x1full);
+    free(s);
+  }
+}
+
+Test(branch, loop_and_skip)
+{
+  BOTH {
+    snap *s = run_ok(ARCH,
+                     "s_mov_b32 s10, 0\n"
+                     "s_mov_b32 s11, 0\n"
+                     "loop:\n"
+                     "s_add_u32 s10, s10, 3\n"
+                     "s_add_u32 s11, s11, 1\n"
+                     "s_cmp_lt_u32 s11, 10\n"
+                     "s_cbranch_scc1 loop\n"
+                     "v_cmp_gt_u32 vcc, 0, v0\n"             /* no lane */
+                     "s_and_saveexec_b64 s[12:13], vcc\n"
+                     "s_cbranch_execz skip\n"
+                     "s_mov_b32 s14, 1\n"
+                     "skip:\n"
+                     "s_mov_b64 exec, s[12:13]\n"
+                     "s_cbranch_vccnz bad\n"
+                     "s_branch done\n"
+                     "bad:\n"
+                     "s_mov_b32 s15, 1\n"
+                     "done:\n"
+                     "s_endpgm\n");
+    cr_assert_eq(s->w[0].s[10], 30);
+    cr_assert_eq(s->w[0].s[11], 10);
+    cr_assert_eq(s->w[0].s[14], 0);
+    cr_assert_eq(s->w[0].s[15], 0);
+    cr_assert_eq(s->w[0].exec, ~0ull);
+    free(s);
+  }
+}
+
+/* ---- initial state --------------------------------------------------------------------------*/
+Test(state, workitem_ids_wg_ids_partial_wave)
+{
+  /* block 10x7x2 = 140 work-items: waves of 64, 64, 12; v0 = x | y << 10 | z << 20 */
+  snap *s = ll_xcalloc(1, sizeof *s);
+  emu_fault f;
+  ropts ro = {.grid = {1, 1, 1}, .block = {10, 7, 2}};
+  int rc = run_src(EMU_GFX950, "v_mov_b32 v1, v0\ns_mov_b32 s20, s2\ns_mov_b32 s21, s3\ns_mov_b32 s22, s4\ns_endpgm\n", &ro, s, &f);
+  cr_assert_eq(rc, LL_EXIT_OK, "%s", f.msg);
+  cr_assert_eq(s->nwaves, 3);
+  for (int w = 0; w < 3; w++)
+    for (int l = 0; l < 64; l++) {
+      int t = w * 64 + l;
+      if (t >= 140) continue;
+      uint32_t x = (uint32_t)t % 10, y = ((uint32_t)t / 10) % 7, z = (uint32_t)t / 70;
+      cr_assert_eq(s->w[w].v[1][l], x | y << 10 | z << 20, "wave %d lane %d", w, l);
+    }
+  cr_assert_eq(s->w[2].exec, (1ull << 12) - 1);
+  cr_assert_eq(s->w[0].exec, ~0ull);
+  free(s);
+}
+
+static uint32_t wg_seen[8][3];
+static int wg_nseen;
+static pthread_mutex_t wg_mu = PTHREAD_MUTEX_INITIALIZER;
+static void on_end_wg(void *u, const emu_wave_view *v)
+{
+  (void)u;
+  pthread_mutex_lock(&wg_mu);
+  if (wg_nseen < 8) {
+    wg_seen[wg_nseen][0] = v->sgpr[2] | v->sgpr[3] << 8 | v->sgpr[4] << 16;
+    wg_seen[wg_nseen][1] = v->wg[0] | v->wg[1] << 8 | v->wg[2] << 16;
+    wg_nseen++;
+  }
+  pthread_mutex_unlock(&wg_mu);
+}
+
+Test(state, workgroup_ids_in_sgprs_across_threads)
+{
+  synth s;
+  synth_make(&s, EMU_GFX942, "s_endpgm\n", 0);
+  emu_mem *m = emu_mem_new();
+  emu_dispatch d = {.co = &s.co, .kernel = &s.k, .grid = {2, 2, 2}, .block = {64, 1, 1}};
+  emu_launch_opts o = {.threads = 4, .on_wave_end = on_end_wg};
+  emu_fault f;
+  wg_nseen = 0;
+  cr_assert_eq(emu_launch(m, &d, &o, &f, NULL), LL_EXIT_OK, "%s", f.msg);
+  cr_assert_eq(wg_nseen, 8);
+  uint32_t seen = 0;
+  for (int i = 0; i < 8; i++) {
+    cr_assert_eq(wg_seen[i][0], wg_seen[i][1], "s2..s4 hold the workgroup id");
+    uint32_t x = wg_seen[i][0] & 0xff, y = (wg_seen[i][0] >> 8) & 0xff, z = wg_seen[i][0] >> 16;
+    seen |= 1u << (x + 2 * y + 4 * z);
+  }
+  cr_assert_eq(seen, 0xff);
+  emu_mem_free(m);
+  synth_free(&s);
+}
+
+/* ---- LDS ------------------------------------------------------------------------------------*/
+Test(ds, reads_writes_read2_st64_atomics)
+{
+  BOTH {
+    snap *s = run_ok(ARCH,
+                     "v_lshlrev_b32 v1, 2, v0\n"             /* addr = 4 * lane */
+                     "v_add_u32 v2, 1000, v0\n"
+                     "ds_write_b32 v1, v2\n"
+                     "ds_write_b32 v1, v0 offset:256\n"
+                     "v_mov_b32 v3, 0\n"
+                     "ds_add_u32 v3, v2 offset:512\n"        /* all lanes add to one word */
+                     "s_waitcnt lgkmcnt(0)\n"
+                     "ds_read_b32 v4, v1\n"
+                     "ds_read2_b32 v[6:7], v1 offset1:64\n"  /* [addr], [addr + 256] */
+                     "v_mov_b32 v5, 0\n"
+                     "ds_read_b32 v8, v5 offset:512\n"
+                     "ds_read_b64 v[10:11], v1\n"
+                     "v_xor_b32 v9, 4, v1\n"
+                     "ds_read_u16 v12, v9 offset:2\n"
+                     "ds_write2st64_b32 v5, v0, v2 offset0:2 offset1:3\n"  /* 512 and 768 bytes */
+                     "s_waitcnt lgkmcnt(0)\n"
+                     "ds_read_b32 v13, v5 offset:768\n"
+                     "ds_add_rtn_u32 v14, v5, v0 offset:640\n"
+                     "s_waitcnt lgkmcnt(0)\n"
+                     "s_endpgm\n");
+    uint32_t sum = 0;
+    for (uint32_t l = 0; l < 64; l++) sum += 1000 + l;
+    for (uint32_t l = 0; l < 64; l++) {
+      cr_assert_eq(s->w[0].v[4][l], 1000 + l);
+      cr_assert_eq(s->w[0].v[6][l], 1000 + l);
+      cr_assert_eq(s->w[0].v[7][l], l);
+      cr_assert_eq(s->w[0].v[8][l], sum);
+      cr_assert_eq(s->w[0].v[10][l], 1000 + l);
+      cr_assert_eq(s->w[0].v[11][l], l < 63 ? 1001 + l : 0u);
+      cr_assert_eq(s->w[0].v[12][l], (1000 + (l ^ 1)) >> 16);
+      cr_assert_eq(s->w[0].v[13][l], 1000 + 63, "write2st64: highest lane writes last");
+      cr_assert_eq(s->w[0].v[14][l], (uint32_t)(l * (l - 1) / 2), "lane-order atomic returns");
+    }
+    free(s);
+  }
+}
+
+Test(ds, lds_out_of_range_faults_with_details)
+{
+  snap s;
+  emu_fault f;
+  ropts ro = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .lds = 256};
+  int rc = run_src(EMU_GFX950, "v_lshlrev_b32 v1, 2, v0\nds_write_b32 v1, v0 offset:4\ns_endpgm\n", &ro, &s, &f);
+  cr_assert_eq(rc, LL_EXIT_FAIL);
+  cr_assert_str_eq(f.kind, "lds out of range");
+  cr_assert_eq(f.lane, 63); /* 4*63 + 4 = 256 is the first byte past 256 bytes */
+  cr_assert_eq(f.addr, 256);
+  cr_assert_eq(f.pc, 0x1004);
+  cr_assert(strstr(f.msg, "gfx950") && strstr(f.msg, "snippet") && strstr(f.msg, "0x1004") &&
+            strstr(f.msg, "ds_write_b32 v1, v0 offset:4") && strstr(f.msg, "lane 63") && strstr(f.msg, "0x100"),
+            "%s", f.msg);
+}
+
+/* ---- global / buffer memory -------------------------------------------------------------------*/
+typedef struct {
+  emu_mem *m;
+  uint32_t in[64], out[64], ka[16];
+  uint64_t din, dout, dka;
+} gmem;
+static void gmem_init(gmem *g)
+{
+  memset(g, 0, sizeof *g);
+  g->m = emu_mem_new();
+  for (int i = 0; i < 64; i++) g->in[i] = 0x1000u + (uint32_t)i * 3;
+  g->din = emu_mem_map(g->m, g->in, sizeof g->in, "in");
+  g->dout = emu_mem_map(g->m, g->out, sizeof g->out, "out");
+  g->ka[0] = (uint32_t)g->din, g->ka[1] = (uint32_t)(g->din >> 32);
+  g->ka[2] = (uint32_t)g->dout, g->ka[3] = (uint32_t)(g->dout >> 32);
+  g->dka = emu_mem_map(g->m, g->ka, sizeof g->ka, "kernarg");
+}
+
+Test(mem, global_load_store_atomics)
+{
+  BOTH {
+    gmem g;
+    gmem_init(&g);
+    snap *s = ll_xcalloc(1, sizeof *s);
+    emu_fault f;
+    ropts ro = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .mem = g.m, .kernarg = g.dka};
+    int rc = run_src(ARCH,
+                     "s_load_dwordx4 s[4:7], s[0:1], 0x0\n"
+                     "v_lshlrev_b32 v1, 2, v0\n"
+                     "v_xor_b32 v2, 63, v0\n"
+                     "v_lshlrev_b32 v2, 2, v2\n"
+                     "s_waitcnt lgkmcnt(0)\n"
+                     "global_load_dword v3, v2, s[4:5]\n"            /* in[63 - lane] */
+                     "v_mov_b32 v4, s4\n"
+                     "v_mov_b32 v5, s5\n"
+                     "global_load_dword v6, v[4:5], off offset:8\n"  /* in[2] via a VGPR pair */
+                     "s_waitcnt vmcnt(0)\n"
+                     "v_add_u32 v3, v3, v6\n"
+                     "global_store_dword v1, v3, s[6:7]\n"
+                     "v_mov_b32 v7, 1\n"
+                     "v_mov_b32 v8, 0\n"
+                     "global_atomic_add v9, v8, v7, s[4:5] sc0\n"    /* in[0] += 1 per lane, returns old */
+                     "s_waitcnt vmcnt(0)\n"
+                     "s_endpgm\n",
+                     &ro, s, &f);
+    cr_assert_eq(rc, LL_EXIT_OK, "%s", f.msg);
+    for (uint32_t l = 0; l < 64; l++) {
+      cr_assert_eq(g.out[l], (0x1000u + (63 - l) * 3) + (0x1000u + 6), "lane %u", l);
+      cr_assert_eq(s->w[0].v[9][l], 0x1000u + l, "atomic returns the pre-op value in lane order");
+    }
+    cr_assert_eq(g.in[0], 0x1000u + 64);
+    emu_mem_free(g.m);
+    free(s);
+  }
+}
+
+Test(mem, buffer_offen_and_out_of_range_reads_zero)
+{
+  gmem g;
+  gmem_init(&g);
+  snap *s = ll_xcalloc(1, sizeof *s);
+  emu_fault f;
+  ropts ro = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .mem = g.m, .kernarg = g.dka};
+  /* V#: base = in, stride 0, num_records = 128 bytes: lanes 32.. read 0 (hardware range check) */
+  int rc = run_src(EMU_GFX942,
+                   "s_load_dwordx2 s[4:5], s[0:1], 0x0\n"
+                   "s_waitcnt lgkmcnt(0)\n"
+                   "s_and_b32 s5, s5, 0xffff\n"
+                   "s_mov_b32 s6, 128\n"
+                   "s_mov_b32 s7, 0x27000\n"
+                   "v_lshlrev_b32 v1, 2, v0\n"
+                   "buffer_load_dword v2, v1, s[4:7], 0 offen\n"
+                   "buffer_load_dword v3, v1, s[4:7], 4 offen offset:4\n"
+                   "s_waitcnt vmcnt(0)\n"
+                   "s_endpgm\n",
+                   &ro, s, &f);
+  cr_assert_eq(rc, LL_EXIT_OK, "%s", f.msg);
+  for (uint32_t l = 0; l < 64; l++) {
+    cr_assert_eq(s->w[0].v[2][l], l < 32 ? 0x1000u + l * 3 : 0u, "lane %u", l);
+    /* soffset (4) is outside the range check; voffset + offset must be < 128 */
+    cr_assert_eq(s->w[0].v[3][l], 4 * l + 4 + 4 <= 128 ? 0x1000u + (l + 2) * 3 : 0u, "lane %u", l);
+  }
+  emu_mem_free(g.m);
+  free(s);
+}
+
+Test(mem, out_of_bounds_global_fault_names_lane_and_address)
+{
+  gmem g;
+  gmem_init(&g);
+  snap s;
+  emu_fault f;
+  ropts ro = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .mem = g.m, .kernarg = g.dka};
+  int rc = run_src(EMU_GFX942,
+                   "s_load_dwordx2 s[4:5], s[0:1], 0x0\n"
+                   "v_lshlrev_b32 v1, 3, v0\n"            /* 8 bytes per lane: lane 32 runs off */
+                   "s_waitcnt lgkmcnt(0)\n"
+                   "global_load_dword v2, v1, s[4:5]\n"
+                   "s_endpgm\n",
+                   &ro, &s, &f);
+  cr_assert_eq(rc, LL_EXIT_FAIL);
+  cr_assert_str_eq(f.kind, "out-of-bounds global access");
+  cr_assert_eq(f.lane, 32);
+  cr_assert_eq(f.addr, g.din + 256);
+  cr_assert_eq(f.arch, EMU_GFX942);
+  cr_assert(strstr(f.msg, "gfx942") && strstr(f.msg, "global_load_dword v2, v1, s[4:5]") &&
+            strstr(f.msg, "lane 32") && strstr(f.msg, "'in'"), "%s", f.msg);
+  emu_mem_free(g.m);
+}
+
+Test(mem, misaligned_atomic_faults)
+{
+  gmem g;
+  gmem_init(&g);
+  snap s;
+  emu_fault f;
+  ropts ro = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .mem = g.m, .kernarg = g.dka};
+  int rc = run_src(EMU_GFX950,
+                   "s_load_dwordx2 s[4:5], s[0:1], 0x0\n"
+                   "v_mov_b32 v1, 2\n"
+                   "s_waitcnt lgkmcnt(0)\n"
+                   "global_atomic_add v1, v0, s[4:5]\n"
+                   "s_endpgm\n",
+                   &ro, &s, &f);
+  cr_assert_eq(rc, LL_EXIT_FAIL);
+  cr_assert_str_eq(f.kind, "misaligned global access");
+  cr_assert_eq(f.lane, 0);
+  emu_mem_free(g.m);
+}
+
+/* ---- faults ---------------------------------------------------------------------------------*/
+Test(fault, unimplemented_instruction_stops_the_run)
+{
+  snap s;
+  emu_fault f;
+  int rc = run_src(EMU_GFX942, "v_mov_b32 v1, 1\ns_getreg_b32 s0, hwreg(HW_REG_MODE, 0, 4)\ns_endpgm\n", NULL, &s, &f);
+  cr_assert_eq(rc, LL_EXIT_FAIL);
+  cr_assert_str_eq(f.kind, "unimplemented");
+  cr_assert_eq(f.pc, 0x1004);
+  cr_assert_str_eq(f.insn, "s_getreg_b32 s0, hwreg(HW_REG_MODE, 0, 4)");
+  cr_assert(strstr(f.msg, "gfx942") && strstr(f.msg, "snippet") && strstr(f.msg, "0x1004"), "%s", f.msg);
+}
+
+Test(fault, budget_exceeded)
+{
+  snap s;
+  emu_fault f;
+  ropts ro = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .budget = 1000};
+  int rc = run_src(EMU_GFX950, "l:\ns_add_u32 s10, s10, 1\ns_branch l\ns_endpgm\n", &ro, &s, &f);
+  cr_assert_eq(rc, LL_EXIT_FAIL);
+  cr_assert_str_eq(f.kind, "budget exceeded");
+  cr_assert(strstr(f.msg, "1000"), "%s", f.msg);
+}
+
+Test(fault, missing_waitcnt_before_use)
+{
+  gmem g;
+  gmem_init(&g);
+  snap s;
+  emu_fault f;
+  ropts ro = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .mem = g.m, .kernarg = g.dka};
+  /* s_load result used before s_waitcnt lgkmcnt(0) */
+  int rc = run_src(EMU_GFX942, "s_load_dwordx2 s[4:5], s[0:1], 0x0\nv_mov_b32 v1, s4\ns_endpgm\n", &ro, &s, &f);
+  cr_assert_eq(rc, LL_EXIT_FAIL);
+  cr_assert_str_eq(f.kind, "missing s_waitcnt");
+  cr_assert(strstr(f.msg, "v_mov_b32_e32 v1, s4") && strstr(f.msg, "s4"), "%s", f.msg);
+  /* an LDS read waited with lgkmcnt(1) while a younger one is outstanding is fine; the younger
+   * one is not yet usable */
+  rc = run_src(EMU_GFX942,
+               "v_mov_b32 v1, 0\nds_read_b32 v2, v1\nds_read_b32 v3, v1 offset:4\ns_waitcnt lgkmcnt(1)\n"
+               "v_mov_b32 v4, v2\nv_mov_b32 v5, v3\ns_endpgm\n",
+               NULL, &s, &f);
+  cr_assert_eq(rc, LL_EXIT_FAIL);
+  cr_assert_str_eq(f.kind, "missing s_waitcnt");
+  cr_assert_eq(f.pc, 0x1000 + 4 + 8 + 8 + 4 + 4, "the fault is at the read of v3, not v2");
+  emu_mem_free(g.m);
+}
+
+Test(fault, branch_outside_text)
+{
+  snap s;
+  emu_fault f;
+  int rc = run_src(EMU_GFX950, "s_branch 100\ns_endpgm\n", NULL, &s, &f);
+  cr_assert_eq(rc, LL_EXIT_FAIL);
+  cr_assert_str_eq(f.kind, "bad jump target");
+}
+
+/* ---- workgroups and schedules -----------------------------------------------------------------*/
+static const char *xwave_src(bool barrier)
+{
+  return barrier ? "v_lshrrev_b32 v1, 6, v0\nv_add_u32 v2, 1, v1\nv_lshlrev_b32 v3, 2, v1\n"
+                   "ds_write_b32 v3, v2\ns_waitcnt lgkmcnt(0)\ns_barrier\nv_xor_b32 v4, 4, v3\n"
+                   "ds_read_b32 v5, v4\ns_waitcnt lgkmcnt(0)\ns_endpgm\n"
+                 : "v_lshrrev_b32 v1, 6, v0\nv_add_u32 v2, 1, v1\nv_lshlrev_b32 v3, 2, v1\n"
+                   "ds_write_b32 v3, v2\ns_waitcnt lgkmcnt(0)\nv_xor_b32 v4, 4, v3\n"
+                   "ds_read_b32 v5, v4\ns_waitcnt lgkmcnt(0)\ns_endpgm\n";
+}
+
+Test(sched, adversarial_schedule_exposes_a_missing_barrier)
+{
+  snap *s = ll_xcalloc(1, sizeof *s);
+  emu_fault f;
+  for (int bar = 0; bar < 2; bar++)
+    for (int sch = 0; sch < 2; sch++) {
+      ropts ro = {.grid = {1, 1, 1}, .block = {128, 1, 1}, .sched = (emu_sched)sch};
+      cr_assert_eq(run_src(EMU_GFX950, xwave_src(bar), &ro, s, &f), LL_EXIT_OK, "%s", f.msg);
+      cr_assert_eq(s->nwaves, 2);
+      /* wave w reads what wave 1-w wrote: (1-w)+1 */
+      bool ok = s->w[0].v[5][0] == 2 && s->w[1].v[5][0] == 1;
+      if (bar || sch == EMU_SCHED_ROUND_ROBIN)
+        cr_assert(ok, "barrier %d sched %d: wave0 read %u wave1 read %u", bar, sch, s->w[0].v[5][0], s->w[1].v[5][0]);
+      else
+        cr_assert_eq(s->w[0].v[5][0], 0, "without the barrier, wave 0 running ahead reads LDS before wave 1 wrote it");
+    }
+  free(s);
+}
+
+/* ---- snapshots and statistics -----------------------------------------------------------------*/
+static int snaps_seen;
+static uint32_t snap_v1;
+static void on_snap(void *u, const emu_wave_view *v)
+{
+  (void)u;
+  snaps_seen++;
+  snap_v1 = v->vgpr[1 * 64 + 5];
+}
+
+Test(snapshot, on_snap_at_pc_and_stats)
+{
+  snap s;
+  emu_fault f;
+  emu_launch_stats st;
+  ropts ro = {.grid = {3, 1, 1}, .block = {64, 1, 1}, .snap_pc = 0x1008, .on_snap = on_snap, .stats = &st};
+  snaps_seen = 0;
+  int rc = run_src(EMU_GFX942, "v_mov_b32 v1, 11\nv_add_u32 v1, v0, v1\nv_add_u32 v1, 1, v1\ns_endpgm\n", &ro, &s, &f);
+  cr_assert_eq(rc, LL_EXIT_OK, "%s", f.msg);
+  cr_assert_eq(snaps_seen, 3, "one snapshot per wave reaching pc 0x1008");
+  cr_assert_eq(snap_v1, 16, "snapshot is taken before the instruction at snap_pc executes");
+  cr_assert_eq(st.waves, 3);
+  cr_assert_eq(st.wave_insns, 12);
+  cr_assert_eq(st.nmnem, 3);
+  cr_assert_str_eq(st.mnem[0], "s_endpgm");
+  cr_assert_eq(st.count[0], 3);
+  cr_assert_str_eq(st.mnem[1], "v_add_u32_e32");
+  cr_assert_eq(st.count[1], 6);
+  emu_launch_stats_free(&st);
+}
+
+/* ---- whole kernels from clang: division and sqrt against IEEE ---------------------------------*/
+static const char div_src[] =
+    "#define G __attribute__((global))\n"
+    "extern \"C\" G void fdiv(float *q, float *r, const float *a, const float *b, int n) {\n"
+    "  int i = __builtin_amdgcn_workgroup_id_x() * 64 + __builtin_amdgcn_workitem_id_x();\n"
+    "  if (i < n) { q[i] = a[i] / b[i]; r[i] = __builtin_sqrtf(a[i]); }\n"
+    "}\n"
+    "extern \"C\" G void ddiv(double *q, const double *a, const double *b, int n) {\n"
+    "  int i = __builtin_amdgcn_workgroup_id_x() * 64 + __builtin_amdgcn_workitem_id_x();\n"
+    "  if (i < n) q[i] = a[i] / b[i];\n"
+    "}\n";
+
+static uint32_t rng(uint64_t *s)
+{
+  *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+  return (uint32_t)(*s >> 33);
+}
+
+static void put_arg(const emu_kernel *k, uint8_t *ka, int i, const void *v, size_t n)
+{
+  cr_assert_lt((size_t)i, k->nargs);
+  cr_assert_eq(k->args[i].size, n);
+  memcpy(ka + k->args[i].offset, v, n);
+}
+
+Test(kernel, clang_division_and_sqrt_are_correctly_rounded, .timeout = 300)
+{
+  char *d = tmpd();
+  char *src = ll_fmt("%s/div.hip", d);
+  ll_err e = {0};
+  cr_assert(ll_write_file_atomic(src, div_src, strlen(div_src), &e));
+  BOTH {
+    char *co_path = ll_fmt("%s/div_%s.co", d, emu_arch_name(ARCH));
+    char *cmd = ll_fmt(LLVM "clang -x hip --offload-arch=%s --cuda-device-only --no-gpu-bundle-output -nogpuinc "
+                       "-nogpulib -fuse-ld=lld --ld-path=" LLVM "ld.lld -O3 -o %s %s",
+                       emu_arch_name(ARCH), co_path, src);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    emu_codeobj *co = emu_codeobj_load_file(co_path, &e);
+    cr_assert_not_null(co, "%s", e.msg);
+    enum { N = 4096 };
+    static float a[N], b[N], q[N], r[N];
+    static double da[N], db[N], dq[N];
+    uint64_t seed = 42;
+    const float sp[] = {0.0f, -0.0f, 1.0f, -3.0f, INFINITY, -INFINITY, NAN, FLT_MIN, FLT_TRUE_MIN,
+                        FLT_MAX, 0x1p-140f, 0x1p+120f, 0x1.fffffep-127f, 3e-39f, 1e30f, 7.0f};
+    for (int i = 0; i < N; i++) {
+      if (i < 256) {
+        a[i] = sp[i % 16], b[i] = sp[i / 16];
+      } else {
+        uint32_t ua = rng(&seed), ub = rng(&seed);
+        /* random bit patterns cover every exponent incl. subnormals; avoid NaN payload games */
+        a[i] = bitsf(ua), b[i] = bitsf(ub);
+        if (a[i] != a[i]) a[i] = 1.5f;
+        if (b[i] != b[i]) b[i] = -2.5f;
+      }
+      da[i] = (double)a[i] * (i % 3 ? 1e200 : 1e-200);
+      db[i] = (double)b[i] * (i % 5 ? 1e-150 : 1e150);
+    }
+    emu_mem *m = emu_mem_new();
+    uint64_t pq = emu_mem_map(m, q, sizeof q, "q"), pr = emu_mem_map(m, r, sizeof r, "r");
+    uint64_t pa = emu_mem_map(m, a, sizeof a, "a"), pb = emu_mem_map(m, b, sizeof b, "b");
+    uint64_t pdq = emu_mem_map(m, dq, sizeof dq, "dq"), pda = emu_mem_map(m, da, sizeof da, "da"),
+             pdb = emu_mem_map(m, db, sizeof db, "db");
+    const emu_kernel *kf = emu_codeobj_kernel(co, "fdiv", &e), *kd = emu_codeobj_kernel(co, "ddiv", &e);
+    cr_assert(kf && kd, "%s", e.msg);
+    uint8_t ka1[512] = {0}, ka2[512] = {0};
+    int n = N;
+    put_arg(kf, ka1, 0, &pq, 8), put_arg(kf, ka1, 1, &pr, 8), put_arg(kf, ka1, 2, &pa, 8);
+    put_arg(kf, ka1, 3, &pb, 8), put_arg(kf, ka1, 4, &n, 4);
+    put_arg(kd, ka2, 0, &pdq, 8), put_arg(kd, ka2, 1, &pda, 8), put_arg(kd, ka2, 2, &pdb, 8);
+    put_arg(kd, ka2, 3, &n, 4);
+    uint64_t k1 = emu_mem_map(m, ka1, sizeof ka1, "kernarg1"), k2 = emu_mem_map(m, ka2, sizeof ka2, "kernarg2");
+    emu_dispatch dp = {.co = co, .kernel = kf, .grid = {N / 64, 1, 1}, .block = {64, 1, 1}, .kernarg_addr = k1};
+    emu_launch_opts o = {.threads = 0};
+    emu_fault f;
+    cr_assert_eq(emu_launch(m, &dp, &o, &f, NULL), LL_EXIT_OK, "%s", f.msg);
+    dp.kernel = kd, dp.kernarg_addr = k2;
+    cr_assert_eq(emu_launch(m, &dp, &o, &f, NULL), LL_EXIT_OK, "%s", f.msg);
+    int badq = 0, badr = 0, badd = 0;
+    for (int i = 0; i < N; i++) {
+      float wq = a[i] / b[i], wr = sqrtf(a[i]);
+      double wd = da[i] / db[i];
+      if (!(fbits(q[i]) == fbits(wq) || (wq != wq && q[i] != q[i])))
+        if (badq++ < 5) cr_log_error("%s fdiv %a / %a = %a, IEEE %a", emu_arch_name(ARCH), a[i], b[i], q[i], wq);
+      if (!(fbits(r[i]) == fbits(wr) || (wr != wr && r[i] != r[i])))
+        if (badr++ < 5) cr_log_error("%s sqrt %a = %a, IEEE %a", emu_arch_name(ARCH), a[i], r[i], wr);
+      if (!(memcmp(&dq[i], &wd, 8) == 0 || (wd != wd && dq[i] != dq[i])))
+        if (badd++ < 5) cr_log_error("%s ddiv %a / %a = %a, IEEE %a", emu_arch_name(ARCH), da[i], db[i], dq[i], wd);
+    }
+    cr_assert_eq(badq + badr + badd, 0, "%s: %d f32 quotients, %d square roots, %d f64 quotients differ from IEEE",
+                 emu_arch_name(ARCH), badq, badr, badd);
+    emu_mem_free(m);
+    emu_codeobj_free(co);
+    free(cmd), free(co_path);
+  }
+  char *rm = ll_fmt("rm -rf %s", d);
+  if (system(rm)) {}
+  free(rm), free(src), free(d);
+}
