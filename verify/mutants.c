@@ -229,8 +229,8 @@ void verify_stage_mutants(const verify_ctx *c, stage_result *r) {
         if (g < 1) errors++;
         else if (ok) caught++;
         else { escaped++; snprintf(escaped_names + strlen(escaped_names), sizeof escaped_names - strlen(escaped_names), "%s%s", escaped_names[0] ? ", " : "", m->name); }
-        report_table_row(t, "%s\t%s\t%s\tISA census global_store_dwordx4:nt (%s)\t%ld\t%ld\t-\t-\t-\t-\t%s", m->name,
-                         m->expect, case_name, data, g, b,
+        report_table_row(t, "%s\t%s\t%s\tISA census global_store_dwordx4:nt: correct %ld, mutant %ld (%s)\t-\t-\t-\t-\t-\t-\t%s",
+                         m->name, m->expect, case_name, g, b, data,
                          g < 1 ? "error: the correct kernel has no nt store"
                                : ok ? "caught by the ISA guard (correct: nt stores, mutant: none)" : "ESCAPED");
       }
