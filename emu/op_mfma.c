@@ -90,7 +90,7 @@ static inline float f16f(uint32_t h)
 typedef uint32_t v8u __attribute__((vector_size(32)));
 typedef int32_t v8i __attribute__((vector_size(32)));
 typedef float v8f __attribute__((vector_size(32)));
-static inline v8f f16f_v8(v8u h)
+static inline __attribute__((always_inline)) void f16f_v8(v8u h, v8f *out)
 {
   v8u em = h & 0x7fff;
   v8u norm = (em << 13) + (112u << 23);
@@ -98,14 +98,16 @@ static inline v8f f16f_v8(v8u h)
   v8u sub = (v8u)subf;
   v8u issub = (v8u)(em < 0x400), isspecial = (v8u)(em >= 0x7c00);
   v8u u = ((norm & ~issub) | (sub & issub)) | (isspecial & 0x7f800000u);
-  return (v8f)(u | (h & 0x8000u) << 16);
+  *out = (v8f)(u | (h & 0x8000u) << 16);
 }
 CLONES static void cvt_f16x2(const uint32_t *v, float *lo, float *hi)
 {
   for (int l = 0; l < 64; l += 8) {
     v8u x;
     memcpy(&x, v + l, sizeof x);
-    v8f a = f16f_v8(x & 0xffff), b = f16f_v8(x >> 16);
+    v8f a, b;
+    f16f_v8(x & 0xffff, &a);
+    f16f_v8(x >> 16, &b);
     memcpy(lo + l, &a, sizeof a);
     memcpy(hi + l, &b, sizeof b);
   }
@@ -117,9 +119,13 @@ typedef struct mdesc {
   uint8_t ta, tb; /* element types of A and B (T_F8F6F4: chosen by cbsz/blgp) */
 } mdesc;
 
-/* Operand gathering: A as fa[b][i][k] (K contiguous), B as fb[b][k][j] (N contiguous). The max
- * is 2048 elements per operand (16x16x128, 32x32x64). */
-#define MAXEL 2048
+/* Operands are converted in the lanes' own order: cv[t*64 + l] = item t of lane l (float, or int32
+ * for i8, double for f64), one vectorizable pass per register. The matrix element is then found by
+ * the layout rule without moving data: A[b][i][k] = cv[kt(k)*64 + i + M*(b + B*kg(k))] and the row
+ * B[b][k][0..N) is the contiguous run cv[kt(k)*64 + N*(b + B*kg(k)) + 0..N), where
+ * (kt, kg) = (k % K_L, k / K_L), or the f8f6f4 fp8/bf8 split (item 16h + r%16, group r/16 with
+ * h = k / (K/2), r = k % (K/2)). At most 32 items per lane. */
+#define MAXITEM 32
 
 static inline uint32_t item_bits(const uint32_t *const *r, int l, int t, int s)
 {
@@ -129,104 +135,78 @@ static inline uint32_t item_bits(const uint32_t *const *r, int l, int t, int s)
   return (uint32_t)v & (uint32_t)((1ull << s) - 1);
 }
 
-/* Converts operand `opi` into floats (or ints for i8) in the [b][row][k] order when `isA` (row = i)
- * and [b][k][col] order otherwise. Returns false after a fault. */
-static bool gather(emu_wave *w, const emu_insn *in, int opi, const mdesc *d, int type, bool isA,
-                   float *f, int32_t *iv)
+/* Converts operand `opi` (KL items per lane of `type`) into cv. Returns false after a fault. */
+static bool convert(emu_wave *w, const emu_insn *in, int opi, int type, int KL, void *cv)
 {
   const emu_opnd *o = &in->o[opi];
-  int MN = isA ? d->M : d->N, K = d->K, B = d->B;
-  int KL = K * MN * B / 64, s = type_bits[type];
-  int nreg = (KL * s + 31) / 32;
-  if (o->kind != EMU_OPK_VGPR && o->kind != EMU_OPK_AGPR) {
-    emu_raise(w, in, "unimplemented", -1, 0, "MFMA %s operand that is not a VGPR/AGPR", isA ? "A" : "B");
-    return false;
-  }
-  if (o->n < nreg) {
-    emu_raise(w, in, "unimplemented", -1, 0, "MFMA %s operand has %d registers, %d needed", isA ? "A" : "B",
-              o->n, nreg);
-    return false;
-  }
+  const char *nm = opi == 1 ? "A" : "B";
+  int s = type_bits[type], nreg = (KL * s + 31) / 32;
+  if (o->kind != EMU_OPK_VGPR && o->kind != EMU_OPK_AGPR)
+    return emu_raise(w, in, "unimplemented", -1, 0, "MFMA %s operand that is not a VGPR/AGPR", nm), false;
+  if (o->n < nreg)
+    return emu_raise(w, in, "unimplemented", -1, 0, "MFMA %s operand has %d registers, %d needed", nm, o->n, nreg),
+           false;
   const uint32_t *r[24];
   for (int k = 0; k < nreg; k++) r[k] = emu_vreg(w, in, opi, k);
-  const float *tab = NULL;
+  float *f = cv;
+  int32_t *iv = cv;
+  double *dv = cv;
   int arch = w->wg->arch == EMU_GFX950;
+  const float *tab = type == T_FP8 ? tab_fp8[arch] : type == T_BF8 ? tab_bf8[arch] : type == T_FP6 ? tab_fp6
+                     : type == T_BF6 ? tab_bf6 : tab_fp4;
   switch (type) {
-  case T_FP8: tab = tab_fp8[arch]; break;
-  case T_BF8: tab = tab_bf8[arch]; break;
-  case T_FP6: tab = tab_fp6; break;
-  case T_BF6: tab = tab_bf6; break;
-  case T_FP4: tab = tab_fp4; break;
-  }
-  /* the f8f6f4 fp8/bf8 two-halves layout (see the header comment) */
-  bool split = d->ta == T_F8F6F4 && s == 8;
-  /* every dimension is a power of two: lane -> (row, block, k group) with shifts, not divisions */
-  const int lmn = __builtin_ctz(MN), lb = __builtin_ctz(B);
-  if (!split && (type == T_F16 || type == T_BF16)) {
-    /* fast path for the common 16-bit operands: item t is half t%2 of register t/2 */
-    float cv[8][2][64];
-    for (int k = 0; k < nreg; k++) {
-      if (type == T_F16) cvt_f16x2(r[k], cv[k][0], cv[k][1]);
-      else
-        for (int l = 0; l < 64; l++) cv[k][0][l] = emu_f32(r[k][l] << 16), cv[k][1][l] = emu_f32(r[k][l] & 0xffff0000u);
-    }
-    for (int l = 0; l < 64; l++) {
-      int row = l & (MN - 1), q = l >> lmn, b = q & (B - 1), k0 = (q >> lb) * KL;
-      float *dst = isA ? &f[((size_t)b * MN + row) * K + k0] : &f[((size_t)b * K + k0) * MN + row];
-      size_t step = isA ? 1 : (size_t)MN;
-      for (int t = 0; t < KL; t += 2) {
-        dst[t * step] = cv[t >> 1][0][l];
-        dst[(t + 1) * step] = cv[t >> 1][1][l];
-      }
-    }
-    return true;
-  }
-  for (int l = 0; l < 64; l++) {
-    int row = l & (MN - 1), q = l >> lmn, b = q & (B - 1), kg = q >> lb;
-    for (int t = 0; t < KL; t++) {
-      int k = split ? (t / 16) * (K / 2) + 16 * kg + t % 16 : kg * KL + t;
-      size_t idx = isA ? ((size_t)b * MN + row) * K + k : ((size_t)b * K + k) * MN + row;
-      if (type == T_F64) {
-        ((double *)f)[idx] = emu_f64((uint64_t)r[2 * t][l] | (uint64_t)r[2 * t + 1][l] << 32);
-        continue;
-      }
-      uint32_t v = s == 32 ? r[t][l] : item_bits(r, l, t, s);
-      if (type == T_I8) iv[idx] = (int8_t)v;
-      else if (type == T_F32) f[idx] = emu_f32(v);
-      else if (type == T_BF16) f[idx] = emu_f32(v << 16);
-      else if (type == T_F16) f[idx] = f16f(v);
-      else f[idx] = tab[v];
-    }
+  case T_F16:
+    for (int k = 0; k < nreg; k++) cvt_f16x2(r[k], f + (2 * k) * 64, f + (2 * k + 1) * 64);
+    break;
+  case T_BF16:
+    for (int k = 0; k < nreg; k++)
+      for (int l = 0; l < 64; l++)
+        f[2 * k * 64 + l] = emu_f32(r[k][l] << 16), f[(2 * k + 1) * 64 + l] = emu_f32(r[k][l] & 0xffff0000u);
+    break;
+  case T_F32:
+    for (int t = 0; t < KL; t++) memcpy(f + t * 64, r[t], 64 * 4);
+    break;
+  case T_F64:
+    for (int t = 0; t < KL; t++)
+      for (int l = 0; l < 64; l++) dv[t * 64 + l] = emu_f64((uint64_t)r[2 * t][l] | (uint64_t)r[2 * t + 1][l] << 32);
+    break;
+  case T_I8:
+    for (int t = 0; t < KL; t++)
+      for (int l = 0; l < 64; l++) iv[t * 64 + l] = (int8_t)(r[t >> 2][l] >> (8 * (t & 3)));
+    break;
+  default: /* fp8/bf8/fp6/bf6/fp4 codes through their value tables */
+    for (int t = 0; t < KL; t++)
+      for (int l = 0; l < 64; l++) f[t * 64 + l] = tab[item_bits(r, l, t, s)];
   }
   return true;
 }
 
 /* ---- the multiply kernels --------------------------------------------------------------------
- * Row i of one block: acc[0..N) (= C row) += sum over k of A[i][k] * B[k][0..N), k ascending.
- * N is a compile-time constant so the j loop vectorizes; target_clones adds an AVX2 build (no FMA
- * in it, so no contraction: products are exact for the narrow types, f32 calls fmaf). */
+ * One output row: acc[0..N) (= the C row) += A[i][k] * B[k][0..N) for k = 0..K-1 ascending, with
+ * a[aoff[k]] = A[i][k] and b + boff[k] = the B row k. N is a compile-time constant so the j loop
+ * vectorizes; target_clones adds an AVX2 build (no FMA in it, so no contraction: the products are
+ * exact for the narrow types, and f32 inputs use fmaf explicitly). */
 #define ROWKERN(NN)                                                                              \
-  CLONES static void row_f_##NN(float *acc, const float *a, const float *b, int K)              \
+  CLONES static void rows4_f_##NN(float (*acc)[32], const float *a, const int *aoff, const float *b, \
+                                  const int *boff, int K)                                        \
   {                                                                                              \
-    float t[NN];                                                                                 \
-    for (int j = 0; j < NN; j++) t[j] = acc[j];                                                  \
+    float t0[NN], t1[NN], t2[NN], t3[NN];                                                        \
+    for (int j = 0; j < NN; j++) t0[j] = acc[0][j], t1[j] = acc[1][j], t2[j] = acc[2][j], t3[j] = acc[3][j]; \
     for (int k = 0; k < K; k++) {                                                                \
-      float x = a[k];                                                                            \
-      const float *bk = b + (size_t)k * NN;                                                      \
-      for (int j = 0; j < NN; j++) t[j] += x * bk[j];                                            \
+      const float *ak = a + aoff[k], *bk = b + boff[k];                                          \
+      float x0 = ak[0], x1 = ak[1], x2 = ak[2], x3 = ak[3];                                      \
+      for (int j = 0; j < NN; j++) {                                                             \
+        t0[j] += x0 * bk[j];                                                                     \
+        t1[j] += x1 * bk[j];                                                                     \
+        t2[j] += x2 * bk[j];                                                                     \
+        t3[j] += x3 * bk[j];                                                                     \
+      }                                                                                          \
     }                                                                                            \
-    for (int j = 0; j < NN; j++) acc[j] = t[j];                                                  \
+    for (int j = 0; j < NN; j++) acc[0][j] = t0[j], acc[1][j] = t1[j], acc[2][j] = t2[j], acc[3][j] = t3[j]; \
   }
 ROWKERN(4)
 ROWKERN(16)
 ROWKERN(32)
-
-static void row_f(float *acc, const float *a, const float *b, int K, int N)
-{
-  if (N == 16) row_f_16(acc, a, b, K);
-  else if (N == 32) row_f_32(acc, a, b, K);
-  else row_f_4(acc, a, b, K);
-}
 
 /* ---- the handler ---------------------------------------------------------------------------*/
 static int mfma(emu_wave *w, const emu_insn *in, const mdesc *d)
@@ -249,15 +229,24 @@ static int mfma(emu_wave *w, const emu_insn *in, const mdesc *d)
   const bool f64 = ta == T_F64, i8 = ta == T_I8;
   const int H = f64 ? 1 : 4, BI = (64 + M * N / H - 1) / (M * N / H), MI = 64 / BI / N, G = M / (H * MI);
   const int dw = f64 ? 2 : 1, nout = M * N * B / 64 * dw; /* output registers */
+  const int KLA = K * M * B / 64, KLB = K * N * B / 64;
   const emu_opnd *od = &in->o[0], *oc = &in->o[3];
   if (od->n < nout || ((oc->kind == EMU_OPK_VGPR || oc->kind == EMU_OPK_AGPR) && oc->n < nout))
     return emu_raise(w, in, "unimplemented", -1, 0, "MFMA C/D needs %d registers", nout);
 
   /* all operands are read into temporaries before anything is written (D may alias A, B or C) */
-  static _Thread_local union { float f[MAXEL]; int32_t i[MAXEL]; double d[MAXEL]; } A, Bm;
-  struct { uint32_t r[64 * 32]; } out;
-  if (!gather(w, in, 1, d, ta, true, A.f, A.i) || !gather(w, in, 2, d, tb, false, Bm.f, Bm.i))
-    return EMU_FAULT;
+  static _Thread_local union { float f[MAXITEM * 64]; int32_t i[MAXITEM * 64]; double d[MAXITEM * 64]; } A, Bm;
+  uint32_t out[64 * 32];
+  if (!convert(w, in, 1, ta, KLA, &A) || !convert(w, in, 2, tb, KLB, &Bm)) return EMU_FAULT;
+  /* where k lives (see "Operands are converted" above), per operand */
+  int akt[128], akg[128], bkt[128], bkg[128];
+  const bool sa = d->ta == T_F8F6F4 && type_bits[ta] == 8, sb = d->ta == T_F8F6F4 && type_bits[tb] == 8;
+  const int lK2 = __builtin_ctz(K) - 1, lKLA = __builtin_ctz(KLA), lKLB = __builtin_ctz(KLB);
+  for (int k = 0; k < K; k++) { /* powers of two: shifts and masks */
+    int h = k >> lK2, r = k & ((K >> 1) - 1);
+    akt[k] = sa ? 16 * h + (r & 15) : k & (KLA - 1), akg[k] = sa ? r >> 4 : k >> lKLA;
+    bkt[k] = sb ? 16 * h + (r & 15) : k & (KLB - 1), bkg[k] = sb ? r >> 4 : k >> lKLB;
+  }
   /* C: registers, or one constant for every element (inline constant / literal) */
   bool cconst = oc->kind != EMU_OPK_VGPR && oc->kind != EMU_OPK_AGPR;
   uint64_t cval = 0;
@@ -271,46 +260,70 @@ static int mfma(emu_wave *w, const emu_insn *in, const mdesc *d)
       cval = emu_src32(w, in, 3, t)[0];
     }
   }
-  /* powers of two: the layout formula with shifts and masks */
+  /* powers of two: the C/D layout formula with shifts and masks */
   const int lH = __builtin_ctz(H), lHMI = __builtin_ctz(H * MI), lBI = __builtin_ctz(BI);
-  for (int b = 0; b < B; b++)
-    for (int i = 0; i < M; i++) {
-      int item = ((i & (H - 1)) + H * ((i >> lHMI) + G * (b >> lBI))) * dw;
-      int lb = N * (((i >> lH) & (MI - 1)) + MI * (b & (BI - 1)));
-      uint32_t *dst = &out.r[item * 64 + lb];
-      const uint32_t *c0 = cconst ? NULL : emu_vreg(w, in, 3, item) + lb;
-      const uint32_t *c1 = (cconst || !f64) ? NULL : emu_vreg(w, in, 3, item + 1) + lb;
+  for (int b = 0; b < B; b++) {
+    int aoff[128], boff[128];
+    for (int k = 0; k < K; k++)
+      aoff[k] = akt[k] * 64 + M * (b + B * akg[k]), boff[k] = bkt[k] * 64 + N * (b + B * bkg[k]);
+    /* rows i..i+3 together (independent accumulation chains; each row still sums k ascending) */
+    for (int i0 = 0; i0 < M; i0 += 4) {
+      uint32_t *dst[4];
+      const uint32_t *c0[4], *c1[4];
+      for (int q = 0; q < 4; q++) {
+        int i = i0 + q;
+        int item = ((i & (H - 1)) + H * ((i >> lHMI) + G * (b >> lBI))) * dw;
+        int lb = N * (((i >> lH) & (MI - 1)) + MI * (b & (BI - 1)));
+        dst[q] = &out[item * 64 + lb];
+        c0[q] = cconst ? NULL : emu_vreg(w, in, 3, item) + lb;
+        c1[q] = (cconst || !f64) ? NULL : emu_vreg(w, in, 3, item + 1) + lb;
+      }
       if (f64) {
-        const double *a = &A.d[((size_t)b * M + i) * K], *bb = &Bm.d[(size_t)b * K * N];
-        for (int j = 0; j < N; j++) {
-          double acc = cconst ? emu_f64(cval) : emu_f64((uint64_t)c0[j] | (uint64_t)c1[j] << 32);
-          for (int k = 0; k < K; k++) acc = fma(a[k], bb[(size_t)k * N + j], acc);
-          uint64_t u = emu_u64f(acc);
-          dst[j] = (uint32_t)u;
-          dst[64 + j] = (uint32_t)(u >> 32);
-        }
+        for (int q = 0; q < 4; q++)
+          for (int j = 0; j < N; j++) {
+            double acc = cconst ? emu_f64(cval) : emu_f64((uint64_t)c0[q][j] | (uint64_t)c1[q][j] << 32);
+            for (int k = 0; k < K; k++) acc = fma(A.d[aoff[k] + i0 + q], Bm.d[boff[k] + j], acc);
+            uint64_t u = emu_u64f(acc);
+            dst[q][j] = (uint32_t)u;
+            dst[q][64 + j] = (uint32_t)(u >> 32);
+          }
       } else if (i8) {
-        const int32_t *a = &A.i[((size_t)b * M + i) * K], *bb = &Bm.i[(size_t)b * K * N];
-        uint32_t acc[32];
-        for (int j = 0; j < N; j++) acc[j] = cconst ? (uint32_t)cval : c0[j];
-        for (int k = 0; k < K; k++)
-          for (int j = 0; j < N; j++) acc[j] += (uint32_t)(a[k] * bb[(size_t)k * N + j]);
-        memcpy(dst, acc, (size_t)N * 4);
+        for (int q = 0; q < 4; q++) {
+          uint32_t acc[32];
+          for (int j = 0; j < N; j++) acc[j] = cconst ? (uint32_t)cval : c0[q][j];
+          for (int k = 0; k < K; k++) {
+            int32_t x = A.i[aoff[k] + i0 + q];
+            const int32_t *bk = &Bm.i[boff[k]];
+            for (int j = 0; j < N; j++) acc[j] += (uint32_t)(x * bk[j]);
+          }
+          memcpy(dst[q], acc, (size_t)N * 4);
+        }
       } else {
-        const float *a = &A.f[((size_t)b * M + i) * K], *bb = &Bm.f[(size_t)b * K * N];
-        float acc[32];
-        if (cconst) for (int j = 0; j < N; j++) acc[j] = emu_f32((uint32_t)cval);
-        else memcpy(acc, c0, (size_t)N * 4);
-        if (ta == T_F32)
-          for (int k = 0; k < K; k++)
-            for (int j = 0; j < N; j++) acc[j] = fmaf(a[k], bb[(size_t)k * N + j], acc[j]);
-        else
-          row_f(acc, a, bb, K, N);
-        memcpy(dst, acc, (size_t)N * 4);
+        float acc[4][32];
+        for (int q = 0; q < 4; q++) {
+          if (cconst) for (int j = 0; j < N; j++) acc[q][j] = emu_f32((uint32_t)cval);
+          else memcpy(acc[q], c0[q], (size_t)N * 4);
+        }
+        if (ta == T_F32) {
+          for (int q = 0; q < 4; q++)
+            for (int k = 0; k < K; k++) {
+              float x = A.f[aoff[k] + i0 + q];
+              const float *bk = &Bm.f[boff[k]];
+              for (int j = 0; j < N; j++) acc[q][j] = fmaf(x, bk[j], acc[q][j]);
+            }
+        } else if (N == 16) {
+          rows4_f_16(acc, A.f + i0, aoff, Bm.f, boff, K);
+        } else if (N == 32) {
+          rows4_f_32(acc, A.f + i0, aoff, Bm.f, boff, K);
+        } else {
+          rows4_f_4(acc, A.f + i0, aoff, Bm.f, boff, K);
+        }
+        for (int q = 0; q < 4; q++) memcpy(dst[q], acc[q], (size_t)N * 4);
       }
     }
+  }
   /* MFMA ignores EXEC: every lane of every D register is written */
-  for (int r = 0; r < nout; r++) memcpy(emu_vreg(w, in, 0, r), &out.r[r * 64], 64 * 4);
+  for (int r = 0; r < nout; r++) memcpy(emu_vreg(w, in, 0, r), &out[r * 64], 64 * 4);
   return EMU_OK;
 }
 
