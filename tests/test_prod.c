@@ -208,12 +208,12 @@ Test(concat_isa, forced_256bit_path_is_a_compile_error) {
 }
 
 /* ---- mutants ---------------------------------------------------------------------------------- */
-static void ab(emu_arch a, const char *mutant, const char *stem, const prod_case *c) {
+static void ab_sched(emu_arch a, const char *mutant, const char *stem, const prod_case *c, emu_sched sched) {
   char *mco = ll_fmt("%s/%s/mutants/%s/%s.co", LANELAB_BUILD, emu_arch_name(a), mutant, stem);
   rt_device *d = open_emu(a);
   prod_result good, bad;
   ll_err err = {0};
-  prod_run_opts og = {0}, om = {.co_path = mco};
+  prod_run_opts og = {.sched = sched}, om = {.co_path = mco, .sched = sched};
   int rc = prod_case_run(d, LANELAB_BUILD, c, &og, &good, &err);
   cr_assert_eq(rc, LL_EXIT_OK, "correct kernel could not run: %s", err.msg);
   cr_assert(good.pass, "the correct kernel fails %s (max abs %.3g)", c->name, good.max_abs);
@@ -223,6 +223,9 @@ static void ab(emu_arch a, const char *mutant, const char *stem, const prod_case
   cr_expect(!bad.pass, "mutant %s passes the oracle on %s (max abs %.3g vs correct %.3g)", mutant, emu_arch_name(a),
             bad.max_abs, good.max_abs);
   free(mco);
+}
+static void ab(emu_arch a, const char *mutant, const char *stem, const prod_case *c) {
+  ab_sched(a, mutant, stem, c, EMU_SCHED_ROUND_ROBIN);
 }
 
 static const prod_case t_mut = {.name = "t_mut_ragged_f16_d64", .kind = ORACLE_RAGGED, .dtype = ORACLE_F16, .hq = 2,
@@ -234,6 +237,19 @@ static const prod_case t_mut_single = {.name = "t_mut_single_f16_d64", .kind = O
 Test(mutants, v_seed_fragment_caught_on_gfx950) { ab(EMU_GFX950, "v_seed_fragment", "prefill_ragged", &t_mut); }
 Test(mutants, transpose_no_quad_step_caught_on_gfx942) {
   ab(EMU_GFX942, "transpose_no_quad_step", "prefill_single", &t_mut_single);
+}
+
+/* Without the barrier between the K/V tile stores and their reads, a wave run ahead of the others
+ * (the emulator's adversarial schedule) reads tile rows the other waves have not stored yet; the
+ * correct kernel must pass under the same schedule. 64 query rows = all four waves busy. */
+static const prod_case t_mut_barrier = {.name = "t_mut_single_f16_d64_q64", .kind = ORACLE_SINGLE,
+                                        .dtype = ORACLE_F16, .hq = 1, .hkv = 1, .head_dim = 64, .batch = 1,
+                                        .qo_len = {64}, .kv_len = {40}, .seed = 33};
+Test(mutants, missing_barrier_caught_under_adversarial_schedule_gfx942) {
+  ab_sched(EMU_GFX942, "missing_barrier", "prefill_single", &t_mut_barrier, EMU_SCHED_ADVERSARIAL);
+}
+Test(mutants, missing_barrier_caught_under_adversarial_schedule_gfx950) {
+  ab_sched(EMU_GFX950, "missing_barrier", "prefill_single", &t_mut_barrier, EMU_SCHED_ADVERSARIAL);
 }
 
 /* On gfx942 the V path already starts from the load_fragment seed, so the mutant is the same
