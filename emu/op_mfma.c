@@ -208,6 +208,15 @@ ROWKERN(4)
 ROWKERN(16)
 ROWKERN(32)
 
+/* N dwords (N = 4, 16 or 32): constant-size copies, which compile to plain moves (a variable-size
+ * memcpy becomes `rep movs`, slow at this size) */
+static inline void cpn(void *d, const void *s, int N)
+{
+  if (N == 16) memcpy(d, s, 64);
+  else if (N == 32) memcpy(d, s, 128);
+  else memcpy(d, s, 16);
+}
+
 /* ---- the handler ---------------------------------------------------------------------------*/
 static int mfma(emu_wave *w, const emu_insn *in, const mdesc *d)
 {
@@ -296,13 +305,13 @@ static int mfma(emu_wave *w, const emu_insn *in, const mdesc *d)
             const int32_t *bk = &Bm.i[boff[k]];
             for (int j = 0; j < N; j++) acc[j] += (uint32_t)(x * bk[j]);
           }
-          memcpy(dst[q], acc, (size_t)N * 4);
+          cpn(dst[q], acc, N);
         }
       } else {
         float acc[4][32];
         for (int q = 0; q < 4; q++) {
           if (cconst) for (int j = 0; j < N; j++) acc[q][j] = emu_f32((uint32_t)cval);
-          else memcpy(acc[q], c0[q], (size_t)N * 4);
+          else cpn(acc[q], c0[q], N);
         }
         if (ta == T_F32) {
           for (int q = 0; q < 4; q++)
@@ -318,7 +327,7 @@ static int mfma(emu_wave *w, const emu_insn *in, const mdesc *d)
         } else {
           rows4_f_4(acc, A.f + i0, aoff, Bm.f, boff, K);
         }
-        for (int q = 0; q < 4; q++) memcpy(dst[q], acc[q], (size_t)N * 4);
+        for (int q = 0; q < 4; q++) cpn(dst[q], acc[q], N);
       }
     }
   }
