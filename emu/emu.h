@@ -192,4 +192,10 @@ const emu_insn_info *emu_program_insn(const emu_program *p, size_t i);
 /* The program of a code object's .text, decoded on first use and cached in co->priv. */
 const emu_program *emu_codeobj_program(emu_codeobj *co, ll_err *err);
 
+/* ---- throughput (emu/bench.c) -----------------------------------------------------------------
+ * Runs BUILD_DIR/gfx950/kernels/bench_valu_ds.co and bench_mfma.co on one core and on all cores
+ * and prints wave-instructions/s and MFMAs/s to out. LL_EXIT_OK, LL_EXIT_FAIL if a run faulted or
+ * MFMA has no semantics yet (said loudly), LL_EXIT_ENV if the kernels are not built. */
+int emu_bench(FILE *out, const char *build_dir);
+
 #endif

@@ -179,7 +179,7 @@ static const uint32_t *src_raw(emu_wave *w, const emu_insn *in, int i, uint32_t 
   return p;
 }
 
-const uint32_t *emu_src32(emu_wave *w, const emu_insn *in, int i, uint32_t *tmp)
+const uint32_t *emu_src32_slow(emu_wave *w, const emu_insn *in, int i, uint32_t *tmp)
 {
   return src_raw(w, in, i, tmp, 32);
 }
@@ -293,7 +293,7 @@ static inline void blend(emu_wave *w, const emu_insn *in, uint32_t *dst, const u
     for (int l = 0; l < EMU_LANES; l++) dst[l] = (d[l] & m[l]) | (dst[l] & ~m[l]);
 }
 
-void emu_dst32(emu_wave *w, const emu_insn *in, int i, const uint32_t *d)
+void emu_dst32_slow(emu_wave *w, const emu_insn *in, int i, const uint32_t *d)
 {
   const emu_opnd *o = &in->o[i];
   if (o->kind == EMU_OPK_SGPR) { /* VOP3 with scalar destination (v_readlane etc. use their own) */

@@ -339,7 +339,7 @@ uint16_t emu_f32_to_bf16(float f);
  * for a plain VGPR/AGPR source, else `tmp` filled (scalar broadcast, inline constant as a 32-bit
  * value, SDWA select applied, DPP lane selection applied).
  * Typed variants resolve inline float constants for the type and apply abs/neg. */
-const uint32_t *emu_src32(emu_wave *w, const emu_insn *in, int i, uint32_t *tmp);
+const uint32_t *emu_src32_slow(emu_wave *w, const emu_insn *in, int i, uint32_t *tmp);
 const float *emu_srcf32(emu_wave *w, const emu_insn *in, int i, float *tmp);
 /* 64-bit sources: value per lane into tmp (always a copy). */
 void emu_src64(emu_wave *w, const emu_insn *in, int i, uint64_t *tmp);
@@ -358,7 +358,7 @@ void emu_sdst32(emu_wave *w, const emu_insn *in, int i, uint32_t v);
 void emu_sdst64(emu_wave *w, const emu_insn *in, int i, uint64_t v);
 
 /* Writes under EXEC. dst32 applies SDWA dst_sel/dst_unused; dstf32 applies omod then clamp. */
-void emu_dst32(emu_wave *w, const emu_insn *in, int i, const uint32_t *d);
+void emu_dst32_slow(emu_wave *w, const emu_insn *in, int i, const uint32_t *d);
 void emu_dstf32(emu_wave *w, const emu_insn *in, int i, float *d);
 void emu_dst64(emu_wave *w, const emu_insn *in, int i, const uint64_t *d);
 void emu_dstf64(emu_wave *w, const emu_insn *in, int i, double *d);
@@ -372,6 +372,25 @@ uint32_t *emu_vreg(emu_wave *w, const emu_insn *in, int i, int k);
 void emu_dstmask(emu_wave *w, const emu_insn *in, int i, uint64_t bits);
 /* Lane mask read from an SGPR pair / VCC operand (constants broadcast as for hardware). */
 uint64_t emu_srcmask(const emu_wave *w, const emu_insn *in, int i);
+
+/* Hot-path versions of emu_src32 / emu_dst32: a plain VGPR operand without SDWA/DPP is read in
+ * place, and written with one memcpy when EXEC is all ones. */
+static inline const uint32_t *emu_src32(emu_wave *w, const emu_insn *in, int i, uint32_t *tmp)
+{
+  const emu_opnd *o = &in->o[i];
+  if (__builtin_expect(o->kind == EMU_OPK_VGPR && in->enc < EMU_ENC_SDWA, 1))
+    return w->v + (size_t)o->reg * EMU_LANES;
+  return emu_src32_slow(w, in, i, tmp);
+}
+static inline void emu_dst32(emu_wave *w, const emu_insn *in, int i, const uint32_t *d)
+{
+  const emu_opnd *o = &in->o[i];
+  if (__builtin_expect(o->kind == EMU_OPK_VGPR && in->enc < EMU_ENC_SDWA && emu_exec(w) == ~0ull, 1)) {
+    memcpy(w->v + (size_t)o->reg * EMU_LANES, d, EMU_LANES * 4);
+    return;
+  }
+  emu_dst32_slow(w, in, i, d);
+}
 
 /* DPP (implemented in op_xlane.c by the cross-lane author). emu_dpp_src fills out[] with src0
  * values as DPP lane selection (in->dpp_ctrl, in->bound_ctrl; the decoder accepts only valid

@@ -10,23 +10,42 @@
 
 static inline uint32_t *vr(emu_wave *w, const emu_insn *in, int i, int k) { return emu_vreg(w, in, i, k); }
 
-/* read n dwords per lane at vaddr(operand ai) + off into dst operand 0 */
+/* First EXEC lane whose access [addr, addr+bytes) leaves the allocation, or -1. The loop has no
+ * branches so it vectorizes; a fault is then raised for that lane by emu_ldsptr. */
+static inline int lds_bad_lane(const emu_wave *w, uint64_t e, const uint32_t *a, uint32_t off, uint32_t bytes)
+{
+  uint64_t lim = w->wg->lds_size, bad = 0;
+  for (int l = 0; l < EMU_LANES; l++) {
+    uint64_t ad = (uint32_t)(a[l] + off); /* 32-bit LDS address arithmetic */
+    bad |= (uint64_t)(ad + bytes > lim) << l;
+  }
+  bad &= e;
+  return bad ? __builtin_ctzll(bad) : -1;
+}
+
+/* read bytes per lane at vaddr (operand 1) + offset into operand 0 */
 static int ds_read(emu_wave *w, const emu_insn *in, uint32_t bytes, int kind)
 {
   uint64_t e = emu_exec(w);
   const uint32_t *a = vr(w, in, 1, 0);
+  uint32_t off = (uint32_t)in->offset;
+  int bl = lds_bad_lane(w, e, a, off, bytes);
+  if (bl >= 0) return emu_ldsptr(w, in, (uint32_t)(a[bl] + off), bytes, bl) ? EMU_FAULT : EMU_FAULT;
+  const uint8_t *lds = w->wg->lds;
   uint32_t tmp[4][EMU_LANES];
-  LANES {
-    uint64_t addr = (uint32_t)(a[l] + (uint32_t)in->offset); /* 32-bit LDS address arithmetic */
-    const uint8_t *p = emu_ldsptr(w, in, addr, bytes, l);
-    if (!p) return EMU_FAULT;
-    uint32_t v[4] = {0, 0, 0, 0};
-    memcpy(v, p, bytes);
-    switch (kind) {
-    case 1: v[0] = (uint32_t)(int32_t)(int8_t)v[0]; break;   /* i8 */
-    case 2: v[0] = (uint32_t)(int32_t)(int16_t)v[0]; break;  /* i16 */
+  uint32_t nw = (bytes + 3) / 4;
+  if (bytes == 4 && kind == 0) {
+    LANES memcpy(&tmp[0][l], lds + (uint32_t)(a[l] + off), 4);
+  } else {
+    LANES {
+      uint32_t v[4] = {0, 0, 0, 0};
+      memcpy(v, lds + (uint32_t)(a[l] + off), bytes);
+      switch (kind) {
+      case 1: v[0] = (uint32_t)(int32_t)(int8_t)v[0]; break;   /* i8 */
+      case 2: v[0] = (uint32_t)(int32_t)(int16_t)v[0]; break;  /* i16 */
+      }
+      for (uint32_t k = 0; k < nw; k++) tmp[k][l] = v[k];
     }
-    for (uint32_t k = 0; k < (bytes + 3) / 4; k++) tmp[k][l] = v[k];
   }
   if (kind >= 3) { /* d16: low (3) or high (4) half of the destination, other half kept */
     uint32_t *d = vr(w, in, 0, 0);
@@ -36,9 +55,10 @@ static int ds_read(emu_wave *w, const emu_insn *in, uint32_t bytes, int kind)
       d[l] = (kind == 4 || kind == 6) ? (d[l] & 0xffff) | v << 16 : (d[l] & 0xffff0000u) | (v & 0xffff);
     }
   } else {
-    for (uint32_t k = 0; k < (bytes + 3) / 4; k++) {
+    for (uint32_t k = 0; k < nw; k++) {
       uint32_t *d = vr(w, in, 0, (int)k);
-      LANES d[l] = tmp[k][l];
+      if (e == ~0ull) memcpy(d, tmp[k], sizeof tmp[k]);
+      else LANES d[l] = tmp[k][l];
     }
   }
   emu_pend(w, in, EMU_CNT_DS, 0);
@@ -85,19 +105,28 @@ int emu_op_ds_read2_b64(emu_wave *w, const emu_insn *in) { return ds_read2(w, in
 int emu_op_ds_read2st64_b32(emu_wave *w, const emu_insn *in) { return ds_read2(w, in, 4, 64); }
 int emu_op_ds_read2st64_b64(emu_wave *w, const emu_insn *in) { return ds_read2(w, in, 8, 64); }
 
-/* writes: ds_write_bN vaddr, vdata [offset]; hi = store the high 16 bits (d16_hi forms) */
+/* writes: ds_write_bN vaddr, vdata [offset]; hi = store the high 16 bits (d16_hi forms).
+ * Lanes store in lane order (the highest lane wins when addresses collide). */
 static int ds_write(emu_wave *w, const emu_insn *in, uint32_t bytes, bool hi)
 {
   uint64_t e = emu_exec(w);
   const uint32_t *a = vr(w, in, 0, 0);
-  LANES {
-    uint64_t addr = (uint32_t)(a[l] + (uint32_t)in->offset); /* 32-bit LDS address arithmetic */
-    uint8_t *p = emu_ldsptr(w, in, addr, bytes, l);
-    if (!p) return EMU_FAULT;
-    uint32_t v[4];
-    for (uint32_t k = 0; k < (bytes + 3) / 4; k++) v[k] = vr(w, in, 1, (int)k)[l];
-    if (hi) v[0] >>= 16;
-    memcpy(p, v, bytes);
+  uint32_t off = (uint32_t)in->offset;
+  int bl = lds_bad_lane(w, e, a, off, bytes);
+  if (bl >= 0) return emu_ldsptr(w, in, (uint32_t)(a[bl] + off), bytes, bl) ? EMU_FAULT : EMU_FAULT;
+  uint8_t *lds = w->wg->lds;
+  const uint32_t *dv[4];
+  uint32_t nw = (bytes + 3) / 4;
+  for (uint32_t k = 0; k < nw; k++) dv[k] = vr(w, in, 1, (int)k);
+  if (bytes == 4 && !hi) {
+    LANES memcpy(lds + (uint32_t)(a[l] + off), &dv[0][l], 4);
+  } else {
+    LANES {
+      uint32_t v[4];
+      for (uint32_t k = 0; k < nw; k++) v[k] = dv[k][l];
+      if (hi) v[0] >>= 16;
+      memcpy(lds + (uint32_t)(a[l] + off), v, bytes);
+    }
   }
   emu_pend(w, in, EMU_CNT_DS, -1);
   return EMU_OK;

@@ -137,7 +137,21 @@ static int pk32_done(emu_wave *w, const emu_insn *in, float *rl, float *rh)
   }
 PK_F32(v_pk_add_f32, 2, a + b)
 PK_F32(v_pk_mul_f32, 2, a * b)
-PK_F32(v_pk_fma_f32, 3, fmaf(a, b, c))
+/* fma: vectorizable clones for FMA-capable hosts (one rounding either way) */
+__attribute__((target_clones("fma", "default"))) static void pk_fma_loop(const uint32_t *a, const uint32_t *b,
+                                                                       const uint32_t *c, float *d)
+{
+  L64 d[l] = __builtin_fmaf(emu_f32(a[l]), emu_f32(b[l]), emu_f32(c[l]));
+}
+int emu_op_v_pk_fma_f32(emu_wave *w, const emu_insn *in)
+{
+  uint32_t lo[3][EMU_LANES], hi[3][EMU_LANES];
+  float rl[EMU_LANES], rh[EMU_LANES];
+  for (int j = 0; j < 3; j++) src_pk32(w, in, 1 + j, lo[j], hi[j], true);
+  pk_fma_loop(lo[0], lo[1], lo[2], rl);
+  pk_fma_loop(hi[0], hi[1], hi[2], rh);
+  return pk32_done(w, in, rl, rh);
+}
 int emu_op_v_pk_mov_b32(emu_wave *w, const emu_insn *in)
 {
   /* D[31:0] = op_sel[0] ? S0[63:32] : S0[31:0]; D[63:32] = op_sel[1] ? S1[63:32] : S1[31:0] */
