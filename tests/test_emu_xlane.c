@@ -288,6 +288,24 @@ Test(emu_xlane, dpp_vop2_src0_only)
   sn_free(s);
 }
 
+/* 64-bit DPP (gfx90a+: row_newbcast only): both halves come from the selected lane. The 64-bit
+ * source path (emu_src64, emu/exec.c) must apply the lane selection too. */
+Test(emu_xlane, dpp_64bit_row_newbcast)
+{
+  snip *s = sn_new(EMU_GFX942, "v_mov_b64_dpp v[4:5], v[2:3] row_newbcast:1 row_mask:0xf bank_mask:0xf");
+  for (int l = 0; l < 64; l++) sn_v(s, 2)[l] = 100u + l, sn_v(s, 3)[l] = 200u + l;
+  cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+  int bad = 0, first = -1;
+  for (int l = 0; l < 64; l++) {
+    int src = l / 16 * 16 + 1;
+    if (sn_v(s, 4)[l] != 100u + src || sn_v(s, 5)[l] != 200u + src) bad++, first = first < 0 ? l : first;
+  }
+  cr_expect_eq(bad, 0, "%d lanes wrong, first lane %d = (%u, %u), expected lane %d's (%u, %u)", bad, first,
+               first >= 0 ? sn_v(s, 4)[first] : 0, first >= 0 ? sn_v(s, 5)[first] : 0, first / 16 * 16 + 1,
+               100u + first / 16 * 16 + 1, 200u + first / 16 * 16 + 1);
+  sn_free(s);
+}
+
 /* ---- v_permlane16_swap_b32 / v_permlane32_swap_b32 (gfx950) ---------------------------------*/
 static void permlane_case(int half)
 {
