@@ -18,8 +18,9 @@
  * Arithmetic (what this emulator does; the hardware's internal order is not documented, so compare
  * MFMA results with a tolerance): MFMA ignores EXEC and writes all 64 lanes. For each output
  * element, acc = C, then k = 0..K-1 ascending: acc = acc + a*b rounded to f32 (round to nearest
- * even, denormals kept). Products of f16/bf16/fp8/bf8/fp6/bf6/fp4 values are exact in f32, so for
- * them this is a sequential f32 sum of exact products; f32 inputs use a fused multiply-add per step
+ * even, denormals kept). Products of f16/fp8/bf8/fp6/bf6/fp4 values are exact in f32 (bf16 ones too
+ * unless they leave f32's exponent range), so this is a sequential f32 sum of exact products; four
+ * output rows are computed side by side, each in that order; f32 inputs use a fused multiply-add per step
  * (fmaf); f64 uses fma in double; i8 accumulates exactly in int32 (wrapping). Blocks are
  * independent. NaN/Inf inputs propagate through IEEE arithmetic.
  *
