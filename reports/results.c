@@ -175,9 +175,48 @@ out:
 
 static int cmpstr(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
+/* summary.json's view of the run: which stages it lists, with which verdict. */
+typedef struct { char **names, **verdicts; size_t n; bool present; } run_list;
+
+static bool load_summary(report_ctx *c, run_list *rl) {
+  char *sp = ll_fmt("%s/summary.json", c->results);
+  struct stat st;
+  bool ok = true;
+  if (stat(sp, &st) == 0) {
+    ll_json *j = ll_json_parse_file(sp, c->err);
+    if (!j) { ll_err_prefix(c->err, "verify summary %s", sp); free(sp); return false; }
+    const ll_json *stages = ll_json_get(j, "stages");
+    c->overall = opt_str(j, "verdict");
+    c->shapes = opt_str(j, "shapes");
+    if (!c->overall || !stages || stages->type != LL_JARR) {
+      ll_seterr(c->err, LL_EXIT_USAGE, "%s: expected a string \"verdict\" and a \"stages\" array", sp);
+      ok = false;
+    }
+    for (size_t i = 0; ok && i < stages->n; i++) {
+      const ll_json *nm = ll_json_get(stages->items[i], "stage"), *v = ll_json_get(stages->items[i], "verdict");
+      if (!nm || nm->type != LL_JSTR || !v || v->type != LL_JSTR) {
+        ll_seterr(c->err, LL_EXIT_USAGE, "%s (line %d): stage entry needs string \"stage\" and \"verdict\"", sp,
+                  stages->items[i]->line);
+        ok = false;
+        break;
+      }
+      rl->names = ll_xrealloc(rl->names, (rl->n + 1) * sizeof *rl->names);
+      rl->verdicts = ll_xrealloc(rl->verdicts, (rl->n + 1) * sizeof *rl->verdicts);
+      rl->names[rl->n] = ll_xstrdup(nm->str);
+      rl->verdicts[rl->n++] = ll_xstrdup(v->str);
+    }
+    rl->present = true;
+    ll_json_free(j);
+  }
+  free(sp);
+  return ok;
+}
+
 bool report_load_stages(report_ctx *c) {
+  run_list rl = {0};
   char **names = NULL;
   size_t n = 0;
+  bool ok = load_summary(c, &rl);
   for (size_t i = 0; i < NKNOWN; i++) {
     names = ll_xrealloc(names, (n + 1) * sizeof *names);
     names[n++] = ll_xstrdup(known_stages[i]);
@@ -204,30 +243,45 @@ bool report_load_stages(report_ctx *c) {
   }
   c->stages = ll_xcalloc(n, sizeof *c->stages);
   c->nstages = n;
-  bool ok = true;
   for (size_t i = 0; i < n; i++) {
-    c->stages[i].name = names[i];
-    if (ok) ok = load_stage(c, &c->stages[i]);
+    report_stage *s = &c->stages[i];
+    s->name = names[i];
+    if (!ok) continue;
+    const char *listed = NULL;
+    for (size_t k = 0; k < rl.n; k++)
+      if (!strcmp(rl.names[k], s->name)) listed = rl.verdicts[k];
+    char *path = ll_fmt("%s/%s.json", c->results, s->name);
+    struct stat st;
+    bool file = stat(path, &st) == 0;
+    if (rl.present && !listed) {
+      /* the last verify did not run this stage: a file left by an earlier run is not its result */
+      s->verdict = ll_xstrdup("not run");
+      s->summary = file ? ll_fmt("not run in the last verify (summary.json does not list it); %s is from an earlier run "
+                                 "and is not shown as a result", path)
+                 : !strcmp(s->name, "base") ? ll_fmt("not run: byte identity against a base revision runs only with "
+                                                     "--base REV (make verify BASE=rev)")
+                 : ll_fmt("not run in the last verify (summary.json does not list it)");
+    } else {
+      ok = load_stage(c, s);
+      if (ok && listed && s->present && strcmp(listed, s->verdict)) {
+        /* verify could not write this stage's file (summary says so): the file is an older run's */
+        char *old = s->summary;
+        s->summary = ll_fmt("summary.json says \"%s\" but %s says \"%s\" (stale file from an earlier run?): %s", listed,
+                            path, s->verdict, old);
+        free(old);
+        free(s->verdict);
+        s->verdict = ll_xstrdup("error");
+        for (size_t k = 0; k < s->ntables; k++) report_table_free(s->tables[k]);
+        s->ntables = 0;
+      }
+    }
+    free(path);
   }
   free(names);
-  if (!ok) return false;
-  char *sp = ll_fmt("%s/summary.json", c->results);
-  struct stat st;
-  if (stat(sp, &st) == 0) {
-    ll_json *j = ll_json_parse_file(sp, c->err);
-    if (!j) { ll_err_prefix(c->err, "verify summary %s", sp); free(sp); return false; }
-    c->overall = opt_str(j, "verdict");
-    c->shapes = opt_str(j, "shapes");
-    if (!c->overall) {
-      ll_seterr(c->err, LL_EXIT_USAGE, "%s: no string \"verdict\"", sp);
-      ll_json_free(j);
-      free(sp);
-      return false;
-    }
-    ll_json_free(j);
-  }
-  free(sp);
-  return true;
+  for (size_t k = 0; k < rl.n; k++) { free(rl.names[k]); free(rl.verdicts[k]); }
+  free(rl.names);
+  free(rl.verdicts);
+  return ok;
 }
 
 void report_free_stages(report_ctx *c) {

@@ -232,6 +232,29 @@ Test(reports, nothing_ran_is_not_run_everywhere) {
   free(b);
 }
 
+Test(reports, stale_stage_files_are_not_shown_as_results) {
+  char *b = mktmp();
+  fixture(b);
+  /* an earlier verify --base left base.json; the last run (summary.json) did not run base */
+  put(b, "results/gfx950/base.json", stage_json("base", "pass", "15 code objects byte-identical", "null", ""));
+  /* the last run could not write kernels.json: summary.json says error, the file says pass */
+  char *sj = slurp(b, "results/gfx950/summary.json");
+  char *k = strstr(sj, "\"stage\": \"kernels\", \"verdict\": \"pass\"");
+  cr_assert_not_null(k);
+  memcpy(strstr(k, "\"pass\""), "\"FAIL\"", 6);
+  put(b, "results/gfx950/summary.json", sj);
+  generate(b);
+  char *rd = report_dir(b);
+  char *idx = slurp(rd, "index.html");
+  cr_assert(strstr(idx, "data-stage=\"base\" data-verdict=\"not run\"><td>base</td><td class=\"notrun\">NOT RUN</td>"));
+  cr_assert(strstr(idx, "is from an earlier run and is not shown as a result"));
+  cr_assert(strstr(idx, "data-stage=\"kernels\" data-verdict=\"error\""));
+  cr_assert(strstr(idx, "summary.json says &quot;FAIL&quot;"));
+  free(idx); free(rd); free(sj);
+  rm_rf(b);
+  free(b);
+}
+
 /* ---- lane-map page ----------------------------------------------------------------------------*/
 Test(reports, lanemap_highlights_exactly_the_corrupted_cells) {
   char *b = mktmp();
