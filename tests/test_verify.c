@@ -84,36 +84,58 @@ static void lanes_pass(const char *arch, size_t want_run) {
 Test(verify_lanes, every_micro_kernel_matches_the_model_gfx942) { lanes_pass("gfx942", 5); }
 Test(verify_lanes, every_micro_kernel_matches_the_model_gfx950) { lanes_pass("gfx950", 11); }
 
-/* The stage must be able to fail: give it a build directory whose lane_tr16_solved_seed.co is the
- * real kernel built with the CDNA4 V seed left at the load_fragment seed (the v_seed_fragment
- * mutant). The model's expectation is unchanged, so 240 of 256 slots must differ (the figure the
- * model gives for the fragment seed) and the seed addresses must differ too. */
-Test(verify_lanes, a_wrong_seed_fails_with_the_published_mismatch_count) {
-  const char *mut = LANELAB_BUILD "/gfx950/mutants/v_seed_fragment/lane_tr16_solved_seed.co";
+/* The stage must be able to fail: give it a build directory in which one micro-kernel is the real
+ * source built as a mutant (kernels/mutants.txt, `make mutants`). The model's expectation is
+ * unchanged, so that kernel must fail and only that one. */
+static const report_table *run_with_mutant(const char *arch, const char *mutant, const char *kernel,
+                                           stage_result *r, char **tmp) {
+  char *mut = ll_fmt("%s/%s/mutants/%s/%s.co", LANELAB_BUILD, arch, mutant, kernel);
   size_t n;
   void *co = ll_read_file(mut, &n, NULL);
   cr_assert_not_null(co, "%s is missing: run make mutants", mut);
-  char *b = tmpdir(), *kd = ll_fmt("%s/gfx950/kernels", b), *res = ll_fmt("%s/results", b);
+  char *b = tmpdir(), *kd = ll_fmt("%s/%s/kernels", b, arch), *res = ll_fmt("%s/results", b);
   ll_err e = {0};
   cr_assert(ll_mkdir_p(kd, &e) && ll_mkdir_p(res, &e), "%s", e.msg);
-  /* every correct kernel, then the mutant in place of the solved-seed kernel */
-  char *cmd = ll_fmt("cp %s/gfx950/kernels/*.co %s/", LANELAB_BUILD, kd);
+  char *cmd = ll_fmt("cp %s/%s/kernels/*.co %s/", LANELAB_BUILD, arch, kd);
   cr_assert_eq(system(cmd), 0);
-  char *dst = ll_fmt("%s/lane_tr16_solved_seed.co", kd);
+  char *dst = ll_fmt("%s/%s.co", kd, kernel);
   cr_assert(ll_write_file_atomic(dst, co, n, &e), "%s", e.msg);
-  verify_ctx c = ctx("gfx950", b, res);
+  verify_ctx c = ctx(arch, b, res);
+  verify_stage_lanes(&c, r);
+  cr_assert_eq(r->v, VERDICT_FAIL, "the lanes stage passed %s built as mutant %s: %s", kernel, mutant, r->summary);
+  cr_assert_str_eq(row_of(r->tables[0], kernel, "verdict"), "FAIL");
+  free(dst); free(cmd); free(res); free(kd); free(co); free(mut);
+  *tmp = b;
+  return r->tables[0];
+}
+
+/* The CDNA4 V seed left at the load_fragment seed: 240 of 256 slots differ (the figure the model
+ * gives for the fragment seed) and the seed addresses differ too. */
+Test(verify_lanes, a_wrong_seed_fails_with_the_published_mismatch_count) {
   stage_result r = {.v = VERDICT_NOT_RUN};
-  verify_stage_lanes(&c, &r);
-  cr_assert_eq(r.v, VERDICT_FAIL, "the lanes stage passed a kernel with the wrong seed: %s", r.summary);
-  const report_table *t = r.tables[0];
-  cr_assert_str_eq(row_of(t, "lane_tr16_solved_seed", "verdict"), "FAIL");
+  char *b;
+  const report_table *t = run_with_mutant("gfx950", "v_seed_fragment", "lane_tr16_solved_seed", &r, &b);
   cr_assert_str_eq(row_of(t, "lane_tr16_solved_seed", "lane x slot mismatches"), "240/256");
   cr_assert_str_neq(row_of(t, "lane_tr16_solved_seed", "seed mismatches"), "0/64");
-  /* the other kernels still pass: the failure is pinned to the wrong one */
-  cr_assert_str_eq(row_of(t, "lane_tr8", "verdict"), "pass");
+  cr_assert_str_eq(row_of(t, "lane_tr8", "verdict"), "pass"); /* pinned to the wrong kernel */
   free_result(&r);
-  free(dst); free(cmd); free(res); free(kd); free(b); free(co);
+  free(b);
 }
+
+/* The software transpose with the inter-quad swap (or an intra-quad step) dropped, on gfx942. */
+static void broken_transpose(const char *mutant) {
+  stage_result r = {.v = VERDICT_NOT_RUN};
+  char *b;
+  const report_table *t = run_with_mutant("gfx942", mutant, "lane_fragment_transpose", &r, &b);
+  const char *mm = row_of(t, "lane_fragment_transpose", "lane x slot mismatches");
+  cr_assert(atoi(mm) > 0 && strstr(mm, "/256"), "%s: %s", mutant, mm);
+  cr_assert_str_eq(row_of(t, "lane_fragment_transpose", "seed mismatches"), "0/64"); /* same seed, wrong shuffles */
+  cr_assert_str_eq(row_of(t, "lane_load_fragment", "verdict"), "pass");
+  free_result(&r);
+  free(b);
+}
+Test(verify_lanes, transpose_without_the_swap_fails) { broken_transpose("transpose_no_swap"); }
+Test(verify_lanes, transpose_without_a_quad_step_fails) { broken_transpose("transpose_no_quad_step"); }
 
 Test(verify_model, seed_facts_hold_on_both_arches) {
   for (int a = 0; a < EMU_NARCH; a++) {
