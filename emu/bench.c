@@ -89,8 +89,16 @@ int emu_bench(FILE *out, const char *build_dir)
   int rc = LL_EXIT_OK;
   long ncores = sysconf(_SC_NPROCESSORS_ONLN);
   if (ncores < 1) ncores = 1;
-  fprintf(out, "emulator throughput (%s code objects from %s/%s/kernels; %ld cores)\n", arch, build_dir,
-          arch, ncores);
+  char load[64] = "unknown";
+  FILE *la = fopen("/proc/loadavg", "r");
+  if (la) {
+    if (!fgets(load, sizeof load, la)) snprintf(load, sizeof load, "unknown");
+    load[strcspn(load, "\n")] = 0;
+    fclose(la);
+  }
+  /* the machine's load is printed because other processes sharing the cores lower these figures */
+  fprintf(out, "emulator throughput (%s code objects from %s/%s/kernels; %ld cores; load average %s)\n", arch,
+          build_dir, arch, ncores, load);
 
   /* VALU + LDS loop */
   emu_codeobj *co = load(out, build_dir, arch, "bench_valu_ds", &rc);

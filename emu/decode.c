@@ -666,6 +666,7 @@ static void finish_insn(emu_insn *in)
     return;
   }
   in->op = (uint16_t)op;
+  in->flags = emu_ops_get((size_t)op)->flags;
   const char *why = apply_mods(in);
   if (why) {
     in->why = why;

@@ -494,7 +494,7 @@ void emu_waitcnt(emu_wave *w, int vmcnt, int lgkmcnt)
 
 static int hazard_check(emu_wave *w, const emu_insn *in)
 {
-  uint32_t fl = in->op != 0xffff ? emu_ops_get(in->op)->flags : 0;
+  uint32_t fl = in->flags;
   bool load = (fl & EMU_F_LOAD) || ((fl & EMU_F_ATOMIC) && (in->sc0 || in->glc));
   int mycnt = (fl & EMU_F_DS) ? EMU_CNT_DS : (fl & EMU_F_SMEM) ? EMU_CNT_SMEM : EMU_CNT_VM;
   for (int i = 0; i < in->nop; i++) {
@@ -684,13 +684,18 @@ static int run_wg(worker *W, emu_wg *g)
       }
     } else {
       /* round robin: one instruction per running wave in turn */
-      bool any = true;
-      while (any) {
-        any = false;
+      for (;;) {
+        uint32_t runnable = 0, last = 0;
+        for (uint32_t j = 0; j < nw; j++)
+          if (W->waves[j].state == 0) runnable++, last = j;
+        if (runnable == 0) break;
+        if (runnable == 1) { /* nothing to interleave with: run it to its barrier or end */
+          if (run_wave(W, &W->waves[last], false) == EMU_FAULT) return EMU_FAULT;
+          continue;
+        }
         for (uint32_t j = 0; j < nw; j++) {
           emu_wave *w = &W->waves[j];
           if (w->state != 0) continue;
-          any = true;
           if (run_wave(W, w, true) == EMU_FAULT) return EMU_FAULT;
         }
       }

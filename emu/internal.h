@@ -142,6 +142,7 @@ struct emu_insn {
   uint32_t size;
   int32_t target;        /* branch target as an instruction index, -1 if none/outside */
   uint16_t op;           /* index into the merged op table, 0xffff = unknown mnemonic */
+  uint32_t flags;        /* the op table row's EMU_F_* flags (0 if unknown) */
   uint8_t enc;           /* EMU_ENC_* */
   uint8_t nop, nmod;
   uint8_t src0i;         /* operand index of src0 (1, or 2 after a carry-out SGPR destination) */

@@ -86,46 +86,60 @@ PK_W(v_pk_mad_i16, 3, (int16_t)a * (int16_t)b + (int16_t)c)
 /* ---- packed f32 (gfx90a+; CDNA3 ISA "V_PK_FMA_F32", "V_PK_ADD_F32", "V_PK_MUL_F32",
  * "V_PK_MOV_B32"): each source is a 64-bit pair; op_sel[j] / op_sel_hi[j] choose which dword
  * feeds the low / high result. */
-static void src_pk32(emu_wave *w, const emu_insn *in, int i, uint32_t *lo, uint32_t *hi, bool isfloat)
+/* Pointers to the dwords feeding the low and high results of operand i; copies (into tl/th) only
+ * when a negation or a scalar/constant source needs it. */
+static void src_pk32(emu_wave *w, const emu_insn *in, int i, const uint32_t **lo, const uint32_t **hi,
+                     uint32_t *tl, uint32_t *th, bool isfloat)
 {
   const emu_opnd *o = &in->o[i];
   int j = i - 1;
   bool sl = in->op_sel >> j & 1, sh = in->op_sel_hi >> j & 1;
-  uint32_t d0[EMU_LANES], d1[EMU_LANES];
+  const uint32_t *d0, *d1;
   if (o->kind == EMU_OPK_VGPR || o->kind == EMU_OPK_AGPR) {
-    memcpy(d0, emu_vreg(w, in, i, 0), sizeof d0);
-    memcpy(d1, emu_vreg(w, in, i, o->n > 1 ? 1 : 0), sizeof d1);
-  } else if (o->kind == EMU_OPK_SGPR) {
-    uint64_t v = emu_ssrc64(w, in, i);
-    L64 d0[l] = (uint32_t)v, d1[l] = (uint32_t)(v >> 32);
-  } else { /* a constant supplies the same 32-bit value to both halves */
-    uint32_t v = emu_ssrc32(w, in, i);
-    L64 d0[l] = d1[l] = v;
+    d0 = emu_vreg(w, in, i, 0);
+    d1 = emu_vreg(w, in, i, o->n > 1 ? 1 : 0);
+  } else {
+    /* SGPR pair: two dwords; a constant supplies the same 32-bit value to both halves */
+    uint64_t v = o->kind == EMU_OPK_SGPR ? emu_ssrc64(w, in, i) : emu_ssrc32(w, in, i) * 0x100000001ull;
+    L64 tl[l] = (uint32_t)(sl ? v >> 32 : v), th[l] = (uint32_t)(sh ? v >> 32 : v);
+    d0 = d1 = NULL;
   }
   uint32_t nl = (isfloat && (in->neg_lo >> j & 1)) ? 0x80000000u : 0;
   uint32_t nh = (isfloat && (in->neg_hi >> j & 1)) ? 0x80000000u : 0;
-  L64 {
-    lo[l] = (sl ? d1[l] : d0[l]) ^ nl;
-    hi[l] = (sh ? d1[l] : d0[l]) ^ nh;
+  if (d0) {
+    *lo = sl ? d1 : d0;
+    *hi = sh ? d1 : d0;
+    if (nl) { L64 tl[l] = (*lo)[l] ^ nl; *lo = tl; }
+    if (nh) { L64 th[l] = (*hi)[l] ^ nh; *hi = th; }
+  } else {
+    if (nl) L64 tl[l] ^= nl;
+    if (nh) L64 th[l] ^= nh;
+    *lo = tl, *hi = th;
   }
 }
 static int pk32_done(emu_wave *w, const emu_insn *in, float *rl, float *rh)
 {
-  uint64_t d[EMU_LANES];
-  L64 {
-    float a = rl[l], b = rh[l];
-    if (in->clamp) a = fminf(fmaxf(a, 0.0f), 1.0f), b = fminf(fmaxf(b, 0.0f), 1.0f);
-    d[l] = emu_u32f(a) | (uint64_t)emu_u32f(b) << 32;
+  if (in->clamp) L64 rl[l] = fminf(fmaxf(rl[l], 0.0f), 1.0f), rh[l] = fminf(fmaxf(rh[l], 0.0f), 1.0f);
+  const emu_opnd *o = &in->o[0];
+  if (o->kind != EMU_OPK_VGPR && o->kind != EMU_OPK_AGPR)
+    return emu_raise(w, in, "bad operand", -1, 0, "packed f32 result must be a VGPR pair");
+  uint64_t e = emu_exec(w);
+  uint32_t *d0 = emu_vreg(w, in, 0, 0), *d1 = emu_vreg(w, in, 0, 1);
+  if (e == ~0ull) {
+    memcpy(d0, rl, sizeof(float) * EMU_LANES);
+    memcpy(d1, rh, sizeof(float) * EMU_LANES);
+  } else {
+    L64 if (e >> l & 1) d0[l] = emu_u32f(rl[l]), d1[l] = emu_u32f(rh[l]);
   }
-  emu_dst64(w, in, 0, d);
   return EMU_OK;
 }
 #define PK_F32(name, NS, expr)                                                                     \
   int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
-    uint32_t lo[3][EMU_LANES], hi[3][EMU_LANES];                                                   \
+    uint32_t tl[3][EMU_LANES], th[3][EMU_LANES];                                                   \
+    const uint32_t *lo[3] = {0}, *hi[3] = {0};                                                     \
     float rl[EMU_LANES], rh[EMU_LANES];                                                            \
-    for (int j = 0; j < NS; j++) src_pk32(w, in, 1 + j, lo[j], hi[j], true);                       \
+    for (int j = 0; j < NS; j++) src_pk32(w, in, 1 + j, &lo[j], &hi[j], tl[j], th[j], true);       \
     L64 {                                                                                          \
       float a = emu_f32(lo[0][l]), b = emu_f32(lo[1][l]), c = NS > 2 ? emu_f32(lo[2][l]) : 0;      \
       rl[l] = (expr);                                                                              \
@@ -145,9 +159,10 @@ __attribute__((target_clones("fma", "default"))) static void pk_fma_loop(const u
 }
 int emu_op_v_pk_fma_f32(emu_wave *w, const emu_insn *in)
 {
-  uint32_t lo[3][EMU_LANES], hi[3][EMU_LANES];
+  uint32_t tl[3][EMU_LANES], th[3][EMU_LANES];
+  const uint32_t *lo[3], *hi[3];
   float rl[EMU_LANES], rh[EMU_LANES];
-  for (int j = 0; j < 3; j++) src_pk32(w, in, 1 + j, lo[j], hi[j], true);
+  for (int j = 0; j < 3; j++) src_pk32(w, in, 1 + j, &lo[j], &hi[j], tl[j], th[j], true);
   pk_fma_loop(lo[0], lo[1], lo[2], rl);
   pk_fma_loop(hi[0], hi[1], hi[2], rh);
   return pk32_done(w, in, rl, rh);
@@ -155,11 +170,12 @@ int emu_op_v_pk_fma_f32(emu_wave *w, const emu_insn *in)
 int emu_op_v_pk_mov_b32(emu_wave *w, const emu_insn *in)
 {
   /* D[31:0] = op_sel[0] ? S0[63:32] : S0[31:0]; D[63:32] = op_sel[1] ? S1[63:32] : S1[31:0] */
-  uint32_t a0[EMU_LANES], a1[EMU_LANES], b0[EMU_LANES], b1[EMU_LANES];
+  uint32_t ta[2][EMU_LANES], tb[2][EMU_LANES];
+  const uint32_t *a0, *a1, *b0, *b1;
   emu_insn t = *in;
-  t.op_sel = 0, t.op_sel_hi = 2, t.neg_lo = t.neg_hi = 0;
-  src_pk32(w, &t, 1, a0, a1, false);
-  src_pk32(w, &t, 2, b0, b1, false);
+  t.op_sel = 0, t.op_sel_hi = 3, t.neg_lo = t.neg_hi = 0; /* lo = dword 0, hi = dword 1 */
+  src_pk32(w, &t, 1, &a0, &a1, ta[0], ta[1], false);
+  src_pk32(w, &t, 2, &b0, &b1, tb[0], tb[1], false);
   uint64_t d[EMU_LANES];
   L64 d[l] = (in->op_sel & 1 ? a1[l] : a0[l]) | (uint64_t)(in->op_sel & 2 ? b1[l] : b0[l]) << 32;
   emu_dst64(w, in, 0, d);
