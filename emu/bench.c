@@ -89,16 +89,16 @@ int emu_bench(FILE *out, const char *build_dir)
   int rc = LL_EXIT_OK;
   long ncores = sysconf(_SC_NPROCESSORS_ONLN);
   if (ncores < 1) ncores = 1;
-  char load[64] = "unknown";
+  char lavg[64] = "unknown";
   FILE *la = fopen("/proc/loadavg", "r");
   if (la) {
-    if (!fgets(load, sizeof load, la)) snprintf(load, sizeof load, "unknown");
-    load[strcspn(load, "\n")] = 0;
+    if (!fgets(lavg, sizeof lavg, la)) snprintf(lavg, sizeof lavg, "unknown");
+    lavg[strcspn(lavg, "\n")] = 0;
     fclose(la);
   }
   /* the machine's load is printed because other processes sharing the cores lower these figures */
   fprintf(out, "emulator throughput (%s code objects from %s/%s/kernels; %ld cores; load average %s)\n", arch,
-          build_dir, arch, ncores, load);
+          build_dir, arch, ncores, lavg);
 
   /* VALU + LDS loop */
   emu_codeobj *co = load(out, build_dir, arch, "bench_valu_ds", &rc);
