@@ -143,6 +143,22 @@ static void fragment_seed_form(kpage *k, const uint32_t addr[64]) {
   k->have_seed_rc = true;
 }
 
+/* A dump is written while the lanes stage runs, i.e. at most `seconds` before lanes.json; one older
+ * than that (with 2 s of slack for file-system time granularity) is left from an earlier run whose
+ * kernel this run did not get to dump. Without lanes.json every dump is stale. */
+static bool dump_is_stale(report_ctx *c, const char *dump) {
+  struct stat sd, sl;
+  if (stat(dump, &sd) != 0) return false;
+  char *lj = ll_fmt("%s/lanes.json", c->results);
+  bool have = stat(lj, &sl) == 0;
+  free(lj);
+  if (!have) return true;
+  const report_stage *ls = report_find_stage(c, "lanes");
+  double secs = ls && ls->present ? ls->seconds : 0;
+  double td = (double)sd.st_mtim.tv_sec + sd.st_mtim.tv_nsec * 1e-9, tl = (double)sl.st_mtim.tv_sec + sl.st_mtim.tv_nsec * 1e-9;
+  return td < tl - secs - 2.0;
+}
+
 static bool prepare(report_ctx *c, kpage *k, lanes_arch la) {
   ll_err e = {0};
   find_vrow(c, k);
@@ -225,8 +241,13 @@ static bool prepare(report_ctx *c, kpage *k, lanes_arch la) {
     snprintf(k->what, sizeof k->what, "micro-kernel not described by lanes/ (%s)", e.msg);
   }
   if (!k->applicable) { ok = true; goto out; }
-  if (!read_dump(c, dump, &k->ndw, &k->got, &k->got_addr)) goto out;
-  if (!k->got) snprintf(k->got_note, sizeof k->got_note, "no dump (stage not run): %s does not exist", dump);
+  if (dump_is_stale(c, dump)) {
+    snprintf(k->got_note, sizeof k->got_note, "no dump (stage not run for this kernel): %s is older than the last lanes "
+             "stage run, left by an earlier verify", dump);
+  } else {
+    if (!read_dump(c, dump, &k->ndw, &k->got, &k->got_addr)) goto out;
+    if (!k->got) snprintf(k->got_note, sizeof k->got_note, "no dump (stage not run): %s does not exist", dump);
+  }
   if (!k->want) {
     int nd = k->ndw;
     if (!read_dump(c, xdump, &nd, &k->want, &k->want_addr)) goto out;
