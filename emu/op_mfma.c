@@ -114,6 +114,18 @@ CLONES static void cvt_f16x2(const uint32_t *v, float *lo, float *hi)
   }
 }
 
+/* bf16 halves of one register, all 64 lanes: the bits are the top half of an f32 */
+CLONES static void cvt_bf16x2(const uint32_t *v, float *lo, float *hi)
+{
+  for (int l = 0; l < 64; l += 8) {
+    v8u x;
+    memcpy(&x, v + l, sizeof x);
+    v8u a = x << 16, b = x & 0xffff0000u;
+    memcpy(lo + l, &a, sizeof a);
+    memcpy(hi + l, &b, sizeof b);
+  }
+}
+
 /* ---- instruction descriptors ---------------------------------------------------------------*/
 typedef struct mdesc {
   uint8_t M, N, K, B;
@@ -160,9 +172,7 @@ static bool convert(emu_wave *w, const emu_insn *in, int opi, int type, int KL, 
     for (int k = 0; k < nreg; k++) cvt_f16x2(r[k], f + (2 * k) * 64, f + (2 * k + 1) * 64);
     break;
   case T_BF16:
-    for (int k = 0; k < nreg; k++)
-      for (int l = 0; l < 64; l++)
-        f[2 * k * 64 + l] = emu_f32(r[k][l] << 16), f[(2 * k + 1) * 64 + l] = emu_f32(r[k][l] & 0xffff0000u);
+    for (int k = 0; k < nreg; k++) cvt_bf16x2(r[k], f + (2 * k) * 64, f + (2 * k + 1) * 64);
     break;
   case T_F32:
     for (int t = 0; t < KL; t++) memcpy(f + t * 64, r[t], 64 * 4);
