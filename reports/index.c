@@ -33,39 +33,33 @@ bool report_write_index(const char *build_dir, ll_err *err) {
     closedir(d);
   }
   qsort(arches, na, sizeof *arches, cmpstr);
-  report_table *t = report_table_new("lanelab verify across arches", "arch,verdict,stages,not run,failed,report");
+  report_table *t = report_table_new("lanelab verify across arches", "arch,verdict,stages#,not run#,failed#,report,per stage");
   bool ok = true;
   for (size_t i = 0; i < na && ok; i++) {
-    char *sp = ll_fmt("%s/%s/summary.json", rdir, arches[i]);
+    /* the same reading of the results as the arch's own page, so the two agree */
+    report_ctx ac = {.build = build_dir, .arch = arches[i], .err = err};
+    ac.results = ll_fmt("%s/%s", rdir, arches[i]);
     char *page = ll_fmt("%s/%s/index.html", out, arches[i]);
     struct stat st;
-    const char *verdict = "not run";
-    size_t ns = 0, nnot = 0, nfail = 0;
-    ll_json *j = NULL;
-    if (stat(sp, &st) == 0) {
-      j = ll_json_parse_file(sp, err);
-      if (!j) { ll_err_prefix(err, "verify summary %s", sp); ok = false; }
-      const ll_json *v = j ? ll_json_get(j, "verdict") : NULL, *stages = j ? ll_json_get(j, "stages") : NULL;
-      if (j && (!v || v->type != LL_JSTR || !stages || stages->type != LL_JARR)) {
-        ll_seterr(err, LL_EXIT_USAGE, "%s: expected string \"verdict\" and array \"stages\"", sp);
-        ok = false;
+    ok = report_load_stages(&ac);
+    if (ok) {
+      size_t nnot = 0, nfail = 0;
+      ll_buf per = {0};
+      for (size_t k = 0; k < ac.nstages; k++) {
+        const char *v = ac.stages[k].verdict;
+        nnot += !strcmp(v, "not run");
+        nfail += !strcmp(v, "FAIL") || !strcmp(v, "error");
+        ll_buf_printf(&per, "%s%s: %s", k ? ", " : "", ac.stages[k].name, v);
       }
-      if (ok) {
-        verdict = v->str;
-        for (size_t k = 0; k < stages->n; k++) {
-          const ll_json *sv = ll_json_get(stages->items[k], "verdict");
-          ns++;
-          if (!sv || sv->type != LL_JSTR) continue;
-          if (!strcmp(sv->str, "not run")) nnot++;
-          if (!strcmp(sv->str, "FAIL") || !strcmp(sv->str, "error")) nfail++;
-        }
-      }
+      report_table_row(t, "%s\t%s\t%zu\t%zu\t%zu\t%s\t%s", arches[i],
+                       ac.overall ? ac.overall : "not run (no summary.json)", ac.nstages, nnot, nfail,
+                       stat(page, &st) == 0 ? "yes" : "no report written", ll_buf_str(&per));
+      ll_buf_free(&per);
+    } else {
+      ll_err_prefix(err, "index of %s", arches[i]);
     }
-    if (ok)
-      report_table_row(t, "%s\t%s\t%zu\t%zu\t%zu\t%s", arches[i], j ? verdict : "not run (no summary.json)", ns, nnot,
-                       nfail, stat(page, &st) == 0 ? "yes" : "no report written");
-    ll_json_free(j);
-    free(sp);
+    report_free_stages(&ac);
+    free(ac.results);
     free(page);
   }
   if (ok) ok = ll_mkdir_p(out, err) && report_export_table(&c, t, "index-summary");
@@ -80,7 +74,7 @@ bool report_write_index(const char *build_dir, ll_err *err) {
     if (na == 0)
       ll_buf_puts(&p, "<div class=\"box warn\">No results: lanelab verify has not run for any arch.</div>\n");
     ll_buf_printf(&p, "<table class=\"data\" id=\"arches\" data-expect=\"tbody tr.arch=%zu\"><thead><tr><th>arch</th>"
-                      "<th>verdict</th><th>stages</th><th>not run</th><th>failed</th><th>report</th></tr></thead><tbody>\n",
+                      "<th>verdict</th><th>stages</th><th>not run</th><th>failed</th><th>report</th><th>per stage</th></tr></thead><tbody>\n",
                   t->nrows);
     for (size_t r = 0; r < t->nrows; r++) {
       const char *a = report_table_cell(t, r, 0), *v = report_table_cell(t, r, 1), *rep = report_table_cell(t, r, 5);
@@ -90,6 +84,8 @@ bool report_write_index(const char *build_dir, ll_err *err) {
                     report_table_cell(t, r, 2), report_table_cell(t, r, 3), report_table_cell(t, r, 4));
       if (!strcmp(rep, "yes")) ll_buf_printf(&p, "<a href=\"%s/index.html\">%s report</a>", a, a);
       else report_html_esc(&p, rep);
+      ll_buf_puts(&p, "</td><td>");
+      report_html_esc(&p, report_table_cell(t, r, 6));
       ll_buf_puts(&p, "</td></tr>\n");
     }
     ll_buf_puts(&p, "</tbody></table>\n");
