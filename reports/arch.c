@@ -1,6 +1,8 @@
 /* reports/arch — one arch's report: built in a temporary directory, then swapped in whole. */
 #define _XOPEN_SOURCE 700
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,9 +165,13 @@ static bool write_index(report_ctx *c, ll_buf *sections) {
   for (size_t i = 0; i < c->nstages; i++)
     for (size_t k = 0; k < c->stages[i].ntables; k++) {
       const char *tt = c->stages[i].tables[k]->title;
-      if (tt && strstr(tt, "dynamic")) {
+      bool dyn = tt && strstr(tt, "dynamic");
+      for (size_t col = 0; !dyn && col < c->stages[i].tables[k]->ncols; col++)
+        dyn = strstr(c->stages[i].tables[k]->cols[col], "insns") || strstr(c->stages[i].tables[k]->cols[col], "dynamic");
+      if (dyn) {
         ll_buf_printf(&p, "<li><a href=\"stage-%s.html\">", c->stages[i].name);
-        report_html_esc(&p, tt);
+        ll_buf_puts(&p, "dynamic instruction counts: ");
+        report_html_esc(&p, tt ? tt : c->stages[i].name);
         ll_buf_puts(&p, "</a></li>\n");
       }
     }
@@ -176,6 +182,28 @@ static bool write_index(report_ctx *c, ll_buf *sections) {
   ll_buf_free(&p);
   free(title);
   return ok;
+}
+
+/* Temp/old directories left by a report writer that died (its pid no longer exists) are removed;
+ * a live writer's are left alone. */
+static void sweep_dead(const char *reports, const char *arch) {
+  DIR *d = opendir(reports);
+  if (!d) return;
+  struct dirent *e;
+  char *p1 = ll_fmt(".%s.tmp-", arch), *p2 = ll_fmt(".%s.old-", arch);
+  while ((e = readdir(d))) {
+    const char *rest = !strncmp(e->d_name, p1, strlen(p1)) ? e->d_name + strlen(p1)
+                       : !strncmp(e->d_name, p2, strlen(p2)) ? e->d_name + strlen(p2) : NULL;
+    int64_t pid;
+    if (!rest || !ll_parse_i64(rest, &pid) || pid <= 0 || pid == (int64_t)getpid()) continue;
+    if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
+    char *path = ll_fmt("%s/%s", reports, e->d_name);
+    report_rm_rf(path);
+    free(path);
+  }
+  closedir(d);
+  free(p1);
+  free(p2);
 }
 
 bool report_write_arch(const char *build_dir, const char *arch, ll_err *err) {
@@ -199,6 +227,7 @@ bool report_write_arch(const char *build_dir, const char *arch, ll_err *err) {
     goto out;
   }
   if (!ll_mkdir_p(reports, err)) goto out;
+  sweep_dead(reports, arch);
   if (mkdir(c.out, 0777) != 0) {
     ll_seterr(err, LL_EXIT_FAIL, "report: cannot create the temporary report directory %s: %s", c.out, strerror(errno));
     goto out;
