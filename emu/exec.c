@@ -367,8 +367,7 @@ void emu_dstf64(emu_wave *w, const emu_insn *in, int i, double *d)
 
 void emu_dst16(emu_wave *w, const emu_insn *in, int i, const uint16_t *d)
 {
-  /* gfx9: a 16-bit VALU result goes to the low half and the high half is preserved (VOP3 op_sel[3]
-   * writes the high half instead); SDWA forms go through dst_sel. */
+  /* see internal.h: zero or preserve the other half; SDWA forms go through dst_sel */
   uint32_t *dst = emu_vreg(w, in, i, 0);
   uint32_t t[EMU_LANES];
   if (in->enc == EMU_ENC_SDWA) {
@@ -378,6 +377,8 @@ void emu_dst16(emu_wave *w, const emu_insn *in, int i, const uint16_t *d)
   }
   if (in->op_sel & 8)
     for (int l = 0; l < EMU_LANES; l++) t[l] = (dst[l] & 0xffffu) | (uint32_t)d[l] << 16;
+  else if (in->flags & EMU_F_D16Z)
+    for (int l = 0; l < EMU_LANES; l++) t[l] = d[l];
   else
     for (int l = 0; l < EMU_LANES; l++) t[l] = (dst[l] & 0xffff0000u) | d[l];
   blend(w, in, dst, t);

@@ -180,6 +180,9 @@ enum {
   EMU_F_CARRY = 1 << 10, /* VALU with an SGPR-pair/VCC second destination (v_add_co_u32 ...) */
   EMU_F_LOAD = 1 << 11,  /* memory op whose operand 0 receives loaded data */
   EMU_F_ATOMIC = 1 << 12,/* memory atomic (returns data into operand 0 when sc0/glc is set) */
+  EMU_F_D16Z = 1 << 13,  /* 16-bit result zeroes the high half of the VGPR (gfx9 VOP1/VOP2 16-bit
+                            ops; LLVM GCNSubtarget::zeroesHigh16BitsOfDest, "derived from
+                            experimentation"); without it the other half is preserved */
 };
 
 typedef struct emu_opdef {
@@ -363,8 +366,9 @@ void emu_dst32_slow(emu_wave *w, const emu_insn *in, int i, const uint32_t *d);
 void emu_dstf32(emu_wave *w, const emu_insn *in, int i, float *d);
 void emu_dst64(emu_wave *w, const emu_insn *in, int i, const uint64_t *d);
 void emu_dstf64(emu_wave *w, const emu_insn *in, int i, double *d);
-/* 16-bit result: written into the low half (high half preserved, gfx9 behaviour for VOP1/2/3
- * f16 ops without op_sel), or the high half with op_sel[3]. Clamp applied for f16. */
+/* 16-bit result: written into the low half, the high half zeroed (ops flagged EMU_F_D16Z) or
+ * preserved (VOP3 op_sel-capable ops such as v_fma_f16), or into the high half with op_sel[3]
+ * (low half preserved). Clamp applied for f16. */
 void emu_dst16(emu_wave *w, const emu_insn *in, int i, const uint16_t *d);
 void emu_dstf16(emu_wave *w, const emu_insn *in, int i, float *d);
 /* Register-file pointer of VGPR/AGPR operand i, dword k (no EXEC): for memory ops. */

@@ -616,7 +616,7 @@ Test(valu, f16_conversions_and_sdwa)
                    "v_mov_b32 v1, 0x3f803000\n"           /* 1 + 3*2^-11 -> 1 + 2^-9 */
                    "v_cvt_f16_f32 v3, v1\n"
                    "v_mov_b32 v4, 0xdead0000\n"
-                   "v_cvt_f16_f32 v4, 0x477fe000\n"       /* 65504 (max half); high half kept */
+                   "v_cvt_f16_f32 v4, 0x477fe000\n"       /* 65504 (max half); high half zeroed */
                    "v_cvt_f16_f32 v5, 0x47800000\n"       /* 65536 -> inf */
                    "v_cvt_f32_f16 v6, 0x3c00\n"           /* literal half 1.0 */
                    "v_mov_b32 v7, 0x12345678\n"
@@ -628,7 +628,8 @@ Test(valu, f16_conversions_and_sdwa)
                    "s_endpgm\n");
   cr_assert_eq(s->w[0].v[2][5] & 0xffff, 0x3c00);
   cr_assert_eq(s->w[0].v[3][5] & 0xffff, 0x3c02); /* 1.5 ulp: tie, to even */
-  cr_assert_eq(s->w[0].v[4][5], 0xdead7bffu);
+  /* gfx9 VOP1 16-bit results zero the high half (LLVM GCNSubtarget::zeroesHigh16BitsOfDest) */
+  cr_assert_eq(s->w[0].v[4][5], 0x00007bffu);
   cr_assert_eq(s->w[0].v[5][5] & 0xffff, 0x7c00);
   cr_assert_eq(s->w[0].v[6][5], fbits(1.0f));
   cr_assert_eq(s->w[0].v[8][5], ((0x56u + 0x5678u) & 0xffff) << 16);
@@ -1186,4 +1187,183 @@ Test(kernel, clang_division_and_sqrt_are_correctly_rounded, .timeout = 300)
   char *rm = ll_fmt("rm -rf %s", d);
   if (system(rm)) {}
   free(rm), free(src), free(d);
+}
+
+/* ---- more families --------------------------------------------------------------------------*/
+Test(valu, lane_access_readlane_writelane_readfirstlane)
+{
+  BOTH {
+    snap *s = run_ok(ARCH,
+                     "v_add_u32 v1, 100, v0\n"
+                     "v_readlane_b32 s10, v1, 5\n"
+                     "s_mov_b32 s12, 77\n"
+                     "v_mov_b32 v2, 0\n"
+                     "v_cmp_le_u32 vcc, 3, v0\n"           /* EXEC = lanes 3.. */
+                     "s_mov_b64 exec, vcc\n"
+                     "v_readfirstlane_b32 s11, v1\n"
+                     "s_mov_b64 exec, 1\n"                 /* only lane 0 */
+                     "v_writelane_b32 v2, s12, 7\n"        /* writes lane 7 regardless of EXEC */
+                     "s_mov_b64 exec, -1\n"
+                     "s_endpgm\n");
+    cr_assert_eq(s->w[0].s[10], 105);
+    cr_assert_eq(s->w[0].s[11], 103);
+    for (int l = 0; l < 64; l++) cr_assert_eq(s->w[0].v[2][l], l == 7 ? 77u : 0u);
+    free(s);
+  }
+}
+
+Test(valu, f64_arithmetic_and_conversions)
+{
+  snap *s = run_ok(EMU_GFX942,
+                   "v_cvt_f64_i32 v[2:3], v0\n"
+                   "v_add_f64 v[4:5], v[2:3], 0.5\n"
+                   "v_mul_f64 v[6:7], v[4:5], -v[4:5]\n"
+                   "v_fma_f64 v[8:9], v[2:3], v[2:3], 1.0\n"
+                   "v_ldexp_f64 v[10:11], v[4:5], 10\n"
+                   "v_cvt_i32_f64 v12, v[6:7]\n"
+                   "v_cvt_f32_f64 v13, v[4:5]\n"
+                   "v_cmp_gt_f64 vcc, 10.0, v[4:5]\n"
+                   "s_endpgm\n");
+  for (int l = 0; l < 64; l++) {
+    double x = l, a = x + 0.5, m = -(a * a), f = fma(x, x, 1.0), ld = ldexp(a, 10);
+    uint64_t u;
+    memcpy(&u, &a, 8);
+    cr_assert_eq(s->w[0].v[4][l], (uint32_t)u);
+    cr_assert_eq(s->w[0].v[5][l], (uint32_t)(u >> 32));
+    memcpy(&u, &m, 8);
+    cr_assert_eq(s->w[0].v[7][l], (uint32_t)(u >> 32));
+    memcpy(&u, &f, 8);
+    cr_assert_eq(s->w[0].v[9][l], (uint32_t)(u >> 32));
+    memcpy(&u, &ld, 8);
+    cr_assert_eq(s->w[0].v[11][l], (uint32_t)(u >> 32));
+    cr_assert_eq(s->w[0].v[12][l], (uint32_t)(int32_t)m); /* truncation toward zero */
+    cr_assert_eq(s->w[0].v[13][l], fbits((float)a));
+  }
+  /* 10.0 is not an inline constant: it is a literal, the high half of the f64 (0x40240000) */
+  cr_assert_eq(s->w[0].vcc, (1ull << 10) - 1);
+  free(s);
+}
+
+Test(valu, gfx950_bitop3_and_bf16)
+{
+  snap *s = run_ok(EMU_GFX950,
+                   "v_mov_b32 v1, 0xff00ff00\n"
+                   "v_mov_b32 v2, 0x0ff00ff0\n"
+                   "v_mov_b32 v3, 0x12345678\n"
+                   "v_bitop3_b32 v4, v1, v2, v3 bitop3:0xea\n"   /* (a & b) | c */
+                   "v_bitop3_b32 v5, v1, v2, v3 bitop3:0x96\n"   /* a ^ b ^ c */
+                   "v_mov_b32 v6, 0x3f808000\n"                  /* 1 + 2^-8: bf16 tie -> 1.0 */
+                   "v_mov_b32 v7, 0x3f818000\n"                  /* 1 + 3*2^-8: tie -> up */
+                   "v_cvt_pk_bf16_f32 v8, v6, v7\n"
+                   "v_cvt_f32_bf16 v9, v8\n"
+                   "s_endpgm\n");
+  cr_assert_eq(s->w[0].v[4][0], (0xff00ff00u & 0x0ff00ff0u) | 0x12345678u);
+  cr_assert_eq(s->w[0].v[5][0], 0xff00ff00u ^ 0x0ff00ff0u ^ 0x12345678u);
+  cr_assert_eq(s->w[0].v[8][0], 0x3f823f80u);
+  cr_assert_eq(s->w[0].v[9][0], 0x3f800000u);
+  free(s);
+}
+
+Test(valu, vop3_op_sel_f16_preserves_other_half)
+{
+  snap *s = run_ok(EMU_GFX942,
+                   "v_mov_b32 v1, 0x40003c00\n"          /* {hi 2.0, lo 1.0} */
+                   "v_mov_b32 v2, 0x4200\n"              /* lo 3.0 */
+                   "v_mov_b32 v3, 0x3800\n"              /* lo 0.5 */
+                   "v_mov_b32 v5, 0xabcd1234\n"
+                   "v_fma_f16 v5, v1, v2, v3 op_sel:[1,0,0,1]\n"  /* hi(v5) = 2*3+0.5 = 6.5 */
+                   "v_mov_b32 v6, 0xabcd1234\n"
+                   "v_fma_f16 v6, v1, v2, v3\n"          /* lo(v6) = 1*3+0.5 = 3.5, hi kept */
+                   "s_endpgm\n");
+  cr_assert_eq(s->w[0].v[5][0], 0x46801234u);
+  cr_assert_eq(s->w[0].v[6][0], 0xabcd4300u);
+  free(s);
+}
+
+Test(mem, flat_addresses_in_the_lds_aperture_reach_lds)
+{
+  BOTH {
+    snap *s = run_ok(ARCH,
+                     "v_lshlrev_b32 v2, 2, v0\n"
+                     "v_mov_b32 v3, src_shared_base\n"    /* high half of the LDS aperture */
+                     "v_add_u32 v4, 5, v0\n"
+                     "flat_store_dword v[2:3], v4\n"
+                     "s_waitcnt vmcnt(0) lgkmcnt(0)\n"
+                     "ds_read_b32 v5, v2\n"
+                     "flat_load_dword v6, v[2:3]\n"
+                     "s_waitcnt vmcnt(0) lgkmcnt(0)\n"
+                     "s_endpgm\n");
+    for (uint32_t l = 0; l < 64; l++) {
+      cr_assert_eq(s->w[0].v[5][l], l + 5);
+      cr_assert_eq(s->w[0].v[6][l], l + 5);
+    }
+    free(s);
+  }
+}
+
+Test(branch, getpc_setpc_swappc)
+{
+  snap *s = run_ok(EMU_GFX942,
+                   "s_getpc_b64 s[10:11]\n"              /* pc of the next instruction: 0x1004 */
+                   "s_add_u32 s12, s10, 16\n"            /* 0x1014: skip to 'target' */
+                   "s_mov_b32 s13, s11\n"
+                   "s_setpc_b64 s[12:13]\n"
+                   "s_mov_b32 s20, 1\n"                  /* skipped */
+                   "target:\n"
+                   "s_mov_b32 s21, 2\n"
+                   "s_endpgm\n");
+  cr_assert_eq(s->w[0].s[10], 0x1004);
+  cr_assert_eq(s->w[0].s[11], 0);
+  cr_assert_eq(s->w[0].s[20], 0);
+  cr_assert_eq(s->w[0].s[21], 2);
+  free(s);
+}
+
+/* ---- regressions (named after what broke) ----------------------------------------------------*/
+Test(regression, lds_address_wraps_at_32_bits)
+{
+  /* vaddr 0xfffffffc + offset 8 is LDS address 4 (clang emits v_sub + ds_read offset:N); it used to
+   * be computed in 64 bits and fault as out of range */
+  snap *s = run_ok(EMU_GFX950,
+                   "v_mov_b32 v1, -4\n"
+                   "ds_write_b32 v1, v0 offset:8\n"
+                   "v_mov_b32 v2, 4\n"
+                   "s_waitcnt lgkmcnt(0)\n"
+                   "ds_read_b32 v3, v2\n"
+                   "s_waitcnt lgkmcnt(0)\n"
+                   "s_endpgm\n");
+  cr_assert_eq(s->w[0].v[3][0], 63); /* every lane wrote address 4; the highest lane last */
+  free(s);
+}
+
+Test(regression, div_fixup_underflow_is_signed_zero)
+{
+  /* 2^-126 / 2^127 is far below half the smallest subnormal: IEEE gives +0 (it used to return the
+   * smallest subnormal) */
+  snap *s = run_ok(EMU_GFX942,
+                   "v_mov_b32 v2, 0x00800000\n"
+                   "v_mov_b32 v3, 0x7f000000\n"
+                   "v_mov_b32 v4, 1.0\n"
+                   "v_div_fixup_f32 v1, v4, v3, v2\n"
+                   "v_div_fixup_f32 v5, v4, -v3, v2\n"
+                   "s_endpgm\n");
+  cr_assert_eq(s->w[0].v[1][0], 0x00000000u);
+  cr_assert_eq(s->w[0].v[5][0], 0x80000000u);
+  free(s);
+}
+
+Test(regression, div_fmas_rounds_once_for_subnormal_quotients)
+{
+  /* fma(1, 2^-76 + 2^-86, 2^-111) * 2^-64 = 2^-140 + 2^-150 + 2^-175: one rounding gives
+   * 2^-140 + 2^-149 (0x201 subnormal); rounding to 24 bits first and scaling after lands on a tie
+   * and gives 2^-140 (0x200) — the double rounding this used to do */
+  snap *s = run_ok(EMU_GFX950,
+                   "v_mov_b32 v1, 1.0\n"
+                   "v_mov_b32 v2, 0x19802000\n"
+                   "v_mov_b32 v3, 0x08000000\n"
+                   "s_mov_b64 vcc, -1\n"
+                   "v_div_fmas_f32 v4, v1, v2, v3\n"
+                   "s_endpgm\n");
+  cr_assert_eq(s->w[0].v[4][0], 0x00000201u);
+  free(s);
 }
