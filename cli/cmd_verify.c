@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "reports/report.h"
 #include "verify/verify.h"
 
 static bool parse_shard(const char *s, uint32_t *i, uint32_t *n) {
@@ -77,6 +78,18 @@ int cmd_verify(int argc, char **argv) {
     c.t0 = ll_now();
     int v = verify_arch(&c, summary);
     if (rank[v] > rank[worst]) worst = v;
+    ll_err re = {0};
+    if (!report_write_arch(c.build, c.arch_name, &re)) {
+      ll_report(&re);
+      if (rank[VERDICT_BAD] > rank[worst]) worst = VERDICT_BAD;
+    } else if (!cli_quiet) {
+      fprintf(stderr, "lanelab: report %s/reports/%s/index.html\n", c.build, c.arch_name);
+    }
+  }
+  ll_err re = {0};
+  if (!report_write_index(base.build, &re)) {
+    ll_report(&re);
+    if (rank[VERDICT_BAD] > rank[worst]) worst = VERDICT_BAD;
   }
   report_table_note(summary, "verdict: %s", verdict_name(worst));
   report_table_print(summary, REPORT_TEXT);

@@ -9,8 +9,12 @@ pass=0; fail=0; failed=()
 for t in "$@"; do
   name=$(basename "$t")
   echo "== $name"
-  "$t" -j2 --tap="$res/$name.tap" --xml="$res/$name.xml" --always-succeed=false
+  "$t" -j2 --tap="$res/$name.tap" --xml="$res/$name.xml"
   rc=$?
+  # A suite that ran nothing is a failure, not a pass (Criterion prints its usage and exits 0 on
+  # an unknown flag, which once made every suite here "pass" without running a test).
+  ran=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$res/$name.tap" 2>/dev/null | head -n 1)
+  if [ $rc -eq 0 ] && [ "${ran:-0}" -eq 0 ]; then rc=1; echo "$name: ran no test (no TAP plan in $res/$name.tap)"; fi
   if [ $rc -eq 0 ]; then pass=$((pass+1)); else fail=$((fail+1)); failed+=("$name (exit $rc)"); fi
 done
 echo "== verify --arch all --shapes quick"

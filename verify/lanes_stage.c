@@ -7,8 +7,10 @@
  * header; the MFMA probes use a CPU matrix product placed by the model's C/D layout. The MFMA
  * inputs are small integers, so every product and partial sum is exact in f32 and the comparison
  * is bit-exact whatever order the hardware accumulates in. */
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lanes/lanes.h"
 #include "runtime/rt.h"
@@ -49,6 +51,39 @@ done:
   if (dout) rt_free(dev, dout);
   rt_unload(m);
   return ok;
+}
+
+/* Saves what the model expects beside the dump (same layout: 64*ndw dwords, then 64 addresses,
+ * zeros where the kernel has no seed), so report pages compare the two without re-deriving. */
+static bool save_expected(const verify_ctx *c, const char *name, const uint32_t *want, int ndw,
+                          const uint32_t *want_addr, ll_err *err) {
+  size_t n = (size_t)64 * ndw + 64;
+  uint32_t *buf = ll_xcalloc(n, 4);
+  memcpy(buf, want, (size_t)64 * ndw * 4);
+  if (want_addr) memcpy(buf + 64 * ndw, want_addr, 64 * 4);
+  char *dir = ll_fmt("%s/dumps", c->results), *f = ll_fmt("%s/%s.expected.bin", dir, name);
+  bool ok = ll_mkdir_p(dir, err) && ll_write_file_atomic(f, buf, n * 4, err);
+  free(f);
+  free(dir);
+  free(buf);
+  return ok;
+}
+
+/* Dumps of an earlier run must never be shown as this run's. */
+static void clear_dumps(const verify_ctx *c) {
+  char *dir = ll_fmt("%s/dumps", c->results);
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  while (d && (e = readdir(d))) {
+    size_t len = strlen(e->d_name);
+    if (len > 4 && strcmp(e->d_name + len - 4, ".bin") == 0) {
+      char *f = ll_fmt("%s/%s", dir, e->d_name);
+      unlink(f);
+      free(f);
+    }
+  }
+  if (d) closedir(d);
+  free(dir);
 }
 
 static bool kernel_built(const verify_ctx *c, const char *name) {
@@ -210,6 +245,7 @@ void verify_stage_lanes(const verify_ctx *c, stage_result *r) {
   rt_device *dev = rt_open(be, c->arch, &err);
   if (!dev) { stage_set(r, err.code == LL_EXIT_ENV ? VERDICT_NOT_RUN : VERDICT_BAD, "%s", err.msg); return; }
   r->device = ll_xstrdup(rt_device_note(dev));
+  clear_dumps(c);
   report_table *t = report_table_new("micro-kernel lane dumps against the lane-map model",
                                      "kernel,expected from,lane x slot mismatches,seed mismatches,verdict,detail");
   size_t nk = sizeof data_kernels / sizeof *data_kernels, total = nk + 1 + sizeof mfma_probes / sizeof *mfma_probes;
@@ -241,6 +277,7 @@ void verify_stage_lanes(const verify_ctx *c, stage_result *r) {
       stage_set(r, VERDICT_BAD, "%s: %s", name, err.msg);
       goto out;
     }
+    if (!save_expected(c, name, want, ndw, want_addr, &err)) { stage_set(r, VERDICT_BAD, "%s", err.msg); goto out; }
     micro_run mr = {0};
     if (!run_micro(c, dev, name, image, n, (size_t)64 * ndw + 64, &mr, &err)) {
       report_table_row(t, "%s\tlanes model\t-\t-\tFAIL\t%s", name, err.msg);
@@ -263,6 +300,7 @@ void verify_stage_lanes(const verify_ctx *c, stage_result *r) {
     memcpy(image, v, sizeof v);
     if (!xlane_expected(la, v, want, ndw, &err)) { stage_set(r, VERDICT_BAD, "lane_xlane model: %s", err.msg); goto out; }
     for (int l = 0; l < 64; l++) want_addr[l] = 4u * (uint32_t)l;
+    if (!save_expected(c, name, want, ndw, want_addr, &err)) { stage_set(r, VERDICT_BAD, "%s", err.msg); goto out; }
     micro_run mr = {0};
     if (!run_micro(c, dev, name, image, 256, (size_t)64 * ndw + 64, &mr, &err)) {
       report_table_row(t, "%s\tlanes cross-lane ops\t-\t-\tFAIL\t%s", name, err.msg);
@@ -299,6 +337,7 @@ void verify_stage_lanes(const verify_ctx *c, stage_result *r) {
       stage_set(r, VERDICT_BAD, "%s: %s", name, err.msg);
       goto out;
     }
+    if (!save_expected(c, name, want, ndw, NULL, &err)) { stage_set(r, VERDICT_BAD, "%s", err.msg); goto out; }
     micro_run mr = {0};
     if (!run_micro(c, dev, name, image, n, (size_t)64 * ndw + 64, &mr, &err)) {
       report_table_row(t, "%s\tCPU matmul + lanes D layout\t-\t-\tFAIL\t%s", name, err.msg);
