@@ -261,9 +261,10 @@ static int mfma(emu_wave *w, const emu_insn *in, const mdesc *d)
   /* where k lives (see "Operands are converted" above), per operand */
   int akt[128], akg[128], bkt[128], bkg[128];
   const bool sa = d->ta == T_F8F6F4 && type_bits[ta] == 8, sb = d->ta == T_F8F6F4 && type_bits[tb] == 8;
-  const int lK2 = __builtin_ctz(K) - 1, lKLA = __builtin_ctz(KLA), lKLB = __builtin_ctz(KLB);
-  for (int k = 0; k < K; k++) { /* powers of two: shifts and masks */
-    int h = k >> lK2, r = k & ((K >> 1) - 1);
+  /* powers of two: shifts and masks (the split only occurs with K = 64 or 128) */
+  const int lK2 = K > 1 ? __builtin_ctz(K) - 1 : 0, lKLA = __builtin_ctz(KLA), lKLB = __builtin_ctz(KLB);
+  for (int k = 0; k < K; k++) {
+    int h = K > 1 ? k >> lK2 : 0, r = K > 1 ? k & ((K >> 1) - 1) : 0;
     akt[k] = sa ? 16 * h + (r & 15) : k & (KLA - 1), akg[k] = sa ? r >> 4 : k >> lKLA;
     bkt[k] = sb ? 16 * h + (r & 15) : k & (KLB - 1), bkg[k] = sb ? r >> 4 : k >> lKLB;
   }
