@@ -662,7 +662,9 @@ static void finish_insn(emu_insn *in)
   base[strlen(base) - sl] = 0;
   int op = emu_ops_find(base);
   if (op < 0) {
-    in->why = "no semantics for this mnemonic";
+    in->why = strncmp(base, "scratch_", 8) == 0
+                  ? "scratch (private) memory is not supported: no kernel lanelab builds uses it"
+                  : "no semantics for this mnemonic";
     return;
   }
   in->op = (uint16_t)op;

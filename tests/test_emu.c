@@ -258,7 +258,58 @@ static void compile_repr(const char *dir, const char *arch, int opt, char *out, 
   free(cmd);
 }
 
-Test(decode, round_trip_every_built_kernel_and_repr_O1_O3, .timeout = 600)
+/* arches a kernel source allows (its "// lanelab-arch:" line; none = all) */
+static bool src_allows(const char *path, const char *arch)
+{
+  size_t n;
+  ll_err e = {0};
+  char *t = ll_read_file(path, &n, &e);
+  cr_assert_not_null(t, "%s", e.msg);
+  char *l = strstr(t, "// lanelab-arch:");
+  bool ok = true;
+  if (l) {
+    char *end = strchr(l, '\n');
+    if (end) *end = 0;
+    ok = strstr(l, arch) != NULL;
+  }
+  free(t);
+  return ok;
+}
+
+/* every .hip under kernels/micro, kernels/prod, kernels/bench at -O1 and -O2 (make builds -O3) */
+static int compile_all_kernels(const char *dir, const char *arch, char ***out)
+{
+  const char *sub[] = {"micro", "prod", "bench"};
+  int n = 0;
+  for (int si = 0; si < 3; si++) {
+    char *kd = ll_fmt("%s/kernels/%s", LANELAB_ROOT, sub[si]);
+    DIR *d = opendir(kd);
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+      size_t l = strlen(de->d_name);
+      if (l < 5 || strcmp(de->d_name + l - 4, ".hip") != 0) continue;
+      char *src = ll_fmt("%s/%s", kd, de->d_name);
+      if (src_allows(src, arch))
+        for (int o = 1; o <= 2; o++) {
+          char *co = ll_fmt("%s/%s_%s_O%d.co", dir, de->d_name, arch, o);
+          char *cmd = ll_fmt(LLVM "clang -x hip --offload-arch=%s --cuda-device-only --no-gpu-bundle-output "
+                             "-nogpuinc -nogpulib -fuse-ld=lld --ld-path=" LLVM "ld.lld -O%d -std=c++17 -I"
+                             LANELAB_ROOT "/kernels/include -o %s %s",
+                             arch, o, co, src);
+          cr_assert_eq(system(cmd), 0, "compile failed: %s", cmd);
+          free(cmd);
+          *out = ll_xrealloc(*out, (size_t)(n + 1) * sizeof **out);
+          (*out)[n++] = co;
+        }
+      free(src);
+    }
+    if (d) closedir(d);
+    free(kd);
+  }
+  return n;
+}
+
+Test(decode, round_trip_every_built_kernel_and_repr_O1_O3, .timeout = 900)
 {
   ll_buf rep = {0};
   size_t ninsn = 0, unimpl = 0, nco = 0;
@@ -287,6 +338,14 @@ Test(decode, round_trip_every_built_kernel_and_repr_O1_O3, .timeout = 600)
       bad += diff_codeobj(co, &ninsn, &unimpl, &rep);
       nco++;
     }
+    char **cos = NULL;
+    int nk = compile_all_kernels(tmp, arches[a], &cos);
+    for (int i = 0; i < nk; i++) {
+      bad += diff_codeobj(cos[i], &ninsn, &unimpl, &rep);
+      nco++;
+      free(cos[i]);
+    }
+    free(cos);
     char *rm = ll_fmt("rm -rf %s", tmp);
     if (system(rm)) {}
     free(rm), free(tmp);
