@@ -92,22 +92,23 @@ static int op_ds_permute_b32(emu_wave *w, const emu_insn *in)
   return EMU_OK;
 }
 
-/* ---- ds_swizzle_b32 (CDNA3 ISA §11 DS_SWIZZLE_B32; LLVM SIDefines.h Swizzle encodings) ------
- *   offset < 0x8000   bitmask within each 32-lane half: and = [4:0], or = [9:5], xor = [14:10]
+/* ---- ds_swizzle_b32 (CDNA3 ISA §11 DS_SWIZZLE_B32 pseudocode, as published in AMD's ISA
+ * reference; LLVM SIDefines.h Swizzle encodings). All modes work within 32-lane halves:
+ *   offset < 0x8000   bitmask: and = [4:0], or = [9:5], xor = [14:10]; j = ((i & and) | or) ^ xor
  *   0x8000..0xbfff    quad permute: lane 4q+i reads 4q + offset[2i+1:2i]
- *   0xc000..0xdfff    rotate within 32-lane halves: [10] direction (0 left, 1 right), [9:5]
- *                     distance, [4:0] mask of lane bits kept fixed (0 = rotate all 32 lanes).
- *                     Field layout from rocWMMA's swizzle encoder; the direction convention (left:
- *                     lane i reads lane i + distance) is the usual meaning of "rotate left" and is
- *                     NOT confirmed against AMD's ISA text.
- *   0xe000..0xffff    FFT mode: its lane mapping is not given in any public source found, so it
- *                     faults "unimplemented".
+ *   0xc000..0xdfff    rotate: r = [9:5], negated when [10] is set; mask = [4:0];
+ *                     j = (i & mask) | ((i + r) & ~mask)   (lane i reads lane i + r)
+ *   0xe000..0xffff    FFT: mask = [4:0]; j = reverse_bits(i & 0x1f) >> count_ones(mask) | (i & mask)
+ * with i = lane & 31 and j |= lane & 32. Two readings of the pseudocode are ours, each the only one
+ * that keeps j inside the lane's 32-lane half as the guide's note requires ("the offset bits apply
+ * to each group of 32 within a wavefront"): rotate wraps modulo 32, and reverse_bits reverses the
+ * 5-bit value (a 32-bit reverse shifted right by at most 5 would leave every j >= 64).
  * A source lane with EXEC off reads 0; EXEC-on lanes are written. */
+static int rev5(int x) { return (x & 1) << 4 | (x & 2) << 2 | (x & 4) | (x & 8) >> 2 | (x & 16) >> 4; }
+
 static int op_ds_swizzle_b32(emu_wave *w, const emu_insn *in)
 {
   unsigned off = (unsigned)in->offset & 0xffff;
-  if (off >= 0xe000)
-    return emu_raise(w, in, "unimplemented", -1, 0, "ds_swizzle_b32 FFT mode (offset 0x%04x): lane mapping unknown", off);
   uint64_t e = emu_exec(w);
   const uint32_t *dv = emu_vreg(w, in, 1, 0);
   uint32_t d[EMU_LANES];
@@ -117,9 +118,12 @@ static int op_ds_swizzle_b32(emu_wave *w, const emu_insn *in)
       s = (((i & (off & 31)) | (off >> 5 & 31)) ^ (off >> 10 & 31)) | (l & 32);
     } else if (off < 0xc000) {
       s = (l & ~3) | (off >> (2 * (l & 3)) & 3);
-    } else {
+    } else if (off < 0xe000) {
       int dist = off >> 5 & 31, keep = off & 31, step = (off >> 10 & 1) ? -dist : dist;
       s = (i & keep) | ((i + step) & ~keep & 31) | (l & 32);
+    } else {
+      int mask = off & 31;
+      s = (rev5(i) >> __builtin_popcount((unsigned)mask)) | (i & mask) | (l & 32);
     }
     d[l] = (e >> s & 1) ? dv[s] : 0;
   }
