@@ -253,7 +253,9 @@ void emu_srcpk(emu_wave *w, const emu_insn *in, int i, bool isfloat, uint16_t *l
 {
   /* VOP3P (CDNA3 ISA "VOP3P"): op_sel[j] picks the half feeding the low result, op_sel_hi[j] the
    * half feeding the high result; neg_lo/neg_hi negate (float ops) after selection. An inline
-   * constant supplies the same 16-bit value to both halves. */
+   * constant is a 16-bit value in the low half with a zero high half: clang splats one with
+   * op_sel_hi = 0 ("v_pk_add_f16 v1, v1, 1.0 op_sel_hi:[1,0]"), which is only needed if the high
+   * half does not repeat it. A literal is the 32-bit value. */
   const emu_opnd *o = &in->o[i];
   int j = i - in->src0i;
   bool sl = in->op_sel >> j & 1, sh = in->op_sel_hi >> j & 1;
@@ -262,7 +264,6 @@ void emu_srcpk(emu_wave *w, const emu_insn *in, int i, bool isfloat, uint16_t *l
   if (o->kind != EMU_OPK_VGPR && o->kind != EMU_OPK_AGPR && o->kind != EMU_OPK_SGPR) {
     uint32_t c = o->kind == EMU_OPK_LIT ? (uint32_t)o->ival : (uint32_t)const_val(w, o, 16);
     uint16_t vl = (uint16_t)(sl ? c >> 16 : c), vh = (uint16_t)(sh ? c >> 16 : c);
-    if (o->kind != EMU_OPK_LIT) vl = vh = (uint16_t)c;
     for (int l = 0; l < EMU_LANES; l++) lo[l] = vl ^ nl, hi[l] = vh ^ nh;
     return;
   }

@@ -99,8 +99,9 @@ static void src_pk32(emu_wave *w, const emu_insn *in, int i, const uint32_t **lo
     d0 = emu_vreg(w, in, i, 0);
     d1 = emu_vreg(w, in, i, o->n > 1 ? 1 : 0);
   } else {
-    /* SGPR pair: two dwords; a constant supplies the same 32-bit value to both halves */
-    uint64_t v = o->kind == EMU_OPK_SGPR ? emu_ssrc64(w, in, i) : emu_ssrc32(w, in, i) * 0x100000001ull;
+    /* SGPR pair: two dwords; a constant is the 32-bit value in dword 0 with dword 1 zero (clang
+     * splats one with op_sel_hi = 0: "v_pk_fma_f32 v[0:1], v[0:1], 2.0, 1.0 op_sel_hi:[1,0,0]") */
+    uint64_t v = o->kind == EMU_OPK_SGPR ? emu_ssrc64(w, in, i) : emu_ssrc32(w, in, i);
     L64 tl[l] = (uint32_t)(sl ? v >> 32 : v), th[l] = (uint32_t)(sh ? v >> 32 : v);
     d0 = d1 = NULL;
   }

@@ -706,11 +706,12 @@ Test(vop3p, packed_f16_op_sel_and_f32_pairs)
                    "v_pk_add_f16 v4, v1, v2 op_sel:[1,0] op_sel_hi:[0,1]\n" /* lo = 2+3, hi = 1+4 */
                    "v_pk_mul_f16 v5, v1, v2 neg_lo:[1,0] neg_hi:[0,1]\n"     /* {-8, -3} */
                    "v_pk_fma_f16 v6, v1, v2, v1\n"       /* {2*4+2, 1*3+1} = {10, 4} */
-                   "v_pk_add_f16 v7, v1, 1.0\n"          /* constant in both halves: {3, 2} */
+                   "v_pk_add_f16 v7, v1, 1.0 op_sel_hi:[1,0]\n" /* clang's splat idiom: {3, 2} */
                    "v_mov_b32 v8, 1.0\n"
                    "v_mov_b32 v9, 2.0\n"
                    "v_pk_add_f32 v[10:11], v[8:9], v[8:9] op_sel_hi:[0,1]\n" /* lo 1+1, hi 1+2 */
                    "v_fma_mix_f32 v12, v1, v2, v8 op_sel:[1,0,0] op_sel_hi:[1,1,0]\n" /* 2*3+1 */
+                   "v_pk_fma_f32 v[14:15], v[8:9], 2.0, 1.0 op_sel_hi:[1,0,0]\n" /* {1*2+1, 2*2+1} */
                    "s_endpgm\n");
   cr_assert_eq(s->w[0].v[3][0], 0x46004400u);
   cr_assert_eq(s->w[0].v[4][0], 0x45004500u);
@@ -720,6 +721,8 @@ Test(vop3p, packed_f16_op_sel_and_f32_pairs)
   cr_assert_eq(s->w[0].v[10][0], fbits(2.0f));
   cr_assert_eq(s->w[0].v[11][0], fbits(3.0f));
   cr_assert_eq(s->w[0].v[12][0], fbits(7.0f));
+  cr_assert_eq(s->w[0].v[14][0], fbits(3.0f));
+  cr_assert_eq(s->w[0].v[15][0], fbits(5.0f));
   free(s);
 }
 
@@ -1425,4 +1428,83 @@ Test(regression, div_fmas_rounds_once_for_subnormal_quotients)
                    "s_endpgm\n");
   cr_assert_eq(s->w[0].v[4][0], 0x00000201u);
   free(s);
+}
+
+/* packed and scalar f16 / packed f32 math compiled by clang, against the host's _Float16 (gcc
+ * rounds each + and * once to binary16: float intermediates are exact enough for that) */
+static const char half_src[] =
+    "#define G __attribute__((global))\n"
+    "typedef _Float16 h2 __attribute__((ext_vector_type(2)));\n"
+    "typedef float f2 __attribute__((ext_vector_type(2)));\n"
+    "extern \"C\" G void hk(h2 *o, const h2 *a, const h2 *b, f2 *fo, const f2 *fa) {\n"
+    "  int i = __builtin_amdgcn_workgroup_id_x() * 64 + __builtin_amdgcn_workitem_id_x();\n"
+    "  o[i] = a[i] * b[i] + (h2){1.0f16, 1.0f16};\n"
+    "  o[i + 256] = a[i] * (h2){2.0f16, 0.5f16} - b[i];\n"
+    "  _Float16 s = a[i].x + b[i].y; o[i + 512] = (h2){s, (_Float16)((float)a[i].y * 3.0f)};\n"
+    "  fo[i] = fa[i] * (f2){2.0f, 2.0f} + (f2){1.0f, 1.0f};\n"
+    "}\n";
+
+Test(kernel, clang_packed_half_and_f32_math_matches_host)
+{
+  char *d = tmpd();
+  char *src = ll_fmt("%s/h.hip", d);
+  ll_err e = {0};
+  cr_assert(ll_write_file_atomic(src, half_src, strlen(half_src), &e));
+  BOTH {
+    char *co_path = ll_fmt("%s/h_%s.co", d, emu_arch_name(ARCH));
+    char *cmd = ll_fmt(LLVM "clang -x hip --offload-arch=%s --cuda-device-only --no-gpu-bundle-output -nogpuinc "
+                       "-nogpulib -fuse-ld=lld --ld-path=" LLVM "ld.lld -O3 -o %s %s",
+                       emu_arch_name(ARCH), co_path, src);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    emu_codeobj *co = emu_codeobj_load_file(co_path, &e);
+    cr_assert_not_null(co, "%s", e.msg);
+    enum { N = 256 };
+    static _Float16 a[2 * N], b[2 * N], o[6 * N];
+    static float fa[2 * N], fo[2 * N];
+    uint64_t seed = 7;
+    for (int i = 0; i < 2 * N; i++) {
+      a[i] = (_Float16)((float)(int)(rng(&seed) % 2001 - 1000) / 64.0f);
+      b[i] = (_Float16)((float)(int)(rng(&seed) % 2001 - 1000) / 128.0f);
+      fa[i] = (float)(int)(rng(&seed) % 100001 - 50000) / 1024.0f;
+    }
+    emu_mem *m = emu_mem_new();
+    uint64_t po = emu_mem_map(m, o, sizeof o, "o"), pa = emu_mem_map(m, a, sizeof a, "a");
+    uint64_t pb = emu_mem_map(m, b, sizeof b, "b"), pfo = emu_mem_map(m, fo, sizeof fo, "fo");
+    uint64_t pfa = emu_mem_map(m, fa, sizeof fa, "fa");
+    const emu_kernel *k = emu_codeobj_kernel(co, "hk", &e);
+    cr_assert_not_null(k, "%s", e.msg);
+    uint8_t ka[512] = {0};
+    put_arg(k, ka, 0, &po, 8), put_arg(k, ka, 1, &pa, 8), put_arg(k, ka, 2, &pb, 8);
+    put_arg(k, ka, 3, &pfo, 8), put_arg(k, ka, 4, &pfa, 8);
+    emu_dispatch dp = {.co = co, .kernel = k, .grid = {N / 64, 1, 1}, .block = {64, 1, 1},
+                       .kernarg_addr = emu_mem_map(m, ka, sizeof ka, "kernarg")};
+    emu_launch_opts opt = {.threads = 1};
+    emu_fault f;
+    cr_assert_eq(emu_launch(m, &dp, &opt, &f, NULL), LL_EXIT_OK, "%s", f.msg);
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+      _Float16 ax = a[2 * i], ay = a[2 * i + 1], bx = b[2 * i], by = b[2 * i + 1];
+      _Float16 want[6] = {(_Float16)(ax * bx) + (_Float16)1, (_Float16)(ay * by) + (_Float16)1,
+                          (_Float16)(ax * (_Float16)2) - bx, (_Float16)(ay * (_Float16)0.5f) - by,
+                          ax + by, (_Float16)((float)ay * 3.0f)};
+      /* clang may contract a*b+c into one fma: accept the fused result too */
+      _Float16 fused[2] = {(_Float16)fmaf((float)ax, (float)bx, 1.0f), (_Float16)fmaf((float)ay, (float)by, 1.0f)};
+      for (int k2 = 0; k2 < 6; k2++) {
+        _Float16 got = o[(k2 / 2) * 2 * N + 2 * i + k2 % 2];
+        bool ok = memcmp(&got, &want[k2], 2) == 0 || (k2 < 2 && memcmp(&got, &fused[k2], 2) == 0);
+        if (!ok && bad++ < 5) cr_log_error("%s item %d result %d: got %g want %g", emu_arch_name(ARCH), i, k2, (double)got, (double)want[k2]);
+      }
+      for (int h = 0; h < 2; h++) {
+        float wf = fmaf(fa[2 * i + h], 2.0f, 1.0f);
+        if (fbits(fo[2 * i + h]) != fbits(wf) && bad++ < 5) cr_log_error("pk f32 %d.%d: got %a want %a", i, h, fo[2 * i + h], wf);
+      }
+    }
+    cr_assert_eq(bad, 0, "%s: %d packed results differ", emu_arch_name(ARCH), bad);
+    emu_mem_free(m);
+    emu_codeobj_free(co);
+    free(cmd), free(co_path);
+  }
+  char *rm = ll_fmt("rm -rf %s", d);
+  if (system(rm)) {}
+  free(rm), free(src), free(d);
 }
