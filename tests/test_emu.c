@@ -1508,3 +1508,164 @@ Test(kernel, clang_packed_half_and_f32_math_matches_host)
   if (system(rm)) {}
   free(rm), free(src), free(d);
 }
+
+/* ---- tests/emu/repr.hip run end to end, against host C written from the same source ----------*/
+static uint32_t brev32_ref(uint32_t v)
+{
+  uint32_t r = 0;
+  for (int i = 0; i < 32; i++) r |= ((v >> i) & 1u) << (31 - i);
+  return r;
+}
+
+typedef struct {
+  emu_mem *m;
+  emu_codeobj *co;
+  uint8_t ka[1024];
+  uint8_t *kas[16]; /* kernarg copies, mapped until emu_mem_free */
+  int nkas;
+} kctx;
+
+static void klaunch(kctx *c, const char *name, uint32_t grid, uint32_t block, int nargs, const uint64_t *args,
+                    const int *sizes)
+{
+  ll_err e = {0};
+  const emu_kernel *k = emu_codeobj_kernel(c->co, name, &e);
+  cr_assert_not_null(k, "%s", e.msg);
+  memset(c->ka, 0, sizeof c->ka);
+  for (int i = 0; i < nargs; i++) put_arg(k, c->ka, i, &args[i], (size_t)sizes[i]);
+  cr_assert_lt(c->nkas, 16);
+  uint8_t *ka = c->kas[c->nkas++] = ll_xmalloc(sizeof c->ka);
+  memcpy(ka, c->ka, sizeof c->ka);
+  emu_dispatch d = {.co = c->co, .kernel = k, .grid = {grid, 1, 1}, .block = {block, 1, 1},
+                    .kernarg_addr = emu_mem_map(c->m, ka, sizeof c->ka, name)};
+  for (int sched = 0; sched < 2; sched++) {
+    emu_launch_opts o = {.threads = 2, .sched = (emu_sched)sched};
+    emu_fault f;
+    cr_assert_eq(emu_launch(c->m, &d, &o, &f, NULL), LL_EXIT_OK, "%s (%s): %s", name,
+                 emu_arch_name(c->co->arch), f.msg);
+  }
+}
+
+Test(kernel, repr_kernels_match_host_reference, .timeout = 600)
+{
+  char *d = tmpd();
+  for (int ai = 0; ai < 2; ai++)
+    for (int opt = 1; opt <= 3; opt += 2) {
+      const char *arch = ai ? "gfx950" : "gfx942";
+      char co_path[512];
+      compile_repr(d, arch, opt, co_path, sizeof co_path);
+      ll_err e = {0};
+      kctx c;
+      c.co = emu_codeobj_load_file(co_path, &e);
+      cr_assert_not_null(c.co, "%s", e.msg);
+      c.m = emu_mem_new();
+      c.nkas = 0;
+      enum { N = 1000, NP = 1024 };
+      static int ia[NP], ib[NP], iout[NP];
+      static uint64_t ua[NP], uout[NP];
+      static float fa[NP], fb[NP], fout[NP], lout[NP];
+      static int xin[NP], xout[NP];
+      uint64_t seed = 99 + (uint64_t)ai * 10 + (uint64_t)opt;
+      for (int i = 0; i < NP; i++) {
+        ia[i] = (int)(rng(&seed) % 60001) - 30000;
+        ib[i] = (int)(rng(&seed) % 60001) - 30000;
+        ua[i] = (uint64_t)rng(&seed) << 32 | rng(&seed);
+        if (i % 7 == 0) ua[i] %= 200;
+        fa[i] = 0.5f + (float)(rng(&seed) % 10000) / 512.0f;
+        fb[i] = 0.5f + (float)(rng(&seed) % 10000) / 512.0f;
+        xin[i] = (int)(rng(&seed) % 2001) - 1000;
+      }
+      memset(iout, 0, sizeof iout), memset(uout, 0, sizeof uout), memset(fout, 0, sizeof fout);
+      uint64_t pia = emu_mem_map(c.m, ia, sizeof ia, "ia"), pib = emu_mem_map(c.m, ib, sizeof ib, "ib");
+      uint64_t pio = emu_mem_map(c.m, iout, sizeof iout, "iout");
+      uint64_t pua = emu_mem_map(c.m, ua, sizeof ua, "ua"), puo = emu_mem_map(c.m, uout, sizeof uout, "uout");
+      uint64_t pfa = emu_mem_map(c.m, fa, sizeof fa, "fa"), pfb = emu_mem_map(c.m, fb, sizeof fb, "fb");
+      uint64_t pfo = emu_mem_map(c.m, fout, sizeof fout, "fout"), plo = emu_mem_map(c.m, lout, sizeof lout, "lout");
+      uint64_t pxi = emu_mem_map(c.m, xin, sizeof xin, "xin"), pxo = emu_mem_map(c.m, xout, sizeof xout, "xout");
+      static int cnt;
+      static uint32_t mx;
+      static float fsum;
+      cnt = 0, mx = 0, fsum = 0;
+      uint64_t pcnt = emu_mem_map(c.m, &cnt, 4, "cnt"), pmx = emu_mem_map(c.m, &mx, 4, "mx"),
+               pfs = emu_mem_map(c.m, &fsum, 4, "fsum");
+      uint64_t n = N;
+      /* r_int(out, a, b, n) */
+      klaunch(&c, "r_int", 4, 256, 4, (uint64_t[]){pio, pia, pib, n}, (int[]){8, 8, 8, 4});
+      for (int i = 0; i < NP; i++) {
+        int x = ia[i], y = ib[i], want = 0;
+        if (i < N) {
+          int r = x * y + (x >> 3) - (y << 2);
+          r ^= (x & 0xff0) | (y | 7);
+          r += x / (y | 1) + (int)((uint32_t)x % (uint32_t)(y | 3));
+          r += __builtin_popcount((uint32_t)x) + __builtin_clz((uint32_t)(y | 1)) + __builtin_ctz((uint32_t)(x | 0x100));
+          r += x < y ? x : y;
+          r += (x > y ? x : y) * 3;
+          r += (int)((long long)x * y >> 32);
+          r = (int)((uint32_t)r + ((uint32_t)x >> (y & 31)));
+          want = (int)(brev32_ref((uint32_t)r) + __builtin_bswap32((uint32_t)x));
+        }
+        cr_assert_eq(iout[i], want, "%s -O%d r_int[%d] x=%d y=%d: got %d want %d", arch, opt, i, x, y, iout[i], want);
+      }
+      /* r_u64(out, a, n) */
+      klaunch(&c, "r_u64", 4, 256, 3, (uint64_t[]){puo, pua, n}, (int[]){8, 8, 4});
+      for (int i = 0; i < N; i++) {
+        uint64_t x = ua[i];
+        uint64_t want = x * 0x9E3779B97F4A7C15ull + (x >> 13) + (x << 7) + x / 7 + (uint64_t)__builtin_popcountll(x) + (x < 100 ? 1 : 0);
+        cr_assert_eq(uout[i], want, "%s -O%d r_u64[%d] x=%llu", arch, opt, i, (unsigned long long)x);
+      }
+      /* r_float(out, a, b, n): transcendental approximations -> relative tolerance */
+      klaunch(&c, "r_float", 4, 256, 4, (uint64_t[]){pfo, pfa, pfb, n}, (int[]){8, 8, 8, 4});
+      for (int i = 0; i < N; i++) {
+        double x = fa[i], y = fb[i];
+        double r = x * y + x / y - fabs(y);
+        r += sqrt(fabs(x)) + exp(x * 0.01) + log(fabs(y) + 1.0);
+        r += exp2(y * 0.1) + log2(fabs(x) + 2.0);
+        r += fmin(x, y) + fmax(x, y) + floor(x) + ceil(y) + trunc(x) + rint(y);
+        r += fma(x, y, 0.5) + 1.0 / sqrt(fabs(y) + 1.0);
+        r += (double)(int)x + (double)(uint32_t)fabs(y);
+        r += copysign(1.0, x) + 1.0 / y + 1.0 / sqrt(x);
+        cr_assert(fabs(fout[i] - r) <= 1e-5 * fabs(r) + 1e-5, "%s -O%d r_float[%d]: got %.9g want %.9g", arch, opt, i, fout[i], r);
+      }
+      /* r_lds(out, a, n): two barriers, one LDS atomic phase */
+      klaunch(&c, "r_lds", 4, 256, 3, (uint64_t[]){plo, pfa, n}, (int[]){8, 8, 4});
+      for (int w = 0; w < 4; w++)
+        for (int x = 0; x < 256; x++) {
+          const float *A = fa + w * 256;
+#define T(j) ((j) < 256 ? A[(j)] : (j) < 512 ? A[(j)-256] * 2.0f : (j) < 768 ? A[(j)-512] + 1.0f : 3.0f)
+          float s = T(255 - x) + T((x * 7) & 1023) + T(x + 64) + (float)(double)A[x ^ 1];
+          s += ((1.0f + 2.0f) + 3.0f) + A[x ^ 3];
+          float t16 = bitsf(fbits(A[x & 15]) + 16);
+#undef T
+          float want = s + t16;
+          cr_assert_eq(fbits(lout[w * 256 + x]), fbits(want), "%s -O%d r_lds wg %d x %d: got %a want %a", arch, opt, w, x,
+                       lout[w * 256 + x], want);
+        }
+      /* r_atomic(cnt, fsum, mx, a, n) */
+      klaunch(&c, "r_atomic", 4, 256, 5, (uint64_t[]){pcnt, pfs, pmx, pfa, n}, (int[]){8, 8, 8, 8, 4});
+      double fs = 0;
+      for (int i = 0; i < N; i++) fs += fa[i];
+      cr_assert_eq(cnt, 2 * N, "two launches (both schedules) each add n");
+      cr_assert_eq(mx, N - 1);
+      cr_assert(fabs(fsum - 2 * fs) <= 1e-4 * 2 * fs, "fsum %g want %g", fsum, 2 * fs);
+      /* r_xlane(out, a): readfirstlane, readlane, ds_bpermute, mbcnt, ballot */
+      klaunch(&c, "r_xlane", 2, 256, 2, (uint64_t[]){pxo, pxi}, (int[]){8, 8});
+      for (int wv = 0; wv < 8; wv++) {
+        int v1[64], v2[64], v4[64];
+        for (int l = 0; l < 64; l++) v1[l] = xin[wv * 64 + l] + xin[wv * 64];
+        for (int l = 0; l < 64; l++) v2[l] = v1[l] + v1[5];
+        uint64_t b = 0;
+        for (int l = 0; l < 64; l++) {
+          v4[l] = v2[l ^ 1] + l;
+          if (v4[l] > 0) b |= 1ull << l;
+        }
+        for (int l = 0; l < 64; l++)
+          cr_assert_eq(xout[wv * 64 + l], v4[l] + __builtin_popcountll(b), "%s -O%d r_xlane wave %d lane %d", arch, opt, wv, l);
+      }
+      emu_mem_free(c.m);
+      for (int i = 0; i < c.nkas; i++) free(c.kas[i]);
+      emu_codeobj_free(c.co);
+    }
+  char *rm = ll_fmt("rm -rf %s", d);
+  if (system(rm)) {}
+  free(rm), free(d);
+}

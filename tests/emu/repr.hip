@@ -69,6 +69,8 @@ extern "C" __global__ void r_lds(float *out, const float *a, int n) {
   u32 x = tid();
   t[x] = a[gid()];
   t[x + 256] = a[gid()] * 2.0f;
+  t[x + 512] = a[gid()] + 1.0f;
+  t[x + 768] = 3.0f;
   d[x] = a[gid()];
   q[x] = (f4){1.0f, 2.0f, 3.0f, a[gid()]};
   __builtin_amdgcn_s_barrier();
@@ -76,7 +78,10 @@ extern "C" __global__ void r_lds(float *out, const float *a, int n) {
   float s = t[255 - x] + t[(x * 7) & 1023] + t[x + 64] + (float)d[x ^ 1];
   f4 v = q[x ^ 3];
   s += v.x + v.y + v.z + v.w;
+  __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "workgroup");
+  __builtin_amdgcn_s_barrier();
   __atomic_fetch_add((int *)&t[x & 15], 1, __ATOMIC_RELAXED);
+  __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "workgroup");
   __builtin_amdgcn_s_barrier();
   out[gid()] = s + t[x & 15];
 }
