@@ -117,8 +117,9 @@ static void on_end(void *u, const emu_wave_view *v)
   snap *s = u;
   if (v->wg[0] || v->wg[1] || v->wg[2] || v->wave >= MAXW) return;
   __typeof__(s->w[0]) *d = &s->w[v->wave];
-  for (int r = 0; r < 64; r++) memcpy(d->v[r], v->vgpr + r * 64, 256);
-  for (int r = 0; r < 8; r++) memcpy(d->acc[r], v->agpr + r * 64, 256);
+  memset(d, 0, sizeof *d);
+  for (uint32_t r = 0; r < 64 && r < v->nvgpr; r++) memcpy(d->v[r], v->vgpr + r * 64, 256);
+  for (uint32_t r = 0; r < 8 && r < v->nagpr; r++) memcpy(d->acc[r], v->agpr + r * 64, 256);
   memcpy(d->s, v->sgpr, sizeof d->s);
   d->exec = v->exec, d->vcc = v->vcc, d->m0 = v->m0, d->scc = v->scc, d->pc = v->pc;
   memcpy(d->wg, v->wg, sizeof d->wg);
@@ -1594,7 +1595,7 @@ Test(kernel, repr_kernels_match_host_reference, .timeout = 600)
       for (int i = 0; i < NP; i++) {
         int x = ia[i], y = ib[i], want = 0;
         if (i < N) {
-          int r = x * y + (x >> 3) - (y << 2);
+          int r = x * y + (x >> 3) - (int)((uint32_t)y << 2);
           r ^= (x & 0xff0) | (y | 7);
           r += x / (y | 1) + (int)((uint32_t)x % (uint32_t)(y | 3));
           r += __builtin_popcount((uint32_t)x) + __builtin_clz((uint32_t)(y | 1)) + __builtin_ctz((uint32_t)(x | 0x100));
