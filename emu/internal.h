@@ -397,6 +397,19 @@ static inline void emu_dst32(emu_wave *w, const emu_insn *in, int i, const uint3
   emu_dst32_slow(w, in, i, d);
 }
 
+/* f32 source without a copy when possible: a plain VGPR without abs/neg/SDWA/DPP is returned in
+ * place (through a may_alias float type, the register file being uint32_t); otherwise tmp is
+ * filled as by emu_srcf32. */
+typedef float emu_f32a __attribute__((may_alias));
+static inline const emu_f32a *emu_srcf32p(emu_wave *w, const emu_insn *in, int i, float *tmp)
+{
+  const emu_opnd *o = &in->o[i];
+  if (__builtin_expect(o->kind == EMU_OPK_VGPR && in->enc < EMU_ENC_SDWA && !(o->mods & (EMU_M_ABS | EMU_M_NEG)), 1))
+    return (const emu_f32a *)(const void *)(w->v + (size_t)o->reg * EMU_LANES);
+  emu_srcf32(w, in, i, tmp);
+  return tmp;
+}
+
 /* DPP (implemented in op_xlane.c by the cross-lane author). emu_dpp_src fills out[] with src0
  * values as DPP lane selection (in->dpp_ctrl, in->bound_ctrl; the decoder accepts only valid
  * controls) delivers them to each lane; emu_dpp_wmask returns the lanes row_mask/bank_mask let

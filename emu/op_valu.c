@@ -98,8 +98,8 @@ static int int_clamp(emu_wave *w, const emu_insn *in)
 #define VOP_F1(name, expr)                                                                         \
   int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
-    float A[EMU_LANES], d[EMU_LANES];                                                              \
-    emu_srcf32(w, in, S0I, A);                                                                     \
+    float tA[EMU_LANES], d[EMU_LANES];                                                             \
+    const emu_f32a *A = emu_srcf32p(w, in, S0I, tA);                                               \
     L64 { float a = A[l]; d[l] = (expr); }                                                         \
     emu_dstf32(w, in, 0, d);                                                                       \
     return EMU_OK;                                                                                 \
@@ -107,9 +107,8 @@ static int int_clamp(emu_wave *w, const emu_insn *in)
 #define VOP_F2(name, expr)                                                                         \
   int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
-    float A[EMU_LANES], B[EMU_LANES], d[EMU_LANES];                                                \
-    emu_srcf32(w, in, S0I, A);                                                                     \
-    emu_srcf32(w, in, S0I + 1, B);                                                                 \
+    float tA[EMU_LANES], tB[EMU_LANES], d[EMU_LANES];                                              \
+    const emu_f32a *A = emu_srcf32p(w, in, S0I, tA), *B = emu_srcf32p(w, in, S0I + 1, tB);        \
     L64 { float a = A[l], b = B[l]; d[l] = (expr); }                                               \
     emu_dstf32(w, in, 0, d);                                                                       \
     return EMU_OK;                                                                                 \
@@ -117,10 +116,9 @@ static int int_clamp(emu_wave *w, const emu_insn *in)
 #define VOP_F3(name, expr)                                                                         \
   int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
-    float A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];                                  \
-    emu_srcf32(w, in, S0I, A);                                                                     \
-    emu_srcf32(w, in, S0I + 1, B);                                                                 \
-    emu_srcf32(w, in, S0I + 2, C);                                                                 \
+    float tA[EMU_LANES], tB[EMU_LANES], tC[EMU_LANES], d[EMU_LANES];                               \
+    const emu_f32a *A = emu_srcf32p(w, in, S0I, tA), *B = emu_srcf32p(w, in, S0I + 1, tB),        \
+                   *C = emu_srcf32p(w, in, S0I + 2, tC);                                           \
     L64 { float a = A[l], b = B[l], c = C[l]; d[l] = (expr); }                                     \
     emu_dstf32(w, in, 0, d);                                                                       \
     return EMU_OK;                                                                                 \
@@ -343,8 +341,8 @@ static inline uint32_t rotr64_32(uint32_t hi, uint32_t lo, uint32_t sh)
 }
 
 /* fused multiply-add: clones for FMA-capable hosts so the lane loop vectorizes */
-__attribute__((target_clones("fma", "default"))) static void fma_loop(const float *a, const float *b,
-                                                                      const float *c, float *d)
+__attribute__((target_clones("fma", "default"))) static void fma_loop(const emu_f32a *a, const emu_f32a *b,
+                                                                      const emu_f32a *c, float *d)
 {
   L64 d[l] = __builtin_fmaf(a[l], b[l], c[l]);
 }
@@ -600,10 +598,9 @@ VOP_U2(v_bfm_b32, ((1u << (a & 31)) - 1) << (b & 31))
 /* D = S0 * S1 + D (v_mac/v_fmac: the destination is also the addend) */
 int emu_op_v_fmac_f32(emu_wave *w, const emu_insn *in)
 {
-  float A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];
-  emu_srcf32(w, in, S0I, A);
-  emu_srcf32(w, in, S0I + 1, B);
-  memcpy(C, emu_vreg(w, in, 0, 0), sizeof C);
+  float tA[EMU_LANES], tB[EMU_LANES], d[EMU_LANES];
+  const emu_f32a *A = emu_srcf32p(w, in, S0I, tA), *B = emu_srcf32p(w, in, S0I + 1, tB);
+  const emu_f32a *C = (const emu_f32a *)(const void *)emu_vreg(w, in, 0, 0);
   fma_loop(A, B, C, d);
   emu_dstf32(w, in, 0, d);
   return EMU_OK;
@@ -632,20 +629,16 @@ int emu_op_v_fmac_f64(emu_wave *w, const emu_insn *in)
 /* v_fmamk_f32 D = S0 * K + S1; v_fmaak_f32 D = S0 * S1 + K (operands in LLVM's order) */
 int emu_op_v_fmamk_f32(emu_wave *w, const emu_insn *in)
 {
-  float A[EMU_LANES], K[EMU_LANES], B[EMU_LANES], d[EMU_LANES];
-  emu_srcf32(w, in, 1, A);
-  emu_srcf32(w, in, 2, K);
-  emu_srcf32(w, in, 3, B);
+  float tA[EMU_LANES], tK[EMU_LANES], tB[EMU_LANES], d[EMU_LANES];
+  const emu_f32a *A = emu_srcf32p(w, in, 1, tA), *K = emu_srcf32p(w, in, 2, tK), *B = emu_srcf32p(w, in, 3, tB);
   fma_loop(A, K, B, d);
   emu_dstf32(w, in, 0, d);
   return EMU_OK;
 }
 int emu_op_v_fmaak_f32(emu_wave *w, const emu_insn *in)
 {
-  float A[EMU_LANES], B[EMU_LANES], K[EMU_LANES], d[EMU_LANES];
-  emu_srcf32(w, in, 1, A);
-  emu_srcf32(w, in, 2, B);
-  emu_srcf32(w, in, 3, K);
+  float tA[EMU_LANES], tB[EMU_LANES], tK[EMU_LANES], d[EMU_LANES];
+  const emu_f32a *A = emu_srcf32p(w, in, 1, tA), *B = emu_srcf32p(w, in, 2, tB), *K = emu_srcf32p(w, in, 3, tK);
   fma_loop(A, B, K, d);
   emu_dstf32(w, in, 0, d);
   return EMU_OK;
@@ -730,10 +723,9 @@ int emu_op_v_ldexp_f16(emu_wave *w, const emu_insn *in)
 /* ---- VOP3-only (CDNA3 ISA "VOP3A/VOP3B Instructions") ---------------------------------------*/
 int emu_op_v_fma_f32(emu_wave *w, const emu_insn *in)
 {
-  float A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];
-  emu_srcf32(w, in, S0I, A);
-  emu_srcf32(w, in, S0I + 1, B);
-  emu_srcf32(w, in, S0I + 2, C);
+  float tA[EMU_LANES], tB[EMU_LANES], tC[EMU_LANES], d[EMU_LANES];
+  const emu_f32a *A = emu_srcf32p(w, in, S0I, tA), *B = emu_srcf32p(w, in, S0I + 1, tB),
+                 *C = emu_srcf32p(w, in, S0I + 2, tC);
   fma_loop(A, B, C, d);
   emu_dstf32(w, in, 0, d);
   return EMU_OK;
