@@ -19,7 +19,7 @@
  *
  * Writing a handler:
  *   int emu_op_v_add_u32(emu_wave *w, const emu_insn *in)
- *   {  // CDNA3 ISA §12.7 (VOP2): D = S0 + S1
+ *   {  // CDNA3 ISA "VOP2 Instructions": D = S0 + S1
  *     uint32_t t0[64], t1[64], d[64];
  *     const uint32_t *a = emu_src32(w, in, 1, t0), *b = emu_src32(w, in, 2, t1);
  *     for (int l = 0; l < 64; l++) d[l] = a[l] + b[l];
@@ -42,9 +42,9 @@
 #include "emu/emu.h"
 
 #define EMU_LANES 64
-#define EMU_NVGPR 512 /* unified VGPR+AGPR file on gfx90a+ (CDNA3 ISA §3.6.4) */
+#define EMU_NVGPR 512 /* unified VGPR+AGPR file on gfx90a+ (CDNA3 ISA "Kernel State": unified VGPR file; AGPRs from accum_offset) */
 
-/* Scalar file indexed by the hardware's SSRC/SDST operand encoding (CDNA3 ISA §3.9 / Table
+/* Scalar file indexed by the hardware's SSRC/SDST operand encoding (CDNA3 ISA "Microcode Formats",
  * "SSRC encoding"): s0..s101, then specials. EXEC and VCC live in it, so a 64-bit read of
  * s[126:127] is EXEC. */
 enum {
@@ -121,11 +121,11 @@ typedef struct emu_mod {
 /* Encoding as named by LLVM's mnemonic suffix */
 enum { EMU_ENC_NONE = 0, EMU_ENC_E32, EMU_ENC_E64, EMU_ENC_SDWA, EMU_ENC_DPP };
 
-/* SDWA selects (CDNA3 ISA §12.x "SDWA"): BYTE_0..3 = 0..3, WORD_0/1 = 4/5, DWORD = 6 */
+/* SDWA selects (CDNA3 ISA "SDWA" operand selects): BYTE_0..3 = 0..3, WORD_0/1 = 4/5, DWORD = 6 */
 enum { EMU_SEL_BYTE0 = 0, EMU_SEL_WORD0 = 4, EMU_SEL_WORD1 = 5, EMU_SEL_DWORD = 6 };
 /* dst_unused: UNUSED_PAD 0, UNUSED_SEXT 1, UNUSED_PRESERVE 2 */
 
-/* DPP control as the hardware encodes it (DPP_CTRL, CDNA3 ISA §12.x "DPP"): quad_perm 0x000-0x0ff,
+/* DPP control as the hardware encodes it (DPP_CTRL, CDNA3 ISA "DPP" microcode format): quad_perm 0x000-0x0ff,
  * row_shl 0x101-0x10f, row_shr 0x111-0x11f, row_ror 0x121-0x12f, wave_shl 0x130, wave_rol 0x134,
  * wave_shr 0x138, wave_ror 0x13c, row_mirror 0x140, row_half_mirror 0x141, row_bcast15 0x142,
  * row_bcast31 0x143, row_newbcast:n 0x150+n. */
