@@ -571,8 +571,15 @@ static void init_wave(worker *W, emu_wg *g, emu_wave *w, uint32_t wi)
   memset(w->s, 0, sizeof w->s);
   w->scc = false;
   w->v = W->vfile + (size_t)wi * L->nregs * EMU_LANES;
-  memset(w->v, 0, (size_t)L->nregs * EMU_LANES * 4);
   w->a = w->v + (size_t)k->accum_offset * EMU_LANES;
+  /* registers start at zero; only those the program names or a snapshot shows are cleared (the
+   * unified file between the VGPRs and accum_offset is never visible) */
+  uint32_t nv = L->prog->max_vgpr > k->vgpr_count ? L->prog->max_vgpr : k->vgpr_count;
+  uint32_t na = L->prog->max_agpr > k->agpr_count ? L->prog->max_agpr : k->agpr_count;
+  if (nv > L->nregs) nv = L->nregs;
+  if (k->accum_offset + na > L->nregs) na = L->nregs > k->accum_offset ? L->nregs - k->accum_offset : 0;
+  memset(w->v, 0, (size_t)(nv ? nv : 1) * EMU_LANES * 4);
+  if (na) memset(w->a, 0, (size_t)na * EMU_LANES * 4);
   w->nv = L->nregs;
   w->insns = L->prog->insns;
   w->ninsn = L->prog->n;
