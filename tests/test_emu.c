@@ -1670,3 +1670,47 @@ Test(kernel, repr_kernels_match_host_reference, .timeout = 600)
   if (system(rm)) {}
   free(rm), free(d);
 }
+
+/* kernarg preload (AMDGPUUsage "Preloaded Kernel Arguments"): the first kernarg dwords arrive in
+ * user SGPRs after the kernarg pointer and the entry is 256 bytes past the descriptor's */
+static const char preload_src[] =
+    "#define G __attribute__((global))\n"
+    "extern \"C\" G void pl(int *out, int a, int b) {\n"
+    "  int i = __builtin_amdgcn_workgroup_id_x() * 64 + __builtin_amdgcn_workitem_id_x();\n"
+    "  out[i] = a * i + b;\n"
+    "}\n";
+
+Test(state, kernarg_preload_sgprs)
+{
+  char *d = tmpd();
+  char *src = ll_fmt("%s/pl.hip", d), *co_path = ll_fmt("%s/pl.co", d);
+  ll_err e = {0};
+  cr_assert(ll_write_file_atomic(src, preload_src, strlen(preload_src), &e));
+  char *cmd = ll_fmt(LLVM "clang -x hip --offload-arch=gfx950 --cuda-device-only --no-gpu-bundle-output -nogpuinc "
+                     "-nogpulib -fuse-ld=lld --ld-path=" LLVM "ld.lld -O3 -mllvm -amdgpu-kernarg-preload-count=4 -o %s %s",
+                     co_path, src);
+  cr_assert_eq(system(cmd), 0, "%s", cmd);
+  emu_codeobj *co = emu_codeobj_load_file(co_path, &e);
+  cr_assert_not_null(co, "%s", e.msg);
+  const emu_kernel *k = emu_codeobj_kernel(co, "pl", &e);
+  cr_assert_not_null(k, "%s", e.msg);
+  cr_assert_gt(k->kernarg_preload_count, 0, "clang did not preload: the test would prove nothing");
+  static int out[128];
+  memset(out, 0, sizeof out);
+  emu_mem *m = emu_mem_new();
+  uint64_t po = emu_mem_map(m, out, sizeof out, "out");
+  uint8_t ka[256] = {0};
+  int a = 3, b = -7;
+  put_arg(k, ka, 0, &po, 8), put_arg(k, ka, 1, &a, 4), put_arg(k, ka, 2, &b, 4);
+  emu_dispatch dp = {.co = co, .kernel = k, .grid = {2, 1, 1}, .block = {64, 1, 1},
+                     .kernarg_addr = emu_mem_map(m, ka, sizeof ka, "kernarg")};
+  emu_launch_opts o = {.threads = 1};
+  emu_fault f;
+  cr_assert_eq(emu_launch(m, &dp, &o, &f, NULL), LL_EXIT_OK, "%s", f.msg);
+  for (int i = 0; i < 128; i++) cr_assert_eq(out[i], 3 * i - 7, "out[%d] = %d", i, out[i]);
+  emu_mem_free(m);
+  emu_codeobj_free(co);
+  char *rm = ll_fmt("rm -rf %s", d);
+  if (system(rm)) {}
+  free(rm), free(cmd), free(src), free(co_path), free(d);
+}
