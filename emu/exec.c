@@ -205,6 +205,15 @@ void emu_src64(emu_wave *w, const emu_insn *in, int i, uint64_t *tmp)
   const emu_opnd *o = &in->o[i];
   if (o->kind == EMU_OPK_VGPR || o->kind == EMU_OPK_AGPR) {
     const uint32_t *lo = emu_vreg(w, in, i, 0), *hi = emu_vreg(w, in, i, 1);
+    if (__builtin_expect(in->enc == EMU_ENC_DPP, 0) && i == in->src0i) {
+      /* A 64-bit DPP source moves both halves by the same lane selection (CDNA3 ISA "DPP"),
+       * e.g. v_mov_b64_dpp ... row_newbcast:n. */
+      uint32_t slo[EMU_LANES], shi[EMU_LANES];
+      emu_dpp_src(w, in, lo, slo);
+      emu_dpp_src(w, in, hi, shi);
+      for (int l = 0; l < EMU_LANES; l++) tmp[l] = (uint64_t)slo[l] | (uint64_t)shi[l] << 32;
+      return;
+    }
     for (int l = 0; l < EMU_LANES; l++) tmp[l] = (uint64_t)lo[l] | (uint64_t)hi[l] << 32;
   } else {
     uint64_t v = emu_ssrc64(w, in, i);
