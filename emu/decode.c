@@ -742,6 +742,14 @@ emu_program *emu_program_decode(emu_arch a, const uint8_t *code, size_t size, ui
   for (size_t i = 0; i < p->n; i++) {
     emu_insn *in = &p->insns[i];
     finish_insn(in);
+    /* LLVM prints ds_swizzle_b32's offset as a swizzle(...) macro that can drop bits (0xc03f,
+     * rotate by 1 with every lane bit kept, prints as ROTATE,0,1 without the mask), so the
+     * offset the handler uses is the DS encoding's OFFSET field, bits 15:0 of the first dword
+     * (CDNA3 ISA "DS" microcode format). */
+    if (in->parsed && in->size >= 8 && strncmp(in->mnem, "ds_swizzle_b32", 14) == 0) {
+      const uint8_t *b = code + (in->pc - vaddr);
+      in->offset = (int32_t)((uint32_t)b[0] | (uint32_t)b[1] << 8);
+    }
     if (in->implemented && (emu_ops_get(in->op)->flags & EMU_F_BRANCH) && in->nop >= 1 &&
         (in->o[0].kind == EMU_OPK_IMM || in->o[0].kind == EMU_OPK_LIT)) {
       /* SOPP branch: target = PC + 4 + SIMM16 * 4 (CDNA3 ISA "SOPP Instructions") */

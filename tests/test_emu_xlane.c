@@ -192,6 +192,23 @@ Test(emu_xlane, swizzle_fft)
 /* The decoder must hand the handler the swizzle offset for LLVM's printed form
  * ("offset:swizzle(QUAD_PERM,3,2,1,0)"); the macro text is lossy for rotate (0xc01f prints as
  * ROTATE,0,0), so the offset should come from the encoding. */
+/* Regression: the offset came from LLVM's printed macro, which drops the rotate mode's mask:
+ * 0xc03f (rotate by 1, mask 0x1f: every lane bit kept, so each lane reads itself) prints as
+ * swizzle(ROTATE,0,1). The decoder must take the offset from the encoding. */
+Test(emu_xlane, swizzle_offset_from_encoding_not_the_lossy_macro)
+{
+  snip *s = sn_new(EMU_GFX942, "ds_swizzle_b32 v3, v2 offset:0xc03f");
+  const emu_insn *in = &s->p->insns[0];
+  cr_assert(strstr(in->text, "ROTATE,0,1") != NULL, "LLVM's text: %s", in->text);
+  cr_assert_eq(in->offset, 0xc03f, "decoder gives offset 0x%x for '%s'", (unsigned)in->offset, in->text);
+  fill(s, 2, 7);
+  uint32_t data[64];
+  memcpy(data, sn_v(s, 2), sizeof data);
+  cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+  for (int l = 0; l < 64; l++) cr_assert_eq(sn_v(s, 3)[l], data[l], "lane %d", l);
+  sn_free(s);
+}
+
 Test(emu_xlane, swizzle_record_from_llvm_text)
 {
   snip *s = sn_new(EMU_GFX942, "ds_swizzle_b32 v3, v2 offset:0x801b");
