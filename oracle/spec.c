@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "oracle/oracle.h"
 
@@ -152,6 +153,18 @@ bool oracle_attention_validate(const oracle_attention_spec *s, ll_err *err) {
   if (dq > (double)LIM_ELEMS || dkv > (double)LIM_ELEMS) {
     ll_seterr(err, LL_EXIT_USAGE, "%s: %.0f elements is beyond the oracle's limit of %lld", dq > (double)LIM_ELEMS ? "q" : "k/v",
               dq > dkv ? dq : dkv, (long long)LIM_ELEMS);
+    return false;
+  }
+  /* Within the element limit a shape can still need more memory than the machine has, and an
+   * allocation failure then aborts the process (lanelab oracle died with SIGABRT on a seeded
+   * 4096-head, head_dim 65536 spec). The oracle holds q, k, v in the spec's dtype and as f32, and
+   * O as f32: refuse shapes whose lower bound exceeds physical memory, naming the sizes. */
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  double need = (dq + 2 * dkv) * ((double)oracle_dtype_size(s->dtype) + 4) + dq * 4;
+  if (pages > 0 && page > 0 && need > (double)pages * (double)page) {
+    ll_seterr(err, LL_EXIT_USAGE, "q/k/v: %.0f q and %.0f k/v elements need at least %.1f GiB of host memory "
+              "(inputs as %s and f32, O as f32); this machine has %.1f GiB", dq, dkv, need / 1073741824.0,
+              oracle_dtype_name(s->dtype), (double)pages * (double)page / 1073741824.0);
     return false;
   }
   for (int b = 0; b < s->batch; b++)
