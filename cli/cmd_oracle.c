@@ -50,6 +50,9 @@ int cmd_oracle(int argc, char **argv) {
   if (argc < 2) ll_die(LL_EXIT_USAGE, "%s", usage);
   const char *what = argv[1], *spec = NULL, *out = NULL;
   for (int i = 2; i < argc; i++) {
+    /* a trailing --spec/--out was reported as an "unexpected argument": say what is missing */
+    if ((strcmp(argv[i], "--spec") == 0 || strcmp(argv[i], "--out") == 0) && i + 1 >= argc)
+      ll_die(LL_EXIT_USAGE, "oracle: %s needs a value\n%s", argv[i], usage);
     if ((strcmp(argv[i], "--spec") == 0 || strcmp(argv[i], "--out") == 0) && i + 1 < argc) {
       if (argv[i][2] == 's') spec = argv[++i];
       else out = argv[++i];

@@ -1,11 +1,18 @@
 /* cli/cmd_run — `lanelab run CODEOBJ KERNEL --grid X[,Y,Z] --block X[,Y,Z] [--arg SPEC]...
- *                [--backend auto|hip|emu] [--dump-regs FILE] [--lds-bytes N]`
+ *                [--backend auto|hip|emu] [--dump-regs FILE] [--lds-bytes N] [--budget N]`
  * (DESIGN.md "Command-line contract"). Runs one kernel on the runtime's device. Output files
- * (out:/io: specs, --dump-regs) are written atomically, and only after a successful run. A fault
- * prints the emulator's one-line message (arch, kernel, PC, instruction, lane, address), exit 1. */
+ * (out:/io: specs, --dump-regs) are written atomically, and only after a successful run; that each
+ * can be written is checked before the run, so a bad output path costs no run and never leaves
+ * some outputs written and others not. A fault prints the emulator's one-line message (arch,
+ * kernel, PC, instruction, lane, address), exit 1. --budget sets the emulator's per-wave
+ * instruction budget (default 50 M): a kernel that never ends stops with a "budget exceeded"
+ * fault. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "runtime/rt.h"
@@ -13,7 +20,7 @@
 
 static const char *usage =
     "usage: lanelab run CODEOBJ KERNEL --grid X[,Y,Z] --block X[,Y,Z] [--arg SPEC]... "
-    "[--backend auto|hip|emu] [--dump-regs FILE] [--lds-bytes N]\n"
+    "[--backend auto|hip|emu] [--dump-regs FILE] [--lds-bytes N] [--budget N]\n"
     "  SPEC, one per kernel argument in order: in:FILE  out:N:FILE  io:FILE:OUTFILE  u32:V  i32:V  u64:V  f32:V";
 
 /* "X[,Y,Z]", each >= 1, missing ones 1. */
@@ -39,6 +46,7 @@ typedef struct {
   const char *co_path, *kernel, *dump, *grid_s, *block_s;
   rt_backend backend;
   uint32_t grid[3], block[3], lds;
+  uint64_t budget; /* per-wave instruction budget, 0 = the emulator's default */
   rt_argspec *specs;
   size_t nspecs;
 } run_opts;
@@ -53,7 +61,8 @@ static int parse(int argc, char **argv, run_opts *o, ll_err *err) {
       return -1;
     }
     bool takes = !strcmp(a, "--grid") || !strcmp(a, "--block") || !strcmp(a, "--arg") ||
-                 !strcmp(a, "--backend") || !strcmp(a, "--dump-regs") || !strcmp(a, "--lds-bytes");
+                 !strcmp(a, "--backend") || !strcmp(a, "--dump-regs") || !strcmp(a, "--lds-bytes") ||
+                 !strcmp(a, "--budget");
     if (takes) {
       if (i + 1 >= argc) { ll_seterr(err, LL_EXIT_USAGE, "%s needs a value\n%s", a, usage); return LL_EXIT_USAGE; }
       const char *v = argv[++i];
@@ -72,6 +81,12 @@ static int parse(int argc, char **argv, run_opts *o, ll_err *err) {
           return LL_EXIT_USAGE;
         }
         o->lds = (uint32_t)n;
+      } else if (!strcmp(a, "--budget")) {
+        /* 0 would mean "the default" to the emulator: refuse it rather than silently ignore it */
+        if (!ll_parse_u64(v, &o->budget) || o->budget == 0) {
+          ll_seterr(err, LL_EXIT_USAGE, "--budget '%s': expected a positive instruction count per wave", v);
+          return LL_EXIT_USAGE;
+        }
       } else {
         o->specs = ll_xrealloc(o->specs, (o->nspecs + 1) * sizeof *o->specs);
         if (!rt_argspec_parse(v, &o->specs[o->nspecs], err)) return LL_EXIT_USAGE;
@@ -96,6 +111,32 @@ static int parse(int argc, char **argv, run_opts *o, ll_err *err) {
   if (!parse_dims("--grid", o->grid_s, o->grid, err) || !parse_dims("--block", o->block_s, o->block, err))
     return LL_EXIT_USAGE;
   return 0;
+}
+
+/* An output file must be creatable before the run (the run may be long, and with several outputs
+ * a late failure would leave some written and others not): its directory exists, is a directory
+ * and is writable, and the path itself is not a directory. The write after the run is still
+ * checked; this only moves the common failures before it. */
+static bool check_writable(const char *what, const char *path, ll_err *err) {
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    ll_seterr(err, LL_EXIT_USAGE, "%s: cannot write %s: it is a directory", what, path);
+    return false;
+  }
+  char *dir = ll_dirname(path);
+  bool ok = true;
+  if (stat(dir, &st) != 0) {
+    ll_seterr(err, LL_EXIT_USAGE, "%s: cannot write %s: directory %s: %s", what, path, dir, strerror(errno));
+    ok = false;
+  } else if (!S_ISDIR(st.st_mode)) {
+    ll_seterr(err, LL_EXIT_USAGE, "%s: cannot write %s: %s is not a directory", what, path, dir);
+    ok = false;
+  } else if (access(dir, W_OK) != 0) {
+    ll_seterr(err, LL_EXIT_USAGE, "%s: cannot write %s: directory %s: %s", what, path, dir, strerror(errno));
+    ok = false;
+  }
+  free(dir);
+  return ok;
 }
 
 typedef struct {
@@ -151,20 +192,39 @@ int cmd_run(int argc, char **argv) {
         goto fail;
       }
     } else if (s->kind == RT_SPEC_OUT) {
+      /* N comes from the user: a size the host cannot provide is bad input, not an abort
+       * (ll_xcalloc aborts on out-of-memory: `out:99999999999999:f` crashed with SIGABRT) */
       bufs[i].size = s->size;
-      bufs[i].host = ll_xcalloc(s->size, 1);
+      if (s->size > SIZE_MAX || !(bufs[i].host = calloc((size_t)s->size, 1))) {
+        ll_seterr(&err, LL_EXIT_USAGE, "--arg '%s': cannot allocate a buffer of %llu bytes", s->text,
+                  (unsigned long long)s->size);
+        goto fail;
+      }
     }
+    if (s->outfile) {
+      char *what = ll_fmt("--arg '%s'", s->text);
+      bool ok = check_writable(what, s->outfile, &err);
+      free(what);
+      if (!ok) goto fail;
+    }
+  }
+  if (o.dump && !check_writable("--dump-regs", o.dump, &err)) goto fail;
+  if (o.budget && o.backend == RT_HIP) {
+    ll_seterr(&err, LL_EXIT_USAGE, "--budget is the emulator's instruction budget: use --backend emu or auto");
+    goto fail;
   }
 
   rt_backend want = o.backend;
   bool dump_forces_emu = o.dump && want == RT_AUTO;
+  bool budget_forces_emu = o.budget && want == RT_AUTO; /* a budget only exists on the emulator */
   if (o.dump && want == RT_HIP) {
     ll_seterr(&err, LL_EXIT_USAGE, "--dump-regs needs the emulator: use --backend emu or auto");
     goto fail;
   }
-  if (!(dev = rt_open(dump_forces_emu ? RT_EMU : want, arch, &err))) goto fail;
+  if (!(dev = rt_open(dump_forces_emu || budget_forces_emu ? RT_EMU : want, arch, &err))) goto fail;
   if (!cli_quiet || want == RT_AUTO) {
     if (dump_forces_emu) fprintf(stderr, "lanelab: backend emu (auto: --dump-regs needs the emulator)\n");
+    else if (budget_forces_emu) fprintf(stderr, "lanelab: backend emu (auto: --budget is the emulator's)\n");
     else fprintf(stderr, "lanelab: %s\n", rt_device_note(dev));
   }
   if (!(mod = rt_load(dev, bytes, nbytes, o.co_path, &err))) goto fail;
@@ -182,6 +242,7 @@ int cmd_run(int argc, char **argv) {
   rt_launch_opts lo = {0};
   emu_fault fault = {0};
   lo.fault = &fault;
+  lo.insn_budget = o.budget;
   if (o.dump) {
     dump = rt_regdump_new();
     lo.on_wave_end = rt_regdump_cb;

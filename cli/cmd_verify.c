@@ -13,12 +13,18 @@
 #include "reports/report.h"
 #include "verify/verify.h"
 
+/* "I/N", 0 <= I < N <= 2^32-1. Each number is parsed whole and range-checked: sscanf's %u took
+ * "1/99999999999" (N past 32 bits, undefined behaviour in sscanf) and ran a wrapped-around shard. */
 static bool parse_shard(const char *s, uint32_t *i, uint32_t *n) {
-  unsigned a, b;
-  char extra;
-  if (sscanf(s, "%u/%u%c", &a, &b, &extra) != 2 || b == 0 || a >= b) return false;
-  *i = a;
-  *n = b;
+  const char *slash = strchr(s, '/');
+  if (!slash) return false;
+  char *a_s = strndup(s, (size_t)(slash - s));
+  uint64_t a, b;
+  bool ok = ll_parse_u64(a_s, &a) && ll_parse_u64(slash + 1, &b);
+  free(a_s);
+  if (!ok || b == 0 || b > UINT32_MAX || a >= b) return false;
+  *i = (uint32_t)a;
+  *n = (uint32_t)b;
   return true;
 }
 

@@ -7,7 +7,13 @@
 #include "runtime/internal.h"
 
 uint64_t rt_emu_alloc(rt_device *d, size_t n, const char *name, ll_err *err) {
-  void *host = ll_xcalloc(n, 1);
+  /* n is often a user's number (`--arg out:N:FILE`): a size the host cannot back is an error
+   * naming the buffer, not an abort (ll_xcalloc aborts on out-of-memory) */
+  void *host = calloc(n, 1);
+  if (!host) {
+    ll_seterr(err, LL_EXIT_USAGE, "cannot allocate an emulator buffer of %zu bytes ('%s')", n, name ? name : "buffer");
+    return 0;
+  }
   uint64_t addr = emu_mem_map(d->mem, host, n, name ? name : "buffer");
   if (!addr) {
     free(host);
