@@ -18,7 +18,7 @@ for t in "$@"; do
   if [ $rc -eq 0 ]; then pass=$((pass+1)); else fail=$((fail+1)); failed+=("$name (exit $rc)"); fi
 done
 echo "== verify --arch all --shapes quick"
-"$build/lanelab" verify --arch all --shapes quick
+"$build/lanelab" verify --arch all --shapes quick --build "$build"
 rc=$?
 if [ $rc -eq 0 ]; then pass=$((pass+1)); else fail=$((fail+1)); failed+=("verify (exit $rc)"); fi
 [ ${#failed[@]} -gt 0 ] && printf 'failed: %s\n' "${failed[@]}"
