@@ -545,7 +545,8 @@ Test(isa_base, head_matches_current_build, .timeout = 900) {
       checked++;
     }
     if (!shared_dirty) cr_expect_gt(checked, 0, "no committed kernel was compared");
-    else cr_log_warn("kernels/include or mk/ differ from HEAD: identity not asserted");
+    /* a note, not cr_log_warn: Criterion 2.4.1 exits 1 when a test logs a warning */
+    else fprintf(stderr, "note: kernels/include or mk/ differ from HEAD: identity not asserted\n");
     report_table_free(t);
     free(cur);
   }
