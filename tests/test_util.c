@@ -121,3 +121,33 @@ Test(report_table, renders_four_formats) {
   ll_buf_free(&b);
   report_table_free(t);
 }
+
+/* Regression (found by fuzz/fuzz_spec, input fuzz/corpus/spec/crash_jw_nesting_over_63.json):
+ * the writer stopped counting depth at 63 but kept decrementing it, so closing a value nested
+ * deeper than 63 levels read first[-1] and wrote broken JSON. 100 nested arrays, each level d
+ * (outermost 1) holding [level d+1, d] and the innermost [100]: the structure is fixed by
+ * construction, and must come back from the reader exactly. */
+Test(util_json, writer_nesting_deeper_than_63_levels) {
+  enum { D = 100 };
+  ll_buf b = {0};
+  ll_jw w;
+  ll_jw_init(&w, &b);
+  for (int d = 0; d < D; d++) ll_jw_arr_begin(&w);
+  ll_jw_int(&w, D);
+  for (int d = D; d >= 1; d--) {
+    ll_jw_arr_end(&w);
+    if (d > 1) ll_jw_int(&w, d - 1); /* a sibling after the closed array, at level d-1 */
+  }
+  ll_err e = {0};
+  ll_json *j = ll_json_parse(b.data, b.len, &e);
+  cr_assert_not_null(j, "%s\n%s", e.msg, b.data);
+  const ll_json *a = j;
+  for (int d = 1; d < D; d++) {
+    cr_assert(a->type == LL_JARR && a->n == 2, "level %d: type %d, %zu items", d, a->type, a->n);
+    cr_assert(a->items[1]->is_int && a->items[1]->i == d, "level %d: sibling %lld", d, (long long)a->items[1]->i);
+    a = a->items[0];
+  }
+  cr_assert(a->type == LL_JARR && a->n == 1 && a->items[0]->i == D, "innermost level");
+  ll_json_free(j);
+  ll_buf_free(&b);
+}

@@ -315,25 +315,35 @@ static void indent(ll_jw *w) {
   for (int i = 0; i < w->depth; i++) ll_buf_puts(w->out, "  ");
 }
 
+/* "No value written yet" flag of the current container. The writer used to stop counting depth
+ * at 63 (first[] has 64 slots) but not stop decrementing it, so a value nested deeper than 63
+ * levels (the reader takes 200) made close_ index first[-1] and emit broken JSON (found by
+ * fuzz/fuzz_spec). Depth now counts every level and the levels from 63 on share the last slot:
+ * that is exact, because only the current container's flag is ever read before it is closed,
+ * and the container a close returns to always has a value already (the one just closed), so its
+ * flag is reset to false rather than remembered. */
+static bool *first_of(ll_jw *w) { return &w->first[w->depth < 0 ? 0 : w->depth > 63 ? 63 : w->depth]; }
+
 /* Called before every value: handles the comma and newline unless it follows a key. */
 static void pre_value(ll_jw *w) {
   if (w->after_key) { w->after_key = false; return; }
   if (w->depth > 0) {
-    if (!w->first[w->depth]) ll_buf_puts(w->out, ",");
+    if (!*first_of(w)) ll_buf_puts(w->out, ",");
     indent(w);
   }
-  w->first[w->depth] = false;
+  *first_of(w) = false;
 }
 
 static void open(ll_jw *w, const char *c) {
   pre_value(w);
   ll_buf_puts(w->out, c);
-  if (w->depth < 63) w->depth++;
-  w->first[w->depth] = true;
+  w->depth++;
+  *first_of(w) = true;
 }
 static void close_(ll_jw *w, const char *c) {
-  bool empty = w->first[w->depth];
+  bool empty = *first_of(w);
   w->depth--;
+  *first_of(w) = false; /* the container we are back in holds the one just closed */
   if (!empty) indent(w);
   ll_buf_puts(w->out, c);
   if (w->depth == 0) ll_buf_puts(w->out, "\n");
