@@ -1,0 +1,1 @@
+ds_bpermute_b32 v14, v14, v4 offset:2

@@ -1,0 +1,1 @@
+ds_permute_b32 v15, v15, v3

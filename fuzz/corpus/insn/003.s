@@ -1,0 +1,1 @@
+ds_read2st64_b64 v[104:107], v69 offset1:8

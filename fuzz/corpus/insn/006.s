@@ -1,0 +1,1 @@
+ds_read_b64 v[0:1], v146 offset:24576

@@ -1,0 +1,1 @@
+ds_read_b64_tr_b16 v[108:109], v54 offset:8192

@@ -1,0 +1,1 @@
+ds_read_u16 v0, v0 offset:544

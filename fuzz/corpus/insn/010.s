@@ -1,0 +1,1 @@
+ds_swizzle_b32 v41, v4 offset:swizzle(REVERSE,4)

@@ -1,0 +1,1 @@
+ds_swizzle_b32 v42, v4 offset:swizzle(BROADCAST,16,3)

@@ -1,0 +1,1 @@
+ds_swizzle_b32 v43, v4 offset:swizzle(QUAD_PERM,3,2,1,0)

@@ -1,0 +1,1 @@
+ds_swizzle_b32 v44, v4 offset:swizzle(ROTATE,1,3)

@@ -1,0 +1,1 @@
+ds_swizzle_b32 v45, v4 offset:swizzle(FFT,5)

@@ -1,0 +1,1 @@
+ds_swizzle_b32 v5, v3 offset:swizzle(SWAP,1)

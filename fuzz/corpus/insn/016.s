@@ -1,0 +1,1 @@
+ds_write2st64_b32 v0, v11, v12 offset0:2 offset1:3

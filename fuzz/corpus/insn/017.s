@@ -1,0 +1,1 @@
+ds_write2st64_b32 v0, v9, v10 offset1:1

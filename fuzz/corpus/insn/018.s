@@ -1,0 +1,1 @@
+ds_write2st64_b64 v101, v[66:67], v[68:69] offset1:32

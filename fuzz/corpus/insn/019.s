@@ -1,0 +1,1 @@
+ds_write_b32 v1, v35

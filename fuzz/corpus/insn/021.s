@@ -1,0 +1,1 @@
+global_load_dword v0, v[0:1], off

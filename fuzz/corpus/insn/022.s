@@ -1,0 +1,1 @@
+global_load_dwordx2 v[0:1], v[0:1], off

@@ -1,0 +1,1 @@
+global_load_dwordx2 v[100:101], v[2:3], off offset:128

@@ -1,0 +1,1 @@
+global_store_dword v0, v1, s[0:1]

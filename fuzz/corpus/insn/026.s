@@ -1,0 +1,1 @@
+global_store_dword v[0:1], v2, off

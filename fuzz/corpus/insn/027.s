@@ -1,0 +1,1 @@
+global_store_dwordx2 v0, v[2:3], s[0:1]

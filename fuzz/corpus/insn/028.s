@@ -1,0 +1,1 @@
+global_store_dwordx4 v16, v[12:15], s[0:1] offset:48

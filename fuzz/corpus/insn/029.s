@@ -1,0 +1,1 @@
+global_store_dwordx4 v[0:1], v[6:9], off nt

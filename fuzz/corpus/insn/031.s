@@ -1,0 +1,1 @@
+global_store_dwordx4 v[20:21], v[2:5], off offset:128

@@ -1,0 +1,1 @@
+s_and_b32 s10, s0, 0x7fffffe0

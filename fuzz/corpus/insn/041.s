@@ -1,0 +1,1 @@
+s_and_b64 exec, exec, s[0:1]

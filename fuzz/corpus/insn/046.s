@@ -1,0 +1,1 @@
+s_and_b64 s[28:29], vcc, exec

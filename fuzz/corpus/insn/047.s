@@ -1,0 +1,1 @@
+s_and_b64 vcc, exec, s[10:11]

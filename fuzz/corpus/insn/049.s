@@ -1,0 +1,1 @@
+s_and_saveexec_b64 s[0:1], vcc

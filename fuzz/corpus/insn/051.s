@@ -1,0 +1,1 @@
+s_andn2_b64 vcc, exec, s[0:1]

@@ -1,0 +1,1 @@
+s_andn2_saveexec_b64 s[0:1], s[0:1]

@@ -1,0 +1,1 @@
+s_branch 1

@@ -1,0 +1,1 @@
+s_cbranch_execz 1

@@ -1,0 +1,1 @@
+s_cbranch_scc0 65512

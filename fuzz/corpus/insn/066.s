@@ -1,0 +1,1 @@
+s_cselect_b32 s0, s10, s0

@@ -1,0 +1,1 @@
+s_cselect_b32 s36, s10, 0

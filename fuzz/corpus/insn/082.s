@@ -1,0 +1,1 @@
+s_mov_b32 s2, 0xaaaaaaab

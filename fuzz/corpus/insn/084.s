@@ -1,0 +1,1 @@
+s_mov_b32 s4, 0x3f7fbe77

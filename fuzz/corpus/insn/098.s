@@ -1,0 +1,1 @@
+s_movk_i32 s2, 0xfe00

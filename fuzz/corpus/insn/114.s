@@ -1,0 +1,1 @@
+s_waitcnt lgkmcnt(0)

@@ -1,0 +1,1 @@
+v_accvgpr_read_b32 v0, a2

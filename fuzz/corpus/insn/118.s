@@ -1,0 +1,1 @@
+v_accvgpr_write_b32 a0, v74

@@ -1,0 +1,1 @@
+v_add_co_u32_e32 v4, vcc, v4, v8

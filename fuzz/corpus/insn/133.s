@@ -1,0 +1,1 @@
+v_addc_co_u32_e32 v4, vcc, v5, v9, vcc

@@ -1,0 +1,1 @@
+v_addc_co_u32_e32 v7, vcc, 0, v7, vcc

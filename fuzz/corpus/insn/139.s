@@ -1,0 +1,1 @@
+v_and_b32_sdwa v1, v0, v85 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_1 src1_sel:DWORD

@@ -1,0 +1,1 @@
+v_ashrrev_i32_e32 v1, 31, v0

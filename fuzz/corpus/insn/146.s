@@ -1,0 +1,1 @@
+v_bitop3_b32 v0, v0, v19, 7 bitop3:0x78

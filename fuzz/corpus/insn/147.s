@@ -1,0 +1,1 @@
+v_bitop3_b32 v0, v3, v0, v4 bitop3:0xf6

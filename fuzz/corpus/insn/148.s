@@ -1,0 +1,1 @@
+v_bitop3_b32 v10, v100, v67, 3 bitop3:0x6c

@@ -1,0 +1,1 @@
+v_bitop3_b32 v10, v6, v2, v7 bitop3:0xde

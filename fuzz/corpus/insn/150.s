@@ -1,0 +1,1 @@
+v_cmp_eq_u32_e32 vcc, 0, v7

@@ -1,0 +1,1 @@
+v_cmp_ge_u32_e32 vcc, v5, v2

@@ -1,0 +1,1 @@
+v_cmp_gt_f32_e32 vcc, v0, v1

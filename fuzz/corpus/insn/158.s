@@ -1,0 +1,1 @@
+v_cmp_gt_u32_e32 vcc, 2, v8

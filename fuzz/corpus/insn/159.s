@@ -1,0 +1,1 @@
+v_cmp_gt_u32_e32 vcc, s33, v0

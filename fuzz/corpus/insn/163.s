@@ -1,0 +1,1 @@
+v_cmp_le_i32_e32 vcc, v0, v119

@@ -1,0 +1,1 @@
+v_cmp_le_u32_e32 vcc, s0, v5

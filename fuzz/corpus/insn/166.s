@@ -1,0 +1,1 @@
+v_cmp_lt_f32_e32 vcc, 0, v0

@@ -1,0 +1,1 @@
+v_cmp_lt_u32_e32 vcc, s3, v16

@@ -1,0 +1,1 @@
+v_cmp_ne_u32_e32 vcc, 0, v12

@@ -1,0 +1,1 @@
+v_cmp_neq_f32_e32 vcc, s13, v18

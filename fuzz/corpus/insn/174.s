@@ -1,0 +1,1 @@
+v_cndmask_b32_e32 v0, v0, v10, vcc

@@ -1,0 +1,1 @@
+v_cndmask_b32_e32 v12, -1, v6, vcc

@@ -1,0 +1,1 @@
+v_cndmask_b32_e32 v156, 0, v67, vcc

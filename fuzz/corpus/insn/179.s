@@ -1,0 +1,1 @@
+v_cndmask_b32_e64 v0, v0, v1, s[2:3]

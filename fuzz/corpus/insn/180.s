@@ -1,0 +1,1 @@
+v_cndmask_b32_e64 v6, 0, -1, vcc

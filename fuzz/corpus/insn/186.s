@@ -1,0 +1,1 @@
+v_cvt_f32_ubyte0_e32 v1, v1

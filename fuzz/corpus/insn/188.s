@@ -1,0 +1,1 @@
+v_div_fixup_f32 v0, v0, s12, v162

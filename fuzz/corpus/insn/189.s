@@ -1,0 +1,1 @@
+v_div_fixup_f32 v0, v154, v0, v70

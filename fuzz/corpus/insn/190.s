@@ -1,0 +1,1 @@
+v_div_fixup_f32 v1, v1, v0, 1.0

@@ -1,0 +1,1 @@
+v_div_fmas_f32 v0, v0, v1, v104

@@ -1,0 +1,1 @@
+v_div_scale_f32 v104, vcc, v1, v0, v1

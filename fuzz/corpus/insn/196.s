@@ -1,0 +1,1 @@
+v_div_scale_f32 v155, vcc, v154, s42, v154

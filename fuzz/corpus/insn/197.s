@@ -1,0 +1,1 @@
+v_div_scale_f32 v19, vcc, 1.0, v0, 1.0

@@ -1,0 +1,1 @@
+v_lshl_add_u32 v0, s2, 6, v0

@@ -1,0 +1,1 @@
+v_lshl_add_u32 v2, v2, 5, v8

@@ -1,0 +1,1 @@
+v_lshrrev_b16_e32 v0, v0, v1

@@ -1,0 +1,1 @@
+v_lshrrev_b32_e32 v0, 16, v0

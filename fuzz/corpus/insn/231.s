@@ -1,0 +1,1 @@
+v_mov_b32_dpp v10, v4 row_half_mirror row_mask:0xf bank_mask:0xf

@@ -1,0 +1,1 @@
+v_mov_b32_dpp v11, v4 row_bcast:15 row_mask:0xa bank_mask:0xf

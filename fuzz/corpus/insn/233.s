@@ -1,0 +1,1 @@
+v_mov_b32_dpp v12, v4 row_bcast:31 row_mask:0xc bank_mask:0xf

@@ -1,0 +1,1 @@
+v_mov_b32_dpp v13, v4 wave_shr:1 row_mask:0xf bank_mask:0xf

@@ -1,0 +1,1 @@
+v_mov_b32_dpp v40, v4 row_shr:3 row_mask:0xf bank_mask:0xf bound_ctrl:1

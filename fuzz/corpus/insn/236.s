@@ -1,0 +1,1 @@
+v_mov_b32_dpp v5, v4 row_shl:1 row_mask:0x5 bank_mask:0x3 bound_ctrl:1

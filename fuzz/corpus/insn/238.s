@@ -1,0 +1,1 @@
+v_mov_b32_dpp v7, v4 row_shl:1 row_mask:0xf bank_mask:0xf

@@ -1,0 +1,1 @@
+v_mov_b32_dpp v8, v4 row_ror:5 row_mask:0xf bank_mask:0xf

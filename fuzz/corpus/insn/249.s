@@ -1,0 +1,1 @@
+v_mov_b32_e32 v7, 0xffff

@@ -1,0 +1,1 @@
+v_mul_f32_e32 v0, 0x3fb8aa3b, v0

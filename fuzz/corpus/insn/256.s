@@ -1,0 +1,1 @@
+v_mul_f32_e32 v10, 0x4f7ffffe, v10

@@ -1,0 +1,1 @@
+v_mul_f32_e32 v4, 0x5f7ffffc, v4

@@ -1,0 +1,1 @@
+v_or_b32_sdwa v114, v182, v180 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:WORD_1

@@ -1,0 +1,1 @@
+v_permlane16_swap_b32_e32 v6, v5

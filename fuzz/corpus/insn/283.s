@@ -1,0 +1,1 @@
+v_rcp_iflag_f32_e32 v10, v10

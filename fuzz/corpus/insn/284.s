@@ -1,0 +1,1 @@
+v_readfirstlane_b32 s1, v2

@@ -1,0 +1,1 @@
+v_sub_co_u32_e32 v10, vcc, v0, v6

@@ -1,0 +1,1 @@
+v_subb_co_u32_e32 v11, vcc, v1, v8, vcc

@@ -1,0 +1,1 @@
+v_subrev_co_u32_e32 v6, vcc, s17, v10

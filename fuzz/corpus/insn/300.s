@@ -1,0 +1,1 @@
+v_pk_add_f16 v0, v2, -v1 op_sel:[1,0] op_sel_hi:[0,1] neg_lo:[0,1]

@@ -1,0 +1,1 @@
+v_pk_mul_f16 v5, v1, v2 neg_lo:[1,0] neg_hi:[0,1]

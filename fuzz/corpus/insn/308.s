@@ -1,0 +1,1 @@
+v_add_f32_e64 v1, neg(v2), abs(v3)

@@ -1,0 +1,1 @@
+s_getreg_b32 s0, hwreg(HW_REG_MODE, 0, 4)

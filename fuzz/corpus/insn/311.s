@@ -1,0 +1,1 @@
+s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)

@@ -1,0 +1,1 @@
+s_set_gpr_idx_on s2, gpr_idx(SRC0,DST)

@@ -1,0 +1,1 @@
+s_mov_b64 vcc, src_shared_base

@@ -1,0 +1,1 @@
+buffer_load_dword v1, v2, s[4:7], 0 offen offset:4095 sc0 sc1 nt

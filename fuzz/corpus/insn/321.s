@@ -1,0 +1,1 @@
+v_mov_b32_dpp v1, v2 row_newbcast:15 row_mask:0x3 bank_mask:0xf

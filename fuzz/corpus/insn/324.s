@@ -1,0 +1,1 @@
+ds_swizzle_b32 v1, v2 offset:swizzle(BITMASK_PERM,"01pip")

@@ -1,0 +1,1 @@
+v_bitop3_b32 v0, v1, v2, v3 bitop3:0x96

@@ -1,0 +1,73 @@
+/* fuzz/fuzz_codeobj — libFuzzer harness for the code-object loader (emu/loader.c, emu/msgpack.c)
+ * and, for whatever loads, the decoder over its .text (emu/decode.c through LLVM's disassembler).
+ *
+ * Any bytes: emu_codeobj_load must return a code object or NULL with LL_EXIT_USAGE (emu.h's
+ * contract), never crash, leak or read outside the input. A code object that loads must keep the
+ * promises the rest of emu relies on, checked here so a loader bug that lets through an
+ * inconsistent object is a finding too (abort) rather than a later crash in exec.c:
+ *   - .text lies inside the image; every kernel's entry lies inside .text and its descriptor
+ *     inside the image; every argument lies inside the kernarg segment;
+ *   - emu_codeobj_kernel finds each kernel by its name (names are unique) and refuses a name
+ *     that is not there with LL_EXIT_USAGE;
+ *   - the decoded program covers .text exactly: instructions back to back, sizes > 0. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/emu.h"
+
+#define CHECK(c, ...)                                                                              \
+  do {                                                                                             \
+    if (!(c)) {                                                                                    \
+      fprintf(stderr, "fuzz_codeobj: %s: ", #c);                                                   \
+      fprintf(stderr, __VA_ARGS__);                                                                \
+      fputc('\n', stderr);                                                                         \
+      abort();                                                                                     \
+    }                                                                                              \
+  } while (0)
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n) {
+  ll_err err = {0};
+  emu_codeobj *co = emu_codeobj_load(data, n, "<fuzz>", &err);
+  if (!co) {
+    CHECK(err.code == LL_EXIT_USAGE && err.msg[0], "refused with code %d: %s", err.code, err.msg);
+    return 0;
+  }
+  CHECK(co->text_vaddr <= co->image_size && co->text_size <= co->image_size - co->text_vaddr,
+        ".text [0x%llx, +0x%llx) outside the image (0x%llx)", (unsigned long long)co->text_vaddr,
+        (unsigned long long)co->text_size, (unsigned long long)co->image_size);
+  CHECK(co->nkernels > 0, "loaded with no kernels");
+  for (size_t i = 0; i < co->nkernels; i++) {
+    const emu_kernel *k = &co->kernels[i];
+    CHECK(k->kd_vaddr <= co->image_size && co->image_size - k->kd_vaddr >= 64,
+          "descriptor of %s outside the image", k->name);
+    CHECK(k->entry >= co->text_vaddr && k->entry + 4 <= co->text_vaddr + co->text_size,
+          "entry of %s at 0x%llx outside .text", k->name, (unsigned long long)k->entry);
+    for (size_t j = 0; j < k->nargs; j++)
+      CHECK((uint64_t)k->args[j].offset + k->args[j].size <= k->kernarg_size,
+            "argument %zu of %s outside the kernarg segment", j, k->name);
+    ll_err e2 = {0};
+    const emu_kernel *f = emu_codeobj_kernel(co, k->name, &e2);
+    CHECK(f == k, "emu_codeobj_kernel(%s) found %p, expected kernel %zu", k->name, (void *)f, i);
+  }
+  ll_err e3 = {0};
+  CHECK(!emu_codeobj_kernel(co, "lanelab fuzz: no such kernel", &e3) && e3.code == LL_EXIT_USAGE,
+        "a missing kernel was not refused with LL_EXIT_USAGE (%d)", e3.code);
+
+  ll_err e4 = {0};
+  const emu_program *p = emu_codeobj_program(co, &e4);
+  CHECK(p, "a loaded code object's .text did not decode: %s", e4.msg);
+  uint64_t pc = co->text_vaddr;
+  for (size_t i = 0; i < emu_program_count(p); i++) {
+    const emu_insn_info *in = emu_program_insn(p, i);
+    CHECK(in && in->pc == pc && in->size > 0 && in->text && in->mnem,
+          "instruction %zu at 0x%llx (expected 0x%llx), size %u", i,
+          in ? (unsigned long long)in->pc : 0ull, (unsigned long long)pc, in ? in->size : 0);
+    pc += in->size;
+  }
+  CHECK(pc == co->text_vaddr + co->text_size, "program ends at 0x%llx, .text at 0x%llx",
+        (unsigned long long)pc, (unsigned long long)(co->text_vaddr + co->text_size));
+  emu_codeobj_free(co);
+  return 0;
+}
