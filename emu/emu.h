@@ -148,6 +148,14 @@ typedef struct emu_launch_opts {
   emu_wave_cb on_snap;
 } emu_launch_opts;
 
+/* Phases. A kernel marks that a wave enters phase p (1 <= p < EMU_MAX_PHASES) by executing
+ * s_ttracedata with M0 = EMU_PHASE_TAG | p (kernels/include/lanelab_device.h LL_PHASE; on
+ * hardware s_ttracedata only sends M0 to the thread trace when tracing is on). Every wave starts
+ * in phase 0; an s_ttracedata with any other M0 value leaves the phase unchanged. The marker
+ * itself is counted in the phase it ends. */
+#define EMU_PHASE_TAG 0x4c4c0000u
+#define EMU_MAX_PHASES 8
+
 typedef struct emu_launch_stats {
   uint64_t waves;
   uint64_t wave_insns;      /* executed wave-instructions */
@@ -155,7 +163,14 @@ typedef struct emu_launch_stats {
   size_t nmnem;
   char **mnem;
   uint64_t *count;
+  /* the same split by phase: phase_count[p * nmnem + i] of mnem[i] executed in phase p (the
+   * sum over p is count[i]); phase_insns[p] all wave-instructions executed in phase p */
+  uint64_t *phase_count;
+  uint64_t phase_insns[EMU_MAX_PHASES];
 } emu_launch_stats;
+/* Executed count of mnemonics matching `pattern` (a prefix ending in '*', else exact: e.g.
+ * "v_mfma_*", "ds_bpermute_b32") in phase p, or over all phases when p < 0. */
+uint64_t emu_stats_count(const emu_launch_stats *s, int p, const char *pattern);
 void emu_launch_stats_free(emu_launch_stats *s);
 
 typedef struct emu_dispatch {

@@ -596,7 +596,8 @@ static void init_wave(worker *W, emu_wg *g, emu_wave *w, uint32_t wi)
   w->wg = g;
   w->wave_id = wi;
   w->budget = L->budget;
-  w->counts = W->counts;
+  w->counts = W->counts; /* phase 0 */
+  w->phase = 0;
   w->fault = &W->fault;
   w->last = NULL;
   w->state = 0;
@@ -640,7 +641,6 @@ static int run_wave(worker *W, emu_wave *w, bool single)
   launch *L = W->L;
   const emu_insn *insns = w->insns;
   const uint64_t snap = L->o ? L->o->snap_pc : 0;
-  uint64_t *counts = W->counts;
   for (;;) {
     if (__builtin_expect(w->ip >= w->ninsn, 0))
       return emu_raise(w, w->ninsn ? &insns[w->ninsn - 1] : NULL, "pc out of program", -1, 0,
@@ -658,7 +658,7 @@ static int run_wave(worker *W, emu_wave *w, bool single)
       pthread_mutex_unlock(&L->mu);
     }
     if (__builtin_expect(w->npend != 0, 0) && hazard_check(w, in) != EMU_OK) return EMU_FAULT;
-    counts[w->ip]++;
+    w->counts[w->ip]++; /* w->counts moves with the phase (s_ttracedata) */
     w->ip++;
     int rc = in->fn(w, in);
     if (__builtin_expect(rc != EMU_OK, 0)) {
@@ -838,7 +838,7 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
     W[t].vfile = ll_xmalloc((size_t)L.nwaves * nregs * EMU_LANES * 4);
     W[t].lds = ll_xmalloc(lds ? lds : 1);
     W[t].waves = ll_xcalloc(L.nwaves, sizeof *W[t].waves);
-    W[t].counts = ll_xcalloc(prog->n ? prog->n : 1, sizeof *W[t].counts);
+    W[t].counts = ll_xcalloc((size_t)EMU_MAX_PHASES * (prog->n ? prog->n : 1), sizeof *W[t].counts);
   }
   if (nthreads == 1) {
     worker_main(&W[0]);
@@ -850,17 +850,20 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
     free(th);
   }
   if (stats) {
-    uint64_t *tot = ll_xcalloc(prog->n ? prog->n : 1, sizeof *tot);
+    size_t np = prog->n ? prog->n : 1;
+    /* tot[p * n + i]: instruction i executed in phase p, over all workers */
+    uint64_t *tot = ll_xcalloc((size_t)EMU_MAX_PHASES * np, sizeof *tot);
     for (int t = 0; t < nthreads; t++) {
       stats->waves += W[t].waves_run;
-      for (size_t i = 0; i < prog->n; i++) tot[i] += W[t].counts[i];
+      for (size_t i = 0; i < (size_t)EMU_MAX_PHASES * prog->n; i++) tot[i] += W[t].counts[i];
     }
-    /* aggregate per mnemonic */
+    /* the mnemonics executed in any phase, sorted and unique */
     char **names = NULL;
     size_t nn = 0;
     for (size_t i = 0; i < prog->n; i++) {
-      if (!tot[i]) continue;
-      stats->wave_insns += tot[i];
+      uint64_t any = 0;
+      for (int p = 0; p < EMU_MAX_PHASES; p++) any |= tot[(size_t)p * prog->n + i];
+      if (!any) continue;
       names = ll_xrealloc(names, (nn + 1) * sizeof *names);
       names[nn++] = prog->insns[i].mnem;
     }
@@ -870,11 +873,20 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
     for (size_t i = 0; i < nn; i++)
       if (stats->nmnem == 0 || strcmp(stats->mnem[stats->nmnem - 1], names[i]) != 0)
         stats->mnem[stats->nmnem++] = ll_xstrdup(names[i]);
+    stats->phase_count = ll_xcalloc((size_t)EMU_MAX_PHASES * (stats->nmnem ? stats->nmnem : 1), sizeof *stats->phase_count);
     for (size_t i = 0; i < prog->n; i++) {
-      if (!tot[i]) continue;
       const char *key = prog->insns[i].mnem;
-      char **hit = bsearch(&key, stats->mnem, stats->nmnem, sizeof *stats->mnem, cmp_mnem);
-      stats->count[hit - stats->mnem] += tot[i];
+      char **hit = NULL;
+      for (int p = 0; p < EMU_MAX_PHASES; p++) {
+        uint64_t c = tot[(size_t)p * prog->n + i];
+        if (!c) continue;
+        if (!hit) hit = bsearch(&key, stats->mnem, stats->nmnem, sizeof *stats->mnem, cmp_mnem);
+        size_t j = (size_t)(hit - stats->mnem);
+        stats->count[j] += c;
+        stats->phase_count[(size_t)p * stats->nmnem + j] += c;
+        stats->phase_insns[p] += c;
+        stats->wave_insns += c;
+      }
     }
     free(names);
     free(tot);
@@ -901,5 +913,25 @@ void emu_launch_stats_free(emu_launch_stats *s)
   for (size_t i = 0; i < s->nmnem; i++) free(s->mnem[i]);
   free(s->mnem);
   free(s->count);
+  free(s->phase_count);
   memset(s, 0, sizeof *s);
+}
+
+/* "v_mfma_*" matches by prefix; anything else exactly. */
+static bool mnem_match(const char *m, const char *pat)
+{
+  size_t n = strlen(pat);
+  if (n && pat[n - 1] == '*') return strncmp(m, pat, n - 1) == 0;
+  return strcmp(m, pat) == 0;
+}
+
+uint64_t emu_stats_count(const emu_launch_stats *s, int p, const char *pattern)
+{
+  uint64_t c = 0;
+  if (!s || !pattern || p >= EMU_MAX_PHASES) return 0;
+  for (size_t i = 0; i < s->nmnem; i++) {
+    if (!mnem_match(s->mnem[i], pattern)) continue;
+    c += p < 0 ? s->count[i] : s->phase_count ? s->phase_count[(size_t)p * s->nmnem + i] : 0;
+  }
+  return c;
 }

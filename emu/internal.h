@@ -270,7 +270,9 @@ struct emu_wave {
   uint32_t wave_id;         /* within the workgroup */
   uint32_t nlanes;          /* lanes that exist */
   uint64_t budget;          /* instructions left */
-  uint64_t *counts;         /* executed count per instruction index (may be NULL) */
+  uint64_t *counts;         /* executed count per instruction index, of the current phase:
+                               the worker's array + phase * ninsn (see EMU_PHASE_TAG) */
+  uint32_t phase;           /* current phase (emu.h EMU_PHASE_TAG; s_ttracedata switches it) */
   emu_fault *fault;
   /* per-wave translation cache for global memory */
   const emu_membuf *last;

@@ -43,3 +43,18 @@ int emu_op_s_trap(emu_wave *w, const emu_insn *in)
 {
   return emu_raise(w, in, "trap", -1, 0, "the kernel executed %s", in->mnem);
 }
+
+/* s_ttracedata: sends M0 to the thread trace when tracing is on, else does nothing (CDNA3 ISA
+ * "SOPP Instructions"). Architecturally a no-op; the emulator reads it as a phase marker when M0
+ * carries the tag (emu.h EMU_PHASE_TAG, lanelab_device.h LL_PHASE): from here on the wave's
+ * executed instructions count in that phase. Any other value leaves the phase unchanged. */
+int emu_op_s_ttracedata(emu_wave *w, const emu_insn *in)
+{
+  (void)in;
+  uint32_t m0 = w->s[EMU_S_M0], p = m0 & 0xffffu;
+  if ((m0 & 0xffff0000u) == EMU_PHASE_TAG && p < EMU_MAX_PHASES && w->counts) {
+    w->counts += ((ptrdiff_t)p - (ptrdiff_t)w->phase) * (ptrdiff_t)w->ninsn;
+    w->phase = p;
+  }
+  return EMU_OK;
+}

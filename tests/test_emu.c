@@ -1714,3 +1714,65 @@ Test(state, kernarg_preload_sgprs)
   if (system(rm)) {}
   free(rm), free(cmd), free(src), free(co_path), free(d);
 }
+
+/* ---- phases (s_ttracedata with the EMU_PHASE_TAG in M0) ------------------------------------*/
+/* Two waves (block 128) run: 2 instructions in phase 0, marker to phase 3 (the marker counts in
+ * phase 0), 3 v_add in phase 3 under a loop of 2 iterations, a foreign trace value (phase stays
+ * 3), a tag with p >= EMU_MAX_PHASES (phase stays 3), then marker to phase 1 and s_endpgm.
+ * Expected counts per wave, by hand from the listing:
+ *   phase 0: s_mov_b32 m0 (1), s_mov_b32 s10 (1), s_ttracedata (1)            = 3
+ *   phase 3: 2 x (v_add x3, s_sub, s_cmp, s_cbranch) = 12, then 3 x (s_mov_b32 m0, s_ttracedata)
+ *            = 6, the last of them the marker to phase 1                       = 12 + 6 = 18
+ *   phase 1: s_endpgm                                                          = 1 */
+Test(stats, phase_markers_split_counts_by_phase)
+{
+  BOTH {
+    char *src = ll_fmt("s_mov_b32 m0, 0x%x\n"
+                       "s_mov_b32 s10, 2\n"
+                       "s_ttracedata\n"
+                       "L:\n"
+                       "v_add_u32 v1, 1, v1\nv_add_u32 v1, 1, v1\nv_add_u32 v1, 1, v1\n"
+                       "s_sub_u32 s10, s10, 1\n"
+                       "s_cmp_lg_u32 s10, 0\n"
+                       "s_cbranch_scc1 L\n"
+                       "s_mov_b32 m0, 0x1234\n"
+                       "s_ttracedata\n"
+                       "s_mov_b32 m0, 0x%x\n"
+                       "s_ttracedata\n"
+                       "s_mov_b32 m0, 0x%x\n"
+                       "s_ttracedata\n"
+                       "s_endpgm\n",
+                       EMU_PHASE_TAG | 3u, EMU_PHASE_TAG | (uint32_t)EMU_MAX_PHASES, EMU_PHASE_TAG | 1u);
+    snap s;
+    emu_fault f;
+    emu_launch_stats st;
+    ropts ro = {.grid = {1, 1, 1}, .block = {128, 1, 1}, .stats = &st};
+    int rc = run_src(ARCH, src, &ro, &s, &f);
+    cr_assert_eq(rc, LL_EXIT_OK, "%s", f.msg);
+    cr_assert_eq(s.w[0].v[1][5], 6, "the loop ran twice");
+    cr_assert_eq(st.wave_insns, 2 * (3 + 18 + 1));
+    cr_assert_eq(st.phase_insns[0], 2 * 3);
+    cr_assert_eq(st.phase_insns[3], 2 * 18);
+    cr_assert_eq(st.phase_insns[1], 2 * 1);
+    uint64_t other = 0;
+    for (int p = 0; p < EMU_MAX_PHASES; p++)
+      if (p != 0 && p != 1 && p != 3) other += st.phase_insns[p];
+    cr_assert_eq(other, 0);
+    cr_assert_eq(emu_stats_count(&st, 3, "v_add_u32*"), 2 * 6);
+    cr_assert_eq(emu_stats_count(&st, 0, "v_add_u32*"), 0);
+    cr_assert_eq(emu_stats_count(&st, -1, "v_add_u32*"), 2 * 6);
+    cr_assert_eq(emu_stats_count(&st, 0, "s_ttracedata"), 2 * 1);
+    cr_assert_eq(emu_stats_count(&st, 3, "s_ttracedata"), 2 * 3);
+    cr_assert_eq(emu_stats_count(&st, 1, "s_endpgm"), 2);
+    cr_assert_eq(emu_stats_count(&st, -1, "s_mov_b32"), 2 * 5);
+    cr_assert_eq(emu_stats_count(&st, 3, "s_mov_b32"), 2 * 3);
+    /* per mnemonic, the phases add up to the total */
+    for (size_t i = 0; i < st.nmnem; i++) {
+      uint64_t sum = 0;
+      for (int p = 0; p < EMU_MAX_PHASES; p++) sum += st.phase_count[(size_t)p * st.nmnem + i];
+      cr_assert_eq(sum, st.count[i], "%s", st.mnem[i]);
+    }
+    emu_launch_stats_free(&st);
+    free(src);
+  }
+}

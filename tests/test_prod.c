@@ -272,3 +272,82 @@ Test(mutants, v_seed_fragment_is_identical_text_on_gfx942) {
   free(mco);
   free(cco);
 }
+
+/* ---- dynamic census per phase (issue #5 §5) ----------------------------------------------------
+ * The prefill kernel marks its phases (LL_PHASE, lanelab_device.h). Expected counts by hand from
+ * prefill_impl.h for single, qo 100, kv 70, Hq = Hkv = 2, D = 128, non-causal:
+ *   workgroups = ceil(100/64) query tiles x 2 heads = 4, each 4 waves (every wave runs the loop,
+ *   rows past qo_len only masked); kv steps per workgroup = ceil(70/32) = 3;
+ *   QK MFMAs = PV MFMAs = 16 waves x 3 steps x 2 sub-tiles x 128/16 = 768;
+ *   softmax shuffles: 2 per wave per step (row max xor 16, 32) = 96; epilogue: 2 per wave = 32;
+ *   PV on gfx942: per V fragment one ds_read_b64 + six ds_bpermute_b32 (transpose_mma_tile,
+ *   seeds.md 000) = 768 and 4608; on gfx950 one ds_read_b64_tr_b16 per fragment = 768, no bpermute. */
+static const prod_case t_phase = {.name = "t_phase_single_f16_d128", .kind = ORACLE_SINGLE, .dtype = ORACLE_F16,
+                                  .hq = 2, .hkv = 2, .head_dim = 128, .batch = 1, .qo_len = {100}, .kv_len = {70},
+                                  .seed = 41};
+
+static void phase_census(emu_arch a) {
+  rt_device *d = open_emu(a);
+  prod_result r;
+  ll_err err = {0};
+  prod_run_opts o = {0};
+  int rc = prod_case_run(d, LANELAB_BUILD, &t_phase, &o, &r, &err);
+  rt_close(d);
+  cr_assert_eq(rc, LL_EXIT_OK, "%s: %s", emu_arch_name(a), err.msg);
+  cr_assert(r.pass, "%s: the kernel fails the oracle (max abs %.3g)", emu_arch_name(a), r.max_abs);
+  cr_assert(r.have_stats);
+  const prod_census *qk = &r.phase[PROD_PHASE_QK], *pv = &r.phase[PROD_PHASE_PV];
+  const prod_census *sm = &r.phase[PROD_PHASE_SOFTMAX], *ep = &r.phase[PROD_PHASE_EPILOGUE];
+  const uint64_t waves = 4 * 4, steps = 3, mfma = waves * steps * 2 * (128 / 16);
+  cr_expect_eq(qk->mfmas, mfma, "QK MFMAs %llu", (unsigned long long)qk->mfmas);
+  cr_expect_eq(pv->mfmas, mfma, "PV MFMAs %llu", (unsigned long long)pv->mfmas);
+  cr_expect_eq(r.mfmas, 2 * mfma, "no MFMA outside QK and PV");
+  cr_expect_eq(qk->bpermutes, 0, "QK bpermutes %llu", (unsigned long long)qk->bpermutes);
+  cr_expect_eq(qk->tr_b16, 0);
+  cr_expect_eq(sm->bpermutes, waves * steps * 2, "softmax bpermutes %llu", (unsigned long long)sm->bpermutes);
+  cr_expect_eq(ep->bpermutes, waves * 2, "epilogue bpermutes %llu", (unsigned long long)ep->bpermutes);
+  if (a == EMU_GFX950) {
+    cr_expect_eq(pv->tr_b16, mfma, "gfx950 PV ds_read_b64_tr_b16 %llu", (unsigned long long)pv->tr_b16);
+    cr_expect_eq(pv->bpermutes, 0, "gfx950 PV bpermutes %llu (the V transpose must be gone)",
+                 (unsigned long long)pv->bpermutes);
+    cr_expect_eq(pv->ds_read_b64 + pv->ds_read2_b64, 0);
+  } else {
+    cr_expect_eq(pv->tr_b16, 0);
+    cr_expect_eq(pv->bpermutes, 6 * mfma, "gfx942 PV bpermutes %llu", (unsigned long long)pv->bpermutes);
+    cr_expect_eq(pv->ds_read_b64, mfma, "gfx942 PV ds_read_b64 %llu", (unsigned long long)pv->ds_read_b64);
+  }
+  cr_expect_eq(r.bpermutes, qk->bpermutes + pv->bpermutes + sm->bpermutes + ep->bpermutes,
+               "bpermutes in the stage/prologue phases");
+  cr_expect_eq(r.unmarked_phase_insns, 0);
+  char why[400];
+  cr_expect(prod_phase_check(a, &r, why, sizeof why), "%s: %s", emu_arch_name(a), why);
+}
+Test(prod_phases, census_per_phase_gfx942) { phase_census(EMU_GFX942); }
+Test(prod_phases, census_per_phase_gfx950) { phase_census(EMU_GFX950); }
+
+/* prod_phase_check must be able to fail: a gfx950 census with one bpermute in PV, a gfx942 one
+ * with five per MFMA, and QK with a bpermute are each rejected. */
+Test(prod_phases, phase_check_rejects_wrong_censuses) {
+  prod_result r;
+  memset(&r, 0, sizeof r);
+  r.have_stats = true;
+  r.mfmas = 16;
+  r.phase[PROD_PHASE_QK].mfmas = r.phase[PROD_PHASE_PV].mfmas = 8;
+  r.phase[PROD_PHASE_PV].tr_b16 = 8;
+  char why[400];
+  cr_assert(prod_phase_check(EMU_GFX950, &r, why, sizeof why), "%s", why);
+  r.phase[PROD_PHASE_PV].bpermutes = 1;
+  cr_assert_not(prod_phase_check(EMU_GFX950, &r, why, sizeof why));
+  cr_assert(strstr(why, "gfx950 PV"), "%s", why);
+  memset(&r.phase[PROD_PHASE_PV], 0, sizeof r.phase[PROD_PHASE_PV]);
+  r.phase[PROD_PHASE_PV].mfmas = 8;
+  r.phase[PROD_PHASE_PV].ds_read_b64 = 8;
+  r.phase[PROD_PHASE_PV].bpermutes = 48;
+  cr_assert(prod_phase_check(EMU_GFX942, &r, why, sizeof why), "%s", why);
+  r.phase[PROD_PHASE_PV].bpermutes = 40;
+  cr_assert_not(prod_phase_check(EMU_GFX942, &r, why, sizeof why));
+  r.phase[PROD_PHASE_PV].bpermutes = 48;
+  r.phase[PROD_PHASE_QK].bpermutes = 1;
+  cr_assert_not(prod_phase_check(EMU_GFX942, &r, why, sizeof why));
+  cr_assert(strstr(why, "QK"), "%s", why);
+}

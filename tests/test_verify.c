@@ -194,3 +194,103 @@ Test(verify_cli, bad_usage_is_exit_2) {
     free(cmd);
   }
 }
+
+/* ---- --shard I/N ---------------------------------------------------------------------------
+ * Every case-level loop honours verify_in_shard: running shards 0/N .. N-1/N of a stage must run
+ * every case of the unsharded run exactly once. Case names are read from the stage's tables
+ * (column 0 of the tables whose title starts with `prefix`); the full list comes from the
+ * matrix itself (prod) or from the unsharded run (lanes, mutants). */
+#include "verify/prod.h"
+
+typedef void (*stage_fn)(const verify_ctx *, stage_result *);
+
+/* names in column 0 of the tables titled prefix*, appended to *names */
+static void collect(const stage_result *r, const char *const *prefixes, size_t np, char ***names, size_t *n) {
+  for (size_t i = 0; i < r->ntables; i++) {
+    bool want = false;
+    for (size_t k = 0; k < np; k++) want = want || strncmp(r->tables[i]->title, prefixes[k], strlen(prefixes[k])) == 0;
+    if (!want) continue;
+    for (size_t j = 0; j < r->tables[i]->nrows; j++) {
+      *names = ll_xrealloc(*names, (*n + 1) * sizeof **names);
+      (*names)[(*n)++] = ll_xstrdup(report_table_cell(r->tables[i], j, 0));
+    }
+  }
+}
+
+static size_t count_of(char **names, size_t n, const char *s) {
+  size_t c = 0;
+  for (size_t i = 0; i < n; i++) c += strcmp(names[i], s) == 0;
+  return c;
+}
+
+/* Runs stage `fn` on arch as shards 0..N-1 of N and checks the union against `want` (nwant
+ * names, each exactly once); every shard must run at least one case. */
+static void shards_cover(const char *arch, stage_fn fn, const char *const *prefixes, size_t np, uint32_t N,
+                         char **want, size_t nwant) {
+  char **got = NULL;
+  size_t ngot = 0;
+  for (uint32_t i = 0; i < N; i++) {
+    char *res = tmpdir();
+    verify_ctx c = ctx(arch, LANELAB_BUILD, res);
+    c.shard_i = i;
+    c.shard_n = N;
+    stage_result r = {.v = VERDICT_NOT_RUN};
+    fn(&c, &r);
+    cr_assert_eq(r.v, VERDICT_PASS, "%s shard %u/%u: %s", arch, i, N, r.summary);
+    size_t before = ngot;
+    collect(&r, prefixes, np, &got, &ngot);
+    cr_assert_gt(ngot, before, "%s shard %u/%u ran no case", arch, i, N);
+    free_result(&r);
+    free(res);
+  }
+  cr_assert_eq(ngot, nwant, "%s: %zu cases over %u shards, want %zu", arch, ngot, N, nwant);
+  for (size_t i = 0; i < nwant; i++)
+    cr_assert_eq(count_of(got, ngot, want[i]), 1, "%s: case %s ran %zu times over %u shards", arch, want[i],
+                 count_of(got, ngot, want[i]), N);
+  for (size_t i = 0; i < ngot; i++) free(got[i]);
+  free(got);
+}
+
+static const char *const prod_tables[] = {"prefill attention vs oracle", "concat_mla_q vs oracle"};
+
+static void prod_shards(const char *arch) {
+  size_t n = 0, nc = 0;
+  const prod_case *pc = prod_matrix("quick", &n);
+  const prod_concat_case *cc = prod_concat_matrix("quick", &nc);
+  cr_assert(pc && cc && n > 3 && nc > 0);
+  char **want = ll_xcalloc(n + nc, sizeof *want);
+  for (size_t i = 0; i < n; i++) want[i] = (char *)pc[i].name;
+  for (size_t i = 0; i < nc; i++) want[n + i] = (char *)cc[i].name;
+  shards_cover(arch, verify_stage_prod, prod_tables, 2, 2, want, n + nc);
+  shards_cover(arch, verify_stage_prod, prod_tables, 2, 3, want, n + nc);
+  free(want);
+}
+Test(verify_shard, prod_quick_matrix_split_2_and_3_gfx942) { prod_shards("gfx942"); }
+Test(verify_shard, prod_quick_matrix_split_2_and_3_gfx950) { prod_shards("gfx950"); }
+
+/* The lanes and mutants stages: the unsharded run gives the case list. */
+static void stage_shards(const char *arch, const char *stage, const char *prefix) {
+  stage_fn fn = NULL;
+  for (size_t i = 0; i < verify_nstages; i++)
+    if (strcmp(verify_stages[i].name, stage) == 0) fn = verify_stages[i].run;
+  cr_assert_not_null(fn, "no stage %s", stage);
+  char *res = tmpdir();
+  verify_ctx c = ctx(arch, LANELAB_BUILD, res);
+  stage_result r = {.v = VERDICT_NOT_RUN};
+  fn(&c, &r);
+  cr_assert_eq(r.v, VERDICT_PASS, "%s %s: %s", arch, stage, r.summary);
+  char **want = NULL;
+  size_t nwant = 0;
+  collect(&r, &prefix, 1, &want, &nwant);
+  cr_assert_geq(nwant, 3, "%s %s: %zu cases", arch, stage, nwant);
+  free_result(&r);
+  free(res);
+  shards_cover(arch, fn, &prefix, 1, 2, want, nwant);
+  shards_cover(arch, fn, &prefix, 1, 3, want, nwant);
+  for (size_t i = 0; i < nwant; i++) free(want[i]);
+  free(want);
+}
+Test(verify_shard, lanes_and_mutants_split_2_and_3_gfx950) {
+  stage_shards("gfx950", "lanes", "micro-kernel lane dumps");
+  stage_shards("gfx950", "mutants", "deliberate-mismatch mutants");
+}

@@ -267,13 +267,61 @@ static int launch(rt_device *d, rt_module *m, const char *kernel, const uint32_t
   return rc;
 }
 
+/* ---- dynamic census per phase ------------------------------------------------------------- */
+const char *prod_phase_name(int p) {
+  static const char *names[PROD_NPHASE] = {"prologue", "stage", "qk", "softmax", "pv", "epilogue"};
+  return p >= 0 && p < PROD_NPHASE ? names[p] : "?";
+}
+
+void prod_census_add(prod_census *c, const emu_launch_stats *st, int p) {
+  c->insns += p < 0 ? st->wave_insns : p < EMU_MAX_PHASES ? st->phase_insns[p] : 0;
+  c->bpermutes += emu_stats_count(st, p, "ds_bpermute_b32");
+  c->mfmas += emu_stats_count(st, p, "v_mfma_*");
+  c->tr_b16 += emu_stats_count(st, p, "ds_read_b64_tr_b16");
+  c->ds_read_b64 += emu_stats_count(st, p, "ds_read_b64");
+  c->ds_read2_b64 += emu_stats_count(st, p, "ds_read2_b64") + emu_stats_count(st, p, "ds_read2st64_b64");
+}
+
 static void count_stats(const emu_launch_stats *st, prod_result *r) {
   r->have_stats = true;
   r->wave_insns = st->wave_insns;
-  for (size_t i = 0; i < st->nmnem; i++) {
-    if (strncmp(st->mnem[i], "ds_bpermute_b32", 15) == 0) r->bpermutes += st->count[i];
-    if (strncmp(st->mnem[i], "v_mfma", 6) == 0) r->mfmas += st->count[i];
+  r->bpermutes = emu_stats_count(st, -1, "ds_bpermute_b32");
+  r->mfmas = emu_stats_count(st, -1, "v_mfma_*");
+  for (int p = 0; p < PROD_NPHASE; p++) prod_census_add(&r->phase[p], st, p);
+  for (int p = PROD_NPHASE; p < EMU_MAX_PHASES; p++) r->unmarked_phase_insns += st->phase_insns[p];
+}
+
+bool prod_phase_check(emu_arch a, const prod_result *r, char *why, size_t n) {
+#define BAD(...) do { snprintf(why, n, __VA_ARGS__); return false; } while (0)
+  if (!r->have_stats) BAD("no dynamic census (not run on the emulator)");
+  const prod_census *qk = &r->phase[PROD_PHASE_QK], *pv = &r->phase[PROD_PHASE_PV];
+  if (r->unmarked_phase_insns)
+    BAD("%llu instructions ran in a phase the kernel does not define", (unsigned long long)r->unmarked_phase_insns);
+  if (qk->mfmas != pv->mfmas)
+    BAD("QK ran %llu MFMAs but PV %llu (the kernel issues 2 x D/16 of each per kv step)",
+        (unsigned long long)qk->mfmas, (unsigned long long)pv->mfmas);
+  if (qk->bpermutes || qk->tr_b16)
+    BAD("QK ran %llu ds_bpermute_b32 and %llu ds_read_b64_tr_b16 (want 0: K fragments are plain load_fragment reads)",
+        (unsigned long long)qk->bpermutes, (unsigned long long)qk->tr_b16);
+  uint64_t plain = pv->ds_read_b64 + 2 * pv->ds_read2_b64; /* 8-byte plain LDS reads per lane */
+  if (a == EMU_GFX950) {
+    if (pv->tr_b16 != pv->mfmas || pv->bpermutes || plain)
+      BAD("gfx950 PV: %llu ds_read_b64_tr_b16, %llu ds_bpermute_b32, %llu plain 8-byte LDS reads for %llu MFMAs "
+          "(want one tr_b16 read per V fragment = per MFMA, no bpermute, no plain read: seeds.md 000)",
+          (unsigned long long)pv->tr_b16, (unsigned long long)pv->bpermutes, (unsigned long long)plain,
+          (unsigned long long)pv->mfmas);
+  } else {
+    if (pv->tr_b16 || pv->bpermutes != 6 * pv->mfmas || plain != pv->mfmas)
+      BAD("gfx942 PV: %llu ds_bpermute_b32, %llu plain 8-byte LDS reads, %llu ds_read_b64_tr_b16 for %llu MFMAs "
+          "(want load_fragment + transpose_mma_tile per V fragment: 1 ds_read_b64 and 6 ds_bpermute_b32 per MFMA, "
+          "seeds.md 000)",
+          (unsigned long long)pv->bpermutes, (unsigned long long)plain, (unsigned long long)pv->tr_b16,
+          (unsigned long long)pv->mfmas);
   }
+  if (pv->mfmas == 0 && r->mfmas) BAD("MFMAs ran but none in the marked QK/PV phases (phase markers missing?)");
+  snprintf(why, n, "ok");
+  return true;
+#undef BAD
 }
 
 int prod_case_run_ref(rt_device *d, const char *build, const prod_case *c, const prod_run_opts *o,
@@ -601,6 +649,18 @@ static char *device_name(rt_device *d) {
 }
 
 /* ---- the prod stage -------------------------------------------------------------------------- */
+static void prod_census_add_to(prod_census *a, const prod_census *b) {
+  a->insns += b->insns; a->bpermutes += b->bpermutes; a->mfmas += b->mfmas; a->tr_b16 += b->tr_b16;
+  a->ds_read_b64 += b->ds_read_b64; a->ds_read2_b64 += b->ds_read2_b64;
+}
+
+/* "%.3f" of n/d in a static buffer (one use per expression) */
+static const char *ratio3(uint64_t n, uint64_t d) {
+  static _Thread_local char buf[32];
+  snprintf(buf, sizeof buf, "%.3f", (double)n / (double)d);
+  return buf;
+}
+
 void verify_stage_prod(const verify_ctx *c, stage_result *r) {
   ll_err err = {0};
   size_t n = 0, nc = 0;
@@ -619,13 +679,16 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
   report_table *t = report_table_new(
       "prefill attention vs oracle (O float32 and LSE base 2; max over both; noise floor = max abs err)",
       "case,variant,shape,dtype,max_abs#,max_rel#,atol#,rtol#,atol_over_noise#,mismatches#,bpermute_per_mfma#,"
-      "wave_insns#,verdict,device");
+      "qk_bpermute_per_mfma#,pv_bpermute_per_mfma#,wave_insns#,phase_census,verdict,device");
   report_table *tc = report_table_new("concat_mla_q vs oracle (bit-exact)",
                                       "case,dtype,T#,H#,q_nope,elements#,mismatches#,verdict,device");
   size_t ran = 0, failed = 0, errors = 0;
   double worst_noise = 0, min_margin = INFINITY;
   uint64_t tot_bp = 0, tot_mfma = 0;
-  char first_err[400] = "";
+  prod_census ph[PROD_NPHASE];
+  memset(ph, 0, sizeof ph);
+  size_t census_bad = 0, census_ok = 0;
+  char first_err[400] = "", first_census[400] = "";
   for (size_t k = 0; k < n; k++) {
     if (!verify_in_shard(c, k)) continue;
     const prod_case *pc = &cases[k];
@@ -640,8 +703,8 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
     if (rc != LL_EXIT_OK) {
       errors++;
       if (!first_err[0]) snprintf(first_err, sizeof first_err, "%s", e.msg);
-      report_table_row(t, "%s\t%s\t%s\t%s\t-\t-\t%g\t%g\t-\t-\t-\t-\tFAIL: %s\t%s", pc->name, prod_case_variant(pc),
-                       shape, oracle_dtype_name(pc->dtype), atol, rtol, e.msg, r->device);
+      report_table_row(t, "%s\t%s\t%s\t%s\t-\t-\t%g\t%g\t-\t-\t-\t-\t-\t-\t-\tFAIL: %s\t%s", pc->name,
+                       prod_case_variant(pc), shape, oracle_dtype_name(pc->dtype), atol, rtol, e.msg, r->device);
     } else {
       ran++;
       if (!res.pass) failed++;
@@ -650,16 +713,31 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
       if (margin < min_margin) min_margin = margin;
       tot_bp += res.bpermutes;
       tot_mfma += res.mfmas;
-      char bpm[32] = "-";
+      char bpm[32] = "-", qbpm[32] = "-", pbpm[32] = "-", census[420] = "-";
       if (res.have_stats && res.mfmas) snprintf(bpm, sizeof bpm, "%.3f", (double)res.bpermutes / (double)res.mfmas);
+      if (res.have_stats) {
+        const prod_census *q = &res.phase[PROD_PHASE_QK], *v = &res.phase[PROD_PHASE_PV];
+        if (q->mfmas) snprintf(qbpm, sizeof qbpm, "%.3f", (double)q->bpermutes / (double)q->mfmas);
+        if (v->mfmas) snprintf(pbpm, sizeof pbpm, "%.3f", (double)v->bpermutes / (double)v->mfmas);
+        for (int p = 0; p < PROD_NPHASE; p++) prod_census_add_to(&ph[p], &res.phase[p]);
+        char why[400];
+        if (prod_phase_check(c->arch, &res, why, sizeof why)) {
+          census_ok++;
+          snprintf(census, sizeof census, "pass");
+        } else {
+          census_bad++;
+          snprintf(census, sizeof census, "FAIL: %s", why);
+          if (!first_census[0]) snprintf(first_census, sizeof first_census, "%s: %s", pc->name, why);
+        }
+      }
       char verdict_s[200];
       if (res.pass) snprintf(verdict_s, sizeof verdict_s, "pass");
       else snprintf(verdict_s, sizeof verdict_s, "FAIL (O %zu/%zu, LSE %zu/%zu mismatches)", res.o.mismatches,
                     res.o.n, res.lse.mismatches, res.lse.n);
-      report_table_row(t, "%s\t%s\t%s\t%s\t%.3g\t%.3g\t%g\t%g\t%.3g\t%zu\t%s\t%llu\t%s\t%s", pc->name,
+      report_table_row(t, "%s\t%s\t%s\t%s\t%.3g\t%.3g\t%g\t%g\t%.3g\t%zu\t%s\t%s\t%s\t%llu\t%s\t%s\t%s", pc->name,
                        prod_case_variant(pc), shape, oracle_dtype_name(pc->dtype), res.max_abs, res.max_rel, atol, rtol,
-                       margin, res.o.mismatches + res.lse.mismatches, bpm, (unsigned long long)res.wave_insns,
-                       verdict_s, r->device);
+                       margin, res.o.mismatches + res.lse.mismatches, bpm, qbpm, pbpm,
+                       (unsigned long long)res.wave_insns, census, verdict_s, r->device);
     }
     free(shape);
   }
@@ -699,16 +777,49 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
     report_table_note(t, "all cases: %llu ds_bpermute_b32 / %llu v_mfma = %.3f bpermutes per MFMA on %s",
                       (unsigned long long)tot_bp, (unsigned long long)tot_mfma, (double)tot_bp / (double)tot_mfma,
                       c->arch_name);
+  report_table_note(t, "qk_/pv_bpermute_per_mfma: the same ratio inside the kernel's QK and PV phases (LL_PHASE markers, "
+                       "lanelab_device.h). phase_census: the rules prod_phase_check enforces (verify/prod.h): QK has no "
+                       "bpermute; PV has per MFMA one ds_read_b64_tr_b16 and no bpermute on gfx950, one ds_read_b64 and "
+                       "six ds_bpermute_b32 on gfx942 (seeds.md 000); QK and PV issue the same MFMAs.");
   stage_add_table(r, t);
+  report_table *tp = report_table_new(
+      "dynamic census per phase (emulator; executed wave-instructions summed over this shard's prefill cases)",
+      "phase,wave_insns#,ds_bpermute_b32#,v_mfma#,ds_read_b64_tr_b16#,ds_read_b64#,ds_read2_b64#,bpermute_per_mfma#");
+  for (int p = 0; p < PROD_NPHASE; p++) {
+    char bpm[32] = "-";
+    if (ph[p].mfmas) snprintf(bpm, sizeof bpm, "%.3f", (double)ph[p].bpermutes / (double)ph[p].mfmas);
+    report_table_row(tp, "%s\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%s", prod_phase_name(p),
+                     (unsigned long long)ph[p].insns, (unsigned long long)ph[p].bpermutes,
+                     (unsigned long long)ph[p].mfmas, (unsigned long long)ph[p].tr_b16,
+                     (unsigned long long)ph[p].ds_read_b64, (unsigned long long)ph[p].ds_read2_b64, bpm);
+  }
+  report_table_note(tp, "Phases are marked in kernels/prod/prefill_impl.h with LL_PHASE (s_ttracedata, a no-op unless "
+                        "thread trace is on; lanelab_device.h): prologue = before the kv loop (Q fragments), stage = "
+                        "barriers + K/V tiles to LDS, qk = K fragments + QK MFMAs, softmax = scale/mask, row max "
+                        "shuffles, exp2, rescale, pv = V fragments + PV MFMAs, epilogue = row sum shuffles and stores. "
+                        "ds_read2_b64 counts ds_read2_b64 and ds_read2st64_b64 (two 8-byte reads each).");
+  report_table_note(tp, "seeds.md 000 claims the V transpose costs bpermutes in PV on gfx942 and none on gfx950: "
+                        "%s PV here: %llu ds_bpermute_b32 / %llu MFMA = %s per MFMA; QK: %llu / %llu.",
+                    c->arch_name, (unsigned long long)ph[PROD_PHASE_PV].bpermutes,
+                    (unsigned long long)ph[PROD_PHASE_PV].mfmas,
+                    ph[PROD_PHASE_PV].mfmas ? ratio3(ph[PROD_PHASE_PV].bpermutes, ph[PROD_PHASE_PV].mfmas) : "-",
+                    (unsigned long long)ph[PROD_PHASE_QK].bpermutes, (unsigned long long)ph[PROD_PHASE_QK].mfmas);
+  stage_add_table(r, tp);
   stage_add_table(r, tc);
   if (errors)
     stage_set(r, VERDICT_FAIL, "%zu case(s) could not run on %s; first: %s", errors, r->device, first_err);
   else if (failed)
     stage_set(r, VERDICT_FAIL, "%zu of %zu cases mismatch the oracle", failed, ran);
+  else if (census_bad)
+    stage_set(r, VERDICT_FAIL, "%zu case(s) break the phase-census rules; first: %s", census_bad, first_census);
   else if (ran == 0)
     stage_set(r, VERDICT_PASS, "no case in this shard");
   else
-    stage_set(r, VERDICT_PASS, "%zu cases match the oracle; noise floor (max abs err) %.3g, atol >= %.3gx it", ran,
-              worst_noise, min_margin);
+    stage_set(r, VERDICT_PASS,
+              "%zu cases match the oracle; noise floor (max abs err) %.3g, atol >= %.3gx it; phase census (%zu cases): "
+              "QK %.3g, PV %.3g bpermutes per MFMA",
+              ran, worst_noise, min_margin, census_ok,
+              ph[PROD_PHASE_QK].mfmas ? (double)ph[PROD_PHASE_QK].bpermutes / (double)ph[PROD_PHASE_QK].mfmas : 0.0,
+              ph[PROD_PHASE_PV].mfmas ? (double)ph[PROD_PHASE_PV].bpermutes / (double)ph[PROD_PHASE_PV].mfmas : 0.0);
   rt_close(d);
 }

@@ -99,6 +99,27 @@ typedef struct prod_run_opts {
   int threads;                    /* emu worker threads; 0 = 2 (the machine's shared cores) */
 } prod_run_opts;
 
+/* Phases the prefill kernel marks with LL_PHASE (kernels/include/lanelab_device.h ll_phase; the
+ * emulator's side: emu.h EMU_PHASE_TAG). Phase 0 is everything before the first marker (the Q
+ * fragments). The numbering must match ll_phase. */
+enum {
+  PROD_PHASE_PROLOGUE = 0, PROD_PHASE_STAGE = 1, PROD_PHASE_QK = 2, PROD_PHASE_SOFTMAX = 3, PROD_PHASE_PV = 4,
+  PROD_PHASE_EPILOGUE = 5, PROD_NPHASE = 6
+};
+const char *prod_phase_name(int p); /* "prologue", "stage", "qk", "softmax", "pv", "epilogue" */
+
+/* Executed wave-instructions of one phase (emulator dynamic census). */
+typedef struct prod_census {
+  uint64_t insns;                 /* all */
+  uint64_t bpermutes;             /* ds_bpermute_b32 */
+  uint64_t mfmas;                 /* v_mfma_* */
+  uint64_t tr_b16;                /* ds_read_b64_tr_b16 */
+  uint64_t ds_read_b64;           /* ds_read_b64 (exactly: one 8-byte LDS read per lane) */
+  uint64_t ds_read2_b64;          /* ds_read2_b64 / ds_read2st64_b64 (two 8-byte reads per lane) */
+} prod_census;
+/* Adds st's phase-p counts to *c (all phases when p < 0). */
+void prod_census_add(prod_census *c, const emu_launch_stats *st, int p);
+
 typedef struct prod_result {
   oracle_cmp o, lse;              /* device vs oracle */
   bool pass;                      /* both compare clean */
@@ -106,7 +127,17 @@ typedef struct prod_result {
   uint64_t bpermutes, mfmas, wave_insns; /* executed (emu dynamic census) */
   bool have_stats;
   double seconds;                 /* device launch */
+  prod_census phase[PROD_NPHASE]; /* executed per phase (have_stats) */
+  uint64_t unmarked_phase_insns;  /* executed in a phase number the kernel does not define (must be 0) */
 } prod_result;
+
+/* The phase-census rules the prod stage enforces on a prefill run (formulas from the kernel
+ * source and seeds.md 000, not from a run): in QK no ds_bpermute_b32 and no transposing read;
+ * in PV, per V fragment (= per PV MFMA): on gfx950 one ds_read_b64_tr_b16 and no bpermute, on
+ * gfx942 one ds_read_b64 and the six ds_bpermute_b32 of transpose_mma_tile; QK and PV issue the
+ * same number of MFMAs; no instruction outside the defined phases. Returns true if all hold;
+ * else false with why (a sentence naming the rule and the counts). */
+bool prod_phase_check(emu_arch a, const prod_result *r, char *why, size_t n);
 
 /* Runs a case on d and compares with the oracle. Returns LL_EXIT_OK when the comparison was
  * made (r->pass says how it went); LL_EXIT_FAIL when the launch faulted (err names the fault;

@@ -13,6 +13,7 @@
 //   __syncthreads()                             workgroup release fence, s_barrier, acquire fence
 //   ll_shfl_xor(v, mask) / __shfl_xor(v, mask)  ds_bpermute_b32 with address (lane ^ mask) * 4
 //   ll_lds_addr(p)                              the 32-bit LDS byte address of an LDS pointer
+//   LL_PHASE(id), ll_phase::{none,stage,qk,softmax,pv,epilogue}   phase marker (see below)
 //
 // Hidden kernel arguments: only blockDim uses one. clang-22 lowers
 // __builtin_amdgcn_workgroup_size_{x,y,z} under code object v5 (its default) to a 16-bit load of
@@ -175,6 +176,41 @@ LL_INLINE uint32_t ll_shfl_xor(uint32_t v, uint32_t mask) {
 LL_INLINE uint32_t ll_shfl(uint32_t v, uint32_t src_lane) {
   return (uint32_t)__builtin_amdgcn_ds_bpermute((int)(src_lane << 2), (int)v);
 }
+
+// ---- phase markers -----------------------------------------------------------------------------
+// LL_PHASE(id) marks that the wave enters phase `id` (until the next marker), so lanelab's
+// emulator can count executed instructions per phase (emu/emu.h, emu_launch_stats.phase_count):
+// e.g. ds_bpermute_b32 per MFMA in prefill's QK and PV phases on each arch.
+//
+// Choice: __builtin_amdgcn_s_ttracedata(v), which clang-22 accepts for gfx942 and gfx950 and
+// lowers to `s_mov_b32 m0, v` + `s_ttracedata` (checked on this toolchain). S_TTRACEDATA "sends
+// M0 as user data to the thread trace" (CDNA3 ISA, "SOPP Instructions"); with thread trace off —
+// every ordinary run — it does nothing, and M0 carries nothing else in these kernels (gfx9 LDS
+// instructions do not read M0 since gfx9; the compiler re-materialises M0 where an instruction
+// needs it). Alternatives rejected: s_nop/s_sleep/s_setprio have a timing effect; s_setreg to a
+// scratch HW register is not a no-op; an inline-asm comment is invisible to the code object;
+// __builtin_amdgcn_s_ttracedata_imm needs gfx10-insts (clang-22 rejects it for gfx942/gfx950).
+// Cost on hardware: two SALU instructions per marker. The value carries a tag in its high half
+// ("LL", 0x4c4c) so trace data a user kernel sends for its own purposes does not look like a
+// phase to the emulator; emu recognises M0 = LL_PHASE_TAG | id for id < 8 (EMU_PHASE_TAG,
+// EMU_MAX_PHASES) and leaves the phase unchanged for any other value. Markers are side-effecting
+// instructions, so the compiler keeps them in program order among other side effects and memory
+// operations; arithmetic may still be scheduled across one, which is why the emulator's phase
+// counts are "what executed between two markers", and verify checks the ones it relies on.
+// -DLANELAB_NO_PHASES=1 compiles the markers out (for a byte-identity check against a revision
+// without them).
+#define LL_PHASE_TAG 0x4c4c0000u
+enum class ll_phase : uint32_t { none = 0, stage = 1, qk = 2, softmax = 3, pv = 4, epilogue = 5 };
+#if defined(LANELAB_NO_PHASES) && LANELAB_NO_PHASES
+#define LL_PHASE(id) ((void)0)
+#else
+#define LL_PHASE(id)                                                                               \
+  do {                                                                                             \
+    __builtin_amdgcn_sched_barrier(0);                                                             \
+    __builtin_amdgcn_s_ttracedata((int)(LL_PHASE_TAG | (uint32_t)(id)));                           \
+    __builtin_amdgcn_sched_barrier(0);                                                             \
+  } while (0)
+#endif
 
 #if !LANELAB_HAVE_HIP_HEADERS
 #define __syncthreads() ll_syncthreads()

@@ -26,6 +26,12 @@
 // All three entry kinds reach the V load through prefill_pv() below: one call site, three
 // instantiations (single, ragged, paged).
 //
+// Phases (LL_PHASE, lanelab_device.h): per kv step stage (barriers + global->LDS tiles), qk
+// (K fragments + QK MFMAs), softmax (scale/mask, row max shuffles, exp2, rescale), pv (V
+// fragments + PV MFMAs); then epilogue (row sum shuffles, stores). Before the loop: phase 0
+// (Q fragments). The emulator counts executed instructions per phase, and verify's prod stage
+// reports bpermutes per MFMA in QK and PV on each arch.
+//
 // Mutants (kernels/mutants.txt; -DLANELAB_MUTANT_<NAME>=1), besides the fragment ones that
 // lanelab_fragments.h implements (V_SEED_FRAGMENT, TRANSPOSE_NO_QUAD_STEP, TRANSPOSE_NO_SWAP):
 //   CAUSAL_TOP_LEFT             causal offset 0 instead of kv_len - qo_len
@@ -262,12 +268,14 @@ LL_INLINE void prefill_body(const args &a, ll_lds_byte *k_lds, ll_lds_byte *v_ld
   for (uint32_t f = 0; f < D / 16; f++) acc[f] = ll_f32x4{0, 0, 0, 0};
 
   for (int32_t kb = kv_lo; kb < kv_hi; kb += (int32_t)kKvBlk) {
+    LL_PHASE(ll_phase::stage);
     ll_syncthreads(); // every wave is done reading the previous tiles before they are overwritten
     stage_kv<K, D>(a, k_lds, v_lds, req, kv_start, kv_len, (uint32_t)kb, kvh);
 #if !LANELAB_MUTANT_MISSING_BARRIER
     ll_syncthreads(); // the tiles are complete before any wave reads them
 #endif
     // QK: S^T for the two 16-key sub-tiles; lane 16c+i gets S[i][kb + 16 sub + 4c + t].
+    LL_PHASE(ll_phase::qk);
     float s[2][4];
 #pragma unroll
     for (uint32_t sub = 0; sub < 2; sub++) {
@@ -282,6 +290,7 @@ LL_INLINE void prefill_body(const args &a, ll_lds_byte *k_lds, ll_lds_byte *v_ld
       for (uint32_t t = 0; t < 4; t++) s[sub][t] = st[t];
     }
     // scale, cap, mask (log2 domain); local row max over the lane's 8 keys
+    LL_PHASE(ll_phase::softmax);
     float mx = -__builtin_inff();
 #pragma unroll
     for (uint32_t sub = 0; sub < 2; sub++) {
@@ -324,11 +333,13 @@ LL_INLINE void prefill_body(const args &a, ll_lds_byte *k_lds, ll_lds_byte *v_ld
     for (uint32_t f = 0; f < D / 16; f++) acc[f] *= alpha;
     m = m_new;
     // PV
+    LL_PHASE(ll_phase::pv);
     prefill_pv<T, D>(v_lds, 0, p[0], acc);
     prefill_pv<T, D>(v_lds, 1, p[1], acc);
   }
 
   // ---- epilogue: the row sum over its 4 lanes, normalise, store ----
+  LL_PHASE(ll_phase::epilogue);
   l += shfl_xor_f(l, 16);
   l += shfl_xor_f(l, 32);
   if (row_ok) {
