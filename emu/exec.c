@@ -77,14 +77,18 @@ static uint64_t const_val(const emu_wave *w, const emu_opnd *o, int width)
   case EMU_OPK_SCC: return w->scc;
   case EMU_OPK_EXECZ: return emu_exec(w) == 0;
   case EMU_OPK_VCCZ: return emu_vcc(w) == 0;
-  case EMU_OPK_APERT:
-    /* 64-bit aperture bases; the 32-bit operand is the high half (CDNA3 ISA "SSRC") */
-    switch (o->reg) {
-    case 235: return EMU_LDS_APERTURE >> 32;
-    case 236: return (EMU_LDS_APERTURE + 0xffffffffull) >> 32;
-    case 237: return EMU_PRIVATE_APERTURE >> 32;
-    default: return (EMU_PRIVATE_APERTURE + 0xffffffffull) >> 32;
-    }
+  case EMU_OPK_APERT: {
+    /* 64-bit aperture bases; the 32-bit operand is the high half (CDNA3 ISA "SSRC"). A 64-bit
+     * operand is the whole base: LLVM reads the aperture with `s_mov_b64 s[2:3], src_shared_base`
+     * and uses s3 as the high dword of a flat LDS address (clang-22 output for a generic pointer
+     * to __shared__). Returning the high half here too put it in s2 and left s3 = 0, so every
+     * flat access to LDS faulted "out-of-bounds global access" at the bare LDS offset. */
+    uint64_t v = o->reg == 235 ? EMU_LDS_APERTURE
+               : o->reg == 236 ? EMU_LDS_APERTURE + 0xffffffffull
+               : o->reg == 237 ? EMU_PRIVATE_APERTURE
+                               : EMU_PRIVATE_APERTURE + 0xffffffffull;
+    return width == 64 ? v : v >> 32;
+  }
   default: return 0;
   }
 }
