@@ -4,6 +4,8 @@
 set -u
 build=$1; shift
 res=$build/test-results
+# Sanitizer builds: leaks inside third-party libraries are suppressed, ours are not.
+export LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")" && pwd)/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 mkdir -p "$res"
 pass=0; fail=0; failed=()
 for t in "$@"; do

@@ -34,6 +34,11 @@ static void put(const char *dir, const char *rel, const char *text) {
   free(d);
   free(p);
 }
+/* put() a malloc'd text and free it. */
+static void put_free(const char *dir, const char *rel, char *text) {
+  put(dir, rel, text);
+  free(text);
+}
 
 static char *slurp(const char *dir, const char *rel) {
   char *p = ll_path_join(dir, rel);
@@ -91,7 +96,7 @@ static const int corrupt[][2] = {{5, 0}, {17, 3}, {63, 1}};
 #define NCORRUPT 3
 #define SEED_BAD_LANE 40
 
-static const char *stage_json(const char *stage, const char *verdict, const char *summary, const char *device,
+static char *stage_json(const char *stage, const char *verdict, const char *summary, const char *device,
                               const char *tables) {
   return ll_fmt("{\n  \"generated_by\": \"lanelab verify; do not edit\",\n  \"arch\": \"gfx950\",\n  \"stage\": \"%s\",\n"
                 "  \"what\": \"fixture %s\",\n  \"verdict\": \"%s\",\n  \"summary\": \"%s\",\n  \"device\": %s,\n"
@@ -112,12 +117,12 @@ static void fixture(const char *build) {
       "{\"stage\": \"prod\", \"verdict\": \"not run\", \"summary\": \"p\", \"device\": null, \"seconds\": 0},"
       "{\"stage\": \"mutants\", \"verdict\": \"pass\", \"summary\": \"m\", \"device\": \"emulator\", \"seconds\": 0.1}],"
       " \"verdict\": \"FAIL\"}\n");
-  put(r, "model.json", stage_json("model", "pass", "2 model checks passed", "null",
+  put_free(r, "model.json", stage_json("model", "pass", "2 model checks passed", "null",
       "{\"title\": \"lane-map model checks\", \"columns\": [\"check\", \"expected\", \"got\", \"result\"], \"rows\": ["
       "{\"check\": \"a, with comma\", \"expected\": \"{0,16,32,48}\", \"got\": \"{0,16,32,48}\", \"result\": \"pass\"},"
       "{\"check\": \"b | pipe \\\"q\\\"\", \"expected\": \"x\", \"got\": \"x\", \"result\": \"pass\"}]}"));
-  put(r, "kernels.json", stage_json("kernels", "pass", "11 kernels built", "null", ""));
-  put(r, "isa.json", stage_json("isa", "pass", "budgets passed", "null",
+  put_free(r, "kernels.json", stage_json("kernels", "pass", "11 kernels built", "null", ""));
+  put_free(r, "isa.json", stage_json("isa", "pass", "budgets passed", "null",
       "{\"title\": \"census build/gfx950/kernels/lane_tr8.co\", \"columns\": [\"mnemonic\", \"count\"], \"rows\": ["
       "{\"mnemonic\": \"ds_read_b64_tr_b8\", \"count\": 1}, {\"mnemonic\": \"s_endpgm\", \"count\": 1}]},"
       "{\"title\": \"dynamic instruction counts\", \"columns\": [\"kernel\", \"executed\"], \"rows\": ["
@@ -129,9 +134,9 @@ static void fixture(const char *build) {
       "\"seed mismatches\": \"1/64\", \"verdict\": \"FAIL\", \"detail\": \"fixture\"},"
       "{\"kernel\": \"lane_tr16_solved_seed\", \"expected from\": \"lanes model\", \"lane x slot mismatches\": \"0/256\", "
       "\"seed mismatches\": \"0/64\", \"verdict\": \"pass\", \"detail\": \"fixture\"}]}", NCORRUPT);
-  put(r, "lanes.json", stage_json("lanes", "FAIL", "1 of 2 micro-kernels differ", "\"emulator\"", lt));
-  put(r, "prod.json", stage_json("prod", "not run", "production kernels vs oracle not built yet (issue #5)", "null", ""));
-  put(r, "mutants.json", stage_json("mutants", "pass", "3 mutants fail by a margin", "\"emulator\"",
+  put_free(r, "lanes.json", stage_json("lanes", "FAIL", "1 of 2 micro-kernels differ", "\"emulator\"", lt));
+  put_free(r, "prod.json", stage_json("prod", "not run", "production kernels vs oracle not built yet (issue #5)", "null", ""));
+  put_free(r, "mutants.json", stage_json("mutants", "pass", "3 mutants fail by a margin", "\"emulator\"",
       "{\"title\": \"A/B mutants\", \"columns\": [\"mutant\", \"max abs err\", \"tolerance\", \"verdict\"], \"rows\": ["
       "{\"mutant\": \"correct\", \"max abs err\": 0.002, \"tolerance\": 0.01, \"verdict\": \"pass\"},"
       "{\"mutant\": \"cdna4_seed_wrong\", \"max abs err\": 1.41, \"tolerance\": 0.01, \"verdict\": \"pass\"},"
@@ -237,7 +242,7 @@ Test(reports, stale_stage_files_are_not_shown_as_results) {
   char *b = mktmp();
   fixture(b);
   /* an earlier verify --base left base.json; the last run (summary.json) did not run base */
-  put(b, "results/gfx950/base.json", stage_json("base", "pass", "15 code objects byte-identical", "null", ""));
+  put_free(b, "results/gfx950/base.json", stage_json("base", "pass", "15 code objects byte-identical", "null", ""));
   /* the last run could not write kernels.json: summary.json says error, the file says pass */
   char *sj = slurp(b, "results/gfx950/summary.json");
   char *k = strstr(sj, "\"stage\": \"kernels\", \"verdict\": \"pass\"");
