@@ -177,6 +177,21 @@ static bool parse_uint(const char *s, size_t n, long long *out, bool *hex)
   return true;
 }
 
+/* A register index: decimal digits only, inside [p, e), at most 4 of them. strtol took a sign,
+ * leading blanks and any length, so "s[0:1444...4]" overflowed hi - lo + 1 (signed overflow,
+ * found by fuzz/fuzz_insn) and "v[-1:0]" parsed as register 65535 (an index past the register
+ * file that exec.c would have used); LLVM prints neither, so both are refused. */
+static bool reg_index(const char *p, const char *e, long *out, const char **end)
+{
+  long v = 0;
+  const char *q = p;
+  while (q < e && isdigit((unsigned char)*q) && q - p < 4) v = v * 10 + (*q++ - '0');
+  if (q == p || (q < e && isdigit((unsigned char)*q))) return false;
+  *out = v;
+  *end = q;
+  return true;
+}
+
 /* register "v5", "v[4:7]", "s3", "s[0:1]", "a0", "a[0:3]", "ttmp4", "ttmp[4:5]" */
 static bool parse_reg(const char *s, size_t n, emu_opnd *o)
 {
@@ -190,17 +205,13 @@ static bool parse_reg(const char *s, size_t n, emu_opnd *o)
   else return false;
   const char *p = s + pl, *e = s + n;
   long lo, hi;
-  char *end;
+  const char *end;
   if (p < e && *p == '[') {
-    lo = strtol(p + 1, &end, 10);
-    if (end == p + 1 || *end != ':') return false;
-    const char *q = end + 1;
-    hi = strtol(q, &end, 10);
-    if (end == q || *end != ']' || end + 1 != e || hi < lo) return false;
+    if (!reg_index(p + 1, e, &lo, &end) || end >= e || *end != ':') return false;
+    if (!reg_index(end + 1, e, &hi, &end) || end >= e || *end != ']' || end + 1 != e || hi < lo)
+      return false;
   } else {
-    if (p >= e || !isdigit((unsigned char)*p)) return false;
-    lo = strtol(p, &end, 10);
-    if (end != e) return false;
+    if (!reg_index(p, e, &lo, &end) || end != e) return false;
     hi = lo;
   }
   if (hi - lo + 1 > 32) return false;

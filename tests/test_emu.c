@@ -1776,3 +1776,29 @@ Test(stats, phase_markers_split_counts_by_phase)
     free(src);
   }
 }
+
+/* Regression (found by fuzz/fuzz_insn, input fuzz/corpus/insn/crash_reg_index_overflow.s): register
+ * indices were read with strtol, so a 90-digit index overflowed the range arithmetic (signed
+ * overflow, caught by UBSan in `make test SAN=1`) and a signed one such as v[-1:0] parsed as
+ * register 65535, past the 512-entry VGPR file. LLVM's syntax has no such register names
+ * (AMDGPU assembler syntax "Register operands": unsigned decimal indices), so each must be
+ * refused, and the in-range forms next to them must still parse to the indices they name. */
+Test(decode, register_index_overflow_and_sign_refused)
+{
+  static const char *const bad[] = {
+      "b s[0:1], s[10:11], s[0:144444444444444444444444444444444444444444444444444444444444444444444444444444444444444444444], se5 sc0",
+      "v_mov_b32 v[-1:0], v1", "s_mov_b64 s[-3:-2], 0", "v_mov_b32 v0, v-1", "v_mov_b32 v0, v+1",
+      "v_mov_b32 v0, v[ 1:1]", "v_mov_b32 v99999999999999999999, v1", "s_mov_b64 ttmp[-1:0], 0",
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    emu_insn in;
+    memset(&in, 0, sizeof in);
+    cr_assert(!emu_insn_parse(bad[i], &in), "accepted: %s", bad[i]);
+  }
+  emu_insn in;
+  memset(&in, 0, sizeof in);
+  cr_assert(emu_insn_parse("v_pk_add_f32 v[510:511], s[100:101], ttmp[14:15]", &in));
+  cr_assert(in.o[0].kind == EMU_OPK_VGPR && in.o[0].reg == 510 && in.o[0].n == 2);
+  cr_assert(in.o[1].kind == EMU_OPK_SGPR && in.o[1].reg == 100 && in.o[1].n == 2);
+  cr_assert(in.o[2].kind == EMU_OPK_SGPR && in.o[2].reg == EMU_S_TTMP + 14 && in.o[2].n == 2);
+}
