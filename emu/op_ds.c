@@ -85,7 +85,15 @@ static int ds_read2(emu_wave *w, const emu_insn *in, uint32_t size, uint32_t str
   uint64_t e = emu_exec(w);
   const uint32_t *a = vr(w, in, 1, 0);
   uint32_t words = size / 4, tmp[4][EMU_LANES];
-  LANES {
+  uint32_t off0 = (uint32_t)in->offset0 * size * stride, off1 = (uint32_t)in->offset1 * size * stride;
+  if (lds_bad_lane(w, e, a, off0, size) < 0 && lds_bad_lane(w, e, a, off1, size) < 0) {
+    /* every access in range (checked as emu_ldsptr does): no per-lane checks */
+    const uint8_t *lds = w->wg->lds;
+    LANES {
+      const uint8_t *p0 = lds + (uint32_t)(a[l] + off0), *p1 = lds + (uint32_t)(a[l] + off1);
+      for (uint32_t k = 0; k < words; k++) memcpy(&tmp[k][l], p0 + 4 * k, 4), memcpy(&tmp[words + k][l], p1 + 4 * k, 4);
+    }
+  } else LANES {
     for (int h = 0; h < 2; h++) {
       uint64_t addr = (uint32_t)(a[l] + (uint32_t)(h ? in->offset1 : in->offset0) * size * stride);
       const uint8_t *p = emu_ldsptr(w, in, addr, size, l);
@@ -95,7 +103,8 @@ static int ds_read2(emu_wave *w, const emu_insn *in, uint32_t size, uint32_t str
   }
   for (uint32_t k = 0; k < 2 * words; k++) {
     uint32_t *d = vr(w, in, 0, (int)k);
-    LANES d[l] = tmp[k][l];
+    if (e == ~0ull) memcpy(d, tmp[k], sizeof tmp[k]);
+    else LANES d[l] = tmp[k][l];
   }
   emu_pend(w, in, EMU_CNT_DS, 0);
   return EMU_OK;
@@ -145,6 +154,20 @@ static int ds_write2(emu_wave *w, const emu_insn *in, uint32_t size, uint32_t st
   uint64_t e = emu_exec(w);
   const uint32_t *a = vr(w, in, 0, 0);
   uint32_t words = size / 4;
+  uint32_t off0 = (uint32_t)in->offset0 * size * stride, off1 = (uint32_t)in->offset1 * size * stride;
+  if (lds_bad_lane(w, e, a, off0, size) < 0 && lds_bad_lane(w, e, a, off1, size) < 0) {
+    /* every access in range: the same stores in the same order (lane, then half) without checks */
+    uint8_t *lds = w->wg->lds;
+    const uint32_t *d0[2], *d1[2];
+    for (uint32_t k = 0; k < words; k++) d0[k] = vr(w, in, 1, (int)k), d1[k] = vr(w, in, 2, (int)k);
+    LANES {
+      uint8_t *p0 = lds + (uint32_t)(a[l] + off0), *p1 = lds + (uint32_t)(a[l] + off1);
+      for (uint32_t k = 0; k < words; k++) memcpy(p0 + 4 * k, &d0[k][l], 4);
+      for (uint32_t k = 0; k < words; k++) memcpy(p1 + 4 * k, &d1[k][l], 4);
+    }
+    emu_pend(w, in, EMU_CNT_DS, -1);
+    return EMU_OK;
+  }
   LANES {
     for (int h = 0; h < 2; h++) {
       uint64_t addr = (uint32_t)(a[l] + (uint32_t)(h ? in->offset1 : in->offset0) * size * stride);

@@ -97,6 +97,30 @@ static int mem_load(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, in
   int rc = get_addrs(w, in, seg, 1, 2, bytes, &m);
   if (rc != EMU_OK) return rc;
   uint32_t nw = (bytes + 3) / 4, tmp[4][EMU_LANES];
+  if (kind == K_PLAIN && seg == SEG_GLOBAL && (bytes & 3) == 0) {
+    /* Hot path (plain global dword loads, e.g. a kernel staging tiles): the buffer the wave last
+     * touched is checked inline and whole dwords are copied; anything else (another buffer, out
+     * of bounds) goes through lane_ptr, which faults exactly as below. */
+    LANES {
+      const emu_membuf *b = w->last;
+      uint64_t a = m.addr[l];
+      const uint8_t *p;
+      if (b && a >= b->base && a - b->base + bytes <= b->size) p = b->host + (a - b->base);
+      else if (!(p = lane_ptr(w, in, seg, a, bytes, 1, l))) return EMU_FAULT;
+      switch (nw) {
+      case 1: memcpy(&tmp[0][l], p, 4); break;
+      case 2: memcpy(&tmp[0][l], p, 4), memcpy(&tmp[1][l], p + 4, 4); break;
+      default: for (uint32_t k = 0; k < nw; k++) memcpy(&tmp[k][l], p + 4 * k, 4);
+      }
+    }
+    for (uint32_t k = 0; k < nw; k++) {
+      uint32_t *d = emu_vreg(w, in, 0, (int)k);
+      if (e == ~0ull) memcpy(d, tmp[k], sizeof tmp[k]);
+      else LANES d[l] = tmp[k][l];
+    }
+    emu_pend(w, in, EMU_CNT_VM, 0);
+    return EMU_OK;
+  }
   LANES {
     uint32_t v[4] = {0, 0, 0, 0};
     if (!m.oob[l]) {

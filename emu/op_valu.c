@@ -558,12 +558,16 @@ int emu_op_v_nop(emu_wave *w, const emu_insn *in) { (void)w, (void)in; return EM
 /* v_cndmask_b32: D = VCC[lane] ? S1 : S0 (mask is the last operand: vcc or an SGPR pair) */
 int emu_op_v_cndmask_b32(emu_wave *w, const emu_insn *in)
 {
-  float A[EMU_LANES], B[EMU_LANES];
-  uint32_t d[EMU_LANES];
-  emu_srcf32(w, in, S0I, A); /* abs/neg are bit operations here, valid for any data */
-  emu_srcf32(w, in, S0I + 1, B);
+  uint32_t At[EMU_LANES], Bt[EMU_LANES], d[EMU_LANES]; /* tmp filled through uint32_t (exec.c) */
+  /* abs/neg are bit operations here, valid for any data; plain VGPRs are read in place */
+  const uint32_t *A = (const uint32_t *)(const void *)emu_srcf32p(w, in, S0I, (float *)(void *)At);
+  const uint32_t *B = (const uint32_t *)(const void *)emu_srcf32p(w, in, S0I + 1, (float *)(void *)Bt);
   uint64_t m = emu_srcmask(w, in, S0I + 2);
-  L64 d[l] = (m >> l & 1) ? emu_u32f(B[l]) : emu_u32f(A[l]);
+  /* branch-free select: the mask bits are data-dependent and mispredict as branches */
+  L64 {
+    uint32_t sel = 0u - (uint32_t)(m >> l & 1);
+    d[l] = (B[l] & sel) | (A[l] & ~sel);
+  }
   emu_dst32(w, in, 0, d);
   return EMU_OK;
 }

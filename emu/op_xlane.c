@@ -199,6 +199,20 @@ static int tr_read(emu_wave *w, const emu_insn *in, int bytes, int s)
     if (!p) return EMU_FAULT;
     memcpy(inb[l], p, (size_t)bytes);
   }
+  if (s == 16) {
+    /* ds_read_b64_tr_b16 (the prefill V read), the same rule as the general loop below with
+     * E = 4, R = 4: output element k of lane 16g+m is 16-bit element m%4 of lane 16g+4k+m/4 */
+    for (int r = 0; r < 2; r++) {
+      uint32_t *d = emu_vreg(w, in, 0, r);
+      for (int l = 0; l < EMU_LANES; l++) {
+        int g = l & ~15, m = l & 15, sl0 = g + 4 * (2 * r) + m / 4, sl1 = sl0 + 4, sh = 16 * (m & 1);
+        int wd = (m & 3) >> 1; /* dword of the source lane holding element m%4 */
+        d[l] = ((inb[sl0][wd] >> sh) & 0xffffu) | ((inb[sl1][wd] >> sh) & 0xffffu) << 16;
+      }
+    }
+    emu_pend(w, in, EMU_CNT_DS, 0);
+    return EMU_OK;
+  }
   uint64_t msk = (1ull << s) - 1;
   for (int l = 0; l < EMU_LANES; l++) {
     int g = l & ~15, m = l & 15;
