@@ -724,8 +724,24 @@ emu_program *emu_program_decode(emu_arch a, const uint8_t *code, size_t size, ui
   char txt[512];
   while (off < size) {
     emu_insn *in = &p->insns[p->n++];
-    size_t k = LLVMDisasmInstruction(ctx, (uint8_t *)code + off, size - off, vaddr + off, txt,
-                                     sizeof txt);
+    /* libLLVM 22 crashes (SIGSEGV in Twine::print, under LLVMDisasmInstruction) when an
+     * instruction needs a 32-bit literal and fewer than 4 bytes follow it, e.g. ff 00 00 00
+     * (v_cndmask_b32_e32 with src0 = literal) as the last dword of the buffer (found by
+     * fuzz/fuzz_codeobj). So near the end of the code LLVM is handed a zero-padded copy of at
+     * least the longest gfx9 instruction (8-byte encoding + 4-byte literal), and an instruction
+     * that would extend past the real end is treated as not an instruction, as LLVM would
+     * report it. */
+    enum { MAX_INSN = 12 };
+    uint8_t tail[2 * MAX_INSN] = {0};
+    const uint8_t *at = code + off;
+    size_t avail = size - off;
+    if (avail < sizeof tail) {
+      memcpy(tail, at, avail);
+      at = tail;
+    }
+    size_t k = LLVMDisasmInstruction(ctx, (uint8_t *)at, avail < sizeof tail ? sizeof tail : avail,
+                                     vaddr + off, txt, sizeof txt);
+    if (k > avail) k = 0;
     in->pc = vaddr + off;
     if (k == 0) {
       /* not an instruction (data, padding): kept so PCs stay contiguous; faults if executed */

@@ -1802,3 +1802,32 @@ Test(decode, register_index_overflow_and_sign_refused)
   cr_assert(in.o[1].kind == EMU_OPK_SGPR && in.o[1].reg == 100 && in.o[1].n == 2);
   cr_assert(in.o[2].kind == EMU_OPK_SGPR && in.o[2].reg == EMU_S_TTMP + 14 && in.o[2].n == 2);
 }
+
+/* Regression (found by fuzz/fuzz_codeobj, input fuzz/corpus/codeobj/crash_llvm_truncated_literal.co):
+ * libLLVM 22's disassembler segfaults on an instruction whose 32-bit literal lies past the end of
+ * the bytes it is given. ff 00 00 00 is the VOP2 dword 0x000000ff: opcode 0 (v_cndmask_b32),
+ * src0 = 255, the literal constant (CDNA3 ISA "VOP2" microcode format, "SRC0 255: literal
+ * constant"), so it needs 4 more bytes. As the last dword of the code it must decode to one
+ * not-an-instruction entry (faults "unimplemented" if run); with its literal present it must
+ * still decode as the 8-byte instruction. */
+Test(decode, literal_past_the_end_of_the_code_is_not_an_instruction)
+{
+  for (int a = 0; a < EMU_NARCH; a++) {
+    static const uint8_t cut[4] = {0xff, 0x00, 0x00, 0x00};
+    static const uint8_t whole[8] = {0xff, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00};
+    ll_err e = {0};
+    emu_program *p = emu_program_decode((emu_arch)a, cut, sizeof cut, 0x100, &e);
+    cr_assert_not_null(p, "%s", e.msg);
+    cr_assert_eq(emu_program_count(p), 1);
+    const emu_insn_info *i = emu_program_insn(p, 0);
+    cr_assert(i->pc == 0x100 && i->size == 4 && !i->implemented && strcmp(i->mnem, "<unknown>") == 0,
+              "%s: pc 0x%llx size %u %s", emu_arch_name((emu_arch)a), (unsigned long long)i->pc, i->size, i->text);
+    emu_program_free(p);
+    p = emu_program_decode((emu_arch)a, whole, sizeof whole, 0x100, &e);
+    cr_assert_not_null(p, "%s", e.msg);
+    cr_assert_eq(emu_program_count(p), 1);
+    i = emu_program_insn(p, 0);
+    cr_assert(i->size == 8 && strncmp(i->mnem, "v_cndmask_b32_e32", 17) == 0, "%s", i->text);
+    emu_program_free(p);
+  }
+}
