@@ -40,7 +40,8 @@ int cmd_verify(int argc, char **argv) {
   optind = 1;
   opterr = 0;
   int o;
-  while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+  /* leading ':' in optstring: a missing value is ':' (it was reported as "unknown or incomplete") */
+  while ((o = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
     switch (o) {
       case 'a': arch = optarg; break;
       case 'b': base.base = optarg; break;
@@ -55,6 +56,8 @@ int cmd_verify(int argc, char **argv) {
         printf("usage: lanelab verify --arch gfx942|gfx950|all [--base REV] [--shapes quick|full] "
                "[--shard I/N] [--backend auto|hip|emu] [--build DIR]\n");
         return 0;
+      case ':':
+        ll_die(LL_EXIT_USAGE, "verify: %s needs a value", argv[optind - 1]);
       default:
         ll_die(LL_EXIT_USAGE, "verify: unknown or incomplete option '%s'", argv[optind - 1]);
     }

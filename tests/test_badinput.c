@@ -538,3 +538,15 @@ Test(badinput_audit, oracle_trailing_spec_or_out_says_it_needs_a_value, .timeout
   expect_usage("oracle attention --out d --spec", "--spec needs a value", NULL);
   expect_usage("oracle concat-mla-q --spec s.json --out", "--out needs a value", NULL);
 }
+
+/* Regression: verify reported a missing option value as "unknown or incomplete option". */
+Test(badinput_audit, verify_missing_value_says_it_needs_a_value, .timeout = 60) {
+  const char *opts[] = {"--arch", "--base", "--shapes", "--shard", "--backend", "--build"};
+  for (size_t i = 0; i < sizeof opts / sizeof *opts; i++) {
+    char *a = ll_fmt("verify %s%s", i ? "--arch gfx950 " : "", opts[i]);
+    char *w = ll_fmt("%s needs a value", opts[i]);
+    expect_usage(a, w, NULL);
+    free(w);
+    free(a);
+  }
+}
