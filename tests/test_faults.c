@@ -377,8 +377,8 @@ static void unimpl(const char *arch_s, emu_arch arch, const char *kernel, const 
   api_done(&r);
   free(args); free(out); free(dir); free(co);
 }
-Test(fault_unimpl, s_getreg_gfx942, .timeout = 120) { unimpl("gfx942", EMU_GFX942, "fault_getreg", "s_getreg_b32", NULL); }
-Test(fault_unimpl, s_getreg_gfx950, .timeout = 120) { unimpl("gfx950", EMU_GFX950, "fault_getreg", "s_getreg_b32", NULL); }
+Test(fault_unimpl, s_getreg_gfx942, .timeout = 120) { unimpl("gfx942", EMU_GFX942, "fault_getreg", "s_getreg_b32", "no semantics"); }
+Test(fault_unimpl, s_getreg_gfx950, .timeout = 120) { unimpl("gfx950", EMU_GFX950, "fault_getreg", "s_getreg_b32", "no semantics"); }
 Test(fault_unimpl, scratch_load_gfx942, .timeout = 120) {
   unimpl("gfx942", EMU_GFX942, "fault_scratch", "scratch_load_dword", "scratch (private) memory is not supported");
 }
