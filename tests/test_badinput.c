@@ -28,14 +28,20 @@
 
 /* Runs lanelab with `args` in `cwd` (NULL: the repository root); returns the exit status and
  * stderr in *err_out. A signal (crash, abort) fails the test. */
+/* Sanitizer builds (make test SAN=1): AddressSanitizer's allocator aborts on a request beyond its
+ * maximum instead of returning NULL as glibc does; the huge-buffer regression tests are about the
+ * NULL path, so both this process and the lanelab it runs get glibc's behaviour. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void) { return "allocator_may_return_null=1"; }
+
 static int cli_in(const char *cwd, const char *args, char **err_out) {
   if (access(LANELAB, X_OK) != 0) cr_assert_fail(LANELAB " is missing: build it (make build/lanelab)");
   char errf[] = "/tmp/lanelab-test-badinput-XXXXXX";
   int fd = mkstemp(errf);
   cr_assert_geq(fd, 0);
   close(fd);
-  char *cmd = ll_fmt("cd %s && env -u LANELAB_HIP_LIB %s %s >/dev/null 2>%s", cwd ? cwd : LANELAB_ROOT, LANELAB,
-                     args, errf);
+  char *cmd = ll_fmt("cd %s && env -u LANELAB_HIP_LIB ASAN_OPTIONS=allocator_may_return_null=1 %s %s >/dev/null 2>%s",
+                     cwd ? cwd : LANELAB_ROOT, LANELAB, args, errf);
   int st = system(cmd);
   free(cmd);
   size_t n;
@@ -50,16 +56,27 @@ static int cli_in(const char *cwd, const char *args, char **err_out) {
 static int cli(const char *args, char **err_out) { return cli_in(NULL, args, err_out); }
 
 /* exit 2 and every one of the NULL-terminated strings in stderr */
-static void expect_usage(const char *args, ...) {
+static void vexpect_usage(const char *args, va_list ap) {
   char *err;
   int rc = cli(args, &err);
   cr_assert_eq(rc, 2, "'lanelab %s': exit %d, want 2: %s", args, rc, err);
-  va_list ap;
-  va_start(ap, args);
   for (const char *w; (w = va_arg(ap, const char *));)
     cr_assert(strstr(err, w), "'lanelab %s': the message does not name \"%s\": %s", args, w, err);
-  va_end(ap);
   free(err);
+}
+static void expect_usage(const char *args, ...) {
+  va_list ap;
+  va_start(ap, args);
+  vexpect_usage(args, ap);
+  va_end(ap);
+}
+/* the same for a malloc'd args string, which it frees */
+static void expect_usage_f(char *args, ...) {
+  va_list ap;
+  va_start(ap, args);
+  vexpect_usage(args, ap);
+  va_end(ap);
+  free(args);
 }
 
 static char *mem_co(const char *arch) { return compile_src(KDIR "fault_mem.hip", arch, INC); }
@@ -296,24 +313,24 @@ Test(badinput_args, missing_kernel_and_wrong_arguments, .timeout = 120) {
 Test(badinput_files, nonexistent_empty_and_directory_inputs, .timeout = 120) {
   char *co = mem_co("gfx950"), *dir = tmpdir(), *empty = ll_fmt("%s/empty.bin", dir), *o = ll_fmt("%s/o.bin", dir);
   put(empty, "", 0);
-  expect_usage(ll_fmt("run %s/none.co k --grid 1 --block 64", dir), "none.co", "No such file", NULL);
-  expect_usage(ll_fmt("run %s k --grid 1 --block 64", empty), "empty.bin", "0 bytes", NULL);
-  expect_usage(ll_fmt("run %s k --grid 1 --block 64", dir), dir, NULL);
-  expect_usage(ll_fmt("run %s fault_read_oob --grid 1 --block 64 --arg in:%s/none.bin --arg out:4:%s --arg u32:0", co, dir, o),
+  expect_usage_f(ll_fmt("run %s/none.co k --grid 1 --block 64", dir), "none.co", "No such file", NULL);
+  expect_usage_f(ll_fmt("run %s k --grid 1 --block 64", empty), "empty.bin", "0 bytes", NULL);
+  expect_usage_f(ll_fmt("run %s k --grid 1 --block 64", dir), dir, NULL);
+  expect_usage_f(ll_fmt("run %s fault_read_oob --grid 1 --block 64 --arg in:%s/none.bin --arg out:4:%s --arg u32:0", co, dir, o),
                "none.bin", NULL);
-  expect_usage(ll_fmt("run %s fault_read_oob --grid 1 --block 64 --arg in:%s --arg out:4:%s --arg u32:0", co, empty, o),
+  expect_usage_f(ll_fmt("run %s fault_read_oob --grid 1 --block 64 --arg in:%s --arg out:4:%s --arg u32:0", co, empty, o),
                "empty.bin is empty", NULL);
-  expect_usage(ll_fmt("run %s fault_read_oob --grid 1 --block 64 --arg in:%s --arg out:4:%s --arg u32:0", co, dir, o),
+  expect_usage_f(ll_fmt("run %s fault_read_oob --grid 1 --block 64 --arg in:%s --arg out:4:%s --arg u32:0", co, dir, o),
                dir, NULL);
-  expect_usage(ll_fmt("isa census %s/none.co", dir), "none.co", NULL);
-  expect_usage(ll_fmt("isa census %s", empty), "empty.bin", NULL);
-  expect_usage(ll_fmt("isa diff %s %s/none.co", co, dir), "none.co", NULL);
-  expect_usage(ll_fmt("isa budgets --budgets %s/none.json", dir), "none.json", NULL);
-  expect_usage(ll_fmt("isa budgets --budgets %s", empty), "empty.bin", NULL);
-  expect_usage(ll_fmt("oracle attention --spec %s/none.json --out %s/out", dir, dir), "none.json", NULL);
-  expect_usage(ll_fmt("oracle attention --spec %s --out %s/out", empty, dir), "empty.bin", "JSON", NULL);
-  expect_usage(ll_fmt("oracle concat-mla-q --spec %s --out %s/out", empty, dir), "empty.bin", NULL);
-  expect_usage(ll_fmt("oracle concat-mla-q --spec %s --out %s/out", dir, dir), dir, NULL);
+  expect_usage_f(ll_fmt("isa census %s/none.co", dir), "none.co", NULL);
+  expect_usage_f(ll_fmt("isa census %s", empty), "empty.bin", NULL);
+  expect_usage_f(ll_fmt("isa diff %s %s/none.co", co, dir), "none.co", NULL);
+  expect_usage_f(ll_fmt("isa budgets --budgets %s/none.json", dir), "none.json", NULL);
+  expect_usage_f(ll_fmt("isa budgets --budgets %s", empty), "empty.bin", NULL);
+  expect_usage_f(ll_fmt("oracle attention --spec %s/none.json --out %s/out", dir, dir), "none.json", NULL);
+  expect_usage_f(ll_fmt("oracle attention --spec %s --out %s/out", empty, dir), "empty.bin", "JSON", NULL);
+  expect_usage_f(ll_fmt("oracle concat-mla-q --spec %s --out %s/out", empty, dir), "empty.bin", NULL);
+  expect_usage_f(ll_fmt("oracle concat-mla-q --spec %s --out %s/out", dir, dir), dir, NULL);
   cr_assert_neq(access(o, F_OK), 0);
   free(o); free(empty); free(dir); free(co);
 }
@@ -328,11 +345,11 @@ Test(badinput_outputs, unwritable_output_directories, .timeout = 120) {
   char *spec = ll_fmt("%s/c.json", dir);
   const char *js = "{\"T\": 2, \"H\": 2, \"dtype\": \"f16\", \"seed\": 1}";
   put(spec, js, strlen(js));
-  expect_usage(ll_fmt("oracle concat-mla-q --spec %s --out /proc/lanelab-x", spec), "/proc/lanelab-x", NULL);
-  expect_usage(ll_fmt("oracle concat-mla-q --spec %s --out %s", spec, file), "plain", "not a directory", NULL);
-  expect_usage(ll_fmt("oracle concat-mla-q --spec %s --out %s/sub", spec, file), "plain", NULL);
-  expect_usage(ll_fmt("-q verify --arch gfx950 --build /proc/lanelab-ro"), "/proc/lanelab-ro", NULL);
-  expect_usage(ll_fmt("-q verify --arch gfx942 --build %s", file), "plain", NULL);
+  expect_usage_f(ll_fmt("oracle concat-mla-q --spec %s --out /proc/lanelab-x", spec), "/proc/lanelab-x", NULL);
+  expect_usage_f(ll_fmt("oracle concat-mla-q --spec %s --out %s", spec, file), "plain", "not a directory", NULL);
+  expect_usage_f(ll_fmt("oracle concat-mla-q --spec %s --out %s/sub", spec, file), "plain", NULL);
+  expect_usage_f(ll_fmt("-q verify --arch gfx950 --build /proc/lanelab-ro"), "/proc/lanelab-ro", NULL);
+  expect_usage_f(ll_fmt("-q verify --arch gfx942 --build %s", file), "plain", NULL);
   free(spec); free(file); free(dir); free(co);
 }
 
@@ -382,7 +399,7 @@ Test(badinput_oracle, attention_beyond_host_memory_is_exit_2_not_sigabrt, .timeo
   const char *js = "{\"kind\": \"single\", \"dtype\": \"f16\", \"num_qo_heads\": 4096, \"num_kv_heads\": 4096, "
                    "\"head_dim\": 65536, \"qo_indptr\": [0, 100], \"kv_indptr\": [0, 1], \"seed\": 1}";
   put(spec, js, strlen(js));
-  expect_usage(ll_fmt("oracle attention --spec %s --out %s/out", spec, dir), "q/k/v", "GiB", NULL);
+  expect_usage_f(ll_fmt("oracle attention --spec %s --out %s/out", spec, dir), "q/k/v", "GiB", NULL);
   free(spec); free(dir);
 }
 
