@@ -173,7 +173,11 @@ static bool parse_uint(const char *s, size_t n, long long *out, bool *hex)
   *hex = p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
   unsigned long long v = strtoull(p, &end, *hex ? 16 : 10);
   if (*end || errno) return false;
-  *out = neg ? -(long long)v : (long long)v;
+  /* Negate in unsigned arithmetic: -(long long)v overflowed for "-9223372036854775808" (v = 2^63,
+   * found by fuzz/fuzz_insn). A magnitude above 2^63 has no negative int64 and is refused; a
+   * non-negative value keeps its 64 bits (ival is the literal's bit pattern). */
+  if (neg && v > 1ull << 63) return false;
+  *out = (long long)(neg ? 0ull - v : v);
   return true;
 }
 
@@ -567,8 +571,10 @@ static void fmt_operand(sbuf *b, const emu_opnd *o)
   case EMU_OPK_IMM:
   case EMU_OPK_LIT:
   case EMU_OPK_LABEL:
+    /* magnitude negated as unsigned: -ival overflows for INT64_MIN ("-0x8000000000000000") */
     if (o->mods & EMU_M_HEX) sb_put(b, "%s0x%llx", o->ival < 0 ? "-" : "",
-                                    (unsigned long long)(o->ival < 0 ? -o->ival : o->ival));
+                                    o->ival < 0 ? 0ull - (unsigned long long)o->ival
+                                                : (unsigned long long)o->ival);
     else sb_put(b, "%lld", (long long)o->ival);
     break;
   case EMU_OPK_FIMM: sb_put(b, "%s", fimm_text[o->reg - 240]); break;
