@@ -103,7 +103,7 @@ Test(badinput_codeobj, truncated_everywhere_is_exit_2_naming_the_file, .timeout 
   uint8_t *d = slurp(co, &n);
   put(good, d, n);
   /* empty, inside the ELF header, just past it, and every eighth of the file */
-  size_t sizes[12] = {0, 1, 63, 64, 65};
+  size_t sizes[16] = {0, 1, 63, 64, 65};
   int ns = 5;
   for (int k = 1; k < 8; k++) sizes[ns++] = n * (size_t)k / 8;
   sizes[ns++] = n - 1;
