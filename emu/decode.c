@@ -89,26 +89,51 @@ int emu_ops_find(const char *name)
   return -1;
 }
 
-/* ---- interned strings (modifier names, identifiers, function-operand texts) -----------------*/
+/* ---- interned strings (modifier names, identifiers, function-operand texts) -----------------
+ * Indices are uint16_t (emu_mod.name, emu_opnd.fn), so at most INTERN_MAX strings. Text that
+ * would need more is refused by the parser (intern returns INTERN_NONE): it used to ll_die, so any
+ * process parsing enough distinct texts (fuzz/fuzz_insn does, millions of them) exited. Lookup
+ * is by hash (it was a linear scan with strlen per entry, which slowed fuzz_insn from 9,300 to
+ * 1,100 parses/s as the table filled); the table, at 2^17 slots, is never more than half full. */
+#define INTERN_MAX 65535
+#define INTERN_NONE 0xffff
+#define INTERN_SLOTS (1u << 17)
 static pthread_mutex_t intern_mu = PTHREAD_MUTEX_INITIALIZER;
 static char **interned;
-static size_t ninterned;
+static size_t ninterned, intern_cap;
+static uint16_t *intern_slot; /* INTERN_SLOTS entries: an index into interned, or INTERN_NONE */
 
 static uint16_t intern(const char *s, size_t n)
 {
+  uint32_t h = 2166136261u; /* FNV-1a */
+  for (size_t i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 16777619u;
   pthread_mutex_lock(&intern_mu);
-  for (size_t i = 0; i < ninterned; i++)
-    if (strlen(interned[i]) == n && memcmp(interned[i], s, n) == 0) {
+  if (!intern_slot) {
+    intern_slot = ll_xmalloc(INTERN_SLOTS * sizeof *intern_slot);
+    memset(intern_slot, 0xff, INTERN_SLOTS * sizeof *intern_slot);
+  }
+  uint32_t k = h & (INTERN_SLOTS - 1);
+  for (; intern_slot[k] != INTERN_NONE; k = (k + 1) & (INTERN_SLOTS - 1)) {
+    const char *t = interned[intern_slot[k]];
+    if (strncmp(t, s, n) == 0 && t[n] == 0) {
       pthread_mutex_unlock(&intern_mu);
-      return (uint16_t)i;
+      return intern_slot[k];
     }
-  if (ninterned >= 65535) ll_die(LL_EXIT_FAIL, "emu: too many distinct modifier strings");
-  interned = ll_xrealloc(interned, (ninterned + 1) * sizeof *interned);
+  }
+  if (ninterned >= INTERN_MAX) {
+    pthread_mutex_unlock(&intern_mu);
+    return INTERN_NONE;
+  }
+  if (ninterned == intern_cap) {
+    intern_cap = intern_cap ? 2 * intern_cap : 64;
+    interned = ll_xrealloc(interned, intern_cap * sizeof *interned);
+  }
   char *c = ll_xmalloc(n + 1);
   memcpy(c, s, n);
   c[n] = 0;
   interned[ninterned] = c;
   uint16_t r = (uint16_t)ninterned++;
+  intern_slot[k] = r;
   pthread_mutex_unlock(&intern_mu);
   return r;
 }
@@ -266,7 +291,7 @@ static bool parse_operand(const char *s, size_t n, emu_opnd *o)
   if (lp && s[n - 1] == ')' && lp > s) {
     o->kind = EMU_OPK_FUNC;
     o->fn = intern(s, n);
-    return !mods;
+    return !mods && o->fn != INTERN_NONE;
   }
   return false;
 }
@@ -279,6 +304,7 @@ static bool parse_mod(const char *s, size_t n, emu_mod *m)
   while (k < n && (isalnum((unsigned char)s[k]) || s[k] == '_')) k++;
   if (k == 0) return false;
   m->name = intern(s, k);
+  if (m->name == INTERN_NONE) return false;
   if (k == n) {
     m->form = EMU_MF_FLAG;
     return true;
@@ -320,13 +346,13 @@ static bool parse_mod(const char *s, size_t n, emu_mod *m)
   if (lp && lp > v && v[vn - 1] == ')') {
     m->form = EMU_MF_FUNC;
     m->val = intern(v, vn);
-    return true;
+    return m->val != INTERN_NONE;
   }
   for (size_t i = 0; i < vn; i++)
     if (!(isalnum((unsigned char)v[i]) || v[i] == '_')) return false;
   m->form = EMU_MF_IDENT;
   m->val = intern(v, vn);
-  return true;
+  return m->val != INTERN_NONE;
 }
 
 static bool is_waitcnt_word(const char *s, size_t n)

@@ -1858,3 +1858,31 @@ Test(decode, int64_min_literal_round_trips)
   cr_assert(!emu_insn_parse("s_mov_b64 s[0:1], -9223372036854775809", &in));
   cr_assert(!emu_insn_parse("s_mov_b64 s[0:1], -0x8000000000000001", &in));
 }
+
+/* Regression (found while fuzzing: fuzz/fuzz_insn feeds the parser millions of distinct texts):
+ * modifier names, identifiers and function operands are interned with 16-bit indices, and the
+ * 65,536th distinct string made the parser ll_die, ending the process (and the linear lookup made
+ * every parse slower as the table grew). Past the 65,535 a uint16_t index can name (0xffff is
+ * "none"), a text with a new string must be refused, with the process alive and strings interned
+ * before still parsing. */
+Test(decode, distinct_modifier_strings_beyond_65535_refused_not_fatal, .timeout = 120)
+{
+  emu_insn in;
+  memset(&in, 0, sizeof in);
+  cr_assert(emu_insn_parse("v_mov_b32 v0, v1 row_mask:0xf", &in));
+  int accepted = 0, refused = 0;
+  char t[64];
+  for (int i = 0; i < 70000; i++) {
+    snprintf(t, sizeof t, "v_mov_b32 v0, v1 m%d", i);
+    memset(&in, 0, sizeof in);
+    if (emu_insn_parse(t, &in)) accepted++;
+    else refused++;
+  }
+  /* this test process interned "row_mask" first, and at most a few strings before it */
+  cr_assert(accepted <= 65534 && accepted >= 65534 - 16, "accepted %d distinct names", accepted);
+  cr_assert_eq(accepted + refused, 70000);
+  memset(&in, 0, sizeof in);
+  cr_assert(emu_insn_parse("v_mov_b32 v0, v1 m17 row_mask:0xf", &in), "interned names still parse");
+  cr_assert_str_eq(emu_mod_name(in.mod[0].name), "m17");
+  cr_assert(!emu_insn_parse("v_mov_b32 v0, v1 offset:swizzle(NEW,1)", &in), "a new string is refused");
+}
