@@ -1886,3 +1886,37 @@ Test(decode, distinct_modifier_strings_beyond_65535_refused_not_fatal, .timeout 
   cr_assert_str_eq(emu_mod_name(in.mod[0].name), "m17");
   cr_assert(!emu_insn_parse("v_mov_b32 v0, v1 offset:swizzle(NEW,1)", &in), "a new string is refused");
 }
+
+/* v_cndmask_b32 with a mask that differs lane by lane (every lane of both 32-lane halves, since
+ * the select runs four lanes at a time per half), from VCC and from an SGPR pair, with a neg
+ * modifier and an inline constant, and under a partial EXEC (lanes off keep their old value).
+ * Expected: ISA "VOP2": D = mask[lane] ? S1 : S0, written under EXEC. */
+Test(valu, cndmask_per_lane_mask_from_vcc_and_sgpr_pair)
+{
+  const uint64_t m1 = 0xf0f012348000000bull, m2 = 0x5a5a5a5aa5a5a5a5ull, ex = 0xfffffffffffffff0ull;
+  BOTH {
+    char *src = ll_fmt("s_mov_b32 vcc_lo, 0x%x\ns_mov_b32 vcc_hi, 0x%x\n"
+                       "s_mov_b32 s20, 0x%x\ns_mov_b32 s21, 0x%x\n"
+                       "v_add_u32 v1, 1000, v0\n"                 /* S0 = 1000 + lane */
+                       "v_add_u32 v2, 2000, v0\n"                 /* S1 = 2000 + lane */
+                       "v_mov_b32 v3, 7\nv_mov_b32 v4, 7\n"
+                       "v_cndmask_b32 v3, v1, v2, vcc\n"
+                       "v_cndmask_b32_e64 v4, -v1, 1.0, s[20:21]\n"
+                       "v_mov_b32 v5, 9\n"
+                       "s_mov_b32 exec_lo, 0x%x\ns_mov_b32 exec_hi, 0x%x\n"
+                       "v_cndmask_b32 v5, v1, v2, vcc\n"
+                       "s_mov_b64 exec, -1\n"
+                       "s_endpgm\n",
+                       (uint32_t)m1, (uint32_t)(m1 >> 32), (uint32_t)m2, (uint32_t)(m2 >> 32), (uint32_t)ex,
+                       (uint32_t)(ex >> 32));
+    snap *s = run_ok(ARCH, src);
+    for (int l = 0; l < 64; l++) {
+      uint32_t s0 = 1000u + (uint32_t)l, s1 = 2000u + (uint32_t)l;
+      cr_assert_eq(s->w[0].v[3][l], (m1 >> l & 1) ? s1 : s0, "lane %d vcc", l);
+      cr_assert_eq(s->w[0].v[4][l], (m2 >> l & 1) ? 0x3f800000u : (s0 ^ 0x80000000u), "lane %d sgpr pair", l);
+      cr_assert_eq(s->w[0].v[5][l], (ex >> l & 1) ? ((m1 >> l & 1) ? s1 : s0) : 9u, "lane %d exec", l);
+    }
+    free(s);
+    free(src);
+  }
+}
