@@ -188,7 +188,16 @@ static int tr_read(emu_wave *w, const emu_insn *in, int bytes, int s)
   int align = bytes == 8 ? 8 : 16, E = bytes * 8 / s, R = 16 / E, nreg = bytes / 4;
   const uint32_t *a = emu_vreg(w, in, 1, 0);
   uint32_t inb[EMU_LANES][3] = {{0}}, out[EMU_LANES][3];
+  /* every lane aligned and in range (the checks below, made for the whole wave first): read
+   * without per-lane calls; otherwise the loop below raises the fault for the first bad lane */
+  uint64_t bad = 0, lim = w->wg->lds_size;
   for (int l = 0; l < EMU_LANES; l++) {
+    uint64_t addr = (uint64_t)a[l] + (uint32_t)in->offset;
+    bad |= (uint64_t)(((addr & (uint64_t)(align - 1)) != 0) | (addr + (uint64_t)bytes > lim)) << l;
+  }
+  if (!bad) {
+    for (int l = 0; l < EMU_LANES; l++) memcpy(inb[l], w->wg->lds + (uint64_t)a[l] + (uint32_t)in->offset, (size_t)bytes);
+  } else for (int l = 0; l < EMU_LANES; l++) {
     uint64_t addr = (uint64_t)a[l] + (uint32_t)in->offset;
     if (addr & (align - 1))
       return emu_raise(w, in, "misaligned lds access", l, addr,
