@@ -15,7 +15,7 @@ static const struct {
     {"mfma", cmd_mfma, "mfma INSTR [--arch gfx942|gfx950] [--operand A|B|C|D] [--format text|csv|md|json]"},
     {"lanes", cmd_lanes, "lanes PRIMITIVE [--arch A] [--seed fragment|solved] [--format text|csv|md|json]"},
     {"seed", cmd_seed, "seed --target LAYOUT --via PRIMITIVE [--swizzle MODE] [--arch A] [--format ...]"},
-    {"run", cmd_run, "run CODEOBJ KERNEL --grid X[,Y,Z] --block X[,Y,Z] [--arg SPEC]... [--backend auto|hip|emu] [--dump-regs FILE] [--lds-bytes N]"},
+    {"run", cmd_run, "run CODEOBJ KERNEL --grid X[,Y,Z] --block X[,Y,Z] [--arg SPEC]... [--backend auto|hip|emu] [--dump-regs FILE] [--lds-bytes N] [--budget N]"},
     {"oracle", cmd_oracle, "oracle attention|concat-mla-q --spec FILE.json --out DIR"},
     {"isa", cmd_isa, "isa census CODEOBJ [--format text|csv|md|json] | isa diff A.co B.co | isa probe --arch A 'ASM LINE'\n"
                    "  lanelab isa budgets [--arch A|all] [--budgets FILE] [--build DIR] [--format F] | isa base REV [--arch A] [--format F]"},

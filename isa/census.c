@@ -50,7 +50,9 @@ isa_insn *isa_disasm(const char *path, const char *arch, size_t *n, ll_err *err)
   char *tool = isa_llvm_tool("llvm-objdump", err);
   if (!tool) return NULL;
   char *mcpu = ll_fmt("--mcpu=%s", arch);
-  char *argv[] = {tool, "-d", "--no-show-raw-insn", mcpu, (char *)path, NULL};
+  /* -z: disassemble runs of zero bytes too (objdump otherwise prints "..." for them, which is
+   * not an instruction line; a zeroed byte inside .text made census exit 3). */
+  char *argv[] = {tool, "-d", "-z", "--no-show-raw-insn", mcpu, (char *)path, NULL};
   ll_buf out = {0}, eb = {0};
   int rc = isa_run(argv, NULL, NULL, &out, &eb, err);
   free(mcpu);

@@ -3,6 +3,7 @@
  * bit for bit. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "oracle/oracle.h"
 
@@ -166,6 +167,18 @@ oracle_concat_spec *oracle_concat_spec_load(const char *path, ll_err *err) {
     s->q_pe_elems = (size_t)oracle_concat_extent(s->T, s->H, s->pe_stride_t, s->pe_stride_h, ORACLE_MLA_PE);
     if (s->q_nope_elems > (1ull << 34) || s->q_pe_elems > (1ull << 34)) {
       ll_seterr(err, LL_EXIT_USAGE, "spec %s: T, H and strides describe more than 2^34 elements to generate", path);
+      oracle_concat_spec_free(s);
+      return NULL;
+    }
+    /* Within that limit a shape can still need more memory than the machine has, and an
+     * allocation failure aborts the process ({"T": 29000000, "H": 1, "seed": 1} died with
+     * SIGABRT): the generated inputs and the [T, H, 576] output are all 16-bit. */
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    double need = 2.0 * ((double)s->q_nope_elems + (double)s->q_pe_elems + (double)s->T * (double)s->H * 576.0);
+    if (pages > 0 && page > 0 && need > (double)pages * (double)page) {
+      ll_seterr(err, LL_EXIT_USAGE, "spec %s: T = %lld, H = %lld need at least %.1f GiB of host memory for the "
+                "generated inputs and the output; this machine has %.1f GiB", path, (long long)s->T, (long long)s->H,
+                need / 1073741824.0, (double)pages * (double)page / 1073741824.0);
       oracle_concat_spec_free(s);
       return NULL;
     }

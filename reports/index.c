@@ -32,7 +32,7 @@ bool report_write_index(const char *build_dir, ll_err *err) {
     }
     closedir(d);
   }
-  qsort(arches, na, sizeof *arches, cmpstr);
+  if (na) qsort(arches, na, sizeof *arches, cmpstr); /* qsort(NULL, 0, ...) is undefined */
   report_table *t = report_table_new("lanelab verify across arches", "arch,verdict,stages#,not run#,failed#,report,per stage");
   bool ok = true;
   for (size_t i = 0; i < na && ok; i++) {

@@ -403,6 +403,16 @@ Test(badinput_oracle, attention_beyond_host_memory_is_exit_2_not_sigabrt, .timeo
   free(spec); free(dir);
 }
 
+/* Regression: a seeded concat spec within the element limit but beyond the machine's memory
+ * aborted (SIGABRT) in the allocation; now exit 2 naming the memory it needs. */
+Test(badinput_oracle, concat_beyond_host_memory_is_exit_2_not_sigabrt, .timeout = 60) {
+  char *dir = tmpdir(), *spec = ll_fmt("%s/s.json", dir);
+  const char *js = "{\"T\": 29000000, \"H\": 1, \"dtype\": \"f16\", \"seed\": 1}";
+  put(spec, js, strlen(js));
+  expect_usage_f(ll_fmt("oracle concat-mla-q --spec %s --out %s/out", spec, dir), "T = 29000000", "GiB", NULL);
+  free(spec); free(dir);
+}
+
 Test(badinput_oracle, malformed_specs_not_covered_elsewhere, .timeout = 60) {
   char *dir = tmpdir(), *spec = ll_fmt("%s/s.json", dir);
   struct { const char *what, *json, *w; } c[] = {
