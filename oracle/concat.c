@@ -7,9 +7,18 @@
 
 #include "oracle/oracle.h"
 
+/* Saturates at INT64_MAX: within the spec limits (T <= 2^31, strides <= 2^40) the true extent can
+ * reach 2^71, and the plain products overflowed (found by fuzz/fuzz_spec). With wrapping, T =
+ * 2^24 + 1 and stride_t = 2^40 gave an extent of 512, so validate passed a 512-element buffer
+ * for a view that reads 2^64 elements past it. No buffer holds INT64_MAX elements, so a
+ * saturated extent is always refused. */
 int64_t oracle_concat_extent(int64_t T, int64_t H, int64_t st, int64_t sh, int64_t inner) {
   if (T <= 0 || H <= 0) return 0;
-  return (T - 1) * st + (H - 1) * sh + inner;
+  int64_t a, b, r;
+  if (__builtin_mul_overflow(T - 1, st, &a) || __builtin_mul_overflow(H - 1, sh, &b) ||
+      __builtin_add_overflow(a, b, &r) || __builtin_add_overflow(r, inner, &r))
+    return INT64_MAX;
+  return r;
 }
 
 #define LIM_T (1LL << 31)

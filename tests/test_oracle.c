@@ -1070,3 +1070,26 @@ Test(oracle_cli, usage_errors_exit_2) {
   cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 2, "unknown reference: status %d", st);
   free(cmd);
 }
+
+/* Regression (found by fuzz/fuzz_spec, input fuzz/corpus/spec/crash_concat_extent_overflow.json):
+ * oracle_concat_extent multiplied T - 1 by the stride in int64 with no check; within the spec's
+ * limits (T <= 2^31, strides <= 2^40) the product reaches 2^71. Wrapped, T = 2^24 + 1 with
+ * stride_t = 2^40 gives (2^24)(2^40) = 2^64 = 0, an extent of 512, and validate then accepted a
+ * 512-element q_nope for a view reaching 2^64 elements. Extents beyond int64 now saturate at
+ * INT64_MAX and such a spec is refused naming q_nope. */
+Test(oracle_concat, extent_overflow_saturates_and_is_refused) {
+  const int64_t T = (1LL << 24) + 1, S = 1LL << 40;
+  cr_assert_eq(oracle_concat_extent(T, 1, S, 512, 512), INT64_MAX);
+  cr_assert_eq(oracle_concat_extent(1LL << 31, 65536, S, S, 512), INT64_MAX);
+  /* in range: still the exact formula (T-1)*st + (H-1)*sh + inner */
+  cr_assert_eq(oracle_concat_extent(3, 2, 1536, 512, 512), 2 * 1536 + 512 + 512);
+  cr_assert_eq(oracle_concat_extent(1LL << 22, 1, 1LL << 40, 1, 64), ((1LL << 22) - 1) * (1LL << 40) + 64);
+  uint16_t buf[576];
+  oracle_concat_spec s = {.dtype = ORACLE_F16, .T = T, .H = 1, .nope_stride_t = S, .nope_stride_h = 512,
+                          .pe_stride_t = 64, .pe_stride_h = 64, .q_nope = buf, .q_pe = buf,
+                          .q_nope_elems = 512, .q_pe_elems = 1LL << 31};
+  ll_err e = {0};
+  cr_assert(!oracle_concat_validate(&s, &e), "a 512-element q_nope accepted for stride_t 2^40, T 2^24+1");
+  cr_assert_eq(e.code, LL_EXIT_USAGE);
+  cr_assert(strstr(e.msg, "q_nope") != NULL, "%s", e.msg);
+}
