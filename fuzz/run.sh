@@ -16,6 +16,9 @@ for t in "$@"; do
   mkdir -p "$work" "$art"
   dict=(); [ -f fuzz/$t.dict ] && dict=(-dict=fuzz/$t.dict)
   echo "== fuzz $t: ${secs}s, seeds $(ls "$seeds" | wc -l) in $seeds, log $log"
+  # The slow unwinder: the fast one follows frame pointers, which libLLVM (not built with them)
+  # does not keep, and a crash inside it then killed the report before the input was saved.
+  ASAN_OPTIONS="fast_unwind_on_fatal=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
   "$bin" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 -max_len="${maxlen[$t]:-4096}" \
     -print_final_stats=1 -artifact_prefix="$art/" "${dict[@]}" "$work" "$seeds" >"$log" 2>&1
   rc=$?
