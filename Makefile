@@ -103,7 +103,7 @@ check-tests: $(TESTBIN) $(LANELAB) kernels mutants
 test: check-tests
 	@bash mk/run-tests.sh $(BUILD) $(TESTBIN)
 
-bench: $(LANELAB) kernels
+bench: $(LANELAB) kernels mutants
 	$(LANELAB) bench
 
 clean:

@@ -20,7 +20,7 @@ static const struct {
     {"isa", cmd_isa, "isa census CODEOBJ [--format text|csv|md|json] | isa diff A.co B.co | isa probe --arch A 'ASM LINE'\n"
                    "  lanelab isa budgets [--arch A|all] [--budgets FILE] [--build DIR] [--format F] | isa base REV [--arch A] [--format F]"},
     {"verify", cmd_verify, "verify --arch gfx942|gfx950|all [--base REV] [--shapes quick|full] [--shard I/N]"},
-    {"bench", cmd_bench, "bench [emu|oracle|all] [--build DIR]"},
+    {"bench", cmd_bench, "bench [emu|oracle|verify|seed|all] [--build DIR] [--seq N]"},
 };
 
 static int usage(FILE *f) {
