@@ -731,6 +731,31 @@ static void finish_insn(emu_insn *in)
   in->implemented = true;
 }
 
+/* The same libLLVM 22 crash (an error path that reports "cannot read literal") is reached on
+ * gfx942 by any 64-bit encoding whose source field selects a literal (255), however many bytes
+ * follow: LLVM caps a gfx942 instruction at 8 bytes (CDNA3 has no literal in 64-bit encodings),
+ * e.g. 24 42 68 e0 24 44 68 ff (buffer_store_short, SOFFSET = 255; found by fuzz/fuzz_codeobj)
+ * or a VOP3P/MFMA with SRC0 = 255. No valid gfx942 instruction has these fields, so they are not
+ * instructions (an unused SRC2 = 255 of a two-source op, harmless to LLVM, is refused as well:
+ * assemblers leave unused fields 0). Fields, CDNA3 ISA "Microcode Formats": VOP3A/VOP3B/VOP3P (bits 31:26 = 110100)
+ * SRC0/1/2 in bits 40:32, 49:41, 58:50; MUBUF (111000) and MTBUF (111010) SOFFSET in 63:56.
+ * gfx950 takes 12-byte instructions and decodes them (checked through LLVMDisasmInstruction). b has at least 8
+ * readable bytes (the padded copy above). */
+static bool literal_crashes_llvm(emu_arch a, const uint8_t *b)
+{
+  if (a != EMU_GFX942) return false;
+  uint32_t d0 = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+  uint32_t d1 = (uint32_t)b[4] | (uint32_t)b[5] << 8 | (uint32_t)b[6] << 16 | (uint32_t)b[7] << 24;
+  switch (d0 >> 26) {
+  case 0x34: /* VOP3A, VOP3B, VOP3P (incl. MFMA) */
+    return (d1 & 0x1ff) == 255 || (d1 >> 9 & 0x1ff) == 255 || (d1 >> 18 & 0x1ff) == 255;
+  case 0x38: /* MUBUF */
+  case 0x3a: /* MTBUF */
+    return d1 >> 24 == 255;
+  default: return false;
+  }
+}
+
 emu_program *emu_program_decode(emu_arch a, const uint8_t *code, size_t size, uint64_t vaddr,
                                 ll_err *err)
 {
@@ -771,8 +796,9 @@ emu_program *emu_program_decode(emu_arch a, const uint8_t *code, size_t size, ui
       memcpy(tail, at, avail);
       at = tail;
     }
-    size_t k = LLVMDisasmInstruction(ctx, (uint8_t *)at, avail < sizeof tail ? sizeof tail : avail,
-                                     vaddr + off, txt, sizeof txt);
+    size_t k = literal_crashes_llvm(a, at) ? 0
+               : LLVMDisasmInstruction(ctx, (uint8_t *)at, avail < sizeof tail ? sizeof tail : avail,
+                                       vaddr + off, txt, sizeof txt);
     if (k > avail) k = 0;
     in->pc = vaddr + off;
     if (k == 0) {

@@ -1920,3 +1920,32 @@ Test(valu, cndmask_per_lane_mask_from_vcc_and_sgpr_pair)
     free(src);
   }
 }
+
+/* Regression (found by fuzz/fuzz_codeobj, input
+ * fuzz/corpus/codeobj/crash_llvm_gfx942_literal_in_64bit_encoding.co): on gfx942 libLLVM 22's
+ * disassembler segfaults on any 64-bit encoding whose source field selects a literal (255), with
+ * any number of bytes after it (it caps gfx942 instructions at 8 bytes). 24 42 68 e0 24 44 68 ff
+ * is MUBUF (bits 31:26 = 111000) with SOFFSET (bits 63:56) = 255; 00 40 8f d3 ff 04 02 18 is
+ * VOP3P v_pk_add_f16 with SRC0 (bits 40:32) = 255 (CDNA3 ISA "Microcode Formats"). On gfx942
+ * each must be one not-an-instruction entry; gfx950 takes 12-byte instructions, so there the
+ * literal is read and the instruction decodes. */
+Test(decode, gfx942_literal_in_64bit_encoding_is_not_an_instruction)
+{
+  static const uint8_t mubuf[12] = {0x24, 0x42, 0x68, 0xe0, 0x24, 0x44, 0x68, 0xff, 0x24, 0x48, 0x68, 0x48};
+  static const uint8_t vop3p[12] = {0x00, 0x40, 0x8f, 0xd3, 0xff, 0x04, 0x02, 0x18, 0x01, 0x00, 0x00, 0x00};
+  const uint8_t *code[2] = {mubuf, vop3p};
+  const char *mnem[2] = {"buffer_store_short", "v_pk_add_f16"};
+  for (int c = 0; c < 2; c++) {
+    ll_err e = {0};
+    emu_program *p = emu_program_decode(EMU_GFX942, code[c], 12, 0, &e);
+    cr_assert_not_null(p, "%s", e.msg);
+    const emu_insn_info *i = emu_program_insn(p, 0);
+    cr_assert(i->size == 4 && !i->implemented && strcmp(i->mnem, "<unknown>") == 0, "gfx942 %s: %s", mnem[c], i->text);
+    emu_program_free(p);
+    p = emu_program_decode(EMU_GFX950, code[c], 12, 0, &e);
+    cr_assert_not_null(p, "%s", e.msg);
+    i = emu_program_insn(p, 0);
+    cr_assert(emu_program_count(p) == 1 && i->size == 12 && strcmp(i->mnem, mnem[c]) == 0, "gfx950: %s", i->text);
+    emu_program_free(p);
+  }
+}
