@@ -174,9 +174,13 @@ int isa_base_compare(const char *repo_root, const char *rev, const char *arch, c
   added = true;
   {
     /* A clean environment for the base build: when lanelab runs under `make verify`, MAKEFLAGS
-     * carries the outer make's variables (ARCH=, BASE=) and jobserver, which must not leak in. */
+     * carries the outer make's variables (ARCH=, BASE=) and jobserver, which must not leak in;
+     * and make exports command-line variables to the environment, so under `make test SAN=1` the
+     * base build went to build/san/ and every kernel read "base: not built". Device code does
+     * not depend on SAN, so the base is built plainly. */
     char *archv = ll_fmt("ARCHES=%s", arch);
-    char *argv[] = {"env", "-u", "MAKEFLAGS", "-u", "MFLAGS", "-u", "MAKELEVEL", "make", "-C", wt, "-j2", "kernels", archv, NULL};
+    char *argv[] = {"env", "-u", "MAKEFLAGS", "-u", "MFLAGS", "-u", "MAKELEVEL", "-u", "SAN", "make", "-C", wt, "-j2",
+                    "kernels", archv, "SAN=", NULL};
     ll_buf mo = {0};
     int mrc = isa_run(argv, NULL, NULL, &mo, &mo, err);
     free(archv);
