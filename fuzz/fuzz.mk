@@ -1,5 +1,5 @@
 # fuzz/fuzz.mk — libFuzzer harnesses (included from the Makefile: `include fuzz/fuzz.mk`).
-#   make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS="codeobj insn spec"]
+#   make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS="codeobj insn spec"]   (FUZZ_SECONDS=0: replay the corpora only)
 # Each fuzz/fuzz_<target>.c is linked with the module sources it exercises, all compiled by
 # clang-22 with libFuzzer coverage, AddressSanitizer and UndefinedBehaviorSanitizer into
 # build/fuzz/ (their own objects: the normal build is gcc and unsanitized). Each target then runs

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # fuzz/run.sh BUILD SECONDS TARGET... — runs each libFuzzer harness BUILD/fuzz_TARGET for SECONDS
-# seconds, one after another (never more than one fuzzing process: the machine is shared).
+# seconds (0: replay the corpus only), one after another (never more than one fuzzing process:
+# the machine is shared).
 # Corpus: BUILD/corpus/TARGET (written) + fuzz/corpus/TARGET (the seeds in git, read only: libFuzzer
 # adds new inputs to the first directory only). Crash inputs go to BUILD/crashes/TARGET/, the log
 # to BUILD/TARGET.log. Exit 0 only if every harness ran its time without a finding.
@@ -15,11 +16,14 @@ for t in "$@"; do
   log=$build/$t.log
   mkdir -p "$work" "$art"
   dict=(); [ -f fuzz/$t.dict ] && dict=(-dict=fuzz/$t.dict)
+  # SECONDS 0: only replay the corpora (a quick regression check; libFuzzer reads
+  # -max_total_time=0 as "no limit")
+  if [ "$secs" -gt 0 ]; then limit=(-max_total_time="$secs"); else limit=(-runs=0); fi
   echo "== fuzz $t: ${secs}s, seeds $(ls "$seeds" | wc -l) in $seeds, log $log"
   # The slow unwinder: the fast one follows frame pointers, which libLLVM (not built with them)
   # does not keep, and a crash inside it then killed the report before the input was saved.
   ASAN_OPTIONS="fast_unwind_on_fatal=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
-  "$bin" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 -max_len="${maxlen[$t]:-4096}" \
+  "$bin" "${limit[@]}" -timeout=20 -rss_limit_mb=2048 -max_len="${maxlen[$t]:-4096}" \
     -print_final_stats=1 -artifact_prefix="$art/" "${dict[@]}" "$work" "$seeds" >"$log" 2>&1
   rc=$?
   # one summary line: executions, rate, coverage
