@@ -2,7 +2,8 @@
 #   make                 build build/lanelab and every kernel for gfx942 and gfx950
 #   make verify ARCH=gfx950|gfx942|all [BASE=rev] [SHAPES=quick|full]
 #   make test            Criterion suites for every module, then a quick verify of both arches
-#   make bench           throughput benchmarks (emulator, oracle)
+#   make bench           throughput benchmarks (emulator, oracle, verify wall time, the seed shape)
+#   make fuzz [FUZZ_SECONDS=60]  libFuzzer on the loader, instruction parser and spec parsers
 #   make deps | clean
 ARCH   ?= gfx950
 SHAPES ?= quick
@@ -110,3 +111,5 @@ clean:
 	rm -rf build
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+include fuzz/fuzz.mk

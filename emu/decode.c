@@ -717,6 +717,15 @@ static void finish_insn(emu_insn *in)
     in->why = why;
     return;
   }
+  /* LLVM prints a literal that an inline constant could also encode as lit(0x1) / lit64(...).
+   * The operand helpers have no value for that form (they would read it as 0), so an
+   * instruction carrying one is refused here and faults "unimplemented" if executed, rather than
+   * computing with a wrong value. clang does not emit it for lanelab's kernels. */
+  for (int i = 0; i < in->nop; i++)
+    if (in->o[i].kind == EMU_OPK_FUNC && strncmp(emu_mod_name(in->o[i].fn), "lit", 3) == 0) {
+      in->why = "a lit(...) operand (forced literal) is not modelled";
+      return;
+    }
   const emu_opdef *d = emu_ops_get((size_t)op);
   if (!d->fn) {
     in->why = "no semantics for this mnemonic";

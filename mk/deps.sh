@@ -18,6 +18,8 @@ need clang-22       test -x $LLVM/bin/clang
 need lld-22         test -x $LLVM/bin/ld.lld
 need llvm-22        test -x $LLVM/bin/llvm-mc -a -x $LLVM/bin/llvm-objdump
 need llvm-22-dev    test -f $LLVM/include/llvm-c/Disassembler.h
+# libFuzzer and sanitizer runtimes for `make fuzz`.
+need libclang-rt-22-dev test -f $LLVM/lib/clang/22/lib/linux/libclang_rt.fuzzer-x86_64.a
 # Headless Chromium renders the HTML reports in the browser test (tests/test_reports.c).
 need chromium       command -v chromium
 # Optional extras requested by the environment (LANELAB_EXTRA_PKGS="chromium ...").

@@ -1949,3 +1949,24 @@ Test(decode, gfx942_literal_in_64bit_encoding_is_not_an_instruction)
     emu_program_free(p);
   }
 }
+
+/* Regression (found by fuzz_insn review): LLVM's forced-literal spelling lit(0x1) parsed as a
+ * function-style operand whose value the operand helpers read as 0, so the instruction would
+ * have computed with 0 silently. It must be refused at decode and fault if executed. */
+Test(decode, forced_literal_operand_is_refused_not_read_as_zero)
+{
+  emu_insn in;
+  memset(&in, 0, sizeof in);
+  cr_assert(emu_insn_parse("v_add_u32_e32 v1, lit(0x1), v2", &in), "the text parses");
+  size_t n;
+  /* decode a real program containing the form: llvm-mc prints lit() for an explicit lit operand */
+  uint8_t *p = assemble(EMU_GFX950, "v_add_u32_e32 v1, lit(0x1), v2\ns_endpgm\n", &n);
+  ll_err e = {0};
+  emu_program *prog = emu_program_decode(EMU_GFX950, p, n, 0, &e);
+  cr_assert_not_null(prog, "%s", e.msg);
+  const emu_insn_info *ii = emu_program_insn(prog, 0);
+  cr_assert(strstr(ii->text, "lit(") != NULL, "LLVM's text: %s", ii->text);
+  cr_assert(!ii->implemented, "an instruction with a lit() operand must not be executable: %s", ii->text);
+  emu_program_free(prog);
+  free(p);
+}
