@@ -16,35 +16,17 @@
 #include "emu/emu.h"
 #include "emu/internal.h"
 #include "util/util.h"
+#include "tests/llvm_tools.h"
 
-#define LLVM "/usr/lib/llvm-22/bin/"
+#define LLVM LLVM_BIN
 
 /* ---- helpers ------------------------------------------------------------------------------- */
-static char *tmpd(void)
-{
-  char t[] = "/tmp/lanelab-test-emu-XXXXXX";
-  cr_assert_not_null(mkdtemp(t));
-  return ll_xstrdup(t);
-}
-
-static char *sh(const char *cmd)
-{
-  FILE *f = popen(cmd, "r");
-  cr_assert_not_null(f, "popen %s", cmd);
-  ll_buf b = {0};
-  char tmp[65536];
-  size_t k;
-  while ((k = fread(tmp, 1, sizeof tmp, f)) > 0) ll_buf_put(&b, tmp, k);
-  int rc = pclose(f);
-  cr_assert_eq(rc, 0, "'%s' failed (%d)", cmd, rc);
-  ll_buf_str(&b);
-  return b.data;
-}
+/* tmpdir(), run() and compile_src() come from tests/llvm_tools.h */
 
 /* assemble with llvm-mc-22 and return the bytes of .text */
 static uint8_t *assemble(emu_arch a, const char *src, size_t *n)
 {
-  char *d = tmpd();
+  char *d = tmpdir();
   char *sp = ll_fmt("%s/s.s", d), *op = ll_fmt("%s/s.o", d), *bp = ll_fmt("%s/s.bin", d);
   ll_err e = {0};
   cr_assert(ll_write_file_atomic(sp, src, strlen(src), &e), "%s", e.msg);
@@ -195,7 +177,7 @@ static float bitsf(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static char **objdump_lines(const char *co, const char *arch, size_t *n)
 {
   char *cmd = ll_fmt(LLVM "llvm-objdump -d --no-show-raw-insn --mcpu=%s %s", arch, co);
-  char *out = sh(cmd);
+  char *out = run(cmd);
   free(cmd);
   char **v = NULL;
   *n = 0;
@@ -332,7 +314,7 @@ Test(decode, round_trip_every_built_kernel_and_repr_O1_O3, .timeout = 900)
       closedir(d);
     }
     free(kd);
-    char *tmp = tmpd();
+    char *tmp = tmpdir();
     for (int o = 1; o <= 3; o++) {
       char co[512];
       compile_repr(tmp, arches[a], o, co, sizeof co);
@@ -1179,16 +1161,12 @@ static void put_arg(const emu_kernel *k, uint8_t *ka, int i, const void *v, size
 
 Test(kernel, clang_division_and_sqrt_are_correctly_rounded, .timeout = 300)
 {
-  char *d = tmpd();
+  char *d = tmpdir();
   char *src = ll_fmt("%s/div.hip", d);
   ll_err e = {0};
   cr_assert(ll_write_file_atomic(src, div_src, strlen(div_src), &e));
   BOTH {
-    char *co_path = ll_fmt("%s/div_%s.co", d, emu_arch_name(ARCH));
-    char *cmd = ll_fmt(LLVM "clang -x hip --offload-arch=%s --cuda-device-only --no-gpu-bundle-output -nogpuinc "
-                       "-nogpulib -fuse-ld=lld --ld-path=" LLVM "ld.lld -O3 -o %s %s",
-                       emu_arch_name(ARCH), co_path, src);
-    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    char *co_path = compile_src(src, emu_arch_name(ARCH), "-O3");
     emu_codeobj *co = emu_codeobj_load_file(co_path, &e);
     cr_assert_not_null(co, "%s", e.msg);
     enum { N = 4096 };
@@ -1245,7 +1223,7 @@ Test(kernel, clang_division_and_sqrt_are_correctly_rounded, .timeout = 300)
                  emu_arch_name(ARCH), badq, badr, badd);
     emu_mem_free(m);
     emu_codeobj_free(co);
-    free(cmd), free(co_path);
+    free(co_path);
   }
   char *rm = ll_fmt("rm -rf %s", d);
   if (system(rm)) {}
@@ -1447,16 +1425,12 @@ static const char half_src[] =
 
 Test(kernel, clang_packed_half_and_f32_math_matches_host)
 {
-  char *d = tmpd();
+  char *d = tmpdir();
   char *src = ll_fmt("%s/h.hip", d);
   ll_err e = {0};
   cr_assert(ll_write_file_atomic(src, half_src, strlen(half_src), &e));
   BOTH {
-    char *co_path = ll_fmt("%s/h_%s.co", d, emu_arch_name(ARCH));
-    char *cmd = ll_fmt(LLVM "clang -x hip --offload-arch=%s --cuda-device-only --no-gpu-bundle-output -nogpuinc "
-                       "-nogpulib -fuse-ld=lld --ld-path=" LLVM "ld.lld -O3 -o %s %s",
-                       emu_arch_name(ARCH), co_path, src);
-    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    char *co_path = compile_src(src, emu_arch_name(ARCH), "-O3");
     emu_codeobj *co = emu_codeobj_load_file(co_path, &e);
     cr_assert_not_null(co, "%s", e.msg);
     enum { N = 256 };
@@ -1503,7 +1477,7 @@ Test(kernel, clang_packed_half_and_f32_math_matches_host)
     cr_assert_eq(bad, 0, "%s: %d packed results differ", emu_arch_name(ARCH), bad);
     emu_mem_free(m);
     emu_codeobj_free(co);
-    free(cmd), free(co_path);
+    free(co_path);
   }
   char *rm = ll_fmt("rm -rf %s", d);
   if (system(rm)) {}
@@ -1549,7 +1523,7 @@ static void klaunch(kctx *c, const char *name, uint32_t grid, uint32_t block, in
 
 Test(kernel, repr_kernels_match_host_reference, .timeout = 600)
 {
-  char *d = tmpd();
+  char *d = tmpdir();
   for (int ai = 0; ai < 2; ai++)
     for (int opt = 1; opt <= 3; opt += 2) {
       const char *arch = ai ? "gfx950" : "gfx942";
@@ -1682,14 +1656,11 @@ static const char preload_src[] =
 
 Test(state, kernarg_preload_sgprs)
 {
-  char *d = tmpd();
-  char *src = ll_fmt("%s/pl.hip", d), *co_path = ll_fmt("%s/pl.co", d);
+  char *d = tmpdir();
+  char *src = ll_fmt("%s/pl.hip", d);
   ll_err e = {0};
   cr_assert(ll_write_file_atomic(src, preload_src, strlen(preload_src), &e));
-  char *cmd = ll_fmt(LLVM "clang -x hip --offload-arch=gfx950 --cuda-device-only --no-gpu-bundle-output -nogpuinc "
-                     "-nogpulib -fuse-ld=lld --ld-path=" LLVM "ld.lld -O3 -mllvm -amdgpu-kernarg-preload-count=4 -o %s %s",
-                     co_path, src);
-  cr_assert_eq(system(cmd), 0, "%s", cmd);
+  char *co_path = compile_src(src, "gfx950", "-O3 -mllvm -amdgpu-kernarg-preload-count=4");
   emu_codeobj *co = emu_codeobj_load_file(co_path, &e);
   cr_assert_not_null(co, "%s", e.msg);
   const emu_kernel *k = emu_codeobj_kernel(co, "pl", &e);
@@ -1712,7 +1683,7 @@ Test(state, kernarg_preload_sgprs)
   emu_codeobj_free(co);
   char *rm = ll_fmt("rm -rf %s", d);
   if (system(rm)) {}
-  free(rm), free(cmd), free(src), free(co_path), free(d);
+  free(rm), free(src), free(co_path), free(d);
 }
 
 /* ---- phases (s_ttracedata with the EMU_PHASE_TAG in M0) ------------------------------------*/
