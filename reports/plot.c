@@ -64,13 +64,14 @@ static bool ci_contains(const char *s, const char *sub) {
 
 /* One plot for table t: x = the first non-numeric column (the mutant / kernel name), one series per
  * numeric column whose name says it is an error, a noise floor or a tolerance (*err*, *abs*,
- * *noise*, *tol*), log-scale y. */
+ * *noise*, *tol*), log-scale y. A ratio column (*_over_*, *ratio*) is not an error and is left
+ * out: drawn on the error axis it read as one (atol_over_noise once stood beside the errors). */
 static bool plot_table(report_ctx *c, const report_table *t, const char *stem, ll_buf *page) {
   int lab = -1;
   int ser[16], ns = 0;
   for (size_t k = 0; k < t->ncols; k++) {
     if (!t->numeric[k] && lab < 0) lab = (int)k;
-    if (t->numeric[k] && ns < 16 &&
+    if (t->numeric[k] && ns < 16 && !ci_contains(t->cols[k], "_over_") && !ci_contains(t->cols[k], "ratio") &&
         (ci_contains(t->cols[k], "err") || ci_contains(t->cols[k], "tol") || ci_contains(t->cols[k], "abs") ||
          ci_contains(t->cols[k], "noise")))
       ser[ns++] = (int)k;

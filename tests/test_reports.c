@@ -137,11 +137,12 @@ static void fixture(const char *build) {
   put_free(r, "lanes.json", stage_json("lanes", "FAIL", "1 of 2 micro-kernels differ", "\"emulator\"", lt));
   put_free(r, "prod.json", stage_json("prod", "not run", "production kernels vs oracle not built yet (issue #5)", "null", ""));
   put_free(r, "mutants.json", stage_json("mutants", "pass", "3 mutants fail by a margin", "\"emulator\"",
-      "{\"title\": \"A/B mutants\", \"columns\": [\"mutant\", \"max abs err\", \"tolerance\", \"verdict\"], \"rows\": ["
-      "{\"mutant\": \"correct\", \"max abs err\": 0.002, \"tolerance\": 0.01, \"verdict\": \"pass\"},"
-      "{\"mutant\": \"cdna4_seed_wrong\", \"max abs err\": 1.41, \"tolerance\": 0.01, \"verdict\": \"pass\"},"
-      "{\"mutant\": \"cdna4_seed_wrong_paged\", \"max abs err\": 2.29, \"tolerance\": 0.01, \"verdict\": \"pass\"},"
-      "{\"mutant\": \"no_effect\", \"max abs err\": 0, \"tolerance\": 0.01, \"verdict\": \"FAIL\"}]}"));
+      /* atol_over_noise is a ratio: the plot must leave it out (it once stood on the error axis) */
+      "{\"title\": \"A/B mutants\", \"columns\": [\"mutant\", \"max abs err\", \"tolerance\", \"atol_over_noise\", \"verdict\"], \"rows\": ["
+      "{\"mutant\": \"correct\", \"max abs err\": 0.002, \"tolerance\": 0.01, \"atol_over_noise\": 5, \"verdict\": \"pass\"},"
+      "{\"mutant\": \"cdna4_seed_wrong\", \"max abs err\": 1.41, \"tolerance\": 0.01, \"atol_over_noise\": 5, \"verdict\": \"pass\"},"
+      "{\"mutant\": \"cdna4_seed_wrong_paged\", \"max abs err\": 2.29, \"tolerance\": 0.01, \"atol_over_noise\": 5, \"verdict\": \"pass\"},"
+      "{\"mutant\": \"no_effect\", \"max abs err\": 0, \"tolerance\": 0.01, \"atol_over_noise\": 5, \"verdict\": \"FAIL\"}]}"));
   /* dumps: lane_load_fragment corrupted, lane_tr16_solved_seed exact, the rest absent */
   uint8_t img[4096];
   size_t n;
@@ -469,6 +470,7 @@ Test(reports, mutant_plot_svg_made_by_gnuplot_with_data_and_script_beside) {
   cr_assert(strstr(gp, "'mutants-1.dat'"));
   char *dat = slurp(rd, "plots/mutants-1.dat");
   cr_assert(strstr(dat, "\"cdna4_seed_wrong\"\t1.41\t0.01\n"), "%s", dat);
+  cr_assert(!strstr(dat, "atol_over_noise"), "a ratio column was plotted as an error:\n%s", dat);
   cr_assert(strstr(dat, "\"no_effect\"\t?\t0.01\n"), "zero cannot be drawn on a log scale");
   char *page = slurp(rd, "stage-mutants.html");
   cr_assert(strstr(page, "src=\"plots/mutants-1.svg\""));
