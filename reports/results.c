@@ -254,13 +254,17 @@ bool report_load_stages(report_ctx *c) {
     struct stat st;
     bool file = stat(path, &st) == 0;
     if (rl.present && !listed) {
-      /* the last verify did not run this stage: a file left by an earlier run is not its result */
-      s->verdict = ll_xstrdup("not run");
-      s->summary = file ? ll_fmt("not run in the last verify (summary.json does not list it); %s is from an earlier run "
-                                 "and is not shown as a result", path)
-                 : !strcmp(s->name, "base") ? ll_fmt("not run: byte identity against a base revision runs only with "
-                                                     "--base REV (make verify BASE=rev)")
-                 : ll_fmt("not run in the last verify (summary.json does not list it)");
+      /* the last verify did not run this stage: a file left by an earlier run is not its result.
+       * base runs only when asked for (--base REV): verify calls it "not requested", which is
+       * neither a pass nor a stage that failed to run, and the report says the same (it once
+       * showed NOT RUN and "not run is not a pass" beside an overall pass). */
+      bool base = !strcmp(s->name, "base");
+      s->verdict = ll_xstrdup(base ? "not requested" : "not run");
+      const char *why = base ? "not requested: byte identity against a base revision runs only with --base REV "
+                               "(make verify BASE=rev)"
+                             : "not run in the last verify (summary.json does not list it)";
+      s->summary = file ? ll_fmt("%s; %s is from an earlier run and is not shown as a result", why, path)
+                        : ll_xstrdup(why);
     } else {
       ok = load_stage(c, s);
       if (ok && listed && s->present && strcmp(listed, s->verdict)) {
