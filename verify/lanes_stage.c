@@ -244,10 +244,13 @@ void verify_stage_lanes(const verify_ctx *c, stage_result *r) {
   if (!rt_backend_parse(c->backend, &be)) { stage_set(r, VERDICT_BAD, "unknown backend %s", c->backend); return; }
   rt_device *dev = rt_open(be, c->arch, &err);
   if (!dev) { stage_set(r, err.code == LL_EXIT_ENV ? VERDICT_NOT_RUN : VERDICT_BAD, "%s", err.msg); return; }
-  r->device = ll_xstrdup(rt_device_note(dev));
+  /* the same short device name the prod and mutants stages report; the backend choice (why
+   * auto picked the emulator) goes in the table's notes */
+  r->device = ll_xstrdup(rt_device_backend(dev) == RT_EMU ? "emulator" : "hip");
   clear_dumps(c);
   report_table *t = report_table_new("micro-kernel lane dumps against the lane-map model",
                                      "kernel,expected from,lane x slot mismatches,seed mismatches,verdict,detail");
+  report_table_note(t, "%s", rt_device_note(dev));
   size_t nk = sizeof data_kernels / sizeof *data_kernels, total = nk + 1 + sizeof mfma_probes / sizeof *mfma_probes;
   size_t idx = 0, pass = 0, fail = 0, skipped = 0;
   uint8_t image[8192];
