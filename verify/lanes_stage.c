@@ -236,6 +236,49 @@ static const struct {
 static const char *data_kernels[] = {"lane_load_fragment", "lane_fragment_transpose", "lane_tr16_fragment_seed",
                                      "lane_tr16_solved_seed", "lane_tr8", "lane_tr4", "lane_tr6"};
 
+/* The stage's running tally: one table row per kernel, pass/fail/not-applicable counts. */
+typedef struct lanes_tally {
+  const verify_ctx *c;
+  rt_device *dev;
+  report_table *t;
+  size_t pass, fail, skipped;
+} lanes_tally;
+
+/* A kernel whose primitive or instruction does not exist on this arch: "not applicable" when it
+ * was (rightly) not built, FAIL when a code object exists anyway. */
+static void not_applicable(lanes_tally *ls, const char *name, const char *from, const char *why) {
+  if (kernel_built(ls->c, name)) {
+    report_table_row(ls->t, "%s\t%s\t-\t-\tFAIL\tbuilt for %s, but the model says: %s", name, from,
+                     ls->c->arch_name, why);
+    ls->fail++;
+  } else {
+    report_table_row(ls->t, "%s\t%s\t-\t-\tnot applicable\t%s", name, from, why);
+    ls->skipped++;
+  }
+}
+
+/* Keeps the model's expectation beside the dump, runs the kernel on `image`, diffs what every lane
+ * holds (and its seed address, when want_addr is given) and adds the row. A kernel that cannot run
+ * is a FAIL row; false only when the expectation cannot be written (err set). */
+static bool check_kernel(lanes_tally *ls, const char *name, const char *from, const char *from_detail,
+                         const uint8_t *image, size_t n, const uint32_t *want, const uint32_t *want_addr, int ndw,
+                         int slot_bits, ll_err *err) {
+  if (!save_expected(ls->c, name, want, ndw, want_addr, err)) return false;
+  micro_run mr = {0};
+  if (!run_micro(ls->c, ls->dev, name, image, n, (size_t)64 * ndw + 64, &mr, err)) {
+    report_table_row(ls->t, "%s\t%s\t-\t-\tFAIL\t%s", name, from, err->msg);
+    ls->fail++;
+    return true;
+  }
+  row rw = {.kernel = name};
+  diff_rows(&rw, want, mr.out, ndw, slot_bits, want_addr, want_addr ? mr.out + 64 * ndw : NULL);
+  report_table_row(ls->t, "%s\t%s\t%s\t%s\t%s\t%s", name, from_detail, rw.result, rw.addrs, verdict_name(rw.v),
+                   rw.detail);
+  if (rw.v == VERDICT_PASS) ls->pass++; else ls->fail++;
+  free(mr.out);
+  return true;
+}
+
 void verify_stage_lanes(const verify_ctx *c, stage_result *r) {
   ll_err err = {0};
   lanes_arch la;
@@ -251,8 +294,9 @@ void verify_stage_lanes(const verify_ctx *c, stage_result *r) {
   report_table *t = report_table_new("micro-kernel lane dumps against the lane-map model",
                                      "kernel,expected from,lane x slot mismatches,seed mismatches,verdict,detail");
   report_table_note(t, "%s", rt_device_note(dev));
+  lanes_tally ls = {.c = c, .dev = dev, .t = t};
   size_t nk = sizeof data_kernels / sizeof *data_kernels, total = nk + 1 + sizeof mfma_probes / sizeof *mfma_probes;
-  size_t idx = 0, pass = 0, fail = 0, skipped = 0;
+  size_t idx = 0;
   uint8_t image[8192];
   uint32_t want[64 * 32 + 64], want_addr[64];
 
@@ -261,21 +305,13 @@ void verify_stage_lanes(const verify_ctx *c, stage_result *r) {
   size_t ran = 0;
   for (size_t i = 0; i < nk; i++, idx++) {
     const char *name = data_kernels[i];
-    row rw = {.kernel = name};
     if (!verify_in_shard(c, idx)) continue;
     ran++;
     verify_progress(c, "lanes", idx + 1, total, name);
     const lanes_kernel_info *ki = lanes_kernel_find(name, &err);
     if (!ki) { stage_set(r, VERDICT_BAD, "%s", err.msg); goto out; }
     if (!(ki->arches & LANES_ARCH_BIT(la))) {
-      if (kernel_built(c, name)) {
-        report_table_row(t, "%s\tlanes model\t-\t-\tFAIL\tbuilt for %s but the model says the primitive does not exist there",
-                         name, c->arch_name);
-        fail++;
-      } else {
-        report_table_row(t, "%s\tlanes model\t-\t-\tnot applicable\t%s", name, ki->what);
-        skipped++;
-      }
+      not_applicable(&ls, name, "lanes model", ki->what);
       continue;
     }
     size_t n;
@@ -285,18 +321,10 @@ void verify_stage_lanes(const verify_ctx *c, stage_result *r) {
       stage_set(r, VERDICT_BAD, "%s: %s", name, err.msg);
       goto out;
     }
-    if (!save_expected(c, name, want, ndw, want_addr, &err)) { stage_set(r, VERDICT_BAD, "%s", err.msg); goto out; }
-    micro_run mr = {0};
-    if (!run_micro(c, dev, name, image, n, (size_t)64 * ndw + 64, &mr, &err)) {
-      report_table_row(t, "%s\tlanes model\t-\t-\tFAIL\t%s", name, err.msg);
-      fail++;
-      continue;
-    }
-    diff_rows(&rw, want, mr.out, ndw, ki->slot_bits, want_addr, mr.out + 64 * ndw);
-    report_table_row(t, "%s\tlanes model (%s)\t%s\t%s\t%s\t%s", name, ki->what, rw.result, rw.addrs,
-                     verdict_name(rw.v), rw.detail);
-    if (rw.v == VERDICT_PASS) pass++; else fail++;
-    free(mr.out);
+    char *from = ll_fmt("lanes model (%s)", ki->what);
+    bool ok = check_kernel(&ls, name, "lanes model", from, image, n, want, want_addr, ndw, ki->slot_bits, &err);
+    free(from);
+    if (!ok) { stage_set(r, VERDICT_BAD, "%s", err.msg); goto out; }
   }
 
   if (verify_in_shard(c, idx++)) { /* cross-lane probe */
@@ -309,19 +337,10 @@ void verify_stage_lanes(const verify_ctx *c, stage_result *r) {
     memcpy(image, v, sizeof v);
     if (!xlane_expected(la, v, want, ndw, &err)) { stage_set(r, VERDICT_BAD, "lane_xlane model: %s", err.msg); goto out; }
     for (int l = 0; l < 64; l++) want_addr[l] = 4u * (uint32_t)l;
-    if (!save_expected(c, name, want, ndw, want_addr, &err)) { stage_set(r, VERDICT_BAD, "%s", err.msg); goto out; }
-    micro_run mr = {0};
-    if (!run_micro(c, dev, name, image, 256, (size_t)64 * ndw + 64, &mr, &err)) {
-      report_table_row(t, "%s\tlanes cross-lane ops\t-\t-\tFAIL\t%s", name, err.msg);
-      fail++;
-    } else {
-      row rw = {.kernel = name};
-      diff_rows(&rw, want, mr.out, ndw, 32, want_addr, mr.out + 64 * ndw);
-      report_table_row(t, "%s\tlanes cross-lane ops (%d ops x 64 lanes)\t%s\t%s\t%s\t%s", name, ndw, rw.result,
-                       rw.addrs, verdict_name(rw.v), rw.detail);
-      if (rw.v == VERDICT_PASS) pass++; else fail++;
-      free(mr.out);
-    }
+    char *from = ll_fmt("lanes cross-lane ops (%d ops x 64 lanes)", ndw);
+    bool ok = check_kernel(&ls, name, "lanes cross-lane ops", from, image, 256, want, want_addr, ndw, 32, &err);
+    free(from);
+    if (!ok) { stage_set(r, VERDICT_BAD, "%s", err.msg); goto out; }
   }
 
   for (size_t i = 0; i < sizeof mfma_probes / sizeof *mfma_probes; i++) {
@@ -331,13 +350,7 @@ void verify_stage_lanes(const verify_ctx *c, stage_result *r) {
     verify_progress(c, "lanes", idx, total, name);
     ll_err e2 = {0};
     if (!lanes_mfma_lookup(mfma_probes[i].instr, la, &e2)) {
-      if (kernel_built(c, name)) {
-        report_table_row(t, "%s\tCPU matmul + lanes D layout\t-\t-\tFAIL\tbuilt, but %s", name, e2.msg);
-        fail++;
-      } else {
-        report_table_row(t, "%s\tCPU matmul + lanes D layout\t-\t-\tnot applicable\t%s", name, e2.msg);
-        skipped++;
-      }
+      not_applicable(&ls, name, "CPU matmul + lanes D layout", e2.msg);
       continue;
     }
     size_t n;
@@ -348,25 +361,17 @@ void verify_stage_lanes(const verify_ctx *c, stage_result *r) {
       stage_set(r, VERDICT_BAD, "%s: %s", name, err.msg);
       goto out;
     }
-    if (!save_expected(c, name, want, ndw, NULL, &err)) { stage_set(r, VERDICT_BAD, "%s", err.msg); goto out; }
-    micro_run mr = {0};
-    if (!run_micro(c, dev, name, image, n, (size_t)64 * ndw + 64, &mr, &err)) {
-      report_table_row(t, "%s\tCPU matmul + lanes D layout\t-\t-\tFAIL\t%s", name, err.msg);
-      fail++;
-      continue;
+    if (!check_kernel(&ls, name, "CPU matmul + lanes D layout", "CPU matmul + lanes D layout (integer inputs, exact)",
+                      image, n, want, NULL, ndw, 32, &err)) {
+      stage_set(r, VERDICT_BAD, "%s", err.msg);
+      goto out;
     }
-    row rw = {.kernel = name};
-    diff_rows(&rw, want, mr.out, ndw, 32, NULL, NULL);
-    report_table_row(t, "%s\tCPU matmul + lanes D layout (integer inputs, exact)\t%s\t%s\t%s\t%s", name, rw.result,
-                     rw.addrs, verdict_name(rw.v), rw.detail);
-    if (rw.v == VERDICT_PASS) pass++; else fail++;
-    free(mr.out);
   }
-  if (fail) stage_set(r, VERDICT_FAIL, "%zu of %zu micro-kernels differ from the model (%zu not applicable on %s)",
-                      fail, pass + fail, skipped, c->arch_name);
+  if (ls.fail) stage_set(r, VERDICT_FAIL, "%zu of %zu micro-kernels differ from the model (%zu not applicable on %s)",
+                         ls.fail, ls.pass + ls.fail, ls.skipped, c->arch_name);
   else if (ran == 0) stage_set(r, VERDICT_PASS, "no case in this shard");
-  else stage_set(r, VERDICT_PASS, "%zu micro-kernels match the model bit for bit (%zu not applicable on %s)", pass,
-                 skipped, c->arch_name);
+  else stage_set(r, VERDICT_PASS, "%zu micro-kernels match the model bit for bit (%zu not applicable on %s)", ls.pass,
+                 ls.skipped, c->arch_name);
 out:
   stage_add_table(r, t);
   rt_close(dev);
