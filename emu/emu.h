@@ -38,10 +38,15 @@ typedef struct emu_kernel {
   char *name;                     /* symbol name, e.g. "lane_dump_tr16" */
   uint64_t kd_vaddr;              /* address of K.kd */
   uint64_t entry;                 /* vaddr of the first instruction (kd + signed entry offset) */
+  uint64_t code_size;             /* bytes of code from entry: the code symbol's st_size, or when it
+                                     is 0 (hand-written kernels) up to the next function symbol /
+                                     kernel entry, else the end of .text */
   /* kernel descriptor fields (AMDGPUUsage "Kernel Descriptor") */
   uint32_t group_segment_size;    /* static LDS bytes */
   uint32_t private_segment_size;
-  uint32_t kernarg_size;
+  uint32_t kernarg_size;           /* bytes lanelab allocates: the largest of the descriptor's
+                                     KERNARG_SIZE, the metadata's .kernarg_segment_size and the end
+                                     of the last argument (see emu_codeobj.notes) */
   uint32_t rsrc1, rsrc2, rsrc3;
   uint16_t code_properties;       /* kd+56 */
   uint16_t kernarg_preload;       /* kd+58 */
@@ -70,7 +75,9 @@ typedef struct emu_codeobj {
   uint64_t text_vaddr, text_size; /* the .text section */
   emu_kernel *kernels;
   size_t nkernels;
-  uint32_t code_object_version;   /* from amdhsa.version: 5, 6 */
+  uint32_t code_object_version;   /* from the ELF ABI version: 4, 5, 6 */
+  char *notes;                    /* leniencies applied while loading, one per line (NULL: none);
+                                     docs/emulator-choices.md "Loader" */
   void *priv;                     /* decoded program cache; owned by emu */
 } emu_codeobj;
 

@@ -1,5 +1,12 @@
-/* emu/loader — AMDGPU ELF code objects (v5, v6) as clang-22 emits them: loadable image by virtual
- * address, .text, symbols, 64-byte kernel descriptors, and the MessagePack metadata note.
+/* emu/loader — AMDGPU ELF code objects (v4, v5, v6) as clang-22 and hand-written assembly (AMD's
+ * aiter kernels) produce them: loadable image by virtual address, .text, symbols, 64-byte kernel
+ * descriptors, and the MessagePack metadata note.
+ *
+ * Leniencies (what ROCm's loader accepts and a strict reading of AMDGPUUsage would not; each one
+ * applied is recorded in emu_codeobj.notes, and docs/emulator-choices.md "Loader" lists them):
+ * code object v4; metadata amdhsa.version [1,0]/[1,1] in a v5/v6 object; descriptor KERNARG_SIZE
+ * 0 or different from the metadata's .kernarg_segment_size; arguments that end past the segment
+ * size. The kernarg segment lanelab allocates is the largest of the three sizes.
  *
  * Format facts, all from LLVM's AMDGPUUsage (sections named inline) and the ELF-64 gABI, checked
  * against llvm-readelf-22 / llvm-objdump-22 on clang-22 output (../shared/facts/isa.md "Code
@@ -62,6 +69,19 @@ static bool bad(elf *e, const char *fmt, ...) {
   return false;
 }
 
+/* Record a leniency that was applied (emu_codeobj.notes: one line each). */
+static void note(emu_codeobj *co, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(emu_codeobj *co, const char *fmt, ...) {
+  char m[400];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(m, sizeof m, fmt, ap);
+  va_end(ap);
+  char *old = co->notes;
+  co->notes = old ? ll_fmt("%s\n%s", old, m) : ll_xstrdup(m);
+  free(old);
+}
+
 static const uint8_t *shdr(elf *e, unsigned i) { return e->p + e->shoff + (uint64_t)i * SHDR_SIZE; }
 
 /* Section name, or NULL if the name offset is bad / not NUL-terminated. */
@@ -100,11 +120,15 @@ static bool check_header(elf *e, emu_codeobj *co) {
     return bad(e, "ELF OS/ABI %u, expected ELFOSABI_AMDGPU_HSA (64)", h[7]);
   /* AMDGPUUsage "ELF Header Enumeration Values": ABI version 3 = code object v5, 4 = v6. */
   switch (h[8]) {
+  case ELFABIVERSION_AMDGPU_HSA_V4: co->code_object_version = 4; break;
   case ELFABIVERSION_AMDGPU_HSA_V5: co->code_object_version = 5; break;
   case ELFABIVERSION_AMDGPU_HSA_V6: co->code_object_version = 6; break;
   default:
-    return bad(e, "ELF ABI version %u is code object v%d; lanelab loads v5 and v6 "
-                  "(ABI versions 3 and 4; clang -mcode-object-version=5 or 6)",
+    /* v3 and older are refused: v3 encodes xnack/sramecc as single e_flags bits (AMDGPUUsage
+     * "e_flags for Code Object V3") where v4+ use 2-bit settings, and v2 has no MessagePack
+     * metadata at all; none of AMD's gfx942/gfx950 objects use them. */
+    return bad(e, "ELF ABI version %u is code object v%d; lanelab loads v4, v5 and v6 "
+                  "(ABI versions 2, 3 and 4; clang -mcode-object-version=4, 5 or 6)",
                h[8], h[8] + 2);
   }
   uint16_t type = rd16(h + 16);
@@ -366,7 +390,7 @@ static bool parse_kd(elf *e, const emu_codeobj *co, emu_kernel *k) {
   return true;
 }
 
-static bool parse_args(elf *e, const emu_mp *km, emu_kernel *k, uint32_t segsize) {
+static bool parse_args(elf *e, emu_codeobj *co, const emu_mp *km, emu_kernel *k, uint32_t *segsize) {
   const emu_mp *args = emu_mp_get(km, ".args");
   if (!args) return true; /* a kernel without arguments has no .args (AMDGPUUsage, optional) */
   if (args->type != EMU_MP_ARR)
@@ -389,11 +413,36 @@ static bool parse_args(elf *e, const emu_mp *km, emu_kernel *k, uint32_t segsize
         !md_u32(e, a, what, ".size", true, 0, &ka->size))
       return false;
     ka->hidden = strncmp(ka->value_kind, "hidden_", 7) == 0;
-    if (!in_range(ka->offset, ka->size, segsize))
-      return bad(e, "metadata of kernel '%s': argument %zu (%s) at offset %u size %u lies outside "
-                    ".kernarg_segment_size %u", k->name, i, ka->value_kind, ka->offset, ka->size, segsize);
+    /* An argument that ends past .kernarg_segment_size is accepted (ROCm's runtime sizes the
+     * kernarg buffer from the argument list too; aiter's hand-written metadata does this); the
+     * segment is grown to cover it. Only an end past 4 GiB (no real segment) is refused. */
+    if ((uint64_t)ka->offset + ka->size > UINT32_MAX)
+      return bad(e, "metadata of kernel '%s': argument %zu (%s) at offset %u size %u ends past 4 GiB",
+                 k->name, i, ka->value_kind, ka->offset, ka->size);
+    if (ka->offset + ka->size > *segsize) {
+      note(co, "kernel '%s': argument %zu (%s) at offset %u size %u ends past .kernarg_segment_size %u; "
+               "kernarg segment grown to %u bytes", k->name, i, ka->value_kind, ka->offset, ka->size,
+           *segsize, ka->offset + ka->size);
+      *segsize = ka->offset + ka->size;
+    }
   }
   return true;
+}
+
+/* Bytes of code from a kernel's entry: its STT_FUNC symbol's st_size when nonzero; otherwise
+ * (hand-written kernels carry no .size) up to the next function symbol or kernel entry above it,
+ * else to the end of .text. Shared rule with isa/elf.c (census). */
+static uint64_t code_extent(const emu_codeobj *co, const symtab *st, uint64_t entry, const uint8_t *fs) {
+  if (fs && rd64(fs + 16)) return rd64(fs + 16);
+  uint64_t end = co->text_vaddr + co->text_size;
+  for (uint64_t i = 1; i < st->nsyms; i++) {
+    const uint8_t *s = st->syms + i * SYM_SIZE;
+    uint64_t v = rd64(s + 8);
+    if ((s[4] & 0xf) == STT_FUNC && v > entry && v < end) end = v;
+  }
+  for (size_t i = 0; i < co->nkernels; i++)
+    if (co->kernels[i].entry > entry && co->kernels[i].entry < end) end = co->kernels[i].entry;
+  return end - entry;
 }
 
 static bool parse_metadata(elf *e, emu_codeobj *co, const symtab *st, const uint8_t *desc,
@@ -413,10 +462,18 @@ static bool parse_metadata(elf *e, emu_codeobj *co, const symtab *st, const uint
     bad(e, "metadata amdhsa.version missing or not [major, minor]");
     goto out;
   }
-  if (maj != 1 || min < 2) {
-    bad(e, "metadata amdhsa.version [%" PRIu64 ", %" PRIu64 "]: expected [1, >=2] (code object v5+)", maj, min);
+  /* Major 1 is the MessagePack metadata of code object v3 and later; minors 0, 1, 2 are v3, v4,
+   * v5+. ROCm's loader does not tie the minor to the ELF ABI version, and AMD's hand-written
+   * kernels say [1, 0] in v5/v6 objects: accepted, noted. A major other than 1 is another format. */
+  if (maj != 1) {
+    bad(e, "metadata amdhsa.version [%" PRIu64 ", %" PRIu64 "]: expected major 1 (MessagePack metadata "
+           "of code object v3+)", maj, min);
     goto out;
   }
+  if (min < 2 && co->code_object_version >= 5)
+    note(co, "metadata amdhsa.version [1, %" PRIu64 "] in a code object v%u (v5+ metadata is [1, 2])",
+         min, co->code_object_version);
+  if (co->code_object_version == 4) note(co, "code object v4 (ELF ABI version 2)");
   if (tgt) { /* "amdgcn-amd-amdhsa--gfx950[:features]" must agree with e_flags */
     char *t = emu_mp_strdup(tgt);
     const char *pre = "amdgcn-amd-amdhsa--", *an = emu_arch_name(co->arch);
@@ -477,17 +534,22 @@ static bool parse_metadata(elf *e, emu_codeobj *co, const symtab *st, const uint
         !md_u32(e, km, k->name, ".max_flat_workgroup_size", true, 0, &k->max_flat_workgroup_size))
       goto out;
     if (k->wavefront_size != 64) { bad(e, "kernel '%s': .wavefront_size %u, expected 64", k->name, k->wavefront_size); goto out; }
-    if (segsize != k->kernarg_size) {
-      bad(e, "kernel '%s': metadata .kernarg_segment_size %u != descriptor kernarg size %u", k->name,
-          segsize, k->kernarg_size);
-      goto out;
-    }
+    /* The descriptor's KERNARG_SIZE is 0 in AMD's hand-written kernels; ROCm's runtime allocates
+     * from the metadata's .kernarg_segment_size. Both are kept honest: lanelab allocates the larger
+     * and notes the disagreement. */
+    if (k->kernarg_size == 0 && segsize != 0)
+      note(co, "kernel '%s': descriptor kernarg size 0, metadata .kernarg_segment_size %u used", k->name, segsize);
+    else if (segsize != k->kernarg_size)
+      note(co, "kernel '%s': metadata .kernarg_segment_size %u != descriptor kernarg size %u; the larger used",
+           k->name, segsize, k->kernarg_size);
+    if (k->kernarg_size > segsize) segsize = k->kernarg_size;
     if (lds_md != k->group_segment_size) {
       bad(e, "kernel '%s': metadata .group_segment_fixed_size %u != descriptor group segment size %u",
           k->name, lds_md, k->group_segment_size);
       goto out;
     }
-    if (!parse_args(e, km, k, segsize)) goto out;
+    if (!parse_args(e, co, km, k, &segsize)) goto out;
+    k->kernarg_size = segsize;
   }
   for (size_t i = 0; i < co->nkernels; i++)
     for (size_t j = 0; j < i; j++)
@@ -495,6 +557,8 @@ static bool parse_metadata(elf *e, emu_codeobj *co, const symtab *st, const uint
         bad(e, "kernel '%s' listed twice in the metadata", co->kernels[i].name);
         goto out;
       }
+  for (size_t i = 0; i < co->nkernels; i++) /* after every entry is known */
+    co->kernels[i].code_size = code_extent(co, st, co->kernels[i].entry, find_sym(st, co->kernels[i].name));
   ok = true;
 out:
   emu_mp_free(md);
@@ -553,6 +617,7 @@ void emu_codeobj_free(emu_codeobj *co) {
     free(k->name);
   }
   free(co->kernels);
+  free(co->notes);
   free(co->image);
   free(co->path);
   free(co);

@@ -5,7 +5,9 @@
  *   "\tMNEMONIC OPERANDS   // 00000000ADDR: HEXWORDS[ <sym+off>]"
  * (checked on llvm-objdump 22 output for gfx942 and gfx950); the address in the comment is how an
  * instruction is attributed to a kernel: a kernel is its STT_FUNC symbol's [st_value, +st_size),
- * so the s_nop padding the linker puts after s_endpgm counts for no kernel. */
+ * so the s_nop padding the linker puts after s_endpgm counts for no kernel. A hand-written kernel
+ * without .size (st_size 0) extends to the next function symbol or the end of .text (isa/elf.c), so
+ * its count includes any padding after its s_endpgm. */
 #include "isa/isa.h"
 
 #include <fnmatch.h>

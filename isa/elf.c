@@ -1,5 +1,6 @@
 /* isa/elf — the smallest ELF64 reader the guards need: arch from e_flags, the .text bytes and the
- * STT_FUNC symbols (kernel entries) with their sizes. emu/loader.c is the full loader; it does not
+ * STT_FUNC symbols (kernel entries) with their sizes (st_size, or up to the next function / end of
+ * .text when st_size is 0). emu/loader.c is the full loader; it does not
  * expose symbol sizes, which the census needs to leave the s_nop padding after s_endpgm out.
  *
  * Facts (LLVM AMDGPUUsage "ELF Code Object", shared/facts/isa.md "Code objects"): ELF64 little
@@ -108,6 +109,16 @@ isa_elf *isa_elf_read(const void *bytes, size_t n, const char *path, ll_err *err
     }
   }
   if (e->nfuncs) qsort(e->funcs, e->nfuncs, sizeof *e->funcs, sym_cmp);
+  /* Hand-written kernels (AMD's aiter .s files) set no .size, so st_size is 0: such a function
+   * extends to the next function symbol above it, else to the end of .text (the same rule as
+   * emu/loader.c's code_extent). */
+  for (size_t i = 0; i < e->nfuncs; i++) {
+    if (e->funcs[i].size) continue;
+    uint64_t end = e->text_vaddr + e->text_size;
+    for (size_t j = i + 1; j < e->nfuncs; j++)
+      if (e->funcs[j].vaddr > e->funcs[i].vaddr) { end = e->funcs[j].vaddr; break; }
+    e->funcs[i].size = end - e->funcs[i].vaddr;
+  }
   free(sh);
   return e;
 fail:

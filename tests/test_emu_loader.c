@@ -247,7 +247,7 @@ Test(emu_loader, corrupted_headers_are_exit_2_with_the_reason) {
   CASE(b[5] = 2, "little-endian");
   CASE(put16(b + 18, 62), "EM_AMDGPU");
   CASE(b[7] = 0, "ELFOSABI_AMDGPU_HSA");
-  CASE(b[8] = 2, "code object v4");
+  CASE(b[8] = 1, "code object v3");
   CASE(put16(b + 16, 1), "ET_REL");
   CASE(put32(b + 48, (orig[48] | orig[49] << 8 | orig[50] << 16 | (uint32_t)orig[51] << 24) & ~0xffu), "unknown arch");
   CASE(put32(b + 48, 0x41), "unknown arch");
@@ -430,4 +430,83 @@ Test(emu_arch, names_sizes_and_elf_mach) {
   cr_assert_eq(emu_arch_lds_bytes(EMU_GFX950), 163840);  /* CDNA4: 160 KiB */
   cr_assert_eq(emu_arch_elf_mach(EMU_GFX942), 0x4c);     /* AMDGPUUsage EF_AMDGPU_MACH values */
   cr_assert_eq(emu_arch_elf_mach(EMU_GFX950), 0x4f);
+}
+
+/* ---- hand-written kernels (AMD aiter style): the loader's leniencies ------------------------------
+ * Written the way AMD's assembly kernels are: no .size on the code symbols, no .amdhsa_kernarg_size
+ * (descriptor KERNARG_SIZE 0), a metadata block of their own saying amdhsa.version [1, 0] and a
+ * .kernarg_segment_size that the argument list runs past. */
+static const char lenient_src[] =
+    ".amdhsa_code_object_version %d\n"
+    ".text\n.global hand_a\n.p2align 8\n.type hand_a,@function\nhand_a:\n"
+    "  s_load_dwordx2 s[4:5], s[0:1], 0x0\n  s_nop 0\n  s_nop 1\n  s_endpgm\n"
+    ".global hand_b\n.p2align 8\n.type hand_b,@function\nhand_b:\n  s_endpgm\n"
+    ".rodata\n.p2align 6\n"
+    ".amdhsa_kernel hand_a\n .amdhsa_user_sgpr_kernarg_segment_ptr 1\n .amdhsa_next_free_vgpr 8\n"
+    " .amdhsa_next_free_sgpr 16\n .amdhsa_accum_offset 8\n.end_amdhsa_kernel\n"
+    ".amdhsa_kernel hand_b\n .amdhsa_user_sgpr_kernarg_segment_ptr 1\n .amdhsa_next_free_vgpr 8\n"
+    " .amdhsa_next_free_sgpr 16\n .amdhsa_accum_offset 8\n.end_amdhsa_kernel\n"
+    ".amdgpu_metadata\n---\namdhsa.version: [ 1, %d ]\namdhsa.kernels:\n"
+    "  - { .name: hand_a, .symbol: hand_a.kd, .sgpr_count: 16, .vgpr_count: 8, .kernarg_segment_align: 8,\n"
+    "      .kernarg_segment_size: %d, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0,\n"
+    "      .wavefront_size: 64, .max_flat_workgroup_size: 256, .args: [\n"
+    "      { .name: src, .size: 8, .offset: 0, .value_kind: global_buffer, .address_space: global },\n"
+    "      { .name: n, .size: 12, .offset: 8, .value_kind: by_value } ] }\n"
+    "  - { .name: hand_b, .symbol: hand_b.kd, .sgpr_count: 16, .vgpr_count: 8, .kernarg_segment_align: 8,\n"
+    "      .kernarg_segment_size: 0, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0,\n"
+    "      .wavefront_size: 64, .max_flat_workgroup_size: 256 }\n"
+    "...\n.end_amdgpu_metadata\n";
+
+static emu_codeobj *load_lenient(const char *arch, int cov, int minor, int segsize, char **path) {
+  char *src = ll_fmt(lenient_src, cov, minor, segsize);
+  *path = assemble_co(src, NULL, arch);
+  free(src);
+  return load_ok(*path);
+}
+
+Test(emu_loader, accepts_what_rocm_accepts_and_says_so) {
+  /* v5 object, metadata [1, 0], descriptor kernarg size 0, args ending at 20 > segment size 16 */
+  char *p;
+  emu_codeobj *co = load_lenient("gfx950", 5, 0, 16, &p);
+  cr_assert_eq(co->code_object_version, 5);
+  cr_assert_not_null(co->notes);
+  cr_assert(strstr(co->notes, "amdhsa.version [1, 0] in a code object v5"), "%s", co->notes);
+  cr_assert(strstr(co->notes, "'hand_a': descriptor kernarg size 0, metadata .kernarg_segment_size 16 used"), "%s", co->notes);
+  cr_assert(strstr(co->notes, "ends past .kernarg_segment_size 16; kernarg segment grown to 20 bytes"), "%s", co->notes);
+  const emu_kernel *a = emu_codeobj_kernel(co, "hand_a", NULL), *b = emu_codeobj_kernel(co, "hand_b", NULL);
+  cr_assert_eq(a->kernarg_size, 8 + 12, "segment covers the last argument (offset 8 + size 12)");
+  cr_assert_eq(b->kernarg_size, 0);
+  /* extents: st_size is 0 for both (readelf); hand_a runs to hand_b (.p2align 8: 256 bytes apart),
+   * hand_b to the end of .text (one 4-byte s_endpgm) */
+  cr_assert_eq(readelf_sym(p, "hand_b") - readelf_sym(p, "hand_a"), 256);
+  cr_assert_eq(a->code_size, 256, "hand_a extent %llu", (unsigned long long)a->code_size);
+  cr_assert_eq(b->code_size, 4, "hand_b extent %llu", (unsigned long long)b->code_size);
+  cr_assert_eq(co->text_vaddr + co->text_size, b->entry + 4);
+  emu_codeobj_free(co);
+  free(p);
+  /* code object v4 (ELF ABI version 2) with its own metadata version [1, 1] */
+  co = load_lenient("gfx942", 4, 1, 20, &p);
+  cr_assert_eq(co->code_object_version, 4);
+  cr_assert(strstr(co->notes, "code object v4"), "%s", co->notes);
+  cr_assert_null(strstr(co->notes, "amdhsa.version"), "[1, 1] is v4's own metadata version: %s", co->notes);
+  cr_assert_null(strstr(co->notes, "grown"), "args fit in 20 bytes: %s", co->notes);
+  emu_codeobj_free(co);
+  free(p);
+  /* a clang-built v6 object needs no leniency */
+  p = compile("gfx950", NULL);
+  co = load_ok(p);
+  cr_assert_null(co->notes, "clang output needed leniency: %s", co->notes);
+  emu_codeobj_free(co);
+  free(p);
+}
+
+Test(emu_loader, metadata_major_other_than_1_stays_refused) {
+  char *src = ll_fmt(lenient_src, 5, 0, 16), *at = strstr(src, "[ 1, 0 ]");
+  cr_assert_not_null(at);
+  at[2] = '2'; /* amdhsa.version [2, 0]: not the MessagePack metadata format lanelab reads */
+  char *p = assemble_co(src, NULL, "gfx950");
+  size_t n;
+  uint8_t *b = ll_read_file(p, &n, NULL);
+  expect_reject(b, n, "expected major 1", "metadata version [2, 0]");
+  free(b), free(p), free(src);
 }

@@ -600,3 +600,30 @@ Test(isa_base, unknown_revision_is_usage_error) {
   cr_expect_eq(e.code, LL_EXIT_USAGE);
   cr_expect(strstr(e.msg, "no-such-rev-xyz") != NULL, "%s", e.msg);
 }
+
+/* Hand-written kernels (AMD's aiter .s files) carry no .size: st_size 0. Each then extends to the
+ * next function symbol or the end of .text, so the census counts what the source says it holds. */
+Test(isa_census, symbols_without_size_extend_to_the_next_symbol) {
+  static const char src[] =
+      ".text\n.global ha\n.p2align 8\n.type ha,@function\nha:\n"
+      "  v_mov_b32 v0, 1\n  v_mov_b32 v1, 2\n  v_add_u32 v0, v0, v1\n  s_endpgm\n"
+      ".global hb\n.type hb,@function\nhb:\n  v_mov_b32 v0, 3\n  s_endpgm\n";
+  char *dir = ll_fmt("%s/handwritten", TDIR);
+  ll_mkdir_p(dir, NULL);
+  char *sp = ll_fmt("%s/h.s", dir), *op = ll_fmt("%s/h.o", dir), *co = ll_fmt("%s/h.co", dir);
+  ll_err e = {0};
+  cr_assert(ll_write_file_atomic(sp, src, strlen(src), &e), "%s", e.msg);
+  char *cmd = ll_fmt("/usr/lib/llvm-22/bin/llvm-mc -triple=amdgcn-amd-amdhsa --mcpu=gfx942 -filetype=obj "
+                     "-o %s %s && /usr/lib/llvm-22/bin/ld.lld -shared -o %s %s", op, sp, co, op);
+  cr_assert_eq(system(cmd), 0, "%s", cmd);
+  isa_census *c = isa_census_file(co, &e);
+  cr_assert_not_null(c, "%s", e.msg);
+  const isa_kernel_census *a = isa_census_kernel(c, "ha"), *b = isa_census_kernel(c, "hb");
+  cr_assert(a && b);
+  /* 4 + 2 instructions written above; hb directly follows ha's s_endpgm, so no padding between */
+  cr_assert_eq(isa_census_value(a, "instructions"), 4);
+  cr_assert_eq(isa_census_value(a, "v_mov_b32_e32"), 2); /* LLVM prints the VOP1 encoding suffix */
+  cr_assert_eq(isa_census_value(b, "instructions"), 2);
+  isa_census_free(c);
+  free(cmd), free(sp), free(op), free(co), free(dir);
+}
