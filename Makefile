@@ -59,6 +59,14 @@ $(BUILD)/lib/lib$(1).a: $(call obj_of,$(1))
 endef
 $(foreach m,$(LIBMODS),$(eval $(call lib_rule,$(m))))
 
+# `lanelab --version`: VERSION and the git revision built from ("-dirty" with uncommitted changes).
+# build/git-rev is rewritten only when the revision changes, so only cli/help.o is rebuilt then.
+VERSION := 0.1.0
+GIT_REV := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty)
+$(shell mkdir -p $(BUILD) && { [ "$$(cat $(BUILD)/git-rev 2>/dev/null)" = "$(GIT_REV)" ] || echo "$(GIT_REV)" > $(BUILD)/git-rev; })
+$(BUILD)/obj/cli/help.o: $(BUILD)/git-rev
+$(BUILD)/obj/cli/help.o: CFLAGS += -DLANELAB_VERSION='"$(VERSION)"' -DLANELAB_GIT_REV='"$(GIT_REV)"'
+
 $(LANELAB): $(call obj_of,cli) $(LIBS)
 	$(CC) $(CFLAGS) -o $@ $(call obj_of,cli) $(LIBS) $(LDLIBS)
 

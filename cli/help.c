@@ -1,0 +1,304 @@
+/* cli/help — the command table: every `lanelab` command and subcommand, its one-line synopsis and
+ * its help text, in one place. main.c dispatches through this table, so a command cannot exist
+ * without help.
+ *
+ * Adding a command: add ONE entry to `entries` below and the same synopsis line to README.md's
+ * "Command line" block (tests/test_cli.c checks that the two agree, both ways, for every entry).
+ *  - name: "run", or "isa census" for a subcommand (dispatched by its parent, fn = NULL).
+ *  - fn: the cmd_NAME function for a top-level command, NULL for a subcommand.
+ *  - synopsis: the usage line without the leading "lanelab "; NULL for a parent whose usage is
+ *    its subcommands' synopses.
+ *  - body: what the command does; "Operands:" says what each operand means (units, names);
+ *    "Options:" lists every option of the synopsis as "  --opt VALUE  text (default: ...)" (an
+ *    optional option with a value must state its default); "Example:" gives one
+ *    "  lanelab NAME ..." line. tests/test_cli.c checks each of these. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli/cli.h"
+#include "util/util.h"
+
+#ifndef LANELAB_VERSION
+#define LANELAB_VERSION "unknown"
+#endif
+#ifndef LANELAB_GIT_REV
+#define LANELAB_GIT_REV "unknown"
+#endif
+
+#define FORMAT_OPT "  --format F       text|csv|md|json (default: text)\n"
+#define ARCH_OPT "  --arch A         gfx942 or gfx950, any case (default: gfx950)\n"
+
+static const cli_help entries[] = {
+    {"help", cmd_help, "help [COMMAND [SUBCOMMAND]]",
+     "Prints the help of a command (or of every command, without one). `lanelab COMMAND --help`\n"
+     "prints the same and exits 0. `lanelab --version` prints the version and the git revision\n"
+     "the binary was built from.\n"
+     "Operands:\n"
+     "  COMMAND          a command name as listed by `lanelab help`\n"
+     "  SUBCOMMAND       for commands that have them (isa, oracle, mfma list)\n"
+     "Options:\n"
+     "  --list           print the name of every help entry, one a line\n"
+     "Global options (before COMMAND):\n"
+     "  -q               quiet: no progress lines, no backend line on stderr\n"
+     "  --version        version and git revision\n"
+     "Example:\n"
+     "  lanelab help run\n"},
+
+    {"mfma", cmd_mfma, "mfma INSTR [--arch gfx942|gfx950] [--operand A|B|C|D] [--format text|csv|md|json]",
+     "Where every element of an MFMA's A, B and C/D operands lives: lane, VGPR of the operand tuple\n"
+     "and bit. A is (blocks*M) x K, B is K x (blocks*N).\n"
+     "Operands:\n"
+     "  INSTR            an MFMA mnemonic, e.g. v_mfma_f32_16x16x16_f16; the f8f6f4 ones take a\n"
+     "                   suffix :fp8|bf8|fp6|bf6|fp4 (default fp8); `lanelab mfma list` lists them\n"
+     "Options:\n" ARCH_OPT
+     "  --operand X      A, B, C or D: print only that operand (default: all four)\n" FORMAT_OPT
+     "Output: csv rows are operand,row,col,lane,reg,bit. An INSTR absent on the arch is exit 2.\n"
+     "Example:\n"
+     "  lanelab mfma v_mfma_f32_16x16x16_f16 --arch gfx942 --operand A --format csv\n"},
+
+    {"mfma list", NULL, "mfma list [--arch gfx942|gfx950] [--format text|csv|md|json]",
+     "Lists the MFMA instructions the lane-map model covers on the arch.\n"
+     "Options:\n" ARCH_OPT FORMAT_OPT "Example:\n"
+     "  lanelab mfma list --arch gfx950\n"},
+
+    {"lanes", cmd_lanes, "lanes PRIMITIVE [--arch gfx942|gfx950] [--seed fragment|solved] [--format text|csv|md|json]",
+     "What each of the 64 lanes holds after a data-movement primitive reads a tagged LDS tile.\n"
+     "Operands:\n"
+     "  PRIMITIVE        ds_read_b64, fragment_transpose (the six-shuffle software transpose),\n"
+     "                   ds_read_b64_tr_b16, ds_read_b64_tr_b8, ds_read_b64_tr_b4, ds_read_b96_tr_b6\n"
+     "                   (the transposing reads exist on gfx950 only: on gfx942 they are exit 2)\n"
+     "Options:\n" ARCH_OPT
+     "  --seed S         fragment (load_fragment's per-lane address) or solved (the solver's);\n"
+     "                   (default: fragment for 16-bit primitives, solved for b8/b4/b6)\n" FORMAT_OPT
+     "Output: csv rows are lane,slot,tag. 16-bit primitives read the k128B f16 region with\n"
+     "tag = 16*row + col; b8/b4/b6 read linear tiles with tag = the row-major element index.\n"
+     "Example:\n"
+     "  lanelab lanes ds_read_b64_tr_b16 --arch gfx950 --seed solved --format csv\n"},
+
+    {"seed", cmd_seed,
+     "seed --target LAYOUT --via PRIMITIVE [--swizzle MODE] [--arch gfx942|gfx950] [--format text|csv|md|json]",
+     "The per-lane LDS address (seed) that makes PRIMITIVE deliver LAYOUT, derived by inverting the\n"
+     "read's lane rule, checked through the model and stated in lane bit-fields. No seed: exit 1\n"
+     "with the reason.\n"
+     "Operands:\n"
+     "  --target LAYOUT  the register layout wanted: mfma16x16x16_a, mfma16x16x16_b,\n"
+     "                   mfma16x16x32_a, mfma16x16x32_b, mfma32x32x8_a, mfma32x32x8_b,\n"
+     "                   mfma16x16x32_fp8_a, mfma16x16x32_fp8_b, mfma16x16x128_fp4_b,\n"
+     "                   mfma16x16x128_fp6_b (the A or B operand of that MFMA shape)\n"
+     "  --via PRIMITIVE  ds_read_b64, ds_read_b64_tr_b16, ds_read_b64_tr_b8, ds_read_b64_tr_b4,\n"
+     "                   ds_read_b96_tr_b6\n"
+     "Options:\n"
+     "  --swizzle MODE   the tile's LDS layout: kLinear, k64B, k128B, k128B_16Row\n"
+     "                   (default: k128B for 16-bit tiles, kLinear for 8/6/4-bit tiles)\n" ARCH_OPT FORMAT_OPT
+     "Output: csv rows are lane,row,col.\n"
+     "Example:\n"
+     "  lanelab seed --target mfma16x16x16_b --via ds_read_b64_tr_b16 --arch gfx950\n"},
+
+    {"run", cmd_run,
+     "run CODEOBJ KERNEL --grid X[,Y,Z] --block X[,Y,Z] [--arg SPEC]... [--backend auto|hip|emu] "
+     "[--dump-regs FILE] [--lds-bytes N] [--budget N]",
+     "Runs one kernel of a code object on the emulator or a real GPU.\n"
+     "Operands:\n"
+     "  CODEOBJ          an AMDGPU code object (ELF, code object v5/v6) for gfx942 or gfx950\n"
+     "  KERNEL           the kernel's symbol name in it\n"
+     "Options:\n"
+     "  --grid X[,Y,Z]   workgroups per dimension, missing ones 1 (required)\n"
+     "  --block X[,Y,Z]  work-items per workgroup, missing ones 1 (required)\n"
+     "  --arg SPEC       one per kernel argument, in order (default: none):\n"
+     "                     in:FILE[:BYTES]     a buffer holding FILE; a device or FIFO needs BYTES,\n"
+     "                                         the exact number of bytes read from it\n"
+     "                     out:N:FILE          an N-byte zeroed buffer written to FILE after the run\n"
+     "                     io:FILE:OUTFILE     FILE in, the buffer written to OUTFILE after the run\n"
+     "                     u32:V i32:V u64:V f32:V   by-value arguments (integers may be 0x-hex)\n"
+     "                   each must match the kernel's metadata, else exit 2 naming the argument\n"
+     "  --backend B      auto (a GPU of the code object's arch if present, else the emulator; the\n"
+     "                   choice and the reason go to stderr unless -q), hip or emu (default: auto)\n"
+     "  --dump-regs FILE every wave's SGPRs, VGPRs and AGPRs at s_endpgm as JSON (emulator only;\n"
+     "                   default: no dump)\n"
+     "  --lds-bytes N    dynamic LDS bytes per workgroup (default: 0)\n"
+     "  --budget N       the emulator's instruction budget per wave (default: 50000000)\n"
+     "Outputs are written atomically, only after a successful run; an existing output that is not a\n"
+     "regular file (device, FIFO, socket, directory) is exit 2 before anything runs; a symlink is\n"
+     "written through to its target. A fault names arch, kernel, PC, instruction, lane and address\n"
+     "(exit 1).\n"
+     "Example:\n"
+     "  lanelab run build/gfx950/kernels/lane_tr8.co lane_tr8 --grid 1 --block 64 "
+     "--arg out:1024:dump.bin --arg in:image.bin\n"},
+
+    {"oracle", cmd_oracle, NULL,
+     "The CPU reference implementations. The spec fields are documented in oracle/oracle.h and\n"
+     "docs/oracle.md; a bad spec is exit 2 naming the field.\n"},
+
+    {"oracle attention", NULL, "oracle attention --spec FILE.json --out DIR",
+     "Prefill attention on the CPU: single, ragged and paged (NHD/HND) batches; causal\n"
+     "(bottom-right), window_left, logits_soft_cap, custom_mask, GQA/MQA; f16/bf16/f32 inputs.\n"
+     "Writes DIR/o.bin (f32 [total_q, Hq, D]), DIR/lse.bin (f32 [total_q, Hq], base 2) and\n"
+     "DIR/meta.json.\n"
+     "Options:\n"
+     "  --spec FILE.json the problem: shapes, dtypes, masks, and input files or \"seed\": N to\n"
+     "                   generate them (required)\n"
+     "  --out DIR        output directory, created if missing (required)\n"
+     "Example:\n"
+     "  lanelab oracle attention --spec spec.json --out build/oracle/case1\n"},
+
+    {"oracle concat-mla-q", NULL, "oracle concat-mla-q --spec FILE.json --out DIR",
+     "concat_mla_q on the CPU: writes DIR/q_out.bin ([T, H, 576], bit-exact).\n"
+     "Options:\n"
+     "  --spec FILE.json the problem (required)\n"
+     "  --out DIR        output directory, created if missing (required)\n"
+     "Example:\n"
+     "  lanelab oracle concat-mla-q --spec spec.json --out build/oracle/q\n"},
+
+    {"isa", cmd_isa, NULL,
+     "Instruction-level checks on code objects, with LLVM's tools (/usr/lib/llvm-22/bin or\n"
+     "$LANELAB_LLVM_BIN; missing tools are exit 3).\n"},
+
+    {"isa census", NULL, "isa census CODEOBJ [--format text|csv|md|json]",
+     "Counts instructions per kernel from llvm-objdump: mnemonics, MNEMONIC:nt|sc0|sc1, dpp and\n"
+     "canonical classes, zeros included.\n"
+     "Operands:\n"
+     "  CODEOBJ          a code object\n"
+     "Options:\n" FORMAT_OPT "Example:\n"
+     "  lanelab isa census build/gfx950/kernels/prefill_single.co --format csv\n"},
+
+    {"isa diff", NULL, "isa diff A.co B.co [--format text|csv|md|json]",
+     "Compares two code objects' .text byte for byte: exit 0 identical, 1 different (with the\n"
+     "first differing offset and both instructions).\n"
+     "Operands:\n"
+     "  A.co B.co        the two code objects\n"
+     "Options:\n" FORMAT_OPT "Example:\n"
+     "  lanelab isa diff old/prefill_single.co build/gfx942/kernels/prefill_single.co\n"},
+
+    {"isa probe", NULL, "isa probe --arch gfx942|gfx950 'ASM LINE' [--format text|csv|md|json]",
+     "Asks llvm-mc whether the arch accepts one assembly line: exit 0 accepted, 1 rejected.\n"
+     "Operands:\n"
+     "  'ASM LINE'       one instruction in LLVM AMDGPU syntax, quoted\n"
+     "Options:\n"
+     "  --arch A         gfx942 or gfx950, any case (required)\n" FORMAT_OPT "Example:\n"
+     "  lanelab isa probe --arch gfx942 'ds_read_b64_tr_b16 v[0:1], v2'\n"},
+
+    {"isa budgets", NULL,
+     "isa budgets [--arch gfx942|gfx950|all] [--budgets FILE] [--build DIR] [--format text|csv|md|json]",
+     "Checks every built kernel's instruction census against the budgets file: exit 0 all within,\n"
+     "1 a budget broken.\n"
+     "Options:\n"
+     "  --arch A         gfx942, gfx950 or all, any case (default: all)\n"
+     "  --budgets FILE   the budgets (default: isa/budgets.json)\n"
+     "  --build DIR      where the code objects are (default: build)\n" FORMAT_OPT "Example:\n"
+     "  lanelab isa budgets --arch gfx950\n"},
+
+    {"isa base", NULL, "isa base REV [--arch gfx942|gfx950] [--format text|csv|md|json]",
+     "Builds REV's kernels in a temporary git worktree and compares each code object's .text with\n"
+     "the current build: exit 0 every kernel identical, 1 one differs.\n"
+     "Operands:\n"
+     "  REV              a git revision (commit, tag, branch)\n"
+     "Options:\n"
+     "  --arch A         gfx942 or gfx950, any case (default: gfx942)\n" FORMAT_OPT "Example:\n"
+     "  lanelab isa base main~1 --arch gfx942\n"},
+
+    {"verify", cmd_verify,
+     "verify --arch gfx942|gfx950|all [--base REV] [--shapes quick|full] [--shard I/N] "
+     "[--backend auto|hip|emu] [--build DIR]",
+     "Runs every verification stage (model, kernels, isa, lanes, prod, mutants, base) for each\n"
+     "arch; writes DIR/results/<arch>/<stage>.json and the HTML reports. Exit 1 if a check failed,\n"
+     "else 2 for bad input, else 3 if a stage could not run (it says why), else 0.\n"
+     "Options:\n"
+     "  --arch A         gfx942, gfx950 or all, any case (required)\n"
+     "  --base REV       also prove each code object's .text identical to REV's (default: not run)\n"
+     "  --shapes S       quick or full: the production-kernel shape matrix (default: quick)\n"
+     "  --shard I/N      run the I-th of N slices of the prod cases, 0 <= I < N (default: 0/1)\n"
+     "  --backend B      auto, hip or emu, as for run (default: auto)\n"
+     "  --build DIR      the build directory (default: build)\n"
+     "Example:\n"
+     "  lanelab verify --arch all --shapes quick\n"},
+
+    {"bench", cmd_bench, "bench [emu|oracle|verify|seed|all] [--build DIR] [--seq N]",
+     "Speed, measured here and never by timed tests.\n"
+     "Operands:\n"
+     "  emu              emulator throughput (VALU/DS wave-instructions/s, MFMAs/s)\n"
+     "  oracle           GFLOP/s of the oracle's fast path\n"
+     "  verify           wall time of `lanelab -q verify --arch all --shapes quick`\n"
+     "  seed             the seed change's attention shape end to end on the emulator\n"
+     "  all              all of them (default)\n"
+     "Options:\n"
+     "  --build DIR      the build directory (default: build)\n"
+     "  --seq N          sequence length of the seed shape, 1..65536 (default: 4096)\n"
+     "Example:\n"
+     "  lanelab bench emu\n"},
+};
+
+size_t cli_help_count(void) { return sizeof entries / sizeof entries[0]; }
+const cli_help *cli_help_at(size_t i) { return i < cli_help_count() ? &entries[i] : NULL; }
+
+const cli_help *cli_help_find(const char *name) {
+  for (size_t i = 0; i < cli_help_count(); i++)
+    if (strcmp(entries[i].name, name) == 0) return &entries[i];
+  return NULL;
+}
+
+const char *cli_version(void) { return LANELAB_VERSION " (git " LANELAB_GIT_REV ")"; }
+
+static bool is_sub_of(const cli_help *e, const cli_help *parent) {
+  size_t n = strlen(parent->name);
+  return e != parent && strncmp(e->name, parent->name, n) == 0 && e->name[n] == ' ';
+}
+
+void cli_help_print(FILE *f, const cli_help *e) {
+  if (e->synopsis) fprintf(f, "usage: lanelab %s\n\n%s", e->synopsis, e->body);
+  else fprintf(f, "lanelab %s: %s", e->name, e->body);
+  bool subs = false;
+  for (size_t i = 0; i < cli_help_count(); i++) {
+    if (!is_sub_of(&entries[i], e) || !entries[i].synopsis) continue;
+    if (!subs) fprintf(f, "Subcommands:\n");
+    subs = true;
+    fprintf(f, "  lanelab %s\n", entries[i].synopsis);
+  }
+  if (subs) fprintf(f, "`lanelab help %s SUBCOMMAND` (or `lanelab %s SUBCOMMAND --help`) for details.\n", e->name, e->name);
+}
+
+void cli_help_overview(FILE *f) {
+  fprintf(f, "usage: lanelab [-q] COMMAND ...\n       lanelab --version\n\ncommands:\n");
+  for (size_t i = 0; i < cli_help_count(); i++)
+    if (entries[i].synopsis) fprintf(f, "  lanelab %s\n", entries[i].synopsis);
+  fprintf(f, "\n-q before COMMAND silences progress lines and the backend line. Arch names are\n"
+             "case-insensitive. Exit status: 0 pass, 1 a check failed, 2 bad usage or input, 3 the\n"
+             "environment lacks something. `lanelab help COMMAND` or `lanelab COMMAND --help` for details.\n");
+}
+
+/* The entry for argv[0] (and argv[1] when "argv[0] argv[1]" names a subcommand entry). */
+const cli_help *cli_help_lookup(int argc, char **argv) {
+  if (argc < 1) return NULL;
+  if (argc >= 2) {
+    char *two = ll_fmt("%s %s", argv[0], argv[1]);
+    const cli_help *e = cli_help_find(two);
+    free(two);
+    if (e) return e;
+  }
+  return cli_help_find(argv[0]);
+}
+
+int cmd_help(int argc, char **argv) {
+  if (argc >= 2 && strcmp(argv[1], "--list") == 0) {
+    if (argc > 2) ll_die(LL_EXIT_USAGE, "help: --list takes no operand");
+    for (size_t i = 0; i < cli_help_count(); i++) printf("%s\n", entries[i].name);
+    return LL_EXIT_OK;
+  }
+  if (argc == 1) {
+    cli_help_overview(stdout);
+    return LL_EXIT_OK;
+  }
+  if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+    cli_help_print(stdout, cli_help_find("help"));
+    return LL_EXIT_OK;
+  }
+  if (argc > 3) ll_die(LL_EXIT_USAGE, "help: at most COMMAND and SUBCOMMAND, got %d operands", argc - 1);
+  const cli_help *e = cli_help_lookup(argc - 1, argv + 1);
+  if (!e || (argc == 3 && strchr(e->name, ' ') == NULL))
+    ll_die(LL_EXIT_USAGE, "help: no command '%s%s%s' (`lanelab help` lists them)", argv[1], argc == 3 ? " " : "",
+           argc == 3 ? argv[2] : "");
+  cli_help_print(stdout, e);
+  return LL_EXIT_OK;
+}
