@@ -83,15 +83,63 @@ static void *lane_ptr(emu_wave *w, const emu_insn *in, int seg, uint64_t addr, u
 
 static int get_addrs(emu_wave *w, const emu_insn *in, int seg, int vi, int si, uint32_t bytes, maddr *m)
 {
-  if (seg == SEG_BUFFER) {
-    if (in->lds) return emu_raise(w, in, "unimplemented", -1, 0, "buffer loads to LDS (lds) are not supported");
-    return addresses(w, in, seg, vi, bytes, m);
-  }
+  if (seg == SEG_BUFFER) return addresses(w, in, seg, vi, bytes, m);
   return addresses_flat(w, in, seg, vi, si, m);
+}
+
+/* Loads whose data goes to LDS instead of VGPRs: `buffer_load_* ... lds` (operands vaddr|off,
+ * srsrc, soffset) and `global_load_lds_*` (operands vaddr, saddr|off). Per EXEC lane, the loaded
+ * value (bytes and shorts zero-/sign-extended to a dword) is written to LDS at
+ *   M0[17:0] + inst_offset + TIDinWave * stride     (buffer, CDNA4 ISA 9.1.9 "Buffer Load to LDS")
+ *   M0[17:2] * 4 + inst_offset + TIDinWave * stride (global, CDNA4 ISA 10.3 / 10.4)
+ * with stride 4, or 16 for dwordx3/dwordx4 (gfx950); the instruction offset applies to both the
+ * memory and the LDS address (LLVM's llvm.amdgcn.*.load.lds intrinsics say the same). A lane whose
+ * buffer range check fails writes 0, as a load of it would return. The hardware drops a write past
+ * the wave's LDS allocation; lanelab faults "lds out of range" there as for every LDS access (a
+ * kernel relying on the drop is not modelled; docs/emulator-choices.md). Counted on vmcnt. */
+static int mem_load_lds(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, int kind)
+{
+  uint64_t e = emu_exec(w);
+  maddr m;
+  int rc = seg == SEG_BUFFER ? addresses(w, in, seg, 0, bytes, &m) : addresses_flat(w, in, seg, 0, 1, &m);
+  if (rc != EMU_OK) return rc;
+  uint32_t m0 = w->s[EMU_S_M0];
+  uint32_t base = (seg == SEG_BUFFER ? (m0 & 0x3ffffu) : (m0 & 0x3fffcu)) + (uint32_t)in->offset;
+  uint32_t stride = bytes > 4 ? 16 : 4, wbytes = bytes < 4 ? 4 : bytes;
+  uint32_t v[EMU_LANES][4];
+  LANES { /* every lane's memory read first, so a fault leaves LDS untouched */
+    memset(v[l], 0, sizeof v[l]);
+    if (m.oob[l]) continue;
+    const void *p = lane_ptr(w, in, seg, m.addr[l], bytes, 1, l);
+    if (!p) return EMU_FAULT;
+    memcpy(v[l], p, bytes);
+    if (kind == K_SBYTE) v[l][0] = (uint32_t)(int32_t)(int8_t)v[l][0];
+    if (kind == K_SSHORT) v[l][0] = (uint32_t)(int32_t)(int16_t)v[l][0];
+  }
+  LANES {
+    void *q = emu_ldsptr(w, in, (uint64_t)base + (uint64_t)l * stride, wbytes, l);
+    if (!q) return EMU_FAULT;
+    memcpy(q, v[l], wbytes);
+  }
+  emu_pend(w, in, EMU_CNT_VM, -1);
+  return EMU_OK;
+}
+
+/* Bytes a dword load moves: from the destination VGPRs, or for the LDS forms (no destination) from
+ * the mnemonic. */
+static uint32_t dword_bytes(const emu_insn *in)
+{
+  if (!in->lds && !strstr(in->mnem, "_load_lds_")) return 4u * in->o[0].n;
+  const char *x = strstr(in->mnem, "dwordx");
+  return x ? 4u * (uint32_t)(x[6] - '0') : 4u;
 }
 
 static int mem_load(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, int kind)
 {
+  if (in->lds) {
+    if (kind >= K_D16LO) return emu_raise(w, in, "illegal instruction", -1, 0, "d16 loads have no LDS form");
+    return mem_load_lds(w, in, seg, bytes, kind);
+  }
   uint64_t e = emu_exec(w);
   maddr m;
   int rc = get_addrs(w, in, seg, 1, 2, bytes, &m);
@@ -273,7 +321,7 @@ AFN(pkaddbf16, pk_add_bf16(m, d))
 
 /* ---- handler tables: one line per mnemonic family ------------------------------------------ */
 #define LOADS(P, SEG)                                                                              \
-  int emu_op_##P##_load_dword(emu_wave *w, const emu_insn *in) { return mem_load(w, in, SEG, 4u * in->o[0].n, K_PLAIN); } \
+  int emu_op_##P##_load_dword(emu_wave *w, const emu_insn *in) { return mem_load(w, in, SEG, dword_bytes(in), K_PLAIN); } \
   int emu_op_##P##_load_ubyte(emu_wave *w, const emu_insn *in) { return mem_load(w, in, SEG, 1, K_PLAIN); } \
   int emu_op_##P##_load_sbyte(emu_wave *w, const emu_insn *in) { return mem_load(w, in, SEG, 1, K_SBYTE); } \
   int emu_op_##P##_load_ushort(emu_wave *w, const emu_insn *in) { return mem_load(w, in, SEG, 2, K_PLAIN); } \
@@ -329,6 +377,14 @@ LOADS(buffer, SEG_BUFFER)
 ATOMS(global, SEG_GLOBAL)
 ATOMS(flat, SEG_FLAT)
 ATOMS(buffer, SEG_BUFFER)
+/* global_load_lds_* (gfx942: ubyte/sbyte/ushort/sshort/dword; gfx950 adds dwordx3/dwordx4): the
+ * global form of the loads to LDS above (no `lds` modifier: the mnemonic says it). */
+int emu_op_global_load_lds_dword(emu_wave *w, const emu_insn *in) { return mem_load_lds(w, in, SEG_GLOBAL, dword_bytes(in), K_PLAIN); }
+int emu_op_global_load_lds_ubyte(emu_wave *w, const emu_insn *in) { return mem_load_lds(w, in, SEG_GLOBAL, 1, K_PLAIN); }
+int emu_op_global_load_lds_sbyte(emu_wave *w, const emu_insn *in) { return mem_load_lds(w, in, SEG_GLOBAL, 1, K_SBYTE); }
+int emu_op_global_load_lds_ushort(emu_wave *w, const emu_insn *in) { return mem_load_lds(w, in, SEG_GLOBAL, 2, K_PLAIN); }
+int emu_op_global_load_lds_sshort(emu_wave *w, const emu_insn *in) { return mem_load_lds(w, in, SEG_GLOBAL, 2, K_SSHORT); }
+
 /* f32 min/max atomics exist only on some memories; keep them for global */
 int emu_op_global_atomic_min_f32(emu_wave *w, const emu_insn *in) { return mem_atomic(w, in, SEG_GLOBAL, 4, a_minf32, false); }
 int emu_op_global_atomic_max_f32(emu_wave *w, const emu_insn *in) { return mem_atomic(w, in, SEG_GLOBAL, 4, a_maxf32, false); }

@@ -972,6 +972,85 @@ Test(mem, buffer_offen_and_out_of_range_reads_zero)
   free(s);
 }
 
+/* Loads to LDS (CDNA4 ISA 9.1.9, 10.3): lane l's dword lands at M0 + offset + 4*l (16*l for
+ * dwordx3/x4); the instruction offset moves both the memory and the LDS address. Read back with
+ * ds_read. Buffer lanes failing the range check write 0. */
+Test(mem, buffer_and_global_loads_to_lds)
+{
+  BOTH {
+    gmem g;
+    gmem_init(&g);
+    snap *s = ll_xcalloc(1, sizeof *s);
+    emu_fault f;
+    ropts ro = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .mem = g.m, .kernarg = g.dka, .lds = 4096};
+    int rc = run_src(ARCH,
+                     "s_load_dwordx2 s[4:5], s[0:1], 0x0\n"
+                     "s_waitcnt lgkmcnt(0)\n"
+                     "s_mov_b64 s[8:9], s[4:5]\n"
+                     "s_and_b32 s5, s5, 0xffff\n"
+                     "s_mov_b32 s6, 200\n"                          /* num_records: 200 bytes */
+                     "s_mov_b32 s7, 0x27000\n"
+                     "v_lshlrev_b32 v1, 2, v0\n"
+                     "s_mov_b32 m0, 0x100\n"
+                     "buffer_load_dword v1, s[4:7], 0 offen offset:8 lds\n"  /* LDS[0x108 + 4l] = in[l+2] or 0 */
+                     "s_mov_b32 m0, 0x402\n"                        /* global form ignores M0[1:0] */
+                     "s_mov_b32 exec_hi, 0x7fffffff\n"              /* lane 63 would read past in[] */
+                     "global_load_lds_dword v1, s[8:9] offset:4\n"  /* LDS[0x404 + 4l] = in[l+1] */
+                     "s_mov_b64 exec, -1\n"
+                     "s_waitcnt vmcnt(0)\n"
+                     "ds_read_b32 v2, v1 offset:0x108\n"
+                     "ds_read_b32 v3, v1 offset:0x404\n"
+                     "s_waitcnt lgkmcnt(0)\n"
+                     "s_endpgm\n",
+                     &ro, s, &f);
+    cr_assert_eq(rc, LL_EXIT_OK, "%s: %s", emu_arch_name(ARCH), f.msg);
+    for (uint32_t l = 0; l < 64; l++) {
+      bool in_range = 4 * l + 8 + 4 <= 200; /* voffset + inst_offset + 4 bytes within num_records */
+      cr_assert_eq(s->w[0].v[2][l], in_range ? 0x1000u + (l + 2) * 3 : 0u, "%s lane %u", emu_arch_name(ARCH), l);
+      if (l < 63) cr_assert_eq(s->w[0].v[3][l], 0x1000u + (l + 1) * 3, "%s lane %u", emu_arch_name(ARCH), l);
+    }
+    emu_mem_free(g.m);
+    free(s);
+  }
+}
+
+Test(mem, gfx950_dwordx4_loads_to_lds_use_16_byte_lane_stride)
+{
+  gmem g;
+  gmem_init(&g);
+  snap *s = ll_xcalloc(1, sizeof *s);
+  emu_fault f;
+  ropts ro = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .mem = g.m, .kernarg = g.dka, .lds = 4096};
+  /* only 16 lanes: 16 * 16 bytes = the 256-byte input */
+  int rc = run_src(EMU_GFX950,
+                   "s_load_dwordx2 s[4:5], s[0:1], 0x0\n"
+                   "s_waitcnt lgkmcnt(0)\n"
+                   "s_mov_b64 s[8:9], s[4:5]\n"
+                   "s_and_b32 s5, s5, 0xffff\n"
+                   "s_mov_b32 s6, 256\n"
+                   "s_mov_b32 s7, 0x27000\n"
+                   "s_mov_b64 exec, 0xffff\n"
+                   "v_lshlrev_b32 v1, 4, v0\n"
+                   "s_mov_b32 m0, 0\n"
+                   "buffer_load_dwordx4 v1, s[4:7], 0 offen lds\n"    /* LDS[16l..] = in[4l..4l+3] */
+                   "s_mov_b32 m0, 0x400\n"
+                   "global_load_lds_dwordx3 v1, s[8:9]\n"            /* LDS[0x400 + 16l..+12] = in[4l..4l+2] */
+                   "s_waitcnt vmcnt(0)\n"
+                   "ds_read_b128 v[4:7], v1\n"
+                   "ds_read_b128 v[8:11], v1 offset:0x400\n"
+                   "s_waitcnt lgkmcnt(0)\n"
+                   "s_endpgm\n",
+                   &ro, s, &f);
+  cr_assert_eq(rc, LL_EXIT_OK, "%s", f.msg);
+  for (uint32_t l = 0; l < 16; l++)
+    for (uint32_t k = 0; k < 4; k++) {
+      cr_assert_eq(s->w[0].v[4 + k][l], 0x1000u + (4 * l + k) * 3, "lane %u dword %u", l, k);
+      cr_assert_eq(s->w[0].v[8 + k][l], k < 3 ? 0x1000u + (4 * l + k) * 3 : 0u, "x3: lane %u dword %u", l, k);
+    }
+  emu_mem_free(g.m);
+  free(s);
+}
+
 Test(mem, out_of_bounds_global_fault_names_lane_and_address)
 {
   gmem g;
