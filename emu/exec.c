@@ -334,21 +334,28 @@ void emu_dst32_slow(emu_wave *w, const emu_insn *in, int i, const uint32_t *d)
   blend(w, in, dst, d);
 }
 
-static inline float omod_clamp(const emu_insn *in, float x)
+/* OMOD then clamp. OMOD is ignored in IEEE mode (LLVM SIFoldOperands: "omod is ignored by
+ * hardware if IEEE bit is enabled"); clamp to [0, 1] turns a NaN (quiet or signalling) into 0
+ * with DX10_CLAMP set, else lets it through quieted (docs/emulator-choices.md). fminf/fmaxf are
+ * not used: C's fmax(sNaN, 0) may return NaN, which then clamped to 1. */
+static inline float omod_clamp(int omod, bool clamp, bool dx10, float x)
 {
-  switch (in->omod) {
+  switch (omod) {
   case 1: x *= 2.0f; break;
   case 2: x *= 4.0f; break;
   case 3: x *= 0.5f; break;
   }
-  if (in->clamp) x = fminf(fmaxf(x, 0.0f), 1.0f); /* NaN clamps to 0 */
-  return x;
+  return clamp ? emu_clampf(dx10, x) : x; /* -0 stays -0: docs/emulator-choices.md */
 }
+static inline int eff_omod(const emu_wave *w, const emu_insn *in) { return in->omod && !emu_ieee_mode(w) ? in->omod : 0; }
 
 void emu_dstf32(emu_wave *w, const emu_insn *in, int i, float *d)
 {
-  if (in->omod || in->clamp)
-    for (int l = 0; l < EMU_LANES; l++) d[l] = omod_clamp(in, d[l]);
+  int om = in->omod ? eff_omod(w, in) : 0;
+  if (om || in->clamp) {
+    bool dx10 = emu_dx10_clamp(w);
+    for (int l = 0; l < EMU_LANES; l++) d[l] = omod_clamp(om, in->clamp, dx10, d[l]);
+  }
   emu_dst32(w, in, i, (const uint32_t *)(const void *)d);
 }
 
@@ -367,15 +374,18 @@ void emu_dst64(emu_wave *w, const emu_insn *in, int i, const uint64_t *d)
 
 void emu_dstf64(emu_wave *w, const emu_insn *in, int i, double *d)
 {
-  if (in->omod || in->clamp)
+  int om = in->omod ? eff_omod(w, in) : 0;
+  if (om || in->clamp) {
+    bool dx10 = emu_dx10_clamp(w);
     for (int l = 0; l < EMU_LANES; l++) {
       double x = d[l];
-      if (in->omod == 1) x *= 2;
-      else if (in->omod == 2) x *= 4;
-      else if (in->omod == 3) x *= 0.5;
-      if (in->clamp) x = fmin(fmax(x, 0.0), 1.0);
+      if (om == 1) x *= 2;
+      else if (om == 2) x *= 4;
+      else if (om == 3) x *= 0.5;
+      if (in->clamp) x = x != x ? (dx10 ? 0.0 : emu_f64(emu_u64f(x) | (1ull << 51))) : x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x;
       d[l] = x;
     }
+  }
   emu_dst64(w, in, i, (const uint64_t *)(const void *)d);
 }
 
@@ -401,7 +411,9 @@ void emu_dst16(emu_wave *w, const emu_insn *in, int i, const uint16_t *d)
 void emu_dstf16(emu_wave *w, const emu_insn *in, int i, float *d)
 {
   uint16_t h[EMU_LANES];
-  for (int l = 0; l < EMU_LANES; l++) h[l] = emu_f32_to_f16(omod_clamp(in, d[l]));
+  int om = in->omod ? eff_omod(w, in) : 0;
+  bool dx10 = emu_dx10_clamp(w);
+  for (int l = 0; l < EMU_LANES; l++) h[l] = emu_f32_to_f16(omod_clamp(om, in->clamp, dx10, d[l]));
   emu_dst16(w, in, i, h);
 }
 

@@ -316,6 +316,17 @@ static inline const uint32_t *emu_emask(emu_wave *w)
   return w->emask;
 }
 
+/* Float mode of the running kernel, from its descriptor's COMPUTE_PGM_RSRC1 (AMDGPUUsage
+ * "compute_pgm_rsrc1"): DX10_CLAMP bit 21 (clamp turns NaN into 0), IEEE_MODE bit 23 (min/max
+ * quiet signalling NaNs; OMOD is ignored). clang sets both for compute kernels. s_setreg of the
+ * MODE register is not modelled (no kernel lanelab runs changes them). */
+static inline uint32_t emu_rsrc1(const emu_wave *w)
+{
+  return w->wg && w->wg->d && w->wg->d->kernel ? w->wg->d->kernel->rsrc1 : 0;
+}
+static inline bool emu_ieee_mode(const emu_wave *w) { return emu_rsrc1(w) >> 23 & 1; }
+static inline bool emu_dx10_clamp(const emu_wave *w) { return emu_rsrc1(w) >> 21 & 1; }
+
 /* bit reversal (gcc has no __builtin_bitreverse) */
 static inline uint32_t emu_brev32(uint32_t v)
 {
@@ -339,6 +350,38 @@ float emu_f16_to_f32(uint16_t h);
 uint16_t emu_f32_to_f16(float f);
 float emu_bf16_to_f32(uint16_t h);
 uint16_t emu_f32_to_bf16(float f);
+
+/* IEEE-754-2008 minNum/maxNum as v_min/v_max compute them (emu/op_valu.c explains), and the
+ * VOP3 clamp to [0, 1] (emu/exec.c omod_clamp explains NaN and -0). */
+static inline bool emu_snan32(float x)
+{
+  uint32_t u = emu_u32f(x);
+  return (u & 0x7f800000u) == 0x7f800000u && (u & 0x3fffffu) && !(u & 0x400000u);
+}
+static inline float emu_quiet32(float x) { return emu_f32(emu_u32f(x) | 0x400000u); }
+static inline float emu_fmin_ieee(bool ieee, float a, float b)
+{
+  if (ieee && emu_snan32(a)) return emu_quiet32(a);
+  if (ieee && emu_snan32(b)) return emu_quiet32(b);
+  if (a != a) return b != b ? emu_quiet32(a) : b;
+  if (b != b) return a;
+  if (a == b) return emu_u32f(a) >> 31 ? a : b;
+  return a < b ? a : b;
+}
+static inline float emu_fmax_ieee(bool ieee, float a, float b)
+{
+  if (ieee && emu_snan32(a)) return emu_quiet32(a);
+  if (ieee && emu_snan32(b)) return emu_quiet32(b);
+  if (a != a) return b != b ? emu_quiet32(a) : b;
+  if (b != b) return a;
+  if (a == b) return emu_u32f(a) >> 31 ? b : a;
+  return a > b ? a : b;
+}
+static inline float emu_clampf(bool dx10, float x)
+{
+  if (x != x) return dx10 ? 0.0f : emu_quiet32(x);
+  return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x;
+}
 
 /* ---- operand helpers (emu/exec.c) ------------------------------------------------------------
  * srcN: 32-bit source per lane. Returns a pointer to 64 values: straight into the register file

@@ -207,42 +207,42 @@ static int int_clamp(emu_wave *w, const emu_insn *in)
   }
 
 /* ---- helpers with IEEE corner cases -------------------------------------------------------- */
-/* v_min/v_max (IEEE mode, CDNA3 ISA "VOP2"): a NaN operand yields the other operand; -0 < +0. */
-static inline float fmin_ieee(float a, float b)
+/* v_min/v_max (CDNA3 ISA "VOP2"; IEEE-754-2008 minNum/maxNum): a quiet NaN operand yields the
+ * other operand; -0 < +0. In IEEE mode (emu_ieee_mode) a signalling NaN operand yields that NaN
+ * quieted (CDNA3 ISA "IEEE mode": sNaN inputs are quieted); with IEEE mode off it counts as a
+ * quiet NaN. */
+static inline bool snan64(double x)
 {
-  if (a != a) return b != b ? emu_f32(emu_u32f(a) | 0x400000) : b;
-  if (b != b) return a;
-  if (a == b) return emu_u32f(a) >> 31 ? a : b;
-  return a < b ? a : b;
+  uint64_t u = emu_u64f(x);
+  return (u & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (u & 0x7ffffffffffffull) && !(u >> 51 & 1);
 }
-static inline float fmax_ieee(float a, float b)
+static inline double quiet64(double x) { return emu_f64(emu_u64f(x) | (1ull << 51)); }
+static inline double dmin_ieee(bool ieee, double a, double b)
 {
-  if (a != a) return b != b ? emu_f32(emu_u32f(a) | 0x400000) : b;
-  if (b != b) return a;
-  if (a == b) return emu_u32f(a) >> 31 ? b : a;
-  return a > b ? a : b;
-}
-static inline double dmin_ieee(double a, double b)
-{
+  if (ieee && snan64(a)) return quiet64(a);
+  if (ieee && snan64(b)) return quiet64(b);
   if (a != a) return b;
   if (b != b) return a;
   if (a == b) return emu_u64f(a) >> 63 ? a : b;
   return a < b ? a : b;
 }
-static inline double dmax_ieee(double a, double b)
+static inline double dmax_ieee(bool ieee, double a, double b)
 {
+  if (ieee && snan64(a)) return quiet64(a);
+  if (ieee && snan64(b)) return quiet64(b);
   if (a != a) return b;
   if (b != b) return a;
   if (a == b) return emu_u64f(a) >> 63 ? b : a;
   return a > b ? a : b;
 }
-static inline float fmed3(float a, float b, float c)
+#define IEEE emu_ieee_mode(w)
+static inline float fmed3(bool ieee, float a, float b, float c)
 {
-  if (a != a || b != b || c != c) return fmin_ieee(fmin_ieee(a, b), c);
-  float mx = fmax_ieee(fmax_ieee(a, b), c);
-  if (mx == a) return fmax_ieee(b, c);
-  if (mx == b) return fmax_ieee(a, c);
-  return fmax_ieee(a, b);
+  if (a != a || b != b || c != c) return emu_fmin_ieee(ieee, emu_fmin_ieee(ieee, a, b), c);
+  float mx = emu_fmax_ieee(ieee, emu_fmax_ieee(ieee, a, b), c);
+  if (mx == a) return emu_fmax_ieee(ieee, b, c);
+  if (mx == b) return emu_fmax_ieee(ieee, a, c);
+  return emu_fmax_ieee(ieee, a, b);
 }
 /* float -> int conversions: truncate, saturate, NaN -> 0 (CDNA3 ISA "V_CVT_I32_F32") */
 static inline uint32_t cvt_i32(double x)
@@ -259,14 +259,26 @@ static inline uint32_t cvt_u32(double x)
   return (uint32_t)x;
 }
 static inline float rne_f32(float x) { return nearbyintf(x); }
+/* v_fract (CDNA3 ISA "V_FRACT_F32"): x - floor(x), at most the largest value below 1 of the
+ * type; NaN for inf; a NaN input is returned quieted (the comparison below is false for NaN, so
+ * it must be tested first: fract(NaN) once gave 0x3f7fffff). */
 static inline float fract_f32(float x)
 {
-  if (isinf(x)) return emu_f32(0x7fc00000); /* NaN for inf (ISA "V_FRACT_F32") */
+  if (x != x) return emu_quiet32(x);
+  if (isinf(x)) return emu_f32(0x7fc00000);
   float r = x - floorf(x);
   return r < 0x1.fffffep-1f ? r : 0x1.fffffep-1f;
 }
+static inline float fract_f16(float x) /* the f16 bound is 0x3bff = 1 - 2^-11 */
+{
+  if (x != x) return emu_quiet32(x);
+  if (isinf(x)) return emu_f32(0x7fc00000);
+  float r = x - floorf(x);
+  return r < 0x1.ffcp-1f ? r : 0x1.ffcp-1f;
+}
 static inline double fract_f64(double x)
 {
+  if (x != x) return emu_f64(emu_u64f(x) | (1ull << 51));
   if (isinf(x)) return NAN;
   double r = x - floor(x);
   return r < 0x1.fffffffffffffp-1 ? r : 0x1.fffffffffffffp-1;
@@ -277,10 +289,25 @@ static inline float t_log(float a) { return (float)log2((double)a); }
 static inline float t_rcp(float a) { return (float)(1.0 / (double)a); }
 static inline float t_rsq(float a) { return (float)(1.0 / sqrt((double)a)); }
 static inline float t_sqrt(float a) { return sqrtf(a); } /* correctly rounded */
-/* v_sin/v_cos take revolutions: sin(2*pi*x) (CDNA3 ISA "V_SIN_F32"); |x| >= 256 is out of the
- * documented range and still computed */
-static inline float t_sin(float a) { return (float)sin(2.0 * M_PI * (double)a); }
-static inline float t_cos(float a) { return (float)cos(2.0 * M_PI * (double)a); }
+/* v_sin/v_cos take turns: sin(2*pi*x) (CDNA3 ISA "V_SIN_F32"). The argument is reduced in turns
+ * as the hardware does: x = n + q/4 + t with n, q integers and |t| <= 1/8, each step exact in
+ * float, then sin/cos(2*pi*t) in double picked by the quadrant q and rounded once. So whole and
+ * quarter turns give exact 0 and +-1 for any magnitude (2*pi*x in double lost them: cos of a large
+ * whole number of turns came out -0.052). inf and NaN give NaN. */
+static inline float t_turns(float a, bool cosine)
+{
+  if (a != a) return emu_quiet32(a);
+  if (isinf(a)) return emu_f32(0x7fc00000);
+  float r = a - rintf(a);                 /* exact: |r| <= 1/2 */
+  float qf = rintf(r * 4.0f);             /* quadrant -2..2 */
+  float t = r - qf * 0.25f;               /* exact: |t| <= 1/8 */
+  int q = ((int)qf + (cosine ? 1 : 0)) & 3; /* cos(x) = sin(x + 1/4 turn) */
+  double s = sin(2.0 * M_PI * (double)t), c = cos(2.0 * M_PI * (double)t);
+  double v = q == 0 ? s : q == 1 ? c : q == 2 ? -s : -c;
+  return (float)v + 0.0f;                 /* +0.0f: sin(-0 turns) of an exact zero result is +0 */
+}
+static inline float t_sin(float a) { return a == 0 ? a : t_turns(a, false); }
+static inline float t_cos(float a) { return t_turns(a, true); }
 static inline int exp_f32(float x) { return (int)((emu_u32f(x) >> 23) & 0xff); }
 static inline int exp_f64(double x) { return (int)((emu_u64f(x) >> 52) & 0x7ff); }
 static inline bool denorm_f32(float x) { return x != 0 && exp_f32(x) == 0; }
@@ -479,7 +506,7 @@ VOP_H1(v_floor_f16, floorf(a))
 VOP_H1(v_ceil_f16, ceilf(a))
 VOP_H1(v_trunc_f16, truncf(a))
 VOP_H1(v_rndne_f16, rne_f32(a))
-VOP_H1(v_fract_f16, fract_f32(a))
+VOP_H1(v_fract_f16, fract_f16(a))
 VOP_H1(v_sin_f16, t_sin(a))
 VOP_H1(v_cos_f16, t_cos(a))
 /* 16-bit int <-> f16 */
@@ -588,8 +615,8 @@ VOP_F2(v_sub_f32, a - b)
 VOP_F2(v_subrev_f32, b - a)
 VOP_F2(v_mul_f32, a * b)
 VOP_F2(v_mul_legacy_f32, (a == 0 || b == 0) ? 0.0f : a * b) /* 0 * anything = 0 */
-VOP_F2(v_min_f32, fmin_ieee(a, b))
-VOP_F2(v_max_f32, fmax_ieee(a, b))
+VOP_F2(v_min_f32, emu_fmin_ieee(IEEE, a, b))
+VOP_F2(v_max_f32, emu_fmax_ieee(IEEE, a, b))
 VOP_U2(v_mul_i32_i24, (uint32_t)(((int32_t)(a << 8) >> 8) * ((int32_t)(b << 8) >> 8)))
 VOP_U2(v_mul_hi_i32_i24, (uint32_t)(((int64_t)((int32_t)(a << 8) >> 8) * ((int32_t)(b << 8) >> 8)) >> 32))
 VOP_U2(v_mul_u32_u24, (a & 0xffffff) * (b & 0xffffff))
@@ -711,8 +738,8 @@ VOP_H2(v_add_f16, a + b)
 VOP_H2(v_sub_f16, a - b)
 VOP_H2(v_subrev_f16, b - a)
 VOP_H2(v_mul_f16, a * b)
-VOP_H2(v_max_f16, fmax_ieee(a, b))
-VOP_H2(v_min_f16, fmin_ieee(a, b))
+VOP_H2(v_max_f16, emu_fmax_ieee(IEEE, a, b))
+VOP_H2(v_min_f16, emu_fmin_ieee(IEEE, a, b))
 VOP_W2(v_add_u16, a + b)
 VOP_W2(v_sub_u16, a - b)
 VOP_W2(v_subrev_u16, b - a)
@@ -760,12 +787,12 @@ VOP_F3(v_mad_f32, a * b + c)                 /* unfused */
 VOP_F3(v_mad_legacy_f32, ((a == 0 || b == 0) ? 0.0f : a * b) + c)
 VOP_H3(v_fma_f16, (float)fma((double)a, (double)b, (double)c))
 VOP_H3(v_mad_f16, a * b + c)
-VOP_F3(v_min3_f32, fmin_ieee(fmin_ieee(a, b), c))
-VOP_F3(v_max3_f32, fmax_ieee(fmax_ieee(a, b), c))
-VOP_F3(v_med3_f32, fmed3(a, b, c))
-VOP_H3(v_min3_f16, fmin_ieee(fmin_ieee(a, b), c))
-VOP_H3(v_max3_f16, fmax_ieee(fmax_ieee(a, b), c))
-VOP_H3(v_med3_f16, fmed3(a, b, c))
+VOP_F3(v_min3_f32, emu_fmin_ieee(IEEE, emu_fmin_ieee(IEEE, a, b), c))
+VOP_F3(v_max3_f32, emu_fmax_ieee(IEEE, emu_fmax_ieee(IEEE, a, b), c))
+VOP_F3(v_med3_f32, fmed3(IEEE, a, b, c))
+VOP_H3(v_min3_f16, emu_fmin_ieee(IEEE, emu_fmin_ieee(IEEE, a, b), c))
+VOP_H3(v_max3_f16, emu_fmax_ieee(IEEE, emu_fmax_ieee(IEEE, a, b), c))
+VOP_H3(v_med3_f16, fmed3(IEEE, a, b, c))
 #define I(x) ((int32_t)(x))
 VOP_U3(v_min3_i32, (uint32_t)(I(a) < I(b) ? (I(a) < I(c) ? I(a) : I(c)) : (I(b) < I(c) ? I(b) : I(c))))
 VOP_U3(v_max3_i32, (uint32_t)(I(a) > I(b) ? (I(a) > I(c) ? I(a) : I(c)) : (I(b) > I(c) ? I(b) : I(c))))
@@ -848,8 +875,8 @@ int emu_op_v_ldexp_f64(emu_wave *w, const emu_insn *in)
 }
 VOP_D2(v_add_f64, a + b)
 VOP_D2(v_mul_f64, a * b)
-VOP_D2(v_min_f64, dmin_ieee(a, b))
-VOP_D2(v_max_f64, dmax_ieee(a, b))
+VOP_D2(v_min_f64, dmin_ieee(IEEE, a, b))
+VOP_D2(v_max_f64, dmax_ieee(IEEE, a, b))
 /* 64-bit shifts: shift count is S0 (rev forms), value S1 */
 #define VOP_SH64(name, expr)                                                                       \
   int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \

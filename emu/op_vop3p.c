@@ -8,25 +8,9 @@
 #define L64 for (int l = 0; l < EMU_LANES; l++)
 
 static inline float h2f(uint16_t h) { return emu_f16_to_f32(h); }
-static inline uint16_t f2h(const emu_insn *in, float f)
-{
-  if (in->clamp) f = fminf(fmaxf(f, 0.0f), 1.0f);
-  return emu_f32_to_f16(f);
-}
-static inline float fmin_i(float a, float b)
-{
-  if (a != a) return b;
-  if (b != b) return a;
-  if (a == b) return signbit(a) ? a : b;
-  return a < b ? a : b;
-}
-static inline float fmax_i(float a, float b)
-{
-  if (a != a) return b;
-  if (b != b) return a;
-  if (a == b) return signbit(a) ? b : a;
-  return a > b ? a : b;
-}
+#define f2h(in, f) emu_f32_to_f16((in)->clamp ? emu_clampf(emu_dx10_clamp(w), (f)) : (f))
+#define fmin_i(a, b) emu_fmin_ieee(emu_ieee_mode(w), (a), (b))
+#define fmax_i(a, b) emu_fmax_ieee(emu_ieee_mode(w), (a), (b))
 
 #define PK_H(name, NS, expr)                                                                       \
   int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
@@ -120,7 +104,7 @@ static void src_pk32(emu_wave *w, const emu_insn *in, int i, const uint32_t **lo
 }
 static int pk32_done(emu_wave *w, const emu_insn *in, float *rl, float *rh)
 {
-  if (in->clamp) L64 rl[l] = fminf(fmaxf(rl[l], 0.0f), 1.0f), rh[l] = fminf(fmaxf(rh[l], 0.0f), 1.0f);
+  if (in->clamp) L64 rl[l] = emu_clampf(emu_dx10_clamp(w), rl[l]), rh[l] = emu_clampf(emu_dx10_clamp(w), rh[l]);
   const emu_opnd *o = &in->o[0];
   if (o->kind != EMU_OPK_VGPR && o->kind != EMU_OPK_AGPR)
     return emu_raise(w, in, "bad operand", -1, 0, "packed f32 result must be a VGPR pair");
@@ -223,7 +207,7 @@ static void mix_fma(emu_wave *w, const emu_insn *in, float *d)
   src_mix(w, in, 3, C);
   L64 {
     float r = fmaf(A[l], B[l], C[l]);
-    if (in->clamp) r = fminf(fmaxf(r, 0.0f), 1.0f);
+    if (in->clamp) r = emu_clampf(emu_dx10_clamp(w), r);
     d[l] = r;
   }
 }
@@ -265,7 +249,7 @@ int emu_op_v_dot2_f32_f16(emu_wave *w, const emu_insn *in)
   L64 {
     double r = (double)h2f(al[l]) * h2f(bl[l]) + (double)h2f(ah[l]) * h2f(bh[l]) + C[l];
     float f = (float)r;
-    if (in->clamp) f = fminf(fmaxf(f, 0.0f), 1.0f);
+    if (in->clamp) f = emu_clampf(emu_dx10_clamp(w), f);
     d[l] = f;
   }
   emu_dst32(w, in, 0, (const uint32_t *)(const void *)d);

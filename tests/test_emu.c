@@ -71,6 +71,7 @@ static void synth_make(synth *s, emu_arch a, const char *src, uint32_t lds)
   s->k.user_sgpr_count = 2;
   s->k.en_wg_id[0] = s->k.en_wg_id[1] = s->k.en_wg_id[2] = true;
   s->k.accum_offset = 256;
+  s->k.rsrc1 = 1u << 21; /* DX10_CLAMP on, IEEE_MODE off (OMOD applies); ropts.rsrc1 overrides */
   s->k.max_flat_workgroup_size = 1024;
   s->k.wavefront_size = 64;
 }
@@ -119,6 +120,7 @@ typedef struct {
   emu_wave_cb on_snap;
   void *snap_user;
   emu_launch_stats *stats;
+  uint32_t rsrc1; /* descriptor COMPUTE_PGM_RSRC1 if nonzero (float mode bits) */
 } ropts;
 
 /* Assemble, launch, snapshot wave registers of workgroup 0 at s_endpgm. Returns emu_launch's
@@ -129,6 +131,7 @@ static int run_src(emu_arch a, const char *src, const ropts *ro, snap *out, emu_
   if (!ro) ro = &def;
   synth s;
   synth_make(&s, a, src, ro->lds ? ro->lds : 1024);
+  if (ro->rsrc1) s.k.rsrc1 = ro->rsrc1;
   emu_mem *m = ro->mem ? ro->mem : emu_mem_new();
   emu_dispatch d = {0};
   d.co = &s.co;
@@ -2019,4 +2022,90 @@ Test(decode, forced_literal_operand_is_refused_not_read_as_zero)
   cr_assert(!ii->implemented, "an instruction with a lit() operand must not be executable: %s", ii->text);
   emu_program_free(prog);
   free(p);
+}
+
+/* ---- float mode and IEEE corner cases (docs/emulator-choices.md "Precision") ----------------------
+ * Expected values from the ISA rules: OMOD ignored in IEEE mode (LLVM SIFoldOperands); IEEE-mode
+ * min/max return a signalling NaN operand quieted (bit 22 set); fract(NaN) is NaN; clamp with
+ * DX10_CLAMP turns any NaN into 0; sin/cos reduce in turns, so whole/quarter turns are exact. */
+#define RSRC1_IEEE (1u << 23)
+#define RSRC1_DX10 (1u << 21)
+static snap *run_mode(emu_arch a, uint32_t rsrc1, const char *src)
+{
+  snap *s = ll_xcalloc(1, sizeof *s);
+  emu_fault f;
+  ropts ro = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .rsrc1 = rsrc1};
+  int rc = run_src(a, src, &ro, s, &f);
+  cr_assert_eq(rc, LL_EXIT_OK, "snippet faulted: %s\n%s", f.msg, src);
+  return s;
+}
+
+static const char mode_src[] =
+    "v_mov_b32 v2, 0x40400000\n"          /* 3.0 */
+    "v_mul_f32_e64 v1, 2.0, v2 mul:2\n"   /* 6 * omod 2 */
+    "v_mov_b32 v3, 0x7fa00000\n"          /* f32 sNaN */
+    "v_mov_b32 v4, 1.0\n"
+    "v_max_f32 v5, v3, v4\n"
+    "v_min_f32 v6, v4, v3\n"
+    "v_mov_b32 v7, 0x7d00\n"              /* f16 sNaN */
+    "v_mov_b32 v8, 0x3c00\n"              /* f16 1.0 */
+    "v_max_f16 v9, v7, v8\n"
+    "v_fract_f32 v10, v3\n"
+    "v_fract_f16 v11, v7\n"
+    "v_cvt_f16_f32_e64 v12, v3 clamp\n"
+    "v_mov_b32 v13, 0x80000000\n"         /* -0.0 */
+    "v_add_f32_e64 v14, v13, v13 clamp\n"
+    "v_mov_b32 v15, 0x7fc00001\n"         /* f32 qNaN */
+    "v_max_f32 v16, v15, v4\n"
+    "s_endpgm\n";
+
+Test(valu, float_mode_ieee_omod_snan_fract_clamp)
+{
+  BOTH {
+    snap *ieee = run_mode(ARCH, RSRC1_IEEE | RSRC1_DX10, mode_src), *legacy = run_mode(ARCH, RSRC1_DX10, mode_src);
+    for (int l = 0; l < 64; l += 21) {
+      cr_assert_eq(ieee->w[0].v[1][l], fbits(6.0f), "IEEE mode ignores OMOD");
+      cr_assert_eq(legacy->w[0].v[1][l], fbits(12.0f), "OMOD applies with IEEE mode off");
+      cr_assert_eq(ieee->w[0].v[5][l], 0x7fe00000u, "v_max_f32(sNaN, 1) = quieted sNaN in IEEE mode");
+      cr_assert_eq(ieee->w[0].v[6][l], 0x7fe00000u, "v_min_f32(1, sNaN) = quieted sNaN in IEEE mode");
+      cr_assert_eq(legacy->w[0].v[5][l], fbits(1.0f), "sNaN acts as a quiet NaN with IEEE mode off");
+      cr_assert_eq(ieee->w[0].v[16][l], fbits(1.0f), "quiet NaN operand yields the other one");
+      cr_assert_eq(ieee->w[0].v[9][l] & 0xffff, 0x7f00u, "v_max_f16(sNaN, 1) = quieted sNaN");
+      cr_assert_eq(ieee->w[0].v[10][l], 0x7fe00000u, "fract(sNaN) = NaN (quieted), not 0x3f7fffff");
+      cr_assert_eq(ieee->w[0].v[11][l] & 0xffff, 0x7f00u, "fract_f16(sNaN) = NaN (quieted), not 1.0");
+      cr_assert_eq(ieee->w[0].v[12][l] & 0xffff, 0u, "cvt_f16_f32(sNaN) clamp = 0 with DX10_CLAMP, not 1.0");
+      cr_assert_eq(ieee->w[0].v[14][l], 0x80000000u, "clamp keeps -0 (LLVM performClampCombine keeps it)");
+    }
+    free(ieee), free(legacy);
+  }
+}
+
+Test(valu, sin_cos_reduce_in_turns)
+{
+  /* inputs in turns; exact results at whole and quarter turns for any magnitude */
+  static const float x[] = {1000.0f, 1000.25f, 1000000.5f, -3.75f, 0.25f, 0.1f, -0.3f, 255.125f};
+  char src[2048];
+  size_t o = 0;
+  for (int i = 0; i < 8; i++)
+    o += (size_t)snprintf(src + o, sizeof src - o, "v_mov_b32 v%d, 0x%08x\nv_sin_f32 v%d, v%d\nv_cos_f32 v%d, v%d\n",
+                          1 + i, fbits(x[i]), 10 + i, 1 + i, 20 + i, 1 + i);
+  snprintf(src + o, sizeof src - o, "s_endpgm\n");
+  BOTH {
+    snap *s = run_mode(ARCH, RSRC1_IEEE | RSRC1_DX10, src);
+    float sv[8], cv[8];
+    for (int i = 0; i < 8; i++) sv[i] = bitsf(s->w[0].v[10 + i][5]), cv[i] = bitsf(s->w[0].v[20 + i][5]);
+    cr_assert(sv[0] == 0.0f && cv[0] == 1.0f, "1000 turns: sin %a cos %a", sv[0], cv[0]);
+    cr_assert(sv[1] == 1.0f && cv[1] == 0.0f, "1000.25 turns: sin %a cos %a", sv[1], cv[1]);
+    cr_assert(sv[2] == 0.0f && cv[2] == -1.0f, "1000000.5 turns: sin %a cos %a", sv[2], cv[2]);
+    cr_assert(sv[3] == 1.0f && cv[3] == 0.0f, "-3.75 turns: sin %a cos %a", sv[3], cv[3]);
+    cr_assert(sv[4] == 1.0f && cv[4] == 0.0f, "0.25 turns: sin %a cos %a", sv[4], cv[4]);
+    /* elsewhere within 1 ulp of the math on the reduced argument (2*pi*frac in double) */
+    for (int i = 5; i < 8; i++) {
+      double fr = (double)x[i] - floor((double)x[i]);
+      double rs = sin(2 * M_PI * fr), rc = cos(2 * M_PI * fr);
+      cr_assert(fabs(sv[i] - rs) <= fabs(nextafterf((float)rs, INFINITY) - (float)rs), "sin(%g turns) = %a, math %a", x[i], sv[i], rs);
+      cr_assert(fabs(cv[i] - rc) <= fabs(nextafterf((float)rc, INFINITY) - (float)rc), "cos(%g turns) = %a, math %a", x[i], cv[i], rc);
+    }
+    free(s);
+  }
 }
