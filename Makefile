@@ -17,7 +17,8 @@ CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wno-format-truncation -pthread -I. \
            -MMD -MP
 LLVM_CFLAGS := -I$(LLVM)/include
-LDLIBS  := -L$(LLVM)/lib -Wl,-rpath,$(LLVM)/lib -lLLVM -lm -lpthread -ldl
+# -lstdc++: emu/kname.c demangles C++ kernel names with __cxa_demangle (libLLVM needs it anyway)
+LDLIBS  := -L$(LLVM)/lib -Wl,-rpath,$(LLVM)/lib -lLLVM -lstdc++ -lm -lpthread -ldl
 ifeq ($(SAN),1)
 CFLAGS  += -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDLIBS  += -fsanitize=address,undefined

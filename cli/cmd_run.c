@@ -155,6 +155,7 @@ int cmd_run(int argc, char **argv) {
   hostbuf *bufs = NULL;
   rt_arg *args = NULL;
   void *bytes = NULL;
+  char *kname = NULL;
   if (rc < 0) { rc = 0; goto out; }
   if (rc) goto fail;
 
@@ -164,8 +165,9 @@ int cmd_run(int argc, char **argv) {
   emu_codeobj *co = emu_codeobj_load(bytes, nbytes, o.co_path, &err);
   if (!co) goto fail;
   emu_arch arch = co->arch;
-  const emu_kernel *k0 = emu_codeobj_kernel(co, o.kernel, &err);
+  const emu_kernel *k0 = emu_codeobj_kernel(co, o.kernel, &err); /* symbol or C++ name (emu.h) */
   bool args_ok = k0 != NULL;
+  if (k0) kname = ll_xstrdup(k0->name); /* the symbol, from here on */
   if (k0 && o.nspecs != rt_explicit_arg_count(k0)) {
     rt_arg_kind *kinds = ll_xcalloc(o.nspecs + 1, sizeof *kinds);
     for (size_t i = 0; i < o.nspecs; i++) kinds[i] = o.specs[i].value.kind;
@@ -248,7 +250,7 @@ int cmd_run(int argc, char **argv) {
     lo.on_wave_end = rt_regdump_cb;
     lo.user = dump;
   }
-  rc = rt_launch(dev, mod, o.kernel, o.grid, o.block, args, o.nspecs, o.lds, &lo, &err);
+  rc = rt_launch(dev, mod, kname, o.grid, o.block, args, o.nspecs, o.lds, &lo, &err);
   if (rc != LL_EXIT_OK) goto fail; /* a fault's message is in err (and fault.msg) */
 
   /* Success: results back, then every output file atomically. */
@@ -258,7 +260,7 @@ int cmd_run(int argc, char **argv) {
     if (o.specs[i].outfile && !ll_write_file_atomic(o.specs[i].outfile, bufs[i].host, bufs[i].size, &err)) goto fail;
   if (dump) {
     ll_buf b = {0};
-    rt_regdump_json(dump, &b, arch, o.kernel, o.grid, o.block);
+    rt_regdump_json(dump, &b, arch, kname, o.grid, o.block);
     bool ok = ll_write_file_atomic(o.dump, b.data, b.len, &err);
     ll_buf_free(&b);
     if (!ok) goto fail;
@@ -279,6 +281,7 @@ out:
   rt_unload(mod);
   rt_close(dev);
   free(bytes);
+  free(kname);
   for (size_t i = 0; i < o.nspecs; i++) rt_argspec_free(&o.specs[i]);
   free(o.specs);
   return rc;

@@ -215,6 +215,34 @@ static const cli_help entries[] = {
      "Example:\n"
      "  lanelab verify --arch all --shapes quick\n"},
 
+    {"compare", cmd_compare,
+     "compare GOT REF --dtype f32|f16|bf16|f64|i32|u32|i16|u16|i8|u8 [--shape D0,D1,..] "
+     "[--atol A] [--rtol R] [--format text|json] [--lanes[=ROWS]] [--max-bytes N]",
+     "Compares a kernel's output with a reference, element by element: an element passes iff\n"
+     "|got - ref| <= atol + rtol*|ref|. Prints the max abs and rel error (over pairs both finite)\n"
+     "and where, the count over tolerance, the first 10 mismatches by multi-index with both values\n"
+     "and bits, and the non-finite disagreements: NaN vs a number, +inf vs -inf, inf vs a finite\n"
+     "value (always over tolerance). The same infinity, or NaN on both sides, agrees.\n"
+     "Exit 0 all within tolerance, 1 some over, 2 a size that does not match the shape or dtype.\n"
+     "Operands:\n"
+     "  GOT              the kernel's output: raw little-endian elements of the dtype\n"
+     "  REF              the reference, same layout\n"
+     "Options:\n"
+     "  --dtype T        the element type (required)\n"
+     "  --shape D0,D1,.. dims, row-major, last fastest; both files must hold exactly that many\n"
+     "                   elements (default: flat, both the same whole number of elements)\n"
+     "  --atol A         absolute tolerance (default: f16 1e-3, bf16 1e-2, f32 1e-5, f64 1e-7,\n"
+     "                   integers 0)\n"
+     "  --rtol R         relative tolerance (default: as --atol)\n"
+     "  --format F       text or json (default: text)\n"
+     "  --lanes[=ROWS]   also give each mismatch as wave, dword and lane of a register dump:\n"
+     "                   32-bit dwords in rows of 64 lanes, lane fastest (the --dump-regs vgprs\n"
+     "                   layout, out[dword*64 + lane]); ROWS dwords per lane make one wave\n"
+     "                   (default: no lanes; ROWS default: the whole file is one wave)\n"
+     "  --max-bytes N    refuse an input larger than N bytes (default: 4294967296)\n"
+     "Example:\n"
+     "  lanelab compare out.bin ref.bin --dtype f16 --shape 128,64 --atol 1e-3 --rtol 1e-3\n"},
+
     {"bench", cmd_bench, "bench [emu|oracle|verify|seed|all] [--build DIR] [--seq N]",
      "Speed, measured here and never by timed tests.\n"
      "Operands:\n"

@@ -84,8 +84,13 @@ typedef struct emu_codeobj {
 /* Malformed, truncated, wrong machine, unknown arch: NULL with err->code = LL_EXIT_USAGE. */
 emu_codeobj *emu_codeobj_load(const void *bytes, size_t n, const char *path, ll_err *err);
 emu_codeobj *emu_codeobj_load_file(const char *path, ll_err *err);
-/* NULL and LL_EXIT_USAGE naming the kernels that do exist, if absent. */
+/* The kernel whose symbol is `name`; failing that, the one whose demangled C++ name matches it
+ * (emu/kname.c: `row_softmax` finds `_Z11row_softmaxPKfPfS1_i`; so do its qualified name, its
+ * signature, and its name with or without template arguments). NULL and LL_EXIT_USAGE if none
+ * matches (naming the kernels that exist, with their signatures) or several do (listing them). */
 const emu_kernel *emu_codeobj_kernel(const emu_codeobj *co, const char *name, ll_err *err);
+/* The demangled C++ name of an Itanium-mangled symbol (malloc'd), NULL if sym is not one. */
+char *emu_demangle(const char *sym);
 void emu_codeobj_free(emu_codeobj *co);
 
 /* ---- 2. memory ------------------------------------------------------------------------------*/

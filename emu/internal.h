@@ -197,6 +197,10 @@ extern const emu_opdef emu_optab_xlane[]; /* op_xlane.c, {NULL} terminated */
 /* Merged table, built once (thread-safe). */
 size_t emu_ops_count(void);
 const emu_opdef *emu_ops_get(size_t i);
+
+/* emu/kname.c: the C++-name half of emu_codeobj_kernel (called when no symbol is `name`); sets
+ * the not-found and ambiguity errors. */
+const emu_kernel *emu__kernel_by_cxx_name(const emu_codeobj *co, const char *name, ll_err *err);
 int emu_ops_find(const char *name); /* -1 if absent */
 
 int emu_op_unimplemented(emu_wave *w, const emu_insn *in);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "emu/emu.h"
+#include "emu/internal.h"
 #include "emu/msgpack.h"
 
 /* ELF-64 gABI and AMDGPUUsage "AMDGPU ELF Header" / "ELF Header Enumeration Values". */
@@ -595,12 +596,7 @@ emu_codeobj *emu_codeobj_load_file(const char *path, ll_err *err) {
 const emu_kernel *emu_codeobj_kernel(const emu_codeobj *co, const char *name, ll_err *err) {
   for (size_t i = 0; i < co->nkernels; i++)
     if (strcmp(co->kernels[i].name, name) == 0) return &co->kernels[i];
-  ll_buf b = {0};
-  for (size_t i = 0; i < co->nkernels; i++) ll_buf_printf(&b, "%s%s", i ? ", " : "", co->kernels[i].name);
-  ll_seterr(err, LL_EXIT_USAGE, "%s: no kernel named '%s'; kernels in it: %s", co->path, name,
-            ll_buf_str(&b));
-  ll_buf_free(&b);
-  return NULL;
+  return emu__kernel_by_cxx_name(co, name, err); /* emu/kname.c; also the not-found message */
 }
 
 void emu_codeobj_free(emu_codeobj *co) {

@@ -245,6 +245,121 @@ bool oracle_concat_mla_q(const oracle_concat_spec *s, uint16_t *out, ll_err *err
 bool oracle_concat_write(const oracle_concat_spec *s, const uint16_t *out, double seconds,
                          const char *dir, ll_err *err);
 
+/* ---- compare (`lanelab compare`) ---------------------------------------------------------------
+ * Element-wise comparison of two raw little-endian buffers, GOT (what a kernel wrote) and REF (a
+ * reference), under the rule above: an element passes iff |got - ref| <= atol + rtol*|ref|.
+ * Non-finite values (floating types only):
+ *   - the same infinity on both sides agrees (oracle_close);
+ *   - NaN on both sides agrees and is counted in nan_both: a reference that says NaN is matched
+ *     by a NaN (the default of numpy.testing.assert_allclose, equal_nan=True). This is the one
+ *     difference from oracle_close, where NaN never matches: the oracle's own outputs never
+ *     contain NaN, a user's reference may;
+ *   - NaN against a number, +inf against -inf and an infinity against a finite value are
+ *     non-finite disagreements, always over tolerance whatever atol/rtol are.
+ * max_abs is over the pairs where both are finite; max_rel over those where also ref != 0.
+ * Integer types are compared exactly in double (every value of these types is exact there), with
+ * default tolerance 0/0; the defaults for floating types are oracle_tolerance_default's (f16
+ * 1e-3/1e-3, bf16 1e-2/1e-2, f32 1e-5/1e-5) and for f64 1e-7/1e-7 (torch.testing.assert_close's
+ * float64 default).
+ *
+ * Shape: dims d0..d(k-1), row-major (the last index varies fastest); both buffers must hold
+ * exactly d0*..*d(k-1) elements, and without a shape the same whole number of elements. Mismatches
+ * are reported by multi-index in flat order, the first ORACLE_COMPARE_FIRST of them.
+ *
+ * Lanes (--lanes[=ROWS]): the buffers are register dumps of 32-bit dwords in rows of 64 lanes,
+ * lane fastest: dword d is lane d % 64 of row d / 64. That is the layout of the --dump-regs JSON's
+ * "vgprs" arrays (one array of 64 lanes per VGPR) and of lanelab's micro-kernel dumps
+ * (out[dword*64 + lane]). With ROWS, each wave's dump is ROWS rows (dwords per lane) and row r is
+ * dword r % ROWS of wave r / ROWS; without it the whole buffer is one wave. A mismatch at byte
+ * offset o is then reported as wave, dword and lane (and the byte within the dword for 8- and
+ * 16-bit types; an 8-byte element is reported at its low dword, its high dword being the next
+ * lane). A lanes buffer must be a whole number of rows (of waves with ROWS). */
+typedef enum {
+  ORACLE_E_F32, ORACLE_E_F16, ORACLE_E_BF16, ORACLE_E_F64, ORACLE_E_I32, ORACLE_E_U32,
+  ORACLE_E_I16, ORACLE_E_U16, ORACLE_E_I8, ORACLE_E_U8, ORACLE_E_COUNT
+} oracle_etype;
+bool oracle_etype_parse(const char *s, oracle_etype *out); /* "f32", "f16", ..., "u8" */
+const char *oracle_etype_name(oracle_etype t);
+size_t oracle_etype_size(oracle_etype t);
+bool oracle_etype_is_float(oracle_etype t);
+void oracle_compare_default_tol(oracle_etype t, double *atol, double *rtol);
+
+#define ORACLE_COMPARE_MAX_DIMS 8
+#define ORACLE_COMPARE_FIRST 10
+/* Default cap on each input file (bytes); --max-bytes changes it. */
+#define ORACLE_COMPARE_MAX_BYTES ((size_t)1 << 32)
+
+typedef struct oracle_compare_opts {
+  oracle_etype etype;
+  size_t ndims;                            /* 0: flat, one dim of the buffers' element count */
+  uint64_t dims[ORACLE_COMPARE_MAX_DIMS];
+  double atol, rtol;                       /* >= 0 */
+  bool lanes;
+  uint64_t lane_rows;                      /* dwords per lane per wave; 0 = one wave */
+} oracle_compare_opts;
+/* Defaults for etype: flat, default tolerance, no lanes. */
+void oracle_compare_opts_init(oracle_compare_opts *o, oracle_etype etype);
+/* "D0,D1,..": 1..ORACLE_COMPARE_MAX_DIMS positive integers whose product fits 2^62. */
+bool oracle_compare_shape_parse(const char *s, oracle_compare_opts *o, ll_err *err);
+
+typedef enum {
+  ORACLE_MM_VALUE,       /* both finite, over tolerance */
+  ORACLE_MM_NAN_GOT,     /* got NaN, ref a number */
+  ORACLE_MM_NAN_REF,     /* ref NaN, got a number */
+  ORACLE_MM_INF_SIGN,    /* +inf against -inf */
+  ORACLE_MM_INF_GOT,     /* got +-inf, ref finite */
+  ORACLE_MM_INF_REF      /* ref +-inf, got finite */
+} oracle_mismatch_kind;
+const char *oracle_mismatch_kind_name(oracle_mismatch_kind k); /* "value", "nan_vs_number", ... */
+
+typedef struct oracle_mismatch {
+  uint64_t flat;                           /* element index */
+  uint64_t idx[ORACLE_COMPARE_MAX_DIMS];   /* multi-index */
+  double got, ref;                         /* values (exact for every type) */
+  uint64_t got_bits, ref_bits;             /* raw element bits */
+  oracle_mismatch_kind kind;
+  uint64_t wave, dword, lane;              /* lanes only */
+  unsigned byte;                           /* lanes only: byte within the dword */
+} oracle_mismatch;
+
+typedef struct oracle_compare_result {
+  oracle_compare_opts opts;                /* as used: a flat compare has ndims 1, dims[0] = n */
+  uint64_t n;
+  uint64_t over;                           /* elements over tolerance, non-finite ones included */
+  uint64_t nonfinite;                      /* non-finite disagreements (the sum of the four below) */
+  uint64_t nan_got, nan_ref, inf_sign, inf_vs_finite;
+  uint64_t nan_both;                       /* NaN on both sides: agreements */
+  double max_abs, max_rel;
+  uint64_t max_abs_at, max_rel_at;         /* flat index; valid when the max is > 0 */
+  size_t nfirst;
+  oracle_mismatch first[ORACLE_COMPARE_FIRST];
+  uint64_t lane_mask;                      /* lanes: lanes holding a mismatch */
+  uint64_t rows_with_mismatch;             /* lanes: (wave, dword) rows holding a mismatch */
+} oracle_compare_result;
+
+/* Compares got[0..got_bytes) with ref[0..ref_bytes). Returns LL_EXIT_OK (every element within
+ * tolerance), LL_EXIT_FAIL (some over; *r says which), or LL_EXIT_USAGE with err naming the
+ * input whose size does not match the shape or dtype ("GOT", "REF": got_name/ref_name in the
+ * message when given), a negative or NaN tolerance, or a lanes buffer that is not whole rows. */
+int oracle_compare_buffers(const void *got, size_t got_bytes, const void *ref, size_t ref_bytes,
+                           const oracle_compare_opts *o, const char *got_name,
+                           const char *ref_name, oracle_compare_result *r, ll_err *err);
+/* Reads a whole file of at most max_bytes (0 = ORACLE_COMPARE_MAX_BYTES); a larger one, a
+ * directory or an unreadable one is LL_EXIT_USAGE naming it. Pipes and devices are read up to
+ * the cap. The result is malloc'd (never NULL on success, even when empty). */
+void *oracle_compare_read(const char *path, size_t max_bytes, size_t *n, ll_err *err);
+/* Both files through oracle_compare_read, then oracle_compare_buffers. */
+int oracle_compare_files(const char *got_path, const char *ref_path, const oracle_compare_opts *o,
+                         size_t max_bytes, oracle_compare_result *r, ll_err *err);
+/* Renderings of a result. text: a few lines ending in "PASS"/"FAIL"; json: one object
+ * ({"generated_by", "got", "ref", "dtype", "shape", "n", "atol", "rtol", "max_abs",
+ * "max_abs_at", "max_rel", "max_rel_at", "over_tolerance", "nonfinite": {...},
+ * "first_mismatches": [...], "lanes": {...} with --lanes, "verdict": "pass"|"FAIL"}). */
+void oracle_compare_text(const oracle_compare_result *r, const char *got_name, const char *ref_name,
+                         ll_buf *out);
+void oracle_compare_json(const oracle_compare_result *r, const char *got_name, const char *ref_name,
+                         ll_buf *out);
+
 /* ---- bench ---------------------------------------------------------------------------------- */
 /* Times the fast path on MHA 32/32 heads, head_dim 128, non-causal, f16 at seq 1024 and at
  * seq 4096 (the seed change's shape, ~275 GFLOP) and prints GFLOP/s to out. 0 on success. */

@@ -493,3 +493,81 @@ Test(rt_e2e, kernarg_overread_by_a_widened_scalar_load) {
   cr_assert_eq(y[0], 0u, "the slack past the kernarg segment reads %#x, want 0", y[0]);
   free(y); free(err); free(args); free(out); free(dir); free(co);
 }
+
+/* ---- user kernels: C++ names (emu/kname.c) ------------------------------------------------------
+ * tests/kernels/rt_user_kernels.hip. The symbols expected here are the Itanium C++ ABI manglings
+ * of its declarations, written out by hand (e.g. row_softmax(const float*, float*, float*, int) is
+ * _Z11row_softmaxPKfPfS1_i: 11-character name, P pointer, K const, S1_ the second substitution). */
+#define USRC LANELAB_ROOT "/tests/kernels/rt_user_kernels.hip"
+
+Test(rt_user, cxx_names_find_kernels_and_ambiguity_lists_signatures) {
+  char *p = compile_src(USRC, "gfx942", NULL);
+  emu_codeobj *co = load(p);
+  const struct { const char *name, *sym; } ok[] = {
+      {"row_softmax", "_Z11row_softmaxPKfPfS1_i"},
+      {"_Z11row_softmaxPKfPfS1_i", "_Z11row_softmaxPKfPfS1_i"},
+      {"row_softmax(float const*, float*, float*, int)", "_Z11row_softmaxPKfPfS1_i"},
+      {"scale(double*, double)", "_Z5scalePdd"},
+      {"scale(float *, float)", "_Z5scalePff"}, /* spaces ignored */
+      {"ns::fill<128>", "_ZN2ns4fillILi128EEEvPj"},
+      {"fill<64>", "_ZN2ns4fillILi64EEEvPj"},
+      {"axpy", "_Z4axpyfPKfPfj"},
+  };
+  for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+    ll_err e = {0};
+    const emu_kernel *k = emu_codeobj_kernel(co, ok[i].name, &e);
+    cr_assert_not_null(k, "'%s': %s", ok[i].name, e.msg);
+    cr_assert_str_eq(k->name, ok[i].sym, "'%s'", ok[i].name);
+  }
+  const struct { const char *name, *c1, *c2; } amb[] = {
+      {"scale", "_Z5scalePff (scale(float*, float))", "_Z5scalePdd (scale(double*, double))"},
+      {"fill", "_ZN2ns4fillILi64EEEvPj (void ns::fill<64>(unsigned int*))",
+       "_ZN2ns4fillILi128EEEvPj (void ns::fill<128>(unsigned int*))"},
+      {"ns::fill", "ns::fill<64>", "ns::fill<128>"},
+  };
+  for (size_t i = 0; i < sizeof amb / sizeof amb[0]; i++) {
+    ll_err e = {0};
+    cr_assert_null(emu_codeobj_kernel(co, amb[i].name, &e), "'%s' is ambiguous", amb[i].name);
+    cr_assert_eq(e.code, LL_EXIT_USAGE);
+    cr_assert(strstr(e.msg, "ambiguous") && strstr(e.msg, amb[i].c1) && strstr(e.msg, amb[i].c2), "%s", e.msg);
+  }
+  ll_err e = {0};
+  cr_assert_null(emu_codeobj_kernel(co, "softmax", &e), "a part of a name is no match");
+  cr_assert(strstr(e.msg, "no kernel named 'softmax'") && strstr(e.msg, "axpy(float, float const*, float*, unsigned int)"),
+            "%s", e.msg);
+  cr_assert_null(emu_codeobj_kernel(co, "", &e));
+  char *d = emu_demangle("_Z5scalePff");
+  cr_assert(d && !strcmp(d, "scale(float*, float)"), "%s", d);
+  free(d);
+  cr_assert_null(emu_demangle("affine"));
+  cr_assert_null(emu_demangle("_Z5sca"));
+  emu_codeobj_free(co);
+  free(p);
+}
+
+Test(rt_user, run_finds_a_kernel_by_cxx_name) {
+  char *co = compile_src(USRC, "gfx950", NULL), *dir = tmpdir();
+  char *in = ll_fmt("%s/in.bin", dir), *out = ll_fmt("%s/out.bin", dir), *regs = ll_fmt("%s/r.json", dir);
+  float x[64];
+  for (int i = 0; i < 64; i++) x[i] = (float)i * 0.5f;
+  cr_assert(ll_write_file_atomic(in, x, sizeof x, NULL));
+  char *args = ll_fmt("run %s row_softmax --grid 1 --block 64 --arg in:%s --arg out:256:%s --arg out:4:%s/t.bin "
+                      "--arg i32:7 --backend emu --dump-regs %s", co, in, out, dir, regs);
+  char *err;
+  int rc = cli("", args, &err);
+  cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+  size_t n;
+  float *y = ll_read_file(out, &n, NULL);
+  cr_assert(y && n == 256);
+  for (int i = 0; i < 64; i++) cr_assert(y[i] == (float)i * 0.5f + 7.0f, "out[%d] = %g", i, y[i]);
+  char *j = ll_read_file(regs, &n, NULL);
+  cr_assert(j && strstr(j, "\"kernel\": \"_Z11row_softmaxPKfPfS1_i\""), "the dump names the symbol");
+  free(j); free(y); free(err); free(args);
+  args = ll_fmt("run %s scale --grid 1 --block 64 --arg out:256:%s --arg f32:2", co, out);
+  rc = cli("", args, &err);
+  cr_assert_eq(rc, 2, "exit %d: %s", rc, err);
+  cr_assert(strstr(err, "ambiguous") && strstr(err, "scale(float*, float)") && strstr(err, "scale(double*, double)"),
+            "%s", err);
+  free(err); free(args);
+  free(in); free(out); free(regs); free(dir); free(co);
+}
