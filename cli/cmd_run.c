@@ -1,6 +1,7 @@
-/* cli/cmd_run — `lanelab run CODEOBJ KERNEL --grid X[,Y,Z] --block X[,Y,Z] [--arg SPEC]...
+/* cli/cmd_run — `lanelab run CODEOBJ KERNEL --grid X[,Y,Z] --block X[,Y,Z] [--arg [NAME=]SPEC]...
+ *                [--kernarg FILE [--buf NAME@OFF[,OFF..]:SPEC]...]
  *                [--backend auto|hip|emu] [--dump-regs FILE] [--lds-bytes N] [--budget N]`
- * (DESIGN.md "Command-line contract"). Runs one kernel on the runtime's device. Output files
+ * (DESIGN.md "Command-line contract"; docs/run.md for kernel names, named and raw arguments). Runs one kernel on the runtime's device. Output files
  * (out:/io: specs, --dump-regs) are written atomically, and only after a successful run; that each
  * can be written is checked before the run, so a bad output path costs no run and never leaves
  * some outputs written and others not. A fault prints the emulator's one-line message (arch,
@@ -19,9 +20,14 @@
 #include "util/util.h"
 
 static const char *usage =
-    "usage: lanelab run CODEOBJ KERNEL --grid X[,Y,Z] --block X[,Y,Z] [--arg SPEC]... "
+    "usage: lanelab run CODEOBJ KERNEL --grid X[,Y,Z] --block X[,Y,Z] [--arg [NAME=]SPEC]... "
+    "[--kernarg FILE [--buf NAME@OFF[,OFF..]:SPEC]...] "
     "[--backend auto|hip|emu] [--dump-regs FILE] [--lds-bytes N] [--budget N]\n"
-    "  SPEC, one per kernel argument in order: in:FILE  out:N:FILE  io:FILE:OUTFILE  u32:V  i32:V  u64:V  f32:V";
+    "  KERNEL: the symbol or the C++ name (row_softmax, ns::gemm<128>, 'scale(float*, float)')\n"
+    "  SPEC, one per kernel argument, in order or as NAME=SPEC by metadata name: in:FILE  out:N:FILE  "
+    "io:FILE:OUTFILE  u32:V  i32:V  u64:V  f32:V\n"
+    "  --kernarg FILE: the explicit arguments' raw bytes (packed structs); --buf puts a buffer's address at "
+    "byte offsets OFF of them (SPEC in:, out: or io:)";
 
 /* "X[,Y,Z]", each >= 1, missing ones 1. */
 static bool parse_dims(const char *opt, const char *s, uint32_t d[3], ll_err *err) {
@@ -43,12 +49,14 @@ static bool parse_dims(const char *opt, const char *s, uint32_t d[3], ll_err *er
 }
 
 typedef struct {
-  const char *co_path, *kernel, *dump, *grid_s, *block_s;
+  const char *co_path, *kernel, *dump, *grid_s, *block_s, *kernarg;
   rt_backend backend;
   uint32_t grid[3], block[3], lds;
   uint64_t budget; /* per-wave instruction budget, 0 = the emulator's default */
   rt_argspec *specs;
   size_t nspecs;
+  rt_bufspec *bufs; /* --buf, with --kernarg */
+  size_t nbufs;
 } run_opts;
 
 static int parse(int argc, char **argv, run_opts *o, ll_err *err) {
@@ -62,13 +70,19 @@ static int parse(int argc, char **argv, run_opts *o, ll_err *err) {
     }
     bool takes = !strcmp(a, "--grid") || !strcmp(a, "--block") || !strcmp(a, "--arg") ||
                  !strcmp(a, "--backend") || !strcmp(a, "--dump-regs") || !strcmp(a, "--lds-bytes") ||
-                 !strcmp(a, "--budget");
+                 !strcmp(a, "--budget") || !strcmp(a, "--kernarg") || !strcmp(a, "--buf");
     if (takes) {
       if (i + 1 >= argc) { ll_seterr(err, LL_EXIT_USAGE, "%s needs a value\n%s", a, usage); return LL_EXIT_USAGE; }
       const char *v = argv[++i];
       if (!strcmp(a, "--grid")) o->grid_s = v;
       else if (!strcmp(a, "--block")) o->block_s = v;
       else if (!strcmp(a, "--dump-regs")) o->dump = v;
+      else if (!strcmp(a, "--kernarg")) o->kernarg = v;
+      else if (!strcmp(a, "--buf")) {
+        o->bufs = ll_xrealloc(o->bufs, (o->nbufs + 1) * sizeof *o->bufs);
+        if (!rt_bufspec_parse(v, &o->bufs[o->nbufs], err)) return LL_EXIT_USAGE;
+        o->nbufs++;
+      }
       else if (!strcmp(a, "--backend")) {
         if (!rt_backend_parse(v, &o->backend)) {
           ll_seterr(err, LL_EXIT_USAGE, "--backend '%s': expected auto, hip or emu", v);
@@ -89,7 +103,7 @@ static int parse(int argc, char **argv, run_opts *o, ll_err *err) {
         }
       } else {
         o->specs = ll_xrealloc(o->specs, (o->nspecs + 1) * sizeof *o->specs);
-        if (!rt_argspec_parse(v, &o->specs[o->nspecs], err)) return LL_EXIT_USAGE;
+        if (!rt_argspec_parse_any(v, &o->specs[o->nspecs], err)) return LL_EXIT_USAGE;
         o->nspecs++;
       }
     } else if (a[0] == '-' && a[1]) {
@@ -110,6 +124,16 @@ static int parse(int argc, char **argv, run_opts *o, ll_err *err) {
   o->kernel = pos[1];
   if (!parse_dims("--grid", o->grid_s, o->grid, err) || !parse_dims("--block", o->block_s, o->block, err))
     return LL_EXIT_USAGE;
+  if (o->kernarg && o->nspecs) {
+    ll_seterr(err, LL_EXIT_USAGE, "--arg '%s' with --kernarg: the --kernarg bytes hold every explicit argument; "
+              "give buffers with --buf NAME@OFFSET:SPEC", o->specs[0].text);
+    return LL_EXIT_USAGE;
+  }
+  if (o->nbufs && !o->kernarg) {
+    ll_seterr(err, LL_EXIT_USAGE, "--buf '%s' needs --kernarg (the bytes its address is written into); without "
+              "it give buffers with --arg", o->bufs[0].name);
+    return LL_EXIT_USAGE;
+  }
   return 0;
 }
 
@@ -156,6 +180,9 @@ int cmd_run(int argc, char **argv) {
   rt_arg *args = NULL;
   void *bytes = NULL;
   char *kname = NULL;
+  uint8_t *raw = NULL; /* --kernarg bytes */
+  size_t nraw = 0;
+  const char *opt = "--arg"; /* what the buffer specs came from, for messages */
   if (rc < 0) { rc = 0; goto out; }
   if (rc) goto fail;
 
@@ -168,15 +195,24 @@ int cmd_run(int argc, char **argv) {
   const emu_kernel *k0 = emu_codeobj_kernel(co, o.kernel, &err); /* symbol or C++ name (emu.h) */
   bool args_ok = k0 != NULL;
   if (k0) kname = ll_xstrdup(k0->name); /* the symbol, from here on */
-  if (k0 && o.nspecs != rt_explicit_arg_count(k0)) {
-    rt_arg_kind *kinds = ll_xcalloc(o.nspecs + 1, sizeof *kinds);
-    for (size_t i = 0; i < o.nspecs; i++) kinds[i] = o.specs[i].value.kind;
-    args_ok = rt_check_arg_kinds(k0, kinds, o.nspecs, &err); /* fails: names the count */
-    free(kinds);
+  if (k0 && o.kernarg) {
+    /* Raw bytes: sized against the metadata, buffer offsets inside them; the buffers then go
+     * through the same input/output handling as --arg's, in --buf order. */
+    args_ok = (raw = rt_kernarg_read(o.kernarg, k0, &nraw, &err)) && rt_kernarg_check(k0, nraw, &err) &&
+              rt_kernarg_patch(raw, nraw, o.bufs, o.nbufs, NULL, &err);
+    o.specs = ll_xcalloc(o.nbufs + 1, sizeof *o.specs);
+    for (size_t i = 0; i < o.nbufs; i++) {
+      o.specs[o.nspecs++] = o.bufs[i].spec; /* moved: freed once, as a spec */
+      memset(&o.bufs[i].spec, 0, sizeof o.bufs[i].spec);
+    }
+    opt = "--buf";
+  } else if (k0) {
+    /* positional and NAME= specs into argument order, then each against its metadata */
+    args_ok = rt_argspecs_order(k0, o.specs, o.nspecs, &err);
+    for (size_t i = 0; args_ok && i < o.nspecs; i++)
+      if (!(args_ok = rt_check_arg_kind(k0, i, o.specs[i].value.kind, &err)))
+        ll_err_prefix(&err, "--arg '%s'", o.specs[i].text);
   }
-  for (size_t i = 0; args_ok && i < o.nspecs; i++)
-    if (!(args_ok = rt_check_arg_kind(k0, i, o.specs[i].value.kind, &err)))
-      ll_err_prefix(&err, "--arg '%s'", o.specs[i].text);
   emu_codeobj_free(co);
   if (!args_ok) goto fail;
 
@@ -186,11 +222,11 @@ int cmd_run(int argc, char **argv) {
     rt_argspec *s = &o.specs[i];
     if (s->kind == RT_SPEC_IN || s->kind == RT_SPEC_IO) {
       if (!(bufs[i].host = ll_read_file(s->file, &bufs[i].size, &err))) {
-        ll_err_prefix(&err, "--arg '%s'", s->text);
+        ll_err_prefix(&err, "%s '%s'", opt, s->text);
         goto fail;
       }
       if (bufs[i].size == 0) {
-        ll_seterr(&err, LL_EXIT_USAGE, "--arg '%s': %s is empty; a buffer needs at least one byte", s->text, s->file);
+        ll_seterr(&err, LL_EXIT_USAGE, "%s '%s': %s is empty; a buffer needs at least one byte", opt, s->text, s->file);
         goto fail;
       }
     } else if (s->kind == RT_SPEC_OUT) {
@@ -198,13 +234,13 @@ int cmd_run(int argc, char **argv) {
        * (ll_xcalloc aborts on out-of-memory: `out:99999999999999:f` crashed with SIGABRT) */
       bufs[i].size = s->size;
       if (s->size > SIZE_MAX || !(bufs[i].host = calloc((size_t)s->size, 1))) {
-        ll_seterr(&err, LL_EXIT_USAGE, "--arg '%s': cannot allocate a buffer of %llu bytes", s->text,
+        ll_seterr(&err, LL_EXIT_USAGE, "%s '%s': cannot allocate a buffer of %llu bytes", opt, s->text,
                   (unsigned long long)s->size);
         goto fail;
       }
     }
     if (s->outfile) {
-      char *what = ll_fmt("--arg '%s'", s->text);
+      char *what = ll_fmt("%s '%s'", opt, s->text);
       bool ok = check_writable(what, s->outfile, &err);
       free(what);
       if (!ok) goto fail;
@@ -241,16 +277,25 @@ int cmd_run(int argc, char **argv) {
       goto fail;
     args[i].ptr = bufs[i].addr;
   }
+  if (raw) {
+    uint64_t *addrs = ll_xcalloc(o.nspecs + 1, sizeof *addrs);
+    for (size_t i = 0; i < o.nspecs; i++) addrs[i] = bufs[i].addr;
+    bool ok = rt_kernarg_patch(raw, nraw, o.bufs, o.nbufs, addrs, &err); /* checked above: cannot fail */
+    free(addrs);
+    if (!ok) goto fail;
+  }
   rt_launch_opts lo = {0};
   emu_fault fault = {0};
   lo.fault = &fault;
   lo.insn_budget = o.budget;
+  lo.kernarg = raw;
+  lo.kernarg_size = nraw;
   if (o.dump) {
     dump = rt_regdump_new();
     lo.on_wave_end = rt_regdump_cb;
     lo.user = dump;
   }
-  rc = rt_launch(dev, mod, kname, o.grid, o.block, args, o.nspecs, o.lds, &lo, &err);
+  rc = rt_launch(dev, mod, kname, o.grid, o.block, raw ? NULL : args, raw ? 0 : o.nspecs, o.lds, &lo, &err);
   if (rc != LL_EXIT_OK) goto fail; /* a fault's message is in err (and fault.msg) */
 
   /* Success: results back, then every output file atomically. */
@@ -282,6 +327,9 @@ out:
   rt_close(dev);
   free(bytes);
   free(kname);
+  free(raw);
+  for (size_t i = 0; i < o.nbufs; i++) rt_bufspec_free(&o.bufs[i]);
+  free(o.bufs);
   for (size_t i = 0; i < o.nspecs; i++) rt_argspec_free(&o.specs[i]);
   free(o.specs);
   return rc;

@@ -98,12 +98,15 @@ static const cli_help entries[] = {
      "  lanelab seed --target mfma16x16x16_b --via ds_read_b64_tr_b16 --arch gfx950\n"},
 
     {"run", cmd_run,
-     "run CODEOBJ KERNEL --grid X[,Y,Z] --block X[,Y,Z] [--arg SPEC]... [--backend auto|hip|emu] "
+     "run CODEOBJ KERNEL --grid X[,Y,Z] --block X[,Y,Z] [--arg [NAME=]SPEC]... "
+     "[--kernarg FILE [--buf NAME@OFF[,OFF..]:SPEC]...] [--backend auto|hip|emu] "
      "[--dump-regs FILE] [--lds-bytes N] [--budget N]",
      "Runs one kernel of a code object on the emulator or a real GPU.\n"
      "Operands:\n"
      "  CODEOBJ          an AMDGPU code object (ELF, code object v5/v6) for gfx942 or gfx950\n"
-     "  KERNEL           the kernel's symbol name in it\n"
+     "  KERNEL           the kernel's symbol, or its C++ name: row_softmax finds\n"
+     "                   _Z11row_softmaxPKfPfS1_i; also ns::gemm<128>, gemm, or the signature\n"
+     "                   'scale(float*, float)'; several matches are exit 2 listing them\n"
      "Options:\n"
      "  --grid X[,Y,Z]   workgroups per dimension, missing ones 1 (required)\n"
      "  --block X[,Y,Z]  work-items per workgroup, missing ones 1 (required)\n"
@@ -113,7 +116,13 @@ static const cli_help entries[] = {
      "                     out:N:FILE          an N-byte zeroed buffer written to FILE after the run\n"
      "                     io:FILE:OUTFILE     FILE in, the buffer written to OUTFILE after the run\n"
      "                     u32:V i32:V u64:V f32:V   by-value arguments (integers may be 0x-hex)\n"
-     "                   each must match the kernel's metadata, else exit 2 naming the argument\n"
+     "                   each must match the kernel's metadata, else exit 2 naming the argument;\n"
+     "                   NAME=SPEC gives the argument of that metadata name, in any order, mixed\n"
+     "                   with positional ones (names need clang -fhip-kernel-arg-name)\n"
+     "  --kernarg FILE   the explicit arguments as raw bytes (a packed struct), copied to kernarg\n"
+     "                   offset 0; hidden ones are still filled; not with --arg (default: none)\n"
+     "  --buf NAME@OFF[,OFF..]:SPEC  with --kernarg: a buffer (SPEC in:, out: or io:) whose\n"
+     "                   device address is written at each byte offset OFF (default: none)\n"
      "  --backend B      auto (a GPU of the code object's arch if present, else the emulator; the\n"
      "                   choice and the reason go to stderr unless -q), hip or emu (default: auto)\n"
      "  --dump-regs FILE every wave's SGPRs, VGPRs and AGPRs at s_endpgm as JSON (emulator only;\n"

@@ -171,7 +171,15 @@ int rt_launch(rt_device *d, rt_module *m, const char *name, const uint32_t grid[
   size_t size = rt_kernarg_bytes(k);
   uint8_t *buf = ll_xcalloc(size ? size : 1, 1);
   int rc = LL_EXIT_USAGE;
-  if (rt_fill_kernargs(k, args, nargs, grid, block, dynamic_lds, buf, size ? size : 1, err))
+  bool raw = o && o->kernarg;
+  if (raw && nargs) {
+    ll_seterr(err, LL_EXIT_USAGE, "kernel '%s': raw kernel-argument bytes and %zu argument values given; one or "
+              "the other", name, nargs);
+    free(buf);
+    return LL_EXIT_USAGE;
+  }
+  if (raw ? rt_fill_kernargs_raw(k, o->kernarg, o->kernarg_size, grid, block, dynamic_lds, buf, size ? size : 1, err)
+          : rt_fill_kernargs(k, args, nargs, grid, block, dynamic_lds, buf, size ? size : 1, err))
     rc = d->backend == RT_HIP ? rt_hip_launch(d->hip, m->hip_module, k, grid, block, dynamic_lds, buf, size, err)
                               : rt_emu_launch(d, m, k, grid, block, dynamic_lds, buf, size, o, err);
   free(buf);

@@ -110,6 +110,8 @@ typedef struct rt_launch_opts {
   void *user;
   emu_fault *fault;        /* emu: filled when the launch faults (may be NULL) */
   emu_launch_stats *stats; /* emu: may be NULL */
+  const uint8_t *kernarg;  /* raw explicit argument bytes (rt_fill_kernargs_raw), or NULL */
+  size_t kernarg_size;     /* with kernarg: the launch takes no args (nargs 0) */
 } rt_launch_opts;
 
 /* Runs kernel `name` of m over grid[0..2] workgroups of block[0..2] work-items, waits for it.
@@ -148,6 +150,7 @@ typedef enum { RT_SPEC_IN, RT_SPEC_OUT, RT_SPEC_IO, RT_SPEC_U32, RT_SPEC_I32, RT
 typedef struct rt_argspec {
   rt_spec_kind kind;
   char *text;    /* the spec as given, for messages */
+  char *name;    /* NAME of a NAME=SPEC (rt_argspec_parse_any), else NULL */
   char *file;    /* in, io: input file */
   char *outfile; /* out, io: output file */
   uint64_t size; /* out: N */
@@ -156,5 +159,44 @@ typedef struct rt_argspec {
 /* LL_EXIT_USAGE naming the spec if it is malformed or a value is out of range. */
 bool rt_argspec_parse(const char *s, rt_argspec *out, ll_err *err);
 void rt_argspec_free(rt_argspec *s);
+
+/* ---- arguments by name, raw kernel-argument bytes (rt_kernarg.c; docs/run.md) ----------------
+ * rt_argspec_parse_any: `NAME=SPEC` (NAME a C identifier: the metadata's .name of an explicit
+ * argument; rt_argspec.name set) or a positional SPEC (name NULL).
+ * rt_argspecs_order: puts specs in the kernel's explicit-argument order. Positional specs fill
+ * arguments 0, 1, ... in the order given; named ones fill the argument of that name wherever they
+ * stand. LL_EXIT_USAGE naming the spec for: an unknown name (listing the kernel's names, or
+ * saying its metadata has none: clang emits them with -fhip-kernel-arg-name), an argument given
+ * twice, more positional specs than arguments, or arguments left without a value (listing them).
+ * On success specs[0..n) is in argument order (n equals rt_explicit_arg_count). */
+bool rt_argspec_parse_any(const char *s, rt_argspec *out, ll_err *err);
+bool rt_argspecs_order(const emu_kernel *k, rt_argspec *specs, size_t n, ll_err *err);
+
+/* Raw explicit arguments (`--kernarg FILE`): bytes [0, n) of the kernarg segment exactly as the
+ * kernel reads them (a packed struct's bytes, by-value arguments of any size). n must cover every
+ * explicit argument of the metadata (>= their end) and stop below the first hidden argument,
+ * which the runtime fills as for rt_fill_kernargs; else LL_EXIT_USAGE saying which bound. */
+void rt_explicit_extent(const emu_kernel *k, uint32_t *end, uint32_t *first_hidden, const char **hidden_kind);
+bool rt_kernarg_check(const emu_kernel *k, size_t n, ll_err *err);
+/* The --kernarg file, at most k's kernarg segment size (a larger one is LL_EXIT_USAGE). */
+void *rt_kernarg_read(const char *path, const emu_kernel *k, size_t *n, ll_err *err);
+bool rt_fill_kernargs_raw(const emu_kernel *k, const uint8_t *raw, size_t n, const uint32_t grid[3],
+                          const uint32_t block[3], uint32_t dynamic_lds, uint8_t *buf, size_t size,
+                          ll_err *err);
+/* `--buf NAME@OFF[,OFF...]:SPEC`, SPEC one of in:FILE, out:N:FILE, io:FILE:OUTFILE: a device
+ * buffer whose 64-bit address is written little-endian at each byte offset OFF of the raw kernel
+ * arguments. spec.text is the whole option value, for messages. */
+typedef struct rt_bufspec {
+  char *name;
+  uint32_t *offsets;
+  size_t noffsets;
+  rt_argspec spec;
+} rt_bufspec;
+bool rt_bufspec_parse(const char *s, rt_bufspec *out, ll_err *err);
+void rt_bufspec_free(rt_bufspec *b);
+/* Checks every buffer's offsets against raw's n bytes (each address inside, no two overlapping,
+ * no name twice) and, when addrs is not NULL, writes addrs[i] at bufs[i]'s offsets. */
+bool rt_kernarg_patch(uint8_t *raw, size_t n, const rt_bufspec *bufs, size_t nb, const uint64_t *addrs,
+                      ll_err *err);
 
 #endif

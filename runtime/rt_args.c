@@ -185,6 +185,7 @@ bool rt_fill_kernargs(const emu_kernel *k, const rt_arg *args, size_t nargs, con
 void rt_argspec_free(rt_argspec *s) {
   if (!s) return;
   free(s->text);
+  free(s->name);
   free(s->file);
   free(s->outfile);
   memset(s, 0, sizeof *s);

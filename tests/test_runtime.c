@@ -571,3 +571,266 @@ Test(rt_user, run_finds_a_kernel_by_cxx_name) {
   free(err); free(args);
   free(in); free(out); free(regs); free(dir); free(co);
 }
+
+/* ---- user kernels: arguments by name (rt_kernarg.c) --------------------------------------------
+ * axpy(float a, const float *x, float *y, unsigned n): y[i] = a*x[i] + y[i] for i < n. With small
+ * integers and a = 2 every result is exact, so the expectation is the formula. */
+static void write_f32(const char *path, const float *v, size_t n) {
+  cr_assert(ll_write_file_atomic(path, v, n * 4, NULL), "writing %s", path);
+}
+
+static void check_axpy(const char *out, unsigned n) {
+  size_t sz;
+  float *y = ll_read_file(out, &sz, NULL);
+  cr_assert(y && sz == 64 * 4, "%s", out);
+  for (unsigned i = 0; i < 64; i++) {
+    float want = i < n ? 2.0f * (float)i + (float)(100 + i) : (float)(100 + i);
+    cr_assert(y[i] == want, "y[%u] = %g, want %g", i, y[i], want);
+  }
+  free(y);
+}
+
+Test(rt_user, named_args_in_any_order_and_mixed) {
+  char *co = compile_src(USRC, "gfx942", "-fhip-kernel-arg-name"), *dir = tmpdir();
+  char *x = ll_fmt("%s/x.bin", dir), *y = ll_fmt("%s/y.bin", dir), *o = ll_fmt("%s/o.bin", dir);
+  float xv[64], yv[64];
+  for (int i = 0; i < 64; i++) xv[i] = (float)i, yv[i] = (float)(100 + i);
+  write_f32(x, xv, 64);
+  write_f32(y, yv, 64);
+  char *err;
+  char *args = ll_fmt("run %s axpy --grid 1 --block 64 --arg n=u32:50 --arg y=io:%s:%s --arg a=f32:2 --arg x=in:%s",
+                      co, y, o, x);
+  int rc = cli("", args, &err);
+  cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+  check_axpy(o, 50);
+  free(args); free(err);
+  unlink(o);
+  /* mixed: positional a, x (arguments 0 and 1), then n and y by name */
+  args = ll_fmt("run %s axpy --grid 1 --block 64 --arg f32:2 --arg n=u32:33 --arg in:%s --arg y=io:%s:%s", co, x, y, o);
+  rc = cli("", args, &err);
+  cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+  check_axpy(o, 33);
+  free(args); free(err);
+  /* errors: exit 2 naming the argument */
+  const struct { const char *args, *say; } bad[] = {
+      {"--arg a=f32:2 --arg x=in:X --arg y=io:X:O --arg z=u32:1", "no argument named 'z'; its arguments: a, x, y, n"},
+      {"--arg f32:2 --arg a=f32:3 --arg x=in:X --arg y=io:X:O", "argument 0 ('a') is already given by --arg 'f32:2'"},
+      {"--arg a=f32:2 --arg x=in:X --arg y=io:X:O", "missing: 3 'n' (by_value, 4 bytes)"},
+      {"--arg a=f32:2 --arg x=u32:1 --arg y=io:X:O --arg n=u32:1", "'x': global_buffer"},
+      {"--arg f32:2 --arg in:X --arg io:X:O --arg u32:1 --arg u32:2", "this is positional argument 5"},
+      {"--arg n=bogus:1", "--arg 'n=bogus:1'"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    ll_buf b = {0};
+    for (const char *p = bad[i].args; *p; p++) /* X, O -> the files */
+      if (*p == 'X' && (p[1] == ' ' || p[1] == ':' || !p[1]) && p[-1] == ':') ll_buf_puts(&b, x);
+      else if (*p == 'O' && (p[1] == ' ' || !p[1]) && p[-1] == ':') ll_buf_puts(&b, o);
+      else ll_buf_put(&b, p, 1);
+    args = ll_fmt("run %s axpy --grid 1 --block 64 %s", co, ll_buf_str(&b));
+    rc = cli("", args, &err);
+    cr_assert_eq(rc, 2, "%s: exit %d: %s", bad[i].args, rc, err);
+    cr_assert(strstr(err, bad[i].say), "%s: expected '%s' in: %s", bad[i].args, bad[i].say, err);
+    free(args); free(err);
+    ll_buf_free(&b);
+  }
+  free(co);
+  /* without -fhip-kernel-arg-name the metadata names nothing */
+  co = compile_src(USRC, "gfx942", NULL);
+  args = ll_fmt("run %s axpy --grid 1 --block 64 --arg a=f32:2", co);
+  rc = cli("", args, &err);
+  cr_assert_eq(rc, 2, "exit %d: %s", rc, err);
+  cr_assert(strstr(err, "names no arguments") && strstr(err, "-fhip-kernel-arg-name"), "%s", err);
+  free(args); free(err);
+  free(x); free(y); free(o); free(dir); free(co);
+}
+
+Test(rt_argspec, name_prefix_forms) {
+  rt_argspec s;
+  ll_err e = {0};
+  cr_assert(rt_argspec_parse_any("n=u32:5", &s, &e), "%s", e.msg);
+  cr_assert(s.name && !strcmp(s.name, "n") && s.kind == RT_SPEC_U32 && s.value.u32 == 5 && !strcmp(s.text, "n=u32:5"));
+  rt_argspec_free(&s);
+  cr_assert(rt_argspec_parse_any("in:a=b.bin", &s, &e), "%s", e.msg); /* '=' after the kind: a file name */
+  cr_assert(!s.name && s.kind == RT_SPEC_IN && !strcmp(s.file, "a=b.bin"));
+  rt_argspec_free(&s);
+  cr_assert(rt_argspec_parse_any("p.in=in:f", &s, &e) && !strcmp(s.name, "p.in") && !strcmp(s.file, "f"));
+  rt_argspec_free(&s);
+  const char *bad[] = {"=u32:1", "n=", "n=u32", "1n=u32:1", "n=u32:-1"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    ll_err e2 = {0};
+    cr_assert_not(rt_argspec_parse_any(bad[i], &s, &e2), "'%s' accepted", bad[i]);
+    cr_assert(e2.code == LL_EXIT_USAGE && strstr(e2.msg, bad[i]), "%s: %s", bad[i], e2.msg);
+  }
+}
+
+/* ---- user kernels: raw kernel-argument bytes (--kernarg, --buf) --------------------------------*/
+/* P320 { const float *in; float *out; unsigned n; float scale; float bias[74]; }: C's layout rules
+ * put in at 0, out at 8, n at 16, scale at 20, bias at 24..320. */
+static void p320_bytes(uint8_t b[320], unsigned n, float scale) {
+  memset(b, 0xee, 16); /* whatever is at the pointers is replaced by --buf */
+  memcpy(b + 16, &n, 4);
+  memcpy(b + 20, &scale, 4);
+  for (int i = 0; i < 74; i++) {
+    float v = (float)(i - 37);
+    memcpy(b + 24 + 4 * i, &v, 4);
+  }
+}
+
+Test(rt_user, kernarg_runs_a_320_byte_struct_kernel) {
+  char *co = compile_src(USRC, "gfx950", NULL), *dir = tmpdir();
+  /* the metadata: one by_value argument of 320 bytes at offset 0, hidden ones from 320 (readelf) */
+  rkern ks[16];
+  long vmaj = 0, vmin = 0;
+  int nk = readelf_kernels(co, ks, 16, &vmaj, &vmin), which = -1;
+  for (int i = 0; i < nk; i++) if (!strcmp(ks[i].name, "_Z9packed3204P320")) which = i;
+  cr_assert_geq(which, 0);
+  cr_assert(!strcmp(ks[which].args[0].kind, "by_value") && ks[which].args[0].size == 320 && ks[which].args[0].offset == 0);
+  cr_assert(!strcmp(ks[which].args[1].kind, "hidden_block_count_x") && ks[which].args[1].offset == 320);
+  char *k = ll_fmt("%s/p.bin", dir), *x = ll_fmt("%s/x.bin", dir), *y = ll_fmt("%s/y.bin", dir);
+  char *ref = ll_fmt("%s/ref.bin", dir);
+  uint8_t p[320];
+  p320_bytes(p, 100, 0.5f);
+  cr_assert(ll_write_file_atomic(k, p, sizeof p, NULL));
+  float xv[128], want[128] = {0};
+  for (int i = 0; i < 128; i++) xv[i] = (float)(3 * i);
+  for (int i = 0; i < 100; i++) want[i] = xv[i] * 0.5f + (float)(i % 74 - 37); /* exact in f32 */
+  write_f32(x, xv, 128);
+  write_f32(ref, want, 128);
+  char *args = ll_fmt("run %s packed320 --grid 2 --block 64 --kernarg %s --buf in@0:in:%s --buf out@8:out:512:%s",
+                      co, k, x, y);
+  char *err;
+  int rc = cli("", args, &err);
+  cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+  free(args); free(err);
+  /* checked through `lanelab compare`, bit-exact */
+  args = ll_fmt("compare %s %s --dtype f32 --atol 0 --rtol 0 >/dev/null", y, ref);
+  rc = cli("", args, &err);
+  cr_assert_eq(rc, 0, "compare: exit %d: %s", rc, err);
+  free(args); free(err);
+  size_t n;
+  float *got = ll_read_file(y, &n, NULL);
+  cr_assert(n == 512 && got[99] == want[99] && got[100] == 0 && want[99] == 297 * 0.5f + (float)(99 % 74 - 37));
+  free(got);
+  free(k); free(x); free(y); free(ref); free(dir); free(co);
+}
+
+Test(rt_user, kernarg_12_and_656_byte_structs) {
+  char *co = compile_src(USRC, "gfx942", NULL), *dir = tmpdir();
+  char *k = ll_fmt("%s/k.bin", dir), *o = ll_fmt("%s/o.bin", dir), *s = ll_fmt("%s/s.bin", dir);
+  /* packed12(unsigned *out, S12 s): out at 0, S12 {float a, b; unsigned c} at 8..20 */
+  uint8_t b12[20] = {0};
+  float a = 1.25f, bb = -3.0f;
+  uint32_t c = 0xdeadbeef;
+  memcpy(b12 + 8, &a, 4); memcpy(b12 + 12, &bb, 4); memcpy(b12 + 16, &c, 4);
+  cr_assert(ll_write_file_atomic(k, b12, sizeof b12, NULL));
+  char *args = ll_fmt("run %s packed12 --grid 1 --block 64 --kernarg %s --buf out@0:out:12:%s", co, k, o);
+  char *err;
+  int rc = cli("", args, &err);
+  cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+  free(args); free(err);
+  size_t n;
+  uint32_t *r = ll_read_file(o, &n, NULL);
+  cr_assert(n == 12 && r[0] == 0x3fa00000u && r[1] == 0xc0400000u && r[2] == 0xdeadbeefu, "%x %x %x", r[0], r[1], r[2]);
+  free(r);
+  /* packed656(P656 {const unsigned *src; unsigned *dst; int idx[160];}): dst[i] = src[idx[i]] */
+  uint8_t b656[656] = {0};
+  int idx[160];
+  uint32_t src[160];
+  for (int i = 0; i < 160; i++) idx[i] = (i * 7 + 3) % 160, src[i] = 1000u + (uint32_t)i;
+  memcpy(b656 + 16, idx, sizeof idx);
+  cr_assert(ll_write_file_atomic(k, b656, sizeof b656, NULL));
+  cr_assert(ll_write_file_atomic(s, src, sizeof src, NULL));
+  args = ll_fmt("run %s packed656 --grid 3 --block 64 --kernarg %s --buf dst@8:out:640:%s --buf src@0:in:%s", co, k, o, s);
+  rc = cli("", args, &err);
+  cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+  free(args); free(err);
+  r = ll_read_file(o, &n, NULL);
+  cr_assert(n == 640);
+  for (int i = 0; i < 160; i++) cr_assert_eq(r[i], 1000u + (uint32_t)((i * 7 + 3) % 160), "dst[%d]", i);
+  free(r);
+  free(k); free(o); free(s); free(dir); free(co);
+}
+
+Test(rt_user, kernarg_fill_puts_hidden_arguments_after_the_raw_bytes) {
+  char *co = compile_src(USRC, "gfx942", NULL);
+  emu_codeobj *c = load(co);
+  ll_err e = {0};
+  const emu_kernel *k = emu_codeobj_kernel(c, "packed320", &e);
+  cr_assert_not_null(k, "%s", e.msg);
+  rkern ks[16];
+  long vmaj = 0, vmin = 0;
+  int nk = readelf_kernels(co, ks, 16, &vmaj, &vmin), w = -1;
+  for (int i = 0; i < nk; i++) if (!strcmp(ks[i].name, k->name)) w = i;
+  cr_assert_geq(w, 0);
+  long bcx = -1, gsx = -1;
+  for (int i = 0; i < ks[w].nargs; i++) {
+    if (!strcmp(ks[w].args[i].kind, "hidden_block_count_x")) bcx = ks[w].args[i].offset;
+    if (!strcmp(ks[w].args[i].kind, "hidden_group_size_x")) gsx = ks[w].args[i].offset;
+  }
+  cr_assert(bcx >= 320 && gsx >= 320);
+  uint8_t raw[320];
+  for (int i = 0; i < 320; i++) raw[i] = (uint8_t)(i * 13 + 1);
+  size_t size = rt_kernarg_bytes(k);
+  cr_assert_eq((long)size, ks[w].kseg);
+  uint8_t *buf = ll_xcalloc(size, 1);
+  uint32_t grid[3] = {5, 1, 1}, block[3] = {64, 1, 1};
+  cr_assert(rt_fill_kernargs_raw(k, raw, 320, grid, block, 0, buf, size, &e), "%s", e.msg);
+  cr_assert(memcmp(buf, raw, 320) == 0, "the raw bytes at 0..320");
+  cr_assert(buf[bcx] == 5 && buf[bcx + 1] == 0 && buf[gsx] == 64 && buf[gsx + 1] == 0, "hidden block count / group size");
+  /* bounds: the explicit arguments end at 320, the first hidden one starts there */
+  cr_assert_not(rt_fill_kernargs_raw(k, raw, 319, grid, block, 0, buf, size, &e));
+  cr_assert(strstr(e.msg, "end at byte 320"), "%s", e.msg);
+  uint8_t big[330] = {0};
+  cr_assert_not(rt_fill_kernargs_raw(k, big, 330, grid, block, 0, buf, size, &e));
+  cr_assert(strstr(e.msg, "hidden_block_count_x at byte 320"), "%s", e.msg);
+  free(buf);
+  emu_codeobj_free(c);
+  free(co);
+}
+
+Test(rt_user, kernarg_and_buf_errors_are_exit_2) {
+  char *co = compile_src(USRC, "gfx942", NULL), *dir = tmpdir();
+  char *k = ll_fmt("%s/p.bin", dir), *x = ll_fmt("%s/x.bin", dir), *big = ll_fmt("%s/big.bin", dir);
+  uint8_t p[320];
+  p320_bytes(p, 4, 1.0f);
+  cr_assert(ll_write_file_atomic(k, p, sizeof p, NULL));
+  uint8_t z[4096] = {0};
+  cr_assert(ll_write_file_atomic(x, z, 64, NULL));
+  cr_assert(ll_write_file_atomic(big, z, sizeof z, NULL));
+  const struct { const char *opts, *say; } bad[] = {
+      {"--kernarg K --buf in@0:in:X --buf out@316:out:16:O", "offset 316: an 8-byte address there ends past the 320"},
+      {"--kernarg K --buf in@0:in:X --buf out@4:out:16:O", "overlaps the address of 'in' at offset 0"},
+      {"--kernarg K --buf in@0:in:X --buf in@8:out:16:O", "buffer name 'in' is used twice"},
+      {"--kernarg K --buf in@0,8:in:X --buf out@12:out:16:O", "overlaps the address of 'in' at offset 8"},
+      {"--kernarg BIG --buf in@0:in:X", "kernarg segment of kernel '_Z9packed3204P320'"},
+      {"--kernarg X --buf in@0:in:X", "64 bytes, but the explicit arguments of kernel '_Z9packed3204P320' end at byte 320"},
+      {"--kernarg K --arg in:X", "with --kernarg"},
+      {"--buf in@0:in:X", "needs --kernarg"},
+      {"--kernarg K --buf in:X", "expected NAME@OFFSET"},
+      {"--kernarg K --buf in@:in:X", "expected NAME@OFFSET"},
+      {"--kernarg K --buf in@0,,8:in:X", "offsets must be byte offsets"},
+      {"--kernarg K --buf in@0:u32:5", "by-value data belongs in the --kernarg bytes"},
+      {"--kernarg /nonexistent/k.bin --buf in@0:in:X", "--kernarg: cannot read /nonexistent/k.bin"},
+      {"--kernarg K --buf in@0:in:/nonexistent/x", "--buf 'in@0:in:/nonexistent/x'"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    ll_buf b = {0};
+    for (const char *q = bad[i].opts; *q; q++) {
+      bool word = q > bad[i].opts && (q[-1] == ' ' || q[-1] == ':');
+      if (word && !strncmp(q, "BIG", 3)) ll_buf_puts(&b, big), q += 2;
+      else if (word && *q == 'K' && (q[1] == ' ' || !q[1])) ll_buf_puts(&b, k);
+      else if (word && *q == 'X' && (q[1] == ' ' || !q[1])) ll_buf_puts(&b, x);
+      else if (word && *q == 'O' && (q[1] == ' ' || !q[1])) ll_buf_printf(&b, "%s/o.bin", dir);
+      else ll_buf_put(&b, q, 1);
+    }
+    char *args = ll_fmt("run %s packed320 --grid 1 --block 64 %s", co, ll_buf_str(&b)), *err;
+    int rc = cli("", args, &err);
+    cr_assert_eq(rc, 2, "%s: exit %d: %s", bad[i].opts, rc, err);
+    cr_assert(strstr(err, bad[i].say), "%s: expected '%s' in: %s", bad[i].opts, bad[i].say, err);
+    char *o = ll_fmt("%s/o.bin", dir);
+    cr_assert_neq(access(o, F_OK), 0, "%s: output written although nothing ran", bad[i].opts);
+    free(o); free(args); free(err);
+    ll_buf_free(&b);
+  }
+  free(k); free(x); free(big); free(dir); free(co);
+}
