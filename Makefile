@@ -52,6 +52,10 @@ $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LLVM_CFLAGS) -c -o $@ $<
 
+# lanelab finds its data (device headers, public headers) in the source tree when run from the
+# build tree, and in PREFIX/share/lanelab once installed (util.h ll_data_path).
+$(BUILD)/obj/util/util.o: CFLAGS += -DLANELAB_SRC_ROOT='"$(CURDIR)"'
+
 define lib_rule
 $(BUILD)/lib/lib$(1).a: $(call obj_of,$(1))
 	@mkdir -p $$(dir $$@)

@@ -1,5 +1,7 @@
 /* cli/cmd_verify — `lanelab verify --arch gfx942|gfx950|all [--base REV] [--shapes quick|full]
- * [--shard I/N] [--backend auto|hip|emu] [--build DIR]`.
+ * [--shard I/N] [--backend auto|hip|emu] [--build DIR]`, or `lanelab verify --manifest FILE.json
+ * [--arch ...] [--shard I/N] [--backend ...] [--build DIR]` for a user's kernels (verify/manifest.h;
+ * --build defaults to build/lanelab beside the manifest, --arch to all).
  *
  * Runs every stage for each selected arch, writes build/results/<arch>/<stage>.json and
  * summary.json (atomically), prints a summary, and exits with the worst verdict: 1 if any check
@@ -11,6 +13,7 @@
 
 #include "cli/cli.h"
 #include "reports/report.h"
+#include "verify/manifest.h"
 #include "verify/verify.h"
 
 /* "I/N", 0 <= I < N <= 2^32-1. Each number is parsed whole and range-checked: sscanf's %u took
@@ -34,9 +37,11 @@ int cmd_verify(int argc, char **argv) {
       {"arch", required_argument, 0, 'a'}, {"base", required_argument, 0, 'b'},
       {"shapes", required_argument, 0, 's'}, {"shard", required_argument, 0, 'S'},
       {"backend", required_argument, 0, 'B'}, {"build", required_argument, 0, 'd'},
+      {"manifest", required_argument, 0, 'm'},
       {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
   verify_ctx base = {.build = "build", .shapes = "quick", .backend = "auto", .shard_n = 1};
-  const char *arch = NULL;
+  const char *arch = NULL, *mpath = NULL;
+  bool have_build = false;
   optind = 1;
   opterr = 0;
   int o;
@@ -51,10 +56,13 @@ int cmd_verify(int argc, char **argv) {
           ll_die(LL_EXIT_USAGE, "verify: --shard wants I/N with 0 <= I < N, got '%s'", optarg);
         break;
       case 'B': base.backend = optarg; break;
-      case 'd': base.build = optarg; break;
+      case 'd': base.build = optarg; have_build = true; break;
+      case 'm': mpath = optarg; break;
       case 'h':
         printf("usage: lanelab verify --arch gfx942|gfx950|all [--base REV] [--shapes quick|full] "
-               "[--shard I/N] [--backend auto|hip|emu] [--build DIR]\n");
+               "[--shard I/N] [--backend auto|hip|emu] [--build DIR]\n"
+               "       lanelab verify --manifest FILE.json [--arch gfx942|gfx950|all] [--shard I/N] "
+               "[--backend auto|hip|emu] [--build DIR]\n");
         return 0;
       case ':':
         ll_die(LL_EXIT_USAGE, "verify: %s needs a value", argv[optind - 1]);
@@ -63,6 +71,17 @@ int cmd_verify(int argc, char **argv) {
     }
   }
   if (optind < argc) ll_die(LL_EXIT_USAGE, "verify: unexpected argument '%s'", argv[optind]);
+  manifest *man = NULL;
+  char *mbuild = NULL;
+  if (mpath) {
+    ll_err me = {0};
+    man = manifest_load(mpath, &me);
+    if (!man) return ll_report(&me);
+    if (base.base) ll_die(LL_EXIT_USAGE, "verify: --base compares lanelab's own kernels; it does not apply to --manifest");
+    if (!arch) arch = "all";
+    if (!have_build) base.build = mbuild = ll_path_join(man->dir, "build/lanelab");
+    base.manifest = man;
+  }
   if (!arch) ll_die(LL_EXIT_USAGE, "verify: --arch is required (gfx942, gfx950 or all)");
   if (strcmp(base.shapes, "quick") && strcmp(base.shapes, "full"))
     ll_die(LL_EXIT_USAGE, "verify: --shapes must be quick or full, got '%s'", base.shapes);
@@ -85,7 +104,7 @@ int cmd_verify(int argc, char **argv) {
     c.arch = arches[i];
     c.arch_name = emu_arch_name(arches[i]);
     c.t0 = ll_now();
-    int v = verify_arch(&c, summary);
+    int v = man ? verify_run_stages(&c, manifest_stages, manifest_nstages, summary) : verify_arch(&c, summary);
     if (rank[v] > rank[worst]) worst = v;
     ll_err re = {0};
     if (!report_write_arch(c.build, c.arch_name, &re)) {
@@ -103,6 +122,9 @@ int cmd_verify(int argc, char **argv) {
   report_table_note(summary, "verdict: %s", verdict_name(worst));
   report_table_print(summary, REPORT_TEXT);
   report_table_free(summary);
+  if (man && !cli_quiet) fprintf(stderr, "lanelab: results %s/results, report %s/reports/index.html\n", base.build, base.build);
+  manifest_free(man);
+  free(mbuild);
   switch (worst) {
     case VERDICT_PASS: return LL_EXIT_OK;
     case VERDICT_FAIL: return LL_EXIT_FAIL;

@@ -210,17 +210,22 @@ static const cli_help entries[] = {
 
     {"verify", cmd_verify,
      "verify --arch gfx942|gfx950|all [--base REV] [--shapes quick|full] [--shard I/N] "
-     "[--backend auto|hip|emu] [--build DIR]",
+     "[--backend auto|hip|emu] [--build DIR] [--manifest FILE.json]",
      "Runs every verification stage (model, kernels, isa, lanes, prod, mutants, base) for each\n"
      "arch; writes DIR/results/<arch>/<stage>.json and the HTML reports. Exit 1 if a check failed,\n"
      "else 2 for bad input, else 3 if a stage could not run (it says why), else 0.\n"
+     "With --manifest, runs a project's own kernels instead (docs/manifest.md): stages kernels,\n"
+     "isa, outputs (each kernel against its C reference, expected files or the oracle) and mutants\n"
+     "(each must fail); a wrong output prints kernel, argument, first mismatch and report page; a\n"
+     "bad manifest is exit 2 naming the JSON path of the bad field.\n"
      "Options:\n"
-     "  --arch A         gfx942, gfx950 or all, any case (required)\n"
+     "  --arch A         gfx942, gfx950 or all, any case (required; with --manifest default: all)\n"
      "  --base REV       also prove each code object's .text identical to REV's (default: not run)\n"
      "  --shapes S       quick or full: the production-kernel shape matrix (default: quick)\n"
-     "  --shard I/N      run the I-th of N slices of the prod cases, 0 <= I < N (default: 0/1)\n"
+     "  --shard I/N      run the I-th of N slices of the cases, 0 <= I < N (default: 0/1)\n"
      "  --backend B      auto, hip or emu, as for run (default: auto)\n"
-     "  --build DIR      the build directory (default: build)\n"
+     "  --build DIR      the build directory (default: build; with --manifest: build/lanelab beside it)\n"
+     "  --manifest FILE  a manifest of your kernels; its paths are relative to it (default: none)\n"
      "Example:\n"
      "  lanelab verify --arch all --shapes quick\n"},
 

@@ -30,7 +30,7 @@ static const char *stage_title(const char *name) {
       {"model", "lane-map model checks"},     {"kernels", "kernels built"},
       {"isa", "ISA census and budgets"},      {"lanes", "micro-kernel lane dumps"},
       {"prod", "production kernels vs oracle"}, {"mutants", "A/B mutants (deliberate mismatches)"},
-      {"base", "byte identity against a base revision"}};
+      {"base", "byte identity against a base revision"}, {"outputs", "manifest kernels against their references"}};
   for (size_t i = 0; i < sizeof titles / sizeof *titles; i++)
     if (!strcmp(titles[i].n, name)) return titles[i].t;
   return name;
@@ -234,7 +234,8 @@ bool report_write_arch(const char *build_dir, const char *arch, ll_err *err) {
   }
   made = true;
   if (!report_load_stages(&c)) goto out;
-  if (!report_lane_pages(&c, &sections) || !report_mfma_pages(&c, &sections)) goto out;
+  /* lane-map and MFMA pages describe lanelab's own micro-kernels: not part of a manifest's report */
+  if (!c.manifest && (!report_lane_pages(&c, &sections) || !report_mfma_pages(&c, &sections))) goto out;
   for (size_t i = 0; i < c.nstages; i++)
     if (!stage_page(&c, &c.stages[i])) goto out;
   if (!write_index(&c, &sections)) goto out;

@@ -25,6 +25,7 @@ typedef struct report_ctx {
   size_t nstages;
   char *overall;         /* summary.json "verdict", NULL if no summary.json */
   char *shapes;
+  char *manifest;        /* summary.json "manifest": a `verify --manifest` run (no lab pages), or NULL */
   size_t ntables_written, nplots;
   ll_err *err;
 } report_ctx;

@@ -188,6 +188,7 @@ static bool load_summary(report_ctx *c, run_list *rl) {
     const ll_json *stages = ll_json_get(j, "stages");
     c->overall = opt_str(j, "verdict");
     c->shapes = opt_str(j, "shapes");
+    c->manifest = opt_str(j, "manifest");
     if (!c->overall || !stages || stages->type != LL_JARR) {
       ll_seterr(c->err, LL_EXIT_USAGE, "%s: expected a string \"verdict\" and a \"stages\" array", sp);
       ok = false;
@@ -217,7 +218,8 @@ bool report_load_stages(report_ctx *c) {
   char **names = NULL;
   size_t n = 0;
   bool ok = load_summary(c, &rl);
-  for (size_t i = 0; i < NKNOWN; i++) {
+  /* a --manifest run has its own stages (kernels, isa, outputs, mutants): the lab's are not its */
+  for (size_t i = 0; i < NKNOWN && !c->manifest; i++) {
     names = ll_xrealloc(names, (n + 1) * sizeof *names);
     names[n++] = ll_xstrdup(known_stages[i]);
   }
@@ -300,6 +302,7 @@ void report_free_stages(report_ctx *c) {
   c->nstages = 0;
   free(c->overall);
   free(c->shapes);
+  free(c->manifest);
 }
 
 const report_stage *report_find_stage(const report_ctx *c, const char *name) {

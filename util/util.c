@@ -233,3 +233,35 @@ double ll_now(void) {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
+
+/* lanelab's data (device headers, the HIP subset, public headers, budgets): an installed binary
+ * (PREFIX/bin/lanelab) reads PREFIX/share/lanelab, recognised by its stamp file lanelab.data, and
+ * never the source tree; a binary run from the build tree it was built in (LANELAB_SRC_ROOT/build
+ * ...) reads the source tree itself, whose layout share/lanelab copies. */
+char *ll_data_path(const char *rel, ll_err *err) {
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) {
+    ll_seterr(err, LL_EXIT_ENV, "cannot find lanelab's own binary (/proc/self/exe: %s)", strerror(errno));
+    return NULL;
+  }
+  exe[n] = 0;
+  char *bindir = ll_dirname(exe);
+  char *stamp = ll_fmt("%s/../share/lanelab/lanelab.data", bindir);
+  struct stat st;
+  char *out = NULL;
+  if (stat(stamp, &st) == 0 && S_ISREG(st.st_mode)) {
+    out = ll_fmt("%s/../share/lanelab/%s", bindir, rel);
+  } else {
+#ifdef LANELAB_SRC_ROOT
+    size_t rl = strlen(LANELAB_SRC_ROOT "/build/");
+    if (!strncmp(exe, LANELAB_SRC_ROOT "/build/", rl)) out = ll_fmt("%s/%s", LANELAB_SRC_ROOT, rel);
+#endif
+    if (!out)
+      ll_seterr(err, LL_EXIT_ENV, "lanelab's data is missing: expected %s (install with make install PREFIX=DIR, "
+                "which puts bin/lanelab beside share/lanelab)", stamp);
+  }
+  free(stamp);
+  free(bindir);
+  return out;
+}

@@ -59,6 +59,10 @@ bool ll_mkdir_p(const char *path, ll_err *err);
 char *ll_path_join(const char *dir, const char *rel);
 /* Directory part of a path ("." if none). malloc'd. */
 char *ll_dirname(const char *path);
+/* DATA/rel, malloc'd, where DATA is lanelab's data directory: PREFIX/share/lanelab beside an
+ * installed PREFIX/bin/lanelab, or the source tree for a binary inside its build tree. NULL +
+ * LL_EXIT_ENV when neither applies (the message says where it looked). */
+char *ll_data_path(const char *rel, ll_err *err);
 
 /* ---- JSON reader ---------------------------------------------------------------------------
  * A DOM over RFC 8259 JSON. Numbers are kept as double and, when integral and in range, also

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "verify/manifest.h"
 #include "verify/verify.h"
 
 bool verify_quiet = false;
@@ -38,6 +39,12 @@ bool verify_in_shard(const verify_ctx *c, size_t k) {
   return c->shard_n <= 1 || k % c->shard_n == c->shard_i;
 }
 
+/* "I/N" of the run, or "" when not sharded. */
+static void shard_text(const verify_ctx *c, char *buf, size_t n) {
+  if (c->shard_n > 1) snprintf(buf, n, "%u/%u", c->shard_i, c->shard_n);
+  else buf[0] = 0;
+}
+
 static bool write_stage_json(const verify_ctx *c, const verify_stage *s, const stage_result *r,
                              double secs, ll_err *err) {
   ll_buf b = {0};
@@ -53,6 +60,10 @@ static bool write_stage_json(const verify_ctx *c, const verify_stage *s, const s
   ll_jw_key(&w, "device"); if (r->device) ll_jw_str(&w, r->device); else ll_jw_null(&w);
   ll_jw_key(&w, "shapes"); ll_jw_str(&w, c->shapes);
   ll_jw_key(&w, "seconds"); ll_jw_num(&w, secs);
+  char shard[32];
+  shard_text(c, shard, sizeof shard);
+  ll_jw_key(&w, "shard"); if (shard[0]) ll_jw_str(&w, shard); else ll_jw_null(&w);
+  ll_jw_key(&w, "sharded"); ll_jw_bool(&w, s->sharded);
   ll_jw_key(&w, "tables");
   ll_jw_arr_begin(&w);
   for (size_t i = 0; i < r->ntables; i++) {
@@ -71,6 +82,10 @@ static bool write_stage_json(const verify_ctx *c, const verify_stage *s, const s
 }
 
 int verify_arch(verify_ctx *c, report_table *summary) {
+  return verify_run_stages(c, verify_stages, verify_nstages, summary);
+}
+
+int verify_run_stages(verify_ctx *c, const verify_stage *stages, size_t nstages, report_table *summary) {
   ll_err err = {0};
   char *results = ll_fmt("%s/results/%s", c->build, c->arch_name);
   c->results = results;
@@ -84,10 +99,14 @@ int verify_arch(verify_ctx *c, report_table *summary) {
   ll_jw_key(&w, "generated_by"); ll_jw_str(&w, "lanelab verify; do not edit");
   ll_jw_key(&w, "arch"); ll_jw_str(&w, c->arch_name);
   ll_jw_key(&w, "shapes"); ll_jw_str(&w, c->shapes);
+  char shard[32];
+  shard_text(c, shard, sizeof shard);
+  ll_jw_key(&w, "shard"); if (shard[0]) ll_jw_str(&w, shard); else ll_jw_null(&w);
+  ll_jw_key(&w, "manifest"); if (c->manifest) ll_jw_str(&w, c->manifest->path); else ll_jw_null(&w);
   ll_jw_key(&w, "stages");
   ll_jw_arr_begin(&w);
-  for (size_t i = 0; i < verify_nstages; i++) {
-    const verify_stage *s = &verify_stages[i];
+  for (size_t i = 0; i < nstages; i++) {
+    const verify_stage *s = &stages[i];
     if (s->needs_base && !c->base) {
       report_table_row(summary, "%s\t%s\t%s\t%.2f\t%s", c->arch_name, s->name, "not requested", 0.0,
                        "byte-identity against a base revision runs with --base REV (make verify BASE=rev)");
@@ -95,7 +114,7 @@ int verify_arch(verify_ctx *c, report_table *summary) {
     }
     stage_result r = {.v = VERDICT_NOT_RUN};
     snprintf(r.summary, sizeof r.summary, "stage did not report");
-    verify_progress(c, s->name, i + 1, verify_nstages, s->what);
+    verify_progress(c, s->name, i + 1, nstages, s->what);
     double t = ll_now();
     s->run(c, &r);
     double secs = ll_now() - t;
@@ -111,6 +130,7 @@ int verify_arch(verify_ctx *c, report_table *summary) {
     ll_jw_key(&w, "summary"); ll_jw_str(&w, r.summary);
     ll_jw_key(&w, "device"); if (r.device) ll_jw_str(&w, r.device); else ll_jw_null(&w);
     ll_jw_key(&w, "seconds"); ll_jw_num(&w, secs);
+    ll_jw_key(&w, "sharded"); ll_jw_bool(&w, s->sharded);
     ll_jw_obj_end(&w);
     if (rank[r.v] > rank[worst]) worst = r.v;
     for (size_t k = 0; k < r.ntables; k++) report_table_free(r.tables[k]);

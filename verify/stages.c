@@ -161,12 +161,12 @@ static void stage_base(const verify_ctx *c, stage_result *r) {
 }
 
 const verify_stage verify_stages[] = {
-    {"model", "lane-map model: the seed change's facts, solver closed form", stage_model, false},
-    {"kernels", "every kernel source built for the arch or skipped with a reason", stage_kernels, false},
-    {"isa", "instruction census against budgets", stage_isa, false},
-    {"lanes", "micro-kernel register dumps diffed bit-exactly against the lane model", verify_stage_lanes, false},
-    {"prod", "production kernels against the CPU oracle", verify_stage_prod, false},
-    {"mutants", "deliberate-mismatch kernels must fail", verify_stage_mutants, false},
-    {"base", "code objects byte-identical to a base revision", stage_base, true},
+    {"model", "lane-map model: the seed change's facts, solver closed form", stage_model, false, false},
+    {"kernels", "every kernel source built for the arch or skipped with a reason", stage_kernels, false, false},
+    {"isa", "instruction census against budgets", stage_isa, false, false},
+    {"lanes", "micro-kernel register dumps diffed bit-exactly against the lane model", verify_stage_lanes, false, true},
+    {"prod", "production kernels against the CPU oracle", verify_stage_prod, false, true},
+    {"mutants", "deliberate-mismatch kernels must fail", verify_stage_mutants, false, true},
+    {"base", "code objects byte-identical to a base revision", stage_base, true, false},
 };
 const size_t verify_nstages = sizeof verify_stages / sizeof verify_stages[0];

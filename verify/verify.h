@@ -26,6 +26,7 @@ typedef struct verify_ctx {
   const char *backend;     /* "auto" | "emu" | "hip" */
   uint32_t shard_i, shard_n; /* case sharding: case k runs iff k % shard_n == shard_i */
   double t0;
+  const struct manifest *manifest; /* --manifest: the user's kernels (verify/manifest.h), else NULL */
 } verify_ctx;
 
 typedef struct stage_result {
@@ -44,6 +45,8 @@ typedef struct verify_stage {
   const char *what;        /* one line for the report */
   void (*run)(const verify_ctx *c, stage_result *r);
   bool needs_base;         /* runs only with --base REV (otherwise listed as not requested) */
+  bool sharded;            /* runs only its shard's cases under --shard I/N (lanelab merge joins
+                              the shards' tables); otherwise every shard runs it whole */
 } verify_stage;
 
 /* Progress on stderr ("[gfx950 lanes 3/11 2.4s] lane_tr8"), silenced by -q. */
@@ -55,6 +58,8 @@ bool verify_in_shard(const verify_ctx *c, size_t k);
  * (atomically), adding one row per stage to summary ("arch,stage,verdict,seconds#,summary").
  * Returns the worst verdict (FAIL > BAD > NOT_RUN > PASS). c->results is set while it runs. */
 int verify_arch(verify_ctx *c, report_table *summary);
+/* The same for any list of stages (verify_arch runs verify_stages; --manifest runs manifest_stages). */
+int verify_run_stages(verify_ctx *c, const verify_stage *stages, size_t nstages, report_table *summary);
 /* Silences progress lines. */
 extern bool verify_quiet;
 
@@ -64,5 +69,8 @@ void verify_stage_lanes(const verify_ctx *c, stage_result *r); /* verify/lanes_s
 /* The stages, in order (verify/stages.c). */
 extern const verify_stage verify_stages[];
 extern const size_t verify_nstages;
+/* The stages of `lanelab verify --manifest` (verify/manifest_run.c; c->manifest set). */
+extern const verify_stage manifest_stages[];
+extern const size_t manifest_nstages;
 
 #endif

@@ -1,0 +1,873 @@
+/* verify/manifest_run — the stages `lanelab verify --manifest FILE.json` runs for one arch:
+ *   kernels   every manifest kernel (and mutant source) built for the arch, each one's checks
+ *             named; a kernel no stage checks is NOT CHECKED (a failure unless the manifest gives
+ *             the reason in "not_checked")
+ *   isa       census of every code object; the kernel's "budgets" rules when it has them
+ *   outputs   each (kernel, schedule) case: the kernel's outputs against its reference (C
+ *             function, expected files or the oracle) at the per-output tolerances
+ *   mutants   each manifest mutant run on the same inputs must fail; its detection ratio (mutant
+ *             max abs error / the correct kernel's, the noise floor) is reported
+ * Build outputs go under BUILD (BUILD/<arch>/kernels/<name>.co, BUILD/<arch>/mutants/<mutant>/,
+ * BUILD/ref/<name>.so), results and reports where `lanelab verify` puts them. */
+#include <dlfcn.h>
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "isa/isa.h"
+#include "oracle/oracle.h"
+#include "runtime/rt.h"
+#include "verify/manifest.h"
+#include "verify/prod.h"
+#include "verify/verify.h"
+#include "include/lanelab/ref.h"
+
+#define MF_MAX_FILE (MANIFEST_MAX_BUFFER)
+
+static bool is_file(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* ---- building ------------------------------------------------------------------------------
+ * The device compiler: hipcc or ROCm's clang when present, else Debian's clang-22 with lanelab's
+ * device headers (the same order as mk/toolchain.sh). */
+static bool device_compile(const char *src, emu_arch arch, char **defines, size_t nd, char **defines2, size_t nd2,
+                           char **includes, size_t ni, const char *out, ll_err *err) {
+  static const char *cands[] = {"/opt/rocm/bin/hipcc", "/opt/rocm/llvm/bin/clang", "/usr/lib/llvm-22/bin/clang"};
+  const char *cc = NULL;
+  for (size_t i = 0; i < 3 && !cc; i++)
+    if (access(cands[i], X_OK) == 0) cc = cands[i];
+  if (!cc) {
+    ll_seterr(err, LL_EXIT_ENV, "no device compiler (tried /opt/rocm/bin/hipcc, /opt/rocm/llvm/bin/clang, "
+              "/usr/lib/llvm-22/bin/clang): apt-get install -y clang-22 lld-22");
+    return false;
+  }
+  char *inc = ll_data_path("kernels/include", err);
+  if (!inc) return false;
+  char *hip = ll_data_path("kernels/hip", err);
+  if (!hip) { free(inc); return false; }
+  char *dir = ll_dirname(out);
+  if (!ll_mkdir_p(dir, err)) { free(inc); free(hip); free(dir); return false; }
+  char *tmp = ll_fmt("%s.tmp", out);
+  char **argv = ll_xcalloc(32 + nd + nd2 + 2 * ni, sizeof *argv);
+  size_t n = 0;
+  char *arch_flag = ll_fmt("--offload-arch=%s", emu_arch_name(arch));
+  char *inc_flag = ll_fmt("-I%s", inc), *hip_flag = ll_fmt("-I%s", hip);
+  argv[n++] = (char *)cc;
+  argv[n++] = "-x"; argv[n++] = "hip"; argv[n++] = arch_flag;
+  argv[n++] = "--cuda-device-only"; argv[n++] = "--no-gpu-bundle-output"; argv[n++] = "-nogpuinc"; argv[n++] = "-nogpulib";
+  if (!strncmp(cc, "/usr/lib/llvm-22/", 17)) { argv[n++] = "-fuse-ld=lld"; argv[n++] = "--ld-path=/usr/lib/llvm-22/bin/ld.lld"; }
+  argv[n++] = "-O3"; argv[n++] = "-std=c++17";
+  struct stat st;
+  if (stat(hip, &st) == 0) argv[n++] = hip_flag;
+  argv[n++] = inc_flag;
+  for (size_t i = 0; i < ni; i++) { argv[n++] = "-I"; argv[n++] = includes[i]; }
+  for (size_t i = 0; i < nd; i++) argv[n++] = defines[i];
+  for (size_t i = 0; i < nd2; i++) argv[n++] = defines2[i];
+  argv[n++] = "-o"; argv[n++] = tmp; argv[n++] = (char *)src;
+  argv[n] = NULL;
+  ll_buf eo = {0};
+  int rc = isa_run(argv, NULL, NULL, NULL, &eo, err);
+  bool ok = false;
+  if (rc < 0) {
+  } else if (rc != 0) {
+    ll_seterr(err, LL_EXIT_USAGE, "compiling %s for %s failed (exit %d): %.700s", src, emu_arch_name(arch), rc,
+              eo.len ? ll_buf_str(&eo) : "(no message)");
+  } else if (rename(tmp, out) != 0) {
+    ll_seterr(err, LL_EXIT_FAIL, "cannot rename %s to %s", tmp, out);
+  } else {
+    ok = true;
+  }
+  if (!ok) unlink(tmp);
+  ll_buf_free(&eo);
+  free(argv); free(arch_flag); free(inc_flag); free(hip_flag); free(tmp); free(dir); free(inc); free(hip);
+  return ok;
+}
+
+char *manifest_co_path(const verify_ctx *c, const mf_kernel *k, const mf_mutant *mu) {
+  if (mu && mu->code_object[c->arch]) return ll_xstrdup(mu->code_object[c->arch]);
+  if (!mu && k->code_object[c->arch]) return ll_xstrdup(k->code_object[c->arch]);
+  if (mu) return ll_fmt("%s/%s/mutants/%s/%s.co", c->build, c->arch_name, mu->name, k->name);
+  return ll_fmt("%s/%s/kernels/%s.co", c->build, c->arch_name, k->name);
+}
+
+/* Builds the kernel (mu NULL) or a mutant for c->arch unless it is a given code object; returns
+ * its path (malloc'd) or NULL with err. */
+static char *build_kernel(const verify_ctx *c, const mf_kernel *k, const mf_mutant *mu, ll_err *err) {
+  char *co = manifest_co_path(c, k, mu);
+  bool given = mu ? mu->code_object[c->arch] != NULL : k->code_object[c->arch] != NULL;
+  if (given) {
+    if (!is_file(co)) { ll_seterr(err, LL_EXIT_USAGE, "code object %s does not exist", co); free(co); return NULL; }
+    return co;
+  }
+  const char *src = mu && mu->source ? mu->source : k->source;
+  if (!src || !is_file(src)) {
+    ll_seterr(err, LL_EXIT_USAGE, "kernel source %s does not exist", src ? src : "(none)");
+    free(co);
+    return NULL;
+  }
+  if (!device_compile(src, c->arch, k->defines, k->ndefines, mu ? mu->defines : NULL, mu ? mu->ndefines : 0,
+                      k->includes, k->nincludes, co, err)) {
+    free(co);
+    return NULL;
+  }
+  return co;
+}
+
+/* ---- buffers -------------------------------------------------------------------------------- */
+static double get_elem(mf_dtype t, const void *p, size_t i) {
+  const uint8_t *b = p;
+  switch (t) {
+    case MF_F32: { float v; memcpy(&v, b + 4 * i, 4); return v; }
+    case MF_F64: { double v; memcpy(&v, b + 8 * i, 8); return v; }
+    case MF_F16: { uint16_t v; memcpy(&v, b + 2 * i, 2); return oracle_f16_to_f32(v); }
+    case MF_BF16: { uint16_t v; memcpy(&v, b + 2 * i, 2); return oracle_bf16_to_f32(v); }
+    case MF_I32: { int32_t v; memcpy(&v, b + 4 * i, 4); return v; }
+    case MF_U32: { uint32_t v; memcpy(&v, b + 4 * i, 4); return v; }
+    case MF_I16: { int16_t v; memcpy(&v, b + 2 * i, 2); return v; }
+    case MF_U16: { uint16_t v; memcpy(&v, b + 2 * i, 2); return v; }
+    case MF_I8: return (int8_t)b[i];
+    case MF_U8: return b[i];
+    case MF_I64: { int64_t v; memcpy(&v, b + 8 * i, 8); return (double)v; }
+    case MF_U64: { uint64_t v; memcpy(&v, b + 8 * i, 8); return (double)v; }
+    default: return NAN;
+  }
+}
+
+static void put_elem(mf_dtype t, void *p, size_t i, double v) {
+  uint8_t *b = p;
+  int64_t iv = isfinite(v) ? (v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : (int64_t)llround(v)) : 0;
+  switch (t) {
+    case MF_F32: { float f = (float)v; memcpy(b + 4 * i, &f, 4); break; }
+    case MF_F64: memcpy(b + 8 * i, &v, 8); break;
+    case MF_F16: { uint16_t h = oracle_f32_to_f16((float)v); memcpy(b + 2 * i, &h, 2); break; }
+    case MF_BF16: { uint16_t h = oracle_f32_to_bf16((float)v); memcpy(b + 2 * i, &h, 2); break; }
+    case MF_I32: case MF_U32: { uint32_t u = (uint32_t)iv; memcpy(b + 4 * i, &u, 4); break; }
+    case MF_I16: case MF_U16: { uint16_t u = (uint16_t)iv; memcpy(b + 2 * i, &u, 2); break; }
+    case MF_I8: case MF_U8: b[i] = (uint8_t)iv; break;
+    case MF_I64: case MF_U64: memcpy(b + 8 * i, &iv, 8); break;
+    default: break;
+  }
+}
+
+/* Deterministic initial contents (splitmix64 from the seed; normal by Box-Muller). */
+static void fill(const mf_arg *a, size_t argi, uint8_t *buf) {
+  uint64_t st = a->seed ? a->seed : argi + 1;
+  switch (a->init) {
+    case MF_INIT_POISON: memset(buf, 0xff, a->bytes); break;
+    case MF_INIT_CONST: for (size_t i = 0; i < a->count; i++) put_elem(a->dtype, buf, i, a->init_a); break;
+    case MF_INIT_IOTA: for (size_t i = 0; i < a->count; i++) put_elem(a->dtype, buf, i, a->init_a + a->init_b * (double)i); break;
+    case MF_INIT_UNIFORM:
+      for (size_t i = 0; i < a->count; i++) {
+        double u = (double)(oracle__splitmix64(&st) >> 11) * 0x1p-53;
+        double v = a->init_a + u * (a->init_b - a->init_a);
+        if (!mf_dtype_is_float(a->dtype)) v = floor(v);
+        put_elem(a->dtype, buf, i, v);
+      }
+      break;
+    case MF_INIT_NORMAL:
+      for (size_t i = 0; i < a->count; i++) {
+        double u1 = ((double)(oracle__splitmix64(&st) >> 11) + 1) * 0x1p-53, u2 = (double)(oracle__splitmix64(&st) >> 11) * 0x1p-53;
+        put_elem(a->dtype, buf, i, a->init_a + a->init_b * sqrt(-2 * log(u1)) * cos(2 * M_PI * u2));
+      }
+      break;
+    default: break;
+  }
+}
+
+/* A file of exactly `want` bytes (0: any size up to the cap), capped. */
+static uint8_t *read_exact(const char *path, uint64_t want, uint64_t *got, const char *what, ll_err *err) {
+  struct stat st;
+  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ll_seterr(err, LL_EXIT_USAGE, "%s: %s is not a readable regular file", what, path);
+    return NULL;
+  }
+  if ((uint64_t)st.st_size > MF_MAX_FILE || (want && (uint64_t)st.st_size != want) || st.st_size == 0) {
+    ll_seterr(err, LL_EXIT_USAGE, "%s: %s has %lld bytes, expected %llu", what, path, (long long)st.st_size,
+              (unsigned long long)(want ? want : 1));
+    return NULL;
+  }
+  size_t n;
+  uint8_t *b = ll_read_file(path, &n, err);
+  if (b && want && n != want) {
+    ll_seterr(err, LL_EXIT_USAGE, "%s: %s changed size while read", what, path);
+    free(b);
+    return NULL;
+  }
+  *got = n;
+  return b;
+}
+
+/* One case's host data: the initial contents of every argument and the reference outputs. */
+typedef struct mf_data {
+  mf_arg *args;             /* copies of the manifest's args with count/bytes/shape settled */
+  uint8_t **init;           /* [nargs] initial bytes (buffers) */
+  uint8_t **ref;            /* [nargs] reference outputs (outputs only) */
+  size_t nargs;
+} mf_data;
+
+static void data_free(mf_data *d) {
+  for (size_t i = 0; i < d->nargs; i++) { free(d->init[i]); free(d->ref[i]); }
+  free(d->init); free(d->ref); free(d->args);
+  memset(d, 0, sizeof *d);
+}
+
+/* ---- the C reference ------------------------------------------------------------------------ */
+static char *ref_so_path(const verify_ctx *c, const mf_kernel *k) {
+  return ll_fmt("%s/ref/%s.so", c->build, k->name);
+}
+
+/* Compiles the reference into BUILD/ref/<name>.so: a generated file includes the user's source
+ * and calls the function with the kernel's argument types (so a mismatch is a compile error). */
+static bool ref_build(const verify_ctx *c, const mf_kernel *k, ll_err *err) {
+  if (strpbrk(k->ref_c, "\"\\\n")) {
+    ll_seterr(err, LL_EXIT_USAGE, "reference path %s contains a quote, backslash or newline", k->ref_c);
+    return false;
+  }
+  if (!is_file(k->ref_c)) { ll_seterr(err, LL_EXIT_USAGE, "reference source %s does not exist", k->ref_c); return false; }
+  char *incdir = ll_data_path("include", err);
+  if (!incdir) return false;
+  char *dir = ll_fmt("%s/ref", c->build);
+  char *so = ref_so_path(c, k), *tmp = ll_fmt("%s.tmp", so), *shim = ll_fmt("%s/%s.shim.c", dir, k->name);
+  char *src_abs = k->ref_c[0] == '/' ? ll_xstrdup(k->ref_c) : realpath(k->ref_c, NULL);
+  ll_buf s = {0};
+  ll_buf_printf(&s, "/* generated by lanelab verify --manifest for kernel %s; do not edit */\n", k->name);
+  ll_buf_printf(&s, "#include <lanelab/ref.h>\n#include \"%s\"\n", src_abs ? src_abs : k->ref_c);
+  ll_buf_printf(&s, "int lanelab_ref_entry__(lanelab_ref_call *c);\nint lanelab_ref_entry__(lanelab_ref_call *c) {\n");
+  if (k->ref_call_abi) {
+    ll_buf_printf(&s, "  lanelab_ref_fn f = %s;\n  return f(c);\n}\n", k->ref_function);
+  } else {
+    ll_buf_printf(&s, "  %s(", k->ref_function);
+    for (size_t i = 0; i < k->nargs; i++) {
+      const mf_arg *a = &k->args[i];
+      const char *t = mf_dtype_ctype(a->dtype);
+      if (a->role == MF_ARG_SCALAR) ll_buf_printf(&s, "%s*(const %s *)c->args[%zu].data", i ? ", " : "", t, i);
+      else ll_buf_printf(&s, "%s(%s%s *)c->args[%zu].data", i ? ", " : "", a->role == MF_ARG_IN ? "const " : "", t, i);
+    }
+    ll_buf_puts(&s, ");\n  return 0;\n}\n");
+  }
+  free(src_abs);
+  bool ok = ll_mkdir_p(dir, err) && ll_write_file_atomic(shim, s.data, s.len, err);
+  ll_buf_free(&s);
+  if (ok) {
+    const char *cc = getenv("CC") && getenv("CC")[0] ? getenv("CC") : "cc";
+    char *incf = ll_fmt("-I%s", incdir);
+    char **argv = ll_xcalloc(24 + k->nref_cflags, sizeof *argv);
+    size_t n = 0;
+    argv[n++] = (char *)cc; argv[n++] = "-std=gnu11"; argv[n++] = "-O2"; argv[n++] = "-fPIC"; argv[n++] = "-shared";
+    argv[n++] = "-Werror=incompatible-pointer-types"; argv[n++] = "-Werror=implicit-function-declaration";
+    argv[n++] = "-Werror=int-conversion"; argv[n++] = "-Werror=discarded-qualifiers"; argv[n++] = incf;
+    for (size_t i = 0; i < k->nref_cflags; i++) argv[n++] = k->ref_cflags[i];
+    argv[n++] = "-o"; argv[n++] = tmp; argv[n++] = shim; argv[n++] = "-lm";
+    argv[n] = NULL;
+    ll_buf eo = {0};
+    int rc = isa_run(argv, NULL, NULL, NULL, &eo, err);
+    if (rc < 0) {
+      ll_err_prefix(err, "C compiler '%s' for the reference: ", cc);
+      err->code = LL_EXIT_ENV;
+      ok = false;
+    } else if (rc != 0) {
+      ll_seterr(err, LL_EXIT_USAGE, "compiling reference %s (function %s) failed (exit %d): %.700s", k->ref_c,
+                k->ref_function, rc, eo.len ? ll_buf_str(&eo) : "(no message)");
+      ok = false;
+    } else if (rename(tmp, so) != 0) {
+      ll_seterr(err, LL_EXIT_FAIL, "cannot rename %s to %s", tmp, so);
+      ok = false;
+    }
+    if (!ok) unlink(tmp);
+    ll_buf_free(&eo);
+    free(argv);
+    free(incf);
+  }
+  free(incdir); free(dir); free(so); free(tmp); free(shim);
+  return ok;
+}
+
+
+/* The shared objects this process built (each reference is compiled once per verify, so an edited
+ * reference or a header it includes is always picked up). */
+static char **built_refs;
+static size_t nbuilt_refs;
+static pthread_mutex_t built_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static bool ref_call_c(const verify_ctx *c, const mf_kernel *k, mf_data *d, ll_err *err) {
+  char *so = ref_so_path(c, k);
+  pthread_mutex_lock(&built_lock);
+  bool have = false;
+  for (size_t i = 0; i < nbuilt_refs && !have; i++) have = !strcmp(built_refs[i], so);
+  if (!have && !ref_build(c, k, err)) { pthread_mutex_unlock(&built_lock); free(so); return false; }
+  if (!have) {
+    built_refs = ll_xrealloc(built_refs, (nbuilt_refs + 1) * sizeof *built_refs);
+    built_refs[nbuilt_refs++] = ll_xstrdup(so);
+  }
+  pthread_mutex_unlock(&built_lock);
+  void *h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+  if (!h) { ll_seterr(err, LL_EXIT_USAGE, "loading reference %s: %s", so, dlerror()); free(so); return false; }
+  lanelab_ref_fn fn;
+  *(void **)&fn = dlsym(h, "lanelab_ref_entry__");
+  if (!fn) { ll_seterr(err, LL_EXIT_USAGE, "%s has no entry point (rebuild it)", so); dlclose(h); free(so); return false; }
+  lanelab_ref_arg *ra = ll_xcalloc(d->nargs ? d->nargs : 1, sizeof *ra);
+  uint8_t scal[MANIFEST_MAX_ARGS][8];
+  for (size_t i = 0; i < d->nargs; i++) {
+    mf_arg *a = &d->args[i];
+    ra[i].name = a->name;
+    ra[i].role = (lanelab_ref_role)a->role;
+    ra[i].dtype = mf_dtype_name(a->dtype);
+    ra[i].bytes = a->bytes;
+    ra[i].count = a->count;
+    ra[i].ndim = a->role == MF_ARG_SCALAR ? 0 : a->ndim;
+    ra[i].shape = a->shape;
+    if (a->role == MF_ARG_SCALAR) {
+      memset(scal[i], 0, 8);
+      if (mf_dtype_is_float(a->dtype)) put_elem(a->dtype, scal[i], 0, a->value.f);
+      else memcpy(scal[i], &a->value.i, mf_dtype_size(a->dtype)); /* little-endian low bytes */
+      ra[i].data = scal[i];
+    } else {
+      /* outputs start with the same contents the kernel's buffer had */
+      if (a->role != MF_ARG_IN) {
+        d->ref[i] = ll_xmalloc(a->bytes);
+        memcpy(d->ref[i], d->init[i], a->bytes);
+        ra[i].data = d->ref[i];
+      } else {
+        ra[i].data = ll_xmalloc(a->bytes); /* a copy: the reference must not change what the kernel gets */
+        memcpy(ra[i].data, d->init[i], a->bytes);
+      }
+    }
+  }
+  char msg[512] = "";
+  lanelab_ref_call call = {.abi = LANELAB_REF_ABI, .kernel = k->name, .arch = c->arch_name, .nargs = d->nargs,
+                           .args = ra, .error = msg, .error_size = sizeof msg};
+  memcpy(call.grid, k->grid, sizeof call.grid);
+  memcpy(call.block, k->block, sizeof call.block);
+  int rc = fn(&call);
+  for (size_t i = 0; i < d->nargs; i++)
+    if (d->args[i].role == MF_ARG_IN) free(ra[i].data);
+  free(ra);
+  dlclose(h);
+  free(so);
+  if (rc != 0) {
+    ll_seterr(err, LL_EXIT_USAGE, "reference %s returned %d: %s", k->ref_function, rc, msg[0] ? msg : "(no message)");
+    return false;
+  }
+  return true;
+}
+
+/* Settles every argument's size, makes its initial bytes and computes the reference outputs. */
+static bool data_make(const verify_ctx *c, const mf_kernel *k, mf_data *d, ll_err *err) {
+  d->nargs = k->nargs;
+  d->args = ll_xcalloc(k->nargs ? k->nargs : 1, sizeof *d->args);
+  d->init = ll_xcalloc(k->nargs ? k->nargs : 1, sizeof *d->init);
+  d->ref = ll_xcalloc(k->nargs ? k->nargs : 1, sizeof *d->ref);
+  memcpy(d->args, k->args, k->nargs * sizeof *k->args);
+  oracle_attention_spec *spec = NULL;
+  float *o = NULL, *lse = NULL;
+  bool ok = true;
+  if (k->ref == MF_REF_ORACLE) {
+    spec = oracle_attention_spec_load(k->oracle_spec, err);
+    if (!spec) { ll_err_prefix(err, "oracle spec of %s: ", k->name); return false; }
+  }
+  for (size_t i = 0; ok && i < k->nargs; i++) {
+    mf_arg *a = &d->args[i];
+    if (a->role == MF_ARG_SCALAR) continue;
+    char *what = ll_fmt("%s argument %s", k->name, a->name);
+    if (a->init == MF_INIT_FILE) {
+      uint64_t got = 0;
+      d->init[i] = read_exact(a->file, a->ndim ? a->bytes : 0, &got, what, err);
+      if (!d->init[i]) ok = false;
+      else if (!a->ndim) {
+        if (got % mf_dtype_size(a->dtype)) {
+          ll_seterr(err, LL_EXIT_USAGE, "%s: %s has %llu bytes, not a whole number of %s", what, a->file,
+                    (unsigned long long)got, mf_dtype_name(a->dtype));
+          ok = false;
+        }
+        a->count = got / mf_dtype_size(a->dtype);
+        a->bytes = got;
+        a->ndim = 1;
+        a->shape[0] = (int64_t)a->count;
+      }
+    } else if (a->init == MF_INIT_ORACLE) {
+      const void *src = a->oracle_tensor[0] == 'q' ? spec->q : a->oracle_tensor[0] == 'k' ? spec->k : spec->v;
+      int64_t n = a->oracle_tensor[0] == 'q' ? oracle_attention_q_elems(spec) : oracle_attention_kv_elems(spec);
+      mf_dtype dt = spec->dtype == ORACLE_F16 ? MF_F16 : spec->dtype == ORACLE_BF16 ? MF_BF16 : MF_F32;
+      if (a->ndim && (a->count != (uint64_t)n || a->dtype != dt)) {
+        ll_seterr(err, LL_EXIT_USAGE, "%s: the oracle's %s is %" PRId64 " %s elements, the manifest says %llu %s", what,
+                  a->oracle_tensor, n, mf_dtype_name(dt), (unsigned long long)a->count, mf_dtype_name(a->dtype));
+        ok = false;
+      } else {
+        a->dtype = dt;
+        a->count = (uint64_t)n;
+        a->bytes = a->count * mf_dtype_size(dt);
+        if (!a->ndim) { a->ndim = 1; a->shape[0] = n; }
+        d->init[i] = ll_xmalloc(a->bytes);
+        memcpy(d->init[i], src, a->bytes);
+      }
+    } else {
+      d->init[i] = ll_xmalloc(a->bytes);
+      fill(a, i, d->init[i]);
+    }
+    free(what);
+  }
+  if (!ok) goto out;
+  switch (k->ref) {
+    case MF_REF_C: ok = ref_call_c(c, k, d, err); break;
+    case MF_REF_FILES:
+      for (size_t i = 0; ok && i < k->nargs; i++) {
+        if (!k->ref_files[i]) continue;
+        uint64_t got;
+        char *what = ll_fmt("expected output %s of %s", d->args[i].name, k->name);
+        d->ref[i] = read_exact(k->ref_files[i], d->args[i].bytes, &got, what, err);
+        ok = d->ref[i] != NULL;
+        free(what);
+      }
+      break;
+    case MF_REF_ORACLE: {
+      int64_t tq = oracle_attention_total_q(spec), nlse = tq * spec->num_qo_heads, no = nlse * spec->head_dim;
+      o = ll_xmalloc((size_t)no * 4);
+      lse = ll_xmalloc((size_t)nlse * 4);
+      ok = oracle_attention_run(spec, o, lse, NULL, err);
+      for (size_t i = 0; ok && i < k->nargs; i++) {
+        if (!k->oracle_out[i]) continue;
+        bool iso = k->oracle_out[i][0] == 'o';
+        uint64_t n = (uint64_t)(iso ? no : nlse);
+        if (d->args[i].count != n) {
+          ll_seterr(err, LL_EXIT_USAGE, "%s argument %s has %llu elements, the oracle's %s has %llu", k->name,
+                    d->args[i].name, (unsigned long long)d->args[i].count, k->oracle_out[i], (unsigned long long)n);
+          ok = false;
+          break;
+        }
+        d->ref[i] = ll_xmalloc(n * 4);
+        memcpy(d->ref[i], iso ? o : lse, n * 4);
+      }
+      break;
+    }
+    default: break;
+  }
+out:
+  free(o); free(lse);
+  if (spec) oracle_attention_spec_free(spec);
+  return ok;
+}
+
+/* ---- running on the device ------------------------------------------------------------------ */
+static rt_arg scalar_arg(const mf_arg *a) {
+  rt_arg r = {0};
+  switch (a->dtype) {
+    case MF_F32: r.kind = RT_ARG_F32; r.f32 = (float)a->value.f; break;
+    case MF_F64: r.kind = RT_ARG_U64; memcpy(&r.u64, &a->value.f, 8); break;
+    case MF_I64: case MF_U64: r.kind = RT_ARG_U64; r.u64 = (uint64_t)a->value.i; break;
+    case MF_I32: case MF_I16: case MF_I8: r.kind = RT_ARG_I32; r.i32 = (int32_t)a->value.i; break;
+    default: r.kind = RT_ARG_U32; r.u32 = (uint32_t)a->value.i; break;
+  }
+  return r;
+}
+
+/* Runs the code object on d with the case's initial data; fills got[i] for outputs. LL_EXIT_FAIL
+ * with the fault's message when the kernel faults. */
+static int device_run(rt_device *dev, const char *co, const mf_kernel *k, const mf_data *d, emu_sched sched,
+                      uint8_t **got, ll_err *err) {
+  rt_module *m = rt_load_file(dev, co, err);
+  if (!m) return err->code ? err->code : LL_EXIT_USAGE;
+  rt_arg args[MANIFEST_MAX_ARGS];
+  uint64_t addr[MANIFEST_MAX_ARGS] = {0};
+  int rc = LL_EXIT_OK;
+  for (size_t i = 0; i < d->nargs; i++) {
+    const mf_arg *a = &d->args[i];
+    if (a->role == MF_ARG_SCALAR) { args[i] = scalar_arg(a); continue; }
+    addr[i] = rt_alloc(dev, a->bytes, a->name, err);
+    if (!addr[i] || !rt_copy_to_device(dev, addr[i], d->init[i], a->bytes, err)) { rc = err->code; goto out; }
+    args[i].kind = RT_ARG_PTR;
+    args[i].ptr = addr[i];
+  }
+  emu_fault fault = {0};
+  rt_launch_opts o = {.insn_budget = k->insn_budget, .threads = 2, .sched = sched, .fault = &fault};
+  rc = rt_launch(dev, m, k->symbol, k->grid, k->block, args, d->nargs, k->lds_bytes, &o, err);
+  if (rc != LL_EXIT_OK) goto out;
+  for (size_t i = 0; i < d->nargs; i++) {
+    const mf_arg *a = &d->args[i];
+    if (a->role != MF_ARG_OUT && a->role != MF_ARG_INOUT) continue;
+    got[i] = ll_xmalloc(a->bytes);
+    if (!rt_copy_from_device(dev, got[i], addr[i], a->bytes, err)) { rc = err->code; goto out; }
+  }
+out:
+  for (size_t i = 0; i < d->nargs; i++)
+    if (addr[i]) rt_free(dev, addr[i]);
+  rt_unload(m);
+  return rc;
+}
+
+/* ---- comparing ------------------------------------------------------------------------------ */
+typedef struct mf_cmp {
+  uint64_t n, mismatches, nonfinite;
+  double max_abs, max_rel, atol, rtol;
+  bool have_first;
+  uint64_t first;
+  double first_got, first_ref;
+} mf_cmp;
+
+static void compare_out(const mf_kernel *k, const mf_arg *a, const uint8_t *got, const uint8_t *ref, mf_cmp *c) {
+  memset(c, 0, sizeof *c);
+  manifest_tolerance(k, a, &c->atol, &c->rtol);
+  c->n = a->count;
+  bool exact_int = !mf_dtype_is_float(a->dtype) && c->atol == 0 && c->rtol == 0;
+  size_t es = mf_dtype_size(a->dtype);
+  for (uint64_t i = 0; i < a->count; i++) {
+    double g = get_elem(a->dtype, got, i), r = get_elem(a->dtype, ref, i);
+    bool ok = exact_int ? !memcmp(got + i * es, ref + i * es, es) : oracle_close(g, r, c->atol, c->rtol);
+    if (isfinite(g) && isfinite(r)) {
+      double ab = fabs(g - r);
+      if (ab > c->max_abs) c->max_abs = ab;
+      if (r != 0 && ab / fabs(r) > c->max_rel) c->max_rel = ab / fabs(r);
+    }
+    if (!ok) {
+      c->mismatches++;
+      if (!isfinite(g) || !isfinite(r)) c->nonfinite++;
+      if (!c->have_first) { c->have_first = true; c->first = i; c->first_got = g; c->first_ref = r; }
+    }
+  }
+}
+
+/* "out[3,17]" (row-major multi-index of element i). */
+static char *index_text(const mf_arg *a, uint64_t i) {
+  uint64_t idx[MANIFEST_MAX_DIMS];
+  for (int d = a->ndim - 1; d >= 0; d--) { idx[d] = i % (uint64_t)a->shape[d]; i /= (uint64_t)a->shape[d]; }
+  ll_buf b = {0};
+  ll_buf_printf(&b, "%s[", a->name);
+  for (int d = 0; d < a->ndim; d++) ll_buf_printf(&b, "%s%llu", d ? "," : "", (unsigned long long)idx[d]);
+  ll_buf_puts(&b, "]");
+  return b.data;
+}
+
+/* One run of a code object on a case: outputs compared with the reference. */
+typedef struct mf_outcome {
+  int rc;                   /* LL_EXIT_OK compared; else the run failed (err) */
+  bool pass;
+  double max_abs;           /* over all outputs (finite pairs) */
+  uint64_t mismatches, nonfinite;
+  char first[512];          /* the first failing output's first mismatch, for the console */
+} mf_outcome;
+
+static void run_and_compare(rt_device *dev, const char *co, const mf_kernel *k, const mf_data *d, emu_sched sched,
+                            report_table *t, const char *label, mf_outcome *out, ll_err *err) {
+  memset(out, 0, sizeof *out);
+  uint8_t **got = ll_xcalloc(d->nargs ? d->nargs : 1, sizeof *got);
+  out->rc = device_run(dev, co, k, d, sched, got, err);
+  out->pass = out->rc == LL_EXIT_OK;
+  for (size_t i = 0; out->rc == LL_EXIT_OK && i < d->nargs; i++) {
+    const mf_arg *a = &d->args[i];
+    if (!d->ref[i]) continue;
+    mf_cmp c;
+    compare_out(k, a, got[i], d->ref[i], &c);
+    if (c.max_abs > out->max_abs) out->max_abs = c.max_abs;
+    out->mismatches += c.mismatches;
+    out->nonfinite += c.nonfinite;
+    char *first = c.have_first ? index_text(a, c.first) : ll_xstrdup("-");
+    if (c.mismatches) {
+      if (out->pass)
+        snprintf(out->first, sizeof out->first, "argument %s: %llu of %llu elements outside |got-ref| <= atol + rtol*|ref| "
+                 "(atol %g, rtol %g); first mismatch %s: got %.9g, expected %.9g", a->name,
+                 (unsigned long long)c.mismatches, (unsigned long long)c.n, c.atol, c.rtol, first, c.first_got, c.first_ref);
+      out->pass = false;
+    }
+    if (t) {
+      char fm[200] = "-";
+      if (c.have_first) snprintf(fm, sizeof fm, "%s got %.9g expected %.9g", first, c.first_got, c.first_ref);
+      report_table_row(t, "%s\t%s\t%s\t%llu\t%llu\t%llu\t%g\t%g\t%g\t%g\t%s\t%s", label, a->name, mf_dtype_name(a->dtype),
+                       (unsigned long long)c.n, (unsigned long long)c.mismatches, (unsigned long long)c.nonfinite,
+                       c.max_abs, c.max_rel, c.atol, c.rtol, fm, c.mismatches ? "FAIL" : "pass");
+    }
+    free(first);
+  }
+  for (size_t i = 0; i < d->nargs; i++) free(got[i]);
+  free(got);
+}
+
+/* ---- the stages ------------------------------------------------------------------------------ */
+static const char *ref_text(const mf_kernel *k, char *buf, size_t n) {
+  switch (k->ref) {
+    case MF_REF_C: snprintf(buf, n, "C reference %s (%s)", k->ref_function, k->ref_c); break;
+    case MF_REF_FILES: snprintf(buf, n, "expected output files"); break;
+    case MF_REF_ORACLE: snprintf(buf, n, "oracle %s (%s)", k->oracle, k->oracle_spec); break;
+    default: snprintf(buf, n, "none"); break;
+  }
+  return buf;
+}
+
+static void mstage_kernels(const verify_ctx *c, stage_result *r) {
+  const manifest *m = c->manifest;
+  report_table *t = report_table_new("manifest kernels built for this arch", "kernel,source,status,checked_by,detail");
+  size_t built = 0, skipped = 0, failed = 0, unchecked = 0, unchecked_ok = 0;
+  char first[600] = "";
+  for (size_t i = 0; i < m->nkernels; i++) {
+    const mf_kernel *k = &m->kernels[i];
+    const char *src = k->source ? k->source : "(code object)";
+    if (!k->arch[c->arch]) {
+      report_table_row(t, "%s\t%s\tskipped\t-\tthe manifest lists no %s for this kernel", k->name, src, c->arch_name);
+      skipped++;
+      continue;
+    }
+    verify_progress(c, "kernels", i + 1, m->nkernels, k->name);
+    ll_err e = {0};
+    char *co = build_kernel(c, k, NULL, &e);
+    char checks[400], rt[300];
+    if (k->ref != MF_REF_NONE)
+      snprintf(checks, sizeof checks, "outputs (%s)%s", ref_text(k, rt, sizeof rt), k->nmutants ? ", mutants" : "");
+    else if (k->not_checked)
+      snprintf(checks, sizeof checks, "NOT CHECKED: %s", k->not_checked);
+    else
+      snprintf(checks, sizeof checks, "NOT CHECKED (no reference, and no not_checked reason)");
+    if (k->budgets) strncat(checks, ", isa budgets", sizeof checks - strlen(checks) - 1);
+    if (!co) {
+      failed++;
+      if (!first[0]) snprintf(first, sizeof first, "%s: %s", k->name, e.msg);
+      report_table_row(t, "%s\t%s\tFAIL\t%s\t%s", k->name, src, checks, e.msg);
+      continue;
+    }
+    built++;
+    if (k->ref == MF_REF_NONE) { if (k->not_checked) unchecked_ok++; else unchecked++; }
+    report_table_row(t, "%s\t%s\t%s\t%s\t%s", k->name, src, k->ref == MF_REF_NONE && !k->not_checked ? "NOT CHECKED" : "built",
+                     checks, co);
+    free(co);
+  }
+  stage_add_table(r, t);
+  if (failed) stage_set(r, VERDICT_FAIL, "%zu of %zu kernels failed to build: %s", failed, m->nkernels, first);
+  else if (unchecked)
+    stage_set(r, VERDICT_FAIL, "%zu kernel%s NOT CHECKED by any stage (give a reference, or the reason in not_checked)",
+              unchecked, unchecked == 1 ? "" : "s");
+  else
+    stage_set(r, VERDICT_PASS, "%zu kernels built, %zu skipped on this arch, %zu NOT CHECKED with a stated reason", built,
+              skipped, unchecked_ok);
+}
+
+static void mstage_isa(const verify_ctx *c, stage_result *r) {
+  const manifest *m = c->manifest;
+  size_t ncensus = 0, rules = 0, failed_rules = 0, nbudget = 0;
+  ll_err err = {0};
+  for (size_t i = 0; i < m->nkernels; i++) {
+    const mf_kernel *k = &m->kernels[i];
+    if (!k->arch[c->arch]) continue;
+    char *co = manifest_co_path(c, k, NULL);
+    isa_census *cs = isa_census_file(co, &err);
+    if (!cs) {
+      stage_set(r, err.code == LL_EXIT_ENV ? VERDICT_NOT_RUN : VERDICT_BAD, "census of %s: %s", co, err.msg);
+      free(co);
+      return;
+    }
+    report_table *ct = isa_census_table(cs);
+    free(ct->title);
+    ct->title = ll_fmt("census %s", co);
+    stage_add_table(r, ct);
+    isa_census_free(cs);
+    ncensus++;
+    free(co);
+    if (!k->budgets) continue;
+    nbudget++;
+    isa_budgets *b = isa_budgets_load(k->budgets, &err);
+    if (!b) { stage_set(r, err.code == LL_EXIT_ENV ? VERDICT_NOT_RUN : VERDICT_BAD, "budgets of %s: %s", k->name, err.msg); return; }
+    report_table *bt = NULL;
+    const char *arches[] = {c->arch_name};
+    int f = isa_budgets_eval(b, c->build, arches, 1, &bt, &err);
+    isa_budgets_free(b);
+    if (f < 0) { stage_set(r, err.code == LL_EXIT_ENV ? VERDICT_NOT_RUN : VERDICT_BAD, "budgets of %s: %s", k->name, err.msg); return; }
+    free(bt->title);
+    bt->title = ll_fmt("budgets of %s (%s)", k->name, k->budgets);
+    rules += bt->nrows;
+    failed_rules += (size_t)f;
+    stage_add_table(r, bt);
+  }
+  if (failed_rules) stage_set(r, VERDICT_FAIL, "%zu of %zu budget rules failed", failed_rules, rules);
+  else stage_set(r, VERDICT_PASS, "census of %zu code objects; %zu budget rules of %zu kernels passed", ncensus, rules, nbudget);
+}
+
+static const char outputs_cols[] =
+    "case,argument,dtype,n#,mismatches#,nonfinite#,max_abs#,max_rel#,atol#,rtol#,first_mismatch,verdict";
+
+static void mstage_outputs(const verify_ctx *c, stage_result *r) {
+  const manifest *m = c->manifest;
+  ll_err err = {0};
+  rt_device *dev = prod_open_device(c, &err);
+  if (!dev) {
+    stage_set(r, err.code == LL_EXIT_ENV ? VERDICT_NOT_RUN : VERDICT_BAD, "no device for %s: %s", c->arch_name, err.msg);
+    return;
+  }
+  r->device = ll_xstrdup(rt_device_backend(dev) == RT_EMU ? "emulator" : "hip");
+  report_table *t = report_table_new("manifest kernels against their references", outputs_cols);
+  report_table *cases = report_table_new("cases", "case,kernel,schedule,reference,verdict,detail");
+  size_t ran = 0, failed = 0, errors = 0, unchecked = 0;
+  char first[900] = "";
+  verdict worst_err = VERDICT_BAD;
+  for (size_t i = 0; i < m->nkernels; i++) {
+    const mf_kernel *k = &m->kernels[i];
+    if (!k->arch[c->arch]) continue;
+    char rt[300];
+    for (size_t s = 0; s < k->nsched; s++) {
+      if (!verify_in_shard(c, manifest_case_run(m, i, c->arch, s))) continue;
+      char *label = ll_fmt("%s/%s", k->name, mf_sched_name(k->sched[s]));
+      if (k->ref == MF_REF_NONE) {
+        unchecked++;
+        report_table_row(cases, "%s\t%s\t%s\tnone\tNOT CHECKED\t%s", label, k->name, mf_sched_name(k->sched[s]),
+                         k->not_checked ? k->not_checked : "no reference and no not_checked reason");
+        free(label);
+        continue;
+      }
+      verify_progress(c, "outputs", i + 1, m->nkernels, label);
+      mf_data d = {0};
+      ll_err e = {0};
+      mf_outcome oc = {.rc = LL_EXIT_USAGE};
+      char *co = manifest_co_path(c, k, NULL);
+      if (!data_make(c, k, &d, &e)) oc.rc = e.code;
+      else run_and_compare(dev, co, k, &d, k->sched[s], t, label, &oc, &e);
+      free(co);
+      ran++;
+      const char *v;
+      char detail[900];
+      if (oc.rc != LL_EXIT_OK) {
+        /* a fault is a failed check; bad input or a missing tool is an error */
+        bool fault = oc.rc == LL_EXIT_FAIL;
+        if (fault) failed++; else { errors++; if (e.code == LL_EXIT_ENV) worst_err = VERDICT_NOT_RUN; }
+        v = fault ? "FAIL" : "error";
+        snprintf(detail, sizeof detail, "%s", e.msg);
+      } else if (!oc.pass) {
+        failed++;
+        v = "FAIL";
+        snprintf(detail, sizeof detail, "%s", oc.first);
+      } else {
+        v = "pass";
+        snprintf(detail, sizeof detail, "max abs error %g", oc.max_abs);
+      }
+      report_table_row(cases, "%s\t%s\t%s\t%s\t%s\t%s", label, k->name, mf_sched_name(k->sched[s]), ref_text(k, rt, sizeof rt),
+                       v, detail);
+      if (strcmp(v, "pass")) {
+        /* the console line a CI log shows: kernel, argument, first mismatch, where the report is */
+        fprintf(stderr, "lanelab: %s %s on %s (%s schedule): %s; report %s/reports/%s/stage-outputs.html\n", v, k->name,
+                c->arch_name, mf_sched_name(k->sched[s]), detail, c->build, c->arch_name);
+        if (!first[0]) snprintf(first, sizeof first, "%s: %s", label, detail);
+      }
+      data_free(&d);
+      free(label);
+    }
+  }
+  rt_close(dev);
+  stage_add_table(r, cases);
+  stage_add_table(r, t);
+  if (failed) stage_set(r, VERDICT_FAIL, "%zu of %zu cases failed; first: %s", failed, ran, first);
+  else if (errors) stage_set(r, worst_err, "%zu of %zu cases could not run; first: %s", errors, ran, first);
+  else if (ran == 0 && unchecked == 0) stage_set(r, VERDICT_PASS, "no case of this arch in this shard");
+  else stage_set(r, VERDICT_PASS, "%zu cases matched their references%s", ran,
+                 unchecked ? " (kernels NOT CHECKED are in the kernels stage)" : "");
+}
+
+static const char mutant_cols[] =
+    "mutant,case,check,noise_floor#,mutant_max_abs#,detection_ratio#,atol_over_noise#,mutant_mismatches#,nonfinite#,verdict";
+
+static void mstage_mutants(const verify_ctx *c, stage_result *r) {
+  const manifest *m = c->manifest;
+  ll_err err = {0};
+  size_t total = 0;
+  for (size_t i = 0; i < m->nkernels; i++) total += m->kernels[i].arch[c->arch] ? m->kernels[i].nmutants : 0;
+  if (total == 0) { stage_set(r, VERDICT_PASS, "the manifest lists no mutants for %s", c->arch_name); return; }
+  rt_device *dev = prod_open_device(c, &err);
+  if (!dev) {
+    stage_set(r, err.code == LL_EXIT_ENV ? VERDICT_NOT_RUN : VERDICT_BAD, "no device for %s: %s", c->arch_name, err.msg);
+    return;
+  }
+  r->device = ll_xstrdup(rt_device_backend(dev) == RT_EMU ? "emulator" : "hip");
+  report_table *t = report_table_new("manifest mutants (each must fail against the reference)", mutant_cols);
+  size_t caught = 0, escaped = 0, errors = 0, ran = 0, idx = 0;
+  double min_ratio = INFINITY;
+  char first[700] = "";
+  for (size_t i = 0; i < m->nkernels; i++) {
+    const mf_kernel *k = &m->kernels[i];
+    if (!k->arch[c->arch]) continue;
+    for (size_t q = 0; q < k->nmutants; q++) {
+      idx++;
+      if (!verify_in_shard(c, manifest_case_mutant(m, i, q, c->arch))) continue;
+      const mf_mutant *mu = &k->mutants[q];
+      char *label = ll_fmt("%s/%s", k->name, mu->name);
+      verify_progress(c, "mutants", idx, total, label);
+      ran++;
+      ll_err e = {0};
+      mf_data d = {0};
+      char *mco = NULL, *cco = manifest_co_path(c, k, NULL);
+      bool ok = data_make(c, k, &d, &e) && (mco = build_kernel(c, k, mu, &e)) != NULL;
+      if (!ok) {
+        errors++;
+        report_table_row(t, "%s\t%s\t-\t-\t-\t-\t-\t-\t-\terror: %s", mu->name, k->name, e.msg);
+        if (!first[0]) snprintf(first, sizeof first, "%s: %s", label, e.msg);
+      } else {
+        /* the correct kernel and the mutant on the same inputs, same schedule(s): caught when any
+         * schedule's outputs fail the comparison or the mutant faults */
+        double noise = 0, mabs = 0;
+        uint64_t mm = 0, nf = 0;
+        bool mcaught = false, correct_ok = true;
+        const char *check = "outputs";
+        for (size_t s = 0; s < k->nsched && correct_ok; s++) {
+          mf_outcome co_, mo;
+          run_and_compare(dev, cco, k, &d, k->sched[s], NULL, NULL, &co_, &e);
+          if (co_.rc != LL_EXIT_OK || !co_.pass) {
+            correct_ok = false;
+            if (co_.rc == LL_EXIT_OK) snprintf(e.msg, sizeof e.msg, "the correct kernel fails its reference: %s", co_.first);
+            break;
+          }
+          if (co_.max_abs > noise) noise = co_.max_abs;
+          ll_err me = {0};
+          run_and_compare(dev, mco, k, &d, k->sched[s], NULL, NULL, &mo, &me);
+          if (mo.rc == LL_EXIT_FAIL) { mcaught = true; check = "fault"; }
+          else if (mo.rc != LL_EXIT_OK) { correct_ok = false; snprintf(e.msg, sizeof e.msg, "%s", me.msg); break; }
+          else {
+            if (!mo.pass) mcaught = true;
+            if (mo.max_abs > mabs) mabs = mo.max_abs;
+            mm += mo.mismatches;
+            nf += mo.nonfinite;
+          }
+        }
+        if (!correct_ok) {
+          errors++;
+          report_table_row(t, "%s\t%s\t-\t-\t-\t-\t-\t-\t-\terror: %s", mu->name, k->name, e.msg);
+          if (!first[0]) snprintf(first, sizeof first, "%s: %s", label, e.msg);
+        } else {
+          double atol = 0;
+          for (size_t a = 0; a < k->nargs; a++)
+            if (d.ref[a]) { double x, y; manifest_tolerance(k, &d.args[a], &x, &y); if (x > atol) atol = x; }
+          double ratio = noise > 0 ? mabs / noise : (mabs > 0 ? INFINITY : NAN);
+          if (mcaught && isfinite(ratio) && ratio < min_ratio) min_ratio = ratio;
+          if (mcaught) caught++;
+          else {
+            escaped++;
+            fprintf(stderr, "lanelab: FAIL mutant %s of %s on %s was not caught: its outputs match the reference; "
+                    "report %s/reports/%s/stage-mutants.html\n", mu->name, k->name, c->arch_name, c->build, c->arch_name);
+            if (!first[0]) snprintf(first, sizeof first, "%s escaped (outputs match the reference)", label);
+          }
+          report_table_row(t, "%s\t%s\t%s\t%g\t%g\t%g\t%g\t%llu\t%llu\t%s", mu->name, k->name, check, noise, mabs, ratio,
+                           noise > 0 ? atol / noise : INFINITY, (unsigned long long)mm, (unsigned long long)nf,
+                           mcaught ? "caught" : "FAIL: escaped");
+        }
+      }
+      free(mco); free(cco); free(label);
+      data_free(&d);
+    }
+  }
+  rt_close(dev);
+  report_table_note(t, "noise floor = the correct kernel's max abs error against the reference on the same inputs; "
+                       "detection ratio = the mutant's max abs error / noise floor (inf when the correct kernel is exact)");
+  stage_add_table(r, t);
+  if (escaped) stage_set(r, VERDICT_FAIL, "%zu of %zu mutants escaped; first: %s", escaped, ran, first);
+  else if (errors) stage_set(r, VERDICT_BAD, "%zu of %zu mutants could not run; first: %s", errors, ran, first);
+  else if (ran == 0) stage_set(r, VERDICT_PASS, "no mutant of this arch in this shard");
+  else if (isfinite(min_ratio))
+    stage_set(r, VERDICT_PASS, "%zu of %zu mutants caught; smallest detection ratio %g", caught, ran, min_ratio);
+  else
+    stage_set(r, VERDICT_PASS, "%zu of %zu mutants caught; detection ratio inf (the correct kernels match exactly)", caught, ran);
+}
+
+const verify_stage manifest_stages[] = {
+    {"kernels", "every manifest kernel built for the arch; each one's checks named, NOT CHECKED otherwise", mstage_kernels, false, false},
+    {"isa", "instruction census of each code object and its budgets", mstage_isa, false, false},
+    {"outputs", "each kernel's outputs against its reference at the stated tolerances", mstage_outputs, false, true},
+    {"mutants", "each manifest mutant must fail against the reference", mstage_mutants, false, true},
+};
+const size_t manifest_nstages = sizeof manifest_stages / sizeof *manifest_stages;
