@@ -63,6 +63,8 @@ bool report_mfma_pages(report_ctx *c, ll_buf *index);
 bool report_mutant_plots(report_ctx *c, const report_stage *s, ll_buf *page);
 /* Runs `gnuplot SCRIPT` in DIR; LL_EXIT_ENV naming gnuplot-nox if gnuplot is not on PATH. */
 bool report_run_gnuplot(const char *dir, const char *script, ll_err *err);
+/* Whether an executable named prog is on PATH. */
+bool report_on_path(const char *prog);
 
 /* ---- arch.c ---- */
 bool report_rm_rf(const char *path);

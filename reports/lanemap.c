@@ -15,6 +15,7 @@
 
 #include "lanes/lanes.h"
 #include "reports/internal.h"
+#include "reports/tile.h"
 
 /* The micro-kernels verify's lanes stage runs (verify/lanes_stage.c), in its order; any other
  * kernel named in lanes.json or found in dumps/ gets a page too. */
@@ -97,6 +98,18 @@ static void region_label(uint32_t v, char *buf, size_t cap) {
   else if (v >= 0x4000 && v < 0x4000 + 64 * 16 && (v - 0x4000) % 64 >= 16)
     snprintf(buf, cap, "%u,%u", (v - 0x4000) / 64, (v - 0x4000) % 64);
   else snprintf(buf, cap, "?%04x", v);
+}
+
+/* The element (r, c) a region value names, false if it names none (lanes.h: T[r][c] = 16r+c for
+ * c < 16, else 0x4000 + 64r + c). */
+static bool region_rc(uint32_t v, int *r, int *c) {
+  if (v < 256) { *r = (int)v / 16; *c = (int)v % 16; return true; }
+  if (v >= 0x4000 && v < 0x4000 + 64 * 16 && (v - 0x4000) % 64 >= 16) {
+    *r = (int)(v - 0x4000) / 64;
+    *c = (int)(v - 0x4000) % 64;
+    return true;
+  }
+  return false;
 }
 
 static void find_vrow(report_ctx *c, kpage *k) {
@@ -317,6 +330,116 @@ static void cell_title(const kpage *k, int L, int s, char *buf, size_t cap) {
   }
 }
 
+/* The slot's owner name: VGPR of the slot's lowest bit, and its index among the slots starting in
+ * that VGPR. */
+static report_owner slot_owner(int lane, int s, int bits) {
+  int bit = s * bits;
+  return (report_owner){lane, bit / 32, (bit % 32) / bits};
+}
+
+/* The lanes x slots grid (want/got values, element coordinates where a value names one) and the
+ * tile picture: the f16 region cropped to the elements read; a solved narrow kernel's target tile
+ * (elements from the model's trace); an MFMA probe's D. NULL tile for kernels without one. */
+static report_tile *lane_views(report_ctx *c, const kpage *k, report_grid *g) {
+  report_grid_init(g, k->slots);
+  for (int L = 0; L < 64; L++)
+    for (int s = 0; s < g->slots; s++) {
+      if (k->want) g->want[L][s] = lanes_slot_get(k->want + L * k->ndw, s, k->slot_bits);
+      if (k->got) g->got[L][s] = lanes_slot_get(k->got + L * k->ndw, s, k->slot_bits);
+      if (!k->want) g->want[L][s] = g->got[L][s];
+      if (!k->got) g->got[L][s] = g->want[L][s];
+      int r, cc;
+      if (k->region) {
+        if (region_rc(g->want[L][s], &r, &cc)) g->wr[L][s] = r, g->wc[L][s] = cc;
+        if (region_rc(g->got[L][s], &r, &cc)) g->gr[L][s] = r, g->gc[L][s] = cc;
+      } else if (k->target && k->traced[L][s] >= 0) {
+        g->wr[L][s] = k->traced[L][s] / k->target->cols;
+        g->wc[L][s] = k->traced[L][s] % k->target->cols;
+      } else if (k->mf && lanes_mfma_element(k->mf, LANES_OPND_D, (lanes_loc){L, s, 0}, &r, &cc)) {
+        g->wr[L][s] = r, g->wc[L][s] = cc;
+      }
+    }
+  int rows = 0, cols = 0;
+  const char *rn = "row", *cn = "col", *what = "tile";
+  if (k->region) {
+    for (int L = 0; L < 64; L++)
+      for (int s = 0; s < g->slots; s++) {
+        if (g->wr[L][s] >= rows) rows = g->wr[L][s] + 1;
+        if (g->wc[L][s] >= cols) cols = g->wc[L][s] + 1;
+        if (g->gr[L][s] >= rows) rows = g->gr[L][s] + 1;
+        if (g->gc[L][s] >= cols) cols = g->gc[L][s] + 1;
+      }
+    what = "f16 LDS tile (k128B region, logical row,col)";
+  } else if (k->target) {
+    rows = k->target->rows, cols = k->target->cols;
+    rn = k->target->operand == LANES_OPND_B ? "k" : "row";
+    cn = k->target->operand == LANES_OPND_B ? "n" : "col";
+    what = k->target->name;
+  } else if (k->mf) {
+    rows = lanes_mfma_rows(k->mf, LANES_OPND_D), cols = lanes_mfma_cols(k->mf, LANES_OPND_D);
+    rn = "i", cn = "j", what = "D";
+  }
+  if (rows == 0 || cols == 0) return NULL;
+  char *title = ll_fmt("%s %s: %s", c->arch, k->name, what);
+  ll_err e = {0};
+  report_tile *t = report_tile_new(title, rows, cols, rn, cn, &e);
+  free(title);
+  if (!t) return NULL;
+  for (int L = 0; L < 64; L++)
+    for (int s = 0; s < g->slots; s++) {
+      report_owner o = slot_owner(L, s, k->slot_bits);
+      bool mm = k->want && k->got && g->want[L][s] != g->got[L][s];
+      if (k->region) {
+        if (g->gr[L][s] >= 0) report_tile_own(t, g->gr[L][s], g->gc[L][s], o.lane, o.reg, o.slot);
+        if (k->want && k->got && g->wr[L][s] >= 0) report_tile_expect(t, g->wr[L][s], g->wc[L][s], o.lane, o.reg, o.slot);
+      } else if (g->wr[L][s] >= 0) {
+        report_tile_own(t, g->wr[L][s], g->wc[L][s], o.lane, o.reg, o.slot);
+      }
+      if (mm && g->wr[L][s] >= 0) {
+        char why[96];
+        snprintf(why, sizeof why, "L%d.%d[%d] want 0x%x got 0x%x", o.lane, o.reg, o.slot, g->want[L][s], g->got[L][s]);
+        report_tile_mark(t, g->wr[L][s], g->wc[L][s], why);
+      }
+    }
+  return t;
+}
+
+/* Picture, heatmap and pattern line above the grid; the picture also as pictures/<stem>.svg. */
+static bool lane_pictures(report_ctx *c, const kpage *k, ll_buf *p) {
+  report_grid *g = ll_xcalloc(1, sizeof *g);
+  report_tile *t = lane_views(c, k, g);
+  bool ok = true;
+  if (t) {
+    char *stem = ll_fmt("pictures/lane-%s.svg", k->name);
+    ll_buf_puts(p, "<h2>tile</h2>\n<p>Each cell is one tile element, coloured by the lane that holds it and labelled "
+                   "L&lt;lane&gt;.&lt;vgpr&gt;[&lt;slot&gt;]; a red outline marks an element whose holder differs from the "
+                   "model's (hover: expected holder and values). ");
+    ll_buf_printf(p, "Standalone: <a href=\"%s\">SVG</a> (PNG: <code>lanelab lanes ... --picture FILE.png</code>).</p>\n"
+                     "<div class=\"pic\">", stem);
+    report_tile_svg(t, "tile", p);
+    ll_buf_puts(p, "</div>\n");
+    char *path = ll_path_join(c->out, stem);
+    char *dir = ll_dirname(path);
+    ok = ll_mkdir_p(dir, c->err) && report_tile_write_svg(t, path, c->err);
+    free(dir);
+    free(path);
+    free(stem);
+    report_tile_free(t);
+  }
+  if (ok && k->want && k->got) {
+    char pat[300];
+    report_pattern(g, pat, sizeof pat);
+    ll_buf_printf(p, "<h2>mismatches: lanes &times; slots</h2>\n<p class=\"pattern %s\" id=\"pattern\">pattern: ",
+                  report_grid_mismatches(g) ? "fail" : "pass");
+    report_html_esc(p, pat);
+    ll_buf_puts(p, "</p>\n<div class=\"pic\">");
+    report_heatmap_svg(g, "heatmap", p);
+    ll_buf_puts(p, "</div>\n");
+  }
+  free(g);
+  return ok;
+}
+
 static bool write_page(report_ctx *c, kpage *k, const char *arch) {
   ll_buf p = {0};
   char *title = ll_fmt("%s lane map: %s", arch, k->name);
@@ -373,6 +496,7 @@ static bool write_page(report_ctx *c, kpage *k, const char *arch) {
     report_html_end(&p);
     goto write;
   }
+  if (!lane_pictures(c, k, &p)) { ll_buf_free(&p); free(title); return false; }
   /* the grid, also exported */
   ll_buf cols = {0};
   ll_buf_puts(&cols, "lane#,model addr#,dump addr#,seed row#,seed col#");

@@ -12,7 +12,7 @@
 
 #include "reports/internal.h"
 
-static bool on_path(const char *prog) {
+bool report_on_path(const char *prog) {
   const char *path = getenv("PATH");
   if (!path || !*path) return false;
   char *p = ll_xstrdup(path), *save = NULL;
@@ -27,7 +27,7 @@ static bool on_path(const char *prog) {
 }
 
 bool report_run_gnuplot(const char *dir, const char *script, ll_err *err) {
-  if (!on_path("gnuplot")) {
+  if (!report_on_path("gnuplot")) {
     ll_seterr(err, LL_EXIT_ENV, "gnuplot not found on PATH; the report's plots need it: install Debian's gnuplot-nox "
                                 "(apt-get install -y gnuplot-nox, or run make deps as root)");
     return false;

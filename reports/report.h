@@ -21,6 +21,11 @@
  *   lane-<kernel>.html    64-lane x slot grid: expected beside got, mismatches highlighted, each
  *                         lane's seed address and the seed's closed form (lanes/ computes the
  *                         expected grid: lanes_expected_dump, lanes_seed_solve)
+ *                         lane's seed address and the seed's closed form; above it the tile picture
+ *                         (reports/tile.h: cells coloured by holding lane, red outline where the
+ *                         holder differs from the model's), a lanes x slots mismatch heatmap and
+ *                         a one-line pattern summary (report_pattern)
+ *   pictures/lane-<kernel>.svg     the tile picture as a standalone SVG
  *   mfma.html, mfma-<instr>.html   which lane/VGPR holds each element of A, B, D (lanes_mfma_*)
  *   tables/<name>.{csv,json,md}    every table of every page (report_table_render)
  *   plots/<name>.{dat,gp,svg}      gnuplot data, script and the SVG it made

@@ -17,6 +17,7 @@
 
 #include "lanes/lanes.h"
 #include "reports/report.h"
+#include "reports/tile.h"
 #include "util/util.h"
 
 /* ---- helpers ---------------------------------------------------------------------------------*/
@@ -334,6 +335,151 @@ Test(reports, mfma_probe_page_names_d_elements_and_uses_verify_expectation) {
   free(xl); free(x); free(p); free(rd);
   rm_rf(b);
   free(b);
+}
+
+/* ---- tile pictures and mismatch patterns ----------------------------------------------------*/
+/* The corrupted slots of lane_load_fragment sit, at the fragment seed (lane L reads row L%16 from
+ * column 4*(L/16), slot s is column +s), on these tile elements: each gets a red outline in the
+ * picture and nothing else does. */
+Test(reports, lanemap_picture_outlines_exactly_the_corrupted_elements) {
+  char *b = mktmp();
+  fixture(b);
+  generate(b);
+  char *rd = report_dir(b);
+  char *p = slurp(rd, "lane-lane_load_fragment.html");
+  cr_assert(strstr(p, "<svg class=\"tile\" id=\"tile\""), "inline tile picture");
+  cr_assert(strstr(p, "data-elements=\"256\""), "the 16 x 16 f16 elements read, cropped from the 16 x 64 region");
+  cr_assert_eq(count(p, "<g class=\"e "), 256);
+  cr_assert_eq(count(p, " bad\" data-rc="), NCORRUPT);
+  for (int i = 0; i < NCORRUPT; i++) {
+    int L = corrupt[i][0], s = corrupt[i][1];
+    char *rc = ll_fmt(" bad\" data-rc=\"%d,%d\"><title>row=%d col=%d: held by no lane; expected L%d.%d[%d]", L % 16,
+                      4 * (L / 16) + s, L % 16, 4 * (L / 16) + s, L, s / 2, s % 2);
+    cr_assert(strstr(p, rc), "red outline with the expected owner on %s", rc);
+    free(rc);
+  }
+  /* lane 17, VGPR 0, upper half: element (1, 5) */
+  cr_assert(strstr(p, "<g class=\"e l17\" data-rc=\"1,5\"><title>row=1 col=5: L17.0[1]</title>"));
+  cr_assert_eq(count(p, "<rect class=\"sw\""), 64, "legend: one swatch per lane");
+  cr_assert(strstr(p, "<g class=\"legend\">"));
+  cr_assert(exists(rd, "pictures/lane-lane_load_fragment.svg"), "standalone SVG beside the page");
+  char *sv = slurp(rd, "pictures/lane-lane_load_fragment.svg");
+  cr_assert(strstr(sv, "xmlns=\"http://www.w3.org/2000/svg\""));
+  cr_assert_eq(count(sv, " bad\" data-rc="), NCORRUPT);
+  /* heatmap: one red cell per corrupted slot; pattern line names them */
+  cr_assert_eq(count(p, "<rect class=\"hm bad\""), NCORRUPT);
+  cr_assert(strstr(p, "id=\"pattern\">pattern: 3/256 wrong: lanes "), "scattered mismatches are listed");
+  free(sv); free(p); free(rd);
+  rm_rf(b);
+  free(b);
+}
+
+Test(reports, tile_picture_counts_owners_and_marks) {
+  ll_err e = {0};
+  cr_assert_null(report_tile_new("x", 0, 4, "r", "c", &e));
+  cr_assert_eq(e.code, LL_EXIT_USAGE);
+  report_tile *t = report_tile_new("B", 4, 3, "k", "n", &e);
+  cr_assert_not_null(t);
+  for (int r = 0; r < 4; r++)
+    for (int c = 0; c < 3; c++) {
+      report_tile_own(t, r, c, 16 * c + r, r / 2, r % 2);
+      if (r != 2 || c != 1) report_tile_expect(t, r, c, 16 * c + r, r / 2, r % 2);
+    }
+  report_tile_expect(t, 2, 1, 5, 0, 0);        /* owner 18 != expected 5 */
+  report_tile_expect(t, 2, 1, 18, 1, 0);       /* a second expectation does not replace the first */
+  report_tile_mark(t, 3, 2, "want 0x1 got 0x2"); /* value mismatch, same owner */
+  cr_assert(!report_tile_own(t, 4, 0, 1, 0, 0), "out of range ignored");
+  cr_assert_eq(report_tile_mismatches(t), 2);
+  ll_buf b = {0};
+  report_tile_svg(t, "pic", &b);
+  const char *s = ll_buf_str(&b);
+  cr_assert_eq(count(s, "<g class=\"e "), 12);
+  cr_assert_eq(count(s, " bad\""), 2);
+  cr_assert(strstr(s, "<g class=\"e l18 bad\" data-rc=\"2,1\"><title>k=2 n=1: L18.1[0]; expected L5.0[0]</title>"));
+  cr_assert(strstr(s, "<g class=\"e l35 bad\" data-rc=\"3,2\"><title>k=3 n=2: L35.1[1]; want 0x1 got 0x2</title>"));
+  cr_assert_eq(count(s, "<rect class=\"sw\""), 64);
+  cr_assert(strstr(s, "data-elements=\"12\" data-bad=\"2\""));
+  char l[32];
+  report_tile_label((report_owner){63, 15, 31}, l, sizeof l);
+  cr_assert_str_eq(l, "L63.15[31]");
+  /* lane colours: 64 distinct */
+  char cols[64][40];
+  for (int i = 0; i < 64; i++) {
+    report_tile_lane_colour(i, cols[i], sizeof cols[i]);
+    for (int j = 0; j < i; j++) cr_assert_str_neq(cols[i], cols[j], "lanes %d and %d share a colour", i, j);
+  }
+  ll_buf_free(&b);
+  report_tile_free(t);
+}
+
+/* Fixtures: the fragment seed of the f16 region (lane L slot s holds row L%16, column 4*(L/16)+s,
+ * tag 16*row + col), then one deliberate defect per pattern; the expected line is written here. */
+static void frag_grid(report_grid *g) {
+  report_grid_init(g, 4);
+  for (int L = 0; L < 64; L++)
+    for (int s = 0; s < 4; s++) {
+      int r = L % 16, c = 4 * (L / 16) + s;
+      g->wr[L][s] = g->gr[L][s] = r;
+      g->wc[L][s] = g->gc[L][s] = c;
+      g->want[L][s] = g->got[L][s] = (uint32_t)(16 * r + c);
+    }
+}
+static void got_elem(report_grid *g, int L, int s, int r, int c) {
+  g->gr[L][s] = r, g->gc[L][s] = c, g->got[L][s] = (uint32_t)(16 * r + c);
+}
+static void pattern_is(const report_grid *g, const char *want) {
+  char buf[300];
+  report_pattern(g, buf, sizeof buf);
+  cr_assert_str_eq(buf, want);
+}
+
+Test(reports, pattern_summary_names_each_pattern) {
+  report_grid *g = ll_xcalloc(1, sizeof *g);
+  frag_grid(g);
+  pattern_is(g, "no mismatches");
+  for (int L = 0; L < 64; L++)
+    for (int s = 0; s < 4; s++) got_elem(g, L, s, g->wc[L][s], g->wr[L][s]);
+  pattern_is(g, "rows and columns swapped (240/256 slots wrong)"); /* the 16 diagonal elements stay put */
+  frag_grid(g);
+  for (int L = 0; L < 64; L++)
+    for (int s = 0; s < 4; s++) got_elem(g, L, s, g->wr[L][s] + 1, g->wc[L][s]);
+  pattern_is(g, "off by one row (+1) (256/256 slots wrong)");
+  frag_grid(g);
+  for (int L = 0; L < 64; L++)
+    for (int s = 0; s < 4; s++) got_elem(g, L, s, g->wr[L][s], g->wc[L][s] - 1);
+  pattern_is(g, "off by one column (-1) (256/256 slots wrong)");
+  frag_grid(g);
+  for (int L = 16; L < 64; L++)
+    for (int s = 0; s < 4; s++) g->got[L][s] = 0xdead, g->gr[L][s] = g->gc[L][s] = -1;
+  pattern_is(g, "lanes 16\u201363 wrong (192/256 slots wrong)");
+  for (int L = 0; L < 16; L++)
+    for (int s = 0; s < 4; s++) g->got[L][s] = 0xdead, g->gr[L][s] = g->gc[L][s] = -1;
+  pattern_is(g, "all wrong (256/256 slots)");
+  frag_grid(g);
+  for (int L = 0; L < 64; L++) /* rotate inside each quad: lane 4q+i gets lane 4q+(i+1)%4's */
+    for (int s = 0; s < 4; s++) {
+      int M = (L & ~3) | ((L + 1) & 3);
+      got_elem(g, L, s, M % 16, 4 * (M / 16) + s);
+    }
+  pattern_is(g, "permutation within quads (256/256 slots wrong)");
+  frag_grid(g);
+  for (int L = 0; L < 64; L++) /* lanes 0..15 <-> 16..31 */
+    for (int s = 0; s < 4; s++) {
+      int M = L < 32 ? L ^ 16 : L;
+      got_elem(g, L, s, M % 16, 4 * (M / 16) + s);
+    }
+  pattern_is(g, "permutation within halves (128/256 slots wrong)");
+  frag_grid(g);
+  for (int L = 0; L < 64; L++) /* the two f16 halves of each dword swapped */
+    for (int s = 0; s < 4; s++) got_elem(g, L, s, L % 16, 4 * (L / 16) + (s ^ 1));
+  /* the halves sit one column apart: a constant shift does not fit (+1 and -1), a slot permutation does */
+  pattern_is(g, "slots permuted within each lane (256/256 slots wrong)");
+  frag_grid(g);
+  g->got[0][1] = 7, g->gr[0][1] = -1;
+  g->got[17][3] = 7, g->gr[17][3] = -1;
+  g->got[40][3] = 7, g->gr[40][3] = -1;
+  pattern_is(g, "3/256 wrong: lanes 0,17,40, slots 1,3");
+  free(g);
 }
 
 /* ---- exports ---------------------------------------------------------------------------------*/

@@ -1,0 +1,293 @@
+/* reports/tile — tile pictures as SVG (see tile.h for the DOM contract). */
+#include "reports/tile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "reports/internal.h"
+
+#define CELL_H 16
+#define LEFT 44
+#define TOP 38
+#define SW_W 34
+#define SW_H 14
+
+report_tile *report_tile_new(const char *title, int rows, int cols, const char *row_name, const char *col_name,
+                             ll_err *err) {
+  if (rows < 1 || cols < 1 || (long)rows * cols > REPORT_TILE_MAX_CELLS) {
+    ll_seterr(err, LL_EXIT_USAGE, "tile picture %s: %d x %d elements is outside 1..%d", title ? title : "", rows, cols,
+              REPORT_TILE_MAX_CELLS);
+    return NULL;
+  }
+  report_tile *t = ll_xcalloc(1, sizeof *t);
+  t->title = ll_xstrdup(title ? title : "");
+  snprintf(t->row_name, sizeof t->row_name, "%s", row_name ? row_name : "row");
+  snprintf(t->col_name, sizeof t->col_name, "%s", col_name ? col_name : "col");
+  t->rows = rows;
+  t->cols = cols;
+  size_t n = (size_t)rows * cols;
+  t->got = ll_xcalloc(n, sizeof *t->got);
+  t->want = ll_xcalloc(n, sizeof *t->want);
+  t->note = ll_xcalloc(n, sizeof *t->note);
+  t->marked = ll_xcalloc(n, sizeof *t->marked);
+  for (size_t i = 0; i < n; i++) {
+    t->got[i].lane = -1;
+    t->want[i].lane = -2;
+  }
+  return t;
+}
+
+void report_tile_free(report_tile *t) {
+  if (!t) return;
+  for (size_t i = 0; i < (size_t)t->rows * t->cols; i++) free(t->note[i]);
+  free(t->note);
+  free(t->got);
+  free(t->want);
+  free(t->marked);
+  free(t->title);
+  free(t);
+}
+
+static bool in(const report_tile *t, int r, int c) { return r >= 0 && c >= 0 && r < t->rows && c < t->cols; }
+
+static void add_note(report_tile *t, size_t i, const char *s) {
+  char *old = t->note[i];
+  t->note[i] = old ? ll_fmt("%s; %s", old, s) : ll_xstrdup(s);
+  free(old);
+}
+
+bool report_tile_own(report_tile *t, int r, int c, int lane, int reg, int slot) {
+  if (!in(t, r, c)) return false;
+  size_t i = (size_t)r * t->cols + c;
+  if (t->got[i].lane >= 0) {
+    char b[48], a[48];
+    report_tile_label(t->got[i], a, sizeof a);
+    report_tile_label((report_owner){lane, reg, slot}, b, sizeof b);
+    char *s = ll_fmt("also held by %s (shown: %s)", b, a);
+    add_note(t, i, s);
+    free(s);
+    return true;
+  }
+  t->got[i] = (report_owner){lane, reg, slot};
+  return true;
+}
+
+bool report_tile_expect(report_tile *t, int r, int c, int lane, int reg, int slot) {
+  if (!in(t, r, c)) return false;
+  size_t i = (size_t)r * t->cols + c;
+  if (t->want[i].lane == -2 || t->want[i].lane == -1) t->want[i] = (report_owner){lane, reg, slot};
+  return true;
+}
+
+bool report_tile_mark(report_tile *t, int r, int c, const char *why) {
+  if (!in(t, r, c)) return false;
+  size_t i = (size_t)r * t->cols + c;
+  t->marked[i] = true;
+  if (why && *why) add_note(t, i, why);
+  return true;
+}
+
+bool report_tile_bad(const report_tile *t, int r, int c) {
+  if (!in(t, r, c)) return false;
+  size_t i = (size_t)r * t->cols + c;
+  if (t->marked[i]) return true;
+  const report_owner *w = &t->want[i], *g = &t->got[i];
+  if (w->lane == -2) return false;
+  if (w->lane < 0 && g->lane < 0) return false;
+  return w->lane != g->lane || w->reg != g->reg || w->slot != g->slot;
+}
+
+int report_tile_mismatches(const report_tile *t) {
+  int n = 0;
+  for (int r = 0; r < t->rows; r++)
+    for (int c = 0; c < t->cols; c++) n += report_tile_bad(t, r, c);
+  return n;
+}
+
+void report_tile_label(report_owner o, char *buf, size_t cap) {
+  if (o.lane < 0) snprintf(buf, cap, "-");
+  else snprintf(buf, cap, "L%d.%d[%d]", o.lane, o.reg, o.slot);
+}
+
+void report_tile_lane_colour(int lane, char *buf, size_t cap) {
+  static const int light[4] = {86, 74, 63, 52};
+  static const int sat[4] = {85, 75, 70, 65};
+  int h = ((lane & 15) * 360 / 16 + (lane & 1 ? 180 : 0)) % 360; /* neighbours far apart in hue */
+  snprintf(buf, cap, "hsl(%d,%d%%,%d%%)", h, sat[(lane >> 4) & 3], light[(lane >> 4) & 3]);
+}
+
+static int cell_w(const report_tile *t) {
+  int maxlen = 2;
+  for (size_t i = 0; i < (size_t)t->rows * t->cols; i++) {
+    char b[48];
+    report_tile_label(t->got[i], b, sizeof b);
+    int n = (int)strlen(b);
+    if (n > maxlen) maxlen = n;
+  }
+  int w = maxlen * 6 + 6;
+  return w < 24 ? 24 : w;
+}
+
+static int legend_top(const report_tile *t) { return TOP + t->rows * CELL_H + 14; }
+
+void report_tile_size(const report_tile *t, int *width, int *height) {
+  int w = LEFT + t->cols * cell_w(t) + 8, lw = 8 + 16 * SW_W + 8;
+  *width = w > lw ? w : lw;
+  if (*width < 360) *width = 360;
+  *height = legend_top(t) + 5 * (SW_H + 4) + 12;
+}
+
+static void esc(ll_buf *b, const char *s) { report_html_esc(b, s); }
+
+static void svg(const report_tile *t, const char *id, bool standalone, ll_buf *o) {
+  int W, H, cw = cell_w(t);
+  report_tile_size(t, &W, &H);
+  int nbad = report_tile_mismatches(t);
+  if (standalone) ll_buf_puts(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+  ll_buf_printf(o, "<svg %sclass=\"tile\" id=\"", standalone ? "xmlns=\"http://www.w3.org/2000/svg\" " : "");
+  esc(o, id);
+  ll_buf_printf(o, "\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" data-elements=\"%d\" data-bad=\"%d\" "
+                   "font-family=\"ui-monospace,Menlo,Consolas,monospace\" font-size=\"9\">\n<style>",
+                W, H, W, H, t->rows * t->cols, nbad);
+  /* scoped to this picture: several pictures share a page */
+  for (int L = 0; L < 64; L++) {
+    char col[40];
+    report_tile_lane_colour(L, col, sizeof col);
+    ll_buf_printf(o, "#%s .l%d rect{fill:%s}", id, L, col);
+  }
+  ll_buf_printf(o, "#%s rect{stroke:#fff;stroke-width:.5}#%s .none rect{fill:#eef0f2}#%s .bad rect,#%s .sw-bad"
+                   "{stroke:#cf222e;stroke-width:2.5}#%s text{text-anchor:middle;fill:#111}"
+                   "#%s .hdr{fill:#57606a}#%s .ttl{text-anchor:start;font-size:12px;font-family:sans-serif}"
+                   "#%s .lg{text-anchor:start}</style>\n",
+                id, id, id, id, id, id, id, id);
+  ll_buf_puts(o, "<rect width=\"100%\" height=\"100%\" fill=\"#fff\" stroke=\"none\"/>\n<text class=\"ttl\" x=\"6\" y=\"14\">");
+  esc(o, t->title);
+  ll_buf_printf(o, " (%s x %s: %d x %d)</text>\n", t->row_name, t->col_name, t->rows, t->cols);
+  /* headers: every column / row index, thinned when the cells are narrow */
+  ll_buf_printf(o, "<text class=\"hdr\" x=\"%d\" y=\"%d\">", LEFT / 2, TOP - 4);
+  esc(o, t->row_name);
+  ll_buf_puts(o, "\\");
+  esc(o, t->col_name);
+  ll_buf_puts(o, "</text>\n");
+  int cstep = cw >= 20 ? 1 : 2;
+  for (int c = 0; c < t->cols; c += cstep)
+    ll_buf_printf(o, "<text class=\"hdr\" x=\"%d\" y=\"%d\">%d</text>", LEFT + c * cw + cw / 2, TOP - 4, c);
+  for (int r = 0; r < t->rows; r++)
+    ll_buf_printf(o, "<text class=\"hdr\" x=\"%d\" y=\"%d\">%d</text>", LEFT - 14, TOP + r * CELL_H + 11, r);
+  ll_buf_puts(o, "\n");
+  /* elements; the mismatching ones last so their outline is drawn on top */
+  for (int pass = 0; pass < 2; pass++)
+    for (int r = 0; r < t->rows; r++)
+      for (int c = 0; c < t->cols; c++) {
+        bool bad = report_tile_bad(t, r, c);
+        if (bad != (pass == 1)) continue;
+        size_t i = (size_t)r * t->cols + c;
+        char lab[48], wl[48];
+        report_tile_label(t->got[i], lab, sizeof lab);
+        if (t->got[i].lane >= 0) ll_buf_printf(o, "<g class=\"e l%d%s\" data-rc=\"%d,%d\"><title>", t->got[i].lane, bad ? " bad" : "", r, c);
+        else ll_buf_printf(o, "<g class=\"e none%s\" data-rc=\"%d,%d\"><title>", bad ? " bad" : "", r, c);
+        ll_buf_printf(o, "%s=%d %s=%d: %s", t->row_name, r, t->col_name, c, t->got[i].lane >= 0 ? lab : "held by no lane");
+        const report_owner *w = &t->want[i], *gw = &t->got[i];
+        if (w->lane != -2 && (w->lane != gw->lane || w->reg != gw->reg || w->slot != gw->slot)) {
+          report_tile_label(t->want[i], wl, sizeof wl);
+          ll_buf_printf(o, "; expected %s", t->want[i].lane >= 0 ? wl : "no lane");
+        }
+        if (t->note[i]) {
+          ll_buf_puts(o, "; ");
+          esc(o, t->note[i]);
+        }
+        ll_buf_printf(o, "</title><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/><text x=\"%d\" y=\"%d\">%s</text></g>\n",
+                      LEFT + c * cw, TOP + r * CELL_H, cw, CELL_H, LEFT + c * cw + cw / 2, TOP + r * CELL_H + 11, lab);
+      }
+  /* legend: 64 lane swatches in 4 rows of 16, then the mismatch outline */
+  int ly = legend_top(t);
+  ll_buf_printf(o, "<g class=\"legend\"><text class=\"lg\" x=\"8\" y=\"%d\">owning lane (cell text L&lt;lane&gt;.&lt;vgpr&gt;"
+                   "[&lt;slot in vgpr&gt;]):</text>\n", ly - 3);
+  for (int L = 0; L < 64; L++) {
+    int x = 8 + (L % 16) * SW_W, y = ly + (L / 16) * (SW_H + 4);
+    ll_buf_printf(o, "<g class=\"l%d\"><rect class=\"sw\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>"
+                     "<text x=\"%d\" y=\"%d\">L%d</text></g>", L, x, y, SW_W - 2, SW_H, x + SW_W / 2 - 1, y + 10, L);
+    if (L % 16 == 15) ll_buf_puts(o, "\n");
+  }
+  int by = ly + 4 * (SW_H + 4);
+  ll_buf_printf(o, "<rect class=\"sw-bad\" x=\"8\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fff\"/>"
+                   "<text class=\"lg\" x=\"%d\" y=\"%d\">red outline: owner differs from the expected one (%d element%s; "
+                   "hover for the expected owner)</text></g>\n</svg>\n",
+                by, SW_W - 2, SW_H, 8 + SW_W + 4, by + 10, nbad, nbad == 1 ? "" : "s");
+}
+
+void report_tile_svg(const report_tile *t, const char *id, ll_buf *out) { svg(t, id, false, out); }
+
+bool report_tile_write_svg(const report_tile *t, const char *path, ll_err *err) {
+  ll_buf b = {0};
+  char *base = strrchr(path, '/');
+  char *id = report_slug(base ? base + 1 : path);
+  for (char *p = id; *p; p++)
+    if (*p == '.') *p = '-';
+  svg(t, id[0] >= '0' && id[0] <= '9' ? "tile" : id, true, &b);
+  bool ok = ll_write_file_atomic(path, b.data, b.len, err);
+  if (!ok) ll_err_prefix(err, "writing tile picture %s", path);
+  free(id);
+  ll_buf_free(&b);
+  return ok;
+}
+
+bool report_tile_write_png(const char *svg_path, const char *png_path, int width, int height, ll_err *err) {
+  if (!report_on_path("chromium")) {
+    ll_seterr(err, LL_EXIT_ENV, "chromium not found on PATH; PNG pictures are rendered by headless Chromium: install "
+                                "Debian's chromium (apt-get install -y chromium), or use the SVG");
+    return false;
+  }
+  struct stat st;
+  if (lstat(png_path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    ll_seterr(err, LL_EXIT_USAGE, "%s exists and is not a regular file; not replacing it", png_path);
+    return false;
+  }
+  char *abs_svg = realpath(svg_path, NULL);
+  if (!abs_svg) {
+    ll_seterr(err, LL_EXIT_USAGE, "tile picture %s: %s", svg_path, strerror(errno));
+    return false;
+  }
+  char tmpl[] = "/tmp/lanelab-png-XXXXXX";
+  if (!mkdtemp(tmpl)) {
+    free(abs_svg);
+    ll_seterr(err, LL_EXIT_FAIL, "mkdtemp for chromium's profile: %s", strerror(errno));
+    return false;
+  }
+  char *shot = ll_fmt("%s/shot.png", tmpl), *url = ll_fmt("file://%s", abs_svg), *prof = ll_fmt("--user-data-dir=%s", tmpl);
+  char *scr = ll_fmt("--screenshot=%s", shot), *win = ll_fmt("--window-size=%d,%d", width, height);
+  pid_t pid = fork();
+  bool ok = false;
+  if (pid == 0) {
+    int nul = open("/dev/null", O_WRONLY);
+    if (nul >= 0) { dup2(nul, 1); dup2(nul, 2); }
+    execlp("timeout", "timeout", "120", "chromium", "--headless=new", "--no-sandbox", "--disable-gpu",
+           "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+           "--hide-scrollbars", prof, win, scr, url, (char *)NULL);
+    _exit(127);
+  }
+  if (pid < 0) {
+    ll_seterr(err, LL_EXIT_FAIL, "cannot start chromium: fork: %s", strerror(errno));
+  } else {
+    int wst;
+    while (waitpid(pid, &wst, 0) < 0 && errno == EINTR) {}
+    size_t n = 0;
+    ll_err e2 = {0};
+    void *png = WIFEXITED(wst) && WEXITSTATUS(wst) == 0 ? ll_read_file(shot, &n, &e2) : NULL;
+    if (!png || n < 8 || memcmp(png, "\x89PNG", 4) != 0)
+      ll_seterr(err, LL_EXIT_FAIL, "chromium did not render %s to PNG (exit %d%s%s)", svg_path,
+                WIFEXITED(wst) ? WEXITSTATUS(wst) : -1, e2.code ? ": " : "", e2.code ? e2.msg : "");
+    else ok = ll_write_file_atomic(png_path, png, n, err);
+    free(png);
+  }
+  unlink(shot);
+  report_rm_rf(tmpl); /* chromium's profile */
+  free(shot); free(url); free(prof); free(scr); free(win); free(abs_svg);
+  return ok;
+}
