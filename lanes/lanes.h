@@ -285,6 +285,38 @@ bool lanes_kernel_image(const char *name, uint8_t *buf, size_t cap, size_t *n, l
 bool lanes_expected_dump(const char *name, lanes_arch arch, const uint8_t *image, size_t n,
                          uint32_t *out_dwords, uint32_t *out_addrs, int *ndw, ll_err *err);
 
+/* ============================ delivery at any addresses (deliver.c) ========================
+ * PRIMITIVE: an LDS read mnemonic (ds_read_b32/b64/b96/b128, ds_read_b64_tr_b16/_b8/_b4,
+ * ds_read_b96_tr_b6) or "fragment_transpose" (load_fragment + transpose_mma_tile). */
+bool lanes_primitive_parse(const char *prim, bool *xpose, lanes_ds_op *op, ll_err *err);
+/* Per-lane byte addresses from a formula in L: integers (C syntax), L, + - * / % << >> & | ^ ~ and
+ * parentheses, e.g. "8*(L%16)+128*(L/16)"; bad syntax, division by zero or an address outside
+ * 0..2^32-1 is LL_EXIT_USAGE naming it. */
+bool lanes_addr_expr(const char *expr, uint32_t addr[LANES_WAVE], ll_err *err);
+/* 64 unsigned integers (decimal or 0x), separated by spaces, newlines or commas; '#' comments. */
+bool lanes_addr_file(const char *path, uint32_t addr[LANES_WAVE], ll_err *err);
+/* A path to an existing file is read as the file, anything else as the formula. */
+bool lanes_addr_arg(const char *arg, uint32_t addr[LANES_WAVE], ll_err *err);
+/* The built-in seeds: "fragment" (row L%16, chunk L/16, k128B; 16-bit primitives only) or "solved"
+ * (lanes_seed_solve for the primitive's target: mfma16x16x16_a for ds_read_b64 and
+ * fragment_transpose, _b for tr_b16, the fp8/fp4/fp6 B targets for tr_b8/b4/b6). form gets
+ * "fragment seed: row = L%16, col = 4*(L/16)" or the solver's closed form. */
+bool lanes_seed_named(const char *prim, const char *seed, lanes_arch arch, uint32_t addr[LANES_WAVE], char *form,
+                      size_t cap, ll_err *err);
+typedef struct lanes_delivery {
+  uint32_t addr[LANES_WAVE];
+  int slots, slot_bits;                     /* items per lane and their width */
+  int rows, cols;                           /* the tile the elements are named in */
+  int32_t tag[LANES_WAVE][LANES_MAX_SLOTS];  /* 16-bit: the value; narrow: = elem */
+  int32_t elem[LANES_WAVE][LANES_MAX_SLOTS]; /* row-major tile element index (row*cols + col), -1 if none */
+  char tile[240];                           /* what the tile is and what a tag means */
+  lanes_lds_result diag;                    /* the read's ISA-requirement problems */
+  lanes_opcount ops;                        /* fragment_transpose: what it issued */
+} lanes_delivery;
+/* Runs PRIMITIVE at addr: 16-bit and plain reads on the f16 region (lanes_region_fill, k128B;
+ * elements 16 x 64), the narrow transposing reads on their target's linear tile, traced. */
+bool lanes_deliver(lanes_arch arch, const char *prim, const uint32_t addr[LANES_WAVE], lanes_delivery *out, ll_err *err);
+
 /* ================================ model checks (verify "model") ============================
  * The seed change's facts, computed by the model and compared with the published values:
  * lane 0 tags at the fragment seed {0,64,128,192} (tr_b16) vs software {0,16,32,48}; 0/256 at

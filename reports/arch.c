@@ -235,7 +235,9 @@ bool report_write_arch(const char *build_dir, const char *arch, ll_err *err) {
   made = true;
   if (!report_load_stages(&c)) goto out;
   /* lane-map and MFMA pages describe lanelab's own micro-kernels: not part of a manifest's report */
-  if (!c.manifest && (!report_lane_pages(&c, &sections) || !report_mfma_pages(&c, &sections))) goto out;
+  if (!c.manifest && (!report_lane_pages(&c, &sections) || !report_seed_diff_page(&c, &sections) ||
+                      !report_mfma_pages(&c, &sections)))
+    goto out;
   for (size_t i = 0; i < c.nstages; i++)
     if (!stage_page(&c, &c.stages[i])) goto out;
   if (!write_index(&c, &sections)) goto out;

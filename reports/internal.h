@@ -55,6 +55,9 @@ const report_stage *report_find_stage(const report_ctx *c, const char *name);
 /* ---- lanemap.c ---- lane-map pages, one per micro-kernel; appends a section to the index. */
 bool report_lane_pages(report_ctx *c, ll_buf *index);
 
+/* ---- seeddiff.c ---- seeddiff-ds_read_b64_tr_b16.html (fragment vs solved seed), index section. */
+bool report_seed_diff_page(report_ctx *c, ll_buf *index);
+
 /* ---- mfma_pages.c ---- */
 bool report_mfma_pages(report_ctx *c, ll_buf *index);
 

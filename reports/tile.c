@@ -31,6 +31,7 @@ report_tile *report_tile_new(const char *title, int rows, int cols, const char *
   snprintf(t->col_name, sizeof t->col_name, "%s", col_name ? col_name : "col");
   t->rows = rows;
   t->cols = cols;
+  snprintf(t->bad_text, sizeof t->bad_text, "holder differs from the expected one");
   size_t n = (size_t)rows * cols;
   t->got = ll_xcalloc(n, sizeof *t->got);
   t->want = ll_xcalloc(n, sizeof *t->want);
@@ -217,9 +218,10 @@ static void svg(const report_tile *t, const char *id, bool standalone, ll_buf *o
   }
   int by = ly + 4 * (SW_H + 4);
   ll_buf_printf(o, "<rect class=\"sw-bad\" x=\"8\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fff\"/>"
-                   "<text class=\"lg\" x=\"%d\" y=\"%d\">red outline: owner differs from the expected one (%d element%s; "
-                   "hover for the expected owner)</text></g>\n</svg>\n",
-                by, SW_W - 2, SW_H, 8 + SW_W + 4, by + 10, nbad, nbad == 1 ? "" : "s");
+                   "<text class=\"lg\" x=\"%d\" y=\"%d\">red outline: ",
+                by, SW_W - 2, SW_H, 8 + SW_W + 4, by + 10);
+  esc(o, t->bad_text);
+  ll_buf_printf(o, " (%d element%s; hover for details)</text></g>\n</svg>\n", nbad, nbad == 1 ? "" : "s");
 }
 
 void report_tile_svg(const report_tile *t, const char *id, ll_buf *out) { svg(t, id, false, out); }
@@ -289,5 +291,104 @@ bool report_tile_write_png(const char *svg_path, const char *png_path, int width
   unlink(shot);
   report_rm_rf(tmpl); /* chromium's profile */
   free(shot); free(url); free(prof); free(scr); free(win); free(abs_svg);
+  return ok;
+}
+
+/* ---- deliveries ----------------------------------------------------------------------------*/
+#include "lanes/lanes.h"
+
+void report_delivery_extent(const lanes_delivery *const *d, int n, int *rows, int *cols) {
+  *rows = *cols = 1;
+  for (int i = 0; i < n; i++)
+    for (int L = 0; L < LANES_WAVE; L++)
+      for (int s = 0; s < d[i]->slots && s < LANES_MAX_SLOTS; s++) {
+        int e = d[i]->elem[L][s];
+        if (e < 0) continue;
+        if (e / d[i]->cols + 1 > *rows) *rows = e / d[i]->cols + 1;
+        if (e % d[i]->cols + 1 > *cols) *cols = e % d[i]->cols + 1;
+      }
+}
+
+report_tile *report_tile_delivery(const lanes_delivery *d, const char *title, int rows, int cols, ll_err *err) {
+  report_tile *t = report_tile_new(title, rows, cols, "row", "col", err);
+  if (!t) return NULL;
+  for (int L = 0; L < LANES_WAVE; L++)
+    for (int s = 0; s < d->slots && s < LANES_MAX_SLOTS; s++) {
+      int e = d->elem[L][s], bit = s * d->slot_bits;
+      if (e >= 0) report_tile_own(t, e / d->cols, e % d->cols, L, bit / 32, (bit % 32) / d->slot_bits);
+    }
+  return t;
+}
+
+int report_tile_diff(report_tile *a, report_tile *b, const char *aname, const char *bname) {
+  int n = 0;
+  if (a->rows != b->rows || a->cols != b->cols) return -1;
+  for (int r = 0; r < a->rows; r++)
+    for (int c = 0; c < a->cols; c++) {
+      size_t i = (size_t)r * a->cols + c;
+      report_owner x = a->got[i], y = b->got[i];
+      if (x.lane == y.lane && (x.lane < 0 || (x.reg == y.reg && x.slot == y.slot))) continue;
+      char lx[48], ly[48], nx[120], ny[120];
+      report_tile_label(x, lx, sizeof lx);
+      report_tile_label(y, ly, sizeof ly);
+      snprintf(nx, sizeof nx, "under %s: %s", bname, y.lane >= 0 ? ly : "held by no lane");
+      snprintf(ny, sizeof ny, "under %s: %s", aname, x.lane >= 0 ? lx : "held by no lane");
+      report_tile_mark(a, r, c, nx);
+      report_tile_mark(b, r, c, ny);
+      n++;
+    }
+  snprintf(a->bad_text, sizeof a->bad_text, "holder differs under %s", bname);
+  snprintf(b->bad_text, sizeof b->bad_text, "holder differs under %s", aname);
+  return n;
+}
+
+bool report_tiles_write(report_tile *const *t, int n, const char *path, ll_err *err) {
+  size_t len = strlen(path);
+  bool png = len > 4 && !strcmp(path + len - 4, ".png"), svgf = len > 4 && !strcmp(path + len - 4, ".svg");
+  if (!png && !svgf) {
+    ll_seterr(err, LL_EXIT_USAGE, "picture %s: the name must end in .svg or .png", path);
+    return false;
+  }
+  struct stat st;
+  if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    ll_seterr(err, LL_EXIT_USAGE, "%s exists and is not a regular file; not replacing it", path);
+    return false;
+  }
+  int W = 0, H = 0;
+  ll_buf b = {0};
+  for (int i = 0; i < n; i++) {
+    int w, h;
+    report_tile_size(t[i], &w, &h);
+    char *id = ll_fmt("tile%d", i);
+    ll_buf inner = {0};
+    report_tile_svg(t[i], id, &inner);
+    /* nested <svg> placed at x = W */
+    const char *s = ll_buf_str(&inner);
+    ll_buf_printf(&b, "<svg x=\"%d\" y=\"0\"%s", W, s + 4);
+    ll_buf_free(&inner);
+    free(id);
+    W += w + 16;
+    if (h > H) H = h;
+  }
+  ll_buf out = {0};
+  ll_buf_printf(&out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+                      "height=\"%d\" viewBox=\"0 0 %d %d\">\n", W, H, W, H);
+  ll_buf_put(&out, b.data, b.len);
+  ll_buf_puts(&out, "</svg>\n");
+  ll_buf_free(&b);
+  bool ok;
+  if (svgf) {
+    ok = ll_write_file_atomic(path, out.data, out.len, err);
+  } else {
+    char tmpl[] = "/tmp/lanelab-pic-XXXXXX";
+    ok = mkdtemp(tmpl) != NULL;
+    if (!ok) ll_seterr(err, LL_EXIT_FAIL, "mkdtemp: %s", strerror(errno));
+    char *sp = ll_fmt("%s/picture.svg", tmpl);
+    ok = ok && ll_write_file_atomic(sp, out.data, out.len, err) && report_tile_write_png(sp, path, W, H, err);
+    unlink(sp);
+    rmdir(tmpl);
+    free(sp);
+  }
+  ll_buf_free(&out);
   return ok;
 }

@@ -43,6 +43,7 @@ typedef struct report_tile {
   report_owner *want;   /* expected owner; .lane == -2: no expectation given for the element */
   char **note;          /* per element extra hover text (NULL = none) */
   bool *marked;         /* mismatch set by report_tile_mark */
+  char bad_text[120];   /* legend text of the red outline */
 } report_tile;
 
 /* rows, cols >= 1 and rows*cols <= REPORT_TILE_MAX_CELLS, else NULL with err (LL_EXIT_USAGE).
@@ -73,6 +74,21 @@ bool report_tile_write_svg(const report_tile *t, const char *path, ll_err *err);
 bool report_tile_write_png(const char *svg_path, const char *png_path, int width, int height, ll_err *err);
 void report_tile_size(const report_tile *t, int *width, int *height);
 
+
+/* ==================== what a primitive delivers (lanes_deliver) as pictures ================ */
+struct lanes_delivery;
+/* Rows/cols of the smallest top-left crop of the delivery tiles holding every element any of the n
+ * deliveries names (>= 1 x 1). */
+void report_delivery_extent(const struct lanes_delivery *const *d, int n, int *rows, int *cols);
+/* The tile (cropped to rows x cols) with each element owned by the lane/slot the delivery puts it
+ * in; NULL + err if the crop is not a valid tile. */
+report_tile *report_tile_delivery(const struct lanes_delivery *d, const char *title, int rows, int cols, ll_err *err);
+/* Marks, in both a and b (same shape), every element whose holder differs, noting the other
+ * side's holder ("under <bname>: L5.0[1]"); returns how many. */
+int report_tile_diff(report_tile *a, report_tile *b, const char *aname, const char *bname);
+/* Several pictures side by side in one standalone file: PATH.svg, or PATH.png (rendered by
+ * headless Chromium from a temporary SVG). Other extensions are LL_EXIT_USAGE. */
+bool report_tiles_write(report_tile *const *t, int n, const char *path, ll_err *err);
 
 /* ======================= lanes x slots: mismatch heatmap and pattern =======================
  * What 64 lanes hold, slot by slot, expected against got; where the slot's value names a tile

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "lanes/lanes.h"
 
@@ -765,8 +766,83 @@ Test(lanes_cli, lanes) {
   cr_assert_eq(run("lanes ds_read_b96_tr_b6 --format csv", out, sizeof out), 0);
   cr_assert_eq(count_lines(out), 1 + 64 * 16);
   cr_assert_eq(run("lanes ds_read_b64_tr_b8 --seed fragment", out, sizeof out), 2);
-  cr_assert_eq(run("lanes ds_read_b32", out, sizeof out), 2);
+  cr_assert_eq(run("lanes ds_read_b32 --seed solved", out, sizeof out), 2, "no built-in solved seed for a plain b32 read");
+  cr_assert_eq(run("lanes ds_write_b32", out, sizeof out), 2);
+  /* any LDS read at a per-lane formula: lane L reads stored 8-byte unit L/16 of row L%16; under
+   * k128B that unit holds logical chunk (L/16) ^ (row % 8): lane 17 reads row 1, unit 1 = logical
+   * chunk 0, i.e. tags 16*1 + 0 and + 1 */
+  cr_assert_eq(run("lanes ds_read_b32 --addr '128*(L%16)+8*(L/16)' --format csv", out, sizeof out), 0);
+  cr_assert_eq(count_lines(out), 1 + 64 * 2);
+  cr_assert(strstr(out, "\n17,0,16\n17,1,17\n"), "%.200s", out);
   cr_assert_eq(run("lanes ds_read_b64 --seed sideways", out, sizeof out), 2);
+}
+
+/* The fragment seed restated as a formula (row L%16, chunk L/16, k128B: byte 128*row +
+ * 8*(chunk ^ (row%8))) must deliver what the built-in seed does: lane 0 {0,64,128,192}. */
+Test(lanes_cli, addr_formula_and_file_and_diff) {
+  static char out[1 << 18], ref[1 << 18];
+  cr_assert_eq(run("lanes ds_read_b64_tr_b16 --addr '128*(L%16) + 8*((L/16) ^ (L%8))' --format csv", out, sizeof out), 0);
+  cr_assert_eq(run("lanes ds_read_b64_tr_b16 --format csv", ref, sizeof ref), 0);
+  cr_assert_str_eq(out, ref);
+  char path[] = "/tmp/lanelab-addr-XXXXXX";
+  int fd = mkstemp(path);
+  cr_assert(fd >= 0);
+  FILE *f = fdopen(fd, "w");
+  fprintf(f, "# fragment seed, one per lane\n");
+  for (int L = 0; L < 64; L++) fprintf(f, "%d%s", 128 * (L % 16) + 8 * ((L / 16) ^ (L % 8)), L % 8 == 7 ? "\n" : ", ");
+  fclose(f);
+  char *cmd = ll_fmt("lanes ds_read_b64_tr_b16 --addr %s --format csv", path);
+  cr_assert_eq(run(cmd, out, sizeof out), 0);
+  cr_assert_str_eq(out, ref);
+  free(cmd);
+  f = fopen(path, "w");
+  fprintf(f, "1 2 3\n");
+  fclose(f);
+  cmd = ll_fmt("lanes ds_read_b64_tr_b16 --addr %s", path);
+  cr_assert_eq(run(cmd, out, sizeof out), 2, "3 addresses is bad input");
+  free(cmd);
+  unlink(path);
+  cr_assert_eq(run("lanes ds_read_b64_tr_b16 --addr '8*(L%16' ", out, sizeof out), 2);
+  cr_assert_eq(run("lanes ds_read_b64_tr_b16 --addr 'L/0'", out, sizeof out), 2);
+  cr_assert_eq(run("lanes ds_read_b64_tr_b16 --addr 'L' --seed solved", out, sizeof out), 2);
+  /* the seed change in one command: lane 0 {0,64,128,192} at the fragment seed, {0,16,32,48} solved */
+  cr_assert_eq(run("lanes ds_read_b64_tr_b16 --diff fragment,solved --format csv", out, sizeof out), 0);
+  cr_assert(starts_with(out, "lane,slot,fragment,solved,differs\n0,0,0,0,\n0,1,64,16,yes\n0,2,128,32,yes\n0,3,192,48,yes\n"),
+            "%.120s", out);
+  cr_assert_eq(run("lanes ds_read_b64_tr_b16 --diff fragment,solved", out, sizeof out), 0);
+  cr_assert(strstr(out, "lane 0: fragment {0,64,128,192} vs solved {0,16,32,48}"), "%s", out + strlen(out) - 300);
+  cr_assert_eq(run("lanes ds_read_b64_tr_b16 --diff fragment", out, sizeof out), 2);
+  /* the picture: an SVG with one element group per tile element and both seeds side by side */
+  char svg[] = "/tmp/lanelab-pic-XXXXXX.svg";
+  fd = mkstemps(svg, 4);
+  cr_assert(fd >= 0);
+  close(fd);
+  cmd = ll_fmt("lanes ds_read_b64_tr_b16 --diff fragment,solved --picture %s", svg);
+  cr_assert_eq(run(cmd, out, sizeof out), 0);
+  free(cmd);
+  size_t n;
+  ll_err e = {0};
+  char *s = ll_read_file(svg, &n, &e);
+  cr_assert_not_null(s, "%s", e.msg);
+  int groups = 0, bad = 0;
+  for (char *p = s; (p = strstr(p, "<g class=\"e ")); p++) groups++;
+  for (char *p = s; (p = strstr(p, " bad\" data-rc")); p++) bad++;
+  cr_assert_eq(groups, 2 * 256, "16 x 16 elements under each seed");
+  /* the holders differ wherever the two seeds put different elements in a lane's slot. tr_b16
+   * (isa.md): out(16g+m)[k] = in(16g + 4k + m/4)[m%4]; at the fragment seed lane i reads row i%16,
+   * cols 4*(i/16).. so lane 16g+m slot k holds (4k + m/4, 4g + m%4); the solved seed gives the B
+   * layout: lane 16g+m slot k holds (4g + k, m) */
+  int differ = 0;
+  for (int L = 0; L < 64; L++)
+    for (int k = 0; k < 4; k++) {
+      int g = L / 16, m = L % 16;
+      differ += !(4 * k + m / 4 == 4 * g + k && 4 * g + m % 4 == m);
+    }
+  cr_assert_eq(differ, 240);
+  cr_assert_eq(bad, 2 * differ, "the elements held elsewhere, outlined in both pictures");
+  free(s);
+  unlink(svg);
+  cr_assert_eq(run("lanes ds_read_b64_tr_b16 --picture /tmp/x.gif", out, sizeof out), 2);
 }
 
 Test(lanes_cli, seed) {
