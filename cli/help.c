@@ -252,7 +252,9 @@ static const cli_help entries[] = {
      "  --lanes[=ROWS]   also give each mismatch as wave, dword and lane of a register dump:\n"
      "                   32-bit dwords in rows of 64 lanes, lane fastest (the --dump-regs vgprs\n"
      "                   layout, out[dword*64 + lane]); ROWS dwords per lane make one wave\n"
-     "                   (default: no lanes; ROWS default: the whole file is one wave)\n"
+     "                   (default: no lanes; ROWS default: the whole file is one wave). Two\n"
+     "                   --dump-regs JSON files are compared register by register: each mismatch\n"
+     "                   named by wave, register (v5, a3) and lane\n"
      "  --max-bytes N    refuse an input larger than N bytes (default: 4294967296)\n"
      "Example:\n"
      "  lanelab compare out.bin ref.bin --dtype f16 --shape 128,64 --atol 1e-3 --rtol 1e-3\n"},

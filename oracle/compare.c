@@ -310,9 +310,65 @@ fail:
   return NULL;
 }
 
+static bool is_json_object(const uint8_t *b, size_t n) {
+  size_t i = 0;
+  while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r')) i++;
+  return i < n && b[i] == '{';
+}
+
+/* A `lanelab run --dump-regs` JSON (runtime/rt.h: "waves": [{"vgprs": [[64 lanes]...], "agprs":
+ * [[64 lanes]...]}...]) as the lanes layout: per wave its VGPR rows, then its AGPR rows. Every
+ * wave must have the same register counts (one kernel's dump). SGPRs hold no lanes and are not
+ * part of it. */
+static uint8_t *regdump_flatten(const void *text, size_t n, const char *name, size_t *bytes, uint64_t *nv,
+                                uint64_t *na, ll_err *err) {
+  ll_json *j = ll_json_parse(text, n, err);
+  if (!j) {
+    ll_err_prefix(err, "%s (a --dump-regs JSON)", name);
+    return NULL;
+  }
+  const ll_json *waves = ll_json_get(j, "waves");
+  uint8_t *out = NULL;
+  size_t len = 0;
+  const char *bad = NULL;
+  size_t bad_wave = 0;
+  if (!waves || waves->type != LL_JARR || !waves->n) bad = "no \"waves\" array with at least one wave";
+  for (size_t w = 0; !bad && w < waves->n; w++) {
+    const char *kinds[2] = {"vgprs", "agprs"};
+    for (int k = 0; k < 2 && !bad; k++) {
+      const ll_json *rows = ll_json_get(waves->items[w], kinds[k]);
+      if (!rows || rows->type != LL_JARR) { bad = k ? "no \"agprs\" array" : "no \"vgprs\" array"; bad_wave = w; break; }
+      uint64_t *cnt = k ? na : nv;
+      if (w == 0) *cnt = rows->n;
+      else if (rows->n != *cnt) { bad = k ? "AGPR count differs from wave 0's" : "VGPR count differs from wave 0's"; bad_wave = w; break; }
+      for (size_t r = 0; r < rows->n && !bad; r++) {
+        const ll_json *row = rows->items[r];
+        if (row->type != LL_JARR || row->n != 64) { bad = "a register row is not 64 lanes"; bad_wave = w; break; }
+        out = ll_xrealloc(out, len + 256);
+        for (int l = 0; l < 64; l++) {
+          const ll_json *v = row->items[l];
+          if (v->type != LL_JNUM || !v->is_int || v->i < 0 || v->i > UINT32_MAX) { bad = "a lane value is not a 32-bit unsigned integer"; bad_wave = w; break; }
+          for (int b = 0; b < 4; b++) out[len + 4 * l + b] = (uint8_t)((uint64_t)v->i >> (8 * b));
+        }
+        len += 256;
+      }
+    }
+  }
+  if (!bad && !len) bad = "no VGPRs or AGPRs";
+  ll_json_free(j);
+  if (bad) {
+    ll_seterr(err, LL_EXIT_USAGE, "%s (a --dump-regs JSON): wave %zu: %s", name, bad_wave, bad);
+    free(out);
+    return NULL;
+  }
+  *bytes = len;
+  return out;
+}
+
 int oracle_compare_files(const char *got_path, const char *ref_path, const oracle_compare_opts *o,
                          size_t max_bytes, oracle_compare_result *r, ll_err *err) {
   size_t gn = 0, rn = 0;
+  memset(r, 0, sizeof *r);
   void *g = oracle_compare_read(got_path, max_bytes, &gn, err);
   if (!g) return err ? err->code : LL_EXIT_USAGE;
   void *rf = oracle_compare_read(ref_path, max_bytes, &rn, err);
@@ -321,7 +377,39 @@ int oracle_compare_files(const char *got_path, const char *ref_path, const oracl
     return err ? err->code : LL_EXIT_USAGE;
   }
   char *gl = ll_fmt("GOT %s", got_path), *rl = ll_fmt("REF %s", ref_path);
-  int rc = oracle_compare_buffers(g, gn, rf, rn, o, gl, rl, r, err);
+  int rc = LL_EXIT_USAGE;
+  oracle_compare_opts oo = *o;
+  uint64_t gv = 0, ga = 0, rv = 0, ra = 0;
+  bool gj = o->lanes && is_json_object(g, gn), rj = o->lanes && is_json_object(rf, rn);
+  if (gj || rj) {
+    /* register dumps: both, the same register counts, 4-byte elements, no --shape */
+    uint8_t *g2 = NULL, *r2 = NULL;
+    if (gj != rj)
+      ll_seterr(err, LL_EXIT_USAGE, "--lanes: %s is a --dump-regs JSON and %s is not; compare two dumps or two raw "
+                "buffers", gj ? gl : rl, gj ? rl : gl);
+    else if (o->ndims || o->lane_rows)
+      ll_seterr(err, LL_EXIT_USAGE, "--lanes on --dump-regs JSON files takes no --shape and no =ROWS: the dump gives "
+                "waves and registers");
+    else if (oracle_etype_size(o->etype) != 4)
+      ll_seterr(err, LL_EXIT_USAGE, "--lanes on --dump-regs JSON files compares 32-bit registers: --dtype f32, i32 "
+                "or u32, not %s", oracle_etype_name(o->etype));
+    else if ((g2 = regdump_flatten(g, gn, gl, &gn, &gv, &ga, err)) && (r2 = regdump_flatten(rf, rn, rl, &rn, &rv, &ra, err))) {
+      if (gv != rv || ga != ra || gn != rn)
+        ll_seterr(err, LL_EXIT_USAGE, "%s has %zu waves of %llu VGPRs + %llu AGPRs, %s %zu of %llu + %llu: not dumps "
+                  "of one kernel and launch", gl, gn / (256 * (gv + ga)), (unsigned long long)gv,
+                  (unsigned long long)ga, rl, rn / (256 * (rv + ra)), (unsigned long long)rv, (unsigned long long)ra);
+      else {
+        oo.lane_rows = gv + ga;
+        rc = oracle_compare_buffers(g2, gn, r2, rn, &oo, gl, rl, r, err);
+        r->dump_vgprs = gv;
+        r->from_dump = true;
+      }
+    }
+    free(g2);
+    free(r2);
+  } else {
+    rc = oracle_compare_buffers(g, gn, rf, rn, o, gl, rl, r, err);
+  }
   free(gl);
   free(rl);
   free(g);
@@ -365,7 +453,12 @@ static const char *kind_text(oracle_mismatch_kind k) {
 
 static void put_lane(ll_buf *b, const oracle_compare_result *r, const oracle_mismatch *m) {
   if (r->opts.lane_rows) ll_buf_printf(b, "wave %llu ", (unsigned long long)m->wave);
-  ll_buf_printf(b, "dword %llu lane %llu", (unsigned long long)m->dword, (unsigned long long)m->lane);
+  if (r->from_dump)
+    ll_buf_printf(b, "%c%llu lane %llu", m->dword < r->dump_vgprs ? 'v' : 'a',
+                  (unsigned long long)(m->dword < r->dump_vgprs ? m->dword : m->dword - r->dump_vgprs),
+                  (unsigned long long)m->lane);
+  else
+    ll_buf_printf(b, "dword %llu lane %llu", (unsigned long long)m->dword, (unsigned long long)m->lane);
   if (etypes[r->opts.etype].size < 4) ll_buf_printf(b, " byte %u", m->byte);
 }
 
@@ -484,6 +577,12 @@ void oracle_compare_json(const oracle_compare_result *r, const char *got_name, c
       ll_jw_key(&w, "dword"); ll_jw_uint(&w, m->dword);
       ll_jw_key(&w, "lane"); ll_jw_uint(&w, m->lane);
       ll_jw_key(&w, "byte"); ll_jw_uint(&w, m->byte);
+      if (r->from_dump) {
+        char reg[32];
+        snprintf(reg, sizeof reg, "%c%llu", m->dword < r->dump_vgprs ? 'v' : 'a',
+                 (unsigned long long)(m->dword < r->dump_vgprs ? m->dword : m->dword - r->dump_vgprs));
+        ll_jw_key(&w, "register"); ll_jw_str(&w, reg);
+      }
     }
     ll_jw_obj_end(&w);
   }

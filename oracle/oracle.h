@@ -335,6 +335,8 @@ typedef struct oracle_compare_result {
   oracle_mismatch first[ORACLE_COMPARE_FIRST];
   uint64_t lane_mask;                      /* lanes: lanes holding a mismatch */
   uint64_t rows_with_mismatch;             /* lanes: (wave, dword) rows holding a mismatch */
+  bool from_dump;                          /* the inputs were --dump-regs JSON files */
+  uint64_t dump_vgprs;                     /* from_dump: row r < dump_vgprs is v[r], else a[r - it] */
 } oracle_compare_result;
 
 /* Compares got[0..got_bytes) with ref[0..ref_bytes). Returns LL_EXIT_OK (every element within
@@ -348,7 +350,12 @@ int oracle_compare_buffers(const void *got, size_t got_bytes, const void *ref, s
  * directory or an unreadable one is LL_EXIT_USAGE naming it. Pipes and devices are read up to
  * the cap. The result is malloc'd (never NULL on success, even when empty). */
 void *oracle_compare_read(const char *path, size_t max_bytes, size_t *n, ll_err *err);
-/* Both files through oracle_compare_read, then oracle_compare_buffers. */
+/* Both files through oracle_compare_read, then oracle_compare_buffers. With o->lanes, two
+ * `lanelab run --dump-regs` JSON files (recognised by their leading '{') are compared as register
+ * dumps instead: each wave's VGPR rows then AGPR rows, 64 lanes each (SGPRs hold no lanes and are
+ * not compared), ROWS = VGPRs + AGPRs, so a mismatch is reported as wave (its index in "waves"),
+ * register (v5, a3) and lane. Both dumps must have the same waves and register counts, the dtype
+ * must be 4 bytes, and --shape/=ROWS do not apply (LL_EXIT_USAGE otherwise). */
 int oracle_compare_files(const char *got_path, const char *ref_path, const oracle_compare_opts *o,
                          size_t max_bytes, oracle_compare_result *r, ll_err *err);
 /* Renderings of a result. text: a few lines ending in "PASS"/"FAIL"; json: one object

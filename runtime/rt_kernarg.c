@@ -58,8 +58,6 @@ bool rt_argspecs_order(const emu_kernel *k, rt_argspec *specs, size_t n, ll_err 
   bool *filled = ll_xcalloc(want + 1, sizeof *filled);
   size_t next = 0;
   bool ok = true;
-  bool named = false;
-  for (size_t i = 0; i < n && ok; i++) named |= specs[i].name != NULL;
   for (size_t i = 0; i < n && ok; i++) {
     rt_argspec *s = &specs[i];
     size_t idx;
@@ -68,9 +66,8 @@ bool rt_argspecs_order(const emu_kernel *k, rt_argspec *specs, size_t n, ll_err 
       if (idx >= want) {
         ll_buf b = {0};
         list_names(&b, k);
-        ll_seterr(err, LL_EXIT_USAGE, "--arg '%s': kernel '%s' takes %zu argument%s (%s); this is positional "
-                  "argument %zu", s->text, k->name, want, want == 1 ? "" : "s", want ? ll_buf_str(&b) : "none",
-                  idx + 1);
+        ll_seterr(err, LL_EXIT_USAGE, "--arg '%s': kernel '%s' takes %zu argument%s (%s); %zu given", s->text,
+                  k->name, want, want == 1 ? "" : "s", want ? ll_buf_str(&b) : "none", n);
         ll_buf_free(&b);
         ok = false;
         break;
@@ -111,8 +108,8 @@ bool rt_argspecs_order(const emu_kernel *k, rt_argspec *specs, size_t n, ll_err 
                       a->name[0] ? "'" : "", a->value_kind, a->size);
       }
     if (missing) {
-      ll_seterr(err, LL_EXIT_USAGE, "kernel '%s' takes %zu argument%s; missing: %s", k->name, want,
-                want == 1 ? "" : "s", ll_buf_str(&b));
+      ll_seterr(err, LL_EXIT_USAGE, "kernel '%s' takes %zu argument%s; %zu given; missing: %s", k->name, want,
+                want == 1 ? "" : "s", n, ll_buf_str(&b));
       ok = false;
     }
     ll_buf_free(&b);
@@ -120,7 +117,6 @@ bool rt_argspecs_order(const emu_kernel *k, rt_argspec *specs, size_t n, ll_err 
   if (ok) memcpy(specs, slot, n * sizeof *specs); /* n == want here; moves, nothing freed twice */
   free(slot);
   free(filled);
-  (void)named;
   return ok;
 }
 

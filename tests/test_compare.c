@@ -372,3 +372,73 @@ Test(compare, command_lanes_on_a_register_dump) {
   unlink(fg); unlink(fr);
   free(fg); free(fr);
 }
+
+/* ---- --lanes on two `lanelab run --dump-regs` JSON files ------------------------------------------*/
+/* A dump written here in the --dump-regs form (runtime/rt.h): waves of nv VGPR rows and na AGPR
+ * rows of 64 lanes; lane l of register row r of wave w holds 1000*w + 100*r + l, except where
+ * (w, r, l) == bad, which holds 7. */
+static char *dump_json(int waves, int nv, int na, int bw, int br, int bl) {
+  ll_buf b = {0};
+  ll_buf_puts(&b, "{\"generated_by\": \"test\", \"waves\": [");
+  for (int w = 0; w < waves; w++) {
+    ll_buf_printf(&b, "%s{\"wg\": [%d,0,0], \"wave\": 0, \"sgprs\": [1,2]", w ? "," : "", w);
+    for (int k = 0; k < 2; k++) {
+      ll_buf_printf(&b, ", \"%s\": [", k ? "agprs" : "vgprs");
+      int n = k ? na : nv;
+      for (int r = 0; r < n; r++) {
+        int row = k ? nv + r : r;
+        ll_buf_printf(&b, "%s[", r ? "," : "");
+        for (int l = 0; l < 64; l++)
+          ll_buf_printf(&b, "%s%d", l ? "," : "", (w == bw && row == br && l == bl) ? 7 : 1000 * w + 100 * row + l);
+        ll_buf_puts(&b, "]");
+      }
+      ll_buf_puts(&b, "]");
+    }
+    ll_buf_puts(&b, "}");
+  }
+  ll_buf_puts(&b, "]}\n");
+  return b.data;
+}
+
+Test(compare, lanes_on_register_dump_json_names_wave_register_lane) {
+  char *dg = dump_json(2, 3, 2, 1, 3, 5), *dr = dump_json(2, 3, 2, -1, 0, 0); /* wave 1, a0 (row 3), lane 5 */
+  char *fg = tmpfile_with(dg, strlen(dg)), *fr = tmpfile_with(dr, strlen(dr));
+  oracle_compare_opts o;
+  oracle_compare_opts_init(&o, ORACLE_E_U32);
+  o.lanes = true;
+  oracle_compare_result r;
+  ll_err e = {0};
+  cr_assert_eq(oracle_compare_files(fg, fr, &o, 0, &r, &e), LL_EXIT_FAIL, "%s", e.msg);
+  cr_assert(r.from_dump && r.dump_vgprs == 3 && r.n == 2 * 5 * 64);
+  cr_assert_eq(r.nfirst, 1);
+  cr_assert(r.first[0].wave == 1 && r.first[0].dword == 3 && r.first[0].lane == 5 && r.first[0].got == 7 &&
+            r.first[0].ref == 1000 + 300 + 5);
+  ll_buf b = {0};
+  oracle_compare_text(&r, "g", "r", &b);
+  cr_assert(strstr(ll_buf_str(&b), "at wave 1 a0 lane 5"), "%s", b.data);
+  ll_buf_free(&b);
+  oracle_compare_json(&r, "g", "r", &b);
+  cr_assert(strstr(ll_buf_str(&b), "\"register\": \"a0\""), "%s", b.data);
+  ll_buf_free(&b);
+  cr_assert_eq(oracle_compare_files(fr, fr, &o, 0, &r, &e), LL_EXIT_OK, "%s", e.msg);
+  /* refused: a dump against a raw file, other register counts, a 2-byte dtype, --shape */
+  uint32_t raw[640] = {0};
+  char *fraw = tmpfile_with(raw, sizeof raw), *d3 = dump_json(2, 2, 3, -1, 0, 0), *f3 = tmpfile_with(d3, strlen(d3));
+  cr_assert_eq(oracle_compare_files(fg, fraw, &o, 0, &r, &e), LL_EXIT_USAGE);
+  cr_assert(strstr(e.msg, "is a --dump-regs JSON and") && strstr(e.msg, "is not"), "%s", e.msg);
+  cr_assert_eq(oracle_compare_files(fg, f3, &o, 0, &r, &e), LL_EXIT_USAGE);
+  cr_assert(strstr(e.msg, "3 VGPRs + 2 AGPRs") && strstr(e.msg, "2 + 3"), "%s", e.msg);
+  o.etype = ORACLE_E_F16;
+  cr_assert_eq(oracle_compare_files(fg, fr, &o, 0, &r, &e), LL_EXIT_USAGE);
+  cr_assert(strstr(e.msg, "32-bit registers"), "%s", e.msg);
+  o.etype = ORACLE_E_F32;
+  cr_assert(oracle_compare_shape_parse("640", &o, &e));
+  cr_assert_eq(oracle_compare_files(fg, fr, &o, 0, &r, &e), LL_EXIT_USAGE);
+  cr_assert(strstr(e.msg, "no --shape"), "%s", e.msg);
+  /* without --lanes a JSON file is just bytes */
+  oracle_compare_opts_init(&o, ORACLE_E_U8);
+  cr_assert_eq(oracle_compare_files(fr, fr, &o, 0, &r, &e), LL_EXIT_OK);
+  cr_assert_not(r.from_dump);
+  unlink(fg); unlink(fr); unlink(fraw); unlink(f3);
+  free(fg); free(fr); free(fraw); free(f3); free(dg); free(dr); free(d3);
+}

@@ -615,9 +615,9 @@ Test(rt_user, named_args_in_any_order_and_mixed) {
   const struct { const char *args, *say; } bad[] = {
       {"--arg a=f32:2 --arg x=in:X --arg y=io:X:O --arg z=u32:1", "no argument named 'z'; its arguments: a, x, y, n"},
       {"--arg f32:2 --arg a=f32:3 --arg x=in:X --arg y=io:X:O", "argument 0 ('a') is already given by --arg 'f32:2'"},
-      {"--arg a=f32:2 --arg x=in:X --arg y=io:X:O", "missing: 3 'n' (by_value, 4 bytes)"},
+      {"--arg a=f32:2 --arg x=in:X --arg y=io:X:O", "3 given; missing: 3 'n' (by_value, 4 bytes)"},
       {"--arg a=f32:2 --arg x=u32:1 --arg y=io:X:O --arg n=u32:1", "'x': global_buffer"},
-      {"--arg f32:2 --arg in:X --arg io:X:O --arg u32:1 --arg u32:2", "this is positional argument 5"},
+      {"--arg f32:2 --arg in:X --arg io:X:O --arg u32:1 --arg u32:2", "takes 4 arguments (a, x, y, n); 5 given"},
       {"--arg n=bogus:1", "--arg 'n=bogus:1'"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
