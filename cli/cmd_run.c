@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "reports/report.h"
 #include "runtime/rt.h"
 #include "util/util.h"
 
@@ -23,6 +24,8 @@ static const char *usage =
     "usage: lanelab run CODEOBJ KERNEL --grid X[,Y,Z] --block X[,Y,Z] [--arg [NAME=]SPEC]... "
     "[--kernarg FILE [--buf NAME@OFF[,OFF..]:SPEC]...] "
     "[--backend auto|hip|emu] [--dump-regs FILE] [--lds-bytes N] [--budget N]\n"
+    "  [--schedule roundrobin|adversarial|random:SEED] [--dump-at PC[:N]] [--racecheck[=global]] [--initcheck]\n"
+    "  [--trace SPEC [--trace-out DIR]]\n"
     "  KERNEL: the symbol or the C++ name (row_softmax, ns::gemm<128>, 'scale(float*, float)')\n"
     "  SPEC, one per kernel argument, in order or as NAME=SPEC by metadata name: in:FILE  out:N:FILE  "
     "io:FILE:OUTFILE  u32:V  i32:V  u64:V  f32:V\n"
@@ -53,6 +56,15 @@ typedef struct {
   rt_backend backend;
   uint32_t grid[3], block[3], lds;
   uint64_t budget; /* per-wave instruction budget, 0 = the emulator's default */
+  emu_sched sched;
+  uint64_t sched_seed;
+  bool sched_given;
+  uint64_t dump_at, dump_at_n; /* --dump-at PC[:N] (N >= 1, default 1) */
+  bool race, race_global, init;
+  const char *trace, *trace_out;
+  report_tile *tiles;
+  size_t ntiles;
+  const char *expect_a, *expect_b;
   rt_argspec *specs;
   size_t nspecs;
   rt_bufspec *bufs; /* --buf, with --kernarg */
@@ -70,7 +82,19 @@ static int parse(int argc, char **argv, run_opts *o, ll_err *err) {
     }
     bool takes = !strcmp(a, "--grid") || !strcmp(a, "--block") || !strcmp(a, "--arg") ||
                  !strcmp(a, "--backend") || !strcmp(a, "--dump-regs") || !strcmp(a, "--lds-bytes") ||
-                 !strcmp(a, "--budget") || !strcmp(a, "--kernarg") || !strcmp(a, "--buf");
+                 !strcmp(a, "--budget") || !strcmp(a, "--kernarg") || !strcmp(a, "--buf") ||
+                 !strcmp(a, "--schedule") || !strcmp(a, "--dump-at") ||
+                 !strcmp(a, "--trace") || !strcmp(a, "--trace-out") || !strcmp(a, "--tile") ||
+                 !strcmp(a, "--expect-a") || !strcmp(a, "--expect-b");
+    if (!strcmp(a, "--racecheck") || !strcmp(a, "--racecheck=global")) {
+      o->race = true;
+      o->race_global |= !strcmp(a, "--racecheck=global");
+      continue;
+    }
+    if (!strcmp(a, "--initcheck")) {
+      o->init = true;
+      continue;
+    }
     if (takes) {
       if (i + 1 >= argc) { ll_seterr(err, LL_EXIT_USAGE, "%s needs a value\n%s", a, usage); return LL_EXIT_USAGE; }
       const char *v = argv[++i];
@@ -82,6 +106,37 @@ static int parse(int argc, char **argv, run_opts *o, ll_err *err) {
         o->bufs = ll_xrealloc(o->bufs, (o->nbufs + 1) * sizeof *o->bufs);
         if (!rt_bufspec_parse(v, &o->bufs[o->nbufs], err)) return LL_EXIT_USAGE;
         o->nbufs++;
+      }
+      else if (!strcmp(a, "--trace")) o->trace = v;
+      else if (!strcmp(a, "--trace-out")) o->trace_out = v;
+      else if (!strcmp(a, "--expect-a")) o->expect_a = v;
+      else if (!strcmp(a, "--expect-b")) o->expect_b = v;
+      else if (!strcmp(a, "--tile")) {
+        o->tiles = ll_xrealloc(o->tiles, (o->ntiles + 1) * sizeof *o->tiles);
+        if (!report_tile_parse(v, &o->tiles[o->ntiles], err)) return LL_EXIT_USAGE;
+        o->ntiles++;
+      }
+      else if (!strcmp(a, "--schedule")) {
+        o->sched_given = true;
+        if (!strcmp(v, "roundrobin")) o->sched = EMU_SCHED_ROUND_ROBIN;
+        else if (!strcmp(v, "adversarial")) o->sched = EMU_SCHED_ADVERSARIAL;
+        else if (!strncmp(v, "random:", 7) && ll_parse_u64(v + 7, &o->sched_seed)) o->sched = EMU_SCHED_RANDOM;
+        else {
+          ll_seterr(err, LL_EXIT_USAGE, "--schedule '%s': expected roundrobin, adversarial or random:SEED", v);
+          return LL_EXIT_USAGE;
+        }
+      } else if (!strcmp(a, "--dump-at")) {
+        char *c = ll_xstrdup(v), *colon = strchr(c, ':');
+        if (colon) *colon = 0;
+        o->dump_at_n = 1;
+        bool ok = ll_parse_u64(c, &o->dump_at) && o->dump_at != 0 &&
+                  (!colon || (ll_parse_u64(colon + 1, &o->dump_at_n) && o->dump_at_n > 0));
+        free(c);
+        if (!ok) {
+          ll_seterr(err, LL_EXIT_USAGE, "--dump-at '%s': expected PC[:N], PC an instruction address (e.g. 0x1a40), "
+                    "N >= 1 the execution to stop before", v);
+          return LL_EXIT_USAGE;
+        }
       }
       else if (!strcmp(a, "--backend")) {
         if (!rt_backend_parse(v, &o->backend)) {
@@ -118,6 +173,15 @@ static int parse(int argc, char **argv, run_opts *o, ll_err *err) {
   }
   if (npos < 2 || !o->grid_s || !o->block_s) {
     ll_seterr(err, LL_EXIT_USAGE, "run needs CODEOBJ, KERNEL, --grid and --block\n%s", usage);
+    return LL_EXIT_USAGE;
+  }
+  if (o->dump_at && !o->dump) {
+    ll_seterr(err, LL_EXIT_USAGE, "--dump-at writes the registers to --dump-regs FILE: give both");
+    return LL_EXIT_USAGE;
+  }
+  if ((o->trace_out || o->ntiles || o->expect_a || o->expect_b) && !o->trace) {
+    ll_seterr(err, LL_EXIT_USAGE, "%s needs --trace SPEC (it describes what the trace shows)",
+              o->trace_out ? "--trace-out" : o->ntiles ? "--tile" : o->expect_a ? "--expect-a" : "--expect-b");
     return LL_EXIT_USAGE;
   }
   o->co_path = pos[0];
@@ -163,6 +227,33 @@ static bool check_writable(const char *what, const char *path, ll_err *err) {
   return ok;
 }
 
+/* --dump-at PC:N: the registers of every wave before its N-th execution of PC (the emulator calls
+ * on_snap each time a wave reaches PC, under its lock) */
+typedef struct {
+  rt_regdump *dump;
+  uint64_t n;
+  uint32_t gx, gy, nwaves;
+  uint64_t *count; /* per (workgroup, wave) */
+  uint64_t pad;
+} dump_at_ctx;
+
+static void dump_at_cb(void *user, const emu_wave_view *w) {
+  dump_at_ctx *c = user;
+  uint64_t wg = w->wg[0] + (uint64_t)c->gx * (w->wg[1] + (uint64_t)c->gy * w->wg[2]);
+  if (++c->count[wg * c->nwaves + w->wave] == c->n) rt_regdump_cb(c->dump, w);
+}
+
+/* --expect-a/-b: each mismatching MFMA instance is printed; any makes the run exit 1 */
+static void expect_cb(void *user, const report_trace_expect_result *r) {
+  if (!r->mismatches) {
+    printf("expect: MFMA #%llu %c matches\n", (unsigned long long)r->seq, r->operand ? 'B' : 'A');
+    return;
+  }
+  *(bool *)user = true;
+  printf("expect: MFMA #%llu %c: %d mismatching elements; first: %s\n", (unsigned long long)r->seq,
+         r->operand ? 'B' : 'A', r->mismatches, r->first);
+}
+
 typedef struct {
   void *host;      /* in/io contents, then the result */
   size_t size;
@@ -183,6 +274,9 @@ int cmd_run(int argc, char **argv) {
   uint8_t *raw = NULL; /* --kernarg bytes */
   size_t nraw = 0;
   const char *opt = "--arg"; /* what the buffer specs came from, for messages */
+  emu_observer *obs = NULL;
+  dump_at_ctx dump_at = {0};
+  bool expect_fail = false;
   if (rc < 0) { rc = 0; goto out; }
   if (rc) goto fail;
 
@@ -253,15 +347,26 @@ int cmd_run(int argc, char **argv) {
   }
 
   rt_backend want = o.backend;
-  bool dump_forces_emu = o.dump && want == RT_AUTO;
+  /* options only the emulator has (the first one given names the reason) */
+  const char *emu_opt = o.dump ? "--dump-regs" : o.sched_given ? "--schedule" : o.race ? "--racecheck"
+                        : o.init ? "--initcheck" : o.trace ? "--trace" : NULL;
+  bool dump_forces_emu = emu_opt && want == RT_AUTO;
   bool budget_forces_emu = o.budget && want == RT_AUTO; /* a budget only exists on the emulator */
-  if (o.dump && want == RT_HIP) {
-    ll_seterr(&err, LL_EXIT_USAGE, "--dump-regs needs the emulator: use --backend emu or auto");
+  if (emu_opt && want == RT_HIP) {
+    ll_seterr(&err, LL_EXIT_USAGE, "%s needs the emulator: use --backend emu or auto", emu_opt);
     goto fail;
+  }
+  if (o.trace) {
+    if (!o.trace_out) o.trace_out = "trace";
+    struct stat st;
+    if (stat(o.trace_out, &st) == 0 && !S_ISDIR(st.st_mode)) {
+      ll_seterr(&err, LL_EXIT_USAGE, "--trace-out %s: exists and is not a directory", o.trace_out);
+      goto fail;
+    }
   }
   if (!(dev = rt_open(dump_forces_emu || budget_forces_emu ? RT_EMU : want, arch, &err))) goto fail;
   if (!cli_quiet || want == RT_AUTO) {
-    if (dump_forces_emu) fprintf(stderr, "lanelab: backend emu (auto: --dump-regs needs the emulator)\n");
+    if (dump_forces_emu) fprintf(stderr, "lanelab: backend emu (auto: %s needs the emulator)\n", emu_opt);
     else if (budget_forces_emu) fprintf(stderr, "lanelab: backend emu (auto: --budget is the emulator's)\n");
     else fprintf(stderr, "lanelab: %s\n", rt_device_note(dev));
   }
@@ -290,13 +395,47 @@ int cmd_run(int argc, char **argv) {
   lo.insn_budget = o.budget;
   lo.kernarg = raw;
   lo.kernarg_size = nraw;
+  lo.sched = o.sched;
+  lo.sched_seed = o.sched_seed;
   if (o.dump) {
     dump = rt_regdump_new();
-    lo.on_wave_end = rt_regdump_cb;
-    lo.user = dump;
+    if (o.dump_at) {
+      uint32_t nw = (o.block[0] * o.block[1] * o.block[2] + 63) / 64;
+      uint64_t slots = (uint64_t)o.grid[0] * o.grid[1] * o.grid[2] * nw;
+      if (slots > (64u << 20)) {
+        ll_seterr(&err, LL_EXIT_USAGE, "--dump-at: %llu waves are too many to count executions for (limit 64 M)",
+                  (unsigned long long)slots);
+        goto fail;
+      }
+      dump_at = (dump_at_ctx){dump, o.dump_at_n, o.grid[0], o.grid[1], nw, ll_xcalloc(slots, sizeof(uint64_t)), 0};
+      lo.snap_pc = o.dump_at;
+      lo.on_snap = dump_at_cb;
+      lo.user = &dump_at;
+    } else {
+      lo.on_wave_end = rt_regdump_cb;
+      lo.user = dump;
+    }
+  }
+  if (o.race || o.init || o.trace) {
+    obs = emu_observer_new();
+    if (o.race) emu_observer_racecheck(obs, o.race_global);
+    if (o.init) {
+      emu_observer_initcheck(obs);
+      for (size_t i = 0; i < o.nspecs; i++)
+        if (o.specs[i].kind == RT_SPEC_OUT) emu_observer_uninit(obs, bufs[i].addr, bufs[i].size);
+    }
+    if (o.trace && !emu_observer_trace(obs, o.trace, 0, &err)) goto fail;
+    lo.observe = obs;
   }
   rc = rt_launch(dev, mod, kname, o.grid, o.block, raw ? NULL : args, raw ? 0 : o.nspecs, o.lds, &lo, &err);
   if (rc != LL_EXIT_OK) goto fail; /* a fault's message is in err (and fault.msg) */
+  if (o.dump_at && rt_regdump_count(dump) == 0) {
+    ll_seterr(&err, LL_EXIT_FAIL, "--dump-at 0x%llx:%llu: no wave executed the instruction at that PC %llu time%s "
+              "(is it the address of an instruction the kernel reaches? see `lanelab isa census`)",
+              (unsigned long long)o.dump_at, (unsigned long long)o.dump_at_n, (unsigned long long)o.dump_at_n,
+              o.dump_at_n == 1 ? "" : "s");
+    goto fail;
+  }
 
   /* Success: results back, then every output file atomically. */
   for (size_t i = 0; i < o.nspecs; i++)
@@ -312,6 +451,40 @@ int cmd_run(int argc, char **argv) {
     if (!cli_quiet) fprintf(stderr, "lanelab: wrote %zu waves' registers to %s\n", rt_regdump_count(dump), o.dump);
   }
   rc = LL_EXIT_OK;
+  if (obs) {
+    size_t nh = emu_observer_nhazards(obs);
+    for (size_t i = 0; i < nh; i++) {
+      char line[1024];
+      emu_hazard_format(emu_observer_hazard(obs, i), line, sizeof line);
+      printf("%s: %s\n", emu_observer_hazard(obs, i)->kind == EMU_HZ_UNINIT ? "initcheck" : "racecheck", line);
+    }
+    size_t nrace = 0, nuninit = 0;
+    for (size_t i = 0; i < nh; i++) *(emu_observer_hazard(obs, i)->kind == EMU_HZ_UNINIT ? &nuninit : &nrace) += 1;
+    if (o.race) printf("racecheck: %zu hazard%s\n", nrace, nrace == 1 ? "" : "s");
+    if (o.init) printf("initcheck: %zu uninitialized read%s\n", nuninit, nuninit == 1 ? "" : "s");
+    if (o.trace) {
+      for (size_t t = 0; t < o.ntiles; t++) { /* base=argK: the buffer's device address */
+        int ka = o.tiles[t].base_arg;
+        if (ka < 0) continue;
+        if ((size_t)ka >= o.nspecs || !bufs[ka].addr) {
+          ll_seterr(&err, LL_EXIT_USAGE, "--tile %s: base=arg%d is not a buffer argument", o.tiles[t].name, ka);
+          goto fail;
+        }
+        o.tiles[t].base += bufs[ka].addr;
+        o.tiles[t].base_arg = -1;
+      }
+      report_trace_info tinfo = {.arch = emu_arch_name(arch), .kernel = o.kernel, .co_path = o.co_path,
+                                 .spec = o.trace, .tiles = o.tiles, .ntiles = o.ntiles, .expect_a = o.expect_a,
+                                 .expect_b = o.expect_b, .on_expect = expect_cb, .user = &expect_fail};
+      if (!report_trace_write(o.trace_out, obs, &tinfo, &err)) goto fail;
+      if (expect_fail) rc = LL_EXIT_FAIL;
+      if (!cli_quiet)
+        fprintf(stderr, "lanelab: traced %zu instruction instances%s into %s/ (trace.json, trace.csv, trace.html)\n",
+                emu_observer_ntrace(obs), emu_observer_trace_truncated(obs) ? " (truncated: use first=N)" : "",
+                o.trace_out);
+    }
+    if (nh) rc = LL_EXIT_FAIL;
+  }
   goto out;
 fail:
   rc = ll_report(&err);
@@ -323,6 +496,8 @@ out:
   free(bufs);
   free(args);
   rt_regdump_free(dump);
+  free(dump_at.count);
+  emu_observer_free(obs);
   rt_unload(mod);
   rt_close(dev);
   free(bytes);
@@ -332,5 +507,6 @@ out:
   free(o.bufs);
   for (size_t i = 0; i < o.nspecs; i++) rt_argspec_free(&o.specs[i]);
   free(o.specs);
+  free(o.tiles);
   return rc;
 }

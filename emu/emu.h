@@ -148,7 +148,12 @@ typedef enum {
   EMU_SCHED_ROUND_ROBIN = 0, /* one instruction per wave in turn */
   EMU_SCHED_ADVERSARIAL = 1, /* run each wave as far as it goes before the next: exposes
                                 missing barriers between LDS writes and reads */
+  EMU_SCHED_RANDOM = 2,      /* a random runnable wave runs a random 1..64 instructions, from a
+                                generator seeded by sched_seed and the workgroup index (so the
+                                same seed gives the same interleaving on any thread count) */
 } emu_sched;
+
+typedef struct emu_observer emu_observer; /* part 4 below */
 
 typedef struct emu_launch_opts {
   uint64_t insn_budget;     /* per wave; 0 = default (50 M) */
@@ -158,6 +163,8 @@ typedef struct emu_launch_opts {
   void *user;
   uint64_t snap_pc;         /* if nonzero, on_snap is called each time a wave reaches this PC */
   emu_wave_cb on_snap;
+  uint64_t sched_seed;      /* EMU_SCHED_RANDOM */
+  emu_observer *observe;    /* traces / race and init checks (part 4), NULL = none (no cost) */
 } emu_launch_opts;
 
 /* Phases. A kernel marks that a wave enters phase p (1 <= p < EMU_MAX_PHASES) by executing
@@ -218,6 +225,97 @@ size_t emu_program_count(const emu_program *p);
 const emu_insn_info *emu_program_insn(const emu_program *p, size_t i);
 /* The program of a code object's .text, decoded on first use and cached in co->priv. */
 const emu_program *emu_codeobj_program(emu_codeobj *co, ll_err *err);
+
+/* ---- 4. observation (emu/observe.c) ----------------------------------------------------------
+ * An observer attached to a launch (emu_launch_opts.observe) sees every executed instruction of
+ * every wave: the executor checks one pointer per instruction and calls nothing when it is NULL.
+ * Per-lane memory addresses are computed from the instruction's operands before it runs (DS,
+ * GLOBAL, FLAT, BUFFER; scalar SMEM loads are not observed). docs/trace.md has the rules.
+ *
+ * racecheck (LDS): shadow state per LDS byte holds, for the current barrier interval, which waves
+ * wrote, read or atomically updated it and where (PC, lane). Two different waves of a workgroup
+ * touching one byte between the same pair of s_barriers, at least one writing (two atomics do not
+ * race), is a hazard. Every conflicting pair is found whichever access runs first, so whether a
+ * kernel races does not depend on the schedule. The label comes from a lockstep model: each wave's
+ * instruction count since the barrier orders the two accesses (write earlier: RAW, read earlier:
+ * WAR; two writes: WAW). racecheck global does the same for global memory across all waves and
+ * workgroups of the launch (different workgroups never synchronize). initcheck: an LDS byte read
+ * before any wave of its workgroup wrote it, or a byte of a range marked with
+ * emu_observer_uninit (lanelab marks out: buffers) read before any write in the launch (atomics on
+ * such memory are the accumulate idiom on zeroed buffers and count as writes there).
+ * Global checks, initcheck of ranges and traces run the workgroups on one thread in grid order. */
+typedef enum { EMU_HZ_RAW = 0, EMU_HZ_WAR, EMU_HZ_WAW, EMU_HZ_UNINIT } emu_hazard_kind;
+const char *emu_hazard_kind_name(emu_hazard_kind k); /* "RAW" ... "UNINIT" */
+
+typedef struct emu_access {
+  uint64_t pc;
+  char insn[96];           /* instruction text */
+  uint32_t wg[3], wave;
+  int lane;
+  char op;                 /* 'r' read, 'w' write, 'a' atomic */
+} emu_access;
+
+typedef struct emu_hazard {
+  emu_hazard_kind kind;
+  bool lds;                /* LDS, else global memory */
+  uint64_t addr;           /* first byte found (LDS offset or device address) */
+  char buffer[64];         /* global: the registered buffer's name */
+  emu_access first;        /* RAW: the write; WAR: the read; WAW: one write; UNINIT: unused */
+  emu_access second;       /* the other access; UNINIT: the read */
+  uint64_t count;          /* byte conflicts folded into this report (same kind and PC pair) */
+} emu_hazard;
+/* One line: kind, space, address, both PCs/instructions, waves, lanes, workgroup. */
+void emu_hazard_format(const emu_hazard *h, char *buf, size_t n);
+
+/* Trace records: one per selected executed instruction instance. */
+typedef struct emu_trace_opnd {
+  char name[24];           /* "v[4:5]", "a0", "s[2:3]", "vcc", "exec" */
+  char kind;               /* 'v', 'a', 's' */
+  uint16_t reg;
+  uint8_t n;               /* registers */
+  uint8_t index;           /* operand position in the instruction text */
+  bool dst;                /* written by the instruction */
+  uint32_t *before;        /* vector: before[k * 64 + lane] for register k; scalar: before[k] */
+  uint32_t *after;         /* dst only, same shape; NULL otherwise */
+} emu_trace_opnd;
+
+typedef struct emu_trace_rec {
+  uint64_t seq;            /* 0, 1, ... in execution order over the launch */
+  uint32_t wg[3], wave;
+  uint32_t wg_index;       /* linear workgroup index (x fastest) */
+  uint32_t step;           /* the wave's instruction count since its last barrier */
+  uint32_t interval;       /* barriers the workgroup had passed */
+  uint64_t pc, exec;
+  char *text, *mnem;
+  size_t nop;
+  emu_trace_opnd op[6];
+  /* memory operations: per lane (EXEC lanes only; others 0) address and bytes, up to two
+   * accesses per lane (ds_read2/ds_write2) */
+  char space;              /* 0 none, 'l' LDS, 'g' global */
+  char access;             /* 'r', 'w', 'a' */
+  uint32_t bytes;
+  int naddr;               /* 0, 1 or 2 */
+  uint64_t addr[2][64];
+} emu_trace_rec;
+
+emu_observer *emu_observer_new(void);
+void emu_observer_free(emu_observer *o);
+void emu_observer_racecheck(emu_observer *o, bool global);
+void emu_observer_initcheck(emu_observer *o);
+/* Mark device range [addr, addr+size) as not initialized by the host (out: buffers). */
+void emu_observer_uninit(emu_observer *o, uint64_t addr, uint64_t size);
+/* Trace SPEC (docs/trace.md): SEL[,SEL...][@FILTER[,FILTER...]]; SEL is a mnemonic glob
+ * ("ds_read*", "v_mfma*", "*") or pc=LO[-HI]; FILTER is wg=N[-M] (linear index), wave=N[-M],
+ * first=N (instances in all). max_records caps what is kept (0 = 4096); past it the trace is
+ * marked truncated. false and LL_EXIT_USAGE naming the bad part. */
+bool emu_observer_trace(emu_observer *o, const char *spec, size_t max_records, ll_err *err);
+size_t emu_observer_nhazards(const emu_observer *o);
+const emu_hazard *emu_observer_hazard(const emu_observer *o, size_t i);
+size_t emu_observer_ntrace(const emu_observer *o);
+const emu_trace_rec *emu_observer_trace_rec(const emu_observer *o, size_t i);
+bool emu_observer_trace_truncated(const emu_observer *o);
+/* Forget hazards and trace records (keeps the configuration), for another launch. */
+void emu_observer_reset(emu_observer *o);
 
 /* ---- throughput (emu/bench.c) -----------------------------------------------------------------
  * Runs BUILD_DIR/gfx950/kernels/bench_valu_ds.co and bench_mfma.co on one core and on all cores

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "emu/internal.h"
+#include "emu/observe.h"
 
 /* ---- faults ---------------------------------------------------------------------------------*/
 int emu_raise(emu_wave *w, const emu_insn *in, const char *kind, int lane, uint64_t addr,
@@ -567,6 +568,7 @@ typedef struct worker {
   emu_fault fault;
   uint64_t *counts;
   uint64_t waves_run;
+  emu_obs_worker *ow;          /* observation (emu/observe.c); NULL: none */
 } worker;
 
 static void make_view(const emu_wave *w, uint64_t pc, emu_wave_view *v, const launch *L)
@@ -657,6 +659,7 @@ static int run_wave(worker *W, emu_wave *w, bool single)
   launch *L = W->L;
   const emu_insn *insns = w->insns;
   const uint64_t snap = L->o ? L->o->snap_pc : 0;
+  emu_obs_worker *const ow = W->ow;
   for (;;) {
     if (__builtin_expect(w->ip >= w->ninsn, 0))
       return emu_raise(w, w->ninsn ? &insns[w->ninsn - 1] : NULL, "pc out of program", -1, 0,
@@ -676,7 +679,7 @@ static int run_wave(worker *W, emu_wave *w, bool single)
     if (__builtin_expect(w->npend != 0, 0) && hazard_check(w, in) != EMU_OK) return EMU_FAULT;
     w->counts[w->ip]++; /* w->counts moves with the phase (s_ttracedata) */
     w->ip++;
-    int rc = in->fn(w, in);
+    int rc = __builtin_expect(ow != NULL, 0) ? emu_obs_exec(ow, w, in) : in->fn(w, in);
     if (__builtin_expect(rc != EMU_OK, 0)) {
       if (rc == EMU_END) {
         w->state = 2;
@@ -704,11 +707,32 @@ static int run_wg(worker *W, emu_wg *g)
   launch *L = W->L;
   uint32_t nw = L->nwaves;
   for (uint32_t i = 0; i < nw; i++) init_wave(W, g, &W->waves[i], i);
+  if (W->ow) emu_obs_wg_begin(W->ow, g);
   bool adversarial = L->o && L->o->sched == EMU_SCHED_ADVERSARIAL;
+  bool random = L->o && L->o->sched == EMU_SCHED_RANDOM;
+  /* xorshift64*, seeded by the seed and the workgroup's linear index (never 0) */
+  uint64_t rs = (L->o ? L->o->sched_seed : 0) ^
+                (0x9e3779b97f4a7c15ull * (1 + g->id[0] + (uint64_t)L->d->grid[0] * (g->id[1] + (uint64_t)L->d->grid[1] * g->id[2])));
+  if (!rs) rs = 1;
   uint32_t phase = 0;
   for (;;) {
     uint32_t alive = 0, waiting = 0;
-    if (adversarial) {
+    if (random) {
+      /* a random runnable wave runs a random 1..64 instructions (or to its barrier/end) */
+      for (;;) {
+        uint32_t runnable = 0;
+        for (uint32_t j = 0; j < nw; j++) runnable += W->waves[j].state == 0;
+        if (runnable == 0) break;
+        rs ^= rs >> 12, rs ^= rs << 25, rs ^= rs >> 27;
+        uint64_t r = rs * 0x2545f4914f6cdd1dull;
+        uint32_t pick = (uint32_t)((r >> 32) % runnable), n = 1 + (uint32_t)(r & 63);
+        emu_wave *w = NULL;
+        for (uint32_t j = 0; j < nw; j++)
+          if (W->waves[j].state == 0 && pick-- == 0) { w = &W->waves[j]; break; }
+        for (uint32_t k = 0; k < n && w->state == 0; k++)
+          if (run_wave(W, w, true) == EMU_FAULT) return EMU_FAULT;
+      }
+    } else if (adversarial) {
       /* each wave runs as far as it can before the next; the order alternates between barrier
        * phases so both "early writer" and "late writer" orders occur */
       for (uint32_t j = 0; j < nw; j++) {
@@ -742,6 +766,7 @@ static int run_wg(worker *W, emu_wg *g)
     /* every wave that has not ended is at the barrier: release them (CDNA3 ISA "s_barrier") */
     for (uint32_t j = 0; j < nw; j++)
       if (W->waves[j].state == 1) W->waves[j].state = 0;
+    if (W->ow) emu_obs_barrier(W->ow);
     (void)waiting;
     phase++;
   }
@@ -848,6 +873,15 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
     nthreads = c > 0 ? (int)c : 1;
   }
   if ((uint64_t)nthreads > nwg) nthreads = (int)nwg;
+  emu_observer *obs = o ? o->observe : NULL;
+  if (obs) {
+    char msg[400];
+    if (!emu_obs_launch_begin(obs, m, d, prog, msg, sizeof msg)) {
+      pthread_mutex_destroy(&L.mu);
+      USAGE("emu_launch %s: %s", k->name, msg);
+    }
+    if (emu_obs_serial(obs)) nthreads = 1; /* grid order, one shadow of global memory */
+  }
   worker *W = ll_xcalloc((size_t)nthreads, sizeof *W);
   for (int t = 0; t < nthreads; t++) {
     W[t].L = &L;
@@ -855,6 +889,7 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
     W[t].lds = ll_xmalloc(lds ? lds : 1);
     W[t].waves = ll_xcalloc(L.nwaves, sizeof *W[t].waves);
     W[t].counts = ll_xcalloc((size_t)EMU_MAX_PHASES * (prog->n ? prog->n : 1), sizeof *W[t].counts);
+    if (obs) W[t].ow = emu_obs_worker_new(obs, L.lds_size, L.nwaves);
   }
   if (nthreads == 1) {
     worker_main(&W[0]);
@@ -912,6 +947,7 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
     free(W[t].lds);
     free(W[t].waves);
     free(W[t].counts);
+    emu_obs_worker_free(W[t].ow);
   }
   free(W);
   pthread_mutex_destroy(&L.mu);

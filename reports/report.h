@@ -42,6 +42,7 @@
 
 #include <stdbool.h>
 
+#include "emu/emu.h"
 #include "reports/table.h"
 #include "util/util.h"
 
@@ -54,5 +55,39 @@ bool report_write_index(const char *build_dir, ll_err *err);
  * report_table; a column is numeric when every non-empty value in it is a JSON number (or one of
  * the writer's "inf", "-inf", "nan", or a placeholder "-", "n/a", ""). NULL + LL_EXIT_USAGE naming `where` if the shape is wrong. */
 report_table *report_table_from_json(const ll_json *j, const char *where, ll_err *err);
+
+/* ---- traces (reports/trace_page.c; docs/trace.md) ------------------------------------------
+ * A tile in LDS or global memory, to decode traced addresses into (row, col). */
+typedef struct report_tile {
+  char name[32];
+  uint64_t base;           /* byte address (LDS offset or device address), + the arg's address */
+  int base_arg;            /* base=argK[+N]: buffer argument K (cmd_run resolves it), else -1 */
+  uint32_t rows, cols, elem, stride;
+  unsigned xor_div, xor_mod; /* 8-byte chunk j of row r holds chunk j ^ ((r / div) % mod); 0: none */
+  char swizzle[32];
+} report_tile;
+/* NAME:base=N|argK[+N],rows=R,cols=C,elem=BYTES,stride=ROW_BYTES[,swizzle=none|kLinear|k64B|
+ * k128B|k128B_16Row|xor:D:M]; false and LL_EXIT_USAGE naming the part. */
+bool report_tile_parse(const char *spec, report_tile *t, ll_err *err);
+/* (row, col) of the element starting at addr; false if addr is not the start of one. */
+bool report_tile_decode(const report_tile *t, uint64_t addr, int *row, int *col);
+
+typedef struct report_trace_expect_result {
+  uint64_t seq;            /* the MFMA instance */
+  int operand;             /* 0 A, 1 B */
+  int mismatches;
+  char first[400];         /* "A[3][5] is ..., expected ...: it came from lane L, register R ..." */
+} report_trace_expect_result;
+
+typedef struct report_trace_info {
+  const char *arch, *kernel, *co_path, *spec;
+  const report_tile *tiles;
+  size_t ntiles;
+  const char *expect_a, *expect_b; /* raw element files compared with every traced MFMA's A / B */
+  void (*on_expect)(void *user, const report_trace_expect_result *r);
+  void *user;
+} report_trace_info;
+/* Writes DIR/trace.json, trace.csv, trace.html and mfma/<seq>_{A,B,C,D}.{bin,csv}. */
+bool report_trace_write(const char *dir, const emu_observer *o, const report_trace_info *info, ll_err *err);
 
 #endif

@@ -164,6 +164,11 @@ int rt_launch(rt_device *d, rt_module *m, const char *name, const uint32_t grid[
               k->group_segment_size, dynamic_lds, emu_arch_name(d->arch), emu_arch_lds_bytes(d->arch));
     return LL_EXIT_USAGE;
   }
+  if (d->backend == RT_HIP && o && (o->on_snap || o->observe || o->sched != EMU_SCHED_ROUND_ROBIN)) {
+    ll_seterr(err, LL_EXIT_USAGE, "schedules, register snapshots, traces and race/init checks need the emulator "
+              "(--backend emu)");
+    return LL_EXIT_USAGE;
+  }
   if (d->backend == RT_HIP && o && o->on_wave_end) {
     ll_seterr(err, LL_EXIT_USAGE, "register dumps need the emulator (--backend emu)");
     return LL_EXIT_USAGE;

@@ -112,6 +112,10 @@ typedef struct rt_launch_opts {
   emu_launch_stats *stats; /* emu: may be NULL */
   const uint8_t *kernarg;  /* raw explicit argument bytes (rt_fill_kernargs_raw), or NULL */
   size_t kernarg_size;     /* with kernarg: the launch takes no args (nargs 0) */
+  uint64_t sched_seed;     /* emu: EMU_SCHED_RANDOM */
+  uint64_t snap_pc;        /* emu: on_snap is called each time a wave reaches this PC (0: never) */
+  emu_wave_cb on_snap;     /* emu: called with `user` */
+  emu_observer *observe;   /* emu: traces, race and init checks (NULL: none) */
 } rt_launch_opts;
 
 /* Runs kernel `name` of m over grid[0..2] workgroups of block[0..2] work-items, waits for it.

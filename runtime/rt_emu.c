@@ -100,6 +100,10 @@ int rt_emu_launch(rt_device *d, rt_module *m, const emu_kernel *k, const uint32_
     lo.sched = o->sched;
     lo.on_wave_end = o->on_wave_end;
     lo.user = o->user;
+    lo.sched_seed = o->sched_seed;
+    lo.snap_pc = o->snap_pc;
+    lo.on_snap = o->on_snap;
+    lo.observe = o->observe;
   }
   int rc = emu_launch(d->mem, &disp, &lo, f, o ? o->stats : NULL);
   rt_free(d, pkt);

@@ -1,0 +1,762 @@
+/* emu/observe — instruction traces, LDS/global race checking and initialization checking
+ * (emu.h part 4; docs/trace.md). Everything here runs only when a launch has an observer: the
+ * executor calls emu_obs_exec instead of the handler, and this file computes the instruction's
+ * per-lane memory accesses from its operands (the same address rules as emu/op_ds.c,
+ * emu/op_mem.c and emu/op_xlane.c, which stay untouched), updates the shadow state, captures
+ * register operands before and after, and calls the handler. */
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "emu/observe.h"
+
+/* ---- configuration and results ---------------------------------------------------------------*/
+typedef struct { uint64_t lo, hi; } range64; /* inclusive */
+
+typedef struct {
+  char **glob;
+  size_t nglob;
+  range64 *pcs;
+  size_t npcs;
+  bool any_wg, any_wave;
+  range64 wg, wave;
+  uint64_t first; /* 0 = no limit */
+} trace_spec;
+
+typedef struct {        /* a range whose bytes start uninitialized, and which were written */
+  uint64_t base, size;
+  uint8_t *written;     /* bitmap, allocated at launch begin */
+  char name[64];        /* the buffer's name */
+} uninit_range;
+
+/* global shadow: the last write (or atomic) and the last read of each byte (best effort: an
+ * earlier conflicting access overwritten by a later one from the same wave is not kept) */
+typedef struct { uint32_t ip, wg, epoch, step; uint16_t wave; uint8_t lane; char op; } grec;
+typedef struct { grec w, r; } gshadow;
+typedef struct { uint64_t base, size; gshadow *sh; char name[64]; } gbuf;
+
+struct emu_observer {
+  bool race, race_global, init;
+  bool tracing;
+  trace_spec ts;
+  size_t max_records;
+  pthread_mutex_t mu;
+  emu_hazard *hz;
+  size_t nhz, caphz;
+  bool hz_truncated;
+  emu_trace_rec **rec;
+  size_t nrec, caprec;
+  uint64_t seq;
+  bool truncated;
+  uninit_range *un;
+  size_t nun;
+  /* per launch */
+  const emu_dispatch *d;
+  const emu_program *prog;
+  gbuf *gb;
+  size_t ngb;
+};
+
+#define MAX_HAZARDS 256
+#define MAX_GLOBAL_SHADOW (512ull << 20)
+
+const char *emu_hazard_kind_name(emu_hazard_kind k)
+{
+  static const char *n[] = {"RAW", "WAR", "WAW", "UNINIT"};
+  return (unsigned)k < 4 ? n[k] : "?";
+}
+
+emu_observer *emu_observer_new(void)
+{
+  emu_observer *o = ll_xcalloc(1, sizeof *o);
+  pthread_mutex_init(&o->mu, NULL);
+  return o;
+}
+
+static void free_rec(emu_trace_rec *r)
+{
+  if (!r) return;
+  for (size_t i = 0; i < r->nop; i++) free(r->op[i].before), free(r->op[i].after);
+  free(r->text);
+  free(r->mnem);
+  free(r);
+}
+
+void emu_observer_reset(emu_observer *o)
+{
+  for (size_t i = 0; i < o->nrec; i++) free_rec(o->rec[i]);
+  o->nrec = 0;
+  o->nhz = 0;
+  o->seq = 0;
+  o->truncated = o->hz_truncated = false;
+}
+
+void emu_observer_free(emu_observer *o)
+{
+  if (!o) return;
+  emu_observer_reset(o);
+  free(o->rec);
+  free(o->hz);
+  for (size_t i = 0; i < o->ts.nglob; i++) free(o->ts.glob[i]);
+  free(o->ts.glob);
+  free(o->ts.pcs);
+  for (size_t i = 0; i < o->nun; i++) free(o->un[i].written);
+  free(o->un);
+  for (size_t i = 0; i < o->ngb; i++) free(o->gb[i].sh);
+  free(o->gb);
+  pthread_mutex_destroy(&o->mu);
+  free(o);
+}
+
+void emu_observer_racecheck(emu_observer *o, bool global)
+{
+  o->race = true;
+  o->race_global |= global;
+}
+void emu_observer_initcheck(emu_observer *o) { o->init = true; }
+
+void emu_observer_uninit(emu_observer *o, uint64_t addr, uint64_t size)
+{
+  if (!size) return;
+  o->un = ll_xrealloc(o->un, (o->nun + 1) * sizeof *o->un);
+  o->un[o->nun++] = (uninit_range){addr, size, NULL, ""};
+}
+
+size_t emu_observer_nhazards(const emu_observer *o) { return o->nhz; }
+const emu_hazard *emu_observer_hazard(const emu_observer *o, size_t i) { return i < o->nhz ? &o->hz[i] : NULL; }
+size_t emu_observer_ntrace(const emu_observer *o) { return o->nrec; }
+const emu_trace_rec *emu_observer_trace_rec(const emu_observer *o, size_t i) { return i < o->nrec ? o->rec[i] : NULL; }
+bool emu_observer_trace_truncated(const emu_observer *o) { return o->truncated; }
+
+/* "N" or "N-M" (decimal or 0x-hex) */
+static bool parse_range(const char *s, range64 *r)
+{
+  char *copy = ll_xstrdup(s), *dash = strchr(copy + (copy[0] == '-'), '-');
+  if (dash) *dash = 0;
+  bool ok = ll_parse_u64(copy, &r->lo);
+  r->hi = r->lo;
+  if (ok && dash) ok = ll_parse_u64(dash + 1, &r->hi) && r->hi >= r->lo;
+  free(copy);
+  return ok;
+}
+
+bool emu_observer_trace(emu_observer *o, const char *spec, size_t max_records, ll_err *err)
+{
+  trace_spec *t = &o->ts;
+  t->any_wg = t->any_wave = true;
+  if (!spec || !*spec) {
+    ll_seterr(err, LL_EXIT_USAGE, "--trace: empty SPEC; expected e.g. 'ds_read*,v_mfma*@wg=0,wave=0-1,first=8'");
+    return false;
+  }
+  char *copy = ll_xstrdup(spec), *at = strchr(copy, '@'), *save = NULL;
+  if (at) *at++ = 0;
+  bool ok = true;
+  for (char *tok = strtok_r(copy, ",", &save); tok && ok; tok = strtok_r(NULL, ",", &save)) {
+    if (!strncmp(tok, "pc=", 3)) {
+      t->pcs = ll_xrealloc(t->pcs, (t->npcs + 1) * sizeof *t->pcs);
+      if (!(ok = parse_range(tok + 3, &t->pcs[t->npcs++])))
+        ll_seterr(err, LL_EXIT_USAGE, "--trace '%s': '%s' is not pc=ADDR or pc=LO-HI", spec, tok);
+    } else if (strspn(tok, "abcdefghijklmnopqrstuvwxyz0123456789_*?[]") == strlen(tok)) {
+      t->glob = ll_xrealloc(t->glob, (t->nglob + 1) * sizeof *t->glob);
+      t->glob[t->nglob++] = ll_xstrdup(tok);
+    } else {
+      ll_seterr(err, LL_EXIT_USAGE, "--trace '%s': '%s' is neither a mnemonic glob (e.g. ds_read*) nor pc=LO-HI",
+                spec, tok);
+      ok = false;
+    }
+  }
+  if (ok && t->nglob == 0 && t->npcs == 0) {
+    ll_seterr(err, LL_EXIT_USAGE, "--trace '%s': no instructions selected (give a mnemonic glob or pc=)", spec);
+    ok = false;
+  }
+  save = NULL;
+  for (char *tok = at ? strtok_r(at, ",", &save) : NULL; tok && ok; tok = strtok_r(NULL, ",", &save)) {
+    if (!strncmp(tok, "wg=", 3)) ok = parse_range(tok + 3, &t->wg), t->any_wg = false;
+    else if (!strncmp(tok, "wave=", 5)) ok = parse_range(tok + 5, &t->wave), t->any_wave = false;
+    else if (!strncmp(tok, "first=", 6)) ok = ll_parse_u64(tok + 6, &t->first) && t->first > 0;
+    else ok = false;
+    if (!ok)
+      ll_seterr(err, LL_EXIT_USAGE, "--trace '%s': filter '%s': expected wg=N[-M], wave=N[-M] or first=N (N > 0)",
+                spec, tok);
+  }
+  free(copy);
+  if (ok) {
+    o->tracing = true;
+    o->max_records = max_records ? max_records : 4096;
+  }
+  return ok;
+}
+
+/* ---- hazards ---------------------------------------------------------------------------------*/
+void emu_hazard_format(const emu_hazard *h, char *buf, size_t n)
+{
+  char where[96];
+  if (h->lds) snprintf(where, sizeof where, "LDS byte 0x%llx", (unsigned long long)h->addr);
+  else snprintf(where, sizeof where, "global 0x%llx (buffer '%s')", (unsigned long long)h->addr, h->buffer);
+  const emu_access *a = &h->first, *b = &h->second;
+  if (h->kind == EMU_HZ_UNINIT) {
+    snprintf(n ? buf : NULL, n,
+             "UNINIT %s read before any write: pc 0x%llx '%s' wg (%u,%u,%u) wave %u lane %d (%llu bytes)", where,
+             (unsigned long long)b->pc, b->insn, b->wg[0], b->wg[1], b->wg[2], b->wave, b->lane,
+             (unsigned long long)h->count);
+    return;
+  }
+  static const char *what[] = {"written by", "read by", "written by"};
+  static const char *then[] = {"then read by", "then written by", "and written by"};
+  snprintf(buf, n,
+           "%s hazard on %s: %s pc 0x%llx '%s' wg (%u,%u,%u) wave %u lane %d, %s pc 0x%llx '%s' wg (%u,%u,%u) "
+           "wave %u lane %d, %s (%llu byte conflicts)",
+           emu_hazard_kind_name(h->kind), where, what[h->kind], (unsigned long long)a->pc, a->insn, a->wg[0], a->wg[1],
+           a->wg[2], a->wave, a->lane, then[h->kind], (unsigned long long)b->pc, b->insn, b->wg[0], b->wg[1], b->wg[2],
+           b->wave, b->lane,
+           memcmp(a->wg, b->wg, sizeof a->wg) ? "in different workgroups (nothing orders them)"
+                                              : "with no s_barrier between",
+           (unsigned long long)h->count);
+}
+
+typedef struct { uint32_t ip, wg, wave, step; int lane; char op; } acc_t;
+
+static void fill_access(const emu_observer *o, emu_access *x, const acc_t *a)
+{
+  const emu_insn *in = &o->prog->insns[a->ip];
+  x->pc = in->pc;
+  snprintf(x->insn, sizeof x->insn, "%s", in->text ? in->text : in->mnem);
+  uint32_t gx = o->d->grid[0], gy = o->d->grid[1];
+  x->wg[0] = a->wg % gx;
+  x->wg[1] = (a->wg / gx) % gy;
+  x->wg[2] = a->wg / (gx * gy);
+  x->wave = a->wave;
+  x->lane = a->lane;
+  x->op = a->op;
+}
+
+/* Record a hazard; folded into an existing report of the same kind, space and PC pair. */
+static void report(emu_observer *o, emu_hazard_kind k, bool lds, uint64_t addr, const char *buf,
+                   const acc_t *first, const acc_t *second)
+{
+  uint64_t pa = first ? o->prog->insns[first->ip].pc : 0, pb = o->prog->insns[second->ip].pc;
+  pthread_mutex_lock(&o->mu);
+  for (size_t i = 0; i < o->nhz; i++) {
+    emu_hazard *h = &o->hz[i];
+    if (h->kind == k && h->lds == lds && h->first.pc == pa && h->second.pc == pb) {
+      h->count++;
+      pthread_mutex_unlock(&o->mu);
+      return;
+    }
+  }
+  if (o->nhz == MAX_HAZARDS) {
+    o->hz_truncated = true;
+    pthread_mutex_unlock(&o->mu);
+    return;
+  }
+  if (o->nhz == o->caphz) o->hz = ll_xrealloc(o->hz, (o->caphz = o->caphz ? 2 * o->caphz : 16) * sizeof *o->hz);
+  emu_hazard *h = &o->hz[o->nhz++];
+  memset(h, 0, sizeof *h);
+  h->kind = k;
+  h->lds = lds;
+  h->addr = addr;
+  snprintf(h->buffer, sizeof h->buffer, "%s", buf ? buf : "");
+  if (first) fill_access(o, &h->first, first);
+  fill_access(o, &h->second, second);
+  h->count = 1;
+  pthread_mutex_unlock(&o->mu);
+}
+
+/* Order a conflicting pair for the report: RAW/WAR by the lockstep model (instruction counts
+ * since the barrier; equal counts: the write first), WAW by PC then wave. */
+static void race_pair(emu_observer *o, bool lds, uint64_t addr, const char *buf, const acc_t *x, const acc_t *y,
+                      bool ordered_by_run)
+{
+  const acc_t *w = x->op != 'r' ? x : y, *r = x->op != 'r' ? y : x;
+  if (x->op != 'r' && y->op != 'r') {
+    const emu_insn *ix = &o->prog->insns[x->ip], *iy = &o->prog->insns[y->ip];
+    bool xf = x->wg != y->wg ? x->wg < y->wg : ix->pc != iy->pc ? ix->pc < iy->pc : x->wave < y->wave;
+    report(o, EMU_HZ_WAW, lds, addr, buf, xf ? x : y, xf ? y : x);
+    return;
+  }
+  /* across workgroups there is no lockstep: the earlier in the (serial, grid-order) run is first */
+  bool raw = ordered_by_run ? (w == y) : w->step <= r->step;
+  if (raw) report(o, EMU_HZ_RAW, lds, addr, buf, w, r);
+  else report(o, EMU_HZ_WAR, lds, addr, buf, r, w);
+}
+
+/* ---- per-worker state ------------------------------------------------------------------------*/
+typedef struct { uint32_t ip, step; uint8_t wave, lane; } lrec;
+/* LDS shadow for one byte, valid for interval `epoch`: which waves wrote (0), read (1) and
+ * atomically updated (2) it, and for each kind the first access and the first access by another
+ * wave than that one (so any wave finds a partner from a different wave). */
+typedef struct { uint32_t epoch; uint16_t m[3]; lrec r[3][2]; } lshadow;
+
+struct emu_obs_worker {
+  emu_observer *o;
+  uint32_t lds_size, nwaves;
+  lshadow *lds;          /* racecheck */
+  uint32_t *lwr;         /* initcheck: workgroup stamp of the last write */
+  uint32_t epoch;        /* barrier interval, unique over the worker's life */
+  uint32_t stamp;        /* workgroup, unique over the worker's life */
+  uint32_t interval;     /* barriers passed in this workgroup */
+  uint32_t wg_index;
+  uint32_t *steps;       /* per wave: instructions since the last barrier */
+};
+
+bool emu_obs_serial(const emu_observer *o) { return o->race_global || o->nun || o->tracing; }
+
+bool emu_obs_launch_begin(emu_observer *o, emu_mem *m, const emu_dispatch *d, const emu_program *prog,
+                          char *msg, size_t msgn)
+{
+  o->d = d;
+  o->prog = prog;
+  for (size_t i = 0; i < o->ngb; i++) free(o->gb[i].sh);
+  free(o->gb);
+  o->gb = NULL;
+  o->ngb = 0;
+  if (o->race_global) {
+    uint64_t tot = 0;
+    for (size_t i = 0; i < m->n; i++) tot += m->b[i].size * sizeof(gshadow);
+    if (tot > MAX_GLOBAL_SHADOW) {
+      snprintf(msg, msgn, "--racecheck=global: %llu MiB of shadow state needed for %zu buffers (limit %llu MiB); "
+               "use smaller buffers", (unsigned long long)(tot >> 20), m->n, MAX_GLOBAL_SHADOW >> 20);
+      return false;
+    }
+    o->gb = ll_xcalloc(m->n ? m->n : 1, sizeof *o->gb);
+    for (size_t i = 0; i < m->n; i++) {
+      o->gb[i].base = m->b[i].base;
+      o->gb[i].size = m->b[i].size;
+      o->gb[i].sh = ll_xcalloc(m->b[i].size ? m->b[i].size : 1, sizeof(gshadow));
+      snprintf(o->gb[i].name, sizeof o->gb[i].name, "%s", m->b[i].name ? m->b[i].name : "");
+    }
+    o->ngb = m->n;
+  }
+  for (size_t i = 0; i < o->nun; i++) {
+    free(o->un[i].written);
+    o->un[i].written = o->init ? ll_xcalloc((o->un[i].size + 7) / 8, 1) : NULL;
+    const char *nm = emu_mem_name_of(m, o->un[i].base);
+    snprintf(o->un[i].name, sizeof o->un[i].name, "%s", nm ? nm : "");
+  }
+  return true;
+}
+
+emu_obs_worker *emu_obs_worker_new(emu_observer *o, uint32_t lds_size, uint32_t nwaves)
+{
+  emu_obs_worker *ow = ll_xcalloc(1, sizeof *ow);
+  ow->o = o;
+  ow->lds_size = lds_size;
+  ow->nwaves = nwaves;
+  if (o->race) ow->lds = ll_xcalloc(lds_size ? lds_size : 1, sizeof *ow->lds);
+  if (o->init) ow->lwr = ll_xcalloc(lds_size ? lds_size : 1, sizeof *ow->lwr);
+  ow->steps = ll_xcalloc(nwaves, sizeof *ow->steps);
+  return ow;
+}
+
+void emu_obs_worker_free(emu_obs_worker *ow)
+{
+  if (!ow) return;
+  free(ow->lds);
+  free(ow->lwr);
+  free(ow->steps);
+  free(ow);
+}
+
+void emu_obs_wg_begin(emu_obs_worker *ow, const emu_wg *g)
+{
+  const emu_dispatch *d = ow->o->d;
+  ow->epoch++;
+  ow->stamp++;
+  ow->interval = 0;
+  ow->wg_index = g->id[0] + d->grid[0] * (g->id[1] + d->grid[1] * g->id[2]);
+  memset(ow->steps, 0, ow->nwaves * sizeof *ow->steps);
+}
+
+void emu_obs_barrier(emu_obs_worker *ow)
+{
+  ow->epoch++;
+  ow->interval++;
+  memset(ow->steps, 0, ow->nwaves * sizeof *ow->steps);
+}
+
+/* ---- the instruction's memory accesses -------------------------------------------------------*/
+typedef struct {
+  char space;            /* 0 none, 'l', 'g' */
+  char op;               /* 'r', 'w', 'a' */
+  uint32_t bytes;
+  int nseg;
+  uint64_t lanes;        /* lanes that access memory */
+  uint64_t addr[2][EMU_LANES];
+} macc;
+
+static const char *op_name(const emu_insn *in)
+{
+  if (in->op != 0xffff) {
+    const emu_opdef *d = emu_ops_get(in->op);
+    if (d && d->name) return d->name;
+  }
+  return in->mnem;
+}
+
+static bool starts(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
+
+/* bytes per lane from a DS suffix: b8/u8/i8 1, b16/u16/i16 2, b32 4, b64 8, b96 12, b128 16 */
+static uint32_t ds_bytes(const char *s)
+{
+  while (*s && !(s[0] >= '0' && s[0] <= '9')) s++;
+  int bits = atoi(s);
+  return bits >= 8 ? (uint32_t)bits / 8 : 4;
+}
+
+/* bytes per lane from a FLAT/GLOBAL/BUFFER suffix: dword 4, dwordx2/3/4, ubyte/sbyte/byte 1,
+ * ushort/sshort/short 2 */
+static uint32_t vm_bytes(const char *s)
+{
+  if (strstr(s, "dwordx")) return 4 * (uint32_t)atoi(strstr(s, "dwordx") + 6);
+  if (strstr(s, "byte")) return 1;
+  if (strstr(s, "short")) return 2;
+  return 4;
+}
+
+static bool classify(emu_wave *w, const emu_insn *in, macc *m)
+{
+  m->space = 0;
+  uint32_t f = in->flags;
+  if (!(f & (EMU_F_DS | EMU_F_VMEM))) return false;
+  const char *name = op_name(in);
+  uint64_t e = emu_exec(w);
+  m->lanes = e;
+  m->nseg = 1;
+  if (f & EMU_F_DS) {
+    int ai;
+    uint32_t off0 = (uint32_t)in->offset, off1 = 0;
+    if (strstr(name, "permute") || strstr(name, "swizzle") || !strcmp(name, "ds_nop") || strstr(name, "gws") ||
+        strstr(name, "append") || strstr(name, "consume"))
+      return false;
+    if (strstr(name, "_tr_")) { /* ds_read_b64_tr_b16 ...: bytes per lane from the b64/b96 */
+      m->op = 'r', ai = 1, m->bytes = ds_bytes(name + 7);
+    } else if (starts(name, "ds_read2") || starts(name, "ds_write2")) {
+      bool rd = starts(name, "ds_read2");
+      m->op = rd ? 'r' : 'w', ai = rd ? 1 : 0;
+      m->bytes = strstr(name, "b64") ? 8 : 4;
+      uint32_t stride = strstr(name, "st64") ? 64 : 1;
+      off0 = (uint32_t)in->offset0 * m->bytes * stride, off1 = (uint32_t)in->offset1 * m->bytes * stride;
+      m->nseg = 2;
+    } else if (starts(name, "ds_read_")) {
+      m->op = 'r', ai = 1, m->bytes = ds_bytes(name + 8);
+    } else if (starts(name, "ds_write_")) {
+      m->op = 'w', ai = 0, m->bytes = ds_bytes(name + 9);
+    } else { /* atomics: [vdst,] vaddr, data... */
+      m->op = 'a', ai = strstr(name, "_rtn") ? 1 : 0;
+      size_t len = strlen(name);
+      m->bytes = len > 2 && !strcmp(name + len - 2, "64") ? 8 : 4;
+    }
+    if (ai >= in->nop || in->o[ai].kind != EMU_OPK_VGPR) return false;
+    const uint32_t *a = emu_vreg(w, in, ai, 0);
+    for (int l = 0; l < EMU_LANES; l++) {
+      m->addr[0][l] = (uint32_t)(a[l] + off0);
+      m->addr[1][l] = (uint32_t)(a[l] + off1);
+    }
+    m->space = 'l';
+    return true;
+  }
+  /* VMEM */
+  bool buffer = starts(name, "buffer_"), flat = starts(name, "flat_");
+  if (!buffer && !flat && !starts(name, "global_")) return false;
+  if (strstr(name, "_load_")) m->op = 'r';
+  else if (strstr(name, "_store_")) m->op = 'w';
+  else if (strstr(name, "_atomic_")) m->op = 'a';
+  else return false;
+  if (m->op == 'a') {
+    size_t len = strlen(name);
+    m->bytes = (len > 3 && !strcmp(name + len - 3, "_x2")) || strstr(name, "f64") ? 8 : 4;
+  } else {
+    m->bytes = vm_bytes(name);
+  }
+  bool ret = in->sc0 || in->glc;
+  int vi = buffer ? 1 : (m->op == 'r' || (m->op == 'a' && ret)) ? 1 : 0;
+  if (vi >= in->nop) return false;
+  const emu_opnd *va = &in->o[vi];
+  if (buffer) {
+    if (vi + 2 >= in->nop || in->o[vi + 1].kind != EMU_OPK_SGPR || in->lds) return false;
+    const emu_opnd *rs = &in->o[vi + 1];
+    uint32_t r0 = w->s[rs->reg], r1 = w->s[rs->reg + 1], r2 = w->s[rs->reg + 2];
+    uint64_t base = r0 | (uint64_t)(r1 & 0xffff) << 32;
+    uint32_t stride = (r1 >> 16) & 0x3fff, nrec = r2, soff = emu_ssrc32(w, in, vi + 2);
+    const uint32_t *v0 = va->kind == EMU_OPK_VGPR ? emu_vreg(w, in, vi, 0) : NULL;
+    const uint32_t *v1 = va->kind == EMU_OPK_VGPR && va->n > 1 ? emu_vreg(w, in, vi, 1) : NULL;
+    if ((in->offen || in->idxen) && !v0) return false;
+    for (int l = 0; l < EMU_LANES; l++) {
+      if (!(e >> l & 1)) continue;
+      uint64_t idx = in->idxen ? v0[l] : 0;
+      uint64_t voff = in->offen ? (in->idxen ? (v1 ? v1[l] : 0) : v0[l]) : 0;
+      uint64_t off = voff + (uint32_t)in->offset;
+      if (stride == 0 ? off + m->bytes > nrec : idx >= nrec) m->lanes &= ~(1ull << l); /* dropped */
+      m->addr[0][l] = base + soff + off + idx * stride;
+    }
+    m->space = 'g';
+    return true;
+  }
+  int si = m->op == 'r' ? vi + 1 : vi + 2; /* load: vdst, vaddr, saddr; store/atomic: ..., vdata, saddr */
+  bool saddr = !flat && si < in->nop && in->o[si].kind == EMU_OPK_SGPR;
+  if (saddr) {
+    uint64_t base = emu_rd64s(w, in->o[si].reg);
+    const uint32_t *v = emu_vreg(w, in, vi, 0);
+    for (int l = 0; l < EMU_LANES; l++) m->addr[0][l] = base + v[l] + (int64_t)in->offset;
+  } else {
+    if (va->kind != EMU_OPK_VGPR || va->n < 2) return false;
+    const uint32_t *lo = emu_vreg(w, in, vi, 0), *hi = emu_vreg(w, in, vi, 1);
+    for (int l = 0; l < EMU_LANES; l++)
+      m->addr[0][l] = ((uint64_t)lo[l] | (uint64_t)hi[l] << 32) + (int64_t)in->offset;
+  }
+  m->space = 'g';
+  if (flat && m->lanes) { /* the LDS aperture goes to LDS (decided by the first lane) */
+    int l0 = __builtin_ctzll(m->lanes);
+    if ((m->addr[0][l0] >> 32) == (EMU_LDS_APERTURE >> 32)) {
+      m->space = 'l';
+      for (int l = 0; l < EMU_LANES; l++) {
+        if ((m->addr[0][l] >> 32) != (EMU_LDS_APERTURE >> 32)) m->lanes &= ~(1ull << l);
+        m->addr[0][l] = (uint32_t)m->addr[0][l];
+      }
+    }
+  }
+  return true;
+}
+
+/* ---- checks ----------------------------------------------------------------------------------*/
+static inline int kind_index(char op) { return op == 'w' ? 0 : op == 'r' ? 1 : 2; }
+
+static void lds_byte(emu_obs_worker *ow, uint32_t byte, const acc_t *x)
+{
+  emu_observer *o = ow->o;
+  if (ow->lwr) {
+    if (x->op != 'w' && ow->lwr[byte] != ow->stamp) report(o, EMU_HZ_UNINIT, true, byte, NULL, NULL, x);
+    if (x->op != 'r') ow->lwr[byte] = ow->stamp;
+  }
+  if (!ow->lds) return;
+  lshadow *s = &ow->lds[byte];
+  if (s->epoch != ow->epoch) {
+    s->epoch = ow->epoch;
+    s->m[0] = s->m[1] = s->m[2] = 0;
+  }
+  uint16_t me = (uint16_t)(1u << x->wave);
+  int k = kind_index(x->op);
+  /* conflicting kinds: a write with everything, a read with writes and atomics, an atomic with
+   * writes and reads */
+  static const bool conf[3][3] = {{1, 1, 1}, {1, 0, 1}, {1, 1, 0}};
+  for (int j = 0; j < 3; j++) {
+    if (!conf[k][j] || !(s->m[j] & ~me)) continue;
+    const lrec *p = s->r[j][0].wave != x->wave ? &s->r[j][0] : &s->r[j][1];
+    acc_t y = {p->ip, ow->wg_index, p->wave, p->step, p->lane, j == 0 ? 'w' : j == 1 ? 'r' : 'a'};
+    race_pair(o, true, byte, NULL, &y, x, false);
+  }
+  lrec cur = {x->ip, x->step, (uint8_t)x->wave, (uint8_t)x->lane};
+  if (!s->m[k]) s->r[k][0] = cur;
+  else if (s->m[k] == (1u << s->r[k][0].wave) && x->wave != s->r[k][0].wave) s->r[k][1] = cur;
+  s->m[k] |= me;
+}
+
+static gbuf *find_gbuf(emu_observer *o, uint64_t a)
+{
+  size_t lo = 0, hi = o->ngb;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (o->gb[mid].base <= a) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo == 0) return NULL;
+  gbuf *b = &o->gb[lo - 1];
+  return a - b->base < b->size ? b : NULL;
+}
+
+static void global_byte(emu_obs_worker *ow, uint64_t a, const acc_t *x)
+{
+  emu_observer *o = ow->o;
+  for (size_t i = 0; i < o->nun; i++) {
+    uninit_range *u = &o->un[i];
+    if (!u->written || a - u->base >= u->size) continue;
+    uint64_t off = a - u->base;
+    bool wr = u->written[off / 8] >> (off % 8) & 1;
+    if (x->op == 'r' && !wr) report(o, EMU_HZ_UNINIT, false, a, u->name, NULL, x);
+    if (x->op != 'r') u->written[off / 8] |= (uint8_t)(1u << (off % 8));
+  }
+  if (!o->race_global) return;
+  gbuf *b = find_gbuf(o, a);
+  if (!b) return;
+  gshadow *s = &b->sh[a - b->base];
+  const grec *recs[2] = {&s->w, &s->r};
+  for (int j = 0; j < 2; j++) {
+    const grec *r = recs[j];
+    if (!r->op || (r->op == 'r' && x->op == 'r') || (r->op == 'a' && x->op == 'a')) continue;
+    bool other_wg = r->wg != x->wg;
+    if (!other_wg && (r->wave == x->wave || r->epoch != ow->epoch)) continue;
+    acc_t y = {r->ip, r->wg, r->wave, r->step, r->lane, r->op};
+    race_pair(o, false, a, b->name, &y, x, other_wg);
+  }
+  grec cur = {x->ip, x->wg, ow->epoch, x->step, (uint16_t)x->wave, (uint8_t)x->lane, x->op};
+  if (x->op == 'r') s->r = cur;
+  else s->w = cur;
+}
+
+static void check(emu_obs_worker *ow, emu_wave *w, const emu_insn *in, const macc *m, uint32_t step)
+{
+  emu_observer *o = ow->o;
+  bool lds = m->space == 'l';
+  if (lds ? !(ow->lds || ow->lwr) : !(o->race_global || o->nun)) return;
+  acc_t x = {(uint32_t)(in - w->insns), ow->wg_index, w->wave_id, step, 0, m->op};
+  for (int sg = 0; sg < m->nseg; sg++)
+    for (int l = 0; l < EMU_LANES; l++) {
+      if (!(m->lanes >> l & 1)) continue;
+      x.lane = l;
+      uint64_t a = m->addr[sg][l];
+      for (uint32_t b = 0; b < m->bytes; b++) {
+        if (lds) {
+          if (a + b < ow->lds_size) lds_byte(ow, (uint32_t)(a + b), &x);
+        } else {
+          global_byte(ow, a + b, &x);
+        }
+      }
+    }
+}
+
+/* ---- tracing ---------------------------------------------------------------------------------*/
+static bool selected(emu_obs_worker *ow, const emu_wave *w, const emu_insn *in)
+{
+  const trace_spec *t = &ow->o->ts;
+  if (!t->any_wg && (ow->wg_index < t->wg.lo || ow->wg_index > t->wg.hi)) return false;
+  if (!t->any_wave && (w->wave_id < t->wave.lo || w->wave_id > t->wave.hi)) return false;
+  for (size_t i = 0; i < t->npcs; i++)
+    if (in->pc >= t->pcs[i].lo && in->pc <= t->pcs[i].hi) return true;
+  const char *name = op_name(in);
+  for (size_t i = 0; i < t->nglob; i++)
+    if (fnmatch(t->glob[i], name, 0) == 0 || fnmatch(t->glob[i], in->mnem, 0) == 0) return true;
+  return false;
+}
+
+/* Operand i is written by the instruction: operand 0 of loads, returning atomics and ALU ops
+ * (except compares into SCC, branches and s_setpc), operand 1 of carry-out ALU ops. */
+static bool is_dst(const emu_insn *in, int i)
+{
+  const char *name = op_name(in);
+  uint32_t f = in->flags;
+  if (f & (EMU_F_DS | EMU_F_VMEM | EMU_F_SMEM)) {
+    if (i != 0) return false;
+    if (f & EMU_F_LOAD) return true;
+    if (starts(name, "ds_")) return strstr(name, "_rtn") != NULL;
+    if (strstr(name, "_atomic_")) return starts(name, "buffer_") ? (in->sc0 || in->glc) : (in->sc0 || in->glc);
+    return false;
+  }
+  if (i == 1) return (f & EMU_F_CARRY) != 0;
+  if (i != 0) return false;
+  return !(starts(name, "s_cmp") || starts(name, "s_bitcmp") || starts(name, "s_cbranch") ||
+           starts(name, "s_setpc") || starts(name, "s_branch") || starts(name, "s_waitcnt"));
+}
+
+static void opnd_name(const emu_opnd *op, char *buf, size_t n)
+{
+  char c = op->kind == EMU_OPK_VGPR ? 'v' : op->kind == EMU_OPK_AGPR ? 'a' : 's';
+  if (op->kind == EMU_OPK_SGPR && op->reg >= EMU_NSGPR_GP) {
+    const char *s = op->reg == EMU_S_VCC ? "vcc" : op->reg == EMU_S_EXEC ? "exec" : op->reg == EMU_S_M0 ? "m0" : NULL;
+    if (s) {
+      snprintf(buf, n, "%s", s);
+      return;
+    }
+  }
+  if (op->n <= 1) snprintf(buf, n, "%c%u", c, op->reg);
+  else snprintf(buf, n, "%c[%u:%u]", c, op->reg, op->reg + op->n - 1);
+}
+
+static uint32_t *opnd_regs(emu_wave *w, const emu_opnd *op, size_t *count)
+{
+  size_t n = op->n ? op->n : 1;
+  if (op->kind == EMU_OPK_SGPR) {
+    if (op->reg + n > EMU_NSFILE) return NULL;
+    *count = n;
+    return w->s + op->reg;
+  }
+  uint32_t *base = op->kind == EMU_OPK_VGPR ? w->v : w->a;
+  uint32_t first = op->kind == EMU_OPK_VGPR ? op->reg : (uint32_t)(w->a - w->v) / EMU_LANES + op->reg;
+  if (first + n > w->nv) return NULL;
+  *count = n * EMU_LANES;
+  return base + (size_t)op->reg * EMU_LANES;
+}
+
+static emu_trace_rec *trace_begin(emu_obs_worker *ow, emu_wave *w, const emu_insn *in, const macc *m, uint32_t step)
+{
+  emu_observer *o = ow->o;
+  if (o->ts.first && o->seq >= o->ts.first) return NULL;
+  if (o->nrec >= o->max_records) {
+    o->truncated = true;
+    return NULL;
+  }
+  emu_trace_rec *r = ll_xcalloc(1, sizeof *r);
+  r->seq = o->seq++;
+  const emu_dispatch *d = o->d;
+  r->wg_index = ow->wg_index;
+  r->wg[0] = ow->wg_index % d->grid[0];
+  r->wg[1] = (ow->wg_index / d->grid[0]) % d->grid[1];
+  r->wg[2] = ow->wg_index / (d->grid[0] * d->grid[1]);
+  r->wave = w->wave_id;
+  r->step = step;
+  r->interval = ow->interval;
+  r->pc = in->pc;
+  r->exec = emu_exec(w);
+  r->text = ll_xstrdup(in->text ? in->text : in->mnem);
+  r->mnem = ll_xstrdup(in->mnem);
+  for (int i = 0; i < in->nop && r->nop < 6; i++) {
+    const emu_opnd *op = &in->o[i];
+    if (op->kind != EMU_OPK_VGPR && op->kind != EMU_OPK_AGPR && op->kind != EMU_OPK_SGPR) continue;
+    size_t cnt = 0;
+    uint32_t *src = opnd_regs(w, op, &cnt);
+    if (!src) continue;
+    emu_trace_opnd *t = &r->op[r->nop++];
+    opnd_name(op, t->name, sizeof t->name);
+    t->kind = op->kind == EMU_OPK_VGPR ? 'v' : op->kind == EMU_OPK_AGPR ? 'a' : 's';
+    t->reg = op->reg;
+    t->n = op->n ? op->n : 1;
+    t->index = (uint8_t)i;
+    t->dst = is_dst(in, i);
+    t->before = ll_xmalloc(cnt * 4);
+    memcpy(t->before, src, cnt * 4);
+  }
+  if (m->space) {
+    r->space = m->space;
+    r->access = m->op;
+    r->bytes = m->bytes;
+    r->naddr = m->nseg;
+    for (int s = 0; s < m->nseg; s++)
+      for (int l = 0; l < EMU_LANES; l++) r->addr[s][l] = (m->lanes >> l & 1) ? m->addr[s][l] : 0;
+  }
+  return r;
+}
+
+static void trace_end(emu_obs_worker *ow, emu_wave *w, const emu_insn *in, emu_trace_rec *r)
+{
+  emu_observer *o = ow->o;
+  for (size_t i = 0; i < r->nop; i++) {
+    emu_trace_opnd *t = &r->op[i];
+    if (!t->dst) continue;
+    size_t cnt = 0;
+    uint32_t *src = opnd_regs(w, &in->o[t->index], &cnt);
+    if (!src) continue;
+    t->after = ll_xmalloc(cnt * 4);
+    memcpy(t->after, src, cnt * 4);
+  }
+  pthread_mutex_lock(&o->mu);
+  if (o->nrec == o->caprec) o->rec = ll_xrealloc(o->rec, (o->caprec = o->caprec ? 2 * o->caprec : 64) * sizeof *o->rec);
+  o->rec[o->nrec++] = r;
+  pthread_mutex_unlock(&o->mu);
+}
+
+int emu_obs_exec(emu_obs_worker *ow, emu_wave *w, const emu_insn *in)
+{
+  emu_observer *o = ow->o;
+  uint32_t step = ow->steps[w->wave_id]++;
+  macc m;
+  m.space = 0, m.op = 0, m.bytes = 0, m.nseg = 0, m.lanes = 0;
+  bool mem = (in->flags & (EMU_F_DS | EMU_F_VMEM)) && classify(w, in, &m);
+  if (mem && (o->race || o->init)) check(ow, w, in, &m, step);
+  emu_trace_rec *r = o->tracing && selected(ow, w, in) ? trace_begin(ow, w, in, &m, step) : NULL;
+  int rc = in->fn(w, in);
+  if (r) {
+    if (rc == EMU_FAULT) free_rec(r);
+    else trace_end(ow, w, in, r);
+  }
+  return rc;
+}

@@ -1,0 +1,87 @@
+// Race and initialization kernels for tests/test_emu_observe.c (--racecheck, --initcheck). Two
+// waves per workgroup (block 128); each kernel's comment states the hazard the test expects, from
+// the source alone: which bytes two different waves touch between the same barriers.
+#include "lanelab_device.h"
+
+// RAW: thread t writes s[t], then (no barrier) reads s[(t + 64) % 128], which the other wave
+// wrote. Every read dword was written by the other wave in the same barrier interval.
+extern "C" __global__ void race_raw(const uint32_t *in, uint32_t *out) {
+  __shared__ uint32_t s[128];
+  uint32_t t = threadIdx.x;
+  s[t] = in[t];
+  out[t] = s[(t + 64) % 128];
+}
+
+// The same with the barrier: no hazard.
+extern "C" __global__ void race_raw_fixed(const uint32_t *in, uint32_t *out) {
+  __shared__ uint32_t s[128];
+  uint32_t t = threadIdx.x;
+  s[t] = in[t];
+  __syncthreads();
+  out[t] = s[(t + 64) % 128];
+}
+
+// WAR: after a barrier thread t reads s[(t + 64) % 128] (the other wave's half) and then, with no
+// barrier, overwrites its own s[t], which the other wave reads in the same interval.
+extern "C" __global__ void race_war(const uint32_t *in, uint32_t *out) {
+  __shared__ uint32_t s[128];
+  uint32_t t = threadIdx.x;
+  s[t] = in[t];
+  __syncthreads();
+  uint32_t v = s[(t + 64) % 128];
+  s[t] = v + 1;
+  __syncthreads();
+  out[t] = s[t];
+}
+
+// WAW: thread t writes s[t % 64]: both waves write the same 64 dwords between the same barriers.
+extern "C" __global__ void race_waw(const uint32_t *in, uint32_t *out) {
+  __shared__ uint32_t s[64];
+  uint32_t t = threadIdx.x;
+  s[t % 64] = in[t];
+  __syncthreads();
+  out[t] = s[t % 64];
+}
+
+// Atomics from both waves on one LDS word do not race; the word is initialized first.
+extern "C" __global__ void race_atomic_ok(const uint32_t *in, uint32_t *out) {
+  __shared__ uint32_t s[1];
+  uint32_t t = threadIdx.x;
+  if (t == 0) s[0] = 0;
+  __syncthreads();
+  __hip_atomic_fetch_add(&s[0], in[t], __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
+  __syncthreads();
+  out[t] = s[0];
+}
+
+// UNINIT (LDS): thread t reads s[t] that no thread wrote (the write is guarded by a flag the test
+// passes as 0, so the compiler cannot drop the read as undefined). Barrier first: no race.
+extern "C" __global__ void uninit_lds(const uint32_t *in, uint32_t *out, uint32_t flag) {
+  __shared__ uint32_t s[128];
+  uint32_t t = threadIdx.x;
+  if (flag) s[t] = t;
+  __syncthreads();
+  out[t] = s[t] + in[t];
+}
+
+// UNINIT (out buffer): out[t] += in[t] reads out[t] before anything wrote it.
+extern "C" __global__ void uninit_out(const uint32_t *in, uint32_t *out) {
+  uint32_t t = threadIdx.x;
+  out[t] = out[t] + in[t];
+}
+
+// Global race across workgroups: every workgroup writes out[threadIdx.x].
+extern "C" __global__ void race_global(const uint32_t *in, uint32_t *out) {
+  uint32_t t = threadIdx.x;
+  out[t] = in[t] + blockIdx.x;
+}
+
+// One v_mfma_f32_16x16x16_f16 for the MFMA reconstruction test: lane l passes a[4l..4l+3] as its A
+// fragment and b[4l..4l+3] as its B fragment, C = 0; d[4l+i] = the lane's D register i.
+extern "C" __global__ void mfma_16x16x16(const ll_half *a, const ll_half *b, float *d) {
+  uint32_t l = threadIdx.x;
+  ll_halfx4 av = {a[4 * l], a[4 * l + 1], a[4 * l + 2], a[4 * l + 3]};
+  ll_halfx4 bv = {b[4 * l], b[4 * l + 1], b[4 * l + 2], b[4 * l + 3]};
+  ll_f32x4 r = __builtin_amdgcn_mfma_f32_16x16x16f16(av, bv, ll_f32x4{0, 0, 0, 0}, 0, 0, 0);
+  for (int i = 0; i < 4; i++) d[4 * l + i] = r[i];
+}

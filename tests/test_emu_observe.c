@@ -1,0 +1,322 @@
+/* Tests of the emulator's observation (emu/observe.c) through `lanelab run`: --racecheck
+ * (a deliberate race in each direction, RAW, WAR and WAW, under every schedule; the fixed kernels
+ * and LDS atomics report nothing), --racecheck=global, --initcheck (LDS and out: buffers),
+ * --schedule, --dump-at, --trace with its JSON, and the MFMA reconstruction with --expect-a/-b.
+ *
+ * Kernels: tests/kernels/observe.hip, compiled at run time with clang-22 (tests/llvm_tools.h).
+ * Expected values come from the kernels' source (which bytes two waves touch, which address a
+ * lane reads) and from the ISA's MFMA operand layout written out here, never from lanelab. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "reports/report.h"
+#include "util/util.h"
+#include "tests/llvm_tools.h"
+
+#define LANELAB LANELAB_BUILD "/lanelab"
+#define SRC LANELAB_ROOT "/tests/kernels/observe.hip"
+#define INC "-I" LANELAB_ROOT "/kernels/include"
+
+static char *co_for(const char *arch) {
+  static char *cache[2];
+  int i = !strcmp(arch, "gfx950");
+  if (!cache[i]) cache[i] = compile_src(SRC, arch, INC);
+  return cache[i];
+}
+
+/* Runs lanelab with args; returns the exit status, stdout in *out (stderr appended). */
+static int cli(const char *args, char **out) {
+  if (access(LANELAB, X_OK) != 0) cr_assert_fail(LANELAB " is missing: build it (make build/lanelab)");
+  char f[] = "/tmp/lanelab-test-observe-XXXXXX";
+  int fd = mkstemp(f);
+  cr_assert_geq(fd, 0);
+  close(fd);
+  char *cmd = ll_fmt("env -u LANELAB_HIP_LIB %s %s >%s 2>&1", LANELAB, args, f);
+  int st = system(cmd);
+  free(cmd);
+  size_t n;
+  char *o = ll_read_file(f, &n, NULL);
+  unlink(f);
+  cr_assert_not_null(o);
+  cr_assert(WIFEXITED(st), "lanelab %s died: %s", args, o);
+  if (out) *out = o;
+  else free(o);
+  return WEXITSTATUS(st);
+}
+
+static char *dir;
+static char *in_file, *out_file;
+
+static void setup(void) {
+  dir = tmpdir();
+  in_file = ll_fmt("%s/in.bin", dir);
+  out_file = ll_fmt("%s/out.bin", dir);
+  uint32_t v[128];
+  for (int i = 0; i < 128; i++) v[i] = (uint32_t)i * 3 + 1;
+  cr_assert(ll_write_file_atomic(in_file, v, sizeof v, NULL));
+}
+
+static char *run_k(const char *arch, const char *kernel, const char *grid, const char *extra, int *rc) {
+  char *args = ll_fmt("run %s %s --grid %s --block 128 --arg in:%s --arg out:512:%s %s", co_for(arch), kernel, grid,
+                      in_file, out_file, extra);
+  char *out = NULL;
+  *rc = cli(args, &out);
+  free(args);
+  return out;
+}
+
+static const char *schedules[] = {"roundrobin", "adversarial", "random:1", "random:2", "random:99"};
+
+/* kind: "RAW"/"WAR"/"WAW"; first/second: mnemonic prefixes of the two instructions in the report */
+static void expect_race(const char *kernel, const char *kind, const char *first, const char *second) {
+  const char *arches[] = {"gfx942", "gfx950"};
+  for (int a = 0; a < 2; a++)
+    for (size_t s = 0; s < sizeof schedules / sizeof *schedules; s++) {
+      char *extra = ll_fmt("--racecheck --schedule %s", schedules[s]);
+      int rc;
+      char *out = run_k(arches[a], kernel, "1", extra, &rc);
+      cr_assert_eq(rc, 1, "%s %s %s: expected exit 1 (hazard): %s", kernel, arches[a], schedules[s], out);
+      char *want = ll_fmt("racecheck: %s hazard on LDS byte", kind);
+      cr_assert(strstr(out, want), "%s %s %s: no '%s': %s", kernel, arches[a], schedules[s], want, out);
+      char *w1 = ll_fmt("'%s", first), *w2 = ll_fmt("'%s", second);
+      char *p1 = strstr(out, w1), *p2 = p1 ? strstr(p1 + 1, w2) : NULL;
+      cr_assert(p1 && p2, "%s: expected %s then %s: %s", kernel, first, second, out);
+      cr_assert(strstr(out, "racecheck: 1 hazard\n"), "%s: exactly one report expected: %s", kernel, out);
+      free(w1), free(w2), free(want), free(out), free(extra);
+    }
+}
+
+TestSuite(observe, .init = setup, .timeout = 240);
+
+/* thread t writes s[t] and reads s[(t+64)%128] with no barrier: the other wave's write */
+Test(observe, raw_race_every_schedule) { expect_race("race_raw", "RAW", "ds_write", "ds_read"); }
+/* read of the other wave's half, then an overwrite of its own half the other wave reads */
+Test(observe, war_race_every_schedule) { expect_race("race_war", "WAR", "ds_read", "ds_write"); }
+/* both waves write s[t % 64] */
+Test(observe, waw_race_every_schedule) { expect_race("race_waw", "WAW", "ds_write", "ds_write"); }
+
+Test(observe, fixed_and_atomic_kernels_report_nothing) {
+  const char *ks[] = {"race_raw_fixed", "race_atomic_ok"};
+  for (int k = 0; k < 2; k++)
+    for (size_t s = 0; s < sizeof schedules / sizeof *schedules; s++) {
+      char *extra = ll_fmt("--racecheck --initcheck --schedule %s", schedules[s]);
+      int rc;
+      char *out = run_k("gfx942", ks[k], "2", extra, &rc);
+      cr_assert_eq(rc, 0, "%s %s: %s", ks[k], schedules[s], out);
+      cr_assert(strstr(out, "racecheck: 0 hazards") && strstr(out, "initcheck: 0 uninitialized reads"), "%s", out);
+      free(out), free(extra);
+    }
+  /* the kernel's result is the schedule-independent one: out[t] = in[(t+64)%128] = 3((t+64)%128)+1 */
+  int rc;
+  free(run_k("gfx942", "race_raw_fixed", "1", "--schedule random:5", &rc));
+  cr_assert_eq(rc, 0);
+  size_t n;
+  uint32_t *o = ll_read_file(out_file, &n, NULL);
+  cr_assert_eq(n, 512);
+  for (int t = 0; t < 128; t++) cr_assert_eq(o[t], 3u * ((t + 64) % 128) + 1, "out[%d] = %u", t, o[t]);
+  free(o);
+}
+
+Test(observe, global_race_across_workgroups) {
+  int rc;
+  char *out = run_k("gfx942", "race_global", "3", "--racecheck=global", &rc);
+  cr_assert_eq(rc, 1, "%s", out);
+  cr_assert(strstr(out, "WAW hazard on global") && strstr(out, "in different workgroups"), "%s", out);
+  cr_assert(strstr(out, "global_store_dword"), "%s", out);
+  free(out);
+  /* LDS-only racecheck does not look at global memory; one workgroup cannot race with itself here */
+  out = run_k("gfx942", "race_global", "3", "--racecheck", &rc);
+  cr_assert_eq(rc, 0, "%s", out);
+  free(out);
+  out = run_k("gfx942", "race_global", "1", "--racecheck=global", &rc);
+  cr_assert_eq(rc, 0, "%s", out);
+  free(out);
+}
+
+Test(observe, initcheck_lds_and_out_buffers) {
+  int rc;
+  char *out = run_k("gfx942", "uninit_lds", "1", "--arg u32:0 --initcheck", &rc);
+  cr_assert_eq(rc, 1, "%s", out);
+  /* 128 lanes x 4 bytes of s[] read, none written */
+  cr_assert(strstr(out, "UNINIT LDS byte 0x0 read before any write") && strstr(out, "ds_read_b32") &&
+            strstr(out, "(512 bytes)"), "%s", out);
+  free(out);
+  out = run_k("gfx942", "uninit_lds", "1", "--arg u32:1 --initcheck", &rc);
+  cr_assert_eq(rc, 0, "flag 1 writes s[t] first: %s", out);
+  free(out);
+  out = run_k("gfx942", "uninit_out", "1", "--initcheck", &rc);
+  cr_assert_eq(rc, 1, "%s", out);
+  cr_assert(strstr(out, "UNINIT global") && strstr(out, "global_load_dword") && strstr(out, "(512 bytes)"), "%s", out);
+  free(out);
+  /* without --initcheck the same run passes */
+  out = run_k("gfx942", "uninit_out", "1", "", &rc);
+  cr_assert_eq(rc, 0, "%s", out);
+  free(out);
+}
+
+Test(observe, bad_options_are_usage_errors) {
+  int rc;
+  const char *bad[] = {"--schedule fifo", "--schedule random:x", "--dump-at 0x100", "--dump-at zz --dump-regs /tmp/x",
+                       "--trace ''", "--trace 'ds_read*@wave=3-1'", "--trace 'ds_read*@first=0'",
+                       "--trace 'DS READ'", "--trace-out /tmp/x", "--tile t:base=0", "--trace ds_read* --tile t:rows=1",
+                       "--backend hip --racecheck"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    char *out = run_k("gfx942", "race_raw", "1", bad[i], &rc);
+    cr_assert_eq(rc, 2, "'%s' should be a usage error (2), got %d: %s", bad[i], rc, out);
+    free(out);
+  }
+}
+
+/* The ds_read of race_raw_fixed: lane t of wave w reads dword (64w + t + 64) % 128, which holds
+ * in[that] = 3 * that + 1 (the kernel's source). */
+Test(observe, trace_json_has_addresses_and_results) {
+  char *tdir = ll_fmt("%s/trace", dir);
+  char *extra = ll_fmt("--trace 'ds_read*@wg=1,wave=1' --trace-out %s "
+                       "--tile s:base=0,rows=128,cols=1,elem=4,stride=4", tdir);
+  int rc;
+  char *out = run_k("gfx950", "race_raw_fixed", "2", extra, &rc);
+  cr_assert_eq(rc, 0, "%s", out);
+  char *jp = ll_fmt("%s/trace.json", tdir);
+  ll_json *j = ll_json_parse_file(jp, NULL);
+  cr_assert_not_null(j);
+  ll_json *inst = ll_json_get(j, "instances");
+  cr_assert(inst && inst->type == LL_JARR && inst->n == 1, "one ds_read in wg 1 wave 1");
+  ll_json *r = inst->items[0];
+  cr_assert_str_eq(ll_json_get(r, "space")->str, "lds");
+  cr_assert_eq(ll_json_get(r, "wave")->num, 1);
+  cr_assert_eq(ll_json_get(r, "wg")->items[0]->num, 1);
+  ll_json *addr = ll_json_get(r, "addr")->items[0];
+  ll_json *ops = ll_json_get(r, "operands");
+  ll_json *dst = NULL;
+  for (size_t k = 0; k < ops->n; k++)
+    if (ll_json_get(ops->items[k], "dst")->b) dst = ops->items[k];
+  cr_assert_not_null(dst, "the ds_read's destination is traced");
+  ll_json *after = ll_json_get(dst, "after")->items[0];
+  for (int l = 0; l < 64; l++) {
+    uint32_t d = (64 + l + 64) % 128;
+    cr_assert_eq((uint64_t)addr->items[l]->num, 4u * d, "lane %d address", l);
+    cr_assert_eq((uint32_t)after->items[l]->num, 3u * d + 1, "lane %d result", l);
+  }
+  ll_json_free(j);
+  char *hp = ll_fmt("%s/trace.html", tdir), *cp = ll_fmt("%s/trace.csv", tdir);
+  size_t n;
+  char *html = ll_read_file(hp, &n, NULL), *csv = ll_read_file(cp, &n, NULL);
+  cr_assert(html && strstr(html, "Timeline (1 instances)") && strstr(html, "class=\"grid lanemap\""));
+  /* the lane map decodes lane 0's address (dword 0) as row 0, col 0 */
+  cr_assert(strstr(html, "<td class=\"lanecol\">0</td><td>0x0</td><td class=\"rc\">0,0</td>"), "lane 0 row");
+  cr_assert(csv && strstr(csv, "seq,wg_x,wg_y,wg_z,wave"));
+  free(html), free(csv), free(hp), free(cp), free(jp), free(out), free(extra), free(tdir);
+}
+
+Test(observe, dump_at_takes_registers_before_the_nth_execution) {
+  /* the PC of race_raw_fixed's ds_read from llvm-objdump's "// ADDR: BYTES" comment, not from lanelab */
+  char *cmd = ll_fmt(LLVM_BIN "llvm-objdump -d --no-show-raw-insn %s | awk '/<race_raw_fixed>:/{f=1} f && /ds_read_b32/{print; exit}'",
+                     co_for("gfx942"));
+  char *txt = run(cmd), *pcs = strstr(txt, "// ");
+  free(cmd);
+  cr_assert_not_null(pcs, "objdump line: %s", txt);
+  unsigned long long pc = strtoull(pcs + 3, NULL, 16);
+  cr_assert(pc > 0, "pc from objdump: %s", txt);
+  char *dump = ll_fmt("%s/regs.json", dir);
+  char *extra = ll_fmt("--dump-at 0x%llx --dump-regs %s", pc, dump);
+  int rc;
+  char *out = run_k("gfx942", "race_raw_fixed", "2", extra, &rc);
+  cr_assert_eq(rc, 0, "%s", out);
+  ll_json *j = ll_json_parse_file(dump, NULL);
+  cr_assert_not_null(j);
+  ll_json *waves = ll_json_get(j, "waves");
+  cr_assert_eq(waves->n, 4, "2 workgroups x 2 waves each reach the read once");
+  char want[32];
+  snprintf(want, sizeof want, "0x%016llx", pc);
+  cr_assert_str_eq(ll_json_get(waves->items[0], "pc")->str, want);
+  ll_json_free(j);
+  free(out), free(extra);
+  /* the second execution never happens: exit 1 naming it */
+  extra = ll_fmt("--dump-at 0x%llx:2 --dump-regs %s", pc, dump);
+  out = run_k("gfx942", "race_raw_fixed", "1", extra, &rc);
+  cr_assert_eq(rc, 1, "%s", out);
+  cr_assert(strstr(out, "no wave executed the instruction at that PC 2 times"), "%s", out);
+  free(out), free(extra), free(dump), free(txt);
+}
+
+/* v_mfma_f32_16x16x16_f16 operand layout (CDNA3 ISA, "Dependent Arithmetic: MFMA" layouts):
+ * lane l holds A[l % 16][4 (l / 16) + j] and B[4 (l / 16) + j][l % 16] in half j of its pair. */
+Test(observe, mfma_reconstruction_gives_back_a_and_b) {
+  uint16_t a[256], b[256], A[256], B[256];
+  float fa[256], fb[256];
+  for (int r = 0; r < 16; r++)
+    for (int c = 0; c < 16; c++) fa[r * 16 + c] = (float)(r * 16 + c), fb[r * 16 + c] = (float)((r * 3 + c) % 7);
+  /* f16 of small integers: exact (sign 0, exponent bias 15, 10-bit mantissa) */
+  for (int i = 0; i < 256; i++) {
+    for (int k = 0; k < 2; k++) {
+      float f = k ? fb[i] : fa[i];
+      uint16_t h = 0;
+      if (f != 0) {
+        int e = 0;
+        float m = f;
+        while (m >= 2) m /= 2, e++;
+        h = (uint16_t)((e + 15) << 10 | (uint16_t)((m - 1) * 1024));
+      }
+      (k ? B : A)[i] = h;
+    }
+  }
+  for (int l = 0; l < 64; l++)
+    for (int j = 0; j < 4; j++) {
+      a[4 * l + j] = A[(l % 16) * 16 + 4 * (l / 16) + j];
+      b[4 * l + j] = B[(4 * (l / 16) + j) * 16 + l % 16];
+    }
+  char *pa = ll_fmt("%s/a.bin", dir), *pb = ll_fmt("%s/b.bin", dir), *pA = ll_fmt("%s/A.bin", dir),
+       *pB = ll_fmt("%s/B.bin", dir), *pA2 = ll_fmt("%s/A2.bin", dir), *tdir = ll_fmt("%s/tm", dir);
+  cr_assert(ll_write_file_atomic(pa, a, sizeof a, NULL) && ll_write_file_atomic(pb, b, sizeof b, NULL) &&
+            ll_write_file_atomic(pA, A, sizeof A, NULL) && ll_write_file_atomic(pB, B, sizeof B, NULL));
+  A[3 * 16 + 5] ^= 1;
+  cr_assert(ll_write_file_atomic(pA2, A, sizeof A, NULL));
+  char *args = ll_fmt("run %s mfma_16x16x16 --grid 1 --block 64 --arg in:%s --arg in:%s --arg out:1024:%s/d.bin "
+                      "--trace 'v_mfma*' --trace-out %s --expect-a %s --expect-b %s", co_for("gfx950"), pa, pb, dir, tdir,
+                      pA, pB);
+  char *out;
+  int rc = cli(args, &out);
+  cr_assert_eq(rc, 0, "%s", out);
+  cr_assert(strstr(out, "MFMA #0 A matches") && strstr(out, "MFMA #0 B matches"), "%s", out);
+  /* the rebuilt A.bin is the matrix itself */
+  char *rb = ll_fmt("%s/mfma/0_A.bin", tdir);
+  size_t n;
+  uint16_t *got = ll_read_file(rb, &n, NULL);
+  cr_assert(got && n == sizeof A);
+  A[3 * 16 + 5] ^= 1;
+  cr_assert(!memcmp(got, A, sizeof A));
+  free(got), free(out), free(args);
+  /* one wrong element is named with the lane and register it came from: A[3][5] is lane 3 + 16 * 1,
+   * half 1 of the first register of the pair: bits 16..31 */
+  args = ll_fmt("run %s mfma_16x16x16 --grid 1 --block 64 --arg in:%s --arg in:%s --arg out:1024:%s/d.bin "
+                "--trace 'v_mfma*' --trace-out %s --expect-a %s", co_for("gfx950"), pa, pb, dir, tdir, pA2);
+  rc = cli(args, &out);
+  cr_assert_eq(rc, 1, "%s", out);
+  cr_assert(strstr(out, "1 mismatching elements; first: A[3][5]") && strstr(out, "lane 19,") &&
+            strstr(out, "register 0") && strstr(out, "bits 16..31"), "%s", out);
+  free(out), free(args), free(rb), free(pa), free(pb), free(pA), free(pB), free(pA2), free(tdir);
+}
+
+/* tile decoding: k128B is chunk j ^ (row % 8) in 8-byte chunks (lanes.h) */
+Test(observe, tile_decode_inverts_the_swizzles) {
+  report_tile t;
+  cr_assert(report_tile_parse("v:base=256,rows=16,cols=64,elem=2,stride=128,swizzle=k128B", &t, NULL));
+  for (int r = 0; r < 16; r++)
+    for (int c = 0; c < 64; c++) {
+      uint64_t addr = 256 + (uint64_t)r * 128 + 8 * ((uint64_t)(c / 4) ^ (uint64_t)(r % 8)) + 2 * (c % 4);
+      int rr, cc;
+      cr_assert(report_tile_decode(&t, addr, &rr, &cc), "(%d,%d)", r, c);
+      cr_assert(rr == r && cc == c, "(%d,%d) decoded as (%d,%d)", r, c, rr, cc);
+    }
+  int rr, cc;
+  cr_assert(!report_tile_decode(&t, 255, &rr, &cc), "below the base");
+  cr_assert(!report_tile_decode(&t, 257, &rr, &cc), "not an element start");
+  cr_assert(!report_tile_decode(&t, 256 + 16 * 128, &rr, &cc), "past the last row");
+  cr_assert(report_tile_parse("x:base=0,rows=4,cols=8,elem=4,stride=32,swizzle=xor:2:4", &t, NULL));
+  cr_assert(t.xor_div == 2 && t.xor_mod == 4);
+  cr_assert(!report_tile_parse("x:base=0,rows=4,cols=9,elem=4,stride=32", &t, NULL), "cols*elem > stride");
+}
