@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "reports/report.h"
+#include "runtime/rt.h"
+#include "verify/prod.h"
 #include "util/util.h"
 #include "tests/llvm_tools.h"
 
@@ -319,4 +321,48 @@ Test(observe, tile_decode_inverts_the_swizzles) {
   cr_assert(report_tile_parse("x:base=0,rows=4,cols=8,elem=4,stride=32,swizzle=xor:2:4", &t, NULL));
   cr_assert(t.xor_div == 2 && t.xor_mod == 4);
   cr_assert(!report_tile_parse("x:base=0,rows=4,cols=9,elem=4,stride=32", &t, NULL), "cols*elem > stride");
+}
+
+/* The missing_barrier mutant (kernels/prod/prefill_impl.h without the barrier between the K/V
+ * tile stores and the fragment reads) races under every schedule, and the production kernel does
+ * not, on both arches. */
+Test(observe, missing_barrier_mutant_races_under_every_schedule, .timeout = 600) {
+  size_t n;
+  const prod_case *cases = prod_matrix("quick", &n);
+  const prod_case *pc = NULL;
+  for (size_t i = 0; i < n; i++)
+    if (cases[i].kind == ORACLE_SINGLE) { pc = &cases[i]; break; }
+  cr_assert_not_null(pc);
+  const char *arches[] = {"gfx942", "gfx950"};
+  const struct { emu_sched s; uint64_t seed; } sch[] = {
+      {EMU_SCHED_ROUND_ROBIN, 0}, {EMU_SCHED_ADVERSARIAL, 0}, {EMU_SCHED_RANDOM, 1}, {EMU_SCHED_RANDOM, 42}};
+  for (int a = 0; a < 2; a++) {
+    emu_arch arch;
+    cr_assert(emu_arch_parse(arches[a], &arch));
+    ll_err err = {0};
+    rt_device *d = rt_open(RT_EMU, arch, &err);
+    cr_assert_not_null(d, "%s", err.msg);
+    char *mut = ll_fmt(LANELAB_BUILD "/%s/mutants/missing_barrier/prefill_single.co", arches[a]);
+    char *good = ll_fmt(LANELAB_BUILD "/%s/kernels/prefill_single.co", arches[a]);
+    cr_assert(access(mut, R_OK) == 0 && access(good, R_OK) == 0, "%s / %s missing: make kernels mutants", mut, good);
+    for (size_t s = 0; s < sizeof sch / sizeof *sch; s++) {
+      for (int which = 0; which < 2; which++) {
+        prod_run_opts o = {.co_path = which ? mut : good, .sched = sch[s].s, .sched_seed = sch[s].seed,
+                           .racecheck = true, .initcheck = !which}; /* the mutant: races only */
+        prod_result r;
+        int rc = prod_case_run(d, LANELAB_BUILD, pc, &o, &r, &err);
+        cr_assert_eq(rc, LL_EXIT_OK, "%s %s: %s", arches[a], o.co_path, err.msg);
+        cr_assert(r.checked);
+        if (which) {
+          cr_assert_gt(r.hazards, 0, "%s schedule %d: the missing barrier was not reported", arches[a], (int)s);
+          cr_assert(strstr(r.hazard, "hazard on LDS"), "%s", r.hazard);
+        } else {
+          cr_assert_eq(r.hazards, 0, "%s schedule %d: false positive on the production kernel: %s", arches[a], (int)s,
+                       r.hazard);
+        }
+      }
+    }
+    free(mut), free(good);
+    rt_close(d);
+  }
 }

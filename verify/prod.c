@@ -248,17 +248,36 @@ static char *missing_mnemonics(rt_module *m) {
  * "unimplemented") the whole list of mnemonics the kernel needs and the emulator lacks. */
 static int launch(rt_device *d, rt_module *m, const char *kernel, const uint32_t grid[3], const uint32_t block[3],
                   const rt_arg *args, size_t nargs, const prod_run_opts *o, emu_launch_stats *st,
-                  double *secs, ll_err *err) {
+                  double *secs, const uint64_t outs[][2], size_t nouts, prod_result *r, ll_err *err) {
   emu_fault f;
   memset(&f, 0, sizeof f);
   rt_launch_opts lo = {0};
   lo.threads = o && o->threads ? o->threads : 2;
   lo.sched = o ? o->sched : EMU_SCHED_ROUND_ROBIN;
+  lo.sched_seed = o ? o->sched_seed : 0;
   lo.fault = &f;
   lo.stats = rt_device_backend(d) == RT_EMU ? st : NULL;
+  /* racecheck (LDS) and initcheck (LDS, and the output buffers: nothing may read them before
+   * writing them) on the emulator */
+  emu_observer *obs = NULL;
+  if (o && (o->racecheck || o->initcheck) && rt_device_backend(d) == RT_EMU && r) {
+    obs = emu_observer_new();
+    if (o->racecheck) emu_observer_racecheck(obs, false);
+    if (o->initcheck) {
+      emu_observer_initcheck(obs);
+      for (size_t i = 0; i < nouts; i++) emu_observer_uninit(obs, outs[i][0], outs[i][1]);
+    }
+    lo.observe = obs;
+  }
   double t0 = ll_now();
   int rc = rt_launch(d, m, kernel, grid, block, args, nargs, 0, &lo, err);
   *secs = ll_now() - t0;
+  if (obs) {
+    r->checked = rc == LL_EXIT_OK;
+    r->hazards = emu_observer_nhazards(obs);
+    if (r->hazards) emu_hazard_format(emu_observer_hazard(obs, 0), r->hazard, sizeof r->hazard);
+    emu_observer_free(obs);
+  }
   if (rc != LL_EXIT_OK && f.faulted && strstr(f.kind, "unimplemented")) {
     char *miss = missing_mnemonics(m);
     ll_seterr(err, rc, "%s; the emulator lacks semantics for: %s", f.msg, miss ? miss : "(could not list)");
@@ -374,7 +393,8 @@ int prod_case_run_ref(rt_device *d, const char *build, const prod_case *c, const
     size_t na = prod_attn_args(&p, s, &dv, args);
     emu_launch_stats st;
     memset(&st, 0, sizeof st);
-    rc = launch(d, m, p.kernel, p.grid, p.block, args, na, o, &st, &r->seconds, err);
+    const uint64_t outs[2][2] = {{dv.o, (no ? no : 4) * 4}, {dv.lse, (nl ? nl : 4) * 4}};
+    rc = launch(d, m, p.kernel, p.grid, p.block, args, na, o, &st, &r->seconds, outs, 2, r, err);
     if (rc == LL_EXIT_OK && rt_device_backend(d) == RT_EMU) count_stats(&st, r);
     emu_launch_stats_free(&st);
     if (rc != LL_EXIT_OK) {
@@ -480,8 +500,13 @@ int prod_concat_run(rt_device *d, const char *build, const prod_concat_case *c, 
                  au64((uint64_t)s.nope_stride_h), au64((uint64_t)s.pe_stride_t), au64((uint64_t)s.pe_stride_h)};
   uint32_t grid[3], block[3];
   prod_concat_launch(T, H, grid, block);
-  prod_run_opts o = {0};
-  rc = launch(d, m, "concat_mla_q", grid, block, a, 9, &o, NULL, &r->seconds, err);
+  /* racecheck and initcheck (the output holds a sentinel, so only LDS could be read uninitialized) */
+  prod_run_opts o = {.racecheck = true, .initcheck = true};
+  prod_result hz;
+  memset(&hz, 0, sizeof hz);
+  rc = launch(d, m, "concat_mla_q", grid, block, a, 9, &o, NULL, &r->seconds, NULL, 0, &hz, err);
+  r->hazards = hz.hazards;
+  snprintf(r->hazard, sizeof r->hazard, "%s", hz.hazard);
   if (rc != LL_EXIT_OK) {
     ll_err_prefix(err, "concat case %s on %s", c->name, emu_arch_name(rt_device_arch(d)));
     free(sentinel);
@@ -688,13 +713,15 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
   prod_census ph[PROD_NPHASE];
   memset(ph, 0, sizeof ph);
   size_t census_bad = 0, census_ok = 0;
-  char first_err[400] = "", first_census[400] = "";
+  char first_err[400] = "", first_census[400] = "", first_hazard[800] = "";
+  size_t checked = 0, hazard_cases = 0, prefill_ran = 0;
   for (size_t k = 0; k < n; k++) {
     if (!verify_in_shard(c, k)) continue;
     const prod_case *pc = &cases[k];
     verify_progress(c, "prod", k + 1, n + nc, pc->name);
     prod_result res;
-    prod_run_opts o = {0};
+    /* every production case runs under racecheck and initcheck on the emulator (docs/trace.md) */
+    prod_run_opts o = {.racecheck = true, .initcheck = true};
     ll_err e = {0};
     char *shape = prod_case_shape(pc);
     int rc = prod_case_run(d, c->build, pc, &o, &res, &e);
@@ -707,6 +734,12 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
                        prod_case_variant(pc), shape, oracle_dtype_name(pc->dtype), atol, rtol, e.msg, r->device);
     } else {
       ran++;
+      prefill_ran++;
+      if (res.checked) checked++;
+      if (res.hazards) {
+        hazard_cases++;
+        if (!first_hazard[0]) snprintf(first_hazard, sizeof first_hazard, "%s: %s", pc->name, res.hazard);
+      }
       if (!res.pass) failed++;
       if (res.max_abs > worst_noise) worst_noise = res.max_abs;
       double margin = res.max_abs > 0 ? atol / res.max_abs : INFINITY;
@@ -730,8 +763,10 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
           if (!first_census[0]) snprintf(first_census, sizeof first_census, "%s: %s", pc->name, why);
         }
       }
-      char verdict_s[200];
-      if (res.pass) snprintf(verdict_s, sizeof verdict_s, "pass");
+      char verdict_s[800];
+      if (res.hazards) snprintf(verdict_s, sizeof verdict_s, "FAIL (%zu racecheck/initcheck report%s; first: %s)",
+                                res.hazards, res.hazards == 1 ? "" : "s", res.hazard);
+      else if (res.pass) snprintf(verdict_s, sizeof verdict_s, "pass");
       else snprintf(verdict_s, sizeof verdict_s, "FAIL (O %zu/%zu, LSE %zu/%zu mismatches)", res.o.mismatches,
                     res.o.n, res.lse.mismatches, res.lse.n);
       report_table_row(t, "%s\t%s\t%s\t%s\t%.3g\t%.3g\t%g\t%g\t%.3g\t%zu\t%s\t%s\t%s\t%llu\t%s\t%s\t%s", pc->name,
@@ -759,10 +794,17 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
     ran++;
     bool ok = pc->T == 0 ? res.t0_untouched : res.mismatches == 0;
     if (!ok) failed++;
+    if (res.hazards) {
+      hazard_cases++;
+      if (!first_hazard[0]) snprintf(first_hazard, sizeof first_hazard, "%s: %s", pc->name, res.hazard);
+    }
+    char hzv[700] = "";
+    if (res.hazards) snprintf(hzv, sizeof hzv, "FAIL (racecheck/initcheck: %s)", res.hazard);
     report_table_row(tc, "%s\t%s\t%lld\t%lld\t%s\t%zu\t%zu\t%s\t%s", pc->name, oracle_dtype_name(pc->dtype),
                      (long long)pc->T, (long long)pc->H, lay, res.n, res.mismatches,
-                     ok ? (pc->T == 0 ? "pass (T=0: output untouched)" : "pass")
-                        : (pc->T == 0 ? "FAIL (T=0 wrote the output)" : "FAIL"),
+                     res.hazards ? hzv
+                     : ok ? (pc->T == 0 ? "pass (T=0: output untouched)" : "pass")
+                          : (pc->T == 0 ? "FAIL (T=0 wrote the output)" : "FAIL"),
                      r->device);
   }
   report_table_note(t, "O is float32, so the error is the kernel's alone (no output rounding); tolerance from "
@@ -773,6 +815,10 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
                        "This kernel computes S^T = K Q^T, so P is already in the PV B layout: no S-fragment transpose on "
                        "either arch (FlashInfer's ROCm kernel keeps one).");
   report_table_note(t, "Soft cap, sliding window and custom mask run on the device (cases *_softcap, *_window*, *_custom_mask).");
+  if (rt_device_backend(d) == RT_EMU)
+    report_table_note(t, "racecheck + initcheck (emulator, docs/trace.md): %zu of %zu prefill cases checked, %zu with a "
+                         "finding (LDS bytes two waves touch between the same barriers, one writing; LDS or O/LSE bytes "
+                         "read before any write); concat_mla_q cases too.", checked, prefill_ran, hazard_cases);
   if (rt_device_backend(d) == RT_EMU && tot_mfma)
     report_table_note(t, "all cases: %llu ds_bpermute_b32 / %llu v_mfma = %.3f bpermutes per MFMA on %s",
                       (unsigned long long)tot_bp, (unsigned long long)tot_mfma, (double)tot_bp / (double)tot_mfma,
@@ -808,6 +854,8 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
   stage_add_table(r, tc);
   if (errors)
     stage_set(r, VERDICT_FAIL, "%zu case(s) could not run on %s; first: %s", errors, r->device, first_err);
+  else if (hazard_cases)
+    stage_set(r, VERDICT_FAIL, "%zu case(s) have racecheck/initcheck findings; first: %s", hazard_cases, first_hazard);
   else if (failed)
     stage_set(r, VERDICT_FAIL, "%zu of %zu cases mismatch the oracle", failed, ran);
   else if (census_bad)

@@ -96,7 +96,10 @@ size_t prod_attn_args(const prod_attn_plan *p, const oracle_attention_spec *s,
 typedef struct prod_run_opts {
   const char *co_path;            /* NULL: BUILD/<arch>/kernels/<source>.co */
   emu_sched sched;
+  uint64_t sched_seed;            /* EMU_SCHED_RANDOM */
   int threads;                    /* emu worker threads; 0 = 2 (the machine's shared cores) */
+  bool racecheck, initcheck;      /* emu: LDS race check; LDS and output-buffer init check
+                                     (emu.h part 4); findings land in prod_result.hazards */
 } prod_run_opts;
 
 /* Phases the prefill kernel marks with LL_PHASE (kernels/include/lanelab_device.h ll_phase; the
@@ -129,6 +132,9 @@ typedef struct prod_result {
   double seconds;                 /* device launch */
   prod_census phase[PROD_NPHASE]; /* executed per phase (have_stats) */
   uint64_t unmarked_phase_insns;  /* executed in a phase number the kernel does not define (must be 0) */
+  size_t hazards;                 /* racecheck/initcheck reports (prod_run_opts asked for them) */
+  char hazard[600];               /* the first one, emu_hazard_format's line */
+  bool checked;                   /* racecheck/initcheck ran (emulator) */
 } prod_result;
 
 /* The phase-census rules the prod stage enforces on a prefill run (formulas from the kernel
@@ -163,6 +169,8 @@ typedef struct prod_concat_result {
   size_t n, mismatches;           /* bit-exact: 16-bit elements that differ */
   bool t0_untouched;              /* T = 0: the output sentinel was left alone */
   double seconds;
+  size_t hazards;                 /* racecheck/initcheck reports (emulator; always run) */
+  char hazard[600];               /* the first one */
 } prod_concat_result;
 /* grid/block for T, H */
 void prod_concat_launch(int64_t T, int64_t H, uint32_t grid[3], uint32_t block[3]);
