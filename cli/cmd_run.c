@@ -62,7 +62,7 @@ typedef struct {
   uint64_t dump_at, dump_at_n; /* --dump-at PC[:N] (N >= 1, default 1) */
   bool race, race_global, init;
   const char *trace, *trace_out;
-  report_tile *tiles;
+  report_trace_tile *tiles;
   size_t ntiles;
   const char *expect_a, *expect_b;
   rt_argspec *specs;
@@ -113,7 +113,7 @@ static int parse(int argc, char **argv, run_opts *o, ll_err *err) {
       else if (!strcmp(a, "--expect-b")) o->expect_b = v;
       else if (!strcmp(a, "--tile")) {
         o->tiles = ll_xrealloc(o->tiles, (o->ntiles + 1) * sizeof *o->tiles);
-        if (!report_tile_parse(v, &o->tiles[o->ntiles], err)) return LL_EXIT_USAGE;
+        if (!report_trace_tile_parse(v, &o->tiles[o->ntiles], err)) return LL_EXIT_USAGE;
         o->ntiles++;
       }
       else if (!strcmp(a, "--schedule")) {

@@ -58,19 +58,19 @@ report_table *report_table_from_json(const ll_json *j, const char *where, ll_err
 
 /* ---- traces (reports/trace_page.c; docs/trace.md) ------------------------------------------
  * A tile in LDS or global memory, to decode traced addresses into (row, col). */
-typedef struct report_tile {
+typedef struct report_trace_tile {
   char name[32];
   uint64_t base;           /* byte address (LDS offset or device address), + the arg's address */
   int base_arg;            /* base=argK[+N]: buffer argument K (cmd_run resolves it), else -1 */
   uint32_t rows, cols, elem, stride;
   unsigned xor_div, xor_mod; /* 8-byte chunk j of row r holds chunk j ^ ((r / div) % mod); 0: none */
   char swizzle[32];
-} report_tile;
+} report_trace_tile;
 /* NAME:base=N|argK[+N],rows=R,cols=C,elem=BYTES,stride=ROW_BYTES[,swizzle=none|kLinear|k64B|
  * k128B|k128B_16Row|xor:D:M]; false and LL_EXIT_USAGE naming the part. */
-bool report_tile_parse(const char *spec, report_tile *t, ll_err *err);
+bool report_trace_tile_parse(const char *spec, report_trace_tile *t, ll_err *err);
 /* (row, col) of the element starting at addr; false if addr is not the start of one. */
-bool report_tile_decode(const report_tile *t, uint64_t addr, int *row, int *col);
+bool report_trace_tile_decode(const report_trace_tile *t, uint64_t addr, int *row, int *col);
 
 typedef struct report_trace_expect_result {
   uint64_t seq;            /* the MFMA instance */
@@ -81,7 +81,7 @@ typedef struct report_trace_expect_result {
 
 typedef struct report_trace_info {
   const char *arch, *kernel, *co_path, *spec;
-  const report_tile *tiles;
+  const report_trace_tile *tiles;
   size_t ntiles;
   const char *expect_a, *expect_b; /* raw element files compared with every traced MFMA's A / B */
   void (*on_expect)(void *user, const report_trace_expect_result *r);

@@ -19,7 +19,7 @@
 #include "reports/internal.h"
 
 /* ---- tiles -----------------------------------------------------------------------------------*/
-bool report_tile_parse(const char *spec, report_tile *t, ll_err *err)
+bool report_trace_tile_parse(const char *spec, report_trace_tile *t, ll_err *err)
 {
   memset(t, 0, sizeof *t);
   const char *colon = strchr(spec, ':');
@@ -84,7 +84,7 @@ bool report_tile_parse(const char *spec, report_tile *t, ll_err *err)
   return true;
 }
 
-bool report_tile_decode(const report_tile *t, uint64_t addr, int *row, int *col)
+bool report_trace_tile_decode(const report_trace_tile *t, uint64_t addr, int *row, int *col)
 {
   if (addr < t->base) return false;
   uint64_t off = addr - t->base, r = off / t->stride, in = off % t->stride;
@@ -367,17 +367,17 @@ static bool expect_check(const mfma_mats *m, int op, const char *file, const emu
 }
 
 /* ---- the page --------------------------------------------------------------------------------*/
-static void lane_grid(ll_buf *p, const emu_trace_rec *r, const report_tile *tiles, size_t ntiles)
+static void lane_grid(ll_buf *p, const emu_trace_rec *r, const report_trace_tile *tiles, size_t ntiles)
 {
   /* one row per lane: address(es), decoded (row, col) per element of the access, sources, results */
   size_t tsel = ntiles;
   for (size_t t = 0; t < ntiles && r->space; t++) {
     int rr, cc;
     for (int l = 0; l < 64; l++)
-      if ((r->exec >> l & 1) && report_tile_decode(&tiles[t], r->addr[0][l], &rr, &cc)) { tsel = t; break; }
+      if ((r->exec >> l & 1) && report_trace_tile_decode(&tiles[t], r->addr[0][l], &rr, &cc)) { tsel = t; break; }
     if (tsel < ntiles) break;
   }
-  const report_tile *T = tsel < ntiles ? &tiles[tsel] : NULL;
+  const report_trace_tile *T = tsel < ntiles ? &tiles[tsel] : NULL;
   /* transposing reads deliver element m%E of lane 16g+R*k+m/E into slot k of lane 16g+m (lanes.h) */
   int slots = 0, ebits = 0;
   bool tr = strstr(r->text, "_tr_b") != NULL;
@@ -405,7 +405,7 @@ static void lane_grid(ll_buf *p, const emu_trace_rec *r, const report_tile *tile
       }
       int rr, cc;
       uint64_t a = r->addr[0][src_lane] + (uint64_t)e * (uint64_t)ebits / 8;
-      if ((r->exec >> src_lane & 1) && report_tile_decode(T, a, &rr, &cc))
+      if ((r->exec >> src_lane & 1) && report_trace_tile_decode(T, a, &rr, &cc))
         ll_buf_printf(p, "<td class=\"rc\">%d,%d</td>", rr, cc);
       else ll_buf_puts(p, "<td class=\"exp\">-</td>");
     }
@@ -462,7 +462,7 @@ bool report_trace_write(const char *dir, const emu_observer *o, const report_tra
   ll_buf_printf(&page, "<tr><td>instances</td><td>%zu%s</td></tr>", emu_observer_ntrace(o),
                 emu_observer_trace_truncated(o) ? " (truncated: narrow the spec or use first=N)" : "");
   for (size_t t = 0; t < info->ntiles; t++) {
-    const report_tile *T = &info->tiles[t];
+    const report_trace_tile *T = &info->tiles[t];
     ll_buf_printf(&page, "<tr><td>tile %s</td><td>base 0x%llx, %u x %u elements of %u bytes, row stride %u, swizzle %s</td></tr>",
                   T->name, (unsigned long long)T->base, T->rows, T->cols, T->elem, T->stride, T->swizzle);
   }

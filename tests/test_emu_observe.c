@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lanes/lanes.h"
 #include "reports/report.h"
 #include "runtime/rt.h"
 #include "verify/prod.h"
@@ -305,22 +306,22 @@ Test(observe, mfma_reconstruction_gives_back_a_and_b) {
 
 /* tile decoding: k128B is chunk j ^ (row % 8) in 8-byte chunks (lanes.h) */
 Test(observe, tile_decode_inverts_the_swizzles) {
-  report_tile t;
-  cr_assert(report_tile_parse("v:base=256,rows=16,cols=64,elem=2,stride=128,swizzle=k128B", &t, NULL));
+  report_trace_tile t;
+  cr_assert(report_trace_tile_parse("v:base=256,rows=16,cols=64,elem=2,stride=128,swizzle=k128B", &t, NULL));
   for (int r = 0; r < 16; r++)
     for (int c = 0; c < 64; c++) {
       uint64_t addr = 256 + (uint64_t)r * 128 + 8 * ((uint64_t)(c / 4) ^ (uint64_t)(r % 8)) + 2 * (c % 4);
       int rr, cc;
-      cr_assert(report_tile_decode(&t, addr, &rr, &cc), "(%d,%d)", r, c);
+      cr_assert(report_trace_tile_decode(&t, addr, &rr, &cc), "(%d,%d)", r, c);
       cr_assert(rr == r && cc == c, "(%d,%d) decoded as (%d,%d)", r, c, rr, cc);
     }
   int rr, cc;
-  cr_assert(!report_tile_decode(&t, 255, &rr, &cc), "below the base");
-  cr_assert(!report_tile_decode(&t, 257, &rr, &cc), "not an element start");
-  cr_assert(!report_tile_decode(&t, 256 + 16 * 128, &rr, &cc), "past the last row");
-  cr_assert(report_tile_parse("x:base=0,rows=4,cols=8,elem=4,stride=32,swizzle=xor:2:4", &t, NULL));
+  cr_assert(!report_trace_tile_decode(&t, 255, &rr, &cc), "below the base");
+  cr_assert(!report_trace_tile_decode(&t, 257, &rr, &cc), "not an element start");
+  cr_assert(!report_trace_tile_decode(&t, 256 + 16 * 128, &rr, &cc), "past the last row");
+  cr_assert(report_trace_tile_parse("x:base=0,rows=4,cols=8,elem=4,stride=32,swizzle=xor:2:4", &t, NULL));
   cr_assert(t.xor_div == 2 && t.xor_mod == 4);
-  cr_assert(!report_tile_parse("x:base=0,rows=4,cols=9,elem=4,stride=32", &t, NULL), "cols*elem > stride");
+  cr_assert(!report_trace_tile_parse("x:base=0,rows=4,cols=9,elem=4,stride=32", &t, NULL), "cols*elem > stride");
 }
 
 /* The missing_barrier mutant (kernels/prod/prefill_impl.h without the barrier between the K/V
@@ -365,4 +366,75 @@ Test(observe, missing_barrier_mutant_races_under_every_schedule, .timeout = 600)
     free(mut), free(good);
     rt_close(d);
   }
+}
+
+/* The gfx950 prefill kernel, traced: (1) its first V read (ds_read_b64_tr_b16, wave 0 of
+ * workgroup 0) decoded through the V tile gives, slot by slot, the solved seed's lane map: the
+ * mfma16x16x16_b target the micro-kernel page shows (lanes_target_get, k128B); (2) the first QK
+ * MFMA rebuilt from the lanes is A = the first 16 keys x dims 0..15 of K and B[k][n] = Q[n][k]
+ * for the wave's first 16 queries (kernels/prod/prefill_impl.h: S^T = K Q^T), bit for bit the
+ * oracle's inputs. Tile geometry from the kernel source: K tile at LDS 0, V tile at kKvBlk (32)
+ * rows x D f16 = 64 D bytes, row stride 2 D bytes, k128B. */
+Test(observe, prefill_v_lane_map_and_qk_matrices_from_a_trace, .timeout = 300) {
+  size_t n;
+  const prod_case *cases = prod_matrix("quick", &n);
+  const prod_case *pc = NULL;
+  for (size_t i = 0; i < n; i++)
+    if (cases[i].kind == ORACLE_SINGLE && cases[i].dtype == ORACLE_F16 && cases[i].head_dim == 64) pc = &cases[i];
+  cr_assert_not_null(pc, "a single f16 d64 quick case");
+  const uint32_t D = 64;
+  ll_err err = {0};
+  rt_device *d = rt_open(RT_EMU, EMU_GFX950, &err);
+  cr_assert_not_null(d, "%s", err.msg);
+  emu_observer *obs = emu_observer_new();
+  cr_assert(emu_observer_trace(obs, "ds_read_b64_tr_b16,v_mfma*@wg=0,wave=0", 0, &err), "%s", err.msg);
+  prod_run_opts o = {.observe = obs};
+  prod_result r;
+  cr_assert_eq(prod_case_run(d, LANELAB_BUILD, pc, &o, &r, &err), LL_EXIT_OK, "%s", err.msg);
+  const emu_trace_rec *tr = NULL, *mf = NULL;
+  for (size_t i = 0; i < emu_observer_ntrace(obs); i++) {
+    const emu_trace_rec *x = emu_observer_trace_rec(obs, i);
+    if (!tr && strstr(x->mnem, "ds_read_b64_tr_b16")) tr = x;
+    if (!mf && !strncmp(x->mnem, "v_mfma", 6)) mf = x;
+  }
+  cr_assert(tr && mf, "the trace holds a V read and an MFMA");
+  /* (1) the lane map */
+  char *spec = ll_fmt("V:base=%u,rows=32,cols=%u,elem=2,stride=%u,swizzle=k128B", 64 * D, D, 2 * D);
+  report_trace_tile t;
+  cr_assert(report_trace_tile_parse(spec, &t, &err), "%s", err.msg);
+  lanes_target tg;
+  cr_assert(lanes_target_get("mfma16x16x16_b", LANES_SWZ_128B, &tg, &err), "%s", err.msg);
+  cr_assert_eq(tr->bytes, 8);
+  for (int L = 0; L < 64; L++)
+    for (int k = 0; k < 4; k++) {
+      /* tr_b16: slot k of lane 16g+m is element m%4 of lane 16g+4k+m/4 (E = 4, R = 4) */
+      int src = 16 * (L / 16) + 4 * k + (L % 16) / 4, e = (L % 16) % 4, row, col;
+      cr_assert(report_trace_tile_decode(&t, tr->addr[0][src] + 2u * (unsigned)e, &row, &col), "lane %d slot %d", L, k);
+      cr_assert(row == tg.row[L][k] && col == tg.col[L][k], "lane %d slot %d: (%d,%d), the seed's map has (%d,%d)", L,
+                k, row, col, tg.row[L][k], tg.col[L][k]);
+    }
+  /* the page draws it */
+  char *tdir = ll_fmt("%s/prefill_trace", dir);
+  report_trace_info info = {.arch = "gfx950", .kernel = "prefill", .co_path = "-", .spec = "-", .tiles = &t, .ntiles = 1};
+  cr_assert(report_trace_write(tdir, obs, &info, &err), "%s", err.msg);
+  /* (2) the QK matrices, against the oracle's inputs */
+  oracle_attention_spec s;
+  cr_assert(prod_case_spec(pc, &s, &err), "%s", err.msg);
+  char *pa = ll_fmt("%s/mfma/%llu_A.bin", tdir, (unsigned long long)mf->seq);
+  char *pb = ll_fmt("%s/mfma/%llu_B.bin", tdir, (unsigned long long)mf->seq);
+  size_t na, nb;
+  uint16_t *A = ll_read_file(pa, &na, NULL), *B = ll_read_file(pb, &nb, NULL);
+  cr_assert(A && B && na == 512 && nb == 512);
+  const uint16_t *q = s.q, *kk = s.k;
+  for (int i = 0; i < 16; i++)
+    for (int k = 0; k < 16; k++) {
+      uint16_t want_a = kk[((size_t)i * (size_t)s.num_kv_heads + 0) * D + (size_t)k];
+      uint16_t want_b = q[((size_t)i * (size_t)s.num_qo_heads + 0) * D + (size_t)k];
+      cr_assert_eq(A[i * 16 + k], want_a, "A[%d][%d] = 0x%x, K[%d][%d] = 0x%x", i, k, A[i * 16 + k], i, k, want_a);
+      cr_assert_eq(B[k * 16 + i], want_b, "B[%d][%d] = 0x%x, Q[%d][%d] = 0x%x", k, i, B[k * 16 + i], i, k, want_b);
+    }
+  free(A), free(B), free(pa), free(pb), free(tdir), free(spec);
+  prod_spec_free(&s);
+  emu_observer_free(obs);
+  rt_close(d);
 }

@@ -260,7 +260,9 @@ static int launch(rt_device *d, rt_module *m, const char *kernel, const uint32_t
   /* racecheck (LDS) and initcheck (LDS, and the output buffers: nothing may read them before
    * writing them) on the emulator */
   emu_observer *obs = NULL;
-  if (o && (o->racecheck || o->initcheck) && rt_device_backend(d) == RT_EMU && r) {
+  if (o && o->observe) {
+    lo.observe = o->observe;
+  } else if (o && (o->racecheck || o->initcheck) && rt_device_backend(d) == RT_EMU && r) {
     obs = emu_observer_new();
     if (o->racecheck) emu_observer_racecheck(obs, false);
     if (o->initcheck) {

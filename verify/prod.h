@@ -100,6 +100,8 @@ typedef struct prod_run_opts {
   int threads;                    /* emu worker threads; 0 = 2 (the machine's shared cores) */
   bool racecheck, initcheck;      /* emu: LDS race check; LDS and output-buffer init check
                                      (emu.h part 4); findings land in prod_result.hazards */
+  emu_observer *observe;          /* emu: a caller's observer (traces) instead of the above; its
+                                     findings are left in it */
 } prod_run_opts;
 
 /* Phases the prefill kernel marks with LL_PHASE (kernels/include/lanelab_device.h ll_phase; the
