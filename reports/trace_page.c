@@ -17,6 +17,7 @@
 #include "lanes/lanes.h"
 #include "oracle/oracle.h"
 #include "reports/internal.h"
+#include "reports/tile.h"
 
 /* ---- tiles -----------------------------------------------------------------------------------*/
 bool report_trace_tile_parse(const char *spec, report_trace_tile *t, ll_err *err)
@@ -420,6 +421,32 @@ static void lane_grid(ll_buf *p, const emu_trace_rec *r, const report_trace_tile
     ll_buf_puts(p, "</tr>\n");
   }
   ll_buf_puts(p, "</table>\n");
+  if (!T || !slots) return;
+  /* the tile picture (reports/tile.h, as on the micro-kernel pages): each element coloured by the
+   * lane whose register slot received it */
+  ll_err e = {0};
+  char title[200];
+  snprintf(title, sizeof title, "%s: tile %s as the lanes received it", r->text, T->name);
+  report_tile *pic = (uint64_t)T->rows * T->cols <= REPORT_TILE_MAX_CELLS
+                         ? report_tile_new(title, (int)T->rows, (int)T->cols, "row", "col", &e)
+                         : NULL;
+  if (!pic) return;
+  for (int l = 0; l < 64; l++)
+    for (int k = 0; k < slots; k++) {
+      int src_lane = l, el = k, rr, cc;
+      if (tr) {
+        int E = slots, R = 16 / (E ? E : 1), m = l % 16;
+        src_lane = 16 * (l / 16) + R * k + m / E, el = m % E;
+      }
+      uint64_t a = r->addr[0][src_lane] + (uint64_t)el * (uint64_t)ebits / 8;
+      int per_reg = ebits < 32 ? 32 / ebits : 1;
+      if ((r->exec >> src_lane & 1) && report_trace_tile_decode(T, a, &rr, &cc))
+        report_tile_own(pic, rr, cc, l, k / per_reg, k % per_reg);
+    }
+  char id[48];
+  snprintf(id, sizeof id, "pic-%llu", (unsigned long long)r->seq);
+  report_tile_svg(pic, id, p);
+  report_tile_free(pic);
 }
 
 static void mat_table(ll_buf *p, const mfma_mats *m, int op)
@@ -567,8 +594,25 @@ bool report_trace_write(const char *dir, const emu_observer *o, const report_tra
       ll_buf_puts(&page, "</p>\n");
       ll_buf_free(&note);
     }
-    if (mf->m <= 32 && mf->n <= 32 && mf->k <= 64)
+    if (mf->m <= 32 && mf->n <= 32 && mf->k <= 64) {
       for (int op = 0; op < 4; op++) mat_table(&page, &m, op);
+      for (int op = 0; op < 2; op++) { /* who holds each element of A and B (lanes/'s model) */
+        ll_err e = {0};
+        char title[160], id[48];
+        snprintf(title, sizeof title, "%c of %s: the lane and register holding each element", op ? 'B' : 'A', mf->name);
+        report_tile *pic = report_tile_new(title, m.rows[op], m.cols[op], op ? "k" : "i", op ? "j" : "k", &e);
+        if (!pic) continue;
+        for (int i2 = 0; i2 < m.rows[op]; i2++)
+          for (int j2 = 0; j2 < m.cols[op]; j2++) {
+            lanes_loc loc;
+            if (lanes_mfma_locate(mf, (lanes_operand)op, i2, j2, &loc))
+              report_tile_own(pic, i2, j2, loc.lane, loc.reg, loc.bit / (m.bits[op] ? m.bits[op] : 32));
+          }
+        snprintf(id, sizeof id, "mfma-%llu-%c", (unsigned long long)r->seq, op ? 'b' : 'a');
+        report_tile_svg(pic, id, &page);
+        report_tile_free(pic);
+      }
+    }
     free_mats(&m);
   }
   report_html_end(&page);

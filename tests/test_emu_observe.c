@@ -212,6 +212,9 @@ Test(observe, trace_json_has_addresses_and_results) {
   /* the lane map decodes lane 0's address (dword 0) as row 0, col 0 */
   cr_assert(strstr(html, "<td class=\"lanecol\">0</td><td>0x0</td><td class=\"rc\">0,0</td>"), "lane 0 row");
   cr_assert(csv && strstr(csv, "seq,wg_x,wg_y,wg_z,wave"));
+  /* the tile picture (reports/tile.h): 128 elements, each owned by the lane that read it */
+  cr_assert(strstr(html, "<svg class=\"tile\" id=\"pic-0\""), "tile picture");
+  cr_assert(strstr(html, "data-rc=\"64,0\""), "element (64, 0) drawn");
   free(html), free(csv), free(hp), free(cp), free(jp), free(out), free(extra), free(tdir);
 }
 
@@ -292,6 +295,10 @@ Test(observe, mfma_reconstruction_gives_back_a_and_b) {
   cr_assert(got && n == sizeof A);
   A[3 * 16 + 5] ^= 1;
   cr_assert(!memcmp(got, A, sizeof A));
+  char *hp = ll_fmt("%s/trace.html", tdir);
+  char *html = ll_read_file(hp, &n, NULL);
+  cr_assert(html && strstr(html, "id=\"mfma-0-a\"") && strstr(html, "id=\"mfma-0-b\""), "A/B pictures on the page");
+  free(html), free(hp);
   free(got), free(out), free(args);
   /* one wrong element is named with the lane and register it came from: A[3][5] is lane 3 + 16 * 1,
    * half 1 of the first register of the pair: bits 16..31 */
