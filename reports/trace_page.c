@@ -368,6 +368,21 @@ static bool expect_check(const mfma_mats *m, int op, const char *file, const emu
 }
 
 /* ---- the page --------------------------------------------------------------------------------*/
+/* Where register slot k of lane l came from: the source lane and byte address. A plain read's slot
+ * k is element k of the lane's own access; a transposing read (tr) delivers element m % E of lane
+ * 16g + R k + m / E into slot k of lane 16g + m (E = slots elements per lane, R = 16 / E; lanes.h).
+ * false if the source lane was not in EXEC. */
+static bool slot_source(const emu_trace_rec *r, int l, int k, int slots, bool tr, int ebits, uint64_t *addr)
+{
+  int src = l, e = k;
+  if (tr) {
+    int E = slots, R = 16 / (E ? E : 1), m = l % 16;
+    src = 16 * (l / 16) + R * k + m / E, e = m % E;
+  }
+  *addr = r->addr[0][src] + (uint64_t)e * (uint64_t)ebits / 8;
+  return r->exec >> src & 1;
+}
+
 static void lane_grid(ll_buf *p, const emu_trace_rec *r, const report_trace_tile *tiles, size_t ntiles)
 {
   /* one row per lane: address(es), decoded (row, col) per element of the access, sources, results */
@@ -399,14 +414,9 @@ static void lane_grid(ll_buf *p, const emu_trace_rec *r, const report_trace_tile
       else ll_buf_puts(p, "<td class=\"exp\">off</td>");
     }
     for (int k = 0; k < slots; k++) {
-      int src_lane = l, e = k;
-      if (tr) {
-        int E = slots, R = 16 / (E ? E : 1), m = l % 16;
-        src_lane = 16 * (l / 16) + R * k + m / E, e = m % E;
-      }
       int rr, cc;
-      uint64_t a = r->addr[0][src_lane] + (uint64_t)e * (uint64_t)ebits / 8;
-      if ((r->exec >> src_lane & 1) && report_trace_tile_decode(T, a, &rr, &cc))
+      uint64_t a;
+      if (slot_source(r, l, k, slots, tr, ebits, &a) && report_trace_tile_decode(T, a, &rr, &cc))
         ll_buf_printf(p, "<td class=\"rc\">%d,%d</td>", rr, cc);
       else ll_buf_puts(p, "<td class=\"exp\">-</td>");
     }
@@ -433,14 +443,9 @@ static void lane_grid(ll_buf *p, const emu_trace_rec *r, const report_trace_tile
   if (!pic) return;
   for (int l = 0; l < 64; l++)
     for (int k = 0; k < slots; k++) {
-      int src_lane = l, el = k, rr, cc;
-      if (tr) {
-        int E = slots, R = 16 / (E ? E : 1), m = l % 16;
-        src_lane = 16 * (l / 16) + R * k + m / E, el = m % E;
-      }
-      uint64_t a = r->addr[0][src_lane] + (uint64_t)el * (uint64_t)ebits / 8;
-      int per_reg = ebits < 32 ? 32 / ebits : 1;
-      if ((r->exec >> src_lane & 1) && report_trace_tile_decode(T, a, &rr, &cc))
+      int rr, cc, per_reg = ebits < 32 ? 32 / ebits : 1;
+      uint64_t a;
+      if (slot_source(r, l, k, slots, tr, ebits, &a) && report_trace_tile_decode(T, a, &rr, &cc))
         report_tile_own(pic, rr, cc, l, k / per_reg, k % per_reg);
     }
   char id[48];
