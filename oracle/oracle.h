@@ -1,7 +1,8 @@
 /* oracle — CPU references the production kernels are checked against: prefill attention
  * (single, batch ragged, batch paged; causal, sliding window, soft cap, custom mask, GQA/MQA),
- * concat_mla_q, fp16/bf16 conversion and the tolerance rule. Depends on libc, libm, pthreads
- * and util/ only.
+ * concat_mla_q, fp16/bf16 conversion, the tolerance rule, and the element-wise comparison of a
+ * kernel's output with a reference behind `lanelab compare` (oracle/compare.c, "compare" below).
+ * Depends on libc, libm, pthreads and util/ only.
  *
  * Semantics follow /work/shared/facts/attention.md (FlashInfer conventions):
  *  - s_ij = (q_i . k_j) * sm_scale, sm_scale defaulting to 1/sqrt(head_dim); with a soft cap

@@ -230,6 +230,28 @@ static char *fake_hip(void) {
   return so;
 }
 
+/* The fake runtime's launch log (one line: "KERNEL grid X Y Z block X Y Z lds N size S bytes B0 B1
+ * ..."): checks the line starts with head (up to "size "), returns S and the first max bytes. */
+static unsigned launch_log(const char *log, const char *head, unsigned *bytes, unsigned max) {
+  size_t n;
+  char *l = ll_read_file(log, &n, NULL);
+  cr_assert_not_null(l, "the fake runtime saw no launch");
+  l = ll_xrealloc(l, n + 1);
+  l[n] = 0;
+  cr_assert(!strncmp(l, head, strlen(head)), "%s", l);
+  unsigned size = 0;
+  int used = 0;
+  cr_assert_eq(sscanf(l + strlen(head), "%u bytes%n", &size, &used), 1, "%s", l);
+  const char *q = l + strlen(head) + used;
+  for (unsigned i = 0; i < size && i < max; i++) {
+    int u;
+    cr_assert_eq(sscanf(q, "%x%n", &bytes[i], &u), 1);
+    q += u;
+  }
+  free(l);
+  return size;
+}
+
 Test(rt_backend, hip_without_runtime_is_exit_3_and_auto_falls_back) {
   /* This machine has no libamdhip64 (no ROCm): precondition, checked rather than assumed. */
   unsetenv("LANELAB_HIP_LIB");
@@ -288,20 +310,9 @@ Test(rt_backend, hip_launch_passes_the_kernarg_buffer) {
   int rc = cli(env, args, &err);
   cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
   cr_assert(strstr(err, "backend hip: HIP device 0 (gfx950)"), "%s", err);
-  size_t n;
-  char *l = ll_read_file(log, &n, NULL);
-  cr_assert_not_null(l, "the fake runtime saw no launch");
-  l = ll_xrealloc(l, n + 1);
-  l[n] = 0;
   /* affine's kernarg segment is 280 bytes (readelf); n sits at offset 16: 34 12 00 00 */
-  cr_assert(!strncmp(l, "affine grid 4 1 1 block 64 1 1 lds 0 size 280 bytes ", 52), "%s", l);
   unsigned bytes[280];
-  const char *q = l + 52;
-  for (int i = 0; i < 280; i++) {
-    int used;
-    cr_assert_eq(sscanf(q, "%x%n", &bytes[i], &used), 1);
-    q += used;
-  }
+  cr_assert_eq(launch_log(log, "affine grid 4 1 1 block 64 1 1 lds 0 size ", bytes, 280), 280);
   cr_assert(bytes[16] == 0x34 && bytes[17] == 0x12 && bytes[18] == 0 && bytes[19] == 0);
   cr_assert(bytes[24] == 4 && bytes[36] == 64, "hidden block count x / group size x");
   free(err);
@@ -311,7 +322,7 @@ Test(rt_backend, hip_launch_passes_the_kernarg_buffer) {
   cr_assert_eq(rc, 2, "exit %d: %s", rc, err);
   cr_assert(strstr(err, "--dump-regs needs the emulator"), "%s", err);
   free(err);
-  free(args2); free(args); free(env); free(l); free(log); free(in); free(out); free(dir); free(co); free(so);
+  free(args2); free(args); free(env); free(log); free(in); free(out); free(dir); free(co); free(so);
 }
 
 Test(rt_cli, backend_hip_without_runtime_is_exit_3) {
@@ -833,4 +844,36 @@ Test(rt_user, kernarg_and_buf_errors_are_exit_2) {
     ll_buf_free(&b);
   }
   free(k); free(x); free(big); free(dir); free(co);
+}
+
+/* The hip backend gets the same raw bytes: the fake runtime logs the kernarg buffer it was given. */
+Test(rt_user, kernarg_bytes_reach_the_hip_backend) {
+  char *so = fake_hip(), *co = compile_src(USRC, "gfx950", NULL), *dir = tmpdir();
+  char *log = ll_fmt("%s/launches.log", dir), *k = ll_fmt("%s/k.bin", dir), *o = ll_fmt("%s/o.bin", dir);
+  uint8_t b12[20];
+  for (int i = 0; i < 20; i++) b12[i] = (uint8_t)(0xa0 + i);
+  cr_assert(ll_write_file_atomic(k, b12, sizeof b12, NULL));
+  char *env = ll_fmt("LANELAB_HIP_LIB=%s FAKE_HIP_COUNT=1 FAKE_HIP_ARCH=gfx950 FAKE_HIP_LOG=%s", so, log);
+  char *args = ll_fmt("run %s packed12 --grid 3 --block 64 --kernarg %s --buf out@0:out:12:%s --backend hip", co, k, o);
+  char *err;
+  int rc = cli(env, args, &err);
+  cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+  unsigned bytes[512];
+  unsigned size = launch_log(log, "_Z8packed12Pj3S12 grid 3 1 1 block 64 1 1 lds 0 size ", bytes, 512);
+  cr_assert(size >= 24 && size <= 512, "kernarg size %u", size);
+  unsigned any = 0;
+  for (int i = 0; i < 8; i++) any |= bytes[i];
+  cr_assert_neq(any, 0, "the buffer address was written at offset 0");
+  for (int i = 8; i < 20; i++) cr_assert_eq(bytes[i], 0xa0u + i, "struct byte %d", i);
+  /* hidden_block_count_x follows at the offset readelf gives */
+  rkern ks[16];
+  long vmaj = 0, vmin = 0;
+  int nk = readelf_kernels(co, ks, 16, &vmaj, &vmin);
+  long bcx = -1;
+  for (int i = 0; i < nk; i++)
+    if (!strcmp(ks[i].name, "_Z8packed12Pj3S12"))
+      for (int a = 0; a < ks[i].nargs; a++)
+        if (!strcmp(ks[i].args[a].kind, "hidden_block_count_x")) bcx = ks[i].args[a].offset;
+  cr_assert(bcx >= 20 && bcx < (long)size && bytes[bcx] == 3, "hidden_block_count_x at %ld", bcx);
+  free(err); free(args); free(env); free(log); free(k); free(o); free(dir); free(co); free(so);
 }
