@@ -1,7 +1,9 @@
-/* cli/cmd_mfma — `lanelab mfma INSTR [--arch A] [--operand A|B|C|D] [--format F]`: where every
- * element of an MFMA's operands and result lives (lanes/mfma.c). `lanelab mfma list [--arch A]`
+/* cli/cmd_mfma — `lanelab mfma INSTR [--arch A] [--operand A|B|C|D [--at ROW,COL]] [--format F]`:
+ * where every element of an MFMA's operands and result lives (lanes/mfma.c); with --at, one
+ * element (rows/cols named for the operand: A i,k; B k,n; C/D i,j). `lanelab mfma list [--arch A]`
  * lists the modelled instructions. csv: operand,row,col,lane,reg,bit. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -12,7 +14,7 @@
 static int usage_err(const char *fmt, const char *a) {
   fprintf(stderr, "lanelab mfma: ");
   fprintf(stderr, fmt, a);
-  fprintf(stderr, "\nusage: lanelab mfma INSTR [--arch gfx942|gfx950] [--operand A|B|C|D] [--format text|csv|md|json]"
+  fprintf(stderr, "\nusage: lanelab mfma INSTR [--arch gfx942|gfx950] [--operand A|B|C|D [--at ROW,COL]] [--format text|csv|md|json]"
                   "\n       lanelab mfma list [--arch gfx942|gfx950] [--format ...]\n");
   return LL_EXIT_USAGE;
 }
@@ -32,12 +34,57 @@ static int list(lanes_arch arch, report_format fmt) {
   return LL_EXIT_OK;
 }
 
+/* Row/column names that fit the operand: A is i x k, B is k x n, C/D are i x j (i, n, j count
+ * across blocks: row = block*M + i etc., as lanes.h lays the operands out). */
+static void dim_names(lanes_operand op, const char **r, const char **c) {
+  *r = op == LANES_OPND_B ? "k" : "i";
+  *c = op == LANES_OPND_A ? "k" : op == LANES_OPND_B ? "n" : "j";
+}
+
+/* `--operand B --at K,N`: the lane, VGPR and bits of one element. */
+static int at(const lanes_mfma *mf, lanes_arch arch, const char *op_s, const char *at_s, report_format fmt) {
+  ll_err err = {0};
+  lanes_operand op;
+  if (!op_s) return usage_err("%s", "--at needs --operand A|B|C|D (which matrix the coordinates are in)");
+  if (!lanes_operand_parse(op_s, &op, &err)) return ll_report(&err);
+  const char *rn, *cn;
+  dim_names(op, &rn, &cn);
+  const char *comma = strchr(at_s, ',');
+  int64_t r, c;
+  char *rs = comma ? strndup(at_s, (size_t)(comma - at_s)) : NULL;
+  bool ok = comma && ll_parse_i64(rs, &r) && ll_parse_i64(comma + 1, &c);
+  free(rs);
+  int rows = lanes_mfma_rows(mf, op), cols = lanes_mfma_cols(mf, op), bits = lanes_mfma_elem_bits(mf, op);
+  if (!ok) {
+    fprintf(stderr, "lanelab mfma: --at wants %s,%s (two integers) for operand %s, got '%s'\n", rn, cn, lanes_operand_name(op), at_s);
+    return LL_EXIT_USAGE;
+  }
+  lanes_loc l;
+  if (r < 0 || c < 0 || r >= rows || c >= cols || !lanes_mfma_locate(mf, op, (int)r, (int)c, &l)) {
+    fprintf(stderr, "lanelab mfma: %s(%s=%lld, %s=%lld) is outside %s's %d x %d (%s 0..%d, %s 0..%d)\n", lanes_operand_name(op),
+            rn, (long long)r, cn, (long long)c, lanes_operand_name(op), rows, cols, rn, rows - 1, cn, cols - 1);
+    return LL_EXIT_USAGE;
+  }
+  char title[300], cols_s[64];
+  snprintf(title, sizeof title, "%s on %s: %s(%s=%lld, %s=%lld) is in lane %d, VGPR %d of the operand tuple, bits %d..%d%s",
+           mf->name, lanes_arch_name(arch), lanes_operand_name(op), rn, (long long)r, cn, (long long)c, l.lane, l.reg, l.bit,
+           l.bit + bits - 1, l.bit + bits > 32 ? " (continues into the next VGPR)" : "");
+  snprintf(cols_s, sizeof cols_s, "operand,%s#,%s#,lane#,reg#,bit#,bits", rn, cn);
+  report_table *t = report_table_new(title, cols_s);
+  report_table_row(t, "%s\t%lld\t%lld\t%d\t%d\t%d\t%d..%d", lanes_operand_name(op), (long long)r, (long long)c, l.lane, l.reg,
+                   l.bit, l.bit, l.bit + bits - 1);
+  if (mf->unconfirmed) report_table_note(t, "UNCONFIRMED layout: %s", mf->note);
+  report_table_print(t, fmt);
+  report_table_free(t);
+  return LL_EXIT_OK;
+}
+
 int cmd_mfma(int argc, char **argv) {
-  const char *instr = NULL, *arch_s = "gfx950", *op_s = NULL, *fmt_s = "text";
+  const char *instr = NULL, *arch_s = "gfx950", *op_s = NULL, *fmt_s = "text", *at_s = NULL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char **dst = strcmp(a, "--arch") == 0 ? &arch_s : strcmp(a, "--operand") == 0 ? &op_s
-                     : strcmp(a, "--format") == 0 ? &fmt_s : NULL;
+                     : strcmp(a, "--format") == 0 ? &fmt_s : strcmp(a, "--at") == 0 ? &at_s : NULL;
     if (dst) {
       if (i + 1 >= argc) return usage_err("%s needs a value", a);
       *dst = argv[++i];
@@ -57,6 +104,7 @@ int cmd_mfma(int argc, char **argv) {
   if (strcmp(instr, "list") == 0) return list(arch, fmt);
   const lanes_mfma *mf = lanes_mfma_lookup(instr, arch, &err);
   if (!mf) return ll_report(&err);
+  if (at_s) return at(mf, arch, op_s, at_s, fmt);
   int first = 0, last = 3;
   if (op_s) {
     lanes_operand o;

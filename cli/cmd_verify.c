@@ -122,6 +122,14 @@ int cmd_verify(int argc, char **argv) {
   report_table_note(summary, "verdict: %s", verdict_name(worst));
   report_table_print(summary, REPORT_TEXT);
   report_table_free(summary);
+  /* on failure: what failed first and where to look, per arch, at most 10 lines each */
+  for (size_t i = 0; i < narch && worst != VERDICT_PASS; i++) {
+    ll_buf fs = {0};
+    ll_err fe = {0};
+    if (report_failure_summary(base.build, emu_arch_name(arches[i]), &fs, &fe)) fputs(ll_buf_str(&fs), stderr);
+    else fprintf(stderr, "lanelab verify: no failure summary for %s: %s\n", emu_arch_name(arches[i]), fe.msg);
+    ll_buf_free(&fs);
+  }
   if (man && !cli_quiet) fprintf(stderr, "lanelab: results %s/results, report %s/reports/index.html\n", base.build, base.build);
   manifest_free(man);
   free(mbuild);

@@ -47,36 +47,54 @@ static const cli_help entries[] = {
      "Example:\n"
      "  lanelab help run\n"},
 
-    {"mfma", cmd_mfma, "mfma INSTR [--arch gfx942|gfx950] [--operand A|B|C|D] [--format text|csv|md|json]",
+    {"mfma", cmd_mfma, "mfma INSTR [--arch gfx942|gfx950] [--operand A|B|C|D [--at ROW,COL]] [--format text|csv|md|json]",
      "Where every element of an MFMA's A, B and C/D operands lives: lane, VGPR of the operand tuple\n"
      "and bit. A is (blocks*M) x K, B is K x (blocks*N).\n"
      "Operands:\n"
      "  INSTR            an MFMA mnemonic, e.g. v_mfma_f32_16x16x16_f16; the f8f6f4 ones take a\n"
      "                   suffix :fp8|bf8|fp6|bf6|fp4 (default fp8); `lanelab mfma list` lists them\n"
      "Options:\n" ARCH_OPT
-     "  --operand X      A, B, C or D: print only that operand (default: all four)\n" FORMAT_OPT
-     "Output: csv rows are operand,row,col,lane,reg,bit. An INSTR absent on the arch is exit 2.\n"
+     "  --operand X      A, B, C or D: print only that operand (default: all four)\n"
+     "  --at ROW,COL     with --operand: the lane, VGPR and bits of one element; rows/cols are\n"
+     "                   named for the operand (A i,k; B k,n; C/D i,j); outside the operand: exit 2\n"
+     "                   (default: every element of the operand)\n" FORMAT_OPT
+     "Output: csv rows are operand,row,col,lane,reg,bit (with --at: operand,ROW,COL,lane,reg,bit,bits).\n"
+     "An INSTR absent on the arch is exit 2.\n"
      "Example:\n"
-     "  lanelab mfma v_mfma_f32_16x16x16_f16 --arch gfx942 --operand A --format csv\n"},
+     "  lanelab mfma v_mfma_f32_16x16x16_f16 --arch gfx942 --operand A --format csv\n"
+     "  lanelab mfma v_mfma_f32_16x16x16_f16 --operand B --at 7,3\n"},
 
     {"mfma list", NULL, "mfma list [--arch gfx942|gfx950] [--format text|csv|md|json]",
      "Lists the MFMA instructions the lane-map model covers on the arch.\n"
      "Options:\n" ARCH_OPT FORMAT_OPT "Example:\n"
      "  lanelab mfma list --arch gfx950\n"},
 
-    {"lanes", cmd_lanes, "lanes PRIMITIVE [--arch gfx942|gfx950] [--seed fragment|solved] [--format text|csv|md|json]",
+    {"lanes", cmd_lanes,
+     "lanes PRIMITIVE [--arch gfx942|gfx950] [--seed fragment|solved | --addr EXPR|FILE | --diff SEED,SEED] "
+     "[--format text|csv|md|json] [--picture FILE.svg|FILE.png]",
      "What each of the 64 lanes holds after a data-movement primitive reads a tagged LDS tile.\n"
      "Operands:\n"
-     "  PRIMITIVE        ds_read_b64, fragment_transpose (the six-shuffle software transpose),\n"
-     "                   ds_read_b64_tr_b16, ds_read_b64_tr_b8, ds_read_b64_tr_b4, ds_read_b96_tr_b6\n"
+     "  PRIMITIVE        ds_read_b32, ds_read_b64, ds_read_b96, ds_read_b128, fragment_transpose (the\n"
+     "                   six-shuffle software transpose), ds_read_b64_tr_b16, ds_read_b64_tr_b8,\n"
+     "                   ds_read_b64_tr_b4, ds_read_b96_tr_b6\n"
      "                   (the transposing reads exist on gfx950 only: on gfx942 they are exit 2)\n"
      "Options:\n" ARCH_OPT
      "  --seed S         fragment (load_fragment's per-lane address) or solved (the solver's);\n"
-     "                   (default: fragment for 16-bit primitives, solved for b8/b4/b6)\n" FORMAT_OPT
-     "Output: csv rows are lane,slot,tag. 16-bit primitives read the k128B f16 region with\n"
-     "tag = 16*row + col; b8/b4/b6 read linear tiles with tag = the row-major element index.\n"
+     "                   (default: fragment for 16-bit primitives, solved for b8/b4/b6)\n"
+     "  --addr EXPR|FILE your own per-lane byte addresses: a formula in L (integers, L,\n"
+     "                   + - * / % << >> & | ^ ~, parentheses) or a file of 64 addresses\n"
+     "  --diff S1,S2     two seeds side by side (e.g. fragment,solved) with a differs column\n"
+     "  --picture FILE   draw the tile to FILE.svg or FILE.png (PNG: headless Chromium): cells\n"
+     "                   coloured by holding lane, labelled L<lane>.<vgpr>[<slot>]; with --diff both\n"
+     "                   tiles, elements held elsewhere under the other seed outlined red\n"
+     "                   (default: no picture)\n" FORMAT_OPT
+     "Output: csv rows are lane,slot,tag (--diff: lane,slot,S1,S2,differs). 16-bit and plain\n"
+     "reads see the k128B f16 region with tag = 16*row + col; b8/b4/b6 read linear tiles with\n"
+     "tag = the row-major element index. A bad formula or file is exit 2.\n"
      "Example:\n"
-     "  lanelab lanes ds_read_b64_tr_b16 --arch gfx950 --seed solved --format csv\n"},
+     "  lanelab lanes ds_read_b64_tr_b16 --arch gfx950 --seed solved --format csv\n"
+     "  lanelab lanes ds_read_b64_tr_b16 --addr '8*(L%16)+128*(L/16)'\n"
+     "  lanelab lanes ds_read_b64_tr_b16 --diff fragment,solved --picture seeds.png\n"},
 
     {"seed", cmd_seed,
      "seed --target LAYOUT --via PRIMITIVE [--swizzle MODE] [--arch gfx942|gfx950] [--format text|csv|md|json]",
@@ -93,7 +111,8 @@ static const cli_help entries[] = {
      "Options:\n"
      "  --swizzle MODE   the tile's LDS layout: kLinear, k64B, k128B, k128B_16Row\n"
      "                   (default: k128B for 16-bit tiles, kLinear for 8/6/4-bit tiles)\n" ARCH_OPT FORMAT_OPT
-     "Output: csv rows are lane,row,col.\n"
+     "Output: csv rows are lane,row,col,addr (addr = the lane's LDS byte address; the notes give\n"
+     "the swizzle's address formula). A LAYOUT feeding an MFMA the arch lacks is exit 2.\n"
      "Example:\n"
      "  lanelab seed --target mfma16x16x16_b --via ds_read_b64_tr_b16 --arch gfx950\n"},
 

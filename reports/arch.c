@@ -36,6 +36,42 @@ static const char *stage_title(const char *name) {
   return name;
 }
 
+/* Table i of stage s is named by its content: "<stage>-<title words>" (e.g.
+ * isa-census-lane_tr8.co, prod-prefill-attention-vs-oracle), cut to 60 characters; a title shared
+ * with an earlier table of the stage gets "-2", "-3"... */
+static char *title_stem(const report_stage *s, size_t i) {
+  const char *t = s->tables[i]->title;
+  ll_buf b = {0};
+  ll_buf_printf(&b, "%s-", s->name);
+  size_t start = b.len;
+  bool dash = true;
+  for (const char *q = t ? t : ""; *q && b.len < start + 48; q++) {
+    char ch = *q;
+    bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.' || ch == '_';
+    if (keep) { ll_buf_put(&b, &ch, 1); dash = false; }
+    else if (!dash) { ll_buf_puts(&b, "-"); dash = true; }
+  }
+  while (b.len > start && b.data[b.len - 1] == '-') b.len--;
+  if (b.len == start) ll_buf_puts(&b, "table");
+  char *r = ll_xstrdup(ll_buf_str(&b));
+  ll_buf_free(&b);
+  return r;
+}
+
+char *report_table_stem(const report_stage *s, size_t i) {
+  char *base = title_stem(s, i);
+  int n = 1;
+  for (size_t k = 0; k < i; k++) {
+    char *o = title_stem(s, k);
+    n += !strcmp(o, base);
+    free(o);
+  }
+  if (n == 1) return base;
+  char *r = ll_fmt("%s-%d", base, n);
+  free(base);
+  return r;
+}
+
 static bool stage_page(report_ctx *c, const report_stage *s) {
   ll_buf p = {0};
   char *title = ll_fmt("%s %s: %s", c->arch, s->name, stage_title(s->name));
@@ -62,7 +98,7 @@ static bool stage_page(report_ctx *c, const report_stage *s) {
   if (s->present && s->ntables == 0) ll_buf_puts(&p, "<p>The stage wrote no tables.</p>\n");
   if (s->ntables) ll_buf_puts(&p, "<h2>Tables</h2>\n");
   for (size_t i = 0; ok && i < s->ntables; i++) {
-    char *stem = ll_fmt("%s-%zu", s->name, i + 1);
+    char *stem = report_table_stem(s, i);
     ok = report_emit_table(c, &p, s->tables[i], stem);
     free(stem);
   }
@@ -161,19 +197,20 @@ static bool write_index(report_ctx *c, ll_buf *sections) {
     report_html_esc(&p, strcmp(s->verdict, "not run") ? s->verdict : "NOT RUN");
     ll_buf_puts(&p, "</span></li>\n");
   }
-  /* dynamic instruction counts, wherever a stage put them */
+  /* dynamic instruction counts, wherever a stage put them: a table titled as one (the census per
+   * phase), linked to that table itself. A table that only has an instruction-count column (the
+   * oracle comparison's wave_insns) is not one: it was once listed under this label. */
   for (size_t i = 0; i < c->nstages; i++)
     for (size_t k = 0; k < c->stages[i].ntables; k++) {
       const char *tt = c->stages[i].tables[k]->title;
-      bool dyn = tt && strstr(tt, "dynamic");
-      for (size_t col = 0; !dyn && col < c->stages[i].tables[k]->ncols; col++)
-        dyn = strstr(c->stages[i].tables[k]->cols[col], "insns") || strstr(c->stages[i].tables[k]->cols[col], "dynamic");
-      if (dyn) {
-        ll_buf_printf(&p, "<li><a href=\"stage-%s.html\">", c->stages[i].name);
-        ll_buf_puts(&p, "dynamic instruction counts: ");
-        report_html_esc(&p, tt ? tt : c->stages[i].name);
-        ll_buf_puts(&p, "</a></li>\n");
-      }
+      if (!tt || !strstr(tt, "dynamic")) continue;
+      char *stem = report_table_stem(&c->stages[i], k), *slug = report_slug(stem);
+      ll_buf_printf(&p, "<li><a class=\"dyn\" href=\"stage-%s.html#t-%s\">", c->stages[i].name, slug);
+      ll_buf_puts(&p, "dynamic instruction counts: ");
+      report_html_esc(&p, tt);
+      ll_buf_puts(&p, "</a></li>\n");
+      free(stem);
+      free(slug);
     }
   ll_buf_puts(&p, "</ul>\n");
   ll_buf_put(&p, sections->data, sections->len);
@@ -233,7 +270,7 @@ bool report_write_arch(const char *build_dir, const char *arch, ll_err *err) {
     goto out;
   }
   made = true;
-  if (!report_load_stages(&c)) goto out;
+  if (!report_load_stages(&c) || !report_write_assets(c.out, err)) goto out;
   /* lane-map and MFMA pages describe lanelab's own micro-kernels: not part of a manifest's report */
   if (!c.manifest && (!report_lane_pages(&c, &sections) || !report_seed_diff_page(&c, &sections) ||
                       !report_mfma_pages(&c, &sections)))

@@ -62,7 +62,7 @@ bool report_write_index(const char *build_dir, ll_err *err) {
     free(ac.results);
     free(page);
   }
-  if (ok) ok = ll_mkdir_p(out, err) && report_export_table(&c, t, "index-summary");
+  if (ok) ok = ll_mkdir_p(out, err) && report_write_assets(out, err) && report_export_table(&c, t, "index-summary");
   if (ok) {
     ll_buf p = {0};
     report_html_begin(&p, "lanelab verify reports", "index");

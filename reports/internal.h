@@ -41,6 +41,9 @@ const char *report_verdict_class(const char *v);
  * links to the three files. false with ctx->err set if writing fails. */
 bool report_export_table(report_ctx *c, const report_table *t, const char *stem);
 void report_export_links(ll_buf *page, const char *stem, size_t nrows);
+/* CSV only (tables/<stem>.csv), for the wide MFMA operand layouts whose JSON and Markdown are
+ * what `lanelab mfma INSTR --operand X --format json|md` prints. */
+bool report_export_table_csv(report_ctx *c, const report_table *t, const char *stem);
 bool report_emit_table(report_ctx *c, ll_buf *page, const report_table *t, const char *stem);
 /* Writes out/<rel> atomically. */
 bool report_write_out(report_ctx *c, const char *rel, const ll_buf *b);
@@ -54,6 +57,10 @@ const report_stage *report_find_stage(const report_ctx *c, const char *name);
 
 /* ---- lanemap.c ---- lane-map pages, one per micro-kernel; appends a section to the index. */
 bool report_lane_pages(report_ctx *c, ll_buf *index);
+/* For the console summary: the first mismatching (lane, slot) of a micro-kernel's dump against the
+ * model ("first mismatch: lane 5 slot 0: expected 0x50 (5,0), got 0x5505 (?5505)") or its seed
+ * address, and the pattern line (report_pattern); line says why when nothing was compared. */
+bool report_lane_first_mismatch(report_ctx *c, const char *kernel, char *line, size_t cap, char *pattern, size_t pcap);
 
 /* ---- seeddiff.c ---- seeddiff-ds_read_b64_tr_b16.html (fragment vs solved seed), index section. */
 bool report_seed_diff_page(report_ctx *c, ll_buf *index);
@@ -70,6 +77,8 @@ bool report_run_gnuplot(const char *dir, const char *script, ll_err *err);
 bool report_on_path(const char *prog);
 
 /* ---- arch.c ---- */
+/* The content-derived file stem of table i of stage s (tables/<stem>.{csv,json,md}, id t-<stem>). */
+char *report_table_stem(const report_stage *s, size_t i);
 bool report_rm_rf(const char *path);
 
 #endif

@@ -410,19 +410,25 @@ static bool lane_pictures(report_ctx *c, const kpage *k, ll_buf *p) {
   report_tile *t = lane_views(c, k, g);
   bool ok = true;
   if (t) {
+    /* a standalone copy for PRs when there is something to show (a mismatch); a clean map is
+     * reproduced by `lanelab lanes PRIMITIVE --picture FILE.svg|png` */
+    bool standalone = report_tile_mismatches(t) > 0;
     char *stem = ll_fmt("pictures/lane-%s.svg", k->name);
     ll_buf_puts(p, "<h2>tile</h2>\n<p>Each cell is one tile element, coloured by the lane that holds it and labelled "
                    "L&lt;lane&gt;.&lt;vgpr&gt;[&lt;slot&gt;]; a red outline marks an element whose holder differs from the "
                    "model's (hover: expected holder and values). ");
-    ll_buf_printf(p, "Standalone: <a href=\"%s\">SVG</a> (PNG: <code>lanelab lanes ... --picture FILE.png</code>).</p>\n"
-                     "<div class=\"pic\">", stem);
+    if (standalone) ll_buf_printf(p, "Standalone: <a href=\"%s\">SVG</a>. ", stem);
+    ll_buf_puts(p, "PNG or SVG of the model's map: <code>lanelab lanes PRIMITIVE --picture FILE.png</code>.</p>\n"
+                   "<div class=\"pic\">");
     report_tile_svg(t, "tile", p);
     ll_buf_puts(p, "</div>\n");
-    char *path = ll_path_join(c->out, stem);
-    char *dir = ll_dirname(path);
-    ok = ll_mkdir_p(dir, c->err) && report_tile_write_svg(t, path, c->err);
-    free(dir);
-    free(path);
+    if (standalone) {
+      char *path = ll_path_join(c->out, stem);
+      char *dir = ll_dirname(path);
+      ok = ll_mkdir_p(dir, c->err) && report_tile_write_svg(t, path, c->err);
+      free(dir);
+      free(path);
+    }
     free(stem);
     report_tile_free(t);
   }
@@ -540,9 +546,14 @@ static bool write_page(report_ctx *c, kpage *k, const char *arch) {
       if (k->got) label(k, k->got, L, s, false, g, sizeof g);
       bool mm = k->want && k->got &&
                 lanes_slot_get(k->want + L * k->ndw, s, k->slot_bits) != lanes_slot_get(k->got + L * k->ndw, s, k->slot_bits);
-      cell_title(k, L, s, tt, sizeof tt);
-      ll_buf_printf(&p, "<td class=\"exp\">%s</td><td class=\"got%s\" data-ls=\"%d.%d\" title=\"%s\">%s</td>", e,
-                    mm ? " mismatch" : "", L, s, tt, g);
+      /* hover text on the mismatching cells only: on every cell it doubled a 64-lane page */
+      if (mm) {
+        cell_title(k, L, s, tt, sizeof tt);
+        ll_buf_printf(&p, "<td class=\"exp\">%s</td><td class=\"got mismatch\" data-ls=\"%d.%d\" title=\"%s\">%s</td>", e, L,
+                      s, tt, g);
+      } else {
+        ll_buf_printf(&p, "<td class=\"exp\">%s</td><td class=\"got\" data-ls=\"%d.%d\">%s</td>", e, L, s, g);
+      }
       ll_buf_printf(&row, "\t%s\t%s", k->want || k->mf ? e : "", k->got ? g : "");
     }
     ll_buf_puts(&p, "</tr>\n");
@@ -565,6 +576,38 @@ write:;
   free(title);
   return ok;
 #undef META
+}
+
+bool report_lane_first_mismatch(report_ctx *c, const char *kernel, char *line, size_t cap, char *pattern, size_t pcap) {
+  lanes_arch la;
+  line[0] = pattern[0] = 0;
+  if (!lanes_arch_parse(c->arch, &la, c->err)) return false;
+  kpage *k = ll_xcalloc(1, sizeof *k);
+  k->name = kernel;
+  bool ok = prepare(c, k, la);
+  if (ok && k->want && k->got) {
+    for (int L = 0; L < 64 && !line[0]; L++)
+      for (int s = 0; s < k->slots && !line[0]; s++) {
+        uint32_t w = lanes_slot_get(k->want + L * k->ndw, s, k->slot_bits), g = lanes_slot_get(k->got + L * k->ndw, s, k->slot_bits);
+        if (w == g) continue;
+        char e[48], gl[48];
+        label(k, k->want, L, s, true, e, sizeof e);
+        label(k, k->got, L, s, false, gl, sizeof gl);
+        snprintf(line, cap, "first mismatch: lane %d slot %d: expected 0x%x (%s), got 0x%x (%s)", L, s, w, e, g, gl);
+      }
+    for (int L = 0; L < 64 && !line[0]; L++)
+      if (k->want_addr[L] != k->got_addr[L])
+        snprintf(line, cap, "first mismatch: lane %d seed address: expected %u, got %u", L, k->want_addr[L], k->got_addr[L]);
+    report_grid *g = ll_xcalloc(1, sizeof *g);
+    report_tile_free(lane_views(c, k, g));
+    report_pattern(g, pattern, pcap);
+    free(g);
+  } else if (ok) {
+    snprintf(line, cap, "not compared: %s", !k->got ? k->got_note : k->want_src);
+  }
+  free(k->want); free(k->want_addr); free(k->got); free(k->got_addr);
+  free(k);
+  return ok;
 }
 
 static void add_name(const char ***names, size_t *n, const char *nm) {

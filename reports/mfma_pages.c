@@ -6,59 +6,103 @@
 
 #include "lanes/lanes.h"
 #include "reports/internal.h"
+#include "reports/tile.h"
 
-static bool operand_grid(report_ctx *c, ll_buf *p, const lanes_mfma *mf, lanes_operand op, const char *arch) {
+/* Layouts already drawn on this arch's pages: an operand whose layout equals an earlier one links
+ * there instead of drawing it again (the f8f6f4 formats, scale variants, f16/bf16 pairs share). */
+typedef struct seen_layout { uint64_t hash; char instr[64], page[96]; lanes_operand op; char stem[64]; } seen_layout;
+
+static uint64_t layout_hash(const lanes_mfma *mf, lanes_operand op, bool *ok) {
+  uint64_t h = 1469598103934665603ull;
+#define MIX(v) do { h ^= (uint64_t)(uint32_t)(v); h *= 1099511628211ull; } while (0)
+  int rows = lanes_mfma_rows(mf, op), cols = lanes_mfma_cols(mf, op);
+  MIX(rows); MIX(cols); MIX(lanes_mfma_elem_bits(mf, op)); MIX(op == LANES_OPND_A ? 0 : op == LANES_OPND_B ? 1 : 2);
+  *ok = true;
+  for (int i = 0; i < rows; i++)
+    for (int j = 0; j < cols; j++) {
+      lanes_loc l;
+      if (!lanes_mfma_locate(mf, op, i, j, &l)) { *ok = false; return 0; }
+      MIX(l.lane); MIX(l.reg); MIX(l.bit);
+    }
+#undef MIX
+  return h;
+}
+
+static void export_link(ll_buf *p, const char *stem, const lanes_mfma *mf, lanes_operand op, int rows) {
+  char *s = report_slug(stem);
+  ll_buf_printf(p, "<div class=\"exports\">%d rows &middot; export: <a href=\"tables/%s.csv\">CSV</a> (lane.vgpr.bit per "
+                   "element; JSON or Markdown: <code>lanelab mfma %s --operand %s --format json|md</code>)</div>\n",
+                rows, s, mf->name, lanes_operand_name(op));
+  free(s);
+}
+
+static bool operand_grid(report_ctx *c, ll_buf *p, const lanes_mfma *mf, lanes_operand op, const char *page,
+                         seen_layout **seen, size_t *nseen, bool *legend_drawn) {
   int rows = lanes_mfma_rows(mf, op), cols = lanes_mfma_cols(mf, op), bits = lanes_mfma_elem_bits(mf, op);
   const char *on = lanes_operand_name(op);
+  const char *rn = op == LANES_OPND_A ? "i" : op == LANES_OPND_B ? "k" : "i";
+  const char *cn = op == LANES_OPND_A ? "k" : op == LANES_OPND_B ? "n" : "j";
+  bool ok;
+  uint64_t h = layout_hash(mf, op, &ok);
+  if (!ok) {
+    ll_seterr(c->err, LL_EXIT_FAIL, "lanes_mfma_locate has no location for an element of %s %s inside its %dx%d shape",
+              mf->name, on, rows, cols);
+    return false;
+  }
+  ll_buf_printf(p, "<h2 id=\"op-%s\">%s: %d rows (%s) x %d cols (%s), %d-bit elements, %d VGPR%s per lane</h2>\n", on, on,
+                rows, rn, cols, cn, bits, lanes_mfma_regs(mf, op), lanes_mfma_regs(mf, op) == 1 ? "" : "s");
+  for (size_t i = 0; i < *nseen; i++)
+    if ((*seen)[i].hash == h && (*seen)[i].op == op) {
+      ll_buf_printf(p, "<p class=\"same\">Same layout as <a href=\"%s#op-%s\">%s operand %s</a> (drawn there once).</p>\n",
+                    (*seen)[i].page, on, (*seen)[i].instr, on);
+      export_link(p, (*seen)[i].stem, mf, op, rows);
+      return true;
+    }
+  *seen = ll_xrealloc(*seen, (*nseen + 1) * sizeof **seen);
+  seen_layout *sl = &(*seen)[(*nseen)++];
+  sl->hash = h;
+  sl->op = op;
+  snprintf(sl->instr, sizeof sl->instr, "%s", mf->name);
+  snprintf(sl->page, sizeof sl->page, "%s", page);
+  snprintf(sl->stem, sizeof sl->stem, "layout-%s-%dx%d-%dbit-%08x", on, rows, cols, bits, (unsigned)(h ^ (h >> 32)));
+  /* the picture */
+  char *ptitle = ll_fmt("%s operand %s", mf->name, on);
+  report_tile *t = report_tile_new(ptitle, rows, cols, rn, cn, c->err);
+  free(ptitle);
+  if (!t) return false;
   ll_buf cb = {0};
   ll_buf_puts(&cb, "row#");
   for (int j = 0; j < cols; j++) ll_buf_printf(&cb, ",c%d", j);
-  char *title = ll_fmt("%s %s operand %s (%d x %d): lane.vgpr%s of each element", arch, mf->name, on, rows, cols,
-                       bits < 32 ? ".bit" : "");
-  report_table *t = report_table_new(title, ll_buf_str(&cb));
+  char *title = ll_fmt("%s operand %s (%d x %d): lane.vgpr%s of each element", mf->name, on, rows, cols, bits < 32 ? ".bit" : "");
+  report_table *tb = report_table_new(title, ll_buf_str(&cb));
   ll_buf_free(&cb);
-  report_table_note(t, "generated from lanes_mfma_locate; %s%s", mf->unconfirmed ? "UNCONFIRMED layout: " : "",
+  report_table_note(tb, "generated from lanes_mfma_locate; %s%s", mf->unconfirmed ? "UNCONFIRMED layout: " : "",
                     mf->note ? mf->note : "ISA layout rule (CDNA3/CDNA4 ISA 7.1.4)");
-  ll_buf_printf(p, "<h2>%s: %d rows x %d cols, %d-bit elements, %d VGPR%s per lane</h2>\n", on, rows, cols, bits,
-                lanes_mfma_regs(mf, op), lanes_mfma_regs(mf, op) == 1 ? "" : "s");
-  ll_buf_printf(p, "<table class=\"layout\" id=\"op-%s\" data-expect=\"tbody tr=%d;tbody td.el=%d\"><thead><tr><th>%s</th>",
-                on, rows, rows * cols, op == LANES_OPND_B ? "k \\ j" : "i \\ k");
-  for (int j = 0; j < cols; j++) ll_buf_printf(p, "<th>%d</th>", j);
-  ll_buf_puts(p, "</tr></thead><tbody>\n");
-  bool ok = true;
   for (int i = 0; i < rows; i++) {
     ll_buf row = {0};
     ll_buf_printf(&row, "%d", i);
-    ll_buf_printf(p, "<tr><th>%d</th>", i);
     for (int j = 0; j < cols; j++) {
       lanes_loc loc;
-      char cell[32];
-      if (!lanes_mfma_locate(mf, op, i, j, &loc)) {
-        ll_seterr(c->err, LL_EXIT_FAIL, "lanes_mfma_locate has no location for %s %s (%d,%d) inside its %dx%d shape",
-                  mf->name, on, i, j, rows, cols);
-        ok = false;
-        snprintf(cell, sizeof cell, "?");
-      } else if (bits < 32) snprintf(cell, sizeof cell, "%d.%d.%d", loc.lane, loc.reg, loc.bit);
-      else snprintf(cell, sizeof cell, "%d.%d", loc.lane, loc.reg);
-      /* colour by lane group of 16 so the lane pattern is visible */
-      static const char *bg[] = {"#ddf4ff", "#fbefff", "#dafbe1", "#fff8c5"};
-      ll_buf_printf(p, "<td class=\"el\" style=\"background:%s\" title=\"%s(%d,%d): lane %d, v%d, bit %d\">%s</td>",
-                    bg[(loc.lane / 16) & 3], on, i, j, loc.lane, loc.reg, loc.bit, cell);
-      ll_buf_printf(&row, "\t%s", cell);
+      lanes_mfma_locate(mf, op, i, j, &loc);
+      report_tile_own(t, i, j, loc.lane, loc.reg, loc.bit / bits);
+      if (bits < 32) ll_buf_printf(&row, "\t%d.%d.%d", loc.lane, loc.reg, loc.bit);
+      else ll_buf_printf(&row, "\t%d.%d", loc.lane, loc.reg);
     }
-    ll_buf_puts(p, "</tr>\n");
-    report_table_row(t, "%s", ll_buf_str(&row));
+    report_table_row(tb, "%s", ll_buf_str(&row));
     ll_buf_free(&row);
   }
-  ll_buf_puts(p, "</tbody></table>\n");
-  char *stem0 = ll_fmt("mfma-%s-%s", mf->name, on);
-  char *stem = report_slug(stem0);
-  ok = ok && report_export_table(c, t, stem);
-  report_export_links(p, stem, t->nrows);
-  free(stem);
-  free(stem0);
+  t->legend = !*legend_drawn; /* one legend per page: the colours are the same in every picture */
+  *legend_drawn = true;
+  char *id = ll_fmt("pic-%s", on);
+  ll_buf_printf(p, "<div class=\"pic\" id=\"layout-%s\">", on);
+  report_tile_svg(t, id, p);
+  ll_buf_puts(p, "</div>\n");
+  free(id);
+  report_tile_free(t);
+  ok = report_export_table_csv(c, tb, sl->stem);
+  export_link(p, sl->stem, mf, op, rows);
   free(title);
-  report_table_free(t);
+  report_table_free(tb);
   return ok;
 }
 
@@ -71,10 +115,12 @@ bool report_mfma_pages(report_ctx *c, ll_buf *index) {
   char *title = ll_fmt("%s MFMA layouts", c->arch);
   report_html_begin(&list, title, "mfma-list");
   ll_buf_printf(&list, "<p><a href=\"index.html\">&larr; %s report</a></p><h1>%s</h1>\n"
-                       "<p>Cell text is <b>lane.vgpr</b> (and <b>.bit</b> for items narrower than 32 bits): where the "
-                       "element sits in the wave's register tuple. C has D's layout.</p>\n", c->arch, title);
+                       "<p>Each page draws A, B and D as tile pictures: a cell per element, coloured by the lane that "
+                       "holds it and labelled L&lt;lane&gt;.&lt;vgpr&gt;[&lt;slot&gt;] (slot = the element's index in "
+                       "its VGPR). C has D's layout. A layout shared by several instructions is drawn once and linked.</p>\n", c->arch, title);
   bool ok = true;
-  size_t npages = 0;
+  size_t npages = 0, nseen = 0;
+  seen_layout *seen = NULL;
   for (size_t i = 0; i < lanes_mfma_count() && ok; i++) {
     const lanes_mfma *mf = lanes_mfma_at(i);
     if (!(mf->arches & LANES_ARCH_BIT(la))) continue;
@@ -98,8 +144,10 @@ bool report_mfma_pages(report_ctx *c, ll_buf *index) {
       report_html_esc(&p, mf->note);
       ll_buf_puts(&p, "</div>\n");
     }
-    ok = operand_grid(c, &p, mf, LANES_OPND_A, c->arch) && operand_grid(c, &p, mf, LANES_OPND_B, c->arch) &&
-         operand_grid(c, &p, mf, LANES_OPND_D, c->arch);
+    bool lg = false;
+    ok = operand_grid(c, &p, mf, LANES_OPND_A, page, &seen, &nseen, &lg) &&
+         operand_grid(c, &p, mf, LANES_OPND_B, page, &seen, &nseen, &lg) &&
+         operand_grid(c, &p, mf, LANES_OPND_D, page, &seen, &nseen, &lg);
     report_html_end(&p);
     ok = ok && report_write_out(c, page, &p);
     npages++;
@@ -133,6 +181,7 @@ bool report_mfma_pages(report_ctx *c, ll_buf *index) {
   }
   ll_buf_free(&list);
   free(title);
+  free(seen);
   report_table_free(t);
   return ok;
 }

@@ -135,20 +135,22 @@ void report_heatmap_svg(const report_grid *g, const char *id, ll_buf *o) {
   const int cw = 14, ch = 12, left = 34, top = 16;
   int W = left + 64 * cw + 8, H = top + g->slots * ch + 6, n = report_grid_mismatches(g);
   ll_buf_printf(o, "<svg class=\"heatmap\" id=\"%s\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" data-bad=\"%d\" "
-                   "font-family=\"sans-serif\" font-size=\"9\"><style>#%s rect.hm{fill:#dafbe1;stroke:#fff;stroke-width:1}"
-                   "#%s rect.hm.bad{fill:#cf222e}#%s text{fill:#57606a;text-anchor:middle}</style>\n",
-                id, W, H, W, H, n, id, id, id);
+                   "font-family=\"sans-serif\" font-size=\"9\"><style>#%s .hm-bg{fill:#dafbe1}#%s .hm-grid{stroke:#fff;stroke-width:1}"
+                   "#%s rect.hm.bad{fill:#cf222e;stroke:#fff;stroke-width:1}#%s text{fill:#57606a;text-anchor:middle}</style>\n",
+                id, W, H, W, H, n, id, id, id, id);
   ll_buf_printf(o, "<text x=\"%d\" y=\"10\">slot\\lane</text>", left / 2);
   for (int L = 0; L < 64; L += 4) ll_buf_printf(o, "<text x=\"%d\" y=\"10\">%d</text>", left + L * cw + cw / 2, L);
   for (int s = 0; s < g->slots; s++) ll_buf_printf(o, "<text x=\"%d\" y=\"%d\">%d</text>", left - 10, top + s * ch + 9, s);
-  ll_buf_puts(o, "\n");
+  /* the grid once (background and lines), then one rect per mismatching cell */
+  ll_buf_printf(o, "\n<rect class=\"hm-bg\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/><path class=\"hm-grid\" d=\"",
+                left, top, 64 * cw, g->slots * ch);
+  for (int L = 1; L < 64; L++) ll_buf_printf(o, "M%d %dv%d", left + L * cw, top, g->slots * ch);
+  for (int s = 1; s < g->slots; s++) ll_buf_printf(o, "M%d %dh%d", left, top + s * ch, 64 * cw);
+  ll_buf_puts(o, "\"/>\n");
   for (int s = 0; s < g->slots; s++)
-    for (int L = 0; L < 64; L++) {
-      bool b = bad(g, L, s);
-      ll_buf_printf(o, "<rect class=\"hm%s\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"><title>lane %d slot %d: %s",
-                    b ? " bad" : "", left + L * cw, top + s * ch, cw, ch, L, s, b ? "want " : "ok");
-      if (b) ll_buf_printf(o, "0x%x got 0x%x", g->want[L][s], g->got[L][s]);
-      ll_buf_puts(o, "</title></rect>");
-    }
+    for (int L = 0; L < 64; L++)
+      if (bad(g, L, s))
+        ll_buf_printf(o, "<rect class=\"hm bad\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"><title>lane %d slot %d: want "
+                         "0x%x got 0x%x</title></rect>", left + L * cw, top + s * ch, cw, ch, L, s, g->want[L][s], g->got[L][s]);
   ll_buf_puts(o, "\n</svg>\n");
 }

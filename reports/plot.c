@@ -160,7 +160,7 @@ static bool plot_table(report_ctx *c, const report_table *t, const char *stem, l
 
 bool report_mutant_plots(report_ctx *c, const report_stage *s, ll_buf *page) {
   for (size_t i = 0; i < s->ntables; i++) {
-    char *stem = ll_fmt("mutants-%zu", i + 1);
+    char *stem = report_table_stem(s, i);
     ll_buf_puts(page, "<h3>plot: ");
     report_html_esc(page, s->tables[i]->title ? s->tables[i]->title : stem);
     ll_buf_puts(page, "</h3>\n");

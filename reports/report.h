@@ -1,6 +1,6 @@
 /* reports — browsable results of `lanelab verify`: HTML pages, their tables exported as CSV, JSON
  * and Markdown, and gnuplot plots kept with their data and script. Pages work offline from
- * file:// (inline CSS and JS, no external assets). Table rendering itself is reports/table.h.
+ * file:// (no external assets: the CSS and JS are files beside the pages). Table rendering itself is reports/table.h.
  *
  * Input (written by verify/): BUILD/results/<arch>/<stage>.json, each
  *   {"stage", "what", "verdict", "summary", "device", "shapes", "seconds",
@@ -46,10 +46,23 @@
 #include "reports/table.h"
 #include "util/util.h"
 
+/* Every page links the shared stylesheet and script beside it; a writer of pages in a directory
+ * writes them there once (report_write_arch and report_write_index do). */
+#define REPORT_CSS_FILE "lanelab-report.css"
+#define REPORT_JS_FILE "lanelab-report.js"
+bool report_write_assets(const char *dir, ll_err *err);
+
 /* Writes BUILD/reports/<arch>/ from BUILD/results/<arch>/ (arch: "gfx942" | "gfx950"). */
 bool report_write_arch(const char *build_dir, const char *arch, ll_err *err);
 /* Writes BUILD/reports/index.html across every arch that has BUILD/results/<arch>/. */
 bool report_write_index(const char *build_dir, ll_err *err);
+
+/* Console summary of an arch that did not pass, at most 10 lines appended to out: verdict, arch and
+ * failing stage, its summary, the kernel or case of the first failing row, the first mismatch
+ * (lane, slot, expected, got for a micro-kernel, with the pattern line; the row's error/mismatch
+ * cells otherwise) and the report page to open. Nothing when the arch passed. false + err if the
+ * results cannot be read. */
+bool report_failure_summary(const char *build_dir, const char *arch, ll_buf *out, ll_err *err);
 
 /* One table of a results file ({"title", "columns", "rows": [{col: value}], "notes"}) rebuilt as a
  * report_table; a column is numeric when every non-empty value in it is a JSON number (or one of

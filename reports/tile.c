@@ -32,6 +32,8 @@ report_tile *report_tile_new(const char *title, int rows, int cols, const char *
   t->rows = rows;
   t->cols = cols;
   snprintf(t->bad_text, sizeof t->bad_text, "holder differs from the expected one");
+  t->titles = rows * cols <= 512;
+  t->legend = true;
   size_t n = (size_t)rows * cols;
   t->got = ll_xcalloc(n, sizeof *t->got);
   t->want = ll_xcalloc(n, sizeof *t->want);
@@ -141,10 +143,35 @@ void report_tile_size(const report_tile *t, int *width, int *height) {
   int w = LEFT + t->cols * cell_w(t) + 8, lw = 8 + 16 * SW_W + 8;
   *width = w > lw ? w : lw;
   if (*width < 360) *width = 360;
-  *height = legend_top(t) + 5 * (SW_H + 4) + 12;
+  *height = t->legend ? legend_top(t) + 5 * (SW_H + 4) + 12 : legend_top(t);
 }
 
 static void esc(ll_buf *b, const char *s) { report_html_esc(b, s); }
+
+void report_tile_css(const char *id, ll_buf *o) {
+  for (int L = 0; L < 64; L++) {
+    char col[40];
+    report_tile_lane_colour(L, col, sizeof col);
+    if (id) ll_buf_printf(o, "#%s .l%d{fill:%s}", id, L, col);
+    else ll_buf_printf(o, "svg.tile .l%d{fill:%s}", L, col);
+  }
+}
+
+static void el_title(const report_tile *t, int r, int c, ll_buf *o) {
+  size_t i = (size_t)r * t->cols + c;
+  char lab[48], wl[48];
+  report_tile_label(t->got[i], lab, sizeof lab);
+  ll_buf_printf(o, "%s=%d %s=%d: %s", t->row_name, r, t->col_name, c, t->got[i].lane >= 0 ? lab : "held by no lane");
+  const report_owner *w = &t->want[i], *g = &t->got[i];
+  if (w->lane != -2 && (w->lane != g->lane || w->reg != g->reg || w->slot != g->slot)) {
+    report_tile_label(*w, wl, sizeof wl);
+    ll_buf_printf(o, "; expected %s", w->lane >= 0 ? wl : "no lane");
+  }
+  if (t->note[i]) {
+    ll_buf_puts(o, "; ");
+    esc(o, t->note[i]);
+  }
+}
 
 static void svg(const report_tile *t, const char *id, bool standalone, ll_buf *o) {
   int W, H, cw = cell_w(t);
@@ -153,16 +180,17 @@ static void svg(const report_tile *t, const char *id, bool standalone, ll_buf *o
   if (standalone) ll_buf_puts(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
   ll_buf_printf(o, "<svg %sclass=\"tile\" id=\"", standalone ? "xmlns=\"http://www.w3.org/2000/svg\" " : "");
   esc(o, id);
+  if (!standalone) /* the page's self-check counts what the browser built */
+    ll_buf_printf(o, "\" data-expect=\"rect.e=%d;rect.e.bad=%d;g.legend rect.sw=%d", t->rows * t->cols, nbad,
+                  t->legend ? 64 : 0);
   ll_buf_printf(o, "\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" data-elements=\"%d\" data-bad=\"%d\" "
                    "font-family=\"ui-monospace,Menlo,Consolas,monospace\" font-size=\"9\">\n<style>",
                 W, H, W, H, t->rows * t->cols, nbad);
-  /* scoped to this picture: several pictures share a page */
-  for (int L = 0; L < 64; L++) {
-    char col[40];
-    report_tile_lane_colour(L, col, sizeof col);
-    ll_buf_printf(o, "#%s .l%d rect{fill:%s}", id, L, col);
-  }
-  ll_buf_printf(o, "#%s rect{stroke:#fff;stroke-width:.5}#%s .none rect{fill:#eef0f2}#%s .bad rect,#%s .sw-bad"
+  /* scoped to this picture: several pictures share a page; inline, the lane colours come from the
+   * page's shared stylesheet (report_tile_css) */
+  if (standalone) report_tile_css(id, o);
+  ll_buf_printf(o, "#%s rect.e{width:%dpx;height:%dpx}", id, cw, CELL_H);
+  ll_buf_printf(o, "#%s rect{stroke:#fff;stroke-width:.5}#%s rect.none{fill:#eef0f2}#%s rect.bad,#%s .sw-bad"
                    "{stroke:#cf222e;stroke-width:2.5}#%s text{text-anchor:middle;fill:#111}"
                    "#%s .hdr{fill:#57606a}#%s .ttl{text-anchor:start;font-size:12px;font-family:sans-serif}"
                    "#%s .lg{text-anchor:start}</style>\n",
@@ -182,38 +210,59 @@ static void svg(const report_tile *t, const char *id, bool standalone, ll_buf *o
   for (int r = 0; r < t->rows; r++)
     ll_buf_printf(o, "<text class=\"hdr\" x=\"%d\" y=\"%d\">%d</text>", LEFT - 14, TOP + r * CELL_H + 11, r);
   ll_buf_puts(o, "\n");
-  /* elements; the mismatching ones last so their outline is drawn on top */
-  for (int pass = 0; pass < 2; pass++)
-    for (int r = 0; r < t->rows; r++)
-      for (int c = 0; c < t->cols; c++) {
-        bool bad = report_tile_bad(t, r, c);
-        if (bad != (pass == 1)) continue;
-        size_t i = (size_t)r * t->cols + c;
-        char lab[48], wl[48];
-        report_tile_label(t->got[i], lab, sizeof lab);
-        if (t->got[i].lane >= 0) ll_buf_printf(o, "<g class=\"e l%d%s\" data-rc=\"%d,%d\"><title>", t->got[i].lane, bad ? " bad" : "", r, c);
-        else ll_buf_printf(o, "<g class=\"e none%s\" data-rc=\"%d,%d\"><title>", bad ? " bad" : "", r, c);
-        ll_buf_printf(o, "%s=%d %s=%d: %s", t->row_name, r, t->col_name, c, t->got[i].lane >= 0 ? lab : "held by no lane");
-        const report_owner *w = &t->want[i], *gw = &t->got[i];
-        if (w->lane != -2 && (w->lane != gw->lane || w->reg != gw->reg || w->slot != gw->slot)) {
-          report_tile_label(t->want[i], wl, sizeof wl);
-          ll_buf_printf(o, "; expected %s", t->want[i].lane >= 0 ? wl : "no lane");
-        }
-        if (t->note[i]) {
-          ll_buf_puts(o, "; ");
-          esc(o, t->note[i]);
-        }
-        ll_buf_printf(o, "</title><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/><text x=\"%d\" y=\"%d\">%s</text></g>\n",
-                      LEFT + c * cw, TOP + r * CELL_H, cw, CELL_H, LEFT + c * cw + cw / 2, TOP + r * CELL_H + 11, lab);
+  /* elements, one row group each (rect size from the picture's CSS, or attributes when standalone);
+   * the mismatching ones last, each with its own label, so their outline is drawn on top */
+  char wh[64] = "";
+  if (standalone) snprintf(wh, sizeof wh, " width=\"%d\" height=\"%d\"", cw, CELL_H);
+  for (int r = 0; r < t->rows; r++) {
+    ll_buf_printf(o, "<g transform=\"translate(0,%d)\">", TOP + r * CELL_H);
+    for (int c = 0; c < t->cols; c++) {
+      if (report_tile_bad(t, r, c)) continue;
+      size_t i = (size_t)r * t->cols + c;
+      if (t->got[i].lane >= 0) ll_buf_printf(o, "<rect class=\"e l%d\" x=\"%d\"%s", t->got[i].lane, LEFT + c * cw, wh);
+      else ll_buf_printf(o, "<rect class=\"e none\" x=\"%d\"%s", LEFT + c * cw, wh);
+      if (t->titles || t->note[i]) {
+        ll_buf_puts(o, "><title>");
+        el_title(t, r, c, o);
+        ll_buf_puts(o, "</title></rect>");
+      } else {
+        ll_buf_puts(o, "/>");
       }
+    }
+    ll_buf_printf(o, "</g><g transform=\"translate(0,%d)\">", TOP + r * CELL_H + 11);
+    for (int c = 0; c < t->cols; c++) {
+      if (report_tile_bad(t, r, c)) continue;
+      char lab[48];
+      report_tile_label(t->got[(size_t)r * t->cols + c], lab, sizeof lab);
+      ll_buf_printf(o, "<text x=\"%d\">%s</text>", LEFT + c * cw + cw / 2, lab);
+    }
+    ll_buf_puts(o, "</g>\n");
+  }
+  for (int r = 0; r < t->rows; r++)
+    for (int c = 0; c < t->cols; c++) {
+      if (!report_tile_bad(t, r, c)) continue;
+      size_t i = (size_t)r * t->cols + c;
+      char lab[48];
+      report_tile_label(t->got[i], lab, sizeof lab);
+      ll_buf_printf(o, "<g transform=\"translate(%d,%d)\">", LEFT + c * cw, TOP + r * CELL_H);
+      if (t->got[i].lane >= 0) ll_buf_printf(o, "<rect class=\"e l%d bad\"", t->got[i].lane);
+      else ll_buf_puts(o, "<rect class=\"e none bad\"");
+      ll_buf_printf(o, " data-rc=\"%d,%d\"%s><title>", r, c, wh);
+      el_title(t, r, c, o);
+      ll_buf_printf(o, "</title></rect><text x=\"%d\" y=\"11\">%s</text></g>\n", cw / 2, lab);
+    }
   /* legend: 64 lane swatches in 4 rows of 16, then the mismatch outline */
   int ly = legend_top(t);
+  if (!t->legend) {
+    ll_buf_puts(o, "</svg>\n");
+    return;
+  }
   ll_buf_printf(o, "<g class=\"legend\"><text class=\"lg\" x=\"8\" y=\"%d\">owning lane (cell text L&lt;lane&gt;.&lt;vgpr&gt;"
                    "[&lt;slot in vgpr&gt;]):</text>\n", ly - 3);
   for (int L = 0; L < 64; L++) {
     int x = 8 + (L % 16) * SW_W, y = ly + (L / 16) * (SW_H + 4);
-    ll_buf_printf(o, "<g class=\"l%d\"><rect class=\"sw\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>"
-                     "<text x=\"%d\" y=\"%d\">L%d</text></g>", L, x, y, SW_W - 2, SW_H, x + SW_W / 2 - 1, y + 10, L);
+    ll_buf_printf(o, "<rect class=\"sw l%d\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>"
+                     "<text x=\"%d\" y=\"%d\">L%d</text>", L, x, y, SW_W - 2, SW_H, x + SW_W / 2 - 1, y + 10, L);
     if (L % 16 == 15) ll_buf_puts(o, "\n");
   }
   int by = ly + 4 * (SW_H + 4);
@@ -372,7 +421,9 @@ bool report_tiles_write(report_tile *const *t, int n, const char *path, ll_err *
   }
   ll_buf out = {0};
   ll_buf_printf(&out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-                      "height=\"%d\" viewBox=\"0 0 %d %d\">\n", W, H, W, H);
+                      "height=\"%d\" viewBox=\"0 0 %d %d\">\n<style>", W, H, W, H);
+  report_tile_css(NULL, &out);
+  ll_buf_puts(&out, "</style>\n");
   ll_buf_put(&out, b.data, b.len);
   ll_buf_puts(&out, "</svg>\n");
   ll_buf_free(&b);

@@ -8,10 +8,12 @@
  * it is rendered by headless Chromium (report_tile_write_png), for pasting into PRs.
  *
  * DOM contract (tests and the browser check rely on it): the picture is <svg class="tile" id=ID
- * data-elements=N data-bad=M>; every element is one <g class="e lLANE[ bad]"
- * data-rc="R,C"> (lane -1 = nobody: class "e none"), holding <title>, <rect> and <text>; the
- * legend is <g class="legend"> with 64 <rect class="sw"> swatches (one per lane) and one
- * <rect class="sw-bad"> for the mismatch outline.
+ * data-elements=N data-bad=M>; every element is one <rect class="e lLANE"> (lane -1 = nobody:
+ * class "e none") with its label in a <text> beside it and, unless titles is off, a <title>; a
+ * mismatching element's rect has class "e lLANE bad", data-rc="R,C" and always a <title>; the
+ * legend is <g class="legend"> with 64 <rect class="sw lLANE"> swatches (one per lane) and one
+ * <rect class="sw-bad"> for the mismatch outline. Cells are sized by the picture's CSS (inline)
+ * or by attributes (standalone file), so a 2048-element operand stays small.
  *
  * Usage:
  *   report_tile *t = report_tile_new("B of v_mfma_f32_16x16x16_f16", 16, 16, "k", "n");
@@ -44,6 +46,9 @@ typedef struct report_tile {
   char **note;          /* per element extra hover text (NULL = none) */
   bool *marked;         /* mismatch set by report_tile_mark */
   char bad_text[120];   /* legend text of the red outline */
+  bool titles;          /* hover title on every element (default when <= 512 elements); false: only on
+                         * marked/noted ones (keeps big tiles small) */
+  bool legend;          /* draw the legend (default); several pictures on a page may share one */
 } report_tile;
 
 /* rows, cols >= 1 and rows*cols <= REPORT_TILE_MAX_CELLS, else NULL with err (LL_EXIT_USAGE).
@@ -65,6 +70,9 @@ int report_tile_mismatches(const report_tile *t);
 void report_tile_label(report_owner o, char *buf, size_t cap);
 /* Fill colour of a lane (0..63): 16 hues (lane % 16) x 4 lightness bands (lane / 16). */
 void report_tile_lane_colour(int lane, char *buf, size_t cap);
+/* The lane colour rules: scoped to #id, or (id NULL) "svg.tile .lN" for a page's shared stylesheet
+ * (reports' lanelab-report.css has them: an inline picture relies on it). */
+void report_tile_css(const char *id, ll_buf *out);
 /* Appends the picture as an <svg> element (inline use: no XML prolog). id: the element id. */
 void report_tile_svg(const report_tile *t, const char *id, ll_buf *out);
 /* Standalone SVG file (with xmlns and prolog), written atomically. */
@@ -111,7 +119,8 @@ int report_grid_mismatches(const report_grid *g);
  *   "N/M wrong: lanes ..., slots ...". Each but the first two is followed by the count. */
 void report_pattern(const report_grid *g, char *buf, size_t cap);
 /* A lanes (x) by slots (y) heatmap, one cell per (lane, slot): red if it mismatches. DOM:
- * <svg class="heatmap" id=ID data-bad=N> with one <rect class="hm bad"> per mismatch. */
+ * <svg class="heatmap" id=ID data-bad=N>: the grid drawn once, one <rect class="hm bad"> (with a
+ * title: lane, slot, want, got) per mismatch. */
 void report_heatmap_svg(const report_grid *g, const char *id, ll_buf *out);
 
 #endif

@@ -751,6 +751,14 @@ Test(lanes_cli, mfma) {
   cr_assert_eq(run("mfma v_mfma_f32_16x16x16_f16 --operand E", out, sizeof out), 2);
   cr_assert_eq(run("mfma v_mfma_f32_16x16x16_f16 --format xml", out, sizeof out), 2);
   cr_assert_eq(run("mfma", out, sizeof out), 2);
+  /* one element: 16x16x16 f16 B(k=7, n=3) is item k%4 = 3 of lane n + 16*(k/4) = 19: VGPR 1, bits 16..31 */
+  cr_assert_eq(run("mfma v_mfma_f32_16x16x16_f16 --operand B --at 7,3 --format csv", out, sizeof out), 0);
+  cr_assert_str_eq(out, "operand,k,n,lane,reg,bit,bits\nB,7,3,19,1,16,16..31\n");
+  cr_assert_eq(run("mfma v_mfma_f32_16x16x16_f16 --operand B --at 7,3", out, sizeof out), 0);
+  cr_assert(strstr(out, "B(k=7, n=3) is in lane 19, VGPR 1 of the operand tuple, bits 16..31"), "%s", out);
+  cr_assert_eq(run("mfma v_mfma_f32_16x16x16_f16 --operand B --at 16,0", out, sizeof out), 2, "k past 15");
+  cr_assert_eq(run("mfma v_mfma_f32_16x16x16_f16 --at 1,1", out, sizeof out), 2, "--at needs --operand");
+  cr_assert_eq(run("mfma v_mfma_f32_16x16x16_f16 --operand A --at 1", out, sizeof out), 2);
 }
 
 Test(lanes_cli, lanes) {
@@ -825,7 +833,7 @@ Test(lanes_cli, addr_formula_and_file_and_diff) {
   char *s = ll_read_file(svg, &n, &e);
   cr_assert_not_null(s, "%s", e.msg);
   int groups = 0, bad = 0;
-  for (char *p = s; (p = strstr(p, "<g class=\"e ")); p++) groups++;
+  for (char *p = s; (p = strstr(p, "<rect class=\"e ")); p++) groups++;
   for (char *p = s; (p = strstr(p, " bad\" data-rc")); p++) bad++;
   cr_assert_eq(groups, 2 * 256, "16 x 16 elements under each seed");
   /* the holders differ wherever the two seeds put different elements in a lane's slot. tr_b16
@@ -850,7 +858,14 @@ Test(lanes_cli, seed) {
   cr_assert_eq(run("seed --target mfma16x16x16_b --via ds_read_b64_tr_b16", out, sizeof out), 0);
   cr_assert(strstr(out, "row = 4*(L/16) + (L%16)/4, col = 4*(L%4)"), "%s", out);
   cr_assert_eq(run("seed --target mfma16x16x16_b --via ds_read_b64_tr_b16 --format csv", out, sizeof out), 0);
-  cr_assert(starts_with(out, "lane,row,col\n0,0,0\n1,0,4\n2,0,8\n3,0,12\n4,1,0\n"), "%.80s", out);
+  /* addr: k128B, 128 B rows, chunk ^ (row%8): lane 1 (0,4) chunk 1 -> 8; lane 4 (1,0) chunk 0^1 -> 128+8 */
+  cr_assert(starts_with(out, "lane,row,col,addr\n0,0,0,0\n1,0,4,8\n2,0,8,16\n3,0,12,24\n4,1,0,136\n"), "%.80s", out);
+  cr_assert_eq(run("seed --target mfma16x16x16_b --via ds_read_b64_tr_b16", out, sizeof out), 0);
+  cr_assert(strstr(out, "128*row + 8*(chunk ^ (row%8)) + 2*(col%4)"), "the swizzle formula: %s", out);
+  /* gfx950-only MFMA targets are refused on gfx942 (they once got gfx942 seeds) */
+  cr_assert_eq(run("seed --target mfma16x16x32_a --via ds_read_b64 --arch gfx942", out, sizeof out), 2);
+  cr_assert_eq(run("seed --target mfma16x16x32_a --via ds_read_b64 --arch gfx950", out, sizeof out), 0);
+  cr_assert_eq(run("seed --target mfma16x16x16_a --via ds_read_b64 --arch gfx942", out, sizeof out), 0);
   cr_assert_eq(run("seed --target mfma16x16x32_fp8_b --via ds_read_b64_tr_b8 --format csv", out, sizeof out), 0);
   cr_assert_eq(run("seed --target mfma16x16x16_b --via ds_read_b64", out, sizeof out), 1);
   cr_assert(strstr(out, "no seed"), "%s", out);

@@ -291,7 +291,7 @@ Test(reports, lanemap_highlights_exactly_the_corrupted_cells) {
   cr_assert(strstr(p, "tr.lane=64;td.mismatch=3;td.seed-mismatch=1"));
   /* solved seed page: lane 0 holds tags {0,16,32,48} = (0,0),(1,0),(2,0),(3,0); closed form from seeds.md */
   char *s = slurp(rd, "lane-lane_tr16_solved_seed.html");
-  cr_assert(strstr(s, "<td class=\"exp\">0,0</td><td class=\"got\" data-ls=\"0.0\" title=\"lane 0 slot 0 want 0x0 got 0x0\">0,0</td>"
+  cr_assert(strstr(s, "<td class=\"exp\">0,0</td><td class=\"got\" data-ls=\"0.0\">0,0</td>"
                       "<td class=\"exp\">1,0</td>"));
   cr_assert(strstr(s, "row = 4*(L/16) + (L%16)/4, col = 4*(L%4)"));
   cr_assert_eq(count(s, "mismatch\" data-ls"), 0);
@@ -338,6 +338,19 @@ Test(reports, mfma_probe_page_names_d_elements_and_uses_verify_expectation) {
 }
 
 /* ---- tile pictures and mismatch patterns ----------------------------------------------------*/
+/* The picture element whose hover title is `title` is drawn in `lane`'s colour. */
+static bool elem_is(const char *page, const char *title, int lane) {
+  char *needle = ll_fmt("><title>%s</title></rect>", title);
+  const char *t = strstr(page, needle);
+  free(needle);
+  if (!t) return false;
+  while (t > page && strncmp(t, "<rect ", 6)) t--;
+  char *cls = ll_fmt("<rect class=\"e l%d\" ", lane);
+  bool ok = !strncmp(t, cls, strlen(cls));
+  free(cls);
+  return ok;
+}
+
 /* The corrupted slots of lane_load_fragment sit, at the fragment seed (lane L reads row L%16 from
  * column 4*(L/16), slot s is column +s), on these tile elements: each gets a red outline in the
  * picture and nothing else does. */
@@ -349,7 +362,7 @@ Test(reports, lanemap_picture_outlines_exactly_the_corrupted_elements) {
   char *p = slurp(rd, "lane-lane_load_fragment.html");
   cr_assert(strstr(p, "<svg class=\"tile\" id=\"tile\""), "inline tile picture");
   cr_assert(strstr(p, "data-elements=\"256\""), "the 16 x 16 f16 elements read, cropped from the 16 x 64 region");
-  cr_assert_eq(count(p, "<g class=\"e "), 256);
+  cr_assert_eq(count(p, "<rect class=\"e "), 256);
   cr_assert_eq(count(p, " bad\" data-rc="), NCORRUPT);
   for (int i = 0; i < NCORRUPT; i++) {
     int L = corrupt[i][0], s = corrupt[i][1];
@@ -359,8 +372,8 @@ Test(reports, lanemap_picture_outlines_exactly_the_corrupted_elements) {
     free(rc);
   }
   /* lane 17, VGPR 0, upper half: element (1, 5) */
-  cr_assert(strstr(p, "<g class=\"e l17\" data-rc=\"1,5\"><title>row=1 col=5: L17.0[1]</title>"));
-  cr_assert_eq(count(p, "<rect class=\"sw\""), 64, "legend: one swatch per lane");
+  cr_assert(elem_is(p, "row=1 col=5: L17.0[1]", 17), "element (1,5) is lane 17's");
+  cr_assert_eq(count(p, "<rect class=\"sw l"), 64, "legend: one swatch per lane");
   cr_assert(strstr(p, "<g class=\"legend\">"));
   cr_assert(exists(rd, "pictures/lane-lane_load_fragment.svg"), "standalone SVG beside the page");
   char *sv = slurp(rd, "pictures/lane-lane_load_fragment.svg");
@@ -370,6 +383,44 @@ Test(reports, lanemap_picture_outlines_exactly_the_corrupted_elements) {
   cr_assert_eq(count(p, "<rect class=\"hm bad\""), NCORRUPT);
   cr_assert(strstr(p, "id=\"pattern\">pattern: 3/256 wrong: lanes "), "scattered mismatches are listed");
   free(sv); free(p); free(rd);
+  rm_rf(b);
+  free(b);
+}
+
+/* verify's console summary of the fixture (lanes FAIL): the corrupted lane 5 slot 0 held tag
+ * 16*5 + 0 = 0x50 at the fragment seed, the dump 0x50 ^ 0x5555 */
+Test(reports, console_summary_names_stage_kernel_first_mismatch_and_page) {
+  char *b = mktmp();
+  fixture(b);
+  generate(b);
+  ll_buf o = {0};
+  ll_err e = {0};
+  cr_assert(report_failure_summary(b, "gfx950", &o, &e), "%s", e.msg);
+  const char *s = ll_buf_str(&o);
+  cr_assert_leq(count(s, "\n"), 10, "fits in 10 lines:\n%s", s);
+  cr_assert(strstr(s, "lanelab verify: FAIL gfx950: stage lanes\n"), "%s", s);
+  cr_assert(strstr(s, "  kernel lane_load_fragment\n"), "%s", s);
+  cr_assert(strstr(s, "  first mismatch: lane 5 slot 0: expected 0x50 (5,0), got 0x5505 (?5505)\n"), "%s", s);
+  cr_assert(strstr(s, "  pattern: 3/256 wrong: lanes 5,17,63, slots 0\u20131,3\n"), "%s", s);
+  char *page = ll_fmt("  open: %s/reports/gfx950/lane-lane_load_fragment.html\n", b);
+  cr_assert(strstr(s, page), "%s", s);
+  free(page);
+  ll_buf_free(&o);
+  /* an arch that passed prints nothing */
+  put(b, "results/gfx950/summary.json", "{\"arch\": \"gfx950\", \"shapes\": \"quick\", \"stages\": [], \"verdict\": \"pass\"}\n");
+  ll_buf p = {0};
+  cr_assert(report_failure_summary(b, "gfx950", &p, &e), "%s", e.msg);
+  cr_assert_eq(p.len, 0, "%s", ll_buf_str(&p));
+  ll_buf_free(&p);
+  /* the Details link for dynamic counts points at that table itself */
+  char *rd = report_dir(b);
+  char *idx = slurp(rd, "index.html");
+  cr_assert(strstr(idx, "<a class=\"dyn\" href=\"stage-isa.html#t-isa-dynamic-instruction-counts\">dynamic instruction "
+                        "counts: dynamic instruction counts</a>"));
+  cr_assert_eq(count(idx, "class=\"dyn\""), 1, "the census table is not labelled as dynamic counts");
+  char *st = slurp(rd, "stage-isa.html");
+  cr_assert(strstr(st, "id=\"t-isa-dynamic-instruction-counts\""), "the link's target exists");
+  free(st); free(idx); free(rd);
   rm_rf(b);
   free(b);
 }
@@ -393,11 +444,11 @@ Test(reports, tile_picture_counts_owners_and_marks) {
   ll_buf b = {0};
   report_tile_svg(t, "pic", &b);
   const char *s = ll_buf_str(&b);
-  cr_assert_eq(count(s, "<g class=\"e "), 12);
+  cr_assert_eq(count(s, "<rect class=\"e "), 12);
   cr_assert_eq(count(s, " bad\""), 2);
-  cr_assert(strstr(s, "<g class=\"e l18 bad\" data-rc=\"2,1\"><title>k=2 n=1: L18.1[0]; expected L5.0[0]</title>"));
-  cr_assert(strstr(s, "<g class=\"e l35 bad\" data-rc=\"3,2\"><title>k=3 n=2: L35.1[1]; want 0x1 got 0x2</title>"));
-  cr_assert_eq(count(s, "<rect class=\"sw\""), 64);
+  cr_assert(strstr(s, "<rect class=\"e l18 bad\" data-rc=\"2,1\"><title>k=2 n=1: L18.1[0]; expected L5.0[0]</title>"));
+  cr_assert(strstr(s, "<rect class=\"e l35 bad\" data-rc=\"3,2\"><title>k=3 n=2: L35.1[1]; want 0x1 got 0x2</title>"));
+  cr_assert_eq(count(s, "<rect class=\"sw l"), 64);
   cr_assert(strstr(s, "data-elements=\"12\" data-bad=\"2\""));
   char l[32];
   report_tile_label((report_owner){63, 15, 31}, l, sizeof l);
@@ -546,7 +597,7 @@ Test(reports, exports_parse_and_match_the_table) {
   cr_assert(strstr(md, "| prod | not run |"));
   cr_assert(strstr(md, "| lanes | FAIL |"));
   /* a stage table with awkward cells round-trips through all three */
-  char *mcsv = slurp(rd, "tables/model-1.csv");
+  char *mcsv = slurp(rd, "tables/model-lane-map-model-checks.csv");
   nr = csv_parse(mcsv, &cells, &nc);
   cr_assert_eq(nr, 3);
   cr_assert_str_eq(cells[4], "a, with comma");
@@ -554,9 +605,9 @@ Test(reports, exports_parse_and_match_the_table) {
   cr_assert_str_eq(cells[8], "b | pipe \"q\"");
   for (size_t i = 0; i < nr * nc; i++) free(cells[i]);
   free(cells);
-  char *mmd = slurp(rd, "tables/model-1.md");
+  char *mmd = slurp(rd, "tables/model-lane-map-model-checks.md");
   cr_assert(strstr(mmd, "| b \\| pipe \"q\" |"));
-  char *mj = slurp(rd, "tables/mutants-1.json");
+  char *mj = slurp(rd, "tables/mutants-A-B-mutants.json");
   j = ll_json_parse(mj, strlen(mj), &e);
   cr_assert_not_null(j, "%s", e.msg);
   rows = ll_json_get(j, "rows");
@@ -567,7 +618,8 @@ Test(reports, exports_parse_and_match_the_table) {
   cr_assert_str_eq(ll_json_get(rows->items[3], "mutant")->str, "no_effect");
   ll_json_free(j);
   /* census table from the isa stage, and the index summary */
-  cr_assert(exists(rd, "tables/isa-1.csv") && exists(rd, "tables/isa-2.md") && exists(rd, "tables/isa-2.json"));
+  cr_assert(exists(rd, "tables/isa-census-build-gfx950-kernels-lane_tr8.co.csv") && exists(rd, "tables/isa-dynamic-instruction-counts.md") &&
+            exists(rd, "tables/isa-dynamic-instruction-counts.json"), "table files named by their titles");
   char *ts = slurp(b, "reports/tables/index-summary.csv");
   cr_assert(strstr(ts, "gfx950,FAIL,7,1,1,yes,\"model: pass, kernels: pass, isa: pass, lanes: FAIL, prod: not run, "
                        "mutants: pass, base: not requested\"\n"), "%s", ts);
@@ -609,18 +661,18 @@ Test(reports, mutant_plot_svg_made_by_gnuplot_with_data_and_script_beside) {
   fixture(b);
   generate(b);
   char *rd = report_dir(b);
-  char *svg = slurp(rd, "plots/mutants-1.svg");
+  char *svg = slurp(rd, "plots/mutants-A-B-mutants.svg");
   cr_assert(strstr(svg, "<svg"), "an SVG");
   cr_assert(strstr(svg, "cdna4_seed_wrong"), "mutant names on the x axis");
-  char *gp = slurp(rd, "plots/mutants-1.gp");
+  char *gp = slurp(rd, "plots/mutants-A-B-mutants.gp");
   cr_assert(strstr(gp, "set logscale y"));
-  cr_assert(strstr(gp, "'mutants-1.dat'"));
-  char *dat = slurp(rd, "plots/mutants-1.dat");
+  cr_assert(strstr(gp, "'mutants-A-B-mutants.dat'"));
+  char *dat = slurp(rd, "plots/mutants-A-B-mutants.dat");
   cr_assert(strstr(dat, "\"cdna4_seed_wrong\"\t1.41\t0.01\n"), "%s", dat);
   cr_assert(!strstr(dat, "atol_over_noise"), "a ratio column was plotted as an error:\n%s", dat);
   cr_assert(strstr(dat, "\"no_effect\"\t?\t0.01\n"), "zero cannot be drawn on a log scale");
   char *page = slurp(rd, "stage-mutants.html");
-  cr_assert(strstr(page, "src=\"plots/mutants-1.svg\""));
+  cr_assert(strstr(page, "src=\"plots/mutants-A-B-mutants.svg\""));
   cr_assert(strstr(page, "no_effect max abs err = 0"), "the page says what was not drawn");
   free(page); free(dat); free(gp); free(svg); free(rd);
   rm_rf(b);
@@ -731,13 +783,25 @@ Test(reports, mfma_pages_for_every_instruction_of_the_arch) {
   char *list = slurp(rd, "mfma.html");
   cr_assert_eq((size_t)count(list, "\">layout</a>"), want);
   /* 16x16x16 f16 (ISA 7.1.4): A(i,k) in lane i + 16*(k/4), VGPR (k%4)/2, bit 16*(k%2);
-   * D(i,j) in lane j + 16*(i/4), VGPR i%4 */
+   * D(i,j) in lane j + 16*(i/4), VGPR i%4; the picture labels L<lane>.<vgpr>[<slot>], slot = bit/16 */
   char *p = slurp(rd, "mfma-v_mfma_f32_16x16x16_f16.html");
-  cr_assert(strstr(p, "title=\"A(5,6): lane 21, v1, bit 0\">21.1.0</td>"));
-  cr_assert(strstr(p, "title=\"B(7,3): lane 19, v1, bit 16\">19.1.16</td>"));
-  cr_assert(strstr(p, "title=\"D(6,2): lane 18, v2, bit 0\">18.2</td>"));
-  cr_assert_eq(count(p, "<td class=\"el\""), 3 * 256);
-  cr_assert(exists(rd, "tables/mfma-v_mfma_f32_16x16x16_f16-D.csv"));
+  cr_assert(elem_is(p, "i=5 k=6: L21.1[0]", 21), "A(5,6)");
+  cr_assert(elem_is(p, "k=7 n=3: L19.1[1]", 19), "B(7,3)");
+  cr_assert_eq(count(p, "<rect class=\"e "), 2 * 256, "one element per cell of A and B");
+  cr_assert_eq(count(p, "<rect class=\"sw l"), 64, "one legend per page");
+  /* D (16 x 16 f32) is laid out as 16x16x4 f32's, which comes first: drawn there, linked here */
+  cr_assert(strstr(p, "Same layout as <a href=\"mfma-v_mfma_f32_16x16x4_f32.html#op-D\">"));
+  cr_assert(strstr(p, "href=\"tables/layout-D-16x16-32bit-"), "D's export under its content name");
+  char *f32 = slurp(rd, "mfma-v_mfma_f32_16x16x4_f32.html");
+  cr_assert(elem_is(f32, "i=6 j=2: L18.2[0]", 18), "D(6,2)");
+  free(f32);
+  /* bf16 has f16's layouts: drawn once, linked */
+  char *bf = slurp(rd, "mfma-v_mfma_f32_16x16x16_bf16.html");
+  cr_assert_eq(count(bf, "<rect class=\"e "), 0);
+  cr_assert(strstr(bf, "Same layout as <a href=\"mfma-v_mfma_f32_16x16x16_f16.html#op-A\">"));
+  cr_assert(strstr(bf, "Same layout as <a href=\"mfma-v_mfma_f32_16x16x16_f16.html#op-B\">"));
+  cr_assert(strstr(bf, "Same layout as <a href=\"mfma-v_mfma_f32_16x16x4_f32.html#op-D\">"));
+  free(bf);
   /* gfx950-only instruction present */
   cr_assert(exists(rd, "mfma-v_mfma_f32_16x16x32_f16.html"));
   free(p); free(list); free(rd);
@@ -774,7 +838,38 @@ Test(reports_browser, pages_render_in_chromium_with_the_counts_shown, .timeout =
   cr_assert_eq(count(dom, "<tr class=\"lane"), 64);
   cr_assert_eq(count(dom, "got mismatch\""), NCORRUPT, "mismatch cells = the JSON's count");
   cr_assert(strstr(dom, "data-check=\"ok\""));
-  cr_assert(strstr(dom, "page self-check (1 counted elements): ok"), "the page's script ran");
+  cr_assert(strstr(dom, "page self-check (2 counted elements): ok"), "the page's script ran (grid and picture)");
+  /* the picture as the browser built it: 16 x 16 elements, a red outline on exactly the corrupted
+   * fixture's elements (fragment seed: lane L slot s = row L%16, col 4*(L/16)+s), the legend */
+  cr_assert_eq(count(dom, "<rect class=\"e "), 256);
+  cr_assert_eq(count(dom, " bad\" data-rc=\""), NCORRUPT);
+  for (int i = 0; i < NCORRUPT; i++) {
+    int L = corrupt[i][0], s = corrupt[i][1];
+    char *rc = ll_fmt(" bad\" data-rc=\"%d,%d\"><title>row=%d col=%d: held by no lane; expected L%d.%d[%d]", L % 16,
+                      4 * (L / 16) + s, L % 16, 4 * (L / 16) + s, L, s / 2, s % 2);
+    cr_assert(strstr(dom, rc), "outline in the DOM: %s", rc);
+    free(rc);
+  }
+  cr_assert_eq(count(dom, "<rect class=\"sw l"), 64, "legend: 64 lane swatches");
+  cr_assert(strstr(dom, "red outline: holder differs from the expected one (3 elements"));
+  cr_assert_eq(count(dom, "<rect class=\"hm bad\""), NCORRUPT, "heatmap");
+  cr_assert(strstr(dom, "id=\"pattern\">pattern: 3/256 wrong: lanes 5,17,63, slots 0\u20131,3</p>"));
+  /* the seed diff page: lane 0's sets under both seeds (seeds.md: {0,64,128,192} vs {0,16,32,48}) */
+  char *sdp = ll_fmt("%s/seeddiff-ds_read_b64_tr_b16.html", rd);
+  cr_assert_eq(browser(sdp, shots, "gfx950-seeddiff"), 0, "seed diff page in chromium (see %s/gfx950-seeddiff.log)", shots);
+  char *sd = slurp(shots, "gfx950-seeddiff.dom");
+  cr_assert(strstr(sd, "<td id=\"lane0\">fragment {0,64,128,192} vs solved {0,16,32,48}</td>"));
+  cr_assert_eq(count(sd, "<rect class=\"e "), 2 * 256, "both tiles drawn");
+  cr_assert(strstr(sd, "<tr data-lane=\"0\"><td class=\"lanecol\">0</td><td>0</td><td>0</td><td class=\"\">0</td>"
+                       "<td class=\"\">0</td><td class=\"mismatch\">64</td><td class=\"mismatch\">16</td>"), "lane 0 row");
+  cr_assert(exists(shots, "gfx950-seeddiff.png") && exists(shots, "gfx950-mfma.png"));
+  char *mdom = slurp(shots, "gfx950-mfma.dom");
+  /* 32x32x8 f16: A 32 x 8 and B 8 x 32 drawn; D (32 x 32 f32) has the layout 32x32x2 f32's page drew */
+  cr_assert_eq(count(mdom, "<rect class=\"e "), 32 * 8 + 8 * 32);
+  cr_assert(strstr(mdom, "Same layout as <a href=\"mfma-v_mfma_f32_32x32x2_f32.html#op-D\">"));
+  free(mdom);
+  free(sd);
+  free(sdp);
   char *di = slurp(shots, "gfx950-index.dom");
   cr_assert_eq(count(di, "<tr class=\"stage\""), 7);
   cr_assert_eq(count(di, ">NOT RUN</td>"), 1);
