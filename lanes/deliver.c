@@ -215,44 +215,6 @@ bool lanes_seed_named(const char *prim, const char *seed, lanes_arch arch, uint3
   return true;
 }
 
-/* Traces one read of `via` at addr over t's tile: elem[L][k] = row-major element index or -1. */
-static bool trace(const lanes_target *t, lanes_ds_op via, lanes_arch arch, const uint32_t addr[LANES_WAVE],
-                  int32_t elem[LANES_WAVE][LANES_MAX_SLOTS], int *slots, lanes_lds_result *diag, ll_err *err) {
-  int w = lanes_ds_op_elem_bits(via), E = lanes_ds_op_dwords(via) * 32 / w;
-  size_t n = 0;
-  for (int r = 0; r < t->rows; r++)
-    for (int c = 0; c < t->cols; c++) {
-      size_t e = (size_t)((lanes_target_bitaddr(t, r, c) + (uint64_t)t->elem_bits + 7) / 8);
-      if (e > n) n = e;
-    }
-  n = (n + 15) / 16 * 16;
-  uint8_t *img = ll_xcalloc(n, 1);
-  int nelem = t->rows * t->cols, need = 1;
-  while ((1 << need) <= nelem) need++;
-  uint32_t idx[LANES_WAVE][LANES_MAX_SLOTS];
-  memset(idx, 0, sizeof idx);
-  for (int p = 0; p < (need + w - 1) / w; p++) {
-    memset(img, 0, n);
-    for (int r = 0; r < t->rows; r++)
-      for (int c = 0; c < t->cols; c++) {
-        uint64_t pos = lanes_target_bitaddr(t, r, c);
-        uint32_t v = ((uint32_t)(r * t->cols + c + 1) >> (p * w)) & ((1u << w) - 1);
-        for (int b = 0; b < w; b++) {
-          uint64_t q = pos + (uint64_t)b;
-          img[q / 8] = (uint8_t)((img[q / 8] & ~(1u << (q % 8))) | (((v >> b) & 1u) << (q % 8)));
-        }
-      }
-    if (!lanes_ds_read(arch, via, img, n, addr, LANES_EXEC_ALL, diag, err)) { free(img); return false; }
-    for (int L = 0; L < LANES_WAVE; L++)
-      for (int k = 0; k < E && k < LANES_MAX_SLOTS; k++) idx[L][k] |= lanes_slot_get(diag->v[L], k, w) << (p * w);
-  }
-  free(img);
-  *slots = E;
-  for (int L = 0; L < LANES_WAVE; L++)
-    for (int k = 0; k < E && k < LANES_MAX_SLOTS; k++) elem[L][k] = (int32_t)idx[L][k] - 1 < nelem ? (int32_t)idx[L][k] - 1 : -1;
-  return true;
-}
-
 bool lanes_deliver(lanes_arch arch, const char *prim, const uint32_t addr[LANES_WAVE], lanes_delivery *out, ll_err *err) {
   memset(out, 0, sizeof *out);
   bool xpose;
@@ -268,7 +230,8 @@ bool lanes_deliver(lanes_arch arch, const char *prim, const uint32_t addr[LANES_
   if (tn) {
     lanes_target t;
     if (!lanes_target_get(tn, LANES_SWZ_LINEAR, &t, err)) return false;
-    if (!trace(&t, op, arch, addr, out->elem, &out->slots, &out->diag, err)) return false;
+    if (!lanes_trace_read(&t, op, arch, addr, out->elem, &out->diag, err)) return false;
+    out->slots = lanes_ds_op_dwords(op) * 32 / t.elem_bits;
     out->slot_bits = lanes_ds_op_elem_bits(op);
     out->rows = t.rows, out->cols = t.cols;
     for (int L = 0; L < LANES_WAVE; L++)

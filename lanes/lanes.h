@@ -245,6 +245,12 @@ typedef struct lanes_seed {
    * model: row-major tile element index (row*cols + col), -1 if not a tile element */
   int32_t traced[LANES_WAVE][LANES_MAX_SLOTS];
 } lanes_seed;
+/* What one read of `via` at addr delivers from t's tile, traced through the read model on
+ * bit-plane images of (element index + 1): elem[L][k] (k < 32*dwords/t->elem_bits) = the
+ * row-major element index (row*cols + col) slot k of lane L holds, -1 if none; diag gets the
+ * read's ISA-requirement problems. */
+bool lanes_trace_read(const lanes_target *t, lanes_ds_op via, lanes_arch arch, const uint32_t addr[LANES_WAVE],
+                      int32_t elem[LANES_WAVE][LANES_MAX_SLOTS], lanes_lds_result *diag, ll_err *err);
 /* Solve: derive each lane's address from the primitive's rule inverted, then verify by running
  * the model. !found is a result, not an error; err only for bad input (unknown combination). */
 bool lanes_seed_solve(const lanes_target *t, lanes_ds_op via, lanes_arch arch, lanes_seed *out, ll_err *err);

@@ -139,6 +139,34 @@ static const char *elem_str(int r, int c, char *b, size_t cap) {
   return b;
 }
 
+bool lanes_trace_read(const lanes_target *t, lanes_ds_op via, lanes_arch arch, const uint32_t addr[LANES_WAVE],
+                      int32_t elem[LANES_WAVE][LANES_MAX_SLOTS], lanes_lds_result *diag, ll_err *err) {
+  int w = t->elem_bits, E = 32 * lanes_ds_op_dwords(via) / w;
+  size_t n = image_size(t);
+  uint8_t *img = ll_xcalloc(n, 1);
+  int nelem = t->rows * t->cols, need_bits = 1;
+  while ((1 << need_bits) <= nelem) need_bits++;
+  uint32_t idx[LANES_WAVE][LANES_MAX_SLOTS];
+  memset(idx, 0, sizeof idx);
+  for (int p = 0; p < (need_bits + w - 1) / w; p++) {
+    memset(img, 0, n);
+    for (int r = 0; r < t->rows; r++)
+      for (int c = 0; c < t->cols; c++)
+        put_elem(img, lanes_target_bitaddr(t, r, c), w, ((uint32_t)(r * t->cols + c + 1) >> (p * w)) & ((1u << w) - 1));
+    if (!lanes_ds_read(arch, via, img, n, addr, LANES_EXEC_ALL, diag, err)) {
+      free(img);
+      return false;
+    }
+    for (int L = 0; L < LANES_WAVE; L++)
+      for (int k = 0; k < E && k < LANES_MAX_SLOTS; k++) idx[L][k] |= lanes_slot_get(diag->v[L], k, w) << (p * w);
+  }
+  free(img);
+  for (int L = 0; L < LANES_WAVE; L++)
+    for (int k = 0; k < LANES_MAX_SLOTS; k++)
+      elem[L][k] = k < E && idx[L][k] >= 1 && (int)idx[L][k] <= nelem ? (int32_t)idx[L][k] - 1 : -1;
+  return true;
+}
+
 bool lanes_seed_solve(const lanes_target *t, lanes_ds_op via, lanes_arch arch, lanes_seed *out, ll_err *err) {
   memset(out, 0, sizeof *out);
   out->via = via;
@@ -233,45 +261,25 @@ bool lanes_seed_solve(const lanes_target *t, lanes_ds_op via, lanes_arch arch, l
       snprintf(out->closed_form[rd] + n, sizeof out->closed_form[rd] - (size_t)n, " (chunk = %s)", cf);
     }
   }
-  /* end-to-end check through the read model, on bit-plane images of the element index + 1 */
-  size_t n = image_size(t);
-  uint8_t *img = ll_xcalloc(n, 1);
-  int nelem = t->rows * t->cols, need_bits = 1;
-  while ((1 << need_bits) <= nelem) need_bits++;
-  int planes = (need_bits + w - 1) / w;
-  uint32_t idx[4][LANES_WAVE][16];
-  memset(idx, 0, sizeof idx);
+  /* end-to-end check through the read model (lanes_trace_read) */
   bool clean = true;
-  for (int p = 0; p < planes; p++) {
-    memset(img, 0, n);
-    for (int r = 0; r < t->rows; r++)
-      for (int c = 0; c < t->cols; c++)
-        put_elem(img, lanes_target_bitaddr(t, r, c), w, ((uint32_t)(r * t->cols + c + 1) >> (p * w)) & ((1u << w) - 1));
-    for (int rd = 0; rd < out->reads; rd++) {
-      lanes_lds_result res;
-      if (!lanes_ds_read(arch, via, img, n, out->addr[rd], LANES_EXEC_ALL, &res, err)) {
-        free(img);
-        return false;
-      }
-      if (!res.ok) {
-        clean = false;
-        snprintf(out->check_note, sizeof out->check_note, "read %d: %s", rd, res.problem[0]);
-      }
-      for (int L = 0; L < LANES_WAVE; L++)
-        for (int k = 0; k < E; k++) idx[rd][L][k] |= lanes_slot_get(res.v[L], k, w) << (p * w);
+  for (int rd = 0; rd < out->reads; rd++) {
+    int32_t el[LANES_WAVE][LANES_MAX_SLOTS];
+    lanes_lds_result res;
+    if (!lanes_trace_read(t, via, arch, out->addr[rd], el, &res, err)) return false;
+    if (!res.ok) {
+      clean = false;
+      snprintf(out->check_note, sizeof out->check_note, "read %d: %s", rd, res.problem[0]);
     }
-  }
-  free(img);
-  for (int rd = 0; rd < out->reads; rd++)
     for (int L = 0; L < LANES_WAVE; L++)
       for (int k = 0; k < E; k++) {
         int sl = rd * E + k;
         int want = t->row[L][sl] * t->cols + t->col[L][sl];
-        int got = (int)idx[rd][L][k] - 1;
-        out->traced[L][sl] = got;
+        out->traced[L][sl] = el[L][k];
         out->checked++;
-        if (got != want) out->mismatches++;
+        if (el[L][k] != want) out->mismatches++;
       }
+  }
   if (!clean || out->mismatches) {
     snprintf(out->why, sizeof out->why, "derived seed failed the end-to-end check: %d/%d slots wrong%s%s",
              out->mismatches, out->checked, clean ? "" : "; ", clean ? "" : out->check_note);

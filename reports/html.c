@@ -33,7 +33,7 @@ static const char CSS[] =
     ".warn{border-color:#d4a72c;background:#fff8c5}"
     "#checks{font-size:11px;color:#57606a;margin-top:24px}"
     "img.plot{max-width:100%;border:1px solid #d0d7de}"
-    ".pic{overflow-x:auto;margin:6px 0 10px}.pair{display:flex;gap:16px;align-items:flex-start}.pair>svg{flex:none}.pattern{display:inline-block;padding:2px 8px;border-radius:4px}"
+    ".pic{overflow-x:auto;margin:6px 0 10px}.pair{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}.pair>svg{flex:none}.pattern{display:inline-block;padding:2px 8px;border-radius:4px}"
     "a{color:#0969da}";
 
 /* Self-check run in the browser: every element with data-expect="SELECTOR=N;..." must contain
