@@ -475,7 +475,8 @@ static void mat_table(ll_buf *p, const mfma_mats *m, int op)
 
 bool report_trace_write(const char *dir, const emu_observer *o, const report_trace_info *info, ll_err *err)
 {
-  if (!ll_mkdir_p(dir, err)) return false;
+  /* the page links the shared stylesheet (with the tile pictures' lane colours) and script */
+  if (!ll_mkdir_p(dir, err) || !report_write_assets(dir, err)) return false;
   char *mdir = ll_path_join(dir, "mfma");
   bool ok = true;
   ll_buf js = {0}, csv = {0}, page = {0};

@@ -214,7 +214,9 @@ Test(observe, trace_json_has_addresses_and_results) {
   cr_assert(csv && strstr(csv, "seq,wg_x,wg_y,wg_z,wave"));
   /* the tile picture (reports/tile.h): 128 elements, each owned by the lane that read it */
   cr_assert(strstr(html, "<svg class=\"tile\" id=\"pic-0\""), "tile picture");
-  cr_assert(strstr(html, "data-rc=\"64,0\""), "element (64, 0) drawn");
+  /* tile.h's DOM: data-elements counts the elements, one <rect class="e lLANE"> each */
+  cr_assert(strstr(html, "data-elements=\"128\""), "128 elements drawn");
+  cr_assert(strstr(html, "<rect class=\"e l0\" "), "lane 0's element drawn");
   free(html), free(csv), free(hp), free(cp), free(jp), free(out), free(extra), free(tdir);
 }
 
