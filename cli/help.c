@@ -299,6 +299,23 @@ static const cli_help entries[] = {
      "Example:\n"
      "  lanelab compare out.bin ref.bin --dtype f16 --shape 128,64 --atol 1e-3 --rtol 1e-3\n"},
 
+    {"cc", cmd_cc, "cc SRC.hip [--arch gfx942|gfx950|all] -o OUT [-- CLANG_FLAGS...]",
+     "Compiles an ordinary HIP source (#include <hip/hip_runtime.h>) into gfx942/gfx950 code objects.\n"
+     "The compiler: a ROCm >= 6.3 ($ROCM_PATH or /opt/rocm) with its own headers when it can target\n"
+     "the arch, else Debian's clang-22 with lanelab's HIP subset (docs/hip-subset.md); anything\n"
+     "outside the subset is a compile error naming it. Compiler messages pass through to stderr.\n"
+     "Exit: 0 compiled, 2 a compile error or bad usage, 3 no compiler or no HIP subset (says which).\n"
+     "Operands:\n"
+     "  SRC.hip          the HIP source\n"
+     "Options:\n"
+     "  --arch A         gfx942, gfx950 or all, any case (default: all)\n"
+     "  -o OUT           one arch: the code object; all: a folder, OUT/<arch>/<stem>.co with the\n"
+     "                   disassembly OUT/<arch>/<stem>.s beside it (stem: SRC without extension)\n"
+     "  -- FLAGS...      compiler flags after lanelab's -O3 -std=c++17, so they override them\n"
+     "                   (default: none)\n"
+     "Example:\n"
+     "  lanelab cc row_softmax.hip --arch gfx950 -o row_softmax.co\n"},
+
     {"bench", cmd_bench, "bench [emu|oracle|verify|seed|all] [--build DIR] [--seq N]",
      "Speed, measured here and never by timed tests.\n"
      "Operands:\n"

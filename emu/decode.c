@@ -286,6 +286,16 @@ static bool parse_operand(const char *s, size_t n, emu_opnd *o)
     o->kind = (!hex && v >= -16 && v <= 64) ? EMU_OPK_IMM : EMU_OPK_LIT;
     return true;
   }
+  /* lit(V): LLVM's spelling of a 32-bit literal dword whose value an inline constant could also
+   * encode (AMDGPUInstPrinter::printLiteral); the operand is that dword, like any literal.
+   * lit64(...) stays a FUNC and is refused in finish_insn. */
+  if (n > 5 && strncmp(s, "lit(", 4) == 0 && s[n - 1] == ')' && parse_uint(s + 4, n - 5, &v, &hex) &&
+      v >= INT32_MIN && v <= (long long)UINT32_MAX) {
+    o->ival = v;
+    o->mods |= EMU_M_LIT | (hex ? EMU_M_HEX : 0);
+    o->kind = EMU_OPK_LIT;
+    return true;
+  }
   /* name(args): hwreg(...), sendmsg(...), gpr_idx(...) */
   const char *lp = memchr(s, '(', n);
   if (lp && s[n - 1] == ')' && lp > s) {
@@ -597,11 +607,13 @@ static void fmt_operand(sbuf *b, const emu_opnd *o)
   case EMU_OPK_IMM:
   case EMU_OPK_LIT:
   case EMU_OPK_LABEL:
+    if (o->mods & EMU_M_LIT) sb_put(b, "lit(");
     /* magnitude negated as unsigned: -ival overflows for INT64_MIN ("-0x8000000000000000") */
     if (o->mods & EMU_M_HEX) sb_put(b, "%s0x%llx", o->ival < 0 ? "-" : "",
                                     o->ival < 0 ? 0ull - (unsigned long long)o->ival
                                                 : (unsigned long long)o->ival);
     else sb_put(b, "%lld", (long long)o->ival);
+    if (o->mods & EMU_M_LIT) sb_put(b, ")");
     break;
   case EMU_OPK_FIMM: sb_put(b, "%s", fimm_text[o->reg - 240]); break;
   default:
@@ -718,9 +730,9 @@ static void finish_insn(emu_insn *in)
     return;
   }
   /* LLVM prints a literal that an inline constant could also encode as lit(0x1) / lit64(...).
-   * The operand helpers have no value for that form (they would read it as 0), so an
-   * instruction carrying one is refused here and faults "unimplemented" if executed, rather than
-   * computing with a wrong value. clang does not emit it for lanelab's kernels. */
+   * lit(V) is parsed as the literal it is (parse_operand); lit64(...) has no value in the operand
+   * helpers (they would read it as 0), so an instruction carrying one is refused here and faults
+   * "unimplemented" if executed, rather than computing with a wrong value. */
   for (int i = 0; i < in->nop; i++)
     if (in->o[i].kind == EMU_OPK_FUNC && strncmp(emu_mod_name(in->o[i].fn), "lit", 3) == 0) {
       in->why = "a lit(...) operand (forced literal) is not modelled";

@@ -84,6 +84,7 @@ enum {
   EMU_M_NEGFN = 8,   /* printed "neg(x)" rather than "-x" */
   EMU_M_ABSFN = 16,  /* printed "abs(x)" rather than "|x|" */
   EMU_M_HEX = 32,    /* an integer printed in hex */
+  EMU_M_LIT = 64,    /* a literal printed "lit(x)": forced into the literal dword though an inline constant could encode it */
 };
 
 typedef struct emu_opnd {

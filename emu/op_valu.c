@@ -1133,6 +1133,18 @@ int emu_op_v_cvt_pk_bf16_f32(emu_wave *w, const emu_insn *in)
   emu_dst32(w, in, 0, d);
   return EMU_OK;
 }
+/* v_cvt_pk_f16_f32 (gfx950, CDNA4 ISA): two f32 -> packed f16 {S1 high, S0 low}, round to nearest
+ * even (the default rounding mode; clang emits it for two adjacent float -> _Float16 conversions) */
+int emu_op_v_cvt_pk_f16_f32(emu_wave *w, const emu_insn *in)
+{
+  float A[EMU_LANES], B[EMU_LANES];
+  uint32_t d[EMU_LANES];
+  emu_srcf32(w, in, S0I, A);
+  emu_srcf32(w, in, S0I + 1, B);
+  L64 d[l] = emu_f32_to_f16(A[l]) | (uint32_t)emu_f32_to_f16(B[l]) << 16;
+  emu_dst32(w, in, 0, d);
+  return EMU_OK;
+}
 /* v_pack_b32_f16: D = {S1.f16, S0.f16} (op_sel picks halves) */
 int emu_op_v_pack_b32_f16(emu_wave *w, const emu_insn *in)
 {

@@ -4,7 +4,7 @@
  *
  * This header is the module's whole contract. Files: isa/tool.c (running LLVM tools, git, make),
  * isa/elf.c (minimal bounds-checked ELF64 reader), isa/census.c, isa/budget.c, isa/diff.c,
- * isa/probe.c, isa/base.c.
+ * isa/probe.c, isa/base.c, isa/cc.c (compiling HIP sources).
  *
  * Errors follow util/util.h: bad input (unreadable or malformed code object, bad budget file,
  * unknown arch, unknown revision) is LL_EXIT_USAGE; a missing tool (llvm-objdump, llvm-mc, git,
@@ -179,5 +179,44 @@ int isa_base_compare(const char *repo_root, const char *rev, const char *arch, c
 /* The comparison step alone, over two kernel directories (NAME.co / NAME.skip in each). */
 int isa_compare_kernel_dirs(const char *base_dir, const char *cur_dir, isa_base_result *res,
                             report_table **out, ll_err *err);
+
+/* ---- cc: compiling HIP sources (isa/cc.c) ---------------------------------------------------
+ * The device compiler for one arch: a ROCm >= 6.3 install ($ROCM_PATH, else /opt/rocm; its hipcc,
+ * else its clang) with its own HIP headers and device libraries, when it compiles a probe kernel
+ * for the arch; otherwise Debian's clang-22 (LLVM tools directory, see above) with
+ * -nogpuinc -nogpulib, lld, and lanelab's HIP subset (kernels/hip, docs/hip-subset.md) on the
+ * include path. Without either: NULL with LL_EXIT_ENV naming what is missing and how to get it. */
+typedef struct isa_toolchain {
+  char arch[16];
+  char *cc;                        /* compiler path */
+  char **flags;                    /* flags before lanelab's -O3 -std=c++17 (NULL-terminated) */
+  size_t nflags;
+  char *version;                   /* first line of `cc --version` */
+  bool subset;                     /* true: clang-22 + lanelab's HIP subset */
+  char *hip_include;               /* the subset's folder (subset only) */
+} isa_toolchain;
+isa_toolchain *isa_toolchain_find(const char *arch, ll_err *err);
+void isa_toolchain_free(isa_toolchain *t);
+/* The folder holding lanelab's hip/hip_runtime.h: $LANELAB_HIP_INCLUDE, else lanelab's data
+ * folder kernels/hip (ll_data_path: PREFIX/share/lanelab once installed, else the source tree the
+ * running binary was built in). malloc'd; NULL with LL_EXIT_ENV naming where it looked. */
+char *isa_hip_subset_dir(ll_err *err);
+
+/* Compiles the HIP source src for arch (gfx942|gfx950) into the code object out_co, and when
+ * out_asm is not NULL its disassembly (llvm-objdump -d --no-show-raw-insn --mcpu=ARCH) into
+ * out_asm. Flags: the toolchain's, then -O3 -std=c++17, then extra (NULL-terminated, may be
+ * NULL; they come last, so they override). Outputs are written atomically and only on success;
+ * an existing output that is not a regular file, or a missing output folder, is LL_EXIT_USAGE
+ * before anything runs. The compiler's stderr (errors and warnings) is appended to diag (may be
+ * NULL). Errors: a missing or unreadable source, or a compile error: LL_EXIT_USAGE (the message
+ * says the compiler's own message is in diag); no toolchain: LL_EXIT_ENV. */
+bool isa_cc_compile(const char *src, const char *arch, const char *out_co, const char *out_asm,
+                    char *const *extra, ll_buf *diag, ll_err *err);
+/* The same into DIR/<stem>.co and DIR/<stem>.s (DIR created if missing; stem = the source's base
+ * name without its extension). *co_path (may be NULL) gets the code object's path, malloc'd. */
+bool isa_cc_compile_into(const char *src, const char *arch, const char *dir, char *const *extra, ll_buf *diag,
+                         char **co_path, ll_err *err);
+/* "dir/row_softmax.hip" -> "row_softmax" (malloc'd). */
+char *isa_cc_stem(const char *src);
 
 #endif

@@ -486,6 +486,38 @@ Test(salu, sixty_four_bit_and_inline_constants)
   free(s);
 }
 
+/* LLVM prints a literal dword an inline constant could also encode as lit(V) (clang emits
+ * `s_addc_u32 s5, s5, lit(0xffffffff)` for a 64-bit address minus a constant); it is that literal
+ * (CDNA3 ISA "Literal Constants": the dword following the instruction), and prints back as lit(V). */
+Test(salu, forced_literal_lit_operand)
+{
+  BOTH {
+    const char *src = "s_mov_b32 s10, 5\n"
+                      "s_add_u32 s11, s10, lit(0xffffffff)\n" /* 5 + 2^32 - 1 = 4 with carry out */
+                      "s_addc_u32 s12, 0, lit(0x10)\n"        /* 0 + 16 + carry 1 = 17 */
+                      "v_add_u32_e32 v3, lit(0x2), v0\n"      /* lane id + 2 */
+                      "s_endpgm\n";
+    snap *s = run_ok(ARCH, src);
+    cr_assert_eq(s->w[0].s[11], 4);
+    cr_assert_eq(s->w[0].s[12], 17);
+    cr_assert_eq(s->w[0].v[3][5], 7);
+    free(s);
+    size_t n;
+    uint8_t *b = assemble(ARCH, src, &n);
+    ll_err e = {0};
+    emu_program *p = emu_program_decode(ARCH, b, n, 0, &e);
+    cr_assert_not_null(p, "%s", e.msg);
+    for (size_t i = 0; i < p->n; i++) {
+      char buf[256];
+      emu_insn_format(&p->insns[i], buf, sizeof buf);
+      cr_assert_str_eq(buf, p->insns[i].text);
+    }
+    cr_assert(strstr(p->insns[1].text, "lit(0xffffffff)"), "%s", p->insns[1].text);
+    emu_program_free(p);
+    free(b);
+  }
+}
+
 /* ---- VALU ------------------------------------------------------------------------------------*/
 Test(valu, integer_ops_per_lane)
 {
@@ -1379,7 +1411,11 @@ Test(valu, gfx950_bitop3_and_bf16)
                    "v_mov_b32 v7, 0x3f818000\n"                  /* 1 + 3*2^-8: tie -> up */
                    "v_cvt_pk_bf16_f32 v8, v6, v7\n"
                    "v_cvt_f32_bf16 v9, v8\n"
+                   "v_mov_b32 v10, 0x3f801000\n"                 /* 1 + 2^-11: f16 tie -> 1.0 (0x3c00) */
+                   "v_mov_b32 v11, 0xc7800000\n"                 /* -65536: beyond f16's max -> -inf (0xfc00) */
+                   "v_cvt_pk_f16_f32 v12, v10, v11\n"
                    "s_endpgm\n");
+  cr_assert_eq(s->w[0].v[12][0], 0xfc003c00u);
   cr_assert_eq(s->w[0].v[4][0], (0xff00ff00u & 0x0ff00ff0u) | 0x12345678u);
   cr_assert_eq(s->w[0].v[5][0], 0xff00ff00u ^ 0x0ff00ff0u ^ 0x12345678u);
   cr_assert_eq(s->w[0].v[8][0], 0x3f823f80u);

@@ -1,0 +1,318 @@
+/* isa/cc — compiling a HIP source into a gfx942/gfx950 code object (`lanelab cc`, and the
+ * manifest's sources). The compiler is chosen per arch as mk/toolchain.sh chooses it for
+ * lanelab's own kernels, with one addition: a ROCm install (>= 6.3, $ROCM_PATH or /opt/rocm) is
+ * used with its own HIP headers and device libraries when it compiles a probe for the arch;
+ * otherwise Debian's clang-22 with -nogpuinc -nogpulib and lanelab's HIP subset (kernels/hip,
+ * docs/hip-subset.md) on the include path. */
+#define _GNU_SOURCE
+#include "isa/isa.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CC_MAX_CODEOBJ (256u << 20) /* a code object larger than this is not one we made */
+
+static bool is_arch(const char *a) { return a && (!strcmp(a, "gfx942") || !strcmp(a, "gfx950")); }
+
+static bool file_exists(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+char *isa_hip_subset_dir(ll_err *err) {
+  const char *env = getenv("LANELAB_HIP_INCLUDE");
+  if (env && env[0]) {
+    char *h = ll_fmt("%s/hip/hip_runtime.h", env);
+    bool ok = file_exists(h);
+    free(h);
+    if (ok) return ll_xstrdup(env);
+    ll_seterr(err, LL_EXIT_ENV, "LANELAB_HIP_INCLUDE=%s holds no hip/hip_runtime.h (lanelab's HIP subset)", env);
+    return NULL;
+  }
+  /* lanelab's data: PREFIX/share/lanelab/kernels/hip once installed, else the source tree the
+   * running binary was built in (util.h, ll_data_path). */
+  char *dir = ll_data_path("kernels/hip", err);
+  if (!dir) return NULL;
+  char *h = ll_fmt("%s/hip/hip_runtime.h", dir);
+  bool ok = file_exists(h);
+  free(h);
+  if (ok) return dir;
+  ll_seterr(err, LL_EXIT_ENV, "lanelab's HIP subset is missing: no %s/hip/hip_runtime.h; set LANELAB_HIP_INCLUDE to the "
+            "kernels/hip folder of a lanelab checkout", dir);
+  free(dir);
+  return NULL;
+}
+
+void isa_toolchain_free(isa_toolchain *t) {
+  if (!t) return;
+  free(t->cc);
+  for (size_t i = 0; i < t->nflags; i++) free(t->flags[i]);
+  free(t->flags);
+  free(t->version);
+  free(t->hip_include);
+  free(t);
+}
+
+static void add_flag(isa_toolchain *t, char *f) {
+  t->flags = ll_xrealloc(t->flags, (t->nflags + 2) * sizeof *t->flags);
+  t->flags[t->nflags++] = f;
+  t->flags[t->nflags] = NULL;
+}
+
+static char *first_line(char *const argv[]) {
+  ll_buf out = {0};
+  ll_err e = {0};
+  int rc = isa_run(argv, NULL, NULL, &out, NULL, &e);
+  char *line = NULL;
+  if (rc == 0 && out.len) {
+    const char *s = ll_buf_str(&out);
+    line = ll_xstrdup(s);
+    line[strcspn(line, "\n")] = 0;
+  }
+  ll_buf_free(&out);
+  return line ? line : ll_xstrdup("unknown version");
+}
+
+/* ROCm's major.minor from ROOT/.info/version ("6.3.0-39"); false when absent or unreadable. */
+static bool rocm_version(const char *root, int *major, int *minor) {
+  char *p = ll_fmt("%s/.info/version", root);
+  FILE *f = fopen(p, "r");
+  free(p);
+  if (!f) return false;
+  bool ok = fscanf(f, "%d.%d", major, minor) == 2;
+  fclose(f);
+  return ok;
+}
+
+/* Runs cc with t's flags on a probe that includes hip/hip_runtime.h; true if it compiles. */
+static bool probe(const isa_toolchain *t) {
+  char dir[] = "/tmp/lanelab-cc-probe-XXXXXX";
+  if (!mkdtemp(dir)) return false;
+  char *src = ll_fmt("%s/p.hip", dir), *co = ll_fmt("%s/p.co", dir);
+  const char *text = "#include <hip/hip_runtime.h>\n"
+                     "__global__ void lanelab_probe(float *p) { p[threadIdx.x] = __shfl_xor(p[0], 1); }\n";
+  ll_err e = {0};
+  bool ok = ll_write_file_atomic(src, text, strlen(text), &e);
+  if (ok) {
+    size_t n = 0;
+    char **argv = ll_xcalloc(t->nflags + 8, sizeof *argv);
+    argv[n++] = t->cc;
+    for (size_t i = 0; i < t->nflags; i++) argv[n++] = t->flags[i];
+    argv[n++] = "-O1";
+    argv[n++] = "-o";
+    argv[n++] = co;
+    argv[n++] = src;
+    ok = isa_run(argv, NULL, NULL, NULL, NULL, &e) == 0 && file_exists(co);
+    free(argv);
+  }
+  unlink(co);
+  unlink(src);
+  rmdir(dir);
+  free(src);
+  free(co);
+  return ok;
+}
+
+static isa_toolchain *rocm_toolchain(const char *arch) {
+  const char *root = getenv("ROCM_PATH");
+  if (!root || !root[0]) root = "/opt/rocm";
+  int major = 0, minor = 0;
+  if (!rocm_version(root, &major, &minor) || major < 6 || (major == 6 && minor < 3)) return NULL;
+  const char *cands[] = {"bin/hipcc", "llvm/bin/clang"};
+  for (size_t i = 0; i < 2; i++) {
+    char *cc = ll_fmt("%s/%s", root, cands[i]);
+    if (access(cc, X_OK) != 0) {
+      free(cc);
+      continue;
+    }
+    isa_toolchain *t = ll_xcalloc(1, sizeof *t);
+    snprintf(t->arch, sizeof t->arch, "%s", arch);
+    t->cc = cc;
+    add_flag(t, ll_xstrdup("-x"));
+    add_flag(t, ll_xstrdup("hip"));
+    add_flag(t, ll_fmt("--offload-arch=%s", arch));
+    add_flag(t, ll_xstrdup("--cuda-device-only"));
+    add_flag(t, ll_xstrdup("--no-gpu-bundle-output"));
+    if (i == 1) add_flag(t, ll_fmt("--rocm-path=%s", root));
+    if (probe(t)) {
+      char *argv[] = {t->cc, "--version", NULL};
+      t->version = first_line(argv);
+      return t;
+    }
+    isa_toolchain_free(t);
+  }
+  return NULL;
+}
+
+isa_toolchain *isa_toolchain_find(const char *arch, ll_err *err) {
+  if (!is_arch(arch)) {
+    ll_seterr(err, LL_EXIT_USAGE, "unknown arch '%s': expected gfx942 or gfx950", arch ? arch : "(none)");
+    return NULL;
+  }
+  isa_toolchain *t = rocm_toolchain(arch);
+  if (t) return t;
+  char *clang = isa_llvm_tool("clang", err);
+  if (!clang) {
+    const char *dir = getenv("LANELAB_LLVM_BIN");
+    ll_seterr(err, LL_EXIT_ENV,
+              "no compiler can target %s here: no ROCm >= 6.3 ($ROCM_PATH or /opt/rocm) and no clang in %s; install "
+              "Debian's clang-22 and lld-22 (apt-get install -y clang-22 lld-22)%s",
+              arch, dir && dir[0] ? dir : "/usr/lib/llvm-22/bin", dir && dir[0] ? " or fix LANELAB_LLVM_BIN" : "");
+    return NULL;
+  }
+  char *lld = isa_llvm_tool("ld.lld", err);
+  if (!lld) {
+    free(clang);
+    ll_err_prefix(err, "clang-22 needs its linker to make a %s code object (apt-get install -y lld-22)", arch);
+    return NULL;
+  }
+  char *inc = isa_hip_subset_dir(err);
+  if (!inc) {
+    free(clang);
+    free(lld);
+    return NULL;
+  }
+  t = ll_xcalloc(1, sizeof *t);
+  snprintf(t->arch, sizeof t->arch, "%s", arch);
+  t->cc = clang;
+  t->subset = true;
+  t->hip_include = inc;
+  const char *fixed[] = {"-x", "hip", "--cuda-device-only", "--no-gpu-bundle-output", "-nogpuinc", "-nogpulib",
+                         "-fuse-ld=lld"};
+  for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) add_flag(t, ll_xstrdup(fixed[i]));
+  add_flag(t, ll_fmt("--offload-arch=%s", arch));
+  add_flag(t, ll_fmt("--ld-path=%s", lld));
+  add_flag(t, ll_fmt("-I%s", inc));
+  free(lld);
+  char *argv[] = {t->cc, "--version", NULL};
+  t->version = first_line(argv);
+  return t;
+}
+
+/* The code object and the disassembly are made in a private temporary folder and only then
+ * written to their paths (atomically), so a failed compile leaves nothing behind. */
+static bool check_output_path(const char *path, ll_err *err) {
+  struct stat st;
+  if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    ll_seterr(err, LL_EXIT_USAGE, "output %s exists and is not a regular file; refusing to replace it", path);
+    return false;
+  }
+  char *dir = ll_dirname(path);
+  bool ok = stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+  if (!ok) ll_seterr(err, LL_EXIT_USAGE, "output %s: folder %s does not exist", path, dir);
+  free(dir);
+  return ok;
+}
+
+bool isa_cc_compile(const char *src, const char *arch, const char *out_co, const char *out_asm,
+                    char *const *extra, ll_buf *diag, ll_err *err) {
+  struct stat st;
+  if (stat(src, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ll_seterr(err, LL_EXIT_USAGE, "source %s: %s", src, stat(src, &st) != 0 ? strerror(errno) : "not a regular file");
+    return false;
+  }
+  if (!check_output_path(out_co, err) || (out_asm && !check_output_path(out_asm, err))) return false;
+  isa_toolchain *t = isa_toolchain_find(arch, err);
+  if (!t) return false;
+  char *objdump = out_asm ? isa_llvm_tool("llvm-objdump", err) : NULL;
+  if (out_asm && !objdump) {
+    isa_toolchain_free(t);
+    return false;
+  }
+  bool ok = false;
+  char dir[] = "/tmp/lanelab-cc-XXXXXX";
+  if (!mkdtemp(dir)) {
+    ll_seterr(err, LL_EXIT_ENV, "cannot create a temporary folder in /tmp: %s", strerror(errno));
+    goto done;
+  }
+  char *tmp = ll_fmt("%s/out.co", dir);
+  size_t nextra = 0;
+  while (extra && extra[nextra]) nextra++;
+  char **argv = ll_xcalloc(t->nflags + nextra + 8, sizeof *argv);
+  size_t n = 0;
+  argv[n++] = t->cc;
+  for (size_t i = 0; i < t->nflags; i++) argv[n++] = t->flags[i];
+  argv[n++] = "-O3";
+  argv[n++] = "-std=c++17";
+  for (size_t i = 0; i < nextra; i++) argv[n++] = extra[i]; /* after ours, so they override */
+  argv[n++] = "-o";
+  argv[n++] = tmp;
+  argv[n++] = (char *)src;
+  ll_buf cerr = {0};
+  int rc = isa_run(argv, NULL, NULL, NULL, &cerr, err);
+  free(argv);
+  if (diag && cerr.len) ll_buf_put(diag, cerr.data, cerr.len);
+  ll_buf_free(&cerr);
+  if (rc < 0) goto cleanup;
+  if (rc != 0) {
+    ll_seterr(err, LL_EXIT_USAGE, "compiling %s for %s failed (%s exit %d; its message is above)", src, arch, t->cc, rc);
+    goto cleanup;
+  }
+  if (stat(tmp, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > CC_MAX_CODEOBJ) {
+    ll_seterr(err, LL_EXIT_ENV, "%s exited 0 but wrote no code object of at most %u bytes for %s", t->cc,
+              CC_MAX_CODEOBJ, src);
+    goto cleanup;
+  }
+  size_t size = 0;
+  void *bytes = ll_read_file(tmp, &size, err);
+  if (!bytes) goto cleanup;
+  ll_buf asm_text = {0};
+  if (out_asm) {
+    char *mcpu = ll_fmt("--mcpu=%s", arch);
+    char *dargv[] = {objdump, "-d", "--no-show-raw-insn", mcpu, tmp, NULL};
+    ll_buf derr = {0};
+    int drc = isa_run(dargv, NULL, NULL, &asm_text, &derr, err);
+    free(mcpu);
+    if (drc != 0) {
+      if (drc > 0)
+        ll_seterr(err, LL_EXIT_ENV, "llvm-objdump failed on the code object of %s (exit %d): %s", src, drc,
+                  ll_buf_str(&derr));
+      ll_buf_free(&derr);
+      ll_buf_free(&asm_text);
+      free(bytes);
+      goto cleanup;
+    }
+    ll_buf_free(&derr);
+  }
+  ok = ll_write_file_atomic(out_co, bytes, size, err) &&
+       (!out_asm || ll_write_file_atomic(out_asm, asm_text.data ? asm_text.data : "", asm_text.len, err));
+  free(bytes);
+  ll_buf_free(&asm_text);
+cleanup:
+  unlink(tmp);
+  rmdir(dir);
+  free(tmp);
+done:
+  free(objdump);
+  isa_toolchain_free(t);
+  return ok;
+}
+
+char *isa_cc_stem(const char *src) {
+  const char *b = strrchr(src, '/');
+  b = b ? b + 1 : src;
+  char *s = ll_xstrdup(b);
+  char *dot = strrchr(s, '.');
+  if (dot && dot != s) *dot = 0;
+  return s;
+}
+
+bool isa_cc_compile_into(const char *src, const char *arch, const char *dir, char *const *extra, ll_buf *diag,
+                         char **co_path, ll_err *err) {
+  if (!is_arch(arch)) {
+    ll_seterr(err, LL_EXIT_USAGE, "unknown arch '%s': expected gfx942 or gfx950", arch ? arch : "(none)");
+    return false;
+  }
+  if (!ll_mkdir_p(dir, err)) return false;
+  char *stem = isa_cc_stem(src);
+  char *co = ll_fmt("%s/%s.co", dir, stem), *s = ll_fmt("%s/%s.s", dir, stem);
+  free(stem);
+  bool ok = isa_cc_compile(src, arch, co, s, extra, diag, err);
+  free(s);
+  if (ok && co_path) *co_path = co;
+  else free(co);
+  return ok;
+}

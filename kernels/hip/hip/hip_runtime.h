@@ -1,0 +1,386 @@
+// hip/hip_runtime.h — lanelab's own HIP device subset (docs/hip-subset.md), so an ordinary HIP
+// kernel compiles without ROCm: Debian's clang-22 with `-x hip -nogpuinc -nogpulib` and this tree
+// (kernels/hip/) on the include path. `lanelab cc` and mk/kernel.sh put it there only for that
+// compiler; with ROCm >= 6.3 and its device libraries the real headers are used instead, so a
+// kernel written against this subset must be valid HIP (everything here has HIP's name, types
+// and semantics).
+//
+// Built from clang builtins only. What is not here is a compile-time error that names it: an
+// identifier HIP has but this subset does not is either undeclared or declared `unavailable`
+// with a message; a function of the subset called with a type it does not support fails a
+// static_assert naming the function. Nothing converts a value silently: a shuffle takes exactly
+// the types listed (a float stays a float), an atomic's value must convert to the pointee
+// without loss of kind (never floating -> integer, never double -> float), and a float math
+// function refuses a double argument.
+#ifndef HIP_INCLUDE_HIP_HIP_RUNTIME_H
+#define HIP_INCLUDE_HIP_HIP_RUNTIME_H
+#define LANELAB_HIP_SUBSET 1
+
+#if !defined(__HIP__)
+#error "lanelab's hip/hip_runtime.h is device code: compile with clang -x hip (lanelab cc does)"
+#endif
+#if defined(__CLANG_HIP_RUNTIME_WRAPPER_H__)
+#error "lanelab's hip/hip_runtime.h replaces clang's HIP wrapper: compile with -nogpuinc -nogpulib"
+#endif
+#if !defined(__HIP_DEVICE_COMPILE__)
+#error "lanelab's HIP subset is device-only: compile with --cuda-device-only (lanelab cc does)"
+#endif
+
+// ---- attributes ---------------------------------------------------------------------------------
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+#define __host__ __attribute__((host))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+// __launch_bounds__(MAX_THREADS[, MIN_WAVES_PER_EU]) as HIP defines it
+// (hip/amd_detail/host_defines.h): a flat work-group size bound, optionally waves per EU.
+#define __ll_lb1(maxt) __attribute__((amdgpu_flat_work_group_size(1, maxt)))
+#define __ll_lb2(maxt, minw) __attribute__((amdgpu_flat_work_group_size(1, maxt), amdgpu_waves_per_eu(minw)))
+#define __ll_lb_pick(_1, _2, name, ...) name
+#define __launch_bounds__(...) __ll_lb_pick(__VA_ARGS__, __ll_lb2, __ll_lb1, )(__VA_ARGS__)
+// Dynamic LDS: `extern __shared__ T name[];` works as written; HIP's macro form too.
+#define HIP_DYNAMIC_SHARED(type, var) extern __shared__ type var[];
+#define HIP_DYNAMIC_SHARED_ATTRIBUTE
+// `__restrict__` is a clang keyword in HIP mode.
+#define __HIP_PLATFORM_AMD__ 1
+#define LL_HIP_FN static __device__ inline __attribute__((always_inline))
+
+// ---- types ------------------------------------------------------------------------------------
+// The same underlying types <stdint.h> picks, so a later <stdint.h> redeclares them compatibly.
+typedef __INT8_TYPE__ int8_t;
+typedef __INT16_TYPE__ int16_t;
+typedef __INT32_TYPE__ int32_t;
+typedef __INT64_TYPE__ int64_t;
+typedef __UINT8_TYPE__ uint8_t;
+typedef __UINT16_TYPE__ uint16_t;
+typedef __UINT32_TYPE__ uint32_t;
+typedef __UINT64_TYPE__ uint64_t;
+typedef __SIZE_TYPE__ size_t;
+typedef __PTRDIFF_TYPE__ ptrdiff_t;
+
+// Vector types as clang vectors: .x .y .z .w, element-wise arithmetic, the size and alignment of
+// HIP's (8 bytes for 2 x 4-byte, 16 bytes for 4 x 4-byte). The 3-element ones are absent
+// (a clang 3-vector is 16 bytes where HIP's is 12): using one is an undeclared-identifier error.
+typedef float float2 __attribute__((ext_vector_type(2)));
+typedef float float4 __attribute__((ext_vector_type(4)));
+typedef double double2 __attribute__((ext_vector_type(2)));
+typedef int int2 __attribute__((ext_vector_type(2)));
+typedef int int4 __attribute__((ext_vector_type(4)));
+typedef unsigned int uint2 __attribute__((ext_vector_type(2)));
+typedef unsigned int uint4 __attribute__((ext_vector_type(4)));
+LL_HIP_FN float2 make_float2(float x, float y) { return float2{x, y}; }
+LL_HIP_FN float4 make_float4(float x, float y, float z, float w) { return float4{x, y, z, w}; }
+LL_HIP_FN double2 make_double2(double x, double y) { return double2{x, y}; }
+LL_HIP_FN int2 make_int2(int x, int y) { return int2{x, y}; }
+LL_HIP_FN int4 make_int4(int x, int y, int z, int w) { return int4{x, y, z, w}; }
+LL_HIP_FN uint2 make_uint2(unsigned x, unsigned y) { return uint2{x, y}; }
+LL_HIP_FN uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { return uint4{x, y, z, w}; }
+
+// ---- type rules used by the static_asserts below -----------------------------------------------
+namespace lanelab_hip {
+template <class A, class B> struct same { static constexpr bool value = false; };
+template <class A> struct same<A, A> { static constexpr bool value = true; };
+template <class T> struct strip { typedef T type; };
+template <class T> struct strip<const T> { typedef T type; };
+template <class T> struct strip<volatile T> { typedef T type; };
+template <class T> struct strip<const volatile T> { typedef T type; };
+// A value of type From may become a To without changing kind: the same type, an integer to an
+// integer or to a floating type, or a floating type to a wider one. Refused: floating -> integer,
+// wider floating -> narrower (double -> float, float -> half).
+template <class From, class To> struct lossless {
+  static constexpr bool value =
+      same<From, To>::value || (__is_integral(From) && (__is_integral(To) || __is_floating_point(To))) ||
+      (__is_floating_point(From) && __is_floating_point(To) && sizeof(From) < sizeof(To));
+};
+template <class T> struct int_bits {
+  static constexpr int value = __is_integral(T) && !same<T, bool>::value ? (int)sizeof(T) * 8 : 0;
+};
+} // namespace lanelab_hip
+
+// ---- work-item ids ------------------------------------------------------------------------------
+// threadIdx.x etc. as properties (the technique of clang's own __clang_cuda_builtin_vars.h), so
+// `threadIdx.y` emits only the y id. blockDim reads hidden_group_size_{x,y,z} and gridDim reads
+// hidden_block_count_{x,y,z}: the first 12 bytes of the implicit kernel arguments under code object
+// v5 (LLVM AMDGPUUsage, "Code Object V5 Metadata"), which clang-22 uses by default.
+LL_HIP_FN unsigned __ll_grid_dim(int d) {
+  return ((const __attribute__((address_space(4))) unsigned *)__builtin_amdgcn_implicitarg_ptr())[d];
+}
+#define LL_HIP_DIM3(T, X, Y, Z)                                                                   \
+  struct T {                                                                                       \
+    __declspec(property(get = get_x)) unsigned x;                                                  \
+    __declspec(property(get = get_y)) unsigned y;                                                  \
+    __declspec(property(get = get_z)) unsigned z;                                                  \
+    static __device__ __forceinline__ unsigned get_x() { return X; }                               \
+    static __device__ __forceinline__ unsigned get_y() { return Y; }                               \
+    static __device__ __forceinline__ unsigned get_z() { return Z; }                               \
+  };
+LL_HIP_DIM3(__ll_threadIdx_t, __builtin_amdgcn_workitem_id_x(), __builtin_amdgcn_workitem_id_y(),
+            __builtin_amdgcn_workitem_id_z())
+LL_HIP_DIM3(__ll_blockIdx_t, __builtin_amdgcn_workgroup_id_x(), __builtin_amdgcn_workgroup_id_y(),
+            __builtin_amdgcn_workgroup_id_z())
+LL_HIP_DIM3(__ll_blockDim_t, __builtin_amdgcn_workgroup_size_x(), __builtin_amdgcn_workgroup_size_y(),
+            __builtin_amdgcn_workgroup_size_z())
+LL_HIP_DIM3(__ll_gridDim_t, __ll_grid_dim(0), __ll_grid_dim(1), __ll_grid_dim(2))
+#undef LL_HIP_DIM3
+extern const __device__ __ll_threadIdx_t threadIdx;
+extern const __device__ __ll_blockIdx_t blockIdx;
+extern const __device__ __ll_blockDim_t blockDim;
+extern const __device__ __ll_gridDim_t gridDim;
+
+// gfx942 and gfx950 run wave64 only.
+static constexpr int warpSize = 64;
+// Lane 0..63 within the wave: v_mbcnt_lo/hi over an all-ones mask (CDNA3 ISA, V_MBCNT_LO/HI_U32_B32).
+LL_HIP_FN unsigned __lane_id() { return __builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u)); }
+
+// ---- synchronisation ----------------------------------------------------------------------------
+// __syncthreads: release fence, s_barrier, acquire fence at workgroup scope, as HIP's
+// __work_group_barrier (hip/amd_detail/amd_device_functions.h).
+LL_HIP_FN void __syncthreads() {
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");
+  __builtin_amdgcn_s_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
+}
+LL_HIP_FN void __threadfence_block() { __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "workgroup"); }
+LL_HIP_FN void __threadfence() { __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "agent"); }
+LL_HIP_FN void __threadfence_system() { __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, ""); }
+
+// ---- cross-lane -------------------------------------------------------------------------------
+// ds_bpermute_b32: lane L receives the dword of lane (addr / 4) mod 64 (CDNA3 ISA, DS_BPERMUTE_B32).
+// Wider types move as dwords, __half as the low 16 bits of one.
+namespace lanelab_hip {
+template <class T> struct shfl_type {
+  static constexpr bool value = same<T, int>::value || same<T, unsigned>::value || same<T, long>::value ||
+                                same<T, unsigned long>::value || same<T, long long>::value ||
+                                same<T, unsigned long long>::value || same<T, float>::value ||
+                                same<T, double>::value || same<T, _Float16>::value;
+};
+template <class T> __device__ __forceinline__ T bpermute(int src_lane, T v) {
+  const int a = src_lane << 2;
+  if constexpr (sizeof(T) == 8) {
+    unsigned long long b = __builtin_bit_cast(unsigned long long, v);
+    unsigned lo = (unsigned)__builtin_amdgcn_ds_bpermute(a, (int)(unsigned)b);
+    unsigned hi = (unsigned)__builtin_amdgcn_ds_bpermute(a, (int)(unsigned)(b >> 32));
+    return __builtin_bit_cast(T, (unsigned long long)hi << 32 | lo);
+  } else if constexpr (sizeof(T) == 4) {
+    return __builtin_bit_cast(T, __builtin_amdgcn_ds_bpermute(a, __builtin_bit_cast(int, v)));
+  } else {
+    unsigned short b = __builtin_bit_cast(unsigned short, v);
+    return __builtin_bit_cast(T, (unsigned short)__builtin_amdgcn_ds_bpermute(a, (int)b));
+  }
+}
+} // namespace lanelab_hip
+
+#define LL_HIP_SHFL_CHECK(fn, T)                                                                  \
+  static_assert(lanelab_hip::shfl_type<T>::value,                                                \
+                #fn ": the lanelab HIP subset shuffles int, unsigned, long, unsigned long, long long, " \
+                "unsigned long long, float, double and __half only, and converts nothing; this "    \
+                "argument has another type (docs/hip-subset.md)")
+// HIP's semantics (hip/amd_detail/amd_warp_functions.h): lanes form groups of `width` (a power of
+// two, at most 64); a source outside the caller's group yields the caller's own value.
+template <class T> __device__ __forceinline__ T __shfl(T var, int src_lane, int width = warpSize) {
+  LL_HIP_SHFL_CHECK(__shfl, T);
+  const int self = (int)__lane_id();
+  const int index = (src_lane & (width - 1)) + (self & ~(width - 1));
+  return lanelab_hip::bpermute(index, var);
+}
+template <class T> __device__ __forceinline__ T __shfl_up(T var, unsigned lane_delta, int width = warpSize) {
+  LL_HIP_SHFL_CHECK(__shfl_up, T);
+  const int self = (int)__lane_id();
+  int index = self - (int)lane_delta;
+  index = index < (self & ~(width - 1)) ? self : index;
+  return lanelab_hip::bpermute(index, var);
+}
+template <class T> __device__ __forceinline__ T __shfl_down(T var, unsigned lane_delta, int width = warpSize) {
+  LL_HIP_SHFL_CHECK(__shfl_down, T);
+  const int self = (int)__lane_id();
+  int index = self + (int)lane_delta;
+  index = (int)((self & (width - 1)) + lane_delta) >= width ? self : index;
+  return lanelab_hip::bpermute(index, var);
+}
+template <class T> __device__ __forceinline__ T __shfl_xor(T var, int lane_mask, int width = warpSize) {
+  LL_HIP_SHFL_CHECK(__shfl_xor, T);
+  const int self = (int)__lane_id();
+  int index = self ^ lane_mask;
+  index = index >= ((self + width) & ~(width - 1)) ? self : index;
+  return lanelab_hip::bpermute(index, var);
+}
+#undef LL_HIP_SHFL_CHECK
+
+// Votes over the active lanes (EXEC). A predicate is a bool or an integer (non-zero = true); a
+// floating predicate is refused (0.5 would silently become false).
+#define LL_HIP_PRED_CHECK(fn, T)                                                                  \
+  static_assert(__is_integral(T), #fn ": the predicate must be a bool or an integer, not a floating value")
+template <class T> __device__ __forceinline__ unsigned long long __ballot(T predicate) {
+  LL_HIP_PRED_CHECK(__ballot, T);
+  return __builtin_amdgcn_ballot_w64(predicate != 0);
+}
+template <class T> __device__ __forceinline__ int __any(T predicate) {
+  LL_HIP_PRED_CHECK(__any, T);
+  return __builtin_amdgcn_ballot_w64(predicate != 0) != 0;
+}
+template <class T> __device__ __forceinline__ int __all(T predicate) {
+  LL_HIP_PRED_CHECK(__all, T);
+  return __builtin_amdgcn_ballot_w64(predicate != 0) == __builtin_amdgcn_read_exec();
+}
+#undef LL_HIP_PRED_CHECK
+LL_HIP_FN unsigned long long __activemask() { return __builtin_amdgcn_read_exec(); }
+
+// Bit counts. The 64-bit forms take any 64-bit integer, the 32-bit forms any 32-bit integer (the
+// bits are used as they are); other widths are refused rather than extended.
+#define LL_HIP_BITS_CHECK(fn, T, n)                                                               \
+  static_assert(lanelab_hip::int_bits<T>::value == n, #fn ": the argument must be a " #n "-bit integer")
+template <class T> __device__ __forceinline__ int __popcll(T x) {
+  LL_HIP_BITS_CHECK(__popcll, T, 64);
+  return __builtin_popcountll((unsigned long long)x);
+}
+template <class T> __device__ __forceinline__ int __ffsll(T x) { // 1 + index of the lowest set bit, 0 if none
+  LL_HIP_BITS_CHECK(__ffsll, T, 64);
+  return __builtin_ffsll((long long)x);
+}
+template <class T> __device__ __forceinline__ int __clzll(T x) { // leading zeros; 64 for 0
+  LL_HIP_BITS_CHECK(__clzll, T, 64);
+  return x ? __builtin_clzll((unsigned long long)x) : 64;
+}
+template <class T> __device__ __forceinline__ int __popc(T x) {
+  LL_HIP_BITS_CHECK(__popc, T, 32);
+  return __builtin_popcount((unsigned)x);
+}
+template <class T> __device__ __forceinline__ int __ffs(T x) {
+  LL_HIP_BITS_CHECK(__ffs, T, 32);
+  return __builtin_ffs((int)x);
+}
+template <class T> __device__ __forceinline__ int __clz(T x) {
+  LL_HIP_BITS_CHECK(__clz, T, 32);
+  return x ? __builtin_clz((unsigned)x) : 32;
+}
+#undef LL_HIP_BITS_CHECK
+
+// ---- atomics ------------------------------------------------------------------------------------
+// Relaxed, device (agent) scope, as HIP's atomicAdd & co. (hip/amd_detail/amd_hip_atomic.h). The
+// same functions work on global and __shared__ memory: clang infers the address space and emits
+// global_atomic_* or ds_* (flat_atomic_* when it cannot tell).
+namespace lanelab_hip {
+template <class T> struct atomic_int {
+  static constexpr bool value = same<T, int>::value || same<T, unsigned>::value ||
+                                same<T, unsigned long>::value || same<T, unsigned long long>::value;
+};
+} // namespace lanelab_hip
+#define LL_HIP_ATOMIC_CHECK(fn, T, V, ok, types)                                                  \
+  static_assert(ok, #fn ": the lanelab HIP subset provides " #fn " for " types " only");         \
+  static_assert(lanelab_hip::lossless<typename lanelab_hip::strip<V>::type, T>::value,             \
+                #fn ": the value would change kind converting to the pointee type (floating -> "    \
+                "integer or double -> float); pass a value of the pointee's type")
+#define LL_HIP_ATOMIC_RMW(fn, builtin, ok, types)                                                 \
+  template <class T, class V> __device__ __forceinline__ T fn(T *address, V val) {                \
+    LL_HIP_ATOMIC_CHECK(fn, T, V, (ok), types);                                                    \
+    return builtin(address, (T)val, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);                   \
+  }
+#define LL_HIP_INTS lanelab_hip::atomic_int<T>::value
+#define LL_HIP_F32 lanelab_hip::same<T, float>::value
+#define LL_HIP_F64 lanelab_hip::same<T, double>::value
+LL_HIP_ATOMIC_RMW(atomicAdd, __hip_atomic_fetch_add, LL_HIP_INTS || LL_HIP_F32 || LL_HIP_F64,
+                  "int, unsigned, unsigned long, unsigned long long, float and double")
+LL_HIP_ATOMIC_RMW(atomicSub, __hip_atomic_fetch_sub, LL_HIP_INTS || LL_HIP_F32,
+                  "int, unsigned, unsigned long, unsigned long long and float")
+LL_HIP_ATOMIC_RMW(atomicMax, __hip_atomic_fetch_max, LL_HIP_INTS || LL_HIP_F32,
+                  "int, unsigned, unsigned long, unsigned long long and float")
+LL_HIP_ATOMIC_RMW(atomicMin, __hip_atomic_fetch_min, LL_HIP_INTS || LL_HIP_F32,
+                  "int, unsigned, unsigned long, unsigned long long and float")
+LL_HIP_ATOMIC_RMW(atomicAnd, __hip_atomic_fetch_and, LL_HIP_INTS, "int, unsigned, unsigned long and unsigned long long")
+LL_HIP_ATOMIC_RMW(atomicOr, __hip_atomic_fetch_or, LL_HIP_INTS, "int, unsigned, unsigned long and unsigned long long")
+LL_HIP_ATOMIC_RMW(atomicXor, __hip_atomic_fetch_xor, LL_HIP_INTS, "int, unsigned, unsigned long and unsigned long long")
+LL_HIP_ATOMIC_RMW(atomicExch, __hip_atomic_exchange, LL_HIP_INTS || LL_HIP_F32,
+                  "int, unsigned, unsigned long, unsigned long long and float")
+// atomicCAS: stores val where *address == compare (float compares bit patterns, as HIP's
+// integer-CAS implementation does); returns the old value.
+template <class T, class C, class V> __device__ __forceinline__ T atomicCAS(T *address, C compare, V val) {
+  LL_HIP_ATOMIC_CHECK(atomicCAS, T, V, LL_HIP_INTS || LL_HIP_F32,
+                      "int, unsigned, unsigned long, unsigned long long and float");
+  static_assert(lanelab_hip::lossless<typename lanelab_hip::strip<C>::type, T>::value,
+                "atomicCAS: the compare value would change kind converting to the pointee type");
+  T expected = (T)compare;
+  __hip_atomic_compare_exchange_strong(address, &expected, (T)val, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
+                                       __HIP_MEMORY_SCOPE_AGENT);
+  return expected;
+}
+#undef LL_HIP_ATOMIC_RMW
+#undef LL_HIP_INTS
+#undef LL_HIP_F32
+#undef LL_HIP_F64
+
+// ---- integer and min/max helpers ----------------------------------------------------------------
+namespace lanelab_hip {
+template <class T> struct minmax_type {
+  static constexpr bool value = same<T, int>::value || same<T, unsigned>::value || same<T, long>::value ||
+                                same<T, unsigned long>::value || same<T, long long>::value ||
+                                same<T, unsigned long long>::value || same<T, float>::value ||
+                                same<T, double>::value;
+};
+} // namespace lanelab_hip
+// min/max of two values of one type (HIP overloads them per type; mixing types is refused).
+template <class T, class U> __device__ __forceinline__ T min(T a, U b) {
+  static_assert(lanelab_hip::same<T, U>::value && lanelab_hip::minmax_type<T>::value,
+                "min: both arguments must have the same type, one of int, unsigned, long, unsigned long, "
+                "long long, unsigned long long, float, double");
+  if constexpr (__is_floating_point(T)) return __builtin_fmin(a, b);
+  else return b < a ? b : a;
+}
+template <class T, class U> __device__ __forceinline__ T max(T a, U b) {
+  static_assert(lanelab_hip::same<T, U>::value && lanelab_hip::minmax_type<T>::value,
+                "max: both arguments must have the same type, one of int, unsigned, long, unsigned long, "
+                "long long, unsigned long long, float, double");
+  if constexpr (__is_floating_point(T)) return __builtin_fmax(a, b);
+  else return a < b ? b : a;
+}
+LL_HIP_FN int abs(int x) { return x < 0 ? -x : x; }
+LL_HIP_FN long labs(long x) { return x < 0 ? -x : x; }
+LL_HIP_FN long long llabs(long long x) { return x < 0 ? -x : x; }
+LL_HIP_FN unsigned __umulhi(unsigned a, unsigned b) { return (unsigned)(((unsigned long long)a * b) >> 32); }
+LL_HIP_FN int __mulhi(int a, int b) { return (int)(((long long)a * b) >> 32); }
+
+// ---- names HIP has that this subset refuses ------------------------------------------------------
+// Declared so that a use is an error naming them and saying why (clang: "'X' is unavailable: ...").
+#define LL_HIP_REFUSE(name, why)                                                                  \
+  template <class... A> __device__ void name(A...) __attribute__((unavailable(                     \
+      "not in lanelab's HIP subset: " why " (docs/hip-subset.md)")));
+LL_HIP_REFUSE(__shfl_sync, "the *_sync cross-lane forms are not provided; use __shfl")
+LL_HIP_REFUSE(__shfl_up_sync, "the *_sync cross-lane forms are not provided; use __shfl_up")
+LL_HIP_REFUSE(__shfl_down_sync, "the *_sync cross-lane forms are not provided; use __shfl_down")
+LL_HIP_REFUSE(__shfl_xor_sync, "the *_sync cross-lane forms are not provided; use __shfl_xor")
+LL_HIP_REFUSE(__ballot_sync, "the *_sync cross-lane forms are not provided; use __ballot")
+LL_HIP_REFUSE(__any_sync, "the *_sync cross-lane forms are not provided; use __any")
+LL_HIP_REFUSE(__all_sync, "the *_sync cross-lane forms are not provided; use __all")
+LL_HIP_REFUSE(__syncwarp, "a wave64 executes in lockstep; no warp barrier is provided")
+LL_HIP_REFUSE(printf, "device printf needs the hostcall buffer, which the emulator does not provide")
+LL_HIP_REFUSE(malloc, "device heap allocation is not provided")
+LL_HIP_REFUSE(free, "device heap allocation is not provided")
+LL_HIP_REFUSE(atomicInc, "atomicInc/atomicDec are not provided")
+LL_HIP_REFUSE(atomicDec, "atomicInc/atomicDec are not provided")
+LL_HIP_REFUSE(atomicAdd_system, "scoped atomics are not provided; atomicAdd is device scope")
+LL_HIP_REFUSE(atomicAdd_block, "scoped atomics are not provided; atomicAdd is device scope")
+LL_HIP_REFUSE(__ldg, "use an ordinary load through a const __restrict__ pointer")
+LL_HIP_REFUSE(clock64, "no clock is modelled by the emulator")
+LL_HIP_REFUSE(clock, "no clock is modelled by the emulator")
+LL_HIP_REFUSE(wall_clock64, "no clock is modelled by the emulator")
+LL_HIP_REFUSE(abort, "device abort is not provided; use __builtin_trap()")
+LL_HIP_REFUSE(sin, "double-precision sin is not provided; sinf is")
+LL_HIP_REFUSE(cos, "double-precision cos is not provided; cosf is")
+LL_HIP_REFUSE(tan, "tan/tanf are not provided")
+LL_HIP_REFUSE(tanf, "tan/tanf are not provided")
+LL_HIP_REFUSE(tanh, "double-precision tanh is not provided; tanhf is")
+LL_HIP_REFUSE(erf, "double-precision erf is not provided; erff is")
+LL_HIP_REFUSE(pow, "double-precision pow is not provided; powf is")
+LL_HIP_REFUSE(expm1f, "expm1/log1p are not provided")
+LL_HIP_REFUSE(log1pf, "expm1/log1p are not provided")
+LL_HIP_REFUSE(log10f, "log10 is not provided; use log2f(x) * 0.30103f")
+LL_HIP_REFUSE(sincosf, "sincosf is not provided; call sinf and cosf")
+LL_HIP_REFUSE(__sinf, "the fast __sinf/__cosf are not provided; sinf/cosf are")
+LL_HIP_REFUSE(__cosf, "the fast __sinf/__cosf are not provided; sinf/cosf are")
+#undef LL_HIP_REFUSE
+
+#include "hip/lanelab_hip_fp16.h"
+#include "hip/lanelab_hip_math.h"
+
+#endif // HIP_INCLUDE_HIP_HIP_RUNTIME_H

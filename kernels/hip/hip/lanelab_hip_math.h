@@ -1,0 +1,349 @@
+// hip/lanelab_hip_math.h — the math functions of lanelab's HIP subset (included by
+// hip/hip_runtime.h). Each is either a clang builtin whose AMDGPU lowering LLVM expands inline
+// (sqrt, exp, exp2, log, log2 in float; sqrt, fma, min/max, rounding in both) or a polynomial
+// written here. Measured accuracy (ULP against the correctly rounded value, on lanelab's emulator)
+// is in docs/hip-subset.md and README.md; tests/test_hip.c measures it.
+//
+// Argument rule: a float function takes a float; an integer or a narrower floating value
+// (__half, __hip_bfloat16) converts to float, but a double is refused (it would be rounded
+// silently) — call the double form. The double forms take a double; integers and float convert.
+#ifndef LANELAB_HIP_MATH_H
+#define LANELAB_HIP_MATH_H
+
+namespace lanelab_hip {
+// ---- double helpers (also used by the float functions that are computed in double) ------------
+static constexpr double kLn2Hi = 6.93147180369123816490e-01; // ln 2, top 32 bits (fdlibm's split)
+static constexpr double kLn2Lo = 1.90821492927058770002e-10; // ln 2 - kLn2Hi
+static constexpr double kInvLn2 = 1.44269504088896338700e+00;
+static constexpr double kInvLn2Lo = 2.0355273740931033e-17;   // 1/ln 2 - kInvLn2
+static constexpr double kLn2 = 6.93147180559945286227e-01;
+static constexpr double kLn2Tail = 2.3190468138462996e-17;    // ln 2 - kLn2
+
+__device__ __forceinline__ bool dnan(double x) { return x != x; }
+
+// e^r for |r| <= ln2/2 + a little: Taylor series to r^13 (remainder < 5e-18 relative).
+__device__ __forceinline__ double exp_poly(double r) {
+  double p = 1.0 / 6227020800.0;                   // 1/13!
+  p = __builtin_fma(p, r, 1.0 / 479001600.0);      // 1/12!
+  p = __builtin_fma(p, r, 1.0 / 39916800.0);
+  p = __builtin_fma(p, r, 1.0 / 3628800.0);
+  p = __builtin_fma(p, r, 1.0 / 362880.0);
+  p = __builtin_fma(p, r, 1.0 / 40320.0);
+  p = __builtin_fma(p, r, 1.0 / 5040.0);
+  p = __builtin_fma(p, r, 1.0 / 720.0);
+  p = __builtin_fma(p, r, 1.0 / 120.0);
+  p = __builtin_fma(p, r, 1.0 / 24.0);
+  p = __builtin_fma(p, r, 1.0 / 6.0);
+  p = __builtin_fma(p, r, 0.5);
+  p = __builtin_fma(p, r, 1.0);
+  return __builtin_fma(p, r, 1.0);
+}
+
+// exp(x): x = n ln2 + r (Cody-Waite with fma), e^r from the series, scaled by 2^n with ldexp
+// (which rounds a subnormal result once).
+__device__ __forceinline__ double exp_d(double x) {
+  if (dnan(x)) return x;
+  if (x > 709.782712893384) return __builtin_inf();
+  if (x < -745.1332191019412) return 0.0;
+  const double n = __builtin_rint(x * kInvLn2);
+  double r = __builtin_fma(-n, kLn2Hi, x);
+  r = __builtin_fma(-n, kLn2Lo, r);
+  return __builtin_ldexp(exp_poly(r), (int)n);
+}
+
+// 2^x: x = n + f exactly (|f| <= 1/2); 2^f = e^t with t = f ln2 carried as t + t_lo.
+__device__ __forceinline__ double exp2_d(double x) {
+  if (dnan(x)) return x;
+  if (x >= 1024.0) return __builtin_inf();
+  if (x < -1075.0) return 0.0;
+  const double n = __builtin_rint(x);
+  const double f = x - n;
+  const double t = f * kLn2;
+  const double t_lo = __builtin_fma(f, kLn2, -t) + f * kLn2Tail;
+  const double p = exp_poly(t);
+  return __builtin_ldexp(__builtin_fma(p, t_lo, p), (int)n);
+}
+
+// log(1 + f) for f in [sqrt(1/2) - 1, sqrt(2) - 1]: with s = f / (2 + f),
+// log(1+f) = f - (f^2/2 - s (f^2/2 + R)), R = sum_k 2 s^2k / (2k + 1) (the series of 2 atanh(s);
+// the arrangement is fdlibm's e_log.c, the coefficients are the exact series, to k = 10:
+// s^2 <= 0.0295, so the remainder is below 1e-18 relative).
+__device__ __forceinline__ double log1p_red(double f) {
+  const double s = f / (2.0 + f);
+  const double z = s * s;
+  double R = 2.0 / 21.0;
+  R = __builtin_fma(R, z, 2.0 / 19.0);
+  R = __builtin_fma(R, z, 2.0 / 17.0);
+  R = __builtin_fma(R, z, 2.0 / 15.0);
+  R = __builtin_fma(R, z, 2.0 / 13.0);
+  R = __builtin_fma(R, z, 2.0 / 11.0);
+  R = __builtin_fma(R, z, 2.0 / 9.0);
+  R = __builtin_fma(R, z, 2.0 / 7.0);
+  R = __builtin_fma(R, z, 2.0 / 5.0);
+  R = __builtin_fma(R, z, 2.0 / 3.0);
+  R *= z;
+  const double hfsq = 0.5 * f * f;
+  return f - (hfsq - s * (hfsq + R));
+}
+
+// x = 2^e (1 + f) with 1 + f in [sqrt(1/2), sqrt(2)); x finite and > 0.
+__device__ __forceinline__ double log_split(double x, int *e) {
+  int k;
+  double m = __builtin_frexp(x, &k); // [1/2, 1)
+  if (m < 0.70710678118654752440) {
+    m *= 2.0;
+    k -= 1;
+  }
+  *e = k;
+  return m - 1.0;
+}
+
+__device__ __forceinline__ double log_d(double x) {
+  if (dnan(x) || x == __builtin_inf()) return x;
+  if (x == 0.0) return -__builtin_inf();
+  if (x < 0.0) return __builtin_nan("");
+  int e;
+  const double f = log_split(x, &e);
+  const double l = log1p_red(f);
+  return __builtin_fma((double)e, kLn2Hi, __builtin_fma((double)e, kLn2Lo, l));
+}
+
+__device__ __forceinline__ double log2_d(double x) {
+  if (dnan(x) || x == __builtin_inf()) return x;
+  if (x == 0.0) return -__builtin_inf();
+  if (x < 0.0) return __builtin_nan("");
+  int e;
+  const double f = log_split(x, &e);
+  const double l = log1p_red(f);
+  const double hi = l * kInvLn2;
+  const double lo = __builtin_fma(l, kInvLn2, -hi) + l * kInvLn2Lo;
+  return (double)e + (hi + lo);
+}
+
+// ---- float functions computed in double --------------------------------------------------------
+// sin and cos of r, |r| <= pi/4: Taylor series to r^13 / r^12 (remainders < 3e-14 / 4e-13
+// relative, far below a float ULP).
+__device__ __forceinline__ double sin_poly(double r) {
+  const double z = r * r;
+  double p = 1.0 / 6227020800.0;
+  p = __builtin_fma(p, -z, 1.0 / 39916800.0);
+  p = __builtin_fma(p, -z, 1.0 / 362880.0);
+  p = __builtin_fma(p, -z, 1.0 / 5040.0);
+  p = __builtin_fma(p, -z, 1.0 / 120.0);
+  p = __builtin_fma(p, -z, 1.0 / 6.0);
+  return __builtin_fma(-z * r, p, r);
+}
+__device__ __forceinline__ double cos_poly(double r) {
+  const double z = r * r;
+  double p = 1.0 / 479001600.0;
+  p = __builtin_fma(p, -z, 1.0 / 3628800.0);
+  p = __builtin_fma(p, -z, 1.0 / 40320.0);
+  p = __builtin_fma(p, -z, 1.0 / 720.0);
+  p = __builtin_fma(p, -z, 1.0 / 24.0);
+  p = __builtin_fma(p, -z, 0.5);
+  return __builtin_fma(-z, p, 1.0);
+}
+
+// Word i of {0, 0, 2/pi in hexadecimal: 0.A2F9836E 4E441529 ...} (checked with mpmath at 400 bits).
+// Selects, not an array: an array would be a constant table in the code object's .rodata, which
+// lanelab's emulator does not map.
+__device__ __forceinline__ unsigned two_over_pi(int i) {
+  return i == 2 ? 0xA2F9836Eu : i == 3 ? 0x4E441529u : i == 4 ? 0xFC2757D1u : i == 5 ? 0xF534DDC0u
+       : i == 6 ? 0xDB629599u : i == 7 ? 0x3C439041u : i == 8 ? 0xFE5163ABu : i == 9 ? 0xDEBBC561u : 0u;
+}
+
+// Reduction of a finite float x to x = (q + t) pi/2, |t| <= 1/2, returning r = t pi/2 and q mod 4.
+// |x| < pi/4: r = x, q = 0. Otherwise exactly as Payne and Hanek: x = m 2^(E-23) with a 24-bit
+// integer m; only the bits of 2/pi from weight 2^-(E-24) on matter modulo 4, so m is multiplied by
+// the 96-bit window of 2/pi starting there, and bits 95..32 of the 120-bit product are x 2/pi
+// modulo 4 with 62 fraction bits. Two zero words precede 2/pi's bits so the window may start
+// before 2/pi's first bit.
+__device__ __forceinline__ double trig_reduce(float x, int *quadrant) {
+  const unsigned ix = __builtin_bit_cast(unsigned, x) & 0x7fffffffu;
+  if (ix < 0x3f490fdbu) { // |x| < pi/4
+    *quadrant = 0;
+    return (double)x;
+  }
+  const int E = (int)(ix >> 23) - 127;
+  const unsigned long long m = (ix & 0x7fffffu) | 0x800000u;
+  const int j0 = E - 25 + 64;             // first bit of the window, counted from two_over_pi[0]
+  const int q = j0 >> 5, o = j0 & 31;
+  unsigned a[3];
+  for (int i = 0; i < 3; i++) {
+    const unsigned long long w = (unsigned long long)two_over_pi(q + i) << 32 | two_over_pi(q + i + 1);
+    a[i] = (unsigned)(w >> (32 - o));
+  }
+  const unsigned long long p2 = m * a[2], p1 = m * a[1], p0 = m * a[0];
+  const unsigned long long lo = p2 + (p1 << 32);
+  const unsigned long long hi = p0 + (p1 >> 32) + (lo < p2 ? 1u : 0u);
+  const unsigned long long h = hi << 32 | lo >> 32; // bits 95..32: 2 integer bits, 62 fraction bits
+  const unsigned long long f = h << 2;
+  int quad = (int)(h >> 62) + (int)(f >> 63);       // a fraction >= 1/2 rounds to the next quadrant
+  double r = (double)(long long)f * 0x1p-64 * 1.57079632679489661923;
+  if (x < 0.0f) {
+    r = -r;
+    quad = -quad;
+  }
+  *quadrant = quad & 3;
+  return r;
+}
+} // namespace lanelab_hip
+
+// ---- float functions ------------------------------------------------------------------------------
+#define LL_HIP_F32_ARG(fn, T)                                                                     \
+  static_assert(lanelab_hip::lossless<typename lanelab_hip::strip<T>::type, float>::value,        \
+                #fn ": takes a float; a double argument would be rounded silently (use the double " \
+                "form or convert explicitly)")
+#define LL_HIP_F1(fn, ...)                                                                       \
+  LL_HIP_FN float fn##_impl_(float x) { __VA_ARGS__ }                                                    \
+  template <class T> __device__ __forceinline__ float fn(T xin) {                                 \
+    LL_HIP_F32_ARG(fn, T);                                                                         \
+    return fn##_impl_((float)xin);                                                                 \
+  }
+#define LL_HIP_F2(fn, ...)                                                                       \
+  LL_HIP_FN float fn##_impl_(float x, float y) { __VA_ARGS__ }                                           \
+  template <class T, class U> __device__ __forceinline__ float fn(T xin, U yin) {                 \
+    LL_HIP_F32_ARG(fn, T);                                                                         \
+    LL_HIP_F32_ARG(fn, U);                                                                         \
+    return fn##_impl_((float)xin, (float)yin);                                                     \
+  }
+
+LL_HIP_F1(sqrtf, return __builtin_sqrtf(x);)
+LL_HIP_F1(rsqrtf, return 1.0f / __builtin_sqrtf(x);)
+LL_HIP_F1(fabsf, return __builtin_fabsf(x);)
+LL_HIP_F1(expf, return __builtin_expf(x);)
+LL_HIP_F1(exp2f, return __builtin_exp2f(x);)
+LL_HIP_F1(logf, return __builtin_logf(x);)
+LL_HIP_F1(log2f, return __builtin_log2f(x);)
+LL_HIP_F1(floorf, return __builtin_floorf(x);)
+LL_HIP_F1(ceilf, return __builtin_ceilf(x);)
+LL_HIP_F1(truncf, return __builtin_truncf(x);)
+LL_HIP_F1(rintf, return __builtin_rintf(x);)
+LL_HIP_F1(roundf, return __builtin_roundf(x);)
+// Fast forms, as HIP's: one v_exp_f32 / v_log_f32 / v_rcp_f32 (hardware accuracy ~1 ULP of that
+// instruction, plus the extra rounding of the scaling multiply; no special handling of denormals).
+LL_HIP_F1(__expf, return __builtin_amdgcn_exp2f(x * 1.44269504088896341f);)
+LL_HIP_F1(__logf, return __builtin_amdgcn_logf(x) * 0.693147180559945309f;)
+LL_HIP_F2(__fdividef, return x * __builtin_amdgcn_rcpf(y);)
+LL_HIP_F2(fmaxf, return __builtin_fmaxf(x, y);)
+LL_HIP_F2(fminf, return __builtin_fminf(x, y);)
+LL_HIP_F2(fdividef, return x / y;)
+LL_HIP_F2(copysignf, return __builtin_copysignf(x, y);)
+template <class T, class U, class V> __device__ __forceinline__ float fmaf(T a, U b, V c) {
+  LL_HIP_F32_ARG(fmaf, T);
+  LL_HIP_F32_ARG(fmaf, U);
+  LL_HIP_F32_ARG(fmaf, V);
+  return __builtin_fmaf((float)a, (float)b, (float)c);
+}
+
+LL_HIP_F1(sinf, {
+  if (__builtin_isinf(x) || x != x) return x - x;
+  int q;
+  const double r = lanelab_hip::trig_reduce(x, &q);
+  const double v = (q & 1) ? lanelab_hip::cos_poly(r) : lanelab_hip::sin_poly(r);
+  return (float)((q & 2) ? -v : v);
+})
+LL_HIP_F1(cosf, {
+  if (__builtin_isinf(x) || x != x) return x - x;
+  int q;
+  const double r = lanelab_hip::trig_reduce(x, &q);
+  const double v = (q & 1) ? lanelab_hip::sin_poly(r) : lanelab_hip::cos_poly(r);
+  return (float)((q == 1 || q == 2) ? -v : v);
+})
+// tanh: |x| < 2^-12: x - x^3/3 (the next term is below 2^-48 relative); otherwise
+// (1 - e^-2|x|) / (1 + e^-2|x|) in double, whose cancellation costs at most 2^12 of double's
+// 2^-53; |x| >= 10: +-1.
+LL_HIP_F1(tanhf, {
+  if (x != x) return x;
+  const double a = __builtin_fabs((double)x);
+  double t;
+  if (a < 0x1p-12) t = a - a * a * a / 3.0;
+  else if (a >= 10.0) t = 1.0;
+  else {
+    const double e = lanelab_hip::exp_d(-2.0 * a);
+    t = (1.0 - e) / (1.0 + e);
+  }
+  return (float)(x < 0.0f ? -t : t);
+})
+// erf: the Maclaurin series 2/sqrt(pi) sum (-1)^n x^(2n+1) / (n! (2n+1)) in double for |x| < 4
+// (its alternating terms peak near 1e5 at |x| = 4, costing 17 of double's 53 bits; 36 remain);
+// |x| >= 4: +-1 (1 - erf(4) = 1.5e-8 is below half a float ULP of 1).
+LL_HIP_F1(erff, {
+  if (x != x) return x;
+  const double a = __builtin_fabs((double)x);
+  if (a >= 4.0) return x < 0.0f ? -1.0f : 1.0f;
+  const double z = a * a;
+  double term = a, sum = a;
+  for (int n = 1; n < 80; n++) {
+    term *= -z / n;
+    const double c = term / (2 * n + 1);
+    sum += c;
+    if (__builtin_fabs(c) < 1e-17 * __builtin_fabs(sum)) break;
+  }
+  const double v = sum * 1.12837916709551257390; // 2/sqrt(pi)
+  return (float)(x < 0.0f ? -v : v);
+})
+// powf per C99 Annex F (F.9.4.4) for the special cases; otherwise 2^(y log2|x|) in double: the
+// product's absolute error is below 2^-44, a relative error of the result far below a float ULP.
+LL_HIP_F2(powf, {
+  if (y == 0.0f || x == 1.0f) return 1.0f;
+  if (x != x || y != y) return x + y;
+  const float ay = __builtin_fabsf(y);
+  const bool y_int = __builtin_truncf(y) == y;
+  const bool y_odd = y_int && ay < 0x1p24f && ((long long)ay & 1);
+  const float ax = __builtin_fabsf(x);
+  if (__builtin_isinf(y)) {
+    if (ax == 1.0f) return 1.0f;
+    return (ax < 1.0f) == (y < 0.0f) ? __builtin_inff() : 0.0f;
+  }
+  const float sign = (x < 0.0f && y_odd) ? -1.0f : 1.0f;
+  if (ax == 0.0f) return y < 0.0f ? __builtin_copysignf(__builtin_inff(), sign * x) : __builtin_copysignf(0.0f, sign * x);
+  if (__builtin_isinf(ax)) return y < 0.0f ? sign * 0.0f : sign * __builtin_inff();
+  if (x < 0.0f && !y_int) return __builtin_nanf("");
+  const double t = (double)y * lanelab_hip::log2_d((double)ax);
+  return sign * (float)lanelab_hip::exp2_d(t);
+})
+#undef LL_HIP_F1
+#undef LL_HIP_F2
+#undef LL_HIP_F32_ARG
+
+// ---- double functions -----------------------------------------------------------------------------
+// Each takes a double (a float or integer argument converts exactly, except integers beyond 2^53);
+// the float overloads of the C++ names (exp(float) ...) call the float functions, as in HIP.
+#define LL_HIP_D1(fn, ffn, body)                                                                  \
+  LL_HIP_FN double fn(double x) { body }                                                          \
+  LL_HIP_FN float fn(float x) { return ffn(x); }
+#define LL_HIP_D2(fn, ffn, body)                                                                  \
+  LL_HIP_FN double fn(double x, double y) { body }                                                \
+  LL_HIP_FN float fn(float x, float y) { return ffn(x, y); }
+LL_HIP_D1(sqrt, sqrtf, return __builtin_sqrt(x);)
+LL_HIP_D1(rsqrt, rsqrtf, return 1.0 / __builtin_sqrt(x);)
+LL_HIP_D1(fabs, fabsf, return __builtin_fabs(x);)
+LL_HIP_D1(exp, expf, return lanelab_hip::exp_d(x);)
+LL_HIP_D1(exp2, exp2f, return lanelab_hip::exp2_d(x);)
+LL_HIP_D1(log, logf, return lanelab_hip::log_d(x);)
+LL_HIP_D1(log2, log2f, return lanelab_hip::log2_d(x);)
+LL_HIP_D1(floor, floorf, return __builtin_floor(x);)
+LL_HIP_D1(ceil, ceilf, return __builtin_ceil(x);)
+LL_HIP_D1(trunc, truncf, return __builtin_trunc(x);)
+LL_HIP_D1(rint, rintf, return __builtin_rint(x);)
+LL_HIP_D1(round, roundf, return __builtin_round(x);)
+LL_HIP_D2(fmax, fmaxf, return __builtin_fmax(x, y);)
+LL_HIP_D2(fmin, fminf, return __builtin_fmin(x, y);)
+LL_HIP_D2(copysign, copysignf, return __builtin_copysign(x, y);)
+LL_HIP_FN double fma(double a, double b, double c) { return __builtin_fma(a, b, c); }
+LL_HIP_FN float fma(float a, float b, float c) { return fmaf(a, b, c); }
+#undef LL_HIP_D1
+#undef LL_HIP_D2
+
+// Classification (macros in C; functions here, for float and double).
+LL_HIP_FN bool isnan(float x) { return __builtin_isnan(x); }
+LL_HIP_FN bool isnan(double x) { return __builtin_isnan(x); }
+LL_HIP_FN bool isinf(float x) { return __builtin_isinf(x); }
+LL_HIP_FN bool isinf(double x) { return __builtin_isinf(x); }
+LL_HIP_FN bool isfinite(float x) { return __builtin_isfinite(x); }
+LL_HIP_FN bool isfinite(double x) { return __builtin_isfinite(x); }
+#define INFINITY __builtin_inff()
+#define NAN __builtin_nanf("")
+
+#endif // LANELAB_HIP_MATH_H

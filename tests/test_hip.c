@@ -1,0 +1,825 @@
+/* test_hip — ordinary HIP kernels on lanelab: the HIP subset (kernels/hip, docs/hip-subset.md),
+ * `lanelab cc`, and the corpus in tests/hip/. Each corpus kernel is compiled for gfx942 and
+ * gfx950 with `lanelab cc`, run on the emulator with `lanelab run`, and its output compared
+ * with a CPU reference written here (from the kernel's stated meaning, never from running it).
+ *
+ * Criterion runs every test in its own process, so a test works inside its own temporary folder
+ * (chdir) and names its files relatively. */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "isa/isa.h"
+#include "oracle/oracle.h"
+#include "util/util.h"
+
+#define LANELAB LANELAB_BUILD "/lanelab"
+#define HIPDIR LANELAB_ROOT "/tests/hip"
+static const char *const arches[2] = {"gfx942", "gfx950"};
+
+/* ---- helpers --------------------------------------------------------------------------------*/
+/* Runs a shell command; returns its exit status; *err_out (may be NULL) gets its stderr. */
+static int sh(char **err_out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int sh(char **err_out, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  ll_buf cmd = {0};
+  ll_buf_vprintf(&cmd, fmt, ap);
+  va_end(ap);
+  char errf[] = "/tmp/lanelab-test-hip-err-XXXXXX";
+  int fd = mkstemp(errf);
+  cr_assert(fd >= 0);
+  close(fd);
+  char *full = ll_fmt("%s 2>%s", ll_buf_str(&cmd), errf);
+  int st = system(full);
+  free(full);
+  cr_assert(WIFEXITED(st), "'%s' died (status 0x%x)", ll_buf_str(&cmd), st);
+  size_t n;
+  char *e = ll_read_file(errf, &n, NULL);
+  unlink(errf);
+  if (err_out) *err_out = e ? e : ll_xstrdup("");
+  else free(e);
+  ll_buf_free(&cmd);
+  return WEXITSTATUS(st);
+}
+
+/* A fresh temporary folder, made the current directory; removed after the test. */
+static char test_dir[64];
+static void enter_tmpdir(void) {
+  snprintf(test_dir, sizeof test_dir, "/tmp/lanelab-test-hip-XXXXXX");
+  cr_assert_not_null(mkdtemp(test_dir));
+  cr_assert_eq(chdir(test_dir), 0);
+}
+static void leave_tmpdir(void) {
+  if (!test_dir[0]) return;
+  if (chdir("/") == 0) {
+    char *cmd = ll_fmt("rm -rf '%s'", test_dir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", test_dir);
+    free(cmd);
+  }
+}
+TestSuite(corpus, .fini = leave_tmpdir);
+TestSuite(cc, .fini = leave_tmpdir);
+TestSuite(subset, .fini = leave_tmpdir);
+TestSuite(math, .fini = leave_tmpdir);
+
+static void put(const char *path, const void *data, size_t n) {
+  ll_err e = {0};
+  cr_assert(ll_write_file_atomic(path, data, n, &e), "%s", e.msg);
+}
+
+static void *get(const char *path, size_t want) {
+  size_t n = 0;
+  ll_err e = {0};
+  void *p = ll_read_file(path, &n, &e);
+  cr_assert_not_null(p, "%s", e.msg);
+  cr_assert_eq(n, want, "%s: %zu bytes, want %zu", path, n, want);
+  return p;
+}
+
+/* The symbol of the C++ kernel `name` in co (Itanium mangling starts _Z<len><name>). */
+static char *kernel_symbol(const char *co, const char *name) {
+  ll_err e = {0};
+  isa_elf *elf = isa_elf_read_file(co, &e);
+  cr_assert_not_null(elf, "%s", e.msg);
+  char *prefix = ll_fmt("_Z%zu%s", strlen(name), name);
+  char *sym = NULL;
+  for (size_t i = 0; i < elf->nfuncs && !sym; i++)
+    if (!strncmp(elf->funcs[i].name, prefix, strlen(prefix))) sym = ll_xstrdup(elf->funcs[i].name);
+  cr_assert_not_null(sym, "%s: no kernel %s (%s...)", co, name, prefix);
+  free(prefix);
+  isa_elf_free(elf);
+  return sym;
+}
+
+/* `lanelab cc tests/hip/NAME.hip --arch all -o .` : ./gfx942/NAME.co and ./gfx950/NAME.co. */
+static void cc_corpus(const char *name) {
+  char *err;
+  int rc = sh(&err, LANELAB " -q cc " HIPDIR "/%s.hip --arch all -o .", name);
+  cr_assert_eq(rc, 0, "lanelab cc %s.hip: exit %d: %s", name, rc, err);
+  free(err);
+  for (int a = 0; a < 2; a++) {
+    char *co = ll_fmt("%s/%s.co", arches[a], name), *s = ll_fmt("%s/%s.s", arches[a], name);
+    cr_assert(access(co, R_OK) == 0 && access(s, R_OK) == 0, "lanelab cc left no %s and %s", co, s);
+    free(co);
+    free(s);
+  }
+}
+
+/* `lanelab run ARCH/NAME.co <kernel NAME> --backend emu ARGS` must exit 0. */
+static void run_corpus(const char *arch, const char *name, const char *args) {
+  char *co = ll_fmt("%s/%s.co", arch, name);
+  char *sym = kernel_symbol(co, name);
+  char *err;
+  int rc = sh(&err, LANELAB " -q run %s '%s' --backend emu %s", co, sym, args);
+  cr_assert_eq(rc, 0, "%s: lanelab run %s %s: exit %d: %s", arch, name, args, rc, err);
+  free(err);
+  free(sym);
+  free(co);
+}
+
+/* Element-wise |got - ref| <= atol + rtol |ref| over n floats (NaN only against NaN). */
+static void expect_f32(const char *what, const char *arch, const float *got, const float *ref, size_t n, double atol,
+                       double rtol) {
+  for (size_t i = 0; i < n; i++) {
+    if (isnan(ref[i]) && isnan(got[i])) continue;
+    double d = fabs((double)got[i] - (double)ref[i]);
+    cr_assert(d <= atol + rtol * fabs((double)ref[i]) || (isinf(ref[i]) && got[i] == ref[i]),
+              "%s on %s: element %zu is %.9g, want %.9g (atol %g, rtol %g)", what, arch, i, got[i], ref[i], atol, rtol);
+  }
+}
+static void expect_bytes(const char *what, const char *arch, const void *got, const void *ref, size_t n, size_t elem) {
+  const uint8_t *g = got, *r = ref;
+  for (size_t i = 0; i < n; i += elem)
+    cr_assert(memcmp(g + i, r + i, elem) == 0, "%s on %s: element %zu differs (byte offset %zu)", what, arch, i / elem, i);
+}
+
+/* A deterministic generator (xorshift64*), independent of anything under test. */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint64_t rnd(void) {
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return rng_state * 0x2545f4914f6cdd1dull;
+}
+static float urand(float lo, float hi) { return lo + (hi - lo) * (float)((rnd() >> 40) * 0x1p-24); }
+
+#define FOR_ARCH for (int ai = 0; ai < 2; ai++)
+#define ARCH arches[ai]
+
+/* ---- the corpus -----------------------------------------------------------------------------*/
+Test(corpus, saxpy, .timeout = 300) {
+  enter_tmpdir();
+  cc_corpus("saxpy");
+  enum { N = 1000 };
+  float x[N], y[N], ref[N];
+  for (int i = 0; i < N; i++) x[i] = urand(-10, 10), y[i] = urand(-10, 10), ref[i] = (float)(2.5 * x[i] + y[i]);
+  put("x.bin", x, sizeof x);
+  put("y.bin", y, sizeof y);
+  FOR_ARCH {
+    run_corpus(ARCH, "saxpy", "--grid 4 --block 256 --arg in:x.bin --arg io:y.bin:got.bin --arg f32:2.5 --arg i32:1000");
+    float *got = get("got.bin", sizeof ref);
+    expect_f32("saxpy", ARCH, got, ref, N, 1e-5, 1e-6);
+    free(got);
+  }
+}
+
+Test(corpus, block_reduce, .timeout = 300) {
+  enter_tmpdir();
+  cc_corpus("block_reduce");
+  enum { N = 1000, B = 4 };
+  float x[N], ref[B] = {0};
+  double acc[B] = {0};
+  for (int i = 0; i < N; i++) x[i] = urand(-1, 1), acc[i / 256] += x[i];
+  for (int b = 0; b < B; b++) ref[b] = (float)acc[b];
+  put("x.bin", x, sizeof x);
+  FOR_ARCH {
+    run_corpus(ARCH, "block_reduce", "--grid 4 --block 256 --arg in:x.bin --arg out:16:got.bin --arg i32:1000");
+    float *got = get("got.bin", sizeof ref);
+    expect_f32("block_reduce", ARCH, got, ref, B, 1e-5, 1e-5);
+    free(got);
+  }
+}
+
+/* The regression behind the subset's "no conversion" rule: float partial sums through __shfl_xor
+ * once became integers (every row sum wrong). The inputs have fractional parts, so a truncating
+ * shuffle cannot match. */
+Test(corpus, warp_reduce_float_shfl_xor_keeps_floats, .timeout = 300) {
+  enter_tmpdir();
+  cc_corpus("warp_reduce");
+  enum { N = 256, W = 4 };
+  float x[N], ref[W];
+  double acc[W] = {0};
+  for (int i = 0; i < N; i++) x[i] = 0.37f * (float)(i % 13) + 0.125f, acc[i / 64] += x[i];
+  for (int w = 0; w < W; w++) ref[w] = (float)acc[w];
+  put("x.bin", x, sizeof x);
+  FOR_ARCH {
+    run_corpus(ARCH, "warp_reduce", "--grid 2 --block 128 --arg in:x.bin --arg out:16:got.bin");
+    float *got = get("got.bin", sizeof ref);
+    expect_f32("warp_reduce", ARCH, got, ref, W, 0, 1e-6);
+    free(got);
+  }
+}
+
+Test(corpus, row_softmax, .timeout = 300) {
+  enter_tmpdir();
+  cc_corpus("row_softmax");
+  enum { R = 8, C = 128 };
+  float x[R * C], ref[R * C];
+  for (int i = 0; i < R * C; i++) x[i] = urand(-8, 8);
+  for (int r = 0; r < R; r++) {
+    double m = -INFINITY, s = 0;
+    for (int c = 0; c < C; c++) m = fmax(m, x[r * C + c]);
+    for (int c = 0; c < C; c++) s += exp(x[r * C + c] - m);
+    for (int c = 0; c < C; c++) ref[r * C + c] = (float)(exp(x[r * C + c] - m) / s);
+  }
+  put("x.bin", x, sizeof x);
+  FOR_ARCH {
+    run_corpus(ARCH, "row_softmax", "--grid 8 --block 64 --arg in:x.bin --arg out:4096:got.bin --arg i32:128");
+    float *got = get("got.bin", sizeof ref);
+    expect_f32("row_softmax", ARCH, got, ref, R * C, 1e-7, 1e-5);
+    free(got);
+  }
+}
+
+Test(corpus, layernorm, .timeout = 300) {
+  enter_tmpdir();
+  cc_corpus("layernorm");
+  enum { R = 4, C = 512 };
+  static float x[R * C], g[C], b[C], ref[R * C];
+  for (int i = 0; i < R * C; i++) x[i] = urand(-3, 5);
+  for (int c = 0; c < C; c++) g[c] = urand(0.5f, 1.5f), b[c] = urand(-0.5f, 0.5f);
+  for (int r = 0; r < R; r++) {
+    double m = 0, v = 0;
+    for (int c = 0; c < C; c++) m += x[r * C + c];
+    m /= C;
+    for (int c = 0; c < C; c++) v += (x[r * C + c] - m) * (x[r * C + c] - m);
+    v /= C;
+    for (int c = 0; c < C; c++) ref[r * C + c] = (float)((x[r * C + c] - m) / sqrt(v + 1e-5) * g[c] + b[c]);
+  }
+  put("x.bin", x, sizeof x);
+  put("g.bin", g, sizeof g);
+  put("b.bin", b, sizeof b);
+  FOR_ARCH {
+    run_corpus(ARCH, "layernorm",
+               "--grid 4 --block 256 --arg in:x.bin --arg in:g.bin --arg in:b.bin --arg out:8192:got.bin "
+               "--arg i32:512 --arg f32:1e-5");
+    float *got = get("got.bin", sizeof ref);
+    expect_f32("layernorm", ARCH, got, ref, R * C, 1e-5, 1e-5);
+    free(got);
+  }
+}
+
+Test(corpus, transpose_lds, .timeout = 300) {
+  enter_tmpdir();
+  cc_corpus("transpose_lds");
+  enum { R = 40, C = 72 };
+  float x[R * C], ref[R * C];
+  for (int i = 0; i < R * C; i++) x[i] = (float)i;
+  for (int r = 0; r < R; r++)
+    for (int c = 0; c < C; c++) ref[c * R + r] = x[r * C + c];
+  put("x.bin", x, sizeof x);
+  FOR_ARCH {
+    run_corpus(ARCH, "transpose_lds", "--grid 3,2 --block 32,8 --arg in:x.bin --arg out:11520:got.bin --arg i32:40 --arg i32:72");
+    float *got = get("got.bin", sizeof ref);
+    expect_bytes("transpose_lds", ARCH, got, ref, sizeof ref, 4);
+    free(got);
+  }
+}
+
+Test(corpus, histogram_atomics, .timeout = 300) {
+  enter_tmpdir();
+  cc_corpus("histogram");
+  enum { N = 5000 };
+  uint8_t d[N];
+  uint32_t ref[64] = {0};
+  for (int i = 0; i < N; i++) d[i] = (uint8_t)(rnd() >> 56), ref[d[i] >> 2]++;
+  put("d.bin", d, sizeof d);
+  FOR_ARCH {
+    run_corpus(ARCH, "histogram", "--grid 4 --block 256 --arg in:d.bin --arg out:256:got.bin --arg i32:5000");
+    uint32_t *got = get("got.bin", sizeof ref);
+    expect_bytes("histogram", ARCH, got, ref, sizeof ref, 4);
+    free(got);
+  }
+}
+
+Test(corpus, scan, .timeout = 300) {
+  enter_tmpdir();
+  cc_corpus("scan");
+  enum { N = 1024 };
+  int32_t x[N], ref[N];
+  for (int i = 0; i < N; i++) {
+    x[i] = (int32_t)(rnd() % 101) - 50;
+    ref[i] = (i % 256 ? ref[i - 1] : 0) + x[i];
+  }
+  put("x.bin", x, sizeof x);
+  FOR_ARCH {
+    run_corpus(ARCH, "scan", "--grid 4 --block 256 --arg in:x.bin --arg out:4096:got.bin");
+    int32_t *got = get("got.bin", sizeof ref);
+    expect_bytes("scan", ARCH, got, ref, sizeof ref, 4);
+    free(got);
+  }
+}
+
+Test(corpus, topk, .timeout = 300) {
+  enter_tmpdir();
+  cc_corpus("topk");
+  enum { R = 4, C = 256, K = 8 };
+  float x[R * C], rv[R * K];
+  int32_t ri[R * K];
+  for (int i = 0; i < R * C; i++) x[i] = urand(-100, 100);
+  x[3] = x[200] = 150.0f; /* a tie in row 0: the smaller column comes first */
+  for (int r = 0; r < R; r++) {
+    bool used[C] = {0};
+    for (int k = 0; k < K; k++) {
+      int best = -1;
+      for (int c = 0; c < C; c++)
+        if (!used[c] && (best < 0 || x[r * C + c] > x[r * C + best])) best = c;
+      used[best] = true;
+      rv[r * K + k] = x[r * C + best];
+      ri[r * K + k] = best;
+    }
+  }
+  cr_assert_eq(ri[0], 3);
+  cr_assert_eq(ri[1], 200);
+  put("x.bin", x, sizeof x);
+  FOR_ARCH {
+    run_corpus(ARCH, "topk", "--grid 4 --block 64 --arg in:x.bin --arg out:128:v.bin --arg out:128:i.bin");
+    float *gv = get("v.bin", sizeof rv);
+    int32_t *gi = get("i.bin", sizeof ri);
+    expect_bytes("topk values", ARCH, gv, rv, sizeof rv, 4);
+    expect_bytes("topk indices", ARCH, gi, ri, sizeof ri, 4);
+    free(gv);
+    free(gi);
+  }
+}
+
+/* MFMA GEMMs with inputs that are multiples of 1/8 in [-2, 2]: every product and partial sum is
+ * exact in f32, so the result is exact in any accumulation order. */
+static void gemm_case(const char *name, int M, int N, int K, const char *grid) {
+  enter_tmpdir();
+  cc_corpus(name);
+  uint16_t *A = malloc(2 * M * K), *B = malloc(2 * K * N);
+  float *ref = calloc((size_t)M * N, 4), *fa = malloc(4 * M * K), *fb = malloc(4 * K * N);
+  for (int i = 0; i < M * K; i++) fa[i] = (float)((int)(rnd() % 33) - 16) / 8.0f, A[i] = oracle_f32_to_f16(fa[i]);
+  for (int i = 0; i < K * N; i++) fb[i] = (float)((int)(rnd() % 33) - 16) / 8.0f, B[i] = oracle_f32_to_f16(fb[i]);
+  for (int m = 0; m < M; m++)
+    for (int n = 0; n < N; n++) {
+      double s = 0;
+      for (int k = 0; k < K; k++) s += (double)fa[m * K + k] * fb[k * N + n];
+      ref[m * N + n] = (float)s;
+    }
+  put("a.bin", A, 2 * M * K);
+  put("b.bin", B, 2 * K * N);
+  FOR_ARCH {
+    char *args = ll_fmt("--grid %s --block 64 --arg in:a.bin --arg in:b.bin --arg out:%d:got.bin --arg i32:%d --arg i32:%d "
+                        "--arg i32:%d",
+                        grid, 4 * M * N, M, N, K);
+    run_corpus(ARCH, name, args);
+    free(args);
+    float *got = get("got.bin", 4 * M * N);
+    expect_bytes(name, ARCH, got, ref, 4 * M * N, 4);
+    free(got);
+  }
+  free(A), free(B), free(ref), free(fa), free(fb);
+}
+Test(corpus, gemm_mfma_16x16, .timeout = 300) { gemm_case("gemm_mfma16", 32, 48, 64, "3,2"); }
+Test(corpus, gemm_mfma_32x32, .timeout = 300) { gemm_case("gemm_mfma32", 64, 32, 32, "1,2"); }
+
+Test(corpus, half_convert, .timeout = 300) {
+  enter_tmpdir();
+  cc_corpus("half_convert");
+  enum { N = 256 };
+  float x[N], y[N], ref[3 * N];
+  for (int i = 0; i < N; i++) x[i] = urand(-100, 100), y[i] = urand(-100, 100);
+  x[0] = 65504.0f, y[0] = 65504.0f;  /* the sum overflows to inf */
+  x[1] = 1e-6f, y[1] = -3e-7f;      /* subnormal halves */
+  x[2] = 70000.0f, y[2] = 0.1f;     /* beyond the largest half: inf */
+  x[3] = 2049.0f, y[3] = 1.0f;      /* a tie: 2049 rounds to even (2048) */
+#define H(f) oracle_f16_to_f32(oracle_f32_to_f16(f))
+  for (int i = 0; i < N; i++) {
+    float hx = H(x[i]), hy = H(y[i]);
+    ref[3 * i] = hx;
+    ref[3 * i + 1] = H(hx + hy); /* the float sum is exact or rounds innocuously (2p+2 <= 24) */
+    ref[3 * i + 2] = H(hx * hy) + H(hy * hx);
+  }
+#undef H
+  cr_assert_eq(ref[9], 2048.0f);
+  put("x.bin", x, sizeof x);
+  put("y.bin", y, sizeof y);
+  FOR_ARCH {
+    run_corpus(ARCH, "half_convert", "--grid 4 --block 64 --arg in:x.bin --arg in:y.bin --arg out:3072:got.bin --arg i32:256");
+    float *got = get("got.bin", sizeof ref);
+    expect_bytes("half_convert", ARCH, got, ref, sizeof ref, 4);
+    free(got);
+  }
+}
+
+Test(corpus, bf16_convert, .timeout = 300) {
+  enter_tmpdir();
+  cc_corpus("bf16_convert");
+  enum { N = 256 };
+  float x[N], y[N], ref[2 * N];
+  for (int i = 0; i < N; i++) x[i] = urand(-1000, 1000), y[i] = urand(-3, 3);
+  x[0] = 1.00390625f; /* 1 + 2^-8: a tie, rounds to even (1.0) */
+  x[1] = 3e38f, y[1] = 3.0f; /* the product overflows to inf */
+#define B(f) oracle_bf16_to_f32(oracle_f32_to_bf16(f))
+  for (int i = 0; i < N; i++) {
+    float bx = B(x[i]), by = B(y[i]);
+    ref[2 * i] = bx;
+    ref[2 * i + 1] = B(B(bx * by) + bx);
+  }
+#undef B
+  cr_assert_eq(ref[0], 1.0f);
+  put("x.bin", x, sizeof x);
+  put("y.bin", y, sizeof y);
+  FOR_ARCH {
+    run_corpus(ARCH, "bf16_convert", "--grid 4 --block 64 --arg in:x.bin --arg in:y.bin --arg out:2048:got.bin --arg i32:256");
+    float *got = get("got.bin", sizeof ref);
+    expect_bytes("bf16_convert", ARCH, got, ref, sizeof ref, 4);
+    free(got);
+  }
+}
+
+Test(corpus, dot_atomic, .timeout = 300) {
+  enter_tmpdir();
+  cc_corpus("dot_atomic");
+  enum { N = 1000 };
+  float a[N], b[N];
+  double s = 0;
+  for (int i = 0; i < N; i++) a[i] = urand(-1, 1), b[i] = urand(-1, 1), s += (double)a[i] * b[i];
+  float ref = (float)s;
+  put("a.bin", a, sizeof a);
+  put("b.bin", b, sizeof b);
+  FOR_ARCH {
+    run_corpus(ARCH, "dot_atomic", "--grid 4 --block 256 --arg in:a.bin --arg in:b.bin --arg out:4:got.bin --arg i32:1000");
+    float *got = get("got.bin", 4);
+    expect_f32("dot_atomic", ARCH, got, &ref, 1, 1e-4, 1e-5);
+    free(got);
+  }
+}
+
+Test(corpus, gemv, .timeout = 300) {
+  enter_tmpdir();
+  cc_corpus("gemv");
+  enum { R = 16, C = 200 };
+  float A[R * C], x[C], ref[R];
+  for (int i = 0; i < R * C; i++) A[i] = urand(-1, 1);
+  for (int c = 0; c < C; c++) x[c] = urand(-1, 1);
+  for (int r = 0; r < R; r++) {
+    double s = 0;
+    for (int c = 0; c < C; c++) s += (double)A[r * C + c] * x[c];
+    ref[r] = (float)s;
+  }
+  put("a.bin", A, sizeof A);
+  put("x.bin", x, sizeof x);
+  FOR_ARCH {
+    run_corpus(ARCH, "gemv", "--grid 16 --block 64 --arg in:a.bin --arg in:x.bin --arg out:64:got.bin --arg i32:200");
+    float *got = get("got.bin", sizeof ref);
+    expect_f32("gemv", ARCH, got, ref, R, 1e-5, 1e-5);
+    free(got);
+  }
+}
+
+Test(corpus, gelu_erf_and_tanh, .timeout = 300) {
+  enter_tmpdir();
+  cc_corpus("gelu");
+  enum { N = 512 };
+  float x[N], ref[2 * N];
+  for (int i = 0; i < N; i++) {
+    x[i] = urand(-6, 6);
+    double v = x[i];
+    ref[2 * i] = (float)(0.5 * v * (1 + erf(v / sqrt(2.0))));
+    ref[2 * i + 1] = (float)(0.5 * v * (1 + tanh(sqrt(2 / M_PI) * (v + 0.044715 * v * v * v))));
+  }
+  put("x.bin", x, sizeof x);
+  FOR_ARCH {
+    run_corpus(ARCH, "gelu", "--grid 2 --block 256 --arg in:x.bin --arg out:4096:got.bin --arg i32:512");
+    float *got = get("got.bin", sizeof ref);
+    expect_f32("gelu", ARCH, got, ref, 2 * N, 1e-6, 1e-5);
+    free(got);
+  }
+}
+
+Test(corpus, stencil_dynamic_shared, .timeout = 300) {
+  enter_tmpdir();
+  cc_corpus("stencil");
+  enum { N = 1000 };
+  float x[N], ref[N];
+  const float w0 = 0.5f, w1 = 0.25f, w2 = -0.125f;
+  for (int i = 0; i < N; i++) x[i] = urand(-4, 4);
+#define X(j) ((j) >= 0 && (j) < N ? (double)x[j] : 0.0)
+  for (int i = 0; i < N; i++) ref[i] = (float)(w0 * X(i) + w1 * (X(i - 1) + X(i + 1)) + w2 * (X(i - 2) + X(i + 2)));
+#undef X
+  put("x.bin", x, sizeof x);
+  FOR_ARCH {
+    /* (128 + 4) floats of dynamic LDS */
+    run_corpus(ARCH, "stencil",
+               "--grid 8 --block 128 --lds-bytes 528 --arg in:x.bin --arg out:4000:got.bin --arg f32:0.5 "
+               "--arg f32:0.25 --arg f32:-0.125 --arg i32:1000");
+    float *got = get("got.bin", sizeof ref);
+    expect_f32("stencil", ARCH, got, ref, N, 1e-5, 1e-6);
+    free(got);
+  }
+}
+
+Test(corpus, compact_ballot_popcll, .timeout = 300) {
+  enter_tmpdir();
+  cc_corpus("compact");
+  enum { N = 512, W = N / 64 };
+  int32_t x[N], ref[N] = {0}, rc[W] = {0};
+  for (int i = 0; i < N; i++) {
+    x[i] = (int32_t)(rnd() % 11) - 5;
+    if (x[i] > 0) ref[(i / 64) * 64 + rc[i / 64]++] = x[i];
+  }
+  put("x.bin", x, sizeof x);
+  FOR_ARCH {
+    run_corpus(ARCH, "compact", "--grid 2 --block 256 --arg in:x.bin --arg out:2048:got.bin --arg out:32:cnt.bin");
+    int32_t *got = get("got.bin", sizeof ref), *cnt = get("cnt.bin", sizeof rc);
+    expect_bytes("compact values", ARCH, got, ref, sizeof ref, 4);
+    expect_bytes("compact counts", ARCH, cnt, rc, sizeof rc, 4);
+    free(got);
+    free(cnt);
+  }
+}
+
+Test(corpus, argmax_atomic_max_min_or, .timeout = 300) {
+  enter_tmpdir();
+  cc_corpus("argmax_atomic");
+  enum { N = 1000 };
+  uint32_t k[N], lo = UINT32_MAX, bits = 0;
+  uint64_t best = 0;
+  for (int i = 0; i < N; i++) k[i] = (uint32_t)(rnd() >> 40) | 1u << (i % 31);
+  k[17] = k[900] = 0xfffffff0u; /* tie on the key: the larger index wins */
+  for (int i = 0; i < N; i++) {
+    uint64_t p = (uint64_t)k[i] << 32 | (uint32_t)i;
+    if (p > best) best = p;
+    if (k[i] < lo) lo = k[i];
+    bits |= k[i];
+  }
+  cr_assert_eq(best, 0xfffffff0ull << 32 | 900);
+  const uint32_t init = UINT32_MAX;
+  put("k.bin", k, sizeof k);
+  put("lo0.bin", &init, 4);
+  FOR_ARCH {
+    run_corpus(ARCH, "argmax_atomic",
+               "--grid 4 --block 256 --arg in:k.bin --arg out:8:best.bin --arg io:lo0.bin:lo.bin --arg out:4:bits.bin "
+               "--arg i32:1000");
+    uint64_t *gb = get("best.bin", 8);
+    uint32_t *gl = get("lo.bin", 4), *gbits = get("bits.bin", 4);
+    cr_assert_eq(*gb, best, "%s: best %#llx, want %#llx", ARCH, (unsigned long long)*gb, (unsigned long long)best);
+    cr_assert_eq(*gl, lo, "%s: lowest %#x, want %#x", ARCH, *gl, lo);
+    cr_assert_eq(*gbits, bits, "%s: or %#x, want %#x", ARCH, *gbits, bits);
+    free(gb), free(gl), free(gbits);
+  }
+}
+
+Test(corpus, double_reduce_shfl_and_atomics, .timeout = 300) {
+  enter_tmpdir();
+  cc_corpus("double_reduce");
+  enum { N = 1000 };
+  double x[N], s = 0;
+  uint64_t is = 0;
+  for (int i = 0; i < N; i++) x[i] = (double)(rnd() % 4096) * 0.25 + 0.5, s += x[i], is += (uint64_t)(x[i] * 1024.0);
+  put("x.bin", x, sizeof x);
+  FOR_ARCH {
+    run_corpus(ARCH, "double_reduce", "--grid 4 --block 256 --arg in:x.bin --arg out:8:s.bin --arg out:8:is.bin --arg i32:1000");
+    double *gs = get("s.bin", 8);
+    uint64_t *gi = get("is.bin", 8);
+    cr_assert_eq(*gs, s, "%s: sum %.17g, want %.17g (every partial sum is exact)", ARCH, *gs, s);
+    cr_assert_eq(*gi, is, "%s: integer sum %llu, want %llu", ARCH, (unsigned long long)*gi, (unsigned long long)is);
+    free(gs), free(gi);
+  }
+}
+
+static int cmp_float(const void *a, const void *b) {
+  float x = *(const float *)a, y = *(const float *)b;
+  return (x > y) - (x < y);
+}
+Test(corpus, bitonic_sort, .timeout = 300) {
+  enter_tmpdir();
+  cc_corpus("bitonic_sort");
+  enum { N = 1024 };
+  float x[N], ref[N];
+  for (int i = 0; i < N; i++) ref[i] = x[i] = urand(-1000, 1000);
+  for (int b = 0; b < N / 256; b++) qsort(ref + 256 * b, 256, 4, cmp_float);
+  put("x.bin", x, sizeof x);
+  FOR_ARCH {
+    run_corpus(ARCH, "bitonic_sort", "--grid 4 --block 256 --arg io:x.bin:got.bin");
+    float *got = get("got.bin", sizeof ref);
+    expect_bytes("bitonic_sort", ARCH, got, ref, sizeof ref, 4);
+    free(got);
+  }
+}
+
+Test(corpus, rmsnorm_half, .timeout = 300) {
+  enter_tmpdir();
+  cc_corpus("rmsnorm_half");
+  enum { R = 4, C = 256 };
+  uint16_t x[R * C], w[C], ref[R * C];
+  for (int i = 0; i < R * C; i++) x[i] = oracle_f32_to_f16(urand(-4, 4));
+  for (int c = 0; c < C; c++) w[c] = oracle_f32_to_f16(urand(0.5f, 2));
+  for (int r = 0; r < R; r++) {
+    double ss = 0;
+    for (int c = 0; c < C; c++) ss += (double)oracle_f16_to_f32(x[r * C + c]) * oracle_f16_to_f32(x[r * C + c]);
+    double k = 1 / sqrt(ss / C + 1e-6);
+    for (int c = 0; c < C; c++)
+      ref[r * C + c] = oracle_f32_to_f16((float)(oracle_f16_to_f32(x[r * C + c]) * k * oracle_f16_to_f32(w[c])));
+  }
+  put("x.bin", x, sizeof x);
+  put("w.bin", w, sizeof w);
+  FOR_ARCH {
+    run_corpus(ARCH, "rmsnorm_half", "--grid 4 --block 64 --arg in:x.bin --arg in:w.bin --arg out:2048:got.bin --arg i32:256 --arg f32:1e-6");
+    uint16_t *got = get("got.bin", sizeof ref);
+    float g[R * C], f[R * C];
+    for (int i = 0; i < R * C; i++) g[i] = oracle_f16_to_f32(got[i]), f[i] = oracle_f16_to_f32(ref[i]);
+    expect_f32("rmsnorm_half", ARCH, g, f, R * C, 1e-3, 1e-3); /* one f16 ULP is 2^-10 relative */
+    free(got);
+  }
+}
+
+/* HIP's width rule, restated from its documentation: lanes form groups of `width`; __shfl reads
+ * lane src of the caller's group; __shfl_up/__shfl_down/__shfl_xor whose source leaves the group
+ * return the caller's own value. */
+Test(corpus, shfl_width_semantics, .timeout = 300) {
+  enter_tmpdir();
+  cc_corpus("shfl_width");
+  enum { N = 128 };
+  float x[N], ref[4 * N];
+  for (int i = 0; i < N; i++) x[i] = (float)i + 0.5f;
+  for (int i = 0; i < N; i++) {
+    int wave = i / 64 * 64, l = i % 64, base = l & ~15;
+    ref[4 * i] = x[wave + base + 3];
+    ref[4 * i + 1] = x[wave + (l - 2 >= base ? l - 2 : l)];
+    ref[4 * i + 2] = x[wave + ((l % 16) + 5 < 16 ? l + 5 : l)];
+    ref[4 * i + 3] = x[wave + ((l ^ 9) < base + 16 ? l ^ 9 : l)];
+  }
+  put("x.bin", x, sizeof x);
+  FOR_ARCH {
+    run_corpus(ARCH, "shfl_width", "--grid 2 --block 64 --arg in:x.bin --arg out:2048:got.bin");
+    float *got = get("got.bin", sizeof ref);
+    expect_bytes("shfl_width", ARCH, got, ref, sizeof ref, 4);
+    free(got);
+  }
+}
+
+Test(corpus, grid_stride_2d_griddim, .timeout = 300) {
+  enter_tmpdir();
+  cc_corpus("grid_stride");
+  enum { N = 1000 };
+  float x[N], ref[N];
+  for (int i = 0; i < N; i++) x[i] = urand(-10, 10), ref[i] = x[i] * 2.0f + (float)i;
+  put("x.bin", x, sizeof x);
+  FOR_ARCH {
+    run_corpus(ARCH, "grid_stride", "--grid 3,2 --block 16,4 --arg in:x.bin --arg out:4000:got.bin --arg i32:1000");
+    float *got = get("got.bin", sizeof ref);
+    expect_bytes("grid_stride", ARCH, got, ref, sizeof ref, 4);
+    free(got);
+  }
+}
+
+/* Every type __shfl_xor takes moves bit for bit (the float case is the regression: it was once
+ * converted to an integer). */
+Test(corpus, shfl_types_move_every_bit, .timeout = 300) {
+  enter_tmpdir();
+  cc_corpus("shfl_types");
+  struct row {
+    int32_t i;
+    uint32_t u;
+    int64_t ll;
+    uint64_t ull;
+    float f;
+    double d;
+    uint16_t h, pad;
+  } ref[64];
+  _Static_assert(sizeof(struct row) == 48, "the kernel's Row is 48 bytes");
+  memset(ref, 0, sizeof ref);
+  for (int i = 0; i < 64; i++) {
+    int l = i ^ 5;
+    ref[i].i = -1000 * l - 7;
+    ref[i].u = 0x80000001u + (uint32_t)l;
+    ref[i].ll = -(1LL << 40) * l - 3;
+    ref[i].ull = 0x123456789abcdef0ull + ((uint64_t)l << 36);
+    ref[i].f = 0.37f * (float)l + 0.125f;
+    ref[i].d = 1.0 / 3.0 + (double)l * 1e-12;
+    ref[i].h = oracle_f32_to_f16(0.5f * (float)l + 0.25f);
+  }
+  FOR_ARCH {
+    run_corpus(ARCH, "shfl_types", "--grid 1 --block 64 --arg out:3072:got.bin");
+    struct row *got = get("got.bin", sizeof ref);
+    for (int i = 0; i < 64; i++) {
+      cr_assert_eq(got[i].i, ref[i].i, "%s lane %d int", ARCH, i);
+      cr_assert_eq(got[i].u, ref[i].u, "%s lane %d unsigned", ARCH, i);
+      cr_assert_eq(got[i].ll, ref[i].ll, "%s lane %d long long", ARCH, i);
+      cr_assert_eq(got[i].ull, ref[i].ull, "%s lane %d unsigned long long", ARCH, i);
+      cr_assert_eq(memcmp(&got[i].f, &ref[i].f, 4), 0, "%s lane %d float %.9g, want %.9g", ARCH, i, got[i].f, ref[i].f);
+      cr_assert_eq(memcmp(&got[i].d, &ref[i].d, 8), 0, "%s lane %d double %.17g, want %.17g", ARCH, i, got[i].d, ref[i].d);
+      cr_assert_eq(got[i].h, ref[i].h, "%s lane %d __half %#x, want %#x", ARCH, i, got[i].h, ref[i].h);
+    }
+    free(got);
+  }
+}
+
+/* ---- lanelab cc -----------------------------------------------------------------------------*/
+static void write_src(const char *path, const char *text) { put(path, text, strlen(text)); }
+
+Test(cc, one_arch_writes_that_arch_code_object_and_extra_flags_reach_clang, .timeout = 120) {
+  enter_tmpdir();
+  write_src("k.hip", "#include <hip/hip_runtime.h>\n"
+                     "#ifndef VALUE\n#error VALUE must come from the flags after --\n#endif\n"
+                     "__global__ void k(int *p) { p[threadIdx.x] = VALUE; }\n");
+  char *err;
+  int rc = sh(&err, LANELAB " cc k.hip --arch gfx950 -o k.co -- -DVALUE=7");
+  cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+  free(err);
+  ll_err e = {0};
+  isa_elf *elf = isa_elf_read_file("k.co", &e);
+  cr_assert_not_null(elf, "%s", e.msg);
+  cr_assert_str_eq(elf->arch, "gfx950");
+  isa_elf_free(elf);
+  rc = sh(&err, LANELAB " cc k.hip --arch gfx942 -o k2.co");
+  cr_assert_eq(rc, 2, "without -DVALUE: exit %d, want 2", rc);
+  cr_assert(strstr(err, "VALUE must come from the flags after --"), "the compiler's message is not passed through: %s", err);
+  cr_assert(strstr(err, "compiling k.hip for gfx942 failed"), "%s", err);
+  cr_assert_neq(access("k2.co", F_OK), 0, "a failed compile left k2.co");
+  free(err);
+}
+
+Test(cc, compile_error_is_exit_2_with_the_compiler_message, .timeout = 120) {
+  enter_tmpdir();
+  write_src("bad.hip", "#include <hip/hip_runtime.h>\n__global__ void k(float *p) { p[0] = 1.0f }\n");
+  char *err;
+  int rc = sh(&err, LANELAB " cc bad.hip --arch all -o out");
+  cr_assert_eq(rc, 2, "exit %d: %s", rc, err);
+  cr_assert(strstr(err, "bad.hip:2:") && strstr(err, "expected ';'"), "no compiler message: %s", err);
+  free(err);
+}
+
+Test(cc, missing_compiler_or_subset_is_exit_3_naming_it, .timeout = 120) {
+  enter_tmpdir();
+  write_src("k.hip", "#include <hip/hip_runtime.h>\n__global__ void k(int *p) { p[0] = 1; }\n");
+  char *err;
+  int rc = sh(&err, "ROCM_PATH=/nonexistent LANELAB_LLVM_BIN=/nonexistent " LANELAB " cc k.hip --arch gfx942 -o k.co");
+  cr_assert_eq(rc, 3, "exit %d: %s", rc, err);
+  cr_assert(strstr(err, "clang-22") && strstr(err, "/nonexistent"), "%s", err);
+  free(err);
+  rc = sh(&err, "ROCM_PATH=/nonexistent LANELAB_HIP_INCLUDE=/nonexistent/hip " LANELAB " cc k.hip --arch gfx942 -o k.co");
+  cr_assert_eq(rc, 3, "exit %d: %s", rc, err);
+  cr_assert(strstr(err, "LANELAB_HIP_INCLUDE=/nonexistent/hip") && strstr(err, "hip_runtime.h"), "%s", err);
+  free(err);
+}
+
+Test(cc, bad_usage_is_exit_2, .timeout = 60) {
+  enter_tmpdir();
+  write_src("k.hip", "#include <hip/hip_runtime.h>\n__global__ void k(int *p) { p[0] = 1; }\n");
+  cr_assert_eq(mkdir("adir", 0777), 0);
+  const struct {
+    const char *args, *want;
+  } cases[] = {
+      {"cc missing.hip --arch gfx942 -o x.co", "missing.hip"},
+      {"cc k.hip --arch gfx90a -o x.co", "gfx90a"},
+      {"cc k.hip --arch gfx942", "-o OUT"},
+      {"cc k.hip --arch gfx942 -o adir", "not a regular file"},
+      {"cc k.hip --arch gfx942 -o nodir/x.co", "nodir"},
+      {"cc k.hip --bogus -o x.co", "--bogus"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char *err;
+    int rc = sh(&err, LANELAB " %s", cases[i].args);
+    cr_assert_eq(rc, 2, "'lanelab %s': exit %d: %s", cases[i].args, rc, err);
+    cr_assert(strstr(err, cases[i].want), "'lanelab %s': the message does not name '%s': %s", cases[i].args, cases[i].want, err);
+    free(err);
+  }
+}
+
+/* ---- what the subset refuses, by name -------------------------------------------------------*/
+Test(subset, unsupported_api_is_a_compile_error_naming_it, .timeout = 300) {
+  enter_tmpdir();
+  write_src("r.hip", "#include <hip/hip_runtime.h>\n"
+                     "#if CASE == 1\n#include <hip/hip_cooperative_groups.h>\n#endif\n"
+                     "__global__ void k(float *p, int *q, double d) {\n"
+                     "  float f = p[threadIdx.x]; short s = (short)q[0]; __half h = (__half)f;\n"
+                     "#if CASE == 0\n  p[0] = f;\n"
+                     "#elif CASE == 2\n  q[0] = __shfl_xor(s, 1);\n"              /* a type shuffles do not take */
+                     "#elif CASE == 3\n  p[0] = __shfl_xor_sync(~0ull, f, 1);\n"  /* HIP has it; the subset refuses it */
+                     "#elif CASE == 4\n  p[0] = sinhf(f);\n"                     /* not in the subset at all */
+                     "#elif CASE == 5\n  atomicAdd(q, 1.5f);\n"                   /* float -> int would truncate */
+                     "#elif CASE == 6\n  p[0] = expf(d);\n"                       /* double -> float would round */
+                     "#elif CASE == 7\n  h = __hadd(h, f);\n"                     /* float -> half would round */
+                     "#elif CASE == 8\n  float3 v; p[0] = v.x;\n"                 /* HIP's 12-byte vector */
+                     "#elif CASE == 9\n  printf(\"%f\", f);\n"
+                     "#elif CASE == 10\n  q[0] = __ballot(f);\n"                   /* a float predicate */
+                     "#endif\n  p[1] = (float)h;\n}\n");
+  const struct {
+    int c;
+    const char *name, *kind;
+  } cases[] = {
+      {1, "hip/hip_cooperative_groups.h", "file not found"},
+      {2, "__shfl_xor: the lanelab HIP subset shuffles int", "static assertion failed"},
+      {3, "__shfl_xor_sync", "not in lanelab's HIP subset"},
+      {4, "sinhf", "undeclared identifier"},
+      {5, "atomicAdd: the value would change kind", "static assertion failed"},
+      {6, "expf: takes a float", "static assertion failed"},
+      {7, "__hadd: both arguments must be __half", "static assertion failed"},
+      {8, "float3", "unknown type name"},
+      {9, "printf", "not in lanelab's HIP subset"},
+      {10, "__ballot: the predicate must be a bool or an integer", "static assertion failed"},
+  };
+  char *err;
+  int rc = sh(&err, LANELAB " cc r.hip --arch gfx942 -o ok.co -- -DCASE=0");
+  cr_assert_eq(rc, 0, "the frame itself must compile: exit %d: %s", rc, err);
+  free(err);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    rc = sh(&err, LANELAB " cc r.hip --arch gfx942 -o r.co -- -DCASE=%d", cases[i].c);
+    cr_assert_eq(rc, 2, "case %d (%s): exit %d, want a compile error: %s", cases[i].c, cases[i].name, rc, err);
+    cr_assert(strstr(err, cases[i].name) && strstr(err, cases[i].kind), "case %d: the error does not name '%s' (%s): %s",
+              cases[i].c, cases[i].name, cases[i].kind, err);
+    free(err);
+  }
+}
