@@ -98,23 +98,30 @@ __device__ __forceinline__ double log_split(double x, int *e) {
   return m - 1.0;
 }
 
+// log(1 + f) in *l and e for x = 2^e (1 + f); false with the result in *special when x is NaN,
+// +inf, zero or negative.
+__device__ __forceinline__ bool log_reduce(double x, int *e, double *l, double *special) {
+  if (dnan(x) || x == __builtin_inf()) *special = x;
+  else if (x == 0.0) *special = -__builtin_inf();
+  else if (x < 0.0) *special = __builtin_nan("");
+  else {
+    *l = log1p_red(log_split(x, e));
+    return true;
+  }
+  return false;
+}
+
 __device__ __forceinline__ double log_d(double x) {
-  if (dnan(x) || x == __builtin_inf()) return x;
-  if (x == 0.0) return -__builtin_inf();
-  if (x < 0.0) return __builtin_nan("");
   int e;
-  const double f = log_split(x, &e);
-  const double l = log1p_red(f);
+  double l, special;
+  if (!log_reduce(x, &e, &l, &special)) return special;
   return __builtin_fma((double)e, kLn2Hi, __builtin_fma((double)e, kLn2Lo, l));
 }
 
 __device__ __forceinline__ double log2_d(double x) {
-  if (dnan(x) || x == __builtin_inf()) return x;
-  if (x == 0.0) return -__builtin_inf();
-  if (x < 0.0) return __builtin_nan("");
   int e;
-  const double f = log_split(x, &e);
-  const double l = log1p_red(f);
+  double l, special;
+  if (!log_reduce(x, &e, &l, &special)) return special;
   const double hi = l * kInvLn2;
   const double lo = __builtin_fma(l, kInvLn2, -hi) + l * kInvLn2Lo;
   return (double)e + (hi + lo);
