@@ -978,21 +978,29 @@ Test(math, every_function_within_its_stated_ulp_on_the_emulator, .timeout = 600)
   }
 }
 
-/* lanelab's own kernel header (kernels/include/lanelab_device.h) and the subset work together in
- * either order; the old header's uint32_t-only __shfl_xor is gone, so a float shuffle is the
- * subset's. */
-Test(subset, lanelab_device_h_and_hip_runtime_h_together, .timeout = 120) {
+/* lanelab's own kernel header (kernels/include/lanelab_device.h) works after the subset (it then
+ * uses the subset's HIP names); before it, the subset refuses with a message saying so. The old
+ * header's own __shfl_xor now refuses a float instead of converting it (the regression). */
+Test(subset, lanelab_device_h_with_hip_runtime_h_and_its_own_shfl_refuses_float, .timeout = 120) {
   enter_tmpdir();
-  for (int order = 0; order < 2; order++) {
-    char *src = ll_fmt("%s\n%s\n"
-                       "__global__ void k(float *p) { p[ll_lane_id()] = __shfl_xor(p[threadIdx.x] * 0.5f, 1); }\n",
-                       order ? "#include <hip/hip_runtime.h>" : "#include \"lanelab_device.h\"",
-                       order ? "#include \"lanelab_device.h\"" : "#include <hip/hip_runtime.h>");
+  const char *body = "__global__ void k(float *p) { p[ll_lane_id()] = __shfl_xor(p[threadIdx.x] * 0.5f, 1); }\n";
+  const struct {
+    const char *pre;
+    int rc;
+    const char *want;
+  } cases[] = {
+      {"#include <hip/hip_runtime.h>\n#include \"lanelab_device.h\"\n", 0, ""},
+      {"#include \"lanelab_device.h\"\n#include <hip/hip_runtime.h>\n", 2, "include <hip/hip_runtime.h> before lanelab_device.h"},
+      {"#include \"lanelab_device.h\"\n", 2, "lanelab_device.h's __shfl_xor moves 32-bit integers only"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char *src = ll_fmt("%s%s", cases[i].pre, body);
     write_src("both.hip", src);
     free(src);
     char *err;
     int rc = sh(&err, LANELAB " cc both.hip --arch gfx942 -o both.co -- -I" LANELAB_ROOT "/kernels/include");
-    cr_assert_eq(rc, 0, "order %d: exit %d: %s", order, rc, err);
+    cr_assert_eq(rc, cases[i].rc, "case %zu: exit %d: %s", i, rc, err);
+    cr_assert(strstr(err, cases[i].want), "case %zu: no '%s' in: %s", i, cases[i].want, err);
     free(err);
   }
 }

@@ -7,10 +7,12 @@
 //   uint8_t … uint64_t, int8_t … int64_t        fixed-width integers (clang's __INTn_TYPE__)
 //   ll_half, ll_bf16 and their x2/x4/x8 vectors; ll_u32x2/x3/x4/x16, ll_i16x4, ll_i32x2/x3, ll_f32x4/x16
 //   ll_lds_byte / ll_lds_u32 …                  types in the LDS address space (address_space(3))
-//   ll_thread_id_x() ll_block_id_x() ll_block_dim_x() (and _y, _z)   work-item ids and sizes
+//   threadIdx.x|y|z, blockIdx.x|y|z, blockDim.x|y|z   HIP-style accessors (when HIP's are absent)
+//   ll_thread_id_x() ll_block_id_x() ll_block_dim_x() (and _y, _z)   the same as functions
 //   ll_lane_id()                                lane 0..63 within the wave (v_mbcnt_lo/hi)
-//   ll_syncthreads()                            workgroup release fence, s_barrier, acquire fence
-//   ll_shfl_xor(v, mask), ll_shfl(v, lane)      ds_bpermute_b32 of a uint32_t (lane ^ mask) * 4
+//   __syncthreads()                             workgroup release fence, s_barrier, acquire fence
+//   ll_shfl_xor(v, mask) / __shfl_xor(v, mask)  ds_bpermute_b32 with address (lane ^ mask) * 4; v a
+//                                               32-bit integer (HIP's typed forms: hip/hip_runtime.h)
 //   ll_lds_addr(p)                              the 32-bit LDS byte address of an LDS pointer
 //   LL_PHASE(id), ll_phase::{none,stage,qk,softmax,pv,epilogue}   phase marker (see below)
 //
@@ -28,11 +30,15 @@
 #error "lanelab_device.h is device code: compile with -x hip (clang) or hipcc"
 #endif
 
-// The HIP names themselves (threadIdx, __syncthreads, __shfl_xor, ...) are not defined here: a
-// kernel that wants them includes <hip/hip_runtime.h>, lanelab's typed HIP subset (kernels/hip,
-// docs/hip-subset.md) or ROCm's. This header once defined __shfl_xor for uint32_t only, which
-// converted a float argument to an integer without a word; both headers can be included
-// together.
+// HIP's own headers (hip_runtime.h — ROCm's or lanelab's subset, kernels/hip — or clang's
+// __clang_hip_runtime_wrapper.h that clang includes unless -nogpuinc) define the same names; when
+// one is included first we use theirs and only add the ll_ names (lanelab's subset refuses to
+// come second).
+#if defined(HIP_INCLUDE_HIP_HIP_RUNTIME_H) || defined(__CLANG_HIP_RUNTIME_WRAPPER_H__)
+#define LANELAB_HAVE_HIP_HEADERS 1
+#else
+#define LANELAB_HAVE_HIP_HEADERS 0
+#endif
 
 // ---- attributes --------------------------------------------------------------------------------
 #ifndef __global__
@@ -119,6 +125,37 @@ LL_INLINE uint32_t ll_lane_id() {
   return __builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u));
 }
 
+#if !LANELAB_HAVE_HIP_HEADERS
+// threadIdx.x etc. as properties, the technique clang's own CUDA/HIP builtin-variable headers
+// use (__declspec(property) is accepted in HIP mode), so `threadIdx.y` emits only the y id.
+struct ll_thread_idx_t {
+  __declspec(property(get = get_x)) uint32_t x;
+  __declspec(property(get = get_y)) uint32_t y;
+  __declspec(property(get = get_z)) uint32_t z;
+  static LL_INLINE uint32_t get_x() { return ll_thread_id_x(); }
+  static LL_INLINE uint32_t get_y() { return ll_thread_id_y(); }
+  static LL_INLINE uint32_t get_z() { return ll_thread_id_z(); }
+};
+struct ll_block_idx_t {
+  __declspec(property(get = get_x)) uint32_t x;
+  __declspec(property(get = get_y)) uint32_t y;
+  __declspec(property(get = get_z)) uint32_t z;
+  static LL_INLINE uint32_t get_x() { return ll_block_id_x(); }
+  static LL_INLINE uint32_t get_y() { return ll_block_id_y(); }
+  static LL_INLINE uint32_t get_z() { return ll_block_id_z(); }
+};
+struct ll_block_dim_t {
+  __declspec(property(get = get_x)) uint32_t x;
+  __declspec(property(get = get_y)) uint32_t y;
+  __declspec(property(get = get_z)) uint32_t z;
+  static LL_INLINE uint32_t get_x() { return ll_block_dim_x(); }
+  static LL_INLINE uint32_t get_y() { return ll_block_dim_y(); }
+  static LL_INLINE uint32_t get_z() { return ll_block_dim_z(); }
+};
+extern const __device__ ll_thread_idx_t threadIdx;
+extern const __device__ ll_block_idx_t blockIdx;
+extern const __device__ ll_block_dim_t blockDim;
+#endif
 
 // ---- barrier -----------------------------------------------------------------------------------
 // A workgroup barrier that also orders LDS/global memory between the waves of the group: release
@@ -177,5 +214,17 @@ enum class ll_phase : uint32_t { none = 0, stage = 1, qk = 2, softmax = 3, pv = 
   } while (0)
 #endif
 
+#if !LANELAB_HAVE_HIP_HEADERS
+#define __syncthreads() ll_syncthreads()
+// 32-bit integers only: this header once took uint32_t, so a float argument was converted to an
+// integer without a word (a GEMM's row sums came out wrong). HIP's typed shuffles are in
+// <hip/hip_runtime.h> (lanelab's HIP subset, kernels/hip).
+template <class T> LL_INLINE T __shfl_xor(T v, uint32_t mask) {
+  static_assert(__is_integral(T) && sizeof(T) == 4,
+                "lanelab_device.h's __shfl_xor moves 32-bit integers only; include <hip/hip_runtime.h> "
+                "(before this header) for HIP's shuffles of float, double, 64-bit and __half values");
+  return (T)ll_shfl_xor((uint32_t)v, mask);
+}
+#endif
 
 #endif // LANELAB_DEVICE_H

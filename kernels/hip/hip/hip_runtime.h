@@ -22,6 +22,9 @@
 #if defined(__CLANG_HIP_RUNTIME_WRAPPER_H__)
 #error "lanelab's hip/hip_runtime.h replaces clang's HIP wrapper: compile with -nogpuinc -nogpulib"
 #endif
+#if defined(LANELAB_DEVICE_H) && !LANELAB_HAVE_HIP_HEADERS
+#error "include <hip/hip_runtime.h> before lanelab_device.h: that header defined threadIdx, __syncthreads and __shfl_xor itself because it came first"
+#endif
 #if !defined(__HIP_DEVICE_COMPILE__)
 #error "lanelab's HIP subset is device-only: compile with --cuda-device-only (lanelab cc does)"
 #endif
