@@ -22,13 +22,43 @@
 
 char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
+/* libstdc++ before GCC 13 (Debian 12's) does not know C++23's DF16_ (_Float16, i.e. HIP's __half)
+ * and DF16b (__bf16) manglings and fails the whole symbol. Both are builtin types, never
+ * substitution candidates (Itanium C++ ABI, "Builtin types"), so each is retried as Dh (the
+ * half-precision builtin): the kernel is then found by its name, and its listed signature says
+ * "half" for either type. */
+static char *demangle_f16_retry(const char *sym) {
+  ll_buf b = {0};
+  bool changed = false;
+  for (const char *p = sym; *p; p++) {
+    if (!strncmp(p, "DF16_", 5) || !strncmp(p, "DF16b", 5)) {
+      ll_buf_puts(&b, "Dh");
+      p += 4;
+      changed = true;
+    } else {
+      ll_buf_put(&b, p, 1);
+    }
+  }
+  char *d = NULL;
+  if (changed) {
+    int st = -1;
+    d = __cxa_demangle(ll_buf_str(&b), NULL, NULL, &st);
+    if (st != 0) {
+      free(d);
+      d = NULL;
+    }
+  }
+  ll_buf_free(&b);
+  return d;
+}
+
 char *emu_demangle(const char *sym) {
   if (!sym || strncmp(sym, "_Z", 2) != 0) return NULL;
   int st = -1;
   char *d = __cxa_demangle(sym, NULL, NULL, &st);
   if (st != 0) {
     free(d);
-    return NULL;
+    return demangle_f16_retry(sym);
   }
   return d;
 }
