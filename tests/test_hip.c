@@ -122,7 +122,7 @@ static void expect_compare(const char *what, const char *arch, const char *got_f
                            const char *dtype, double atol, double rtol) {
   put("ref.bin", ref, size);
   char *out;
-  int rc = sh(&out, LANELAB " compare %s ref.bin --dtype %s --atol %g --rtol %g 1>&2", got_file, dtype, atol, rtol);
+  int rc = sh(&out, "(" LANELAB " compare %s ref.bin --dtype %s --atol %g --rtol %g 1>&2)", got_file, dtype, atol, rtol);
   cr_assert_eq(rc, 0, "%s on %s: lanelab compare %s ref.bin --dtype %s --atol %g --rtol %g: exit %d:\n%s", what, arch,
                got_file, dtype, atol, rtol, rc, out);
   free(out);
@@ -987,4 +987,31 @@ Test(subset, kernels_taking_half_and_bf16_are_found_by_name) {
   cr_assert_not_null(d);
   cr_assert(strncmp(d, "bf16(", 5) == 0, "%s", d);
   free(d);
+}
+
+/* README's "Your first kernel" block, run as it stands (with build/ on PATH) in an empty folder:
+ * it must succeed and the compare must pass. */
+Test(cc, readme_first_kernel_runs_as_written, .timeout = 300) {
+  size_t n;
+  char *readme = ll_read_file(LANELAB_ROOT "/README.md", &n, NULL);
+  cr_assert_not_null(readme);
+  char *sec = strstr(readme, "### Your first kernel");
+  cr_assert_not_null(sec, "README has no 'Your first kernel' section");
+  char *start = strstr(sec, "```sh\n");
+  cr_assert_not_null(start);
+  start += 6;
+  char *end = strstr(start, "\n```\n");
+  cr_assert_not_null(end);
+  int commands = 0;
+  for (char *l = start; l && l < end; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+    if (!strncmp(l, "cat ", 4) || !strncmp(l, "python3 ", 8) || !strncmp(l, "lanelab ", 8)) commands++;
+  cr_assert_eq(commands, 5, "the section has %d commands, the README promises five", commands);
+  enter_tmpdir();
+  put("first.sh", start, (size_t)(end - start) + 1);
+  char *err;
+  int rc = sh(&err, "(PATH=" LANELAB_BUILD ":$PATH bash -e first.sh 1>&2)");
+  cr_assert_eq(rc, 0, "README's first-kernel commands: exit %d:\n%s", rc, err);
+  cr_assert(strstr(err, "PASS"), "lanelab compare did not pass:\n%s", err);
+  free(err);
+  free(readme);
 }
