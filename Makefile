@@ -1,6 +1,7 @@
 # lanelab — build, verify and test. See README.md.
 #   make                 build build/lanelab and every kernel for gfx942 and gfx950
-#   make verify ARCH=gfx950|gfx942|all [BASE=rev] [SHAPES=quick|full]
+#   make verify ARCH=gfx950|gfx942|all [BASE=rev] [SHAPES=quick|full|random:N] [SEED=S]
+#   make mutate [MAX=N] [SHARD=I/N] [ARCH=all]  source-level mutation testing of the production kernels
 #   make test            Criterion suites for every module, then a quick verify of both arches
 #   make bench           throughput benchmarks (emulator, oracle, verify wall time, the seed shape)
 #   make fuzz [FUZZ_SECONDS=60]  libFuzzer on the loader, instruction parser and spec parsers
@@ -40,7 +41,7 @@ kstamp   = $(foreach s,$(KSRC),$(BUILD)/$(1)/kernels/$(basename $(notdir $(s))).
 KSTAMPS  := $(foreach a,$(ARCHES),$(call kstamp,$(a)))
 LANELAB  := $(BUILD)/lanelab
 
-.PHONY: all deps kernels mutants verify test bench clean check-tests
+.PHONY: all deps kernels mutants verify test bench clean check-tests mutate
 all: $(LANELAB) kernels
 
 deps: $(DEPS_STAMP)
@@ -109,13 +110,21 @@ endef
 $(foreach a,$(ARCHES),$(foreach m,$(MUTANTS),$(eval $(call mutant_rule,$(a),$(m)))))
 
 # --- verbs -------------------------------------------------------------------------------------
-VERIFY_ARGS := --arch $(ARCH) --shapes $(SHAPES) $(if $(BASE),--base $(BASE)) $(if $(SHARD),--shard $(SHARD))
+SEED ?= 1
+VERIFY_ARGS := --arch $(ARCH) --shapes $(SHAPES) $(if $(filter random:%,$(SHAPES)),--seed $(SEED)) \
+               $(if $(BASE),--base $(BASE)) $(if $(SHARD),--shard $(SHARD))
 verify: $(LANELAB) kernels mutants
 	$(LANELAB) verify $(VERIFY_ARGS)
 
 check-tests: $(TESTBIN) $(LANELAB) kernels mutants
 test: check-tests
 	@bash mk/run-tests.sh $(BUILD) $(TESTBIN)
+
+# Mutation testing (verify/mutate.h): incremental (results cached under build/mutate/results),
+# bounded by MAX=N new mutants per run, split by SHARD=I/N; nice'd, it shares the machine.
+MUTATE_ARCH ?= all
+mutate: $(LANELAB) kernels
+	nice $(LANELAB) mutate --arch $(MUTATE_ARCH) $(if $(MAX),--max $(MAX)) $(if $(SHARD),--shard $(SHARD)) --build $(BUILD)
 
 bench: $(LANELAB) kernels mutants
 	$(LANELAB) bench

@@ -1,7 +1,8 @@
-/* cli/cmd_verify — `lanelab verify --arch gfx942|gfx950|all [--base REV] [--shapes quick|full]
- * [--shard I/N] [--backend auto|hip|emu] [--build DIR]`, or `lanelab verify --manifest FILE.json
- * [--arch ...] [--shard I/N] [--backend ...] [--build DIR]` for a user's kernels (verify/manifest.h;
- * --build defaults to build/lanelab beside the manifest, --arch to all).
+/* cli/cmd_verify — `lanelab verify --arch gfx942|gfx950|all [--base REV]
+ * [--shapes quick|full|random:N] [--seed S] [--shard I/N] [--backend auto|hip|emu] [--build DIR]`,
+ * or `lanelab verify --manifest FILE.json [--arch ...] [--shard I/N] [--backend ...] [--build DIR]`
+ * for a user's kernels (verify/manifest.h; --build defaults to build/lanelab beside the manifest,
+ * --arch to all).
  *
  * Runs every stage for each selected arch, writes build/results/<arch>/<stage>.json and
  * summary.json (atomically), prints a summary, and exits with the worst verdict: 1 if any check
@@ -14,6 +15,7 @@
 #include "cli/cli.h"
 #include "reports/report.h"
 #include "verify/manifest.h"
+#include "verify/prod.h"
 #include "verify/verify.h"
 
 /* "I/N", 0 <= I < N <= 2^32-1. Each number is parsed whole and range-checked: sscanf's %u took
@@ -37,11 +39,11 @@ int cmd_verify(int argc, char **argv) {
       {"arch", required_argument, 0, 'a'}, {"base", required_argument, 0, 'b'},
       {"shapes", required_argument, 0, 's'}, {"shard", required_argument, 0, 'S'},
       {"backend", required_argument, 0, 'B'}, {"build", required_argument, 0, 'd'},
-      {"manifest", required_argument, 0, 'm'},
+      {"manifest", required_argument, 0, 'm'}, {"seed", required_argument, 0, 'e'},
       {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
   verify_ctx base = {.build = "build", .shapes = "quick", .backend = "auto", .shard_n = 1};
   const char *arch = NULL, *mpath = NULL;
-  bool have_build = false;
+  bool have_build = false, seed_given = false;
   optind = 1;
   opterr = 0;
   int o;
@@ -56,11 +58,16 @@ int cmd_verify(int argc, char **argv) {
           ll_die(LL_EXIT_USAGE, "verify: --shard wants I/N with 0 <= I < N, got '%s'", optarg);
         break;
       case 'B': base.backend = optarg; break;
+      case 'e':
+        if (!ll_parse_u64(optarg, &base.seed))
+          ll_die(LL_EXIT_USAGE, "verify: --seed wants an unsigned 64-bit number (decimal or 0x-hex), got '%s'", optarg);
+        seed_given = true;
+        break;
       case 'd': base.build = optarg; have_build = true; break;
       case 'm': mpath = optarg; break;
       case 'h':
-        printf("usage: lanelab verify --arch gfx942|gfx950|all [--base REV] [--shapes quick|full] "
-               "[--shard I/N] [--backend auto|hip|emu] [--build DIR]\n"
+        printf("usage: lanelab verify --arch gfx942|gfx950|all [--base REV] [--shapes quick|full|random:N] "
+               "[--seed S] [--shard I/N] [--backend auto|hip|emu] [--build DIR]\n"
                "       lanelab verify --manifest FILE.json [--arch gfx942|gfx950|all] [--shard I/N] "
                "[--backend auto|hip|emu] [--build DIR]\n");
         return 0;
@@ -83,8 +90,17 @@ int cmd_verify(int argc, char **argv) {
     base.manifest = man;
   }
   if (!arch) ll_die(LL_EXIT_USAGE, "verify: --arch is required (gfx942, gfx950 or all)");
-  if (strcmp(base.shapes, "quick") && strcmp(base.shapes, "full"))
-    ll_die(LL_EXIT_USAGE, "verify: --shapes must be quick or full, got '%s'", base.shapes);
+  if (strncmp(base.shapes, "random:", 7) == 0) {
+    uint64_t rn;
+    if (!ll_parse_u64(base.shapes + 7, &rn) || rn < 1 || rn > PROD_RANDOM_MAX)
+      ll_die(LL_EXIT_USAGE, "verify: --shapes random:N wants N in 1..%d, got '%s'", PROD_RANDOM_MAX, base.shapes);
+    if (!seed_given) ll_die(LL_EXIT_USAGE, "verify: --shapes %s needs --seed S (the run is reproducible only "
+                                           "from its seed)", base.shapes);
+  } else if (strcmp(base.shapes, "quick") && strcmp(base.shapes, "full")) {
+    ll_die(LL_EXIT_USAGE, "verify: --shapes must be quick, full or random:N, got '%s'", base.shapes);
+  } else if (seed_given) {
+    ll_die(LL_EXIT_USAGE, "verify: --seed only applies to --shapes random:N (quick and full are fixed)");
+  }
   if (strcmp(base.backend, "auto") && strcmp(base.backend, "emu") && strcmp(base.backend, "hip"))
     ll_die(LL_EXIT_USAGE, "verify: --backend must be auto, hip or emu, got '%s'", base.backend);
   emu_arch arches[EMU_NARCH];

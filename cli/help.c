@@ -249,7 +249,7 @@ static const cli_help entries[] = {
      "  lanelab isa base main~1 --arch gfx942\n"},
 
     {"verify", cmd_verify,
-     "verify --arch gfx942|gfx950|all [--base REV] [--shapes quick|full] [--shard I/N] "
+     "verify --arch gfx942|gfx950|all [--base REV] [--shapes quick|full|random:N] [--seed S] [--shard I/N] "
      "[--backend auto|hip|emu] [--build DIR] [--manifest FILE.json]",
      "Runs every verification stage (model, kernels, isa, lanes, prod, mutants, base) for each\n"
      "arch; writes DIR/results/<arch>/<stage>.json and the HTML reports. Exit 1 if a check failed,\n"
@@ -261,13 +261,43 @@ static const cli_help entries[] = {
      "Options:\n"
      "  --arch A         gfx942, gfx950 or all, any case (required; with --manifest default: all)\n"
      "  --base REV       also prove each code object's .text identical to REV's (default: not run)\n"
-     "  --shapes S       quick or full: the production-kernel shape matrix (default: quick)\n"
+     "  --shapes S       quick, full or random:N (N cases, 1..100000, drawn from the whole variant\n"
+     "                   space: docs/verify-matrix.md): the production-kernel matrix (default: quick)\n"
+     "  --seed S         the random matrix's seed, decimal or 0x-hex (required with random:N; a failing\n"
+     "                   case prints its one-command reproduction: --shapes random:1 --seed <case seed>)\n"
      "  --shard I/N      run the I-th of N slices of the cases, 0 <= I < N (default: 0/1)\n"
      "  --backend B      auto, hip or emu, as for run (default: auto)\n"
      "  --build DIR      the build directory (default: build; with --manifest: build/lanelab beside it)\n"
      "  --manifest FILE  a manifest of your kernels; its paths are relative to it (default: none)\n"
      "Example:\n"
-     "  lanelab verify --arch all --shapes quick\n"},
+     "  lanelab verify --arch all --shapes quick\n"
+     "  lanelab verify --arch gfx942 --shapes random:200 --seed 20261201\n"},
+
+    {"mutate", cmd_mutate,
+     "mutate [--arch gfx942|gfx950|all] [--max N] [--shard I/N] [--random N] [--seed S] [--file PATH] "
+     "[--list] [--report] [--retry] [--build DIR] [--root DIR]",
+     "Source-level mutation testing of the production kernels (kernels/prod/, lanelab_device.h,\n"
+     "lanelab_fragments.h): operator swaps, integer +-1, dropped sum terms, swapped call arguments,\n"
+     "removed barriers/fences, min/max swaps. Each mutant is built per arch; one whose .text is\n"
+     "byte-identical to the correct build is equivalent (not scored); the others must fail the gate\n"
+     "(quick matrix + a fixed-seed random sample) by a fault or >= 100x the noise floor. Prints the\n"
+     "score per file and function and every survivor; writes DIR/mutate/report.md. Results are\n"
+     "cached per mutant, so runs are incremental. Exit 0 if every arch scores >= 98% with nothing\n"
+     "left unrun, else 1. See docs/verify-matrix.md.\n"
+     "Options:\n"
+     "  --arch A         gfx942, gfx950 or all (default: all)\n"
+     "  --max N          run at most N mutants not yet in the cache (default: no limit)\n"
+     "  --shard I/N      only mutants i with i mod N = I (default: 0/1)\n"
+     "  --random N       random cases in the gate (default: 24)\n"
+     "  --seed S         their seed (default: 1)\n"
+     "  --file PATH      only this file's mutants, e.g. kernels/prod/concat_mla_q.hip (default: all)\n"
+     "  --list           list the mutants (index, file:line:col, function, operator, change) and exit\n"
+     "  --report         report from the cache only, run nothing\n"
+     "  --retry          rerun cached survivors and narrow kills (after the matrix grew)\n"
+     "  --build DIR      the build directory with the correct code objects (default: build)\n"
+     "  --root DIR       the source tree (default: .)\n"
+     "Example:\n"
+     "  lanelab mutate --shard 0/4 --max 50\n"},
 
     {"compare", cmd_compare,
      "compare GOT REF --dtype f32|f16|bf16|f64|i32|u32|i16|u16|i8|u8 [--shape D0,D1,..] "

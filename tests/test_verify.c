@@ -186,7 +186,10 @@ Test(verify_run, writes_stage_results_and_summary) {
 /* CLI contract: bad usage is exit 2 naming the problem. */
 Test(verify_cli, bad_usage_is_exit_2) {
   const char *bad[] = {"verify", "verify --arch gfx900", "verify --arch all --shapes huge",
-                       "verify --arch all --shard 3/3", "verify --arch all --backend cuda", "verify --arch all extra"};
+                       "verify --arch all --shard 3/3", "verify --arch all --backend cuda", "verify --arch all extra",
+                       "verify --arch all --shapes random:0 --seed 1", "verify --arch all --shapes random:x --seed 1",
+                       "verify --arch all --shapes random:5", "verify --arch all --shapes quick --seed 3",
+                       "verify --arch all --shapes random:5 --seed -1"};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     char *cmd = ll_fmt("%s/lanelab -q %s >/dev/null 2>&1", LANELAB_BUILD, bad[i]);
     int rc = system(cmd);
@@ -294,3 +297,161 @@ Test(verify_shard, lanes_and_mutants_split_2_and_3_gfx950) {
   stage_shards("gfx950", "lanes", "micro-kernel lane dumps");
   stage_shards("gfx950", "mutants", "deliberate-mismatch mutants");
 }
+
+/* ---- the random matrix (--shapes random:N --seed S; docs/verify-matrix.md) -----------------
+ * Expected values come from the generator's contract (verify/prod.h): case k's seed is
+ * S + k * 0x9e3779b97f4a7c15, case k of (S, N) equals case 0 of (that seed, 1), and the draw
+ * covers every variant the issue lists. */
+static bool same_case(const prod_case *a, const prod_case *b) {
+  return a->kind == b->kind && a->dtype == b->dtype && a->hq == b->hq && a->hkv == b->hkv &&
+         a->head_dim == b->head_dim && a->batch == b->batch && !memcmp(a->qo_len, b->qo_len, sizeof a->qo_len) &&
+         !memcmp(a->kv_len, b->kv_len, sizeof a->kv_len) && a->page_size == b->page_size && a->layout == b->layout &&
+         a->shuffle_pages == b->shuffle_pages && a->shared_pages == b->shared_pages && a->causal == b->causal &&
+         a->has_window == b->has_window && a->window_left == b->window_left && a->soft_cap == b->soft_cap &&
+         a->custom_mask == b->custom_mask && a->sm_scale == b->sm_scale && a->seed == b->seed && a->sched == b->sched;
+}
+
+Test(verify_random, case_k_is_case_0_of_its_own_seed) {
+  prod_set s;
+  ll_err e = {0};
+  cr_assert(prod_set_make("random:40", 0xabcdef, &s, &e), "%s", e.msg);
+  cr_assert_eq(s.n + s.nc, 40);
+  for (size_t k = 0; k < s.n + s.nc; k++) {
+    prod_set one;
+    cr_assert(prod_set_make("random:1", s.case_seed[k], &one, &e));
+    if (k < s.n) {
+      cr_assert_eq(one.n, 1);
+      cr_assert(same_case(&s.cases[k], &one.cases[0]), "case %zu differs from its reproduction", k);
+      cr_assert_str_eq(s.cases[k].name, one.cases[0].name);
+    } else {
+      cr_assert_eq(one.nc, 1);
+      const prod_concat_case *a = &s.concat[k - s.n], *b = &one.concat[0];
+      cr_assert(a->T == b->T && a->H == b->H && a->dtype == b->dtype && a->transposed_nope == b->transposed_nope &&
+                a->extra_stride == b->extra_stride && a->seed == b->seed);
+    }
+    char *r = prod_set_repro(&s, k, "gfx942");
+    char *want = ll_fmt("lanelab verify --arch gfx942 --shapes random:1 --seed 0x%016llx", (unsigned long long)s.case_seed[k]);
+    cr_assert_str_eq(r, want);
+    free(r);
+    free(want);
+    prod_set_free(&one);
+  }
+  /* the case seeds themselves, by the documented formula, over both partitions */
+  uint64_t want_seeds[40];
+  for (size_t k = 0; k < 40; k++) want_seeds[k] = 0xabcdefull + (uint64_t)k * 0x9e3779b97f4a7c15ull;
+  for (size_t k = 0; k < s.n + s.nc; k++) {
+    bool found = false;
+    for (size_t j = 0; j < 40; j++) found |= want_seeds[j] == s.case_seed[k];
+    cr_assert(found, "case seed %zu is not S + j*step", k);
+  }
+  prod_set_free(&s);
+  cr_assert_not(prod_set_make("random:0", 1, &s, &e));
+  cr_assert_eq(e.code, LL_EXIT_USAGE);
+}
+
+/* Over 3000 case seeds every variant the issue asks for occurs, each case is a valid spec the
+ * kernels accept, and the strides are kept apart where the variant allows it. */
+Test(verify_random, the_draw_covers_the_variant_space) {
+  enum { N = 3000 };
+  size_t kinds[4] = {0}, dt[2] = {0}, d64 = 0, d128 = 0, d256 = 0, ratio[9] = {0}, mqa = 0, qo0 = 0, kv0 = 0, qo1 = 0,
+         kv1 = 0, qo_gt_kv = 0, nonmult = 0, many_tiles = 0, causal = 0, noncausal = 0, win_causal = 0,
+         win_nocausal = 0, cap_scaled = 0, mask_span = 0, ps1 = 0, ps64 = 0, ps_mid = 0, partial = 0, shuffled = 0,
+         shared = 0, batch8 = 0, uneven = 0, sched[3] = {0}, cat = 0, cat_t0 = 0, cat_tr = 0, cat_pad = 0,
+         strides_apart = 0;
+  for (uint64_t k = 0; k < N; k++) {
+    prod_case c;
+    prod_concat_case cc;
+    char name[32];
+    uint64_t cs = prod_random_case_seed(77, k);
+    if (!prod_random_case(cs, &c, &cc, name, sizeof name)) {
+      cat++;
+      cat_t0 += cc.T == 0;
+      cat_tr += cc.transposed_nope;
+      cat_pad += cc.extra_stride > 0;
+      cr_assert(cc.T * cc.H <= 4096 && cc.extra_stride % 8 == 0);
+      continue;
+    }
+    kinds[c.kind == ORACLE_PAGED ? 2 + (c.layout == ORACLE_HND) : c.kind == ORACLE_RAGGED]++;
+    dt[c.dtype == ORACLE_BF16]++;
+    d64 += c.head_dim == 64; d128 += c.head_dim == 128; d256 += c.head_dim == 256;
+    cr_assert(c.hq % c.hkv == 0 && c.hq <= 8, "%s: Hq %d Hkv %d", name, c.hq, c.hkv);
+    if (c.hkv == 1 && c.hq > 1 && (c.hq & (c.hq - 1))) mqa++;
+    if ((c.hq / c.hkv) <= 8) ratio[c.hq / c.hkv]++;
+    int lens = 0;
+    for (int b = 0; b < c.batch; b++) {
+      qo0 += c.qo_len[b] == 0; kv0 += c.kv_len[b] == 0; qo1 += c.qo_len[b] == 1; kv1 += c.kv_len[b] == 1;
+      qo_gt_kv += c.qo_len[b] > c.kv_len[b];
+      nonmult += c.qo_len[b] % 64 != 0 && c.kv_len[b] % 32 != 0 && c.qo_len[b] > 64;
+      many_tiles += c.qo_len[b] > 128 || c.kv_len[b] > 256;
+      if (c.kind == ORACLE_PAGED && c.kv_len[b] % c.page_size) partial++;
+      if (b && (c.qo_len[b] != c.qo_len[0] || c.kv_len[b] != c.kv_len[0])) lens = 1;
+    }
+    uneven += lens;
+    causal += c.causal; noncausal += !c.causal;
+    win_causal += c.has_window && c.causal; win_nocausal += c.has_window && !c.causal;
+    cap_scaled += c.soft_cap > 0 && c.sm_scale > 0 && c.sm_scale != 1.0;
+    for (int b = 0; b < c.batch; b++) mask_span += c.custom_mask && c.qo_len[b] > 64 && c.kv_len[b] > 32;
+    if (c.kind == ORACLE_PAGED) {
+      cr_assert(c.page_size >= 1 && c.page_size <= 64);
+      ps1 += c.page_size == 1; ps64 += c.page_size == 64; ps_mid += c.page_size > 16 && c.page_size < 64;
+      shuffled += c.shuffle_pages; shared += c.shared_pages && c.batch > 1;
+      if (c.hkv > 1 && c.page_size > 1) {
+        cr_assert_neq(c.page_size, c.hkv, "%s: page size equal to Hkv", name);
+        strides_apart++;
+      }
+    }
+    batch8 += c.batch == 8;
+    sched[c.sched]++;
+    /* a valid spec the kernels accept */
+    oracle_attention_spec s;
+    ll_err e = {0};
+    cr_assert(prod_case_spec(&c, &s, &e), "%s: %s", name, e.msg);
+    prod_attn_plan p;
+    cr_assert(prod_attn_plan_make(&s, &p, &e), "%s: %s", name, e.msg);
+    if (c.shared_pages && c.batch > 1 && s.kv_indptr[1] - s.kv_indptr[0] > 1 && s.kv_indptr[2] - s.kv_indptr[1] > 1)
+      cr_assert_eq(s.kv_indices[s.kv_indptr[1]], s.kv_indices[0], "%s: request 1 does not share request 0's first page", name);
+    prod_attn_plan_free(&p);
+    prod_spec_free(&s);
+  }
+  for (int i = 0; i < 4; i++) cr_expect_gt(kinds[i], 200, "kind %d: %zu", i, kinds[i]);
+  cr_expect(dt[0] > 500 && dt[1] > 500 && d64 && d128 && d256);
+  cr_expect(ratio[1] && ratio[2] && ratio[4] && ratio[8] && mqa, "ratios 1 %zu 2 %zu 4 %zu 8 %zu MQA %zu", ratio[1],
+            ratio[2], ratio[4], ratio[8], mqa);
+  cr_expect(qo0 && kv0 && qo1 && kv1 && qo_gt_kv > 100 && nonmult && many_tiles > 50);
+  cr_expect(causal > 500 && noncausal > 500 && win_causal > 50 && win_nocausal > 50 && cap_scaled > 50 && mask_span > 10,
+            "causal %zu/%zu window %zu/%zu cap+scale %zu mask %zu", causal, noncausal, win_causal, win_nocausal,
+            cap_scaled, mask_span);
+  cr_expect(ps1 && ps64 && ps_mid && partial > 100 && shuffled > 100 && shared > 30 && batch8 && uneven > 300,
+            "ps1 %zu ps64 %zu mid %zu partial %zu shuffled %zu shared %zu batch8 %zu uneven %zu", ps1, ps64, ps_mid,
+            partial, shuffled, shared, batch8, uneven);
+  cr_expect(sched[0] > 500 && sched[1] > 300 && sched[2] > 300);
+  cr_expect(cat > 200 && cat_t0 && cat_tr && cat_pad);
+  cr_expect_gt(strides_apart, 300);
+}
+
+/* The fixed-seed sample make test runs: the prod stage passes on both arches, every case is in
+ * the tables, and the cases ran under all three schedules. Kept small for CI time. */
+#define RANDOM_SAMPLE "random:16"
+#define RANDOM_SEED 20261201
+static void random_sample(const char *arch) {
+  char *res = tmpdir();
+  verify_ctx c = ctx(arch, LANELAB_BUILD, res);
+  c.shapes = RANDOM_SAMPLE;
+  c.seed = RANDOM_SEED;
+  stage_result r = {.v = VERDICT_NOT_RUN};
+  verify_stage_prod(&c, &r);
+  cr_assert_eq(r.v, VERDICT_PASS, "%s %s --seed %d: %s", arch, RANDOM_SAMPLE, RANDOM_SEED, r.summary);
+  char **names = NULL;
+  size_t n = 0;
+  collect(&r, prod_tables, 2, &names, &n);
+  cr_assert_eq(n, 16);
+  for (size_t i = 0; i < n; i++) {
+    cr_assert(strncmp(names[i], "rnd_", 4) == 0, "%s", names[i]);
+    free(names[i]);
+  }
+  free(names);
+  free_result(&r);
+  free(res);
+}
+Test(verify_random, fixed_seed_sample_passes_gfx942, .timeout = 600) { random_sample("gfx942"); }
+Test(verify_random, fixed_seed_sample_passes_gfx950, .timeout = 600) { random_sample("gfx950"); }

@@ -32,12 +32,16 @@ char *prod_case_shape(const prod_case *c) {
   ll_buf_puts(&b, " kv=");
   for (int i = 0; i < c->batch; i++) ll_buf_printf(&b, "%s%d", i ? "," : "", c->kv_len[i]);
   ll_buf_printf(&b, " H=%d/%d D=%d", c->hq, c->hkv, c->head_dim);
-  if (c->kind == ORACLE_PAGED) ll_buf_printf(&b, " ps=%d%s", c->page_size, c->shuffle_pages ? " shuffled" : "");
+  if (c->kind == ORACLE_PAGED)
+    ll_buf_printf(&b, " ps=%d%s%s", c->page_size, c->shuffle_pages ? " shuffled" : "",
+                  c->shared_pages && c->batch > 1 ? " shared" : "");
   if (c->causal) ll_buf_puts(&b, " causal");
   if (c->has_window) ll_buf_printf(&b, " window=%d", c->window_left);
   if (c->soft_cap > 0) ll_buf_printf(&b, " cap=%g", c->soft_cap);
   if (c->custom_mask) ll_buf_puts(&b, " custom-mask");
   if (c->sm_scale > 0) ll_buf_printf(&b, " scale=%g", c->sm_scale);
+  if (c->sched == EMU_SCHED_ADVERSARIAL) ll_buf_puts(&b, " sched=adversarial");
+  if (c->sched == EMU_SCHED_RANDOM) ll_buf_puts(&b, " sched=random");
   char *s = ll_xstrdup(ll_buf_str(&b));
   ll_buf_free(&b);
   return s;
@@ -90,6 +94,13 @@ bool prod_case_spec(const prod_case *c, oracle_attention_spec *s, ll_err *err) {
         int32_t j = (int32_t)(sm64(&rng) % (uint64_t)(i + 1)), t = ids[i];
         ids[i] = ids[j];
         ids[j] = t;
+      }
+    /* shared: request b >= 1 starts with request 0's first pages (only pages full in both, so
+     * the shared keys are the same keys in both requests); the ids they displace become spares */
+    if (c->shared_pages)
+      for (int b = 1; b < c->batch; b++) {
+        int32_t full0 = s->kv_indptr[1] - s->kv_indptr[0] - 1, fullb = s->kv_indptr[b + 1] - s->kv_indptr[b] - 1;
+        for (int32_t i = 0; i < full0 && i < fullb; i++) ids[s->kv_indptr[b] + i] = ids[i];
       }
     s->kv_indices = ids;
     s->num_pages = np;
@@ -255,6 +266,7 @@ static int launch(rt_device *d, rt_module *m, const char *kernel, const uint32_t
   lo.threads = o && o->threads ? o->threads : 2;
   lo.sched = o ? o->sched : EMU_SCHED_ROUND_ROBIN;
   lo.sched_seed = o ? o->sched_seed : 0;
+  lo.insn_budget = o ? o->insn_budget : 0;
   lo.fault = &f;
   lo.stats = rt_device_backend(d) == RT_EMU ? st : NULL;
   /* racecheck (LDS) and initcheck (LDS, and the output buffers: nothing may read them before
@@ -396,7 +408,10 @@ int prod_case_run_ref(rt_device *d, const char *build, const prod_case *c, const
     emu_launch_stats st;
     memset(&st, 0, sizeof st);
     const uint64_t outs[2][2] = {{dv.o, (no ? no : 4) * 4}, {dv.lse, (nl ? nl : 4) * 4}};
-    rc = launch(d, m, p.kernel, p.grid, p.block, args, na, o, &st, &r->seconds, outs, 2, r, err);
+    prod_run_opts eo = o ? *o : (prod_run_opts){0};
+    if (eo.sched == EMU_SCHED_ROUND_ROBIN && c) eo.sched = c->sched; /* the case's own schedule */
+    if (!eo.sched_seed && c) eo.sched_seed = c->seed;
+    rc = launch(d, m, p.kernel, p.grid, p.block, args, na, &eo, &st, &r->seconds, outs, 2, r, err);
     if (rc == LL_EXIT_OK && rt_device_backend(d) == RT_EMU) count_stats(&st, r);
     emu_launch_stats_free(&st);
     if (rc != LL_EXIT_OK) {
@@ -540,27 +555,29 @@ out:
 #define BF16 ORACLE_BF16
 /* quick: every variant (single, ragged, paged NHD/HND) x head_dim 64/128/256 x f16/bf16 x
  * causal/not, GQA, qo_len < and > kv_len, page sizes 1/5/16 with partial last pages and shuffled
- * pages, and one case each of soft cap, sliding window, custom mask. Small: the emulator runs
- * both arches in well under a few minutes. */
+ * pages, and one case each of soft cap, sliding window, custom mask. Half of the cases run under
+ * the adversarial or the random wave schedule (the rest in lockstep round-robin), so each of the
+ * kernel's two barriers is guarded by several cases, not one. Small: the emulator runs both
+ * arches in well under a few minutes. */
 static const prod_case quick_cases[] = {
     {.name = "single_f16_d64_causal", .kind = ORACLE_SINGLE, .dtype = F16, .hq = 2, .hkv = 2, .head_dim = 64,
      .batch = 1, .qo_len = {37}, .kv_len = {70}, .causal = true, .seed = 101},
     {.name = "single_bf16_d128_gqa2", .kind = ORACLE_SINGLE, .dtype = BF16, .hq = 2, .hkv = 1, .head_dim = 128,
      .batch = 1, .qo_len = {40}, .kv_len = {33}, .seed = 102},
     {.name = "single_f16_d256_causal", .kind = ORACLE_SINGLE, .dtype = F16, .hq = 1, .hkv = 1, .head_dim = 256,
-     .batch = 1, .qo_len = {20}, .kv_len = {20}, .causal = true, .seed = 103},
+     .batch = 1, .qo_len = {20}, .kv_len = {20}, .causal = true, .seed = 103, .sched = EMU_SCHED_ADVERSARIAL},
     {.name = "ragged_f16_d128_gqa4_causal", .kind = ORACLE_RAGGED, .dtype = F16, .hq = 4, .hkv = 1, .head_dim = 128,
-     .batch = 2, .qo_len = {17, 64}, .kv_len = {50, 64}, .causal = true, .seed = 104},
+     .batch = 2, .qo_len = {17, 64}, .kv_len = {50, 64}, .causal = true, .seed = 104, .sched = EMU_SCHED_RANDOM},
     {.name = "ragged_bf16_d64", .kind = ORACLE_RAGGED, .dtype = BF16, .hq = 2, .hkv = 2, .head_dim = 64,
      .batch = 3, .qo_len = {1, 30, 65}, .kv_len = {5, 30, 40}, .seed = 105},
     {.name = "ragged_bf16_d256_causal_qo_gt_kv", .kind = ORACLE_RAGGED, .dtype = BF16, .hq = 2, .hkv = 1,
      .head_dim = 256, .batch = 2, .qo_len = {40, 10}, .kv_len = {24, 10}, .causal = true, .seed = 106},
     {.name = "paged_nhd_f16_d128_ps16_causal", .kind = ORACLE_PAGED, .dtype = F16, .hq = 2, .hkv = 2, .head_dim = 128,
      .batch = 2, .qo_len = {20, 33}, .kv_len = {37, 60}, .page_size = 16, .layout = ORACLE_NHD,
-     .shuffle_pages = true, .causal = true, .seed = 107},
+     .shuffle_pages = true, .causal = true, .seed = 107, .sched = EMU_SCHED_ADVERSARIAL},
     {.name = "paged_hnd_bf16_d64_ps1", .kind = ORACLE_PAGED, .dtype = BF16, .hq = 4, .hkv = 2, .head_dim = 64,
      .batch = 2, .qo_len = {9, 16}, .kv_len = {13, 7}, .page_size = 1, .layout = ORACLE_HND,
-     .shuffle_pages = true, .seed = 108},
+     .shuffle_pages = true, .seed = 108, .sched = EMU_SCHED_RANDOM},
     {.name = "paged_hnd_f16_d256_ps5_causal", .kind = ORACLE_PAGED, .dtype = F16, .hq = 1, .hkv = 1, .head_dim = 256,
      .batch = 1, .qo_len = {12}, .kv_len = {23}, .page_size = 5, .layout = ORACLE_HND, .shuffle_pages = true,
      .causal = true, .seed = 109},
@@ -568,9 +585,10 @@ static const prod_case quick_cases[] = {
      .batch = 1, .qo_len = {24}, .kv_len = {40}, .soft_cap = 1.0, .sm_scale = 1.0, .seed = 110},
     {.name = "ragged_f16_d128_window16_causal", .kind = ORACLE_RAGGED, .dtype = F16, .hq = 2, .hkv = 2,
      .head_dim = 128, .batch = 2, .qo_len = {40, 70}, .kv_len = {70, 70}, .causal = true, .has_window = true,
-     .window_left = 16, .seed = 111},
+     .window_left = 16, .seed = 111, .sched = EMU_SCHED_ADVERSARIAL},
     {.name = "ragged_bf16_d64_custom_mask_gqa2", .kind = ORACLE_RAGGED, .dtype = BF16, .hq = 4, .hkv = 2,
-     .head_dim = 64, .batch = 2, .qo_len = {20, 33}, .kv_len = {25, 40}, .custom_mask = true, .seed = 112},
+     .head_dim = 64, .batch = 2, .qo_len = {20, 33}, .kv_len = {25, 40}, .custom_mask = true, .seed = 112,
+     .sched = EMU_SCHED_RANDOM},
 };
 
 /* full: the quick set plus edge lengths 1023/1024, qo_len > kv_len causal, page sizes 1 and 16
@@ -662,6 +680,177 @@ const prod_concat_case *prod_concat_matrix(const char *shapes, size_t *n) {
   return NULL;
 }
 
+/* ---- the random matrix ----------------------------------------------------------------------- */
+#define RANDOM_STEP 0x9e3779b97f4a7c15ull
+
+uint64_t prod_random_case_seed(uint64_t seed, size_t k) { return seed + (uint64_t)k * RANDOM_STEP; }
+
+static uint32_t pick(uint64_t *r, uint32_t n) { return (uint32_t)(sm64(r) % n); }
+static bool chance(uint64_t *r, uint32_t percent) { return pick(r, 100) < percent; }
+
+/* A length: 0 (when allowed) and 1, the tile and LDS-step boundaries +-1 (query tile 64, kv step
+ * 32, MFMA sub-tile 16), small odd lengths, or many tiles (up to `big`). */
+static int rand_len(uint64_t *r, bool allow0, int big) {
+  static const int edge[] = {15, 16, 17, 31, 32, 33, 63, 64, 65, 95, 96, 97, 127, 128, 129};
+  uint32_t w = pick(r, 20);
+  if (w == 0) return allow0 ? 0 : 1;
+  if (w <= 2) return 1;
+  if (w <= 7) return edge[pick(r, sizeof edge / sizeof *edge)];
+  if (w <= 9) return 130 + (int)pick(r, (uint32_t)(big - 129));
+  return 2 + (int)pick(r, 60);
+}
+
+/* Work of a case in units of one (64-row tile, 32-key step, head) at head_dim 64: the emulator's
+ * time is about proportional. */
+static double case_work(const prod_case *c) {
+  double w = 0;
+  for (int b = 0; b < c->batch; b++)
+    w += (double)((c->qo_len[b] + 63) / 64) * (double)((c->kv_len[b] + 31) / 32 + 1);
+  return w * c->hq * (c->head_dim / 64.0);
+}
+
+bool prod_random_case(uint64_t case_seed, prod_case *c, prod_concat_case *cc, char *name, size_t n) {
+  uint64_t r = case_seed ^ 0x72616e646f6dull; /* "random": apart from the input generator's stream */
+  snprintf(name, n, "rnd_%016llx", (unsigned long long)case_seed);
+  if (pick(&r, 8) == 0) { /* concat_mla_q */
+    memset(cc, 0, sizeof *cc);
+    cc->name = name;
+    cc->seed = case_seed;
+    cc->dtype = chance(&r, 50) ? ORACLE_F16 : ORACLE_BF16;
+    uint32_t w = pick(&r, 10);
+    cc->T = w == 0 ? 0 : w <= 2 ? 1 : w <= 6 ? 2 + pick(&r, 30) : 33 + pick(&r, 160);
+    static const int64_t hs[] = {1, 2, 3, 7, 8, 16, 33, 128};
+    cc->H = hs[pick(&r, sizeof hs / sizeof *hs)];
+    while (cc->T * cc->H > 4096) cc->T /= 2;
+    if (chance(&r, 35)) cc->transposed_nope = true;
+    else if (chance(&r, 50)) cc->extra_stride = 8 * (1 + pick(&r, 16));
+    return false;
+  }
+  memset(c, 0, sizeof *c);
+  c->name = name;
+  c->seed = case_seed;
+  static const oracle_attention_kind kinds[] = {ORACLE_SINGLE, ORACLE_RAGGED, ORACLE_PAGED, ORACLE_PAGED};
+  uint32_t kk = pick(&r, 4);
+  c->kind = kinds[kk];
+  c->layout = kk == 3 ? ORACLE_HND : ORACLE_NHD;
+  c->dtype = chance(&r, 50) ? ORACLE_F16 : ORACLE_BF16;
+  static const int dims[] = {64, 64, 64, 128, 128, 256};
+  c->head_dim = dims[pick(&r, 6)];
+  /* Hq/Hkv: 1, 2, 4, 8 with Hkv 1..3, or MQA (Hkv 1, Hq 3..6); Hq <= 8 */
+  uint32_t ratio = pick(&r, 5);
+  if (ratio == 4) {
+    c->hkv = 1;
+    c->hq = 3 + (int)pick(&r, 4);
+  } else {
+    int g = 1 << ratio;
+    c->hkv = 1 + (int)pick(&r, 3);
+    while (c->hkv > 1 && c->hkv * g > 8) c->hkv--;
+    c->hq = c->hkv * g;
+  }
+  c->batch = c->kind == ORACLE_SINGLE ? 1 : chance(&r, 25) ? 1 : chance(&r, 60) ? 2 + (int)pick(&r, 2) : 4 + (int)pick(&r, 5);
+  bool paged = c->kind == ORACLE_PAGED;
+  for (int b = 0; b < c->batch; b++) {
+    c->qo_len[b] = rand_len(&r, c->batch > 1 || c->kind == ORACLE_SINGLE, 300);
+    c->kv_len[b] = rand_len(&r, !paged, 600);
+  }
+  if (paged) {
+    /* page size 1..64: 1, small, 16, odd middle sizes, 64 */
+    uint32_t w = pick(&r, 10);
+    c->page_size = w == 0 ? 1 : w <= 3 ? 2 + (int)pick(&r, 14) : w == 4 ? 16 : w <= 7 ? 17 + (int)pick(&r, 47) : 64;
+    /* strides apart: NHD token stride Hkv*D vs head stride D needs Hkv > 1 (drawn above); HND
+     * head stride page_size*D vs token stride D needs page_size > 1; page_size == Hkv would make
+     * the NHD page stride equal the HND head-major page stride of a transposed reading */
+    if (c->page_size == c->hkv && c->hkv > 1) c->page_size++;
+    c->shuffle_pages = chance(&r, 70);
+    c->shared_pages = c->batch > 1 && chance(&r, 35);
+  }
+  c->causal = chance(&r, 50);
+  if (chance(&r, 30)) {
+    c->has_window = true;
+    static const int wl[] = {0, 1, 15, 16, 17, 31, 32, 33, 63, 64};
+    c->window_left = chance(&r, 60) ? wl[pick(&r, 10)] : (int)pick(&r, 200);
+  }
+  if (chance(&r, 25)) {
+    static const double caps[] = {0.5, 1.0, 2.5, 5.0, 13.0, 30.0};
+    c->soft_cap = caps[pick(&r, 6)];
+  }
+  if (chance(&r, 45)) {
+    static const double sc[] = {0.03, 0.2, 0.5, 0.9, 1.0, 1.5, 2.5, 4.0};
+    c->sm_scale = sc[pick(&r, 8)];
+  }
+  c->custom_mask = chance(&r, 20);
+  if (c->custom_mask) c->causal = false; /* a custom mask replaces causal (oracle/oracle.h); the window stays */
+  uint32_t sch = pick(&r, 4);
+  c->sched = sch == 0 ? EMU_SCHED_ADVERSARIAL : sch == 1 ? EMU_SCHED_RANDOM : EMU_SCHED_ROUND_ROBIN;
+  /* keep a case's emulator time bounded: halve the largest length until the work fits */
+  while (case_work(c) > 400) {
+    int *big = NULL;
+    for (int b = 0; b < c->batch; b++) {
+      if (!big || c->qo_len[b] * 2 > *big) big = &c->qo_len[b];
+      if (c->kv_len[b] > *big) big = &c->kv_len[b];
+    }
+    if (*big > 1) *big = *big / 2 + (*big & 1); /* stays >= 1 */
+    else if (c->batch > 1) c->batch--;          /* every length is 1 already */
+    else if (c->hq > c->hkv) c->hq = c->hkv;
+    else c->head_dim = 64;                       /* 1 request, 1 head group, lengths 1: fits */
+  }
+  return true;
+}
+
+bool prod_set_make(const char *shapes, uint64_t seed, prod_set *st, ll_err *err) {
+  memset(st, 0, sizeof *st);
+  if (shapes && strncmp(shapes, "random:", 7) == 0) {
+    uint64_t n;
+    if (!ll_parse_u64(shapes + 7, &n) || n < 1 || n > PROD_RANDOM_MAX) {
+      ll_seterr(err, LL_EXIT_USAGE, "--shapes random:N wants N in 1..%d, got '%s'", PROD_RANDOM_MAX, shapes + 7);
+      return false;
+    }
+    st->random = true;
+    st->seed = seed;
+    st->cases = ll_xcalloc(n, sizeof *st->cases);
+    st->concat = ll_xcalloc(n, sizeof *st->concat);
+    st->names = ll_xcalloc(n, sizeof *st->names);
+    st->case_seed = ll_xcalloc(n, sizeof *st->case_seed);
+    uint64_t *cs_attn = ll_xcalloc(n, sizeof *cs_attn), *cs_cat = ll_xcalloc(n, sizeof *cs_cat);
+    for (size_t k = 0; k < n; k++) {
+      uint64_t cs = prod_random_case_seed(seed, k);
+      if (prod_random_case(cs, &st->cases[st->n], &st->concat[st->nc], st->names[k], sizeof st->names[k]))
+        cs_attn[st->n++] = cs;
+      else
+        cs_cat[st->nc++] = cs;
+    }
+    memcpy(st->case_seed, cs_attn, st->n * sizeof *cs_attn);
+    memcpy(st->case_seed + st->n, cs_cat, st->nc * sizeof *cs_cat);
+    free(cs_attn);
+    free(cs_cat);
+    return true;
+  }
+  const prod_case *pc = prod_matrix(shapes, &st->n);
+  const prod_concat_case *cc = prod_concat_matrix(shapes, &st->nc);
+  st->shapes = pc ? (strcmp(shapes, "full") == 0 ? "full" : "quick") : NULL;
+  if (!pc || !cc) {
+    ll_seterr(err, LL_EXIT_USAGE, "unknown shape set '%s' (quick, full, random:N)", shapes ? shapes : "(null)");
+    return false;
+  }
+  st->cases = ll_xmalloc((st->n ? st->n : 1) * sizeof *st->cases);
+  st->concat = ll_xmalloc((st->nc ? st->nc : 1) * sizeof *st->concat);
+  memcpy(st->cases, pc, st->n * sizeof *pc);
+  memcpy(st->concat, cc, st->nc * sizeof *cc);
+  return true;
+}
+
+void prod_set_free(prod_set *st) {
+  free(st->cases); free(st->concat); free(st->names); free(st->case_seed);
+  memset(st, 0, sizeof *st);
+}
+
+char *prod_set_repro(const prod_set *st, size_t k, const char *arch) {
+  if (st->random)
+    return ll_fmt("lanelab verify --arch %s --shapes random:1 --seed 0x%016llx", arch,
+                  (unsigned long long)st->case_seed[k]);
+  return ll_fmt("lanelab verify --arch %s --shapes %s --shard %zu/%zu", arch, st->shapes, k, st->n + st->nc);
+}
+
 rt_device *prod_open_device(const verify_ctx *c, ll_err *err) {
   rt_backend b = RT_AUTO;
   if (c->backend && !rt_backend_parse(c->backend, &b)) {
@@ -690,16 +879,18 @@ static const char *ratio3(uint64_t n, uint64_t d) {
 
 void verify_stage_prod(const verify_ctx *c, stage_result *r) {
   ll_err err = {0};
-  size_t n = 0, nc = 0;
-  const prod_case *cases = prod_matrix(c->shapes, &n);
-  const prod_concat_case *cc = prod_concat_matrix(c->shapes, &nc);
-  if (!cases || !cc) {
-    stage_set(r, VERDICT_BAD, "unknown shape set '%s' (quick, full)", c->shapes ? c->shapes : "(null)");
+  prod_set set;
+  if (!prod_set_make(c->shapes, c->seed, &set, &err)) {
+    stage_set(r, VERDICT_BAD, "%s", err.msg);
     return;
   }
+  size_t n = set.n, nc = set.nc;
+  const prod_case *cases = set.cases;
+  const prod_concat_case *cc = set.concat;
   rt_device *d = prod_open_device(c, &err);
   if (!d) {
     stage_set(r, err.code == LL_EXIT_ENV ? VERDICT_NOT_RUN : VERDICT_BAD, "no device for %s: %s", c->arch_name, err.msg);
+    prod_set_free(&set);
     return;
   }
   r->device = device_name(d);
@@ -715,7 +906,7 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
   prod_census ph[PROD_NPHASE];
   memset(ph, 0, sizeof ph);
   size_t census_bad = 0, census_ok = 0;
-  char first_err[400] = "", first_census[400] = "", first_hazard[800] = "";
+  char first_err[400] = "", first_census[400] = "", first_hazard[800] = "", first_repro[200] = "";
   size_t checked = 0, hazard_cases = 0, prefill_ran = 0;
   for (size_t k = 0; k < n; k++) {
     if (!verify_in_shard(c, k)) continue;
@@ -729,11 +920,16 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
     int rc = prod_case_run(d, c->build, pc, &o, &res, &e);
     double atol = pc->atol, rtol = pc->rtol;
     if (atol <= 0 && rtol <= 0) oracle_tolerance_default(pc->dtype, &atol, &rtol);
+    char *repro = prod_set_repro(&set, k, c->arch_name);
+    if (rc != LL_EXIT_OK || !res.pass || res.hazards) {
+      fprintf(stderr, "lanelab: prod case %s (%s) failed on %s; reproduce: %s\n", pc->name, shape, c->arch_name, repro);
+      if (!first_repro[0]) snprintf(first_repro, sizeof first_repro, "%s", repro);
+    }
     if (rc != LL_EXIT_OK) {
       errors++;
       if (!first_err[0]) snprintf(first_err, sizeof first_err, "%s", e.msg);
-      report_table_row(t, "%s\t%s\t%s\t%s\t-\t-\t%g\t%g\t-\t-\t-\t-\t-\t-\t-\tFAIL: %s\t%s", pc->name,
-                       prod_case_variant(pc), shape, oracle_dtype_name(pc->dtype), atol, rtol, e.msg, r->device);
+      report_table_row(t, "%s\t%s\t%s\t%s\t-\t-\t%g\t%g\t-\t-\t-\t-\t-\t-\t-\tFAIL: %s; reproduce: %s\t%s", pc->name,
+                       prod_case_variant(pc), shape, oracle_dtype_name(pc->dtype), atol, rtol, e.msg, repro, r->device);
     } else {
       ran++;
       prefill_ran++;
@@ -765,18 +961,19 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
           if (!first_census[0]) snprintf(first_census, sizeof first_census, "%s: %s", pc->name, why);
         }
       }
-      char verdict_s[800];
-      if (res.hazards) snprintf(verdict_s, sizeof verdict_s, "FAIL (%zu racecheck/initcheck report%s; first: %s)",
-                                res.hazards, res.hazards == 1 ? "" : "s", res.hazard);
+      char verdict_s[1000];
+      if (res.hazards) snprintf(verdict_s, sizeof verdict_s, "FAIL (%zu racecheck/initcheck report%s; first: %s); reproduce: %s",
+                                res.hazards, res.hazards == 1 ? "" : "s", res.hazard, repro);
       else if (res.pass) snprintf(verdict_s, sizeof verdict_s, "pass");
-      else snprintf(verdict_s, sizeof verdict_s, "FAIL (O %zu/%zu, LSE %zu/%zu mismatches)", res.o.mismatches,
-                    res.o.n, res.lse.mismatches, res.lse.n);
+      else snprintf(verdict_s, sizeof verdict_s, "FAIL (O %zu/%zu, LSE %zu/%zu mismatches); reproduce: %s",
+                    res.o.mismatches, res.o.n, res.lse.mismatches, res.lse.n, repro);
       report_table_row(t, "%s\t%s\t%s\t%s\t%.3g\t%.3g\t%g\t%g\t%.3g\t%zu\t%s\t%s\t%s\t%llu\t%s\t%s\t%s", pc->name,
                        prod_case_variant(pc), shape, oracle_dtype_name(pc->dtype), res.max_abs, res.max_rel, atol, rtol,
                        margin, res.o.mismatches + res.lse.mismatches, bpm, qbpm, pbpm,
                        (unsigned long long)res.wave_insns, census, verdict_s, r->device);
     }
     free(shape);
+    free(repro);
   }
   for (size_t k = 0; k < nc; k++) {
     if (!verify_in_shard(c, n + k)) continue;
@@ -786,6 +983,14 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
     ll_err e = {0};
     int rc = prod_concat_run(d, c->build, pc, NULL, &res, &e);
     const char *lay = pc->transposed_nope ? "transposed" : pc->extra_stride ? "padded stride" : "contiguous";
+    bool ok = rc == LL_EXIT_OK && (pc->T == 0 ? res.t0_untouched : res.mismatches == 0);
+    if (!ok || res.hazards) {
+      char *repro = prod_set_repro(&set, n + k, c->arch_name);
+      fprintf(stderr, "lanelab: prod case %s (concat T=%lld H=%lld %s) failed on %s; reproduce: %s\n", pc->name,
+              (long long)pc->T, (long long)pc->H, lay, c->arch_name, repro);
+      if (!first_repro[0]) snprintf(first_repro, sizeof first_repro, "%s", repro);
+      free(repro);
+    }
     if (rc != LL_EXIT_OK) {
       errors++;
       if (!first_err[0]) snprintf(first_err, sizeof first_err, "%s", e.msg);
@@ -794,7 +999,6 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
       continue;
     }
     ran++;
-    bool ok = pc->T == 0 ? res.t0_untouched : res.mismatches == 0;
     if (!ok) failed++;
     if (res.hazards) {
       hazard_cases++;
@@ -854,12 +1058,18 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
                     (unsigned long long)ph[PROD_PHASE_QK].bpermutes, (unsigned long long)ph[PROD_PHASE_QK].mfmas);
   stage_add_table(r, tp);
   stage_add_table(r, tc);
+  if (set.random)
+    report_table_note(t, "random:%zu --seed 0x%016llx: case k has case seed seed + k*0x9e3779b97f4a7c15 and is case 0 of "
+                         "--shapes random:1 --seed <its case seed> (docs/verify-matrix.md); sched= is the emulator's wave "
+                         "schedule for the case.", n + nc, (unsigned long long)set.seed);
   if (errors)
-    stage_set(r, VERDICT_FAIL, "%zu case(s) could not run on %s; first: %s", errors, r->device, first_err);
+    stage_set(r, VERDICT_FAIL, "%zu case(s) could not run on %s; first: %s%s%s", errors, r->device, first_err,
+              first_repro[0] ? "; reproduce: " : "", first_repro);
   else if (hazard_cases)
-    stage_set(r, VERDICT_FAIL, "%zu case(s) have racecheck/initcheck findings; first: %s", hazard_cases, first_hazard);
+    stage_set(r, VERDICT_FAIL, "%zu case(s) have racecheck/initcheck findings; first: %s%s%s", hazard_cases,
+              first_hazard, first_repro[0] ? "; reproduce: " : "", first_repro);
   else if (failed)
-    stage_set(r, VERDICT_FAIL, "%zu of %zu cases mismatch the oracle", failed, ran);
+    stage_set(r, VERDICT_FAIL, "%zu of %zu cases mismatch the oracle; reproduce the first: %s", failed, ran, first_repro);
   else if (census_bad)
     stage_set(r, VERDICT_FAIL, "%zu case(s) break the phase-census rules; first: %s", census_bad, first_census);
   else if (ran == 0)
@@ -872,4 +1082,5 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
               ph[PROD_PHASE_QK].mfmas ? (double)ph[PROD_PHASE_QK].bpermutes / (double)ph[PROD_PHASE_QK].mfmas : 0.0,
               ph[PROD_PHASE_PV].mfmas ? (double)ph[PROD_PHASE_PV].bpermutes / (double)ph[PROD_PHASE_PV].mfmas : 0.0);
   rt_close(d);
+  prod_set_free(&set);
 }

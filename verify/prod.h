@@ -51,6 +51,9 @@ typedef struct prod_case {
   double sm_scale;                /* 0: 1/sqrt(head_dim) */
   double atol, rtol;              /* 0: oracle_tolerance_default(dtype) */
   uint64_t seed;
+  bool shared_pages;              /* paged, batch > 1: every later request's full pages start with
+                                     request 0's first physical pages (a shared prefix) */
+  emu_sched sched;                /* wave schedule on the emulator (random: seeded from seed) */
 } prod_case;
 
 /* "single", "ragged", "paged-NHD", "paged-HND" */
@@ -95,8 +98,9 @@ size_t prod_attn_args(const prod_attn_plan *p, const oracle_attention_spec *s,
 /* ---- running -------------------------------------------------------------------------------- */
 typedef struct prod_run_opts {
   const char *co_path;            /* NULL: BUILD/<arch>/kernels/<source>.co */
-  emu_sched sched;
-  uint64_t sched_seed;            /* EMU_SCHED_RANDOM */
+  emu_sched sched;                /* EMU_SCHED_ROUND_ROBIN (0): the case's own c->sched */
+  uint64_t sched_seed;            /* EMU_SCHED_RANDOM (set from the case's seed by prod_case_run_ref) */
+  uint64_t insn_budget;           /* per wave; 0 = the emulator's default */
   int threads;                    /* emu worker threads; 0 = 2 (the machine's shared cores) */
   bool racecheck, initcheck;      /* emu: LDS race check; LDS and output-buffer init check
                                      (emu.h part 4); findings land in prod_result.hazards */
@@ -183,6 +187,41 @@ int prod_concat_run(rt_device *d, const char *build, const prod_concat_case *c, 
 /* "quick" or "full"; *n set; NULL for another name. Cases are static data. */
 const prod_case *prod_matrix(const char *shapes, size_t *n);
 const prod_concat_case *prod_concat_matrix(const char *shapes, size_t *n);
+
+/* The random matrix (`--shapes random:N --seed S`, docs/verify-matrix.md). Case k of it is
+ * generated from its own case seed prod_random_case_seed(S, k) = S + k * 0x9e3779b97f4a7c15
+ * (mod 2^64) and nothing else, so case k of (S, N) is case 0 of (its case seed, 1): that is the
+ * one-command reproduction the stage prints. A case seed gives either an attention case (7 in
+ * 8) or a concat_mla_q case; every variant is drawn independently (kind, dtype, head_dim, Hq/Hkv
+ * ratio 1/2/4/8/MQA, qo/kv lengths incl. 0, 1, tile boundaries +-1 and many tiles, causal,
+ * window with and without causal, soft cap, sm_scale != 1, custom mask, page size 1..64 with
+ * partial, shuffled and shared pages, batch 1..8 uneven, wave schedule round-robin/adversarial/
+ * random), head-, token- and page-strides kept apart where the variant allows it. */
+#define PROD_RANDOM_MAX 100000
+uint64_t prod_random_case_seed(uint64_t seed, size_t k);
+/* Case from one case seed: true with *c filled (name written into name[0..n)), false with *cc. */
+bool prod_random_case(uint64_t case_seed, prod_case *c, prod_concat_case *cc, char *name, size_t n);
+
+/* A case set: quick, full or random:N (seed used by random only). Case index k (sharding,
+ * progress) runs over the attention cases, then the concat cases. */
+typedef struct prod_set {
+  prod_case *cases;
+  size_t n;
+  prod_concat_case *concat;
+  size_t nc;
+  bool random;                    /* random:N */
+  const char *shapes;             /* "quick" | "full" (fixed sets) */
+  uint64_t seed;
+  uint64_t *case_seed;            /* random: [n + nc] the case seed of each case, in index order */
+  char (*names)[32];
+} prod_set;
+/* Parses "quick" | "full" | "random:N" (1 <= N <= PROD_RANDOM_MAX); false with LL_EXIT_USAGE. */
+bool prod_set_make(const char *shapes, uint64_t seed, prod_set *s, ll_err *err);
+void prod_set_free(prod_set *s);
+/* The one-line reproduction of case k of the set on arch (malloc'd), e.g.
+ * "lanelab verify --arch gfx942 --shapes random:1 --seed 0x1234" or, for a fixed set,
+ * "lanelab verify --arch gfx942 --shapes quick --shard 3/16". */
+char *prod_set_repro(const prod_set *s, size_t k, const char *arch);
 
 /* Opens the device verify asked for (c->backend) for c->arch. */
 rt_device *prod_open_device(const verify_ctx *c, ll_err *err);

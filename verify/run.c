@@ -59,6 +59,7 @@ static bool write_stage_json(const verify_ctx *c, const verify_stage *s, const s
   ll_jw_key(&w, "summary"); ll_jw_str(&w, r->summary);
   ll_jw_key(&w, "device"); if (r->device) ll_jw_str(&w, r->device); else ll_jw_null(&w);
   ll_jw_key(&w, "shapes"); ll_jw_str(&w, c->shapes);
+  if (strncmp(c->shapes, "random:", 7) == 0) { ll_jw_key(&w, "seed"); ll_jw_uint(&w, c->seed); }
   ll_jw_key(&w, "seconds"); ll_jw_num(&w, secs);
   char shard[32];
   shard_text(c, shard, sizeof shard);

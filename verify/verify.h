@@ -21,7 +21,8 @@ typedef struct verify_ctx {
   const char *arch_name;
   const char *build;       /* build directory, e.g. "build" */
   const char *results;     /* build/results/<arch> */
-  const char *shapes;      /* "quick" | "full" */
+  const char *shapes;      /* "quick" | "full" | "random:N" */
+  uint64_t seed;           /* --seed S: the random matrix's seed (verify/prod.h prod_set) */
   const char *base;        /* --base REV or NULL */
   const char *backend;     /* "auto" | "emu" | "hip" */
   uint32_t shard_i, shard_n; /* case sharding: case k runs iff k % shard_n == shard_i */
