@@ -28,7 +28,7 @@ int cmd_mutate(int argc, char **argv) {
       {"list", no_argument, 0, 'l'},         {"report", no_argument, 0, 'R'},     {"build", required_argument, 0, 'd'},
       {"root", required_argument, 0, 'o'},   {"help", no_argument, 0, 'h'},      {"retry", no_argument, 0, 't'},
       {0, 0, 0, 0}};
-  mutate_opts o = {.root = ".", .build = "build", .shard_n = 1, .random_n = 24, .seed = 1};
+  mutate_opts o = {.root = ".", .build = "build", .shard_n = 1, .random_n = 48, .seed = 1};
   const char *arch = "all";
   optind = 1;
   opterr = 0;

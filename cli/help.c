@@ -288,7 +288,7 @@ static const cli_help entries[] = {
      "  --arch A         gfx942, gfx950 or all (default: all)\n"
      "  --max N          run at most N mutants not yet in the cache (default: no limit)\n"
      "  --shard I/N      only mutants i with i mod N = I (default: 0/1)\n"
-     "  --random N       random cases in the gate (default: 24)\n"
+     "  --random N       random cases drawn for the gate; those with head_dim 64 run (default: 48)\n"
      "  --seed S         their seed (default: 1)\n"
      "  --file PATH      only this file's mutants, e.g. kernels/prod/concat_mla_q.hip (default: all)\n"
      "  --list           list the mutants (index, file:line:col, function, operator, change) and exit\n"

@@ -257,7 +257,7 @@ static void scan_binary(scan *S, size_t i) {
       {"!=", "==", "cmp"},   {"&&", "||", "logic"}, {"||", "&&", "logic"}, {"&", "|", "bit"},   {"|", "&", "bit"},
       {"^", "|", "bit"},     {"<<", ">>", "shift"}, {">>", "<<", "shift"}};
   const tok *k = &S->k[i];
-  if (k->k != TK_PUNCT || !k->sp_before || !k->sp_after) return;
+  if (k->k != TK_PUNCT || !k->sp_before || !k->sp_after || in_skipped_call(S, i)) return;
   for (size_t s = 0; s < sizeof swaps / sizeof *swaps; s++) {
     if (!is(S->t, k, swaps[s].from)) continue;
     char d[64];
@@ -570,7 +570,7 @@ static int by_work(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-static gcase *gate_cases(size_t random_n, uint64_t seed, size_t *n) {
+static gcase *gate_cases(size_t random_n, uint64_t seed, size_t *n) { /* head_dim 64 cases only */
   prod_set q, r;
   ll_err e = {0};
   char rs[32];
@@ -584,12 +584,14 @@ static gcase *gate_cases(size_t random_n, uint64_t seed, size_t *n) {
   for (int pass = 0; pass < 2; pass++) {
     prod_set *s = pass == 0 ? &q : &r;
     if (pass == 1 && !have_r) break;
-    for (size_t i = 0; i < s->n; i++, k++) {
+    for (size_t i = 0; i < s->n; i++) {
+      if (s->cases[i].head_dim != 64) continue; /* mutant builds instantiate head_dim 64 only */
       g[k].attn = true;
       g[k].c = s->cases[i];
       snprintf(g[k].name, sizeof g[k].name, "%s", s->cases[i].name);
       g[k].c.name = g[k].name;
       g[k].stem = stem_of_case(&g[k].c);
+      k++;
     }
     for (size_t i = 0; i < s->nc; i++, k++) {
       g[k].cc = s->concat[i];
@@ -777,6 +779,22 @@ static bool copy_file(const char *from, const char *to, ll_err *err) {
   return ok;
 }
 
+/* Builds stem for arch in the work tree into WORK/DIR/ARCH/STEM.co (prefill: head_dim 64 only,
+ * LANELAB_PREFILL_D64_ONLY). Returns the path (malloc'd) or NULL when it does not compile. */
+static char *build_stem(const char *work, const char *root_abs, const char *dir, emu_arch a, int s, const char *cc,
+                        const char *flags) {
+  const char *an = emu_arch_name(a);
+  char *co = ll_fmt("%s/%s/%s/%s.co", work, dir, an, stems[s]);
+  remove(co);
+  char *cmd = ll_fmt("cd '%s' && EXTRA='%s' bash '%s/mk/kernel.sh' %s kernels/prod/%s.hip %s/%s '%s' %s >/dev/null 2>&1",
+                     work, s < 3 ? "-DLANELAB_PREFILL_D64_ONLY" : "", root_abs, an, stems[s], dir, an, cc, flags);
+  int sr = system(cmd);
+  free(cmd);
+  struct stat sb;
+  if (sr != 0 || stat(co, &sb) != 0) { free(co); return NULL; }
+  return co;
+}
+
 /* ---- the report ------------------------------------------------------------------------------ */
 typedef struct argued {
   char *file, *desc, *line, *why;
@@ -919,6 +937,16 @@ int mutate_run(const mutate_opts *o, ll_err *err) {
       if (!(devcc[a] = toolchain_value(o->build, a, "DEVCC", err)) ||
           !(devflags[a] = toolchain_value(o->build, a, "DEVFLAGS", err))) { rc = err->code; goto out; }
       if (!(dev[a] = rt_open(RT_EMU, a, err))) { rc = err->code; goto out; }
+      /* the correct sources built the way the mutants are: the .text they are compared with */
+      for (int s = 0; s < NSTEMS; s++) {
+        char *co = build_stem(work, root_abs, "base", a, s, devcc[a], devflags[a]);
+        if (!co) {
+          ll_seterr(err, LL_EXIT_ENV, "the correct %s.hip does not build for %s in %s", stems[s], emu_arch_name(a), work);
+          rc = LL_EXIT_ENV;
+          goto out;
+        }
+        free(co);
+      }
     }
     g = gate_cases(o->random_n, o->seed, &ng);
   }
@@ -955,20 +983,13 @@ int mutate_run(const mutate_opts *o, ll_err *err) {
       char best_detail[240] = "";
       for (int s = 0; s < NSTEMS; s++) {
         if (!(reach & (1u << s))) continue;
-        char *co = ll_fmt("%s/%s.co", odir, stems[s]);
-        remove(co);
-        char *cmd = ll_fmt("cd '%s' && bash '%s/mk/kernel.sh' %s kernels/prod/%s.hip out/%s '%s' %s >/dev/null 2>&1",
-                           work, root_abs, an, stems[s], an, devcc[a], devflags[a]);
-        int sr = system(cmd);
-        free(cmd);
-        struct stat sb;
-        if (sr != 0 || stat(co, &sb) != 0) {
-          free(co);
+        char *co = build_stem(work, root_abs, "out", a, s, devcc[a], devflags[a]);
+        if (!co) {
           best = ST_STILLBORN;
           snprintf(best_detail, sizeof best_detail, "%s.hip does not compile for %s", stems[s], an);
           break;
         }
-        char *orig = prod_co_path(o->build, a, stems[s]);
+        char *orig = ll_fmt("%s/base/%s/%s.co", work, an, stems[s]);
         isa_diff_result dr;
         ll_err de = {0};
         bool changed = !isa_diff_files(co, orig, &dr, NULL, &de) || !dr.text_identical;

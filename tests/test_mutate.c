@@ -1,0 +1,133 @@
+/* Tests for verify/mutate: the mutator's sites on hand-written snippets (expected mutants
+ * written out here from the operator list in verify/mutate.h), what it must never touch, the
+ * application of a mutant, and `lanelab mutate --list` on the real kernels. The build-and-gate
+ * part runs in `make mutate`, not here (it compiles kernels). */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verify/mutate.h"
+
+static mutate_site *scan_text(const char *text, size_t *n) {
+  mutate_site *s = NULL;
+  *n = 0;
+  mutate_scan("snippet.h", text, strlen(text), &s, n);
+  return s;
+}
+
+static size_t count(const mutate_site *s, size_t n, const char *desc) {
+  size_t c = 0;
+  for (size_t i = 0; i < n; i++) c += strcmp(s[i].desc, desc) == 0;
+  return c;
+}
+
+Test(mutate_scan, operators_constants_terms_and_args_of_one_function) {
+  const char *t = "LL_INLINE uint32_t f(uint32_t a, uint32_t b) {\n"
+                  "  if (a < b && b >= 2) return g(a, b);\n"
+                  "  return a + b * 4;\n"
+                  "}\n";
+  size_t n;
+  mutate_site *s = scan_text(t, &n);
+  const char *want[] = {"'<' -> '<='", "'&&' -> '||'", "'>=' -> '>'", "2 -> 1", "2 -> 3",
+                        "swapped arguments 1 and 2 of g ('a', 'b')", "'+' -> '-'", "'*' -> '/'", "4 -> 3", "4 -> 5",
+                        "dropped '+ b * 4'", "dropped 'a +'"};
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+    cr_expect_eq(count(s, n, want[i]), 1, "want exactly one '%s', found %zu", want[i], count(s, n, want[i]));
+  cr_expect_eq(n, sizeof want / sizeof *want, "%zu mutants, want %zu", n, sizeof want / sizeof *want);
+  for (size_t i = 0; i < n; i++) cr_expect_str_eq(s[i].func, "f", "%s in %s", s[i].desc, s[i].func);
+  /* the declaration f(uint32_t a, uint32_t b) is not a call: no swap of its parameters */
+  cr_expect_eq(count(s, n, "swapped arguments 1 and 2 of f ('uint32_t a', 'uint32_t b')"), 0);
+  mutate_sites_free(s, n);
+}
+
+Test(mutate_scan, comments_strings_preprocessor_templates_and_unary_are_left_alone) {
+  const char *t = "#define K (1 + 2)\n"
+                  "// a + b < 3\n"
+                  "/* x * 4 */\n"
+                  "template <int N> LL_INLINE int h(const int *p) {\n"
+                  "  static_assert(N > 0, \"N + 1\");\n"
+                  "  return -p[0] + sizeof(int);\n"
+                  "}\n";
+  size_t n;
+  mutate_site *s = scan_text(t, &n);
+  /* only: '+' -> '-', the two dropped terms, 0 -> 1 of p[0] */
+  cr_expect_eq(count(s, n, "'+' -> '-'"), 1);
+  cr_expect_eq(count(s, n, "0 -> 1"), 1);
+  cr_expect_eq(count(s, n, "dropped '+ sizeof(int)'"), 1);
+  cr_expect_eq(count(s, n, "dropped '-p[0] +'"), 1);
+  cr_expect_eq(n, 4, "%zu mutants (the first: %s)", n, n ? s[0].desc : "-");
+  mutate_sites_free(s, n);
+}
+
+Test(mutate_scan, barrier_removal_minmax_and_not) {
+  const char *t = "LL_INLINE void k(float *o, bool c) {\n"
+                  "  ll_syncthreads();\n"
+                  "  __builtin_amdgcn_sched_barrier(0);\n"
+                  "  o[0] = fmax_(o[1], o[2]);\n"
+                  "  if (!c) o[3] = 0;\n"
+                  "}\n";
+  size_t n;
+  mutate_site *s = scan_text(t, &n);
+  cr_expect_eq(count(s, n, "deleted 'll_syncthreads();'"), 1);
+  cr_expect_eq(count(s, n, "deleted '__builtin_amdgcn_sched_barrier(0);'"), 0, "a scheduling barrier is no memory barrier");
+  cr_expect_eq(count(s, n, "fmax_ -> __builtin_fminf"), 1);
+  cr_expect_eq(count(s, n, "removed '!'"), 1);
+  cr_expect_eq(count(s, n, "swapped arguments 1 and 2 of fmax_ ('o[1]', 'o[2]')"), 1);
+  mutate_sites_free(s, n);
+}
+
+Test(mutate_apply, replaces_exactly_the_site) {
+  const char *t = "LL_INLINE int f(int a) {\n  return a + 0x7fffu;\n}\n";
+  size_t n;
+  mutate_site *s = scan_text(t, &n);
+  size_t k = n;
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(s[i].desc, "0x7fffu -> 0x8000u") == 0) k = i;
+  cr_assert_lt(k, n, "no hex +1 mutant");
+  cr_expect_eq(s[k].line, 2);
+  cr_expect_eq(s[k].col, 14);
+  cr_expect_str_eq(s[k].src_line, "return a + 0x7fffu;");
+  size_t len;
+  char *m = mutate_apply(t, strlen(t), &s[k], &len);
+  cr_expect_str_eq(m, "LL_INLINE int f(int a) {\n  return a + 0x8000u;\n}\n");
+  cr_expect_eq(len, strlen(m));
+  free(m);
+  mutate_sites_free(s, n);
+}
+
+/* The real kernels: every operator class occurs, the barrier between the LDS tile stores and
+ * their reads is a mutant, and the listing is stable (same output twice). */
+Test(mutate_cli, list_covers_every_operator_on_the_production_kernels) {
+  char *cmd = ll_fmt("cd %s && %s/lanelab mutate --list 2>/dev/null", LANELAB_ROOT, LANELAB_BUILD);
+  FILE *p = popen(cmd, "r");
+  cr_assert_not_null(p);
+  static char buf[1 << 20];
+  size_t len = fread(buf, 1, sizeof buf - 1, p);
+  buf[len] = 0;
+  cr_assert_eq(pclose(p), 0);
+  const char *ops[] = {"\tarith\t", "\tcmp\t", "\tlogic\t", "\tbit\t", "\tshift\t", "\tconst\t", "\tbarrier\t",
+                       "\tminmax\t", "\tswap\t", "\tdrop\t"};
+  for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) cr_expect(strstr(buf, ops[i]), "no %s mutant", ops[i]);
+  cr_expect(strstr(buf, "kernels/prod/prefill_impl.h") && strstr(buf, "kernels/prod/concat_mla_q.hip") &&
+            strstr(buf, "kernels/include/lanelab_fragments.h") && strstr(buf, "kernels/include/lanelab_device.h"));
+  cr_expect(strstr(buf, "prefill_body\tbarrier\tdeleted 'll_syncthreads();'"), "the tile barriers are not mutated");
+  cr_expect_null(strstr(buf, "lanelab_micro.h"), "micro-kernel header mutated");
+  FILE *q = popen(cmd, "r");
+  static char buf2[1 << 20];
+  size_t len2 = fread(buf2, 1, sizeof buf2 - 1, q);
+  buf2[len2] = 0;
+  pclose(q);
+  cr_expect(len == len2 && memcmp(buf, buf2, len) == 0, "two listings differ");
+  free(cmd);
+}
+
+Test(mutate_cli, bad_usage_is_exit_2) {
+  const char *bad[] = {"mutate --arch gfx900", "mutate --max 0", "mutate --shard 2/2", "mutate --file nope.h --list",
+                       "mutate extra"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    char *cmd = ll_fmt("cd %s && %s/lanelab -q %s >/dev/null 2>&1", LANELAB_ROOT, LANELAB_BUILD, bad[i]);
+    int rc = system(cmd);
+    cr_expect(WIFEXITED(rc) && WEXITSTATUS(rc) == 2, "'lanelab %s' exited %d, want 2", bad[i], WEXITSTATUS(rc));
+    free(cmd);
+  }
+}
