@@ -441,6 +441,16 @@ static void random_sample(const char *arch) {
   stage_result r = {.v = VERDICT_NOT_RUN};
   verify_stage_prod(&c, &r);
   cr_assert_eq(r.v, VERDICT_PASS, "%s %s --seed %d: %s", arch, RANDOM_SAMPLE, RANDOM_SEED, r.summary);
+  /* the schedules, from the shape column of the prefill table */
+  size_t adv = 0, rnd = 0;
+  for (size_t i = 0; i < r.ntables; i++)
+    if (strncmp(r.tables[i]->title, "prefill attention vs oracle", 27) == 0)
+      for (size_t j = 0; j < r.tables[i]->nrows; j++) {
+        const char *sh = report_table_cell(r.tables[i], j, col(r.tables[i], "shape"));
+        adv += strstr(sh, "sched=adversarial") != NULL;
+        rnd += strstr(sh, "sched=random") != NULL;
+      }
+  cr_expect(adv > 0 && rnd > 0, "%s: %zu adversarial, %zu random-schedule cases", arch, adv, rnd);
   char **names = NULL;
   size_t n = 0;
   collect(&r, prod_tables, 2, &names, &n);
