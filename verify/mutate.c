@@ -706,12 +706,17 @@ static void gate_run(rt_device *d, const char *build, emu_arch a, gcase *g, size
       continue;
     }
     prod_result r;
-    prod_run_opts o = {.co_path = co, .insn_budget = g[i].budget[a]};
+    prod_run_opts o = {.co_path = co, .insn_budget = g[i].budget[a], .racecheck = true, .initcheck = true};
     int rc = prod_case_run_ref(d, build, &g[i].c, &o, &g[i].spec, g[i].ro, g[i].rl, &r, &e);
     free(co);
     if (rc != LL_EXIT_OK) {
       *st = ST_KILLED;
       snprintf(detail, dn, "%s: %s: %.170s", g[i].name, rc == LL_EXIT_FAIL ? "fault" : "launch refused", e.msg);
+      return;
+    }
+    if (r.hazards) { /* as the prod stage: a racecheck/initcheck finding fails the case */
+      *st = ST_KILLED;
+      snprintf(detail, dn, "%s: racecheck/initcheck: %.180s", g[i].name, r.hazard);
       return;
     }
     char why[300];
