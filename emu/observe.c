@@ -459,6 +459,7 @@ static bool classify(emu_wave *w, const emu_insn *in, macc *m)
   /* VMEM */
   bool buffer = starts(name, "buffer_"), flat = starts(name, "flat_");
   if (!buffer && !flat && !starts(name, "global_")) return false;
+  if (in->lds || strstr(name, "_load_lds")) return false; /* global/buffer -> LDS loads: not observed */
   if (strstr(name, "_load_")) m->op = 'r';
   else if (strstr(name, "_store_")) m->op = 'w';
   else if (strstr(name, "_atomic_")) m->op = 'a';
