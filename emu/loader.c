@@ -586,7 +586,7 @@ fail:
 
 emu_codeobj *emu_codeobj_load_file(const char *path, ll_err *err) {
   size_t n;
-  void *p = ll_read_file(path, &n, err);
+  void *p = ll_read_file_max(path, LL_CAP_CODEOBJ, &n, err);
   if (!p) return NULL;
   emu_codeobj *co = emu_codeobj_load(p, n, path, err);
   free(p);

@@ -130,7 +130,7 @@ fail:
 
 isa_elf *isa_elf_read_file(const char *path, ll_err *err) {
   size_t n;
-  void *d = ll_read_file(path, &n, err);
+  void *d = ll_read_file_max(path, LL_CAP_CODEOBJ, &n, err);
   if (!d) return NULL;
   isa_elf *e = isa_elf_read(d, n, path, err);
   free(d);
