@@ -1,7 +1,7 @@
 /* cli/cmd_run — `lanelab run CODEOBJ KERNEL --grid X[,Y,Z] --block X[,Y,Z] [--arg [NAME=]SPEC]...
  *                [--kernarg FILE [--buf NAME@OFF[,OFF..]:SPEC]...]
  *                [--backend auto|hip|emu] [--dump-regs FILE] [--lds-bytes N] [--budget N]`
- * (DESIGN.md "Command-line contract"; docs/run.md for kernel names, named and raw arguments). Runs one kernel on the runtime's device. Output files
+ * (README.md, "lanelab run"; docs/run.md for kernel names, named and raw arguments). Runs one kernel on the runtime's device. Output files
  * (out:/io: specs, --dump-regs) are written atomically, and only after a successful run; that each
  * can be written is checked before the run, so a bad output path costs no run and never leaves
  * some outputs written and others not. A fault prints the emulator's one-line message (arch,

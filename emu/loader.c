@@ -9,7 +9,7 @@
  * size. The kernarg segment lanelab allocates is the largest of the three sizes.
  *
  * Format facts, all from LLVM's AMDGPUUsage (sections named inline) and the ELF-64 gABI, checked
- * against llvm-readelf-22 / llvm-objdump-22 on clang-22 output (../shared/facts/isa.md "Code
+ * against llvm-readelf-22 / llvm-objdump-22 on clang-22 output (docs/isa.md "Code
  * objects (for the loader)"). Every read is bounds-checked; anything malformed, truncated, of the
  * wrong machine or of an unknown arch is LL_EXIT_USAGE with the reason and where. */
 #include <inttypes.h>

@@ -69,7 +69,7 @@ void isa_insns_free(isa_insn *v, size_t n);
  * padding after s_endpgm is not counted). Count keys:
  *   MNEMONIC        as LLVM prints it ("ds_bpermute_b32", "v_add_u32_e32", "global_store_dwordx4");
  *   MNEMONIC:BIT    a memory instruction (global_, flat_, buffer_, scratch_) carrying the cache
- *                   bit BIT (nt, sc0, sc1), e.g. "global_store_dwordx4:nt" (isa.md: printed
+ *                   bit BIT (nt, sc0, sc1), e.g. "global_store_dwordx4:nt" (docs/isa.md: printed
  *                   `sc0 nt sc1`);
  *   dpp             any instruction with a DPP control (quad_perm, row_*, wave_*);
  *   v_mov_b32_dpp   v_mov_b32 with a DPP control;

@@ -1,6 +1,6 @@
 /* runtime/rt_args — kernel arguments: matching values to the metadata, filling the kernarg
  * buffer (explicit and hidden arguments, LLVM AMDGPUUsage "Code Object V5 Metadata", hidden
- * argument kinds and sizes), and parsing `--arg` specs (DESIGN.md, "Command-line contract"). */
+ * argument kinds and sizes), and parsing `--arg` specs (README.md, "lanelab run"). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

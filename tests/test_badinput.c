@@ -2,7 +2,7 @@
  * code object of another arch, missing kernels, wrong --arg lists, malformed or oversized specs,
  * unwritable outputs, missing and empty files, and option values that are missing, huge,
  * negative or not numbers, must exit 2 (bad usage or input) with a message naming the problem,
- * and never die of a signal. Expected outcomes are the CLI contract (DESIGN.md: 2 = bad input,
+ * and never die of a signal. Expected outcomes are the CLI contract (docs/architecture.md: 2 = bad input,
  * 1 = a check failed, 3 = the environment lacks something) and the names in the input itself
  * (the file, the option, the value). Regression tests for what the audit found carry the name of
  * what broke.
@@ -23,6 +23,8 @@
 #include "tests/llvm_tools.h"
 
 #define LANELAB LANELAB_BUILD "/lanelab"
+/* the suite's HIP runtime that sees no GPU (Makefile HIPSTUBS): tests never load the host's */
+#define HIP_NODEV LANELAB_BUILD "/stubs/nodev/libamdhip64.so"
 #define KDIR LANELAB_ROOT "/tests/kernels/"
 #define INC "-I" LANELAB_ROOT "/kernels/include"
 
@@ -40,7 +42,7 @@ static int cli_in(const char *cwd, const char *args, char **err_out) {
   int fd = mkstemp(errf);
   cr_assert_geq(fd, 0);
   close(fd);
-  char *cmd = ll_fmt("cd %s && env -u LANELAB_HIP_LIB ASAN_OPTIONS=allocator_may_return_null=1 %s %s >/dev/null 2>%s",
+  char *cmd = ll_fmt("cd %s && env LANELAB_HIP_LIB=" HIP_NODEV " ASAN_OPTIONS=allocator_may_return_null=1 %s %s >/dev/null 2>%s",
                      cwd ? cwd : LANELAB_ROOT, LANELAB, args, errf);
   int st = system(cmd);
   free(cmd);
