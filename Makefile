@@ -85,7 +85,12 @@ $(BUILD)/toolchain-%.mk: mk/toolchain.sh | $(DEPS_STAMP)
 	@bash mk/toolchain.sh $* $@
 -include $(foreach a,$(ARCHES),$(BUILD)/toolchain-$(a).mk)
 
-kernels: $(KSTAMPS)
+# Outputs of sources that are gone are removed first (mk/prune-stale.sh); it touches nothing a
+# current source builds, so it may run beside the kernel builds.
+.PHONY: prune-stale
+prune-stale:
+	@bash mk/prune-stale.sh $(BUILD)
+kernels: prune-stale $(KSTAMPS)
 define kernel_rule
 $(BUILD)/$(1)/kernels/$(basename $(notdir $(2))).built: $(2) $(KHDR) mk/kernel.sh $(BUILD)/toolchain-$(1).mk
 	@bash mk/kernel.sh $(1) $(2) $(BUILD)/$(1)/kernels "$$(DEVCC_$(1))" $$(DEVFLAGS_$(1))
@@ -99,7 +104,7 @@ MUTANTS  := $(shell awk '!/^\#/ && NF >= 2 {print $$1 "@" $$2}' kernels/mutants.
 mname    = $(word 1,$(subst @, ,$(1)))
 msrc     = $(word 2,$(subst @, ,$(1)))
 MSTAMPS  := $(foreach a,$(ARCHES),$(foreach m,$(MUTANTS),$(BUILD)/$(a)/mutants/$(call mname,$(m))/$(basename $(notdir $(call msrc,$(m)))).built))
-mutants: $(MSTAMPS)
+mutants: prune-stale $(MSTAMPS)
 define mutant_rule
 $(BUILD)/$(1)/mutants/$(call mname,$(2))/$(basename $(notdir $(call msrc,$(2)))).built: $(call msrc,$(2)) $(KHDR) mk/kernel.sh kernels/mutants.txt $(BUILD)/toolchain-$(1).mk
 	@EXTRA="-DLANELAB_MUTANT=$(call mname,$(2)) -DLANELAB_MUTANT_$(shell echo $(call mname,$(2)) | tr a-z A-Z)=1" \

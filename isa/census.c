@@ -13,6 +13,7 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 const char *const isa_canonical_counts[] = {
     "instructions",
@@ -274,4 +275,20 @@ report_table *isa_census_table(const isa_census *c) {
   report_table_note(t, "keys: MNEMONIC as LLVM prints it; MNEMONIC:nt|sc0|sc1 cache bits; dpp = any DPP control; "
                        "globs (v_mfma_*) sum mnemonics");
   return t;
+}
+
+bool isa_output_is_stale(const char *path) {
+  const char *dot = strrchr(path, '.');
+  const char *slash = strrchr(path, '/');
+  if (!dot || (slash && dot < slash)) return false;
+  char *side = ll_fmt("%.*s.src", (int)(dot - path), path);
+  size_t n;
+  char *src = ll_read_file(side, &n, NULL);
+  free(side);
+  if (!src) return false;
+  src[strcspn(src, "\n")] = 0;
+  struct stat st;
+  bool stale = src[0] && stat(src, &st) != 0;
+  free(src);
+  return stale;
 }

@@ -109,6 +109,12 @@ extern const char *const isa_canonical_counts[];
 /* Table kernel,count,n: every canonical class, then every other key the kernel has. */
 report_table *isa_census_table(const isa_census *c);
 
+/* A build output (NAME.co or NAME.skip) made from a source that no longer exists: its sidecar
+ * NAME.src, written by mk/kernel.sh, names a missing file. Without a sidecar nothing is stale.
+ * The census of a build directory and the budgets leave stale outputs out (docs/architecture.md,
+ * "Stale build outputs"). */
+bool isa_output_is_stale(const char *path);
+
 /* ---- budgets --------------------------------------------------------------------------------
  * A budget file is {"rules": [RULE, ...]} (see isa/budgets.json). A RULE is an object:
  *   "kernel":   kernel symbol name or glob ("prefill_*"), required;
