@@ -685,3 +685,27 @@ Test(badinput_issue12, outputs_that_are_not_regular_files_are_refused_before_the
   rm_rf(dir);
   free(ln); free(tgt); free(co); free(dir); free(in); free(null); free(fifo); free(ro); free(o);
 }
+
+/* The report swap replaces BUILD/reports/<arch> whole; something else found there (a FIFO, or a
+ * symlink to another directory) is refused and left alone rather than moved aside and deleted. */
+#include "reports/report.h"
+Test(badinput_issue12, report_swap_never_replaces_what_is_not_a_report_directory, .timeout = 60) {
+  char *b = tmpdir(), *res = ll_fmt("%s/results/gfx950", b), *rep = ll_fmt("%s/reports", b);
+  cr_assert(ll_mkdir_p(res, NULL) && ll_mkdir_p(rep, NULL));
+  char *fin = ll_fmt("%s/gfx950", rep), *elsewhere = tmpdir(), *keep = ll_fmt("%s/keep.txt", elsewhere);
+  put(keep, "KEEP", 4);
+  cr_assert_eq(mkfifo(fin, 0666), 0);
+  ll_err e = {0};
+  cr_expect(!report_write_arch(b, "gfx950", &e), "a FIFO in place of the report was replaced");
+  cr_expect_eq(e.code, LL_EXIT_USAGE, "%s", e.msg);
+  struct stat st;
+  cr_expect(lstat(fin, &st) == 0 && S_ISFIFO(st.st_mode), "the FIFO was moved or removed");
+  unlink(fin);
+  cr_assert_eq(symlink(elsewhere, fin), 0);
+  cr_expect(!report_write_arch(b, "gfx950", &e), "a symlink in place of the report was replaced");
+  cr_expect(lstat(fin, &st) == 0 && S_ISLNK(st.st_mode), "the symlink was moved or removed");
+  cr_expect_eq(access(keep, F_OK), 0, "the symlinked directory's content was deleted");
+  rm_rf(b);
+  rm_rf(elsewhere);
+  free(keep); free(elsewhere); free(fin); free(rep); free(res); free(b);
+}
