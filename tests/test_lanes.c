@@ -829,7 +829,7 @@ Test(lanes_cli, addr_formula_and_file_and_diff) {
   for (char *p = s; (p = strstr(p, " bad\" data-rc")); p++) bad++;
   cr_assert_eq(groups, 2 * 256, "16 x 16 elements under each seed");
   /* the holders differ wherever the two seeds put different elements in a lane's slot. tr_b16
-   * (isa.md): out(16g+m)[k] = in(16g + 4k + m/4)[m%4]; at the fragment seed lane i reads row i%16,
+   * (docs/isa.md): out(16g+m)[k] = in(16g + 4k + m/4)[m%4]; at the fragment seed lane i reads row i%16,
    * cols 4*(i/16).. so lane 16g+m slot k holds (4k + m/4, 4g + m%4); the solved seed gives the B
    * layout: lane 16g+m slot k holds (4g + k, m) */
   int differ = 0;
