@@ -27,7 +27,7 @@ BUILD   := build/san
 endif
 
 DEPS_STAMP := build/.deps-ok
-# Modules in link order (a module may use those after it). DESIGN.md gives the dependencies.
+# Modules in link order (a module may use those after it). docs/architecture.md gives the dependencies.
 MODULES := cli verify reports isa runtime emu oracle lanes util
 LIBMODS := $(filter-out cli,$(MODULES))
 src_of   = $(wildcard $(1)/*.c)
@@ -86,7 +86,12 @@ $(BUILD)/toolchain-%.mk: mk/toolchain.sh | $(DEPS_STAMP)
 	@bash mk/toolchain.sh $* $@
 -include $(foreach a,$(ARCHES),$(BUILD)/toolchain-$(a).mk)
 
-kernels: $(KSTAMPS)
+# Outputs of sources that are gone are removed first (mk/prune-stale.sh); it touches nothing a
+# current source builds, so it may run beside the kernel builds.
+.PHONY: prune-stale
+prune-stale:
+	@bash mk/prune-stale.sh $(BUILD)
+kernels: prune-stale $(KSTAMPS)
 define kernel_rule
 $(BUILD)/$(1)/kernels/$(basename $(notdir $(2))).built: $(2) $(KHDR) mk/kernel.sh $(BUILD)/toolchain-$(1).mk
 	@bash mk/kernel.sh $(1) $(2) $(BUILD)/$(1)/kernels "$$(DEVCC_$(1))" $$(DEVFLAGS_$(1))
@@ -100,7 +105,7 @@ MUTANTS  := $(shell awk '!/^\#/ && NF >= 2 {print $$1 "@" $$2}' kernels/mutants.
 mname    = $(word 1,$(subst @, ,$(1)))
 msrc     = $(word 2,$(subst @, ,$(1)))
 MSTAMPS  := $(foreach a,$(ARCHES),$(foreach m,$(MUTANTS),$(BUILD)/$(a)/mutants/$(call mname,$(m))/$(basename $(notdir $(call msrc,$(m)))).built))
-mutants: $(MSTAMPS)
+mutants: prune-stale $(MSTAMPS)
 define mutant_rule
 $(BUILD)/$(1)/mutants/$(call mname,$(2))/$(basename $(notdir $(call msrc,$(2)))).built: $(call msrc,$(2)) $(KHDR) mk/kernel.sh kernels/mutants.txt $(BUILD)/toolchain-$(1).mk
 	@EXTRA="-DLANELAB_MUTANT=$(call mname,$(2)) -DLANELAB_MUTANT_$(shell echo $(call mname,$(2)) | tr a-z A-Z)=1" \
@@ -116,7 +121,17 @@ VERIFY_ARGS := --arch $(ARCH) --shapes $(SHAPES) $(if $(filter random:%,$(SHAPES
 verify: $(LANELAB) kernels mutants
 	$(LANELAB) verify $(VERIFY_ARGS)
 
-check-tests: $(TESTBIN) $(LANELAB) kernels mutants
+# Stand-in HIP runtimes for hermetic tests (tests/support/fake_amdhip64.c): "nodev" is a runtime
+# that sees no GPU, "otherarch" one that sees a gfx90a. mk/run-tests.sh sets LANELAB_HIP_LIB to
+# nodev, so `make test` never depends on whether the host has libamdhip64 or a GPU.
+HIPSTUBS := $(BUILD)/stubs/nodev/libamdhip64.so $(BUILD)/stubs/otherarch/libamdhip64.so
+$(BUILD)/stubs/nodev/libamdhip64.so: STUB_FLAGS := -DFAKE_DEFAULT_COUNT=0
+$(BUILD)/stubs/otherarch/libamdhip64.so: STUB_FLAGS := -DFAKE_DEFAULT_COUNT=1 -DFAKE_DEFAULT_ARCH='"gfx90a:sramecc+:xnack-"'
+$(BUILD)/stubs/%/libamdhip64.so: tests/support/fake_amdhip64.c
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -O1 $(STUB_FLAGS) -o $@ $<
+
+check-tests: $(TESTBIN) $(LANELAB) $(HIPSTUBS) kernels mutants
 test: check-tests
 	@bash mk/run-tests.sh $(BUILD) $(TESTBIN)
 

@@ -5,7 +5,7 @@
  *   verify  wall time of `lanelab verify --arch all --shapes quick` after the build: this binary
  *           (/proc/self/exe) run as a child with -q, so the figure is what a user or CI sees,
  *           report writing included; target <= 120 s on the 2-core machine
- *   seed    the seed change's benchmark shape (seeds.md 000: MHA 32/32 heads, head_dim 128,
+ *   seed    the seed change's benchmark shape (docs/changes.md, change 000: MHA 32/32 heads, head_dim 128,
  *           seq 4096, non-causal, f16) run end to end on the emulator for gfx942 and gfx950 and
  *           compared with the oracle at the field's f16 tolerance; target <= 10 minutes per arch
  *   all     all of the above, in that order
@@ -80,7 +80,7 @@ static int bench_seed(FILE *out, const char *build, int seq) {
   char lavg[64];
   load_line(lavg, sizeof lavg);
   /* QK and PV each issue Hq * seq * seq * D / (16*16*16) MFMA 16x16x16 (16,777,216 at seq 4096:
-   * seeds.md 000), non-causal */
+   * docs/changes.md, change 000), non-causal */
   uint64_t want_mfma = (uint64_t)H * (uint64_t)seq * (uint64_t)seq * D / 4096;
   fprintf(out, "seed shape on the emulator: MHA %d/%d heads, head_dim %d, seq %d, non-causal, f16 "
                "(%d cores, load average %s); tolerance atol %g rtol %g (f16, FlashInfer)\n",
@@ -137,7 +137,7 @@ static int bench_seed(FILE *out, const char *build, int seq) {
     fprintf(out, "    MFMAs QK %llu, PV %llu (want %llu each: Hq*seq^2*D/16^3%s): %s; bpermutes per MFMA QK %.3g, "
                  "PV %.3g; PV ds_read_b64_tr_b16 %llu; phase rules: %s\n",
             (unsigned long long)qk->mfmas, (unsigned long long)pv->mfmas, (unsigned long long)want_mfma,
-            seq == 4096 ? ", seeds.md 000" : "", mfma_ok ? "ok" : "MISMATCH",
+            seq == 4096 ? ", docs/changes.md, change 000" : "", mfma_ok ? "ok" : "MISMATCH",
             qk->mfmas ? (double)qk->bpermutes / (double)qk->mfmas : 0.0,
             pv->mfmas ? (double)pv->bpermutes / (double)pv->mfmas : 0.0, (unsigned long long)pv->tr_b16,
             census_ok ? "ok" : why);

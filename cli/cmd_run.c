@@ -1,7 +1,7 @@
 /* cli/cmd_run — `lanelab run CODEOBJ KERNEL --grid X[,Y,Z] --block X[,Y,Z] [--arg [NAME=]SPEC]...
  *                [--kernarg FILE [--buf NAME@OFF[,OFF..]:SPEC]...]
  *                [--backend auto|hip|emu] [--dump-regs FILE] [--lds-bytes N] [--budget N]`
- * (DESIGN.md "Command-line contract"; docs/run.md for kernel names, named and raw arguments). Runs one kernel on the runtime's device. Output files
+ * (README.md, "lanelab run"; docs/run.md for kernel names, named and raw arguments). Runs one kernel on the runtime's device. Output files
  * (out:/io: specs, --dump-regs) are written atomically, and only after a successful run; that each
  * can be written is checked before the run, so a bad output path costs no run and never leaves
  * some outputs written and others not. A fault prints the emulator's one-line message (arch,
@@ -27,7 +27,7 @@ static const char *usage =
     "  [--schedule roundrobin|adversarial|random:SEED] [--dump-at PC[:N]] [--racecheck[=global]] [--initcheck]\n"
     "  [--trace SPEC [--trace-out DIR]]\n"
     "  KERNEL: the symbol or the C++ name (row_softmax, ns::gemm<128>, 'scale(float*, float)')\n"
-    "  SPEC, one per kernel argument, in order or as NAME=SPEC by metadata name: in:FILE  out:N:FILE  "
+    "  SPEC, one per kernel argument, in order or as NAME=SPEC by metadata name: in:FILE[:BYTES]  out:N:FILE  "
     "io:FILE:OUTFILE  u32:V  i32:V  u64:V  f32:V\n"
     "  --kernarg FILE: the explicit arguments' raw bytes (packed structs); --buf puts a buffer's address at "
     "byte offsets OFF of them (SPEC in:, out: or io:)";
@@ -201,30 +201,40 @@ static int parse(int argc, char **argv, run_opts *o, ll_err *err) {
   return 0;
 }
 
-/* An output file must be creatable before the run (the run may be long, and with several outputs
- * a late failure would leave some written and others not): its directory exists, is a directory
- * and is writable, and the path itself is not a directory. The write after the run is still
- * checked; this only moves the common failures before it. */
-static bool check_writable(const char *what, const char *path, ll_err *err) {
+/* Every output is checked before the run (the run may be long, and with several outputs a late
+ * failure would leave some written and others not): ll_out_check refuses a path that is a
+ * device, FIFO, socket or directory, a symlink leading out of the named directory, a read-only
+ * target, a missing or unwritable directory. The write after the run goes to the very directory
+ * that was checked (ll_out_write), or not at all. */
+static bool check_output(const char *what, const char *path, ll_outpath *o, ll_err *err) {
+  if (ll_out_check(path, o, err)) return true;
+  ll_err_prefix(err, "%s", what);
+  return false;
+}
+
+/* The bytes of an in:/io: input: a regular file up to LL_CAP_DATA (what a kernel buffer may be),
+ * refused before it is read if larger; with in:FILE:BYTES exactly BYTES bytes, from any file. */
+static void *read_input(const char *opt, const rt_argspec *s, size_t *size, ll_err *err) {
+  if (s->size) {
+    if (s->size > LL_CAP_DATA) {
+      ll_seterr(err, LL_EXIT_USAGE, "%s '%s': %llu bytes is more than the %llu a kernel buffer may have", opt, s->text,
+                (unsigned long long)s->size, (unsigned long long)LL_CAP_DATA);
+      return NULL;
+    }
+    void *d = ll_read_exact(s->file, s->size, err);
+    if (d) *size = (size_t)s->size;
+    else ll_err_prefix(err, "%s '%s'", opt, s->text);
+    return d;
+  }
   struct stat st;
-  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-    ll_seterr(err, LL_EXIT_USAGE, "%s: cannot write %s: it is a directory", what, path);
-    return false;
+  if (stat(s->file, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+    ll_seterr(err, LL_EXIT_USAGE, "%s '%s': %s is not a regular file, so its size is unknown: state how many "
+              "bytes to read with in:%s:BYTES", opt, s->text, s->file, s->file);
+    return NULL;
   }
-  char *dir = ll_dirname(path);
-  bool ok = true;
-  if (stat(dir, &st) != 0) {
-    ll_seterr(err, LL_EXIT_USAGE, "%s: cannot write %s: directory %s: %s", what, path, dir, strerror(errno));
-    ok = false;
-  } else if (!S_ISDIR(st.st_mode)) {
-    ll_seterr(err, LL_EXIT_USAGE, "%s: cannot write %s: %s is not a directory", what, path, dir);
-    ok = false;
-  } else if (access(dir, W_OK) != 0) {
-    ll_seterr(err, LL_EXIT_USAGE, "%s: cannot write %s: directory %s: %s", what, path, dir, strerror(errno));
-    ok = false;
-  }
-  free(dir);
-  return ok;
+  void *d = ll_read_file_max(s->file, LL_CAP_DATA, size, err);
+  if (!d) ll_err_prefix(err, "%s '%s'", opt, s->text);
+  return d;
 }
 
 /* --dump-at PC:N: the registers of every wave before its N-th execution of PC (the emulator calls
@@ -277,12 +287,13 @@ int cmd_run(int argc, char **argv) {
   emu_observer *obs = NULL;
   dump_at_ctx dump_at = {0};
   bool expect_fail = false;
+  ll_outpath *outs = NULL, dumpout = {0};
   if (rc < 0) { rc = 0; goto out; }
   if (rc) goto fail;
 
   /* Code object and kernel first: their metadata decides everything else. */
   size_t nbytes;
-  if (!(bytes = ll_read_file(o.co_path, &nbytes, &err))) goto fail;
+  if (!(bytes = ll_read_file_max(o.co_path, LL_CAP_CODEOBJ, &nbytes, &err))) goto fail;
   emu_codeobj *co = emu_codeobj_load(bytes, nbytes, o.co_path, &err);
   if (!co) goto fail;
   emu_arch arch = co->arch;
@@ -312,13 +323,11 @@ int cmd_run(int argc, char **argv) {
 
   /* Inputs before the device, so bad files fail fast. */
   bufs = ll_xcalloc(o.nspecs + 1, sizeof *bufs);
+  outs = ll_xcalloc(o.nspecs + 1, sizeof *outs);
   for (size_t i = 0; i < o.nspecs; i++) {
     rt_argspec *s = &o.specs[i];
     if (s->kind == RT_SPEC_IN || s->kind == RT_SPEC_IO) {
-      if (!(bufs[i].host = ll_read_file(s->file, &bufs[i].size, &err))) {
-        ll_err_prefix(&err, "%s '%s'", opt, s->text);
-        goto fail;
-      }
+      if (!(bufs[i].host = read_input(opt, s, &bufs[i].size, &err))) goto fail;
       if (bufs[i].size == 0) {
         ll_seterr(&err, LL_EXIT_USAGE, "%s '%s': %s is empty; a buffer needs at least one byte", opt, s->text, s->file);
         goto fail;
@@ -327,6 +336,11 @@ int cmd_run(int argc, char **argv) {
       /* N comes from the user: a size the host cannot provide is bad input, not an abort
        * (ll_xcalloc aborts on out-of-memory: `out:99999999999999:f` crashed with SIGABRT) */
       bufs[i].size = s->size;
+      if (s->size > LL_CAP_DATA) {
+        ll_seterr(&err, LL_EXIT_USAGE, "%s '%s': %llu bytes is more than the %llu a kernel buffer may have",
+                  opt, s->text, (unsigned long long)s->size, (unsigned long long)LL_CAP_DATA);
+        goto fail;
+      }
       if (s->size > SIZE_MAX || !(bufs[i].host = calloc((size_t)s->size, 1))) {
         ll_seterr(&err, LL_EXIT_USAGE, "%s '%s': cannot allocate a buffer of %llu bytes", opt, s->text,
                   (unsigned long long)s->size);
@@ -335,12 +349,12 @@ int cmd_run(int argc, char **argv) {
     }
     if (s->outfile) {
       char *what = ll_fmt("%s '%s'", opt, s->text);
-      bool ok = check_writable(what, s->outfile, &err);
+      bool ok = check_output(what, s->outfile, &outs[i], &err);
       free(what);
       if (!ok) goto fail;
     }
   }
-  if (o.dump && !check_writable("--dump-regs", o.dump, &err)) goto fail;
+  if (o.dump && !check_output("--dump-regs", o.dump, &dumpout, &err)) goto fail;
   if (o.budget && o.backend == RT_HIP) {
     ll_seterr(&err, LL_EXIT_USAGE, "--budget is the emulator's instruction budget: use --backend emu or auto");
     goto fail;
@@ -365,7 +379,7 @@ int cmd_run(int argc, char **argv) {
     }
   }
   if (!(dev = rt_open(dump_forces_emu || budget_forces_emu ? RT_EMU : want, arch, &err))) goto fail;
-  if (!cli_quiet || want == RT_AUTO) {
+  if (!cli_quiet) { /* -q silences this line too */
     if (dump_forces_emu) fprintf(stderr, "lanelab: backend emu (auto: %s needs the emulator)\n", emu_opt);
     else if (budget_forces_emu) fprintf(stderr, "lanelab: backend emu (auto: --budget is the emulator's)\n");
     else fprintf(stderr, "lanelab: %s\n", rt_device_note(dev));
@@ -441,11 +455,11 @@ int cmd_run(int argc, char **argv) {
   for (size_t i = 0; i < o.nspecs; i++)
     if (o.specs[i].outfile && !rt_copy_from_device(dev, bufs[i].host, bufs[i].addr, bufs[i].size, &err)) goto fail;
   for (size_t i = 0; i < o.nspecs; i++)
-    if (o.specs[i].outfile && !ll_write_file_atomic(o.specs[i].outfile, bufs[i].host, bufs[i].size, &err)) goto fail;
+    if (o.specs[i].outfile && !ll_out_write(&outs[i], bufs[i].host, bufs[i].size, &err)) goto fail;
   if (dump) {
     ll_buf b = {0};
     rt_regdump_json(dump, &b, arch, kname, o.grid, o.block);
-    bool ok = ll_write_file_atomic(o.dump, b.data, b.len, &err);
+    bool ok = ll_out_write(&dumpout, b.data, b.len, &err);
     ll_buf_free(&b);
     if (!ok) goto fail;
     if (!cli_quiet) fprintf(stderr, "lanelab: wrote %zu waves' registers to %s\n", rt_regdump_count(dump), o.dump);
@@ -494,6 +508,9 @@ out:
     free(bufs[i].host);
   }
   free(bufs);
+  for (size_t i = 0; outs && i < o.nspecs; i++) ll_out_free(&outs[i]);
+  free(outs);
+  ll_out_free(&dumpout);
   free(args);
   rt_regdump_free(dump);
   free(dump_at.count);

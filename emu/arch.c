@@ -1,7 +1,7 @@
 /* emu/arch — the two arches lanelab emulates and the facts the loader and runtime key off.
  * ELF mach values: LLVM AMDGPUUsage, "AMDGPU EF_AMDGPU_MACH Values" (EF_AMDGPU_MACH_AMDGCN_GFX942
- * = 0x4c, _GFX950 = 0x4f), checked with llvm-readelf-22 on clang-22 output (../shared/facts/isa.md).
- * LDS sizes: 64 KiB per workgroup on CDNA3, 160 KiB on CDNA4 (DESIGN.md, "The emulator"). */
+ * = 0x4c, _GFX950 = 0x4f), checked with llvm-readelf-22 on clang-22 output (docs/isa.md).
+ * LDS sizes: 64 KiB per workgroup on CDNA3, 160 KiB on CDNA4 (docs/emulator.md, "Execution"; docs/isa.md "gfx942 vs gfx950"). */
 #include <string.h>
 
 #include "emu/emu.h"

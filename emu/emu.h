@@ -8,7 +8,7 @@
  *      emu/exec.c and the per-family semantics files
  * Everything else in emu/ is private (emu/internal.h).
  *
- * Facts used here are in ../shared/facts/isa.md ("Code objects (for the loader)"). */
+ * Facts used here are in docs/isa.md ("Code objects (for the loader)"). */
 #ifndef LANELAB_EMU_H
 #define LANELAB_EMU_H
 

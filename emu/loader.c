@@ -9,7 +9,7 @@
  * size. The kernarg segment lanelab allocates is the largest of the three sizes.
  *
  * Format facts, all from LLVM's AMDGPUUsage (sections named inline) and the ELF-64 gABI, checked
- * against llvm-readelf-22 / llvm-objdump-22 on clang-22 output (../shared/facts/isa.md "Code
+ * against llvm-readelf-22 / llvm-objdump-22 on clang-22 output (docs/isa.md "Code
  * objects (for the loader)"). Every read is bounds-checked; anything malformed, truncated, of the
  * wrong machine or of an unknown arch is LL_EXIT_USAGE with the reason and where. */
 #include <inttypes.h>
@@ -586,7 +586,7 @@ fail:
 
 emu_codeobj *emu_codeobj_load_file(const char *path, ll_err *err) {
   size_t n;
-  void *p = ll_read_file(path, &n, err);
+  void *p = ll_read_file_max(path, LL_CAP_CODEOBJ, &n, err);
   if (!p) return NULL;
   emu_codeobj *co = emu_codeobj_load(p, n, path, err);
   free(p);

@@ -1,6 +1,6 @@
 /* emu/op_mfma — matrix instructions (v_mfma_*) and the AGPR moves (v_accvgpr_*).
  *
- * Layouts (CDNA3 ISA §7.1 "Matrix Fused Multiply Add", CDNA4 ISA §7.1.4; ../shared/facts/isa.md):
+ * Layouts (CDNA3 ISA §7.1 "Matrix Fused Multiply Add", CDNA4 ISA §7.1.4; docs/isa.md):
  * an M x N x K instruction with B blocks holds K_L = K*M*B/64 consecutive k values per lane:
  *   A[b][i][k] = item k%K_L of lane i + M*(b + B*(k/K_L))        (B[b][k][j]: same with i -> j, M -> N)
  * items packed little-endian into the operand registers (item t of s bits at bits [s*t, s*t+s)).
@@ -11,7 +11,7 @@
  * lane j+32*((i/4)%2), VGPR 4*(i/8)+i%4; f64 16x16: lane j+16*(i%4), pair i/4).
  * Exception: the gfx950 f8f6f4 instructions with an fp8/bf8 operand hold that operand's 32 bytes
  * per lane as two 16-byte halves, half h covering k = h*K/2 + 16*(lane/M) + 0..15 (AMD's CDNA4
- * matrix-core article, Salykova et al. 2025, 32x32x64 fp8 example; isa.md notes the fp8 layout
+ * matrix-core article, Salykova et al. 2025, 32x32x64 fp8 example; docs/isa.md notes the fp8 layout
  * differs from the general rule). The 16x16x128 form is taken to follow the same split by
  * analogy — UNCONFIRMED on hardware. fp6/bf6/fp4 operands follow the general rule.
  *

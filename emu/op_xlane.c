@@ -4,7 +4,7 @@
  *
  * Every handler reads all source lanes into a temporary before writing any destination
  * (internal.h). The DS-encoded ones return their data through LGKM_CNT like any LDS read, so they
- * register it with emu_pend (s_waitcnt validation). Facts are from ../shared/facts/isa.md unless a comment names another source.
+ * register it with emu_pend (s_waitcnt validation). Facts are from docs/isa.md unless a comment names another source.
  * (v_readlane/v_writelane/v_readfirstlane belong to the VALU family, emu/op_valu.c.) */
 #include <stdio.h>
 
@@ -170,12 +170,12 @@ static int permlane_swap(emu_wave *w, const emu_insn *in, int half)
 static int op_v_permlane16_swap_b32(emu_wave *w, const emu_insn *in) { return permlane_swap(w, in, 16); }
 static int op_v_permlane32_swap_b32(emu_wave *w, const emu_insn *in) { return permlane_swap(w, in, 32); }
 
-/* ---- transposing LDS reads (gfx950; CDNA4 ISA §11.4; isa.md "Transposing LDS reads") ---------
+/* ---- transposing LDS reads (gfx950; CDNA4 ISA §11.4; docs/isa.md "Transposing LDS reads") ---------
  * Every lane reads its own 8 bytes (12 for b6) at ADDR+OFFSET; then within each 16-lane group g,
  * with E elements of s bits per lane and R = 16/E:
  *     out(16g+m)[k] = in(16g + R*k + m/E)[m % E]
  * Faults: EXEC not all ones; an address not aligned to 8 bytes (b64 forms) or 16 bytes (b96):
- * isa.md gives 16 per AMD's rocRoller hardware test and 12 per a ROCm doc. 16 is enforced: it is
+ * docs/isa.md gives 16 per AMD's rocRoller hardware test and 12 per a ROCm doc. 16 is enforced: it is
  * what code run on hardware uses, a literal 12-byte rule is not a power-of-two address mask (and
  * would reject 16-byte-aligned rows), and a stricter check fails loudly with the rule named where a
  * weaker one would let code that breaks on hardware pass silently. LDS out of range faults. */

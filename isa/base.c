@@ -1,6 +1,6 @@
 /* isa/base — "is this arch untouched by the change?" Builds the kernels of a base revision in a
  * temporary git worktree and compares every kernel code object's machine code with the current
- * build, byte for byte (the proof used for gfx942 in shared/facts/seeds.md, change 000: "its device
+ * build, byte for byte (the proof used for gfx942 in docs/changes.md, change 000: "its device
  * ISA is byte-identical to base"). */
 #include "isa/isa.h"
 

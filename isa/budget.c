@@ -247,6 +247,10 @@ static bool load_arch(archset *s, const char *build_dir, int arch, ll_err *err) 
     size_t l = strlen(de->d_name);
     if (de->d_name[0] == '.') continue;
     if ((l > 3 && strcmp(de->d_name + l - 3, ".co") == 0) || (l > 5 && strcmp(de->d_name + l - 5, ".skip") == 0)) {
+      char *full = ll_fmt("%s/%s", s->dir, de->d_name);
+      bool stale = isa_output_is_stale(full); /* its source is gone: not counted */
+      free(full);
+      if (stale) continue;
       names = ll_xrealloc(names, (nn + 1) * sizeof *names);
       names[nn++] = ll_xstrdup(de->d_name);
     }

@@ -1,6 +1,6 @@
 /* isa/census — instruction counts per kernel from LLVM's disassembly.
  *
- * Decoding is LLVM's job (DESIGN.md): we run llvm-objdump and read its text. Its AMDGPU output
+ * Decoding is LLVM's job (docs/emulator.md, "Decoding"): we run llvm-objdump and read its text. Its AMDGPU output
  * with --no-show-raw-insn is, per instruction, a tab-indented line
  *   "\tMNEMONIC OPERANDS   // 00000000ADDR: HEXWORDS[ <sym+off>]"
  * (checked on llvm-objdump 22 output for gfx942 and gfx950); the address in the comment is how an
@@ -13,16 +13,17 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 const char *const isa_canonical_counts[] = {
     "instructions",
-    /* cross-lane and LDS reads (isa.md "Cross-lane primitives", "Transposing LDS reads") */
+    /* cross-lane and LDS reads (docs/isa.md "Cross-lane primitives", "Transposing LDS reads") */
     "ds_bpermute_b32", "ds_permute_b32", "ds_swizzle_b32", "ds_read_b64",
     "ds_read_b64_tr_b16", "ds_read_b64_tr_b8", "ds_read_b64_tr_b4", "ds_read_b96_tr_b6",
     "v_mov_b32_dpp", "dpp", "v_permlane16_swap_b32*", "v_permlane32_swap_b32*",
     /* matrix */
     "v_mfma_*",
-    /* global memory by width and by cache bit (isa.md: sc0 bit 16, nt bit 17, sc1 bit 25) */
+    /* global memory by width and by cache bit (docs/isa.md: sc0 bit 16, nt bit 17, sc1 bit 25) */
     "global_load_dword", "global_load_dwordx2", "global_load_dwordx3", "global_load_dwordx4",
     "global_store_dword", "global_store_dwordx2", "global_store_dwordx3", "global_store_dwordx4",
     "global_load_*:nt", "global_load_*:sc0", "global_load_*:sc1",
@@ -136,7 +137,7 @@ static void count_insn(isa_kernel_census *k, size_t *cap, const char *text) {
   bump(k, cap, "instructions");
   bool mem = starts(mn, "global_") || starts(mn, "flat_") || starts(mn, "buffer_") || starts(mn, "scratch_");
   bool dpp = false;
-  /* Operand tokens: DPP controls are quad_perm:[..], row_*:.., wave_*:.. (isa.md "DPP on gfx9");
+  /* Operand tokens: DPP controls are quad_perm:[..], row_*:.., wave_*:.. (docs/isa.md "DPP on gfx9");
    * cache bits are bare tokens nt / sc0 / sc1. */
   char *ops = ll_xstrdup(text + ml), *save = NULL;
   for (char *t = strtok_r(ops, " ,", &save); t; t = strtok_r(NULL, " ,", &save)) {
@@ -274,4 +275,20 @@ report_table *isa_census_table(const isa_census *c) {
   report_table_note(t, "keys: MNEMONIC as LLVM prints it; MNEMONIC:nt|sc0|sc1 cache bits; dpp = any DPP control; "
                        "globs (v_mfma_*) sum mnemonics");
   return t;
+}
+
+bool isa_output_is_stale(const char *path) {
+  const char *dot = strrchr(path, '.');
+  const char *slash = strrchr(path, '/');
+  if (!dot || (slash && dot < slash)) return false;
+  char *side = ll_fmt("%.*s.src", (int)(dot - path), path);
+  size_t n;
+  char *src = ll_read_file(side, &n, NULL);
+  free(side);
+  if (!src) return false;
+  src[strcspn(src, "\n")] = 0;
+  struct stat st;
+  bool stale = src[0] && stat(src, &st) != 0;
+  free(src);
+  return stale;
 }

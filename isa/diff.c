@@ -1,7 +1,7 @@
 /* isa/diff — are two code objects' machine code the same, byte for byte? Compares the .text
  * section and each kernel symbol's bytes [st_value, +st_size); where they differ, names the first
  * differing offset and the instruction LLVM's disassembler shows there on each side. Byte identity
- * is the proof an untouched arch stayed untouched (shared/facts/seeds.md, change 000: gfx942's ISA
+ * is the proof an untouched arch stayed untouched (docs/changes.md, change 000: gfx942's ISA
  * byte-identical to base). */
 #include "isa/isa.h"
 

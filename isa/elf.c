@@ -3,7 +3,7 @@
  * .text when st_size is 0). emu/loader.c is the full loader; it does not
  * expose symbol sizes, which the census needs to leave the s_nop padding after s_endpgm out.
  *
- * Facts (LLVM AMDGPUUsage "ELF Code Object", shared/facts/isa.md "Code objects"): ELF64 little
+ * Facts (LLVM AMDGPUUsage "ELF Code Object", docs/isa.md "Code objects"): ELF64 little
  * endian, e_machine 224 (EM_AMDGPU), arch in e_flags & 0xff: 0x4c gfx942, 0x4f gfx950. Field
  * offsets are the System V gABI ELF64 ones. Every offset/size read from the file is checked against
  * the file size before use. */
@@ -130,7 +130,7 @@ fail:
 
 isa_elf *isa_elf_read_file(const char *path, ll_err *err) {
   size_t n;
-  void *d = ll_read_file(path, &n, err);
+  void *d = ll_read_file_max(path, LL_CAP_CODEOBJ, &n, err);
   if (!d) return NULL;
   isa_elf *e = isa_elf_read(d, n, path, err);
   free(d);

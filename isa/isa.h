@@ -69,7 +69,7 @@ void isa_insns_free(isa_insn *v, size_t n);
  * padding after s_endpgm is not counted). Count keys:
  *   MNEMONIC        as LLVM prints it ("ds_bpermute_b32", "v_add_u32_e32", "global_store_dwordx4");
  *   MNEMONIC:BIT    a memory instruction (global_, flat_, buffer_, scratch_) carrying the cache
- *                   bit BIT (nt, sc0, sc1), e.g. "global_store_dwordx4:nt" (isa.md: printed
+ *                   bit BIT (nt, sc0, sc1), e.g. "global_store_dwordx4:nt" (docs/isa.md: printed
  *                   `sc0 nt sc1`);
  *   dpp             any instruction with a DPP control (quad_perm, row_*, wave_*);
  *   v_mov_b32_dpp   v_mov_b32 with a DPP control;
@@ -108,6 +108,12 @@ long isa_census_value(const isa_kernel_census *k, const char *expr);
 extern const char *const isa_canonical_counts[];
 /* Table kernel,count,n: every canonical class, then every other key the kernel has. */
 report_table *isa_census_table(const isa_census *c);
+
+/* A build output (NAME.co or NAME.skip) made from a source that no longer exists: its sidecar
+ * NAME.src, written by mk/kernel.sh, names a missing file. Without a sidecar nothing is stale.
+ * The census of a build directory and the budgets leave stale outputs out (docs/architecture.md,
+ * "Stale build outputs"). */
+bool isa_output_is_stale(const char *path);
 
 /* ---- budgets --------------------------------------------------------------------------------
  * A budget file is {"rules": [RULE, ...]} (see isa/budgets.json). A RULE is an object:

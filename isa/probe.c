@@ -1,6 +1,6 @@
 /* isa/probe — is an assembly line a valid instruction on an arch? Asks LLVM's assembler
  * (`llvm-mc --arch=amdgcn --mcpu=ARCH -show-encoding`), which is the authority on syntax and
- * encodings (shared/facts/isa.md: "Where this page and llvm-mc disagree, LLVM wins"). llvm-mc
+ * encodings (docs/isa.md: "where this page and LLVM disagree, LLVM is right"). llvm-mc
  * exits non-zero and prints "<stdin>:1:1: error: ..." for a rejected line, and prints
  * "\tTEXT ; encoding: [0x..,...]" for an accepted one. */
 #include "isa/isa.h"

@@ -27,7 +27,7 @@ const char *lanes_operand_name(lanes_operand o) {
   return n[o];
 }
 
-/* ---- swizzled layouts (isa.md "The software transpose being replaced"; FlashInfer ROCm
+/* ---- swizzled layouts (docs/isa.md "The software transpose being replaced"; FlashInfer ROCm
  * permuted_smem): offsets in 8-byte units. */
 static const char *swz_names[] = {"kLinear", "k64B", "k128B", "k128B_16Row"};
 
@@ -81,12 +81,12 @@ void lanes_xorshift_fill(uint8_t *out, size_t n) {
   }
 }
 
-/* load_fragment's seed (FlashInfer, isa.md): lane L reads row L%16, chunk L/16. */
+/* load_fragment's seed (FlashInfer, docs/isa.md): lane L reads row L%16, chunk L/16. */
 void lanes_seed_fragment(lanes_swizzle s, uint32_t addr[LANES_WAVE]) {
   for (int L = 0; L < LANES_WAVE; L++) addr[L] = lanes_region_addr(s, L % 16, 4 * (L / 16));
 }
 
-/* The CDNA4 prefill seed (seeds.md 000, microabi): row 4(L/16)+(L%16)/4, chunk L%4. */
+/* The CDNA4 prefill seed (docs/changes.md, change 000, microabi): row 4(L/16)+(L%16)/4, chunk L%4. */
 void lanes_seed_tr16(lanes_swizzle s, uint32_t addr[LANES_WAVE]) {
   for (int L = 0; L < LANES_WAVE; L++) addr[L] = lanes_region_addr(s, 4 * (L / 16) + (L % 16) / 4, 4 * (L % 4));
 }

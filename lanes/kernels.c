@@ -1,6 +1,6 @@
 /* lanes/kernels — what the data-movement lane-dump micro-kernels must write (microabi), computed
  * by the model from the same image and the model's own seeds; and the model checks that the
- * verify "model" stage runs (the seed change's published facts, seeds.md 000 / isa.md). */
+ * verify "model" stage runs (the seed change's published facts, docs/changes.md, change 000 / docs/isa.md). */
 #include <stdio.h>
 #include <string.h>
 
@@ -178,7 +178,7 @@ bool lanes_model_checks(lanes_arch arch, lanes_checks *c) {
     done(c, k, false);
   }
 
-  /* the solver: CDNA4 prefill seed (seeds.md 000) */
+  /* the solver: CDNA4 prefill seed (docs/changes.md, change 000) */
   lanes_seed s;
   if (arch == LANES_GFX942) {
     k = add(c, "ds_read_b64_tr_b16 on gfx942", "does not exist");

@@ -8,7 +8,7 @@
  * expected values of the lane-dump micro-kernels (shared conventions: /tmp/microabi.txt, copied
  * in the comments below).
  *
- * Depends on libc and util/ (ll_err) only. Facts come from ../shared/facts/isa.md; each function's
+ * Depends on libc and util/ (ll_err) only. Facts come from docs/isa.md; each function's
  * comment in the .c files names the ISA section or public source.
  *
  * Errors: functions taking ll_err* return false/NULL on failure with err->code = LL_EXIT_USAGE
@@ -96,7 +96,7 @@ typedef struct lanes_lds_result {
 } lanes_lds_result;
 /* Every EXEC-on lane reads ndw dwords at addr[lane] (the byte address ADDR+OFFSET) from lds[0..n);
  * a transposing read then exchanges elements inside each 16-lane group:
- *   out(16g+m)[k] = in(16g + R*k + m/E)[m % E], E elements per lane, R = 16/E (isa.md, rocRoller).
+ *   out(16g+m)[k] = in(16g + R*k + m/E)[m % E], E elements per lane, R = 16/E (docs/isa.md, rocRoller).
  * Checked and reported (not fatal): op absent on arch is an error (LL_EXIT_USAGE); EXEC not all
  * ones for a tr read; address not aligned (b32 4, b64 and tr b64 8, b96/b128 16, tr_b6 16 bytes
  * per rocRoller; a ROCm doc says 12 - check); LDS unaligned mode may relax plain reads);
@@ -143,13 +143,13 @@ void lanes_dpp_apply(const lanes_dpp *d, const uint32_t src[LANES_WAVE], uint64_
 
 /* v_permlane16_swap_b32 vdst, src0 (gfx950): rows 1 and 3 of vdst swap with rows 0 and 2 of src0.
  * v_permlane32_swap_b32: lanes 32..63 of vdst swap with lanes 0..31 of src0. Both operands are
- * read and written. Only EXEC all ones is modelled (partial EXEC is an open question in isa.md):
+ * read and written. Only EXEC all ones is modelled (partial EXEC is an open question in docs/isa.md):
  * anything else, or gfx942, is false with a message. */
 bool lanes_permlane16_swap(lanes_arch arch, uint32_t vdst[LANES_WAVE], uint32_t src0[LANES_WAVE], uint64_t exec, ll_err *err);
 bool lanes_permlane32_swap(lanes_arch arch, uint32_t vdst[LANES_WAVE], uint32_t src0[LANES_WAVE], uint64_t exec, ll_err *err);
 
 /* =============================== swizzled tiles and images =================================
- * Offsets in 8-byte units ("chunks" of 4 f16), isa.md / FlashInfer:
+ * Offsets in 8-byte units ("chunks" of 4 f16), docs/isa.md / FlashInfer:
  *   kLinear i*stride + j; k64B i*stride + (j ^ ((i/2)%4)); k128B i*stride + (j ^ (i%8));
  *   k128B_16Row i*stride + (j ^ (i%16)) (needs stride >= 16 units). */
 typedef enum { LANES_SWZ_LINEAR, LANES_SWZ_64B, LANES_SWZ_128B, LANES_SWZ_128B_16ROW } lanes_swizzle;

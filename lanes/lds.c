@@ -1,11 +1,11 @@
 /* lanes/lds — LDS reads as functions of an LDS image, 64 per-lane addresses and EXEC.
  *
- * Transposing reads (gfx950 only; CDNA4 ISA §11.4, isa.md "Transposing LDS reads"): every lane
+ * Transposing reads (gfx950 only; CDNA4 ISA §11.4, docs/isa.md "Transposing LDS reads"): every lane
  * first reads its own 8 bytes (12 for b6) at ADDR+OFFSET; then within each group of 16 lanes
  *   out(16g+m)[k] = in(16g + R*k + m/E)[m % E],  E elements per lane, R = 16/E,
  * elements little-endian (element e = bits [w*e+w-1 : w*e]). Sources: rocRoller
  * TransposeLoadsTest.cpp, Triton chooseDsReadB64TrLayout, composable_kernel
- * amd_transpose_load_encoding.hpp (as summarised in isa.md).
+ * amd_transpose_load_encoding.hpp (as summarised in docs/isa.md).
  * Requirements checked and reported: EXEC all ones (tr reads), alignment to the data size
  * (tr_b6: 16 bytes per rocRoller; a ROCm doc says 12 — reported against 16), in range. */
 #include <stdarg.h>

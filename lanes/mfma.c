@@ -1,13 +1,13 @@
 /* lanes/mfma — MFMA operand and result layouts (wave64), both directions.
  *
- * Sources: CDNA3/CDNA4 ISA §7.1.4 (isa.md "MFMA operand and result layouts"): for an M x N x K
+ * Sources: CDNA3/CDNA4 ISA §7.1.4 (docs/isa.md "MFMA operand and result layouts"): for an M x N x K
  * instruction with B blocks, each lane holds K_L = K*M*B/64 consecutive k values;
  * A[b][i][k] is item k%K_L of lane i + M*(b + B*(k/K_L)) (B operand: same with j, N); items pack
  * little-endian into the VGPR tuple. C/D (32-bit): rows come in groups of 4 consecutive rows;
  * group g = b*(M/4) + i/4 sits in lanes j + N*(g % (64/N)), VGPR 4*(g/(64/N)) + i%4 — for one
- * block this is isa.md's "16x16: lane j+16(i/4), VGPR i%4" and "32x32: lane j+32((i/4)%2),
+ * block this is docs/isa.md's "16x16: lane j+16(i/4), VGPR i%4" and "32x32: lane j+32((i/4)%2),
  * VGPR 4(i/8)+i%4"; for several blocks it is our generalisation (block-major registers), noted
- * in output. C/D (64-bit): isa.md's 16x16x4 f64 rule lane j+16(i%4), VGPR pair 2(i/4),
+ * in output. C/D (64-bit): docs/isa.md's 16x16x4 f64 rule lane j+16(i%4), VGPR pair 2(i/4),
  * generalised the same way.
  * Which instruction exists on which arch: probed with llvm-mc-22 --mcpu=gfx942/gfx950
  * (an instruction the assembler rejects is absent). */
@@ -27,7 +27,7 @@ static const char NOTE_F64_4X4[] =
     "C/D of 4x4x4_4b f64 generalised from the 16x16x4 f64 rule: unconfirmed";
 static const char NOTE_F8F6F4_FP8[] =
     "fp8/bf8 operands of f8f6f4: this is the general (contiguous) rule, which composable_kernel "
-    "assumes; the CDNA4 ISA table and Triton describe a different arrangement (isa.md): unconfirmed";
+    "assumes; the CDNA4 ISA table and Triton describe a different arrangement (docs/isa.md): unconfirmed";
 
 typedef struct {
   const char *name;

@@ -5,7 +5,7 @@
  * (k for B, i for A) as in microabi.
  *
  * Solving: a read delivers E elements per lane. Its rule (plain: out(L)[e] = in(L)[e];
- * transposing, isa.md: out(16g+m)[k] = in(16g + R*k + m/E)[m%E]) is inverted: for each source
+ * transposing, docs/isa.md: out(16g+m)[k] = in(16g + R*k + m/E)[m%E]) is inverted: for each source
  * lane s and element e we know which (lane, slot) of the target it lands in, hence which tile
  * element s must supply as its e-th element. A seed exists iff, for every s, those E elements
  * are consecutive in LDS in order (and the start is byte-aligned and meets the read's alignment):
@@ -87,7 +87,7 @@ bool lanes_target_get(const char *name, lanes_swizzle swz, lanes_target *t, ll_e
 }
 
 uint64_t lanes_target_bitaddr(const lanes_target *t, int r, int c) {
-  if (t->elem_bits == 16) /* 8-byte chunks of 4 f16, swizzled per row (isa.md) */
+  if (t->elem_bits == 16) /* 8-byte chunks of 4 f16, swizzled per row (docs/isa.md) */
     return 8ull * (8ull * lanes_swizzle_offset(t->swizzle, (uint32_t)t->row_bytes / 8, (uint32_t)r, (uint32_t)c / 4) +
                    2ull * (uint32_t)(c % 4));
   return 8ull * (uint64_t)t->row_bytes * (uint64_t)r + (uint64_t)t->elem_bits * (uint64_t)c;

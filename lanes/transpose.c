@@ -1,10 +1,10 @@
 /* lanes/transpose — FlashInfer ROCm's software path, load_fragment + transpose_mma_tile, written
  * with the model's primitives shuffle by shuffle so that its cost is counted, not asserted.
  *
- * load_fragment (isa.md): ds_read_b64 per lane; at the fragment seed lane 16c+r holds
+ * load_fragment (docs/isa.md): ds_read_b64 per lane; at the fragment seed lane 16c+r holds
  * T[r][4c..4c+3] (the A layout). transpose_mma_tile turns that into the B layout (lane 16c+r
  * holds T[4c..4c+3][r]) with __shfl_xor shuffles, each lowered to ds_bpermute_b32 with address
- * (partner*4) (isa.md: "HIP's __shfl_xor lowers to ds_bpermute_b32 with address (lane^mask)*4"):
+ * (partner*4) (docs/isa.md: "HIP's __shfl_xor lowers to ds_bpermute_b32 with address (lane^mask)*4"):
  *  - a 4x4 transpose of 16-bit items inside each quad of lanes. Lane q of a quad holds row q of a
  *    4x4 block: dword 0 = (col 0, col 1), dword 1 = (col 2, col 3). Writing the lane index as
  *    bits (q1 q0) and the item index as (dword, half), the transpose swaps q0 <-> half and
@@ -16,7 +16,7 @@
  *               their dword 1, lanes with q1 = 1 the partner's dword 1 as their dword 0: 2 shuffles;
  *      round 3, xor 1: the half-merge again on the dword round 1 did not touch: 1 shuffle.
  *  - a swap between quads: lane L takes both dwords of lane 16*((L%16)/4) + 4*(L/16) + L%4
- *    (isa.md): 2 shuffles.
+ *    (docs/isa.md): 2 shuffles.
  * Total per 16x16 tile: 1 ds_read_b64 + 6 ds_bpermute_b32 — counted in ops as issued. */
 #include <string.h>
 

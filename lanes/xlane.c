@@ -1,5 +1,5 @@
 /* lanes/xlane — cross-lane operations under EXEC. Every operation reads all of its sources into
- * a copy before writing any destination (isa.md: cross-lane instructions read every source lane
+ * a copy before writing any destination (docs/isa.md: cross-lane instructions read every source lane
  * before writing). */
 #include <ctype.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 
 #define ON(exec, L) (((exec) >> (L)) & 1)
 
-/* ds_bpermute_b32 (CDNA3 ISA §11, isa.md): source lane = ((ADDR+OFFSET)/4) mod 64; a source lane
+/* ds_bpermute_b32 (CDNA3 ISA §11, docs/isa.md): source lane = ((ADDR+OFFSET)/4) mod 64; a source lane
  * with EXEC off yields 0; only EXEC-on destinations are written. */
 void lanes_ds_bpermute(const uint32_t src[LANES_WAVE], const uint32_t addr[LANES_WAVE], uint64_t exec,
                        uint32_t dst[LANES_WAVE]) {
@@ -23,7 +23,7 @@ void lanes_ds_bpermute(const uint32_t src[LANES_WAVE], const uint32_t addr[LANES
   }
 }
 
-/* ds_permute_b32 (isa.md): EXEC-on lane L writes src[L] to lane (addr/4) mod 64; when several
+/* ds_permute_b32 (docs/isa.md): EXEC-on lane L writes src[L] to lane (addr/4) mod 64; when several
  * lanes target one, the highest lane wins; EXEC-on destinations nobody targets get 0. */
 void lanes_ds_permute(const uint32_t src[LANES_WAVE], const uint32_t addr[LANES_WAVE], uint64_t exec,
                       uint32_t dst[LANES_WAVE]) {
@@ -36,7 +36,7 @@ void lanes_ds_permute(const uint32_t src[LANES_WAVE], const uint32_t addr[LANES_
     if (ON(exec, L)) dst[L] = tmp[L];
 }
 
-/* ds_swizzle_b32 offset modes (isa.md; the GCN3/Vega/CDNA ISA DS_SWIZZLE_B32 pseudocode; the
+/* ds_swizzle_b32 offset modes (docs/isa.md; the GCN3/Vega/CDNA ISA DS_SWIZZLE_B32 pseudocode; the
  * mode boundaries agree with llvm-mc-22, which prints 0xe000.. as swizzle(FFT,n) with n =
  * offset[4:0] and 0xc000..0xdfff as swizzle(ROTATE,dir,count) with dir = offset[10],
  * count = offset[9:5]):
@@ -75,7 +75,7 @@ void lanes_ds_swizzle(const uint32_t src[LANES_WAVE], uint16_t off, uint64_t exe
   }
 }
 
-/* ---- DPP (gfx9 / CDNA: rows of 16 lanes; AMD Vega/CDNA3 ISA "DPP", isa.md) ---- */
+/* ---- DPP (gfx9 / CDNA: rows of 16 lanes; AMD Vega/CDNA3 ISA "DPP", docs/isa.md) ---- */
 static bool parse_int(const char *s, int *v) {
   char *e;
   long x = strtol(s, &e, 0);
@@ -151,7 +151,7 @@ bool lanes_dpp_parse(const char *text, lanes_arch arch, lanes_dpp *d, ll_err *er
       else d->bank_mask = (unsigned)v;
     } else if (strcmp(key, "bound_ctrl") == 0) {
       /* On gfx9 the assembler encodes both bound_ctrl:0 and bound_ctrl:1 as the bit set
-       * (isa.md; llvm-mc-22 prints bound_ctrl:0 back as bound_ctrl:1). */
+       * (docs/isa.md; llvm-mc-22 prints bound_ctrl:0 back as bound_ctrl:1). */
       if (!val || (strcmp(val, "0") && strcmp(val, "1"))) {
         ll_seterr(err, LL_EXIT_USAGE, "DPP control '%s': bound_ctrl takes 0 or 1", tok);
         ok = false;
@@ -195,7 +195,7 @@ int lanes_dpp_src(const lanes_dpp *d, int L) {
 }
 
 /* A lane writes when EXEC-on and its row (L/16) and bank ((L%16)/4) are enabled: the masks gate
- * only the destination write (isa.md). An invalid source (out of range, or EXEC off — gfx9 has
+ * only the destination write (docs/isa.md). An invalid source (out of range, or EXEC off — gfx9 has
  * no fetch-inactive, which came with gfx10) gives 0 with bound_ctrl, else the lane keeps its old
  * value (LLVM AMDGPUModifierSyntax: "accessing data from an invalid lane will return zero";
  * Mesa ACO sets bound_ctrl precisely to "read 0 from inactive lanes when using dpp"). */
@@ -210,7 +210,7 @@ void lanes_dpp_apply(const lanes_dpp *d, const uint32_t src[LANES_WAVE], uint64_
   }
 }
 
-/* v_permlane16_swap_b32 / v_permlane32_swap_b32 (gfx950; isa.md, LLVM gfx950 MC tests). */
+/* v_permlane16_swap_b32 / v_permlane32_swap_b32 (gfx950; docs/isa.md, LLVM gfx950 MC tests). */
 static bool swap_ok(lanes_arch arch, const char *name, uint64_t exec, ll_err *err) {
   if (arch != LANES_GFX950) {
     ll_seterr(err, LL_EXIT_USAGE, "%s does not exist on %s (gfx950 only)", name, lanes_arch_name(arch));
@@ -218,7 +218,7 @@ static bool swap_ok(lanes_arch arch, const char *name, uint64_t exec, ll_err *er
   }
   if (exec != LANES_EXEC_ALL) {
     ll_seterr(err, LL_EXIT_ENV, "%s with EXEC 0x%016llx: partial-EXEC behaviour is not modelled (an open question "
-              "in isa.md)", name, (unsigned long long)exec);
+              "in docs/isa.md)", name, (unsigned long long)exec);
     return false;
   }
   return true;

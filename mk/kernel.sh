@@ -3,11 +3,15 @@
 # A source may restrict its arches with a line `// lanelab-arch: gfx950 [gfx942]` and give the
 # reason with `// lanelab-why: ...`; for any other arch it writes OUTDIR/NAME.skip holding the
 # reason, and says so. Extra compiler flags (for example -DLANELAB_MUTANT=x) come from $EXTRA.
+# Either way it writes OUTDIR/NAME.src, the absolute path of the source: a code object whose
+# NAME.src names a file that no longer exists is stale, and the census and budgets ignore it
+# (isa_co_is_stale); mk/prune-stale.sh removes such outputs.
 # usage: mk/kernel.sh ARCH SRC OUTDIR DEVCC DEVFLAGS...
 set -u
 arch=$1; src=$2; outdir=$3; cc=$4; shift 4
 name=$(basename "$src" .hip)
 mkdir -p "$outdir"
+printf '%s\n' "$(cd "$(dirname "$src")" && pwd)/$(basename "$src")" > "$outdir/.$name.src.tmp" && mv "$outdir/.$name.src.tmp" "$outdir/$name.src"
 arches=$(sed -n 's@^// lanelab-arch:[[:space:]]*@@p' "$src" | head -n 1)
 if [ -n "$arches" ] && ! printf ' %s ' $arches | grep -q " $arch "; then
   why=$(sed -n 's@^// lanelab-why:[[:space:]]*@@p' "$src" | head -n 1)

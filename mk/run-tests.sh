@@ -6,6 +6,10 @@ build=$1; shift
 res=$build/test-results
 # Sanitizer builds: leaks inside third-party libraries are suppressed, ours are not.
 export LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")" && pwd)/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+# Hermetic: the HIP runtime every test sees is the suite's stub with no GPU (Makefile HIPSTUBS),
+# whether or not this host has libamdhip64 or a GPU; tests that want another one say so.
+export LANELAB_HIP_LIB="$(cd "$build" && pwd)/stubs/nodev/libamdhip64.so"
+[ -f "$LANELAB_HIP_LIB" ] || { echo "missing $LANELAB_HIP_LIB: run make check-tests"; exit 3; }
 mkdir -p "$res"
 pass=0; fail=0; failed=()
 for t in "$@"; do
@@ -19,6 +23,10 @@ for t in "$@"; do
   if [ $rc -eq 0 ] && [ "${ran:-0}" -eq 0 ]; then rc=1; echo "$name: ran no test (no TAP plan in $res/$name.tap)"; fi
   if [ $rc -eq 0 ]; then pass=$((pass+1)); else fail=$((fail+1)); failed+=("$name (exit $rc)"); fi
 done
+echo "== check-refs (nothing refers to files outside the repository)"
+bash "$(dirname "$0")/check-refs.sh"
+rc=$?
+if [ $rc -eq 0 ]; then pass=$((pass+1)); else fail=$((fail+1)); failed+=("check-refs (exit $rc)"); fi
 echo "== verify --arch all --shapes quick"
 "$build/lanelab" verify --arch all --shapes quick --build "$build"
 rc=$?

@@ -31,7 +31,7 @@ static const float *kv_row(const prob *p, const float *base, int b, int64_t j, i
   return base + ((page * p->Hk + h) * s->page_size + off) * p->D;
 }
 
-/* Is key j visible to query i of request b? (attention.md: bottom-right causal, window_left,
+/* Is key j visible to query i of request b? (docs/oracle.md: bottom-right causal, window_left,
  * custom mask replacing causal.) */
 static bool visible(const prob *p, int b, int64_t i, int64_t j, int64_t qo_len, int64_t kv_len) {
   const oracle_attention_spec *s = p->s;

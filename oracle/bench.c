@@ -1,5 +1,5 @@
 /* oracle/bench — throughput of the fast attention path on the seed change's benchmark shape
- * (seeds.md 000: MHA 32/32 heads, head_dim 128, seq 4096, non-causal) and a 16x smaller one. */
+ * (docs/changes.md, change 000: MHA 32/32 heads, head_dim 128, seq 4096, non-causal) and a 16x smaller one. */
 #include <stdlib.h>
 
 #include "oracle/oracle.h"

@@ -203,7 +203,7 @@ oracle_concat_spec *oracle_concat_spec_load(const char *path, ll_err *err) {
     for (int i = 0; i < 2; i++) {
       char *p = ll_path_join(dir, fn[i]);
       size_t n;
-      *dst[i] = ll_read_file(p, &n, err);
+      *dst[i] = ll_read_file_max(p, LL_CAP_DATA, &n, err);
       free(p);
       if (!*dst[i]) {
         ll_err_prefix(err, "spec %s: %s", path, i ? "q_pe" : "q_nope");

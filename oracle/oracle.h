@@ -4,7 +4,7 @@
  * kernel's output with a reference behind `lanelab compare` (oracle/compare.c, "compare" below).
  * Depends on libc, libm, pthreads and util/ only.
  *
- * Semantics follow /work/shared/facts/attention.md (FlashInfer conventions):
+ * Semantics follow docs/oracle.md (FlashInfer conventions):
  *  - s_ij = (q_i . k_j) * sm_scale, sm_scale defaulting to 1/sqrt(head_dim); with a soft cap
  *    c > 0, s = c * tanh(s / c) (after scaling, before masking).
  *  - causal is bottom-right aligned: key j visible to query i iff j <= i + (kv_len - qo_len);
@@ -111,9 +111,9 @@ bool oracle_compare(const float *got, const float *ref, size_t n, double atol, d
 extern const char oracle_cmp_columns[];
 char *oracle_cmp_cells(const char *name, const oracle_cmp *c);
 
-/* Tolerances used in the field, as data. Source: /work/shared/facts/attention.md, "Tolerances
+/* Tolerances used in the field, as data. Source: docs/oracle.md, "Tolerances
  * used in the field" (FlashInfer + ROCm port, composable_kernel fmha, AITER batch prefill), and
- * the CDNA4 prefill change (seeds.md, 000). dtype ORACLE_F32 rows do not exist. */
+ * the CDNA4 prefill change (docs/changes.md, change 000). dtype ORACLE_F32 rows do not exist. */
 typedef struct oracle_tolerance {
   const char *source;  /* who uses it */
   const char *what;    /* for which comparison */

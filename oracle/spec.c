@@ -501,7 +501,7 @@ void oracle_attention_generate(oracle_attention_spec *s, uint64_t seed) {
 
 static void *read_sized(const char *dir, const char *field, const char *name, size_t *size, ll_err *err) {
   char *p = ll_path_join(dir, name);
-  void *d = ll_read_file(p, size, err);
+  void *d = ll_read_file_max(p, LL_CAP_DATA, size, err);
   if (!d) ll_err_prefix(err, "%s", field);
   free(p);
   return d;

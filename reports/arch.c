@@ -264,6 +264,13 @@ bool report_write_arch(const char *build_dir, const char *arch, ll_err *err) {
     goto out;
   }
   if (!ll_mkdir_p(reports, err)) goto out;
+  /* the swap below replaces `final` whole: only ever one of our own report directories, never a
+   * file, device, FIFO or a symlink someone put there (docs/architecture.md, "Files") */
+  if (lstat(final, &st) == 0 && !S_ISDIR(st.st_mode)) {
+    ll_seterr(err, LL_EXIT_USAGE, "report: %s exists and is not a directory; lanelab replaces only its own report "
+              "directories", final);
+    goto out;
+  }
   sweep_dead(reports, arch);
   if (mkdir(c.out, 0777) != 0) {
     ll_seterr(err, LL_EXIT_FAIL, "report: cannot create the temporary report directory %s: %s", c.out, strerror(errno));

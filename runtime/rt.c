@@ -118,7 +118,7 @@ rt_module *rt_load(rt_device *d, const void *bytes, size_t n, const char *path, 
 
 rt_module *rt_load_file(rt_device *d, const char *path, ll_err *err) {
   size_t n;
-  void *p = ll_read_file(path, &n, err);
+  void *p = ll_read_file_max(path, LL_CAP_CODEOBJ, &n, err);
   if (!p) return NULL;
   rt_module *m = rt_load(d, p, n, path, err);
   free(p);

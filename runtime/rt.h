@@ -144,8 +144,10 @@ void rt_regdump_json(rt_regdump *r, ll_buf *out, emu_arch arch, const char *kern
                      const uint32_t grid[3], const uint32_t block[3]);
 void rt_regdump_free(rt_regdump *r);
 
-/* ---- `--arg` specs (DESIGN.md, "Command-line contract") --------------------------------------
- *   in:FILE            pointer to a buffer holding FILE's bytes
+/* ---- `--arg` specs (README.md, "lanelab run") --------------------------------------
+ *   in:FILE            pointer to a buffer holding FILE's bytes (a regular file)
+ *   in:FILE:BYTES      the first BYTES bytes of FILE, which may be a device or FIFO (FILE may
+ *                      contain ':' unless what follows its last ':' is a number)
  *   out:N:FILE         pointer to N zeroed bytes, written to FILE after a successful run
  *   io:FILE:OUTFILE    buffer from FILE, written to OUTFILE after a successful run
  *   u32:V i32:V u64:V f32:V   by-value scalars (integers decimal or 0x-hex) */
@@ -157,7 +159,7 @@ typedef struct rt_argspec {
   char *name;    /* NAME of a NAME=SPEC (rt_argspec_parse_any), else NULL */
   char *file;    /* in, io: input file */
   char *outfile; /* out, io: output file */
-  uint64_t size; /* out: N */
+  uint64_t size; /* out: N; in: the stated BYTES (0 = the whole regular file) */
   rt_arg value;  /* scalars: the value; pointers: kind RT_ARG_PTR, address filled at run time */
 } rt_argspec;
 /* LL_EXIT_USAGE naming the spec if it is malformed or a value is out of range. */

@@ -1,6 +1,6 @@
 /* runtime/rt_args — kernel arguments: matching values to the metadata, filling the kernarg
  * buffer (explicit and hidden arguments, LLVM AMDGPUUsage "Code Object V5 Metadata", hidden
- * argument kinds and sizes), and parsing `--arg` specs (DESIGN.md, "Command-line contract"). */
+ * argument kinds and sizes), and parsing `--arg` specs (README.md, "lanelab run"). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,14 +196,25 @@ bool rt_argspec_parse(const char *s, rt_argspec *o, ll_err *err) {
   const char *c = strchr(s, ':');
   size_t kl = c ? (size_t)(c - s) : 0;
   const char *rest = c ? c + 1 : "";
-  static const char *form = "in:FILE, out:N:FILE, io:FILE:OUTFILE, u32:V, i32:V, u64:V or f32:V";
+  static const char *form = "in:FILE[:BYTES], out:N:FILE, io:FILE:OUTFILE, u32:V, i32:V, u64:V or f32:V";
 #define KIND(str) (kl == strlen(str) && strncmp(s, str, kl) == 0)
   o->text = ll_xstrdup(s);
   if (!c) goto bad;
   if (KIND("in")) {
     if (!*rest) goto bad;
     o->kind = RT_SPEC_IN;
-    o->file = ll_xstrdup(rest);
+    const char *c2 = strrchr(rest, ':');
+    uint64_t n;
+    if (c2 && c2 > rest && ll_parse_u64(c2 + 1, &n)) { /* in:FILE:BYTES */
+      if (n == 0) {
+        ll_seterr(err, LL_EXIT_USAGE, "--arg '%s': BYTES must be a positive byte count", s);
+        goto fail;
+      }
+      o->size = n;
+      o->file = strndup(rest, (size_t)(c2 - rest));
+    } else {
+      o->file = ll_xstrdup(rest);
+    }
   } else if (KIND("out")) {
     const char *c2 = strchr(rest, ':');
     if (!c2 || !c2[1]) goto bad;

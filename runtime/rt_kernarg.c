@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "runtime/internal.h"
 
@@ -135,6 +136,12 @@ void rt_explicit_extent(const emu_kernel *k, uint32_t *end, uint32_t *first_hidd
 }
 
 void *rt_kernarg_read(const char *path, const emu_kernel *k, size_t *n, ll_err *err) {
+  /* a FIFO would block the open and a device has no size: regular files only (util.h, reading) */
+  struct stat st;
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    ll_seterr(err, LL_EXIT_USAGE, "--kernarg: %s is not a regular file", path);
+    return NULL;
+  }
   FILE *f = fopen(path, "rb");
   if (!f) {
     ll_seterr(err, LL_EXIT_USAGE, "--kernarg: cannot read %s: %s", path, strerror(errno));

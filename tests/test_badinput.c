@@ -2,7 +2,7 @@
  * code object of another arch, missing kernels, wrong --arg lists, malformed or oversized specs,
  * unwritable outputs, missing and empty files, and option values that are missing, huge,
  * negative or not numbers, must exit 2 (bad usage or input) with a message naming the problem,
- * and never die of a signal. Expected outcomes are the CLI contract (DESIGN.md: 2 = bad input,
+ * and never die of a signal. Expected outcomes are the CLI contract (docs/architecture.md: 2 = bad input,
  * 1 = a check failed, 3 = the environment lacks something) and the names in the input itself
  * (the file, the option, the value). Regression tests for what the audit found carry the name of
  * what broke.
@@ -23,6 +23,8 @@
 #include "tests/llvm_tools.h"
 
 #define LANELAB LANELAB_BUILD "/lanelab"
+/* the suite's HIP runtime that sees no GPU (Makefile HIPSTUBS): tests never load the host's */
+#define HIP_NODEV LANELAB_BUILD "/stubs/nodev/libamdhip64.so"
 #define KDIR LANELAB_ROOT "/tests/kernels/"
 #define INC "-I" LANELAB_ROOT "/kernels/include"
 
@@ -40,7 +42,7 @@ static int cli_in(const char *cwd, const char *args, char **err_out) {
   int fd = mkstemp(errf);
   cr_assert_geq(fd, 0);
   close(fd);
-  char *cmd = ll_fmt("cd %s && env -u LANELAB_HIP_LIB ASAN_OPTIONS=allocator_may_return_null=1 %s %s >/dev/null 2>%s",
+  char *cmd = ll_fmt("cd %s && env LANELAB_HIP_LIB=" HIP_NODEV " ASAN_OPTIONS=allocator_may_return_null=1 %s %s >/dev/null 2>%s",
                      cwd ? cwd : LANELAB_ROOT, LANELAB, args, errf);
   int st = system(cmd);
   free(cmd);
@@ -511,13 +513,14 @@ Test(badinput_audit, numeric_option_values_huge_negative_and_not_numbers, .timeo
 }
 
 /* Regression: `--arg out:N:FILE` with an N the host cannot allocate died of SIGABRT (ll_xcalloc's
- * out-of-memory abort, in cmd_run and again in the emulator's rt_emu_alloc). */
+ * out-of-memory abort, in cmd_run and again in the emulator's rt_emu_alloc). Sizes past 4 GiB
+ * (LL_CAP_DATA, the most a kernel buffer may have) are now refused before any allocation. */
 Test(badinput_audit, run_out_size_beyond_host_memory_is_exit_2_not_sigabrt, .timeout = 120) {
   char *co = mem_co("gfx950"), *dir = tmpdir();
   const char *sizes[] = {"99999999999999999", "1099511627776", "18446744073709551615"};
   for (size_t i = 0; i < 3; i++) {
     char *a = ll_fmt("run %s fault_write_oob --grid 1 --block 64 --arg out:%s:%s/o --arg u32:0", co, sizes[i], dir);
-    expect_usage(a, sizes[i], "cannot allocate", NULL);
+    expect_usage(a, sizes[i], "more than the 4294967296 a kernel buffer may have", NULL);
     free(a);
   }
   /* the runtime's own allocation, directly: an error naming the buffer, not an abort */
@@ -576,4 +579,133 @@ Test(badinput_audit, verify_missing_value_says_it_needs_a_value, .timeout = 60) 
     free(w);
     free(a);
   }
+}
+
+/* ---- issue #12: inputs that never end, outputs that are not ours ------------------------------
+ * `--arg in:/dev/zero` read until the process was killed for memory, and `out:N:/dev/null` as
+ * root replaced /dev/null with a regular file. fault_read_oob(in, out, skew=0) copies 64 dwords
+ * in -> out, so the output's bytes are the input's first 256 bytes. Device nodes are private ones
+ * (mknod: we are root), never the system's. */
+#include <fcntl.h>
+#include <sys/sysmacros.h>
+
+static void rm_rf(const char *d) {
+  char *c = ll_fmt("rm -rf %s", d);
+  cr_assert_eq(system(c), 0);
+  free(c);
+}
+
+Test(badinput_issue12, unbounded_inputs_are_refused_unless_their_size_is_stated, .timeout = 120) {
+  char *co = mem_co("gfx950"), *dir = tmpdir(), *o = ll_fmt("%s/o.bin", dir), *fifo = ll_fmt("%s/fifo", dir),
+       *zero = ll_fmt("%s/zero", dir), *big = ll_fmt("%s/big", dir);
+  cr_assert_eq(mknod(zero, S_IFCHR | 0666, makedev(1, 5)), 0); /* 1,5 = /dev/zero (admin-guide/devices.txt) */
+  cr_assert_eq(mkfifo(fifo, 0666), 0);
+  expect_usage_f(ll_fmt("run %s fault_read_oob --grid 1 --block 64 --arg in:%s --arg out:256:%s --arg u32:0", co, zero, o),
+                 "not a regular file", "in:", ":BYTES", NULL);
+  expect_usage_f(ll_fmt("run %s fault_read_oob --grid 1 --block 64 --arg in:%s --arg out:256:%s --arg u32:0", co, fifo, o),
+                 "not a regular file", NULL);
+  expect_usage_f(ll_fmt("run %s fault_read_oob --grid 1 --block 64 --arg io:%s:%s --arg out:256:%s --arg u32:0", co, zero,
+                        o, o), "not a regular file", NULL);
+  /* a regular file larger than a kernel buffer may be: refused from its size (sparse: no disk) */
+  int fd = open(big, O_CREAT | O_WRONLY, 0644);
+  cr_assert(fd >= 0 && ftruncate(fd, ((off_t)4 << 30) + 1) == 0);
+  close(fd);
+  expect_usage_f(ll_fmt("run %s fault_read_oob --grid 1 --block 64 --arg in:%s --arg out:256:%s --arg u32:0", co, big, o),
+                 "big", "4294967297 bytes, more than", NULL);
+  expect_usage_f(ll_fmt("run %s fault_read_oob --grid 1 --block 64 --arg in:%s:0 --arg out:256:%s --arg u32:0", co, zero, o),
+                 "BYTES must be a positive", NULL);
+  cr_assert_neq(access(o, F_OK), 0, "a refused run wrote its output");
+  /* stated: exactly 256 bytes of the zero device */
+  char *a = ll_fmt("run %s fault_read_oob --grid 1 --block 64 --arg in:%s:256 --arg out:256:%s --arg u32:0", co, zero, o);
+  char *err;
+  cr_assert_eq(cli(a, &err), 0, "'%s': %s", a, err);
+  size_t n;
+  uint8_t *got = slurp(o, &n);
+  cr_assert_eq(n, 256);
+  for (int i = 0; i < 256; i++) cr_assert_eq(got[i], 0, "byte %d", i);
+  free(got); free(a); free(err);
+  /* stated, from a FIFO whose writer sends 300 bytes: the first 256 arrive in order */
+  char *w = ll_fmt("(for i in $(seq 0 299); do printf \"\\\\$(printf %%03o $((i %% 256)))\"; done > %s) &", fifo);
+  cr_assert_eq(system(w), 0);
+  a = ll_fmt("run %s fault_read_oob --grid 1 --block 64 --arg in:%s:256 --arg out:256:%s --arg u32:0", co, fifo, o);
+  cr_assert_eq(cli(a, &err), 0, "'%s': %s", a, err);
+  got = slurp(o, &n);
+  cr_assert_eq(n, 256);
+  for (int i = 0; i < 256; i++) cr_assert_eq(got[i], i, "byte %d is %d", i, got[i]);
+  free(got); free(a); free(err); free(w);
+  rm_rf(dir);
+  free(o); free(fifo); free(zero); free(big); free(dir); free(co);
+}
+
+Test(badinput_issue12, outputs_that_are_not_regular_files_are_refused_before_the_run, .timeout = 120) {
+  char *co = mem_co("gfx950"), *dir = tmpdir(), *in = ll_fmt("%s/in.bin", dir), *null = ll_fmt("%s/null", dir),
+       *fifo = ll_fmt("%s/fifo", dir), *ro = ll_fmt("%s/ro.bin", dir), *o = ll_fmt("%s/o.bin", dir);
+  uint32_t pat[64];
+  for (int i = 0; i < 64; i++) pat[i] = 0x1000u + (uint32_t)i;
+  put(in, pat, sizeof pat);
+  cr_assert_eq(mknod(null, S_IFCHR | 0666, makedev(1, 3)), 0);
+  cr_assert_eq(mkfifo(fifo, 0666), 0);
+  put(ro, "OLD", 3);
+  chmod(ro, 0444);
+  const char *targets[] = {null, fifo, ro};
+  const char *why[] = {"a character device", "a FIFO", "read-only"};
+  for (int i = 0; i < 3; i++) {
+    char *a = ll_fmt("run %s fault_read_oob --grid 1 --block 64 --arg in:%s --arg out:256:%s --arg u32:0", co, in, targets[i]);
+    char *err;
+    int rc = cli(a, &err);
+    cr_expect_eq(rc, 2, "'%s': exit %d: %s", a, rc, err);
+    cr_expect(strstr(err, why[i]) && strstr(err, targets[i]), "'%s': %s", a, err);
+    cr_expect_null(strstr(err, "backend"), "the device was opened before the output was refused: %s", err);
+    free(err); free(a);
+    a = ll_fmt("run %s fault_read_oob --grid 1 --block 64 --arg in:%s --arg out:256:%s --arg u32:0 --dump-regs %s", co, in,
+               o, targets[i]);
+    rc = cli(a, &err);
+    cr_expect_eq(rc, 2, "'%s': exit %d: %s", a, rc, err);
+    cr_expect_neq(access(o, F_OK), 0, "'%s' wrote out: before refusing --dump-regs", a);
+    free(err); free(a);
+  }
+  struct stat st;
+  cr_expect(lstat(null, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3), "the device node was replaced");
+  cr_expect(lstat(fifo, &st) == 0 && S_ISFIFO(st.st_mode), "the FIFO was replaced");
+  size_t n;
+  uint8_t *old = slurp(ro, &n);
+  cr_expect(n == 3 && memcmp(old, "OLD", 3) == 0, "the read-only file changed");
+  free(old);
+  /* a symlink in the same directory is written through: the link stays, the target gets the data */
+  char *ln = ll_fmt("%s/link.bin", dir), *tgt = ll_fmt("%s/target.bin", dir);
+  cr_assert_eq(symlink("target.bin", ln), 0);
+  char *a = ll_fmt("run %s fault_read_oob --grid 1 --block 64 --arg in:%s --arg out:256:%s --arg u32:0", co, in, ln);
+  char *err;
+  cr_assert_eq(cli(a, &err), 0, "'%s': %s", a, err);
+  cr_expect(lstat(ln, &st) == 0 && S_ISLNK(st.st_mode), "the symlink was replaced");
+  uint8_t *got = slurp(tgt, &n);
+  cr_assert_eq(n, sizeof pat);
+  cr_expect(memcmp(got, pat, sizeof pat) == 0);
+  free(got); free(a); free(err);
+  rm_rf(dir);
+  free(ln); free(tgt); free(co); free(dir); free(in); free(null); free(fifo); free(ro); free(o);
+}
+
+/* The report swap replaces BUILD/reports/<arch> whole; something else found there (a FIFO, or a
+ * symlink to another directory) is refused and left alone rather than moved aside and deleted. */
+#include "reports/report.h"
+Test(badinput_issue12, report_swap_never_replaces_what_is_not_a_report_directory, .timeout = 60) {
+  char *b = tmpdir(), *res = ll_fmt("%s/results/gfx950", b), *rep = ll_fmt("%s/reports", b);
+  cr_assert(ll_mkdir_p(res, NULL) && ll_mkdir_p(rep, NULL));
+  char *fin = ll_fmt("%s/gfx950", rep), *elsewhere = tmpdir(), *keep = ll_fmt("%s/keep.txt", elsewhere);
+  put(keep, "KEEP", 4);
+  cr_assert_eq(mkfifo(fin, 0666), 0);
+  ll_err e = {0};
+  cr_expect(!report_write_arch(b, "gfx950", &e), "a FIFO in place of the report was replaced");
+  cr_expect_eq(e.code, LL_EXIT_USAGE, "%s", e.msg);
+  struct stat st;
+  cr_expect(lstat(fin, &st) == 0 && S_ISFIFO(st.st_mode), "the FIFO was moved or removed");
+  unlink(fin);
+  cr_assert_eq(symlink(elsewhere, fin), 0);
+  cr_expect(!report_write_arch(b, "gfx950", &e), "a symlink in place of the report was replaced");
+  cr_expect(lstat(fin, &st) == 0 && S_ISLNK(st.st_mode), "the symlink was moved or removed");
+  cr_expect_eq(access(keep, F_OK), 0, "the symlinked directory's content was deleted");
+  rm_rf(b);
+  rm_rf(elsewhere);
+  free(keep); free(elsewhere); free(fin); free(rep); free(res); free(b);
 }

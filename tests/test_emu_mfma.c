@@ -5,11 +5,11 @@
  * they are placed into registers, and the expected D computed, from rules written here
  * independently of the emulator:
  *   - element values from the format definitions (integer significand times a power of two);
- *   - operand layout: the single-block rule of ../shared/facts/isa.md (A[i][k]: item k%K_L of lane
+ *   - operand layout: the single-block rule of docs/isa.md (A[i][k]: item k%K_L of lane
  *     i + M*(k/K_L)), extended to blocks as lane i + M*(b + B*(k/K_L)) (AMD matrix calculator), and
  *     for gfx950 f8f6f4 fp8/bf8 operands the two-16-byte-halves load pattern of AMD's CDNA4 article
  *     (lane L: A[L%M][16*(L/M) + h*K/2 + j] at byte 16h + j);
- *   - C/D layout: the isa.md table for 16x16 / 32x32 / f64 16x16, and per-shape rules for the
+ *   - C/D layout: the docs/isa.md table for 16x16 / 32x32 / f64 16x16, and per-shape rules for the
  *     multi-block shapes;
  *   - D = C + sum_k A*B in double, compared within K*2^-23 (f32 accumulate) or K*2^-52 (f64) of the
  *     sum of |terms|; exactly for i8.
@@ -101,10 +101,10 @@ static void in_pos(const mcase *c, int t, bool isA, int b, int row, int k, int *
 static void out_pos(const mcase *c, bool f64, int b, int i, int j, int *reg, int *lane)
 {
   int M = c->M;
-  if (f64 && M == 16) { *lane = j + 16 * (i % 4); *reg = 2 * (i / 4); return; }        /* isa.md */
+  if (f64 && M == 16) { *lane = j + 16 * (i % 4); *reg = 2 * (i / 4); return; }        /* docs/isa.md */
   if (f64 && M == 4) { *lane = j + 4 * i + 16 * b; *reg = 0; return; }                  /* 4 blocks */
-  if (M == 16) { *lane = j + 16 * (i / 4); *reg = i % 4 + 4 * b; return; }             /* isa.md */
-  if (M == 32) { *lane = j + 32 * ((i / 4) % 2); *reg = 4 * (i / 8) + i % 4 + 16 * b; return; } /* isa.md */
+  if (M == 16) { *lane = j + 16 * (i / 4); *reg = i % 4 + 4 * b; return; }             /* docs/isa.md */
+  if (M == 32) { *lane = j + 32 * ((i / 4) % 2); *reg = 4 * (i / 8) + i % 4 + 16 * b; return; } /* docs/isa.md */
   *lane = j + 4 * b; /* 4x4, 16 blocks: each block's 4x4 in 4 lanes x 4 registers */
   *reg = i;
 }
@@ -393,7 +393,7 @@ Test(emu_mfma, throughput_16x16x16)
 
 /* ---- integration: the compiled MFMA probe kernels (make kernels) on the full emulator ----------
  * Image = A (M x K f16, row-major) then B (K x N); small integers, so every f32 sum is exact.
- * D[i][j] is read back where the isa.md table puts it (the kernels' header comments agree). */
+ * D[i][j] is read back where the docs/isa.md table puts it (the kernels' header comments agree). */
 static uint16_t f16_of_int(int v)
 {
   if (v == 0) return 0;

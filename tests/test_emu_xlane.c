@@ -2,7 +2,7 @@
  * ds_permute_b32, ds_swizzle_b32, v_permlane16/32_swap_b32 and the transposing LDS reads, on the
  * arches that have them. Snippets are assembled with llvm-mc-22 and run on a hand-built wave
  * (tests/emu_snippets/snippet.h). Expected values are computed here from the rules as
- * ../shared/facts/isa.md states them (for the transposing reads: its per-instruction table, not the
+ * docs/isa.md states them (for the transposing reads: its per-instruction table, not the
  * one-form rule the emulator implements), never by running the emulator. */
 #include "tests/emu_snippets/snippet.h"
 
@@ -112,7 +112,7 @@ static snip *swizzle_snip(emu_arch arch, unsigned off)
   return s;
 }
 
-/* source lane from the isa.md text (within 32-lane halves for bitmask/rotate) */
+/* source lane from the docs/isa.md text (within 32-lane halves for bitmask/rotate) */
 static int swz_src(unsigned off, int l)
 {
   int half = l & 32, i = l & 31;
@@ -219,7 +219,7 @@ Test(emu_xlane, swizzle_record_from_llvm_text)
 }
 
 /* ---- DPP (v_mov_b32_dpp: the lane selection is the only thing under test) ---------------------*/
-/* source lane per isa.md's DPP list (rows of 16), -1 if none */
+/* source lane per docs/isa.md's DPP list (rows of 16), -1 if none */
 static int dpp_src(const char *ctl, int arg, const int *qp, int l)
 {
   int r = l % 16, row = l / 16 * 16;
@@ -343,7 +343,7 @@ static void permlane_case(int half)
   memcpy(vs, sn_v(s, 2), sizeof vs);
   cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
   for (int l = 0; l < 64; l++) {
-    /* isa.md: 16: rows 0 and 2 of src0 <-> rows 1 and 3 of vdst; 32: lanes 0..31 of src0 <-> lanes 32..63 of vdst */
+    /* docs/isa.md: 16: rows 0 and 2 of src0 <-> rows 1 and 3 of vdst; 32: lanes 0..31 of src0 <-> lanes 32..63 of vdst */
     bool src_side = half == 16 ? (l / 16) % 2 == 0 : l < 32;
     cr_assert_eq(sn_v(s, 2)[l], src_side ? vd[l + half] : vs[l], "%s src0 lane %d", t, l);
     cr_assert_eq(sn_v(s, 3)[l], !src_side ? vs[l - half] : vd[l], "%s vdst lane %d", t, l);
@@ -395,7 +395,7 @@ static uint32_t elem(const uint8_t *p, int s, int e)
   return v;
 }
 
-/* expected out(L)[k] from isa.md's table (which lane/element of `in` it comes from) */
+/* expected out(L)[k] from docs/isa.md's table (which lane/element of `in` it comes from) */
 static void tr_source(int kind, int L, int k, int *sl, int *se)
 {
   int g = L / 16 * 16, m = L % 16;

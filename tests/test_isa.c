@@ -5,7 +5,7 @@
  *     issues (3 ds_bpermute_b32, ...); the test compiles it with clang itself;
  *   - the .s files `make kernels` wrote are counted here with a separate line scanner (first token
  *     of each tab-indented line), and the census must agree with them mnemonic by mnemonic;
- *   - probe verdicts are the facts in shared/facts/isa.md (dwordx8 does not exist on either arch,
+ *   - probe verdicts are the facts in docs/isa.md (dwordx8 does not exist on either arch,
  *     ds_read_b64_tr_b16 only on gfx950) and the encoding LLVM's MC test
  *     llvm/test/MC/AMDGPU/gfx950_asm_read_tr.s gives for `ds_read_b64_tr_b16 v[0:1], v2`;
  *   - budgets: the micro-kernel budgets in isa/budgets.json (numbers from the kernels' sources)
@@ -354,7 +354,7 @@ Test(isa_probe, dwordx8_rejected_on_both_tr_b16_only_on_gfx950) {
   cr_assert(isa_probe("gfx950", "ds_read_b64_tr_b16 v[0:1], v2", &r, &e), "%s", e.msg);
   cr_expect(r.accepted, "%s", r.message);
   /* LLVM MC test gfx950_asm_read_tr.s: ds_read_b64_tr_b16 v[0:1], v2 -> 0x00,0x00,0xc6,0xd9,0x02,... ;
-   * DS opcode 227 (isa.md) in OP[24:17] gives bytes 2..3 = 0xc6,0xd9 with the DS encoding 0b110110. */
+   * DS opcode 227 (docs/isa.md) in OP[24:17] gives bytes 2..3 = 0xc6,0xd9 with the DS encoding 0b110110. */
   cr_expect_str_eq(r.encoding, "[0x00,0x00,0xc6,0xd9,0x02,0x00,0x00,0x00]");
   cr_expect_eq(((0xd9c6u >> 1) & 0xff), 227);
   /* CLI exit codes: 0 accepted, 1 rejected, 2 bad usage */

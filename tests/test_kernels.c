@@ -6,13 +6,13 @@
  *
  * Expected facts come from the kernels' specification, not from the build output:
  *  - which kernels exist on which arch: the micro-kernel conventions (gfx950 has
- *    ds_read_*_tr_* and v_mfma_f32_16x16x32_f16, gfx942 has neither: isa.md "gfx942 vs gfx950");
+ *    ds_read_*_tr_* and v_mfma_f32_16x16x32_f16, gfx942 has neither: docs/isa.md "gfx942 vs gfx950");
  *  - the software transpose costs one ds_read_b64 and six ds_bpermute_b32 per 16x16 tile (seed
  *    file 000: FlashInfer's load_fragment + transpose_mma_tile);
  *  - lane_xlane's op list (its header comment: 5 bpermutes, 2 permutes, 6 swizzles, 10 DPP
  *    moves, and on gfx950 one v_permlane16_swap and one v_permlane32_swap);
  *  - ELF e_machine 224 (EM_AMDGPU) and e_flags & 0xff = 0x4c (gfx942) / 0x4f (gfx950) from LLVM's
- *    AMDGPUUsage (isa.md "Code objects").
+ *    AMDGPUUsage (docs/isa.md "Code objects").
  */
 #include <criterion/criterion.h>
 #include <dirent.h>

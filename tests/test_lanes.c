@@ -1,6 +1,6 @@
 /* Tests for lanes/ (the lane-map model) and the `lanelab mfma|lanes|seed` commands.
- * Expected values are written here independently: the ISA rules of ../shared/facts/isa.md as
- * formulas, the microabi target definitions, published facts (seeds.md 000), or hand-worked
+ * Expected values are written here independently: the ISA rules of docs/isa.md as
+ * formulas, the microabi target definitions, published facts (docs/changes.md, change 000), or hand-worked
  * examples — never values produced by the code under test. */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -14,7 +14,7 @@
 /* ------------------------------------------------------------------------------------------ */
 /* MFMA layouts                                                                                */
 
-/* The general rule (isa.md, CDNA4 ISA §7.1.4), restated: A[b][i][k] is item k%K_L of lane
+/* The general rule (docs/isa.md, CDNA4 ISA §7.1.4), restated: A[b][i][k] is item k%K_L of lane
  * i + M*(b + B*(k/K_L)), K_L = K*M*B/64; an item t of w bits starts at bit t*w of the tuple. */
 static void ab_rule(const lanes_mfma *m, lanes_operand op, int row, int col, lanes_loc *l) {
   int MN = op == LANES_OPND_A ? m->m : m->n;
@@ -73,7 +73,7 @@ Test(lanes_mfma, every_layout_both_directions_exhaustive) {
   }
 }
 
-/* The per-instruction rows of isa.md's table, each written as the table states it. */
+/* The per-instruction rows of docs/isa.md's table, each written as the table states it. */
 Test(lanes_mfma, isa_table_rows) {
   ll_err e = {0};
   const lanes_mfma *m = lanes_mfma_lookup("v_mfma_f32_16x16x16_f16", LANES_GFX942, &e);
@@ -180,7 +180,7 @@ static uint32_t bits_of(const uint8_t *p, int pos, int w) {
   return v;
 }
 
-/* isa.md's table, one rule per instruction as printed there */
+/* docs/isa.md's table, one rule per instruction as printed there */
 static void tr_expected(lanes_ds_op op, const uint8_t *img, const uint32_t *addr, int L, int j, uint32_t *want, int *w) {
   int g = L / 16, m = L % 16, src, e;
   switch (op) {
@@ -273,7 +273,7 @@ Test(lanes_lds, tr_reads_do_not_exist_on_gfx942) {
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* The seed change's facts (seeds.md 000, isa.md)                                               */
+/* The seed change's facts (docs/changes.md, change 000, docs/isa.md)                                               */
 
 static void lane0(const uint32_t *d, uint32_t t[4]) {
   t[0] = d[0] & 0xffff; t[1] = d[0] >> 16; t[2] = d[1] & 0xffff; t[3] = d[1] >> 16;
@@ -603,7 +603,7 @@ Test(lanes_xlane, permlane_swaps) {
 /* Swizzled layouts, images, diff                                                              */
 
 Test(lanes_tile, swizzle_offsets_and_region) {
-  /* isa.md: k128B i*stride + (j ^ (i%8)); k128B_16Row j ^ (i%16); k64B j ^ ((i/2)%4) */
+  /* docs/isa.md: k128B i*stride + (j ^ (i%8)); k128B_16Row j ^ (i%16); k64B j ^ ((i/2)%4) */
   cr_assert_eq(lanes_swizzle_offset(LANES_SWZ_LINEAR, 16, 3, 1), 49);
   cr_assert_eq(lanes_swizzle_offset(LANES_SWZ_128B, 16, 3, 1), 48 + 2);
   cr_assert_eq(lanes_swizzle_offset(LANES_SWZ_128B, 16, 11, 0), 176 + 3);
@@ -837,7 +837,7 @@ Test(lanes_cli, addr_formula_and_file_and_diff) {
   for (char *p = s; (p = strstr(p, " bad\" data-rc")); p++) bad++;
   cr_assert_eq(groups, 2 * 256, "16 x 16 elements under each seed");
   /* the holders differ wherever the two seeds put different elements in a lane's slot. tr_b16
-   * (isa.md): out(16g+m)[k] = in(16g + 4k + m/4)[m%4]; at the fragment seed lane i reads row i%16,
+   * (docs/isa.md): out(16g+m)[k] = in(16g + 4k + m/4)[m%4]; at the fragment seed lane i reads row i%16,
    * cols 4*(i/16).. so lane 16g+m slot k holds (4k + m/4, 4g + m%4); the solved seed gives the B
    * layout: lane 16g+m slot k holds (4g + k, m) */
   int differ = 0;

@@ -100,7 +100,7 @@ static void fill_random(oracle_attention_spec *s, float amp) {
 /* The paged encoding of a ragged f32 spec: each request's tokens are scattered over pages with
  * shuffled physical ids (plus two unused pages); every slot no token maps to (unused pages, the
  * tail of each partial last page) holds NaN, so reading one poisons the result. The layout
- * formulas are attention.md's definitions of NHD and HND. */
+ * formulas are docs/oracle.md's definitions of NHD and HND. */
 static oracle_attention_spec *to_paged(const oracle_attention_spec *r, int P, oracle_kv_layout layout) {
   oracle_attention_spec *s = ll_xcalloc(1, sizeof *s);
   *s = *r;
@@ -268,7 +268,7 @@ Test(oracle_attention, custom_mask_all_zero_row_is_zero_and_minus_inf) {
 }
 
 Test(oracle_attention, lse_of_3_1_minus2_is_4_5197_base_2) {
-  /* attention.md: log2(e^3 + e^1 + e^-2) = 4.5197 (FlashInfer's fp64 helper gives 3.19). */
+  /* docs/oracle.md: log2(e^3 + e^1 + e^-2) = 4.5197 (FlashInfer's fp64 helper gives 3.19). */
   int qo = 1, kv = 3;
   oracle_attention_spec *s = mk(1, &qo, &kv, 1, 1, 1);
   s->has_sm_scale = true;

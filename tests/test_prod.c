@@ -53,7 +53,7 @@ Test(prod_plan, ragged_tiles_grid_lds_and_kernel_name) {
   cr_expect_eq(p.lds_bytes, 2 * 32 * 128 * 2, "K and V tiles of 32 keys x 128 bf16");
   cr_expect_str_eq(p.kernel, "prefill_ragged_bf16_d128");
   cr_expect_str_eq(p.source, "prefill_ragged");
-  /* sm_scale defaults to 1/sqrt(head_dim) (attention.md) */
+  /* sm_scale defaults to 1/sqrt(head_dim) (docs/oracle.md) */
   cr_expect_float_eq(p.sm_scale, 1.0f / 11.3137085f, 1e-6);
   prod_attn_plan_free(&p);
   prod_spec_free(&s);
@@ -187,7 +187,7 @@ Test(concat_gfx950, strided) { run_concat(EMU_GFX950, &tc_strided); }
 Test(concat_gfx950, transposed) { run_concat(EMU_GFX950, &tc_transposed); }
 Test(concat_gfx950, t0_returns_at_once) { run_concat(EMU_GFX950, &tc_t0); }
 
-/* Forcing the 256-bit path is a compile-time error that says why (seeds.md 002). */
+/* Forcing the 256-bit path is a compile-time error that says why (docs/changes.md, change 002). */
 Test(concat_isa, forced_256bit_path_is_a_compile_error) {
   for (int a = 0; a < EMU_NARCH; a++) {
     char *cmd = ll_fmt("cd '%s' && /usr/lib/llvm-22/bin/clang -x hip --offload-arch=%s --cuda-device-only "
@@ -281,7 +281,7 @@ Test(mutants, v_seed_fragment_is_identical_text_on_gfx942) {
  *   QK MFMAs = PV MFMAs = 16 waves x 3 steps x 2 sub-tiles x 128/16 = 768;
  *   softmax shuffles: 2 per wave per step (row max xor 16, 32) = 96; epilogue: 2 per wave = 32;
  *   PV on gfx942: per V fragment one ds_read_b64 + six ds_bpermute_b32 (transpose_mma_tile,
- *   seeds.md 000) = 768 and 4608; on gfx950 one ds_read_b64_tr_b16 per fragment = 768, no bpermute. */
+ *   docs/changes.md, change 000) = 768 and 4608; on gfx950 one ds_read_b64_tr_b16 per fragment = 768, no bpermute. */
 static const prod_case t_phase = {.name = "t_phase_single_f16_d128", .kind = ORACLE_SINGLE, .dtype = ORACLE_F16,
                                   .hq = 2, .hkv = 2, .head_dim = 128, .batch = 1, .qo_len = {100}, .kv_len = {70},
                                   .seed = 41};

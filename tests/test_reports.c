@@ -2,7 +2,7 @@
  * as verify/run.c writes), and the pages rendered in headless Chromium.
  *
  * Independent expectations: the lane-map cells of lane 0 and 17 come from the microabi seeds as
- * written in lanes.h / seeds.md (load_fragment: row L%16, chunk L/16; tr_b16 solved seed: lane 0
+ * written in lanes.h / docs/changes.md (load_fragment: row L%16, chunk L/16; tr_b16 solved seed: lane 0
  * holds tags {0,16,32,48}); the mismatch cells are exactly the slots this test corrupts in the
  * fixture dump; verdicts, counts and values are the fixture's. */
 #include <criterion/criterion.h>
@@ -289,7 +289,7 @@ Test(reports, lanemap_highlights_exactly_the_corrupted_cells) {
   cr_assert(strstr(p, "data-mismatches=\"3\""));
   cr_assert(strstr(p, "(agrees with verify)"));
   cr_assert(strstr(p, "tr.lane=64;td.mismatch=3;td.seed-mismatch=1"));
-  /* solved seed page: lane 0 holds tags {0,16,32,48} = (0,0),(1,0),(2,0),(3,0); closed form from seeds.md */
+  /* solved seed page: lane 0 holds tags {0,16,32,48} = (0,0),(1,0),(2,0),(3,0); closed form from docs/changes.md */
   char *s = slurp(rd, "lane-lane_tr16_solved_seed.html");
   cr_assert(strstr(s, "<td class=\"exp\">0,0</td><td class=\"got\" data-ls=\"0.0\">0,0</td>"
                       "<td class=\"exp\">1,0</td>"));

@@ -252,24 +252,35 @@ static unsigned launch_log(const char *log, const char *head, unsigned *bytes, u
   return size;
 }
 
-Test(rt_backend, hip_without_runtime_is_exit_3_and_auto_falls_back) {
-  /* This machine has no libamdhip64 (no ROCm): precondition, checked rather than assumed. */
-  unsetenv("LANELAB_HIP_LIB");
-  ll_err e = {0};
-  rt_device *d = rt_open(RT_HIP, EMU_GFX950, &e);
-  if (d) cr_assert_fail("a HIP runtime with a gfx950 device is present here; this test expects none");
-  cr_assert_eq(e.code, LL_EXIT_ENV, "%s", e.msg);
-  cr_assert(strstr(e.msg, "libamdhip64") && strstr(e.msg, "--backend emu"), "%s", e.msg);
-  d = rt_open(RT_AUTO, EMU_GFX950, &e);
-  cr_assert_not_null(d);
-  cr_assert_eq(rt_device_backend(d), RT_EMU);
-  cr_assert(!strncmp(rt_device_note(d), "backend emu (auto: no HIP GPU of arch gfx950: ", 46), "%s", rt_device_note(d));
-  cr_assert_null(strchr(rt_device_note(d), '\n'), "the note must be one line");
-  rt_close(d);
-  /* an explicitly missing library path says so too */
-  setenv("LANELAB_HIP_LIB", "/nonexistent/libamdhip64.so", 1);
-  cr_assert_null(rt_open(RT_HIP, EMU_GFX942, &e));
-  cr_assert(e.code == LL_EXIT_ENV && strstr(e.msg, "/nonexistent/libamdhip64.so"), "%s", e.msg);
+/* Hermetic: the three situations a host can be in are made here, whatever this host has — no
+ * HIP runtime (a library path that does not exist), a runtime that sees no GPU and one that sees
+ * only a GPU of another arch (the suite's stubs, Makefile HIPSTUBS). In each, --backend hip is
+ * exit 3 saying why, and auto falls back to the emulator saying why on one line. */
+#define HIP_NODEV LANELAB_BUILD "/stubs/nodev/libamdhip64.so"
+#define HIP_OTHERARCH LANELAB_BUILD "/stubs/otherarch/libamdhip64.so"
+Test(rt_backend, no_runtime_no_gpu_or_another_arch_is_exit_3_and_auto_falls_back) {
+  const char *libs[] = {"/nonexistent/libamdhip64.so", HIP_NODEV, HIP_OTHERARCH};
+  const char *why[] = {"cannot load /nonexistent/libamdhip64.so", "no HIP device (device count: 0)",
+                       "no HIP device of arch gfx950"};
+  unsetenv("FAKE_HIP_COUNT");
+  unsetenv("FAKE_HIP_ARCH");
+  for (int i = 0; i < 3; i++) {
+    if (i) cr_assert_eq(access(libs[i], R_OK), 0, "%s is missing: build it (make check-tests)", libs[i]);
+    setenv("LANELAB_HIP_LIB", libs[i], 1);
+    ll_err e = {0};
+    rt_device *d = rt_open(RT_HIP, EMU_GFX950, &e);
+    cr_assert_null(d, "%s: --backend hip opened a device", libs[i]);
+    cr_assert_eq(e.code, LL_EXIT_ENV, "%s: %s", libs[i], e.msg);
+    cr_assert(strstr(e.msg, why[i]), "%s: %s", libs[i], e.msg);
+    cr_assert(strstr(e.msg, "--backend emu"), "%s: the message does not say what to do: %s", libs[i], e.msg);
+    d = rt_open(RT_AUTO, EMU_GFX950, &e);
+    cr_assert_not_null(d);
+    cr_assert_eq(rt_device_backend(d), RT_EMU);
+    const char *note = rt_device_note(d);
+    cr_assert(!strncmp(note, "backend emu (auto: no HIP GPU of arch gfx950: ", 46) && strstr(note, why[i]), "%s", note);
+    cr_assert_null(strchr(note, '\n'), "the note must be one line");
+    rt_close(d);
+  }
 }
 
 Test(rt_backend, selection_with_a_fake_hip_runtime) {
@@ -329,7 +340,7 @@ Test(rt_cli, backend_hip_without_runtime_is_exit_3) {
   char *co = compile_src(KSRC, "gfx942", NULL), *dir = tmpdir();
   char *args = ll_fmt("run %s dynlds --grid 1 --block 64 --arg out:256:%s/o.bin --lds-bytes 256 --backend hip", co, dir);
   char *err;
-  int rc = cli("env -u LANELAB_HIP_LIB", args, &err);
+  int rc = cli("env LANELAB_HIP_LIB=/nonexistent/libamdhip64.so", args, &err);
   cr_assert_eq(rc, 3, "exit %d: %s", rc, err);
   cr_assert(strstr(err, "--backend hip: no HIP runtime") && strstr(err, "libamdhip64"), "%s", err);
   char *o = ll_fmt("%s/o.bin", dir);
@@ -373,6 +384,34 @@ Test(rt_cli, bad_usage_is_exit_2_naming_the_problem) {
   free(in); free(dir); free(co);
 }
 
+/* `lanelab run --backend auto` under a runtime that sees only a gfx90a: it runs on the emulator,
+ * says so and why on one stderr line, and -q silences that line. The kernel result is checked
+ * against the host formula (affine: out[i] = 2*in[i] + 1 for i < n). */
+Test(rt_cli, auto_says_which_backend_and_why_and_q_silences_it) {
+  char *co = compile_src(KSRC, "gfx950", NULL), *dir = tmpdir();
+  char *in = ll_fmt("%s/in.bin", dir), *out = ll_fmt("%s/out.bin", dir);
+  float x[256];
+  for (int i = 0; i < 256; i++) x[i] = (float)i;
+  cr_assert(ll_write_file_atomic(in, x, sizeof x, NULL));
+  char *args = ll_fmt("run %s affine --grid 4 --block 64 --arg in:%s --arg out:1024:%s --arg u32:256", co, in, out);
+  char *err;
+  int rc = cli("env -u FAKE_HIP_COUNT -u FAKE_HIP_ARCH LANELAB_HIP_LIB=" HIP_OTHERARCH, args, &err);
+  cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+  cr_assert(strstr(err, "lanelab: backend emu (auto: no HIP GPU of arch gfx950: no HIP device of arch gfx950") &&
+            strstr(err, "gfx90a"), "the backend line does not say what was picked and why: %s", err);
+  size_t n;
+  float *y = ll_read_file(out, &n, NULL);
+  cr_assert(y && n == 1024);
+  for (int i = 0; i < 256; i++) cr_assert_eq(y[i], 2.0f * (float)i + 1.0f, "out[%d] = %g", i, y[i]);
+  free(y);
+  free(err);
+  char *qargs = ll_fmt("-q %s", args);
+  rc = cli("env -u FAKE_HIP_COUNT -u FAKE_HIP_ARCH LANELAB_HIP_LIB=" HIP_OTHERARCH, qargs, &err);
+  cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+  cr_assert_null(strstr(err, "backend"), "-q printed the backend line: %s", err);
+  free(err); free(qargs); free(args); free(in); free(out); free(dir); free(co);
+}
+
 /* ---- end to end on the emulator ------------------------------------------------------------------*/
 static void affine_end_to_end(const char *arch) {
   char *co = compile_src(KSRC, arch, NULL), *dir = tmpdir();
@@ -383,7 +422,7 @@ static void affine_end_to_end(const char *arch) {
   char *args = ll_fmt("run %s affine --grid 4 --block 64 --arg in:%s --arg out:1024:%s --arg u32:250 "
                       "--backend auto --dump-regs %s", co, in, out, regs);
   char *err;
-  int rc = cli("env -u LANELAB_HIP_LIB", args, &err);
+  int rc = cli("env LANELAB_HIP_LIB=" HIP_NODEV, args, &err);
   cr_assert(strstr(err, "lanelab: backend emu (auto: --dump-regs needs the emulator)") ||
             strstr(err, "lanelab: backend emu (auto: no HIP GPU of arch"), "no backend line: %s", err);
   cr_assert_eq(rc, 0, "lanelab run on the emulator (%s): exit %d: %s", arch, rc, err);

@@ -2,12 +2,14 @@
 #include "util/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -120,46 +122,345 @@ const char *ll_buf_str(ll_buf *b) {
   return b->data;
 }
 
-void *ll_read_file(const char *path, size_t *size, ll_err *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    ll_seterr(err, LL_EXIT_USAGE, "cannot read %s: %s", path, strerror(errno));
-    return NULL;
-  }
+/* ---- bounded reading ------------------------------------------------------------------------- */
+
+static const char *file_kind(mode_t m) {
+  return S_ISDIR(m) ? "a directory" : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device"
+       : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" : S_ISLNK(m) ? "a symlink" : "not a regular file";
+}
+
+/* Reads up to max bytes from fd into a NUL-terminated buffer; *got the count; false on error. A
+ * source with more than max bytes sets *more. */
+static char *read_fd(int fd, uint64_t max, size_t *got, bool *more, int *eno) {
   ll_buf b = {0};
   char tmp[65536];
-  size_t n;
-  while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) ll_buf_put(&b, tmp, n);
-  bool bad = ferror(f);
-  fclose(f);
-  if (bad) {
-    ll_seterr(err, LL_EXIT_USAGE, "error reading %s", path);
-    ll_buf_free(&b);
-    return NULL;
+  *more = false;
+  for (;;) {
+    uint64_t room = max - b.len;
+    size_t want = room < sizeof tmp ? (size_t)room + (room < sizeof tmp) : sizeof tmp; /* +1 sees "more" */
+    ssize_t n = read(fd, tmp, want);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      *eno = errno;
+      ll_buf_free(&b);
+      return NULL;
+    }
+    if (n == 0) break;
+    if ((uint64_t)b.len + (uint64_t)n > max) {
+      *more = true;
+      ll_buf_put(&b, tmp, (size_t)(max - b.len));
+      break;
+    }
+    ll_buf_put(&b, tmp, (size_t)n);
   }
   ll_buf_str(&b);
-  if (size) *size = b.len;
+  *got = b.len;
   return b.data;
 }
 
-bool ll_write_file_atomic(const char *path, const void *data, size_t size, ll_err *err) {
-  char *tmp = ll_fmt("%s.tmp.%ld", path, (long)getpid());
-  FILE *f = fopen(tmp, "wb");
-  if (!f) {
-    ll_seterr(err, LL_EXIT_USAGE, "cannot write %s: %s", path, strerror(errno));
-    free(tmp);
+void *ll_read_file_max(const char *path, uint64_t max, size_t *size, ll_err *err) {
+  /* O_NONBLOCK: opening a FIFO must not wait for a writer before it is refused */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
+    ll_seterr(err, LL_EXIT_USAGE, "cannot read %s: %s", path, strerror(errno));
+    return NULL;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ll_seterr(err, LL_EXIT_USAGE, "cannot read %s: it is %s, not a regular file (its size is unknown)", path,
+              file_kind(st.st_mode));
+    close(fd);
+    return NULL;
+  }
+  if ((uint64_t)st.st_size > max) {
+    ll_seterr(err, LL_EXIT_USAGE, "cannot read %s: it is %llu bytes, more than the %llu bytes lanelab reads here",
+              path, (unsigned long long)st.st_size, (unsigned long long)max);
+    close(fd);
+    return NULL;
+  }
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  size_t got;
+  bool more;
+  int eno = 0;
+  char *d = read_fd(fd, max, &got, &more, &eno);
+  close(fd);
+  if (!d) {
+    ll_seterr(err, LL_EXIT_USAGE, "error reading %s: %s", path, strerror(eno));
+    return NULL;
+  }
+  if (more) { /* it grew while being read */
+    ll_seterr(err, LL_EXIT_USAGE, "cannot read %s: it grew past the %llu bytes lanelab reads here", path,
+              (unsigned long long)max);
+    free(d);
+    return NULL;
+  }
+  if (size) *size = got;
+  return d;
+}
+
+void *ll_read_file(const char *path, size_t *size, ll_err *err) {
+  return ll_read_file_max(path, LL_CAP_TEXT, size, err);
+}
+
+void *ll_read_exact(const char *path, uint64_t n, ll_err *err) {
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    ll_seterr(err, LL_EXIT_USAGE, "cannot read %s: %s", path, strerror(errno));
+    return NULL;
+  }
+  if (S_ISDIR(st.st_mode) || S_ISSOCK(st.st_mode)) {
+    ll_seterr(err, LL_EXIT_USAGE, "cannot read %s: it is %s", path, file_kind(st.st_mode));
+    return NULL;
+  }
+  if (n > SIZE_MAX - 1) {
+    ll_seterr(err, LL_EXIT_USAGE, "cannot read %llu bytes of %s on this host", (unsigned long long)n, path);
+    return NULL;
+  }
+  /* a FIFO is opened blocking: its writer may come later */
+  int fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
+    ll_seterr(err, LL_EXIT_USAGE, "cannot read %s: %s", path, strerror(errno));
+    return NULL;
+  }
+  char *d = malloc((size_t)n + 1);
+  if (!d) {
+    ll_seterr(err, LL_EXIT_USAGE, "cannot allocate %llu bytes to read %s", (unsigned long long)n, path);
+    close(fd);
+    return NULL;
+  }
+  uint64_t got = 0;
+  while (got < n) {
+    ssize_t k = read(fd, d + got, (size_t)(n - got < (1u << 30) ? n - got : (1u << 30)));
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) {
+      if (k < 0) ll_seterr(err, LL_EXIT_USAGE, "error reading %s: %s", path, strerror(errno));
+      else ll_seterr(err, LL_EXIT_USAGE, "%s ended after %llu of the %llu bytes stated", path,
+                     (unsigned long long)got, (unsigned long long)n);
+      free(d);
+      close(fd);
+      return NULL;
+    }
+    got += (uint64_t)k;
+  }
+  close(fd);
+  d[n] = 0;
+  return d;
+}
+
+/* ---- atomic, careful writing ------------------------------------------------------------------ */
+
+int ll_test_write_errno = 0;
+
+static char *base_name(const char *p) {
+  const char *s = strrchr(p, '/');
+  return ll_xstrdup(s ? s + 1 : p);
+}
+
+/* The directory part of p resolved to an absolute, symlink-free path (NULL + errno on failure). */
+static char *real_dir(const char *p) {
+  char *d = ll_dirname(p);
+  char *r = realpath(d, NULL);
+  free(d);
+  return r;
+}
+
+bool ll_out_check(const char *path, ll_outpath *o, ll_err *err) {
+  memset(o, 0, sizeof *o);
+  o->path = ll_xstrdup(path);
+  char *cur = ll_xstrdup(path);
+  int hops = 0;
+  struct stat st;
+  bool exists = false;
+  for (;;) {
+    if (lstat(cur, &st) != 0) {
+      if (errno != ENOENT) {
+        ll_seterr(err, LL_EXIT_USAGE, "cannot write %s: %s", cur, strerror(errno));
+        goto fail;
+      }
+      break; /* a new file (or a dangling symlink's target) */
+    }
+    if (!S_ISLNK(st.st_mode)) {
+      exists = true;
+      break;
+    }
+    if (++hops > 16) {
+      ll_seterr(err, LL_EXIT_USAGE, "cannot write %s: more than 16 symlinks to follow", path);
+      goto fail;
+    }
+    char link[PATH_MAX];
+    ssize_t n = readlink(cur, link, sizeof link - 1);
+    if (n < 0) {
+      ll_seterr(err, LL_EXIT_USAGE, "cannot write %s: reading symlink %s: %s", path, cur, strerror(errno));
+      goto fail;
+    }
+    link[n] = 0;
+    char *dir = ll_dirname(cur);
+    char *next = ll_path_join(dir, link);
+    free(dir);
+    free(cur);
+    cur = next;
+  }
+  const char *shown = hops ? ll_fmt("%s (a symlink to %s)", path, cur) : ll_xstrdup(path);
+  if (exists && !S_ISREG(st.st_mode)) {
+    ll_seterr(err, LL_EXIT_USAGE, "refusing to write %s: it is %s; lanelab writes only regular files and "
+              "would replace it", shown, file_kind(st.st_mode));
+    goto fail_shown;
+  }
+  o->name = base_name(cur);
+  if (!o->name[0] || !strcmp(o->name, ".") || !strcmp(o->name, "..")) {
+    ll_seterr(err, LL_EXIT_USAGE, "cannot write %s: it names a directory, not a file", shown);
+    goto fail_shown;
+  }
+  o->dir = real_dir(cur);
+  if (!o->dir) {
+    char *d = ll_dirname(cur);
+    ll_seterr(err, LL_EXIT_USAGE, "cannot write %s: directory %s: %s", shown, d, strerror(errno));
+    free(d);
+    goto fail_shown;
+  }
+  if (hops) { /* the target must lie in the directory of the path as named */
+    char *named = real_dir(path);
+    bool same = named && strcmp(named, o->dir) == 0;
+    free(named);
+    if (!same) {
+      ll_seterr(err, LL_EXIT_USAGE, "refusing to write %s: the symlink leads out of the directory you named, "
+                "into %s; name the target itself to write there", shown, o->dir);
+      goto fail_shown;
+    }
+  }
+  int dfd = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  struct stat ds;
+  struct statvfs vs;
+  if (dfd < 0 || fstat(dfd, &ds) != 0) {
+    ll_seterr(err, LL_EXIT_USAGE, "cannot write %s: directory %s: %s", shown, o->dir, strerror(errno));
+    if (dfd >= 0) close(dfd);
+    goto fail_shown;
+  }
+  bool ro = fstatvfs(dfd, &vs) == 0 && (vs.f_flag & ST_RDONLY);
+  bool can = faccessat(dfd, ".", W_OK | X_OK, AT_EACCESS) == 0;
+  close(dfd);
+  if (ro || !can) {
+    ll_seterr(err, LL_EXIT_USAGE, "cannot write %s: directory %s is %s", shown, o->dir,
+              ro ? "on a read-only file system" : "not writable");
+    goto fail_shown;
+  }
+  if (exists && !(st.st_mode & 0222)) {
+    ll_seterr(err, LL_EXIT_USAGE, "refusing to write %s: it is read-only (mode %04o)", shown,
+              (unsigned)(st.st_mode & 07777));
+    goto fail_shown;
+  }
+  o->dev = (uint64_t)ds.st_dev;
+  o->ino = (uint64_t)ds.st_ino;
+  o->mode = exists ? (unsigned)(st.st_mode & 07777) : 0;
+  free((char *)shown);
+  free(cur);
+  return true;
+fail_shown:
+  free((char *)shown);
+fail:
+  free(cur);
+  ll_out_free(o);
+  return false;
+}
+
+void ll_out_free(ll_outpath *o) {
+  if (!o) return;
+  free(o->path);
+  free(o->dir);
+  free(o->name);
+  memset(o, 0, sizeof *o);
+}
+
+static bool write_all(int fd, const void *data, size_t size, int *eno) {
+  const char *p = data;
+  while (size) {
+    if (ll_test_write_errno) {
+      *eno = ll_test_write_errno;
+      ll_test_write_errno = 0;
+      return false;
+    }
+    ssize_t n = write(fd, p, size < (1u << 30) ? size : (1u << 30));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      *eno = n < 0 ? errno : EIO;
+      return false;
+    }
+    p += n;
+    size -= (size_t)n;
+  }
+  return true;
+}
+
+bool ll_out_write(const ll_outpath *o, const void *data, size_t size, ll_err *err) {
+  /* re-resolve: the path must still lead to the same name in the same directory */
+  ll_outpath now;
+  if (!ll_out_check(o->path, &now, err)) return false;
+  bool same = now.dev == o->dev && now.ino == o->ino && strcmp(now.name, o->name) == 0;
+  ll_out_free(&now);
+  int dfd = same ? open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+  struct stat ds;
+  if (same && (dfd < 0 || fstat(dfd, &ds) != 0 || (uint64_t)ds.st_dev != o->dev || (uint64_t)ds.st_ino != o->ino))
+    same = false;
+  if (!same) {
+    ll_seterr(err, LL_EXIT_USAGE, "not writing %s: where it leads changed since it was checked (its directory "
+              "%s was moved or replaced, or a symlink changed)", o->path, o->dir);
+    if (dfd >= 0) close(dfd);
     return false;
   }
-  bool ok = fwrite(data, 1, size, f) == size;
-  ok = (fclose(f) == 0) && ok;
-  if (!ok || rename(tmp, path) != 0) {
-    ll_seterr(err, LL_EXIT_USAGE, "cannot write %s: %s", path, strerror(errno));
-    unlink(tmp);
+  static unsigned counter;
+  char *tmp = NULL;
+  int fd = -1;
+  for (int tries = 0; fd < 0 && tries < 100; tries++) {
     free(tmp);
+    tmp = ll_fmt(".%s.lanelab-%ld-%u", o->name, (long)getpid(), __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
+    fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0 && errno != EEXIST) break;
+  }
+  int eno = errno;
+  bool ok = fd >= 0;
+  if (!ok) {
+    ll_seterr(err, LL_EXIT_USAGE, "cannot write %s: creating a temporary file in %s: %s", o->path, o->dir,
+              strerror(eno));
+    free(tmp);
+    close(dfd);
     return false;
+  }
+  if (o->mode) fchmod(fd, o->mode);
+  ok = write_all(fd, data, size, &eno);
+  if (close(fd) != 0 && ok) {
+    ok = false;
+    eno = errno;
+  }
+  struct stat st;
+  if (ok && fstatat(dfd, o->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)) {
+    ll_seterr(err, LL_EXIT_USAGE, "not writing %s: %s/%s became %s since it was checked", o->path, o->dir, o->name,
+              file_kind(st.st_mode));
+    unlinkat(dfd, tmp, 0);
+    free(tmp);
+    close(dfd);
+    return false;
+  }
+  if (ok && renameat(dfd, tmp, dfd, o->name) != 0) {
+    ok = false;
+    eno = errno;
+  }
+  if (!ok) {
+    bool full = eno == ENOSPC || eno == EDQUOT;
+    ll_seterr(err, full ? LL_EXIT_ENV : LL_EXIT_USAGE, "cannot write %s: %s%s", o->path, strerror(eno),
+              full ? " (its previous content is unchanged)" : "");
+    unlinkat(dfd, tmp, 0);
   }
   free(tmp);
-  return true;
+  close(dfd);
+  return ok;
+}
+
+bool ll_write_file_atomic(const char *path, const void *data, size_t size, ll_err *err) {
+  ll_outpath o;
+  if (!ll_out_check(path, &o, err)) return false;
+  bool ok = ll_out_write(&o, data, size, err);
+  ll_out_free(&o);
+  return ok;
 }
 
 bool ll_mkdir_p(const char *path, ll_err *err) {

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Exit status is the verdict (DESIGN.md): 0 pass, 1 a check failed, 2 bad usage or input,
+/* Exit status is the verdict (docs/architecture.md): 0 pass, 1 a check failed, 2 bad usage or input,
  * 3 the environment lacks something. */
 enum { LL_EXIT_OK = 0, LL_EXIT_FAIL = 1, LL_EXIT_USAGE = 2, LL_EXIT_ENV = 3 };
 
@@ -50,10 +50,50 @@ void ll_buf_free(ll_buf *b);
 /* NUL-terminated view (len excludes the NUL). */
 const char *ll_buf_str(ll_buf *b);
 
-/* Files. Reading a missing/unreadable file is LL_EXIT_USAGE (bad input). Writing goes to a
- * temporary file in the same directory, then rename(): a reader never sees a half-written file. */
+/* ---- reading files: always bounded ---------------------------------------------------------
+ * Every reader states the most it will read. A path that is not a regular file (a device, FIFO,
+ * socket or directory: its size is unknown, /dev/zero never ends) is refused, and so is a file
+ * larger than the cap, before it is read (LL_EXIT_USAGE, naming the file, its size and the cap).
+ * A missing or unreadable file is LL_EXIT_USAGE too. The result is NUL-terminated (not counted
+ * in *size). The caps below are what lanelab's readers use (docs/architecture.md, "Files"). */
+#define LL_MIB ((uint64_t)1 << 20)
+#define LL_CAP_TEXT (16 * LL_MIB)      /* specs, manifests, budgets, results, dumps as JSON/text */
+#define LL_CAP_CODEOBJ (256 * LL_MIB)  /* code objects */
+#define LL_CAP_DATA ((uint64_t)4 << 30) /* data: kernel buffers, oracle inputs (4 GiB) */
+void *ll_read_file_max(const char *path, uint64_t max, size_t *size, ll_err *err);
+/* ll_read_file_max(path, LL_CAP_TEXT, ...). */
 void *ll_read_file(const char *path, size_t *size, ll_err *err);
+/* Exactly n bytes from the start of path, which may be a device or FIFO (for `in:FILE:BYTES`);
+ * a directory or socket is refused, and so is a source that ends before n bytes. */
+void *ll_read_exact(const char *path, uint64_t n, ll_err *err);
+
+/* ---- writing files: atomic, never through what is not ours ------------------------------------
+ * An output is written to a temporary file in its directory, then renamed over the path, so a
+ * reader never sees a half-written file and a failed write (full disk, I/O error) leaves the
+ * previous content as it was. An existing output that is not a regular file (device, FIFO,
+ * socket, directory) is refused (LL_EXIT_USAGE) and left alone. A symlink is followed (chains
+ * too, dangling ones create their target) and the target is replaced, keeping its mode, but only
+ * when the target lies in the directory of the path as named: a symlink never leads a write into
+ * a directory the user did not name. A regular file without write permission bits is refused
+ * (read-only), as is a directory on a read-only file system. A full disk is LL_EXIT_ENV.
+ *
+ * Two steps, for commands that check every output before a long run and write after it:
+ * ll_out_check resolves and checks; ll_out_write re-resolves, refuses (LL_EXIT_USAGE) if the
+ * file's directory is no longer the one checked (moved, replaced, a symlink changed), and
+ * writes relative to that directory's descriptor. ll_write_file_atomic does both at once. */
+typedef struct ll_outpath {
+  char *path;        /* as named */
+  char *dir, *name;  /* where the file is written: the final symlink target's directory, name */
+  uint64_t dev, ino; /* identity of dir when checked */
+  unsigned mode;     /* permission bits of an existing target (0 = create: 0666 & ~umask) */
+} ll_outpath;
+bool ll_out_check(const char *path, ll_outpath *o, ll_err *err);
+bool ll_out_write(const ll_outpath *o, const void *data, size_t size, ll_err *err);
+void ll_out_free(ll_outpath *o);
 bool ll_write_file_atomic(const char *path, const void *data, size_t size, ll_err *err);
+/* Tests only: when nonzero, the next data write of ll_out_write fails with this errno (used
+ * where no small full file system can be mounted). Reset to 0 after use. */
+extern int ll_test_write_errno;
 bool ll_mkdir_p(const char *path, ll_err *err);
 /* Join a directory and a relative path ("dir/rel"); an absolute rel is returned as is. */
 char *ll_path_join(const char *dir, const char *rel);

@@ -193,7 +193,7 @@ static uint8_t *read_exact(const char *path, uint64_t want, uint64_t *got, const
     return NULL;
   }
   size_t n;
-  uint8_t *b = ll_read_file(path, &n, err);
+  uint8_t *b = ll_read_file_max(path, MF_MAX_FILE, &n, err);
   if (b && want && n != want) {
     ll_seterr(err, LL_EXIT_USAGE, "%s: %s changed size while read", what, path);
     free(b);

@@ -340,14 +340,14 @@ bool prod_phase_check(emu_arch a, const prod_result *r, char *why, size_t n) {
   if (a == EMU_GFX950) {
     if (pv->tr_b16 != pv->mfmas || pv->bpermutes || plain)
       BAD("gfx950 PV: %llu ds_read_b64_tr_b16, %llu ds_bpermute_b32, %llu plain 8-byte LDS reads for %llu MFMAs "
-          "(want one tr_b16 read per V fragment = per MFMA, no bpermute, no plain read: seeds.md 000)",
+          "(want one tr_b16 read per V fragment = per MFMA, no bpermute, no plain read: docs/changes.md, change 000)",
           (unsigned long long)pv->tr_b16, (unsigned long long)pv->bpermutes, (unsigned long long)plain,
           (unsigned long long)pv->mfmas);
   } else {
     if (pv->tr_b16 || pv->bpermutes != 6 * pv->mfmas || plain != pv->mfmas)
       BAD("gfx942 PV: %llu ds_bpermute_b32, %llu plain 8-byte LDS reads, %llu ds_read_b64_tr_b16 for %llu MFMAs "
           "(want load_fragment + transpose_mma_tile per V fragment: 1 ds_read_b64 and 6 ds_bpermute_b32 per MFMA, "
-          "seeds.md 000)",
+          "docs/changes.md, change 000)",
           (unsigned long long)pv->bpermutes, (unsigned long long)plain, (unsigned long long)pv->tr_b16,
           (unsigned long long)pv->mfmas);
   }
@@ -1032,7 +1032,7 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
   report_table_note(t, "qk_/pv_bpermute_per_mfma: the same ratio inside the kernel's QK and PV phases (LL_PHASE markers, "
                        "lanelab_device.h). phase_census: the rules prod_phase_check enforces (verify/prod.h): QK has no "
                        "bpermute; PV has per MFMA one ds_read_b64_tr_b16 and no bpermute on gfx950, one ds_read_b64 and "
-                       "six ds_bpermute_b32 on gfx942 (seeds.md 000); QK and PV issue the same MFMAs.");
+                       "six ds_bpermute_b32 on gfx942 (docs/changes.md, change 000); QK and PV issue the same MFMAs.");
   stage_add_table(r, t);
   report_table *tp = report_table_new(
       "dynamic census per phase (emulator; executed wave-instructions summed over this shard's prefill cases)",
@@ -1050,7 +1050,7 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
                         "barriers + K/V tiles to LDS, qk = K fragments + QK MFMAs, softmax = scale/mask, row max "
                         "shuffles, exp2, rescale, pv = V fragments + PV MFMAs, epilogue = row sum shuffles and stores. "
                         "ds_read2_b64 counts ds_read2_b64 and ds_read2st64_b64 (two 8-byte reads each).");
-  report_table_note(tp, "seeds.md 000 claims the V transpose costs bpermutes in PV on gfx942 and none on gfx950: "
+  report_table_note(tp, "docs/changes.md, change 000 claims the V transpose costs bpermutes in PV on gfx942 and none on gfx950: "
                         "%s PV here: %llu ds_bpermute_b32 / %llu MFMA = %s per MFMA; QK: %llu / %llu.",
                     c->arch_name, (unsigned long long)ph[PROD_PHASE_PV].bpermutes,
                     (unsigned long long)ph[PROD_PHASE_PV].mfmas,

@@ -144,7 +144,7 @@ typedef struct prod_result {
 } prod_result;
 
 /* The phase-census rules the prod stage enforces on a prefill run (formulas from the kernel
- * source and seeds.md 000, not from a run): in QK no ds_bpermute_b32 and no transposing read;
+ * source and docs/changes.md, change 000, not from a run): in QK no ds_bpermute_b32 and no transposing read;
  * in PV, per V fragment (= per PV MFMA): on gfx950 one ds_read_b64_tr_b16 and no bpermute, on
  * gfx942 one ds_read_b64 and the six ds_bpermute_b32 of transpose_mma_tile; QK and PV issue the
  * same number of MFMAs; no instruction outside the defined phases. Returns true if all hold;

@@ -116,8 +116,13 @@ static void stage_isa(const verify_ctx *c, stage_result *r) {
   while (d && (e = readdir(d))) {
     size_t len = strlen(e->d_name);
     if (len > 3 && strcmp(e->d_name + len - 3, ".co") == 0) {
+      char *co = ll_fmt("%s/%s", dir, e->d_name);
+      if (isa_output_is_stale(co)) { /* its source is gone: never counted */
+        free(co);
+        continue;
+      }
       cos = ll_xrealloc(cos, (ncensus + 1) * sizeof *cos);
-      cos[ncensus++] = ll_fmt("%s/%s", dir, e->d_name);
+      cos[ncensus++] = co;
     }
   }
   if (d) closedir(d);

@@ -4,8 +4,8 @@
 //
 // Public facts this follows (code written here from them):
 //  - Swizzle modes and load_fragment: FlashInfer's ROCm port (permuted_smem / mma_hip), as
-//    summarised in /work/shared/facts/isa.md, "The software transpose being replaced".
-//  - ds_read_b64_tr_b16 lane rule: CDNA4 ISA §11.4; rule table in isa.md.
+//    summarised in docs/isa.md, "The software transpose being replaced".
+//  - ds_read_b64_tr_b16 lane rule: CDNA4 ISA §11.4; rule table in docs/isa.md.
 //  - The solved seed row 4*(L/16) + (L%16)/4, chunk L%4: seed file 000 (FlashInfer CDNA4 change).
 //
 // Vocabulary (all offsets are in 8-byte units = 4 f16 "chunks"; a tile row has STRIDE units):
@@ -57,7 +57,7 @@
 #endif
 
 // ---- feature constant --------------------------------------------------------------------------
-// ds_read_b64_tr_b16 exists only on gfx950 (CDNA4 ISA §11.4; isa.md "gfx942 vs gfx950").
+// ds_read_b64_tr_b16 exists only on gfx950 (CDNA4 ISA §11.4; docs/isa.md "gfx942 vs gfx950").
 #if defined(__gfx950__)
 constexpr bool kHasTransposingLdsRead = true;
 #else

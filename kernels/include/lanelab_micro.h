@@ -34,7 +34,7 @@ LL_INLINE void ll_micro_put_addr(uint32_t *out, uint32_t ndw, uint32_t addr) {
 
 // MFMA operand probes: read KL 16-bit items t = 0..KL-1 at LDS bytes first + t*step; in the
 // returned array (bit-cast to the operand vector) item t lands in dword t/2, half t%2 — the
-// operand packing of CDNA3/CDNA4 ISA §7.1.4 as summarised in isa.md.
+// operand packing of CDNA3/CDNA4 ISA §7.1.4 as summarised in docs/isa.md.
 template <uint32_t KL>
 LL_INLINE void ll_micro_load_items16(uint16_t (&items)[KL], const ll_lds_byte *base,
                                      uint32_t first, uint32_t step) {

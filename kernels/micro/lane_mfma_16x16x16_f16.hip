@@ -1,12 +1,12 @@
 // lane_mfma_16x16x16_f16 — MFMA operand/result probe for v_mfma_f32_16x16x16_f16.
 // Image: 1024 bytes: A (16x16 f16, M x K, row-major: A[i][k] at byte 2*(16*i + k)) then
 //   B (16x16 f16, K x N, row-major: B[k][j] at byte 512 + 2*(16*k + j)); the host picks values.
-// Operand layout written in device code (CDNA3 ISA §7.1.4 general rule, isa.md): K_L =
+// Operand layout written in device code (CDNA3 ISA §7.1.4 general rule, docs/isa.md): K_L =
 //   K*M/64 = 4; lane L holds A[L%16][4*(L/16) + t] and B[4*(L/16) + t][L%16] as item t = 0..3,
 //   item t in VGPR t/2, half t%2. C = 0.
 // Seed: the lane's A items start at LDS byte 2*(16*(L%16) + 4*(L/16)); that address is dumped.
 // Dump: NDW = 4 = the D registers (f32 bits): D[i][j] is in lane j + 16*(i/4), dword i%4
-//   (isa.md table); then out[256 + L] = the A address above.
+//   (docs/isa.md table); then out[256 + L] = the A address above.
 // Arches: gfx942, gfx950.
 #include "lanelab_device.h"
 #include "lanelab_micro.h"

@@ -3,12 +3,12 @@
 // lanelab-why: v_mfma_f32_16x16x32_f16 exists only on gfx950
 // Image: 2048 bytes: A (16x32 f16, M x K, row-major: A[i][k] at byte 2*(32*i + k)) then
 //   B (32x16 f16, K x N, row-major: B[k][j] at byte 1024 + 2*(16*k + j)); the host picks values.
-// Operand layout written in device code (CDNA4 ISA §7.1.4 general rule, isa.md): K_L =
+// Operand layout written in device code (CDNA4 ISA §7.1.4 general rule, docs/isa.md): K_L =
 //   K*M/64 = 8; lane L holds A[L%16][8*(L/16) + t] and B[8*(L/16) + t][L%16] as item t = 0..7,
 //   item t in VGPR t/2, half t%2. C = 0.
 // Seed: the lane's A items start at LDS byte 2*(32*(L%16) + 8*(L/16)); that address is dumped.
 // Dump: NDW = 4 = the D registers (f32 bits): D[i][j] is in lane j + 16*(i/4), dword i%4
-//   (isa.md: "as 16x16"); then out[256 + L] = the A address above.
+//   (docs/isa.md: "as 16x16"); then out[256 + L] = the A address above.
 // Arches: gfx950 only.
 #include "lanelab_device.h"
 #include "lanelab_micro.h"

@@ -1,12 +1,12 @@
 // lane_mfma_32x32x8_f16 — MFMA operand/result probe for v_mfma_f32_32x32x8_f16.
 // Image: 1024 bytes: A (32x8 f16, M x K, row-major: A[i][k] at byte 2*(8*i + k)) then
 //   B (8x32 f16, K x N, row-major: B[k][j] at byte 512 + 2*(32*k + j)); the host picks values.
-// Operand layout written in device code (CDNA3 ISA §7.1.4 general rule, isa.md): K_L =
+// Operand layout written in device code (CDNA3 ISA §7.1.4 general rule, docs/isa.md): K_L =
 //   K*M/64 = 4; lane L holds A[L%32][4*(L/32) + t] and B[4*(L/32) + t][L%32] as item t = 0..3,
 //   item t in VGPR t/2, half t%2. C = 0.
 // Seed: the lane's A items start at LDS byte 2*(8*(L%32) + 4*(L/32)); that address is dumped.
 // Dump: NDW = 16 = the D registers (f32 bits): D[i][j] is in lane j + 32*((i/4)%2), dword
-//   4*(i/8) + i%4 (isa.md table); then out[1024 + L] = the A address above.
+//   4*(i/8) + i%4 (docs/isa.md table); then out[1024 + L] = the A address above.
 // Arches: gfx942, gfx950.
 #include "lanelab_device.h"
 #include "lanelab_micro.h"

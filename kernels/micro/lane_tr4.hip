@@ -6,8 +6,8 @@
 // Image: 1024 bytes: T stored linearly, row-major, row k at byte 8*k (16 nibbles = 8 bytes per
 //   row; nibble n of a row = bits 4n..4n+3, little-endian); pseudo-random bytes from the host.
 // Seed derivation. Target (general MFMA rule, K_L = 128*16/64 = 32 items per lane: B[k][j] is
-//   item k%32 of lane j+16*(k/32), isa.md): lane 16g+n holds T[32g+j][n], j = 0..15 (its first
-//   16 items). Rule (CDNA4 ISA §11.4, isa.md): out(16g+n)[j] = in(16g+j)[n], n,j in 0..15. So
+//   item k%32 of lane j+16*(k/32), docs/isa.md): lane 16g+n holds T[32g+j][n], j = 0..15 (its first
+//   16 items). Rule (CDNA4 ISA §11.4, docs/isa.md): out(16g+n)[j] = in(16g+j)[n], n,j in 0..15. So
 //   in(16g+j)[n] = T[32g+j][n]: lane 16g+j reads all of row 32g+j. For lane L: row
 //   32*(L/16) + L%16, LDS byte address 8*(32*(L/16) + L%16) (8-byte aligned).
 // Dump: NDW = 2 (dword 0 = nibbles 0..7, dword 1 = nibbles 8..15), then out[128 + L] = address.

@@ -5,10 +5,10 @@
 // lanelab-why: ds_read_b96_tr_b6 exists only on gfx950
 // Image: 2048 bytes: T stored linearly, row-major, row k at byte 16*k: 12 bytes of data (item n
 //   = bits 6n..6n+5 of the 96-bit little-endian row) padded to 16 so every row start is 16-byte
-//   aligned under either reading of the b6 alignment rule (isa.md: 16 per rocRoller, 12 per a
+//   aligned under either reading of the b6 alignment rule (docs/isa.md: 16 per rocRoller, 12 per a
 //   ROCm doc); pseudo-random bytes from the host, padding included.
 // Seed derivation. Target (as lane_tr4, K_L = 32): lane 16g+n holds T[32g+j][n], j = 0..15.
-//   Rule (CDNA4 ISA §11.4, isa.md): out(16g+n)[j] = in(16g+j)[n] over the 96-bit value. So lane
+//   Rule (CDNA4 ISA §11.4, docs/isa.md): out(16g+n)[j] = in(16g+j)[n] over the 96-bit value. So lane
 //   16g+j reads the 12 data bytes of row 32g+j. For lane L: row 32*(L/16) + L%16, LDS byte
 //   address 16*(32*(L/16) + L%16) (16-byte aligned).
 // Dump: NDW = 3 (the 96-bit result, dword 0 = bits 0..31), then out[192 + L] = the address.

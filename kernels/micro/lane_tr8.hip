@@ -5,7 +5,7 @@
 // Image: 512 bytes: T stored linearly, row-major, row k at byte 16*k (16 bytes per row); the host
 //   fills it with pseudo-random bytes.
 // Seed derivation. Target (MFMA 16x16x32 fp8 B operand: B[k][j] is byte k%8 of lane j+16*(k/8),
-//   isa.md): lane 16g+n holds T[8g+j][n], j = 0..7. Rule (CDNA4 ISA §11.4, isa.md):
+//   docs/isa.md): lane 16g+n holds T[8g+j][n], j = 0..7. Rule (CDNA4 ISA §11.4, docs/isa.md):
 //   out(16g+8a+b)[j] = in(16g+2j+a)[b], a in 0..1, b,j in 0..7. Put n = 8a+b: we need
 //   in(16g+2j+a)[b] = T[8g+j][8a+b], so lane 16g+2j+a must read the 8 bytes T[8g+j][8a..8a+7].
 //   Hence for lane L (g = L/16, j = (L%16)/2, a = L%2): row 8*(L/16) + (L%16)/2, byte column

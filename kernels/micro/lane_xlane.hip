@@ -23,7 +23,7 @@
 //  10  offset 0xE005  FFT, offset[4:0] = 5                "swizzle(FFT,5)"
 //  DPP, v_mov_b32_dpp vdst(old = 0xDEADBEEF), v: dpp_ctrl, row_mask, bank_mask, bound_ctrl.
 //  bc = the builtin's bound_ctrl argument (__builtin_amdgcn_update_dpp); checked in clang-22's
-//  encoding: it sets DPP bit 19 (BC) exactly when bc = 1 (printed "bound_ctrl:1"). isa.md: the
+//  encoding: it sets DPP bit 19 (BC) exactly when bc = 1 (printed "bound_ctrl:1"). docs/isa.md: the
 //  assembler spellings bound_ctrl:0 and :1 both set it, so the .s spelling is not the bit.
 //  11  0x0B1 quad_perm:[1,0,3,2]  rm 0xF bm 0xF  bc 0
 //  12  0x101 row_shl:1            rm 0xF bm 0xF  bc 0

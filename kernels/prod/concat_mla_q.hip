@@ -1,12 +1,12 @@
-// concat_mla_q — vLLM's concat_mla_q (attention.md, "concat_mla_q (vLLM)"): q_out[t][h] =
+// concat_mla_q — vLLM's concat_mla_q (docs/oracle.md, "concat_mla_q (vLLM)"): q_out[t][h] =
 // q_nope[t][h][0..511] ++ q_pe[t][h][0..63], 16-bit elements (f16 or bf16: a pure copy of bits,
 // one kernel serves both). q_nope / q_pe are strided views (strides in elements, innermost 1,
 // every stride a multiple of 8 and the bases 16-byte aligned: each thread moves 16 bytes);
 // q_out [T, H, 576] contiguous. T = 0 returns at once.
-// Stores carry the non-temporal hint (the output is written once and not re-read; seeds.md 002:
+// Stores carry the non-temporal hint (the output is written once and not re-read; docs/changes.md, change 002:
 // +3..+23% on MI300X): __builtin_nontemporal_store of a 16-byte vector gives
 // `global_store_dwordx4 ... nt` on gfx942 and gfx950. Loads stay normal (non-temporal loads hurt
-// latency below ~2048 tokens, seeds.md 002).
+// latency below ~2048 tokens, docs/changes.md, change 002).
 // Launch (verify/prod.h prod_concat_launch): grid ceil(T*H*72 / 256), block 256; thread g
 // copies 16-byte chunk g % 72 of row g / 72 (chunks 0..63 from q_nope, 64..71 from q_pe).
 // Kernel: concat_mla_q(q_out, q_nope, q_pe, T, H, nope_stride_t, nope_stride_h, pe_stride_t,
@@ -16,7 +16,7 @@
 #include "lanelab_device.h"
 
 #ifdef LANELAB_CONCAT_256BIT
-#error "LANELAB_CONCAT_256BIT: no 256-bit path. gfx942 and gfx950 have no global_load_dwordx8/global_store_dwordx8 (llvm-mc rejects them: 'invalid instruction, did you mean ... dwordx4'); the compiler would split each access into two dwordx4 (seeds.md 002, isa.md 'gfx942 vs gfx950')"
+#error "LANELAB_CONCAT_256BIT: no 256-bit path. gfx942 and gfx950 have no global_load_dwordx8/global_store_dwordx8 (llvm-mc rejects them: 'invalid instruction, did you mean ... dwordx4'); the compiler would split each access into two dwordx4 (docs/changes.md, change 002, docs/isa.md 'gfx942 vs gfx950')"
 #endif
 #ifndef LANELAB_MUTANT_CONCAT_SWAP_PE_NOPE
 #define LANELAB_MUTANT_CONCAT_SWAP_PE_NOPE 0

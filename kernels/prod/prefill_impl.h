@@ -1,6 +1,6 @@
 // prefill_impl.h — lanelab's FlashAttention-2-style prefill kernel body, shared by the three
 // entry files (prefill_single.hip, prefill_ragged.hip, prefill_paged.hip). Semantics follow
-// /work/shared/facts/attention.md (FlashInfer conventions), exactly what oracle/oracle.h computes:
+// docs/oracle.md (FlashInfer conventions), exactly what oracle/oracle.h computes:
 //   s = (q.k)*sm_scale; soft cap c > 0: s = c*tanh(s/c); mask with -inf (causal bottom-right:
 //   keep j <= i + kv_len - qo_len; window w >= 0: keep j >= i + kv_len - qo_len - w; a custom
 //   mask replaces causal); online softmax in the log2 domain (s*log2(e), exp2);
@@ -15,7 +15,7 @@
 //   QK: S^T (16 keys x 16 rows) = sum over D/16 chunks of MFMA 16x16x16 with A = the K fragment
 //       (ll_load_fragment, one ds_read_b64) and B = the Q fragment (registers, loaded once).
 //       Computing S^T instead of S puts row i of P in lanes 16c+i (4 keys each, MFMA D layout
-//       lane j+16(i/4), isa.md) — exactly the B layout the PV MFMA needs, so no S-fragment
+//       lane j+16(i/4), docs/isa.md) — exactly the B layout the PV MFMA needs, so no S-fragment
 //       transpose exists in this kernel (FlashInfer's ROCm kernel keeps one; see the verify
 //       matrix notes in verify/prod.c) and the row max needs only 2 shuffles (xor 16, 32).
 //   PV: O^T (16 dims x 16 rows) += MFMA with A = the V fragment in the B layout of the V tile

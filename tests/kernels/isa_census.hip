@@ -4,7 +4,7 @@
 //   ds_bpermute_b32 3 (three __builtin_amdgcn_ds_bpermute with different addresses, all feeding
 //   the output), ds_swizzle_b32 1, DPP-controlled instructions 2 (two update_dpp), v_mfma_* 1
 //   (one 16x16x16 f16 MFMA), global_store_dwordx4 with nt 1 (four nontemporal stores to
-//   consecutive dwords coalesce into one dwordx4 nt store: shared/facts/isa.md, seeds.md 002),
+//   consecutive dwords coalesce into one dwordx4 nt store: docs/isa.md, docs/changes.md, change 002),
 //   ds_read_b64_tr_b16 1 on gfx950 only; kernel isa_census_plain: no cross-lane op, 1
 //   global_store_dword. -DISA_XOR=N changes one shuffle's lane mask (for the diff tests).
 #ifndef ISA_XOR

@@ -2,7 +2,19 @@
  * plumbing run on machines without ROCm or a GPU. Built by the test with gcc -shared and loaded
  * through LANELAB_HIP_LIB. Environment: FAKE_HIP_COUNT (devices), FAKE_HIP_ARCH (gcnArchName of
  * every device), FAKE_HIP_LOG (file receiving one line per launch). Memory is host memory; a
- * launch runs nothing, it only records what it was given. */
+ * launch runs nothing, it only records what it was given.
+ *
+ * The Makefile also builds it as the suite's hermetic HIP runtimes (build/stubs/): with
+ * -DFAKE_DEFAULT_COUNT=0 (a runtime installed on a machine without a GPU) and with
+ * -DFAKE_DEFAULT_COUNT=1 -DFAKE_DEFAULT_ARCH='"gfx90a:..."' (a GPU of an arch lanelab does not
+ * target). mk/run-tests.sh points LANELAB_HIP_LIB at the first, so no test loads the host's
+ * libamdhip64. The environment variables above override these defaults. */
+#ifndef FAKE_DEFAULT_COUNT
+#define FAKE_DEFAULT_COUNT 0
+#endif
+#ifndef FAKE_DEFAULT_ARCH
+#define FAKE_DEFAULT_ARCH "gfx000"
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +24,7 @@ typedef int hipError_t;
 hipError_t hipInit(unsigned f) { (void)f; return 0; }
 hipError_t hipGetDeviceCount(int *n) {
   const char *c = getenv("FAKE_HIP_COUNT");
-  *n = c ? atoi(c) : 0;
+  *n = c ? atoi(c) : FAKE_DEFAULT_COUNT;
   return 0;
 }
 /* Marketing name at offset 0 and the arch name at an arbitrary later field offset: the runtime
@@ -21,7 +33,7 @@ hipError_t hipGetDevicePropertiesR0600(void *p, int dev) {
   (void)dev;
   strcpy((char *)p, "AMD Fake Accelerator");
   const char *a = getenv("FAKE_HIP_ARCH");
-  strcpy((char *)p + 1160, a ? a : "gfx000");
+  strcpy((char *)p + 1160, a ? a : FAKE_DEFAULT_ARCH);
   return 0;
 }
 hipError_t hipSetDevice(int d) { (void)d; return 0; }

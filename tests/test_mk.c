@@ -1,0 +1,170 @@
+/* Tests for mk/, the build's own scripts: check-refs.sh (nothing in the project refers to files
+ * outside the repository) and prune-stale.sh (build outputs whose source is gone are removed and
+ * never counted). Each script is run on a scratch tree made here, so the expected outcome is
+ * known from what the test planted. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util/util.h"
+
+static char *scratch(void) {
+  char t[] = "/tmp/lanelab-test-mk-XXXXXX";
+  cr_assert_not_null(mkdtemp(t));
+  return ll_xstrdup(t);
+}
+static void put(const char *dir, const char *rel, const char *text) {
+  char *p = ll_path_join(dir, rel), *d = ll_dirname(p);
+  cr_assert(ll_mkdir_p(d, NULL));
+  cr_assert(ll_write_file_atomic(p, text, strlen(text), NULL), "%s", p);
+  free(p);
+  free(d);
+}
+/* Exit status of a shell command run from the repository root, its output in *out. */
+static int sh(const char *script_and_args, char **out) {
+  char *cmd = ll_fmt("cd " LANELAB_ROOT " && %s 2>&1", script_and_args);
+  FILE *f = popen(cmd, "r");
+  cr_assert_not_null(f);
+  ll_buf b = {0};
+  char tmp[4096];
+  size_t k;
+  while ((k = fread(tmp, 1, sizeof tmp, f)) > 0) ll_buf_put(&b, tmp, k);
+  int st = pclose(f);
+  free(cmd);
+  ll_buf_str(&b);
+  *out = b.data;
+  cr_assert(WIFEXITED(st));
+  return WEXITSTATUS(st);
+}
+
+Test(mk_check_refs, the_repository_cites_nothing_outside_itself) {
+  char *out;
+  int rc = sh("bash mk/check-refs.sh", &out);
+  cr_expect_eq(rc, 0, "mk/check-refs.sh found references outside the repository:\n%s", out);
+  free(out);
+}
+
+Test(mk_check_refs, planted_outside_references_are_each_found) {
+  char *d = scratch();
+  put(d, "docs/isa.md", "# facts\n");
+  put(d, "a/clean.c", "/* see docs/isa.md and ../docs/isa.md; output tables/x.md; https://e.org/README.md */\n");
+  char *out, *args = ll_fmt("bash mk/check-refs.sh %s", d);
+  int rc = sh(args, &out);
+  cr_expect_eq(rc, 0, "a clean tree was refused:\n%s", out);
+  free(out);
+  /* written in pieces, so that this file itself cites nothing outside the repository */
+  const char *planted[] = {"/* facts in /wo" "rk/sha" "red/facts/isa" ".md */", "/* see DESIGN" ".md */",
+                           "// (seeds" ".md 000)", "# see ../sha" "red/notes.txt", "/* fac" "ts/attention" ".md */",
+                           "x = \"docs/nothere" ".md\";"};
+  for (size_t i = 0; i < sizeof planted / sizeof *planted; i++) {
+    char *name = ll_fmt("b/f%zu.c", i);
+    put(d, name, planted[i]);
+    rc = sh(args, &out);
+    cr_expect_eq(rc, 1, "'%s' was not found:\n%s", planted[i], out);
+    cr_expect(strstr(out, name), "the report does not name %s:\n%s", name, out);
+    free(out);
+    char *p = ll_path_join(d, name);
+    unlink(p);
+    free(p);
+    free(name);
+  }
+  char *rm = ll_fmt("rm -rf %s", d);
+  system(rm);
+  free(rm); free(args); free(d);
+}
+
+/* ---- stale build outputs ------------------------------------------------------------------------
+ * A code object whose source is gone (a kernel deleted or renamed) is removed by the build
+ * (mk/prune-stale.sh, run by `make kernels` and `make mutants`), and the budgets / census never
+ * count it even before that (its NAME.src sidecar names a missing file). The scratch build holds
+ * a copy of a real code object under a live name and under a ghost name; which survives is known
+ * from what was planted. */
+#define LANELAB LANELAB_BUILD "/lanelab"
+#define REAL_CO LANELAB_BUILD "/gfx950/kernels/lane_tr8.co"
+
+static void copy(const char *from, const char *to) {
+  size_t n;
+  void *d = ll_read_file_max(from, LL_CAP_CODEOBJ, &n, NULL);
+  cr_assert_not_null(d, "%s is missing: build the kernels (make kernels)", from);
+  cr_assert(ll_write_file_atomic(to, d, n, NULL), "%s", to);
+  free(d);
+}
+
+Test(mk_stale, outputs_whose_source_is_gone_are_pruned_and_never_counted, .timeout = 120) {
+  char *b = scratch();
+  char *kd = ll_fmt("%s/gfx950/kernels", b);
+  cr_assert(ll_mkdir_p(kd, NULL));
+  char *live = ll_fmt("%s/lane_tr8.co", kd), *ghost = ll_fmt("%s/ghost_kernel.co", kd);
+  copy(REAL_CO, live);
+  copy(REAL_CO, ghost);
+  put(kd, "lane_tr8.src", LANELAB_ROOT "/kernels/micro/lane_tr8.hip\n");
+  put(kd, "ghost_kernel.src", LANELAB_ROOT "/kernels/micro/ghost_kernel.hip\n");
+  put(kd, "ghost_kernel.s", "x");
+  put(kd, "ghost_kernel.built", "");
+  put(kd, "gone_elsewhere.skip", "built only for gfx942\n");
+  /* budgets count kernels by symbol: ghost_kernel.co holds the kernel lane_tr8. Alone in the
+   * build with a live source it satisfies a lane_tr8 rule; with its source gone it must not. */
+  char *bud = ll_fmt("%s/budgets.json", b);
+  const char *rules = "{\"rules\": [{\"kernel\": \"lane_tr8\", \"arch\": \"gfx950\", \"count\": "
+                      "\"ds_read_b64_tr_b8\", \"eq\": 1}]}";
+  cr_assert(ll_write_file_atomic(bud, rules, strlen(rules), NULL));
+  char *args = ll_fmt(LANELAB " isa budgets --arch gfx950 --budgets %s --build %s --format csv", bud, b);
+  char *out;
+  unlink(live);
+  put(kd, "ghost_kernel.src", LANELAB_ROOT "/kernels/micro/lane_tr8.hip\n"); /* a live source */
+  int rc = sh(args, &out);
+  cr_expect_eq(rc, 0, "a code object with a live source was not counted: exit %d\n%s", rc, out);
+  free(out);
+  put(kd, "ghost_kernel.src", LANELAB_ROOT "/kernels/micro/ghost_kernel.hip\n"); /* gone */
+  rc = sh(args, &out);
+  cr_expect_eq(rc, 1, "a code object whose source is gone was counted: exit %d\n%s", rc, out);
+  cr_expect(strstr(out, "no kernel matches 'lane_tr8'"), "%s", out);
+  free(out);
+  copy(REAL_CO, live);
+  /* the build prunes it (and every output of that name), and keeps the live one */
+  char *pa = ll_fmt("bash mk/prune-stale.sh %s", b);
+  rc = sh(pa, &out);
+  cr_expect_eq(rc, 0, "%s", out);
+  cr_expect(strstr(out, "ghost_kernel.co"), "prune-stale did not say what it removed:\n%s", out);
+  const char *gone[] = {"ghost_kernel.co", "ghost_kernel.s", "ghost_kernel.src", "ghost_kernel.built",
+                        "gone_elsewhere.skip"};
+  for (size_t i = 0; i < sizeof gone / sizeof *gone; i++) {
+    char *p = ll_fmt("%s/%s", kd, gone[i]);
+    cr_expect_neq(access(p, F_OK), 0, "%s survived the prune", p);
+    free(p);
+  }
+  cr_expect_eq(access(live, F_OK), 0, "the live lane_tr8.co was pruned");
+  free(out);
+  /* mutants: a directory no longer listed in kernels/mutants.txt goes, a listed one stays */
+  char *m_old = ll_fmt("%s/gfx950/mutants/no_such_mutant", b);
+  cr_assert(ll_mkdir_p(m_old, NULL));
+  put(m_old, "x.co", "x");
+  FILE *mf = fopen(LANELAB_ROOT "/kernels/mutants.txt", "r");
+  cr_assert_not_null(mf);
+  char line[512], mname[256] = "", msrc[256] = "";
+  while (fgets(line, sizeof line, mf))
+    if (line[0] != '#' && sscanf(line, "%255s %255s", mname, msrc) == 2) break;
+  fclose(mf);
+  cr_assert(mname[0] && msrc[0], "kernels/mutants.txt lists no mutant");
+  char *base = ll_xstrdup(strrchr(msrc, '/') ? strrchr(msrc, '/') + 1 : msrc);
+  base[strlen(base) - 4] = 0; /* drop .hip */
+  char *m_live = ll_fmt("%s/gfx950/mutants/%s", b, mname), *m_co = ll_fmt("%s.co", base), *m_oldsrc = ll_fmt("old_source.co");
+  cr_assert(ll_mkdir_p(m_live, NULL));
+  put(m_live, m_co, "x");
+  put(m_live, m_oldsrc, "x");
+  rc = sh(pa, &out);
+  cr_expect_eq(rc, 0, "%s", out);
+  cr_expect_neq(access(m_old, F_OK), 0, "%s survived", m_old);
+  char *p1 = ll_fmt("%s/%s", m_live, m_co), *p2 = ll_fmt("%s/%s", m_live, m_oldsrc);
+  cr_expect_eq(access(p1, F_OK), 0, "the live mutant's %s was pruned", p1);
+  cr_expect_neq(access(p2, F_OK), 0, "%s (not the mutant's source) survived", p2);
+  free(out);
+  char *rm = ll_fmt("rm -rf %s", b);
+  system(rm);
+  free(rm); free(p1); free(p2); free(m_live); free(m_co); free(m_oldsrc); free(base); free(m_old); free(pa);
+  free(args); free(bud); free(live); free(ghost); free(kd); free(b);
+}
