@@ -1,5 +1,5 @@
 /* cli/cmd_cc — `lanelab cc SRC.hip [--arch gfx942|gfx950|all] -o OUT [-- CLANG_FLAGS]`
- * (DESIGN.md "Command-line contract"). Argument parsing only; the compile is isa_cc_compile
+ * (README.md "Command line"). Argument parsing only; the compile is isa_cc_compile
  * (isa/cc.c). One arch: OUT is the code object. all (the default): OUT is a folder holding
  * <arch>/<stem>.co and <arch>/<stem>.s for gfx942 and gfx950. The compiler's messages are passed
  * through to stderr; a compile error is exit 2, a missing compiler or HIP subset exit 3. */

@@ -854,7 +854,7 @@ Test(reports_browser, pages_render_in_chromium_with_the_counts_shown, .timeout =
   cr_assert(strstr(dom, "red outline: holder differs from the expected one (3 elements"));
   cr_assert_eq(count(dom, "<rect class=\"hm bad\""), NCORRUPT, "heatmap");
   cr_assert(strstr(dom, "id=\"pattern\">pattern: 3/256 wrong: lanes 5,17,63, slots 0\u20131,3</p>"));
-  /* the seed diff page: lane 0's sets under both seeds (seeds.md: {0,64,128,192} vs {0,16,32,48}) */
+  /* the seed diff page: lane 0's sets under both seeds (docs/isa.md: {0,64,128,192} vs {0,16,32,48}) */
   char *sdp = ll_fmt("%s/seeddiff-ds_read_b64_tr_b16.html", rd);
   cr_assert_eq(browser(sdp, shots, "gfx950-seeddiff"), 0, "seed diff page in chromium (see %s/gfx950-seeddiff.log)", shots);
   char *sd = slurp(shots, "gfx950-seeddiff.dom");
