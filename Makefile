@@ -28,7 +28,7 @@ endif
 
 DEPS_STAMP := build/.deps-ok
 # Modules in link order (a module may use those after it). docs/architecture.md gives the dependencies.
-MODULES := cli verify reports isa runtime emu oracle lanes util
+MODULES := cli api verify reports isa runtime emu oracle lanes util
 LIBMODS := $(filter-out cli,$(MODULES))
 src_of   = $(wildcard $(1)/*.c)
 obj_of   = $(patsubst %.c,$(BUILD)/obj/%.o,$(call src_of,$(1)))
@@ -41,8 +41,8 @@ kstamp   = $(foreach s,$(KSRC),$(BUILD)/$(1)/kernels/$(basename $(notdir $(s))).
 KSTAMPS  := $(foreach a,$(ARCHES),$(call kstamp,$(a)))
 LANELAB  := $(BUILD)/lanelab
 
-.PHONY: all deps kernels mutants verify test bench clean check-tests mutate
-all: $(LANELAB) kernels
+.PHONY: all deps kernels mutants verify test bench clean check-tests mutate install uninstall
+all: $(LANELAB) kernels $(BUILD)/lib/liblanelab.a
 
 deps: $(DEPS_STAMP)
 $(DEPS_STAMP): mk/deps.sh
@@ -72,6 +72,13 @@ GIT_REV := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(s
 $(shell mkdir -p $(BUILD) && { [ "$$(cat $(BUILD)/git-rev 2>/dev/null)" = "$(GIT_REV)" ] || echo "$(GIT_REV)" > $(BUILD)/git-rev; })
 $(BUILD)/obj/cli/help.o: $(BUILD)/git-rev
 $(BUILD)/obj/cli/help.o: CFLAGS += -DLANELAB_VERSION='"$(VERSION)"' -DLANELAB_GIT_REV='"$(GIT_REV)"'
+
+# liblanelab.a: every library module in one archive for `make install` (the public API is
+# include/lanelab/lanelab.h). Objects are renamed module_file.o: two modules have an arch.c.
+$(BUILD)/lib/liblanelab.a: $(foreach m,$(LIBMODS),$(call obj_of,$(m)))
+	@rm -rf $@.d && mkdir -p $@.d
+	@for o in $^; do r=$${o#$(BUILD)/obj/}; cp $$o $@.d/$${r//\//_}; done
+	@rm -f $@ && ar rcs $@ $@.d/*.o && rm -rf $@.d
 
 $(LANELAB): $(call obj_of,cli) $(LIBS)
 	$(CC) $(CFLAGS) -o $@ $(call obj_of,cli) $(LIBS) $(LDLIBS)
@@ -131,7 +138,7 @@ $(BUILD)/stubs/%/libamdhip64.so: tests/support/fake_amdhip64.c
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -O1 $(STUB_FLAGS) -o $@ $<
 
-check-tests: $(TESTBIN) $(LANELAB) $(HIPSTUBS) kernels mutants
+check-tests: $(TESTBIN) $(LANELAB) $(BUILD)/lib/liblanelab.a $(HIPSTUBS) kernels mutants
 test: check-tests
 	@bash mk/run-tests.sh $(BUILD) $(TESTBIN)
 
@@ -143,6 +150,23 @@ mutate: $(LANELAB) kernels
 
 bench: $(LANELAB) kernels mutants
 	$(LANELAB) bench
+
+# --- install -----------------------------------------------------------------------------------
+# make install PREFIX=DIR (default /usr/local): bin/lanelab; include/lanelab/*.h (the public API
+# and the reference header) and the HIP device subset under include/lanelab/hip; lib/liblanelab.a
+# and lib/pkgconfig/lanelab.pc; share/lanelab/ (the data the binary reads: device headers, the
+# HIP subset, public headers, budgets, docs, the example project), found by the installed binary
+# relative to itself (util.h ll_data_path). Every installed file is listed in
+# share/lanelab/installed-files, which make uninstall PREFIX=DIR removes (and nothing else).
+PREFIX ?= /usr/local
+
+DATA_FILES := $(wildcard kernels/include/*.h) $(shell find kernels/hip -type f 2>/dev/null) \
+              $(wildcard include/lanelab/*.h) isa/budgets.json docs/manifest.md \
+              $(shell find examples/ci-project -path '*/build' -prune -o -type f -print 2>/dev/null)
+install: $(LANELAB) $(BUILD)/lib/liblanelab.a
+	@bash mk/install.sh "$(PREFIX)" "$(LANELAB)" "$(BUILD)/lib/liblanelab.a" "$(VERSION)" "$(LDLIBS)" $(DATA_FILES)
+uninstall:
+	@bash mk/install.sh --uninstall "$(PREFIX)"
 
 clean:
 	rm -rf build

@@ -39,6 +39,7 @@ void cli_help_overview(FILE *f);
 /* "VERSION (git REVISION)" as built. */
 const char *cli_version(void);
 int cmd_compare(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 /* Quiet mode (-q before the subcommand): progress lines on stderr are suppressed. */
 extern int cli_quiet;

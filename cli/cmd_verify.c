@@ -131,7 +131,7 @@ int cmd_verify(int argc, char **argv) {
     }
   }
   ll_err re = {0};
-  if (!report_write_index(base.build, &re)) {
+  if (!report_write_index(base.build, &re) || !report_write_junit(base.build, &re)) {
     ll_report(&re);
     if (rank[VERDICT_BAD] > rank[worst]) worst = VERDICT_BAD;
   }

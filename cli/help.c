@@ -346,6 +346,19 @@ static const cli_help entries[] = {
      "Example:\n"
      "  lanelab cc row_softmax.hip --arch gfx950 -o row_softmax.co\n"},
 
+    {"merge", cmd_merge, "merge [--out DIR] BUILD_DIR...",
+     "Joins the results of `lanelab verify --shard I/N` runs (the --build directory of every shard\n"
+     "0..N-1, each once, of one run: the same manifest or none, the same shapes) into DIR/results,\n"
+     "DIR/reports and DIR/junit.xml. Stages every shard runs whole must agree and are kept once; a\n"
+     "sharded stage's rows are joined, with a shard column naming the shard that ran each case.\n"
+     "Exit status as verify's; a missing, duplicated or foreign shard is exit 2 naming it.\n"
+     "Operands:\n"
+     "  BUILD_DIR        the --build directory of one shard's verify run\n"
+     "Options:\n"
+     "  --out DIR        where the merged results and report go (default: merged)\n"
+     "Example:\n"
+     "  lanelab merge --out merged build-0 build-1 build-2\n"},
+
     {"bench", cmd_bench, "bench [emu|oracle|verify|seed|all] [--build DIR] [--seq N]",
      "Speed, measured here and never by timed tests.\n"
      "Operands:\n"

@@ -1,5 +1,5 @@
 # fuzz/fuzz.mk — libFuzzer harnesses (included from the Makefile: `include fuzz/fuzz.mk`).
-#   make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS="codeobj insn spec compare"]   (FUZZ_SECONDS=0: replay the corpora only)
+#   make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS="codeobj insn spec compare manifest"]   (FUZZ_SECONDS=0: replay the corpora only)
 # Each fuzz/fuzz_<target>.c is linked with the module sources it exercises, all compiled by
 # clang-22 with libFuzzer coverage, AddressSanitizer and UndefinedBehaviorSanitizer into
 # build/fuzz/ (their own objects: the normal build is gcc and unsanitized). Each target then runs
@@ -10,7 +10,7 @@
 # Needs clang-22 and its sanitizer/libFuzzer runtimes (Debian: clang-22, libclang-rt-22-dev).
 FUZZ_CC      := $(LLVM)/bin/clang
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= codeobj insn spec compare
+FUZZ_TARGETS ?= codeobj insn spec compare manifest
 FUZZ_BUILD   := build/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS  := -std=gnu11 -O1 -g -pthread -I. -I$(LLVM)/include -Wall -Wno-unused-parameter \
@@ -25,7 +25,11 @@ FUZZ_LIBS_codeobj := -L$(LLVM)/lib -Wl,-rpath,$(LLVM)/lib -lLLVM -lstdc++
 FUZZ_LIBS_insn    := -L$(LLVM)/lib -Wl,-rpath,$(LLVM)/lib -lLLVM -lstdc++
 FUZZ_LIBS_spec    :=
 FUZZ_LIBS_compare :=
-fuzz_objs = $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(foreach m,$(FUZZ_MODS_$(1)),$(wildcard $(m)/*.c)))
+# manifest: the reader (verify/manifest.c) with what it calls (emu/arch.c, oracle/, util/)
+FUZZ_MODS_manifest := oracle util
+FUZZ_SRCS_manifest := verify/manifest.c emu/arch.c
+FUZZ_LIBS_manifest :=
+fuzz_objs = $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(foreach m,$(FUZZ_MODS_$(1)),$(wildcard $(m)/*.c)) $(FUZZ_SRCS_$(1)))
 FUZZ_BINS := $(foreach t,$(FUZZ_TARGETS),$(FUZZ_BUILD)/fuzz_$(t))
 
 .PHONY: fuzz fuzz-build

@@ -29,31 +29,6 @@
     }                                                                                              \
   } while (0)
 
-static void write_json(ll_jw *w, const ll_json *j) {
-  switch (j->type) {
-  case LL_JNULL: ll_jw_null(w); break;
-  case LL_JBOOL: ll_jw_bool(w, j->b); break;
-  case LL_JNUM:
-    if (j->is_int) ll_jw_int(w, j->i);
-    else ll_jw_num(w, j->num);
-    break;
-  case LL_JSTR: ll_jw_str(w, j->str); break;
-  case LL_JARR:
-    ll_jw_arr_begin(w);
-    for (size_t i = 0; i < j->n; i++) write_json(w, j->items[i]);
-    ll_jw_arr_end(w);
-    break;
-  case LL_JOBJ:
-    ll_jw_obj_begin(w);
-    for (size_t i = 0; i < j->n; i++) {
-      ll_jw_key(w, j->keys[i]);
-      write_json(w, j->items[i]);
-    }
-    ll_jw_obj_end(w);
-    break;
-  }
-}
-
 /* Same tree? Non-integral numbers are written with %.9g (util.h: enough for a float, not a
  * double) and non-finite ones as strings, so only their being numbers is compared. */
 static bool same(const ll_json *a, const ll_json *b) {
@@ -83,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n) {
     ll_buf b = {0};
     ll_jw w;
     ll_jw_init(&w, &b);
-    write_json(&w, j);
+    ll_jw_value(&w, j);
     ll_err e2 = {0};
     ll_json *j2 = ll_json_parse(b.data ? b.data : "", b.len, &e2);
     CHECK(j2, "the writer's output does not parse (%s):\n%s", e2.msg, ll_buf_str(&b));

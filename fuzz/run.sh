@@ -9,7 +9,7 @@ set -u
 build=$1 secs=$2; shift 2
 # Per-target input size limits: code objects as big as the small seeds and some, one line of
 # assembly, a spec file.
-declare -A maxlen=([codeobj]=16384 [insn]=512 [spec]=8192)
+declare -A maxlen=([codeobj]=16384 [insn]=512 [spec]=8192 [manifest]=8192)
 fail=0; failed=()
 for t in "$@"; do
   bin=$build/fuzz_$t seeds=fuzz/corpus/$t work=$build/corpus/$t art=$build/crashes/$t

@@ -14,6 +14,8 @@ need gcc            command -v gcc
 need make           command -v make
 need libcriterion-dev test -f /usr/include/criterion/criterion.h
 need gnuplot-nox    command -v gnuplot
+# pkg-config: the example project (examples/ci-project) finds the installed lanelab with it.
+need pkgconf        command -v pkg-config
 need clang-22       test -x $LLVM/bin/clang
 need lld-22         test -x $LLVM/bin/ld.lld
 need llvm-22        test -x $LLVM/bin/llvm-mc -a -x $LLVM/bin/llvm-objdump

@@ -30,7 +30,8 @@ static const char *stage_title(const char *name) {
       {"model", "lane-map model checks"},     {"kernels", "kernels built"},
       {"isa", "ISA census and budgets"},      {"lanes", "micro-kernel lane dumps"},
       {"prod", "production kernels vs oracle"}, {"mutants", "A/B mutants (deliberate mismatches)"},
-      {"base", "byte identity against a base revision"}, {"outputs", "manifest kernels against their references"}};
+      {"base", "byte identity against a base revision"}, {"outputs", "manifest kernels against their references"},
+      {"manifest", "lanelab's own manifest (kernels/manifest.json)"}};
   for (size_t i = 0; i < sizeof titles / sizeof *titles; i++)
     if (!strcmp(titles[i].n, name)) return titles[i].t;
   return name;

@@ -62,7 +62,8 @@ void report_html_esc(ll_buf *b, const char *s) {
       case '>': ll_buf_puts(b, "&gt;"); break;
       case '&': ll_buf_puts(b, "&amp;"); break;
       case '"': ll_buf_puts(b, "&quot;"); break;
-      default: ll_buf_put(b, s, 1);
+      /* control characters other than tab and newline are not allowed in XML (junit.xml) */
+      default: ll_buf_put(b, (unsigned char)*s < 0x20 && *s != '\n' && *s != '\t' ? " " : s, 1);
     }
   }
 }

@@ -56,6 +56,9 @@ bool report_write_assets(const char *dir, ll_err *err);
 bool report_write_arch(const char *build_dir, const char *arch, ll_err *err);
 /* Writes BUILD/reports/index.html across every arch that has BUILD/results/<arch>/. */
 bool report_write_index(const char *build_dir, ll_err *err);
+/* Writes BUILD/junit.xml from BUILD/results/<arch>/ (reports/junit.c): a testcase per stage and,
+ * for a manifest run, per case; FAIL is a failure, error an error, not run / NOT CHECKED skipped. */
+bool report_write_junit(const char *build_dir, ll_err *err);
 
 /* Console summary of an arch that did not pass, at most 10 lines appended to out: verdict, arch and
  * failing stage, its summary, the kernel or case of the first failing row, the first mismatch

@@ -10,32 +10,14 @@
 
 #include "include/lanelab/ref.h"
 #include "oracle/oracle.h"
+#include "tests/shell.h"
 #include "verify/manifest.h"
 
 #define EXAMPLE LANELAB_ROOT "/examples/ci-project"
 #define LANELAB LANELAB_BUILD "/lanelab"
 
-static char *tmpd(void) {
-  char t[] = "/tmp/lanelab-test-manifest-XXXXXX";
-  cr_assert_not_null(mkdtemp(t));
-  return ll_xstrdup(t);
-}
-
-/* Runs cmd (through sh) in /tmp, returns its exit status; *out gets stdout+stderr. */
-static int sh(const char *cmd, char **out) {
-  char *full = ll_fmt("cd /tmp && { %s ; } 2>&1", cmd);
-  FILE *f = popen(full, "r");
-  cr_assert_not_null(f);
-  ll_buf b = {0};
-  char tmp[4096];
-  size_t k;
-  while ((k = fread(tmp, 1, sizeof tmp, f)) > 0) ll_buf_put(&b, tmp, k);
-  int st = pclose(f);
-  free(full);
-  ll_buf_str(&b);
-  if (out) *out = b.data; else ll_buf_free(&b);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
+static char *tmpd(void) { return sh_tmpdir("manifest"); }
+static int sh(const char *cmd, char **out) { return sh_run(cmd, out); }
 
 static void put(const char *dir, const char *name, const char *text) {
   char *p = ll_fmt("%s/%s", dir, name);
@@ -68,7 +50,7 @@ Test(manifest, bad_fields_name_their_json_path) {
   bad(j, "kernels[0].args[0].in.shape[1]:", "expected an integer");
   free(j);
   j = ll_fmt("{\"kernels\": [{%s, \"args\": [{\"name\": \"o\", \"out\": {\"dtype\": \"f17\", \"shape\": [4]}}]}]}", kernel_ok);
-  bad(j, "kernels[0].args[0].out.dtype:", "unknown dtype 'f17'");
+  bad(j, "kernels[0].args[0].out.dtype:", "unknown buffer dtype 'f17'");
   free(j);
   j = ll_fmt("{\"kernels\": [{%s, \"args\": [{\"name\": \"o\", \"out\": {\"dtype\": \"f32\", \"shape\": [4]}}, "
              "{\"name\": \"n\", \"u32\": -1}]}]}", kernel_ok);
@@ -234,4 +216,210 @@ Test(manifest, escaped_mutant_fails_and_bad_manifest_is_exit_2, .timeout = 120) 
   cr_assert_eq(rc, 2, "exit %d:\n%s", rc, out);
   cr_assert(strstr(out, "kernels[0].grid[0]: expected an integer in [1,"), "%s", out);
   free(cmd); free(out); free(d);
+}
+
+/* ---- lanelab merge -------------------------------------------------------------------------- */
+static ll_json *stage_json(const char *build, const char *stage) {
+  char *p = ll_fmt("%s/results/gfx950/%s.json", build, stage);
+  ll_err e = {0};
+  ll_json *j = ll_json_parse_file(p, &e);
+  cr_assert_not_null(j, "%s: %s", p, e.msg);
+  free(p);
+  return j;
+}
+
+static int cmp_line(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* "c1|c2|...\n" for each row of the table titled `title`, columns cols (sorted lines). */
+static char *rows_of(const ll_json *st, const char *title, const char *const *cols, size_t ncols, size_t *nrows) {
+  const ll_json *tabs = ll_json_get(st, "tables");
+  for (size_t t = 0; t < tabs->n; t++) {
+    if (strcmp(ll_json_get(tabs->items[t], "title")->str, title)) continue;
+    const ll_json *rows = ll_json_get(tabs->items[t], "rows");
+    char **lines = ll_xcalloc(rows->n + 1, sizeof *lines);
+    for (size_t r = 0; r < rows->n; r++) {
+      ll_buf b = {0};
+      for (size_t c = 0; c < ncols; c++) {
+        const ll_json *v = ll_json_get(rows->items[r], cols[c]);
+        cr_assert_not_null(v, "row %zu of '%s' has no %s", r, title, cols[c]);
+        if (v->type == LL_JSTR) ll_buf_printf(&b, "%s|", v->str);
+        else ll_buf_printf(&b, "%g|", v->num);
+      }
+      lines[r] = ll_xstrdup(ll_buf_str(&b));
+      ll_buf_free(&b);
+    }
+    qsort(lines, rows->n, sizeof *lines, cmp_line);
+    ll_buf all = {0};
+    for (size_t r = 0; r < rows->n; r++) { ll_buf_printf(&all, "%s\n", lines[r]); free(lines[r]); }
+    free(lines);
+    *nrows = rows->n;
+    ll_buf_str(&all);
+    return all.data;
+  }
+  cr_assert_fail("no table '%s'", title);
+  return NULL;
+}
+
+Test(manifest, shard_three_then_merge_gives_the_unsharded_verdicts_and_cases, .timeout = 240) {
+  char *d = example_copy(), *out;
+  char *cmd = ll_fmt(LANELAB " -q verify --manifest %s/manifest.json --arch gfx950 --build %s/full", d, d);
+  cr_assert_eq(sh(cmd, &out), 0, "%s", out);
+  free(cmd); free(out);
+  for (int i = 0; i < 3; i++) {
+    cmd = ll_fmt(LANELAB " -q verify --manifest %s/manifest.json --arch gfx950 --shard %d/3 --build %s/s%d", d, i, d, i);
+    cr_assert_eq(sh(cmd, &out), 0, "%s", out);
+    free(cmd); free(out);
+  }
+  /* a missing shard is bad input naming it */
+  cmd = ll_fmt(LANELAB " -q merge --out %s/merged %s/s2 %s/s0", d, d, d);
+  int rc = sh(cmd, &out);
+  cr_assert_eq(rc, 2, "exit %d: %s", rc, out);
+  cr_assert(strstr(out, "shard 1/3 missing"), "%s", out);
+  free(cmd); free(out);
+  cmd = ll_fmt(LANELAB " -q merge --out %s/merged %s/s2 %s/s0 %s/s1", d, d, d, d);
+  rc = sh(cmd, &out);
+  cr_assert_eq(rc, 0, "exit %d: %s", rc, out);
+  free(cmd); free(out);
+  char *full = ll_fmt("%s/full", d), *merged = ll_fmt("%s/merged", d);
+  static const char *const stages[] = {"kernels", "isa", "outputs", "mutants"};
+  for (size_t s = 0; s < 4; s++) {
+    ll_json *a = stage_json(full, stages[s]), *b = stage_json(merged, stages[s]);
+    cr_assert_str_eq(ll_json_get(a, "verdict")->str, ll_json_get(b, "verdict")->str, "stage %s", stages[s]);
+    ll_json_free(a); ll_json_free(b);
+  }
+  /* the same cases with the same verdicts; each case ran in exactly one shard */
+  ll_json *a = stage_json(full, "outputs"), *b = stage_json(merged, "outputs");
+  static const char *const cc[] = {"case", "verdict"};
+  size_t na, nb, ns;
+  char *ra = rows_of(a, "cases", cc, 2, &na), *rb = rows_of(b, "cases", cc, 2, &nb);
+  cr_assert_eq(na, 3, "saxpy/roundrobin, block_sum/roundrobin, block_sum/adversarial:\n%s", ra);
+  cr_assert_str_eq(ra, rb);
+  static const char *const cs[] = {"shard"};
+  char *shards = rows_of(b, "cases", cs, 1, &ns);
+  /* case k of gfx950 is 1, 4, 5 (saxpy rr; block_sum rr, adversarial; docs/manifest.md numbering) */
+  cr_assert_str_eq(shards, "1/3|\n1/3|\n2/3|\n");
+  free(ra); free(rb); free(shards);
+  ll_json_free(a); ll_json_free(b);
+  a = stage_json(full, "mutants"); b = stage_json(merged, "mutants");
+  static const char *const mc[] = {"mutant", "case", "verdict", "mutant_mismatches"};
+  ra = rows_of(a, "manifest mutants (each must fail against the reference)", mc, 4, &na);
+  rb = rows_of(b, "manifest mutants (each must fail against the reference)", mc, 4, &nb);
+  cr_assert_eq(na, 1);
+  cr_assert_str_eq(ra, rb);
+  free(ra); free(rb);
+  ll_json_free(a); ll_json_free(b);
+  char *idx = ll_fmt("%s/reports/gfx950/index.html", merged);
+  struct stat st;
+  cr_assert_eq(stat(idx, &st), 0, "merged report %s", idx);
+  /* the merged JUnit file: one testcase per stage (4) and per case (3 outputs + 1 mutant), none failing */
+  char *jp = ll_fmt("%s/junit.xml", merged);
+  char *junit = ll_read_file(jp, NULL, NULL);
+  cr_assert_not_null(junit, "%s", jp);
+  cr_assert(strstr(junit, "tests=\"8\" failures=\"0\" errors=\"0\" skipped=\"0\""), "%s", junit);
+  cr_assert(strstr(junit, "classname=\"lanelab.gfx950.outputs\" name=\"block_sum/adversarial\""), "%s", junit);
+  free(junit); free(jp);
+  free(idx); free(full); free(merged); free(d);
+}
+
+/* ---- the other references: expected files, the attention oracle --------------------------------- */
+Test(manifest, expected_files_and_oracle_references, .timeout = 180) {
+  char *d = example_copy(), *out;
+  /* block_sum over in[b][i] = b*256 + i (iota): sums[b] = 256*256*b + 255*256/2 (a formula) */
+  uint32_t in[2 * 256], sums[2];
+  for (uint32_t i = 0; i < 2 * 256; i++) in[i] = i;
+  for (uint32_t b = 0; b < 2; b++) sums[b] = 256 * 256 * b + 255 * 256 / 2;
+  char *p = ll_fmt("%s/in.bin", d), *q = ll_fmt("%s/sums.bin", d);
+  cr_assert(ll_write_file_atomic(p, in, sizeof in, NULL));
+  cr_assert(ll_write_file_atomic(q, sums, sizeof sums, NULL));
+  free(p); free(q);
+  /* the oracle on a small single-request f32 problem; the copy kernel returns what it is given,
+   * so the reference must be exactly the oracle's O (read here with the oracle itself) */
+  put(d, "attn.json", "{\"kind\": \"single\", \"dtype\": \"f32\", \"num_qo_heads\": 1, \"num_kv_heads\": 1, "
+                      "\"head_dim\": 16, \"qo_indptr\": [0, 4], \"kv_indptr\": [0, 5], \"seed\": 7}");
+  char *spec = ll_fmt("%s/attn.json", d);
+  ll_err e = {0};
+  oracle_attention_spec *s = oracle_attention_spec_load(spec, &e);
+  cr_assert_not_null(s, "%s", e.msg);
+  float o[64], lse[4];
+  cr_assert(oracle_attention_run(s, o, lse, NULL, &e), "%s", e.msg);
+  oracle_attention_spec_free(s);
+  p = ll_fmt("%s/o_expected.bin", d);
+  cr_assert(ll_write_file_atomic(p, o, sizeof o, NULL));
+  free(p); free(spec);
+  put(d, "kernels/copy.hip",
+      "#include \"lanelab_device.h\"\n"
+      "extern \"C\" __global__ void copy(const float *q, const float *src, float *dst, uint32_t n) {\n"
+      "  uint32_t i = threadIdx.x;\n"
+      "#if ZERO\n  if (i < n) dst[i] = 0.0f;\n#else\n  if (i < n) dst[i] = src[i] + (q[i] - q[i]);\n#endif\n}\n");
+  put(d, "m.json",
+      "{\"kernels\": ["
+      "{\"name\": \"block_sum\", \"source\": \"kernels/block_sum.hip\", \"arch\": \"gfx950\", \"grid\": [2], \"block\": [256],"
+      " \"args\": [{\"name\": \"in\", \"in\": {\"file\": \"in.bin\", \"dtype\": \"u32\"}},"
+      " {\"name\": \"sums\", \"out\": {\"dtype\": \"u32\", \"shape\": [2]}}],"
+      " \"reference\": {\"files\": {\"sums\": \"sums.bin\"}}},"
+      "{\"name\": \"copy\", \"source\": \"kernels/copy.hip\", \"arch\": \"gfx950\", \"grid\": [1], \"block\": [64],"
+      " \"args\": [{\"name\": \"q\", \"in\": {\"oracle\": \"q\"}}, {\"name\": \"src\", \"in\": {\"file\": \"o_expected.bin\", \"dtype\": \"f32\"}},"
+      " {\"name\": \"o\", \"out\": {\"dtype\": \"f32\", \"shape\": [4, 1, 16]}}, {\"name\": \"n\", \"u32\": 64}],"
+      " \"reference\": {\"oracle\": \"attention\", \"spec\": \"attn.json\", \"outputs\": {\"o\": \"o\"}},"
+      " \"compare\": {\"o\": {\"atol\": 0, \"rtol\": 0}},"
+      " \"mutants\": [{\"name\": \"zero\", \"defines\": [\"-DZERO=1\"]}]}]}");
+  char *cmd = ll_fmt(LANELAB " -q verify --manifest %s/m.json", d);
+  int rc = sh(cmd, &out);
+  cr_assert_eq(rc, 0, "exit %d:\n%s", rc, out);
+  cr_assert(strstr(out, "2 cases matched their references"), "%s", out);
+  cr_assert(strstr(out, "1 of 1 mutants caught"), "%s", out);
+  free(out);
+  /* a wrong expected file is a failure naming the element */
+  sums[1]++;
+  p = ll_fmt("%s/sums.bin", d);
+  cr_assert(ll_write_file_atomic(p, sums, sizeof sums, NULL));
+  free(p);
+  rc = sh(cmd, &out);
+  cr_assert_eq(rc, 1, "exit %d:\n%s", rc, out);
+  char *want = ll_fmt("first mismatch sums[1]: got %u, expected %u", sums[1] - 1, sums[1]);
+  cr_assert(strstr(out, want), "'%s' in:\n%s", want, out);
+  free(want); free(cmd); free(out); free(d);
+}
+
+/* ---- lanelab's own kernels/: a file no stage checks fails the kernels stage ------------------- */
+#include "verify/verify.h"
+
+static stage_result kernels_stage(const char *build) {
+  void (*fn)(const verify_ctx *, stage_result *) = NULL;
+  for (size_t i = 0; i < verify_nstages; i++)
+    if (!strcmp(verify_stages[i].name, "kernels")) fn = verify_stages[i].run;
+  cr_assert_not_null(fn);
+  verify_ctx c = {.build = build, .shapes = "quick", .backend = "emu", .shard_n = 1, .arch = EMU_GFX950,
+                  .arch_name = "gfx950"};
+  verify_quiet = true;
+  stage_result r = {.v = VERDICT_NOT_RUN};
+  fn(&c, &r);
+  return r;
+}
+
+Test(manifest, lab_kernel_no_stage_checks_is_not_checked_and_fails) {
+  /* a tree of its own: one bench kernel, built, and a lab manifest that does not cover it */
+  char *d = tmpd();
+  cr_assert_eq(chdir(d), 0);
+  cr_assert(ll_mkdir_p("kernels/bench", NULL) && ll_mkdir_p("build/gfx950/kernels", NULL));
+  put(d, "kernels/bench/extra.hip", "// a kernel nobody checks\n");
+  put(d, "build/gfx950/kernels/extra.co", "not a code object: the kernels stage only looks at its presence");
+  put(d, "kernels/manifest.json",
+      "{\"kernels\": [{\"name\": \"other\", \"source\": \"bench/other.hip\", \"grid\": [1], \"block\": [64],"
+      " \"args\": [{\"name\": \"o\", \"out\": {\"dtype\": \"f32\", \"shape\": [1]}}],"
+      " \"reference\": {\"c\": \"r.c\", \"function\": \"f\"}}]}");
+  stage_result r = kernels_stage("build");
+  cr_assert_eq(r.v, VERDICT_FAIL, "%s", r.summary);
+  cr_assert(strstr(r.summary, "1 of 1 kernels NOT CHECKED") && strstr(r.summary, "kernels/bench/extra.hip"), "%s", r.summary);
+  cr_assert(strstr(report_table_cell(r.tables[0], 0, 3), "NOT CHECKED"), "%s", report_table_cell(r.tables[0], 0, 3));
+  /* once the lab manifest checks it (a reference), the file is checked by the manifest stage */
+  put(d, "kernels/manifest.json",
+      "{\"kernels\": [{\"name\": \"extra\", \"source\": \"bench/extra.hip\", \"grid\": [1], \"block\": [64],"
+      " \"args\": [{\"name\": \"o\", \"out\": {\"dtype\": \"f32\", \"shape\": [1]}}],"
+      " \"reference\": {\"c\": \"r.c\", \"function\": \"f\"}}]}");
+  stage_result r2 = kernels_stage("build");
+  cr_assert_eq(r2.v, VERDICT_PASS, "%s", r2.summary);
+  cr_assert(strstr(report_table_cell(r2.tables[0], 0, 3), "manifest (kernels/manifest.json: extra)"), "%s",
+            report_table_cell(r2.tables[0], 0, 3));
+  free(d);
 }

@@ -380,3 +380,22 @@ void ll_jw_raw(ll_jw *w, const char *json, size_t len) {
   pre_value(w);
   ll_buf_put(w->out, json, len);
 }
+
+void ll_jw_value(ll_jw *w, const ll_json *j) {
+  switch (j->type) {
+    case LL_JNULL: ll_jw_null(w); break;
+    case LL_JBOOL: ll_jw_bool(w, j->b); break;
+    case LL_JNUM: if (j->is_int) ll_jw_int(w, j->i); else ll_jw_num(w, j->num); break;
+    case LL_JSTR: ll_jw_str(w, j->str); break;
+    case LL_JARR:
+      ll_jw_arr_begin(w);
+      for (size_t i = 0; i < j->n; i++) ll_jw_value(w, j->items[i]);
+      ll_jw_arr_end(w);
+      break;
+    case LL_JOBJ:
+      ll_jw_obj_begin(w);
+      for (size_t i = 0; i < j->n; i++) { ll_jw_key(w, j->keys[i]); ll_jw_value(w, j->items[i]); }
+      ll_jw_obj_end(w);
+      break;
+  }
+}

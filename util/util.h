@@ -151,6 +151,8 @@ void ll_jw_bool(ll_jw *w, bool v);
 void ll_jw_null(ll_jw *w);
 /* A value already rendered as JSON text (trailing newlines dropped). */
 void ll_jw_raw(ll_jw *w, const char *json, size_t len);
+/* A parsed value written back (integers as integers, object keys in order). */
+void ll_jw_value(ll_jw *w, const ll_json *j);
 /* Escape s as a JSON string body into b (no quotes). */
 void ll_json_escape(ll_buf *b, const char *s);
 

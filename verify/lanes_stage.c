@@ -376,3 +376,11 @@ out:
   stage_add_table(r, t);
   rt_close(dev);
 }
+
+bool verify_lanes_runs(const char *kernel) {
+  for (size_t i = 0; i < sizeof data_kernels / sizeof *data_kernels; i++)
+    if (!strcmp(data_kernels[i], kernel)) return true;
+  for (size_t i = 0; i < sizeof mfma_probes / sizeof *mfma_probes; i++)
+    if (!strcmp(mfma_probes[i].kernel, kernel)) return true;
+  return !strcmp(kernel, "lane_xlane");
+}

@@ -2,6 +2,8 @@
  * path of the field that is wrong. */
 #include "verify/manifest.h"
 
+#include "oracle/oracle.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -279,8 +281,9 @@ static bool buffer(rd *r, const ll_json *j, mf_arg *a, bool is_in) {
   if (dt) {
     old = jp_key(&r->p, "dtype");
     if (!want_type(r, dt, LL_JSTR)) ok = false;
-    else if (!mf_dtype_parse(dt->str, &a->dtype))
-      ok = fail(r, dt, "unknown dtype '%s' (f32 f16 bf16 f64 i32 u32 i16 u16 i8 u8 i64 u64)", dt->str);
+    else if (!mf_dtype_parse(dt->str, &a->dtype) || a->dtype == MF_I64 || a->dtype == MF_U64)
+      ok = fail(r, dt, "unknown buffer dtype '%s' (f32 f16 bf16 f64 i32 u32 i16 u16 i8 u8; i64 and u64 are scalars only)",
+                dt->str);
     jp_pop(&r->p, old);
     if (!ok) return false;
   }
@@ -759,13 +762,9 @@ void manifest_free(manifest *m) {
 void manifest_tolerance(const mf_kernel *k, const mf_arg *a, double *atol, double *rtol) {
   for (size_t i = 0; i < k->ncompare; i++)
     if (!strcmp(k->compare[i].arg, a->name)) { *atol = k->compare[i].atol; *rtol = k->compare[i].rtol; return; }
-  switch (a->dtype) {
-    case MF_F32: *atol = *rtol = 1e-5; break;
-    case MF_F64: *atol = *rtol = 1e-12; break;
-    case MF_F16: *atol = *rtol = 1e-3; break;
-    case MF_BF16: *atol = *rtol = 1e-2; break;
-    default: *atol = *rtol = 0; break;
-  }
+  oracle_etype et;
+  if (oracle_etype_parse(mf_dtype_name(a->dtype), &et)) oracle_compare_default_tol(et, atol, rtol);
+  else *atol = *rtol = 0;
 }
 
 size_t manifest_case_run(const manifest *m, size_t kernel, emu_arch arch, size_t sched) {

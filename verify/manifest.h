@@ -107,8 +107,8 @@ manifest *manifest_parse(const char *text, size_t len, const char *dir, ll_err *
 manifest *manifest_load(const char *path, ll_err *err);
 void manifest_free(manifest *m);
 
-/* The tolerance for an output argument (compare entry, else the dtype's default: exact for
- * integers, f32 1e-5/1e-5, f64 1e-12/1e-12, f16 1e-3/1e-3, bf16 1e-2/1e-2). */
+/* The tolerance for an output argument: its compare entry, else oracle_compare_default_tol
+ * (integers exact, f32 1e-5/1e-5, f64 1e-7/1e-7, f16 1e-3/1e-3, bf16 1e-2/1e-2). */
 void manifest_tolerance(const mf_kernel *k, const mf_arg *a, double *atol, double *rtol);
 const char *mf_sched_name(emu_sched s); /* "roundrobin", "adversarial" */
 

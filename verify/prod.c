@@ -1084,3 +1084,12 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
   rt_close(d);
   prod_set_free(&set);
 }
+
+bool verify_prod_runs(const char *shapes, const char *stem) {
+  size_t n = 0;
+  const prod_case *cs = prod_matrix(shapes, &n);
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(kind_stem(cs[i].kind), stem)) return true;
+  prod_concat_matrix(shapes, &n);
+  return n > 0 && !strcmp(stem, "concat_mla_q");
+}

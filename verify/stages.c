@@ -6,6 +6,7 @@
 
 #include "isa/isa.h"
 #include "lanes/lanes.h"
+#include "verify/manifest.h"
 #include "verify/prod.h"
 #include "verify/verify.h"
 
@@ -22,10 +23,34 @@ static char *read_line(const char *path) {
   return s;
 }
 
-/* Every kernel source is built for this arch, or skipped with a stated reason. */
+/* Kernels of lanelab's own that no stage checks, each with the reason (the kernels stage reports
+ * them NOT CHECKED without failing). Empty: every kernel in kernels/ is checked. */
+static const struct { const char *kernel, *reason; } not_checked_catalogue[] = {{NULL, NULL}};
+
+/* The stage that checks kernel NAME built from SRC (malloc'd), or NULL: the lanes stage's
+ * micro-kernels, the prod matrix's code objects, lanelab's own manifest (sources there). */
+static char *checked_by(const verify_ctx *c, const manifest *own, const char *name, const char *src) {
+  if (verify_lanes_runs(name)) return ll_xstrdup("lanes");
+  if (verify_prod_runs(c->shapes, name)) return ll_fmt("prod (%s shapes)", c->shapes);
+  for (size_t i = 0; own && i < own->nkernels; i++) {
+    const char *ks = own->kernels[i].source;
+    size_t kl = ks ? strlen(ks) : 0, sl = strlen(src);
+    if (ks && own->kernels[i].ref != MF_REF_NONE && kl >= sl && !strcmp(ks + kl - sl, src) &&
+        (kl == sl || ks[kl - sl - 1] == '/'))
+      return ll_fmt("manifest (%s: %s)", VERIFY_OWN_MANIFEST, own->kernels[i].name);
+  }
+  return NULL;
+}
+
+/* Every kernel source is built for this arch, or skipped with a stated reason; each is checked by
+ * a stage, or reported NOT CHECKED (a failure unless not_checked_catalogue gives the reason). */
 static void stage_kernels(const verify_ctx *c, stage_result *r) {
-  report_table *t = report_table_new("kernels built for this arch", "kernel,source,status,detail");
-  size_t built = 0, skipped = 0, missing = 0, total = 0;
+  report_table *t = report_table_new("kernels built for this arch", "kernel,source,status,checked_by,detail");
+  size_t built = 0, skipped = 0, missing = 0, total = 0, unchecked = 0, unchecked_ok = 0;
+  char first_unchecked[200] = "";
+  ll_err merr = {0};
+  manifest *own = manifest_load(VERIFY_OWN_MANIFEST, &merr);
+  if (!own) { stage_set(r, VERDICT_BAD, "%s", merr.msg); report_table_free(t); return; }
   for (size_t d = 0; d < sizeof kernel_dirs / sizeof *kernel_dirs; d++) {
     DIR *dir = opendir(kernel_dirs[d]);
     if (!dir) continue;
@@ -51,27 +76,43 @@ static void stage_kernels(const verify_ctx *c, stage_result *r) {
       struct stat sc, ss;
       bool have_co = stat(co, &sc) == 0, have_src = stat(src, &ss) == 0;
       char *why = have_co ? NULL : read_line(skip);
+      char *by = checked_by(c, own, name, src);
+      if (!by) {
+        const char *reason = NULL;
+        for (size_t k = 0; not_checked_catalogue[k].kernel; k++)
+          if (!strcmp(not_checked_catalogue[k].kernel, name)) reason = not_checked_catalogue[k].reason;
+        if (reason) { by = ll_fmt("NOT CHECKED: %s", reason); unchecked_ok++; }
+        else {
+          by = ll_xstrdup("NOT CHECKED: no stage runs it (add it to " VERIFY_OWN_MANIFEST ")");
+          if (!unchecked++) snprintf(first_unchecked, sizeof first_unchecked, "%s", src);
+        }
+      }
       if (have_co && have_src && sc.st_mtime < ss.st_mtime) {
-        report_table_row(t, "%s\t%s\tstale\t%s is older than its source; run make kernels", name, src, co);
+        report_table_row(t, "%s\t%s\tstale\t%s\t%s is older than its source; run make kernels", name, src, by, co);
         missing++;
       } else if (have_co) {
-        report_table_row(t, "%s\t%s\tbuilt\t%s", name, src, co);
+        report_table_row(t, "%s\t%s\tbuilt\t%s\t%s", name, src, by, co);
         built++;
       } else if (why) {
-        report_table_row(t, "%s\t%s\tskipped\t%s", name, src, why);
+        report_table_row(t, "%s\t%s\tskipped\t%s\t%s", name, src, by, why);
         skipped++;
       } else {
-        report_table_row(t, "%s\t%s\tmissing\tneither %s nor a .skip with a reason; run make kernels", name, src, co);
+        report_table_row(t, "%s\t%s\tmissing\t%s\tneither %s nor a .skip with a reason; run make kernels", name, src, by, co);
         missing++;
       }
-      free(why); free(skip); free(co); free(src); free(name); free(names[i]);
+      free(why);
+      free(by); free(skip); free(co); free(src); free(name); free(names[i]);
     }
     free(names);
   }
   stage_add_table(r, t);
+  manifest_free(own);
   if (total == 0) stage_set(r, VERDICT_BAD, "no kernel sources found under kernels/ (run from the repository root)");
   else if (missing) stage_set(r, VERDICT_FAIL, "%zu of %zu kernels missing or stale for %s", missing, total, c->arch_name);
-  else stage_set(r, VERDICT_PASS, "%zu kernels built, %zu skipped with a stated reason", built, skipped);
+  else if (unchecked)
+    stage_set(r, VERDICT_FAIL, "%zu of %zu kernels NOT CHECKED by any stage (first: %s)", unchecked, total, first_unchecked);
+  else stage_set(r, VERDICT_PASS, "%zu kernels built, %zu skipped with a stated reason; each checked by a stage (%zu NOT "
+                 "CHECKED with a stated reason)", built, skipped, unchecked_ok);
 }
 
 /* The lane-map model reproduces the seed change's published facts (lanes_model_checks). */
@@ -172,6 +213,8 @@ const verify_stage verify_stages[] = {
     {"lanes", "micro-kernel register dumps diffed bit-exactly against the lane model", verify_stage_lanes, false, true},
     {"prod", "production kernels against the CPU oracle", verify_stage_prod, false, true},
     {"mutants", "deliberate-mismatch kernels must fail", verify_stage_mutants, false, true},
+    {"manifest", "lanelab's own kernels no other stage runs, against their references (" VERIFY_OWN_MANIFEST ")",
+     verify_stage_own_manifest, false, true},
     {"base", "code objects byte-identical to a base revision", stage_base, true, false},
 };
 const size_t verify_nstages = sizeof verify_stages / sizeof verify_stages[0];

@@ -66,10 +66,24 @@ extern bool verify_quiet;
 
 /* Stage implementations living in their own files. */
 void verify_stage_lanes(const verify_ctx *c, stage_result *r); /* verify/lanes_stage.c */
+/* lanelab's own manifest, kernels/manifest.json (the kernels no other stage runs), through the
+ * manifest stages into BUILD/manifest/ (verify/manifest_run.c). */
+void verify_stage_own_manifest(const verify_ctx *c, stage_result *r);
+#define VERIFY_OWN_MANIFEST "kernels/manifest.json"
+
+/* Which stage checks a kernel of lanelab's own (the kernels stage reports NOT CHECKED otherwise). */
+bool verify_lanes_runs(const char *kernel);                 /* a micro-kernel the lanes stage runs */
+bool verify_prod_runs(const char *shapes, const char *stem); /* a code object the prod matrix runs */
 
 /* The stages, in order (verify/stages.c). */
 extern const verify_stage verify_stages[];
 extern const size_t verify_nstages;
+/* `lanelab merge` (verify/merge.c): joins the results of `verify --shard I/N` runs (build
+ * directories dirs[0..n), shards 0..N-1 of one N, each once) into OUT/results and OUT/reports;
+ * adds one row per arch and stage to summary (the columns of verify's). Returns the merged worst
+ * verdict, or -1 with err (LL_EXIT_USAGE naming the directory and what is wrong). */
+int verify_merge(char *const *dirs, size_t ndirs, const char *out, report_table *summary, ll_err *err);
+
 /* The stages of `lanelab verify --manifest` (verify/manifest_run.c; c->manifest set). */
 extern const verify_stage manifest_stages[];
 extern const size_t manifest_nstages;

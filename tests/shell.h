@@ -1,0 +1,39 @@
+/* Helpers for suites that run commands (lanelab itself, make, cp): a fresh temporary directory,
+ * and a command's exit status and output. Header-only (tests are single files). */
+#ifndef LANELAB_TESTS_SHELL_H
+#define LANELAB_TESTS_SHELL_H
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+
+#include "util/util.h"
+
+/* A new directory /tmp/lanelab-test-WHAT-XXXXXX (malloc'd). */
+__attribute__((unused)) static char *sh_tmpdir(const char *what) {
+  char *t = ll_fmt("/tmp/lanelab-test-%s-XXXXXX", what);
+  cr_assert_not_null(mkdtemp(t), "mkdtemp %s", t);
+  return t;
+}
+
+/* Runs cmd with sh from /tmp, with no make variables inherited (a nested make must not join the
+ * jobserver or take the outer make's command-line variables); returns its exit status (128 if
+ * killed) and, when out is not NULL, its stdout and stderr (malloc'd). */
+__attribute__((unused)) static int sh_run(const char *cmd, char **out) {
+  char *full = ll_fmt("cd /tmp && unset MAKEFLAGS MFLAGS MAKELEVEL && { %s ; } 2>&1", cmd);
+  FILE *f = popen(full, "r");
+  cr_assert_not_null(f);
+  ll_buf b = {0};
+  char tmp[4096];
+  size_t k;
+  while ((k = fread(tmp, 1, sizeof tmp, f)) > 0) ll_buf_put(&b, tmp, k);
+  int st = pclose(f);
+  free(full);
+  ll_buf_str(&b);
+  if (out) *out = b.data;
+  else ll_buf_free(&b);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+#endif
