@@ -2149,3 +2149,56 @@ Test(valu, sin_cos_reduce_in_turns)
     free(s);
   }
 }
+
+/* Scalar stores and atomics (CDNA3 ISA "Scalar Memory Operations"), VSKIP and VGPR indexing mode
+ * (CDNA3 ISA "VGPR Indexing": operands selected by M0[15:12] are offset by M0[7:0]). */
+Test(salu, scalar_store_atomics_vskip_gpr_idx)
+{
+  BOTH {
+    gmem g;
+    gmem_init(&g);
+    snap *s = ll_xcalloc(1, sizeof *s);
+    emu_fault f;
+    ropts ro = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .mem = g.m, .kernarg = g.dka};
+    int rc = run_src(ARCH,
+                     "s_load_dwordx4 s[4:7], s[0:1], 0x0\n"
+                     "s_waitcnt lgkmcnt(0)\n"
+                     "s_mov_b32 s8, 0x1234\n"
+                     "s_mov_b32 s9, 0x5678\n"
+                     "s_store_dwordx2 s[8:9], s[6:7], 0x8\n"     /* out[2], out[3] */
+                     "s_mov_b32 s10, 0x1003\n"
+                     "s_atomic_inc s10, s[4:5], 0x0 glc\n"       /* in[0] = 0x1000 < 0x1003: +1, returns 0x1000 */
+                     "s_mov_b32 s11, 0x10\n"
+                     "s_atomic_dec s11, s[4:5], 0x4\n"           /* in[1] = 0x1003 > 0x10: becomes 0x10 */
+                     "s_waitcnt lgkmcnt(0)\n"
+                     "v_mov_b32 v1, 11\n"
+                     "v_mov_b32 v2, 22\n"
+                     "v_mov_b32 v3, 33\n"
+                     "v_mov_b32 v6, 0\n"                          /* allocates v6 (the indexed target) */
+                     "s_mov_b32 s12, 1\n"
+                     "s_setvskip s12, 0\n"                        /* VSKIP = bit 0 of 1: skip vector ops */
+                     "v_mov_b32 v1, 99\n"
+                     "s_setvskip 0, 0\n"
+                     "s_mov_b32 s13, 2\n"
+                     "s_set_gpr_idx_on s13, gpr_idx(SRC0,DST)\n"
+                     "v_mov_b32 v4, v1\n"                         /* v[4+2] = v[1+2] */
+                     "s_set_gpr_idx_off\n"
+                     "v_mov_b32 v5, v2\n"
+                     "s_endpgm\n",
+                     &ro, s, &f);
+    cr_assert_eq(rc, LL_EXIT_OK, "%s: %s", emu_arch_name(ARCH), f.msg);
+    cr_assert_eq(g.out[2], 0x1234u);
+    cr_assert_eq(g.out[3], 0x5678u);
+    cr_assert_eq(g.in[0], 0x1001u, "s_atomic_inc");
+    cr_assert_eq(s->w[0].s[10], 0x1000u, "s_atomic_inc glc returns the old value");
+    cr_assert_eq(g.in[1], 0x10u, "s_atomic_dec wraps to the data when above it");
+    for (int l = 0; l < 64; l += 9) {
+      cr_assert_eq(s->w[0].v[1][l], 11u, "v_mov_b32 skipped under VSKIP");
+      cr_assert_eq(s->w[0].v[6][l], 33u, "indexed: v6 = v3");
+      cr_assert_eq(s->w[0].v[4][l], 0u, "indexed: v4 untouched");
+      cr_assert_eq(s->w[0].v[5][l], 22u, "indexing off again");
+    }
+    emu_mem_free(g.m);
+    free(s);
+  }
+}
