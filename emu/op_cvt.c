@@ -170,38 +170,6 @@ int emu_op_v_cvt_pk_u8_f32(emu_wave *w, const emu_insn *in)
   return EMU_OK;
 }
 
-/* v_add_i32 / v_sub_i32 (VOP3, gfx9): signed add/sub; with clamp the result saturates to
- * [INT32_MIN, INT32_MAX] (CDNA3 ISA VOP3 "CLAMP: saturate integer results"). 16-bit: v_add_i16,
- * v_sub_i16 (VOP3 with op_sel): the other half is kept, as LLVM's zeroesHigh16BitsOfDest says
- * for op_sel-capable ops. */
-static inline int64_t sat64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
-#define ADDI(name, bits, op)                                                                       \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
-  {                                                                                                \
-    uint32_t t0[EMU_LANES], t1[EMU_LANES], d[EMU_LANES];                                           \
-    uint16_t h0[EMU_LANES], h1[EMU_LANES], hd[EMU_LANES];                                          \
-    const uint32_t *A = t0, *B = t1;                                                               \
-    if (bits == 32) A = emu_src32(w, in, S0I, t0), B = emu_src32(w, in, S0I + 1, t1);               \
-    else {                                                                                         \
-      emu_src16(w, in, S0I, h0), emu_src16(w, in, S0I + 1, h1);                                    \
-      L64 t0[l] = h0[l], t1[l] = h1[l];                                                            \
-    }                                                                                              \
-    const int64_t lo = -((int64_t)1 << (bits - 1)), hi = ((int64_t)1 << (bits - 1)) - 1;          \
-    L64 {                                                                                          \
-      int64_t a = bits == 32 ? (int32_t)A[l] : (int16_t)A[l], b = bits == 32 ? (int32_t)B[l] : (int16_t)B[l]; \
-      int64_t r = a op b;                                                                          \
-      if (in->clamp) r = sat64(r, lo, hi);                                                         \
-      d[l] = (uint32_t)r, hd[l] = (uint16_t)r;                                                     \
-    }                                                                                              \
-    if (bits == 32) emu_dst32(w, in, 0, d);                                                        \
-    else emu_dst16(w, in, 0, hd);                                                                  \
-    return EMU_OK;                                                                                 \
-  }
-ADDI(v_add_i32, 32, +)
-ADDI(v_sub_i32, 32, -)
-ADDI(v_add_i16, 16, +)
-ADDI(v_sub_i16, 16, -)
-
 /* v_sad_* (CDNA3 ISA): sum of absolute differences plus S2 */
 #define SAD(name, expr)                                                                            \
   int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \

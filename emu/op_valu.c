@@ -59,14 +59,17 @@ uint16_t emu_f32_to_bf16(float f)
 }
 
 /* ---- family macros --------------------------------------------------------------------------*/
-/* Unsigned add/sub with the VOP3 clamp bit: the exact result saturated to [0, 2^bits - 1]
- * (CDNA3 ISA VOP3 "CLAMP": integer results saturate; LLVM hasIntClamp on gfx9). */
-static inline uint32_t usat(int64_t r, int bits)
+/* Integer add/sub with the VOP3 clamp bit: the exact result saturated to the type's range,
+ * [0, 2^bits - 1] unsigned or [-2^(bits-1), 2^(bits-1) - 1] signed (CDNA3 ISA VOP3 "CLAMP":
+ * integer results saturate; LLVM hasIntClamp on gfx9). Without clamp the result wraps. 16-bit forms
+ * write through emu_dst16 (op_sel-capable v_add_i16/v_sub_i16 keep the other half; the VOP2 u16
+ * ops zero it, EMU_F_D16Z). */
+static inline uint32_t isat(int64_t r, int bits, bool sgn)
 {
-  int64_t hi = ((int64_t)1 << bits) - 1;
-  return (uint32_t)(r < 0 ? 0 : r > hi ? hi : r);
+  int64_t lo = sgn ? -((int64_t)1 << (bits - 1)) : 0, hi = sgn ? ((int64_t)1 << (bits - 1)) - 1 : ((int64_t)1 << bits) - 1;
+  return (uint32_t)(r < lo ? lo : r > hi ? hi : r);
 }
-#define VOP_USAT(name, bits, expr)                                                                 \
+#define VOP_SAT(name, bits, sgn, expr)                                                             \
   int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     uint32_t t0[EMU_LANES], t1[EMU_LANES], d[EMU_LANES];                                           \
@@ -78,14 +81,17 @@ static inline uint32_t usat(int64_t r, int bits)
       L64 t0[l] = h0[l], t1[l] = h1[l];                                                            \
     }                                                                                              \
     L64 {                                                                                          \
-      int64_t a = A[l], b = B[l], r = (expr);                                                      \
-      d[l] = in->clamp ? usat(r, bits) : (uint32_t)r;                                              \
+      int64_t a = !(sgn) ? (int64_t)A[l] : bits == 32 ? (int32_t)A[l] : (int16_t)A[l];            \
+      int64_t b = !(sgn) ? (int64_t)B[l] : bits == 32 ? (int32_t)B[l] : (int16_t)B[l];            \
+      int64_t r = (expr);                                                                          \
+      d[l] = in->clamp ? isat(r, bits, sgn) : (uint32_t)r;                                         \
       hd[l] = (uint16_t)d[l];                                                                      \
     }                                                                                              \
     if (bits == 32) emu_dst32(w, in, 0, d);                                                        \
     else emu_dst16(w, in, 0, hd);                                                                  \
     return EMU_OK;                                                                                 \
   }
+#define VOP_USAT(name, bits, expr) VOP_SAT(name, bits, false, expr)
 
 static int int_clamp(emu_wave *w, const emu_insn *in)
 {
@@ -775,6 +781,10 @@ VOP_H2(v_min_f16, emu_fmin_ieee(IEEE, a, b))
 VOP_USAT(v_add_u16, 16, a + b)
 VOP_USAT(v_sub_u16, 16, a - b)
 VOP_USAT(v_subrev_u16, 16, b - a)
+VOP_SAT(v_add_i32, 32, true, a + b) /* VOP3 only on gfx9 */
+VOP_SAT(v_sub_i32, 32, true, a - b)
+VOP_SAT(v_add_i16, 16, true, a + b)
+VOP_SAT(v_sub_i16, 16, true, a - b)
 VOP_W2(v_mul_lo_u16, a * b)
 VOP_W2(v_lshlrev_b16, b << (a & 15))
 VOP_W2(v_lshrrev_b16, b >> (a & 15))

@@ -1007,6 +1007,19 @@ Test(mem, buffer_offen_and_out_of_range_reads_zero)
   free(s);
 }
 
+/* Run src on one wave with the gmem buffers (kernarg: in, out pointers) and 4 KiB of LDS; it must
+ * not fault. */
+static snap *run_gmem(emu_arch a, gmem *g, const char *src)
+{
+  gmem_init(g);
+  snap *s = ll_xcalloc(1, sizeof *s);
+  emu_fault f;
+  ropts ro = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .mem = g->m, .kernarg = g->dka, .lds = 4096};
+  int rc = run_src(a, src, &ro, s, &f);
+  cr_assert_eq(rc, LL_EXIT_OK, "%s: %s\n%s", emu_arch_name(a), f.msg, src);
+  return s;
+}
+
 /* Loads to LDS (CDNA4 ISA 9.1.9, 10.3): lane l's dword lands at M0 + offset + 4*l (16*l for
  * dwordx3/x4); the instruction offset moves both the memory and the LDS address. Read back with
  * ds_read. Buffer lanes failing the range check write 0. */
@@ -1014,11 +1027,7 @@ Test(mem, buffer_and_global_loads_to_lds)
 {
   BOTH {
     gmem g;
-    gmem_init(&g);
-    snap *s = ll_xcalloc(1, sizeof *s);
-    emu_fault f;
-    ropts ro = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .mem = g.m, .kernarg = g.dka, .lds = 4096};
-    int rc = run_src(ARCH,
+    snap *s = run_gmem(ARCH, &g,
                      "s_load_dwordx2 s[4:5], s[0:1], 0x0\n"
                      "s_waitcnt lgkmcnt(0)\n"
                      "s_mov_b64 s[8:9], s[4:5]\n"
@@ -1036,9 +1045,7 @@ Test(mem, buffer_and_global_loads_to_lds)
                      "ds_read_b32 v2, v1 offset:0x108\n"
                      "ds_read_b32 v3, v1 offset:0x404\n"
                      "s_waitcnt lgkmcnt(0)\n"
-                     "s_endpgm\n",
-                     &ro, s, &f);
-    cr_assert_eq(rc, LL_EXIT_OK, "%s: %s", emu_arch_name(ARCH), f.msg);
+                     "s_endpgm\n");
     for (uint32_t l = 0; l < 64; l++) {
       bool in_range = 4 * l + 8 + 4 <= 200; /* voffset + inst_offset + 4 bytes within num_records */
       cr_assert_eq(s->w[0].v[2][l], in_range ? 0x1000u + (l + 2) * 3 : 0u, "%s lane %u", emu_arch_name(ARCH), l);
@@ -1052,12 +1059,8 @@ Test(mem, buffer_and_global_loads_to_lds)
 Test(mem, gfx950_dwordx4_loads_to_lds_use_16_byte_lane_stride)
 {
   gmem g;
-  gmem_init(&g);
-  snap *s = ll_xcalloc(1, sizeof *s);
-  emu_fault f;
-  ropts ro = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .mem = g.m, .kernarg = g.dka, .lds = 4096};
   /* only 16 lanes: 16 * 16 bytes = the 256-byte input */
-  int rc = run_src(EMU_GFX950,
+  snap *s = run_gmem(EMU_GFX950, &g,
                    "s_load_dwordx2 s[4:5], s[0:1], 0x0\n"
                    "s_waitcnt lgkmcnt(0)\n"
                    "s_mov_b64 s[8:9], s[4:5]\n"
@@ -1074,9 +1077,7 @@ Test(mem, gfx950_dwordx4_loads_to_lds_use_16_byte_lane_stride)
                    "ds_read_b128 v[4:7], v1\n"
                    "ds_read_b128 v[8:11], v1 offset:0x400\n"
                    "s_waitcnt lgkmcnt(0)\n"
-                   "s_endpgm\n",
-                   &ro, s, &f);
-  cr_assert_eq(rc, LL_EXIT_OK, "%s", f.msg);
+                   "s_endpgm\n");
   for (uint32_t l = 0; l < 16; l++)
     for (uint32_t k = 0; k < 4; k++) {
       cr_assert_eq(s->w[0].v[4 + k][l], 0x1000u + (4 * l + k) * 3, "lane %u dword %u", l, k);
@@ -2156,11 +2157,7 @@ Test(salu, scalar_store_atomics_vskip_gpr_idx)
 {
   BOTH {
     gmem g;
-    gmem_init(&g);
-    snap *s = ll_xcalloc(1, sizeof *s);
-    emu_fault f;
-    ropts ro = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .mem = g.m, .kernarg = g.dka};
-    int rc = run_src(ARCH,
+    snap *s = run_gmem(ARCH, &g,
                      "s_load_dwordx4 s[4:7], s[0:1], 0x0\n"
                      "s_waitcnt lgkmcnt(0)\n"
                      "s_mov_b32 s8, 0x1234\n"
@@ -2184,9 +2181,7 @@ Test(salu, scalar_store_atomics_vskip_gpr_idx)
                      "v_mov_b32 v4, v1\n"                         /* v[4+2] = v[1+2] */
                      "s_set_gpr_idx_off\n"
                      "v_mov_b32 v5, v2\n"
-                     "s_endpgm\n",
-                     &ro, s, &f);
-    cr_assert_eq(rc, LL_EXIT_OK, "%s: %s", emu_arch_name(ARCH), f.msg);
+                     "s_endpgm\n");
     cr_assert_eq(g.out[2], 0x1234u);
     cr_assert_eq(g.out[3], 0x5678u);
     cr_assert_eq(g.in[0], 0x1001u, "s_atomic_inc");
