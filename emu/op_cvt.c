@@ -124,22 +124,6 @@ static int cvt_pk_f8_f32(emu_wave *w, const emu_insn *in, bool bf8)
 int emu_op_v_cvt_pk_fp8_f32(emu_wave *w, const emu_insn *in) { return cvt_pk_f8_f32(w, in, false); }
 int emu_op_v_cvt_pk_bf8_f32(emu_wave *w, const emu_insn *in) { return cvt_pk_f8_f32(w, in, true); }
 
-/* v_cvt_pk_f16_f32 (gfx950): D = {f16(S1), f16(S0)}, round to nearest even */
-int emu_op_v_cvt_pk_f16_f32(emu_wave *w, const emu_insn *in)
-{
-  float A[EMU_LANES], B[EMU_LANES];
-  emu_srcf32(w, in, S0I, A);
-  emu_srcf32(w, in, S0I + 1, B);
-  uint32_t d[EMU_LANES];
-  bool dx10 = emu_dx10_clamp(w);
-  L64 {
-    float a = in->clamp ? emu_clampf(dx10, A[l]) : A[l], b = in->clamp ? emu_clampf(dx10, B[l]) : B[l];
-    d[l] = emu_f32_to_f16(a) | (uint32_t)emu_f32_to_f16(b) << 16;
-  }
-  emu_dst32(w, in, 0, d);
-  return EMU_OK;
-}
-
 /* v_cvt_off_f32_i4 (CDNA3 ISA): S0[3:0] as a signed 4-bit integer, divided by 16 (0x8 -> -0.5,
  * 0x7 -> 0.4375) */
 int emu_op_v_cvt_off_f32_i4(emu_wave *w, const emu_insn *in)
