@@ -458,7 +458,14 @@ static const char *apply_mods(emu_insn *in)
     else if (num && !strcmp(nm, "abid")) in->abid = (uint8_t)v;
     else if (num && !strcmp(nm, "blgp")) in->blgp = (uint8_t)v;
     else if (num && !strcmp(nm, "bitop3")) in->bitop3 = (uint8_t)v;
-    else if (m->form == EMU_MF_LIST && !strcmp(nm, "op_sel")) in->op_sel = listbits(m);
+    else if (m->form == EMU_MF_LIST && !strcmp(nm, "op_sel")) {
+      /* LLVM prints one entry per source and then the destination: with fewer than three sources
+       * the destination entry moves to bit 3, where emu_insn.op_sel keeps it */
+      in->op_sel = listbits(m);
+      int nsrc = in->nop - in->src0i;
+      if (m->nlist < 4 && m->nlist == nsrc + 1 && (in->op_sel >> nsrc & 1))
+        in->op_sel = (uint8_t)((in->op_sel & ~(1u << nsrc)) | 8u);
+    }
     else if (m->form == EMU_MF_LIST && !strcmp(nm, "op_sel_hi")) in->op_sel_hi = listbits(m), in->has_op_sel_hi = true;
     else if (m->form == EMU_MF_LIST && !strcmp(nm, "neg_lo")) in->neg_lo = listbits(m);
     else if (m->form == EMU_MF_LIST && !strcmp(nm, "neg_hi")) in->neg_hi = listbits(m);
@@ -724,6 +731,7 @@ static void finish_insn(emu_insn *in)
   }
   in->op = (uint16_t)op;
   in->flags = emu_ops_get((size_t)op)->flags;
+  in->src0i = (in->flags & EMU_F_CARRY) ? 2 : 1; /* apply_mods needs the source count */
   const char *why = apply_mods(in);
   if (why) {
     in->why = why;

@@ -654,6 +654,29 @@ static void init_wave(worker *W, emu_wg *g, emu_wave *w, uint32_t wi)
 }
 
 /* Run one wave until it ends, faults, reaches a barrier, or (if single) executes one step. */
+/* VSKIP (s_setvskip) skips vector instructions; VGPR indexing mode (s_set_gpr_idx_on) adds
+ * M0[7:0] to the VGPR operands M0[15:12] selects (SRC0, SRC1, SRC2, DST) of each vector
+ * instruction: run on a copy of the record with those register numbers moved (CDNA3 ISA "VGPR
+ * Indexing"). An index moving an operand past the VGPR file faults. */
+int emu_exec_special(emu_wave *w, const emu_insn *in, emu_obs_worker *ow)
+{
+  bool vector = (in->flags & (EMU_F_VALU | EMU_F_VOP3P | EMU_F_MFMA)) != 0 || (in->mnem[0] == 'v' && in->mnem[1] == '_');
+  if (!vector) return ow ? emu_obs_exec(ow, w, in) : in->fn(w, in);
+  if (w->vskip) return EMU_OK;
+  uint32_t m0 = w->s[EMU_S_M0], idx = m0 & 0xff, mode = m0 >> 12 & 15;
+  emu_insn c = *in;
+  for (int b = 0; b < 4; b++) {
+    if (!(mode >> b & 1)) continue;
+    int i = b == 3 ? 0 : in->src0i + b;
+    if (i >= c.nop || c.o[i].kind != EMU_OPK_VGPR) continue;
+    if (c.o[i].reg + idx + c.o[i].n > w->nv)
+      return emu_raise(w, in, "vgpr index out of range", -1, 0, "VGPR indexing moves v%u by %u past the %u VGPRs",
+                       (unsigned)c.o[i].reg, (unsigned)idx, (unsigned)w->nv);
+    c.o[i].reg = (uint16_t)(c.o[i].reg + idx);
+  }
+  return ow ? emu_obs_exec(ow, w, &c) : in->fn(w, &c);
+}
+
 static int run_wave(worker *W, emu_wave *w, bool single)
 {
   launch *L = W->L;
@@ -679,7 +702,9 @@ static int run_wave(worker *W, emu_wave *w, bool single)
     if (__builtin_expect(w->npend != 0, 0) && hazard_check(w, in) != EMU_OK) return EMU_FAULT;
     w->counts[w->ip]++; /* w->counts moves with the phase (s_ttracedata) */
     w->ip++;
-    int rc = __builtin_expect(ow != NULL, 0) ? emu_obs_exec(ow, w, in) : in->fn(w, in);
+    int rc = __builtin_expect(w->vskip | w->gpr_idx, 0) ? emu_exec_special(w, in, ow)
+             : __builtin_expect(ow != NULL, 0)              ? emu_obs_exec(ow, w, in)
+                                                            : in->fn(w, in);
     if (__builtin_expect(rc != EMU_OK, 0)) {
       if (rc == EMU_END) {
         w->state = 2;

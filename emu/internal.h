@@ -283,10 +283,17 @@ struct emu_wave {
   const emu_membuf *last;
   /* state */
   int state;                /* 0 running, 1 at barrier, 2 ended, 3 faulted */
+  bool vskip;               /* s_setvskip: vector instructions are skipped */
+  bool gpr_idx;             /* s_set_gpr_idx_on: VGPR indexing by M0 (emu_exec_indexed) */
   /* outstanding memory operations, oldest first (s_waitcnt validation, see emu_pend) */
   int npend;
   struct { uint8_t cnt; uint8_t kind; uint16_t reg, n; uint64_t pc; } pend[EMU_MAXPEND];
 };
+
+/* Execute `in` with VGPR indexing mode or VSKIP in effect, through the observer when one is
+ * attached (emu/exec.c; rare, off the hot path). */
+struct emu_obs_worker;
+int emu_exec_special(emu_wave *w, const emu_insn *in, struct emu_obs_worker *ow);
 
 /* Record a fault and return EMU_FAULT. kind is one of the emu_fault kinds; lane -1 if none. */
 int emu_raise(emu_wave *w, const emu_insn *in, const char *kind, int lane, uint64_t addr,

@@ -399,6 +399,105 @@ static int smem_load(emu_wave *w, const emu_insn *in, bool buffer)
 }
 int emu_op_s_load_dword(emu_wave *w, const emu_insn *in) { return smem_load(w, in, false); }
 int emu_op_s_buffer_load_dword(emu_wave *w, const emu_insn *in) { return smem_load(w, in, true); }
+/* Scalar stores and atomics (CDNA3 ISA "Scalar Memory Operations"): s_store_dword{,x2,x4} sdata,
+ * sbase, offset writes sdata at sbase + offset (the address rule of s_load above);
+ * s_buffer_store_* through a V#. s_atomic_inc/dec/add sdata, sbase, offset: MEM = f(MEM, sdata),
+ * the pre-op value returned into sdata with glc. Counted on lgkmcnt like the scalar loads. */
+static int smem_addr(emu_wave *w, const emu_insn *in, bool buffer, uint32_t n, uint64_t *addr)
+{
+  uint64_t base, limit = ~0ull;
+  if (buffer) {
+    uint32_t r0 = w->s[in->o[1].reg], r1 = w->s[in->o[1].reg + 1];
+    base = r0 | (uint64_t)(r1 & 0xffff) << 32;
+    limit = w->s[in->o[1].reg + 2];
+  } else {
+    base = emu_rd64s(w, in->o[1].reg);
+  }
+  uint64_t off = 0;
+  if (in->nop > 2) off = in->o[2].kind == EMU_OPK_SGPR ? w->s[in->o[2].reg] : (uint64_t)in->o[2].ival;
+  off += (uint64_t)(int64_t)in->offset;
+  if (buffer && off + n > limit)
+    return emu_raise(w, in, "out-of-bounds global access", -1, base + off,
+                     "scalar buffer access of %u bytes at offset %llu beyond num_records %llu", n,
+                     (unsigned long long)off, (unsigned long long)limit);
+  *addr = base + off;
+  return EMU_OK;
+}
+static int smem_store(emu_wave *w, const emu_insn *in, bool buffer)
+{
+  uint32_t n = in->o[0].n * 4u;
+  uint64_t a;
+  if (smem_addr(w, in, buffer, n, &a) != EMU_OK) return EMU_FAULT;
+  uint32_t *p = emu_gptr(w, in, a, n, 4, -1);
+  if (!p) return EMU_FAULT;
+  for (uint32_t i = 0; i < in->o[0].n; i++) p[i] = w->s[in->o[0].reg + i];
+  emu_pend(w, in, EMU_CNT_SMEM, -1);
+  return EMU_OK;
+}
+int emu_op_s_store_dword(emu_wave *w, const emu_insn *in) { return smem_store(w, in, false); }
+int emu_op_s_buffer_store_dword(emu_wave *w, const emu_insn *in) { return smem_store(w, in, true); }
+static int smem_atomic(emu_wave *w, const emu_insn *in, int op)
+{
+  uint64_t a;
+  if (smem_addr(w, in, false, 4, &a) != EMU_OK) return EMU_FAULT;
+  uint32_t *p = emu_gptr(w, in, a, 4, 4, -1);
+  if (!p) return EMU_FAULT;
+  uint32_t old = *p, d = w->s[in->o[0].reg];
+  *p = op == 0 ? (old >= d ? 0 : old + 1) : op == 1 ? ((old == 0 || old > d) ? d : old - 1) : old + d;
+  if (in->glc) {
+    w->s[in->o[0].reg] = old;
+    emu_pend(w, in, EMU_CNT_SMEM, 0);
+  } else {
+    emu_pend(w, in, EMU_CNT_SMEM, -1);
+  }
+  return EMU_OK;
+}
+int emu_op_s_atomic_inc(emu_wave *w, const emu_insn *in) { return smem_atomic(w, in, 0); }
+int emu_op_s_atomic_dec(emu_wave *w, const emu_insn *in) { return smem_atomic(w, in, 1); }
+int emu_op_s_atomic_add(emu_wave *w, const emu_insn *in) { return smem_atomic(w, in, 2); }
+
+/* s_setvskip S0, S1 (CDNA3 ISA SOPC): VSKIP = S0[S1[4:0]]; while set, vector instructions are
+ * skipped (the executor checks w->vskip). */
+int emu_op_s_setvskip(emu_wave *w, const emu_insn *in)
+{
+  w->vskip = emu_ssrc32(w, in, 0) >> (emu_ssrc32(w, in, 1) & 31) & 1;
+  return EMU_OK;
+}
+/* VGPR indexing mode (CDNA3 ISA "VGPR Indexing"): s_set_gpr_idx_on S0, mode sets M0[7:0] = S0[7:0]
+ * (the index) and M0[15:12] = mode (bit 0 SRC0, 1 SRC1, 2 SRC2, 3 DST) and turns the mode on;
+ * s_set_gpr_idx_off turns it off; _idx and _mode set one field. While on, each vector
+ * instruction's VGPR operands named by the mode bits are offset by the index (emu/exec.c). */
+static uint32_t gpr_idx_bits(const emu_insn *in, int i)
+{
+  if (in->o[i].kind == EMU_OPK_IMM || in->o[i].kind == EMU_OPK_LIT) return (uint32_t)in->o[i].ival & 15;
+  const char *t = in->text;
+  uint32_t m = 0;
+  if (strstr(t, "SRC0")) m |= 1;
+  if (strstr(t, "SRC1")) m |= 2;
+  if (strstr(t, "SRC2")) m |= 4;
+  if (strstr(t, "DST")) m |= 8;
+  return m;
+}
+int emu_op_s_set_gpr_idx_on(emu_wave *w, const emu_insn *in)
+{
+  uint32_t m0 = w->s[EMU_S_M0];
+  m0 = (m0 & ~0xf0ffu) | (emu_ssrc32(w, in, 0) & 0xff) | gpr_idx_bits(in, 1) << 12;
+  w->s[EMU_S_M0] = m0;
+  w->gpr_idx = true;
+  return EMU_OK;
+}
+int emu_op_s_set_gpr_idx_off(emu_wave *w, const emu_insn *in) { (void)in; w->gpr_idx = false; return EMU_OK; }
+int emu_op_s_set_gpr_idx_idx(emu_wave *w, const emu_insn *in)
+{
+  w->s[EMU_S_M0] = (w->s[EMU_S_M0] & ~0xffu) | (emu_ssrc32(w, in, 0) & 0xff);
+  return EMU_OK;
+}
+int emu_op_s_set_gpr_idx_mode(emu_wave *w, const emu_insn *in)
+{
+  w->s[EMU_S_M0] = (w->s[EMU_S_M0] & ~0xf000u) | gpr_idx_bits(in, 0) << 12;
+  return EMU_OK;
+}
+
 /* s_memtime / s_memrealtime: a 64-bit counter; the emulator has no clock, so it returns the number
  * of instructions this wave has left in its budget subtracted from the budget (monotonic). */
 int emu_op_s_memtime(emu_wave *w, const emu_insn *in)

@@ -59,6 +59,40 @@ uint16_t emu_f32_to_bf16(float f)
 }
 
 /* ---- family macros --------------------------------------------------------------------------*/
+/* Integer add/sub with the VOP3 clamp bit: the exact result saturated to the type's range,
+ * [0, 2^bits - 1] unsigned or [-2^(bits-1), 2^(bits-1) - 1] signed (CDNA3 ISA VOP3 "CLAMP":
+ * integer results saturate; LLVM hasIntClamp on gfx9). Without clamp the result wraps. 16-bit forms
+ * write through emu_dst16 (op_sel-capable v_add_i16/v_sub_i16 keep the other half; the VOP2 u16
+ * ops zero it, EMU_F_D16Z). */
+static inline uint32_t isat(int64_t r, int bits, bool sgn)
+{
+  int64_t lo = sgn ? -((int64_t)1 << (bits - 1)) : 0, hi = sgn ? ((int64_t)1 << (bits - 1)) - 1 : ((int64_t)1 << bits) - 1;
+  return (uint32_t)(r < lo ? lo : r > hi ? hi : r);
+}
+#define VOP_SAT(name, bits, sgn, expr)                                                             \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    uint32_t t0[EMU_LANES], t1[EMU_LANES], d[EMU_LANES];                                           \
+    uint16_t h0[EMU_LANES], h1[EMU_LANES], hd[EMU_LANES];                                          \
+    const uint32_t *A = t0, *B = t1;                                                               \
+    if (bits == 32) A = emu_src32(w, in, S0I, t0), B = emu_src32(w, in, S0I + 1, t1);               \
+    else {                                                                                         \
+      emu_src16(w, in, S0I, h0), emu_src16(w, in, S0I + 1, h1);                                    \
+      L64 t0[l] = h0[l], t1[l] = h1[l];                                                            \
+    }                                                                                              \
+    L64 {                                                                                          \
+      int64_t a = !(sgn) ? (int64_t)A[l] : bits == 32 ? (int32_t)A[l] : (int16_t)A[l];            \
+      int64_t b = !(sgn) ? (int64_t)B[l] : bits == 32 ? (int32_t)B[l] : (int16_t)B[l];            \
+      int64_t r = (expr);                                                                          \
+      d[l] = in->clamp ? isat(r, bits, sgn) : (uint32_t)r;                                         \
+      hd[l] = (uint16_t)d[l];                                                                      \
+    }                                                                                              \
+    if (bits == 32) emu_dst32(w, in, 0, d);                                                        \
+    else emu_dst16(w, in, 0, hd);                                                                  \
+    return EMU_OK;                                                                                 \
+  }
+#define VOP_USAT(name, bits, expr) VOP_SAT(name, bits, false, expr)
+
 static int int_clamp(emu_wave *w, const emu_insn *in)
 {
   return emu_raise(w, in, "unimplemented", -1, 0, "clamp on an integer VALU op is not implemented");
@@ -632,9 +666,9 @@ VOP_U2(v_and_b32, a & b)
 VOP_U2(v_or_b32, a | b)
 VOP_U2(v_xor_b32, a ^ b)
 VOP_U2(v_xnor_b32, ~(a ^ b))
-VOP_U2(v_add_u32, a + b)
-VOP_U2(v_sub_u32, a - b)
-VOP_U2(v_subrev_u32, b - a)
+VOP_USAT(v_add_u32, 32, a + b)
+VOP_USAT(v_sub_u32, 32, a - b)
+VOP_USAT(v_subrev_u32, 32, b - a)
 VOP_U2(v_bcnt_u32_b32, (uint32_t)__builtin_popcount(a) + b)
 VOP_U2(v_bfm_b32, ((1u << (a & 31)) - 1) << (b & 31))
 
@@ -709,18 +743,22 @@ int emu_op_v_madak_f32(emu_wave *w, const emu_insn *in)
 
 /* carry-out ops: operand 1 is the carry/borrow mask (vcc or an SGPR pair), operand 4 the carry-in
  * (CDNA3 ISA "V_ADD_CO_U32", "V_ADDC_CO_U32", "V_SUB_CO_U32", "V_SUBB_CO_U32") */
+/* With clamp, an add that carries out gives 0xffffffff and a sub that borrows gives 0 (the carry
+ * or borrow is still written): the unsigned saturation above. */
 #define VOP_CARRY(name, cin, expr, cout)                                                           \
   int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     uint32_t t0[EMU_LANES], t1[EMU_LANES], d[EMU_LANES];                                           \
     const uint32_t *A = emu_src32(w, in, 2, t0), *B = emu_src32(w, in, 3, t1);                     \
     uint64_t ci = (cin) ? emu_srcmask(w, in, 4) : 0, co = 0;                                       \
-    if (in->clamp) return int_clamp(w, in);                                                        \
+    bool sub = strstr(#name, "sub") != NULL;                                                       \
     L64 {                                                                                          \
       uint64_t a = A[l], b = B[l], c = ci >> l & 1;                                                \
       (void)c;                                                                                     \
       d[l] = (uint32_t)(expr);                                                                     \
-      co |= (uint64_t)(cout) << l;                                                                 \
+      bool cy = (cout);                                                                            \
+      if (in->clamp && cy) d[l] = sub ? 0u : 0xffffffffu;                                          \
+      co |= (uint64_t)cy << l;                                                                     \
     }                                                                                              \
     emu_dst32(w, in, 0, d);                                                                        \
     emu_dstmask(w, in, 1, co);                                                                     \
@@ -740,9 +778,13 @@ VOP_H2(v_subrev_f16, b - a)
 VOP_H2(v_mul_f16, a * b)
 VOP_H2(v_max_f16, emu_fmax_ieee(IEEE, a, b))
 VOP_H2(v_min_f16, emu_fmin_ieee(IEEE, a, b))
-VOP_W2(v_add_u16, a + b)
-VOP_W2(v_sub_u16, a - b)
-VOP_W2(v_subrev_u16, b - a)
+VOP_USAT(v_add_u16, 16, a + b)
+VOP_USAT(v_sub_u16, 16, a - b)
+VOP_USAT(v_subrev_u16, 16, b - a)
+VOP_SAT(v_add_i32, 32, true, a + b) /* VOP3 only on gfx9 */
+VOP_SAT(v_sub_i32, 32, true, a - b)
+VOP_SAT(v_add_i16, 16, true, a + b)
+VOP_SAT(v_sub_i16, 16, true, a - b)
 VOP_W2(v_mul_lo_u16, a * b)
 VOP_W2(v_lshlrev_b16, b << (a & 15))
 VOP_W2(v_lshrrev_b16, b >> (a & 15))

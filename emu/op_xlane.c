@@ -137,8 +137,10 @@ static int op_ds_swizzle_b32(emu_wave *w, const emu_insn *in)
  *   16: vdst rows 1 and 3 are exchanged with src0 rows 0 and 2 (row = 16 lanes)
  *   32: vdst lanes 32..63 are exchanged with src0 lanes 0..31
  * What a partial EXEC does to a lane pair is not documented publicly: EXEC must be all ones
- * (EXEC = 0 changes nothing, as for any VALU op); anything else faults naming the case, and so does
- * vdst == src0 (two writes to one register in an undocumented order). */
+ * (EXEC = 0 changes nothing, as for any VALU op); anything else faults naming the case.
+ * vdst == src0 (AMD's aiter kernels use `v_permlane32_swap_b32 v1, v1` to swap a register's
+ * halves): the lanes written through vdst (the partner lanes) and through src0 are disjoint, so
+ * the result is well defined: each taking-part lane gets its partner's old value. */
 static int permlane_swap(emu_wave *w, const emu_insn *in, int half)
 {
   uint64_t e = emu_exec(w);
@@ -149,9 +151,6 @@ static int permlane_swap(emu_wave *w, const emu_insn *in, int half)
                      half, (unsigned long long)e);
   if (in->o[1].kind != EMU_OPK_VGPR)
     return emu_raise(w, in, "unimplemented", -1, 0, "v_permlane%d_swap_b32 source that is not a VGPR", half);
-  if (in->o[0].reg == in->o[1].reg)
-    return emu_raise(w, in, "unimplemented", -1, 0,
-                     "v_permlane%d_swap_b32 with vdst == src0: which of the two writes stands is not documented", half);
   uint32_t *vd = emu_vreg(w, in, 0, 0), *vs = emu_vreg(w, in, 1, 0);
   uint32_t nd[EMU_LANES], ns[EMU_LANES];
   memcpy(nd, vd, sizeof nd);
@@ -162,6 +161,13 @@ static int permlane_swap(emu_wave *w, const emu_insn *in, int half)
     int p = l + half; /* partner lane in vdst */
     ns[l] = vd[p];
     nd[p] = vs[l];
+  }
+  if (vd == vs) { /* one register: src0-side lanes from ns, partner lanes from nd */
+    for (int l = 0; l < EMU_LANES; l++) {
+      bool src_side = half == 16 ? ((l >> 4) & 1) == 0 : l < 32;
+      vd[l] = src_side ? ns[l] : nd[l];
+    }
+    return EMU_OK;
   }
   memcpy(vs, ns, sizeof ns);
   memcpy(vd, nd, sizeof nd);

@@ -41,17 +41,18 @@ UNUSED static char *compile_src(const char *src, const char *arch, const char *e
 }
 
 /* Assembles hand-written AMDHSA assembly (the text `src`, or the file `path` when src is NULL) for
- * arch with llvm-mc-22 and links it with ld.lld-22 into a code object in a fresh temp dir;
- * returns the .co path. The way AMD's hand-written kernels are built. */
-UNUSED static char *assemble_co(const char *src, const char *path, const char *arch) {
+ * arch with llvm-mc-22 (extra: more llvm-mc flags, e.g. --defsym, or NULL) and links it with
+ * ld.lld-22 into a code object in a fresh temp dir; returns the .co path. The way AMD's
+ * hand-written kernels are built. */
+UNUSED static char *assemble_co(const char *src, const char *path, const char *arch, const char *extra) {
   char *dir = tmpdir();
   char *sp = ll_fmt("%s/k.s", dir), *op = ll_fmt("%s/k.o", dir), *co = ll_fmt("%s/k_%s.co", dir, arch);
   if (src) {
     ll_err e = {0};
     cr_assert(ll_write_file_atomic(sp, src, strlen(src), &e), "%s", e.msg);
   }
-  char *cmd = ll_fmt(LLVM_BIN "llvm-mc -triple=amdgcn-amd-amdhsa --mcpu=%s -filetype=obj -o %s %s && "
-                     LLVM_BIN "ld.lld -shared -o %s %s", arch, op, src ? sp : path, co, op);
+  char *cmd = ll_fmt(LLVM_BIN "llvm-mc -triple=amdgcn-amd-amdhsa --mcpu=%s %s -filetype=obj -o %s %s && "
+                     LLVM_BIN "ld.lld -shared -o %s %s", arch, extra ? extra : "", op, src ? sp : path, co, op);
   int rc = system(cmd);
   cr_assert_eq(rc, 0, "assembling/linking failed (%d): %s", rc, cmd);
   free(cmd), free(sp), free(op), free(dir);

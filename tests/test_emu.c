@@ -1007,6 +1007,19 @@ Test(mem, buffer_offen_and_out_of_range_reads_zero)
   free(s);
 }
 
+/* Run src on one wave with the gmem buffers (kernarg: in, out pointers) and 4 KiB of LDS; it must
+ * not fault. */
+static snap *run_gmem(emu_arch a, gmem *g, const char *src)
+{
+  gmem_init(g);
+  snap *s = ll_xcalloc(1, sizeof *s);
+  emu_fault f;
+  ropts ro = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .mem = g->m, .kernarg = g->dka, .lds = 4096};
+  int rc = run_src(a, src, &ro, s, &f);
+  cr_assert_eq(rc, LL_EXIT_OK, "%s: %s\n%s", emu_arch_name(a), f.msg, src);
+  return s;
+}
+
 /* Loads to LDS (CDNA4 ISA 9.1.9, 10.3): lane l's dword lands at M0 + offset + 4*l (16*l for
  * dwordx3/x4); the instruction offset moves both the memory and the LDS address. Read back with
  * ds_read. Buffer lanes failing the range check write 0. */
@@ -1014,11 +1027,7 @@ Test(mem, buffer_and_global_loads_to_lds)
 {
   BOTH {
     gmem g;
-    gmem_init(&g);
-    snap *s = ll_xcalloc(1, sizeof *s);
-    emu_fault f;
-    ropts ro = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .mem = g.m, .kernarg = g.dka, .lds = 4096};
-    int rc = run_src(ARCH,
+    snap *s = run_gmem(ARCH, &g,
                      "s_load_dwordx2 s[4:5], s[0:1], 0x0\n"
                      "s_waitcnt lgkmcnt(0)\n"
                      "s_mov_b64 s[8:9], s[4:5]\n"
@@ -1036,9 +1045,7 @@ Test(mem, buffer_and_global_loads_to_lds)
                      "ds_read_b32 v2, v1 offset:0x108\n"
                      "ds_read_b32 v3, v1 offset:0x404\n"
                      "s_waitcnt lgkmcnt(0)\n"
-                     "s_endpgm\n",
-                     &ro, s, &f);
-    cr_assert_eq(rc, LL_EXIT_OK, "%s: %s", emu_arch_name(ARCH), f.msg);
+                     "s_endpgm\n");
     for (uint32_t l = 0; l < 64; l++) {
       bool in_range = 4 * l + 8 + 4 <= 200; /* voffset + inst_offset + 4 bytes within num_records */
       cr_assert_eq(s->w[0].v[2][l], in_range ? 0x1000u + (l + 2) * 3 : 0u, "%s lane %u", emu_arch_name(ARCH), l);
@@ -1052,12 +1059,8 @@ Test(mem, buffer_and_global_loads_to_lds)
 Test(mem, gfx950_dwordx4_loads_to_lds_use_16_byte_lane_stride)
 {
   gmem g;
-  gmem_init(&g);
-  snap *s = ll_xcalloc(1, sizeof *s);
-  emu_fault f;
-  ropts ro = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .mem = g.m, .kernarg = g.dka, .lds = 4096};
   /* only 16 lanes: 16 * 16 bytes = the 256-byte input */
-  int rc = run_src(EMU_GFX950,
+  snap *s = run_gmem(EMU_GFX950, &g,
                    "s_load_dwordx2 s[4:5], s[0:1], 0x0\n"
                    "s_waitcnt lgkmcnt(0)\n"
                    "s_mov_b64 s[8:9], s[4:5]\n"
@@ -1074,9 +1077,7 @@ Test(mem, gfx950_dwordx4_loads_to_lds_use_16_byte_lane_stride)
                    "ds_read_b128 v[4:7], v1\n"
                    "ds_read_b128 v[8:11], v1 offset:0x400\n"
                    "s_waitcnt lgkmcnt(0)\n"
-                   "s_endpgm\n",
-                   &ro, s, &f);
-  cr_assert_eq(rc, LL_EXIT_OK, "%s", f.msg);
+                   "s_endpgm\n");
   for (uint32_t l = 0; l < 16; l++)
     for (uint32_t k = 0; k < 4; k++) {
       cr_assert_eq(s->w[0].v[4 + k][l], 0x1000u + (4 * l + k) * 3, "lane %u dword %u", l, k);
@@ -2146,6 +2147,53 @@ Test(valu, sin_cos_reduce_in_turns)
       cr_assert(fabs(sv[i] - rs) <= fabs(nextafterf((float)rs, INFINITY) - (float)rs), "sin(%g turns) = %a, math %a", x[i], sv[i], rs);
       cr_assert(fabs(cv[i] - rc) <= fabs(nextafterf((float)rc, INFINITY) - (float)rc), "cos(%g turns) = %a, math %a", x[i], cv[i], rc);
     }
+    free(s);
+  }
+}
+
+/* Scalar stores and atomics (CDNA3 ISA "Scalar Memory Operations"), VSKIP and VGPR indexing mode
+ * (CDNA3 ISA "VGPR Indexing": operands selected by M0[15:12] are offset by M0[7:0]). */
+Test(salu, scalar_store_atomics_vskip_gpr_idx)
+{
+  BOTH {
+    gmem g;
+    snap *s = run_gmem(ARCH, &g,
+                     "s_load_dwordx4 s[4:7], s[0:1], 0x0\n"
+                     "s_waitcnt lgkmcnt(0)\n"
+                     "s_mov_b32 s8, 0x1234\n"
+                     "s_mov_b32 s9, 0x5678\n"
+                     "s_store_dwordx2 s[8:9], s[6:7], 0x8\n"     /* out[2], out[3] */
+                     "s_mov_b32 s10, 0x1003\n"
+                     "s_atomic_inc s10, s[4:5], 0x0 glc\n"       /* in[0] = 0x1000 < 0x1003: +1, returns 0x1000 */
+                     "s_mov_b32 s11, 0x10\n"
+                     "s_atomic_dec s11, s[4:5], 0x4\n"           /* in[1] = 0x1003 > 0x10: becomes 0x10 */
+                     "s_waitcnt lgkmcnt(0)\n"
+                     "v_mov_b32 v1, 11\n"
+                     "v_mov_b32 v2, 22\n"
+                     "v_mov_b32 v3, 33\n"
+                     "v_mov_b32 v6, 0\n"                          /* allocates v6 (the indexed target) */
+                     "s_mov_b32 s12, 1\n"
+                     "s_setvskip s12, 0\n"                        /* VSKIP = bit 0 of 1: skip vector ops */
+                     "v_mov_b32 v1, 99\n"
+                     "s_setvskip 0, 0\n"
+                     "s_mov_b32 s13, 2\n"
+                     "s_set_gpr_idx_on s13, gpr_idx(SRC0,DST)\n"
+                     "v_mov_b32 v4, v1\n"                         /* v[4+2] = v[1+2] */
+                     "s_set_gpr_idx_off\n"
+                     "v_mov_b32 v5, v2\n"
+                     "s_endpgm\n");
+    cr_assert_eq(g.out[2], 0x1234u);
+    cr_assert_eq(g.out[3], 0x5678u);
+    cr_assert_eq(g.in[0], 0x1001u, "s_atomic_inc");
+    cr_assert_eq(s->w[0].s[10], 0x1000u, "s_atomic_inc glc returns the old value");
+    cr_assert_eq(g.in[1], 0x10u, "s_atomic_dec wraps to the data when above it");
+    for (int l = 0; l < 64; l += 9) {
+      cr_assert_eq(s->w[0].v[1][l], 11u, "v_mov_b32 skipped under VSKIP");
+      cr_assert_eq(s->w[0].v[6][l], 33u, "indexed: v6 = v3");
+      cr_assert_eq(s->w[0].v[4][l], 0u, "indexed: v4 untouched");
+      cr_assert_eq(s->w[0].v[5][l], 22u, "indexing off again");
+    }
+    emu_mem_free(g.m);
     free(s);
   }
 }

@@ -459,7 +459,7 @@ static const char lenient_src[] =
 
 static emu_codeobj *load_lenient(const char *arch, int cov, int minor, int segsize, char **path) {
   char *src = ll_fmt(lenient_src, cov, minor, segsize);
-  *path = assemble_co(src, NULL, arch);
+  *path = assemble_co(src, NULL, arch, NULL);
   free(src);
   return load_ok(*path);
 }
@@ -504,7 +504,7 @@ Test(emu_loader, metadata_major_other_than_1_stays_refused) {
   char *src = ll_fmt(lenient_src, 5, 0, 16), *at = strstr(src, "[ 1, 0 ]");
   cr_assert_not_null(at);
   at[2] = '2'; /* amdhsa.version [2, 0]: not the MessagePack metadata format lanelab reads */
-  char *p = assemble_co(src, NULL, "gfx950");
+  char *p = assemble_co(src, NULL, "gfx950", NULL);
   size_t n;
   uint8_t *b = ll_read_file(p, &n, NULL);
   expect_reject(b, n, "expected major 1", "metadata version [2, 0]");

@@ -1,0 +1,209 @@
+/* emu/op_cvt — conversions and small integer ops found in AMD's hand-written kernels (ROCm/aiter):
+ * fp8/bf8 <-> f32 (CDNA3 ISA "V_CVT_F32_FP8", "V_CVT_PK_FP8_F32"; CDNA4 ISA likewise), packed f16,
+ * int4 offset, packed u8, saturating integer adds (VOP3 clamp), sum of absolute differences,
+ * v_prng_b32 and v_dot2_f32_bf16 (gfx950).
+ *
+ * fp8 formats (as in emu/op_mfma.c): gfx942 uses the FNUZ encodings (fp8 = E4M3 bias 8, bf8 = E5M2
+ * bias 16, 0x80 the only NaN, no infinities, no -0); gfx950 the OCP ones (fp8 = E4M3FN bias 7,
+ * S.1111.111 NaN, no infinities; bf8 = E5M2 bias 15 with infinities). f32 -> fp8 rounds to nearest
+ * even; a NaN gives the format's NaN; a finite value beyond the largest finite code, or an
+ * infinity, gives NaN (FNUZ, OCP fp8) or infinity (OCP bf8): the non-saturating conversion
+ * (docs/emulator-choices.md "fp8 conversions"). */
+#include "emu/internal.h"
+
+#define L64 for (int l = 0; l < EMU_LANES; l++)
+#define S0I (in->src0i)
+
+typedef struct { int eb, mb, bias; bool fnuz, inf; } f8fmt;
+
+static f8fmt f8_format(emu_arch a, bool bf8)
+{
+  if (a == EMU_GFX942) return bf8 ? (f8fmt){5, 2, 16, true, false} : (f8fmt){4, 3, 8, true, false};
+  return bf8 ? (f8fmt){5, 2, 15, false, true} : (f8fmt){4, 3, 7, false, false};
+}
+
+static float f8_decode(f8fmt f, uint32_t c)
+{
+  c &= 0xff;
+  uint32_t s = c >> 7, e = (c >> f.mb) & ((1u << f.eb) - 1), m = c & ((1u << f.mb) - 1);
+  uint32_t emax = (1u << f.eb) - 1;
+  if (f.fnuz && c == 0x80) return NAN;
+  if (!f.fnuz && f.inf && e == emax) return m ? NAN : (s ? -INFINITY : INFINITY);
+  if (!f.fnuz && !f.inf && e == emax && m == (1u << f.mb) - 1) return NAN;
+  float v = e ? ldexpf(1.0f + (float)m / (float)(1u << f.mb), (int)e - f.bias)
+              : ldexpf((float)m / (float)(1u << f.mb), 1 - f.bias);
+  return s ? -v : v;
+}
+
+/* largest finite value of a format */
+static float f8_max(f8fmt f)
+{
+  int emax = (1 << f.eb) - 1;
+  if (f.fnuz) return ldexpf(2.0f - ldexpf(1.0f, -f.mb), emax - f.bias);        /* 240, 57344 */
+  if (f.inf) return ldexpf(2.0f - ldexpf(1.0f, -f.mb), emax - 1 - f.bias);     /* 57344 */
+  return ldexpf(2.0f - ldexpf(2.0f, -f.mb), emax - f.bias);                    /* 448 */
+}
+
+static uint32_t f8_nan(f8fmt f, uint32_t s) { return f.fnuz ? 0x80u : (s << 7) | 0x7fu; }
+
+static uint32_t f8_encode(f8fmt f, float x)
+{
+  uint32_t s = emu_u32f(x) >> 31;
+  if (x != x) return f8_nan(f, s);
+  float a = fabsf(x), mx = f8_max(f);
+  int emin = 1 - f.bias;
+  float v = 0;
+  if (!isinf(a) && a != 0) {
+    int e = ilogbf(a);
+    if (e < emin) e = emin;
+    float q = ldexpf(1.0f, e - f.mb);
+    v = nearbyintf(a / q) * q; /* exact scaling by a power of two; nearbyint rounds to even */
+  }
+  if (isinf(a) || v > mx) return f.inf ? (s << 7) | ((uint32_t)((1 << f.eb) - 1) << f.mb) : f8_nan(f, s);
+  if (v == 0) return f.fnuz ? 0u : s << 7; /* FNUZ has no -0 (0x80 is NaN) */
+  int e = ilogbf(v);
+  uint32_t code;
+  if (e < emin) code = (uint32_t)(v / ldexpf(1.0f, emin - f.mb)); /* subnormal */
+  else code = (uint32_t)(e + f.bias) << f.mb | ((uint32_t)(v / ldexpf(1.0f, e - f.mb)) & ((1u << f.mb) - 1));
+  return s << 7 | code;
+}
+
+/* v_cvt_f32_fp8/bf8: the byte SDWA src0_sel picks (byte 0 without SDWA). The VOP3 byte select
+ * (op_sel) is not modelled: it faults naming itself. */
+static int cvt_f32_f8(emu_wave *w, const emu_insn *in, bool bf8)
+{
+  if (in->enc != EMU_ENC_SDWA && in->op_sel)
+    return emu_raise(w, in, "unimplemented", -1, 0, "byte select through op_sel is not modelled");
+  uint32_t t[EMU_LANES];
+  const uint32_t *A = emu_src32(w, in, S0I, t); /* SDWA select already applied */
+  f8fmt f = f8_format(w->wg->arch, bf8);
+  float d[EMU_LANES];
+  L64 d[l] = f8_decode(f, A[l]);
+  emu_dstf32(w, in, 0, d);
+  return EMU_OK;
+}
+int emu_op_v_cvt_f32_fp8(emu_wave *w, const emu_insn *in) { return cvt_f32_f8(w, in, false); }
+int emu_op_v_cvt_f32_bf8(emu_wave *w, const emu_insn *in) { return cvt_f32_f8(w, in, true); }
+
+/* v_cvt_pk_f32_fp8/bf8 vdst[0:1], src: bytes 0 and 1 of the selected word (SDWA WORD_1: bytes 2, 3) */
+static int cvt_pk_f32_f8(emu_wave *w, const emu_insn *in, bool bf8)
+{
+  if (in->enc != EMU_ENC_SDWA && in->op_sel)
+    return emu_raise(w, in, "unimplemented", -1, 0, "word select through op_sel is not modelled");
+  uint32_t t[EMU_LANES];
+  const uint32_t *A = emu_src32(w, in, S0I, t);
+  f8fmt f = f8_format(w->wg->arch, bf8);
+  uint32_t lo[EMU_LANES], hi[EMU_LANES];
+  const uint32_t *e = emu_emask(w);
+  L64 lo[l] = emu_u32f(f8_decode(f, A[l])), hi[l] = emu_u32f(f8_decode(f, A[l] >> 8));
+  uint32_t *d0 = emu_vreg(w, in, 0, 0), *d1 = emu_vreg(w, in, 0, 1);
+  L64 if (e[l]) d0[l] = lo[l], d1[l] = hi[l];
+  return EMU_OK;
+}
+int emu_op_v_cvt_pk_f32_fp8(emu_wave *w, const emu_insn *in) { return cvt_pk_f32_f8(w, in, false); }
+int emu_op_v_cvt_pk_f32_bf8(emu_wave *w, const emu_insn *in) { return cvt_pk_f32_f8(w, in, true); }
+
+/* v_cvt_pk_fp8/bf8_f32 vdst, src0, src1: {f8(src1), f8(src0)} into word 0 of vdst, or word 1 with
+ * op_sel[3]; the other word is kept. */
+static int cvt_pk_f8_f32(emu_wave *w, const emu_insn *in, bool bf8)
+{
+  float A[EMU_LANES], B[EMU_LANES];
+  emu_srcf32(w, in, S0I, A);
+  emu_srcf32(w, in, S0I + 1, B);
+  f8fmt f = f8_format(w->wg->arch, bf8);
+  const uint32_t *old = emu_vreg(w, in, 0, 0);
+  bool hiw = in->op_sel & 8;
+  uint32_t d[EMU_LANES];
+  L64 {
+    uint32_t p = f8_encode(f, A[l]) | f8_encode(f, B[l]) << 8;
+    d[l] = hiw ? (old[l] & 0xffffu) | p << 16 : (old[l] & 0xffff0000u) | p;
+  }
+  emu_dst32(w, in, 0, d);
+  return EMU_OK;
+}
+int emu_op_v_cvt_pk_fp8_f32(emu_wave *w, const emu_insn *in) { return cvt_pk_f8_f32(w, in, false); }
+int emu_op_v_cvt_pk_bf8_f32(emu_wave *w, const emu_insn *in) { return cvt_pk_f8_f32(w, in, true); }
+
+/* v_cvt_off_f32_i4 (CDNA3 ISA): S0[3:0] as a signed 4-bit integer, divided by 16 (0x8 -> -0.5,
+ * 0x7 -> 0.4375) */
+int emu_op_v_cvt_off_f32_i4(emu_wave *w, const emu_insn *in)
+{
+  uint32_t t[EMU_LANES];
+  const uint32_t *A = emu_src32(w, in, S0I, t);
+  float d[EMU_LANES];
+  L64 d[l] = (float)((int32_t)(A[l] << 28) >> 28) * 0.0625f;
+  emu_dstf32(w, in, 0, d);
+  return EMU_OK;
+}
+
+/* v_cvt_pk_u8_f32 vdst, f32, sel, prev (CDNA3 ISA): byte sel[1:0] of prev replaced by the f32
+ * rounded to nearest even and saturated to [0, 255] (NaN -> 0) */
+int emu_op_v_cvt_pk_u8_f32(emu_wave *w, const emu_insn *in)
+{
+  float A[EMU_LANES];
+  uint32_t t1[EMU_LANES], t2[EMU_LANES], d[EMU_LANES];
+  emu_srcf32(w, in, S0I, A);
+  const uint32_t *S = emu_src32(w, in, S0I + 1, t1), *P = emu_src32(w, in, S0I + 2, t2);
+  L64 {
+    float r = nearbyintf(A[l]);
+    uint32_t u = r != r || r <= 0 ? 0u : r >= 255 ? 255u : (uint32_t)r;
+    unsigned sh = 8 * (S[l] & 3);
+    d[l] = (P[l] & ~(0xffu << sh)) | u << sh;
+  }
+  emu_dst32(w, in, 0, d);
+  return EMU_OK;
+}
+
+/* v_sad_* (CDNA3 ISA): sum of absolute differences plus S2 */
+#define SAD(name, expr)                                                                            \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    uint32_t t0[EMU_LANES], t1[EMU_LANES], t2[EMU_LANES], d[EMU_LANES];                            \
+    const uint32_t *A = emu_src32(w, in, S0I, t0), *B = emu_src32(w, in, S0I + 1, t1),             \
+                   *C = emu_src32(w, in, S0I + 2, t2);                                              \
+    if (in->clamp) return emu_raise(w, in, "unimplemented", -1, 0, "clamp on v_sad_* is not modelled"); \
+    L64 { uint32_t a = A[l], b = B[l], c = C[l]; d[l] = (expr); }                                  \
+    emu_dst32(w, in, 0, d);                                                                        \
+    return EMU_OK;                                                                                 \
+  }
+static inline uint32_t absd(uint32_t a, uint32_t b) { return a > b ? a - b : b - a; }
+static inline uint32_t sad8(uint32_t a, uint32_t b)
+{
+  uint32_t s = 0;
+  for (int i = 0; i < 4; i++) s += absd(a >> 8 * i & 0xff, b >> 8 * i & 0xff);
+  return s;
+}
+SAD(v_sad_u8, sad8(a, b) + c)
+SAD(v_sad_hi_u8, (sad8(a, b) << 16) + c)
+SAD(v_sad_u16, absd(a & 0xffff, b & 0xffff) + absd(a >> 16, b >> 16) + c)
+SAD(v_sad_u32, absd(a, b) + c)
+
+/* v_prng_b32 (gfx950, CDNA4 ISA): one step of a 32-bit LFSR, D = (S0 << 1) ^ (S0[31] ? 197 : 0) */
+int emu_op_v_prng_b32(emu_wave *w, const emu_insn *in)
+{
+  uint32_t t[EMU_LANES], d[EMU_LANES];
+  const uint32_t *A = emu_src32(w, in, S0I, t);
+  L64 d[l] = (A[l] << 1) ^ ((A[l] >> 31) ? 197u : 0u);
+  emu_dst32(w, in, 0, d);
+  return EMU_OK;
+}
+
+/* v_dot2_f32_bf16 (gfx950): D = a.lo*b.lo + a.hi*b.hi + c, the bf16 products exact in double,
+ * one rounding to f32 (as v_dot2_f32_f16, docs/emulator-choices.md) */
+int emu_op_v_dot2_f32_bf16(emu_wave *w, const emu_insn *in)
+{
+  uint16_t al[EMU_LANES], ah[EMU_LANES], bl[EMU_LANES], bh[EMU_LANES];
+  float C[EMU_LANES], d[EMU_LANES];
+  emu_srcpk(w, in, 1, true, al, ah);
+  emu_srcpk(w, in, 2, true, bl, bh);
+  emu_srcf32(w, in, 3, C);
+  bool dx10 = emu_dx10_clamp(w);
+  L64 {
+    double r = (double)emu_bf16_to_f32(al[l]) * emu_bf16_to_f32(bl[l]) +
+               (double)emu_bf16_to_f32(ah[l]) * emu_bf16_to_f32(bh[l]) + C[l];
+    float f = (float)r;
+    d[l] = in->clamp ? emu_clampf(dx10, f) : f;
+  }
+  emu_dst32(w, in, 0, (const uint32_t *)(const void *)d);
+  return EMU_OK;
+}

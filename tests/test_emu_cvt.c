@@ -1,0 +1,237 @@
+/* tests/test_emu_cvt — instructions AMD's hand-written kernels use that clang rarely emits
+ * (emu/op_cvt.c, the integer clamp in emu/op_valu.c): fp8/bf8 conversions on both arches, packed
+ * f16/u8, int4 offset, saturating adds, v_sad_*, v_prng_b32, v_dot2_f32_bf16. Each snippet is
+ * assembled by llvm-mc-22 and run on a hand-built wave (tests/emu_snippets/snippet.h). Expected
+ * values come from the formats' definitions and the ISA's formulas written here. */
+#include <math.h>
+
+#include "tests/emu_snippets/snippet.h"
+
+static uint32_t fb(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static float bf(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+
+/* fp8 formats (CDNA3 ISA: FNUZ on gfx942; CDNA4 ISA: OCP on gfx950): value of code c, NaN if none */
+static double ref_f8(emu_arch a, bool bf8, unsigned c)
+{
+  int eb = bf8 ? 5 : 4, mb = bf8 ? 2 : 3;
+  int bias = a == EMU_GFX942 ? (bf8 ? 16 : 8) : (bf8 ? 15 : 7);
+  unsigned s = c >> 7, e = (c >> mb) & ((1u << eb) - 1), m = c & ((1u << mb) - 1);
+  if (a == EMU_GFX942 && c == 0x80) return NAN;
+  if (a == EMU_GFX950 && bf8 && e == 31) return m ? NAN : (s ? -INFINITY : INFINITY);
+  if (a == EMU_GFX950 && !bf8 && e == 15 && m == 7) return NAN;
+  double v = e ? ldexp(1.0 + m / (double)(1 << mb), (int)e - bias) : ldexp(m / (double)(1 << mb), 1 - bias);
+  return s ? -v : v;
+}
+
+/* decode of every byte: v_cvt_f32_fp8/bf8 (byte 0 and SDWA BYTE_2) and v_cvt_pk_f32_fp8/bf8 */
+static void decode_all(emu_arch a, bool bf8)
+{
+  const char *t = bf8 ? "bf8" : "fp8";
+  char *src = ll_fmt("v_cvt_f32_%s v4, v1\nv_cvt_f32_%s_sdwa v5, v2 src0_sel:BYTE_2\nv_cvt_pk_f32_%s v[6:7], v1\n"
+                     "v_cvt_pk_f32_%s_sdwa v[8:9], v2 src0_sel:WORD_1\n", t, t, t, t);
+  for (unsigned base = 0; base < 256; base += 64) {
+    snip *s = sn_new(a, src);
+    for (int l = 0; l < 64; l++) {
+      unsigned c = base + (unsigned)l, c2 = (c + 77) & 0xff;
+      sn_v(s, 1)[l] = c | c2 << 8 | 0xabcd0000u;
+      sn_v(s, 2)[l] = 0x1234u | c << 16 | c2 << 24;
+    }
+    cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+    for (int l = 0; l < 64; l++) {
+      unsigned c = base + (unsigned)l, c2 = (c + 77) & 0xff;
+      double want = ref_f8(a, bf8, c), want2 = ref_f8(a, bf8, c2);
+      float got[4] = {bf(sn_v(s, 4)[l]), bf(sn_v(s, 5)[l]), bf(sn_v(s, 6)[l]), bf(sn_v(s, 8)[l])};
+      for (int k = 0; k < 4; k++)
+        cr_assert(isnan(want) ? isnan(got[k]) : got[k] == (float)want, "%s %s code 0x%02x form %d: %a, want %a",
+                  emu_arch_name(a), t, c, k, got[k], want);
+      float g7 = bf(sn_v(s, 7)[l]), g9 = bf(sn_v(s, 9)[l]);
+      cr_assert(isnan(want2) ? isnan(g7) && isnan(g9) : g7 == (float)want2 && g9 == (float)want2,
+                "%s %s pk high byte 0x%02x", emu_arch_name(a), t, c2);
+    }
+    sn_free(s);
+  }
+  free(src);
+}
+
+Test(emu_cvt, fp8_bf8_to_f32_every_code_both_arches)
+{
+  for (int a = 0; a < EMU_NARCH; a++) {
+    decode_all((emu_arch)a, false);
+    decode_all((emu_arch)a, true);
+  }
+}
+
+/* f32 -> fp8/bf8: every finite code's value converts back to that code; the midpoint of two
+ * neighbouring codes goes to the one with the even mantissa; beyond the largest finite value
+ * gives NaN (or inf for OCP bf8); op_sel:[0,0,1] fills the high word and keeps the low one. */
+static void encode_case(emu_arch a, bool bf8)
+{
+  const char *t = bf8 ? "bf8" : "fp8";
+  char *src = ll_fmt("v_cvt_pk_%s_f32 v3, v1, v2\nv_cvt_pk_%s_f32 v4, v1, v2 op_sel:[0,0,1]\n", t, t);
+  double maxv = 0;
+  for (unsigned c = 0; c < 128; c++) {
+    double v = ref_f8(a, bf8, c);
+    if (!isnan(v) && !isinf(v) && v > maxv) maxv = v;
+  }
+  for (unsigned base = 0; base < 256; base += 64) {
+    snip *s = sn_new(a, src);
+    for (int l = 0; l < 64; l++) {
+      unsigned c = base + (unsigned)l;
+      double v = ref_f8(a, bf8, c);
+      sn_v(s, 1)[l] = fb((float)v);
+      unsigned n = (c & 0x7f) + 1; /* midpoint towards the next code of the same sign */
+      double vn = ref_f8(a, bf8, (c & 0x80) | n);
+      sn_v(s, 2)[l] = (n < 128 && !isnan(v) && !isnan(vn) && !isinf(vn)) ? fb((float)((v + vn) / 2)) : fb((float)v);
+      sn_v(s, 4)[l] = 0x5a5a5a5au;
+    }
+    cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+    for (int l = 0; l < 64; l++) {
+      unsigned c = base + (unsigned)l, lo = sn_v(s, 3)[l] & 0xff, hi = sn_v(s, 3)[l] >> 8 & 0xff;
+      double v = ref_f8(a, bf8, c);
+      if (isnan(v)) {
+        cr_assert(isnan(ref_f8(a, bf8, lo)), "%s %s NaN -> 0x%02x", emu_arch_name(a), t, lo);
+        continue;
+      }
+      cr_assert_eq(lo, c, "%s %s value %a -> 0x%02x, want 0x%02x", emu_arch_name(a), t, v, lo, c);
+      unsigned n = (c & 0x7f) + 1;
+      double vn = ref_f8(a, bf8, (c & 0x80) | n);
+      if (n < 128 && !isnan(vn) && !isinf(vn)) {
+        unsigned want = (c & 1) == 0 ? c : (c & 0x80) | n; /* ties to the even code */
+        cr_assert_eq(hi, want, "%s %s midpoint of 0x%02x and 0x%02x -> 0x%02x", emu_arch_name(a), t, c, (c & 0x80) | n, hi);
+      }
+      cr_assert_eq(sn_v(s, 4)[l] & 0xffff, 0x5a5au, "op_sel:[0,0,1] keeps the low word");
+      cr_assert_eq(sn_v(s, 4)[l] >> 16, sn_v(s, 3)[l] & 0xffff, "op_sel:[0,0,1] writes the high word");
+    }
+    sn_free(s);
+  }
+  /* overflow: twice the largest finite value */
+  snip *s = sn_new(a, src);
+  for (int l = 0; l < 64; l++) sn_v(s, 1)[l] = fb((float)(2 * maxv)), sn_v(s, 2)[l] = fb((float)(-2 * maxv));
+  cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+  double o = ref_f8(a, bf8, sn_v(s, 3)[0] & 0xff), on = ref_f8(a, bf8, sn_v(s, 3)[0] >> 8 & 0xff);
+  if (a == EMU_GFX950 && bf8) cr_assert(isinf(o) && o > 0 && isinf(on) && on < 0, "OCP bf8 overflows to inf");
+  else cr_assert(isnan(o) && isnan(on), "%s %s overflow gives NaN", emu_arch_name(a), t);
+  sn_free(s);
+  free(src);
+}
+
+Test(emu_cvt, f32_to_fp8_bf8_round_to_nearest_even_both_arches)
+{
+  for (int a = 0; a < EMU_NARCH; a++) {
+    encode_case((emu_arch)a, false);
+    encode_case((emu_arch)a, true);
+  }
+}
+
+Test(emu_cvt, pk_f16_off_i4_pk_u8)
+{
+  /* v_cvt_off_f32_i4 and v_cvt_pk_u8_f32 exist on both; v_cvt_pk_f16_f32 on gfx950 only */
+  for (int a = 0; a < EMU_NARCH; a++) {
+    bool g950 = a == EMU_GFX950;
+    snip *s = sn_new((emu_arch)a, g950 ? "v_cvt_off_f32_i4 v3, v1\nv_cvt_pk_u8_f32 v4, v2, v1, v5\nv_cvt_pk_f16_f32 v6, v2, v7\n"
+                                       : "v_cvt_off_f32_i4 v3, v1\nv_cvt_pk_u8_f32 v4, v2, v1, v5\n");
+    static const float fin[] = {-3.0f, 0.4f, 0.5f, 1.5f, 2.5f, 254.6f, 300.0f, NAN};
+    for (int l = 0; l < 64; l++) {
+      sn_v(s, 1)[l] = (uint32_t)l * 0x11u; /* low nibble l % 16, byte select l & 3 */
+      sn_v(s, 2)[l] = fb(fin[l % 8]);
+      sn_v(s, 5)[l] = 0x11223344u;
+      sn_v(s, 7)[l] = fb(1.0f / 3.0f);
+    }
+    cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+    for (int l = 0; l < 64; l++) {
+      int n = l % 16;
+      float want = (float)(n >= 8 ? n - 16 : n) / 16.0f; /* signed int4 / 16 */
+      cr_assert_eq(bf(sn_v(s, 3)[l]), want, "cvt_off_f32_i4 lane %d", l);
+      float x = fin[l % 8];
+      double r = isnan(x) ? 0 : nearbyint(x); /* RNE: 0.5 -> 0, 1.5 -> 2, 2.5 -> 2 */
+      uint32_t u = r < 0 ? 0 : r > 255 ? 255 : (uint32_t)r;
+      unsigned sh = 8 * ((uint32_t)l * 0x11u & 3);
+      cr_assert_eq(sn_v(s, 4)[l], (0x11223344u & ~(0xffu << sh)) | u << sh, "cvt_pk_u8_f32 lane %d", l);
+      if (g950) {
+        uint32_t d = sn_v(s, 6)[l];
+        float lo = bf(sn_v(s, 2)[l]);
+        /* 1/3 in f16 round to nearest even: 0x3555; the low half is the f16 of src0 */
+        cr_assert_eq(d >> 16, 0x3555u, "pk_f16 high = f16(1/3)");
+        if (!isnan(lo)) { /* f16 round to nearest even: quantum 2^(floor(log2|x|) - 10) for normal x */
+          double q = ldexp(1.0, ilogb(lo) - 10), want16 = nearbyint(lo / q) * q;
+          cr_assert_eq((double)emu_f16_to_f32((uint16_t)d), want16, "pk_f16 low lane %d: %a", l, lo);
+        } else {
+          cr_assert((d & 0x7c00) == 0x7c00 && (d & 0x3ff), "pk_f16 of NaN is NaN");
+        }
+      }
+    }
+    sn_free(s);
+  }
+}
+
+Test(emu_cvt, saturating_integer_adds_with_clamp)
+{
+  for (int a = 0; a < EMU_NARCH; a++) {
+    snip *s = sn_new((emu_arch)a,
+                     "v_add_i32 v3, v1, v2 clamp\nv_sub_i32 v4, v1, v2 clamp\nv_add_i32 v5, v1, v2\n"
+                     "v_add_u32_e64 v6, v1, v2 clamp\nv_sub_u32_e64 v7, v1, v2 clamp\n"
+                     "v_add_co_u32_e64 v8, s[10:11], v1, v2 clamp\nv_sub_co_u32_e64 v9, s[12:13], v1, v2 clamp\n"
+                     "v_add_u16_e64 v10, v1, v2 clamp\nv_add_i16 v11, v1, v2 clamp\n");
+    static const uint32_t A[] = {0x7ffffff0u, 0x80000010u, 5u, 0xfffffffeu, 0x7ff0u, 0x8010u};
+    static const uint32_t B[] = {0x20u, 0x20u, 7u, 3u, 0x20u, 0xffe0u};
+    for (int l = 0; l < 64; l++) sn_v(s, 1)[l] = A[l % 6], sn_v(s, 2)[l] = B[l % 6], sn_v(s, 11)[l] = 0xdead0000u;
+    cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+    for (int l = 0; l < 64; l++) {
+      int64_t x = (int32_t)A[l % 6], y = (int32_t)B[l % 6];
+      int64_t sa = x + y, ss = x - y;
+      sa = sa > INT32_MAX ? INT32_MAX : sa < INT32_MIN ? INT32_MIN : sa;
+      ss = ss > INT32_MAX ? INT32_MAX : ss < INT32_MIN ? INT32_MIN : ss;
+      uint64_t ua = (uint64_t)A[l % 6] + B[l % 6];
+      int64_t us = (int64_t)A[l % 6] - B[l % 6];
+      cr_assert_eq(sn_v(s, 3)[l], (uint32_t)sa, "v_add_i32 clamp lane %d", l);
+      cr_assert_eq(sn_v(s, 4)[l], (uint32_t)ss, "v_sub_i32 clamp lane %d", l);
+      cr_assert_eq(sn_v(s, 5)[l], A[l % 6] + B[l % 6], "v_add_i32 wraps without clamp");
+      cr_assert_eq(sn_v(s, 6)[l], ua > 0xffffffffu ? 0xffffffffu : (uint32_t)ua, "v_add_u32 clamp lane %d", l);
+      cr_assert_eq(sn_v(s, 7)[l], us < 0 ? 0u : (uint32_t)us, "v_sub_u32 clamp lane %d", l);
+      cr_assert_eq(sn_v(s, 8)[l], ua > 0xffffffffu ? 0xffffffffu : (uint32_t)ua, "v_add_co_u32 clamp");
+      cr_assert_eq(sn_v(s, 9)[l], us < 0 ? 0u : (uint32_t)us, "v_sub_co_u32 clamp");
+      uint32_t u16 = (A[l % 6] & 0xffff) + (B[l % 6] & 0xffff);
+      cr_assert_eq(sn_v(s, 10)[l] & 0xffff, u16 > 0xffff ? 0xffffu : u16, "v_add_u16 clamp lane %d", l);
+      int32_t i16 = (int16_t)A[l % 6] + (int16_t)B[l % 6];
+      i16 = i16 > 32767 ? 32767 : i16 < -32768 ? -32768 : i16;
+      cr_assert_eq(sn_v(s, 11)[l], 0xdead0000u | ((uint32_t)i16 & 0xffff), "v_add_i16 clamp keeps the high half, lane %d", l);
+    }
+    sn_free(s);
+  }
+}
+
+Test(emu_cvt, sad_prng_dot2_bf16)
+{
+  for (int a = 0; a < EMU_NARCH; a++) {
+    bool g950 = a == EMU_GFX950;
+    snip *s = sn_new((emu_arch)a, g950 ? "v_sad_u8 v4, v1, v2, v3\nv_sad_hi_u8 v5, v1, v2, v3\nv_sad_u16 v6, v1, v2, v3\n"
+                                         "v_sad_u32 v7, v1, v2, v3\nv_prng_b32 v8, v1\nv_dot2_f32_bf16 v9, v1, v2, v10\n"
+                                       : "v_sad_u8 v4, v1, v2, v3\nv_sad_hi_u8 v5, v1, v2, v3\nv_sad_u16 v6, v1, v2, v3\n"
+                                         "v_sad_u32 v7, v1, v2, v3\n");
+    uint32_t st = 7;
+    for (int l = 0; l < 64; l++) {
+      sn_v(s, 1)[l] = sn_rand(&st) & 0x7f7f7f7fu; /* bf16 halves finite */
+      sn_v(s, 2)[l] = sn_rand(&st) & 0x3f7f3f7fu;
+      sn_v(s, 3)[l] = sn_rand(&st) & 0xffff;
+      sn_v(s, 10)[l] = fb(0.25f);
+    }
+    uint32_t x[64], y[64], z[64];
+    memcpy(x, sn_v(s, 1), sizeof x), memcpy(y, sn_v(s, 2), sizeof y), memcpy(z, sn_v(s, 3), sizeof z);
+    cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+    for (int l = 0; l < 64; l++) {
+      uint32_t s8 = 0;
+      for (int k = 0; k < 4; k++) s8 += (uint32_t)abs((int)(x[l] >> 8 * k & 0xff) - (int)(y[l] >> 8 * k & 0xff));
+      uint32_t s16 = (uint32_t)abs((int)(x[l] & 0xffff) - (int)(y[l] & 0xffff)) + (uint32_t)abs((int)(x[l] >> 16) - (int)(y[l] >> 16));
+      cr_assert_eq(sn_v(s, 4)[l], s8 + z[l]);
+      cr_assert_eq(sn_v(s, 5)[l], (s8 << 16) + z[l]);
+      cr_assert_eq(sn_v(s, 6)[l], s16 + z[l]);
+      cr_assert_eq(sn_v(s, 7)[l], (x[l] > y[l] ? x[l] - y[l] : y[l] - x[l]) + z[l]);
+      if (g950) {
+        cr_assert_eq(sn_v(s, 8)[l], (x[l] << 1) ^ ((x[l] >> 31) ? 197u : 0u), "v_prng_b32 LFSR step");
+        double d = (double)bf(x[l] << 16) * bf(y[l] << 16) + (double)bf(x[l] & 0xffff0000u) * bf(y[l] & 0xffff0000u) + 0.25;
+        cr_assert_eq(bf(sn_v(s, 9)[l]), (float)d, "v_dot2_f32_bf16 lane %d", l);
+      }
+    }
+    sn_free(s);
+  }
+}
