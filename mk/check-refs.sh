@@ -3,7 +3,7 @@
 # absolute path into a developer's tree, a notes folder kept beside the repository, or a bare
 # NAME.md (or docs/NAME.md) that is not in the repository, looked up from the root and from the
 # citing file's folder. Paths under folders the repository does not have (generated outputs such
-# as tables/x.md) and URLs are not citations. Facts the code relies on live in docs/.
+# as tables/x.md, or anything under build/) and URLs are not citations. Facts the code relies on live in docs/.
 # usage: mk/check-refs.sh [ROOT]   (default: the repository this script is in)
 set -u
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -28,6 +28,7 @@ while IFS=: read -r f line ref; do
   case "$ref" in http*|*://*|[%\$\}\*]*) continue ;; esac
   ref=${ref#./}
   case "$ref" in
+    build/*) continue ;; # generated output (build/ is never committed), not a citation
     /*) [ -e "$ref" ] || [ -e "${ref#/}" ] && continue ;;
     */*) top=${ref%%/*}; [ -d "$top" ] || [ -d "$(dirname "$f")/$top" ] || continue
          [ -e "$ref" ] || [ -e "$(dirname "$f")/$ref" ] && continue ;;
