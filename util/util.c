@@ -90,7 +90,7 @@ static void buf_reserve(ll_buf *b, size_t extra) {
 }
 void ll_buf_put(ll_buf *b, const void *p, size_t n) {
   buf_reserve(b, n);
-  memcpy(b->data + b->len, p, n);
+  if (n) memcpy(b->data + b->len, p, n); /* memcpy(dst, NULL, 0) is undefined (UBSan) */
   b->len += n;
   b->data[b->len] = 0;
 }
