@@ -31,6 +31,17 @@ echo "== verify --arch all --shapes quick"
 "$build/lanelab" verify --arch all --shapes quick --build "$build"
 rc=$?
 if [ $rc -eq 0 ]; then pass=$((pass+1)); else fail=$((fail+1)); failed+=("verify (exit $rc)"); fi
-[ ${#failed[@]} -gt 0 ] && printf 'failed: %s\n' "${failed[@]}"
+# CI shows only the tail of this output: name each failing test and its first assertion here,
+# at the end, so a failure elsewhere can be understood from the tail alone.
+if [ ${#failed[@]} -gt 0 ]; then
+  for f in "${failed[@]}"; do
+    name=${f%% *}
+    [ -f "$res/$name.tap" ] || continue
+    awk -v s="$name" '/^not ok/ { n++; if (n <= 3) { sub(/^not ok - /, ""); print s ": FAILED " $0; want = 2 } next }
+         want > 0 && /Assertion|^ *- .*:[0-9]+:/ { gsub(/^ +/, ""); print s ":   " substr($0, 1, 300); want-- }
+         END { if (n > 3) print s ": ... and " n - 3 " more failing tests (see " s ".tap)" }' "$res/$name.tap"
+  done
+  printf 'failed: %s\n' "${failed[@]}"
+fi
 echo "suites: $pass passed, $fail failed"
 [ $fail -eq 0 ]
