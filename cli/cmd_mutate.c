@@ -1,5 +1,6 @@
 /* cli/cmd_mutate — `lanelab mutate [--arch gfx942|gfx950|all] [--max N] [--shard I/N]
- * [--random N] [--seed S] [--file PATH] [--list] [--report] [--retry] [--build DIR] [--root DIR]`:
+ * [--random N] [--seed S] [--file PATH] [--only LIST] [--list] [--report] [--retry] [--build DIR]
+ * [--root DIR]`:
  * source-level mutation testing of the production kernels (verify/mutate.h). */
 #include <getopt.h>
 #include <stdlib.h>
@@ -10,7 +11,7 @@
 
 static void usage_line(FILE *f) {
   fprintf(f, "usage: lanelab mutate [--arch gfx942|gfx950|all] [--max N] [--shard I/N] [--random N] [--seed S]\n"
-             "                      [--file PATH] [--list] [--report] [--retry] [--build DIR] [--root DIR]\n");
+             "                      [--file PATH] [--only LIST] [--list] [--report] [--retry] [--build DIR] [--root DIR]\n");
 }
 
 static uint64_t num(const char *opt, const char *v, uint64_t lo, uint64_t hi) {
@@ -21,13 +22,37 @@ static uint64_t num(const char *opt, const char *v, uint64_t lo, uint64_t hi) {
   return x;
 }
 
+/* --only LIST: mutant indices as --list prints them, "I", "I-J", comma-separated. */
+enum { ONLY_MAX = 1000000 };
+static bool *parse_only(const char *v, size_t *n) {
+  bool *set = NULL;
+  *n = 0;
+  char *copy = ll_xstrdup(v), *save = NULL;
+  for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    char *dash = strchr(tok, '-');
+    uint64_t lo, hi;
+    if (dash) *dash = 0;
+    bool ok = ll_parse_u64(tok, &lo) && (dash ? ll_parse_u64(dash + 1, &hi) : (hi = lo, true)) && lo <= hi && hi < ONLY_MAX;
+    if (!ok) ll_die(LL_EXIT_USAGE, "mutate: --only wants mutant indices as --list prints them (I or I-J, comma-separated, < %d), got '%s'", ONLY_MAX, v);
+    if (hi + 1 > *n) {
+      set = ll_xrealloc(set, hi + 1);
+      memset(set + *n, 0, hi + 1 - *n);
+      *n = hi + 1;
+    }
+    for (uint64_t i = lo; i <= hi; i++) set[i] = true;
+  }
+  free(copy);
+  if (!*n) ll_die(LL_EXIT_USAGE, "mutate: --only wants at least one mutant index, got '%s'", v);
+  return set;
+}
+
 int cmd_mutate(int argc, char **argv) {
   static const struct option opts[] = {
       {"arch", required_argument, 0, 'a'},  {"max", required_argument, 0, 'm'},  {"shard", required_argument, 0, 'S'},
       {"random", required_argument, 0, 'r'}, {"seed", required_argument, 0, 'e'}, {"file", required_argument, 0, 'f'},
       {"list", no_argument, 0, 'l'},         {"report", no_argument, 0, 'R'},     {"build", required_argument, 0, 'd'},
       {"root", required_argument, 0, 'o'},   {"help", no_argument, 0, 'h'},      {"retry", no_argument, 0, 't'},
-      {0, 0, 0, 0}};
+      {"only", required_argument, 0, 'O'},   {0, 0, 0, 0}};
   mutate_opts o = {.root = ".", .build = "build", .shard_n = 1, .random_n = 48, .seed = 1};
   const char *arch = "all";
   optind = 1;
@@ -52,6 +77,7 @@ int cmd_mutate(int argc, char **argv) {
       case 'r': o.random_n = (size_t)num("--random", optarg, 0, 10000); break;
       case 'e': o.seed = num("--seed", optarg, 0, UINT64_MAX); break;
       case 'f': o.only_file = optarg; break;
+      case 'O': free((void *)o.only); o.only = parse_only(optarg, &o.nonly); break;
       case 'l': o.list = true; break;
       case 'R': o.report_only = true; break;
       case 't': o.retry = true; break;
@@ -72,6 +98,7 @@ int cmd_mutate(int argc, char **argv) {
   }
   ll_err err = {0};
   int rc = mutate_run(&o, &err);
+  free((void *)o.only);
   if (rc != LL_EXIT_OK && err.msg[0]) return ll_report(&err);
   return rc;
 }

@@ -275,7 +275,7 @@ static const cli_help entries[] = {
 
     {"mutate", cmd_mutate,
      "mutate [--arch gfx942|gfx950|all] [--max N] [--shard I/N] [--random N] [--seed S] [--file PATH] "
-     "[--list] [--report] [--retry] [--build DIR] [--root DIR]",
+     "[--only LIST] [--list] [--report] [--retry] [--build DIR] [--root DIR]",
      "Source-level mutation testing of the production kernels (kernels/prod/, lanelab_device.h,\n"
      "lanelab_fragments.h): operator swaps, integer +-1, dropped sum terms, swapped call arguments,\n"
      "removed barriers/fences, min/max swaps. Each mutant is built per arch; one whose .text is\n"
@@ -291,6 +291,8 @@ static const cli_help entries[] = {
      "  --random N       random cases drawn for the gate; those with head_dim 64 run (default: 48)\n"
      "  --seed S         their seed (default: 1)\n"
      "  --file PATH      only this file's mutants, e.g. kernels/prod/concat_mla_q.hip (default: all)\n"
+     "  --only LIST      run only these mutants (indices as --list prints them: I or I-J, comma-separated;\n"
+     "                   with --retry, to rerun a triaged survivor); the rest are reported from the cache\n"
      "  --list           list the mutants (index, file:line:col, function, operator, change) and exit\n"
      "  --report         report from the cache only, run nothing\n"
      "  --retry          rerun cached survivors and narrow kills (after the matrix grew)\n"

@@ -869,15 +869,22 @@ static void tally_add(tally *t, mstatus s) {
   }
 }
 
+/* killed / (killed + survived + narrow) in percent; NAN when nothing is scored (no mutant of the
+ * row has run, or every one is equivalent or stillborn): such a row has no score, not 100%. */
 static double score(const tally *t) {
   size_t d = t->k + t->s + t->nar;
-  return d ? 100.0 * (double)t->k / (double)d : 100.0;
+  return d ? 100.0 * (double)t->k / (double)d : NAN;
 }
 
 static void tally_rows(report_table *tb, const char *arch, tally *v, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    report_table_row(tb, "%s\t%s\t%zu\t%zu\t%zu\t%zu\t%zu\t%zu\t%zu\t%.1f", arch, v[i].key, v[i].k, v[i].s, v[i].nar,
-                     v[i].eq, v[i].arg, v[i].sb, v[i].nr, score(&v[i]));
+  for (size_t i = 0; i < n; i++) {
+    double sc = score(&v[i]);
+    char sbuf[16];
+    if (isnan(sc)) snprintf(sbuf, sizeof sbuf, "-");
+    else snprintf(sbuf, sizeof sbuf, "%.1f", sc);
+    report_table_row(tb, "%s\t%s\t%zu\t%zu\t%zu\t%zu\t%zu\t%zu\t%zu\t%s", arch, v[i].key, v[i].k, v[i].s, v[i].nar,
+                     v[i].eq, v[i].arg, v[i].sb, v[i].nr, sbuf);
+  }
 }
 
 int mutate_run(const mutate_opts *o, ll_err *err) {
@@ -902,6 +909,11 @@ int mutate_run(const mutate_opts *o, ll_err *err) {
                 "kernels/include/lanelab_{device,fragments}.h)", o->only_file);
       goto fail;
     }
+  }
+  if (o->only && o->nonly > nsites) {
+    ll_seterr(err, LL_EXIT_USAGE, "--only %zu: there are %zu mutants%s%s (indices 0..%zu, as --list prints them)",
+              o->nonly - 1, nsites, o->only_file ? " in " : "", o->only_file ? o->only_file : "", nsites ? nsites - 1 : 0);
+    goto fail;
   }
   if (o->list) {
     for (size_t i = 0; i < nsites; i++)
@@ -960,6 +972,7 @@ int mutate_run(const mutate_opts *o, ll_err *err) {
   for (size_t i = 0; i < nsites; i++) {
     if (o->shard_n > 1 && i % o->shard_n != o->shard_i) continue;
     inshard++;
+    if (o->only && !(i < o->nonly && o->only[i])) continue; /* --only: reported from the cache, not run */
     const mutate_site *m = &sites[i];
     size_t f = 0;
     while (strcmp(mut_files[f], m->file)) f++;
@@ -1071,14 +1084,17 @@ int mutate_run(const mutate_opts *o, ll_err *err) {
       tally_rows(tf, an, &total, 1);
       tally_rows(tfn, an, tfuncs, nfn);
       double sc = score(&total);
-      ll_buf_printf(&md, "- **%s**: score %.1f%% (%zu killed of %zu non-equivalent: %zu survived, %zu narrow); "
+      char sbuf[24];
+      if (isnan(sc)) snprintf(sbuf, sizeof sbuf, "- (nothing scored)");
+      else snprintf(sbuf, sizeof sbuf, "%.1f%%", sc);
+      ll_buf_printf(&md, "- **%s**: score %s (%zu killed of %zu non-equivalent: %zu survived, %zu narrow); "
                          "%zu equivalent by .text identity, %zu argued equivalent, %zu stillborn, %zu not run\n",
-                    an, sc, total.k, total.k + total.s + total.nar, total.s, total.nar, total.eq, total.arg, total.sb,
+                    an, sbuf, total.k, total.k + total.s + total.nar, total.s, total.nar, total.eq, total.arg, total.sb,
                     total.nr);
-      printf("mutate %s: score %.1f%% (%zu killed / %zu non-equivalent; %zu survived, %zu narrow; %zu equivalent "
+      printf("mutate %s: score %s (%zu killed / %zu non-equivalent; %zu survived, %zu narrow; %zu equivalent "
              "(.text), %zu argued, %zu stillborn, %zu not run)\n",
-             an, sc, total.k, total.k + total.s + total.nar, total.s, total.nar, total.eq, total.arg, total.sb, total.nr);
-      if (sc < 98.0 || total.nr) all_ok = false;
+             an, sbuf, total.k, total.k + total.s + total.nar, total.s, total.nar, total.eq, total.arg, total.sb, total.nr);
+      if (isnan(sc) || sc < 98.0 || total.nr) all_ok = false;
       free(tfiles);
       free(tfuncs);
     }

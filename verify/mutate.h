@@ -79,6 +79,9 @@ typedef struct mutate_opts {
   bool report_only;       /* only report from the cache */
   bool retry;             /* rerun cached survivors and narrow kills (after the matrix grew) */
   const char *only_file;  /* restrict to one file (repo-relative), or NULL */
+  const bool *only;       /* if not NULL: run only mutants i < nonly with only[i] (indices as --list prints
+                             them); the others are reported from the cache */
+  size_t nonly;
 } mutate_opts;
 
 /* Runs (or lists / reports) per the options. Returns LL_EXIT_OK when every arch reaches a score

@@ -555,7 +555,8 @@ out:
 #define BF16 ORACLE_BF16
 /* quick: every variant (single, ragged, paged NHD/HND) x head_dim 64/128/256 x f16/bf16 x
  * causal/not, GQA, qo_len < and > kv_len, page sizes 1/5/16 with partial last pages and shuffled
- * pages, and one case each of soft cap, sliding window, custom mask. Half of the cases run under
+ * pages, one case each of soft cap and sliding window, custom masks on the ragged and the single
+ * kernel (two query tiles), and a causal bound just past a key block. Half of the cases run under
  * the adversarial or the random wave schedule (the rest in lockstep round-robin), so each of the
  * kernel's two barriers is guarded by several cases, not one. Small: the emulator runs both
  * arches in well under a few minutes. */
@@ -589,6 +590,18 @@ static const prod_case quick_cases[] = {
     {.name = "ragged_bf16_d64_custom_mask_gqa2", .kind = ORACLE_RAGGED, .dtype = BF16, .hq = 4, .hkv = 2,
      .head_dim = 64, .batch = 2, .qo_len = {20, 33}, .kv_len = {25, 40}, .custom_mask = true, .seed = 112,
      .sched = EMU_SCHED_RANDOM},
+    /* Found by `lanelab mutate` (survivors at prefill_impl.h 196 and 198): the single kernel with
+     * a custom mask over two query tiles (the second tile's q0 and the mask offset of request 0). */
+    {.name = "single_bf16_d64_custom_mask_2tiles", .kind = ORACLE_SINGLE, .dtype = BF16, .hq = 2, .hkv = 1,
+     .head_dim = 64, .batch = 1, .qo_len = {100}, .kv_len = {90}, .custom_mask = true, .seed = 113,
+     .sched = EMU_SCHED_ADVERSARIAL},
+    /* Found by `lanelab mutate` (survivor at prefill_impl.h 247, the causal kv bound 2 too low):
+     * a query tile that is not the last, whose causal bound q_last + delta + 1 = 65 is just past a
+     * 32-key block, so a bound off by one or two drops the block holding key 64; the 3-key window
+     * makes that one key a third of row 63's softmax, far above the noise floor. */
+    {.name = "single_f16_d64_causal_window2_kv_block_edge", .kind = ORACLE_SINGLE, .dtype = F16, .hq = 1, .hkv = 1,
+     .head_dim = 64, .batch = 1, .qo_len = {128}, .kv_len = {129}, .causal = true, .has_window = true,
+     .window_left = 2, .seed = 114},
 };
 
 /* full: the quick set plus edge lengths 1023/1024, qo_len > kv_len causal, page sizes 1 and 16
