@@ -34,6 +34,7 @@ typedef struct {        /* a range whose bytes start uninitialized, and which we
  * earlier conflicting access overwritten by a later one from the same wave is not kept) */
 typedef struct { uint32_t ip, wg, epoch, step; uint16_t wave; uint8_t lane; char op; } grec;
 typedef struct { grec w, r; } gshadow;
+#define SCALAR_LANE 0xff /* grec.lane of a scalar (SMEM) access */
 typedef struct { uint64_t base, size; gshadow *sh; char name[64]; } gbuf;
 
 struct emu_observer {
@@ -189,27 +190,36 @@ bool emu_observer_trace(emu_observer *o, const char *spec, size_t max_records, l
 }
 
 /* ---- hazards ---------------------------------------------------------------------------------*/
+/* "lane 5", or "scalar" for an SMEM access (lane -1) */
+static const char *lane_text(int lane, char *buf, size_t n)
+{
+  if (lane < 0) snprintf(buf, n, "scalar");
+  else snprintf(buf, n, "lane %d", lane);
+  return buf;
+}
+
 void emu_hazard_format(const emu_hazard *h, char *buf, size_t n)
 {
+  char la[16], lb[16];
   char where[96];
   if (h->lds) snprintf(where, sizeof where, "LDS byte 0x%llx", (unsigned long long)h->addr);
   else snprintf(where, sizeof where, "global 0x%llx (buffer '%s')", (unsigned long long)h->addr, h->buffer);
   const emu_access *a = &h->first, *b = &h->second;
   if (h->kind == EMU_HZ_UNINIT) {
     snprintf(n ? buf : NULL, n,
-             "UNINIT %s read before any write: pc 0x%llx '%s' wg (%u,%u,%u) wave %u lane %d (%llu bytes)", where,
-             (unsigned long long)b->pc, b->insn, b->wg[0], b->wg[1], b->wg[2], b->wave, b->lane,
+             "UNINIT %s read before any write: pc 0x%llx '%s' wg (%u,%u,%u) wave %u %s (%llu bytes)", where,
+             (unsigned long long)b->pc, b->insn, b->wg[0], b->wg[1], b->wg[2], b->wave, lane_text(b->lane, lb, sizeof lb),
              (unsigned long long)h->count);
     return;
   }
   static const char *what[] = {"written by", "read by", "written by"};
   static const char *then[] = {"then read by", "then written by", "and written by"};
   snprintf(buf, n,
-           "%s hazard on %s: %s pc 0x%llx '%s' wg (%u,%u,%u) wave %u lane %d, %s pc 0x%llx '%s' wg (%u,%u,%u) "
-           "wave %u lane %d, %s (%llu byte conflicts)",
+           "%s hazard on %s: %s pc 0x%llx '%s' wg (%u,%u,%u) wave %u %s, %s pc 0x%llx '%s' wg (%u,%u,%u) "
+           "wave %u %s, %s (%llu byte conflicts)",
            emu_hazard_kind_name(h->kind), where, what[h->kind], (unsigned long long)a->pc, a->insn, a->wg[0], a->wg[1],
-           a->wg[2], a->wave, a->lane, then[h->kind], (unsigned long long)b->pc, b->insn, b->wg[0], b->wg[1], b->wg[2],
-           b->wave, b->lane,
+           a->wg[2], a->wave, lane_text(a->lane, la, sizeof la), then[h->kind], (unsigned long long)b->pc, b->insn,
+           b->wg[0], b->wg[1], b->wg[2], b->wave, lane_text(b->lane, lb, sizeof lb),
            memcmp(a->wg, b->wg, sizeof a->wg) ? "in different workgroups (nothing orders them)"
                                               : "with no s_barrier between",
            (unsigned long long)h->count);
@@ -379,6 +389,7 @@ void emu_obs_barrier(emu_obs_worker *ow)
 typedef struct {
   char space;            /* 0 none, 'l', 'g' */
   char op;               /* 'r', 'w', 'a' */
+  bool scalar;           /* SMEM: one access by the wave, kept in lane 0's slot */
   uint32_t bytes;
   int nseg;
   uint64_t lanes;        /* lanes that access memory */
@@ -414,10 +425,48 @@ static uint32_t vm_bytes(const char *s)
   return 4;
 }
 
+/* SMEM (CDNA3 ISA "Scalar Memory Operations", the address rule of emu/op_salu.c): s_load_* and
+ * s_buffer_load_* read, s_store_* and s_buffer_store_* write o[0].n dwords; s_atomic_* update one
+ * dword; the address is sbase (or a V#'s base) + an SGPR or immediate offset + the offset field.
+ * Cache maintenance and timers are no access. An s_buffer access beyond num_records is left to the
+ * handler, which faults. */
+static bool classify_smem(emu_wave *w, const emu_insn *in, const char *name, macc *m)
+{
+  bool buffer = starts(name, "s_buffer_");
+  const char *rest = name + (buffer ? 9 : 2);
+  if (starts(rest, "load_")) m->op = 'r';
+  else if (starts(rest, "store_")) m->op = 'w';
+  else if (!buffer && starts(rest, "atomic_")) m->op = 'a';
+  else return false;
+  if (in->nop < 2 || in->o[0].kind != EMU_OPK_SGPR || in->o[1].kind != EMU_OPK_SGPR ||
+      in->o[1].reg + (buffer ? 3u : 2u) > EMU_NSFILE)
+    return false;
+  m->bytes = m->op == 'a' ? 4 : (in->o[0].n ? in->o[0].n : 1) * 4u;
+  uint64_t base, limit = ~0ull;
+  if (buffer) {
+    base = w->s[in->o[1].reg] | (uint64_t)(w->s[in->o[1].reg + 1] & 0xffff) << 32;
+    limit = w->s[in->o[1].reg + 2];
+  } else {
+    base = emu_rd64s(w, in->o[1].reg);
+  }
+  uint64_t off = 0;
+  if (in->nop > 2) off = in->o[2].kind == EMU_OPK_SGPR ? w->s[in->o[2].reg] : (uint64_t)in->o[2].ival;
+  off += (uint64_t)(int64_t)in->offset;
+  if (buffer && off + m->bytes > limit) return false;
+  m->scalar = true;
+  m->lanes = 1;
+  m->nseg = 1;
+  m->addr[0][0] = base + off;
+  m->space = 'g';
+  return true;
+}
+
 static bool classify(emu_wave *w, const emu_insn *in, macc *m)
 {
   m->space = 0;
+  m->scalar = false;
   uint32_t f = in->flags;
+  if (f & EMU_F_SMEM) return classify_smem(w, in, op_name(in), m);
   if (!(f & (EMU_F_DS | EMU_F_VMEM))) return false;
   const char *name = op_name(in);
   uint64_t e = emu_exec(w);
@@ -587,10 +636,10 @@ static void global_byte(emu_obs_worker *ow, uint64_t a, const acc_t *x)
     if (!r->op || (r->op == 'r' && x->op == 'r') || (r->op == 'a' && x->op == 'a')) continue;
     bool other_wg = r->wg != x->wg;
     if (!other_wg && (r->wave == x->wave || r->epoch != ow->epoch)) continue;
-    acc_t y = {r->ip, r->wg, r->wave, r->step, r->lane, r->op};
+    acc_t y = {r->ip, r->wg, r->wave, r->step, r->lane == SCALAR_LANE ? -1 : r->lane, r->op};
     race_pair(o, false, a, b->name, &y, x, other_wg);
   }
-  grec cur = {x->ip, x->wg, ow->epoch, x->step, (uint16_t)x->wave, (uint8_t)x->lane, x->op};
+  grec cur = {x->ip, x->wg, ow->epoch, x->step, (uint16_t)x->wave, x->lane < 0 ? SCALAR_LANE : (uint8_t)x->lane, x->op};
   if (x->op == 'r') s->r = cur;
   else s->w = cur;
 }
@@ -604,7 +653,7 @@ static void check(emu_obs_worker *ow, emu_wave *w, const emu_insn *in, const mac
   for (int sg = 0; sg < m->nseg; sg++)
     for (int l = 0; l < EMU_LANES; l++) {
       if (!(m->lanes >> l & 1)) continue;
-      x.lane = l;
+      x.lane = m->scalar ? -1 : l;
       uint64_t a = m->addr[sg][l];
       for (uint32_t b = 0; b < m->bytes; b++) {
         if (lds) {
@@ -751,7 +800,7 @@ int emu_obs_exec(emu_obs_worker *ow, emu_wave *w, const emu_insn *in)
   uint32_t step = ow->steps[w->wave_id]++;
   macc m;
   m.space = 0, m.op = 0, m.bytes = 0, m.nseg = 0, m.lanes = 0;
-  bool mem = (in->flags & (EMU_F_DS | EMU_F_VMEM)) && classify(w, in, &m);
+  bool mem = (in->flags & (EMU_F_DS | EMU_F_VMEM | EMU_F_SMEM)) && classify(w, in, &m);
   if (mem && (o->race || o->init)) check(ow, w, in, &m, step);
   emu_trace_rec *r = o->tracing && selected(ow, w, in) ? trace_begin(ow, w, in, &m, step) : NULL;
   int rc = in->fn(w, in);

@@ -83,6 +83,16 @@ Test(manifest, bad_fields_name_their_json_path) {
   bad("{\"kernels\": [{\"name\": \"k\", \"source\": \"k.hip\", \"grid\": [1], \"block\": [64], \"args\": "
       "[{\"name\": \"x\", \"in\": {\"dtype\": \"f32\", \"shape\": [4]}, \"out\": {}}]}]}",
       "kernels[0].args[0]:", "exactly one of in, out");
+  j = ll_fmt("{\"kernels\": [{%s, \"args\": [{\"name\": \"o\", \"out\": {\"dtype\": \"f32\", \"shape\": [4]}}], "
+             "\"checks\": [\"initcheck\", \"racecheck=lds\"]}]}", kernel_ok);
+  bad(j, "kernels[0].checks[1]:", "'racecheck=lds' is not a check");
+  free(j);
+  j = ll_fmt("{\"kernels\": [{%s, \"args\": [{\"name\": \"o\", \"out\": {\"dtype\": \"f32\", \"shape\": [4]}}], "
+             "\"checks\": [\"racecheck\", \"racecheck=global\"]}]}", kernel_ok);
+  bad(j, "kernels[0].checks[1]:", "already listed");
+  free(j);
+  bad("{\"kernels\": [{\"name\": \"k\", \"source\": \"k.hip\", \"grid\": [1], \"block\": [64], \"args\": [], "
+      "\"not_checked\": \"x\", \"checks\": [\"racecheck\"]}]}", "kernels[0].checks:", "needs a reference");
   bad("{\"kernels\": [{\"name\": \"../k\", \"source\": \"k.hip\", \"grid\": [1], \"block\": [64], \"args\": []}]}",
       "kernels[0].name:", "is not a name");
 }
@@ -216,6 +226,90 @@ Test(manifest, escaped_mutant_fails_and_bad_manifest_is_exit_2, .timeout = 120) 
   cr_assert_eq(rc, 2, "exit %d:\n%s", rc, out);
   cr_assert(strstr(out, "kernels[0].grid[0]: expected an integer in [1,"), "%s", out);
   free(cmd); free(out); free(d);
+}
+
+/* ---- "checks": racecheck and initcheck on manifest kernels ------------------------------------ */
+/* block_sum (the example's reference) with a switch that drops the barrier inside the tree loop:
+ * wave 1 writes part[64..127] in the s=128 step and wave 0 reads them in the s=64 step with no
+ * barrier between (a RAW hazard on LDS). Under the round-robin schedule the waves run in lockstep,
+ * so the write still lands first and the sums are right: only racecheck sees the bug. INIT_BUG
+ * reads the poisoned output before writing it (an initcheck finding whose result is still right:
+ * adding 0 when it reads the poison 0xffffffff). */
+static const char racy_sum_src[] =
+    "#include \"lanelab_device.h\"\n"
+    "extern \"C\" __global__ void racy_sum(const uint32_t *in, uint32_t *sums) {\n"
+    "  __shared__ uint32_t part[256];\n"
+    "  uint32_t t = threadIdx.x;\n"
+    "  part[t] = in[blockIdx.x * 256 + t];\n"
+    "  __syncthreads();\n"
+    "  for (uint32_t s = 128; s > 0; s >>= 1) {\n"
+    "    if (t < s) part[t] += part[t + s];\n"
+    "#if !RACY\n"
+    "    __syncthreads();\n"
+    "#endif\n"
+    "  }\n"
+    "#if INIT_BUG\n"
+    "  if (t == 0) sums[blockIdx.x] = part[0] + (sums[blockIdx.x] == 0xffffffffu ? 0u : 1u);\n"
+    "#else\n"
+    "  if (t == 0) sums[blockIdx.x] = part[0];\n"
+    "#endif\n"
+    "}\n";
+
+static void racy_manifest(const char *d, const char *defines, const char *checks) {
+  char *j = ll_fmt("{\"kernels\": [{\"name\": \"racy_sum\", \"source\": \"kernels/racy_sum.hip\", \"arch\": \"gfx950\","
+                   " \"grid\": [64], \"block\": [256], \"defines\": [%s],"
+                   " \"args\": [{\"name\": \"in\", \"in\": {\"dtype\": \"u32\", \"shape\": [64, 256], \"init\": \"uniform(0,1000)\"}},"
+                   " {\"name\": \"sums\", \"out\": {\"dtype\": \"u32\", \"shape\": [64]}}],"
+                   " \"reference\": {\"c\": \"ref/ref.c\", \"function\": \"block_sum_ref\"}%s%s%s}]}",
+                   defines, checks ? ", \"checks\": [" : "", checks ? checks : "", checks ? "]" : "");
+  put(d, "m.json", j);
+  free(j);
+}
+
+Test(manifest, checks_racecheck_and_initcheck_fail_a_kernel_whose_outputs_match, .timeout = 240) {
+  char *d = example_copy(), *out;
+  put(d, "kernels/racy_sum.hip", racy_sum_src);
+  char *cmd = ll_fmt(LANELAB " -q verify --manifest %s/m.json", d);
+  /* the missing barrier, checks off: the round-robin outputs match, so verify passes */
+  racy_manifest(d, "\"-DRACY=1\"", NULL);
+  int rc = sh(cmd, &out);
+  cr_assert_eq(rc, 0, "checks off: exit %d:\n%s", rc, out);
+  free(out);
+  /* racecheck on: the same kernel fails, the console line naming kernel, kind, both PCs, lanes,
+   * the LDS address */
+  racy_manifest(d, "\"-DRACY=1\"", "\"racecheck\"");
+  rc = sh(cmd, &out);
+  cr_assert_eq(rc, 1, "racecheck: exit %d:\n%s", rc, out);
+  const char *line = strstr(out, "lanelab: FAIL racy_sum on gfx950 (roundrobin schedule): racecheck: ");
+  cr_assert_not_null(line, "%s", out);
+  const char *hz = strstr(line, "first: RAW hazard on LDS byte 0x");
+  cr_assert_not_null(hz, "a RAW hazard on LDS:\n%s", out);
+  const char *w = strstr(hz, "written by pc 0x"), *rd = w ? strstr(w, "then read by pc 0x") : NULL;
+  cr_assert(w && rd && strstr(w, "wave 1 lane") && strstr(rd, "wave 0 lane") && strstr(rd, "with no s_barrier between"),
+            "writer wave 1 and reader wave 0, each with its pc and lane:\n%s", out);
+  cr_assert(strstr(out, "report ") && strstr(out, "stage-outputs.html"), "%s", out);
+  free(out);
+  /* initcheck on the poisoned output read before its write (barriers intact) */
+  racy_manifest(d, "\"-DINIT_BUG=1\"", "\"initcheck\", \"racecheck=global\"");
+  rc = sh(cmd, &out);
+  cr_assert_eq(rc, 1, "initcheck: exit %d:\n%s", rc, out);
+  cr_assert(strstr(out, "FAIL racy_sum on gfx950 (roundrobin schedule): racecheck=global+initcheck: 1 report; first: "
+                        "UNINIT global 0x"), "%s", out);
+  /* sums[blockIdx.x] is uniform: clang reads it with s_load_dword, one scalar access per workgroup
+   * (64 workgroups x 4 bytes) */
+  cr_assert(strstr(out, "(buffer 'sums') read before any write: pc 0x") && strstr(out, "'s_load_dword ") &&
+            strstr(out, "wave 0 scalar (256 bytes)"), "%s", out);
+  free(out);
+  /* the correct kernel is clean under every check, and the kernels table names them */
+  racy_manifest(d, "", "\"racecheck=global\", \"initcheck\"");
+  rc = sh(cmd, &out);
+  cr_assert_eq(rc, 0, "clean kernel: exit %d:\n%s", rc, out);
+  free(out);
+  char *res = ll_fmt("%s/build/lanelab/results/gfx950/outputs.json", d);
+  char *txt = ll_read_file(res, NULL, NULL);
+  cr_assert_not_null(txt, "%s", res);
+  cr_assert(strstr(txt, "racecheck=global+initcheck: clean"), "the case says the checks ran:\n%.2000s", txt);
+  free(txt); free(res); free(cmd); free(d);
 }
 
 /* ---- lanelab merge -------------------------------------------------------------------------- */

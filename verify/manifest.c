@@ -551,10 +551,35 @@ static bool schedules(rd *r, const ll_json *j, mf_kernel *k) {
   return true;
 }
 
+/* "checks": ["racecheck" | "racecheck=global" | "initcheck", ...], each at most once */
+static bool checks(rd *r, const ll_json *j, mf_kernel *k) {
+  if (!want_type(r, j, LL_JARR)) return false;
+  if (j->n > 3) return fail(r, j, "at most 3 checks (racecheck or racecheck=global, initcheck)");
+  for (size_t i = 0; i < j->n; i++) {
+    size_t old = jp_idx(&r->p, i);
+    bool ok = want_type(r, j->items[i], LL_JSTR), dup = false;
+    const char *s = ok ? j->items[i]->str : "";
+    if (ok && (!strcmp(s, "racecheck") || !strcmp(s, "racecheck=global"))) {
+      dup = k->racecheck;
+      k->racecheck = true;
+      k->racecheck_global = s[9] == '=';
+    } else if (ok && !strcmp(s, "initcheck")) {
+      dup = k->initcheck;
+      k->initcheck = true;
+    } else if (ok) {
+      ok = fail(r, j->items[i], "'%s' is not a check (racecheck, racecheck=global or initcheck)", s);
+    }
+    if (ok && dup) ok = fail(r, j->items[i], "'%s': that check is already listed", s);
+    jp_pop(&r->p, old);
+    if (!ok) return false;
+  }
+  return true;
+}
+
 static bool kernel(rd *r, const ll_json *j, mf_kernel *k) {
   static const char *const keys[] = {"name", "source", "code_object", "kernel", "arch", "defines", "includes", "grid",
                                      "block", "lds_bytes", "args", "reference", "compare", "mutants", "schedule",
-                                     "budgets", "insn_budget", "not_checked", NULL};
+                                     "budgets", "insn_budget", "not_checked", "checks", NULL};
   if (!want_type(r, j, LL_JOBJ) || !known_keys(r, j, keys)) return false;
   const ll_json *v;
   size_t old;
@@ -651,6 +676,8 @@ static bool kernel(rd *r, const ll_json *j, mf_kernel *k) {
   k->nsched = 1;
   FIELD("schedule", schedules(r, v, k));
   FIELD("budgets", path(r, v, &k->budgets));
+  FIELD("checks", checks(r, v, k) && ((!k->racecheck && !k->initcheck) || k->ref != MF_REF_NONE ||
+                                      fail(r, v, "checks run in the outputs stage, which needs a reference")));
 #undef FIELD
   return true;
 }

@@ -93,6 +93,10 @@ typedef struct mf_kernel {
   char *budgets;                  /* resolved path or NULL */
   uint64_t insn_budget;           /* per wave, 0 = emulator default */
   char *not_checked;              /* reason the kernel is deliberately not checked, or NULL */
+  /* "checks": the emulator's observers on every outputs case (docs/manifest.md, docs/trace.md) */
+  bool racecheck;                 /* LDS races between the waves of a workgroup */
+  bool racecheck_global;          /* also global memory across the waves and workgroups */
+  bool initcheck;                 /* LDS and out buffers read before any write */
 } mf_kernel;
 
 typedef struct manifest {

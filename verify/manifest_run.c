@@ -457,10 +457,21 @@ static rt_arg scalar_arg(const mf_arg *a) {
   return r;
 }
 
-/* Runs the code object on d with the case's initial data; fills got[i] for outputs. LL_EXIT_FAIL
- * with the fault's message when the kernel faults. */
+/* What the kernel's "checks" found in one run (docs/trace.md). */
+typedef struct mf_findings {
+  bool checked;             /* the observers ran (the emulator; the hip backend has none) */
+  size_t n;                 /* reports (each folds the byte conflicts of one kind and PC pair) */
+  char first[700];          /* emu_hazard_format of the first */
+} mf_findings;
+
+static bool wants_checks(const mf_kernel *k) { return k->racecheck || k->initcheck; }
+
+/* Runs the code object on d with the case's initial data; fills got[i] for outputs and, when the
+ * kernel asks for checks and the device is the emulator, *fd. LL_EXIT_FAIL with the fault's
+ * message when the kernel faults. */
 static int device_run(rt_device *dev, const char *co, const mf_kernel *k, const mf_data *d, emu_sched sched,
-                      uint8_t **got, ll_err *err) {
+                      uint8_t **got, mf_findings *fd, ll_err *err) {
+  memset(fd, 0, sizeof *fd);
   rt_module *m = rt_load_file(dev, co, err);
   if (!m) return err->code ? err->code : LL_EXIT_USAGE;
   rt_arg args[MANIFEST_MAX_ARGS];
@@ -476,7 +487,25 @@ static int device_run(rt_device *dev, const char *co, const mf_kernel *k, const 
   }
   emu_fault fault = {0};
   rt_launch_opts o = {.insn_budget = k->insn_budget, .threads = 2, .sched = sched, .fault = &fault};
+  /* racecheck and initcheck (out buffers start uninitialized: their poison is no value to read) */
+  emu_observer *obs = NULL;
+  if (wants_checks(k) && rt_device_backend(dev) == RT_EMU) {
+    obs = emu_observer_new();
+    if (k->racecheck) emu_observer_racecheck(obs, k->racecheck_global);
+    if (k->initcheck) {
+      emu_observer_initcheck(obs);
+      for (size_t i = 0; i < d->nargs; i++)
+        if (d->args[i].role == MF_ARG_OUT) emu_observer_uninit(obs, addr[i], d->args[i].bytes);
+    }
+    o.observe = obs;
+  }
   rc = rt_launch(dev, m, k->symbol, k->grid, k->block, args, d->nargs, k->lds_bytes, &o, err);
+  if (obs) {
+    fd->checked = rc == LL_EXIT_OK;
+    fd->n = emu_observer_nhazards(obs);
+    if (fd->n) emu_hazard_format(emu_observer_hazard(obs, 0), fd->first, sizeof fd->first);
+    emu_observer_free(obs);
+  }
   if (rc != LL_EXIT_OK) goto out;
   for (size_t i = 0; i < d->nargs; i++) {
     const mf_arg *a = &d->args[i];
@@ -551,14 +580,15 @@ typedef struct mf_outcome {
   double max_abs;           /* over all outputs (finite pairs) */
   uint64_t mismatches, nonfinite;
   char first[512];          /* the first failing output's first mismatch, for the console */
+  mf_findings found;        /* the kernel's checks; any report fails the case */
 } mf_outcome;
 
 static void run_and_compare(rt_device *dev, const char *co, const mf_kernel *k, const mf_data *d, emu_sched sched,
                             report_table *t, const char *label, mf_outcome *out, ll_err *err) {
   memset(out, 0, sizeof *out);
   uint8_t **got = ll_xcalloc(d->nargs ? d->nargs : 1, sizeof *got);
-  out->rc = device_run(dev, co, k, d, sched, got, err);
-  out->pass = out->rc == LL_EXIT_OK;
+  out->rc = device_run(dev, co, k, d, sched, got, &out->found, err);
+  out->pass = out->rc == LL_EXIT_OK && out->found.n == 0;
   for (size_t i = 0; out->rc == LL_EXIT_OK && i < d->nargs; i++) {
     const mf_arg *a = &d->args[i];
     if (!d->ref[i]) continue;
@@ -589,6 +619,13 @@ static void run_and_compare(rt_device *dev, const char *co, const mf_kernel *k, 
 }
 
 /* ---- the stages ------------------------------------------------------------------------------ */
+/* "racecheck=global+initcheck" and the like: the kernel's checks, for tables and console lines */
+static const char *checks_text(const mf_kernel *k) {
+  if (k->racecheck && k->initcheck) return k->racecheck_global ? "racecheck=global+initcheck" : "racecheck+initcheck";
+  if (k->racecheck) return k->racecheck_global ? "racecheck=global" : "racecheck";
+  return k->initcheck ? "initcheck" : "";
+}
+
 static const char *ref_text(const mf_kernel *k, char *buf, size_t n) {
   switch (k->ref) {
     case MF_REF_C: snprintf(buf, n, "C reference %s (%s)", k->ref_function, k->ref_c); break;
@@ -623,6 +660,10 @@ static void mstage_kernels(const verify_ctx *c, stage_result *r) {
     else
       snprintf(checks, sizeof checks, "NOT CHECKED (no reference, and no not_checked reason)");
     if (k->budgets) strncat(checks, ", isa budgets", sizeof checks - strlen(checks) - 1);
+    if (wants_checks(k)) {
+      strncat(checks, ", ", sizeof checks - strlen(checks) - 1);
+      strncat(checks, checks_text(k), sizeof checks - strlen(checks) - 1);
+    }
     if (!co) {
       failed++;
       if (e.code == LL_EXIT_ENV) env++;
@@ -742,13 +783,21 @@ static void mstage_outputs(const verify_ctx *c, stage_result *r) {
         if (fault) failed++; else { errors++; if (e.code == LL_EXIT_ENV) worst_err = VERDICT_NOT_RUN; }
         v = fault ? "FAIL" : "error";
         snprintf(detail, sizeof detail, "%s", e.msg);
+      } else if (oc.found.n) {
+        /* a hazard fails the case even when the outputs match (this schedule got lucky) */
+        failed++;
+        v = "FAIL";
+        snprintf(detail, sizeof detail, "%s: %zu report%s; first: %s%s%s", checks_text(k), oc.found.n,
+                 oc.found.n == 1 ? "" : "s", oc.found.first, oc.first[0] ? "; and " : "", oc.first);
       } else if (!oc.pass) {
         failed++;
         v = "FAIL";
         snprintf(detail, sizeof detail, "%s", oc.first);
       } else {
         v = "pass";
-        snprintf(detail, sizeof detail, "max abs error %g", oc.max_abs);
+        snprintf(detail, sizeof detail, "max abs error %g%s%s%s", oc.max_abs, wants_checks(k) ? "; " : "",
+                 wants_checks(k) ? checks_text(k) : "",
+                 !wants_checks(k) ? "" : oc.found.checked ? ": clean" : ": not run (the observers need the emulator)");
       }
       report_table_row(cases, "%s\t%s\t%s\t%s\t%s\t%s", label, k->name, mf_sched_name(k->sched[s]), ref_text(k, rt, sizeof rt),
                        v, detail);
@@ -822,7 +871,9 @@ static void mstage_mutants(const verify_ctx *c, stage_result *r) {
           run_and_compare(dev, cco, k, &d, k->sched[s], NULL, NULL, &co_, &e);
           if (co_.rc != LL_EXIT_OK || !co_.pass) {
             correct_ok = false;
-            if (co_.rc == LL_EXIT_OK) snprintf(e.msg, sizeof e.msg, "the correct kernel fails its reference: %s", co_.first);
+            if (co_.rc == LL_EXIT_OK)
+              snprintf(e.msg, sizeof e.msg, "the correct kernel fails %s: %s", co_.found.n ? checks_text(k) : "its reference",
+                       co_.found.n ? co_.found.first : co_.first);
             break;
           }
           if (co_.max_abs > noise) noise = co_.max_abs;
@@ -832,6 +883,7 @@ static void mstage_mutants(const verify_ctx *c, stage_result *r) {
           else if (mo.rc != LL_EXIT_OK) { correct_ok = false; snprintf(e.msg, sizeof e.msg, "%s", me.msg); break; }
           else {
             if (!mo.pass) mcaught = true;
+            if (mo.found.n && !mo.mismatches) check = checks_text(k); /* outputs matched: the checks caught it */
             if (mo.max_abs > mabs) mabs = mo.max_abs;
             mm += mo.mismatches;
             nf += mo.nonfinite;
