@@ -27,6 +27,9 @@ enum { ONLY_MAX = 1000000 };
 static bool *parse_only(const char *v, size_t *n) {
   bool *set = NULL;
   *n = 0;
+  size_t vl = strlen(v);
+  if (!vl || v[0] == ',' || v[vl - 1] == ',' || strstr(v, ",,"))
+    ll_die(LL_EXIT_USAGE, "mutate: --only wants mutant indices as --list prints them (I or I-J, comma-separated), got '%s'", v);
   char *copy = ll_xstrdup(v), *save = NULL;
   for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
     char *dash = strchr(tok, '-');

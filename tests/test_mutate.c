@@ -123,11 +123,36 @@ Test(mutate_cli, list_covers_every_operator_on_the_production_kernels) {
 
 Test(mutate_cli, bad_usage_is_exit_2) {
   const char *bad[] = {"mutate --arch gfx900", "mutate --max 0", "mutate --shard 2/2", "mutate --file nope.h --list",
-                       "mutate extra"};
+                       "mutate extra", "mutate --only x --list", "mutate --only 5-2 --list", "mutate --only 3,,4 --list",
+                       "mutate --only 999999 --list", "mutate --file kernels/prod/prefill_single.hip --only 500 --list"};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     char *cmd = ll_fmt("cd %s && %s/lanelab -q %s >/dev/null 2>&1", LANELAB_ROOT, LANELAB_BUILD, bad[i]);
     int rc = system(cmd);
     cr_expect(WIFEXITED(rc) && WEXITSTATUS(rc) == 2, "'lanelab %s' exited %d, want 2", bad[i], WEXITSTATUS(rc));
     free(cmd);
   }
+}
+
+/* A report from an empty cache has nothing scored: every file, function and arch shows "-", never
+ * 100.0, and the run is not a pass (exit 1). */
+Test(mutate_cli, nothing_scored_is_no_score_not_100) {
+  char dir[] = "/tmp/lanelab-test-mutate-XXXXXX";
+  cr_assert_not_null(mkdtemp(dir));
+  char *cmd = ll_fmt("cd %s && %s/lanelab -q mutate --report --build %s >%s/out.txt 2>&1", LANELAB_ROOT, LANELAB_BUILD,
+                     dir, dir);
+  int rc = system(cmd);
+  cr_expect(WIFEXITED(rc) && WEXITSTATUS(rc) == 1, "exit %d, want 1 (nothing scored is not a pass)", WEXITSTATUS(rc));
+  char *rp = ll_fmt("%s/mutate/report.md", dir);
+  size_t n = 0;
+  char *md = ll_read_file(rp, &n, NULL);
+  cr_assert_not_null(md, "no %s", rp);
+  cr_expect(strstr(md, "**gfx942**: score - (nothing scored)") && strstr(md, "**gfx950**: score - (nothing scored)"), "%s", md);
+  cr_expect(strstr(md, "| gfx950 | kernels/prod/concat_mla_q.hip | 0 | 0 | 0 | 0 | 0 | 0 |"), "no concat row: %s", md);
+  cr_expect_null(strstr(md, "100.0"), "a row with nothing scored shows 100.0:\n%s", md);
+  free(md);
+  free(rp);
+  free(cmd);
+  cmd = ll_fmt("rm -rf '%s'", dir);
+  cr_expect_eq(system(cmd), 0);
+  free(cmd);
 }
