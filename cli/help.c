@@ -361,17 +361,21 @@ static const cli_help entries[] = {
      "Example:\n"
      "  lanelab merge --out merged build-0 build-1 build-2\n"},
 
-    {"bench", cmd_bench, "bench [emu|oracle|verify|seed|all] [--build DIR] [--seq N]",
+    {"bench", cmd_bench, "bench [emu|oracle|verify|seed|scale|all] [--build DIR] [--seq N]",
      "Speed, measured here and never by timed tests.\n"
      "Operands:\n"
-     "  emu              emulator throughput (VALU/DS wave-instructions/s, MFMAs/s)\n"
+     "  emu              emulator throughput: MFMAs/s per type against the CPU's limit for the same\n"
+     "                   semantics, VALU/DS and MFMA loops on 1 core and all, the scaling\n"
      "  oracle           GFLOP/s of the oracle's fast path\n"
      "  verify           wall time of `lanelab -q verify --arch all --shapes quick`\n"
      "  seed             the seed change's attention shape end to end on the emulator\n"
+     "  scale            emulator time and peak memory of that shape for seq 512..8192, with a\n"
+     "                   gnuplot figure and a table in BUILD/bench/\n"
      "  all              all of them (default)\n"
      "Options:\n"
      "  --build DIR      the build directory (default: build)\n"
-     "  --seq N          sequence length of the seed shape, 1..65536 (default: 4096)\n"
+     "  --seq N          sequence length of the seed shape, 1..65536 (default: 4096); for scale the\n"
+     "                   largest of the sweep (default: 8192)\n"
      "Example:\n"
      "  lanelab bench emu\n"},
 };

@@ -760,6 +760,17 @@ static void finish_insn(emu_insn *in)
   in->implemented = true;
 }
 
+/* A record from text alone, resolved as the decoder resolves a code object's (handler,
+ * modifiers): for the throughput bench's handler loops. False if it is not an implemented
+ * instruction (in->why says why). */
+bool emu_insn_prepare(const char *text, emu_insn *in)
+{
+  memset(in, 0, sizeof *in);
+  in->parsed = emu_insn_parse(text, in);
+  finish_insn(in);
+  return in->implemented;
+}
+
 /* The same libLLVM 22 crash (an error path that reports "cannot read literal") is reached on
  * gfx942 by any 64-bit encoding whose source field selects a literal (255), however many bytes
  * follow: LLVM caps a gfx942 instruction at 8 bytes (CDNA3 has no literal in 64-bit encodings),

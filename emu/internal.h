@@ -227,6 +227,8 @@ void emu_insn_format(const emu_insn *in, char *buf, size_t n);
 /* Decode one instruction's text (no LLVM involved): for tests and for the decoder itself. */
 bool emu_insn_parse(const char *text, emu_insn *in);
 const char *emu_mod_name(uint16_t i);
+/* Parse text and resolve it as the decoder does (handler, modifiers); true if implemented. */
+bool emu_insn_prepare(const char *text, emu_insn *in);
 
 /* ---- memory ---------------------------------------------------------------------------------*/
 typedef struct emu_membuf {
