@@ -1,0 +1,269 @@
+/* Tests of racecheck and initcheck (emu/observe.c, docs/trace.md) on ordinary HIP kernels:
+ *
+ * - tests/hip/transpose_nosync.hip, a tile transpose that forgot its __syncthreads(), compiled
+ *   with `lanelab cc` and run with `lanelab run --racecheck` under every schedule lanelab has:
+ *   exit 1 and the RAW hazard between the tile's write and read each time; built with -DFIXED=1
+ *   (the barrier back) it is clean under every schedule;
+ * - the HIP corpus (every .hip file of tests/hip/, with the grids and argument shapes
+ *   tests/test_hip.c runs them with) under racecheck=global and initcheck on both arches: zero
+ *   reports (no false positives: the corpus's atomics on global memory are no race, its out
+ *   buffers are written before they are read).
+ *
+ * The corpus kernels run in-process (rt_launch with an observer), one compile per file per test,
+ * so the suite stays cheap. Inputs are generated here; whether a kernel races does not depend on
+ * the values except through addresses, which the shapes fix. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "emu/emu.h"
+#include "isa/isa.h"
+#include "oracle/oracle.h"
+#include "runtime/rt.h"
+#include "tests/shell.h"
+#include "util/util.h"
+
+#define LANELAB LANELAB_BUILD "/lanelab"
+#define HIPDIR LANELAB_ROOT "/tests/hip"
+static const char *const arch_names[2] = {"gfx942", "gfx950"};
+static const emu_arch arch_ids[2] = {EMU_GFX942, EMU_GFX950};
+
+/* ---- the missing __syncthreads(), through the CLI ------------------------------------------- */
+/* Every value `lanelab help run` lists for --schedule: roundrobin, adversarial, random:SEED
+ * (three seeds). */
+static const char *const schedules[] = {"roundrobin", "adversarial", "random:1", "random:7", "random:12345"};
+
+static int run_cli(const char *args, char **out) {
+  cr_assert_eq(access(LANELAB, X_OK), 0, LANELAB " is missing: build it (make build/lanelab)");
+  char *cmd = ll_fmt("env LANELAB_HIP_LIB=" LANELAB_BUILD "/stubs/nodev/libamdhip64.so " LANELAB " %s", args);
+  int rc = sh_run(cmd, out);
+  free(cmd);
+  return rc;
+}
+
+Test(observe_hip, missing_syncthreads_is_a_raw_hazard_under_every_schedule_and_the_fix_is_clean, .timeout = 300) {
+  char *d = sh_tmpdir("observe-hip"), *out;
+  /* 40 x 72 floats: a grid of 3 x 2 tiles, the last ones partial */
+  enum { R = 40, C = 72 };
+  static float x[R * C];
+  for (int i = 0; i < R * C; i++) x[i] = (float)i;
+  char *in = ll_fmt("%s/x.bin", d);
+  cr_assert(ll_write_file_atomic(in, x, sizeof x, NULL));
+  for (int fixed = 0; fixed < 2; fixed++) {
+    char *cc = ll_fmt("-q cc " HIPDIR "/transpose_nosync.hip --arch all -o %s/%s%s", d, fixed ? "fixed" : "racy",
+                      fixed ? " -- -DFIXED=1" : "");
+    int rc = run_cli(cc, &out);
+    cr_assert_eq(rc, 0, "lanelab %s: exit %d: %s", cc, rc, out);
+    free(out), free(cc);
+  }
+  for (int a = 0; a < 2; a++)
+    for (size_t s = 0; s < sizeof schedules / sizeof *schedules; s++)
+      for (int fixed = 0; fixed < 2; fixed++) {
+        char *args = ll_fmt("run %s/%s/%s/transpose_nosync.co transpose_nosync --backend emu --grid 3,2 --block 32,8 "
+                            "--arg in:%s --arg out:%zu:%s/got.bin --arg i32:%d --arg i32:%d --racecheck --schedule %s",
+                            d, fixed ? "fixed" : "racy", arch_names[a], in, sizeof x, d, R, C, schedules[s]);
+        int rc = run_cli(args, &out);
+        const char *what = fixed ? "with the barrier" : "without the barrier";
+        if (fixed) {
+          cr_assert_eq(rc, 0, "%s %s %s: expected a clean run: exit %d: %s", arch_names[a], schedules[s], what, rc, out);
+          cr_assert(strstr(out, "racecheck: 0 hazards"), "%s %s: %s", arch_names[a], schedules[s], out);
+        } else {
+          cr_assert_eq(rc, 1, "%s %s %s: expected exit 1 (a hazard): exit %d: %s", arch_names[a], schedules[s], what, rc,
+                       out);
+          /* the tile's write (a ds_write of the staging loop) then its read (a ds_read of the
+           * output loop) by another wave of the workgroup, with both PCs and lanes */
+          const char *h = strstr(out, "racecheck: RAW hazard on LDS byte 0x");
+          cr_assert_not_null(h, "%s %s: no RAW hazard on LDS: %s", arch_names[a], schedules[s], out);
+          const char *w = strstr(h, "written by pc 0x"), *r = w ? strstr(w, "then read by pc 0x") : NULL;
+          const char *wi = w ? strchr(w, '\'') : NULL, *ri = r ? strchr(r, '\'') : NULL;
+          cr_assert(wi && ri && !strncmp(wi, "'ds_write", 9) && !strncmp(ri, "'ds_read", 8) &&
+                        strstr(r, "with no s_barrier between"),
+                    "%s %s: a ds_write then a ds_read, no barrier between: %s", arch_names[a], schedules[s], out);
+        }
+        free(out), free(args);
+      }
+  free(in), free(d);
+}
+
+/* ---- the corpus under racecheck=global and initcheck ----------------------------------------- */
+/* Argument specs, space separated:
+ *   in:T:N / io:T:N   a buffer of N elements of kind T: f (f32 in [-1, 1)), d (f64), h (f16),
+ *                     i (i32 in [-5, 5]), u (u32), b (bytes); io buffers hold values (not checked
+ *                     for reads before writes), in buffers are read-only by contract
+ *   out:BYTES         a zeroed buffer, uninitialized for initcheck (like `lanelab run`'s out:)
+ *   i32:V f32:V       by value */
+typedef struct {
+  const char *file, *kernel;   /* tests/hip/FILE.hip; the kernel (NULL: every kernel of the file) */
+  uint32_t grid[3], block[3], lds;
+  const char *args;
+} corpus_case;
+
+static const corpus_case corpus[] = {
+    {"saxpy", "saxpy", {4, 1, 1}, {256, 1, 1}, 0, "in:f:1000 io:f:1000 f32:2.5 i32:1000"},
+    {"block_reduce", "block_reduce", {4, 1, 1}, {256, 1, 1}, 0, "in:f:1000 out:16 i32:1000"},
+    {"warp_reduce", "warp_reduce", {2, 1, 1}, {128, 1, 1}, 0, "in:f:256 out:16"},
+    {"row_softmax", "row_softmax", {8, 1, 1}, {64, 1, 1}, 0, "in:f:1024 out:4096 i32:128"},
+    {"layernorm", "layernorm", {4, 1, 1}, {256, 1, 1}, 0, "in:f:2048 in:f:512 in:f:512 out:8192 i32:512 f32:1e-5"},
+    {"transpose_lds", "transpose_lds", {3, 2, 1}, {32, 8, 1}, 0, "in:f:2880 out:11520 i32:40 i32:72"},
+    {"histogram", "histogram", {4, 1, 1}, {256, 1, 1}, 0, "in:b:5000 out:256 i32:5000"},
+    {"scan", "scan", {4, 1, 1}, {256, 1, 1}, 0, "in:i:1024 out:4096"},
+    {"topk", "topk", {4, 1, 1}, {64, 1, 1}, 0, "in:f:1024 out:128 out:128"},
+    {"gemm_mfma16", "gemm_mfma16", {3, 2, 1}, {64, 1, 1}, 0, "in:h:2048 in:h:3072 out:6144 i32:32 i32:48 i32:64"},
+    {"gemm_mfma32", "gemm_mfma32", {1, 2, 1}, {64, 1, 1}, 0, "in:h:2048 in:h:1024 out:8192 i32:64 i32:32 i32:32"},
+    {"half_convert", "half_convert", {4, 1, 1}, {64, 1, 1}, 0, "in:f:256 in:f:256 out:3072 i32:256"},
+    {"bf16_convert", "bf16_convert", {4, 1, 1}, {64, 1, 1}, 0, "in:f:256 in:f:256 out:2048 i32:256"},
+    {"dot_atomic", "dot_atomic", {4, 1, 1}, {256, 1, 1}, 0, "in:f:1000 in:f:1000 out:4 i32:1000"},
+    {"gemv", "gemv", {16, 1, 1}, {64, 1, 1}, 0, "in:f:3200 in:f:200 out:64 i32:200"},
+    {"gelu", "gelu", {2, 1, 1}, {256, 1, 1}, 0, "in:f:512 out:4096 i32:512"},
+    {"stencil", "stencil", {8, 1, 1}, {128, 1, 1}, 528, "in:f:1000 out:4000 f32:0.5 f32:0.25 f32:-0.125 i32:1000"},
+    {"compact", "compact", {2, 1, 1}, {256, 1, 1}, 0, "in:i:512 out:2048 out:32"},
+    {"argmax_atomic", "argmax_atomic", {4, 1, 1}, {256, 1, 1}, 0, "in:u:1000 out:8 io:u:1 out:4 i32:1000"},
+    {"double_reduce", "double_reduce", {4, 1, 1}, {256, 1, 1}, 0, "in:d:1000 out:8 out:8 i32:1000"},
+    {"bitonic_sort", "bitonic_sort", {4, 1, 1}, {256, 1, 1}, 0, "io:f:1024"},
+    {"rmsnorm_half", "rmsnorm_half", {4, 1, 1}, {64, 1, 1}, 0, "in:h:1024 in:h:256 out:2048 i32:256 f32:1e-6"},
+    {"shfl_width", "shfl_width", {2, 1, 1}, {64, 1, 1}, 0, "in:f:128 out:2048"},
+    {"grid_stride", "grid_stride", {3, 2, 1}, {16, 4, 1}, 0, "in:f:1000 out:4000 i32:1000"},
+    {"shfl_types", "shfl_types", {1, 1, 1}, {64, 1, 1}, 0, "out:3072"},
+    /* math_ulp (test_hip's accuracy kernels): ulp_NAME(x, y, z, out), one workgroup of 256 lanes;
+     * 2048-byte buffers fit both the f32 and the f64 ones */
+    {"math_ulp", NULL, {1, 1, 1}, {256, 1, 1}, 0, "in:b:2048 in:b:2048 in:b:2048 out:2048"},
+};
+#define NCORPUS (sizeof corpus / sizeof corpus[0])
+
+/* A deterministic generator (xorshift64*), independent of anything under test. */
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint64_t rnd(void) {
+  rng ^= rng >> 12, rng ^= rng << 25, rng ^= rng >> 27;
+  return rng * 0x2545f4914f6cdd1dull;
+}
+
+static uint8_t *gen(char kind, size_t n, size_t *bytes) {
+  size_t es = kind == 'd' ? 8 : kind == 'h' ? 2 : kind == 'b' ? 1 : 4;
+  uint8_t *p = ll_xmalloc(n * es);
+  for (size_t i = 0; i < n; i++) {
+    float f = (float)((double)(rnd() >> 11) * 0x1p-53 * 2 - 1);
+    double dv = f;
+    int32_t iv = (int32_t)(rnd() % 11) - 5;
+    uint32_t uv = (uint32_t)(rnd() >> 32);
+    uint16_t hv = oracle_f32_to_f16(f);
+    uint8_t bv = (uint8_t)(rnd() >> 56);
+    const void *src = kind == 'f' ? (const void *)&f : kind == 'd' ? (const void *)&dv : kind == 'h' ? (const void *)&hv
+                    : kind == 'i' ? (const void *)&iv : kind == 'u' ? (const void *)&uv : (const void *)&bv;
+    memcpy(p + i * es, src, es);
+  }
+  *bytes = n * es;
+  return p;
+}
+
+/* Runs kernel `name` of m on fresh buffers made from the case's args, under racecheck=global and
+ * initcheck; asserts a clean launch with zero reports. */
+static void run_checked(rt_device *dev, rt_module *m, const char *arch, const corpus_case *c, const char *name) {
+  ll_err e = {0};
+  rt_arg args[16];
+  uint64_t ptr[16] = {0};
+  size_t n = 0;
+  emu_observer *obs = emu_observer_new();
+  emu_observer_racecheck(obs, true);
+  emu_observer_initcheck(obs);
+  char *spec = ll_xstrdup(c->args), *save = NULL;
+  for (char *tok = strtok_r(spec, " ", &save); tok; tok = strtok_r(NULL, " ", &save), n++) {
+    cr_assert_lt(n, 16);
+    if (!strncmp(tok, "i32:", 4)) {
+      args[n] = (rt_arg){.kind = RT_ARG_I32, .i32 = atoi(tok + 4)};
+    } else if (!strncmp(tok, "f32:", 4)) {
+      args[n] = (rt_arg){.kind = RT_ARG_F32, .f32 = strtof(tok + 4, NULL)};
+    } else {
+      size_t bytes = 0;
+      uint8_t *init = NULL;
+      if (!strncmp(tok, "out:", 4)) {
+        bytes = strtoull(tok + 4, NULL, 10);
+        init = ll_xcalloc(bytes, 1);
+      } else {
+        cr_assert(!strncmp(tok, "in:", 3) || !strncmp(tok, "io:", 3), "bad spec %s", tok);
+        init = gen(tok[3], strtoull(tok + 5, NULL, 10), &bytes);
+      }
+      ptr[n] = rt_alloc(dev, bytes, tok, &e);
+      cr_assert_neq(ptr[n], 0, "%s", e.msg);
+      cr_assert(rt_copy_to_device(dev, ptr[n], init, bytes, &e), "%s", e.msg);
+      free(init);
+      if (!strncmp(tok, "out:", 4)) emu_observer_uninit(obs, ptr[n], bytes);
+      args[n] = (rt_arg){.kind = RT_ARG_PTR, .ptr = ptr[n]};
+    }
+  }
+  emu_fault f = {0};
+  rt_launch_opts o = {.threads = 1, .fault = &f, .observe = obs};
+  int rc = rt_launch(dev, m, name, c->grid, c->block, args, n, c->lds, &o, &e);
+  cr_assert_eq(rc, LL_EXIT_OK, "%s %s: launch failed: %s", arch, name, e.msg);
+  size_t nh = emu_observer_nhazards(obs);
+  for (size_t i = 0; i < nh; i++) {
+    char line[1024];
+    emu_hazard_format(emu_observer_hazard(obs, i), line, sizeof line);
+    fprintf(stderr, "%s %s: %s\n", arch, name, line);
+  }
+  cr_assert_eq(nh, 0, "%s %s (tests/hip/%s.hip): %zu racecheck=global/initcheck reports (on stderr); a false positive",
+               arch, name, c->file, nh);
+  for (size_t i = 0; i < n; i++)
+    if (ptr[i]) rt_free(dev, ptr[i]);
+  emu_observer_free(obs);
+  free(spec);
+}
+
+ParameterizedTestParameters(observe_hip, corpus_has_no_false_positives) {
+  static size_t idx[NCORPUS];
+  for (size_t i = 0; i < NCORPUS; i++) idx[i] = i;
+  return cr_make_param_array(size_t, idx, NCORPUS);
+}
+
+ParameterizedTest(size_t *ip, observe_hip, corpus_has_no_false_positives, .timeout = 300) {
+  const corpus_case *c = &corpus[*ip];
+  char *d = sh_tmpdir("observe-hip-corpus");
+  char *src = ll_fmt(HIPDIR "/%s.hip", c->file);
+  for (int a = 0; a < 2; a++) {
+    ll_err e = {0};
+    ll_buf diag = {0};
+    char *co = NULL, *dir = ll_fmt("%s/%s", d, arch_names[a]);
+    cr_assert(isa_cc_compile_into(src, arch_names[a], dir, NULL, &diag, &co, &e), "%s: %s\n%s", src, e.msg,
+              ll_buf_str(&diag));
+    ll_buf_free(&diag);
+    rt_device *dev = rt_open(RT_EMU, arch_ids[a], &e);
+    cr_assert_not_null(dev, "%s", e.msg);
+    rt_module *m = rt_load_file(dev, co, &e);
+    cr_assert_not_null(m, "%s: %s", co, e.msg);
+    if (c->kernel) {
+      run_checked(dev, m, arch_names[a], c, c->kernel);
+    } else {
+      const emu_codeobj *cobj = rt_module_codeobj(m);
+      cr_assert_gt(cobj->nkernels, 1, "%s: expected its kernels", co);
+      for (size_t k = 0; k < cobj->nkernels; k++) run_checked(dev, m, arch_names[a], c, cobj->kernels[k].name);
+    }
+    rt_unload(m);
+    rt_close(dev);
+    free(co), free(dir);
+  }
+  char *rm = ll_fmt("rm -rf '%s'", d);
+  cr_assert_eq(sh_run(rm, NULL), 0);
+  free(rm), free(src), free(d);
+}
+
+/* Every file of the corpus is in the table above (a new corpus kernel cannot skip the check);
+ * transpose_nosync is the deliberate race, checked by the test above instead. */
+Test(observe_hip, every_corpus_file_is_checked) {
+  char *out;
+  cr_assert_eq(sh_run("ls " HIPDIR, &out), 0);
+  size_t files = 0;
+  char *save = NULL;
+  for (char *f = strtok_r(out, "\n", &save); f; f = strtok_r(NULL, "\n", &save)) {
+    size_t len = strlen(f);
+    if (len < 5 || strcmp(f + len - 4, ".hip") || !strcmp(f, "transpose_nosync.hip")) continue;
+    f[len - 4] = 0;
+    bool found = false;
+    for (size_t i = 0; i < NCORPUS; i++) found |= !strcmp(corpus[i].file, f);
+    cr_assert(found, "tests/hip/%s.hip is not in test_observe_hip.c's corpus table", f);
+    files++;
+  }
+  cr_assert_eq(files, NCORPUS, "%zu corpus files, %zu table rows", files, NCORPUS);
+  free(out);
+}
