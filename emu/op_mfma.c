@@ -32,8 +32,9 @@
  * LLVM's mai-gfx950 syntax).
  *
  * cbsz/abid (A-block broadcast) and blgp (B lane-group pattern) on the other instructions are not
- * modelled: a nonzero value faults "unimplemented" naming it. The scaled (v_mfma_scale_*), sparse
- * (v_smfmac_*) and xf32 forms have no row here, so they fault "unimplemented" if executed. */
+ * modelled: a nonzero value faults "unimplemented" naming it. The block-scaled (v_mfma_scale_*) and
+ * sparse (v_smfmac_*) forms reuse this machinery (apply_scale, sparse_expand below); the xf32 forms
+ * have no row here, so they fault "unimplemented" if executed. */
 #include <stdio.h>
 
 #include "emu/internal.h"
@@ -127,9 +128,11 @@ CLONES static void cvt_bf16x2(const uint32_t *v, float *lo, float *hi)
 }
 
 /* ---- instruction descriptors ---------------------------------------------------------------*/
+enum { MK_DENSE = 0, MK_SCALE, MK_SPARSE };
 typedef struct mdesc {
   uint8_t M, N, K, B;
   uint8_t ta, tb; /* element types of A and B (T_F8F6F4: chosen by cbsz/blgp) */
+  uint8_t kind;   /* MK_*: plain, block-scaled (v_mfma_scale_*), 2:4 sparse A (v_smfmac_*) */
 } mdesc;
 
 /* Operands are converted in the lanes' own order: cv[t*64 + l] = item t of lane l (float, or int32
@@ -192,6 +195,64 @@ static bool convert(emu_wave *w, const emu_insn *in, int opi, int type, int KL, 
   return true;
 }
 
+/* ---- block scales (v_mfma_scale_*_f8f6f4, gfx950) -----------------------------------------------
+ * Operands 4 and 5 (scale A, scale B; LLVM prints them after C) hold one E8M0 scale per lane; the
+ * byte used is op_sel[i] | op_sel_hi[i] << 1 for source i = 0 (A) / 1 (B) (LLVM's printer maps the
+ * intrinsic's 0..3 byte index to those two bits). E8M0 (OCP MX spec): code e is 2^(e-127), 0xff is
+ * NaN. Every element a lane supplies is multiplied by that lane's scale: with the layout above a
+ * lane of an fp4/fp6 operand holds the 32 consecutive k of one MX block (row L%M, block L/M), so
+ * this is the MX rule "one scale per 32 k"; for fp8/bf8 operands, whose lane holds two 16-k halves,
+ * the lane's one scale covers both halves (UNCONFIRMED on hardware; docs/emulator-choices.md).
+ * The scaled value is formed in f32 (a product outside f32's range overflows or underflows as f32
+ * arithmetic does; the hardware's internal width is not documented). */
+static float e8m0(uint32_t c) { return c == 0xff ? NAN : ldexpf(1.0f, (int)c - 127); }
+
+static void apply_scale(emu_wave *w, const emu_insn *in, int opi, int KL, float *cv)
+{
+  int src = opi - 4; /* 0: A, 1: B */
+  int sel = (in->op_sel >> src & 1) | (in->has_op_sel_hi ? (in->op_sel_hi >> src & 1) << 1 : 0);
+  uint32_t t[64];
+  const uint32_t *s = emu_src32(w, in, opi, t);
+  float f[64];
+  for (int l = 0; l < 64; l++) f[l] = e8m0(s[l] >> (8 * sel) & 0xff);
+  for (int k = 0; k < KL; k++)
+    for (int l = 0; l < 64; l++) cv[k * 64 + l] *= f[l];
+}
+
+/* ---- 2:4 structured-sparse A (v_smfmac_*) -----------------------------------------------------
+ * CDNA3 ISA §7.1 "Sparse matrix" / CDNA4 ISA likewise, LLVM's smfmac intrinsics and MLIR's
+ * amdgpu.sparse_mfma description: A is held compressed. The dense layout is the general rule (lane
+ * i + M*(k/K_L) holds k = K_L*(k/K_L) + 0..K_L-1 of row i); each lane stores only K_L/2 values,
+ * two for every group of 4 consecutive k. Operand 3 (a VGPR) holds the positions: stored value s
+ * (s = 0..K_L/2-1, in group s/2) sits at k offset 4*(s/2) + idx_s within the lane's range, idx_s
+ * being the 2-bit field at bit abid*K_L + 2*s. One index set is K_L bits: 8 bits (abid 0..3) for
+ * the gfx942 16-bit forms, 16 bits (abid 0..1) for the 8-bit forms and the gfx950 16-bit
+ * doubled-K forms, 32 bits (abid 0) for the gfx950 8-bit doubled-K forms (MLIR's corrected gfx950
+ * verifier, citing the CDNA4 ISA layout tables). The expanded A holds 0 at the positions not named
+ * (so an infinite or NaN B element there gives NaN, as a dense product would; UNCONFIRMED), and two
+ * stored values naming the same position are added before the multiply. C is read from vdst
+ * (operand 0), which is written. cbsz (a broadcast on sparse forms) is not modelled: nonzero
+ * faults. */
+static bool sparse_expand(emu_wave *w, const emu_insn *in, int type, int KL, void *cv)
+{
+  static _Thread_local union { float f[MAXITEM * 64 / 2]; int32_t i[MAXITEM * 64 / 2]; } S;
+  if (!convert(w, in, 1, type, KL / 2, &S)) return false;
+  uint32_t t[64];
+  const uint32_t *ix = emu_src32(w, in, 3, t);
+  memset(cv, 0, (size_t)KL * 64 * 4);
+  float *f = cv;
+  int32_t *iv = cv;
+  for (int s = 0; s < KL / 2; s++) {
+    int sh = in->abid * KL + 2 * s;
+    for (int l = 0; l < 64; l++) {
+      int pos = 4 * (s / 2) + (int)(ix[l] >> sh & 3);
+      if (type == T_I8) iv[pos * 64 + l] = (int32_t)((uint32_t)iv[pos * 64 + l] + (uint32_t)S.i[s * 64 + l]);
+      else f[pos * 64 + l] += S.f[s * 64 + l];
+    }
+  }
+  return true;
+}
+
 /* ---- the multiply kernels --------------------------------------------------------------------
  * One output row: acc[0..N) (= the C row) += A[i][k] * B[k][0..N) for k = 0..K-1 ascending, with
  * a[aoff[k]] = A[i][k] and b + boff[k] = the B row k. N is a compile-time constant so the j loop
@@ -240,6 +301,12 @@ static int mfma(emu_wave *w, const emu_insn *in, const mdesc *d)
                        in->cbsz, in->blgp, f8f6f4_names[0], f8f6f4_names[1], f8f6f4_names[2], f8f6f4_names[3], f8f6f4_names[4]);
     static const uint8_t fmt[] = {T_FP8, T_BF8, T_FP6, T_BF6, T_FP4};
     ta = fmt[in->cbsz], tb = fmt[in->blgp];
+  } else if (d->kind == MK_SPARSE) {
+    int sets = 32 / (d->K * d->M / 64); /* index sets in the index VGPR (see sparse_expand) */
+    if (in->cbsz || in->blgp || in->abid >= sets)
+      return emu_raise(w, in, "unimplemented", -1, 0,
+                       "sparse MFMA with cbsz:%d blgp:%d abid:%d is not modelled (cbsz/blgp must be 0, abid < %d)",
+                       in->cbsz, in->blgp, in->abid, sets);
   } else if (in->cbsz || in->abid || in->blgp) {
     return emu_raise(w, in, "unimplemented", -1, 0,
                      "MFMA broadcast modifiers cbsz:%d abid:%d blgp:%d are not modelled", in->cbsz,
@@ -250,14 +317,17 @@ static int mfma(emu_wave *w, const emu_insn *in, const mdesc *d)
   const int H = f64 ? 1 : 4, BI = (64 + M * N / H - 1) / (M * N / H), MI = 64 / BI / N, G = M / (H * MI);
   const int dw = f64 ? 2 : 1, nout = M * N * B / 64 * dw; /* output registers */
   const int KLA = K * M * B / 64, KLB = K * N * B / 64;
-  const emu_opnd *od = &in->o[0], *oc = &in->o[3];
+  const int ci = d->kind == MK_SPARSE ? 0 : 3; /* operand holding C (sparse forms: vdst) */
+  const emu_opnd *od = &in->o[0], *oc = &in->o[ci];
   if (od->n < nout || ((oc->kind == EMU_OPK_VGPR || oc->kind == EMU_OPK_AGPR) && oc->n < nout))
     return emu_raise(w, in, "unimplemented", -1, 0, "MFMA C/D needs %d registers", nout);
 
   /* all operands are read into temporaries before anything is written (D may alias A, B or C) */
   static _Thread_local union { float f[MAXITEM * 64]; int32_t i[MAXITEM * 64]; double d[MAXITEM * 64]; } A, Bm;
   uint32_t out[64 * 32];
-  if (!convert(w, in, 1, ta, KLA, &A) || !convert(w, in, 2, tb, KLB, &Bm)) return EMU_FAULT;
+  if (d->kind == MK_SPARSE ? !sparse_expand(w, in, ta, KLA, &A) : !convert(w, in, 1, ta, KLA, &A)) return EMU_FAULT;
+  if (!convert(w, in, 2, tb, KLB, &Bm)) return EMU_FAULT;
+  if (d->kind == MK_SCALE) apply_scale(w, in, 4, KLA, A.f), apply_scale(w, in, 5, KLB, Bm.f);
   /* where k lives (see "Operands are converted" above), per operand */
   int akt[128], akg[128], bkt[128], bkg[128];
   const bool sa = d->ta == T_F8F6F4 && type_bits[ta] == 8, sb = d->ta == T_F8F6F4 && type_bits[tb] == 8;
@@ -274,11 +344,11 @@ static int mfma(emu_wave *w, const emu_insn *in, const mdesc *d)
   if (cconst) {
     if (f64) {
       double t[64];
-      emu_srcf64(w, in, 3, t);
+      emu_srcf64(w, in, ci, t);
       cval = emu_u64f(t[0]);
     } else {
       uint32_t t[64]; /* the operand's 32-bit value (inline float constants as f32 bits) */
-      cval = emu_src32(w, in, 3, t)[0];
+      cval = emu_src32(w, in, ci, t)[0];
     }
   }
   /* powers of two: the C/D layout formula with shifts and masks */
@@ -296,8 +366,8 @@ static int mfma(emu_wave *w, const emu_insn *in, const mdesc *d)
         int item = ((i & (H - 1)) + H * ((i >> lHMI) + G * (b >> lBI))) * dw;
         int lb = N * (((i >> lH) & (MI - 1)) + MI * (b & (BI - 1)));
         dst[q] = &out[item * 64 + lb];
-        c0[q] = cconst ? NULL : emu_vreg(w, in, 3, item) + lb;
-        c1[q] = (cconst || !f64) ? NULL : emu_vreg(w, in, 3, item + 1) + lb;
+        c0[q] = cconst ? NULL : emu_vreg(w, in, ci, item) + lb;
+        c1[q] = (cconst || !f64) ? NULL : emu_vreg(w, in, ci, item + 1) + lb;
       }
       if (f64) {
         for (int q = 0; q < 4; q++)
@@ -351,7 +421,7 @@ static int mfma(emu_wave *w, const emu_insn *in, const mdesc *d)
 #define MF(name, m, n, k, b, ta, tb)                                                             \
   static int op_##name(emu_wave *w, const emu_insn *in)                                          \
   {                                                                                              \
-    static const mdesc d = {m, n, k, b, ta, tb};                                                 \
+    static const mdesc d = {m, n, k, b, ta, tb, MK_DENSE};                                       \
     return mfma(w, in, &d);                                                                      \
   }
 /* CDNA3 ISA §7.1 / Table "MFMA opcodes" (gfx942 and gfx950) */
@@ -396,6 +466,46 @@ MF(v_mfma_i32_32x32x32_i8, 32, 32, 32, 1, T_I8, T_I8)
 MF(v_mfma_f32_16x16x128_f8f6f4, 16, 16, 128, 1, T_F8F6F4, T_F8F6F4)
 MF(v_mfma_f32_32x32x64_f8f6f4, 32, 32, 64, 1, T_F8F6F4, T_F8F6F4)
 
+#define MFK(name, m, n, k, ta, tb, kind)                                                         \
+  static int op_##name(emu_wave *w, const emu_insn *in)                                          \
+  {                                                                                              \
+    static const mdesc d = {m, n, k, 1, ta, tb, kind};                                           \
+    return mfma(w, in, &d);                                                                      \
+  }
+/* block-scaled f8f6f4 (gfx950, CDNA4 ISA §7.x; LLVM mai-gfx950.s): see apply_scale */
+MFK(v_mfma_scale_f32_16x16x128_f8f6f4, 16, 16, 128, T_F8F6F4, T_F8F6F4, MK_SCALE)
+MFK(v_mfma_scale_f32_32x32x64_f8f6f4, 32, 32, 64, T_F8F6F4, T_F8F6F4, MK_SCALE)
+/* sparse A (CDNA3 ISA §7.1; gfx950 adds the doubled-K forms): see sparse_expand. K is the dense K. */
+#define SMF(name, m, n, k, ta, tb) MFK(name, m, n, k, ta, tb, MK_SPARSE)
+SMF(v_smfmac_f32_16x16x32_f16, 16, 16, 32, T_F16, T_F16)
+SMF(v_smfmac_f32_32x32x16_f16, 32, 32, 16, T_F16, T_F16)
+SMF(v_smfmac_f32_16x16x32_bf16, 16, 16, 32, T_BF16, T_BF16)
+SMF(v_smfmac_f32_32x32x16_bf16, 32, 32, 16, T_BF16, T_BF16)
+SMF(v_smfmac_i32_16x16x64_i8, 16, 16, 64, T_I8, T_I8)
+SMF(v_smfmac_i32_32x32x32_i8, 32, 32, 32, T_I8, T_I8)
+SMF(v_smfmac_f32_16x16x64_fp8_fp8, 16, 16, 64, T_FP8, T_FP8)
+SMF(v_smfmac_f32_16x16x64_fp8_bf8, 16, 16, 64, T_FP8, T_BF8)
+SMF(v_smfmac_f32_16x16x64_bf8_fp8, 16, 16, 64, T_BF8, T_FP8)
+SMF(v_smfmac_f32_16x16x64_bf8_bf8, 16, 16, 64, T_BF8, T_BF8)
+SMF(v_smfmac_f32_32x32x32_fp8_fp8, 32, 32, 32, T_FP8, T_FP8)
+SMF(v_smfmac_f32_32x32x32_fp8_bf8, 32, 32, 32, T_FP8, T_BF8)
+SMF(v_smfmac_f32_32x32x32_bf8_fp8, 32, 32, 32, T_BF8, T_FP8)
+SMF(v_smfmac_f32_32x32x32_bf8_bf8, 32, 32, 32, T_BF8, T_BF8)
+SMF(v_smfmac_f32_16x16x64_f16, 16, 16, 64, T_F16, T_F16)
+SMF(v_smfmac_f32_32x32x32_f16, 32, 32, 32, T_F16, T_F16)
+SMF(v_smfmac_f32_16x16x64_bf16, 16, 16, 64, T_BF16, T_BF16)
+SMF(v_smfmac_f32_32x32x32_bf16, 32, 32, 32, T_BF16, T_BF16)
+SMF(v_smfmac_i32_16x16x128_i8, 16, 16, 128, T_I8, T_I8)
+SMF(v_smfmac_i32_32x32x64_i8, 32, 32, 64, T_I8, T_I8)
+SMF(v_smfmac_f32_16x16x128_fp8_fp8, 16, 16, 128, T_FP8, T_FP8)
+SMF(v_smfmac_f32_16x16x128_fp8_bf8, 16, 16, 128, T_FP8, T_BF8)
+SMF(v_smfmac_f32_16x16x128_bf8_fp8, 16, 16, 128, T_BF8, T_FP8)
+SMF(v_smfmac_f32_16x16x128_bf8_bf8, 16, 16, 128, T_BF8, T_BF8)
+SMF(v_smfmac_f32_32x32x64_fp8_fp8, 32, 32, 64, T_FP8, T_FP8)
+SMF(v_smfmac_f32_32x32x64_fp8_bf8, 32, 32, 64, T_FP8, T_BF8)
+SMF(v_smfmac_f32_32x32x64_bf8_fp8, 32, 32, 64, T_BF8, T_FP8)
+SMF(v_smfmac_f32_32x32x64_bf8_bf8, 32, 32, 64, T_BF8, T_BF8)
+
 /* ---- AGPR moves (CDNA3 ISA §12.x VOP3P "V_ACCVGPR_READ/WRITE", VOP1 "V_ACCVGPR_MOV"): ordinary
  * VALU moves between the VGPR and AGPR halves of the unified file, under EXEC. */
 static int op_v_accvgpr_mov(emu_wave *w, const emu_insn *in)
@@ -424,6 +534,21 @@ const emu_opdef emu_optab_mfma[] = {
     ROW(v_mfma_f32_16x16x32_bf16, EMU_F_GFX950) ROW(v_mfma_f32_32x32x16_bf16, EMU_F_GFX950)
     ROW(v_mfma_i32_16x16x64_i8, EMU_F_GFX950) ROW(v_mfma_i32_32x32x32_i8, EMU_F_GFX950)
     ROW(v_mfma_f32_16x16x128_f8f6f4, EMU_F_GFX950) ROW(v_mfma_f32_32x32x64_f8f6f4, EMU_F_GFX950)
+    ROW(v_mfma_scale_f32_16x16x128_f8f6f4, EMU_F_GFX950) ROW(v_mfma_scale_f32_32x32x64_f8f6f4, EMU_F_GFX950)
+    ROW(v_smfmac_f32_16x16x32_f16, 0) ROW(v_smfmac_f32_32x32x16_f16, 0)
+    ROW(v_smfmac_f32_16x16x32_bf16, 0) ROW(v_smfmac_f32_32x32x16_bf16, 0)
+    ROW(v_smfmac_i32_16x16x64_i8, 0) ROW(v_smfmac_i32_32x32x32_i8, 0)
+    ROW(v_smfmac_f32_16x16x64_fp8_fp8, 0) ROW(v_smfmac_f32_16x16x64_fp8_bf8, 0)
+    ROW(v_smfmac_f32_16x16x64_bf8_fp8, 0) ROW(v_smfmac_f32_16x16x64_bf8_bf8, 0)
+    ROW(v_smfmac_f32_32x32x32_fp8_fp8, 0) ROW(v_smfmac_f32_32x32x32_fp8_bf8, 0)
+    ROW(v_smfmac_f32_32x32x32_bf8_fp8, 0) ROW(v_smfmac_f32_32x32x32_bf8_bf8, 0)
+    ROW(v_smfmac_f32_16x16x64_f16, EMU_F_GFX950) ROW(v_smfmac_f32_32x32x32_f16, EMU_F_GFX950)
+    ROW(v_smfmac_f32_16x16x64_bf16, EMU_F_GFX950) ROW(v_smfmac_f32_32x32x32_bf16, EMU_F_GFX950)
+    ROW(v_smfmac_i32_16x16x128_i8, EMU_F_GFX950) ROW(v_smfmac_i32_32x32x64_i8, EMU_F_GFX950)
+    ROW(v_smfmac_f32_16x16x128_fp8_fp8, EMU_F_GFX950) ROW(v_smfmac_f32_16x16x128_fp8_bf8, EMU_F_GFX950)
+    ROW(v_smfmac_f32_16x16x128_bf8_fp8, EMU_F_GFX950) ROW(v_smfmac_f32_16x16x128_bf8_bf8, EMU_F_GFX950)
+    ROW(v_smfmac_f32_32x32x64_fp8_fp8, EMU_F_GFX950) ROW(v_smfmac_f32_32x32x64_fp8_bf8, EMU_F_GFX950)
+    ROW(v_smfmac_f32_32x32x64_bf8_fp8, EMU_F_GFX950) ROW(v_smfmac_f32_32x32x64_bf8_bf8, EMU_F_GFX950)
     {"v_accvgpr_read_b32", op_v_accvgpr_mov, EMU_F_VALU},
     {"v_accvgpr_write_b32", op_v_accvgpr_mov, EMU_F_VALU},
     {"v_accvgpr_mov_b32", op_v_accvgpr_mov, EMU_F_VALU},

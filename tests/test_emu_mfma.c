@@ -125,34 +125,81 @@ static int nregs_in(const mcase *c, int t, bool isA)
   return (c->K * MN * c->B / 64 * tbits[t] + 31) / 32;
 }
 
-static void run_case(const mcase *c, emu_arch arch, bool agpr_dst, bool c_zero_const, uint32_t seed)
+/* Scaled and sparse forms (gfx950 v_mfma_scale_*, v_smfmac_* on both arches):
+ *   - scale: operands 4/5 are v64/v65 with a random E8M0 byte per lane in every byte; the byte
+ *     sel = op_sel[i] | op_sel_hi[i] << 1 scales, as 2^(e-127), every element the lane holds (for
+ *     fp4/fp6 that is the MX block of 32 k of one row; CDNA4 ISA, LLVM's op_sel printing);
+ *   - sparse: A (M x K, dense K) is 2:4 sparse; lane i + M*g (g = k / K_L, K_L = K*M/64 dense k
+ *     per lane) stores K_L/2 values, value s at dense k = K_L*g + 4*(s/2) + idx_s where idx_s is
+ *     the 2-bit field at bit abid*K_L + 2*s of the index VGPR v66 (operand 3); C is vdst. */
+typedef struct mextra {
+  int kind; /* 0 dense, 1 scale, 2 sparse */
+  int sela, selb, abid;
+} mextra;
+
+static double e8m0(unsigned e) { return ldexp(1.0, (int)e - 127); }
+
+static void run_case_x(const mcase *c, emu_arch arch, bool agpr_dst, bool c_zero_const, uint32_t seed,
+                       const mextra *x)
 {
   int ta = c->ta, tb = c->tb;
   static const int f8[] = {TFP8, TBF8, TFP6, TBF6, TFP4};
   if (ta < 0) ta = f8[c->cbsz], tb = f8[c->blgp];
   bool f64 = ta == TF64, i8 = ta == TI8;
+  int kind = x ? x->kind : 0;
   int M = c->M, N = c->N, K = c->K, B = c->B;
   int na = nregs_in(c, ta, true), nb = nregs_in(c, tb, false), nout = M * N * B / 64 * (f64 ? 2 : 1);
-  char dst[32], src[32], mods[40] = "";
+  if (kind == 2) na = (na + 1) / 2;
+  char dst[32], src[32], mods[80] = "";
   if (agpr_dst) snprintf(dst, sizeof dst, "a[0:%d]", nout - 1);
   else snprintf(dst, sizeof dst, "v[32:%d]", 32 + nout - 1);
   snprintf(src, sizeof src, "%s", c_zero_const ? "0" : dst);
-  if (c->ta < 0 && (c->cbsz || c->blgp)) snprintf(mods, sizeof mods, " cbsz:%d blgp:%d", c->cbsz, c->blgp);
-  char *text = ll_fmt("%s %s, v[0:%d], v[16:%d], %s%s\ns_endpgm", c->name, dst, na - 1, 16 + nb - 1, src, mods);
+  if (kind == 1)
+    snprintf(mods, sizeof mods, ", v64, v65 op_sel:[%d,%d,0] op_sel_hi:[%d,%d,0] cbsz:%d blgp:%d", x->sela & 1,
+             x->selb & 1, x->sela >> 1, x->selb >> 1, c->cbsz, c->blgp);
+  else if (c->ta < 0 && (c->cbsz || c->blgp)) snprintf(mods, sizeof mods, " cbsz:%d blgp:%d", c->cbsz, c->blgp);
+  char *text = kind == 2 ? ll_fmt("%s %s, v[0:%d], v[16:%d], v66 abid:%d\ns_endpgm", c->name, dst, na - 1, 16 + nb - 1, x->abid)
+                         : ll_fmt("%s %s, v[0:%d], v[16:%d], %s%s\ns_endpgm", c->name, dst, na - 1, 16 + nb - 1, src, mods);
   snip *s = sn_new(arch, text);
   cr_assert_eq(s->p->insns[0].implemented, true, "%s: %s", text, s->p->insns[0].why);
 
   uint32_t st = seed;
   size_t nA = (size_t)B * M * K, nB = (size_t)B * K * N, nC = (size_t)B * M * N;
   double *A = ll_xcalloc(nA, sizeof *A), *Bv = ll_xcalloc(nB, sizeof *Bv), *C = ll_xcalloc(nC, sizeof *C);
-  for (int b = 0; b < B; b++)
+  if (kind == 1) /* random scale bytes 127-6 .. 127+6 in every byte of every lane */
+    for (int l = 0; l < 64; l++)
+      for (int r = 64; r <= 65; r++) {
+        uint32_t v = 0;
+        for (int q = 0; q < 4; q++) v |= (121u + sn_rand(&st) % 13) << (8 * q);
+        sn_v(s, r)[l] = v;
+      }
+  if (kind == 2) { /* sparse A: two of every four dense k per lane, random positions */
+    int KL = K * M / 64;
+    for (int l = 0; l < 64; l++) sn_v(s, 66)[l] = sn_rand(&st); /* the other index sets: noise */
+    for (int i = 0; i < M; i++)
+      for (int g = 0; g < K / KL; g++) {
+        int lane = i + M * g;
+        uint32_t *ix = &sn_v(s, 66)[lane];
+        for (int q = 0; q < KL / 4; q++) {
+          int p0 = (int)(sn_rand(&st) % 4), p1 = (p0 + 1 + (int)(sn_rand(&st) % 3)) % 4, p[2] = {p0, p1};
+          for (int r = 0; r < 2; r++) {
+            int sidx = 2 * q + r, bit = x->abid * KL + 2 * sidx;
+            uint64_t code = rnd_code(ta, &st, arch);
+            put_item(s, 0, lane, sidx, tbits[ta], code);
+            *ix = (*ix & ~(3u << bit)) | (uint32_t)p[r] << bit;
+            A[(size_t)i * K + KL * g + 4 * q + p[r]] = val(ta, code, arch);
+          }
+        }
+      }
+  }
+  for (int b = 0; b < B && kind != 2; b++)
     for (int i = 0; i < M; i++)
       for (int k = 0; k < K; k++) {
         uint64_t code = rnd_code(ta, &st, arch);
         int lane, item;
         in_pos(c, ta, true, b, i, k, &lane, &item);
         put_item(s, 0, lane, item, tbits[ta], code);
-        A[((size_t)b * M + i) * K + k] = val(ta, code, arch);
+        A[((size_t)b * M + i) * K + k] = val(ta, code, arch) * (kind == 1 ? e8m0(sn_v(s, 64)[lane] >> (8 * x->sela) & 0xff) : 1);
       }
   for (int b = 0; b < B; b++)
     for (int k = 0; k < K; k++)
@@ -161,7 +208,7 @@ static void run_case(const mcase *c, emu_arch arch, bool agpr_dst, bool c_zero_c
         int lane, item;
         in_pos(c, tb, false, b, j, k, &lane, &item);
         put_item(s, 16, lane, item, tbits[tb], code);
-        Bv[((size_t)b * K + k) * N + j] = val(tb, code, arch);
+        Bv[((size_t)b * K + k) * N + j] = val(tb, code, arch) * (kind == 1 ? e8m0(sn_v(s, 65)[lane] >> (8 * x->selb) & 0xff) : 1);
       }
   for (int b = 0; b < B; b++)
     for (int i = 0; i < M; i++)
@@ -213,6 +260,11 @@ static void run_case(const mcase *c, emu_arch arch, bool agpr_dst, bool c_zero_c
                agpr_dst ? " (AGPR C/D)" : "", bad, nC);
   free(A), free(Bv), free(C), free(text);
   sn_free(s);
+}
+
+static void run_case(const mcase *c, emu_arch arch, bool agpr_dst, bool c_zero_const, uint32_t seed)
+{
+  run_case_x(c, arch, agpr_dst, c_zero_const, seed, NULL);
 }
 
 /* ---- the instruction list ---------------------------------------------------------------------*/
@@ -437,4 +489,123 @@ Test(emu_mfma, micro_kernels)
   micro_mfma(EMU_GFX942, "lane_mfma_32x32x8_f16", 32, 32, 8);
   micro_mfma(EMU_GFX950, "lane_mfma_32x32x8_f16", 32, 32, 8);
   micro_mfma(EMU_GFX950, "lane_mfma_16x16x32_f16", 16, 16, 32);
+}
+
+/* ---- block-scaled f8f6f4 (gfx950) -------------------------------------------------------------*/
+Test(emu_mfma, scale_f8f6f4_formats_and_byte_selects)
+{
+  int n = 0;
+  for (int ca = 0; ca < 5; ca++)
+    for (int cb = 0; cb < 5; cb++, n++) {
+      mcase c16 = {"v_mfma_scale_f32_16x16x128_f8f6f4", 16, 16, 128, 1, -1, -1, ca, cb};
+      mcase c32 = {"v_mfma_scale_f32_32x32x64_f8f6f4", 32, 32, 64, 1, -1, -1, ca, cb};
+      mextra x = {1, n % 4, (n / 4) % 4, 0};
+      run_case_x(&c16, EMU_GFX950, n & 1, false, 3000u + (uint32_t)n, &x);
+      x.sela = 3 - x.sela;
+      run_case_x(&c32, EMU_GFX950, !(n & 1), false, 4000u + (uint32_t)n, &x);
+    }
+}
+
+/* E8M0 0xff is NaN (OCP MX spec): a NaN scale byte makes every output NaN; 127 is 1.0 */
+Test(emu_mfma, scale_nan_and_unit)
+{
+  snip *s = sn_new(EMU_GFX950, "v_mfma_scale_f32_16x16x128_f8f6f4 v[32:35], v[0:7], v[16:23], v[32:35], v64, v65 "
+                               "op_sel:[1,0,0] op_sel_hi:[0,0,0]");
+  for (int l = 0; l < 64; l++) {
+    for (int r = 0; r < 8; r++) sn_v(s, r)[l] = sn_v(s, 16 + r)[l] = 0x38383838u; /* OCP fp8 1.0 */
+    for (int r = 0; r < 4; r++) sn_v(s, 32 + r)[l] = 0;
+    sn_v(s, 64)[l] = 0x00007f00u | (l == 5 ? 0xffu << 8 : 0); /* byte 1: 127, lane 5: 0xff */
+    sn_v(s, 65)[l] = 0x0000007fu;
+  }
+  cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+  /* lane 5 supplies row 5, k 0..15 and 64..79: D row 5 is NaN, the others 128 (= K, all ones) */
+  for (int j = 0; j < 16; j++)
+    for (int i = 0; i < 16; i++) {
+      float got;
+      memcpy(&got, &sn_v(s, 32 + i % 4)[j + 16 * (i / 4)], 4);
+      if (i == 5) cr_assert(isnan(got), "row 5 col %d = %g, want NaN", j, got);
+      else cr_assert_eq(got, 128.0f, "D[%d][%d] = %g", i, j, got);
+    }
+  sn_free(s);
+}
+
+/* ---- sparse (v_smfmac_*) --------------------------------------------------------------------*/
+static const mcase sparse_both[] = {
+    {"v_smfmac_f32_16x16x32_f16", 16, 16, 32, 1, TF16, TF16, 0, 0},
+    {"v_smfmac_f32_32x32x16_f16", 32, 32, 16, 1, TF16, TF16, 0, 0},
+    {"v_smfmac_f32_16x16x32_bf16", 16, 16, 32, 1, TBF16, TBF16, 0, 0},
+    {"v_smfmac_f32_32x32x16_bf16", 32, 32, 16, 1, TBF16, TBF16, 0, 0},
+    {"v_smfmac_i32_16x16x64_i8", 16, 16, 64, 1, TI8, TI8, 0, 0},
+    {"v_smfmac_i32_32x32x32_i8", 32, 32, 32, 1, TI8, TI8, 0, 0},
+    {"v_smfmac_f32_16x16x64_fp8_fp8", 16, 16, 64, 1, TFP8, TFP8, 0, 0},
+    {"v_smfmac_f32_16x16x64_fp8_bf8", 16, 16, 64, 1, TFP8, TBF8, 0, 0},
+    {"v_smfmac_f32_16x16x64_bf8_fp8", 16, 16, 64, 1, TBF8, TFP8, 0, 0},
+    {"v_smfmac_f32_16x16x64_bf8_bf8", 16, 16, 64, 1, TBF8, TBF8, 0, 0},
+    {"v_smfmac_f32_32x32x32_fp8_fp8", 32, 32, 32, 1, TFP8, TFP8, 0, 0},
+    {"v_smfmac_f32_32x32x32_fp8_bf8", 32, 32, 32, 1, TFP8, TBF8, 0, 0},
+    {"v_smfmac_f32_32x32x32_bf8_fp8", 32, 32, 32, 1, TBF8, TFP8, 0, 0},
+    {"v_smfmac_f32_32x32x32_bf8_bf8", 32, 32, 32, 1, TBF8, TBF8, 0, 0},
+};
+static const mcase sparse_950[] = {
+    {"v_smfmac_f32_16x16x64_f16", 16, 16, 64, 1, TF16, TF16, 0, 0},
+    {"v_smfmac_f32_32x32x32_f16", 32, 32, 32, 1, TF16, TF16, 0, 0},
+    {"v_smfmac_f32_16x16x64_bf16", 16, 16, 64, 1, TBF16, TBF16, 0, 0},
+    {"v_smfmac_f32_32x32x32_bf16", 32, 32, 32, 1, TBF16, TBF16, 0, 0},
+    {"v_smfmac_i32_16x16x128_i8", 16, 16, 128, 1, TI8, TI8, 0, 0},
+    {"v_smfmac_i32_32x32x64_i8", 32, 32, 64, 1, TI8, TI8, 0, 0},
+    {"v_smfmac_f32_16x16x128_fp8_fp8", 16, 16, 128, 1, TFP8, TFP8, 0, 0},
+    {"v_smfmac_f32_16x16x128_fp8_bf8", 16, 16, 128, 1, TFP8, TBF8, 0, 0},
+    {"v_smfmac_f32_16x16x128_bf8_fp8", 16, 16, 128, 1, TBF8, TFP8, 0, 0},
+    {"v_smfmac_f32_16x16x128_bf8_bf8", 16, 16, 128, 1, TBF8, TBF8, 0, 0},
+    {"v_smfmac_f32_32x32x64_fp8_fp8", 32, 32, 64, 1, TFP8, TFP8, 0, 0},
+    {"v_smfmac_f32_32x32x64_fp8_bf8", 32, 32, 64, 1, TFP8, TBF8, 0, 0},
+    {"v_smfmac_f32_32x32x64_bf8_fp8", 32, 32, 64, 1, TBF8, TFP8, 0, 0},
+    {"v_smfmac_f32_32x32x64_bf8_bf8", 32, 32, 64, 1, TBF8, TBF8, 0, 0},
+};
+
+static void run_sparse(const mcase *l, size_t n, emu_arch arch)
+{
+  for (size_t i = 0; i < n; i++) {
+    int KL = l[i].K * l[i].M / 64;
+    mextra x = {2, 0, 0, (int)(i % (size_t)(32 / KL))}; /* every abid the set width allows, in turn */
+    run_case_x(&l[i], arch, i & 1, false, 5000u + (uint32_t)i, &x);
+  }
+}
+
+Test(emu_mfma, sparse_gfx942) { run_sparse(sparse_both, sizeof sparse_both / sizeof sparse_both[0], EMU_GFX942); }
+Test(emu_mfma, sparse_gfx950)
+{
+  run_sparse(sparse_both, sizeof sparse_both / sizeof sparse_both[0], EMU_GFX950);
+  run_sparse(sparse_950, sizeof sparse_950 / sizeof sparse_950[0], EMU_GFX950);
+}
+
+/* an abid beyond the index sets the shape has, or a nonzero cbsz, faults naming it */
+Test(emu_mfma, sparse_unmodelled_modifiers_fault)
+{
+  snip *s = sn_new(EMU_GFX950, "v_smfmac_f32_16x16x64_f16 v[0:3], v[4:7], v[8:15], v16 cbsz:1 abid:1");
+  cr_assert_eq(sn_run(s), EMU_FAULT);
+  cr_assert(strstr(s->f.msg, "cbsz:1") && strstr(s->f.msg, "v_smfmac_f32_16x16x64_f16"), "%s", s->f.msg);
+  sn_free(s);
+}
+
+/* the gfx950-only forms do not exist on gfx942: their gfx950 encoding does not decode to them there */
+Test(emu_mfma, gfx950_only_forms_refused_on_gfx942)
+{
+  const char *src[] = {"v_mfma_scale_f32_16x16x128_f8f6f4 v[0:3], v[4:11], v[12:19], v[0:3], v20, v21",
+                       "v_mfma_scale_f32_32x32x64_f8f6f4 v[0:15], v[16:23], v[24:31], v[32:47], v48, v49",
+                       "v_smfmac_f32_16x16x64_f16 v[0:3], v[4:7], v[8:15], v16",
+                       "v_smfmac_i32_16x16x128_i8 v[0:3], v[4:7], v[8:15], v16",
+                       "v_smfmac_f32_32x32x64_bf8_fp8 v[0:15], v[16:19], v[20:27], v28"};
+  for (size_t i = 0; i < sizeof src / sizeof src[0]; i++) {
+    snip *s = sn_new(EMU_GFX950, src[i]);
+    ll_err e = {0};
+    emu_program *p = emu_program_decode(EMU_GFX942, s->code, s->ncode, 0, &e);
+    cr_assert_not_null(p, "%s", e.msg);
+    const char *mn = s->p->insns[0].mnem;
+    cr_assert(strstr(s->p->insns[0].text, mn) && s->p->insns[0].implemented, "gfx950 decode of %s", src[i]);
+    cr_assert(!(p->insns[0].implemented && !strcmp(p->insns[0].mnem, mn)), "gfx942 decoded %s as %s", src[i],
+              p->insns[0].text);
+    emu_program_free(p);
+    sn_free(s);
+  }
 }
