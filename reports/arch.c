@@ -224,7 +224,7 @@ static bool write_index(report_ctx *c, ll_buf *sections) {
 
 /* Temp/old directories left by a report writer that died (its pid no longer exists) are removed;
  * a live writer's are left alone. */
-static void sweep_dead(const char *reports, const char *arch) {
+void report_sweep_dead(const char *reports, const char *arch) {
   DIR *d = opendir(reports);
   if (!d) return;
   struct dirent *e;
@@ -242,6 +242,24 @@ static void sweep_dead(const char *reports, const char *arch) {
   closedir(d);
   free(p1);
   free(p2);
+}
+
+/* Swaps a finished temporary report directory in: the old one (if any) renamed aside to `old`,
+ * `tmp` renamed to `final`, the old one removed; on failure the old one is put back. */
+bool report_swap_in(const char *tmp, const char *final, const char *old, ll_err *err) {
+  struct stat st;
+  bool had_old = stat(final, &st) == 0;
+  if (had_old && rename(final, old) != 0) {
+    ll_seterr(err, LL_EXIT_FAIL, "report: cannot move the previous report %s aside: %s", final, strerror(errno));
+    return false;
+  }
+  if (rename(tmp, final) != 0) {
+    ll_seterr(err, LL_EXIT_FAIL, "report: cannot move %s to %s: %s", tmp, final, strerror(errno));
+    if (had_old) rename(old, final);
+    return false;
+  }
+  if (had_old && !report_rm_rf(old)) fprintf(stderr, "lanelab: warning: could not remove the previous report %s\n", old);
+  return true;
 }
 
 bool report_write_arch(const char *build_dir, const char *arch, ll_err *err) {
@@ -272,7 +290,7 @@ bool report_write_arch(const char *build_dir, const char *arch, ll_err *err) {
               "directories", final);
     goto out;
   }
-  sweep_dead(reports, arch);
+  report_sweep_dead(reports, arch);
   if (mkdir(c.out, 0777) != 0) {
     ll_seterr(err, LL_EXIT_FAIL, "report: cannot create the temporary report directory %s: %s", c.out, strerror(errno));
     goto out;
@@ -281,24 +299,13 @@ bool report_write_arch(const char *build_dir, const char *arch, ll_err *err) {
   if (!report_load_stages(&c) || !report_write_assets(c.out, err)) goto out;
   /* lane-map and MFMA pages describe lanelab's own micro-kernels: not part of a manifest's report */
   if (!c.manifest && (!report_lane_pages(&c, &sections) || !report_seed_diff_page(&c, &sections) ||
-                      !report_mfma_pages(&c, &sections)))
+                      !report_mfma_pages(&c, &sections) || !report_write_mfma_layouts(reports, err)))
     goto out;
   for (size_t i = 0; i < c.nstages; i++)
     if (!stage_page(&c, &c.stages[i])) goto out;
   if (!write_index(&c, &sections)) goto out;
-  /* swap in: old aside, new in place, old removed */
-  bool had_old = stat(final, &st) == 0;
-  if (had_old && rename(final, old) != 0) {
-    ll_seterr(err, LL_EXIT_FAIL, "report: cannot move the previous report %s aside: %s", final, strerror(errno));
-    goto out;
-  }
-  if (rename(c.out, final) != 0) {
-    ll_seterr(err, LL_EXIT_FAIL, "report: cannot move %s to %s: %s", c.out, final, strerror(errno));
-    if (had_old) rename(old, final);
-    goto out;
-  }
+  if (!report_swap_in(c.out, final, old, err)) goto out;
   made = false;
-  if (had_old && !report_rm_rf(old)) fprintf(stderr, "lanelab: warning: could not remove the previous report %s\n", old);
   ok = true;
 out:
   if (made && !report_rm_rf(c.out)) fprintf(stderr, "lanelab: warning: could not remove %s\n", c.out);

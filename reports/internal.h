@@ -66,7 +66,12 @@ bool report_lane_first_mismatch(report_ctx *c, const char *kernel, char *line, s
 bool report_seed_diff_page(report_ctx *c, ll_buf *index);
 
 /* ---- mfma_pages.c ---- */
+/* The arch's mfma.html (its instructions, linking into the shared layout pages) and its index section. */
 bool report_mfma_pages(report_ctx *c, ll_buf *index);
+/* REPORTS/mfma/: every MFMA instruction's layout page (both arches), index.html, tables/, the CSS
+ * and JS; built in REPORTS/.mfma.tmp-<pid> and swapped in whole. */
+#define REPORT_MFMA_DIR "mfma"
+bool report_write_mfma_layouts(const char *reports, ll_err *err);
 
 /* ---- plot.c ---- A/B mutants plots: for each table with numeric *err* columns, plots/<stem>.*
  * and an <img> on the page. */
@@ -80,5 +85,10 @@ bool report_on_path(const char *prog);
 /* The content-derived file stem of table i of stage s (tables/<stem>.{csv,json,md}, id t-<stem>). */
 char *report_table_stem(const report_stage *s, size_t i);
 bool report_rm_rf(const char *path);
+/* Removes REPORTS/.<name>.tmp-<pid> and .<name>.old-<pid> left by report writers that died. */
+void report_sweep_dead(const char *reports, const char *name);
+/* tmp (a finished report directory) becomes final: the previous final is renamed to old, then
+ * removed; on failure it is put back and err says why. */
+bool report_swap_in(const char *tmp, const char *final, const char *old, ll_err *err);
 
 #endif

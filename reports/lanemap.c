@@ -520,7 +520,8 @@ static bool write_page(report_ctx *c, kpage *k, const char *arch) {
   report_html_esc(&p, k->region ? "tile row,col of the element the slot holds (f16 tag region)"
                   : k->mf ? "expected: the D element i,j the model places there (=value when verify saved it); got: the f32 value"
                           : "slot value in hex; expected: tile row,col=value the model says it comes from");
-  ll_buf_puts(&p, "; grey = expected (model), white = got (dump), red = mismatch.</p>\n");
+  ll_buf_puts(&p, "; grey = expected (model), white = got (dump), red = mismatch; one cell across both columns: the dump "
+                  "holds what the model expects.</p>\n");
   ll_buf_printf(&p, "<table class=\"grid lanemap\" id=\"lanemap\" data-expect=\"tr.lane=64;td.mismatch=%d;td.seed-mismatch=%d\">"
                     "<thead><tr><th>lane</th><th>model addr</th><th>dump addr</th><th>seed row,col</th>",
                 k->mismatches, k->seed_mismatches);
@@ -537,7 +538,7 @@ static bool write_page(report_ctx *c, kpage *k, const char *arch) {
     if (k->want_addr) snprintf(ma, sizeof ma, "%u", k->want_addr[L]);
     if (k->got_addr) snprintf(ga, sizeof ga, "%u", k->got_addr[L]);
     if (k->have_seed_rc) snprintf(rc, sizeof rc, "%d,%d", k->seed_row[L], k->seed_col[L]);
-    ll_buf_printf(&p, "<td>%s</td><td class=\"%s\">%s</td><td>%s</td>", ma, addr_bad ? "seed-mismatch" : "", ga, rc);
+    ll_buf_printf(&p, "<td>%s</td><td%s>%s</td><td>%s</td>", ma, addr_bad ? " class=\"seed-mismatch\"" : "", ga, rc);
     ll_buf_printf(&row, "%d\t%s\t%s\t%d\t%d", L, k->want_addr ? ma : "", k->got_addr ? ga : "",
                   k->have_seed_rc ? k->seed_row[L] : -1, k->have_seed_rc ? k->seed_col[L] : -1);
     for (int s = 0; s < k->slots; s++) {
@@ -546,11 +547,15 @@ static bool write_page(report_ctx *c, kpage *k, const char *arch) {
       if (k->got) label(k, k->got, L, s, false, g, sizeof g);
       bool mm = k->want && k->got &&
                 lanes_slot_get(k->want + L * k->ndw, s, k->slot_bits) != lanes_slot_get(k->got + L * k->ndw, s, k->slot_bits);
-      /* hover text on the mismatching cells only: on every cell it doubled a 64-lane page */
+      /* hover text on the mismatching cells only: on every cell it doubled a 64-lane page. A slot
+       * whose dump equals the model's is one cell across both columns showing the expected label
+       * (it names what got shows, and more): two cells each was half of a passing page. */
       if (mm) {
         cell_title(k, L, s, tt, sizeof tt);
         ll_buf_printf(&p, "<td class=\"exp\">%s</td><td class=\"got mismatch\" data-ls=\"%d.%d\" title=\"%s\">%s</td>", e, L,
                       s, tt, g);
+      } else if (k->want && k->got) {
+        ll_buf_printf(&p, "<td colspan=\"2\">%s</td>", e);
       } else {
         ll_buf_printf(&p, "<td class=\"exp\">%s</td><td class=\"got\" data-ls=\"%d.%d\">%s</td>", e, L, s, g);
       }

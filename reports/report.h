@@ -26,13 +26,16 @@
  *                         holder differs from the model's), a lanes x slots mismatch heatmap and
  *                         a one-line pattern summary (report_pattern)
  *   pictures/lane-<kernel>.svg     the tile picture as a standalone SVG
- *   mfma.html, mfma-<instr>.html   which lane/VGPR holds each element of A, B, D (lanes_mfma_*)
- *   tables/<name>.{csv,json,md}    every table of every page (report_table_render)
+ *   mfma.html             this arch's MFMA instructions, linked to their layout pages in ../mfma/
+ *   tables/<name>.{csv,json,md}    every table of every page (report_table_render; JSON one row a line)
  *   plots/<name>.{dat,gp,svg}      gnuplot data, script and the SVG it made
  * The directory is built as BUILD/reports/.<arch>.tmp-<pid> and renamed over the old one (the
  * old one is renamed aside first, then removed), so a failed or interrupted run leaves the
  * previous report intact.
  * BUILD/reports/index.html (+ index-summary.{csv,json,md}) lists every arch with results.
+ * BUILD/reports/mfma/ (index.html, mfma-<instr>.html, tables/layout-*.csv): which lane/VGPR holds
+ * each element of A, B, D (lanes_mfma_*) for every MFMA of either arch, written once for both
+ * arches' reports (a layout does not depend on the arch) and swapped in whole the same way.
  *
  * Errors: false with err set: LL_EXIT_USAGE for malformed input, LL_EXIT_ENV when gnuplot is
  * missing (the message names the Debian package gnuplot-nox), LL_EXIT_FAIL when a file cannot be

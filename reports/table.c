@@ -1,6 +1,7 @@
 /* reports/table — rendering of one table as text, CSV, Markdown or JSON. */
 #include "reports/table.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,25 @@ static void md_cell(ll_buf *o, const char *s) {
   }
 }
 
+/* A cell as a JSON value, as ll_jw writes it: a numeric column's integer or number (%.9g; a
+ * non-finite one as the string "inf", "-inf" or "nan"), anything else a string. */
+static void json_cell(ll_buf *o, const char *s, bool numeric) {
+  int64_t iv;
+  double dv;
+  if (numeric && ll_parse_i64(s, &iv)) {
+    ll_buf_printf(o, "%lld", (long long)iv);
+    return;
+  }
+  if (numeric && ll_parse_f64(s, &dv) && isfinite(dv)) {
+    ll_buf_printf(o, "%.9g", dv);
+    return;
+  }
+  if (numeric && ll_parse_f64(s, &dv)) s = isnan(dv) ? "nan" : dv > 0 ? "inf" : "-inf";
+  ll_buf_puts(o, "\"");
+  ll_json_escape(o, s);
+  ll_buf_puts(o, "\"");
+}
+
 void report_table_render(const report_table *t, report_format f, ll_buf *o) {
   size_t nc = t->ncols;
   switch (f) {
@@ -138,19 +158,21 @@ void report_table_render(const report_table *t, report_format f, ll_buf *o) {
       ll_jw_arr_end(&w);
       ll_jw_key(&w, "rows");
       ll_jw_arr_begin(&w);
+      /* one row per line, no spaces inside it: the per-cell indentation of the pretty writer was
+       * most of a big table's bytes (a census is thousands of 3-cell rows) */
+      ll_buf row = {0};
       for (size_t r = 0; r < t->nrows; r++) {
-        ll_jw_obj_begin(&w);
+        row.len = 0;
         for (size_t c = 0; c < nc; c++) {
-          const char *s = report_table_cell(t, r, c);
-          int64_t iv;
-          double dv;
-          ll_jw_key(&w, t->cols[c]);
-          if (t->numeric[c] && ll_parse_i64(s, &iv)) ll_jw_int(&w, iv);
-          else if (t->numeric[c] && ll_parse_f64(s, &dv)) ll_jw_num(&w, dv);
-          else ll_jw_str(&w, s);
+          ll_buf_puts(&row, c ? ",\"" : "{\"");
+          ll_json_escape(&row, t->cols[c]);
+          ll_buf_puts(&row, "\":");
+          json_cell(&row, report_table_cell(t, r, c), t->numeric[c]);
         }
-        ll_jw_obj_end(&w);
+        ll_buf_puts(&row, nc ? "}" : "{}");
+        ll_jw_raw(&w, row.data, row.len);
       }
+      ll_buf_free(&row);
       ll_jw_arr_end(&w);
       if (t->nnotes) {
         ll_jw_key(&w, "notes");

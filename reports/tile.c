@@ -189,7 +189,8 @@ static void svg(const report_tile *t, const char *id, bool standalone, ll_buf *o
   /* scoped to this picture: several pictures share a page; inline, the lane colours come from the
    * page's shared stylesheet (report_tile_css) */
   if (standalone) report_tile_css(id, o);
-  ll_buf_printf(o, "#%s rect.e{width:%dpx;height:%dpx}", id, cw, CELL_H);
+  ll_buf_printf(o, "#%s rect.e{width:%dpx;height:%dpx}#%s rect.sw{width:%dpx;height:%dpx}", id, cw, CELL_H, id, SW_W - 2,
+                SW_H);
   ll_buf_printf(o, "#%s rect{stroke:#fff;stroke-width:.5}#%s rect.none{fill:#eef0f2}#%s rect.bad,#%s .sw-bad"
                    "{stroke:#cf222e;stroke-width:2.5}#%s text{text-anchor:middle;fill:#111}"
                    "#%s .hdr{fill:#57606a}#%s .ttl{text-anchor:start;font-size:12px;font-family:sans-serif}"
@@ -259,11 +260,15 @@ static void svg(const report_tile *t, const char *id, bool standalone, ll_buf *o
   }
   ll_buf_printf(o, "<g class=\"legend\"><text class=\"lg\" x=\"8\" y=\"%d\">owning lane (cell text L&lt;lane&gt;.&lt;vgpr&gt;"
                    "[&lt;slot in vgpr&gt;]):</text>\n", ly - 3);
+  /* 4 rows of 16 swatches, each row a group (swatch size from the picture's CSS inline, from
+   * attributes when standalone, as the cells) */
+  char swh[64] = "";
+  if (standalone) snprintf(swh, sizeof swh, " width=\"%d\" height=\"%d\"", SW_W - 2, SW_H);
   for (int L = 0; L < 64; L++) {
-    int x = 8 + (L % 16) * SW_W, y = ly + (L / 16) * (SW_H + 4);
-    ll_buf_printf(o, "<rect class=\"sw l%d\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>"
-                     "<text x=\"%d\" y=\"%d\">L%d</text>", L, x, y, SW_W - 2, SW_H, x + SW_W / 2 - 1, y + 10, L);
-    if (L % 16 == 15) ll_buf_puts(o, "\n");
+    int x = 8 + (L % 16) * SW_W;
+    if (L % 16 == 0) ll_buf_printf(o, "<g transform=\"translate(0,%d)\">", ly + (L / 16) * (SW_H + 4));
+    ll_buf_printf(o, "<rect class=\"sw l%d\" x=\"%d\"%s/><text x=\"%d\" y=\"10\">L%d</text>", L, x, swh, x + SW_W / 2 - 1, L);
+    if (L % 16 == 15) ll_buf_puts(o, "</g>\n");
   }
   int by = ly + 4 * (SW_H + 4);
   ll_buf_printf(o, "<rect class=\"sw-bad\" x=\"8\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fff\"/>"

@@ -281,18 +281,20 @@ Test(reports, lanemap_highlights_exactly_the_corrupted_cells) {
   cr_assert_eq(count(p, "class=\"seed-mismatch\""), 1);
   cr_assert(strstr(p, "data-lane=\"40\""));
   /* lane 0 holds row 0, cols 0..3; lane 17 row 1, cols 4..7 (seed row L%16, chunk L/16) */
-  cr_assert(strstr(p, "data-lane=\"0\"><td class=\"lanecol\">0</td><td>0</td><td class=\"\">0</td><td>0,0</td>"
-                      "<td class=\"exp\">0,0</td>"), "lane 0 row");
-  cr_assert(strstr(p, "<td class=\"exp\">1,4</td><td class=\"got\" data-ls=\"17.0\""));
-  cr_assert(strstr(p, "<td class=\"exp\">1,7</td><td class=\"got mismatch\" data-ls=\"17.3\""));
+  /* a slot whose dump equals the model's is one cell across the exp/got columns */
+  cr_assert(strstr(p, "data-lane=\"0\"><td class=\"lanecol\">0</td><td>0</td><td>0</td><td>0,0</td>"
+                      "<td colspan=\"2\">0,0</td><td colspan=\"2\">0,1</td>"), "lane 0 row");
+  cr_assert(strstr(p, "<td>1,4</td><td colspan=\"2\">1,4</td><td colspan=\"2\">1,5</td><td colspan=\"2\">1,6</td>"
+                      "<td class=\"exp\">1,7</td><td class=\"got mismatch\" data-ls=\"17.3\""), "lane 17 row");
+  cr_assert_eq(count(p, "<td colspan=\"2\">"), 64 * 4 - NCORRUPT, "every other slot matched");
   cr_assert(strstr(p, "row = L%16, col = 4*(L/16)"), "fitted closed form of the fragment seed");
   cr_assert(strstr(p, "data-mismatches=\"3\""));
   cr_assert(strstr(p, "(agrees with verify)"));
   cr_assert(strstr(p, "tr.lane=64;td.mismatch=3;td.seed-mismatch=1"));
   /* solved seed page: lane 0 holds tags {0,16,32,48} = (0,0),(1,0),(2,0),(3,0); closed form from docs/changes.md */
   char *s = slurp(rd, "lane-lane_tr16_solved_seed.html");
-  cr_assert(strstr(s, "<td class=\"exp\">0,0</td><td class=\"got\" data-ls=\"0.0\">0,0</td>"
-                      "<td class=\"exp\">1,0</td>"));
+  cr_assert(strstr(s, "<td colspan=\"2\">0,0</td><td colspan=\"2\">1,0</td><td colspan=\"2\">2,0</td>"
+                      "<td colspan=\"2\">3,0</td></tr>"));
   cr_assert(strstr(s, "row = 4*(L/16) + (L%16)/4, col = 4*(L%4)"));
   cr_assert_eq(count(s, "mismatch\" data-ls"), 0);
   /* a dump older than the last lanes stage run (left by an earlier verify) is not shown as this run's */
@@ -776,15 +778,32 @@ Test(reports, mfma_pages_for_every_instruction_of_the_arch) {
   char *b = mktmp();
   fixture(b);
   generate(b);
-  char *rd = report_dir(b);
-  size_t want = 0;
-  for (size_t i = 0; i < lanes_mfma_count(); i++)
-    if (lanes_mfma_at(i)->arches & LANES_ARCH_BIT(LANES_GFX950)) want++;
+  char *rd = report_dir(b), *md = ll_fmt("%s/reports/mfma", b);
+  /* the arch's list names its own instructions, each linked to the layout page both arches share;
+   * the shared directory has a page for every instruction of either arch, naming where it exists */
   char *list = slurp(rd, "mfma.html");
+  size_t want = 0;
+  for (size_t i = 0; i < lanes_mfma_count(); i++) {
+    const lanes_mfma *mf = lanes_mfma_at(i);
+    bool on942 = mf->arches & LANES_ARCH_BIT(LANES_GFX942), on950 = mf->arches & LANES_ARCH_BIT(LANES_GFX950);
+    char *page = ll_fmt("mfma-%s.html", mf->name); /* file name: the instruction with ':' as '_' */
+    for (char *q = page; *q; q++)
+      if (*q == ':') *q = '_';
+    char *link = ll_fmt("<a href=\"../mfma/%s\">layout</a>", page);
+    cr_assert_eq(strstr(list, link) != NULL, on950, "%s listed on gfx950 iff it exists there", mf->name);
+    want += on950;
+    char *pg = slurp(md, page), *on = ll_fmt("<p>On %s%s%s. M=%d N=%d K=%d", on942 ? "gfx942" : "",
+                                               on942 && on950 ? ", " : "", on950 ? "gfx950" : "", mf->m, mf->n, mf->k);
+    cr_assert(strstr(pg, on), "%s: %s", page, on);
+    free(on); free(pg); free(link); free(page);
+  }
   cr_assert_eq((size_t)count(list, "\">layout</a>"), want);
+  char *all = slurp(md, "index.html");
+  cr_assert_eq((size_t)count(all, "\">layout</a>"), lanes_mfma_count());
+  free(all);
   /* 16x16x16 f16 (ISA 7.1.4): A(i,k) in lane i + 16*(k/4), VGPR (k%4)/2, bit 16*(k%2);
    * D(i,j) in lane j + 16*(i/4), VGPR i%4; the picture labels L<lane>.<vgpr>[<slot>], slot = bit/16 */
-  char *p = slurp(rd, "mfma-v_mfma_f32_16x16x16_f16.html");
+  char *p = slurp(md, "mfma-v_mfma_f32_16x16x16_f16.html");
   cr_assert(elem_is(p, "i=5 k=6: L21.1[0]", 21), "A(5,6)");
   cr_assert(elem_is(p, "k=7 n=3: L19.1[1]", 19), "B(7,3)");
   cr_assert_eq(count(p, "<rect class=\"e "), 2 * 256, "one element per cell of A and B");
@@ -792,19 +811,19 @@ Test(reports, mfma_pages_for_every_instruction_of_the_arch) {
   /* D (16 x 16 f32) is laid out as 16x16x4 f32's, which comes first: drawn there, linked here */
   cr_assert(strstr(p, "Same layout as <a href=\"mfma-v_mfma_f32_16x16x4_f32.html#op-D\">"));
   cr_assert(strstr(p, "href=\"tables/layout-D-16x16-32bit-"), "D's export under its content name");
-  char *f32 = slurp(rd, "mfma-v_mfma_f32_16x16x4_f32.html");
+  char *f32 = slurp(md, "mfma-v_mfma_f32_16x16x4_f32.html");
   cr_assert(elem_is(f32, "i=6 j=2: L18.2[0]", 18), "D(6,2)");
   free(f32);
   /* bf16 has f16's layouts: drawn once, linked */
-  char *bf = slurp(rd, "mfma-v_mfma_f32_16x16x16_bf16.html");
+  char *bf = slurp(md, "mfma-v_mfma_f32_16x16x16_bf16.html");
   cr_assert_eq(count(bf, "<rect class=\"e "), 0);
   cr_assert(strstr(bf, "Same layout as <a href=\"mfma-v_mfma_f32_16x16x16_f16.html#op-A\">"));
   cr_assert(strstr(bf, "Same layout as <a href=\"mfma-v_mfma_f32_16x16x16_f16.html#op-B\">"));
   cr_assert(strstr(bf, "Same layout as <a href=\"mfma-v_mfma_f32_16x16x4_f32.html#op-D\">"));
   free(bf);
-  /* gfx950-only instruction present */
-  cr_assert(exists(rd, "mfma-v_mfma_f32_16x16x32_f16.html"));
-  free(p); free(list); free(rd);
+  /* no arch report holds layout pages of its own any more */
+  cr_assert(!exists(rd, "mfma-v_mfma_f32_16x16x16_f16.html"));
+  free(p); free(list); free(rd); free(md);
   rm_rf(b);
   free(b);
 }
@@ -829,7 +848,7 @@ Test(reports_browser, pages_render_in_chromium_with_the_counts_shown, .timeout =
   char *rd = report_dir(b);
   char *shots = ll_fmt("%s/reports-screens", LANELAB_BUILD);
   char *top = ll_fmt("%s/reports/index.html", b), *idx = ll_fmt("%s/index.html", rd),
-       *lane = ll_fmt("%s/lane-lane_load_fragment.html", rd), *mf = ll_fmt("%s/mfma-v_mfma_f32_32x32x8_f16.html", rd);
+       *lane = ll_fmt("%s/lane-lane_load_fragment.html", rd), *mf = ll_fmt("%s/reports/mfma/mfma-v_mfma_f32_32x32x8_f16.html", b);
   cr_assert_eq(browser(top, shots, "top-index"), 0, "top index in chromium (see %s/top-index.log)", shots);
   cr_assert_eq(browser(idx, shots, "gfx950-index"), 0, "arch index in chromium (see %s/gfx950-index.log)", shots);
   cr_assert_eq(browser(lane, shots, "gfx950-lanemap"), 0, "lane map in chromium (see %s/gfx950-lanemap.log)", shots);
