@@ -76,6 +76,9 @@ typedef struct emu_codeobj {
   emu_kernel *kernels;
   size_t nkernels;
   uint32_t code_object_version;   /* from the ELF ABI version: 4, 5, 6 */
+  struct emu_reloc { uint64_t offset, value; } *relocs; /* dynamic relocations: image[offset]
+                                     gets load address + value (64-bit) */
+  size_t nrelocs;
   char *notes;                    /* leniencies applied while loading, one per line (NULL: none);
                                      docs/emulator-choices.md "Loader" */
   void *priv;                     /* decoded program cache; owned by emu */
@@ -92,6 +95,12 @@ const emu_kernel *emu_codeobj_kernel(const emu_codeobj *co, const char *name, ll
 /* The demangled C++ name of an Itanium-mangled symbol (malloc'd), NULL if sym is not one. */
 char *emu_demangle(const char *sym);
 void emu_codeobj_free(emu_codeobj *co);
+/* The code object's image as a kernel sees it once loaded at device address `base`: image (a
+ * copy of co->image, co->image_size bytes) gets the dynamic relocations (.rela.dyn:
+ * R_AMDGPU_RELATIVE64 and R_AMDGPU_ABS64 against defined symbols; the loader refuses others). A
+ * runtime maps this copy at base, so the kernel's .rodata, .data and .bss (constant tables,
+ * __constant__ and __device__ variables) are there, PC-relative to its code. */
+void emu_codeobj_relocate(const emu_codeobj *co, uint8_t *image, uint64_t base);
 
 /* ---- 2. memory ------------------------------------------------------------------------------*/
 /* Global memory is a set of registered host buffers, each given a device address range that no
@@ -200,6 +209,9 @@ typedef struct emu_dispatch {
   uint32_t dynamic_lds;     /* bytes beyond group_segment_size */
   uint64_t kernarg_addr;    /* device address of the filled kernarg buffer (in mem) */
   uint64_t dispatch_ptr;    /* device address of an hsa_kernel_dispatch_packet, or 0 */
+  uint64_t image_addr;      /* device address of the code object's image in mem (mapped and
+                               relocated by the caller, emu_codeobj_relocate), or 0: what
+                               s_getpc_b64 adds to an instruction's vaddr */
 } emu_dispatch;
 
 /* Runs the whole grid. Returns LL_EXIT_OK, or LL_EXIT_FAIL with *fault filled (the first fault

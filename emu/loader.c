@@ -27,7 +27,10 @@ enum {
   ELFOSABI_AMDGPU_HSA = 64,
   ELFABIVERSION_AMDGPU_HSA_V4 = 2, ELFABIVERSION_AMDGPU_HSA_V5 = 3, ELFABIVERSION_AMDGPU_HSA_V6 = 4,
   PT_LOAD = 1, PT_NOTE = 4,
-  SHT_PROGBITS = 1, SHT_SYMTAB = 2, SHT_NOTE = 7, SHT_NOBITS = 8, SHT_DYNSYM = 11,
+  SHT_PROGBITS = 1, SHT_SYMTAB = 2, SHT_RELA = 4, SHT_NOTE = 7, SHT_NOBITS = 8, SHT_DYNSYM = 11,
+  SHF_ALLOC = 2, RELA_SIZE = 24,
+  /* AMDGPUUsage "Relocation Records" */
+  R_AMDGPU_NONE = 0, R_AMDGPU_ABS64 = 3, R_AMDGPU_RELATIVE64 = 13,
   STT_OBJECT = 1, STT_FUNC = 2,
   NT_AMDGPU_METADATA = 32, /* AMDGPUUsage "Code Object V3+ Note Records", owner "AMDGPU" */
   KD_SIZE = 64,            /* AMDGPUUsage "Kernel Descriptor" */
@@ -273,6 +276,65 @@ static const uint8_t *find_sym(const symtab *st, const char *name) {
     if (off < st->strsz && st->strsz - off > k && memcmp(st->str + off, name, k + 1) == 0) return s;
   }
   return NULL;
+}
+
+/* ---- dynamic relocations --------------------------------------------------------------------
+ * A linked code object is a shared object: pointers stored in its data (a table of pointers to
+ * __device__ variables, a vtable) are left to the loader as .rela.dyn entries (AMDGPUUsage
+ * "Relocation Records": R_AMDGPU_RELATIVE64 = B + A, R_AMDGPU_ABS64 = S + A, with B the load
+ * address and S a symbol's address, which here is B + its st_value). Code reaches its own data
+ * PC-relatively and needs none. Any other type, or a symbol the object does not define, is
+ * refused by name: running with an unrelocated pointer would be silently wrong. */
+static bool read_relocs(elf *e, emu_codeobj *co) {
+  for (unsigned i = 0; i < e->shnum; i++) {
+    const uint8_t *s = shdr(e, i);
+    if (rd32(s + 4) != SHT_RELA || !(rd64(s + 8) & SHF_ALLOC)) continue; /* only what a loader applies */
+    const char *nm = sec_name(e, i) ? sec_name(e, i) : "?";
+    const uint8_t *d;
+    uint64_t sz;
+    if (!sec_bytes(e, i, &d, &sz)) return false;
+    if (rd64(s + 56) != RELA_SIZE) return bad(e, "%s: entry size %" PRIu64 ", expected 24", nm, rd64(s + 56));
+    uint32_t link = rd32(s + 40);
+    const uint8_t *syms = NULL;
+    uint64_t nsyms = 0, symsz = 0;
+    if (link && link < e->shnum) {
+      if (!sec_bytes(e, link, &syms, &symsz)) return false;
+      nsyms = symsz / SYM_SIZE;
+    }
+    for (uint64_t r = 0; r < sz / RELA_SIZE; r++) {
+      const uint8_t *x = d + r * RELA_SIZE;
+      uint64_t off = rd64(x), info = rd64(x + 8), addend = rd64(x + 16);
+      uint32_t type = (uint32_t)info, sym = (uint32_t)(info >> 32);
+      if (type == R_AMDGPU_NONE) continue;
+      if (!in_range(off, 8, co->image_size))
+        return bad(e, "%s entry %" PRIu64 ": relocation at 0x%" PRIx64 " is outside the loaded image (%" PRIu64 " bytes)",
+                   nm, r, off, co->image_size);
+      uint64_t value;
+      if (type == R_AMDGPU_RELATIVE64) {
+        value = addend;
+      } else if (type == R_AMDGPU_ABS64) {
+        if (sym >= nsyms || sym == 0) return bad(e, "%s entry %" PRIu64 ": symbol index %u out of range", nm, r, sym);
+        const uint8_t *y = syms + (uint64_t)sym * SYM_SIZE;
+        if (rd16(y + 6) == 0) /* SHN_UNDEF: nothing here defines it */
+          return bad(e, "%s entry %" PRIu64 ": R_AMDGPU_ABS64 at 0x%" PRIx64 " refers to an undefined symbol "
+                        "(symbol %u); lanelab loads one code object on its own and links nothing into it", nm, r, off, sym);
+        value = rd64(y + 8) + addend;
+      } else {
+        return bad(e, "%s entry %" PRIu64 ": relocation type %u at 0x%" PRIx64 " is not supported (the emulator "
+                      "applies R_AMDGPU_RELATIVE64 (13) and R_AMDGPU_ABS64 (3))", nm, r, type, off);
+      }
+      co->relocs = ll_xrealloc(co->relocs, (co->nrelocs + 1) * sizeof *co->relocs);
+      co->relocs[co->nrelocs++] = (struct emu_reloc){off, value};
+    }
+  }
+  return true;
+}
+
+void emu_codeobj_relocate(const emu_codeobj *co, uint8_t *image, uint64_t base) {
+  for (size_t i = 0; i < co->nrelocs; i++) {
+    uint64_t v = base + co->relocs[i].value;
+    memcpy(image + co->relocs[i].offset, &v, 8); /* little-endian host, as the target */
+  }
 }
 
 /* ---- metadata note --------------------------------------------------------------------------*/
@@ -576,7 +638,7 @@ emu_codeobj *emu_codeobj_load(const void *bytes, size_t n, const char *path, ll_
   if (!bytes && n) { bad(&e, "no bytes"); goto fail; }
   if (!check_header(&e, co) || !map_segments(&e, co) || !read_sections(&e) || !find_text(&e, co) ||
       !find_symtab(&e, &st) || !find_metadata(&e, &desc, &descsz) ||
-      !parse_metadata(&e, co, &st, desc, descsz))
+      !parse_metadata(&e, co, &st, desc, descsz) || !read_relocs(&e, co))
     goto fail;
   return co;
 fail:
@@ -614,6 +676,7 @@ void emu_codeobj_free(emu_codeobj *co) {
   }
   free(co->kernels);
   free(co->notes);
+  free(co->relocs);
   free(co->image);
   free(co->path);
   free(co);

@@ -244,30 +244,40 @@ SAVEEXEC(s_orn1_saveexec_b64, ~s | e)
 WREXEC(s_andn1_wrexec_b64, ~s & e)
 WREXEC(s_andn2_wrexec_b64, s & ~e)
 
-/* program counter (CDNA3 ISA "S_GETPC_B64", "S_SETPC_B64", "S_SWAPPC_B64") */
-static int jump_to(emu_wave *w, const emu_insn *in, uint64_t pc)
+/* program counter (CDNA3 ISA "S_GETPC_B64", "S_SETPC_B64", "S_SWAPPC_B64"). Instructions are
+ * known by their ELF vaddr (in->pc), the address faults and traces name. The kernel itself sees
+ * the address the code object is loaded at: image_addr + vaddr, where the runtime mapped the
+ * code object's image (its .rodata/.data/.bss are then reached PC-relatively, as on hardware).
+ * With image_addr 0 (nothing mapped) the two coincide. */
+static int jump_to(emu_wave *w, const emu_insn *in, uint64_t addr)
 {
+  const uint64_t base = w->wg->d ? w->wg->d->image_addr : 0, pc = addr - base;
   size_t lo = 0, hi = w->ninsn;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
     if (w->insns[mid].pc < pc) lo = mid + 1;
     else hi = mid;
   }
-  if (lo >= w->ninsn || w->insns[lo].pc != pc)
-    return emu_raise(w, in, "bad jump target", -1, pc, "no instruction starts at 0x%llx", (unsigned long long)pc);
+  if (addr < base || lo >= w->ninsn || w->insns[lo].pc != pc)
+    return emu_raise(w, in, "bad jump target", -1, addr, "no instruction starts at 0x%llx (code object loaded at 0x%llx)",
+                     (unsigned long long)addr, (unsigned long long)base);
   w->ip = (uint32_t)lo;
   return EMU_OK;
 }
+static uint64_t next_pc(const emu_wave *w, const emu_insn *in)
+{
+  return (w->wg->d ? w->wg->d->image_addr : 0) + in->pc + in->size;
+}
 int emu_op_s_getpc_b64(emu_wave *w, const emu_insn *in)
 {
-  emu_sdst64(w, in, 0, in->pc + in->size);
+  emu_sdst64(w, in, 0, next_pc(w, in));
   return EMU_OK;
 }
 int emu_op_s_setpc_b64(emu_wave *w, const emu_insn *in) { return jump_to(w, in, emu_ssrc64(w, in, 0)); }
 int emu_op_s_swappc_b64(emu_wave *w, const emu_insn *in)
 {
   uint64_t t = emu_ssrc64(w, in, 1);
-  emu_sdst64(w, in, 0, in->pc + in->size);
+  emu_sdst64(w, in, 0, next_pc(w, in));
   return jump_to(w, in, t);
 }
 

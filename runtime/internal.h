@@ -29,6 +29,7 @@ struct rt_module {
   rt_device *d;
   emu_codeobj *co;
   void *hip_module;
+  uint64_t image_addr; /* emu: device address of the relocated code object image, or 0 */
 };
 
 /* hip backend (rt_hip.c). rt_hip_open: NULL + LL_EXIT_ENV with the reason when no HIP GPU of the

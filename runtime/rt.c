@@ -113,6 +113,21 @@ rt_module *rt_load(rt_device *d, const void *bytes, size_t n, const char *path, 
     rt_unload(m);
     return NULL;
   }
+  if (d->backend == RT_EMU) {
+    /* The module's image in device memory, relocated: its constant tables and __constant__ /
+     * __device__ variables live there, reached PC-relatively (emu_dispatch.image_addr). Writable
+     * data keeps its values from launch to launch of this module, as on a GPU. */
+    char *nm = ll_fmt("code object %s (its .rodata, .data and .bss)", co->path);
+    m->image_addr = rt_emu_alloc(d, co->image_size, nm, err);
+    free(nm);
+    if (!m->image_addr) {
+      rt_unload(m);
+      return NULL;
+    }
+    uint8_t *h = rt_emu_host(d, m->image_addr, co->image_size, NULL);
+    memcpy(h, co->image, co->image_size);
+    emu_codeobj_relocate(co, h, m->image_addr);
+  }
   return m;
 }
 
@@ -130,6 +145,7 @@ const emu_codeobj *rt_module_codeobj(const rt_module *m) { return m->co; }
 void rt_unload(rt_module *m) {
   if (!m) return;
   if (m->hip_module) rt_hip_unload(m->d->hip, m->hip_module);
+  if (m->image_addr) rt_free(m->d, m->image_addr);
   emu_codeobj_free(m->co);
   free(m);
 }

@@ -87,7 +87,7 @@ int rt_emu_launch(rt_device *d, rt_module *m, const emu_kernel *k, const uint32_
   if (!pkt) return err ? err->code : LL_EXIT_FAIL;
   fill_packet(rt_emu_host(d, pkt, 64, NULL), k, grid, block, dynamic_lds, ka);
   emu_dispatch disp = {.co = m->co, .kernel = k, .dynamic_lds = dynamic_lds, .kernarg_addr = ka,
-                       .dispatch_ptr = pkt};
+                       .dispatch_ptr = pkt, .image_addr = m->image_addr};
   memcpy(disp.grid, grid, sizeof disp.grid);
   memcpy(disp.block, block, sizeof disp.block);
   emu_launch_opts lo = {0};

@@ -510,3 +510,72 @@ Test(emu_loader, metadata_major_other_than_1_stays_refused) {
   expect_reject(b, n, "expected major 1", "metadata version [2, 0]");
   free(b), free(p), free(src);
 }
+
+/* Dynamic relocations: tests/hip/globals.hip stores two pointers (tabs = {va, vb}) in .data, which
+ * ld.lld leaves to the loader as R_AMDGPU_RELATIVE64 entries. The loader must list both, at tabs
+ * and tabs + 8, with the addresses of va and vb (from llvm-readelf, not from the loader), and
+ * emu_codeobj_relocate must store base + those into a copy of the image. A relocation type it does
+ * not apply, or an ABS64 with a bad symbol, is refused by name (exit 2), never ignored. */
+static uint8_t *read_all(const char *path, size_t *n) {
+  ll_err e = {0};
+  uint8_t *b = ll_read_file(path, n, &e);
+  cr_assert_not_null(b, "%s", e.msg);
+  return b;
+}
+/* File offset of the first SHT_RELA section's entries (ELF-64 section headers, parsed here). */
+static uint64_t rela_offset(const uint8_t *b, size_t n) {
+  uint64_t shoff = 0;
+  uint16_t shnum = 0;
+  memcpy(&shoff, b + 0x28, 8);
+  memcpy(&shnum, b + 0x3c, 2);
+  for (unsigned i = 0; i < shnum; i++) {
+    const uint8_t *s = b + shoff + 64ull * i;
+    uint32_t type;
+    memcpy(&type, s + 4, 4);
+    if (type == 4) {
+      uint64_t off;
+      memcpy(&off, s + 24, 8);
+      cr_assert_lt(off + 24, n);
+      return off;
+    }
+  }
+  cr_assert_fail("no SHT_RELA section");
+  return 0;
+}
+Test(emu_loader, dynamic_relocations_are_applied_or_refused_by_name) {
+  char *co_path = compile_src(LANELAB_ROOT "/tests/hip/globals.hip", "gfx942", "-I" LANELAB_ROOT "/kernels/hip");
+  long long tabs = readelf_sym(co_path, "tabs"), va = readelf_sym(co_path, "va"), vb = readelf_sym(co_path, "vb");
+  cr_assert(tabs > 0 && va > 0 && vb > 0, "symbols tabs/va/vb not found by llvm-readelf");
+  emu_codeobj *co = load_ok(co_path);
+  cr_assert_eq(co->nrelocs, 2, "%zu relocations, want the 2 pointers of tabs", co->nrelocs);
+  cr_expect(co->relocs[0].offset == (uint64_t)tabs && co->relocs[0].value == (uint64_t)va, "tabs[0]");
+  cr_expect(co->relocs[1].offset == (uint64_t)tabs + 8 && co->relocs[1].value == (uint64_t)vb, "tabs[1]");
+  uint8_t *img = malloc(co->image_size);
+  memcpy(img, co->image, co->image_size);
+  const uint64_t base = 0x123450000ull;
+  emu_codeobj_relocate(co, img, base);
+  uint64_t p0, p1;
+  memcpy(&p0, img + tabs, 8);
+  memcpy(&p1, img + tabs + 8, 8);
+  cr_expect_eq(p0, base + (uint64_t)va);
+  cr_expect_eq(p1, base + (uint64_t)vb);
+  free(img);
+  emu_codeobj_free(co);
+
+  size_t n;
+  uint8_t *b = read_all(co_path, &n);
+  uint64_t ro = rela_offset(b, n);
+  uint8_t *c = malloc(n);
+  memcpy(c, b, n);
+  put64(c + ro + 8, 5); /* R_AMDGPU_REL64: not something a loader applies */
+  expect_reject(c, n, "relocation type 5", "REL64 in .rela.dyn");
+  memcpy(c, b, n);
+  put64(c + ro + 8, 3); /* R_AMDGPU_ABS64 against symbol 0 */
+  expect_reject(c, n, "symbol index 0", "ABS64 against the null symbol");
+  memcpy(c, b, n);
+  put64(c + ro, 1ull << 40); /* outside the image */
+  expect_reject(c, n, "outside the loaded image", "relocation past the image");
+  free(c);
+  free(b);
+  free(co_path);
+}

@@ -246,6 +246,31 @@ Test(corpus, transpose_lds, .timeout = 300) {
   check_bytes("transpose_lds", "--grid 3,2 --block 32,8 --arg in:x.bin --arg out:11520:got.bin --arg i32:40 --arg i32:72", ref, sizeof ref);
 }
 
+/* Data in the code object: the emulator maps the module's image and relocates it, so tables
+ * and variables are where the code's PC-relative addresses say (a fault before, issue #10's
+ * leftover). Expected values from the kernel's stated meaning. */
+Test(corpus, constant_tables_and_device_globals, .timeout = 300) {
+  corpus_begin("globals");
+  enum { N = 256 };
+  int32_t idx[N];
+  float ref[N];
+  const float coef[8] = {1, 2, 3, 4, 5, 6, 7, 8}, va[4] = {1, 2, 3, 4}, vb[4] = {10, 20, 30, 40};
+  uint32_t hits = 0;
+  for (int i = 0; i < N; i++) {
+    int j = idx[i] = (int32_t)(rnd() % 1000);
+    ref[i] = coef[j & 7] + (0.5f + (float)(j & 15)) + ((j >> 2) & 1 ? vb : va)[j & 3];
+    hits += j % 3 == 0;
+  }
+  put("idx.bin", idx, sizeof idx);
+  FOR_ARCH {
+    run_corpus(ARCH, "globals", "--grid 4 --block 64 --arg in:idx.bin --arg out:1024:got.bin --arg out:4:cnt.bin");
+    expect_file_bytes("globals values", ARCH, "got.bin", ref, sizeof ref);
+    /* the last block to pass its barrier saw every earlier block's hits, and at least its own:
+     * the maximum is all hits (blocks run one after another or interleaved, never lost) */
+    expect_file_bytes("globals .bss counter", ARCH, "cnt.bin", &hits, 4);
+  }
+}
+
 Test(corpus, histogram_atomics, .timeout = 300) {
   corpus_begin("histogram");
   enum { N = 5000 };
