@@ -271,6 +271,38 @@ Test(corpus, constant_tables_and_device_globals, .timeout = 300) {
   }
 }
 
+/* HIP's 3-element vectors in arrays of structures: float3 is 12 bytes (the kernel reads element i
+ * at 12 i), int3 12, double3 24; operators element-wise. The reference follows the kernel's
+ * stated arithmetic in float, in the same order. The double sums are of values with few
+ * significant bits (results are multiples of 1/128 below 2^8, so every partial sum is exact in
+ * any order). */
+Test(corpus, vec3_arrays_of_structures, .timeout = 300) {
+  corpus_begin("vec3");
+  enum { N = 200 };
+  float pos[N * 3], vel[N * 3], ref[N * 3];
+  int32_t cref[N * 3];
+  double sref[3] = {0, 0, 0};
+  const float dt = 0.25f;
+  for (int i = 0; i < N * 3; i++) {
+    pos[i] = (float)(rnd() % 4096) / 64.0f, vel[i] = (float)((int)(rnd() % 256) - 128) / 16.0f;
+    float p = pos[i] + vel[i] * dt;
+    p = 0.5f * (p + pos[i]) + p;
+    ref[i] = p;
+    cref[i] = (int)p / 2;
+    sref[i % 3] += (double)p;
+  }
+  put("pos.bin", pos, sizeof pos);
+  put("vel.bin", vel, sizeof vel);
+  FOR_ARCH {
+    run_corpus(ARCH, "vec3",
+               "--grid 4 --block 64 --arg in:pos.bin --arg in:vel.bin --arg out:2400:got.bin --arg out:2400:cell.bin "
+               "--arg out:24:sum.bin --arg f32:0.25 --arg i32:200");
+    expect_file_bytes("vec3 float3", ARCH, "got.bin", ref, sizeof ref);
+    expect_file_bytes("vec3 int3", ARCH, "cell.bin", cref, sizeof cref);
+    expect_file_bytes("vec3 double3 sums", ARCH, "sum.bin", sref, sizeof sref);
+  }
+}
+
 Test(corpus, histogram_atomics, .timeout = 300) {
   corpus_begin("histogram");
   enum { N = 5000 };

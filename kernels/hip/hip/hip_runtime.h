@@ -64,8 +64,8 @@ typedef __SIZE_TYPE__ size_t;
 typedef __PTRDIFF_TYPE__ ptrdiff_t;
 
 // Vector types as clang vectors: .x .y .z .w, element-wise arithmetic, the size and alignment of
-// HIP's (8 bytes for 2 x 4-byte, 16 bytes for 4 x 4-byte). The 3-element ones are absent
-// (a clang 3-vector is 16 bytes where HIP's is 12): using one is an undeclared-identifier error.
+// HIP's (8 bytes for 2 x 4-byte, 16 bytes for 4 x 4-byte). The 3-element ones are plain structs
+// below (a clang 3-vector is 16 bytes where HIP's is 12).
 typedef float float2 __attribute__((ext_vector_type(2)));
 typedef float float4 __attribute__((ext_vector_type(4)));
 typedef double double2 __attribute__((ext_vector_type(2)));
@@ -80,6 +80,31 @@ LL_HIP_FN int2 make_int2(int x, int y) { return int2{x, y}; }
 LL_HIP_FN int4 make_int4(int x, int y, int z, int w) { return int4{x, y, z, w}; }
 LL_HIP_FN uint2 make_uint2(unsigned x, unsigned y) { return uint2{x, y}; }
 LL_HIP_FN uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { return uint4{x, y, z, w}; }
+
+// 3-element vectors: HIP's size (3 elements, no padding: sizeof(float3) == 12) and alignment (the
+// element's), .x .y .z, element-wise + - * / with the same type or a scalar, compound forms,
+// unary minus, == and != (all three equal), make_*3.
+#define LL_HIP_VEC3(V, T)                                                                          \
+  struct V { T x, y, z; };                                                                         \
+  LL_HIP_FN V make_##V(T x, T y, T z) { return V{x, y, z}; }                                       \
+  LL_HIP_FN V operator-(V a) { return V{-a.x, -a.y, -a.z}; }                                       \
+  LL_HIP_FN bool operator==(V a, V b) { return a.x == b.x && a.y == b.y && a.z == b.z; }           \
+  LL_HIP_FN bool operator!=(V a, V b) { return !(a == b); }                                        \
+  LL_HIP_VEC3_OP(V, T, +) LL_HIP_VEC3_OP(V, T, -) LL_HIP_VEC3_OP(V, T, *) LL_HIP_VEC3_OP(V, T, /)
+#define LL_HIP_VEC3_OP(V, T, OP)                                                                   \
+  LL_HIP_FN V operator OP(V a, V b) { return V{a.x OP b.x, a.y OP b.y, a.z OP b.z}; }              \
+  LL_HIP_FN V operator OP(V a, T s) { return V{a.x OP s, a.y OP s, a.z OP s}; }                    \
+  LL_HIP_FN V operator OP(T s, V a) { return V{s OP a.x, s OP a.y, s OP a.z}; }                    \
+  LL_HIP_FN V &operator OP##=(V &a, V b) { return a = a OP b; }                                    \
+  LL_HIP_FN V &operator OP##=(V &a, T s) { return a = a OP s; }
+LL_HIP_VEC3(float3, float)
+LL_HIP_VEC3(double3, double)
+LL_HIP_VEC3(int3, int)
+LL_HIP_VEC3(uint3, unsigned int)
+#undef LL_HIP_VEC3
+#undef LL_HIP_VEC3_OP
+static_assert(sizeof(float3) == 12 && alignof(float3) == 4, "HIP's float3 is 12 bytes, 4-aligned");
+static_assert(sizeof(double3) == 24 && alignof(double3) == 8, "HIP's double3 is 24 bytes, 8-aligned");
 
 // ---- type rules used by the static_asserts below -----------------------------------------------
 namespace lanelab_hip {
