@@ -470,6 +470,100 @@ static void mat_table(ll_buf *p, const mfma_mats *m, int op)
   ll_buf_puts(p, "</table>\n");
 }
 
+/* ---- the timeline picture ----------------------------------------------------------------------*/
+/* The mnemonic class of a traced instruction: the mark's CSS class and its legend entry. */
+static const struct { const char *cls, *what, *colour; } tl_classes[] = {
+    {"mfma", "v_mfma / v_smfmac", "#8250df"}, {"lds", "LDS (ds_*)", "#1a7f37"},
+    {"vmem", "global / buffer / flat", "#0969da"}, {"smem", "scalar memory (s_load ...)", "#bf8700"},
+    {"sync", "s_barrier / s_waitcnt", "#cf222e"}, {"valu", "other v_*", "#57606a"},
+    {"salu", "other s_*", "#afb8c1"}, {"other", "anything else", "#6e7781"},
+};
+
+static int tl_class(const char *m)
+{
+  static const char *const vmem[] = {"global_", "buffer_", "flat_", "scratch_"};
+  static const char *const smem[] = {"s_load", "s_buffer_", "s_store", "s_atomic", "s_dcache", "s_scratch_"};
+  if (!strncmp(m, "v_mfma", 6) || !strncmp(m, "v_smfmac", 8)) return 0;
+  if (!strncmp(m, "ds_", 3)) return 1;
+  for (size_t i = 0; i < sizeof vmem / sizeof *vmem; i++)
+    if (!strncmp(m, vmem[i], strlen(vmem[i]))) return 2;
+  for (size_t i = 0; i < sizeof smem / sizeof *smem; i++)
+    if (!strncmp(m, smem[i], strlen(smem[i]))) return 3;
+  if (!strncmp(m, "s_barrier", 9) || !strncmp(m, "s_waitcnt", 9)) return 4;
+  if (m[0] == 'v' && m[1] == '_') return 5;
+  if (m[0] == 's' && m[1] == '_') return 6;
+  return 7;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+#define TL_MAX_ROWS 64 /* waves drawn; the rest are counted in a note (all are in the table) */
+
+/* The selected instances as an inline SVG: x = execution order (the instance's sequence number;
+ * the emulator has no cycles), one row per (workgroup, wave) in grid order, one mark per instance
+ * coloured by its mnemonic class, a dashed tick where a wave's barrier interval changes; each
+ * mark's title names seq, PC, text, wave and interval, and links to the instance's section. */
+static void timeline_svg(ll_buf *p, const emu_observer *o)
+{
+  size_t n = emu_observer_ntrace(o), nrows = 0;
+  if (!n) return;
+  uint64_t *keys = ll_xmalloc(n * sizeof *keys);
+  for (size_t i = 0; i < n; i++) {
+    const emu_trace_rec *r = emu_observer_trace_rec(o, i);
+    keys[i] = (uint64_t)r->wg_index << 32 | r->wave;
+  }
+  qsort(keys, n, sizeof *keys, cmp_u64);
+  for (size_t i = 0; i < n; i++)
+    if (!nrows || keys[nrows - 1] != keys[i]) keys[nrows++] = keys[i];
+  size_t drawn = nrows < TL_MAX_ROWS ? nrows : TL_MAX_ROWS;
+  const int cw = n <= 128 ? 10 : n <= 512 ? 3 : 1, rh = 14, left = 110, top = 8;
+  int W = left + (int)n * cw + 10, H = top + (int)drawn * rh + 20;
+  ll_buf_printf(p, "<div class=\"pic\"><svg class=\"timeline\" id=\"timeline\" width=\"%d\" height=\"%d\" "
+                "viewBox=\"0 0 %d %d\" data-instances=\"%zu\" data-rows=\"%zu\" font-family=\"sans-serif\" "
+                "font-size=\"10\"><style>#timeline text{fill:#57606a}#timeline .tick{stroke:#57606a;"
+                "stroke-dasharray:2 2}",
+                W, H, W, H, n, nrows);
+  for (size_t c = 0; c < sizeof tl_classes / sizeof *tl_classes; c++)
+    ll_buf_printf(p, "#timeline .%s{fill:%s}", tl_classes[c].cls, tl_classes[c].colour);
+  ll_buf_puts(p, "</style>\n");
+  for (size_t w = 0; w < drawn; w++)
+    ll_buf_printf(p, "<text x=\"4\" y=\"%d\">wg %llu wave %llu</text>", top + (int)w * rh + 10,
+                  (unsigned long long)(keys[w] >> 32), (unsigned long long)(keys[w] & 0xffffffffu));
+  ll_buf_printf(p, "\n<text x=\"%d\" y=\"%d\">execution order &#8594; (%zu instances)</text>\n", left,
+                top + (int)drawn * rh + 14, n);
+  uint32_t *last_iv = ll_xmalloc(drawn * sizeof *last_iv);
+  for (size_t w = 0; w < drawn; w++) last_iv[w] = UINT32_MAX;
+  for (size_t i = 0; i < n; i++) {
+    const emu_trace_rec *r = emu_observer_trace_rec(o, i);
+    uint64_t k = (uint64_t)r->wg_index << 32 | r->wave;
+    const uint64_t *at = bsearch(&k, keys, nrows, sizeof *keys, cmp_u64);
+    size_t row = (size_t)(at - keys);
+    if (row >= drawn) continue;
+    int x = left + (int)i * cw, y = top + (int)row * rh;
+    if (last_iv[row] != UINT32_MAX && last_iv[row] != r->interval)
+      ll_buf_printf(p, "<path class=\"tick\" d=\"M%d %dv%d\"/>", x, y - 1, rh);
+    last_iv[row] = r->interval;
+    ll_buf_printf(p, "<a href=\"#i%llu\"><rect class=\"tl %s\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"><title>#%llu "
+                  "pc 0x%llx ", (unsigned long long)r->seq, tl_classes[tl_class(r->mnem)].cls, x, y + 1,
+                  cw > 1 ? cw - 1 : 1, rh - 3, (unsigned long long)r->seq, (unsigned long long)r->pc);
+    report_html_esc(p, r->text);
+    ll_buf_printf(p, " (wg %u,%u,%u wave %u, barrier interval %u, step %u)</title></rect></a>", r->wg[0], r->wg[1],
+                  r->wg[2], r->wave, r->interval, r->step);
+  }
+  ll_buf_puts(p, "\n</svg></div>\n<p class=\"notes\">");
+  for (size_t c = 0; c < sizeof tl_classes / sizeof *tl_classes; c++)
+    ll_buf_printf(p, "<span class=\"pattern\" style=\"background:%s;color:#fff\">%s</span> ", tl_classes[c].colour,
+                  tl_classes[c].what);
+  if (nrows > drawn) ll_buf_printf(p, "(%zu more waves not drawn; they are in the table below)", nrows - drawn);
+  ll_buf_puts(p, "</p>\n");
+  free(last_iv);
+  free(keys);
+}
+
 #define PAGE_INSTANCES 64 /* instances drawn lane by lane on the page (all are in the JSON/CSV) */
 #define MFMA_FILES 64     /* MFMA instances rebuilt into mfma/ */
 
@@ -522,9 +616,11 @@ bool report_trace_write(const char *dir, const emu_observer *o, const report_tra
     const emu_trace_rec *r = emu_observer_trace_rec(o, i);
     if (r->step + 1 > maxstep) maxstep = r->step + 1;
   }
-  ll_buf_printf(&page, "<h2>Timeline (%zu instances)</h2>\n<table class=\"timeline\"><tr><th>seq</th><th>wg</th>"
+  ll_buf_printf(&page, "<h2>Timeline (%zu instances)</h2>\n", n);
+  timeline_svg(&page, o);
+  ll_buf_printf(&page, "<table class=\"timeline\"><tr><th>seq</th><th>wg</th>"
                 "<th>wave</th><th>barrier interval</th><th>step</th><th>pc</th><th>instruction</th><th>EXEC lanes</th>"
-                "<th>position in the interval</th></tr>\n", n);
+                "<th>position in the interval</th></tr>\n");
   for (size_t i = 0; i < n; i++) {
     const emu_trace_rec *r = emu_observer_trace_rec(o, i);
     int pct = (int)(100.0 * r->step / maxstep);

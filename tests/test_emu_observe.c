@@ -220,6 +220,46 @@ Test(observe, trace_json_has_addresses_and_results) {
   free(html), free(csv), free(hp), free(cp), free(jp), free(out), free(extra), free(tdir);
 }
 
+static size_t count_of(const char *hay, const char *needle) {
+  size_t n = 0;
+  for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle)) n++;
+  return n;
+}
+
+/* The page's timeline picture: race_raw_fixed (tests/kernels/observe.hip) on 2 workgroups of 2
+ * waves; each wave loads in[t] (global), writes s[t] (LDS), passes the barrier, reads s[..] (LDS)
+ * and stores out[t] (global): 4 rows, 16 marks (8 LDS, 8 global), one interval tick per row. */
+Test(observe, trace_page_timeline_draws_one_mark_per_instance) {
+  char *tdir = ll_fmt("%s/trace-tl", dir);
+  char *extra = ll_fmt("--trace 'ds_*,global_*' --trace-out %s", tdir);
+  int rc;
+  char *out = run_k("gfx950", "race_raw_fixed", "2", extra, &rc);
+  cr_assert_eq(rc, 0, "%s", out);
+  char *hp = ll_fmt("%s/trace.html", tdir);
+  char *html = ll_read_file(hp, NULL, NULL);
+  cr_assert_not_null(html, "%s", hp);
+  const char *svg = strstr(html, "<svg class=\"timeline\" id=\"timeline\"");
+  cr_assert_not_null(svg, "the timeline picture");
+  char *end = strstr(svg, "</svg>");
+  cr_assert_not_null(end);
+  *end = 0;
+  cr_assert(strstr(svg, "data-instances=\"16\" data-rows=\"4\""), "%.300s", svg);
+  cr_assert_eq(count_of(svg, "<rect class=\"tl "), 16, "one mark per instance");
+  cr_assert_eq(count_of(svg, "<rect class=\"tl lds\""), 8, "the ds_write and ds_read of each wave");
+  cr_assert_eq(count_of(svg, "<rect class=\"tl vmem\""), 8, "the global load and store of each wave");
+  cr_assert_eq(count_of(svg, "class=\"tick\""), 4, "each wave crosses one barrier between its traced accesses");
+  for (int w = 0; w < 2; w++)
+    for (int g = 0; g < 2; g++) {
+      char *lab = ll_fmt(">wg %d wave %d<", g, w);
+      cr_assert(strstr(svg, lab), "row %s", lab);
+      free(lab);
+    }
+  /* each mark's title names its instance; the first links to its section */
+  cr_assert(strstr(svg, "<a href=\"#i0\"><rect class=\"tl vmem\"") && strstr(svg, "<title>#0 pc 0x"), "%.600s", svg);
+  cr_assert_eq(count_of(svg, "<title>#"), 16);
+  free(html), free(hp), free(out), free(extra), free(tdir);
+}
+
 Test(observe, dump_at_takes_registers_before_the_nth_execution) {
   /* the PC of race_raw_fixed's ds_read from llvm-objdump's "// ADDR: BYTES" comment, not from lanelab */
   char *cmd = ll_fmt(LLVM_BIN "llvm-objdump -d --no-show-raw-insn %s | awk '/<race_raw_fixed>:/{f=1} f && /ds_read_b32/{print; exit}'",
