@@ -1,13 +1,14 @@
 /* cli/cmd_run — `lanelab run CODEOBJ KERNEL --grid X[,Y,Z] --block X[,Y,Z] [--arg [NAME=]SPEC]...
  *                [--kernarg FILE [--buf NAME@OFF[,OFF..]:SPEC]...]
- *                [--backend auto|hip|emu] [--dump-regs FILE] [--lds-bytes N] [--budget N]`
+ *                [--backend auto|hip|emu] [--dump-regs FILE] [--lds-bytes N] [--budget N] [--strict-memory]`
  * (README.md, "lanelab run"; docs/run.md for kernel names, named and raw arguments). Runs one kernel on the runtime's device. Output files
  * (out:/io: specs, --dump-regs) are written atomically, and only after a successful run; that each
  * can be written is checked before the run, so a bad output path costs no run and never leaves
  * some outputs written and others not. A fault prints the emulator's one-line message (arch,
  * kernel, PC, instruction, lane, address), exit 1. --budget sets the emulator's per-wave
  * instruction budget (default 50 M): a kernel that never ends stops with a "budget exceeded"
- * fault. */
+ * fault. Memory-model warnings (docs/emulator-choices.md) are printed once per kernel PC and counted
+ * in a summary line; --strict-memory makes them faults. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +24,7 @@
 static const char *usage =
     "usage: lanelab run CODEOBJ KERNEL --grid X[,Y,Z] --block X[,Y,Z] [--arg [NAME=]SPEC]... "
     "[--kernarg FILE [--buf NAME@OFF[,OFF..]:SPEC]...] "
-    "[--backend auto|hip|emu] [--dump-regs FILE] [--lds-bytes N] [--budget N]\n"
+    "[--backend auto|hip|emu] [--dump-regs FILE] [--lds-bytes N] [--budget N] [--strict-memory]\n"
     "  [--schedule roundrobin|adversarial|random:SEED] [--dump-at PC[:N]] [--racecheck[=global]] [--initcheck]\n"
     "  [--trace SPEC [--trace-out DIR]]\n"
     "  KERNEL: the symbol or the C++ name (row_softmax, ns::gemm<128>, 'scale(float*, float)')\n"
@@ -61,6 +62,7 @@ typedef struct {
   bool sched_given;
   uint64_t dump_at, dump_at_n; /* --dump-at PC[:N] (N >= 1, default 1) */
   bool race, race_global, init;
+  bool strict_memory; /* --strict-memory: memory-model warnings are faults */
   const char *trace, *trace_out;
   report_trace_tile *tiles;
   size_t ntiles;
@@ -93,6 +95,10 @@ static int parse(int argc, char **argv, run_opts *o, ll_err *err) {
     }
     if (!strcmp(a, "--initcheck")) {
       o->init = true;
+      continue;
+    }
+    if (!strcmp(a, "--strict-memory")) {
+      o->strict_memory = true;
       continue;
     }
     if (takes) {
@@ -264,6 +270,13 @@ static void expect_cb(void *user, const report_trace_expect_result *r) {
          r->operand ? 'B' : 'A', r->mismatches, r->first);
 }
 
+/* memory-model warnings: printed as they come (once per kernel PC; the emulator serializes the
+ * calls), counted for the summary line */
+static void warn_cb(void *user, const emu_fault *w) {
+  ++*(size_t *)user;
+  fprintf(stderr, "lanelab: warning: %s\n", w->msg);
+}
+
 typedef struct {
   void *host;      /* in/io contents, then the result */
   size_t size;
@@ -287,6 +300,7 @@ int cmd_run(int argc, char **argv) {
   emu_observer *obs = NULL;
   dump_at_ctx dump_at = {0};
   bool expect_fail = false;
+  size_t nwarn = 0;
   ll_outpath *outs = NULL, dumpout = {0};
   if (rc < 0) { rc = 0; goto out; }
   if (rc) goto fail;
@@ -363,7 +377,7 @@ int cmd_run(int argc, char **argv) {
   rt_backend want = o.backend;
   /* options only the emulator has (the first one given names the reason) */
   const char *emu_opt = o.dump ? "--dump-regs" : o.sched_given ? "--schedule" : o.race ? "--racecheck"
-                        : o.init ? "--initcheck" : o.trace ? "--trace" : NULL;
+                        : o.init ? "--initcheck" : o.trace ? "--trace" : o.strict_memory ? "--strict-memory" : NULL;
   bool dump_forces_emu = emu_opt && want == RT_AUTO;
   bool budget_forces_emu = o.budget && want == RT_AUTO; /* a budget only exists on the emulator */
   if (emu_opt && want == RT_HIP) {
@@ -411,6 +425,9 @@ int cmd_run(int argc, char **argv) {
   lo.kernarg_size = nraw;
   lo.sched = o.sched;
   lo.sched_seed = o.sched_seed;
+  lo.strict_memory = o.strict_memory;
+  lo.on_warning = warn_cb;
+  lo.warn_user = &nwarn;
   if (o.dump) {
     dump = rt_regdump_new();
     if (o.dump_at) {
@@ -442,6 +459,9 @@ int cmd_run(int argc, char **argv) {
     lo.observe = obs;
   }
   rc = rt_launch(dev, mod, kname, o.grid, o.block, raw ? NULL : args, raw ? 0 : o.nspecs, o.lds, &lo, &err);
+  if (nwarn) /* the run summary of memory-model warnings (each printed once above) */
+    fprintf(stderr, "lanelab: %zu memory-model warning%s (kernel PCs relying on undocumented hardware behaviour; "
+            "--strict-memory makes them faults)\n", nwarn, nwarn == 1 ? "" : "s");
   if (rc != LL_EXIT_OK) goto fail; /* a fault's message is in err (and fault.msg) */
   if (o.dump_at && rt_regdump_count(dump) == 0) {
     ll_seterr(&err, LL_EXIT_FAIL, "--dump-at 0x%llx:%llu: no wave executed the instruction at that PC %llu time%s "

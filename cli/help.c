@@ -121,7 +121,7 @@ static const cli_help entries[] = {
      "[--kernarg FILE [--buf NAME@OFF[,OFF..]:SPEC]...] [--backend auto|hip|emu] "
      "[--dump-regs FILE] [--lds-bytes N] [--budget N] [--schedule roundrobin|adversarial|random:SEED] "
      "[--dump-at PC[:N]] [--racecheck[=global]] [--initcheck] [--trace SPEC] [--trace-out DIR] [--tile NAME:SPEC]... "
-     "[--expect-a FILE] [--expect-b FILE]",
+     "[--expect-a FILE] [--expect-b FILE] [--strict-memory]",
      "Runs one kernel of a code object on the emulator or a real GPU.\n"
      "Operands:\n"
      "  CODEOBJ          an AMDGPU code object (ELF, code object v5/v6) for gfx942 or gfx950\n"
@@ -150,6 +150,11 @@ static const cli_help entries[] = {
      "                   default: no dump)\n"
      "  --lds-bytes N    dynamic LDS bytes per workgroup (default: 0)\n"
      "  --budget N       the emulator's instruction budget per wave (default: 50000000)\n"
+     "  --strict-memory  memory-model patterns whose hardware result is undocumented (an LDS\n"
+     "                   result used after s_barrier without s_waitcnt, a duplicated s_load in\n"
+     "                   flight, a buffer access past num_records through soffset) fault instead\n"
+     "                   of warning (emulator; default: a warning per kernel PC on stderr, and a\n"
+     "                   count at the end)\n"
      "  --schedule S     how the waves of a workgroup interleave (emulator): roundrobin (one\n"
      "                   instruction each in turn), adversarial (each wave as far as it goes),\n"
      "                   random:SEED (a random wave runs 1..64 instructions; reproducible)\n"

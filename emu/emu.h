@@ -174,6 +174,15 @@ typedef struct emu_launch_opts {
   emu_wave_cb on_snap;
   uint64_t sched_seed;      /* EMU_SCHED_RANDOM */
   emu_observer *observe;    /* traces / race and init checks (part 4), NULL = none (no cost) */
+  /* Memory-model strictness (docs/emulator-choices.md "Memory-model strictness"): patterns in
+   * AMD's own kernels whose hardware result the ISA does not document (an LDS result used after
+   * s_barrier without its s_waitcnt, a duplicated s_load in flight, a raw-buffer access that passes
+   * the range check only because soffset is not part of it) are warnings by default, each kernel
+   * PC reported once through on_warning (NULL: printed to stderr as "lanelab: warning: ...");
+   * strict_memory makes them faults. */
+  bool strict_memory;
+  void (*on_warning)(void *warn_user, const emu_fault *w); /* w->msg: one line as for faults */
+  void *warn_user;
 } emu_launch_opts;
 
 /* Phases. A kernel marks that a wave enters phase p (1 <= p < EMU_MAX_PHASES) by executing
@@ -195,6 +204,8 @@ typedef struct emu_launch_stats {
    * sum over p is count[i]); phase_insns[p] all wave-instructions executed in phase p */
   uint64_t *phase_count;
   uint64_t phase_insns[EMU_MAX_PHASES];
+  uint64_t mem_warnings;    /* memory-model warnings (occurrences; each PC reported once) */
+  uint64_t mem_warning_pcs; /* distinct kernel PCs that warned */
 } emu_launch_stats;
 /* Executed count of mnemonics matching `pattern` (a prefix ending in '*', else exact: e.g.
  * "v_mfma_*", "ds_bpermute_b32") in phase p, or over all phases when p < 0. */

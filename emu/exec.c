@@ -14,11 +14,10 @@
 #include "emu/observe.h"
 
 /* ---- faults ---------------------------------------------------------------------------------*/
-int emu_raise(emu_wave *w, const emu_insn *in, const char *kind, int lane, uint64_t addr,
-              const char *fmt, ...)
+/* Fill f with the record of an event at `in` (a fault or a memory-model warning). */
+static void fill_event(const emu_wave *w, const emu_insn *in, emu_fault *f, const char *kind, int lane,
+                       uint64_t addr, const char *fmt, va_list ap)
 {
-  emu_fault *f = w->fault;
-  if (f->faulted) return EMU_FAULT; /* keep the first */
   f->faulted = true;
   snprintf(f->kind, sizeof f->kind, "%s", kind);
   f->arch = w->wg->arch;
@@ -31,12 +30,7 @@ int emu_raise(emu_wave *w, const emu_insn *in, const char *kind, int lane, uint6
   memcpy(f->wg, w->wg->id, sizeof f->wg);
   f->wave = w->wave_id;
   char detail[256] = "";
-  if (fmt) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(detail, sizeof detail, fmt, ap);
-    va_end(ap);
-  }
+  if (fmt) vsnprintf(detail, sizeof detail, fmt, ap);
   char where[64] = "";
   if (lane >= 0) snprintf(where, sizeof where, " lane %d", lane);
   char at[40] = "";
@@ -44,8 +38,54 @@ int emu_raise(emu_wave *w, const emu_insn *in, const char *kind, int lane, uint6
   snprintf(f->msg, sizeof f->msg, "%s: %s kernel %s workgroup (%u,%u,%u) wave %u pc 0x%llx '%s'%s%s%s%s",
            kind, emu_arch_name(f->arch), f->kernel, f->wg[0], f->wg[1], f->wg[2], f->wave,
            (unsigned long long)f->pc, f->insn, where, at, detail[0] ? ": " : "", detail);
+}
+
+int emu_raise(emu_wave *w, const emu_insn *in, const char *kind, int lane, uint64_t addr,
+              const char *fmt, ...)
+{
+  emu_fault *f = w->fault;
+  if (f->faulted) return EMU_FAULT; /* keep the first */
+  va_list ap;
+  va_start(ap, fmt);
+  fill_event(w, in, f, kind, lane, addr, fmt, ap);
+  va_end(ap);
   w->state = 3;
   return EMU_FAULT;
+}
+
+int emu_memwarn(emu_wave *w, const emu_insn *in, const char *kind, int lane, uint64_t addr,
+                const char *fmt, ...)
+{
+  emu_fault ev = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  if (emu_strict_memory(w)) {
+    emu_fault *f = w->fault;
+    if (!f->faulted) fill_event(w, in, f, kind, lane, addr, fmt, ap), w->state = 3;
+    va_end(ap);
+    return EMU_FAULT;
+  }
+  fill_event(w, in, &ev, kind, lane, addr, fmt, ap);
+  va_end(ap);
+  ev.faulted = false;
+  emu_warns *ws = w->wg->warns;
+  bool first = true;
+  if (ws) { /* once per PC per launch; the report is made under the lock (callbacks serialized) */
+    pthread_mutex_lock(&ws->mu);
+    ws->total++;
+    for (size_t i = 0; i < ws->n && first; i++) first = ws->pcs[i] != ev.pc;
+    if (first) {
+      if (ws->n == ws->cap) ws->cap = ws->cap ? 2 * ws->cap : 8, ws->pcs = ll_xrealloc(ws->pcs, ws->cap * sizeof *ws->pcs);
+      ws->pcs[ws->n++] = ev.pc;
+    }
+  }
+  if (first) {
+    const emu_launch_opts *o = w->wg->opts;
+    if (o && o->on_warning) o->on_warning(o->warn_user, &ev);
+    else fprintf(stderr, "lanelab: warning: %s\n", ev.msg);
+  }
+  if (ws) pthread_mutex_unlock(&ws->mu);
+  return EMU_OK;
 }
 
 int emu_op_unimplemented(emu_wave *w, const emu_insn *in)
@@ -478,6 +518,8 @@ void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst)
   __typeof__(w->pend[0]) *e = &w->pend[w->npend++];
   e->cnt = (uint8_t)cnt;
   e->pc = in->pc;
+  e->ii = in >= w->insns && in < w->insns + w->ninsn ? (uint32_t)(in - w->insns) : UINT32_MAX;
+  e->bar = w->nbar;
   e->kind = 0;
   e->reg = e->n = 0;
   if (dst >= 0) {
@@ -534,6 +576,28 @@ static int hazard_check(emu_wave *w, const emu_insn *in)
       if (e->kind != k || o->reg + o->n <= e->reg || e->reg + e->n <= o->reg) continue;
       /* a younger in-order load overwriting the same registers is fine (results arrive in order) */
       if (i == 0 && load && e->cnt == mycnt && mycnt != EMU_CNT_SMEM) continue;
+      /* Undocumented but relied on by AMD's kernels (docs/emulator-choices.md): the same s_load
+       * issued again while the first is in flight (both deliver the same bytes, whichever returns
+       * last), and an LDS result used after an s_barrier with no lgkmcnt wait. A warning unless
+       * strict; the older operation is then taken as complete. */
+      const char *why = NULL;
+      if (i == 0 && load && e->cnt == EMU_CNT_SMEM && mycnt == EMU_CNT_SMEM && e->reg == o->reg && e->n == o->n &&
+          e->ii != UINT32_MAX && !strcmp(w->insns[e->ii].text, in->text))
+        why = "duplicated s_load in flight";
+      else if (e->cnt == EMU_CNT_DS && e->bar != w->nbar)
+        why = "LDS result used after s_barrier without s_waitcnt";
+      if (why) {
+        int rc = emu_memwarn(w, in, "missing s_waitcnt", -1, 0,
+                             "%s: operand %d uses %c%u, loaded by the %s operation at pc 0x%llx (%s)", why, i,
+                             k == 1 ? 'v' : k == 2 ? 'a' : 's', (unsigned)(o->reg > e->reg ? o->reg : e->reg),
+                             e->cnt == EMU_CNT_DS ? "LDS" : "scalar memory", (unsigned long long)e->pc,
+                             e->cnt == EMU_CNT_DS ? "the ISA asks for s_waitcnt lgkmcnt before the use"
+                                                  : "scalar loads may return out of order");
+        if (rc != EMU_OK) return rc;
+        memmove(&w->pend[j], &w->pend[j + 1], (size_t)(w->npend - j - 1) * sizeof w->pend[0]);
+        w->npend--, j--;
+        continue;
+      }
       return emu_raise(w, in, "missing s_waitcnt", -1, 0,
                        "operand %d uses %c%u, still being loaded by the %s operation at pc 0x%llx",
                        i, k == 1 ? 'v' : k == 2 ? 'a' : 's', (unsigned)(o->reg > e->reg ? o->reg : e->reg),
@@ -558,6 +622,7 @@ typedef struct launch {
   pthread_mutex_t mu;          /* guards fault, callbacks */
   emu_fault fault;
   bool collect;
+  emu_warns warns;             /* memory-model warnings (emu_memwarn) */
 } launch;
 
 typedef struct worker {
@@ -717,6 +782,7 @@ static int run_wave(worker *W, emu_wave *w, bool single)
         }
       } else if (rc == EMU_BARRIER) {
         w->state = 1;
+        w->nbar++; /* outstanding LDS results cross it (hazard_check) */
       } else {
         w->state = 3;
       }
@@ -811,6 +877,7 @@ static void *worker_main(void *arg)
     g.opts = L->o;
     g.mem = L->mem;
     g.prog = L->prog;
+    g.warns = &L->warns;
     g.arch = d->co->arch;
     g.id[0] = idx % d->grid[0];
     g.id[1] = (idx / d->grid[0]) % d->grid[1];
@@ -891,6 +958,7 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
   atomic_init(&L.next, 0);
   atomic_init(&L.fault_idx, UINT32_MAX);
   pthread_mutex_init(&L.mu, NULL);
+  pthread_mutex_init(&L.warns.mu, NULL);
 
   int nthreads = o ? o->threads : 0;
   if (nthreads <= 0) {
@@ -903,6 +971,7 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
     char msg[400];
     if (!emu_obs_launch_begin(obs, m, d, prog, msg, sizeof msg)) {
       pthread_mutex_destroy(&L.mu);
+      pthread_mutex_destroy(&L.warns.mu);
       USAGE("emu_launch %s: %s", k->name, msg);
     }
     if (emu_obs_serial(obs)) nthreads = 1; /* grid order, one shadow of global memory */
@@ -976,6 +1045,9 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
   }
   free(W);
   pthread_mutex_destroy(&L.mu);
+  if (stats) stats->mem_warnings = L.warns.total, stats->mem_warning_pcs = L.warns.n;
+  free(L.warns.pcs);
+  pthread_mutex_destroy(&L.warns.mu);
   if (atomic_load(&L.fault_idx) != UINT32_MAX) {
     *fault = L.fault;
     return LL_EXIT_FAIL;

@@ -249,6 +249,14 @@ struct emu_mem {
 enum { EMU_CNT_VM = 0, EMU_CNT_DS = 1, EMU_CNT_SMEM = 2 };
 #define EMU_MAXPEND 64
 
+/* Memory-model warnings of one launch (emu_memwarn): PCs already reported, occurrences. */
+typedef struct emu_warns {
+  pthread_mutex_t mu;
+  uint64_t *pcs;
+  size_t n, cap;
+  uint64_t total;
+} emu_warns;
+
 typedef struct emu_wg {
   const emu_dispatch *d;
   const emu_launch_opts *opts;
@@ -260,6 +268,7 @@ typedef struct emu_wg {
   uint32_t lds_size;     /* bytes allocated to this workgroup: group_segment_size + dynamic */
   uint8_t *scratch;      /* private memory, per work-item, if the kernel uses it */
   uint32_t scratch_per_item;
+  emu_warns *warns;      /* the launch's memory-model warnings (NULL: each one reported, none counted) */
 } emu_wg;
 
 struct emu_wave {
@@ -289,7 +298,12 @@ struct emu_wave {
   bool gpr_idx;             /* s_set_gpr_idx_on: VGPR indexing by M0 (emu_exec_indexed) */
   /* outstanding memory operations, oldest first (s_waitcnt validation, see emu_pend) */
   int npend;
-  struct { uint8_t cnt; uint8_t kind; uint16_t reg, n; uint64_t pc; } pend[EMU_MAXPEND];
+  struct {
+    uint8_t cnt; uint8_t kind; uint16_t reg, n; uint64_t pc;
+    uint32_t ii;            /* index of the issuing instruction in insns (UINT32_MAX: unknown) */
+    uint32_t bar;           /* w->nbar when issued: an s_barrier since then if different */
+  } pend[EMU_MAXPEND];
+  uint32_t nbar;            /* s_barriers executed */
 };
 
 /* Execute `in` with VGPR indexing mode or VSKIP in effect, through the observer when one is
@@ -300,6 +314,13 @@ int emu_exec_special(emu_wave *w, const emu_insn *in, struct emu_obs_worker *ow)
 /* Record a fault and return EMU_FAULT. kind is one of the emu_fault kinds; lane -1 if none. */
 int emu_raise(emu_wave *w, const emu_insn *in, const char *kind, int lane, uint64_t addr,
               const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* A memory-model pattern whose hardware result is undocumented (docs/emulator-choices.md): with
+ * the launch's strict_memory a fault of `kind` (returns EMU_FAULT), else a warning reported once
+ * per kernel PC and counted (returns EMU_OK; the caller then does the documented fallback). */
+int emu_memwarn(emu_wave *w, const emu_insn *in, const char *kind, int lane, uint64_t addr,
+                const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static inline bool emu_strict_memory(const emu_wave *w) { return w->wg->opts && w->wg->opts->strict_memory; }
 
 /* Record an outstanding memory operation whose result registers are operand dst (-1: none, e.g.
  * a store). Until an s_waitcnt retires it, any instruction naming one of those registers faults

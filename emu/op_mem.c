@@ -16,7 +16,42 @@ enum { K_PLAIN, K_SBYTE, K_SSHORT, K_D16LO, K_D16HI, K_D16LO_SB, K_D16HI_SB };
 typedef struct {
   uint64_t addr[EMU_LANES];
   bool oob[EMU_LANES]; /* buffer range check failed: load 0 / drop store (hardware behaviour) */
+  bool sof[EMU_LANES]; /* buffer: passed the check, but soffset takes the access past the records */
 } maddr;
+
+/* [addr, addr+n) inside a registered buffer (no fault recorded) */
+static bool mapped(const emu_wave *w, uint64_t addr, uint32_t n)
+{
+  const emu_mem *mm = w->wg->mem;
+  size_t lo = 0, hi = mm ? mm->n : 0;
+  while (lo < hi) { /* last buffer with base <= addr */
+    size_t mid = (lo + hi) / 2;
+    if (mm->b[mid].base <= addr) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 && addr - mm->b[lo - 1].base < mm->b[lo - 1].size && addr - mm->b[lo - 1].base + n <= mm->b[lo - 1].size;
+}
+
+/* Buffer range check and soffset (CDNA3 ISA / CDNA4 ISA "Buffer Resource", range checking: the
+ * checked offset is the VGPR offset plus the instruction offset; SOFFSET is not part of it). A lane
+ * can therefore pass the check and address memory past num_records; if that memory is outside
+ * every registered buffer, what the hardware returns is whatever is mapped there (undocumented):
+ * a memory-model warning (emu_memwarn), after which the lane behaves as one that failed the check
+ * (a load gives 0, a store is dropped). With strict_memory the access is left to fault "out-of-bounds
+ * global access". */
+static int soffset_past(emu_wave *w, const emu_insn *in, uint32_t bytes, maddr *m)
+{
+  uint64_t e = emu_exec(w);
+  int first = -1;
+  LANES if (m->sof[l] && !mapped(w, m->addr[l], bytes)) {
+    if (first < 0) first = l;
+    if (!emu_strict_memory(w)) m->oob[l] = true;
+  }
+  if (first < 0 || emu_strict_memory(w)) return EMU_OK;
+  return emu_memwarn(w, in, "buffer access past num_records through soffset", first, m->addr[first],
+                     "passes the range check (soffset is not part of it) but lies outside every registered "
+                     "buffer; lanelab returns 0 / drops the store");
+}
 
 /* Per-lane addresses. vi: index of the vaddr operand. */
 static int addresses(emu_wave *w, const emu_insn *in, int seg, int vi, uint32_t bytes, maddr *m)
@@ -41,9 +76,10 @@ static int addresses(emu_wave *w, const emu_insn *in, int seg, int vi, uint32_t 
       uint64_t off = voff + (uint32_t)in->offset;
       bool oob = stride == 0 ? off + bytes > nrec : idx >= nrec;
       m->oob[l] = oob;
+      m->sof[l] = !oob && soff + off + idx * stride + bytes > (stride == 0 ? (uint64_t)nrec : (uint64_t)nrec * stride);
       m->addr[l] = base + soff + off + idx * stride;
     }
-    return EMU_OK;
+    return soffset_past(w, in, bytes, m);
   }
   return emu_raise(w, in, "unimplemented", -1, 0, "internal: non-buffer segment in addresses()");
 }

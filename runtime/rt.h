@@ -116,6 +116,9 @@ typedef struct rt_launch_opts {
   uint64_t snap_pc;        /* emu: on_snap is called each time a wave reaches this PC (0: never) */
   emu_wave_cb on_snap;     /* emu: called with `user` */
   emu_observer *observe;   /* emu: traces, race and init checks (NULL: none) */
+  bool strict_memory;      /* emu: memory-model warnings become faults (emu_launch_opts) */
+  void (*on_warning)(void *warn_user, const emu_fault *w); /* emu: NULL prints to stderr */
+  void *warn_user;
 } rt_launch_opts;
 
 /* Runs kernel `name` of m over grid[0..2] workgroups of block[0..2] work-items, waits for it.

@@ -104,6 +104,9 @@ int rt_emu_launch(rt_device *d, rt_module *m, const emu_kernel *k, const uint32_
     lo.snap_pc = o->snap_pc;
     lo.on_snap = o->on_snap;
     lo.observe = o->observe;
+    lo.strict_memory = o->strict_memory;
+    lo.on_warning = o->on_warning;
+    lo.warn_user = o->warn_user;
   }
   int rc = emu_launch(d->mem, &disp, &lo, f, o ? o->stats : NULL);
   rt_free(d, pkt);

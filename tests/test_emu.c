@@ -1176,6 +1176,12 @@ Test(fault, missing_waitcnt_before_use)
   cr_assert_eq(rc, LL_EXIT_FAIL);
   cr_assert_str_eq(f.kind, "missing s_waitcnt");
   cr_assert_eq(f.pc, 0x1000 + 4 + 8 + 8 + 4 + 4, "the fault is at the read of v3, not v2");
+  /* two different s_loads into the same SGPRs in flight stay a fault (only an identical duplicate
+   * is a memory-model warning, docs/emulator-choices.md), strict or not */
+  rc = run_src(EMU_GFX942, "s_load_dwordx2 s[4:5], s[0:1], 0x0\ns_load_dwordx2 s[4:5], s[0:1], 0x8\n"
+               "s_waitcnt lgkmcnt(0)\ns_endpgm\n", &ro, &s, &f);
+  cr_assert_eq(rc, LL_EXIT_FAIL);
+  cr_assert(!strcmp(f.kind, "missing s_waitcnt") && !strstr(f.msg, "duplicated"), "%s", f.msg);
   emu_mem_free(g.m);
 }
 

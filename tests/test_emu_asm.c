@@ -7,14 +7,20 @@
  * attn_fwd_d16.s: K/V staged with buffer_load_dword ... lds, S^T = K Q^T and O = P V with
  * v_mfma_f32_16x16x16_f16, softmax reductions with ds_swizzle and v_permlane32_swap_b32 v, v
  * (gfx950; ds_bpermute on gfx942), V read with ds_read_b64_tr_b16 (gfx950; ds_read_u16_d16 on
- * gfx942). */
+ * gfx942).
+ *
+ * memmodel.s: the three memory-model patterns of docs/emulator-choices.md ("Memory-model
+ * strictness"), run through `lanelab run`: a warning by default (printed once per kernel PC, counted
+ * at the end, the run completes with the documented fallback values), a fault with --strict-memory. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "emu/emu.h"
 #include "oracle/oracle.h"
 #include "tests/llvm_tools.h"
+#include "tests/shell.h"
 #include "util/util.h"
 
 #define ASM_DIR LANELAB_ROOT "/tests/asm"
@@ -98,3 +104,93 @@ static void attention_case(const char *arch)
 
 Test(emu_asm, attention_fwd_gfx950) { attention_case("gfx950"); }
 Test(emu_asm, attention_fwd_gfx942) { attention_case("gfx942"); }
+
+/* ---- memory-model strictness --------------------------------------------------------------------*/
+static size_t count_str(const char *h, const char *n)
+{
+  size_t c = 0;
+  for (const char *p = h; (p = strstr(p, n)); p += strlen(n)) c++;
+  return c;
+}
+
+static void memmodel_case(const char *arch)
+{
+  char *co = build("memmodel.s", arch), *dir = sh_tmpdir("memmodel");
+  uint32_t x[64];
+  for (int i = 0; i < 64; i++) x[i] = 100u + 3u * (uint32_t)i;
+  char *xp = ll_fmt("%s/x.bin", dir), *op = ll_fmt("%s/o.bin", dir);
+  ll_err e = {0};
+  cr_assert(ll_write_file_atomic(xp, x, sizeof x, &e), "%s", e.msg);
+  static const struct { const char *kernel, *what, *strict_kind; int mul, add; } K[] = {
+      {"mm_lds_barrier", "LDS result used after s_barrier without s_waitcnt", "missing s_waitcnt", 1, 1},
+      {"mm_dup_sload", "duplicated s_load in flight", "missing s_waitcnt", 2, 0},
+      {"mm_soffset", "buffer access past num_records through soffset", "out-of-bounds global access", 1, 0},
+  };
+  for (size_t k = 0; k < sizeof K / sizeof K[0]; k++) {
+    /* 4 workgroups reach the same PC: one warning line, the summary counts that PC once */
+    char *cmd = ll_fmt("rm -f %s; %s/lanelab run %s %s --grid 4 --block 64 --backend emu --arg in:%s --arg out:256:%s",
+                       op, LANELAB_BUILD, co, K[k].kernel, xp, op);
+    char *out = NULL;
+    int rc = sh_run(cmd, &out);
+    cr_assert_eq(rc, 0, "%s %s: exit %d\n%s", arch, K[k].kernel, rc, out);
+    cr_assert_eq(count_str(out, "lanelab: warning: "), 1, "%s %s: one warning line expected:\n%s", arch, K[k].kernel, out);
+    char *want = ll_fmt("%s kernel %s", arch, K[k].kernel);
+    cr_assert(strstr(out, K[k].what) && strstr(out, want) && strstr(out, " pc 0x"), "%s: %s", K[k].kernel, out);
+    cr_assert(strstr(out, "lanelab: 1 memory-model warning "), "%s: no summary:\n%s", K[k].kernel, out);
+    size_t n = 0;
+    uint32_t *o = ll_read_file(op, &n, &e);
+    cr_assert(o && n == sizeof x, "%s", e.msg);
+    for (int i = 0; i < 64; i++) /* the documented fallback: the loaded value, 0 past num_records */
+      cr_assert_eq(o[i], (uint32_t)K[k].mul * x[i] + (uint32_t)K[k].add, "%s %s o[%d] = %u", arch, K[k].kernel, i, o[i]);
+    free(o), free(out), free(want);
+    /* strict: the same run faults, naming the pattern, and writes no output */
+    char *scmd = ll_fmt("%s --strict-memory", cmd);
+    rc = sh_run(scmd, &out);
+    cr_assert_eq(rc, 1, "%s %s --strict-memory: exit %d\n%s", arch, K[k].kernel, rc, out);
+    cr_assert(strstr(out, K[k].strict_kind) && !strstr(out, "warning"), "%s strict: %s", K[k].kernel, out);
+    cr_assert(access(op, F_OK) != 0, "%s strict: output written", K[k].kernel);
+    free(out), free(scmd), free(cmd);
+  }
+  char *rm = ll_fmt("rm -rf %s", dir);
+  if (system(rm)) {}
+  free(rm), free(xp), free(op), free(dir), free(co);
+}
+
+Test(emu_asm, memory_model_warnings_and_strict_gfx942) { memmodel_case("gfx942"); }
+Test(emu_asm, memory_model_warnings_and_strict_gfx950) { memmodel_case("gfx950"); }
+
+/* the API: every occurrence counted in the launch stats, each PC reported once through on_warning */
+static void count_warn(void *user, const emu_fault *w)
+{
+  ++*(int *)user;
+  cr_assert(!w->faulted && strstr(w->msg, "pc 0x"), "%s", w->msg);
+}
+Test(emu_asm, memory_model_warning_counts_in_stats)
+{
+  char *co_path = build("memmodel.s", "gfx950");
+  ll_err e = {0};
+  emu_codeobj *co = emu_codeobj_load_file(co_path, &e);
+  cr_assert_not_null(co, "%s", e.msg);
+  const emu_kernel *k = emu_codeobj_kernel(co, "mm_dup_sload", &e);
+  cr_assert_not_null(k, "%s", e.msg);
+  uint32_t x[64] = {0}, o[64];
+  emu_mem *m = emu_mem_new();
+  uint64_t ka[2] = {emu_mem_map(m, x, sizeof x, "x"), emu_mem_map(m, o, sizeof o, "o")};
+  emu_dispatch d = {.co = co, .kernel = k, .grid = {3, 1, 1}, .block = {64, 1, 1},
+                    .kernarg_addr = emu_mem_map(m, ka, sizeof ka, "kernarg")};
+  int calls = 0;
+  emu_launch_opts opt = {.threads = 2, .on_warning = count_warn, .warn_user = &calls};
+  emu_launch_stats st;
+  emu_fault f;
+  cr_assert_eq(emu_launch(m, &d, &opt, &f, &st), LL_EXIT_OK, "%s", f.msg);
+  cr_assert_eq(st.mem_warnings, 3, "one per workgroup: %llu", (unsigned long long)st.mem_warnings);
+  cr_assert_eq(st.mem_warning_pcs, 1);
+  cr_assert_eq(calls, 1);
+  emu_launch_stats_free(&st);
+  opt.strict_memory = true;
+  cr_assert_eq(emu_launch(m, &d, &opt, &f, NULL), LL_EXIT_FAIL);
+  cr_assert(strstr(f.msg, "duplicated s_load") && strstr(f.msg, "mm_dup_sload"), "%s", f.msg);
+  emu_mem_free(m);
+  emu_codeobj_free(co);
+  free(co_path);
+}
