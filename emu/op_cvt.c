@@ -1,7 +1,7 @@
 /* emu/op_cvt — conversions and small integer ops found in AMD's hand-written kernels (ROCm/aiter):
  * fp8/bf8 <-> f32 (CDNA3 ISA "V_CVT_F32_FP8", "V_CVT_PK_FP8_F32"; CDNA4 ISA likewise), packed f16,
  * int4 offset, packed u8, saturating integer adds (VOP3 clamp), sum of absolute differences,
- * v_prng_b32 and v_dot2_f32_bf16 (gfx950).
+ * v_prng_b32 and v_dot2_f32_bf16 (gfx950), and the gfx950 scaled conversions v_cvt_scalef32_* (end of file).
  *
  * fp8 formats (as in emu/op_mfma.c): gfx942 uses the FNUZ encodings (fp8 = E4M3 bias 8, bf8 = E5M2
  * bias 16, 0x80 the only NaN, no infinities, no -0); gfx950 the OCP ones (fp8 = E4M3FN bias 7,
@@ -14,22 +14,24 @@
 #define L64 for (int l = 0; l < EMU_LANES; l++)
 #define S0I (in->src0i)
 
-typedef struct { int eb, mb, bias; bool fnuz, inf; } f8fmt;
+typedef struct { int eb, mb, bias; bool fnuz, inf, nonan; } f8fmt; /* nonan: no NaN/inf codes (fp4) */
 
 static f8fmt f8_format(emu_arch a, bool bf8)
 {
-  if (a == EMU_GFX942) return bf8 ? (f8fmt){5, 2, 16, true, false} : (f8fmt){4, 3, 8, true, false};
-  return bf8 ? (f8fmt){5, 2, 15, false, true} : (f8fmt){4, 3, 7, false, false};
+  if (a == EMU_GFX942) return bf8 ? (f8fmt){5, 2, 16, true, false, false} : (f8fmt){4, 3, 8, true, false, false};
+  return bf8 ? (f8fmt){5, 2, 15, false, true, false} : (f8fmt){4, 3, 7, false, false, false};
 }
 
 static float f8_decode(f8fmt f, uint32_t c)
 {
-  c &= 0xff;
-  uint32_t s = c >> 7, e = (c >> f.mb) & ((1u << f.eb) - 1), m = c & ((1u << f.mb) - 1);
+  c &= (1u << (1 + f.eb + f.mb)) - 1;
+  uint32_t s = c >> (f.eb + f.mb), e = (c >> f.mb) & ((1u << f.eb) - 1), m = c & ((1u << f.mb) - 1);
   uint32_t emax = (1u << f.eb) - 1;
+  if (f.nonan) goto finite;
   if (f.fnuz && c == 0x80) return NAN;
   if (!f.fnuz && f.inf && e == emax) return m ? NAN : (s ? -INFINITY : INFINITY);
   if (!f.fnuz && !f.inf && e == emax && m == (1u << f.mb) - 1) return NAN;
+finite:;
   float v = e ? ldexpf(1.0f + (float)m / (float)(1u << f.mb), (int)e - f.bias)
               : ldexpf((float)m / (float)(1u << f.mb), 1 - f.bias);
   return s ? -v : v;
@@ -39,6 +41,7 @@ static float f8_decode(f8fmt f, uint32_t c)
 static float f8_max(f8fmt f)
 {
   int emax = (1 << f.eb) - 1;
+  if (f.nonan) return ldexpf(2.0f - ldexpf(1.0f, -f.mb), emax - f.bias);      /* fp4: 6 */
   if (f.fnuz) return ldexpf(2.0f - ldexpf(1.0f, -f.mb), emax - f.bias);        /* 240, 57344 */
   if (f.inf) return ldexpf(2.0f - ldexpf(1.0f, -f.mb), emax - 1 - f.bias);     /* 57344 */
   return ldexpf(2.0f - ldexpf(2.0f, -f.mb), emax - f.bias);                    /* 448 */
@@ -48,7 +51,8 @@ static uint32_t f8_nan(f8fmt f, uint32_t s) { return f.fnuz ? 0x80u : (s << 7) |
 
 static uint32_t f8_encode(f8fmt f, float x)
 {
-  uint32_t s = emu_u32f(x) >> 31;
+  uint32_t s = emu_u32f(x) >> 31, sb = (uint32_t)(f.eb + f.mb), top = (1u << sb) - 1;
+  if (f.nonan && (x != x || fabsf(x) > f8_max(f))) return s << sb | top; /* saturate (NaN too) */
   if (x != x) return f8_nan(f, s);
   float a = fabsf(x), mx = f8_max(f);
   int emin = 1 - f.bias;
@@ -60,12 +64,12 @@ static uint32_t f8_encode(f8fmt f, float x)
     v = nearbyintf(a / q) * q; /* exact scaling by a power of two; nearbyint rounds to even */
   }
   if (isinf(a) || v > mx) return f.inf ? (s << 7) | ((uint32_t)((1 << f.eb) - 1) << f.mb) : f8_nan(f, s);
-  if (v == 0) return f.fnuz ? 0u : s << 7; /* FNUZ has no -0 (0x80 is NaN) */
+  if (v == 0) return f.fnuz ? 0u : s << sb; /* FNUZ has no -0 (0x80 is NaN) */
   int e = ilogbf(v);
   uint32_t code;
   if (e < emin) code = (uint32_t)(v / ldexpf(1.0f, emin - f.mb)); /* subnormal */
   else code = (uint32_t)(e + f.bias) << f.mb | ((uint32_t)(v / ldexpf(1.0f, e - f.mb)) & ((1u << f.mb) - 1));
-  return s << 7 | code;
+  return s << sb | code;
 }
 
 /* v_cvt_f32_fp8/bf8: the byte SDWA src0_sel picks (byte 0 without SDWA). The VOP3 byte select
@@ -207,3 +211,112 @@ int emu_op_v_dot2_f32_bf16(emu_wave *w, const emu_insn *in)
   emu_dst32(w, in, 0, (const uint32_t *)(const void *)d);
   return EMU_OK;
 }
+
+/* ---- v_cvt_scalef32_* (gfx950, CDNA4 ISA "V_CVT_SCALEF32_*"; LLVM's gfx950 MC support and op_sel
+ * syntax; gem5's MI355X model for the operand roles) ------------------------------------------------
+ * The scale is the last source, an f32 of which the exponent field e is used as an E8M0 scale,
+ * 2^(e-127) (e = 255: NaN), the mantissa being ignored (UNCONFIRMED for a scale that is not a power
+ * of two; every MX scale is one). Up-conversions decode the narrow code (OCP fp8 E4M3FN, bf8 E5M2,
+ * fp4 E2M1) and multiply by the scale, one rounding to the f32/f16/bf16 result. Down-conversions
+ * divide by the scale (exact for a power of two) and encode as the unscaled conversions do: round
+ * to nearest even; fp8/bf8 overflow as v_cvt_pk_fp8_f32 (NaN for fp8, inf for bf8); fp4 saturates to
+ * ±6 (a NaN too: fp4 has no NaN code; a choice). Byte/word selects (the decoder's op_sel bits,
+ * destination entry at bit 3):
+ *   f32_fp8/bf8, f16_fp8/bf8  source byte op_sel[1:0]; f16: result in the high half with op_sel[3]
+ *   pk_{f32,f16,bf16}_fp8/bf8 source word op_sel[0]; pk_*_fp4 source byte op_sel[1:0]
+ *   pk_fp8/bf8_*              result word op_sel[3] (the other word kept)
+ *   pk_fp4_*                  result byte op_sel[3:2] (the other bytes kept)
+ * The stochastic-rounding (sr_*), fp6/bf6 (pk32_*, 2xpk16_*) forms have no semantics here: they
+ * fault "unimplemented" naming themselves. */
+enum { SC_FP8, SC_BF8, SC_FP4 };
+enum { SD_F32, SD_F16, SD_BF16 };
+static f8fmt sc_fmt(int t)
+{
+  return t == SC_FP4 ? (f8fmt){2, 1, 1, false, false, true} : f8_format(EMU_GFX950, t == SC_BF8);
+}
+static double sc_scale(uint32_t bits)
+{
+  uint32_t e = bits >> 23 & 0xff;
+  return e == 255 ? NAN : ldexp(1.0, (int)e - 127);
+}
+static uint32_t sc_out16(int d, double v)
+{
+  return d == SD_F16 ? emu_f32_to_f16((float)v) : emu_f32_to_bf16((float)v);
+}
+static double sc_in16(int d, uint32_t h)
+{
+  return d == SD_F16 ? emu_f16_to_f32((uint16_t)h) : emu_bf16_to_f32((uint16_t)h);
+}
+
+/* up: n = 1 (one code) or 2 (a packed pair); d = result type */
+static int scale_up(emu_wave *w, const emu_insn *in, int t, int d, int n)
+{
+  uint32_t t0[EMU_LANES], t1[EMU_LANES];
+  const uint32_t *A = emu_src32(w, in, S0I, t0), *S = emu_src32(w, in, S0I + 1, t1);
+  f8fmt f = sc_fmt(t);
+  int bits = t == SC_FP4 ? 4 : 8;
+  unsigned sh = n == 1 || t == SC_FP4 ? 8u * (in->op_sel & 3) : 16u * (in->op_sel & 1);
+  const uint32_t *e = emu_emask(w);
+  uint32_t *d0 = emu_vreg(w, in, 0, 0), *d1 = n == 2 && d == SD_F32 ? emu_vreg(w, in, 0, 1) : NULL;
+  L64 {
+    if (!e[l]) continue;
+    double sc = sc_scale(S[l]);
+    double v0 = f8_decode(f, A[l] >> sh) * sc, v1 = f8_decode(f, A[l] >> (sh + (unsigned)bits)) * sc;
+    if (d == SD_F32 && n == 1) d0[l] = emu_u32f((float)v0);
+    else if (d == SD_F32) d0[l] = emu_u32f((float)v0), d1[l] = emu_u32f((float)v1);
+    else if (n == 2) d0[l] = sc_out16(d, v0) | sc_out16(d, v1) << 16;
+    else d0[l] = in->op_sel & 8 ? (d0[l] & 0xffffu) | sc_out16(d, v0) << 16 : (d0[l] & 0xffff0000u) | sc_out16(d, v0);
+  }
+  return EMU_OK;
+}
+
+/* down: s = source type (SD_F32: src0, src1 two f32 and src2 the scale; else src0 a packed pair and
+ * src1 the scale); the pair goes to the selected word (fp8/bf8) or byte (fp4) of vdst */
+static int scale_down(emu_wave *w, const emu_insn *in, int t, int s)
+{
+  uint32_t t0[EMU_LANES], t1[EMU_LANES], t2[EMU_LANES];
+  const uint32_t *A = emu_src32(w, in, S0I, t0), *B = emu_src32(w, in, S0I + 1, t1);
+  const uint32_t *S = s == SD_F32 ? emu_src32(w, in, S0I + 2, t2) : B;
+  f8fmt f = sc_fmt(t);
+  bool f4 = t == SC_FP4;
+  unsigned sh = f4 ? 8u * (in->op_sel >> 2 & 3) : 16u * (in->op_sel >> 3 & 1), w2 = f4 ? 4u : 8u;
+  uint32_t mask = (f4 ? 0xffu : 0xffffu) << sh;
+  const uint32_t *e = emu_emask(w);
+  uint32_t *d0 = emu_vreg(w, in, 0, 0);
+  L64 {
+    if (!e[l]) continue;
+    double sc = sc_scale(S[l]);
+    double x0 = s == SD_F32 ? emu_f32(A[l]) : sc_in16(s, A[l] & 0xffff);
+    double x1 = s == SD_F32 ? emu_f32(B[l]) : sc_in16(s, A[l] >> 16);
+    uint32_t p = f8_encode(f, (float)(x0 / sc)) | f8_encode(f, (float)(x1 / sc)) << w2;
+    d0[l] = (d0[l] & ~mask) | (p << sh & mask);
+  }
+  return EMU_OK;
+}
+
+#define SCUP(name, t, d, n) \
+  int emu_op_##name(emu_wave *w, const emu_insn *in) { return scale_up(w, in, t, d, n); }
+#define SCDN(name, t, s) \
+  int emu_op_##name(emu_wave *w, const emu_insn *in) { return scale_down(w, in, t, s); }
+SCUP(v_cvt_scalef32_f32_fp8, SC_FP8, SD_F32, 1)
+SCUP(v_cvt_scalef32_f32_bf8, SC_BF8, SD_F32, 1)
+SCUP(v_cvt_scalef32_f16_fp8, SC_FP8, SD_F16, 1)
+SCUP(v_cvt_scalef32_f16_bf8, SC_BF8, SD_F16, 1)
+SCUP(v_cvt_scalef32_pk_f32_fp8, SC_FP8, SD_F32, 2)
+SCUP(v_cvt_scalef32_pk_f32_bf8, SC_BF8, SD_F32, 2)
+SCUP(v_cvt_scalef32_pk_f16_fp8, SC_FP8, SD_F16, 2)
+SCUP(v_cvt_scalef32_pk_f16_bf8, SC_BF8, SD_F16, 2)
+SCUP(v_cvt_scalef32_pk_bf16_fp8, SC_FP8, SD_BF16, 2)
+SCUP(v_cvt_scalef32_pk_bf16_bf8, SC_BF8, SD_BF16, 2)
+SCUP(v_cvt_scalef32_pk_f32_fp4, SC_FP4, SD_F32, 2)
+SCUP(v_cvt_scalef32_pk_f16_fp4, SC_FP4, SD_F16, 2)
+SCUP(v_cvt_scalef32_pk_bf16_fp4, SC_FP4, SD_BF16, 2)
+SCDN(v_cvt_scalef32_pk_fp8_f32, SC_FP8, SD_F32)
+SCDN(v_cvt_scalef32_pk_bf8_f32, SC_BF8, SD_F32)
+SCDN(v_cvt_scalef32_pk_fp8_f16, SC_FP8, SD_F16)
+SCDN(v_cvt_scalef32_pk_bf8_f16, SC_BF8, SD_F16)
+SCDN(v_cvt_scalef32_pk_fp8_bf16, SC_FP8, SD_BF16)
+SCDN(v_cvt_scalef32_pk_bf8_bf16, SC_BF8, SD_BF16)
+SCDN(v_cvt_scalef32_pk_fp4_f32, SC_FP4, SD_F32)
+SCDN(v_cvt_scalef32_pk_fp4_f16, SC_FP4, SD_F16)
+SCDN(v_cvt_scalef32_pk_fp4_bf16, SC_FP4, SD_BF16)

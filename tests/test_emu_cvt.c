@@ -235,3 +235,161 @@ Test(emu_cvt, sad_prng_dot2_bf16)
     sn_free(s);
   }
 }
+
+/* ---- v_cvt_scalef32_* (gfx950) ------------------------------------------------------------------
+ * Rule (CDNA4 ISA; docs/emulator-choices.md): up-conversion = code value x 2^(e-127), e the
+ * exponent field of the f32 scale (here always an exact power of two, 2^k); down-conversion encodes
+ * x / 2^k. Byte/word selects through op_sel. fp4 = E2M1 (OCP MX spec): value written here. */
+static double ref_fp4(unsigned c)
+{
+  unsigned s = c >> 3 & 1, e = c >> 1 & 3, m = c & 1;
+  double v = e ? ldexp(1.0 + m / 2.0, (int)e - 1) : m * 0.5;
+  return s ? -v : v;
+}
+static double ref_f16(unsigned h) /* binary16 bits -> value */
+{
+  unsigned s = h >> 15 & 1, e = h >> 10 & 31, m = h & 1023;
+  double v = e == 31 ? (m ? NAN : INFINITY) : e ? ldexp(1024 + m, (int)e - 25) : ldexp(m, -24);
+  return s ? -v : v;
+}
+static double ref_bf16(unsigned h) { return bf((uint32_t)h << 16); }
+static int sc_k(int l, int lo, int hi) { return lo + l % (hi - lo + 1); } /* the lane's scale exponent */
+
+/* every code of fp8/bf8 (byte 3, byte 2, word 1, word 0 selects) and fp4 (byte 3) up-converted */
+Test(emu_cvt, scalef32_up_every_code_and_select)
+{
+  for (int bf8 = 0; bf8 < 2; bf8++) {
+    const char *t = bf8 ? "bf8" : "fp8";
+    char *src = ll_fmt("v_cvt_scalef32_f32_%s v4, v1, v2 op_sel:[1,1,0]\n"
+                       "v_cvt_scalef32_f16_%s v5, v1, v2 op_sel:[0,1,1]\n"
+                       "v_cvt_scalef32_pk_f32_%s v[6:7], v1, v2 op_sel:[1,0,0]\n"
+                       "v_cvt_scalef32_pk_f16_%s v8, v1, v2\n"
+                       "v_cvt_scalef32_pk_bf16_%s v9, v1, v2\n", t, t, t, t, t);
+    int klo = bf8 ? -4 : -4, khi = bf8 ? 0 : 4; /* results stay exact in f16 */
+    for (unsigned base = 0; base < 256; base += 64) {
+      snip *s = sn_new(EMU_GFX950, src);
+      for (int l = 0; l < 64; l++) {
+        unsigned c = base + (unsigned)l, c2 = (c + 101) & 0xff, c3 = (c + 37) & 0xff;
+        sn_v(s, 1)[l] = c3 | c << 8 | c2 << 16 | c << 24; /* word 0 (c3, c), word 1 (c2, c) */
+        sn_v(s, 2)[l] = fb(ldexpf(1.0f, sc_k(l, klo, khi)));
+        sn_v(s, 5)[l] = 0x1234abcdu;
+      }
+      cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+      for (int l = 0; l < 64; l++) {
+        unsigned c = base + (unsigned)l, c2 = (c + 101) & 0xff;
+        double sc = ldexp(1.0, sc_k(l, klo, khi)), v = ref_f8(EMU_GFX950, bf8, c) * sc,
+               v2 = ref_f8(EMU_GFX950, bf8, c2) * sc;
+        double got[6] = {bf(sn_v(s, 4)[l]), ref_f16(sn_v(s, 5)[l] >> 16), bf(sn_v(s, 7)[l]),
+                         ref_f16(sn_v(s, 8)[l] >> 16), ref_bf16(sn_v(s, 9)[l] >> 16), bf(sn_v(s, 6)[l])};
+        double want[6] = {v, v2, v, v, v, v2};
+        for (int k = 0; k < 6; k++)
+          cr_assert(isnan(want[k]) ? isnan(got[k]) : got[k] == want[k], "%s code 0x%02x/0x%02x form %d lane %d: %g, want %g",
+                    t, c, c2, k, l, got[k], want[k]);
+        cr_assert_eq(sn_v(s, 5)[l] & 0xffff, 0xabcdu, "f16 op_sel dst: the low half kept");
+        double lo8 = ref_f8(EMU_GFX950, bf8, (c + 37) & 0xff) * sc, lo16 = ref_f16(sn_v(s, 8)[l] & 0xffff);
+        cr_assert(isnan(lo8) ? isnan(lo16) : lo16 == lo8, "%s pk_f16 low element", t);
+      }
+      sn_free(s);
+    }
+    free(src);
+  }
+  /* fp4: byte 3 of v1 holds codes (hi nibble, lo nibble) */
+  snip *s = sn_new(EMU_GFX950, "v_cvt_scalef32_pk_f32_fp4 v[4:5], v1, v2 op_sel:[1,1,0]\n"
+                               "v_cvt_scalef32_pk_f16_fp4 v6, v1, v2\n"
+                               "v_cvt_scalef32_pk_bf16_fp4 v7, v1, v2 op_sel:[0,1,0]");
+  for (int l = 0; l < 64; l++) {
+    unsigned lo = (unsigned)l & 15, hi = ((unsigned)l * 7 + 3) & 15;
+    sn_v(s, 1)[l] = (lo | hi << 4) * 0x01010101u;
+    sn_v(s, 2)[l] = fb(ldexpf(1.0f, sc_k(l, -3, 5)));
+  }
+  cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+  for (int l = 0; l < 64; l++) {
+    unsigned lo = (unsigned)l & 15, hi = ((unsigned)l * 7 + 3) & 15;
+    double sc = ldexp(1.0, sc_k(l, -3, 5)), a = ref_fp4(lo) * sc, b = ref_fp4(hi) * sc;
+    cr_assert(bf(sn_v(s, 4)[l]) == a && bf(sn_v(s, 5)[l]) == b, "fp4 pk_f32 lane %d", l);
+    cr_assert(ref_f16(sn_v(s, 6)[l] & 0xffff) == a && ref_f16(sn_v(s, 6)[l] >> 16) == b, "fp4 pk_f16 lane %d", l);
+    cr_assert(ref_bf16(sn_v(s, 7)[l] & 0xffff) == a && ref_bf16(sn_v(s, 7)[l] >> 16) == b, "fp4 pk_bf16 lane %d", l);
+  }
+  sn_free(s);
+}
+
+/* down-conversion: every finite code's value times the lane's scale converts back to the code,
+ * into the selected word/byte, the rest of vdst kept; fp4 saturates past +-6 */
+Test(emu_cvt, scalef32_down_round_trip_and_select)
+{
+  for (int bf8 = 0; bf8 < 2; bf8++) {
+    const char *t = bf8 ? "bf8" : "fp8";
+    char *src = ll_fmt("v_cvt_scalef32_pk_%s_f32 v4, v1, v3, v2 op_sel:[0,0,0,1]\n"
+                       "v_cvt_scalef32_pk_%s_f16 v5, v6, v2\n"
+                       "v_cvt_scalef32_pk_%s_bf16 v7, v8, v2 op_sel:[0,0,1]\n", t, t, t);
+    for (unsigned base = 0; base < 256; base += 64) {
+      snip *s = sn_new(EMU_GFX950, src);
+      for (int l = 0; l < 64; l++) {
+        unsigned c = base + (unsigned)l;
+        double sc = ldexp(1.0, sc_k(l, -2, 2)), v = ref_f8(EMU_GFX950, bf8, c) * sc;
+        float fv = isnan(v) ? 0.0f : (float)v;
+        sn_v(s, 1)[l] = fb(fv), sn_v(s, 3)[l] = fb(-fv), sn_v(s, 2)[l] = fb((float)sc);
+        /* f16 / bf16 of the same value (exact: fp8 significands fit; range kept by the scale) */
+        uint32_t u = fb(fv);
+        sn_v(s, 8)[l] = (u >> 16) | (fb(-fv) & 0xffff0000u);
+        _Float16 h = (_Float16)fv, hn = (_Float16)-fv;
+        uint16_t hb, hnb;
+        memcpy(&hb, &h, 2), memcpy(&hnb, &hn, 2);
+        sn_v(s, 6)[l] = hb | (uint32_t)hnb << 16;
+        sn_v(s, 4)[l] = sn_v(s, 5)[l] = sn_v(s, 7)[l] = 0x5a5a5a5au;
+      }
+      cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+      for (int l = 0; l < 64; l++) {
+        unsigned c = base + (unsigned)l, nc = c ^ 0x80;
+        double sc = ldexp(1.0, sc_k(l, -2, 2)), v = ref_f8(EMU_GFX950, bf8, c) * sc;
+        if (isnan(v) || isinf(v) || fabs(v) > 65504 || (fabs(v) < 0x1p-14 && v != 0)) continue; /* f16-exact only */
+        cr_assert_eq(sn_v(s, 4)[l], 0x5a5au | (c | nc << 8) << 16, "%s pk_f32 code 0x%02x lane %d: 0x%08x", t, c, l, sn_v(s, 4)[l]);
+        cr_assert_eq(sn_v(s, 5)[l], 0x5a5a0000u | c | nc << 8, "%s pk_f16 code 0x%02x: 0x%08x", t, c, sn_v(s, 5)[l]);
+        cr_assert_eq(sn_v(s, 7)[l], 0x5a5au | (c | nc << 8) << 16, "%s pk_bf16 code 0x%02x: 0x%08x", t, c, sn_v(s, 7)[l]);
+      }
+      sn_free(s);
+    }
+    free(src);
+  }
+  snip *s = sn_new(EMU_GFX950, "v_cvt_scalef32_pk_fp4_f32 v4, v1, v3, v2 op_sel:[0,0,1,1]\n"
+                               "v_cvt_scalef32_pk_fp4_f16 v5, v6, v2 op_sel:[0,0,1,0]");
+  for (int l = 0; l < 64; l++) {
+    unsigned c = (unsigned)l & 15;
+    double sc = ldexp(1.0, sc_k(l, -3, 3));
+    float a = (float)(ref_fp4(c) * sc), big = l >= 32 ? (float)(100 * sc) : (float)(-ref_fp4(c) * sc);
+    sn_v(s, 1)[l] = fb(a), sn_v(s, 3)[l] = fb(big), sn_v(s, 2)[l] = fb((float)sc);
+    _Float16 h0 = (_Float16)a, h1 = (_Float16)big;
+    uint16_t b0, b1;
+    memcpy(&b0, &h0, 2), memcpy(&b1, &h1, 2);
+    sn_v(s, 6)[l] = b0 | (uint32_t)b1 << 16;
+    sn_v(s, 4)[l] = sn_v(s, 5)[l] = 0x11223344u;
+  }
+  cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+  for (int l = 0; l < 64; l++) {
+    unsigned c = (unsigned)l & 15, c2 = l >= 32 ? 0x7u : c ^ 8u; /* 100 saturates to +6 (code 7) */
+    unsigned p = c | c2 << 4;
+    cr_assert_eq(sn_v(s, 4)[l], 0x00223344u | p << 24, "fp4 pk_f32 lane %d: 0x%08x", l, sn_v(s, 4)[l]);
+    cr_assert_eq(sn_v(s, 5)[l], 0x11220044u | p << 8, "fp4 pk_f16 lane %d: 0x%08x", l, sn_v(s, 5)[l]);
+  }
+  sn_free(s);
+}
+
+/* the scaled conversions are gfx950 only: their encoding does not decode to them on gfx942, and
+ * the forms without semantics fault naming themselves */
+Test(emu_cvt, scalef32_gfx950_only_and_unimplemented_forms_fault)
+{
+  snip *s = sn_new(EMU_GFX950, "v_cvt_scalef32_pk_fp4_f32 v4, v1, v3, v2\nv_cvt_scalef32_f32_fp8 v1, v2, v3");
+  ll_err e = {0};
+  emu_program *p = emu_program_decode(EMU_GFX942, s->code, s->ncode, 0, &e);
+  cr_assert_not_null(p, "%s", e.msg);
+  for (size_t i = 0; i < 2 && i < p->n; i++)
+    cr_assert(!(p->insns[i].implemented && !strcmp(p->insns[i].mnem, s->p->insns[i].mnem)), "gfx942 decoded '%s'",
+              p->insns[i].text);
+  emu_program_free(p);
+  sn_free(s);
+  s = sn_new(EMU_GFX950, "v_cvt_scalef32_sr_fp8_f32 v1, v2, v3, v4");
+  cr_assert(!s->p->insns[0].implemented);
+  cr_assert_eq(s->p->insns[0].fn(&s->w, &s->p->insns[0]), EMU_FAULT);
+  cr_assert(strstr(s->f.kind, "unimplemented") && strstr(s->f.msg, "v_cvt_scalef32_sr_fp8_f32"), "%s", s->f.msg);
+  sn_free(s);
+}
