@@ -298,6 +298,7 @@ static const cli_help entries[] = {
      "  --file PATH      only this file's mutants, e.g. kernels/prod/concat_mla_q.hip (default: all)\n"
      "  --only LIST      run only these mutants (indices as --list prints them: I or I-J, comma-separated;\n"
      "                   with --retry, to rerun a triaged survivor); the rest are reported from the cache\n"
+     "                   (default: every mutant)\n"
      "  --list           list the mutants (index, file:line:col, function, operator, change) and exit\n"
      "  --report         report from the cache only, run nothing\n"
      "  --retry          rerun cached survivors and narrow kills (after the matrix grew)\n"
