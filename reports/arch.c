@@ -214,6 +214,7 @@ static bool write_index(report_ctx *c, ll_buf *sections) {
       free(slug);
     }
   ll_buf_puts(&p, "</ul>\n");
+  report_png_note(c, &p);
   ll_buf_put(&p, sections->data, sections->len);
   report_html_end(&p);
   ok = ok && report_write_out(c, "index.html", &p);

@@ -139,6 +139,7 @@ static bool export_n(report_ctx *c, const report_table *t, const char *stem, siz
       {REPORT_CSV, "csv"}, {REPORT_JSON, "json"}, {REPORT_MD, "md"}};
   char *s = report_slug(stem);
   for (size_t i = 0; i < nfmt; i++) {
+    if (fx[i].f == REPORT_MD && t->nrows > REPORT_MD_MAX_ROWS) continue;
     ll_buf b = {0};
     report_table_render(t, fx[i].f, &b);
     char *rel = ll_fmt("tables/%s.%s", s, fx[i].ext);
@@ -159,8 +160,9 @@ bool report_export_table_csv(report_ctx *c, const report_table *t, const char *s
 void report_export_links(ll_buf *page, const char *stem, size_t nrows) {
   char *s = report_slug(stem);
   ll_buf_printf(page, "<div class=\"exports\">%zu rows &middot; export: <a href=\"tables/%s.csv\">CSV</a>"
-                      "<a href=\"tables/%s.json\">JSON</a><a href=\"tables/%s.md\">Markdown</a></div>\n",
-                nrows, s, s, s);
+                      "<a href=\"tables/%s.json\">JSON</a>", nrows, s, s);
+  if (nrows > REPORT_MD_MAX_ROWS) ll_buf_printf(page, "(no Markdown over %d rows)</div>\n", REPORT_MD_MAX_ROWS);
+  else ll_buf_printf(page, "<a href=\"tables/%s.md\">Markdown</a></div>\n", s);
   free(s);
 }
 

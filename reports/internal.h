@@ -27,6 +27,8 @@ typedef struct report_ctx {
   char *shapes;
   char *manifest;        /* summary.json "manifest": a `verify --manifest` run (no lab pages), or NULL */
   size_t ntables_written, nplots;
+  size_t npng, npng_missing;  /* PNGs rendered beside standalone pictures / not rendered */
+  char png_why[300];          /* why the first one was not (shown once, on the arch index) */
   ll_err *err;
 } report_ctx;
 
@@ -38,7 +40,10 @@ void report_html_end(ll_buf *b);
 /* CSS class for a verdict / status text ("pass", "fail", "notrun", "error", ""). */
 const char *report_verdict_class(const char *v);
 /* Exports t to out/tables/<stem>.{csv,json,md} and appends it to the page as an HTML table with
- * links to the three files. false with ctx->err set if writing fails. */
+ * links to the three files. false with ctx->err set if writing fails. A table of more than
+ * REPORT_MD_MAX_ROWS rows (an ISA census of a many-variant code object) has no Markdown: nobody
+ * pastes it into a PR, and it was a quarter of a megabyte of a full report; CSV and JSON have it. */
+#define REPORT_MD_MAX_ROWS 256
 bool report_export_table(report_ctx *c, const report_table *t, const char *stem);
 void report_export_links(ll_buf *page, const char *stem, size_t nrows);
 /* CSV only (tables/<stem>.csv), for the wide MFMA operand layouts whose JSON and Markdown are
@@ -64,6 +69,16 @@ bool report_lane_first_mismatch(report_ctx *c, const char *kernel, char *line, s
 
 /* ---- seeddiff.c ---- seeddiff-ds_read_b64_tr_b16.html (fragment vs solved seed), index section. */
 bool report_seed_diff_page(report_ctx *c, ll_buf *index);
+
+/* ---- tile.c ---- */
+/* The PNG beside the standalone picture out/<svg_rel> (same name, .png), rendered by headless
+ * Chromium at width x height, and the page's links to both ("Standalone: SVG, PNG." or, when no PNG
+ * could be made, "Standalone: SVG (PNG not rendered: see the report's index)"). A PNG that cannot
+ * be made is not an error of the report: LANELAB_PNG=0 in the environment, no chromium on PATH or a
+ * failed render is counted in c and said once on the arch index (report_png_note). */
+void report_picture_png(report_ctx *c, const char *svg_rel, int width, int height, ll_buf *page);
+/* The arch index's box naming why PNG pictures were not rendered; nothing when all were. */
+void report_png_note(const report_ctx *c, ll_buf *page);
 
 /* ---- mfma_pages.c ---- */
 /* The arch's mfma.html (its instructions, linking into the shared layout pages) and its index section. */

@@ -414,14 +414,6 @@ static bool lane_pictures(report_ctx *c, const kpage *k, ll_buf *p) {
      * reproduced by `lanelab lanes PRIMITIVE --picture FILE.svg|png` */
     bool standalone = report_tile_mismatches(t) > 0;
     char *stem = ll_fmt("pictures/lane-%s.svg", k->name);
-    ll_buf_puts(p, "<h2>tile</h2>\n<p>Each cell is one tile element, coloured by the lane that holds it and labelled "
-                   "L&lt;lane&gt;.&lt;vgpr&gt;[&lt;slot&gt;]; a red outline marks an element whose holder differs from the "
-                   "model's (hover: expected holder and values). ");
-    if (standalone) ll_buf_printf(p, "Standalone: <a href=\"%s\">SVG</a>. ", stem);
-    ll_buf_puts(p, "PNG or SVG of the model's map: <code>lanelab lanes PRIMITIVE --picture FILE.png</code>.</p>\n"
-                   "<div class=\"pic\">");
-    report_tile_svg(t, "tile", p);
-    ll_buf_puts(p, "</div>\n");
     if (standalone) {
       char *path = ll_path_join(c->out, stem);
       char *dir = ll_dirname(path);
@@ -429,6 +421,18 @@ static bool lane_pictures(report_ctx *c, const kpage *k, ll_buf *p) {
       free(dir);
       free(path);
     }
+    ll_buf_puts(p, "<h2>tile</h2>\n<p>Each cell is one tile element, coloured by the lane that holds it and labelled "
+                   "L&lt;lane&gt;.&lt;vgpr&gt;[&lt;slot&gt;]; a red outline marks an element whose holder differs from the "
+                   "model's (hover: expected holder and values). ");
+    if (standalone && ok) {
+      int w, h;
+      report_tile_size(t, &w, &h);
+      report_picture_png(c, stem, w, h, p);
+    }
+    ll_buf_puts(p, "PNG or SVG of the model's map: <code>lanelab lanes PRIMITIVE --picture FILE.png</code>.</p>\n"
+                   "<div class=\"pic\">");
+    report_tile_svg(t, "tile", p);
+    ll_buf_puts(p, "</div>\n");
     free(stem);
     report_tile_free(t);
   }

@@ -70,19 +70,23 @@ bool report_seed_diff_page(report_ctx *c, ll_buf *index) {
   set_str(d[1], 0, &p);
   ll_buf_printf(&p, "</td></tr><tr><td>differ</td><td>%d/%d lane x slot cells, %d/%d tile elements held by another "
                     "lane or slot</td></tr></table>\n", ncell, LANES_WAVE * d[0]->slots, nel, rows * cols);
-  ll_buf_puts(&p, "<h2>the tile under each seed</h2>\n<p>Cells coloured by the holding lane, labelled "
-                  "L&lt;lane&gt;.&lt;vgpr&gt;[&lt;slot&gt;]; red outline: the other seed puts the element elsewhere "
-                  "(hover: where). Standalone: <a href=\"pictures/seeddiff-ds_read_b64_tr_b16.svg\">SVG</a>.</p>\n"
-                  "<div class=\"pic pair\">");
-  report_tile_svg(t[0], "tile-fragment", &p);
-  report_tile_svg(t[1], "tile-solved", &p);
-  ll_buf_puts(&p, "</div>\n");
-  char *svgp = ll_path_join(c->out, "pictures/seeddiff-ds_read_b64_tr_b16.svg");
+  const char *svg_rel = "pictures/seeddiff-ds_read_b64_tr_b16.svg";
+  char *svgp = ll_path_join(c->out, svg_rel);
   char *dir = ll_dirname(svgp);
   bool wrote = ll_mkdir_p(dir, c->err) && report_tiles_write(t, 2, svgp, c->err);
   free(dir);
   free(svgp);
   if (!wrote) goto out;
+  ll_buf_puts(&p, "<h2>the tile under each seed</h2>\n<p>Cells coloured by the holding lane, labelled "
+                  "L&lt;lane&gt;.&lt;vgpr&gt;[&lt;slot&gt;]; red outline: the other seed puts the element elsewhere "
+                  "(hover: where). ");
+  int pw, ph;
+  report_tiles_size(t, 2, &pw, &ph);
+  report_picture_png(c, svg_rel, pw, ph, &p);
+  ll_buf_puts(&p, "</p>\n<div class=\"pic pair\">");
+  report_tile_svg(t[0], "tile-fragment", &p);
+  report_tile_svg(t[1], "tile-solved", &p);
+  ll_buf_puts(&p, "</div>\n");
   /* lanes x slots, both seeds */
   ll_buf_printf(&p, "<h2>lanes &times; slots</h2>\n<table class=\"grid seeddiff\" id=\"seeddiff\" data-expect=\"tbody "
                     "tr=64;td.mismatch=%d\"><thead><tr><th>lane</th><th>fragment addr</th><th>solved addr</th>", 2 * ncell);

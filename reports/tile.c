@@ -32,7 +32,7 @@ report_tile *report_tile_new(const char *title, int rows, int cols, const char *
   t->rows = rows;
   t->cols = cols;
   snprintf(t->bad_text, sizeof t->bad_text, "holder differs from the expected one");
-  t->titles = rows * cols <= 512;
+  t->titles = rows * cols <= 256;
   t->legend = true;
   size_t n = (size_t)rows * cols;
   t->got = ll_xcalloc(n, sizeof *t->got);
@@ -194,8 +194,8 @@ static void svg(const report_tile *t, const char *id, bool standalone, ll_buf *o
   ll_buf_printf(o, "#%s rect{stroke:#fff;stroke-width:.5}#%s rect.none{fill:#eef0f2}#%s rect.bad,#%s .sw-bad"
                    "{stroke:#cf222e;stroke-width:2.5}#%s text{text-anchor:middle;fill:#111}"
                    "#%s .hdr{fill:#57606a}#%s .ttl{text-anchor:start;font-size:12px;font-family:sans-serif}"
-                   "#%s .lg{text-anchor:start}</style>\n",
-                id, id, id, id, id, id, id, id);
+                   "#%s .lg{text-anchor:start}#%s text{pointer-events:none}</style>\n",
+                id, id, id, id, id, id, id, id, id);
   ll_buf_puts(o, "<rect width=\"100%\" height=\"100%\" fill=\"#fff\" stroke=\"none\"/>\n<text class=\"ttl\" x=\"6\" y=\"14\">");
   esc(o, t->title);
   ll_buf_printf(o, " (%s x %s: %d x %d)</text>\n", t->row_name, t->col_name, t->rows, t->cols);
@@ -217,6 +217,11 @@ static void svg(const report_tile *t, const char *id, bool standalone, ll_buf *o
   if (standalone) snprintf(wh, sizeof wh, " width=\"%d\" height=\"%d\"", cw, CELL_H);
   for (int r = 0; r < t->rows; r++) {
     ll_buf_printf(o, "<g transform=\"translate(0,%d)\">", TOP + r * CELL_H);
+    if (!t->titles) { /* a big tile: the row's hover text serves its elements without one of their own */
+      ll_buf_puts(o, "<title>");
+      esc(o, t->row_name);
+      ll_buf_printf(o, "=%d (%s: the column header; holder: the cell's label)</title>", r, t->col_name);
+    }
     for (int c = 0; c < t->cols; c++) {
       if (report_tile_bad(t, r, c)) continue;
       size_t i = (size_t)r * t->cols + c;
@@ -348,6 +353,36 @@ bool report_tile_write_png(const char *svg_path, const char *png_path, int width
   return ok;
 }
 
+void report_picture_png(report_ctx *c, const char *svg_rel, int width, int height, ll_buf *page) {
+  size_t n = strlen(svg_rel);
+  char *png_rel = ll_fmt("%.*s.png", (int)(n > 4 && !strcmp(svg_rel + n - 4, ".svg") ? n - 4 : n), svg_rel);
+  char *svg = ll_path_join(c->out, svg_rel), *png = ll_path_join(c->out, png_rel);
+  const char *off = getenv("LANELAB_PNG");
+  ll_err e = {0};
+  bool ok = false;
+  if (off && !strcmp(off, "0")) ll_seterr(&e, LL_EXIT_ENV, "LANELAB_PNG=0 in the environment turns PNG rendering off");
+  else ok = report_tile_write_png(svg, png, width, height, &e);
+  ll_buf_printf(page, "Standalone: <a href=\"%s\">SVG</a>", svg_rel);
+  if (ok) {
+    c->npng++;
+    ll_buf_printf(page, ", <a href=\"%s\">PNG</a>. ", png_rel);
+  } else {
+    if (!c->npng_missing++) snprintf(c->png_why, sizeof c->png_why, "%s", e.msg);
+    ll_buf_puts(page, " (PNG not rendered: see the <a href=\"index.html#png\">report's index</a>). ");
+  }
+  free(svg);
+  free(png);
+  free(png_rel);
+}
+
+void report_png_note(const report_ctx *c, ll_buf *page) {
+  if (!c->npng_missing) return;
+  ll_buf_printf(page, "<div class=\"box warn\" id=\"png\">%zu PNG picture%s not rendered (%zu rendered): ", c->npng_missing,
+                c->npng_missing == 1 ? "" : "s", c->npng);
+  report_html_esc(page, c->png_why);
+  ll_buf_puts(page, ". The SVG pictures beside them are complete.</div>\n");
+}
+
 /* ---- deliveries ----------------------------------------------------------------------------*/
 #include "lanes/lanes.h"
 
@@ -396,6 +431,18 @@ int report_tile_diff(report_tile *a, report_tile *b, const char *aname, const ch
   return n;
 }
 
+#define PAIR_GAP 16
+
+void report_tiles_size(report_tile *const *t, int n, int *width, int *height) {
+  *width = *height = 0;
+  for (int i = 0; i < n; i++) {
+    int w, h;
+    report_tile_size(t[i], &w, &h);
+    *width += w + PAIR_GAP;
+    if (h > *height) *height = h;
+  }
+}
+
 bool report_tiles_write(report_tile *const *t, int n, const char *path, ll_err *err) {
   size_t len = strlen(path);
   bool png = len > 4 && !strcmp(path + len - 4, ".png"), svgf = len > 4 && !strcmp(path + len - 4, ".svg");
@@ -421,9 +468,9 @@ bool report_tiles_write(report_tile *const *t, int n, const char *path, ll_err *
     ll_buf_printf(&b, "<svg x=\"%d\" y=\"0\"%s", W, s + 4);
     ll_buf_free(&inner);
     free(id);
-    W += w + 16;
-    if (h > H) H = h;
+    W += w + PAIR_GAP;
   }
+  report_tiles_size(t, n, &W, &H);
   ll_buf out = {0};
   ll_buf_printf(&out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
                       "height=\"%d\" viewBox=\"0 0 %d %d\">\n<style>", W, H, W, H);

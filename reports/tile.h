@@ -9,7 +9,9 @@
  *
  * DOM contract (tests and the browser check rely on it): the picture is <svg class="tile" id=ID
  * data-elements=N data-bad=M>; every element is one <rect class="e lLANE"> (lane -1 = nobody:
- * class "e none") with its label in a <text> beside it and, unless titles is off, a <title>; a
+ * class "e none") with its label in a <text> beside it (texts take no pointer events, so hovering
+ * a label shows its cell's title) and, unless titles is off, a <title>; with titles off each row's
+ * <g> has a <title> naming the row instead, so every element has hover text; a
  * mismatching element's rect has class "e lLANE bad", data-rc="R,C" and always a <title>; the
  * legend is <g class="legend"> with 64 <rect class="sw lLANE"> swatches (one per lane) and one
  * <rect class="sw-bad"> for the mismatch outline. Cells are sized by the picture's CSS (inline)
@@ -46,8 +48,9 @@ typedef struct report_tile {
   char **note;          /* per element extra hover text (NULL = none) */
   bool *marked;         /* mismatch set by report_tile_mark */
   char bad_text[120];   /* legend text of the red outline */
-  bool titles;          /* hover title on every element (default when <= 512 elements); false: only on
-                         * marked/noted ones (keeps big tiles small) */
+  bool titles;          /* hover title on every element (default when <= 256 elements); false: only on
+                         * marked/noted ones, the others show their row's title (a title per element
+                         * of every big tile would add ~1.6 MB, a fifth, to a full verify report) */
   bool legend;          /* draw the legend (default); several pictures on a page may share one */
 } report_tile;
 
@@ -97,6 +100,8 @@ int report_tile_diff(report_tile *a, report_tile *b, const char *aname, const ch
 /* Several pictures side by side in one standalone file: PATH.svg, or PATH.png (rendered by
  * headless Chromium from a temporary SVG). Other extensions are LL_EXIT_USAGE. */
 bool report_tiles_write(report_tile *const *t, int n, const char *path, ll_err *err);
+/* Width and height of that side-by-side file (what its PNG is rendered at). */
+void report_tiles_size(report_tile *const *t, int n, int *width, int *height);
 
 /* ======================= lanes x slots: mismatch heatmap and pattern =======================
  * What 64 lanes hold, slot by slot, expected against got; where the slot's value names a tile

@@ -108,6 +108,8 @@ static char *stage_json(const char *stage, const char *verdict, const char *summ
 /* A results directory for gfx950: lanes FAILs (3 corrupted slots, 1 wrong seed address in
  * lane_load_fragment), prod did not run, base has no file, mutants has four rows. */
 static void fixture(const char *build) {
+  /* PNG pictures cost a Chromium run each: only the tests about them render them */
+  setenv("LANELAB_PNG", "0", 1);
   char *r = ll_fmt("%s/results/gfx950", build);
   put(r, "summary.json",
       "{\"arch\": \"gfx950\", \"shapes\": \"quick\", \"stages\": ["
@@ -467,6 +469,43 @@ Test(reports, tile_picture_counts_owners_and_marks) {
 
 /* Fixtures: the fragment seed of the f16 region (lane L slot s holds row L%16, column 4*(L/16)+s,
  * tag 16*row + col), then one deliberate defect per pattern; the expected line is written here. */
+/* Every element has hover text: its own <title> on a tile of up to 256 elements, its row's on a
+ * bigger one (a mismatching element always its own, naming the expected holder); the labels take
+ * no pointer events, so hovering a label shows its cell's title. */
+static void hover_check(int rows, int cols, bool per_element) {
+  ll_err e = {0};
+  report_tile *t = report_tile_new("T", rows, cols, "i", "k", &e);
+  cr_assert_not_null(t, "%s", e.msg);
+  for (int r = 0; r < rows; r++)
+    for (int c = 0; c < cols; c++) {
+      report_tile_own(t, r, c, (r + c) % 64, c / 8, c % 8);
+      report_tile_expect(t, r, c, r == 1 && c == 2 ? 63 : (r + c) % 64, c / 8, c % 8);
+    }
+  ll_buf b = {0};
+  report_tile_svg(t, "h", &b);
+  const char *s = ll_buf_str(&b);
+  int n = rows * cols;
+  cr_assert_eq(count(s, "<rect class=\"e "), n);
+  /* element titles: "i=R k=C: holder"; row titles: "i=R (k: the column header; ...)" */
+  int row_titles = count(s, " (k: the column header; holder: the cell's label)</title>");
+  cr_assert_eq(row_titles, per_element ? 0 : rows, "%dx%d", rows, cols);
+  cr_assert_eq(count(s, "<title>i=") - row_titles, per_element ? n : 1, "element titles, %dx%d", rows, cols);
+  /* every row title opens its row's group of element rects */
+  cr_assert_eq(count(s, "<g transform=\"translate(0,"), 2 * rows + 4, "per row a group of rects and one of labels; 4 legend rows");
+  cr_assert_eq(count(s, ")\"><title>i="), row_titles);
+  char *bad = ll_fmt("<rect class=\"e l3 bad\" data-rc=\"1,2\"><title>i=1 k=2: L3.0[2]; expected L63.0[2]</title>");
+  cr_assert(strstr(s, bad), "the mismatching element names the expected holder");
+  cr_assert(strstr(s, "#h text{pointer-events:none}"));
+  free(bad);
+  ll_buf_free(&b);
+  report_tile_free(t);
+}
+
+Test(reports, every_element_has_hover_text) {
+  hover_check(16, 16, true);   /* 256: a title per element */
+  hover_check(16, 128, false); /* 2048 (an f8f6f4 A): a title per row */
+}
+
 static void frag_grid(report_grid *g) {
   report_grid_init(g, 4);
   for (int L = 0; L < 64; L++)
@@ -828,6 +867,36 @@ Test(reports, mfma_pages_for_every_instruction_of_the_arch) {
   free(b);
 }
 
+/* Without a renderer the report says so once, on the arch index, naming what is missing, and each
+ * page with a standalone picture points there: the SVGs are still written. */
+Test(reports, png_not_rendered_is_said_once_on_the_index) {
+  char *b = mktmp();
+  fixture(b);
+  unsetenv("LANELAB_PNG");
+  /* a PATH with gnuplot (the mutant plot needs it) and no chromium; the fixture has 3 standalone
+   * pictures: lane_load_fragment and lane_mfma_16x16x16_f16 mismatch, and the seed diff */
+  char *bin = ll_fmt("%s/bin", b), *gp = ll_fmt("%s/gnuplot", bin), *old_path = ll_xstrdup(getenv("PATH"));
+  cr_assert(ll_mkdir_p(bin, NULL));
+  cr_assert_eq(system("command -v gnuplot >/dev/null"), 0, "gnuplot is needed for the mutant plot");
+  char *cmd = ll_fmt("ln -s \"$(command -v gnuplot)\" '%s'", gp);
+  cr_assert_eq(system(cmd), 0);
+  setenv("PATH", bin, 1);
+  ll_err e = {0};
+  bool ok = report_write_arch(b, "gfx950", &e);
+  setenv("PATH", old_path, 1);
+  cr_assert(ok, "report_write_arch: %s", e.msg);
+  char *rd = report_dir(b), *ix = slurp(rd, "index.html");
+  cr_assert_eq(count(ix, "id=\"png\""), 1);
+  cr_assert(strstr(ix, "3 PNG pictures not rendered (0 rendered): chromium not found on PATH"), "index names the cause");
+  char *lp = slurp(rd, "lane-lane_load_fragment.html");
+  cr_assert(strstr(lp, "<a href=\"pictures/lane-lane_load_fragment.svg\">SVG</a> (PNG not rendered: see the "
+                       "<a href=\"index.html#png\">report's index</a>)"));
+  cr_assert(exists(rd, "pictures/lane-lane_load_fragment.svg") && !exists(rd, "pictures/lane-lane_load_fragment.png"));
+  free(lp); free(ix); free(rd); free(cmd); free(old_path); free(gp); free(bin);
+  rm_rf(b);
+  free(b);
+}
+
 /* ---- in a real browser ------------------------------------------------------------------------*/
 /* Negative controls (name starting "negative") keep the script's complaints out of the test log. */
 static int browser(const char *page, const char *outdir, const char *name) {
@@ -844,9 +913,36 @@ Test(reports_browser, pages_render_in_chromium_with_the_counts_shown, .timeout =
                    "(apt-get install -y chromium; make deps installs it when listed)");
   char *b = mktmp();
   fixture(b);
+  unsetenv("LANELAB_PNG");
   generate(b);
   char *rd = report_dir(b);
   char *shots = ll_fmt("%s/reports-screens", LANELAB_BUILD);
+  /* the standalone pictures (the corrupted lane map's, the seed diff's) have their PNG beside them,
+   * at the SVG's own size, and the pages link both */
+  static const char *const pics[] = {"pictures/lane-lane_load_fragment", "pictures/seeddiff-ds_read_b64_tr_b16"};
+  for (int i = 0; i < 2; i++) {
+    char *svg_rel = ll_fmt("%s.svg", pics[i]), *png_rel = ll_fmt("%s.png", pics[i]);
+    char *svg = slurp(rd, svg_rel), *png_path = ll_path_join(rd, png_rel);
+    unsigned sw = 0, sh = 0;
+    cr_assert(sscanf(strstr(svg, " width=\""), " width=\"%u\" height=\"%u\"", &sw, &sh) == 2, "%s size", svg_rel);
+    size_t n = 0;
+    ll_err e = {0};
+    uint8_t *png = ll_read_file(png_path, &n, &e);
+    cr_assert_not_null(png, "%s: %s", png_path, e.msg);
+    /* PNG: 8-byte signature, then the IHDR chunk: length, "IHDR", width and height big-endian */
+    cr_assert(n > 24 && !memcmp(png, "\x89PNG\r\n\x1a\n", 8) && !memcmp(png + 12, "IHDR", 4), "%s is a PNG", png_rel);
+    unsigned pw = (unsigned)png[16] << 24 | png[17] << 16 | png[18] << 8 | png[19];
+    unsigned ph = (unsigned)png[20] << 24 | png[21] << 16 | png[22] << 8 | png[23];
+    cr_assert(pw == sw && ph == sh, "%s is %ux%u, the SVG %ux%u", png_rel, pw, ph, sw, sh);
+    free(png); free(png_path); free(svg); free(svg_rel); free(png_rel);
+  }
+  char *lpage = slurp(rd, "lane-lane_load_fragment.html");
+  cr_assert(strstr(lpage, "Standalone: <a href=\"pictures/lane-lane_load_fragment.svg\">SVG</a>, "
+                          "<a href=\"pictures/lane-lane_load_fragment.png\">PNG</a>."));
+  free(lpage);
+  char *ix = slurp(rd, "index.html");
+  cr_assert_null(strstr(ix, "id=\"png\""), "no 'not rendered' box when every PNG was rendered");
+  free(ix);
   char *top = ll_fmt("%s/reports/index.html", b), *idx = ll_fmt("%s/index.html", rd),
        *lane = ll_fmt("%s/lane-lane_load_fragment.html", rd), *mf = ll_fmt("%s/reports/mfma/mfma-v_mfma_f32_32x32x8_f16.html", b);
   cr_assert_eq(browser(top, shots, "top-index"), 0, "top index in chromium (see %s/top-index.log)", shots);
