@@ -263,6 +263,8 @@ static const cli_help entries[] = {
      "isa, outputs (each kernel against its C reference, expected files or the oracle) and mutants\n"
      "(each must fail); a wrong output prints kernel, argument, first mismatch and report page; a\n"
      "bad manifest is exit 2 naming the JSON path of the bad field.\n"
+     "Reports: DIR/reports/<arch>/ and DIR/reports/mfma/ (docs/reports.md); a standalone picture's\n"
+     "PNG is rendered by headless Chromium (LANELAB_PNG=0: not rendered; the report says why).\n"
      "Options:\n"
      "  --arch A         gfx942, gfx950 or all, any case (required; with --manifest default: all)\n"
      "  --base REV       also prove each code object's .text identical to REV's (default: not run)\n"

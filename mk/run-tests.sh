@@ -31,6 +31,13 @@ echo "== verify --arch all --shapes quick"
 "$build/lanelab" verify --arch all --shapes quick --build "$build"
 rc=$?
 if [ $rc -eq 0 ]; then pass=$((pass+1)); else fail=$((fail+1)); failed+=("verify (exit $rc)"); fi
+# The report that passing verify wrote stays within its size budget (mk/report-budget.sh; issue #17).
+if [ $rc -eq 0 ]; then
+  echo "== report size budget"
+  bash "$(dirname "$0")/report-budget.sh" "$build/reports" 7900000
+  rc=$?
+  if [ $rc -eq 0 ]; then pass=$((pass+1)); else fail=$((fail+1)); failed+=("report size budget (exit $rc)"); fi
+fi
 # CI shows only the tail of this output: name each failing test and its first assertion here,
 # at the end, so a failure elsewhere can be understood from the tail alone.
 if [ ${#failed[@]} -gt 0 ]; then

@@ -25,7 +25,8 @@
  *                         (reports/tile.h: cells coloured by holding lane, red outline where the
  *                         holder differs from the model's), a lanes x slots mismatch heatmap and
  *                         a one-line pattern summary (report_pattern)
- *   pictures/lane-<kernel>.svg     the tile picture as a standalone SVG
+ *   pictures/lane-<kernel>.{svg,png} the tile picture standalone (when it has mismatches; the PNG
+ *                         by headless Chromium, docs/reports.md), and seeddiff-*.{svg,png}
  *   mfma.html             this arch's MFMA instructions, linked to their layout pages in ../mfma/
  *   tables/<name>.{csv,json,md}    every table of every page (report_table_render; JSON one row a line)
  *   plots/<name>.{dat,gp,svg}      gnuplot data, script and the SVG it made

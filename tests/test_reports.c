@@ -812,6 +812,25 @@ Test(reports, malformed_stage_json_is_bad_input_naming_the_file) {
   free(b);
 }
 
+/* Bytes of the regular files under dir (recursively), and how many. */
+static size_t tree_bytes(const char *dir, size_t *nfiles) {
+  size_t sum = 0;
+  DIR *d = opendir(dir);
+  cr_assert_not_null(d, "%s", dir);
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+    char *p = ll_path_join(dir, e->d_name);
+    struct stat st;
+    cr_assert_eq(lstat(p, &st), 0, "%s", p);
+    if (S_ISDIR(st.st_mode)) sum += tree_bytes(p, nfiles);
+    else if (S_ISREG(st.st_mode)) { sum += (size_t)st.st_size; (*nfiles)++; }
+    free(p);
+  }
+  closedir(d);
+  return sum;
+}
+
 /* ---- MFMA layout pages ------------------------------------------------------------------------*/
 Test(reports, mfma_pages_for_every_instruction_of_the_arch) {
   char *b = mktmp();
@@ -862,6 +881,16 @@ Test(reports, mfma_pages_for_every_instruction_of_the_arch) {
   free(bf);
   /* no arch report holds layout pages of its own any more */
   cr_assert(!exists(rd, "mfma-v_mfma_f32_16x16x16_f16.html"));
+  /* Size budget of the shared layout pages, the biggest part of a verify report (docs/reports.md):
+   * 3.51 MB in 115 files when measured (the 58 MFMA instructions of lanes/ on 2026-12-01); 3.8 MB
+   * leaves room for a few new instructions, not for drawing a layout twice or a fatter element. */
+  size_t nf = 0, bytes = tree_bytes(md, &nf);
+  cr_assert_leq(bytes, (size_t)3800000, "reports/mfma: %zu bytes in %zu files, budget 3800000", bytes, nf);
+  size_t npages = 0;
+  DIR *dd = opendir(md);
+  for (struct dirent *de; dd && (de = readdir(dd));) npages += !strncmp(de->d_name, "mfma-", 5) && strstr(de->d_name, ".html");
+  if (dd) closedir(dd);
+  cr_assert_eq(npages, lanes_mfma_count(), "one page per instruction, each once");
   free(p); free(list); free(rd); free(md);
   rm_rf(b);
   free(b);
