@@ -245,6 +245,23 @@ void report_sweep_dead(const char *reports, const char *arch) {
   free(p2);
 }
 
+bool report_start_dir(const char *reports, const char *name, const char *final, const char *tmp, ll_err *err) {
+  struct stat st;
+  /* the swap replaces `final` whole: only ever one of our own report directories, never a file,
+   * device, FIFO or a symlink someone put there (docs/architecture.md, "Files") */
+  if (lstat(final, &st) == 0 && !S_ISDIR(st.st_mode)) {
+    ll_seterr(err, LL_EXIT_USAGE, "report: %s exists and is not a directory; lanelab replaces only its own report "
+              "directories", final);
+    return false;
+  }
+  report_sweep_dead(reports, name);
+  if (mkdir(tmp, 0777) != 0) {
+    ll_seterr(err, LL_EXIT_FAIL, "report: cannot create the temporary report directory %s: %s", tmp, strerror(errno));
+    return false;
+  }
+  return true;
+}
+
 /* Swaps a finished temporary report directory in: the old one (if any) renamed aside to `old`,
  * `tmp` renamed to `final`, the old one removed; on failure the old one is put back. */
 bool report_swap_in(const char *tmp, const char *final, const char *old, ll_err *err) {
@@ -283,19 +300,7 @@ bool report_write_arch(const char *build_dir, const char *arch, ll_err *err) {
     ll_seterr(err, LL_EXIT_USAGE, "report: no results directory %s (run lanelab verify --arch %s first)", c.results, arch);
     goto out;
   }
-  if (!ll_mkdir_p(reports, err)) goto out;
-  /* the swap below replaces `final` whole: only ever one of our own report directories, never a
-   * file, device, FIFO or a symlink someone put there (docs/architecture.md, "Files") */
-  if (lstat(final, &st) == 0 && !S_ISDIR(st.st_mode)) {
-    ll_seterr(err, LL_EXIT_USAGE, "report: %s exists and is not a directory; lanelab replaces only its own report "
-              "directories", final);
-    goto out;
-  }
-  report_sweep_dead(reports, arch);
-  if (mkdir(c.out, 0777) != 0) {
-    ll_seterr(err, LL_EXIT_FAIL, "report: cannot create the temporary report directory %s: %s", c.out, strerror(errno));
-    goto out;
-  }
+  if (!ll_mkdir_p(reports, err) || !report_start_dir(reports, arch, final, c.out, err)) goto out;
   made = true;
   if (!report_load_stages(&c) || !report_write_assets(c.out, err)) goto out;
   /* lane-map and MFMA pages describe lanelab's own micro-kernels: not part of a manifest's report */

@@ -90,6 +90,12 @@ bool report_write_index(const char *build_dir, ll_err *err) {
     }
     ll_buf_puts(&p, "</tbody></table>\n");
     report_export_links(&p, "index-summary", t->nrows);
+    char *mf = ll_fmt("%s/" REPORT_MFMA_DIR "/index.html", out);
+    struct stat st;
+    if (stat(mf, &st) == 0)
+      ll_buf_puts(&p, "<p id=\"mfma\"><a href=\"" REPORT_MFMA_DIR "/index.html\">MFMA layouts</a>: which lane and VGPR "
+                      "hold each element of A, B and D, for every MFMA of gfx942 and gfx950.</p>\n");
+    free(mf);
     report_html_end(&p);
     ok = report_write_out(&c, "index.html", &p);
     ll_buf_free(&p);

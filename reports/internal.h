@@ -102,6 +102,9 @@ char *report_table_stem(const report_stage *s, size_t i);
 bool report_rm_rf(const char *path);
 /* Removes REPORTS/.<name>.tmp-<pid> and .<name>.old-<pid> left by report writers that died. */
 void report_sweep_dead(const char *reports, const char *name);
+/* Before building REPORTS/<name> (final) in tmp: refuses a final that is not a directory (never
+ * replaced: LL_EXIT_USAGE), sweeps dead writers' leftovers, creates tmp. */
+bool report_start_dir(const char *reports, const char *name, const char *final, const char *tmp, ll_err *err);
 /* tmp (a finished report directory) becomes final: the previous final is renamed to old, then
  * removed; on failure it is put back and err says why. */
 bool report_swap_in(const char *tmp, const char *final, const char *old, ll_err *err);

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lanes/lanes.h"
@@ -223,17 +222,7 @@ bool report_write_mfma_layouts(const char *reports, ll_err *err) {
   char *final = ll_fmt("%s/" REPORT_MFMA_DIR, reports), *old = ll_fmt("%s/." REPORT_MFMA_DIR ".old-%ld", reports, (long)getpid());
   c.out = ll_fmt("%s/." REPORT_MFMA_DIR ".tmp-%ld", reports, (long)getpid());
   bool ok = false, made = false;
-  struct stat st;
-  if (lstat(final, &st) == 0 && !S_ISDIR(st.st_mode)) {
-    ll_seterr(err, LL_EXIT_USAGE, "report: %s exists and is not a directory; lanelab replaces only its own report "
-              "directories", final);
-    goto out;
-  }
-  report_sweep_dead(reports, REPORT_MFMA_DIR);
-  if (mkdir(c.out, 0777) != 0) {
-    ll_seterr(err, LL_EXIT_FAIL, "report: cannot create the temporary directory %s: %s", c.out, strerror(errno));
-    goto out;
-  }
+  if (!report_start_dir(reports, REPORT_MFMA_DIR, final, c.out, err)) goto out;
   made = true;
   if (!report_write_assets(c.out, err) || !layout_pages(&c) || !report_swap_in(c.out, final, old, err)) goto out;
   made = false;
