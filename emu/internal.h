@@ -380,7 +380,7 @@ static inline float emu_f32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; 
 static inline uint32_t emu_u32f(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static inline double emu_f64(uint64_t u) { double f; memcpy(&f, &u, 8); return f; }
 static inline uint64_t emu_u64f(double f) { uint64_t u; memcpy(&u, &f, 8); return u; }
-/* IEEE binary16 and bfloat16 <-> float, round to nearest even (emu/op_valu.c). */
+/* IEEE binary16 and bfloat16 <-> float, round to nearest even (emu/fp.c). */
 float emu_f16_to_f32(uint16_t h);
 uint16_t emu_f32_to_f16(float f);
 float emu_bf16_to_f32(uint16_t h);
@@ -490,7 +490,7 @@ static inline const emu_f32a *emu_srcf32p(emu_wave *w, const emu_insn *in, int i
   return tmp;
 }
 
-/* DPP (implemented in op_xlane.c by the cross-lane author). emu_dpp_src fills out[] with src0
+/* DPP (emu/dpp.c, part of the core). emu_dpp_src fills out[] with src0
  * values as DPP lane selection (in->dpp_ctrl, in->bound_ctrl; the decoder accepts only valid
  * controls) delivers them to each lane; emu_dpp_wmask returns the lanes row_mask/bank_mask let
  * write. While emu_dpp_implemented is false, the decoder marks every DPP form unimplemented (it

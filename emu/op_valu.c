@@ -2,7 +2,7 @@
  * Operations" and the instruction listings "VOP2", "VOP1", "VOPC", "VOP3A/VOP3B"; CDNA4 ISA
  * likewise). Each handler is one line of lane arithmetic inside a family macro; the macros do
  * operand reads (inline constants, literals, abs/neg, SDWA, DPP) and writes under EXEC (omod,
- * clamp, SDWA dst_sel) through the shared helpers in exec.c.
+ * clamp, SDWA dst_sel) through the shared helpers in exec.c; f16/bf16 conversions are emu/fp.c's.
  *
  * Floating point: f32/f64 arithmetic is IEEE with denormals kept (the HIP default mode), round to
  * nearest even. Transcendentals (v_exp/log/rcp/rsq/sqrt/sin/cos) are computed in double and
@@ -15,48 +15,6 @@
 
 #define L64 for (int l = 0; l < EMU_LANES; l++)
 #define S0I (in->src0i)
-
-/* ---- f16 / bf16 ---------------------------------------------------------------------------*/
-float emu_f16_to_f32(uint16_t h)
-{
-  uint32_t s = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff;
-  if (e == 0x1f) return emu_f32(s | 0x7f800000u | (m << 13)); /* inf / NaN (payload kept) */
-  if (e == 0) {
-    if (!m) return emu_f32(s);
-    float f = (float)m * 0x1p-24f; /* subnormal: exact */
-    return s ? -f : f;
-  }
-  return emu_f32(s | ((e + 112) << 23) | (m << 13));
-}
-
-uint16_t emu_f32_to_f16(float f)
-{
-  uint32_t u = emu_u32f(f), s = (u >> 16) & 0x8000;
-  uint32_t e = (u >> 23) & 0xff, m = u & 0x7fffff;
-  if (e == 0xff) return (uint16_t)(s | 0x7c00 | (m ? 0x200 | (m >> 13) : 0)); /* NaN quieted */
-  int32_t ex = (int32_t)e - 127 + 15;
-  if (ex >= 0x1f) return (uint16_t)(s | 0x7c00);
-  if (ex <= 0) {
-    if (ex < -10) return (uint16_t)s;
-    m |= 0x800000;
-    uint32_t shift = (uint32_t)(14 - ex);
-    uint32_t q = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
-    if (rem > half || (rem == half && (q & 1))) q++;
-    return (uint16_t)(s | q);
-  }
-  uint32_t q = ((uint32_t)ex << 10) | (m >> 13), rem = m & 0x1fff;
-  if (rem > 0x1000 || (rem == 0x1000 && (q & 1))) q++; /* may carry into inf: correct */
-  return (uint16_t)(s | q);
-}
-
-float emu_bf16_to_f32(uint16_t h) { return emu_f32((uint32_t)h << 16); }
-
-uint16_t emu_f32_to_bf16(float f)
-{
-  uint32_t u = emu_u32f(f);
-  if ((u & 0x7fffffff) > 0x7f800000) return (uint16_t)((u >> 16) | 0x40); /* quiet NaN */
-  return (uint16_t)((u + 0x7fff + ((u >> 16) & 1)) >> 16);
-}
 
 /* ---- family macros --------------------------------------------------------------------------*/
 /* Integer add/sub with the VOP3 clamp bit: the exact result saturated to the type's range,

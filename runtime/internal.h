@@ -4,33 +4,45 @@
 
 #include "runtime/rt.h"
 
-typedef struct rt_emubuf {
-  void *host;
-  uint64_t addr;
-  size_t size;
-  bool freed;
-} rt_emubuf;
+/* A backend is a table of operations over its own state (`impl`); rt.c calls backends only
+ * through it, and no backend calls back into rt.c, so the dependencies go one way. Each
+ * backend's file defines its table. copy moves n bytes between host and device: to_device ?
+ * (dev <- host) : (host <- dev). load returns the backend's module (NULL: failed, err set);
+ * load/unload may be NULL (no per-module state); emu_mem NULL
+ * when the backend has no emulator memory. */
+typedef struct rt_backend_ops {
+  rt_backend id;
+  void *(*open)(emu_arch arch, char *desc, size_t desc_size, ll_err *err);
+  void (*close)(void *impl);
+  uint64_t (*alloc)(void *impl, size_t n, const char *name, ll_err *err);
+  void (*free)(void *impl, uint64_t addr);
+  bool (*copy)(void *impl, uint64_t dev, void *host, size_t n, bool to_device, ll_err *err);
+  void *(*load)(void *impl, emu_codeobj *co, const void *bytes, size_t n, ll_err *err);
+  void (*unload)(void *impl, void *module);
+  int (*launch)(void *impl, const emu_codeobj *co, void *module, const emu_kernel *k, const uint32_t grid[3],
+                const uint32_t block[3], uint32_t dynamic_lds, uint8_t *kernargs, size_t size,
+                const rt_launch_opts *o, ll_err *err);
+  emu_mem *(*emu_mem)(void *impl);
+} rt_backend_ops;
 
-typedef struct rt_hip rt_hip; /* rt_hip.c */
+extern const rt_backend_ops rt_emu_ops; /* rt_emu.c */
+extern const rt_backend_ops rt_hip_ops; /* rt_hip.c */
 
 struct rt_device {
-  rt_backend backend; /* RT_EMU or RT_HIP */
+  rt_backend backend; /* RT_EMU or RT_HIP (= ops->id) */
   emu_arch arch;
   char note[1280];
-  /* emu */
-  emu_mem *mem;
-  rt_emubuf *bufs;
-  size_t nbufs;
-  /* hip */
-  rt_hip *hip;
+  const rt_backend_ops *ops;
+  void *impl;         /* the backend's state */
 };
 
 struct rt_module {
   rt_device *d;
   emu_codeobj *co;
-  void *hip_module;
-  uint64_t image_addr; /* emu: device address of the relocated code object image, or 0 */
+  void *impl;         /* the backend's module, if it keeps one */
 };
+
+typedef struct rt_hip rt_hip; /* rt_hip.c */
 
 /* hip backend (rt_hip.c). rt_hip_open: NULL + LL_EXIT_ENV with the reason when no HIP GPU of the
  * arch can be used; on success *desc names the device. */
@@ -44,12 +56,5 @@ void rt_hip_unload(rt_hip *h, void *module);
 int rt_hip_launch(rt_hip *h, void *module, const emu_kernel *k, const uint32_t grid[3],
                   const uint32_t block[3], uint32_t dynamic_lds, uint8_t *kernargs, size_t size,
                   ll_err *err);
-
-/* emu backend (rt_emu.c) */
-uint64_t rt_emu_alloc(rt_device *d, size_t n, const char *name, ll_err *err);
-void *rt_emu_host(rt_device *d, uint64_t addr, size_t n, ll_err *err);
-int rt_emu_launch(rt_device *d, rt_module *m, const emu_kernel *k, const uint32_t grid[3],
-                  const uint32_t block[3], uint32_t dynamic_lds, const uint8_t *kernargs,
-                  size_t size, const rt_launch_opts *o, ll_err *err);
 
 #endif

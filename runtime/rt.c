@@ -28,8 +28,9 @@ rt_device *rt_open(rt_backend b, emu_arch arch, ll_err *err) {
   if (b == RT_HIP || b == RT_AUTO) {
     char desc[256] = "";
     ll_err he = {0};
-    d->hip = rt_hip_open(arch, desc, sizeof desc, &he);
-    if (d->hip) {
+    d->impl = rt_hip_ops.open(arch, desc, sizeof desc, &he);
+    if (d->impl) {
+      d->ops = &rt_hip_ops;
       d->backend = RT_HIP;
       snprintf(d->note, sizeof d->note, "backend hip: %s", desc);
       return d;
@@ -43,58 +44,43 @@ rt_device *rt_open(rt_backend b, emu_arch arch, ll_err *err) {
   } else {
     snprintf(d->note, sizeof d->note, "backend emu (%s)", emu_arch_name(arch));
   }
+  d->ops = &rt_emu_ops;
   d->backend = RT_EMU;
-  d->mem = emu_mem_new();
+  d->impl = rt_emu_ops.open(arch, NULL, 0, err);
+  if (!d->impl) {
+    free(d);
+    return NULL;
+  }
   return d;
 }
 
 void rt_close(rt_device *d) {
   if (!d) return;
-  if (d->mem) emu_mem_free(d->mem);
-  for (size_t i = 0; i < d->nbufs; i++) free(d->bufs[i].host);
-  free(d->bufs);
-  rt_hip_close(d->hip);
+  d->ops->close(d->impl);
   free(d);
 }
 
 rt_backend rt_device_backend(const rt_device *d) { return d->backend; }
 emu_arch rt_device_arch(const rt_device *d) { return d->arch; }
 const char *rt_device_note(const rt_device *d) { return d->note; }
-emu_mem *rt_device_emu_mem(rt_device *d) { return d->mem; }
+emu_mem *rt_device_emu_mem(rt_device *d) { return d->ops->emu_mem ? d->ops->emu_mem(d->impl) : NULL; }
 
 uint64_t rt_alloc(rt_device *d, size_t n, const char *name, ll_err *err) {
   if (n == 0) {
     ll_seterr(err, LL_EXIT_USAGE, "buffer '%s' has zero bytes", name ? name : "?");
     return 0;
   }
-  return d->backend == RT_HIP ? rt_hip_alloc(d->hip, n, err) : rt_emu_alloc(d, n, name, err);
+  return d->ops->alloc(d->impl, n, name, err);
 }
 
-void rt_free(rt_device *d, uint64_t addr) {
-  if (d->backend == RT_HIP) {
-    rt_hip_free(d->hip, addr);
-    return;
-  }
-  /* emu_mem cannot unmap: the buffer stays registered; mark it so copies to it are refused. The
-   * host memory is released by rt_close, after the emu_mem. */
-  for (size_t i = 0; i < d->nbufs; i++)
-    if (d->bufs[i].addr == addr) d->bufs[i].freed = true;
-}
+void rt_free(rt_device *d, uint64_t addr) { d->ops->free(d->impl, addr); }
 
 bool rt_copy_to_device(rt_device *d, uint64_t dst, const void *src, size_t n, ll_err *err) {
-  if (d->backend == RT_HIP) return rt_hip_copy(d->hip, (void *)(uintptr_t)dst, src, n, true, err);
-  void *h = rt_emu_host(d, dst, n, err);
-  if (!h) return false;
-  memcpy(h, src, n);
-  return true;
+  return d->ops->copy(d->impl, dst, (void *)src, n, true, err);
 }
 
 bool rt_copy_from_device(rt_device *d, void *dst, uint64_t src, size_t n, ll_err *err) {
-  if (d->backend == RT_HIP) return rt_hip_copy(d->hip, dst, (const void *)(uintptr_t)src, n, false, err);
-  void *h = rt_emu_host(d, src, n, err);
-  if (!h) return false;
-  memcpy(dst, h, n);
-  return true;
+  return d->ops->copy(d->impl, src, dst, n, false, err);
 }
 
 rt_module *rt_load(rt_device *d, const void *bytes, size_t n, const char *path, ll_err *err) {
@@ -109,24 +95,9 @@ rt_module *rt_load(rt_device *d, const void *bytes, size_t n, const char *path, 
   rt_module *m = ll_xcalloc(1, sizeof *m);
   m->d = d;
   m->co = co;
-  if (d->backend == RT_HIP && !(m->hip_module = rt_hip_load(d->hip, bytes, n, err))) {
+  if (d->ops->load && !(m->impl = d->ops->load(d->impl, co, bytes, n, err))) {
     rt_unload(m);
     return NULL;
-  }
-  if (d->backend == RT_EMU) {
-    /* The module's image in device memory, relocated: its constant tables and __constant__ /
-     * __device__ variables live there, reached PC-relatively (emu_dispatch.image_addr). Writable
-     * data keeps its values from launch to launch of this module, as on a GPU. */
-    char *nm = ll_fmt("code object %s (its .rodata, .data and .bss)", co->path);
-    m->image_addr = rt_emu_alloc(d, co->image_size, nm, err);
-    free(nm);
-    if (!m->image_addr) {
-      rt_unload(m);
-      return NULL;
-    }
-    uint8_t *h = rt_emu_host(d, m->image_addr, co->image_size, NULL);
-    memcpy(h, co->image, co->image_size);
-    emu_codeobj_relocate(co, h, m->image_addr);
   }
   return m;
 }
@@ -144,8 +115,7 @@ const emu_codeobj *rt_module_codeobj(const rt_module *m) { return m->co; }
 
 void rt_unload(rt_module *m) {
   if (!m) return;
-  if (m->hip_module) rt_hip_unload(m->d->hip, m->hip_module);
-  if (m->image_addr) rt_free(m->d, m->image_addr);
+  if (m->impl && m->d->ops->unload) m->d->ops->unload(m->d->impl, m->impl);
   emu_codeobj_free(m->co);
   free(m);
 }
@@ -201,8 +171,7 @@ int rt_launch(rt_device *d, rt_module *m, const char *name, const uint32_t grid[
   }
   if (raw ? rt_fill_kernargs_raw(k, o->kernarg, o->kernarg_size, grid, block, dynamic_lds, buf, size ? size : 1, err)
           : rt_fill_kernargs(k, args, nargs, grid, block, dynamic_lds, buf, size ? size : 1, err))
-    rc = d->backend == RT_HIP ? rt_hip_launch(d->hip, m->hip_module, k, grid, block, dynamic_lds, buf, size, err)
-                              : rt_emu_launch(d, m, k, grid, block, dynamic_lds, buf, size, o, err);
+    rc = d->ops->launch(d->impl, m->co, m->impl, k, grid, block, dynamic_lds, buf, size, o, err);
   free(buf);
   return rc;
 }

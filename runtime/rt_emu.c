@@ -6,7 +6,40 @@
 
 #include "runtime/internal.h"
 
-uint64_t rt_emu_alloc(rt_device *d, size_t n, const char *name, ll_err *err) {
+typedef struct rt_emubuf {
+  void *host;
+  uint64_t addr;
+  size_t size;
+  bool freed;
+} rt_emubuf;
+
+typedef struct rt_emu {
+  emu_mem *mem;
+  rt_emubuf *bufs;
+  size_t nbufs;
+} rt_emu;
+
+static void *rt_emu_open(emu_arch arch, char *desc, size_t desc_size, ll_err *err) {
+  (void)arch, (void)err;
+  if (desc && desc_size) desc[0] = 0;
+  rt_emu *e = ll_xcalloc(1, sizeof *e);
+  e->mem = emu_mem_new();
+  return e;
+}
+
+static void rt_emu_close(void *impl) {
+  rt_emu *e = impl;
+  if (!e) return;
+  emu_mem_free(e->mem);
+  for (size_t i = 0; i < e->nbufs; i++) free(e->bufs[i].host);
+  free(e->bufs);
+  free(e);
+}
+
+static emu_mem *rt_emu_memory(void *impl) { return ((rt_emu *)impl)->mem; }
+
+static uint64_t rt_emu_alloc(void *impl, size_t n, const char *name, ll_err *err) {
+  rt_emu *d = impl;
   /* n is often a user's number (`--arg out:N:FILE`): a size the host cannot back is an error
    * naming the buffer, not an abort (ll_xcalloc aborts on out-of-memory) */
   void *host = calloc(n, 1);
@@ -25,7 +58,15 @@ uint64_t rt_emu_alloc(rt_device *d, size_t n, const char *name, ll_err *err) {
   return addr;
 }
 
-void *rt_emu_host(rt_device *d, uint64_t addr, size_t n, ll_err *err) {
+/* emu_mem cannot unmap: the buffer stays registered; mark it so copies to it are refused. The
+ * host memory is released by emu_close, after the emu_mem. */
+static void rt_emu_free(void *impl, uint64_t addr) {
+  rt_emu *d = impl;
+  for (size_t i = 0; i < d->nbufs; i++)
+    if (d->bufs[i].addr == addr) d->bufs[i].freed = true;
+}
+
+static void *rt_emu_host(rt_emu *d, uint64_t addr, size_t n, ll_err *err) {
   for (size_t i = 0; i < d->nbufs; i++) {
     rt_emubuf *b = &d->bufs[i];
     if (addr >= b->addr && addr - b->addr < b->size) {
@@ -66,9 +107,47 @@ static void fill_packet(uint8_t *p, const emu_kernel *k, const uint32_t grid[3],
   memcpy(p + 40, &kernarg_addr, 8);
 }
 
-int rt_emu_launch(rt_device *d, rt_module *m, const emu_kernel *k, const uint32_t grid[3],
-                  const uint32_t block[3], uint32_t dynamic_lds, const uint8_t *kernargs,
-                  size_t size, const rt_launch_opts *o, ll_err *err) {
+static bool rt_emu_copy(void *impl, uint64_t dev, void *host, size_t n, bool to_device, ll_err *err) {
+  void *h = rt_emu_host(impl, dev, n, err);
+  if (!h) return false;
+  if (to_device) memcpy(h, host, n);
+  else memcpy(host, h, n);
+  return true;
+}
+
+/* A module's image in device memory, relocated: its constant tables and __constant__ /
+ * __device__ variables live there, reached PC-relatively (emu_dispatch.image_addr). Writable
+ * data keeps its values from launch to launch of this module, as on a GPU. */
+typedef struct rt_emu_module {
+  uint64_t image_addr;
+} rt_emu_module;
+
+static void *rt_emu_load(void *impl, emu_codeobj *co, const void *bytes, size_t n, ll_err *err) {
+  (void)bytes, (void)n;
+  rt_emu *d = impl;
+  char *nm = ll_fmt("code object %s (its .rodata, .data and .bss)", co->path);
+  uint64_t addr = rt_emu_alloc(d, co->image_size, nm, err);
+  free(nm);
+  if (!addr) return NULL;
+  uint8_t *h = rt_emu_host(d, addr, co->image_size, NULL);
+  memcpy(h, co->image, co->image_size);
+  emu_codeobj_relocate(co, h, addr);
+  rt_emu_module *m = ll_xcalloc(1, sizeof *m);
+  m->image_addr = addr;
+  return m;
+}
+
+static void rt_emu_unload(void *impl, void *module) {
+  rt_emu_module *m = module;
+  rt_emu_free(impl, m->image_addr);
+  free(m);
+}
+
+static int rt_emu_run(void *impl, const emu_codeobj *co, void *module, const emu_kernel *k, const uint32_t grid[3],
+                   const uint32_t block[3], uint32_t dynamic_lds, uint8_t *kernargs, size_t size,
+                   const rt_launch_opts *o, ll_err *err) {
+  rt_emu *d = impl;
+  const rt_emu_module *mod = module;
   /* The kernarg segment gets 64 zeroed bytes of slack past its end: the AMDGPU backend widens
    * scalar loads of adjacent kernel arguments (clang-22 emits `s_load_dwordx8` at offset 104 of
    * a 132-byte segment for the gfx950 paged prefill), which is harmless on hardware because
@@ -86,8 +165,8 @@ int rt_emu_launch(rt_device *d, rt_module *m, const emu_kernel *k, const uint32_
   uint64_t pkt = rt_emu_alloc(d, 64, "dispatch packet", err);
   if (!pkt) return err ? err->code : LL_EXIT_FAIL;
   fill_packet(rt_emu_host(d, pkt, 64, NULL), k, grid, block, dynamic_lds, ka);
-  emu_dispatch disp = {.co = m->co, .kernel = k, .dynamic_lds = dynamic_lds, .kernarg_addr = ka,
-                       .dispatch_ptr = pkt, .image_addr = m->image_addr};
+  emu_dispatch disp = {.co = co, .kernel = k, .dynamic_lds = dynamic_lds, .kernarg_addr = ka,
+                       .dispatch_ptr = pkt, .image_addr = mod->image_addr};
   memcpy(disp.grid, grid, sizeof disp.grid);
   memcpy(disp.block, block, sizeof disp.block);
   emu_launch_opts lo = {0};
@@ -109,8 +188,13 @@ int rt_emu_launch(rt_device *d, rt_module *m, const emu_kernel *k, const uint32_
     lo.warn_user = o->warn_user;
   }
   int rc = emu_launch(d->mem, &disp, &lo, f, o ? o->stats : NULL);
-  rt_free(d, pkt);
-  rt_free(d, ka);
+  rt_emu_free(d, pkt);
+  rt_emu_free(d, ka);
   if (rc != LL_EXIT_OK) ll_seterr(err, rc, "%s", f->msg[0] ? f->msg : "emulated launch failed without a message");
   return rc;
 }
+
+const rt_backend_ops rt_emu_ops = {
+    .id = RT_EMU, .open = rt_emu_open, .close = rt_emu_close, .alloc = rt_emu_alloc, .free = rt_emu_free, .copy = rt_emu_copy,
+    .load = rt_emu_load, .unload = rt_emu_unload, .launch = rt_emu_run, .emu_mem = rt_emu_memory,
+};

@@ -197,3 +197,34 @@ int rt_hip_launch(rt_hip *h, void *module, const emu_kernel *k, const uint32_t g
   }
   return LL_EXIT_OK;
 }
+
+/* ---- the backend table (runtime/internal.h) ---------------------------------------------------*/
+static void *hip_open(emu_arch arch, char *desc, size_t desc_size, ll_err *err) {
+  return rt_hip_open(arch, desc, desc_size, err);
+}
+static void hip_close(void *h) { rt_hip_close(h); }
+static uint64_t hip_alloc(void *h, size_t n, const char *name, ll_err *err) {
+  (void)name;
+  return rt_hip_alloc(h, n, err);
+}
+static void hip_free(void *h, uint64_t addr) { rt_hip_free(h, addr); }
+static bool hip_copy(void *h, uint64_t dev, void *host, size_t n, bool to_device, ll_err *err) {
+  void *d = (void *)(uintptr_t)dev;
+  return to_device ? rt_hip_copy(h, d, host, n, true, err) : rt_hip_copy(h, host, d, n, false, err);
+}
+static void *hip_load(void *h, emu_codeobj *co, const void *bytes, size_t n, ll_err *err) {
+  (void)co;
+  return rt_hip_load(h, bytes, n, err);
+}
+static void hip_unload(void *h, void *module) { rt_hip_unload(h, module); }
+static int hip_launch(void *h, const emu_codeobj *co, void *module, const emu_kernel *k, const uint32_t grid[3],
+                      const uint32_t block[3], uint32_t dynamic_lds, uint8_t *kernargs, size_t size,
+                      const rt_launch_opts *o, ll_err *err) {
+  (void)co, (void)o;
+  return rt_hip_launch(h, module, k, grid, block, dynamic_lds, kernargs, size, err);
+}
+
+const rt_backend_ops rt_hip_ops = {
+    .id = RT_HIP, .open = hip_open, .close = hip_close, .alloc = hip_alloc, .free = hip_free, .copy = hip_copy,
+    .load = hip_load, .unload = hip_unload, .launch = hip_launch, .emu_mem = NULL,
+};

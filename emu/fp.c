@@ -1,0 +1,46 @@
+/* emu/fp — the core's float-format conversions (IEEE binary16 and bfloat16 <-> f32, round to
+ * nearest even), shared by the operand helpers (emu/exec.c) and the op families; they depend on
+ * nothing but internal.h's bit views, so op files depend on the core and never the reverse. */
+#include "emu/internal.h"
+
+float emu_f16_to_f32(uint16_t h)
+{
+  uint32_t s = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  if (e == 0x1f) return emu_f32(s | 0x7f800000u | (m << 13)); /* inf / NaN (payload kept) */
+  if (e == 0) {
+    if (!m) return emu_f32(s);
+    float f = (float)m * 0x1p-24f; /* subnormal: exact */
+    return s ? -f : f;
+  }
+  return emu_f32(s | ((e + 112) << 23) | (m << 13));
+}
+
+uint16_t emu_f32_to_f16(float f)
+{
+  uint32_t u = emu_u32f(f), s = (u >> 16) & 0x8000;
+  uint32_t e = (u >> 23) & 0xff, m = u & 0x7fffff;
+  if (e == 0xff) return (uint16_t)(s | 0x7c00 | (m ? 0x200 | (m >> 13) : 0)); /* NaN quieted */
+  int32_t ex = (int32_t)e - 127 + 15;
+  if (ex >= 0x1f) return (uint16_t)(s | 0x7c00);
+  if (ex <= 0) {
+    if (ex < -10) return (uint16_t)s;
+    m |= 0x800000;
+    uint32_t shift = (uint32_t)(14 - ex);
+    uint32_t q = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+    if (rem > half || (rem == half && (q & 1))) q++;
+    return (uint16_t)(s | q);
+  }
+  uint32_t q = ((uint32_t)ex << 10) | (m >> 13), rem = m & 0x1fff;
+  if (rem > 0x1000 || (rem == 0x1000 && (q & 1))) q++; /* may carry into inf: correct */
+  return (uint16_t)(s | q);
+}
+
+float emu_bf16_to_f32(uint16_t h) { return emu_f32((uint32_t)h << 16); }
+
+uint16_t emu_f32_to_bf16(float f)
+{
+  uint32_t u = emu_u32f(f);
+  if ((u & 0x7fffffff) > 0x7f800000) return (uint16_t)((u >> 16) | 0x40); /* quiet NaN */
+  return (uint16_t)((u + 0x7fff + ((u >> 16) & 1)) >> 16);
+}
+
