@@ -47,6 +47,8 @@ static const char *const f8f6f4_names[] = {"fp8", "bf8", "fp6", "bf6", "fp4"};
 static float tab_fp8[2][256], tab_bf8[2][256]; /* [0] gfx942 FNUZ, [1] gfx950 OCP */
 static float tab_fp6[64], tab_bf6[64], tab_fp4[16];
 static pthread_once_t tab_once = PTHREAD_ONCE_INIT;
+static bool fast_cpu; /* the fast path's instructions exist on this CPU (fast_probe) */
+static void fast_probe(void);
 
 /* value of a sign/exponent/mantissa code with the given widths and bias; subnormals when e == 0 */
 static float minifloat(uint32_t code, int ebits, int mbits, int bias)
@@ -71,6 +73,7 @@ static void build_tables(void)
   }
   for (uint32_t c = 0; c < 64; c++) tab_fp6[c] = minifloat(c, 2, 3, 1), tab_bf6[c] = minifloat(c, 3, 2, 3);
   for (uint32_t c = 0; c < 16; c++) tab_fp4[c] = minifloat(c, 2, 1, 1);
+  fast_probe();
 }
 
 /* IEEE binary16 -> f32, exact and branch-free (so the gather loops vectorize): a normal value is
@@ -289,6 +292,189 @@ static inline void cpn(void *d, const void *s, int N)
   else memcpy(d, s, 16);
 }
 
+/* ---- the fast path (x86-64 with AVX-512F/BW, F16C and FMA, checked at run time) ---------------
+ * Single-block (B = 1) f16, bf16, fp8/bf8 (also as f8f6f4 formats), f32 and i8 instructions with
+ * 16 or 32 columns: the same arithmetic as the generic kernels below, in the same order, with 16
+ * output columns per 512-bit register and up to 16 rows' independent chains in flight. Per output
+ * element acc = C, then k = 0..K-1 ascending: f16 and fp8/bf8 use a fused multiply-add, which gives
+ * the bits of `acc + a*b` because their products are exact in f32; bf16 multiplies then adds (its
+ * products can leave f32's range); f32 is fmaf; i8 wrapping int32. Element positions (the layout
+ * rule in the header) are computed once per instruction form and kept per thread. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define FAST_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,f16c,fma")))
+#define FAST_INLINE FAST_TARGET static inline __attribute__((always_inline))
+enum { FM_FMA, FM_MULADD, FM_I32 };
+
+typedef struct fshape {
+  const mdesc *d;
+  int ta, tb, K, KL, nra, nrb, nout, mode;
+  int aoff[128], boff[128]; /* A[i][k] = ca[aoff[k] + i]; B row k = cb[boff[k] + 0..N) */
+  int dreg[32], dlane[32];  /* C/D row i: register dreg[i], lanes dlane[i] .. + N */
+} fshape;
+
+static void fast_probe(void) /* from build_tables, once */
+{
+  __builtin_cpu_init();
+  fast_cpu = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+             __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("f16c") && __builtin_cpu_supports("fma");
+}
+
+static bool fast_type(int t) { return t == T_F16 || t == T_BF16 || t == T_FP8 || t == T_BF8 || t == T_F32 || t == T_I8; }
+
+/* the shape of d with element types ta/tb (B = 1, H = 4: D row i is register i%4 + 4*(i/(4*MI))
+ * at lanes N*((i/4)%MI), MI = 64/N) */
+static void fshape_make(fshape *s, const mdesc *d, int ta, int tb)
+{
+  s->d = d, s->ta = ta, s->tb = tb, s->K = d->K;
+  s->KL = d->K * d->M / 64;
+  s->nra = (s->KL * type_bits[ta] + 31) / 32, s->nrb = (s->KL * type_bits[tb] + 31) / 32;
+  s->nout = d->M * d->N / 64;
+  s->mode = ta == T_I8 ? FM_I32 : ta == T_BF16 ? FM_MULADD : FM_FMA;
+  bool split = d->ta == T_F8F6F4; /* only fp8/bf8 formats reach here */
+  for (int k = 0; k < d->K; k++) {
+    int item = k % s->KL, grp = k / s->KL;
+    if (split) {
+      int h = k / (d->K / 2), r = k % (d->K / 2);
+      item = 16 * h + r % 16, grp = r / 16;
+    }
+    s->aoff[k] = item * 64 + d->M * grp;
+    s->boff[k] = item * 64 + d->N * grp;
+  }
+  int MI = 64 / d->N;
+  for (int i = 0; i < d->M; i++) s->dreg[i] = i % 4 + 4 * (i / (4 * MI)), s->dlane[i] = d->N * ((i / 4) % MI);
+}
+
+/* operand registers R (register r lane l at r*64 + l) -> items in the lanes' order cv[t*64 + l] */
+FAST_INLINE void fast_convert(int type, const uint32_t *R, int nreg, float *cv, const float *tab)
+{
+  for (int r = 0; r < nreg; r++)
+    for (int l = 0; l < 64; l += 16) {
+      __m512i x = _mm512_loadu_si512(R + r * 64 + l);
+      switch (type) {
+      case T_F16: /* F16C is exact for every f16 (subnormals included) */
+        _mm512_store_ps(cv + (2 * r) * 64 + l, _mm512_cvtph_ps(_mm512_cvtepi32_epi16(x)));
+        _mm512_store_ps(cv + (2 * r + 1) * 64 + l, _mm512_cvtph_ps(_mm512_cvtepi32_epi16(_mm512_srli_epi32(x, 16))));
+        break;
+      case T_BF16:
+        _mm512_store_si512(cv + (2 * r) * 64 + l, _mm512_slli_epi32(x, 16));
+        _mm512_store_si512(cv + (2 * r + 1) * 64 + l, _mm512_and_si512(x, _mm512_set1_epi32((int)0xffff0000u)));
+        break;
+      case T_FP8:
+      case T_BF8:
+        for (int b = 0; b < 4; b++)
+          _mm512_store_ps(cv + (4 * r + b) * 64 + l,
+                          _mm512_i32gather_ps(_mm512_and_si512(_mm512_srli_epi32(x, 8 * b), _mm512_set1_epi32(255)), tab, 4));
+        break;
+      case T_I8:
+        for (int b = 0; b < 4; b++)
+          _mm512_store_si512(cv + (4 * r + b) * 64 + l, _mm512_srai_epi32(_mm512_slli_epi32(x, 24 - 8 * b), 24));
+        break;
+      default: /* T_F32 */
+        _mm512_store_si512(cv + r * 64 + l, x);
+      }
+    }
+}
+
+/* rows i0 .. i0+RB of NV 16-column vectors each, over all k; C from registers (c) or one value */
+FAST_INLINE void fast_rows(const fshape *s, const float *ca, const float *cb, const uint32_t *c, uint32_t cval,
+                           uint32_t *dst, int i0, const int RB, const int NV, const int mode)
+{
+  __m512 acc[16][2];
+#pragma GCC unroll 16
+  for (int r = 0; r < RB; r++)
+#pragma GCC unroll 2
+    for (int v = 0; v < NV; v++)
+      acc[r][v] = c ? _mm512_loadu_ps((const float *)(c + s->dreg[i0 + r] * 64 + s->dlane[i0 + r] + 16 * v))
+                    : _mm512_castsi512_ps(_mm512_set1_epi32((int)cval));
+  for (int k = 0; k < s->K; k++) {
+    const float *ak = ca + s->aoff[k] + i0, *bk = cb + s->boff[k];
+    __m512 b[2];
+#pragma GCC unroll 2
+    for (int v = 0; v < NV; v++) b[v] = _mm512_loadu_ps(bk + 16 * v);
+#pragma GCC unroll 16
+    for (int r = 0; r < RB; r++)
+#pragma GCC unroll 2
+      for (int v = 0; v < NV; v++) {
+        if (mode == FM_I32) {
+          __m512i p = _mm512_mullo_epi32(_mm512_set1_epi32(((const int32_t *)(const void *)ak)[r]), _mm512_castps_si512(b[v]));
+          acc[r][v] = _mm512_castsi512_ps(_mm512_add_epi32(_mm512_castps_si512(acc[r][v]), p));
+        } else if (mode == FM_MULADD) {
+          acc[r][v] = _mm512_add_ps(acc[r][v], _mm512_mul_ps(_mm512_set1_ps(ak[r]), b[v]));
+        } else {
+          acc[r][v] = _mm512_fmadd_ps(_mm512_set1_ps(ak[r]), b[v], acc[r][v]);
+        }
+      }
+  }
+#pragma GCC unroll 16
+  for (int r = 0; r < RB; r++)
+#pragma GCC unroll 2
+    for (int v = 0; v < NV; v++)
+      _mm512_storeu_ps((float *)(dst + s->dreg[i0 + r] * 64 + s->dlane[i0 + r] + 16 * v), acc[r][v]);
+}
+
+#define FAST_KERNEL(MODE)                                                                        \
+  FAST_TARGET static void fast_##MODE(const fshape *s, const float *ca, const float *cb, const uint32_t *c, \
+                                      uint32_t cval, uint32_t *dst)                              \
+  {                                                                                              \
+    if (s->d->N == 16) fast_rows(s, ca, cb, c, cval, dst, 0, 16, 1, MODE);                       \
+    else for (int i0 = 0; i0 < 32; i0 += 8) fast_rows(s, ca, cb, c, cval, dst, i0, 8, 2, MODE); \
+  }
+FAST_KERNEL(FM_FMA)
+FAST_KERNEL(FM_MULADD)
+FAST_KERNEL(FM_I32)
+
+FAST_TARGET static void fast_convert_op(int type, const uint32_t *R, int nreg, float *cv, const float *tab)
+{
+  fast_convert(type, R, nreg, cv, tab);
+}
+
+/* Runs the instruction if the fast path covers it (returns true, *rc set); false: use the generic
+ * path. Operand checks are the generic path's (convert): anything unusual goes there. */
+static bool mfma_fast(emu_wave *w, const emu_insn *in, const mdesc *d, int ta, int tb, int *rc)
+{
+  if (!fast_cpu || d->B != 1 || (d->N != 16 && d->N != 32) || d->M != d->N || !fast_type(ta) || !fast_type(tb))
+    return false;
+  static _Thread_local fshape sh; /* the last form run on this thread */
+  if (sh.d != d || sh.ta != ta || sh.tb != tb) fshape_make(&sh, d, ta, tb);
+  const fshape *s = &sh;
+  const emu_opnd *oa = &in->o[1], *ob = &in->o[2], *od = &in->o[0], *oc = &in->o[3];
+  bool creg = oc->kind == EMU_OPK_VGPR || oc->kind == EMU_OPK_AGPR;
+  if ((oa->kind != EMU_OPK_VGPR && oa->kind != EMU_OPK_AGPR) || (ob->kind != EMU_OPK_VGPR && ob->kind != EMU_OPK_AGPR) ||
+      oa->n < s->nra || ob->n < s->nrb || od->n < s->nout || (creg && oc->n < s->nout))
+    return false;
+  int arch = w->wg->arch == EMU_GFX950;
+  static _Thread_local float ca[32 * 64] __attribute__((aligned(64))), cb[32 * 64] __attribute__((aligned(64)));
+  fast_convert_op(ta, emu_vreg(w, in, 1, 0), s->nra, ca, ta == T_FP8 ? tab_fp8[arch] : tab_bf8[arch]);
+  fast_convert_op(tb, emu_vreg(w, in, 2, 0), s->nrb, cb, tb == T_FP8 ? tab_fp8[arch] : tab_bf8[arch]);
+  uint32_t cval = 0;
+  if (!creg) {
+    uint32_t t[64]; /* the operand's 32-bit value (inline float constants as f32 bits) */
+    cval = emu_src32(w, in, 3, t)[0];
+  }
+  const uint32_t *c = creg ? emu_vreg(w, in, 3, 0) : NULL;
+  uint32_t *dreg = emu_vreg(w, in, 0, 0);
+  /* D straight into the registers unless a 32-column row block could overwrite C rows a later
+   * block still reads (C and D overlapping but not the same registers) */
+  static _Thread_local uint32_t tmp[16 * 64] __attribute__((aligned(64)));
+  bool direct = d->N == 16 || !c || c == dreg || c + s->nout * 64 <= dreg || dreg + s->nout * 64 <= c;
+  uint32_t *dst = direct ? dreg : tmp;
+  if (s->mode == FM_I32) fast_FM_I32(s, ca, cb, c, cval, dst);
+  else if (s->mode == FM_MULADD) fast_FM_MULADD(s, ca, cb, c, cval, dst);
+  else fast_FM_FMA(s, ca, cb, c, cval, dst);
+  if (!direct) memcpy(dreg, tmp, (size_t)s->nout * 64 * 4);
+  *rc = EMU_OK;
+  return true;
+}
+#else
+static void fast_probe(void) {}
+static bool mfma_fast(emu_wave *w, const emu_insn *in, const mdesc *d, int ta, int tb, int *rc)
+{
+  (void)w, (void)in, (void)d, (void)ta, (void)tb, (void)rc;
+  return false;
+}
+#endif
+
 /* ---- the handler ---------------------------------------------------------------------------*/
 static int mfma(emu_wave *w, const emu_insn *in, const mdesc *d)
 {
@@ -312,6 +498,8 @@ static int mfma(emu_wave *w, const emu_insn *in, const mdesc *d)
                      "MFMA broadcast modifiers cbsz:%d abid:%d blgp:%d are not modelled", in->cbsz,
                      in->abid, in->blgp);
   }
+  int frc;
+  if (mfma_fast(w, in, d, ta, tb, &frc)) return frc;
   const int M = d->M, N = d->N, K = d->K, B = d->B;
   const bool f64 = ta == T_F64, i8 = ta == T_I8;
   const int H = f64 ? 1 : 4, BI = (64 + M * N / H - 1) / (M * N / H), MI = 64 / BI / N, G = M / (H * MI);
