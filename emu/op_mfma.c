@@ -293,7 +293,7 @@ static inline void cpn(void *d, const void *s, int N)
 }
 
 /* ---- the fast path (x86-64 with AVX-512F/BW, F16C and FMA, checked at run time) ---------------
- * Single-block (B = 1) f16, bf16, fp8/bf8 (also as f8f6f4 formats), f32 and i8 instructions with
+ * Dense (not block-scaled, not sparse) single-block (B = 1) f16, bf16, fp8/bf8 (also as f8f6f4 formats), f32 and i8 instructions with
  * 16 or 32 columns: the same arithmetic as the generic kernels below, in the same order, with 16
  * output columns per 512-bit register and up to 16 rows' independent chains in flight. Per output
  * element acc = C, then k = 0..K-1 ascending: f16 and fp8/bf8 use a fused multiply-add, which gives
@@ -433,7 +433,7 @@ FAST_TARGET static void fast_convert_op(int type, const uint32_t *R, int nreg, f
  * path. Operand checks are the generic path's (convert): anything unusual goes there. */
 static bool mfma_fast(emu_wave *w, const emu_insn *in, const mdesc *d, int ta, int tb, int *rc)
 {
-  if (!fast_cpu || d->B != 1 || (d->N != 16 && d->N != 32) || d->M != d->N || !fast_type(ta) || !fast_type(tb))
+  if (!fast_cpu || d->kind != MK_DENSE || d->B != 1 || (d->N != 16 && d->N != 32) || d->M != d->N || !fast_type(ta) || !fast_type(tb))
     return false;
   static _Thread_local fshape sh; /* the last form run on this thread */
   if (sh.d != d || sh.ta != ta || sh.tb != tb) fshape_make(&sh, d, ta, tb);
