@@ -56,6 +56,10 @@ $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
 # lanelab finds its data (device headers, public headers) in the source tree when run from the
 # build tree, and in PREFIX/share/lanelab once installed (util.h ll_data_path).
 $(BUILD)/obj/util/util.o: CFLAGS += -DLANELAB_SRC_ROOT='"$(CURDIR)"'
+# The emulator's per-lane loops (64 lanes, no cross-iteration dependence) are vectorized with
+# GCC's dynamic cost model: -O2's "very cheap" model leaves most of them scalar. Elementwise only
+# (no reassociation without -ffast-math), so results are unchanged (issue #16).
+$(BUILD)/obj/emu/%.o: CFLAGS += -fvect-cost-model=dynamic
 
 define lib_rule
 $(BUILD)/lib/lib$(1).a: $(call obj_of,$(1))

@@ -15,6 +15,12 @@ static inline uint32_t *vr(emu_wave *w, const emu_insn *in, int i, int k) { retu
 static inline int lds_bad_lane(const emu_wave *w, uint64_t e, const uint32_t *a, uint32_t off, uint32_t bytes)
 {
   uint64_t lim = w->wg->lds_size, bad = 0;
+  if (lim >= bytes) {
+    /* quick test over every lane in 32-bit arithmetic (vectorizes): nothing out of range at all */
+    uint32_t last = (uint32_t)(lim - bytes), any = 0;
+    for (int l = 0; l < EMU_LANES; l++) any |= (uint32_t)(a[l] + off) > last;
+    if (!any) return -1;
+  }
   for (int l = 0; l < EMU_LANES; l++) {
     uint64_t ad = (uint32_t)(a[l] + off); /* 32-bit LDS address arithmetic */
     bad |= (uint64_t)(ad + bytes > lim) << l;
@@ -34,6 +40,20 @@ static int ds_read(emu_wave *w, const emu_insn *in, uint32_t bytes, int kind)
   const uint8_t *lds = w->wg->lds;
   uint32_t tmp[4][EMU_LANES];
   uint32_t nw = (bytes + 3) / 4;
+  if (kind == 0 && (bytes & 3) == 0 && e == ~0ull) {
+    /* every lane, whole dwords (the common case): straight into the destination registers, which
+     * are written only after every lane has been read (tmp when a destination is the address) */
+    const emu_opnd *od = &in->o[0], *oa = &in->o[1];
+    bool alias = od->kind == oa->kind && oa->reg >= od->reg && oa->reg < od->reg + nw;
+    for (uint32_t k = 0; k < nw; k++) {
+      uint32_t *d = alias ? tmp[k] : vr(w, in, 0, (int)k);
+      for (int l = 0; l < EMU_LANES; l++) memcpy(&d[l], lds + (uint32_t)(a[l] + off) + 4 * k, 4);
+    }
+    if (alias)
+      for (uint32_t k = 0; k < nw; k++) memcpy(vr(w, in, 0, (int)k), tmp[k], sizeof tmp[k]);
+    emu_pend(w, in, EMU_CNT_DS, 0);
+    return EMU_OK;
+  }
   if (bytes == 4 && kind == 0) {
     LANES memcpy(&tmp[0][l], lds + (uint32_t)(a[l] + off), 4);
   } else {
@@ -127,7 +147,9 @@ static int ds_write(emu_wave *w, const emu_insn *in, uint32_t bytes, bool hi)
   const uint32_t *dv[4];
   uint32_t nw = (bytes + 3) / 4;
   for (uint32_t k = 0; k < nw; k++) dv[k] = vr(w, in, 1, (int)k);
-  if (bytes == 4 && !hi) {
+  if (bytes == 4 && !hi && e == ~0ull) {
+    for (int l = 0; l < EMU_LANES; l++) memcpy(lds + (uint32_t)(a[l] + off), &dv[0][l], 4);
+  } else if (bytes == 4 && !hi) {
     LANES memcpy(lds + (uint32_t)(a[l] + off), &dv[0][l], 4);
   } else {
     LANES {
