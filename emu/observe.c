@@ -285,8 +285,9 @@ static void race_pair(emu_observer *o, bool lds, uint64_t addr, const char *buf,
     report(o, EMU_HZ_WAW, lds, addr, buf, xf ? x : y, xf ? y : x);
     return;
   }
-  /* across workgroups there is no lockstep: the earlier in the (serial, grid-order) run is first */
-  bool raw = ordered_by_run ? (w == y) : w->step <= r->step;
+  /* across workgroups there is no lockstep: the earlier in the (serial, grid-order) run is first;
+   * x is then the shadow's (earlier) access, y the current one, so a write in x came first */
+  bool raw = ordered_by_run ? (w == x) : w->step <= r->step;
   if (raw) report(o, EMU_HZ_RAW, lds, addr, buf, w, r);
   else report(o, EMU_HZ_WAR, lds, addr, buf, r, w);
 }
