@@ -226,13 +226,21 @@ int emu_op_v_dot2_f32_bf16(emu_wave *w, const emu_insn *in)
  *   pk_{f32,f16,bf16}_fp8/bf8 source word op_sel[0]; pk_*_fp4 source byte op_sel[1:0]
  *   pk_fp8/bf8_*              result word op_sel[3] (the other word kept)
  *   pk_fp4_*                  result byte op_sel[3:2] (the other bytes kept)
- * The stochastic-rounding (sr_*), fp6/bf6 (pk32_*, 2xpk16_*) forms have no semantics here: they
- * fault "unimplemented" naming themselves. */
-enum { SC_FP8, SC_BF8, SC_FP4 };
+ * fp6/bf6 (OCP MX E2M3 / E3M2, no inf/NaN, saturating like fp4) come in blocks of 32: pk32_*_fp6/bf6
+ * read 32 codes from 6 VGPRs, code i at bits 6i..6i+5 of the 192-bit little-endian value
+ * (UNCONFIRMED: the packing is the natural reading, not checked on hardware), and write 32 f32 or
+ * 16 packed f16/bf16 registers; pk32_fp6/bf6_f16/bf16 pack 16 registers of f16/bf16 pairs, and
+ * 2xpk16_fp6/bf6_f32 16 f32 from src0 (codes 0..15) and 16 from src1 (codes 16..31, UNCONFIRMED
+ * order), into 6 VGPRs. The stochastic-rounding forms (sr_*) have no semantics: they fault
+ * "unimplemented" naming themselves. */
+enum { SC_FP8, SC_BF8, SC_FP4, SC_FP6, SC_BF6 };
 enum { SD_F32, SD_F16, SD_BF16 };
 static f8fmt sc_fmt(int t)
 {
-  return t == SC_FP4 ? (f8fmt){2, 1, 1, false, false, true} : f8_format(EMU_GFX950, t == SC_BF8);
+  if (t == SC_FP4) return (f8fmt){2, 1, 1, false, false, true};  /* E2M1 */
+  if (t == SC_FP6) return (f8fmt){2, 3, 1, false, false, true};  /* E2M3, max 7.5 */
+  if (t == SC_BF6) return (f8fmt){3, 2, 3, false, false, true};  /* E3M2, max 28 */
+  return f8_format(EMU_GFX950, t == SC_BF8);
 }
 static double sc_scale(uint32_t bits)
 {
@@ -320,3 +328,85 @@ SCDN(v_cvt_scalef32_pk_bf8_bf16, SC_BF8, SD_BF16)
 SCDN(v_cvt_scalef32_pk_fp4_f32, SC_FP4, SD_F32)
 SCDN(v_cvt_scalef32_pk_fp4_f16, SC_FP4, SD_F16)
 SCDN(v_cvt_scalef32_pk_fp4_bf16, SC_FP4, SD_BF16)
+
+/* fp6/bf6 blocks of 32 (see above): all sources are read before vdst is written (they may overlap) */
+static bool sc_vregs(emu_wave *w, const emu_insn *in, int i, int n)
+{
+  const emu_opnd *o = &in->o[i];
+  if ((o->kind == EMU_OPK_VGPR || o->kind == EMU_OPK_AGPR) && o->n >= n) return true;
+  emu_raise(w, in, "unimplemented", -1, 0, "operand %d: %d VGPRs expected", i, n);
+  return false;
+}
+
+static int scale_up32(emu_wave *w, const emu_insn *in, int t, int d)
+{
+  int nout = d == SD_F32 ? 32 : 16;
+  if (!sc_vregs(w, in, S0I, 6) || !sc_vregs(w, in, 0, nout)) return EMU_FAULT;
+  uint32_t ts[EMU_LANES], out[32][EMU_LANES], r[6][EMU_LANES];
+  const uint32_t *S = emu_src32(w, in, S0I + 1, ts);
+  for (int k = 0; k < 6; k++) memcpy(r[k], emu_vreg(w, in, S0I, k), sizeof r[k]);
+  f8fmt f = sc_fmt(t);
+  memset(out, 0, sizeof out);
+  L64 {
+    double sc = sc_scale(S[l]);
+    for (int i = 0; i < 32; i++) {
+      int bit = 6 * i, wd = bit >> 5, sh = bit & 31;
+      uint64_t v = (uint64_t)r[wd][l] >> sh;
+      if (sh > 26) v |= (uint64_t)r[wd + 1][l] << (32 - sh);
+      double x = f8_decode(f, (uint32_t)v & 63) * sc;
+      if (d == SD_F32) out[i][l] = emu_u32f((float)x);
+      else out[i >> 1][l] |= sc_out16(d, x) << (16 * (i & 1));
+    }
+  }
+  const uint32_t *e = emu_emask(w);
+  for (int k = 0; k < nout; k++) {
+    uint32_t *dst = emu_vreg(w, in, 0, k);
+    L64 if (e[l]) dst[l] = out[k][l];
+  }
+  return EMU_OK;
+}
+
+/* s = SD_F32: 2xpk16 (src0, src1 16 f32 each, scale src2); else pk32 from 16 packed registers */
+static int scale_down32(emu_wave *w, const emu_insn *in, int t, int s)
+{
+  if (!sc_vregs(w, in, 0, 6) || !sc_vregs(w, in, S0I, 16) || (s == SD_F32 && !sc_vregs(w, in, S0I + 1, 16)))
+    return EMU_FAULT;
+  uint32_t ts[EMU_LANES], out[6][EMU_LANES];
+  const uint32_t *S = emu_src32(w, in, S0I + (s == SD_F32 ? 2 : 1), ts);
+  f8fmt f = sc_fmt(t);
+  memset(out, 0, sizeof out);
+  L64 {
+    double sc = sc_scale(S[l]);
+    for (int i = 0; i < 32; i++) {
+      double x = s == SD_F32 ? emu_f32(emu_vreg(w, in, S0I + i / 16, i % 16)[l])
+                             : sc_in16(s, emu_vreg(w, in, S0I, i >> 1)[l] >> (16 * (i & 1)) & 0xffff);
+      uint64_t c = f8_encode(f, (float)(x / sc));
+      int bit = 6 * i, wd = bit >> 5, sh = bit & 31;
+      out[wd][l] |= (uint32_t)(c << sh);
+      if (sh > 26) out[wd + 1][l] |= (uint32_t)(c >> (32 - sh));
+    }
+  }
+  const uint32_t *e = emu_emask(w);
+  for (int k = 0; k < 6; k++) {
+    uint32_t *dst = emu_vreg(w, in, 0, k);
+    L64 if (e[l]) dst[l] = out[k][l];
+  }
+  return EMU_OK;
+}
+
+#define SCUP32(name, t, d) \
+  int emu_op_##name(emu_wave *w, const emu_insn *in) { return scale_up32(w, in, t, d); }
+#define SCDN32(name, t, s) \
+  int emu_op_##name(emu_wave *w, const emu_insn *in) { return scale_down32(w, in, t, s); }
+SCUP32(v_cvt_scalef32_pk32_f32_fp6, SC_FP6, SD_F32)
+SCUP32(v_cvt_scalef32_pk32_f32_bf6, SC_BF6, SD_F32)
+SCUP32(v_cvt_scalef32_pk32_f16_fp6, SC_FP6, SD_F16)
+SCUP32(v_cvt_scalef32_pk32_f16_bf6, SC_BF6, SD_F16)
+SCUP32(v_cvt_scalef32_pk32_bf16_fp6, SC_FP6, SD_BF16)
+SCUP32(v_cvt_scalef32_pk32_bf16_bf6, SC_BF6, SD_BF16)
+SCDN32(v_cvt_scalef32_pk32_fp6_f16, SC_FP6, SD_F16)
+SCDN32(v_cvt_scalef32_pk32_bf6_f16, SC_BF6, SD_F16)
+SCDN32(v_cvt_scalef32_pk32_fp6_bf16, SC_FP6, SD_BF16)
+SCDN32(v_cvt_scalef32_pk32_bf6_bf16, SC_BF6, SD_BF16)
+SCDN32(v_cvt_scalef32_2xpk16_fp6_f32, SC_FP6, SD_F32)
+SCDN32(v_cvt_scalef32_2xpk16_bf6_f32, SC_BF6, SD_F32)

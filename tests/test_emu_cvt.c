@@ -393,3 +393,76 @@ Test(emu_cvt, scalef32_gfx950_only_and_unimplemented_forms_fault)
   cr_assert(strstr(s->f.kind, "unimplemented") && strstr(s->f.msg, "v_cvt_scalef32_sr_fp8_f32"), "%s", s->f.msg);
   sn_free(s);
 }
+
+/* fp6 (E2M3, bias 1) / bf6 (E3M2, bias 3), OCP MX spec: value of a 6-bit code */
+static double ref_f6(bool bf6, unsigned c)
+{
+  int mb = bf6 ? 2 : 3, eb = bf6 ? 3 : 2, bias = bf6 ? 3 : 1;
+  unsigned s = c >> 5 & 1, e = c >> mb & ((1u << eb) - 1), m = c & ((1u << mb) - 1);
+  double v = e ? ldexp(1.0 + m / (double)(1 << mb), (int)e - bias) : ldexp(m / (double)(1 << mb), 1 - bias);
+  return s ? -v : v;
+}
+/* code i of lane l in the tests below (every code appears), and its 6 bits at bit 6i of 6 VGPRs */
+static unsigned f6_code(int l, int i) { return (unsigned)(l + 7 * i) & 63; }
+static void put6(snip *s, int base, int l, int i, unsigned c)
+{
+  for (int q = 0; q < 6; q++) {
+    int bit = 6 * i + q;
+    uint32_t *r = &sn_v(s, base + bit / 32)[l];
+    *r = (*r & ~(1u << (bit % 32))) | ((c >> q & 1u) << (bit % 32));
+  }
+}
+
+Test(emu_cvt, scalef32_fp6_bf6_blocks_of_32)
+{
+  for (int bf6 = 0; bf6 < 2; bf6++) {
+    const char *t = bf6 ? "bf6" : "fp6";
+    /* up: v[40:45] codes, v46 scale -> 32 f32 at v[0:31], 16 f16 pairs at v[64:79], bf16 at v[80:95];
+     * down: the f16 pairs back to codes at v[100:105], 2xpk16 from the f32 at v[110:115] */
+    char *src = ll_fmt("v_cvt_scalef32_pk32_f32_%s v[0:31], v[40:45], v46\n"
+                       "v_cvt_scalef32_pk32_f16_%s v[64:79], v[40:45], v46\n"
+                       "v_cvt_scalef32_pk32_bf16_%s v[80:95], v[40:45], v46\n"
+                       "v_cvt_scalef32_pk32_%s_f16 v[100:105], v[64:79], v46\n"
+                       "v_cvt_scalef32_pk32_%s_bf16 v[120:125], v[80:95], v46\n"
+                       "v_cvt_scalef32_2xpk16_%s_f32 v[110:115], v[0:15], v[16:31], v46\n", t, t, t, t, t, t);
+    snip *s = sn_new(EMU_GFX950, src);
+    for (int l = 0; l < 64; l++) {
+      for (int i = 0; i < 32; i++) put6(s, 40, l, i, f6_code(l, i));
+      sn_v(s, 46)[l] = fb(ldexpf(1.0f, sc_k(l, -3, 3)));
+    }
+    cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+    for (int l = 0; l < 64; l++) {
+      double sc = ldexp(1.0, sc_k(l, -3, 3));
+      for (int i = 0; i < 32; i++) {
+        double v = ref_f6(bf6, f6_code(l, i)) * sc;
+        unsigned h = sn_v(s, 64 + i / 2)[l] >> (16 * (i & 1)) & 0xffff, b = sn_v(s, 80 + i / 2)[l] >> (16 * (i & 1)) & 0xffff;
+        cr_assert(bf(sn_v(s, i)[l]) == v && ref_f16(h) == v && ref_bf16(b) == v, "%s lane %d code %d: %g %g %g want %g", t,
+                  l, i, bf(sn_v(s, i)[l]), ref_f16(h), ref_bf16(b), v);
+      }
+      for (int k = 0; k < 6; k++) /* round trips give the codes back, bit for bit (the -0 code too) */
+        cr_assert(sn_v(s, 100 + k)[l] == sn_v(s, 40 + k)[l] && sn_v(s, 120 + k)[l] == sn_v(s, 40 + k)[l] &&
+                      sn_v(s, 110 + k)[l] == sn_v(s, 40 + k)[l],
+                  "%s lane %d reg %d: 0x%08x 0x%08x 0x%08x, codes 0x%08x", t, l, k, sn_v(s, 100 + k)[l],
+                  sn_v(s, 120 + k)[l], sn_v(s, 110 + k)[l], sn_v(s, 40 + k)[l]);
+    }
+    sn_free(s);
+    free(src);
+  }
+  /* saturation: 1000 converts to the largest code (fp6 7.5 = 0x1f, bf6 28 = 0x1f) */
+  snip *s = sn_new(EMU_GFX950, "v_cvt_scalef32_2xpk16_fp6_f32 v[0:5], v[8:23], v[24:39], v40\n"
+                               "v_cvt_scalef32_2xpk16_bf6_f32 v[50:55], v[8:23], v[24:39], v40");
+  for (int l = 0; l < 64; l++) {
+    for (int r = 8; r < 40; r++) sn_v(s, r)[l] = fb(r & 1 ? 1000.0f : -1000.0f);
+    sn_v(s, 40)[l] = fb(1.0f);
+  }
+  cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+  for (int i = 0; i < 32; i++) {
+    unsigned want = (8 + i) & 1 ? 0x1fu : 0x3fu;
+    int bit = 6 * i;
+    uint64_t lo = sn_v(s, bit / 32)[0] | (uint64_t)(bit / 32 < 5 ? sn_v(s, bit / 32 + 1)[0] : 0) << 32;
+    uint64_t lo6 = sn_v(s, 50 + bit / 32)[0] | (uint64_t)(bit / 32 < 5 ? sn_v(s, 51 + bit / 32)[0] : 0) << 32;
+    cr_assert_eq((unsigned)(lo >> (bit % 32) & 63), want, "fp6 code %d", i);
+    cr_assert_eq((unsigned)(lo6 >> (bit % 32) & 63), want, "bf6 code %d", i);
+  }
+  sn_free(s);
+}
