@@ -76,6 +76,24 @@ static int int_clamp(emu_wave *w, const emu_insn *in)
     emu_dst32(w, in, 0, d);                                                                        \
     return EMU_OK;                                                                                 \
   }
+/* Shifts: a uniform shift count (constant or SGPR, the common case) is read once, so the lane
+ * loop shifts by one scalar amount (vectorizes without per-lane variable shifts). */
+#define VOP_SHIFT(name, expr)                                                                      \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    uint32_t t0[EMU_LANES], t1[EMU_LANES], d[EMU_LANES];                                           \
+    const emu_opnd *oa = &in->o[S0I];                                                              \
+    if (in->clamp) return int_clamp(w, in);                                                        \
+    if (in->enc < EMU_ENC_SDWA && oa->kind != EMU_OPK_VGPR && oa->kind != EMU_OPK_AGPR) {          \
+      const uint32_t a = emu_ssrc32(w, in, S0I), *B = emu_src32(w, in, S0I + 1, t1);               \
+      L64 { uint32_t b = B[l]; d[l] = (expr); }                                                    \
+    } else {                                                                                       \
+      const uint32_t *A = emu_src32(w, in, S0I, t0), *B = emu_src32(w, in, S0I + 1, t1);           \
+      L64 { uint32_t a = A[l], b = B[l]; d[l] = (expr); }                                          \
+    }                                                                                              \
+    emu_dst32(w, in, 0, d);                                                                        \
+    return EMU_OK;                                                                                 \
+  }
 #define VOP_U3(name, expr)                                                                         \
   int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
@@ -617,9 +635,9 @@ VOP_U2(v_min_i32, (int32_t)a < (int32_t)b ? a : b)
 VOP_U2(v_max_i32, (int32_t)a > (int32_t)b ? a : b)
 VOP_U2(v_min_u32, a < b ? a : b)
 VOP_U2(v_max_u32, a > b ? a : b)
-VOP_U2(v_lshrrev_b32, b >> (a & 31))
-VOP_U2(v_ashrrev_i32, (uint32_t)((int32_t)b >> (a & 31)))
-VOP_U2(v_lshlrev_b32, b << (a & 31))
+VOP_SHIFT(v_lshrrev_b32, b >> (a & 31))
+VOP_SHIFT(v_ashrrev_i32, (uint32_t)((int32_t)b >> (a & 31)))
+VOP_SHIFT(v_lshlrev_b32, b << (a & 31))
 VOP_U2(v_and_b32, a & b)
 VOP_U2(v_or_b32, a | b)
 VOP_U2(v_xor_b32, a ^ b)
