@@ -269,7 +269,8 @@ static int scale_up(emu_wave *w, const emu_insn *in, int t, int d, int n)
   L64 {
     if (!e[l]) continue;
     double sc = sc_scale(S[l]);
-    double v0 = f8_decode(f, A[l] >> sh) * sc, v1 = f8_decode(f, A[l] >> (sh + (unsigned)bits)) * sc;
+    /* the second code exists only for a pair (a single code may sit in the top byte: sh = 24) */
+    double v0 = f8_decode(f, A[l] >> sh) * sc, v1 = n == 2 ? f8_decode(f, A[l] >> (sh + (unsigned)bits)) * sc : 0;
     if (d == SD_F32 && n == 1) d0[l] = emu_u32f((float)v0);
     else if (d == SD_F32) d0[l] = emu_u32f((float)v0), d1[l] = emu_u32f((float)v1);
     else if (n == 2) d0[l] = sc_out16(d, v0) | sc_out16(d, v1) << 16;
