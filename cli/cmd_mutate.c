@@ -24,19 +24,22 @@ static uint64_t num(const char *opt, const char *v, uint64_t lo, uint64_t hi) {
 
 /* --only LIST: mutant indices as --list prints them, "I", "I-J", comma-separated. */
 enum { ONLY_MAX = 1000000 };
+__attribute__((noreturn)) static void bad_only(const char *v) {
+  ll_die(LL_EXIT_USAGE, "mutate: --only wants mutant indices as --list prints them (I or I-J, comma-separated, < %d), got '%s'",
+         ONLY_MAX, v);
+}
 static bool *parse_only(const char *v, size_t *n) {
   bool *set = NULL;
   *n = 0;
   size_t vl = strlen(v);
-  if (!vl || v[0] == ',' || v[vl - 1] == ',' || strstr(v, ",,"))
-    ll_die(LL_EXIT_USAGE, "mutate: --only wants mutant indices as --list prints them (I or I-J, comma-separated), got '%s'", v);
+  if (!vl || v[0] == ',' || v[vl - 1] == ',' || strstr(v, ",,")) bad_only(v);
   char *copy = ll_xstrdup(v), *save = NULL;
   for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
     char *dash = strchr(tok, '-');
     uint64_t lo, hi;
     if (dash) *dash = 0;
     bool ok = ll_parse_u64(tok, &lo) && (dash ? ll_parse_u64(dash + 1, &hi) : (hi = lo, true)) && lo <= hi && hi < ONLY_MAX;
-    if (!ok) ll_die(LL_EXIT_USAGE, "mutate: --only wants mutant indices as --list prints them (I or I-J, comma-separated, < %d), got '%s'", ONLY_MAX, v);
+    if (!ok) bad_only(v);
     if (hi + 1 > *n) {
       set = ll_xrealloc(set, hi + 1);
       memset(set + *n, 0, hi + 1 - *n);
@@ -45,7 +48,6 @@ static bool *parse_only(const char *v, size_t *n) {
     for (uint64_t i = lo; i <= hi; i++) set[i] = true;
   }
   free(copy);
-  if (!*n) ll_die(LL_EXIT_USAGE, "mutate: --only wants at least one mutant index, got '%s'", v);
   return set;
 }
 

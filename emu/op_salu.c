@@ -249,9 +249,10 @@ WREXEC(s_andn2_wrexec_b64, s & ~e)
  * the address the code object is loaded at: image_addr + vaddr, where the runtime mapped the
  * code object's image (its .rodata/.data/.bss are then reached PC-relatively, as on hardware).
  * With image_addr 0 (nothing mapped) the two coincide. */
+static uint64_t image_base(const emu_wave *w) { return w->wg->d ? w->wg->d->image_addr : 0; }
 static int jump_to(emu_wave *w, const emu_insn *in, uint64_t addr)
 {
-  const uint64_t base = w->wg->d ? w->wg->d->image_addr : 0, pc = addr - base;
+  const uint64_t base = image_base(w), pc = addr - base;
   size_t lo = 0, hi = w->ninsn;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
@@ -264,10 +265,7 @@ static int jump_to(emu_wave *w, const emu_insn *in, uint64_t addr)
   w->ip = (uint32_t)lo;
   return EMU_OK;
 }
-static uint64_t next_pc(const emu_wave *w, const emu_insn *in)
-{
-  return (w->wg->d ? w->wg->d->image_addr : 0) + in->pc + in->size;
-}
+static uint64_t next_pc(const emu_wave *w, const emu_insn *in) { return image_base(w) + in->pc + in->size; }
 int emu_op_s_getpc_b64(emu_wave *w, const emu_insn *in)
 {
   emu_sdst64(w, in, 0, next_pc(w, in));

@@ -17,22 +17,29 @@ __attribute__((unused)) static char *sh_tmpdir(const char *what) {
   return t;
 }
 
-/* Runs cmd with sh from /tmp, with no make variables inherited (a nested make must not join the
- * jobserver or take the outer make's command-line variables); returns its exit status (128 if
- * killed) and, when out is not NULL, its stdout and stderr (malloc'd). */
-__attribute__((unused)) static int sh_run(const char *cmd, char **out) {
-  char *full = ll_fmt("cd /tmp && unset MAKEFLAGS MFLAGS MAKELEVEL && { %s ; } 2>&1", cmd);
+/* Runs the shell command line `full` as it is; returns its raw wait status and, when out is not
+ * NULL, what it wrote to stdout (malloc'd). The one command runner the suites share. */
+__attribute__((unused)) static int sh_capture(const char *full, char **out) {
   FILE *f = popen(full, "r");
-  cr_assert_not_null(f);
+  cr_assert_not_null(f, "popen %s", full);
   ll_buf b = {0};
   char tmp[4096];
   size_t k;
   while ((k = fread(tmp, 1, sizeof tmp, f)) > 0) ll_buf_put(&b, tmp, k);
   int st = pclose(f);
-  free(full);
   ll_buf_str(&b);
   if (out) *out = b.data;
   else ll_buf_free(&b);
+  return st;
+}
+
+/* Runs cmd with sh from /tmp, with no make variables inherited (a nested make must not join the
+ * jobserver or take the outer make's command-line variables); returns its exit status (128 if
+ * killed) and, when out is not NULL, its stdout and stderr (malloc'd). */
+__attribute__((unused)) static int sh_run(const char *cmd, char **out) {
+  char *full = ll_fmt("cd /tmp && unset MAKEFLAGS MFLAGS MAKELEVEL && { %s ; } 2>&1", cmd);
+  int st = sh_capture(full, out);
+  free(full);
   return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 

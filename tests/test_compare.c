@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tests/shell.h"
 #include "oracle/oracle.h"
 #include "util/util.h"
 
@@ -287,16 +288,8 @@ Test(compare, reader_caps_size_and_refuses_directories) {
 static int cli(const char *args, char **out) {
   if (access(LANELAB, X_OK) != 0) cr_assert_fail(LANELAB " is missing: build it (make build/lanelab)");
   char *cmd = ll_fmt("%s %s 2>&1", LANELAB, args);
-  FILE *f = popen(cmd, "r");
-  cr_assert_not_null(f);
-  ll_buf b = {0};
-  char tmp[4096];
-  size_t k;
-  while ((k = fread(tmp, 1, sizeof tmp, f)) > 0) ll_buf_put(&b, tmp, k);
-  int st = pclose(f);
+  int st = sh_capture(cmd, out);
   free(cmd);
-  ll_buf_str(&b);
-  if (out) *out = b.data; else ll_buf_free(&b);
   cr_assert(WIFEXITED(st));
   return WEXITSTATUS(st);
 }

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tests/shell.h"
 #include "util/util.h"
 
 static char *scratch(void) {
@@ -27,16 +28,8 @@ static void put(const char *dir, const char *rel, const char *text) {
 /* Exit status of a shell command run from the repository root, its output in *out. */
 static int sh(const char *script_and_args, char **out) {
   char *cmd = ll_fmt("cd " LANELAB_ROOT " && %s 2>&1", script_and_args);
-  FILE *f = popen(cmd, "r");
-  cr_assert_not_null(f);
-  ll_buf b = {0};
-  char tmp[4096];
-  size_t k;
-  while ((k = fread(tmp, 1, sizeof tmp, f)) > 0) ll_buf_put(&b, tmp, k);
-  int st = pclose(f);
+  int st = sh_capture(cmd, out);
   free(cmd);
-  ll_buf_str(&b);
-  *out = b.data;
   cr_assert(WIFEXITED(st));
   return WEXITSTATUS(st);
 }

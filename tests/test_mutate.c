@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/shell.h"
 #include "verify/mutate.h"
 
 static mutate_site *scan_text(const char *text, size_t *n) {
@@ -99,12 +100,8 @@ Test(mutate_apply, replaces_exactly_the_site) {
  * their reads is a mutant, and the listing is stable (same output twice). */
 Test(mutate_cli, list_covers_every_operator_on_the_production_kernels) {
   char *cmd = ll_fmt("cd %s && %s/lanelab mutate --list 2>/dev/null", LANELAB_ROOT, LANELAB_BUILD);
-  FILE *p = popen(cmd, "r");
-  cr_assert_not_null(p);
-  static char buf[1 << 20];
-  size_t len = fread(buf, 1, sizeof buf - 1, p);
-  buf[len] = 0;
-  cr_assert_eq(pclose(p), 0);
+  char *buf, *buf2;
+  cr_assert_eq(sh_capture(cmd, &buf), 0, "%s failed", cmd);
   const char *ops[] = {"\tarith\t", "\tcmp\t", "\tlogic\t", "\tbit\t", "\tshift\t", "\tconst\t", "\tbarrier\t",
                        "\tminmax\t", "\tswap\t", "\tdrop\t"};
   for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) cr_expect(strstr(buf, ops[i]), "no %s mutant", ops[i]);
@@ -112,12 +109,10 @@ Test(mutate_cli, list_covers_every_operator_on_the_production_kernels) {
             strstr(buf, "kernels/include/lanelab_fragments.h") && strstr(buf, "kernels/include/lanelab_device.h"));
   cr_expect(strstr(buf, "prefill_body\tbarrier\tdeleted 'll_syncthreads();'"), "the tile barriers are not mutated");
   cr_expect_null(strstr(buf, "lanelab_micro.h"), "micro-kernel header mutated");
-  FILE *q = popen(cmd, "r");
-  static char buf2[1 << 20];
-  size_t len2 = fread(buf2, 1, sizeof buf2 - 1, q);
-  buf2[len2] = 0;
-  pclose(q);
-  cr_expect(len == len2 && memcmp(buf, buf2, len) == 0, "two listings differ");
+  cr_assert_eq(sh_capture(cmd, &buf2), 0, "%s failed", cmd);
+  cr_expect_str_eq(buf, buf2, "two listings differ");
+  free(buf);
+  free(buf2);
   free(cmd);
 }
 
@@ -136,12 +131,10 @@ Test(mutate_cli, bad_usage_is_exit_2) {
 /* A report from an empty cache has nothing scored: every file, function and arch shows "-", never
  * 100.0, and the run is not a pass (exit 1). */
 Test(mutate_cli, nothing_scored_is_no_score_not_100) {
-  char dir[] = "/tmp/lanelab-test-mutate-XXXXXX";
-  cr_assert_not_null(mkdtemp(dir));
-  char *cmd = ll_fmt("cd %s && %s/lanelab -q mutate --report --build %s >%s/out.txt 2>&1", LANELAB_ROOT, LANELAB_BUILD,
-                     dir, dir);
-  int rc = system(cmd);
-  cr_expect(WIFEXITED(rc) && WEXITSTATUS(rc) == 1, "exit %d, want 1 (nothing scored is not a pass)", WEXITSTATUS(rc));
+  char *dir = sh_tmpdir("mutate");
+  char *cmd = ll_fmt("cd %s && %s/lanelab -q mutate --report --build %s", LANELAB_ROOT, LANELAB_BUILD, dir);
+  int rc = sh_run(cmd, NULL);
+  cr_expect_eq(rc, 1, "exit %d, want 1 (nothing scored is not a pass)", rc);
   char *rp = ll_fmt("%s/mutate/report.md", dir);
   size_t n = 0;
   char *md = ll_read_file(rp, &n, NULL);
@@ -153,6 +146,7 @@ Test(mutate_cli, nothing_scored_is_no_score_not_100) {
   free(rp);
   free(cmd);
   cmd = ll_fmt("rm -rf '%s'", dir);
-  cr_expect_eq(system(cmd), 0);
+  cr_expect_eq(sh_run(cmd, NULL), 0);
   free(cmd);
+  free(dir);
 }
