@@ -507,6 +507,12 @@ void *emu_gptr(emu_wave *w, const emu_insn *in, uint64_t addr, uint32_t n, uint3
                int lane);
 /* LDS pointer for [addr, addr+n); NULL after recording "lds out of range". */
 void *emu_ldsptr(emu_wave *w, const emu_insn *in, uint64_t addr, uint32_t n, int lane);
+/* One atomic read-modify-write of the naturally aligned 4- or 8-byte word at host pointer p:
+ * MEM = f(MEM, d, c), returning the old MEM. It is a host atomic (a compare-and-swap loop), because
+ * workgroups run on several threads and an atomic must not lose another workgroup's update
+ * (emu/mem.c). */
+typedef uint64_t (*emu_atom_fn)(uint64_t mem, uint64_t d, uint64_t c);
+uint64_t emu_atomic_rmw(void *p, uint32_t bytes, emu_atom_fn f, uint64_t d, uint64_t c);
 
 /* LDS aperture base for flat addressing (src_shared_base): flat addresses in
  * [EMU_LDS_APERTURE, +4 GiB) address LDS. */

@@ -68,3 +68,15 @@ const char *emu_mem_name_of(const emu_mem *m, uint64_t addr)
   const emu_membuf *b = find(m, addr);
   return b ? b->name : NULL;
 }
+
+uint64_t emu_atomic_rmw(void *p, uint32_t bytes, emu_atom_fn f, uint64_t d, uint64_t c)
+{
+  if (bytes == 8) {
+    uint64_t *q = p, old = __atomic_load_n(q, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(q, &old, f(old, d, c), false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {}
+    return old;
+  }
+  uint32_t *q = p, old = __atomic_load_n(q, __ATOMIC_RELAXED);
+  while (!__atomic_compare_exchange_n(q, &old, (uint32_t)f(old, d, c), false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {}
+  return old;
+}

@@ -252,12 +252,12 @@ static int mem_store(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, b
   return EMU_OK;
 }
 
-/* atomics (CDNA3 ISA "GLOBAL_ATOMIC_ADD" etc.): per lane in lane order, MEM = f(MEM, DATA);
+/* atomics (CDNA3 ISA "GLOBAL_ATOMIC_ADD" etc.): per lane in lane order, MEM = f(MEM, DATA), each
+ * as one host atomic (emu_atomic_rmw);
  * the old value is returned when sc0 (gfx940+: "return pre-op value") is set.
  * GLOBAL/FLAT operands: [vdst,] vaddr, vdata[, saddr]; BUFFER: vdata (also the return), vaddr,
  * srsrc, soffset. cmpswap data is {src, cmp}. */
-typedef uint64_t (*atom_fn)(uint64_t m, uint64_t d, uint64_t cmp);
-static int mem_atomic(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, atom_fn f, bool cmpswap)
+static int mem_atomic(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, emu_atom_fn f, bool cmpswap)
 {
   uint64_t e = emu_exec(w);
   bool ret = in->sc0 || in->glc;
@@ -281,11 +281,7 @@ static int mem_atomic(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, 
     if (m.oob[l]) continue;
     uint8_t *p = lane_ptr(w, in, seg, m.addr[l], bytes, bytes, l);
     if (!p) return EMU_FAULT;
-    uint64_t mv = 0;
-    memcpy(&mv, p, bytes);
-    old[l] = mv;
-    uint64_t r = f(mv, d, c);
-    memcpy(p, &r, bytes);
+    old[l] = emu_atomic_rmw(p, bytes, f, d, c); /* one host atomic: other workgroups run concurrently */
   }
   if (ret && ri >= 0) {
     uint32_t *d0 = emu_vreg(w, in, ri, 0);

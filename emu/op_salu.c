@@ -444,14 +444,17 @@ static int smem_store(emu_wave *w, const emu_insn *in, bool buffer)
 }
 int emu_op_s_store_dword(emu_wave *w, const emu_insn *in) { return smem_store(w, in, false); }
 int emu_op_s_buffer_store_dword(emu_wave *w, const emu_insn *in) { return smem_store(w, in, true); }
-static int smem_atomic(emu_wave *w, const emu_insn *in, int op)
+static uint64_t s_inc(uint64_t m, uint64_t d, uint64_t c) { return (void)c, m >= d ? 0 : m + 1; }
+static uint64_t s_dec(uint64_t m, uint64_t d, uint64_t c) { return (void)c, (m == 0 || m > d) ? d : m - 1; }
+static uint64_t s_add(uint64_t m, uint64_t d, uint64_t c) { return (void)c, m + d; }
+static int smem_atomic(emu_wave *w, const emu_insn *in, emu_atom_fn f)
 {
   uint64_t a;
   if (smem_addr(w, in, false, 4, &a) != EMU_OK) return EMU_FAULT;
   uint32_t *p = emu_gptr(w, in, a, 4, 4, -1);
   if (!p) return EMU_FAULT;
-  uint32_t old = *p, d = w->s[in->o[0].reg];
-  *p = op == 0 ? (old >= d ? 0 : old + 1) : op == 1 ? ((old == 0 || old > d) ? d : old - 1) : old + d;
+  /* one host atomic: other workgroups run concurrently (emu_atomic_rmw) */
+  uint32_t old = (uint32_t)emu_atomic_rmw(p, 4, f, w->s[in->o[0].reg], 0);
   if (in->glc) {
     w->s[in->o[0].reg] = old;
     emu_pend(w, in, EMU_CNT_SMEM, 0);
@@ -460,9 +463,9 @@ static int smem_atomic(emu_wave *w, const emu_insn *in, int op)
   }
   return EMU_OK;
 }
-int emu_op_s_atomic_inc(emu_wave *w, const emu_insn *in) { return smem_atomic(w, in, 0); }
-int emu_op_s_atomic_dec(emu_wave *w, const emu_insn *in) { return smem_atomic(w, in, 1); }
-int emu_op_s_atomic_add(emu_wave *w, const emu_insn *in) { return smem_atomic(w, in, 2); }
+int emu_op_s_atomic_inc(emu_wave *w, const emu_insn *in) { return smem_atomic(w, in, s_inc); }
+int emu_op_s_atomic_dec(emu_wave *w, const emu_insn *in) { return smem_atomic(w, in, s_dec); }
+int emu_op_s_atomic_add(emu_wave *w, const emu_insn *in) { return smem_atomic(w, in, s_add); }
 
 /* s_setvskip S0, S1 (CDNA3 ISA SOPC): VSKIP = S0[S1[4:0]]; while set, vector instructions are
  * skipped (the executor checks w->vskip). */

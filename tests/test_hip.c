@@ -303,6 +303,29 @@ Test(corpus, vec3_arrays_of_structures, .timeout = 300) {
   }
 }
 
+/* Atomics under contention across workgroups that run at the same time: 32 blocks x 64 lanes x 16
+ * iterations add to one word each. A lost update (a plain read-modify-write in the emulator, which
+ * made double_reduce fail now and then in CI) shows as a short total; the steps are powers of two,
+ * so the totals are exact in any order. */
+Test(corpus, atomics_lose_no_update_under_contention, .timeout = 300) {
+  corpus_begin("atomic_contention");
+  const uint32_t n = 32 * 64 * 16, c32 = n;
+  const uint64_t c64 = 3ull * n;
+  const double cd = 0.5 * n;
+  const float cf = 0.25f * (float)n;
+  FOR_ARCH {
+    for (int rep = 0; rep < 3; rep++) {
+      run_corpus(ARCH, "atomic_contention",
+                 "--grid 32 --block 64 --arg out:4:c32.bin --arg out:8:c64.bin --arg out:8:cd.bin --arg out:4:cf.bin "
+                 "--arg i32:16");
+      expect_file_bytes("atomicAdd u32", ARCH, "c32.bin", &c32, 4);
+      expect_file_bytes("atomicAdd u64", ARCH, "c64.bin", &c64, 8);
+      expect_file_bytes("atomicAdd f64", ARCH, "cd.bin", &cd, 8);
+      expect_file_bytes("atomicAdd f32", ARCH, "cf.bin", &cf, 4);
+    }
+  }
+}
+
 Test(corpus, histogram_atomics, .timeout = 300) {
   corpus_begin("histogram");
   enum { N = 5000 };

@@ -112,6 +112,7 @@ static const corpus_case corpus[] = {
     {"layernorm", "layernorm", {4, 1, 1}, {256, 1, 1}, 0, "in:f:2048 in:f:512 in:f:512 out:8192 i32:512 f32:1e-5", {0}},
     {"transpose_lds", "transpose_lds", {3, 2, 1}, {32, 8, 1}, 0, "in:f:2880 out:11520 i32:40 i32:72", {0}},
     {"histogram", "histogram", {4, 1, 1}, {256, 1, 1}, 0, "in:b:5000 out:256 i32:5000", {0}},
+    {"atomic_contention", "atomic_contention", {8, 1, 1}, {64, 1, 1}, 0, "out:4 out:8 out:8 out:4 i32:4", {0}},
     {"scan", "scan", {4, 1, 1}, {256, 1, 1}, 0, "in:i:1024 out:4096", {0}},
     {"topk", "topk", {4, 1, 1}, {64, 1, 1}, 0, "in:f:1024 out:128 out:128", {0}},
     {"gemm_mfma16", "gemm_mfma16", {3, 2, 1}, {64, 1, 1}, 0, "in:h:2048 in:h:3072 out:6144 i32:32 i32:48 i32:64", {0}},
