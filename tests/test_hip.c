@@ -105,14 +105,15 @@ static void corpus_begin(const char *name) {
 
 /* `lanelab run ARCH/NAME.co NAME --backend emu ARGS` must exit 0: the kernel is found by its C++
  * name (the corpus kernels are not extern "C"). */
-static void run_corpus(const char *arch, const char *name, const char *args) {
-  char *co = ll_fmt("%s/%s.co", arch, name);
+static void run_kernel(const char *arch, const char *file, const char *kernel, const char *args) {
+  char *co = ll_fmt("%s/%s.co", arch, file);
   char *err;
-  int rc = sh(&err, LANELAB " -q run %s %s --backend emu %s", co, name, args);
-  cr_assert_eq(rc, 0, "%s: lanelab run %s %s %s: exit %d: %s", arch, co, name, args, rc, err);
+  int rc = sh(&err, LANELAB " -q run %s '%s' --backend emu %s", co, kernel, args);
+  cr_assert_eq(rc, 0, "%s: lanelab run %s '%s' %s: exit %d: %s", arch, co, kernel, args, rc, err);
   free(err);
   free(co);
 }
+static void run_corpus(const char *arch, const char *name, const char *args) { run_kernel(arch, name, name, args); }
 
 /* `lanelab compare GOT ref.bin --dtype DTYPE --atol A --rtol R` must exit 0, ref.bin holding ref
  * (size bytes): |got - ref| <= atol + rtol |ref| per element, NaN against NaN and the same
@@ -598,6 +599,63 @@ Test(corpus, rmsnorm_half, .timeout = 300) {
   }
 }
 
+/* vLLM-style kernels (tests/hip/vllm_style.hip): a template instantiated twice and found by its
+ * C++ signature, __ldg, a half RMS norm with a residual written in place, and HIP's scoped and
+ * wrapping atomics, whose final values follow from their definitions (HIP's atomicInc: old >= val
+ * ? 0 : old + 1, so n increments from 0 leave n mod (val + 1); atomicDec: old == 0 || old > val ?
+ * val : old - 1, so n decrements from 0 leave (-n) mod (val + 1)). */
+Test(corpus, vllm_style_templates_ldg_rmsnorm_scoped_atomics, .timeout = 300) {
+  corpus_begin("vllm_style");
+  enum { T = 3, D = 200, H = 256 };
+  float x[T * 2 * D], ref[T * D];
+  for (int i = 0; i < T * 2 * D; i++) x[i] = urand(-4, 4);
+  for (int t = 0; t < T; t++)
+    for (int i = 0; i < D; i++) {
+      double a = x[t * 2 * D + i], b = x[t * 2 * D + D + i];
+      ref[t * D + i] = (float)(a / (1 + exp(-a)) * b);
+    }
+  uint16_t in[T * H], res[T * H], w[H], ref_in[T * H], ref_res[T * H];
+  for (int i = 0; i < T * H; i++) in[i] = oracle_f32_to_f16(urand(-2, 2)), res[i] = oracle_f32_to_f16(urand(-2, 2));
+  for (int i = 0; i < H; i++) w[i] = oracle_f32_to_f16(urand(0.5f, 1.5f));
+  for (int t = 0; t < T; t++) {
+    double ss = 0;
+    for (int i = 0; i < H; i++) {
+      const int k = t * H + i;
+      ref_res[k] = oracle_f32_to_f16(oracle_f16_to_f32(in[k]) + oracle_f16_to_f32(res[k]));
+      ss += (double)oracle_f16_to_f32(ref_res[k]) * oracle_f16_to_f32(ref_res[k]);
+    }
+    const double k = 1 / sqrt(ss / H + 1e-6);
+    for (int i = 0; i < H; i++)
+      ref_in[t * H + i] = oracle_f32_to_f16(
+          oracle_f16_to_f32(oracle_f32_to_f16((float)(oracle_f16_to_f32(ref_res[t * H + i]) * k))) * oracle_f16_to_f32(w[i]));
+  }
+  enum { B = 4, N = B * 256 };
+  const uint32_t gref[6] = {N % 10, (10 - N % 10) % 10, N, 0 /* any thread's id + 1: checked apart */, 1, N - 1};
+  put("x.bin", x, sizeof x);
+  put("in.bin", in, sizeof in);
+  put("res.bin", res, sizeof res);
+  put("w.bin", w, sizeof w);
+  FOR_ARCH {
+    run_kernel(ARCH, "vllm_style", "act_and_mul_kernel<float>", "--grid 3 --block 64 --arg out:2400:got.bin --arg in:x.bin --arg i32:200");
+    expect_file_f32("act_and_mul_kernel<float>", ARCH, "got.bin", ref, T * D, 1e-6, 1e-5);
+    run_kernel(ARCH, "vllm_style", "fused_add_rms_norm",
+               "--grid 3 --block 128 --arg io:in.bin:in_out.bin --arg io:res.bin:res_out.bin --arg in:w.bin --arg f32:1e-6 --arg i32:256");
+    expect_compare("fused_add_rms_norm residual", ARCH, "res_out.bin", ref_res, sizeof ref_res, "u16", 0, 0);
+    expect_compare("fused_add_rms_norm output", ARCH, "in_out.bin", ref_in, sizeof ref_in, "f16", 1e-3, 1e-3); /* one f16 ULP */
+    run_kernel(ARCH, "vllm_style", "scoped_atomics", "--grid 4 --block 256 --arg out:24:g.bin --arg out:32:blk.bin");
+    uint32_t *g = get("g.bin", 24), *blk = get("blk.bin", 32);
+    for (int i = 0; i < 6; i++)
+      if (i != 3) cr_assert_eq(g[i], gref[i], "%s scoped_atomics g[%d] = %u, want %u", ARCH, i, g[i], gref[i]);
+    cr_assert(g[3] >= 1 && g[3] <= N, "%s: atomicCAS_system left %u, want one thread's id + 1", ARCH, g[3]);
+    for (int b = 0; b < B; b++) {
+      cr_assert_eq(blk[2 * b], 256 % 101, "%s block %d: shared atomicInc(.., 100) x256 left %u", ARCH, b, blk[2 * b]);
+      cr_assert_eq(blk[2 * b + 1], 256, "%s block %d: atomicAdd_block left %u", ARCH, b, blk[2 * b + 1]);
+    }
+    free(g);
+    free(blk);
+  }
+}
+
 /* HIP's width rule, restated from its documentation: lanes form groups of `width`; __shfl reads
  * lane src of the caller's group; __shfl_up/__shfl_down/__shfl_xor whose source leaves the group
  * return the caller's own value. */
@@ -812,7 +870,7 @@ typedef struct {
 
 #define W1(fn) static long double r_##fn(long double x, long double y, long double z) { (void)y, (void)z; return fn(x); }
 W1(expl) W1(exp2l) W1(logl) W1(log2l) W1(sqrtl) W1(fabsl) W1(sinl) W1(cosl) W1(tanhl) W1(erfl) W1(floorl) W1(ceill)
-W1(truncl) W1(rintl) W1(roundl)
+W1(truncl) W1(rintl) W1(roundl) W1(tanl) W1(log10l) W1(expm1l) W1(log1pl)
 static long double r_rsqrt(long double x, long double y, long double z) { (void)y, (void)z; return 1.0L / sqrtl(x); }
 static long double r_fmax(long double x, long double y, long double z) { (void)z; return fmaxl(x, y); }
 static long double r_fmin(long double x, long double y, long double z) { (void)z; return fminl(x, y); }
@@ -846,6 +904,12 @@ static const math_case math_cases[] = {
     {"truncf", 0, 1, r_truncl, DOM_ALL, 0, 0, 0, 0, 1, 0.0},
     {"rintf", 0, 1, r_rintl, DOM_ALL, 0, 0, 0, 0, 1, 0.0},
     {"roundf", 0, 1, r_roundl, DOM_ALL, 0, 0, 0, 0, 1, 0.0},
+    {"tanf", 0, 1, r_tanl, DOM_ALL, 0, 0, 0, 0, 1, 0.51},
+    {"log10f", 0, 1, r_log10l, DOM_POS, 0, 0, 0, 0, 1, 0.51},
+    {"expm1f", 0, 1, r_expm1l, DOM_RANGE, -110, 90, 0, 0, 1, 0.51},
+    {"log1pf", 0, 1, r_log1pl, DOM_RANGE, -1, 3.4e38, 0, 0, 1, 0.51},
+    {"sincosf_sin", 0, 1, r_sinl, DOM_ALL, 0, 0, 0, 0, 1, 0.51},
+    {"sincosf_cos", 0, 1, r_cosl, DOM_ALL, 0, 0, 0, 0, 1, 0.51},
     /* double */
     {"exp", 1, 1, r_expl, DOM_RANGE, -750, 712, 0, 0, 1, 1.0},
     {"exp2", 1, 1, r_exp2l, DOM_RANGE, -1080, 1030, 0, 0, 1, 1.0},

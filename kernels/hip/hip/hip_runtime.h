@@ -300,11 +300,18 @@ template <class T> struct atomic_int {
   static_assert(lanelab_hip::lossless<typename lanelab_hip::strip<V>::type, T>::value,             \
                 #fn ": the value would change kind converting to the pointee type (floating -> "    \
                 "integer or double -> float); pass a value of the pointee's type")
-#define LL_HIP_ATOMIC_RMW(fn, builtin, ok, types)                                                 \
+// Each function also comes as fn_block (workgroup scope) and fn_system (system scope), as HIP's
+// scoped atomics; the emulator performs every atomic as one host atomic, so scope changes nothing
+// there, and on a GPU it is passed to the instruction as HIP does.
+#define LL_HIP_ATOMIC_RMW1(fn, builtin, scope, ok, types)                                         \
   template <class T, class V> __device__ __forceinline__ T fn(T *address, V val) {                \
     LL_HIP_ATOMIC_CHECK(fn, T, V, (ok), types);                                                    \
-    return builtin(address, (T)val, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);                   \
+    return builtin(address, (T)val, __ATOMIC_RELAXED, scope);                                      \
   }
+#define LL_HIP_ATOMIC_RMW(fn, builtin, ok, types)                                                 \
+  LL_HIP_ATOMIC_RMW1(fn, builtin, __HIP_MEMORY_SCOPE_AGENT, (ok), types)                           \
+  LL_HIP_ATOMIC_RMW1(fn##_block, builtin, __HIP_MEMORY_SCOPE_WORKGROUP, (ok), types)               \
+  LL_HIP_ATOMIC_RMW1(fn##_system, builtin, __HIP_MEMORY_SCOPE_SYSTEM, (ok), types)
 #define LL_HIP_INTS lanelab_hip::atomic_int<T>::value
 #define LL_HIP_F32 lanelab_hip::same<T, float>::value
 #define LL_HIP_F64 lanelab_hip::same<T, double>::value
@@ -322,18 +329,35 @@ LL_HIP_ATOMIC_RMW(atomicXor, __hip_atomic_fetch_xor, LL_HIP_INTS, "int, unsigned
 LL_HIP_ATOMIC_RMW(atomicExch, __hip_atomic_exchange, LL_HIP_INTS || LL_HIP_F32,
                   "int, unsigned, unsigned long, unsigned long long and float")
 // atomicCAS: stores val where *address == compare (float compares bit patterns, as HIP's
-// integer-CAS implementation does); returns the old value.
-template <class T, class C, class V> __device__ __forceinline__ T atomicCAS(T *address, C compare, V val) {
-  LL_HIP_ATOMIC_CHECK(atomicCAS, T, V, LL_HIP_INTS || LL_HIP_F32,
-                      "int, unsigned, unsigned long, unsigned long long and float");
-  static_assert(lanelab_hip::lossless<typename lanelab_hip::strip<C>::type, T>::value,
-                "atomicCAS: the compare value would change kind converting to the pointee type");
-  T expected = (T)compare;
-  __hip_atomic_compare_exchange_strong(address, &expected, (T)val, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
-                                       __HIP_MEMORY_SCOPE_AGENT);
-  return expected;
+// integer-CAS implementation does); returns the old value. Also atomicCAS_block/_system.
+#define LL_HIP_ATOMIC_CAS(fn, scope)                                                              \
+  template <class T, class C, class V> __device__ __forceinline__ T fn(T *address, C compare, V val) { \
+    LL_HIP_ATOMIC_CHECK(fn, T, V, LL_HIP_INTS || LL_HIP_F32,                                       \
+                        "int, unsigned, unsigned long, unsigned long long and float");            \
+    static_assert(lanelab_hip::lossless<typename lanelab_hip::strip<C>::type, T>::value,           \
+                  #fn ": the compare value would change kind converting to the pointee type");     \
+    T expected = (T)compare;                                                                       \
+    __hip_atomic_compare_exchange_strong(address, &expected, (T)val, __ATOMIC_RELAXED, __ATOMIC_RELAXED, \
+                                         scope);                                                   \
+    return expected;                                                                               \
+  }
+LL_HIP_ATOMIC_CAS(atomicCAS, __HIP_MEMORY_SCOPE_AGENT)
+LL_HIP_ATOMIC_CAS(atomicCAS_block, __HIP_MEMORY_SCOPE_WORKGROUP)
+LL_HIP_ATOMIC_CAS(atomicCAS_system, __HIP_MEMORY_SCOPE_SYSTEM)
+#undef LL_HIP_ATOMIC_CAS
+// atomicInc: old >= val ? 0 : old + 1; atomicDec: (old == 0 || old > val) ? val : old - 1, stored
+// atomically, old returned (HIP's definitions; one global_atomic_inc/dec or ds_inc/dec_u32, as
+// HIP's __builtin_amdgcn_atomic_inc32/dec32 at agent scope).
+template <class V> __device__ __forceinline__ unsigned atomicInc(unsigned *address, V val) {
+  LL_HIP_ATOMIC_CHECK(atomicInc, unsigned, V, true, "unsigned");
+  return __builtin_amdgcn_atomic_inc32(address, (unsigned)val, __ATOMIC_RELAXED, "agent");
+}
+template <class V> __device__ __forceinline__ unsigned atomicDec(unsigned *address, V val) {
+  LL_HIP_ATOMIC_CHECK(atomicDec, unsigned, V, true, "unsigned");
+  return __builtin_amdgcn_atomic_dec32(address, (unsigned)val, __ATOMIC_RELAXED, "agent");
 }
 #undef LL_HIP_ATOMIC_RMW
+#undef LL_HIP_ATOMIC_RMW1
 #undef LL_HIP_INTS
 #undef LL_HIP_F32
 #undef LL_HIP_F64
@@ -368,6 +392,9 @@ LL_HIP_FN long long llabs(long long x) { return x < 0 ? -x : x; }
 LL_HIP_FN unsigned __umulhi(unsigned a, unsigned b) { return (unsigned)(((unsigned long long)a * b) >> 32); }
 LL_HIP_FN int __mulhi(int a, int b) { return (int)(((long long)a * b) >> 32); }
 
+// __ldg: a plain load, as HIP defines it (hip/amd_detail/amd_device_functions.h); any type.
+template <class T> __device__ __forceinline__ T __ldg(const T *ptr) { return *ptr; }
+
 // ---- names HIP has that this subset refuses ------------------------------------------------------
 // Declared so that a use is an error naming them and saying why (clang: "'X' is unavailable: ...").
 #define LL_HIP_REFUSE(name, why)                                                                  \
@@ -384,26 +411,16 @@ LL_HIP_REFUSE(__syncwarp, "a wave64 executes in lockstep; no warp barrier is pro
 LL_HIP_REFUSE(printf, "device printf needs the hostcall buffer, which the emulator does not provide")
 LL_HIP_REFUSE(malloc, "device heap allocation is not provided")
 LL_HIP_REFUSE(free, "device heap allocation is not provided")
-LL_HIP_REFUSE(atomicInc, "atomicInc/atomicDec are not provided")
-LL_HIP_REFUSE(atomicDec, "atomicInc/atomicDec are not provided")
-LL_HIP_REFUSE(atomicAdd_system, "scoped atomics are not provided; atomicAdd is device scope")
-LL_HIP_REFUSE(atomicAdd_block, "scoped atomics are not provided; atomicAdd is device scope")
-LL_HIP_REFUSE(__ldg, "use an ordinary load through a const __restrict__ pointer")
 LL_HIP_REFUSE(clock64, "no clock is modelled by the emulator")
 LL_HIP_REFUSE(clock, "no clock is modelled by the emulator")
 LL_HIP_REFUSE(wall_clock64, "no clock is modelled by the emulator")
 LL_HIP_REFUSE(abort, "device abort is not provided; use __builtin_trap()")
 LL_HIP_REFUSE(sin, "double-precision sin is not provided; sinf is")
 LL_HIP_REFUSE(cos, "double-precision cos is not provided; cosf is")
-LL_HIP_REFUSE(tan, "tan/tanf are not provided")
-LL_HIP_REFUSE(tanf, "tan/tanf are not provided")
+LL_HIP_REFUSE(tan, "double-precision tan is not provided; tanf is")
 LL_HIP_REFUSE(tanh, "double-precision tanh is not provided; tanhf is")
 LL_HIP_REFUSE(erf, "double-precision erf is not provided; erff is")
 LL_HIP_REFUSE(pow, "double-precision pow is not provided; powf is")
-LL_HIP_REFUSE(expm1f, "expm1/log1p are not provided")
-LL_HIP_REFUSE(log1pf, "expm1/log1p are not provided")
-LL_HIP_REFUSE(log10f, "log10 is not provided; use log2f(x) * 0.30103f")
-LL_HIP_REFUSE(sincosf, "sincosf is not provided; call sinf and cosf")
 LL_HIP_REFUSE(__sinf, "the fast __sinf/__cosf are not provided; sinf/cosf are")
 LL_HIP_REFUSE(__cosf, "the fast __sinf/__cosf are not provided; sinf/cosf are")
 #undef LL_HIP_REFUSE

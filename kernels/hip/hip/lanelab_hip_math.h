@@ -15,7 +15,6 @@ namespace lanelab_hip {
 static constexpr double kLn2Hi = 6.93147180369123816490e-01; // ln 2, top 32 bits (fdlibm's split)
 static constexpr double kLn2Lo = 1.90821492927058770002e-10; // ln 2 - kLn2Hi
 static constexpr double kInvLn2 = 1.44269504088896338700e+00;
-static constexpr double kInvLn2Lo = 2.0355273740931033e-17;   // 1/ln 2 - kInvLn2
 static constexpr double kLn2 = 6.93147180559945286227e-01;
 static constexpr double kLn2Tail = 2.3190468138462996e-17;    // ln 2 - kLn2
 
@@ -68,7 +67,8 @@ __device__ __forceinline__ double exp2_d(double x) {
 // log(1+f) = f - (f^2/2 - s (f^2/2 + R)), R = sum_k 2 s^2k / (2k + 1) (the series of 2 atanh(s);
 // the arrangement is fdlibm's e_log.c, the coefficients are the exact series, to k = 10:
 // s^2 <= 0.0295, so the remainder is below 1e-18 relative).
-__device__ __forceinline__ double log1p_red(double f) {
+// The pieces of that sum: *hfsq = f^2/2 and *sr = s (f^2/2 + R), log(1+f) = f - (hfsq - sr).
+__device__ __forceinline__ void log1p_parts(double f, double *hfsq, double *sr) {
   const double s = f / (2.0 + f);
   const double z = s * s;
   double R = 2.0 / 21.0;
@@ -82,8 +82,13 @@ __device__ __forceinline__ double log1p_red(double f) {
   R = __builtin_fma(R, z, 2.0 / 5.0);
   R = __builtin_fma(R, z, 2.0 / 3.0);
   R *= z;
-  const double hfsq = 0.5 * f * f;
-  return f - (hfsq - s * (hfsq + R));
+  *hfsq = 0.5 * f * f;
+  *sr = s * (*hfsq + R);
+}
+__device__ __forceinline__ double log1p_red(double f) {
+  double hfsq, sr;
+  log1p_parts(f, &hfsq, &sr);
+  return f - (hfsq - sr);
 }
 
 // x = 2^e (1 + f) with 1 + f in [sqrt(1/2), sqrt(2)); x finite and > 0.
@@ -118,13 +123,27 @@ __device__ __forceinline__ double log_d(double x) {
   return __builtin_fma((double)e, kLn2Hi, __builtin_fma((double)e, kLn2Lo, l));
 }
 
+// log2 needs more than log(1+f) / ln 2: that quotient's error, up to ~0.8 ULP of log(1+f), grows by
+// 1/ln 2 = 1.44 (1.12 ULP was measured). So, as fdlibm's e_log2.c arranges it: f - hfsq is split
+// into hi (its top 21 significand bits, so hi times the 33-bit head of 1/ln 2 is exact) and lo,
+// and the exponent is added with its rounding error carried.
 __device__ __forceinline__ double log2_d(double x) {
+  if (dnan(x) || x == __builtin_inf()) return x;
+  if (x == 0.0) return -__builtin_inf();
+  if (x < 0.0) return __builtin_nan("");
   int e;
-  double l, special;
-  if (!log_reduce(x, &e, &l, &special)) return special;
-  const double hi = l * kInvLn2;
-  const double lo = __builtin_fma(l, kInvLn2, -hi) + l * kInvLn2Lo;
-  return (double)e + (hi + lo);
+  const double f = log_split(x, &e);
+  double hfsq, sr;
+  log1p_parts(f, &hfsq, &sr);
+  const double hi = __builtin_bit_cast(double, __builtin_bit_cast(unsigned long long, f - hfsq) & 0xffffffff00000000ull);
+  const double lo = (f - hi) - hfsq + sr;
+  const double kInvLn2Head = 1.44269504072144627571e+00; // 1/ln 2, top 33 bits
+  const double kInvLn2Rest = 1.67517131648865118353e-10; // 1/ln 2 - kInvLn2Head
+  const double vhi = hi * kInvLn2Head;
+  double vlo = (lo + hi) * kInvLn2Rest + lo * kInvLn2Head;
+  const double y = (double)e, w = y + vhi;
+  vlo += (y - w) + vhi;
+  return vlo + w;
 }
 
 // ---- float functions computed in double --------------------------------------------------------
@@ -310,9 +329,59 @@ LL_HIP_F2(powf, {
   const double t = (double)y * lanelab_hip::log2_d((double)ax);
   return sign * (float)lanelab_hip::exp2_d(t);
 })
+// tan: sin/cos of the same reduced argument, divided in double (the quotient's relative error is
+// a few double ULPs even next to a pole: cos of the float nearest pi/2 is 4e-8, far from 0 in
+// double), rounded once.
+LL_HIP_F1(tanf, {
+  if (__builtin_isinf(x) || x != x) return x - x;
+  int q;
+  const double r = lanelab_hip::trig_reduce(x, &q);
+  const double s = lanelab_hip::sin_poly(r), c = lanelab_hip::cos_poly(r);
+  return (float)((q & 1) ? -c / s : s / c);
+})
+// log10 = log2(x) log10(2) in double (log2_d's exponent part is exact), rounded once.
+LL_HIP_F1(log10f, {
+  const double l = lanelab_hip::log2_d((double)x);
+  if (l != l || __builtin_isinf(l)) return (float)l;
+  return (float)(l * 0.301029995663981195214);
+})
+// expm1: |x| < 1/2: the Taylor series x + x^2/2! + ... to x^20/20! in double (remainder below
+// 1e-25 relative); otherwise exp(x) - 1 in double, whose cancellation costs at most 2 bits there.
+LL_HIP_F1(expm1f, {
+  if (x != x) return x;
+  const double d = (double)x;
+  if (__builtin_fabs(d) < 0.5) {
+    double t = d, s = d;
+    for (int n = 2; n <= 20; n++) {
+      t *= d / n;
+      s += t;
+    }
+    return (float)s;
+  }
+  return (float)(lanelab_hip::exp_d(d) - 1.0);
+})
+// log1p: x in [sqrt(1/2) - 1, sqrt(2) - 1]: log1p_red(x) directly (no 1 + x is formed);
+// otherwise log(1 + x) in double, where 1 + x is exact for x in (-1, -0.29] and rounds by at most
+// 2^-53 relative above 0.41, which moves log by less than that.
+LL_HIP_F1(log1pf, {
+  if (x != x) return x;
+  const double d = (double)x;
+  if (d < -1.0) return __builtin_nanf("");
+  if (d == -1.0) return -__builtin_inff();
+  if (d >= -0.29289321881345247560 && d <= 0.41421356237309504880) return (float)lanelab_hip::log1p_red(d);
+  return (float)lanelab_hip::log_d(1.0 + d);
+})
 #undef LL_HIP_F1
 #undef LL_HIP_F2
 #undef LL_HIP_F32_ARG
+
+// sincosf: sinf and cosf of x (each rounded once), as two calls.
+template <class T> __device__ __forceinline__ void sincosf(T x, float *s, float *c) {
+  static_assert(lanelab_hip::lossless<typename lanelab_hip::strip<T>::type, float>::value,
+                "sincosf: takes a float; a double argument would be rounded silently");
+  *s = sinf((float)x);
+  *c = cosf((float)x);
+}
 
 // ---- double functions -----------------------------------------------------------------------------
 // Each takes a double (a float or integer argument converts exactly, except integers beyond 2^53);
