@@ -306,12 +306,43 @@ bool isa_cc_compile_into(const char *src, const char *arch, const char *dir, cha
     ll_seterr(err, LL_EXIT_USAGE, "unknown arch '%s': expected gfx942 or gfx950", arch ? arch : "(none)");
     return false;
   }
-  if (!ll_mkdir_p(dir, err)) return false;
+  /* the folders made here are removed again when the compile fails (only while empty), so a failed
+   * `lanelab cc --arch all -o out` leaves no empty out/gfx942 behind */
+  char *top = NULL; /* the outermost folder of dir that does not exist yet */
+  for (char *p = ll_xstrdup(dir);;) {
+    struct stat st;
+    if (stat(p, &st) == 0) {
+      free(p);
+      break;
+    }
+    free(top);
+    top = ll_xstrdup(p);
+    char *slash = strrchr(p, '/');
+    if (!slash || slash == p) {
+      free(p);
+      break;
+    }
+    *slash = 0;
+  }
+  if (!ll_mkdir_p(dir, err)) {
+    free(top);
+    return false;
+  }
   char *stem = isa_cc_stem(src);
   char *co = ll_fmt("%s/%s.co", dir, stem), *s = ll_fmt("%s/%s.s", dir, stem);
   free(stem);
   bool ok = isa_cc_compile(src, arch, co, s, extra, diag, err);
   free(s);
+  if (!ok && top) {
+    char *p = ll_xstrdup(dir);
+    for (size_t n = strlen(top); strlen(p) >= n && rmdir(p) == 0 && strlen(p) > n;) {
+      char *slash = strrchr(p, '/');
+      if (!slash) break;
+      *slash = 0;
+    }
+    free(p);
+  }
+  free(top);
   if (ok && co_path) *co_path = co;
   else free(co);
   return ok;

@@ -758,6 +758,15 @@ Test(cc, compile_error_is_exit_2_with_the_compiler_message, .timeout = 120) {
   cr_assert_eq(rc, 2, "exit %d: %s", rc, err);
   cr_assert(strstr(err, "bad.hip:2:") && strstr(err, "expected ';'"), "no compiler message: %s", err);
   free(err);
+  cr_assert(access("out", F_OK) != 0, "a failed cc left its output folder 'out' behind");
+  /* a folder that existed before stays, with what it held */
+  cr_assert_eq(mkdir("keep", 0755), 0);
+  write_src("keep/old.txt", "x\n");
+  rc = sh(&err, LANELAB " cc bad.hip --arch all -o keep");
+  cr_assert_eq(rc, 2, "exit %d: %s", rc, err);
+  free(err);
+  cr_assert(access("keep/old.txt", F_OK) == 0 && access("keep/gfx942", F_OK) != 0,
+            "a failed cc into an existing folder must keep it and leave no arch folder");
 }
 
 Test(cc, missing_compiler_or_subset_is_exit_3_naming_it, .timeout = 120) {
