@@ -1,7 +1,8 @@
 /* emu/op_cvt — conversions and small integer ops found in AMD's hand-written kernels (ROCm/aiter):
  * fp8/bf8 <-> f32 (CDNA3 ISA "V_CVT_F32_FP8", "V_CVT_PK_FP8_F32"; CDNA4 ISA likewise), packed f16,
  * int4 offset, packed u8, saturating integer adds (VOP3 clamp), sum of absolute differences,
- * v_prng_b32 and v_dot2_f32_bf16 (gfx950), and the gfx950 scaled conversions v_cvt_scalef32_* (end of file).
+ * v_prng_b32 and v_dot2_f32_bf16 (gfx950), the gfx950 scaled conversions v_cvt_scalef32_*, and the
+ * stochastic-rounding conversions v_cvt_sr_* / v_cvt_scalef32_sr_* (end of file).
  *
  * fp8 formats (as in emu/op_mfma.c): gfx942 uses the FNUZ encodings (fp8 = E4M3 bias 8, bf8 = E5M2
  * bias 16, 0x80 the only NaN, no infinities, no -0); gfx950 the OCP ones (fp8 = E4M3FN bias 7,
@@ -49,26 +50,47 @@ static float f8_max(f8fmt f)
 
 static uint32_t f8_nan(f8fmt f, uint32_t s) { return f.fnuz ? 0x80u : (s << 7) | 0x7fu; }
 
-static uint32_t f8_encode(f8fmt f, float x)
+/* Rounding of a narrowing conversion. bits = 0: round to nearest even. bits = W > 0: stochastic
+ * rounding (the v_cvt_*sr* forms): D, the W source-mantissa bits just below the kept LSB (after
+ * the value is aligned to the format's smallest exponent; bits below those are dropped), and
+ * R = seed >> (32 - W), the top W bits of the random operand; the magnitude is truncated and then
+ * rounded up iff D + R >= 2^W. W = source mantissa bits - format mantissa bits (f32 23, f16 10,
+ * bf16 7). See "Stochastic rounding" in docs/emulator-choices.md for the sources. */
+typedef struct { int bits; uint32_t seed; } f8rnd;
+static const f8rnd RNE = {0, 0};
+static f8rnd sr_rnd(f8fmt f, int src_mb, uint32_t seed) { return (f8rnd){src_mb - f.mb, seed}; }
+
+/* a non-negative multiple of the format's LSB after rounding a/q (a/q >= 0, exact) */
+static double rnd_grid(double aq, f8rnd r)
 {
-  uint32_t s = emu_u32f(x) >> 31, sb = (uint32_t)(f.eb + f.mb), top = (1u << sb) - 1;
-  if (f.nonan && (x != x || fabsf(x) > f8_max(f))) return s << sb | top; /* saturate (NaN too) */
+  if (!r.bits) return nearbyint(aq); /* rounds to even */
+  double t = floor(aq), one = ldexp(1.0, r.bits);
+  double d = floor((aq - t) * one); /* exact: aq has at most 24 significant bits */
+  return t + (d + (double)(r.seed >> (32 - r.bits)) >= one ? 1.0 : 0.0);
+}
+
+/* x (exact in a double) to the format's code, rounded by r. Also used with an f16/bf16 descriptor
+ * (eb 5/8, mb 10/7, inf) for finite values. */
+static uint32_t f8_encode(f8fmt f, double x, f8rnd r)
+{
+  uint32_t s = signbit(x) ? 1u : 0u, sb = (uint32_t)(f.eb + f.mb), top = (1u << sb) - 1;
+  if (f.nonan && (x != x || fabs(x) > f8_max(f))) return s << sb | top; /* saturate (NaN too) */
   if (x != x) return f8_nan(f, s);
-  float a = fabsf(x), mx = f8_max(f);
+  double a = fabs(x), mx = f8_max(f);
   int emin = 1 - f.bias;
-  float v = 0;
+  double v = 0;
   if (!isinf(a) && a != 0) {
-    int e = ilogbf(a);
+    int e = ilogb(a);
     if (e < emin) e = emin;
-    float q = ldexpf(1.0f, e - f.mb);
-    v = nearbyintf(a / q) * q; /* exact scaling by a power of two; nearbyint rounds to even */
+    double q = ldexp(1.0, e - f.mb);
+    v = rnd_grid(a / q, r) * q; /* exact scaling by a power of two */
   }
-  if (isinf(a) || v > mx) return f.inf ? (s << 7) | ((uint32_t)((1 << f.eb) - 1) << f.mb) : f8_nan(f, s);
+  if (isinf(a) || v > mx) return f.inf ? s << sb | (uint32_t)((1 << f.eb) - 1) << f.mb : f8_nan(f, s);
   if (v == 0) return f.fnuz ? 0u : s << sb; /* FNUZ has no -0 (0x80 is NaN) */
-  int e = ilogbf(v);
+  int e = ilogb(v);
   uint32_t code;
-  if (e < emin) code = (uint32_t)(v / ldexpf(1.0f, emin - f.mb)); /* subnormal */
-  else code = (uint32_t)(e + f.bias) << f.mb | ((uint32_t)(v / ldexpf(1.0f, e - f.mb)) & ((1u << f.mb) - 1));
+  if (e < emin) code = (uint32_t)(v / ldexp(1.0, emin - f.mb)); /* subnormal */
+  else code = (uint32_t)(e + f.bias) << f.mb | ((uint32_t)(v / ldexp(1.0, e - f.mb)) & ((1u << f.mb) - 1));
   return s << sb | code;
 }
 
@@ -119,7 +141,7 @@ static int cvt_pk_f8_f32(emu_wave *w, const emu_insn *in, bool bf8)
   bool hiw = in->op_sel & 8;
   uint32_t d[EMU_LANES];
   L64 {
-    uint32_t p = f8_encode(f, A[l]) | f8_encode(f, B[l]) << 8;
+    uint32_t p = f8_encode(f, A[l], RNE) | f8_encode(f, B[l], RNE) << 8;
     d[l] = hiw ? (old[l] & 0xffffu) | p << 16 : (old[l] & 0xffff0000u) | p;
   }
   emu_dst32(w, in, 0, d);
@@ -231,8 +253,8 @@ int emu_op_v_dot2_f32_bf16(emu_wave *w, const emu_insn *in)
  * (UNCONFIRMED: the packing is the natural reading, not checked on hardware), and write 32 f32 or
  * 16 packed f16/bf16 registers; pk32_fp6/bf6_f16/bf16 pack 16 registers of f16/bf16 pairs, and
  * 2xpk16_fp6/bf6_f32 16 f32 from src0 (codes 0..15) and 16 from src1 (codes 16..31, UNCONFIRMED
- * order), into 6 VGPRs. The stochastic-rounding forms (sr_*) have no semantics: they fault
- * "unimplemented" naming themselves. */
+ * order), into 6 VGPRs. The stochastic-rounding forms (sr_*) share these encoders with a rounding
+ * parameter (f8rnd): see "stochastic rounding" at the end of the file. */
 enum { SC_FP8, SC_BF8, SC_FP4, SC_FP6, SC_BF6 };
 enum { SD_F32, SD_F16, SD_BF16 };
 static f8fmt sc_fmt(int t)
@@ -255,6 +277,9 @@ static double sc_in16(int d, uint32_t h)
 {
   return d == SD_F16 ? emu_f16_to_f32((uint16_t)h) : emu_bf16_to_f32((uint16_t)h);
 }
+
+/* mantissa bits of a source type (stochastic rounding aligns the random value below them) */
+static int sd_mb(int s) { return s == SD_F32 ? 23 : s == SD_F16 ? 10 : 7; }
 
 /* up: n = 1 (one code) or 2 (a packed pair); d = result type */
 static int scale_up(emu_wave *w, const emu_insn *in, int t, int d, int n)
@@ -297,7 +322,7 @@ static int scale_down(emu_wave *w, const emu_insn *in, int t, int s)
     double sc = sc_scale(S[l]);
     double x0 = s == SD_F32 ? emu_f32(A[l]) : sc_in16(s, A[l] & 0xffff);
     double x1 = s == SD_F32 ? emu_f32(B[l]) : sc_in16(s, A[l] >> 16);
-    uint32_t p = f8_encode(f, (float)(x0 / sc)) | f8_encode(f, (float)(x1 / sc)) << w2;
+    uint32_t p = f8_encode(f, (float)(x0 / sc), RNE) | f8_encode(f, (float)(x1 / sc), RNE) << w2;
     d0[l] = (d0[l] & ~mask) | (p << sh & mask);
   }
   return EMU_OK;
@@ -367,21 +392,29 @@ static int scale_up32(emu_wave *w, const emu_insn *in, int t, int d)
   return EMU_OK;
 }
 
-/* s = SD_F32: 2xpk16 (src0, src1 16 f32 each, scale src2); else pk32 from 16 packed registers */
-static int scale_down32(emu_wave *w, const emu_insn *in, int t, int s)
+/* !sr: s = SD_F32: 2xpk16 (src0, src1 16 f32 each, scale src2); else pk32 from 16 packed registers
+ * (scale src1). sr (v_cvt_scalef32_sr_pk32_*): src0 32 f32 registers (SD_F32) or 16 packed ones,
+ * the random value src1 (the same one for all 32 codes), the scale src2. */
+static int scale_down32(emu_wave *w, const emu_insn *in, int t, int s, bool sr)
 {
-  if (!sc_vregs(w, in, 0, 6) || !sc_vregs(w, in, S0I, 16) || (s == SD_F32 && !sc_vregs(w, in, S0I + 1, 16)))
+  bool two = s == SD_F32 && !sr;
+  if (!sc_vregs(w, in, 0, 6) || !sc_vregs(w, in, S0I, s == SD_F32 && sr ? 32 : 16) ||
+      (two && !sc_vregs(w, in, S0I + 1, 16)))
     return EMU_FAULT;
-  uint32_t ts[EMU_LANES], out[6][EMU_LANES];
-  const uint32_t *S = emu_src32(w, in, S0I + (s == SD_F32 ? 2 : 1), ts);
+  if (sr && (in->o[S0I].mods & (EMU_M_ABS | EMU_M_NEG)))
+    return emu_raise(w, in, "unimplemented", -1, 0, "abs/neg on a block of 32 values is not modelled");
+  uint32_t ts[EMU_LANES], tr[EMU_LANES], out[6][EMU_LANES];
+  const uint32_t *S = emu_src32(w, in, S0I + (s == SD_F32 || sr ? 2 : 1), ts);
+  const uint32_t *R = sr ? emu_src32(w, in, S0I + 1, tr) : NULL;
   f8fmt f = sc_fmt(t);
   memset(out, 0, sizeof out);
   L64 {
     double sc = sc_scale(S[l]);
     for (int i = 0; i < 32; i++) {
-      double x = s == SD_F32 ? emu_f32(emu_vreg(w, in, S0I + i / 16, i % 16)[l])
-                             : sc_in16(s, emu_vreg(w, in, S0I, i >> 1)[l] >> (16 * (i & 1)) & 0xffff);
-      uint64_t c = f8_encode(f, (float)(x / sc));
+      double x = s != SD_F32 ? sc_in16(s, emu_vreg(w, in, S0I, i >> 1)[l] >> (16 * (i & 1)) & 0xffff)
+                 : two      ? emu_f32(emu_vreg(w, in, S0I + i / 16, i % 16)[l])
+                            : emu_f32(emu_vreg(w, in, S0I, i)[l]);
+      uint64_t c = sr ? f8_encode(f, x / sc, sr_rnd(f, sd_mb(s), R[l])) : f8_encode(f, (float)(x / sc), RNE);
       int bit = 6 * i, wd = bit >> 5, sh = bit & 31;
       out[wd][l] |= (uint32_t)(c << sh);
       if (sh > 26) out[wd + 1][l] |= (uint32_t)(c >> (32 - sh));
@@ -398,7 +431,7 @@ static int scale_down32(emu_wave *w, const emu_insn *in, int t, int s)
 #define SCUP32(name, t, d) \
   int emu_op_##name(emu_wave *w, const emu_insn *in) { return scale_up32(w, in, t, d); }
 #define SCDN32(name, t, s) \
-  int emu_op_##name(emu_wave *w, const emu_insn *in) { return scale_down32(w, in, t, s); }
+  int emu_op_##name(emu_wave *w, const emu_insn *in) { return scale_down32(w, in, t, s, false); }
 SCUP32(v_cvt_scalef32_pk32_f32_fp6, SC_FP6, SD_F32)
 SCUP32(v_cvt_scalef32_pk32_f32_bf6, SC_BF6, SD_F32)
 SCUP32(v_cvt_scalef32_pk32_f16_fp6, SC_FP6, SD_F16)
@@ -411,3 +444,127 @@ SCDN32(v_cvt_scalef32_pk32_fp6_bf16, SC_FP6, SD_BF16)
 SCDN32(v_cvt_scalef32_pk32_bf6_bf16, SC_BF6, SD_BF16)
 SCDN32(v_cvt_scalef32_2xpk16_fp6_f32, SC_FP6, SD_F32)
 SCDN32(v_cvt_scalef32_2xpk16_bf6_f32, SC_BF6, SD_F32)
+
+/* ---- stochastic rounding (docs/emulator-choices.md "Stochastic rounding") -------------------------
+ * v_cvt_sr_fp8/bf8_f32 vdst, f32, rnd (gfx942 FNUZ, gfx950 OCP): the code goes to byte op_sel[3:2]
+ * of vdst, the other bytes kept. v_cvt_sr_f16/bf16_f32 vdst, f32, rnd (gfx950): the half op_sel[3],
+ * the other half kept. v_cvt_scalef32_sr_* (gfx950) vdst, src, rnd, scale: src divided by the scale
+ * (exact) and rounded stochastically, then as the RNE forms: fp8/bf8 to byte op_sel[3:2] (a 16-bit
+ * source is the low half, the high one with op_sel[0]), pk_fp4 two codes (f32 pair src0, src0+1 or
+ * the halves of one register) to byte op_sel[3:2], pk32_fp6/bf6 a block of 32 (scale_down32).
+ * Every code of one instruction and lane uses the same random value. NaN, infinities, overflow and
+ * subnormals as the RNE conversion of the same format (f8_encode; f16/bf16 NaN and inf through
+ * emu_f32_to_f16/bf16). src0 abs/neg apply to the value's sign. */
+static const f8fmt F16_FMT = {5, 10, 15, false, true, false}, BF16_FMT = {8, 7, 127, false, true, false};
+
+static int cvt_sr_f8(emu_wave *w, const emu_insn *in, bool bf8)
+{
+  float A[EMU_LANES];
+  uint32_t t1[EMU_LANES];
+  emu_srcf32(w, in, S0I, A);
+  const uint32_t *R = emu_src32(w, in, S0I + 1, t1);
+  f8fmt f = f8_format(w->wg->arch, bf8);
+  unsigned sh = 8u * (in->op_sel >> 2 & 3);
+  const uint32_t *e = emu_emask(w);
+  uint32_t *d0 = emu_vreg(w, in, 0, 0);
+  L64 if (e[l]) {
+    uint32_t c = f8_encode(f, A[l], sr_rnd(f, 23, R[l]));
+    d0[l] = (d0[l] & ~(0xffu << sh)) | c << sh;
+  }
+  return EMU_OK;
+}
+int emu_op_v_cvt_sr_fp8_f32(emu_wave *w, const emu_insn *in) { return cvt_sr_f8(w, in, false); }
+int emu_op_v_cvt_sr_bf8_f32(emu_wave *w, const emu_insn *in) { return cvt_sr_f8(w, in, true); }
+
+static int cvt_sr_h16(emu_wave *w, const emu_insn *in, bool bf)
+{
+  float A[EMU_LANES];
+  uint32_t t1[EMU_LANES];
+  emu_srcf32(w, in, S0I, A);
+  const uint32_t *R = emu_src32(w, in, S0I + 1, t1);
+  f8fmt f = bf ? BF16_FMT : F16_FMT;
+  unsigned sh = in->op_sel & 8 ? 16u : 0u;
+  const uint32_t *e = emu_emask(w);
+  uint32_t *d0 = emu_vreg(w, in, 0, 0);
+  L64 if (e[l]) {
+    float x = A[l];
+    uint32_t h = isnan(x) || isinf(x) ? (bf ? emu_f32_to_bf16(x) : emu_f32_to_f16(x))
+                                      : f8_encode(f, x, sr_rnd(f, 23, R[l]));
+    d0[l] = (d0[l] & ~(0xffffu << sh)) | h << sh;
+  }
+  return EMU_OK;
+}
+int emu_op_v_cvt_sr_f16_f32(emu_wave *w, const emu_insn *in) { return cvt_sr_h16(w, in, false); }
+int emu_op_v_cvt_sr_bf16_f32(emu_wave *w, const emu_insn *in) { return cvt_sr_h16(w, in, true); }
+
+/* src0 of a scaled SR form as values: n = 1 (one value: an f32, or the 16-bit half op_sel[0]) or
+ * 2 (fp4 pairs: two f32 from src0 and the next register, or the two halves of one) */
+static void sr_src(emu_wave *w, const emu_insn *in, int s, int n, double (*x)[2])
+{
+  uint8_t mods = in->o[S0I].mods;
+  if (s == SD_F32 && n == 1) {
+    float A[EMU_LANES];
+    emu_srcf32(w, in, S0I, A); /* abs/neg applied */
+    L64 x[l][0] = A[l];
+    return;
+  }
+  uint64_t t[EMU_LANES];
+  uint32_t t32[EMU_LANES];
+  if (s == SD_F32) emu_src64(w, in, S0I, t); /* the f32 pair: src0 and the next register */
+  else {
+    const uint32_t *a = emu_src32(w, in, S0I, t32);
+    L64 t[l] = a[l];
+  }
+  L64 {
+    uint32_t v[2];
+    for (int k = 0; k < 2; k++) {
+      uint32_t sb = s == SD_F32 ? 0x80000000u : 0x8000u;
+      v[k] = s == SD_F32 ? (uint32_t)(t[l] >> (32 * k))
+                         : (uint32_t)t[l] >> (16 * (n == 2 ? k : in->op_sel & 1)) & 0xffff;
+      if (mods & EMU_M_ABS) v[k] &= ~sb;
+      if (mods & EMU_M_NEG) v[k] ^= sb;
+      x[l][k] = s == SD_F32 ? emu_f32(v[k]) : sc_in16(s, v[k]);
+    }
+  }
+}
+
+/* v_cvt_scalef32_sr_{fp8,bf8}_* (n = 1, byte op_sel[3:2]) and _sr_pk_fp4_* (n = 2) */
+static int scale_sr(emu_wave *w, const emu_insn *in, int t, int s, int n)
+{
+  double x[EMU_LANES][2];
+  uint32_t t1[EMU_LANES], t2[EMU_LANES];
+  sr_src(w, in, s, n, x);
+  const uint32_t *R = emu_src32(w, in, S0I + 1, t1), *S = emu_src32(w, in, S0I + 2, t2);
+  f8fmt f = sc_fmt(t);
+  unsigned sh = 8u * (in->op_sel >> 2 & 3);
+  const uint32_t *e = emu_emask(w);
+  uint32_t *d0 = emu_vreg(w, in, 0, 0);
+  L64 if (e[l]) {
+    double sc = sc_scale(S[l]);
+    f8rnd r = sr_rnd(f, sd_mb(s), R[l]);
+    uint32_t c = f8_encode(f, x[l][0] / sc, r);
+    if (n == 2) c |= f8_encode(f, x[l][1] / sc, r) << 4;
+    d0[l] = (d0[l] & ~(0xffu << sh)) | c << sh;
+  }
+  return EMU_OK;
+}
+
+#define SCSR(name, t, s, n) \
+  int emu_op_##name(emu_wave *w, const emu_insn *in) { return scale_sr(w, in, t, s, n); }
+#define SCSR32(name, t, s) \
+  int emu_op_##name(emu_wave *w, const emu_insn *in) { return scale_down32(w, in, t, s, true); }
+SCSR(v_cvt_scalef32_sr_fp8_f32, SC_FP8, SD_F32, 1)
+SCSR(v_cvt_scalef32_sr_bf8_f32, SC_BF8, SD_F32, 1)
+SCSR(v_cvt_scalef32_sr_fp8_f16, SC_FP8, SD_F16, 1)
+SCSR(v_cvt_scalef32_sr_bf8_f16, SC_BF8, SD_F16, 1)
+SCSR(v_cvt_scalef32_sr_fp8_bf16, SC_FP8, SD_BF16, 1)
+SCSR(v_cvt_scalef32_sr_bf8_bf16, SC_BF8, SD_BF16, 1)
+SCSR(v_cvt_scalef32_sr_pk_fp4_f32, SC_FP4, SD_F32, 2)
+SCSR(v_cvt_scalef32_sr_pk_fp4_f16, SC_FP4, SD_F16, 2)
+SCSR(v_cvt_scalef32_sr_pk_fp4_bf16, SC_FP4, SD_BF16, 2)
+SCSR32(v_cvt_scalef32_sr_pk32_fp6_f32, SC_FP6, SD_F32)
+SCSR32(v_cvt_scalef32_sr_pk32_bf6_f32, SC_BF6, SD_F32)
+SCSR32(v_cvt_scalef32_sr_pk32_fp6_f16, SC_FP6, SD_F16)
+SCSR32(v_cvt_scalef32_sr_pk32_bf6_f16, SC_BF6, SD_F16)
+SCSR32(v_cvt_scalef32_sr_pk32_fp6_bf16, SC_FP6, SD_BF16)
+SCSR32(v_cvt_scalef32_sr_pk32_bf6_bf16, SC_BF6, SD_BF16)

@@ -1,6 +1,7 @@
 /* tests/test_emu_cvt — instructions AMD's hand-written kernels use that clang rarely emits
  * (emu/op_cvt.c, the integer clamp in emu/op_valu.c): fp8/bf8 conversions on both arches, packed
- * f16/u8, int4 offset, saturating adds, v_sad_*, v_prng_b32, v_dot2_f32_bf16. Each snippet is
+ * f16/u8, int4 offset, saturating adds, v_sad_*, v_prng_b32, v_dot2_f32_bf16, the gfx950 scaled
+ * conversions and the stochastic-rounding ones (v_cvt_sr_*, v_cvt_scalef32_sr_*). Each snippet is
  * assembled by llvm-mc-22 and run on a hand-built wave (tests/emu_snippets/snippet.h). Expected
  * values come from the formats' definitions and the ISA's formulas written here. */
 #include <math.h>
@@ -374,23 +375,20 @@ Test(emu_cvt, scalef32_down_round_trip_and_select)
   sn_free(s);
 }
 
-/* the scaled conversions are gfx950 only: their encoding does not decode to them on gfx942, and
- * the forms without semantics fault naming themselves */
-Test(emu_cvt, scalef32_gfx950_only_and_unimplemented_forms_fault)
+/* the scaled and the f16/bf16 stochastic-rounding conversions are gfx950 only: their encoding
+ * does not decode to them on gfx942 */
+Test(emu_cvt, scalef32_and_sr16_gfx950_only)
 {
-  snip *s = sn_new(EMU_GFX950, "v_cvt_scalef32_pk_fp4_f32 v4, v1, v3, v2\nv_cvt_scalef32_f32_fp8 v1, v2, v3");
+  snip *s = sn_new(EMU_GFX950, "v_cvt_scalef32_pk_fp4_f32 v4, v1, v3, v2\nv_cvt_scalef32_f32_fp8 v1, v2, v3\n"
+                               "v_cvt_scalef32_sr_fp8_f32 v1, v2, v3, v4\nv_cvt_sr_f16_f32 v1, v2, v3\n"
+                               "v_cvt_sr_bf16_f32 v1, v2, v3");
   ll_err e = {0};
   emu_program *p = emu_program_decode(EMU_GFX942, s->code, s->ncode, 0, &e);
   cr_assert_not_null(p, "%s", e.msg);
-  for (size_t i = 0; i < 2 && i < p->n; i++)
+  for (size_t i = 0; i < 5 && i < p->n; i++)
     cr_assert(!(p->insns[i].implemented && !strcmp(p->insns[i].mnem, s->p->insns[i].mnem)), "gfx942 decoded '%s'",
               p->insns[i].text);
   emu_program_free(p);
-  sn_free(s);
-  s = sn_new(EMU_GFX950, "v_cvt_scalef32_sr_fp8_f32 v1, v2, v3, v4");
-  cr_assert(!s->p->insns[0].implemented);
-  cr_assert_eq(s->p->insns[0].fn(&s->w, &s->p->insns[0]), EMU_FAULT);
-  cr_assert(strstr(s->f.kind, "unimplemented") && strstr(s->f.msg, "v_cvt_scalef32_sr_fp8_f32"), "%s", s->f.msg);
   sn_free(s);
 }
 
@@ -463,6 +461,291 @@ Test(emu_cvt, scalef32_fp6_bf6_blocks_of_32)
     uint64_t lo6 = sn_v(s, 50 + bit / 32)[0] | (uint64_t)(bit / 32 < 5 ? sn_v(s, 51 + bit / 32)[0] : 0) << 32;
     cr_assert_eq((unsigned)(lo >> (bit % 32) & 63), want, "fp6 code %d", i);
     cr_assert_eq((unsigned)(lo6 >> (bit % 32) & 63), want, "bf6 code %d", i);
+  }
+  sn_free(s);
+}
+
+/* ---- stochastic rounding: v_cvt_sr_* (gfx942, gfx950), v_cvt_scalef32_sr_* (gfx950) -------------
+ * The rule (docs/emulator-choices.md "Stochastic rounding"): a source value is S * 2^k (S its
+ * integer significand); the result's LSB is 2^lsb, lsb = max(floor(log2|x|), emin) - mb; D is the
+ * W = (source mantissa bits - mb) bits of x just below that LSB (lower ones dropped); R = rnd >>
+ * (32 - W); the magnitude is truncated to the LSB and one LSB added iff D + R >= 2^W. Written
+ * here with integers on the source bits, independently of emu/op_cvt.c. */
+typedef struct { uint64_t S; int k; bool neg, nan, inf; } srcv;
+
+static srcv src_bits(int mb, int eb, uint32_t u) /* f32 (23, 8), f16 (10, 5), bf16 (7, 8) */
+{
+  int bias = (1 << (eb - 1)) - 1;
+  unsigned E = u >> mb & ((1u << eb) - 1), M = u & ((1u << mb) - 1), top = (1u << eb) - 1;
+  srcv v = {E ? M | 1u << mb : M, (E ? (int)E : 1) - bias - mb, (u >> (mb + eb)) & 1, E == top && M, E == top && !M};
+  return v;
+}
+
+/* |v| / 2^sc rounded stochastically to mb mantissa bits, smallest normal exponent emin */
+static double ref_sr(srcv v, int sc, int mb, int emin, int W, uint32_t rnd)
+{
+  if (!v.S) return 0;
+  int k = v.k - sc, bl = 63 - __builtin_clzll(v.S), e = bl + k > emin ? bl + k : emin;
+  int lsb = e - mb, sh = lsb - k;
+  uint64_t kept, D;
+  if (sh <= 0) kept = v.S << -sh, D = 0;
+  else if (sh >= 48) kept = 0, D = 0;
+  else {
+    uint64_t disc = v.S & ((1ull << sh) - 1);
+    kept = v.S >> sh, D = sh >= W ? disc >> (sh - W) : disc << (W - sh);
+  }
+  kept += D + (rnd >> (32 - W)) >= 1ull << W;
+  return ldexp((double)kept, lsb);
+}
+
+/* a narrow format as a decode table (fp8/bf8 of an arch, fp4, fp6, bf6) */
+typedef struct { const char *name; int mb, emin, n; double tab[256], max; bool sat, inf; } tfmt;
+static tfmt tf_f8(emu_arch a, bool bf8)
+{
+  tfmt f = {bf8 ? "bf8" : "fp8", bf8 ? 2 : 3, 0, 256, {0}, 0, false, a == EMU_GFX950 && bf8};
+  f.emin = 1 - (a == EMU_GFX942 ? (bf8 ? 16 : 8) : (bf8 ? 15 : 7));
+  for (unsigned c = 0; c < 256; c++) f.tab[c] = ref_f8(a, bf8, c);
+  return f;
+}
+static double ref_f6(bool bf6, unsigned c);
+static tfmt tf_small(int kind) /* 0 fp4 E2M1, 1 fp6 E2M3, 2 bf6 E3M2 (OCP MX) */
+{
+  tfmt f = {kind == 0 ? "fp4" : kind == 1 ? "fp6" : "bf6", kind == 0 ? 1 : kind == 1 ? 3 : 2, kind == 2 ? -2 : 0,
+            kind == 0 ? 16 : 64, {0}, 0, true, false};
+  for (int c = 0; c < f.n; c++) f.tab[c] = kind == 0 ? ref_fp4((unsigned)c) : ref_f6(kind == 2, (unsigned)c);
+  return f;
+}
+static void tf_max(tfmt *f)
+{
+  for (int c = 0; c < f->n; c++)
+    if (!isnan(f->tab[c]) && !isinf(f->tab[c]) && fabs(f->tab[c]) > f->max) f->max = fabs(f->tab[c]);
+}
+
+/* the code `got` is what the rule gives for source v, scale exponent sc, source mantissa bits smb */
+static void check_sr(const tfmt *f, srcv v, int sc, int smb, uint32_t rnd, unsigned got, const char *what, int l)
+{
+  double g = f->tab[got];
+  if (v.nan) {
+    cr_assert(f->sat ? fabs(g) == f->max : isnan(g), "%s %s lane %d: NaN gave code 0x%02x", what, f->name, l, got);
+    return;
+  }
+  double x = ldexp((double)v.S, v.k - sc), want = v.inf ? INFINITY : ref_sr(v, sc, f->mb, f->emin, smb - f->mb, rnd);
+  if (v.neg) want = -want, x = -x;
+  if (fabs(want) > f->max) {
+    if (f->sat) cr_assert(g == (v.neg ? -f->max : f->max), "%s %s lane %d: %a saturates, got %a", what, f->name, l, x, g);
+    else if (f->inf) cr_assert(isinf(g) && signbit(g) == v.neg, "%s %s lane %d: %a overflows to inf, got %a", what, f->name, l, x, g);
+    else cr_assert(isnan(g), "%s %s lane %d: %a overflows to NaN, got %a", what, f->name, l, x, g);
+    return;
+  }
+  bool fnuz = f->n == 256 && !f->inf && isnan(f->tab[0x80]); /* FNUZ: one zero, +0 */
+  cr_assert(g == want && (want != 0 || fnuz || f->sat || signbit(g) == v.neg),
+            "%s %s lane %d: x %a rnd 0x%08x scale 2^%d: got code 0x%02x (%a), want %a", what, f->name, l, x, rnd, sc, got, g,
+            want);
+  /* the two ends of the rule, as stated: random 0 truncates the magnitude; random all ones rounds
+   * up whenever a bit below the LSB is set (the normal range, where every such bit is in D) */
+  if (!v.inf && rnd == 0) cr_assert(fabs(g) <= fabs(x), "%s rnd 0 must truncate: %a -> %a", f->name, x, g);
+  if (!v.inf && rnd == ~0u && fabs(x) >= ldexp(1.0, f->emin) && smb == 23)
+    cr_assert(fabs(g) >= fabs(x), "%s rnd ~0 must round up: %a -> %a", f->name, x, g);
+}
+
+/* a random f32 with exponent in [lo, hi] (unbiased), or a special value on a few lanes */
+static uint32_t rnd_f32(uint32_t *st, int l, int round, int lo, int hi)
+{
+  uint32_t r = sn_rand(st), sgn = r & 0x80000000u;
+  switch (l) {
+  case 63: return 0x7fc00000u | (r & 0x3fffff) | sgn;    /* NaN */
+  case 62: return 0x7f800000u | sgn;                     /* inf */
+  case 61: return round & 1 ? 0x80000000u : 0;           /* +-0 */
+  case 60: return (r & 0x7fffff) | sgn;                  /* f32 subnormal */
+  }
+  int e = lo + (int)(sn_rand(st) % (uint32_t)(hi - lo + 1));
+  return sgn | (uint32_t)(e + 127) << 23 | (sn_rand(st) & 0x7fffff);
+}
+static uint32_t lane_rnd(uint32_t *st, int l) { return l == 0 ? 0u : l == 1 ? ~0u : sn_rand(st); }
+
+/* v_cvt_sr_fp8/bf8_f32 on both arches: a sweep of values (subnormal to overflow) and random
+ * operands against the rule, each byte select once with the other bytes of vdst kept */
+Test(emu_cvt, sr_fp8_bf8_f32_both_arches)
+{
+  const char *src = "v_cvt_sr_fp8_f32 v4, v1, v2 op_sel:[0,0,1,1]\nv_cvt_sr_bf8_f32 v5, v1, v2\n"
+                    "v_cvt_sr_fp8_f32 v6, v1, v2 op_sel:[0,0,0,1]\nv_cvt_sr_bf8_f32 v7, v1, v2 op_sel:[0,0,1,0]\n";
+  for (int a = 0; a < EMU_NARCH; a++) {
+    tfmt f8 = tf_f8((emu_arch)a, false), b8 = tf_f8((emu_arch)a, true);
+    tf_max(&f8), tf_max(&b8);
+    snip *s = sn_new((emu_arch)a, src);
+    uint32_t st = 0x2545f491u + (uint32_t)a;
+    for (int round = 0; round < 48; round++) {
+      uint32_t x[64], r[64];
+      for (int l = 0; l < 64; l++) {
+        x[l] = rnd_f32(&st, l, round, -24, 17), r[l] = lane_rnd(&st, l);
+        sn_v(s, 1)[l] = x[l], sn_v(s, 2)[l] = r[l];
+        sn_v(s, 4)[l] = sn_v(s, 5)[l] = sn_v(s, 6)[l] = sn_v(s, 7)[l] = 0xa5c3e1f7u;
+      }
+      cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+      for (int l = 0; l < 64; l++) {
+        srcv v = src_bits(23, 8, x[l]);
+        uint32_t d4 = sn_v(s, 4)[l], d5 = sn_v(s, 5)[l], d6 = sn_v(s, 6)[l], d7 = sn_v(s, 7)[l];
+        cr_assert(d4 << 8 == 0xa5c3e1f7u << 8 && (d5 & ~0xffu) == (0xa5c3e1f7u & ~0xffu) &&
+                  (d6 & ~0xff0000u) == (0xa5c3e1f7u & ~0xff0000u) && (d7 & ~0xff00u) == (0xa5c3e1f7u & ~0xff00u),
+                  "%s lane %d: a byte outside the select changed", emu_arch_name((emu_arch)a), l);
+        check_sr(&f8, v, 0, 23, r[l], d4 >> 24, emu_arch_name((emu_arch)a), l);
+        check_sr(&b8, v, 0, 23, r[l], d5 & 0xff, emu_arch_name((emu_arch)a), l);
+        check_sr(&f8, v, 0, 23, r[l], d6 >> 16 & 0xff, emu_arch_name((emu_arch)a), l);
+        check_sr(&b8, v, 0, 23, r[l], d7 >> 8 & 0xff, emu_arch_name((emu_arch)a), l);
+      }
+    }
+    sn_free(s);
+  }
+}
+
+/* every exactly representable value converts to its own code whatever the random operand */
+Test(emu_cvt, sr_exact_values_unchanged_for_every_random)
+{
+  for (int a = 0; a < EMU_NARCH; a++)
+    for (int bf8 = 0; bf8 < 2; bf8++) {
+      snip *s = sn_new((emu_arch)a, bf8 ? "v_cvt_sr_bf8_f32 v4, v1, v2" : "v_cvt_sr_fp8_f32 v4, v1, v2");
+      uint32_t st = 0x9e3779b9u;
+      for (unsigned base = 0; base < 256; base += 64)
+        for (int rep = 0; rep < 8; rep++) {
+          for (int l = 0; l < 64; l++) {
+            double v = ref_f8((emu_arch)a, bf8, base + (unsigned)l);
+            sn_v(s, 1)[l] = fb(isnan(v) ? 0.0f : (float)v), sn_v(s, 2)[l] = rep == 0 ? 0u : rep == 1 ? ~0u : sn_rand(&st);
+          }
+          cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+          for (int l = 0; l < 64; l++) {
+            unsigned c = base + (unsigned)l;
+            if (isnan(ref_f8((emu_arch)a, bf8, c))) continue;
+            cr_assert_eq(sn_v(s, 4)[l] & 0xff, c, "%s %s code 0x%02x rnd 0x%08x: got 0x%02x", emu_arch_name((emu_arch)a),
+                         bf8 ? "bf8" : "fp8", c, sn_v(s, 2)[l], sn_v(s, 4)[l] & 0xff);
+          }
+        }
+      sn_free(s);
+    }
+}
+
+/* v_cvt_sr_f16/bf16_f32 (gfx950): the rule with W = 13 (f16) and 16 (bf16); overflow to inf, NaN
+ * stays NaN; op_sel[3] writes the high half and keeps the low one */
+Test(emu_cvt, sr_f16_bf16_f32)
+{
+  snip *s = sn_new(EMU_GFX950, "v_cvt_sr_f16_f32 v4, v1, v2\nv_cvt_sr_bf16_f32 v5, v1, v2 op_sel:[0,0,1]\n"
+                               "v_cvt_sr_bf16_f32 v6, v3, v2");
+  uint32_t st = 0x1234567u;
+  const double f16max = 65504, bf16max = ldexp(255.0 / 128, 127);
+  for (int round = 0; round < 48; round++) {
+    uint32_t x[64], y[64], r[64];
+    for (int l = 0; l < 64; l++) {
+      x[l] = rnd_f32(&st, l, round, -27, 16), y[l] = rnd_f32(&st, l, round, -135, 127), r[l] = lane_rnd(&st, l);
+      sn_v(s, 1)[l] = x[l], sn_v(s, 3)[l] = y[l], sn_v(s, 2)[l] = r[l];
+      sn_v(s, 4)[l] = sn_v(s, 5)[l] = sn_v(s, 6)[l] = 0x5a5a5a5au;
+    }
+    cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+    for (int l = 0; l < 64; l++) {
+      for (int k = 0; k < 3; k++) {
+        bool bf = k > 0;
+        srcv v = src_bits(23, 8, k == 2 ? y[l] : x[l]);
+        uint32_t d = sn_v(s, 4 + k)[l], h = k == 1 ? d >> 16 : d & 0xffff, kept = k == 1 ? d & 0xffff : d >> 16;
+        cr_assert_eq(kept, 0x5a5au, "lane %d form %d: the other half changed", l, k);
+        double g = bf ? ref_bf16(h) : ref_f16(h);
+        if (v.nan) { cr_assert(isnan(g), "lane %d form %d: NaN gave 0x%04x", l, k, h); continue; }
+        double want = v.inf ? INFINITY : ref_sr(v, 0, bf ? 7 : 10, bf ? -126 : -14, bf ? 16 : 13, r[l]);
+        if (want > (bf ? bf16max : f16max)) want = INFINITY;
+        if (v.neg) want = -want;
+        cr_assert(g == want && signbit(g) == signbit(want), "lane %d form %d: x 0x%08x rnd 0x%08x: got 0x%04x (%a), want %a", l,
+                  k, k == 2 ? y[l] : x[l], r[l], h, g, want);
+      }
+    }
+  }
+  sn_free(s);
+}
+
+/* v_cvt_scalef32_sr_{fp8,bf8}_{f32,f16,bf16} (gfx950): the value divided by the lane's scale
+ * 2^sc, then the rule with W = 23/10/7 - mb; byte op_sel[3:2], a 16-bit source's high half with
+ * op_sel[0] */
+Test(emu_cvt, scalef32_sr_fp8_bf8)
+{
+  snip *s = sn_new(EMU_GFX950, "v_cvt_scalef32_sr_fp8_f32 v4, v1, v2, v3 op_sel:[0,0,1,1]\n"
+                               "v_cvt_scalef32_sr_bf8_f32 v5, v1, v2, v3\n"
+                               "v_cvt_scalef32_sr_fp8_f16 v6, v7, v2, v3 op_sel:[0,0,0,1]\n"
+                               "v_cvt_scalef32_sr_bf8_f16 v8, v7, v2, v3 op_sel:[1,0,1,0]\n"
+                               "v_cvt_scalef32_sr_fp8_bf16 v9, v10, v2, v3\n"
+                               "v_cvt_scalef32_sr_bf8_bf16 v11, v10, v2, v3 op_sel:[1,0,1,1]\n");
+  tfmt f8 = tf_f8(EMU_GFX950, false), b8 = tf_f8(EMU_GFX950, true);
+  tf_max(&f8), tf_max(&b8);
+  uint32_t st = 0xdeadbeefu;
+  for (int round = 0; round < 32; round++) {
+    uint32_t x[64], h[64], g[64], r[64];
+    for (int l = 0; l < 64; l++) {
+      int sc = sc_k(l + round, -6, 6);
+      x[l] = rnd_f32(&st, l, round, -24 + sc, 17 + sc), r[l] = lane_rnd(&st, l);
+      uint32_t q = sn_rand(&st);
+      h[l] = (q & 0x8000u) | ((1 + q % 30) << 10 & 0x7c00u) | (sn_rand(&st) & 0x3ff);
+      if (l == 63) h[l] = 0x7e01u;          /* f16 NaN */
+      if (l == 60) h[l] = sn_rand(&st) & 0x83ffu; /* f16 subnormal */
+      g[l] = x[l] >> 16;                   /* bf16: the f32's top half */
+      sn_v(s, 1)[l] = x[l], sn_v(s, 2)[l] = r[l], sn_v(s, 3)[l] = fb(ldexpf(1.0f, sc));
+      sn_v(s, 7)[l] = h[l] | (sn_rand(&st) & 0xffff) << 16 | (h[l] ^ 0x4000u) << 16; /* high half: another f16 */
+      sn_v(s, 10)[l] = g[l] | (g[l] ^ 0x00400000u >> 16) << 16;
+      sn_v(s, 4)[l] = sn_v(s, 5)[l] = sn_v(s, 6)[l] = sn_v(s, 8)[l] = sn_v(s, 9)[l] = sn_v(s, 11)[l] = 0x01234567u;
+    }
+    cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+    for (int l = 0; l < 64; l++) {
+      int sc = sc_k(l + round, -6, 6);
+      uint32_t v7 = sn_v(s, 7)[l], v10 = sn_v(s, 10)[l];
+      struct { int reg, byte; const tfmt *f; srcv v; int smb; } c[6] = {
+          {4, 3, &f8, src_bits(23, 8, x[l]), 23},       {5, 0, &b8, src_bits(23, 8, x[l]), 23},
+          {6, 2, &f8, src_bits(10, 5, v7 & 0xffff), 10}, {8, 1, &b8, src_bits(10, 5, v7 >> 16), 10},
+          {9, 0, &f8, src_bits(7, 8, v10 & 0xffff), 7},  {11, 3, &b8, src_bits(7, 8, v10 >> 16), 7}};
+      for (int k = 0; k < 6; k++) {
+        uint32_t d = sn_v(s, c[k].reg)[l], m = 0xffu << (8 * c[k].byte);
+        cr_assert_eq(d & ~m, 0x01234567u & ~m, "form %d lane %d: a byte outside the select changed", k, l);
+        check_sr(c[k].f, c[k].v, sc, c[k].smb, r[l], (d & m) >> (8 * c[k].byte), "scalef32_sr", l);
+      }
+    }
+  }
+  sn_free(s);
+}
+
+/* v_cvt_scalef32_sr_pk_fp4_* (two codes from an f32 pair or the halves of one register, one random
+ * value, byte op_sel[3:2]) and v_cvt_scalef32_sr_pk32_{fp6,bf6}_* (32 codes, code i at bits
+ * 6i..6i+5 of 6 VGPRs): saturating formats, the rule with W = source bits - mb */
+Test(emu_cvt, scalef32_sr_fp4_fp6_bf6)
+{
+  snip *s = sn_new(EMU_GFX950, "v_cvt_scalef32_sr_pk_fp4_f32 v4, v[0:1], v2, v3 op_sel:[0,0,1,0]\n"
+                               "v_cvt_scalef32_sr_pk_fp4_bf16 v5, v6, v2, v3 op_sel:[0,0,1,1]\n"
+                               "v_cvt_scalef32_sr_pk32_fp6_f32 v[40:45], v[8:39], v2, v3\n"
+                               "v_cvt_scalef32_sr_pk32_bf6_bf16 v[46:51], v[8:23], v2, v3\n");
+  tfmt f4 = tf_small(0), f6 = tf_small(1), b6 = tf_small(2);
+  tf_max(&f4), tf_max(&f6), tf_max(&b6);
+  uint32_t st = 0x600dcafeu;
+  for (int round = 0; round < 8; round++) {
+    uint32_t r[64];
+    for (int l = 0; l < 64; l++) {
+      int sc = sc_k(l + round, -3, 3);
+      r[l] = lane_rnd(&st, l);
+      sn_v(s, 0)[l] = rnd_f32(&st, l, round, -3 + sc, 3 + sc), sn_v(s, 1)[l] = rnd_f32(&st, (l + 7) & 63, round, -3 + sc, 3 + sc);
+      sn_v(s, 6)[l] = rnd_f32(&st, l, round, -3 + sc, 3 + sc) >> 16 | (rnd_f32(&st, l ^ 3, round, -3 + sc, 3 + sc) & 0xffff0000u);
+      for (int i = 0; i < 32; i++) sn_v(s, 8 + i)[l] = rnd_f32(&st, (l + i) & 63, round, -5 + sc, 5 + sc);
+      sn_v(s, 2)[l] = r[l], sn_v(s, 3)[l] = fb(ldexpf(1.0f, sc));
+      sn_v(s, 4)[l] = sn_v(s, 5)[l] = 0x89abcdefu;
+    }
+    cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+    for (int l = 0; l < 64; l++) {
+      int sc = sc_k(l + round, -3, 3);
+      uint32_t d4 = sn_v(s, 4)[l], d5 = sn_v(s, 5)[l];
+      cr_assert((d4 & ~0xff00u) == (0x89abcdefu & ~0xff00u) && (d5 & 0xffffffu) == 0xabcdefu, "fp4 lane %d: kept bytes", l);
+      check_sr(&f4, src_bits(23, 8, sn_v(s, 0)[l]), sc, 23, r[l], d4 >> 8 & 15, "pk_fp4_f32 lo", l);
+      check_sr(&f4, src_bits(23, 8, sn_v(s, 1)[l]), sc, 23, r[l], d4 >> 12 & 15, "pk_fp4_f32 hi", l);
+      check_sr(&f4, src_bits(7, 8, sn_v(s, 6)[l] & 0xffff), sc, 7, r[l], d5 >> 24 & 15, "pk_fp4_bf16 lo", l);
+      check_sr(&f4, src_bits(7, 8, sn_v(s, 6)[l] >> 16), sc, 7, r[l], d5 >> 28, "pk_fp4_bf16 hi", l);
+      for (int i = 0; i < 32; i++) {
+        int bit = 6 * i;
+        uint64_t w6 = sn_v(s, 40 + bit / 32)[l] | (bit / 32 < 5 ? (uint64_t)sn_v(s, 41 + bit / 32)[l] << 32 : 0);
+        uint64_t w6b = sn_v(s, 46 + bit / 32)[l] | (bit / 32 < 5 ? (uint64_t)sn_v(s, 47 + bit / 32)[l] << 32 : 0);
+        check_sr(&f6, src_bits(23, 8, sn_v(s, 8 + i)[l]), sc, 23, r[l], (unsigned)(w6 >> (bit % 32) & 63), "pk32_fp6_f32", l);
+        uint32_t h = sn_v(s, 8 + i / 2)[l] >> (16 * (i & 1)) & 0xffff;
+        check_sr(&b6, src_bits(7, 8, h), sc, 7, r[l], (unsigned)(w6b >> (bit % 32) & 63), "pk32_bf6_bf16", l);
+      }
+    }
   }
   sn_free(s);
 }
