@@ -602,6 +602,13 @@ static const prod_case quick_cases[] = {
     {.name = "single_f16_d64_causal_window2_kv_block_edge", .kind = ORACLE_SINGLE, .dtype = F16, .hq = 1, .hkv = 1,
      .head_dim = 64, .batch = 1, .qo_len = {128}, .kv_len = {129}, .causal = true, .has_window = true,
      .window_left = 2, .seed = 114},
+    /* Found by `lanelab mutate` (survivors at prefill_impl.h 305, `window_left >= 0` -> `> 0` or
+     * `>= 1`): a window of 0 keys to the left, which keeps only the diagonal key qi + delta, so
+     * each O row is exactly that key's V row; a mutant that drops the window at 0 averages the
+     * whole causal prefix instead. Two query tiles, kv > qo (delta 20). */
+    {.name = "single_bf16_d64_causal_window0", .kind = ORACLE_SINGLE, .dtype = BF16, .hq = 2, .hkv = 1,
+     .head_dim = 64, .batch = 1, .qo_len = {70}, .kv_len = {90}, .causal = true, .has_window = true,
+     .window_left = 0, .seed = 115},
 };
 
 /* full: the quick set plus edge lengths 1023/1024, qo_len > kv_len causal, page sizes 1 and 16
