@@ -253,7 +253,8 @@ const emu_program *emu_codeobj_program(emu_codeobj *co, ll_err *err);
  * An observer attached to a launch (emu_launch_opts.observe) sees every executed instruction of
  * every wave: the executor checks one pointer per instruction and calls nothing when it is NULL.
  * Per-lane memory addresses are computed from the instruction's operands before it runs (DS,
- * GLOBAL, FLAT, BUFFER; scalar SMEM loads are not observed). docs/trace.md has the rules.
+ * GLOBAL, FLAT, BUFFER, SMEM; a load to LDS is a global read and an LDS write, both recorded at
+ * issue). docs/trace.md has the rules.
  *
  * racecheck (LDS): shadow state per LDS byte holds, for the current barrier interval, which waves
  * wrote, read or atomically updated it and where (PC, lane). Two different waves of a workgroup
@@ -319,6 +320,10 @@ typedef struct emu_trace_rec {
   uint32_t bytes;
   int naddr;               /* 0, 1 or 2 */
   uint64_t addr[2][64];
+  /* loads to LDS (buffer_load_* lds, global_load_lds_*): space 'g', access 'r' above is the
+   * global read; each EXEC lane also writes lds_bytes bytes of LDS at lds_addr[lane] */
+  uint32_t lds_bytes;      /* 0: not a load to LDS */
+  uint64_t lds_addr[64];
 } emu_trace_rec;
 
 emu_observer *emu_observer_new(void);

@@ -514,6 +514,15 @@ void *emu_ldsptr(emu_wave *w, const emu_insn *in, uint64_t addr, uint32_t n, int
 typedef uint64_t (*emu_atom_fn)(uint64_t mem, uint64_t d, uint64_t c);
 uint64_t emu_atomic_rmw(void *p, uint32_t bytes, emu_atom_fn f, uint64_t d, uint64_t c);
 
+/* Loads to LDS (`buffer_load_* ... lds`, `global_load_lds_*`; emu/op_mem.c): lane l writes `bytes`
+ * bytes of LDS at base + l * stride (CDNA4 ISA 9.1.9 / 10.3: the M0-based address, the instruction
+ * offset, a 4-byte lane stride, 16 for dwordx3/dwordx4; a byte or short is written as a zero- or
+ * sign-extended dword). mem_bytes: the bytes each lane reads from memory (1, 2, 4, 12, 16);
+ * buffer: the MUBUF form (M0[17:0]) rather than the global one (M0[17:2] * 4). The executor and the
+ * observer (emu/observe.c) both take the LDS destination from here. */
+typedef struct { uint32_t base, stride, bytes; } emu_lds_dest;
+emu_lds_dest emu_load_lds_dest(const emu_wave *w, const emu_insn *in, bool buffer, uint32_t mem_bytes);
+
 /* LDS aperture base for flat addressing (src_shared_base): flat addresses in
  * [EMU_LDS_APERTURE, +4 GiB) address LDS. */
 #define EMU_LDS_APERTURE 0x1000000000000ull

@@ -2,7 +2,8 @@
  * (emu.h part 4; docs/trace.md). Everything here runs only when a launch has an observer: the
  * executor calls emu_obs_exec instead of the handler, and this file computes the instruction's
  * per-lane memory accesses from its operands (the same address rules as emu/op_ds.c,
- * emu/op_mem.c and emu/op_xlane.c, which stay untouched), updates the shadow state, captures
+ * emu/op_mem.c and emu/op_xlane.c, which stay untouched; the LDS destination of a load to LDS is
+ * emu_load_lds_dest, shared with emu/op_mem.c), updates the shadow state, captures
  * register operands before and after, and calls the handler. */
 #include <fnmatch.h>
 #include <stdarg.h>
@@ -395,6 +396,11 @@ typedef struct {
   int nseg;
   uint64_t lanes;        /* lanes that access memory */
   uint64_t addr[2][EMU_LANES];
+  /* a load to LDS (buffer_load_* lds, global_load_lds_*): the access above is its global read;
+   * each EXEC lane also writes lds_bytes bytes of LDS at lds_addr (emu_load_lds_dest) */
+  uint32_t lds_bytes;    /* 0: not a load to LDS */
+  uint64_t lds_lanes;
+  uint32_t lds_addr[EMU_LANES];
 } macc;
 
 static const char *op_name(const emu_insn *in)
@@ -466,6 +472,7 @@ static bool classify(emu_wave *w, const emu_insn *in, macc *m)
 {
   m->space = 0;
   m->scalar = false;
+  m->lds_bytes = 0;
   uint32_t f = in->flags;
   if (f & EMU_F_SMEM) return classify_smem(w, in, op_name(in), m);
   if (!(f & (EMU_F_DS | EMU_F_VMEM))) return false;
@@ -509,11 +516,12 @@ static bool classify(emu_wave *w, const emu_insn *in, macc *m)
   /* VMEM */
   bool buffer = starts(name, "buffer_"), flat = starts(name, "flat_");
   if (!buffer && !flat && !starts(name, "global_")) return false;
-  if (in->lds || strstr(name, "_load_lds")) return false; /* global/buffer -> LDS loads: not observed */
+  bool to_lds = in->lds || strstr(name, "_load_lds_") != NULL;
   if (strstr(name, "_load_")) m->op = 'r';
   else if (strstr(name, "_store_")) m->op = 'w';
   else if (strstr(name, "_atomic_")) m->op = 'a';
   else return false;
+  if (to_lds && (m->op != 'r' || flat)) return false;
   if (m->op == 'a') {
     size_t len = strlen(name);
     m->bytes = (len > 3 && !strcmp(name + len - 3, "_x2")) || strstr(name, "f64") ? 8 : 4;
@@ -521,11 +529,18 @@ static bool classify(emu_wave *w, const emu_insn *in, macc *m)
     m->bytes = vm_bytes(name);
   }
   bool ret = in->sc0 || in->glc;
-  int vi = buffer ? 1 : (m->op == 'r' || (m->op == 'a' && ret)) ? 1 : 0;
+  /* operand 0 is the vaddr of a load to LDS (it has no destination), else the VGPR data/dest */
+  int vi = to_lds ? 0 : buffer ? 1 : (m->op == 'r' || (m->op == 'a' && ret)) ? 1 : 0;
+  if (to_lds) { /* the LDS side: where the instruction's handler writes (emu/op_mem.c) */
+    emu_lds_dest ld = emu_load_lds_dest(w, in, buffer, m->bytes);
+    m->lds_bytes = ld.bytes;
+    m->lds_lanes = e;
+    for (int l = 0; l < EMU_LANES; l++) m->lds_addr[l] = ld.base + (uint32_t)l * ld.stride;
+  }
   if (vi >= in->nop) return false;
   const emu_opnd *va = &in->o[vi];
   if (buffer) {
-    if (vi + 2 >= in->nop || in->o[vi + 1].kind != EMU_OPK_SGPR || in->lds) return false;
+    if (vi + 2 >= in->nop || in->o[vi + 1].kind != EMU_OPK_SGPR) return false;
     const emu_opnd *rs = &in->o[vi + 1];
     uint32_t r0 = w->s[rs->reg], r1 = w->s[rs->reg + 1], r2 = w->s[rs->reg + 2];
     uint64_t base = r0 | (uint64_t)(r1 & 0xffff) << 32;
@@ -648,9 +663,19 @@ static void global_byte(emu_obs_worker *ow, uint64_t a, const acc_t *x)
 static void check(emu_obs_worker *ow, emu_wave *w, const emu_insn *in, const macc *m, uint32_t step)
 {
   emu_observer *o = ow->o;
-  bool lds = m->space == 'l';
-  if (lds ? !(ow->lds || ow->lwr) : !(o->race_global || o->nun)) return;
+  bool lds = m->space == 'l', lds_watched = ow->lds || ow->lwr;
   acc_t x = {(uint32_t)(in - w->insns), ow->wg_index, w->wave_id, step, 0, m->op};
+  if (m->lds_bytes && lds_watched) { /* a load to LDS: its LDS write, recorded at issue (docs/trace.md) */
+    acc_t y = x;
+    y.op = 'w';
+    for (int l = 0; l < EMU_LANES; l++) {
+      if (!(m->lds_lanes >> l & 1)) continue;
+      y.lane = l;
+      for (uint32_t b = 0; b < m->lds_bytes; b++)
+        if ((uint64_t)m->lds_addr[l] + b < ow->lds_size) lds_byte(ow, m->lds_addr[l] + b, &y);
+    }
+  }
+  if (lds ? !lds_watched : !(o->race_global || o->nun)) return;
   for (int sg = 0; sg < m->nseg; sg++)
     for (int l = 0; l < EMU_LANES; l++) {
       if (!(m->lanes >> l & 1)) continue;
@@ -688,6 +713,7 @@ static bool is_dst(const emu_insn *in, int i)
   uint32_t f = in->flags;
   if (f & (EMU_F_DS | EMU_F_VMEM | EMU_F_SMEM)) {
     if (i != 0) return false;
+    if (in->lds || strstr(name, "_load_lds_")) return false; /* loads to LDS: operand 0 is the vaddr */
     if (f & EMU_F_LOAD) return true;
     if (starts(name, "ds_")) return strstr(name, "_rtn") != NULL;
     if (strstr(name, "_atomic_")) return starts(name, "buffer_") ? (in->sc0 || in->glc) : (in->sc0 || in->glc);
@@ -773,6 +799,9 @@ static emu_trace_rec *trace_begin(emu_obs_worker *ow, emu_wave *w, const emu_ins
     r->naddr = m->nseg;
     for (int s = 0; s < m->nseg; s++)
       for (int l = 0; l < EMU_LANES; l++) r->addr[s][l] = (m->lanes >> l & 1) ? m->addr[s][l] : 0;
+    r->lds_bytes = m->lds_bytes;
+    if (m->lds_bytes)
+      for (int l = 0; l < EMU_LANES; l++) r->lds_addr[l] = (m->lds_lanes >> l & 1) ? m->lds_addr[l] : 0;
   }
   return r;
 }
@@ -800,7 +829,7 @@ int emu_obs_exec(emu_obs_worker *ow, emu_wave *w, const emu_insn *in)
   emu_observer *o = ow->o;
   uint32_t step = ow->steps[w->wave_id]++;
   macc m;
-  m.space = 0, m.op = 0, m.bytes = 0, m.nseg = 0, m.lanes = 0;
+  m.space = 0, m.op = 0, m.bytes = 0, m.nseg = 0, m.lanes = 0, m.lds_bytes = 0, m.lds_lanes = 0;
   bool mem = (in->flags & (EMU_F_DS | EMU_F_VMEM | EMU_F_SMEM)) && classify(w, in, &m);
   if (mem && (o->race || o->init)) check(ow, w, in, &m, step);
   emu_trace_rec *r = o->tracing && selected(ow, w, in) ? trace_begin(ow, w, in, &m, step) : NULL;

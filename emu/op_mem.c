@@ -133,15 +133,23 @@ static int get_addrs(emu_wave *w, const emu_insn *in, int seg, int vi, int si, u
  * buffer range check fails writes 0, as a load of it would return. The hardware drops a write past
  * the wave's LDS allocation; lanelab faults "lds out of range" there as for every LDS access (a
  * kernel relying on the drop is not modelled; docs/emulator-choices.md). Counted on vmcnt. */
+emu_lds_dest emu_load_lds_dest(const emu_wave *w, const emu_insn *in, bool buffer, uint32_t mem_bytes)
+{
+  uint32_t m0 = w->s[EMU_S_M0];
+  emu_lds_dest d;
+  d.base = (buffer ? (m0 & 0x3ffffu) : (m0 & 0x3fffcu)) + (uint32_t)in->offset;
+  d.stride = mem_bytes > 4 ? 16 : 4;
+  d.bytes = mem_bytes < 4 ? 4 : mem_bytes;
+  return d;
+}
+
 static int mem_load_lds(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, int kind)
 {
   uint64_t e = emu_exec(w);
   maddr m;
   int rc = seg == SEG_BUFFER ? addresses(w, in, seg, 0, bytes, &m) : addresses_flat(w, in, seg, 0, 1, &m);
   if (rc != EMU_OK) return rc;
-  uint32_t m0 = w->s[EMU_S_M0];
-  uint32_t base = (seg == SEG_BUFFER ? (m0 & 0x3ffffu) : (m0 & 0x3fffcu)) + (uint32_t)in->offset;
-  uint32_t stride = bytes > 4 ? 16 : 4, wbytes = bytes < 4 ? 4 : bytes;
+  emu_lds_dest ld = emu_load_lds_dest(w, in, seg == SEG_BUFFER, bytes);
   uint32_t v[EMU_LANES][4];
   LANES { /* every lane's memory read first, so a fault leaves LDS untouched */
     memset(v[l], 0, sizeof v[l]);
@@ -153,9 +161,9 @@ static int mem_load_lds(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes
     if (kind == K_SSHORT) v[l][0] = (uint32_t)(int32_t)(int16_t)v[l][0];
   }
   LANES {
-    void *q = emu_ldsptr(w, in, (uint64_t)base + (uint64_t)l * stride, wbytes, l);
+    void *q = emu_ldsptr(w, in, (uint64_t)ld.base + (uint64_t)l * ld.stride, ld.bytes, l);
     if (!q) return EMU_FAULT;
-    memcpy(q, v[l], wbytes);
+    memcpy(q, v[l], ld.bytes);
   }
   emu_pend(w, in, EMU_CNT_VM, -1);
   return EMU_OK;

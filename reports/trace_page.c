@@ -192,6 +192,12 @@ static void write_json(ll_buf *b, const emu_observer *o, const report_trace_info
         ll_jw_arr_end(&w);
       }
       ll_jw_arr_end(&w);
+      if (r->lds_bytes) { /* a load to LDS: the LDS bytes each lane writes */
+        ll_jw_key(&w, "lds_bytes"), ll_jw_uint(&w, r->lds_bytes);
+        ll_jw_key(&w, "lds_addr"), ll_jw_arr_begin(&w);
+        for (int l = 0; l < 64; l++) ll_jw_uint(&w, r->lds_addr[l]);
+        ll_jw_arr_end(&w);
+      }
     }
     ll_jw_key(&w, "operands"), ll_jw_arr_begin(&w);
     for (size_t k = 0; k < r->nop; k++) {
@@ -229,7 +235,7 @@ static void csv_regs(ll_buf *b, const emu_trace_rec *r, int l, bool after)
 
 static void write_csv(ll_buf *b, const emu_observer *o)
 {
-  ll_buf_puts(b, "seq,wg_x,wg_y,wg_z,wave,interval,pc,insn,lane,active,addr0,addr1,sources,results\n");
+  ll_buf_puts(b, "seq,wg_x,wg_y,wg_z,wave,interval,pc,insn,lane,active,addr0,addr1,lds_addr,sources,results\n");
   for (size_t i = 0; i < emu_observer_ntrace(o); i++) {
     const emu_trace_rec *r = emu_observer_trace_rec(o, i);
     for (int l = 0; l < 64; l++) {
@@ -238,6 +244,8 @@ static void write_csv(ll_buf *b, const emu_observer *o)
       for (int s = 0; s < 2; s++)
         if (s < r->naddr && (r->exec >> l & 1)) ll_buf_printf(b, "0x%llx,", (unsigned long long)r->addr[s][l]);
         else ll_buf_puts(b, ",");
+      if (r->lds_bytes && (r->exec >> l & 1)) ll_buf_printf(b, "0x%llx,", (unsigned long long)r->lds_addr[l]);
+      else ll_buf_puts(b, ",");
       csv_regs(b, r, l, false);
       ll_buf_puts(b, ",");
       csv_regs(b, r, l, true);
@@ -372,25 +380,34 @@ static bool expect_check(const mfma_mats *m, int op, const char *file, const emu
  * k is element k of the lane's own access; a transposing read (tr) delivers element m % E of lane
  * 16g + R k + m / E into slot k of lane 16g + m (E = slots elements per lane, R = 16 / E; lanes.h).
  * false if the source lane was not in EXEC. */
-static bool slot_source(const emu_trace_rec *r, int l, int k, int slots, bool tr, int ebits, uint64_t *addr)
+static bool slot_source(const emu_trace_rec *r, const uint64_t *base, int l, int k, int slots, bool tr, int ebits,
+                        uint64_t *addr)
 {
   int src = l, e = k;
   if (tr) {
     int E = slots, R = 16 / (E ? E : 1), m = l % 16;
     src = 16 * (l / 16) + R * k + m / E, e = m % E;
   }
-  *addr = r->addr[0][src] + (uint64_t)e * (uint64_t)ebits / 8;
+  *addr = base[src] + (uint64_t)e * (uint64_t)ebits / 8;
   return r->exec >> src & 1;
 }
 
 static void lane_grid(ll_buf *p, const emu_trace_rec *r, const report_trace_tile *tiles, size_t ntiles)
 {
-  /* one row per lane: address(es), decoded (row, col) per element of the access, sources, results */
+  /* one row per lane: address(es), decoded (row, col) per element of the access, sources, results.
+   * The first tile holding an active lane's address decodes; a load to LDS has two sides, its
+   * global read (addr[0]) and its LDS write (lds_addr): a tile matching the first decodes it, else
+   * one matching the LDS side decodes that (element k of the lane's access lands at lds_addr +
+   * k * elem, as it was read). */
   size_t tsel = ntiles;
+  const uint64_t *side = r->addr[0];
   for (size_t t = 0; t < ntiles && r->space; t++) {
     int rr, cc;
-    for (int l = 0; l < 64; l++)
-      if ((r->exec >> l & 1) && report_trace_tile_decode(&tiles[t], r->addr[0][l], &rr, &cc)) { tsel = t; break; }
+    for (int k = 0; k < (r->lds_bytes ? 2 : 1) && tsel == ntiles; k++) {
+      const uint64_t *a = k ? r->lds_addr : r->addr[0];
+      for (int l = 0; l < 64; l++)
+        if ((r->exec >> l & 1) && report_trace_tile_decode(&tiles[t], a[l], &rr, &cc)) { tsel = t, side = a; break; }
+    }
     if (tsel < ntiles) break;
   }
   const report_trace_tile *T = tsel < ntiles ? &tiles[tsel] : NULL;
@@ -403,8 +420,9 @@ static void lane_grid(ll_buf *p, const emu_trace_rec *r, const report_trace_tile
     if (slots > 32) slots = 32;
   }
   ll_buf_printf(p, "<table class=\"grid lanemap\" data-seq=\"%llu\"><tr><th>lane</th>", (unsigned long long)r->seq);
-  if (r->space) ll_buf_puts(p, "<th>address</th>");
-  for (int k = 0; k < slots; k++) ll_buf_printf(p, "<th>slot %d<br>%s (row,col)</th>", k, T->name);
+  if (r->space) ll_buf_puts(p, r->lds_bytes ? "<th>address</th><th>LDS address written</th>" : "<th>address</th>");
+  for (int k = 0; k < slots; k++)
+    ll_buf_printf(p, "<th>%s %d<br>%s (row,col)</th>", r->lds_bytes ? "element" : "slot", k, T->name);
   ll_buf_puts(p, "<th>sources</th><th>results</th></tr>\n");
   for (int l = 0; l < 64; l++) {
     bool on = r->exec >> l & 1;
@@ -412,11 +430,13 @@ static void lane_grid(ll_buf *p, const emu_trace_rec *r, const report_trace_tile
     if (r->space) {
       if (on) ll_buf_printf(p, "<td>0x%llx%s</td>", (unsigned long long)r->addr[0][l], r->naddr > 1 ? " +2nd" : "");
       else ll_buf_puts(p, "<td class=\"exp\">off</td>");
+      if (r->lds_bytes && on) ll_buf_printf(p, "<td>0x%llx</td>", (unsigned long long)r->lds_addr[l]);
+      else if (r->lds_bytes) ll_buf_puts(p, "<td class=\"exp\">off</td>");
     }
     for (int k = 0; k < slots; k++) {
       int rr, cc;
       uint64_t a;
-      if (slot_source(r, l, k, slots, tr, ebits, &a) && report_trace_tile_decode(T, a, &rr, &cc))
+      if (slot_source(r, side, l, k, slots, tr, ebits, &a) && report_trace_tile_decode(T, a, &rr, &cc))
         ll_buf_printf(p, "<td class=\"rc\">%d,%d</td>", rr, cc);
       else ll_buf_puts(p, "<td class=\"exp\">-</td>");
     }
@@ -436,7 +456,8 @@ static void lane_grid(ll_buf *p, const emu_trace_rec *r, const report_trace_tile
    * lane whose register slot received it */
   ll_err e = {0};
   char title[200];
-  snprintf(title, sizeof title, "%s: tile %s as the lanes received it", r->text, T->name);
+  snprintf(title, sizeof title, "%s: tile %s as the lanes %s it", r->text, T->name,
+           r->lds_bytes && side == r->lds_addr ? "wrote" : "received");
   report_tile *pic = (uint64_t)T->rows * T->cols <= REPORT_TILE_MAX_CELLS
                          ? report_tile_new(title, (int)T->rows, (int)T->cols, "row", "col", &e)
                          : NULL;
@@ -445,7 +466,7 @@ static void lane_grid(ll_buf *p, const emu_trace_rec *r, const report_trace_tile
     for (int k = 0; k < slots; k++) {
       int rr, cc, per_reg = ebits < 32 ? 32 / ebits : 1;
       uint64_t a;
-      if (slot_source(r, l, k, slots, tr, ebits, &a) && report_trace_tile_decode(T, a, &rr, &cc))
+      if (slot_source(r, side, l, k, slots, tr, ebits, &a) && report_trace_tile_decode(T, a, &rr, &cc))
         report_tile_own(pic, rr, cc, l, k / per_reg, k % per_reg);
     }
   char id[48];
