@@ -487,3 +487,379 @@ Test(observe, prefill_v_lane_map_and_qk_matrices_from_a_trace, .timeout = 300) {
   emu_observer_free(obs);
   rt_close(d);
 }
+
+/* ---- loads to LDS (buffer_load_* ... lds, global_load_lds_*), hand-written assembly -------------
+ * One kernel per load form, assembled with llvm-mc-22 (tests/llvm_tools.h) for its arch. Arguments
+ * x (2048 bytes; the buffer forms see its first 1024), o (256 bytes), sync (u32). Wave 0 of the workgroup issues the load (lane l's
+ * vaddr = vstride * l, every lane or, with `half`, lanes 0..31) and waits for it (s_waitcnt vmcnt(0));
+ * with sync != 0 both waves then pass an s_barrier; wave 1 runs ACCESS. The LDS bytes lane l of the
+ * load writes come from the ISA (CDNA4 ISA 9.1.9 "Buffer Load to LDS", 10.3 / 10.4 global loads to
+ * LDS; the formula test_emu.c's execution tests use): base + l * stride, base = M0[17:0] + offset
+ * (MUBUF) or M0[17:2] * 4 + offset (global), stride 4, or 16 for dwordx3/dwordx4, a dword per lane
+ * for byte and short loads (zero/sign-extended). Registers wave 1 can use: v1 = 4l, v4 = 4((l+8)%64),
+ * v5 = l, v6 = stride * l. */
+typedef struct {
+  const char *arch, *load;
+  bool buffer;
+  uint32_t m0, ioff, vstride, mem_bytes;
+} lds_form;
+
+static const lds_form lds_forms[] = {
+    {"gfx942", "buffer_load_dword v1, s[8:11], 0 offen offset:8 lds", true, 0x100, 8, 4, 4},
+    {"gfx950", "buffer_load_dword v1, s[8:11], 0 offen offset:8 lds", true, 0x100, 8, 4, 4},
+    {"gfx942", "global_load_lds_dword v1, s[4:5] offset:4", false, 0x102, 4, 4, 4},
+    {"gfx950", "global_load_lds_dword v1, s[4:5] offset:4", false, 0x102, 4, 4, 4},
+    {"gfx942", "buffer_load_ubyte v1, s[8:11], 0 offen lds", true, 0x100, 0, 4, 1},
+    {"gfx950", "buffer_load_dwordx4 v3, s[8:11], 0 offen lds", true, 0x100, 0, 16, 16},
+    {"gfx950", "global_load_lds_dwordx4 v3, s[4:5] offset:16", false, 0x203, 16, 16, 16},
+};
+#define NFORMS (sizeof lds_forms / sizeof lds_forms[0])
+
+/* the ISA's LDS destination of lane l (see above) */
+static uint32_t lds_base(const lds_form *f) { return (f->buffer ? (f->m0 & 0x3ffffu) : (f->m0 >> 2 & 0xffffu) * 4u) + f->ioff; }
+static uint32_t lds_stride(const lds_form *f) { return f->mem_bytes > 4 ? 16u : 4u; }
+static uint32_t lds_wbytes(const lds_form *f) { return f->mem_bytes < 4 ? 4u : f->mem_bytes; }
+
+static char *lds_kernel(const lds_form *f, bool half, const char *access) {
+  char *src = ll_fmt(
+      ".text\n.global ldsk\n.p2align 8\n.type ldsk,@function\nldsk:\n"
+      "  s_load_dwordx4 s[4:7], s[0:1], 0x0\n"          /* x s[4:5], o s[6:7] */
+      "  s_load_dword s20, s[0:1], 0x10\n"              /* sync */
+      "  v_and_b32 v5, 63, v0\n"                        /* lane l */
+      "  v_lshlrev_b32 v1, 2, v5\n"                     /* 4 l */
+      "  v_lshlrev_b32 v3, 4, v5\n"                     /* 16 l */
+      "  v_add_u32 v4, 8, v5\n"
+      "  v_and_b32 v4, 63, v4\n"
+      "  v_lshlrev_b32 v4, 2, v4\n"                     /* 4 ((l + 8) %% 64) */
+      "  v_lshlrev_b32 v6, %d, v5\n"                    /* stride l */
+      "  v_readfirstlane_b32 s21, v0\n"
+      "  s_lshr_b32 s21, s21, 6\n"                      /* wave */
+      "  s_waitcnt lgkmcnt(0)\n"
+      "  s_mov_b32 s8, s4\n"                            /* buffer resource s[8:11] over x */
+      "  s_and_b32 s9, s5, 0xffff\n"
+      "  s_mov_b32 s10, 1024\n"
+      "  s_mov_b32 s11, 0x00020000\n"
+      "  s_mov_b32 m0, 0x%x\n"
+      "  s_cmp_eq_u32 s21, 0\n"
+      "  s_cbranch_scc0 .Lskip\n"
+      "%s"
+      "  %s\n"
+      "  s_mov_b64 exec, -1\n"
+      "  s_waitcnt vmcnt(0)\n"
+      ".Lskip:\n"
+      "  s_cmp_eq_u32 s20, 0\n"
+      "  s_cbranch_scc1 .Lnobar\n"
+      "  s_barrier\n"
+      ".Lnobar:\n"
+      "  s_cmp_eq_u32 s21, 1\n"
+      "  s_cbranch_scc0 .Lend\n"
+      "%s\n"
+      ".Lend:\n"
+      "  s_endpgm\n"
+      ".rodata\n.p2align 6\n.amdhsa_kernel ldsk\n"
+      "  .amdhsa_group_segment_fixed_size 4096\n"
+      "  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n"
+      "  .amdhsa_next_free_vgpr 8\n  .amdhsa_next_free_sgpr 24\n  .amdhsa_accum_offset 8\n"
+      ".end_amdhsa_kernel\n"
+      ".amdgpu_metadata\n---\namdhsa.version: [ 1, 0 ]\namdhsa.kernels:\n"
+      "  - .name: ldsk\n    .symbol: ldsk.kd\n    .sgpr_count: 24\n    .vgpr_count: 8\n"
+      "    .kernarg_segment_align: 8\n    .kernarg_segment_size: 24\n    .group_segment_fixed_size: 4096\n"
+      "    .private_segment_fixed_size: 0\n    .wavefront_size: 64\n    .max_flat_workgroup_size: 128\n"
+      "    .args:\n"
+      "    - { .name: x, .size: 8, .offset: 0, .value_kind: global_buffer, .address_space: global }\n"
+      "    - { .name: o, .size: 8, .offset: 8, .value_kind: global_buffer, .address_space: global }\n"
+      "    - { .name: sync, .size: 4, .offset: 16, .value_kind: by_value }\n"
+      "...\n.end_amdgpu_metadata\n",
+      lds_stride(f) == 16 ? 4 : 2, f->m0, half ? "  s_mov_b32 exec_hi, 0\n" : "", f->load, access);
+  char *co = assemble_co(src, NULL, f->arch, NULL);
+  free(src);
+  return co;
+}
+
+/* PC of the first instruction of co whose llvm-objdump line starts with mnem (objdump's
+ * "// ADDR:" comment, not lanelab's decoder) */
+static unsigned long long objdump_pc(const char *co, const char *mnem) {
+  char *cmd = ll_fmt(LLVM_BIN "llvm-objdump -d --no-show-raw-insn %s | awk '$1 == \"%s\" {print; exit}'", co, mnem);
+  char *txt = run(cmd), *p = strstr(txt, "// ");
+  cr_assert_not_null(p, "%s: no '%s' in the disassembly", co, mnem);
+  unsigned long long pc = strtoull(p + 3, NULL, 16);
+  free(cmd), free(txt);
+  return pc;
+}
+
+static char *x_file(void) {
+  char *p = ll_fmt("%s/x2048.bin", dir);
+  uint32_t v[512];
+  for (int i = 0; i < 512; i++) v[i] = 0x1000u + 7u * (uint32_t)i;
+  cr_assert(ll_write_file_atomic(p, v, sizeof v, NULL));
+  return p;
+}
+
+static int run_lds(const char *co, const char *x_arg, const char *grid, int sync, const char *extra, char **out) {
+  char *args = ll_fmt("run %s ldsk --grid %s --block 128 --arg %s --arg out:256:%s/o.bin --arg u32:%d %s", co, grid,
+                      x_arg, dir, sync, extra);
+  int rc = cli(args, out);
+  free(args);
+  return rc;
+}
+
+/* One hazard line of `lanelab run` (emu_hazard_format): the address, and per access the PC, the
+ * instruction's mnemonic, wave and lane; the folded byte-conflict count. */
+typedef struct {
+  unsigned long long addr, pc[2], count;
+  char mnem[2][48];
+  unsigned wave[2];
+  int lane[2];
+} hz_line;
+
+static bool parse_hazard(const char *out, const char *head, hz_line *h) {
+  const char *p = strstr(out, head);
+  if (!p) return false;
+  h->addr = strtoull(p + strlen(head), NULL, 16);
+  for (int k = 0; k < 2; k++) {
+    if (!(p = strstr(p, " pc 0x"))) return false;
+    char *end;
+    h->pc[k] = strtoull(p + 6, &end, 16);
+    if (sscanf(end, " '%47[a-z0-9_]", h->mnem[k]) != 1 || !(p = strstr(end, "' wg (")) || !(p = strstr(p, ") wave ")) ||
+        sscanf(p, ") wave %u lane %d", &h->wave[k], &h->lane[k]) != 2)
+      return false;
+  }
+  p = strstr(p, " (");
+  return p && sscanf(p, " (%llu byte conflicts)", &h->count) == 1;
+}
+
+/* (a) the load's LDS write by wave 0, then wave 1's ds_read of the same bytes (lane l reads dword
+ * (l + 8) % 64 from the base) with no barrier: a RAW hazard under every schedule, naming both PCs,
+ * the writing lane (the byte's (offset / stride)) and the reading lane; all 256 bytes read conflict.
+ * With s_waitcnt vmcnt(0) + s_barrier between: clean. */
+Test(observe, load_to_lds_then_ds_read_of_another_wave_is_a_raw_hazard, .timeout = 400) {
+  char *x = x_file(), *xa = ll_fmt("in:%s", x);
+  for (size_t i = 0; i < NFORMS; i++) {
+    const lds_form *f = &lds_forms[i];
+    uint32_t base = lds_base(f), stride = lds_stride(f);
+    char *acc = ll_fmt("  ds_read_b32 v2, v4 offset:%u\n  s_waitcnt lgkmcnt(0)\n  global_store_dword v1, v2, s[6:7]", base);
+    char *co = lds_kernel(f, false, acc);
+    char mn[48];
+    sscanf(f->load, "%47s", mn);
+    unsigned long long pc_load = objdump_pc(co, mn), pc_read = objdump_pc(co, "ds_read_b32");
+    for (size_t s = 0; s < sizeof schedules / sizeof *schedules; s++) {
+      char *extra = ll_fmt("--racecheck --schedule %s", schedules[s]), *out;
+      int rc = run_lds(co, xa, "1", 0, extra, &out);
+      cr_assert_eq(rc, 1, "%s %s %s: expected a hazard: %s", f->arch, f->load, schedules[s], out);
+      hz_line h;
+      cr_assert(parse_hazard(out, "racecheck: RAW hazard on LDS byte 0x", &h), "%s %s: %s", f->arch, f->load, out);
+      cr_assert(strstr(out, "racecheck: 1 hazard\n") && strstr(out, "with no s_barrier between"), "%s", out);
+      cr_assert(h.pc[0] == pc_load && !strcmp(h.mnem[0], mn) && h.wave[0] == 0, "%s %s: write %s at 0x%llx: %s", f->arch,
+                f->load, mn, pc_load, out);
+      cr_assert(h.pc[1] == pc_read && !strcmp(h.mnem[1], "ds_read_b32") && h.wave[1] == 1, "%s: %s", f->load, out);
+      cr_assert(h.addr >= base && h.addr < base + 256u, "%s: byte 0x%llx outside the read", f->load, h.addr);
+      uint32_t off = (uint32_t)(h.addr - base);
+      cr_assert_eq(h.lane[0], (int)(off / stride), "%s %s: byte 0x%llx is written by lane %u: %s", f->arch, f->load,
+                   h.addr, off / stride, out);
+      cr_assert_eq(h.lane[1], (int)((off / 4 + 64 - 8) % 64), "%s: byte 0x%llx is read by lane %u: %s", f->load, h.addr,
+                   (off / 4 + 56) % 64, out);
+      cr_assert_eq(h.count, 256, "%s: 64 lanes x 4 bytes read, all written by the load: %s", f->load, out);
+      free(out), free(extra);
+    }
+    char *out;
+    int rc = run_lds(co, xa, "1", 1, "--racecheck --initcheck", &out);
+    cr_assert_eq(rc, 0, "%s %s with vmcnt(0) + s_barrier: %s", f->arch, f->load, out);
+    cr_assert(strstr(out, "racecheck: 0 hazards") && strstr(out, "initcheck: 0 uninitialized reads"), "%s", out);
+    free(out);
+    /* and the data is the load's: o[l] = the dword at LDS base + 4((l+8)%64), written by lane
+     * (4((l+8)%64)) / stride from x at vstride * lane + offset (byte loads: zero-extended) */
+    size_t n;
+    char *op = ll_fmt("%s/o.bin", dir);
+    uint32_t *o = ll_read_file(op, &n, NULL), xv[512];
+    for (int k = 0; k < 512; k++) xv[k] = 0x1000u + 7u * (uint32_t)k;
+    cr_assert(o && n == 256);
+    for (uint32_t l = 0; l < 64; l++) {
+      uint32_t off = 4 * ((l + 8) % 64), wl = off / stride, in_lane = off % stride;
+      uint32_t src = wl * f->vstride + f->ioff + in_lane, want;
+      if (f->mem_bytes == 1) want = in_lane ? 0 : ((const uint8_t *)xv)[src];
+      else memcpy(&want, (const uint8_t *)xv + src, 4);
+      cr_assert_eq(o[l], want, "%s %s: o[%u] = 0x%x, want 0x%x", f->arch, f->load, l, o[l], want);
+    }
+    free(o), free(op), free(acc), free(co);
+  }
+  free(xa), free(x);
+}
+
+/* (b) the load's LDS write by wave 0 and a ds_write_b32 of the same bytes by wave 1 (lane l writes
+ * dword (l + 8) % 64 from the base), no barrier: one WAW hazard under every schedule, the load
+ * (the lower PC) first, with the writing lanes the ISA formula gives. */
+Test(observe, load_to_lds_and_ds_write_of_another_wave_is_a_waw_hazard, .timeout = 400) {
+  char *x = x_file(), *xa = ll_fmt("in:%s", x);
+  for (size_t i = 0; i < NFORMS; i++) {
+    const lds_form *f = &lds_forms[i];
+    uint32_t base = lds_base(f), stride = lds_stride(f);
+    char *acc = ll_fmt("  ds_write_b32 v4, v5 offset:%u\n  s_waitcnt lgkmcnt(0)", base);
+    char *co = lds_kernel(f, false, acc);
+    char mn[48];
+    sscanf(f->load, "%47s", mn);
+    unsigned long long pc_load = objdump_pc(co, mn), pc_write = objdump_pc(co, "ds_write_b32");
+    for (size_t s = 0; s < sizeof schedules / sizeof *schedules; s++) {
+      char *extra = ll_fmt("--racecheck --schedule %s", schedules[s]), *out;
+      int rc = run_lds(co, xa, "1", 0, extra, &out);
+      cr_assert_eq(rc, 1, "%s %s %s: expected a hazard: %s", f->arch, f->load, schedules[s], out);
+      hz_line h;
+      cr_assert(parse_hazard(out, "racecheck: WAW hazard on LDS byte 0x", &h), "%s %s: %s", f->arch, f->load, out);
+      cr_assert(strstr(out, "racecheck: 1 hazard\n"), "%s", out);
+      cr_assert(h.pc[0] == pc_load && !strcmp(h.mnem[0], mn) && h.wave[0] == 0, "%s: %s", f->load, out);
+      cr_assert(h.pc[1] == pc_write && !strcmp(h.mnem[1], "ds_write_b32") && h.wave[1] == 1, "%s: %s", f->load, out);
+      cr_assert(h.addr >= base && h.addr < base + 256u, "%s: byte 0x%llx", f->load, h.addr);
+      uint32_t off = (uint32_t)(h.addr - base);
+      cr_assert_eq(h.lane[0], (int)(off / stride), "%s: %s", f->load, out);
+      cr_assert_eq(h.lane[1], (int)((off / 4 + 56) % 64), "%s: %s", f->load, out);
+      cr_assert_eq(h.count, 256, "%s: the ds_write's 256 bytes all overlap the load's: %s", f->load, out);
+      free(out), free(extra);
+    }
+    char *out;
+    int rc = run_lds(co, xa, "1", 1, "--racecheck", &out);
+    cr_assert_eq(rc, 0, "%s %s with vmcnt(0) + s_barrier: %s", f->arch, f->load, out);
+    free(out), free(acc), free(co);
+  }
+  free(xa), free(x);
+}
+
+/* (c) initcheck: the load with lanes 0..31 only writes LDS [base, base + 32 stride); after
+ * vmcnt(0) + s_barrier wave 1's lane l reads 4 bytes at base + stride l: lanes 0..31 read written
+ * bytes (no report), lanes 32..63 bytes nothing wrote: one UNINIT report starting at
+ * base + 32 stride, lane 32, 32 x 4 bytes. With every lane loading: nothing. And the global side:
+ * a load to LDS from an out: buffer nothing wrote is an UNINIT global read of its 64 lanes' bytes. */
+Test(observe, initcheck_counts_loads_to_lds_as_lds_writes_and_global_reads, .timeout = 400) {
+  char *x = x_file(), *xa = ll_fmt("in:%s", x);
+  for (size_t i = 0; i < NFORMS; i++) {
+    const lds_form *f = &lds_forms[i];
+    uint32_t base = lds_base(f), stride = lds_stride(f);
+    char *acc = ll_fmt("  ds_read_b32 v2, v6 offset:%u\n  s_waitcnt lgkmcnt(0)\n  global_store_dword v1, v2, s[6:7]", base);
+    for (int half = 0; half < 2; half++) {
+      char *co = lds_kernel(f, half, acc), *out;
+      int rc = run_lds(co, xa, "1", 1, "--initcheck --racecheck", &out);
+      if (!half) {
+        cr_assert_eq(rc, 0, "%s %s: %s", f->arch, f->load, out);
+        cr_assert(strstr(out, "initcheck: 0 uninitialized reads"), "%s", out);
+      } else {
+        cr_assert_eq(rc, 1, "%s %s: expected an uninitialized read: %s", f->arch, f->load, out);
+        char *want = ll_fmt("initcheck: UNINIT LDS byte 0x%x read before any write: pc 0x%llx 'ds_read_b32", base + 32 * stride,
+                            objdump_pc(co, "ds_read_b32"));
+        cr_assert(strstr(out, want), "%s %s: no '%s': %s", f->arch, f->load, want, out);
+        cr_assert(strstr(out, "wave 1 lane 32 (128 bytes)") && strstr(out, "initcheck: 1 uninitialized read\n") &&
+                      strstr(out, "racecheck: 0 hazards"),
+                  "%s %s: %s", f->arch, f->load, out);
+        free(want);
+      }
+      free(out);
+      if (!half) { /* the global side: x is an out: buffer (zeroed, nothing wrote it) */
+        char *xo = ll_fmt("out:2048:%s/xo.bin", dir);
+        rc = run_lds(co, xo, "1", 1, "--initcheck", &out);
+        free(xo);
+        cr_assert_eq(rc, 1, "%s %s: %s", f->arch, f->load, out);
+        char mn[48];
+        sscanf(f->load, "%47s", mn);
+        char *want = ll_fmt("pc 0x%llx '%s", objdump_pc(co, mn), mn), *cnt = ll_fmt("(%u bytes)", 64 * f->mem_bytes);
+        const char *h = strstr(out, "initcheck: UNINIT global 0x");
+        cr_assert(h && strstr(h, want) && strstr(h, "wave 0 lane 0 ") && strstr(h, cnt), "%s %s: %s", f->arch, f->load, out);
+        free(want), free(cnt), free(out);
+      }
+      free(co);
+    }
+    free(acc);
+  }
+  free(xa), free(x);
+}
+
+/* --racecheck=global sees the load's global read: each workgroup loads x to LDS, then (after the
+ * barrier) its wave 1 stores into x what it read from LDS. Workgroup 1's load reads bytes
+ * workgroup 0's store wrote, nothing ordering them. */
+Test(observe, load_to_lds_global_read_races_across_workgroups) {
+  char *x = x_file(), *xa = ll_fmt("in:%s", x);
+  for (size_t i = 0; i < 4; i++) { /* the dword forms, both arches */
+    const lds_form *f = &lds_forms[i];
+    char *acc = ll_fmt("  ds_read_b32 v2, v4 offset:%u\n  s_waitcnt lgkmcnt(0)\n  global_store_dword v1, v2, s[4:5]",
+                       lds_base(f));
+    char *co = lds_kernel(f, false, acc), *out;
+    char mn[48];
+    sscanf(f->load, "%47s", mn);
+    int rc = run_lds(co, xa, "2", 1, "--racecheck=global", &out);
+    cr_assert_eq(rc, 1, "%s %s: %s", f->arch, f->load, out);
+    char *w = ll_fmt("'global_store_dword"), *r = ll_fmt("then read by pc 0x%llx '%s", objdump_pc(co, mn), mn);
+    const char *h = strstr(out, "racecheck: RAW hazard on global 0x");
+    cr_assert(h && strstr(h, w) && strstr(h, r) && strstr(h, "in different workgroups"), "%s %s: %s", f->arch, f->load,
+              out);
+    free(w), free(r), free(out);
+    rc = run_lds(co, xa, "1", 1, "--racecheck=global", &out);
+    cr_assert_eq(rc, 0, "one workgroup: the barrier orders its load and store: %s", out);
+    free(out), free(acc), free(co);
+  }
+  free(xa), free(x);
+}
+
+/* (d) a traced load to LDS: per lane its global address (the V# / saddr base from the traced
+ * operand, + vstride l + offset) and the LDS address it writes (the ISA formula), in the JSON, the
+ * CSV's lds_addr column and the page, where a --tile over the LDS destination decodes lane l's
+ * element k as (row l, col k). */
+Test(observe, trace_of_a_load_to_lds_has_global_and_lds_addresses, .timeout = 300) {
+  char *x = x_file(), *xa = ll_fmt("in:%s", x);
+  for (size_t i = 0; i < NFORMS; i++) {
+    const lds_form *f = &lds_forms[i];
+    uint32_t base = lds_base(f), stride = lds_stride(f);
+    uint32_t elem = f->mem_bytes < 4 ? f->mem_bytes : 4, cols = f->mem_bytes / elem;
+    char *acc = ll_fmt("  ds_read_b32 v2, v4 offset:%u\n  s_waitcnt lgkmcnt(0)\n  global_store_dword v1, v2, s[6:7]", base);
+    char *co = lds_kernel(f, false, acc), *out;
+    char *tdir = ll_fmt("%s/trace-lds-%zu", dir, i);
+    char *extra = ll_fmt("--trace 'buffer_load*,global_load_lds*' --trace-out %s --tile L:base=%u,rows=64,cols=%u,elem=%u,stride=%u",
+                         tdir, base, cols, elem, stride);
+    int rc = run_lds(co, xa, "1", 1, extra, &out);
+    cr_assert_eq(rc, 0, "%s %s: %s", f->arch, f->load, out);
+    char *jp = ll_fmt("%s/trace.json", tdir);
+    ll_json *j = ll_json_parse_file(jp, NULL);
+    cr_assert_not_null(j);
+    ll_json *inst = ll_json_get(j, "instances");
+    cr_assert(inst && inst->n == 1, "%s: the one load of wave 0", f->load);
+    ll_json *r = inst->items[0];
+    cr_assert(ll_json_get(r, "space") && ll_json_get(r, "lds_bytes") && ll_json_get(r, "lds_addr"),
+              "%s: a memory instance with its LDS side", f->load);
+    cr_assert_str_eq(ll_json_get(r, "space")->str, "global");
+    cr_assert_str_eq(ll_json_get(r, "access")->str, "read");
+    cr_assert_eq(ll_json_get(r, "bytes")->num, f->mem_bytes);
+    cr_assert_eq(ll_json_get(r, "lds_bytes")->num, lds_wbytes(f));
+    /* the base address from the traced registers: V# dword 0 | dword 1 [15:0] << 32, or saddr */
+    uint64_t gbase = 0;
+    ll_json *ops = ll_json_get(r, "operands");
+    for (size_t k = 0; k < ops->n; k++) {
+      ll_json *op = ops->items[k];
+      const char *nm = ll_json_get(op, "name")->str;
+      ll_json *b = ll_json_get(op, "before");
+      if (!strcmp(nm, f->buffer ? "s[8:11]" : "s[4:5]"))
+        gbase = (uint64_t)b->items[0]->num | ((uint64_t)b->items[1]->num & (f->buffer ? 0xffffu : 0xffffffffu)) << 32;
+      if (ll_json_get(op, "index")->num == 0)
+        cr_assert(!ll_json_get(op, "dst")->b && !ll_json_get(op, "after"), "%s: the vaddr is no destination", f->load);
+    }
+    cr_assert_neq(gbase, 0, "%s: base register traced", f->load);
+    ll_json *ga = ll_json_get(r, "addr")->items[0], *la = ll_json_get(r, "lds_addr");
+    cr_assert(la && la->n == 64);
+    for (uint32_t l = 0; l < 64; l++) {
+      cr_assert_eq((uint64_t)ga->items[l]->num, gbase + f->vstride * l + f->ioff, "%s lane %u global address", f->load, l);
+      cr_assert_eq((uint64_t)la->items[l]->num, base + stride * l, "%s lane %u LDS address", f->load, l);
+    }
+    ll_json_free(j);
+    char *cp = ll_fmt("%s/trace.csv", tdir), *hp = ll_fmt("%s/trace.html", tdir);
+    char *csv = ll_read_file(cp, NULL, NULL), *html = ll_read_file(hp, NULL, NULL);
+    cr_assert(csv && strstr(csv, ",addr0,addr1,lds_addr,sources,results\n"), "csv header");
+    char *row5 = ll_fmt(",5,1,0x%llx,,0x%x,", (unsigned long long)(gbase + 5 * f->vstride + f->ioff), base + 5 * stride);
+    cr_assert(strstr(csv, row5), "%s: csv lane 5 '%s'", f->load, row5);
+    /* lane 5: global address, LDS address, then its elements decoded through the LDS tile */
+    ll_buf want = {0};
+    ll_buf_printf(&want, "<td class=\"lanecol\">5</td><td>0x%llx</td><td>0x%x</td>",
+                  (unsigned long long)(gbase + 5 * f->vstride + f->ioff), base + 5 * stride);
+    for (uint32_t k = 0; k < cols; k++) ll_buf_printf(&want, "<td class=\"rc\">5,%u</td>", k);
+    cr_assert(html && strstr(html, ll_buf_str(&want)), "%s: page lane 5 '%s'", f->load, ll_buf_str(&want));
+    char *cells = ll_fmt("data-elements=\"%u\"", 64 * cols);
+    cr_assert(strstr(html, "as the lanes wrote it") && strstr(html, cells), "%s: the tile picture of the LDS side", f->load);
+    free(cells), free(row5), free(csv), free(html), free(cp), free(hp), free(jp), free(extra), free(tdir), free(out);
+    free(acc), free(co);
+    ll_buf_free(&want);
+  }
+  free(xa), free(x);
+}

@@ -7,7 +7,12 @@
  * - the HIP corpus (every .hip file of tests/hip/, with the grids and argument shapes
  *   tests/test_hip.c runs them with) under racecheck=global and initcheck on both arches: zero
  *   reports (no false positives: the corpus's atomics on global memory are no race, its out
- *   buffers are written before they are read).
+ *   buffers are written before they are read);
+ * - lanelab's hand-written assembly corpus (every .s file of tests/asm/, assembled with llvm-mc-22 as
+ *   tests/test_emu_asm.c does) the same way: the aiter-style attention kernel stages K and V with
+ *   buffer_load_dword ... lds and reads them with ds_read, so its LDS reads are initialized only
+ *   because the observer counts those loads' LDS writes (before it did, initcheck reported four
+ *   uninitialized reads there).
  *
  * The corpus kernels run in-process (rt_launch with an observer), one compile per file per test,
  * so the suite stays cheap. Inputs are generated here; whether a kernel races does not depend on
@@ -23,6 +28,7 @@
 #include "isa/isa.h"
 #include "oracle/oracle.h"
 #include "runtime/rt.h"
+#include "tests/llvm_tools.h"
 #include "tests/shell.h"
 #include "util/util.h"
 
@@ -269,6 +275,64 @@ ParameterizedTest(size_t *ip, observe_hip, corpus_has_no_false_positives, .timeo
   char *rm = ll_fmt("rm -rf '%s'", d);
   cr_assert_eq(sh_run(rm, NULL), 0);
   free(rm), free(src), free(d);
+}
+
+/* ---- the assembly corpus (tests/asm/), the same check ------------------------------------------ */
+static const corpus_case asm_corpus[] = {
+    /* q, k, v (16x16, 32x16, 32x16 fp16), o (16x16 f32); one wave (tests/asm/attn_fwd_d16.s) */
+    {"attn_fwd_d16", "attn_fwd_d16", {1, 1, 1}, {64, 1, 1}, 0, "in:h:256 in:h:512 in:h:512 out:1024", {0}},
+    /* three one-wave kernels of x (64 dwords) and o; with one workgroup nothing can race (more
+     * workgroups all store the same o: a real race) */
+    {"memmodel", NULL, {1, 1, 1}, {64, 1, 1}, 0, "in:u:64 out:256", {0}},
+};
+#define NASM (sizeof asm_corpus / sizeof asm_corpus[0])
+
+ParameterizedTestParameters(observe_hip, asm_corpus_has_no_false_positives) {
+  static size_t idx[NASM];
+  for (size_t i = 0; i < NASM; i++) idx[i] = i;
+  return cr_make_param_array(size_t, idx, NASM);
+}
+
+ParameterizedTest(size_t *ip, observe_hip, asm_corpus_has_no_false_positives, .timeout = 300) {
+  const corpus_case *c = &asm_corpus[*ip];
+  char *src = ll_fmt(LANELAB_ROOT "/tests/asm/%s.s", c->file);
+  for (int a = 0; a < 2; a++) {
+    ll_err e = {0};
+    char *co = assemble_co(NULL, src, arch_names[a], a ? "--defsym GFX950=1" : NULL);
+    rt_device *dev = rt_open(RT_EMU, arch_ids[a], &e);
+    cr_assert_not_null(dev, "%s", e.msg);
+    rt_module *m = rt_load_file(dev, co, &e);
+    cr_assert_not_null(m, "%s: %s", co, e.msg);
+    if (c->kernel) {
+      run_checked(dev, m, arch_names[a], c, c->kernel);
+    } else {
+      const emu_codeobj *cobj = rt_module_codeobj(m);
+      cr_assert_gt(cobj->nkernels, 1, "%s: expected its kernels", co);
+      for (size_t k = 0; k < cobj->nkernels; k++) run_checked(dev, m, arch_names[a], c, cobj->kernels[k].name);
+    }
+    rt_unload(m);
+    rt_close(dev);
+    free(co);
+  }
+  free(src);
+}
+
+Test(observe_hip, every_asm_corpus_file_is_checked) {
+  char *out;
+  cr_assert_eq(sh_run("ls " LANELAB_ROOT "/tests/asm", &out), 0);
+  size_t files = 0;
+  char *save = NULL;
+  for (char *f = strtok_r(out, "\n", &save); f; f = strtok_r(NULL, "\n", &save)) {
+    size_t len = strlen(f);
+    if (len < 3 || strcmp(f + len - 2, ".s")) continue;
+    f[len - 2] = 0;
+    bool found = false;
+    for (size_t i = 0; i < NASM; i++) found |= !strcmp(asm_corpus[i].file, f);
+    cr_assert(found, "tests/asm/%s.s is not in test_observe_hip.c's asm_corpus table", f);
+    files++;
+  }
+  cr_assert_eq(files, NASM, "%zu asm corpus files, %zu table rows", files, NASM);
+  free(out);
 }
 
 /* Every file of the corpus is in the table above (a new corpus kernel cannot skip the check);
