@@ -609,6 +609,13 @@ static const prod_case quick_cases[] = {
     {.name = "single_bf16_d64_causal_window0", .kind = ORACLE_SINGLE, .dtype = BF16, .hq = 2, .hkv = 1,
      .head_dim = 64, .batch = 1, .qo_len = {70}, .kv_len = {90}, .causal = true, .has_window = true,
      .window_left = 0, .seed = 115},
+    /* Found by `lanelab mutate` (survivor of the last full run: kFlagHnd 4 -> 5, which makes every
+     * causal launch read K/V as HND): the gate's head_dim 64 builds had no paged NHD causal case.
+     * NHD with 2 KV heads and 7-token pages, so NHD and HND address differently; a one-key
+     * request (delta = -5: only the last query row sees it). */
+    {.name = "paged_nhd_f16_d64_ps7_causal", .kind = ORACLE_PAGED, .dtype = F16, .hq = 4, .hkv = 2,
+     .head_dim = 64, .batch = 3, .qo_len = {15, 6, 40}, .kv_len = {30, 1, 61}, .page_size = 7,
+     .layout = ORACLE_NHD, .shuffle_pages = true, .causal = true, .seed = 116},
 };
 
 /* full: the quick set plus edge lengths 1023/1024, qo_len > kv_len causal, page sizes 1 and 16
