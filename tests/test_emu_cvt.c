@@ -749,3 +749,85 @@ Test(emu_cvt, scalef32_sr_fp4_fp6_bf6)
   }
   sn_free(s);
 }
+
+/* Issue #13's mnemonic families (the conversions, sparse and block-scaled MFMAs, saturating adds,
+ * SAD, PRNG, dot2 and permlane swaps AMD's libraries use): every opcode of the VOP1, VOP2, VOP3
+ * and VOP3P spaces that LLVM's disassembler decodes, with well-formed (even-aligned) VGPR operands,
+ * into a mnemonic of these families must have semantics in the emulator. The list is taken from
+ * LLVM, not from lanelab, so a form the emulator does not know shows up here. */
+#include <fnmatch.h>
+static const char *const fam13[] = {
+    "v_cvt_scalef32*", "v_cvt_sr*", "v_smfmac*", "v_mfma_scale*", "v_cvt_pk_fp8*", "v_cvt_pk_bf8*",
+    "v_cvt_pk_f32_fp8*", "v_cvt_pk_f32_bf8*", "v_cvt_f32_fp8*", "v_cvt_f32_bf8*", "v_cvt_fp8*", "v_cvt_bf8*",
+    "v_cvt_pk_f16_f32*", "v_cvt_off_f32_i4*", "v_cvt_pk_u8_f32*", "v_add_i32*", "v_sub_i32*", "v_sad*", "v_prng*",
+    "v_dot2_f32_bf16*", "v_permlane*", NULL};
+
+static size_t fam13_scan(emu_arch a, const uint8_t *b, size_t n, char (*seen)[64], size_t nseen, size_t *missing)
+{
+  ll_err e = {0};
+  emu_program *p = emu_program_decode(a, b, n, 0, &e);
+  if (!p) return nseen;
+  const emu_insn_info *in = emu_program_count(p) ? emu_program_insn(p, 0) : NULL;
+  bool fam = false;
+  char m[64] = ""; /* the mnemonic without its encoding suffix */
+  if (in && !strstr(in->text, "Invalid") && !strstr(in->text, "Warning")) {
+    snprintf(m, sizeof m, "%s", in->mnem);
+    size_t l = strlen(m);
+    if (l > 4 && (!strcmp(m + l - 4, "_e32") || !strcmp(m + l - 4, "_e64"))) m[l - 4] = 0;
+    for (int i = 0; fam13[i]; i++) fam |= fnmatch(fam13[i], m, 0) == 0;
+  }
+  if (fam) {
+    size_t k = 0;
+    while (k < nseen && strcmp(seen[k], m)) k++;
+    if (k == nseen && nseen < 512) {
+      snprintf(seen[nseen++], 64, "%s", m);
+      if (!in->implemented) {
+        fprintf(stderr, "%s: no semantics: %s\n", a == EMU_GFX942 ? "gfx942" : "gfx950", in->text);
+        (*missing)++;
+      }
+    }
+  }
+  emu_program_free(p);
+  return nseen;
+}
+
+Test(emu_cvt, every_decodable_form_of_amds_library_families_has_semantics)
+{
+  static char seen[512][64];
+  for (int ai = 0; ai < 2; ai++) {
+    emu_arch a = ai ? EMU_GFX950 : EMU_GFX942;
+    size_t nseen = 0, missing = 0;
+    uint8_t b[16] = {0};
+    uint32_t w[2];
+    for (uint32_t op = 0; op < 1024; op++) /* VOP3: vdst v0, sources v2, v4|s0|1, v8|0 */
+      for (int v = 0; v < 3; v++) {
+        w[0] = 0xD0000000u | op << 16;
+        w[1] = (256 + 2) | (v == 2 ? 1u : 256 + 4) << 9 | (v == 1 ? 0u : 256 + 8) << 18;
+        memcpy(b, w, 8);
+        nseen = fam13_scan(a, b, sizeof b, seen, nseen, &missing);
+      }
+    for (uint32_t op = 0; op < 128; op++) /* VOP3P: vdst v0, v4, v12, v20|v0 */
+      for (int v = 0; v < 2; v++) {
+        w[0] = 0xD3800000u | op << 16;
+        w[1] = (256 + 4) | (256 + 12) << 9 | (v ? 256 + 20 : 256 + 0) << 18;
+        memcpy(b, w, 8);
+        nseen = fam13_scan(a, b, sizeof b, seen, nseen, &missing);
+      }
+    memset(b, 0, sizeof b);
+    for (uint32_t op = 0; op < 256; op++) { /* VOP1: vdst v0, src v4 */
+      w[0] = 0x7E000000u | op << 9 | (256 + 4);
+      memcpy(b, w, 4);
+      nseen = fam13_scan(a, b, sizeof b, seen, nseen, &missing);
+    }
+    for (uint32_t op = 0; op < 63; op++) { /* VOP2: vdst v0, v6, v4 */
+      w[0] = op << 25 | 4u << 9 | (256 + 6);
+      memcpy(b, w, 4);
+      nseen = fam13_scan(a, b, sizeof b, seen, nseen, &missing);
+    }
+    fprintf(stderr, "%s: %zu mnemonics of the families decoded, %zu without semantics\n",
+            a == EMU_GFX942 ? "gfx942" : "gfx950", nseen, missing);
+    /* both arches decode their conversions and smfmacs (gfx942: 30 at the time of writing, gfx950: 100) */
+    cr_assert_geq(nseen, ai ? 90 : 25, "too few mnemonics decoded (%zu): the scan is broken", nseen);
+    cr_assert_eq(missing, 0, "%zu mnemonics without semantics (above)", missing);
+  }
+}
