@@ -1,7 +1,7 @@
 /* Tests for verify/mutate: the mutator's sites on hand-written snippets (expected mutants
  * written out here from the operator list in verify/mutate.h), what it must never touch, the
  * application of a mutant, and `lanelab mutate --list` on the real kernels. The build-and-gate
- * part runs in `make mutate`, not here (it compiles kernels). */
+ * part runs in `make mutate`; here only one mutant of the headers' lanes gate (it compiles kernels). */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +144,70 @@ Test(mutate_cli, nothing_scored_is_no_score_not_100) {
   cr_expect_null(strstr(md, "100.0"), "a row with nothing scored shows 100.0:\n%s", md);
   free(md);
   free(rp);
+  free(cmd);
+  cmd = ll_fmt("rm -rf '%s'", dir);
+  cr_expect_eq(sh_run(cmd, NULL), 0);
+  free(cmd);
+  free(dir);
+}
+
+/* The headers' lanes gate, end to end on one mutant (gfx950, the quick gate without random
+ * cases): `S == k128B` -> `S != k128B` in ll_swz_offset sends the k128B swizzle to the 16-row
+ * XOR. The production kernel stores and loads K/V through the same function, so its output is
+ * unchanged and its gate passes; the micro-kernels' lane maps (addresses against the lanes model's
+ * formula) expose it. The run builds into a fresh build directory (an empty results cache) that
+ * borrows the real build's gfx950 code objects and toolchain. */
+Test(mutate_gate, header_swizzle_mutant_is_killed_by_the_lane_map, .timeout = 900) {
+  char *dir = sh_tmpdir("mutate-lanes");
+  char *cmd = ll_fmt("cp %s/toolchain-gfx950.mk %s/ && ln -s \"$(cd %s && pwd)/gfx950\" %s/gfx950", LANELAB_BUILD, dir,
+                     LANELAB_BUILD, dir);
+  cr_assert_eq(sh_run(cmd, NULL), 0, "%s", cmd);
+  free(cmd);
+  char *list = NULL;
+  cmd = ll_fmt("cd %s && %s/lanelab mutate --list --file kernels/include/lanelab_fragments.h 2>/dev/null", LANELAB_ROOT,
+               LANELAB_BUILD);
+  cr_assert_eq(sh_capture(cmd, &list), 0, "%s", cmd);
+  free(cmd);
+  /* the mutant's index, found by its site and change rather than hard-coded */
+  char *hdr = ll_fmt("%s/kernels/include/lanelab_fragments.h", LANELAB_ROOT);
+  size_t hn = 0;
+  char *ht = ll_read_file(hdr, &hn, NULL);
+  cr_assert_not_null(ht, "%s", hdr);
+  long idx = -1;
+  for (char *l = list; *l && idx < 0;) {
+    char *nl = strchr(l, '\n');
+    if (nl) *nl = 0;
+    const char *at = strstr(l, "lanelab_fragments.h:");
+    if (at && strstr(l, "\tll_swz_offset\tcmp\t'==' -> '!='")) {
+      int line = atoi(at + strlen("lanelab_fragments.h:"));
+      const char *p = ht;
+      for (int ln = 1; p && ln < line; ln++) p = (p = strchr(p, '\n')) ? p + 1 : NULL;
+      const char *e = p ? strchr(p, '\n') : NULL;
+      const char *k = p ? strstr(p, "(S == ll_swizzle::k128B)") : NULL;
+      if (k && (!e || k < e)) idx = atol(l);
+    }
+    if (!nl) break;
+    l = nl + 1;
+  }
+  free(ht);
+  free(hdr);
+  free(list);
+  cr_assert_geq(idx, 0, "no '==' -> '!=' mutant of ll_swz_offset's k128B branch in the listing");
+  char *out = NULL;
+  cmd = ll_fmt("cd %s && %s/lanelab mutate --arch gfx950 --random 0 --file kernels/include/lanelab_fragments.h "
+               "--only %ld --build %s 2>&1",
+               LANELAB_ROOT, LANELAB_BUILD, idx, dir);
+  sh_capture(cmd, &out);
+  cr_assert_not_null(out);
+  cr_expect(strstr(out, ": gfx950 killed"), "the swizzle mutant was not killed:\n%s", out);
+  free(cmd);
+  char *res = NULL;
+  cmd = ll_fmt("cat %s/mutate/results/*.txt", dir);
+  cr_assert_eq(sh_capture(cmd, &res), 0, "%s", cmd);
+  cr_expect(strstr(res, "gfx950 killed lane map (lanes stage on the micro-kernels)"),
+            "killed, but not by the lane map: %s", res);
+  free(res);
+  free(out);
   free(cmd);
   cmd = ll_fmt("rm -rf '%s'", dir);
   cr_expect_eq(sh_run(cmd, NULL), 0);

@@ -12,6 +12,7 @@
 #include "reports/table.h"
 #include "verify/mutate.h"
 #include "verify/prod.h"
+#include "verify/verify.h"
 
 /* ---- lexer ----------------------------------------------------------------------------------- */
 typedef enum { TK_ID, TK_NUM, TK_PUNCT } tkind;
@@ -800,6 +801,160 @@ static char *build_stem(const char *work, const char *root_abs, const char *dir,
   return co;
 }
 
+/* ---- the lanes gate of the headers ------------------------------------------------------------
+ * lanelab_device.h and lanelab_fragments.h are also the micro-kernels' headers, and their contract
+ * there is the lane map: what every lane holds and which address it reads, which the lanes stage
+ * checks against the lanes model (verify/lanes_stage.c, an independent formula). A header mutant
+ * that survives the production gate is therefore also run through that stage on the micro-kernels
+ * it reaches (every one the lanes stage runs includes lanelab_device.h through lanelab_micro.h;
+ * those that #include "lanelab_fragments.h" reach that header). A swizzle change, for example,
+ * moves LDS addresses consistently for the production kernel's stores and loads (its output is
+ * unchanged) but breaks the lane map the micro-kernels publish. */
+typedef struct micro_k {
+  char *name;
+  bool fragments; /* includes lanelab_fragments.h */
+} micro_k;
+
+static micro_k *micro_list(const char *root, size_t *n, ll_err *err) {
+  *n = 0;
+  char *dir = ll_fmt("%s/kernels/micro", root);
+  DIR *d = opendir(dir);
+  if (!d) {
+    ll_seterr(err, LL_EXIT_ENV, "%s: %s", dir, strerror(errno));
+    free(dir);
+    return NULL;
+  }
+  micro_k *v = NULL;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    size_t len = strlen(e->d_name);
+    if (len < 5 || strcmp(e->d_name + len - 4, ".hip")) continue;
+    char *name = ll_xstrdup(e->d_name);
+    name[len - 4] = 0;
+    if (!verify_lanes_runs(name)) { free(name); continue; }
+    char *p = ll_fmt("%s/%s", dir, e->d_name);
+    size_t tn;
+    char *t = ll_read_file(p, &tn, err);
+    free(p);
+    if (!t) { free(name); goto fail; }
+    v = realloc(v, (*n + 1) * sizeof *v);
+    v[*n] = (micro_k){name, strstr(t, "#include \"lanelab_fragments.h\"") != NULL};
+    (*n)++;
+    free(t);
+  }
+  closedir(d);
+  free(dir);
+  return v ? v : ll_xcalloc(1, sizeof *v);
+fail:
+  closedir(d);
+  free(dir);
+  for (size_t i = 0; i < *n; i++) free(v[i].name);
+  free(v);
+  return NULL;
+}
+
+/* Builds micro-kernel NAME for arch into WORK/DIR/ARCH. 1: NAME.co built, 0: the source is not for
+ * this arch (NAME.skip), -1: it does not compile. */
+static int build_micro(const char *work, const char *root_abs, const char *dir, emu_arch a, const char *name,
+                       const char *cc, const char *flags) {
+  const char *an = emu_arch_name(a);
+  char *co = ll_fmt("%s/%s/%s/%s.co", work, dir, an, name), *skip = ll_fmt("%s/%s/%s/%s.skip", work, dir, an, name);
+  remove(co);
+  remove(skip);
+  char *cmd = ll_fmt("cd '%s' && EXTRA= bash '%s/mk/kernel.sh' %s kernels/micro/%s.hip %s/%s '%s' %s >/dev/null 2>&1",
+                     work, root_abs, an, name, dir, an, cc, flags);
+  int sr = system(cmd);
+  free(cmd);
+  struct stat sb;
+  int r = sr != 0 ? -1 : stat(co, &sb) == 0 ? 1 : stat(skip, &sb) == 0 ? 0 : -1;
+  free(co);
+  free(skip);
+  return r;
+}
+
+/* The lanes gate of a header mutant on arch (micro-kernels already copied to the work tree).
+ * Rebuilds the micro-kernels the file reaches into WORK/micro-out/ARCH; the lanes stage then runs
+ * on WORK/lanes/ARCH/kernels, the correct builds (WORK/micro-base) with the changed ones swapped
+ * in. *changed is set when any micro-kernel's .text differs. */
+static void lanes_gate(const char *work, const char *root_abs, emu_arch a, const micro_k *mk, size_t nmk,
+                       bool base_only, bool fragments_only, const char *cc, const char *flags, bool *changed,
+                       mstatus *st, char *detail, size_t dn) {
+  const char *an = emu_arch_name(a);
+  *changed = false;
+  *st = ST_SURVIVED;
+  char *kdir = ll_fmt("%s/lanes/%s/kernels", work, an), *res = ll_fmt("%s/lanes-results/%s", work, an);
+  ll_err e = {0};
+  if (!ll_mkdir_p(kdir, &e)) {
+    *st = ST_NOTRUN;
+    snprintf(detail, dn, "lanes gate: %.200s", e.msg);
+    goto out;
+  }
+  for (size_t i = 0; i < nmk; i++) {
+    char *base = ll_fmt("%s/micro-base/%s/%s.co", work, an, mk[i].name), *dst = ll_fmt("%s/%s.co", kdir, mk[i].name);
+    struct stat sb;
+    remove(dst);
+    bool have = stat(base, &sb) == 0; /* no .co: not built for this arch (.skip) */
+    if (have && !base_only && (!fragments_only || mk[i].fragments)) {
+      int b = build_micro(work, root_abs, "micro-out", a, mk[i].name, cc, flags);
+      if (b < 0) {
+        *st = ST_STILLBORN;
+        snprintf(detail, dn, "micro-kernel %s.hip does not compile for %s", mk[i].name, an);
+        free(base);
+        free(dst);
+        goto out;
+      }
+      char *co = ll_fmt("%s/micro-out/%s/%s.co", work, an, mk[i].name);
+      isa_diff_result dr;
+      ll_err de = {0};
+      bool differs = b == 1 && (!isa_diff_files(co, base, &dr, NULL, &de) || !dr.text_identical);
+      if (differs) *changed = true;
+      if (have && !copy_file(differs ? co : base, dst, &e)) {
+        *st = ST_NOTRUN;
+        snprintf(detail, dn, "lanes gate: %.200s", e.msg);
+        free(co);
+        free(base);
+        free(dst);
+        goto out;
+      }
+      free(co);
+    } else if (have && !copy_file(base, dst, &e)) {
+      *st = ST_NOTRUN;
+      snprintf(detail, dn, "lanes gate: %.200s", e.msg);
+      free(base);
+      free(dst);
+      goto out;
+    }
+    free(base);
+    free(dst);
+  }
+  if (base_only) *changed = true; /* the correct builds: the stage must pass on them */
+  if (!*changed) goto out;
+  char *bdir = ll_fmt("%s/lanes", work);
+  verify_ctx c = {.arch = a, .arch_name = an, .build = bdir, .results = res, .shapes = "quick", .backend = "emu",
+                  .shard_n = 1, .t0 = ll_now()};
+  bool q = verify_quiet;
+  verify_quiet = true;
+  stage_result r = {.v = VERDICT_NOT_RUN};
+  verify_stage_lanes(&c, &r);
+  verify_quiet = q;
+  if (r.v == VERDICT_FAIL) {
+    *st = ST_KILLED;
+    snprintf(detail, dn, "lane map (lanes stage on the micro-kernels): %.180s", r.summary);
+  } else if (r.v != VERDICT_PASS) {
+    *st = ST_NOTRUN;
+    snprintf(detail, dn, "lanes gate did not run: %.190s", r.summary);
+  } else {
+    snprintf(detail, dn, "the micro-kernels' lane maps match the model");
+  }
+  for (size_t k = 0; k < r.ntables; k++) report_table_free(r.tables[k]);
+  free(r.tables);
+  free(r.device);
+  free(bdir);
+out:
+  free(kdir);
+  free(res);
+}
+
 /* ---- the report ------------------------------------------------------------------------------ */
 typedef struct argued {
   char *file, *desc, *line, *why;
@@ -934,6 +1089,8 @@ int mutate_run(const mutate_opts *o, ll_err *err) {
   rt_device *dev[EMU_NARCH] = {0};
   gcase *g = NULL;
   size_t ng = 0;
+  micro_k *mk = NULL; /* the micro-kernels of the headers' lanes gate */
+  size_t nmk = 0;
   mres *res = ll_xcalloc(nsites ? nsites : 1, sizeof *res);
   size_t argued_n = 0;
   argued *arg = read_argued(o->root, &argued_n);
@@ -967,6 +1124,44 @@ int mutate_run(const mutate_opts *o, ll_err *err) {
     }
     g = gate_cases(o->random_n, o->seed, &ng);
   }
+  /* the headers' lanes gate: micro-kernel sources and their correct builds in the work tree */
+  bool headers = !o->only_file || strstr(o->only_file, "kernels/include/");
+  if (!o->report_only && headers) {
+    if (!(mk = micro_list(o->root, &nmk, err))) { rc = err->code; goto out; }
+    char *md = ll_fmt("%s/kernels/micro", work);
+    bool c = ll_mkdir_p(md, err);
+    free(md);
+    for (size_t i = 0; c && i <= nmk; i++) {
+      const char *rel = i < nmk ? NULL : "kernels/include/lanelab_micro.h";
+      char *r2 = i < nmk ? ll_fmt("kernels/micro/%s.hip", mk[i].name) : ll_xstrdup(rel);
+      char *src = ll_fmt("%s/%s", o->root, r2), *dst = ll_fmt("%s/%s", work, r2);
+      c = copy_file(src, dst, err);
+      free(src);
+      free(dst);
+      free(r2);
+    }
+    for (size_t ai = 0; c && ai < o->narch; ai++)
+      for (size_t i = 0; c && i < nmk; i++)
+        if (build_micro(work, root_abs, "micro-base", o->arches[ai], mk[i].name, devcc[o->arches[ai]],
+                        devflags[o->arches[ai]]) < 0) {
+          ll_seterr(err, LL_EXIT_ENV, "the correct micro-kernel %s.hip does not build for %s in %s", mk[i].name,
+                    emu_arch_name(o->arches[ai]), work);
+          c = false;
+        }
+    if (!c) { rc = err->code; goto out; }
+    for (size_t ai = 0; ai < o->narch; ai++) { /* as gate_prepare: the correct builds must pass */
+      bool ch;
+      mstatus ls;
+      char ldet[240];
+      lanes_gate(work, root_abs, o->arches[ai], mk, nmk, true, false, NULL, NULL, &ch, &ls, ldet, sizeof ldet);
+      if (ls != ST_SURVIVED) {
+        ll_seterr(err, LL_EXIT_ENV, "the correct micro-kernels do not pass the lanes gate on %s: %s",
+                  emu_arch_name(o->arches[ai]), ldet);
+        rc = LL_EXIT_ENV;
+        goto out;
+      }
+    }
+  }
   size_t ran_now = 0, inshard = 0;
   double t0 = ll_now();
   for (size_t i = 0; i < nsites; i++) {
@@ -979,6 +1174,8 @@ int mutate_run(const mutate_opts *o, ll_err *err) {
     size_t mlen;
     char *mt = mutate_apply(texts[f], lens[f], m, &mlen);
     uint64_t key = fnv(fnv(0xcbf29ce484222325ull, m->file, strlen(m->file)), mt, mlen);
+    bool header = strstr(m->file, "kernels/include/") != NULL;
+    if (header) key = fnv(key, "lanes-gate-1", 12); /* results from before the lanes gate are stale */
     char *cpath = ll_fmt("%s/%016llx.txt", rdir, (unsigned long long)key);
     bool cached = cache_read(cpath, &res[i]);
     for (size_t ai = 0; ai < o->narch && cached; ai++) {
@@ -1024,6 +1221,23 @@ int mutate_run(const mutate_opts *o, ll_err *err) {
           snprintf(best_detail, sizeof best_detail, "%s", det);
         }
         if (st == ST_KILLED) break;
+      }
+      if (header && mk && best != ST_KILLED && best != ST_STILLBORN) {
+        bool mchanged;
+        mstatus ls;
+        char ldet[240];
+        lanes_gate(work, root_abs, a, mk, nmk, false, strstr(m->file, "lanelab_fragments.h") != NULL, devcc[a], devflags[a],
+                   &mchanged, &ls, ldet, sizeof ldet);
+        if (ls == ST_KILLED || ls == ST_NOTRUN || (ls == ST_STILLBORN && best == ST_EQUIV)) {
+          best = ls;
+          snprintf(best_detail, sizeof best_detail, "%s", ldet);
+        } else if (mchanged && best == ST_EQUIV) {
+          best = ST_SURVIVED;
+          snprintf(best_detail, sizeof best_detail, "production .text unchanged; %s", ldet);
+        } else if (mchanged && best != ST_STILLBORN) {
+          size_t bl = strlen(best_detail);
+          snprintf(best_detail + bl, sizeof best_detail - bl, "; %s", ldet);
+        }
       }
       if (best == ST_EQUIV) snprintf(best_detail, sizeof best_detail, ".text byte-identical to the correct code objects");
       res[i].st[a] = best;
@@ -1125,6 +1339,8 @@ out:
   free(arg);
   for (int a = 0; a < EMU_NARCH; a++) { free(devcc[a]); free(devflags[a]); if (dev[a]) rt_close(dev[a]); }
   if (g) gate_free(g, ng);
+  for (size_t i = 0; i < nmk; i++) free(mk[i].name);
+  free(mk);
   free(res);
   free(mdir); free(rdir); free(work); free(kp); free(ki);
   mutate_sites_free(sites, nsites);

@@ -33,7 +33,9 @@
  *    error on each case is its noise floor. A mutant is killed by a fault (out of bounds, budget,
  *    ...), a launch the runtime refuses, a phase-census violation, a concat mismatch, or an
  *    oracle mismatch at >= 100x the noise floor (or non-finite). A mutant that fails only below
- *    100x is "narrow" and counts as a gap, like a survivor.
+ *    100x is "narrow" and counts as a gap, like a survivor. A header mutant (lanelab_device.h,
+ *    lanelab_fragments.h) the production gate does not kill also runs the lanes stage on the
+ *    micro-kernels it reaches (their lane maps against the lanes model); a mismatch kills it.
  * 4. Results are cached per mutant (key: FNV-1a of the mutated file's path and text) in
  *    BUILD/mutate/results/, so runs are incremental and shards merge; the report (per arch:
  *    score per file and per function, every survivor and narrow mutant by file, line and
