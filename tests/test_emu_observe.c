@@ -628,6 +628,28 @@ static bool parse_hazard(const char *out, const char *head, hz_line *h) {
   return p && sscanf(p, " (%llu byte conflicts)", &h->count) == 1;
 }
 
+/* One run of an LDS-load form's kernel under `schedule` that must report exactly one hazard of
+ * `kind` ("RAW", "WAW"): the load (wave 0, at pc_load) first, then `mn2` of wave 1 at pc2, on a
+ * byte of the 256 from base. Returns the parsed line; *out is the run's output (to free). */
+static hz_line lds_hazard_run(const lds_form *f, const char *co, const char *xa, const char *schedule, const char *kind,
+                              unsigned long long pc_load, unsigned long long pc2, const char *mn2, char **out) {
+  char mn[48];
+  sscanf(f->load, "%47s", mn);
+  uint32_t base = lds_base(f);
+  char *extra = ll_fmt("--racecheck --schedule %s", schedule), *head = ll_fmt("racecheck: %s hazard on LDS byte 0x", kind);
+  int rc = run_lds(co, xa, "1", 0, extra, out);
+  cr_assert_eq(rc, 1, "%s %s %s: expected a hazard: %s", f->arch, f->load, schedule, *out);
+  hz_line h;
+  cr_assert(parse_hazard(*out, head, &h), "%s %s: %s", f->arch, f->load, *out);
+  cr_assert(strstr(*out, "racecheck: 1 hazard\n"), "%s", *out);
+  cr_assert(h.pc[0] == pc_load && !strcmp(h.mnem[0], mn) && h.wave[0] == 0, "%s %s: write %s at 0x%llx: %s", f->arch,
+            f->load, mn, pc_load, *out);
+  cr_assert(h.pc[1] == pc2 && !strcmp(h.mnem[1], mn2) && h.wave[1] == 1, "%s: %s", f->load, *out);
+  cr_assert(h.addr >= base && h.addr < base + 256u, "%s: byte 0x%llx outside the access", f->load, h.addr);
+  free(extra), free(head);
+  return h;
+}
+
 /* (a) the load's LDS write by wave 0, then wave 1's ds_read of the same bytes (lane l reads dword
  * (l + 8) % 64 from the base) with no barrier: a RAW hazard under every schedule, naming both PCs,
  * the writing lane (the byte's (offset / stride)) and the reading lane; all 256 bytes read conflict.
@@ -643,23 +665,16 @@ Test(observe, load_to_lds_then_ds_read_of_another_wave_is_a_raw_hazard, .timeout
     sscanf(f->load, "%47s", mn);
     unsigned long long pc_load = objdump_pc(co, mn), pc_read = objdump_pc(co, "ds_read_b32");
     for (size_t s = 0; s < sizeof schedules / sizeof *schedules; s++) {
-      char *extra = ll_fmt("--racecheck --schedule %s", schedules[s]), *out;
-      int rc = run_lds(co, xa, "1", 0, extra, &out);
-      cr_assert_eq(rc, 1, "%s %s %s: expected a hazard: %s", f->arch, f->load, schedules[s], out);
-      hz_line h;
-      cr_assert(parse_hazard(out, "racecheck: RAW hazard on LDS byte 0x", &h), "%s %s: %s", f->arch, f->load, out);
-      cr_assert(strstr(out, "racecheck: 1 hazard\n") && strstr(out, "with no s_barrier between"), "%s", out);
-      cr_assert(h.pc[0] == pc_load && !strcmp(h.mnem[0], mn) && h.wave[0] == 0, "%s %s: write %s at 0x%llx: %s", f->arch,
-                f->load, mn, pc_load, out);
-      cr_assert(h.pc[1] == pc_read && !strcmp(h.mnem[1], "ds_read_b32") && h.wave[1] == 1, "%s: %s", f->load, out);
-      cr_assert(h.addr >= base && h.addr < base + 256u, "%s: byte 0x%llx outside the read", f->load, h.addr);
+      char *out;
+      hz_line h = lds_hazard_run(f, co, xa, schedules[s], "RAW", pc_load, pc_read, "ds_read_b32", &out);
+      cr_assert(strstr(out, "with no s_barrier between"), "%s", out);
       uint32_t off = (uint32_t)(h.addr - base);
       cr_assert_eq(h.lane[0], (int)(off / stride), "%s %s: byte 0x%llx is written by lane %u: %s", f->arch, f->load,
                    h.addr, off / stride, out);
       cr_assert_eq(h.lane[1], (int)((off / 4 + 64 - 8) % 64), "%s: byte 0x%llx is read by lane %u: %s", f->load, h.addr,
                    (off / 4 + 56) % 64, out);
       cr_assert_eq(h.count, 256, "%s: 64 lanes x 4 bytes read, all written by the load: %s", f->load, out);
-      free(out), free(extra);
+      free(out);
     }
     char *out;
     int rc = run_lds(co, xa, "1", 1, "--racecheck --initcheck", &out);
@@ -699,20 +714,13 @@ Test(observe, load_to_lds_and_ds_write_of_another_wave_is_a_waw_hazard, .timeout
     sscanf(f->load, "%47s", mn);
     unsigned long long pc_load = objdump_pc(co, mn), pc_write = objdump_pc(co, "ds_write_b32");
     for (size_t s = 0; s < sizeof schedules / sizeof *schedules; s++) {
-      char *extra = ll_fmt("--racecheck --schedule %s", schedules[s]), *out;
-      int rc = run_lds(co, xa, "1", 0, extra, &out);
-      cr_assert_eq(rc, 1, "%s %s %s: expected a hazard: %s", f->arch, f->load, schedules[s], out);
-      hz_line h;
-      cr_assert(parse_hazard(out, "racecheck: WAW hazard on LDS byte 0x", &h), "%s %s: %s", f->arch, f->load, out);
-      cr_assert(strstr(out, "racecheck: 1 hazard\n"), "%s", out);
-      cr_assert(h.pc[0] == pc_load && !strcmp(h.mnem[0], mn) && h.wave[0] == 0, "%s: %s", f->load, out);
-      cr_assert(h.pc[1] == pc_write && !strcmp(h.mnem[1], "ds_write_b32") && h.wave[1] == 1, "%s: %s", f->load, out);
-      cr_assert(h.addr >= base && h.addr < base + 256u, "%s: byte 0x%llx", f->load, h.addr);
+      char *out;
+      hz_line h = lds_hazard_run(f, co, xa, schedules[s], "WAW", pc_load, pc_write, "ds_write_b32", &out);
       uint32_t off = (uint32_t)(h.addr - base);
       cr_assert_eq(h.lane[0], (int)(off / stride), "%s: %s", f->load, out);
       cr_assert_eq(h.lane[1], (int)((off / 4 + 56) % 64), "%s: %s", f->load, out);
       cr_assert_eq(h.count, 256, "%s: the ds_write's 256 bytes all overlap the load's: %s", f->load, out);
-      free(out), free(extra);
+      free(out);
     }
     char *out;
     int rc = run_lds(co, xa, "1", 1, "--racecheck", &out);

@@ -16,6 +16,14 @@ static mutate_site *scan_text(const char *text, size_t *n) {
   return s;
 }
 
+/* Removes a test's temporary directory (and frees its name). */
+static void rm_tmpdir(char *dir) {
+  char *cmd = ll_fmt("rm -rf '%s'", dir);
+  cr_expect_eq(sh_run(cmd, NULL), 0, "%s", cmd);
+  free(cmd);
+  free(dir);
+}
+
 static size_t count(const mutate_site *s, size_t n, const char *desc) {
   size_t c = 0;
   for (size_t i = 0; i < n; i++) c += strcmp(s[i].desc, desc) == 0;
@@ -145,10 +153,7 @@ Test(mutate_cli, nothing_scored_is_no_score_not_100) {
   free(md);
   free(rp);
   free(cmd);
-  cmd = ll_fmt("rm -rf '%s'", dir);
-  cr_expect_eq(sh_run(cmd, NULL), 0);
-  free(cmd);
-  free(dir);
+  rm_tmpdir(dir);
 }
 
 /* The headers' lanes gate, end to end on one mutant (gfx950, the quick gate without random
@@ -209,8 +214,5 @@ Test(mutate_gate, header_swizzle_mutant_is_killed_by_the_lane_map, .timeout = 90
   free(res);
   free(out);
   free(cmd);
-  cmd = ll_fmt("rm -rf '%s'", dir);
-  cr_expect_eq(sh_run(cmd, NULL), 0);
-  free(cmd);
-  free(dir);
+  rm_tmpdir(dir);
 }

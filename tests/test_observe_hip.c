@@ -240,6 +240,25 @@ static void run_checked(rt_device *dev, rt_module *m, const char *arch, const co
   free(spec);
 }
 
+/* Runs case c's kernel (or, without one, every kernel of the code object) on arch a with both
+ * checks; see run_checked. */
+static void check_code_object(int a, const corpus_case *c, const char *co) {
+  ll_err e = {0};
+  rt_device *dev = rt_open(RT_EMU, arch_ids[a], &e);
+  cr_assert_not_null(dev, "%s", e.msg);
+  rt_module *m = rt_load_file(dev, co, &e);
+  cr_assert_not_null(m, "%s: %s", co, e.msg);
+  if (c->kernel) {
+    run_checked(dev, m, arch_names[a], c, c->kernel);
+  } else {
+    const emu_codeobj *cobj = rt_module_codeobj(m);
+    cr_assert_gt(cobj->nkernels, 1, "%s: expected its kernels", co);
+    for (size_t k = 0; k < cobj->nkernels; k++) run_checked(dev, m, arch_names[a], c, cobj->kernels[k].name);
+  }
+  rt_unload(m);
+  rt_close(dev);
+}
+
 ParameterizedTestParameters(observe_hip, corpus_has_no_false_positives) {
   static size_t idx[NCORPUS];
   for (size_t i = 0; i < NCORPUS; i++) idx[i] = i;
@@ -257,19 +276,7 @@ ParameterizedTest(size_t *ip, observe_hip, corpus_has_no_false_positives, .timeo
     cr_assert(isa_cc_compile_into(src, arch_names[a], dir, NULL, &diag, &co, &e), "%s: %s\n%s", src, e.msg,
               ll_buf_str(&diag));
     ll_buf_free(&diag);
-    rt_device *dev = rt_open(RT_EMU, arch_ids[a], &e);
-    cr_assert_not_null(dev, "%s", e.msg);
-    rt_module *m = rt_load_file(dev, co, &e);
-    cr_assert_not_null(m, "%s: %s", co, e.msg);
-    if (c->kernel) {
-      run_checked(dev, m, arch_names[a], c, c->kernel);
-    } else {
-      const emu_codeobj *cobj = rt_module_codeobj(m);
-      cr_assert_gt(cobj->nkernels, 1, "%s: expected its kernels", co);
-      for (size_t k = 0; k < cobj->nkernels; k++) run_checked(dev, m, arch_names[a], c, cobj->kernels[k].name);
-    }
-    rt_unload(m);
-    rt_close(dev);
+    check_code_object(a, c, co);
     free(co), free(dir);
   }
   char *rm = ll_fmt("rm -rf '%s'", d);
@@ -297,21 +304,8 @@ ParameterizedTest(size_t *ip, observe_hip, asm_corpus_has_no_false_positives, .t
   const corpus_case *c = &asm_corpus[*ip];
   char *src = ll_fmt(LANELAB_ROOT "/tests/asm/%s.s", c->file);
   for (int a = 0; a < 2; a++) {
-    ll_err e = {0};
     char *co = assemble_co(NULL, src, arch_names[a], a ? "--defsym GFX950=1" : NULL);
-    rt_device *dev = rt_open(RT_EMU, arch_ids[a], &e);
-    cr_assert_not_null(dev, "%s", e.msg);
-    rt_module *m = rt_load_file(dev, co, &e);
-    cr_assert_not_null(m, "%s: %s", co, e.msg);
-    if (c->kernel) {
-      run_checked(dev, m, arch_names[a], c, c->kernel);
-    } else {
-      const emu_codeobj *cobj = rt_module_codeobj(m);
-      cr_assert_gt(cobj->nkernels, 1, "%s: expected its kernels", co);
-      for (size_t k = 0; k < cobj->nkernels; k++) run_checked(dev, m, arch_names[a], c, cobj->kernels[k].name);
-    }
-    rt_unload(m);
-    rt_close(dev);
+    check_code_object(a, c, co);
     free(co);
   }
   free(src);
