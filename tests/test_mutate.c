@@ -156,13 +156,40 @@ Test(mutate_cli, nothing_scored_is_no_score_not_100) {
   rm_tmpdir(dir);
 }
 
-/* The headers' lanes gate, end to end on one mutant (gfx950, the quick gate without random
- * cases): `S == k128B` -> `S != k128B` in ll_swz_offset sends the k128B swizzle to the 16-row
- * XOR. The production kernel stores and loads K/V through the same function, so its output is
- * unchanged and its gate passes; the micro-kernels' lane maps (addresses against the lanes model's
- * formula) expose it. The run builds into a fresh build directory (an empty results cache) that
- * borrows the real build's gfx950 code objects and toolchain. */
-Test(mutate_gate, header_swizzle_mutant_is_killed_by_the_lane_map, .timeout = 900) {
+/* Index of the listed mutant of lanelab_fragments.h with this function and change whose source
+ * line contains `text` (found by site rather than hard-coded), or -1. */
+static long fragments_mutant(const char *list, const char *func_change, const char *text) {
+  char *hdr = ll_fmt("%s/kernels/include/lanelab_fragments.h", LANELAB_ROOT);
+  size_t hn = 0;
+  char *ht = ll_read_file(hdr, &hn, NULL);
+  cr_assert_not_null(ht, "%s", hdr);
+  long idx = -1;
+  for (const char *l = list; *l && idx < 0;) {
+    const char *nl = strchr(l, '\n'), *at = strstr(l, "lanelab_fragments.h:"), *fc = strstr(l, func_change);
+    if (at && fc && (!nl || (at < nl && fc < nl))) {
+      int line = atoi(at + strlen("lanelab_fragments.h:"));
+      const char *p = ht;
+      for (int ln = 1; p && ln < line; ln++) p = (p = strchr(p, '\n')) ? p + 1 : NULL;
+      const char *e = p ? strchr(p, '\n') : NULL, *k = p ? strstr(p, text) : NULL;
+      if (k && (!e || k < e)) idx = atol(l);
+    }
+    l = nl ? nl + 1 : l + strlen(l);
+  }
+  free(ht);
+  free(hdr);
+  return idx;
+}
+
+/* The headers' lanes gate, end to end on two mutants (gfx950, the quick gate without random
+ * cases), in a fresh build directory (an empty results cache) that borrows the real build's
+ * gfx950 code objects and toolchain:
+ * - `S == k128B` -> `S != k128B` in ll_swz_offset sends the k128B swizzle to the 16-row XOR. The
+ *   production kernel stores and loads K/V through the same function, so its output is unchanged
+ *   and its gate passes; the micro-kernels' seed addresses against the lanes model expose it.
+ * - `0x0000ffffu` -> `0xfffeu` in ll_merge16 drops bit 0 of the kept low half in the software
+ *   transpose. Every even column's readable tag (16r + c) has bit 0 clear, so only the lanes
+ *   stage's second, scrambled image shows it. */
+Test(mutate_gate, header_mutants_are_killed_by_the_lane_map, .timeout = 900) {
   char *dir = sh_tmpdir("mutate-lanes");
   char *cmd = ll_fmt("cp %s/toolchain-gfx950.mk %s/ && ln -s \"$(cd %s && pwd)/gfx950\" %s/gfx950", LANELAB_BUILD, dir,
                      LANELAB_BUILD, dir);
@@ -173,44 +200,24 @@ Test(mutate_gate, header_swizzle_mutant_is_killed_by_the_lane_map, .timeout = 90
                LANELAB_BUILD);
   cr_assert_eq(sh_capture(cmd, &list), 0, "%s", cmd);
   free(cmd);
-  /* the mutant's index, found by its site and change rather than hard-coded */
-  char *hdr = ll_fmt("%s/kernels/include/lanelab_fragments.h", LANELAB_ROOT);
-  size_t hn = 0;
-  char *ht = ll_read_file(hdr, &hn, NULL);
-  cr_assert_not_null(ht, "%s", hdr);
-  long idx = -1;
-  for (char *l = list; *l && idx < 0;) {
-    char *nl = strchr(l, '\n');
-    if (nl) *nl = 0;
-    const char *at = strstr(l, "lanelab_fragments.h:");
-    if (at && strstr(l, "\tll_swz_offset\tcmp\t'==' -> '!='")) {
-      int line = atoi(at + strlen("lanelab_fragments.h:"));
-      const char *p = ht;
-      for (int ln = 1; p && ln < line; ln++) p = (p = strchr(p, '\n')) ? p + 1 : NULL;
-      const char *e = p ? strchr(p, '\n') : NULL;
-      const char *k = p ? strstr(p, "(S == ll_swizzle::k128B)") : NULL;
-      if (k && (!e || k < e)) idx = atol(l);
-    }
-    if (!nl) break;
-    l = nl + 1;
-  }
-  free(ht);
-  free(hdr);
+  long swz = fragments_mutant(list, "\tll_swz_offset\tcmp\t'==' -> '!='", "(S == ll_swizzle::k128B)");
+  long bit0 = fragments_mutant(list, "\tll_merge16\tconst\t0x0000ffffu -> 0xfffeu", "keep & (self_is_low ? 0x0000ffffu");
   free(list);
-  cr_assert_geq(idx, 0, "no '==' -> '!=' mutant of ll_swz_offset's k128B branch in the listing");
+  cr_assert(swz >= 0 && bit0 >= 0, "mutants not in the listing: swizzle %ld, bit 0 %ld", swz, bit0);
   char *out = NULL;
   cmd = ll_fmt("cd %s && %s/lanelab mutate --arch gfx950 --random 0 --file kernels/include/lanelab_fragments.h "
-               "--only %ld --build %s 2>&1",
-               LANELAB_ROOT, LANELAB_BUILD, idx, dir);
+               "--only %ld,%ld --build %s 2>&1",
+               LANELAB_ROOT, LANELAB_BUILD, swz, bit0, dir);
   sh_capture(cmd, &out);
   cr_assert_not_null(out);
-  cr_expect(strstr(out, ": gfx950 killed"), "the swizzle mutant was not killed:\n%s", out);
+  cr_expect(strstr(out, "'==' -> '!=': gfx950 killed"), "the swizzle mutant was not killed:\n%s", out);
+  cr_expect(strstr(out, "0x0000ffffu -> 0xfffeu: gfx950 killed"), "the bit-0 mutant was not killed:\n%s", out);
   free(cmd);
   char *res = NULL;
   cmd = ll_fmt("cat %s/mutate/results/*.txt", dir);
   cr_assert_eq(sh_capture(cmd, &res), 0, "%s", cmd);
-  cr_expect(strstr(res, "gfx950 killed lane map (lanes stage on the micro-kernels)"),
-            "killed, but not by the lane map: %s", res);
+  const char *k = "gfx950 killed lane map (lanes stage on the micro-kernels)", *k2 = strstr(res, k);
+  cr_expect(k2 && strstr(k2 + 1, k), "not both killed by the lane map: %s", res);
   free(res);
   free(out);
   free(cmd);
