@@ -3,8 +3,10 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "oracle/oracle.h"
@@ -16,19 +18,24 @@ typedef struct prob {
   const oracle_attention_spec *s;
   int Hq, Hk, D, group;
   double scale, cap;
-  float *q, *k, *v;              /* inputs converted to float */
+  float *q, *k, *v;              /* inputs converted to float (plain path only) */
   int64_t *mask_off;             /* [batch] bit offset of each request's mask segment */
   float *o, *lse;
 } prob;
 
-/* Pointer to the D floats of key/value token j (logical position in request b) of kv head h. */
-static const float *kv_row(const prob *p, const float *base, int b, int64_t j, int h) {
+/* Element index of the D elements of key/value token j (logical position in request b) of kv head
+ * h in k or v. */
+static int64_t kv_index(const prob *p, int b, int64_t j, int h) {
   const oracle_attention_spec *s = p->s;
-  if (s->kind != ORACLE_PAGED)
-    return base + (((int64_t)s->kv_indptr[b] + j) * p->Hk + h) * p->D;
+  if (s->kind != ORACLE_PAGED) return (((int64_t)s->kv_indptr[b] + j) * p->Hk + h) * p->D;
   int64_t page = s->kv_indices[s->kv_indptr[b] + j / s->page_size], off = j % s->page_size;
-  if (s->layout == ORACLE_NHD) return base + ((page * s->page_size + off) * p->Hk + h) * p->D;
-  return base + ((page * p->Hk + h) * s->page_size + off) * p->D;
+  if (s->layout == ORACLE_NHD) return ((page * s->page_size + off) * p->Hk + h) * p->D;
+  return ((page * p->Hk + h) * s->page_size + off) * p->D;
+}
+
+/* Pointer to the D floats of key/value token j of kv head h in a float copy of k or v. */
+static const float *kv_row(const prob *p, const float *base, int b, int64_t j, int h) {
+  return base + kv_index(p, b, j, h);
 }
 
 /* Is key j visible to query i of request b? (docs/oracle.md: bottom-right causal, window_left,
@@ -101,12 +108,17 @@ static void run_plain(prob *p) {
 }
 
 /* ---- fast path ------------------------------------------------------------------------------- */
-/* GCC vector extensions: 8 floats. Buffers the kernels load as v8f are 64-byte aligned with
- * leading dimensions that are multiples of 16 floats. */
-typedef float v8f __attribute__((vector_size(32)));
-#define BM 32   /* query rows per work item */
-#define NR 16   /* columns per micro-kernel strip */
-#define KC 256  /* reduction block */
+/* Layout. Key columns and head_dim are padded to PW floats, and the right-hand operand of both
+ * products is stored in panels of PW columns, so a kernel's column strip is contiguous memory:
+ * K transposed as [ldk/PW][D][PW] (Q K^T reads the D rows of one key panel) and V as
+ * [Dp/PW][ldk][PW] (P V reads consecutive keys of one head_dim panel). Padding is zero (not
+ * garbage: 0 * NaN would poison a row). Buffers read as vectors are 64-byte aligned with leading
+ * dimensions that are multiples of 16 floats; a score row is one cache line longer than its
+ * columns so that the rows of a block do not all fall into the same L1 sets. */
+#define BM 32   /* query rows per work item (a multiple of 8) */
+#define PW 32   /* panel width */
+#define KC 128  /* reduction block */
+#define HUGE_2M ((size_t)2 << 20)
 
 static size_t rup(size_t x, size_t m) { return (x + m - 1) / m * m; }
 
@@ -117,28 +129,109 @@ static void *xaligned(size_t n) {
   return p;
 }
 
-/* C[M x N] += A[M x K] * B[K x N]; M multiple of 4, N multiple of 16; A read as scalars
- * (broadcast), B and C as aligned vectors. Two builds of the same loop nest:
- *  - avx2: 8-float vectors, 4 rows x 16 columns = 8 accumulators, for CPUs with AVX2 and FMA
- *    (target attribute on this one function; chosen at run time with __builtin_cpu_supports);
- *  - sse: 4-float vectors (the x86-64 baseline), 2 rows x 16 columns = 8 accumulators.
- * (GCC lowers 8-float vector code without AVX to far slower code, hence two kernels.) */
+/* Ask for transparent huge pages on the 2 MiB-aligned part of [p, p+n) (a hint: fewer page
+ * faults and TLB misses, the same contents; refused quietly where not offered, or where the
+ * range is not an anonymous mapping). */
+static void advise_huge(void *p, size_t n) {
+#ifdef MADV_HUGEPAGE
+  uintptr_t a = rup((uintptr_t)p, HUGE_2M), e = ((uintptr_t)p + n) / HUGE_2M * HUGE_2M;
+  if (e > a) (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+  (void)p;
+  (void)n;
+#endif
+}
+
+/* A large zeroed buffer (the K/V arena): an anonymous mapping (zero-filled by the kernel, no
+ * memset), 2 MiB-aligned and advised as huge pages. */
+typedef struct bigbuf {
+  void *map;
+  size_t len;
+} bigbuf;
+
+static float *big_zeroed(bigbuf *b, size_t bytes) {
+  b->len = rup(bytes ? bytes : 1, HUGE_2M) + HUGE_2M;
+  b->map = mmap(NULL, b->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (b->map == MAP_FAILED) ll_die(LL_EXIT_ENV, "out of memory mapping %zu bytes", b->len);
+  float *p = (float *)rup((uintptr_t)b->map, HUGE_2M);
+  advise_huge(p, rup(bytes ? bytes : 1, HUGE_2M));
+  return p;
+}
+
+/* The kernels: C[M x N] = A[M x K] * B[K x N], or C += A*B with acc. M is a multiple of 8, N of
+ * PW. A is row-major (lda), read as scalars (broadcast); B is in panels: element (k, n) at
+ * B[(n / PW) * bps + k * PW + n % PW]; C is row-major (ldc). B and C are read as aligned vectors.
+ * Three builds of one loop nest (KC-deep reduction blocks; in each, every PW-column panel of B
+ * against every group of rows of A), with the register block each instruction set affords:
+ *  - avx512: 16-float vectors, 8 rows x 32 columns = 16 accumulators (of 32 zmm registers);
+ *  - avx2:   8-float vectors (AVX2 + FMA), 4 rows x 16 columns = 8 accumulators (of 16 ymm);
+ *  - sse:    4-float vectors (the x86-64 baseline), 2 rows x 16 columns = 8 accumulators.
+ * avx512 and avx2 carry a target attribute on their own functions only (GCC lowers wide vector
+ * code without those instructions to far slower code, hence a build per instruction set) and are
+ * chosen at run time (pick_kernel). Each also has its own build of the softmax row passes
+ * (oracle/attention_rows.h). */
+typedef void (*gemm_fn)(int M, int N, int K, const float *A, size_t lda, const float *B, size_t bps, float *C,
+                        size_t ldc, bool acc);
+
 #if defined(__x86_64__)
+typedef float v16f __attribute__((vector_size(64)));
+typedef float v8f __attribute__((vector_size(32)));
 typedef float v4f __attribute__((vector_size(16)));
 
-__attribute__((target("avx2,fma")))
-static void gemm_avx2(int M, int N, int K, const float *A, size_t lda, const float *B, size_t ldb, float *C,
-                      size_t ldc) {
+#define ROW512(r)                                                                                  \
+  v16f x##r##a = add ? *(v16f *)(c + (r) * ldc) : (v16f){0},                                       \
+       x##r##b = add ? *(v16f *)(c + (r) * ldc + 16) : (v16f){0};                                  \
+  const float *a##r = a + (r) * lda
+#define FMA512(r)                                                                                  \
+  s = a##r[k];                                                                                     \
+  x##r##a += s * b0;                                                                               \
+  x##r##b += s * b1
+#define STORE512(r)                                                                                \
+  *(v16f *)(c + (r) * ldc) = x##r##a;                                                              \
+  *(v16f *)(c + (r) * ldc + 16) = x##r##b
+
+__attribute__((target("avx512f")))
+static void gemm_avx512(int M, int N, int K, const float *A, size_t lda, const float *B, size_t bps, float *C,
+                        size_t ldc, bool acc) {
   for (int k0 = 0; k0 < K; k0 += KC) {
     int kn = K - k0 < KC ? K - k0 : KC;
-    for (int n0 = 0; n0 < N; n0 += NR) {
+    bool add = acc || k0 > 0;
+    for (int n0 = 0; n0 < N; n0 += PW) {
+      const float *bk = B + (size_t)(n0 / PW) * bps + (size_t)k0 * PW;
+      for (int m0 = 0; m0 < M; m0 += 8) {
+        const float *a = A + (size_t)m0 * lda + k0;
+        float *c = C + (size_t)m0 * ldc + n0;
+        ROW512(0); ROW512(1); ROW512(2); ROW512(3); ROW512(4); ROW512(5); ROW512(6); ROW512(7);
+        const float *bp = bk;
+        for (int k = 0; k < kn; k++, bp += PW) {
+          v16f b0 = *(const v16f *)bp, b1 = *(const v16f *)(bp + 16);
+          float s;
+          FMA512(0); FMA512(1); FMA512(2); FMA512(3); FMA512(4); FMA512(5); FMA512(6); FMA512(7);
+        }
+        STORE512(0); STORE512(1); STORE512(2); STORE512(3); STORE512(4); STORE512(5); STORE512(6); STORE512(7);
+      }
+    }
+  }
+}
+
+__attribute__((target("avx2,fma")))
+static void gemm_avx2(int M, int N, int K, const float *A, size_t lda, const float *B, size_t bps, float *C,
+                      size_t ldc, bool acc) {
+  for (int k0 = 0; k0 < K; k0 += KC) {
+    int kn = K - k0 < KC ? K - k0 : KC;
+    bool add = acc || k0 > 0;
+    for (int n0 = 0; n0 < N; n0 += 16) {
+      const float *bk = B + (size_t)(n0 / PW) * bps + (size_t)k0 * PW + n0 % PW;
       for (int m0 = 0; m0 < M; m0 += 4) {
         const float *a0 = A + (size_t)m0 * lda + k0, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
-        const float *bp = B + (size_t)k0 * ldb + n0;
         float *c0 = C + (size_t)m0 * ldc + n0, *c1 = c0 + ldc, *c2 = c1 + ldc, *c3 = c2 + ldc;
-        v8f x00 = *(v8f *)c0, x01 = *(v8f *)(c0 + 8), x10 = *(v8f *)c1, x11 = *(v8f *)(c1 + 8);
-        v8f x20 = *(v8f *)c2, x21 = *(v8f *)(c2 + 8), x30 = *(v8f *)c3, x31 = *(v8f *)(c3 + 8);
-        for (int k = 0; k < kn; k++, bp += ldb) {
+        v8f x00 = {0}, x01 = {0}, x10 = {0}, x11 = {0}, x20 = {0}, x21 = {0}, x30 = {0}, x31 = {0};
+        if (add) {
+          x00 = *(v8f *)c0; x01 = *(v8f *)(c0 + 8); x10 = *(v8f *)c1; x11 = *(v8f *)(c1 + 8);
+          x20 = *(v8f *)c2; x21 = *(v8f *)(c2 + 8); x30 = *(v8f *)c3; x31 = *(v8f *)(c3 + 8);
+        }
+        const float *bp = bk;
+        for (int k = 0; k < kn; k++, bp += PW) {
           v8f b0 = *(const v8f *)bp, b1 = *(const v8f *)(bp + 8);
           float s0 = a0[k], s1 = a1[k], s2 = a2[k], s3 = a3[k];
           x00 += s0 * b0; x01 += s0 * b1;
@@ -154,19 +247,24 @@ static void gemm_avx2(int M, int N, int K, const float *A, size_t lda, const flo
 }
 #endif
 
-static void gemm_sse(int M, int N, int K, const float *A, size_t lda, const float *B, size_t ldb, float *C,
-                     size_t ldc) {
+static void gemm_sse(int M, int N, int K, const float *A, size_t lda, const float *B, size_t bps, float *C,
+                     size_t ldc, bool acc) {
 #if defined(__x86_64__)
   for (int k0 = 0; k0 < K; k0 += KC) {
     int kn = K - k0 < KC ? K - k0 : KC;
-    for (int n0 = 0; n0 < N; n0 += NR) {
+    bool add = acc || k0 > 0;
+    for (int n0 = 0; n0 < N; n0 += 16) {
+      const float *bk = B + (size_t)(n0 / PW) * bps + (size_t)k0 * PW + n0 % PW;
       for (int m0 = 0; m0 < M; m0 += 2) {
         const float *a0 = A + (size_t)m0 * lda + k0, *a1 = a0 + lda;
-        const float *bp = B + (size_t)k0 * ldb + n0;
         float *c0 = C + (size_t)m0 * ldc + n0, *c1 = c0 + ldc;
-        v4f x00 = *(v4f *)c0, x01 = *(v4f *)(c0 + 4), x02 = *(v4f *)(c0 + 8), x03 = *(v4f *)(c0 + 12);
-        v4f x10 = *(v4f *)c1, x11 = *(v4f *)(c1 + 4), x12 = *(v4f *)(c1 + 8), x13 = *(v4f *)(c1 + 12);
-        for (int k = 0; k < kn; k++, bp += ldb) {
+        v4f x00 = {0}, x01 = {0}, x02 = {0}, x03 = {0}, x10 = {0}, x11 = {0}, x12 = {0}, x13 = {0};
+        if (add) {
+          x00 = *(v4f *)c0; x01 = *(v4f *)(c0 + 4); x02 = *(v4f *)(c0 + 8); x03 = *(v4f *)(c0 + 12);
+          x10 = *(v4f *)c1; x11 = *(v4f *)(c1 + 4); x12 = *(v4f *)(c1 + 8); x13 = *(v4f *)(c1 + 12);
+        }
+        const float *bp = bk;
+        for (int k = 0; k < kn; k++, bp += PW) {
           v4f b0 = *(const v4f *)bp, b1 = *(const v4f *)(bp + 4), b2 = *(const v4f *)(bp + 8), b3 = *(const v4f *)(bp + 12);
           float s0 = a0[k], s1 = a1[k];
           x00 += s0 * b0; x01 += s0 * b1; x02 += s0 * b2; x03 += s0 * b3;
@@ -179,33 +277,89 @@ static void gemm_sse(int M, int N, int K, const float *A, size_t lda, const floa
   }
 #else /* portable scalar fallback for other architectures */
   for (int m = 0; m < M; m++)
-    for (int k = 0; k < K; k++)
-      for (int n = 0; n < N; n++) C[(size_t)m * ldc + n] += A[(size_t)m * lda + k] * B[(size_t)k * ldb + n];
+    for (int n = 0; n < N; n++) {
+      float *c = &C[(size_t)m * ldc + n];
+      if (!acc) *c = 0;
+      for (int k = 0; k < K; k++) *c += A[(size_t)m * lda + k] * B[(size_t)(n / PW) * bps + (size_t)k * PW + n % PW];
+    }
 #endif
 }
 
-typedef void (*gemm_fn)(int, int, int, const float *, size_t, const float *, size_t, float *, size_t);
+/* The softmax row passes, one build per kernel. */
+#if defined(__x86_64__)
+#define ROWS_W 16
+#define ROWS_SUF avx512
+#define ROWS_ATTR __attribute__((target("avx512f")))
+#include "oracle/attention_rows.h"
+#undef ROWS_W
+#undef ROWS_SUF
+#undef ROWS_ATTR
+#define ROWS_W 8
+#define ROWS_SUF avx2
+#define ROWS_ATTR __attribute__((target("avx2,fma")))
+#include "oracle/attention_rows.h"
+#undef ROWS_W
+#undef ROWS_SUF
+#undef ROWS_ATTR
+#endif
+#define ROWS_W 4
+#define ROWS_SUF base
+#define ROWS_ATTR
+#include "oracle/attention_rows.h"
+#undef ROWS_W
+#undef ROWS_SUF
+#undef ROWS_ATTR
 
-/* The kernel for this run: avx2 when the CPU has AVX2 and FMA, else sse; LANELAB_ORACLE_KERNEL=sse
- * forces the baseline one (the tests use it so both kernels are checked on an AVX2 machine). */
-static gemm_fn pick_gemm(const char **name) {
-  const char *e = getenv("LANELAB_ORACLE_KERNEL");
+typedef struct kernel {
+  const char *name;
+  gemm_fn gemm;
+  float (*logits)(float *s, int64_t n, int64_t a, int64_t e, float scale);
+  float (*exps)(float *s, int64_t n, float m);
+} kernel;
+
+/* Best first; the last one is the baseline every CPU of the architecture runs. */
+static const kernel kernels[] = {
+#if defined(__x86_64__)
+    {"avx512", gemm_avx512, row_logits_avx512, row_exp_avx512},
+    {"avx2", gemm_avx2, row_logits_avx2, row_exp_avx2},
+    {"sse", gemm_sse, row_logits_base, row_exp_base},
+#else
+    {"scalar", gemm_sse, row_logits_base, row_exp_base},
+#endif
+};
+#define NKERNELS (sizeof kernels / sizeof kernels[0])
+
+static bool cpu_runs(const kernel *k) {
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  if (!(e && strcmp(e, "sse") == 0) && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-    *name = "avx2";
-    return gemm_avx2;
-  }
-  *name = "sse";
-#else
-  (void)e;
-  *name = "scalar";
+  if (k == &kernels[0]) return __builtin_cpu_supports("avx512f");
+  if (k == &kernels[1]) return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #endif
-  return gemm_sse;
+  (void)k;
+  return true;
 }
 
-/* Per (request, kv head): K transposed [D][ldk] and V [ldk][Dp], zero-padded (padding keys
- * must be 0, not garbage: 0 * NaN would poison the row). */
+/* LANELAB_ORACLE_KERNEL unset, empty or "auto": the first kernel the CPU runs. A kernel's name
+ * forces it ("sse" is the baseline, named "scalar" off x86-64); forcing one the CPU lacks the
+ * instructions for is an environment error (LL_EXIT_ENV), any other value a usage error. */
+static const kernel *pick_kernel(ll_err *err) {
+  const char *e = getenv("LANELAB_ORACLE_KERNEL");
+  if (!e || !*e || !strcmp(e, "auto")) {
+    for (size_t i = 0; i < NKERNELS; i++)
+      if (cpu_runs(&kernels[i])) return &kernels[i];
+  }
+  for (size_t i = 0; i < NKERNELS; i++) {
+    const kernel *k = &kernels[i];
+    if (strcmp(e, k->name) && !(i == NKERNELS - 1 && !strcmp(e, "sse"))) continue;
+    if (cpu_runs(k)) return k;
+    ll_seterr(err, LL_EXIT_ENV, "LANELAB_ORACLE_KERNEL=%s: this CPU lacks the instructions of that kernel", e);
+    return NULL;
+  }
+  ll_seterr(err, LL_EXIT_USAGE, "LANELAB_ORACLE_KERNEL=%s: expected auto, avx512, avx2 or sse", e);
+  return NULL;
+}
+
+/* Per (request, kv head): K and V in panels (see Layout above), in one zeroed arena. */
 typedef struct kvblk {
   float *kt, *v;
   int64_t kv_len, ldk;
@@ -219,22 +373,30 @@ typedef struct work {
 typedef struct fast {
   prob *p;
   int Dp;
+  size_t esz;       /* bytes per element of the spec's dtype */
   kvblk *kv;        /* [batch * Hk] */
   work *items;
   int64_t nitems;
   atomic_llong next;
   int phase;        /* 0 gather, 1 compute */
-  gemm_fn gemm;
+  const kernel *kern;
 } fast;
 
-static void gather(fast *f, int b, int kh) {
+/* K and V of (request b, kv head kh), converted from the spec's dtype into the panels. */
+static void gather(fast *f, int b, int kh, float *tk, float *tv) {
   prob *p = f->p;
+  const oracle_attention_spec *s = p->s;
   kvblk *g = &f->kv[(size_t)b * p->Hk + kh];
-  int64_t n = g->kv_len, ld = g->ldk;
-  for (int64_t j = 0; j < n; j++) {
-    const float *k = kv_row(p, p->k, b, j, kh), *v = kv_row(p, p->v, b, j, kh);
-    for (int d = 0; d < p->D; d++) g->kt[(size_t)d * ld + j] = k[d];
-    memcpy(g->v + (size_t)j * f->Dp, v, (size_t)p->D * sizeof(float));
+  int D = p->D;
+  for (int64_t j = 0; j < g->kv_len; j++) {
+    size_t at = (size_t)kv_index(p, b, j, kh) * f->esz;
+    oracle_to_f32(s->dtype, (const char *)s->k + at, tk, (size_t)D);
+    oracle_to_f32(s->dtype, (const char *)s->v + at, tv, (size_t)D);
+    float *kp = g->kt + (size_t)(j / PW) * D * PW + j % PW;
+    for (int d = 0; d < D; d++) kp[(size_t)d * PW] = tk[d];
+    for (int d0 = 0; d0 < D; d0 += PW)
+      memcpy(g->v + (size_t)(d0 / PW) * g->ldk * PW + (size_t)j * PW, tv + d0,
+             (size_t)(D - d0 < PW ? D - d0 : PW) * sizeof(float));
   }
 }
 
@@ -250,18 +412,19 @@ static void row_range(const prob *p, int64_t i, int64_t qo_len, int64_t kv_len, 
 }
 
 typedef struct tbuf {
-  float *qb, *sb, *ob, *inv;
+  float *qb, *sb, *ob, *inv, *tk, *tv;
   size_t s_cap;
 } tbuf;
 
 static void compute(fast *f, const work *w, tbuf *t) {
   prob *p = f->p;
   const oracle_attention_spec *s = p->s;
+  const kernel *kern = f->kern;
   int b = w->b, h = w->h, kh = h / p->group, D = p->D, Dp = f->Dp;
   kvblk *g = &f->kv[(size_t)b * p->Hk + kh];
   int64_t qo_len = oracle_attention_qo_len(s, b), kv_len = g->kv_len;
   int64_t rows = qo_len - w->i0 < BM ? qo_len - w->i0 : BM;
-  /* key columns [c0, c1) covering every row's visible range, aligned to the strip width */
+  /* key columns [c0, c1) covering every row's visible range, aligned to the panel width */
   int64_t c0 = kv_len, c1 = 0;
   for (int64_t r = 0; r < rows; r++) {
     int64_t lo, hi;
@@ -279,57 +442,51 @@ static void compute(fast *f, const work *w, tbuf *t) {
     }
     return;
   }
-  c0 = c0 / NR * NR;
-  c1 = (int64_t)rup((size_t)c1, NR);
+  c0 = c0 / PW * PW;
+  c1 = (int64_t)rup((size_t)c1, PW);
   int64_t nc = c1 - c0;
-  size_t lds = (size_t)nc;
+  size_t lds = (size_t)nc + 16;
   if ((size_t)BM * lds > t->s_cap) {
     free(t->sb);
     t->s_cap = (size_t)BM * lds;
     t->sb = xaligned(t->s_cap * sizeof(float));
   }
-  /* Q block, rows padded to BM with zeros */
-  memset(t->qb, 0, (size_t)BM * D * sizeof(float));
-  for (int64_t r = 0; r < rows; r++) memcpy(t->qb + r * D, p->q + ((t0 + r) * p->Hq + h) * D, (size_t)D * sizeof(float));
-  memset(t->sb, 0, (size_t)BM * lds * sizeof(float));
-  int M = (int)rup((size_t)rows, 4);
-  f->gemm(M, (int)nc, D, t->qb, (size_t)D, g->kt + c0, (size_t)g->ldk, t->sb, lds);
+  /* Q block from the spec's dtype, rows padded to a multiple of 8 with zeros */
+  int M = (int)rup((size_t)rows, 8);
+  for (int64_t r = 0; r < rows; r++)
+    oracle_to_f32(s->dtype, (const char *)s->q + (size_t)((t0 + r) * p->Hq + h) * D * f->esz, t->qb + r * D, (size_t)D);
+  memset(t->qb + rows * D, 0, (size_t)(M - rows) * D * sizeof(float));
+  kern->gemm(M, (int)nc, D, t->qb, (size_t)D, g->kt + (size_t)(c0 / PW) * D * PW, (size_t)D * PW, t->sb, lds, false);
   /* softmax, two passes per row: exact max first, then exp and sum */
   float scale = (float)p->scale, cap = (float)p->cap;
   for (int64_t r = 0; r < M; r++) {
     float *sr = t->sb + r * lds;
-    if (r >= rows) { memset(sr, 0, lds * sizeof(float)); continue; }
+    if (r >= rows) { memset(sr, 0, (size_t)nc * sizeof(float)); continue; }
     int64_t i = w->i0 + r, lo, hi;
     row_range(p, i, qo_len, kv_len, &lo, &hi);
-    float m = -INFINITY;
-    for (int64_t c = 0; c < nc; c++) {
-      int64_t j = c0 + c;
-      float x;
-      if (j < lo || j >= hi || (s->custom_mask && !visible(p, b, i, j, qo_len, kv_len))) x = -INFINITY;
-      else {
-        x = sr[c] * scale;
-        if (cap > 0) x = cap * tanhf(x / cap);
+    if (lo >= hi) lo = hi = c0;
+    float m = kern->logits(sr, nc, lo - c0, hi - c0, scale);
+    if (cap > 0 || s->custom_mask) { /* the rare cases, one key at a time */
+      m = -INFINITY;
+      for (int64_t c = lo - c0; c < hi - c0; c++) {
+        float x = sr[c];
+        if (s->custom_mask && !visible(p, b, i, c0 + c, qo_len, kv_len)) x = -INFINITY;
+        else if (cap > 0) x = cap * tanhf(x / cap);
+        sr[c] = x;
+        if (x > m) m = x;
       }
-      sr[c] = x;
-      if (x > m) m = x;
     }
     if (m == -INFINITY) {
-      memset(sr, 0, lds * sizeof(float));
+      memset(sr, 0, (size_t)nc * sizeof(float));
       t->inv[r] = 0; /* O row stays 0 */
       p->lse[(t0 + r) * p->Hq + h] = -INFINITY;
       continue;
     }
-    float sum = 0;
-    for (int64_t c = 0; c < nc; c++) {
-      float e = sr[c] == -INFINITY ? 0.0f : expf(sr[c] - m);
-      sr[c] = e;
-      sum += e;
-    }
+    float sum = kern->exps(sr, nc, m);
     t->inv[r] = 1.0f / sum;
     p->lse[(t0 + r) * p->Hq + h] = (float)((double)m * LOG2E + log2((double)sum));
   }
-  memset(t->ob, 0, (size_t)BM * Dp * sizeof(float));
-  f->gemm(M, Dp, (int)nc, t->sb, lds, g->v + (size_t)c0 * Dp, (size_t)Dp, t->ob, (size_t)Dp);
+  kern->gemm(M, Dp, (int)nc, t->sb, lds, g->v + (size_t)c0 * PW, (size_t)g->ldk * PW, t->ob, (size_t)Dp, false);
   for (int64_t r = 0; r < rows; r++) {
     float *o = p->o + ((t0 + r) * p->Hq + h) * D;
     for (int d = 0; d < D; d++) o[d] = t->ob[r * Dp + d] * t->inv[r];
@@ -339,12 +496,16 @@ static void compute(fast *f, const work *w, tbuf *t) {
 static void *fast_worker(void *arg) {
   fast *f = arg;
   prob *p = f->p;
+  tbuf t = {0};
   if (f->phase == 0) {
     int64_t n = (int64_t)p->s->batch * p->Hk;
-    for (int64_t it; (it = atomic_fetch_add(&f->next, 1)) < n;) gather(f, (int)(it / p->Hk), (int)(it % p->Hk));
+    t.tk = xaligned((size_t)p->D * sizeof(float));
+    t.tv = xaligned((size_t)p->D * sizeof(float));
+    for (int64_t it; (it = atomic_fetch_add(&f->next, 1)) < n;) gather(f, (int)(it / p->Hk), (int)(it % p->Hk), t.tk, t.tv);
+    free(t.tk);
+    free(t.tv);
     return NULL;
   }
-  tbuf t = {0};
   t.qb = xaligned((size_t)BM * p->D * sizeof(float));
   t.ob = xaligned((size_t)BM * f->Dp * sizeof(float));
   t.inv = xaligned(BM * sizeof(float));
@@ -378,22 +539,31 @@ static int default_threads(void) {
   return c >= 1 ? (int)(c > 1024 ? 1024 : c) : 1;
 }
 
-static void run_fast(prob *p, int nthreads, const char **kernel) {
+/* Reads q, k, v in the spec's dtype directly (each element converted once, by the threads). */
+static bool run_fast(prob *p, int nthreads, const char **kname, ll_err *err) {
   const oracle_attention_spec *s = p->s;
-  fast f = {.p = p, .Dp = (int)rup((size_t)p->D, NR)};
-  f.gemm = pick_gemm(kernel);
+  fast f = {.p = p, .Dp = (int)rup((size_t)p->D, PW), .esz = oracle_dtype_size(s->dtype)};
+  f.kern = pick_kernel(err);
+  if (!f.kern) return false;
+  *kname = f.kern->name;
   f.kv = ll_xcalloc((size_t)s->batch * p->Hk, sizeof *f.kv);
+  size_t total = 0;
   for (int b = 0; b < s->batch; b++)
     for (int kh = 0; kh < p->Hk; kh++) {
       kvblk *g = &f.kv[(size_t)b * p->Hk + kh];
       g->kv_len = oracle_attention_kv_len(s, b);
-      g->ldk = (int64_t)rup((size_t)(g->kv_len ? g->kv_len : 1), NR);
-      size_t nk = (size_t)p->D * g->ldk, nv = (size_t)g->ldk * f.Dp;
-      g->kt = xaligned(nk * sizeof(float));
-      g->v = xaligned(nv * sizeof(float));
-      memset(g->kt, 0, nk * sizeof(float));
-      memset(g->v, 0, nv * sizeof(float));
+      g->ldk = (int64_t)rup((size_t)(g->kv_len ? g->kv_len : 1), PW);
+      total += (size_t)g->ldk * ((size_t)p->D + (size_t)f.Dp);
     }
+  bigbuf arena;
+  float *a = big_zeroed(&arena, total * sizeof(float));
+  for (size_t i = 0; i < (size_t)s->batch * p->Hk; i++) {
+    kvblk *g = &f.kv[i];
+    g->kt = a;
+    g->v = a + (size_t)g->ldk * p->D;
+    a = g->v + (size_t)g->ldk * f.Dp;
+  }
+  advise_huge(p->o, (size_t)oracle_attention_q_elems(s) * sizeof(float));
   for (int b = 0; b < s->batch; b++) f.nitems += (int64_t)p->Hq * ((oracle_attention_qo_len(s, b) + BM - 1) / BM);
   f.items = ll_xmalloc((size_t)(f.nitems ? f.nitems : 1) * sizeof *f.items);
   int64_t n = 0;
@@ -402,12 +572,10 @@ static void run_fast(prob *p, int nthreads, const char **kernel) {
       for (int64_t i0 = 0; i0 < oracle_attention_qo_len(s, b); i0 += BM) f.items[n++] = (work){b, h, i0};
   run_phase(&f, 0, nthreads);
   run_phase(&f, 1, nthreads);
-  for (size_t i = 0; i < (size_t)s->batch * p->Hk; i++) {
-    free(f.kv[i].kt);
-    free(f.kv[i].v);
-  }
+  munmap(arena.map, arena.len);
   free(f.kv);
   free(f.items);
+  return true;
 }
 
 /* ---- dispatch -------------------------------------------------------------------------------- */
@@ -421,13 +589,6 @@ bool oracle_attention_run(const oracle_attention_spec *s, float *o, float *lse,
   prob p = {.s = s, .Hq = s->num_qo_heads, .Hk = s->num_kv_heads, .D = s->head_dim,
             .group = s->num_qo_heads / s->num_kv_heads, .scale = oracle_attention_sm_scale(s),
             .cap = s->logits_soft_cap, .o = o, .lse = lse};
-  size_t nq = (size_t)oracle_attention_q_elems(s), nkv = (size_t)oracle_attention_kv_elems(s);
-  p.q = ll_xmalloc((nq ? nq : 1) * sizeof(float));
-  p.k = ll_xmalloc((nkv ? nkv : 1) * sizeof(float));
-  p.v = ll_xmalloc((nkv ? nkv : 1) * sizeof(float));
-  oracle_to_f32(s->dtype, s->q, p.q, nq);
-  oracle_to_f32(s->dtype, s->k, p.k, nkv);
-  oracle_to_f32(s->dtype, s->v, p.v, nkv);
   p.mask_off = ll_xcalloc((size_t)s->batch, sizeof *p.mask_off);
   for (int b = 1; b < s->batch; b++) {
     int64_t bits = oracle_attention_qo_len(s, b - 1) * oracle_attention_kv_len(s, b - 1);
@@ -438,15 +599,25 @@ bool oracle_attention_run(const oracle_attention_spec *s, float *o, float *lse,
   if (path == ORACLE_PATH_AUTO) path = flops < ORACLE_PLAIN_MAX_FLOP ? ORACLE_PATH_PLAIN : ORACLE_PATH_FAST;
   int threads = 1;
   const char *kernel = "double";
-  if (path == ORACLE_PATH_PLAIN) run_plain(&p);
-  else {
+  bool ok = true;
+  if (path == ORACLE_PATH_PLAIN) {
+    size_t nq = (size_t)oracle_attention_q_elems(s), nkv = (size_t)oracle_attention_kv_elems(s);
+    p.q = ll_xmalloc((nq ? nq : 1) * sizeof(float));
+    p.k = ll_xmalloc((nkv ? nkv : 1) * sizeof(float));
+    p.v = ll_xmalloc((nkv ? nkv : 1) * sizeof(float));
+    oracle_to_f32(s->dtype, s->q, p.q, nq);
+    oracle_to_f32(s->dtype, s->k, p.k, nkv);
+    oracle_to_f32(s->dtype, s->v, p.v, nkv);
+    run_plain(&p);
+    free(p.q);
+    free(p.k);
+    free(p.v);
+  } else {
     threads = s->threads > 0 ? s->threads : default_threads();
-    run_fast(&p, threads, &kernel);
+    ok = run_fast(&p, threads, &kernel, err);
   }
-  free(p.q);
-  free(p.k);
-  free(p.v);
   free(p.mask_off);
+  if (!ok) return false;
   if (info) {
     info->path = path;
     info->threads = threads;

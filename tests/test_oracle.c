@@ -568,17 +568,63 @@ static void long_rows(void) {
 Test(oracle_attention, fast_matches_plain_on_random_shapes) { random_shapes(); }
 Test(oracle_attention, fast_matches_plain_on_long_rows_and_many_blocks) { long_rows(); }
 
-/* The baseline (SSE) kernel is what runs on a CPU without AVX2+FMA; force it here. */
-Test(oracle_attention, fast_sse_kernel_matches_plain) {
-  cr_assert_eq(setenv("LANELAB_ORACLE_KERNEL", "sse", 1), 0);
+/* Each kernel of the fast path (LANELAB_ORACLE_KERNEL forces one; without it the best the CPU
+ * runs is chosen) against the plain path on the same random shapes and long rows. A kernel the
+ * CPU lacks the instructions for is skipped, saying so. */
+static void kernel_matches_plain(const char *name, bool cpu_has_it, const char *feature) {
+  if (!cpu_has_it) cr_skip_test("this CPU lacks %s: the %s kernel cannot run here", feature, name);
+  cr_assert_eq(setenv("LANELAB_ORACLE_KERNEL", name, 1), 0);
   int qo = 40, kv = 50;
   oracle_attention_spec *s = mk(1, &qo, &kv, 1, 1, 16);
   out r = run(s, ORACLE_PATH_FAST);
-  cr_assert(strcmp(r.info.kernel, "sse") == 0 || strcmp(r.info.kernel, "scalar") == 0, "kernel %s", r.info.kernel);
+  bool named = strcmp(r.info.kernel, name) == 0 || (!strcmp(name, "sse") && !strcmp(r.info.kernel, "scalar"));
+  cr_assert(named, "forced %s, ran %s", name, r.info.kernel);
   out_free(&r);
   oracle_attention_spec_free(s);
   random_shapes();
   long_rows();
+}
+
+#if defined(__x86_64__)
+#define CPU_HAS(f) (__builtin_cpu_init(), __builtin_cpu_supports(f))
+#else
+#define CPU_HAS(f) false
+#endif
+
+Test(oracle_attention, fast_avx512_kernel_matches_plain) {
+  kernel_matches_plain("avx512", CPU_HAS("avx512f"), "AVX-512F");
+}
+Test(oracle_attention, fast_avx2_kernel_matches_plain) {
+  kernel_matches_plain("avx2", CPU_HAS("avx2") && CPU_HAS("fma"), "AVX2 and FMA");
+}
+/* The baseline (SSE; the portable scalar loop off x86-64) is what runs on a CPU without the
+ * others. */
+Test(oracle_attention, fast_sse_kernel_matches_plain) { kernel_matches_plain("sse", true, "nothing"); }
+
+/* Without LANELAB_ORACLE_KERNEL the best kernel the CPU runs is used; a bad value is a usage
+ * error of the run (exit 2), not a silent fallback. */
+Test(oracle_attention, kernel_choice_default_and_bad_value) {
+  cr_assert_eq(unsetenv("LANELAB_ORACLE_KERNEL"), 0);
+  int qo = 8, kv = 8;
+  oracle_attention_spec *s = mk(1, &qo, &kv, 1, 1, 16);
+  out r = run(s, ORACLE_PATH_FAST);
+  const char *want = CPU_HAS("avx512f") ? "avx512" : CPU_HAS("avx2") && CPU_HAS("fma") ? "avx2" : "sse";
+#if !defined(__x86_64__)
+  want = "scalar";
+#endif
+  cr_assert_str_eq(r.info.kernel, want);
+  cr_assert_eq(setenv("LANELAB_ORACLE_KERNEL", "avx1024", 1), 0);
+  ll_err e = {0};
+  oracle_attention_info info;
+  s->path = ORACLE_PATH_FAST;
+  cr_assert(!oracle_attention_run(s, r.o, r.lse, &info, &e));
+  cr_assert_eq(e.code, LL_EXIT_USAGE);
+  cr_assert(strstr(e.msg, "LANELAB_ORACLE_KERNEL=avx1024"), "%s", e.msg);
+  cr_assert_eq(setenv("LANELAB_ORACLE_KERNEL", "auto", 1), 0);
+  cr_assert(oracle_attention_run(s, r.o, r.lse, &info, &e), "%s", e.msg);
+  cr_assert_str_eq(info.kernel, want);
+  out_free(&r);
+  oracle_attention_spec_free(s);
 }
 
 Test(oracle_attention, auto_path_picks_plain_small_fast_large) {
