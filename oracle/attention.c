@@ -8,6 +8,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "oracle/oracle.h"
 
@@ -359,6 +362,34 @@ static const kernel *pick_kernel(ll_err *err) {
   return NULL;
 }
 
+/* q/k/v elements -> float in the worker threads. f16 with F16C (vcvtph2ps, 8 at a time) when the
+ * CPU has it; a group of 8 holding a NaN goes through oracle_to_f32 instead, so every result is
+ * bit for bit the one oracle_to_f32 gives (F16C would set a signalling NaN's quiet bit). */
+#if defined(__x86_64__)
+__attribute__((target("avx,f16c")))
+static void f16_to_f32_f16c(const uint16_t *src, float *dst, size_t n) {
+  size_t i = 0;
+  const __m128i mag = _mm_set1_epi16(0x7fff), inf = _mm_set1_epi16(0x7c00);
+  for (; i + 8 <= n; i += 8) {
+    __m128i h = _mm_loadu_si128((const __m128i *)(src + i));
+    if (_mm_movemask_epi8(_mm_cmpgt_epi16(_mm_and_si128(h, mag), inf))) oracle_to_f32(ORACLE_F16, src + i, dst + i, 8);
+    else _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(h));
+  }
+  oracle_to_f32(ORACLE_F16, src + i, dst + i, n - i);
+}
+#endif
+
+static void to_f32(bool f16c, oracle_dtype dt, const void *src, float *dst, size_t n) {
+#if defined(__x86_64__)
+  if (f16c && dt == ORACLE_F16) {
+    f16_to_f32_f16c(src, dst, n);
+    return;
+  }
+#endif
+  (void)f16c;
+  oracle_to_f32(dt, src, dst, n);
+}
+
 /* Per (request, kv head): K and V in panels (see Layout above), in one zeroed arena. */
 typedef struct kvblk {
   float *kt, *v;
@@ -380,6 +411,7 @@ typedef struct fast {
   atomic_llong next;
   int phase;        /* 0 gather, 1 compute */
   const kernel *kern;
+  bool f16c;        /* the CPU converts f16 with F16C */
 } fast;
 
 /* K and V of (request b, kv head kh), converted from the spec's dtype into the panels. */
@@ -390,8 +422,8 @@ static void gather(fast *f, int b, int kh, float *tk, float *tv) {
   int D = p->D;
   for (int64_t j = 0; j < g->kv_len; j++) {
     size_t at = (size_t)kv_index(p, b, j, kh) * f->esz;
-    oracle_to_f32(s->dtype, (const char *)s->k + at, tk, (size_t)D);
-    oracle_to_f32(s->dtype, (const char *)s->v + at, tv, (size_t)D);
+    to_f32(f->f16c, s->dtype, (const char *)s->k + at, tk, (size_t)D);
+    to_f32(f->f16c, s->dtype, (const char *)s->v + at, tv, (size_t)D);
     float *kp = g->kt + (size_t)(j / PW) * D * PW + j % PW;
     for (int d = 0; d < D; d++) kp[(size_t)d * PW] = tk[d];
     for (int d0 = 0; d0 < D; d0 += PW)
@@ -454,7 +486,8 @@ static void compute(fast *f, const work *w, tbuf *t) {
   /* Q block from the spec's dtype, rows padded to a multiple of 8 with zeros */
   int M = (int)rup((size_t)rows, 8);
   for (int64_t r = 0; r < rows; r++)
-    oracle_to_f32(s->dtype, (const char *)s->q + (size_t)((t0 + r) * p->Hq + h) * D * f->esz, t->qb + r * D, (size_t)D);
+    to_f32(f->f16c, s->dtype, (const char *)s->q + (size_t)((t0 + r) * p->Hq + h) * D * f->esz, t->qb + r * D,
+           (size_t)D);
   memset(t->qb + rows * D, 0, (size_t)(M - rows) * D * sizeof(float));
   kern->gemm(M, (int)nc, D, t->qb, (size_t)D, g->kt + (size_t)(c0 / PW) * D * PW, (size_t)D * PW, t->sb, lds, false);
   /* softmax, two passes per row: exact max first, then exp and sum */
@@ -546,6 +579,9 @@ static bool run_fast(prob *p, int nthreads, const char **kname, ll_err *err) {
   f.kern = pick_kernel(err);
   if (!f.kern) return false;
   *kname = f.kern->name;
+#if defined(__x86_64__)
+  f.f16c = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+#endif
   f.kv = ll_xcalloc((size_t)s->batch * p->Hk, sizeof *f.kv);
   size_t total = 0;
   for (int b = 0; b < s->batch; b++)
