@@ -122,6 +122,7 @@ static void run_plain(prob *p) {
 #define PW 32   /* panel width */
 #define KC 128  /* reduction block */
 #define HUGE_2M ((size_t)2 << 20)
+#define GATHER_AHEAD 8  /* tokens the K/V gather prefetches ahead */
 
 static size_t rup(size_t x, size_t m) { return (x + m - 1) / m * m; }
 
@@ -420,8 +421,18 @@ static void gather(fast *f, int b, int kh, float *tk, float *tv) {
   const oracle_attention_spec *s = p->s;
   kvblk *g = &f->kv[(size_t)b * p->Hk + kh];
   int D = p->D;
+  size_t row = (size_t)D * f->esz;
   for (int64_t j = 0; j < g->kv_len; j++) {
     size_t at = (size_t)kv_index(p, b, j, kh) * f->esz;
+    /* the rows of one kv head are a page or more apart in NHD: no hardware prefetcher follows
+     * that, so ask for the row GATHER_AHEAD tokens on (the conversion is latency bound else) */
+    if (j + GATHER_AHEAD < g->kv_len) {
+      size_t ahead = (size_t)kv_index(p, b, j + GATHER_AHEAD, kh) * f->esz;
+      for (size_t l = 0; l < row; l += 64) {
+        __builtin_prefetch((const char *)s->k + ahead + l);
+        __builtin_prefetch((const char *)s->v + ahead + l);
+      }
+    }
     to_f32(f->f16c, s->dtype, (const char *)s->k + at, tk, (size_t)D);
     to_f32(f->f16c, s->dtype, (const char *)s->v + at, tv, (size_t)D);
     float *kp = g->kt + (size_t)(j / PW) * D * PW + j % PW;
@@ -485,6 +496,10 @@ static void compute(fast *f, const work *w, tbuf *t) {
   }
   /* Q block from the spec's dtype, rows padded to a multiple of 8 with zeros */
   int M = (int)rup((size_t)rows, 8);
+  const char *q0 = (const char *)s->q + (size_t)(t0 * p->Hq + h) * D * f->esz;
+  size_t qrow = (size_t)p->Hq * D * f->esz; /* a page or more apart: ask for all rows first */
+  for (int64_t r = 0; r < rows; r++)
+    for (size_t l = 0; l < (size_t)D * f->esz; l += 64) __builtin_prefetch(q0 + r * qrow + l);
   for (int64_t r = 0; r < rows; r++)
     to_f32(f->f16c, s->dtype, (const char *)s->q + (size_t)((t0 + r) * p->Hq + h) * D * f->esz, t->qb + r * D,
            (size_t)D);
