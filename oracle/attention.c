@@ -319,16 +319,18 @@ typedef struct kernel {
   gemm_fn gemm;
   float (*logits)(float *s, int64_t n, int64_t a, int64_t e, float scale);
   float (*exps)(float *s, int64_t n, float m);
+  float (*max)(const float *s, int64_t a, int64_t e, float scale);
+  float (*scale_exps)(float *s, int64_t n, int64_t a, int64_t e, float scale, float m);
 } kernel;
 
 /* Best first; the last one is the baseline every CPU of the architecture runs. */
 static const kernel kernels[] = {
 #if defined(__x86_64__)
-    {"avx512", gemm_avx512, row_logits_avx512, row_exp_avx512},
-    {"avx2", gemm_avx2, row_logits_avx2, row_exp_avx2},
-    {"sse", gemm_sse, row_logits_base, row_exp_base},
+    {"avx512", gemm_avx512, row_logits_avx512, row_exp_avx512, row_max_avx512, row_scale_exp_avx512},
+    {"avx2", gemm_avx2, row_logits_avx2, row_exp_avx2, row_max_avx2, row_scale_exp_avx2},
+    {"sse", gemm_sse, row_logits_base, row_exp_base, row_max_base, row_scale_exp_base},
 #else
-    {"scalar", gemm_sse, row_logits_base, row_exp_base},
+    {"scalar", gemm_sse, row_logits_base, row_exp_base, row_max_base, row_scale_exp_base},
 #endif
 };
 #define NKERNELS (sizeof kernels / sizeof kernels[0])
@@ -513,9 +515,9 @@ static void compute(fast *f, const work *w, tbuf *t) {
     int64_t i = w->i0 + r, lo, hi;
     row_range(p, i, qo_len, kv_len, &lo, &hi);
     if (lo >= hi) lo = hi = c0;
-    float m = kern->logits(sr, nc, lo - c0, hi - c0, scale);
-    if (cap > 0 || s->custom_mask) { /* the rare cases, one key at a time */
-      m = -INFINITY;
+    float m = -INFINITY, sum = 0;
+    if (cap > 0 || s->custom_mask) { /* the rare cases: logits stored, then one key at a time */
+      kern->logits(sr, nc, lo - c0, hi - c0, scale);
       for (int64_t c = lo - c0; c < hi - c0; c++) {
         float x = sr[c];
         if (s->custom_mask && !visible(p, b, i, c0 + c, qo_len, kv_len)) x = -INFINITY;
@@ -523,6 +525,10 @@ static void compute(fast *f, const work *w, tbuf *t) {
         sr[c] = x;
         if (x > m) m = x;
       }
+      if (m != -INFINITY) sum = kern->exps(sr, nc, m);
+    } else if (lo < hi) { /* max read-only, then scale, mask and exp in one pass */
+      m = kern->max(sr, lo - c0, hi - c0, scale);
+      sum = kern->scale_exps(sr, nc, lo - c0, hi - c0, scale, m);
     }
     if (m == -INFINITY) {
       memset(sr, 0, (size_t)nc * sizeof(float));
@@ -530,7 +536,6 @@ static void compute(fast *f, const work *w, tbuf *t) {
       p->lse[(t0 + r) * p->Hq + h] = -INFINITY;
       continue;
     }
-    float sum = kern->exps(sr, nc, m);
     t->inv[r] = 1.0f / sum;
     p->lse[(t0 + r) * p->Hq + h] = (float)((double)m * LOG2E + log2((double)sum));
   }

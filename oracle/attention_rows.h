@@ -2,16 +2,31 @@
  * per instruction set. Not a public header: oracle/attention.c includes it once per kernel with
  * ROWS_W (floats per vector: 16, 8 or 4), ROWS_SUF (the name suffix) and ROWS_ATTR (the target
  * attribute, or nothing for the baseline) defined; it defines
+ *   float row_max_SUF(const float *s, int64_t a, int64_t e, float scale)
+ *     the maximum of s[c] * scale over a <= c < e (a < e), read only: rounding is monotonic, so
+ *     it is max(s) * scale (min(s) * scale for a negative scale), rounded once;
+ *   float row_scale_exp_SUF(float *s, int64_t n, int64_t a, int64_t e, float scale, float m)
+ *     s[c] = exp(s[c] * scale - m) for a <= c < e, 0 elsewhere (the product rounded first, so
+ *     the values are bit for bit those of row_logits then row_exp); returns the sum;
  *   float row_logits_SUF(float *s, int64_t n, int64_t a, int64_t e, float scale)
  *     s[c] = s[c] * scale for a <= c < e, -inf elsewhere; returns the maximum;
  *   float row_exp_SUF(float *s, int64_t n, float m)
- *     s[c] = exp(s[c] - m) (0 for -inf); returns the sum (ROWS_W partial sums, added in lane
- *     order at the end).
+ *     s[c] = exp(s[c] - m) (0 for -inf); returns the sum.
+ * (The first two are the common case; the last two leave room for the soft cap and custom mask
+ * between them.) Sums are ROWS_W partial sums, added in lane order at the end.
  * n is a multiple of ROWS_W and s is aligned to ROWS_W floats. */
 #define ROWS_CAT2(a, b) a##_##b
 #define ROWS_CAT(a, b) ROWS_CAT2(a, b)
 #define ROWS_VF ROWS_CAT(rows_vf, ROWS_SUF)
 #define ROWS_VI ROWS_CAT(rows_vi, ROWS_SUF)
+
+#ifndef ROWS_ROUNDED /* an empty asm the value must pass through: no FMA contraction across it */
+#if defined(__x86_64__)
+#define ROWS_ROUNDED(v) __asm__("" : "+v"(v))
+#else
+#define ROWS_ROUNDED(v) __asm__("" : "+m"(v))
+#endif
+#endif
 
 typedef float ROWS_VF __attribute__((vector_size(ROWS_W * 4)));
 typedef int32_t ROWS_VI __attribute__((vector_size(ROWS_W * 4)));
@@ -56,6 +71,46 @@ ROWS_ATTR static float ROWS_CAT(row_logits, ROWS_SUF)(float *s, int64_t n, int64
   for (int i = 1; i < ROWS_W; i++)
     if (vm[i] > m) m = vm[i];
   return m;
+}
+
+ROWS_ATTR static float ROWS_CAT(row_max, ROWS_SUF)(const float *s, int64_t a, int64_t e, float scale) {
+  ROWS_VI iota;
+  for (int i = 0; i < ROWS_W; i++) iota[i] = i;
+  ROWS_VF vmax = (ROWS_VF){0} - INFINITY, vmin = (ROWS_VF){0} + INFINITY;
+  for (int64_t c = a / ROWS_W * ROWS_W; c < e; c += ROWS_W) {
+    ROWS_VI ci = iota + (int32_t)c;
+    ROWS_VI in = (ci >= (int32_t)a) & (ci < (int32_t)e);
+    ROWS_VF x = *(const ROWS_VF *)(s + c);
+    ROWS_VI gt = (x > vmax) & in, lt = (x < vmin) & in;
+    vmax = (ROWS_VF)(((ROWS_VI)x & gt) | ((ROWS_VI)vmax & ~gt));
+    vmin = (ROWS_VF)(((ROWS_VI)x & lt) | ((ROWS_VI)vmin & ~lt));
+  }
+  float hi = vmax[0], lo = vmin[0];
+  for (int i = 1; i < ROWS_W; i++) {
+    if (vmax[i] > hi) hi = vmax[i];
+    if (vmin[i] < lo) lo = vmin[i];
+  }
+  return (scale < 0 ? lo : hi) * scale;
+}
+
+ROWS_ATTR static float ROWS_CAT(row_scale_exp, ROWS_SUF)(float *s, int64_t n, int64_t a, int64_t e, float scale,
+                                                         float m) {
+  ROWS_VI iota;
+  for (int i = 0; i < ROWS_W; i++) iota[i] = i;
+  ROWS_VF acc = {0};
+  for (int64_t c = 0; c < n; c += ROWS_W) {
+    ROWS_VI ci = iota + (int32_t)c;
+    ROWS_VI in = (ci >= (int32_t)a) & (ci < (int32_t)e);
+    ROWS_VF x = *(ROWS_VF *)(s + c) * scale;
+    ROWS_ROUNDED(x); /* the product rounded, as row_logits stores it, not fused into "- m" */
+    x = ROWS_CAT(vexp, ROWS_SUF)(x - m);
+    x = (ROWS_VF)((ROWS_VI)x & in);
+    *(ROWS_VF *)(s + c) = x;
+    acc += x;
+  }
+  float sum = 0;
+  for (int i = 0; i < ROWS_W; i++) sum += acc[i];
+  return sum;
 }
 
 ROWS_ATTR static float ROWS_CAT(row_exp, ROWS_SUF)(float *s, int64_t n, float m) {
