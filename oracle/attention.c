@@ -121,6 +121,7 @@ static void run_plain(prob *p) {
 #define BM 32   /* query rows per work item (a multiple of 8) */
 #define PW 32   /* panel width */
 #define KC 128  /* reduction block */
+#define CH 256  /* key columns per chunk of a block's scores (a multiple of PW) */
 #define HUGE_2M ((size_t)2 << 20)
 #define GATHER_AHEAD 8  /* tokens the K/V gather prefetches ahead */
 
@@ -316,21 +317,22 @@ static void gemm_sse(int M, int N, int K, const float *A, size_t lda, const floa
 
 typedef struct kernel {
   const char *name;
+  int lanes;        /* floats per vector of the row passes */
   gemm_fn gemm;
   float (*logits)(float *s, int64_t n, int64_t a, int64_t e, float scale);
-  float (*exps)(float *s, int64_t n, float m);
-  float (*max)(const float *s, int64_t a, int64_t e, float scale);
-  float (*scale_exps)(float *s, int64_t n, int64_t a, int64_t e, float scale, float m);
+  void (*exps)(float *s, int64_t n, float m, float *sum);
+  void (*max)(const float *s, int64_t a, int64_t e, float *hi, float *lo);
+  void (*scale_exps)(float *s, int64_t n, int64_t a, int64_t e, float scale, float m, float *sum);
 } kernel;
 
 /* Best first; the last one is the baseline every CPU of the architecture runs. */
 static const kernel kernels[] = {
 #if defined(__x86_64__)
-    {"avx512", gemm_avx512, row_logits_avx512, row_exp_avx512, row_max_avx512, row_scale_exp_avx512},
-    {"avx2", gemm_avx2, row_logits_avx2, row_exp_avx2, row_max_avx2, row_scale_exp_avx2},
-    {"sse", gemm_sse, row_logits_base, row_exp_base, row_max_base, row_scale_exp_base},
+    {"avx512", 16, gemm_avx512, row_logits_avx512, row_exp_avx512, row_max_avx512, row_scale_exp_avx512},
+    {"avx2", 8, gemm_avx2, row_logits_avx2, row_exp_avx2, row_max_avx2, row_scale_exp_avx2},
+    {"sse", 4, gemm_sse, row_logits_base, row_exp_base, row_max_base, row_scale_exp_base},
 #else
-    {"scalar", gemm_sse, row_logits_base, row_exp_base, row_max_base, row_scale_exp_base},
+    {"scalar", 4, gemm_sse, row_logits_base, row_exp_base, row_max_base, row_scale_exp_base},
 #endif
 };
 #define NKERNELS (sizeof kernels / sizeof kernels[0])
@@ -457,7 +459,9 @@ static void row_range(const prob *p, int64_t i, int64_t qo_len, int64_t kv_len, 
 }
 
 typedef struct tbuf {
-  float *qb, *sb, *ob, *inv, *tk, *tv;
+  float *qb, *sb, *ob, *tk, *tv;
+  float *hi, *lo, *m, *acc; /* per row: [16] lanes of raw score max and min, the max logit, [16]
+                               lanes of the exp sum */
   size_t s_cap;
 } tbuf;
 
@@ -506,43 +510,80 @@ static void compute(fast *f, const work *w, tbuf *t) {
     to_f32(f->f16c, s->dtype, (const char *)s->q + (size_t)((t0 + r) * p->Hq + h) * D * f->esz, t->qb + r * D,
            (size_t)D);
   memset(t->qb + rows * D, 0, (size_t)(M - rows) * D * sizeof(float));
-  kern->gemm(M, (int)nc, D, t->qb, (size_t)D, g->kt + (size_t)(c0 / PW) * D * PW, (size_t)D * PW, t->sb, lds, false);
-  /* softmax, two passes per row: exact max first, then exp and sum */
+  /* Key columns in chunks of CH: each chunk's scores are made and read while they are in L1.
+   * Per row: the visible columns [ra, re) relative to c0 (empty: 0, 0). */
   float scale = (float)p->scale, cap = (float)p->cap;
+  bool rare = cap > 0 || s->custom_mask;
+  int64_t ra[BM], re[BM];
+  for (int64_t r = 0; r < rows; r++) {
+    int64_t lo, hi;
+    row_range(p, w->i0 + r, qo_len, kv_len, &lo, &hi);
+    ra[r] = lo < hi ? lo - c0 : 0;
+    re[r] = lo < hi ? hi - c0 : 0;
+    for (int l = 0; l < 16; l++) {
+      t->hi[r * 16 + l] = -INFINITY;
+      t->lo[r * 16 + l] = INFINITY;
+    }
+  }
+  const float *kt = g->kt + (size_t)(c0 / PW) * D * PW;
+  for (int64_t ch = 0; ch < nc; ch += CH) { /* S = Q K^T, and the rows' raw max and min */
+    int64_t n = nc - ch < CH ? nc - ch : CH;
+    kern->gemm(M, (int)n, D, t->qb, (size_t)D, kt + (size_t)(ch / PW) * D * PW, (size_t)D * PW, t->sb + ch, lds, false);
+    if (!rare)
+      for (int64_t r = 0; r < rows; r++) {
+        int64_t a = ra[r] > ch ? ra[r] : ch, e = re[r] < ch + n ? re[r] : ch + n;
+        if (a < e) kern->max(t->sb + r * lds, a, e, t->hi + r * 16, t->lo + r * 16);
+      }
+  }
+  /* Each row's maximum logit m (exact: two-pass softmax); -inf: fully masked, O = 0, LSE = -inf */
   for (int64_t r = 0; r < M; r++) {
-    float *sr = t->sb + r * lds;
-    if (r >= rows) { memset(sr, 0, (size_t)nc * sizeof(float)); continue; }
-    int64_t i = w->i0 + r, lo, hi;
-    row_range(p, i, qo_len, kv_len, &lo, &hi);
-    if (lo >= hi) lo = hi = c0;
-    float m = -INFINITY, sum = 0;
-    if (cap > 0 || s->custom_mask) { /* the rare cases: logits stored, then one key at a time */
-      kern->logits(sr, nc, lo - c0, hi - c0, scale);
-      for (int64_t c = lo - c0; c < hi - c0; c++) {
+    memset(t->acc + r * 16, 0, 16 * sizeof(float));
+    float m = -INFINITY;
+    if (r < rows && rare) { /* the rare cases: logits stored, then one key at a time */
+      float *sr = t->sb + r * lds;
+      int64_t i = w->i0 + r;
+      kern->logits(sr, nc, ra[r], re[r], scale);
+      for (int64_t c = ra[r]; c < re[r]; c++) {
         float x = sr[c];
         if (s->custom_mask && !visible(p, b, i, c0 + c, qo_len, kv_len)) x = -INFINITY;
         else if (cap > 0) x = cap * tanhf(x / cap);
         sr[c] = x;
         if (x > m) m = x;
       }
-      if (m != -INFINITY) sum = kern->exps(sr, nc, m);
-    } else if (lo < hi) { /* max read-only, then scale, mask and exp in one pass */
-      m = kern->max(sr, lo - c0, hi - c0, scale);
-      sum = kern->scale_exps(sr, nc, lo - c0, hi - c0, scale, m);
+    } else if (r < rows && ra[r] < re[r]) {
+      float hi = -INFINITY, lo = INFINITY;
+      for (int l = 0; l < kern->lanes; l++) {
+        if (t->hi[r * 16 + l] > hi) hi = t->hi[r * 16 + l];
+        if (t->lo[r * 16 + l] < lo) lo = t->lo[r * 16 + l];
+      }
+      m = (scale < 0 ? lo : hi) * scale;
     }
-    if (m == -INFINITY) {
-      memset(sr, 0, (size_t)nc * sizeof(float));
-      t->inv[r] = 0; /* O row stays 0 */
+    t->m[r] = m;
+  }
+  /* P = exp(S - m) chunk by chunk, each followed by O += P V over its keys */
+  for (int64_t ch = 0; ch < nc; ch += CH) {
+    int64_t n = nc - ch < CH ? nc - ch : CH;
+    for (int64_t r = 0; r < M; r++) {
+      float *sc = t->sb + r * lds + ch;
+      if (t->m[r] == -INFINITY) memset(sc, 0, (size_t)n * sizeof(float));
+      else if (rare) kern->exps(sc, n, t->m[r], t->acc + r * 16);
+      else kern->scale_exps(sc, n, ra[r] - ch, re[r] - ch, scale, t->m[r], t->acc + r * 16);
+    }
+    kern->gemm(M, Dp, (int)n, t->sb + ch, lds, g->v + (size_t)(c0 + ch) * PW, (size_t)g->ldk * PW, t->ob,
+               (size_t)Dp, ch > 0);
+  }
+  for (int64_t r = 0; r < rows; r++) {
+    float *o = p->o + ((t0 + r) * p->Hq + h) * D;
+    if (t->m[r] == -INFINITY) {
+      memset(o, 0, (size_t)D * sizeof(float));
       p->lse[(t0 + r) * p->Hq + h] = -INFINITY;
       continue;
     }
-    t->inv[r] = 1.0f / sum;
-    p->lse[(t0 + r) * p->Hq + h] = (float)((double)m * LOG2E + log2((double)sum));
-  }
-  kern->gemm(M, Dp, (int)nc, t->sb, lds, g->v + (size_t)c0 * PW, (size_t)g->ldk * PW, t->ob, (size_t)Dp, false);
-  for (int64_t r = 0; r < rows; r++) {
-    float *o = p->o + ((t0 + r) * p->Hq + h) * D;
-    for (int d = 0; d < D; d++) o[d] = t->ob[r * Dp + d] * t->inv[r];
+    float sum = 0;
+    for (int l = 0; l < kern->lanes; l++) sum += t->acc[r * 16 + l];
+    float inv = 1.0f / sum;
+    p->lse[(t0 + r) * p->Hq + h] = (float)((double)t->m[r] * LOG2E + log2((double)sum));
+    for (int d = 0; d < D; d++) o[d] = t->ob[r * Dp + d] * inv;
   }
 }
 
@@ -561,11 +602,17 @@ static void *fast_worker(void *arg) {
   }
   t.qb = xaligned((size_t)BM * p->D * sizeof(float));
   t.ob = xaligned((size_t)BM * f->Dp * sizeof(float));
-  t.inv = xaligned(BM * sizeof(float));
+  t.hi = xaligned(BM * 16 * sizeof(float));
+  t.lo = xaligned(BM * 16 * sizeof(float));
+  t.m = xaligned(BM * sizeof(float));
+  t.acc = xaligned(BM * 16 * sizeof(float));
   for (int64_t it; (it = atomic_fetch_add(&f->next, 1)) < f->nitems;) compute(f, &f->items[it], &t);
   free(t.qb);
   free(t.ob);
-  free(t.inv);
+  free(t.hi);
+  free(t.lo);
+  free(t.m);
+  free(t.acc);
   free(t.sb);
   return NULL;
 }

@@ -2,18 +2,22 @@
  * per instruction set. Not a public header: oracle/attention.c includes it once per kernel with
  * ROWS_W (floats per vector: 16, 8 or 4), ROWS_SUF (the name suffix) and ROWS_ATTR (the target
  * attribute, or nothing for the baseline) defined; it defines
- *   float row_max_SUF(const float *s, int64_t a, int64_t e, float scale)
- *     the maximum of s[c] * scale over a <= c < e (a < e), read only: rounding is monotonic, so
- *     it is max(s) * scale (min(s) * scale for a negative scale), rounded once;
- *   float row_scale_exp_SUF(float *s, int64_t n, int64_t a, int64_t e, float scale, float m)
+ *   void row_max_SUF(const float *s, int64_t a, int64_t e, float *hi, float *lo)
+ *     raises the lanes of hi and lowers those of lo (ROWS_W floats each, aligned) to the maximum
+ *     and minimum of the s[c], a <= c < e, they see (read only; rounding is monotonic, so the
+ *     maximum logit is max(hi) * scale, min(lo) * scale for a negative scale, rounded once);
+ *   void row_scale_exp_SUF(float *s, int64_t n, int64_t a, int64_t e, float scale, float m,
+ *                          float *sum)
  *     s[c] = exp(s[c] * scale - m) for a <= c < e, 0 elsewhere (the product rounded first, so
- *     the values are bit for bit those of row_logits then row_exp); returns the sum;
+ *     the values are bit for bit those of row_logits then row_exp);
  *   float row_logits_SUF(float *s, int64_t n, int64_t a, int64_t e, float scale)
  *     s[c] = s[c] * scale for a <= c < e, -inf elsewhere; returns the maximum;
- *   float row_exp_SUF(float *s, int64_t n, float m)
- *     s[c] = exp(s[c] - m) (0 for -inf); returns the sum.
+ *   void row_exp_SUF(float *s, int64_t n, float m, float *sum)
+ *     s[c] = exp(s[c] - m) (0 for -inf).
  * (The first two are the common case; the last two leave room for the soft cap and custom mask
- * between them.) Sums are ROWS_W partial sums, added in lane order at the end.
+ * between them.) The exp passes add each value to lane c % ROWS_W of sum (ROWS_W floats,
+ * aligned), so a row done in pieces whose lengths are multiples of ROWS_W gets the same lane
+ * sums as in one piece; the caller adds the lanes in order at the end.
  * n is a multiple of ROWS_W and s is aligned to ROWS_W floats. */
 #define ROWS_CAT2(a, b) a##_##b
 #define ROWS_CAT(a, b) ROWS_CAT2(a, b)
@@ -73,31 +77,49 @@ ROWS_ATTR static float ROWS_CAT(row_logits, ROWS_SUF)(float *s, int64_t n, int64
   return m;
 }
 
-ROWS_ATTR static float ROWS_CAT(row_max, ROWS_SUF)(const float *s, int64_t a, int64_t e, float scale) {
-  ROWS_VI iota;
-  for (int i = 0; i < ROWS_W; i++) iota[i] = i;
-  ROWS_VF vmax = (ROWS_VF){0} - INFINITY, vmin = (ROWS_VF){0} + INFINITY;
-  for (int64_t c = a / ROWS_W * ROWS_W; c < e; c += ROWS_W) {
-    ROWS_VI ci = iota + (int32_t)c;
-    ROWS_VI in = (ci >= (int32_t)a) & (ci < (int32_t)e);
-    ROWS_VF x = *(const ROWS_VF *)(s + c);
-    ROWS_VI gt = (x > vmax) & in, lt = (x < vmin) & in;
-    vmax = (ROWS_VF)(((ROWS_VI)x & gt) | ((ROWS_VI)vmax & ~gt));
-    vmin = (ROWS_VF)(((ROWS_VI)x & lt) | ((ROWS_VI)vmin & ~lt));
-  }
-  float hi = vmax[0], lo = vmin[0];
-  for (int i = 1; i < ROWS_W; i++) {
-    if (vmax[i] > hi) hi = vmax[i];
-    if (vmin[i] < lo) lo = vmin[i];
-  }
-  return (scale < 0 ? lo : hi) * scale;
-}
+#define ROWS_MAXMIN(x, in, vmax, vmin)                                                            \
+  do {                                                                                             \
+    ROWS_VI gt_ = (x > vmax) & (in), lt_ = (x < vmin) & (in);                                      \
+    vmax = (ROWS_VF)(((ROWS_VI)x & gt_) | ((ROWS_VI)vmax & ~gt_));                                 \
+    vmin = (ROWS_VF)(((ROWS_VI)x & lt_) | ((ROWS_VI)vmin & ~lt_));                                 \
+  } while (0)
 
-ROWS_ATTR static float ROWS_CAT(row_scale_exp, ROWS_SUF)(float *s, int64_t n, int64_t a, int64_t e, float scale,
-                                                         float m) {
+/* Whole vectors inside [a, e) unmasked, in two independent chains (a compare-and-select chain is
+ * latency bound); the partial vectors at the ends masked. */
+ROWS_ATTR static void ROWS_CAT(row_max, ROWS_SUF)(const float *s, int64_t a, int64_t e, float *hi, float *lo) {
+  ROWS_VI iota, all = (ROWS_VI){0} - 1;
+  for (int i = 0; i < ROWS_W; i++) iota[i] = i;
+  ROWS_VF vmax0 = *(ROWS_VF *)hi, vmin0 = *(ROWS_VF *)lo, vmax1 = vmax0, vmin1 = vmin0;
+  int64_t c = a / ROWS_W * ROWS_W, full = e / ROWS_W * ROWS_W;
+  if (c < a || c + ROWS_W > e) { /* first vector partly outside */
+    ROWS_VI ci = iota + (int32_t)c;
+    ROWS_VF x = *(const ROWS_VF *)(s + c);
+    ROWS_MAXMIN(x, (ci >= (int32_t)a) & (ci < (int32_t)e), vmax0, vmin0);
+    c += ROWS_W;
+  }
+  for (; c + 2 * ROWS_W <= full; c += 2 * ROWS_W) {
+    ROWS_VF x0 = *(const ROWS_VF *)(s + c), x1 = *(const ROWS_VF *)(s + c + ROWS_W);
+    ROWS_MAXMIN(x0, all, vmax0, vmin0);
+    ROWS_MAXMIN(x1, all, vmax1, vmin1);
+  }
+  for (; c < e; c += ROWS_W) {
+    ROWS_VI ci = iota + (int32_t)c;
+    ROWS_VF x = *(const ROWS_VF *)(s + c);
+    ROWS_MAXMIN(x, ci < (int32_t)e, vmax0, vmin0);
+  }
+  ROWS_VI gt = vmax1 > vmax0, lt = vmin1 < vmin0;
+  vmax0 = (ROWS_VF)(((ROWS_VI)vmax1 & gt) | ((ROWS_VI)vmax0 & ~gt));
+  vmin0 = (ROWS_VF)(((ROWS_VI)vmin1 & lt) | ((ROWS_VI)vmin0 & ~lt));
+  *(ROWS_VF *)hi = vmax0;
+  *(ROWS_VF *)lo = vmin0;
+}
+#undef ROWS_MAXMIN
+
+ROWS_ATTR static void ROWS_CAT(row_scale_exp, ROWS_SUF)(float *s, int64_t n, int64_t a, int64_t e, float scale,
+                                                        float m, float *sum) {
   ROWS_VI iota;
   for (int i = 0; i < ROWS_W; i++) iota[i] = i;
-  ROWS_VF acc = {0};
+  ROWS_VF acc = *(ROWS_VF *)sum;
   for (int64_t c = 0; c < n; c += ROWS_W) {
     ROWS_VI ci = iota + (int32_t)c;
     ROWS_VI in = (ci >= (int32_t)a) & (ci < (int32_t)e);
@@ -108,21 +130,17 @@ ROWS_ATTR static float ROWS_CAT(row_scale_exp, ROWS_SUF)(float *s, int64_t n, in
     *(ROWS_VF *)(s + c) = x;
     acc += x;
   }
-  float sum = 0;
-  for (int i = 0; i < ROWS_W; i++) sum += acc[i];
-  return sum;
+  *(ROWS_VF *)sum = acc;
 }
 
-ROWS_ATTR static float ROWS_CAT(row_exp, ROWS_SUF)(float *s, int64_t n, float m) {
-  ROWS_VF acc = {0};
+ROWS_ATTR static void ROWS_CAT(row_exp, ROWS_SUF)(float *s, int64_t n, float m, float *sum) {
+  ROWS_VF acc = *(ROWS_VF *)sum;
   for (int64_t c = 0; c < n; c += ROWS_W) {
     ROWS_VF x = ROWS_CAT(vexp, ROWS_SUF)(*(ROWS_VF *)(s + c) - m);
     *(ROWS_VF *)(s + c) = x;
     acc += x;
   }
-  float sum = 0;
-  for (int i = 0; i < ROWS_W; i++) sum += acc[i];
-  return sum;
+  *(ROWS_VF *)sum = acc;
 }
 
 #undef ROWS_VF
