@@ -445,10 +445,8 @@ static void band_mask(oracle_attention_spec *s, int w) {
   }
 }
 
-Test(oracle_attention, custom_mask_of_causal_band_equals_causal) {
-  rng_state = 80;
-  int qo[3] = {3, 7, 5}, kv[3] = {5, 7, 9}; /* 15, 49, 45 bits: segments not byte multiples */
-  for (int w = -1; w <= 2; w += 3) {
+static void causal_vs_band(const int *qo, const int *kv, int wl) {
+  for (int w = -1; w <= wl; w += wl + 1) {
     oracle_attention_spec *c = mk(3, qo, kv, 2, 1, 8), *m = mk(3, qo, kv, 2, 1, 8);
     fill_random(c, 2);
     memcpy(m->q, c->q, (size_t)oracle_attention_q_elems(c) * 4);
@@ -466,6 +464,15 @@ Test(oracle_attention, custom_mask_of_causal_band_equals_causal) {
     oracle_attention_spec_free(c);
     oracle_attention_spec_free(m);
   }
+}
+
+Test(oracle_attention, custom_mask_of_causal_band_equals_causal) {
+  rng_state = 80;
+  int qo[3] = {3, 7, 5}, kv[3] = {5, 7, 9}; /* 15, 49, 45 bits: segments not byte multiples */
+  causal_vs_band(qo, kv, 2);
+  /* rows over several of the fast path's 256-key chunks, and a window ending inside one */
+  int qo2[3] = {40, 3, 70}, kv2[3] = {700, 300, 530};
+  causal_vs_band(qo2, kv2, 300);
 }
 
 Test(oracle_attention, window_at_least_kv_len_equals_no_window) {
@@ -561,6 +568,12 @@ static void long_rows(void) {
     s->window_left = -1;
     s->logits_soft_cap = 3;
     fast_vs_plain(s, "long rows, soft cap, no mask");
+    s->logits_soft_cap = 0;
+    size_t bytes = ((size_t)qo[0] * kv[0] + 7) / 8 + ((size_t)qo[1] * kv[1] + 7) / 8;
+    s->custom_mask = ll_xmalloc(bytes);
+    s->custom_mask_bytes = bytes;
+    for (size_t i = 0; i < bytes; i++) s->custom_mask[i] = (uint8_t)(rnd() | rnd());
+    fast_vs_plain(s, "long rows, custom mask");
     oracle_attention_spec_free(s);
   }
 }
