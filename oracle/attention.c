@@ -123,7 +123,6 @@ static void run_plain(prob *p) {
 #define KC 128  /* reduction block */
 #define CH 256  /* key columns per chunk of a block's scores (a multiple of PW) */
 #define HUGE_2M ((size_t)2 << 20)
-#define GATHER_AHEAD 8  /* tokens the K/V gather prefetches ahead */
 
 static size_t rup(size_t x, size_t m) { return (x + m - 1) / m * m; }
 
@@ -411,40 +410,36 @@ typedef struct fast {
   int Dp;
   size_t esz;       /* bytes per element of the spec's dtype */
   kvblk *kv;        /* [batch * Hk] */
-  work *items;
+  work *items;      /* compute: (request, qo head, first query row) */
   int64_t nitems;
+  work *gitems;     /* gather: (request, -, first token) */
+  int64_t ngather;
   atomic_llong next;
   int phase;        /* 0 gather, 1 compute */
   const kernel *kern;
   bool f16c;        /* the CPU converts f16 with F16C */
 } fast;
 
-/* K and V of (request b, kv head kh), converted from the spec's dtype into the panels. */
-static void gather(fast *f, int b, int kh, float *tk, float *tv) {
+/* K and V of tokens [j0, j0 + PW) of request b (one panel), every kv head, converted from the
+ * spec's dtype into the panels. Token-major, so the reads walk k and v in address order (for
+ * NHD, and within each page for paged caches) and the hardware prefetchers keep up. */
+static void gather(fast *f, int b, int64_t j0, float *tk, float *tv) {
   prob *p = f->p;
   const oracle_attention_spec *s = p->s;
-  kvblk *g = &f->kv[(size_t)b * p->Hk + kh];
   int D = p->D;
-  size_t row = (size_t)D * f->esz;
-  for (int64_t j = 0; j < g->kv_len; j++) {
-    size_t at = (size_t)kv_index(p, b, j, kh) * f->esz;
-    /* the rows of one kv head are a page or more apart in NHD: no hardware prefetcher follows
-     * that, so ask for the row GATHER_AHEAD tokens on (the conversion is latency bound else) */
-    if (j + GATHER_AHEAD < g->kv_len) {
-      size_t ahead = (size_t)kv_index(p, b, j + GATHER_AHEAD, kh) * f->esz;
-      for (size_t l = 0; l < row; l += 64) {
-        __builtin_prefetch((const char *)s->k + ahead + l);
-        __builtin_prefetch((const char *)s->v + ahead + l);
-      }
+  int64_t kv_len = f->kv[(size_t)b * p->Hk].kv_len, j1 = j0 + PW < kv_len ? j0 + PW : kv_len;
+  for (int64_t j = j0; j < j1; j++)
+    for (int kh = 0; kh < p->Hk; kh++) {
+      kvblk *g = &f->kv[(size_t)b * p->Hk + kh];
+      size_t at = (size_t)kv_index(p, b, j, kh) * f->esz;
+      to_f32(f->f16c, s->dtype, (const char *)s->k + at, tk, (size_t)D);
+      to_f32(f->f16c, s->dtype, (const char *)s->v + at, tv, (size_t)D);
+      float *kp = g->kt + (size_t)(j / PW) * D * PW + j % PW;
+      for (int d = 0; d < D; d++) kp[(size_t)d * PW] = tk[d];
+      for (int d0 = 0; d0 < D; d0 += PW)
+        memcpy(g->v + (size_t)(d0 / PW) * g->ldk * PW + (size_t)j * PW, tv + d0,
+               (size_t)(D - d0 < PW ? D - d0 : PW) * sizeof(float));
     }
-    to_f32(f->f16c, s->dtype, (const char *)s->k + at, tk, (size_t)D);
-    to_f32(f->f16c, s->dtype, (const char *)s->v + at, tv, (size_t)D);
-    float *kp = g->kt + (size_t)(j / PW) * D * PW + j % PW;
-    for (int d = 0; d < D; d++) kp[(size_t)d * PW] = tk[d];
-    for (int d0 = 0; d0 < D; d0 += PW)
-      memcpy(g->v + (size_t)(d0 / PW) * g->ldk * PW + (size_t)j * PW, tv + d0,
-             (size_t)(D - d0 < PW ? D - d0 : PW) * sizeof(float));
-  }
 }
 
 /* Visible key range [lo, hi) of query row i (before the custom mask, which may hide more). */
@@ -592,10 +587,10 @@ static void *fast_worker(void *arg) {
   prob *p = f->p;
   tbuf t = {0};
   if (f->phase == 0) {
-    int64_t n = (int64_t)p->s->batch * p->Hk;
     t.tk = xaligned((size_t)p->D * sizeof(float));
     t.tv = xaligned((size_t)p->D * sizeof(float));
-    for (int64_t it; (it = atomic_fetch_add(&f->next, 1)) < n;) gather(f, (int)(it / p->Hk), (int)(it % p->Hk), t.tk, t.tv);
+    for (int64_t it; (it = atomic_fetch_add(&f->next, 1)) < f->ngather;)
+      gather(f, f->gitems[it].b, f->gitems[it].i0, t.tk, t.tv);
     free(t.tk);
     free(t.tv);
     return NULL;
@@ -673,11 +668,17 @@ static bool run_fast(prob *p, int nthreads, const char **kname, ll_err *err) {
   for (int b = 0; b < s->batch; b++)
     for (int h = 0; h < p->Hq; h++)
       for (int64_t i0 = 0; i0 < oracle_attention_qo_len(s, b); i0 += BM) f.items[n++] = (work){b, h, i0};
+  for (int b = 0; b < s->batch; b++) f.ngather += (oracle_attention_kv_len(s, b) + PW - 1) / PW;
+  f.gitems = ll_xmalloc((size_t)(f.ngather ? f.ngather : 1) * sizeof *f.gitems);
+  n = 0;
+  for (int b = 0; b < s->batch; b++)
+    for (int64_t j0 = 0; j0 < oracle_attention_kv_len(s, b); j0 += PW) f.gitems[n++] = (work){b, 0, j0};
   run_phase(&f, 0, nthreads);
   run_phase(&f, 1, nthreads);
   munmap(arena.map, arena.len);
   free(f.kv);
   free(f.items);
+  free(f.gitems);
   return true;
 }
 
