@@ -412,11 +412,13 @@ typedef struct fast {
   kvblk *kv;        /* [batch * Hk] */
   work *items;      /* compute: (request, qo head, first query row) */
   int64_t nitems;
-  work *gitems;     /* gather: (request, -, first token) */
+  work *gitems;     /* gather: (request, 0, first token) of k/v, (-, 1, first token) of q */
   int64_t ngather;
   atomic_llong next;
   int phase;        /* 0 gather, 1 compute */
   const kernel *kern;
+  float *qf;        /* q in float, head-major [Hq][total_q][D], then BM zero rows */
+  int64_t total_q;
   bool f16c;        /* the CPU converts f16 with F16C */
 } fast;
 
@@ -442,6 +444,18 @@ static void gather(fast *f, int b, int64_t j0, float *tk, float *tv) {
     }
 }
 
+/* Q tokens [t0, t0 + PW), every qo head, into the head-major float copy (reads in address order;
+ * a compute item then reads its block's rows contiguously instead of one row per page). */
+static void gather_q(fast *f, int64_t t0) {
+  prob *p = f->p;
+  const oracle_attention_spec *s = p->s;
+  int64_t t1 = t0 + PW < f->total_q ? t0 + PW : f->total_q;
+  for (int64_t t = t0; t < t1; t++)
+    for (int h = 0; h < p->Hq; h++)
+      to_f32(f->f16c, s->dtype, (const char *)s->q + (size_t)(t * p->Hq + h) * p->D * f->esz,
+             f->qf + ((size_t)h * f->total_q + t) * p->D, (size_t)p->D);
+}
+
 /* Visible key range [lo, hi) of query row i (before the custom mask, which may hide more). */
 static void row_range(const prob *p, int64_t i, int64_t qo_len, int64_t kv_len, int64_t *lo, int64_t *hi) {
   int64_t diag = i + (kv_len - qo_len);
@@ -454,7 +468,7 @@ static void row_range(const prob *p, int64_t i, int64_t qo_len, int64_t kv_len, 
 }
 
 typedef struct tbuf {
-  float *qb, *sb, *ob, *tk, *tv;
+  float *sb, *ob, *tk, *tv;
   float *hi, *lo, *m, *acc; /* per row: [16] lanes of raw score max and min, the max logit, [16]
                                lanes of the exp sum */
   size_t s_cap;
@@ -495,16 +509,11 @@ static void compute(fast *f, const work *w, tbuf *t) {
     t->s_cap = (size_t)BM * lds;
     t->sb = xaligned(t->s_cap * sizeof(float));
   }
-  /* Q block from the spec's dtype, rows padded to a multiple of 8 with zeros */
+  /* The Q block, rows t0.. of head h in the head-major copy; the rows up to a multiple of 8 past
+   * the block's end are whatever follows there (the next request's rows, the next head's, or the
+   * zero slack at the end): their scores are never used. */
   int M = (int)rup((size_t)rows, 8);
-  const char *q0 = (const char *)s->q + (size_t)(t0 * p->Hq + h) * D * f->esz;
-  size_t qrow = (size_t)p->Hq * D * f->esz; /* a page or more apart: ask for all rows first */
-  for (int64_t r = 0; r < rows; r++)
-    for (size_t l = 0; l < (size_t)D * f->esz; l += 64) __builtin_prefetch(q0 + r * qrow + l);
-  for (int64_t r = 0; r < rows; r++)
-    to_f32(f->f16c, s->dtype, (const char *)s->q + (size_t)((t0 + r) * p->Hq + h) * D * f->esz, t->qb + r * D,
-           (size_t)D);
-  memset(t->qb + rows * D, 0, (size_t)(M - rows) * D * sizeof(float));
+  const float *qb = f->qf + ((size_t)h * f->total_q + t0) * D;
   /* Key columns in chunks of CH: each chunk's scores are made and read while they are in L1.
    * Per row: the visible columns [ra, re) relative to c0 (empty: 0, 0). */
   float scale = (float)p->scale, cap = (float)p->cap;
@@ -523,7 +532,7 @@ static void compute(fast *f, const work *w, tbuf *t) {
   const float *kt = g->kt + (size_t)(c0 / PW) * D * PW;
   for (int64_t ch = 0; ch < nc; ch += CH) { /* S = Q K^T, and the rows' raw max and min */
     int64_t n = nc - ch < CH ? nc - ch : CH;
-    kern->gemm(M, (int)n, D, t->qb, (size_t)D, kt + (size_t)(ch / PW) * D * PW, (size_t)D * PW, t->sb + ch, lds, false);
+    kern->gemm(M, (int)n, D, qb, (size_t)D, kt + (size_t)(ch / PW) * D * PW, (size_t)D * PW, t->sb + ch, lds, false);
     if (!rare)
       for (int64_t r = 0; r < rows; r++) {
         int64_t a = ra[r] > ch ? ra[r] : ch, e = re[r] < ch + n ? re[r] : ch + n;
@@ -590,19 +599,18 @@ static void *fast_worker(void *arg) {
     t.tk = xaligned((size_t)p->D * sizeof(float));
     t.tv = xaligned((size_t)p->D * sizeof(float));
     for (int64_t it; (it = atomic_fetch_add(&f->next, 1)) < f->ngather;)
-      gather(f, f->gitems[it].b, f->gitems[it].i0, t.tk, t.tv);
+      if (f->gitems[it].h) gather_q(f, f->gitems[it].i0);
+      else gather(f, f->gitems[it].b, f->gitems[it].i0, t.tk, t.tv);
     free(t.tk);
     free(t.tv);
     return NULL;
   }
-  t.qb = xaligned((size_t)BM * p->D * sizeof(float));
   t.ob = xaligned((size_t)BM * f->Dp * sizeof(float));
   t.hi = xaligned(BM * 16 * sizeof(float));
   t.lo = xaligned(BM * 16 * sizeof(float));
   t.m = xaligned(BM * sizeof(float));
   t.acc = xaligned(BM * 16 * sizeof(float));
   for (int64_t it; (it = atomic_fetch_add(&f->next, 1)) < f->nitems;) compute(f, &f->items[it], &t);
-  free(t.qb);
   free(t.ob);
   free(t.hi);
   free(t.lo);
@@ -653,8 +661,12 @@ static bool run_fast(prob *p, int nthreads, const char **kname, ll_err *err) {
       g->ldk = (int64_t)rup((size_t)(g->kv_len ? g->kv_len : 1), PW);
       total += (size_t)g->ldk * ((size_t)p->D + (size_t)f.Dp);
     }
+  f.total_q = oracle_attention_total_q(s);
+  size_t nq = rup((size_t)p->Hq * f.total_q * p->D + (size_t)BM * p->D, 16); /* K/V after it stay aligned */
   bigbuf arena;
-  float *a = big_zeroed(&arena, total * sizeof(float));
+  float *a = big_zeroed(&arena, (total + nq) * sizeof(float));
+  f.qf = a;
+  a += nq;
   for (size_t i = 0; i < (size_t)s->batch * p->Hk; i++) {
     kvblk *g = &f.kv[i];
     g->kt = a;
@@ -669,10 +681,12 @@ static bool run_fast(prob *p, int nthreads, const char **kname, ll_err *err) {
     for (int h = 0; h < p->Hq; h++)
       for (int64_t i0 = 0; i0 < oracle_attention_qo_len(s, b); i0 += BM) f.items[n++] = (work){b, h, i0};
   for (int b = 0; b < s->batch; b++) f.ngather += (oracle_attention_kv_len(s, b) + PW - 1) / PW;
+  f.ngather += (f.total_q + PW - 1) / PW;
   f.gitems = ll_xmalloc((size_t)(f.ngather ? f.ngather : 1) * sizeof *f.gitems);
   n = 0;
   for (int b = 0; b < s->batch; b++)
     for (int64_t j0 = 0; j0 < oracle_attention_kv_len(s, b); j0 += PW) f.gitems[n++] = (work){b, 0, j0};
+  for (int64_t t0 = 0; t0 < f.total_q; t0 += PW) f.gitems[n++] = (work){0, 1, t0};
   run_phase(&f, 0, nthreads);
   run_phase(&f, 1, nthreads);
   munmap(arena.map, arena.len);
