@@ -17,15 +17,24 @@
  *
  * Two paths compute the same thing:
  *  - plain: one row at a time, every product and sum in double. Obviously right; slow.
- *  - fast: float, blocked and multi-threaded (pthreads). Per (request, qo head, block of 32
- *    query rows) it forms the whole score block S = Q K^T over the visible key range (K gathered
- *    once per (request, kv head) into a transposed, zero-padded float copy), then does an exact
- *    two-pass softmax per row (max, then exp and sum) and O = P V — no online rescaling.
- *    The inner kernel is a register-blocked C += A*B (16 columns wide) in GCC vector
- *    extensions, in two builds: AVX2+FMA (a target attribute on that one function, picked at
- *    run time when the CPU has both) and the x86-64 SSE baseline; LANELAB_ORACLE_KERNEL=sse
- *    forces the baseline. The fast path is checked against the plain one in
- *    tests/test_oracle.c on many random shapes, with both kernels.
+ *  - fast: float, blocked and multi-threaded (pthreads). A gather phase converts q, k and v from
+ *    their dtype once (f16 with F16C where the CPU has it, bit-identical to oracle_to_f32) into
+ *    one zeroed arena (2 MiB-aligned, advised MADV_HUGEPAGE): q head-major, K transposed and V,
+ *    both in panels of 32 columns per (request, kv head). Then per (request, qo head, block of 32
+ *    query rows) it forms the score block S = Q K^T over the visible key range, does an exact
+ *    two-pass softmax per row (max, then exp and sum; no online rescaling) and O = P V, in chunks
+ *    of 256 keys so each chunk's scores are reused while in L1. The inner kernel is a
+ *    register-blocked C = A*B in GCC vector extensions, with the softmax row passes beside it,
+ *    in three builds chosen at run time with __builtin_cpu_supports (a target attribute on each
+ *    function, nothing else built for them):
+ *      avx512  16-float zmm vectors, 8 rows x 32 columns (AVX-512F)
+ *      avx2    8-float vectors, 4 rows x 16 columns (AVX2 + FMA)
+ *      sse     4-float vectors, 2 rows x 16 columns (the x86-64 baseline; "scalar" elsewhere)
+ *    The best the CPU runs is used; LANELAB_ORACLE_KERNEL=avx512|avx2|sse forces one ("auto"
+ *    or empty: the default). Forcing a kernel the CPU lacks the instructions for fails the run
+ *    with LL_EXIT_ENV, any other value with LL_EXIT_USAGE: never a silent fallback. meta.json's
+ *    "kernel" names the one used. Each kernel is checked against the plain path in
+ *    tests/test_oracle.c on many random shapes (skipped, saying so, on a CPU without it).
  *  ORACLE_PATH_AUTO picks plain below ORACLE_PLAIN_MAX_FLOP dense flops, fast above.
  *
  * Errors: functions taking ll_err * return false/NULL with err->code = LL_EXIT_USAGE (2) and a
@@ -205,7 +214,7 @@ typedef struct oracle_attention_info {
   oracle_path path;   /* the path that ran (never AUTO) */
   int threads;
   double seconds, flops;
-  const char *kernel; /* "double" (plain), "avx2", "sse" or "scalar" (fast) */
+  const char *kernel; /* "double" (plain), "avx512", "avx2", "sse" or "scalar" (fast) */
 } oracle_attention_info;
 /* Compute O [total_q*Hq*D] and LSE [total_q*Hq] (caller-allocated) with s->path. The spec
  * must have passed validate. info may be NULL. */
