@@ -509,6 +509,33 @@ static int pend_kind(const emu_opnd *o)
   return o->kind == EMU_OPK_VGPR ? 1 : o->kind == EMU_OPK_AGPR ? 2 : o->kind == EMU_OPK_SGPR ? 3 : 0;
 }
 
+/* recompute the union of the pending registers per kind (wave.pkinds/plo/phi) */
+static void pend_summary(emu_wave *w)
+{
+  uint8_t ks = 0;
+  for (int k = 0; k < 4; k++) w->plo[k] = 0xffff, w->phi[k] = 0;
+  for (int i = 0; i < w->npend; i++) {
+    const __typeof__(w->pend[0]) *e = &w->pend[i];
+    int k = e->kind;
+    if (!k) continue;
+    ks |= (uint8_t)(1u << k);
+    if (e->reg < w->plo[k]) w->plo[k] = e->reg;
+    if ((uint32_t)e->reg + e->n > w->phi[k]) w->phi[k] = (uint16_t)(e->reg + e->n);
+  }
+  w->pkinds = ks;
+}
+
+/* Can `in` touch a pending register? False only when no operand range meets a pending range of
+ * its kind (then hazard_check would find nothing). */
+static inline bool hazard_possible(const emu_wave *w, const emu_insn *in)
+{
+  unsigned ks = in->hz_kinds & w->pkinds;
+  if (!ks) return false;
+  for (int k = 1; k < 4; k++)
+    if ((ks >> k & 1) && in->hz_lo[k] < w->phi[k] && w->plo[k] < in->hz_hi[k]) return true;
+  return false;
+}
+
 void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst)
 {
   if (w->npend == EMU_MAXPEND) { /* the hardware counter saturates: the oldest has completed */
@@ -528,6 +555,7 @@ void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst)
     e->reg = o->reg;
     e->n = o->n;
   }
+  pend_summary(w);
 }
 
 static void retire_oldest(emu_wave *w, int cnt, int k)
@@ -540,7 +568,7 @@ static void retire_oldest(emu_wave *w, int cnt, int k)
     }
     w->pend[j++] = w->pend[i];
   }
-  w->npend = j;
+  if (w->npend != j) w->npend = j, pend_summary(w);
 }
 
 void emu_waitcnt(emu_wave *w, int vmcnt, int lgkmcnt)
@@ -596,6 +624,7 @@ static int hazard_check(emu_wave *w, const emu_insn *in)
         if (rc != EMU_OK) return rc;
         memmove(&w->pend[j], &w->pend[j + 1], (size_t)(w->npend - j - 1) * sizeof w->pend[0]);
         w->npend--, j--;
+        pend_summary(w);
         continue;
       }
       return emu_raise(w, in, "missing s_waitcnt", -1, 0,
@@ -685,6 +714,7 @@ static void init_wave(worker *W, emu_wg *g, emu_wave *w, uint32_t wi)
   w->last = NULL;
   w->state = 0;
   w->npend = 0;
+  w->pkinds = 0;
   w->emask_of = 0;
   memset(w->emask, 0, sizeof w->emask);
   /* user SGPRs from s0 in order (AMDGPUUsage "Initial Kernel Execution State") */
@@ -742,7 +772,7 @@ int emu_exec_special(emu_wave *w, const emu_insn *in, emu_obs_worker *ow)
   return ow ? emu_obs_exec(ow, w, &c) : in->fn(w, &c);
 }
 
-static int run_wave(worker *W, emu_wave *w, bool single)
+static inline __attribute__((always_inline)) int run_wave(worker *W, emu_wave *w, bool single)
 {
   launch *L = W->L;
   const emu_insn *insns = w->insns;
@@ -764,7 +794,8 @@ static int run_wave(worker *W, emu_wave *w, bool single)
       L->o->on_snap(L->o->user, &v);
       pthread_mutex_unlock(&L->mu);
     }
-    if (__builtin_expect(w->npend != 0, 0) && hazard_check(w, in) != EMU_OK) return EMU_FAULT;
+    if (__builtin_expect(w->npend != 0, 0) && hazard_possible(w, in) && hazard_check(w, in) != EMU_OK)
+      return EMU_FAULT;
     w->counts[w->ip]++; /* w->counts moves with the phase (s_ttracedata) */
     w->ip++;
     int rc = __builtin_expect(w->vskip | w->gpr_idx, 0) ? emu_exec_special(w, in, ow)

@@ -167,6 +167,10 @@ struct emu_insn {
   bool bound_ctrl, fi;
   /* s_waitcnt (-1 = not waited on) */
   int8_t vmcnt, expcnt, lgkmcnt;
+  /* s_waitcnt hazard filter (emu/exec.c): bit k set when an operand of register kind k (1 VGPR,
+   * 2 AGPR, 3 SGPR) is named; hz_lo/hz_hi[k]: the union [lo, hi) of those operands' registers */
+  uint8_t hz_kinds;
+  uint16_t hz_lo[4], hz_hi[4];
   char *text;            /* LLVM's text, without the leading tab */
   char mnem[48];         /* LLVM's mnemonic, with encoding suffix */
   const char *why;       /* if !implemented: why (unknown mnemonic, unknown modifier, ...) */
@@ -304,6 +308,10 @@ struct emu_wave {
     uint32_t bar;           /* w->nbar when issued: an s_barrier since then if different */
   } pend[EMU_MAXPEND];
   uint32_t nbar;            /* s_barriers executed */
+  /* union of the pending entries' registers per kind (as emu_insn.hz_*): an instruction whose
+   * registers miss them all cannot trigger hazard_check (kept by pend_summary in emu/exec.c) */
+  uint8_t pkinds;
+  uint16_t plo[4], phi[4];
 };
 
 /* Execute `in` with VGPR indexing mode or VSKIP in effect, through the observer when one is
