@@ -300,7 +300,8 @@ void emu_srcf16(emu_wave *w, const emu_insn *in, int i, float *tmp)
   emu_src16(w, in, i, h);
   uint8_t m = in->o[i].mods;
   uint16_t andm = (m & EMU_M_ABS) ? 0x7fff : 0xffff, xorm = (m & EMU_M_NEG) ? 0x8000 : 0;
-  for (int l = 0; l < EMU_LANES; l++) tmp[l] = emu_f16_to_f32((uint16_t)((h[l] & andm) ^ xorm));
+  for (int l = 0; l < EMU_LANES; l++) h[l] = (uint16_t)((h[l] & andm) ^ xorm);
+  emu_f16_to_f32_64(tmp, h);
 }
 
 void emu_srcpk(emu_wave *w, const emu_insn *in, int i, bool isfloat, uint16_t *lo, uint16_t *hi)
@@ -339,13 +340,7 @@ static inline void blend(emu_wave *w, const emu_insn *in, uint32_t *dst, const u
     memcpy(dst, d, EMU_LANES * 4);
     return;
   }
-  const uint32_t *m = emu_emask(w);
-  if (e != emu_exec(w))
-    for (int l = 0; l < EMU_LANES; l++) {
-      if (e >> l & 1) dst[l] = d[l];
-    }
-  else
-    for (int l = 0; l < EMU_LANES; l++) dst[l] = (d[l] & m[l]) | (dst[l] & ~m[l]);
+  emu_blend64(dst, d, e);
 }
 
 void emu_dst32_slow(emu_wave *w, const emu_insn *in, int i, const uint32_t *d)
@@ -454,7 +449,13 @@ void emu_dstf16(emu_wave *w, const emu_insn *in, int i, float *d)
   uint16_t h[EMU_LANES];
   int om = in->omod ? eff_omod(w, in) : 0;
   bool dx10 = emu_dx10_clamp(w);
-  for (int l = 0; l < EMU_LANES; l++) h[l] = emu_f32_to_f16(omod_clamp(om, in->clamp, dx10, d[l]));
+  if (om || in->clamp) {
+    float t[EMU_LANES];
+    for (int l = 0; l < EMU_LANES; l++) t[l] = omod_clamp(om, in->clamp, dx10, d[l]);
+    emu_f32_to_f16_64(h, t);
+  } else {
+    emu_f32_to_f16_64(h, d);
+  }
   emu_dst16(w, in, i, h);
 }
 

@@ -18,10 +18,12 @@ static int op_ds_bpermute_b32(emu_wave *w, const emu_insn *in)
   uint64_t e = emu_exec(w);
   const uint32_t *a = emu_vreg(w, in, 1, 0), *dv = emu_vreg(w, in, 2, 0);
   uint32_t d[EMU_LANES];
-  for (int l = 0; l < EMU_LANES; l++) {
-    uint32_t s = ((a[l] + (uint32_t)in->offset) >> 2) & 63;
-    d[l] = (e >> s & 1) ? dv[s] : 0;
-  }
+  if (e == ~0ull) emu_bperm64(d, dv, a, (uint32_t)in->offset); /* every source lane active */
+  else
+    for (int l = 0; l < EMU_LANES; l++) {
+      uint32_t s = ((a[l] + (uint32_t)in->offset) >> 2) & 63;
+      d[l] = (e >> s & 1) ? dv[s] : 0;
+    }
   emu_dst32(w, in, 0, d);
   emu_pend(w, in, EMU_CNT_DS, 0);
   return EMU_OK;
