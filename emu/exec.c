@@ -510,30 +510,48 @@ static int pend_kind(const emu_opnd *o)
   return o->kind == EMU_OPK_VGPR ? 1 : o->kind == EMU_OPK_AGPR ? 2 : o->kind == EMU_OPK_SGPR ? 3 : 0;
 }
 
-/* recompute the union of the pending registers per kind (wave.pkinds/plo/phi) */
-static void pend_summary(emu_wave *w)
+/* the pending registers per kind: the union range (wave.pkinds/plo/phi) and the bit map */
+static inline void pend_add(emu_wave *w, unsigned k, unsigned reg, unsigned n)
 {
-  uint8_t ks = 0;
-  for (int k = 0; k < 4; k++) w->plo[k] = 0xffff, w->phi[k] = 0;
-  for (int i = 0; i < w->npend; i++) {
-    const __typeof__(w->pend[0]) *e = &w->pend[i];
-    int k = e->kind;
-    if (!k) continue;
-    ks |= (uint8_t)(1u << k);
-    if (e->reg < w->plo[k]) w->plo[k] = e->reg;
-    if ((uint32_t)e->reg + e->n > w->phi[k]) w->phi[k] = (uint16_t)(e->reg + e->n);
-  }
-  w->pkinds = ks;
+  if (!k) return;
+  w->pkinds |= (uint8_t)(1u << k);
+  if (reg < w->plo[k]) w->plo[k] = (uint16_t)reg;
+  if (reg + n > w->phi[k]) w->phi[k] = (uint16_t)(reg + n);
+  for (unsigned r = reg; r < reg + n && r < 512; r++) w->pbits[k][r >> 6] |= 1ull << (r & 63);
 }
 
-/* Can `in` touch a pending register? False only when no operand range meets a pending range of
- * its kind (then hazard_check would find nothing). */
+static void pend_summary(emu_wave *w)
+{
+  w->pkinds = 0;
+  for (int k = 0; k < 4; k++) w->plo[k] = 0xffff, w->phi[k] = 0;
+  memset(w->pbits, 0, sizeof w->pbits);
+  for (int i = 0; i < w->npend; i++) pend_add(w, w->pend[i].kind, w->pend[i].reg, w->pend[i].n);
+}
+
+/* any of registers [lo, lo + n) of kind k pending? */
+static inline bool pend_any(const emu_wave *w, unsigned k, unsigned lo, unsigned n)
+{
+  if (lo >= 512) return false;
+  unsigned w0 = lo >> 6, sh = lo & 63;
+  uint64_t x = w->pbits[k][w0] >> sh;
+  if (sh) x |= w->pbits[k][w0 + 1] << (64 - sh);
+  return (n >= 64 ? x : x & ((1ull << n) - 1)) != 0;
+}
+
+/* Can `in` touch a pending register? False only when none of its register operands names a
+ * pending register of its kind (then hazard_check would find nothing). */
 static inline bool hazard_possible(const emu_wave *w, const emu_insn *in)
 {
-  unsigned ks = in->hz_kinds & w->pkinds;
+  unsigned ks = in->hz_kinds & w->pkinds, hit = 0;
   if (!ks) return false;
   for (int k = 1; k < 4; k++)
-    if ((ks >> k & 1) && in->hz_lo[k] < w->phi[k] && w->plo[k] < in->hz_hi[k]) return true;
+    if ((ks >> k & 1) && in->hz_lo[k] < w->phi[k] && w->plo[k] < in->hz_hi[k]) hit |= 1u << k;
+  if (!hit) return false;
+  for (int i = 0; i < in->nop; i++) {
+    const emu_opnd *o = &in->o[i];
+    unsigned k = o->kind == EMU_OPK_VGPR ? 1 : o->kind == EMU_OPK_AGPR ? 2 : o->kind == EMU_OPK_SGPR ? 3 : 0;
+    if ((hit >> k & 1) && o->n && pend_any(w, k, o->reg, o->n)) return true;
+  }
   return false;
 }
 
@@ -556,7 +574,8 @@ void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst)
     e->reg = o->reg;
     e->n = o->n;
   }
-  pend_summary(w);
+  if (w->npend == EMU_MAXPEND) pend_summary(w); /* the oldest may have been dropped above */
+  else pend_add(w, e->kind, e->reg, e->n);
 }
 
 static void retire_oldest(emu_wave *w, int cnt, int k)
@@ -715,7 +734,7 @@ static void init_wave(worker *W, emu_wg *g, emu_wave *w, uint32_t wi)
   w->last = NULL;
   w->state = 0;
   w->npend = 0;
-  w->pkinds = 0;
+  pend_summary(w);
   w->emask_of = 0;
   memset(w->emask, 0, sizeof w->emask);
   /* user SGPRs from s0 in order (AMDGPUUsage "Initial Kernel Execution State") */
