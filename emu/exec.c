@@ -710,6 +710,7 @@ static void init_wave(worker *W, emu_wg *g, emu_wave *w, uint32_t wi)
   const emu_dispatch *d = L->d;
   const emu_kernel *k = d->kernel;
   memset(w->s, 0, sizeof w->s);
+  memset(w->pf_last, 0, sizeof w->pf_last);
   w->scc = false;
   w->v = W->vfile + (size_t)wi * L->nregs * EMU_LANES;
   w->a = w->v + (size_t)k->accum_offset * EMU_LANES;

@@ -312,7 +312,8 @@ struct emu_wave {
    * registers miss them all cannot trigger hazard_check (kept by pend_summary in emu/exec.c) */
   uint8_t pkinds;
   uint16_t plo[4], phi[4];
-  uint64_t pbits[4][9];     /* the pending registers of kind k, one bit each (a spare word at the end) */
+  uint64_t pbits[4][9];
+  uint64_t pf_last[64];     /* global loads: lane 0's last address per instruction slot (emu/op_mem.c prefetch) */     /* the pending registers of kind k, one bit each (a spare word at the end) */
 };
 
 /* Execute `in` with VGPR indexing mode or VSKIP in effect, through the observer when one is
