@@ -513,18 +513,25 @@ static int pend_kind(const emu_opnd *o)
 /* the pending registers per kind: the union range (wave.pkinds/plo/phi) and the bit map */
 static inline void pend_add(emu_wave *w, unsigned k, unsigned reg, unsigned n)
 {
-  if (!k) return;
+  if (!k || !n || reg >= 512) return;
   w->pkinds |= (uint8_t)(1u << k);
   if (reg < w->plo[k]) w->plo[k] = (uint16_t)reg;
   if (reg + n > w->phi[k]) w->phi[k] = (uint16_t)(reg + n);
-  for (unsigned r = reg; r < reg + n && r < 512; r++) w->pbits[k][r >> 6] |= 1ull << (r & 63);
+  if (reg + n > 512) n = 512 - reg;
+  while (n) { /* set bits [reg, reg + n), a word at a time */
+    unsigned sh = reg & 63, c = 64 - sh < n ? 64 - sh : n;
+    w->pbits[k][reg >> 6] |= (c == 64 ? ~0ull : ((1ull << c) - 1)) << sh;
+    reg += c, n -= c;
+  }
 }
 
 static void pend_summary(emu_wave *w)
 {
+  for (int k = 1; k < 4; k++)
+    if (w->pkinds >> k & 1) /* clear the words the old range covered */
+      for (unsigned i = w->plo[k] >> 6; i <= ((unsigned)w->phi[k] - 1) >> 6 && i < 9; i++) w->pbits[k][i] = 0;
   w->pkinds = 0;
   for (int k = 0; k < 4; k++) w->plo[k] = 0xffff, w->phi[k] = 0;
-  memset(w->pbits, 0, sizeof w->pbits);
   for (int i = 0; i < w->npend; i++) pend_add(w, w->pend[i].kind, w->pend[i].reg, w->pend[i].n);
 }
 
@@ -735,6 +742,8 @@ static void init_wave(worker *W, emu_wg *g, emu_wave *w, uint32_t wi)
   w->last = NULL;
   w->state = 0;
   w->npend = 0;
+  w->pkinds = 0;
+  memset(w->pbits, 0, sizeof w->pbits);
   pend_summary(w);
   w->emask_of = 0;
   memset(w->emask, 0, sizeof w->emask);
