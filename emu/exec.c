@@ -164,7 +164,7 @@ void emu_sdst64(emu_wave *w, const emu_insn *in, int i, uint64_t v)
   if (o->n >= 2) w->s[o->reg + 1] = (uint32_t)(v >> 32);
 }
 
-uint64_t emu_srcmask(const emu_wave *w, const emu_insn *in, int i)
+uint64_t emu_srcmask_slow(const emu_wave *w, const emu_insn *in, int i)
 {
   return emu_ssrc64(w, in, i);
 }
@@ -176,11 +176,6 @@ void emu_dstmask(emu_wave *w, const emu_insn *in, int i, uint64_t bits)
 }
 
 /* ---- vector operands --------------------------------------------------------------------------*/
-uint32_t *emu_vreg(emu_wave *w, const emu_insn *in, int i, int k)
-{
-  const emu_opnd *o = &in->o[i];
-  return (o->kind == EMU_OPK_AGPR ? w->a : w->v) + (size_t)(o->reg + k) * EMU_LANES;
-}
 
 static inline void bcast(uint32_t *t, uint32_t v)
 {

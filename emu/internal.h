@@ -462,11 +462,21 @@ void emu_dstf64(emu_wave *w, const emu_insn *in, int i, double *d);
 void emu_dst16(emu_wave *w, const emu_insn *in, int i, const uint16_t *d);
 void emu_dstf16(emu_wave *w, const emu_insn *in, int i, float *d);
 /* Register-file pointer of VGPR/AGPR operand i, dword k (no EXEC): for memory ops. */
-uint32_t *emu_vreg(emu_wave *w, const emu_insn *in, int i, int k);
+static inline uint32_t *emu_vreg(emu_wave *w, const emu_insn *in, int i, int k)
+{
+  const emu_opnd *o = &in->o[i];
+  return (o->kind == EMU_OPK_AGPR ? w->a : w->v) + (size_t)(o->reg + k) * EMU_LANES;
+}
 /* Lane mask written by a VOPC-style result (SGPR pair / VCC): bits for EXEC lanes replaced. */
 void emu_dstmask(emu_wave *w, const emu_insn *in, int i, uint64_t bits);
 /* Lane mask read from an SGPR pair / VCC operand (constants broadcast as for hardware). */
-uint64_t emu_srcmask(const emu_wave *w, const emu_insn *in, int i);
+uint64_t emu_srcmask_slow(const emu_wave *w, const emu_insn *in, int i);
+static inline uint64_t emu_srcmask(const emu_wave *w, const emu_insn *in, int i)
+{
+  const emu_opnd *o = &in->o[i];
+  if (__builtin_expect(o->kind == EMU_OPK_SGPR && o->n >= 2, 1)) return emu_rd64s(w, o->reg);
+  return emu_srcmask_slow(w, in, i);
+}
 
 /* Hot-path versions of emu_src32 / emu_dst32: a plain VGPR operand without SDWA/DPP is read in
  * place, and written with one memcpy when EXEC is all ones. */
