@@ -708,8 +708,24 @@ long emu_program_index(const emu_program *p, uint64_t pc)
   return (lo < p->n && p->insns[lo].pc == pc) ? (long)lo : -1;
 }
 
+/* the registers an instruction names, per kind (emu_insn.hz_*: the executor's s_waitcnt filter) */
+static void hazard_summary(emu_insn *in)
+{
+  in->hz_kinds = 0;
+  for (int k = 0; k < 4; k++) in->hz_lo[k] = 0xffff, in->hz_hi[k] = 0;
+  for (int i = 0; i < in->nop; i++) {
+    const emu_opnd *o = &in->o[i];
+    int k = o->kind == EMU_OPK_VGPR ? 1 : o->kind == EMU_OPK_AGPR ? 2 : o->kind == EMU_OPK_SGPR ? 3 : 0;
+    if (!k) continue;
+    in->hz_kinds |= (uint8_t)(1u << k);
+    if (o->reg < in->hz_lo[k]) in->hz_lo[k] = o->reg;
+    if ((uint32_t)o->reg + o->n > in->hz_hi[k]) in->hz_hi[k] = (uint16_t)(o->reg + o->n);
+  }
+}
+
 static void finish_insn(emu_insn *in)
 {
+  hazard_summary(in);
   in->target = -1;
   in->implemented = false;
   in->fn = emu_op_unimplemented;

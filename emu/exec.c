@@ -164,7 +164,7 @@ void emu_sdst64(emu_wave *w, const emu_insn *in, int i, uint64_t v)
   if (o->n >= 2) w->s[o->reg + 1] = (uint32_t)(v >> 32);
 }
 
-uint64_t emu_srcmask(const emu_wave *w, const emu_insn *in, int i)
+uint64_t emu_srcmask_slow(const emu_wave *w, const emu_insn *in, int i)
 {
   return emu_ssrc64(w, in, i);
 }
@@ -176,11 +176,6 @@ void emu_dstmask(emu_wave *w, const emu_insn *in, int i, uint64_t bits)
 }
 
 /* ---- vector operands --------------------------------------------------------------------------*/
-uint32_t *emu_vreg(emu_wave *w, const emu_insn *in, int i, int k)
-{
-  const emu_opnd *o = &in->o[i];
-  return (o->kind == EMU_OPK_AGPR ? w->a : w->v) + (size_t)(o->reg + k) * EMU_LANES;
-}
 
 static inline void bcast(uint32_t *t, uint32_t v)
 {
@@ -300,7 +295,8 @@ void emu_srcf16(emu_wave *w, const emu_insn *in, int i, float *tmp)
   emu_src16(w, in, i, h);
   uint8_t m = in->o[i].mods;
   uint16_t andm = (m & EMU_M_ABS) ? 0x7fff : 0xffff, xorm = (m & EMU_M_NEG) ? 0x8000 : 0;
-  for (int l = 0; l < EMU_LANES; l++) tmp[l] = emu_f16_to_f32((uint16_t)((h[l] & andm) ^ xorm));
+  for (int l = 0; l < EMU_LANES; l++) h[l] = (uint16_t)((h[l] & andm) ^ xorm);
+  emu_f16_to_f32_64(tmp, h);
 }
 
 void emu_srcpk(emu_wave *w, const emu_insn *in, int i, bool isfloat, uint16_t *lo, uint16_t *hi)
@@ -339,13 +335,7 @@ static inline void blend(emu_wave *w, const emu_insn *in, uint32_t *dst, const u
     memcpy(dst, d, EMU_LANES * 4);
     return;
   }
-  const uint32_t *m = emu_emask(w);
-  if (e != emu_exec(w))
-    for (int l = 0; l < EMU_LANES; l++) {
-      if (e >> l & 1) dst[l] = d[l];
-    }
-  else
-    for (int l = 0; l < EMU_LANES; l++) dst[l] = (d[l] & m[l]) | (dst[l] & ~m[l]);
+  emu_blend64(dst, d, e);
 }
 
 void emu_dst32_slow(emu_wave *w, const emu_insn *in, int i, const uint32_t *d)
@@ -454,7 +444,13 @@ void emu_dstf16(emu_wave *w, const emu_insn *in, int i, float *d)
   uint16_t h[EMU_LANES];
   int om = in->omod ? eff_omod(w, in) : 0;
   bool dx10 = emu_dx10_clamp(w);
-  for (int l = 0; l < EMU_LANES; l++) h[l] = emu_f32_to_f16(omod_clamp(om, in->clamp, dx10, d[l]));
+  if (om || in->clamp) {
+    float t[EMU_LANES];
+    for (int l = 0; l < EMU_LANES; l++) t[l] = omod_clamp(om, in->clamp, dx10, d[l]);
+    emu_f32_to_f16_64(h, t);
+  } else {
+    emu_f32_to_f16_64(h, d);
+  }
   emu_dst16(w, in, i, h);
 }
 
@@ -509,6 +505,58 @@ static int pend_kind(const emu_opnd *o)
   return o->kind == EMU_OPK_VGPR ? 1 : o->kind == EMU_OPK_AGPR ? 2 : o->kind == EMU_OPK_SGPR ? 3 : 0;
 }
 
+/* the pending registers per kind: the union range (wave.pkinds/plo/phi) and the bit map */
+static inline void pend_add(emu_wave *w, unsigned k, unsigned reg, unsigned n)
+{
+  if (!k || !n || reg >= 512) return;
+  w->pkinds |= (uint8_t)(1u << k);
+  if (reg < w->plo[k]) w->plo[k] = (uint16_t)reg;
+  if (reg + n > w->phi[k]) w->phi[k] = (uint16_t)(reg + n);
+  if (reg + n > 512) n = 512 - reg;
+  while (n) { /* set bits [reg, reg + n), a word at a time */
+    unsigned sh = reg & 63, c = 64 - sh < n ? 64 - sh : n;
+    w->pbits[k][reg >> 6] |= (c == 64 ? ~0ull : ((1ull << c) - 1)) << sh;
+    reg += c, n -= c;
+  }
+}
+
+static void pend_summary(emu_wave *w)
+{
+  for (int k = 1; k < 4; k++)
+    if (w->pkinds >> k & 1) /* clear the words the old range covered */
+      for (unsigned i = w->plo[k] >> 6; i <= ((unsigned)w->phi[k] - 1) >> 6 && i < 9; i++) w->pbits[k][i] = 0;
+  w->pkinds = 0;
+  for (int k = 0; k < 4; k++) w->plo[k] = 0xffff, w->phi[k] = 0;
+  for (int i = 0; i < w->npend; i++) pend_add(w, w->pend[i].kind, w->pend[i].reg, w->pend[i].n);
+}
+
+/* any of registers [lo, lo + n) of kind k pending? */
+static inline bool pend_any(const emu_wave *w, unsigned k, unsigned lo, unsigned n)
+{
+  if (lo >= 512) return false;
+  unsigned w0 = lo >> 6, sh = lo & 63;
+  uint64_t x = w->pbits[k][w0] >> sh;
+  if (sh) x |= w->pbits[k][w0 + 1] << (64 - sh);
+  return (n >= 64 ? x : x & ((1ull << n) - 1)) != 0;
+}
+
+/* Can `in` touch a pending register? False only when none of its register operands names a
+ * pending register of its kind (then hazard_check would find nothing). */
+static inline bool hazard_possible(const emu_wave *w, const emu_insn *in)
+{
+  unsigned ks = in->hz_kinds & w->pkinds, hit = 0;
+  if (!ks) return false;
+  for (int k = 1; k < 4; k++)
+    if ((ks >> k & 1) && in->hz_lo[k] < w->phi[k] && w->plo[k] < in->hz_hi[k]) hit |= 1u << k;
+  if (!hit) return false;
+  for (int i = 0; i < in->nop; i++) {
+    const emu_opnd *o = &in->o[i];
+    unsigned k = o->kind == EMU_OPK_VGPR ? 1 : o->kind == EMU_OPK_AGPR ? 2 : o->kind == EMU_OPK_SGPR ? 3 : 0;
+    if ((hit >> k & 1) && o->n && pend_any(w, k, o->reg, o->n)) return true;
+  }
+  return false;
+}
+
 void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst)
 {
   if (w->npend == EMU_MAXPEND) { /* the hardware counter saturates: the oldest has completed */
@@ -528,6 +576,8 @@ void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst)
     e->reg = o->reg;
     e->n = o->n;
   }
+  if (w->npend == EMU_MAXPEND) pend_summary(w); /* the oldest may have been dropped above */
+  else pend_add(w, e->kind, e->reg, e->n);
 }
 
 static void retire_oldest(emu_wave *w, int cnt, int k)
@@ -540,7 +590,7 @@ static void retire_oldest(emu_wave *w, int cnt, int k)
     }
     w->pend[j++] = w->pend[i];
   }
-  w->npend = j;
+  if (w->npend != j) w->npend = j, pend_summary(w);
 }
 
 void emu_waitcnt(emu_wave *w, int vmcnt, int lgkmcnt)
@@ -596,6 +646,7 @@ static int hazard_check(emu_wave *w, const emu_insn *in)
         if (rc != EMU_OK) return rc;
         memmove(&w->pend[j], &w->pend[j + 1], (size_t)(w->npend - j - 1) * sizeof w->pend[0]);
         w->npend--, j--;
+        pend_summary(w);
         continue;
       }
       return emu_raise(w, in, "missing s_waitcnt", -1, 0,
@@ -661,6 +712,7 @@ static void init_wave(worker *W, emu_wg *g, emu_wave *w, uint32_t wi)
   const emu_dispatch *d = L->d;
   const emu_kernel *k = d->kernel;
   memset(w->s, 0, sizeof w->s);
+  memset(w->pf_last, 0, sizeof w->pf_last);
   w->scc = false;
   w->v = W->vfile + (size_t)wi * L->nregs * EMU_LANES;
   w->a = w->v + (size_t)k->accum_offset * EMU_LANES;
@@ -685,6 +737,9 @@ static void init_wave(worker *W, emu_wg *g, emu_wave *w, uint32_t wi)
   w->last = NULL;
   w->state = 0;
   w->npend = 0;
+  w->pkinds = 0;
+  memset(w->pbits, 0, sizeof w->pbits);
+  pend_summary(w);
   w->emask_of = 0;
   memset(w->emask, 0, sizeof w->emask);
   /* user SGPRs from s0 in order (AMDGPUUsage "Initial Kernel Execution State") */
@@ -742,7 +797,7 @@ int emu_exec_special(emu_wave *w, const emu_insn *in, emu_obs_worker *ow)
   return ow ? emu_obs_exec(ow, w, &c) : in->fn(w, &c);
 }
 
-static int run_wave(worker *W, emu_wave *w, bool single)
+static inline __attribute__((always_inline)) int run_wave(worker *W, emu_wave *w, bool single)
 {
   launch *L = W->L;
   const emu_insn *insns = w->insns;
@@ -764,7 +819,8 @@ static int run_wave(worker *W, emu_wave *w, bool single)
       L->o->on_snap(L->o->user, &v);
       pthread_mutex_unlock(&L->mu);
     }
-    if (__builtin_expect(w->npend != 0, 0) && hazard_check(w, in) != EMU_OK) return EMU_FAULT;
+    if (__builtin_expect(w->npend != 0, 0) && hazard_possible(w, in) && hazard_check(w, in) != EMU_OK)
+      return EMU_FAULT;
     w->counts[w->ip]++; /* w->counts moves with the phase (s_ttracedata) */
     w->ip++;
     int rc = __builtin_expect(w->vskip | w->gpr_idx, 0) ? emu_exec_special(w, in, ow)

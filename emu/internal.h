@@ -167,6 +167,10 @@ struct emu_insn {
   bool bound_ctrl, fi;
   /* s_waitcnt (-1 = not waited on) */
   int8_t vmcnt, expcnt, lgkmcnt;
+  /* s_waitcnt hazard filter (emu/exec.c): bit k set when an operand of register kind k (1 VGPR,
+   * 2 AGPR, 3 SGPR) is named; hz_lo/hz_hi[k]: the union [lo, hi) of those operands' registers */
+  uint8_t hz_kinds;
+  uint16_t hz_lo[4], hz_hi[4];
   char *text;            /* LLVM's text, without the leading tab */
   char mnem[48];         /* LLVM's mnemonic, with encoding suffix */
   const char *why;       /* if !implemented: why (unknown mnemonic, unknown modifier, ...) */
@@ -304,6 +308,12 @@ struct emu_wave {
     uint32_t bar;           /* w->nbar when issued: an s_barrier since then if different */
   } pend[EMU_MAXPEND];
   uint32_t nbar;            /* s_barriers executed */
+  /* union of the pending entries' registers per kind (as emu_insn.hz_*): an instruction whose
+   * registers miss them all cannot trigger hazard_check (kept by pend_summary in emu/exec.c) */
+  uint8_t pkinds;
+  uint16_t plo[4], phi[4];
+  uint64_t pbits[4][9];
+  uint64_t pf_last[64];     /* global loads: lane 0's last address per instruction slot (emu/op_mem.c prefetch) */     /* the pending registers of kind k, one bit each (a spare word at the end) */
 };
 
 /* Execute `in` with VGPR indexing mode or VSKIP in effect, through the observer when one is
@@ -452,11 +462,21 @@ void emu_dstf64(emu_wave *w, const emu_insn *in, int i, double *d);
 void emu_dst16(emu_wave *w, const emu_insn *in, int i, const uint16_t *d);
 void emu_dstf16(emu_wave *w, const emu_insn *in, int i, float *d);
 /* Register-file pointer of VGPR/AGPR operand i, dword k (no EXEC): for memory ops. */
-uint32_t *emu_vreg(emu_wave *w, const emu_insn *in, int i, int k);
+static inline uint32_t *emu_vreg(emu_wave *w, const emu_insn *in, int i, int k)
+{
+  const emu_opnd *o = &in->o[i];
+  return (o->kind == EMU_OPK_AGPR ? w->a : w->v) + (size_t)(o->reg + k) * EMU_LANES;
+}
 /* Lane mask written by a VOPC-style result (SGPR pair / VCC): bits for EXEC lanes replaced. */
 void emu_dstmask(emu_wave *w, const emu_insn *in, int i, uint64_t bits);
 /* Lane mask read from an SGPR pair / VCC operand (constants broadcast as for hardware). */
-uint64_t emu_srcmask(const emu_wave *w, const emu_insn *in, int i);
+uint64_t emu_srcmask_slow(const emu_wave *w, const emu_insn *in, int i);
+static inline uint64_t emu_srcmask(const emu_wave *w, const emu_insn *in, int i)
+{
+  const emu_opnd *o = &in->o[i];
+  if (__builtin_expect(o->kind == EMU_OPK_SGPR && o->n >= 2, 1)) return emu_rd64s(w, o->reg);
+  return emu_srcmask_slow(w, in, i);
+}
 
 /* Hot-path versions of emu_src32 / emu_dst32: a plain VGPR operand without SDWA/DPP is read in
  * place, and written with one memcpy when EXEC is all ones. */
@@ -489,6 +509,22 @@ static inline const emu_f32a *emu_srcf32p(emu_wave *w, const emu_insn *in, int i
   emu_srcf32(w, in, i, tmp);
   return tmp;
 }
+
+/* ---- whole-wave kernels (emu/simd.c): an AVX-512 path when the CPU has it (emu_avx512, set at
+ * start-up; LANELAB_EMU_NO_AVX512 in the environment forces the portable path), same results. */
+extern bool emu_avx512;
+void emu_sel64(uint32_t *d, const uint32_t *a, const uint32_t *b, uint64_t m); /* d = m ? b : a */
+void emu_blend64(uint32_t *dst, const uint32_t *d, uint64_t e);                   /* dst = e ? d : dst */
+void emu_bperm64(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off);
+void emu_f32_to_f16_64(uint16_t *h, const float *f);
+void emu_f16_to_f32_64(float *f, const uint16_t *h);
+/* compare predicates (the F_* of emu/op_valu.c's VOPC); the functions return false when they have
+ * no fast path for p (the caller then loops) */
+enum { EMU_CMP_NONE = 0, EMU_CMP_LT, EMU_CMP_EQ, EMU_CMP_LE, EMU_CMP_GT, EMU_CMP_GE, EMU_CMP_NE,
+       EMU_CMP_LG, EMU_CMP_O, EMU_CMP_U, EMU_CMP_NGE, EMU_CMP_NLG, EMU_CMP_NGT, EMU_CMP_NLE,
+       EMU_CMP_NEQ, EMU_CMP_NLT };
+bool emu_cmpf32_64(const float *a, const float *b, int p, uint64_t *r);
+bool emu_cmpi32_64(const uint32_t *a, const uint32_t *b, int p, bool sgn, uint64_t *r);
 
 /* DPP (emu/dpp.c, part of the core). emu_dpp_src fills out[] with src0
  * values as DPP lane selection (in->dpp_ctrl, in->bound_ctrl; the decoder accepts only valid

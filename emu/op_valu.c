@@ -600,23 +600,7 @@ int emu_op_v_cndmask_b32(emu_wave *w, const emu_insn *in)
   const uint32_t *A = (const uint32_t *)(const void *)emu_srcf32p(w, in, S0I, (float *)(void *)At);
   const uint32_t *B = (const uint32_t *)(const void *)emu_srcf32p(w, in, S0I + 1, (float *)(void *)Bt);
   uint64_t m = emu_srcmask(w, in, S0I + 2);
-  /* branch-free select (the mask bits are data-dependent and mispredict as branches), four lanes
-   * at a time with GCC vector extensions: lane l takes B where mask bit l is set */
-  typedef uint32_t v4u __attribute__((vector_size(16)));
-  typedef int32_t v4i __attribute__((vector_size(16)));
-  for (int h = 0; h < 2; h++) {
-    const uint32_t mh = (uint32_t)(m >> (32 * h));
-    const v4u mv = {mh, mh, mh, mh};
-    for (int l = 0; l < 32; l += 4) {
-      const v4u bits = {1u << l, 1u << (l + 1), 1u << (l + 2), 1u << (l + 3)};
-      const v4u sel = (v4u)((v4i)((mv & bits) != 0));
-      v4u a, b;
-      memcpy(&a, A + 32 * h + l, sizeof a);
-      memcpy(&b, B + 32 * h + l, sizeof b);
-      const v4u o = (b & sel) | (a & ~sel);
-      memcpy(d + 32 * h + l, &o, sizeof o);
-    }
-  }
+  emu_sel64(d, A, B, m); /* branch-free: the mask bits are data-dependent (emu/simd.c) */
   emu_dst32(w, in, 0, d);
   return EMU_OK;
 }
@@ -1229,6 +1213,25 @@ int emu_op_v_writelane_b32(emu_wave *w, const emu_insn *in)
 #define F_TRU(a, b) 1
 #define F_NE(a, b) ((a) != (b))
 #define F_T(a, b) 1
+/* the same predicates for the whole-wave compares (emu/simd.c; NONE: no fast path) */
+#define P_F_F EMU_CMP_NONE
+#define P_F_LT EMU_CMP_LT
+#define P_F_EQ EMU_CMP_EQ
+#define P_F_LE EMU_CMP_LE
+#define P_F_GT EMU_CMP_GT
+#define P_F_LG EMU_CMP_LG
+#define P_F_GE EMU_CMP_GE
+#define P_F_O EMU_CMP_O
+#define P_F_U EMU_CMP_U
+#define P_F_NGE EMU_CMP_NGE
+#define P_F_NLG EMU_CMP_NLG
+#define P_F_NGT EMU_CMP_NGT
+#define P_F_NLE EMU_CMP_NLE
+#define P_F_NEQ EMU_CMP_NEQ
+#define P_F_NLT EMU_CMP_NLT
+#define P_F_TRU EMU_CMP_NONE
+#define P_F_NE EMU_CMP_NE
+#define P_F_T EMU_CMP_NONE
 
 static inline int cmp_done(emu_wave *w, const emu_insn *in, uint64_t bits, bool x)
 {
@@ -1245,7 +1248,7 @@ static inline int cmp_done(emu_wave *w, const emu_insn *in, uint64_t bits, bool 
     emu_srcf32(w, in, 1, A);                                                                       \
     emu_srcf32(w, in, 2, B);                                                                       \
     (void)A, (void)B;                                                                              \
-    L64 r |= (uint64_t)(op(A[l], B[l]) ? 1 : 0) << l;                                              \
+    if (!emu_cmpf32_64(A, B, P_##op, &r)) L64 r |= (uint64_t)(op(A[l], B[l]) ? 1 : 0) << l;        \
     return cmp_done(w, in, r, x);                                                                  \
   }
 #define CMP_F64(name, x, op)                                                                       \
@@ -1277,7 +1280,8 @@ static inline int cmp_done(emu_wave *w, const emu_insn *in, uint64_t bits, bool 
     uint64_t r = 0;                                                                                \
     const uint32_t *A = emu_src32(w, in, 1, t0), *B = emu_src32(w, in, 2, t1);                     \
     (void)A, (void)B;                                                                              \
-    L64 r |= (uint64_t)(op((T)A[l], (T)B[l]) ? 1 : 0) << l;                                        \
+    if (!emu_cmpi32_64(A, B, P_##op, (T)-1 < (T)1, &r))                                            \
+      L64 r |= (uint64_t)(op((T)A[l], (T)B[l]) ? 1 : 0) << l;                                      \
     return cmp_done(w, in, r, x);                                                                  \
   }
 #define CMP_I16(name, x, T, op)                                                                    \

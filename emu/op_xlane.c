@@ -18,10 +18,12 @@ static int op_ds_bpermute_b32(emu_wave *w, const emu_insn *in)
   uint64_t e = emu_exec(w);
   const uint32_t *a = emu_vreg(w, in, 1, 0), *dv = emu_vreg(w, in, 2, 0);
   uint32_t d[EMU_LANES];
-  for (int l = 0; l < EMU_LANES; l++) {
-    uint32_t s = ((a[l] + (uint32_t)in->offset) >> 2) & 63;
-    d[l] = (e >> s & 1) ? dv[s] : 0;
-  }
+  if (e == ~0ull) emu_bperm64(d, dv, a, (uint32_t)in->offset); /* every source lane active */
+  else
+    for (int l = 0; l < EMU_LANES; l++) {
+      uint32_t s = ((a[l] + (uint32_t)in->offset) >> 2) & 63;
+      d[l] = (e >> s & 1) ? dv[s] : 0;
+    }
   emu_dst32(w, in, 0, d);
   emu_pend(w, in, EMU_CNT_DS, 0);
   return EMU_OK;
@@ -142,7 +144,7 @@ static int tr_read(emu_wave *w, const emu_insn *in, int bytes, int s)
                      (unsigned long long)e);
   int align = bytes == 8 ? 8 : 16, E = bytes * 8 / s, R = 16 / E, nreg = bytes / 4;
   const uint32_t *a = emu_vreg(w, in, 1, 0);
-  uint32_t inb[EMU_LANES][3] = {{0}}, out[EMU_LANES][3];
+  uint32_t inb[EMU_LANES][3], out[EMU_LANES][3];
   /* every lane aligned and in range (the checks below, made for the whole wave first): read
    * without per-lane calls; otherwise the loop below raises the fault for the first bad lane */
   uint64_t bad = 0, lim = w->wg->lds_size;
@@ -150,6 +152,24 @@ static int tr_read(emu_wave *w, const emu_insn *in, int bytes, int s)
     uint64_t addr = (uint64_t)a[l] + (uint32_t)in->offset;
     bad |= (uint64_t)(((addr & (uint64_t)(align - 1)) != 0) | (addr + (uint64_t)bytes > lim)) << l;
   }
+  if (s == 16 && !bad) {
+    /* ds_read_b64_tr_b16 (the prefill V read), the whole wave at once: the same rule as the
+     * general loop below with E = 4, R = 4: output element k of lane 16g+m is 16-bit element m%4
+     * of lane 16g+4k+m/4 (register r holds elements 2r and 2r+1) */
+    uint64_t q[EMU_LANES];
+    const uint8_t *lds = w->wg->lds + (uint32_t)in->offset;
+    for (int l = 0; l < EMU_LANES; l++) memcpy(&q[l], lds + a[l], 8);
+    for (int r = 0; r < 2; r++) {
+      uint32_t *d = emu_vreg(w, in, 0, r);
+      for (int l = 0; l < EMU_LANES; l++) {
+        int sl0 = (l & ~15) + 8 * r + ((l & 15) >> 2), sh = 16 * (l & 3);
+        d[l] = (uint32_t)(uint16_t)(q[sl0] >> sh) | (uint32_t)(uint16_t)(q[sl0 + 4] >> sh) << 16;
+      }
+    }
+    emu_pend(w, in, EMU_CNT_DS, 0);
+    return EMU_OK;
+  }
+  memset(inb, 0, sizeof inb);
   if (!bad) {
     for (int l = 0; l < EMU_LANES; l++) memcpy(inb[l], w->wg->lds + (uint64_t)a[l] + (uint32_t)in->offset, (size_t)bytes);
   } else for (int l = 0; l < EMU_LANES; l++) {
@@ -162,20 +182,6 @@ static int tr_read(emu_wave *w, const emu_insn *in, int bytes, int s)
     const uint8_t *p = emu_ldsptr(w, in, addr, (uint32_t)bytes, l);
     if (!p) return EMU_FAULT;
     memcpy(inb[l], p, (size_t)bytes);
-  }
-  if (s == 16) {
-    /* ds_read_b64_tr_b16 (the prefill V read), the same rule as the general loop below with
-     * E = 4, R = 4: output element k of lane 16g+m is 16-bit element m%4 of lane 16g+4k+m/4 */
-    for (int r = 0; r < 2; r++) {
-      uint32_t *d = emu_vreg(w, in, 0, r);
-      for (int l = 0; l < EMU_LANES; l++) {
-        int g = l & ~15, m = l & 15, sl0 = g + 4 * (2 * r) + m / 4, sl1 = sl0 + 4, sh = 16 * (m & 1);
-        int wd = (m & 3) >> 1; /* dword of the source lane holding element m%4 */
-        d[l] = ((inb[sl0][wd] >> sh) & 0xffffu) | ((inb[sl1][wd] >> sh) & 0xffffu) << 16;
-      }
-    }
-    emu_pend(w, in, EMU_CNT_DS, 0);
-    return EMU_OK;
   }
   uint64_t msk = (1ull << s) - 1;
   for (int l = 0; l < EMU_LANES; l++) {

@@ -831,3 +831,76 @@ Test(emu_cvt, every_decodable_form_of_amds_library_families_has_semantics)
     cr_assert_eq(missing, 0, "%zu mnemonics without semantics (above)", missing);
   }
 }
+
+/* emu/simd.c's whole-wave kernels against the per-lane definitions, on the AVX-512 path (when the
+ * CPU has it) and the portable one: f16 -> f32 for every half (NaN payloads kept), f32 -> f16 for
+ * a sweep of every 2^32 / 2^22 bit pattern plus each of the 2^16 patterns around the f16 rounding
+ * boundaries (subnormal, overflow, sNaN/qNaN), compares of every predicate on NaN/zero/inf mixes,
+ * the select, blend and bpermute gathers. */
+static void simd_check(void)
+{
+  float f[64], g[64];
+  uint16_t h[64], h2[64];
+  for (uint32_t base = 0; base < 65536; base += 64) {
+    for (int l = 0; l < 64; l++) h[l] = (uint16_t)(base + (uint32_t)l);
+    emu_f16_to_f32_64(f, h);
+    for (int l = 0; l < 64; l++) cr_assert_eq(fb(f[l]), fb(emu_f16_to_f32(h[l])), "f16 0x%04x", h[l]);
+  }
+  for (uint64_t k = 0; k < (1ull << 22) + (1ull << 17); k += 64) {
+    for (int l = 0; l < 64; l++) {
+      uint64_t i = k + (uint64_t)l;
+      /* the sweep, then low mantissa patterns under exponents 101..113, 142, 143 and 255 */
+      static const uint32_t ex[8] = {102, 103, 112, 113, 142, 143, 255, 101};
+      uint32_t u = i < (1ull << 22) ? (uint32_t)(i << 10 | (i & 1023))
+                                    : (uint32_t)((i & 0x10000 ? 0x80000000u : 0) | ex[(i >> 14) & 7] << 23 | (uint32_t)(i & 0x3fff) << 9 | (uint32_t)(i & 0x1ff));
+      f[l] = bf(u);
+    }
+    emu_f32_to_f16_64(h2, f);
+    for (int l = 0; l < 64; l++) cr_assert_eq(h2[l], emu_f32_to_f16(f[l]), "f32 0x%08x", fb(f[l]));
+  }
+  static const uint32_t vals[8] = {0x00000000u, 0x80000000u, 0x3f800000u, 0xbf800000u, 0x7f800000u, 0x7fc00000u, 0x7f800001u, 0x00000001u};
+  uint32_t a[64], b[64], d[64], d2[64];
+  for (int l = 0; l < 64; l++) a[l] = vals[l & 7], b[l] = vals[l >> 3], f[l] = bf(a[l]), g[l] = bf(b[l]);
+  for (int p = EMU_CMP_LT; p <= EMU_CMP_NLT; p++) {
+    uint64_t r = 0, want = 0;
+    for (int l = 0; l < 64; l++) {
+      float x = f[l], y = g[l];
+      bool v = p == EMU_CMP_LT ? x < y : p == EMU_CMP_EQ ? x == y : p == EMU_CMP_LE ? x <= y : p == EMU_CMP_GT ? x > y
+             : p == EMU_CMP_GE ? x >= y : p == EMU_CMP_NE ? x != y : p == EMU_CMP_LG ? (x < y || x > y)
+             : p == EMU_CMP_O ? (x == x && y == y) : p == EMU_CMP_U ? (x != x || y != y) : p == EMU_CMP_NGE ? !(x >= y)
+             : p == EMU_CMP_NLG ? !(x < y || x > y) : p == EMU_CMP_NGT ? !(x > y) : p == EMU_CMP_NLE ? !(x <= y)
+             : p == EMU_CMP_NEQ ? !(x == y) : !(x < y);
+      want |= (uint64_t)v << l;
+    }
+    if (emu_cmpf32_64(f, g, p, &r)) cr_assert_eq(r, want, "float predicate %d", p);
+    if (p > EMU_CMP_NE) continue;
+    for (int sg = 0; sg < 2; sg++) {
+      want = 0;
+      for (int l = 0; l < 64; l++) {
+        int64_t x = sg ? (int32_t)a[l] : (int64_t)a[l], y = sg ? (int32_t)b[l] : (int64_t)b[l];
+        bool v = p == EMU_CMP_LT ? x < y : p == EMU_CMP_EQ ? x == y : p == EMU_CMP_LE ? x <= y : p == EMU_CMP_GT ? x > y
+               : p == EMU_CMP_GE ? x >= y : x != y;
+        want |= (uint64_t)v << l;
+      }
+      if (emu_cmpi32_64(a, b, p, sg, &r)) cr_assert_eq(r, want, "integer predicate %d signed %d", p, sg);
+    }
+  }
+  uint64_t m = 0x9e3779b97f4a7c15ull;
+  emu_sel64(d, a, b, m);
+  for (int l = 0; l < 64; l++) cr_assert_eq(d[l], (m >> l & 1) ? b[l] : a[l]);
+  memcpy(d2, a, sizeof d2);
+  emu_blend64(d2, b, m);
+  for (int l = 0; l < 64; l++) cr_assert_eq(d2[l], (m >> l & 1) ? b[l] : a[l]);
+  for (int l = 0; l < 64; l++) d2[l] = (uint32_t)(l * 37 * 4 + (l & 3)) ^ 0xffff0000u, a[l] = 1000u + (uint32_t)l;
+  emu_bperm64(d, a, d2, 12);
+  for (int l = 0; l < 64; l++) cr_assert_eq(d[l], a[((d2[l] + 12) >> 2) & 63]);
+}
+
+Test(emu_cvt, whole_wave_kernels_match_the_lane_definitions)
+{
+  bool had = emu_avx512;
+  simd_check();
+  emu_avx512 = false;
+  simd_check();
+  emu_avx512 = had;
+}

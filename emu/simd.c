@@ -1,0 +1,225 @@
+/* emu/simd — whole-wave (64-lane) kernels of the hot handlers, with an AVX-512 path chosen at run
+ * time (`__builtin_cpu_supports`, once at start-up) and a portable path with the same results.
+ * Each is exact: selects and gathers move bits; the f16 <-> f32 conversions are IEEE (round to
+ * nearest even, NaN payload kept and quieted as emu/fp.c does; checked against emu/fp.c for every
+ * f16 and a sweep of f32 in tests/test_emu_cvt.c); compares use the ordered/unordered predicate
+ * the C expression in emu/op_valu.c computes (quiet and signalling predicates differ only in the
+ * exception flags, which no emulated result reads). No function here is called with partial
+ * data: every array has EMU_LANES entries. */
+#include <immintrin.h>
+#include <stdlib.h>
+
+#include "emu/internal.h"
+
+bool emu_avx512;
+
+__attribute__((constructor)) static void simd_init(void)
+{
+  __builtin_cpu_init();
+  emu_avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
+               !getenv("LANELAB_EMU_NO_AVX512");
+}
+
+#define T512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
+
+/* ---- d[l] = m bit l ? b[l] : a[l] --------------------------------------------------------------*/
+T512 static void sel_512(uint32_t *d, const uint32_t *a, const uint32_t *b, uint64_t m)
+{
+  for (int c = 0; c < 4; c++) {
+    __m512i va = _mm512_loadu_si512(a + 16 * c), vb = _mm512_loadu_si512(b + 16 * c);
+    _mm512_storeu_si512(d + 16 * c, _mm512_mask_blend_epi32((__mmask16)(m >> (16 * c)), va, vb));
+  }
+}
+
+void emu_sel64(uint32_t *d, const uint32_t *a, const uint32_t *b, uint64_t m)
+{
+  if (emu_avx512) {
+    sel_512(d, a, b, m);
+    return;
+  }
+  typedef uint32_t v4u __attribute__((vector_size(16)));
+  typedef int32_t v4i __attribute__((vector_size(16)));
+  for (int h = 0; h < 2; h++) {
+    const uint32_t mh = (uint32_t)(m >> (32 * h));
+    const v4u mv = {mh, mh, mh, mh};
+    for (int l = 0; l < 32; l += 4) {
+      const v4u bits = {1u << l, 1u << (l + 1), 1u << (l + 2), 1u << (l + 3)};
+      const v4u sel = (v4u)((v4i)((mv & bits) != 0));
+      v4u va, vb;
+      memcpy(&va, a + 32 * h + l, sizeof va);
+      memcpy(&vb, b + 32 * h + l, sizeof vb);
+      const v4u o = (vb & sel) | (va & ~sel);
+      memcpy(d + 32 * h + l, &o, sizeof o);
+    }
+  }
+}
+
+/* ---- dst[l] = d[l] for the lanes of e -----------------------------------------------------------*/
+T512 static void blend_512(uint32_t *dst, const uint32_t *d, uint64_t e)
+{
+  for (int c = 0; c < 4; c++)
+    _mm512_mask_storeu_epi32(dst + 16 * c, (__mmask16)(e >> (16 * c)), _mm512_loadu_si512(d + 16 * c));
+}
+
+void emu_blend64(uint32_t *dst, const uint32_t *d, uint64_t e)
+{
+  if (emu_avx512) {
+    blend_512(dst, d, e);
+    return;
+  }
+  for (int l = 0; l < EMU_LANES; l++) {
+    uint32_t m = 0u - (uint32_t)(e >> l & 1);
+    dst[l] = (d[l] & m) | (dst[l] & ~m);
+  }
+}
+
+/* ---- d[l] = src[((addr[l] + off) >> 2) & 63] (ds_bpermute_b32 with EXEC all ones) -------------*/
+T512 static void bperm_512(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off)
+{
+  __m512i s0 = _mm512_loadu_si512(src), s1 = _mm512_loadu_si512(src + 16);
+  __m512i s2 = _mm512_loadu_si512(src + 32), s3 = _mm512_loadu_si512(src + 48);
+  __m512i vo = _mm512_set1_epi32((int)off), m63 = _mm512_set1_epi32(63), b5 = _mm512_set1_epi32(32);
+  for (int c = 0; c < 4; c++) {
+    __m512i ix = _mm512_and_si512(_mm512_srli_epi32(_mm512_add_epi32(_mm512_loadu_si512(addr + 16 * c), vo), 2), m63);
+    __m512i lo = _mm512_permutex2var_epi32(s0, ix, s1), hi = _mm512_permutex2var_epi32(s2, ix, s3);
+    __mmask16 up = _mm512_test_epi32_mask(ix, b5);
+    _mm512_storeu_si512(d + 16 * c, _mm512_mask_blend_epi32(up, lo, hi));
+  }
+}
+
+void emu_bperm64(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off)
+{
+  if (emu_avx512) {
+    bperm_512(d, src, addr, off);
+    return;
+  }
+  for (int l = 0; l < EMU_LANES; l++) d[l] = src[((addr[l] + off) >> 2) & 63];
+}
+
+/* ---- f16 <-> f32 ---------------------------------------------------------------------------------
+ * VCVTPS2PH (imm: round to nearest even, exceptions suppressed) gives emu_f32_to_f16's result for
+ * every input: overflow to inf, subnormals rounded, a NaN quieted with its payload's top bits kept
+ * (Intel SDM "VCVTPS2PH": SNaN converted to QNaN, payload truncated). VCVTPH2PS is exact for every
+ * non-NaN half; a NaN half is quieted by it while emu_f16_to_f32 keeps the payload as is, so NaN
+ * lanes are redone with the scalar conversion. Neither instruction reads MXCSR's DAZ/FTZ
+ * (conversions between these formats are exact or use the immediate's rounding). */
+T512 static void f32_to_f16_512(uint16_t *h, const float *f)
+{
+  for (int c = 0; c < 4; c++)
+    _mm256_storeu_si256((__m256i *)(void *)(h + 16 * c),
+                        _mm512_cvtps_ph(_mm512_loadu_ps(f + 16 * c), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+}
+
+void emu_f32_to_f16_64(uint16_t *h, const float *f)
+{
+  if (emu_avx512) {
+    f32_to_f16_512(h, f);
+    return;
+  }
+  for (int l = 0; l < EMU_LANES; l++) h[l] = emu_f32_to_f16(f[l]);
+}
+
+T512 static uint64_t f16_to_f32_512(float *f, const uint16_t *h)
+{
+  uint64_t nan = 0;
+  const __m512i em = _mm512_set1_epi32(0x7c00), mm = _mm512_set1_epi32(0x3ff);
+  for (int c = 0; c < 4; c++) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(h + 16 * c));
+    _mm512_storeu_ps(f + 16 * c, _mm512_cvtph_ps(x));
+    __m512i w = _mm512_cvtepu16_epi32(x);
+    __mmask16 n = _mm512_cmpeq_epi32_mask(_mm512_and_si512(w, em), em) & _mm512_test_epi32_mask(w, mm);
+    nan |= (uint64_t)n << (16 * c);
+  }
+  return nan;
+}
+
+void emu_f16_to_f32_64(float *f, const uint16_t *h)
+{
+  if (emu_avx512) {
+    uint64_t nan = f16_to_f32_512(f, h);
+    while (nan) {
+      int l = __builtin_ctzll(nan);
+      nan &= nan - 1;
+      f[l] = emu_f16_to_f32(h[l]);
+    }
+    return;
+  }
+  for (int l = 0; l < EMU_LANES; l++) f[l] = emu_f16_to_f32(h[l]);
+}
+
+/* ---- compares: bit l = pred(a[l], b[l]) -----------------------------------------------------------*/
+T512 static uint64_t cmpf_512(const float *a, const float *b, int p)
+{
+  uint64_t r = 0;
+#define CF(imm)                                                                                    \
+  for (int c = 0; c < 4; c++)                                                                      \
+    r |= (uint64_t)_mm512_cmp_ps_mask(_mm512_loadu_ps(a + 16 * c), _mm512_loadu_ps(b + 16 * c), imm) << (16 * c); \
+  break;
+  switch (p) {
+  case EMU_CMP_LT: CF(_CMP_LT_OQ)
+  case EMU_CMP_EQ: CF(_CMP_EQ_OQ)
+  case EMU_CMP_LE: CF(_CMP_LE_OQ)
+  case EMU_CMP_GT: CF(_CMP_GT_OQ)
+  case EMU_CMP_LG: CF(_CMP_NEQ_OQ)
+  case EMU_CMP_GE: CF(_CMP_GE_OQ)
+  case EMU_CMP_O: CF(_CMP_ORD_Q)
+  case EMU_CMP_U: CF(_CMP_UNORD_Q)
+  case EMU_CMP_NGE: CF(_CMP_NGE_UQ)
+  case EMU_CMP_NLG: CF(_CMP_EQ_UQ)
+  case EMU_CMP_NGT: CF(_CMP_NGT_UQ)
+  case EMU_CMP_NLE: CF(_CMP_NLE_UQ)
+  case EMU_CMP_NEQ: CF(_CMP_NEQ_UQ)
+  case EMU_CMP_NLT: CF(_CMP_NLT_UQ)
+  }
+#undef CF
+  return r;
+}
+
+/* signed (s) or unsigned 32-bit integer compare; p one of LT EQ LE GT NE GE */
+T512 static uint64_t cmpi_512(const uint32_t *a, const uint32_t *b, int p, bool s)
+{
+  int imm = p == EMU_CMP_LT ? _MM_CMPINT_LT : p == EMU_CMP_EQ ? _MM_CMPINT_EQ : p == EMU_CMP_LE ? _MM_CMPINT_LE
+          : p == EMU_CMP_GT ? _MM_CMPINT_NLE : p == EMU_CMP_NE ? _MM_CMPINT_NE : _MM_CMPINT_NLT;
+  uint64_t r = 0;
+#define CI(cmp, k)                                                                                 \
+  case k:                                                                                          \
+    for (int c = 0; c < 4; c++)                                                                    \
+      r |= (uint64_t)cmp(_mm512_loadu_si512(a + 16 * c), _mm512_loadu_si512(b + 16 * c), k) << (16 * c); \
+    break;
+  if (s) {
+    switch (imm) {
+      CI(_mm512_cmp_epi32_mask, _MM_CMPINT_LT)
+      CI(_mm512_cmp_epi32_mask, _MM_CMPINT_EQ)
+      CI(_mm512_cmp_epi32_mask, _MM_CMPINT_LE)
+      CI(_mm512_cmp_epi32_mask, _MM_CMPINT_NLE)
+      CI(_mm512_cmp_epi32_mask, _MM_CMPINT_NE)
+      CI(_mm512_cmp_epi32_mask, _MM_CMPINT_NLT)
+    }
+  } else {
+    switch (imm) {
+      CI(_mm512_cmp_epu32_mask, _MM_CMPINT_LT)
+      CI(_mm512_cmp_epu32_mask, _MM_CMPINT_EQ)
+      CI(_mm512_cmp_epu32_mask, _MM_CMPINT_LE)
+      CI(_mm512_cmp_epu32_mask, _MM_CMPINT_NLE)
+      CI(_mm512_cmp_epu32_mask, _MM_CMPINT_NE)
+      CI(_mm512_cmp_epu32_mask, _MM_CMPINT_NLT)
+    }
+  }
+#undef CI
+  return r;
+}
+
+bool emu_cmpf32_64(const float *a, const float *b, int p, uint64_t *r)
+{
+  if (!emu_avx512 || p < EMU_CMP_LT || p > EMU_CMP_NLT || p == EMU_CMP_NE) return false;
+  *r = cmpf_512(a, b, p);
+  return true;
+}
+
+bool emu_cmpi32_64(const uint32_t *a, const uint32_t *b, int p, bool sgn, uint64_t *r)
+{
+  if (!emu_avx512 || p < EMU_CMP_LT || p > EMU_CMP_NE) return false; /* LT EQ LE GT GE NE */
+  *r = cmpi_512(a, b, p, sgn);
+  return true;
+}
