@@ -19,17 +19,18 @@ done
 for md in "$build"/gfx*/mutants; do
   for m in "$md"/*/; do
     m=${m%/}; name=$(basename "$m")
-    src=$(awk -v n="$name" '!/^#/ && NF >= 2 && $1 == n {print $2; exit}' kernels/mutants.txt 2>/dev/null)
-    if [ -z "$src" ]; then
+    # A mutant may be built from several sources (one line per source in kernels/mutants.txt).
+    srcs=$(awk -v n="$name" '!/^#/ && NF >= 2 && $1 == n {print $2}' kernels/mutants.txt 2>/dev/null)
+    if [ -z "$srcs" ]; then
       echo "removing $m/: mutant $name is no longer in kernels/mutants.txt"
       rm -rf "$m"
       continue
     fi
-    keep=$(basename "$src" .hip)
     for f in "$m"/*; do
-      b=$(basename "$f")
-      [ "${b%.*}" = "$keep" ] && continue
-      echo "removing $f: mutant $name is built from $src"
+      b=$(basename "$f"); keepit=0
+      for src in $srcs; do [ "${b%.*}" = "$(basename "$src" .hip)" ] && keepit=1; done
+      [ $keepit = 1 ] && continue
+      echo "removing $f: mutant $name is built from" $srcs
       rm -rf "$f"
     done
   done

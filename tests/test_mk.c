@@ -156,6 +156,47 @@ Test(mk_stale, outputs_whose_source_is_gone_are_pruned_and_never_counted, .timeo
   cr_expect_eq(access(p1, F_OK), 0, "the live mutant's %s was pruned", p1);
   cr_expect_neq(access(p2, F_OK), 0, "%s (not the mutant's source) survived", p2);
   free(out);
+  /* a mutant built from two sources (two lines of kernels/mutants.txt) keeps both outputs: the
+   * prune once kept only the first source's, so a second `make` deleted the other code object */
+  char two[256] = "", src1[256] = "", src2[256] = "";
+  mf = fopen(LANELAB_ROOT "/kernels/mutants.txt", "r");
+  cr_assert_not_null(mf);
+  char names[64][256], srcs[64][256];
+  size_t nm = 0;
+  while (fgets(line, sizeof line, mf) && nm < 64)
+    if (line[0] != '#' && sscanf(line, "%255s %255s", names[nm], srcs[nm]) == 2) nm++;
+  fclose(mf);
+  for (size_t i = 0; i < nm && !two[0]; i++)
+    for (size_t j = i + 1; j < nm; j++)
+      if (strcmp(names[i], names[j]) == 0 && strcmp(srcs[i], srcs[j]) != 0) {
+        snprintf(two, sizeof two, "%s", names[i]);
+        snprintf(src1, sizeof src1, "%s", srcs[i]);
+        snprintf(src2, sizeof src2, "%s", srcs[j]);
+        break;
+      }
+  cr_assert(two[0], "kernels/mutants.txt lists no mutant built from two sources");
+  char *m_two = ll_fmt("%s/gfx950/mutants/%s", b, two);
+  cr_assert(ll_mkdir_p(m_two, NULL));
+  const char *both[] = {src1, src2};
+  char *two_co[2];
+  for (int i = 0; i < 2; i++) {
+    char *bn = ll_xstrdup(strrchr(both[i], '/') ? strrchr(both[i], '/') + 1 : both[i]);
+    bn[strlen(bn) - 4] = 0;
+    two_co[i] = ll_fmt("%s.co", bn);
+    put(m_two, two_co[i], "x");
+    free(bn);
+  }
+  rc = sh(pa, &out);
+  cr_expect_eq(rc, 0, "%s", out);
+  for (int i = 0; i < 2; i++) {
+    char *p = ll_fmt("%s/%s", m_two, two_co[i]);
+    cr_expect_eq(access(p, F_OK), 0, "%s (mutant %s is built from %s and %s) was pruned:\n%s", p, two, src1,
+                 src2, out);
+    free(p);
+    free(two_co[i]);
+  }
+  free(out);
+  free(m_two);
   char *rm = ll_fmt("rm -rf %s", b);
   system(rm);
   free(rm); free(p1); free(p2); free(m_live); free(m_co); free(m_oldsrc); free(base); free(m_old); free(pa);
