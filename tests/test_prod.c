@@ -334,7 +334,21 @@ Test(prod_phases, phase_check_rejects_wrong_censuses) {
   r.mfmas = 16;
   r.phase[PROD_PHASE_QK].mfmas = r.phase[PROD_PHASE_PV].mfmas = 8;
   r.phase[PROD_PHASE_PV].tr_b16 = 8;
+  r.phase[PROD_PHASE_STAGE].ds_writes = 4;
   char why[400];
+  cr_assert(prod_phase_check(EMU_GFX950, &r, why, sizeof why), "%s", why);
+  /* LDS stores outside the stage phase (a renumbered stage marker), or none in it */
+  r.phase[PROD_PHASE_QK].ds_writes = 4;
+  cr_assert_not(prod_phase_check(EMU_GFX950, &r, why, sizeof why));
+  cr_assert(strstr(why, "qk phase"), "%s", why);
+  r.phase[PROD_PHASE_QK].ds_writes = 0;
+  r.phase[PROD_PHASE_STAGE].ds_writes = 0;
+  r.phase[PROD_PHASE_PROLOGUE].ds_writes = 4;
+  cr_assert_not(prod_phase_check(EMU_GFX950, &r, why, sizeof why));
+  r.phase[PROD_PHASE_PROLOGUE].ds_writes = 0;
+  cr_assert_not(prod_phase_check(EMU_GFX950, &r, why, sizeof why));
+  cr_assert(strstr(why, "stage phase stored nothing"), "%s", why);
+  r.phase[PROD_PHASE_STAGE].ds_writes = 4;
   cr_assert(prod_phase_check(EMU_GFX950, &r, why, sizeof why), "%s", why);
   r.phase[PROD_PHASE_PV].bpermutes = 1;
   cr_assert_not(prod_phase_check(EMU_GFX950, &r, why, sizeof why));

@@ -313,6 +313,7 @@ void prod_census_add(prod_census *c, const emu_launch_stats *st, int p) {
   c->tr_b16 += emu_stats_count(st, p, "ds_read_b64_tr_b16");
   c->ds_read_b64 += emu_stats_count(st, p, "ds_read_b64");
   c->ds_read2_b64 += emu_stats_count(st, p, "ds_read2_b64") + emu_stats_count(st, p, "ds_read2st64_b64");
+  c->ds_writes += emu_stats_count(st, p, "ds_write*");
 }
 
 static void count_stats(const emu_launch_stats *st, prod_result *r) {
@@ -330,6 +331,13 @@ bool prod_phase_check(emu_arch a, const prod_result *r, char *why, size_t n) {
   const prod_census *qk = &r->phase[PROD_PHASE_QK], *pv = &r->phase[PROD_PHASE_PV];
   if (r->unmarked_phase_insns)
     BAD("%llu instructions ran in a phase the kernel does not define", (unsigned long long)r->unmarked_phase_insns);
+  /* the K/V tiles are the kernel's only LDS stores: every ds_write runs in the stage phase */
+  for (int p = 0; p < PROD_NPHASE; p++)
+    if (p != PROD_PHASE_STAGE && r->phase[p].ds_writes)
+      BAD("%llu LDS stores (ds_write*) ran in the %s phase (want all in stage: the K/V staging is the kernel's only "
+          "LDS store)", (unsigned long long)r->phase[p].ds_writes, prod_phase_name(p));
+  if (r->mfmas && !r->phase[PROD_PHASE_STAGE].ds_writes)
+    BAD("MFMAs ran but the stage phase stored nothing to LDS (stage marker missing or renumbered?)");
   if (qk->mfmas != pv->mfmas)
     BAD("QK ran %llu MFMAs but PV %llu (the kernel issues 2 x D/16 of each per kv step)",
         (unsigned long long)qk->mfmas, (unsigned long long)pv->mfmas);
@@ -894,7 +902,7 @@ static char *device_name(rt_device *d) {
 /* ---- the prod stage -------------------------------------------------------------------------- */
 static void prod_census_add_to(prod_census *a, const prod_census *b) {
   a->insns += b->insns; a->bpermutes += b->bpermutes; a->mfmas += b->mfmas; a->tr_b16 += b->tr_b16;
-  a->ds_read_b64 += b->ds_read_b64; a->ds_read2_b64 += b->ds_read2_b64;
+  a->ds_read_b64 += b->ds_read_b64; a->ds_read2_b64 += b->ds_read2_b64; a->ds_writes += b->ds_writes;
 }
 
 /* "%.3f" of n/d in a static buffer (one use per expression) */
@@ -1059,7 +1067,8 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
   report_table_note(t, "qk_/pv_bpermute_per_mfma: the same ratio inside the kernel's QK and PV phases (LL_PHASE markers, "
                        "lanelab_device.h). phase_census: the rules prod_phase_check enforces (verify/prod.h): QK has no "
                        "bpermute; PV has per MFMA one ds_read_b64_tr_b16 and no bpermute on gfx950, one ds_read_b64 and "
-                       "six ds_bpermute_b32 on gfx942 (docs/changes.md, change 000); QK and PV issue the same MFMAs.");
+                       "six ds_bpermute_b32 on gfx942 (docs/changes.md, change 000); QK and PV issue the same MFMAs; every LDS store (ds_write*) runs in the stage "
+                       "phase, and it has some.");
   stage_add_table(r, t);
   report_table *tp = report_table_new(
       "dynamic census per phase (emulator; executed wave-instructions summed over this shard's prefill cases)",

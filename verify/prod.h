@@ -125,6 +125,7 @@ typedef struct prod_census {
   uint64_t tr_b16;                /* ds_read_b64_tr_b16 */
   uint64_t ds_read_b64;           /* ds_read_b64 (exactly: one 8-byte LDS read per lane) */
   uint64_t ds_read2_b64;          /* ds_read2_b64 / ds_read2st64_b64 (two 8-byte reads per lane) */
+  uint64_t ds_writes;             /* ds_write* (LDS stores: the K/V staging) */
 } prod_census;
 /* Adds st's phase-p counts to *c (all phases when p < 0). */
 void prod_census_add(prod_census *c, const emu_launch_stats *st, int p);
