@@ -715,7 +715,7 @@ static void hazard_summary(emu_insn *in)
   for (int k = 0; k < 4; k++) in->hz_lo[k] = 0xffff, in->hz_hi[k] = 0;
   for (int i = 0; i < in->nop; i++) {
     const emu_opnd *o = &in->o[i];
-    int k = o->kind == EMU_OPK_VGPR ? 1 : o->kind == EMU_OPK_AGPR ? 2 : o->kind == EMU_OPK_SGPR ? 3 : 0;
+    int k = emu_regkind(o);
     if (!k) continue;
     in->hz_kinds |= (uint8_t)(1u << k);
     if (o->reg < in->hz_lo[k]) in->hz_lo[k] = o->reg;

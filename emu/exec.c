@@ -500,11 +500,6 @@ void *emu_ldsptr(emu_wave *w, const emu_insn *in, uint64_t addr, uint32_t n, int
 }
 
 /* ---- outstanding memory operations (s_waitcnt validation) ----------------------------------*/
-static int pend_kind(const emu_opnd *o)
-{
-  return o->kind == EMU_OPK_VGPR ? 1 : o->kind == EMU_OPK_AGPR ? 2 : o->kind == EMU_OPK_SGPR ? 3 : 0;
-}
-
 /* the pending registers per kind: the union range (wave.pkinds/plo/phi) and the bit map */
 static inline void pend_add(emu_wave *w, unsigned k, unsigned reg, unsigned n)
 {
@@ -551,7 +546,7 @@ static inline bool hazard_possible(const emu_wave *w, const emu_insn *in)
   if (!hit) return false;
   for (int i = 0; i < in->nop; i++) {
     const emu_opnd *o = &in->o[i];
-    unsigned k = o->kind == EMU_OPK_VGPR ? 1 : o->kind == EMU_OPK_AGPR ? 2 : o->kind == EMU_OPK_SGPR ? 3 : 0;
+    unsigned k = (unsigned)emu_regkind(o);
     if ((hit >> k & 1) && o->n && pend_any(w, k, o->reg, o->n)) return true;
   }
   return false;
@@ -572,7 +567,7 @@ void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst)
   e->reg = e->n = 0;
   if (dst >= 0) {
     const emu_opnd *o = &in->o[dst];
-    e->kind = (uint8_t)pend_kind(o);
+    e->kind = (uint8_t)emu_regkind(o);
     e->reg = o->reg;
     e->n = o->n;
   }
@@ -619,7 +614,7 @@ static int hazard_check(emu_wave *w, const emu_insn *in)
   int mycnt = (fl & EMU_F_DS) ? EMU_CNT_DS : (fl & EMU_F_SMEM) ? EMU_CNT_SMEM : EMU_CNT_VM;
   for (int i = 0; i < in->nop; i++) {
     const emu_opnd *o = &in->o[i];
-    int k = pend_kind(o);
+    int k = emu_regkind(o);
     if (!k) continue;
     for (int j = 0; j < w->npend; j++) {
       const __typeof__(w->pend[0]) *e = &w->pend[j];

@@ -312,9 +312,16 @@ struct emu_wave {
    * registers miss them all cannot trigger hazard_check (kept by pend_summary in emu/exec.c) */
   uint8_t pkinds;
   uint16_t plo[4], phi[4];
-  uint64_t pbits[4][9];
-  uint64_t pf_last[64];     /* global loads: lane 0's last address per instruction slot (emu/op_mem.c prefetch) */     /* the pending registers of kind k, one bit each (a spare word at the end) */
+  uint64_t pbits[4][9];     /* the pending registers of kind k, one bit each (a spare word at the end) */
+  uint64_t pf_last[64];     /* global loads: lane 0's last address per instruction slot (emu/op_mem.c prefetch) */
 };
+
+/* Register kind of an operand as the s_waitcnt bookkeeping numbers it (emu_wave.pend[].kind,
+ * pkinds/plo/phi/pbits, emu_insn.hz_*): 1 VGPR, 2 AGPR, 3 SGPR, 0 not a register. */
+static inline int emu_regkind(const emu_opnd *o)
+{
+  return o->kind == EMU_OPK_VGPR ? 1 : o->kind == EMU_OPK_AGPR ? 2 : o->kind == EMU_OPK_SGPR ? 3 : 0;
+}
 
 /* Execute `in` with VGPR indexing mode or VSKIP in effect, through the observer when one is
  * attached (emu/exec.c; rare, off the hot path). */
