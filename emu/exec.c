@@ -563,6 +563,8 @@ void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst)
   e->pc = in->pc;
   e->ii = in >= w->insns && in < w->insns + w->ninsn ? (uint32_t)(in - w->insns) : UINT32_MAX;
   e->bar = w->nbar;
+  e->lds_write = cnt == EMU_CNT_DS && !(in->flags & EMU_F_XLANE) &&
+                 (!(in->flags & EMU_F_LOAD) || (in->flags & EMU_F_ATOMIC));
   e->kind = 0;
   e->reg = e->n = 0;
   if (dst >= 0) {
@@ -573,6 +575,32 @@ void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst)
   }
   if (w->npend == EMU_MAXPEND) pend_summary(w); /* the oldest may have been dropped above */
   else pend_add(w, e->kind, e->reg, e->n);
+}
+
+int emu_barrier_check(emu_wave *w, const emu_insn *in)
+{
+  const uint32_t *b = w->wg->d->block;
+  if ((uint64_t)b[0] * b[1] * b[2] <= EMU_LANES) return EMU_OK; /* one wave: no other wave reads */
+  for (int j = 0; j < w->npend; j++) {
+    const __typeof__(w->pend[0]) *e = &w->pend[j];
+    if (!e->lds_write) continue;
+    /* CDNA3 ISA "S_BARRIER" waits for the workgroup's waves, not for the wave's outstanding memory
+     * operations; AMDGPUUsage's memory model (workgroup-scope release) puts s_waitcnt lgkmcnt(0)
+     * (vmcnt(0) for loads to LDS) before it. Undocumented what another wave reads without the
+     * wait: a warning unless strict, after which the write is taken as complete. */
+    bool vm = e->cnt == EMU_CNT_VM;
+    int rc = emu_memwarn(w, in, "missing s_waitcnt", -1, 0,
+                         "LDS write not waited for before s_barrier: the %s at pc 0x%llx is still outstanding "
+                         "on %s; the ISA asks for s_waitcnt %s(0) before the barrier that makes it visible to "
+                         "the workgroup's other waves",
+                         vm ? "load to LDS" : "LDS store", (unsigned long long)e->pc, vm ? "vmcnt" : "lgkmcnt",
+                         vm ? "vmcnt" : "lgkmcnt");
+    if (rc != EMU_OK) return rc;
+    memmove(&w->pend[j], &w->pend[j + 1], (size_t)(w->npend - j - 1) * sizeof w->pend[0]);
+    w->npend--, j--;
+    pend_summary(w);
+  }
+  return EMU_OK;
 }
 
 static void retire_oldest(emu_wave *w, int cnt, int k)

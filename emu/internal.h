@@ -184,7 +184,8 @@ enum {
   EMU_F_GFX950 = 1 << 9, /* exists on gfx950 only (informative; LLVM rejects it on gfx942) */
   EMU_F_CARRY = 1 << 10, /* VALU with an SGPR-pair/VCC second destination (v_add_co_u32 ...) */
   EMU_F_LOAD = 1 << 11,  /* memory op whose operand 0 receives loaded data */
-  EMU_F_ATOMIC = 1 << 12,/* memory atomic (returns data into operand 0 when sc0/glc is set) */
+  EMU_F_ATOMIC = 1 << 12,/* memory atomic (returns data into operand 0 when sc0/glc is set; the
+                          ds_*_rtn_* forms always return and carry EMU_F_LOAD too) */
   EMU_F_D16Z = 1 << 13,  /* 16-bit result zeroes the high half of the VGPR (gfx9 VOP1/VOP2 16-bit
                             ops; LLVM GCNSubtarget::zeroesHigh16BitsOfDest, "derived from
                             experimentation"); without it the other half is preserved */
@@ -306,6 +307,7 @@ struct emu_wave {
     uint8_t cnt; uint8_t kind; uint16_t reg, n; uint64_t pc;
     uint32_t ii;            /* index of the issuing instruction in insns (UINT32_MAX: unknown) */
     uint32_t bar;           /* w->nbar when issued: an s_barrier since then if different */
+    uint8_t lds_write;      /* writes LDS (ds stores and atomics, loads to LDS): emu_barrier_check */
   } pend[EMU_MAXPEND];
   uint32_t nbar;            /* s_barriers executed */
   /* union of the pending entries' registers per kind (as emu_insn.hz_*): an instruction whose
@@ -343,6 +345,10 @@ static inline bool emu_strict_memory(const emu_wave *w) { return w->wg->opts && 
  * a store). Until an s_waitcnt retires it, any instruction naming one of those registers faults
  * "missing s_waitcnt" (checked by the executor before each instruction while any are pending). */
 void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst);
+/* s_barrier: a write to LDS this wave has not waited for (s_waitcnt) is not yet visible to the
+ * workgroup's other waves when the barrier releases them (docs/emulator-choices.md "Memory-model
+ * strictness"): a memory-model warning, or a fault under strict_memory. EMU_OK or EMU_FAULT. */
+int emu_barrier_check(emu_wave *w, const emu_insn *in);
 /* s_waitcnt: retire what the given counts guarantee (-1: that counter is not waited on). */
 void emu_waitcnt(emu_wave *w, int vmcnt, int lgkmcnt);
 

@@ -115,21 +115,24 @@ static size_t count_str(const char *h, const char *n)
 
 static void memmodel_case(const char *arch)
 {
-  char *co = build("memmodel.s", arch), *dir = sh_tmpdir("memmodel");
+  char *cos[2] = {build("memmodel.s", arch), build("memmodel_wg.s", arch)}, *dir = sh_tmpdir("memmodel");
   uint32_t x[64];
   for (int i = 0; i < 64; i++) x[i] = 100u + 3u * (uint32_t)i;
   char *xp = ll_fmt("%s/x.bin", dir), *op = ll_fmt("%s/o.bin", dir);
   ll_err e = {0};
   cr_assert(ll_write_file_atomic(xp, x, sizeof x, &e), "%s", e.msg);
-  static const struct { const char *kernel, *what, *strict_kind; int mul, add; } K[] = {
-      {"mm_lds_barrier", "LDS result used after s_barrier without s_waitcnt", "missing s_waitcnt", 1, 1},
-      {"mm_dup_sload", "duplicated s_load in flight", "missing s_waitcnt", 2, 0},
-      {"mm_soffset", "buffer access past num_records through soffset", "out-of-bounds global access", 1, 0},
+  /* file 0: tests/asm/memmodel.s (one wave), 1: memmodel_wg.s (two waves, block 128) */
+  static const struct { int file; const char *kernel, *what, *strict_kind; int mul, add; } K[] = {
+      {0, "mm_lds_barrier", "LDS result used after s_barrier without s_waitcnt", "missing s_waitcnt", 1, 1},
+      {0, "mm_dup_sload", "duplicated s_load in flight", "missing s_waitcnt", 2, 0},
+      {0, "mm_soffset", "buffer access past num_records through soffset", "out-of-bounds global access", 1, 0},
+      {1, "mm_store_barrier", "LDS write not waited for before s_barrier: the LDS store", "missing s_waitcnt", 1, 1},
+      {1, "mm_dma_barrier", "LDS write not waited for before s_barrier: the load to LDS", "missing s_waitcnt", 1, 1},
   };
   for (size_t k = 0; k < sizeof K / sizeof K[0]; k++) {
     /* 4 workgroups reach the same PC: one warning line, the summary counts that PC once */
-    char *cmd = ll_fmt("rm -f %s; %s/lanelab run %s %s --grid 4 --block 64 --backend emu --arg in:%s --arg out:256:%s",
-                       op, LANELAB_BUILD, co, K[k].kernel, xp, op);
+    char *cmd = ll_fmt("rm -f %s; %s/lanelab run %s %s --grid 4 --block %d --backend emu --arg in:%s --arg out:256:%s",
+                       op, LANELAB_BUILD, cos[K[k].file], K[k].kernel, K[k].file ? 128 : 64, xp, op);
     char *out = NULL;
     int rc = sh_run(cmd, &out);
     cr_assert_eq(rc, 0, "%s %s: exit %d\n%s", arch, K[k].kernel, rc, out);
@@ -153,7 +156,7 @@ static void memmodel_case(const char *arch)
   }
   char *rm = ll_fmt("rm -rf %s", dir);
   if (system(rm)) {}
-  free(rm), free(xp), free(op), free(dir), free(co);
+  free(rm), free(xp), free(op), free(dir), free(cos[0]), free(cos[1]);
 }
 
 Test(emu_asm, memory_model_warnings_and_strict_gfx942) { memmodel_case("gfx942"); }

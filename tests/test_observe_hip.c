@@ -291,6 +291,8 @@ static const corpus_case asm_corpus[] = {
     /* three one-wave kernels of x (64 dwords) and o; with one workgroup nothing can race (more
      * workgroups all store the same o: a real race) */
     {"memmodel", NULL, {1, 1, 1}, {64, 1, 1}, 0, "in:u:64 out:256", {0}},
+    /* two two-wave kernels of x and o (one workgroup: wave 0 alone stores o) */
+    {"memmodel_wg", NULL, {1, 1, 1}, {128, 1, 1}, 0, "in:u:64 out:256", {0}},
 };
 #define NASM (sizeof asm_corpus / sizeof asm_corpus[0])
 

@@ -4,6 +4,7 @@
 // PC) and runs on; `lanelab run --strict-memory` makes each a fault. Written for llvm-mc-22, for
 // gfx942 and gfx950 alike; metadata as aiter's kernels carry it (amdhsa.version [1, 0]).
 // Each kernel: one wave of 64 lanes, arguments x (in, 64 dwords) and o (out, 64 dwords).
+// The fourth pattern needs two waves: tests/asm/memmodel_wg.s.
 //
 //   mm_lds_barrier  ds_read_b32 -> s_barrier -> use with no s_waitcnt lgkmcnt: o[i] = x[i] + 1
 //   mm_dup_sload    the same s_load_dwordx4 issued twice while the first is in flight:
@@ -86,6 +87,7 @@ mm_soffset:
   .amdhsa_next_free_sgpr 16
   .amdhsa_accum_offset 8
 .end_amdhsa_kernel
+
 
 .amdgpu_metadata
 ---

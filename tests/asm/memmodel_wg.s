@@ -1,0 +1,115 @@
+// tests/asm/memmodel_wg.s — the fourth memory-model pattern of docs/emulator-choices.md
+// ("Memory-model strictness"): an LDS write still outstanding at s_barrier. Two hand-written kernels
+// of two waves (block 128) that publish an LDS write to the other wave with an s_barrier and no
+// s_waitcnt for the write before it. lanelab warns (once per kernel PC) and runs on, the write
+// taken as complete; `lanelab run --strict-memory` makes each a fault. Written for llvm-mc-22, for
+// gfx942 and gfx950 alike. Arguments x (in, 64 dwords) and o (out, 64 dwords).
+//
+//   mm_store_barrier two waves; lane t writes x[t % 64] + t / 64 to LDS slot t, s_barrier with the
+//                   ds_write not waited for (no s_waitcnt lgkmcnt(0)), then reads slot t ^ 64;
+//                   wave 0 stores what it read: o[i] = x[i] + 1 (wave 1's value)
+//   mm_dma_barrier  two waves; buffer_load_dword ... lds copies x to wave w's 256 LDS bytes, s_barrier
+//                   with the load to LDS not waited for (no s_waitcnt vmcnt(0)); as above, wave 0
+//                   reads wave 1's copy and stores o[i] = x[i] + 1
+
+.text
+.global mm_store_barrier
+.p2align 8
+.type mm_store_barrier,@function
+mm_store_barrier:
+  s_load_dwordx4 s[4:7], s[0:1], 0x0             // x s[4:5], o s[6:7]
+  v_and_b32 v1, 63, v0
+  v_lshlrev_b32 v1, 2, v1                        // byte offset of lane t % 64 in x and o
+  v_lshrrev_b32 v4, 6, v0                        // wave w = t / 64
+  v_lshlrev_b32 v5, 2, v0                        // LDS slot t
+  v_xor_b32 v6, 0x100, v5                        // LDS slot t ^ 64: the other wave's
+  s_waitcnt lgkmcnt(0)
+  global_load_dword v2, v1, s[4:5]
+  s_waitcnt vmcnt(0)
+  v_add_u32 v2, v2, v4
+  ds_write_b32 v5, v2
+  s_barrier                                      // no s_waitcnt lgkmcnt(0) before it
+  ds_read_b32 v3, v6
+  s_waitcnt lgkmcnt(0)
+  v_cmp_eq_u32 vcc, 0, v4
+  s_and_saveexec_b64 s[8:9], vcc                 // wave 0 stores
+  global_store_dword v1, v3, s[6:7]
+  s_endpgm
+
+.global mm_dma_barrier
+.p2align 8
+.type mm_dma_barrier,@function
+mm_dma_barrier:
+  s_load_dwordx4 s[4:7], s[0:1], 0x0
+  v_and_b32 v1, 63, v0
+  v_lshlrev_b32 v1, 2, v1
+  v_lshrrev_b32 v4, 6, v0
+  v_lshlrev_b32 v5, 2, v0
+  v_xor_b32 v6, 0x100, v5
+  s_mov_b32 s10, 256                             // num_records: x's 256 bytes
+  s_mov_b32 s11, 0x00020000
+  s_waitcnt lgkmcnt(0)
+  s_mov_b32 s8, s4                               // buffer resource s[8:11] over x
+  s_and_b32 s9, s5, 0xffff
+  v_readfirstlane_b32 s12, v4
+  s_lshl_b32 m0, s12, 8                          // wave w's 256 LDS bytes
+  buffer_load_dword v1, s[8:11], 0 offen lds     // LDS[256 w + 4 l] = x[l]
+  s_barrier                                      // no s_waitcnt vmcnt(0) before it
+  ds_read_b32 v3, v6
+  s_waitcnt lgkmcnt(0)
+  v_add_u32 v3, v3, 1
+  v_cmp_eq_u32 vcc, 0, v4
+  s_and_saveexec_b64 s[8:9], vcc
+  global_store_dword v1, v3, s[6:7]
+  s_endpgm
+
+.rodata
+.p2align 6
+.amdhsa_kernel mm_store_barrier
+  .amdhsa_group_segment_fixed_size 512
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_accum_offset 8
+.end_amdhsa_kernel
+.p2align 6
+.amdhsa_kernel mm_dma_barrier
+  .amdhsa_group_segment_fixed_size 512
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_accum_offset 8
+.end_amdhsa_kernel
+
+.amdgpu_metadata
+---
+amdhsa.version: [ 1, 0 ]
+amdhsa.kernels:
+  - .name: mm_store_barrier
+    .symbol: mm_store_barrier.kd
+    .sgpr_count: 16
+    .vgpr_count: 8
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 16
+    .group_segment_fixed_size: 512
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .max_flat_workgroup_size: 128
+    .args:
+    - { .name: x, .size: 8, .offset: 0, .value_kind: global_buffer, .address_space: global }
+    - { .name: o, .size: 8, .offset: 8, .value_kind: global_buffer, .address_space: global }
+  - .name: mm_dma_barrier
+    .symbol: mm_dma_barrier.kd
+    .sgpr_count: 16
+    .vgpr_count: 8
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 16
+    .group_segment_fixed_size: 512
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .max_flat_workgroup_size: 128
+    .args:
+    - { .name: x, .size: 8, .offset: 0, .value_kind: global_buffer, .address_space: global }
+    - { .name: o, .size: 8, .offset: 8, .value_kind: global_buffer, .address_space: global }
+...
+.end_amdgpu_metadata
