@@ -73,8 +73,8 @@ extern "C" __global__ void r_lds(float *out, const float *a, int n) {
   t[x + 768] = 3.0f;
   d[x] = a[gid()];
   q[x] = (f4){1.0f, 2.0f, 3.0f, a[gid()]};
+  __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "workgroup"); /* before the barrier: waits for the stores */
   __builtin_amdgcn_s_barrier();
-  __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "workgroup");
   float s = t[255 - x] + t[(x * 7) & 1023] + t[x + 64] + (float)d[x ^ 1];
   f4 v = q[x ^ 3];
   s += v.x + v.y + v.z + v.w;
