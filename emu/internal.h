@@ -526,11 +526,12 @@ static inline const emu_f32a *emu_srcf32p(emu_wave *w, const emu_insn *in, int i
 /* ---- whole-wave kernels (emu/simd.c): an AVX-512 path when the CPU has it (emu_avx512, set at
  * start-up; LANELAB_EMU_NO_AVX512 in the environment forces the portable path), same results. */
 extern bool emu_avx512;
-void emu_sel64(uint32_t *d, const uint32_t *a, const uint32_t *b, uint64_t m); /* d = m ? b : a */
+void emu_sel64(uint32_t *d, const uint32_t *a, const uint32_t *b, uint64_t m); /* d = m ? b : a (d may be a or b) */
 void emu_blend64(uint32_t *dst, const uint32_t *d, uint64_t e);                   /* dst = e ? d : dst */
 void emu_bperm64(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off);
 void emu_f32_to_f16_64(uint16_t *h, const float *f);
 void emu_f16_to_f32_64(float *f, const uint16_t *h);
+void emu_exp2_64(float *d, const float *a); /* d = (float)exp2((double)a), v_exp_f32's definition */
 /* compare predicates (the F_* of emu/op_valu.c's VOPC); the functions return false when they have
  * no fast path for p (the caller then loops) */
 enum { EMU_CMP_NONE = 0, EMU_CMP_LT, EMU_CMP_EQ, EMU_CMP_LE, EMU_CMP_GT, EMU_CMP_GE, EMU_CMP_NE,

@@ -408,7 +408,15 @@ VOP_F1(v_trunc_f32, truncf(a))
 VOP_F1(v_ceil_f32, ceilf(a))
 VOP_F1(v_rndne_f32, rne_f32(a))
 VOP_F1(v_floor_f32, floorf(a))
-VOP_F1(v_exp_f32, t_exp(a))             /* 2^x */
+/* 2^x: t_exp for every lane (emu_exp2_64 computes the same bits faster) */
+int emu_op_v_exp_f32(emu_wave *w, const emu_insn *in)
+{
+  float tA[EMU_LANES], d[EMU_LANES];
+  const emu_f32a *A = emu_srcf32p(w, in, S0I, tA);
+  emu_exp2_64(d, (const float *)A);
+  emu_dstf32(w, in, 0, d);
+  return EMU_OK;
+}
 VOP_F1(v_log_f32, t_log(a))             /* log2(x) */
 VOP_F1(v_rcp_f32, t_rcp(a))
 VOP_F1(v_rcp_iflag_f32, t_rcp(a))       /* rcp that only differs in exception flags */
@@ -600,6 +608,13 @@ int emu_op_v_cndmask_b32(emu_wave *w, const emu_insn *in)
   const uint32_t *A = (const uint32_t *)(const void *)emu_srcf32p(w, in, S0I, (float *)(void *)At);
   const uint32_t *B = (const uint32_t *)(const void *)emu_srcf32p(w, in, S0I + 1, (float *)(void *)Bt);
   uint64_t m = emu_srcmask(w, in, S0I + 2);
+  const emu_opnd *o = &in->o[0];
+  if (__builtin_expect(o->kind == EMU_OPK_VGPR && in->enc < EMU_ENC_SDWA && emu_exec(w) == ~0ull, 1)) {
+    /* straight into the register (emu_sel64 reads each 16-lane block of A and B before it writes
+     * that block of D, so D may be A or B) */
+    emu_sel64(w->v + (size_t)o->reg * EMU_LANES, A, B, m);
+    return EMU_OK;
+  }
   emu_sel64(d, A, B, m); /* branch-free: the mask bits are data-dependent (emu/simd.c) */
   emu_dst32(w, in, 0, d);
   return EMU_OK;

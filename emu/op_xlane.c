@@ -156,15 +156,17 @@ static int tr_read(emu_wave *w, const emu_insn *in, int bytes, int s)
     /* ds_read_b64_tr_b16 (the prefill V read), the whole wave at once: the same rule as the
      * general loop below with E = 4, R = 4: output element k of lane 16g+m is 16-bit element m%4
      * of lane 16g+4k+m/4 (register r holds elements 2r and 2r+1) */
-    uint64_t q[EMU_LANES];
+    /* h[4j + i]: 16-bit element i of lane j's 8 bytes. Register r of lane 16g+m takes element m%4
+     * of lanes 16g+8r+m/4 and 16g+8r+4+m/4, that is h[64g + 32r + m] and h[64g + 32r + 16 + m]:
+     * contiguous runs, one vectorisable pass per register (all read before any is written) */
+    uint16_t h[4 * EMU_LANES];
     const uint8_t *lds = w->wg->lds + (uint32_t)in->offset;
-    for (int l = 0; l < EMU_LANES; l++) memcpy(&q[l], lds + a[l], 8);
+    for (int l = 0; l < EMU_LANES; l++) memcpy(&h[4 * l], lds + a[l], 8);
     for (int r = 0; r < 2; r++) {
       uint32_t *d = emu_vreg(w, in, 0, r);
-      for (int l = 0; l < EMU_LANES; l++) {
-        int sl0 = (l & ~15) + 8 * r + ((l & 15) >> 2), sh = 16 * (l & 3);
-        d[l] = (uint32_t)(uint16_t)(q[sl0] >> sh) | (uint32_t)(uint16_t)(q[sl0 + 4] >> sh) << 16;
-      }
+      for (int g = 0; g < 4; g++)
+        for (int m = 0; m < 16; m++)
+          d[16 * g + m] = (uint32_t)h[64 * g + 32 * r + m] | (uint32_t)h[64 * g + 32 * r + 16 + m] << 16;
     }
     emu_pend(w, in, EMU_CNT_DS, 0);
     return EMU_OK;

@@ -7,6 +7,7 @@
  * exception flags, which no emulated result reads). No function here is called with partial
  * data: every array has EMU_LANES entries. */
 #include <immintrin.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "emu/internal.h"
@@ -146,6 +147,58 @@ void emu_f16_to_f32_64(float *f, const uint16_t *h)
     return;
   }
   for (int l = 0; l < EMU_LANES; l++) f[l] = emu_f16_to_f32(h[l]);
+}
+
+/* ---- d[l] = (float)exp2((double)a[l]): v_exp_f32's definition (emu/op_valu.c t_exp) ------------
+ * AVX-512: for -125 <= a <= 127 (a normal float result), y = 2^n * p(f), x = n + f with |f| <= 1/2
+ * (exact), p the degree-13 Taylor polynomial of e^(f ln 2) in double by Horner with FMA: truncation
+ * below 2^-57, rounding a few double ULPs, so |y - 2^a| < 2^-48 * 2^a. If y(1 - 2^-40) and
+ * y(1 + 2^-40) round to the same float F, the exact value and libm's exp2 (within 1 ULP of double,
+ * glibc's documented bound; far inside the 2^-40 interval) lie in that interval too, and rounding is
+ * monotonic, so (float)exp2(a) is F. Any other lane (near a rounding boundary, out of that range,
+ * NaN) is computed by the definition. Checked equal to the definition for all 2^32 inputs once
+ * (docs/emulator-choices.md "Host SIMD paths"); tests/test_emu_cvt.c keeps a sweep. */
+static float exp2_def(float a) { return (float)exp2((double)a); }
+
+T512 static uint64_t exp2_512(float *d, const float *a)
+{
+  static const double c[14] = {
+      1.0, 0x1.62e42fefa39efp-1, 0x1.ebfbdff82c58fp-3, 0x1.c6b08d704a0cp-5, 0x1.3b2ab6fba4e77p-7,
+      0x1.5d87fe78a6731p-10, 0x1.430912f86c787p-13, 0x1.ffcbfc588b0c7p-17, 0x1.62c0223a5c824p-20,
+      0x1.b5253d395e7c4p-24, 0x1.e4cf5158b8ecap-28, 0x1.e8cac7351bb25p-32, 0x1.c3bd650fc2986p-36,
+      0x1.816193166d0f9p-40}; /* ln(2)^k / k!, each the double nearest */
+  uint64_t slow = 0;
+  for (int b = 0; b < 8; b++) {
+    __m256 af = _mm256_loadu_ps(a + 8 * b);
+    __mmask8 ok = _mm256_cmp_ps_mask(af, _mm256_set1_ps(-125.0f), _CMP_GE_OQ) &
+                  _mm256_cmp_ps_mask(af, _mm256_set1_ps(127.0f), _CMP_LE_OQ);
+    __m512d x = _mm512_cvtps_pd(af);
+    __m512d n = _mm512_roundscale_pd(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m512d f = _mm512_sub_pd(x, n);
+    __m512d p = _mm512_set1_pd(c[13]);
+    for (int k = 12; k >= 0; k--) p = _mm512_fmadd_pd(p, f, _mm512_set1_pd(c[k]));
+    __m512d y = _mm512_scalef_pd(p, n);
+    __m256 lo = _mm512_cvtpd_ps(_mm512_mul_pd(y, _mm512_set1_pd(1.0 - 0x1p-40)));
+    __m256 hi = _mm512_cvtpd_ps(_mm512_mul_pd(y, _mm512_set1_pd(1.0 + 0x1p-40)));
+    ok &= _mm256_cmpeq_epi32_mask(_mm256_castps_si256(lo), _mm256_castps_si256(hi));
+    _mm256_storeu_ps(d + 8 * b, lo);
+    slow |= (uint64_t)(uint8_t)~ok << (8 * b);
+  }
+  return slow;
+}
+
+void emu_exp2_64(float *d, const float *a)
+{
+  if (emu_avx512) {
+    uint64_t slow = exp2_512(d, a);
+    while (slow) {
+      int l = __builtin_ctzll(slow);
+      slow &= slow - 1;
+      d[l] = exp2_def(a[l]);
+    }
+    return;
+  }
+  for (int l = 0; l < EMU_LANES; l++) d[l] = exp2_def(a[l]);
 }
 
 /* ---- compares: bit l = pred(a[l], b[l]) -----------------------------------------------------------*/

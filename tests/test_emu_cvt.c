@@ -835,8 +835,9 @@ Test(emu_cvt, every_decodable_form_of_amds_library_families_has_semantics)
 /* emu/simd.c's whole-wave kernels against the per-lane definitions, on the AVX-512 path (when the
  * CPU has it) and the portable one: f16 -> f32 for every half (NaN payloads kept), f32 -> f16 for
  * a sweep of every 2^32 / 2^22 bit pattern plus each of the 2^16 patterns around the f16 rounding
- * boundaries (subnormal, overflow, sNaN/qNaN), compares of every predicate on NaN/zero/inf mixes,
- * the select, blend and bpermute gathers. */
+ * boundaries (subnormal, overflow, sNaN/qNaN), exp2 (v_exp_f32) for the same sweep and every float
+ * of [-16, -8) and [0.5, 1), compares of every predicate on NaN/zero/inf mixes, the select (also
+ * into one of its sources), blend and bpermute gathers. */
 static void simd_check(void)
 {
   float f[64], g[64];
@@ -857,6 +858,14 @@ static void simd_check(void)
     }
     emu_f32_to_f16_64(h2, f);
     for (int l = 0; l < 64; l++) cr_assert_eq(h2[l], emu_f32_to_f16(f[l]), "f32 0x%08x", fb(f[l]));
+    emu_exp2_64(g, f);
+    for (int l = 0; l < 64; l++) cr_assert_eq(fb(g[l]), fb((float)exp2((double)f[l])), "exp2 of f32 0x%08x", fb(f[l]));
+  }
+  /* exp2 (v_exp_f32) over every float in [-16, -8) and [0.5, 1): where softmax exponents live */
+  for (uint32_t u0 = 0; u0 < (2u << 23); u0 += 64) {
+    for (int l = 0; l < 64; l++) f[l] = bf((u0 < (1u << 23) ? 0xc1000000u : 0x3f000000u - (1u << 23)) + u0 + (uint32_t)l);
+    emu_exp2_64(g, f);
+    for (int l = 0; l < 64; l++) cr_assert_eq(fb(g[l]), fb((float)exp2((double)f[l])), "exp2 of f32 0x%08x", fb(f[l]));
   }
   static const uint32_t vals[8] = {0x00000000u, 0x80000000u, 0x3f800000u, 0xbf800000u, 0x7f800000u, 0x7fc00000u, 0x7f800001u, 0x00000001u};
   uint32_t a[64], b[64], d[64], d2[64];
@@ -888,6 +897,9 @@ static void simd_check(void)
   uint64_t m = 0x9e3779b97f4a7c15ull;
   emu_sel64(d, a, b, m);
   for (int l = 0; l < 64; l++) cr_assert_eq(d[l], (m >> l & 1) ? b[l] : a[l]);
+  memcpy(d2, a, sizeof d2); /* the destination may be a source */
+  emu_sel64(d2, d2, b, m);
+  for (int l = 0; l < 64; l++) cr_assert_eq(d2[l], (m >> l & 1) ? b[l] : a[l]);
   memcpy(d2, a, sizeof d2);
   emu_blend64(d2, b, m);
   for (int l = 0; l < 64; l++) cr_assert_eq(d2[l], (m >> l & 1) ? b[l] : a[l]);
