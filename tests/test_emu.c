@@ -1224,6 +1224,53 @@ Test(sched, adversarial_schedule_exposes_a_missing_barrier)
   free(s);
 }
 
+/* Round robin runs instruction k of wave j (k counted from the last barrier release) in round k,
+ * waves in index order, so memory operations happen in (k, j) order (docs/emulator.md). Wave j
+ * first spins n[j] times through a 3-instruction scalar loop, then lane 0 takes a ticket with
+ * ds_add_rtn_u32 at k = P + 3 n[j] (P the same for every wave) or, in the second program, traps
+ * there. Expected from the rule: ticket j = the number of waves i with (n[i], i) < (n[j], j); the
+ * trap reported is the lowest such (n, j). The adversarial schedule (each wave to its end in turn)
+ * gives other tickets, so the check can fail. */
+static const char *ticket_src(bool trap)
+{
+  static char buf[2][1024];
+  snprintf(buf[trap], sizeof buf[trap],
+           "v_lshrrev_b32 v1, 6, v0\nv_readfirstlane_b32 s10, v1\n"
+           "s_mov_b32 s12, 2\ns_cmp_eq_u32 s10, 0\ns_cselect_b32 s12, 3, s12\n"
+           "s_cmp_eq_u32 s10, 1\ns_cselect_b32 s12, 0, s12\n" /* n = {3, 0, 2, 2} */
+           "s_cmp_eq_u32 s12, 0\ns_cbranch_scc1 .Ldone\n"
+           ".Lloop:\ns_sub_u32 s12, s12, 1\ns_cmp_eq_u32 s12, 0\ns_cbranch_scc0 .Lloop\n"
+           ".Ldone:\nv_mov_b32 v2, 0\nv_mov_b32 v3, 1\ns_mov_b64 exec, 1\n%s\ns_waitcnt lgkmcnt(0)\ns_endpgm\n",
+           trap ? "s_trap 2" : "ds_add_rtn_u32 v4, v2, v3");
+  return buf[trap];
+}
+
+Test(sched, round_robin_orders_memory_and_faults_by_step_then_wave)
+{
+  static const int n[4] = {3, 0, 2, 2};
+  snap *s = ll_xcalloc(1, sizeof *s);
+  emu_fault f;
+  for (int a = 0; a < 2; a++)
+    for (int sch = 0; sch < 2; sch++) {
+      ropts ro = {.grid = {1, 1, 1}, .block = {256, 1, 1}, .sched = sch ? EMU_SCHED_ADVERSARIAL : EMU_SCHED_ROUND_ROBIN};
+      cr_assert_eq(run_src((emu_arch)a, ticket_src(false), &ro, s, &f), LL_EXIT_OK, "%s", f.msg);
+      cr_assert_eq(s->nwaves, 4);
+      bool same = true;
+      for (int j = 0; j < 4; j++) {
+        uint32_t want = 0;
+        for (int i = 0; i < 4; i++) want += n[i] < n[j] || (n[i] == n[j] && i < j);
+        if (!sch) cr_assert_eq(s->w[j].v[4][0], want, "%s round robin: wave %d took ticket %u, want %u",
+                               emu_arch_name((emu_arch)a), j, s->w[j].v[4][0], want);
+        same &= s->w[j].v[4][0] == want;
+      }
+      if (sch) cr_assert(!same, "the adversarial schedule should take the tickets in wave order");
+      if (sch) continue;
+      cr_assert_eq(run_src((emu_arch)a, ticket_src(true), &ro, s, &f), LL_EXIT_FAIL);
+      cr_assert(strstr(f.msg, "wave 1 ") && strstr(f.msg, "trap"), "the first trap in round-robin order is wave 1's: %s", f.msg);
+    }
+  free(s);
+}
+
 /* ---- snapshots and statistics -----------------------------------------------------------------*/
 static int snaps_seen;
 static uint32_t snap_v1;
