@@ -11,17 +11,39 @@ export LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")" && pwd)/lsan.supp${LSAN
 export LANELAB_HIP_LIB="$(cd "$build" && pwd)/stubs/nodev/libamdhip64.so"
 [ -f "$LANELAB_HIP_LIB" ] || { echo "missing $LANELAB_HIP_LIB: run make check-tests"; exit 3; }
 mkdir -p "$res"
+# Suites run two at a time (LANELAB_TEST_JOBS, default 2), each with Criterion's -j2: a suite's
+# longest test no longer leaves a core idle. Each suite's output is kept and printed whole, in
+# order, once all have run. Suites share nothing but the read-only build (each test makes its own
+# scratch directories).
+jobs_max=${LANELAB_TEST_JOBS:-2}
+case $jobs_max in ''|*[!0-9]*|0) echo "LANELAB_TEST_JOBS='$jobs_max': expected a positive integer"; exit 2;; esac
+run_suite() {
+  local t=$1 name
+  name=$(basename "$t")
+  "$t" -j2 --tap="$res/$name.tap" --xml="$res/$name.xml" >"$res/$name.log" 2>&1
+  echo $? >"$res/$name.rc"
+}
+running=0
+for t in "$@"; do
+  name=$(basename "$t")
+  rm -f "$res/$name.rc" "$res/$name.log" "$res/$name.tap" "$res/$name.xml"
+  run_suite "$t" &
+  running=$((running + 1))
+  if [ $running -ge "$jobs_max" ]; then wait -n; running=$((running - 1)); fi
+done
+wait
 pass=0; fail=0; failed=()
 for t in "$@"; do
   name=$(basename "$t")
   echo "== $name"
-  "$t" -j2 --tap="$res/$name.tap" --xml="$res/$name.xml"
-  rc=$?
+  cat "$res/$name.log" 2>/dev/null
+  rc=$(cat "$res/$name.rc" 2>/dev/null)
+  case $rc in ''|*[!0-9]*) rc=99; echo "$name: no exit status (the suite did not finish)";; esac
   # A suite that ran nothing is a failure, not a pass (Criterion prints its usage and exits 0 on
   # an unknown flag, which once made every suite here "pass" without running a test).
   ran=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$res/$name.tap" 2>/dev/null | head -n 1)
-  if [ $rc -eq 0 ] && [ "${ran:-0}" -eq 0 ]; then rc=1; echo "$name: ran no test (no TAP plan in $res/$name.tap)"; fi
-  if [ $rc -eq 0 ]; then pass=$((pass+1)); else fail=$((fail+1)); failed+=("$name (exit $rc)"); fi
+  if [ "$rc" -eq 0 ] && [ "${ran:-0}" -eq 0 ]; then rc=1; echo "$name: ran no test (no TAP plan in $res/$name.tap)"; fi
+  if [ "$rc" -eq 0 ]; then pass=$((pass+1)); else fail=$((fail+1)); failed+=("$name (exit $rc)"); fi
 done
 echo "== check-refs (nothing refers to files outside the repository)"
 bash "$(dirname "$0")/check-refs.sh"
