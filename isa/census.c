@@ -11,6 +11,7 @@
 #include "isa/isa.h"
 
 #include <fnmatch.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -48,6 +49,55 @@ static char *addr_comment(char *line, uint64_t *addr) {
   return NULL;
 }
 
+/* llvm-objdump's text per file, kept for the life of the process: a census depends only on the
+ * file's bytes, and budgets (and their tests) census one build several times. Keyed by device,
+ * inode, size, modification time and arch (a rebuilt or atomically replaced file misses); at most
+ * 64 MiB kept, past which files are disassembled again each time. */
+typedef struct dis_entry {
+  dev_t dev;
+  ino_t ino;
+  off_t size;
+  struct timespec mtime;
+  char arch[16];
+  char *text;
+  size_t len;
+  struct dis_entry *next;
+} dis_entry;
+static dis_entry *dis_cache;
+static size_t dis_cache_bytes;
+static pthread_mutex_t dis_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static bool dis_same(const dis_entry *c, const struct stat *st, const char *arch) {
+  return c->dev == st->st_dev && c->ino == st->st_ino && c->size == st->st_size &&
+         c->mtime.tv_sec == st->st_mtim.tv_sec && c->mtime.tv_nsec == st->st_mtim.tv_nsec && !strcmp(c->arch, arch);
+}
+
+/* copies the cached text of path into out; false if there is none */
+static bool dis_lookup(const struct stat *st, const char *arch, ll_buf *out) {
+  bool hit = false;
+  pthread_mutex_lock(&dis_mu);
+  for (dis_entry *c = dis_cache; c && !hit; c = c->next)
+    if (dis_same(c, st, arch)) ll_buf_put(out, c->text, c->len), hit = true;
+  pthread_mutex_unlock(&dis_mu);
+  return hit;
+}
+
+static void dis_store(const struct stat *st, const char *arch, const ll_buf *out) {
+  if (strlen(arch) >= sizeof ((dis_entry *)0)->arch || out->len > (64u << 20)) return;
+  pthread_mutex_lock(&dis_mu);
+  if (dis_cache_bytes + out->len <= (64u << 20)) {
+    dis_entry *c = ll_xcalloc(1, sizeof *c);
+    c->dev = st->st_dev, c->ino = st->st_ino, c->size = st->st_size, c->mtime = st->st_mtim;
+    snprintf(c->arch, sizeof c->arch, "%s", arch);
+    c->text = ll_xmalloc(out->len ? out->len : 1);
+    memcpy(c->text, out->data, out->len);
+    c->len = out->len;
+    c->next = dis_cache, dis_cache = c;
+    dis_cache_bytes += out->len;
+  }
+  pthread_mutex_unlock(&dis_mu);
+}
+
 isa_insn *isa_disasm(const char *path, const char *arch, size_t *n, ll_err *err) {
   *n = 0;
   char *tool = isa_llvm_tool("llvm-objdump", err);
@@ -57,7 +107,13 @@ isa_insn *isa_disasm(const char *path, const char *arch, size_t *n, ll_err *err)
    * not an instruction line; a zeroed byte inside .text made census exit 3). */
   char *argv[] = {tool, "-d", "-z", "--no-show-raw-insn", mcpu, (char *)path, NULL};
   ll_buf out = {0}, eb = {0};
-  int rc = isa_run(argv, NULL, NULL, &out, &eb, err);
+  struct stat st;
+  bool keyed = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+  int rc = 0;
+  if (!keyed || !dis_lookup(&st, arch, &out)) {
+    rc = isa_run(argv, NULL, NULL, &out, &eb, err);
+    if (rc == 0 && keyed) dis_store(&st, arch, &out);
+  }
   free(mcpu);
   isa_insn *v = NULL;
   size_t cap = 0;
