@@ -202,3 +202,18 @@ Test(mk_stale, outputs_whose_source_is_gone_are_pruned_and_never_counted, .timeo
   free(rm); free(p1); free(p2); free(m_live); free(m_co); free(m_oldsrc); free(base); free(m_old); free(pa);
   free(args); free(bud); free(live); free(ghost); free(kd); free(b);
 }
+
+/* mk/run-tests.sh runs suites LANELAB_TEST_JOBS at a time: a value that is not a positive integer
+ * is refused (exit 2, naming it) before any suite runs. */
+Test(mk_run_tests, a_bad_job_count_is_exit_2_naming_it) {
+  static const char *bad[] = {"x", "0", "-1", "2x"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    char *cmd = ll_fmt("LANELAB_TEST_JOBS='%s' bash mk/run-tests.sh %s /bin/false", bad[i], LANELAB_BUILD);
+    char *out;
+    int rc = sh(cmd, &out);
+    cr_expect_eq(rc, 2, "LANELAB_TEST_JOBS=%s: exit %d\n%s", bad[i], rc, out);
+    char *want = ll_fmt("LANELAB_TEST_JOBS='%s'", bad[i]);
+    cr_expect(strstr(out, want) && !strstr(out, "== "), "LANELAB_TEST_JOBS=%s: %s", bad[i], out);
+    free(want), free(out), free(cmd);
+  }
+}
