@@ -577,6 +577,14 @@ void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst)
   else pend_add(w, e->kind, e->reg, e->n);
 }
 
+/* Takes pending entry j as complete (after a memory-model warning): removed, summary rebuilt. */
+static void pend_drop(emu_wave *w, int j)
+{
+  memmove(&w->pend[j], &w->pend[j + 1], (size_t)(w->npend - j - 1) * sizeof w->pend[0]);
+  w->npend--;
+  pend_summary(w);
+}
+
 int emu_barrier_check(emu_wave *w, const emu_insn *in)
 {
   const uint32_t *b = w->wg->d->block;
@@ -596,9 +604,7 @@ int emu_barrier_check(emu_wave *w, const emu_insn *in)
                          vm ? "load to LDS" : "LDS store", (unsigned long long)e->pc, vm ? "vmcnt" : "lgkmcnt",
                          vm ? "vmcnt" : "lgkmcnt");
     if (rc != EMU_OK) return rc;
-    memmove(&w->pend[j], &w->pend[j + 1], (size_t)(w->npend - j - 1) * sizeof w->pend[0]);
-    w->npend--, j--;
-    pend_summary(w);
+    pend_drop(w, j--);
   }
   return EMU_OK;
 }
@@ -667,9 +673,7 @@ static int hazard_check(emu_wave *w, const emu_insn *in)
                              e->cnt == EMU_CNT_DS ? "the ISA asks for s_waitcnt lgkmcnt before the use"
                                                   : "scalar loads may return out of order");
         if (rc != EMU_OK) return rc;
-        memmove(&w->pend[j], &w->pend[j + 1], (size_t)(w->npend - j - 1) * sizeof w->pend[0]);
-        w->npend--, j--;
-        pend_summary(w);
+        pend_drop(w, j--);
         continue;
       }
       return emu_raise(w, in, "missing s_waitcnt", -1, 0,

@@ -500,11 +500,20 @@ static inline const uint32_t *emu_src32(emu_wave *w, const emu_insn *in, int i, 
     return w->v + (size_t)o->reg * EMU_LANES;
   return emu_src32_slow(w, in, i, tmp);
 }
-static inline void emu_dst32(emu_wave *w, const emu_insn *in, int i, const uint32_t *d)
+/* The register of 32-bit destination i when a result may be written straight into it (a plain
+ * VGPR, no SDWA, EXEC all ones), else NULL. */
+static inline uint32_t *emu_dst32_direct(emu_wave *w, const emu_insn *in, int i)
 {
   const emu_opnd *o = &in->o[i];
-  if (__builtin_expect(o->kind == EMU_OPK_VGPR && in->enc < EMU_ENC_SDWA && emu_exec(w) == ~0ull, 1)) {
-    memcpy(w->v + (size_t)o->reg * EMU_LANES, d, EMU_LANES * 4);
+  if (__builtin_expect(o->kind == EMU_OPK_VGPR && in->enc < EMU_ENC_SDWA && emu_exec(w) == ~0ull, 1))
+    return w->v + (size_t)o->reg * EMU_LANES;
+  return NULL;
+}
+static inline void emu_dst32(emu_wave *w, const emu_insn *in, int i, const uint32_t *d)
+{
+  uint32_t *dst = emu_dst32_direct(w, in, i);
+  if (__builtin_expect(dst != NULL, 1)) {
+    memcpy(dst, d, EMU_LANES * 4);
     return;
   }
   emu_dst32_slow(w, in, i, d);

@@ -608,11 +608,11 @@ int emu_op_v_cndmask_b32(emu_wave *w, const emu_insn *in)
   const uint32_t *A = (const uint32_t *)(const void *)emu_srcf32p(w, in, S0I, (float *)(void *)At);
   const uint32_t *B = (const uint32_t *)(const void *)emu_srcf32p(w, in, S0I + 1, (float *)(void *)Bt);
   uint64_t m = emu_srcmask(w, in, S0I + 2);
-  const emu_opnd *o = &in->o[0];
-  if (__builtin_expect(o->kind == EMU_OPK_VGPR && in->enc < EMU_ENC_SDWA && emu_exec(w) == ~0ull, 1)) {
+  uint32_t *dst = emu_dst32_direct(w, in, 0);
+  if (__builtin_expect(dst != NULL, 1)) {
     /* straight into the register (emu_sel64 reads each 16-lane block of A and B before it writes
      * that block of D, so D may be A or B) */
-    emu_sel64(w->v + (size_t)o->reg * EMU_LANES, A, B, m);
+    emu_sel64(dst, A, B, m);
     return EMU_OK;
   }
   emu_sel64(d, A, B, m); /* branch-free: the mask bits are data-dependent (emu/simd.c) */
