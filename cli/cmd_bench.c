@@ -125,7 +125,7 @@ static int seed_run(const seed_ref *ref, const char *build, emu_arch a, prod_res
   return rc;
 }
 
-static int bench_seed(FILE *out, const char *build, int seq) {
+static int bench_seed(FILE *out, const char *build, int seq, int only_arch) {
   const int H = 32, D = 128;
   /* The field's f16 tolerance (FlashInfer's tests, oracle_tolerance_default: 1e-3/1e-3), not the
    * CDNA4 change's looser 1e-2: the run must pass the tighter one; the margin to both is printed. */
@@ -151,6 +151,7 @@ static int bench_seed(FILE *out, const char *build, int seq) {
   fprintf(out, "  oracle (fast path, %s, %d threads): %.1f s\n", ref.kernel, ref.threads, ref.oracle_secs);
   fflush(out);
   for (int a = 0; a < EMU_NARCH; a++) {
+    if (only_arch >= 0 && a != only_arch) continue;
     prod_result r;
     double cpu;
     ll_err err = {0};
@@ -346,6 +347,7 @@ static int bench_scale(FILE *out, const char *build, int seq_max) {
 int cmd_bench(int argc, char **argv) {
   const char *which = "all", *build = "build";
   int seq = 0; /* 0: 4096 for seed, 8192 for scale */
+  int only_arch = -1; /* seed: both arches unless --arch names one */
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--build") == 0 && i + 1 < argc) {
       build = argv[++i];
@@ -354,12 +356,18 @@ int cmd_bench(int argc, char **argv) {
       if (!ll_parse_i64(argv[++i], &v) || v < 1 || v > 65536)
         ll_die(LL_EXIT_USAGE, "bench: --seq wants an integer 1..65536, got '%s'", argv[i]);
       seq = (int)v;
+    } else if (strcmp(argv[i], "--arch") == 0 && i + 1 < argc) {
+      emu_arch a;
+      if (!strcasecmp(argv[i + 1], "all")) only_arch = -1;
+      else if (emu_arch_parse(argv[i + 1], &a)) only_arch = (int)a;
+      else ll_die(LL_EXIT_USAGE, "bench: --arch wants gfx942, gfx950 or all, got '%s'", argv[i + 1]);
+      i++;
     } else if (!strcmp(argv[i], "emu") || !strcmp(argv[i], "oracle") || !strcmp(argv[i], "verify") ||
                !strcmp(argv[i], "seed") || !strcmp(argv[i], "scale") || !strcmp(argv[i], "all")) {
       which = argv[i];
     } else {
       ll_die(LL_EXIT_USAGE, "bench: unexpected argument '%s' (usage: lanelab bench [emu|oracle|verify|seed|scale|all] "
-                            "[--build DIR] [--seq N])", argv[i]);
+                            "[--build DIR] [--seq N] [--arch A])", argv[i]);
     }
   }
   bool all = !strcmp(which, "all");
@@ -377,7 +385,7 @@ int cmd_bench(int argc, char **argv) {
     if (r > rc) rc = r;
   }
   if (all || !strcmp(which, "seed")) {
-    r = bench_seed(stdout, build, seq ? seq : 4096);
+    r = bench_seed(stdout, build, seq ? seq : 4096, only_arch);
     if (r > rc) rc = r;
   }
   if (all || !strcmp(which, "scale")) {

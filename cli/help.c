@@ -369,7 +369,7 @@ static const cli_help entries[] = {
      "Example:\n"
      "  lanelab merge --out merged build-0 build-1 build-2\n"},
 
-    {"bench", cmd_bench, "bench [emu|oracle|verify|seed|scale|all] [--build DIR] [--seq N]",
+    {"bench", cmd_bench, "bench [emu|oracle|verify|seed|scale|all] [--build DIR] [--seq N] [--arch A]",
      "Speed, measured here and never by timed tests.\n"
      "Operands:\n"
      "  emu              emulator throughput: MFMAs/s per type against the CPU's limit for the same\n"
@@ -384,8 +384,10 @@ static const cli_help entries[] = {
      "  --build DIR      the build directory (default: build)\n"
      "  --seq N          sequence length of the seed shape, 1..65536 (default: 4096); for scale the\n"
      "                   largest of the sweep (default: 8192)\n"
+     "  --arch A         seed: gfx942, gfx950 or all, any case (default: all)\n"
      "Example:\n"
-     "  lanelab bench emu\n"},
+     "  lanelab bench emu\n"
+     "  lanelab bench seed --arch gfx942\n"},
 };
 
 size_t cli_help_count(void) { return sizeof entries / sizeof entries[0]; }
