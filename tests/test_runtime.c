@@ -916,3 +916,33 @@ Test(rt_user, kernarg_bytes_reach_the_hip_backend) {
   cr_assert(bcx >= 20 && bcx < (long)size && bytes[bcx] == 3, "hidden_block_count_x at %ld", bcx);
   free(err); free(args); free(env); free(log); free(k); free(o); free(dir); free(co); free(so);
 }
+
+/* Emulator buffers of 2 MiB and more are 2 MiB-aligned mappings advised for huge pages (rt_emu.c
+ * host_alloc, issue #16): they must still behave as calloc'd memory of exactly the size asked for,
+ * with the same bounds, at both ends of the size threshold. */
+Test(rt_emu_mem, large_buffers_are_zeroed_aligned_and_bounded_like_small_ones) {
+  ll_err err = {0};
+  rt_device *d = rt_open(RT_EMU, EMU_GFX950, &err);
+  cr_assert(d, "%s", err.msg);
+  const size_t sizes[] = {(2u << 20) - 1, 2u << 20, (3u << 20) + 5};
+  for (int k = 0; k < 3; k++) {
+    size_t n = sizes[k];
+    uint64_t a = rt_alloc(d, n, "big", &err);
+    cr_assert(a, "%zu bytes: %s", n, err.msg);
+    uint8_t *h = emu_mem_translate(rt_device_emu_mem(d), a, n);
+    cr_assert(h, "%zu bytes: no host memory behind the whole buffer", n);
+    if (n >= (2u << 20)) cr_assert_eq((uintptr_t)h & ((2u << 20) - 1), 0, "%zu bytes: host %p not 2 MiB aligned", n, (void *)h);
+    for (size_t i = 0; i < n; i += 4093) cr_assert_eq(h[i], 0, "%zu bytes: byte %zu not zero", n, i);
+    cr_assert_eq(h[n - 1], 0);
+    /* the last byte is the buffer's; one past it is not */
+    uint8_t one = 0xa5, back = 0;
+    cr_assert(rt_copy_to_device(d, a + n - 1, &one, 1, &err), "%s", err.msg);
+    cr_assert(rt_copy_from_device(d, &back, a + n - 1, 1, &err), "%s", err.msg);
+    cr_assert_eq(back, 0xa5);
+    cr_assert_not(rt_copy_to_device(d, a + n - 1, "xy", 2, &err), "%zu bytes: a copy past the end was accepted", n);
+    cr_assert_eq(err.code, LL_EXIT_USAGE);
+    err = (ll_err){0};
+    cr_assert_null(emu_mem_translate(rt_device_emu_mem(d), a + n, 1));
+  }
+  rt_close(d);
+}
