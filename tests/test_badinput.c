@@ -558,6 +558,7 @@ Test(badinput_audit, unknown_words_are_exit_2_naming_them, .timeout = 60) {
       {"oracle attention --frob x", "--frob"}, {"oracle softmax --spec a --out b", "softmax"},
       {"isa frob", "frob"}, {"isa census a.co --frob x", "--frob"}, {"verify --arch gfx950 --frob", "--frob"},
       {"verify --arch gfx999", "gfx999"}, {"bench frob", "frob"}, {"mfma v_mfma_f32_16x16x16_f16 --arch gfx999", "gfx999"},
+      {"bench seed --arch gfx9", "gfx9"},
   };
   for (size_t i = 0; i < sizeof c / sizeof *c; i++) expect_usage(c[i][0], c[i][1], NULL);
 }
