@@ -708,18 +708,30 @@ long emu_program_index(const emu_program *p, uint64_t pc)
   return (lo < p->n && p->insns[lo].pc == pc) ? (long)lo : -1;
 }
 
-/* the registers an instruction names, per kind (emu_insn.hz_*: the executor's s_waitcnt filter) */
+/* the registers an instruction names, per kind (emu_insn.hz_*: the executor's s_waitcnt filter):
+ * the bits of operand registers [reg, reg + min(n, 64)) below 512, as the pending-register map
+ * (exec.c pend_add) keeps them, merged per map word */
 static void hazard_summary(emu_insn *in)
 {
   in->hz_kinds = 0;
-  for (int k = 0; k < 4; k++) in->hz_lo[k] = 0xffff, in->hz_hi[k] = 0;
+  in->hz_n = 0;
   for (int i = 0; i < in->nop; i++) {
     const emu_opnd *o = &in->o[i];
     int k = emu_regkind(o);
     if (!k) continue;
     in->hz_kinds |= (uint8_t)(1u << k);
-    if (o->reg < in->hz_lo[k]) in->hz_lo[k] = o->reg;
-    if ((uint32_t)o->reg + o->n > in->hz_hi[k]) in->hz_hi[k] = (uint16_t)(o->reg + o->n);
+    unsigned reg = o->reg, n = o->n > 64 ? 64 : o->n;
+    if (reg + n > 512) n = reg < 512 ? 512 - reg : 0;
+    while (n) {
+      unsigned sh = reg & 63, c = 64 - sh < n ? 64 - sh : n;
+      uint64_t bits = (c == 64 ? ~0ull : (1ull << c) - 1) << sh;
+      uint8_t word = (uint8_t)(k * 9 + (reg >> 6));
+      int j = 0;
+      while (j < in->hz_n && in->hz_word[j] != word) j++;
+      if (j == in->hz_n) in->hz_word[in->hz_n++] = word, in->hz_mask[j] = 0;
+      in->hz_mask[j] |= bits;
+      reg += c, n -= c;
+    }
   }
 }
 

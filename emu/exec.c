@@ -525,30 +525,15 @@ static void pend_summary(emu_wave *w)
   for (int i = 0; i < w->npend; i++) pend_add(w, w->pend[i].kind, w->pend[i].reg, w->pend[i].n);
 }
 
-/* any of registers [lo, lo + n) of kind k pending? */
-static inline bool pend_any(const emu_wave *w, unsigned k, unsigned lo, unsigned n)
-{
-  if (lo >= 512) return false;
-  unsigned w0 = lo >> 6, sh = lo & 63;
-  uint64_t x = w->pbits[k][w0] >> sh;
-  if (sh) x |= w->pbits[k][w0 + 1] << (64 - sh);
-  return (n >= 64 ? x : x & ((1ull << n) - 1)) != 0;
-}
-
 /* Can `in` touch a pending register? False only when none of its register operands names a
- * pending register of its kind (then hazard_check would find nothing). */
+ * pending register of its kind (then hazard_check would find nothing): the operands' registers,
+ * kept by the decoder as words of the pending map (emu_insn.hz_word/hz_mask), against the map. */
 static inline bool hazard_possible(const emu_wave *w, const emu_insn *in)
 {
-  unsigned ks = in->hz_kinds & w->pkinds, hit = 0;
-  if (!ks) return false;
-  for (int k = 1; k < 4; k++)
-    if ((ks >> k & 1) && in->hz_lo[k] < w->phi[k] && w->plo[k] < in->hz_hi[k]) hit |= 1u << k;
-  if (!hit) return false;
-  for (int i = 0; i < in->nop; i++) {
-    const emu_opnd *o = &in->o[i];
-    unsigned k = (unsigned)emu_regkind(o);
-    if ((hit >> k & 1) && o->n && pend_any(w, k, o->reg, o->n)) return true;
-  }
+  if (!(in->hz_kinds & w->pkinds)) return false;
+  const uint64_t *pb = &w->pbits[0][0];
+  for (int i = 0; i < in->hz_n; i++)
+    if (pb[in->hz_word[i]] & in->hz_mask[i]) return true;
   return false;
 }
 

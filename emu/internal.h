@@ -168,9 +168,12 @@ struct emu_insn {
   /* s_waitcnt (-1 = not waited on) */
   int8_t vmcnt, expcnt, lgkmcnt;
   /* s_waitcnt hazard filter (emu/exec.c): bit k set when an operand of register kind k (1 VGPR,
-   * 2 AGPR, 3 SGPR) is named; hz_lo/hz_hi[k]: the union [lo, hi) of those operands' registers */
-  uint8_t hz_kinds;
-  uint16_t hz_lo[4], hz_hi[4];
+   * 2 AGPR, 3 SGPR) is named; the registers the operands name as hz_n words of the pending-register
+   * bit map (emu_wave.pbits, flattened: hz_word = kind * 9 + reg / 64) with the bits in hz_mask,
+   * one entry per distinct word (at most 2 per operand) */
+  uint8_t hz_kinds, hz_n;
+  uint8_t hz_word[2 * EMU_MAXOPND];
+  uint64_t hz_mask[2 * EMU_MAXOPND];
   char *text;            /* LLVM's text, without the leading tab */
   char mnem[48];         /* LLVM's mnemonic, with encoding suffix */
   const char *why;       /* if !implemented: why (unknown mnemonic, unknown modifier, ...) */
@@ -314,7 +317,8 @@ struct emu_wave {
    * registers miss them all cannot trigger hazard_check (kept by pend_summary in emu/exec.c) */
   uint8_t pkinds;
   uint16_t plo[4], phi[4];
-  uint64_t pbits[4][9];     /* the pending registers of kind k, one bit each (a spare word at the end) */
+  uint64_t pbits[4][9];     /* the pending registers of kind k, one bit each (a spare word at the end;
+                               emu_insn.hz_word indexes it flattened) */
   uint64_t pf_last[64];     /* global loads: lane 0's last address per instruction slot (emu/op_mem.c prefetch) */
 };
 

@@ -1191,6 +1191,37 @@ Test(fault, missing_waitcnt_before_use)
   emu_mem_free(g.m);
 }
 
+/* The s_waitcnt filter keeps each instruction's registers as words of 64 (emu_insn.hz_word/mask):
+ * a pending load that ends in the next word is still found, and its neighbours are not. */
+Test(fault, missing_waitcnt_across_register_words_and_kinds)
+{
+  snap s;
+  emu_fault f;
+  const char *cases[][2] = {
+      /* source, the register the fault names ("" = runs clean) */
+      {"v_mov_b32 v1, 0\nds_read_b128 v[62:65], v1\nv_mov_b32 v0, v65\ns_endpgm\n", "v65"},
+      {"v_mov_b32 v1, 0\nds_read_b128 v[62:65], v1\nv_mov_b32 v0, v62\ns_endpgm\n", "v62"},
+      {"v_mov_b32 v1, 0\nds_read_b128 v[62:65], v1\nv_mov_b32 v0, v66\nv_mov_b32 v0, v61\ns_waitcnt lgkmcnt(0)\ns_endpgm\n", ""},
+      {"v_mov_b32 v1, 0\nds_read_b32 v127, v1\nv_lshlrev_b64 v[2:3], 1, v[126:127]\ns_endpgm\n", "v127"},
+      /* an operand that spans two words (v[62:65]) reading a register pending in the second */
+      {"v_mov_b32 v1, 0\nds_read_b32 v64, v1\nds_write_b128 v1, v[62:65] offset:64\ns_endpgm\n", "v64"},
+      {"v_mov_b32 v1, 0\nds_read_b32 a70, v1\nv_accvgpr_read_b32 v0, a70\ns_endpgm\n", "a70"},
+      {"v_mov_b32 v1, 0\nds_read_b32 a70, v1\nv_accvgpr_read_b32 v0, a71\nv_mov_b32 v0, v70\ns_waitcnt lgkmcnt(0)\ns_endpgm\n", ""},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    int rc = run_src(EMU_GFX942, cases[i][0], NULL, &s, &f);
+    if (!*cases[i][1]) {
+      cr_assert_eq(rc, LL_EXIT_OK, "case %zu: %s: %s", i, f.kind, f.msg);
+      continue;
+    }
+    cr_assert_eq(rc, LL_EXIT_FAIL, "case %zu: exit %d (%s: %s)", i, rc, f.kind, f.msg);
+    cr_assert_str_eq(f.kind, "missing s_waitcnt", "case %zu", i);
+    char *want = ll_fmt("uses %s,", cases[i][1]);
+    cr_assert(strstr(f.msg, want), "case %zu: %s", i, f.msg);
+    free(want);
+  }
+}
+
 Test(fault, branch_outside_text)
 {
   snap s;
