@@ -34,7 +34,13 @@ static inline uint32_t isat(int64_t r, int bits, bool sgn)
     uint16_t h0[EMU_LANES], h1[EMU_LANES], hd[EMU_LANES];                                          \
     const uint32_t *A = t0, *B = t1;                                                               \
     if (bits == 32) A = emu_src32(w, in, S0I, t0), B = emu_src32(w, in, S0I + 1, t1);               \
-    else {                                                                                         \
+    if (bits == 32 && !in->clamp) {                                                                \
+      /* wrapping: add/sub modulo 2^32 give the low 32 bits of the exact result, signed or not */  \
+      L64 { uint32_t a = A[l], b = B[l]; d[l] = (expr); }                                          \
+      emu_dst32(w, in, 0, d);                                                                      \
+      return EMU_OK;                                                                               \
+    }                                                                                              \
+    if (bits != 32) {                                                                              \
       emu_src16(w, in, S0I, h0), emu_src16(w, in, S0I + 1, h1);                                    \
       L64 t0[l] = h0[l], t1[l] = h1[l];                                                            \
     }                                                                                              \
@@ -929,11 +935,13 @@ int emu_op_v_mad_u64_u32(emu_wave *w, const emu_insn *in)
   uint64_t C[EMU_LANES], d[EMU_LANES], co = 0;
   const uint32_t *A = emu_src32(w, in, 2, t0), *B = emu_src32(w, in, 3, t1);
   emu_src64(w, in, 4, C);
+  uint8_t cy[EMU_LANES];
   L64 {
-    unsigned __int128 r = (unsigned __int128)((uint64_t)A[l] * B[l]) + C[l];
-    d[l] = (uint64_t)r;
-    co |= (uint64_t)(r >> 64 & 1) << l;
+    uint64_t r = (uint64_t)A[l] * B[l] + C[l]; /* wraps; the carry-out is the wrap */
+    d[l] = r;
+    cy[l] = r < C[l];
   }
+  L64 co |= (uint64_t)cy[l] << l;
   emu_dst64(w, in, 0, d);
   emu_dstmask(w, in, 1, co);
   return EMU_OK;

@@ -201,6 +201,61 @@ Test(emu_cvt, saturating_integer_adds_with_clamp)
   }
 }
 
+/* Without clamp the 32-bit adds wrap modulo 2^32 (the low half of the exact result, signed or not),
+ * and v_mad_u64_u32's carry-out is the wrap of S0 * S1 + S2 past 2^64 (CDNA3 ISA "V_MAD_U64_U32"):
+ * pseudo-random operands plus the edges, against the formulas in 128-bit arithmetic. */
+Test(emu_cvt, wrapping_integer_adds_and_mad_u64_carry)
+{
+  for (int a = 0; a < EMU_NARCH; a++) {
+    snip *s = sn_new((emu_arch)a,
+                     "v_add_u32 v3, v1, v2\nv_sub_u32 v4, v1, v2\nv_subrev_u32 v5, v1, v2\n"
+                     "v_add_i32 v6, v1, v2\nv_sub_i32 v7, v1, v2\nv_add_u32 v8, s20, v1\n"
+                     "v_mad_u64_u32 v[10:11], s[12:13], v1, v2, v[20:21]\n"
+                     "v_mad_u64_u32 v[14:15], vcc, v1, v2, s[22:23]\n");
+    uint32_t A[64], B[64];
+    uint64_t C[64], x = 0x9e3779b97f4a7c15ull;
+    for (int l = 0; l < 64; l++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      A[l] = (uint32_t)x, B[l] = (uint32_t)(x >> 32);
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      C[l] = x;
+    }
+    /* edges: the largest product plus the largest addend (carries), the largest product plus the
+     * addend that just does not carry, and zeros */
+    A[0] = B[0] = 0xffffffffu, C[0] = ~0ull;
+    A[1] = B[1] = 0xffffffffu, C[1] = 0x1fffffffeull;
+    A[2] = B[2] = 0xffffffffu, C[2] = 0x1ffffffffull;
+    A[3] = 0, B[3] = 0, C[3] = ~0ull;
+    A[4] = 0x80000000u, B[4] = 0x80000000u;
+    for (int l = 0; l < 64; l++) {
+      sn_v(s, 1)[l] = A[l], sn_v(s, 2)[l] = B[l];
+      sn_v(s, 20)[l] = (uint32_t)C[l], sn_v(s, 21)[l] = (uint32_t)(C[l] >> 32);
+    }
+    s->w.s[20] = 0xfffffff0u;
+    s->w.s[22] = 0x89abcdefu, s->w.s[23] = 0xfedcba98u;
+    cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+    uint64_t co = 0, co2 = 0, C2 = 0xfedcba9889abcdefull;
+    for (int l = 0; l < 64; l++) {
+      cr_assert_eq(sn_v(s, 3)[l], (uint32_t)((uint64_t)A[l] + B[l]), "v_add_u32 lane %d", l);
+      cr_assert_eq(sn_v(s, 4)[l], (uint32_t)((uint64_t)A[l] - B[l]), "v_sub_u32 lane %d", l);
+      cr_assert_eq(sn_v(s, 5)[l], (uint32_t)((uint64_t)B[l] - A[l]), "v_subrev_u32 lane %d", l);
+      cr_assert_eq(sn_v(s, 6)[l], (uint32_t)((int64_t)(int32_t)A[l] + (int32_t)B[l]), "v_add_i32 lane %d", l);
+      cr_assert_eq(sn_v(s, 7)[l], (uint32_t)((int64_t)(int32_t)A[l] - (int32_t)B[l]), "v_sub_i32 lane %d", l);
+      cr_assert_eq(sn_v(s, 8)[l], (uint32_t)(0xfffffff0ull + A[l]), "v_add_u32 with an SGPR lane %d", l);
+      unsigned __int128 r = (unsigned __int128)A[l] * B[l] + C[l], r2 = (unsigned __int128)A[l] * B[l] + C2;
+      uint64_t got = sn_v(s, 10)[l] | (uint64_t)sn_v(s, 11)[l] << 32, got2 = sn_v(s, 14)[l] | (uint64_t)sn_v(s, 15)[l] << 32;
+      cr_assert_eq(got, (uint64_t)r, "v_mad_u64_u32 lane %d", l);
+      cr_assert_eq(got2, (uint64_t)r2, "v_mad_u64_u32 (SGPR addend) lane %d", l);
+      co |= (uint64_t)(r >> 64 & 1) << l, co2 |= (uint64_t)(r2 >> 64 & 1) << l;
+    }
+    cr_assert(co & 1, "lane 0 carries");
+    cr_assert(!(co & 2) && (co & 4), "lane 1 does not carry, lane 2 does");
+    cr_assert_eq(s->w.s[12] | (uint64_t)s->w.s[13] << 32, co, "v_mad_u64_u32 carry-out mask");
+    cr_assert_eq(s->w.s[106] | (uint64_t)s->w.s[107] << 32, co2, "v_mad_u64_u32 carry-out in vcc");
+    sn_free(s);
+  }
+}
+
 Test(emu_cvt, sad_prng_dot2_bf16)
 {
   for (int a = 0; a < EMU_NARCH; a++) {
