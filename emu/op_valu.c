@@ -935,13 +935,11 @@ int emu_op_v_mad_u64_u32(emu_wave *w, const emu_insn *in)
   uint64_t C[EMU_LANES], d[EMU_LANES], co = 0;
   const uint32_t *A = emu_src32(w, in, 2, t0), *B = emu_src32(w, in, 3, t1);
   emu_src64(w, in, 4, C);
-  uint8_t cy[EMU_LANES];
   L64 {
-    uint64_t r = (uint64_t)A[l] * B[l] + C[l]; /* wraps; the carry-out is the wrap */
-    d[l] = r;
-    cy[l] = r < C[l];
+    unsigned __int128 r = (unsigned __int128)((uint64_t)A[l] * B[l]) + C[l];
+    d[l] = (uint64_t)r;
+    co |= (uint64_t)(r >> 64 & 1) << l;
   }
-  L64 co |= (uint64_t)cy[l] << l;
   emu_dst64(w, in, 0, d);
   emu_dstmask(w, in, 1, co);
   return EMU_OK;

@@ -963,6 +963,78 @@ static void simd_check(void)
   for (int l = 0; l < 64; l++) cr_assert_eq(d[l], a[((d2[l] + 12) >> 2) & 63]);
 }
 
+/* 64-bit LDS reads and writes of a whole wave (the all-lanes fast paths) against the ISA's per-lane
+ * definition (CDNA3 ISA "DS_WRITE2_B64": ADDR + OFFSET0 * 8 gets DATA0, ADDR + OFFSET1 * 8 DATA1,
+ * lane by lane): two halves that overlap between lanes (lane order decides), two that cannot
+ * (st64), a read2 into the register that holds the address, and partial EXEC. */
+static void ds_b64_case(emu_arch arch)
+{
+  snip *s = sn_new(arch, "ds_write2_b64 v1, v[2:3], v[4:5] offset1:1\n"
+                         "ds_write2st64_b64 v6, v[2:3], v[4:5] offset0:1 offset1:3\n"
+                         "s_waitcnt lgkmcnt(0)\n"
+                         "ds_read_b64 v[10:11], v1 offset:8\n"
+                         "ds_read2st64_b64 v[12:15], v6 offset0:1 offset1:3\n"
+                         "ds_read2_b64 v[16:19], v16 offset1:1\n"
+                         "s_waitcnt lgkmcnt(0)\n");
+  for (int l = 0; l < 64; l++) {
+    sn_v(s, 1)[l] = 8u * (uint32_t)l;            /* lane l's second half is lane l+1's first */
+    sn_v(s, 6)[l] = 4096u + 8u * (uint32_t)(l ^ 1);
+    sn_v(s, 16)[l] = 8u * (uint32_t)(63 - l);
+    sn_v(s, 2)[l] = 0x20000000u + (uint32_t)l, sn_v(s, 3)[l] = 0x30000000u + (uint32_t)l;
+    sn_v(s, 4)[l] = 0x40000000u + (uint32_t)l, sn_v(s, 5)[l] = 0x50000000u + (uint32_t)l;
+  }
+  cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+  /* the definition, lane by lane, on a model of the LDS */
+  static uint8_t m[8192];
+  memset(m, 0, sizeof m);
+  for (int l = 0; l < 64; l++) {
+    uint32_t d0[2] = {0x20000000u + (uint32_t)l, 0x30000000u + (uint32_t)l}, d1[2] = {0x40000000u + (uint32_t)l, 0x50000000u + (uint32_t)l};
+    memcpy(m + 8 * l, d0, 8), memcpy(m + 8 * l + 8, d1, 8);
+  }
+  for (int l = 0; l < 64; l++) {
+    uint32_t d0[2] = {0x20000000u + (uint32_t)l, 0x30000000u + (uint32_t)l}, d1[2] = {0x40000000u + (uint32_t)l, 0x50000000u + (uint32_t)l};
+    uint32_t a = 4096u + 8u * (uint32_t)(l ^ 1);
+    memcpy(m + a + 512, d0, 8), memcpy(m + a + 1536, d1, 8);
+  }
+  cr_assert(!memcmp(s->lds, m, sizeof m), "%s: LDS after the writes differs from the lane-order definition",
+            emu_arch_name(arch));
+  for (int l = 0; l < 64; l++) {
+    uint32_t w[2];
+    memcpy(w, m + 8 * l + 8, 8);
+    cr_assert(sn_v(s, 10)[l] == w[0] && sn_v(s, 11)[l] == w[1], "ds_read_b64 lane %d", l);
+    uint32_t a = 4096u + 8u * (uint32_t)(l ^ 1), r0[2], r1[2];
+    memcpy(r0, m + a + 512, 8), memcpy(r1, m + a + 1536, 8);
+    cr_assert(sn_v(s, 12)[l] == r0[0] && sn_v(s, 13)[l] == r0[1] && sn_v(s, 14)[l] == r1[0] && sn_v(s, 15)[l] == r1[1],
+              "ds_read2st64_b64 lane %d", l);
+    memcpy(r0, m + 8 * (63 - l), 8), memcpy(r1, m + 8 * (63 - l) + 8, 8);
+    cr_assert(sn_v(s, 16)[l] == r0[0] && sn_v(s, 17)[l] == r0[1] && sn_v(s, 18)[l] == r1[0] && sn_v(s, 19)[l] == r1[1],
+              "ds_read2_b64 into its own address register, lane %d", l);
+  }
+  sn_free(s);
+  /* partial EXEC: lanes off neither write nor have their registers written */
+  s = sn_new(arch, "ds_write2st64_b64 v6, v[2:3], v[4:5] offset1:2\ns_waitcnt lgkmcnt(0)\nds_read2st64_b64 v[12:15], v6 offset1:2\ns_waitcnt lgkmcnt(0)\n");
+  sn_exec(s, 0x00ff00ff00ff00ffull);
+  for (int l = 0; l < 64; l++) {
+    sn_v(s, 6)[l] = 8u * (uint32_t)l;
+    sn_v(s, 2)[l] = sn_v(s, 3)[l] = 0x11110000u + (uint32_t)l, sn_v(s, 4)[l] = sn_v(s, 5)[l] = 0x22220000u + (uint32_t)l;
+    for (int k = 12; k < 16; k++) sn_v(s, k)[l] = 0xdeadu;
+  }
+  cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+  for (int l = 0; l < 64; l++) {
+    bool on = (0x00ff00ff00ff00ffull >> l) & 1;
+    uint32_t x;
+    memcpy(&x, s->lds + 8 * l, 4);
+    cr_assert_eq(x, on ? 0x11110000u + (uint32_t)l : 0u, "partial EXEC store, lane %d", l);
+    cr_assert_eq(sn_v(s, 14)[l], on ? 0x22220000u + (uint32_t)l : 0xdeadu, "partial EXEC read2, lane %d", l);
+  }
+  sn_free(s);
+}
+
+Test(emu_cvt, ds_b64_whole_wave_paths_follow_the_lane_definition)
+{
+  for (int a = 0; a < EMU_NARCH; a++) ds_b64_case((emu_arch)a);
+}
+
 Test(emu_cvt, whole_wave_kernels_match_the_lane_definitions)
 {
   bool had = emu_avx512;
