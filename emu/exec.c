@@ -500,29 +500,35 @@ void *emu_ldsptr(emu_wave *w, const emu_insn *in, uint64_t addr, uint32_t n, int
 }
 
 /* ---- outstanding memory operations (s_waitcnt validation) ----------------------------------*/
-/* the pending registers per kind: the union range (wave.pkinds/plo/phi) and the bit map */
+/* the pending registers per kind (emu_wave.pref/pbits/pn/pkinds): entry registers [reg, reg + n)
+ * of kind k below 512 counted in, or out when the entry completes */
 static inline void pend_add(emu_wave *w, unsigned k, unsigned reg, unsigned n)
 {
   if (!k || !n || reg >= 512) return;
-  w->pkinds |= (uint8_t)(1u << k);
-  if (reg < w->plo[k]) w->plo[k] = (uint16_t)reg;
-  if (reg + n > w->phi[k]) w->phi[k] = (uint16_t)(reg + n);
   if (reg + n > 512) n = 512 - reg;
-  while (n) { /* set bits [reg, reg + n), a word at a time */
-    unsigned sh = reg & 63, c = 64 - sh < n ? 64 - sh : n;
-    w->pbits[k][reg >> 6] |= (c == 64 ? ~0ull : ((1ull << c) - 1)) << sh;
-    reg += c, n -= c;
-  }
+  w->pkinds |= (uint8_t)(1u << k);
+  w->pn[k] = (uint16_t)(w->pn[k] + n);
+  for (unsigned r = reg; r < reg + n; r++)
+    if (w->pref[k][r]++ == 0) w->pbits[k][r >> 6] |= 1ull << (r & 63);
 }
 
-static void pend_summary(emu_wave *w)
+static inline void pend_del(emu_wave *w, unsigned k, unsigned reg, unsigned n)
 {
-  for (int k = 1; k < 4; k++)
-    if (w->pkinds >> k & 1) /* clear the words the old range covered */
-      for (unsigned i = w->plo[k] >> 6; i <= ((unsigned)w->phi[k] - 1) >> 6 && i < 9; i++) w->pbits[k][i] = 0;
+  if (!k || !n || reg >= 512) return;
+  if (reg + n > 512) n = 512 - reg;
+  w->pn[k] = (uint16_t)(w->pn[k] - n);
+  if (!w->pn[k]) w->pkinds &= (uint8_t)~(1u << k);
+  for (unsigned r = reg; r < reg + n; r++)
+    if (--w->pref[k][r] == 0) w->pbits[k][r >> 6] &= ~(1ull << (r & 63));
+}
+
+/* no pending registers (a new wave) */
+static void pend_clear(emu_wave *w)
+{
   w->pkinds = 0;
-  for (int k = 0; k < 4; k++) w->plo[k] = 0xffff, w->phi[k] = 0;
-  for (int i = 0; i < w->npend; i++) pend_add(w, w->pend[i].kind, w->pend[i].reg, w->pend[i].n);
+  memset(w->pn, 0, sizeof w->pn);
+  memset(w->pbits, 0, sizeof w->pbits);
+  memset(w->pref, 0, sizeof w->pref);
 }
 
 /* Can `in` touch a pending register? False only when none of its register operands names a
@@ -540,6 +546,7 @@ static inline bool hazard_possible(const emu_wave *w, const emu_insn *in)
 void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst)
 {
   if (w->npend == EMU_MAXPEND) { /* the hardware counter saturates: the oldest has completed */
+    pend_del(w, w->pend[0].kind, w->pend[0].reg, w->pend[0].n);
     memmove(&w->pend[0], &w->pend[1], (EMU_MAXPEND - 1) * sizeof w->pend[0]);
     w->npend--;
   }
@@ -558,16 +565,15 @@ void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst)
     e->reg = o->reg;
     e->n = o->n;
   }
-  if (w->npend == EMU_MAXPEND) pend_summary(w); /* the oldest may have been dropped above */
-  else pend_add(w, e->kind, e->reg, e->n);
+  pend_add(w, e->kind, e->reg, e->n);
 }
 
 /* Takes pending entry j as complete (after a memory-model warning): removed, summary rebuilt. */
 static void pend_drop(emu_wave *w, int j)
 {
+  pend_del(w, w->pend[j].kind, w->pend[j].reg, w->pend[j].n);
   memmove(&w->pend[j], &w->pend[j + 1], (size_t)(w->npend - j - 1) * sizeof w->pend[0]);
   w->npend--;
-  pend_summary(w);
 }
 
 int emu_barrier_check(emu_wave *w, const emu_insn *in)
@@ -600,11 +606,12 @@ static void retire_oldest(emu_wave *w, int cnt, int k)
   for (int i = 0; i < w->npend; i++) {
     if (k > 0 && w->pend[i].cnt == cnt) {
       k--;
+      pend_del(w, w->pend[i].kind, w->pend[i].reg, w->pend[i].n);
       continue;
     }
     w->pend[j++] = w->pend[i];
   }
-  if (w->npend != j) w->npend = j, pend_summary(w);
+  w->npend = j;
 }
 
 void emu_waitcnt(emu_wave *w, int vmcnt, int lgkmcnt)
@@ -749,9 +756,7 @@ static void init_wave(worker *W, emu_wg *g, emu_wave *w, uint32_t wi)
   w->last = NULL;
   w->state = 0;
   w->npend = 0;
-  w->pkinds = 0;
-  memset(w->pbits, 0, sizeof w->pbits);
-  pend_summary(w);
+  pend_clear(w);
   w->emask_of = 0;
   memset(w->emask, 0, sizeof w->emask);
   /* user SGPRs from s0 in order (AMDGPUUsage "Initial Kernel Execution State") */

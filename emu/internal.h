@@ -313,17 +313,20 @@ struct emu_wave {
     uint8_t lds_write;      /* writes LDS (ds stores and atomics, loads to LDS): emu_barrier_check */
   } pend[EMU_MAXPEND];
   uint32_t nbar;            /* s_barriers executed */
-  /* union of the pending entries' registers per kind (as emu_insn.hz_*): an instruction whose
-   * registers miss them all cannot trigger hazard_check (kept by pend_summary in emu/exec.c) */
+  /* the pending entries' registers per kind (as emu_insn.hz_*): an instruction whose registers miss
+   * them all cannot trigger hazard_check. Kept incrementally by emu/exec.c pend_add/pend_del: pref
+   * counts the entries naming each register, pbits has a register's bit while its count is
+   * nonzero, pkinds bit k while kind k has any (pn[k]: the sum of kind k's counts). */
   uint8_t pkinds;
-  uint16_t plo[4], phi[4];
-  uint64_t pbits[4][9];     /* the pending registers of kind k, one bit each (a spare word at the end;
-                               emu_insn.hz_word indexes it flattened) */
+  uint16_t pn[4];
+  uint64_t pbits[4][9];     /* one bit per register (a spare word at the end; emu_insn.hz_word
+                               indexes it flattened) */
+  uint8_t pref[4][512];
   uint64_t pf_last[64];     /* global loads: lane 0's last address per instruction slot (emu/op_mem.c prefetch) */
 };
 
 /* Register kind of an operand as the s_waitcnt bookkeeping numbers it (emu_wave.pend[].kind,
- * pkinds/plo/phi/pbits, emu_insn.hz_*): 1 VGPR, 2 AGPR, 3 SGPR, 0 not a register. */
+ * pkinds/pn/pref/pbits, emu_insn.hz_*): 1 VGPR, 2 AGPR, 3 SGPR, 0 not a register. */
 static inline int emu_regkind(const emu_opnd *o)
 {
   return o->kind == EMU_OPK_VGPR ? 1 : o->kind == EMU_OPK_AGPR ? 2 : o->kind == EMU_OPK_SGPR ? 3 : 0;

@@ -1203,6 +1203,9 @@ Test(fault, missing_waitcnt_across_register_words_and_kinds)
       {"v_mov_b32 v1, 0\nds_read_b128 v[62:65], v1\nv_mov_b32 v0, v62\ns_endpgm\n", "v62"},
       {"v_mov_b32 v1, 0\nds_read_b128 v[62:65], v1\nv_mov_b32 v0, v66\nv_mov_b32 v0, v61\ns_waitcnt lgkmcnt(0)\ns_endpgm\n", ""},
       {"v_mov_b32 v1, 0\nds_read_b32 v127, v1\nv_lshlrev_b64 v[2:3], 1, v[126:127]\ns_endpgm\n", "v127"},
+      /* two pending loads name v3: the older one's completion leaves it pending, v2 is free */
+      {"v_mov_b32 v1, 0\nds_read_b64 v[2:3], v1\nds_read_b32 v3, v1 offset:8\ns_waitcnt lgkmcnt(1)\nv_mov_b32 v0, v2\nv_mov_b32 v0, v3\ns_endpgm\n", "v3"},
+      {"v_mov_b32 v1, 0\nds_read_b64 v[2:3], v1\nds_read_b32 v3, v1 offset:8\ns_waitcnt lgkmcnt(0)\nv_mov_b32 v0, v3\nv_mov_b32 v0, v2\ns_endpgm\n", ""},
       /* an operand that spans two words (v[62:65]) reading a register pending in the second */
       {"v_mov_b32 v1, 0\nds_read_b32 v64, v1\nds_write_b128 v1, v[62:65] offset:64\ns_endpgm\n", "v64"},
       {"v_mov_b32 v1, 0\nds_read_b32 a70, v1\nv_accvgpr_read_b32 v0, a70\ns_endpgm\n", "a70"},
