@@ -526,6 +526,40 @@ static inline void emu_dst32(emu_wave *w, const emu_insn *in, int i, const uint3
   emu_dst32_slow(w, in, i, d);
 }
 
+/* A 64-bit source as two dword arrays (whole-wave fast paths of the 64-bit integer ops): a VGPR or
+ * AGPR pair in place, any other operand (SGPR pair, constant) as emu_ssrc64 reads it, broadcast into
+ * tlo/thi. False for a DPP source (emu_src64 moves its lanes). */
+static inline bool emu_src64_pair(emu_wave *w, const emu_insn *in, int i, uint32_t *tlo, uint32_t *thi,
+                                  const uint32_t **lo, const uint32_t **hi)
+{
+  const emu_opnd *o = &in->o[i];
+  if (o->kind == EMU_OPK_VGPR || o->kind == EMU_OPK_AGPR) {
+    if (in->enc == EMU_ENC_DPP && i == in->src0i) return false;
+    *lo = emu_vreg(w, in, i, 0), *hi = emu_vreg(w, in, i, 1);
+    return true;
+  }
+  uint64_t u = emu_ssrc64(w, in, i);
+  for (int l = 0; l < EMU_LANES; l++) tlo[l] = (uint32_t)u, thi[l] = (uint32_t)(u >> 32);
+  *lo = tlo, *hi = thi;
+  return true;
+}
+/* A uniform 32-bit source (SGPR or constant, not a VGPR): its value in *v. */
+static inline bool emu_src32_uniform(const emu_wave *w, const emu_insn *in, int i, uint32_t *v)
+{
+  const emu_opnd *o = &in->o[i];
+  if (o->kind == EMU_OPK_VGPR || o->kind == EMU_OPK_AGPR || in->enc >= EMU_ENC_SDWA) return false;
+  *v = emu_ssrc32(w, in, i);
+  return true;
+}
+/* The two dwords of a 64-bit VGPR destination when a whole-wave result may be copied straight in
+ * (EXEC all ones, a VGPR pair); NULL otherwise. */
+static inline uint32_t *emu_dst64_direct(emu_wave *w, const emu_insn *in, int i)
+{
+  const emu_opnd *o = &in->o[i];
+  if (o->kind == EMU_OPK_VGPR && o->n >= 2 && emu_exec(w) == ~0ull) return w->v + (size_t)o->reg * EMU_LANES;
+  return NULL;
+}
+
 /* f32 source without a copy when possible: a plain VGPR without abs/neg/SDWA/DPP is returned in
  * place (through a may_alias float type, the register file being uint32_t); otherwise tmp is
  * filled as by emu_srcf32. */

@@ -588,6 +588,14 @@ int emu_op_v_cvt_f32_bf16(emu_wave *w, const emu_insn *in)
 /* v_mov_b64 (gfx940+, CDNA3 ISA "V_MOV_B64") */
 int emu_op_v_mov_b64(emu_wave *w, const emu_insn *in)
 {
+  uint32_t *D = emu_dst64_direct(w, in, 0), tlo[EMU_LANES], thi[EMU_LANES];
+  const uint32_t *alo, *ahi;
+  if (D && emu_src64_pair(w, in, S0I, tlo, thi, &alo, &ahi)) {
+    /* whole wave: two dword copies, the high one first when it is what the low one overwrites */
+    if (D == ahi) memmove(D + EMU_LANES, ahi, sizeof thi), memmove(D, alo, sizeof tlo);
+    else memmove(D, alo, sizeof tlo), memmove(D + EMU_LANES, ahi, sizeof thi);
+    return EMU_OK;
+  }
   uint64_t A[EMU_LANES];
   emu_src64(w, in, S0I, A);
   emu_dst64(w, in, 0, A);
@@ -901,8 +909,17 @@ VOP_D2(v_mul_f64, a * b)
 VOP_D2(v_min_f64, dmin_ieee(IEEE, a, b))
 VOP_D2(v_max_f64, dmax_ieee(IEEE, a, b))
 /* 64-bit shifts: shift count is S0 (rev forms), value S1 */
-#define VOP_SH64(name, expr)                                                                       \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+/* 64-bit shift of (hi:lo) left by a uniform count s in 0..63, as dwords (the whole-wave path of
+ * v_lshlrev_b64 and v_lshl_add_u64: SGPR or constant counts, which vectorize) */
+static inline void shl64_uniform(uint32_t *dlo, uint32_t *dhi, const uint32_t *lo, const uint32_t *hi, uint32_t s)
+{
+  if (s == 0) L64 dlo[l] = lo[l], dhi[l] = hi[l];
+  else if (s < 32) L64 dlo[l] = lo[l] << s, dhi[l] = hi[l] << s | lo[l] >> (32 - s);
+  else L64 dlo[l] = 0, dhi[l] = lo[l] << (s - 32);
+}
+#define VOP_SH64(name, expr) VOP_SH64_FN(emu_op_##name, expr)
+#define VOP_SH64_FN(fname, expr)                                                                   \
+  int fname(emu_wave *w, const emu_insn *in)                                                       \
   {                                                                                                \
     uint32_t t0[EMU_LANES];                                                                        \
     uint64_t B[EMU_LANES], d[EMU_LANES];                                                           \
@@ -912,13 +929,43 @@ VOP_D2(v_max_f64, dmax_ieee(IEEE, a, b))
     emu_dst64(w, in, 0, d);                                                                        \
     return EMU_OK;                                                                                 \
   }
-VOP_SH64(v_lshlrev_b64, b << a)
+static int lshlrev_b64_slow(emu_wave *w, const emu_insn *in);
+/* whole wave with a uniform count: dword shifts straight into the destination pair */
+int emu_op_v_lshlrev_b64(emu_wave *w, const emu_insn *in)
+{
+  uint32_t *D = emu_dst64_direct(w, in, 0), s, tlo[EMU_LANES], thi[EMU_LANES], dlo[EMU_LANES], dhi[EMU_LANES];
+  const uint32_t *lo, *hi;
+  if (!D || !emu_src32_uniform(w, in, 1, &s) || !emu_src64_pair(w, in, 2, tlo, thi, &lo, &hi)) return lshlrev_b64_slow(w, in);
+  shl64_uniform(dlo, dhi, lo, hi, s & 63);
+  memcpy(D, dlo, sizeof dlo);
+  memcpy(D + EMU_LANES, dhi, sizeof dhi);
+  return EMU_OK;
+}
+static VOP_SH64_FN(lshlrev_b64_slow, b << a)
 VOP_SH64(v_lshrrev_b64, b >> a)
 VOP_SH64(v_ashrrev_i64, (uint64_t)((int64_t)b >> a))
 /* v_lshl_add_u64 (gfx940+, CDNA3 ISA): D = (S0.u64 << S1[2:0]) + S2.u64; counts above 4 are
  * unsupported by the hardware and treated as 0 */
 int emu_op_v_lshl_add_u64(emu_wave *w, const emu_insn *in)
 {
+  uint32_t *D = emu_dst64_direct(w, in, 0), s;
+  uint32_t alo_t[EMU_LANES], ahi_t[EMU_LANES], clo_t[EMU_LANES], chi_t[EMU_LANES];
+  const uint32_t *alo, *ahi, *clo, *chi;
+  if (D && emu_src32_uniform(w, in, 2, &s) && emu_src64_pair(w, in, 1, alo_t, ahi_t, &alo, &ahi) &&
+      emu_src64_pair(w, in, 3, clo_t, chi_t, &clo, &chi)) {
+    /* whole wave, uniform count (clang's address arithmetic: an SGPR pair plus a VGPR pair, count
+     * 0..4): dwords with the carry of the low half */
+    uint32_t slo[EMU_LANES], shi[EMU_LANES], dlo[EMU_LANES], dhi[EMU_LANES];
+    s &= 7;
+    shl64_uniform(slo, shi, alo, ahi, s > 4 ? 0 : s);
+    L64 {
+      uint32_t x = slo[l] + clo[l];
+      dlo[l] = x, dhi[l] = shi[l] + chi[l] + (x < slo[l]);
+    }
+    memcpy(D, dlo, sizeof dlo);
+    memcpy(D + EMU_LANES, dhi, sizeof dhi);
+    return EMU_OK;
+  }
   uint32_t t1[EMU_LANES];
   uint64_t A[EMU_LANES], C[EMU_LANES], d[EMU_LANES];
   emu_src64(w, in, 1, A);

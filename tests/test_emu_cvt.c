@@ -256,6 +256,62 @@ Test(emu_cvt, wrapping_integer_adds_and_mad_u64_carry)
   }
 }
 
+/* The 64-bit integer ops of clang's address arithmetic (CDNA3 ISA "V_LSHL_ADD_U64": D = (S0 << S1[2:0])
+ * + S2, counts above 4 unsupported and taken as 0 (emu/op_valu.c); "V_LSHLREV_B64": D = S1 << S0[5:0];
+ * "V_MOV_B64") with SGPR-pair, VGPR-pair and constant sources, uniform and per-lane counts, the whole
+ * wave and a partial EXEC, against the formulas in 64-bit arithmetic. */
+Test(emu_cvt, sixty_four_bit_address_ops)
+{
+  for (int a = 0; a < EMU_NARCH; a++)
+    for (int part = 0; part < 2; part++) {
+      snip *s = sn_new((emu_arch)a,
+                       "v_lshl_add_u64 v[10:11], s[20:21], 0, v[2:3]\n"
+                       "v_lshl_add_u64 v[12:13], v[2:3], 3, v[4:5]\n"
+                       "v_lshl_add_u64 v[14:15], v[2:3], s24, v[4:5]\n"
+                       "v_lshl_add_u64 v[16:17], v[2:3], v6, v[4:5]\n"
+                       "v_lshl_add_u64 v[18:19], v[2:3], 7, v[4:5]\n"
+                       "v_lshlrev_b64 v[20:21], 9, v[2:3]\n"
+                       "v_lshlrev_b64 v[22:23], 40, v[2:3]\n"
+                       "v_lshlrev_b64 v[24:25], v6, s[20:21]\n"
+                       "v_lshlrev_b64 v[26:27], 0, v[2:3]\n"
+                       "v_mov_b64 v[28:29], s[20:21]\n"
+                       "v_mov_b64 v[30:31], v[2:3]\n"
+                       "v_mov_b64 v[32:33], -1\n"
+                       "v_lshl_add_u64 v[2:3], v[2:3], 1, v[2:3]\n");
+      uint64_t A[64], C[64], x = 0x243f6a8885a308d3ull;
+      uint32_t cnt[64];
+      for (int l = 0; l < 64; l++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        A[l] = x;
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        C[l] = l == 0 ? ~0ull - 5 : x, cnt[l] = (uint32_t)(x >> 58); /* 0..63 */
+        sn_v(s, 2)[l] = (uint32_t)A[l], sn_v(s, 3)[l] = (uint32_t)(A[l] >> 32);
+        sn_v(s, 4)[l] = (uint32_t)C[l], sn_v(s, 5)[l] = (uint32_t)(C[l] >> 32);
+        sn_v(s, 6)[l] = cnt[l];
+        for (int r = 10; r < 34; r++) sn_v(s, r)[l] = 0xdeadbeefu;
+      }
+      const uint64_t S = 0x00007fff12345678ull;
+      s->w.s[20] = (uint32_t)S, s->w.s[21] = (uint32_t)(S >> 32), s->w.s[24] = 2;
+      uint64_t exec = part ? 0xf0f0f0f0f0f0f0f1ull : ~0ull;
+      sn_exec(s, exec);
+      cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+      for (int l = 0; l < 64; l++) {
+        bool on = exec >> l & 1;
+        uint32_t c = cnt[l] & 7;
+        uint64_t want[12] = {S + A[l], (A[l] << 3) + C[l], (A[l] << 2) + C[l], (A[l] << (c > 4 ? 0 : c)) + C[l], A[l] + C[l],
+                             A[l] << 9, A[l] << 40, S << cnt[l], A[l], S, A[l], ~0ull};
+        for (int k = 0; k < 12; k++) {
+          uint64_t got = sn_v(s, 10 + 2 * k)[l] | (uint64_t)sn_v(s, 11 + 2 * k)[l] << 32;
+          cr_assert_eq(got, on ? want[k] : 0xdeadbeefdeadbeefull, "%s exec %d: result %d lane %d: %llx want %llx",
+                       emu_arch_name((emu_arch)a), part, k, l, (unsigned long long)got, (unsigned long long)want[k]);
+        }
+        uint64_t got = sn_v(s, 2)[l] | (uint64_t)sn_v(s, 3)[l] << 32;
+        cr_assert_eq(got, on ? (A[l] << 1) + A[l] : A[l], "destination = both sources, lane %d", l);
+      }
+      sn_free(s);
+    }
+}
+
 Test(emu_cvt, sad_prng_dot2_bf16)
 {
   for (int a = 0; a < EMU_NARCH; a++) {
