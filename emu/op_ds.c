@@ -45,9 +45,18 @@ static int ds_read(emu_wave *w, const emu_insn *in, uint32_t bytes, int kind)
      * are written only after every lane has been read (tmp when a destination is the address) */
     const emu_opnd *od = &in->o[0], *oa = &in->o[1];
     bool alias = od->kind == oa->kind && oa->reg >= od->reg && oa->reg < od->reg + nw;
-    for (uint32_t k = 0; k < nw; k++) {
-      uint32_t *d = alias ? tmp[k] : vr(w, in, 0, (int)k);
-      for (int l = 0; l < EMU_LANES; l++) memcpy(&d[l], lds + (uint32_t)(a[l] + off) + 4 * k, 4);
+    if (nw == 2) { /* one 8-byte read per lane */
+      uint32_t *d0 = alias ? tmp[0] : vr(w, in, 0, 0), *d1 = alias ? tmp[1] : vr(w, in, 0, 1);
+      for (int l = 0; l < EMU_LANES; l++) {
+        uint64_t v;
+        memcpy(&v, lds + (uint32_t)(a[l] + off), 8);
+        d0[l] = (uint32_t)v, d1[l] = (uint32_t)(v >> 32);
+      }
+    } else {
+      for (uint32_t k = 0; k < nw; k++) {
+        uint32_t *d = alias ? tmp[k] : vr(w, in, 0, (int)k);
+        for (int l = 0; l < EMU_LANES; l++) memcpy(&d[l], lds + (uint32_t)(a[l] + off) + 4 * k, 4);
+      }
     }
     if (alias)
       for (uint32_t k = 0; k < nw; k++) memcpy(vr(w, in, 0, (int)k), tmp[k], sizeof tmp[k]);
@@ -109,7 +118,13 @@ static int ds_read2(emu_wave *w, const emu_insn *in, uint32_t size, uint32_t str
   if (lds_bad_lane(w, e, a, off0, size) < 0 && lds_bad_lane(w, e, a, off1, size) < 0) {
     /* every access in range (checked as emu_ldsptr does): no per-lane checks */
     const uint8_t *lds = w->wg->lds;
-    LANES {
+    if (words == 2) {
+      LANES { /* one 8-byte read per half */
+        uint64_t v0, v1;
+        memcpy(&v0, lds + (uint32_t)(a[l] + off0), 8), memcpy(&v1, lds + (uint32_t)(a[l] + off1), 8);
+        tmp[0][l] = (uint32_t)v0, tmp[1][l] = (uint32_t)(v0 >> 32), tmp[2][l] = (uint32_t)v1, tmp[3][l] = (uint32_t)(v1 >> 32);
+      }
+    } else LANES {
       const uint8_t *p0 = lds + (uint32_t)(a[l] + off0), *p1 = lds + (uint32_t)(a[l] + off1);
       for (uint32_t k = 0; k < words; k++) memcpy(&tmp[k][l], p0 + 4 * k, 4), memcpy(&tmp[words + k][l], p1 + 4 * k, 4);
     }
