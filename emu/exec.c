@@ -568,7 +568,8 @@ void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst)
   pend_add(w, e->kind, e->reg, e->n);
 }
 
-/* Takes pending entry j as complete (after a memory-model warning): removed, summary rebuilt. */
+/* Takes pending entry j as complete (after a memory-model warning): its registers counted out,
+ * the entry removed. */
 static void pend_drop(emu_wave *w, int j)
 {
   pend_del(w, w->pend[j].kind, w->pend[j].reg, w->pend[j].n);

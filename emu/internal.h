@@ -552,11 +552,12 @@ static inline bool emu_src32_uniform(const emu_wave *w, const emu_insn *in, int 
   return true;
 }
 /* The two dwords of a 64-bit VGPR destination when a whole-wave result may be copied straight in
- * (EXEC all ones, a VGPR pair); NULL otherwise. */
+ * (a VGPR pair, no SDWA/DPP, EXEC all ones: as emu_dst32_direct); NULL otherwise. */
 static inline uint32_t *emu_dst64_direct(emu_wave *w, const emu_insn *in, int i)
 {
   const emu_opnd *o = &in->o[i];
-  if (o->kind == EMU_OPK_VGPR && o->n >= 2 && emu_exec(w) == ~0ull) return w->v + (size_t)o->reg * EMU_LANES;
+  if (o->kind == EMU_OPK_VGPR && o->n >= 2 && in->enc < EMU_ENC_SDWA && emu_exec(w) == ~0ull)
+    return w->v + (size_t)o->reg * EMU_LANES;
   return NULL;
 }
 

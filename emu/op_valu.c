@@ -929,7 +929,7 @@ static inline void shl64_uniform(uint32_t *dlo, uint32_t *dhi, const uint32_t *l
     emu_dst64(w, in, 0, d);                                                                        \
     return EMU_OK;                                                                                 \
   }
-static int lshlrev_b64_slow(emu_wave *w, const emu_insn *in);
+static VOP_SH64_FN(lshlrev_b64_slow, b << a)
 /* whole wave with a uniform count: dword shifts straight into the destination pair */
 int emu_op_v_lshlrev_b64(emu_wave *w, const emu_insn *in)
 {
@@ -941,7 +941,6 @@ int emu_op_v_lshlrev_b64(emu_wave *w, const emu_insn *in)
   memcpy(D + EMU_LANES, dhi, sizeof dhi);
   return EMU_OK;
 }
-static VOP_SH64_FN(lshlrev_b64_slow, b << a)
 VOP_SH64(v_lshrrev_b64, b >> a)
 VOP_SH64(v_ashrrev_i64, (uint64_t)((int64_t)b >> a))
 /* v_lshl_add_u64 (gfx940+, CDNA3 ISA): D = (S0.u64 << S1[2:0]) + S2.u64; counts above 4 are

@@ -38,9 +38,9 @@ static void *host_alloc(size_t n, void **map, size_t *map_len) {
   return q;
 }
 
-static void host_free(rt_emubuf *b) {
-  if (b->map) munmap(b->map, b->map_len);
-  else free(b->host);
+static void host_free(void *host, void *map, size_t map_len) {
+  if (map) munmap(map, map_len);
+  else free(host);
 }
 
 typedef struct rt_emu {
@@ -61,7 +61,7 @@ static void rt_emu_close(void *impl) {
   rt_emu *e = impl;
   if (!e) return;
   emu_mem_free(e->mem);
-  for (size_t i = 0; i < e->nbufs; i++) host_free(&e->bufs[i]);
+  for (size_t i = 0; i < e->nbufs; i++) host_free(e->bufs[i].host, e->bufs[i].map, e->bufs[i].map_len);
   free(e->bufs);
   free(e);
 }
@@ -81,8 +81,7 @@ static uint64_t rt_emu_alloc(void *impl, size_t n, const char *name, ll_err *err
   }
   uint64_t addr = emu_mem_map(d->mem, host, n, name ? name : "buffer");
   if (!addr) {
-    rt_emubuf tmp = {host, 0, n, false, map, map_len};
-    host_free(&tmp);
+    host_free(host, map, map_len);
     ll_seterr(err, LL_EXIT_FAIL, "emulator memory refused a buffer of %zu bytes ('%s')", n, name ? name : "buffer");
     return 0;
   }
