@@ -164,7 +164,7 @@ bench: $(LANELAB) kernels mutants
 # share/lanelab/installed-files, which make uninstall PREFIX=DIR removes (and nothing else).
 PREFIX ?= /usr/local
 
-DATA_FILES := $(wildcard kernels/include/*.h) $(shell find kernels/hip -type f 2>/dev/null) \
+DATA_FILES := $(wildcard kernels/include/*.h) $(shell find hip/include -type f 2>/dev/null) \
               $(wildcard include/lanelab/*.h) isa/budgets.json docs/manifest.md \
               $(shell find examples/ci-project -path '*/build' -prune -o -type f -print 2>/dev/null)
 install: $(LANELAB) $(BUILD)/lib/liblanelab.a

@@ -2,7 +2,7 @@
  * manifest's sources). The compiler is chosen per arch as mk/toolchain.sh chooses it for
  * lanelab's own kernels, with one addition: a ROCm install (>= 6.3, $ROCM_PATH or /opt/rocm) is
  * used with its own HIP headers and device libraries when it compiles a probe for the arch;
- * otherwise Debian's clang-22 with -nogpuinc -nogpulib and lanelab's HIP subset (kernels/hip,
+ * otherwise Debian's clang-22 with -nogpuinc -nogpulib and lanelab's HIP subset (hip/include,
  * docs/hip-subset.md) on the include path. */
 #define _GNU_SOURCE
 #include "isa/isa.h"
@@ -32,16 +32,16 @@ char *isa_hip_subset_dir(ll_err *err) {
     ll_seterr(err, LL_EXIT_ENV, "LANELAB_HIP_INCLUDE=%s holds no hip/hip_runtime.h (lanelab's HIP subset)", env);
     return NULL;
   }
-  /* lanelab's data: PREFIX/share/lanelab/kernels/hip once installed, else the source tree the
+  /* lanelab's data: PREFIX/share/lanelab/hip/include once installed, else the source tree the
    * running binary was built in (util.h, ll_data_path). */
-  char *dir = ll_data_path("kernels/hip", err);
+  char *dir = ll_data_path("hip/include", err);
   if (!dir) return NULL;
   char *h = ll_fmt("%s/hip/hip_runtime.h", dir);
   bool ok = file_exists(h);
   free(h);
   if (ok) return dir;
   ll_seterr(err, LL_EXIT_ENV, "lanelab's HIP subset is missing: no %s/hip/hip_runtime.h; set LANELAB_HIP_INCLUDE to the "
-            "kernels/hip folder of a lanelab checkout", dir);
+            "hip/include folder of a lanelab checkout", dir);
   free(dir);
   return NULL;
 }

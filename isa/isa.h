@@ -190,7 +190,7 @@ int isa_compare_kernel_dirs(const char *base_dir, const char *cur_dir, isa_base_
  * The device compiler for one arch: a ROCm >= 6.3 install ($ROCM_PATH, else /opt/rocm; its hipcc,
  * else its clang) with its own HIP headers and device libraries, when it compiles a probe kernel
  * for the arch; otherwise Debian's clang-22 (LLVM tools directory, see above) with
- * -nogpuinc -nogpulib, lld, and lanelab's HIP subset (kernels/hip, docs/hip-subset.md) on the
+ * -nogpuinc -nogpulib, lld, and lanelab's HIP subset (hip/include, docs/hip-subset.md) on the
  * include path. Without either: NULL with LL_EXIT_ENV naming what is missing and how to get it. */
 typedef struct isa_toolchain {
   char arch[16];
@@ -204,7 +204,7 @@ typedef struct isa_toolchain {
 isa_toolchain *isa_toolchain_find(const char *arch, ll_err *err);
 void isa_toolchain_free(isa_toolchain *t);
 /* The folder holding lanelab's hip/hip_runtime.h: $LANELAB_HIP_INCLUDE, else lanelab's data
- * folder kernels/hip (ll_data_path: PREFIX/share/lanelab once installed, else the source tree the
+ * folder hip/include (ll_data_path: PREFIX/share/lanelab once installed, else the source tree the
  * running binary was built in). malloc'd; NULL with LL_EXIT_ENV naming where it looked. */
 char *isa_hip_subset_dir(ll_err *err);
 

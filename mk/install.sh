@@ -49,7 +49,7 @@ put "$lib" lib/liblanelab.a 644
 for f in include/lanelab/*.h; do put "$f" "$f" 644; done
 for f in "$@"; do
   case $f in
-    kernels/hip/*) put "$f" "include/lanelab/hip/${f#kernels/hip/}" 644;;
+    hip/include/*) put "$f" "include/lanelab/hip/${f#hip/include/}" 644;;
   esac
   put "$f" "share/lanelab/$f" 644
 done

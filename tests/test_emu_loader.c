@@ -543,7 +543,7 @@ static uint64_t rela_offset(const uint8_t *b, size_t n) {
   return 0;
 }
 Test(emu_loader, dynamic_relocations_are_applied_or_refused_by_name) {
-  char *co_path = compile_src(LANELAB_ROOT "/tests/hip/globals.hip", "gfx942", "-I" LANELAB_ROOT "/kernels/hip");
+  char *co_path = compile_src(LANELAB_ROOT "/tests/hip/globals.hip", "gfx942", "-I" LANELAB_ROOT "/hip/include");
   long long tabs = readelf_sym(co_path, "tabs"), va = readelf_sym(co_path, "va"), vb = readelf_sym(co_path, "vb");
   cr_assert(tabs > 0 && va > 0 && vb > 0, "symbols tabs/va/vb not found by llvm-readelf");
   emu_codeobj *co = load_ok(co_path);

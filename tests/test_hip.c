@@ -1,4 +1,4 @@
-/* test_hip — ordinary HIP kernels on lanelab: the HIP subset (kernels/hip, docs/hip-subset.md),
+/* test_hip — ordinary HIP kernels on lanelab: the HIP subset (hip/include, docs/hip-subset.md),
  * `lanelab cc`, and the corpus in tests/hip/. Each corpus kernel is compiled for gfx942 and
  * gfx950 with `lanelab cc`, run on the emulator with `lanelab run`, and its output compared
  * with a CPU reference written here (from the kernel's stated meaning, never from running it).

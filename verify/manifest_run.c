@@ -49,7 +49,7 @@ static bool device_compile(const char *src, emu_arch arch, char **defines, size_
   }
   char *inc = ll_data_path("kernels/include", err);
   if (!inc) return false;
-  char *hip = ll_data_path("kernels/hip", err);
+  char *hip = ll_data_path("hip/include", err);
   if (!hip) { free(inc); return false; }
   char *dir = ll_dirname(out);
   if (!ll_mkdir_p(dir, err)) { free(inc); free(hip); free(dir); return false; }

@@ -30,7 +30,7 @@
 #error "lanelab_device.h is device code: compile with -x hip (clang) or hipcc"
 #endif
 
-// HIP's own headers (hip_runtime.h — ROCm's or lanelab's subset, kernels/hip — or clang's
+// HIP's own headers (hip_runtime.h — ROCm's or lanelab's subset, hip/include — or clang's
 // __clang_hip_runtime_wrapper.h that clang includes unless -nogpuinc) define the same names; when
 // one is included first we use theirs and only add the ll_ names (lanelab's subset refuses to
 // come second).
@@ -218,7 +218,7 @@ enum class ll_phase : uint32_t { none = 0, stage = 1, qk = 2, softmax = 3, pv = 
 #define __syncthreads() ll_syncthreads()
 // 32-bit integers only: this header once took uint32_t, so a float argument was converted to an
 // integer without a word (a GEMM's row sums came out wrong). HIP's typed shuffles are in
-// <hip/hip_runtime.h> (lanelab's HIP subset, kernels/hip).
+// <hip/hip_runtime.h> (lanelab's HIP subset, hip/include).
 template <class T> LL_INLINE T __shfl_xor(T v, uint32_t mask) {
   static_assert(__is_integral(T) && sizeof(T) == 4,
                 "lanelab_device.h's __shfl_xor moves 32-bit integers only; include <hip/hip_runtime.h> "

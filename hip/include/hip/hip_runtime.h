@@ -1,6 +1,6 @@
 // hip/hip_runtime.h — lanelab's own HIP device subset (docs/hip-subset.md), so an ordinary HIP
 // kernel compiles without ROCm: Debian's clang-22 with `-x hip -nogpuinc -nogpulib` and this tree
-// (kernels/hip/) on the include path. `lanelab cc` and mk/kernel.sh put it there only for that
+// (hip/include/) on the include path. `lanelab cc` and mk/kernel.sh put it there only for that
 // compiler; with ROCm >= 6.3 and its device libraries the real headers are used instead, so a
 // kernel written against this subset must be valid HIP (everything here has HIP's name, types
 // and semantics).
