@@ -738,6 +738,7 @@ static void hazard_summary(emu_insn *in)
 static void finish_insn(emu_insn *in)
 {
   hazard_summary(in);
+  in->lk = EMU_LK_NONE;
   in->target = -1;
   in->implemented = false;
   in->fn = emu_op_unimplemented;
@@ -786,6 +787,7 @@ static void finish_insn(emu_insn *in)
   in->src0i = (d->flags & EMU_F_CARRY) ? 2 : 1;
   in->fn = d->fn;
   in->implemented = true;
+  emu_lds_access_prepare(in); /* the LDS ordering check and racecheck read it */
 }
 
 /* A record from text alone, resolved as the decoder resolves a code object's (handler,
