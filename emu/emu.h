@@ -37,7 +37,11 @@ typedef struct emu_kernarg {
 typedef struct emu_kernel {
   char *name;                     /* symbol name, e.g. "lane_dump_tr16" */
   uint64_t kd_vaddr;              /* address of K.kd */
-  uint64_t entry;                 /* vaddr of the first instruction (kd + signed entry offset) */
+  uint64_t entry;                 /* vaddr the descriptor names (kd + signed entry offset): the code
+                                     symbol, and with kernarg preload the 256-byte compatibility header */
+  uint64_t start;                 /* where a wave begins: entry, or entry + 256 when the descriptor
+                                     preloads kernel arguments (AMDGPUUsage "Preloaded Kernel
+                                     Arguments": the firmware skips the header) */
   uint64_t code_size;             /* bytes of code from entry: the code symbol's st_size, or when it
                                      is 0 (hand-written kernels) up to the next function symbol /
                                      kernel entry, else the end of .text */
@@ -57,7 +61,10 @@ typedef struct emu_kernel {
   bool en_wg_id[3];               /* rsrc2 bits 7, 8, 9 */
   uint32_t workitem_id_dims;      /* rsrc2 bits 12:11: 0 = x, 1 = x,y, 2 = x,y,z */
   uint32_t accum_offset;          /* in VGPRs: (rsrc3 bits 5:0 + 1) * 4 */
-  uint32_t kernarg_preload_count; /* dwords preloaded into user SGPRs */
+  uint32_t kernarg_preload_count; /* KERNARG_PRELOAD_SPEC_LENGTH (kd+58 bits 6:0): dwords preloaded */
+  uint32_t kernarg_preload_offset;/* KERNARG_PRELOAD_SPEC_OFFSET (kd+58 bits 15:7): first dword of the
+                                     kernarg segment preloaded */
+  uint32_t preload_sgpr;          /* first SGPR of the preloaded dwords: after every other user SGPR */
   /* from the metadata note */
   uint32_t vgpr_count, agpr_count, sgpr_count;
   uint32_t kernarg_segment_align;

@@ -65,7 +65,7 @@ static void synth_make(synth *s, emu_arch a, const char *src, uint32_t lds)
   s->co.kernels = &s->k;
   s->co.nkernels = 1;
   s->k.name = "snippet";
-  s->k.entry = 0x1000;
+  s->k.entry = s->k.start = 0x1000;
   s->k.group_segment_size = lds;
   s->k.en_kernarg_ptr = true;
   s->k.user_sgpr_count = 2;
