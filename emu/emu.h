@@ -183,9 +183,8 @@ typedef struct emu_launch_opts {
   emu_observer *observe;    /* traces / race and init checks (part 4), NULL = none (no cost) */
   /* Memory-model strictness (docs/emulator-choices.md "Memory-model strictness"): patterns in
    * AMD's own kernels whose hardware result the ISA does not document (an LDS result used after
-   * s_barrier without its s_waitcnt, a duplicated s_load in flight, a raw-buffer access that passes
-   * the range check only because soffset is not part of it) are warnings by default, each kernel
-   * PC reported once through on_warning (NULL: printed to stderr as "lanelab: warning: ...");
+   * s_barrier without its s_waitcnt, a duplicated s_load in flight) are warnings by default, each
+   * kernel PC reported once through on_warning (NULL: printed to stderr as "lanelab: warning: ...");
    * strict_memory makes them faults. */
   bool strict_memory;
   void (*on_warning)(void *warn_user, const emu_fault *w); /* w->msg: one line as for faults */
