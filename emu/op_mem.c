@@ -45,7 +45,9 @@ static const emu_membuf *buffer_below(const emu_wave *w, uint64_t addr)
  *       + index % index_stride * element_size + offset % element_size;
  *   address = base + soffset + buffer offset.
  *   structured (stride != 0 and idxen or add_tid_enable; num_records counts records): out of range
- *     if index >= num_records or the component ends past the record (offset + size > stride);
+ *     if index >= num_records or the access starts past the record (offset >= stride; the dwords
+ *     of a dwordxN are not checked against the stride one by one: aiter's fmha bwd stores dwordx4
+ *     through records of 4 bytes);
  *   raw (otherwise; num_records counts bytes): out of range if soffset + buffer offset + size >
  *     num_records. */
 bool emu_buffer_access(emu_wave *w, const emu_insn *in, int vi, uint32_t bytes, bool whole, uint64_t e,
@@ -91,7 +93,7 @@ bool emu_buffer_access(emu_wave *w, const emu_insn *in, int vi, uint32_t bytes, 
         bo = ((idx / is) * b->stride + off / es * es) * is + (idx % is) * es + off % es;
       else
         bo = off + idx * b->stride;
-      bool pass = b->structured ? idx < b->nrec && off + b->csize <= b->stride
+      bool pass = b->structured ? idx < b->nrec && off0 < b->stride
                                 : (uint64_t)b->soff + bo + b->csize <= b->nrec;
       ok |= (uint8_t)pass << k;
       b->addr[k][l] = b->base + b->soff + bo;

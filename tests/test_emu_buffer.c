@@ -107,28 +107,35 @@ Test(emu_buffer, multi_dword_accesses_check_each_dword)
 }
 
 /* Structured buffers (stride != 0 and idxen): num_records counts records; out of range when the
- * index reaches it or the access ends past the record; soffset is not part of the check. */
+ * index reaches it or the access starts at or past the record's end (the dwords of a dwordxN are
+ * not checked against the stride one by one); soffset is not part of the check. */
 Test(emu_buffer, structured_buffers_check_index_and_record)
 {
   ARCHES {
     bsnip b = bnew(ARCH, "buffer_load_dword v10, v2, s[4:7], 0 idxen\n"
                          "buffer_load_dword v11, v[2:3], s[4:7], s20 idxen offen\n"
                          "buffer_load_dword v12, v2, s[4:7], 0 idxen offset:12\n"
-                         "buffer_load_dwordx2 v[14:15], v[2:3], s[4:7], 0 idxen offen offset:4\n");
+                         "buffer_load_dwordx2 v[14:15], v[2:3], s[4:7], 0 idxen offen offset:4\n"
+                         "buffer_load_dwordx4 v[16:19], v2, s[8:11], 0 idxen\n");
     snip *s = b.s;
     vsharp(s, 4, b.bx + 16, 12, 10, 0, 0x27000); /* 10 records of 12 bytes at X + 16 */
+    vsharp(s, 8, b.bx, 4, 50, 0, 0x27000);       /* 50 records of 4 bytes, read 16 bytes at a time */
     s->w.s[20] = 4000;                            /* soffset: far past 10 * 12, yet in range */
     for (int l = 0; l < 64; l++) sn_v(s, 2)[l] = (uint32_t)l, sn_v(s, 3)[l] = 4u * (l % 4);
     cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
     for (uint32_t l = 0; l < 64; l++) {
       uint32_t off = 4 * (l % 4);
       cr_assert_eq(sn_v(s, 10)[l], l < 10 ? xw(16 + 12 * l) : 0u, "%s idxen lane %u", emu_arch_name(ARCH), l);
-      cr_assert_eq(sn_v(s, 11)[l], l < 10 && off + 4 <= 12 ? xw(16 + 4000 + off + 12 * l) : 0u, "%s idxen offen lane %u",
+      cr_assert_eq(sn_v(s, 11)[l], l < 10 && off < 12 ? xw(16 + 4000 + off + 12 * l) : 0u, "%s idxen offen lane %u",
                    emu_arch_name(ARCH), l);
       cr_assert_eq(sn_v(s, 12)[l], 0u, "%s offset 12 = the record's end, lane %u", emu_arch_name(ARCH), l);
-      for (uint32_t k = 0; k < 2; k++) {
+      /* aiter's fmha bwd stores dwordx4 through records of 4 bytes: all 16 bytes move */
+      for (uint32_t k = 0; k < 4; k++)
+        cr_assert_eq(sn_v(s, 16 + k)[l], l < 50 ? xw(4 * l + 4 * k) : 0u, "%s x4 over 4-byte records lane %u dword %u",
+                     emu_arch_name(ARCH), l, k);
+      for (uint32_t k = 0; k < 2; k++) { /* the access starts at off + 4: both dwords or neither */
         uint32_t o = off + 4 + 4 * k;
-        cr_assert_eq(sn_v(s, 14 + k)[l], l < 10 && o + 4 <= 12 ? xw(16 + o + 12 * l) : 0u, "%s x2 lane %u dword %u",
+        cr_assert_eq(sn_v(s, 14 + k)[l], l < 10 && off + 4 < 12 ? xw(16 + o + 12 * l) : 0u, "%s x2 lane %u dword %u",
                      emu_arch_name(ARCH), l, k);
       }
     }
@@ -177,7 +184,7 @@ Test(emu_buffer, swizzled_addressing)
     cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
     for (uint32_t l = 0; l < 64; l++) {
       uint32_t off = 4 * (l % 5);
-      cr_assert_eq(sn_v(s, 10)[l], l < 40 && off + 4 <= 16 ? xw(swz(l, off, 16, 4, 8)) : 0u, "%s swizzled lane %u",
+      cr_assert_eq(sn_v(s, 10)[l], l < 40 && off < 16 ? xw(swz(l, off, 16, 4, 8)) : 0u, "%s swizzled lane %u",
                    emu_arch_name(ARCH), l);
       for (uint32_t k = 0; k < 2; k++)
         cr_assert_eq(sn_v(s, 12 + k)[l], xw(swz(l, 4 * k, 32, 4, 16)), "%s swizzled x2 lane %u dword %u",
