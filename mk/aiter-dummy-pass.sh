@@ -107,10 +107,14 @@ def classify(rc, text):
     return "other"
 
 def first_message(text):
-    for line in text.splitlines():
-        if line.startswith("lanelab: ") and not line.startswith("lanelab: backend") and "warning" not in line[:20]:
-            return line[9:]
+    """The fault (or error) line: not a warning, not the warning count that ends a run."""
     lines = [l for l in text.splitlines() if l.strip()]
+    for line in lines:
+        if re.match(r"lanelab: [a-z][a-z0-9 ()-]*: gfx9[0-9]+ kernel ", line) and not line.startswith("lanelab: warning"):
+            return line[9:]
+    for line in lines:
+        if line.startswith("lanelab: ") and not line.startswith("lanelab: warning") and not re.match(r"lanelab: \d+ memory-model", line):
+            return line[9:]
     return lines[-1] if lines else ""
 
 results = os.path.join(out, "results.tsv")
