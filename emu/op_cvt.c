@@ -164,12 +164,12 @@ int emu_op_v_cvt_off_f32_i4(emu_wave *w, const emu_insn *in)
 
 /* v_cvt_pk_u8_f32 vdst, f32, sel, prev (CDNA3 ISA): byte sel[1:0] of prev replaced by the f32
  * rounded to nearest even and saturated to [0, 255] (NaN -> 0) */
-int emu_op_v_cvt_pk_u8_f32(emu_wave *w, const emu_insn *in)
+static int cvt_u8_into(emu_wave *w, const emu_insn *in, const uint32_t *P)
 {
   float A[EMU_LANES];
-  uint32_t t1[EMU_LANES], t2[EMU_LANES], d[EMU_LANES];
+  uint32_t t1[EMU_LANES], d[EMU_LANES];
   emu_srcf32(w, in, S0I, A);
-  const uint32_t *S = emu_src32(w, in, S0I + 1, t1), *P = emu_src32(w, in, S0I + 2, t2);
+  const uint32_t *S = emu_src32(w, in, S0I + 1, t1);
   L64 {
     float r = nearbyintf(A[l]);
     uint32_t u = r != r || r <= 0 ? 0u : r >= 255 ? 255u : (uint32_t)r;
@@ -178,6 +178,11 @@ int emu_op_v_cvt_pk_u8_f32(emu_wave *w, const emu_insn *in)
   }
   emu_dst32(w, in, 0, d);
   return EMU_OK;
+}
+int emu_op_v_cvt_pk_u8_f32(emu_wave *w, const emu_insn *in)
+{
+  uint32_t t2[EMU_LANES];
+  return cvt_u8_into(w, in, emu_src32(w, in, S0I + 2, t2));
 }
 
 /* v_sad_* / v_msad_u8 (CDNA3 ISA pseudocode): sums of absolute differences plus S2 in a 32-bit tmp
@@ -331,21 +336,7 @@ int emu_op_v_cvt_pk_u16_u32(emu_wave *w, const emu_insn *in)
 /* V_CVT_PKACCUM_U8_F32: D0.u32[8*S1[1:0] + 7 : 8*S1[1:0]] = f32_to_u8(S0.f32), the other bytes of
  * D0 kept ("uses src_c to pass destination in"); f32_to_u8 as v_cvt_pk_u8_f32's (the cvt-u8
  * choice). */
-int emu_op_v_cvt_pkaccum_u8_f32(emu_wave *w, const emu_insn *in)
-{
-  float A[EMU_LANES];
-  uint32_t t1[EMU_LANES], d[EMU_LANES];
-  emu_srcf32(w, in, S0I, A);
-  const uint32_t *S = emu_src32(w, in, S0I + 1, t1), *P = emu_vreg(w, in, 0, 0);
-  L64 {
-    float r = nearbyintf(A[l]);
-    uint32_t u = r != r || r <= 0 ? 0u : r >= 255 ? 255u : (uint32_t)r;
-    unsigned sh = 8 * (S[l] & 3);
-    d[l] = (P[l] & ~(0xffu << sh)) | u << sh;
-  }
-  emu_dst32(w, in, 0, d);
-  return EMU_OK;
-}
+int emu_op_v_cvt_pkaccum_u8_f32(emu_wave *w, const emu_insn *in) { return cvt_u8_into(w, in, emu_vreg(w, in, 0, 0)); }
 
 /* v_prng_b32 (gfx950, CDNA4 ISA): one step of a 32-bit LFSR, D = (S0 << 1) ^ (S0[31] ? 197 : 0) */
 int emu_op_v_prng_b32(emu_wave *w, const emu_insn *in)
