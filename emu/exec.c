@@ -1076,6 +1076,16 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
     for (int t = 0; t < nthreads; t++) pthread_join(th[t], NULL);
     free(th);
   }
+  {
+    /* fidelity (emu/fidelity.c): executions per instruction over all phases and workers; the
+     * instructions resting on stated choices are summed into stats and the process's total */
+    uint64_t *all = ll_xcalloc(prog->n ? prog->n : 1, sizeof *all);
+    for (int t = 0; t < nthreads; t++)
+      for (int p = 0; p < EMU_MAX_PHASES; p++)
+        for (size_t i = 0; i < prog->n; i++) all[i] += W[t].counts[(size_t)p * prog->n + i];
+    emu__fidelity_launch(prog, all, k->name, stats);
+    free(all);
+  }
   if (stats) {
     size_t np = prog->n ? prog->n : 1;
     /* tot[p * n + i]: instruction i executed in phase p, over all workers */
@@ -1145,6 +1155,7 @@ void emu_launch_stats_free(emu_launch_stats *s)
   free(s->mnem);
   free(s->count);
   free(s->phase_count);
+  for (int c = 0; c < EMU_MAX_CHOICES; c++) free(s->choice_example[c]);
   memset(s, 0, sizeof *s);
 }
 
