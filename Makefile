@@ -28,7 +28,7 @@ endif
 
 DEPS_STAMP := build/.deps-ok
 # Modules in link order (a module may use those after it). docs/architecture.md gives the dependencies.
-MODULES := cli api verify reports isa runtime emu oracle lanes util
+MODULES := cli api verify hip reports isa runtime emu oracle lanes util
 LIBMODS := $(filter-out cli,$(MODULES))
 src_of   = $(wildcard $(1)/*.c)
 obj_of   = $(patsubst %.c,$(BUILD)/obj/%.o,$(call src_of,$(1)))
@@ -142,7 +142,18 @@ $(BUILD)/stubs/%/libamdhip64.so: tests/support/fake_amdhip64.c
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -O1 $(STUB_FLAGS) -o $@ $<
 
-check-tests: $(TESTBIN) $(LANELAB) $(BUILD)/lib/liblanelab.a $(HIPSTUBS) kernels mutants
+# The HIP program corpus (tests/programs/*.hip, docs/hip-runtime.md): each a whole program built by
+# `lanelab hipcc` for both arches, run by tests/test_hip_programs.c on each.
+PROGSRC  := $(wildcard tests/programs/*.hip)
+PROGBIN  := $(patsubst tests/programs/%.hip,$(BUILD)/programs/%,$(PROGSRC))
+HIPHDR   := $(shell find hip/include -type f 2>/dev/null)
+$(BUILD)/programs/%: tests/programs/%.hip tests/programs/common.h $(HIPHDR) $(LANELAB) $(BUILD)/lib/liblanelab.a
+	@mkdir -p $(dir $@)
+	$(LANELAB) -q hipcc $< -g -o $@
+programs: $(PROGBIN)
+.PHONY: programs
+
+check-tests: $(TESTBIN) $(LANELAB) $(BUILD)/lib/liblanelab.a $(HIPSTUBS) kernels mutants $(PROGBIN)
 test: check-tests
 	@bash mk/run-tests.sh $(BUILD) $(TESTBIN)
 

@@ -339,6 +339,31 @@ static const cli_help entries[] = {
      "Example:\n"
      "  lanelab compare out.bin ref.bin --dtype f16 --shape 128,64 --atol 1e-3 --rtol 1e-3\n"},
 
+    {"hipcc", cmd_hipcc,
+     "hipcc SRC... [-c] -o OUT [--offload-arch=gfx942|gfx950]... [-I DIR] [-D X] [-O N] [-g] [-std=S]",
+     "Compiles and links a whole HIP program (host and device code, <<<>>> launches, hipMalloc, ...)\n"
+     "against lanelab's HIP headers and its HIP runtime on the emulator (docs/hip-runtime.md), with\n"
+     "Debian's clang-22: -x hip -nogpuinc -nogpulib -mprintf-kind=buffered. The program runs as it\n"
+     "is (on the emulated arch named by LANELAB_ARCH) or under `lanelab exec` with checks.\n"
+     "Other options starting with '-' go to clang's compile step; -L, -l, -Wl,... and -pthread to\n"
+     "the link. Exit: 0 built, 2 a compile or link error or bad usage, 3 no clang-22 or no runtime\n"
+     "library (run make).\n"
+     "Operands:\n"
+     "  SRC...           sources (.hip .cu .cpp .cc .cxx compile as HIP, .c as C) and .o .a .so\n"
+     "                   files to link\n"
+     "Options:\n"
+     "  -c               compile only: each source to STEM.o (or to -o with one source)\n"
+     "  -o OUT           the program (default: a.out) or, with -c, the object\n"
+     "  --offload-arch=A gfx942 or gfx950, repeatable (default: both)\n"
+     "  -I DIR           include folder, after lanelab's HIP headers (default: none)\n"
+     "  -D X             define a macro (default: none)\n"
+     "  -O N             optimization level, as clang (default: -O3: at -O0 the device code keeps its\n"
+     "                   locals in scratch memory, which the emulator does not provide)\n"
+     "  -g               debug information: faults and findings then name file:line\n"
+     "  -std=S           C++ standard, as clang (default: clang's for HIP)\n"
+     "Example:\n"
+     "  lanelab hipcc vector_add.hip -O2 -o vector_add\n"},
+
     {"cc", cmd_cc, "cc SRC.hip [--arch gfx942|gfx950|all] -o OUT [-- CLANG_FLAGS...]",
      "Compiles an ordinary HIP source (#include <hip/hip_runtime.h>) into gfx942/gfx950 code objects.\n"
      "The compiler: a ROCm >= 6.3 ($ROCM_PATH or /opt/rocm) with its own headers when it can target\n"

@@ -28,6 +28,7 @@ typedef struct {
 typedef struct {        /* a range whose bytes start uninitialized, and which were written */
   uint64_t base, size;
   uint8_t *written;     /* bitmap, allocated at launch begin */
+  uint8_t *init;        /* emu_observer_uninit_from: bytes initialized before the launch (owned) */
   char name[64];        /* the buffer's name */
 } uninit_range;
 
@@ -103,7 +104,7 @@ void emu_observer_free(emu_observer *o)
   for (size_t i = 0; i < o->ts.nglob; i++) free(o->ts.glob[i]);
   free(o->ts.glob);
   free(o->ts.pcs);
-  for (size_t i = 0; i < o->nun; i++) free(o->un[i].written);
+  for (size_t i = 0; i < o->nun; i++) free(o->un[i].written), free(o->un[i].init);
   free(o->un);
   for (size_t i = 0; i < o->ngb; i++) free(o->gb[i].sh);
   free(o->gb);
@@ -122,7 +123,27 @@ void emu_observer_uninit(emu_observer *o, uint64_t addr, uint64_t size)
 {
   if (!size) return;
   o->un = ll_xrealloc(o->un, (o->nun + 1) * sizeof *o->un);
-  o->un[o->nun++] = (uninit_range){addr, size, NULL, ""};
+  o->un[o->nun++] = (uninit_range){addr, size, NULL, NULL, ""};
+}
+
+void emu_observer_uninit_from(emu_observer *o, uint64_t addr, uint64_t size, const uint8_t *init)
+{
+  if (!size) return;
+  emu_observer_uninit(o, addr, size);
+  if (init) {
+    o->un[o->nun - 1].init = ll_xmalloc((size + 7) / 8);
+    memcpy(o->un[o->nun - 1].init, init, (size + 7) / 8);
+  }
+}
+
+bool emu_observer_uninit_state(const emu_observer *o, uint64_t addr, uint8_t *init)
+{
+  for (size_t i = 0; i < o->nun; i++)
+    if (o->un[i].base == addr && o->un[i].written) {
+      memcpy(init, o->un[i].written, (o->un[i].size + 7) / 8);
+      return true;
+    }
+  return false;
 }
 
 size_t emu_observer_nhazards(const emu_observer *o) { return o->nhz; }
@@ -343,6 +364,7 @@ bool emu_obs_launch_begin(emu_observer *o, emu_mem *m, const emu_dispatch *d, co
   for (size_t i = 0; i < o->nun; i++) {
     free(o->un[i].written);
     o->un[i].written = o->init ? ll_xcalloc((o->un[i].size + 7) / 8, 1) : NULL;
+    if (o->un[i].written && o->un[i].init) memcpy(o->un[i].written, o->un[i].init, (o->un[i].size + 7) / 8);
     const char *nm = emu_mem_name_of(m, o->un[i].base);
     snprintf(o->un[i].name, sizeof o->un[i].name, "%s", nm ? nm : "");
   }

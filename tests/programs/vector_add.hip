@@ -1,0 +1,39 @@
+// Vector add with every call checked: hipMalloc, hipMemcpy both ways, <<<>>>, hipGetLastError,
+// hipDeviceSynchronize, hipFree; the result against a + b computed on the host.
+#include "common.h"
+#include <vector>
+
+__global__ void vector_add(const float *a, const float *b, float *c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = a[i] + b[i];
+}
+
+int main() {
+  const int n = 1000; // not a multiple of the block: the bounds check matters
+  std::vector<float> a(n), b(n), c(n, -1.0f);
+  for (int i = 0; i < n; i++) a[i] = 0.5f * i, b[i] = 1000.0f - i;
+  float *da, *db, *dc;
+  HIP_CHECK(hipMalloc(&da, n * sizeof(float)));
+  HIP_CHECK(hipMalloc(&db, n * sizeof(float)));
+  HIP_CHECK(hipMalloc(&dc, n * sizeof(float)));
+  HIP_CHECK(hipMemcpy(da, a.data(), n * sizeof(float), hipMemcpyHostToDevice));
+  HIP_CHECK(hipMemcpy(db, b.data(), n * sizeof(float), hipMemcpyHostToDevice));
+  const int block = 256;
+  vector_add<<<(n + block - 1) / block, block>>>(da, db, dc, n);
+  HIP_CHECK(hipGetLastError());
+  HIP_CHECK(hipDeviceSynchronize());
+  HIP_CHECK(hipMemcpy(c.data(), dc, n * sizeof(float), hipMemcpyDeviceToHost));
+  for (int i = 0; i < n; i++) EXPECT(c[i] == a[i] + b[i], "c[%d] = %g, want %g", i, c[i], a[i] + b[i]);
+  // a wrong copy kind is an error, and nothing is copied
+  float probe = 7.0f;
+  EXPECT(hipMemcpy(&probe, dc, sizeof probe, hipMemcpyHostToDevice) == hipErrorInvalidValue, "a H2D copy into host memory fails");
+  EXPECT(probe == 7.0f, "probe untouched");
+  EXPECT(hipGetLastError() == hipErrorInvalidValue, "the last error is kept until read");
+  EXPECT(hipGetLastError() == hipSuccess, "and reset by reading it");
+  HIP_CHECK(hipFree(da));
+  HIP_CHECK(hipFree(db));
+  HIP_CHECK(hipFree(dc));
+  EXPECT(hipFree(dc) == hipErrorInvalidValue, "a second free fails");
+  std::printf("vector_add: %d elements ok\n", n);
+  return 0;
+}
