@@ -150,10 +150,14 @@ HIPHDR   := $(shell find hip/include -type f 2>/dev/null)
 $(BUILD)/programs/%: tests/programs/%.hip tests/programs/common.h $(HIPHDR) $(LANELAB) $(BUILD)/lib/liblanelab.a
 	@mkdir -p $(dir $@)
 	$(LANELAB) -q hipcc $< -g -o $@
-programs: $(PROGBIN)
+# module_load's code object, loaded at run time with hipModuleLoad (not linked)
+PROGMODS := $(foreach a,$(ARCHES),$(BUILD)/programs/modules/$(a)/module_kernels.co)
+$(PROGMODS) &: tests/programs/modules/module_kernels.hip $(HIPHDR) $(LANELAB)
+	$(LANELAB) -q cc $< --arch all -o $(BUILD)/programs/modules
+programs: $(PROGBIN) $(PROGMODS)
 .PHONY: programs
 
-check-tests: $(TESTBIN) $(LANELAB) $(BUILD)/lib/liblanelab.a $(HIPSTUBS) kernels mutants $(PROGBIN)
+check-tests: $(TESTBIN) $(LANELAB) $(BUILD)/lib/liblanelab.a $(HIPSTUBS) kernels mutants programs
 test: check-tests
 	@bash mk/run-tests.sh $(BUILD) $(TESTBIN)
 

@@ -364,6 +364,32 @@ static const cli_help entries[] = {
      "Example:\n"
      "  lanelab hipcc vector_add.hip -O2 -o vector_add\n"},
 
+    {"exec", cmd_exec,
+     "exec [--arch gfx942|gfx950] [--racecheck[=global]] [--initcheck] [--schedule S] [--strict-memory] "
+     "[--trace SPEC] [--report DIR] -- PROGRAM [ARGS...]",
+     "Runs a HIP program built with `lanelab hipcc` on the emulator with lanelab's checks on every\n"
+     "launch, as compute-sanitizer runs a CUDA program. The program's own input and output are its\n"
+     "own; each finding is printed on stderr as it happens (with file:line when the program was\n"
+     "built with -g), and one summary line at exit: launches, kernels, faults, racecheck,\n"
+     "initcheck, memory-model warnings, HIP API errors (docs/hip-runtime.md).\n"
+     "Exit: 0 the program exited 0 and nothing was found; 1 it exited non-zero or was killed, a\n"
+     "launch faulted, or racecheck/initcheck found something; 2 bad usage, a program that cannot\n"
+     "start or never reached lanelab's HIP runtime (no check ran); 3 the environment lacks something.\n"
+     "Operands:\n"
+     "  PROGRAM ARGS...  the program and its arguments (after --)\n"
+     "Options:\n"
+     "  --arch A         gfx942 or gfx950, any case (default: the one arch the program was built\n"
+     "                   for, else gfx950)\n"
+     "  --racecheck[=global]  LDS races (=global: global memory too, across workgroups) (default: off)\n"
+     "  --initcheck      reads of LDS and of device memory no copy, memset or kernel wrote (default: off)\n"
+     "  --schedule S     roundrobin, adversarial or random:SEED (default: roundrobin)\n"
+     "  --strict-memory  memory-model warnings become faults (default: warnings)\n"
+     "  --trace SPEC     trace every launch (docs/trace.md); pages go to --report DIR (default: off)\n"
+     "  --report DIR     traces (DIR/launch-N/) and the summary (DIR/exec-summary.json) (default:\n"
+     "                   none; traces then go to ./lanelab-exec-report)\n"
+     "Example:\n"
+     "  lanelab exec --arch gfx942 --racecheck --initcheck -- ./vector_add\n"},
+
     {"cc", cmd_cc, "cc SRC.hip [--arch gfx942|gfx950|all] -o OUT [-- CLANG_FLAGS...]",
      "Compiles an ordinary HIP source (#include <hip/hip_runtime.h>) into gfx942/gfx950 code objects.\n"
      "The compiler: a ROCm >= 6.3 ($ROCM_PATH or /opt/rocm) with its own headers when it can target\n"

@@ -73,6 +73,15 @@ typedef struct emu_symbol {
   bool func;                      /* STT_FUNC, else STT_OBJECT */
 } emu_symbol;
 
+/* A row of the DWARF line table (emu/dwarf.c): the instruction at addr and those after it, up to
+ * the next row, come from line `line` of line_files[file]; file EMU_LINE_END ends a sequence. */
+typedef struct emu_line {
+  uint64_t addr;
+  uint32_t file, line;
+  uint32_t ord;                   /* order in the line program */
+} emu_line;
+#define EMU_LINE_END UINT32_MAX
+
 typedef struct emu_codeobj {
   emu_arch arch;
   char *path;                     /* where it was loaded from, or "<memory>" */
@@ -91,6 +100,11 @@ typedef struct emu_codeobj {
   char **printf_fmts;             /* metadata amdhsa.printf entries as written ("0:0:HASH,FORMAT"
                                      for clang's buffered printf) */
   size_t nprintf_fmts;
+  emu_line *lines;                /* the .debug_line table sorted by address (NULL: no debug
+                                     information, or a malformed table, noted in notes) */
+  size_t nlines, caplines;
+  char **line_files;              /* the paths lines name, as the compiler recorded them */
+  size_t nline_files;
   char *notes;                    /* leniencies applied while loading, one per line (NULL: none);
                                      docs/emulator-choices.md "Loader" */
   void *priv;                     /* decoded program cache; owned by emu */
@@ -104,6 +118,9 @@ emu_codeobj *emu_codeobj_load_file(const char *path, ll_err *err);
  * signature, and its name with or without template arguments). NULL and LL_EXIT_USAGE if none
  * matches (naming the kernels that exist, with their signatures) or several do (listing them). */
 const emu_kernel *emu_codeobj_kernel(const emu_codeobj *co, const char *name, ll_err *err);
+/* "FILE:LINE" of the instruction at pc, from the code object's DWARF line table, into buf; NULL
+ * when the object has no line table or no row covers pc. */
+const char *emu_codeobj_srcline(const emu_codeobj *co, uint64_t pc, char *buf, size_t n);
 /* The symbol named `name` (exactly), or NULL. */
 const emu_symbol *emu_codeobj_symbol(const emu_codeobj *co, const char *name);
 /* The demangled C++ name of an Itanium-mangled symbol (malloc'd), NULL if sym is not one. */
@@ -157,7 +174,8 @@ typedef struct emu_fault {
   uint64_t addr;       /* faulting address, 0 if none */
   uint32_t wg[3];      /* workgroup id */
   uint32_t wave;       /* wave index within the workgroup */
-  char msg[512];       /* one line: all of the above, human-readable */
+  char src[160];       /* "FILE:LINE" of pc from the code object's line table, "" without one */
+  char msg[672];       /* one line: all of the above, human-readable */
 } emu_fault;
 
 /* What a wave looks like at s_endpgm (or at a requested PC). Register files are lane-major per
@@ -304,6 +322,7 @@ typedef struct emu_access {
   uint32_t wg[3], wave;
   int lane;
   char op;                 /* 'r' read, 'w' write, 'a' atomic */
+  char src[128];           /* "FILE:LINE" of pc (emu_codeobj_srcline), "" without debug info */
 } emu_access;
 
 typedef struct emu_hazard {
@@ -338,6 +357,7 @@ typedef struct emu_trace_rec {
   uint32_t interval;       /* barriers the workgroup had passed */
   uint64_t pc, exec;
   char *text, *mnem;
+  char *src;               /* "FILE:LINE" of pc, NULL without debug info */
   size_t nop;
   emu_trace_opnd op[6];
   /* memory operations: per lane (EXEC lanes only; others 0) address and bytes, up to two

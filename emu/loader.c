@@ -300,6 +300,39 @@ const emu_symbol *emu_codeobj_symbol(const emu_codeobj *co, const char *name) {
   return NULL;
 }
 
+/* ---- debug line table (emu/dwarf.c) -------------------------------------------------------------
+ * Optional: a missing .debug_line means no file:line; one that cannot be read is noted, never a
+ * load error. */
+static bool debug_sec(elf *e, const char *name, const uint8_t **p, size_t *n, bool *compressed) {
+  for (unsigned i = 0; i < e->shnum; i++) {
+    const char *nm = sec_name(e, i);
+    if (!nm || strcmp(nm, name)) continue;
+    const uint8_t *s = shdr(e, i);
+    uint64_t off = rd64(s + 24), sz = rd64(s + 32);
+    if (rd64(s + 8) & 0x800) *compressed = true; /* SHF_COMPRESSED */
+    if (rd32(s + 4) == SHT_NOBITS || !in_range(off, sz, e->n)) return false;
+    *p = e->p + off, *n = (size_t)sz;
+    return true;
+  }
+  return false;
+}
+
+static void read_lines(elf *e, emu_codeobj *co) {
+  const uint8_t *line = NULL, *lstr = NULL, *str = NULL;
+  size_t nline = 0, nlstr = 0, nstr = 0;
+  bool compressed = false;
+  if (!debug_sec(e, ".debug_line", &line, &nline, &compressed)) return;
+  debug_sec(e, ".debug_line_str", &lstr, &nlstr, &compressed);
+  debug_sec(e, ".debug_str", &str, &nstr, &compressed);
+  if (compressed) {
+    note(co, "debug sections are compressed (-gz): not read, so findings name no file:line");
+    return;
+  }
+  char why[160];
+  emu__read_lines(co, line, nline, lstr, nlstr, str, nstr, why, sizeof why);
+  if (why[0]) note(co, ".debug_line: %s; findings name no file:line", why);
+}
+
 /* ---- dynamic relocations --------------------------------------------------------------------
  * A linked code object is a shared object: pointers stored in its data (a table of pointers to
  * __device__ variables, a vtable) are left to the loader as .rela.dyn entries (AMDGPUUsage
@@ -671,6 +704,7 @@ emu_codeobj *emu_codeobj_load(const void *bytes, size_t n, const char *path, ll_
       !parse_metadata(&e, co, &st, desc, descsz) || !read_relocs(&e, co))
     goto fail;
   read_symbols(&st, co);
+  read_lines(&e, co);
   return co;
 fail:
   emu_codeobj_free(co);
@@ -708,6 +742,9 @@ void emu_codeobj_free(emu_codeobj *co) {
   free(co->kernels);
   for (size_t i = 0; i < co->nsymbols; i++) free(co->symbols[i].name);
   free(co->symbols);
+  free(co->lines);
+  for (size_t i = 0; i < co->nline_files; i++) free(co->line_files[i]);
+  free(co->line_files);
   for (size_t i = 0; i < co->nprintf_fmts; i++) free(co->printf_fmts[i]);
   free(co->printf_fmts);
   free(co->notes);

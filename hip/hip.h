@@ -21,7 +21,7 @@
  * A bad value is reported on stderr and the program exits with status 2 before running anything.
  *
  * The summary: {"generated_by", "arch", "launches", "kernels": {NAME: launches}, "faults",
- * "races", "uninit", "mem_warnings", "api_errors", "printf_problems", "findings": [lines],
+ * "races", "uninit", "mem_warnings", "api_errors" "findings": [lines],
  * "complete": bool (false until the program exits)}. hip_summary_read parses it. */
 #ifndef LANELAB_HIP_H
 #define LANELAB_HIP_H
@@ -33,7 +33,7 @@
 
 typedef struct hip_summary {
   char arch[16];
-  uint64_t launches, faults, races, uninit, mem_warnings, api_errors, printf_problems;
+  uint64_t launches, faults, races, uninit, mem_warnings, api_errors;
   size_t nkernels;
   char **kernel_names;   /* distinct kernels launched */
   uint64_t *kernel_launches;

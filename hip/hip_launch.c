@@ -212,7 +212,13 @@ hipError_t hip_launch(const char *fn, struct ihipModuleSymbol_t *f, dim3 grid, d
   if (rc == LL_EXIT_FAIL && fault.faulted) {
     hip_g.faults++;
     hip_g.pending = fault_error(&fault, asserted);
-    char *l = ll_fmt("fault: %s (the program's next synchronizing HIP call returns %s)", fault.msg,
+    /* the kernel by its C++ name, as the program wrote it */
+    char msg[sizeof fault.msg + 512];
+    char *km = dn ? ll_fmt("kernel %s ", k->name) : NULL, *at = km ? strstr(fault.msg, km) : NULL;
+    if (at) snprintf(msg, sizeof msg, "%.*skernel %s %s", (int)(at - fault.msg), fault.msg, kname, at + strlen(km));
+    else snprintf(msg, sizeof msg, "%s", fault.msg);
+    free(km);
+    char *l = ll_fmt("fault: %s (the program's next synchronizing HIP call returns %s)", msg,
                      hipGetErrorName(hip_g.pending));
     hip_finding(l);
     free(l);

@@ -197,7 +197,6 @@ void hip_summary_write(bool complete) {
   ll_jw_key(&w, "uninit"), ll_jw_uint(&w, hip_g.uninit);
   ll_jw_key(&w, "mem_warnings"), ll_jw_uint(&w, hip_g.mem_warnings);
   ll_jw_key(&w, "api_errors"), ll_jw_uint(&w, hip_g.api_errors);
-  ll_jw_key(&w, "printf_problems"), ll_jw_uint(&w, hip_g.printf_problems);
   ll_jw_key(&w, "findings"), ll_jw_arr_begin(&w);
   for (size_t i = 0; i < hip_g.nfindings; i++) ll_jw_str(&w, hip_g.findings[i]);
   ll_jw_arr_end(&w);

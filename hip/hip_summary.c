@@ -24,8 +24,7 @@ bool hip_summary_read(const char *path, hip_summary *s, ll_err *err) {
                 *c = ll_json_get(j, "complete");
   ok = ok && num(j, "launches", &s->launches, err, path) && num(j, "faults", &s->faults, err, path) &&
        num(j, "races", &s->races, err, path) && num(j, "uninit", &s->uninit, err, path) &&
-       num(j, "mem_warnings", &s->mem_warnings, err, path) && num(j, "api_errors", &s->api_errors, err, path) &&
-       num(j, "printf_problems", &s->printf_problems, err, path);
+       num(j, "mem_warnings", &s->mem_warnings, err, path) && num(j, "api_errors", &s->api_errors, err, path);
   if (ok && (!arch || arch->type != LL_JSTR || !ks || ks->type != LL_JOBJ || !fs || fs->type != LL_JARR || !c ||
              c->type != LL_JBOOL)) {
     ll_seterr(err, LL_EXIT_USAGE, "%s: \"arch\", \"kernels\", \"findings\" or \"complete\" is missing or malformed", path);

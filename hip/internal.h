@@ -83,7 +83,7 @@ typedef struct hip_state {
   size_t nallocs;
   size_t printf_bytes;
   /* counters for the summary */
-  uint64_t launches, faults, races, uninit, mem_warnings, api_errors, printf_problems;
+  uint64_t launches, faults, races, uninit, mem_warnings, api_errors;
   char **kname;
   uint64_t *kcount;
   size_t nk;

@@ -173,11 +173,19 @@ bool rt_printf_decode(const emu_codeobj *co, const uint8_t *buf, size_t n, ll_bu
   if (cap > n) cap = (uint32_t)n;
   uint64_t room = cap - 8, end = used < room ? used : room;
   bool ok = true;
+  /* Reservations are made in increasing offsets, so once one did not fit none after it did: the
+   * records are [0, the first reservation that did not fit), which ends at a zero control word (or
+   * at the end of the buffer) when the used count passed the capacity. */
+  uint64_t valid = end;
   for (uint64_t off = 0; off < end;) {
     const uint8_t *r = buf + 8 + off;
-    uint32_t ctrl;
-    memcpy(&ctrl, r, 4);
+    uint32_t ctrl = 0;
+    if (end - off >= 4) memcpy(&ctrl, r, 4);
     uint32_t size = ctrl >> 2;
+    if (used > room && size == 0) {
+      valid = off;
+      break;
+    }
     if (size < 4 || size > end - off) {
       diag_line(diag, "device printf record at byte %" PRIu64 " of the buffer has size %u, past the %" PRIu64
                     " bytes written; the rest of the buffer is not printed", off, size, end);
@@ -223,7 +231,7 @@ bool rt_printf_decode(const emu_codeobj *co, const uint8_t *buf, size_t n, ll_bu
   if (used > room) {
     diag_line(diag, "device printf: %" PRIu64 " bytes of records did not fit in the %u-byte buffer and were "
                   "not printed (HIP: hipDeviceSetLimit(hipLimitPrintfFifoSize, N) enlarges it)",
-                  (uint64_t)used - room, cap);
+                  (uint64_t)used - valid, cap);
     ok = false;
   }
   return ok;

@@ -8,7 +8,12 @@ __global__ void vector_add(const float *a, const float *b, float *c, int n) {
   if (i < n) c[i] = a[i] + b[i];
 }
 
-int main() {
+int main(int argc, char **argv) {
+  if (argc > 1) { // `vector_add exit3`: a program that reaches the runtime and then fails (exec's exit status)
+    int count = 0;
+    HIP_CHECK(hipGetDeviceCount(&count));
+    return 3;
+  }
   const int n = 1000; // not a multiple of the block: the bounds check matters
   std::vector<float> a(n), b(n), c(n, -1.0f);
   for (int i = 0; i < n; i++) a[i] = 0.5f * i, b[i] = 1000.0f - i;
