@@ -154,7 +154,11 @@ $(BUILD)/programs/%: tests/programs/%.hip tests/programs/common.h $(HIPHDR) $(LA
 PROGMODS := $(foreach a,$(ARCHES),$(BUILD)/programs/modules/$(a)/module_kernels.co)
 $(PROGMODS) &: tests/programs/modules/module_kernels.hip $(HIPHDR) $(LANELAB)
 	$(LANELAB) -q cc $< --arch all -o $(BUILD)/programs/modules
-programs: $(PROGBIN) $(PROGMODS)
+# the same kernels as one offload bundle of both arches (lanelab hipcc --genco)
+$(BUILD)/programs/modules/module_kernels.bundle: tests/programs/modules/module_kernels.hip $(HIPHDR) $(LANELAB)
+	@mkdir -p $(dir $@)
+	$(LANELAB) -q hipcc --genco $< -o $@
+programs: $(PROGBIN) $(PROGMODS) $(BUILD)/programs/modules/module_kernels.bundle
 .PHONY: programs
 
 check-tests: $(TESTBIN) $(LANELAB) $(BUILD)/lib/liblanelab.a $(HIPSTUBS) kernels mutants programs

@@ -13,7 +13,7 @@
 #include "util/util.h"
 
 static const char *usage =
-    "usage: lanelab hipcc SRC... [-c] -o OUT [--offload-arch=gfx942|gfx950]... [-I DIR] [-D X] [-O N] [-g] [-std=S]";
+    "usage: lanelab hipcc SRC... [-c|--genco] -o OUT [--offload-arch=gfx942|gfx950]... [-I DIR] [-D X] [-O N] [-g] [-std=S]";
 
 static int usage_err(const char *what) {
   fprintf(stderr, "lanelab: hipcc: %s\n%s\n", what, usage);
@@ -67,6 +67,8 @@ int cmd_hipcc(int argc, char **argv) {
       push(&o.flags, &o.nflags, f);
     } else if (!strcmp(a, "-c")) {
       o.compile_only = true;
+    } else if (!strcmp(a, "--genco")) {
+      o.genco = true;
     } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       printf("%s\n", usage);
       rc = LL_EXIT_OK;

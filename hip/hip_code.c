@@ -287,17 +287,6 @@ static hipError_t load_module(hipModule_t *out, const void *bytes, size_t n, con
   return hipSuccess;
 }
 
-hipError_t hipModuleLoad(hipModule_t *module, const char *fname) {
-  HIP_BEGIN();
-  if (!fname) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "fname is NULL"));
-  size_t n;
-  ll_err e = {0};
-  void *p = ll_read_file_max(fname, LL_CAP_CODEOBJ, &n, &e);
-  if (!p) return hip_done(hip_complain(__func__, hipErrorFileNotFound, "%s", e.msg));
-  hipError_t r = load_module(module, p, n, fname, __func__);
-  free(p);
-  return hip_done(r);
-}
 
 /* The image's size is not passed: it is read from its ELF header (the section header table ends
  * the file as clang's linker writes it), or, for an offload bundle, the device's entry is used. */
@@ -312,25 +301,42 @@ static size_t elf_extent(const uint8_t *p) {
   return end > LL_CAP_CODEOBJ ? 0 : (size_t)end;
 }
 
+/* An offload bundle (hipcc --genco, or a fat binary's bundle): its entry for the device's arch. */
+static hipError_t load_bundle(hipModule_t *module, const uint8_t *p, const char *what, const char *fn) {
+  find_arch f = {emu_arch_name(hip_g.arch), NULL, 0};
+  char why[256] = "";
+  if (!bundle_walk(p, match_arch, &f, why, sizeof why)) return hip_complain(fn, hipErrorInvalidImage, "%s: %s", what, why);
+  if (!f.p) {
+    char *has = hip_bundle_arches(p);
+    hipError_t e = hip_complain(fn, hipErrorNoBinaryForGpu, "%s has no code for %s (it has: %s)", what,
+                                emu_arch_name(hip_g.arch), has);
+    free(has);
+    return e;
+  }
+  return load_module(module, f.p, (size_t)f.n, what, fn);
+}
+
 static hipError_t load_data(hipModule_t *module, const void *image, const char *fn) {
   if (!image) return hip_complain(fn, hipErrorInvalidValue, "image is NULL");
   const uint8_t *p = image;
-  if (!memcmp(p, BUNDLE_MAGIC, 24)) {
-    find_arch f = {emu_arch_name(hip_g.arch), NULL, 0};
-    char why[256] = "";
-    if (!bundle_walk(p, match_arch, &f, why, sizeof why)) return hip_complain(fn, hipErrorInvalidImage, "%s", why);
-    if (!f.p) {
-      char *has = hip_bundle_arches(p);
-      hipError_t e = hip_complain(fn, hipErrorNoBinaryForGpu, "the bundle has no code for %s (it has: %s)",
-                                  emu_arch_name(hip_g.arch), has);
-      free(has);
-      return e;
-    }
-    return load_module(module, f.p, (size_t)f.n, "<bundle in memory>", fn);
-  }
+  if (!memcmp(p, BUNDLE_MAGIC, 24)) return load_bundle(module, p, "<bundle in memory>", fn);
   size_t n = elf_extent(p);
   if (!n) return hip_complain(fn, hipErrorInvalidImage, "the image is not a 64-bit ELF code object or offload bundle");
   return load_module(module, p, n, "<image in memory>", fn);
+}
+
+hipError_t hipModuleLoad(hipModule_t *module, const char *fname) {
+  HIP_BEGIN();
+  if (!fname) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "fname is NULL"));
+  size_t n;
+  ll_err e = {0};
+  void *p = ll_read_file_max(fname, LL_CAP_CODEOBJ, &n, &e);
+  if (!p) return hip_done(hip_complain(__func__, hipErrorFileNotFound, "%s", e.msg));
+  hipError_t r;
+  if (n >= 24 && !memcmp(p, BUNDLE_MAGIC, 24)) r = load_bundle(module, p, fname, __func__); /* hipcc --genco */
+  else r = load_module(module, p, n, fname, __func__);
+  free(p);
+  return hip_done(r);
 }
 
 hipError_t hipModuleLoadData(hipModule_t *module, const void *image) {

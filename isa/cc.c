@@ -439,6 +439,11 @@ bool isa_hipcc(const isa_hipcc_opts *o, ll_buf *diag, ll_err *err) {
       free(kinds);
       return false;
     }
+  if (o->genco && (nsrc != 1 || nsrc != o->ninputs)) {
+    ll_seterr(err, LL_EXIT_USAGE, "--genco takes exactly one source (and no objects)");
+    free(kinds);
+    return false;
+  }
   if (o->compile_only && o->out && nsrc > 1) {
     ll_seterr(err, LL_EXIT_USAGE, "-o %s with -c and %zu sources: give one source, or no -o", o->out, nsrc);
     free(kinds);
@@ -455,8 +460,9 @@ bool isa_hipcc(const isa_hipcc_opts *o, ll_buf *diag, ll_err *err) {
   bool have_tmp = false;
   char **objs = ll_xcalloc(o->ninputs, sizeof *objs);
   if (!clang || !(inc = isa_hip_subset_dir(err))) goto done;
-  if (!o->compile_only && !(lib = o->runtime_lib ? ll_xstrdup(o->runtime_lib) : runtime_lib(err))) goto done;
-  if (!o->compile_only) {
+  bool link = !o->compile_only && !o->genco;
+  if (link && !(lib = o->runtime_lib ? ll_xstrdup(o->runtime_lib) : runtime_lib(err))) goto done;
+  if (link) {
     if (!mkdtemp(tmpdir)) {
       ll_seterr(err, LL_EXIT_ENV, "cannot create a temporary folder in /tmp: %s", strerror(errno));
       goto done;
@@ -471,7 +477,8 @@ bool isa_hipcc(const isa_hipcc_opts *o, ll_buf *diag, ll_err *err) {
   for (size_t i = 0; i < o->ninputs && compiled; i++) {
     if (kinds[i] == IN_LINK) continue;
     char *stem = isa_cc_stem(o->inputs[i]);
-    objs[i] = o->compile_only ? (o->out ? ll_xstrdup(o->out) : ll_fmt("%s.o", stem)) : ll_fmt("%s/%zu-%s.o", tmpdir, i, stem);
+    objs[i] = o->genco ? ll_xstrdup(o->out ? o->out : "a.co")
+              : o->compile_only ? (o->out ? ll_xstrdup(o->out) : ll_fmt("%s.o", stem)) : ll_fmt("%s/%zu-%s.o", tmpdir, i, stem);
     free(stem);
     argv_b a = {0};
     argv_add(&a, clang);
@@ -480,25 +487,30 @@ bool isa_hipcc(const isa_hipcc_opts *o, ll_buf *diag, ll_err *err) {
       for (size_t k = 0; k < na; k++) argv_add(&a, archflags[k]);
       static const char *fixed[] = {"-nogpuinc", "-nogpulib", "-mprintf-kind=buffered", "--no-offload-compress"};
       for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++) argv_add(&a, fixed[k]);
+      if (o->genco) argv_add(&a, "--cuda-device-only"), argv_add(&a, "--gpu-bundle-output");
     } else {
       argv_add(&a, "-x"), argv_add(&a, "c");
     }
     argv_add(&a, incflag);
+    char *prelude = kinds[i] == IN_HIP ? ll_fmt("%s/hip/lanelab_hip_prelude.h", inc) : NULL;
+    if (prelude) argv_add(&a, "-include"), argv_add(&a, prelude);
     /* -O3 unless the program says otherwise (lanelab's choice): unoptimized device code keeps its
      * locals in scratch memory through flat addresses, which the emulator refuses by name */
     bool has_o = false;
     for (size_t k = 0; k < o->nflags; k++) has_o |= !strncmp(o->flags[k], "-O", 2);
     if (!has_o) argv_add(&a, "-O3");
     for (size_t k = 0; k < o->nflags; k++) argv_add(&a, o->flags[k]);
-    argv_add(&a, "-c"), argv_add(&a, o->inputs[i]), argv_add(&a, "-o"), argv_add(&a, objs[i]);
+    if (!o->genco) argv_add(&a, "-c");
+    argv_add(&a, o->inputs[i]), argv_add(&a, "-o"), argv_add(&a, objs[i]);
     int rc = run_logged(a.v, diag, err);
     free(a.v);
+    free(prelude);
     if (rc != 0) {
       if (rc > 0) ll_seterr(err, LL_EXIT_USAGE, "compiling %s failed (clang++ exit %d; its message is above)", o->inputs[i], rc);
       compiled = false;
     }
   }
-  if (compiled && !o->compile_only) {
+  if (compiled && link) {
     argv_b a = {0};
     argv_add(&a, clang);
     for (size_t i = 0; i < o->ninputs; i++) argv_add(&a, kinds[i] == IN_LINK ? o->inputs[i] : objs[i]);

@@ -242,6 +242,8 @@ typedef struct isa_hipcc_opts {
   size_t ninputs;
   const char *out;                 /* -o (NULL: a.out, or STEM.o per source with -c) */
   bool compile_only;               /* -c */
+  bool genco;                      /* --genco: device code only, one offload bundle of every arch
+                                      (for hipModuleLoad), as ROCm's hipcc --genco */
   const char **arches;             /* --offload-arch values (none: gfx942 and gfx950) */
   size_t narches;
   char **flags;                    /* compile flags, in order (-I -D -U -O -g -std= ...) */

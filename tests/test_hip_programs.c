@@ -70,7 +70,7 @@ Test(programs, async_events, .timeout = 120) { passes_on_both_arches("async_even
 Test(programs, template_ggl, .timeout = 120) { passes_on_both_arches("template_ggl", NULL, "template_ggl: ok"); }
 Test(programs, gemm_softmax, .timeout = 120) { passes_on_both_arches("gemm_softmax", NULL, "gemm_softmax: 40x72 ok"); }
 Test(programs, module_load, .timeout = 120) {
-  passes_on_both_arches("module_load", PROGS "/modules", "module_load: ok");
+  passes_on_both_arches("module_load", PROGS "/modules " PROGS "/modules/module_kernels.bundle", "module_load: ok");
 }
 
 /* The tile follows the LDS the device reports: the largest power of two t with two t*t float
@@ -323,6 +323,29 @@ Test(hipcc, bad_input_is_exit_2_naming_it, .timeout = 120) {
   }
   sh_run(ll_fmt("rm -rf %s", dir), NULL);
   free(bad), free(dir);
+}
+
+/* What clang's HIP wrapper and HIP's hip_runtime.h provide before and around the program's own
+ * includes (hip/lanelab_hip_prelude.h): <algorithm> and <new> before <hip/hip_runtime.h>, and
+ * std::fabs, memset, printf reached through <hip/hip_runtime.h> alone, as ROCm programs use them. */
+Test(hipcc, programs_compile_as_with_rocm, .timeout = 180) {
+  char *dir = sh_tmpdir("hip-prelude"), *out;
+  char *src = ll_fmt("%s/p.hip", dir);
+  const char *text = "#include <algorithm>\n#include <new>\n#include <vector>\n#include <hip/hip_runtime.h>\n"
+                     "__global__ void k(float *p) { p[threadIdx.x] = fabsf(p[threadIdx.x]); }\n"
+                     "int main() {\n  float h[64]; memset(h, 0, sizeof h); h[3] = -2.5f;\n"
+                     "  float *d; if (hipMalloc(&d, sizeof h) != hipSuccess) return 1;\n"
+                     "  hipMemcpy(d, h, sizeof h, hipMemcpyHostToDevice); k<<<1, 64>>>(d);\n"
+                     "  hipMemcpy(h, d, sizeof h, hipMemcpyDeviceToHost);\n"
+                     "  printf(\"%g\\n\", std::fabs(h[3] - 2.5)); return h[3] == 2.5f ? 0 : 1;\n}\n";
+  ll_err e = {0};
+  cr_assert(ll_write_file_atomic(src, text, strlen(text), &e), "%s", e.msg);
+  char *cmd = ll_fmt("%s -q hipcc %s -o %s/p && %s/p", LANELAB, src, dir, dir);
+  int rc = sh_run(cmd, &out);
+  cr_expect_eq(rc, 0, "exit %d:\n%s", rc, out);
+  free(out), free(cmd), free(src);
+  sh_run(ll_fmt("rm -rf %s", dir), NULL);
+  free(dir);
 }
 
 /* A program built for one arch, run on the other: hipErrorNoBinaryForGpu, naming what it has. */

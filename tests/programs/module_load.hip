@@ -2,13 +2,14 @@
 // wrote, holding <arch>/module_kernels.co; the arch comes from hipGetDeviceProperties), then
 // hipModuleGetFunction, hipModuleLaunchKernel with kernelParams and with the
 // HIP_LAUNCH_PARAM_BUFFER_POINTER extra, hipModuleGetGlobal, hipFuncGetAttribute,
-// hipModuleLoadData from bytes in memory, hipModuleUnload.
+// hipModuleLoadData from bytes in memory, hipModuleUnload; with a second argument, that file (an
+// offload bundle of both arches from `lanelab hipcc --genco`) loaded the same way.
 #include "common.h"
 #include <string>
 #include <vector>
 
 int main(int argc, char **argv) {
-  EXPECT(argc == 2, "usage: module_load DIR");
+  EXPECT(argc == 2 || argc == 3, "usage: module_load DIR [BUNDLE]");
   hipDeviceProp_t p;
   HIP_CHECK(hipGetDeviceProperties(&p, 0));
   std::string arch(p.gcnArchName);
@@ -68,6 +69,15 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; i++) EXPECT(r[i] == 2.0f * (2.0f * i + 0.25f) + 0.5f, "from memory [%d] = %g", i, r[i]);
   HIP_CHECK(hipModuleUnload(m));
   EXPECT(hipModuleLoad(&m, "/nonexistent/x.co") == hipErrorFileNotFound, "a missing file");
+  if (argc == 3) {
+    HIP_CHECK(hipModuleLoad(&m, argv[2]));
+    HIP_CHECK(hipModuleGetFunction(&add, m, "add_pair"));
+    pk.a = 7;
+    HIP_CHECK(hipModuleLaunchKernel(add, 1, 1, 1, 64, 1, 1, 0, nullptr, nullptr, extra));
+    HIP_CHECK(hipMemcpy(o, out, sizeof o, hipMemcpyDeviceToHost));
+    for (int i = 0; i < 64; i++) EXPECT(o[i] == 7 + 3 * i, "bundle add_pair[%d] = %d", i, o[i]);
+    HIP_CHECK(hipModuleUnload(m));
+  }
   HIP_CHECK(hipFree(d));
   HIP_CHECK(hipFree(out));
   std::printf("module_load: ok (%s)\n", arch.c_str());
