@@ -171,7 +171,7 @@ MUTATE_ARCH ?= all
 mutate: $(LANELAB) kernels
 	nice $(LANELAB) mutate --arch $(MUTATE_ARCH) $(if $(MAX),--max $(MAX)) $(if $(SHARD),--shard $(SHARD)) --build $(BUILD)
 
-bench: $(LANELAB) kernels mutants
+bench: $(LANELAB) kernels mutants programs
 	$(LANELAB) bench
 
 # --- install -----------------------------------------------------------------------------------
@@ -185,7 +185,7 @@ PREFIX ?= /usr/local
 
 DATA_FILES := $(wildcard kernels/include/*.h) $(shell find hip/include -type f 2>/dev/null) \
               $(wildcard include/lanelab/*.h) isa/budgets.json docs/manifest.md \
-              $(shell find examples/ci-project -path '*/build' -prune -o -type f -print 2>/dev/null)
+              $(shell find examples/ci-project examples/hip-program -path '*/build' -prune -o -type f -print 2>/dev/null)
 install: $(LANELAB) $(BUILD)/lib/liblanelab.a
 	@bash mk/install.sh "$(PREFIX)" "$(LANELAB)" "$(BUILD)/lib/liblanelab.a" "$(VERSION)" "$(LDLIBS)" $(DATA_FILES)
 uninstall:

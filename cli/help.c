@@ -421,7 +421,7 @@ static const cli_help entries[] = {
      "Example:\n"
      "  lanelab merge --out merged build-0 build-1 build-2\n"},
 
-    {"bench", cmd_bench, "bench [emu|oracle|verify|seed|scale|all] [--build DIR] [--seq N] [--arch A]",
+    {"bench", cmd_bench, "bench [emu|oracle|verify|seed|scale|hip|all] [--build DIR] [--seq N] [--arch A]",
      "Speed, measured here and never by timed tests.\n"
      "Operands:\n"
      "  emu              emulator throughput: MFMAs/s per type against the CPU's limit for the same\n"
@@ -431,6 +431,7 @@ static const cli_help entries[] = {
      "  seed             the seed change's attention shape end to end on the emulator\n"
      "  scale            emulator time and peak memory of that shape for seq 512..8192, with a\n"
      "                   gnuplot figure and a table in BUILD/bench/\n"
+     "  hip              the HIP runtime's own cost per launch and per copy (docs/hip-runtime.md)\n"
      "  all              all of them (default)\n"
      "Options:\n"
      "  --build DIR      the build directory (default: build)\n"

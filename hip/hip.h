@@ -46,4 +46,10 @@ typedef struct hip_summary {
 bool hip_summary_read(const char *path, hip_summary *s, ll_err *err);
 void hip_summary_free(hip_summary *s);
 
+/* ---- benchmark (lanelab bench hip, part of make bench; hip/hip_bench.c) ------------------------
+ * The runtime's own cost per launch (hipModuleLaunchKernel against rt_launch of the same kernel)
+ * and per copy (hipMemcpy both ways at 4 KiB, 1 MiB, 64 MiB), in this process, on gfx942, with
+ * BUILD/programs/modules/gfx942/module_kernels.co. LL_EXIT_ENV if that is not built. */
+int hip_bench(FILE *out, const char *build_dir);
+
 #endif

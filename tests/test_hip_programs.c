@@ -361,3 +361,164 @@ Test(hipcc, a_missing_arch_is_named, .timeout = 180) {
   sh_run(ll_fmt("rm -rf %s", dir), NULL);
   free(dir);
 }
+
+/* ---- docs/hip-runtime.md's API table, the header and the library agree ---------------------------
+ * Every row of the table names a function with its status; the header declares each implemented
+ * one as a function (in its extern "C" block) and each refused one with LL_HIP_REFUSED; the
+ * library defines every implemented one; nothing in the header is missing from the table; and
+ * the coverage sentence counts the table right. */
+typedef struct api_row { char name[96]; bool impl, reg; } api_row;
+
+static size_t read_table(api_row *rows, size_t cap) {
+  size_t n;
+  ll_err e = {0};
+  char *doc = ll_read_file(LANELAB_ROOT "/docs/hip-runtime.md", &n, &e);
+  cr_assert_not_null(doc, "%s", e.msg);
+  size_t k = 0;
+  char *sec = strstr(doc, "## The HIP API, name by name");
+  cr_assert_not_null(sec, "docs/hip-runtime.md has no API section");
+  for (char *l = strstr(sec, "\n| `"); l; l = strstr(l + 1, "\n| `")) {
+    char name[96], status[32];
+    if (sscanf(l, "\n| `%95[^`]` | %31[a-z] |", name, status) != 2) continue;
+    cr_assert(k < cap, "table too long");
+    cr_assert(!strcmp(status, "implemented") || !strcmp(status, "refused"), "row %s: status '%s'", name, status);
+    snprintf(rows[k].name, sizeof rows[k].name, "%s", name);
+    rows[k].impl = !strcmp(status, "implemented");
+    char *eol = strchr(l + 1, '\n');
+    rows[k].reg = eol && strstr(l, "| registration |") && strstr(l, "| registration |") < eol;
+    k++;
+  }
+  free(doc);
+  return k;
+}
+
+static bool in_list(char **v, size_t n, const char *s) {
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(v[i], s)) return true;
+  return false;
+}
+
+Test(api, table_matches_header_and_library, .timeout = 120) {
+  static api_row rows[1024];
+  size_t nrows = read_table(rows, 1024);
+  cr_assert_gt(nrows, 400, "the table has %zu rows", nrows);
+  /* the header: implemented prototypes in the extern "C" block, refusals by macro */
+  size_t n;
+  ll_err e = {0};
+  char *h = ll_read_file(LANELAB_ROOT "/hip/include/hip/hip_runtime_api.h", &n, &e);
+  cr_assert_not_null(h, "%s", e.msg);
+  char *blk = strstr(h, "extern \"C\" {"), *blk_end = blk ? strstr(blk, "} // extern \"C\"") : NULL;
+  cr_assert(blk && blk_end, "no extern \"C\" block in the header");
+  char **decl = NULL, **refused = NULL;
+  size_t ndecl = 0, nref = 0;
+  for (char *l = blk; l && l < blk_end; l = strchr(l + 1, '\n')) {
+    char *paren = strchr(l + 1, '(');
+    char *eol = strchr(l + 1, '\n');
+    if (!paren || !eol || paren > eol || l[1] == '/' || l[1] == '#') continue;
+    char *p = paren;
+    while (p > l && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) p--;
+    decl = ll_xrealloc(decl, (ndecl + 1) * sizeof *decl);
+    decl[ndecl++] = ll_fmt("%.*s", (int)(paren - p), p);
+  }
+  for (char *l = strstr(h, "\nLL_HIP_REFUSED("); l; l = strstr(l + 1, "\nLL_HIP_REFUSED(")) {
+    char name[96];
+    if (sscanf(l, "\nLL_HIP_REFUSED(%95[^,],", name) != 1) continue;
+    refused = ll_xrealloc(refused, (nref + 1) * sizeof *refused);
+    refused[nref++] = ll_xstrdup(name);
+  }
+  free(h);
+  /* the library's defined symbols */
+  char *syms;
+  int rc = sh_run("nm -g --defined-only " LANELAB_BUILD "/lib/liblanelab.a", &syms);
+  cr_assert_eq(rc, 0, "nm: %s", syms);
+  size_t impl = 0, total = 0, reg = 0;
+  for (size_t i = 0; i < nrows; i++) {
+    const char *nm = rows[i].name;
+    if (rows[i].impl) {
+      cr_expect(in_list(decl, ndecl, nm), "%s is implemented in the table but not declared in the header", nm);
+      char *pat = ll_fmt(" T %s\n", nm);
+      cr_expect(strstr(syms, pat), "%s is implemented in the table but liblanelab.a does not define it", nm);
+      free(pat);
+    } else {
+      cr_expect(in_list(refused, nref, nm), "%s is refused in the table but not LL_HIP_REFUSED in the header", nm);
+    }
+    if (rows[i].reg) reg++;
+    else total++, impl += rows[i].impl;
+  }
+  for (size_t i = 0; i < ndecl; i++) {
+    bool found = false;
+    for (size_t j = 0; j < nrows && !found; j++) found = !strcmp(rows[j].name, decl[i]) && rows[j].impl;
+    cr_expect(found, "the header declares %s, which the table does not list as implemented", decl[i]);
+  }
+  for (size_t i = 0; i < nref; i++) {
+    bool found = false;
+    for (size_t j = 0; j < nrows && !found; j++) found = !strcmp(rows[j].name, refused[i]) && !rows[j].impl;
+    cr_expect(found, "the header refuses %s, which the table does not list as refused", refused[i]);
+  }
+  char *want = ll_fmt("**Coverage: %zu of HIP's %zu API names are implemented; the other %zu are refused.** The %zu",
+                      impl, total, total - impl, reg);
+  char *doc = ll_read_file(LANELAB_ROOT "/docs/hip-runtime.md", &n, &e);
+  cr_expect(doc && strstr(doc, want), "docs/hip-runtime.md must say: %s", want);
+  free(doc), free(want), free(syms);
+  for (size_t i = 0; i < ndecl; i++) free(decl[i]);
+  for (size_t i = 0; i < nref; i++) free(refused[i]);
+  free(decl), free(refused);
+}
+
+/* A refused name is a compile error naming it and the reason. */
+Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
+  char *dir = sh_tmpdir("hip-refused"), *out;
+  char *src = ll_fmt("%s/r.hip", dir);
+  const char *text2 = "#include <hip/hip_runtime.h>\nint main() { void *p; return hipGraphCreate(&p, 0); }\n";
+  ll_err e = {0};
+  cr_assert(ll_write_file_atomic(src, text2, strlen(text2), &e), "%s", e.msg);
+  char *cmd = ll_fmt("%s hipcc -c %s -o %s/r.o", LANELAB, src, dir);
+  int rc = sh_run(cmd, &out);
+  cr_expect_eq(rc, 2, "exit %d:\n%s", rc, out);
+  cr_expect(strstr(out, "hipGraphCreate") && strstr(out, "graphs and stream capture are not provided"), "%s", out);
+  free(out), free(cmd), free(src);
+  sh_run(ll_fmt("rm -rf %s", dir), NULL);
+  free(dir);
+}
+
+/* ---- examples/hip-program against an installed lanelab --------------------------------------------
+ * lanelab is installed into a temporary prefix; the example is copied from the prefix's
+ * share/lanelab and built and tested there with the installed lanelab, found through pkg-config
+ * (lanelab-hip.pc): its test passes under exec --racecheck --initcheck on both arches. Then the
+ * copy's kernel loses a __syncthreads(), and the same `make test` fails, naming the line. */
+Test(install, hip_example_project_against_an_installed_lanelab, .timeout = 600) {
+  const char *san = strstr(LANELAB_BUILD, "/build/san") ? "SAN=1" : "SAN=";
+  char *prefix = sh_tmpdir("hip-install"), *proj = sh_tmpdir("hip-example"), *out;
+  char *cmd = ll_fmt("make -s -C %s install PREFIX=%s %s", LANELAB_ROOT, prefix, san);
+  int rc = sh_run(cmd, &out);
+  cr_assert_eq(rc, 0, "%s: exit %d\n%s", cmd, rc, out);
+  free(cmd), free(out);
+  cmd = ll_fmt("test -f %s/lib/pkgconfig/lanelab-hip.pc && cp -r %s/share/lanelab/examples/hip-program/. %s/", prefix,
+               prefix, proj);
+  cr_assert_eq(sh_run(cmd, &out), 0, "lanelab-hip.pc and the example are installed: %s", out);
+  free(cmd), free(out);
+  cmd = ll_fmt("PKG_CONFIG_PATH=%s/lib/pkgconfig make -s -C %s test", prefix, proj);
+  rc = sh_run(cmd, &out);
+  cr_expect_eq(rc, 0, "%s: exit %d\n%s", cmd, rc, out);
+  cr_expect(strstr(out, "build/test_scale_rows on gfx942: exit 0") && strstr(out, "build/test_scale_rows on gfx950: exit 0") &&
+                strstr(out, "racecheck 0; initcheck 0"),
+            "the test passes on both arches with every check:\n%s", out);
+  free(out);
+  /* the planted bug: the first barrier of the kernel's reduction removed */
+  char *sed = ll_fmt("sed -i '0,/__syncthreads();/s///' %s/src/scale_rows.h && grep -n 'part\\[threadIdx.x\\] = m;' "
+                     "%s/src/scale_rows.h | cut -d: -f1", proj, proj);
+  rc = sh_run(sed, &out);
+  cr_assert_eq(rc, 0, "%s", out);
+  int line = atoi(out);
+  cr_assert_gt(line, 0, "the store line: %s", out);
+  free(out), free(sed);
+  rc = sh_run(cmd, &out);
+  char *at = ll_fmt("scale_rows.h:%d", line);
+  cr_expect_eq(rc, 2, "make test fails once the barrier is gone: exit %d\n%s", rc, out);
+  cr_expect(strstr(out, "racecheck FOUND") && strstr(out, at), "the race names %s:\n%s", at, out);
+  free(out), free(cmd), free(at);
+  cmd = ll_fmt("make -s -C %s uninstall PREFIX=%s %s && rm -rf %s %s", LANELAB_ROOT, prefix, san, prefix, proj);
+  rc = sh_run(cmd, &out);
+  cr_expect_eq(rc, 0, "%s", out);
+  free(out), free(cmd), free(prefix), free(proj);
+}
