@@ -84,6 +84,23 @@ $(BUILD)/lib/liblanelab.a: $(foreach m,$(LIBMODS),$(call obj_of,$(m)))
 	@for o in $^; do r=$${o#$(BUILD)/obj/}; cp $$o $@.d/$${r//\//_}; done
 	@rm -f $@ && ar rcs $@ $@.d/*.o && rm -rf $@.d
 
+# liblanelab_hip.so: the same library modules as a shared library (the HIP runtime a program may
+# link dynamically: -llanelab_hip; docs/hip-runtime.md). Its objects are built apart, position
+# independent, so the emulator's own objects keep their code generation (initial-exec TLS: the
+# library is linked, not dlopen'ed).
+picobj_of = $(patsubst %.c,$(BUILD)/pic/%.o,$(call src_of,$(1)))
+PICOBJ   := $(foreach m,$(LIBMODS),$(call picobj_of,$(m)))
+$(BUILD)/pic/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fPIC -ftls-model=initial-exec $(LLVM_CFLAGS) -c -o $@ $<
+$(BUILD)/pic/util/util.o: CFLAGS += -DLANELAB_SRC_ROOT='"$(CURDIR)"'
+$(BUILD)/pic/emu/%.o: CFLAGS += -fvect-cost-model=dynamic
+$(BUILD)/lib/liblanelab_hip.so: $(PICOBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,liblanelab_hip.so -o $@ $^ $(LDLIBS)
+shared: $(BUILD)/lib/liblanelab_hip.so
+.PHONY: shared
+
 $(LANELAB): $(call obj_of,cli) $(LIBS)
 	$(CC) $(CFLAGS) -o $@ $(call obj_of,cli) $(LIBS) $(LDLIBS)
 
@@ -161,7 +178,7 @@ $(BUILD)/programs/modules/module_kernels.bundle: tests/programs/modules/module_k
 programs: $(PROGBIN) $(PROGMODS) $(BUILD)/programs/modules/module_kernels.bundle
 .PHONY: programs
 
-check-tests: $(TESTBIN) $(LANELAB) $(BUILD)/lib/liblanelab.a $(HIPSTUBS) kernels mutants programs
+check-tests: $(TESTBIN) $(LANELAB) $(BUILD)/lib/liblanelab.a $(BUILD)/lib/liblanelab_hip.so $(HIPSTUBS) kernels mutants programs
 test: check-tests
 	@bash mk/run-tests.sh $(BUILD) $(TESTBIN)
 
@@ -186,14 +203,14 @@ PREFIX ?= /usr/local
 DATA_FILES := $(wildcard kernels/include/*.h) $(shell find hip/include -type f 2>/dev/null) \
               $(wildcard include/lanelab/*.h) isa/budgets.json docs/manifest.md \
               $(shell find examples/ci-project examples/hip-program -path '*/build' -prune -o -type f -print 2>/dev/null)
-install: $(LANELAB) $(BUILD)/lib/liblanelab.a
-	@bash mk/install.sh "$(PREFIX)" "$(LANELAB)" "$(BUILD)/lib/liblanelab.a" "$(VERSION)" "$(LDLIBS)" $(DATA_FILES)
+install: $(LANELAB) $(BUILD)/lib/liblanelab.a $(BUILD)/lib/liblanelab_hip.so
+	@LANELAB_HIP_SO="$(BUILD)/lib/liblanelab_hip.so" bash mk/install.sh "$(PREFIX)" "$(LANELAB)" "$(BUILD)/lib/liblanelab.a" "$(VERSION)" "$(LDLIBS)" $(DATA_FILES)
 uninstall:
 	@bash mk/install.sh --uninstall "$(PREFIX)"
 
 clean:
 	rm -rf build
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/pic -name '*.d' 2>/dev/null)
 
 include fuzz/fuzz.mk

@@ -46,6 +46,8 @@ put() { # put SRC REL MODE
 }
 put "$bin" bin/lanelab 755
 put "$lib" lib/liblanelab.a 644
+# the shared HIP runtime (the Makefile passes it; docs/hip-runtime.md)
+[ -n "${LANELAB_HIP_SO:-}" ] && put "$LANELAB_HIP_SO" lib/liblanelab_hip.so 755
 for f in include/lanelab/*.h; do put "$f" "$f" 644; done
 for f in "$@"; do
   case $f in

@@ -348,6 +348,23 @@ Test(hipcc, programs_compile_as_with_rocm, .timeout = 180) {
   free(dir);
 }
 
+/* The shared runtime: a program's object linked with -llanelab_hip (liblanelab_hip.so) runs the
+ * same, loading the library (ldd names it). */
+Test(hipcc, a_program_links_the_shared_runtime, .timeout = 180) {
+  char *dir = sh_tmpdir("hip-shared"), *out;
+  char *cmd = ll_fmt("%s -q hipcc -c %s/vector_add.hip -o %s/va.o && /usr/lib/llvm-22/bin/clang++ %s/va.o -L%s/lib "
+                     "-llanelab_hip -Wl,-rpath,%s/lib -o %s/va && ldd %s/va | grep -c 'liblanelab_hip.so =>' && "
+                     "env LANELAB_ARCH=gfx942 %s/va && env LANELAB_ARCH=gfx950 %s/va",
+                     LANELAB, SRC, dir, dir, LANELAB_BUILD, LANELAB_BUILD, dir, dir, dir, dir);
+  int rc = sh_run(cmd, &out);
+  cr_expect_eq(rc, 0, "exit %d:\n%s", rc, out);
+  const char *first = strstr(out, "vector_add: 1000 elements ok");
+  cr_expect(first && strstr(first + 1, "vector_add: 1000 elements ok"), "both arches pass:\n%s", out);
+  free(out), free(cmd);
+  sh_run(ll_fmt("rm -rf %s", dir), NULL);
+  free(dir);
+}
+
 /* A program built for one arch, run on the other: hipErrorNoBinaryForGpu, naming what it has. */
 Test(hipcc, a_missing_arch_is_named, .timeout = 180) {
   char *dir = sh_tmpdir("hip-onearch"), *out;
@@ -493,9 +510,9 @@ Test(install, hip_example_project_against_an_installed_lanelab, .timeout = 600) 
   int rc = sh_run(cmd, &out);
   cr_assert_eq(rc, 0, "%s: exit %d\n%s", cmd, rc, out);
   free(cmd), free(out);
-  cmd = ll_fmt("test -f %s/lib/pkgconfig/lanelab-hip.pc && cp -r %s/share/lanelab/examples/hip-program/. %s/", prefix,
-               prefix, proj);
-  cr_assert_eq(sh_run(cmd, &out), 0, "lanelab-hip.pc and the example are installed: %s", out);
+  cmd = ll_fmt("test -f %s/lib/pkgconfig/lanelab-hip.pc && test -f %s/lib/liblanelab_hip.so && cp -r %s/share/lanelab/examples/hip-program/. %s/", prefix,
+               prefix, prefix, proj);
+  cr_assert_eq(sh_run(cmd, &out), 0, "lanelab-hip.pc, liblanelab_hip.so and the example are installed: %s", out);
   free(cmd), free(out);
   cmd = ll_fmt("PKG_CONFIG_PATH=%s/lib/pkgconfig make -s -C %s test", prefix, proj);
   rc = sh_run(cmd, &out);
