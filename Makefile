@@ -53,6 +53,9 @@ $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LLVM_CFLAGS) -c -o $@ $<
 
+# lanelab hipcc links programs against this build's liblanelab.a: a sanitizer build's library needs
+# gcc's sanitizer runtimes at the program's link (isa/cc.c)
+$(BUILD)/obj/isa/cc.o $(BUILD)/pic/isa/cc.o: CFLAGS += -DLANELAB_HIPCC_SAN=$(if $(filter 1,$(SAN)),1,0)
 # lanelab finds its data (device headers, public headers) in the source tree when run from the
 # build tree, and in PREFIX/share/lanelab once installed (util.h ll_data_path).
 $(BUILD)/obj/util/util.o: CFLAGS += -DLANELAB_SRC_ROOT='"$(CURDIR)"'

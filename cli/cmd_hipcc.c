@@ -13,7 +13,7 @@
 #include "util/util.h"
 
 static const char *usage =
-    "usage: lanelab hipcc SRC... [-c|--genco] -o OUT [--offload-arch=gfx942|gfx950]... [-I DIR] [-D X] [-O N] [-g] [-std=S]";
+    "usage: lanelab hipcc SRC... [-c|--genco] -o OUT [--offload-arch=gfx942|gfx950]... [-I DIR] [-D X] [-O N] [-g] [-std=S] [--shared-runtime]";
 
 static int usage_err(const char *what) {
   fprintf(stderr, "lanelab: hipcc: %s\n%s\n", what, usage);
@@ -69,6 +69,8 @@ int cmd_hipcc(int argc, char **argv) {
       o.compile_only = true;
     } else if (!strcmp(a, "--genco")) {
       o.genco = true;
+    } else if (!strcmp(a, "--shared-runtime")) {
+      o.shared_runtime = true;
     } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       printf("%s\n", usage);
       rc = LL_EXIT_OK;

@@ -340,7 +340,7 @@ static const cli_help entries[] = {
      "  lanelab compare out.bin ref.bin --dtype f16 --shape 128,64 --atol 1e-3 --rtol 1e-3\n"},
 
     {"hipcc", cmd_hipcc,
-     "hipcc SRC... [-c|--genco] -o OUT [--offload-arch=gfx942|gfx950]... [-I DIR] [-D X] [-O N] [-g] [-std=S]",
+     "hipcc SRC... [-c|--genco] -o OUT [--offload-arch=gfx942|gfx950]... [-I DIR] [-D X] [-O N] [-g] [-std=S] [--shared-runtime]",
      "Compiles and links a whole HIP program (host and device code, <<<>>> launches, hipMalloc, ...)\n"
      "against lanelab's HIP headers and its HIP runtime on the emulator (docs/hip-runtime.md), with\n"
      "Debian's clang-22: -x hip -nogpuinc -nogpulib -mprintf-kind=buffered. The program runs as it\n"
@@ -354,6 +354,8 @@ static const cli_help entries[] = {
      "Options:\n"
      "  -c               compile only: each source to STEM.o (or to -o with one source)\n"
      "  --genco          device code only: one offload bundle of every arch, for hipModuleLoad\n"
+     "  --shared-runtime link lanelab's HIP runtime as liblanelab_hip.so (with an rpath) instead of\n"
+     "                   statically (default: static, liblanelab.a)\n"
      "  -o OUT           the program (default: a.out) or, with -c, the object\n"
      "  --offload-arch=A gfx942 or gfx950, repeatable (default: both)\n"
      "  -I DIR           include folder, after lanelab's HIP headers (default: none)\n"

@@ -20,11 +20,32 @@
 #include "hip/internal.h"
 
 /* ---- the device address range --------------------------------------------------------------*/
+/* True when /proc/self/maps shows [lo, hi) covered by inaccessible mappings only (a sanitizer's
+ * shadow gap is one): a host dereference there faults already. */
+static bool range_inaccessible(uint64_t lo, uint64_t hi) {
+  FILE *f = fopen("/proc/self/maps", "r");
+  if (!f) return false;
+  char line[512];
+  uint64_t at = lo;
+  bool ok = true;
+  while (ok && at < hi && fgets(line, sizeof line, f)) {
+    unsigned long long a, b;
+    char perm[8];
+    if (sscanf(line, "%llx-%llx %7s", &a, &b, perm) != 3 || b <= at) continue;
+    if (a > at) ok = false;                        /* a hole: nothing there */
+    else if (strncmp(perm, "---", 3)) ok = false;  /* something accessible */
+    else at = b;
+  }
+  fclose(f);
+  return ok && at >= hi;
+}
+
 void hip_reserve_device_range(void) {
   size_t len = (size_t)(EMU_MEM_LIMIT - EMU_MEM_BASE);
   void *want = (void *)(uintptr_t)EMU_MEM_BASE;
   void *p = mmap(want, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
   if (p == want) return;
+  if (p == MAP_FAILED && errno == EEXIST && range_inaccessible(EMU_MEM_BASE, EMU_MEM_LIMIT)) return;
   if (p != MAP_FAILED) munmap(p, len); /* a kernel without MAP_FIXED_NOREPLACE put it elsewhere */
   fprintf(stderr, "lanelab: hip: warning: cannot reserve the device address range [0x%llx, 0x%llx) in this process "
           "(%s): a host dereference of a device pointer may not fault\n",

@@ -366,8 +366,13 @@ static bool input_kind_of(const char *p, input_kind *k) {
   return false;
 }
 
-/* liblanelab.a beside the running binary: BINDIR/lib (build tree), BINDIR/../lib (installed). */
-static char *runtime_lib(ll_err *err) {
+#ifndef LANELAB_HIPCC_SAN
+#define LANELAB_HIPCC_SAN 0
+#endif
+
+/* liblanelab.a (or liblanelab_hip.so) beside the running binary: BINDIR/lib (build tree),
+ * BINDIR/../lib (installed). */
+static char *runtime_lib(const char *name, ll_err *err) {
   char exe[4096];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (n <= 0) {
@@ -376,7 +381,7 @@ static char *runtime_lib(ll_err *err) {
   }
   exe[n] = 0;
   char *bin = ll_dirname(exe);
-  char *cand[2] = {ll_fmt("%s/lib/liblanelab.a", bin), ll_fmt("%s/../lib/liblanelab.a", bin)};
+  char *cand[2] = {ll_fmt("%s/lib/%s", bin, name), ll_fmt("%s/../lib/%s", bin, name)};
   free(bin);
   char *found = NULL;
   for (int i = 0; i < 2; i++) {
@@ -384,8 +389,8 @@ static char *runtime_lib(ll_err *err) {
     else free(cand[i]);
   }
   if (!found)
-    ll_seterr(err, LL_EXIT_ENV, "lanelab's HIP runtime library is missing: no liblanelab.a in lib/ beside or above %s "
-              "(run make, or make install)", exe);
+    ll_seterr(err, LL_EXIT_ENV, "lanelab's HIP runtime library is missing: no %s in lib/ beside or above %s "
+              "(run make%s, or make install)", name, exe, strstr(name, ".so") ? " shared" : "");
   return found;
 }
 
@@ -461,7 +466,9 @@ bool isa_hipcc(const isa_hipcc_opts *o, ll_buf *diag, ll_err *err) {
   char **objs = ll_xcalloc(o->ninputs, sizeof *objs);
   if (!clang || !(inc = isa_hip_subset_dir(err))) goto done;
   bool link = !o->compile_only && !o->genco;
-  if (link && !(lib = o->runtime_lib ? ll_xstrdup(o->runtime_lib) : runtime_lib(err))) goto done;
+  if (link && !(lib = o->runtime_lib ? ll_xstrdup(o->runtime_lib)
+                                      : runtime_lib(o->shared_runtime ? "liblanelab_hip.so" : "liblanelab.a", err)))
+    goto done;
   if (link) {
     if (!mkdtemp(tmpdir)) {
       ll_seterr(err, LL_EXIT_ENV, "cannot create a temporary folder in /tmp: %s", strerror(errno));
@@ -512,9 +519,20 @@ bool isa_hipcc(const isa_hipcc_opts *o, ll_buf *diag, ll_err *err) {
   }
   if (compiled && link) {
     argv_b a = {0};
-    argv_add(&a, clang);
+    argv_add(&a, LANELAB_HIPCC_SAN ? "g++" : clang);
+    if (LANELAB_HIPCC_SAN) argv_add(&a, "-fsanitize=address,undefined");
     for (size_t i = 0; i < o->ninputs; i++) argv_add(&a, kinds[i] == IN_LINK ? o->inputs[i] : objs[i]);
-    argv_add(&a, lib);
+    char *libdir = NULL, *lib_rpath = NULL;
+    if (o->shared_runtime) {
+      libdir = ll_dirname(lib);
+      char *l = ll_fmt("-L%s", libdir);
+      lib_rpath = ll_fmt("-Wl,-rpath,%s", libdir);
+      free(libdir);
+      libdir = l;
+      argv_add(&a, libdir), argv_add(&a, "-llanelab_hip"), argv_add(&a, lib_rpath);
+    } else {
+      argv_add(&a, lib);
+    }
     for (size_t k = 0; k < o->nlink; k++) argv_add(&a, o->link_flags[k]);
     /* what liblanelab.a needs (the Makefile's LDLIBS): libLLVM from the LLVM the tools come from */
     char *llvm_bin = ll_dirname(clang), *llvm_lib = ll_fmt("-L%s/../lib", llvm_bin),
@@ -524,7 +542,7 @@ bool isa_hipcc(const isa_hipcc_opts *o, ll_buf *diag, ll_err *err) {
     for (size_t k = 0; k < sizeof libs / sizeof libs[0]; k++) argv_add(&a, libs[k]);
     argv_add(&a, "-o"), argv_add(&a, o->out ? o->out : "a.out");
     int rc = run_logged(a.v, diag, err);
-    free(a.v), free(llvm_bin), free(llvm_lib), free(rpath);
+    free(a.v), free(llvm_bin), free(llvm_lib), free(rpath), free(libdir), free(lib_rpath);
     if (rc > 0) ll_seterr(err, LL_EXIT_USAGE, "linking %s failed (clang++ exit %d; its message is above)", o->out ? o->out : "a.out", rc);
     ok = rc == 0;
   } else {

@@ -233,7 +233,9 @@ char *isa_cc_stem(const char *src);
  *   -I<hip/include> FLAGS...
  * (.c sources as C with the same include path and FLAGS). Without compile_only the objects, the
  * given objects and libraries, liblanelab.a and what it needs (libLLVM, libstdc++, libm,
- * pthreads, libdl) are linked into out with LINK_FLAGS. The compiler's messages go to diag.
+ * pthreads, libdl) are linked into out with LINK_FLAGS. The compiler's messages go to diag. A
+ * lanelab built with sanitizers (make SAN=1) links with gcc's g++ and -fsanitize=address,undefined,
+ * which its library needs.
  * Errors: no input, an input that is missing or of unknown kind, -o with -c and several sources,
  * an arch other than gfx942/gfx950, -fgpu-rdc: LL_EXIT_USAGE before anything runs; a compile or
  * link error: LL_EXIT_USAGE; no clang-22 or no liblanelab.a: LL_EXIT_ENV. */
@@ -252,6 +254,8 @@ typedef struct isa_hipcc_opts {
   size_t nlink;
   const char *runtime_lib;         /* liblanelab.a to link (NULL: found beside the running binary:
                                       BINDIR/lib/ in the build tree, BINDIR/../lib/ once installed) */
+  bool shared_runtime;             /* --shared-runtime: link liblanelab_hip.so from that folder
+                                      instead, with an rpath to it */
 } isa_hipcc_opts;
 bool isa_hipcc(const isa_hipcc_opts *o, ll_buf *diag, ll_err *err);
 

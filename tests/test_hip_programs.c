@@ -142,6 +142,22 @@ Test(programs, a_faulting_kernel_gives_hip_error_with_file_line, .timeout = 120)
   free(at);
 }
 
+Test(programs, a_failed_device_assert_prints_hips_message_and_gives_hipErrorAssert, .timeout = 120) {
+  char *at = marker_line("device_assert", "ASSERT");
+  char *msg = ll_fmt("%s: void check_sorted(const int *, int): Device-side assertion `v[i] <= v[i + 1]' failed.", at);
+  for (size_t i = 0; i < 2; i++) {
+    char *out;
+    int rc = run_prog("device_assert", arches[i], NULL, &out);
+    cr_expect_eq(rc, 0, "%s: exit %d:\n%s", arches[i], rc, out);
+    cr_expect(strstr(out, "sync returned hipErrorAssert"), "%s:\n%s", arches[i], out);
+    cr_expect(strstr(out, msg), "%s: HIP's assertion message '%s':\n%s", arches[i], msg, out);
+    cr_expect(strstr(out, "fault: trap") && strstr(out, "check_sorted(int const*, int)"), "%s: lanelab's report:\n%s",
+              arches[i], out);
+    free(out);
+  }
+  free(at), free(msg);
+}
+
 Test(programs, racecheck_names_the_racing_lines, .timeout = 120) {
   char *w = marker_line("racy_shared", "RACE-WRITE"), *r = marker_line("racy_shared", "RACE-READ");
   for (size_t i = 0; i < 2; i++) {
@@ -348,14 +364,13 @@ Test(hipcc, programs_compile_as_with_rocm, .timeout = 180) {
   free(dir);
 }
 
-/* The shared runtime: a program's object linked with -llanelab_hip (liblanelab_hip.so) runs the
- * same, loading the library (ldd names it). */
+/* The shared runtime: a program linked with --shared-runtime (liblanelab_hip.so) runs the same,
+ * loading the library (ldd names it). */
 Test(hipcc, a_program_links_the_shared_runtime, .timeout = 180) {
   char *dir = sh_tmpdir("hip-shared"), *out;
-  char *cmd = ll_fmt("%s -q hipcc -c %s/vector_add.hip -o %s/va.o && /usr/lib/llvm-22/bin/clang++ %s/va.o -L%s/lib "
-                     "-llanelab_hip -Wl,-rpath,%s/lib -o %s/va && ldd %s/va | grep -c 'liblanelab_hip.so =>' && "
-                     "env LANELAB_ARCH=gfx942 %s/va && env LANELAB_ARCH=gfx950 %s/va",
-                     LANELAB, SRC, dir, dir, LANELAB_BUILD, LANELAB_BUILD, dir, dir, dir, dir);
+  char *cmd = ll_fmt("%s -q hipcc --shared-runtime %s/vector_add.hip -o %s/va && ldd %s/va | grep -c "
+                     "'liblanelab_hip.so =>' && env LANELAB_ARCH=gfx942 %s/va && env LANELAB_ARCH=gfx950 %s/va",
+                     LANELAB, SRC, dir, dir, dir, dir);
   int rc = sh_run(cmd, &out);
   cr_expect_eq(rc, 0, "exit %d:\n%s", rc, out);
   const char *first = strstr(out, "vector_add: 1000 elements ok");

@@ -4,7 +4,8 @@
 #include <vector>
 
 __global__ void vector_add(const float *a, const float *b, float *c, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const dim3 t = threadIdx, b_ = blockIdx; // HIP's dim3 from the built-in ids
+  int i = b_.x * blockDim.x + t.x;
   if (i < n) c[i] = a[i] + b[i];
 }
 
@@ -18,7 +19,11 @@ int main(int argc, char **argv) {
   std::vector<float> a(n), b(n), c(n, -1.0f);
   for (int i = 0; i < n; i++) a[i] = 0.5f * i, b[i] = 1000.0f - i;
   float *da, *db, *dc;
+  size_t free0 = 0, total = 0, free1 = 0;
+  HIP_CHECK(hipMemGetInfo(&free0, &total));
   HIP_CHECK(hipMalloc(&da, n * sizeof(float)));
+  HIP_CHECK(hipMemGetInfo(&free1, &total));
+  EXPECT(free0 - free1 == n * sizeof(float) && free0 <= total, "hipMemGetInfo: %zu free before, %zu after", free0, free1);
   HIP_CHECK(hipMalloc(&db, n * sizeof(float)));
   HIP_CHECK(hipMalloc(&dc, n * sizeof(float)));
   HIP_CHECK(hipMemcpy(da, a.data(), n * sizeof(float), hipMemcpyHostToDevice));
@@ -39,6 +44,16 @@ int main(int argc, char **argv) {
   HIP_CHECK(hipFree(db));
   HIP_CHECK(hipFree(dc));
   EXPECT(hipFree(dc) == hipErrorInvalidValue, "a second free fails");
+  // hipDeviceReset frees what is left and the device starts over
+  float *left;
+  HIP_CHECK(hipMalloc(&left, 64));
+  HIP_CHECK(hipDeviceReset());
+  EXPECT(hipFree(left) == hipErrorInvalidValue, "after hipDeviceReset the allocation is gone");
+  (void)hipGetLastError();
+  HIP_CHECK(hipMalloc(&left, 64));
+  vector_add<<<1, 16>>>(left, left, left, 16);
+  HIP_CHECK(hipDeviceSynchronize());
+  HIP_CHECK(hipFree(left));
   std::printf("vector_add: %d elements ok\n", n);
   return 0;
 }
