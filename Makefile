@@ -87,12 +87,13 @@ $(BUILD)/lib/liblanelab.a: $(foreach m,$(LIBMODS),$(call obj_of,$(m)))
 	@for o in $^; do r=$${o#$(BUILD)/obj/}; cp $$o $@.d/$${r//\//_}; done
 	@rm -f $@ && ar rcs $@ $@.d/*.o && rm -rf $@.d
 
-# liblanelab_hip.so: the same library modules as a shared library (the HIP runtime a program may
-# link dynamically: -llanelab_hip; docs/hip-runtime.md). Its objects are built apart, position
+# liblanelab_hip.so: the HIP runtime and the modules under it as a shared library (what a program
+# links with lanelab hipcc --shared-runtime; docs/hip-runtime.md). Its objects are built apart, position
 # independent, so the emulator's own objects keep their code generation (initial-exec TLS: the
 # library is linked, not dlopen'ed).
 picobj_of = $(patsubst %.c,$(BUILD)/pic/%.o,$(call src_of,$(1)))
-PICOBJ   := $(foreach m,$(LIBMODS),$(call picobj_of,$(m)))
+PICMODS  := hip reports isa runtime emu oracle lanes util
+PICOBJ   := $(foreach m,$(PICMODS),$(call picobj_of,$(m)))
 $(BUILD)/pic/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fPIC -ftls-model=initial-exec $(LLVM_CFLAGS) -c -o $@ $<
@@ -100,7 +101,7 @@ $(BUILD)/pic/util/util.o: CFLAGS += -DLANELAB_SRC_ROOT='"$(CURDIR)"'
 $(BUILD)/pic/emu/%.o: CFLAGS += -fvect-cost-model=dynamic
 $(BUILD)/lib/liblanelab_hip.so: $(PICOBJ)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -Wl,-soname,liblanelab_hip.so -o $@ $^ $(LDLIBS)
+	$(CC) -shared -Wl,-soname,liblanelab_hip.so -Wl,--no-undefined -o $@ $^ $(LDLIBS)
 shared: $(BUILD)/lib/liblanelab_hip.so
 .PHONY: shared
 

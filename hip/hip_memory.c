@@ -99,7 +99,10 @@ void *hip_host_view(uint64_t addr, size_t n) {
 void hip_mark_written(uint64_t addr, size_t n) {
   hip_alloc *a = hip_alloc_find(addr, n);
   if (!a || !a->init) return;
-  for (uint64_t o = addr - a->addr, e = o + n; o < e; o++) a->init[o / 8] |= (uint8_t)(1u << (o % 8));
+  uint64_t o = addr - a->addr, e = o + n;
+  for (; o < e && o % 8; o++) a->init[o / 8] |= (uint8_t)(1u << (o % 8)); /* up to a whole byte of bits */
+  if (e - o >= 8) memset(a->init + o / 8, 0xff, (e - o) / 8), o += (e - o) / 8 * 8;
+  for (; o < e; o++) a->init[o / 8] |= (uint8_t)(1u << (o % 8));
 }
 
 static const char *kind_name(hip_mem_kind k) {

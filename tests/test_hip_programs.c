@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "emu/emu.h"
 #include "tests/shell.h"
 
 #define LANELAB LANELAB_BUILD "/lanelab"
@@ -263,6 +264,42 @@ Test(srcline, run_names_file_line_of_a_fault, .timeout = 120) {
   }
   sh_run(ll_fmt("rm -rf %s", dir), NULL);
   free(src), free(dir);
+}
+
+/* Debug information is optional: a .debug_line that cannot be read is noted and names no line;
+ * the code object still loads and runs. */
+Test(srcline, a_malformed_line_table_is_a_note_not_a_load_error, .timeout = 120) {
+  char *dir = sh_tmpdir("hip-badline"), *out;
+  char *src = ll_fmt("%s/k.hip", dir);
+  const char *text = "#include <hip/hip_runtime.h>\nextern \"C\" __global__ void k(int *p) { p[threadIdx.x] = 1; }\n";
+  ll_err e = {0};
+  cr_assert(ll_write_file_atomic(src, text, strlen(text), &e), "%s", e.msg);
+  char *cmd = ll_fmt("%s -q cc %s --arch gfx942 -o %s/k.co -- -g && printf '\\377\\377\\377\\377\\5\\0' > %s/junk "
+                     "&& /usr/lib/llvm-22/bin/llvm-objcopy --update-section .debug_line=%s/junk %s/k.co %s/bad.co",
+                     LANELAB, src, dir, dir, dir, dir, dir);
+  int rc = sh_run(cmd, &out);
+  cr_assert_eq(rc, 0, "%s\n%s", cmd, out);
+  free(out), free(cmd);
+  char *good = ll_fmt("%s/k.co", dir), *bad = ll_fmt("%s/bad.co", dir);
+  emu_codeobj *g = emu_codeobj_load_file(good, &e);
+  cr_assert_not_null(g, "%s", e.msg);
+  char buf[256];
+  const emu_kernel *k = emu_codeobj_kernel(g, "k", &e);
+  cr_assert_not_null(k, "%s", e.msg);
+  bool named = false;
+  for (uint64_t pc = k->entry; pc < k->entry + k->code_size && !named; pc += 4)
+    named = emu_codeobj_srcline(g, pc, buf, sizeof buf) && strstr(buf, "k.hip:2");
+  cr_expect(g->nlines > 0 && named, "the intact table names k.hip:2 for some instruction of k");
+  emu_codeobj *b = emu_codeobj_load_file(bad, &e);
+  cr_assert_not_null(b, "a broken line table must not stop the load: %s", e.msg);
+  bool any = false;
+  for (uint64_t pc = k->entry; pc < k->entry + k->code_size; pc += 4) any |= emu_codeobj_srcline(b, pc, buf, sizeof buf) != NULL;
+  cr_expect(b->nlines == 0 && !any, "no line from a broken table");
+  cr_expect(b->notes && strstr(b->notes, ".debug_line"), "the loader notes it: %s", b->notes ? b->notes : "(none)");
+  emu_codeobj_free(g), emu_codeobj_free(b);
+  free(good), free(bad), free(src);
+  sh_run(ll_fmt("rm -rf %s", dir), NULL);
+  free(dir);
 }
 
 /* ---- occupancy: LLVM's own report for the same code is the independent figure ------------------
