@@ -431,6 +431,11 @@ static int occupancy(const emu_kernel *k, int block, size_t dyn) {
   return n;
 }
 
+static hipError_t occ_flags(unsigned flags, const char *fn) {
+  if (flags & ~(unsigned)hipOccupancyDisableCachingOverride) return hip_complain(fn, hipErrorInvalidValue, "flags 0x%x", flags);
+  return hipSuccess;
+}
+
 static hipError_t occ_blocks(int *num, struct ihipModuleSymbol_t *f, int block, size_t dyn, const char *fn) {
   if (!num) return hip_complain(fn, hipErrorInvalidValue, "numBlocks is NULL");
   hipError_t e = hip_func_resolve(f, fn);
@@ -475,10 +480,9 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *num, const void *fu
 hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *num, const void *func, int block, size_t dyn,
                                                                  unsigned int flags) {
   HIP_BEGIN();
-  if (flags & ~(unsigned)hipOccupancyDisableCachingOverride)
-    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags 0x%x", flags));
   struct ihipModuleSymbol_t *f;
-  hipError_t e = hip_func_of(func, &f, __func__);
+  hipError_t e = occ_flags(flags, __func__);
+  if (e == hipSuccess) e = hip_func_of(func, &f, __func__);
   if (e == hipSuccess) e = occ_blocks(num, f, block, dyn, __func__);
   return hip_done(e);
 }
@@ -494,10 +498,9 @@ hipError_t hipOccupancyMaxPotentialBlockSize(int *grid, int *block, const void *
 hipError_t hipOccupancyMaxPotentialBlockSizeWithFlags(int *grid, int *block, const void *func, size_t dyn, int limit,
                                                       unsigned int flags) {
   HIP_BEGIN();
-  if (flags & ~(unsigned)hipOccupancyDisableCachingOverride)
-    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags 0x%x", flags));
   struct ihipModuleSymbol_t *f;
-  hipError_t e = hip_func_of(func, &f, __func__);
+  hipError_t e = occ_flags(flags, __func__);
+  if (e == hipSuccess) e = hip_func_of(func, &f, __func__);
   if (e == hipSuccess) e = occ_potential(grid, block, f, dyn, limit, __func__);
   return hip_done(e);
 }
@@ -512,9 +515,8 @@ hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *num,
                                                                        unsigned int flags) {
   HIP_BEGIN();
   if (!f) return hip_done(hip_complain(__func__, hipErrorInvalidResourceHandle, "f is NULL"));
-  if (flags & ~(unsigned)hipOccupancyDisableCachingOverride)
-    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags 0x%x", flags));
-  return hip_done(occ_blocks(num, f, block, dyn, __func__));
+  hipError_t e = occ_flags(flags, __func__);
+  return hip_done(e == hipSuccess ? occ_blocks(num, f, block, dyn, __func__) : e);
 }
 
 hipError_t hipModuleOccupancyMaxPotentialBlockSize(int *grid, int *block, hipFunction_t f, size_t dyn, int limit) {
@@ -527,7 +529,6 @@ hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int *grid, int *bloc
                                                             int limit, unsigned int flags) {
   HIP_BEGIN();
   if (!f) return hip_done(hip_complain(__func__, hipErrorInvalidResourceHandle, "f is NULL"));
-  if (flags & ~(unsigned)hipOccupancyDisableCachingOverride)
-    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags 0x%x", flags));
-  return hip_done(occ_potential(grid, block, f, dyn, limit, __func__));
+  hipError_t e = occ_flags(flags, __func__);
+  return hip_done(e == hipSuccess ? occ_potential(grid, block, f, dyn, limit, __func__) : e);
 }

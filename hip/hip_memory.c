@@ -615,36 +615,22 @@ hipError_t hipMemsetAsync(void *dst, int value, size_t n, hipStream_t stream) {
   uint8_t v = (uint8_t)value;
   return hip_done(do_set(dst, &v, 1, n, __func__));
 }
-hipError_t hipMemsetD8(hipDeviceptr_t dst, unsigned char value, size_t count) {
-  HIP_BEGIN();
-  SYNC_CHECK();
-  return hip_done(do_set(dst, &value, 1, count, __func__));
-}
-hipError_t hipMemsetD8Async(hipDeviceptr_t dst, unsigned char value, size_t count, hipStream_t stream) {
-  HIP_BEGIN();
-  ASYNC_CHECK(stream);
-  return hip_done(do_set(dst, &value, 1, count, __func__));
-}
-hipError_t hipMemsetD16(hipDeviceptr_t dst, unsigned short value, size_t count) {
-  HIP_BEGIN();
-  SYNC_CHECK();
-  return hip_done(do_set(dst, &value, 2, count, __func__));
-}
-hipError_t hipMemsetD16Async(hipDeviceptr_t dst, unsigned short value, size_t count, hipStream_t stream) {
-  HIP_BEGIN();
-  ASYNC_CHECK(stream);
-  return hip_done(do_set(dst, &value, 2, count, __func__));
-}
-hipError_t hipMemsetD32(hipDeviceptr_t dst, int value, size_t count) {
-  HIP_BEGIN();
-  SYNC_CHECK();
-  return hip_done(do_set(dst, &value, 4, count, __func__));
-}
-hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStream_t stream) {
-  HIP_BEGIN();
-  ASYNC_CHECK(stream);
-  return hip_done(do_set(dst, &value, 4, count, __func__));
-}
+/* hipMemsetD8/D16/D32 and their Async forms: count elements of the value's width */
+#define LL_MEMSET_D(name, T, esize)                                                                \
+  hipError_t name(hipDeviceptr_t dst, T value, size_t count) {                                     \
+    HIP_BEGIN();                                                                                   \
+    SYNC_CHECK();                                                                                  \
+    return hip_done(do_set(dst, &value, esize, count, __func__));                                  \
+  }                                                                                                \
+  hipError_t name##Async(hipDeviceptr_t dst, T value, size_t count, hipStream_t stream) {          \
+    HIP_BEGIN();                                                                                   \
+    ASYNC_CHECK(stream);                                                                           \
+    return hip_done(do_set(dst, &value, esize, count, __func__));                                  \
+  }
+LL_MEMSET_D(hipMemsetD8, unsigned char, 1)
+LL_MEMSET_D(hipMemsetD16, unsigned short, 2)
+LL_MEMSET_D(hipMemsetD32, int, 4)
+#undef LL_MEMSET_D
 
 static hipError_t set_2d(void *dst, size_t pitch, int value, size_t width, size_t height, const char *fn) {
   if (width > pitch) return hip_complain(fn, hipErrorInvalidPitchValue, "width %zu exceeds pitch %zu", width, pitch);
@@ -679,50 +665,43 @@ static hipError_t symbol_range(const void *symbol, size_t n, size_t offset, uint
   return hipSuccess;
 }
 
+/* A copy to (to_dev) or from a symbol: the symbol's range, the kind's direction, then the copy. */
+static hipError_t symbol_copy(bool to_dev, const void *symbol, void *host, size_t n, size_t offset, hipMemcpyKind kind,
+                              const char *fn) {
+  uint8_t *d = NULL;
+  hipError_t e = symbol_range(symbol, n, offset, &d, fn);
+  hipMemcpyKind dir = to_dev ? hipMemcpyHostToDevice : hipMemcpyDeviceToHost;
+  if (e == hipSuccess && kind != dir && kind != hipMemcpyDeviceToDevice && kind != hipMemcpyDefault)
+    e = hip_complain(fn, hipErrorInvalidMemcpyDirection, "kind %d: a copy %s a symbol %s the device", (int)kind,
+                     to_dev ? "to" : "from", to_dev ? "goes to" : "comes from");
+  if (e == hipSuccess) e = to_dev ? do_copy(d, host, n, kind, fn) : do_copy(host, d, n, kind, fn);
+  return e;
+}
+
 hipError_t hipMemcpyToSymbol(const void *symbol, const void *src, size_t n, size_t offset, hipMemcpyKind kind) {
   HIP_BEGIN();
   SYNC_CHECK();
-  uint8_t *d;
-  hipError_t e = symbol_range(symbol, n, offset, &d, __func__);
-  if (e == hipSuccess && kind != hipMemcpyHostToDevice && kind != hipMemcpyDeviceToDevice && kind != hipMemcpyDefault)
-    e = hip_complain(__func__, hipErrorInvalidMemcpyDirection, "kind %d: a copy to a symbol goes to the device", (int)kind);
-  if (e == hipSuccess) e = do_copy(d, src, n, kind, __func__);
-  return hip_done(e);
+  return hip_done(symbol_copy(true, symbol, (void *)src, n, offset, kind, __func__));
 }
 
 hipError_t hipMemcpyToSymbolAsync(const void *symbol, const void *src, size_t n, size_t offset, hipMemcpyKind kind,
                                   hipStream_t stream) {
   HIP_BEGIN();
   ASYNC_CHECK(stream);
-  uint8_t *d;
-  hipError_t e = symbol_range(symbol, n, offset, &d, __func__);
-  if (e == hipSuccess && kind != hipMemcpyHostToDevice && kind != hipMemcpyDeviceToDevice && kind != hipMemcpyDefault)
-    e = hip_complain(__func__, hipErrorInvalidMemcpyDirection, "kind %d: a copy to a symbol goes to the device", (int)kind);
-  if (e == hipSuccess) e = do_copy(d, src, n, kind, __func__);
-  return hip_done(e);
+  return hip_done(symbol_copy(true, symbol, (void *)src, n, offset, kind, __func__));
 }
 
 hipError_t hipMemcpyFromSymbol(void *dst, const void *symbol, size_t n, size_t offset, hipMemcpyKind kind) {
   HIP_BEGIN();
   SYNC_CHECK();
-  uint8_t *s;
-  hipError_t e = symbol_range(symbol, n, offset, &s, __func__);
-  if (e == hipSuccess && kind != hipMemcpyDeviceToHost && kind != hipMemcpyDeviceToDevice && kind != hipMemcpyDefault)
-    e = hip_complain(__func__, hipErrorInvalidMemcpyDirection, "kind %d: a copy from a symbol comes from the device", (int)kind);
-  if (e == hipSuccess) e = do_copy(dst, s, n, kind, __func__);
-  return hip_done(e);
+  return hip_done(symbol_copy(false, symbol, dst, n, offset, kind, __func__));
 }
 
 hipError_t hipMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t n, size_t offset, hipMemcpyKind kind,
                                     hipStream_t stream) {
   HIP_BEGIN();
   ASYNC_CHECK(stream);
-  uint8_t *s;
-  hipError_t e = symbol_range(symbol, n, offset, &s, __func__);
-  if (e == hipSuccess && kind != hipMemcpyDeviceToHost && kind != hipMemcpyDeviceToDevice && kind != hipMemcpyDefault)
-    e = hip_complain(__func__, hipErrorInvalidMemcpyDirection, "kind %d: a copy from a symbol comes from the device", (int)kind);
-  if (e == hipSuccess) e = do_copy(dst, s, n, kind, __func__);
-  return hip_done(e);
+  return hip_done(symbol_copy(false, symbol, dst, n, offset, kind, __func__));
 }
 
 hipError_t hipGetSymbolAddress(void **devPtr, const void *symbol) {
