@@ -37,7 +37,11 @@ typedef struct emu_kernarg {
 typedef struct emu_kernel {
   char *name;                     /* symbol name, e.g. "lane_dump_tr16" */
   uint64_t kd_vaddr;              /* address of K.kd */
-  uint64_t entry;                 /* vaddr of the first instruction (kd + signed entry offset) */
+  uint64_t entry;                 /* vaddr the descriptor names (kd + signed entry offset): the code
+                                     symbol, and with kernarg preload the 256-byte compatibility header */
+  uint64_t start;                 /* where a wave begins: entry, or entry + 256 when the descriptor
+                                     preloads kernel arguments (AMDGPUUsage "Preloaded Kernel
+                                     Arguments": the firmware skips the header) */
   uint64_t code_size;             /* bytes of code from entry: the code symbol's st_size, or when it
                                      is 0 (hand-written kernels) up to the next function symbol /
                                      kernel entry, else the end of .text */
@@ -57,7 +61,10 @@ typedef struct emu_kernel {
   bool en_wg_id[3];               /* rsrc2 bits 7, 8, 9 */
   uint32_t workitem_id_dims;      /* rsrc2 bits 12:11: 0 = x, 1 = x,y, 2 = x,y,z */
   uint32_t accum_offset;          /* in VGPRs: (rsrc3 bits 5:0 + 1) * 4 */
-  uint32_t kernarg_preload_count; /* dwords preloaded into user SGPRs */
+  uint32_t kernarg_preload_count; /* KERNARG_PRELOAD_SPEC_LENGTH (kd+58 bits 6:0): dwords preloaded */
+  uint32_t kernarg_preload_offset;/* KERNARG_PRELOAD_SPEC_OFFSET (kd+58 bits 15:7): first dword of the
+                                     kernarg segment preloaded */
+  uint32_t preload_sgpr;          /* first SGPR of the preloaded dwords: after every other user SGPR */
   /* from the metadata note */
   uint32_t vgpr_count, agpr_count, sgpr_count;
   uint32_t kernarg_segment_align;
@@ -221,9 +228,8 @@ typedef struct emu_launch_opts {
   emu_observer *observe;    /* traces / race and init checks (part 4), NULL = none (no cost) */
   /* Memory-model strictness (docs/emulator-choices.md "Memory-model strictness"): patterns in
    * AMD's own kernels whose hardware result the ISA does not document (an LDS result used after
-   * s_barrier without its s_waitcnt, a duplicated s_load in flight, a raw-buffer access that passes
-   * the range check only because soffset is not part of it) are warnings by default, each kernel
-   * PC reported once through on_warning (NULL: printed to stderr as "lanelab: warning: ...");
+   * s_barrier without its s_waitcnt, a duplicated s_load in flight) are warnings by default, each
+   * kernel PC reported once through on_warning (NULL: printed to stderr as "lanelab: warning: ...");
    * strict_memory makes them faults. */
   bool strict_memory;
   void (*on_warning)(void *warn_user, const emu_fault *w); /* w->msg: one line as for faults */

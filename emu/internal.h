@@ -619,6 +619,27 @@ void *emu_ldsptr(emu_wave *w, const emu_insn *in, uint64_t addr, uint32_t n, int
 typedef uint64_t (*emu_atom_fn)(uint64_t mem, uint64_t d, uint64_t c);
 uint64_t emu_atomic_rmw(void *p, uint32_t bytes, emu_atom_fn f, uint64_t d, uint64_t c);
 
+/* Buffer addressing through a buffer resource (V#) and its range check (emu/op_mem.c; the rules and
+ * their sources are in docs/isa.md "Buffer resource and range checking"). An access of `bytes`
+ * bytes is checked in components: one of `bytes` for a byte, short or dword (and for an atomic,
+ * all or nothing), one per dword for dwordx2/x3/x4. For each EXEC lane, addr[k] is component k's
+ * address (base + soffset + its buffer offset; not contiguous in a swizzled buffer) and bit k of
+ * in[] says it passed the range check: a load of a failing component gives 0, a store or atomic
+ * to it is dropped. Reads the registers only; false (with the reason in why) for an operand that
+ * is not a buffer access. The executor and the observer (emu/observe.c) both address buffers
+ * through it. */
+typedef struct {
+  uint64_t base;             /* V# base address, dw0 | dw1[15:0] << 32 */
+  uint32_t stride, nrec;     /* stride (add_tid_enable extends it), num_records */
+  uint32_t soff;             /* the instruction's soffset */
+  bool structured, swizzled; /* range checked by index (else in bytes); addresses swizzled */
+  uint8_t ncomp, csize;      /* components, bytes each */
+  uint8_t in[EMU_LANES];     /* bit k: component k passed */
+  uint64_t addr[4][EMU_LANES];
+} emu_bufacc;
+bool emu_buffer_access(emu_wave *w, const emu_insn *in, int vi, uint32_t bytes, bool whole, uint64_t exec,
+                       emu_bufacc *b, char *why, size_t whyn);
+
 /* Loads to LDS (`buffer_load_* ... lds`, `global_load_lds_*`; emu/op_mem.c): lane l writes `bytes`
  * bytes of LDS at base + l * stride (CDNA4 ISA 9.1.9 / 10.3: the M0-based address, the instruction
  * offset, a 4-byte lane stride, 16 for dwordx3/dwordx4; a byte or short is written as a zero- or

@@ -51,7 +51,7 @@
 #define HIP_DYNAMIC_SHARED(type, var) extern __shared__ type var[];
 #define HIP_DYNAMIC_SHARED_ATTRIBUTE
 // `__restrict__` is a clang keyword in HIP mode.
-#define __HIP_PLATFORM_AMD__ 1
+#include "hip/hip_common.h"
 #define LL_HIP_FN static __device__ inline __attribute__((always_inline))
 
 // ---- types ------------------------------------------------------------------------------------

@@ -20,11 +20,8 @@
 #ifndef __HIP_PLATFORM_AMD__
 #define __HIP_PLATFORM_AMD__ 1
 #endif
-// The HIP release whose API names and values this follows.
-#define HIP_VERSION_MAJOR 6
-#define HIP_VERSION_MINOR 2
-#define HIP_VERSION_PATCH 0
-#define HIP_VERSION (HIP_VERSION_MAJOR * 10000000 + HIP_VERSION_MINOR * 100000 + HIP_VERSION_PATCH)
+// The HIP release whose interface lanelab's headers follow (HIP_VERSION, hipDriverGetVersion).
+#include "hip/hip_version.h"
 
 #ifdef __cplusplus
 #define LL_HIP_DEFAULT(v) = v
