@@ -1,6 +1,8 @@
-// Template kernels launched through hipLaunchKernelGGL (HIP_KERNEL_NAME for a name with a comma)
-// and through hipLaunchKernel with an argument array, for float and double.
+// Template kernels launched through hipLaunchKernelGGL (HIP_KERNEL_NAME for a name with a comma),
+// through hipLaunchKernel with an argument array, for float and double, and through
+// hipExtLaunchKernelGGL (hip_ext.h) between two events.
 #include "common.h"
+#include <hip/hip_ext.h>
 #include <vector>
 
 template <typename T, int UNROLL>
@@ -42,6 +44,22 @@ int main() {
          fa.maxThreadsPerBlock, fa.sharedSizeBytes);
   EXPECT(hipLaunchKernel((const void *)main, dim3(1), dim3(1), nullptr, 0, 0) == hipErrorInvalidDeviceFunction,
          "a host function is not a kernel");
+  // hip_ext.h: an int argument converts to the kernel's float parameter, as with <<<>>>
+  float *dx, *dy;
+  HIP_CHECK(hipMalloc(&dx, 64 * sizeof(float)));
+  HIP_CHECK(hipMalloc(&dy, 64 * sizeof(float)));
+  HIP_CHECK(hipMemset(dx, 0, 64 * sizeof(float)));
+  HIP_CHECK(hipMemset(dy, 0, 64 * sizeof(float)));
+  hipEvent_t e0, e1;
+  HIP_CHECK(hipEventCreate(&e0));
+  HIP_CHECK(hipEventCreate(&e1));
+  hipExtLaunchKernelGGL(axpy<float, 1>, dim3(1), dim3(64), 0, 0, e0, e1, 0, 3, dx, dy, 64);
+  HIP_CHECK(hipEventSynchronize(e1));
+  float ms = -1;
+  HIP_CHECK(hipEventElapsedTime(&ms, e0, e1));
+  EXPECT(ms >= 0, "elapsed %g", ms);
+  HIP_CHECK(hipFree(dx));
+  HIP_CHECK(hipFree(dy));
   std::printf("template_ggl: ok\n");
   return 0;
 }
