@@ -168,15 +168,19 @@ $(BUILD)/stubs/%/libamdhip64.so: tests/support/fake_amdhip64.c
 PROGSRC  := $(wildcard tests/programs/*.hip)
 PROGBIN  := $(patsubst tests/programs/%.hip,$(BUILD)/programs/%,$(PROGSRC))
 HIPHDR   := $(shell find hip/include -type f 2>/dev/null)
-$(BUILD)/programs/%: tests/programs/%.hip tests/programs/common.h $(HIPHDR) $(LANELAB) $(BUILD)/lib/liblanelab.a
+# Compiled (by the hipcc driver in isa/cc.c, against the headers) and linked (with the runtime
+# library) apart, so a change to the library relinks and a change to lanelab's CLI rebuilds nothing.
+$(BUILD)/programs/obj/%.o: tests/programs/%.hip tests/programs/common.h $(HIPHDR) $(BUILD)/obj/isa/cc.o | $(LANELAB)
 	@mkdir -p $(dir $@)
-	$(LANELAB) -q hipcc $< -g -o $@
+	$(LANELAB) -q hipcc -c $< -g -o $@
+$(PROGBIN): $(BUILD)/programs/%: $(BUILD)/programs/obj/%.o $(BUILD)/lib/liblanelab.a | $(LANELAB)
+	$(LANELAB) -q hipcc $< -o $@
 # module_load's code object, loaded at run time with hipModuleLoad (not linked)
 PROGMODS := $(foreach a,$(ARCHES),$(BUILD)/programs/modules/$(a)/module_kernels.co)
-$(PROGMODS) &: tests/programs/modules/module_kernels.hip $(HIPHDR) $(LANELAB)
+$(PROGMODS) &: tests/programs/modules/module_kernels.hip $(HIPHDR) $(BUILD)/obj/isa/cc.o | $(LANELAB)
 	$(LANELAB) -q cc $< --arch all -o $(BUILD)/programs/modules
 # the same kernels as one offload bundle of both arches (lanelab hipcc --genco)
-$(BUILD)/programs/modules/module_kernels.bundle: tests/programs/modules/module_kernels.hip $(HIPHDR) $(LANELAB)
+$(BUILD)/programs/modules/module_kernels.bundle: tests/programs/modules/module_kernels.hip $(HIPHDR) $(BUILD)/obj/isa/cc.o | $(LANELAB)
 	@mkdir -p $(dir $@)
 	$(LANELAB) -q hipcc --genco $< -o $@
 programs: $(PROGBIN) $(PROGMODS) $(BUILD)/programs/modules/module_kernels.bundle
