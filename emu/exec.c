@@ -553,15 +553,27 @@ static void pend_retire(emu_wave *w, int j)
   const __typeof__(w->pend[0]) *e = &w->pend[j];
   pend_del(w, e->kind, e->reg, e->n);
   if (e->cnt < 2 && e->seq > w->pret[e->cnt]) w->pret[e->cnt] = e->seq;
+  w->ncnt[e->cnt]--;
   memmove(&w->pend[j], &w->pend[j + 1], (size_t)(w->npend - j - 1) * sizeof w->pend[0]);
   w->npend--;
 }
 
 void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst)
 {
-  if (w->npend == EMU_MAXPEND) /* the hardware counter saturates: the oldest has completed */
-    pend_retire(w, 0);
+  /* A counter at its maximum cannot count one more operation (EMU_VMCNT_MAX, EMU_LGKMCNT_MAX): the
+   * ISA guides do not say what the hardware does then; lanelab takes the new operation to issue
+   * once one of that counter's operations has completed, the oldest (vector memory and LDS return
+   * in order; for scalar loads, which may not, the oldest is a stated choice). Other counters'
+   * operations stay outstanding (docs/emulator-choices.md "Memory-model strictness"). */
+  bool vm = cnt == EMU_CNT_VM;
+  if (vm ? w->ncnt[EMU_CNT_VM] >= EMU_VMCNT_MAX : w->ncnt[EMU_CNT_DS] + w->ncnt[EMU_CNT_SMEM] >= EMU_LGKMCNT_MAX)
+    for (int j = 0; j < w->npend; j++)
+      if ((w->pend[j].cnt == EMU_CNT_VM) == vm) {
+        pend_retire(w, j);
+        break;
+      }
   __typeof__(w->pend[0]) *e = &w->pend[w->npend++];
+  w->ncnt[cnt]++;
   e->cnt = (uint8_t)cnt;
   e->pc = in->pc;
   e->ii = in >= w->insns && in < w->insns + w->ninsn ? (uint32_t)(in - w->insns) : UINT32_MAX;
@@ -587,6 +599,7 @@ static void retire_oldest(emu_wave *w, int cnt, int k)
       k--;
       pend_del(w, w->pend[i].kind, w->pend[i].reg, w->pend[i].n);
       if (cnt < 2) w->pret[cnt] = w->pend[i].seq; /* in order: the youngest retired so far */
+      w->ncnt[cnt]--;
       continue;
     }
     w->pend[j++] = w->pend[i];
@@ -596,12 +609,7 @@ static void retire_oldest(emu_wave *w, int cnt, int k)
 
 void emu_waitcnt(emu_wave *w, int vmcnt, int lgkmcnt)
 {
-  int nvm = 0, nds = 0, nsm = 0;
-  for (int i = 0; i < w->npend; i++) {
-    nvm += w->pend[i].cnt == EMU_CNT_VM;
-    nds += w->pend[i].cnt == EMU_CNT_DS;
-    nsm += w->pend[i].cnt == EMU_CNT_SMEM;
-  }
+  int nvm = w->ncnt[EMU_CNT_VM], nds = w->ncnt[EMU_CNT_DS], nsm = w->ncnt[EMU_CNT_SMEM];
   /* vector memory returns in order: all but the vmcnt youngest are done */
   if (vmcnt >= 0 && nvm > vmcnt) retire_oldest(w, EMU_CNT_VM, nvm - vmcnt);
   if (lgkmcnt == 0) {
@@ -739,6 +747,7 @@ static void init_wave(worker *W, emu_wg *g, emu_wave *w, uint32_t wi)
   w->last = NULL;
   w->state = 0;
   w->npend = 0;
+  memset(w->ncnt, 0, sizeof w->ncnt);
   w->nbar = 0;
   memset(w->pseq, 0, sizeof w->pseq);
   memset(w->pret, 0, sizeof w->pret);

@@ -325,7 +325,12 @@ struct emu_mem {
  * (vmcnt; loads and stores return in order), LDS (lgkmcnt, in order) and scalar memory (lgkmcnt,
  * may return out of order, so only lgkmcnt(0) is known to retire it). */
 enum { EMU_CNT_VM = 0, EMU_CNT_DS = 1, EMU_CNT_SMEM = 2 };
-#define EMU_MAXPEND 64
+/* The counters' widths on gfx9/CDNA (CDNA3 ISA "S_WAITCNT": VM_CNT is SIMM16[3:0] and [15:14],
+ * LGKM_CNT SIMM16[11:8]; LLVM docs/AMDGPU/gfx9_waitcnt.rst: 0..63 and 0..15): at most 63 vector
+ * memory and 15 LDS/scalar operations can be counted as outstanding, so the queue holds both. */
+#define EMU_VMCNT_MAX 63
+#define EMU_LGKMCNT_MAX 15
+#define EMU_MAXPEND (EMU_VMCNT_MAX + EMU_LGKMCNT_MAX)
 
 /* Memory-model warnings of one launch (emu_memwarn): PCs already reported, occurrences. */
 typedef struct emu_warns {
@@ -376,6 +381,7 @@ struct emu_wave {
   bool gpr_idx;             /* s_set_gpr_idx_on: VGPR indexing by M0 (emu_exec_indexed) */
   /* outstanding memory operations, oldest first (s_waitcnt validation, see emu_pend) */
   int npend;
+  uint8_t ncnt[3];          /* entries per counter (EMU_CNT_*) */
   struct {
     uint8_t cnt; uint8_t kind; uint16_t reg, n; uint64_t pc;
     uint32_t ii;            /* index of the issuing instruction in insns (UINT32_MAX: unknown) */

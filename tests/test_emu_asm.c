@@ -498,3 +498,44 @@ static void lgkm_keep_case(const char *arch)
 }
 Test(emu_asm, tolerated_lds_use_warning_keeps_the_lgkmcnt_queue_gfx942) { lgkm_keep_case("gfx942"); }
 Test(emu_asm, tolerated_lds_use_warning_keeps_the_lgkmcnt_queue_gfx950) { lgkm_keep_case("gfx950"); }
+
+/* The counters saturate per counter (CDNA3 ISA "S_WAITCNT": VM_CNT 6 bits, LGKM_CNT 4 bits; LLVM
+ * docs/AMDGPU/gfx9_waitcnt.rst: 0..63, 0..15). count_sat: one s_load in flight, then 64 vector
+ * loads with no wait. The 64th can only issue once vmcnt has a free count, i.e. once the oldest
+ * vector load (v1's) has completed: reading v1 is clean and o[l] = x[l]. v2's load is still
+ * outstanding (one completion frees one count): reading it faults naming the second load. The
+ * s_load is counted on lgkmcnt, not vmcnt: reading s20 faults naming it. (The emulator used to
+ * keep one queue of 64 entries for all counters and retire its oldest entry when full: the s_load,
+ * so mode 0 faulted on v1 and mode 2 ran on silently.) */
+static void count_sat_case(const char *arch)
+{
+  pipe_fx fx;
+  pipe_open(&fx, arch);
+  uint64_t ld2 = nth_pc(&fx, "count_sat", "global_load_dword v2,", NULL, 0);
+  uint64_t sl = nth_pc(&fx, "count_sat", "s_load_dword s20", NULL, 0);
+  uint64_t use2 = nth_pc(&fx, "count_sat", "v_mov_b32", "v2", 0), use20 = nth_pc(&fx, "count_sat", "v_mov_b32", "s20", 0);
+  for (uint32_t mode = 0; mode < 3; mode++) {
+    uint32_t o[256];
+    warn_log wl;
+    emu_fault f;
+    int rc = pipe_run(&fx, "count_sat", 64, mode, 0, false, o, &wl, &f);
+    char *ctx = ll_fmt("%s count_sat mode %u", arch, mode);
+    if (mode == 0) {
+      expect_clean(&wl, &f, rc, ctx);
+      for (int l = 0; l < 64; l++) cr_assert_eq(o[l], fx.x[l], "%s o[%d] = %u", ctx, l, o[l]);
+    } else {
+      char want[64];
+      snprintf(want, sizeof want, "at pc 0x%llx", (unsigned long long)(mode == 1 ? ld2 : sl));
+      cr_assert_eq(rc, LL_EXIT_FAIL, "%s: no fault", ctx);
+      cr_assert_str_eq(f.kind, "missing s_waitcnt", "%s: %s", ctx, f.msg);
+      cr_assert(f.pc == (mode == 1 ? use2 : use20) && strstr(f.msg, want) &&
+                    strstr(f.msg, mode == 1 ? "vector memory" : "scalar memory"),
+                "%s: want the use at 0x%llx naming the load %s: %s", ctx,
+                (unsigned long long)(mode == 1 ? use2 : use20), want, f.msg);
+    }
+    free(ctx);
+  }
+  pipe_close(&fx);
+}
+Test(emu_asm, vmcnt_saturates_per_counter_gfx942) { count_sat_case("gfx942"); }
+Test(emu_asm, vmcnt_saturates_per_counter_gfx950) { count_sat_case("gfx950"); }

@@ -37,6 +37,13 @@
 //                     one warning. Then s_waitcnt lgkmcnt(1) retires v9's read (in order, the count
 //                     includes v3's, which the warning leaves outstanding) and v9 is used: no second
 //                     warning. o[l] = 2 x[l] + 1.
+//   count_sat         one wave; x, o, mode. An s_load into s20 (x[0]) left in flight, then 64
+//                     global_load_dword into v1 (the oldest) .. v64, all of x[l], no wait. vmcnt
+//                     counts at most 63 (CDNA3 ISA "S_WAITCNT": VM_CNT is 6 bits), so the 64th
+//                     issues only once v1's load has completed; lgkmcnt is a separate counter, so
+//                     the s_load stays in flight. Then mode 0 reads v1 (ready), mode 1 reads v2
+//                     (still loading: missing s_waitcnt), mode 2 reads s20 (still loading: missing
+//                     s_waitcnt). o[l] = x[l] (mode 0).
 
 .set NT, 4
 
@@ -263,7 +270,42 @@ lgkm_keep:
   global_store_dword v1, v9, s[6:7]
   s_endpgm
 
+.global count_sat
+.p2align 8
+.type count_sat,@function
+count_sat:
+  s_load_dwordx4 s[4:7], s[0:1], 0x0
+  s_load_dword s16, s[0:1], 0x10                     // mode
+  v_lshlrev_b32 v100, 2, v0
+  s_waitcnt lgkmcnt(0)
+  s_load_dword s20, s[4:5], 0x0                      // in flight until the final wait
+.irp r, 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64
+  global_load_dword v\r, v100, s[4:5]                  // v1 the oldest
+.endr
+  s_cmp_eq_u32 s16, 1
+  s_cbranch_scc1 .Lsat_v2
+  s_cmp_eq_u32 s16, 2
+  s_cbranch_scc1 .Lsat_s20
+  v_mov_b32 v70, v1                                  // mode 0: retired by the 64th load's issue
+  s_branch .Lsat_done
+.Lsat_v2:
+  v_mov_b32 v70, v2                                  // mode 1: still loading
+  s_branch .Lsat_done
+.Lsat_s20:
+  v_mov_b32 v70, s20                                 // mode 2: the s_load, still loading
+.Lsat_done:
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  global_store_dword v100, v70, s[6:7]
+  s_endpgm
+
 .rodata
+.p2align 6
+.amdhsa_kernel count_sat
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_next_free_vgpr 104
+  .amdhsa_next_free_sgpr 24
+  .amdhsa_accum_offset 104
+.end_amdhsa_kernel
 .p2align 6
 .amdhsa_kernel pipe_tiles
   .amdhsa_group_segment_fixed_size 2048
@@ -385,6 +427,20 @@ amdhsa.kernels:
     .args:
     - { .name: x, .size: 8, .offset: 0, .value_kind: global_buffer, .address_space: global }
     - { .name: o, .size: 8, .offset: 8, .value_kind: global_buffer, .address_space: global }
+  - .name: count_sat
+    .symbol: count_sat.kd
+    .sgpr_count: 24
+    .vgpr_count: 104
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 24
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .max_flat_workgroup_size: 64
+    .args:
+    - { .name: x, .size: 8, .offset: 0, .value_kind: global_buffer, .address_space: global }
+    - { .name: o, .size: 8, .offset: 8, .value_kind: global_buffer, .address_space: global }
+    - { .name: mode, .size: 4, .offset: 16, .value_kind: by_value }
   - .name: lgkm_keep
     .symbol: lgkm_keep.kd
     .sgpr_count: 24
