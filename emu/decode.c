@@ -748,6 +748,7 @@ static void hazard_summary(emu_insn *in)
 static void finish_insn(emu_insn *in)
 {
   hazard_summary(in);
+  in->lk = EMU_LK_NONE;
   in->target = -1;
   in->implemented = false;
   in->fn = emu_op_unimplemented;
@@ -800,6 +801,7 @@ static void finish_insn(emu_insn *in)
   }
   in->fn = d->fn;
   in->implemented = true;
+  emu_lds_access_prepare(in); /* the LDS ordering check and racecheck read it */
   in->choices = emu_insn_choices(in);
 }
 

@@ -226,11 +226,12 @@ typedef struct emu_launch_opts {
   emu_wave_cb on_snap;
   uint64_t sched_seed;      /* EMU_SCHED_RANDOM */
   emu_observer *observe;    /* traces / race and init checks (part 4), NULL = none (no cost) */
-  /* Memory-model strictness (docs/emulator-choices.md "Memory-model strictness"): patterns in
-   * AMD's own kernels whose hardware result the ISA does not document (an LDS result used after
-   * s_barrier without its s_waitcnt, a duplicated s_load in flight) are warnings by default, each
-   * kernel PC reported once through on_warning (NULL: printed to stderr as "lanelab: warning: ...");
-   * strict_memory makes them faults. */
+  /* Memory-model strictness (docs/emulator-choices.md "Memory-model strictness"): patterns whose
+   * hardware result the ISA does not document (an LDS access unordered with another wave's LDS
+   * write: not yet waited for, or waited for with no s_barrier since; an LDS result used after
+   * s_barrier without its s_waitcnt; a duplicated s_load in flight) are warnings by default, each kernel
+   * PC reported once through on_warning (NULL: printed to stderr as "lanelab: warning: ...");
+   * strict_memory makes them faults. A warning changes no register, memory, counter or queue. */
   bool strict_memory;
   void (*on_warning)(void *warn_user, const emu_fault *w); /* w->msg: one line as for faults */
   void *warn_user;

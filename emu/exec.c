@@ -29,7 +29,7 @@ static void fill_event(const emu_wave *w, const emu_insn *in, emu_fault *f, cons
   f->addr = addr;
   memcpy(f->wg, w->wg->id, sizeof f->wg);
   f->wave = w->wave_id;
-  char detail[256] = "";
+  char detail[320] = "";
   if (fmt) vsnprintf(detail, sizeof detail, fmt, ap);
   char where[64] = "";
   if (lane >= 0) snprintf(where, sizeof where, " lane %d", lane);
@@ -546,20 +546,40 @@ static inline bool hazard_possible(const emu_wave *w, const emu_insn *in)
   return false;
 }
 
+/* Entry j has completed: its registers counted out, the counter's retired prefix moved up to it
+ * (in-order counters), the entry removed. */
+static void pend_retire(emu_wave *w, int j)
+{
+  const __typeof__(w->pend[0]) *e = &w->pend[j];
+  pend_del(w, e->kind, e->reg, e->n);
+  if (e->cnt < 2 && e->seq > w->pret[e->cnt]) w->pret[e->cnt] = e->seq;
+  w->ncnt[e->cnt]--;
+  memmove(&w->pend[j], &w->pend[j + 1], (size_t)(w->npend - j - 1) * sizeof w->pend[0]);
+  w->npend--;
+}
+
 void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst)
 {
-  if (w->npend == EMU_MAXPEND) { /* the hardware counter saturates: the oldest has completed */
-    pend_del(w, w->pend[0].kind, w->pend[0].reg, w->pend[0].n);
-    memmove(&w->pend[0], &w->pend[1], (EMU_MAXPEND - 1) * sizeof w->pend[0]);
-    w->npend--;
-  }
+  /* A counter at its maximum cannot count one more operation (EMU_VMCNT_MAX, EMU_LGKMCNT_MAX): the
+   * ISA guides do not say what the hardware does then; lanelab takes the new operation to issue
+   * once one of that counter's operations has completed, the oldest (vector memory and LDS return
+   * in order; for scalar loads, which may not, the oldest is a stated choice). Other counters'
+   * operations stay outstanding (docs/emulator-choices.md "Memory-model strictness"). */
+  bool vm = cnt == EMU_CNT_VM;
+  if (vm ? w->ncnt[EMU_CNT_VM] >= EMU_VMCNT_MAX : w->ncnt[EMU_CNT_DS] + w->ncnt[EMU_CNT_SMEM] >= EMU_LGKMCNT_MAX)
+    for (int j = 0; j < w->npend; j++)
+      if ((w->pend[j].cnt == EMU_CNT_VM) == vm) {
+        pend_retire(w, j);
+        break;
+      }
   __typeof__(w->pend[0]) *e = &w->pend[w->npend++];
+  w->ncnt[cnt]++;
   e->cnt = (uint8_t)cnt;
   e->pc = in->pc;
   e->ii = in >= w->insns && in < w->insns + w->ninsn ? (uint32_t)(in - w->insns) : UINT32_MAX;
   e->bar = w->nbar;
-  e->lds_write = cnt == EMU_CNT_DS && !(in->flags & EMU_F_XLANE) &&
-                 (!(in->flags & EMU_F_LOAD) || (in->flags & EMU_F_ATOMIC));
+  e->seq = cnt < 2 ? ++w->pseq[cnt] : 0;
+  e->warned = 0;
   e->kind = 0;
   e->reg = e->n = 0;
   if (dst >= 0) {
@@ -571,39 +591,6 @@ void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst)
   pend_add(w, e->kind, e->reg, e->n);
 }
 
-/* Takes pending entry j as complete (after a memory-model warning): its registers counted out,
- * the entry removed. */
-static void pend_drop(emu_wave *w, int j)
-{
-  pend_del(w, w->pend[j].kind, w->pend[j].reg, w->pend[j].n);
-  memmove(&w->pend[j], &w->pend[j + 1], (size_t)(w->npend - j - 1) * sizeof w->pend[0]);
-  w->npend--;
-}
-
-int emu_barrier_check(emu_wave *w, const emu_insn *in)
-{
-  const uint32_t *b = w->wg->d->block;
-  if ((uint64_t)b[0] * b[1] * b[2] <= EMU_LANES) return EMU_OK; /* one wave: no other wave reads */
-  for (int j = 0; j < w->npend; j++) {
-    const __typeof__(w->pend[0]) *e = &w->pend[j];
-    if (!e->lds_write) continue;
-    /* CDNA3 ISA "S_BARRIER" waits for the workgroup's waves, not for the wave's outstanding memory
-     * operations; AMDGPUUsage's memory model (workgroup-scope release) puts s_waitcnt lgkmcnt(0)
-     * (vmcnt(0) for loads to LDS) before it. Undocumented what another wave reads without the
-     * wait: a warning unless strict, after which the write is taken as complete. */
-    bool vm = e->cnt == EMU_CNT_VM;
-    int rc = emu_memwarn(w, in, "missing s_waitcnt", -1, 0,
-                         "LDS write not waited for before s_barrier: the %s at pc 0x%llx is still outstanding "
-                         "on %s; the ISA asks for s_waitcnt %s(0) before the barrier that makes it visible to "
-                         "the workgroup's other waves",
-                         vm ? "load to LDS" : "LDS store", (unsigned long long)e->pc, vm ? "vmcnt" : "lgkmcnt",
-                         vm ? "vmcnt" : "lgkmcnt");
-    if (rc != EMU_OK) return rc;
-    pend_drop(w, j--);
-  }
-  return EMU_OK;
-}
-
 static void retire_oldest(emu_wave *w, int cnt, int k)
 {
   int j = 0;
@@ -611,6 +598,8 @@ static void retire_oldest(emu_wave *w, int cnt, int k)
     if (k > 0 && w->pend[i].cnt == cnt) {
       k--;
       pend_del(w, w->pend[i].kind, w->pend[i].reg, w->pend[i].n);
+      if (cnt < 2) w->pret[cnt] = w->pend[i].seq; /* in order: the youngest retired so far */
+      w->ncnt[cnt]--;
       continue;
     }
     w->pend[j++] = w->pend[i];
@@ -620,12 +609,7 @@ static void retire_oldest(emu_wave *w, int cnt, int k)
 
 void emu_waitcnt(emu_wave *w, int vmcnt, int lgkmcnt)
 {
-  int nvm = 0, nds = 0, nsm = 0;
-  for (int i = 0; i < w->npend; i++) {
-    nvm += w->pend[i].cnt == EMU_CNT_VM;
-    nds += w->pend[i].cnt == EMU_CNT_DS;
-    nsm += w->pend[i].cnt == EMU_CNT_SMEM;
-  }
+  int nvm = w->ncnt[EMU_CNT_VM], nds = w->ncnt[EMU_CNT_DS], nsm = w->ncnt[EMU_CNT_SMEM];
   /* vector memory returns in order: all but the vmcnt youngest are done */
   if (vmcnt >= 0 && nvm > vmcnt) retire_oldest(w, EMU_CNT_VM, nvm - vmcnt);
   if (lgkmcnt == 0) {
@@ -654,7 +638,9 @@ static int hazard_check(emu_wave *w, const emu_insn *in)
       /* Undocumented but relied on by AMD's kernels (docs/emulator-choices.md): the same s_load
        * issued again while the first is in flight (both deliver the same bytes, whichever returns
        * last), and an LDS result used after an s_barrier with no lgkmcnt wait. A warning unless
-       * strict; the older operation is then taken as complete. */
+       * strict, once per outstanding operation. A warning changes nothing: the operation stays
+       * outstanding until an s_waitcnt retires it, so later counts stay the hardware's. */
+      if (e->warned) continue;
       const char *why = NULL;
       if (i == 0 && load && e->cnt == EMU_CNT_SMEM && mycnt == EMU_CNT_SMEM && e->reg == o->reg && e->n == o->n &&
           e->ii != UINT32_MAX && !strcmp(w->insns[e->ii].text, in->text))
@@ -669,7 +655,7 @@ static int hazard_check(emu_wave *w, const emu_insn *in)
                              e->cnt == EMU_CNT_DS ? "the ISA asks for s_waitcnt lgkmcnt before the use"
                                                   : "scalar loads may return out of order");
         if (rc != EMU_OK) return rc;
-        pend_drop(w, j--);
+        w->pend[j].warned = 1;
         continue;
       }
       return emu_raise(w, in, "missing s_waitcnt", -1, 0,
@@ -708,6 +694,7 @@ typedef struct worker {
   uint64_t *counts;
   uint64_t waves_run;
   emu_obs_worker *ow;          /* observation (emu/observe.c); NULL: none */
+  emu_ldso *lo;                /* the LDS ordering check (emu/observe.c); NULL: the kernel has no LDS */
 } worker;
 
 static void make_view(const emu_wave *w, uint64_t pc, emu_wave_view *v, const launch *L)
@@ -760,6 +747,10 @@ static void init_wave(worker *W, emu_wg *g, emu_wave *w, uint32_t wi)
   w->last = NULL;
   w->state = 0;
   w->npend = 0;
+  memset(w->ncnt, 0, sizeof w->ncnt);
+  w->nbar = 0;
+  memset(w->pseq, 0, sizeof w->pseq);
+  memset(w->pret, 0, sizeof w->pret);
   pend_clear(w);
   w->emask_of = 0;
   memset(w->emask, 0, sizeof w->emask);
@@ -802,10 +793,10 @@ static void init_wave(worker *W, emu_wg *g, emu_wave *w, uint32_t wi)
  * M0[7:0] to the VGPR operands M0[15:12] selects (SRC0, SRC1, SRC2, DST) of each vector
  * instruction: run on a copy of the record with those register numbers moved (CDNA3 ISA "VGPR
  * Indexing"). An index moving an operand past the VGPR file faults. */
-int emu_exec_special(emu_wave *w, const emu_insn *in, emu_obs_worker *ow)
+int emu_exec_special(emu_wave *w, const emu_insn *in, emu_obs_worker *ow, emu_ldso *lo)
 {
   bool vector = (in->flags & (EMU_F_VALU | EMU_F_VOP3P | EMU_F_MFMA)) != 0 || (in->mnem[0] == 'v' && in->mnem[1] == '_');
-  if (!vector) return ow ? emu_obs_exec(ow, w, in) : in->fn(w, in);
+  if (!vector) return lo && in->lk ? emu_ldso_exec(lo, ow, w, in) : ow ? emu_obs_exec(ow, w, in) : in->fn(w, in);
   if (w->vskip) return EMU_OK;
   uint32_t m0 = w->s[EMU_S_M0], idx = m0 & 0xff, mode = m0 >> 12 & 15;
   emu_insn c = *in;
@@ -827,6 +818,7 @@ static inline __attribute__((always_inline)) int run_wave(worker *W, emu_wave *w
   const emu_insn *insns = w->insns;
   const uint64_t snap = L->o ? L->o->snap_pc : 0;
   emu_obs_worker *const ow = W->ow;
+  emu_ldso *const lo = W->lo;
   for (;;) {
     if (__builtin_expect(w->ip >= w->ninsn, 0))
       return emu_raise(w, w->ninsn ? &insns[w->ninsn - 1] : NULL, "pc out of program", -1, 0,
@@ -847,9 +839,10 @@ static inline __attribute__((always_inline)) int run_wave(worker *W, emu_wave *w
       return EMU_FAULT;
     w->counts[w->ip]++; /* w->counts moves with the phase (s_ttracedata) */
     w->ip++;
-    int rc = __builtin_expect(w->vskip | w->gpr_idx, 0) ? emu_exec_special(w, in, ow)
-             : __builtin_expect(ow != NULL, 0)              ? emu_obs_exec(ow, w, in)
-                                                            : in->fn(w, in);
+    int rc = __builtin_expect(w->vskip | w->gpr_idx, 0)  ? emu_exec_special(w, in, ow, lo)
+             : __builtin_expect(in->lk != 0, 0) && lo       ? emu_ldso_exec(lo, ow, w, in)
+             : __builtin_expect(ow != NULL, 0)               ? emu_obs_exec(ow, w, in)
+                                                             : in->fn(w, in);
     if (__builtin_expect(rc != EMU_OK, 0)) {
       if (rc == EMU_END) {
         w->state = 2;
@@ -879,6 +872,7 @@ static int run_wg(worker *W, emu_wg *g)
   uint32_t nw = L->nwaves;
   for (uint32_t i = 0; i < nw; i++) init_wave(W, g, &W->waves[i], i);
   if (W->ow) emu_obs_wg_begin(W->ow, g);
+  if (W->lo) emu_ldso_wg_begin(W->lo, W->waves);
   bool adversarial = L->o && L->o->sched == EMU_SCHED_ADVERSARIAL;
   bool random = L->o && L->o->sched == EMU_SCHED_RANDOM;
   /* xorshift64*, seeded by the seed and the workgroup's linear index (never 0) */
@@ -938,6 +932,7 @@ static int run_wg(worker *W, emu_wg *g)
     for (uint32_t j = 0; j < nw; j++)
       if (W->waves[j].state == 1) W->waves[j].state = 0;
     if (W->ow) emu_obs_barrier(W->ow);
+    if (W->lo) emu_ldso_barrier(W->lo);
     (void)waiting;
     phase++;
   }
@@ -1069,6 +1064,7 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
     W[t].waves = ll_xcalloc(L.nwaves, sizeof *W[t].waves);
     W[t].counts = ll_xcalloc((size_t)EMU_MAX_PHASES * (prog->n ? prog->n : 1), sizeof *W[t].counts);
     if (obs) W[t].ow = emu_obs_worker_new(obs, L.lds_size, L.nwaves);
+    if (L.lds_size) W[t].lo = emu_ldso_new(L.lds_size, L.nwaves, obs && emu_obs_racecheck(obs));
   }
   if (nthreads == 1) {
     worker_main(&W[0]);
@@ -1137,6 +1133,7 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
     free(W[t].waves);
     free(W[t].counts);
     emu_obs_worker_free(W[t].ow);
+    emu_ldso_free(W[t].lo);
   }
   free(W);
   pthread_mutex_destroy(&L.mu);

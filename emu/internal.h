@@ -137,6 +137,12 @@ typedef int (*emu_handler)(emu_wave *w, const emu_insn *in);
 
 enum { EMU_OK = 0, EMU_FAULT, EMU_BARRIER, EMU_END };
 
+/* emu_insn.lk: how an instruction touches LDS. DS: per-lane address VGPR + offset (DS2: the two
+ * accesses of ds_read2 / ds_write2 and their st64 forms); LOADLDS: a load to LDS (buffer_load_* lds, global_load_lds_*),
+ * an LDS write at the M0-based destination (emu_load_lds_dest); FLAT: a flat access, LDS when its
+ * address is in the LDS aperture. */
+enum { EMU_LK_NONE = 0, EMU_LK_DS, EMU_LK_DS2, EMU_LK_LOADLDS, EMU_LK_FLAT };
+
 struct emu_insn {
   emu_handler fn;        /* never NULL: unimplemented instructions get emu_op_unimplemented */
   uint64_t pc;
@@ -175,6 +181,12 @@ struct emu_insn {
   uint8_t hz_kinds, hz_n;
   uint8_t hz_word[2 * EMU_MAXOPND];
   uint64_t hz_mask[2 * EMU_MAXOPND];
+  /* LDS access of the instruction, from its mnemonic at decode (emu/observe.c
+   * emu_lds_access_prepare; used by the LDS ordering check and racecheck): lk is EMU_LK_*, lop
+   * 'r'/'w'/'a', lbytes bytes per lane and access, lai the address operand (DS), loff0/loff1 the
+   * byte offsets of the one or two accesses (DS) */
+  uint8_t lk, lop, lbytes, lai;
+  uint32_t loff0, loff1;
   uint64_t choices;      /* stated choices it rests on (emu_insn_choices), for the fidelity report */
   char *text;            /* LLVM's text, without the leading tab */
   char mnem[48];         /* LLVM's mnemonic, with encoding suffix */
@@ -285,6 +297,9 @@ struct emu_program {
 };
 /* Index of the instruction at pc, -1 if none starts there. */
 long emu_program_index(const emu_program *p, uint64_t pc);
+/* The record's LDS access descriptor (emu_insn.lk ...) from its mnemonic and modifiers; called by
+ * the decoder once the handler and flags are known (emu/observe.c). */
+void emu_lds_access_prepare(emu_insn *in);
 /* Print a record back as LLVM's text (tested against llvm-objdump). */
 void emu_insn_format(const emu_insn *in, char *buf, size_t n);
 /* Decode one instruction's text (no LLVM involved): for tests and for the decoder itself. */
@@ -310,7 +325,12 @@ struct emu_mem {
  * (vmcnt; loads and stores return in order), LDS (lgkmcnt, in order) and scalar memory (lgkmcnt,
  * may return out of order, so only lgkmcnt(0) is known to retire it). */
 enum { EMU_CNT_VM = 0, EMU_CNT_DS = 1, EMU_CNT_SMEM = 2 };
-#define EMU_MAXPEND 64
+/* The counters' widths on gfx9/CDNA (CDNA3 ISA "S_WAITCNT": VM_CNT is SIMM16[3:0] and [15:14],
+ * LGKM_CNT SIMM16[11:8]; LLVM docs/AMDGPU/gfx9_waitcnt.rst: 0..63 and 0..15): at most 63 vector
+ * memory and 15 LDS/scalar operations can be counted as outstanding, so the queue holds both. */
+#define EMU_VMCNT_MAX 63
+#define EMU_LGKMCNT_MAX 15
+#define EMU_MAXPEND (EMU_VMCNT_MAX + EMU_LGKMCNT_MAX)
 
 /* Memory-model warnings of one launch (emu_memwarn): PCs already reported, occurrences. */
 typedef struct emu_warns {
@@ -361,13 +381,19 @@ struct emu_wave {
   bool gpr_idx;             /* s_set_gpr_idx_on: VGPR indexing by M0 (emu_exec_indexed) */
   /* outstanding memory operations, oldest first (s_waitcnt validation, see emu_pend) */
   int npend;
+  uint8_t ncnt[3];          /* entries per counter (EMU_CNT_*) */
   struct {
     uint8_t cnt; uint8_t kind; uint16_t reg, n; uint64_t pc;
     uint32_t ii;            /* index of the issuing instruction in insns (UINT32_MAX: unknown) */
     uint32_t bar;           /* w->nbar when issued: an s_barrier since then if different */
-    uint8_t lds_write;      /* writes LDS (ds stores and atomics, loads to LDS): emu_barrier_check */
+    uint32_t seq;           /* vmcnt / lgkmcnt(LDS) entries: pseq[cnt] when issued (1, 2, ...) */
+    uint8_t warned;         /* hazard_check reported a tolerated pattern on it: not again */
   } pend[EMU_MAXPEND];
   uint32_t nbar;            /* s_barriers executed */
+  /* per counter (EMU_CNT_VM, EMU_CNT_DS, in-order): operations issued (the last entry's seq) and
+   * the seq of the youngest retired. Both return in order, so what has retired is always a prefix:
+   * seq <= pret[cnt] is retired. The LDS ordering check (emu/observe.c) reads them. */
+  uint32_t pseq[2], pret[2];
   /* the pending entries' registers per kind (as emu_insn.hz_*): an instruction whose registers miss
    * them all cannot trigger hazard_check. Kept incrementally by emu/exec.c pend_add/pend_del: pref
    * counts the entries naming each register, pbits has a register's bit while its count is
@@ -387,10 +413,11 @@ static inline int emu_regkind(const emu_opnd *o)
   return o->kind == EMU_OPK_VGPR ? 1 : o->kind == EMU_OPK_AGPR ? 2 : o->kind == EMU_OPK_SGPR ? 3 : 0;
 }
 
-/* Execute `in` with VGPR indexing mode or VSKIP in effect, through the observer when one is
- * attached (emu/exec.c; rare, off the hot path). */
+/* Execute `in` with VGPR indexing mode or VSKIP in effect, through the LDS ordering check and the
+ * observer when present (emu/exec.c; rare, off the hot path). */
 struct emu_obs_worker;
-int emu_exec_special(emu_wave *w, const emu_insn *in, struct emu_obs_worker *ow);
+struct emu_ldso;
+int emu_exec_special(emu_wave *w, const emu_insn *in, struct emu_obs_worker *ow, struct emu_ldso *lo);
 
 /* Record a fault and return EMU_FAULT. kind is one of the emu_fault kinds; lane -1 if none. */
 int emu_raise(emu_wave *w, const emu_insn *in, const char *kind, int lane, uint64_t addr,
@@ -407,10 +434,6 @@ static inline bool emu_strict_memory(const emu_wave *w) { return w->wg->opts && 
  * a store). Until an s_waitcnt retires it, any instruction naming one of those registers faults
  * "missing s_waitcnt" (checked by the executor before each instruction while any are pending). */
 void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst);
-/* s_barrier: a write to LDS this wave has not waited for (s_waitcnt) is not yet visible to the
- * workgroup's other waves when the barrier releases them (docs/emulator-choices.md "Memory-model
- * strictness"): a memory-model warning, or a fault under strict_memory. EMU_OK or EMU_FAULT. */
-int emu_barrier_check(emu_wave *w, const emu_insn *in);
 /* s_waitcnt: retire what the given counts guarantee (-1: that counter is not waited on). */
 void emu_waitcnt(emu_wave *w, int vmcnt, int lgkmcnt);
 

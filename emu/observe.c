@@ -341,6 +341,7 @@ struct emu_obs_worker {
 };
 
 bool emu_obs_serial(const emu_observer *o) { return o->race_global || o->nun || o->tracing; }
+bool emu_obs_racecheck(const emu_observer *o) { return o->race; }
 
 bool emu_obs_launch_begin(emu_observer *o, emu_mem *m, const emu_dispatch *d, const emu_program *prog,
                           char *msg, size_t msgn)
@@ -497,6 +498,74 @@ static bool classify_smem(emu_wave *w, const emu_insn *in, const char *name, mac
   return true;
 }
 
+/* The LDS side of an instruction, from its mnemonic, once at decode (emu_insn.lk ...; declared in
+ * emu/internal.h). DS address rules as emu/op_ds.c: lane address VGPR + offset; ds_read2/ds_write2
+ * two accesses at offset0/offset1 times the size (times 64 for st64); atomics one access of 4 or 8
+ * bytes. Cross-lane DS instructions (permute, swizzle) and the GWS/append/consume ones touch no
+ * LDS bytes here; a DS form without a VGPR address (ds_read_addtid_b32) is not described and is
+ * then neither checked nor recorded. */
+void emu_lds_access_prepare(emu_insn *in)
+{
+  in->lk = EMU_LK_NONE;
+  in->lop = in->lbytes = in->lai = 0;
+  in->loff0 = in->loff1 = 0;
+  uint32_t f = in->flags;
+  if (in->op == 0xffff || !(f & (EMU_F_DS | EMU_F_VMEM))) return;
+  const char *name = op_name(in);
+  if (f & EMU_F_DS) {
+    int ai;
+    char op;
+    uint32_t bytes, off0 = (uint32_t)in->offset, off1 = 0;
+    uint8_t lk = EMU_LK_DS;
+    if (strstr(name, "permute") || strstr(name, "swizzle") || !strcmp(name, "ds_nop") || strstr(name, "gws") ||
+        strstr(name, "append") || strstr(name, "consume") || strstr(name, "addtid") || strstr(name, "wrxchg2"))
+      return;
+    if (strstr(name, "_tr_")) { /* ds_read_b64_tr_b16 ...: bytes per lane from the b64/b96 */
+      op = 'r', ai = 1, bytes = ds_bytes(name + 7);
+    } else if (starts(name, "ds_read2") || starts(name, "ds_write2")) {
+      bool rd = starts(name, "ds_read2");
+      op = rd ? 'r' : 'w', ai = rd ? 1 : 0;
+      bytes = strstr(name, "b64") ? 8 : 4;
+      uint32_t stride = strstr(name, "st64") ? 64 : 1;
+      off0 = (uint32_t)in->offset0 * bytes * stride, off1 = (uint32_t)in->offset1 * bytes * stride;
+      lk = EMU_LK_DS2;
+    } else if (starts(name, "ds_read_")) {
+      op = 'r', ai = 1, bytes = ds_bytes(name + 8);
+    } else if (starts(name, "ds_write_")) {
+      op = 'w', ai = 0, bytes = ds_bytes(name + 9);
+    } else { /* atomics: [vdst,] vaddr, data... */
+      op = 'a', ai = strstr(name, "_rtn") ? 1 : 0;
+      size_t len = strlen(name);
+      bytes = len > 2 && !strcmp(name + len - 2, "64") ? 8 : 4;
+    }
+    if (ai >= in->nop || in->o[ai].kind != EMU_OPK_VGPR) return;
+    in->lk = lk, in->lop = (uint8_t)op, in->lbytes = (uint8_t)bytes, in->lai = (uint8_t)ai;
+    in->loff0 = off0, in->loff1 = off1;
+    return;
+  }
+  bool buffer = starts(name, "buffer_"), flat = starts(name, "flat_");
+  bool load = strstr(name, "_load_") != NULL;
+  if ((buffer || starts(name, "global_")) && load && (in->lds || strstr(name, "_load_lds_"))) {
+    in->lk = EMU_LK_LOADLDS, in->lop = 'w', in->lbytes = (uint8_t)vm_bytes(name);
+  } else if (flat && (load || strstr(name, "_store_") || strstr(name, "_atomic_"))) {
+    in->lk = EMU_LK_FLAT, in->lop = load ? 'r' : strstr(name, "_store_") ? 'w' : 'a';
+  }
+}
+
+/* The LDS bytes of a DS instruction (in->lk DS or DS2): per lane address VGPR + offset, 32 bits. */
+static void ds_addrs(emu_wave *w, const emu_insn *in, macc *m)
+{
+  const uint32_t *a = emu_vreg(w, in, in->lai, 0);
+  uint32_t off0 = in->loff0, off1 = in->loff1;
+  m->op = (char)in->lop;
+  m->bytes = in->lbytes;
+  m->nseg = in->lk == EMU_LK_DS2 ? 2 : 1;
+  for (int l = 0; l < EMU_LANES; l++) m->addr[0][l] = (uint32_t)(a[l] + off0);
+  if (m->nseg == 2)
+    for (int l = 0; l < EMU_LANES; l++) m->addr[1][l] = (uint32_t)(a[l] + off1);
+  m->space = 'l';
+}
+
 static bool classify(emu_wave *w, const emu_insn *in, macc *m)
 {
   m->space = 0;
@@ -510,36 +579,8 @@ static bool classify(emu_wave *w, const emu_insn *in, macc *m)
   m->lanes = e;
   m->nseg = 1;
   if (f & EMU_F_DS) {
-    int ai;
-    uint32_t off0 = (uint32_t)in->offset, off1 = 0;
-    if (strstr(name, "permute") || strstr(name, "swizzle") || !strcmp(name, "ds_nop") || strstr(name, "gws") ||
-        strstr(name, "append") || strstr(name, "consume"))
-      return false;
-    if (strstr(name, "_tr_")) { /* ds_read_b64_tr_b16 ...: bytes per lane from the b64/b96 */
-      m->op = 'r', ai = 1, m->bytes = ds_bytes(name + 7);
-    } else if (starts(name, "ds_read2") || starts(name, "ds_write2")) {
-      bool rd = starts(name, "ds_read2");
-      m->op = rd ? 'r' : 'w', ai = rd ? 1 : 0;
-      m->bytes = strstr(name, "b64") ? 8 : 4;
-      uint32_t stride = strstr(name, "st64") ? 64 : 1;
-      off0 = (uint32_t)in->offset0 * m->bytes * stride, off1 = (uint32_t)in->offset1 * m->bytes * stride;
-      m->nseg = 2;
-    } else if (starts(name, "ds_read_")) {
-      m->op = 'r', ai = 1, m->bytes = ds_bytes(name + 8);
-    } else if (starts(name, "ds_write_")) {
-      m->op = 'w', ai = 0, m->bytes = ds_bytes(name + 9);
-    } else { /* atomics: [vdst,] vaddr, data... */
-      m->op = 'a', ai = strstr(name, "_rtn") ? 1 : 0;
-      size_t len = strlen(name);
-      m->bytes = len > 2 && !strcmp(name + len - 2, "64") ? 8 : 4;
-    }
-    if (ai >= in->nop || in->o[ai].kind != EMU_OPK_VGPR) return false;
-    const uint32_t *a = emu_vreg(w, in, ai, 0);
-    for (int l = 0; l < EMU_LANES; l++) {
-      m->addr[0][l] = (uint32_t)(a[l] + off0);
-      m->addr[1][l] = (uint32_t)(a[l] + off1);
-    }
-    m->space = 'l';
+    if (in->lk != EMU_LK_DS && in->lk != EMU_LK_DS2) return false;
+    ds_addrs(w, in, m);
     return true;
   }
   /* VMEM */
@@ -713,6 +754,349 @@ static void check(emu_obs_worker *ow, emu_wave *w, const emu_insn *in, const mac
         }
       }
     }
+}
+
+/* ---- LDS ordering --------------------------------------------------------------------------------
+ * An LDS write still outstanding (a DS store or atomic its wave has not waited for with s_waitcnt
+ * lgkmcnt; a load to LDS, or a flat store or atomic to LDS, not waited for with s_waitcnt vmcnt)
+ * lands at some time between its issue and the s_waitcnt that retires it: the emulator writes LDS
+ * at issue, the hardware promises nothing sooner than the wait. Another wave of the workgroup is
+ * ordered after it only by an s_barrier that follows that wait (AMDGPUUsage "Memory Model GFX942":
+ * a workgroup release is s_waitcnt then s_barrier; CDNA3 ISA "S_BARRIER" waits for the waves, not
+ * for their memory operations). So another wave's access to those bytes while the write is
+ * outstanding, or after its wait with no s_barrier since, is a finding; so is the writer's own DS
+ * or flat access to the bytes of its own load to LDS before the vmcnt wait (the vector-memory path
+ * that writes them is not ordered with the wave's LDS instructions). An s_barrier reached with the
+ * write outstanding is no finding by itself (software pipelining: the tile loaded now is read
+ * after a later wait and a later barrier). A finding is a memory-model warning naming both
+ * instructions, or a fault under strict_memory; nothing here changes the machine.
+ * docs/emulator-choices.md "Memory-model strictness".
+ *
+ * Bookkeeping: a write is known by the writer's wave, counter, lane, instruction and its place in
+ * the counter's in-order sequence (emu_wave.pseq). It is retired when seq <= the writer's
+ * pret[cnt], and safe when it was retired before the last s_barrier released the workgroup (safe[],
+ * taken at each release). Cost, in three steps: nothing is looked at while every write is safe (in
+ * code that waits before each barrier, only the window between a write and the next barrier is
+ * not); then a mask per 256-byte granule of the waves and counters that wrote there lets an access
+ * that meets none of the writes that could be findings go on; only then are the writes copied into
+ * per-byte records (the last write of each byte) and the access's bytes checked. Writes that are
+ * all safe at a barrier before any access needed them are dropped uncopied. A workgroup of one
+ * wave records only its loads to LDS. */
+#define LR_IP_NONE 0x1fffffu /* the instruction index does not fit the record's 21 bits */
+
+/* The instruction's LDS bytes: per lane in `lanes`, nseg accesses of `bytes` at addr[seg][lane]. */
+typedef struct {
+  char op;                 /* 'r', 'w', 'a' */
+  uint8_t cnt;             /* a write's counter: EMU_CNT_DS, or EMU_CNT_VM (loads to LDS, flat) */
+  bool loadlds;
+  int nseg;
+  uint32_t bytes;
+  uint64_t lanes;
+  uint32_t addr[2][EMU_LANES];
+  uint32_t g0[2], g1[2];   /* per access: the granules [g0, g1) between its lowest and highest byte */
+} lside;
+
+/* A write recorded but not yet copied into the per-byte records: copied when an access may meet
+ * it (ldso_flush), dropped when a barrier finds every write safe (then no record of it could be a
+ * finding). Writes that are staged, waited for and published by a barrier before anyone else
+ * touches them (the common case) thus cost their addresses, not 8 bytes per byte written. */
+typedef struct { uint64_t base; lside s; } ldso_batch;
+#define LDSO_BATCHES 64
+
+struct emu_ldso {
+  uint64_t *sh;            /* per LDS byte: seq | ip << 32 | lane << 53 | (wave * 2 + cnt) << 59; 0 none */
+  uint32_t size, nwaves;
+  uint32_t lo, hi;         /* the bytes recorded in this workgroup: [lo, hi) */
+  uint32_t *gm;            /* per 256-byte granule of LDS: the slots (bit wave * 2 + cnt) that recorded
+                              a write between its lowest and highest byte since every write was last
+                              safe; a filter: an access whose granules meet none of the slots that can
+                              give a finding skips the records */
+  uint32_t glo, ghi;       /* granules with bits: [glo, ghi) */
+  ldso_batch *batch;       /* writes not yet in sh, oldest first */
+  int nbatch;
+  const emu_wave *waves;
+  uint32_t safe[32];       /* per wave * 2 + cnt: the seqs retired before the last s_barrier release */
+  uint32_t last[32];       /* per wave * 2 + cnt: the seq of the last LDS write recorded */
+  uint32_t ibar[32];       /* per wave * 2 + cnt: pseq at the last barrier release (later seqs were
+                              issued in the current barrier interval) */
+  bool defer;              /* racecheck is on: another wave's access in the write's own barrier
+                              interval is its race (RAW/WAW, "no s_barrier between"), not reported here */
+  bool unsafe;             /* some last > safe */
+};
+
+emu_ldso *emu_ldso_new(uint32_t lds_size, uint32_t nwaves, bool racecheck)
+{
+  emu_ldso *lo = ll_xcalloc(1, sizeof *lo);
+  lo->defer = racecheck;
+  lo->sh = ll_xcalloc(lds_size ? lds_size : 1, sizeof *lo->sh);
+  lo->gm = ll_xcalloc(lds_size / 256 + 1, sizeof *lo->gm);
+  lo->batch = ll_xmalloc(LDSO_BATCHES * sizeof *lo->batch);
+  lo->size = lds_size;
+  lo->nwaves = nwaves > 16 ? 16 : nwaves; /* 1024 work-items: 16 waves at most */
+  lo->lo = lo->glo = UINT32_MAX;
+  return lo;
+}
+
+void emu_ldso_free(emu_ldso *lo)
+{
+  if (!lo) return;
+  free(lo->sh);
+  free(lo->gm);
+  free(lo->batch);
+  free(lo);
+}
+
+static void gm_clear(emu_ldso *lo)
+{
+  if (lo->ghi > lo->glo) memset(lo->gm + lo->glo, 0, (size_t)(lo->ghi - lo->glo) * sizeof *lo->gm);
+  lo->glo = UINT32_MAX, lo->ghi = 0;
+}
+
+void emu_ldso_wg_begin(emu_ldso *lo, const emu_wave *waves)
+{
+  if (lo->hi > lo->lo) memset(lo->sh + lo->lo, 0, (size_t)(lo->hi - lo->lo) * sizeof *lo->sh);
+  lo->lo = UINT32_MAX, lo->hi = 0;
+  lo->nbatch = 0;
+  gm_clear(lo);
+  lo->waves = waves;
+  memset(lo->safe, 0, sizeof lo->safe);
+  memset(lo->last, 0, sizeof lo->last);
+  memset(lo->ibar, 0, sizeof lo->ibar);
+  lo->unsafe = false;
+}
+
+void emu_ldso_barrier(emu_ldso *lo)
+{
+  bool unsafe = false;
+  for (uint32_t k = 0; k < 2 * lo->nwaves; k++) {
+    lo->safe[k] = lo->waves[k >> 1].pret[k & 1];
+    lo->ibar[k] = lo->waves[k >> 1].pseq[k & 1];
+    unsafe |= lo->last[k] > lo->safe[k];
+  }
+  lo->unsafe = unsafe;
+  if (!unsafe) gm_clear(lo), lo->nbatch = 0; /* every write is safe: no record of one can be a finding */
+}
+
+
+static bool lds_side(emu_wave *w, const emu_insn *in, lside *s)
+{
+  uint64_t e = emu_exec(w);
+  if (!e) return false;
+  s->lanes = e;
+  s->loadlds = false;
+  if (in->lk == EMU_LK_DS || in->lk == EMU_LK_DS2) {
+    const uint32_t *a = emu_vreg(w, in, in->lai, 0);
+    s->op = (char)in->lop, s->cnt = EMU_CNT_DS, s->bytes = in->lbytes;
+    s->nseg = in->lk == EMU_LK_DS2 ? 2 : 1;
+    for (int l = 0; l < EMU_LANES; l++) s->addr[0][l] = a[l] + in->loff0;
+    if (s->nseg == 2)
+      for (int l = 0; l < EMU_LANES; l++) s->addr[1][l] = a[l] + in->loff1;
+    return true;
+  }
+  if (in->lk == EMU_LK_LOADLDS) { /* the LDS side of the load, as emu/op_mem.c writes it */
+    emu_lds_dest d = emu_load_lds_dest(w, in, starts(in->mnem, "buffer_"), in->lbytes);
+    s->op = 'w', s->cnt = EMU_CNT_VM, s->bytes = d.bytes, s->nseg = 1, s->loadlds = true;
+    for (int l = 0; l < EMU_LANES; l++) s->addr[0][l] = d.base + (uint32_t)l * d.stride;
+    return true;
+  }
+  if (in->lk == EMU_LK_FLAT) { /* LDS when the address is in the LDS aperture (classify) */
+    macc m;
+    m.lds_bytes = 0, m.lds_lanes = 0;
+    if (!classify(w, in, &m) || m.space != 'l' || !m.lanes) return false;
+    s->op = m.op, s->cnt = EMU_CNT_VM, s->bytes = m.bytes, s->nseg = 1, s->lanes = m.lanes;
+    for (int l = 0; l < EMU_LANES; l++) s->addr[0][l] = (uint32_t)m.addr[0][l];
+    return true;
+  }
+  return false;
+}
+
+/* The granules [*g0, *g1) segment sg of s touches (clipped to the LDS; empty if none): min and max
+ * over the lanes, vectorized for the common full EXEC. */
+static void seg_granules(const emu_ldso *lo, const lside *s, int sg, uint32_t *g0, uint32_t *g1)
+{
+  uint32_t amin = UINT32_MAX, amax = 0;
+  const uint32_t *a = s->addr[sg];
+  if (s->lanes == ~0ull) {
+    for (int l = 0; l < EMU_LANES; l++) amin = a[l] < amin ? a[l] : amin, amax = a[l] > amax ? a[l] : amax;
+  } else {
+    for (int l = 0; l < EMU_LANES; l++)
+      if (s->lanes >> l & 1) amin = a[l] < amin ? a[l] : amin, amax = a[l] > amax ? a[l] : amax;
+  }
+  uint64_t end = (uint64_t)amax + s->bytes;
+  if (end > lo->size) end = lo->size;
+  if (amin >= end) {
+    *g0 = *g1 = 0;
+    return;
+  }
+  *g0 = amin >> 8, *g1 = (uint32_t)((end - 1) >> 8) + 1;
+}
+
+static const char *cnt_name(unsigned c) { return c == EMU_CNT_VM ? "vmcnt" : "lgkmcnt"; }
+
+/* Nonzero unless p[0..n) all equal r (the access sizes as constants, so the loop is vectorized). */
+static inline __attribute__((always_inline)) uint64_t rec_diff(const uint64_t *p, uint64_t r, uint32_t n)
+{
+  uint64_t d = 0;
+  switch (n) {
+  case 4: for (int b = 0; b < 4; b++) d |= p[b] ^ r; break;
+  case 8: for (int b = 0; b < 8; b++) d |= p[b] ^ r; break;
+  case 16: for (int b = 0; b < 16; b++) d |= p[b] ^ r; break;
+  default: for (uint32_t b = 0; b < n; b++) d |= p[b] ^ r;
+  }
+  return d;
+}
+
+/* n copies of r from p: the access sizes as constants, so the stores are unrolled and vectorized */
+static inline __attribute__((always_inline)) void fill_rec(uint64_t *p, uint64_t r, uint32_t n)
+{
+  switch (n) {
+  case 4: for (int b = 0; b < 4; b++) p[b] = r; break;
+  case 8: for (int b = 0; b < 8; b++) p[b] = r; break;
+  case 16: for (int b = 0; b < 16; b++) p[b] = r; break;
+  default: for (uint32_t b = 0; b < n; b++) p[b] = r;
+  }
+}
+
+/* The deferred writes into the per-byte records, in order (the last write of a byte wins). */
+static void ldso_flush(emu_ldso *lo)
+{
+  uint64_t *sh = lo->sh;
+  for (int i = 0; i < lo->nbatch; i++) {
+    const ldso_batch *bt = &lo->batch[i];
+    const lside *s = &bt->s;
+    uint32_t amin = UINT32_MAX, amax = 0;
+    for (int sg = 0; sg < s->nseg; sg++)
+      for (int l = 0; l < EMU_LANES; l++) {
+        if (!(s->lanes >> l & 1)) continue;
+        uint32_t a = s->addr[sg][l];
+        if (a >= lo->size || s->bytes > lo->size - a) continue; /* the handler faulted on it */
+        fill_rec(sh + a, bt->base | (uint64_t)l << 53, s->bytes);
+        if (a < amin) amin = a;
+        if (a + s->bytes > amax) amax = a + s->bytes;
+      }
+    if (amin < lo->lo) lo->lo = amin;
+    if (amax > lo->hi) lo->hi = amax;
+  }
+  lo->nbatch = 0;
+}
+
+/* Before the instruction runs: its LDS bytes against the records of writes not yet safe. */
+static int ldso_check(emu_ldso *lo, emu_wave *w, const emu_insn *in, const lside *s)
+{
+  uint32_t me = w->wave_id, thr[32], top[32];
+  for (uint32_t k = 0; k < 2 * lo->nwaves; k++) {
+    top[k] = lo->defer && k >> 1 != me ? lo->ibar[k] : UINT32_MAX;
+    if (k >> 1 != me) thr[k] = lo->safe[k];
+    /* the wave's own load to LDS not yet waited for, against its DS/flat access (a later load to
+     * LDS of the same wave lands after it: vmcnt returns in order) */
+    else if ((k & 1) == EMU_CNT_VM && !s->loadlds) thr[k] = w->pret[EMU_CNT_VM];
+    else thr[k] = UINT32_MAX;
+  }
+  for (uint32_t k = 2 * lo->nwaves; k < 32; k++) thr[k] = top[k] = UINT32_MAX;
+  /* the slots with a record that can be a finding, and whether this access meets one's granules */
+  uint32_t hot = 0, met = 0;
+  for (uint32_t k = 0; k < 2 * lo->nwaves; k++) hot |= (uint32_t)((lo->last[k] < top[k] ? lo->last[k] : top[k]) > thr[k]) << k;
+  if (!hot) return EMU_OK;
+  for (int sg = 0; sg < s->nseg; sg++)
+    for (uint32_t g = s->g0[sg]; g < s->g1[sg]; g++) met |= lo->gm[g];
+  if (!(met & hot)) return EMU_OK;
+  ldso_flush(lo);
+  const uint64_t *sh = lo->sh;
+  uint64_t found = 0, nbytes = 0;
+  uint32_t fa = 0;
+  int fl = -1;
+  for (int sg = 0; sg < s->nseg; sg++)
+    for (int l = 0; l < EMU_LANES; l++) {
+      if (!(s->lanes >> l & 1)) continue;
+      uint64_t a = s->addr[sg][l];
+      uint32_t n = s->bytes;
+      if (a + n > lo->size) n = a >= lo->size ? 0 : lo->size - (uint32_t)a; /* the handler faults there */
+      if (!n) continue;
+      /* the common case: the lane's bytes carry one record (one write wrote them all) */
+      const uint64_t *p = sh + a;
+      uint64_t r0 = p[0];
+      if (!rec_diff(p, r0, n)) {
+        if ((uint32_t)r0 <= thr[r0 >> 59] || (uint32_t)r0 > top[r0 >> 59]) continue;
+        if (!found) found = r0, fa = (uint32_t)a, fl = l;
+        nbytes += n;
+        continue;
+      }
+      for (uint32_t b = 0; b < n; b++) {
+        uint64_t r = p[b];
+        if ((uint32_t)r <= thr[r >> 59] || (uint32_t)r > top[r >> 59]) continue;
+        if (!found) found = r, fa = (uint32_t)(a + b), fl = l;
+        nbytes++;
+      }
+    }
+  if (!found) return EMU_OK;
+  uint32_t seq = (uint32_t)found, ip = (uint32_t)(found >> 32) & LR_IP_NONE;
+  unsigned lane = (unsigned)(found >> 53) & 63, slot = (unsigned)(found >> 59), wv = slot >> 1, c = slot & 1;
+  const emu_wave *ww = &lo->waves[wv];
+  bool outstanding = seq > ww->pret[c];
+  char wr[200];
+  if (ip != LR_IP_NONE && ip < w->ninsn)
+    snprintf(wr, sizeof wr, "pc 0x%llx '%s'", (unsigned long long)w->insns[ip].pc,
+             w->insns[ip].text ? w->insns[ip].text : w->insns[ip].mnem);
+  else
+    snprintf(wr, sizeof wr, "an instruction past the record's index range");
+  const char *verb = s->loadlds ? "loads to" : s->op == 'r' ? "reads" : s->op == 'w' ? "writes" : "updates";
+  const char *k = "unordered LDS access";
+  unsigned long long nb = (unsigned long long)nbytes;
+  if (wv == me)
+    return emu_memwarn(w, in, k, fl, fa,
+                       "%s LDS byte 0x%x (%llu bytes) that this wave's load to LDS at %s lane %u writes, not yet "
+                       "waited for with s_waitcnt vmcnt: the load lands at an unknown time before that wait",
+                       verb, fa, nb, wr, lane);
+  if (outstanding)
+    return emu_memwarn(w, in, k, fl, fa,
+                       "%s LDS byte 0x%x (%llu bytes) that wave %u lane %u writes at %s, not yet waited for with "
+                       "s_waitcnt %s: it lands at an unknown time before that wait, and other waves see it only "
+                       "after an s_barrier that follows the wait",
+                       verb, fa, nb, wv, lane, wr, cnt_name(c));
+  return emu_memwarn(w, in, k, fl, fa,
+                     "%s LDS byte 0x%x (%llu bytes) that wave %u lane %u wrote at %s, waited for (s_waitcnt %s) "
+                     "but with no s_barrier since: other waves see it only after an s_barrier that follows the wait",
+                     verb, fa, nb, wv, lane, wr, cnt_name(c));
+}
+
+/* After the instruction ran: its LDS writes recorded under the counter entry it just added (their
+ * granules at once, the bytes deferred). */
+static void ldso_record(emu_ldso *lo, emu_wave *w, const emu_insn *in, const lside *s, uint32_t seq)
+{
+  uint32_t ii = in >= w->insns && in < w->insns + w->ninsn ? (uint32_t)(in - w->insns) : LR_IP_NONE;
+  if (ii > LR_IP_NONE) ii = LR_IP_NONE;
+  uint32_t slot = (w->wave_id & 15) * 2 + s->cnt;
+  for (int sg = 0; sg < s->nseg; sg++) {
+    uint32_t g0 = s->g0[sg], g1 = s->g1[sg];
+    for (uint32_t g = g0; g < g1; g++) lo->gm[g] |= 1u << slot;
+    if (g0 < g1 && g0 < lo->glo) lo->glo = g0;
+    if (g1 > lo->ghi) lo->ghi = g1;
+  }
+  if (lo->nbatch == LDSO_BATCHES) ldso_flush(lo);
+  ldso_batch *bt = &lo->batch[lo->nbatch++];
+  bt->base = seq | (uint64_t)ii << 32 | (uint64_t)slot << 59;
+  bt->s.op = s->op, bt->s.cnt = s->cnt, bt->s.loadlds = s->loadlds;
+  bt->s.nseg = s->nseg, bt->s.bytes = s->bytes, bt->s.lanes = s->lanes;
+  memcpy(bt->s.addr, s->addr, (size_t)s->nseg * sizeof s->addr[0]);
+  lo->last[slot] = seq;
+  lo->unsafe = true;
+}
+
+int emu_ldso_exec(emu_ldso *lo, emu_obs_worker *ow, emu_wave *w, const emu_insn *in)
+{
+  lside s;
+  /* nothing to check (no write is unsafe) and nothing to record (a read; a DS write of a
+   * workgroup of one wave, which its own later DS accesses follow in order) */
+  bool idle = !lo->unsafe && (in->lop == 'r' || (lo->nwaves == 1 && in->lk != EMU_LK_LOADLDS && in->lk != EMU_LK_FLAT));
+  if (idle || !lds_side(w, in, &s)) return ow ? emu_obs_exec(ow, w, in) : in->fn(w, in);
+  for (int sg = 0; sg < s.nseg; sg++) seg_granules(lo, &s, sg, &s.g0[sg], &s.g1[sg]);
+  if (lo->unsafe && ldso_check(lo, w, in, &s) != EMU_OK) return EMU_FAULT;
+  bool writes = s.op != 'r' && !(lo->nwaves == 1 && s.cnt == EMU_CNT_DS); /* one wave: its DS writes are in order */
+  uint32_t before = w->pseq[s.cnt];
+  int rc = ow ? emu_obs_exec(ow, w, in) : in->fn(w, in);
+  /* recorded under the counter entry the handler added; none added (nothing outstanding): no record */
+  if (rc == EMU_OK && writes && w->pseq[s.cnt] != before) ldso_record(lo, w, in, &s, w->pseq[s.cnt]);
+  return rc;
 }
 
 /* ---- tracing ---------------------------------------------------------------------------------*/

@@ -14,6 +14,8 @@ bool emu_obs_launch_begin(emu_observer *o, emu_mem *m, const emu_dispatch *d, co
                           char *msg, size_t msgn);
 /* The workgroups must run on one thread, in grid order (global shadow, traces). */
 bool emu_obs_serial(const emu_observer *o);
+/* LDS racecheck is on. */
+bool emu_obs_racecheck(const emu_observer *o);
 emu_obs_worker *emu_obs_worker_new(emu_observer *o, uint32_t lds_size, uint32_t nwaves);
 void emu_obs_worker_free(emu_obs_worker *ow);
 /* A workgroup starts on this worker (LDS is zeroed, every wave at interval 0). */
@@ -22,5 +24,25 @@ void emu_obs_wg_begin(emu_obs_worker *ow, const emu_wg *g);
 void emu_obs_barrier(emu_obs_worker *ow);
 /* Execute one instruction under observation: in->fn with checks and tracing around it. */
 int emu_obs_exec(emu_obs_worker *ow, emu_wave *w, const emu_insn *in);
+
+/* The LDS ordering check (emu/observe.c "LDS ordering"; docs/emulator-choices.md "Memory-model
+ * strictness"): runs in every launch whose kernel has LDS, observer or not. One per worker thread,
+ * sized for the launch's LDS and waves; it only reads the machine (registers, M0, the waves'
+ * in-order counter positions emu_wave.pseq/pret) and keeps its own per-byte records. */
+typedef struct emu_ldso emu_ldso;
+/* racecheck: the launch's observer runs racecheck, which reports another wave's access in the
+ * write's own barrier interval as a race (RAW/WAW with no s_barrier between); those are then left
+ * to it, and this check reports the accesses across a barrier (and the wave's own, which racecheck
+ * does not see). */
+emu_ldso *emu_ldso_new(uint32_t lds_size, uint32_t nwaves, bool racecheck);
+void emu_ldso_free(emu_ldso *lo);
+/* A workgroup starts on this worker with these waves (records of the previous one cleared). */
+void emu_ldso_wg_begin(emu_ldso *lo, const emu_wave *waves);
+/* The workgroup's waves were released from an s_barrier: what each has retired is now safe. */
+void emu_ldso_barrier(emu_ldso *lo);
+/* Execute an instruction with an LDS side (in->lk): its LDS bytes checked against the writes not
+ * yet safe (a finding: emu_memwarn, so EMU_FAULT under strict_memory), then the handler (through
+ * the observer when ow), then its LDS writes recorded. */
+int emu_ldso_exec(emu_ldso *lo, emu_obs_worker *ow, emu_wave *w, const emu_insn *in);
 
 #endif

@@ -27,13 +27,10 @@ int emu_op_s_cbranch_execz(emu_wave *w, const emu_insn *in) { return branch(w, i
 int emu_op_s_cbranch_execnz(emu_wave *w, const emu_insn *in) { return branch(w, in, emu_exec(w) != 0); }
 
 /* s_barrier: the wave waits until every wave of its workgroup that has not ended arrives
- * (handled by the workgroup scheduler in exec.c). Its own LDS writes must have been waited for
- * (emu_barrier_check). */
-int emu_op_s_barrier(emu_wave *w, const emu_insn *in)
-{
-  int rc = emu_barrier_check(w, in);
-  return rc != EMU_OK ? rc : EMU_BARRIER;
-}
+ * (handled by the workgroup scheduler in exec.c). It does not wait for the wave's memory
+ * operations (CDNA3 ISA "S_BARRIER"): what an LDS write still outstanding here means for the other
+ * waves is the LDS ordering check's business (emu/observe.c), decided by the data they touch. */
+int emu_op_s_barrier(emu_wave *w, const emu_insn *in) { (void)w, (void)in; return EMU_BARRIER; }
 
 /* s_waitcnt: no timing is modelled; the counts retire tracked outstanding operations (emu_pend),
  * which is what makes a missing wait detectable. */

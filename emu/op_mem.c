@@ -268,8 +268,7 @@ static int mem_load_lds(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes
     if (!q) return EMU_FAULT;
     memcpy(q, v[l], ld.bytes);
   }
-  emu_pend(w, in, EMU_CNT_VM, -1);
-  w->pend[w->npend - 1].lds_write = 1; /* an s_barrier before its vmcnt wait: emu_barrier_check */
+  emu_pend(w, in, EMU_CNT_VM, -1); /* its LDS bytes: the LDS ordering check (emu/observe.c) */
   return EMU_OK;
 }
 

@@ -9,9 +9,15 @@
  * (gfx950; ds_bpermute on gfx942), V read with ds_read_b64_tr_b16 (gfx950; ds_read_u16_d16 on
  * gfx942).
  *
- * memmodel.s: the memory-model patterns of docs/emulator-choices.md ("Memory-model
+ * memmodel.s, memmodel_wg.s: the memory-model patterns of docs/emulator-choices.md ("Memory-model
  * strictness"), run through `lanelab run`: a warning by default (printed once per kernel PC, counted
- * at the end, the run completes with the documented fallback values), a fault with --strict-memory. */
+ * at the end, the run completes with the documented fallback values), a fault with --strict-memory.
+ *
+ * lds_pipe.s: loads to LDS pipelined across barriers as AMD's kernels do, for the LDS ordering rule
+ * (an LDS write lands between its issue and the s_waitcnt that retires it; another wave may touch
+ * its bytes only after an s_barrier that follows that wait). Expected findings come from the ISA's
+ * rules (vmcnt retires the oldest first) applied to the kernels' instruction order as LLVM's
+ * disassembly lists it, expected outputs from formulas written here. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,8 +131,8 @@ static void memmodel_case(const char *arch)
   static const struct { int file; const char *kernel, *what, *strict_kind; int mul, add; } K[] = {
       {0, "mm_lds_barrier", "LDS result used after s_barrier without s_waitcnt", "missing s_waitcnt", 1, 1},
       {0, "mm_dup_sload", "duplicated s_load in flight", "missing s_waitcnt", 2, 0},
-      {1, "mm_store_barrier", "LDS write not waited for before s_barrier: the LDS store", "missing s_waitcnt", 1, 1},
-      {1, "mm_dma_barrier", "LDS write not waited for before s_barrier: the load to LDS", "missing s_waitcnt", 1, 1},
+      {1, "mm_store_barrier", "not yet waited for with s_waitcnt lgkmcnt", "unordered LDS access", 1, 1},
+      {1, "mm_dma_barrier", "not yet waited for with s_waitcnt vmcnt", "unordered LDS access", 1, 1},
   };
   for (size_t k = 0; k < sizeof K / sizeof K[0]; k++) {
     /* 4 workgroups reach the same PC: one warning line, the summary counts that PC once */
@@ -229,3 +235,307 @@ Test(emu_asm, memory_model_warning_counts_in_stats)
   emu_codeobj_free(co);
   free(co_path);
 }
+
+/* ---- the LDS ordering rule: tests/asm/lds_pipe.s ------------------------------------------------*/
+typedef struct { int n; char first[512]; uint64_t pc; } warn_log;
+static void log_warn(void *user, const emu_fault *w)
+{
+  warn_log *l = user;
+  if (l->n++ == 0) snprintf(l->first, sizeof l->first, "%s", w->msg), l->pc = w->pc;
+}
+
+typedef struct {
+  const char *arch;
+  char *co_path;
+  emu_codeobj *co;
+  uint32_t x[1024];
+} pipe_fx;
+
+static void pipe_open(pipe_fx *fx, const char *arch)
+{
+  fx->arch = arch;
+  fx->co_path = build("lds_pipe.s", arch);
+  ll_err e = {0};
+  fx->co = emu_codeobj_load_file(fx->co_path, &e);
+  cr_assert_not_null(fx->co, "%s: %s", arch, e.msg);
+  for (int i = 0; i < 1024; i++) fx->x[i] = (uint32_t)(7 * i + 3) % 1000u;
+}
+
+static void pipe_close(pipe_fx *fx)
+{
+  emu_codeobj_free(fx->co);
+  free(fx->co_path);
+}
+
+/* The PC of the n-th instruction (from 0) of `kernel` whose LLVM text starts with `prefix` (and
+ * contains `also`, if given): from the disassembly, not from the run. */
+static uint64_t nth_pc(pipe_fx *fx, const char *kernel, const char *prefix, const char *also, int n)
+{
+  ll_err e = {0};
+  const emu_kernel *k = emu_codeobj_kernel(fx->co, kernel, &e);
+  cr_assert_not_null(k, "%s", e.msg);
+  const emu_program *p = emu_codeobj_program(fx->co, &e);
+  cr_assert_not_null(p, "%s", e.msg);
+  for (size_t i = 0; i < emu_program_count(p); i++) {
+    const emu_insn_info *ii = emu_program_insn(p, i);
+    if (ii->pc < k->entry || ii->pc >= k->entry + k->code_size) continue;
+    if (strncmp(ii->text, prefix, strlen(prefix)) || (also && !strstr(ii->text, also))) continue;
+    if (n-- == 0) return ii->pc;
+  }
+  cr_assert_fail("%s: %s has no instruction %s... number %d", fx->arch, kernel, prefix, n);
+  return 0;
+}
+
+/* One workgroup of `block` work-items: x in, o (256 dwords) out, then up to two 32-bit scalars.
+ * Warnings are logged; returns emu_launch's status (f filled on a fault). */
+static int pipe_run(pipe_fx *fx, const char *kernel, uint32_t block, uint32_t a0, uint32_t a1, bool strict,
+                    uint32_t *o, warn_log *wl, emu_fault *f)
+{
+  ll_err e = {0};
+  const emu_kernel *k = emu_codeobj_kernel(fx->co, kernel, &e);
+  cr_assert_not_null(k, "%s", e.msg);
+  emu_mem *m = emu_mem_new();
+  memset(o, 0xee, 256 * 4);
+  struct { uint64_t x, o; uint32_t a0, a1; } ka = {emu_mem_map(m, fx->x, sizeof fx->x, "x"), emu_mem_map(m, o, 256 * 4, "o"), a0, a1};
+  emu_dispatch d = {.co = fx->co, .kernel = k, .grid = {1, 1, 1}, .block = {block, 1, 1},
+                    .kernarg_addr = emu_mem_map(m, &ka, sizeof ka, "kernarg")};
+  memset(wl, 0, sizeof *wl);
+  emu_launch_opts opt = {.threads = 1, .strict_memory = strict, .on_warning = log_warn, .warn_user = wl};
+  int rc = emu_launch(m, &d, &opt, f, NULL);
+  emu_mem_free(m);
+  return rc;
+}
+
+/* A clean run: completed, no finding. */
+static void expect_clean(const warn_log *wl, const emu_fault *f, int rc, const char *ctx)
+{
+  cr_assert_eq(rc, LL_EXIT_OK, "%s: %s", ctx, f->msg);
+  cr_assert_eq(wl->n, 0, "%s: an unexpected finding: %s", ctx, wl->first);
+}
+
+/* A finding is reported at the instruction that touches the bytes (its PC and text) and names the
+ * write's instruction by PC and its wave; strict, the same is a fault of kind "unordered LDS access". */
+static void expect_finding(const warn_log *wl, const emu_fault *f, int rc, bool strict, uint64_t at, uint64_t writer,
+                           const char *wave, const char *why, const char *ctx)
+{
+  char wpc[32];
+  snprintf(wpc, sizeof wpc, "pc 0x%llx '", (unsigned long long)writer);
+  const char *msg = strict ? f->msg : wl->first;
+  if (strict) {
+    cr_assert_eq(rc, LL_EXIT_FAIL, "%s: strict run did not fault", ctx);
+    cr_assert_str_eq(f->kind, "unordered LDS access", "%s: %s", ctx, f->msg);
+    cr_assert_eq(f->pc, at, "%s: fault at pc 0x%llx, want 0x%llx: %s", ctx, (unsigned long long)f->pc, (unsigned long long)at, f->msg);
+  } else {
+    cr_assert_eq(rc, LL_EXIT_OK, "%s: %s", ctx, f->msg);
+    cr_assert(wl->n >= 1, "%s: no finding", ctx);
+    cr_assert_eq(wl->pc, at, "%s: first finding at pc 0x%llx, want 0x%llx: %s", ctx, (unsigned long long)wl->pc,
+                 (unsigned long long)at, wl->first);
+  }
+  cr_assert(strstr(msg, "unordered LDS access") && strstr(msg, wpc) && strstr(msg, wave) && strstr(msg, why),
+            "%s: want the write at %s by %s, '%s': %s", ctx, wpc, wave, why, msg);
+}
+
+/* pipe_tiles: tile t + 1's loads are in flight at every barrier of iteration t (an s_barrier with
+ * LDS writes outstanding), yet each read follows its tile's vmcnt wait and a barrier: no finding,
+ * default or strict, and o[w*128 + k*64 + l] = sum_t (t + 1) * x[t*256 + (1 - w)*128 + k*64 + l]. */
+static void pipeline_case(const char *arch)
+{
+  pipe_fx fx;
+  pipe_open(&fx, arch);
+  for (int strict = 0; strict < 2; strict++) {
+    uint32_t o[256];
+    warn_log wl;
+    emu_fault f;
+    int rc = pipe_run(&fx, "pipe_tiles", 128, 0, 0, strict, o, &wl, &f);
+    char *ctx = ll_fmt("%s pipe_tiles strict=%d", arch, strict);
+    expect_clean(&wl, &f, rc, ctx);
+    free(ctx);
+    for (int w = 0; w < 2; w++)
+      for (int k = 0; k < 2; k++)
+        for (int l = 0; l < 64; l++) {
+          uint32_t want = 0;
+          for (int t = 0; t < 4; t++) want += (uint32_t)(t + 1) * fx.x[t * 256 + (1 - w) * 128 + k * 64 + l];
+          cr_assert_eq(o[w * 128 + k * 64 + l], want, "%s o[%d] = %u, want %u", arch, w * 128 + k * 64 + l,
+                       o[w * 128 + k * 64 + l], want);
+        }
+  }
+  pipe_close(&fx);
+}
+Test(emu_asm, lds_pipeline_across_barriers_gfx942) { pipeline_case("gfx942"); }
+Test(emu_asm, lds_pipeline_across_barriers_gfx950) { pipeline_case("gfx950"); }
+
+/* pipe_tiles_early: iteration 0 reads tile 1, whose loads wave 1 has not waited for (vmcnt(2) left
+ * its two youngest, tile 1's, in flight). The first finding is wave 0's first ds_read, naming tile
+ * 1's first load (the kernel's third load to LDS) by wave 1; strict, the run faults there. */
+static void early_case(const char *arch)
+{
+  pipe_fx fx;
+  pipe_open(&fx, arch);
+  uint64_t rd = nth_pc(&fx, "pipe_tiles_early", "ds_read_b32", NULL, 0);
+  uint64_t ld = nth_pc(&fx, "pipe_tiles_early", "buffer_load_dword", " lds", 2);
+  for (int strict = 0; strict < 2; strict++) {
+    uint32_t o[256];
+    warn_log wl;
+    emu_fault f;
+    int rc = pipe_run(&fx, "pipe_tiles_early", 128, 0, 0, strict, o, &wl, &f);
+    char *ctx = ll_fmt("%s pipe_tiles_early strict=%d", arch, strict);
+    expect_finding(&wl, &f, rc, strict, rd, ld, "wave 1 lane 0", "not yet waited for with s_waitcnt vmcnt", ctx);
+    free(ctx);
+  }
+  pipe_close(&fx);
+}
+Test(emu_asm, lds_pipeline_early_read_is_a_finding_gfx942) { early_case("gfx942"); }
+Test(emu_asm, lds_pipeline_early_read_is_a_finding_gfx950) { early_case("gfx950"); }
+
+/* retire_order: wave 0's four loads to LDS (regions 0..3, in issue order), s_waitcnt vmcnt(2),
+ * s_barrier. vmcnt counts in order (CDNA3 ISA "S_WAITCNT": vector memory loads return in the order
+ * they were issued), so regions 0 and 1 are retired and 2 and 3 are not. Wave 1 touching region j
+ * after the barrier: j = 0, 1 no finding; j = 2, 3 a finding naming load j. Mode 0 reads at once
+ * (load j not yet waited for), mode 1 writes at once, mode 2 reads after wave 0's vmcnt(0) with no
+ * barrier since. Where no finding is due, o[l] = x[64 j + l]. */
+static void order_case(const char *arch)
+{
+  pipe_fx fx;
+  pipe_open(&fx, arch);
+  static const char *why[3] = {"not yet waited for with s_waitcnt vmcnt", "not yet waited for with s_waitcnt vmcnt",
+                               "waited for (s_waitcnt vmcnt) but with no s_barrier since"};
+  static const char *verb[3] = {"reads LDS byte", "writes LDS byte", "reads LDS byte"};
+  uint64_t rd = nth_pc(&fx, "retire_order", "ds_read_b32", NULL, 0);
+  uint64_t wr = nth_pc(&fx, "retire_order", "ds_write_b32", NULL, 0);
+  for (uint32_t mode = 0; mode < 3; mode++)
+    for (uint32_t j = 0; j < 4; j++) {
+      uint32_t o[256];
+      warn_log wl;
+      emu_fault f;
+      int rc = pipe_run(&fx, "retire_order", 128, j, mode, false, o, &wl, &f);
+      char *ctx = ll_fmt("%s retire_order j=%u mode=%u", arch, j, mode);
+      if (j < 2) { /* region j was retired before the barrier */
+        expect_clean(&wl, &f, rc, ctx);
+        for (int l = 0; l < 64; l++)
+          cr_assert_eq(o[l], mode == 1 ? 0x5a5au : fx.x[64 * j + (uint32_t)l], "%s o[%d] = %u", ctx, l, o[l]);
+      } else {
+        expect_finding(&wl, &f, rc, false, mode == 1 ? wr : rd, nth_pc(&fx, "retire_order", "buffer_load_dword", " lds", (int)j),
+                       "wave 0 lane 0", why[mode], ctx);
+        cr_assert(strstr(wl.first, verb[mode]), "%s: %s", ctx, wl.first);
+      }
+      free(ctx);
+    }
+  pipe_close(&fx);
+}
+Test(emu_asm, lds_loads_retire_in_vmcnt_order_gfx942) { order_case("gfx942"); }
+Test(emu_asm, lds_loads_retire_in_vmcnt_order_gfx950) { order_case("gfx950"); }
+
+/* own_wait: a wave's ds_read of the bytes of its own load to LDS needs the vmcnt wait first (the
+ * load's LDS write goes through the vector-memory path, unordered with the wave's DS instructions;
+ * LLVM's SIInsertWaitcnts puts vmcnt there). With the wait: no finding, o[l] = x[l]. */
+static void own_case(const char *arch)
+{
+  pipe_fx fx;
+  pipe_open(&fx, arch);
+  uint64_t rd = nth_pc(&fx, "own_wait", "ds_read_b32", NULL, 0);
+  uint64_t ld = nth_pc(&fx, "own_wait", "buffer_load_dword", " lds", 0);
+  for (uint32_t wait = 0; wait < 2; wait++) {
+    uint32_t o[256];
+    warn_log wl;
+    emu_fault f;
+    int rc = pipe_run(&fx, "own_wait", 64, wait, 0, false, o, &wl, &f);
+    char *ctx = ll_fmt("%s own_wait wait=%u", arch, wait);
+    if (wait) {
+      expect_clean(&wl, &f, rc, ctx);
+      for (int l = 0; l < 64; l++) cr_assert_eq(o[l], fx.x[l], "%s o[%d]", ctx, l);
+    } else {
+      expect_finding(&wl, &f, rc, false, rd, ld, "this wave's load to LDS", "not yet waited for with s_waitcnt vmcnt", ctx);
+    }
+    free(ctx);
+  }
+  pipe_close(&fx);
+}
+Test(emu_asm, lds_own_load_read_before_its_vmcnt_is_a_finding_gfx942) { own_case("gfx942"); }
+Test(emu_asm, lds_own_load_read_before_its_vmcnt_is_a_finding_gfx950) { own_case("gfx950"); }
+
+/* Issue 25's regression: a warning at s_barrier (loads to LDS outstanding) took them out of the
+ * in-order vmcnt queue, so the s_waitcnt vmcnt(4) after it retired nothing and the correct read of
+ * v2, whose load the real count retires, faulted "missing s_waitcnt". keep_queue: five loads in
+ * flight at the barrier (v2's the oldest), vmcnt(4), read v2: no finding, no fault, default or
+ * strict; o[w*64 + l] = 2 x[l] + 1. */
+static void keep_queue_case(const char *arch)
+{
+  pipe_fx fx;
+  pipe_open(&fx, arch);
+  for (int strict = 0; strict < 2; strict++) {
+    uint32_t o[256];
+    warn_log wl;
+    emu_fault f;
+    int rc = pipe_run(&fx, "keep_queue", 128, 0, 0, strict, o, &wl, &f);
+    char *ctx = ll_fmt("%s keep_queue strict=%d", arch, strict);
+    expect_clean(&wl, &f, rc, ctx);
+    free(ctx);
+    for (int i = 0; i < 128; i++) cr_assert_eq(o[i], 2 * fx.x[i % 64] + 1, "%s o[%d] = %u", arch, i, o[i]);
+  }
+  pipe_close(&fx);
+}
+Test(emu_asm, warning_at_barrier_no_longer_drops_pending_loads_gfx942) { keep_queue_case("gfx942"); }
+Test(emu_asm, warning_at_barrier_no_longer_drops_pending_loads_gfx950) { keep_queue_case("gfx950"); }
+
+/* The same for hazard_check's tolerated patterns: lgkm_keep's use of v3 after s_barrier with no
+ * lgkmcnt wait warns once, and the read stays outstanding, so lgkmcnt(1) retires exactly the older
+ * read (v9's): its use gives no second warning (had the warning taken v3's read out of the count,
+ * lgkmcnt(1) would retire nothing and v9's use would warn too). o[l] = 2 x[l] + 1. */
+static void lgkm_keep_case(const char *arch)
+{
+  pipe_fx fx;
+  pipe_open(&fx, arch);
+  uint64_t use = nth_pc(&fx, "lgkm_keep", "v_add_u32", NULL, 0);
+  uint32_t o[256];
+  warn_log wl;
+  emu_fault f;
+  int rc = pipe_run(&fx, "lgkm_keep", 64, 0, 0, false, o, &wl, &f);
+  cr_assert_eq(rc, LL_EXIT_OK, "%s: %s", arch, f.msg);
+  cr_assert_eq(wl.n, 1, "%s: %d warnings, want 1 (first: %s)", arch, wl.n, wl.first);
+  cr_assert(wl.pc == use && strstr(wl.first, "LDS result used after s_barrier without s_waitcnt"), "%s: %s", arch, wl.first);
+  for (int l = 0; l < 64; l++) cr_assert_eq(o[l], 2 * fx.x[l] + 1, "%s o[%d] = %u", arch, l, o[l]);
+  pipe_close(&fx);
+}
+Test(emu_asm, tolerated_lds_use_warning_keeps_the_lgkmcnt_queue_gfx942) { lgkm_keep_case("gfx942"); }
+Test(emu_asm, tolerated_lds_use_warning_keeps_the_lgkmcnt_queue_gfx950) { lgkm_keep_case("gfx950"); }
+
+/* The counters saturate per counter (CDNA3 ISA "S_WAITCNT": VM_CNT 6 bits, LGKM_CNT 4 bits; LLVM
+ * docs/AMDGPU/gfx9_waitcnt.rst: 0..63, 0..15). count_sat: one s_load in flight, then 64 vector
+ * loads with no wait. The 64th can only issue once vmcnt has a free count, i.e. once the oldest
+ * vector load (v1's) has completed: reading v1 is clean and o[l] = x[l]. v2's load is still
+ * outstanding (one completion frees one count): reading it faults naming the second load. The
+ * s_load is counted on lgkmcnt, not vmcnt: reading s20 faults naming it. (The emulator used to
+ * keep one queue of 64 entries for all counters and retire its oldest entry when full: the s_load,
+ * so mode 0 faulted on v1 and mode 2 ran on silently.) */
+static void count_sat_case(const char *arch)
+{
+  pipe_fx fx;
+  pipe_open(&fx, arch);
+  uint64_t ld2 = nth_pc(&fx, "count_sat", "global_load_dword v2,", NULL, 0);
+  uint64_t sl = nth_pc(&fx, "count_sat", "s_load_dword s20", NULL, 0);
+  uint64_t use2 = nth_pc(&fx, "count_sat", "v_mov_b32", "v2", 0), use20 = nth_pc(&fx, "count_sat", "v_mov_b32", "s20", 0);
+  for (uint32_t mode = 0; mode < 3; mode++) {
+    uint32_t o[256];
+    warn_log wl;
+    emu_fault f;
+    int rc = pipe_run(&fx, "count_sat", 64, mode, 0, false, o, &wl, &f);
+    char *ctx = ll_fmt("%s count_sat mode %u", arch, mode);
+    if (mode == 0) {
+      expect_clean(&wl, &f, rc, ctx);
+      for (int l = 0; l < 64; l++) cr_assert_eq(o[l], fx.x[l], "%s o[%d] = %u", ctx, l, o[l]);
+    } else {
+      char want[64];
+      snprintf(want, sizeof want, "at pc 0x%llx", (unsigned long long)(mode == 1 ? ld2 : sl));
+      cr_assert_eq(rc, LL_EXIT_FAIL, "%s: no fault", ctx);
+      cr_assert_str_eq(f.kind, "missing s_waitcnt", "%s: %s", ctx, f.msg);
+      cr_assert(f.pc == (mode == 1 ? use2 : use20) && strstr(f.msg, want) &&
+                    strstr(f.msg, mode == 1 ? "vector memory" : "scalar memory"),
+                "%s: want the use at 0x%llx naming the load %s: %s", ctx,
+                (unsigned long long)(mode == 1 ? use2 : use20), want, f.msg);
+    }
+    free(ctx);
+  }
+  pipe_close(&fx);
+}
+Test(emu_asm, vmcnt_saturates_per_counter_gfx942) { count_sat_case("gfx942"); }
+Test(emu_asm, vmcnt_saturates_per_counter_gfx950) { count_sat_case("gfx950"); }

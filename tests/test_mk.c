@@ -218,6 +218,35 @@ Test(mk_run_tests, a_bad_job_count_is_exit_2_naming_it) {
   }
 }
 
+/* mk/aiter-fmha-fwd.sh runs AMD's code objects from a checkout it is given (none is in the
+ * repository, nor needed here): a missing or wrong checkout, an unknown arch, a seq that is not a
+ * multiple of 256, a bad head count or an unknown option is exit 2 naming it, before anything runs. */
+Test(mk_aiter_fmha_fwd, bad_usage_is_exit_2_naming_it) {
+  char *d = scratch();
+  put(d, "hsa/README", "a stand-in for an aiter checkout's hsa/ folder\n");
+  static const struct { const char *args, *want; } bad[] = {
+      {"", "usage: mk/aiter-fmha-fwd.sh AITER_DIR"},
+      {"/nonexistent-aiter", "is not an aiter checkout"},
+      {"DIR --arch gfx90a", "--arch 'gfx90a'"},
+      {"DIR --seq 300", "--seq '300'"},
+      {"DIR --seq x", "--seq 'x'"},
+      {"DIR --heads 0", "--heads '0'"},
+      {"DIR --frobnicate", "unknown argument '--frobnicate'"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    char *args = ll_xstrdup(bad[i].args), *p = strstr(args, "DIR");
+    char *full = p ? ll_fmt("%.*s%s%s", (int)(p - args), args, d, p + 3) : ll_xstrdup(args);
+    char *cmd = ll_fmt("bash mk/aiter-fmha-fwd.sh %s", full), *out;
+    int rc = sh(cmd, &out);
+    cr_expect_eq(rc, 2, "'%s': exit %d\n%s", full, rc, out);
+    cr_expect(strstr(out, bad[i].want) && !strstr(out, "arch    kernel"), "'%s': want '%s' in:\n%s", full, bad[i].want, out);
+    free(out), free(cmd), free(full), free(args);
+  }
+  char *rm = ll_fmt("rm -rf %s", d);
+  if (system(rm)) {}
+  free(rm), free(d);
+}
+
 /* ---- mk/aiter-dummy-pass.sh and mk/aiter-e2e.sh (docs/aiter.md) -------------------------------
  * The dummy pass over a tree laid out as aiter's (hsa/gfx942/...) holding one code object of ours
  * with a kernel per outcome: it ends; it traps; it loads 2 GiB past its argument, far beyond the 1 MiB

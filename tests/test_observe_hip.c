@@ -293,6 +293,13 @@ static const corpus_case asm_corpus[] = {
     {"memmodel", NULL, {1, 1, 1}, {64, 1, 1}, 0, "in:u:64 out:256", {0}},
     /* two two-wave kernels of x and o (one workgroup: wave 0 alone stores o) */
     {"memmodel_wg", NULL, {1, 1, 1}, {128, 1, 1}, 0, "in:u:64 out:256", {0}},
+    /* loads to LDS across barriers (x 1024 dwords, o 256 dwords), the correct kernels in their
+     * clean configurations (pipe_tiles_early is the LDS ordering rule's finding, not a race) */
+    {"lds_pipe", "pipe_tiles", {1, 1, 1}, {128, 1, 1}, 0, "in:u:1024 out:1024", {0}},
+    {"lds_pipe", "keep_queue", {1, 1, 1}, {128, 1, 1}, 0, "in:u:1024 out:1024", {0}},
+    {"lds_pipe", "retire_order", {1, 1, 1}, {128, 1, 1}, 0, "in:u:1024 out:1024 i32:0 i32:0", {0}},
+    {"lds_pipe", "own_wait", {1, 1, 1}, {64, 1, 1}, 0, "in:u:1024 out:1024 i32:1", {0}},
+    {"lds_pipe", "lgkm_keep", {1, 1, 1}, {64, 1, 1}, 0, "in:u:1024 out:1024", {0}},
 };
 #define NASM (sizeof asm_corpus / sizeof asm_corpus[0])
 
@@ -327,7 +334,13 @@ Test(observe_hip, every_asm_corpus_file_is_checked) {
     cr_assert(found, "tests/asm/%s.s is not in test_observe_hip.c's asm_corpus table", f);
     files++;
   }
-  cr_assert_eq(files, NASM, "%zu asm corpus files, %zu table rows", files, NASM);
+  size_t table_files = 0; /* distinct files: a file whose kernels take different arguments has a row per kernel */
+  for (size_t i = 0; i < NASM; i++) {
+    bool seen = false;
+    for (size_t j = 0; j < i; j++) seen |= !strcmp(asm_corpus[i].file, asm_corpus[j].file);
+    table_files += !seen;
+  }
+  cr_assert_eq(files, table_files, "%zu asm corpus files, %zu files in the table", files, table_files);
   free(out);
 }
 

@@ -208,12 +208,13 @@ Test(concat_isa, forced_256bit_path_is_a_compile_error) {
 }
 
 /* ---- mutants ---------------------------------------------------------------------------------- */
-static void ab_sched(emu_arch a, const char *mutant, const char *stem, const prod_case *c, emu_sched sched) {
+static void ab_sched(emu_arch a, const char *mutant, const char *stem, const prod_case *c, emu_sched sched,
+                     bool racecheck) {
   char *mco = ll_fmt("%s/%s/mutants/%s/%s.co", LANELAB_BUILD, emu_arch_name(a), mutant, stem);
   rt_device *d = open_emu(a);
   prod_result good, bad;
   ll_err err = {0};
-  prod_run_opts og = {.sched = sched}, om = {.co_path = mco, .sched = sched};
+  prod_run_opts og = {.sched = sched}, om = {.co_path = mco, .sched = sched, .racecheck = racecheck};
   int rc = prod_case_run(d, LANELAB_BUILD, c, &og, &good, &err);
   cr_assert_eq(rc, LL_EXIT_OK, "correct kernel could not run: %s", err.msg);
   cr_assert(good.pass, "the correct kernel fails %s (max abs %.3g)", c->name, good.max_abs);
@@ -225,7 +226,7 @@ static void ab_sched(emu_arch a, const char *mutant, const char *stem, const pro
   free(mco);
 }
 static void ab(emu_arch a, const char *mutant, const char *stem, const prod_case *c) {
-  ab_sched(a, mutant, stem, c, EMU_SCHED_ROUND_ROBIN);
+  ab_sched(a, mutant, stem, c, EMU_SCHED_ROUND_ROBIN, false);
 }
 
 static const prod_case t_mut = {.name = "t_mut_ragged_f16_d64", .kind = ORACLE_RAGGED, .dtype = ORACLE_F16, .hq = 2,
@@ -241,16 +242,30 @@ Test(mutants, transpose_no_quad_step_caught_on_gfx942) {
 
 /* Without the barrier between the K/V tile stores and their reads, a wave run ahead of the others
  * (the emulator's adversarial schedule) reads tile rows the other waves have not stored yet; the
- * correct kernel must pass under the same schedule. 64 query rows = all four waves busy. */
+ * correct kernel must pass under the same schedule. 64 query rows = all four waves busy. The
+ * mutant runs with racecheck, which reports a read in the stores' own barrier interval itself (the
+ * LDS ordering rule then leaves it alone), so the run completes and its output shows the race;
+ * without racecheck the same read is an LDS ordering finding, a fault in the prod stage's strict
+ * runs, naming the store. */
 static const prod_case t_mut_barrier = {.name = "t_mut_single_f16_d64_q64", .kind = ORACLE_SINGLE,
                                         .dtype = ORACLE_F16, .hq = 1, .hkv = 1, .head_dim = 64, .batch = 1,
                                         .qo_len = {64}, .kv_len = {40}, .seed = 33};
-Test(mutants, missing_barrier_caught_under_adversarial_schedule_gfx942) {
-  ab_sched(EMU_GFX942, "missing_barrier", "prefill_single", &t_mut_barrier, EMU_SCHED_ADVERSARIAL);
+static void missing_barrier_case(emu_arch a) {
+  ab_sched(a, "missing_barrier", "prefill_single", &t_mut_barrier, EMU_SCHED_ADVERSARIAL, true);
+  char *mco = ll_fmt("%s/%s/mutants/missing_barrier/prefill_single.co", LANELAB_BUILD, emu_arch_name(a));
+  rt_device *d = open_emu(a);
+  prod_result r;
+  ll_err err = {0};
+  prod_run_opts o = {.co_path = mco, .sched = EMU_SCHED_ADVERSARIAL};
+  int rc = prod_case_run(d, LANELAB_BUILD, &t_mut_barrier, &o, &r, &err);
+  rt_close(d);
+  cr_assert_eq(rc, LL_EXIT_FAIL, "%s: the mutant ran without racecheck and no fault", emu_arch_name(a));
+  cr_assert(strstr(err.msg, "unordered LDS access") && strstr(err.msg, "ds_read") && strstr(err.msg, "'ds_write"),
+            "%s: %s", emu_arch_name(a), err.msg);
+  free(mco);
 }
-Test(mutants, missing_barrier_caught_under_adversarial_schedule_gfx950) {
-  ab_sched(EMU_GFX950, "missing_barrier", "prefill_single", &t_mut_barrier, EMU_SCHED_ADVERSARIAL);
-}
+Test(mutants, missing_barrier_caught_under_adversarial_schedule_gfx942) { missing_barrier_case(EMU_GFX942); }
+Test(mutants, missing_barrier_caught_under_adversarial_schedule_gfx950) { missing_barrier_case(EMU_GFX950); }
 
 /* On gfx942 the V path already starts from the load_fragment seed, so the mutant is the same
  * code: proven by identical .text, which is why verify reports it "not applicable" there. */

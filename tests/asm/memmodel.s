@@ -5,7 +5,7 @@
 // mm_soffset, is a buffer read the range check drops (no warning). Written for llvm-mc-22, for
 // gfx942 and gfx950 alike; metadata as aiter's kernels carry it (amdhsa.version [1, 0]).
 // Each kernel: one wave of 64 lanes, arguments x (in, 64 dwords) and o (out, 64 dwords).
-// The fourth pattern needs two waves: tests/asm/memmodel_wg.s.
+// The fourth, the LDS ordering rule, needs two waves: tests/asm/memmodel_wg.s and lds_pipe.s.
 //
 //   mm_lds_barrier  ds_read_b32 -> s_barrier -> use with no s_waitcnt lgkmcnt: o[i] = x[i] + 1
 //   mm_dup_sload    the same s_load_dwordx4 issued twice while the first is in flight:

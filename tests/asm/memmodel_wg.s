@@ -1,8 +1,9 @@
-// tests/asm/memmodel_wg.s — the fourth memory-model pattern of docs/emulator-choices.md
-// ("Memory-model strictness"): an LDS write still outstanding at s_barrier. Two hand-written kernels
-// of two waves (block 128) that publish an LDS write to the other wave with an s_barrier and no
-// s_waitcnt for the write before it. lanelab warns (once per kernel PC) and runs on, the write
-// taken as complete; `lanelab run --strict-memory` makes each a fault. Written for llvm-mc-22, for
+// tests/asm/memmodel_wg.s — the LDS ordering rule of docs/emulator-choices.md ("Memory-model
+// strictness"): an LDS write another wave reads before the writer has waited for it. Two
+// hand-written kernels of two waves (block 128) that publish an LDS write to the other wave with an
+// s_barrier and no s_waitcnt for the write before it; the other wave's read is an "unordered LDS
+// access" (warned once per kernel PC; the emulator has written LDS at issue, so the run goes on with
+// the written value); `lanelab run --strict-memory` makes each a fault. Written for llvm-mc-22, for
 // gfx942 and gfx950 alike. Arguments x (in, 64 dwords) and o (out, 64 dwords).
 //
 //   mm_store_barrier two waves; lane t writes x[t % 64] + t / 64 to LDS slot t, s_barrier with the
