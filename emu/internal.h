@@ -575,8 +575,9 @@ static inline const emu_f32a *emu_srcf32p(emu_wave *w, const emu_insn *in, int i
 }
 
 /* ---- whole-wave kernels (emu/simd.c): an AVX-512 path when the CPU has it (emu_avx512, set at
- * start-up; LANELAB_EMU_NO_AVX512 in the environment forces the portable path), same results. */
-extern bool emu_avx512;
+ * start-up), else an AVX2+FMA+F16C one (emu_avx2), else the portable one, same results.
+ * LANELAB_EMU_SIMD=portable|avx2 caps the paths; LANELAB_EMU_NO_AVX512=1 forces the portable one. */
+extern bool emu_avx512, emu_avx2;
 void emu_sel64(uint32_t *d, const uint32_t *a, const uint32_t *b, uint64_t m); /* d = m ? b : a (d may be a or b) */
 void emu_blend64(uint32_t *dst, const uint32_t *d, uint64_t e);                   /* dst = e ? d : dst */
 void emu_bperm64(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off);
