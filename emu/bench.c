@@ -229,7 +229,9 @@ LIMIT_TARGET static inline __attribute__((always_inline)) void lim_rows(const ls
           __m512i p = _mm512_mullo_epi32(_mm512_set1_epi32(((const int32_t *)(const void *)ak)[r]), _mm512_castps_si512(b[v]));
           acc[r][v] = _mm512_castsi512_ps(_mm512_add_epi32(_mm512_castps_si512(acc[r][v]), p));
         } else if (ty == LT_BF16) {
-          acc[r][v] = _mm512_add_ps(acc[r][v], _mm512_mul_ps(_mm512_set1_ps(ak[r]), b[v]));
+          __m512 p = _mm512_mul_ps(_mm512_set1_ps(ak[r]), b[v]);
+          __asm__("" : "+v"(p)); /* rounded on its own, never fused (-ffp-contract=fast is GNU C's default) */
+          acc[r][v] = _mm512_add_ps(acc[r][v], p);
         } else {
           acc[r][v] = _mm512_fmadd_ps(_mm512_set1_ps(ak[r]), b[v], acc[r][v]);
         }
