@@ -121,8 +121,10 @@ static const cli_help entries[] = {
      "[--kernarg FILE [--buf NAME@OFF[,OFF..]:SPEC]...] [--backend auto|hip|emu] "
      "[--dump-regs FILE] [--lds-bytes N] [--budget N] [--schedule roundrobin|adversarial|random:SEED] "
      "[--dump-at PC[:N]] [--racecheck[=global]] [--initcheck] [--trace SPEC] [--trace-out DIR] [--tile NAME:SPEC]... "
-     "[--expect-a FILE] [--expect-b FILE] [--strict-memory]",
-     "Runs one kernel of a code object on the emulator or a real GPU.\n"
+     "[--expect-a FILE] [--expect-b FILE] [--strict-memory] [--strict-fidelity]",
+     "Runs one kernel of a code object on the emulator or a real GPU. On the emulator it ends with\n"
+     "the fidelity line: how many executed instructions rested on stated choices, and which\n"
+     "(docs/fidelity.md).\n"
      "Operands:\n"
      "  CODEOBJ          an AMDGPU code object (ELF, code object v5/v6) for gfx942 or gfx950\n"
      "  KERNEL           the kernel's symbol, or its C++ name: row_softmax finds\n"
@@ -152,9 +154,11 @@ static const cli_help entries[] = {
      "  --budget N       the emulator's instruction budget per wave (default: 50000000)\n"
      "  --strict-memory  memory-model patterns whose hardware result is undocumented (an LDS\n"
      "                   result used after s_barrier without s_waitcnt, a duplicated s_load in\n"
-     "                   flight, a buffer access past num_records through soffset) fault instead\n"
-     "                   of warning (emulator; default: a warning per kernel PC on stderr, and a\n"
-     "                   count at the end)\n"
+     "                   flight) fault instead of warning (emulator; default: a warning per\n"
+     "                   kernel PC on stderr, and a count at the end)\n"
+     "  --strict-fidelity  an executed instruction resting on a stated choice (docs/emulator-choices.md)\n"
+     "                   fails the run: exit 1 naming each choice and its first instruction, no\n"
+     "                   output files (emulator; default: the fidelity line only)\n"
      "  --schedule S     how the waves of a workgroup interleave (emulator): roundrobin (one\n"
      "                   instruction each in turn), adversarial (each wave as far as it goes),\n"
      "                   random:SEED (a random wave runs 1..64 instructions; reproducible)\n"
@@ -252,6 +256,17 @@ static const cli_help entries[] = {
      "Options:\n"
      "  --arch A         gfx942 or gfx950, any case (default: gfx942)\n" FORMAT_OPT "Example:\n"
      "  lanelab isa base main~1 --arch gfx942\n"},
+
+    {"isa coverage", NULL, "isa coverage CODEOBJ... [--format text|csv|md|json]",
+     "The emulator's fidelity over every instruction of each code object's .text, decoded as the\n"
+     "emulator decodes it: with semantics from AMD's documents only, resting on stated choices (each\n"
+     "choice named with its docs/emulator-choices.md anchor and the mnemonics), or refused (each\n"
+     "mnemonic with the reason; it faults \"unimplemented\" if executed). The classes add up to the\n"
+     "total. Exit 0; an unreadable or malformed code object is exit 2 (docs/fidelity.md).\n"
+     "Operands:\n"
+     "  CODEOBJ...       one or more code objects for gfx942 or gfx950\n"
+     "Options:\n" FORMAT_OPT "Example:\n"
+     "  lanelab isa coverage build/gfx950/kernels/prefill_single.co\n"},
 
     {"verify", cmd_verify,
      "verify --arch gfx942|gfx950|all [--base REV] [--shapes quick|full|random:N] [--seed S] [--shard I/N] "

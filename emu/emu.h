@@ -37,7 +37,11 @@ typedef struct emu_kernarg {
 typedef struct emu_kernel {
   char *name;                     /* symbol name, e.g. "lane_dump_tr16" */
   uint64_t kd_vaddr;              /* address of K.kd */
-  uint64_t entry;                 /* vaddr of the first instruction (kd + signed entry offset) */
+  uint64_t entry;                 /* vaddr the descriptor names (kd + signed entry offset): the code
+                                     symbol, and with kernarg preload the 256-byte compatibility header */
+  uint64_t start;                 /* where a wave begins: entry, or entry + 256 when the descriptor
+                                     preloads kernel arguments (AMDGPUUsage "Preloaded Kernel
+                                     Arguments": the firmware skips the header) */
   uint64_t code_size;             /* bytes of code from entry: the code symbol's st_size, or when it
                                      is 0 (hand-written kernels) up to the next function symbol /
                                      kernel entry, else the end of .text */
@@ -57,7 +61,10 @@ typedef struct emu_kernel {
   bool en_wg_id[3];               /* rsrc2 bits 7, 8, 9 */
   uint32_t workitem_id_dims;      /* rsrc2 bits 12:11: 0 = x, 1 = x,y, 2 = x,y,z */
   uint32_t accum_offset;          /* in VGPRs: (rsrc3 bits 5:0 + 1) * 4 */
-  uint32_t kernarg_preload_count; /* dwords preloaded into user SGPRs */
+  uint32_t kernarg_preload_count; /* KERNARG_PRELOAD_SPEC_LENGTH (kd+58 bits 6:0): dwords preloaded */
+  uint32_t kernarg_preload_offset;/* KERNARG_PRELOAD_SPEC_OFFSET (kd+58 bits 15:7): first dword of the
+                                     kernarg segment preloaded */
+  uint32_t preload_sgpr;          /* first SGPR of the preloaded dwords: after every other user SGPR */
   /* from the metadata note */
   uint32_t vgpr_count, agpr_count, sgpr_count;
   uint32_t kernarg_segment_align;
@@ -176,9 +183,8 @@ typedef struct emu_launch_opts {
   emu_observer *observe;    /* traces / race and init checks (part 4), NULL = none (no cost) */
   /* Memory-model strictness (docs/emulator-choices.md "Memory-model strictness"): patterns in
    * AMD's own kernels whose hardware result the ISA does not document (an LDS result used after
-   * s_barrier without its s_waitcnt, a duplicated s_load in flight, a raw-buffer access that passes
-   * the range check only because soffset is not part of it) are warnings by default, each kernel
-   * PC reported once through on_warning (NULL: printed to stderr as "lanelab: warning: ...");
+   * s_barrier without its s_waitcnt, a duplicated s_load in flight) are warnings by default, each
+   * kernel PC reported once through on_warning (NULL: printed to stderr as "lanelab: warning: ...");
    * strict_memory makes them faults. */
   bool strict_memory;
   void (*on_warning)(void *warn_user, const emu_fault *w); /* w->msg: one line as for faults */
@@ -193,6 +199,7 @@ typedef struct emu_launch_opts {
 #define EMU_PHASE_TAG 0x4c4c0000u
 #define EMU_MAX_PHASES 8
 
+#define EMU_MAX_CHOICES 64 /* stated choices the fidelity report can name (part 5) */
 typedef struct emu_launch_stats {
   uint64_t waves;
   uint64_t wave_insns;      /* executed wave-instructions */
@@ -206,6 +213,12 @@ typedef struct emu_launch_stats {
   uint64_t phase_insns[EMU_MAX_PHASES];
   uint64_t mem_warnings;    /* memory-model warnings (occurrences; each PC reported once) */
   uint64_t mem_warning_pcs; /* distinct kernel PCs that warned */
+  /* fidelity (part 5): wave-instructions that rested on at least one stated choice, the count per
+   * choice (choice_count[c], c an emu_choice index) and, per choice, the first instruction (in
+   * program order) that rested on it: "0xPC: TEXT" (malloc'd, NULL when the count is 0) */
+  uint64_t choice_insns;
+  uint64_t choice_count[EMU_MAX_CHOICES];
+  char *choice_example[EMU_MAX_CHOICES];
 } emu_launch_stats;
 /* Executed count of mnemonics matching `pattern` (a prefix ending in '*', else exact: e.g.
  * "v_mfma_*", "ds_bpermute_b32") in phase p, or over all phases when p < 0. */
@@ -239,6 +252,9 @@ typedef struct emu_insn_info {
   const char *text;         /* LLVM's canonical text ("v_add_u32_e32 v1, 63, v1") */
   const char *mnem;         /* "v_add_u32_e32" */
   bool implemented;         /* the emulator has semantics for it */
+  const char *why;          /* !implemented: why it is refused (it faults "unimplemented" if run) */
+  uint64_t choices;         /* implemented: the stated choices it rests on, bit c = emu_choice c
+                               (part 5); 0 = semantics from AMD's documents only */
 } emu_insn_info;
 typedef struct emu_program emu_program;
 emu_program *emu_program_decode(emu_arch a, const uint8_t *code, size_t size, uint64_t vaddr,
@@ -344,6 +360,41 @@ const emu_trace_rec *emu_observer_trace_rec(const emu_observer *o, size_t i);
 bool emu_observer_trace_truncated(const emu_observer *o);
 /* Forget hazards and trace records (keeps the configuration), for another launch. */
 void emu_observer_reset(emu_observer *o);
+
+/* ---- 5. fidelity (emu/fidelity.c; docs/fidelity.md) --------------------------------------------
+ * How much of a run rests on semantics AMD's documents fix, and how much on choices lanelab made
+ * where they are silent (docs/emulator-choices.md "Stated choices: index"; each choice's id is the
+ * anchor of its row there). Every decoded instruction carries the set of choices it rests on
+ * (emu_insn_info.choices: from its op row and its modifiers); a launch sums its executed counts per
+ * choice (emu_launch_stats). Choice 0 is "none". */
+typedef struct emu_choice {
+  const char *id;           /* "mfma-accumulation": stable, the anchor in docs/emulator-choices.md */
+  const char *title;        /* one line */
+} emu_choice;
+size_t emu_choice_count(void);           /* choices 1..count-1 exist */
+const emu_choice *emu_choice_get(size_t c);
+/* Several launches summed (lanelab run, exec, verify): add each launch's stats, then print the
+ * line. kernel names the launch in the examples (may be NULL). */
+typedef struct emu_fidelity {
+  uint64_t launches, insns, choice_insns;
+  uint64_t count[EMU_MAX_CHOICES];
+  char example[EMU_MAX_CHOICES][160];  /* first instruction seen per choice: "KERNEL 0xPC: TEXT" */
+} emu_fidelity;
+void emu_fidelity_add(emu_fidelity *f, const emu_launch_stats *s, const char *kernel);
+/* The one fidelity line (no newline), e.g.
+ *   "fidelity: 1200 instructions executed, none rests on a stated choice"
+ *   "fidelity: 1200 instructions executed, 64 (5.3%) rest on stated choices: mfma-accumulation 64
+ *    (docs/emulator-choices.md)" */
+void emu_fidelity_format(const emu_fidelity *f, char *buf, size_t n);
+/* --strict-fidelity: false when no executed instruction rested on a choice; else true, and buf
+ * holds one line per choice: "ID (TITLE): N instructions, first KERNEL 0xPC: TEXT". */
+bool emu_fidelity_strict(const emu_fidelity *f, char *buf, size_t n);
+/* Every launch of the process adds itself to one process-wide total (thread-safe), whether or not
+ * its caller asked for stats: the hook for commands that launch through layers they do not
+ * control (lanelab verify, lanelab exec's HIP runtime). _process copies the total since the start
+ * or the last _process_reset. */
+void emu_fidelity_process(emu_fidelity *out);
+void emu_fidelity_process_reset(void);
 
 /* ---- throughput (emu/bench.c) -----------------------------------------------------------------
  * Runs BUILD_DIR/gfx950/kernels/bench_valu_ds.co and bench_mfma.co on one core and on all cores

@@ -441,15 +441,41 @@ static bool parse_kd(elf *e, const emu_codeobj *co, emu_kernel *k) {
   if (cp >> 10 & 1)
     return bad(e, "kernel '%s': kernel code properties ask for wave32 (bit 10); gfx942/gfx950 are wave64",
                k->name);
-  k->kernarg_preload_count = k->kernarg_preload & 0x7f; /* KERNARG_PRELOAD_SPEC_LENGTH bits 6:0 */
+  /* AMDGPUUsage "Kernel Descriptor": kd+58 is KERNARG_PRELOAD_SPEC_LENGTH (bits 6:0, dwords) and
+   * KERNARG_PRELOAD_SPEC_OFFSET (bits 15:7, the first dword of the kernarg segment preloaded). */
+  k->kernarg_preload_count = k->kernarg_preload & 0x7f;
+  k->kernarg_preload_offset = k->kernarg_preload >> 7;
   /* The user SGPRs the enables imply (AMDGPUUsage "Initial Kernel Execution State": dispatch ptr
    * 2, queue ptr 2, kernarg ptr 2, dispatch id 2, flat scratch init 2, private segment size 1,
    * then preloaded kernarg dwords) cannot exceed the count the descriptor sets up. */
-  uint32_t need = 2 * (k->en_dispatch_ptr + k->en_queue_ptr + k->en_kernarg_ptr + k->en_dispatch_id +
-                       k->en_flat_scratch_init) + k->en_private_segment_size + k->kernarg_preload_count;
+  uint32_t plain = 2 * (k->en_dispatch_ptr + k->en_queue_ptr + k->en_kernarg_ptr + k->en_dispatch_id +
+                        k->en_flat_scratch_init) + k->en_private_segment_size;
+  uint32_t need = plain + k->kernarg_preload_count;
   if (need > k->user_sgpr_count)
     return bad(e, "kernel '%s': descriptor enables %u user SGPRs but rsrc2 USER_SGPR_COUNT is %u",
                k->name, need, k->user_sgpr_count);
+  /* "Preloaded Kernel Arguments": the preloaded dwords go to consecutive user SGPRs "directly after
+   * the last enabled non-kernarg preload User SGPR" (LLVM allocates them after the private segment
+   * size too; docs/emulator-choices.md "Kernarg preload"). */
+  k->preload_sgpr = plain;
+  k->start = entry;
+  if (k->kernarg_preload_count) {
+    /* "Initial Kernel Execution State": CP sets at most 16 user SGPRs ("only the first 16 are
+     * actually initialized"); a preloaded dword past them would hold nothing the kernel asked for. */
+    if (need > 16)
+      return bad(e, "kernel '%s': kernarg preload of %u dwords after %u other user SGPRs needs %u user SGPRs; "
+                    "the hardware initializes 16 (AMDGPUUsage \"Initial Kernel Execution State\")",
+                 k->name, k->kernarg_preload_count, plain, need);
+    /* "If the kernarg_preload_spec_length is non-zero, the CP firmware will append an additional
+     * 256 bytes to the kernel_code_entry_byte_offset": those bytes are the compatibility header
+     * (an s_trap 2 for firmware without preload, or clang's load prolog), never executed here. */
+    uint64_t start = entry + 256;
+    if (!in_range(start, 4, co->text_vaddr + co->text_size))
+      return bad(e, "kernel '%s': kernarg preload moves the entry 256 bytes past 0x%" PRIx64 " to 0x%" PRIx64
+                    ", outside .text [0x%" PRIx64 ", 0x%" PRIx64 ")",
+                 k->name, entry, start, co->text_vaddr, co->text_vaddr + co->text_size);
+    k->start = start;
+  }
   return true;
 }
 
@@ -613,6 +639,13 @@ static bool parse_metadata(elf *e, emu_codeobj *co, const symtab *st, const uint
     }
     if (!parse_args(e, co, km, k, &segsize)) goto out;
     k->kernarg_size = segsize;
+    /* the CP copies the preloaded dwords from the kernarg segment: they must lie inside it */
+    if ((uint64_t)(k->kernarg_preload_offset + k->kernarg_preload_count) * 4 > segsize) {
+      bad(e, "kernel '%s': descriptor preloads kernarg dwords %u..%u (bytes %u..%u) but the kernarg segment is "
+             "%u bytes", k->name, k->kernarg_preload_offset, k->kernarg_preload_offset + k->kernarg_preload_count - 1,
+          4 * k->kernarg_preload_offset, 4 * (k->kernarg_preload_offset + k->kernarg_preload_count) - 1, segsize);
+      goto out;
+    }
   }
   for (size_t i = 0; i < co->nkernels; i++)
     for (size_t j = 0; j < i; j++)

@@ -540,21 +540,16 @@ static bool classify(emu_wave *w, const emu_insn *in, macc *m)
   if (vi >= in->nop) return false;
   const emu_opnd *va = &in->o[vi];
   if (buffer) {
-    if (vi + 2 >= in->nop || in->o[vi + 1].kind != EMU_OPK_SGPR) return false;
-    const emu_opnd *rs = &in->o[vi + 1];
-    uint32_t r0 = w->s[rs->reg], r1 = w->s[rs->reg + 1], r2 = w->s[rs->reg + 2];
-    uint64_t base = r0 | (uint64_t)(r1 & 0xffff) << 32;
-    uint32_t stride = (r1 >> 16) & 0x3fff, nrec = r2, soff = emu_ssrc32(w, in, vi + 2);
-    const uint32_t *v0 = va->kind == EMU_OPK_VGPR ? emu_vreg(w, in, vi, 0) : NULL;
-    const uint32_t *v1 = va->kind == EMU_OPK_VGPR && va->n > 1 ? emu_vreg(w, in, vi, 1) : NULL;
-    if ((in->offen || in->idxen) && !v0) return false;
+    /* the executor's addressing and range check (emu_buffer_access); a lane is recorded when every
+     * component of its access passed the check and they are contiguous (one access of m->bytes),
+     * so a partly dropped or swizzled multi-dword access is not recorded rather than recorded wrong */
+    emu_bufacc b;
+    char why[120];
+    if (!emu_buffer_access(w, in, vi, m->bytes, m->op == 'a', e, &b, why, sizeof why)) return false;
     for (int l = 0; l < EMU_LANES; l++) {
       if (!(e >> l & 1)) continue;
-      uint64_t idx = in->idxen ? v0[l] : 0;
-      uint64_t voff = in->offen ? (in->idxen ? (v1 ? v1[l] : 0) : v0[l]) : 0;
-      uint64_t off = voff + (uint32_t)in->offset;
-      if (stride == 0 ? off + m->bytes > nrec : idx >= nrec) m->lanes &= ~(1ull << l); /* dropped */
-      m->addr[0][l] = base + soff + off + idx * stride;
+      if (b.in[l] != (1u << b.ncomp) - 1 || (b.swizzled && b.ncomp > 1)) m->lanes &= ~(1ull << l); /* dropped */
+      m->addr[0][l] = b.addr[0][l];
     }
     m->space = 'g';
     return true;

@@ -4,7 +4,8 @@
  *
  * This header is the module's whole contract. Files: isa/tool.c (running LLVM tools, git, make),
  * isa/elf.c (minimal bounds-checked ELF64 reader), isa/census.c, isa/budget.c, isa/diff.c,
- * isa/probe.c, isa/base.c, isa/cc.c (compiling HIP sources).
+ * isa/probe.c, isa/base.c, isa/cc.c (compiling HIP sources), isa/coverage.c (the emulator's fidelity
+ * per code object).
  *
  * Errors follow util/util.h: bad input (unreadable or malformed code object, bad budget file,
  * unknown arch, unknown revision) is LL_EXIT_USAGE; a missing tool (llvm-objdump, llvm-mc, git,
@@ -114,6 +115,22 @@ report_table *isa_census_table(const isa_census *c);
  * The census of a build directory and the budgets leave stale outputs out (docs/architecture.md,
  * "Stale build outputs"). */
 bool isa_output_is_stale(const char *path);
+
+/* ---- coverage (isa/coverage.c; docs/fidelity.md) -----------------------------------------------
+ * The emulator's fidelity over every instruction of a code object's .text, decoded as the emulator
+ * decodes it: semantics from AMD's documents only, resting on stated choices
+ * (docs/emulator-choices.md "Stated choices: index"), or refused (with the reason). The three
+ * classes add up to the total. Bad input: NULL, LL_EXIT_USAGE. */
+typedef struct isa_coverage isa_coverage;
+isa_coverage *isa_coverage_file(const char *co_path, ll_err *err);
+void isa_coverage_free(isa_coverage *c);
+void isa_coverage_totals(const isa_coverage *c, size_t *total, size_t *semantics, size_t *on_choices,
+                         size_t *refused);
+/* Instructions resting on choice `choice` (an emu_choice index). */
+size_t isa_coverage_choice(const isa_coverage *c, size_t choice);
+/* codeobj,arch,class,item,instructions,detail: per code object its total, semantics, choices (each
+ * choice with its docs anchor and mnemonics) and refused (each mnemonic with its reason). */
+report_table *isa_coverage_table(isa_coverage *const *c, size_t n);
 
 /* ---- budgets --------------------------------------------------------------------------------
  * A budget file is {"rules": [RULE, ...]} (see isa/budgets.json). A RULE is an object:
