@@ -748,6 +748,7 @@ static void hazard_summary(emu_insn *in)
 static void finish_insn(emu_insn *in)
 {
   hazard_summary(in);
+  in->sched_ev = 1; /* until known to touch only its own wave's registers */
   in->target = -1;
   in->implemented = false;
   in->fn = emu_op_unimplemented;
@@ -801,6 +802,12 @@ static void finish_insn(emu_insn *in)
   in->fn = d->fn;
   in->implemented = true;
   in->choices = emu_insn_choices(in);
+  /* the round-robin scheduler (emu/exec.c) lets a wave run ahead through instructions that read
+   * and write nothing but its own registers; memory (LDS, global, scalar), s_barrier, s_endpgm and
+   * anything of no known family wait for their turn */
+  in->sched_ev = (in->flags & (EMU_F_DS | EMU_F_VMEM | EMU_F_SMEM)) || d->fn == emu_op_s_barrier ||
+                 d->fn == emu_op_s_endpgm ||
+                 !(in->flags & (EMU_F_SALU | EMU_F_VALU | EMU_F_VOP3P | EMU_F_MFMA | EMU_F_BRANCH | EMU_F_XLANE));
 }
 
 /* A record from text alone, resolved as the decoder resolves a code object's (handler,

@@ -148,6 +148,8 @@ struct emu_insn {
   uint8_t nop, nmod;
   uint8_t src0i;         /* operand index of src0 (1, or 2 after a carry-out SGPR destination) */
   bool parsed;           /* the whole text was understood */
+  uint8_t sched_ev;      /* runs at its round-robin turn (memory, s_barrier, s_endpgm, unknown; emu/exec.c
+                            run_rr): every other instruction touches only its wave's registers */
   bool implemented;
   emu_opnd o[EMU_MAXOPND];
   emu_mod mod[EMU_MAXMOD];
@@ -373,6 +375,8 @@ struct emu_wave {
   uint64_t pbits[4][9];     /* one bit per register (a spare word at the end; emu_insn.hz_word
                                indexes it flattened) */
   uint8_t pref[4][512];
+  uint32_t rr_k;            /* round robin (emu/exec.c run_rr): instructions begun since the barrier release */
+  uint32_t rr_pos;          /* the step of its next event, or of its fault (state 3) */
   uint64_t pf_last[64];     /* global loads: lane 0's last address per instruction slot (emu/op_mem.c prefetch) */
 };
 
