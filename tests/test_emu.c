@@ -2291,3 +2291,74 @@ Test(salu, scalar_store_atomics_vskip_gpr_idx)
     free(s);
   }
 }
+
+/* ---- many workers: more worker threads than this machine's cores -----------------------------------
+ * The scheduler hands workgroups to workers through one atomic counter, each worker owning its
+ * register files, LDS and counters (docs/emulator.md "Threads"); nothing else is shared but global
+ * memory. 40 workgroups of 4 waves (a cross-wave LDS exchange behind s_barrier, one global atomic per
+ * work-item) on 1, 3, 8, 32 and 64 workers (the test machine has 2 cores; 64 is more workers than
+ * workgroups, which emu_launch clamps): every output equals the hash formula computed here, and
+ * the atomic total counts every work-item once. */
+static uint32_t mw_hash(uint32_t t, uint32_t b, int iters)
+{
+  uint32_t x = t * 2654435761u + b;
+  for (int i = 0; i < iters; i++) x = (x ^ (x << 3)) + 0x9e3779b9u, x ^= x >> 7;
+  return x;
+}
+
+Test(threads, more_workers_than_cores_give_the_one_worker_results)
+{
+  char *dir = tmpdir();
+  char *src = ll_fmt("%s/mw.hip", dir);
+  FILE *fp = fopen(src, "w");
+  cr_assert_not_null(fp);
+  fputs("extern \"C\" __attribute__((global)) void mw(unsigned *out, unsigned *total, int iters) {\n"
+        "  __attribute__((shared)) unsigned s[256];\n"
+        "  unsigned t = __builtin_amdgcn_workitem_id_x(), b = __builtin_amdgcn_workgroup_id_x();\n"
+        "  unsigned x = t * 2654435761u + b;\n"
+        "  for (int i = 0; i < iters; i++) { x = (x ^ (x << 3)) + 0x9e3779b9u; x ^= x >> 7; }\n"
+        "  s[t] = x;\n"
+        "  __builtin_amdgcn_s_waitcnt(0xc07f); __builtin_amdgcn_s_barrier();\n"
+        "  out[b * 256 + t] = s[(t + 1) & 255] + s[(t + 64) & 255];\n"
+        "  __atomic_fetch_add(total, 1u, __ATOMIC_RELAXED);\n"
+        "}\n", fp);
+  fclose(fp);
+  enum { G = 40, ITERS = 300 };
+  for (int a = 0; a < EMU_NARCH; a++) {
+    char *co_path = compile_src(src, emu_arch_name((emu_arch)a), NULL);
+    ll_err e = {0};
+    emu_codeobj *co = emu_codeobj_load_file(co_path, &e);
+    cr_assert_not_null(co, "%s", e.msg);
+    const emu_kernel *k = emu_codeobj_kernel(co, "mw", &e);
+    cr_assert_not_null(k, "%s", e.msg);
+    static const int workers[] = {1, 3, 8, 32, 64};
+    for (size_t wi = 0; wi < sizeof workers / sizeof workers[0]; wi++) {
+      static uint32_t out[G * 256];
+      uint32_t total = 0;
+      memset(out, 0, sizeof out);
+      emu_mem *m = emu_mem_new();
+      uint64_t pout = emu_mem_map(m, out, sizeof out, "out"), ptot = emu_mem_map(m, &total, sizeof total, "total");
+      uint8_t ka[64] = {0};
+      int iters = ITERS;
+      put_arg(k, ka, 0, &pout, 8), put_arg(k, ka, 1, &ptot, 8), put_arg(k, ka, 2, &iters, 4);
+      emu_dispatch d = {.co = co, .kernel = k, .grid = {G, 1, 1}, .block = {256, 1, 1},
+                        .kernarg_addr = emu_mem_map(m, ka, sizeof ka, "kernarg")};
+      emu_launch_opts o = {.threads = workers[wi]};
+      emu_fault f;
+      cr_assert_eq(emu_launch(m, &d, &o, &f, NULL), LL_EXIT_OK, "%d workers: %s", workers[wi], f.msg);
+      cr_assert_eq(total, G * 256u, "%s, %d workers: the atomic counted %u work-items, want %u",
+                   emu_arch_name((emu_arch)a), workers[wi], total, G * 256u);
+      for (uint32_t b = 0; b < G; b++)
+        for (uint32_t t = 0; t < 256; t++) {
+          uint32_t want = mw_hash((t + 1) & 255, b, ITERS) + mw_hash((t + 64) & 255, b, ITERS);
+          cr_assert_eq(out[b * 256 + t], want, "%s, %d workers: workgroup %u item %u = 0x%08x, want 0x%08x",
+                       emu_arch_name((emu_arch)a), workers[wi], b, t, out[b * 256 + t], want);
+        }
+      emu_mem_free(m);
+    }
+    emu_codeobj_free(co);
+    free(co_path);
+  }
+  free(src);
+  free(dir);
+}
