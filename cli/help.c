@@ -354,6 +354,60 @@ static const cli_help entries[] = {
      "Example:\n"
      "  lanelab compare out.bin ref.bin --dtype f16 --shape 128,64 --atol 1e-3 --rtol 1e-3\n"},
 
+    {"hipcc", cmd_hipcc,
+     "hipcc SRC... [-c|--genco] -o OUT [--offload-arch=gfx942|gfx950]... [-I DIR] [-D X] [-O N] [-g] [-std=S] [--shared-runtime]",
+     "Compiles and links a whole HIP program (host and device code, <<<>>> launches, hipMalloc, ...)\n"
+     "against lanelab's HIP headers and its HIP runtime on the emulator (docs/hip-runtime.md), with\n"
+     "Debian's clang-22: -x hip -nogpuinc -nogpulib -mprintf-kind=buffered. The program runs as it\n"
+     "is (on the emulated arch named by LANELAB_ARCH) or under `lanelab exec` with checks.\n"
+     "Other options starting with '-' go to clang's compile step; -L, -l, -Wl,... and -pthread to\n"
+     "the link. Exit: 0 built, 2 a compile or link error or bad usage, 3 no clang-22 or no runtime\n"
+     "library (run make).\n"
+     "Operands:\n"
+     "  SRC...           sources (.hip .cu .cpp .cc .cxx compile as HIP, .c as C) and .o .a .so\n"
+     "                   files to link\n"
+     "Options:\n"
+     "  -c               compile only: each source to STEM.o (or to -o with one source)\n"
+     "  --genco          device code only: one offload bundle of every arch, for hipModuleLoad\n"
+     "  --shared-runtime link lanelab's HIP runtime as liblanelab_hip.so (with an rpath) instead of\n"
+     "                   statically (default: static, liblanelab.a)\n"
+     "  -o OUT           the program (default: a.out) or, with -c, the object\n"
+     "  --offload-arch=A gfx942 or gfx950, repeatable (default: both)\n"
+     "  -I DIR           include folder, after lanelab's HIP headers (default: none)\n"
+     "  -D X             define a macro (default: none)\n"
+     "  -O N             optimization level, as clang (default: -O3: at -O0 the device code keeps its\n"
+     "                   locals in scratch memory, which the emulator does not provide)\n"
+     "  -g               debug information: faults and findings then name file:line\n"
+     "  -std=S           C++ standard, as clang (default: clang's for HIP)\n"
+     "Example:\n"
+     "  lanelab hipcc vector_add.hip -O2 -o vector_add\n"},
+
+    {"exec", cmd_exec,
+     "exec [--arch gfx942|gfx950] [--racecheck[=global]] [--initcheck] [--schedule S] [--strict-memory] "
+     "[--trace SPEC] [--report DIR] -- PROGRAM [ARGS...]",
+     "Runs a HIP program built with `lanelab hipcc` on the emulator with lanelab's checks on every\n"
+     "launch, as compute-sanitizer runs a CUDA program. The program's own input and output are its\n"
+     "own; each finding is printed on stderr as it happens (with file:line when the program was\n"
+     "built with -g), and one summary line at exit: launches, kernels, faults, racecheck,\n"
+     "initcheck, memory-model warnings, HIP API errors (docs/hip-runtime.md).\n"
+     "Exit: 0 the program exited 0 and nothing was found; 1 it exited non-zero or was killed, a\n"
+     "launch faulted, or racecheck/initcheck found something; 2 bad usage, a program that cannot\n"
+     "start or never reached lanelab's HIP runtime (no check ran); 3 the environment lacks something.\n"
+     "Operands:\n"
+     "  PROGRAM ARGS...  the program and its arguments (after --)\n"
+     "Options:\n"
+     "  --arch A         gfx942 or gfx950, any case (default: the one arch the program was built\n"
+     "                   for, else gfx950)\n"
+     "  --racecheck[=global]  LDS races (=global: global memory too, across workgroups) (default: off)\n"
+     "  --initcheck      reads of LDS and of device memory no copy, memset or kernel wrote (default: off)\n"
+     "  --schedule S     roundrobin, adversarial or random:SEED (default: roundrobin)\n"
+     "  --strict-memory  memory-model warnings become faults (default: warnings)\n"
+     "  --trace SPEC     trace every launch (docs/trace.md); pages go to --report DIR (default: off)\n"
+     "  --report DIR     traces (DIR/launch-N/) and the summary (DIR/exec-summary.json) (default:\n"
+     "                   none; traces then go to ./lanelab-exec-report)\n"
+     "Example:\n"
+     "  lanelab exec --arch gfx942 --racecheck --initcheck -- ./vector_add\n"},
+
     {"cc", cmd_cc, "cc SRC.hip [--arch gfx942|gfx950|all] -o OUT [-- CLANG_FLAGS...]",
      "Compiles an ordinary HIP source (#include <hip/hip_runtime.h>) into gfx942/gfx950 code objects.\n"
      "The compiler: a ROCm >= 6.3 ($ROCM_PATH or /opt/rocm) with its own headers when it can target\n"
@@ -384,7 +438,7 @@ static const cli_help entries[] = {
      "Example:\n"
      "  lanelab merge --out merged build-0 build-1 build-2\n"},
 
-    {"bench", cmd_bench, "bench [emu|oracle|verify|seed|scale|all] [--build DIR] [--seq N] [--arch A]",
+    {"bench", cmd_bench, "bench [emu|oracle|verify|seed|scale|hip|all] [--build DIR] [--seq N] [--arch A]",
      "Speed, measured here and never by timed tests.\n"
      "Operands:\n"
      "  emu              emulator throughput: MFMAs/s per type against the CPU's limit for the same\n"
@@ -394,6 +448,7 @@ static const cli_help entries[] = {
      "  seed             the seed change's attention shape end to end on the emulator\n"
      "  scale            emulator time and peak memory of that shape for seq 512..8192, with a\n"
      "                   gnuplot figure and a table in BUILD/bench/\n"
+     "  hip              the HIP runtime's own cost per launch and per copy (docs/hip-runtime.md)\n"
      "  all              all of them (default)\n"
      "Options:\n"
      "  --build DIR      the build directory (default: build)\n"

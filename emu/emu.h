@@ -74,6 +74,21 @@ typedef struct emu_kernel {
   size_t nargs;
 } emu_kernel;
 
+typedef struct emu_symbol {
+  char *name;                     /* as in the symbol table (mangled for C++ names) */
+  uint64_t vaddr, size;           /* st_value, st_size */
+  bool func;                      /* STT_FUNC, else STT_OBJECT */
+} emu_symbol;
+
+/* A row of the DWARF line table (emu/dwarf.c): the instruction at addr and those after it, up to
+ * the next row, come from line `line` of line_files[file]; file EMU_LINE_END ends a sequence. */
+typedef struct emu_line {
+  uint64_t addr;
+  uint32_t file, line;
+  uint32_t ord;                   /* order in the line program */
+} emu_line;
+#define EMU_LINE_END UINT32_MAX
+
 typedef struct emu_codeobj {
   emu_arch arch;
   char *path;                     /* where it was loaded from, or "<memory>" */
@@ -86,6 +101,17 @@ typedef struct emu_codeobj {
   struct emu_reloc { uint64_t offset, value; } *relocs; /* dynamic relocations: image[offset]
                                      gets load address + value (64-bit) */
   size_t nrelocs;
+  emu_symbol *symbols;            /* defined data and function symbols (STT_OBJECT, STT_FUNC in a
+                                     section), in symbol-table order */
+  size_t nsymbols;
+  char **printf_fmts;             /* metadata amdhsa.printf entries as written ("0:0:HASH,FORMAT"
+                                     for clang's buffered printf) */
+  size_t nprintf_fmts;
+  emu_line *lines;                /* the .debug_line table sorted by address (NULL: no debug
+                                     information, or a malformed table, noted in notes) */
+  size_t nlines, caplines;
+  char **line_files;              /* the paths lines name, as the compiler recorded them */
+  size_t nline_files;
   char *notes;                    /* leniencies applied while loading, one per line (NULL: none);
                                      docs/emulator-choices.md "Loader" */
   void *priv;                     /* decoded program cache; owned by emu */
@@ -99,6 +125,11 @@ emu_codeobj *emu_codeobj_load_file(const char *path, ll_err *err);
  * signature, and its name with or without template arguments). NULL and LL_EXIT_USAGE if none
  * matches (naming the kernels that exist, with their signatures) or several do (listing them). */
 const emu_kernel *emu_codeobj_kernel(const emu_codeobj *co, const char *name, ll_err *err);
+/* "FILE:LINE" of the instruction at pc, from the code object's DWARF line table, into buf; NULL
+ * when the object has no line table or no row covers pc. */
+const char *emu_codeobj_srcline(const emu_codeobj *co, uint64_t pc, char *buf, size_t n);
+/* The symbol named `name` (exactly), or NULL. */
+const emu_symbol *emu_codeobj_symbol(const emu_codeobj *co, const char *name);
 /* The demangled C++ name of an Itanium-mangled symbol (malloc'd), NULL if sym is not one. */
 char *emu_demangle(const char *sym);
 void emu_codeobj_free(emu_codeobj *co);
@@ -116,9 +147,22 @@ void emu_codeobj_relocate(const emu_codeobj *co, uint8_t *image, uint64_t base);
 typedef struct emu_mem emu_mem;
 emu_mem *emu_mem_new(void);
 void emu_mem_free(emu_mem *m);
-/* Register host memory [host, host+size); returns its device address (never 0). The host memory
- * stays owned by the caller and must outlive the emu_mem. */
+/* Device addresses emu_mem_map hands out lie in [EMU_MEM_BASE, EMU_MEM_LIMIT) (1 TiB from
+ * 4 GiB), 64 KiB aligned, with at least 1 MiB unmapped after each buffer; an address is never
+ * handed out twice. A host process that reserves this range (hip/: PROT_NONE) makes a host
+ * dereference of a device address fault, as on a discrete GPU. */
+#define EMU_MEM_BASE 0x100000000ull
+#define EMU_MEM_LIMIT (EMU_MEM_BASE + (1ull << 40))
+/* Register host memory [host, host+size); returns its device address (never 0), or 0 when the
+ * range above is used up. The host memory stays owned by the caller and must outlive the
+ * emu_mem (or its emu_mem_unmap). */
 uint64_t emu_mem_map(emu_mem *m, void *host, size_t size, const char *name);
+/* Register host memory at its own address (device address == host pointer). false when size is
+ * 0, or the range overlaps a registered buffer or [EMU_MEM_BASE, EMU_MEM_LIMIT). */
+bool emu_mem_map_at(emu_mem *m, void *host, size_t size, const char *name);
+/* Forget the buffer registered at device address base (its first byte); false if none starts
+ * there. Not during a launch. Later accesses to its range fault as unregistered memory. */
+bool emu_mem_unmap(emu_mem *m, uint64_t base);
 /* Host pointer for [addr, addr+n) if it lies wholly inside one buffer, else NULL. */
 void *emu_mem_translate(const emu_mem *m, uint64_t addr, size_t n);
 /* Name of the buffer holding addr, or NULL. */
@@ -137,7 +181,8 @@ typedef struct emu_fault {
   uint64_t addr;       /* faulting address, 0 if none */
   uint32_t wg[3];      /* workgroup id */
   uint32_t wave;       /* wave index within the workgroup */
-  char msg[512];       /* one line: all of the above, human-readable */
+  char src[160];       /* "FILE:LINE" of pc from the code object's line table, "" without one */
+  char msg[672];       /* one line: all of the above, human-readable */
 } emu_fault;
 
 /* What a wave looks like at s_endpgm (or at a requested PC). Register files are lane-major per
@@ -293,6 +338,7 @@ typedef struct emu_access {
   uint32_t wg[3], wave;
   int lane;
   char op;                 /* 'r' read, 'w' write, 'a' atomic */
+  char src[128];           /* "FILE:LINE" of pc (emu_codeobj_srcline), "" without debug info */
 } emu_access;
 
 typedef struct emu_hazard {
@@ -327,6 +373,7 @@ typedef struct emu_trace_rec {
   uint32_t interval;       /* barriers the workgroup had passed */
   uint64_t pc, exec;
   char *text, *mnem;
+  char *src;               /* "FILE:LINE" of pc, NULL without debug info */
   size_t nop;
   emu_trace_opnd op[6];
   /* memory operations: per lane (EXEC lanes only; others 0) address and bytes, up to two
@@ -353,6 +400,13 @@ void emu_observer_uninit(emu_observer *o, uint64_t addr, uint64_t size);
  * first=N (instances in all). max_records caps what is kept (0 = 4096); past it the trace is
  * marked truncated. false and LL_EXIT_USAGE naming the bad part. */
 bool emu_observer_trace(emu_observer *o, const char *spec, size_t max_records, ll_err *err);
+/* emu_observer_uninit with the bytes already initialized given as a bitmap (bit i % 8 of
+ * init[i / 8] is byte addr + i; NULL: none), for a runtime that tracks initialization across
+ * launches (hip/). After a launch, emu_observer_uninit_state copies the range's bitmap, those bytes
+ * and the ones written during the launch, into init ((size + 7) / 8 bytes); false if no range was
+ * registered at addr or initcheck is off. */
+void emu_observer_uninit_from(emu_observer *o, uint64_t addr, uint64_t size, const uint8_t *init);
+bool emu_observer_uninit_state(const emu_observer *o, uint64_t addr, uint8_t *init);
 size_t emu_observer_nhazards(const emu_observer *o);
 const emu_hazard *emu_observer_hazard(const emu_observer *o, size_t i);
 size_t emu_observer_ntrace(const emu_observer *o);

@@ -35,9 +35,12 @@ static void fill_event(const emu_wave *w, const emu_insn *in, emu_fault *f, cons
   if (lane >= 0) snprintf(where, sizeof where, " lane %d", lane);
   char at[40] = "";
   if (addr || !strcmp(kind, "out-of-bounds global access")) snprintf(at, sizeof at, " address 0x%llx", (unsigned long long)addr);
-  snprintf(f->msg, sizeof f->msg, "%s: %s kernel %s workgroup (%u,%u,%u) wave %u pc 0x%llx '%s'%s%s%s%s",
+  /* file:line beside the PC when the code object has a line table (emu/dwarf.c) */
+  f->src[0] = 0;
+  if (in && w->wg->d && w->wg->d->co) emu_codeobj_srcline(w->wg->d->co, in->pc, f->src, sizeof f->src);
+  snprintf(f->msg, sizeof f->msg, "%s: %s kernel %s workgroup (%u,%u,%u) wave %u pc 0x%llx%s%s '%s'%s%s%s%s",
            kind, emu_arch_name(f->arch), f->kernel, f->wg[0], f->wg[1], f->wg[2], f->wave,
-           (unsigned long long)f->pc, f->insn, where, at, detail[0] ? ": " : "", detail);
+           (unsigned long long)f->pc, f->src[0] ? " at " : "", f->src, f->insn, where, at, detail[0] ? ": " : "", detail);
 }
 
 int emu_raise(emu_wave *w, const emu_insn *in, const char *kind, int lane, uint64_t addr,

@@ -263,6 +263,10 @@ const emu_opdef *emu_ops_get(size_t i);
 /* emu/kname.c: the C++-name half of emu_codeobj_kernel (called when no symbol is `name`); sets
  * the not-found and ambiguity errors. */
 const emu_kernel *emu__kernel_by_cxx_name(const emu_codeobj *co, const char *name, ll_err *err);
+/* emu/dwarf.c: co->lines and co->line_files from .debug_line (.debug_line_str, .debug_str for
+ * the names); why[0] != 0 when the table was malformed (then no rows are kept). */
+void emu__read_lines(emu_codeobj *co, const uint8_t *line, size_t nline, const uint8_t *line_str, size_t nline_str,
+                     const uint8_t *str, size_t nstr, char *why, size_t whyn);
 int emu_ops_find(const char *name); /* -1 if absent */
 
 int emu_op_unimplemented(emu_wave *w, const emu_insn *in);

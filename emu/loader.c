@@ -278,6 +278,61 @@ static const uint8_t *find_sym(const symtab *st, const char *name) {
   return NULL;
 }
 
+/* Defined data and function symbols (STT_OBJECT / STT_FUNC with a section: __device__ and
+ * __constant__ variables, device functions), kept for runtimes that look variables up by name
+ * (HIP's __hipRegisterVar, hipModuleGetGlobal) and reports that name the function of a PC. */
+static void read_symbols(const symtab *st, emu_codeobj *co) {
+  for (uint64_t i = 1; i < st->nsyms; i++) {
+    const uint8_t *y = st->syms + i * SYM_SIZE;
+    uint32_t off = rd32(y);
+    int type = y[4] & 0xf;
+    if ((type != STT_OBJECT && type != STT_FUNC) || rd16(y + 6) == 0 || off >= st->strsz) continue;
+    const char *nm = (const char *)st->str + off;
+    if (!memchr(nm, 0, st->strsz - off) || !nm[0]) continue;
+    co->symbols = ll_xrealloc(co->symbols, (co->nsymbols + 1) * sizeof *co->symbols);
+    co->symbols[co->nsymbols++] = (emu_symbol){ll_xstrdup(nm), rd64(y + 8), rd64(y + 16), type == STT_FUNC};
+  }
+}
+
+const emu_symbol *emu_codeobj_symbol(const emu_codeobj *co, const char *name) {
+  for (size_t i = 0; i < co->nsymbols; i++)
+    if (!strcmp(co->symbols[i].name, name)) return &co->symbols[i];
+  return NULL;
+}
+
+/* ---- debug line table (emu/dwarf.c) -------------------------------------------------------------
+ * Optional: a missing .debug_line means no file:line; one that cannot be read is noted, never a
+ * load error. */
+static bool debug_sec(elf *e, const char *name, const uint8_t **p, size_t *n, bool *compressed) {
+  for (unsigned i = 0; i < e->shnum; i++) {
+    const char *nm = sec_name(e, i);
+    if (!nm || strcmp(nm, name)) continue;
+    const uint8_t *s = shdr(e, i);
+    uint64_t off = rd64(s + 24), sz = rd64(s + 32);
+    if (rd64(s + 8) & 0x800) *compressed = true; /* SHF_COMPRESSED */
+    if (rd32(s + 4) == SHT_NOBITS || !in_range(off, sz, e->n)) return false;
+    *p = e->p + off, *n = (size_t)sz;
+    return true;
+  }
+  return false;
+}
+
+static void read_lines(elf *e, emu_codeobj *co) {
+  const uint8_t *line = NULL, *lstr = NULL, *str = NULL;
+  size_t nline = 0, nlstr = 0, nstr = 0;
+  bool compressed = false;
+  if (!debug_sec(e, ".debug_line", &line, &nline, &compressed)) return;
+  debug_sec(e, ".debug_line_str", &lstr, &nlstr, &compressed);
+  debug_sec(e, ".debug_str", &str, &nstr, &compressed);
+  if (compressed) {
+    note(co, "debug sections are compressed (-gz): not read, so findings name no file:line");
+    return;
+  }
+  char why[160];
+  emu__read_lines(co, line, nline, lstr, nlstr, str, nstr, why, sizeof why);
+  if (why[0]) note(co, ".debug_line: %s; findings name no file:line", why);
+}
+
 /* ---- dynamic relocations --------------------------------------------------------------------
  * A linked code object is a shared object: pointers stored in its data (a table of pointers to
  * __device__ variables, a vtable) are left to the loader as .rela.dyn entries (AMDGPUUsage
@@ -573,6 +628,14 @@ static bool parse_metadata(elf *e, emu_codeobj *co, const symtab *st, const uint
     free(t);
     if (!agree) goto out;
   }
+  const emu_mp *pf = emu_mp_get(md, "amdhsa.printf"); /* AMDGPUUsage "amdhsa.printf": strings */
+  if (pf && pf->type == EMU_MP_ARR)
+    for (size_t i = 0; i < pf->n; i++) {
+      char *f = emu_mp_strdup(&pf->items[i]);
+      if (!f) { bad(e, "metadata amdhsa.printf entry %zu is not a string", i); goto out; }
+      co->printf_fmts = ll_xrealloc(co->printf_fmts, (co->nprintf_fmts + 1) * sizeof *co->printf_fmts);
+      co->printf_fmts[co->nprintf_fmts++] = f;
+    }
   if (!ks || ks->type != EMU_MP_ARR) { bad(e, "metadata has no amdhsa.kernels array"); goto out; }
   if (ks->n == 0) { bad(e, "metadata amdhsa.kernels is empty: no kernels"); goto out; }
   co->kernels = ll_xcalloc(ks->n, sizeof *co->kernels);
@@ -673,6 +736,8 @@ emu_codeobj *emu_codeobj_load(const void *bytes, size_t n, const char *path, ll_
       !find_symtab(&e, &st) || !find_metadata(&e, &desc, &descsz) ||
       !parse_metadata(&e, co, &st, desc, descsz) || !read_relocs(&e, co))
     goto fail;
+  read_symbols(&st, co);
+  read_lines(&e, co);
   return co;
 fail:
   emu_codeobj_free(co);
@@ -708,6 +773,13 @@ void emu_codeobj_free(emu_codeobj *co) {
     free(k->name);
   }
   free(co->kernels);
+  for (size_t i = 0; i < co->nsymbols; i++) free(co->symbols[i].name);
+  free(co->symbols);
+  free(co->lines);
+  for (size_t i = 0; i < co->nline_files; i++) free(co->line_files[i]);
+  free(co->line_files);
+  for (size_t i = 0; i < co->nprintf_fmts; i++) free(co->printf_fmts[i]);
+  free(co->printf_fmts);
   free(co->notes);
   free(co->relocs);
   free(co->image);

@@ -86,7 +86,7 @@ isa_coverage *isa_coverage_file(const char *path, ll_err *err)
         if (in->choices >> ch & 1) c->per_choice[ch]++, add_choice_mnem(c, ch, in->mnem);
     }
   }
-  qsort(c->ref, c->nref, sizeof *c->ref, cmp_ref);
+  if (c->nref) qsort(c->ref, c->nref, sizeof *c->ref, cmp_ref); /* qsort(NULL, 0) is undefined */
   emu_codeobj_free(co);
   return c;
 }

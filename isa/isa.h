@@ -242,4 +242,38 @@ bool isa_cc_compile_into(const char *src, const char *arch, const char *dir, cha
 /* "dir/row_softmax.hip" -> "row_softmax" (malloc'd). */
 char *isa_cc_stem(const char *src);
 
+/* ---- hipcc: whole HIP programs (isa/cc.c, `lanelab hipcc`) -------------------------------------
+ * Host and device code in one compile, as ROCm's hipcc does, with Debian's clang-22 against
+ * lanelab's HIP headers (hip/include: device subset and the host runtime API) and, when linking,
+ * lanelab's HIP runtime (liblanelab.a; docs/hip-runtime.md). Each source is compiled with
+ *   -x hip --offload-arch=A... -nogpuinc -nogpulib -mprintf-kind=buffered --no-offload-compress
+ *   -I<hip/include> FLAGS...
+ * (.c sources as C with the same include path and FLAGS). Without compile_only the objects, the
+ * given objects and libraries, liblanelab.a and what it needs (libLLVM, libstdc++, libm,
+ * pthreads, libdl) are linked into out with LINK_FLAGS. The compiler's messages go to diag. A
+ * lanelab built with sanitizers (make SAN=1) links with gcc's g++ and -fsanitize=address,undefined,
+ * which its library needs.
+ * Errors: no input, an input that is missing or of unknown kind, -o with -c and several sources,
+ * an arch other than gfx942/gfx950, -fgpu-rdc: LL_EXIT_USAGE before anything runs; a compile or
+ * link error: LL_EXIT_USAGE; no clang-22 or no liblanelab.a: LL_EXIT_ENV. */
+typedef struct isa_hipcc_opts {
+  char **inputs;                   /* sources (.hip .cu .cpp .cc .cxx .C .c) and .o .a .so files */
+  size_t ninputs;
+  const char *out;                 /* -o (NULL: a.out, or STEM.o per source with -c) */
+  bool compile_only;               /* -c */
+  bool genco;                      /* --genco: device code only, one offload bundle of every arch
+                                      (for hipModuleLoad), as ROCm's hipcc --genco */
+  const char **arches;             /* --offload-arch values (none: gfx942 and gfx950) */
+  size_t narches;
+  char **flags;                    /* compile flags, in order (-I -D -U -O -g -std= ...) */
+  size_t nflags;
+  char **link_flags;               /* link flags, in order (-L -l -Wl,...) */
+  size_t nlink;
+  const char *runtime_lib;         /* liblanelab.a to link (NULL: found beside the running binary:
+                                      BINDIR/lib/ in the build tree, BINDIR/../lib/ once installed) */
+  bool shared_runtime;             /* --shared-runtime: link liblanelab_hip.so from that folder
+                                      instead, with an rpath to it */
+} isa_hipcc_opts;
+bool isa_hipcc(const isa_hipcc_opts *o, ll_buf *diag, ll_err *err);
+
 #endif
