@@ -638,6 +638,13 @@ static inline const emu_f32a *emu_srcf32p(emu_wave *w, const emu_insn *in, int i
  * LANELAB_EMU_SIMD=portable|avx2 caps the paths; LANELAB_EMU_NO_AVX512=1 forces the portable one. */
 extern bool emu_avx512, emu_avx2;
 void emu_sel64(uint32_t *d, const uint32_t *a, const uint32_t *b, uint64_t m); /* d = m ? b : a (d may be a or b) */
+/* one source of emu_sel64x: lanes p[0..63], or the uniform value s when p is NULL; each value
+ * taken as (x & andm) ^ xorm */
+typedef struct emu_selsrc {
+  const uint32_t *p;
+  uint32_t s, andm, xorm;
+} emu_selsrc;
+void emu_sel64x(uint32_t *d, const emu_selsrc *a, const emu_selsrc *b, uint64_t m); /* d may be a->p or b->p */
 void emu_blend64(uint32_t *dst, const uint32_t *d, uint64_t e);                   /* dst = e ? d : dst */
 void emu_bperm64(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off);
 void emu_f32_to_f16_64(uint16_t *h, const float *f);

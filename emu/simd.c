@@ -32,14 +32,6 @@ __attribute__((constructor)) static void simd_init(void)
 /* AVX2 with FMA and F16C (x86-64-v3): the paths taken on CPUs without AVX-512 */
 #define T256 __attribute__((target("avx2,fma,f16c")))
 
-/* lanes 8c..8c+7 of a 64-bit lane mask as an all-ones/all-zeros dword per lane */
-T256 static inline __m256i mask8_256(uint64_t m, int c)
-{
-  const __m256i bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-  __m256i b = _mm256_and_si256(_mm256_set1_epi32((int)(m >> (8 * c) & 0xff)), bits);
-  return _mm256_cmpeq_epi32(b, bits);
-}
-
 /* ---- d[l] = m bit l ? b[l] : a[l] --------------------------------------------------------------*/
 T512 static void sel_512(uint32_t *d, const uint32_t *a, const uint32_t *b, uint64_t m)
 {
@@ -49,12 +41,24 @@ T512 static void sel_512(uint32_t *d, const uint32_t *a, const uint32_t *b, uint
   }
 }
 
+/* lanes 8c..8c+7's mask bits moved into each dword's sign bit (what blendvps reads): the mask's
+ * 32-bit half broadcast once, shifted left by 31 - bit per lane */
+T256 static inline __attribute__((always_inline)) __m256 sign8_256(uint64_t m, int c)
+{
+  const __m256i sh = _mm256_setr_epi32(31 - 8 * (c & 3), 30 - 8 * (c & 3), 29 - 8 * (c & 3), 28 - 8 * (c & 3),
+                                       27 - 8 * (c & 3), 26 - 8 * (c & 3), 25 - 8 * (c & 3), 24 - 8 * (c & 3));
+  return _mm256_castsi256_ps(_mm256_sllv_epi32(_mm256_set1_epi32((int)(uint32_t)(m >> (32 * (c >> 2)))), sh));
+}
+#define BLENDS_256(va, vb, sgn) \
+  _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(va), _mm256_castsi256_ps(vb), (sgn)))
+
 T256 static void sel_256(uint32_t *d, const uint32_t *a, const uint32_t *b, uint64_t m)
 {
+#pragma GCC unroll 8
   for (int c = 0; c < 8; c++) {
     __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c));
     __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)(b + 8 * c));
-    _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c), _mm256_blendv_epi8(va, vb, mask8_256(m, c)));
+    _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c), BLENDS_256(va, vb, sign8_256(m, c)));
   }
 }
 
@@ -85,6 +89,72 @@ void emu_sel64(uint32_t *d, const uint32_t *a, const uint32_t *b, uint64_t m)
   }
 }
 
+/* ---- the same select with sources that are either lanes or one uniform value, each through a
+ * (x & andm) ^ xorm bit modifier (v_cndmask_b32's abs/neg and SGPR/constant operands in one pass
+ * instead of a broadcast, a modifier pass and the select) ---------------------------------------*/
+/* Each source's modifier and uniform value are set up once; the loop is instantiated for the four
+ * lane/uniform combinations (always_inline with constant flags) so that no test is left inside it. */
+#define SELX_BODY(W, LOAD, SET1, AND, XOR, BLEND)                                                      \
+  const W aand = SET1((int)a->andm), axor = SET1((int)a->xorm), band = SET1((int)b->andm),             \
+          bxor = SET1((int)b->xorm);                                                                  \
+  const W au = SET1((int)((a->s & a->andm) ^ a->xorm)), bu = SET1((int)((b->s & b->andm) ^ b->xorm));  \
+  _Pragma("GCC unroll 8")                                                                             \
+  for (int c = 0; c < EMU_LANES / (int)(sizeof(W) / 4); c++) {                                         \
+    W va = avec ? XOR(AND(LOAD(a->p, c), aand), axor) : au;                                           \
+    W vb = bvec ? XOR(AND(LOAD(b->p, c), band), bxor) : bu;                                           \
+    BLEND;                                                                                            \
+  }
+#define L512(p, c) _mm512_loadu_si512((p) + 16 * (c))
+T512 static inline __attribute__((always_inline)) void selx_512_k(uint32_t *d, const emu_selsrc *a, const emu_selsrc *b,
+                                                                  uint64_t m, bool avec, bool bvec)
+{
+  SELX_BODY(__m512i, L512, _mm512_set1_epi32, _mm512_and_si512, _mm512_xor_si512,
+            _mm512_storeu_si512(d + 16 * c, _mm512_mask_blend_epi32((__mmask16)(m >> (16 * c)), va, vb)))
+}
+T512 static void selx_512(uint32_t *d, const emu_selsrc *a, const emu_selsrc *b, uint64_t m)
+{
+  if (a->p && b->p) selx_512_k(d, a, b, m, true, true);
+  else if (a->p) selx_512_k(d, a, b, m, true, false);
+  else if (b->p) selx_512_k(d, a, b, m, false, true);
+  else selx_512_k(d, a, b, m, false, false);
+}
+#define L256(p, c) _mm256_loadu_si256((const __m256i *)(const void *)((p) + 8 * (c)))
+T256 static inline __attribute__((always_inline)) void selx_256_k(uint32_t *d, const emu_selsrc *a, const emu_selsrc *b,
+                                                                  uint64_t m, bool avec, bool bvec)
+{
+  SELX_BODY(__m256i, L256, _mm256_set1_epi32, _mm256_and_si256, _mm256_xor_si256,
+            _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c), BLENDS_256(va, vb, sign8_256(m, c))))
+}
+T256 static void selx_256(uint32_t *d, const emu_selsrc *a, const emu_selsrc *b, uint64_t m)
+{
+  if (a->p && b->p) selx_256_k(d, a, b, m, true, true);
+  else if (a->p) selx_256_k(d, a, b, m, true, false);
+  else if (b->p) selx_256_k(d, a, b, m, false, true);
+  else selx_256_k(d, a, b, m, false, false);
+}
+#undef SELX_BODY
+
+void emu_sel64x(uint32_t *d, const emu_selsrc *a, const emu_selsrc *b, uint64_t m)
+{
+  if (emu_avx512) {
+    selx_512(d, a, b, m);
+    return;
+  }
+  if (emu_avx2) {
+    selx_256(d, a, b, m);
+    return;
+  }
+  /* lane by lane in 16-lane blocks, each block read whole before it is written (d may be a source) */
+  for (int c = 0; c < EMU_LANES; c += 16) {
+    uint32_t o[16];
+    for (int l = 0; l < 16; l++) {
+      const emu_selsrc *s = (m >> (c + l) & 1) ? b : a;
+      o[l] = ((s->p ? s->p[c + l] : s->s) & s->andm) ^ s->xorm;
+    }
+    memcpy(d + c, o, sizeof o);
+  }
+}
+
 /* ---- dst[l] = d[l] for the lanes of e -----------------------------------------------------------*/
 T512 static void blend_512(uint32_t *dst, const uint32_t *d, uint64_t e)
 {
@@ -94,10 +164,11 @@ T512 static void blend_512(uint32_t *dst, const uint32_t *d, uint64_t e)
 
 T256 static void blend_256(uint32_t *dst, const uint32_t *d, uint64_t e)
 {
+#pragma GCC unroll 8
   for (int c = 0; c < 8; c++) {
     __m256i vd = _mm256_loadu_si256((const __m256i *)(const void *)(d + 8 * c));
     __m256i vo = _mm256_loadu_si256((const __m256i *)(const void *)(dst + 8 * c));
-    _mm256_storeu_si256((__m256i *)(void *)(dst + 8 * c), _mm256_blendv_epi8(vo, vd, mask8_256(e, c)));
+    _mm256_storeu_si256((__m256i *)(void *)(dst + 8 * c), BLENDS_256(vo, vd, sign8_256(e, c)));
   }
 }
 

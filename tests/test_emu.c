@@ -2073,7 +2073,8 @@ Test(decode, distinct_modifier_strings_beyond_65535_refused_not_fatal, .timeout 
 
 /* v_cndmask_b32 with a mask that differs lane by lane (every lane of both 32-lane halves, since
  * the select runs four lanes at a time per half), from VCC and from an SGPR pair, with a neg
- * modifier and an inline constant, and under a partial EXEC (lanes off keep their old value).
+ * modifier and an inline constant, and under a partial EXEC (lanes off keep their old value); abs,
+ * neg and -|x| on VGPR sources, inline constants, a destination that is also a source.
  * Expected: ISA "VOP2": D = mask[lane] ? S1 : S0, written under EXEC. */
 Test(valu, cndmask_per_lane_mask_from_vcc_and_sgpr_pair)
 {
@@ -2090,6 +2091,12 @@ Test(valu, cndmask_per_lane_mask_from_vcc_and_sgpr_pair)
                        "s_mov_b32 exec_lo, 0x%x\ns_mov_b32 exec_hi, 0x%x\n"
                        "v_cndmask_b32 v5, v1, v2, vcc\n"
                        "s_mov_b64 exec, -1\n"
+                       "v_or_b32 v7, 0x80000000, v0\n"           /* sign bit set */
+                       "v_cndmask_b32_e64 v8, |v7|, -4.0, s[20:21]\n"
+                       "v_mov_b32 v9, v1\n"
+                       "v_cndmask_b32_e64 v9, -v9, v2, vcc\n"    /* in place */
+                       "v_cndmask_b32_e64 v10, -|v7|, 0, vcc\n"
+                       "v_cndmask_b32_e64 v11, 0.5, |v7|, vcc\n"
                        "s_endpgm\n",
                        (uint32_t)m1, (uint32_t)(m1 >> 32), (uint32_t)m2, (uint32_t)(m2 >> 32), (uint32_t)ex,
                        (uint32_t)(ex >> 32));
@@ -2099,6 +2106,11 @@ Test(valu, cndmask_per_lane_mask_from_vcc_and_sgpr_pair)
       cr_assert_eq(s->w[0].v[3][l], (m1 >> l & 1) ? s1 : s0, "lane %d vcc", l);
       cr_assert_eq(s->w[0].v[4][l], (m2 >> l & 1) ? 0x3f800000u : (s0 ^ 0x80000000u), "lane %d sgpr pair", l);
       cr_assert_eq(s->w[0].v[5][l], (ex >> l & 1) ? ((m1 >> l & 1) ? s1 : s0) : 9u, "lane %d exec", l);
+      uint32_t v7 = 0x80000000u | (uint32_t)l; /* abs clears, neg flips bit 31 (VOP3A input modifiers) */
+      cr_assert_eq(s->w[0].v[8][l], (m2 >> l & 1) ? 0xc0800000u : (uint32_t)l, "lane %d abs and -4.0", l);
+      cr_assert_eq(s->w[0].v[9][l], (m1 >> l & 1) ? s1 : (s0 ^ 0x80000000u), "lane %d in place", l);
+      cr_assert_eq(s->w[0].v[10][l], (m1 >> l & 1) ? 0u : v7, "lane %d -|v| and 0", l);
+      cr_assert_eq(s->w[0].v[11][l], (m1 >> l & 1) ? (uint32_t)l : 0x3f000000u, "lane %d 0.5 and |v|", l);
     }
     free(s);
     free(src);
