@@ -98,6 +98,23 @@ static emu_codeobj *load(FILE *out, const char *build_dir, const char *arch, con
   return co;
 }
 
+/* load() and the kernel `name` in it; NULL (the code object freed, *rc set) if either is missing */
+static emu_codeobj *load_kernel(FILE *out, const char *build_dir, const char *arch, const char *name, int *rc,
+                                const emu_kernel **k)
+{
+  emu_codeobj *co = load(out, build_dir, arch, name, rc);
+  if (!co) return NULL;
+  ll_err e = {0};
+  *k = emu_codeobj_kernel(co, name, &e);
+  if (!*k) {
+    fprintf(out, "bench: %s\n", e.msg);
+    emu_codeobj_free(co);
+    *rc = LL_EXIT_USAGE;
+    return NULL;
+  }
+  return co;
+}
+
 /* ---- MFMA: the emulator's handler against the CPU's limit for the same semantics ---------------
  * The limit is a small kernel of this file written for one purpose: the same instruction's
  * semantics (emu/op_mfma.c header: operands in the lanes' register layout, elements converted to
@@ -429,15 +446,9 @@ static int loop_pair(FILE *out, const char *build_dir, const char *arch, const c
                      long ncores, bool mfma)
 {
   int rc = LL_EXIT_OK;
-  emu_codeobj *co = load(out, build_dir, arch, name, &rc);
+  const emu_kernel *k = NULL;
+  emu_codeobj *co = load_kernel(out, build_dir, arch, name, &rc, &k);
   if (!co) return rc;
-  ll_err e = {0};
-  const emu_kernel *k = emu_codeobj_kernel(co, name, &e);
-  if (!k) {
-    fprintf(out, "bench: %s\n", e.msg);
-    emu_codeobj_free(co);
-    return LL_EXIT_USAGE;
-  }
   /* BENCH_REPEATS runs of each configuration, interleaved (1 core, all cores, 1 core, ...) so a
    * burst of load elsewhere hits both; each figure is the run of median wall time */
   bench_run one[BENCH_REPEATS], all[BENCH_REPEATS];
@@ -577,15 +588,9 @@ static int native_ratio(FILE *out, const char *build_dir, const char *arch, cons
                         void (*nat)(float *, uint32_t, int), const char *natname)
 {
   int rc = LL_EXIT_OK;
-  emu_codeobj *co = load(out, build_dir, arch, name, &rc);
+  const emu_kernel *k = NULL;
+  emu_codeobj *co = load_kernel(out, build_dir, arch, name, &rc, &k);
   if (!co) return rc;
-  ll_err e = {0};
-  const emu_kernel *k = emu_codeobj_kernel(co, name, &e);
-  if (!k) {
-    fprintf(out, "bench: %s\n", e.msg);
-    emu_codeobj_free(co);
-    return LL_EXIT_USAGE;
-  }
   float *emu_out = ll_xcalloc((size_t)grid * 64, sizeof(float)), *nat_out = ll_xcalloc((size_t)grid * 64, sizeof(float));
   double te[BENCH_REPEATS], tn[BENCH_REPEATS];
   uint64_t insns = 0;

@@ -388,6 +388,24 @@ void emu_exp2_64(float *d, const float *a)
 }
 
 /* ---- compares: bit l = pred(a[l], b[l]) -----------------------------------------------------------*/
+/* each v_cmp_*_f32 predicate as a vcmpps immediate (ordered/unordered as the C expression in
+ * emu/op_valu.c; quiet and signalling differ only in exception flags) */
+#define CMPF_CASES(CF)                                                                             \
+  case EMU_CMP_LT: CF(_CMP_LT_OQ)                                                                  \
+  case EMU_CMP_EQ: CF(_CMP_EQ_OQ)                                                                  \
+  case EMU_CMP_LE: CF(_CMP_LE_OQ)                                                                  \
+  case EMU_CMP_GT: CF(_CMP_GT_OQ)                                                                  \
+  case EMU_CMP_LG: CF(_CMP_NEQ_OQ)                                                                 \
+  case EMU_CMP_GE: CF(_CMP_GE_OQ)                                                                  \
+  case EMU_CMP_O: CF(_CMP_ORD_Q)                                                                   \
+  case EMU_CMP_U: CF(_CMP_UNORD_Q)                                                                 \
+  case EMU_CMP_NGE: CF(_CMP_NGE_UQ)                                                                \
+  case EMU_CMP_NLG: CF(_CMP_EQ_UQ)                                                                 \
+  case EMU_CMP_NGT: CF(_CMP_NGT_UQ)                                                                \
+  case EMU_CMP_NLE: CF(_CMP_NLE_UQ)                                                                \
+  case EMU_CMP_NEQ: CF(_CMP_NEQ_UQ)                                                                \
+  case EMU_CMP_NLT: CF(_CMP_NLT_UQ)
+
 T512 static uint64_t cmpf_512(const float *a, const float *b, int p)
 {
   uint64_t r = 0;
@@ -396,20 +414,7 @@ T512 static uint64_t cmpf_512(const float *a, const float *b, int p)
     r |= (uint64_t)_mm512_cmp_ps_mask(_mm512_loadu_ps(a + 16 * c), _mm512_loadu_ps(b + 16 * c), imm) << (16 * c); \
   break;
   switch (p) {
-  case EMU_CMP_LT: CF(_CMP_LT_OQ)
-  case EMU_CMP_EQ: CF(_CMP_EQ_OQ)
-  case EMU_CMP_LE: CF(_CMP_LE_OQ)
-  case EMU_CMP_GT: CF(_CMP_GT_OQ)
-  case EMU_CMP_LG: CF(_CMP_NEQ_OQ)
-  case EMU_CMP_GE: CF(_CMP_GE_OQ)
-  case EMU_CMP_O: CF(_CMP_ORD_Q)
-  case EMU_CMP_U: CF(_CMP_UNORD_Q)
-  case EMU_CMP_NGE: CF(_CMP_NGE_UQ)
-  case EMU_CMP_NLG: CF(_CMP_EQ_UQ)
-  case EMU_CMP_NGT: CF(_CMP_NGT_UQ)
-  case EMU_CMP_NLE: CF(_CMP_NLE_UQ)
-  case EMU_CMP_NEQ: CF(_CMP_NEQ_UQ)
-  case EMU_CMP_NLT: CF(_CMP_NLT_UQ)
+  CMPF_CASES(CF)
   }
 #undef CF
   return r;
@@ -457,20 +462,7 @@ T256 static uint64_t cmpf_256(const float *a, const float *b, int p)
     r |= (uint64_t)(uint32_t)_mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(a + 8 * c), _mm256_loadu_ps(b + 8 * c), imm)) << (8 * c); \
   break;
   switch (p) {
-  case EMU_CMP_LT: CF(_CMP_LT_OQ)
-  case EMU_CMP_EQ: CF(_CMP_EQ_OQ)
-  case EMU_CMP_LE: CF(_CMP_LE_OQ)
-  case EMU_CMP_GT: CF(_CMP_GT_OQ)
-  case EMU_CMP_LG: CF(_CMP_NEQ_OQ)
-  case EMU_CMP_GE: CF(_CMP_GE_OQ)
-  case EMU_CMP_O: CF(_CMP_ORD_Q)
-  case EMU_CMP_U: CF(_CMP_UNORD_Q)
-  case EMU_CMP_NGE: CF(_CMP_NGE_UQ)
-  case EMU_CMP_NLG: CF(_CMP_EQ_UQ)
-  case EMU_CMP_NGT: CF(_CMP_NGT_UQ)
-  case EMU_CMP_NLE: CF(_CMP_NLE_UQ)
-  case EMU_CMP_NEQ: CF(_CMP_NEQ_UQ)
-  case EMU_CMP_NLT: CF(_CMP_NLT_UQ)
+  CMPF_CASES(CF)
   }
 #undef CF
   return r;
