@@ -22,8 +22,8 @@ typedef struct {
   char msg[600];
 } bench_run;
 
-static void run_one(emu_codeobj *co, const emu_kernel *k, uint32_t grid, int iters, int threads,
-                    bench_run *r)
+static void run_one_out(emu_codeobj *co, const emu_kernel *k, uint32_t grid, int iters, int threads,
+                        bench_run *r, float *copy_out)
 {
   memset(r, 0, sizeof *r);
   emu_mem *m = emu_mem_new();
@@ -56,6 +56,7 @@ static void run_one(emu_codeobj *co, const emu_kernel *k, uint32_t grid, int ite
     goto done;
   }
   r->wave_insns = st.wave_insns;
+  if (copy_out) memcpy(copy_out, out, nout * sizeof *out);
   for (size_t i = 0; i < st.nmnem; i++)
     if (strncmp(st.mnem[i], "v_mfma_", 7) == 0) r->mfma += st.count[i];
   emu_launch_stats_free(&st);
@@ -63,6 +64,11 @@ done:
   free(out);
   free(ka);
   emu_mem_free(m);
+}
+
+static void run_one(emu_codeobj *co, const emu_kernel *k, uint32_t grid, int iters, int threads, bench_run *r)
+{
+  run_one_out(co, k, grid, iters, threads, r, NULL);
 }
 
 static emu_codeobj *load(FILE *out, const char *build_dir, const char *arch, const char *name, int *rc)
@@ -87,6 +93,23 @@ static emu_codeobj *load(FILE *out, const char *build_dir, const char *arch, con
     fprintf(out, "bench: %s\n", e.msg);
     *rc = e.code ? e.code : LL_EXIT_USAGE;
     emu_codeobj_free(co);
+    return NULL;
+  }
+  return co;
+}
+
+/* load() and the kernel `name` in it; NULL (the code object freed, *rc set) if either is missing */
+static emu_codeobj *load_kernel(FILE *out, const char *build_dir, const char *arch, const char *name, int *rc,
+                                const emu_kernel **k)
+{
+  emu_codeobj *co = load(out, build_dir, arch, name, rc);
+  if (!co) return NULL;
+  ll_err e = {0};
+  *k = emu_codeobj_kernel(co, name, &e);
+  if (!*k) {
+    fprintf(out, "bench: %s\n", e.msg);
+    emu_codeobj_free(co);
+    *rc = LL_EXIT_USAGE;
     return NULL;
   }
   return co;
@@ -229,7 +252,9 @@ LIMIT_TARGET static inline __attribute__((always_inline)) void lim_rows(const ls
           __m512i p = _mm512_mullo_epi32(_mm512_set1_epi32(((const int32_t *)(const void *)ak)[r]), _mm512_castps_si512(b[v]));
           acc[r][v] = _mm512_castsi512_ps(_mm512_add_epi32(_mm512_castps_si512(acc[r][v]), p));
         } else if (ty == LT_BF16) {
-          acc[r][v] = _mm512_add_ps(acc[r][v], _mm512_mul_ps(_mm512_set1_ps(ak[r]), b[v]));
+          __m512 p = _mm512_mul_ps(_mm512_set1_ps(ak[r]), b[v]);
+          __asm__("" : "+v"(p)); /* rounded on its own, never fused (-ffp-contract=fast is GNU C's default) */
+          acc[r][v] = _mm512_add_ps(acc[r][v], p);
         } else {
           acc[r][v] = _mm512_fmadd_ps(_mm512_set1_ps(ak[r]), b[v], acc[r][v]);
         }
@@ -421,15 +446,9 @@ static int loop_pair(FILE *out, const char *build_dir, const char *arch, const c
                      long ncores, bool mfma)
 {
   int rc = LL_EXIT_OK;
-  emu_codeobj *co = load(out, build_dir, arch, name, &rc);
+  const emu_kernel *k = NULL;
+  emu_codeobj *co = load_kernel(out, build_dir, arch, name, &rc, &k);
   if (!co) return rc;
-  ll_err e = {0};
-  const emu_kernel *k = emu_codeobj_kernel(co, name, &e);
-  if (!k) {
-    fprintf(out, "bench: %s\n", e.msg);
-    emu_codeobj_free(co);
-    return LL_EXIT_USAGE;
-  }
   /* BENCH_REPEATS runs of each configuration, interleaved (1 core, all cores, 1 core, ...) so a
    * burst of load elsewhere hits both; each figure is the run of median wall time */
   bench_run one[BENCH_REPEATS], all[BENCH_REPEATS];
@@ -465,6 +484,159 @@ static int loop_pair(FILE *out, const char *build_dir, const char *arch, const c
   return LL_EXIT_OK;
 }
 
+
+/* ---- the loops' arithmetic written natively (issue #31) -------------------------------------------
+ * The same per-lane arithmetic as the kernels' machine code (read from the gfx950 code objects:
+ * fused multiply-adds where clang emitted v_fmac/v_pk_fma, the hash's shifts and xor, the LDS
+ * exchange as a rotation by one lane), 64 lanes per workgroup, with AVX2+FMA where the CPU has it
+ * (else plain C with fmaf). Its output must be bit-identical to the emulator's before a ratio is
+ * printed. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define NAT_TARGET __attribute__((target("avx2,fma")))
+NAT_TARGET static void native_valu_ds_avx2(float *out, uint32_t grid, int iters)
+{
+  for (uint32_t wg = 0; wg < grid; wg++) {
+    __m256 a[8], b[8], c[8];
+    __m256i u[8];
+    float lds[72];
+    for (int v = 0; v < 8; v++) {
+      __m256i t = _mm256_add_epi32(_mm256_set1_epi32(8 * v), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      a[v] = _mm256_mul_ps(_mm256_set1_ps(0.5f), _mm256_cvtepi32_ps(t));
+      b[v] = _mm256_set1_ps(1.0f), c[v] = _mm256_setzero_ps();
+      u[v] = _mm256_mullo_epi32(t, _mm256_set1_epi32((int)2654435761u));
+    }
+    for (int i = 0; i < iters; i++) {
+      for (int v = 0; v < 8; v++) {
+        __m256 h = _mm256_mul_ps(_mm256_set1_ps(0.5f), c[v]);
+        __asm__("" : "+x"(h)); /* v_mul_f32 then v_pk_fma_f32: not one fused operation */
+        a[v] = _mm256_fmadd_ps(a[v], _mm256_set1_ps(1.0001f), b[v]);
+        b[v] = _mm256_fmsub_ps(b[v], _mm256_set1_ps(0.999f), h);
+        u[v] = _mm256_add_epi32(_mm256_xor_si256(_mm256_slli_epi32(u[v], 3), u[v]), _mm256_set1_epi32((int)0x9e3779b9u));
+        u[v] = _mm256_xor_si256(u[v], _mm256_srli_epi32(u[v], 7));
+        __m256 f = _mm256_cvtepi32_ps(_mm256_and_si256(u[v], _mm256_set1_epi32(255)));
+        _mm256_storeu_ps(lds + 8 * v, _mm256_add_ps(a[v], f));
+      }
+      lds[64] = lds[0];
+      for (int v = 0; v < 8; v++) c[v] = _mm256_add_ps(c[v], _mm256_loadu_ps(lds + 1 + 8 * v));
+    }
+    for (int v = 0; v < 8; v++) {
+      __m256 f = _mm256_cvtepi32_ps(_mm256_and_si256(u[v], _mm256_set1_epi32(1023)));
+      _mm256_storeu_ps(out + wg * 64 + 8 * v, _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(a[v], b[v]), c[v]), f));
+    }
+  }
+}
+
+NAT_TARGET static void native_valu_avx2(float *out, uint32_t grid, int iters)
+{
+  for (uint32_t wg = 0; wg < grid; wg++) {
+    __m256 x[8], y[8];
+    for (int v = 0; v < 8; v++) {
+      __m256i t = _mm256_add_epi32(_mm256_set1_epi32(8 * v), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      x[v] = _mm256_mul_ps(_mm256_set1_ps(0.25f), _mm256_cvtepi32_ps(t)), y[v] = _mm256_set1_ps(1.0f);
+    }
+    for (int i = 0; i < iters; i++)
+      for (int v = 0; v < 8; v++) {
+        x[v] = _mm256_fmadd_ps(x[v], _mm256_set1_ps(0.999f), _mm256_set1_ps(0.5f));
+        y[v] = _mm256_fmadd_ps(y[v], _mm256_set1_ps(0.9999f), _mm256_set1_ps(-0.25f));
+      }
+    for (int v = 0; v < 8; v++) _mm256_storeu_ps(out + wg * 64 + 8 * v, _mm256_add_ps(x[v], y[v]));
+  }
+}
+static bool native_avx2(void) { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
+#else
+static void native_valu_ds_avx2(float *out, uint32_t grid, int iters) { (void)out, (void)grid, (void)iters; }
+static void native_valu_avx2(float *out, uint32_t grid, int iters) { (void)out, (void)grid, (void)iters; }
+static bool native_avx2(void) { return false; }
+#endif
+
+static void native_valu_ds_c(float *out, uint32_t grid, int iters)
+{
+  for (uint32_t wg = 0; wg < grid; wg++) {
+    float a[64], b[64], c[64], lds[64];
+    uint32_t u[64];
+    for (uint32_t t = 0; t < 64; t++) a[t] = 0.5f * (float)t, b[t] = 1.0f, c[t] = 0.0f, u[t] = t * 2654435761u;
+    for (int i = 0; i < iters; i++) {
+      for (int t = 0; t < 64; t++) {
+        float h = 0.5f * c[t];
+        a[t] = fmaf(a[t], 1.0001f, b[t]);
+        b[t] = fmaf(b[t], 0.999f, -h);
+        u[t] = ((u[t] << 3) ^ u[t]) + 0x9e3779b9u;
+        u[t] ^= u[t] >> 7;
+        lds[t] = a[t] + (float)(u[t] & 255);
+      }
+      for (int t = 0; t < 64; t++) c[t] += lds[(t + 1) & 63];
+    }
+    for (int t = 0; t < 64; t++) out[wg * 64 + t] = a[t] + b[t] + c[t] + (float)(u[t] & 1023);
+  }
+}
+
+static void native_valu_c(float *out, uint32_t grid, int iters)
+{
+  for (uint32_t wg = 0; wg < grid; wg++)
+    for (int t = 0; t < 64; t++) {
+      float x = 0.25f * (float)t, y = 1.0f;
+      for (int i = 0; i < iters; i++) x = fmaf(x, 0.999f, 0.5f), y = fmaf(y, 0.9999f, -0.25f);
+      out[wg * 64 + t] = x + y;
+    }
+}
+
+/* One loop kernel on one worker thread against its native version: the same workgroups and
+ * iterations, each timed in thread CPU time (the median of BENCH_REPEATS), outputs compared bit for
+ * bit first. The ratio is native time / emulator time: the emulator's speed as a fraction of the
+ * CPU's for the same arithmetic. */
+static int native_ratio(FILE *out, const char *build_dir, const char *arch, const char *name, uint32_t grid, int iters,
+                        void (*nat)(float *, uint32_t, int), const char *natname)
+{
+  int rc = LL_EXIT_OK;
+  const emu_kernel *k = NULL;
+  emu_codeobj *co = load_kernel(out, build_dir, arch, name, &rc, &k);
+  if (!co) return rc;
+  float *emu_out = ll_xcalloc((size_t)grid * 64, sizeof(float)), *nat_out = ll_xcalloc((size_t)grid * 64, sizeof(float));
+  double te[BENCH_REPEATS], tn[BENCH_REPEATS];
+  uint64_t insns = 0;
+  for (int r = 0; r < BENCH_REPEATS; r++) {
+    bench_run br;
+    run_one_out(co, k, grid, iters, 1, &br, emu_out);
+    if (br.rc) {
+      fprintf(out, "  %s FAILED: %s\n", name, br.msg);
+      rc = LL_EXIT_FAIL;
+      goto done;
+    }
+    te[r] = br.cpu, insns = br.wave_insns;
+    double t0 = thread_cpu();
+    nat(nat_out, grid, iters);
+    tn[r] = thread_cpu() - t0;
+  }
+  size_t nonfinite = 0;
+  for (size_t i = 0; i < (size_t)grid * 64; i++) nonfinite += !isfinite(emu_out[i]);
+  if (nonfinite) {
+    fprintf(out, "  %-14s %zu of %u outputs are not finite: no bit-for-bit check possible, no ratio\n", name, nonfinite, grid * 64);
+    rc = LL_EXIT_FAIL;
+    goto done;
+  }
+  if (memcmp(emu_out, nat_out, (size_t)grid * 64 * sizeof(float)) != 0) {
+    int bad = 0;
+    while (emu_out[bad] == nat_out[bad]) bad++;
+    fprintf(out, "  %-14s MISMATCH: the native loop's output differs from the emulator's at workgroup %d lane %d "
+                 "(%a vs %a): not the same arithmetic, no ratio\n", name, bad / 64, bad % 64, nat_out[bad], emu_out[bad]);
+    rc = LL_EXIT_FAIL;
+    goto done;
+  }
+  for (int i = 1; i < BENCH_REPEATS; i++) /* medians */
+    for (int j = i; j > 0 && te[j] < te[j - 1]; j--) { double t = te[j]; te[j] = te[j - 1]; te[j - 1] = t; }
+  for (int i = 1; i < BENCH_REPEATS; i++)
+    for (int j = i; j > 0 && tn[j] < tn[j - 1]; j--) { double t = tn[j]; tn[j] = tn[j - 1]; tn[j - 1] = t; }
+  double e1 = te[BENCH_REPEATS / 2], n1 = tn[BENCH_REPEATS / 2];
+  fprintf(out, "  %-14s %u workgroups x %d iterations, 1 thread: emulator %.3f CPU-s (%.1f M wave-instructions/CPU-s), "
+               "native (%s) %.4f s; output bit-identical; ratio native/emulator %.3f  target >= 0.25: %s\n",
+          name, grid, iters, e1, (double)insns / e1 / 1e6, natname, n1, n1 / e1, n1 / e1 >= 0.25 ? "met" : "NOT met");
+done:
+  free(emu_out);
+  free(nat_out);
+  emu_codeobj_free(co);
+  return rc;
+}
+
 int emu_bench(FILE *out, const char *build_dir)
 {
   const char *arch = "gfx950";
@@ -493,5 +665,16 @@ int emu_bench(FILE *out, const char *build_dir)
     return rc > LL_EXIT_FAIL ? rc : LL_EXIT_FAIL;
   }
   r = loop_pair(out, build_dir, arch, "bench_mfma", grid, BENCH_LOOP_ITERS, ncores, true);
+  if (r > rc) rc = r;
+  bool nav = native_avx2();
+  fprintf(out, "loops against the same arithmetic written natively (emu/bench.c, %s), one thread:\n",
+          nav ? "AVX2+FMA" : "plain C with fmaf");
+  /* bench_valu_ds's values overflow to infinities and NaNs within some 150 iterations (NaN payloads
+   * are not what this compares): many workgroups of 100 iterations, every output finite */
+  r = native_ratio(out, build_dir, arch, "bench_valu_ds", 512, 100, nav ? native_valu_ds_avx2 : native_valu_ds_c,
+                   nav ? "AVX2+FMA" : "C");
+  if (r > rc) rc = r;
+  r = native_ratio(out, build_dir, arch, "bench_valu", 8, BENCH_LOOP_ITERS, nav ? native_valu_avx2 : native_valu_c,
+                   nav ? "AVX2+FMA" : "C");
   return r > rc ? r : rc;
 }

@@ -749,6 +749,7 @@ static void finish_insn(emu_insn *in)
 {
   hazard_summary(in);
   in->lk = EMU_LK_NONE;
+  in->sched_ev = 1; /* until known to touch only its own wave's registers */
   in->target = -1;
   in->implemented = false;
   in->fn = emu_op_unimplemented;
@@ -803,6 +804,13 @@ static void finish_insn(emu_insn *in)
   in->implemented = true;
   emu_lds_access_prepare(in); /* the LDS ordering check and racecheck read it */
   in->choices = emu_insn_choices(in);
+  /* the round-robin scheduler (emu/exec.c) lets a wave run ahead through instructions that read
+   * and write nothing but its own registers; memory (LDS, global, scalar), s_barrier, s_endpgm,
+   * s_waitcnt (the LDS ordering rule, emu/observe.c, asks whether another wave's access comes before
+   * or after the writer's wait) and anything of no known family wait for their turn */
+  in->sched_ev = (in->flags & (EMU_F_DS | EMU_F_VMEM | EMU_F_SMEM)) || d->fn == emu_op_s_barrier ||
+                 d->fn == emu_op_s_endpgm || d->fn == emu_op_s_waitcnt ||
+                 !(in->flags & (EMU_F_SALU | EMU_F_VALU | EMU_F_VOP3P | EMU_F_MFMA | EMU_F_BRANCH | EMU_F_XLANE));
 }
 
 /* A record from text alone, resolved as the decoder resolves a code object's (handler,

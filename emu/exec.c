@@ -691,6 +691,8 @@ typedef struct worker {
   uint8_t *lds;
   emu_wave *waves;
   emu_fault fault;
+  emu_fault *wfault;           /* run_rr: each wave's own fault record (nwaves), the earliest in
+                                  round-robin order is copied into fault */
   uint64_t *counts;
   uint64_t waves_run;
   emu_obs_worker *ow;          /* observation (emu/observe.c); NULL: none */
@@ -865,6 +867,80 @@ static inline __attribute__((always_inline)) int run_wave(worker *W, emu_wave *w
   }
 }
 
+/* ---- round robin by events ----------------------------------------------------------------------
+ * The round-robin order (run_wg) is a promise about what other waves can observe: memory operations
+ * happen, and the first fault is reported, in (step, wave) order, step k being the k-th instruction
+ * a wave begins after a barrier release. An instruction that touches only its own wave's registers
+ * is observed by no other wave, so its place in that order does not matter: run_rr lets each wave
+ * run ahead through such instructions (emu_insn.sched_ev clear) and stop before the next one that
+ * must take its turn (memory, s_barrier, s_endpgm; also whatever the careful step handles: the
+ * budget's end, a possible s_waitcnt hazard, VSKIP or VGPR indexing, the end of .text). The wave
+ * whose stop comes first in (step, wave) order then runs that one instruction through run_wave and
+ * runs ahead again. A fault met while running ahead is kept in the wave's own record at its step
+ * and reported only when it is the earliest stop: any wave whose memory operation or fault comes
+ * before it in the order still gets its turn, as in run_wg's one-step loop. Same memory order, same
+ * first fault, same warnings' order; the dispatch loop per instruction is a few compares. */
+static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w)
+{
+  const emu_insn *insns = w->insns;
+  const uint32_t n = (uint32_t)w->ninsn;
+  uint32_t ip = w->ip, k = w->rr_k;
+  for (;;) {
+    if (__builtin_expect(ip >= n, 0)) break;
+    const emu_insn *in = &insns[ip];
+    if (in->sched_ev | (w->budget == 0) | w->vskip | w->gpr_idx) break;
+    if (__builtin_expect(w->npend != 0, 0) && hazard_possible(w, in)) break;
+    w->budget--;
+    w->counts[ip]++;
+    w->ip = ip + 1;
+    k++;
+    int rc = in->fn(w, in);
+    ip = w->ip;
+    if (__builtin_expect(rc != EMU_OK, 0)) {
+      /* a register-only instruction ends or stops the wave only by a fault (s_endpgm and s_barrier
+       * are events); anything else is treated as one to be safe */
+      w->rr_k = k;
+      w->rr_pos = k - 1;
+      w->state = rc == EMU_END ? 2 : rc == EMU_BARRIER ? 1 : 3;
+      if (rc == EMU_BARRIER) w->nbar++;
+      return;
+    }
+  }
+  w->rr_k = k;
+  w->rr_pos = k;
+}
+
+static int run_rr(worker *W, emu_wg *g)
+{
+  uint32_t nw = W->L->nwaves;
+  for (uint32_t j = 0; j < nw; j++) {
+    emu_wave *w = &W->waves[j];
+    w->rr_k = 0;
+    if (w->state == 0) rr_ahead(w);
+  }
+  for (;;) {
+    /* the earliest stop: a wave waiting at its event (state 0) or a fault kept while running ahead */
+    emu_wave *best = NULL;
+    for (uint32_t j = 0; j < nw; j++) {
+      emu_wave *w = &W->waves[j];
+      if ((w->state == 0 || w->state == 3) && (!best || w->rr_pos < best->rr_pos)) best = w;
+    }
+    if (!best) return EMU_OK; /* every wave at the barrier or ended */
+    if (best->state == 3) {
+      W->fault = *best->fault;
+      return EMU_FAULT;
+    }
+    best->rr_k++;
+    int rc = run_wave(W, best, true);
+    if (rc == EMU_FAULT) {
+      W->fault = *best->fault;
+      return EMU_FAULT;
+    }
+    if (best->state == 0) rr_ahead(best);
+  }
+  (void)g;
+}
+
 /* Run one workgroup; returns EMU_OK or EMU_FAULT (W->fault filled). */
 static int run_wg(worker *W, emu_wg *g)
 {
@@ -875,6 +951,13 @@ static int run_wg(worker *W, emu_wg *g)
   if (W->lo) emu_ldso_wg_begin(W->lo, W->waves);
   bool adversarial = L->o && L->o->sched == EMU_SCHED_ADVERSARIAL;
   bool random = L->o && L->o->sched == EMU_SCHED_RANDOM;
+  bool fast_rr = !W->ow && !(L->o && L->o->snap_pc && L->o->on_snap);
+  if (fast_rr) { /* each wave's faults apart (run_rr reports the earliest) */
+    for (uint32_t i = 0; i < nw; i++) {
+      memset(&W->wfault[i], 0, sizeof W->wfault[i]);
+      W->waves[i].fault = &W->wfault[i];
+    }
+  }
   /* xorshift64*, seeded by the seed and the workgroup's linear index (never 0) */
   uint64_t rs = (L->o ? L->o->sched_seed : 0) ^
                 (0x9e3779b97f4a7c15ull * (1 + g->id[0] + (uint64_t)L->d->grid[0] * (g->id[1] + (uint64_t)L->d->grid[1] * g->id[2])));
@@ -905,8 +988,11 @@ static int run_wg(worker *W, emu_wg *g)
         if (w->state != 0) continue;
         if (run_wave(W, w, false) == EMU_FAULT) return EMU_FAULT;
       }
+    } else if (fast_rr) {
+      if (run_rr(W, g) == EMU_FAULT) return EMU_FAULT;
     } else {
-      /* round robin: one instruction per running wave in turn */
+      /* round robin: one instruction per running wave in turn (with an observer or a snapshot
+       * callback, which see every instruction; run_rr otherwise) */
       for (;;) {
         uint32_t runnable = 0, last = 0;
         for (uint32_t j = 0; j < nw; j++)
@@ -1062,6 +1148,7 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
     W[t].vfile = ll_xmalloc((size_t)L.nwaves * nregs * EMU_LANES * 4);
     W[t].lds = ll_xmalloc(lds ? lds : 1);
     W[t].waves = ll_xcalloc(L.nwaves, sizeof *W[t].waves);
+    W[t].wfault = ll_xcalloc(L.nwaves, sizeof *W[t].wfault);
     W[t].counts = ll_xcalloc((size_t)EMU_MAX_PHASES * (prog->n ? prog->n : 1), sizeof *W[t].counts);
     if (obs) W[t].ow = emu_obs_worker_new(obs, L.lds_size, L.nwaves);
     if (L.lds_size) W[t].lo = emu_ldso_new(L.lds_size, L.nwaves, obs && emu_obs_racecheck(obs));
@@ -1131,6 +1218,7 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
     free(W[t].vfile);
     free(W[t].lds);
     free(W[t].waves);
+    free(W[t].wfault);
     free(W[t].counts);
     emu_obs_worker_free(W[t].ow);
     emu_ldso_free(W[t].lo);

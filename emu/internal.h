@@ -154,6 +154,8 @@ struct emu_insn {
   uint8_t nop, nmod;
   uint8_t src0i;         /* operand index of src0 (1, or 2 after a carry-out SGPR destination) */
   bool parsed;           /* the whole text was understood */
+  uint8_t sched_ev;      /* runs at its round-robin turn (memory, s_barrier, s_endpgm, unknown; emu/exec.c
+                            run_rr): every other instruction touches only its wave's registers */
   bool implemented;
   emu_opnd o[EMU_MAXOPND];
   emu_mod mod[EMU_MAXMOD];
@@ -403,6 +405,8 @@ struct emu_wave {
   uint64_t pbits[4][9];     /* one bit per register (a spare word at the end; emu_insn.hz_word
                                indexes it flattened) */
   uint8_t pref[4][512];
+  uint32_t rr_k;            /* round robin (emu/exec.c run_rr): instructions begun since the barrier release */
+  uint32_t rr_pos;          /* the step of its next event, or of its fault (state 3) */
   uint64_t pf_last[64];     /* global loads: lane 0's last address per instruction slot (emu/op_mem.c prefetch) */
 };
 
@@ -653,9 +657,17 @@ static inline const emu_f32a *emu_srcf32p(emu_wave *w, const emu_insn *in, int i
 }
 
 /* ---- whole-wave kernels (emu/simd.c): an AVX-512 path when the CPU has it (emu_avx512, set at
- * start-up; LANELAB_EMU_NO_AVX512 in the environment forces the portable path), same results. */
-extern bool emu_avx512;
+ * start-up), else an AVX2+FMA+F16C one (emu_avx2), else the portable one, same results.
+ * LANELAB_EMU_SIMD=portable|avx2 caps the paths; LANELAB_EMU_NO_AVX512=1 forces the portable one. */
+extern bool emu_avx512, emu_avx2;
 void emu_sel64(uint32_t *d, const uint32_t *a, const uint32_t *b, uint64_t m); /* d = m ? b : a (d may be a or b) */
+/* one source of emu_sel64x: lanes p[0..63], or the uniform value s when p is NULL; each value
+ * taken as (x & andm) ^ xorm */
+typedef struct emu_selsrc {
+  const uint32_t *p;
+  uint32_t s, andm, xorm;
+} emu_selsrc;
+void emu_sel64x(uint32_t *d, const emu_selsrc *a, const emu_selsrc *b, uint64_t m); /* d may be a->p or b->p */
 void emu_blend64(uint32_t *dst, const uint32_t *d, uint64_t e);                   /* dst = e ? d : dst */
 void emu_bperm64(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off);
 void emu_f32_to_f16_64(uint16_t *h, const float *f);

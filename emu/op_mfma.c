@@ -406,7 +406,12 @@ FAST_INLINE void fast_rows(const fshape *s, const float *ca, const float *cb, co
           __m512i p = _mm512_mullo_epi32(_mm512_set1_epi32(((const int32_t *)(const void *)ak)[r]), _mm512_castps_si512(b[v]));
           acc[r][v] = _mm512_castsi512_ps(_mm512_add_epi32(_mm512_castps_si512(acc[r][v]), p));
         } else if (mode == FM_MULADD) {
-          acc[r][v] = _mm512_add_ps(acc[r][v], _mm512_mul_ps(_mm512_set1_ps(ak[r]), b[v]));
+          /* the product rounded on its own: GCC's intrinsics are vector operators, which
+           * -ffp-contract=fast (GNU C's default) would fuse into one FMA with this target; the
+           * empty asm keeps the product a value of its own */
+          __m512 p = _mm512_mul_ps(_mm512_set1_ps(ak[r]), b[v]);
+          __asm__("" : "+v"(p));
+          acc[r][v] = _mm512_add_ps(acc[r][v], p);
         } else {
           acc[r][v] = _mm512_fmadd_ps(_mm512_set1_ps(ak[r]), b[v], acc[r][v]);
         }
@@ -435,11 +440,106 @@ FAST_TARGET static void fast_convert_op(int type, const uint32_t *R, int nreg, f
   fast_convert(type, R, nreg, cv, tab);
 }
 
+/* ---- the same fast path with AVX2, FMA and F16C (CPUs without AVX-512; emu_avx2) ----------------
+ * 8 output columns per 256-bit register; RB rows at a time so that the RB x NV accumulators, the NV
+ * B vectors and the broadcast A element fit the 16 registers (N = 16: 4 rows x 2; N = 32: 2 x 4).
+ * Same operations in the same order per output element as the AVX-512 kernels, so the same bits. */
+#define FAST2_TARGET __attribute__((target("avx2,fma,f16c")))
+#define FAST2_INLINE FAST2_TARGET static inline __attribute__((always_inline))
+
+FAST2_INLINE __m128i pack_lo16_256(__m256i x) /* the low halves of 8 dwords as 8 words */
+{
+  __m256i t = _mm256_and_si256(x, _mm256_set1_epi32(0xffff));
+  return _mm_packus_epi32(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1));
+}
+
+FAST2_TARGET static void fast_convert_256(int type, const uint32_t *R, int nreg, float *cv, const float *tab)
+{
+  for (int r = 0; r < nreg; r++)
+    for (int l = 0; l < 64; l += 8) {
+      __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(R + r * 64 + l));
+      switch (type) {
+      case T_F16: /* F16C is exact for every f16 (subnormals included) */
+        _mm256_store_ps(cv + (2 * r) * 64 + l, _mm256_cvtph_ps(pack_lo16_256(x)));
+        _mm256_store_ps(cv + (2 * r + 1) * 64 + l, _mm256_cvtph_ps(pack_lo16_256(_mm256_srli_epi32(x, 16))));
+        break;
+      case T_BF16:
+        _mm256_store_si256((__m256i *)(void *)(cv + (2 * r) * 64 + l), _mm256_slli_epi32(x, 16));
+        _mm256_store_si256((__m256i *)(void *)(cv + (2 * r + 1) * 64 + l),
+                           _mm256_and_si256(x, _mm256_set1_epi32((int)0xffff0000u)));
+        break;
+      case T_FP8:
+      case T_BF8:
+        for (int b = 0; b < 4; b++)
+          _mm256_store_ps(cv + (4 * r + b) * 64 + l,
+                          _mm256_i32gather_ps(tab, _mm256_and_si256(_mm256_srli_epi32(x, 8 * b), _mm256_set1_epi32(255)), 4));
+        break;
+      case T_I8:
+        for (int b = 0; b < 4; b++)
+          _mm256_store_si256((__m256i *)(void *)(cv + (4 * r + b) * 64 + l), _mm256_srai_epi32(_mm256_slli_epi32(x, 24 - 8 * b), 24));
+        break;
+      default: /* T_F32 */
+        _mm256_store_si256((__m256i *)(void *)(cv + r * 64 + l), x);
+      }
+    }
+}
+
+FAST2_INLINE void fast_rows_256(const fshape *s, const float *ca, const float *cb, const uint32_t *c, uint32_t cval,
+                                uint32_t *dst, int i0, const int RB, const int NV, const int mode)
+{
+  __m256 acc[4][4];
+#pragma GCC unroll 4
+  for (int r = 0; r < RB; r++)
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; v++)
+      acc[r][v] = c ? _mm256_loadu_ps((const float *)(c + s->dreg[i0 + r] * 64 + s->dlane[i0 + r] + 8 * v))
+                    : _mm256_castsi256_ps(_mm256_set1_epi32((int)cval));
+  for (int k = 0; k < s->K; k++) {
+    const float *ak = ca + s->aoff[k] + i0, *bk = cb + s->boff[k];
+    __m256 b[4];
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; v++) b[v] = _mm256_loadu_ps(bk + 8 * v);
+#pragma GCC unroll 4
+    for (int r = 0; r < RB; r++)
+#pragma GCC unroll 4
+      for (int v = 0; v < NV; v++) {
+        if (mode == FM_I32) {
+          __m256i p = _mm256_mullo_epi32(_mm256_set1_epi32(((const int32_t *)(const void *)ak)[r]), _mm256_castps_si256(b[v]));
+          acc[r][v] = _mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(acc[r][v]), p));
+        } else if (mode == FM_MULADD) {
+          __m256 p = _mm256_mul_ps(_mm256_set1_ps(ak[r]), b[v]); /* not fused: see fast_rows */
+          __asm__("" : "+x"(p));
+          acc[r][v] = _mm256_add_ps(acc[r][v], p);
+        } else {
+          acc[r][v] = _mm256_fmadd_ps(_mm256_set1_ps(ak[r]), b[v], acc[r][v]);
+        }
+      }
+  }
+#pragma GCC unroll 4
+  for (int r = 0; r < RB; r++)
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; v++)
+      _mm256_storeu_ps((float *)(dst + s->dreg[i0 + r] * 64 + s->dlane[i0 + r] + 8 * v), acc[r][v]);
+}
+
+#define FAST2_KERNEL(MODE)                                                                       \
+  FAST2_TARGET static void fast2_##MODE(const fshape *s, const float *ca, const float *cb, const uint32_t *c, \
+                                        uint32_t cval, uint32_t *dst)                            \
+  {                                                                                              \
+    if (s->d->N == 16) for (int i0 = 0; i0 < 16; i0 += 4) fast_rows_256(s, ca, cb, c, cval, dst, i0, 4, 2, MODE); \
+    else for (int i0 = 0; i0 < 32; i0 += 2) fast_rows_256(s, ca, cb, c, cval, dst, i0, 2, 4, MODE); \
+  }
+FAST2_KERNEL(FM_FMA)
+FAST2_KERNEL(FM_MULADD)
+FAST2_KERNEL(FM_I32)
+
 /* Runs the instruction if the fast path covers it (returns true, *rc set); false: use the generic
  * path. Operand checks are the generic path's (convert): anything unusual goes there. */
 static bool mfma_fast(emu_wave *w, const emu_insn *in, const mdesc *d, int ta, int tb, int *rc)
 {
-  if (!fast_cpu || d->kind != MK_DENSE || d->B != 1 || (d->N != 16 && d->N != 32) || d->M != d->N || !fast_type(ta) || !fast_type(tb))
+  /* AVX-512 when present and not capped (emu/simd.c: LANELAB_EMU_SIMD, LANELAB_EMU_NO_AVX512), else AVX2 */
+  const bool w512 = fast_cpu && emu_avx512;
+  if ((!w512 && !emu_avx2) || d->kind != MK_DENSE || d->B != 1 || (d->N != 16 && d->N != 32) || d->M != d->N || !fast_type(ta) || !fast_type(tb))
     return false;
   static _Thread_local fshape sh; /* the last form run on this thread */
   if (sh.d != d || sh.ta != ta || sh.tb != tb) fshape_make(&sh, d, ta, tb);
@@ -451,8 +551,9 @@ static bool mfma_fast(emu_wave *w, const emu_insn *in, const mdesc *d, int ta, i
     return false;
   int arch = w->wg->arch == EMU_GFX950;
   static _Thread_local float ca[32 * 64] __attribute__((aligned(64))), cb[32 * 64] __attribute__((aligned(64)));
-  fast_convert_op(ta, emu_vreg(w, in, 1, 0), s->nra, ca, ta == T_FP8 ? tab_fp8[arch] : tab_bf8[arch]);
-  fast_convert_op(tb, emu_vreg(w, in, 2, 0), s->nrb, cb, tb == T_FP8 ? tab_fp8[arch] : tab_bf8[arch]);
+  void (*conv)(int, const uint32_t *, int, float *, const float *) = w512 ? fast_convert_op : fast_convert_256;
+  conv(ta, emu_vreg(w, in, 1, 0), s->nra, ca, ta == T_FP8 ? tab_fp8[arch] : tab_bf8[arch]);
+  conv(tb, emu_vreg(w, in, 2, 0), s->nrb, cb, tb == T_FP8 ? tab_fp8[arch] : tab_bf8[arch]);
   uint32_t cval = 0;
   if (!creg) {
     uint32_t t[64]; /* the operand's 32-bit value (inline float constants as f32 bits) */
@@ -460,12 +561,16 @@ static bool mfma_fast(emu_wave *w, const emu_insn *in, const mdesc *d, int ta, i
   }
   const uint32_t *c = creg ? emu_vreg(w, in, 3, 0) : NULL;
   uint32_t *dreg = emu_vreg(w, in, 0, 0);
-  /* D straight into the registers unless a 32-column row block could overwrite C rows a later
-   * block still reads (C and D overlapping but not the same registers) */
+  /* D straight into the registers unless a row block could overwrite C rows a later block still
+   * reads (C and D overlapping but not the same registers; AVX-512 does 16 columns in one block) */
   static _Thread_local uint32_t tmp[16 * 64] __attribute__((aligned(64)));
-  bool direct = d->N == 16 || !c || c == dreg || c + s->nout * 64 <= dreg || dreg + s->nout * 64 <= c;
+  bool direct = (w512 && d->N == 16) || !c || c == dreg || c + s->nout * 64 <= dreg || dreg + s->nout * 64 <= c;
   uint32_t *dst = direct ? dreg : tmp;
-  if (s->mode == FM_I32) fast_FM_I32(s, ca, cb, c, cval, dst);
+  if (!w512) {
+    if (s->mode == FM_I32) fast2_FM_I32(s, ca, cb, c, cval, dst);
+    else if (s->mode == FM_MULADD) fast2_FM_MULADD(s, ca, cb, c, cval, dst);
+    else fast2_FM_FMA(s, ca, cb, c, cval, dst);
+  } else if (s->mode == FM_I32) fast_FM_I32(s, ca, cb, c, cval, dst);
   else if (s->mode == FM_MULADD) fast_FM_MULADD(s, ca, cb, c, cval, dst);
   else fast_FM_FMA(s, ca, cb, c, cval, dst);
   if (!direct) memcpy(dreg, tmp, (size_t)s->nout * 64 * 4);

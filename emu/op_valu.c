@@ -642,8 +642,32 @@ int emu_op_v_nop(emu_wave *w, const emu_insn *in) { (void)w, (void)in; return EM
 
 /* ---- VOP2 (CDNA3 ISA "VOP2 Instructions") ---------------------------------------------------*/
 /* v_cndmask_b32: D = VCC[lane] ? S1 : S0 (mask is the last operand: vcc or an SGPR pair) */
+/* an operand of v_cndmask_b32 without SDWA/DPP as an emu_selsrc: a VGPR/AGPR in place, an SGPR or
+ * constant as its one value (read as emu_src32 reads it), abs/neg as the bit modifier */
+static inline void cndmask_src(emu_wave *w, const emu_insn *in, int i, emu_selsrc *s)
+{
+  const emu_opnd *o = &in->o[i];
+  if (o->kind == EMU_OPK_VGPR || o->kind == EMU_OPK_AGPR) s->p = emu_vreg(w, in, i, 0), s->s = 0;
+  else s->p = NULL, s->s = emu_ssrc32(w, in, i);
+  s->andm = (o->mods & EMU_M_ABS) ? 0x7fffffffu : ~0u; /* as emu_srcf32 (CDNA3 ISA "VOP3A" input modifiers) */
+  s->xorm = (o->mods & EMU_M_NEG) ? 0x80000000u : 0;
+}
+
 int emu_op_v_cndmask_b32(emu_wave *w, const emu_insn *in)
 {
+  if (__builtin_expect(in->enc < EMU_ENC_SDWA, 1)) {
+    /* one pass: sources read in place or as one value, modifiers applied in the select */
+    emu_selsrc a, b;
+    cndmask_src(w, in, S0I, &a), cndmask_src(w, in, S0I + 1, &b);
+    uint64_t m = emu_srcmask(w, in, S0I + 2);
+    uint32_t *dst = emu_dst32_direct(w, in, 0), d[EMU_LANES], *o = dst ? dst : d;
+    /* two registers without modifiers: the plain select, which does no bit operations */
+    if (a.p && b.p && (a.andm & b.andm) == ~0u && !(a.xorm | b.xorm)) emu_sel64(o, a.p, b.p, m);
+    else emu_sel64x(o, &a, &b, m);
+    if (__builtin_expect(dst != NULL, 1)) return EMU_OK;
+    emu_dst32(w, in, 0, d);
+    return EMU_OK;
+  }
   uint32_t At[EMU_LANES], Bt[EMU_LANES], d[EMU_LANES]; /* tmp filled through uint32_t (exec.c) */
   /* abs/neg are bit operations here, valid for any data; plain VGPRs are read in place */
   const uint32_t *A = (const uint32_t *)(const void *)emu_srcf32p(w, in, S0I, (float *)(void *)At);

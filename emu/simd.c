@@ -12,17 +12,25 @@
 
 #include "emu/internal.h"
 
-bool emu_avx512;
+bool emu_avx512, emu_avx2;
 
+/* LANELAB_EMU_SIMD=portable|avx2|avx512 caps the paths used (the CPU's best by default);
+ * LANELAB_EMU_NO_AVX512=1, the older switch, means portable (docs/emulator-choices.md). */
 __attribute__((constructor)) static void simd_init(void)
 {
   __builtin_cpu_init();
-  emu_avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
-               !getenv("LANELAB_EMU_NO_AVX512");
+  const char *cap = getenv("LANELAB_EMU_SIMD"), *no512 = getenv("LANELAB_EMU_NO_AVX512");
+  bool portable = (no512 && *no512 && strcmp(no512, "0") != 0) || (cap && !strcmp(cap, "portable"));
+  bool only2 = cap && !strcmp(cap, "avx2");
+  emu_avx2 = !portable && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+             __builtin_cpu_supports("f16c");
+  emu_avx512 = !portable && !only2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
 }
 
 #define T512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
+/* AVX2 with FMA and F16C (x86-64-v3): the paths taken on CPUs without AVX-512 */
+#define T256 __attribute__((target("avx2,fma,f16c")))
 
 /* ---- d[l] = m bit l ? b[l] : a[l] --------------------------------------------------------------*/
 T512 static void sel_512(uint32_t *d, const uint32_t *a, const uint32_t *b, uint64_t m)
@@ -33,10 +41,35 @@ T512 static void sel_512(uint32_t *d, const uint32_t *a, const uint32_t *b, uint
   }
 }
 
+/* lanes 8c..8c+7's mask bits moved into each dword's sign bit (what blendvps reads): the mask's
+ * 32-bit half broadcast once, shifted left by 31 - bit per lane */
+T256 static inline __attribute__((always_inline)) __m256 sign8_256(uint64_t m, int c)
+{
+  const __m256i sh = _mm256_setr_epi32(31 - 8 * (c & 3), 30 - 8 * (c & 3), 29 - 8 * (c & 3), 28 - 8 * (c & 3),
+                                       27 - 8 * (c & 3), 26 - 8 * (c & 3), 25 - 8 * (c & 3), 24 - 8 * (c & 3));
+  return _mm256_castsi256_ps(_mm256_sllv_epi32(_mm256_set1_epi32((int)(uint32_t)(m >> (32 * (c >> 2)))), sh));
+}
+#define BLENDS_256(va, vb, sgn) \
+  _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(va), _mm256_castsi256_ps(vb), (sgn)))
+
+T256 static void sel_256(uint32_t *d, const uint32_t *a, const uint32_t *b, uint64_t m)
+{
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c));
+    __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)(b + 8 * c));
+    _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c), BLENDS_256(va, vb, sign8_256(m, c)));
+  }
+}
+
 void emu_sel64(uint32_t *d, const uint32_t *a, const uint32_t *b, uint64_t m)
 {
   if (emu_avx512) {
     sel_512(d, a, b, m);
+    return;
+  }
+  if (emu_avx2) {
+    sel_256(d, a, b, m);
     return;
   }
   typedef uint32_t v4u __attribute__((vector_size(16)));
@@ -56,6 +89,72 @@ void emu_sel64(uint32_t *d, const uint32_t *a, const uint32_t *b, uint64_t m)
   }
 }
 
+/* ---- the same select with sources that are either lanes or one uniform value, each through a
+ * (x & andm) ^ xorm bit modifier (v_cndmask_b32's abs/neg and SGPR/constant operands in one pass
+ * instead of a broadcast, a modifier pass and the select) ---------------------------------------*/
+/* Each source's modifier and uniform value are set up once; the loop is instantiated for the four
+ * lane/uniform combinations (always_inline with constant flags) so that no test is left inside it. */
+#define SELX_BODY(W, LOAD, SET1, AND, XOR, BLEND)                                                      \
+  const W aand = SET1((int)a->andm), axor = SET1((int)a->xorm), band = SET1((int)b->andm),             \
+          bxor = SET1((int)b->xorm);                                                                  \
+  const W au = SET1((int)((a->s & a->andm) ^ a->xorm)), bu = SET1((int)((b->s & b->andm) ^ b->xorm));  \
+  _Pragma("GCC unroll 8")                                                                             \
+  for (int c = 0; c < EMU_LANES / (int)(sizeof(W) / 4); c++) {                                         \
+    W va = avec ? XOR(AND(LOAD(a->p, c), aand), axor) : au;                                           \
+    W vb = bvec ? XOR(AND(LOAD(b->p, c), band), bxor) : bu;                                           \
+    BLEND;                                                                                            \
+  }
+#define L512(p, c) _mm512_loadu_si512((p) + 16 * (c))
+T512 static inline __attribute__((always_inline)) void selx_512_k(uint32_t *d, const emu_selsrc *a, const emu_selsrc *b,
+                                                                  uint64_t m, bool avec, bool bvec)
+{
+  SELX_BODY(__m512i, L512, _mm512_set1_epi32, _mm512_and_si512, _mm512_xor_si512,
+            _mm512_storeu_si512(d + 16 * c, _mm512_mask_blend_epi32((__mmask16)(m >> (16 * c)), va, vb)))
+}
+T512 static void selx_512(uint32_t *d, const emu_selsrc *a, const emu_selsrc *b, uint64_t m)
+{
+  if (a->p && b->p) selx_512_k(d, a, b, m, true, true);
+  else if (a->p) selx_512_k(d, a, b, m, true, false);
+  else if (b->p) selx_512_k(d, a, b, m, false, true);
+  else selx_512_k(d, a, b, m, false, false);
+}
+#define L256(p, c) _mm256_loadu_si256((const __m256i *)(const void *)((p) + 8 * (c)))
+T256 static inline __attribute__((always_inline)) void selx_256_k(uint32_t *d, const emu_selsrc *a, const emu_selsrc *b,
+                                                                  uint64_t m, bool avec, bool bvec)
+{
+  SELX_BODY(__m256i, L256, _mm256_set1_epi32, _mm256_and_si256, _mm256_xor_si256,
+            _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c), BLENDS_256(va, vb, sign8_256(m, c))))
+}
+T256 static void selx_256(uint32_t *d, const emu_selsrc *a, const emu_selsrc *b, uint64_t m)
+{
+  if (a->p && b->p) selx_256_k(d, a, b, m, true, true);
+  else if (a->p) selx_256_k(d, a, b, m, true, false);
+  else if (b->p) selx_256_k(d, a, b, m, false, true);
+  else selx_256_k(d, a, b, m, false, false);
+}
+#undef SELX_BODY
+
+void emu_sel64x(uint32_t *d, const emu_selsrc *a, const emu_selsrc *b, uint64_t m)
+{
+  if (emu_avx512) {
+    selx_512(d, a, b, m);
+    return;
+  }
+  if (emu_avx2) {
+    selx_256(d, a, b, m);
+    return;
+  }
+  /* lane by lane in 16-lane blocks, each block read whole before it is written (d may be a source) */
+  for (int c = 0; c < EMU_LANES; c += 16) {
+    uint32_t o[16];
+    for (int l = 0; l < 16; l++) {
+      const emu_selsrc *s = (m >> (c + l) & 1) ? b : a;
+      o[l] = ((s->p ? s->p[c + l] : s->s) & s->andm) ^ s->xorm;
+    }
+    memcpy(d + c, o, sizeof o);
+  }
+}
+
 /* ---- dst[l] = d[l] for the lanes of e -----------------------------------------------------------*/
 T512 static void blend_512(uint32_t *dst, const uint32_t *d, uint64_t e)
 {
@@ -63,10 +162,24 @@ T512 static void blend_512(uint32_t *dst, const uint32_t *d, uint64_t e)
     _mm512_mask_storeu_epi32(dst + 16 * c, (__mmask16)(e >> (16 * c)), _mm512_loadu_si512(d + 16 * c));
 }
 
+T256 static void blend_256(uint32_t *dst, const uint32_t *d, uint64_t e)
+{
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    __m256i vd = _mm256_loadu_si256((const __m256i *)(const void *)(d + 8 * c));
+    __m256i vo = _mm256_loadu_si256((const __m256i *)(const void *)(dst + 8 * c));
+    _mm256_storeu_si256((__m256i *)(void *)(dst + 8 * c), BLENDS_256(vo, vd, sign8_256(e, c)));
+  }
+}
+
 void emu_blend64(uint32_t *dst, const uint32_t *d, uint64_t e)
 {
   if (emu_avx512) {
     blend_512(dst, d, e);
+    return;
+  }
+  if (emu_avx2) {
+    blend_256(dst, d, e);
     return;
   }
   for (int l = 0; l < EMU_LANES; l++) {
@@ -89,10 +202,25 @@ T512 static void bperm_512(uint32_t *d, const uint32_t *src, const uint32_t *add
   }
 }
 
+/* a gather of the 64 source dwords by index (the indices are masked to 0..63: in bounds) */
+T256 static void bperm_256(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off)
+{
+  __m256i vo = _mm256_set1_epi32((int)off), m63 = _mm256_set1_epi32(63);
+  for (int c = 0; c < 8; c++) {
+    __m256i ix = _mm256_loadu_si256((const __m256i *)(const void *)(addr + 8 * c));
+    ix = _mm256_and_si256(_mm256_srli_epi32(_mm256_add_epi32(ix, vo), 2), m63);
+    _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c), _mm256_i32gather_epi32((const int *)(const void *)src, ix, 4));
+  }
+}
+
 void emu_bperm64(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off)
 {
   if (emu_avx512) {
     bperm_512(d, src, addr, off);
+    return;
+  }
+  if (emu_avx2) {
+    bperm_256(d, src, addr, off);
     return;
   }
   for (int l = 0; l < EMU_LANES; l++) d[l] = src[((addr[l] + off) >> 2) & 63];
@@ -112,10 +240,21 @@ T512 static void f32_to_f16_512(uint16_t *h, const float *f)
                         _mm512_cvtps_ph(_mm512_loadu_ps(f + 16 * c), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
 }
 
+T256 static void f32_to_f16_256(uint16_t *h, const float *f)
+{
+  for (int c = 0; c < 8; c++)
+    _mm_storeu_si128((__m128i *)(void *)(h + 8 * c),
+                     _mm256_cvtps_ph(_mm256_loadu_ps(f + 8 * c), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+}
+
 void emu_f32_to_f16_64(uint16_t *h, const float *f)
 {
   if (emu_avx512) {
     f32_to_f16_512(h, f);
+    return;
+  }
+  if (emu_avx2) {
+    f32_to_f16_256(h, f);
     return;
   }
   for (int l = 0; l < EMU_LANES; l++) h[l] = emu_f32_to_f16(f[l]);
@@ -135,10 +274,25 @@ T512 static uint64_t f16_to_f32_512(float *f, const uint16_t *h)
   return nan;
 }
 
+T256 static uint64_t f16_to_f32_256(float *f, const uint16_t *h)
+{
+  uint64_t nan = 0;
+  const __m256i em = _mm256_set1_epi32(0x7c00), mm = _mm256_set1_epi32(0x3ff), z = _mm256_setzero_si256();
+  for (int c = 0; c < 8; c++) {
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(h + 8 * c));
+    _mm256_storeu_ps(f + 8 * c, _mm256_cvtph_ps(x));
+    __m256i w = _mm256_cvtepu16_epi32(x);
+    __m256i n = _mm256_andnot_si256(_mm256_cmpeq_epi32(_mm256_and_si256(w, mm), z),
+                                    _mm256_cmpeq_epi32(_mm256_and_si256(w, em), em));
+    nan |= (uint64_t)(uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(n)) << (8 * c);
+  }
+  return nan;
+}
+
 void emu_f16_to_f32_64(float *f, const uint16_t *h)
 {
-  if (emu_avx512) {
-    uint64_t nan = f16_to_f32_512(f, h);
+  if (emu_avx512 || emu_avx2) {
+    uint64_t nan = emu_avx512 ? f16_to_f32_512(f, h) : f16_to_f32_256(f, h);
     while (nan) {
       int l = __builtin_ctzll(nan);
       nan &= nan - 1;
@@ -187,10 +341,42 @@ T512 static uint64_t exp2_512(float *d, const float *a)
   return slow;
 }
 
+/* the same evaluation with 4 doubles per vector: 2^n built from its exponent bits (n in [-125, 127]
+ * where the lane is kept; other lanes are clamped so the bits stay a finite double, then redone by
+ * the definition), so y is the AVX-512 path's y bit for bit */
+T256 static uint64_t exp2_256(float *d, const float *a)
+{
+  static const double c[14] = {
+      1.0, 0x1.62e42fefa39efp-1, 0x1.ebfbdff82c58fp-3, 0x1.c6b08d704a0cp-5, 0x1.3b2ab6fba4e77p-7,
+      0x1.5d87fe78a6731p-10, 0x1.430912f86c787p-13, 0x1.ffcbfc588b0c7p-17, 0x1.62c0223a5c824p-20,
+      0x1.b5253d395e7c4p-24, 0x1.e4cf5158b8ecap-28, 0x1.e8cac7351bb25p-32, 0x1.c3bd650fc2986p-36,
+      0x1.816193166d0f9p-40}; /* ln(2)^k / k!, each the double nearest (as exp2_512) */
+  uint64_t slow = 0;
+  for (int b = 0; b < 16; b++) {
+    __m128 af = _mm_loadu_ps(a + 4 * b);
+    __m128 okf = _mm_and_ps(_mm_cmp_ps(af, _mm_set1_ps(-125.0f), _CMP_GE_OQ), _mm_cmp_ps(af, _mm_set1_ps(127.0f), _CMP_LE_OQ));
+    int ok = _mm_movemask_ps(okf);
+    af = _mm_and_ps(af, okf); /* lanes out of range (NaN included) compute 2^0, then go slow */
+    __m256d x = _mm256_cvtps_pd(af);
+    __m256d n = _mm256_round_pd(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m256d f = _mm256_sub_pd(x, n);
+    __m256d p = _mm256_set1_pd(c[13]);
+    for (int k = 12; k >= 0; k--) p = _mm256_fmadd_pd(p, f, _mm256_set1_pd(c[k]));
+    __m256i e = _mm256_slli_epi64(_mm256_add_epi64(_mm256_cvtepi32_epi64(_mm256_cvtpd_epi32(n)), _mm256_set1_epi64x(1023)), 52);
+    __m256d y = _mm256_mul_pd(p, _mm256_castsi256_pd(e));
+    __m128 lo = _mm256_cvtpd_ps(_mm256_mul_pd(y, _mm256_set1_pd(1.0 - 0x1p-40)));
+    __m128 hi = _mm256_cvtpd_ps(_mm256_mul_pd(y, _mm256_set1_pd(1.0 + 0x1p-40)));
+    ok &= _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(_mm_castps_si128(lo), _mm_castps_si128(hi))));
+    _mm_storeu_ps(d + 4 * b, lo);
+    slow |= (uint64_t)(~ok & 15) << (4 * b);
+  }
+  return slow;
+}
+
 void emu_exp2_64(float *d, const float *a)
 {
-  if (emu_avx512) {
-    uint64_t slow = exp2_512(d, a);
+  if (emu_avx512 || emu_avx2) {
+    uint64_t slow = emu_avx512 ? exp2_512(d, a) : exp2_256(d, a);
     while (slow) {
       int l = __builtin_ctzll(slow);
       slow &= slow - 1;
@@ -202,6 +388,24 @@ void emu_exp2_64(float *d, const float *a)
 }
 
 /* ---- compares: bit l = pred(a[l], b[l]) -----------------------------------------------------------*/
+/* each v_cmp_*_f32 predicate as a vcmpps immediate (ordered/unordered as the C expression in
+ * emu/op_valu.c; quiet and signalling differ only in exception flags) */
+#define CMPF_CASES(CF)                                                                             \
+  case EMU_CMP_LT: CF(_CMP_LT_OQ)                                                                  \
+  case EMU_CMP_EQ: CF(_CMP_EQ_OQ)                                                                  \
+  case EMU_CMP_LE: CF(_CMP_LE_OQ)                                                                  \
+  case EMU_CMP_GT: CF(_CMP_GT_OQ)                                                                  \
+  case EMU_CMP_LG: CF(_CMP_NEQ_OQ)                                                                 \
+  case EMU_CMP_GE: CF(_CMP_GE_OQ)                                                                  \
+  case EMU_CMP_O: CF(_CMP_ORD_Q)                                                                   \
+  case EMU_CMP_U: CF(_CMP_UNORD_Q)                                                                 \
+  case EMU_CMP_NGE: CF(_CMP_NGE_UQ)                                                                \
+  case EMU_CMP_NLG: CF(_CMP_EQ_UQ)                                                                 \
+  case EMU_CMP_NGT: CF(_CMP_NGT_UQ)                                                                \
+  case EMU_CMP_NLE: CF(_CMP_NLE_UQ)                                                                \
+  case EMU_CMP_NEQ: CF(_CMP_NEQ_UQ)                                                                \
+  case EMU_CMP_NLT: CF(_CMP_NLT_UQ)
+
 T512 static uint64_t cmpf_512(const float *a, const float *b, int p)
 {
   uint64_t r = 0;
@@ -210,20 +414,7 @@ T512 static uint64_t cmpf_512(const float *a, const float *b, int p)
     r |= (uint64_t)_mm512_cmp_ps_mask(_mm512_loadu_ps(a + 16 * c), _mm512_loadu_ps(b + 16 * c), imm) << (16 * c); \
   break;
   switch (p) {
-  case EMU_CMP_LT: CF(_CMP_LT_OQ)
-  case EMU_CMP_EQ: CF(_CMP_EQ_OQ)
-  case EMU_CMP_LE: CF(_CMP_LE_OQ)
-  case EMU_CMP_GT: CF(_CMP_GT_OQ)
-  case EMU_CMP_LG: CF(_CMP_NEQ_OQ)
-  case EMU_CMP_GE: CF(_CMP_GE_OQ)
-  case EMU_CMP_O: CF(_CMP_ORD_Q)
-  case EMU_CMP_U: CF(_CMP_UNORD_Q)
-  case EMU_CMP_NGE: CF(_CMP_NGE_UQ)
-  case EMU_CMP_NLG: CF(_CMP_EQ_UQ)
-  case EMU_CMP_NGT: CF(_CMP_NGT_UQ)
-  case EMU_CMP_NLE: CF(_CMP_NLE_UQ)
-  case EMU_CMP_NEQ: CF(_CMP_NEQ_UQ)
-  case EMU_CMP_NLT: CF(_CMP_NLT_UQ)
+  CMPF_CASES(CF)
   }
 #undef CF
   return r;
@@ -263,16 +454,48 @@ T512 static uint64_t cmpi_512(const uint32_t *a, const uint32_t *b, int p, bool 
   return r;
 }
 
+T256 static uint64_t cmpf_256(const float *a, const float *b, int p)
+{
+  uint64_t r = 0;
+#define CF(imm)                                                                                    \
+  for (int c = 0; c < 8; c++)                                                                      \
+    r |= (uint64_t)(uint32_t)_mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(a + 8 * c), _mm256_loadu_ps(b + 8 * c), imm)) << (8 * c); \
+  break;
+  switch (p) {
+  CMPF_CASES(CF)
+  }
+#undef CF
+  return r;
+}
+
+/* AVX2 has signed greater-than and equality only: unsigned compares flip the sign bits first; LE,
+ * GE and NE are the complements of GT, LT and EQ */
+T256 static uint64_t cmpi_256(const uint32_t *a, const uint32_t *b, int p, bool s)
+{
+  const __m256i flip = _mm256_set1_epi32(s ? 0 : (int)0x80000000u);
+  uint64_t r = 0;
+  for (int c = 0; c < 8; c++) {
+    __m256i x = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c)), flip);
+    __m256i y = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(b + 8 * c)), flip);
+    __m256i t = p == EMU_CMP_EQ || p == EMU_CMP_NE ? _mm256_cmpeq_epi32(x, y)
+              : p == EMU_CMP_GT || p == EMU_CMP_LE ? _mm256_cmpgt_epi32(x, y) : _mm256_cmpgt_epi32(y, x);
+    uint32_t m = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(t));
+    if (p == EMU_CMP_NE || p == EMU_CMP_LE || p == EMU_CMP_GE) m ^= 0xffu;
+    r |= (uint64_t)m << (8 * c);
+  }
+  return r;
+}
+
 bool emu_cmpf32_64(const float *a, const float *b, int p, uint64_t *r)
 {
-  if (!emu_avx512 || p < EMU_CMP_LT || p > EMU_CMP_NLT || p == EMU_CMP_NE) return false;
-  *r = cmpf_512(a, b, p);
+  if ((!emu_avx512 && !emu_avx2) || p < EMU_CMP_LT || p > EMU_CMP_NLT || p == EMU_CMP_NE) return false;
+  *r = emu_avx512 ? cmpf_512(a, b, p) : cmpf_256(a, b, p);
   return true;
 }
 
 bool emu_cmpi32_64(const uint32_t *a, const uint32_t *b, int p, bool sgn, uint64_t *r)
 {
-  if (!emu_avx512 || p < EMU_CMP_LT || p > EMU_CMP_NE) return false; /* LT EQ LE GT GE NE */
-  *r = cmpi_512(a, b, p, sgn);
+  if ((!emu_avx512 && !emu_avx2) || p < EMU_CMP_LT || p > EMU_CMP_NE) return false; /* LT EQ LE GT GE NE */
+  *r = emu_avx512 ? cmpi_512(a, b, p, sgn) : cmpi_256(a, b, p, sgn);
   return true;
 }

@@ -2073,7 +2073,8 @@ Test(decode, distinct_modifier_strings_beyond_65535_refused_not_fatal, .timeout 
 
 /* v_cndmask_b32 with a mask that differs lane by lane (every lane of both 32-lane halves, since
  * the select runs four lanes at a time per half), from VCC and from an SGPR pair, with a neg
- * modifier and an inline constant, and under a partial EXEC (lanes off keep their old value).
+ * modifier and an inline constant, and under a partial EXEC (lanes off keep their old value); abs,
+ * neg and -|x| on VGPR sources, inline constants, a destination that is also a source.
  * Expected: ISA "VOP2": D = mask[lane] ? S1 : S0, written under EXEC. */
 Test(valu, cndmask_per_lane_mask_from_vcc_and_sgpr_pair)
 {
@@ -2090,6 +2091,12 @@ Test(valu, cndmask_per_lane_mask_from_vcc_and_sgpr_pair)
                        "s_mov_b32 exec_lo, 0x%x\ns_mov_b32 exec_hi, 0x%x\n"
                        "v_cndmask_b32 v5, v1, v2, vcc\n"
                        "s_mov_b64 exec, -1\n"
+                       "v_or_b32 v7, 0x80000000, v0\n"           /* sign bit set */
+                       "v_cndmask_b32_e64 v8, |v7|, -4.0, s[20:21]\n"
+                       "v_mov_b32 v9, v1\n"
+                       "v_cndmask_b32_e64 v9, -v9, v2, vcc\n"    /* in place */
+                       "v_cndmask_b32_e64 v10, -|v7|, 0, vcc\n"
+                       "v_cndmask_b32_e64 v11, 0.5, |v7|, vcc\n"
                        "s_endpgm\n",
                        (uint32_t)m1, (uint32_t)(m1 >> 32), (uint32_t)m2, (uint32_t)(m2 >> 32), (uint32_t)ex,
                        (uint32_t)(ex >> 32));
@@ -2099,6 +2106,11 @@ Test(valu, cndmask_per_lane_mask_from_vcc_and_sgpr_pair)
       cr_assert_eq(s->w[0].v[3][l], (m1 >> l & 1) ? s1 : s0, "lane %d vcc", l);
       cr_assert_eq(s->w[0].v[4][l], (m2 >> l & 1) ? 0x3f800000u : (s0 ^ 0x80000000u), "lane %d sgpr pair", l);
       cr_assert_eq(s->w[0].v[5][l], (ex >> l & 1) ? ((m1 >> l & 1) ? s1 : s0) : 9u, "lane %d exec", l);
+      uint32_t v7 = 0x80000000u | (uint32_t)l; /* abs clears, neg flips bit 31 (VOP3A input modifiers) */
+      cr_assert_eq(s->w[0].v[8][l], (m2 >> l & 1) ? 0xc0800000u : (uint32_t)l, "lane %d abs and -4.0", l);
+      cr_assert_eq(s->w[0].v[9][l], (m1 >> l & 1) ? s1 : (s0 ^ 0x80000000u), "lane %d in place", l);
+      cr_assert_eq(s->w[0].v[10][l], (m1 >> l & 1) ? 0u : v7, "lane %d -|v| and 0", l);
+      cr_assert_eq(s->w[0].v[11][l], (m1 >> l & 1) ? (uint32_t)l : 0x3f000000u, "lane %d 0.5 and |v|", l);
     }
     free(s);
     free(src);
@@ -2290,4 +2302,81 @@ Test(salu, scalar_store_atomics_vskip_gpr_idx)
     emu_mem_free(g.m);
     free(s);
   }
+}
+
+/* ---- many workers: more worker threads than this machine's cores -----------------------------------
+ * The scheduler hands workgroups to workers through one atomic counter, each worker owning its
+ * register files, LDS and counters (docs/emulator.md "Threads"); nothing else is shared but global
+ * memory. 40 workgroups of 4 waves on 1, 3, 8, 32 and 64 workers (the test machine has 2 cores;
+ * 64 is more workers than workgroups, which emu_launch clamps): each work-item stores a value of its
+ * workgroup into LDS, and after s_barrier folds 300 LDS words of other waves into a hash, so a
+ * workgroup seeing another's LDS for any part of its run gets a wrong hash; one global atomic per
+ * work-item. Every output equals the formula computed here, and the atomic total counts every
+ * work-item once. */
+static uint32_t mw_hash(uint32_t t, uint32_t b, int iters)
+{
+  uint32_t acc = 0;
+  for (int i = 0; i < iters; i++) {
+    uint32_t j = (t + 64u * (uint32_t)i + (uint32_t)i) & 255; /* the LDS word read in iteration i */
+    acc = (acc ^ (j * 2654435761u + b)) + 0x9e3779b9u;
+    acc ^= acc >> 7;
+  }
+  return acc;
+}
+
+Test(threads, more_workers_than_cores_give_the_one_worker_results)
+{
+  char *dir = tmpdir();
+  char *src = ll_fmt("%s/mw.hip", dir);
+  FILE *fp = fopen(src, "w");
+  cr_assert_not_null(fp);
+  fputs("extern \"C\" __attribute__((global)) void mw(unsigned *out, unsigned *total, int iters) {\n"
+        "  __attribute__((shared)) unsigned s[256];\n"
+        "  unsigned t = __builtin_amdgcn_workitem_id_x(), b = __builtin_amdgcn_workgroup_id_x();\n"
+        "  s[t] = t * 2654435761u + b;\n"
+        "  __builtin_amdgcn_s_waitcnt(0xc07f); __builtin_amdgcn_s_barrier();\n"
+        "  unsigned acc = 0;\n"
+        "  for (int i = 0; i < iters; i++) { acc = (acc ^ s[(t + 64u * i + i) & 255]) + 0x9e3779b9u; acc ^= acc >> 7; }\n"
+        "  out[b * 256 + t] = acc;\n"
+        "  __atomic_fetch_add(total, 1u, __ATOMIC_RELAXED);\n"
+        "}\n", fp);
+  fclose(fp);
+  enum { G = 40, ITERS = 300 };
+  for (int a = 0; a < EMU_NARCH; a++) {
+    char *co_path = compile_src(src, emu_arch_name((emu_arch)a), NULL);
+    ll_err e = {0};
+    emu_codeobj *co = emu_codeobj_load_file(co_path, &e);
+    cr_assert_not_null(co, "%s", e.msg);
+    const emu_kernel *k = emu_codeobj_kernel(co, "mw", &e);
+    cr_assert_not_null(k, "%s", e.msg);
+    static const int workers[] = {1, 3, 8, 32, 64};
+    for (size_t wi = 0; wi < sizeof workers / sizeof workers[0]; wi++) {
+      static uint32_t out[G * 256];
+      uint32_t total = 0;
+      memset(out, 0, sizeof out);
+      emu_mem *m = emu_mem_new();
+      uint64_t pout = emu_mem_map(m, out, sizeof out, "out"), ptot = emu_mem_map(m, &total, sizeof total, "total");
+      uint8_t ka[64] = {0};
+      int iters = ITERS;
+      put_arg(k, ka, 0, &pout, 8), put_arg(k, ka, 1, &ptot, 8), put_arg(k, ka, 2, &iters, 4);
+      emu_dispatch d = {.co = co, .kernel = k, .grid = {G, 1, 1}, .block = {256, 1, 1},
+                        .kernarg_addr = emu_mem_map(m, ka, sizeof ka, "kernarg")};
+      emu_launch_opts o = {.threads = workers[wi]};
+      emu_fault f;
+      cr_assert_eq(emu_launch(m, &d, &o, &f, NULL), LL_EXIT_OK, "%d workers: %s", workers[wi], f.msg);
+      cr_assert_eq(total, G * 256u, "%s, %d workers: the atomic counted %u work-items, want %u",
+                   emu_arch_name((emu_arch)a), workers[wi], total, G * 256u);
+      for (uint32_t b = 0; b < G; b++)
+        for (uint32_t t = 0; t < 256; t++) {
+          uint32_t want = mw_hash(t, b, ITERS);
+          cr_assert_eq(out[b * 256 + t], want, "%s, %d workers: workgroup %u item %u = 0x%08x, want 0x%08x",
+                       emu_arch_name((emu_arch)a), workers[wi], b, t, out[b * 256 + t], want);
+        }
+      emu_mem_free(m);
+    }
+    emu_codeobj_free(co);
+    free(co_path);
+  }
+  free(src);
+  free(dir);
 }

@@ -1097,9 +1097,12 @@ Test(emu_cvt, ds_b64_whole_wave_paths_follow_the_lane_definition)
 
 Test(emu_cvt, whole_wave_kernels_match_the_lane_definitions)
 {
-  bool had = emu_avx512;
+  /* every path this CPU has: AVX-512 (if present), AVX2 (if present), portable */
+  bool had = emu_avx512, had2 = emu_avx2;
   simd_check();
   emu_avx512 = false;
   simd_check();
-  emu_avx512 = had;
+  emu_avx2 = false;
+  simd_check();
+  emu_avx512 = had, emu_avx2 = had2;
 }

@@ -717,3 +717,84 @@ Test(emu_mfma, gfx950_only_forms_refused_on_gfx942)
     sn_free(s);
   }
 }
+
+/* The fast paths (AVX-512, AVX2: whichever this CPU has) against the generic kernel (both switched
+ * off through emu_avx512 / emu_avx2), bit for bit, on every form the fast paths take: random finite
+ * elements (subnormals included), C in other registers, C = D, C partly overlapping D (the row
+ * blocks must not read a C row an earlier block wrote) and C the inline constant 0. The generic
+ * kernel is the reference here: what this checks is that the paths agree, the generic kernel's
+ * semantics being checked against the definitions above. */
+static uint32_t finite_word(int t, uint32_t *st)
+{
+  uint32_t v = sn_rand(st) ^ sn_rand(st) << 16;
+  if (t == TF16) v &= ~0x40004000u; /* exponent below 31 in both halves: finite */
+  if (t == TBF16) { /* finite; half of the halves tiny (2^-126..2^-77), so products underflow and
+                      multiply-then-add differs from a fused multiply-add */
+    v &= ~0x40004000u;
+    for (int h = 0; h < 2; h++)
+      if (sn_rand(st) & 1) v = (v & ~(0x7f80u << (16 * h))) | ((1u + sn_rand(st) % 50) << (7 + 16 * h));
+  }
+  if (t == TF32) v &= ~0x40000000u;
+  if (t == TFP8 || t == TBF8) v &= 0xbfbfbfbfu; /* top exponent bit clear: finite in FNUZ and OCP */
+  return v;
+}
+
+static void fast_vs_generic(const char *only)
+{
+  static const struct { const char *name; int t, na, nb, nout; } forms[] = {
+      {"v_mfma_f32_16x16x16_f16", TF16, 2, 2, 4},      {"v_mfma_f32_32x32x8_f16", TF16, 2, 2, 16},
+      {"v_mfma_f32_16x16x16_bf16", TBF16, 2, 2, 4},    {"v_mfma_f32_32x32x8_bf16", TBF16, 2, 2, 16},
+      {"v_mfma_i32_16x16x32_i8", TI8, 2, 2, 4},        {"v_mfma_i32_32x32x16_i8", TI8, 2, 2, 16},
+      {"v_mfma_f32_16x16x4_f32", TF32, 1, 1, 4},       {"v_mfma_f32_32x32x2_f32", TF32, 1, 1, 16},
+      {"v_mfma_f32_16x16x32_fp8_bf8", TFP8, 2, 2, 4},  {"v_mfma_f32_32x32x16_bf8_fp8", TFP8, 2, 2, 16},
+  };
+  bool had = emu_avx512, had2 = emu_avx2;
+  int levels = 1 + had + had2, checked = 0;
+  int want = 0;
+  for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++)
+    for (int a = 0; a < EMU_NARCH; a++)
+      for (int cm = 0; cm < 4; cm++) { /* C: other registers, = D, overlapping D, constant 0 */
+        int n = forms[f].nout;
+        if (only && !strstr(forms[f].name, only)) continue;
+        want++;
+        if (cm == 2 && n != 4) { checked++; continue; } /* llvm-mc refuses a partial overlap for 32x32 */
+        const char *c = cm == 0 ? ll_fmt("v[64:%d]", 64 + n - 1) : cm == 1 ? ll_fmt("v[32:%d]", 32 + n - 1)
+                      : cm == 2 ? ll_fmt("v[34:%d]", 34 + n - 1) : ll_fmt("0");
+        char *text = ll_fmt("%s v[32:%d], v[0:%d], v[16:%d], %s\ns_endpgm", forms[f].name, 32 + n - 1, forms[f].na - 1,
+                            16 + forms[f].nb - 1, c);
+        uint32_t got[3][16 * 64];
+        for (int lv = 0; lv < levels; lv++) {
+          emu_avx512 = had && lv == 0;
+          emu_avx2 = had2 && lv == (had ? 1 : 0);
+          snip *s = sn_new((emu_arch)a, text);
+          uint32_t st = 0x9e3779b9u * (uint32_t)(f * 8 + a * 4 + cm + 1);
+          for (int l = 0; l < 64; l++) {
+            for (int r = 0; r < forms[f].na; r++) sn_v(s, r)[l] = finite_word(forms[f].t, &st);
+            for (int r = 0; r < forms[f].nb; r++) sn_v(s, 16 + r)[l] = finite_word(forms[f].t, &st);
+            for (int r = 32; r < 64 + n; r++) sn_v(s, r)[l] = finite_word(TF32, &st) & 0x8fffffffu;
+          }
+          int rc = sn_run(s);
+          emu_avx512 = had, emu_avx2 = had2;
+          cr_assert_eq(rc, EMU_OK, "%s: %s", text, s->f.msg);
+          memcpy(got[lv], sn_v(s, 32), (size_t)n * 64 * 4);
+          sn_free(s);
+          if (lv > 0)
+            for (int i = 0; i < n * 64; i++)
+              cr_assert_eq(got[lv][i], got[0][i], "%s on %s: path %d of %d differs from the fastest at register %d lane %d (0x%08x vs 0x%08x)",
+                           text, emu_arch_name((emu_arch)a), lv, levels, 32 + i / 64, i % 64, got[lv][i], got[0][i]);
+        }
+        checked++;
+        free(text);
+        free((void *)c);
+      }
+  cr_assert_eq(checked, want);
+  cr_assert_gt(checked, 0);
+  cr_log_info("MFMA fast paths: %d path(s) besides the generic one on this CPU", levels - 1);
+}
+
+Test(emu_mfma, fast_paths_match_the_generic_kernel_bit_for_bit) { fast_vs_generic(NULL); }
+
+/* Regression: the AVX-512 bf16 kernel's multiply and add (`_mm512_add_ps(acc, _mm512_mul_ps(..))`)
+ * were fused into one FMA by GCC (-ffp-contract=fast, GNU C's default, with FMA in the target), so
+ * a bf16 product that underflows f32 differed from the generic kernel's separately rounded product. */
+Test(emu_mfma, bf16_fast_path_rounds_the_product_before_the_add) { fast_vs_generic("bf16"); }

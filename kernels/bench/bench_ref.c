@@ -32,6 +32,24 @@ int bench_valu_ds_ref(lanelab_ref_call *c) {
   return 0;
 }
 
+/* bench_valu(float *out, int iters): x = x * m + c on the pair (t/4, 1), m = (0.999, 0.9999),
+ * c = (0.5, -0.25), then x.x + x.y per lane. */
+int bench_valu_ref(lanelab_ref_call *c) {
+  float *out = (float *)c->args[0].data;
+  int32_t iters = *(const int32_t *)c->args[1].data;
+  if (c->block[0] != 64 || c->block[1] * c->block[2] != 1) {
+    snprintf(c->error, c->error_size, "bench_valu is written for one 64-lane wave per workgroup");
+    return 1;
+  }
+  for (uint32_t wg = 0; wg < c->grid[0]; wg++)
+    for (uint32_t t = 0; t < 64; t++) {
+      float x = (float)t * 0.25f, y = 1.0f;
+      for (int32_t i = 0; i < iters; i++) x = x * 0.999f + 0.5f, y = y * 0.9999f - 0.25f;
+      out[wg * 64 + t] = x + y;
+    }
+  return 0;
+}
+
 /* bench_mfma(float *out, int iters): acc = A*B + acc with v_mfma_f32_16x16x16_f16, whose operand
  * layout (AMD's MI300 ISA guide, the 16x16x16 f16 MFMA; `lanelab mfma v_mfma_f32_16x16x16_f16`)
  * is: lane l holds A[l%16][4*(l/16)+i] and B[4*(l/16)+i][l%16] for i = 0..3 of its 4 halves, and
