@@ -726,6 +726,238 @@ Test(corpus, shfl_types_move_every_bit, .timeout = 300) {
   }
 }
 
+/* ---- the vocabulary of real kernel libraries (issue 27) ----------------------------------------
+ * Reference arithmetic for binary16 written here from the format's definition: every finite
+ * binary16 value, found by binary search on the (monotonic) bit patterns of magnitudes, so a
+ * rounding mode is "which neighbour of the exact value" rather than a reimplementation of the
+ * header's code. Exact values come from double arithmetic where that is exact (sums, products,
+ * fma with one rounding, sqrt and quotients rounded once to double, both innocuous for 11 bits). */
+enum { RN = 0, RZ = 1, RD = 2, RU = 3 };
+static double h2d(uint16_t h) { return (double)oracle_f16_to_f32(h); }
+static bool h_isnan(uint16_t h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff); }
+/* v rounded in mode m to the 16-bit format whose finite magnitudes are the patterns 0..maxfin
+ * (decoded by dec, increasing with the pattern); beyond is where the next pattern would lie
+ * (the overflow threshold's other end), inf the infinity's pattern. */
+typedef struct {
+  double (*dec)(uint16_t);
+  uint16_t maxfin, inf, qnan;
+  double beyond;
+} fmt16;
+static uint16_t r16(const fmt16 *f, double v, int m) {
+  if (isnan(v)) return f->qnan;
+  const uint16_t sign = signbit(v) ? 0x8000 : 0;
+  double a = fabs(v);
+  if (isinf(a)) return sign | f->inf;
+  int lo = 0, hi = f->maxfin;
+  if (a >= f->dec(f->maxfin)) lo = f->maxfin;
+  else {
+    while (lo < hi) {
+      int mid = (lo + hi + 1) / 2;
+      if (f->dec((uint16_t)mid) <= a) lo = mid; else hi = mid - 1;
+    }
+  }
+  const double below = f->dec((uint16_t)lo), above = lo == f->maxfin ? f->beyond : f->dec((uint16_t)(lo + 1));
+  int pick;
+  if (below == a) pick = lo;
+  else {
+    const bool toward_larger_mag = m == RU ? !sign : m == RD ? sign : false;
+    if (m == RZ || ((m == RU || m == RD) && !toward_larger_mag)) pick = lo;
+    else if (m == RU || m == RD) pick = lo + 1;
+    else { /* nearest, ties to even */
+      const double dl = a - below, du = above - a;
+      pick = dl < du ? lo : du < dl ? lo + 1 : (lo & 1) ? lo + 1 : lo;
+    }
+  }
+  if (pick > f->maxfin) pick = f->inf;
+  return (uint16_t)(sign | pick);
+}
+static double b2d(uint16_t h) { return (double)oracle_bf16_to_f32(h); }
+static const fmt16 F16 = {h2d, 0x7bff, 0x7c00, 0x7e00, 65536.0};
+static const fmt16 BF16 = {b2d, 0x7f7f, 0x7f80, 0x7fc0, 3.4028236692093846e38 /* 2^128 */};
+static uint16_t h_round(double v, int m) { return r16(&F16, v, m); }
+static uint16_t b_round(double v, int m) { return r16(&BF16, v, m); }
+static bool b_isnan(uint16_t h) { return (h & 0x7f80) == 0x7f80 && (h & 0x7f); }
+/* got must equal want bit for bit, or both be NaN. */
+static void expect_h(const char *what, const char *arch, int i, uint16_t got, uint16_t want) {
+  if (h_isnan(got) && h_isnan(want)) return;
+  cr_assert_eq(got, want, "%s: %s, element %d: got %#06x (%g), want %#06x (%g)", arch, what, i, got, h2d(got), want,
+               h2d(want));
+}
+/* got within (0.5 + slack) binary16 ULPs of the exact value e. */
+static void expect_h_ulp(const char *what, const char *arch, int i, uint16_t got, double e, double slack) {
+  const uint16_t want = h_round(e, RN);
+  if (h_isnan(got) && isnan(e)) return;
+  if (got == want) return;
+  int ex;
+  frexp(e, &ex);
+  double ulp = ldexp(1.0, (ex - 1 < -14 ? -14 : ex - 1) - 10);
+  double err = fabs(h2d(got) - e) / ulp;
+  cr_assert(err <= 0.5 + slack, "%s: %s, element %d: got %#06x (%g), exact %.9g: %.4f ULP > %g", arch, what, i, got,
+            h2d(got), e, err, 0.5 + slack);
+}
+static double dmax_num(double a, double b) { return isnan(a) ? b : isnan(b) ? a : a > b ? a : b; }
+static double dmin_num(double a, double b) { return isnan(a) ? b : isnan(b) ? a : a < b ? a : b; }
+static long long sat_ll(double v, double lo, double hi) { return isnan(v) ? 0 : v <= lo ? (long long)lo : v >= hi ? (long long)hi : (long long)v; }
+
+Test(corpus, vocab_half_structs_operators_and_rounding_modes, .timeout = 300) {
+  corpus_begin("vocab_half");
+  enum { N = 256, NOUT = 32, NINT = 16 };
+  float x[N], y[N];
+  const float special[] = {NAN, INFINITY, -INFINITY, 65504.0f, 65520.0f, 65519.0f, 70000.0f, 2049.0f, 2051.0f,
+                           1e-7f, -0.0f, 0.0f, 1e-8f, 0.1f, -3.3333333f, 1.0009765625f /* 1 + 2^-10 */, -65536.0f};
+  const int ns = sizeof special / sizeof *special;
+  for (int i = 0; i < N; i++) {
+    x[i] = i < ns ? special[i] : urand(-100, 100);
+    y[i] = i % 7 == 3 ? x[i] : urand(-100, 100);
+    if (!isfinite(y[i]) || fabsf(y[i]) > 100) y[i] = 1.5f;
+  }
+  put("x.bin", x, sizeof x);
+  put("y.bin", y, sizeof y);
+  FOR_ARCH {
+    run_corpus(ARCH, "vocab_half", "--grid 4 --block 64 --arg in:x.bin --arg in:y.bin --arg out:16384:o.bin --arg out:16384:io.bin --arg i32:256");
+    uint16_t *o = get("o.bin", sizeof(uint16_t) * N * NOUT);
+    int32_t *io = get("io.bin", sizeof(int32_t) * N * NINT);
+    for (int i = 0; i < N; i++) {
+      const uint16_t *g = o + i * NOUT;
+      const int32_t *gi = io + i * NINT;
+      const uint16_t A = h_round(x[i], RN), B = h_round(y[i], RN);
+      const double a = h2d(A), b = h2d(B);
+      const bool anan = isnan(a);
+      expect_h("__half a = float", ARCH, i, g[0], A);
+      expect_h("__float2half", ARCH, i, g[1], B);
+      expect_h("a + b", ARCH, i, g[2], h_round(a + b, RN));
+      expect_h("a * b", ARCH, i, g[3], h_round(a * b, RN));
+      expect_h("__hsub", ARCH, i, g[4], h_round(a - b, RN));
+      expect_h("__hdiv", ARCH, i, g[5], h_round(a / b, RN));
+      expect_h("__hfma", ARCH, i, g[6], h_round(fma(a, b, a), RN));
+      const double sum = h2d(h_round(a + b, RN));
+      expect_h("__hadd_sat (HIP: NaN and -0 kept)", ARCH, i, g[7], h_round(sum < 0 ? 0.0 : sum > 1 ? 1.0 : sum, RN));
+      expect_h("__float2half_rz", ARCH, i, g[8], h_round(x[i], RZ));
+      expect_h("__float2half_rd", ARCH, i, g[9], h_round(x[i], RD));
+      expect_h("__float2half_ru", ARCH, i, g[10], h_round(x[i], RU));
+      if (!(a == 0 && b == 0)) { /* the sign of a max/min of two zeros is unspecified */
+        expect_h("__hmax", ARCH, i, g[11], h_round(dmax_num(a, b), RN));
+        expect_h("__hmin", ARCH, i, g[12], h_round(dmin_num(a, b), RN));
+        expect_h("__hmax_nan", ARCH, i, g[13], anan ? 0x7e00 : h_round(dmax_num(a, b), RN));
+      }
+      expect_h("(v * w).x", ARCH, i, g[14], h_round(a * a, RN));
+      expect_h("(v * w).y", ARCH, i, g[15], h_round(b * b, RN));
+      expect_h("__hadd2(v, swapped w).x", ARCH, i, g[16], h_round(a + b, RN));
+      expect_h("__hadd2(v, swapped w).y", ARCH, i, g[17], h_round(b + a, RN));
+      expect_h("__hneg", ARCH, i, g[18], (uint16_t)(A ^ 0x8000));
+      expect_h("__habs", ARCH, i, g[19], (uint16_t)(A & 0x7fff));
+      expect_h("__half from __half_raw", ARCH, i, g[20], (uint16_t)(A ^ 0x8000));
+      const int k = (int)(y[i] * 1000.0f);
+      const long long kl = (long long)(y[i] * 1e6f);
+      expect_h("__int2half_rn", ARCH, i, g[21], h_round(k, RN));
+      expect_h("__int2half_rz", ARCH, i, g[22], h_round(k, RZ));
+      expect_h("__ll2half_ru", ARCH, i, g[23], h_round((double)kl, RU));
+      expect_h("hsqrt(|a|)", ARCH, i, g[24], h_round(sqrt(fabs(a)), RN));
+      expect_h_ulp("hexp2(b * 0.01)", ARCH, i, g[25], exp2(h2d(h_round(b * h2d(h_round(0.01, RN)), RN))), 1.0 / 1024);
+      expect_h("hrcp(b)", ARCH, i, g[26], h_round(1.0 / b, RN));
+      expect_h("hfloor", ARCH, i, g[27], h_round(floor(a), RN));
+      if (!(a == 0)) expect_h("__hmax2(v, w * (-1, 2)).x", ARCH, i, g[28], h_round(dmax_num(a, -a), RN));
+      if (!(b == 0)) expect_h("__hmax2(v, w * (-1, 2)).y", ARCH, i, g[29], h_round(dmax_num(b, h2d(h_round(2 * b, RN))), RN));
+      expect_h("__shfl_xor(__half, 1)", ARCH, i, g[30], h_round(x[i ^ 1], RN));
+      expect_h("__shfl_xor(__half2, 3).y", ARCH, i, g[31], h_round(y[i ^ 3], RN));
+      const bool un = anan || isnan(b);
+      const int want[NINT] = {a < b, un || a < b, a == b, a != b /* HIP: C's !=, true with a NaN */, un || a != b, a >= b, a < b, !(b < a),
+                              anan, isinf(a) != 0, (int)sat_ll(nearbyint(a), INT32_MIN, INT32_MAX),
+                              (int)sat_ll(floor(a), INT32_MIN, INT32_MAX), (int)sat_ll(trunc(a), -32768, 32767),
+                              (int)(uint32_t)sat_ll(ceil(a), 0, 4294967295.0), !anan,
+                              a > h2d(h_round(a * 0.5, RN)) && b > h2d(h_round(b * 0.5, RN))};
+      const char *names[NINT] = {"__hlt", "__hltu", "__heq", "__hne", "__hneu", "__hge", "a < b", "a <= b (HIP: !(b < a))",
+                                 "__hisnan", "__hisinf", "__half2int_rn", "__half2int_rd", "__half2short_rz",
+                                 "__half2uint_ru", "(float)a == __half2float(a)", "__hbgt2"};
+      for (int k2 = 0; k2 < NINT; k2++)
+        cr_assert_eq(gi[k2], want[k2], "%s: %s, element %d (a = %g, b = %g): got %d, want %d", ARCH, names[k2], i, a, b,
+                     gi[k2], want[k2]);
+    }
+    free(o);
+    free(io);
+  }
+}
+
+static void expect_b(const char *what, const char *arch, int i, uint16_t got, uint16_t want) {
+  if (b_isnan(got) && b_isnan(want)) return;
+  cr_assert_eq(got, want, "%s: %s, element %d: got %#06x (%g), want %#06x (%g)", arch, what, i, got, b2d(got), want,
+               b2d(want));
+}
+
+Test(corpus, vocab_bf16_structs_operators_and_hip_bfloat16, .timeout = 300) {
+  corpus_begin("vocab_bf16");
+  enum { N = 256, NOUT = 24, NINT = 8 };
+  float x[N], y[N];
+  double d[N];
+  const float special[] = {NAN, INFINITY, -INFINITY, 3.4e38f, 3.3961776e38f /* rounds to inf */, 1.00390625f,
+                           1.01171875f, 1e-40f /* subnormal */, -0.0f, 0.0f, 0.1f, -3.3333333f};
+  const int ns = sizeof special / sizeof *special;
+  for (int i = 0; i < N; i++) {
+    x[i] = i < ns ? special[i] : urand(-1000, 1000);
+    y[i] = i % 5 == 2 ? x[i] : urand(-100, 100);
+    if (!isfinite(y[i]) || fabsf(y[i]) > 100) y[i] = -2.5f;
+    /* doubles whose float rounding would round the bfloat16 rounding differently: x plus a tail
+     * below float's precision */
+    d[i] = (double)urand(-10, 10) * (1.0 + 0x1p-30 * (double)(int)(rnd() % 7 - 3));
+  }
+  d[0] = 1.0 + 0x1p-8 + 0x1p-40;  /* just above a bfloat16 tie: rounds up; via float (tie) it would go to even */
+  d[1] = 1.0 + 0x1p-8 - 0x1p-40;  /* just below: rounds down */
+  put("x.bin", x, sizeof x);
+  put("y.bin", y, sizeof y);
+  put("d.bin", d, sizeof d);
+  FOR_ARCH {
+    run_corpus(ARCH, "vocab_bf16",
+               "--grid 4 --block 64 --arg in:x.bin --arg in:y.bin --arg in:d.bin --arg out:12288:o.bin --arg out:8192:io.bin "
+               "--arg i32:256");
+    uint16_t *o = get("o.bin", sizeof(uint16_t) * N * NOUT);
+    int32_t *io = get("io.bin", sizeof(int32_t) * N * NINT);
+    for (int i = 0; i < N; i++) {
+      const uint16_t *g = o + i * NOUT;
+      const int32_t *gi = io + i * NINT;
+      const uint16_t A = b_round(x[i], RN), B = b_round(y[i], RN);
+      const double a = b2d(A), b = b2d(B);
+      expect_b("__hip_bfloat16 a = float", ARCH, i, g[0], A);
+      expect_b("__float2bfloat16", ARCH, i, g[1], B);
+      expect_b("a + b", ARCH, i, g[2], b_round(a + b, RN));
+      expect_b("a * b", ARCH, i, g[3], b_round(a * b, RN));
+      expect_b("__hsub", ARCH, i, g[4], b_round(a - b, RN));
+      expect_b("__hdiv", ARCH, i, g[5], b_round(a / b, RN));
+      /* fma: one float fma, then one rounding to bfloat16 (the stated behaviour) */
+      expect_b("__hfma (float fma, then rounded)", ARCH, i, g[6], b_round((double)fmaf((float)a, (float)b, (float)b), RN));
+      expect_b("__float2bfloat16_rz", ARCH, i, g[7], b_round(x[i], RZ));
+      expect_b("__float2bfloat16_rd", ARCH, i, g[8], b_round(x[i], RD));
+      expect_b("__float2bfloat16_ru", ARCH, i, g[9], b_round(x[i], RU));
+      expect_b("__double2bfloat16 (one rounding)", ARCH, i, g[10], b_round(d[i], RN));
+      expect_b("__hip_bfloat16(int)", ARCH, i, g[11], b_round((double)(int)(y[i] * 70000.0f), RN));
+      expect_b("(v + w).x", ARCH, i, g[12], b_round(a + b, RN));
+      expect_b("(v + w).y", ARCH, i, g[13], b_round(b + a, RN));
+      if (!(a == 0 && b == 0)) expect_b("__hmax", ARCH, i, g[14], b_round(dmax_num(a, b), RN));
+      expect_b("__hneg", ARCH, i, g[15], (uint16_t)(A ^ 0x8000));
+      expect_b("hsqrt(|a|)", ARCH, i, g[16], b_round(sqrt(fabs(a)), RN));
+      expect_b("hfloor", ARCH, i, g[17], b_round(floor(a), RN));
+      expect_b("hip_bfloat16(float)", ARCH, i, g[18], A);
+      /* truncation keeps the top 16 bits; a NaN whose payload was all in the low bits keeps a bit */
+      uint32_t xb;
+      memcpy(&xb, &x[i], 4);
+      expect_b("hip_bfloat16(float, truncate)", ARCH, i, g[19], (uint16_t)(xb >> 16));
+      expect_b("hip_bfloat16 a * b + a", ARCH, i, g[20], b_round(b2d(b_round(a * b, RN)) + a, RN));
+      expect_b("-hip_bfloat16", ARCH, i, g[21], (uint16_t)(A ^ 0x8000));
+      expect_b("__shfl_xor_sync(__hip_bfloat16)", ARCH, i, g[22], b_round(x[i ^ 2], RN));
+      const int src = (i % 16) + 1 < 16 ? i + 1 : i;
+      expect_b("__shfl_down_sync(__hip_bfloat162, 1, 16).x", ARCH, i, g[23], b_round(x[src], RN));
+      const bool un = isnan(a) || isnan(b);
+      const int want[NINT] = {a < b, un || a >= b, isnan(a), isinf(a) != 0, a < b, un || !(a > b), isnan(a), (int)b};
+      const char *names[NINT] = {"__hlt", "__hgeu", "__hisnan", "__hisinf", "a < b", "hip_bfloat16 <=",
+                                 "std::isnan(hip_bfloat16)", "(int)(float)b"};
+      for (int k = 0; k < NINT; k++)
+        cr_assert_eq(gi[k], want[k], "%s: %s, element %d (a = %g, b = %g): got %d, want %d", ARCH, names[k], i, a, b, gi[k],
+                     want[k]);
+    }
+    free(o);
+    free(io);
+  }
+}
+
 /* ---- lanelab cc -----------------------------------------------------------------------------*/
 static void write_src(const char *path, const char *text) { put(path, text, strlen(text)); }
 
@@ -816,7 +1048,7 @@ Test(subset, unsupported_api_is_a_compile_error_naming_it, .timeout = 300) {
                      "  float f = p[threadIdx.x]; short s = (short)q[0]; __half h = (__half)f;\n"
                      "#if CASE == 0\n  p[0] = f;\n"
                      "#elif CASE == 2\n  q[0] = __shfl_xor(s, 1);\n"              /* a type shuffles do not take */
-                     "#elif CASE == 3\n  p[0] = __shfl_xor_sync(~0ull, f, 1);\n"  /* HIP has it; the subset refuses it */
+                     "#elif CASE == 3\n  p[0] = __shfl_xor_sync(0xffffffffu, f, 1);\n" /* a 32-bit mask drops lanes 32-63 */
                      "#elif CASE == 4\n  p[0] = sinhf(f);\n"                     /* not in the subset at all */
                      "#elif CASE == 5\n  atomicAdd(q, 1.5f);\n"                   /* float -> int would truncate */
                      "#elif CASE == 6\n  p[0] = expf(d);\n"                       /* double -> float would round */
@@ -824,6 +1056,9 @@ Test(subset, unsupported_api_is_a_compile_error_naming_it, .timeout = 300) {
                      "#elif CASE == 8\n  float3 v = make_float3(f, f, f); p[0] = v.w;\n" /* a 3-vector has no .w */
                      "#elif CASE == 9\n  printf(\"%f\", f);\n"
                      "#elif CASE == 10\n  q[0] = __ballot(f);\n"                   /* a float predicate */
+                     "#elif CASE == 11\n  p[0] = (float)sin(d);\n"                 /* double sin on the device */
+                     "#elif CASE == 12\n  p[0] = *(float *)malloc(4);\n"           /* device heap */
+                     "#elif CASE == 13\n  p[0] = __fadd_rz(f, f);\n"               /* directed rounding */
                      "#endif\n  p[1] = (float)h;\n}\n");
   const struct {
     int c;
@@ -831,14 +1066,17 @@ Test(subset, unsupported_api_is_a_compile_error_naming_it, .timeout = 300) {
   } cases[] = {
       {1, "<hip/hiprtc.h> is not provided by lanelab's HIP headers", "runtime compilation"},
       {2, "__shfl_xor: the lanelab HIP subset shuffles int", "static assertion failed"},
-      {3, "__shfl_xor_sync", "not in lanelab's HIP subset"},
+      {3, "__shfl_xor_sync: the mask must be a 64-bit integer", "static assertion failed"},
       {4, "sinhf", "undeclared identifier"},
       {5, "atomicAdd: the value would change kind", "static assertion failed"},
       {6, "expf: takes a float", "static assertion failed"},
-      {7, "__hadd: both arguments must be __half", "static assertion failed"},
+      {7, "__hadd: both arguments must be __half; a float or double argument would be rounded silently", "unavailable"},
       {8, "'w'", "no member named"},
       {9, "printf", "not in lanelab's HIP subset"},
       {10, "__ballot: the predicate must be a bool or an integer", "static assertion failed"},
+      {11, "double-precision sin is not provided", "declared with 'error' attribute"},
+      {12, "device heap allocation (malloc, free, new, delete in device code) is not provided", "declared with 'error' attribute"},
+      {13, "__fadd_rz", "the directed-rounding forms"},
   };
   char *err;
   int rc = sh(&err, LANELAB " cc r.hip --arch gfx942 -o ok.co -- -DCASE=0");
