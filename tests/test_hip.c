@@ -958,6 +958,173 @@ Test(corpus, vocab_bf16_structs_operators_and_hip_bfloat16, .timeout = 300) {
   }
 }
 
+/* Floating -> integer in a mode: NaN -> 0, clamped to [lo, hi] (the hardware conversion's rule). */
+static double f2i_ref(double v, int m, double lo, double hi) {
+  if (isnan(v)) return 0;
+  v = m == RN ? nearbyint(v) : m == RZ ? trunc(v) : m == RD ? floor(v) : ceil(v);
+  return v < lo ? lo : v > hi ? hi : v;
+}
+/* The float nearest v in mode m (v exact: an integer below 2^64 or a double), by nextafterf. */
+static float f_round(long double v, int m) {
+  float r = (float)v; /* nearest even */
+  if ((long double)r == v || m == RN) return r;
+  const bool above = (long double)r > v;
+  if (m == RZ) return (fabsl((long double)r) > fabsl(v)) ? nextafterf(r, 0.0f) : r;
+  if (m == RD) return above ? nextafterf(r, -INFINITY) : r;
+  return above ? r : nextafterf(r, INFINITY);
+}
+static uint32_t fbits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+
+Test(corpus, vocab_intrin_bits_bytes_and_conversion_modes, .timeout = 300) {
+  corpus_begin("vocab_intrin");
+  enum { N = 128, NOUT = 32 };
+  float x[N];
+  uint32_t u[2 * N];
+  double d[N];
+  const float special[] = {NAN, INFINITY, -INFINITY, 2.5f, -2.5f, 3.5f, -0.5f, 3e9f, -3e9f, 4.4e9f, 0.99999994f,
+                           -1e-30f, 1.5f, 0.0f, -0.0f};
+  const int ns = sizeof special / sizeof *special;
+  for (int i = 0; i < N; i++) {
+    x[i] = i < ns ? special[i] : urand(-2e5f, 2e5f) * (i % 3 ? 1.0f : 1e-4f);
+    u[2 * i] = (uint32_t)(rnd() >> 32), u[2 * i + 1] = (uint32_t)(rnd() >> 32);
+    if (i % 4 == 0) u[2 * i] &= 0x00ffffffu, u[2 * i + 1] |= 0x00800000u; /* 24-bit operands, negative as int24 */
+    d[i] = i == 0 ? 1e300 : i == 1 ? -1e-300 : i == 2 ? NAN : (double)urand(-1e6f, 1e6f) + 0x1p-35 * (double)(rnd() % 1000);
+  }
+  u[0] = 0x80000000u, u[1] = 0x80000000u; /* __hadd of INT_MIN + INT_MIN: no overflow */
+  put("x.bin", x, sizeof x);
+  put("u.bin", u, sizeof u);
+  put("d.bin", d, sizeof d);
+  FOR_ARCH {
+    run_corpus(ARCH, "vocab_intrin", "--grid 2 --block 64 --arg in:x.bin --arg in:u.bin --arg in:d.bin --arg out:16384:o.bin --arg i32:128");
+    uint32_t *o = get("o.bin", sizeof(uint32_t) * N * NOUT);
+    for (int i = 0; i < N; i++) {
+      const uint32_t *g = o + i * NOUT, a = u[2 * i], b = u[2 * i + 1];
+      const float f = x[i];
+      const int64_t ll = (int64_t)((uint64_t)a << 32 | b);
+      uint32_t w[NOUT];
+      w[0] = fbits(f);
+      float fa;
+      memcpy(&fa, &a, 4);
+      w[1] = fbits(fa + 0.0f == fa ? f : -f);
+      w[2] = b;
+      const uint64_t yx = (uint64_t)b << 32 | a;
+      uint32_t bp = 0, bp2 = 0;
+      for (int k = 0; k < 4; k++) {
+        bp |= (uint32_t)(yx >> (8 * ((b >> (4 * k)) & 7)) & 0xff) << (8 * k);
+        bp2 |= (uint32_t)(yx >> (8 * ((0x5410u >> (4 * k)) & 7)) & 0xff) << (8 * k);
+      }
+      w[3] = bp;
+      w[4] = bp2;
+      w[5] = (uint32_t)((((uint64_t)b << 32 | a) << (b & 31)) >> 32);
+      const uint32_t sc = (b & 63) > 32 ? 32 : (b & 63);
+      w[6] = (uint32_t)(((uint64_t)b << 32 | a) >> sc);
+      uint32_t r = 0;
+      for (int k = 0; k < 32; k++) r |= ((a >> k) & 1u) << (31 - k);
+      w[7] = r;
+      w[8] = (uint32_t)(int32_t)(((int64_t)(int32_t)a + (int32_t)b) >> 1);
+      w[9] = (uint32_t)(int32_t)(((int64_t)(int32_t)a + (int32_t)b + 1) >> 1);
+      w[10] = (uint32_t)(((uint64_t)a + b + 1) >> 1);
+      const int32_t a24 = (int32_t)(a << 8) >> 8, b24 = (int32_t)(b << 8) >> 8;
+      w[11] = (uint32_t)(int32_t)((int64_t)a24 * b24);
+      w[12] = (a & 0xffffffu) * (b & 0xffffffu);
+      w[13] = (uint32_t)(((unsigned __int128)(uint64_t)ll * 0x9e3779b97f4a7c15ull) >> 64);
+      w[14] = 7u + (a > b ? a - b : b - a);
+      w[15] = (uint32_t)(int32_t)f2i_ref(f, RN, INT32_MIN, INT32_MAX);
+      w[16] = (uint32_t)(int32_t)f2i_ref(f, RZ, INT32_MIN, INT32_MAX);
+      w[17] = (uint32_t)(int32_t)f2i_ref(f, RD, INT32_MIN, INT32_MAX);
+      w[18] = (uint32_t)(int32_t)f2i_ref(f, RU, INT32_MIN, INT32_MAX);
+      w[19] = (uint32_t)f2i_ref(f, RN, 0, 4294967295.0);
+      const float f32 = f * 4294967296.0f;
+      w[20] = (uint32_t)((int64_t)f2i_ref(f32, RZ, -0x1p63, 0x1p63 - 1024) >> 16);
+      if (isinf(f32) || fabsf(f32) >= 0x1p63f) w[20] = (uint32_t)((f32 > 0 ? INT64_MAX : INT64_MIN) >> 16);
+      w[21] = fbits(f_round((int32_t)a, RZ));
+      w[22] = fbits(f_round((int32_t)a, RD));
+      w[23] = fbits(f_round(b, RU));
+      w[24] = fbits(f_round(ll, RN));
+      w[25] = isnan(d[i]) ? 0x7fc00000u : fbits(f_round(d[i], RZ));
+      w[26] = isnan(d[i]) ? 0x7fc00000u : fbits(f_round(d[i], RU));
+      uint64_t db;
+      memcpy(&db, &d[i], 8);
+      w[27] = (uint32_t)(db >> 32);
+      w[28] = fbits((float)d[i]);
+      w[29] = fbits(f * (1.0f + 0x1p-23f));
+      w[30] = fbits(f < 0 ? 0.0f : f > 1 ? 1.0f : isnan(f) ? 0.0f : f);
+      w[31] = (uint32_t)__builtin_popcount(a) | (uint32_t)(b ? __builtin_clz(b) : 32) << 8 | (uint32_t)__builtin_ffs((int)a) << 16;
+      const char *names[NOUT] = {"__float_as_int", "__int_as_float", "__uint_as_float", "__byte_perm(a, b, b)",
+                                 "__byte_perm(a, b, 0x5410)", "__funnelshift_l", "__funnelshift_rc", "__brev", "__hadd(int)",
+                                 "__rhadd", "__urhadd", "__mul24", "__umul24", "__umul64hi", "__usad", "__float2int_rn",
+                                 "__float2int_rz", "__float2int_rd", "__float2int_ru", "__float2uint_rn", "__float2ll_rz",
+                                 "__int2float_rz", "__int2float_rd", "__uint2float_ru", "__ll2float_rn", "__double2float_rz",
+                                 "__double2float_ru", "__double2hiint", "__hiloint2double", "__fmul_rn", "__saturatef",
+                                 "__popc/__clz/__ffs"};
+      for (int k = 0; k < NOUT; k++) {
+        const bool nan_pair = (k == 25 || k == 26 || k == 28 || k == 29 || k == 1 || k == 0) &&
+                              (g[k] & 0x7f800000u) == 0x7f800000u && (g[k] & 0x7fffffu) &&
+                              (w[k] & 0x7f800000u) == 0x7f800000u && (w[k] & 0x7fffffu);
+        if (!nan_pair)
+          cr_assert_eq(g[k], w[k], "%s: %s, element %d (x = %.9g, a = %#x, b = %#x, d = %.17g): got %#x, want %#x", ARCH,
+                       names[k], i, f, a, b, d[i], g[k], w[k]);
+      }
+    }
+    free(o);
+  }
+}
+
+Test(corpus, vocab_sync_masks_match_and_syncthreads_count, .timeout = 300) {
+  corpus_begin("vocab_sync");
+  enum { B = 2, T = 128, N = B * T };
+  int32_t key[N];
+  for (int i = 0; i < N; i++) key[i] = (int32_t)(rnd() % 20);
+  for (int i = 64; i < 96; i++) key[i] = 3000 + i % 2;     /* half a wave with one key / 1000 */
+  for (int i = 96; i < 128; i++) key[i] = 5000 + i;        /* and one where k / 1000 differ? no: all 5 */
+  key[130] = -1;                                           /* block 1: __all_sync / __syncthreads_and fail */
+  put("k.bin", key, sizeof key);
+  FOR_ARCH {
+    run_corpus(ARCH, "vocab_sync", "--grid 2 --block 128 --arg in:k.bin --arg out:8192:ob.bin --arg out:8192:oi.bin --arg out:1024:of.bin");
+    uint64_t *ob = get("ob.bin", 8 * 4 * N);
+    int32_t *oi = get("oi.bin", 4 * 8 * N);
+    float *of = get("of.bin", 4 * N);
+    for (int g = 0; g < N; g++) {
+      const int lane = g % 64, base = g - lane, half = lane < 32 ? 0 : 32, blk = g / T;
+      const uint64_t mask = lane < 32 ? 0x00000000ffffffffull : 0xffffffff00000000ull;
+      uint64_t ballot = 0, match = 0;
+      bool all_same = true, any7 = false, allpos = true;
+      for (int l = half; l < half + 32; l++) {
+        const int kl = key[base + l];
+        if (kl & 1) ballot |= 1ull << l;
+        if (kl % 3 == key[g] % 3) match |= 1ull << l;
+        if (kl / 1000 != key[g] / 1000) all_same = false;
+        any7 |= kl == 7;
+        allpos &= kl >= 0;
+      }
+      int cnt = 0, and_ = 1, or_ = 0;
+      for (int t = blk * T; t < blk * T + T; t++) cnt += key[t] & 1, and_ &= key[t] >= 0, or_ |= key[t] == 7;
+      cr_assert_eq(ob[4 * g + 0], ballot, "%s: __ballot_sync, thread %d: %#llx, want %#llx", ARCH, g, (unsigned long long)ob[4 * g], (unsigned long long)ballot);
+      cr_assert_eq(ob[4 * g + 1], match & mask, "%s: __match_any_sync, thread %d", ARCH, g);
+      cr_assert_eq(ob[4 * g + 2], all_same ? mask : 0, "%s: __match_all_sync, thread %d", ARCH, g);
+      cr_assert_eq(oi[8 * g + 0], all_same, "%s: __match_all_sync's predicate, thread %d", ARCH, g);
+      cr_assert_eq(ob[4 * g + 3], lane & 1 ? 0xaaaaaaaaaaaaaaaaull : 0, "%s: __activemask in a branch, thread %d", ARCH, g);
+      const float want_f = (float)key[base + (lane ^ 4)] * 0.5f;
+      cr_assert_eq(memcmp(&of[g], &want_f, 4), 0, "%s: __shfl_xor_sync, thread %d: %g, want %g", ARCH, g, of[g], want_f);
+      cr_assert_eq(oi[8 * g + 1], any7, "%s: __any_sync, thread %d", ARCH, g);
+      cr_assert_eq(oi[8 * g + 2], allpos, "%s: __all_sync, thread %d", ARCH, g);
+      cr_assert_eq(oi[8 * g + 3], cnt, "%s: __syncthreads_count, thread %d: %d, want %d", ARCH, g, oi[8 * g + 3], cnt);
+      cr_assert_eq(oi[8 * g + 4], and_, "%s: __syncthreads_and, thread %d", ARCH, g);
+      cr_assert_eq(oi[8 * g + 5], or_, "%s: __syncthreads_or, thread %d", ARCH, g);
+      const int dn = (lane % 16) + 3 < 16 ? g + 3 : g, up = lane >= 1 ? g - 1 : g;
+      cr_assert_eq(oi[8 * g + 6], key[dn], "%s: __shfl_down_sync width 16, thread %d", ARCH, g);
+      cr_assert_eq(oi[8 * g + 7], key[up], "%s: __shfl_up_sync, thread %d", ARCH, g);
+    }
+    free(ob), free(oi), free(of);
+    /* a mask naming lanes that do not take part traps, naming the kernel and the trap */
+    char *co = ll_fmt("%s/vocab_sync.co", ARCH), *err;
+    int rc = sh(&err, LANELAB " -q run %s vocab_sync_bad --backend emu --grid 1 --block 64 --arg out:256:bad.bin", co);
+    cr_assert_neq(rc, 0, "%s: a *_sync mask naming absent lanes ran to completion", ARCH);
+    cr_assert(strstr(err, "vocab_sync_bad") && strstr(err, "s_trap"), "%s: the fault does not name the kernel and the trap: %s", ARCH, err);
+    free(err), free(co);
+  }
+}
+
 /* ---- lanelab cc -----------------------------------------------------------------------------*/
 static void write_src(const char *path, const char *text) { put(path, text, strlen(text)); }
 

@@ -354,9 +354,25 @@ template <class T> __device__ inline unsigned long long __match_all(T value, int
   *pred = all;
   return all ? exec : 0;
 }
+// __match_all_sync runs __match_all among the lanes of each mask value in turn (HIP's waterfall),
+// so "all" means all lanes of the caller's mask.
 template <class M, class T> __device__ inline unsigned long long __match_all_sync(M mask, T value, int *pred) {
-  LL_HIP_MASK_CHECK(__match_all_sync, M);
-  return __match_all(value, pred);
+  static_assert(lanelab_hip::mask64<M>::value, "__match_all_sync: the mask must be a 64-bit integer (a wave is 64 "
+                                               "lanes; a narrower mask would silently leave out lanes 32-63)");
+  const unsigned long long m = (unsigned long long)mask;
+  if (m == 0) __builtin_trap();
+  unsigned long long r = 0;
+  bool done = false;
+  while (__builtin_amdgcn_ballot_w64(!done) != 0) {
+    if (!done) {
+      if (lanelab_hip::readfirstlane64(m) == m) {
+        if (__builtin_amdgcn_ballot_w64(true) != m) __builtin_trap();
+        r = __match_all(value, pred);
+        done = true;
+      }
+    }
+  }
+  return r;
 }
 // __half2, __hip_bfloat16 and __hip_bfloat162 go through the generic template above by their
 // overloads of __shfl*; __hip_bfloat16 and __hip_bfloat162 have no unmasked __shfl in HIP, so
