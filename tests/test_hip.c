@@ -7,6 +7,7 @@
  * (chdir) and names its files relatively. */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1125,6 +1126,183 @@ Test(corpus, vocab_sync_masks_match_and_syncthreads_count, .timeout = 300) {
   }
 }
 
+Test(corpus, vocab_cg_tiles_reduce_ballot_coalesced, .timeout = 300) {
+  corpus_begin("vocab_cg");
+  enum { B = 2, T = 128, N = B * T };
+  float x[N];
+  for (int i = 0; i < N; i++) x[i] = (float)((int)(rnd() % 64) - 32) * 0.25f; /* sums exact in any order */
+  put("x.bin", x, sizeof x);
+  FOR_ARCH {
+    run_corpus(ARCH, "vocab_cg", "--grid 2 --block 128 --arg in:x.bin --arg out:8192:o.bin --arg out:2048:b.bin");
+    float *o = get("o.bin", 4 * 8 * N);
+    uint64_t *bal = get("b.bin", 8 * N);
+    for (int g = 0; g < N; g++) {
+      const int blk = g / T, r = g % T;
+      const float *in = x + blk * T;
+#define V(rank) in[T - 1 - (rank)]
+      const float v = V(r);
+      const int t0 = r & ~15, w0 = r & ~63;
+      float sum = 0, mx = -INFINITY;
+      uint64_t b = 0;
+      for (int k = 0; k < 16; k++) sum += V(t0 + k), b |= (uint64_t)(V(t0 + k) > 0) << k;
+      for (int k = 0; k < 64; k++) mx = fmaxf(mx, V(w0 + k));
+      const float want[7] = {v, sum, mx, (r & 15) + 1 < 16 ? V(r + 1) : v,
+                             (float)((r & 15) * 1000 + (r / 16) * 10 + 8), V(t0 + 3), (float)(r % 32 + 100 * 32 + 100000 * 128)};
+      const char *names[7] = {"block.sync then a neighbour's value", "cg::reduce(tile16, plus)", "cg::reduce(tile64, greater)",
+                              "tile16.shfl_down", "tile16 rank/meta rank/meta size", "tile16.shfl(v, 3)",
+                              "tiled_partition(block, 32) rank and size"};
+      for (int k = 0; k < 7; k++)
+        cr_assert_eq(o[g * 8 + k], want[k], "%s: %s, thread %d: %g, want %g", ARCH, names[k], g, o[g * 8 + k], want[k]);
+      cr_assert_eq(bal[g], b, "%s: tile16.ballot, thread %d: %#llx, want %#llx", ARCH, g, (unsigned long long)bal[g], (unsigned long long)b);
+      /* coalesced group of the lanes r % 3 == 0 within the wave: rank among them, their count,
+       * and the next member's r */
+      float c = -1.0f;
+      if (r % 3 == 0) {
+        int rank = 0, size = 0, next = r;
+        for (int l = w0; l < w0 + 64; l++)
+          if (l % 3 == 0) {
+            if (l < r) rank++;
+            size++;
+          }
+        for (int l = r + 1; l < w0 + 64; l++)
+          if (l % 3 == 0) { next = l; break; }
+        c = (float)rank + 0.25f * (float)size + 1000.0f * (float)(next - r);
+      }
+      cr_assert_eq(o[g * 8 + 7], c, "%s: coalesced_threads() rank/size/shfl_down, thread %d: %g, want %g", ARCH, g, o[g * 8 + 7], c);
+#undef V
+    }
+    free(o), free(bal);
+  }
+}
+
+/* fp8 from the formats' definitions: OCP E4M3 (bias 7, S.1111.111 NaN, no infinity), OCP E5M2
+ * (bias 15, IEEE-like infinities and NaNs), E4M3 FNUZ (bias 8) and E5M2 FNUZ (bias 16), whose
+ * only NaN is 0x80 and which have no infinity and no negative zero. */
+typedef struct {
+  int we, wm, bias;
+  bool fnuz;
+} fp8fmt;
+static double fp8_decode(const fp8fmt *f, unsigned code) {
+  const unsigned s = code >> 7, e = (code >> f->wm) & ((1u << f->we) - 1), m = code & ((1u << f->wm) - 1);
+  if (f->fnuz && code == 0x80) return NAN;
+  if (!f->fnuz && f->we == 4 && (code & 0x7f) == 0x7f) return NAN;
+  if (!f->fnuz && f->we == 5 && e == 31) return m ? NAN : (s ? -INFINITY : INFINITY);
+  double v = e ? ldexp(1.0 + m / (double)(1u << f->wm), (int)e - f->bias) : ldexp(m / (double)(1u << f->wm), 1 - f->bias);
+  return s ? -v : v;
+}
+/* v rounded to the nearest finite fp8 value, ties to the even code, after clamping to the
+ * largest finite (saturation): the magnitude is rounded over the positive codes and the sign
+ * applied after (a negative value that rounds to zero is -0, except in FNUZ, which has no -0);
+ * NaN -> any NaN code (returned as 0x100 for "a NaN"). */
+static unsigned fp8_round_sat(const fp8fmt *f, double v) {
+  if (isnan(v)) return 0x100;
+  const double a = fabs(v);
+  unsigned best = 0;
+  double bd = INFINITY;
+  for (unsigned c = 0; c < 128; c++) {
+    const double d = fp8_decode(f, c);
+    if (isnan(d) || isinf(d)) continue;
+    const double dist = fabs(d - a);
+    if (dist < bd || (dist == bd && (c & 1) == 0)) best = c, bd = dist;
+  }
+  if (signbit(v) && !(f->fnuz && best == 0)) best |= 0x80;
+  return best;
+}
+static void expect_fp8(const char *what, const char *arch, int i, const fp8fmt *f, unsigned got, unsigned want) {
+  if (want == 0x100) {
+    cr_assert(isnan(fp8_decode(f, got)), "%s: %s, element %d: got %#x, want a NaN", arch, what, i, got);
+    return;
+  }
+  cr_assert_eq(got, want, "%s: %s, element %d: got %#04x (%g), want %#04x (%g)", arch, what, i, got, fp8_decode(f, got), want,
+               fp8_decode(f, want));
+}
+
+Test(corpus, vocab_fp8_the_arch_encoding_every_code, .timeout = 300) {
+  corpus_begin("vocab_fp8");
+  enum { N = 256 };
+  float x[N];
+  const float special[] = {NAN, 0.0f, -0.0f, 240.0f, 248.0f, 250.0f, 448.0f, 460.0f, 500.0f, 57344.0f, 70000.0f, -1e9f,
+                           0.0625f, 0x1p-9f, 0x1p-10f, 0x3p-11f, 1.0625f, 1.1875f, 3.0e-5f, -0x1p-17f, 0x1p-16f};
+  const int ns = sizeof special / sizeof *special;
+  for (int i = 0; i < N; i++) x[i] = i < ns ? special[i] : (i % 2 ? urand(-2, 2) : urand(-300, 300));
+  put("x.bin", x, sizeof x);
+  const fp8fmt ocp4 = {4, 3, 7, false}, ocp5 = {5, 2, 15, false}, fnuz4 = {4, 3, 8, true}, fnuz5 = {5, 2, 16, true};
+  FOR_ARCH {
+    const bool fnuz = !strcmp(ARCH, "gfx942");
+    const fp8fmt *f4 = fnuz ? &fnuz4 : &ocp4, *f5 = fnuz ? &fnuz5 : &ocp5;
+    run_corpus(ARCH, "vocab_fp8", "--grid 4 --block 64 --arg in:x.bin --arg out:1024:c.bin --arg out:2048:d.bin");
+    uint8_t *c = get("c.bin", 4 * N);
+    float *d = get("d.bin", 8 * N);
+    for (int i = 0; i < N; i++) {
+      expect_fp8(fnuz ? "__hip_fp8_e4m3_fnuz(float)" : "__hip_fp8_e4m3(float)", ARCH, i, f4, c[4 * i], fp8_round_sat(f4, x[i]));
+      expect_fp8(fnuz ? "__hip_fp8_e5m2_fnuz(float)" : "__hip_fp8_e5m2(float)", ARCH, i, f5, c[4 * i + 1], fp8_round_sat(f5, x[i]));
+      expect_fp8("fp8x2 e4m3 .x", ARCH, i, f4, c[4 * i + 2], fp8_round_sat(f4, x[i]));
+      expect_fp8("fp8x2 e4m3 .y", ARCH, i, f4, c[4 * i + 3], fp8_round_sat(f4, -0.5 * (double)x[i]));
+      const double w4 = fp8_decode(f4, (unsigned)i), w5 = fp8_decode(f5, (unsigned)i);
+      cr_assert((isnan(w4) && isnan(d[2 * i])) || (double)d[2 * i] == w4, "%s: e4m3 code %#x -> %g, want %g", ARCH, i, d[2 * i], w4);
+      cr_assert((isnan(w5) && isnan(d[2 * i + 1])) || (double)d[2 * i + 1] == w5, "%s: e5m2 code %#x -> %g, want %g", ARCH, i,
+                d[2 * i + 1], w5);
+      if ((double)d[2 * i] == 0) cr_assert_eq(!!signbit(d[2 * i]), !!signbit(w4), "%s: e4m3 code %#x: sign of zero", ARCH, i);
+    }
+    free(c), free(d);
+  }
+}
+
+Test(corpus, vocab_libstd_noinline_overloads_minmax_ocml_assert, .timeout = 300) {
+  corpus_begin("vocab_libstd");
+  enum { N = 128 };
+  float x[N];
+  uint32_t u[N];
+  for (int i = 0; i < N; i++) x[i] = urand(-50, 50), u[i] = (uint32_t)(rnd() >> 32);
+  put("x.bin", x, sizeof x);
+  put("u.bin", u, sizeof u);
+  FOR_ARCH {
+    /* __noinline__ keeps the call: the disassembly calls kept_call */
+    char *asm_path = ll_fmt("%s/vocab_libstd.s", ARCH);
+    size_t n;
+    char *text = ll_read_file(asm_path, &n, NULL);
+    cr_assert_not_null(text);
+    cr_assert(strstr(text, "s_swappc_b64") || strstr(text, "s_setpc_b64"), "%s: no call left in %s", ARCH, asm_path);
+    cr_assert(strstr(text, "kept_call"), "%s: kept_call is not a function of its own in %s", ARCH, asm_path);
+    free(text), free(asm_path);
+    run_corpus(ARCH, "vocab_libstd", "--grid 2 --block 64 --arg in:x.bin --arg in:u.bin --arg out:8192:o.bin");
+    float *o = get("o.bin", 4 * 16 * N);
+    for (int i = 0; i < N; i++) {
+      const float *g = o + 16 * i, f = x[i];
+      int ex;
+      const float mant = frexpf(f, &ex);
+      const float want[16] = {f * 3.0f + 1.0f, 0, 0, 0, (float)((int)u[i] < (int)(u[i] >> 1) ? (int)u[i] : (int)(u[i] >> 1)),
+                              fabsf(f), FLT_MAX, (float)(i < 5 ? i : 5), 0, fmaf(f, 2.0f, 1.0f), NAN, NAN, 0, mant, NAN,
+                              ldexpf(f, 3)};
+      for (int k = 0; k < 16; k++) {
+        if (k == 10 || k == 11 || k == 14) continue; /* checked below */
+        cr_assert_eq(g[k], want[k], "%s: element %d, slot %d: %.9g, want %.9g", ARCH, i, k, g[k], want[k]);
+      }
+      int gex;
+      memcpy(&gex, &g[14], 4);
+      cr_assert_eq(gex, ex, "%s: frexpf exponent, element %d", ARCH, i);
+      /* the fast forms: within their documented accuracy of the exact value */
+      const double e = exp(f * 0.01), s = sin(f * 0.01);
+      cr_assert(fabs(g[10] - e) <= 4e-7 * e, "%s: __expf, element %d: %.9g vs %.9g", ARCH, i, g[10], e);
+      cr_assert(fabs(g[11] - s) <= 2e-6, "%s: __sinf, element %d: %.9g vs %.9g", ARCH, i, g[11], s);
+    }
+    free(o);
+    /* device assert: a lane whose value fails the assertion stops the kernel with a trap */
+    const float neg[64] = {[17] = -1.0f};
+    put("neg.bin", neg, sizeof neg);
+    char *co = ll_fmt("%s/vocab_libstd.co", ARCH), *err;
+    int rc = sh(&err, LANELAB " -q run %s vocab_assert --backend emu --grid 1 --block 64 --arg in:neg.bin --arg out:256:a.bin", co);
+    cr_assert_neq(rc, 0, "%s: a failing device assert ran to completion", ARCH);
+    cr_assert(strstr(err, "vocab_assert") && strstr(err, "trap"), "%s: the fault does not name the kernel and the trap: %s", ARCH, err);
+    free(err);
+    const float pos[64] = {0};
+    put("pos.bin", pos, sizeof pos);
+    rc = sh(&err, LANELAB " -q run %s vocab_assert --backend emu --grid 1 --block 64 --arg in:pos.bin --arg out:256:a.bin", co);
+    cr_assert_eq(rc, 0, "%s: a passing device assert failed: %s", ARCH, err);
+    free(err), free(co);
+  }
+}
+
 /* ---- lanelab cc -----------------------------------------------------------------------------*/
 static void write_src(const char *path, const char *text) { put(path, text, strlen(text)); }
 
@@ -1210,7 +1388,7 @@ Test(cc, bad_usage_is_exit_2, .timeout = 60) {
 Test(subset, unsupported_api_is_a_compile_error_naming_it, .timeout = 300) {
   enter_tmpdir();
   write_src("r.hip", "#include <hip/hip_runtime.h>\n"
-                     "#if CASE == 1\n#include <hip/hiprtc.h>\n#endif\n"
+                     "#if CASE == 1\n#include <hip/hiprtc.h>\n#endif\n#include <hip/hip_fp8.h>\n"
                      "__global__ void k(float *p, int *q, double d) {\n"
                      "  float f = p[threadIdx.x]; short s = (short)q[0]; __half h = (__half)f;\n"
                      "#if CASE == 0\n  p[0] = f;\n"
@@ -1226,6 +1404,7 @@ Test(subset, unsupported_api_is_a_compile_error_naming_it, .timeout = 300) {
                      "#elif CASE == 11\n  p[0] = (float)sin(d);\n"                 /* double sin on the device */
                      "#elif CASE == 12\n  p[0] = *(float *)malloc(4);\n"           /* device heap */
                      "#elif CASE == 13\n  p[0] = __fadd_rz(f, f);\n"               /* directed rounding */
+                     "#elif CASE == 14\n  p[0] = (float)__hip_fp8_e4m3(f);\n"       /* OCP fp8 on gfx942's device */
                      "#endif\n  p[1] = (float)h;\n}\n");
   const struct {
     int c;
@@ -1244,6 +1423,7 @@ Test(subset, unsupported_api_is_a_compile_error_naming_it, .timeout = 300) {
       {11, "double-precision sin is not provided", "declared with 'error' attribute"},
       {12, "device heap allocation (malloc, free, new, delete in device code) is not provided", "declared with 'error' attribute"},
       {13, "__fadd_rz", "the directed-rounding forms"},
+      {14, "the OCP fp8 types (__hip_fp8_e4m3", "gfx942's instructions implement FNUZ"},
   };
   char *err;
   int rc = sh(&err, LANELAB " cc r.hip --arch gfx942 -o ok.co -- -DCASE=0");

@@ -36,9 +36,9 @@
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
 #define __forceinline__ inline __attribute__((always_inline))
-// clang knows __noinline__ as a keyword in CUDA/HIP mode; a macro would break libstdc++'s own
-// __attribute__((__noinline__)) (<memory>: "undeclared identifier 'noinline'"). HIP defines the
-// macro only for compilers without the keyword (hip/amd_detail/host_defines.h).
+// clang knows __noinline__ as a keyword in CUDA/HIP mode (__has_feature(cuda_noinline_keyword)),
+// also inside libstdc++'s __attribute__((__noinline__)); HIP defines the macro only for compilers
+// without the keyword (hip/amd_detail/host_defines.h), and so does lanelab.
 #if !__has_feature(cuda_noinline_keyword)
 #define __noinline__ __attribute__((noinline))
 #endif

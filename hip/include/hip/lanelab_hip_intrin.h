@@ -189,6 +189,20 @@ LL_D float __powf(float x, float y) { return powf(x, y); }
 LL_D float __log10f(float x) { return log10f(x); }
 LL_D float __saturatef(float x) { return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x == x ? x : 0.0f; }
 
+// ---- ROCm device-library functions that kernels call by name ---------------------------------------
+// HIP's headers declare the device library's __ocml_*/__ockl_* functions, and some libraries call
+// them directly (aiter: __ocml_exp_f32, __ocml_fma_f32, __ocml_native_recip_f32, __ockl_wfall_i32).
+// lanelab has no device library (-nogpulib), so these few are defined here with the library's
+// documented meaning: exp and fma as the accurate expf and fmaf, native_recip the hardware
+// reciprocal (v_rcp_f32), wfall "is the predicate non-zero in every active lane". Any other
+// __ocml_/__ockl_ name is undeclared.
+extern "C" __device__ inline float __ocml_exp_f32(float x) { return __builtin_expf(x); }
+extern "C" __device__ inline float __ocml_fma_f32(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+extern "C" __device__ inline float __ocml_native_recip_f32(float x) { return __builtin_amdgcn_rcpf(x); }
+extern "C" __device__ inline int __ockl_wfall_i32(int p) {
+  return __builtin_amdgcn_ballot_w64(p != 0) == __builtin_amdgcn_read_exec();
+}
+
 // ---- integer intrinsics ----------------------------------------------------------------------------
 // __byte_perm(x, y, s): byte i of the result is byte (s >> 4i) & 7 of the 8 bytes y:x (x holds
 // bytes 0-3); the fourth bit of each selector nibble and the high 16 bits of s are ignored
