@@ -1592,6 +1592,9 @@ static long double r_fmin(long double x, long double y, long double z) { (void)z
 static long double r_fma(long double x, long double y, long double z) { return x * y + z; } /* x*y exact in 64 bits */
 static long double r_pow(long double x, long double y, long double z) { (void)z; return powl(x, y); }
 static long double r_div(long double x, long double y, long double z) { (void)z; return x / y; }
+static long double r_mul(long double x, long double y, long double z) { (void)z; return x * y; }
+static long double r_rcp(long double x, long double y, long double z) { (void)y, (void)z; return 1.0L / x; }
+W1(exp10l)
 
 static const math_case math_cases[] = {
     /* float */
@@ -1625,6 +1628,21 @@ static const math_case math_cases[] = {
     {"log1pf", 0, 1, r_log1pl, DOM_RANGE, -1, 3.4e38, 0, 0, 1, 0.51},
     {"sincosf_sin", 0, 1, r_sinl, DOM_ALL, 0, 0, 0, 0, 1, 0.51},
     {"sincosf_cos", 0, 1, r_cosl, DOM_ALL, 0, 0, 0, 0, 1, 0.51},
+    {"exp10f", 0, 1, r_exp10l, DOM_RANGE, -46, 39, 0, 0, 1, 0.51},
+    /* fast forms: hardware instructions (v_exp/v_log/v_sin/v_cos/v_rcp/v_rsq), no specials; the
+     * trigonometric ones on [0.1, 1.4], away from the zeros where a ULP bound means nothing */
+    {"__exp10f", 0, 1, r_exp10l, DOM_RANGE, -30, 30, 0, 0, 0, 96.0},
+    {"__log2f", 0, 1, r_log2l, DOM_RANGE_POS, 1e-30, 1e30, 0, 0, 0, 1.0},
+    {"__log10f", 0, 1, r_log10l, DOM_POS, 0, 0, 0, 0, 1, 0.51},
+    {"__powf", 0, 2, r_pow, DOM_RANGE_POS, 1e-6, 1e6, -12, 12, 1, 0.51},
+    {"__sinf", 0, 1, r_sinl, DOM_RANGE_POS, 0.1, 1.4, 0, 0, 0, 4.0},
+    {"__cosf", 0, 1, r_cosl, DOM_RANGE_POS, 0.1, 1.4, 0, 0, 0, 16.0},
+    {"__tanf", 0, 1, r_tanl, DOM_RANGE_POS, 0.1, 1.4, 0, 0, 0, 16.0},
+    {"__sincosf_sin", 0, 1, r_sinl, DOM_RANGE_POS, 0.1, 1.4, 0, 0, 0, 4.0},
+    {"__frcp_rn", 0, 1, r_rcp, DOM_ALL, 0, 0, 0, 0, 1, 0.5},
+    {"__frsqrt_rn", 0, 1, r_rsqrt, DOM_POS, 0, 0, 0, 0, 1, 1.0},
+    {"__fmul_rn", 0, 2, r_mul, DOM_RANGE, -1e15, 1e15, 0, 0, 1, 0.5},
+    {"__fdiv_rn", 0, 2, r_div, DOM_ALL, 0, 0, 0, 0, 1, 0.5},
     /* double */
     {"exp", 1, 1, r_expl, DOM_RANGE, -750, 712, 0, 0, 1, 1.0},
     {"exp2", 1, 1, r_exp2l, DOM_RANGE, -1080, 1030, 0, 0, 1, 1.0},
