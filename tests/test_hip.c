@@ -976,9 +976,24 @@ static float f_round(long double v, int m) {
 }
 static uint32_t fbits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 
+/* __fns from its definition: the offset-th set bit from base, upward or downward; -1 if none. */
+static int fns_ref(uint64_t mask, int bits, int base, int offset) {
+  base &= bits - 1;
+  if (offset == 0) return (mask >> base) & 1 ? base : -1;
+  int seen = 0;
+  if (offset > 0) {
+    for (int b2 = base; b2 < bits; b2++)
+      if ((mask >> b2) & 1 && ++seen == offset) return b2;
+  } else {
+    for (int b2 = base; b2 >= 0; b2--)
+      if ((mask >> b2) & 1 && ++seen == -offset) return b2;
+  }
+  return -1;
+}
+
 Test(corpus, vocab_intrin_bits_bytes_and_conversion_modes, .timeout = 300) {
   corpus_begin("vocab_intrin");
-  enum { N = 128, NOUT = 32 };
+  enum { N = 128, NOUT = 38 };
   float x[N];
   uint32_t u[2 * N];
   double d[N];
@@ -996,7 +1011,7 @@ Test(corpus, vocab_intrin_bits_bytes_and_conversion_modes, .timeout = 300) {
   put("u.bin", u, sizeof u);
   put("d.bin", d, sizeof d);
   FOR_ARCH {
-    run_corpus(ARCH, "vocab_intrin", "--grid 2 --block 64 --arg in:x.bin --arg in:u.bin --arg in:d.bin --arg out:16384:o.bin --arg i32:128");
+    run_corpus(ARCH, "vocab_intrin", "--grid 2 --block 64 --arg in:x.bin --arg in:u.bin --arg in:d.bin --arg out:19456:o.bin --arg i32:128");
     uint32_t *o = get("o.bin", sizeof(uint32_t) * N * NOUT);
     for (int i = 0; i < N; i++) {
       const uint32_t *g = o + i * NOUT, a = u[2 * i], b = u[2 * i + 1];
@@ -1051,13 +1066,25 @@ Test(corpus, vocab_intrin_bits_bytes_and_conversion_modes, .timeout = 300) {
       w[29] = fbits(f * (1.0f + 0x1p-23f));
       w[30] = fbits(f < 0 ? 0.0f : f > 1 ? 1.0f : isnan(f) ? 0.0f : f);
       w[31] = (uint32_t)__builtin_popcount(a) | (uint32_t)(b ? __builtin_clz(b) : 32) << 8 | (uint32_t)__builtin_ffs((int)a) << 16;
+      {
+        const uint32_t off = b & 31, wd = (b >> 8) & 31, off64 = b & 63, wd64 = (b >> 8) & 63;
+        w[32] = wd ? (a >> off) & ((1u << wd) - 1) : 0;
+        w[33] = (uint32_t)(wd64 ? ((uint64_t)ll >> off64) & ((1ull << wd64) - 1) : 0);
+        const uint32_t io = (b >> 16) & 31, iw = (b >> 24) & 31, m = ((1u << iw) - 1) << io;
+        w[34] = (a & ~m) | ((b << io) & m);
+        const uint64_t lb = (uint64_t)ll & (i % 5 ? ~0ull : 0ull);
+        w[35] = lb ? (uint32_t)__builtin_ctzll(lb) : 0xffffffffu;
+        w[36] = (uint32_t)fns_ref(a, 32, (int)(b & 31), (int)(b >> 28) - 8);
+        w[37] = (uint32_t)fns_ref((uint64_t)ll, 64, (int)(b & 63), (int)((b >> 8) & 15) - 4);
+      }
       const char *names[NOUT] = {"__float_as_int", "__int_as_float", "__uint_as_float", "__byte_perm(a, b, b)",
                                  "__byte_perm(a, b, 0x5410)", "__funnelshift_l", "__funnelshift_rc", "__brev", "__hadd(int)",
                                  "__rhadd", "__urhadd", "__mul24", "__umul24", "__umul64hi", "__usad", "__float2int_rn",
                                  "__float2int_rz", "__float2int_rd", "__float2int_ru", "__float2uint_rn", "__float2ll_rz",
                                  "__int2float_rz", "__int2float_rd", "__uint2float_ru", "__ll2float_rn", "__double2float_rz",
                                  "__double2float_ru", "__double2hiint", "__hiloint2double", "__fmul_rn", "__saturatef",
-                                 "__popc/__clz/__ffs"};
+                                 "__popc/__clz/__ffs", "__bitextract_u32", "__bitextract_u64", "__bitinsert_u32",
+                                 "__lastbit_u32_u64", "__fns32", "__fns64"};
       for (int k = 0; k < NOUT; k++) {
         const bool nan_pair = (k == 25 || k == 26 || k == 28 || k == 29 || k == 1 || k == 0) &&
                               (g[k] & 0x7f800000u) == 0x7f800000u && (g[k] & 0x7fffffu) &&

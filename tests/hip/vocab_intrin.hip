@@ -5,7 +5,7 @@
 // out[i * NOUT + k]; tests/test_hip.c computes each from its definition.
 #include <hip/hip_runtime.h>
 
-#define NOUT 32
+#define NOUT 38
 
 __global__ void vocab_intrin(const float *x, const unsigned *u, const double *d, unsigned *out, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -46,4 +46,10 @@ __global__ void vocab_intrin(const float *x, const unsigned *u, const double *d,
   o[29] = __float_as_uint(__fmul_rn(f, 1.0f + 0x1p-23f));
   o[30] = __float_as_uint(__saturatef(f));
   o[31] = (unsigned)__popc(a) | (unsigned)__clz(b) << 8 | (unsigned)__ffs((int)a) << 16;
+  o[32] = __bitextract_u32(a, b, b >> 8);
+  o[33] = (unsigned)__bitextract_u64((unsigned long long)ll, b, b >> 8);
+  o[34] = __bitinsert_u32(a, b, b >> 16, b >> 24);
+  o[35] = __lastbit_u32_u64((unsigned long long)ll & (i % 5 ? ~0ull : 0ull));
+  o[36] = (unsigned)__fns32(a, b & 31, (int)(b >> 28) - 8);
+  o[37] = (unsigned)__fns64((unsigned long long)ll, b & 63, (int)((b >> 8) & 15) - 4);
 }

@@ -214,6 +214,44 @@ LL_D unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int s) {
   for (int i = 0; i < 4; i++) r |= (unsigned int)((v >> (8 * ((s >> (4 * i)) & 7))) & 0xff) << (8 * i);
   return r;
 }
+// Bit fields (ROCm's amd_device_functions.h): the offset and width are taken mod 32 (64); a width
+// of 0 extracts 0 and inserts nothing; bits beyond the word are not there to extract.
+LL_D unsigned int __bitextract_u32(unsigned int v, unsigned int off, unsigned int width) {
+  off &= 31, width &= 31;
+  return width == 0 ? 0u : (v >> off) & ((1u << width) - 1);
+}
+LL_D unsigned long long __bitextract_u64(unsigned long long v, unsigned int off, unsigned int width) {
+  off &= 63, width &= 63;
+  return width == 0 ? 0ull : (v >> off) & ((1ull << width) - 1);
+}
+LL_D unsigned int __bitinsert_u32(unsigned int dst, unsigned int src, unsigned int off, unsigned int width) {
+  off &= 31, width &= 31;
+  const unsigned int m = ((1u << width) - 1) << off;
+  return (dst & ~m) | ((src << off) & m);
+}
+LL_D unsigned long long __bitinsert_u64(unsigned long long dst, unsigned long long src, unsigned int off,
+                                        unsigned int width) {
+  off &= 63, width &= 63;
+  const unsigned long long m = ((1ull << width) - 1) << off;
+  return (dst & ~m) | ((src << off) & m);
+}
+// The lowest set bit's index, or 0xffffffff for 0.
+LL_D unsigned int __lastbit_u32_u64(unsigned long long v) { return v ? (unsigned int)__builtin_ctzll(v) : ~0u; }
+// __fns: the position of the offset-th set bit of mask counted from bit base (inclusive) upward
+// (offset > 0) or downward (offset < 0); offset 0: base itself if set. -1 when there is none.
+namespace lanelab_hip {
+template <int bits, class M> __device__ inline int fns(M mask, unsigned int base, int offset) {
+  base &= bits - 1;
+  if (offset == 0) return (mask >> base) & 1 ? (int)base : -1;
+  int need = offset > 0 ? offset : -offset;
+  for (int b = (int)base; b >= 0 && b < bits; b += offset > 0 ? 1 : -1)
+    if ((mask >> b) & 1 && --need == 0) return b;
+  return -1;
+}
+} // namespace lanelab_hip
+LL_D int __fns32(unsigned int mask, unsigned int base, int offset) { return lanelab_hip::fns<32>(mask, base, offset); }
+LL_D int __fns64(unsigned long long mask, unsigned int base, int offset) { return lanelab_hip::fns<64>(mask, base, offset); }
+LL_D int __fns(unsigned int mask, unsigned int base, int offset) { return lanelab_hip::fns<32>(mask, base, offset); }
 LL_D unsigned int __brev(unsigned int x) { return __builtin_bitreverse32(x); }
 LL_D unsigned long long __brevll(unsigned long long x) { return __builtin_bitreverse64(x); }
 // Funnel shifts: the 64-bit hi:lo shifted, the high (l) or low (r) 32 bits kept; the shift is
