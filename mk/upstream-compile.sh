@@ -91,7 +91,7 @@ tmp=$(mktemp -d /tmp/lanelab-upstream-XXXXXX) || exit 3
 trap 'rm -rf "$tmp"' EXIT
 
 # One job per line: LIB<TAB>LABEL<TAB>SOURCE<TAB>FLAGS...
-jobsfile=$tmp/jobs
+jobsfile=$tmp/jobs notes=()
 : > "$jobsfile"
 for spec in "${libs[@]}"; do
   lib=${spec%%=*} dir=${spec#*=}
@@ -105,10 +105,14 @@ for spec in "${libs[@]}"; do
       done;;
     aiter)
       [ -d "$dir/csrc/kernels" ] || { echo "upstream-compile: $dir has no csrc/kernels" >&2; exit 2; }
-      ck=""; [ -d "$dir/3rdparty/composable_kernel/include" ] && ck="-I $dir/3rdparty/composable_kernel/include"
+      # with its composable_kernel submodule checked out, as aiter builds by default (ENABLE_CK=1);
+      # without it, aiter's own no-CK configuration (ENABLE_CK=0, csrc/include/ck_tile_shim.h)
+      ck="-DENABLE_CK=0"
+      [ -d "$dir/3rdparty/composable_kernel/include" ] && ck="-DENABLE_CK=1 -I $dir/3rdparty/composable_kernel/include"
+      notes+=("aiter: $( [ "$ck" = -DENABLE_CK=0 ] && echo "no 3rdparty/composable_kernel checkout, so ENABLE_CK=0 (aiter's ck_tile_shim.h)" || echo "ENABLE_CK=1 with its composable_kernel submodule")")
       for f in "$dir"/csrc/kernels/*.cu; do
         case $(basename "$f") in *gfx1250*) continue;; esac
-        printf 'aiter\tcsrc/kernels/%s\t%s\t-std=c++20 -DUSE_ROCM=1 -D__HIP_PLATFORM_AMD__=1 -D__HIP_PLATFORM_HCC__=1 -DLEGACY_HIPBLAS_DIRECT -DUSE_PROF_API=1 -DENABLE_CK=1 -DENABLE_ROPE_POSITIONS_INT32=0 -I %s %s\n' \
+        printf 'aiter\tcsrc/kernels/%s\t%s\t-std=c++20 -DUSE_ROCM=1 -D__HIP_PLATFORM_AMD__=1 -D__HIP_PLATFORM_HCC__=1 -DLEGACY_HIPBLAS_DIRECT -DUSE_PROF_API=1 -DENABLE_ROPE_POSITIONS_INT32=0 -I %s %s\n' \
           "$(basename "$f")" "$f" "$dir/csrc/include" "$ck" >> "$jobsfile"
       done;;
     ck)
@@ -137,6 +141,7 @@ table=$tmp/table.md
 {
   echo "Compiler: $compiler; arches: ${arches[*]}."
   [ ${#extra[@]} -gt 0 ] && echo "Searched first (not HIP; measurement only): ${extra[*]}."
+  for note in "${notes[@]}"; do echo "$note."; done
   echo
   printf '| library | file |'; for a in "${arches[@]}"; do printf ' %s |' "$a"; done; echo ' first blocker |'
   printf '|---|---|'; for a in "${arches[@]}"; do printf '%s' '---|'; done; echo '---|'

@@ -4,9 +4,8 @@
 // written here. Measured accuracy (ULP against the correctly rounded value, on lanelab's emulator)
 // is in docs/hip-subset.md and README.md; tests/test_hip.c measures it.
 //
-// Argument rule: a float function takes a float; an integer or a narrower floating value
-// (__half, __hip_bfloat16) converts to float, but a double is refused (it would be rounded
-// silently) — call the double form. The double forms take a double; integers and float convert.
+// Argument rule: as in HIP, a float function is a plain function of float (an integer, a double or
+// a __half converts as C++ converts it); the double forms take a double.
 #ifndef LANELAB_HIP_MATH_H
 #define LANELAB_HIP_MATH_H
 
@@ -216,23 +215,11 @@ __device__ __forceinline__ double trig_reduce(float x, int *quadrant) {
 } // namespace lanelab_hip
 
 // ---- float functions ------------------------------------------------------------------------------
-#define LL_HIP_F32_ARG(fn, T)                                                                     \
-  static_assert(lanelab_hip::lossless<typename lanelab_hip::strip<T>::type, float>::value,        \
-                #fn ": takes a float; a double argument would be rounded silently (use the double " \
-                "form or convert explicitly)")
-#define LL_HIP_F1(fn, ...)                                                                       \
-  LL_HIP_FN float fn##_impl_(float x) { __VA_ARGS__ }                                                    \
-  template <class T> __device__ __forceinline__ float fn(T xin) {                                 \
-    LL_HIP_F32_ARG(fn, T);                                                                         \
-    return fn##_impl_((float)xin);                                                                 \
-  }
-#define LL_HIP_F2(fn, ...)                                                                       \
-  LL_HIP_FN float fn##_impl_(float x, float y) { __VA_ARGS__ }                                           \
-  template <class T, class U> __device__ __forceinline__ float fn(T xin, U yin) {                 \
-    LL_HIP_F32_ARG(fn, T);                                                                         \
-    LL_HIP_F32_ARG(fn, U);                                                                         \
-    return fn##_impl_((float)xin, (float)yin);                                                     \
-  }
+// Each is a plain function of float, as HIP declares it (clang's __clang_hip_math.h), so its name
+// can be passed as a function (aiter's mhc_kernels passes fmaxf to a reduction template); a double
+// argument converts as C++ converts it, as in HIP.
+#define LL_HIP_F1(fn, ...) LL_HIP_FN float fn(float x) { __VA_ARGS__ }
+#define LL_HIP_F2(fn, ...) LL_HIP_FN float fn(float x, float y) { __VA_ARGS__ }
 
 LL_HIP_F1(sqrtf, return __builtin_sqrtf(x);)
 LL_HIP_F1(rsqrtf, return 1.0f / __builtin_sqrtf(x);)
@@ -259,12 +246,7 @@ LL_HIP_F2(fmaxf, return __builtin_fmaxf(x, y);)
 LL_HIP_F2(fminf, return __builtin_fminf(x, y);)
 LL_HIP_F2(fdividef, return x / y;)
 LL_HIP_F2(copysignf, return __builtin_copysignf(x, y);)
-template <class T, class U, class V> __device__ __forceinline__ float fmaf(T a, U b, V c) {
-  LL_HIP_F32_ARG(fmaf, T);
-  LL_HIP_F32_ARG(fmaf, U);
-  LL_HIP_F32_ARG(fmaf, V);
-  return __builtin_fmaf((float)a, (float)b, (float)c);
-}
+LL_HIP_FN float fmaf(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
 
 LL_HIP_F1(sinf, {
   if (__builtin_isinf(x) || x != x) return x - x;
@@ -390,14 +372,11 @@ LL_HIP_FN float frexp(float x, int *e) { return __builtin_frexpf(x, e); }
 LL_HIP_FN float ldexp(float x, int e) { return __builtin_ldexpf(x, e); }
 #undef LL_HIP_F1
 #undef LL_HIP_F2
-#undef LL_HIP_F32_ARG
 
 // sincosf: sinf and cosf of x (each rounded once), as two calls.
-template <class T> __device__ __forceinline__ void sincosf(T x, float *s, float *c) {
-  static_assert(lanelab_hip::lossless<typename lanelab_hip::strip<T>::type, float>::value,
-                "sincosf: takes a float; a double argument would be rounded silently");
-  *s = sinf((float)x);
-  *c = cosf((float)x);
+LL_HIP_FN void sincosf(float x, float *s, float *c) {
+  *s = sinf(x);
+  *c = cosf(x);
 }
 
 // ---- double functions -----------------------------------------------------------------------------
