@@ -48,6 +48,8 @@
 #define __ll_lb2(maxt, minw) __attribute__((amdgpu_flat_work_group_size(1, maxt), amdgpu_waves_per_eu(minw)))
 #define __ll_lb_pick(_1, _2, name, ...) name
 #define __launch_bounds__(...) __ll_lb_pick(__VA_ARGS__, __ll_lb2, __ll_lb1, )(__VA_ARGS__)
+// __align__(N): HIP's alignment qualifier (hip/amd_detail/host_defines.h).
+#define __align__(n) __attribute__((aligned(n)))
 // Dynamic LDS: `extern __shared__ T name[];` works as written; HIP's macro form too.
 #define HIP_DYNAMIC_SHARED(type, var) extern __shared__ type var[];
 #define HIP_DYNAMIC_SHARED_ATTRIBUTE
