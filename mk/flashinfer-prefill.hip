@@ -7,7 +7,8 @@
 // bottom-right aligned). Built and run by mk/flashinfer-prefill.sh; local only, not in CI.
 //
 //   flashinfer-prefill DIR DTYPE HEAD_DIM CAUSAL QO_LEN KV_LEN HQ HKV
-//     DIR holds the oracle's q.bin, k.bin, v.bin (DTYPE, NHD) and out/o.bin, out/lse.bin (f32)
+//     DIR is the oracle's output folder for a seeded spec: q.bin, k.bin, v.bin (DTYPE, NHD) and
+//     o.bin, lse.bin (f32)
 //
 // Prints one line: the shape, max |error| of O and of LSE, the elements outside FlashInfer's own
 // tolerance (f16: 1e-3 + 1e-3|ref|, bf16: 1e-2 + 1e-2|ref|), and the first such element with
@@ -70,8 +71,8 @@ int run(const char *dir, bool bf16, uint32_t qo, uint32_t kv, uint32_t hq, uint3
   std::vector<unsigned char> q, k, v, o_ref, lse_ref;
   const std::string d = dir;
   if (!read_file(d + "/q.bin", q, nq * 2) || !read_file(d + "/k.bin", k, nkv * 2) || !read_file(d + "/v.bin", v, nkv * 2) ||
-      !read_file(d + "/out/o.bin", o_ref, nq * 4) || !read_file(d + "/out/lse.bin", lse_ref, (size_t)qo * hq * 4)) {
-    std::fprintf(stderr, "flashinfer-prefill: %s lacks q.bin/k.bin/v.bin/out/o.bin/out/lse.bin of the stated shape\n", dir);
+      !read_file(d + "/o.bin", o_ref, nq * 4) || !read_file(d + "/lse.bin", lse_ref, (size_t)qo * hq * 4)) {
+    std::fprintf(stderr, "flashinfer-prefill: %s lacks q.bin/k.bin/v.bin/o.bin/lse.bin of the stated shape\n", dir);
     return 2;
   }
   T *dq, *dk, *dv, *d_o;
