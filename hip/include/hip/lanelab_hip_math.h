@@ -461,3 +461,21 @@ LL_HIP_FN bool isfinite(double x) { return __builtin_isfinite(x); }
 #define NAN __builtin_nanf("")
 
 #endif // LANELAB_HIP_MATH_H
+
+// ---- std:: names ------------------------------------------------------------------------------------
+// As clang's HIP wrapper (__clang_hip_cmath.h) does for ROCm: the device functions above join
+// namespace std, so device code may call std::exp, std::sqrt, std::fmax ... After <cmath>, so that
+// libstdc++'s own host overloads are there too (each call picks the one for the side it is on).
+#include <cmath>
+namespace std {
+using ::sqrtf; using ::rsqrtf; using ::fabsf; using ::expf; using ::exp2f; using ::exp10f; using ::logf;
+using ::log2f; using ::log10f; using ::floorf; using ::ceilf; using ::truncf; using ::rintf; using ::roundf;
+using ::fmaxf; using ::fminf; using ::copysignf; using ::fmaf; using ::sinf; using ::cosf; using ::tanf;
+using ::tanhf; using ::erff; using ::powf; using ::expm1f; using ::log1pf; using ::sincosf; using ::frexpf;
+using ::ldexpf;
+using ::sqrt; using ::rsqrt; using ::fabs; using ::exp; using ::exp2; using ::exp10; using ::log; using ::log2;
+using ::log10; using ::floor; using ::ceil; using ::trunc; using ::rint; using ::round; using ::fmax; using ::fmin;
+using ::copysign; using ::fma; using ::frexp; using ::ldexp; using ::sin; using ::cos; using ::tan; using ::tanh;
+using ::erf; using ::pow; using ::expm1; using ::log1p; using ::sincos; using ::isnan; using ::isinf;
+using ::isfinite;
+} // namespace std
