@@ -4,7 +4,7 @@
 // sin(float), pow(float, float) ...), HIP's min/max (a template and int/float/double
 // overloads, so min(int, unsigned) is min(int, int)), ROCm's device-library functions aiter calls
 // directly (__ocml_exp_f32, __ocml_fma_f32, __ocml_native_recip_f32), the fast intrinsics
-// (__expf, __sinf ...), and device assert. vocab_assert traps in lanes whose value is negative.
+// (__expf, __sinf ...), `dim3 t = threadIdx`, and device assert. vocab_assert traps in lanes whose value is negative.
 #include <hip/hip_runtime.h>
 #include <memory>
 #include <algorithm>
@@ -32,7 +32,8 @@ __global__ void vocab_libstd(const float *x, const unsigned *u, float *out) {
   o[4] = (float)min((int)u[i], u[i] >> 1); // min(int, unsigned) is min(int, int)
   o[5] = max(f, -f);                       // fmaxf
   o[6] = std::numeric_limits<float>::max();
-  o[7] = (float)std::min(i, 5);
+  const dim3 t = threadIdx, b = blockIdx, n = blockDim; // the builtins convert to dim3, as HIP's
+  o[7] = (float)std::min((int)(b.x * n.x + t.x), 5);
   o[8] = __ocml_exp_f32(f * 0.01f) - expf(f * 0.01f);
   o[9] = __ocml_fma_f32(f, 2.0f, 1.0f);
   o[10] = __expf(f * 0.01f);

@@ -25,8 +25,12 @@
 #if defined(LANELAB_DEVICE_H) && !LANELAB_HAVE_HIP_HEADERS
 #error "include <hip/hip_runtime.h> before lanelab_device.h: that header defined threadIdx, __syncthreads and __shfl_xor itself because it came first"
 #endif
+// Host side (both passes of a host+device compile, and hip_runtime_api.h on its own): the
+// runtime API that lanelab's HIP runtime implements (docs/hip-runtime.md).
+#include "hip/hip_runtime_api.h"
 #if !defined(__HIP_DEVICE_COMPILE__)
-#error "lanelab's HIP subset is device-only: compile with --cuda-device-only (lanelab cc does)"
+#include <stdlib.h>
+#include <string.h>
 #endif
 
 // ---- attributes ---------------------------------------------------------------------------------
@@ -111,6 +115,7 @@ LL_HIP_FN unsigned __ll_grid_dim(int d) {
     static __device__ __forceinline__ unsigned get_x() { return X; }                               \
     static __device__ __forceinline__ unsigned get_y() { return Y; }                               \
     static __device__ __forceinline__ unsigned get_z() { return Z; }                               \
+    __device__ __forceinline__ operator dim3() const { return dim3(X, Y, Z); }                     \
   };
 LL_HIP_DIM3(__ll_threadIdx_t, __builtin_amdgcn_workitem_id_x(), __builtin_amdgcn_workitem_id_y(),
             __builtin_amdgcn_workitem_id_z())
@@ -389,21 +394,13 @@ template <class T> __device__ __forceinline__ T __ldg(const T *ptr) { return *pt
 #define LL_HIP_REFUSE(name, why)                                                                  \
   template <class... A> __device__ void name(A...) __attribute__((unavailable(                     \
       "not in lanelab's HIP subset: " why " (docs/hip-subset.md)")));
-LL_HIP_REFUSE(printf, "device printf needs the hostcall buffer, which the emulator does not provide")
 LL_HIP_REFUSE(clock64, "no clock is modelled by the emulator")
 LL_HIP_REFUSE(clock, "no clock is modelled by the emulator")
 LL_HIP_REFUSE(wall_clock64, "no clock is modelled by the emulator")
 #undef LL_HIP_REFUSE
-// Device malloc/free: refused when a call reaches device code (an `error` attribute on the
-// function they call), so that clang's <new> wrapper, whose device operator new calls malloc,
-// still compiles when new is not used on the device (it was "malloc is unavailable" for every
-// #include <memory>).
-extern "C" __device__ void *__lanelab_refused_device_malloc(size_t) __attribute__((error(
-    "not in lanelab's HIP headers: device heap allocation (malloc, free, new, delete in device code) "
-    "is not provided (docs/hip-subset.md)")));
-static __device__ inline void *malloc(size_t n) { return __lanelab_refused_device_malloc(n); }
-static __device__ inline void free(void *p) { __lanelab_refused_device_malloc((size_t)p); }
+#include "hip/lanelab_hip_heap.h"
 
+#include "hip/lanelab_hip_printf.h"
 #include "hip/lanelab_hip_math.h"
 #include "hip/lanelab_hip_fp16.h"
 #include "hip/lanelab_hip_bf16.h"

@@ -1,7 +1,6 @@
 // hip/lanelab_hip_intrin.h — HIP's device intrinsics beyond the core of hip/hip_runtime.h (which
 // includes this): bit casts, conversions with a rounding mode, the correctly rounded and fast
-// float forms, integer intrinsics (__byte_perm ...), the *_sync cross-lane forms, device assert
-// and abort. Names, types and semantics are HIP's: where HIP's definition is one clang builtin
+// float forms, integer intrinsics (__byte_perm ...), the *_sync cross-lane forms, device abort. Names, types and semantics are HIP's: where HIP's definition is one clang builtin
 // (clang's __clang_hip_math.h, which ROCm's HIP uses), the same builtin; where it is a ROCm
 // device-library function, code written here to the function's documented meaning.
 #ifndef LANELAB_HIP_INTRIN_H
@@ -10,18 +9,11 @@
 #define LL_D static __device__ inline __attribute__((always_inline))
 #define LL_HD static __host__ __device__ inline __attribute__((always_inline))
 
-// ---- device assert and abort ----------------------------------------------------------------------
-// assert() (from <assert.h>/<cassert>) calls __assert_fail; HIP defines a device one that reports
-// "FILE:LINE: FUNCTION: Device-side assertion `EXPR' failed." and traps. Here it traps (s_trap 2,
-// which lanelab's emulator reports as a fault naming arch, kernel, PC, wave and lane, and
-// file:line with -g); the message is not printed. weak: one definition for every translation
-// unit, as HIP's. abort() traps likewise. <assert.h> comes with hip_runtime.h, as with ROCm.
+// ---- device abort ---------------------------------------------------------------------------------
+// abort() traps (s_trap 2, which lanelab's emulator reports as a fault naming arch, kernel, PC,
+// wave and lane, and file:line with -g). Device assert (__assert_fail, HIP's message, then a trap)
+// is in hip/lanelab_hip_printf.h. <assert.h> comes with hip_runtime.h, as with ROCm.
 #include <assert.h>
-extern "C" __device__ __attribute__((weak, noinline, noreturn)) void __assert_fail(const char *, const char *,
-                                                                                   unsigned int, const char *) {
-  __builtin_trap();
-}
-extern "C" __device__ __attribute__((weak, noinline, noreturn)) void __assertfail() { __builtin_trap(); }
 extern "C" __device__ __attribute__((weak, noreturn)) void abort() { __builtin_trap(); }
 
 // ---- bit casts --------------------------------------------------------------------------------------
