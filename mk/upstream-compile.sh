@@ -16,6 +16,8 @@
 #     -I DIR        an extra include folder, searched FIRST (e.g. a stand-in for PyTorch's
 #                   headers, which are not HIP: the table names every such folder)
 #     --out FILE    also write the table to FILE
+#     --only REGEX  only the files whose label (the table's "file" column) matches REGEX (an
+#                   extended regular expression), e.g. to split a long run across invocations
 #
 # What each library contributes:
 #   flashinfer  every header of include/flashinfer/attention/generic/, each in its own
@@ -57,8 +59,8 @@ if [ "${1:-}" = --worker ]; then
   exit 0
 fi
 
-arches=() jobs=2 device_only=0 extra=() out="" libs=()
-usage() { echo "usage: mk/upstream-compile.sh [--arch A]... [--jobs N] [--device-only] [-I DIR]... [--out FILE] LIB=DIR..." >&2; exit 2; }
+arches=() jobs=2 device_only=0 extra=() out="" libs=() only=""
+usage() { echo "usage: mk/upstream-compile.sh [--arch A]... [--jobs N] [--device-only] [-I DIR]... [--out FILE] [--only REGEX] LIB=DIR..." >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
     --arch) [ $# -ge 2 ] || usage; case $2 in gfx942|gfx950) arches+=("$2");; *) echo "upstream-compile: unknown arch '$2' (gfx942, gfx950)" >&2; exit 2;; esac; shift 2;;
@@ -66,6 +68,8 @@ while [ $# -gt 0 ]; do
     --device-only) device_only=1; shift;;
     -I) [ $# -ge 2 ] && [ -d "$2" ] || { echo "upstream-compile: -I needs an existing folder (got '${2:-}')" >&2; exit 2; }; extra+=("$(cd "$2" && pwd)"); shift 2;;
     --out) [ $# -ge 2 ] || usage; out=$2; shift 2;;
+    --only) [ $# -ge 2 ] || usage; only=$2; shift 2
+      echo x | grep -Eq -- "$only" 2>/dev/null; [ $? -le 1 ] || { echo "upstream-compile: --only: not an extended regular expression: '$only'" >&2; exit 2; };;
     flashinfer=*|aiter=*|ck=*|vllm=*) d=${1#*=}; [ -d "$d" ] || { echo "upstream-compile: ${1%%=*}: no folder '$d'" >&2; exit 2; }; libs+=("${1%%=*}=$(cd "$d" && pwd)"); shift;;
     -h|--help) usage;;
     *) echo "upstream-compile: unknown argument '$1'" >&2; usage;;
@@ -129,6 +133,13 @@ for spec in "${libs[@]}"; do
       done < <(find "$dir/csrc" -name '*.cu' | sort);;
   esac
 done
+
+# --only: keep the jobs whose label matches
+if [ -n "$only" ]; then
+  awk -F'\t' -v re="$only" '$2 ~ re' "$jobsfile" > "$jobsfile.only" && mv "$jobsfile.only" "$jobsfile"
+  [ -s "$jobsfile" ] || { echo "upstream-compile: --only '$only' matches no file" >&2; exit 2; }
+  notes+=("only the files matching /$only/")
+fi
 
 # Compile each job for each arch, --jobs at once: this script run as a worker on one (job, arch),
 # writing LIB LABEL ARCH rc first-error to $tmp/N-ARCH.res.

@@ -682,12 +682,17 @@ hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numB
 hipError_t hipModuleOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, hipFunction_t f, size_t dynSharedMemPerBlk, int blockSizeLimit);
 hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int *gridSize, int *blockSize, hipFunction_t f, size_t dynSharedMemPerBlk, int blockSizeLimit, unsigned int flags);
 const char *hipKernelNameRef(const hipFunction_t f);
-// --- registration
+// --- registration: the entry points clang's host code calls. clang declares them itself and
+// HIP's headers do not, so in a HIP translation unit they are left undeclared: sources that
+// declare them with their own types (ROCm/aiter's aiter_hip_common.h) would otherwise meet a
+// conflicting declaration. lanelab's runtime (C, not HIP) sees them.
+#if !defined(__HIP__)
 void **__hipRegisterFatBinary(const void *data);
 void __hipUnregisterFatBinary(void **modules);
 void __hipRegisterFunction(void **modules, const void *hostFunction, char *deviceFunction, const char *deviceName, unsigned int threadLimit, void *tid, void *bid, dim3 *blockDim, dim3 *gridDim, int *wSize);
 void __hipRegisterVar(void **modules, void *var, char *hostVar, char *deviceVar, int ext, size_t size, int constant, int global);
 void __hipRegisterManagedVar(void *hipModule, void **pointer, void *init_value, const char *name, size_t size, unsigned align);
+#endif
 #ifdef __cplusplus
 } // extern "C"
 #endif

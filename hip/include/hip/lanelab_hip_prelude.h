@@ -18,7 +18,8 @@
 #include "hip/lanelab_hip_heap.h"
 // clang's wrapper: <cmath> <cstdlib> <stdlib.h> and, last, <algorithm> <complex> <new> (clang's
 // cuda_wrappers versions, which make their functions __host__ __device__); HIP's hip_runtime.h:
-// <stdint.h> <stdio.h> <stdlib.h> <assert.h> <cmath> <cstdint> <math.h> <string.h> <stddef.h>.
+// <stdint.h> <stdio.h> <stdlib.h> <assert.h> <thread> <cmath> <cstdint> <math.h> <string.h>
+// <stddef.h> (<thread> brings std::chrono, which rocPRIM's device_transform.hpp uses).
 // Sources rely on what those bring: ROCm/flashinfer's gpu_iface/gpu_runtime_compat.hpp uses
 // std::ostringstream and std::runtime_error with no include of its own (libstdc++'s <complex>
 // includes <sstream>).
@@ -32,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <thread>
 #include <algorithm>
 #include <complex>
 #include <new>
