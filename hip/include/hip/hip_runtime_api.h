@@ -530,6 +530,10 @@ typedef enum hipDeviceAttribute_t {
   hipDeviceAttributePhysicalMultiProcessorCount = 10015,
   hipDeviceAttributeFineGrainSupport = 10016,
   hipDeviceAttributeWallClockRate = 10017,
+  // HIP's value (ROCm/aiter's aiter/jit/utils/chip_info.py passes 10019 to hipDeviceGetAttribute;
+  // aiter_hip_common.h names it). lanelab's hipDeviceGetAttribute has no figure for it: it returns
+  // hipErrorNotSupported, naming the attribute.
+  hipDeviceAttributePciChipId = 10019,
   hipDeviceAttributeAmdSpecificEnd = 19999,
   hipDeviceAttributeVendorSpecificBegin = 20000,
 } hipDeviceAttribute_t;
