@@ -410,13 +410,15 @@ Test(hipcc, programs_compile_as_with_rocm, .timeout = 180) {
   /* What ROCm's headers bring that sources rely on without an include of their own (ROCm/flashinfer:
    * std::ostringstream, std::runtime_error; rocPRIM: std::chrono), and a source that declares
    * clang's registration entry points with its own types, as ROCm/aiter does (lanelab's header
-   * declared them too, and every aiter file stopped on "conflicting types"). */
+   * declared them too, and every aiter file stopped on "conflicting types"); aiter's
+   * hipDeviceAttributePciChipId, for which lanelab has no figure (an error, not a made-up value). */
   const char *text = "#include <algorithm>\n#include <new>\n#include <vector>\n#include <hip/hip_runtime.h>\n"
                      "namespace own { struct W { unsigned magic; };\n"
                      "extern \"C\" void *__hipRegisterFatBinary(const W *) noexcept; }\n"
                      "__global__ void k(float *p) { p[threadIdx.x] = fabsf(p[threadIdx.x]); }\n"
                      "int main() {\n  std::ostringstream os; os << std::chrono::seconds(2).count();\n"
                      "  if (os.str() != \"2\") throw std::runtime_error(os.str());\n"
+                     "  int chip; if (hipDeviceGetAttribute(&chip, hipDeviceAttributePciChipId, 0) != hipErrorNotSupported) return 1;\n"
                      "  float h[64]; memset(h, 0, sizeof h); h[3] = -2.5f;\n"
                      "  float *d; if (hipMalloc(&d, sizeof h) != hipSuccess) return 1;\n"
                      "  hipMemcpy(d, h, sizeof h, hipMemcpyHostToDevice); k<<<1, 64>>>(d);\n"
