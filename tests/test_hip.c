@@ -7,6 +7,7 @@
  * (chdir) and names its files relatively. */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -726,6 +727,609 @@ Test(corpus, shfl_types_move_every_bit, .timeout = 300) {
   }
 }
 
+/* ---- the vocabulary of real kernel libraries (issue 27) ----------------------------------------
+ * Reference arithmetic for binary16 written here from the format's definition: every finite
+ * binary16 value, found by binary search on the (monotonic) bit patterns of magnitudes, so a
+ * rounding mode is "which neighbour of the exact value" rather than a reimplementation of the
+ * header's code. Exact values come from double arithmetic where that is exact (sums, products,
+ * fma with one rounding, sqrt and quotients rounded once to double, both innocuous for 11 bits). */
+enum { RN = 0, RZ = 1, RD = 2, RU = 3 };
+static double h2d(uint16_t h) { return (double)oracle_f16_to_f32(h); }
+static bool h_isnan(uint16_t h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff); }
+/* v rounded in mode m to the 16-bit format whose finite magnitudes are the patterns 0..maxfin
+ * (decoded by dec, increasing with the pattern); beyond is where the next pattern would lie
+ * (the overflow threshold's other end), inf the infinity's pattern. */
+typedef struct {
+  double (*dec)(uint16_t);
+  uint16_t maxfin, inf, qnan;
+  double beyond;
+} fmt16;
+static uint16_t r16(const fmt16 *f, double v, int m) {
+  if (isnan(v)) return f->qnan;
+  const uint16_t sign = signbit(v) ? 0x8000 : 0;
+  double a = fabs(v);
+  if (isinf(a)) return sign | f->inf;
+  int lo = 0, hi = f->maxfin;
+  if (a >= f->dec(f->maxfin)) lo = f->maxfin;
+  else {
+    while (lo < hi) {
+      int mid = (lo + hi + 1) / 2;
+      if (f->dec((uint16_t)mid) <= a) lo = mid; else hi = mid - 1;
+    }
+  }
+  const double below = f->dec((uint16_t)lo), above = lo == f->maxfin ? f->beyond : f->dec((uint16_t)(lo + 1));
+  int pick;
+  if (below == a) pick = lo;
+  else {
+    const bool toward_larger_mag = m == RU ? !sign : m == RD ? sign : false;
+    if (m == RZ || ((m == RU || m == RD) && !toward_larger_mag)) pick = lo;
+    else if (m == RU || m == RD) pick = lo + 1;
+    else { /* nearest, ties to even */
+      const double dl = a - below, du = above - a;
+      pick = dl < du ? lo : du < dl ? lo + 1 : (lo & 1) ? lo + 1 : lo;
+    }
+  }
+  if (pick > f->maxfin) pick = f->inf;
+  return (uint16_t)(sign | pick);
+}
+static double b2d(uint16_t h) { return (double)oracle_bf16_to_f32(h); }
+static const fmt16 F16 = {h2d, 0x7bff, 0x7c00, 0x7e00, 65536.0};
+static const fmt16 BF16 = {b2d, 0x7f7f, 0x7f80, 0x7fc0, 3.4028236692093846e38 /* 2^128 */};
+static uint16_t h_round(double v, int m) { return r16(&F16, v, m); }
+static uint16_t b_round(double v, int m) { return r16(&BF16, v, m); }
+static bool b_isnan(uint16_t h) { return (h & 0x7f80) == 0x7f80 && (h & 0x7f); }
+/* got must equal want bit for bit, or both be NaN. */
+static void expect_h(const char *what, const char *arch, int i, uint16_t got, uint16_t want) {
+  if (h_isnan(got) && h_isnan(want)) return;
+  cr_assert_eq(got, want, "%s: %s, element %d: got %#06x (%g), want %#06x (%g)", arch, what, i, got, h2d(got), want,
+               h2d(want));
+}
+/* got within (0.5 + slack) binary16 ULPs of the exact value e. */
+static void expect_h_ulp(const char *what, const char *arch, int i, uint16_t got, double e, double slack) {
+  const uint16_t want = h_round(e, RN);
+  if (h_isnan(got) && isnan(e)) return;
+  if (got == want) return;
+  int ex;
+  frexp(e, &ex);
+  double ulp = ldexp(1.0, (ex - 1 < -14 ? -14 : ex - 1) - 10);
+  double err = fabs(h2d(got) - e) / ulp;
+  cr_assert(err <= 0.5 + slack, "%s: %s, element %d: got %#06x (%g), exact %.9g: %.4f ULP > %g", arch, what, i, got,
+            h2d(got), e, err, 0.5 + slack);
+}
+static double dmax_num(double a, double b) { return isnan(a) ? b : isnan(b) ? a : a > b ? a : b; }
+static double dmin_num(double a, double b) { return isnan(a) ? b : isnan(b) ? a : a < b ? a : b; }
+static long long sat_ll(double v, double lo, double hi) { return isnan(v) ? 0 : v <= lo ? (long long)lo : v >= hi ? (long long)hi : (long long)v; }
+
+Test(corpus, vocab_half_structs_operators_and_rounding_modes, .timeout = 300) {
+  corpus_begin("vocab_half");
+  enum { N = 256, NOUT = 32, NINT = 16 };
+  float x[N], y[N];
+  const float special[] = {NAN, INFINITY, -INFINITY, 65504.0f, 65520.0f, 65519.0f, 70000.0f, 2049.0f, 2051.0f,
+                           1e-7f, -0.0f, 0.0f, 1e-8f, 0.1f, -3.3333333f, 1.0009765625f /* 1 + 2^-10 */, -65536.0f};
+  const int ns = sizeof special / sizeof *special;
+  for (int i = 0; i < N; i++) {
+    x[i] = i < ns ? special[i] : urand(-100, 100);
+    y[i] = i % 7 == 3 ? x[i] : urand(-100, 100);
+    if (!isfinite(y[i]) || fabsf(y[i]) > 100) y[i] = 1.5f;
+  }
+  put("x.bin", x, sizeof x);
+  put("y.bin", y, sizeof y);
+  FOR_ARCH {
+    run_corpus(ARCH, "vocab_half", "--grid 4 --block 64 --arg in:x.bin --arg in:y.bin --arg out:16384:o.bin --arg out:16384:io.bin --arg i32:256");
+    uint16_t *o = get("o.bin", sizeof(uint16_t) * N * NOUT);
+    int32_t *io = get("io.bin", sizeof(int32_t) * N * NINT);
+    for (int i = 0; i < N; i++) {
+      const uint16_t *g = o + i * NOUT;
+      const int32_t *gi = io + i * NINT;
+      const uint16_t A = h_round(x[i], RN), B = h_round(y[i], RN);
+      const double a = h2d(A), b = h2d(B);
+      const bool anan = isnan(a);
+      expect_h("__half a = float", ARCH, i, g[0], A);
+      expect_h("__float2half", ARCH, i, g[1], B);
+      expect_h("a + b", ARCH, i, g[2], h_round(a + b, RN));
+      expect_h("a * b", ARCH, i, g[3], h_round(a * b, RN));
+      expect_h("__hsub", ARCH, i, g[4], h_round(a - b, RN));
+      expect_h("__hdiv", ARCH, i, g[5], h_round(a / b, RN));
+      expect_h("__hfma", ARCH, i, g[6], h_round(fma(a, b, a), RN));
+      const double sum = h2d(h_round(a + b, RN));
+      expect_h("__hadd_sat (HIP: NaN and -0 kept)", ARCH, i, g[7], h_round(sum < 0 ? 0.0 : sum > 1 ? 1.0 : sum, RN));
+      expect_h("__float2half_rz", ARCH, i, g[8], h_round(x[i], RZ));
+      expect_h("__float2half_rd", ARCH, i, g[9], h_round(x[i], RD));
+      expect_h("__float2half_ru", ARCH, i, g[10], h_round(x[i], RU));
+      if (!(a == 0 && b == 0)) { /* the sign of a max/min of two zeros is unspecified */
+        expect_h("__hmax", ARCH, i, g[11], h_round(dmax_num(a, b), RN));
+        expect_h("__hmin", ARCH, i, g[12], h_round(dmin_num(a, b), RN));
+        expect_h("__hmax_nan", ARCH, i, g[13], anan ? 0x7e00 : h_round(dmax_num(a, b), RN));
+      }
+      expect_h("(v * w).x", ARCH, i, g[14], h_round(a * a, RN));
+      expect_h("(v * w).y", ARCH, i, g[15], h_round(b * b, RN));
+      expect_h("__hadd2(v, swapped w).x", ARCH, i, g[16], h_round(a + b, RN));
+      expect_h("__hadd2(v, swapped w).y", ARCH, i, g[17], h_round(b + a, RN));
+      expect_h("__hneg", ARCH, i, g[18], (uint16_t)(A ^ 0x8000));
+      expect_h("__habs", ARCH, i, g[19], (uint16_t)(A & 0x7fff));
+      expect_h("__half from __half_raw", ARCH, i, g[20], (uint16_t)(A ^ 0x8000));
+      const int k = (int)(y[i] * 1000.0f);
+      const long long kl = (long long)(y[i] * 1e6f);
+      expect_h("__int2half_rn", ARCH, i, g[21], h_round(k, RN));
+      expect_h("__int2half_rz", ARCH, i, g[22], h_round(k, RZ));
+      expect_h("__ll2half_ru", ARCH, i, g[23], h_round((double)kl, RU));
+      expect_h("hsqrt(|a|)", ARCH, i, g[24], h_round(sqrt(fabs(a)), RN));
+      expect_h_ulp("hexp2(b * 0.01)", ARCH, i, g[25], exp2(h2d(h_round(b * h2d(h_round(0.01, RN)), RN))), 1.0 / 1024);
+      expect_h("hrcp(b)", ARCH, i, g[26], h_round(1.0 / b, RN));
+      expect_h("hfloor", ARCH, i, g[27], h_round(floor(a), RN));
+      if (!(a == 0)) expect_h("__hmax2(v, w * (-1, 2)).x", ARCH, i, g[28], h_round(dmax_num(a, -a), RN));
+      if (!(b == 0)) expect_h("__hmax2(v, w * (-1, 2)).y", ARCH, i, g[29], h_round(dmax_num(b, h2d(h_round(2 * b, RN))), RN));
+      expect_h("__shfl_xor(__half, 1)", ARCH, i, g[30], h_round(x[i ^ 1], RN));
+      expect_h("__shfl_xor(__half2, 3).y", ARCH, i, g[31], h_round(y[i ^ 3], RN));
+      const bool un = anan || isnan(b);
+      const int want[NINT] = {a < b, un || a < b, a == b, a != b /* HIP: C's !=, true with a NaN */, un || a != b, a >= b, a < b, !(b < a),
+                              anan, isinf(a) != 0, (int)sat_ll(nearbyint(a), INT32_MIN, INT32_MAX),
+                              (int)sat_ll(floor(a), INT32_MIN, INT32_MAX), (int)sat_ll(trunc(a), -32768, 32767),
+                              (int)(uint32_t)sat_ll(ceil(a), 0, 4294967295.0), !anan,
+                              a > h2d(h_round(a * 0.5, RN)) && b > h2d(h_round(b * 0.5, RN))};
+      const char *names[NINT] = {"__hlt", "__hltu", "__heq", "__hne", "__hneu", "__hge", "a < b", "a <= b (HIP: !(b < a))",
+                                 "__hisnan", "__hisinf", "__half2int_rn", "__half2int_rd", "__half2short_rz",
+                                 "__half2uint_ru", "(float)a == __half2float(a)", "__hbgt2"};
+      for (int k2 = 0; k2 < NINT; k2++)
+        cr_assert_eq(gi[k2], want[k2], "%s: %s, element %d (a = %g, b = %g): got %d, want %d", ARCH, names[k2], i, a, b,
+                     gi[k2], want[k2]);
+    }
+    free(o);
+    free(io);
+  }
+}
+
+static void expect_b(const char *what, const char *arch, int i, uint16_t got, uint16_t want) {
+  if (b_isnan(got) && b_isnan(want)) return;
+  cr_assert_eq(got, want, "%s: %s, element %d: got %#06x (%g), want %#06x (%g)", arch, what, i, got, b2d(got), want,
+               b2d(want));
+}
+
+Test(corpus, vocab_bf16_structs_operators_and_hip_bfloat16, .timeout = 300) {
+  corpus_begin("vocab_bf16");
+  enum { N = 256, NOUT = 24, NINT = 8 };
+  float x[N], y[N];
+  double d[N];
+  const float special[] = {NAN, INFINITY, -INFINITY, 3.4e38f, 3.3961776e38f /* rounds to inf */, 1.00390625f,
+                           1.01171875f, 1e-40f /* subnormal */, -0.0f, 0.0f, 0.1f, -3.3333333f};
+  const int ns = sizeof special / sizeof *special;
+  for (int i = 0; i < N; i++) {
+    x[i] = i < ns ? special[i] : urand(-1000, 1000);
+    y[i] = i % 5 == 2 ? x[i] : urand(-100, 100);
+    if (!isfinite(y[i]) || fabsf(y[i]) > 100) y[i] = -2.5f;
+    /* doubles whose float rounding would round the bfloat16 rounding differently: x plus a tail
+     * below float's precision */
+    d[i] = (double)urand(-10, 10) * (1.0 + 0x1p-30 * (double)(int)(rnd() % 7 - 3));
+  }
+  d[0] = 1.0 + 0x1p-8 + 0x1p-40;  /* just above a bfloat16 tie: rounds up; via float (tie) it would go to even */
+  d[1] = 1.0 + 0x1p-8 - 0x1p-40;  /* just below: rounds down */
+  put("x.bin", x, sizeof x);
+  put("y.bin", y, sizeof y);
+  put("d.bin", d, sizeof d);
+  FOR_ARCH {
+    run_corpus(ARCH, "vocab_bf16",
+               "--grid 4 --block 64 --arg in:x.bin --arg in:y.bin --arg in:d.bin --arg out:12288:o.bin --arg out:8192:io.bin "
+               "--arg i32:256");
+    uint16_t *o = get("o.bin", sizeof(uint16_t) * N * NOUT);
+    int32_t *io = get("io.bin", sizeof(int32_t) * N * NINT);
+    for (int i = 0; i < N; i++) {
+      const uint16_t *g = o + i * NOUT;
+      const int32_t *gi = io + i * NINT;
+      const uint16_t A = b_round(x[i], RN), B = b_round(y[i], RN);
+      const double a = b2d(A), b = b2d(B);
+      expect_b("__hip_bfloat16 a = float", ARCH, i, g[0], A);
+      expect_b("__float2bfloat16", ARCH, i, g[1], B);
+      expect_b("a + b", ARCH, i, g[2], b_round(a + b, RN));
+      expect_b("a * b", ARCH, i, g[3], b_round(a * b, RN));
+      expect_b("__hsub", ARCH, i, g[4], b_round(a - b, RN));
+      expect_b("__hdiv", ARCH, i, g[5], b_round(a / b, RN));
+      /* fma: one float fma, then one rounding to bfloat16 (the stated behaviour) */
+      expect_b("__hfma (float fma, then rounded)", ARCH, i, g[6], b_round((double)fmaf((float)a, (float)b, (float)b), RN));
+      expect_b("__float2bfloat16_rz", ARCH, i, g[7], b_round(x[i], RZ));
+      expect_b("__float2bfloat16_rd", ARCH, i, g[8], b_round(x[i], RD));
+      expect_b("__float2bfloat16_ru", ARCH, i, g[9], b_round(x[i], RU));
+      expect_b("__double2bfloat16 (one rounding)", ARCH, i, g[10], b_round(d[i], RN));
+      expect_b("__hip_bfloat16(int)", ARCH, i, g[11], b_round((double)(int)(y[i] * 70000.0f), RN));
+      expect_b("(v + w).x", ARCH, i, g[12], b_round(a + b, RN));
+      expect_b("(v + w).y", ARCH, i, g[13], b_round(b + a, RN));
+      if (!(a == 0 && b == 0)) expect_b("__hmax", ARCH, i, g[14], b_round(dmax_num(a, b), RN));
+      expect_b("__hneg", ARCH, i, g[15], (uint16_t)(A ^ 0x8000));
+      expect_b("hsqrt(|a|)", ARCH, i, g[16], b_round(sqrt(fabs(a)), RN));
+      expect_b("hfloor", ARCH, i, g[17], b_round(floor(a), RN));
+      expect_b("hip_bfloat16(float)", ARCH, i, g[18], A);
+      /* truncation keeps the top 16 bits; a NaN whose payload was all in the low bits keeps a bit */
+      uint32_t xb;
+      memcpy(&xb, &x[i], 4);
+      expect_b("hip_bfloat16(float, truncate)", ARCH, i, g[19], (uint16_t)(xb >> 16));
+      expect_b("hip_bfloat16 a * b + a", ARCH, i, g[20], b_round(b2d(b_round(a * b, RN)) + a, RN));
+      expect_b("-hip_bfloat16", ARCH, i, g[21], (uint16_t)(A ^ 0x8000));
+      expect_b("__shfl_xor_sync(__hip_bfloat16)", ARCH, i, g[22], b_round(x[i ^ 2], RN));
+      const int src = (i % 16) + 1 < 16 ? i + 1 : i;
+      expect_b("__shfl_down_sync(__hip_bfloat162, 1, 16).x", ARCH, i, g[23], b_round(x[src], RN));
+      const bool un = isnan(a) || isnan(b);
+      const int want[NINT] = {a < b, un || a >= b, isnan(a), isinf(a) != 0, a < b, un || !(a > b), isnan(a), (int)b};
+      const char *names[NINT] = {"__hlt", "__hgeu", "__hisnan", "__hisinf", "a < b", "hip_bfloat16 <=",
+                                 "std::isnan(hip_bfloat16)", "(int)(float)b"};
+      for (int k = 0; k < NINT; k++)
+        cr_assert_eq(gi[k], want[k], "%s: %s, element %d (a = %g, b = %g): got %d, want %d", ARCH, names[k], i, a, b, gi[k],
+                     want[k]);
+    }
+    free(o);
+    free(io);
+  }
+}
+
+/* Floating -> integer in a mode: NaN -> 0, clamped to [lo, hi] (the hardware conversion's rule). */
+static double f2i_ref(double v, int m, double lo, double hi) {
+  if (isnan(v)) return 0;
+  v = m == RN ? nearbyint(v) : m == RZ ? trunc(v) : m == RD ? floor(v) : ceil(v);
+  return v < lo ? lo : v > hi ? hi : v;
+}
+/* The float nearest v in mode m (v exact: an integer below 2^64 or a double), by nextafterf. */
+static float f_round(long double v, int m) {
+  float r = (float)v; /* nearest even */
+  if ((long double)r == v || m == RN) return r;
+  const bool above = (long double)r > v;
+  if (m == RZ) return (fabsl((long double)r) > fabsl(v)) ? nextafterf(r, 0.0f) : r;
+  if (m == RD) return above ? nextafterf(r, -INFINITY) : r;
+  return above ? r : nextafterf(r, INFINITY);
+}
+static uint32_t fbits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+
+/* __fns from its definition: the offset-th set bit from base, upward or downward; -1 if none. */
+static int fns_ref(uint64_t mask, int bits, int base, int offset) {
+  base &= bits - 1;
+  if (offset == 0) return (mask >> base) & 1 ? base : -1;
+  int seen = 0;
+  if (offset > 0) {
+    for (int b2 = base; b2 < bits; b2++)
+      if ((mask >> b2) & 1 && ++seen == offset) return b2;
+  } else {
+    for (int b2 = base; b2 >= 0; b2--)
+      if ((mask >> b2) & 1 && ++seen == -offset) return b2;
+  }
+  return -1;
+}
+
+Test(corpus, vocab_intrin_bits_bytes_and_conversion_modes, .timeout = 300) {
+  corpus_begin("vocab_intrin");
+  enum { N = 128, NOUT = 38 };
+  float x[N];
+  uint32_t u[2 * N];
+  double d[N];
+  const float special[] = {NAN, INFINITY, -INFINITY, 2.5f, -2.5f, 3.5f, -0.5f, 3e9f, -3e9f, 4.4e9f, 0.99999994f,
+                           -1e-30f, 1.5f, 0.0f, -0.0f};
+  const int ns = sizeof special / sizeof *special;
+  for (int i = 0; i < N; i++) {
+    x[i] = i < ns ? special[i] : urand(-2e5f, 2e5f) * (i % 3 ? 1.0f : 1e-4f);
+    u[2 * i] = (uint32_t)(rnd() >> 32), u[2 * i + 1] = (uint32_t)(rnd() >> 32);
+    if (i % 4 == 0) u[2 * i] &= 0x00ffffffu, u[2 * i + 1] |= 0x00800000u; /* 24-bit operands, negative as int24 */
+    d[i] = i == 0 ? 1e300 : i == 1 ? -1e-300 : i == 2 ? NAN : (double)urand(-1e6f, 1e6f) + 0x1p-35 * (double)(rnd() % 1000);
+  }
+  u[0] = 0x80000000u, u[1] = 0x80000000u; /* __hadd of INT_MIN + INT_MIN: no overflow */
+  put("x.bin", x, sizeof x);
+  put("u.bin", u, sizeof u);
+  put("d.bin", d, sizeof d);
+  FOR_ARCH {
+    run_corpus(ARCH, "vocab_intrin", "--grid 2 --block 64 --arg in:x.bin --arg in:u.bin --arg in:d.bin --arg out:19456:o.bin --arg i32:128");
+    uint32_t *o = get("o.bin", sizeof(uint32_t) * N * NOUT);
+    for (int i = 0; i < N; i++) {
+      const uint32_t *g = o + i * NOUT, a = u[2 * i], b = u[2 * i + 1];
+      const float f = x[i];
+      const int64_t ll = (int64_t)((uint64_t)a << 32 | b);
+      uint32_t w[NOUT];
+      w[0] = fbits(f);
+      float fa;
+      memcpy(&fa, &a, 4);
+      w[1] = fbits(fa + 0.0f == fa ? f : -f);
+      w[2] = b;
+      const uint64_t yx = (uint64_t)b << 32 | a;
+      uint32_t bp = 0, bp2 = 0;
+      for (int k = 0; k < 4; k++) {
+        bp |= (uint32_t)(yx >> (8 * ((b >> (4 * k)) & 7)) & 0xff) << (8 * k);
+        bp2 |= (uint32_t)(yx >> (8 * ((0x5410u >> (4 * k)) & 7)) & 0xff) << (8 * k);
+      }
+      w[3] = bp;
+      w[4] = bp2;
+      w[5] = (uint32_t)((((uint64_t)b << 32 | a) << (b & 31)) >> 32);
+      const uint32_t sc = (b & 63) > 32 ? 32 : (b & 63);
+      w[6] = (uint32_t)(((uint64_t)b << 32 | a) >> sc);
+      uint32_t r = 0;
+      for (int k = 0; k < 32; k++) r |= ((a >> k) & 1u) << (31 - k);
+      w[7] = r;
+      w[8] = (uint32_t)(int32_t)(((int64_t)(int32_t)a + (int32_t)b) >> 1);
+      w[9] = (uint32_t)(int32_t)(((int64_t)(int32_t)a + (int32_t)b + 1) >> 1);
+      w[10] = (uint32_t)(((uint64_t)a + b + 1) >> 1);
+      const int32_t a24 = (int32_t)(a << 8) >> 8, b24 = (int32_t)(b << 8) >> 8;
+      w[11] = (uint32_t)(int32_t)((int64_t)a24 * b24);
+      w[12] = (a & 0xffffffu) * (b & 0xffffffu);
+      w[13] = (uint32_t)(((unsigned __int128)(uint64_t)ll * 0x9e3779b97f4a7c15ull) >> 64);
+      w[14] = 7u + (a > b ? a - b : b - a);
+      w[15] = (uint32_t)(int32_t)f2i_ref(f, RN, INT32_MIN, INT32_MAX);
+      w[16] = (uint32_t)(int32_t)f2i_ref(f, RZ, INT32_MIN, INT32_MAX);
+      w[17] = (uint32_t)(int32_t)f2i_ref(f, RD, INT32_MIN, INT32_MAX);
+      w[18] = (uint32_t)(int32_t)f2i_ref(f, RU, INT32_MIN, INT32_MAX);
+      w[19] = (uint32_t)f2i_ref(f, RN, 0, 4294967295.0);
+      const float f32 = f * 4294967296.0f;
+      w[20] = (uint32_t)((int64_t)f2i_ref(f32, RZ, -0x1p63, 0x1p63 - 1024) >> 16);
+      if (isinf(f32) || fabsf(f32) >= 0x1p63f) w[20] = (uint32_t)((f32 > 0 ? INT64_MAX : INT64_MIN) >> 16);
+      w[21] = fbits(f_round((int32_t)a, RZ));
+      w[22] = fbits(f_round((int32_t)a, RD));
+      w[23] = fbits(f_round(b, RU));
+      w[24] = fbits(f_round(ll, RN));
+      w[25] = isnan(d[i]) ? 0x7fc00000u : fbits(f_round(d[i], RZ));
+      w[26] = isnan(d[i]) ? 0x7fc00000u : fbits(f_round(d[i], RU));
+      uint64_t db;
+      memcpy(&db, &d[i], 8);
+      w[27] = (uint32_t)(db >> 32);
+      w[28] = fbits((float)d[i]);
+      w[29] = fbits(f * (1.0f + 0x1p-23f));
+      w[30] = fbits(f < 0 ? 0.0f : f > 1 ? 1.0f : isnan(f) ? 0.0f : f);
+      w[31] = (uint32_t)__builtin_popcount(a) | (uint32_t)(b ? __builtin_clz(b) : 32) << 8 | (uint32_t)__builtin_ffs((int)a) << 16;
+      {
+        const uint32_t off = b & 31, wd = (b >> 8) & 31, off64 = b & 63, wd64 = (b >> 8) & 63;
+        w[32] = wd ? (a >> off) & ((1u << wd) - 1) : 0;
+        w[33] = (uint32_t)(wd64 ? ((uint64_t)ll >> off64) & ((1ull << wd64) - 1) : 0);
+        const uint32_t io = (b >> 16) & 31, iw = (b >> 24) & 31, m = ((1u << iw) - 1) << io;
+        w[34] = (a & ~m) | ((b << io) & m);
+        const uint64_t lb = (uint64_t)ll & (i % 5 ? ~0ull : 0ull);
+        w[35] = lb ? (uint32_t)__builtin_ctzll(lb) : 0xffffffffu;
+        w[36] = (uint32_t)fns_ref(a, 32, (int)(b & 31), (int)(b >> 28) - 8);
+        w[37] = (uint32_t)fns_ref((uint64_t)ll, 64, (int)(b & 63), (int)((b >> 8) & 15) - 4);
+      }
+      const char *names[NOUT] = {"__float_as_int", "__int_as_float", "__uint_as_float", "__byte_perm(a, b, b)",
+                                 "__byte_perm(a, b, 0x5410)", "__funnelshift_l", "__funnelshift_rc", "__brev", "__hadd(int)",
+                                 "__rhadd", "__urhadd", "__mul24", "__umul24", "__umul64hi", "__usad", "__float2int_rn",
+                                 "__float2int_rz", "__float2int_rd", "__float2int_ru", "__float2uint_rn", "__float2ll_rz",
+                                 "__int2float_rz", "__int2float_rd", "__uint2float_ru", "__ll2float_rn", "__double2float_rz",
+                                 "__double2float_ru", "__double2hiint", "__hiloint2double", "__fmul_rn", "__saturatef",
+                                 "__popc/__clz/__ffs", "__bitextract_u32", "__bitextract_u64", "__bitinsert_u32",
+                                 "__lastbit_u32_u64", "__fns32", "__fns64"};
+      for (int k = 0; k < NOUT; k++) {
+        const bool nan_pair = (k == 25 || k == 26 || k == 28 || k == 29 || k == 1 || k == 0) &&
+                              (g[k] & 0x7f800000u) == 0x7f800000u && (g[k] & 0x7fffffu) &&
+                              (w[k] & 0x7f800000u) == 0x7f800000u && (w[k] & 0x7fffffu);
+        if (!nan_pair)
+          cr_assert_eq(g[k], w[k], "%s: %s, element %d (x = %.9g, a = %#x, b = %#x, d = %.17g): got %#x, want %#x", ARCH,
+                       names[k], i, f, a, b, d[i], g[k], w[k]);
+      }
+    }
+    free(o);
+  }
+}
+
+Test(corpus, vocab_sync_masks_match_and_syncthreads_count, .timeout = 300) {
+  corpus_begin("vocab_sync");
+  enum { B = 2, T = 128, N = B * T };
+  int32_t key[N];
+  for (int i = 0; i < N; i++) key[i] = (int32_t)(rnd() % 20);
+  for (int i = 64; i < 96; i++) key[i] = 3000 + i % 2;     /* half a wave with one key / 1000 */
+  for (int i = 96; i < 128; i++) key[i] = 5000 + i;        /* and one where k / 1000 differ? no: all 5 */
+  key[130] = -1;                                           /* block 1: __all_sync / __syncthreads_and fail */
+  put("k.bin", key, sizeof key);
+  FOR_ARCH {
+    run_corpus(ARCH, "vocab_sync", "--grid 2 --block 128 --arg in:k.bin --arg out:8192:ob.bin --arg out:8192:oi.bin --arg out:1024:of.bin");
+    uint64_t *ob = get("ob.bin", 8 * 4 * N);
+    int32_t *oi = get("oi.bin", 4 * 8 * N);
+    float *of = get("of.bin", 4 * N);
+    for (int g = 0; g < N; g++) {
+      const int lane = g % 64, base = g - lane, half = lane < 32 ? 0 : 32, blk = g / T;
+      const uint64_t mask = lane < 32 ? 0x00000000ffffffffull : 0xffffffff00000000ull;
+      uint64_t ballot = 0, match = 0;
+      bool all_same = true, any7 = false, allpos = true;
+      for (int l = half; l < half + 32; l++) {
+        const int kl = key[base + l];
+        if (kl & 1) ballot |= 1ull << l;
+        if (kl % 3 == key[g] % 3) match |= 1ull << l;
+        if (kl / 1000 != key[g] / 1000) all_same = false;
+        any7 |= kl == 7;
+        allpos &= kl >= 0;
+      }
+      int cnt = 0, and_ = 1, or_ = 0;
+      for (int t = blk * T; t < blk * T + T; t++) cnt += key[t] & 1, and_ &= key[t] >= 0, or_ |= key[t] == 7;
+      cr_assert_eq(ob[4 * g + 0], ballot, "%s: __ballot_sync, thread %d: %#llx, want %#llx", ARCH, g, (unsigned long long)ob[4 * g], (unsigned long long)ballot);
+      cr_assert_eq(ob[4 * g + 1], match & mask, "%s: __match_any_sync, thread %d", ARCH, g);
+      cr_assert_eq(ob[4 * g + 2], all_same ? mask : 0, "%s: __match_all_sync, thread %d", ARCH, g);
+      cr_assert_eq(oi[8 * g + 0], all_same, "%s: __match_all_sync's predicate, thread %d", ARCH, g);
+      cr_assert_eq(ob[4 * g + 3], lane & 1 ? 0xaaaaaaaaaaaaaaaaull : 0, "%s: __activemask in a branch, thread %d", ARCH, g);
+      const float want_f = (float)key[base + (lane ^ 4)] * 0.5f;
+      cr_assert_eq(memcmp(&of[g], &want_f, 4), 0, "%s: __shfl_xor_sync, thread %d: %g, want %g", ARCH, g, of[g], want_f);
+      cr_assert_eq(oi[8 * g + 1], any7, "%s: __any_sync, thread %d", ARCH, g);
+      cr_assert_eq(oi[8 * g + 2], allpos, "%s: __all_sync, thread %d", ARCH, g);
+      cr_assert_eq(oi[8 * g + 3], cnt, "%s: __syncthreads_count, thread %d: %d, want %d", ARCH, g, oi[8 * g + 3], cnt);
+      cr_assert_eq(oi[8 * g + 4], and_, "%s: __syncthreads_and, thread %d", ARCH, g);
+      cr_assert_eq(oi[8 * g + 5], or_, "%s: __syncthreads_or, thread %d", ARCH, g);
+      const int dn = (lane % 16) + 3 < 16 ? g + 3 : g, up = lane >= 1 ? g - 1 : g;
+      cr_assert_eq(oi[8 * g + 6], key[dn], "%s: __shfl_down_sync width 16, thread %d", ARCH, g);
+      cr_assert_eq(oi[8 * g + 7], key[up], "%s: __shfl_up_sync, thread %d", ARCH, g);
+    }
+    free(ob), free(oi), free(of);
+    /* a mask naming lanes that do not take part traps, naming the kernel and the trap */
+    char *co = ll_fmt("%s/vocab_sync.co", ARCH), *err;
+    int rc = sh(&err, LANELAB " -q run %s vocab_sync_bad --backend emu --grid 1 --block 64 --arg out:256:bad.bin", co);
+    cr_assert_neq(rc, 0, "%s: a *_sync mask naming absent lanes ran to completion", ARCH);
+    cr_assert(strstr(err, "vocab_sync_bad") && strstr(err, "s_trap"), "%s: the fault does not name the kernel and the trap: %s", ARCH, err);
+    free(err), free(co);
+  }
+}
+
+Test(corpus, vocab_cg_tiles_reduce_ballot_coalesced, .timeout = 300) {
+  corpus_begin("vocab_cg");
+  enum { B = 2, T = 128, N = B * T };
+  float x[N];
+  for (int i = 0; i < N; i++) x[i] = (float)((int)(rnd() % 64) - 32) * 0.25f; /* sums exact in any order */
+  put("x.bin", x, sizeof x);
+  FOR_ARCH {
+    run_corpus(ARCH, "vocab_cg", "--grid 2 --block 128 --arg in:x.bin --arg out:8192:o.bin --arg out:2048:b.bin");
+    float *o = get("o.bin", 4 * 8 * N);
+    uint64_t *bal = get("b.bin", 8 * N);
+    for (int g = 0; g < N; g++) {
+      const int blk = g / T, r = g % T;
+      const float *in = x + blk * T;
+#define V(rank) in[T - 1 - (rank)]
+      const float v = V(r);
+      const int t0 = r & ~15, w0 = r & ~63;
+      float sum = 0, mx = -INFINITY;
+      uint64_t b = 0;
+      for (int k = 0; k < 16; k++) sum += V(t0 + k), b |= (uint64_t)(V(t0 + k) > 0) << k;
+      for (int k = 0; k < 64; k++) mx = fmaxf(mx, V(w0 + k));
+      const float want[7] = {v, sum, mx, (r & 15) + 1 < 16 ? V(r + 1) : v,
+                             (float)((r & 15) * 1000 + (r / 16) * 10 + 8), V(t0 + 3), (float)(r % 32 + 100 * 32 + 100000 * 128)};
+      const char *names[7] = {"block.sync then a neighbour's value", "cg::reduce(tile16, plus)", "cg::reduce(tile64, greater)",
+                              "tile16.shfl_down", "tile16 rank/meta rank/meta size", "tile16.shfl(v, 3)",
+                              "tiled_partition(block, 32) rank and size"};
+      for (int k = 0; k < 7; k++)
+        cr_assert_eq(o[g * 8 + k], want[k], "%s: %s, thread %d: %g, want %g", ARCH, names[k], g, o[g * 8 + k], want[k]);
+      cr_assert_eq(bal[g], b, "%s: tile16.ballot, thread %d: %#llx, want %#llx", ARCH, g, (unsigned long long)bal[g], (unsigned long long)b);
+      /* coalesced group of the lanes r % 3 == 0 within the wave: rank among them, their count,
+       * and the next member's r */
+      float c = -1.0f;
+      if (r % 3 == 0) {
+        int rank = 0, size = 0, next = r;
+        for (int l = w0; l < w0 + 64; l++)
+          if (l % 3 == 0) {
+            if (l < r) rank++;
+            size++;
+          }
+        for (int l = r + 1; l < w0 + 64; l++)
+          if (l % 3 == 0) { next = l; break; }
+        c = (float)rank + 0.25f * (float)size + 1000.0f * (float)(next - r);
+      }
+      cr_assert_eq(o[g * 8 + 7], c, "%s: coalesced_threads() rank/size/shfl_down, thread %d: %g, want %g", ARCH, g, o[g * 8 + 7], c);
+#undef V
+    }
+    free(o), free(bal);
+  }
+}
+
+/* fp8 from the formats' definitions: OCP E4M3 (bias 7, S.1111.111 NaN, no infinity), OCP E5M2
+ * (bias 15, IEEE-like infinities and NaNs), E4M3 FNUZ (bias 8) and E5M2 FNUZ (bias 16), whose
+ * only NaN is 0x80 and which have no infinity and no negative zero. */
+typedef struct {
+  int we, wm, bias;
+  bool fnuz;
+} fp8fmt;
+static double fp8_decode(const fp8fmt *f, unsigned code) {
+  const unsigned s = code >> 7, e = (code >> f->wm) & ((1u << f->we) - 1), m = code & ((1u << f->wm) - 1);
+  if (f->fnuz && code == 0x80) return NAN;
+  if (!f->fnuz && f->we == 4 && (code & 0x7f) == 0x7f) return NAN;
+  if (!f->fnuz && f->we == 5 && e == 31) return m ? NAN : (s ? -INFINITY : INFINITY);
+  double v = e ? ldexp(1.0 + m / (double)(1u << f->wm), (int)e - f->bias) : ldexp(m / (double)(1u << f->wm), 1 - f->bias);
+  return s ? -v : v;
+}
+/* v rounded to the nearest finite fp8 value, ties to the even code, after clamping to the
+ * largest finite (saturation): the magnitude is rounded over the positive codes and the sign
+ * applied after (a negative value that rounds to zero is -0, except in FNUZ, which has no -0);
+ * NaN -> any NaN code (returned as 0x100 for "a NaN"). */
+static unsigned fp8_round_sat(const fp8fmt *f, double v) {
+  if (isnan(v)) return 0x100;
+  const double a = fabs(v);
+  unsigned best = 0;
+  double bd = INFINITY;
+  for (unsigned c = 0; c < 128; c++) {
+    const double d = fp8_decode(f, c);
+    if (isnan(d) || isinf(d)) continue;
+    const double dist = fabs(d - a);
+    if (dist < bd || (dist == bd && (c & 1) == 0)) best = c, bd = dist;
+  }
+  if (signbit(v) && !(f->fnuz && best == 0)) best |= 0x80;
+  return best;
+}
+static void expect_fp8(const char *what, const char *arch, int i, const fp8fmt *f, unsigned got, unsigned want) {
+  if (want == 0x100) {
+    cr_assert(isnan(fp8_decode(f, got)), "%s: %s, element %d: got %#x, want a NaN", arch, what, i, got);
+    return;
+  }
+  cr_assert_eq(got, want, "%s: %s, element %d: got %#04x (%g), want %#04x (%g)", arch, what, i, got, fp8_decode(f, got), want,
+               fp8_decode(f, want));
+}
+
+Test(corpus, vocab_fp8_the_arch_encoding_every_code, .timeout = 300) {
+  corpus_begin("vocab_fp8");
+  enum { N = 256 };
+  float x[N];
+  const float special[] = {NAN, 0.0f, -0.0f, 240.0f, 248.0f, 250.0f, 448.0f, 460.0f, 500.0f, 57344.0f, 70000.0f, -1e9f,
+                           0.0625f, 0x1p-9f, 0x1p-10f, 0x3p-11f, 1.0625f, 1.1875f, 3.0e-5f, -0x1p-17f, 0x1p-16f};
+  const int ns = sizeof special / sizeof *special;
+  for (int i = 0; i < N; i++) x[i] = i < ns ? special[i] : (i % 2 ? urand(-2, 2) : urand(-300, 300));
+  put("x.bin", x, sizeof x);
+  const fp8fmt ocp4 = {4, 3, 7, false}, ocp5 = {5, 2, 15, false}, fnuz4 = {4, 3, 8, true}, fnuz5 = {5, 2, 16, true};
+  FOR_ARCH {
+    const bool fnuz = !strcmp(ARCH, "gfx942");
+    const fp8fmt *f4 = fnuz ? &fnuz4 : &ocp4, *f5 = fnuz ? &fnuz5 : &ocp5;
+    run_corpus(ARCH, "vocab_fp8", "--grid 4 --block 64 --arg in:x.bin --arg out:1024:c.bin --arg out:2048:d.bin");
+    uint8_t *c = get("c.bin", 4 * N);
+    float *d = get("d.bin", 8 * N);
+    for (int i = 0; i < N; i++) {
+      expect_fp8(fnuz ? "__hip_fp8_e4m3_fnuz(float)" : "__hip_fp8_e4m3(float)", ARCH, i, f4, c[4 * i], fp8_round_sat(f4, x[i]));
+      expect_fp8(fnuz ? "__hip_fp8_e5m2_fnuz(float)" : "__hip_fp8_e5m2(float)", ARCH, i, f5, c[4 * i + 1], fp8_round_sat(f5, x[i]));
+      expect_fp8("fp8x2 e4m3 .x", ARCH, i, f4, c[4 * i + 2], fp8_round_sat(f4, x[i]));
+      expect_fp8("fp8x2 e4m3 .y", ARCH, i, f4, c[4 * i + 3], fp8_round_sat(f4, -0.5 * (double)x[i]));
+      const double w4 = fp8_decode(f4, (unsigned)i), w5 = fp8_decode(f5, (unsigned)i);
+      cr_assert((isnan(w4) && isnan(d[2 * i])) || (double)d[2 * i] == w4, "%s: e4m3 code %#x -> %g, want %g", ARCH, i, d[2 * i], w4);
+      cr_assert((isnan(w5) && isnan(d[2 * i + 1])) || (double)d[2 * i + 1] == w5, "%s: e5m2 code %#x -> %g, want %g", ARCH, i,
+                d[2 * i + 1], w5);
+      if ((double)d[2 * i] == 0) cr_assert_eq(!!signbit(d[2 * i]), !!signbit(w4), "%s: e4m3 code %#x: sign of zero", ARCH, i);
+    }
+    free(c), free(d);
+  }
+}
+
+Test(corpus, vocab_libstd_noinline_overloads_minmax_ocml_assert, .timeout = 300) {
+  corpus_begin("vocab_libstd");
+  enum { N = 128 };
+  float x[N];
+  uint32_t u[N];
+  for (int i = 0; i < N; i++) x[i] = urand(-50, 50), u[i] = (uint32_t)(rnd() >> 32);
+  put("x.bin", x, sizeof x);
+  put("u.bin", u, sizeof u);
+  FOR_ARCH {
+    /* __noinline__ keeps the call: the disassembly calls kept_call */
+    char *asm_path = ll_fmt("%s/vocab_libstd.s", ARCH);
+    size_t n;
+    char *text = ll_read_file(asm_path, &n, NULL);
+    cr_assert_not_null(text);
+    cr_assert(strstr(text, "s_swappc_b64") || strstr(text, "s_setpc_b64"), "%s: no call left in %s", ARCH, asm_path);
+    cr_assert(strstr(text, "kept_call"), "%s: kept_call is not a function of its own in %s", ARCH, asm_path);
+    free(text), free(asm_path);
+    run_corpus(ARCH, "vocab_libstd", "--grid 2 --block 64 --arg in:x.bin --arg in:u.bin --arg out:8192:o.bin");
+    float *o = get("o.bin", 4 * 16 * N);
+    for (int i = 0; i < N; i++) {
+      const float *g = o + 16 * i, f = x[i];
+      int ex;
+      const float mant = frexpf(f, &ex);
+      const float want[16] = {f * 3.0f + 1.0f, 0, 0, 0, (float)((int)u[i] < (int)(u[i] >> 1) ? (int)u[i] : (int)(u[i] >> 1)),
+                              fabsf(f), FLT_MAX, (float)(i < 5 ? i : 5), 0, fmaf(f, 2.0f, 1.0f), NAN, NAN, 0, mant, NAN,
+                              ldexpf(f, 3)};
+      for (int k = 0; k < 16; k++) {
+        if (k == 10 || k == 11 || k == 14) continue; /* checked below */
+        cr_assert_eq(g[k], want[k], "%s: element %d, slot %d: %.9g, want %.9g", ARCH, i, k, g[k], want[k]);
+      }
+      int gex;
+      memcpy(&gex, &g[14], 4);
+      cr_assert_eq(gex, ex, "%s: frexpf exponent, element %d", ARCH, i);
+      /* the fast forms: within their documented accuracy of the exact value */
+      const double e = exp(f * 0.01), s = sin(f * 0.01);
+      cr_assert(fabs(g[10] - e) <= 4e-7 * e, "%s: __expf, element %d: %.9g vs %.9g", ARCH, i, g[10], e);
+      cr_assert(fabs(g[11] - s) <= 2e-6, "%s: __sinf, element %d: %.9g vs %.9g", ARCH, i, g[11], s);
+    }
+    free(o);
+    /* device assert: a lane whose value fails the assertion stops the kernel with a trap */
+    const float neg[64] = {[17] = -1.0f};
+    put("neg.bin", neg, sizeof neg);
+    char *co = ll_fmt("%s/vocab_libstd.co", ARCH), *err;
+    int rc = sh(&err, LANELAB " -q run %s vocab_assert --backend emu --grid 1 --block 64 --arg in:neg.bin --arg out:256:a.bin", co);
+    cr_assert_neq(rc, 0, "%s: a failing device assert ran to completion", ARCH);
+    cr_assert(strstr(err, "vocab_assert") && strstr(err, "trap"), "%s: the fault does not name the kernel and the trap: %s", ARCH, err);
+    free(err);
+    const float pos[64] = {0};
+    put("pos.bin", pos, sizeof pos);
+    rc = sh(&err, LANELAB " -q run %s vocab_assert --backend emu --grid 1 --block 64 --arg in:pos.bin --arg out:256:a.bin", co);
+    cr_assert_eq(rc, 0, "%s: a passing device assert failed: %s", ARCH, err);
+    free(err), free(co);
+  }
+}
+
 /* ---- lanelab cc -----------------------------------------------------------------------------*/
 static void write_src(const char *path, const char *text) { put(path, text, strlen(text)); }
 
@@ -811,19 +1415,22 @@ Test(cc, bad_usage_is_exit_2, .timeout = 60) {
 Test(subset, unsupported_api_is_a_compile_error_naming_it, .timeout = 300) {
   enter_tmpdir();
   write_src("r.hip", "#include <hip/hip_runtime.h>\n"
-                     "#if CASE == 1\n#include <hip/hiprtc.h>\n#endif\n"
+                     "#if CASE == 1\n#include <hip/hiprtc.h>\n#endif\n#include <hip/hip_fp8.h>\n"
                      "__global__ void k(float *p, int *q, double d) {\n"
                      "  float f = p[threadIdx.x]; short s = (short)q[0]; __half h = (__half)f;\n"
                      "#if CASE == 0\n  p[0] = f;\n"
                      "#elif CASE == 2\n  q[0] = __shfl_xor(s, 1);\n"              /* a type shuffles do not take */
-                     "#elif CASE == 3\n  p[0] = __shfl_xor_sync(~0ull, f, 1);\n"  /* HIP has it; the subset refuses it */
+                     "#elif CASE == 3\n  p[0] = __shfl_xor_sync(0xffffffffu, f, 1);\n" /* a 32-bit mask drops lanes 32-63 */
                      "#elif CASE == 4\n  p[0] = sinhf(f);\n"                     /* not in the subset at all */
                      "#elif CASE == 5\n  atomicAdd(q, 1.5f);\n"                   /* float -> int would truncate */
-                     "#elif CASE == 6\n  p[0] = expf(d);\n"                       /* double -> float would round */
                      "#elif CASE == 7\n  h = __hadd(h, f);\n"                     /* float -> half would round */
                      "#elif CASE == 8\n  float3 v = make_float3(f, f, f); p[0] = v.w;\n" /* a 3-vector has no .w */
-                     "#elif CASE == 9\n  free(p);\n"                              /* no device heap: a link error */
+                     "#elif CASE == 9\n  free(p);\n"                              /* no device heap */
                      "#elif CASE == 10\n  q[0] = __ballot(f);\n"                   /* a float predicate */
+                     "#elif CASE == 11\n  p[0] = (float)sin(d);\n"                 /* double sin on the device */
+                     "#elif CASE == 12\n  p[0] = *(float *)malloc(4);\n"           /* device heap */
+                     "#elif CASE == 13\n  p[0] = __fadd_rz(f, f);\n"               /* directed rounding */
+                     "#elif CASE == 14\n  p[0] = (float)__hip_fp8_e4m3(f);\n"       /* OCP fp8 on gfx942's device */
                      "#endif\n  p[1] = (float)h;\n}\n");
   const struct {
     int c;
@@ -831,14 +1438,17 @@ Test(subset, unsupported_api_is_a_compile_error_naming_it, .timeout = 300) {
   } cases[] = {
       {1, "<hip/hiprtc.h> is not provided by lanelab's HIP headers", "runtime compilation"},
       {2, "__shfl_xor: the lanelab HIP subset shuffles int", "static assertion failed"},
-      {3, "__shfl_xor_sync", "not in lanelab's HIP subset"},
-      {4, "sinhf", "undeclared identifier"},
+      {3, "__shfl_xor_sync: the mask must be a 64-bit integer", "static assertion failed"},
+      {4, "no matching function for call to 'sinhf'", "call to __host__ function from __global__ function"},
       {5, "atomicAdd: the value would change kind", "static assertion failed"},
-      {6, "expf: takes a float", "static assertion failed"},
-      {7, "__hadd: both arguments must be __half", "static assertion failed"},
+      {7, "__hadd: both arguments must be __half; a float or double argument would be rounded silently", "unavailable"},
       {8, "'w'", "no member named"},
-      {9, "free", "undefined"},
+      {9, "device heap allocation (malloc, free,", "declared with 'error' attribute"},
       {10, "__ballot: the predicate must be a bool or an integer", "static assertion failed"},
+      {11, "double-precision sin is not provided", "declared with 'error' attribute"},
+      {12, "device heap allocation (malloc, free, new, delete in device code) is not provided", "declared with 'error' attribute"},
+      {13, "__fadd_rz", "the directed-rounding forms"},
+      {14, "the OCP fp8 types (__hip_fp8_e4m3", "gfx942's instructions implement FNUZ"},
   };
   char *err;
   int rc = sh(&err, LANELAB " cc r.hip --arch gfx942 -o ok.co -- -DCASE=0");
@@ -1007,6 +1617,9 @@ static long double r_fmin(long double x, long double y, long double z) { (void)z
 static long double r_fma(long double x, long double y, long double z) { return x * y + z; } /* x*y exact in 64 bits */
 static long double r_pow(long double x, long double y, long double z) { (void)z; return powl(x, y); }
 static long double r_div(long double x, long double y, long double z) { (void)z; return x / y; }
+static long double r_mul(long double x, long double y, long double z) { (void)z; return x * y; }
+static long double r_rcp(long double x, long double y, long double z) { (void)y, (void)z; return 1.0L / x; }
+W1(exp10l)
 
 static const math_case math_cases[] = {
     /* float */
@@ -1040,6 +1653,21 @@ static const math_case math_cases[] = {
     {"log1pf", 0, 1, r_log1pl, DOM_RANGE, -1, 3.4e38, 0, 0, 1, 0.51},
     {"sincosf_sin", 0, 1, r_sinl, DOM_ALL, 0, 0, 0, 0, 1, 0.51},
     {"sincosf_cos", 0, 1, r_cosl, DOM_ALL, 0, 0, 0, 0, 1, 0.51},
+    {"exp10f", 0, 1, r_exp10l, DOM_RANGE, -46, 39, 0, 0, 1, 0.51},
+    /* fast forms: hardware instructions (v_exp/v_log/v_sin/v_cos/v_rcp/v_rsq), no specials; the
+     * trigonometric ones on [0.1, 1.4], away from the zeros where a ULP bound means nothing */
+    {"__exp10f", 0, 1, r_exp10l, DOM_RANGE, -30, 30, 0, 0, 0, 96.0},
+    {"__log2f", 0, 1, r_log2l, DOM_RANGE_POS, 1e-30, 1e30, 0, 0, 0, 1.0},
+    {"__log10f", 0, 1, r_log10l, DOM_POS, 0, 0, 0, 0, 1, 0.51},
+    {"__powf", 0, 2, r_pow, DOM_RANGE_POS, 1e-6, 1e6, -12, 12, 1, 0.51},
+    {"__sinf", 0, 1, r_sinl, DOM_RANGE_POS, 0.1, 1.4, 0, 0, 0, 4.0},
+    {"__cosf", 0, 1, r_cosl, DOM_RANGE_POS, 0.1, 1.4, 0, 0, 0, 16.0},
+    {"__tanf", 0, 1, r_tanl, DOM_RANGE_POS, 0.1, 1.4, 0, 0, 0, 16.0},
+    {"__sincosf_sin", 0, 1, r_sinl, DOM_RANGE_POS, 0.1, 1.4, 0, 0, 0, 4.0},
+    {"__frcp_rn", 0, 1, r_rcp, DOM_ALL, 0, 0, 0, 0, 1, 0.5},
+    {"__frsqrt_rn", 0, 1, r_rsqrt, DOM_POS, 0, 0, 0, 0, 1, 1.0},
+    {"__fmul_rn", 0, 2, r_mul, DOM_RANGE, -1e15, 1e15, 0, 0, 1, 0.5},
+    {"__fdiv_rn", 0, 2, r_div, DOM_ALL, 0, 0, 0, 0, 1, 0.5},
     /* double */
     {"exp", 1, 1, r_expl, DOM_RANGE, -750, 712, 0, 0, 1, 1.0},
     {"exp2", 1, 1, r_exp2l, DOM_RANGE, -1080, 1030, 0, 0, 1, 1.0},

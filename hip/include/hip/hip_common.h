@@ -12,6 +12,15 @@
 #define __HIP_PLATFORM_HCC__ 1
 #endif
 #define __HIP_CLANG_ONLY__ 1
+// The wave size, which ROCm's compilers up to clang 19 predefined and clang 22 no longer does;
+// code written for them reads it (rocPRIM 5.3, HIP 6's cooperative groups). Both of lanelab's
+// arches, gfx942 and gfx950, run wave64 only, so it is 64 in the host pass and the device pass.
+#ifndef __AMDGCN_WAVEFRONT_SIZE
+#define __AMDGCN_WAVEFRONT_SIZE 64
+#endif
+#ifndef __AMDGCN_WAVEFRONT_SIZE__
+#define __AMDGCN_WAVEFRONT_SIZE__ 64
+#endif
 #define HIP_PUBLIC_API __attribute__((visibility("default")))
 #define HIP_INTERNAL_EXPORTED_API __attribute__((visibility("default")))
 #endif

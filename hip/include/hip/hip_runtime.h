@@ -40,13 +40,20 @@
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
 #define __forceinline__ inline __attribute__((always_inline))
+// clang knows __noinline__ as a keyword in CUDA/HIP mode (__has_feature(cuda_noinline_keyword)),
+// also inside libstdc++'s __attribute__((__noinline__)); HIP defines the macro only for compilers
+// without the keyword (hip/amd_detail/host_defines.h), and so does lanelab.
+#if !__has_feature(cuda_noinline_keyword)
 #define __noinline__ __attribute__((noinline))
+#endif
 // __launch_bounds__(MAX_THREADS[, MIN_WAVES_PER_EU]) as HIP defines it
 // (hip/amd_detail/host_defines.h): a flat work-group size bound, optionally waves per EU.
 #define __ll_lb1(maxt) __attribute__((amdgpu_flat_work_group_size(1, maxt)))
 #define __ll_lb2(maxt, minw) __attribute__((amdgpu_flat_work_group_size(1, maxt), amdgpu_waves_per_eu(minw)))
 #define __ll_lb_pick(_1, _2, name, ...) name
 #define __launch_bounds__(...) __ll_lb_pick(__VA_ARGS__, __ll_lb2, __ll_lb1, )(__VA_ARGS__)
+// __align__(N): HIP's alignment qualifier (hip/amd_detail/host_defines.h).
+#define __align__(n) __attribute__((aligned(n)))
 // Dynamic LDS: `extern __shared__ T name[];` works as written; HIP's macro form too.
 #define HIP_DYNAMIC_SHARED(type, var) extern __shared__ type var[];
 #define HIP_DYNAMIC_SHARED_ATTRIBUTE
@@ -67,48 +74,9 @@ typedef __UINT64_TYPE__ uint64_t;
 typedef __SIZE_TYPE__ size_t;
 typedef __PTRDIFF_TYPE__ ptrdiff_t;
 
-// Vector types as clang vectors: .x .y .z .w, element-wise arithmetic, the size and alignment of
-// HIP's (8 bytes for 2 x 4-byte, 16 bytes for 4 x 4-byte). The 3-element ones are plain structs
-// below (a clang 3-vector is 16 bytes where HIP's is 12).
-typedef float float2 __attribute__((ext_vector_type(2)));
-typedef float float4 __attribute__((ext_vector_type(4)));
-typedef double double2 __attribute__((ext_vector_type(2)));
-typedef int int2 __attribute__((ext_vector_type(2)));
-typedef int int4 __attribute__((ext_vector_type(4)));
-typedef unsigned int uint2 __attribute__((ext_vector_type(2)));
-typedef unsigned int uint4 __attribute__((ext_vector_type(4)));
-LL_HIP_FN float2 make_float2(float x, float y) { return float2{x, y}; }
-LL_HIP_FN float4 make_float4(float x, float y, float z, float w) { return float4{x, y, z, w}; }
-LL_HIP_FN double2 make_double2(double x, double y) { return double2{x, y}; }
-LL_HIP_FN int2 make_int2(int x, int y) { return int2{x, y}; }
-LL_HIP_FN int4 make_int4(int x, int y, int z, int w) { return int4{x, y, z, w}; }
-LL_HIP_FN uint2 make_uint2(unsigned x, unsigned y) { return uint2{x, y}; }
-LL_HIP_FN uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { return uint4{x, y, z, w}; }
-
-// 3-element vectors: HIP's size (3 elements, no padding: sizeof(float3) == 12) and alignment (the
-// element's), .x .y .z, element-wise + - * / with the same type or a scalar, compound forms,
-// unary minus, == and != (all three equal), make_*3.
-#define LL_HIP_VEC3(V, T)                                                                          \
-  struct V { T x, y, z; };                                                                         \
-  LL_HIP_FN V make_##V(T x, T y, T z) { return V{x, y, z}; }                                       \
-  LL_HIP_FN V operator-(V a) { return V{-a.x, -a.y, -a.z}; }                                       \
-  LL_HIP_FN bool operator==(V a, V b) { return a.x == b.x && a.y == b.y && a.z == b.z; }           \
-  LL_HIP_FN bool operator!=(V a, V b) { return !(a == b); }                                        \
-  LL_HIP_VEC3_OP(V, T, +) LL_HIP_VEC3_OP(V, T, -) LL_HIP_VEC3_OP(V, T, *) LL_HIP_VEC3_OP(V, T, /)
-#define LL_HIP_VEC3_OP(V, T, OP)                                                                   \
-  LL_HIP_FN V operator OP(V a, V b) { return V{a.x OP b.x, a.y OP b.y, a.z OP b.z}; }              \
-  LL_HIP_FN V operator OP(V a, T s) { return V{a.x OP s, a.y OP s, a.z OP s}; }                    \
-  LL_HIP_FN V operator OP(T s, V a) { return V{s OP a.x, s OP a.y, s OP a.z}; }                    \
-  LL_HIP_FN V &operator OP##=(V &a, V b) { return a = a OP b; }                                    \
-  LL_HIP_FN V &operator OP##=(V &a, T s) { return a = a OP s; }
-LL_HIP_VEC3(float3, float)
-LL_HIP_VEC3(double3, double)
-LL_HIP_VEC3(int3, int)
-LL_HIP_VEC3(uint3, unsigned int)
-#undef LL_HIP_VEC3
-#undef LL_HIP_VEC3_OP
-static_assert(sizeof(float3) == 12 && alignof(float3) == 4, "HIP's float3 is 12 bytes, 4-aligned");
-static_assert(sizeof(double3) == 24 && alignof(double3) == 8, "HIP's double3 is 24 bytes, 8-aligned");
+// HIP's vector types (float2, int4, ...): structs with addressable .x .y .z .w, HIP's size,
+// alignment and operators.
+#include "hip/lanelab_hip_vector_types.h"
 
 // ---- type rules used by the static_asserts below -----------------------------------------------
 namespace lanelab_hip {
@@ -368,29 +336,50 @@ template <class V> __device__ __forceinline__ unsigned atomicDec(unsigned *addre
 #undef LL_HIP_F64
 
 // ---- integer and min/max helpers ----------------------------------------------------------------
-namespace lanelab_hip {
-template <class T> struct minmax_type {
-  static constexpr bool value = same<T, int>::value || same<T, unsigned>::value || same<T, long>::value ||
-                                same<T, unsigned long>::value || same<T, long long>::value ||
-                                same<T, unsigned long long>::value || same<T, float>::value ||
-                                same<T, double>::value;
-};
-} // namespace lanelab_hip
-// min/max of two values of one type (HIP overloads them per type; mixing types is refused).
-template <class T, class U> __device__ __forceinline__ T min(T a, U b) {
-  static_assert(lanelab_hip::same<T, U>::value && lanelab_hip::minmax_type<T>::value,
-                "min: both arguments must have the same type, one of int, unsigned, long, unsigned long, "
-                "long long, unsigned long long, float, double");
-  if constexpr (__is_floating_point(T)) return __builtin_fmin(a, b);
-  else return b < a ? b : a;
-}
-template <class T, class U> __device__ __forceinline__ T max(T a, U b) {
-  static_assert(lanelab_hip::same<T, U>::value && lanelab_hip::minmax_type<T>::value,
-                "max: both arguments must have the same type, one of int, unsigned, long, unsigned long, "
-                "long long, unsigned long long, float, double");
-  if constexpr (__is_floating_point(T)) return __builtin_fmax(a, b);
-  else return a < b ? b : a;
-}
+// min/max as HIP defines them (clang's __clang_hip_math.h, which ROCm's HIP uses): on the device
+// a template of two arguments of one type (a < b ? a : b) and int, float and double overloads (the
+// floating ones are fmin/fmax: a NaN operand yields the other), so min(int, unsigned) resolves to
+// min(int, int), converting the unsigned; on the host int min(int, int) and max, and, when the
+// program defines __HIP_DEFINE_EXTENDED_HOST_MIN_MAX__ or __HIP_DEFINE_MIXED_HOST_MIN_MAX__ before
+// including, HIP's wider and mixed-sign host sets.
+template <class T> __device__ inline T min(T a, T b) { return a < b ? a : b; }
+template <class T> __device__ inline T max(T a, T b) { return a > b ? a : b; }
+LL_HIP_FN int min(int a, int b) { return a < b ? a : b; }
+LL_HIP_FN int max(int a, int b) { return a > b ? a : b; }
+LL_HIP_FN float min(float a, float b) { return __builtin_fminf(a, b); }
+LL_HIP_FN float max(float a, float b) { return __builtin_fmaxf(a, b); }
+LL_HIP_FN double min(double a, double b) { return __builtin_fmin(a, b); }
+LL_HIP_FN double max(double a, double b) { return __builtin_fmax(a, b); }
+#if !defined(__HIP_NO_HOST_MIN_MAX_IN_GLOBAL_NAMESPACE__)
+#define LL_HIP_HOST_MINMAX(R, A, B)                                                               \
+  inline R min(const A a, const B b) { return a < b ? a : b; }                                     \
+  inline R max(const A a, const B b) { return a > b ? a : b; }
+LL_HIP_HOST_MINMAX(int, int, int)
+#if defined(__HIP_DEFINE_EXTENDED_HOST_MIN_MAX__) && __HIP_DEFINE_EXTENDED_HOST_MIN_MAX__
+LL_HIP_HOST_MINMAX(unsigned int, unsigned int, unsigned int)
+LL_HIP_HOST_MINMAX(long, long, long)
+LL_HIP_HOST_MINMAX(unsigned long, unsigned long, unsigned long)
+LL_HIP_HOST_MINMAX(long long, long long, long long)
+LL_HIP_HOST_MINMAX(unsigned long long, unsigned long long, unsigned long long)
+inline float min(const float a, const float b) { return __builtin_fminf(a, b); }
+inline double min(const double a, const double b) { return __builtin_fmin(a, b); }
+inline double min(const float a, const double b) { return __builtin_fmin(a, b); }
+inline double min(const double a, const float b) { return __builtin_fmin(a, b); }
+inline float max(const float a, const float b) { return __builtin_fmaxf(a, b); }
+inline double max(const double a, const double b) { return __builtin_fmax(a, b); }
+inline double max(const float a, const double b) { return __builtin_fmax(a, b); }
+inline double max(const double a, const float b) { return __builtin_fmax(a, b); }
+#endif
+#if defined(__HIP_DEFINE_MIXED_HOST_MIN_MAX__) && __HIP_DEFINE_MIXED_HOST_MIN_MAX__
+LL_HIP_HOST_MINMAX(unsigned int, int, unsigned int)
+LL_HIP_HOST_MINMAX(unsigned int, unsigned int, int)
+LL_HIP_HOST_MINMAX(unsigned long, long, unsigned long)
+LL_HIP_HOST_MINMAX(unsigned long, unsigned long, long)
+LL_HIP_HOST_MINMAX(unsigned long long, long long, unsigned long long)
+LL_HIP_HOST_MINMAX(unsigned long long, unsigned long long, long long)
+#endif
+#undef LL_HIP_HOST_MINMAX
+#endif
 LL_HIP_FN int abs(int x) { return x < 0 ? -x : x; }
 LL_HIP_FN long labs(long x) { return x < 0 ? -x : x; }
 LL_HIP_FN long long llabs(long long x) { return x < 0 ? -x : x; }
@@ -405,30 +394,17 @@ template <class T> __device__ __forceinline__ T __ldg(const T *ptr) { return *pt
 #define LL_HIP_REFUSE(name, why)                                                                  \
   template <class... A> __device__ void name(A...) __attribute__((unavailable(                     \
       "not in lanelab's HIP subset: " why " (docs/hip-subset.md)")));
-LL_HIP_REFUSE(__shfl_sync, "the *_sync cross-lane forms are not provided; use __shfl")
-LL_HIP_REFUSE(__shfl_up_sync, "the *_sync cross-lane forms are not provided; use __shfl_up")
-LL_HIP_REFUSE(__shfl_down_sync, "the *_sync cross-lane forms are not provided; use __shfl_down")
-LL_HIP_REFUSE(__shfl_xor_sync, "the *_sync cross-lane forms are not provided; use __shfl_xor")
-LL_HIP_REFUSE(__ballot_sync, "the *_sync cross-lane forms are not provided; use __ballot")
-LL_HIP_REFUSE(__any_sync, "the *_sync cross-lane forms are not provided; use __any")
-LL_HIP_REFUSE(__all_sync, "the *_sync cross-lane forms are not provided; use __all")
-LL_HIP_REFUSE(__syncwarp, "a wave64 executes in lockstep; no warp barrier is provided")
 LL_HIP_REFUSE(clock64, "no clock is modelled by the emulator")
 LL_HIP_REFUSE(clock, "no clock is modelled by the emulator")
 LL_HIP_REFUSE(wall_clock64, "no clock is modelled by the emulator")
-LL_HIP_REFUSE(abort, "device abort is not provided; use __builtin_trap()")
-LL_HIP_REFUSE(sin, "double-precision sin is not provided; sinf is")
-LL_HIP_REFUSE(cos, "double-precision cos is not provided; cosf is")
-LL_HIP_REFUSE(tan, "double-precision tan is not provided; tanf is")
-LL_HIP_REFUSE(tanh, "double-precision tanh is not provided; tanhf is")
-LL_HIP_REFUSE(erf, "double-precision erf is not provided; erff is")
-LL_HIP_REFUSE(pow, "double-precision pow is not provided; powf is")
-LL_HIP_REFUSE(__sinf, "the fast __sinf/__cosf are not provided; sinf/cosf are")
-LL_HIP_REFUSE(__cosf, "the fast __sinf/__cosf are not provided; sinf/cosf are")
 #undef LL_HIP_REFUSE
+#include "hip/lanelab_hip_heap.h"
 
 #include "hip/lanelab_hip_printf.h"
-#include "hip/lanelab_hip_fp16.h"
 #include "hip/lanelab_hip_math.h"
+#include "hip/lanelab_hip_fp16.h"
+#include "hip/lanelab_hip_bf16.h"
+#include "hip/lanelab_hip_intrin.h"
+#include <type_traits>
 
 #endif // HIP_INCLUDE_HIP_HIP_RUNTIME_H

@@ -530,6 +530,10 @@ typedef enum hipDeviceAttribute_t {
   hipDeviceAttributePhysicalMultiProcessorCount = 10015,
   hipDeviceAttributeFineGrainSupport = 10016,
   hipDeviceAttributeWallClockRate = 10017,
+  // HIP's value (ROCm/aiter's aiter/jit/utils/chip_info.py passes 10019 to hipDeviceGetAttribute;
+  // aiter_hip_common.h names it). lanelab's hipDeviceGetAttribute has no figure for it: it returns
+  // hipErrorNotSupported, naming the attribute.
+  hipDeviceAttributePciChipId = 10019,
   hipDeviceAttributeAmdSpecificEnd = 19999,
   hipDeviceAttributeVendorSpecificBegin = 20000,
 } hipDeviceAttribute_t;
@@ -682,12 +686,17 @@ hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numB
 hipError_t hipModuleOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, hipFunction_t f, size_t dynSharedMemPerBlk, int blockSizeLimit);
 hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int *gridSize, int *blockSize, hipFunction_t f, size_t dynSharedMemPerBlk, int blockSizeLimit, unsigned int flags);
 const char *hipKernelNameRef(const hipFunction_t f);
-// --- registration
+// --- registration: the entry points clang's host code calls. clang declares them itself and
+// HIP's headers do not, so in a HIP translation unit they are left undeclared: sources that
+// declare them with their own types (ROCm/aiter's aiter_hip_common.h) would otherwise meet a
+// conflicting declaration. lanelab's runtime (C, not HIP) sees them.
+#if !defined(__HIP__)
 void **__hipRegisterFatBinary(const void *data);
 void __hipUnregisterFatBinary(void **modules);
 void __hipRegisterFunction(void **modules, const void *hostFunction, char *deviceFunction, const char *deviceName, unsigned int threadLimit, void *tid, void *bid, dim3 *blockDim, dim3 *gridDim, int *wSize);
 void __hipRegisterVar(void **modules, void *var, char *hostVar, char *deviceVar, int ext, size_t size, int constant, int global);
 void __hipRegisterManagedVar(void *hipModule, void **pointer, void *init_value, const char *name, size_t size, unsigned align);
+#endif
 #ifdef __cplusplus
 } // extern "C"
 #endif

@@ -1,128 +1,466 @@
-// hip/lanelab_hip_fp16.h — __half, __half2, __hip_bfloat16, __hip_bfloat162 for lanelab's HIP
-// subset (included by hip/hip_runtime.h; hip/hip_fp16.h and hip/hip_bf16.h include it too).
+// hip/lanelab_hip_fp16.h — HIP's __half and __half2 for lanelab's HIP headers (included by
+// hip/hip_runtime.h; hip/hip_fp16.h includes that).
 //
-// __half is clang's _Float16 (IEEE binary16) and __hip_bfloat16 is clang's __bf16, so arithmetic
-// and comparisons work with the usual operators and every conversion rounds to nearest even.
-// The paired types are 2-element clang vectors with .x and .y. The intrinsics take exactly their
-// types: __hadd(__half, float) is refused instead of narrowing the float.
+// The types follow HIP's own definitions (ROCm's hip/amd_detail/amd_hip_fp16.h), written here
+// from their documented layout and behaviour:
+//   __half     a struct of 2 bytes holding an IEEE binary16 (clang's _Float16), implicitly
+//              constructible from and convertible to the floating and integer types, with
+//              + - * / and comparisons on the device (as HIP: operators are device-only);
+//   __half2    a struct of 4 bytes, 4-aligned, with public members .x and .y (each a __half),
+//              constructible from two __half, + - * / element-wise on the device;
+//   __half_raw, __half2_raw  the raw bit views (.x: unsigned short; .x/.y for the pair).
+// The intrinsics have HIP's names and signatures and round each result once to binary16 (round
+// to nearest even unless the name says otherwise: _rz toward zero, _rd down, _ru up). One rule
+// is lanelab's own: an intrinsic refuses a float or double argument where HIP would round it to
+// __half silently (__hadd(__half, float)): a compile error naming the intrinsic.
 #ifndef LANELAB_HIP_FP16_H
 #define LANELAB_HIP_FP16_H
 
-typedef _Float16 __half;
-typedef _Float16 __half2 __attribute__((ext_vector_type(2)));
+#define LL_HD static __host__ __device__ inline __attribute__((always_inline))
+#define LL_D static __device__ inline __attribute__((always_inline))
+
+typedef _Float16 __ll_f16x2 __attribute__((ext_vector_type(2)));
+
+struct __half_raw {
+  union {
+    _Float16 data;
+    unsigned short x;
+  };
+};
+struct __half2_raw {
+  union {
+    struct {
+      __half_raw x, y;
+    };
+    __ll_f16x2 data;
+  };
+};
+
+namespace lanelab_hip {
+template <class T> struct is_arith_scalar {
+  static constexpr bool value = __is_arithmetic(T) || same<T, _Float16>::value;
+};
+// HIP's __half converts from and to floating types (float, double, _Float16) and integer types.
+template <bool C, class T = void> struct enable_if {};
+template <class T> struct enable_if<true, T> { typedef T type; };
+template <class T> struct is_f16_convertible {
+  static constexpr bool value = (__is_arithmetic(T) || same<T, _Float16>::value) && !same<T, bool>::value;
+};
+// Rounds f to binary16 in the direction the caller asks, from its round-to-nearest-even value
+// (exact comparisons: the binary16 value converts to float exactly): 0 nearest, 1 toward zero,
+// 2 down, 3 up. Stepping is on the bit pattern, which orders binary16 magnitudes.
+__host__ __device__ inline unsigned short f16_step(unsigned short b, bool up) {
+  // up: toward +inf; down: toward -inf
+  const bool neg = b & 0x8000;
+  if ((b & 0x7fff) == 0) return up ? 0x0001 : 0x8001;
+  return (neg == up) ? (unsigned short)(b - 1) : (unsigned short)(b + 1);
+}
+__host__ __device__ inline _Float16 f32_to_f16(float f, int mode) {
+  const _Float16 h = (_Float16)f;
+  if (mode == 0 || f != f) return h;
+  const float back = (float)h;
+  unsigned short b = __builtin_bit_cast(unsigned short, h);
+  if (mode == 1) { // toward zero: the magnitude must not exceed |f|
+    if (__builtin_fabsf(back) > __builtin_fabsf(f)) b = f16_step(b, f < 0.0f);
+  } else if (mode == 2) {
+    if (back > f) b = f16_step(b, false);
+  } else {
+    if (back < f) b = f16_step(b, true);
+  }
+  return __builtin_bit_cast(_Float16, b);
+}
+// An integer of any width to binary16: |v| < 2^24 converts to float exactly and rounds once;
+// beyond, the value exceeds binary16's largest finite (65504) by far, so the result is the
+// overflow of the rounding mode (inf, or 65504 toward zero / away from the infinity).
+template <class I> __host__ __device__ inline _Float16 int_to_f16(I v, int mode) {
+  const bool neg = v < 0;
+  unsigned long long mag = neg ? 0ull - (unsigned long long)v : (unsigned long long)v;
+  if (mag < (1ull << 24)) return f32_to_f16(neg ? -(float)mag : (float)mag, mode);
+  const bool to_inf = mode == 0 || (mode == 3 && !neg) || (mode == 2 && neg);
+  const unsigned short b = to_inf ? 0x7c00 : 0x7bff;
+  return __builtin_bit_cast(_Float16, (unsigned short)(b | (neg ? 0x8000 : 0)));
+}
+// binary16 to an integer type: rounded by mode (0 nearest even, 1 toward zero, 2 down, 3 up),
+// NaN -> 0, saturated to the type's range (CUDA's documented behaviour, which HIP mirrors).
+template <class I> __host__ __device__ inline I f16_to_int(_Float16 h, int mode) {
+  float f = (float)h;
+  if (f != f) return 0;
+  f = mode == 0 ? __builtin_rintf(f) : mode == 1 ? __builtin_truncf(f) : mode == 2 ? __builtin_floorf(f)
+                                                                                  : __builtin_ceilf(f);
+  const double lo = (I)0 < (I)-1 ? 0.0 : -(double)((I)1 << (sizeof(I) * 8 - 2)) * 2.0;
+  const double hi = (I)0 < (I)-1 ? (double)(I)-1 : -lo - 1.0;
+  if ((double)f <= lo) return (I)lo;
+  if ((double)f >= hi) return (I)hi;
+  return (I)f;
+}
+} // namespace lanelab_hip
+
+struct __half {
+protected:
+  union {
+    _Float16 data;
+    unsigned short __x;
+  };
+
+public:
+  __half() = default;
+  __host__ __device__ __half(const __half_raw &r) : data(r.data) {}
+  __host__ __device__ __half(_Float16 f) : data(f) {}
+  template <class T, typename lanelab_hip::enable_if<lanelab_hip::is_f16_convertible<T>::value &&
+                                                       !lanelab_hip::same<T, _Float16>::value>::type * = nullptr>
+  __host__ __device__ __half(T v) : data((_Float16)v) {}
+  __half(const __half &) = default;
+  __half(__half &&) = default;
+  __half &operator=(const __half &) = default;
+  __half &operator=(__half &&) = default;
+  __host__ __device__ __half &operator=(const __half_raw &r) { data = r.data; return *this; }
+  __host__ __device__ volatile __half &operator=(const __half_raw &r) volatile { data = r.data; return *this; }
+  __host__ __device__ volatile __half &operator=(const volatile __half_raw &r) volatile { data = r.data; return *this; }
+  template <class T, typename lanelab_hip::enable_if<lanelab_hip::is_f16_convertible<T>::value>::type * = nullptr>
+  __host__ __device__ __half &operator=(T v) { data = (_Float16)v; return *this; }
+  __host__ __device__ volatile __half &operator=(const __half &h) volatile { data = h.data; return *this; }
+
+  template <class T, typename lanelab_hip::enable_if<lanelab_hip::is_f16_convertible<T>::value ||
+                                                       lanelab_hip::same<T, bool>::value>::type * = nullptr>
+  __host__ __device__ operator T() const { return (T)data; }
+  __host__ __device__ operator __half_raw() const { return __half_raw{{data}}; }
+  __host__ __device__ operator __half_raw() const volatile { return __half_raw{{data}}; }
+
+  __device__ __half operator+() const { return *this; }
+  __device__ __half operator-() const { return __half(-data); }
+  __device__ __half &operator+=(const __half &o) { data = (_Float16)((float)data + (float)o.data); return *this; }
+  __device__ __half &operator-=(const __half &o) { data = (_Float16)((float)data - (float)o.data); return *this; }
+  __device__ __half &operator*=(const __half &o) { data = (_Float16)((float)data * (float)o.data); return *this; }
+  __device__ __half &operator/=(const __half &o) { data = (_Float16)((float)data / (float)o.data); return *this; }
+  __device__ __half &operator++() { data = (_Float16)((float)data + 1.0f); return *this; }
+  __device__ __half &operator--() { data = (_Float16)((float)data - 1.0f); return *this; }
+  __device__ __half operator++(int) { __half t = *this; ++*this; return t; }
+  __device__ __half operator--(int) { __half t = *this; --*this; return t; }
+
+  friend __device__ inline __half operator+(__half a, const __half &b) { return a += b; }
+  friend __device__ inline __half operator-(__half a, const __half &b) { return a -= b; }
+  friend __device__ inline __half operator*(__half a, const __half &b) { return a *= b; }
+  friend __device__ inline __half operator/(__half a, const __half &b) { return a /= b; }
+  // HIP's definitions: != is !(==), <= is !(b < a), >= is !(a < b): with a NaN operand != <= >=
+  // are true (the intrinsics __hne, __hle, __hge are the IEEE ordered comparisons instead).
+  friend __device__ inline bool operator==(const __half &a, const __half &b) { return a.data == b.data; }
+  friend __device__ inline bool operator!=(const __half &a, const __half &b) { return !(a == b); }
+  friend __device__ inline bool operator<(const __half &a, const __half &b) { return a.data < b.data; }
+  friend __device__ inline bool operator>(const __half &a, const __half &b) { return b < a; }
+  friend __device__ inline bool operator<=(const __half &a, const __half &b) { return !(b < a); }
+  friend __device__ inline bool operator>=(const __half &a, const __half &b) { return !(a < b); }
+};
+
+struct __half2 {
+  union {
+    struct {
+      __half x, y;
+    };
+    __ll_f16x2 data;
+  };
+  __half2() = default;
+  __host__ __device__ __half2(const __half2_raw &r) : data(r.data) {}
+  __host__ __device__ __half2(__ll_f16x2 v) : data(v) {}
+  __host__ __device__ __half2(const __half &a, const __half &b)
+      : data(__ll_f16x2{((__half_raw)a).data, ((__half_raw)b).data}) {}
+  __half2(const __half2 &) = default;
+  __half2(__half2 &&) = default;
+  __half2 &operator=(const __half2 &) = default;
+  __half2 &operator=(__half2 &&) = default;
+  __host__ __device__ __half2 &operator=(const __half2_raw &r) { data = r.data; return *this; }
+  __host__ __device__ operator __ll_f16x2() const { return data; }
+  __host__ __device__ operator __half2_raw() const {
+    __half2_raw r;
+    r.data = data;
+    return r;
+  }
+
+  __device__ __half2 operator+() const { return *this; }
+  __device__ __half2 operator-() const { return __half2(-data); }
+  __device__ __half2 &operator+=(const __half2 &o) { x += o.x; y += o.y; return *this; }
+  __device__ __half2 &operator-=(const __half2 &o) { x -= o.x; y -= o.y; return *this; }
+  __device__ __half2 &operator*=(const __half2 &o) { x *= o.x; y *= o.y; return *this; }
+  __device__ __half2 &operator/=(const __half2 &o) { x /= o.x; y /= o.y; return *this; }
+  __device__ __half2 &operator++() { ++x; ++y; return *this; }
+  __device__ __half2 &operator--() { --x; --y; return *this; }
+  __device__ __half2 operator++(int) { __half2 t = *this; ++*this; return t; }
+  __device__ __half2 operator--(int) { __half2 t = *this; --*this; return t; }
+
+  friend __device__ inline __half2 operator+(__half2 a, const __half2 &b) { return a += b; }
+  friend __device__ inline __half2 operator-(__half2 a, const __half2 &b) { return a -= b; }
+  friend __device__ inline __half2 operator*(__half2 a, const __half2 &b) { return a *= b; }
+  friend __device__ inline __half2 operator/(__half2 a, const __half2 &b) { return a /= b; }
+  // HIP's definitions: == and < hold when they hold for both halves; != > <= >= are derived
+  // from them as for __half (so a <= b is "not (b < a in both halves)").
+  friend __device__ inline bool operator==(const __half2 &a, const __half2 &b) { return a.x == b.x && a.y == b.y; }
+  friend __device__ inline bool operator!=(const __half2 &a, const __half2 &b) { return !(a == b); }
+  friend __device__ inline bool operator<(const __half2 &a, const __half2 &b) { return a.x < b.x && a.y < b.y; }
+  friend __device__ inline bool operator>(const __half2 &a, const __half2 &b) { return b < a; }
+  friend __device__ inline bool operator<=(const __half2 &a, const __half2 &b) { return !(b < a); }
+  friend __device__ inline bool operator>=(const __half2 &a, const __half2 &b) { return !(a < b); }
+};
+static_assert(sizeof(__half) == 2 && alignof(__half) == 2, "HIP's __half is 2 bytes, 2-aligned");
+static_assert(sizeof(__half2) == 4 && alignof(__half2) == 4, "HIP's __half2 is 4 bytes, 4-aligned");
+
 typedef __half half;
 typedef __half2 half2;
-typedef __bf16 __hip_bfloat16;
-typedef __bf16 __hip_bfloat162 __attribute__((ext_vector_type(2)));
 
-// ---- conversions (round to nearest even) ---------------------------------------------------------
-LL_HIP_FN __half __float2half(float f) { return (__half)f; }
-LL_HIP_FN __half __float2half_rn(float f) { return (__half)f; }
-LL_HIP_FN float __half2float(__half h) { return (float)h; }
-LL_HIP_FN __half2 __float2half2_rn(float f) { return __half2{(__half)f, (__half)f}; }
-LL_HIP_FN __half2 __floats2half2_rn(float a, float b) { return __half2{(__half)a, (__half)b}; }
-LL_HIP_FN __half2 __float22half2_rn(float2 f) { return __half2{(__half)f.x, (__half)f.y}; }
-LL_HIP_FN float2 __half22float2(__half2 h) { return float2{(float)h.x, (float)h.y}; }
-LL_HIP_FN float __low2float(__half2 h) { return (float)h.x; }
-LL_HIP_FN float __high2float(__half2 h) { return (float)h.y; }
-LL_HIP_FN __half __low2half(__half2 h) { return h.x; }
-LL_HIP_FN __half __high2half(__half2 h) { return h.y; }
-LL_HIP_FN __half2 __halves2half2(__half a, __half b) { return __half2{a, b}; }
-LL_HIP_FN __half2 __half2half2(__half a) { return __half2{a, a}; }
-LL_HIP_FN unsigned short __half_as_ushort(__half h) { return __builtin_bit_cast(unsigned short, h); }
-LL_HIP_FN __half __ushort_as_half(unsigned short u) { return __builtin_bit_cast(__half, u); }
-
-LL_HIP_FN __hip_bfloat16 __float2bfloat16(float f) { return (__bf16)f; }
-LL_HIP_FN float __bfloat162float(__hip_bfloat16 b) { return (float)b; }
-LL_HIP_FN __hip_bfloat162 __float2bfloat162_rn(float f) { return __hip_bfloat162{(__bf16)(f), (__bf16)(f)}; }
-LL_HIP_FN __hip_bfloat162 __floats2bfloat162_rn(float a, float b) { return __hip_bfloat162{(__bf16)(a), (__bf16)(b)}; }
-LL_HIP_FN __hip_bfloat162 __float22bfloat162_rn(float2 f) { return __hip_bfloat162{(__bf16)(f.x), (__bf16)(f.y)}; }
-LL_HIP_FN float2 __bfloat1622float2(__hip_bfloat162 b) { return float2{(float)b.x, (float)b.y}; }
-LL_HIP_FN __hip_bfloat16 __low2bfloat16(__hip_bfloat162 b) { return b.x; }
-LL_HIP_FN __hip_bfloat16 __high2bfloat16(__hip_bfloat162 b) { return b.y; }
-LL_HIP_FN unsigned short __bfloat16_as_ushort(__hip_bfloat16 b) { return __builtin_bit_cast(unsigned short, b); }
-LL_HIP_FN __hip_bfloat16 __ushort_as_bfloat16(unsigned short u) { return __builtin_bit_cast(__hip_bfloat16, u); }
-
-// ---- arithmetic ---------------------------------------------------------------------------------
-// One template per intrinsic, for __half and __hip_bfloat16. + - * / of bf16 (and / of half) are
-// computed in float and rounded once to the type; float has at least 2p+2 bits for both formats
-// (p = 8, 11), so that double rounding still gives the correctly rounded result (Figueroa, "When
-// is double rounding innocuous?", 1995). __hfma on bf16 is a float fma then a rounding, which can
-// differ from a single rounding in rare halfway cases (docs/hip-subset.md).
 namespace lanelab_hip {
-template <class T> struct half_type {
-  static constexpr bool value = same<T, _Float16>::value || same<T, __bf16>::value;
-};
-template <class T> struct half2_type {
-  static constexpr bool value = same<T, __half2>::value || same<T, __hip_bfloat162>::value;
+// The value inside a __half (its protected member, through the raw view).
+__host__ __device__ inline _Float16 hv(__half h) { return ((__half_raw)h).data; }
+__host__ __device__ inline __half hmk(_Float16 f) { return __half(__half_raw{{f}}); }
+template <> struct lossless<__half, float> { static constexpr bool value = true; };
+template <> struct lossless<__half, double> { static constexpr bool value = true; };
+// A float or double where an intrinsic takes a __half: refused (it would round silently).
+template <class T> struct wider_float {
+  static constexpr bool value = same<typename strip<T>::type, float>::value || same<typename strip<T>::type, double>::value;
 };
 } // namespace lanelab_hip
-#define LL_HIP_H_CHECK(fn, T, U)                                                                  \
-  static_assert(lanelab_hip::same<T, U>::value && lanelab_hip::half_type<T>::value,               \
-                #fn ": both arguments must be __half, or both __hip_bfloat16 (no conversion is made)")
-#define LL_HIP_H2_CHECK(fn, T, U)                                                                 \
-  static_assert(lanelab_hip::same<T, U>::value && lanelab_hip::half2_type<T>::value,              \
-                #fn ": both arguments must be __half2, or both __hip_bfloat162 (no conversion is made)")
-// Each intrinsic rounds its result: contraction is off inside it, so with HIP's default
-// -ffp-contract=fast LLVM cannot fuse __hadd(__hmul(a, b), c) into one fma that skips the
-// product's rounding (it did, for bf16 promoted to float on gfx942).
-#define LL_HIP_HBIN(fn, expr)                                                                     \
-  template <class T, class U> __device__ __forceinline__ T fn(T a, U b) {                         \
-    _Pragma("clang fp contract(off)") LL_HIP_H_CHECK(fn, T, U);                                    \
-    return (T)(expr);                                                                               \
-  }
-#define LL_HIP_H2BIN(fn, expr)                                                                    \
-  template <class T, class U> __device__ __forceinline__ T fn(T a, U b) {                         \
-    LL_HIP_H2_CHECK(fn, T, U);                                                                     \
-    return expr;                                                                                   \
-  }
-LL_HIP_HBIN(__hadd, (float)a + (float)b)
-LL_HIP_HBIN(__hsub, (float)a - (float)b)
-LL_HIP_HBIN(__hmul, (float)a * (float)b)
-LL_HIP_HBIN(__hdiv, (float)a / (float)b)
-LL_HIP_HBIN(__hmax, __builtin_fmaxf((float)a, (float)b))
-LL_HIP_HBIN(__hmin, __builtin_fminf((float)a, (float)b))
-LL_HIP_H2BIN(__hadd2, (T{__hadd(a.x, b.x), __hadd(a.y, b.y)}))
-LL_HIP_H2BIN(__hsub2, (T{__hsub(a.x, b.x), __hsub(a.y, b.y)}))
-LL_HIP_H2BIN(__hmul2, (T{__hmul(a.x, b.x), __hmul(a.y, b.y)}))
-template <class T, class U, class V> __device__ __forceinline__ T __hfma(T a, U b, V c) {
-  LL_HIP_H_CHECK(__hfma, T, U);
-  LL_HIP_H_CHECK(__hfma, T, V);
-  if constexpr (lanelab_hip::same<T, _Float16>::value) return __builtin_fmaf16(a, b, c);
-  else return (T)__builtin_fmaf((float)a, (float)b, (float)c);
-}
-template <class T, class U, class V> __device__ __forceinline__ T __hfma2(T a, U b, V c) {
-  LL_HIP_H2_CHECK(__hfma2, T, U);
-  LL_HIP_H2_CHECK(__hfma2, T, V);
-  return T{__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y)};
-}
-template <class T> __device__ __forceinline__ T __hneg(T a) {
-  static_assert(lanelab_hip::half_type<T>::value, "__hneg: the argument must be __half or __hip_bfloat16");
-  return -a;
-}
-template <class T> __device__ __forceinline__ T __habs(T a) {
-  static_assert(lanelab_hip::half_type<T>::value, "__habs: the argument must be __half or __hip_bfloat16");
-  return __builtin_bit_cast(T, (unsigned short)(__builtin_bit_cast(unsigned short, a) & 0x7fff));
-}
-template <class T> __device__ __forceinline__ T __hneg2(T a) {
-  static_assert(lanelab_hip::half2_type<T>::value, "__hneg2: the argument must be __half2 or __hip_bfloat162");
-  return -a;
-}
-#define LL_HIP_HCMP(fn, op)                                                                       \
-  template <class T, class U> __device__ __forceinline__ bool fn(T a, U b) {                      \
-    LL_HIP_H_CHECK(fn, T, U);                                                                      \
-    return a op b;                                                                                 \
-  }
-LL_HIP_HCMP(__heq, ==)
-LL_HIP_HCMP(__hne, !=)
-LL_HIP_HCMP(__hlt, <)
-LL_HIP_HCMP(__hle, <=)
-LL_HIP_HCMP(__hgt, >)
-LL_HIP_HCMP(__hge, >=)
-#undef LL_HIP_HCMP
-#undef LL_HIP_HBIN
-#undef LL_HIP_H2BIN
-#undef LL_HIP_H_CHECK
-#undef LL_HIP_H2_CHECK
+// Declares the refusal of fn(ARGS with a float or double in place of a __half / __half2).
+#define LL_HIP_REFUSE_NARROW1(fn, H)                                                              \
+  template <class T, typename lanelab_hip::enable_if<lanelab_hip::wider_float<T>::value>::type * = nullptr> \
+  __device__ H fn(T) __attribute__((unavailable(#fn ": takes a " #H "; a float or double argument would be " \
+                                                    "rounded silently (convert it explicitly)")));
+#define LL_HIP_REFUSE_NARROW2(fn, H, R)                                                           \
+  template <class T, typename lanelab_hip::enable_if<lanelab_hip::wider_float<T>::value>::type * = nullptr> \
+  __device__ R fn(H, T) __attribute__((unavailable(#fn ": both arguments must be " #H "; a float or double " \
+                                                       "argument would be rounded silently")));   \
+  template <class T, typename lanelab_hip::enable_if<lanelab_hip::wider_float<T>::value>::type * = nullptr> \
+  __device__ R fn(T, H) __attribute__((unavailable(#fn ": both arguments must be " #H "; a float or double " \
+                                                       "argument would be rounded silently")));
 
+LL_HD __half2 make_half2(__half x, __half y) { return __half2(x, y); }
+
+// ---- conversions ------------------------------------------------------------------------------
+LL_HD __half __float2half(float f) { return lanelab_hip::hmk((_Float16)f); }
+LL_HD __half __float2half_rn(float f) { return lanelab_hip::hmk((_Float16)f); }
+LL_HD __half __float2half_rz(float f) { return lanelab_hip::hmk(lanelab_hip::f32_to_f16(f, 1)); }
+LL_HD __half __float2half_rd(float f) { return lanelab_hip::hmk(lanelab_hip::f32_to_f16(f, 2)); }
+LL_HD __half __float2half_ru(float f) { return lanelab_hip::hmk(lanelab_hip::f32_to_f16(f, 3)); }
+LL_HD __half __double2half(double d) { return lanelab_hip::hmk((_Float16)d); }
+LL_HD float __half2float(__half h) { return (float)lanelab_hip::hv(h); }
+LL_HD __half2 __float2half2_rn(float f) { return __half2(__float2half(f), __float2half(f)); }
+LL_HD __half2 __floats2half2_rn(float a, float b) { return __half2(__float2half(a), __float2half(b)); }
+LL_HD __half2 __float22half2_rn(float2 f) { return __half2(__float2half(f.x), __float2half(f.y)); }
+LL_HD float2 __half22float2(__half2 h) { return float2{__half2float(h.x), __half2float(h.y)}; }
+LL_HD float __low2float(__half2 h) { return __half2float(h.x); }
+LL_HD float __high2float(__half2 h) { return __half2float(h.y); }
+LL_HD __half __low2half(__half2 h) { return h.x; }
+LL_HD __half __high2half(__half2 h) { return h.y; }
+LL_HD __half2 __low2half2(__half2 h) { return __half2(h.x, h.x); }
+LL_HD __half2 __high2half2(__half2 h) { return __half2(h.y, h.y); }
+LL_HD __half2 __lows2half2(__half2 a, __half2 b) { return __half2(a.x, b.x); }
+LL_HD __half2 __highs2half2(__half2 a, __half2 b) { return __half2(a.y, b.y); }
+LL_HD __half2 __lowhigh2highlow(__half2 h) { return __half2(h.y, h.x); }
+LL_HD __half2 __halves2half2(__half a, __half b) { return __half2(a, b); }
+LL_HD __half2 __half2half2(__half a) { return __half2(a, a); }
+LL_HD unsigned short __half_as_ushort(__half h) { return ((__half_raw)h).x; }
+LL_HD short __half_as_short(__half h) { return (short)((__half_raw)h).x; }
+LL_HD __half __ushort_as_half(unsigned short u) { __half_raw r; r.x = u; return __half(r); }
+LL_HD __half __short_as_half(short s) { return __ushort_as_half((unsigned short)s); }
+LL_HIP_REFUSE_NARROW1(__half2half2, __half)
+
+// Integer <-> __half in the four rounding modes (rn rz rd ru).
+#define LL_HIP_I2H(name, I)                                                                       \
+  LL_HD __half __##name##2half_rn(I v) { return lanelab_hip::hmk(lanelab_hip::int_to_f16(v, 0)); } \
+  LL_HD __half __##name##2half_rz(I v) { return lanelab_hip::hmk(lanelab_hip::int_to_f16(v, 1)); } \
+  LL_HD __half __##name##2half_rd(I v) { return lanelab_hip::hmk(lanelab_hip::int_to_f16(v, 2)); } \
+  LL_HD __half __##name##2half_ru(I v) { return lanelab_hip::hmk(lanelab_hip::int_to_f16(v, 3)); } \
+  LL_HD I __half2##name##_rn(__half h) { return lanelab_hip::f16_to_int<I>(lanelab_hip::hv(h), 0); } \
+  LL_HD I __half2##name##_rz(__half h) { return lanelab_hip::f16_to_int<I>(lanelab_hip::hv(h), 1); } \
+  LL_HD I __half2##name##_rd(__half h) { return lanelab_hip::f16_to_int<I>(lanelab_hip::hv(h), 2); } \
+  LL_HD I __half2##name##_ru(__half h) { return lanelab_hip::f16_to_int<I>(lanelab_hip::hv(h), 3); }
+LL_HIP_I2H(int, int)
+LL_HIP_I2H(uint, unsigned int)
+LL_HIP_I2H(short, short)
+LL_HIP_I2H(ushort, unsigned short)
+LL_HIP_I2H(ll, long long)
+LL_HIP_I2H(ull, unsigned long long)
+#undef LL_HIP_I2H
+
+// ---- arithmetic ---------------------------------------------------------------------------------
+// + - * / are computed in float and rounded once to binary16: float has at least 2p+2 bits of
+// binary16's p = 11, so that double rounding still gives the correctly rounded result (Figueroa,
+// "When is double rounding innocuous?", 1995). Contraction is off inside each intrinsic, so with
+// HIP's default -ffp-contract=fast LLVM cannot fuse __hadd(__hmul(a, b), c) into one fma that
+// skips the product's rounding. _sat clamps the result to [0, 1] as HIP's __clamp_01 does: below
+// 0 gives +0, above 1 gives 1, anything else (NaN, -0) is kept.
+namespace lanelab_hip {
+__host__ __device__ inline _Float16 sat01(_Float16 v) {
+  return v < (_Float16)0.0f ? (_Float16)0.0f : v > (_Float16)1.0f ? (_Float16)1.0f : v;
+}
+} // namespace lanelab_hip
+#define LL_HIP_HBIN(fn, expr)                                                                     \
+  LL_D __half fn(__half a_, __half b_) {                                                          \
+    _Pragma("clang fp contract(off)") const float a = __half2float(a_), b = __half2float(b_);     \
+    return lanelab_hip::hmk((_Float16)(expr));                                                     \
+  }                                                                                                \
+  LL_D __half fn##_sat(__half a_, __half b_) { return lanelab_hip::hmk(lanelab_hip::sat01(lanelab_hip::hv(fn(a_, b_)))); } \
+  LL_D __half2 fn##2(__half2 a, __half2 b) { return __half2(fn(a.x, b.x), fn(a.y, b.y)); }        \
+  LL_D __half2 fn##2_sat(__half2 a, __half2 b) { return __half2(fn##_sat(a.x, b.x), fn##_sat(a.y, b.y)); } \
+  LL_HIP_REFUSE_NARROW2(fn, __half, __half)
+LL_HIP_HBIN(__hadd, a + b)
+LL_HIP_HBIN(__hsub, a - b)
+LL_HIP_HBIN(__hmul, a * b)
+#undef LL_HIP_HBIN
+LL_D __half __hdiv(__half a, __half b) { return lanelab_hip::hmk((_Float16)(__half2float(a) / __half2float(b))); }
+LL_D __half2 __h2div(__half2 a, __half2 b) { return __half2(__hdiv(a.x, b.x), __hdiv(a.y, b.y)); }
+LL_HIP_REFUSE_NARROW2(__hdiv, __half, __half)
+// fma: binary16's own fused multiply-add (llvm.fma.f16: v_fma_f16 on the device), one rounding.
+LL_D __half __hfma(__half a, __half b, __half c) {
+  return lanelab_hip::hmk(__builtin_fmaf16(lanelab_hip::hv(a), lanelab_hip::hv(b), lanelab_hip::hv(c)));
+}
+LL_D __half __hfma_sat(__half a, __half b, __half c) { return lanelab_hip::hmk(lanelab_hip::sat01(lanelab_hip::hv(__hfma(a, b, c)))); }
+LL_D __half2 __hfma2(__half2 a, __half2 b, __half2 c) { return __half2(__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y)); }
+LL_D __half2 __hfma2_sat(__half2 a, __half2 b, __half2 c) {
+  return __half2(__hfma_sat(a.x, b.x, c.x), __hfma_sat(a.y, b.y, c.y));
+}
+template <class A, class B, class C,
+          typename lanelab_hip::enable_if<lanelab_hip::wider_float<A>::value || lanelab_hip::wider_float<B>::value ||
+                                          lanelab_hip::wider_float<C>::value>::type * = nullptr>
+__device__ __half __hfma(A, B, C) __attribute__((unavailable(
+    "__hfma: every argument must be __half; a float or double argument would be rounded silently")));
+LL_D __half __hneg(__half a) { return lanelab_hip::hmk(-lanelab_hip::hv(a)); }
+LL_D __half2 __hneg2(__half2 a) { return __half2(__hneg(a.x), __hneg(a.y)); }
+LL_D __half __habs(__half a) { return __ushort_as_half((unsigned short)(__half_as_ushort(a) & 0x7fff)); }
+LL_D __half2 __habs2(__half2 a) { return __half2(__habs(a.x), __habs(a.y)); }
+LL_HIP_REFUSE_NARROW1(__hneg, __half)
+LL_HIP_REFUSE_NARROW1(__habs, __half)
+// max/min: IEEE maxNum/minNum (a NaN operand yields the other); _nan: a NaN operand yields NaN.
+LL_D __half __hmax(__half a, __half b) { return lanelab_hip::hmk((_Float16)__builtin_fmaxf(__half2float(a), __half2float(b))); }
+LL_D __half __hmin(__half a, __half b) { return lanelab_hip::hmk((_Float16)__builtin_fminf(__half2float(a), __half2float(b))); }
+LL_D __half __hmax_nan(__half a, __half b) {
+  const float x = __half2float(a), y = __half2float(b);
+  return x != x ? a : y != y ? b : __hmax(a, b);
+}
+LL_D __half __hmin_nan(__half a, __half b) {
+  const float x = __half2float(a), y = __half2float(b);
+  return x != x ? a : y != y ? b : __hmin(a, b);
+}
+LL_D __half2 __hmax2(__half2 a, __half2 b) { return __half2(__hmax(a.x, b.x), __hmax(a.y, b.y)); }
+LL_D __half2 __hmin2(__half2 a, __half2 b) { return __half2(__hmin(a.x, b.x), __hmin(a.y, b.y)); }
+LL_D __half2 __hmax2_nan(__half2 a, __half2 b) { return __half2(__hmax_nan(a.x, b.x), __hmax_nan(a.y, b.y)); }
+LL_D __half2 __hmin2_nan(__half2 a, __half2 b) { return __half2(__hmin_nan(a.x, b.x), __hmin_nan(a.y, b.y)); }
+LL_HIP_REFUSE_NARROW2(__hmax, __half, __half)
+LL_HIP_REFUSE_NARROW2(__hmin, __half, __half)
+
+// ---- comparisons --------------------------------------------------------------------------------
+// Ordered forms are false when either operand is NaN; the u forms (unordered) are true then.
+// The pair forms return 1.0 or 0.0 per half (__heq2 ...), or a bool that holds for both halves
+// (__hbeq2 ...).
+#define LL_HIP_HCMP(name, op)                                                                     \
+  LL_D bool __h##name(__half a, __half b) { return __half2float(a) op __half2float(b); }          \
+  LL_D bool __h##name##u(__half a, __half b) {                                                    \
+    const float x = __half2float(a), y = __half2float(b);                                         \
+    return x != x || y != y || x op y;                                                             \
+  }                                                                                                \
+  LL_D __half2 __h##name##2(__half2 a, __half2 b) {                                               \
+    return __half2(__half(__h##name(a.x, b.x) ? 1.0f : 0.0f), __half(__h##name(a.y, b.y) ? 1.0f : 0.0f)); \
+  }                                                                                                \
+  LL_D __half2 __h##name##u2(__half2 a, __half2 b) {                                              \
+    return __half2(__half(__h##name##u(a.x, b.x) ? 1.0f : 0.0f), __half(__h##name##u(a.y, b.y) ? 1.0f : 0.0f)); \
+  }                                                                                                \
+  LL_D bool __hb##name##2(__half2 a, __half2 b) { return __h##name(a.x, b.x) && __h##name(a.y, b.y); } \
+  LL_D bool __hb##name##u2(__half2 a, __half2 b) { return __h##name##u(a.x, b.x) && __h##name##u(a.y, b.y); } \
+  LL_HIP_REFUSE_NARROW2(__h##name, __half, bool)
+LL_HIP_HCMP(eq, ==)
+LL_HIP_HCMP(ne, !=)
+LL_HIP_HCMP(lt, <)
+LL_HIP_HCMP(le, <=)
+LL_HIP_HCMP(gt, >)
+LL_HIP_HCMP(ge, >=)
+#undef LL_HIP_HCMP
+// __hne is ordered (false with a NaN), like every ordered form.
+LL_D bool __hisnan(__half a) { const float x = __half2float(a); return x != x; }
+LL_D bool __hisinf(__half a) { return (__half_as_ushort(a) & 0x7fff) == 0x7c00; }
+LL_D __half2 __hisnan2(__half2 a) { return __half2(__half(__hisnan(a.x) ? 1.0f : 0.0f), __half(__hisnan(a.y) ? 1.0f : 0.0f)); }
+LL_D __half2 __hisinf2(__half2 a) { return __half2(__half(__hisinf(a.x) ? 1.0f : 0.0f), __half(__hisinf(a.y) ? 1.0f : 0.0f)); }
+
+// ---- loads ------------------------------------------------------------------------------------
+// Plain loads, as HIP defines the cache-hint forms on AMD.
+LL_D __half __ldg(const __half *p) { return *p; }
+LL_D __half2 __ldg(const __half2 *p) { return *p; }
+LL_D __half __ldca(const __half *p) { return *p; }
+LL_D __half2 __ldca(const __half2 *p) { return *p; }
+LL_D __half __ldcg(const __half *p) { return *p; }
+LL_D __half2 __ldcg(const __half2 *p) { return *p; }
+LL_D __half __ldcs(const __half *p) { return *p; }
+LL_D __half2 __ldcs(const __half2 *p) { return *p; }
+
+// ---- cross-lane -----------------------------------------------------------------------------------
+// The 16 bits of a __half move as the low half of a dword, a __half2 as one dword (HIP's
+// definitions).
+LL_D __half __shfl(__half v, int src, int width = warpSize) {
+  return __ushort_as_half((unsigned short)__shfl((int)__half_as_ushort(v), src, width));
+}
+LL_D __half __shfl_up(__half v, unsigned d, int width = warpSize) {
+  return __ushort_as_half((unsigned short)__shfl_up((int)__half_as_ushort(v), d, width));
+}
+LL_D __half __shfl_down(__half v, unsigned d, int width = warpSize) {
+  return __ushort_as_half((unsigned short)__shfl_down((int)__half_as_ushort(v), d, width));
+}
+LL_D __half __shfl_xor(__half v, int m, int width = warpSize) {
+  return __ushort_as_half((unsigned short)__shfl_xor((int)__half_as_ushort(v), m, width));
+}
+LL_D __half2 __shfl(__half2 v, int src, int width = warpSize) {
+  return __builtin_bit_cast(__half2, __shfl(__builtin_bit_cast(unsigned, v), src, width));
+}
+LL_D __half2 __shfl_up(__half2 v, unsigned d, int width = warpSize) {
+  return __builtin_bit_cast(__half2, __shfl_up(__builtin_bit_cast(unsigned, v), d, width));
+}
+LL_D __half2 __shfl_down(__half2 v, unsigned d, int width = warpSize) {
+  return __builtin_bit_cast(__half2, __shfl_down(__builtin_bit_cast(unsigned, v), d, width));
+}
+LL_D __half2 __shfl_xor(__half2 v, int m, int width = warpSize) {
+  return __builtin_bit_cast(__half2, __shfl_xor(__builtin_bit_cast(unsigned, v), m, width));
+}
+
+// ---- math ---------------------------------------------------------------------------------------
+// Each is the float function of the subset on the exact float value of the argument, rounded
+// once to binary16 (hsqrt = sqrtf ...; hrcp = 1/x and hrsqrt = 1/sqrtf(x) computed in double).
+// The float functions are within 1 float ULP (docs/hip-subset.md), 2^-13 of a binary16 ULP, so
+// the result is the correctly rounded binary16 except when the exact value lies within that of a
+// halfway point; tests/test_hip.c measures the bound.
+#define LL_HIP_HMATH(name, expr)                                                                  \
+  LL_D __half name(__half h) {                                                                    \
+    const float x = __half2float(h);                                                              \
+    return lanelab_hip::hmk((_Float16)(expr));                                                     \
+  }
+LL_HIP_HMATH(hsqrt, __builtin_sqrtf(x))
+LL_HIP_HMATH(hrsqrt, (float)(1.0 / __builtin_sqrt((double)x)))
+LL_HIP_HMATH(hrcp, (float)(1.0 / (double)x))
+LL_HIP_HMATH(hexp, expf(x))
+LL_HIP_HMATH(hexp2, exp2f(x))
+LL_HIP_HMATH(hexp10, exp10f(x))
+LL_HIP_HMATH(hlog, logf(x))
+LL_HIP_HMATH(hlog2, log2f(x))
+LL_HIP_HMATH(hlog10, log10f(x))
+LL_HIP_HMATH(hsin, sinf(x))
+LL_HIP_HMATH(hcos, cosf(x))
+LL_HIP_HMATH(hceil, __builtin_ceilf(x))
+LL_HIP_HMATH(hfloor, __builtin_floorf(x))
+LL_HIP_HMATH(htrunc, __builtin_truncf(x))
+LL_HIP_HMATH(hrint, __builtin_rintf(x))
+#undef LL_HIP_HMATH
+#define LL_HIP_H2MATH(name)                                                                       \
+  LL_D __half2 h2##name(__half2 h) { return __half2(h##name(h.x), h##name(h.y)); }
+LL_HIP_H2MATH(sqrt)
+LL_HIP_H2MATH(rsqrt)
+LL_HIP_H2MATH(rcp)
+LL_HIP_H2MATH(exp)
+LL_HIP_H2MATH(exp2)
+LL_HIP_H2MATH(exp10)
+LL_HIP_H2MATH(log)
+LL_HIP_H2MATH(log2)
+LL_HIP_H2MATH(log10)
+LL_HIP_H2MATH(sin)
+LL_HIP_H2MATH(cos)
+LL_HIP_H2MATH(ceil)
+LL_HIP_H2MATH(floor)
+LL_HIP_H2MATH(trunc)
+LL_HIP_H2MATH(rint)
+#undef LL_HIP_H2MATH
+
+#undef LL_HD
+#undef LL_D
 #endif // LANELAB_HIP_FP16_H

@@ -4,9 +4,8 @@
 // written here. Measured accuracy (ULP against the correctly rounded value, on lanelab's emulator)
 // is in docs/hip-subset.md and README.md; tests/test_hip.c measures it.
 //
-// Argument rule: a float function takes a float; an integer or a narrower floating value
-// (__half, __hip_bfloat16) converts to float, but a double is refused (it would be rounded
-// silently) — call the double form. The double forms take a double; integers and float convert.
+// Argument rule: as in HIP, a float function is a plain function of float (an integer, a double or
+// a __half converts as C++ converts it); the double forms take a double.
 #ifndef LANELAB_HIP_MATH_H
 #define LANELAB_HIP_MATH_H
 
@@ -216,23 +215,11 @@ __device__ __forceinline__ double trig_reduce(float x, int *quadrant) {
 } // namespace lanelab_hip
 
 // ---- float functions ------------------------------------------------------------------------------
-#define LL_HIP_F32_ARG(fn, T)                                                                     \
-  static_assert(lanelab_hip::lossless<typename lanelab_hip::strip<T>::type, float>::value,        \
-                #fn ": takes a float; a double argument would be rounded silently (use the double " \
-                "form or convert explicitly)")
-#define LL_HIP_F1(fn, ...)                                                                       \
-  LL_HIP_FN float fn##_impl_(float x) { __VA_ARGS__ }                                                    \
-  template <class T> __device__ __forceinline__ float fn(T xin) {                                 \
-    LL_HIP_F32_ARG(fn, T);                                                                         \
-    return fn##_impl_((float)xin);                                                                 \
-  }
-#define LL_HIP_F2(fn, ...)                                                                       \
-  LL_HIP_FN float fn##_impl_(float x, float y) { __VA_ARGS__ }                                           \
-  template <class T, class U> __device__ __forceinline__ float fn(T xin, U yin) {                 \
-    LL_HIP_F32_ARG(fn, T);                                                                         \
-    LL_HIP_F32_ARG(fn, U);                                                                         \
-    return fn##_impl_((float)xin, (float)yin);                                                     \
-  }
+// Each is a plain function of float, as HIP declares it (clang's __clang_hip_math.h), so its name
+// can be passed as a function (aiter's mhc_kernels passes fmaxf to a reduction template); a double
+// argument converts as C++ converts it, as in HIP.
+#define LL_HIP_F1(fn, ...) LL_HIP_FN float fn(float x) { __VA_ARGS__ }
+#define LL_HIP_F2(fn, ...) LL_HIP_FN float fn(float x, float y) { __VA_ARGS__ }
 
 LL_HIP_F1(sqrtf, return __builtin_sqrtf(x);)
 LL_HIP_F1(rsqrtf, return 1.0f / __builtin_sqrtf(x);)
@@ -248,19 +235,18 @@ LL_HIP_F1(rintf, return __builtin_rintf(x);)
 LL_HIP_F1(roundf, return __builtin_roundf(x);)
 // Fast forms, as HIP's: one v_exp_f32 / v_log_f32 / v_rcp_f32 (hardware accuracy ~1 ULP of that
 // instruction, plus the extra rounding of the scaling multiply; no special handling of denormals).
+// Fast forms, as clang's __clang_hip_math.h defines them for HIP: __expf is one v_exp_f32 of
+// x log2(e) (hardware accuracy ~1 ULP of that instruction, plus the extra rounding of the
+// scaling multiply; no special handling of denormals); __logf is the accurate logf and
+// __fdividef the correctly rounded division.
 LL_HIP_F1(__expf, return __builtin_amdgcn_exp2f(x * 1.44269504088896341f);)
-LL_HIP_F1(__logf, return __builtin_amdgcn_logf(x) * 0.693147180559945309f;)
-LL_HIP_F2(__fdividef, return x * __builtin_amdgcn_rcpf(y);)
+LL_HIP_F1(__logf, return __builtin_logf(x);)
+LL_HIP_F2(__fdividef, return x / y;)
 LL_HIP_F2(fmaxf, return __builtin_fmaxf(x, y);)
 LL_HIP_F2(fminf, return __builtin_fminf(x, y);)
 LL_HIP_F2(fdividef, return x / y;)
 LL_HIP_F2(copysignf, return __builtin_copysignf(x, y);)
-template <class T, class U, class V> __device__ __forceinline__ float fmaf(T a, U b, V c) {
-  LL_HIP_F32_ARG(fmaf, T);
-  LL_HIP_F32_ARG(fmaf, U);
-  LL_HIP_F32_ARG(fmaf, V);
-  return __builtin_fmaf((float)a, (float)b, (float)c);
-}
+LL_HIP_FN float fmaf(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
 
 LL_HIP_F1(sinf, {
   if (__builtin_isinf(x) || x != x) return x - x;
@@ -371,16 +357,26 @@ LL_HIP_F1(log1pf, {
   if (d >= -0.29289321881345247560 && d <= 0.41421356237309504880) return (float)lanelab_hip::log1p_red(d);
   return (float)lanelab_hip::log_d(1.0 + d);
 })
+// exp10: 2^(x log2 10) in double (the product's absolute error is below 2^-45 for |x| < 46,
+// beyond which the result is 0 or inf), rounded once.
+LL_HIP_F1(exp10f, {
+  if (x != x) return x;
+  return (float)lanelab_hip::exp2_d((double)x * 3.32192809488736234787);
+})
+// frexp and ldexp are exact: clang's builtins (v_frexp_*_f32, v_ldexp_f32 on the device).
+LL_HIP_FN float frexpf(float x, int *e) { return __builtin_frexpf(x, e); }
+LL_HIP_FN float ldexpf(float x, int e) { return __builtin_ldexpf(x, e); }
+LL_HIP_FN double frexp(double x, int *e) { return __builtin_frexp(x, e); }
+LL_HIP_FN double ldexp(double x, int e) { return __builtin_ldexp(x, e); }
+LL_HIP_FN float frexp(float x, int *e) { return __builtin_frexpf(x, e); }
+LL_HIP_FN float ldexp(float x, int e) { return __builtin_ldexpf(x, e); }
 #undef LL_HIP_F1
 #undef LL_HIP_F2
-#undef LL_HIP_F32_ARG
 
 // sincosf: sinf and cosf of x (each rounded once), as two calls.
-template <class T> __device__ __forceinline__ void sincosf(T x, float *s, float *c) {
-  static_assert(lanelab_hip::lossless<typename lanelab_hip::strip<T>::type, float>::value,
-                "sincosf: takes a float; a double argument would be rounded silently");
-  *s = sinf((float)x);
-  *c = cosf((float)x);
+LL_HIP_FN void sincosf(float x, float *s, float *c) {
+  *s = sinf(x);
+  *c = cosf(x);
 }
 
 // ---- double functions -----------------------------------------------------------------------------
@@ -407,6 +403,48 @@ LL_HIP_D1(round, roundf, return __builtin_round(x);)
 LL_HIP_D2(fmax, fmaxf, return __builtin_fmax(x, y);)
 LL_HIP_D2(fmin, fminf, return __builtin_fmin(x, y);)
 LL_HIP_D2(copysign, copysignf, return __builtin_copysign(x, y);)
+// The double-named float overloads C++ gives <cmath>'s functions whose float form the subset has
+// and whose double form it does not (sin(float) is sinf ...); the double forms are refused
+// below (docs/hip-subset.md).
+LL_HIP_FN float sin(float x) { return sinf(x); }
+LL_HIP_FN float cos(float x) { return cosf(x); }
+LL_HIP_FN float tan(float x) { return tanf(x); }
+LL_HIP_FN float tanh(float x) { return tanhf(x); }
+LL_HIP_FN float erf(float x) { return erff(x); }
+LL_HIP_FN float pow(float x, float y) { return powf(x, y); }
+LL_HIP_FN float expm1(float x) { return expm1f(x); }
+LL_HIP_FN float log10(float x) { return log10f(x); }
+LL_HIP_FN float log1p(float x) { return log1pf(x); }
+LL_HIP_FN float exp10(float x) { return exp10f(x); }
+LL_HIP_FN void sincos(float x, float *s, float *c) { sincosf(x, s, c); }
+// A double argument: refused when the call is compiled for the device (an `error` attribute,
+// reported only if the call survives into device code, so a __host__ __device__ function whose
+// double math runs on the host still compiles, as with HIP).
+#define LL_HIP_NO_DOUBLE(fn, ...)                                                                 \
+  extern "C" __device__ double __lanelab_refused_double_##fn(__VA_ARGS__) __attribute__((error(     \
+      "not in lanelab's HIP headers: double-precision " #fn " is not provided; " #fn "f and " #fn   \
+      "(float) are (docs/hip-subset.md)")));
+LL_HIP_NO_DOUBLE(sin, double)
+LL_HIP_NO_DOUBLE(cos, double)
+LL_HIP_NO_DOUBLE(tan, double)
+LL_HIP_NO_DOUBLE(tanh, double)
+LL_HIP_NO_DOUBLE(erf, double)
+LL_HIP_NO_DOUBLE(pow, double, double)
+LL_HIP_NO_DOUBLE(expm1, double)
+LL_HIP_NO_DOUBLE(log10, double)
+LL_HIP_NO_DOUBLE(log1p, double)
+LL_HIP_NO_DOUBLE(exp10, double)
+#undef LL_HIP_NO_DOUBLE
+LL_HIP_FN double sin(double x) { return __lanelab_refused_double_sin(x); }
+LL_HIP_FN double cos(double x) { return __lanelab_refused_double_cos(x); }
+LL_HIP_FN double tan(double x) { return __lanelab_refused_double_tan(x); }
+LL_HIP_FN double tanh(double x) { return __lanelab_refused_double_tanh(x); }
+LL_HIP_FN double erf(double x) { return __lanelab_refused_double_erf(x); }
+LL_HIP_FN double pow(double x, double y) { return __lanelab_refused_double_pow(x, y); }
+LL_HIP_FN double expm1(double x) { return __lanelab_refused_double_expm1(x); }
+LL_HIP_FN double log10(double x) { return __lanelab_refused_double_log10(x); }
+LL_HIP_FN double log1p(double x) { return __lanelab_refused_double_log1p(x); }
+LL_HIP_FN double exp10(double x) { return __lanelab_refused_double_exp10(x); }
 LL_HIP_FN double fma(double a, double b, double c) { return __builtin_fma(a, b, c); }
 LL_HIP_FN float fma(float a, float b, float c) { return fmaf(a, b, c); }
 #undef LL_HIP_D1
@@ -427,3 +465,21 @@ LL_HIP_FN bool isfinite(double x) { return __builtin_isfinite(x); }
 #endif
 
 #endif // LANELAB_HIP_MATH_H
+
+// ---- std:: names ------------------------------------------------------------------------------------
+// As clang's HIP wrapper (__clang_hip_cmath.h) does for ROCm: the device functions above join
+// namespace std, so device code may call std::exp, std::sqrt, std::fmax ... After <cmath>, so that
+// libstdc++'s own host overloads are there too (each call picks the one for the side it is on).
+#include <cmath>
+namespace std {
+using ::sqrtf; using ::rsqrtf; using ::fabsf; using ::expf; using ::exp2f; using ::exp10f; using ::logf;
+using ::log2f; using ::log10f; using ::floorf; using ::ceilf; using ::truncf; using ::rintf; using ::roundf;
+using ::fmaxf; using ::fminf; using ::copysignf; using ::fmaf; using ::sinf; using ::cosf; using ::tanf;
+using ::tanhf; using ::erff; using ::powf; using ::expm1f; using ::log1pf; using ::sincosf; using ::frexpf;
+using ::ldexpf;
+using ::sqrt; using ::rsqrt; using ::fabs; using ::exp; using ::exp2; using ::exp10; using ::log; using ::log2;
+using ::log10; using ::floor; using ::ceil; using ::trunc; using ::rint; using ::round; using ::fmax; using ::fmin;
+using ::copysign; using ::fma; using ::frexp; using ::ldexp; using ::sin; using ::cos; using ::tan; using ::tanh;
+using ::erf; using ::pow; using ::expm1; using ::log1p; using ::sincos; using ::isnan; using ::isinf;
+using ::isfinite;
+} // namespace std

@@ -5,8 +5,8 @@
 // <hip/hip_runtime.h> (clang's cuda_wrappers headers use __host__ __device__ and a device
 // malloc/free), or uses std::fabs, memset or printf on the host through <hip/hip_runtime.h>
 // alone. The attribute definitions are hip_runtime.h's, token for token; device malloc and free
-// are declared as in lanelab_hip_printf.h (never defined: a kernel that calls them fails to
-// link, naming them).
+// are declared as hip/hip_runtime.h declares them (lanelab_hip_heap.h: a call in device code is
+// a compile error naming them).
 #ifndef LANELAB_HIP_PRELUDE_H
 #define LANELAB_HIP_PRELUDE_H
 #if defined(__HIP__) && defined(__cplusplus)
@@ -15,10 +15,14 @@
 #define __host__ __attribute__((host))
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
-extern "C" __device__ void *malloc(__SIZE_TYPE__ size);
-extern "C" __device__ void free(void *ptr);
-// clang's wrapper: <cmath> <cstdlib> <stdlib.h>; HIP's hip_runtime.h: <stdint.h> <stdio.h>
-// <stdlib.h> <assert.h> <cmath> <cstdint> <math.h> <string.h> <stddef.h>
+#include "hip/lanelab_hip_heap.h"
+// clang's wrapper: <cmath> <cstdlib> <stdlib.h> and, last, <algorithm> <complex> <new> (clang's
+// cuda_wrappers versions, which make their functions __host__ __device__); HIP's hip_runtime.h:
+// <stdint.h> <stdio.h> <stdlib.h> <assert.h> <thread> <cmath> <cstdint> <math.h> <string.h>
+// <stddef.h> (<thread> brings std::chrono, which rocPRIM's device_transform.hpp uses).
+// Sources rely on what those bring: ROCm/flashinfer's gpu_iface/gpu_runtime_compat.hpp uses
+// std::ostringstream and std::runtime_error with no include of its own (libstdc++'s <complex>
+// includes <sstream>).
 #include <assert.h>
 #include <cmath>
 #include <cstdint>
@@ -29,5 +33,9 @@ extern "C" __device__ void free(void *ptr);
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <thread>
+#include <algorithm>
+#include <complex>
+#include <new>
 #endif
 #endif

@@ -46,9 +46,4 @@ __assertfail(const char *assertion, const char *file, unsigned int line, const c
   __assert_fail(assertion, file, line, function);
 }
 
-// Device heap allocation (HIP's device malloc/free) is not provided: declared, never defined, so
-// a kernel that calls them fails to link naming them ("undefined symbol: malloc").
-extern "C" __device__ void *malloc(size_t size);
-extern "C" __device__ void free(void *ptr);
-
 #endif // LANELAB_HIP_PRINTF_H

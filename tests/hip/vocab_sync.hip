@@ -1,0 +1,36 @@
+// vocab_sync: HIP's *_sync cross-lane forms with 64-bit masks, as reduction and top-k kernels
+// written for CUDA and ported to ROCm use them, here with each wave split in two halves that
+// pass different masks (lanes 0-31: the low 32 bits, 32-63: the high 32), plus __match_any_sync,
+// __match_all_sync, __activemask in a divergent branch, __syncwarp and the __syncthreads_count
+// family. vocab_sync_bad calls __shfl_xor_sync with a mask naming lanes that do not take part,
+// which HIP's checks (and lanelab's) turn into a trap.
+#include <hip/hip_runtime.h>
+
+__global__ void vocab_sync(const int *key, unsigned long long *ob, int *oi, float *of) {
+  const int t = threadIdx.x, lane = t & 63;
+  const unsigned long long mask = lane < 32 ? 0x00000000ffffffffull : 0xffffffff00000000ull;
+  const int k = key[blockIdx.x * blockDim.x + t];
+  const int g = blockIdx.x * blockDim.x + t;
+  ob[4 * g + 0] = __ballot_sync(mask, k & 1);
+  ob[4 * g + 1] = __match_any_sync(mask, k % 3);
+  int pred = -1;
+  ob[4 * g + 2] = __match_all_sync(mask, k / 1000, &pred);
+  ob[4 * g + 3] = 0;
+  if (lane & 1) ob[4 * g + 3] = __activemask();
+  of[g] = __shfl_xor_sync(mask, (float)k * 0.5f, 4);
+  oi[8 * g + 0] = pred;
+  oi[8 * g + 1] = __any_sync(mask, k == 7);
+  oi[8 * g + 2] = __all_sync(mask, k >= 0);
+  __syncwarp(mask);
+  __syncwarp();
+  oi[8 * g + 3] = __syncthreads_count(k & 1);
+  oi[8 * g + 4] = __syncthreads_and(k >= 0);
+  oi[8 * g + 5] = __syncthreads_or(k == 7);
+  oi[8 * g + 6] = __shfl_down_sync(~0ull, k, 3, 16);
+  oi[8 * g + 7] = __shfl_up_sync(~0ull, k, 1);
+}
+
+__global__ void vocab_sync_bad(float *out) {
+  const int lane = threadIdx.x & 63;
+  if (lane < 40) out[threadIdx.x] = __shfl_xor_sync(~0ull, (float)lane, 1); // lanes 40-63 are named but absent
+}
