@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "isa/isa.h"
+#include "verify/argcov.h"
 #include "verify/prod.h"
 
 #ifndef LANELAB_BUILD
@@ -165,79 +166,44 @@ Test(prod_gfx950, paged_page_size_1) { run_case(EMU_GFX950, &t_paged1); }
  * meaning. The accepted combinations (every subset of PROD_FLAGS_ACCEPTED, causal + custom mask
  * included) run against the oracle in the quick matrix. Each refusal below is checked against a
  * control launch of the same case that passes. */
-static rt_arg f32a(float v) { rt_arg a = {.kind = RT_ARG_F32}; a.f32 = v; return a; }
-static rt_arg u32a(uint32_t v) { rt_arg a = {.kind = RT_ARG_U32}; a.u32 = v; return a; }
-static rt_arg i32a(int32_t v) { rt_arg a = {.kind = RT_ARG_I32}; a.i32 = v; return a; }
-static rt_arg u64a(uint64_t v) { rt_arg a = {.kind = RT_ARG_U64}; a.u64 = v; return a; }
-
-static void expect_refused(emu_arch a, const prod_case *c, size_t index, rt_arg v, const char *what) {
-  rt_device *d = open_emu(a);
-  prod_result r;
-  ll_err err = {0};
-  prod_run_opts o = {.npatch = 1};
-  o.patch[0].index = index;
-  o.patch[0].value = v;
-  int rc = prod_case_run(d, LANELAB_BUILD, c, &o, &r, &err);
-  rt_close(d);
-  cr_expect_eq(rc, LL_EXIT_FAIL, "%s %s with %s: rc %d (want a refusal), %s", emu_arch_name(a), c->name, what, rc,
-               rc == LL_EXIT_OK ? (r.pass ? "ran and matched" : "ran and mismatched") : err.msg);
-  cr_expect(rc != LL_EXIT_FAIL || strstr(err.msg, "s_trap"), "%s %s with %s: not refused by s_trap: %s",
-            emu_arch_name(a), c->name, what, err.msg);
-}
-
+static void run_concat(emu_arch a, const prod_concat_case *c);
 static void contract_refusals(emu_arch a) {
-  static const oracle_attention_kind kinds[] = {ORACLE_SINGLE, ORACLE_RAGGED, ORACLE_PAGED};
-  for (int k = 0; k < 3; k++) {
-    prod_case c = {.name = "contract", .kind = kinds[k], .dtype = ORACLE_F16, .hq = 2, .hkv = 1, .head_dim = 64,
-                   .batch = 1, .qo_len = {5}, .kv_len = {9}, .page_size = 4, .causal = true, .seed = 31};
-    run_case(a, &c); /* the control: in contract, it runs and matches */
-    /* argument indices from the kernels' signatures: ..., [page_size,] flags, sm_scale, soft_cap,
-     * window_left last; num_qo_heads, num_kv_heads before them */
-    oracle_attention_spec s;
-    prod_attn_plan p;
-    ll_err err = {0};
-    cr_assert(prod_case_spec(&c, &s, &err) && prod_attn_plan_make(&s, &p, &err), "%s", err.msg);
-    prod_attn_dev dv = {0};
-    rt_arg args[PROD_MAX_ARGS];
-    size_t n = prod_attn_args(&p, &s, &dv, args), paged = kinds[k] == ORACLE_PAGED;
-    size_t flags = n - 4, scale = n - 3, cap = n - 2, win = n - 1, hkv = n - 5 - paged, hq = hkv - 1;
-    cr_assert(args[flags].kind == RT_ARG_U32 && args[flags].u32 == PROD_FLAG_CAUSAL && args[win].i32 == -1 &&
-              args[hq].u32 == 2 && args[hkv].u32 == 1, "argument order changed: update this test");
-    expect_refused(a, &c, flags, u32a(PROD_FLAG_CAUSAL | 8u), "flags bit 3 (no such flag)");
-    expect_refused(a, &c, flags, u32a(0x80000000u), "flags bit 31");
-    if (!paged) expect_refused(a, &c, flags, u32a(PROD_FLAG_HND), "the HND flag on a kernel without pages");
-    expect_refused(a, &c, win, i32a(-2), "window_left -2");
-    expect_refused(a, &c, cap, f32a(-1.0f), "soft_cap -1");
-    expect_refused(a, &c, cap, f32a(NAN), "soft_cap NaN");
-    expect_refused(a, &c, cap, f32a(INFINITY), "soft_cap inf");
-    expect_refused(a, &c, scale, f32a(INFINITY), "sm_scale inf");
-    expect_refused(a, &c, scale, f32a(NAN), "sm_scale NaN");
-    expect_refused(a, &c, hkv, u32a(0), "num_kv_heads 0");
-    expect_refused(a, &c, hq, u32a(0), "num_qo_heads 0");
-    expect_refused(a, &c, hkv, u32a(3), "num_kv_heads 3 not dividing num_qo_heads 2");
-    if (paged) expect_refused(a, &c, n - 5, u32a(0), "page_size 0");
-    prod_attn_plan_free(&p);
-    prod_spec_free(&s);
+  /* the controls: each refusal's case in contract runs and matches */
+  size_t n = 0;
+  const prod_refusal *rf = prod_refusals(&n);
+  bool control[4] = {false};
+  for (size_t i = 0; i < n; i++) {
+    if (control[rf[i].stem]) continue;
+    control[rf[i].stem] = true;
+    if (rf[i].stem < 3) run_case(a, &rf[i].c);
+    else run_concat(a, &rf[i].cc);
   }
-  /* concat_mla_q: a stride that is not a multiple of 8 elements (16 bytes per thread) */
-  prod_concat_case cc = {.name = "contract_concat", .dtype = ORACLE_F16, .T = 2, .H = 3, .seed = 32};
-  for (int i = 0; i < 4; i++) {
-    rt_device *d = open_emu(a);
-    prod_concat_result r;
+  cr_assert(control[0] && control[1] && control[2] && control[3], "a kernel has no refusal case");
+  /* the replaced argument is the one named, by the kernel source's signature */
+  static const char *const srcs[] = {"prefill_single", "prefill_ragged", "prefill_paged", "concat_mla_q"};
+  for (size_t i = 0; i < n; i++) {
+    char *src = ll_fmt("%s/kernels/prod/%s.hip", LANELAB_ROOT, srcs[rf[i].stem]);
+    size_t nn = 0;
     ll_err err = {0};
-    int64_t st[4];
-    prod_concat_strides(&cc, st);
-    prod_run_opts o = {.npatch = 1};
-    o.patch[0].index = 5 + (size_t)i; /* q_out, q_nope, q_pe, T, H, then the four strides */
-    o.patch[0].value = u64a((uint64_t)st[i] + 4);
-    int rc = prod_concat_run_opts(d, LANELAB_BUILD, &cc, NULL, &o, &r, &err);
-    cr_expect(rc == LL_EXIT_FAIL && strstr(err.msg, "s_trap"), "%s concat stride %d = %lld + 4: rc %d %s",
-              emu_arch_name(a), i, (long long)st[i], rc, err.msg);
-    o.npatch = 0; /* the control */
-    rc = prod_concat_run_opts(d, LANELAB_BUILD, &cc, NULL, &o, &r, &err);
-    cr_expect(rc == LL_EXIT_OK && r.mismatches == 0, "%s concat control: rc %d %s", emu_arch_name(a), rc, err.msg);
-    rt_close(d);
+    char **names = argcov_signature(src, &nn, &err);
+    cr_assert(names, "%s", err.msg);
+    cr_assert_lt(rf[i].index, nn);
+    const char *nm = names[rf[i].index];
+    const char *after = strchr(rf[i].what, ':') + 2;
+    bool named = !strncmp(after, nm, strlen(nm)) || (!strcmp(nm, "flags") && strstr(after, "flag"));
+    cr_expect(named, "%s replaces argument %zu, which the signature calls %s", rf[i].what, rf[i].index, nm);
+    for (size_t k = 0; k < nn; k++) free(names[k]);
+    free(names);
+    free(src);
   }
+  /* every refusal */
+  rt_device *d = open_emu(a);
+  for (size_t i = 0; i < n; i++) {
+    char why[700];
+    int rc = prod_refusal_run(d, LANELAB_BUILD, &rf[i], NULL, why, sizeof why);
+    cr_expect_eq(rc, LL_EXIT_OK, "%s %s: %s", emu_arch_name(a), rf[i].what, why);
+  }
+  rt_close(d);
 }
 Test(prod_contract, out_of_contract_launches_are_refused_gfx942) { contract_refusals(EMU_GFX942); }
 Test(prod_contract, out_of_contract_launches_are_refused_gfx950) { contract_refusals(EMU_GFX950); }

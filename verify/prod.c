@@ -680,6 +680,94 @@ out:
   return rc;
 }
 
+/* ---- the launch contract's refusals ---------------------------------------------------------- */
+static prod_refusal refusal_list[48];
+static size_t refusal_n;
+
+static void refusal_add(int stem, const char *what, size_t index, rt_arg v) {
+  prod_refusal *r = &refusal_list[refusal_n++];
+  static const char *const stems[] = {"prefill_single", "prefill_ragged", "prefill_paged", "concat_mla_q"};
+  snprintf(r->what, sizeof r->what, "%s: %s", stems[stem], what);
+  r->stem = stem;
+  r->index = index;
+  r->value = v;
+  if (stem < 3) {
+    static const oracle_attention_kind kinds[] = {ORACLE_SINGLE, ORACLE_RAGGED, ORACLE_PAGED};
+    r->c = (prod_case){.name = "contract", .kind = kinds[stem], .dtype = ORACLE_F16, .hq = 2, .hkv = 1,
+                       .head_dim = 64, .batch = 1, .qo_len = {5}, .kv_len = {9}, .page_size = 4, .causal = true,
+                       .seed = 31};
+  } else {
+    r->cc = (prod_concat_case){.name = "contract_concat", .dtype = ORACLE_F16, .T = 2, .H = 3, .seed = 32};
+  }
+}
+
+const prod_refusal *prod_refusals(size_t *n) {
+  if (!refusal_n) {
+    /* argument indices from the kernels' signatures (kernels/prod/<stem>.hip): ..., [page_size,]
+     * flags, sm_scale, soft_cap, window_left last, num_qo_heads and num_kv_heads before them;
+     * tests/test_prod.c checks them against prod_attn_args */
+    for (int k = 0; k < 3; k++) {
+      size_t na = k == 0 ? 15 : k == 1 ? 17 : 20, paged = k == 2;
+      size_t flags = na - 4, scale = na - 3, cap = na - 2, win = na - 1, hkv = na - 5 - paged, hq = hkv - 1;
+      refusal_add(k, "flags bit 3 (no such flag)", flags, au32(PROD_FLAG_CAUSAL | 8u));
+      refusal_add(k, "flags bit 31", flags, au32(0x80000000u));
+      if (!paged) refusal_add(k, "the HND flag without pages", flags, au32(PROD_FLAG_HND));
+      refusal_add(k, "window_left -2", win, ai32(-2));
+      refusal_add(k, "soft_cap -1", cap, af32(-1.0f));
+      refusal_add(k, "soft_cap NaN", cap, af32(NAN));
+      refusal_add(k, "soft_cap inf", cap, af32(INFINITY));
+      refusal_add(k, "sm_scale inf", scale, af32(INFINITY));
+      refusal_add(k, "sm_scale NaN", scale, af32(NAN));
+      refusal_add(k, "num_kv_heads 0", hkv, au32(0));
+      refusal_add(k, "num_qo_heads 0", hq, au32(0));
+      refusal_add(k, "num_kv_heads 3 not dividing num_qo_heads 2", hkv, au32(3));
+      if (paged) refusal_add(k, "page_size 0", na - 5, au32(0));
+    }
+    /* concat: q_out, q_nope, q_pe, T, H, then the strides (dense ones + 4: not a multiple of 8) */
+    prod_concat_case cc = {.T = 2, .H = 3};
+    int64_t st[4];
+    prod_concat_strides(&cc, st);
+    static const char *const sn[] = {"nope_stride_t", "nope_stride_h", "pe_stride_t", "pe_stride_h"};
+    for (int i = 0; i < 4; i++) {
+      char what[48];
+      snprintf(what, sizeof what, "%s %lld (not a multiple of 8)", sn[i], (long long)st[i] + 4);
+      refusal_add(3, what, 5 + (size_t)i, au64((uint64_t)st[i] + 4));
+    }
+  }
+  *n = refusal_n;
+  return refusal_list;
+}
+
+int prod_refusal_run(rt_device *d, const char *build, const prod_refusal *r, const char *co_path, char *why,
+                     size_t n) {
+  prod_run_opts o = {.co_path = co_path, .npatch = 1};
+  o.patch[0].index = r->index;
+  o.patch[0].value = r->value;
+  ll_err e = {0};
+  int rc;
+  bool matched = false;
+  if (r->stem == 3) {
+    prod_concat_result res;
+    rc = prod_concat_run_opts(d, build, &r->cc, co_path, &o, &res, &e);
+    matched = rc == LL_EXIT_OK && res.mismatches == 0;
+  } else {
+    prod_result res;
+    rc = prod_case_run(d, build, &r->c, &o, &res, &e);
+    matched = rc == LL_EXIT_OK && res.pass;
+  }
+  if (rc == LL_EXIT_FAIL && strstr(e.msg, "s_trap")) {
+    snprintf(why, n, "refused: %s", e.msg);
+    return LL_EXIT_OK;
+  }
+  if (rc == LL_EXIT_OK) {
+    snprintf(why, n, "%s: the kernel accepted the launch (it ran%s) instead of refusing it", r->what,
+             matched ? " and matched the in-contract oracle" : "");
+    return LL_EXIT_FAIL;
+  }
+  snprintf(why, n, "%s: not refused by s_trap: %s", r->what, e.msg);
+  return rc == LL_EXIT_FAIL ? LL_EXIT_FAIL : rc;
+}
+
 /* ---- the matrices ---------------------------------------------------------------------------- */
 #define F16 ORACLE_F16
 #define BF16 ORACLE_BF16
@@ -751,7 +839,7 @@ static const prod_case quick_cases[] = {
      * extremes in both dtypes, one extreme per case: rows whose first 1-3 visited key blocks are
      * fully masked with every visible logit underflowing (-400 after the scale) — the running
      * softmax state alone then decides O —, logits far below the row max, a single visible key,
-     * outputs in the dtype's subnormal range, inputs at the top of the range, sm_scale 24/16/20
+     * outputs in the dtype's subnormal range, inputs at the top of the range, sm_scale 24/16/40
      * and 1e-3/2e-3 with and without a soft cap. */
     {.name = "paged_nhd_f16_d64_ps16_mask_lead2_underflow", .kind = ORACLE_PAGED, .dtype = F16, .hq = 2, .hkv = 1,
      .head_dim = 64, .batch = 2, .qo_len = {70, 20}, .kv_len = {110, 75}, .page_size = 16, .layout = ORACLE_NHD,
@@ -776,9 +864,11 @@ static const prod_case quick_cases[] = {
      .hq = 2, .hkv = 2, .head_dim = 64, .batch = 2, .qo_len = {12, 25}, .kv_len = {40, 66}, .page_size = 3,
      .layout = ORACLE_NHD, .shuffle_pages = true, .causal = true, .custom_mask = true, .single_key = true,
      .mask_lead_blocks = 1, .sm_scale = 1e-3, .seed = 122, .sched = EMU_SCHED_RANDOM},
-    {.name = "paged_nhd_f16_d128_ps16_denormal_out_scale20_cap30", .kind = ORACLE_PAGED, .dtype = F16, .hq = 2,
+    /* sm_scale 40 with a cap of 1: the scaled logits are far beyond the cap (|x / c| up to
+     * ~100), where a tanh built as (e - 1)/(e + 1) from exp(+2|x|) overflows to NaN */
+    {.name = "paged_nhd_f16_d128_ps16_denormal_out_scale40_cap1", .kind = ORACLE_PAGED, .dtype = F16, .hq = 2,
      .hkv = 2, .head_dim = 128, .batch = 1, .qo_len = {30}, .kv_len = {45}, .page_size = 16, .layout = ORACLE_NHD,
-     .shuffle_pages = true, .values = PROD_VALUES_DENORMAL_OUT, .sm_scale = 20.0, .soft_cap = 30.0, .seed = 123},
+     .shuffle_pages = true, .values = PROD_VALUES_DENORMAL_OUT, .sm_scale = 40.0, .soft_cap = 1.0, .seed = 123},
     {.name = "ragged_bf16_d64_causal_denormal_out_scale2e-3_cap0.5", .kind = ORACLE_RAGGED, .dtype = BF16,
      .hq = 2, .hkv = 1, .head_dim = 64, .batch = 2, .qo_len = {20, 45}, .kv_len = {30, 45}, .causal = true,
      .values = PROD_VALUES_DENORMAL_OUT, .sm_scale = 2e-3, .soft_cap = 0.5, .seed = 124},
@@ -1279,6 +1369,24 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
                           : (pc->T == 0 ? "FAIL (T=0 wrote the output)" : "FAIL"),
                      r->device);
   }
+  /* the launch contract: every out-of-contract launch refused (shard 0 runs them) */
+  size_t nref = 0, ref_bad = 0;
+  const prod_refusal *rf = prod_refusals(&nref);
+  report_table *tr = report_table_new("launch contract: out-of-contract launches (each must be refused with s_trap)",
+                                      "launch,verdict");
+  char first_ref[400] = "";
+  for (size_t k = 0; c->shard_i == 0 && k < nref; k++) {
+    char why[700];
+    int rc = prod_refusal_run(d, c->build, &rf[k], NULL, why, sizeof why);
+    if (rc != LL_EXIT_OK) {
+      ref_bad++;
+      if (!first_ref[0]) snprintf(first_ref, sizeof first_ref, "%s", why);
+    }
+    report_table_row(tr, "%s\t%s", rf[k].what, rc == LL_EXIT_OK ? "pass (refused: s_trap)" : why);
+  }
+  report_table_note(tr, "The contract: kernels/prod/prefill_impl.h (contract_ok) and concat_mla_q.hip; every combination "
+                        "of the accepted flag bits runs against the oracle in the matrix (causal + custom mask: the mask "
+                        "replaces causal).");
   report_table_note(t, "O is float32, so the error is the kernel's alone (no output rounding); tolerance from "
                        "oracle_tolerance_default (FlashInfer: f16 1e-3/1e-3, bf16 1e-2/1e-2) unless the case sets one.");
   report_table_note(t, "bpermute_per_mfma: executed ds_bpermute_b32 / executed v_mfma_* (emulator dynamic census). "
@@ -1325,6 +1433,7 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
                     (unsigned long long)ph[PROD_PHASE_QK].bpermutes, (unsigned long long)ph[PROD_PHASE_QK].mfmas);
   stage_add_table(r, tp);
   stage_add_table(r, tc);
+  stage_add_table(r, tr);
   if (set.random)
     report_table_note(t, "random:%zu --seed 0x%016llx: case k has case seed seed + k*0x9e3779b97f4a7c15 and is case 0 of "
                          "--shapes random:1 --seed <its case seed> (docs/verify-matrix.md); sched= is the emulator's wave "
@@ -1339,6 +1448,8 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
     stage_set(r, VERDICT_FAIL, "%zu of %zu cases mismatch the oracle; reproduce the first: %s", failed, ran, first_repro);
   else if (census_bad)
     stage_set(r, VERDICT_FAIL, "%zu case(s) break the phase-census rules; first: %s", census_bad, first_census);
+  else if (ref_bad)
+    stage_set(r, VERDICT_FAIL, "%zu of %zu out-of-contract launches not refused; first: %s", ref_bad, nref, first_ref);
   else if (ran == 0)
     stage_set(r, VERDICT_PASS, "no case in this shard");
   else

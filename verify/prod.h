@@ -230,6 +230,28 @@ int prod_concat_run(rt_device *d, const char *build, const prod_concat_case *c, 
 int prod_concat_run_opts(rt_device *d, const char *build, const prod_concat_case *c, const char *co_path,
                          const prod_run_opts *o, prod_concat_result *r, ll_err *err);
 
+/* ---- the launch contract's refusals ---------------------------------------------------------- */
+/* Launches outside the kernels' contract (prefill_impl.h contract_ok, concat_mla_q.hip): a small
+ * in-contract case per kernel with one argument replaced (an unknown flag bit, HND without pages,
+ * window_left -2, soft_cap -1/NaN/inf, sm_scale inf/NaN, head counts 0 or not dividing, page_size
+ * 0, a concat stride not a multiple of 8). Each must be refused with s_trap. The prod stage runs
+ * them (a kernel that accepts one fails it), and so does lanelab mutate's gate. */
+typedef struct prod_refusal {
+  char what[80];                  /* "prefill_paged: window_left -2" */
+  int stem;                       /* 0 single, 1 ragged, 2 paged, 3 concat */
+  prod_case c;                    /* stem < 3 */
+  prod_concat_case cc;            /* stem == 3 */
+  size_t index;                   /* the replaced kernel argument */
+  rt_arg value;
+} prod_refusal;
+/* The list (static storage); *n set. */
+const prod_refusal *prod_refusals(size_t *n);
+/* Launches r (co_path: the code object, NULL for the build's). LL_EXIT_OK when the kernel refused
+ * it with s_trap; LL_EXIT_FAIL when it ran (why says so) or failed another way (why names it);
+ * LL_EXIT_ENV/USAGE as prod_case_run. */
+int prod_refusal_run(rt_device *d, const char *build, const prod_refusal *r, const char *co_path, char *why,
+                     size_t n);
+
 /* ---- the matrix ----------------------------------------------------------------------------- */
 /* "quick" or "full"; *n set; NULL for another name. Cases are static data. */
 const prod_case *prod_matrix(const char *shapes, size_t *n);
