@@ -76,58 +76,53 @@ static void expect_fail(const prod_set *a, const prod_set *b, const char *needle
   cr_expect(strstr(why, needle) != NULL, "%s: the failure does not name '%s': %s", what, needle, why);
 }
 
+/* quick + the sample, each set changed by edit, must fail naming needle */
+static void fail_after(void (*edit)(prod_set *), const char *needle, const char *what) {
+  prod_set q, r;
+  quick_and_sample(&q, &r);
+  edit(&q);
+  edit(&r);
+  expect_fail(&q, &r, needle, what);
+  prod_set_free(&q);
+  prod_set_free(&r);
+}
+
+static void dense_pe(prod_set *st) {
+  for (size_t i = 0; i < st->nc; i++) {
+    st->concat[i].transposed_pe = false;
+    st->concat[i].pe_extra_stride = 0;
+    st->concat[i].pe_token_pad = 0;
+  }
+}
 Test(argcov, dense_pe_strides_fail_naming_the_stride) {
-  prod_set q, r;
-  quick_and_sample(&q, &r);
-  for (int s = 0; s < 2; s++) {
-    prod_set *st = s ? &r : &q;
-    for (size_t i = 0; i < st->nc; i++) {
-      st->concat[i].transposed_pe = false;
-      st->concat[i].pe_extra_stride = 0;
-      st->concat[i].pe_token_pad = 0;
-    }
-  }
-  expect_fail(&q, &r, "concat_mla_q: argument pe_stride_h takes one value (64)", "q_pe dense everywhere");
-  prod_set_free(&q);
-  prod_set_free(&r);
+  fail_after(dense_pe, "concat_mla_q: argument pe_stride_h takes one value (64)", "q_pe dense everywhere");
 }
 
+static void no_window(prod_set *st) {
+  for (size_t i = 0; i < st->n; i++) st->cases[i].has_window = false;
+}
 Test(argcov, no_window_fails_naming_window_left) {
-  prod_set q, r;
-  quick_and_sample(&q, &r);
-  for (int s = 0; s < 2; s++) {
-    prod_set *st = s ? &r : &q;
-    for (size_t i = 0; i < st->n; i++) st->cases[i].has_window = false;
-  }
-  expect_fail(&q, &r, "argument window_left takes one value (-1)", "no window");
-  prod_set_free(&q);
-  prod_set_free(&r);
+  fail_after(no_window, "argument window_left takes one value (-1)", "no window");
 }
 
+static void single_mask_never_causal(prod_set *st) {
+  for (size_t i = 0; i < st->n; i++)
+    if (st->cases[i].kind == ORACLE_SINGLE && st->cases[i].custom_mask) st->cases[i].causal = false;
+}
 Test(argcov, causal_never_with_a_custom_mask_fails_naming_the_combination) {
-  prod_set q, r;
-  quick_and_sample(&q, &r);
-  for (int s = 0; s < 2; s++) {
-    prod_set *st = s ? &r : &q;
-    for (size_t i = 0; i < st->n; i++)
-      if (st->cases[i].kind == ORACLE_SINGLE && st->cases[i].custom_mask) st->cases[i].causal = false;
-  }
-  expect_fail(&q, &r, "prefill_single: flag combination flags = 0x3", "single: causal never with a custom mask");
-  prod_set_free(&q);
-  prod_set_free(&r);
+  fail_after(single_mask_never_causal, "prefill_single: flag combination flags = 0x3",
+             "single: causal never with a custom mask");
 }
 
+static void ragged_hq2(prod_set *st) {
+  for (size_t i = 0; i < st->n; i++)
+    if (st->cases[i].kind == ORACLE_RAGGED) {
+      st->cases[i].hq = 2;
+      st->cases[i].hkv = i % 2 ? 2 : 1;
+    }
+}
 Test(argcov, one_head_count_fails_naming_num_qo_heads) {
-  prod_set q, r;
-  quick_and_sample(&q, &r);
-  for (int s = 0; s < 2; s++) {
-    prod_set *st = s ? &r : &q;
-    for (size_t i = 0; i < st->n; i++)
-      if (st->cases[i].kind == ORACLE_RAGGED) { st->cases[i].hq = 2; st->cases[i].hkv = i % 2 ? 2 : 1; }
-  }
-  expect_fail(&q, &r, "prefill_ragged: argument num_qo_heads takes one value (2)", "ragged: Hq 2 everywhere");
-  prod_set_free(&q);
-  prod_set_free(&r);
+  fail_after(ragged_hq2, "prefill_ragged: argument num_qo_heads takes one value (2)", "ragged: Hq 2 everywhere");
 }
 
 /* A signature argument the check has no rule for fails naming it: a copy of the kernel sources
