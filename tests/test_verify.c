@@ -398,6 +398,29 @@ Test(verify_random, every_kernel_and_variant_at_any_seed) {
   cr_expect_not(verify_prod_runs("random:4", "concat_mla_q"), "random:4 holds no concat case (class 4)");
 }
 
+/* Regression (issue 30): `verify --shapes random:48 --seed S` failed its kernels stage on a correct
+ * tree (the prod code objects were NOT CHECKED: only quick/full counted as running them). The
+ * real tree and build: random:48 passes; random:4 holds no concat case (class 4), so
+ * concat_mla_q is NOT CHECKED and the stage fails naming it. */
+Test(verify_random, kernels_stage_passes_with_random_48) {
+  cr_assert_eq(chdir(LANELAB_ROOT), 0);
+  void (*fn)(const verify_ctx *, stage_result *) = NULL;
+  for (size_t i = 0; i < verify_nstages; i++)
+    if (!strcmp(verify_stages[i].name, "kernels")) fn = verify_stages[i].run;
+  cr_assert_not_null(fn);
+  const char *shapes[] = {"random:48", "random:4"};
+  for (int k = 0; k < 2; k++) {
+    verify_ctx c = ctx("gfx950", LANELAB_BUILD, NULL);
+    c.shapes = shapes[k];
+    c.seed = 5;
+    stage_result r = {.v = VERDICT_NOT_RUN};
+    fn(&c, &r);
+    if (k == 0) cr_expect_eq(r.v, VERDICT_PASS, "random:48: %s", r.summary);
+    else cr_expect(r.v == VERDICT_FAIL && strstr(r.summary, "concat_mla_q"), "random:4: %s", r.summary);
+    free_result(&r);
+  }
+}
+
 /* Over 3000 case seeds every variant the issue asks for occurs, each case is a valid spec the
  * kernels accept, and the strides are kept apart where the variant allows it. */
 Test(verify_random, the_draw_covers_the_variant_space) {
