@@ -8,6 +8,8 @@
 # usage: mk/score-human-mutants.sh BUILD OUT [ARCH...]   (run from the repository root; BUILD
 # must hold a full build: make kernels and the libraries)
 set -u
+if [ $# -lt 2 ]; then echo "usage: mk/score-human-mutants.sh BUILD OUT [ARCH...]" >&2; exit 2; fi
+[ -d kernels/prod ] || { echo "run from the repository root (no kernels/prod here)" >&2; exit 2; }
 build=$1; out=$2; shift 2
 arches=${*:-gfx942 gfx950}
 n=$(sed -n 's/^#define PROD_TEST_SAMPLE_N \([0-9]*\).*/\1/p' verify/prod.h)

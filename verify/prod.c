@@ -1455,10 +1455,11 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
   else
     stage_set(r, VERDICT_PASS,
               "%zu cases match the oracle; noise floor (max abs err, O's over V's scale) %.3g, atol >= %.3gx it; phase census (%zu cases): "
-              "QK %.3g, PV %.3g bpermutes per MFMA",
+              "QK %.3g, PV %.3g bpermutes per MFMA; %zu out-of-contract launches refused",
               ran, worst_noise, min_margin, census_ok,
               ph[PROD_PHASE_QK].mfmas ? (double)ph[PROD_PHASE_QK].bpermutes / (double)ph[PROD_PHASE_QK].mfmas : 0.0,
-              ph[PROD_PHASE_PV].mfmas ? (double)ph[PROD_PHASE_PV].bpermutes / (double)ph[PROD_PHASE_PV].mfmas : 0.0);
+              ph[PROD_PHASE_PV].mfmas ? (double)ph[PROD_PHASE_PV].bpermutes / (double)ph[PROD_PHASE_PV].mfmas : 0.0,
+              c->shard_i == 0 ? nref : (size_t)0);
   rt_close(d);
   prod_set_free(&set);
 }
