@@ -844,10 +844,12 @@ static const prod_case quick_cases[] = {
     {.name = "paged_nhd_f16_d64_ps16_mask_lead2_underflow", .kind = ORACLE_PAGED, .dtype = F16, .hq = 2, .hkv = 1,
      .head_dim = 64, .batch = 2, .qo_len = {70, 20}, .kv_len = {110, 75}, .page_size = 16, .layout = ORACLE_NHD,
      .shuffle_pages = true, .custom_mask = true, .mask_lead_blocks = 2, .values = PROD_VALUES_UNDERFLOW, .seed = 117},
-    {.name = "paged_hnd_bf16_d64_ps8_causal_mask_window50_lead1_underflow_scale16", .kind = ORACLE_PAGED,
+    /* the window (12 keys left of the bottom-right diagonal, delta 30 and 35) cuts into the keys
+     * the mask leaves visible (>= 32), so a top-left window bound shows */
+    {.name = "paged_hnd_bf16_d64_ps8_causal_mask_window12_lead1_underflow_scale16", .kind = ORACLE_PAGED,
      .dtype = BF16, .hq = 2, .hkv = 2, .head_dim = 64, .batch = 2, .qo_len = {40, 9}, .kv_len = {70, 44},
      .page_size = 8, .layout = ORACLE_HND, .shuffle_pages = true, .causal = true, .has_window = true,
-     .window_left = 50, .custom_mask = true, .mask_lead_blocks = 1,
+     .window_left = 12, .custom_mask = true, .mask_lead_blocks = 1,
      .values = PROD_VALUES_UNDERFLOW, .sm_scale = 16.0, .seed = 118, .sched = EMU_SCHED_RANDOM},
     {.name = "ragged_f16_d64_causal_mask_far_below_max_scale24", .kind = ORACLE_RAGGED, .dtype = F16, .hq = 2,
      .hkv = 1, .head_dim = 64, .batch = 2, .qo_len = {30, 70}, .kv_len = {100, 60}, .causal = true,
