@@ -874,6 +874,11 @@ static const prod_case quick_cases[] = {
     {.name = "ragged_bf16_d64_causal_denormal_out_scale2e-3_cap0.5", .kind = ORACLE_RAGGED, .dtype = BF16,
      .hq = 2, .hkv = 1, .head_dim = 64, .batch = 2, .qo_len = {20, 45}, .kv_len = {30, 45}, .causal = true,
      .values = PROD_VALUES_DENORMAL_OUT, .sm_scale = 2e-3, .soft_cap = 0.5, .seed = 124},
+    /* the single kernel's capped case with logits far beyond the cap (quick had none: a tanh that
+     * overflows for |x / c| > 44 passed it in prefill_single, mk/score-human-mutants.sh) */
+    {.name = "single_bf16_d64_causal_scale40_cap1", .kind = ORACLE_SINGLE, .dtype = BF16, .hq = 1, .hkv = 1,
+     .head_dim = 64, .batch = 1, .qo_len = {20}, .kv_len = {40}, .causal = true, .sm_scale = 40.0, .soft_cap = 1.0,
+     .seed = 127},
     {.name = "single_f16_d64_edge_range_scale1e-3", .kind = ORACLE_SINGLE, .dtype = F16, .hq = 2, .hkv = 1,
      .head_dim = 64, .batch = 1, .qo_len = {40}, .kv_len = {77}, .values = PROD_VALUES_EDGE_RANGE, .sm_scale = 1e-3,
      .seed = 125},
