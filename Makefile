@@ -131,9 +131,10 @@ $(BUILD)/$(1)/kernels/$(basename $(notdir $(2))).built: $(2) $(KHDR) mk/kernel.s
 endef
 $(foreach a,$(ARCHES),$(foreach s,$(KSRC),$(eval $(call kernel_rule,$(a),$(s)))))
 
-# Mutants: kernels/mutants.txt lists "NAME SOURCE" per line; each is the real source built with
+# Mutants: kernels/mutants.txt lists "NAME SOURCE" per line (lines tagged "human" in a third column
+# are scored by mk/score-human-mutants.sh instead); each is the real source built with
 # -DLANELAB_MUTANT=NAME -DLANELAB_MUTANT_<NAME>=1 into build/<arch>/mutants/NAME/.
-MUTANTS  := $(shell awk '!/^\#/ && NF >= 2 {print $$1 "@" $$2}' kernels/mutants.txt 2>/dev/null)
+MUTANTS  := $(shell awk '!/^\#/ && NF >= 2 && $$3 != "human" {print $$1 "@" $$2}' kernels/mutants.txt 2>/dev/null)
 mname    = $(word 1,$(subst @, ,$(1)))
 msrc     = $(word 2,$(subst @, ,$(1)))
 MSTAMPS  := $(foreach a,$(ARCHES),$(foreach m,$(MUTANTS),$(BUILD)/$(a)/mutants/$(call mname,$(m))/$(basename $(notdir $(call msrc,$(m)))).built))

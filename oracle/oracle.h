@@ -53,7 +53,7 @@
  *                                                    the k file's size, or max(kv_indices)+1)
  *   "causal": bool (false), "window_left": int (-1), "logits_soft_cap": number (0),
  *   "sm_scale": number | null (null: 1/sqrt(head_dim)), "custom_mask": "FILE" (packed bits;
- *   not with causal: true)
+ *   with causal: true the mask replaces causal, as the kernels' header documents)
  *   "q", "k", "v": "FILE"                            raw little-endian dtype elements; or
  *   "seed": int                                      generate q, k, v (and write them to DIR)
  *   "path": "auto" | "plain" | "fast" (auto), "threads": int (0 = all CPUs),

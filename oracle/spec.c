@@ -142,10 +142,9 @@ bool oracle_attention_validate(const oracle_attention_spec *s, ll_err *err) {
     ll_seterr(err, LL_EXIT_USAGE, "sm_scale (%g) must be finite", s->sm_scale);
     return false;
   }
-  if (s->custom_mask && s->causal) {
-    ll_seterr(err, LL_EXIT_USAGE, "causal: cannot be true together with custom_mask (the mask replaces the causal flag)");
-    return false;
-  }
+  /* causal together with custom_mask is accepted: the production kernels' header
+   * (kernels/prod/prefill_impl.h) documents that the mask replaces the causal flag, so the pair
+   * computes exactly what the mask alone computes (visible() below ignores causal then). */
   /* sizes in double first: a hostile spec must not overflow int64 before it is refused */
   double dq = (double)oracle_attention_total_q(s) * s->num_qo_heads * s->head_dim;
   double dkv = (s->kind == ORACLE_PAGED ? (double)oracle_attention_num_pages(s) * s->page_size
@@ -452,10 +451,6 @@ static oracle_attention_spec *parse_root(const ll_json *r, ll_err *err) {
   bool ok = oracle_attention_validate(s, err);
   s->custom_mask = mask;
   if (!ok) goto bad;
-  if (s->mask_file && s->causal) {
-    ll_seterr(err, LL_EXIT_USAGE, "causal: cannot be true together with custom_mask (the mask replaces the causal flag)");
-    goto bad;
-  }
   return s;
 bad:
   oracle_attention_spec_free(s);

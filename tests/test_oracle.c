@@ -267,6 +267,30 @@ Test(oracle_attention, custom_mask_all_zero_row_is_zero_and_minus_inf) {
   oracle_attention_spec_free(s);
 }
 
+/* causal together with a custom mask: the kernels' header (kernels/prod/prefill_impl.h) says the
+ * mask replaces causal, so the pair is accepted and computes what the mask alone computes. qo 2,
+ * kv 3 (delta 1): causal alone would hide key 2 from row 0; the mask keeps all three keys in row
+ * 0 (O = mean of 2, 4, 8 = 14/3) and only key 2 in row 1 (O = 8), which causal would also allow. */
+Test(oracle_attention, causal_with_custom_mask_is_the_mask_alone) {
+  int qo = 2, kv = 3;
+  oracle_attention_spec *s = mk(1, &qo, &kv, 1, 1, 1);
+  float v[3] = {2, 4, 8};
+  memcpy(s->v, v, 12);
+  s->causal = true;
+  s->custom_mask = ll_xcalloc(1, 1);
+  s->custom_mask_bytes = 1; /* ceil(6/8) */
+  s->custom_mask[0] = (uint8_t)(0x07 | 1u << 5); /* row 0: j0 j1 j2; row 1: j2 */
+  ll_err e = {0};
+  cr_assert(oracle_attention_validate(s, &e), "causal + custom mask refused: %s", e.msg);
+  for (int p = 0; p < 2; p++) {
+    out r = run(s, both[p]);
+    near(r.o[0], 14.0 / 3.0, 1e-6, "O row 0 (mean of 2, 4, 8: the mask, not causal)", both[p]);
+    cr_assert(r.o[1] == 8, "%s: row 1 O %g (want 8)", pname(both[p]), r.o[1]);
+    out_free(&r);
+  }
+  oracle_attention_spec_free(s);
+}
+
 Test(oracle_attention, lse_of_3_1_minus2_is_4_5197_base_2) {
   /* docs/oracle.md: log2(e^3 + e^1 + e^-2) = 4.5197 (FlashInfer's fp64 helper gives 3.19). */
   int qo = 1, kv = 3;

@@ -10,11 +10,13 @@
  * a missing file fails naming the make target. A kernel the emulator cannot run yet fails with
  * the emulator's fault message plus every mnemonic of the kernel it lacks semantics for. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "isa/isa.h"
+#include "verify/argcov.h"
 #include "verify/prod.h"
 
 #ifndef LANELAB_BUILD
@@ -158,6 +160,53 @@ Test(prod_gfx950, single) { run_case(EMU_GFX950, &t_single); }
 Test(prod_gfx950, ragged) { run_case(EMU_GFX950, &t_ragged); }
 Test(prod_gfx950, paged) { run_case(EMU_GFX950, &t_paged); }
 Test(prod_gfx950, paged_page_size_1) { run_case(EMU_GFX950, &t_paged1); }
+
+/* ---- the launch contract (prefill_impl.h contract_ok, concat_mla_q.hip): an argument outside
+ * it is refused with s_trap (a fault naming kernel, PC and lane), never run with a guessed
+ * meaning. The accepted combinations (every subset of PROD_FLAGS_ACCEPTED, causal + custom mask
+ * included) run against the oracle in the quick matrix. Each refusal below is checked against a
+ * control launch of the same case that passes. */
+static void run_concat(emu_arch a, const prod_concat_case *c);
+static void contract_refusals(emu_arch a) {
+  /* the controls: each refusal's case in contract runs and matches */
+  size_t n = 0;
+  const prod_refusal *rf = prod_refusals(&n);
+  bool control[4] = {false};
+  for (size_t i = 0; i < n; i++) {
+    if (control[rf[i].stem]) continue;
+    control[rf[i].stem] = true;
+    if (rf[i].stem < 3) run_case(a, &rf[i].c);
+    else run_concat(a, &rf[i].cc);
+  }
+  cr_assert(control[0] && control[1] && control[2] && control[3], "a kernel has no refusal case");
+  /* the replaced argument is the one named, by the kernel source's signature */
+  static const char *const srcs[] = {"prefill_single", "prefill_ragged", "prefill_paged", "concat_mla_q"};
+  for (size_t i = 0; i < n; i++) {
+    char *src = ll_fmt("%s/kernels/prod/%s.hip", LANELAB_ROOT, srcs[rf[i].stem]);
+    size_t nn = 0;
+    ll_err err = {0};
+    char **names = argcov_signature(src, &nn, &err);
+    cr_assert(names, "%s", err.msg);
+    cr_assert_lt(rf[i].index, nn);
+    const char *nm = names[rf[i].index];
+    const char *after = strchr(rf[i].what, ':') + 2;
+    bool named = !strncmp(after, nm, strlen(nm)) || (!strcmp(nm, "flags") && strstr(after, "flag"));
+    cr_expect(named, "%s replaces argument %zu, which the signature calls %s", rf[i].what, rf[i].index, nm);
+    for (size_t k = 0; k < nn; k++) free(names[k]);
+    free(names);
+    free(src);
+  }
+  /* every refusal */
+  rt_device *d = open_emu(a);
+  for (size_t i = 0; i < n; i++) {
+    char why[700];
+    int rc = prod_refusal_run(d, LANELAB_BUILD, &rf[i], NULL, why, sizeof why);
+    cr_expect_eq(rc, LL_EXIT_OK, "%s %s: %s", emu_arch_name(a), rf[i].what, why);
+  }
+  rt_close(d);
+}
+Test(prod_contract, out_of_contract_launches_are_refused_gfx942) { contract_refusals(EMU_GFX942); }
+Test(prod_contract, out_of_contract_launches_are_refused_gfx950) { contract_refusals(EMU_GFX950); }
 
 /* ---- concat_mla_q ----------------------------------------------------------------------------- */
 static void run_concat(emu_arch a, const prod_concat_case *c) {

@@ -327,7 +327,9 @@ Test(verify_random, case_k_is_case_0_of_its_own_seed) {
       cr_assert_eq(one.nc, 1);
       const prod_concat_case *a = &s.concat[k - s.n], *b = &one.concat[0];
       cr_assert(a->T == b->T && a->H == b->H && a->dtype == b->dtype && a->transposed_nope == b->transposed_nope &&
-                a->extra_stride == b->extra_stride && a->seed == b->seed);
+                a->extra_stride == b->extra_stride && a->seed == b->seed && a->transposed_pe == b->transposed_pe &&
+                a->pe_extra_stride == b->pe_extra_stride && a->nope_token_pad == b->nope_token_pad &&
+                a->pe_token_pad == b->pe_token_pad);
     }
     char *r = prod_set_repro(&s, k, "gfx942");
     char *want = ll_fmt("lanelab verify --arch gfx942 --shapes random:1 --seed 0x%016llx", (unsigned long long)s.case_seed[k]);
@@ -336,9 +338,14 @@ Test(verify_random, case_k_is_case_0_of_its_own_seed) {
     free(want);
     prod_set_free(&one);
   }
-  /* the case seeds themselves, by the documented formula, over both partitions */
+  /* the case seeds themselves, by the documented formula (verify/prod.h strata): the first
+   * S + k*0x9e3779b97f4a7c15 + j*0xd1b54a32d192ed03 whose class is k mod the class count */
   uint64_t want_seeds[40];
-  for (size_t k = 0; k < 40; k++) want_seeds[k] = 0xabcdefull + (uint64_t)k * 0x9e3779b97f4a7c15ull;
+  for (size_t k = 0; k < 40; k++) {
+    uint64_t cs = 0xabcdefull + (uint64_t)k * 0x9e3779b97f4a7c15ull;
+    while (prod_random_class_of(cs) != k % PROD_RANDOM_CLASSES) cs += 0xd1b54a32d192ed03ull;
+    want_seeds[k] = cs;
+  }
   for (size_t k = 0; k < s.n + s.nc; k++) {
     bool found = false;
     for (size_t j = 0; j < 40; j++) found |= want_seeds[j] == s.case_seed[k];
@@ -349,6 +356,71 @@ Test(verify_random, case_k_is_case_0_of_its_own_seed) {
   cr_assert_eq(e.code, LL_EXIT_USAGE);
 }
 
+/* The strata: for any seed and any N >= the class count, every prefill kernel (kind x dtype x
+ * head_dim, paged in both layouts) and concat_mla_q in both dtypes is in the set; the list of
+ * kernels is written here from the kernels' names, not read from the class table. And the
+ * kernels stage counts every production code object as run by random:N for N >= 5 (the first
+ * classes hold each kind and concat), whatever the seed. */
+Test(verify_random, every_kernel_and_variant_at_any_seed) {
+  static const oracle_attention_kind kinds[] = {ORACLE_SINGLE, ORACLE_RAGGED, ORACLE_PAGED, ORACLE_PAGED};
+  static const int dims[] = {64, 128, 256};
+  const char *ns[] = {"random:26", "random:48"};
+  for (int which = 0; which < 2; which++)
+    for (uint64_t seed = 1; seed <= 150; seed++) {
+      prod_set st;
+      ll_err e = {0};
+      cr_assert(prod_set_make(ns[which], seed * 0x2545f4914f6cdd1dull, &st, &e), "%s", e.msg);
+      for (int k = 0; k < 4; k++)
+        for (int dt = 0; dt < 2; dt++)
+          for (int di = 0; di < 3; di++) {
+            bool found = false;
+            for (size_t i = 0; i < st.n && !found; i++) {
+              const prod_case *c = &st.cases[i];
+              found = c->kind == kinds[k] && (k < 2 || c->layout == (k == 3 ? ORACLE_HND : ORACLE_NHD)) &&
+                      c->dtype == (dt ? ORACLE_BF16 : ORACLE_F16) && c->head_dim == dims[di];
+            }
+            cr_assert(found, "%s seed %llu: no %s %s d%d case", ns[which], (unsigned long long)seed,
+                      k < 2 ? (k ? "ragged" : "single") : (k == 3 ? "paged-HND" : "paged-NHD"), dt ? "bf16" : "f16",
+                      dims[di]);
+          }
+      for (int dt = 0; dt < 2; dt++) {
+        bool found = false;
+        for (size_t i = 0; i < st.nc; i++) found |= st.concat[i].dtype == (dt ? ORACLE_BF16 : ORACLE_F16);
+        cr_assert(found, "%s seed %llu: no concat %s case", ns[which], (unsigned long long)seed, dt ? "bf16" : "f16");
+      }
+      prod_set_free(&st);
+    }
+  const char *stems[] = {"prefill_single", "prefill_ragged", "prefill_paged", "concat_mla_q"};
+  for (int i = 0; i < 4; i++) {
+    cr_expect(verify_prod_runs("random:48", stems[i]), "random:48 does not run %s", stems[i]);
+    cr_expect(verify_prod_runs("random:5", stems[i]), "random:5 does not run %s", stems[i]);
+  }
+  cr_expect_not(verify_prod_runs("random:4", "concat_mla_q"), "random:4 holds no concat case (class 4)");
+}
+
+/* Regression (issue 30): `verify --shapes random:48 --seed S` failed its kernels stage on a correct
+ * tree (the prod code objects were NOT CHECKED: only quick/full counted as running them). The
+ * real tree and build: random:48 passes; random:4 holds no concat case (class 4), so
+ * concat_mla_q is NOT CHECKED and the stage fails naming it. */
+Test(verify_random, kernels_stage_passes_with_random_48) {
+  cr_assert_eq(chdir(LANELAB_ROOT), 0);
+  void (*fn)(const verify_ctx *, stage_result *) = NULL;
+  for (size_t i = 0; i < verify_nstages; i++)
+    if (!strcmp(verify_stages[i].name, "kernels")) fn = verify_stages[i].run;
+  cr_assert_not_null(fn);
+  const char *shapes[] = {"random:48", "random:4"};
+  for (int k = 0; k < 2; k++) {
+    verify_ctx c = ctx("gfx950", LANELAB_BUILD, NULL);
+    c.shapes = shapes[k];
+    c.seed = 5;
+    stage_result r = {.v = VERDICT_NOT_RUN};
+    fn(&c, &r);
+    if (k == 0) cr_expect_eq(r.v, VERDICT_PASS, "random:48: %s", r.summary);
+    else cr_expect(r.v == VERDICT_FAIL && strstr(r.summary, "concat_mla_q"), "random:4: %s", r.summary);
+    free_result(&r);
+  }
+}
+
 /* Over 3000 case seeds every variant the issue asks for occurs, each case is a valid spec the
  * kernels accept, and the strides are kept apart where the variant allows it. */
 Test(verify_random, the_draw_covers_the_variant_space) {
@@ -357,7 +429,8 @@ Test(verify_random, the_draw_covers_the_variant_space) {
          kv1 = 0, qo_gt_kv = 0, nonmult = 0, many_tiles = 0, causal = 0, noncausal = 0, win_causal = 0,
          win_nocausal = 0, cap_scaled = 0, mask_span = 0, ps1 = 0, ps64 = 0, ps_mid = 0, partial = 0, shuffled = 0,
          shared = 0, batch8 = 0, uneven = 0, sched[3] = {0}, cat = 0, cat_t0 = 0, cat_tr = 0, cat_pad = 0,
-         strides_apart = 0;
+         strides_apart = 0, values[PROD_VALUES_N] = {0}, lead = 0, single_key = 0, causal_mask = 0, tiny = 0,
+         large = 0, large_cap = 0, tiny_cap = 0, cat_pe_tr = 0, cat_pe_pad = 0, cat_tok = 0;
   for (uint64_t k = 0; k < N; k++) {
     prod_case c;
     prod_concat_case cc;
@@ -368,6 +441,9 @@ Test(verify_random, the_draw_covers_the_variant_space) {
       cat_t0 += cc.T == 0;
       cat_tr += cc.transposed_nope;
       cat_pad += cc.extra_stride > 0;
+      cat_pe_tr += cc.transposed_pe;
+      cat_pe_pad += cc.pe_extra_stride > 0;
+      cat_tok += cc.nope_token_pad > 0 && cc.pe_token_pad > 0;
       cr_assert(cc.T * cc.H <= 4096 && cc.extra_stride % 8 == 0);
       continue;
     }
@@ -402,6 +478,14 @@ Test(verify_random, the_draw_covers_the_variant_space) {
     }
     batch8 += c.batch == 8;
     sched[c.sched]++;
+    values[c.values]++;
+    lead += c.mask_lead_blocks > 0;
+    single_key += c.single_key;
+    causal_mask += c.causal && c.custom_mask;
+    tiny += c.sm_scale > 0 && c.sm_scale < 0.01 && c.soft_cap == 0;
+    tiny_cap += c.sm_scale > 0 && c.sm_scale < 0.01 && c.soft_cap > 0;
+    large += c.sm_scale >= 16 && c.soft_cap == 0;
+    large_cap += c.sm_scale >= 16 && c.soft_cap > 0;
     /* a valid spec the kernels accept */
     oracle_attention_spec s;
     ll_err e = {0};
@@ -425,7 +509,12 @@ Test(verify_random, the_draw_covers_the_variant_space) {
             "ps1 %zu ps64 %zu mid %zu partial %zu shuffled %zu shared %zu batch8 %zu uneven %zu", ps1, ps64, ps_mid,
             partial, shuffled, shared, batch8, uneven);
   cr_expect(sched[0] > 500 && sched[1] > 300 && sched[2] > 300);
-  cr_expect(cat > 200 && cat_t0 && cat_tr && cat_pad);
+  cr_expect(cat > 200 && cat_t0 && cat_tr && cat_pad && cat_pe_tr && cat_pe_pad && cat_tok);
+  for (int v = 1; v < PROD_VALUES_N; v++) cr_expect_gt(values[v], 50, "values=%s: %zu", prod_values_name(v), values[v]);
+  cr_expect(lead > 30 && single_key > 15 && causal_mask > 50, "mask lead %zu single key %zu causal+mask %zu", lead,
+            single_key, causal_mask);
+  cr_expect(tiny > 10 && tiny_cap > 5 && large > 10 && large_cap > 5, "scale tiny %zu/%zu large %zu/%zu", tiny,
+            tiny_cap, large, large_cap);
   cr_expect_gt(strides_apart, 300);
 }
 
@@ -433,6 +522,7 @@ Test(verify_random, the_draw_covers_the_variant_space) {
  * the tables, and the cases ran under all three schedules. Kept small for CI time. */
 #define RANDOM_SAMPLE "random:16"
 #define RANDOM_SEED 20261201
+_Static_assert(PROD_TEST_SAMPLE_N == 16 && PROD_TEST_SAMPLE_SEED == RANDOM_SEED, "the sample make test runs");
 static void random_sample(const char *arch) {
   char *res = tmpdir();
   verify_ctx c = ctx(arch, LANELAB_BUILD, res);

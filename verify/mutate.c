@@ -742,6 +742,21 @@ static void gate_run(rt_device *d, const char *build, emu_arch a, gcase *g, size
       }
     }
   }
+  /* the launch contract (verify/prod.h prod_refusals): a mutant that runs an out-of-contract
+   * launch instead of refusing it with s_trap is killed */
+  size_t nref = 0;
+  const prod_refusal *rf = prod_refusals(&nref);
+  for (size_t i = 0; i < nref; i++) {
+    if (!(changed & (1u << rf[i].stem))) continue;
+    char *co = ll_fmt("%s/%s.co", dir, stems[rf[i].stem]), why[400];
+    int rc = prod_refusal_run(d, build, &rf[i], co, why, sizeof why);
+    free(co);
+    if (rc == LL_EXIT_FAIL) {
+      *st = ST_KILLED;
+      snprintf(detail, dn, "launch contract: %.220s", why);
+      return;
+    }
+  }
   if (best_narrow > 0) {
     *st = ST_NARROW;
     snprintf(detail, dn, "caught only narrowly: best %.3gx the noise floor (%s); %zu gate cases", best_narrow,

@@ -31,7 +31,8 @@
  * 3. The gate runs the cases of every code object that changed: the quick matrix and a fixed-
  *    seed random sample (verify/prod.h), each under its own wave schedule; the correct kernel's
  *    error on each case is its noise floor. A mutant is killed by a fault (out of bounds, budget,
- *    ...), a launch the runtime refuses, a phase-census violation, a concat mismatch, or an
+ *    ...), a launch the runtime refuses, a phase-census violation, a concat mismatch, an
+ *    out-of-contract launch it runs instead of refusing (verify/prod.h prod_refusals), or an
  *    oracle mismatch at >= 100x the noise floor (or non-finite). A mutant that fails only below
  *    100x is "narrow" and counts as a gap, like a survivor. A header mutant (lanelab_device.h,
  *    lanelab_fragments.h) the production gate does not kill also runs the lanes stage on the

@@ -40,6 +40,9 @@ char *prod_case_shape(const prod_case *c) {
   if (c->soft_cap > 0) ll_buf_printf(&b, " cap=%g", c->soft_cap);
   if (c->custom_mask) ll_buf_puts(&b, " custom-mask");
   if (c->sm_scale > 0) ll_buf_printf(&b, " scale=%g", c->sm_scale);
+  if (c->mask_lead_blocks) ll_buf_printf(&b, " mask-lead=%d", c->mask_lead_blocks);
+  if (c->single_key) ll_buf_puts(&b, " single-key");
+  if (c->values) ll_buf_printf(&b, " values=%s", prod_values_name(c->values));
   if (c->sched == EMU_SCHED_ADVERSARIAL) ll_buf_puts(&b, " sched=adversarial");
   if (c->sched == EMU_SCHED_RANDOM) ll_buf_puts(&b, " sched=random");
   char *s = ll_xstrdup(ll_buf_str(&b));
@@ -53,10 +56,82 @@ void prod_spec_free(oracle_attention_spec *s) {
   memset(s, 0, sizeof *s);
 }
 
+/* ---- numeric-extreme inputs (prod_values, verify/prod.h) ----------------------------------- */
+const char *prod_values_name(prod_values v) {
+  static const char *n[PROD_VALUES_N] = {"random", "underflow", "far-below-max", "denormal-out", "edge-range"};
+  return v >= 0 && v < PROD_VALUES_N ? n[v] : "?";
+}
+
+/* f16's largest finite 65504; bf16 2^116 (sum(P) <= 2^10 of them stays below f32's 2^128) */
+#define EDGE_V_BF16 0x1p116
+#define EDGE_Q_BF16 0x1.fcp127 /* bf16's largest finite: (2 - 2^-7) 2^127 */
+double prod_case_v_scale(const prod_case *c) {
+  bool f16 = c->dtype == ORACLE_F16;
+  switch (c->values) {
+    case PROD_VALUES_DENORMAL_OUT: return f16 ? 0x1p-16 : 0x1p-130;
+    case PROD_VALUES_EDGE_RANGE: return f16 ? 65504.0 : EDGE_V_BF16;
+    default: return 1.0;
+  }
+}
+
+static float get16(const oracle_attention_spec *s, const uint16_t *p, size_t i) {
+  return s->dtype == ORACLE_F16 ? oracle_f16_to_f32(p[i]) : oracle_bf16_to_f32(p[i]);
+}
+static uint16_t to16(const oracle_attention_spec *s, double x) {
+  return s->dtype == ORACLE_F16 ? oracle_f32_to_f16((float)x) : oracle_f32_to_bf16((float)x);
+}
+
+/* Rewrites the generated q/k/v (uniform in [-1, 1)) per c->values. Logit recipes put the
+ * whole logit on the last head dim: q[.][D-1] = A, k[.][D-1] = -+B(1 + n 2^-m) with B a power of two (so
+ * every step n of the dtype's m mantissa bits is exact) and A = L / (B sm_scale): the logit
+ * after scaling is -+L(1 + n 2^-m); the other dims are the random values / 8 (a small spread). */
+static void apply_values(const prod_case *c, oracle_attention_spec *s) {
+  if (c->values == PROD_VALUES_RANDOM) return;
+  uint16_t *q = s->q, *k = s->k, *v = s->v;
+  size_t D = (size_t)s->head_dim, nq = (size_t)oracle_attention_q_elems(s), nk = (size_t)oracle_attention_kv_elems(s);
+  bool f16 = s->dtype == ORACLE_F16;
+  double sc = oracle_attention_sm_scale(s);
+  uint64_t rng = c->seed ^ 0x76616c756573ull; /* "values" */
+  if (c->values == PROD_VALUES_UNDERFLOW || c->values == PROD_VALUES_FAR_BELOW_MAX) {
+    double L = c->values == PROD_VALUES_UNDERFLOW ? 400.0 : 60.0;
+    double B = exp2(round(log2(sqrt(L / sc)))), A = L / (B * sc), step = f16 ? 0x1p-10 : 0x1p-7;
+    uint32_t steps = f16 ? 16 : 4;
+    /* the logit sits on the last head dim: the MFMA and the oracle add it after the small
+     * terms, so the f32 sum rounds once at its magnitude, not once per 16-dim chunk (on the first
+     * dim, D = 256 and |logit| 400 put the correct kernel's error at 0.9x the f16 atol) */
+    for (size_t i = 0; i < nq; i++) q[i] = i % D == D - 1 ? to16(s, A) : to16(s, get16(s, q, i) / 8);
+    for (size_t i = 0; i < nk; i++) {
+      if (i % D != D - 1) { k[i] = to16(s, get16(s, k, i) / 8); continue; }
+      bool dominant = c->values == PROD_VALUES_FAR_BELOW_MAX && (i / D) % 53 == 45;
+      k[i] = to16(s, dominant ? B : -B * (1 + step * (double)(sm64(&rng) % steps)));
+    }
+  } else if (c->values == PROD_VALUES_DENORMAL_OUT) {
+    double vs = prod_case_v_scale(c);
+    for (size_t i = 0; i < nk; i++) v[i] = to16(s, get16(s, v, i) * vs);
+  } else if (c->values == PROD_VALUES_EDGE_RANGE) {
+    double top = f16 ? 65504.0 : EDGE_Q_BF16, vs = prod_case_v_scale(c);
+    double kap = 8.0 / (sqrt((double)D) * top * sc); /* typical |logit| a few units */
+    for (size_t i = 0; i < nq; i++) {
+      double u = get16(s, q, i);
+      q[i] = to16(s, (u < 0 ? -1 : 1) * (0.5 + 0.5 * fabs(u)) * top);
+    }
+    for (size_t i = 0; i < nk; i++) {
+      double u = get16(s, v, i);
+      v[i] = to16(s, (u < 0 ? -1 : 1) * (0.5 + 0.5 * fabs(u)) * vs);
+      k[i] = to16(s, get16(s, k, i) * kap);
+    }
+  }
+}
+
 bool prod_case_spec(const prod_case *c, oracle_attention_spec *s, ll_err *err) {
   memset(s, 0, sizeof *s);
   if (c->batch < 1 || c->batch > 8) {
     ll_seterr(err, LL_EXIT_USAGE, "case %s: batch %d is outside 1..8", c->name, c->batch);
+    return false;
+  }
+  if ((c->mask_lead_blocks || c->single_key) && !c->custom_mask) {
+    ll_seterr(err, LL_EXIT_USAGE, "case %s: mask_lead_blocks and single_key shape a custom mask; the case has none",
+              c->name);
     return false;
   }
   s->kind = c->kind;
@@ -120,8 +195,23 @@ bool prod_case_spec(const prod_case *c, oracle_attention_spec *s, ll_err *err) {
     size_t off = 0;
     for (int b = 0; b < c->batch; b++) {
       size_t bits = (size_t)c->qo_len[b] * c->kv_len[b];
-      for (size_t i = 0; i < bits; i++)
-        if (sm64(&rng) % 4 != 0) s->custom_mask[off + i / 8] |= (uint8_t)(1u << (i % 8));
+      int lead = c->mask_lead_blocks * PROD_KV_BLK; /* keys 0..lead-1: the first visited blocks */
+      for (size_t i = 0; i < bits; i++) {
+        int j = (int)(i % (size_t)c->kv_len[b]);
+        bool keep = sm64(&rng) % 4 != 0;
+        if (c->single_key) {
+          /* row i / kv_len keeps one key, drawn in [lead, kv_len) when that is not empty */
+          if (j == 0) {
+            int free_keys = c->kv_len[b] - lead;
+            int pick_j = free_keys > 0 ? lead + (int)(sm64(&rng) % (uint64_t)free_keys) : -1;
+            for (int jj = 0; jj < c->kv_len[b]; jj++)
+              if (jj == pick_j) s->custom_mask[off + (i + jj) / 8] |= (uint8_t)(1u << ((i + jj) % 8));
+          }
+          continue;
+        }
+        if (j < lead) keep = false;
+        if (keep) s->custom_mask[off + i / 8] |= (uint8_t)(1u << (i % 8));
+      }
       off += (bits + 7) / 8;
     }
   }
@@ -132,6 +222,7 @@ bool prod_case_spec(const prod_case *c, oracle_attention_spec *s, ll_err *err) {
     return false;
   }
   oracle_attention_generate(s, c->seed);
+  apply_values(c, s);
   s->owns = false;
   return true;
 }
@@ -178,7 +269,9 @@ bool prod_attn_plan_make(const oracle_attention_spec *s, prod_attn_plan *p, ll_e
   p->soft_cap = (float)s->logits_soft_cap;
   p->window_left = s->window_left;
   p->mask_off = ll_xcalloc(s->batch, sizeof(int32_t));
-  size_t off = 0;
+  if (s->custom_mask)
+    p->mask_lead = 1u + (uint32_t)((oracle_attention_total_q(s) + s->kv_indptr[s->batch]) % 7);
+  size_t off = p->mask_lead;
   for (int b = 0; b < s->batch; b++) {
     p->mask_off[b] = (int32_t)off;
     off += ((size_t)oracle_attention_qo_len(s, b) * (size_t)oracle_attention_kv_len(s, b) + 7) / 8;
@@ -228,6 +321,18 @@ static uint64_t put(rt_device *d, const void *src, size_t n, const char *name, l
   size_t sz = n ? n : 16;
   uint64_t a = rt_alloc(d, sz, name, err);
   if (a && n && !rt_copy_to_device(d, a, src, n, err)) return 0;
+  return a;
+}
+
+/* The device mask buffer: p->mask_lead filler bytes (0x5a: a kernel that ignores mask_off reads
+ * them as mask bits), then the spec's segments. */
+static uint64_t put_mask(rt_device *d, const oracle_attention_spec *s, const prod_attn_plan *p, ll_err *err) {
+  if (!s->custom_mask) return put(d, NULL, 0, "custom_mask", err);
+  uint8_t *buf = ll_xmalloc(p->mask_bytes);
+  memset(buf, 0x5a, p->mask_lead);
+  memcpy(buf + p->mask_lead, s->custom_mask, s->custom_mask_bytes);
+  uint64_t a = put(d, buf, p->mask_bytes, "custom_mask", err);
+  free(buf);
   return a;
 }
 
@@ -398,7 +503,7 @@ int prod_case_run_ref(rt_device *d, const char *build, const prod_case *c, const
       !(dv.kv_indptr = put(d, s->kv_indptr, (B + 1) * 4, "kv_indptr", err)) ||
       !(dv.tile_req = put(d, p.tile_req, p.ntiles * 4, "tile_req", err)) ||
       !(dv.tile_q0 = put(d, p.tile_q0, p.ntiles * 4, "tile_q0", err)) ||
-      !(dv.mask = put(d, s->custom_mask, s->custom_mask ? s->custom_mask_bytes : 0, "custom_mask", err)) ||
+      !(dv.mask = put_mask(d, s, &p, err)) ||
       !(dv.mask_off = put(d, p.mask_off, B * 4, "mask_off", err))) {
     rc = err->code ? err->code : LL_EXIT_FAIL;
     goto out;
@@ -416,6 +521,8 @@ int prod_case_run_ref(rt_device *d, const char *build, const prod_case *c, const
   if (p.ntiles > 0) {
     rt_arg args[PROD_MAX_ARGS];
     size_t na = prod_attn_args(&p, s, &dv, args);
+    for (size_t i = 0; o && i < o->npatch && i < 4; i++)
+      if (o->patch[i].index < na) args[o->patch[i].index] = o->patch[i].value;
     emu_launch_stats st;
     memset(&st, 0, sizeof st);
     const uint64_t outs[2][2] = {{dv.o, (no ? no : 4) * 4}, {dv.lse, (nl ? nl : 4) * 4}};
@@ -436,7 +543,8 @@ int prod_case_run_ref(rt_device *d, const char *build, const prod_case *c, const
   }
   double atol = c ? c->atol : 0, rtol = c ? c->rtol : 0;
   if (atol <= 0 && rtol <= 0) oracle_tolerance_default(s->dtype, &atol, &rtol);
-  bool ok_o = oracle_compare(got_o, ref_o, no, atol, rtol, &r->o);
+  /* O is a weighted mean of V rows: its absolute tolerance scales with V's magnitude */
+  bool ok_o = oracle_compare(got_o, ref_o, no, atol * (c ? prod_case_v_scale(c) : 1.0), rtol, &r->o);
   bool ok_l = oracle_compare(got_lse, ref_lse, nl, atol, rtol, &r->lse);
   r->pass = ok_o && ok_l;
   r->max_abs = fmax(r->o.max_abs, r->lse.max_abs);
@@ -474,8 +582,21 @@ void prod_concat_launch(int64_t T, int64_t H, uint32_t grid[3], uint32_t block[3
   block[0] = 256; block[1] = block[2] = 1;
 }
 
+void prod_concat_strides(const prod_concat_case *c, int64_t st[4]) {
+  int64_t T = c->T > 0 ? c->T : 1, H = c->H; /* T = 0: a transposed view still has a head stride >= 1 */
+  if (c->transposed_nope) { st[0] = ORACLE_MLA_NOPE; st[1] = T * ORACLE_MLA_NOPE + c->nope_token_pad; }
+  else { st[1] = ORACLE_MLA_NOPE + c->extra_stride; st[0] = H * st[1] + c->nope_token_pad; }
+  if (c->transposed_pe) { st[2] = ORACLE_MLA_PE; st[3] = T * ORACLE_MLA_PE + c->pe_token_pad; }
+  else { st[3] = ORACLE_MLA_PE + c->pe_extra_stride; st[2] = H * st[3] + c->pe_token_pad; }
+}
+
 int prod_concat_run(rt_device *d, const char *build, const prod_concat_case *c, const char *co_path,
                     prod_concat_result *r, ll_err *err) {
+  return prod_concat_run_opts(d, build, c, co_path, NULL, r, err);
+}
+
+int prod_concat_run_opts(rt_device *d, const char *build, const prod_concat_case *c, const char *co_path,
+                         const prod_run_opts *po, prod_concat_result *r, ll_err *err) {
   memset(r, 0, sizeof *r);
   int64_t T = c->T, H = c->H;
   oracle_concat_spec s;
@@ -483,12 +604,11 @@ int prod_concat_run(rt_device *d, const char *build, const prod_concat_case *c, 
   s.dtype = c->dtype;
   s.T = T;
   s.H = H;
-  if (c->transposed_nope) { s.nope_stride_t = ORACLE_MLA_NOPE; s.nope_stride_h = T * ORACLE_MLA_NOPE; }
-  else { s.nope_stride_h = ORACLE_MLA_NOPE + c->extra_stride; s.nope_stride_t = H * s.nope_stride_h; }
-  s.pe_stride_h = ORACLE_MLA_PE;
-  s.pe_stride_t = H * ORACLE_MLA_PE;
-  if (s.nope_stride_t % 8 || s.nope_stride_h % 8) {
-    ll_seterr(err, LL_EXIT_USAGE, "concat case %s: q_nope strides must be multiples of 8 elements "
+  int64_t st[4];
+  prod_concat_strides(c, st);
+  s.nope_stride_t = st[0]; s.nope_stride_h = st[1]; s.pe_stride_t = st[2]; s.pe_stride_h = st[3];
+  if (st[0] % 8 || st[1] % 8 || st[2] % 8 || st[3] % 8) {
+    ll_seterr(err, LL_EXIT_USAGE, "concat case %s: strides must be multiples of 8 elements "
               "(the kernel moves 16 bytes per thread)", c->name);
     return LL_EXIT_USAGE;
   }
@@ -526,6 +646,8 @@ int prod_concat_run(rt_device *d, const char *build, const prod_concat_case *c, 
   }
   rt_arg a[9] = {aptr(dout), aptr(dn), aptr(dp), au32((uint32_t)T), au32((uint32_t)H), au64((uint64_t)s.nope_stride_t),
                  au64((uint64_t)s.nope_stride_h), au64((uint64_t)s.pe_stride_t), au64((uint64_t)s.pe_stride_h)};
+  for (size_t i = 0; po && i < po->npatch && i < 4; i++)
+    if (po->patch[i].index < 9) a[po->patch[i].index] = po->patch[i].value;
   uint32_t grid[3], block[3];
   prod_concat_launch(T, H, grid, block);
   /* racecheck and initcheck (the output holds a sentinel, so only LDS could be read uninitialized) */
@@ -559,6 +681,94 @@ out:
   free(s.q_nope);
   free(s.q_pe);
   return rc;
+}
+
+/* ---- the launch contract's refusals ---------------------------------------------------------- */
+static prod_refusal refusal_list[48];
+static size_t refusal_n;
+
+static void refusal_add(int stem, const char *what, size_t index, rt_arg v) {
+  prod_refusal *r = &refusal_list[refusal_n++];
+  static const char *const stems[] = {"prefill_single", "prefill_ragged", "prefill_paged", "concat_mla_q"};
+  snprintf(r->what, sizeof r->what, "%s: %s", stems[stem], what);
+  r->stem = stem;
+  r->index = index;
+  r->value = v;
+  if (stem < 3) {
+    static const oracle_attention_kind kinds[] = {ORACLE_SINGLE, ORACLE_RAGGED, ORACLE_PAGED};
+    r->c = (prod_case){.name = "contract", .kind = kinds[stem], .dtype = ORACLE_F16, .hq = 2, .hkv = 1,
+                       .head_dim = 64, .batch = 1, .qo_len = {5}, .kv_len = {9}, .page_size = 4, .causal = true,
+                       .seed = 31};
+  } else {
+    r->cc = (prod_concat_case){.name = "contract_concat", .dtype = ORACLE_F16, .T = 2, .H = 3, .seed = 32};
+  }
+}
+
+const prod_refusal *prod_refusals(size_t *n) {
+  if (!refusal_n) {
+    /* argument indices from the kernels' signatures (kernels/prod/<stem>.hip): ..., [page_size,]
+     * flags, sm_scale, soft_cap, window_left last, num_qo_heads and num_kv_heads before them;
+     * tests/test_prod.c checks them against prod_attn_args */
+    for (int k = 0; k < 3; k++) {
+      size_t na = k == 0 ? 15 : k == 1 ? 17 : 20, paged = k == 2;
+      size_t flags = na - 4, scale = na - 3, cap = na - 2, win = na - 1, hkv = na - 5 - paged, hq = hkv - 1;
+      refusal_add(k, "flags bit 3 (no such flag)", flags, au32(PROD_FLAG_CAUSAL | 8u));
+      refusal_add(k, "flags bit 31", flags, au32(0x80000000u));
+      if (!paged) refusal_add(k, "the HND flag without pages", flags, au32(PROD_FLAG_HND));
+      refusal_add(k, "window_left -2", win, ai32(-2));
+      refusal_add(k, "soft_cap -1", cap, af32(-1.0f));
+      refusal_add(k, "soft_cap NaN", cap, af32(NAN));
+      refusal_add(k, "soft_cap inf", cap, af32(INFINITY));
+      refusal_add(k, "sm_scale inf", scale, af32(INFINITY));
+      refusal_add(k, "sm_scale NaN", scale, af32(NAN));
+      refusal_add(k, "num_kv_heads 0", hkv, au32(0));
+      refusal_add(k, "num_qo_heads 0", hq, au32(0));
+      refusal_add(k, "num_kv_heads 3 not dividing num_qo_heads 2", hkv, au32(3));
+      if (paged) refusal_add(k, "page_size 0", na - 5, au32(0));
+    }
+    /* concat: q_out, q_nope, q_pe, T, H, then the strides (dense ones + 4: not a multiple of 8) */
+    prod_concat_case cc = {.T = 2, .H = 3};
+    int64_t st[4];
+    prod_concat_strides(&cc, st);
+    static const char *const sn[] = {"nope_stride_t", "nope_stride_h", "pe_stride_t", "pe_stride_h"};
+    for (int i = 0; i < 4; i++) {
+      char what[48];
+      snprintf(what, sizeof what, "%s %lld (not a multiple of 8)", sn[i], (long long)st[i] + 4);
+      refusal_add(3, what, 5 + (size_t)i, au64((uint64_t)st[i] + 4));
+    }
+  }
+  *n = refusal_n;
+  return refusal_list;
+}
+
+int prod_refusal_run(rt_device *d, const char *build, const prod_refusal *r, const char *co_path, char *why,
+                     size_t n) {
+  prod_run_opts o = {.co_path = co_path, .npatch = 1};
+  o.patch[0].index = r->index;
+  o.patch[0].value = r->value;
+  ll_err e = {0};
+  int rc;
+  bool matched = false;
+  if (r->stem == 3) {
+    prod_concat_result res;
+    rc = prod_concat_run_opts(d, build, &r->cc, co_path, &o, &res, &e);
+    matched = rc == LL_EXIT_OK && res.mismatches == 0;
+  } else {
+    prod_result res;
+    rc = prod_case_run(d, build, &r->c, &o, &res, &e);
+    matched = rc == LL_EXIT_OK && res.pass;
+  }
+  if (rc == LL_EXIT_FAIL && strstr(e.msg, "s_trap")) {
+    snprintf(why, n, "refused: %s", e.msg);
+    return LL_EXIT_OK;
+  }
+  if (rc == LL_EXIT_OK) {
+    snprintf(why, n, "%s: the kernel accepted the launch (it ran%s) instead of refusing it", r->what,
+             matched ? " and matched the in-contract oracle" : "");
+    return LL_EXIT_FAIL;
+  }
+  snprintf(why, n, "%s: not refused by s_trap: %s", r->what, e.msg);
+  return rc == LL_EXIT_FAIL ? LL_EXIT_FAIL : rc;
 }
 
 /* ---- the matrices ---------------------------------------------------------------------------- */
@@ -627,6 +837,57 @@ static const prod_case quick_cases[] = {
     {.name = "paged_nhd_f16_d64_ps7_causal", .kind = ORACLE_PAGED, .dtype = F16, .hq = 4, .hkv = 2,
      .head_dim = 64, .batch = 3, .qo_len = {15, 6, 40}, .kv_len = {30, 1, 61}, .page_size = 7,
      .layout = ORACLE_NHD, .shuffle_pages = true, .causal = true, .seed = 116},
+    /* Issue 30: every accepted flag combination of every kernel (causal + custom mask: the mask
+     * replaces causal; paged NHD and HND each with none/causal/mask/both) and the numeric
+     * extremes in both dtypes, one extreme per case: rows whose first 1-3 visited key blocks are
+     * fully masked with every visible logit underflowing (-400 after the scale) — the running
+     * softmax state alone then decides O —, logits far below the row max, a single visible key,
+     * outputs in the dtype's subnormal range, inputs at the top of the range, sm_scale 24/16/40
+     * and 1e-3/2e-3 with and without a soft cap. */
+    {.name = "paged_nhd_f16_d64_ps16_mask_lead2_underflow", .kind = ORACLE_PAGED, .dtype = F16, .hq = 2, .hkv = 1,
+     .head_dim = 64, .batch = 2, .qo_len = {70, 20}, .kv_len = {110, 75}, .page_size = 16, .layout = ORACLE_NHD,
+     .shuffle_pages = true, .custom_mask = true, .mask_lead_blocks = 2, .values = PROD_VALUES_UNDERFLOW, .seed = 117},
+    /* the window (12 keys left of the bottom-right diagonal, delta 30 and 35) cuts into the keys
+     * the mask leaves visible (>= 32), so a top-left window bound shows */
+    {.name = "paged_hnd_bf16_d64_ps8_causal_mask_window12_lead1_underflow_scale16", .kind = ORACLE_PAGED,
+     .dtype = BF16, .hq = 2, .hkv = 2, .head_dim = 64, .batch = 2, .qo_len = {40, 9}, .kv_len = {70, 44},
+     .page_size = 8, .layout = ORACLE_HND, .shuffle_pages = true, .causal = true, .has_window = true,
+     .window_left = 12, .custom_mask = true, .mask_lead_blocks = 1,
+     .values = PROD_VALUES_UNDERFLOW, .sm_scale = 16.0, .seed = 118, .sched = EMU_SCHED_RANDOM},
+    {.name = "ragged_f16_d64_causal_mask_far_below_max_scale24", .kind = ORACLE_RAGGED, .dtype = F16, .hq = 2,
+     .hkv = 1, .head_dim = 64, .batch = 2, .qo_len = {30, 70}, .kv_len = {100, 60}, .causal = true,
+     .custom_mask = true, .mask_lead_blocks = 3, .values = PROD_VALUES_FAR_BELOW_MAX, .sm_scale = 24.0, .seed = 119},
+    {.name = "single_bf16_d64_window_far_below_max_scale24_cap50", .kind = ORACLE_SINGLE, .dtype = BF16, .hq = 2,
+     .hkv = 2, .head_dim = 64, .batch = 1, .qo_len = {70}, .kv_len = {110}, .has_window = true, .window_left = 40,
+     .values = PROD_VALUES_FAR_BELOW_MAX, .sm_scale = 24.0, .soft_cap = 50.0, .seed = 120,
+     .sched = EMU_SCHED_ADVERSARIAL},
+    {.name = "paged_hnd_f16_d64_ps4_mask_single_key_scale1e-3_cap1", .kind = ORACLE_PAGED, .dtype = F16, .hq = 4,
+     .hkv = 2, .head_dim = 64, .batch = 2, .qo_len = {20, 37}, .kv_len = {50, 23}, .page_size = 4,
+     .layout = ORACLE_HND, .shuffle_pages = true, .custom_mask = true, .single_key = true, .sm_scale = 1e-3,
+     .soft_cap = 1.0, .seed = 121},
+    {.name = "paged_nhd_bf16_d64_ps3_causal_mask_single_key_scale1e-3", .kind = ORACLE_PAGED, .dtype = BF16,
+     .hq = 2, .hkv = 2, .head_dim = 64, .batch = 2, .qo_len = {12, 25}, .kv_len = {40, 66}, .page_size = 3,
+     .layout = ORACLE_NHD, .shuffle_pages = true, .causal = true, .custom_mask = true, .single_key = true,
+     .mask_lead_blocks = 1, .sm_scale = 1e-3, .seed = 122, .sched = EMU_SCHED_RANDOM},
+    /* sm_scale 40 with a cap of 1: the scaled logits are far beyond the cap (|x / c| up to
+     * ~100), where a tanh built as (e - 1)/(e + 1) from exp(+2|x|) overflows to NaN */
+    {.name = "paged_nhd_f16_d128_ps16_denormal_out_scale40_cap1", .kind = ORACLE_PAGED, .dtype = F16, .hq = 2,
+     .hkv = 2, .head_dim = 128, .batch = 1, .qo_len = {30}, .kv_len = {45}, .page_size = 16, .layout = ORACLE_NHD,
+     .shuffle_pages = true, .values = PROD_VALUES_DENORMAL_OUT, .sm_scale = 40.0, .soft_cap = 1.0, .seed = 123},
+    {.name = "ragged_bf16_d64_causal_denormal_out_scale2e-3_cap0.5", .kind = ORACLE_RAGGED, .dtype = BF16,
+     .hq = 2, .hkv = 1, .head_dim = 64, .batch = 2, .qo_len = {20, 45}, .kv_len = {30, 45}, .causal = true,
+     .values = PROD_VALUES_DENORMAL_OUT, .sm_scale = 2e-3, .soft_cap = 0.5, .seed = 124},
+    /* the single kernel's capped case with logits far beyond the cap (quick had none: a tanh that
+     * overflows for |x / c| > 44 passed it in prefill_single, mk/score-human-mutants.sh) */
+    {.name = "single_bf16_d64_causal_scale40_cap1", .kind = ORACLE_SINGLE, .dtype = BF16, .hq = 1, .hkv = 1,
+     .head_dim = 64, .batch = 1, .qo_len = {20}, .kv_len = {40}, .causal = true, .sm_scale = 40.0, .soft_cap = 1.0,
+     .seed = 127},
+    {.name = "single_f16_d64_edge_range_scale1e-3", .kind = ORACLE_SINGLE, .dtype = F16, .hq = 2, .hkv = 1,
+     .head_dim = 64, .batch = 1, .qo_len = {40}, .kv_len = {77}, .values = PROD_VALUES_EDGE_RANGE, .sm_scale = 1e-3,
+     .seed = 125},
+    {.name = "single_bf16_d128_causal_mask_edge_range", .kind = ORACLE_SINGLE, .dtype = BF16, .hq = 2, .hkv = 2,
+     .head_dim = 128, .batch = 1, .qo_len = {50}, .kv_len = {64}, .causal = true, .custom_mask = true,
+     .values = PROD_VALUES_EDGE_RANGE, .seed = 126, .sched = EMU_SCHED_ADVERSARIAL},
 };
 
 /* full: the quick set plus edge lengths 1023/1024, qo_len > kv_len causal, page sizes 1 and 16
@@ -677,6 +938,12 @@ static const prod_concat_case concat_quick[] = {
     {.name = "concat_bf16_T16_transposed", .dtype = BF16, .T = 16, .H = 8, .transposed_nope = true, .seed = 302},
     {.name = "concat_f16_T1_padded_stride", .dtype = F16, .T = 1, .H = 128, .extra_stride = 64, .seed = 303},
     {.name = "concat_bf16_T0", .dtype = BF16, .T = 0, .H = 128, .seed = 304},
+    /* issue 30: q_pe's strides vary too (they were dense in every case: a kernel ignoring
+     * pe_stride_h passed), token strides padded past H * head stride (a slice of a larger q) */
+    {.name = "concat_bf16_T5_H3_sliced", .dtype = BF16, .T = 5, .H = 3, .extra_stride = 40, .pe_extra_stride = 24,
+     .nope_token_pad = 16, .pe_token_pad = 8, .seed = 305},
+    {.name = "concat_f16_T3_H2_pe_transposed", .dtype = F16, .T = 3, .H = 2, .transposed_pe = true,
+     .pe_token_pad = 8, .extra_stride = 8, .nope_token_pad = 24, .seed = 306},
 };
 /* vLLM's test grid: T in {1, 4, 16, 64, 128}, H = 128, contiguous and transposed q_nope. */
 static const prod_concat_case concat_full_extra[] = {
@@ -720,8 +987,48 @@ const prod_concat_case *prod_concat_matrix(const char *shapes, size_t *n) {
 
 /* ---- the random matrix ----------------------------------------------------------------------- */
 #define RANDOM_STEP 0x9e3779b97f4a7c15ull
+#define RANDOM_STEP2 0xd1b54a32d192ed03ull
 
-uint64_t prod_random_case_seed(uint64_t seed, size_t k) { return seed + (uint64_t)k * RANDOM_STEP; }
+/* The strata (verify/prod.h prod_random_class): every prefill kernel (kind x dtype x head_dim)
+ * with both paged layouts, and concat_mla_q in both dtypes. The order puts every variant and
+ * dtype (and concat) in the first 10, so even a small sample has each. */
+#define A_(k, l, d, D) {true, k, l, d, D}
+static const prod_random_class classes[PROD_RANDOM_CLASSES] = {
+    A_(ORACLE_SINGLE, ORACLE_NHD, ORACLE_F16, 64),   A_(ORACLE_RAGGED, ORACLE_NHD, ORACLE_BF16, 64),
+    A_(ORACLE_PAGED, ORACLE_NHD, ORACLE_F16, 128),   A_(ORACLE_PAGED, ORACLE_HND, ORACLE_BF16, 64),
+    {false, ORACLE_SINGLE, ORACLE_NHD, ORACLE_F16, 0},
+    A_(ORACLE_SINGLE, ORACLE_NHD, ORACLE_BF16, 128), A_(ORACLE_RAGGED, ORACLE_NHD, ORACLE_F16, 256),
+    A_(ORACLE_PAGED, ORACLE_NHD, ORACLE_BF16, 64),   A_(ORACLE_PAGED, ORACLE_HND, ORACLE_F16, 256),
+    {false, ORACLE_SINGLE, ORACLE_NHD, ORACLE_BF16, 0},
+    A_(ORACLE_SINGLE, ORACLE_NHD, ORACLE_F16, 256),  A_(ORACLE_RAGGED, ORACLE_NHD, ORACLE_BF16, 128),
+    A_(ORACLE_PAGED, ORACLE_NHD, ORACLE_F16, 64),    A_(ORACLE_PAGED, ORACLE_HND, ORACLE_BF16, 128),
+    A_(ORACLE_SINGLE, ORACLE_NHD, ORACLE_BF16, 64),  A_(ORACLE_RAGGED, ORACLE_NHD, ORACLE_F16, 128),
+    A_(ORACLE_PAGED, ORACLE_NHD, ORACLE_BF16, 256),  A_(ORACLE_PAGED, ORACLE_HND, ORACLE_F16, 64),
+    A_(ORACLE_SINGLE, ORACLE_NHD, ORACLE_F16, 128),  A_(ORACLE_RAGGED, ORACLE_NHD, ORACLE_BF16, 256),
+    A_(ORACLE_PAGED, ORACLE_NHD, ORACLE_F16, 256),   A_(ORACLE_PAGED, ORACLE_HND, ORACLE_BF16, 256),
+    A_(ORACLE_SINGLE, ORACLE_NHD, ORACLE_BF16, 256), A_(ORACLE_RAGGED, ORACLE_NHD, ORACLE_F16, 64),
+    A_(ORACLE_PAGED, ORACLE_NHD, ORACLE_BF16, 128),  A_(ORACLE_PAGED, ORACLE_HND, ORACLE_F16, 128),
+};
+#undef A_
+
+const prod_random_class *prod_random_class_at(size_t i) { return i < PROD_RANDOM_CLASSES ? &classes[i] : NULL; }
+
+size_t prod_random_class_of(uint64_t case_seed) {
+  uint64_t r = case_seed ^ 0x636c617373ull; /* "class": apart from the case's other draws */
+  return (size_t)(sm64(&r) % PROD_RANDOM_CLASSES);
+}
+
+uint64_t prod_random_case_seed(uint64_t seed, size_t k) {
+  uint64_t cs = seed + (uint64_t)k * RANDOM_STEP;
+  while (prod_random_class_of(cs) != k % PROD_RANDOM_CLASSES) cs += RANDOM_STEP2;
+  return cs;
+}
+
+bool prod_random_stem_present(size_t n, const char *stem) {
+  for (size_t i = 0; i < n && i < PROD_RANDOM_CLASSES; i++)
+    if (!strcmp(stem, classes[i].attention ? kind_stem(classes[i].kind) : "concat_mla_q")) return true;
+  return false;
+}
 
 static uint32_t pick(uint64_t *r, uint32_t n) { return (uint32_t)(sm64(r) % n); }
 static bool chance(uint64_t *r, uint32_t percent) { return pick(r, 100) < percent; }
@@ -750,11 +1057,12 @@ static double case_work(const prod_case *c) {
 bool prod_random_case(uint64_t case_seed, prod_case *c, prod_concat_case *cc, char *name, size_t n) {
   uint64_t r = case_seed ^ 0x72616e646f6dull; /* "random": apart from the input generator's stream */
   snprintf(name, n, "rnd_%016llx", (unsigned long long)case_seed);
-  if (pick(&r, 8) == 0) { /* concat_mla_q */
+  const prod_random_class *cl = &classes[prod_random_class_of(case_seed)];
+  if (!cl->attention) { /* concat_mla_q */
     memset(cc, 0, sizeof *cc);
     cc->name = name;
     cc->seed = case_seed;
-    cc->dtype = chance(&r, 50) ? ORACLE_F16 : ORACLE_BF16;
+    cc->dtype = cl->dtype;
     uint32_t w = pick(&r, 10);
     cc->T = w == 0 ? 0 : w <= 2 ? 1 : w <= 6 ? 2 + pick(&r, 30) : 33 + pick(&r, 160);
     static const int64_t hs[] = {1, 2, 3, 7, 8, 16, 33, 128};
@@ -762,18 +1070,19 @@ bool prod_random_case(uint64_t case_seed, prod_case *c, prod_concat_case *cc, ch
     while (cc->T * cc->H > 4096) cc->T /= 2;
     if (chance(&r, 35)) cc->transposed_nope = true;
     else if (chance(&r, 50)) cc->extra_stride = 8 * (1 + pick(&r, 16));
+    if (chance(&r, 25)) cc->transposed_pe = true;
+    else if (chance(&r, 50)) cc->pe_extra_stride = 8 * (1 + pick(&r, 16));
+    if (chance(&r, 40)) cc->nope_token_pad = 8 * (1 + pick(&r, 8));
+    if (chance(&r, 40)) cc->pe_token_pad = 8 * (1 + pick(&r, 8));
     return false;
   }
   memset(c, 0, sizeof *c);
   c->name = name;
   c->seed = case_seed;
-  static const oracle_attention_kind kinds[] = {ORACLE_SINGLE, ORACLE_RAGGED, ORACLE_PAGED, ORACLE_PAGED};
-  uint32_t kk = pick(&r, 4);
-  c->kind = kinds[kk];
-  c->layout = kk == 3 ? ORACLE_HND : ORACLE_NHD;
-  c->dtype = chance(&r, 50) ? ORACLE_F16 : ORACLE_BF16;
-  static const int dims[] = {64, 64, 64, 128, 128, 256};
-  c->head_dim = dims[pick(&r, 6)];
+  c->kind = cl->kind;
+  c->layout = cl->layout;
+  c->dtype = cl->dtype;
+  c->head_dim = cl->head_dim;
   /* Hq/Hkv: 1, 2, 4, 8 with Hkv 1..3, or MQA (Hkv 1, Hq 3..6); Hq <= 8 */
   uint32_t ratio = pick(&r, 5);
   if (ratio == 4) {
@@ -813,11 +1122,22 @@ bool prod_random_case(uint64_t case_seed, prod_case *c, prod_concat_case *cc, ch
     c->soft_cap = caps[pick(&r, 6)];
   }
   if (chance(&r, 45)) {
-    static const double sc[] = {0.03, 0.2, 0.5, 0.9, 1.0, 1.5, 2.5, 4.0};
-    c->sm_scale = sc[pick(&r, 8)];
+    /* the last five are the extremes (issue 30): tiny and large, with or without the cap above */
+    static const double sc[] = {0.03, 0.2, 0.5, 0.9, 1.0, 1.5, 2.5, 4.0, 1e-3, 2e-3, 16.0, 24.0, 40.0};
+    c->sm_scale = sc[pick(&r, 13)];
   }
   c->custom_mask = chance(&r, 20);
-  if (c->custom_mask) c->causal = false; /* a custom mask replaces causal (oracle/oracle.h); the window stays */
+  /* causal stays on with a custom mask half the time: the kernels accept the pair and the mask
+   * replaces causal (prefill_impl.h, oracle/oracle.h); the window stays */
+  /* numeric extremes (verify/prod.h prod_values): a third of the cases */
+  if (chance(&r, 33)) {
+    c->values = (prod_values)(1 + pick(&r, PROD_VALUES_N - 1));
+    /* edge-range K is scaled by 1/sm_scale from the top of Q's range: a large scale would push
+     * K below the dtype's subnormals, so the recipe keeps a scale <= 4 */
+    if (c->values == PROD_VALUES_EDGE_RANGE && c->sm_scale > 4.0) c->sm_scale = 0;
+  }
+  if (c->custom_mask && chance(&r, 40)) c->mask_lead_blocks = 1 + (int)pick(&r, 3);
+  if (c->custom_mask && chance(&r, 20)) c->single_key = true;
   uint32_t sch = pick(&r, 4);
   c->sched = sch == 0 ? EMU_SCHED_ADVERSARIAL : sch == 1 ? EMU_SCHED_RANDOM : EMU_SCHED_ROUND_ROBIN;
   /* keep a case's emulator time bounded: halve the largest length until the work fits */
@@ -851,7 +1171,8 @@ bool prod_set_make(const char *shapes, uint64_t seed, prod_set *st, ll_err *err)
     st->case_seed = ll_xcalloc(n, sizeof *st->case_seed);
     uint64_t *cs_attn = ll_xcalloc(n, sizeof *cs_attn), *cs_cat = ll_xcalloc(n, sizeof *cs_cat);
     for (size_t k = 0; k < n; k++) {
-      uint64_t cs = prod_random_case_seed(seed, k);
+      /* random:1 runs its seed as the case seed (the reproduction of any case); N >= 2 is stratified */
+      uint64_t cs = n == 1 ? seed : prod_random_case_seed(seed, k);
       if (prod_random_case(cs, &st->cases[st->n], &st->concat[st->nc], st->names[k], sizeof st->names[k]))
         cs_attn[st->n++] = cs;
       else
@@ -977,8 +1298,10 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
         if (!first_hazard[0]) snprintf(first_hazard, sizeof first_hazard, "%s: %s", pc->name, res.hazard);
       }
       if (!res.pass) failed++;
-      if (res.max_abs > worst_noise) worst_noise = res.max_abs;
-      double margin = res.max_abs > 0 ? atol / res.max_abs : INFINITY;
+      /* O's error in units of V's scale (prod_case_v_scale: O's atol scales with it) */
+      double vs = prod_case_v_scale(pc), noise = fmax(res.o.max_abs / vs, res.lse.max_abs);
+      if (noise > worst_noise) worst_noise = noise;
+      double margin = noise > 0 ? atol / noise : INFINITY;
       if (margin < min_margin) min_margin = margin;
       tot_bp += res.bpermutes;
       tot_mfma += res.mfmas;
@@ -1020,7 +1343,12 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
     prod_concat_result res;
     ll_err e = {0};
     int rc = prod_concat_run(d, c->build, pc, NULL, &res, &e);
-    const char *lay = pc->transposed_nope ? "transposed" : pc->extra_stride ? "padded stride" : "contiguous";
+    int64_t st[4];
+    prod_concat_strides(pc, st);
+    char lay[160];
+    snprintf(lay, sizeof lay, "%s; strides nope %lld/%lld pe %lld/%lld",
+             pc->transposed_nope ? "transposed" : pc->extra_stride ? "padded stride" : "contiguous", (long long)st[0],
+             (long long)st[1], (long long)st[2], (long long)st[3]);
     bool ok = rc == LL_EXIT_OK && (pc->T == 0 ? res.t0_untouched : res.mismatches == 0);
     if ((!ok || res.hazards) && (rc == LL_EXIT_OK || rc == LL_EXIT_FAIL)) {
       char *repro = prod_set_repro(&set, n + k, c->arch_name);
@@ -1051,6 +1379,24 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
                           : (pc->T == 0 ? "FAIL (T=0 wrote the output)" : "FAIL"),
                      r->device);
   }
+  /* the launch contract: every out-of-contract launch refused (shard 0 runs them) */
+  size_t nref = 0, ref_bad = 0;
+  const prod_refusal *rf = prod_refusals(&nref);
+  report_table *tr = report_table_new("launch contract: out-of-contract launches (each must be refused with s_trap)",
+                                      "launch,verdict");
+  char first_ref[400] = "";
+  for (size_t k = 0; c->shard_i == 0 && k < nref; k++) {
+    char why[700];
+    int rc = prod_refusal_run(d, c->build, &rf[k], NULL, why, sizeof why);
+    if (rc != LL_EXIT_OK) {
+      ref_bad++;
+      if (!first_ref[0]) snprintf(first_ref, sizeof first_ref, "%s", why);
+    }
+    report_table_row(tr, "%s\t%s", rf[k].what, rc == LL_EXIT_OK ? "pass (refused: s_trap)" : why);
+  }
+  report_table_note(tr, "The contract: kernels/prod/prefill_impl.h (contract_ok) and concat_mla_q.hip; every combination "
+                        "of the accepted flag bits runs against the oracle in the matrix (causal + custom mask: the mask "
+                        "replaces causal).");
   report_table_note(t, "O is float32, so the error is the kernel's alone (no output rounding); tolerance from "
                        "oracle_tolerance_default (FlashInfer: f16 1e-3/1e-3, bf16 1e-2/1e-2) unless the case sets one.");
   report_table_note(t, "bpermute_per_mfma: executed ds_bpermute_b32 / executed v_mfma_* (emulator dynamic census). "
@@ -1097,6 +1443,7 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
                     (unsigned long long)ph[PROD_PHASE_QK].bpermutes, (unsigned long long)ph[PROD_PHASE_QK].mfmas);
   stage_add_table(r, tp);
   stage_add_table(r, tc);
+  stage_add_table(r, tr);
   if (set.random)
     report_table_note(t, "random:%zu --seed 0x%016llx: case k has case seed seed + k*0x9e3779b97f4a7c15 and is case 0 of "
                          "--shapes random:1 --seed <its case seed> (docs/verify-matrix.md); sched= is the emulator's wave "
@@ -1111,21 +1458,28 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
     stage_set(r, VERDICT_FAIL, "%zu of %zu cases mismatch the oracle; reproduce the first: %s", failed, ran, first_repro);
   else if (census_bad)
     stage_set(r, VERDICT_FAIL, "%zu case(s) break the phase-census rules; first: %s", census_bad, first_census);
+  else if (ref_bad)
+    stage_set(r, VERDICT_FAIL, "%zu of %zu out-of-contract launches not refused; first: %s", ref_bad, nref, first_ref);
   else if (ran == 0)
     stage_set(r, VERDICT_PASS, "no case in this shard");
   else
     stage_set(r, VERDICT_PASS,
-              "%zu cases match the oracle; noise floor (max abs err) %.3g, atol >= %.3gx it; phase census (%zu cases): "
-              "QK %.3g, PV %.3g bpermutes per MFMA",
+              "%zu cases match the oracle; noise floor (max abs err, O's over V's scale) %.3g, atol >= %.3gx it; phase census (%zu cases): "
+              "QK %.3g, PV %.3g bpermutes per MFMA; %zu out-of-contract launches refused",
               ran, worst_noise, min_margin, census_ok,
               ph[PROD_PHASE_QK].mfmas ? (double)ph[PROD_PHASE_QK].bpermutes / (double)ph[PROD_PHASE_QK].mfmas : 0.0,
-              ph[PROD_PHASE_PV].mfmas ? (double)ph[PROD_PHASE_PV].bpermutes / (double)ph[PROD_PHASE_PV].mfmas : 0.0);
+              ph[PROD_PHASE_PV].mfmas ? (double)ph[PROD_PHASE_PV].bpermutes / (double)ph[PROD_PHASE_PV].mfmas : 0.0,
+              c->shard_i == 0 ? nref : (size_t)0);
   rt_close(d);
   prod_set_free(&set);
 }
 
 bool verify_prod_runs(const char *shapes, const char *stem) {
   size_t n = 0;
+  uint64_t nr;
+  /* random:N: the strata put the classes in the first N cases whatever the seed */
+  if (shapes && strncmp(shapes, "random:", 7) == 0)
+    return ll_parse_u64(shapes + 7, &nr) && prod_random_stem_present((size_t)nr, stem);
   const prod_case *cs = prod_matrix(shapes, &n);
   for (size_t i = 0; i < n; i++)
     if (!strcmp(kind_stem(cs[i].kind), stem)) return true;

@@ -30,9 +30,30 @@
 #define PROD_FLAG_CAUSAL 1u
 #define PROD_FLAG_CUSTOM_MASK 2u
 #define PROD_FLAG_HND 4u
+/* The flag bits a kernel kind accepts (prefill_impl.h contract_ok): causal and custom mask, plus
+ * HND for paged. Every combination of accepted bits is part of the contract (causal + custom mask:
+ * the mask replaces causal); any other bit is refused with s_trap. */
+#define PROD_FLAGS_ACCEPTED(kind) ((kind) == ORACLE_PAGED ? 7u : 3u)
 #define PROD_MAX_ARGS 24
 
 /* ---- one attention case --------------------------------------------------------------------- */
+/* Numeric-extreme inputs (issue 30), applied to the generated q/k/v of a case (prod_case_spec):
+ *   UNDERFLOW     every visible logit is about -400 after the scale (spread a few units): exp of
+ *                 each underflows in f32, only the online softmax's running max keeps O defined
+ *   FAR_BELOW_MAX a few keys (j % 53 == 45) have logit +60, all others about -60: the others'
+ *                 weights underflow relative to the max, and a late dominant key resets the state
+ *   DENORMAL_OUT  V in the dtype's subnormal range (f16 2^-16, bf16 2^-130): O there too
+ *   EDGE_RANGE    Q at the top of the dtype's range, V at f16's top / bf16 2^116 (the f32
+ *                 accumulator holds sum(P) <= kv_len <= 2^10 of them), K scaled so logits stay in
+ *                 [-8, 8]: finite, no inf/NaN anywhere
+ * The first two set q/k from the case's sm_scale so the logits after scaling are what they say
+ * (soft cap applies after). */
+typedef enum {
+  PROD_VALUES_RANDOM = 0, PROD_VALUES_UNDERFLOW, PROD_VALUES_FAR_BELOW_MAX, PROD_VALUES_DENORMAL_OUT,
+  PROD_VALUES_EDGE_RANGE, PROD_VALUES_N
+} prod_values;
+const char *prod_values_name(prod_values v); /* "random", "underflow", ... */
+
 typedef struct prod_case {
   const char *name;
   oracle_attention_kind kind;
@@ -54,7 +75,15 @@ typedef struct prod_case {
   bool shared_pages;              /* paged, batch > 1: every later request's full pages start with
                                      request 0's first physical pages (a shared prefix) */
   emu_sched sched;                /* wave schedule on the emulator (random: seeded from seed) */
+  prod_values values;             /* numeric-extreme inputs (PROD_VALUES_*) */
+  int mask_lead_blocks;           /* custom mask: each row's first N 32-key blocks (the first
+                                     visited ones) fully masked */
+  bool single_key;                /* custom mask: exactly one visible key per row */
 } prod_case;
+
+/* The scale of V's elements under c->values (1, 2^-16, 2^-130, 65504 or 2^116): O's absolute
+ * tolerance is the case's atol times it, so a scaled output is held to the same relative rule. */
+double prod_case_v_scale(const prod_case *c);
 
 /* "single", "ragged", "paged-NHD", "paged-HND" */
 const char *prod_case_variant(const prod_case *c);
@@ -78,7 +107,10 @@ typedef struct prod_attn_plan {
   int32_t *tile_req, *tile_q0;    /* [ntiles] */
   uint32_t ntiles;
   int32_t *mask_off;              /* [batch] byte offset of each request's custom-mask segment */
-  size_t mask_bytes;
+  size_t mask_bytes;              /* the device mask buffer: mask_lead bytes, then the segments */
+  uint32_t mask_lead;             /* custom mask: 1 + (total_q + total_kv) % 7 filler bytes before
+                                     request 0's segment, so mask_off is never 0 (the single
+                                     kernel's one offset varies too); 0 without a mask */
 } prod_attn_plan;
 
 /* Device addresses of a case's buffers (0 where a kind has none). */
@@ -106,6 +138,9 @@ typedef struct prod_run_opts {
                                      (emu.h part 4); findings land in prod_result.hazards */
   emu_observer *observe;          /* emu: a caller's observer (traces) instead of the above; its
                                      findings are left in it */
+  size_t npatch;                  /* kernel arguments replaced before the launch (tests of the launch
+                                     contract: an out-of-contract value must be refused) */
+  struct { size_t index; rt_arg value; } patch[4];
 } prod_run_opts;
 
 /* Phases the prefill kernel marks with LL_PHASE (kernels/include/lanelab_device.h ll_phase; the
@@ -169,9 +204,17 @@ typedef struct prod_concat_case {
   oracle_dtype dtype;
   int64_t T, H;
   bool transposed_nope;           /* q_nope a [H, T, 512] tensor viewed as [T, H, 512] */
-  int64_t extra_stride;           /* elements of padding added to the nope token stride (x8) */
+  int64_t extra_stride;           /* elements of padding added to the nope head stride (x8) */
   uint64_t seed;
+  /* issue 30: every stride argument varies (q_pe's too), as slices of larger tensors do */
+  bool transposed_pe;             /* q_pe a [H, T, 64] tensor viewed as [T, H, 64] */
+  int64_t pe_extra_stride;        /* elements added to the pe head stride (x8) */
+  int64_t nope_token_pad, pe_token_pad; /* elements added to the token stride (x8; transposed:
+                                     to the head stride, the outer one) */
 } prod_concat_case;
+/* The four stride arguments of a concat case, in elements (the kernel's order: nope_t, nope_h,
+ * pe_t, pe_h); dense: [T, H, 512] and [T, H, 64]. */
+void prod_concat_strides(const prod_concat_case *c, int64_t st[4]);
 typedef struct prod_concat_result {
   size_t n, mismatches;           /* bit-exact: 16-bit elements that differ */
   bool t0_untouched;              /* T = 0: the output sentinel was left alone */
@@ -183,6 +226,31 @@ typedef struct prod_concat_result {
 void prod_concat_launch(int64_t T, int64_t H, uint32_t grid[3], uint32_t block[3]);
 int prod_concat_run(rt_device *d, const char *build, const prod_concat_case *c, const char *co_path,
                     prod_concat_result *r, ll_err *err);
+/* The same with o's argument patches (o->npatch; NULL: none). */
+int prod_concat_run_opts(rt_device *d, const char *build, const prod_concat_case *c, const char *co_path,
+                         const prod_run_opts *o, prod_concat_result *r, ll_err *err);
+
+/* ---- the launch contract's refusals ---------------------------------------------------------- */
+/* Launches outside the kernels' contract (prefill_impl.h contract_ok, concat_mla_q.hip): a small
+ * in-contract case per kernel with one argument replaced (an unknown flag bit, HND without pages,
+ * window_left -2, soft_cap -1/NaN/inf, sm_scale inf/NaN, head counts 0 or not dividing, page_size
+ * 0, a concat stride not a multiple of 8). Each must be refused with s_trap. The prod stage runs
+ * them (a kernel that accepts one fails it), and so does lanelab mutate's gate. */
+typedef struct prod_refusal {
+  char what[80];                  /* "prefill_paged: window_left -2" */
+  int stem;                       /* 0 single, 1 ragged, 2 paged, 3 concat */
+  prod_case c;                    /* stem < 3 */
+  prod_concat_case cc;            /* stem == 3 */
+  size_t index;                   /* the replaced kernel argument */
+  rt_arg value;
+} prod_refusal;
+/* The list (static storage); *n set. */
+const prod_refusal *prod_refusals(size_t *n);
+/* Launches r (co_path: the code object, NULL for the build's). LL_EXIT_OK when the kernel refused
+ * it with s_trap; LL_EXIT_FAIL when it ran (why says so) or failed another way (why names it);
+ * LL_EXIT_ENV/USAGE as prod_case_run. */
+int prod_refusal_run(rt_device *d, const char *build, const prod_refusal *r, const char *co_path, char *why,
+                     size_t n);
 
 /* ---- the matrix ----------------------------------------------------------------------------- */
 /* "quick" or "full"; *n set; NULL for another name. Cases are static data. */
@@ -190,15 +258,40 @@ const prod_case *prod_matrix(const char *shapes, size_t *n);
 const prod_concat_case *prod_concat_matrix(const char *shapes, size_t *n);
 
 /* The random matrix (`--shapes random:N --seed S`, docs/verify-matrix.md). Case k of it is
- * generated from its own case seed prod_random_case_seed(S, k) = S + k * 0x9e3779b97f4a7c15
- * (mod 2^64) and nothing else, so case k of (S, N) is case 0 of (its case seed, 1): that is the
- * one-command reproduction the stage prints. A case seed gives either an attention case (7 in
- * 8) or a concat_mla_q case; every variant is drawn independently (kind, dtype, head_dim, Hq/Hkv
- * ratio 1/2/4/8/MQA, qo/kv lengths incl. 0, 1, tile boundaries +-1 and many tiles, causal,
- * window with and without causal, soft cap, sm_scale != 1, custom mask, page size 1..64 with
- * partial, shuffled and shared pages, batch 1..8 uneven, wave schedule round-robin/adversarial/
- * random), head-, token- and page-strides kept apart where the variant allows it. */
+ * generated from its own case seed prod_random_case_seed(S, k) (the strata below) and nothing
+ * else, so case k of (S, N) is case 0 of (its case seed, 1): that is the one-command
+ * reproduction the stage prints. A case seed's class fixes the kernel (kind, paged layout, dtype,
+ * head_dim, or concat); every other variant is drawn independently (Hq/Hkv ratio 1/2/4/8/MQA,
+ * qo/kv lengths incl. 0, 1, tile boundaries +-1 and many tiles, causal, window with and without
+ * causal, soft cap, sm_scale != 1 incl. tiny and large, custom mask with and without causal, its
+ * first visited key blocks masked, a single visible key, the numeric extremes of prod_values,
+ * page size 1..64 with partial, shuffled and shared pages, batch 1..8 uneven, wave schedule
+ * round-robin/adversarial/random; concat: padded and transposed q_nope and q_pe, padded token
+ * strides), head-, token- and page-strides kept apart where the variant allows it. */
 #define PROD_RANDOM_MAX 100000
+/* Strata (issue 30): the draw is stratified over PROD_RANDOM_CLASSES classes, every prefill kernel
+ * (kind x dtype x head_dim, paged in both layouts: 24) and concat_mla_q in each dtype (2). A
+ * case seed's class is prod_random_class_of(seed), a hash of the seed alone, and case k of
+ * (S, N) has the first case seed S + k*0x9e3779b97f4a7c15 + j*0xd1b54a32d192ed03 (j = 0, 1, ...)
+ * whose class is k mod PROD_RANDOM_CLASSES: so every class (every kernel and variant) is present
+ * for any N >= PROD_RANDOM_CLASSES and any seed. random:1 is not stratified: its one case has
+ * the seed itself as case seed, so case k of (S, N) is case 0 of (its case seed, 1). The first
+ * 10 classes hold every variant in both dtypes and concat. */
+#define PROD_RANDOM_CLASSES 26
+typedef struct prod_random_class {
+  bool attention;                 /* false: concat_mla_q */
+  oracle_attention_kind kind;
+  oracle_kv_layout layout;
+  oracle_dtype dtype;
+  int head_dim;
+} prod_random_class;
+const prod_random_class *prod_random_class_at(size_t i); /* NULL past the last */
+size_t prod_random_class_of(uint64_t case_seed);
+/* True if the first n cases of any random set run code object `stem` ("prefill_paged", ...). */
+bool prod_random_stem_present(size_t n, const char *stem);
+/* The make-test sample (tests/test_verify.c, tests/test_argcov.c): random:16 at this seed. */
+#define PROD_TEST_SAMPLE_N 16
+#define PROD_TEST_SAMPLE_SEED 20261201u
 uint64_t prod_random_case_seed(uint64_t seed, size_t k);
 /* Case from one case seed: true with *c filled (name written into name[0..n)), false with *cc. */
 bool prod_random_case(uint64_t case_seed, prod_case *c, prod_concat_case *cc, char *name, size_t n);

@@ -1,7 +1,8 @@
 // concat_mla_q — vLLM's concat_mla_q (docs/oracle.md, "concat_mla_q (vLLM)"): q_out[t][h] =
 // q_nope[t][h][0..511] ++ q_pe[t][h][0..63], 16-bit elements (f16 or bf16: a pure copy of bits,
 // one kernel serves both). q_nope / q_pe are strided views (strides in elements, innermost 1,
-// every stride a multiple of 8 and the bases 16-byte aligned: each thread moves 16 bytes);
+// every stride a multiple of 8 and the bases 16-byte aligned: each thread moves 16 bytes; a
+// stride that is not is refused with s_trap);
 // q_out [T, H, 576] contiguous. T = 0 returns at once.
 // Stores carry the non-temporal hint (the output is written once and not re-read; docs/changes.md, change 002:
 // +3..+23% on MI300X): __builtin_nontemporal_store of a 16-byte vector gives
@@ -12,7 +13,9 @@
 // Kernel: concat_mla_q(q_out, q_nope, q_pe, T, H, nope_stride_t, nope_stride_h, pe_stride_t,
 //   pe_stride_h) — strides as u64 element counts.
 // Mutants: CONCAT_SWAP_PE_NOPE (q_pe first, then q_nope), CONCAT_NO_NT (plain stores; caught by
-// the ISA budget: no global_store_dwordx4:nt).
+// the ISA budget: no global_store_dwordx4:nt). Human-style (issue 30, mk/score-human-mutants.sh):
+// H_PE_STRIDE_H_DENSE (q_pe's head stride taken as 64, pe_stride_h ignored),
+// H_NOPE_TOKEN_STRIDE_FROM_HEADS (q_nope's token stride taken as H * nope_stride_h).
 #include "lanelab_device.h"
 
 #ifdef LANELAB_CONCAT_256BIT
@@ -32,6 +35,11 @@ constexpr uint32_t kNopeChunks = kNope / kChunk;                          // 64
 extern "C" __global__ __attribute__((amdgpu_flat_work_group_size(256, 256))) void concat_mla_q(
     uint16_t *q_out, const uint16_t *q_nope, const uint16_t *q_pe, uint32_t T, uint32_t H,
     uint64_t nope_stride_t, uint64_t nope_stride_h, uint64_t pe_stride_t, uint64_t pe_stride_h) {
+  // Contract: every stride a multiple of kChunk (each thread moves 16 aligned bytes); another
+  // stride is refused with s_trap, not read misaligned (tests/test_prod.c).
+  if (nope_stride_t % kChunk != 0 || nope_stride_h % kChunk != 0 || pe_stride_t % kChunk != 0 ||
+      pe_stride_h % kChunk != 0)
+    __builtin_trap();
   if (T == 0) return;
   const uint64_t g = (uint64_t)ll_block_id_x() * 256 + ll_thread_id_x();
   const uint64_t rows = (uint64_t)T * H;
@@ -51,6 +59,12 @@ extern "C" __global__ __attribute__((amdgpu_flat_work_group_size(256, 256))) voi
     src = q_nope + t * nope_stride_t + h * nope_stride_h + chunk * kChunk;
   else
     src = q_pe + t * pe_stride_t + h * pe_stride_h + (chunk - kNopeChunks) * kChunk;
+#endif
+#ifdef LANELAB_MUTANT_H_PE_STRIDE_H_DENSE
+  if (chunk >= kNopeChunks) src = q_pe + t * pe_stride_t + h * kPe + (chunk - kNopeChunks) * kChunk;
+#endif
+#ifdef LANELAB_MUTANT_H_NOPE_TOKEN_STRIDE_FROM_HEADS
+  if (chunk < kNopeChunks) src = q_nope + t * H * nope_stride_h + h * nope_stride_h + chunk * kChunk;
 #endif
   const ll_u32x4 v = *(const ll_u32x4 *)src;
   ll_u32x4 *dst = (ll_u32x4 *)(q_out + row * kOut + chunk * kChunk);

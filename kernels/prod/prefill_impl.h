@@ -7,6 +7,15 @@
 //   O float32 [total_q, Hq, D]; LSE base 2 float32 [total_q, Hq]; fully masked row: O = 0,
 //   LSE = -inf; kv_head = qo_head / (Hq / Hkv).
 //
+// Launch contract (verify/prod.h PROD_FLAGS_*; checked on entry, uniform scalars only): `flags`
+// holds only kFlagCausal and kFlagCustomMask, plus kFlagHnd for the paged kernels; every
+// combination of those bits is accepted, and causal + custom mask computes what the custom mask
+// alone computes (the mask replaces causal; the window still applies). window_left >= -1 (-1 =
+// none); soft_cap finite and >= 0 (0 = none); sm_scale finite; num_qo_heads >= 1, num_kv_heads >= 1
+// dividing it; page_size >= 1 (paged). A launch outside the contract is refused with s_trap (a
+// fault the runtime reports with kernel, PC and lane), never run with a guessed meaning:
+// tests/test_prod.c launches each refusal.
+//
 // Work split. One workgroup = 4 waves = 64 query rows (16 per wave) of one (request, qo head)
 // tile; grid = (number of query tiles, Hq). The host lists the tiles (tile_req[], tile_q0[]),
 // as FlashInfer's request_indices / qo_tile_indices do. Per step the workgroup stages 32 keys
@@ -40,6 +49,20 @@
 //   GQA_MODULO                  kv_head = qo_head % Hkv
 //   PAGED_IGNORE_LAST_PAGE_LEN  kv_len = pages * page_size
 //   MISSING_BARRIER             no barrier between the LDS tile stores and the reads of them
+// The human-style set (issue 30; kernels/mutants.txt lines tagged `human`, scored by
+// mk/score-human-mutants.sh against quick and the make-test sample, not built by make mutants):
+//   H_TANH_EXP_OVERFLOW         tanh as (e - 1)/(e + 1) with e = exp(2|x|): NaN once e overflows
+//   H_PAGED_HND_HEADS_AS_PAGE   HND offset multiplies the page id by page_size, not num_kv_heads
+//   H_TILE_Q0_FROM_BLOCK        ragged/paged: q0 = tile * 64, ignoring tile_q0
+//   H_LAST_PAGE_LEN_REQ0        kv_last_page_len[0] for every request
+//   H_GQA_DIV_BY_KV_HEADS       kv_head = qo_head / num_kv_heads (the group size confused)
+//   H_CAUSAL_WITH_CUSTOM        causal intersected with the custom mask instead of replaced by it
+//   H_M_INIT_ZERO               running max starts at 0 instead of -inf
+//   H_NO_EMPTY_MAX_GUARD        (-inf) - (-inf) left in when a whole visited block is masked
+//   H_SOFTCAP_BEFORE_SCALE      soft cap applied to the raw logit, then the scale
+//   H_WINDOW_NO_DELTA           window bound top-left (qi - w), without kv_len - qo_len
+//   H_MASK_OFF_IGNORED          custom-mask bits read from the mask base, mask_off ignored
+//   H_MASK_BIT_TRANSPOSED       custom-mask bit j * qo_len + qi (column-major) instead of row-major
 #ifndef LANELAB_PREFILL_IMPL_H
 #define LANELAB_PREFILL_IMPL_H
 
@@ -130,8 +153,13 @@ LL_INLINE float shfl_xor_f(float v, uint32_t m) {
 // tanh from v_exp_f32 (exp2): tanh|x| = (1 - e)/(1 + e), e = exp(-2|x|); no libm on the device.
 LL_INLINE float tanh_(float x) {
   const float ax = x < 0 ? -x : x;
+#ifdef LANELAB_MUTANT_H_TANH_EXP_OVERFLOW
+  const float e = __builtin_amdgcn_exp2f(2.0f * kLog2e * ax);
+  const float t = (e - 1.0f) / (e + 1.0f);
+#else
   const float e = __builtin_amdgcn_exp2f(-2.0f * kLog2e * ax);
   const float t = (1.0f - e) / (1.0f + e);
+#endif
   return x < 0 ? -t : t;
 }
 
@@ -143,7 +171,11 @@ LL_INLINE uint64_t kv_offset(const args &a, uint32_t req, uint32_t kv_start, uin
     const uint32_t page = (uint32_t)a.kv_indices[kv_start + pos / a.page_size];
     const uint32_t off = pos % a.page_size;
     if (a.flags & kFlagHnd) // [pages, Hkv, page_size, D]
+#ifdef LANELAB_MUTANT_H_PAGED_HND_HEADS_AS_PAGE
+      return (((uint64_t)page * a.page_size + kvh) * a.page_size + off) * D;
+#else
       return (((uint64_t)page * a.num_kv_heads + kvh) * a.page_size + off) * D;
+#endif
     return (((uint64_t)page * a.page_size + off) * a.num_kv_heads + kvh) * D; // NHD
   } else {
     return ((uint64_t)(kv_start + pos) * a.num_kv_heads + kvh) * D;
@@ -185,9 +217,21 @@ LL_INLINE void prefill_pv(const ll_lds_byte *v_lds, uint32_t sub, ll_u32x2 p, ll
   }
 }
 
+// The launch contract above: true when every scalar argument is inside it.
+template <kind K>
+LL_INLINE bool contract_ok(const args &a) {
+  const uint32_t known = K == kind::paged ? kFlagCausal | kFlagCustomMask | kFlagHnd : kFlagCausal | kFlagCustomMask;
+  if ((a.flags & ~known) != 0) return false;
+  if (a.window_left < -1) return false;
+  if (!(a.soft_cap >= 0.0f) || !__builtin_isfinite(a.soft_cap) || !__builtin_isfinite(a.sm_scale)) return false;
+  if (a.num_qo_heads == 0 || a.num_kv_heads == 0 || a.num_qo_heads % a.num_kv_heads != 0) return false;
+  return K != kind::paged || a.page_size != 0;
+}
+
 template <kind K, dt T, uint32_t D>
 LL_INLINE void prefill_body(const args &a, ll_lds_byte *k_lds, ll_lds_byte *v_lds) {
   static_assert(D % 32 == 0 && (kKvBlk * (D / 4)) % kThreads == 0, "head_dim 64, 128, 256");
+  if (!contract_ok<K>(a)) __builtin_trap(); // refused: outside the launch contract
   const uint32_t tile = ll_block_id_x(), h = ll_block_id_y();
   const uint32_t lane = ll_lane_id(), wave = ll_thread_id_x() / 64;
   const uint32_t c = lane / 16, i = lane % 16;
@@ -200,7 +244,11 @@ LL_INLINE void prefill_body(const args &a, ll_lds_byte *k_lds, ll_lds_byte *v_ld
     kv_len = a.kv_len;
   } else {
     req = (uint32_t)a.tile_req[tile];
+#ifdef LANELAB_MUTANT_H_TILE_Q0_FROM_BLOCK
+    q0 = tile * kQTile;
+#else
     q0 = (uint32_t)a.tile_q0[tile];
+#endif
     qo_start = (uint32_t)a.qo_indptr[req];
     qo_len = (uint32_t)a.qo_indptr[req + 1] - qo_start;
     kv_start = (uint32_t)a.kv_indptr[req];
@@ -209,7 +257,11 @@ LL_INLINE void prefill_body(const args &a, ll_lds_byte *k_lds, ll_lds_byte *v_ld
 #if LANELAB_MUTANT_PAGED_IGNORE_LAST_PAGE_LEN
       kv_len = pages * a.page_size;
 #else
+#ifdef LANELAB_MUTANT_H_LAST_PAGE_LEN_REQ0
+      kv_len = pages == 0 ? 0 : (pages - 1) * a.page_size + (uint32_t)a.kv_last_page_len[0];
+#else
       kv_len = pages == 0 ? 0 : (pages - 1) * a.page_size + (uint32_t)a.kv_last_page_len[req];
+#endif
 #endif
     } else {
       kv_len = (uint32_t)a.kv_indptr[req + 1] - kv_start;
@@ -218,6 +270,8 @@ LL_INLINE void prefill_body(const args &a, ll_lds_byte *k_lds, ll_lds_byte *v_ld
   const uint32_t group = a.num_qo_heads / a.num_kv_heads;
 #if LANELAB_MUTANT_GQA_MODULO
   const uint32_t kvh = h % a.num_kv_heads;
+#elif defined(LANELAB_MUTANT_H_GQA_DIV_BY_KV_HEADS)
+  const uint32_t kvh = h / a.num_kv_heads;
 #else
   const uint32_t kvh = h / group;
 #endif
@@ -228,7 +282,11 @@ LL_INLINE void prefill_body(const args &a, ll_lds_byte *k_lds, ll_lds_byte *v_ld
   const int32_t delta = (int32_t)kv_len - (int32_t)qo_len;
 #endif
   const bool custom = (a.flags & kFlagCustomMask) != 0;
+#ifdef LANELAB_MUTANT_H_CAUSAL_WITH_CUSTOM
+  const bool causal = (a.flags & kFlagCausal) != 0;
+#else
   const bool causal = !custom && (a.flags & kFlagCausal) != 0;
+#endif
 #if LANELAB_MUTANT_SM_SCALE_DROPPED
   const float scale = 1.0f;
 #else
@@ -262,7 +320,11 @@ LL_INLINE void prefill_body(const args &a, ll_lds_byte *k_lds, ll_lds_byte *v_ld
       qf[f] = row_ok ? *(const ll_u32x2 *)(qrow + 16 * f + 4 * c) : ll_u32x2{0, 0};
   }
 
+#ifdef LANELAB_MUTANT_H_M_INIT_ZERO
+  float m = 0.0f, l = 0.0f;
+#else
   float m = -__builtin_inff(), l = 0.0f;
+#endif
   ll_f32x4 acc[D / 16];
 #pragma unroll
   for (uint32_t f = 0; f < D / 16; f++) acc[f] = ll_f32x4{0, 0, 0, 0};
@@ -297,15 +359,33 @@ LL_INLINE void prefill_body(const args &a, ll_lds_byte *k_lds, ll_lds_byte *v_ld
 #pragma unroll
       for (uint32_t t = 0; t < 4; t++) {
         const int32_t j = kb + (int32_t)(16 * sub + 4 * c + t);
+#ifdef LANELAB_MUTANT_H_SOFTCAP_BEFORE_SCALE
+        float x = s[sub][t];
+        if (a.soft_cap > 0.0f) x = a.soft_cap * tanh_(x / a.soft_cap);
+        x *= scale;
+#else
         float x = s[sub][t] * scale;
         if (a.soft_cap > 0.0f) x = a.soft_cap * tanh_(x / a.soft_cap);
+#endif
         x *= kLog2e;
         bool keep = j < (int32_t)kv_len;
         if (causal) keep = keep && j <= (int32_t)qi + delta;
+#ifdef LANELAB_MUTANT_H_WINDOW_NO_DELTA
+        if (a.window_left >= 0) keep = keep && j >= (int32_t)qi - a.window_left;
+#else
         if (a.window_left >= 0) keep = keep && j >= (int32_t)qi + delta - a.window_left;
+#endif
         if (custom && keep && row_ok) {
+#ifdef LANELAB_MUTANT_H_MASK_BIT_TRANSPOSED
+          const uint64_t bit = (uint64_t)j * qo_len + qi;
+#else
           const uint64_t bit = (uint64_t)qi * kv_len + (uint32_t)j;
+#endif
+#ifdef LANELAB_MUTANT_H_MASK_OFF_IGNORED
+          keep = (a.mask[bit / 8] >> (bit % 8)) & 1;
+#else
           keep = (a.mask[(uint64_t)a.mask_off[req] + bit / 8] >> (bit % 8)) & 1;
+#endif
         }
         s[sub][t] = keep ? x : kMasked;
         mx = fmax_(mx, s[sub][t]);
@@ -314,7 +394,11 @@ LL_INLINE void prefill_body(const args &a, ll_lds_byte *k_lds, ll_lds_byte *v_ld
     mx = fmax_(mx, shfl_xor_f(mx, 16));
     mx = fmax_(mx, shfl_xor_f(mx, 32));
     const float m_new = fmax_(m, mx);
+#ifdef LANELAB_MUTANT_H_NO_EMPTY_MAX_GUARD
+    const float m_use = m_new;
+#else
     const float m_use = m_new == -__builtin_inff() ? 0.0f : m_new; // no (-inf) - (-inf)
+#endif
     const float alpha = __builtin_amdgcn_exp2f(m - m_use);
     float psum = 0.0f;
     ll_u32x2 p[2];
