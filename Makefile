@@ -93,9 +93,18 @@ $(BUILD)/tests/%: tests/%.c $(LIBS) | $(DEPS_STAMP)
 	  -o $@ $< $(LIBS) -lcriterion $(LDLIBS)
 
 # --- device code -------------------------------------------------------------------------------
-$(BUILD)/toolchain-%.mk: mk/toolchain.sh | $(DEPS_STAMP)
-	@bash mk/toolchain.sh $* $@
--include $(foreach a,$(ARCHES),$(BUILD)/toolchain-$(a).mk)
+# One device-compiler driver: `lanelab cc` (isa/cc.c, isa_cc_compile) builds lanelab's kernels and
+# mutants here as it builds users' sources and manifests and lanelab mutate's mutants.
+# BUILD/toolchain-ARCH.txt holds what it chose for the arch (compiler, version, flags); it is
+# rewritten only when that changes, and every kernel of the arch depends on it and on the driver's
+# sources (KDRIVER), so a new compiler, flag or driver rebuilds them, while other C edits do not.
+KDRIVER := isa/cc.c isa/ccdir.c
+.PHONY: FORCE
+FORCE:
+$(BUILD)/toolchain-%.txt: FORCE | $(LANELAB)
+	@$(LANELAB) -q cc --arch $* --print-toolchain > $@.tmp && \
+	  if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; \
+	    echo "lanelab: device compiler for $*: $$(sed -n 's/^cc: //p' $@) ($$(sed -n 's/^version: //p' $@))" >&2; fi
 
 # Outputs of sources that are gone are removed first (mk/prune-stale.sh); it touches nothing a
 # current source builds, so it may run beside the kernel builds.
@@ -104,8 +113,8 @@ prune-stale:
 	@bash mk/prune-stale.sh $(BUILD)
 kernels: prune-stale $(KSTAMPS)
 define kernel_rule
-$(BUILD)/$(1)/kernels/$(basename $(notdir $(2))).built: $(2) $(KHDR) mk/kernel.sh $(BUILD)/toolchain-$(1).mk
-	@bash mk/kernel.sh $(1) $(2) $(BUILD)/$(1)/kernels "$$(DEVCC_$(1))" $$(DEVFLAGS_$(1))
+$(BUILD)/$(1)/kernels/$(basename $(notdir $(2))).built: $(2) $(KHDR) $(KDRIVER) $(BUILD)/toolchain-$(1).txt | $(LANELAB)
+	@$(LANELAB) -q cc $(2) --arch $(1) --into $(BUILD)/$(1)/kernels -- -Ikernels/include
 	@touch $$@
 endef
 $(foreach a,$(ARCHES),$(foreach s,$(KSRC),$(eval $(call kernel_rule,$(a),$(s)))))
@@ -118,9 +127,9 @@ msrc     = $(word 2,$(subst @, ,$(1)))
 MSTAMPS  := $(foreach a,$(ARCHES),$(foreach m,$(MUTANTS),$(BUILD)/$(a)/mutants/$(call mname,$(m))/$(basename $(notdir $(call msrc,$(m)))).built))
 mutants: prune-stale $(MSTAMPS)
 define mutant_rule
-$(BUILD)/$(1)/mutants/$(call mname,$(2))/$(basename $(notdir $(call msrc,$(2)))).built: $(call msrc,$(2)) $(KHDR) mk/kernel.sh kernels/mutants.txt $(BUILD)/toolchain-$(1).mk
-	@EXTRA="-DLANELAB_MUTANT=$(call mname,$(2)) -DLANELAB_MUTANT_$(shell echo $(call mname,$(2)) | tr a-z A-Z)=1" \
-	  bash mk/kernel.sh $(1) $(call msrc,$(2)) $(BUILD)/$(1)/mutants/$(call mname,$(2)) "$$(DEVCC_$(1))" $$(DEVFLAGS_$(1))
+$(BUILD)/$(1)/mutants/$(call mname,$(2))/$(basename $(notdir $(call msrc,$(2)))).built: $(call msrc,$(2)) $(KHDR) $(KDRIVER) kernels/mutants.txt $(BUILD)/toolchain-$(1).txt | $(LANELAB)
+	@$(LANELAB) -q cc $(call msrc,$(2)) --arch $(1) --into $(BUILD)/$(1)/mutants/$(call mname,$(2)) -- -Ikernels/include \
+	  -DLANELAB_MUTANT=$(call mname,$(2)) -DLANELAB_MUTANT_$(shell echo $(call mname,$(2)) | tr a-z A-Z)=1
 	@touch $$@
 endef
 $(foreach a,$(ARCHES),$(foreach m,$(MUTANTS),$(eval $(call mutant_rule,$(a),$(m)))))

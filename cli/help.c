@@ -339,18 +339,25 @@ static const cli_help entries[] = {
      "Example:\n"
      "  lanelab compare out.bin ref.bin --dtype f16 --shape 128,64 --atol 1e-3 --rtol 1e-3\n"},
 
-    {"cc", cmd_cc, "cc SRC.hip [--arch gfx942|gfx950|all] -o OUT [-- CLANG_FLAGS...]",
+    {"cc", cmd_cc, "cc [SRC.hip] [--arch gfx942|gfx950|all] (-o OUT | --into DIR | --print-toolchain) [-- CLANG_FLAGS...]",
      "Compiles an ordinary HIP source (#include <hip/hip_runtime.h>) into gfx942/gfx950 code objects.\n"
      "The compiler: a ROCm >= 6.3 ($ROCM_PATH or /opt/rocm) with its own headers when it can target\n"
      "the arch, else Debian's clang-22 with lanelab's HIP subset (docs/hip-subset.md); anything\n"
      "outside the subset is a compile error naming it. Compiler messages pass through to stderr.\n"
+     "It is lanelab's one device-compiler driver: make's kernel builds, manifests and lanelab mutate\n"
+     "compile through it too.\n"
      "Exit: 0 compiled, 2 a compile error or bad usage, 3 no compiler or no HIP subset (says which).\n"
      "Operands:\n"
-     "  SRC.hip          the HIP source\n"
+     "  SRC.hip          the HIP source (not with --print-toolchain)\n"
      "Options:\n"
      "  --arch A         gfx942, gfx950 or all, any case (default: all)\n"
      "  -o OUT           one arch: the code object; all: a folder, OUT/<arch>/<stem>.co with the\n"
      "                   disassembly OUT/<arch>/<stem>.s beside it (stem: SRC without extension)\n"
+     "  --into DIR       a kernel folder as lanelab's own build keeps it: DIR/<stem>.co and .s (all:\n"
+     "                   DIR/<arch>/...), DIR/<stem>.src naming the source, and DIR/<stem>.skip with\n"
+     "                   the reason instead of a code object when the source's `// lanelab-arch:`\n"
+     "                   line leaves the arch out (`// lanelab-why:` gives the reason)\n"
+     "  --print-toolchain  print the compiler, its version and the flags used for the arch\n"
      "  -- FLAGS...      compiler flags after lanelab's -O3 -std=c++17, so they override them\n"
      "                   (default: none)\n"
      "Example:\n"

@@ -1,7 +1,7 @@
 /* isa/budget — instruction budgets kept in the repository (isa/budgets.json), evaluated against
  * the census of every built kernel. Format and verdict rules: isa/isa.h. A rule naming a kernel
  * that does not exist fails; a kernel skipped on an arch by design (build/ARCH/kernels/NAME.skip,
- * written by mk/kernel.sh) is reported "skipped: <reason>", never "pass". */
+ * written by isa_cc_build_dir) is reported "skipped: <reason>", never "pass". */
 #define _GNU_SOURCE
 #include "isa/isa.h"
 

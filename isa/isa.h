@@ -110,7 +110,7 @@ extern const char *const isa_canonical_counts[];
 report_table *isa_census_table(const isa_census *c);
 
 /* A build output (NAME.co or NAME.skip) made from a source that no longer exists: its sidecar
- * NAME.src, written by mk/kernel.sh, names a missing file. Without a sidecar nothing is stale.
+ * NAME.src, written by isa_cc_build_dir (`lanelab cc --into`), names a missing file. Without a sidecar nothing is stale.
  * The census of a build directory and the budgets leave stale outputs out (docs/architecture.md,
  * "Stale build outputs"). */
 bool isa_output_is_stale(const char *path);
@@ -224,5 +224,19 @@ bool isa_cc_compile_into(const char *src, const char *arch, const char *dir, cha
                          char **co_path, ll_err *err);
 /* "dir/row_softmax.hip" -> "row_softmax" (malloc'd). */
 char *isa_cc_stem(const char *src);
+
+/* ---- kernel folders (isa/ccdir.c): how lanelab's own build keeps its code objects ----------
+ * A source may restrict its arches with a line `// lanelab-arch: gfx950 [gfx942]` and give the
+ * reason with `// lanelab-why: ...`. isa_cc_arch_skip: the reason the source text is not built
+ * for arch ("built only for gfx950 (why)", malloc'd), or NULL when it is. */
+char *isa_cc_arch_skip(const char *src_text, const char *arch);
+/* Builds src for arch into DIR (created if missing) with isa_cc_compile_into: DIR/<stem>.co and
+ * DIR/<stem>.s; or, when the source is not for the arch, DIR/<stem>.skip holding
+ * "skip <stem> for <arch>: <reason>" (and any .co/.s removed), *skipped (may be NULL) set to the
+ * reason. Either way DIR/<stem>.src names the source's absolute path (isa_output_is_stale). This
+ * is `lanelab cc SRC --arch A --into DIR`, the command make's kernel and mutant builds and
+ * `lanelab mutate` use. Errors as isa_cc_compile. */
+bool isa_cc_build_dir(const char *src, const char *arch, const char *dir, char *const *extra, ll_buf *diag,
+                      char **skipped, ll_err *err);
 
 #endif

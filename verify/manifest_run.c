@@ -34,68 +34,38 @@ static bool is_file(const char *p) {
 }
 
 /* ---- building ------------------------------------------------------------------------------
- * The device compiler: hipcc or ROCm's clang when present, else Debian's clang-22 with lanelab's
- * device headers (the same order as mk/toolchain.sh). */
+ * Through lanelab's one device-compiler driver (isa_cc_compile, `lanelab cc`), with lanelab's
+ * device headers (kernels/include), the kernel's includes and defines after its own flags. */
 static bool device_compile(const char *src, emu_arch arch, char **defines, size_t nd, char **defines2, size_t nd2,
                            char **includes, size_t ni, const char *out, ll_err *err) {
-  static const char *cands[] = {"/opt/rocm/bin/hipcc", "/opt/rocm/llvm/bin/clang", "/usr/lib/llvm-22/bin/clang"};
-  const char *cc = NULL;
-  for (size_t i = 0; i < 3 && !cc; i++)
-    if (access(cands[i], X_OK) == 0) cc = cands[i];
-  if (!cc) {
-    ll_seterr(err, LL_EXIT_ENV, "no device compiler (tried /opt/rocm/bin/hipcc, /opt/rocm/llvm/bin/clang, "
-              "/usr/lib/llvm-22/bin/clang): apt-get install -y clang-22 lld-22");
-    return false;
-  }
   char *inc = ll_data_path("kernels/include", err);
   if (!inc) return false;
-  char *hip = ll_data_path("hip/include", err);
-  if (!hip) { free(inc); return false; }
   char *dir = ll_dirname(out);
-  if (!ll_mkdir_p(dir, err)) { free(inc); free(hip); free(dir); return false; }
+  if (!ll_mkdir_p(dir, err)) { free(inc); free(dir); return false; }
   /* an earlier build's code object must not stand in for one that fails to build now */
   struct stat ost;
   if (lstat(out, &ost) == 0) {
     if (!S_ISREG(ost.st_mode)) {
       ll_seterr(err, LL_EXIT_USAGE, "%s exists and is not a regular file; not replacing it", out);
-      free(inc); free(hip); free(dir);
+      free(inc); free(dir);
       return false;
     }
     unlink(out);
   }
-  char *tmp = ll_fmt("%s.tmp-%d", out, (int)getpid());
-  char **argv = ll_xcalloc(32 + nd + nd2 + 2 * ni, sizeof *argv);
+  char **argv = ll_xcalloc(4 + nd + nd2 + 2 * ni, sizeof *argv);
   size_t n = 0;
-  char *arch_flag = ll_fmt("--offload-arch=%s", emu_arch_name(arch));
-  char *inc_flag = ll_fmt("-I%s", inc), *hip_flag = ll_fmt("-I%s", hip);
-  argv[n++] = (char *)cc;
-  argv[n++] = "-x"; argv[n++] = "hip"; argv[n++] = arch_flag;
-  argv[n++] = "--cuda-device-only"; argv[n++] = "--no-gpu-bundle-output"; argv[n++] = "-nogpuinc"; argv[n++] = "-nogpulib";
-  if (!strncmp(cc, "/usr/lib/llvm-22/", 17)) { argv[n++] = "-fuse-ld=lld"; argv[n++] = "--ld-path=/usr/lib/llvm-22/bin/ld.lld"; }
-  argv[n++] = "-O3"; argv[n++] = "-std=c++17";
-  struct stat st;
-  if (stat(hip, &st) == 0) argv[n++] = hip_flag;
+  char *inc_flag = ll_fmt("-I%s", inc);
   argv[n++] = inc_flag;
   for (size_t i = 0; i < ni; i++) { argv[n++] = "-I"; argv[n++] = includes[i]; }
   for (size_t i = 0; i < nd; i++) argv[n++] = defines[i];
   for (size_t i = 0; i < nd2; i++) argv[n++] = defines2[i];
-  argv[n++] = "-o"; argv[n++] = tmp; argv[n++] = (char *)src;
   argv[n] = NULL;
-  ll_buf eo = {0};
-  int rc = isa_run(argv, NULL, NULL, NULL, &eo, err);
-  bool ok = false;
-  if (rc < 0) {
-  } else if (rc != 0) {
-    ll_seterr(err, LL_EXIT_USAGE, "compiling %s for %s failed (exit %d): %.700s", src, emu_arch_name(arch), rc,
-              eo.len ? ll_buf_str(&eo) : "(no message)");
-  } else if (rename(tmp, out) != 0) {
-    ll_seterr(err, LL_EXIT_FAIL, "cannot rename %s to %s", tmp, out);
-  } else {
-    ok = true;
-  }
-  if (!ok) unlink(tmp);
-  ll_buf_free(&eo);
-  free(argv); free(arch_flag); free(inc_flag); free(hip_flag); free(tmp); free(dir); free(inc); free(hip);
+  ll_buf diag = {0};
+  bool ok = isa_cc_compile(src, emu_arch_name(arch), out, NULL, argv, &diag, err);
+  if (!ok && err->code == LL_EXIT_USAGE && diag.len)
+    ll_seterr(err, LL_EXIT_USAGE, "compiling %s for %s failed: %.700s", src, emu_arch_name(arch), ll_buf_str(&diag));
+  ll_buf_free(&diag);
+  free(argv); free(inc_flag); free(dir); free(inc);
   return ok;
 }
 
@@ -933,7 +903,7 @@ void verify_stage_own_manifest(const verify_ctx *c, stage_result *r) {
   ll_err err = {0};
   manifest *m = manifest_load(VERIFY_OWN_MANIFEST, &err);
   if (!m) { stage_set(r, VERDICT_BAD, "%s", err.msg); return; }
-  /* lanelab's own kernels are built by `make kernels` (mk/kernel.sh) into BUILD/<arch>/kernels:
+  /* lanelab's own kernels are built by `make kernels` (`lanelab cc --into`) into BUILD/<arch>/kernels:
    * those code objects are the ones checked, not a second build of the sources */
   for (size_t i = 0; i < m->nkernels; i++) {
     mf_kernel *k = &m->kernels[i];

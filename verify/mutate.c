@@ -752,30 +752,9 @@ static void gate_run(rt_device *d, const char *build, emu_arch a, gcase *g, size
   }
 }
 
-/* ---- toolchain and builds --------------------------------------------------------------------- */
-static char *toolchain_value(const char *build, emu_arch a, const char *var, ll_err *err) {
-  char *path = ll_fmt("%s/toolchain-%s.mk", build, emu_arch_name(a));
-  size_t n;
-  char *t = ll_read_file(path, &n, err);
-  char *want = ll_fmt("%s_%s := ", var, emu_arch_name(a)), *val = NULL;
-  if (t) {
-    char *p = strstr(t, want);
-    if (p) {
-      p += strlen(want);
-      char *e = strchr(p, '\n');
-      val = strndup(p, e ? (size_t)(e - p) : strlen(p));
-    } else {
-      ll_seterr(err, LL_EXIT_ENV, "%s has no %s: run make kernels", path, want);
-    }
-  } else {
-    ll_seterr(err, LL_EXIT_ENV, "%s is missing: run make kernels first", path);
-  }
-  free(t);
-  free(want);
-  free(path);
-  return val;
-}
-
+/* ---- builds ----------------------------------------------------------------------------------
+ * Through lanelab's one compiler driver (isa_cc_build_dir, as make builds the kernels), with the
+ * work tree's kernels/include first on the include path: the mutated headers are the ones used. */
 static bool copy_file(const char *from, const char *to, ll_err *err) {
   size_t n;
   char *t = ll_read_file(from, &n, err);
@@ -785,20 +764,29 @@ static bool copy_file(const char *from, const char *to, ll_err *err) {
   return ok;
 }
 
+/* Builds SUB/NAME.hip of the work tree for arch into WORK/DIR/ARCH. 1: NAME.co built, 0: the
+ * source is not for this arch (NAME.skip), -1: it does not compile. */
+static int build_in_work(const char *work, const char *sub, const char *name, const char *dir, emu_arch a,
+                         const char *define) {
+  const char *an = emu_arch_name(a);
+  char *src = ll_fmt("%s/%s/%s.hip", work, sub, name), *odir = ll_fmt("%s/%s/%s", work, dir, an);
+  char *co = ll_fmt("%s/%s.co", odir, name), *inc = ll_fmt("-I%s/kernels/include", work);
+  char *extra[] = {inc, (char *)define, NULL};
+  remove(co);
+  ll_err e = {0};
+  char *skipped = NULL;
+  bool ok = isa_cc_build_dir(src, an, odir, extra, NULL, &skipped, &e);
+  struct stat sb;
+  int r = !ok ? -1 : skipped ? 0 : stat(co, &sb) == 0 ? 1 : -1;
+  free(skipped); free(src); free(odir); free(co); free(inc);
+  return r;
+}
+
 /* Builds stem for arch in the work tree into WORK/DIR/ARCH/STEM.co (prefill: head_dim 64 only,
  * LANELAB_PREFILL_D64_ONLY). Returns the path (malloc'd) or NULL when it does not compile. */
-static char *build_stem(const char *work, const char *root_abs, const char *dir, emu_arch a, int s, const char *cc,
-                        const char *flags) {
-  const char *an = emu_arch_name(a);
-  char *co = ll_fmt("%s/%s/%s/%s.co", work, dir, an, stems[s]);
-  remove(co);
-  char *cmd = ll_fmt("cd '%s' && EXTRA='%s' bash '%s/mk/kernel.sh' %s kernels/prod/%s.hip %s/%s '%s' %s >/dev/null 2>&1",
-                     work, s < 3 ? "-DLANELAB_PREFILL_D64_ONLY" : "", root_abs, an, stems[s], dir, an, cc, flags);
-  int sr = system(cmd);
-  free(cmd);
-  struct stat sb;
-  if (sr != 0 || stat(co, &sb) != 0) { free(co); return NULL; }
-  return co;
+static char *build_stem(const char *work, const char *dir, emu_arch a, int s) {
+  if (build_in_work(work, "kernels/prod", stems[s], dir, a, s < 3 ? "-DLANELAB_PREFILL_D64_ONLY" : NULL) != 1) return NULL;
+  return ll_fmt("%s/%s/%s/%s.co", work, dir, emu_arch_name(a), stems[s]);
 }
 
 /* ---- the lanes gate of the headers ------------------------------------------------------------
@@ -855,29 +843,16 @@ fail:
 
 /* Builds micro-kernel NAME for arch into WORK/DIR/ARCH. 1: NAME.co built, 0: the source is not for
  * this arch (NAME.skip), -1: it does not compile. */
-static int build_micro(const char *work, const char *root_abs, const char *dir, emu_arch a, const char *name,
-                       const char *cc, const char *flags) {
-  const char *an = emu_arch_name(a);
-  char *co = ll_fmt("%s/%s/%s/%s.co", work, dir, an, name), *skip = ll_fmt("%s/%s/%s/%s.skip", work, dir, an, name);
-  remove(co);
-  remove(skip);
-  char *cmd = ll_fmt("cd '%s' && EXTRA= bash '%s/mk/kernel.sh' %s kernels/micro/%s.hip %s/%s '%s' %s >/dev/null 2>&1",
-                     work, root_abs, an, name, dir, an, cc, flags);
-  int sr = system(cmd);
-  free(cmd);
-  struct stat sb;
-  int r = sr != 0 ? -1 : stat(co, &sb) == 0 ? 1 : stat(skip, &sb) == 0 ? 0 : -1;
-  free(co);
-  free(skip);
-  return r;
+static int build_micro(const char *work, const char *dir, emu_arch a, const char *name) {
+  return build_in_work(work, "kernels/micro", name, dir, a, NULL);
 }
 
 /* The lanes gate of a header mutant on arch (micro-kernels already copied to the work tree).
  * Rebuilds the micro-kernels the file reaches into WORK/micro-out/ARCH; the lanes stage then runs
  * on WORK/lanes/ARCH/kernels, the correct builds (WORK/micro-base) with the changed ones swapped
  * in. *changed is set when any micro-kernel's .text differs. */
-static void lanes_gate(const char *work, const char *root_abs, emu_arch a, const micro_k *mk, size_t nmk,
-                       bool base_only, bool fragments_only, const char *cc, const char *flags, bool *changed,
+static void lanes_gate(const char *work, emu_arch a, const micro_k *mk, size_t nmk,
+                       bool base_only, bool fragments_only, bool *changed,
                        mstatus *st, char *detail, size_t dn) {
   const char *an = emu_arch_name(a);
   *changed = false;
@@ -895,7 +870,7 @@ static void lanes_gate(const char *work, const char *root_abs, emu_arch a, const
     remove(dst);
     bool have = stat(base, &sb) == 0; /* no .co: not built for this arch (.skip) */
     if (have && !base_only && (!fragments_only || mk[i].fragments)) {
-      int b = build_micro(work, root_abs, "micro-out", a, mk[i].name, cc, flags);
+      int b = build_micro(work, "micro-out", a, mk[i].name);
       if (b < 0) {
         *st = ST_STILLBORN;
         snprintf(detail, dn, "micro-kernel %s.hip does not compile for %s", mk[i].name, an);
@@ -1085,7 +1060,6 @@ int mutate_run(const mutate_opts *o, ll_err *err) {
   char *work = ll_fmt("%s/mutate/work-%u-%u", o->build, o->shard_i, o->shard_n);
   char *kp = ll_fmt("%s/kernels/prod", work), *ki = ll_fmt("%s/kernels/include", work);
   bool ok = ll_mkdir_p(rdir, err) && ll_mkdir_p(kp, err) && ll_mkdir_p(ki, err);
-  char *devcc[EMU_NARCH] = {0}, *devflags[EMU_NARCH] = {0};
   rt_device *dev[EMU_NARCH] = {0};
   gcase *g = NULL;
   size_t ng = 0;
@@ -1095,9 +1069,7 @@ int mutate_run(const mutate_opts *o, ll_err *err) {
   size_t argued_n = 0;
   argued *arg = read_argued(o->root, &argued_n);
   int rc = LL_EXIT_OK;
-  char *root_abs = realpath(o->root, NULL); /* the builds run inside the work tree */
   if (!ok) { rc = err->code; goto out; }
-  if (!root_abs) { ll_seterr(err, LL_EXIT_USAGE, "--root %s: %s", o->root, strerror(errno)); rc = LL_EXIT_USAGE; goto out; }
   for (size_t f = 0; f < NFILES && !o->report_only; f++) {
     char *src = ll_fmt("%s/%s", o->root, mut_files[f]), *dst = ll_fmt("%s/%s", work, mut_files[f]);
     bool c = copy_file(src, dst, err);
@@ -1108,12 +1080,10 @@ int mutate_run(const mutate_opts *o, ll_err *err) {
   if (!o->report_only) {
     for (size_t i = 0; i < o->narch; i++) {
       emu_arch a = o->arches[i];
-      if (!(devcc[a] = toolchain_value(o->build, a, "DEVCC", err)) ||
-          !(devflags[a] = toolchain_value(o->build, a, "DEVFLAGS", err))) { rc = err->code; goto out; }
       if (!(dev[a] = rt_open(RT_EMU, a, err))) { rc = err->code; goto out; }
       /* the correct sources built the way the mutants are: the .text they are compared with */
       for (int s = 0; s < NSTEMS; s++) {
-        char *co = build_stem(work, root_abs, "base", a, s, devcc[a], devflags[a]);
+        char *co = build_stem(work, "base", a, s);
         if (!co) {
           ll_seterr(err, LL_EXIT_ENV, "the correct %s.hip does not build for %s in %s", stems[s], emu_arch_name(a), work);
           rc = LL_EXIT_ENV;
@@ -1142,8 +1112,7 @@ int mutate_run(const mutate_opts *o, ll_err *err) {
     }
     for (size_t ai = 0; c && ai < o->narch; ai++)
       for (size_t i = 0; c && i < nmk; i++)
-        if (build_micro(work, root_abs, "micro-base", o->arches[ai], mk[i].name, devcc[o->arches[ai]],
-                        devflags[o->arches[ai]]) < 0) {
+        if (build_micro(work, "micro-base", o->arches[ai], mk[i].name) < 0) {
           ll_seterr(err, LL_EXIT_ENV, "the correct micro-kernel %s.hip does not build for %s in %s", mk[i].name,
                     emu_arch_name(o->arches[ai]), work);
           c = false;
@@ -1153,7 +1122,7 @@ int mutate_run(const mutate_opts *o, ll_err *err) {
       bool ch;
       mstatus ls;
       char ldet[240];
-      lanes_gate(work, root_abs, o->arches[ai], mk, nmk, true, false, NULL, NULL, &ch, &ls, ldet, sizeof ldet);
+      lanes_gate(work, o->arches[ai], mk, nmk, true, false, &ch, &ls, ldet, sizeof ldet);
       if (ls != ST_SURVIVED) {
         ll_seterr(err, LL_EXIT_ENV, "the correct micro-kernels do not pass the lanes gate on %s: %s",
                   emu_arch_name(o->arches[ai]), ldet);
@@ -1198,7 +1167,7 @@ int mutate_run(const mutate_opts *o, ll_err *err) {
       char best_detail[240] = "";
       for (int s = 0; s < NSTEMS; s++) {
         if (!(reach & (1u << s))) continue;
-        char *co = build_stem(work, root_abs, "out", a, s, devcc[a], devflags[a]);
+        char *co = build_stem(work, "out", a, s);
         if (!co) {
           best = ST_STILLBORN;
           snprintf(best_detail, sizeof best_detail, "%s.hip does not compile for %s", stems[s], an);
@@ -1226,7 +1195,7 @@ int mutate_run(const mutate_opts *o, ll_err *err) {
         bool mchanged;
         mstatus ls;
         char ldet[240];
-        lanes_gate(work, root_abs, a, mk, nmk, false, strstr(m->file, "lanelab_fragments.h") != NULL, devcc[a], devflags[a],
+        lanes_gate(work, a, mk, nmk, false, strstr(m->file, "lanelab_fragments.h") != NULL,
                    &mchanged, &ls, ldet, sizeof ldet);
         if (ls == ST_KILLED || ls == ST_NOTRUN || (ls == ST_STILLBORN && best == ST_EQUIV)) {
           best = ls;
@@ -1334,10 +1303,9 @@ int mutate_run(const mutate_opts *o, ll_err *err) {
     rc = all_ok ? LL_EXIT_OK : LL_EXIT_FAIL;
   }
 out:
-  free(root_abs);
   for (size_t i = 0; i < argued_n; i++) { free(arg[i].file); free(arg[i].desc); free(arg[i].line); free(arg[i].why); }
   free(arg);
-  for (int a = 0; a < EMU_NARCH; a++) { free(devcc[a]); free(devflags[a]); if (dev[a]) rt_close(dev[a]); }
+  for (int a = 0; a < EMU_NARCH; a++) if (dev[a]) rt_close(dev[a]);
   if (g) gate_free(g, ng);
   for (size_t i = 0; i < nmk; i++) free(mk[i].name);
   free(mk);
