@@ -3,8 +3,9 @@
  * validity probes, and the byte-identical check against a base revision.
  *
  * This header is the module's whole contract. Files: isa/tool.c (running LLVM tools, git, make),
- * isa/elf.c (minimal bounds-checked ELF64 reader), isa/census.c, isa/budget.c, isa/diff.c,
- * isa/probe.c, isa/base.c, isa/cc.c (compiling HIP sources).
+ * isa/elf.c (what the guards need of a code object, from the emulator's loader), isa/census.c,
+ * isa/budget.c, isa/diff.c, isa/probe.c, isa/base.c, isa/cc.c and isa/ccdir.c (compiling HIP
+ * sources: lanelab's one device-compiler driver).
  *
  * Errors follow util/util.h: bad input (unreadable or malformed code object, bad budget file,
  * unknown arch, unknown revision) is LL_EXIT_USAGE; a missing tool (llvm-objdump, llvm-mc, git,
@@ -18,7 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "reports/table.h"
+#include "table/table.h"
 #include "util/util.h"
 
 /* ---- tools ----------------------------------------------------------------------------------*/
@@ -31,7 +32,7 @@ char *isa_llvm_tool(const char *name, ll_err *err);
 int isa_run(char *const argv[], const char *cwd, const char *stdin_text, ll_buf *out, ll_buf *errout,
             ll_err *err);
 
-/* ---- ELF (minimal reader: what the guards need) ---------------------------------------------*/
+/* ---- ELF: what the guards need, read by the emulator's loader (emu_codeobj_load) ------------*/
 typedef struct isa_sym {
   char *name;
   uint64_t vaddr, size;            /* st_value, st_size */
@@ -46,9 +47,10 @@ typedef struct isa_elf {
   size_t nfuncs;
 } isa_elf;
 
-/* Reads an AMDGPU ELF64 code object; every offset and size is bounds-checked. NULL with
- * LL_EXIT_USAGE naming the file and what is wrong (not ELF64, not EM_AMDGPU (224), an arch other
- * than gfx942/gfx950, no .text, a symbol outside .text). */
+/* Reads an AMDGPU ELF64 code object through emu_codeobj_load, which checks every field (ELF
+ * header, segments, sections, symbols, kernel descriptors, metadata): NULL with LL_EXIT_USAGE
+ * naming the file and what is wrong (not ELF64, not EM_AMDGPU (224), an arch other than
+ * gfx942/gfx950, no .text, a function symbol outside .text, ...). */
 isa_elf *isa_elf_read(const void *bytes, size_t n, const char *path, ll_err *err);
 isa_elf *isa_elf_read_file(const char *path, ll_err *err);
 void isa_elf_free(isa_elf *e);

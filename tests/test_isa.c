@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "isa/isa.h"
-#include "reports/table.h"
+#include "table/table.h"
 #include "util/util.h"
 
 #define CLANG "/usr/lib/llvm-22/bin/clang"
