@@ -455,6 +455,25 @@ void emu_dstf16(emu_wave *w, const emu_insn *in, int i, float *d)
 }
 
 /* ---- memory helpers ---------------------------------------------------------------------------*/
+/* The fault of an access far from every buffer names the nearest one and the distance (a user
+ * reading "out of bounds" wants to know which index ran off which buffer); lo is the first buffer
+ * whose base is above addr. A message only: nothing of the machine changes. */
+static void oob_nearest(emu_wave *w, const emu_insn *in, int lane, uint64_t addr, uint32_t n, size_t lo) {
+  const emu_mem *m = w->wg->mem;
+  const emu_membuf *below = lo > 0 ? &m->b[lo - 1] : NULL, *above = lo < m->n ? &m->b[lo] : NULL;
+  uint64_t past = below ? addr - (below->base + below->size) : UINT64_MAX, before = above ? above->base - addr : UINT64_MAX;
+  if (below && past <= before)
+    emu_raise(w, in, "out-of-bounds global access", lane, addr, "%u-byte access outside every registered buffer; the "
+              "nearest is '%s' (%llu bytes at 0x%llx): %llu bytes past its end", n, below->name,
+              (unsigned long long)below->size, (unsigned long long)below->base, (unsigned long long)past);
+  else if (above)
+    emu_raise(w, in, "out-of-bounds global access", lane, addr, "%u-byte access outside every registered buffer; the "
+              "nearest is '%s' (%llu bytes at 0x%llx): %llu bytes before its start", n, above->name,
+              (unsigned long long)above->size, (unsigned long long)above->base, (unsigned long long)before);
+  else
+    emu_raise(w, in, "out-of-bounds global access", lane, addr, "%u-byte access, and no buffer is registered", n);
+}
+
 void *emu_gptr(emu_wave *w, const emu_insn *in, uint64_t addr, uint32_t n, uint32_t align, int lane)
 {
   if (align > 1 && (addr & (align - 1))) {
@@ -481,9 +500,9 @@ void *emu_gptr(emu_wave *w, const emu_insn *in, uint64_t addr, uint32_t n, uint3
                 "%u-byte access at offset %llu of buffer '%s' (%llu bytes)", n,
                 (unsigned long long)(addr - b->base), b->name, (unsigned long long)b->size);
     else
-      emu_raise(w, in, "out-of-bounds global access", lane, addr, "%u-byte access outside every registered buffer", n);
+      oob_nearest(w, in, lane, addr, n, lo);
   } else {
-    emu_raise(w, in, "out-of-bounds global access", lane, addr, "%u-byte access outside every registered buffer", n);
+    oob_nearest(w, in, lane, addr, n, lo);
   }
   return NULL;
 }
