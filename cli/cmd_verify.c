@@ -113,19 +113,18 @@ int cmd_verify(int argc, char **argv) {
     arches[narch++] = a;
   }
   report_table *summary = report_table_new("lanelab verify", "arch,stage,verdict,seconds#,summary");
-  int worst = VERDICT_PASS;
-  int rank[] = {[VERDICT_PASS] = 0, [VERDICT_NOT_RUN] = 1, [VERDICT_BAD] = 2, [VERDICT_FAIL] = 3};
+  verdict worst = VERDICT_PASS;
   for (size_t i = 0; i < narch; i++) {
     verify_ctx c = base;
     c.arch = arches[i];
     c.arch_name = emu_arch_name(arches[i]);
     c.t0 = ll_now();
-    int v = man ? verify_run_stages(&c, manifest_stages, manifest_nstages, summary) : verify_arch(&c, summary);
-    if (rank[v] > rank[worst]) worst = v;
+    int v = verify_arch(&c, summary);
+    worst = verdict_worse(worst, v);
     ll_err re = {0};
     if (!report_write_arch(c.build, c.arch_name, &re)) {
       ll_report(&re);
-      if (rank[VERDICT_BAD] > rank[worst]) worst = VERDICT_BAD;
+      worst = verdict_worse(worst, VERDICT_BAD);
     } else if (!cli_quiet) {
       fprintf(stderr, "lanelab: report %s/reports/%s/index.html\n", c.build, c.arch_name);
     }
@@ -133,7 +132,7 @@ int cmd_verify(int argc, char **argv) {
   ll_err re = {0};
   if (!report_write_index(base.build, &re) || !report_write_junit(base.build, &re)) {
     ll_report(&re);
-    if (rank[VERDICT_BAD] > rank[worst]) worst = VERDICT_BAD;
+    worst = verdict_worse(worst, VERDICT_BAD);
   }
   report_table_note(summary, "verdict: %s", verdict_name(worst));
   report_table_print(summary, REPORT_TEXT);
