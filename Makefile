@@ -28,7 +28,7 @@ endif
 
 DEPS_STAMP := build/.deps-ok
 # Modules in link order (a module may use those after it). docs/architecture.md gives the dependencies.
-MODULES := cli api verify reports isa runtime emu oracle lanes table util
+MODULES := cli api verify hip reports isa runtime emu oracle lanes table util
 LIBMODS := $(filter-out cli,$(MODULES))
 src_of   = $(wildcard $(1)/*.c)
 obj_of   = $(patsubst %.c,$(BUILD)/obj/%.o,$(call src_of,$(1)))
@@ -53,6 +53,9 @@ $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LLVM_CFLAGS) -c -o $@ $<
 
+# lanelab hipcc links programs against this build's liblanelab.a: a sanitizer build's library needs
+# gcc's sanitizer runtimes at the program's link (isa/cc.c)
+$(BUILD)/obj/isa/cc.o $(BUILD)/pic/isa/cc.o: CFLAGS += -DLANELAB_HIPCC_SAN=$(if $(filter 1,$(SAN)),1,0)
 # lanelab finds its data (device headers, public headers) from where its binary is: the source tree
 # the build tree sits in, or PREFIX/share/lanelab once installed (util.h ll_data_path). Nothing of
 # this checkout's path is compiled in, so a build tree that moves still works.
@@ -83,6 +86,23 @@ $(BUILD)/lib/liblanelab.a: $(foreach m,$(LIBMODS),$(call obj_of,$(m)))
 	@rm -rf $@.d && mkdir -p $@.d
 	@for o in $^; do r=$${o#$(BUILD)/obj/}; cp $$o $@.d/$${r//\//_}; done
 	@rm -f $@ && ar rcs $@ $@.d/*.o && rm -rf $@.d
+
+# liblanelab_hip.so: the HIP runtime and the modules under it as a shared library (what a program
+# links with lanelab hipcc --shared-runtime; docs/hip-runtime.md). Its objects are built apart, position
+# independent, so the emulator's own objects keep their code generation (initial-exec TLS: the
+# library is linked, not dlopen'ed).
+picobj_of = $(patsubst %.c,$(BUILD)/pic/%.o,$(call src_of,$(1)))
+PICMODS  := hip reports isa runtime emu oracle lanes table util
+PICOBJ   := $(foreach m,$(PICMODS),$(call picobj_of,$(m)))
+$(BUILD)/pic/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fPIC -ftls-model=initial-exec $(LLVM_CFLAGS) -c -o $@ $<
+$(BUILD)/pic/emu/%.o: CFLAGS += -fvect-cost-model=dynamic
+$(BUILD)/lib/liblanelab_hip.so: $(PICOBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,liblanelab_hip.so -Wl,--no-undefined -o $@ $^ $(LDLIBS)
+shared: $(BUILD)/lib/liblanelab_hip.so
+.PHONY: shared
 
 $(LANELAB): $(call obj_of,cli) $(LIBS)
 	$(CC) $(CFLAGS) -o $@ $(call obj_of,cli) $(LIBS) $(LDLIBS)
@@ -158,7 +178,30 @@ $(BUILD)/stubs/%/libamdhip64.so: tests/support/fake_amdhip64.c
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -O1 $(STUB_FLAGS) -o $@ $<
 
-check-tests: $(TESTBIN) $(LANELAB) $(BUILD)/lib/liblanelab.a $(HIPSTUBS) kernels mutants
+# The HIP program corpus (tests/programs/*.hip, docs/hip-runtime.md): each a whole program built by
+# `lanelab hipcc` for both arches, run by tests/test_hip_programs.c on each.
+PROGSRC  := $(wildcard tests/programs/*.hip)
+PROGBIN  := $(patsubst tests/programs/%.hip,$(BUILD)/programs/%,$(PROGSRC))
+HIPHDR   := $(shell find hip/include -type f 2>/dev/null)
+# Compiled (by the hipcc driver in isa/cc.c, against the headers) and linked (with the runtime
+# library) apart, so a change to the library relinks and a change to lanelab's CLI rebuilds nothing.
+$(BUILD)/programs/obj/%.o: tests/programs/%.hip tests/programs/common.h $(HIPHDR) $(BUILD)/obj/isa/cc.o | $(LANELAB)
+	@mkdir -p $(dir $@)
+	$(LANELAB) -q hipcc -c $< -g -o $@
+$(PROGBIN): $(BUILD)/programs/%: $(BUILD)/programs/obj/%.o $(BUILD)/lib/liblanelab.a | $(LANELAB)
+	$(LANELAB) -q hipcc $< -o $@
+# module_load's code object, loaded at run time with hipModuleLoad (not linked)
+PROGMODS := $(foreach a,$(ARCHES),$(BUILD)/programs/modules/$(a)/module_kernels.co)
+$(PROGMODS) &: tests/programs/modules/module_kernels.hip $(HIPHDR) $(BUILD)/obj/isa/cc.o | $(LANELAB)
+	$(LANELAB) -q cc $< --arch all -o $(BUILD)/programs/modules
+# the same kernels as one offload bundle of both arches (lanelab hipcc --genco)
+$(BUILD)/programs/modules/module_kernels.bundle: tests/programs/modules/module_kernels.hip $(HIPHDR) $(BUILD)/obj/isa/cc.o | $(LANELAB)
+	@mkdir -p $(dir $@)
+	$(LANELAB) -q hipcc --genco $< -o $@
+programs: $(PROGBIN) $(PROGMODS) $(BUILD)/programs/modules/module_kernels.bundle
+.PHONY: programs
+
+check-tests: $(TESTBIN) $(LANELAB) $(BUILD)/lib/liblanelab.a $(BUILD)/lib/liblanelab_hip.so $(HIPSTUBS) kernels mutants programs
 test: check-tests
 	@bash mk/run-tests.sh $(BUILD) $(TESTBIN)
 
@@ -168,7 +211,7 @@ MUTATE_ARCH ?= all
 mutate: $(LANELAB) kernels
 	nice $(LANELAB) mutate --arch $(MUTATE_ARCH) $(if $(MAX),--max $(MAX)) $(if $(SHARD),--shard $(SHARD)) --build $(BUILD)
 
-bench: $(LANELAB) kernels mutants
+bench: $(LANELAB) kernels mutants programs
 	$(LANELAB) bench
 
 # --- install -----------------------------------------------------------------------------------
@@ -182,15 +225,15 @@ PREFIX ?= /usr/local
 
 DATA_FILES := $(wildcard kernels/include/*.h) $(shell find hip/include -type f 2>/dev/null) \
               $(wildcard include/lanelab/*.h) isa/budgets.json docs/manifest.md \
-              $(shell find examples/ci-project -path '*/build' -prune -o -type f -print 2>/dev/null)
-install: $(LANELAB) $(BUILD)/lib/liblanelab.a
-	@bash mk/install.sh "$(PREFIX)" "$(LANELAB)" "$(BUILD)/lib/liblanelab.a" "$(VERSION)" "$(LDLIBS)" $(DATA_FILES)
+              $(shell find examples/ci-project examples/hip-program -path '*/build' -prune -o -type f -print 2>/dev/null)
+install: $(LANELAB) $(BUILD)/lib/liblanelab.a $(BUILD)/lib/liblanelab_hip.so
+	@LANELAB_HIP_SO="$(BUILD)/lib/liblanelab_hip.so" bash mk/install.sh "$(PREFIX)" "$(LANELAB)" "$(BUILD)/lib/liblanelab.a" "$(VERSION)" "$(LDLIBS)" $(DATA_FILES)
 uninstall:
 	@bash mk/install.sh --uninstall "$(PREFIX)"
 
 clean:
 	rm -rf build
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/pic -name '*.d' 2>/dev/null)
 
 include fuzz/fuzz.mk

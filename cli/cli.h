@@ -16,6 +16,8 @@ int cmd_isa(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_cc(int argc, char **argv);
+int cmd_hipcc(int argc, char **argv);
+int cmd_exec(int argc, char **argv);
 int cmd_mutate(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 

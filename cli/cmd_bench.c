@@ -12,6 +12,7 @@
  *   scale   the same shape for seq 512..8192 (--seq: the largest), each point in a child process:
  *           emulator time and peak memory per arch, fitted log-log slopes, a gnuplot figure and a
  *           table in BUILD/bench/
+ *   hip     the HIP runtime's own cost per launch and per copy (hip/hip_bench.c)
  *   all     all of the above, in that order
  * Exit status: 0 when every run worked and every correctness check held (a missed speed target
  * is reported, not failed: the machine is shared), 1 a check failed, 3 something is not built. */
@@ -26,6 +27,7 @@
 
 #include "cli/cli.h"
 #include "emu/emu.h"
+#include "hip/hip.h"
 #include "oracle/oracle.h"
 #include "util/util.h"
 #include "verify/prod.h"
@@ -363,10 +365,10 @@ int cmd_bench(int argc, char **argv) {
       else ll_die(LL_EXIT_USAGE, "bench: --arch wants gfx942, gfx950 or all, got '%s'", argv[i + 1]);
       i++;
     } else if (!strcmp(argv[i], "emu") || !strcmp(argv[i], "oracle") || !strcmp(argv[i], "verify") ||
-               !strcmp(argv[i], "seed") || !strcmp(argv[i], "scale") || !strcmp(argv[i], "all")) {
+               !strcmp(argv[i], "seed") || !strcmp(argv[i], "scale") || !strcmp(argv[i], "hip") || !strcmp(argv[i], "all")) {
       which = argv[i];
     } else {
-      ll_die(LL_EXIT_USAGE, "bench: unexpected argument '%s' (usage: lanelab bench [emu|oracle|verify|seed|scale|all] "
+      ll_die(LL_EXIT_USAGE, "bench: unexpected argument '%s' (usage: lanelab bench [emu|oracle|verify|seed|scale|hip|all] "
                             "[--build DIR] [--seq N] [--arch A])", argv[i]);
     }
   }
@@ -390,6 +392,10 @@ int cmd_bench(int argc, char **argv) {
   }
   if (all || !strcmp(which, "scale")) {
     r = bench_scale(stdout, build, seq ? seq : 8192);
+    if (r > rc) rc = r;
+  }
+  if (all || !strcmp(which, "hip")) {
+    r = hip_bench(stdout, build);
     if (r > rc) rc = r;
   }
   return rc;

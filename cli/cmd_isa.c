@@ -5,6 +5,7 @@
  *   isa budgets [--arch A|all] [--budgets FILE] [--build DIR] [--format F]
  *                                                   exit 0 every rule passed, 1 one failed
  *   isa base REV [--arch A] [--format F]            exit 0 every kernel's .text identical to REV's
+ *   isa coverage CODEOBJ... [--format F]            the emulator's fidelity per code object; exit 0
  * F is text|csv|md|json; 2 bad usage or input; 3 a tool is missing. Paths (isa/budgets.json,
  * build/) are relative to the repository root, where make runs lanelab. */
 #include <stdlib.h>
@@ -21,7 +22,8 @@ static int usage_err(const char *msg) {
           "       lanelab isa diff A.co B.co [--format ...]\n"
           "       lanelab isa probe --arch gfx942|gfx950 'ASM LINE' [--format ...]\n"
           "       lanelab isa budgets [--arch gfx942|gfx950|all] [--budgets FILE] [--build DIR] [--format ...]\n"
-          "       lanelab isa base REV [--arch gfx942|gfx950] [--format ...]\n",
+          "       lanelab isa base REV [--arch gfx942|gfx950] [--format ...]\n"
+          "       lanelab isa coverage CODEOBJ... [--format ...]\n",
           msg);
   return LL_EXIT_USAGE;
 }
@@ -167,6 +169,41 @@ static int base(int argc, char **argv) {
   return print_table(t, o.format, n ? LL_EXIT_FAIL : LL_EXIT_OK);
 }
 
+/* isa coverage CODEOBJ... [--format F] (docs/fidelity.md): every code object is loaded before anything
+ * is printed, so a bad one costs no partial table. */
+static int coverage(int argc, char **argv) {
+  const char *format = "text";
+  const char **paths = ll_xcalloc((size_t)argc, sizeof *paths);
+  size_t np = 0;
+  int rc = LL_EXIT_OK;
+  for (int i = 2; i < argc; i++) {
+    if (!strcmp(argv[i], "--format")) {
+      if (i + 1 >= argc) { rc = usage_err("--format needs a value"); goto out; }
+      format = argv[++i];
+    } else if (argv[i][0] == '-' && argv[i][1] == '-') {
+      char *m = ll_fmt("unknown option '%s' for 'isa coverage'", argv[i]);
+      rc = usage_err(m);
+      free(m);
+      goto out;
+    } else {
+      paths[np++] = argv[i];
+    }
+  }
+  if (!np) { rc = usage_err("coverage needs at least one CODEOBJ"); goto out; }
+  report_format f;
+  ll_err e = {0};
+  if (!report_format_parse(format, &f, &e)) { rc = ll_report(&e); goto out; }
+  isa_coverage **cs = ll_xcalloc(np, sizeof *cs);
+  for (size_t i = 0; i < np && rc == LL_EXIT_OK; i++)
+    if (!(cs[i] = isa_coverage_file(paths[i], &e))) rc = ll_report(&e);
+  if (rc == LL_EXIT_OK) rc = print_table(isa_coverage_table(cs, np), format, LL_EXIT_OK);
+  for (size_t i = 0; i < np; i++) isa_coverage_free(cs[i]);
+  free(cs);
+out:
+  free(paths);
+  return rc;
+}
+
 int cmd_isa(int argc, char **argv) {
   if (argc < 2) return usage_err("missing subcommand");
   const char *s = argv[1];
@@ -175,6 +212,7 @@ int cmd_isa(int argc, char **argv) {
   if (strcmp(s, "probe") == 0) return probe(argc, argv);
   if (strcmp(s, "budgets") == 0) return budgets(argc, argv);
   if (strcmp(s, "base") == 0) return base(argc, argv);
+  if (strcmp(s, "coverage") == 0) return coverage(argc, argv);
   char *m = ll_fmt("unknown subcommand '%s'", s);
   int rc = usage_err(m);
   free(m);

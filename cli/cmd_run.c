@@ -8,7 +8,9 @@
  * kernel, PC, instruction, lane, address), exit 1. --budget sets the emulator's per-wave
  * instruction budget (default 50 M): a kernel that never ends stops with a "budget exceeded"
  * fault. Memory-model warnings (docs/emulator-choices.md) are printed once per kernel PC and counted
- * in a summary line; --strict-memory makes them faults. */
+ * in a summary line; --strict-memory makes them faults. On the emulator every run ends with the
+ * fidelity line (docs/fidelity.md: how many executed instructions rested on stated choices, and
+ * which); --strict-fidelity fails the run (exit 1, no output files) when any did. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +26,7 @@
 static const char *usage =
     "usage: lanelab run CODEOBJ KERNEL --grid X[,Y,Z] --block X[,Y,Z] [--arg [NAME=]SPEC]... "
     "[--kernarg FILE [--buf NAME@OFF[,OFF..]:SPEC]...] "
-    "[--backend auto|hip|emu] [--dump-regs FILE] [--lds-bytes N] [--budget N] [--strict-memory]\n"
+    "[--backend auto|hip|emu] [--dump-regs FILE] [--lds-bytes N] [--budget N] [--strict-memory] [--strict-fidelity]\n"
     "  [--schedule roundrobin|adversarial|random:SEED] [--dump-at PC[:N]] [--racecheck[=global]] [--initcheck]\n"
     "  [--trace SPEC [--trace-out DIR]]\n"
     "  KERNEL: the symbol or the C++ name (row_softmax, ns::gemm<128>, 'scale(float*, float)')\n"
@@ -63,6 +65,7 @@ typedef struct {
   uint64_t dump_at, dump_at_n; /* --dump-at PC[:N] (N >= 1, default 1) */
   bool race, race_global, init;
   bool strict_memory; /* --strict-memory: memory-model warnings are faults */
+  bool strict_fidelity; /* --strict-fidelity: an instruction resting on a stated choice fails the run */
   const char *trace, *trace_out;
   report_trace_tile *tiles;
   size_t ntiles;
@@ -99,6 +102,10 @@ static int parse(int argc, char **argv, run_opts *o, ll_err *err) {
     }
     if (!strcmp(a, "--strict-memory")) {
       o->strict_memory = true;
+      continue;
+    }
+    if (!strcmp(a, "--strict-fidelity")) {
+      o->strict_fidelity = true;
       continue;
     }
     if (takes) {
@@ -393,7 +400,8 @@ static bool open_device(run_state *R) {
   rt_backend want = o->backend;
   /* options only the emulator has (the first one given names the reason) */
   const char *emu_opt = o->dump ? "--dump-regs" : o->sched_given ? "--schedule" : o->race ? "--racecheck"
-                        : o->init ? "--initcheck" : o->trace ? "--trace" : o->strict_memory ? "--strict-memory" : NULL;
+                        : o->init ? "--initcheck" : o->trace ? "--trace" : o->strict_memory ? "--strict-memory"
+                        : o->strict_fidelity ? "--strict-fidelity" : NULL;
   bool dump_forces_emu = emu_opt && want == RT_AUTO;
   bool budget_forces_emu = o->budget && want == RT_AUTO; /* a budget only exists on the emulator */
   if (emu_opt && want == RT_HIP) {
@@ -474,6 +482,26 @@ static bool launch_hooks(run_state *R, rt_launch_opts *lo) {
   return true;
 }
 
+/* The fidelity line (docs/fidelity.md), faulted runs included; with --strict-fidelity a run that
+ * rested on a stated choice fails (LL_EXIT_FAIL, no output files). Returns the run's verdict. */
+static int fidelity_line(run_state *R, const emu_launch_stats *st, int rc) {
+  emu_fidelity fid = {0};
+  emu_fidelity_add(&fid, st, R->kname);
+  char line[1024];
+  emu_fidelity_format(&fid, line, sizeof line);
+  fprintf(stderr, "lanelab: %s\n", line);
+  if (rc != LL_EXIT_OK || !R->o.strict_fidelity) return rc;
+  char *names = ll_xmalloc(8192);
+  if (emu_fidelity_strict(&fid, names, 8192)) {
+    ll_seterr(&R->err, LL_EXIT_FAIL, "--strict-fidelity: %llu executed instruction%s rested on stated choices "
+              "(docs/emulator-choices.md):\n%s", (unsigned long long)fid.choice_insns,
+              fid.choice_insns == 1 ? "" : "s", names);
+    rc = LL_EXIT_FAIL;
+  }
+  free(names);
+  return rc;
+}
+
 static int launch(run_state *R) {
   run_opts *o = &R->o;
   rt_launch_opts lo = {0};
@@ -488,8 +516,17 @@ static int launch(run_state *R) {
   lo.on_warning = warn_cb;
   lo.warn_user = &R->nwarn;
   if (!launch_hooks(R, &lo)) return R->err.code;
+  emu_launch_stats st = {0};
+  bool on_emu = rt_device_backend(R->dev) == RT_EMU;
+  if (on_emu) lo.stats = &st;
   int rc = rt_launch(R->dev, R->mod, R->kname, o->grid, o->block, R->raw ? NULL : R->args, R->raw ? 0 : o->nspecs, o->lds,
                      &lo, &R->err);
+  if (on_emu) {
+    rc = fidelity_line(R, &st, rc);
+    emu_launch_stats_free(&st);
+  } else {
+    fprintf(stderr, "lanelab: fidelity: not applicable (backend hip: the GPU ran it)\n");
+  }
   if (R->nwarn) /* the run summary of memory-model warnings (each printed once above) */
     fprintf(stderr, "lanelab: %zu memory-model warning%s (kernel PCs relying on undocumented hardware behaviour; "
             "--strict-memory makes them faults)\n", R->nwarn, R->nwarn == 1 ? "" : "s");

@@ -134,6 +134,13 @@ int cmd_verify(int argc, char **argv) {
     ll_report(&re);
     worst = verdict_worse(worst, VERDICT_BAD);
   }
+  { /* the fidelity line (docs/fidelity.md): every emulator launch of this verify */
+    emu_fidelity fid;
+    emu_fidelity_process(&fid);
+    char line[1024] = "fidelity: no emulator launch (hip backend, or nothing ran)";
+    if (fid.launches) emu_fidelity_format(&fid, line, sizeof line);
+    report_table_note(summary, "%s", line);
+  }
   report_table_note(summary, "verdict: %s", verdict_name(worst));
   report_table_print(summary, REPORT_TEXT);
   report_table_free(summary);

@@ -125,8 +125,10 @@ static const cli_help entries[] = {
      "[--kernarg FILE [--buf NAME@OFF[,OFF..]:SPEC]...] [--backend auto|hip|emu] "
      "[--dump-regs FILE] [--lds-bytes N] [--budget N] [--schedule roundrobin|adversarial|random:SEED] "
      "[--dump-at PC[:N]] [--racecheck[=global]] [--initcheck] [--trace SPEC] [--trace-out DIR] [--tile NAME:SPEC]... "
-     "[--expect-a FILE] [--expect-b FILE] [--strict-memory]",
-     "Runs one kernel of a code object on the emulator or a real GPU.\n"
+     "[--expect-a FILE] [--expect-b FILE] [--strict-memory] [--strict-fidelity]",
+     "Runs one kernel of a code object on the emulator or a real GPU. On the emulator it ends with\n"
+     "the fidelity line: how many executed instructions rested on stated choices, and which\n"
+     "(docs/fidelity.md).\n"
      "Operands:\n"
      "  CODEOBJ          an AMDGPU code object (ELF, code object v5/v6) for gfx942 or gfx950\n"
      "  KERNEL           the kernel's symbol, or its C++ name: row_softmax finds\n"
@@ -156,9 +158,11 @@ static const cli_help entries[] = {
      "  --budget N       the emulator's instruction budget per wave (default: 50000000)\n"
      "  --strict-memory  memory-model patterns whose hardware result is undocumented (an LDS\n"
      "                   result used after s_barrier without s_waitcnt, a duplicated s_load in\n"
-     "                   flight, a buffer access past num_records through soffset) fault instead\n"
-     "                   of warning (emulator; default: a warning per kernel PC on stderr, and a\n"
-     "                   count at the end)\n"
+     "                   flight) fault instead of warning (emulator; default: a warning per\n"
+     "                   kernel PC on stderr, and a count at the end)\n"
+     "  --strict-fidelity  an executed instruction resting on a stated choice (docs/emulator-choices.md)\n"
+     "                   fails the run: exit 1 naming each choice and its first instruction, no\n"
+     "                   output files (emulator; default: the fidelity line only)\n"
      "  --schedule S     how the waves of a workgroup interleave (emulator): roundrobin (one\n"
      "                   instruction each in turn), adversarial (each wave as far as it goes),\n"
      "                   random:SEED (a random wave runs 1..64 instructions; reproducible)\n"
@@ -257,6 +261,17 @@ static const cli_help entries[] = {
      "  --arch A         gfx942 or gfx950, any case (default: gfx942)\n" FORMAT_OPT "Example:\n"
      "  lanelab isa base main~1 --arch gfx942\n"},
 
+    {"isa coverage", NULL, "isa coverage CODEOBJ... [--format text|csv|md|json]",
+     "The emulator's fidelity over every instruction of each code object's .text, decoded as the\n"
+     "emulator decodes it: with semantics from AMD's documents only, resting on stated choices (each\n"
+     "choice named with its docs/emulator-choices.md anchor and the mnemonics), or refused (each\n"
+     "mnemonic with the reason; it faults \"unimplemented\" if executed). The classes add up to the\n"
+     "total. Exit 0; an unreadable or malformed code object is exit 2 (docs/fidelity.md).\n"
+     "Operands:\n"
+     "  CODEOBJ...       one or more code objects for gfx942 or gfx950\n"
+     "Options:\n" FORMAT_OPT "Example:\n"
+     "  lanelab isa coverage build/gfx950/kernels/prefill_single.co\n"},
+
     {"verify", cmd_verify,
      "verify --arch gfx942|gfx950|all [--base REV] [--shapes quick|full|random:N] [--seed S] [--shard I/N] "
      "[--backend auto|hip|emu] [--build DIR] [--manifest FILE.json]",
@@ -345,6 +360,60 @@ static const cli_help entries[] = {
      "Example:\n"
      "  lanelab compare out.bin ref.bin --dtype f16 --shape 128,64 --atol 1e-3 --rtol 1e-3\n"},
 
+    {"hipcc", cmd_hipcc,
+     "hipcc SRC... [-c|--genco] -o OUT [--offload-arch=gfx942|gfx950]... [-I DIR] [-D X] [-O N] [-g] [-std=S] [--shared-runtime]",
+     "Compiles and links a whole HIP program (host and device code, <<<>>> launches, hipMalloc, ...)\n"
+     "against lanelab's HIP headers and its HIP runtime on the emulator (docs/hip-runtime.md), with\n"
+     "Debian's clang-22: -x hip -nogpuinc -nogpulib -mprintf-kind=buffered. The program runs as it\n"
+     "is (on the emulated arch named by LANELAB_ARCH) or under `lanelab exec` with checks.\n"
+     "Other options starting with '-' go to clang's compile step; -L, -l, -Wl,... and -pthread to\n"
+     "the link. Exit: 0 built, 2 a compile or link error or bad usage, 3 no clang-22 or no runtime\n"
+     "library (run make).\n"
+     "Operands:\n"
+     "  SRC...           sources (.hip .cu .cpp .cc .cxx compile as HIP, .c as C) and .o .a .so\n"
+     "                   files to link\n"
+     "Options:\n"
+     "  -c               compile only: each source to STEM.o (or to -o with one source)\n"
+     "  --genco          device code only: one offload bundle of every arch, for hipModuleLoad\n"
+     "  --shared-runtime link lanelab's HIP runtime as liblanelab_hip.so (with an rpath) instead of\n"
+     "                   statically (default: static, liblanelab.a)\n"
+     "  -o OUT           the program (default: a.out) or, with -c, the object\n"
+     "  --offload-arch=A gfx942 or gfx950, repeatable (default: both)\n"
+     "  -I DIR           include folder, after lanelab's HIP headers (default: none)\n"
+     "  -D X             define a macro (default: none)\n"
+     "  -O N             optimization level, as clang (default: -O3: at -O0 the device code keeps its\n"
+     "                   locals in scratch memory, which the emulator does not provide)\n"
+     "  -g               debug information: faults and findings then name file:line\n"
+     "  -std=S           C++ standard, as clang (default: clang's for HIP)\n"
+     "Example:\n"
+     "  lanelab hipcc vector_add.hip -O2 -o vector_add\n"},
+
+    {"exec", cmd_exec,
+     "exec [--arch gfx942|gfx950] [--racecheck[=global]] [--initcheck] [--schedule S] [--strict-memory] "
+     "[--trace SPEC] [--report DIR] -- PROGRAM [ARGS...]",
+     "Runs a HIP program built with `lanelab hipcc` on the emulator with lanelab's checks on every\n"
+     "launch, as compute-sanitizer runs a CUDA program. The program's own input and output are its\n"
+     "own; each finding is printed on stderr as it happens (with file:line when the program was\n"
+     "built with -g), and one summary line at exit: launches, kernels, faults, racecheck,\n"
+     "initcheck, memory-model warnings, HIP API errors (docs/hip-runtime.md).\n"
+     "Exit: 0 the program exited 0 and nothing was found; 1 it exited non-zero or was killed, a\n"
+     "launch faulted, or racecheck/initcheck found something; 2 bad usage, a program that cannot\n"
+     "start or never reached lanelab's HIP runtime (no check ran); 3 the environment lacks something.\n"
+     "Operands:\n"
+     "  PROGRAM ARGS...  the program and its arguments (after --)\n"
+     "Options:\n"
+     "  --arch A         gfx942 or gfx950, any case (default: the one arch the program was built\n"
+     "                   for, else gfx950)\n"
+     "  --racecheck[=global]  LDS races (=global: global memory too, across workgroups) (default: off)\n"
+     "  --initcheck      reads of LDS and of device memory no copy, memset or kernel wrote (default: off)\n"
+     "  --schedule S     roundrobin, adversarial or random:SEED (default: roundrobin)\n"
+     "  --strict-memory  memory-model warnings become faults (default: warnings)\n"
+     "  --trace SPEC     trace every launch (docs/trace.md); pages go to --report DIR (default: off)\n"
+     "  --report DIR     traces (DIR/launch-N/) and the summary (DIR/exec-summary.json) (default:\n"
+     "                   none; traces then go to ./lanelab-exec-report)\n"
+     "Example:\n"
+     "  lanelab exec --arch gfx942 --racecheck --initcheck -- ./vector_add\n"},
+
     {"cc", cmd_cc, "cc [SRC.hip] [--arch gfx942|gfx950|all] (-o OUT | --into DIR | --print-toolchain) [-- CLANG_FLAGS...]",
      "Compiles an ordinary HIP source (#include <hip/hip_runtime.h>) into gfx942/gfx950 code objects.\n"
      "The compiler: a ROCm >= 6.3 ($ROCM_PATH or /opt/rocm) with its own headers when it can target\n"
@@ -382,7 +451,7 @@ static const cli_help entries[] = {
      "Example:\n"
      "  lanelab merge --out merged build-0 build-1 build-2\n"},
 
-    {"bench", cmd_bench, "bench [emu|oracle|verify|seed|scale|all] [--build DIR] [--seq N] [--arch A]",
+    {"bench", cmd_bench, "bench [emu|oracle|verify|seed|scale|hip|all] [--build DIR] [--seq N] [--arch A]",
      "Speed, measured here and never by timed tests.\n"
      "Operands:\n"
      "  emu              emulator throughput: MFMAs/s per type against the CPU's limit for the same\n"
@@ -392,6 +461,7 @@ static const cli_help entries[] = {
      "  seed             the seed change's attention shape end to end on the emulator\n"
      "  scale            emulator time and peak memory of that shape for seq 512..8192, with a\n"
      "                   gnuplot figure and a table in BUILD/bench/\n"
+     "  hip              the HIP runtime's own cost per launch and per copy (docs/hip-runtime.md)\n"
      "  all              all of them (default)\n"
      "Options:\n"
      "  --build DIR      the build directory (default: build)\n"

@@ -14,6 +14,7 @@ int cli_quiet = 0;
  * (gfx..., all) are touched. */
 static void lower_arch_values(int argc, char **argv) {
   for (int i = 0; i < argc; i++) {
+    if (strcmp(argv[i], "--") == 0) break; /* what follows is another program's (lanelab exec) */
     char *v = NULL;
     if (strcmp(argv[i], "--arch") == 0 && i + 1 < argc) v = argv[i + 1];
     else if (strncmp(argv[i], "--arch=", 7) == 0) v = argv[i] + 7;

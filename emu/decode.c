@@ -146,6 +146,14 @@ const char *emu_mod_name(uint16_t i)
   return s;
 }
 
+/* A refusal reason built in a scratch buffer, made to outlive it (emu_insn.why is kept per
+ * instruction and shown by `isa coverage`). */
+static const char *stable_why(const char *s)
+{
+  uint16_t i = intern(s, strlen(s));
+  return i == INTERN_NONE ? "modifier not understood by the emulator" : emu_mod_name(i);
+}
+
 /* ---- operand parsing --------------------------------------------------------------------------*/
 /* Inline float constants, hardware codes 240..248 (CDNA3 ISA "Inline Constants"), as LLVM prints
  * them. */
@@ -446,6 +454,8 @@ static const char *apply_mods(emu_insn *in)
     else if (flag && !strcmp(nm, "gds")) in->gds = true;
     else if (flag && !strcmp(nm, "clamp")) in->clamp = 1;
     else if (flag && !strcmp(nm, "fi")) in->fi = true;
+    else if (num && !strcmp(nm, "fi")) in->fi = v != 0; /* v_permlane*_swap's fi:1 */
+    else if (m->form == EMU_MF_LIST && !strcmp(nm, "neg")) in->neg = listbits(m); /* f64 MFMA */
     else if (num && !strcmp(nm, "offset")) in->offset = v;
     else if (m->form == EMU_MF_FUNC && !strcmp(nm, "offset")) {
       if (!swizzle_offset(emu_mod_name((uint16_t)v), &in->offset)) return "offset macro not understood";
@@ -762,7 +772,7 @@ static void finish_insn(emu_insn *in)
   in->src0i = (in->flags & EMU_F_CARRY) ? 2 : 1; /* apply_mods needs the source count */
   const char *why = apply_mods(in);
   if (why) {
-    in->why = why;
+    in->why = stable_why(why);
     return;
   }
   /* LLVM prints a literal that an inline constant could also encode as lit(0x1) / lit64(...).
@@ -784,8 +794,13 @@ static void finish_insn(emu_insn *in)
     return;
   }
   in->src0i = (d->flags & EMU_F_CARRY) ? 2 : 1;
+  if ((why = emu_insn_static_refusal(in))) {
+    in->why = stable_why(why);
+    return;
+  }
   in->fn = d->fn;
   in->implemented = true;
+  in->choices = emu_insn_choices(in);
 }
 
 /* A record from text alone, resolved as the decoder resolves a code object's (handler,
@@ -922,6 +937,8 @@ emu_program *emu_program_decode(emu_arch a, const uint8_t *code, size_t size, ui
     p->info[i].text = in->text;
     p->info[i].mnem = in->mnem;
     p->info[i].implemented = in->implemented;
+    p->info[i].why = in->implemented ? NULL : in->why ? in->why : "no semantics";
+    p->info[i].choices = in->choices;
   }
   return p;
 }

@@ -37,7 +37,11 @@ typedef struct emu_kernarg {
 typedef struct emu_kernel {
   char *name;                     /* symbol name, e.g. "lane_dump_tr16" */
   uint64_t kd_vaddr;              /* address of K.kd */
-  uint64_t entry;                 /* vaddr of the first instruction (kd + signed entry offset) */
+  uint64_t entry;                 /* vaddr the descriptor names (kd + signed entry offset): the code
+                                     symbol, and with kernarg preload the 256-byte compatibility header */
+  uint64_t start;                 /* where a wave begins: entry, or entry + 256 when the descriptor
+                                     preloads kernel arguments (AMDGPUUsage "Preloaded Kernel
+                                     Arguments": the firmware skips the header) */
   uint64_t code_size;             /* bytes of code from entry: the code symbol's st_size, or when it
                                      is 0 (hand-written kernels) up to the next function symbol /
                                      kernel entry, else the end of .text */
@@ -57,7 +61,10 @@ typedef struct emu_kernel {
   bool en_wg_id[3];               /* rsrc2 bits 7, 8, 9 */
   uint32_t workitem_id_dims;      /* rsrc2 bits 12:11: 0 = x, 1 = x,y, 2 = x,y,z */
   uint32_t accum_offset;          /* in VGPRs: (rsrc3 bits 5:0 + 1) * 4 */
-  uint32_t kernarg_preload_count; /* dwords preloaded into user SGPRs */
+  uint32_t kernarg_preload_count; /* KERNARG_PRELOAD_SPEC_LENGTH (kd+58 bits 6:0): dwords preloaded */
+  uint32_t kernarg_preload_offset;/* KERNARG_PRELOAD_SPEC_OFFSET (kd+58 bits 15:7): first dword of the
+                                     kernarg segment preloaded */
+  uint32_t preload_sgpr;          /* first SGPR of the preloaded dwords: after every other user SGPR */
   /* from the metadata note */
   uint32_t vgpr_count, agpr_count, sgpr_count;
   uint32_t kernarg_segment_align;
@@ -66,6 +73,21 @@ typedef struct emu_kernel {
   emu_kernarg *args;
   size_t nargs;
 } emu_kernel;
+
+typedef struct emu_symbol {
+  char *name;                     /* as in the symbol table (mangled for C++ names) */
+  uint64_t vaddr, size;           /* st_value, st_size */
+  bool func;                      /* STT_FUNC, else STT_OBJECT */
+} emu_symbol;
+
+/* A row of the DWARF line table (emu/dwarf.c): the instruction at addr and those after it, up to
+ * the next row, come from line `line` of line_files[file]; file EMU_LINE_END ends a sequence. */
+typedef struct emu_line {
+  uint64_t addr;
+  uint32_t file, line;
+  uint32_t ord;                   /* order in the line program */
+} emu_line;
+#define EMU_LINE_END UINT32_MAX
 
 typedef struct emu_codeobj {
   emu_arch arch;
@@ -85,6 +107,17 @@ typedef struct emu_codeobj {
   struct emu_reloc { uint64_t offset, value; } *relocs; /* dynamic relocations: image[offset]
                                      gets load address + value (64-bit) */
   size_t nrelocs;
+  emu_symbol *symbols;            /* defined data and function symbols (STT_OBJECT, STT_FUNC in a
+                                     section), in symbol-table order */
+  size_t nsymbols;
+  char **printf_fmts;             /* metadata amdhsa.printf entries as written ("0:0:HASH,FORMAT"
+                                     for clang's buffered printf) */
+  size_t nprintf_fmts;
+  emu_line *lines;                /* the .debug_line table sorted by address (NULL: no debug
+                                     information, or a malformed table, noted in notes) */
+  size_t nlines, caplines;
+  char **line_files;              /* the paths lines name, as the compiler recorded them */
+  size_t nline_files;
   char *notes;                    /* leniencies applied while loading, one per line (NULL: none);
                                      docs/emulator-choices.md "Loader" */
   void *priv;                     /* decoded program cache; owned by emu */
@@ -102,6 +135,11 @@ emu_codeobj *emu_codeobj_load_code(const void *bytes, size_t n, const char *path
  * signature, and its name with or without template arguments). NULL and LL_EXIT_USAGE if none
  * matches (naming the kernels that exist, with their signatures) or several do (listing them). */
 const emu_kernel *emu_codeobj_kernel(const emu_codeobj *co, const char *name, ll_err *err);
+/* "FILE:LINE" of the instruction at pc, from the code object's DWARF line table, into buf; NULL
+ * when the object has no line table or no row covers pc. */
+const char *emu_codeobj_srcline(const emu_codeobj *co, uint64_t pc, char *buf, size_t n);
+/* The symbol named `name` (exactly), or NULL. */
+const emu_symbol *emu_codeobj_symbol(const emu_codeobj *co, const char *name);
 /* The demangled C++ name of an Itanium-mangled symbol (malloc'd), NULL if sym is not one. */
 char *emu_demangle(const char *sym);
 void emu_codeobj_free(emu_codeobj *co);
@@ -119,9 +157,22 @@ void emu_codeobj_relocate(const emu_codeobj *co, uint8_t *image, uint64_t base);
 typedef struct emu_mem emu_mem;
 emu_mem *emu_mem_new(void);
 void emu_mem_free(emu_mem *m);
-/* Register host memory [host, host+size); returns its device address (never 0). The host memory
- * stays owned by the caller and must outlive the emu_mem. */
+/* Device addresses emu_mem_map hands out lie in [EMU_MEM_BASE, EMU_MEM_LIMIT) (1 TiB from
+ * 4 GiB), 64 KiB aligned, with at least 1 MiB unmapped after each buffer; an address is never
+ * handed out twice. A host process that reserves this range (hip/: PROT_NONE) makes a host
+ * dereference of a device address fault, as on a discrete GPU. */
+#define EMU_MEM_BASE 0x100000000ull
+#define EMU_MEM_LIMIT (EMU_MEM_BASE + (1ull << 40))
+/* Register host memory [host, host+size); returns its device address (never 0), or 0 when the
+ * range above is used up. The host memory stays owned by the caller and must outlive the
+ * emu_mem (or its emu_mem_unmap). */
 uint64_t emu_mem_map(emu_mem *m, void *host, size_t size, const char *name);
+/* Register host memory at its own address (device address == host pointer). false when size is
+ * 0, or the range overlaps a registered buffer or [EMU_MEM_BASE, EMU_MEM_LIMIT). */
+bool emu_mem_map_at(emu_mem *m, void *host, size_t size, const char *name);
+/* Forget the buffer registered at device address base (its first byte); false if none starts
+ * there. Not during a launch. Later accesses to its range fault as unregistered memory. */
+bool emu_mem_unmap(emu_mem *m, uint64_t base);
 /* Host pointer for [addr, addr+n) if it lies wholly inside one buffer, else NULL. */
 void *emu_mem_translate(const emu_mem *m, uint64_t addr, size_t n);
 /* Name of the buffer holding addr, or NULL. */
@@ -140,7 +191,8 @@ typedef struct emu_fault {
   uint64_t addr;       /* faulting address, 0 if none */
   uint32_t wg[3];      /* workgroup id */
   uint32_t wave;       /* wave index within the workgroup */
-  char msg[512];       /* one line: all of the above, human-readable */
+  char src[160];       /* "FILE:LINE" of pc from the code object's line table, "" without one */
+  char msg[672];       /* one line: all of the above, human-readable */
 } emu_fault;
 
 /* What a wave looks like at s_endpgm (or at a requested PC). Register files are lane-major per
@@ -186,9 +238,8 @@ typedef struct emu_launch_opts {
   emu_observer *observe;    /* traces / race and init checks (part 4), NULL = none (no cost) */
   /* Memory-model strictness (docs/emulator-choices.md "Memory-model strictness"): patterns in
    * AMD's own kernels whose hardware result the ISA does not document (an LDS result used after
-   * s_barrier without its s_waitcnt, a duplicated s_load in flight, a raw-buffer access that passes
-   * the range check only because soffset is not part of it) are warnings by default, each kernel
-   * PC reported once through on_warning (NULL: printed to stderr as "lanelab: warning: ...");
+   * s_barrier without its s_waitcnt, a duplicated s_load in flight) are warnings by default, each
+   * kernel PC reported once through on_warning (NULL: printed to stderr as "lanelab: warning: ...");
    * strict_memory makes them faults. */
   bool strict_memory;
   void (*on_warning)(void *warn_user, const emu_fault *w); /* w->msg: one line as for faults */
@@ -203,6 +254,7 @@ typedef struct emu_launch_opts {
 #define EMU_PHASE_TAG 0x4c4c0000u
 #define EMU_MAX_PHASES 8
 
+#define EMU_MAX_CHOICES 64 /* stated choices the fidelity report can name (part 5) */
 typedef struct emu_launch_stats {
   uint64_t waves;
   uint64_t wave_insns;      /* executed wave-instructions */
@@ -216,6 +268,12 @@ typedef struct emu_launch_stats {
   uint64_t phase_insns[EMU_MAX_PHASES];
   uint64_t mem_warnings;    /* memory-model warnings (occurrences; each PC reported once) */
   uint64_t mem_warning_pcs; /* distinct kernel PCs that warned */
+  /* fidelity (part 5): wave-instructions that rested on at least one stated choice, the count per
+   * choice (choice_count[c], c an emu_choice index) and, per choice, the first instruction (in
+   * program order) that rested on it: "0xPC: TEXT" (malloc'd, NULL when the count is 0) */
+  uint64_t choice_insns;
+  uint64_t choice_count[EMU_MAX_CHOICES];
+  char *choice_example[EMU_MAX_CHOICES];
 } emu_launch_stats;
 /* Executed count of mnemonics matching `pattern` (a prefix ending in '*', else exact: e.g.
  * "v_mfma_*", "ds_bpermute_b32") in phase p, or over all phases when p < 0. */
@@ -249,6 +307,9 @@ typedef struct emu_insn_info {
   const char *text;         /* LLVM's canonical text ("v_add_u32_e32 v1, 63, v1") */
   const char *mnem;         /* "v_add_u32_e32" */
   bool implemented;         /* the emulator has semantics for it */
+  const char *why;          /* !implemented: why it is refused (it faults "unimplemented" if run) */
+  uint64_t choices;         /* implemented: the stated choices it rests on, bit c = emu_choice c
+                               (part 5); 0 = semantics from AMD's documents only */
 } emu_insn_info;
 typedef struct emu_program emu_program;
 emu_program *emu_program_decode(emu_arch a, const uint8_t *code, size_t size, uint64_t vaddr,
@@ -287,6 +348,7 @@ typedef struct emu_access {
   uint32_t wg[3], wave;
   int lane;
   char op;                 /* 'r' read, 'w' write, 'a' atomic */
+  char src[128];           /* "FILE:LINE" of pc (emu_codeobj_srcline), "" without debug info */
 } emu_access;
 
 typedef struct emu_hazard {
@@ -321,6 +383,7 @@ typedef struct emu_trace_rec {
   uint32_t interval;       /* barriers the workgroup had passed */
   uint64_t pc, exec;
   char *text, *mnem;
+  char *src;               /* "FILE:LINE" of pc, NULL without debug info */
   size_t nop;
   emu_trace_opnd op[6];
   /* memory operations: per lane (EXEC lanes only; others 0) address and bytes, up to two
@@ -347,6 +410,13 @@ void emu_observer_uninit(emu_observer *o, uint64_t addr, uint64_t size);
  * first=N (instances in all). max_records caps what is kept (0 = 4096); past it the trace is
  * marked truncated. false and LL_EXIT_USAGE naming the bad part. */
 bool emu_observer_trace(emu_observer *o, const char *spec, size_t max_records, ll_err *err);
+/* emu_observer_uninit with the bytes already initialized given as a bitmap (bit i % 8 of
+ * init[i / 8] is byte addr + i; NULL: none), for a runtime that tracks initialization across
+ * launches (hip/). After a launch, emu_observer_uninit_state copies the range's bitmap, those bytes
+ * and the ones written during the launch, into init ((size + 7) / 8 bytes); false if no range was
+ * registered at addr or initcheck is off. */
+void emu_observer_uninit_from(emu_observer *o, uint64_t addr, uint64_t size, const uint8_t *init);
+bool emu_observer_uninit_state(const emu_observer *o, uint64_t addr, uint8_t *init);
 size_t emu_observer_nhazards(const emu_observer *o);
 const emu_hazard *emu_observer_hazard(const emu_observer *o, size_t i);
 size_t emu_observer_ntrace(const emu_observer *o);
@@ -354,6 +424,41 @@ const emu_trace_rec *emu_observer_trace_rec(const emu_observer *o, size_t i);
 bool emu_observer_trace_truncated(const emu_observer *o);
 /* Forget hazards and trace records (keeps the configuration), for another launch. */
 void emu_observer_reset(emu_observer *o);
+
+/* ---- 5. fidelity (emu/fidelity.c; docs/fidelity.md) --------------------------------------------
+ * How much of a run rests on semantics AMD's documents fix, and how much on choices lanelab made
+ * where they are silent (docs/emulator-choices.md "Stated choices: index"; each choice's id is the
+ * anchor of its row there). Every decoded instruction carries the set of choices it rests on
+ * (emu_insn_info.choices: from its op row and its modifiers); a launch sums its executed counts per
+ * choice (emu_launch_stats). Choice 0 is "none". */
+typedef struct emu_choice {
+  const char *id;           /* "mfma-accumulation": stable, the anchor in docs/emulator-choices.md */
+  const char *title;        /* one line */
+} emu_choice;
+size_t emu_choice_count(void);           /* choices 1..count-1 exist */
+const emu_choice *emu_choice_get(size_t c);
+/* Several launches summed (lanelab run, exec, verify): add each launch's stats, then print the
+ * line. kernel names the launch in the examples (may be NULL). */
+typedef struct emu_fidelity {
+  uint64_t launches, insns, choice_insns;
+  uint64_t count[EMU_MAX_CHOICES];
+  char example[EMU_MAX_CHOICES][160];  /* first instruction seen per choice: "KERNEL 0xPC: TEXT" */
+} emu_fidelity;
+void emu_fidelity_add(emu_fidelity *f, const emu_launch_stats *s, const char *kernel);
+/* The one fidelity line (no newline), e.g.
+ *   "fidelity: 1200 instructions executed, none rests on a stated choice"
+ *   "fidelity: 1200 instructions executed, 64 (5.3%) rest on stated choices: mfma-accumulation 64
+ *    (docs/emulator-choices.md)" */
+void emu_fidelity_format(const emu_fidelity *f, char *buf, size_t n);
+/* --strict-fidelity: false when no executed instruction rested on a choice; else true, and buf
+ * holds one line per choice: "ID (TITLE): N instructions, first KERNEL 0xPC: TEXT". */
+bool emu_fidelity_strict(const emu_fidelity *f, char *buf, size_t n);
+/* Every launch of the process adds itself to one process-wide total (thread-safe), whether or not
+ * its caller asked for stats: the hook for commands that launch through layers they do not
+ * control (lanelab verify, lanelab exec's HIP runtime). _process copies the total since the start
+ * or the last _process_reset. */
+void emu_fidelity_process(emu_fidelity *out);
+void emu_fidelity_process_reset(void);
 
 /* ---- throughput (emu/bench.c) -----------------------------------------------------------------
  * Runs BUILD_DIR/gfx950/kernels/bench_valu_ds.co and bench_mfma.co on one core and on all cores

@@ -35,9 +35,12 @@ static void fill_event(const emu_wave *w, const emu_insn *in, emu_fault *f, cons
   if (lane >= 0) snprintf(where, sizeof where, " lane %d", lane);
   char at[40] = "";
   if (addr || !strcmp(kind, "out-of-bounds global access")) snprintf(at, sizeof at, " address 0x%llx", (unsigned long long)addr);
-  snprintf(f->msg, sizeof f->msg, "%s: %s kernel %s workgroup (%u,%u,%u) wave %u pc 0x%llx '%s'%s%s%s%s",
+  /* file:line beside the PC when the code object has a line table (emu/dwarf.c) */
+  f->src[0] = 0;
+  if (in && w->wg->d && w->wg->d->co) emu_codeobj_srcline(w->wg->d->co, in->pc, f->src, sizeof f->src);
+  snprintf(f->msg, sizeof f->msg, "%s: %s kernel %s workgroup (%u,%u,%u) wave %u pc 0x%llx%s%s '%s'%s%s%s%s",
            kind, emu_arch_name(f->arch), f->kernel, f->wg[0], f->wg[1], f->wg[2], f->wave,
-           (unsigned long long)f->pc, f->insn, where, at, detail[0] ? ": " : "", detail);
+           (unsigned long long)f->pc, f->src[0] ? " at " : "", f->src, f->insn, where, at, detail[0] ? ": " : "", detail);
 }
 
 int emu_raise(emu_wave *w, const emu_insn *in, const char *kind, int lane, uint64_t addr,
@@ -787,10 +790,13 @@ static void init_wave(worker *W, emu_wg *g, emu_wave *w, uint32_t wi)
   if (k->en_dispatch_id) emu_wr64s(w, s, 0), s += 2;
   if (k->en_flat_scratch_init) emu_wr64s(w, s, 0), s += 2;
   if (k->en_private_segment_size) w->s[s++] = k->private_segment_size;
+  /* preloaded kernarg dwords (AMDGPUUsage "Preloaded Kernel Arguments"): KERNARG_PRELOAD_SPEC_LENGTH
+   * dwords from dword KERNARG_PRELOAD_SPEC_OFFSET of the kernarg segment, in the user SGPRs after
+   * the others (k->preload_sgpr == s here; emu_launch checked the bytes are mapped) */
   if (k->kernarg_preload_count) {
-    const uint32_t *ka = emu_mem_translate(L->mem, d->kernarg_addr, k->kernarg_preload_count * 4u);
-    for (uint32_t i = 0; i < k->kernarg_preload_count && s < EMU_NSGPR_GP; i++)
-      w->s[s++] = ka ? ka[i] : 0;
+    const uint32_t *ka = emu_mem_translate(L->mem, d->kernarg_addr + 4ull * k->kernarg_preload_offset,
+                                           k->kernarg_preload_count * 4u);
+    for (uint32_t i = 0; i < k->kernarg_preload_count; i++) w->s[s++] = ka[i];
   }
   s = k->user_sgpr_count > s ? k->user_sgpr_count : s;
   for (int dim = 0; dim < 3; dim++)
@@ -1025,9 +1031,14 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
   ll_err err = {0};
   const emu_program *prog = emu_codeobj_program((emu_codeobj *)d->co, &err);
   if (!prog) USAGE("emu_launch %s: %s", k->name, err.msg);
-  long entry = emu_program_index(prog, k->entry);
-  if (entry < 0) USAGE("emu_launch %s: entry 0x%llx is not an instruction boundary in .text", k->name,
-                       (unsigned long long)k->entry);
+  long entry = emu_program_index(prog, k->start);
+  if (entry < 0) USAGE("emu_launch %s: entry 0x%llx%s is not an instruction boundary in .text", k->name,
+                       (unsigned long long)k->start, k->start != k->entry ? " (past the kernarg preload header)" : "");
+  if (k->kernarg_preload_count &&
+      !emu_mem_translate(m, d->kernarg_addr + 4ull * k->kernarg_preload_offset, k->kernarg_preload_count * 4u))
+    USAGE("emu_launch %s: the descriptor preloads kernarg bytes %u..%u into SGPRs, but the kernarg buffer at 0x%llx "
+          "does not hold them", k->name, 4 * k->kernarg_preload_offset,
+          4 * (k->kernarg_preload_offset + k->kernarg_preload_count) - 1, (unsigned long long)d->kernarg_addr);
   uint32_t nregs = prog->max_vgpr;
   if (k->accum_offset + prog->max_agpr > nregs) nregs = k->accum_offset + prog->max_agpr;
   if (k->vgpr_count > nregs) nregs = k->vgpr_count;
@@ -1086,6 +1097,16 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
       if (pthread_create(&th[t], NULL, worker_main, &W[t]) != 0) ll_die(LL_EXIT_ENV, "emu_launch: cannot start a worker thread");
     for (int t = 0; t < nthreads; t++) pthread_join(th[t], NULL);
     free(th);
+  }
+  {
+    /* fidelity (emu/fidelity.c): executions per instruction over all phases and workers; the
+     * instructions resting on stated choices are summed into stats and the process's total */
+    uint64_t *all = ll_xcalloc(prog->n ? prog->n : 1, sizeof *all);
+    for (int t = 0; t < nthreads; t++)
+      for (int p = 0; p < EMU_MAX_PHASES; p++)
+        for (size_t i = 0; i < prog->n; i++) all[i] += W[t].counts[(size_t)p * prog->n + i];
+    emu__fidelity_launch(prog, all, k->name, stats);
+    free(all);
   }
   if (stats) {
     size_t np = prog->n ? prog->n : 1;
@@ -1156,6 +1177,7 @@ void emu_launch_stats_free(emu_launch_stats *s)
   free(s->mnem);
   free(s->count);
   free(s->phase_count);
+  for (int c = 0; c < EMU_MAX_CHOICES; c++) free(s->choice_example[c]);
   memset(s, 0, sizeof *s);
 }
 

@@ -158,6 +158,7 @@ struct emu_insn {
   int32_t offset;        /* memory offset (DS/FLAT/GLOBAL/BUFFER/SMEM offset:) */
   uint8_t offset0, offset1;
   uint8_t cbsz, abid, blgp;
+  uint8_t neg;            /* "neg:[a,b,c]" (the f64 MFMA's BLGP field, CDNA3 ISA §7.1.5.3): bit i = operand i */
   uint8_t bitop3;         /* v_bitop3 truth table */
   /* SDWA */
   uint8_t dst_sel, dst_unused, src0_sel, src1_sel;
@@ -174,6 +175,7 @@ struct emu_insn {
   uint8_t hz_kinds, hz_n;
   uint8_t hz_word[2 * EMU_MAXOPND];
   uint64_t hz_mask[2 * EMU_MAXOPND];
+  uint64_t choices;      /* stated choices it rests on (emu_insn_choices), for the fidelity report */
   char *text;            /* LLVM's text, without the leading tab */
   char mnem[48];         /* LLVM's mnemonic, with encoding suffix */
   const char *why;       /* if !implemented: why (unknown mnemonic, unknown modifier, ...) */
@@ -192,7 +194,56 @@ enum {
   EMU_F_D16Z = 1 << 13,  /* 16-bit result zeroes the high half of the VGPR (gfx9 VOP1/VOP2 16-bit
                             ops; LLVM GCNSubtarget::zeroesHigh16BitsOfDest, "derived from
                             experimentation"); without it the other half is preserved */
+  EMU_F_ICLAMP = 1 << 14,/* multi-step integer op whose clamp saturates the exact result once: with
+                            clamp it rests on the int-clamp-exact choice */
+  EMU_F_NOCLAMP = 1 << 15,/* integer op whose clamp is not modelled: refused at decode */
+  /* bits 16..31: stated choices the row rests on (EMU_F_C below) */
 };
+
+/* Stated choices (docs/emulator-choices.md, "Stated choices: index"; docs/fidelity.md): semantics
+ * no AMD document fixes, so lanelab chose them. An op row names the choices its semantics always
+ * rest on with EMU_F_C(x) in bits 16..31 of its flags (one bit per choice, so only choices 1..16 can
+ * be named by a row); emu/fidelity.c adds those that depend on an instruction's modifiers or
+ * operands (omod, clamp, DPP, ...). Ids and titles: emu/fidelity.c; public side: emu.h part 5. */
+enum {
+  EMU_CH_NONE = 0,
+  /* row-tagged (1..16) */
+  EMU_CH_TRANSCENDENTAL, /* transcendental-rounding */
+  EMU_CH_MAD_F16,        /* mad-f16-precision */
+  EMU_CH_SCALE_E8M0,     /* scale-e8m0-mantissa */
+  EMU_CH_FP4_FP6_SAT,    /* fp4-fp6-nan-saturate */
+  EMU_CH_FP6_BLOCK,      /* fp6-block-order */
+  EMU_CH_SR,             /* stochastic-rounding */
+  EMU_CH_CVT_U8,         /* cvt-u8 */
+  EMU_CH_MFMA_ORDER,     /* mfma-accumulation */
+  EMU_CH_MFMA_SCALE,     /* mfma-scale-fp8 */
+  EMU_CH_SMFMAC,         /* smfmac-index-order */
+  EMU_CH_CVT_NORM,       /* cvt-norm */
+  EMU_CH_CVT_PK_INT,     /* cvt-pk-int-saturate */
+  EMU_CH_D16_HIGH,       /* d16-high-half (also from EMU_F_D16Z, emu/fidelity.c) */
+  EMU_CH_LAST_ROW = EMU_CH_D16_HIGH,
+  /* from modifiers and operands (emu/fidelity.c) */
+  EMU_CH_DPP_INACTIVE,   /* dpp-inactive-lane */
+  EMU_CH_OMOD_IEEE,      /* omod-ieee */
+  EMU_CH_CLAMP_SIGN,     /* float-clamp-zero-sign */
+  EMU_CH_CVT_F8_OPSEL,   /* cvt-f8-vop3-op-sel */
+  EMU_CH_INT_CLAMP,      /* int-clamp-exact */
+  EMU_CH_PERMLANE_SAME,  /* permlane-swap-same-register */
+  EMU_CH_PERMLANE_FI,    /* permlane-swap-fi-bound-ctrl */
+  EMU_CH_LDS_DMA,        /* lds-dma-at-issue */
+  EMU_CH_MFMA_F8,        /* mfma-f8f6f4-fp8-layout */
+  EMU_CH_N
+};
+#define EMU_F_C(x) (1u << (15 + (x))) /* x in 1..EMU_CH_LAST_ROW (<= 16) */
+/* The choices a decoded instruction rests on, as bits 1 << EMU_CH_* (0: none); the reason the
+ * record alone shows it would be refused (a modifier its handler does not model), NULL if none. */
+uint64_t emu_insn_choices(const emu_insn *in);
+const char *emu_insn_static_refusal(const emu_insn *in);
+/* After a launch (emu/exec.c): all[i] = executions of instruction i. Adds the launch to the
+ * process's fidelity total (emu_fidelity_process) and, when stats is not NULL, fills its
+ * choice_* fields. */
+void emu__fidelity_launch(const emu_program *prog, const uint64_t *all, const char *kernel,
+                          emu_launch_stats *stats);
 
 typedef struct emu_opdef {
   const char *name;      /* mnemonic without encoding suffix */
@@ -210,6 +261,10 @@ const emu_opdef *emu_ops_get(size_t i);
 /* emu/kname.c: the C++-name half of emu_codeobj_kernel (called when no symbol is `name`); sets
  * the not-found and ambiguity errors. */
 const emu_kernel *emu__kernel_by_cxx_name(const emu_codeobj *co, const char *name, ll_err *err);
+/* emu/dwarf.c: co->lines and co->line_files from .debug_line (.debug_line_str, .debug_str for
+ * the names); why[0] != 0 when the table was malformed (then no rows are kept). */
+void emu__read_lines(emu_codeobj *co, const uint8_t *line, size_t nline, const uint8_t *line_str, size_t nline_str,
+                     const uint8_t *str, size_t nstr, char *why, size_t whyn);
 int emu_ops_find(const char *name); /* -1 if absent */
 
 int emu_op_unimplemented(emu_wave *w, const emu_insn *in);
@@ -614,6 +669,27 @@ void *emu_ldsptr(emu_wave *w, const emu_insn *in, uint64_t addr, uint32_t n, int
  * (emu/mem.c). */
 typedef uint64_t (*emu_atom_fn)(uint64_t mem, uint64_t d, uint64_t c);
 uint64_t emu_atomic_rmw(void *p, uint32_t bytes, emu_atom_fn f, uint64_t d, uint64_t c);
+
+/* Buffer addressing through a buffer resource (V#) and its range check (emu/op_mem.c; the rules and
+ * their sources are in docs/isa.md "Buffer resource and range checking"). An access of `bytes`
+ * bytes is checked in components: one of `bytes` for a byte, short or dword (and for an atomic,
+ * all or nothing), one per dword for dwordx2/x3/x4. For each EXEC lane, addr[k] is component k's
+ * address (base + soffset + its buffer offset; not contiguous in a swizzled buffer) and bit k of
+ * in[] says it passed the range check: a load of a failing component gives 0, a store or atomic
+ * to it is dropped. Reads the registers only; false (with the reason in why) for an operand that
+ * is not a buffer access. The executor and the observer (emu/observe.c) both address buffers
+ * through it. */
+typedef struct {
+  uint64_t base;             /* V# base address, dw0 | dw1[15:0] << 32 */
+  uint32_t stride, nrec;     /* stride (add_tid_enable extends it), num_records */
+  uint32_t soff;             /* the instruction's soffset */
+  bool structured, swizzled; /* range checked by index (else in bytes); addresses swizzled */
+  uint8_t ncomp, csize;      /* components, bytes each */
+  uint8_t in[EMU_LANES];     /* bit k: component k passed */
+  uint64_t addr[4][EMU_LANES];
+} emu_bufacc;
+bool emu_buffer_access(emu_wave *w, const emu_insn *in, int vi, uint32_t bytes, bool whole, uint64_t exec,
+                       emu_bufacc *b, char *why, size_t whyn);
 
 /* Loads to LDS (`buffer_load_* ... lds`, `global_load_lds_*`; emu/op_mem.c): lane l writes `bytes`
  * bytes of LDS at base + l * stride (CDNA4 ISA 9.1.9 / 10.3: the M0-based address, the instruction

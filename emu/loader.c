@@ -281,6 +281,61 @@ static const uint8_t *find_sym(const symtab *st, const char *name) {
   return NULL;
 }
 
+/* Defined data and function symbols (STT_OBJECT / STT_FUNC with a section: __device__ and
+ * __constant__ variables, device functions), kept for runtimes that look variables up by name
+ * (HIP's __hipRegisterVar, hipModuleGetGlobal) and reports that name the function of a PC. */
+static void read_symbols(const symtab *st, emu_codeobj *co) {
+  for (uint64_t i = 1; i < st->nsyms; i++) {
+    const uint8_t *y = st->syms + i * SYM_SIZE;
+    uint32_t off = rd32(y);
+    int type = y[4] & 0xf;
+    if ((type != STT_OBJECT && type != STT_FUNC) || rd16(y + 6) == 0 || off >= st->strsz) continue;
+    const char *nm = (const char *)st->str + off;
+    if (!memchr(nm, 0, st->strsz - off) || !nm[0]) continue;
+    co->symbols = ll_xrealloc(co->symbols, (co->nsymbols + 1) * sizeof *co->symbols);
+    co->symbols[co->nsymbols++] = (emu_symbol){ll_xstrdup(nm), rd64(y + 8), rd64(y + 16), type == STT_FUNC};
+  }
+}
+
+const emu_symbol *emu_codeobj_symbol(const emu_codeobj *co, const char *name) {
+  for (size_t i = 0; i < co->nsymbols; i++)
+    if (!strcmp(co->symbols[i].name, name)) return &co->symbols[i];
+  return NULL;
+}
+
+/* ---- debug line table (emu/dwarf.c) -------------------------------------------------------------
+ * Optional: a missing .debug_line means no file:line; one that cannot be read is noted, never a
+ * load error. */
+static bool debug_sec(elf *e, const char *name, const uint8_t **p, size_t *n, bool *compressed) {
+  for (unsigned i = 0; i < e->shnum; i++) {
+    const char *nm = sec_name(e, i);
+    if (!nm || strcmp(nm, name)) continue;
+    const uint8_t *s = shdr(e, i);
+    uint64_t off = rd64(s + 24), sz = rd64(s + 32);
+    if (rd64(s + 8) & 0x800) *compressed = true; /* SHF_COMPRESSED */
+    if (rd32(s + 4) == SHT_NOBITS || !in_range(off, sz, e->n)) return false;
+    *p = e->p + off, *n = (size_t)sz;
+    return true;
+  }
+  return false;
+}
+
+static void read_lines(elf *e, emu_codeobj *co) {
+  const uint8_t *line = NULL, *lstr = NULL, *str = NULL;
+  size_t nline = 0, nlstr = 0, nstr = 0;
+  bool compressed = false;
+  if (!debug_sec(e, ".debug_line", &line, &nline, &compressed)) return;
+  debug_sec(e, ".debug_line_str", &lstr, &nlstr, &compressed);
+  debug_sec(e, ".debug_str", &str, &nstr, &compressed);
+  if (compressed) {
+    note(co, "debug sections are compressed (-gz): not read, so findings name no file:line");
+    return;
+  }
+  char why[160];
+  emu__read_lines(co, line, nline, lstr, nlstr, str, nstr, why, sizeof why);
+  if (why[0]) note(co, ".debug_line: %s; findings name no file:line", why);
+}
+
 /* ---- dynamic relocations --------------------------------------------------------------------
  * A linked code object is a shared object: pointers stored in its data (a table of pointers to
  * __device__ variables, a vtable) are left to the loader as .rela.dyn entries (AMDGPUUsage
@@ -444,15 +499,41 @@ static bool parse_kd(elf *e, const emu_codeobj *co, emu_kernel *k) {
   if (cp >> 10 & 1)
     return bad(e, "kernel '%s': kernel code properties ask for wave32 (bit 10); gfx942/gfx950 are wave64",
                k->name);
-  k->kernarg_preload_count = k->kernarg_preload & 0x7f; /* KERNARG_PRELOAD_SPEC_LENGTH bits 6:0 */
+  /* AMDGPUUsage "Kernel Descriptor": kd+58 is KERNARG_PRELOAD_SPEC_LENGTH (bits 6:0, dwords) and
+   * KERNARG_PRELOAD_SPEC_OFFSET (bits 15:7, the first dword of the kernarg segment preloaded). */
+  k->kernarg_preload_count = k->kernarg_preload & 0x7f;
+  k->kernarg_preload_offset = k->kernarg_preload >> 7;
   /* The user SGPRs the enables imply (AMDGPUUsage "Initial Kernel Execution State": dispatch ptr
    * 2, queue ptr 2, kernarg ptr 2, dispatch id 2, flat scratch init 2, private segment size 1,
    * then preloaded kernarg dwords) cannot exceed the count the descriptor sets up. */
-  uint32_t need = 2 * (k->en_dispatch_ptr + k->en_queue_ptr + k->en_kernarg_ptr + k->en_dispatch_id +
-                       k->en_flat_scratch_init) + k->en_private_segment_size + k->kernarg_preload_count;
+  uint32_t plain = 2 * (k->en_dispatch_ptr + k->en_queue_ptr + k->en_kernarg_ptr + k->en_dispatch_id +
+                        k->en_flat_scratch_init) + k->en_private_segment_size;
+  uint32_t need = plain + k->kernarg_preload_count;
   if (need > k->user_sgpr_count)
     return bad(e, "kernel '%s': descriptor enables %u user SGPRs but rsrc2 USER_SGPR_COUNT is %u",
                k->name, need, k->user_sgpr_count);
+  /* "Preloaded Kernel Arguments": the preloaded dwords go to consecutive user SGPRs "directly after
+   * the last enabled non-kernarg preload User SGPR" (LLVM allocates them after the private segment
+   * size too; docs/emulator-choices.md "Kernarg preload"). */
+  k->preload_sgpr = plain;
+  k->start = entry;
+  if (k->kernarg_preload_count) {
+    /* "Initial Kernel Execution State": CP sets at most 16 user SGPRs ("only the first 16 are
+     * actually initialized"); a preloaded dword past them would hold nothing the kernel asked for. */
+    if (need > 16)
+      return bad(e, "kernel '%s': kernarg preload of %u dwords after %u other user SGPRs needs %u user SGPRs; "
+                    "the hardware initializes 16 (AMDGPUUsage \"Initial Kernel Execution State\")",
+                 k->name, k->kernarg_preload_count, plain, need);
+    /* "If the kernarg_preload_spec_length is non-zero, the CP firmware will append an additional
+     * 256 bytes to the kernel_code_entry_byte_offset": those bytes are the compatibility header
+     * (an s_trap 2 for firmware without preload, or clang's load prolog), never executed here. */
+    uint64_t start = entry + 256;
+    if (!in_range(start, 4, co->text_vaddr + co->text_size))
+      return bad(e, "kernel '%s': kernarg preload moves the entry 256 bytes past 0x%" PRIx64 " to 0x%" PRIx64
+                    ", outside .text [0x%" PRIx64 ", 0x%" PRIx64 ")",
+                 k->name, entry, start, co->text_vaddr, co->text_vaddr + co->text_size);
+    k->start = start;
+  }
   return true;
 }
 
@@ -581,6 +662,14 @@ static bool parse_metadata(elf *e, emu_codeobj *co, const symtab *st, const uint
     free(t);
     if (!agree) goto out;
   }
+  const emu_mp *pf = emu_mp_get(md, "amdhsa.printf"); /* AMDGPUUsage "amdhsa.printf": strings */
+  if (pf && pf->type == EMU_MP_ARR)
+    for (size_t i = 0; i < pf->n; i++) {
+      char *f = emu_mp_strdup(&pf->items[i]);
+      if (!f) { bad(e, "metadata amdhsa.printf entry %zu is not a string", i); goto out; }
+      co->printf_fmts = ll_xrealloc(co->printf_fmts, (co->nprintf_fmts + 1) * sizeof *co->printf_fmts);
+      co->printf_fmts[co->nprintf_fmts++] = f;
+    }
   if (!ks || ks->type != EMU_MP_ARR) { bad(e, "metadata has no amdhsa.kernels array"); goto out; }
   if (ks->n == 0) { bad(e, "metadata amdhsa.kernels is empty: no kernels"); goto out; }
   co->kernels = ll_xcalloc(ks->n, sizeof *co->kernels);
@@ -647,6 +736,13 @@ static bool parse_metadata(elf *e, emu_codeobj *co, const symtab *st, const uint
     }
     if (!parse_args(e, co, km, k, &segsize)) goto out;
     k->kernarg_size = segsize;
+    /* the CP copies the preloaded dwords from the kernarg segment: they must lie inside it */
+    if ((uint64_t)(k->kernarg_preload_offset + k->kernarg_preload_count) * 4 > segsize) {
+      bad(e, "kernel '%s': descriptor preloads kernarg dwords %u..%u (bytes %u..%u) but the kernarg segment is "
+             "%u bytes", k->name, k->kernarg_preload_offset, k->kernarg_preload_offset + k->kernarg_preload_count - 1,
+          4 * k->kernarg_preload_offset, 4 * (k->kernarg_preload_offset + k->kernarg_preload_count) - 1, segsize);
+      goto out;
+    }
   }
   for (size_t i = 0; i < co->nkernels; i++)
     for (size_t j = 0; j < i; j++)
@@ -674,6 +770,8 @@ static emu_codeobj *load(const void *bytes, size_t n, const char *path, bool nee
       !find_symtab(&e, &st) || !find_metadata(&e, &desc, &descsz, need_metadata) ||
       (desc && !parse_metadata(&e, co, &st, desc, descsz)) || !read_funcs(&e, co, &st) || !read_relocs(&e, co))
     goto fail;
+  read_symbols(&st, co);
+  read_lines(&e, co);
   return co;
 fail:
   emu_codeobj_free(co);
@@ -719,6 +817,13 @@ void emu_codeobj_free(emu_codeobj *co) {
   free(co->kernels);
   for (size_t i = 0; i < co->nfuncs; i++) free(co->funcs[i].name);
   free(co->funcs);
+  for (size_t i = 0; i < co->nsymbols; i++) free(co->symbols[i].name);
+  free(co->symbols);
+  free(co->lines);
+  for (size_t i = 0; i < co->nline_files; i++) free(co->line_files[i]);
+  free(co->line_files);
+  for (size_t i = 0; i < co->nprintf_fmts; i++) free(co->printf_fmts[i]);
+  free(co->printf_fmts);
   free(co->notes);
   free(co->relocs);
   free(co->image);

@@ -1,19 +1,22 @@
 /* emu/mem — global memory as a set of registered host buffers, each at its own device address
  * range with a guard gap after it (so running off one buffer never lands in the next). Lookups
- * are a binary search over ranges sorted by base (they are handed out in increasing order). */
+ * are a binary search over ranges sorted by base. emu_mem_map hands out addresses in
+ * [EMU_MEM_BASE, EMU_MEM_LIMIT), never reusing one (a stale address stays unmapped after
+ * emu_mem_unmap); emu_mem_map_at registers host memory at its own address (HIP's host-pinned and
+ * managed memory, which host and device reach through the same pointer). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "emu/internal.h"
 
 /* Device addresses start here, are 64 KiB aligned and separated by at least 1 MiB of unmapped
  * space; far below the LDS/private apertures (internal.h). */
-#define MEM_BASE 0x100000000ull
 #define MEM_GAP (1ull << 20)
 
 emu_mem *emu_mem_new(void)
 {
   emu_mem *m = ll_xcalloc(1, sizeof *m);
-  m->next = MEM_BASE;
+  m->next = EMU_MEM_BASE;
   return m;
 }
 
@@ -25,19 +28,59 @@ void emu_mem_free(emu_mem *m)
   free(m);
 }
 
-uint64_t emu_mem_map(emu_mem *m, void *host, size_t size, const char *name)
+/* Index at which a buffer based at `base` keeps m->b sorted by base. */
+static size_t insert_at(const emu_mem *m, uint64_t base)
+{
+  size_t lo = 0, hi = m->n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (m->b[mid].base < base) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+static void add(emu_mem *m, uint64_t base, void *host, size_t size, const char *name)
 {
   if (m->n == m->cap) {
     m->cap = m->cap ? m->cap * 2 : 16;
     m->b = ll_xrealloc(m->b, m->cap * sizeof *m->b);
   }
-  emu_membuf *b = &m->b[m->n++];
-  b->base = m->next;
-  b->size = size;
-  b->host = host;
-  b->name = ll_xstrdup(name ? name : "");
-  m->next = (b->base + size + MEM_GAP + 0xffff) & ~0xffffull;
-  return b->base;
+  size_t i = insert_at(m, base);
+  memmove(&m->b[i + 1], &m->b[i], (m->n - i) * sizeof *m->b);
+  m->n++;
+  m->b[i] = (emu_membuf){.base = base, .size = size, .host = host, .name = ll_xstrdup(name ? name : "")};
+}
+
+uint64_t emu_mem_map(emu_mem *m, void *host, size_t size, const char *name)
+{
+  uint64_t base = m->next;
+  if (size > EMU_MEM_LIMIT - base) return 0; /* the range is used up */
+  add(m, base, host, size, name);
+  m->next = (base + size + MEM_GAP + 0xffff) & ~0xffffull;
+  return base;
+}
+
+bool emu_mem_map_at(emu_mem *m, void *host, size_t size, const char *name)
+{
+  uint64_t base = (uint64_t)(uintptr_t)host;
+  if (!size || !base || size > UINT64_MAX - base) return false;
+  if (base < EMU_MEM_LIMIT && base + size > EMU_MEM_BASE) return false; /* inside emu_mem_map's range */
+  size_t i = insert_at(m, base);
+  if (i > 0 && m->b[i - 1].base + m->b[i - 1].size > base) return false;
+  if (i < m->n && m->b[i].base < base + size) return false;
+  add(m, base, host, size, name);
+  return true;
+}
+
+bool emu_mem_unmap(emu_mem *m, uint64_t base)
+{
+  size_t i = insert_at(m, base);
+  if (i >= m->n || m->b[i].base != base) return false;
+  free(m->b[i].name);
+  memmove(&m->b[i], &m->b[i + 1], (m->n - i - 1) * sizeof *m->b);
+  m->n--;
+  return true;
 }
 
 static const emu_membuf *find(const emu_mem *m, uint64_t addr)

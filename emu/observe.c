@@ -28,6 +28,7 @@ typedef struct {
 typedef struct {        /* a range whose bytes start uninitialized, and which were written */
   uint64_t base, size;
   uint8_t *written;     /* bitmap, allocated at launch begin */
+  uint8_t *init;        /* emu_observer_uninit_from: bytes initialized before the launch (owned) */
   char name[64];        /* the buffer's name */
 } uninit_range;
 
@@ -82,6 +83,7 @@ static void free_rec(emu_trace_rec *r)
   for (size_t i = 0; i < r->nop; i++) free(r->op[i].before), free(r->op[i].after);
   free(r->text);
   free(r->mnem);
+  free(r->src);
   free(r);
 }
 
@@ -103,7 +105,7 @@ void emu_observer_free(emu_observer *o)
   for (size_t i = 0; i < o->ts.nglob; i++) free(o->ts.glob[i]);
   free(o->ts.glob);
   free(o->ts.pcs);
-  for (size_t i = 0; i < o->nun; i++) free(o->un[i].written);
+  for (size_t i = 0; i < o->nun; i++) free(o->un[i].written), free(o->un[i].init);
   free(o->un);
   for (size_t i = 0; i < o->ngb; i++) free(o->gb[i].sh);
   free(o->gb);
@@ -122,7 +124,27 @@ void emu_observer_uninit(emu_observer *o, uint64_t addr, uint64_t size)
 {
   if (!size) return;
   o->un = ll_xrealloc(o->un, (o->nun + 1) * sizeof *o->un);
-  o->un[o->nun++] = (uninit_range){addr, size, NULL, ""};
+  o->un[o->nun++] = (uninit_range){addr, size, NULL, NULL, ""};
+}
+
+void emu_observer_uninit_from(emu_observer *o, uint64_t addr, uint64_t size, const uint8_t *init)
+{
+  if (!size) return;
+  emu_observer_uninit(o, addr, size);
+  if (init) {
+    o->un[o->nun - 1].init = ll_xmalloc((size + 7) / 8);
+    memcpy(o->un[o->nun - 1].init, init, (size + 7) / 8);
+  }
+}
+
+bool emu_observer_uninit_state(const emu_observer *o, uint64_t addr, uint8_t *init)
+{
+  for (size_t i = 0; i < o->nun; i++)
+    if (o->un[i].base == addr && o->un[i].written) {
+      memcpy(init, o->un[i].written, (o->un[i].size + 7) / 8);
+      return true;
+    }
+  return false;
 }
 
 size_t emu_observer_nhazards(const emu_observer *o) { return o->nhz; }
@@ -206,20 +228,24 @@ void emu_hazard_format(const emu_hazard *h, char *buf, size_t n)
   if (h->lds) snprintf(where, sizeof where, "LDS byte 0x%llx", (unsigned long long)h->addr);
   else snprintf(where, sizeof where, "global 0x%llx (buffer '%s')", (unsigned long long)h->addr, h->buffer);
   const emu_access *a = &h->first, *b = &h->second;
+  /* " at FILE:LINE" beside a PC when the code object has debug information */
+  char sa[140] = "", sb[140] = "";
+  if (a->src[0]) snprintf(sa, sizeof sa, " at %s", a->src);
+  if (b->src[0]) snprintf(sb, sizeof sb, " at %s", b->src);
   if (h->kind == EMU_HZ_UNINIT) {
     snprintf(n ? buf : NULL, n,
-             "UNINIT %s read before any write: pc 0x%llx '%s' wg (%u,%u,%u) wave %u %s (%llu bytes)", where,
-             (unsigned long long)b->pc, b->insn, b->wg[0], b->wg[1], b->wg[2], b->wave, lane_text(b->lane, lb, sizeof lb),
-             (unsigned long long)h->count);
+             "UNINIT %s read before any write: pc 0x%llx%s '%s' wg (%u,%u,%u) wave %u %s (%llu bytes)", where,
+             (unsigned long long)b->pc, sb, b->insn, b->wg[0], b->wg[1], b->wg[2], b->wave,
+             lane_text(b->lane, lb, sizeof lb), (unsigned long long)h->count);
     return;
   }
   static const char *what[] = {"written by", "read by", "written by"};
   static const char *then[] = {"then read by", "then written by", "and written by"};
   snprintf(buf, n,
-           "%s hazard on %s: %s pc 0x%llx '%s' wg (%u,%u,%u) wave %u %s, %s pc 0x%llx '%s' wg (%u,%u,%u) "
+           "%s hazard on %s: %s pc 0x%llx%s '%s' wg (%u,%u,%u) wave %u %s, %s pc 0x%llx%s '%s' wg (%u,%u,%u) "
            "wave %u %s, %s (%llu byte conflicts)",
-           emu_hazard_kind_name(h->kind), where, what[h->kind], (unsigned long long)a->pc, a->insn, a->wg[0], a->wg[1],
-           a->wg[2], a->wave, lane_text(a->lane, la, sizeof la), then[h->kind], (unsigned long long)b->pc, b->insn,
+           emu_hazard_kind_name(h->kind), where, what[h->kind], (unsigned long long)a->pc, sa, a->insn, a->wg[0], a->wg[1],
+           a->wg[2], a->wave, lane_text(a->lane, la, sizeof la), then[h->kind], (unsigned long long)b->pc, sb, b->insn,
            b->wg[0], b->wg[1], b->wg[2], b->wave, lane_text(b->lane, lb, sizeof lb),
            memcmp(a->wg, b->wg, sizeof a->wg) ? "in different workgroups (nothing orders them)"
                                               : "with no s_barrier between",
@@ -240,6 +266,8 @@ static void fill_access(const emu_observer *o, emu_access *x, const acc_t *a)
   x->wave = a->wave;
   x->lane = a->lane;
   x->op = a->op;
+  x->src[0] = 0;
+  if (o->d && o->d->co) emu_codeobj_srcline(o->d->co, in->pc, x->src, sizeof x->src);
 }
 
 /* Record a hazard; folded into an existing report of the same kind, space and PC pair. */
@@ -343,6 +371,7 @@ bool emu_obs_launch_begin(emu_observer *o, emu_mem *m, const emu_dispatch *d, co
   for (size_t i = 0; i < o->nun; i++) {
     free(o->un[i].written);
     o->un[i].written = o->init ? ll_xcalloc((o->un[i].size + 7) / 8, 1) : NULL;
+    if (o->un[i].written && o->un[i].init) memcpy(o->un[i].written, o->un[i].init, (o->un[i].size + 7) / 8);
     const char *nm = emu_mem_name_of(m, o->un[i].base);
     snprintf(o->un[i].name, sizeof o->un[i].name, "%s", nm ? nm : "");
   }
@@ -540,21 +569,16 @@ static bool classify(emu_wave *w, const emu_insn *in, macc *m)
   if (vi >= in->nop) return false;
   const emu_opnd *va = &in->o[vi];
   if (buffer) {
-    if (vi + 2 >= in->nop || in->o[vi + 1].kind != EMU_OPK_SGPR) return false;
-    const emu_opnd *rs = &in->o[vi + 1];
-    uint32_t r0 = w->s[rs->reg], r1 = w->s[rs->reg + 1], r2 = w->s[rs->reg + 2];
-    uint64_t base = r0 | (uint64_t)(r1 & 0xffff) << 32;
-    uint32_t stride = (r1 >> 16) & 0x3fff, nrec = r2, soff = emu_ssrc32(w, in, vi + 2);
-    const uint32_t *v0 = va->kind == EMU_OPK_VGPR ? emu_vreg(w, in, vi, 0) : NULL;
-    const uint32_t *v1 = va->kind == EMU_OPK_VGPR && va->n > 1 ? emu_vreg(w, in, vi, 1) : NULL;
-    if ((in->offen || in->idxen) && !v0) return false;
+    /* the executor's addressing and range check (emu_buffer_access); a lane is recorded when every
+     * component of its access passed the check and they are contiguous (one access of m->bytes),
+     * so a partly dropped or swizzled multi-dword access is not recorded rather than recorded wrong */
+    emu_bufacc b;
+    char why[120];
+    if (!emu_buffer_access(w, in, vi, m->bytes, m->op == 'a', e, &b, why, sizeof why)) return false;
     for (int l = 0; l < EMU_LANES; l++) {
       if (!(e >> l & 1)) continue;
-      uint64_t idx = in->idxen ? v0[l] : 0;
-      uint64_t voff = in->offen ? (in->idxen ? (v1 ? v1[l] : 0) : v0[l]) : 0;
-      uint64_t off = voff + (uint32_t)in->offset;
-      if (stride == 0 ? off + m->bytes > nrec : idx >= nrec) m->lanes &= ~(1ull << l); /* dropped */
-      m->addr[0][l] = base + soff + off + idx * stride;
+      if (b.in[l] != (1u << b.ncomp) - 1 || (b.swizzled && b.ncomp > 1)) m->lanes &= ~(1ull << l); /* dropped */
+      m->addr[0][l] = b.addr[0][l];
     }
     m->space = 'g';
     return true;
@@ -775,6 +799,8 @@ static emu_trace_rec *trace_begin(emu_obs_worker *ow, emu_wave *w, const emu_ins
   r->pc = in->pc;
   r->exec = emu_exec(w);
   r->text = ll_xstrdup(in->text ? in->text : in->mnem);
+  char src[160];
+  if (o->d && o->d->co && emu_codeobj_srcline(o->d->co, in->pc, src, sizeof src)) r->src = ll_xstrdup(src);
   r->mnem = ll_xstrdup(in->mnem);
   for (int i = 0; i < in->nop && r->nop < 6; i++) {
     const emu_opnd *op = &in->o[i];

@@ -164,12 +164,12 @@ int emu_op_v_cvt_off_f32_i4(emu_wave *w, const emu_insn *in)
 
 /* v_cvt_pk_u8_f32 vdst, f32, sel, prev (CDNA3 ISA): byte sel[1:0] of prev replaced by the f32
  * rounded to nearest even and saturated to [0, 255] (NaN -> 0) */
-int emu_op_v_cvt_pk_u8_f32(emu_wave *w, const emu_insn *in)
+static int cvt_u8_into(emu_wave *w, const emu_insn *in, const uint32_t *P)
 {
   float A[EMU_LANES];
-  uint32_t t1[EMU_LANES], t2[EMU_LANES], d[EMU_LANES];
+  uint32_t t1[EMU_LANES], d[EMU_LANES];
   emu_srcf32(w, in, S0I, A);
-  const uint32_t *S = emu_src32(w, in, S0I + 1, t1), *P = emu_src32(w, in, S0I + 2, t2);
+  const uint32_t *S = emu_src32(w, in, S0I + 1, t1);
   L64 {
     float r = nearbyintf(A[l]);
     uint32_t u = r != r || r <= 0 ? 0u : r >= 255 ? 255u : (uint32_t)r;
@@ -179,30 +179,164 @@ int emu_op_v_cvt_pk_u8_f32(emu_wave *w, const emu_insn *in)
   emu_dst32(w, in, 0, d);
   return EMU_OK;
 }
+int emu_op_v_cvt_pk_u8_f32(emu_wave *w, const emu_insn *in)
+{
+  uint32_t t2[EMU_LANES];
+  return cvt_u8_into(w, in, emu_src32(w, in, S0I + 2, t2));
+}
 
-/* v_sad_* (CDNA3 ISA): sum of absolute differences plus S2 */
+/* v_sad_* / v_msad_u8 (CDNA3 ISA pseudocode): sums of absolute differences plus S2 in a 32-bit tmp
+ * ("overflow into the upper bits is allowed": the sum wraps); with clamp the exact sum saturated to
+ * u32 once (§6.5 read for a multi-step op: the int-clamp-exact choice, EMU_F_ICLAMP). V_MSAD_U8
+ * leaves out the bytes whose reference (S1) byte is 0. */
 #define SAD(name, expr)                                                                            \
   int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     uint32_t t0[EMU_LANES], t1[EMU_LANES], t2[EMU_LANES], d[EMU_LANES];                            \
     const uint32_t *A = emu_src32(w, in, S0I, t0), *B = emu_src32(w, in, S0I + 1, t1),             \
                    *C = emu_src32(w, in, S0I + 2, t2);                                              \
-    if (in->clamp) return emu_raise(w, in, "unimplemented", -1, 0, "clamp on v_sad_* is not modelled"); \
-    L64 { uint32_t a = A[l], b = B[l], c = C[l]; d[l] = (expr); }                                  \
+    L64 {                                                                                          \
+      uint32_t a = A[l], b = B[l];                                                                 \
+      uint64_t c = C[l], r = (expr);                                                               \
+      d[l] = in->clamp && r > 0xffffffffull ? 0xffffffffu : (uint32_t)r;                           \
+    }                                                                                              \
     emu_dst32(w, in, 0, d);                                                                        \
     return EMU_OK;                                                                                 \
   }
 static inline uint32_t absd(uint32_t a, uint32_t b) { return a > b ? a - b : b - a; }
-static inline uint32_t sad8(uint32_t a, uint32_t b)
+static inline uint64_t sad8(uint32_t a, uint32_t b, bool masked)
 {
-  uint32_t s = 0;
-  for (int i = 0; i < 4; i++) s += absd(a >> 8 * i & 0xff, b >> 8 * i & 0xff);
+  uint64_t s = 0;
+  for (int i = 0; i < 4; i++)
+    if (!masked || (b >> 8 * i & 0xff)) s += absd(a >> 8 * i & 0xff, b >> 8 * i & 0xff);
   return s;
 }
-SAD(v_sad_u8, sad8(a, b) + c)
-SAD(v_sad_hi_u8, (sad8(a, b) << 16) + c)
-SAD(v_sad_u16, absd(a & 0xffff, b & 0xffff) + absd(a >> 16, b >> 16) + c)
-SAD(v_sad_u32, absd(a, b) + c)
+SAD(v_sad_u8, sad8(a, b, false) + c)
+SAD(v_sad_hi_u8, (sad8(a, b, false) << 16) + c)
+SAD(v_sad_u16, (uint64_t)absd(a & 0xffff, b & 0xffff) + absd(a >> 16, b >> 16) + c)
+SAD(v_sad_u32, (uint64_t)absd(a, b) + c)
+SAD(v_msad_u8, sad8(a, b, true) + c)
+
+/* V_QSAD_PK_U16_U8 / V_MQSAD_PK_U16_U8 / V_MQSAD_U32_U8: four (m)sads of the 4-byte windows
+ * S0[8k+31 : 8k] (k = 0..3, S0 a 64-bit operand) against S1, each added to element k of S2
+ * (16-bit elements of a 64-bit S2, or 32-bit elements of a 128-bit S2) and truncated to the
+ * element (with clamp: saturated, int-clamp-exact). */
+static int qsad(emu_wave *w, const emu_insn *in, bool masked, int ebits)
+{
+  uint64_t A[EMU_LANES];
+  uint32_t t1[EMU_LANES];
+  emu_src64(w, in, S0I, A);
+  const uint32_t *B = emu_src32(w, in, S0I + 1, t1);
+  const emu_opnd *oc = &in->o[S0I + 2], *od = &in->o[0];
+  int nreg = ebits == 16 ? 2 : 4;
+  if ((oc->kind != EMU_OPK_VGPR && oc->kind != EMU_OPK_AGPR && oc->kind != EMU_OPK_SGPR) || oc->n < nreg ||
+      (od->kind != EMU_OPK_VGPR && od->kind != EMU_OPK_AGPR) || od->n < nreg)
+    return emu_raise(w, in, "unimplemented", -1, 0, "%s: S2 and D must be %d-dword registers", in->mnem, nreg);
+  uint32_t C[4][EMU_LANES], D[4][EMU_LANES];
+  for (int k = 0; k < nreg; k++) {
+    if (oc->kind == EMU_OPK_SGPR) L64 C[k][l] = w->s[oc->reg + k];
+    else memcpy(C[k], emu_vreg(w, in, S0I + 2, k), sizeof C[k]);
+  }
+  uint64_t emax = ebits == 16 ? 0xffffull : 0xffffffffull;
+  L64 {
+    for (int k = 0; k < 4; k++) {
+      uint32_t win = (uint32_t)(A[l] >> (8 * k));
+      uint64_t acc = ebits == 16 ? (C[k / 2][l] >> (16 * (k & 1)) & 0xffff) : C[k][l];
+      uint64_t r = sad8(win, B[l], masked) + acc;
+      if (in->clamp && r > emax) r = emax;
+      r &= emax;
+      if (ebits == 16) {
+        if (!(k & 1)) D[k / 2][l] = (uint32_t)r;
+        else D[k / 2][l] |= (uint32_t)r << 16;
+      } else {
+        D[k][l] = (uint32_t)r;
+      }
+    }
+  }
+  uint64_t e = emu_exec(w);
+  for (int k = 0; k < nreg; k++) {
+    uint32_t *dst = emu_vreg(w, in, 0, k);
+    L64 if (e >> l & 1) dst[l] = D[k][l];
+  }
+  return EMU_OK;
+}
+int emu_op_v_qsad_pk_u16_u8(emu_wave *w, const emu_insn *in) { return qsad(w, in, false, 16); }
+int emu_op_v_mqsad_pk_u16_u8(emu_wave *w, const emu_insn *in) { return qsad(w, in, true, 16); }
+int emu_op_v_mqsad_u32_u8(emu_wave *w, const emu_insn *in) { return qsad(w, in, true, 32); }
+
+/* ---- normalized and narrowing conversions (CDNA3/CDNA4 ISA pseudocode) --------------------------
+ * V_CVT_NORM_I16_F16, V_CVT_NORM_U16_F16, V_CVT_PKNORM_{I16,U16}_{F32,F16}: f*_to_snorm / f*_to_unorm,
+ * functions the guides use without defining ("0.5ULP accuracy, supports rounding ... and
+ * saturation"). lanelab's reading (the cvt-norm choice): NaN -> 0; the value clamped to [-1, 1]
+ * (snorm) or [0, 1] (unorm), times 32767 or 65535 (exact in double), rounded to nearest even. So
+ * snorm(-1) = -32767, the symmetric range tinygrad's hardware-validated RDNA3 tests observe (not a
+ * CDNA measurement). */
+static inline uint16_t to_snorm(double x)
+{
+  if (x != x) return 0;
+  x = x < -1 ? -1 : x > 1 ? 1 : x;
+  return (uint16_t)(int16_t)nearbyint(x * 32767.0);
+}
+static inline uint16_t to_unorm(double x)
+{
+  if (x != x) return 0;
+  x = x < 0 ? 0 : x > 1 ? 1 : x;
+  return (uint16_t)nearbyint(x * 65535.0);
+}
+static int cvt_norm_f16(emu_wave *w, const emu_insn *in, bool sgn)
+{
+  float A[EMU_LANES];
+  uint16_t d[EMU_LANES];
+  emu_srcf16(w, in, S0I, A);
+  L64 d[l] = sgn ? to_snorm(A[l]) : to_unorm(A[l]);
+  emu_dst16(w, in, 0, d);
+  return EMU_OK;
+}
+int emu_op_v_cvt_norm_i16_f16(emu_wave *w, const emu_insn *in) { return cvt_norm_f16(w, in, true); }
+int emu_op_v_cvt_norm_u16_f16(emu_wave *w, const emu_insn *in) { return cvt_norm_f16(w, in, false); }
+static int cvt_pknorm(emu_wave *w, const emu_insn *in, bool sgn, bool f16)
+{
+  float A[EMU_LANES], B[EMU_LANES];
+  uint32_t d[EMU_LANES];
+  if (f16) emu_srcf16(w, in, S0I, A), emu_srcf16(w, in, S0I + 1, B);
+  else emu_srcf32(w, in, S0I, A), emu_srcf32(w, in, S0I + 1, B);
+  L64 d[l] = sgn ? to_snorm(A[l]) | (uint32_t)to_snorm(B[l]) << 16 : to_unorm(A[l]) | (uint32_t)to_unorm(B[l]) << 16;
+  emu_dst32(w, in, 0, d);
+  return EMU_OK;
+}
+int emu_op_v_cvt_pknorm_i16_f32(emu_wave *w, const emu_insn *in) { return cvt_pknorm(w, in, true, false); }
+int emu_op_v_cvt_pknorm_u16_f32(emu_wave *w, const emu_insn *in) { return cvt_pknorm(w, in, false, false); }
+int emu_op_v_cvt_pknorm_i16_f16(emu_wave *w, const emu_insn *in) { return cvt_pknorm(w, in, true, true); }
+int emu_op_v_cvt_pknorm_u16_f16(emu_wave *w, const emu_insn *in) { return cvt_pknorm(w, in, false, true); }
+/* V_CVT_PK_I16_I32 / V_CVT_PK_U16_U32: {i32_to_i16(S1), i32_to_i16(S0)}; the guides leave
+ * i32_to_i16 / u32_to_u16 undefined: lanelab saturates to the 16-bit range (the
+ * cvt-pk-int-saturate choice; LLVM's GlobalISel lowers an i64 -> i16 clamp through
+ * V_CVT_PK_I16_I32, which relies on it saturating each 32-bit half). */
+int emu_op_v_cvt_pk_i16_i32(emu_wave *w, const emu_insn *in)
+{
+  uint32_t t0[EMU_LANES], t1[EMU_LANES], d[EMU_LANES];
+  const uint32_t *A = emu_src32(w, in, S0I, t0), *B = emu_src32(w, in, S0I + 1, t1);
+  L64 {
+    int32_t x = (int32_t)A[l], y = (int32_t)B[l];
+    x = x < -32768 ? -32768 : x > 32767 ? 32767 : x;
+    y = y < -32768 ? -32768 : y > 32767 ? 32767 : y;
+    d[l] = ((uint32_t)x & 0xffff) | (uint32_t)y << 16;
+  }
+  emu_dst32(w, in, 0, d);
+  return EMU_OK;
+}
+int emu_op_v_cvt_pk_u16_u32(emu_wave *w, const emu_insn *in)
+{
+  uint32_t t0[EMU_LANES], t1[EMU_LANES], d[EMU_LANES];
+  const uint32_t *A = emu_src32(w, in, S0I, t0), *B = emu_src32(w, in, S0I + 1, t1);
+  L64 d[l] = (A[l] > 65535 ? 65535u : A[l]) | (B[l] > 65535 ? 65535u : B[l]) << 16;
+  emu_dst32(w, in, 0, d);
+  return EMU_OK;
+}
+/* V_CVT_PKACCUM_U8_F32: D0.u32[8*S1[1:0] + 7 : 8*S1[1:0]] = f32_to_u8(S0.f32), the other bytes of
+ * D0 kept ("uses src_c to pass destination in"); f32_to_u8 as v_cvt_pk_u8_f32's (the cvt-u8
+ * choice). */
+int emu_op_v_cvt_pkaccum_u8_f32(emu_wave *w, const emu_insn *in) { return cvt_u8_into(w, in, emu_vreg(w, in, 0, 0)); }
 
 /* v_prng_b32 (gfx950, CDNA4 ISA): one step of a 32-bit LFSR, D = (S0 << 1) ^ (S0[31] ? 197 : 0) */
 int emu_op_v_prng_b32(emu_wave *w, const emu_insn *in)
@@ -211,26 +345,6 @@ int emu_op_v_prng_b32(emu_wave *w, const emu_insn *in)
   const uint32_t *A = emu_src32(w, in, S0I, t);
   L64 d[l] = (A[l] << 1) ^ ((A[l] >> 31) ? 197u : 0u);
   emu_dst32(w, in, 0, d);
-  return EMU_OK;
-}
-
-/* v_dot2_f32_bf16 (gfx950): D = a.lo*b.lo + a.hi*b.hi + c, the bf16 products exact in double,
- * one rounding to f32 (as v_dot2_f32_f16, docs/emulator-choices.md) */
-int emu_op_v_dot2_f32_bf16(emu_wave *w, const emu_insn *in)
-{
-  uint16_t al[EMU_LANES], ah[EMU_LANES], bl[EMU_LANES], bh[EMU_LANES];
-  float C[EMU_LANES], d[EMU_LANES];
-  emu_srcpk(w, in, 1, true, al, ah);
-  emu_srcpk(w, in, 2, true, bl, bh);
-  emu_srcf32(w, in, 3, C);
-  bool dx10 = emu_dx10_clamp(w);
-  L64 {
-    double r = (double)emu_bf16_to_f32(al[l]) * emu_bf16_to_f32(bl[l]) +
-               (double)emu_bf16_to_f32(ah[l]) * emu_bf16_to_f32(bh[l]) + C[l];
-    float f = (float)r;
-    d[l] = in->clamp ? emu_clampf(dx10, f) : f;
-  }
-  emu_dst32(w, in, 0, (const uint32_t *)(const void *)d);
   return EMU_OK;
 }
 

@@ -1,6 +1,8 @@
 /* emu/op_mem — vector memory: GLOBAL and FLAT (CDNA3 ISA chapter "Flat Memory Instructions"),
- * BUFFER/MUBUF (chapter "Vector Memory Operations"). Only EXEC lanes access memory. Every global
- * access is checked against the registered buffers (fault "out-of-bounds global access"); atomics
+ * BUFFER/MUBUF (chapter "Vector Memory Operations"). Only EXEC lanes access memory. A buffer access
+ * first goes through its V#'s range check (emu_buffer_access: out of range, a load gives 0 and a
+ * store or atomic is dropped, as the hardware does). Every global access that remains is checked
+ * against the registered buffers (fault "out-of-bounds global access"); atomics
  * must be naturally aligned (fault "misaligned global access"); plain loads/stores may be
  * unaligned (the default alignment mode on gfx9). Cache-policy bits (sc0, sc1, nt) change no
  * result in a single-memory emulator, except that sc0 on an atomic asks for the old value.
@@ -15,12 +17,10 @@ enum { K_PLAIN, K_SBYTE, K_SSHORT, K_D16LO, K_D16HI, K_D16LO_SB, K_D16HI_SB };
 
 typedef struct {
   uint64_t addr[EMU_LANES];
-  bool oob[EMU_LANES]; /* buffer range check failed: load 0 / drop store (hardware behaviour) */
-  bool sof[EMU_LANES]; /* buffer: passed the check, but soffset takes the access past the records */
 } maddr;
 
-/* [addr, addr+n) inside a registered buffer (no fault recorded) */
-static bool mapped(const emu_wave *w, uint64_t addr, uint32_t n)
+/* The buffer registered at or below addr (NULL if none): for a message that names it. */
+static const emu_membuf *buffer_below(const emu_wave *w, uint64_t addr)
 {
   const emu_mem *mm = w->wg->mem;
   size_t lo = 0, hi = mm ? mm->n : 0;
@@ -29,59 +29,104 @@ static bool mapped(const emu_wave *w, uint64_t addr, uint32_t n)
     if (mm->b[mid].base <= addr) lo = mid + 1;
     else hi = mid;
   }
-  return lo > 0 && addr - mm->b[lo - 1].base < mm->b[lo - 1].size && addr - mm->b[lo - 1].base + n <= mm->b[lo - 1].size;
+  return lo ? &mm->b[lo - 1] : NULL;
 }
 
-/* Buffer range check and soffset (CDNA3 ISA / CDNA4 ISA "Buffer Resource", range checking: the
- * checked offset is the VGPR offset plus the instruction offset; SOFFSET is not part of it). A lane
- * can therefore pass the check and address memory past num_records; if that memory is outside
- * every registered buffer, what the hardware returns is whatever is mapped there (undocumented):
- * a memory-model warning (emu_memwarn), after which the lane behaves as one that failed the check
- * (a load gives 0, a store is dropped). With strict_memory the access is left to fault "out-of-bounds
- * global access". */
-static int soffset_past(emu_wave *w, const emu_insn *in, uint32_t bytes, maddr *m)
+/* Buffer resource (V#) and range check, CDNA3/CDNA4 family (GFX9): docs/isa.md "Buffer resource and
+ * range checking" gives each field and rule with its source, docs/emulator-choices.md "Buffer range
+ * check" the points the sources leave open.
+ *   V#: base dw0 | dw1[15:0] << 32; stride dw1[29:16]; swizzle_enable dw1[31]; num_records dw2;
+ *       element_size dw3[20:19] (2 << n bytes), index_stride dw3[22:21] (8 << n), add_tid_enable
+ *       dw3[23], which also makes dw3[18:15] (data_format) stride bits 17:14.
+ *   index = (idxen ? VGPR index : 0) + (add_tid_enable ? lane : 0);
+ *   offset = (offen ? VGPR offset : 0) + instruction offset (+ 4k for dword k of a dwordxN);
+ *   buffer offset = offset + index * stride, or swizzled:
+ *     (index / index_stride * stride + offset / element_size * element_size) * index_stride
+ *       + index % index_stride * element_size + offset % element_size;
+ *   address = base + soffset + buffer offset.
+ *   structured (stride != 0 and idxen or add_tid_enable; num_records counts records): out of range
+ *     if index >= num_records or the access starts past the record (offset >= stride; the dwords
+ *     of a dwordxN are not checked against the stride one by one: aiter's fmha bwd stores dwordx4
+ *     through records of 4 bytes);
+ *   raw (otherwise; num_records counts bytes): out of range if soffset + buffer offset + size >
+ *     num_records. */
+bool emu_buffer_access(emu_wave *w, const emu_insn *in, int vi, uint32_t bytes, bool whole, uint64_t e,
+                       emu_bufacc *b, char *why, size_t whyn)
 {
-  uint64_t e = emu_exec(w);
-  int first = -1;
-  LANES if (m->sof[l] && !mapped(w, m->addr[l], bytes)) {
-    if (first < 0) first = l;
-    if (!emu_strict_memory(w)) m->oob[l] = true;
+  if (vi + 2 >= in->nop || in->o[vi + 1].kind != EMU_OPK_SGPR) {
+    snprintf(why, whyn, "no buffer resource operand");
+    return false;
   }
-  if (first < 0 || emu_strict_memory(w)) return EMU_OK;
-  return emu_memwarn(w, in, "buffer access past num_records through soffset", first, m->addr[first],
-                     "passes the range check (soffset is not part of it) but lies outside every registered "
-                     "buffer; lanelab returns 0 / drops the store");
-}
-
-/* Per-lane addresses. vi: index of the vaddr operand. */
-static int addresses(emu_wave *w, const emu_insn *in, int seg, int vi, uint32_t bytes, maddr *m)
-{
-  uint64_t e = emu_exec(w);
-  const emu_opnd *va = &in->o[vi];
-  if (seg == SEG_BUFFER) {
-    /* V# (CDNA3 ISA "Buffer Resource"): base = dw0 | dw1[15:0] << 32, stride = dw1[29:16],
-     * num_records = dw2. address = base + soffset + offset + voffset (+ index * stride). */
-    const emu_opnd *rs = &in->o[vi + 1];
-    uint32_t r0 = w->s[rs->reg], r1 = w->s[rs->reg + 1], r2 = w->s[rs->reg + 2];
-    uint64_t base = r0 | (uint64_t)(r1 & 0xffff) << 32;
-    uint32_t stride = (r1 >> 16) & 0x3fff, nrec = r2;
-    uint32_t soff = emu_ssrc32(w, in, vi + 2);
-    const uint32_t *v0 = va->kind == EMU_OPK_VGPR ? emu_vreg(w, in, vi, 0) : NULL;
-    const uint32_t *v1 = va->kind == EMU_OPK_VGPR && va->n > 1 ? emu_vreg(w, in, vi, 1) : NULL;
-    if ((in->offen || in->idxen) && !v0)
-      return emu_raise(w, in, "bad operand", -1, 0, "offen/idxen without a VGPR address");
-    LANES {
-      uint64_t idx = in->idxen ? v0[l] : 0;
-      uint64_t voff = in->offen ? (in->idxen ? (v1 ? v1[l] : 0) : v0[l]) : 0;
-      uint64_t off = voff + (uint32_t)in->offset;
-      bool oob = stride == 0 ? off + bytes > nrec : idx >= nrec;
-      m->oob[l] = oob;
-      m->sof[l] = !oob && soff + off + idx * stride + bytes > (stride == 0 ? (uint64_t)nrec : (uint64_t)nrec * stride);
-      m->addr[l] = base + soff + off + idx * stride;
+  const emu_opnd *va = &in->o[vi], *rs = &in->o[vi + 1];
+  if (rs->reg + 4 > EMU_NSFILE) {
+    snprintf(why, whyn, "buffer resource s[%u:%u] outside the SGPR file", (unsigned)rs->reg, (unsigned)rs->reg + 3);
+    return false;
+  }
+  uint32_t r0 = w->s[rs->reg], r1 = w->s[rs->reg + 1], r2 = w->s[rs->reg + 2], r3 = w->s[rs->reg + 3];
+  bool add_tid = r3 >> 23 & 1;
+  b->base = r0 | (uint64_t)(r1 & 0xffff) << 32;
+  b->stride = (r1 >> 16 & 0x3fff) | (add_tid ? (r3 >> 15 & 0xf) << 14 : 0);
+  b->nrec = r2;
+  b->swizzled = r1 >> 31 & 1;
+  b->structured = b->stride != 0 && (in->idxen || add_tid);
+  b->soff = emu_ssrc32(w, in, vi + 2);
+  uint32_t es = 2u << (r3 >> 19 & 3), is = 8u << (r3 >> 21 & 3);
+  b->ncomp = whole || bytes <= 4 ? 1 : (uint8_t)(bytes / 4);
+  b->csize = b->ncomp == 1 ? (uint8_t)bytes : 4;
+  const uint32_t *v0 = va->kind == EMU_OPK_VGPR ? emu_vreg(w, in, vi, 0) : NULL;
+  const uint32_t *v1 = va->kind == EMU_OPK_VGPR && va->n > 1 ? emu_vreg(w, in, vi, 1) : NULL;
+  if ((in->offen || in->idxen) && !v0) {
+    snprintf(why, whyn, "offen/idxen without a VGPR address");
+    return false;
+  }
+  if (in->offen && in->idxen && !v1) {
+    snprintf(why, whyn, "idxen and offen need a VGPR pair (index, offset)");
+    return false;
+  }
+  LANES {
+    uint64_t idx = (in->idxen ? v0[l] : 0) + (add_tid ? (uint64_t)l : 0);
+    uint64_t off0 = (in->offen ? (in->idxen ? v1[l] : v0[l]) : 0) + (uint32_t)in->offset;
+    uint8_t ok = 0;
+    for (int k = 0; k < b->ncomp; k++) {
+      uint64_t off = off0 + 4u * (uint32_t)k, bo;
+      if (b->swizzled)
+        bo = ((idx / is) * b->stride + off / es * es) * is + (idx % is) * es + off % es;
+      else
+        bo = off + idx * b->stride;
+      bool pass = b->structured ? idx < b->nrec && off0 < b->stride
+                                : (uint64_t)b->soff + bo + b->csize <= b->nrec;
+      ok |= (uint8_t)pass << k;
+      b->addr[k][l] = b->base + b->soff + bo;
     }
-    return soffset_past(w, in, bytes, m);
+    b->in[l] = ok;
   }
-  return emu_raise(w, in, "unimplemented", -1, 0, "internal: non-buffer segment in addresses()");
+  return true;
+}
+
+/* Host pointer for an access the V# range check let through. Memory outside the registered
+ * buffers is the kernel's bug, not a defined result: fault, naming the V# and the buffer. */
+static void *buffer_ptr(emu_wave *w, const emu_insn *in, const emu_bufacc *b, uint64_t addr, uint32_t n, uint32_t align,
+                        int l)
+{
+  const emu_membuf *m = buffer_below(w, addr);
+  if ((align <= 1 || !(addr & (align - 1))) && m && addr - m->base < m->size && addr - m->base + n <= m->size)
+    return emu_gptr(w, in, addr, n, align, l);
+  if (align > 1 && (addr & (align - 1))) return emu_gptr(w, in, addr, n, align, l); /* misaligned: its fault */
+  char where[200];
+  if (m && addr - m->base < m->size)
+    snprintf(where, sizeof where, "runs %llu bytes past the end of buffer '%s' (%llu bytes) from its offset %llu",
+             (unsigned long long)(addr - m->base + n - m->size), m->name, (unsigned long long)m->size,
+             (unsigned long long)(addr - m->base));
+  else if (m)
+    snprintf(where, sizeof where, "lies %llu bytes past the end of buffer '%s' (%llu bytes, at 0x%llx) and in no other",
+             (unsigned long long)(addr - m->base - m->size), m->name, (unsigned long long)m->size,
+             (unsigned long long)m->base);
+  else
+    snprintf(where, sizeof where, "lies below every registered buffer");
+  emu_raise(w, in, "out-of-bounds global access", l, addr,
+            "%u-byte access inside the buffer resource's range (V# base 0x%llx, num_records %u, stride %u%s) %s",
+            n, (unsigned long long)b->base, b->nrec, b->stride, b->structured ? ", structured" : "", where);
+  return NULL;
 }
 
 static int addresses_flat(emu_wave *w, const emu_insn *in, int seg, int vi, int si, maddr *m)
@@ -93,12 +138,12 @@ static int addresses_flat(emu_wave *w, const emu_insn *in, int seg, int vi, int 
     /* global with SGPR base: address = s[base:base+1] + vaddr.u32 + offset */
     uint64_t base = emu_rd64s(w, in->o[si].reg);
     const uint32_t *v = emu_vreg(w, in, vi, 0);
-    LANES m->addr[l] = base + v[l] + (int64_t)in->offset, m->oob[l] = false;
+    LANES m->addr[l] = base + v[l] + (int64_t)in->offset;
   } else {
     if (va->kind != EMU_OPK_VGPR || va->n < 2)
       return emu_raise(w, in, "bad operand", -1, 0, "64-bit VGPR address expected");
     const uint32_t *lo = emu_vreg(w, in, vi, 0), *hi = emu_vreg(w, in, vi, 1);
-    LANES m->addr[l] = ((uint64_t)lo[l] | (uint64_t)hi[l] << 32) + (int64_t)in->offset, m->oob[l] = false;
+    LANES m->addr[l] = ((uint64_t)lo[l] | (uint64_t)hi[l] << 32) + (int64_t)in->offset;
   }
   return EMU_OK;
 }
@@ -117,10 +162,72 @@ static void *lane_ptr(emu_wave *w, const emu_insn *in, int seg, uint64_t addr, u
   return emu_gptr(w, in, addr, bytes, align, l);
 }
 
-static int get_addrs(emu_wave *w, const emu_insn *in, int seg, int vi, int si, uint32_t bytes, maddr *m)
+/* One instruction's addresses: GLOBAL/FLAT lanes, or a buffer access through its V#. */
+typedef struct {
+  int seg;
+  maddr m;
+  emu_bufacc b;
+} access;
+
+static int acc_addrs(emu_wave *w, const emu_insn *in, int seg, int vi, int si, uint32_t bytes, bool whole, access *a)
 {
-  if (seg == SEG_BUFFER) return addresses(w, in, seg, vi, bytes, m);
-  return addresses_flat(w, in, seg, vi, si, m);
+  a->seg = seg;
+  if (seg != SEG_BUFFER) return addresses_flat(w, in, seg, vi, si, &a->m);
+  char why[120];
+  if (!emu_buffer_access(w, in, vi, bytes, whole, emu_exec(w), &a->b, why, sizeof why))
+    return emu_raise(w, in, "bad operand", -1, 0, "%s", why);
+  return EMU_OK;
+}
+
+/* Lane l's `bytes` into v; a buffer component that failed the range check reads 0. */
+static int acc_read(emu_wave *w, const emu_insn *in, const access *a, int l, uint32_t bytes, uint32_t v[4])
+{
+  memset(v, 0, 16);
+  if (a->seg != SEG_BUFFER) {
+    const void *p = lane_ptr(w, in, a->seg, a->m.addr[l], bytes, 1, l);
+    if (!p) return EMU_FAULT;
+    memcpy(v, p, bytes);
+    return EMU_OK;
+  }
+  const emu_bufacc *b = &a->b;
+  if (b->in[l] == (1u << b->ncomp) - 1 && !b->swizzled) { /* every component, contiguous */
+    const void *p = buffer_ptr(w, in, b, b->addr[0][l], bytes, 1, l);
+    if (!p) return EMU_FAULT;
+    memcpy(v, p, bytes);
+    return EMU_OK;
+  }
+  for (int k = 0; k < b->ncomp; k++) {
+    if (!(b->in[l] >> k & 1)) continue;
+    const void *p = buffer_ptr(w, in, b, b->addr[k][l], b->csize, 1, l);
+    if (!p) return EMU_FAULT;
+    memcpy((uint8_t *)v + 4 * k, p, b->csize);
+  }
+  return EMU_OK;
+}
+
+/* Lane l's `bytes` from v to memory; a buffer component that failed the range check is dropped. */
+static int acc_write(emu_wave *w, const emu_insn *in, const access *a, int l, uint32_t bytes, const uint32_t v[4])
+{
+  if (a->seg != SEG_BUFFER) {
+    void *p = lane_ptr(w, in, a->seg, a->m.addr[l], bytes, 1, l);
+    if (!p) return EMU_FAULT;
+    memcpy(p, v, bytes);
+    return EMU_OK;
+  }
+  const emu_bufacc *b = &a->b;
+  if (b->in[l] == (1u << b->ncomp) - 1 && !b->swizzled) {
+    void *p = buffer_ptr(w, in, b, b->addr[0][l], bytes, 1, l);
+    if (!p) return EMU_FAULT;
+    memcpy(p, v, bytes);
+    return EMU_OK;
+  }
+  for (int k = 0; k < b->ncomp; k++) {
+    if (!(b->in[l] >> k & 1)) continue;
+    void *p = buffer_ptr(w, in, b, b->addr[k][l], b->csize, 1, l);
+    if (!p) return EMU_FAULT;
+    memcpy(p, (const uint8_t *)v + 4 * k, b->csize);
+  }
+  return EMU_OK;
 }
 
 /* Loads whose data goes to LDS instead of VGPRs: `buffer_load_* ... lds` (operands vaddr|off,
@@ -146,17 +253,13 @@ emu_lds_dest emu_load_lds_dest(const emu_wave *w, const emu_insn *in, bool buffe
 static int mem_load_lds(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, int kind)
 {
   uint64_t e = emu_exec(w);
-  maddr m;
-  int rc = seg == SEG_BUFFER ? addresses(w, in, seg, 0, bytes, &m) : addresses_flat(w, in, seg, 0, 1, &m);
+  access a;
+  int rc = acc_addrs(w, in, seg, 0, 1, bytes, false, &a);
   if (rc != EMU_OK) return rc;
   emu_lds_dest ld = emu_load_lds_dest(w, in, seg == SEG_BUFFER, bytes);
   uint32_t v[EMU_LANES][4];
   LANES { /* every lane's memory read first, so a fault leaves LDS untouched */
-    memset(v[l], 0, sizeof v[l]);
-    if (m.oob[l]) continue;
-    const void *p = lane_ptr(w, in, seg, m.addr[l], bytes, 1, l);
-    if (!p) return EMU_FAULT;
-    memcpy(v[l], p, bytes);
+    if (acc_read(w, in, &a, l, bytes, v[l]) != EMU_OK) return EMU_FAULT;
     if (kind == K_SBYTE) v[l][0] = (uint32_t)(int32_t)(int8_t)v[l][0];
     if (kind == K_SSHORT) v[l][0] = (uint32_t)(int32_t)(int16_t)v[l][0];
   }
@@ -207,9 +310,10 @@ static int mem_load(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, in
     return mem_load_lds(w, in, seg, bytes, kind);
   }
   uint64_t e = emu_exec(w);
-  maddr m;
-  int rc = get_addrs(w, in, seg, 1, 2, bytes, &m);
+  access a;
+  int rc = acc_addrs(w, in, seg, 1, 2, bytes, false, &a);
   if (rc != EMU_OK) return rc;
+  const maddr *mp = &a.m;
   uint32_t nw = (bytes + 3) / 4, tmp[4][EMU_LANES];
   if (kind == K_PLAIN && seg == SEG_GLOBAL && (bytes & 3) == 0) {
     /* Hot path (plain global dword loads, e.g. a kernel staging tiles): the buffer the wave last
@@ -217,10 +321,10 @@ static int mem_load(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, in
      * of bounds) goes through lane_ptr, which faults exactly as below. */
     LANES {
       const emu_membuf *b = w->last;
-      uint64_t a = m.addr[l];
+      uint64_t ad = mp->addr[l];
       const uint8_t *p;
-      if (b && a >= b->base && a - b->base + bytes <= b->size) p = b->host + (a - b->base);
-      else if (!(p = lane_ptr(w, in, seg, a, bytes, 1, l))) return EMU_FAULT;
+      if (b && ad >= b->base && ad - b->base + bytes <= b->size) p = b->host + (ad - b->base);
+      else if (!(p = lane_ptr(w, in, seg, ad, bytes, 1, l))) return EMU_FAULT;
       switch (nw) {
       case 1: memcpy(&tmp[0][l], p, 4); break;
       case 2: memcpy(&tmp[0][l], p, 4), memcpy(&tmp[1][l], p + 4, 4); break;
@@ -232,17 +336,13 @@ static int mem_load(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, in
       if (e == ~0ull) memcpy(d, tmp[k], sizeof tmp[k]);
       else LANES d[l] = tmp[k][l];
     }
-    stride_prefetch(w, in, &m, e);
+    stride_prefetch(w, in, mp, e);
     emu_pend(w, in, EMU_CNT_VM, 0);
     return EMU_OK;
   }
   LANES {
-    uint32_t v[4] = {0, 0, 0, 0};
-    if (!m.oob[l]) {
-      const void *p = lane_ptr(w, in, seg, m.addr[l], bytes, 1, l);
-      if (!p) return EMU_FAULT;
-      memcpy(v, p, bytes);
-    }
+    uint32_t v[4];
+    if (acc_read(w, in, &a, l, bytes, v) != EMU_OK) return EMU_FAULT;
     if (kind == K_SBYTE) v[0] = (uint32_t)(int32_t)(int8_t)v[0];
     if (kind == K_SSHORT) v[0] = (uint32_t)(int32_t)(int16_t)v[0];
     if (kind == K_D16LO_SB || kind == K_D16HI_SB) v[0] = (uint32_t)(int32_t)(int8_t)v[0] & 0xffff;
@@ -266,18 +366,15 @@ static int mem_load(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, in
 static int mem_store(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, bool hi16)
 {
   uint64_t e = emu_exec(w);
-  maddr m;
+  access a;
   int vi = seg == SEG_BUFFER ? 1 : 0, di = seg == SEG_BUFFER ? 0 : 1;
-  int rc = get_addrs(w, in, seg, vi, 2, bytes, &m);
+  int rc = acc_addrs(w, in, seg, vi, 2, bytes, false, &a);
   if (rc != EMU_OK) return rc;
   LANES {
-    if (m.oob[l]) continue;
-    void *p = lane_ptr(w, in, seg, m.addr[l], bytes, 1, l);
-    if (!p) return EMU_FAULT;
     uint32_t v[4];
     for (uint32_t k = 0; k < (bytes + 3) / 4; k++) v[k] = emu_vreg(w, in, di, (int)k)[l];
     if (hi16) v[0] >>= 16;
-    memcpy(p, v, bytes);
+    if (acc_write(w, in, &a, l, bytes, v) != EMU_OK) return EMU_FAULT;
   }
   emu_pend(w, in, EMU_CNT_VM, -1);
   return EMU_OK;
@@ -296,8 +393,8 @@ static int mem_atomic(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, 
   if (seg == SEG_BUFFER) vi = 1, di = 0, ri = 0;
   else if (ret) vi = 1, di = 2, ri = 0;
   else vi = 0, di = 1, ri = -1;
-  maddr m;
-  int rc = get_addrs(w, in, seg, vi, vi + 2, bytes, &m);
+  access a;
+  int rc = acc_addrs(w, in, seg, vi, vi + 2, bytes, true, &a); /* "atomics are range-checked all or nothing" */
   if (rc != EMU_OK) return rc;
   uint64_t old[EMU_LANES];
   uint32_t nw = bytes / 4;
@@ -309,8 +406,13 @@ static int mem_atomic(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, 
       if (nw == 2) c |= (uint64_t)emu_vreg(w, in, di, (int)nw + 1)[l] << 32;
     }
     old[l] = 0;
-    if (m.oob[l]) continue;
-    uint8_t *p = lane_ptr(w, in, seg, m.addr[l], bytes, bytes, l);
+    uint8_t *p;
+    if (seg == SEG_BUFFER) {
+      if (!a.b.in[l]) continue; /* dropped; returns 0 */
+      p = buffer_ptr(w, in, &a.b, a.b.addr[0][l], bytes, bytes, l);
+    } else {
+      p = lane_ptr(w, in, seg, a.m.addr[l], bytes, bytes, l);
+    }
     if (!p) return EMU_FAULT;
     old[l] = emu_atomic_rmw(p, bytes, f, d, c); /* one host atomic: other workgroups run concurrently */
   }

@@ -31,8 +31,9 @@
  * f8f6f4: cbsz selects A's format, blgp B's: 0 fp8, 1 bf8, 2 fp6, 3 bf6, 4 fp4 (CDNA4 ISA §7.x,
  * LLVM's mai-gfx950 syntax).
  *
- * cbsz/abid (A-block broadcast) and blgp (B lane-group pattern) on the other instructions are not
- * modelled: a nonzero value faults "unimplemented" naming it. The block-scaled (v_mfma_scale_*) and
+ * cbsz/abid (A-block broadcast) and blgp (B lane-group pattern) on the other instructions move the
+ * lanes A and B are read from (broadcast below); the f64 forms take BLGP as negation (neg:[a,b,c]);
+ * undefined combinations fault "unimplemented" naming them. The block-scaled (v_mfma_scale_*) and
  * sparse (v_smfmac_*) forms reuse this machinery (apply_scale, sparse_expand below); the xf32 forms
  * have no row here, so they fault "unimplemented" if executed. */
 #include <stdio.h>
@@ -234,8 +235,13 @@ static void apply_scale(emu_wave *w, const emu_insn *in, int opi, int KL, float 
  * verifier, citing the CDNA4 ISA layout tables). The expanded A holds 0 at the positions not named
  * (so an infinite or NaN B element there gives NaN, as a dense product would; UNCONFIRMED), and two
  * stored values naming the same position are added before the multiply. C is read from vdst
- * (operand 0), which is written. cbsz (a broadcast on sparse forms) is not modelled: nonzero
- * faults. */
+ * (operand 0), which is written. CBSZ/ABID only pick the index set (sparse_set). */
+/* The index set used: ABID, or the first when CBSZ[1:0] != 0 or the VGPR holds one set (CDNA4
+ * ISA §7.4: "CBSZ[1:0], ABID[1:0] fields ignored. One single defined set") */
+static int sparse_set(const emu_insn *in, int KL)
+{
+  return (in->cbsz & 3) || KL >= 32 ? 0 : in->abid;
+}
 static bool sparse_expand(emu_wave *w, const emu_insn *in, int type, int KL, void *cv)
 {
   static _Thread_local union { float f[MAXITEM * 64 / 2]; int32_t i[MAXITEM * 64 / 2]; } S;
@@ -246,7 +252,7 @@ static bool sparse_expand(emu_wave *w, const emu_insn *in, int type, int KL, voi
   float *f = cv;
   int32_t *iv = cv;
   for (int s = 0; s < KL / 2; s++) {
-    int sh = in->abid * KL + 2 * s;
+    int sh = sparse_set(in, KL) * KL + 2 * s;
     for (int l = 0; l < 64; l++) {
       int pos = 4 * (s / 2) + (int)(ix[l] >> sh & 3);
       if (type == T_I8) iv[pos * 64 + l] = (int32_t)((uint32_t)iv[pos * 64 + l] + (uint32_t)S.i[s * 64 + l]);
@@ -475,6 +481,33 @@ static bool mfma_fast(emu_wave *w, const emu_insn *in, const mdesc *d, int ta, i
 }
 #endif
 
+/* ---- broadcasts (CDNA3 ISA §7.1.5, CDNA4 ISA §7.1.6) -------------------------------------------
+ * After the lane holding an element is found by the layout rule, CBSZ/ABID move A's lane and BLGP
+ * B's: A lane l reads lane (l % S) + S * ABID with S = 64 >> CBSZ; B lane l reads
+ *   BLGP 0: l, 1: l % 32, 2: l % 32 + 32, 3: (l + 16) % 64, 4..7: l % 16 + 16 * (BLGP - 4).
+ * cv holds item t of lane l at [t * 64 + l] (convert), so moving lanes moves each item's 64-run. */
+static void permute_lanes(void *cv, int items, int esize, const int *src)
+{
+  uint8_t tmp[64 * 8];
+  for (int t = 0; t < items; t++) {
+    uint8_t *run = (uint8_t *)cv + (size_t)t * 64 * esize;
+    memcpy(tmp, run, (size_t)64 * esize);
+    for (int l = 0; l < 64; l++) memcpy(run + (size_t)l * esize, tmp + (size_t)src[l] * esize, esize);
+  }
+}
+static void broadcast(const emu_insn *in, int KLA, int KLB, void *A, void *B, int esize)
+{
+  int pa[64], pb[64];
+  int S = 64 >> in->cbsz;
+  for (int l = 0; l < 64; l++) {
+    pa[l] = l % S + S * in->abid;
+    int g = in->blgp;
+    pb[l] = g == 0 ? l : g == 1 ? l % 32 : g == 2 ? l % 32 + 32 : g == 3 ? (l + 16) % 64 : l % 16 + 16 * (g - 4);
+  }
+  if (in->cbsz) permute_lanes(A, KLA, esize, pa);
+  if (in->blgp) permute_lanes(B, KLB, esize, pb);
+}
+
 /* ---- the handler ---------------------------------------------------------------------------*/
 static int mfma(emu_wave *w, const emu_insn *in, const mdesc *d)
 {
@@ -488,18 +521,27 @@ static int mfma(emu_wave *w, const emu_insn *in, const mdesc *d)
     static const uint8_t fmt[] = {T_FP8, T_BF8, T_FP6, T_BF6, T_FP4};
     ta = fmt[in->cbsz], tb = fmt[in->blgp];
   } else if (d->kind == MK_SPARSE) {
+    /* CDNA3 ISA §7.4 / CDNA4 ISA §7.4: CBSZ and ABID only pick the index set; CBSZ[1:0] != 0 picks
+     * the first set; a form with one set ignores both (sparse_set). BLGP has no sparse meaning. */
     int sets = 32 / (d->K * d->M / 64); /* index sets in the index VGPR (see sparse_expand) */
-    if (in->cbsz || in->blgp || in->abid >= sets)
+    if (in->blgp || (sets > 1 && !(in->cbsz & 3) && in->abid >= sets))
       return emu_raise(w, in, "unimplemented", -1, 0,
-                       "sparse MFMA with cbsz:%d blgp:%d abid:%d is not modelled (cbsz/blgp must be 0, abid < %d)",
-                       in->cbsz, in->blgp, in->abid, sets);
-  } else if (in->cbsz || in->abid || in->blgp) {
-    return emu_raise(w, in, "unimplemented", -1, 0,
-                     "MFMA broadcast modifiers cbsz:%d abid:%d blgp:%d are not modelled", in->cbsz,
-                     in->abid, in->blgp);
+                       "sparse MFMA with blgp:%d abid:%d is not modelled (blgp must be 0, abid < %d)",
+                       in->blgp, in->abid, sets);
+  } else if (ta == T_F64) {
+    /* CDNA3 ISA §7.1.5.3: f64 MFMAs ignore CBSZ and ABID; BLGP is the negation of A, B, C, which
+     * LLVM prints as neg:[a,b,c] (in->neg; applied below) */
+  } else if (in->cbsz || in->abid) {
+    /* CDNA3 ISA §7.1.5.1: undefined when 1 << CBSZ exceeds the blocks, not legal when ABID does
+     * not name a block of the broadcast group */
+    if ((1 << in->cbsz) > d->B || in->abid >= (1 << in->cbsz))
+      return emu_raise(w, in, "unimplemented", -1, 0,
+                       "MFMA broadcast cbsz:%d abid:%d is undefined for a %d-block instruction (CDNA3 ISA §7.1.5.1: "
+                       "1 << cbsz <= blocks, abid < 1 << cbsz)", in->cbsz, in->abid, d->B);
   }
+  bool bcast = d->ta != T_F8F6F4 && d->kind == MK_DENSE && ta != T_F64 && (in->cbsz || in->blgp);
   int frc;
-  if (mfma_fast(w, in, d, ta, tb, &frc)) return frc;
+  if (!bcast && !in->neg && mfma_fast(w, in, d, ta, tb, &frc)) return frc;
   const int M = d->M, N = d->N, K = d->K, B = d->B;
   const bool f64 = ta == T_F64, i8 = ta == T_I8;
   const int H = f64 ? 1 : 4, BI = (64 + M * N / H - 1) / (M * N / H), MI = 64 / BI / N, G = M / (H * MI);
@@ -516,6 +558,11 @@ static int mfma(emu_wave *w, const emu_insn *in, const mdesc *d)
   if (d->kind == MK_SPARSE ? !sparse_expand(w, in, ta, KLA, &A) : !convert(w, in, 1, ta, KLA, &A)) return EMU_FAULT;
   if (!convert(w, in, 2, tb, KLB, &Bm)) return EMU_FAULT;
   if (d->kind == MK_SCALE) apply_scale(w, in, 4, KLA, A.f), apply_scale(w, in, 5, KLB, Bm.f);
+  if (bcast) broadcast(in, KLA, KLB, &A, &Bm, f64 ? 8 : 4);
+  if (in->neg) { /* f64: BLGP[0] negates A, [1] B (C below) */
+    for (int t = 0; t < KLA * 64 && (in->neg & 1); t++) A.d[t] = -A.d[t];
+    for (int t = 0; t < KLB * 64 && (in->neg & 2); t++) Bm.d[t] = -Bm.d[t];
+  }
   /* where k lives (see "Operands are converted" above), per operand */
   int akt[128], akg[128], bkt[128], bkg[128];
   const bool sa = d->ta == T_F8F6F4 && type_bits[ta] == 8, sb = d->ta == T_F8F6F4 && type_bits[tb] == 8;
@@ -561,6 +608,7 @@ static int mfma(emu_wave *w, const emu_insn *in, const mdesc *d)
         for (int q = 0; q < 4; q++)
           for (int j = 0; j < N; j++) {
             double acc = cconst ? emu_f64(cval) : emu_f64((uint64_t)c0[q][j] | (uint64_t)c1[q][j] << 32);
+            if (in->neg & 4) acc = -acc; /* BLGP[2]: C negated */
             for (int k = 0; k < K; k++) acc = fma(A.d[aoff[k] + i0 + q], Bm.d[boff[k] + j], acc);
             uint64_t u = emu_u64f(acc);
             dst[q][j] = (uint32_t)u;
@@ -703,7 +751,9 @@ static int op_v_accvgpr_mov(emu_wave *w, const emu_insn *in)
   return EMU_OK;
 }
 
-#define ROW(name, flags) {#name, op_##name, EMU_F_MFMA | (flags)},
+/* every MFMA rests on the accumulation order and width lanelab chose (EMU_CH_MFMA_ORDER, see the
+ * "Arithmetic" note at the top); the scaled and sparse forms on their own choices too */
+#define ROW(name, flags) {#name, op_##name, EMU_F_MFMA | EMU_F_C(EMU_CH_MFMA_ORDER) | (flags)},
 const emu_opdef emu_optab_mfma[] = {
     ROW(v_mfma_f32_32x32x1_2b_f32, 0) ROW(v_mfma_f32_16x16x1_4b_f32, 0)
     ROW(v_mfma_f32_4x4x1_16b_f32, 0) ROW(v_mfma_f32_32x32x2_f32, 0) ROW(v_mfma_f32_16x16x4_f32, 0)
@@ -722,21 +772,21 @@ const emu_opdef emu_optab_mfma[] = {
     ROW(v_mfma_f32_16x16x32_bf16, EMU_F_GFX950) ROW(v_mfma_f32_32x32x16_bf16, EMU_F_GFX950)
     ROW(v_mfma_i32_16x16x64_i8, EMU_F_GFX950) ROW(v_mfma_i32_32x32x32_i8, EMU_F_GFX950)
     ROW(v_mfma_f32_16x16x128_f8f6f4, EMU_F_GFX950) ROW(v_mfma_f32_32x32x64_f8f6f4, EMU_F_GFX950)
-    ROW(v_mfma_scale_f32_16x16x128_f8f6f4, EMU_F_GFX950) ROW(v_mfma_scale_f32_32x32x64_f8f6f4, EMU_F_GFX950)
-    ROW(v_smfmac_f32_16x16x32_f16, 0) ROW(v_smfmac_f32_32x32x16_f16, 0)
-    ROW(v_smfmac_f32_16x16x32_bf16, 0) ROW(v_smfmac_f32_32x32x16_bf16, 0)
-    ROW(v_smfmac_i32_16x16x64_i8, 0) ROW(v_smfmac_i32_32x32x32_i8, 0)
-    ROW(v_smfmac_f32_16x16x64_fp8_fp8, 0) ROW(v_smfmac_f32_16x16x64_fp8_bf8, 0)
-    ROW(v_smfmac_f32_16x16x64_bf8_fp8, 0) ROW(v_smfmac_f32_16x16x64_bf8_bf8, 0)
-    ROW(v_smfmac_f32_32x32x32_fp8_fp8, 0) ROW(v_smfmac_f32_32x32x32_fp8_bf8, 0)
-    ROW(v_smfmac_f32_32x32x32_bf8_fp8, 0) ROW(v_smfmac_f32_32x32x32_bf8_bf8, 0)
-    ROW(v_smfmac_f32_16x16x64_f16, EMU_F_GFX950) ROW(v_smfmac_f32_32x32x32_f16, EMU_F_GFX950)
-    ROW(v_smfmac_f32_16x16x64_bf16, EMU_F_GFX950) ROW(v_smfmac_f32_32x32x32_bf16, EMU_F_GFX950)
-    ROW(v_smfmac_i32_16x16x128_i8, EMU_F_GFX950) ROW(v_smfmac_i32_32x32x64_i8, EMU_F_GFX950)
-    ROW(v_smfmac_f32_16x16x128_fp8_fp8, EMU_F_GFX950) ROW(v_smfmac_f32_16x16x128_fp8_bf8, EMU_F_GFX950)
-    ROW(v_smfmac_f32_16x16x128_bf8_fp8, EMU_F_GFX950) ROW(v_smfmac_f32_16x16x128_bf8_bf8, EMU_F_GFX950)
-    ROW(v_smfmac_f32_32x32x64_fp8_fp8, EMU_F_GFX950) ROW(v_smfmac_f32_32x32x64_fp8_bf8, EMU_F_GFX950)
-    ROW(v_smfmac_f32_32x32x64_bf8_fp8, EMU_F_GFX950) ROW(v_smfmac_f32_32x32x64_bf8_bf8, EMU_F_GFX950)
+    ROW(v_mfma_scale_f32_16x16x128_f8f6f4, EMU_F_GFX950 | EMU_F_C(EMU_CH_MFMA_SCALE)) ROW(v_mfma_scale_f32_32x32x64_f8f6f4, EMU_F_GFX950 | EMU_F_C(EMU_CH_MFMA_SCALE))
+    ROW(v_smfmac_f32_16x16x32_f16, 0 | EMU_F_C(EMU_CH_SMFMAC)) ROW(v_smfmac_f32_32x32x16_f16, 0 | EMU_F_C(EMU_CH_SMFMAC))
+    ROW(v_smfmac_f32_16x16x32_bf16, 0 | EMU_F_C(EMU_CH_SMFMAC)) ROW(v_smfmac_f32_32x32x16_bf16, 0 | EMU_F_C(EMU_CH_SMFMAC))
+    ROW(v_smfmac_i32_16x16x64_i8, 0 | EMU_F_C(EMU_CH_SMFMAC)) ROW(v_smfmac_i32_32x32x32_i8, 0 | EMU_F_C(EMU_CH_SMFMAC))
+    ROW(v_smfmac_f32_16x16x64_fp8_fp8, 0 | EMU_F_C(EMU_CH_SMFMAC)) ROW(v_smfmac_f32_16x16x64_fp8_bf8, 0 | EMU_F_C(EMU_CH_SMFMAC))
+    ROW(v_smfmac_f32_16x16x64_bf8_fp8, 0 | EMU_F_C(EMU_CH_SMFMAC)) ROW(v_smfmac_f32_16x16x64_bf8_bf8, 0 | EMU_F_C(EMU_CH_SMFMAC))
+    ROW(v_smfmac_f32_32x32x32_fp8_fp8, 0 | EMU_F_C(EMU_CH_SMFMAC)) ROW(v_smfmac_f32_32x32x32_fp8_bf8, 0 | EMU_F_C(EMU_CH_SMFMAC))
+    ROW(v_smfmac_f32_32x32x32_bf8_fp8, 0 | EMU_F_C(EMU_CH_SMFMAC)) ROW(v_smfmac_f32_32x32x32_bf8_bf8, 0 | EMU_F_C(EMU_CH_SMFMAC))
+    ROW(v_smfmac_f32_16x16x64_f16, EMU_F_GFX950 | EMU_F_C(EMU_CH_SMFMAC)) ROW(v_smfmac_f32_32x32x32_f16, EMU_F_GFX950 | EMU_F_C(EMU_CH_SMFMAC))
+    ROW(v_smfmac_f32_16x16x64_bf16, EMU_F_GFX950 | EMU_F_C(EMU_CH_SMFMAC)) ROW(v_smfmac_f32_32x32x32_bf16, EMU_F_GFX950 | EMU_F_C(EMU_CH_SMFMAC))
+    ROW(v_smfmac_i32_16x16x128_i8, EMU_F_GFX950 | EMU_F_C(EMU_CH_SMFMAC)) ROW(v_smfmac_i32_32x32x64_i8, EMU_F_GFX950 | EMU_F_C(EMU_CH_SMFMAC))
+    ROW(v_smfmac_f32_16x16x128_fp8_fp8, EMU_F_GFX950 | EMU_F_C(EMU_CH_SMFMAC)) ROW(v_smfmac_f32_16x16x128_fp8_bf8, EMU_F_GFX950 | EMU_F_C(EMU_CH_SMFMAC))
+    ROW(v_smfmac_f32_16x16x128_bf8_fp8, EMU_F_GFX950 | EMU_F_C(EMU_CH_SMFMAC)) ROW(v_smfmac_f32_16x16x128_bf8_bf8, EMU_F_GFX950 | EMU_F_C(EMU_CH_SMFMAC))
+    ROW(v_smfmac_f32_32x32x64_fp8_fp8, EMU_F_GFX950 | EMU_F_C(EMU_CH_SMFMAC)) ROW(v_smfmac_f32_32x32x64_fp8_bf8, EMU_F_GFX950 | EMU_F_C(EMU_CH_SMFMAC))
+    ROW(v_smfmac_f32_32x32x64_bf8_fp8, EMU_F_GFX950 | EMU_F_C(EMU_CH_SMFMAC)) ROW(v_smfmac_f32_32x32x64_bf8_bf8, EMU_F_GFX950 | EMU_F_C(EMU_CH_SMFMAC))
     {"v_accvgpr_read_b32", op_v_accvgpr_mov, EMU_F_VALU},
     {"v_accvgpr_write_b32", op_v_accvgpr_mov, EMU_F_VALU},
     {"v_accvgpr_mov_b32", op_v_accvgpr_mov, EMU_F_VALU},

@@ -111,6 +111,33 @@ static int int_clamp(emu_wave *w, const emu_insn *in)
     emu_dst32(w, in, 0, d);                                                                        \
     return EMU_OK;                                                                                 \
   }
+/* Integer op computed exactly in int64 (expr over int64 a, b, c: sources 0..NS-1, zero- or
+ * sign-extended per the op): the low 32 bits, or with clamp the exact value saturated to the 32-bit
+ * result type's range (CDNA3 ISA §6.5 "ALU Clamp Bit Usage": an integer result is clamped to the
+ * largest and smallest representable value; for a multiply-add saturating the exact result once
+ * is lanelab's reading, the int-clamp-exact choice, flagged EMU_F_ICLAMP in ops.def). */
+#define VOP_X(name, NS, sgn, ext0, ext1, ext2, expr)                                               \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    uint32_t t0[EMU_LANES], t1[EMU_LANES], t2[EMU_LANES], d[EMU_LANES];                            \
+    const uint32_t *A = emu_src32(w, in, S0I, t0), *B = emu_src32(w, in, S0I + 1, t1),             \
+                   *C = NS > 2 ? emu_src32(w, in, S0I + 2, t2) : t2;                                \
+    L64 {                                                                                          \
+      int64_t a = ext0(A[l]), b = ext1(B[l]), c = NS > 2 ? ext2(C[l]) : 0;                         \
+      (void)c;                                                                                     \
+      int64_t r = (expr);                                                                          \
+      d[l] = in->clamp ? isat(r, 32, sgn) : (uint32_t)r;                                           \
+    }                                                                                              \
+    emu_dst32(w, in, 0, d);                                                                        \
+    return EMU_OK;                                                                                 \
+  }
+#define XU24(x) ((int64_t)((x) & 0xffffff))
+#define XI24(x) ((int64_t)((int32_t)((x) << 8) >> 8))
+#define XU16(x) ((int64_t)((x) & 0xffff))
+#define XI16(x) ((int64_t)(int16_t)(x))
+#define XU32(x) ((int64_t)(x))
+#define XI32(x) ((int64_t)(int32_t)(x))
+
 #define VOP_F1(name, expr)                                                                         \
   int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
@@ -640,9 +667,11 @@ VOP_F2(v_mul_f32, a * b)
 VOP_F2(v_mul_legacy_f32, (a == 0 || b == 0) ? 0.0f : a * b) /* 0 * anything = 0 */
 VOP_F2(v_min_f32, emu_fmin_ieee(IEEE, a, b))
 VOP_F2(v_max_f32, emu_fmax_ieee(IEEE, a, b))
-VOP_U2(v_mul_i32_i24, (uint32_t)(((int32_t)(a << 8) >> 8) * ((int32_t)(b << 8) >> 8)))
+/* CDNA3 ISA V_MUL_I32_I24 / V_MUL_U32_U24: D = S0[23:0] * S1[23:0], the low 32 bits; with clamp
+ * the 48-bit product saturated (§6.5) */
+VOP_X(v_mul_i32_i24, 2, true, XI24, XI24, XI24, a * b)
 VOP_U2(v_mul_hi_i32_i24, (uint32_t)(((int64_t)((int32_t)(a << 8) >> 8) * ((int32_t)(b << 8) >> 8)) >> 32))
-VOP_U2(v_mul_u32_u24, (a & 0xffffff) * (b & 0xffffff))
+VOP_X(v_mul_u32_u24, 2, false, XU24, XU24, XU24, a * b)
 VOP_U2(v_mul_hi_u32_u24, (uint32_t)(((uint64_t)(a & 0xffffff) * (b & 0xffffff)) >> 32))
 VOP_U2(v_min_i32, (int32_t)a < (int32_t)b ? a : b)
 VOP_U2(v_max_i32, (int32_t)a > (int32_t)b ? a : b)
@@ -833,10 +862,12 @@ VOP_U3(v_med3_i32, (uint32_t)(I(a) > I(b) ? (I(b) > I(c) ? I(b) : (I(a) > I(c) ?
                                           : (I(a) > I(c) ? I(a) : (I(b) > I(c) ? I(c) : I(b)))))
 VOP_U3(v_med3_u32, a > b ? (b > c ? b : (a > c ? c : a)) : (a > c ? a : (b > c ? c : b)))
 #undef I
-VOP_U3(v_mad_u32_u24, (a & 0xffffff) * (b & 0xffffff) + c)
-VOP_U3(v_mad_i32_i24, (uint32_t)(((int32_t)(a << 8) >> 8) * ((int32_t)(b << 8) >> 8)) + c)
-VOP_U3(v_mad_u32_u16, (a & 0xffff) * (b & 0xffff) + c)
-VOP_U3(v_mad_i32_i16, (uint32_t)((int32_t)(int16_t)a * (int16_t)b) + c)
+/* CDNA3 ISA V_MAD_U32_U24 / I32_I24 / U32_U16 / I32_I16: D = S0 * S1 + S2 on the 24- or 16-bit
+ * fields, 32-bit result (clamp: the exact result saturated, int-clamp-exact) */
+VOP_X(v_mad_u32_u24, 3, false, XU24, XU24, XU32, a * b + c)
+VOP_X(v_mad_i32_i24, 3, true, XI24, XI24, XI32, a * b + c)
+VOP_X(v_mad_u32_u16, 3, false, XU16, XU16, XU32, a * b + c)
+VOP_X(v_mad_i32_i16, 3, true, XI16, XI16, XI32, a * b + c)
 VOP_U3(v_bfe_u32, bfe_u(a, b, c))
 VOP_U3(v_bfe_i32, bfe_i(a, b, c))
 VOP_U3(v_bfi_b32, (a & b) | (~a & c))        /* bitfield insert */
@@ -943,8 +974,11 @@ int emu_op_v_lshlrev_b64(emu_wave *w, const emu_insn *in)
 }
 VOP_SH64(v_lshrrev_b64, b >> a)
 VOP_SH64(v_ashrrev_i64, (uint64_t)((int64_t)b >> a))
-/* v_lshl_add_u64 (gfx940+, CDNA3 ISA): D = (S0.u64 << S1[2:0]) + S2.u64; counts above 4 are
- * unsupported by the hardware and treated as 0 */
+/* v_lshl_add_u64 (gfx940+): D = (S0.u64 << S1.u32[2:0]) + S2.u64 (CDNA3/CDNA4 ISA pseudocode). The
+ * guides' text adds: "the shift count must be between 0 and 4, higher shift counts are
+ * unsupported" and, in the Notes, "The design treats unsupported shift counts as a shift of zero":
+ * so a count of 5..7 (S1[2:0]) shifts by 0, as the Notes say (the pseudocode alone would shift by
+ * it; the Notes are the more specific statement of the design). Not hardware-confirmed. */
 int emu_op_v_lshl_add_u64(emu_wave *w, const emu_insn *in)
 {
   uint32_t *D = emu_dst64_direct(w, in, 0), s;
@@ -1432,3 +1466,245 @@ CMP_CLASS(v_cmpx_class_f64, 1, emu_srcf64, double, denorm_f64(a), !(emu_u64f(a) 
 static inline bool denorm_h(float a) { return a != 0 && fabsf(a) < 0x1p-14f; }
 CMP_CLASS(v_cmp_class_f16, 0, emu_srcf16, float, denorm_h(a), !(emu_u32f(a) & 0x400000))
 CMP_CLASS(v_cmpx_class_f16, 1, emu_srcf16, float, denorm_h(a), !(emu_u32f(a) & 0x400000))
+
+/* ---- ops from the CDNA3/CDNA4 ISA pseudocode (issue 28) ------------------------------------------
+ * Each handler follows the instruction's pseudocode in AMD's "AMD Instinct MI300 (CDNA3)" and
+ * "AMD Instinct CDNA4" ISA reference guides (identical for these ops); where the pseudocode calls a
+ * function the guides do not define, the reading is a stated choice (docs/emulator-choices.md) and
+ * the op row names it (ops.def). */
+
+/* 16-bit integer VOP3 ops: sources are the halves op_sel picks; the exact result (int64) is
+ * wrapped to 16 bits, or with clamp saturated to the type (§6.5; for a multiply-add this is the
+ * int-clamp-exact choice, EMU_F_ICLAMP). The half written: op_sel[3] picks the high half; the
+ * other half is preserved (V_MAD_U16/I16 notes) or, for the legacy forms, zeroed (V_MAD_LEGACY_*
+ * notes: "hi 16 bits are written as 0"), which their rows' EMU_F_D16Z flag asks emu_dst16 for. */
+#define VOP_W3(name, sgn, expr)                                                                    \
+  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    uint16_t A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];                               \
+    emu_src16(w, in, S0I, A);                                                                      \
+    emu_src16(w, in, S0I + 1, B);                                                                  \
+    emu_src16(w, in, S0I + 2, C);                                                                  \
+    L64 {                                                                                          \
+      int64_t a = sgn ? (int64_t)(int16_t)A[l] : (int64_t)A[l], b = sgn ? (int64_t)(int16_t)B[l] : (int64_t)B[l]; \
+      int64_t c = sgn ? (int64_t)(int16_t)C[l] : (int64_t)C[l];                                   \
+      int64_t r = (expr);                                                                          \
+      d[l] = (uint16_t)(in->clamp ? isat(r, 16, sgn) : (uint32_t)r);                              \
+    }                                                                                              \
+    emu_dst16(w, in, 0, d);                                                                        \
+    return EMU_OK;                                                                                 \
+  }
+VOP_W3(v_mad_u16, false, a * b + c)           /* D0.u16 = S0.u16 * S1.u16 + S2.u16 */
+VOP_W3(v_mad_i16, true, a * b + c)            /* D0.i16 = S0.i16 * S1.i16 + S2.i16 */
+/* V_MIN3/MAX3/MED3_I16/U16: v_min/max of the three (med3: the pseudocode's max3 comparison chain) */
+static inline int64_t med3_i(int64_t a, int64_t b, int64_t c)
+{
+  int64_t mx = a > b ? (a > c ? a : c) : (b > c ? b : c);
+  if (mx == a) return b > c ? b : c;
+  if (mx == b) return a > c ? a : c;
+  return a > b ? a : b;
+}
+VOP_W3(v_min3_i16, true, a < b ? (a < c ? a : c) : (b < c ? b : c))
+VOP_W3(v_max3_i16, true, a > b ? (a > c ? a : c) : (b > c ? b : c))
+VOP_W3(v_med3_i16, true, med3_i(a, b, c))
+VOP_W3(v_min3_u16, false, a < b ? (a < c ? a : c) : (b < c ? b : c))
+VOP_W3(v_max3_u16, false, a > b ? (a > c ? a : c) : (b > c ? b : c))
+VOP_W3(v_med3_u16, false, med3_i(a, b, c))
+
+/* V_MAC_F16: tmp = S0 * S1 + D0.f16; D0 = {16'0, tmp} (OPSEL[3] = 0): the addend is the low half
+ * of the destination, the high half is zeroed (EMU_F_D16Z; the CDNA3/CDNA4 pseudocode, where
+ * LLVM's zeroesHigh16BitsOfDest says gfx9 preserves it: AMD's document wins). Arithmetic as
+ * v_mad_f16 (mad-f16-precision). */
+int emu_op_v_mac_f16(emu_wave *w, const emu_insn *in)
+{
+  float A[EMU_LANES], B[EMU_LANES], d[EMU_LANES];
+  emu_srcf16(w, in, S0I, A);
+  emu_srcf16(w, in, S0I + 1, B);
+  const uint32_t *D = emu_vreg(w, in, 0, 0);
+  L64 d[l] = A[l] * B[l] + emu_f16_to_f32((uint16_t)D[l]);
+  emu_dstf16(w, in, 0, d);
+  return EMU_OK;
+}
+/* V_MADAK_F16: S0 * S1 + K; V_MADMK_F16: S0 * K + S1 (K the literal's low 16 bits as f16);
+ * D0 = {16'0, tmp} */
+static int madk_f16(emu_wave *w, const emu_insn *in, bool ak)
+{
+  float A[EMU_LANES], B[EMU_LANES], d[EMU_LANES];
+  int ki = ak ? S0I + 2 : S0I + 1, bi = ak ? S0I + 1 : S0I + 2;
+  const emu_opnd *k = &in->o[ki];
+  if (k->kind != EMU_OPK_LIT)
+    return emu_raise(w, in, "unimplemented", -1, 0, "%s constant operand that is not a literal", in->mnem);
+  float K = emu_f16_to_f32((uint16_t)k->ival);
+  emu_srcf16(w, in, S0I, A);
+  emu_srcf16(w, in, bi, B);
+  L64 d[l] = ak ? A[l] * B[l] + K : A[l] * K + B[l];
+  emu_dstf16(w, in, 0, d);
+  return EMU_OK;
+}
+int emu_op_v_madak_f16(emu_wave *w, const emu_insn *in) { return madk_f16(w, in, true); }
+int emu_op_v_madmk_f16(emu_wave *w, const emu_insn *in) { return madk_f16(w, in, false); }
+
+/* V_FREXP_MANT_F16 / V_FREXP_EXP_I16_F16: inf and NaN give S0 / 0; otherwise C's frexp() (the
+ * guides cite it; "S0.f16 = significand * 2 ** exponent", significand in [0.5, 1)). The f16 value
+ * is exact in float, and so is its significand in f16. */
+int emu_op_v_frexp_mant_f16(emu_wave *w, const emu_insn *in)
+{
+  float A[EMU_LANES], d[EMU_LANES];
+  uint16_t H[EMU_LANES];
+  emu_srcf16(w, in, S0I, A);
+  emu_src16(w, in, S0I, H);
+  bool raw = !in->clamp && !in->omod;
+  uint16_t r[EMU_LANES];
+  L64 {
+    int e;
+    d[l] = isinf(A[l]) || A[l] != A[l] ? A[l] : frexpf(A[l], &e);
+    /* inf/NaN: D0.f16 = S0.f16, the (modified) bits themselves, an sNaN not quieted */
+    uint16_t h = (uint16_t)((H[l] & ((in->o[S0I].mods & EMU_M_ABS) ? 0x7fff : 0xffff)) ^
+                            ((in->o[S0I].mods & EMU_M_NEG) ? 0x8000 : 0));
+    r[l] = (h & 0x7c00) == 0x7c00 ? h : emu_f32_to_f16(d[l]);
+  }
+  if (raw) emu_dst16(w, in, 0, r);
+  else emu_dstf16(w, in, 0, d);
+  return EMU_OK;
+}
+int emu_op_v_frexp_exp_i16_f16(emu_wave *w, const emu_insn *in)
+{
+  float A[EMU_LANES];
+  uint16_t d[EMU_LANES];
+  emu_srcf16(w, in, S0I, A);
+  L64 {
+    int e = 0;
+    if (!isinf(A[l]) && A[l] == A[l] && A[l] != 0) frexpf(A[l], &e);
+    d[l] = (uint16_t)(int16_t)e;
+  }
+  emu_dst16(w, in, 0, d);
+  return EMU_OK;
+}
+
+/* V_LERP_U8: per byte i, (S0.b[i] + S1.b[i] + S2[8i]) >> 1 (the rounding bit is bit 8i of S2) */
+static inline uint32_t lerp_u8(uint32_t a, uint32_t b, uint32_t c)
+{
+  uint32_t r = 0;
+  for (int i = 0; i < 4; i++) r |= (((a >> 8 * i & 0xff) + (b >> 8 * i & 0xff) + (c >> 8 * i & 1)) >> 1) << 8 * i;
+  return r;
+}
+VOP_U3(v_lerp_u8, lerp_u8(a, b, c))
+
+/* V_CUBEID/SC/TC/MA_F32: the face-selection pseudocode, literally (comparisons of |x|, |y|, |z|;
+ * a NaN compares false, which picks the last branch, as the pseudocode's comparisons do) */
+static inline float cube(int which, float x, float y, float z)
+{
+  bool zmaj = fabsf(z) >= fabsf(x) && fabsf(z) >= fabsf(y), ymaj = !zmaj && fabsf(y) >= fabsf(x);
+  switch (which) {
+  case 0: return zmaj ? (z < 0 ? 5.0f : 4.0f) : ymaj ? (y < 0 ? 3.0f : 2.0f) : (x < 0 ? 1.0f : 0.0f);
+  case 1: return zmaj ? (z < 0 ? -x : x) : ymaj ? x : (x < 0 ? z : -z);
+  case 2: return zmaj ? -y : ymaj ? (y < 0 ? -z : z) : -y;
+  default: return zmaj ? z * 2.0f : ymaj ? y * 2.0f : x * 2.0f;
+  }
+}
+VOP_F3(v_cubeid_f32, cube(0, a, b, c))
+VOP_F3(v_cubesc_f32, cube(1, a, b, c))
+VOP_F3(v_cubetc_f32, cube(2, a, b, c))
+VOP_F3(v_cubema_f32, cube(3, a, b, c))
+
+/* V_MAXIMUM3_F32 / V_MINIMUM3_F32 (gfx950): IEEE 754-2019 maximum()/minimum() applied twice: a NaN
+ * operand gives a quiet NaN (the first NaN in S0, S1, S2 order, quieted: IEEE leaves the payload
+ * open), -0 < +0; the IEEE mode bit is ignored (the guide's note). */
+static inline float fmaximum(float a, float b, bool mx)
+{
+  if (a != a) return emu_quiet32(a);
+  if (b != b) return emu_quiet32(b);
+  if (a == b) return (emu_u32f(a) >> 31) == (unsigned)mx ? b : a; /* +-0: max prefers +0, min -0 */
+  return (a > b) == mx ? a : b;
+}
+VOP_F3(v_maximum3_f32, fmaximum(fmaximum(a, b, true), c, true))
+VOP_F3(v_minimum3_f32, fmaximum(fmaximum(a, b, false), c, false))
+
+/* V_ASHR_PK_I8_I32 / V_ASHR_PK_U8_I32 (gfx950): D[15:0] = {SAT8(S1 >> S2[4:0]), SAT8(S0 >> S2[4:0])},
+ * arithmetic shifts, SAT8 to [-128, 127] / [0, 255]. D[31:16] is not written by the pseudocode;
+ * lanelab zeroes it (EMU_F_D16Z, the d16-high-half choice). */
+static int ashr_pk(emu_wave *w, const emu_insn *in, bool sgn)
+{
+  uint32_t t0[EMU_LANES], t1[EMU_LANES], t2[EMU_LANES];
+  uint16_t d[EMU_LANES];
+  const uint32_t *A = emu_src32(w, in, S0I, t0), *B = emu_src32(w, in, S0I + 1, t1), *C = emu_src32(w, in, S0I + 2, t2);
+  L64 {
+    int32_t x = (int32_t)A[l] >> (C[l] & 31), y = (int32_t)B[l] >> (C[l] & 31);
+    int32_t lo = sgn ? -128 : 0, hi = sgn ? 127 : 255;
+    x = x < lo ? lo : x > hi ? hi : x;
+    y = y < lo ? lo : y > hi ? hi : y;
+    d[l] = (uint16_t)((uint32_t)(x & 0xff) | (uint32_t)(y & 0xff) << 8);
+  }
+  emu_dst16(w, in, 0, d);
+  return EMU_OK;
+}
+int emu_op_v_ashr_pk_i8_i32(emu_wave *w, const emu_insn *in) { return ashr_pk(w, in, true); }
+int emu_op_v_ashr_pk_u8_i32(emu_wave *w, const emu_insn *in) { return ashr_pk(w, in, false); }
+
+/* V_SAT_PK_U8_I16: D.b16 = {SAT8(S0[31:16].i16), SAT8(S0[15:0].i16)}, SAT8 to [0, 255] (a VOP1
+ * 16-bit result: the high half zeroed, EMU_F_D16Z) */
+int emu_op_v_sat_pk_u8_i16(emu_wave *w, const emu_insn *in)
+{
+  uint32_t t[EMU_LANES];
+  uint16_t d[EMU_LANES];
+  const uint32_t *A = emu_src32(w, in, S0I, t);
+  L64 {
+    int32_t x = (int16_t)A[l], y = (int16_t)(A[l] >> 16);
+    x = x < 0 ? 0 : x > 255 ? 255 : x;
+    y = y < 0 ? 0 : y > 255 ? 255 : y;
+    d[l] = (uint16_t)(x | y << 8);
+  }
+  emu_dst16(w, in, 0, d);
+  return EMU_OK;
+}
+
+/* V_TRIG_PREOP_F64: a 53-bit segment of 2/pi for argument reduction:
+ *   shift = S1[4:0] * 53 (+ exponent(S0) - 1077 when exponent(S0) > 1077; exponent() the biased
+ *   field), result = the 53 bits of 2/pi at fraction positions shift+1 .. shift+53 (the
+ *   pseudocode's "whole part after the left shift"), D = result * 2^(-53 - shift) (+128 to the
+ *   exponent when exponent(S0) >= 1968), rounded toward zero (the guide's text; only a subnormal
+ *   result rounds, and its first dropped bit is 2/pi's fraction bit 1075, a 0, so to nearest would
+ *   agree).
+ * two_over_pi: floor(2/pi * 2^1201) as 19 little-endian 64-bit words (b_1200 .. b_0 of the
+ * guide), computed with exact integer arithmetic (Machin's formula); it equals the constant
+ * tinygrad's CDNA emulator uses (an independent source). */
+static const uint64_t two_over_pi[19] = {
+    0xba10ac06608df8f6ull, 0x25d4d7f6bf623f1aull, 0xe2f67a0e73ef14a5ull, 0xd45aea4f758fd7cbull,
+    0x136e9e8c7ecd3cbfull, 0xda3eda6cfd9e4f96ull, 0x301fde5e2316b414ull, 0x50763ff12fffbc0bull,
+    0x73e93908bf177bf2ull, 0xfc827323ac7306a6ull, 0x8909d338e04d68beull, 0x4e7dd1046bea5d76ull,
+    0x2439fc3bd6396253ull, 0xa5c00c925dd413a3ull, 0x8ac36e48dc74849bull, 0x2083fca2c757bd77ull,
+    0xbb81b6c52b327887ull, 0x2a53f84eafa3ea69ull, 0x000145f306dc9c88ull};
+static inline uint64_t tpi_bits(int lo) /* bits lo .. lo+52 of the 1201-bit integer (0 outside) */
+{
+  uint64_t r = 0;
+  for (int k = 0; k < 53; k++) {
+    int b = lo + k;
+    if (b >= 0 && b < 1201 && (two_over_pi[b >> 6] >> (b & 63) & 1)) r |= 1ull << k;
+  }
+  return r;
+}
+/* m * 2^e, m < 2^53, rounded toward zero (exact unless the result is subnormal) */
+static inline double ldexp_rtz(uint64_t m, int e)
+{
+  if (!m) return 0.0;
+  int top = 63 - __builtin_clzll(m); /* value in [2^(top+e), 2^(top+e+1)) */
+  if (top + e >= -1022) return ldexp((double)m, e);
+  int drop = -1074 - e;              /* subnormal: multiples of 2^-1074 */
+  if (drop >= 64) return 0.0;
+  return ldexp((double)(m >> drop), -1074);
+}
+int emu_op_v_trig_preop_f64(emu_wave *w, const emu_insn *in)
+{
+  double A[EMU_LANES], d[EMU_LANES];
+  uint32_t t1[EMU_LANES];
+  emu_srcf64(w, in, S0I, A);
+  const uint32_t *B = emu_src32(w, in, S0I + 1, t1);
+  L64 {
+    int ex = (int)(emu_u64f(A[l]) >> 52 & 0x7ff);
+    int shift = (int)(B[l] & 31) * 53 + (ex > 1077 ? ex - 1077 : 0);
+    uint64_t r = tpi_bits(1148 - shift);
+    d[l] = ldexp_rtz(r, -53 - shift + (ex >= 1968 ? 128 : 0));
+  }
+  emu_dstf64(w, in, 0, d);
+  return EMU_OK;
+}

@@ -34,38 +34,47 @@ PK_H(v_pk_fma_f16, 3, (float)fma((double)a, (double)b, (double)c))
 PK_H(v_pk_max_f16, 2, fmax_i(a, b))
 PK_H(v_pk_min_f16, 2, fmin_i(a, b))
 
-#define PK_W(name, NS, expr)                                                                       \
+/* Packed 16-bit integer ops: each half's exact result (int64 from the halves, sign-extended for the
+ * signed ops) wrapped to 16 bits, or with clamp saturated to the half's type (CDNA3 ISA §6.5: an
+ * integer result is clamped to the largest and smallest representable value; for v_pk_mad_* the
+ * exact multiply-add saturated once is the int-clamp-exact choice, EMU_F_ICLAMP in ops.def). */
+#define PK_W(name, NS, sgn, expr)                                                                  \
   int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     uint16_t lo[3][EMU_LANES], hi[3][EMU_LANES];                                                   \
     uint32_t d[EMU_LANES];                                                                         \
-    if (in->clamp)                                                                                 \
-      return emu_raise(w, in, "unimplemented", -1, 0, "clamp on packed integer ops is not implemented"); \
     for (int j = 0; j < NS; j++) emu_srcpk(w, in, 1 + j, false, lo[j], hi[j]);                     \
     L64 {                                                                                          \
-      uint16_t a = lo[0][l], b = NS > 1 ? lo[1][l] : 0, c = NS > 2 ? lo[2][l] : 0;                 \
-      uint16_t rl = (uint16_t)(expr);                                                              \
-      a = hi[0][l], b = NS > 1 ? hi[1][l] : 0, c = NS > 2 ? hi[2][l] : 0;                          \
-      (void)b, (void)c;                                                                            \
-      d[l] = rl | (uint32_t)(uint16_t)(expr) << 16;                                                \
+      uint32_t r2[2];                                                                              \
+      for (int h = 0; h < 2; h++) {                                                                \
+        const uint16_t(*x)[EMU_LANES] = h ? hi : lo;                                               \
+        int64_t a = sgn ? (int64_t)(int16_t)x[0][l] : (int64_t)x[0][l];                            \
+        int64_t b = NS > 1 ? (sgn ? (int64_t)(int16_t)x[1][l] : (int64_t)x[1][l]) : 0;            \
+        int64_t c = NS > 2 ? (sgn ? (int64_t)(int16_t)x[2][l] : (int64_t)x[2][l]) : 0;            \
+        (void)b, (void)c;                                                                          \
+        int64_t r = (expr);                                                                        \
+        if (in->clamp) r = sgn ? (r < -32768 ? -32768 : r > 32767 ? 32767 : r) : (r < 0 ? 0 : r > 65535 ? 65535 : r); \
+        r2[h] = (uint32_t)r & 0xffff;                                                              \
+      }                                                                                            \
+      d[l] = r2[0] | r2[1] << 16;                                                                  \
     }                                                                                              \
     emu_dst32(w, in, 0, d);                                                                        \
     return EMU_OK;                                                                                 \
   }
-PK_W(v_pk_add_u16, 2, a + b)
-PK_W(v_pk_add_i16, 2, a + b)
-PK_W(v_pk_sub_u16, 2, a - b)
-PK_W(v_pk_sub_i16, 2, a - b)
-PK_W(v_pk_mul_lo_u16, 2, a * b)
-PK_W(v_pk_lshlrev_b16, 2, b << (a & 15))
-PK_W(v_pk_lshrrev_b16, 2, b >> (a & 15))
-PK_W(v_pk_ashrrev_i16, 2, (int16_t)b >> (a & 15))
-PK_W(v_pk_max_u16, 2, a > b ? a : b)
-PK_W(v_pk_min_u16, 2, a < b ? a : b)
-PK_W(v_pk_max_i16, 2, (int16_t)a > (int16_t)b ? a : b)
-PK_W(v_pk_min_i16, 2, (int16_t)a < (int16_t)b ? a : b)
-PK_W(v_pk_mad_u16, 3, a * b + c)
-PK_W(v_pk_mad_i16, 3, (int16_t)a * (int16_t)b + (int16_t)c)
+PK_W(v_pk_add_u16, 2, false, a + b)
+PK_W(v_pk_add_i16, 2, true, a + b)
+PK_W(v_pk_sub_u16, 2, false, a - b)
+PK_W(v_pk_sub_i16, 2, true, a - b)
+PK_W(v_pk_mul_lo_u16, 2, false, a * b)
+PK_W(v_pk_lshlrev_b16, 2, false, b << (a & 15))
+PK_W(v_pk_lshrrev_b16, 2, false, b >> (a & 15))
+PK_W(v_pk_ashrrev_i16, 2, true, b >> (a & 15))
+PK_W(v_pk_max_u16, 2, false, a > b ? a : b)
+PK_W(v_pk_min_u16, 2, false, a < b ? a : b)
+PK_W(v_pk_max_i16, 2, true, a > b ? a : b)
+PK_W(v_pk_min_i16, 2, true, a < b ? a : b)
+PK_W(v_pk_mad_u16, 3, false, a * b + c)
+PK_W(v_pk_mad_i16, 3, true, a * b + c)
 
 /* ---- packed f32 (gfx90a+; CDNA3 ISA "V_PK_FMA_F32", "V_PK_ADD_F32", "V_PK_MUL_F32",
  * "V_PK_MOV_B32"): each source is a 64-bit pair; op_sel[j] / op_sel_hi[j] choose which dword
@@ -238,20 +247,149 @@ static int mix_f16(emu_wave *w, const emu_insn *in, bool hi)
 int emu_op_v_fma_mixlo_f16(emu_wave *w, const emu_insn *in) { return mix_f16(w, in, false); }
 int emu_op_v_fma_mixhi_f16(emu_wave *w, const emu_insn *in) { return mix_f16(w, in, true); }
 
-/* v_dot2_f32_f16: D = a.lo*b.lo + a.hi*b.hi + c (CDNA3 ISA "V_DOT2_F32_F16") */
+/* ---- dot products (CDNA3/CDNA4 ISA "V_DOT*" pseudocode) ----------------------------------------
+ * f32 forms: the pseudocode's tmp is an f32, accumulated one step at a time, each step rounded to f32
+ * (round to nearest even); each product of two f16 or bf16 values is exact in f32 (11x11 or 8x8
+ * significand bits; a bf16 product can leave f32's range, and then rounds as an f32 multiply does):
+ *   V_DOT2_F32_F16:   tmp = S2; tmp += a.lo*b.lo; tmp += a.hi*b.hi
+ *   V_DOT2_F32_BF16:  tmp = a.lo*b.lo; tmp += a.hi*b.hi; tmp += S2   (S2 last, a different order)
+ *   V_DOT2C_F32_F16 / _BF16: as V_DOT2_F32_F16 with tmp = D0 (the destination accumulates)
+ * Not hardware-confirmed (docs/emulator-choices.md "Dot products"). The sources' halves are chosen
+ * and negated by op_sel/op_sel_hi/neg_lo/neg_hi (VOP3P). NEG and ABS do not affect S2 of
+ * V_DOT2_F32_BF16 and V_DOT2C_F32_BF16 (CDNA4 ISA notes), so neg_lo[2]/neg_hi[2] are not applied
+ * there; for V_DOT2C_F32_BF16's VOP3 form, "ABS[1:0] are used as NEG_HI[1:0]": |src| negates the
+ * high half, -src the low half. Results through emu_dstf32 (clamp, omod). The products and sums
+ * are separate float statements: the build has no FMA contraction (no -mfma), so nothing fuses. */
+static inline float mulf(float a, float b) { return a * b; }
+static void dot_srcs(emu_wave *w, const emu_insn *in, bool bf, float *al, float *ah, float *bl, float *bh)
+{
+  uint16_t xl[EMU_LANES], xh[EMU_LANES], yl[EMU_LANES], yh[EMU_LANES];
+  emu_srcpk(w, in, in->src0i, true, xl, xh);
+  emu_srcpk(w, in, in->src0i + 1, true, yl, yh);
+  if (in->flags & EMU_F_VOP3P ? false : in->enc == EMU_ENC_E64) {
+    /* VOP3 form of a VOP2 dot (dot2c_f32_bf16): -src negates the low half, |src| the high half */
+    for (int j = 0; j < 2; j++) {
+      uint8_t m = in->o[in->src0i + j].mods;
+      uint16_t *lo = j ? yl : xl, *hi = j ? yh : xh;
+      if (m & EMU_M_NEG) L64 lo[l] ^= 0x8000;
+      if (m & EMU_M_ABS) L64 hi[l] ^= 0x8000;
+    }
+  }
+  L64 {
+    al[l] = bf ? emu_bf16_to_f32(xl[l]) : h2f(xl[l]), ah[l] = bf ? emu_bf16_to_f32(xh[l]) : h2f(xh[l]);
+    bl[l] = bf ? emu_bf16_to_f32(yl[l]) : h2f(yl[l]), bh[l] = bf ? emu_bf16_to_f32(yh[l]) : h2f(yh[l]);
+  }
+}
 int emu_op_v_dot2_f32_f16(emu_wave *w, const emu_insn *in)
 {
-  uint16_t al[EMU_LANES], ah[EMU_LANES], bl[EMU_LANES], bh[EMU_LANES];
-  float C[EMU_LANES], d[EMU_LANES];
-  emu_srcpk(w, in, 1, true, al, ah);
-  emu_srcpk(w, in, 2, true, bl, bh);
+  float al[EMU_LANES], ah[EMU_LANES], bl[EMU_LANES], bh[EMU_LANES], C[EMU_LANES], d[EMU_LANES];
+  dot_srcs(w, in, false, al, ah, bl, bh);
   emu_srcf32(w, in, 3, C);
   L64 {
-    double r = (double)h2f(al[l]) * h2f(bl[l]) + (double)h2f(ah[l]) * h2f(bh[l]) + C[l];
-    float f = (float)r;
-    if (in->clamp) f = emu_clampf(emu_dx10_clamp(w), f);
-    d[l] = f;
+    float t = C[l];
+    t = t + mulf(al[l], bl[l]);
+    t = t + mulf(ah[l], bh[l]);
+    d[l] = t;
   }
-  emu_dst32(w, in, 0, (const uint32_t *)(const void *)d);
+  emu_dstf32(w, in, 0, d);
   return EMU_OK;
 }
+int emu_op_v_dot2_f32_bf16(emu_wave *w, const emu_insn *in)
+{
+  float al[EMU_LANES], ah[EMU_LANES], bl[EMU_LANES], bh[EMU_LANES], d[EMU_LANES];
+  uint32_t tc[EMU_LANES];
+  dot_srcs(w, in, true, al, ah, bl, bh);
+  const uint32_t *C = emu_src32(w, in, 3, tc); /* S2 without modifiers (CDNA4 ISA note) */
+  L64 {
+    float t = mulf(al[l], bl[l]);
+    t = t + mulf(ah[l], bh[l]);
+    t = t + emu_f32(C[l]);
+    d[l] = t;
+  }
+  emu_dstf32(w, in, 0, d);
+  return EMU_OK;
+}
+static int dot2c_f32(emu_wave *w, const emu_insn *in, bool bf)
+{
+  float al[EMU_LANES], ah[EMU_LANES], bl[EMU_LANES], bh[EMU_LANES], d[EMU_LANES];
+  dot_srcs(w, in, bf, al, ah, bl, bh);
+  const uint32_t *D = emu_vreg(w, in, 0, 0);
+  L64 {
+    float t = emu_f32(D[l]);
+    t = t + mulf(al[l], bl[l]);
+    t = t + mulf(ah[l], bh[l]);
+    d[l] = t;
+  }
+  emu_dstf32(w, in, 0, d);
+  return EMU_OK;
+}
+int emu_op_v_dot2c_f32_f16(emu_wave *w, const emu_insn *in) { return dot2c_f32(w, in, false); }
+int emu_op_v_dot2c_f32_bf16(emu_wave *w, const emu_insn *in) { return dot2c_f32(w, in, true); }
+
+/* Integer dot products: tmp = S2 (or D0 for the *c forms) plus the products of the N-bit fields of
+ * S0 and S1 (sign- or zero-extended), in the pseudocode's 32-bit tmp: the sum wraps modulo 2^32;
+ * with clamp the exact sum (int64) is saturated to the 32-bit type once (int-clamp-exact). The
+ * packed sources are read whole (a VOP3P op_sel would select 16-bit halves; LLVM accepts none on
+ * these, and the decoder refuses neg_lo/neg_hi on integer VOP3P ops). */
+static int dot_int(emu_wave *w, const emu_insn *in, int bits, bool sgn, bool acc_in_dst)
+{
+  uint32_t t0[EMU_LANES], t1[EMU_LANES], t2[EMU_LANES], d[EMU_LANES];
+  const uint32_t *A = emu_src32(w, in, in->src0i, t0), *B = emu_src32(w, in, in->src0i + 1, t1);
+  const uint32_t *C = acc_in_dst ? emu_vreg(w, in, 0, 0) : emu_src32(w, in, in->src0i + 2, t2);
+  int n = 32 / bits;
+  uint32_t mask = (1u << bits) - 1;
+  L64 {
+    int64_t sum = sgn ? (int64_t)(int32_t)C[l] : (int64_t)C[l];
+    for (int i = 0; i < n; i++) {
+      uint32_t x = A[l] >> (bits * i) & mask, y = B[l] >> (bits * i) & mask;
+      int64_t xv = sgn ? (int64_t)(int32_t)(x << (32 - bits)) >> (32 - bits) : (int64_t)x;
+      int64_t yv = sgn ? (int64_t)(int32_t)(y << (32 - bits)) >> (32 - bits) : (int64_t)y;
+      sum += xv * yv;
+    }
+    if (in->clamp) {
+      int64_t lo = sgn ? INT32_MIN : 0, hi = sgn ? INT32_MAX : (int64_t)UINT32_MAX;
+      sum = sum < lo ? lo : sum > hi ? hi : sum;
+    }
+    d[l] = (uint32_t)sum;
+  }
+  emu_dst32(w, in, 0, d);
+  return EMU_OK;
+}
+int emu_op_v_dot2_i32_i16(emu_wave *w, const emu_insn *in) { return dot_int(w, in, 16, true, false); }
+int emu_op_v_dot2_u32_u16(emu_wave *w, const emu_insn *in) { return dot_int(w, in, 16, false, false); }
+int emu_op_v_dot4_i32_i8(emu_wave *w, const emu_insn *in) { return dot_int(w, in, 8, true, false); }
+int emu_op_v_dot4_u32_u8(emu_wave *w, const emu_insn *in) { return dot_int(w, in, 8, false, false); }
+int emu_op_v_dot8_i32_i4(emu_wave *w, const emu_insn *in) { return dot_int(w, in, 4, true, false); }
+int emu_op_v_dot8_u32_u4(emu_wave *w, const emu_insn *in) { return dot_int(w, in, 4, false, false); }
+int emu_op_v_dot2c_i32_i16(emu_wave *w, const emu_insn *in) { return dot_int(w, in, 16, true, true); }
+int emu_op_v_dot4c_i32_i8(emu_wave *w, const emu_insn *in) { return dot_int(w, in, 8, true, true); }
+int emu_op_v_dot8c_i32_i4(emu_wave *w, const emu_insn *in) { return dot_int(w, in, 4, true, true); }
+
+/* V_PK_MAXIMUM3_F16 / V_PK_MINIMUM3_F16 (gfx950): per half, IEEE 754-2019 maximum()/minimum() of the
+ * three (a NaN gives the first NaN operand quieted; -0 < +0); the result is one of the operands'
+ * f16 values, so it is selected bit for bit; clamp as for any f16 result (IEEE mode ignored). */
+static inline uint16_t hmaximum(uint16_t a, uint16_t b, bool mx)
+{
+  if ((a & 0x7c00) == 0x7c00 && (a & 0x3ff)) return a | 0x200;
+  if ((b & 0x7c00) == 0x7c00 && (b & 0x3ff)) return b | 0x200;
+  float x = h2f(a), y = h2f(b);
+  if (x == y) return (uint16_t)((a >> 15) == (unsigned)mx ? b : a);
+  return (x > y) == mx ? a : b;
+}
+static int pk_maximum3(emu_wave *w, const emu_insn *in, bool mx)
+{
+  uint16_t lo[3][EMU_LANES], hi[3][EMU_LANES];
+  uint32_t d[EMU_LANES];
+  for (int j = 0; j < 3; j++) emu_srcpk(w, in, 1 + j, true, lo[j], hi[j]);
+  bool dx10 = emu_dx10_clamp(w);
+  L64 {
+    uint16_t rl = hmaximum(hmaximum(lo[0][l], lo[1][l], mx), lo[2][l], mx);
+    uint16_t rh = hmaximum(hmaximum(hi[0][l], hi[1][l], mx), hi[2][l], mx);
+    if (in->clamp) rl = emu_f32_to_f16(emu_clampf(dx10, h2f(rl))), rh = emu_f32_to_f16(emu_clampf(dx10, h2f(rh)));
+    d[l] = rl | (uint32_t)rh << 16;
+  }
+  emu_dst32(w, in, 0, d);
+  return EMU_OK;
+}
+int emu_op_v_pk_maximum3_f16(emu_wave *w, const emu_insn *in) { return pk_maximum3(w, in, true); }
+int emu_op_v_pk_minimum3_f16(emu_wave *w, const emu_insn *in) { return pk_maximum3(w, in, false); }

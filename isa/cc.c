@@ -180,8 +180,10 @@ isa_toolchain *isa_toolchain_find(const char *arch, ll_err *err) {
   t->cc = clang;
   t->subset = true;
   t->hip_include = inc;
+  /* -mprintf-kind=buffered: device printf writes records the runtime prints after the launch
+   * (runtime/rt_printf.c); clang's default (hostcall) needs ROCm's device library. */
   const char *fixed[] = {"-x", "hip", "--cuda-device-only", "--no-gpu-bundle-output", "-nogpuinc", "-nogpulib",
-                         "-fuse-ld=lld"};
+                         "-fuse-ld=lld", "-mprintf-kind=buffered"};
   for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) add_flag(t, ll_xstrdup(fixed[i]));
   add_flag(t, ll_fmt("--offload-arch=%s", arch));
   add_flag(t, ll_fmt("--ld-path=%s", lld));
@@ -345,5 +347,220 @@ bool isa_cc_compile_into(const char *src, const char *arch, const char *dir, cha
   free(top);
   if (ok && co_path) *co_path = co;
   else free(co);
+  return ok;
+}
+
+/* ---- hipcc ------------------------------------------------------------------------------------*/
+typedef enum { IN_HIP, IN_C, IN_LINK } input_kind;
+
+static bool input_kind_of(const char *p, input_kind *k) {
+  const char *dot = strrchr(p, '.');
+  const char *slash = strrchr(p, '/');
+  if (!dot || (slash && dot < slash)) return false;
+  static const char *hip[] = {".hip", ".cu", ".cpp", ".cc", ".cxx", ".C", ".c++"};
+  for (size_t i = 0; i < sizeof hip / sizeof hip[0]; i++)
+    if (!strcmp(dot, hip[i])) return *k = IN_HIP, true;
+  if (!strcmp(dot, ".c")) return *k = IN_C, true;
+  if (!strcmp(dot, ".o") || !strcmp(dot, ".a") || !strcmp(dot, ".so")) return *k = IN_LINK, true;
+  if (strstr(p, ".so.")) return *k = IN_LINK, true;
+  return false;
+}
+
+#ifndef LANELAB_HIPCC_SAN
+#define LANELAB_HIPCC_SAN 0
+#endif
+
+/* liblanelab.a (or liblanelab_hip.so) beside the running binary: BINDIR/lib (build tree),
+ * BINDIR/../lib (installed). */
+static char *runtime_lib(const char *name, ll_err *err) {
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) {
+    ll_seterr(err, LL_EXIT_ENV, "cannot find lanelab's own binary (/proc/self/exe: %s)", strerror(errno));
+    return NULL;
+  }
+  exe[n] = 0;
+  char *bin = ll_dirname(exe);
+  char *cand[2] = {ll_fmt("%s/lib/%s", bin, name), ll_fmt("%s/../lib/%s", bin, name)};
+  free(bin);
+  char *found = NULL;
+  for (int i = 0; i < 2; i++) {
+    if (!found && file_exists(cand[i])) found = cand[i];
+    else free(cand[i]);
+  }
+  if (!found)
+    ll_seterr(err, LL_EXIT_ENV, "lanelab's HIP runtime library is missing: no %s in lib/ beside or above %s "
+              "(run make%s, or make install)", name, exe, strstr(name, ".so") ? " shared" : "");
+  return found;
+}
+
+static int run_logged(char **argv, ll_buf *diag, ll_err *err) {
+  ll_buf cerr = {0};
+  int rc = isa_run(argv, NULL, NULL, NULL, &cerr, err);
+  if (diag && cerr.len) ll_buf_put(diag, cerr.data, cerr.len);
+  ll_buf_free(&cerr);
+  return rc;
+}
+
+typedef struct argv_b { char **v; size_t n, cap; } argv_b;
+static void argv_add(argv_b *a, const char *s) {
+  if (a->n + 2 > a->cap) a->cap = a->cap ? 2 * a->cap : 32, a->v = ll_xrealloc(a->v, a->cap * sizeof *a->v);
+  a->v[a->n++] = (char *)s;
+  a->v[a->n] = NULL;
+}
+
+bool isa_hipcc(const isa_hipcc_opts *o, ll_buf *diag, ll_err *err) {
+  if (!o->ninputs) {
+    ll_seterr(err, LL_EXIT_USAGE, "no input files");
+    return false;
+  }
+  size_t nsrc = 0;
+  input_kind *kinds = ll_xcalloc(o->ninputs, sizeof *kinds);
+  for (size_t i = 0; i < o->ninputs; i++) {
+    const char *p = o->inputs[i];
+    struct stat st;
+    if (!input_kind_of(p, &kinds[i])) {
+      ll_seterr(err, LL_EXIT_USAGE, "%s: unknown kind of input (expected a source .hip .cu .cpp .cc .cxx .c, or .o .a .so)", p);
+      free(kinds);
+      return false;
+    }
+    if (stat(p, &st) != 0 || !S_ISREG(st.st_mode)) {
+      ll_seterr(err, LL_EXIT_USAGE, "%s: %s", p, stat(p, &st) != 0 ? strerror(errno) : "not a regular file");
+      free(kinds);
+      return false;
+    }
+    if (kinds[i] != IN_LINK) nsrc++;
+  }
+  for (size_t i = 0; i < o->narches; i++)
+    if (!is_arch(o->arches[i])) {
+      ll_seterr(err, LL_EXIT_USAGE, "--offload-arch=%s: lanelab emulates gfx942 and gfx950", o->arches[i]);
+      free(kinds);
+      return false;
+    }
+  for (size_t i = 0; i < o->nflags; i++)
+    if (!strcmp(o->flags[i], "-fgpu-rdc")) {
+      ll_seterr(err, LL_EXIT_USAGE, "-fgpu-rdc: relocatable device code needs a device link step that lanelab hipcc "
+                "does not provide; compile each kernel with the code it calls in one translation unit");
+      free(kinds);
+      return false;
+    }
+  if (o->genco && (nsrc != 1 || nsrc != o->ninputs)) {
+    ll_seterr(err, LL_EXIT_USAGE, "--genco takes exactly one source (and no objects)");
+    free(kinds);
+    return false;
+  }
+  if (o->compile_only && o->out && nsrc > 1) {
+    ll_seterr(err, LL_EXIT_USAGE, "-o %s with -c and %zu sources: give one source, or no -o", o->out, nsrc);
+    free(kinds);
+    return false;
+  }
+  if (o->compile_only && nsrc == 0) {
+    ll_seterr(err, LL_EXIT_USAGE, "-c with no source to compile");
+    free(kinds);
+    return false;
+  }
+  bool ok = false;
+  char *clang = isa_llvm_tool("clang++", err), *inc = NULL, *lib = NULL;
+  char tmpdir[] = "/tmp/lanelab-hipcc-XXXXXX";
+  bool have_tmp = false;
+  char **objs = ll_xcalloc(o->ninputs, sizeof *objs);
+  if (!clang || !(inc = isa_hip_subset_dir(err))) goto done;
+  bool link = !o->compile_only && !o->genco;
+  if (link && !(lib = o->runtime_lib ? ll_xstrdup(o->runtime_lib)
+                                      : runtime_lib(o->shared_runtime ? "liblanelab_hip.so" : "liblanelab.a", err)))
+    goto done;
+  if (link) {
+    if (!mkdtemp(tmpdir)) {
+      ll_seterr(err, LL_EXIT_ENV, "cannot create a temporary folder in /tmp: %s", strerror(errno));
+      goto done;
+    }
+    have_tmp = true;
+  }
+  char *incflag = ll_fmt("-I%s", inc);
+  char **archflags = ll_xcalloc(o->narches ? o->narches : 2, sizeof *archflags);
+  size_t na = o->narches ? o->narches : 2;
+  for (size_t i = 0; i < na; i++) archflags[i] = ll_fmt("--offload-arch=%s", o->narches ? o->arches[i] : i ? "gfx950" : "gfx942");
+  bool compiled = true;
+  for (size_t i = 0; i < o->ninputs && compiled; i++) {
+    if (kinds[i] == IN_LINK) continue;
+    char *stem = isa_cc_stem(o->inputs[i]);
+    objs[i] = o->genco ? ll_xstrdup(o->out ? o->out : "a.co")
+              : o->compile_only ? (o->out ? ll_xstrdup(o->out) : ll_fmt("%s.o", stem)) : ll_fmt("%s/%zu-%s.o", tmpdir, i, stem);
+    free(stem);
+    argv_b a = {0};
+    argv_add(&a, clang);
+    if (kinds[i] == IN_HIP) {
+      argv_add(&a, "-x"), argv_add(&a, "hip");
+      for (size_t k = 0; k < na; k++) argv_add(&a, archflags[k]);
+      static const char *fixed[] = {"-nogpuinc", "-nogpulib", "-mprintf-kind=buffered", "--no-offload-compress"};
+      for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++) argv_add(&a, fixed[k]);
+      if (o->genco) argv_add(&a, "--cuda-device-only"), argv_add(&a, "--gpu-bundle-output");
+    } else {
+      argv_add(&a, "-x"), argv_add(&a, "c");
+    }
+    argv_add(&a, incflag);
+    char *prelude = kinds[i] == IN_HIP ? ll_fmt("%s/hip/lanelab_hip_prelude.h", inc) : NULL;
+    if (prelude) argv_add(&a, "-include"), argv_add(&a, prelude);
+    /* -O3 unless the program says otherwise (lanelab's choice): unoptimized device code keeps its
+     * locals in scratch memory through flat addresses, which the emulator refuses by name */
+    bool has_o = false;
+    for (size_t k = 0; k < o->nflags; k++) has_o |= !strncmp(o->flags[k], "-O", 2);
+    if (!has_o) argv_add(&a, "-O3");
+    for (size_t k = 0; k < o->nflags; k++) argv_add(&a, o->flags[k]);
+    if (!o->genco) argv_add(&a, "-c");
+    argv_add(&a, o->inputs[i]), argv_add(&a, "-o"), argv_add(&a, objs[i]);
+    int rc = run_logged(a.v, diag, err);
+    free(a.v);
+    free(prelude);
+    if (rc != 0) {
+      if (rc > 0) ll_seterr(err, LL_EXIT_USAGE, "compiling %s failed (clang++ exit %d; its message is above)", o->inputs[i], rc);
+      compiled = false;
+    }
+  }
+  if (compiled && link) {
+    argv_b a = {0};
+    argv_add(&a, LANELAB_HIPCC_SAN ? "g++" : clang);
+    if (LANELAB_HIPCC_SAN) argv_add(&a, "-fsanitize=address,undefined");
+    for (size_t i = 0; i < o->ninputs; i++) argv_add(&a, kinds[i] == IN_LINK ? o->inputs[i] : objs[i]);
+    char *libdir = NULL, *lib_rpath = NULL;
+    if (o->shared_runtime) {
+      libdir = ll_dirname(lib);
+      char *l = ll_fmt("-L%s", libdir);
+      lib_rpath = ll_fmt("-Wl,-rpath,%s", libdir);
+      free(libdir);
+      libdir = l;
+      argv_add(&a, libdir), argv_add(&a, "-llanelab_hip"), argv_add(&a, lib_rpath);
+    } else {
+      argv_add(&a, lib);
+    }
+    for (size_t k = 0; k < o->nlink; k++) argv_add(&a, o->link_flags[k]);
+    /* what liblanelab.a needs (the Makefile's LDLIBS): libLLVM from the LLVM the tools come from */
+    char *llvm_bin = ll_dirname(clang), *llvm_lib = ll_fmt("-L%s/../lib", llvm_bin),
+         *rpath = ll_fmt("-Wl,-rpath,%s/../lib", llvm_bin);
+    argv_add(&a, llvm_lib), argv_add(&a, rpath);
+    static const char *libs[] = {"-lLLVM", "-lstdc++", "-lm", "-lpthread", "-ldl"};
+    for (size_t k = 0; k < sizeof libs / sizeof libs[0]; k++) argv_add(&a, libs[k]);
+    argv_add(&a, "-o"), argv_add(&a, o->out ? o->out : "a.out");
+    int rc = run_logged(a.v, diag, err);
+    free(a.v), free(llvm_bin), free(llvm_lib), free(rpath), free(libdir), free(lib_rpath);
+    if (rc > 0) ll_seterr(err, LL_EXIT_USAGE, "linking %s failed (clang++ exit %d; its message is above)", o->out ? o->out : "a.out", rc);
+    ok = rc == 0;
+  } else {
+    ok = compiled;
+  }
+  for (size_t i = 0; i < na; i++) free(archflags[i]);
+  free(archflags);
+  free(incflag);
+done:
+  for (size_t i = 0; i < o->ninputs; i++) {
+    if (objs[i] && have_tmp) unlink(objs[i]);
+    free(objs[i]);
+  }
+  if (have_tmp) rmdir(tmpdir);
+  free(objs);
+  free(kinds);
+  free(clang);
+  free(inc);
+  free(lib);
   return ok;
 }

@@ -5,7 +5,8 @@
  * This header is the module's whole contract. Files: isa/tool.c (running LLVM tools, git, make),
  * isa/elf.c (what the guards need of a code object, from the emulator's loader), isa/census.c,
  * isa/budget.c, isa/diff.c, isa/probe.c, isa/base.c, isa/cc.c and isa/ccdir.c (compiling HIP
- * sources: lanelab's one device-compiler driver).
+ * sources and programs: lanelab's one device-compiler driver), isa/coverage.c (the emulator's
+ * fidelity per code object).
  *
  * Errors follow util/util.h: bad input (unreadable or malformed code object, bad budget file,
  * unknown arch, unknown revision) is LL_EXIT_USAGE; a missing tool (llvm-objdump, llvm-mc, git,
@@ -116,6 +117,22 @@ report_table *isa_census_table(const isa_census *c);
  * The census of a build directory and the budgets leave stale outputs out (docs/architecture.md,
  * "Stale build outputs"). */
 bool isa_output_is_stale(const char *path);
+
+/* ---- coverage (isa/coverage.c; docs/fidelity.md) -----------------------------------------------
+ * The emulator's fidelity over every instruction of a code object's .text, decoded as the emulator
+ * decodes it: semantics from AMD's documents only, resting on stated choices
+ * (docs/emulator-choices.md "Stated choices: index"), or refused (with the reason). The three
+ * classes add up to the total. Bad input: NULL, LL_EXIT_USAGE. */
+typedef struct isa_coverage isa_coverage;
+isa_coverage *isa_coverage_file(const char *co_path, ll_err *err);
+void isa_coverage_free(isa_coverage *c);
+void isa_coverage_totals(const isa_coverage *c, size_t *total, size_t *semantics, size_t *on_choices,
+                         size_t *refused);
+/* Instructions resting on choice `choice` (an emu_choice index). */
+size_t isa_coverage_choice(const isa_coverage *c, size_t choice);
+/* codeobj,arch,class,item,instructions,detail: per code object its total, semantics, choices (each
+ * choice with its docs anchor and mnemonics) and refused (each mnemonic with its reason). */
+report_table *isa_coverage_table(isa_coverage *const *c, size_t n);
 
 /* ---- budgets --------------------------------------------------------------------------------
  * A budget file is {"rules": [RULE, ...]} (see isa/budgets.json). A RULE is an object:
@@ -240,5 +257,39 @@ char *isa_cc_arch_skip(const char *src_text, const char *arch);
  * `lanelab mutate` use. Errors as isa_cc_compile. */
 bool isa_cc_build_dir(const char *src, const char *arch, const char *dir, char *const *extra, ll_buf *diag,
                       char **skipped, ll_err *err);
+
+/* ---- hipcc: whole HIP programs (isa/cc.c, `lanelab hipcc`) -------------------------------------
+ * Host and device code in one compile, as ROCm's hipcc does, with Debian's clang-22 against
+ * lanelab's HIP headers (hip/include: device subset and the host runtime API) and, when linking,
+ * lanelab's HIP runtime (liblanelab.a; docs/hip-runtime.md). Each source is compiled with
+ *   -x hip --offload-arch=A... -nogpuinc -nogpulib -mprintf-kind=buffered --no-offload-compress
+ *   -I<hip/include> FLAGS...
+ * (.c sources as C with the same include path and FLAGS). Without compile_only the objects, the
+ * given objects and libraries, liblanelab.a and what it needs (libLLVM, libstdc++, libm,
+ * pthreads, libdl) are linked into out with LINK_FLAGS. The compiler's messages go to diag. A
+ * lanelab built with sanitizers (make SAN=1) links with gcc's g++ and -fsanitize=address,undefined,
+ * which its library needs.
+ * Errors: no input, an input that is missing or of unknown kind, -o with -c and several sources,
+ * an arch other than gfx942/gfx950, -fgpu-rdc: LL_EXIT_USAGE before anything runs; a compile or
+ * link error: LL_EXIT_USAGE; no clang-22 or no liblanelab.a: LL_EXIT_ENV. */
+typedef struct isa_hipcc_opts {
+  char **inputs;                   /* sources (.hip .cu .cpp .cc .cxx .C .c) and .o .a .so files */
+  size_t ninputs;
+  const char *out;                 /* -o (NULL: a.out, or STEM.o per source with -c) */
+  bool compile_only;               /* -c */
+  bool genco;                      /* --genco: device code only, one offload bundle of every arch
+                                      (for hipModuleLoad), as ROCm's hipcc --genco */
+  const char **arches;             /* --offload-arch values (none: gfx942 and gfx950) */
+  size_t narches;
+  char **flags;                    /* compile flags, in order (-I -D -U -O -g -std= ...) */
+  size_t nflags;
+  char **link_flags;               /* link flags, in order (-L -l -Wl,...) */
+  size_t nlink;
+  const char *runtime_lib;         /* liblanelab.a to link (NULL: found beside the running binary:
+                                      BINDIR/lib/ in the build tree, BINDIR/../lib/ once installed) */
+  bool shared_runtime;             /* --shared-runtime: link liblanelab_hip.so from that folder
+                                      instead, with an rpath to it */
+} isa_hipcc_opts;
+bool isa_hipcc(const isa_hipcc_opts *o, ll_buf *diag, ll_err *err);
 
 #endif

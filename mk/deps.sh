@@ -24,6 +24,10 @@ need llvm-22-dev    test -f $LLVM/include/llvm-c/Disassembler.h
 need libclang-rt-22-dev test -f $LLVM/lib/clang/22/lib/linux/libclang_rt.fuzzer-x86_64.a
 # Headless Chromium renders the HTML reports in the browser test (tests/test_reports.c).
 need chromium       command -v chromium
+# rocPRIM's block and warp primitives run through lanelab's HIP headers in the tests
+# (tests/test_hip.c). The package also installs Debian's HIP 5.2 headers in /usr/include/hip,
+# which lanelab's own hip/include shadows name for name (docs/hip-subset.md, "Header names").
+need librocprim-dev test -f /usr/include/rocprim/rocprim.hpp
 # Optional extras requested by the environment (LANELAB_EXTRA_PKGS="chromium ...").
 for p in ${LANELAB_EXTRA_PKGS:-}; do need "$p" dpkg -s "$p"; done
 if [ ${#missing[@]} -eq 0 ]; then

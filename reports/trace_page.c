@@ -179,6 +179,7 @@ static void write_json(ll_buf *b, const emu_observer *o, const report_trace_info
     ll_jw_key(&w, "step"), ll_jw_uint(&w, r->step);
     hex(h, sizeof h, r->pc), ll_jw_key(&w, "pc"), ll_jw_str(&w, h);
     ll_jw_key(&w, "text"), ll_jw_str(&w, r->text);
+    if (r->src) ll_jw_key(&w, "src"), ll_jw_str(&w, r->src); /* file:line, with debug information */
     hex(h, sizeof h, r->exec), ll_jw_key(&w, "exec"), ll_jw_str(&w, h);
     if (r->space) {
       char sp[2] = {r->space == 'l' ? 'l' : 'g', 0};
@@ -649,6 +650,7 @@ bool report_trace_write(const char *dir, const emu_observer *o, const report_tra
                   "<td class=\"num\">%u</td><td class=\"num\">%u</td><td>0x%llx</td><td>",
                   (unsigned long long)r->seq, (unsigned long long)r->seq, r->wg[0], r->wg[1], r->wg[2], r->wave,
                   r->interval, r->step, (unsigned long long)r->pc);
+    if (r->src) report_html_esc(&page, r->src), ll_buf_puts(&page, " ");
     report_html_esc(&page, r->text);
     ll_buf_printf(&page, "</td><td class=\"num\">%d</td><td><div style=\"margin-left:%d%%;width:4px;height:10px;"
                   "background:#0969da\"></div></td></tr>\n", __builtin_popcountll(r->exec), pct);
@@ -666,6 +668,7 @@ bool report_trace_write(const char *dir, const emu_observer *o, const report_tra
     if (i >= PAGE_INSTANCES && !mfma) continue;
     ll_buf_printf(&page, "<h3 id=\"i%llu\">#%llu wg (%u,%u,%u) wave %u, pc 0x%llx: ", (unsigned long long)r->seq,
                   (unsigned long long)r->seq, r->wg[0], r->wg[1], r->wg[2], r->wave, (unsigned long long)r->pc);
+    if (r->src) report_html_esc(&page, r->src), ll_buf_puts(&page, " ");
     report_html_esc(&page, r->text);
     ll_buf_printf(&page, "</h3>\n<p class=\"notes\">EXEC 0x%016llx</p>\n", (unsigned long long)r->exec);
     if (i < PAGE_INSTANCES) lane_grid(&page, r, info->tiles, info->ntiles);

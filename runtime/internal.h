@@ -23,6 +23,7 @@ typedef struct rt_backend_ops {
                 const uint32_t block[3], uint32_t dynamic_lds, uint8_t *kernargs, size_t size,
                 const rt_launch_opts *o, ll_err *err);
   emu_mem *(*emu_mem)(void *impl);
+  uint64_t (*image_addr)(void *module); /* device address of a loaded module's image, or NULL */
 } rt_backend_ops;
 
 extern const rt_backend_ops rt_emu_ops; /* rt_emu.c */

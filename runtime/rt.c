@@ -116,11 +116,57 @@ rt_module *rt_load_file(rt_device *d, const char *path, ll_err *err) {
 
 const emu_codeobj *rt_module_codeobj(const rt_module *m) { return m->co; }
 
+uint64_t rt_module_image_addr(const rt_module *m) {
+  return m->impl && m->d->ops->image_addr ? m->d->ops->image_addr(m->impl) : 0;
+}
+
 void rt_unload(rt_module *m) {
   if (!m) return;
   if (m->impl && m->d->ops->unload) m->d->ops->unload(m->d->impl, m->impl);
   emu_codeobj_free(m->co);
   free(m);
+}
+
+/* Device printf (rt_printf.c): a kernel with a hidden_printf_buffer argument gets a zeroed
+ * buffer whose second dword is its capacity; returns its address, 1 when the kernel has no such
+ * argument, 0 on failure. */
+static uint64_t printf_setup(rt_device *d, const emu_kernel *k, uint32_t bytes, uint8_t *kernarg, size_t size,
+                             ll_err *err) {
+  const emu_kernarg *a = NULL;
+  for (size_t i = 0; i < k->nargs && !a; i++)
+    if (!strcmp(k->args[i].value_kind, "hidden_printf_buffer")) a = &k->args[i];
+  if (!a) return 1;
+  if (a->size != 8 || a->offset + 8 > size) {
+    ll_seterr(err, LL_EXIT_USAGE, "kernel '%s': hidden_printf_buffer at offset %u size %u does not fit its %zu-byte "
+              "kernarg segment", k->name, a->offset, a->size, size);
+    return 0;
+  }
+  uint64_t p = rt_alloc(d, bytes, "device printf buffer", err);
+  if (!p) return 0;
+  uint32_t hdr[2] = {0, bytes};
+  if (!rt_copy_to_device(d, p, hdr, sizeof hdr, err)) {
+    rt_free(d, p);
+    return 0;
+  }
+  memcpy(kernarg + a->offset, &p, 8);
+  return p;
+}
+
+static void printf_flush(rt_device *d, const emu_codeobj *co, uint64_t p, uint32_t bytes, FILE *out) {
+  uint8_t *buf = ll_xmalloc(bytes);
+  ll_buf text = {0}, etext = {0}, diag = {0};
+  if (rt_copy_from_device(d, buf, p, bytes, NULL)) rt_printf_decode(co, buf, bytes, &text, &etext, &diag);
+  rt_free(d, p);
+  free(buf);
+  FILE *f = out ? out : stdout;
+  if (text.len) fwrite(text.data, 1, text.len, f), fflush(f);
+  if (etext.len) fwrite(etext.data, 1, etext.len, stderr);
+  for (char *l = diag.len ? diag.data : NULL, *e; l && *l; l = e ? e + 1 : NULL) {
+    e = strchr(l, '\n');
+    fprintf(stderr, "lanelab: warning: %.*s\n", (int)(e ? e - l : (long)strlen(l)), l);
+    if (!e) break;
+  }
+  ll_buf_free(&text), ll_buf_free(&etext), ll_buf_free(&diag);
 }
 
 int rt_launch(rt_device *d, rt_module *m, const char *name, const uint32_t grid[3],
@@ -173,8 +219,32 @@ int rt_launch(rt_device *d, rt_module *m, const char *name, const uint32_t grid[
     return LL_EXIT_USAGE;
   }
   if (raw ? rt_fill_kernargs_raw(k, o->kernarg, o->kernarg_size, grid, block, dynamic_lds, buf, size ? size : 1, err)
-          : rt_fill_kernargs(k, args, nargs, grid, block, dynamic_lds, buf, size ? size : 1, err))
-    rc = d->ops->launch(d->impl, m->co, m->impl, k, grid, block, dynamic_lds, buf, size, o, err);
+          : rt_fill_kernargs(k, args, nargs, grid, block, dynamic_lds, buf, size ? size : 1, err)) {
+    uint64_t pbuf = 0;
+    uint32_t pbytes = o && o->printf_bytes ? o->printf_bytes : RT_PRINTF_BYTES;
+    if (d->backend == RT_EMU && !(pbuf = printf_setup(d, k, pbytes, buf, size, err))) rc = err ? err->code : LL_EXIT_FAIL;
+    else rc = d->ops->launch(d->impl, m->co, m->impl, k, grid, block, dynamic_lds, buf, size, o, err);
+    if (pbuf > 1) printf_flush(d, m->co, pbuf, pbytes, o ? o->printf_out : NULL);
+  }
   free(buf);
   return rc;
+}
+
+bool rt_map_host(rt_device *d, void *host, size_t n, const char *name, ll_err *err) {
+  emu_mem *m = rt_device_emu_mem(d);
+  if (!m) {
+    ll_seterr(err, LL_EXIT_USAGE, "host memory can be registered for the emulator only");
+    return false;
+  }
+  if (!emu_mem_map_at(m, host, n, name)) {
+    ll_seterr(err, LL_EXIT_USAGE, "host range [%p, +%zu) ('%s') cannot be registered for the device: empty, or it "
+              "overlaps memory already registered", host, n, name ? name : "?");
+    return false;
+  }
+  return true;
+}
+
+void rt_unmap_host(rt_device *d, void *host) {
+  emu_mem *m = rt_device_emu_mem(d);
+  if (m) emu_mem_unmap(m, (uint64_t)(uintptr_t)host);
 }

@@ -65,6 +65,9 @@ typedef struct rt_module rt_module;
 rt_module *rt_load(rt_device *d, const void *bytes, size_t n, const char *path, ll_err *err);
 rt_module *rt_load_file(rt_device *d, const char *path, ll_err *err);
 const emu_codeobj *rt_module_codeobj(const rt_module *m);
+/* emu: the device address at which the module's image (its .rodata, .data, .bss: __device__ and
+ * __constant__ variables at image + their symbol's vaddr) is mapped; 0 on hip. */
+uint64_t rt_module_image_addr(const rt_module *m);
 void rt_unload(rt_module *m);
 
 /* ---- arguments ------------------------------------------------------------------------------*/
@@ -119,7 +122,15 @@ typedef struct rt_launch_opts {
   bool strict_memory;      /* emu: memory-model warnings become faults (emu_launch_opts) */
   void (*on_warning)(void *warn_user, const emu_fault *w); /* emu: NULL prints to stderr */
   void *warn_user;
+  /* emu: device printf (rt_printf_decode below). A kernel whose metadata has a
+   * hidden_printf_buffer argument gets a buffer of printf_bytes (0: RT_PRINTF_BYTES); after the
+   * launch, faulted or not, its records are written to printf_out (NULL: stdout; stream-1
+   * records to stderr) and problems (records that did not fit, malformed ones) to stderr as
+   * "lanelab: warning: ..." lines. */
+  FILE *printf_out;
+  uint32_t printf_bytes;
 } rt_launch_opts;
+#define RT_PRINTF_BYTES (1u << 20)
 
 /* Runs kernel `name` of m over grid[0..2] workgroups of block[0..2] work-items, waits for it.
  * Checks before launching (LL_EXIT_USAGE): the kernel exists (the message lists those that do),
@@ -131,6 +142,20 @@ typedef struct rt_launch_opts {
 int rt_launch(rt_device *d, rt_module *m, const char *name, const uint32_t grid[3],
               const uint32_t block[3], const rt_arg *args, size_t nargs, uint32_t dynamic_lds,
               const rt_launch_opts *o, ll_err *err);
+
+/* ---- device printf (rt_printf.c) -------------------------------------------------------------
+ * Decodes a printf buffer of n bytes as clang's buffered printf writes it (the record format is
+ * at the top of rt_printf.c) with co's amdhsa.printf formats: stream-0 text to out, stream-1 text
+ * to errout, problems to diag (one line each). false when something was not printed. */
+bool rt_printf_decode(const emu_codeobj *co, const uint8_t *buf, size_t n, ll_buf *out, ll_buf *errout,
+                      ll_buf *diag);
+
+/* ---- host memory for the device (emu only) ----------------------------------------------------
+ * Registers host memory [host, host+n) with the emulator at its own address, so a kernel reaches
+ * it through the host pointer (HIP's pinned and managed memory). LL_EXIT_USAGE when it overlaps
+ * memory already registered; LL_EXIT_USAGE on the hip backend. */
+bool rt_map_host(rt_device *d, void *host, size_t n, const char *name, ll_err *err);
+void rt_unmap_host(rt_device *d, void *host);
 
 /* ---- register dumps -------------------------------------------------------------------------
  * A thread-safe collector of wave states: pass rt_regdump_cb as on_wave_end with the dump as

@@ -12,7 +12,6 @@ typedef struct rt_emubuf {
   void *host;
   uint64_t addr;
   size_t size;
-  bool freed;
   void *map;       /* host_alloc's mapping (NULL: host is from calloc) */
   size_t map_len;
 } rt_emubuf;
@@ -60,7 +59,7 @@ static void *rt_emu_open(emu_arch arch, char *desc, size_t desc_size, ll_err *er
 static void rt_emu_close(void *impl) {
   rt_emu *e = impl;
   if (!e) return;
-  emu_mem_free(e->mem);
+  emu_mem_free(e->mem); /* before the host memory it names */
   for (size_t i = 0; i < e->nbufs; i++) host_free(e->bufs[i].host, e->bufs[i].map, e->bufs[i].map_len);
   free(e->bufs);
   free(e);
@@ -86,23 +85,27 @@ static uint64_t rt_emu_alloc(void *impl, size_t n, const char *name, ll_err *err
     return 0;
   }
   d->bufs = ll_xrealloc(d->bufs, (d->nbufs + 1) * sizeof *d->bufs);
-  d->bufs[d->nbufs++] = (rt_emubuf){host, addr, n, false, map, map_len};
+  d->bufs[d->nbufs++] = (rt_emubuf){host, addr, n, map, map_len};
   return addr;
 }
 
-/* emu_mem cannot unmap: the buffer stays registered; mark it so copies to it are refused. The
- * host memory is released by emu_close, after the emu_mem. */
+/* The buffer leaves the emulator's memory (a later access to its range faults as unregistered,
+ * and its address is never handed out again) and its host memory is released. */
 static void rt_emu_free(void *impl, uint64_t addr) {
   rt_emu *d = impl;
   for (size_t i = 0; i < d->nbufs; i++)
-    if (d->bufs[i].addr == addr) d->bufs[i].freed = true;
+    if (d->bufs[i].addr == addr) {
+      emu_mem_unmap(d->mem, addr);
+      host_free(d->bufs[i].host, d->bufs[i].map, d->bufs[i].map_len);
+      d->bufs[i] = d->bufs[--d->nbufs];
+      return;
+    }
 }
 
 static void *rt_emu_host(rt_emu *d, uint64_t addr, size_t n, ll_err *err) {
   for (size_t i = 0; i < d->nbufs; i++) {
     rt_emubuf *b = &d->bufs[i];
     if (addr >= b->addr && addr - b->addr < b->size) {
-      if (b->freed) break;
       if (n > b->size - (addr - b->addr)) {
         ll_seterr(err, LL_EXIT_USAGE, "device range [0x%llx, +%zu) runs past the end of its buffer "
                   "(%zu bytes at 0x%llx)", (unsigned long long)addr, n, b->size, (unsigned long long)b->addr);
@@ -169,6 +172,8 @@ static void *rt_emu_load(void *impl, emu_codeobj *co, const void *bytes, size_t 
   return m;
 }
 
+static uint64_t rt_emu_image_addr(void *module) { return ((rt_emu_module *)module)->image_addr; }
+
 static void rt_emu_unload(void *impl, void *module) {
   rt_emu_module *m = module;
   rt_emu_free(impl, m->image_addr);
@@ -229,4 +234,5 @@ static int rt_emu_run(void *impl, const emu_codeobj *co, void *module, const emu
 const rt_backend_ops rt_emu_ops = {
     .id = RT_EMU, .open = rt_emu_open, .close = rt_emu_close, .alloc = rt_emu_alloc, .free = rt_emu_free, .copy = rt_emu_copy,
     .load = rt_emu_load, .unload = rt_emu_unload, .launch = rt_emu_run, .emu_mem = rt_emu_memory,
+    .image_addr = rt_emu_image_addr,
 };

@@ -115,7 +115,7 @@ bool rt_argspecs_order(const emu_kernel *k, rt_argspec *specs, size_t n, ll_err 
     }
     ll_buf_free(&b);
   }
-  if (ok) memcpy(specs, slot, n * sizeof *specs); /* n == want here; moves, nothing freed twice */
+  if (ok && n) memcpy(specs, slot, n * sizeof *specs); /* n == want here; moves, nothing freed twice; memcpy(NULL, .., 0) is undefined */
   free(slot);
   free(filled);
   return ok;

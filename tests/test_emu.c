@@ -65,7 +65,7 @@ static void synth_make(synth *s, emu_arch a, const char *src, uint32_t lds)
   s->co.kernels = &s->k;
   s->co.nkernels = 1;
   s->k.name = "snippet";
-  s->k.entry = 0x1000;
+  s->k.entry = s->k.start = 0x1000;
   s->k.group_segment_size = lds;
   s->k.en_kernarg_ptr = true;
   s->k.user_sgpr_count = 2;
@@ -1006,8 +1006,9 @@ Test(mem, buffer_offen_and_out_of_range_reads_zero)
   cr_assert_eq(rc, LL_EXIT_OK, "%s", f.msg);
   for (uint32_t l = 0; l < 64; l++) {
     cr_assert_eq(s->w[0].v[2][l], l < 32 ? 0x1000u + l * 3 : 0u, "lane %u", l);
-    /* soffset (4) is outside the range check; voffset + offset must be < 128 */
-    cr_assert_eq(s->w[0].v[3][l], 4 * l + 4 + 4 <= 128 ? 0x1000u + (l + 2) * 3 : 0u, "lane %u", l);
+    /* a raw buffer's check counts soffset (docs/isa.md "Buffer resource and range checking"):
+     * soffset 4 + voffset + offset 4 + the 4 bytes must stay within the 128 records */
+    cr_assert_eq(s->w[0].v[3][l], 4 + 4 * l + 4 + 4 <= 128 ? 0x1000u + (l + 2) * 3 : 0u, "lane %u", l);
   }
   emu_mem_free(g.m);
   free(s);

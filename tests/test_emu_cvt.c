@@ -340,8 +340,12 @@ Test(emu_cvt, sad_prng_dot2_bf16)
       cr_assert_eq(sn_v(s, 7)[l], (x[l] > y[l] ? x[l] - y[l] : y[l] - x[l]) + z[l]);
       if (g950) {
         cr_assert_eq(sn_v(s, 8)[l], (x[l] << 1) ^ ((x[l] >> 31) ? 197u : 0u), "v_prng_b32 LFSR step");
-        double d = (double)bf(x[l] << 16) * bf(y[l] << 16) + (double)bf(x[l] & 0xffff0000u) * bf(y[l] & 0xffff0000u) + 0.25;
-        cr_assert_eq(bf(sn_v(s, 9)[l]), (float)d, "v_dot2_f32_bf16 lane %d", l);
+        /* CDNA4 ISA pseudocode: tmp = a.lo*b.lo; tmp += a.hi*b.hi; tmp += S2, each step an f32 operation
+         * (tests/test_emu_pcode.c covers the edge values) */
+        float t = bf(x[l] << 16) * bf(y[l] << 16);
+        t = t + bf(x[l] & 0xffff0000u) * bf(y[l] & 0xffff0000u);
+        t = t + 0.25f;
+        cr_assert_eq(bf(sn_v(s, 9)[l]), t, "v_dot2_f32_bf16 lane %d", l);
       }
     }
     sn_free(s);

@@ -579,3 +579,163 @@ Test(emu_loader, dynamic_relocations_are_applied_or_refused_by_name) {
   free(b);
   free(co_path);
 }
+
+/* ---- kernarg preload (AMDGPUUsage "Preloaded Kernel Arguments", "Initial Kernel Execution State")
+ * Hand-written kernels in AMD's style (aiter's topk_per_row): a 256-byte compatibility header
+ * (s_trap 2 for firmware without preload, then s_nop) before the body. On hardware with preload the
+ * CP adds 256 to the entry and copies KERNARG_PRELOAD_SPEC_LENGTH dwords, from dword
+ * KERNARG_PRELOAD_SPEC_OFFSET of the kernarg segment, into the user SGPRs after the others. The
+ * body copies s0..s19 into VGPRs before touching any SGPR, then stores them to out + 128 * (wg y *
+ * 2 + wg x). Expected values are written here from that order, not taken from lanelab. */
+typedef struct {
+  const char *enables;  /* .amdhsa_* lines */
+  unsigned len, off;    /* preload length, offset (dwords) */
+  unsigned kaptr;       /* first SGPR of the kernarg segment pointer */
+  unsigned wgx, wgy;    /* SGPRs of the workgroup ids (wgy 0: none) */
+} preload_case;
+
+static char *preload_src(const preload_case *c, const char *header)
+{
+  ll_buf b = {0};
+  ll_buf_printf(&b, ".text\n.global pl\n.p2align 8\n.type pl,@function\npl:\n%s", header);
+  for (int i = 0; i < 20; i++) ll_buf_printf(&b, "  v_mov_b32 v%d, s%d\n", 10 + i, i);
+  ll_buf_printf(&b, "  s_mov_b32 s40, s%u\n", c->wgx);
+  if (c->wgy) ll_buf_printf(&b, "  s_lshl_b32 s41, s%u, 1\n  s_add_u32 s40, s40, s41\n", c->wgy);
+  ll_buf_printf(&b, "  s_lshl_b32 s40, s40, 7\n"                    /* 128 bytes per workgroup */
+                    "  s_load_dwordx2 s[42:43], s[%u:%u], 0x0\n"      /* out, kernarg bytes 0..7 */
+                    "  s_mov_b64 exec, 1\n  v_mov_b32 v1, s40\n  s_waitcnt lgkmcnt(0)\n",
+                c->kaptr, c->kaptr + 1);
+  for (int i = 0; i < 20; i++) ll_buf_printf(&b, "  global_store_dword v1, v%d, s[42:43] offset:%d\n", 10 + i, 4 * i);
+  ll_buf_printf(&b, "  s_endpgm\n.rodata\n.p2align 6\n.amdhsa_kernel pl\n%s"
+                    "  .amdhsa_user_sgpr_kernarg_preload_length %u\n  .amdhsa_user_sgpr_kernarg_preload_offset %u\n"
+                    "  .amdhsa_private_segment_fixed_size 16\n"
+                    "  .amdhsa_next_free_vgpr 32\n  .amdhsa_next_free_sgpr 48\n  .amdhsa_accum_offset 32\n"
+                    ".end_amdhsa_kernel\n"
+                    ".amdgpu_metadata\n---\namdhsa.version: [ 1, 0 ]\namdhsa.kernels:\n"
+                    "  - .name: pl\n    .symbol: pl.kd\n    .sgpr_count: 48\n    .vgpr_count: 32\n"
+                    "    .kernarg_segment_align: 8\n    .kernarg_segment_size: 24\n"
+                    "    .group_segment_fixed_size: 0\n    .private_segment_fixed_size: 16\n"
+                    "    .wavefront_size: 64\n    .max_flat_workgroup_size: 64\n    .args:\n"
+                    "    - { .size: 8, .offset: 0, .value_kind: global_buffer, .address_space: global }\n"
+                    "    - { .size: 4, .offset: 8, .value_kind: by_value }\n"
+                    "    - { .size: 4, .offset: 12, .value_kind: by_value }\n"
+                    "    - { .size: 4, .offset: 16, .value_kind: by_value }\n"
+                    "    - { .size: 4, .offset: 20, .value_kind: by_value }\n"
+                    "...\n.end_amdgpu_metadata\n",
+                c->enables, c->len, c->off);
+  ll_buf_str(&b);
+  return b.data;
+}
+
+static const char preload_header[] = "  s_trap 2\n  .fill 63, 4, 0xbf800000\n";
+
+static void preload_run(const char *arch, const preload_case *c)
+{
+  char *src = preload_src(c, preload_header);
+  char *co_path = assemble_co(src, NULL, arch, NULL);
+  emu_codeobj *co = load_ok(co_path);
+  ll_err e = {0};
+  const emu_kernel *k = emu_codeobj_kernel(co, "pl", &e);
+  cr_assert_not_null(k, "%s", e.msg);
+  cr_assert_eq(k->kernarg_preload_count, c->len);
+  cr_assert_eq(k->kernarg_preload_offset, c->off);
+  cr_assert_eq(k->start, k->entry + 256, "%s: execution starts past the 256-byte header", arch);
+  static uint32_t out[4 * 32];
+  memset(out, 0xee, sizeof out);
+  uint8_t pkt[64] = {0};
+  emu_mem *m = emu_mem_new();
+  uint64_t po = emu_mem_map(m, out, sizeof out, "out"), dp = emu_mem_map(m, pkt, sizeof pkt, "packet");
+  uint32_t ka[6] = {(uint32_t)po, (uint32_t)(po >> 32), 0x11111111u, 0x22222222u, 0x33333333u, 0x44444444u};
+  uint64_t dka = emu_mem_map(m, ka, sizeof ka, "kernarg");
+  emu_dispatch d = {.co = co, .kernel = k, .grid = {2, c->wgy ? 2u : 1u, 1}, .block = {64, 1, 1},
+                    .kernarg_addr = dka, .dispatch_ptr = dp};
+  emu_launch_opts o = {.threads = 1};
+  emu_fault f;
+  int rc = emu_launch(m, &d, &o, &f, NULL);
+  cr_assert_eq(rc, LL_EXIT_OK, "%s: %s", arch, f.msg);
+  for (uint32_t wy = 0; wy < d.grid[1]; wy++)
+    for (uint32_t wx = 0; wx < 2; wx++) {
+      const uint32_t *s = out + 32 * (wy * 2 + wx);
+      /* the user SGPRs in AMDGPUUsage order: dispatch ptr, kernarg ptr, private segment size, the
+       * preloaded dwords, then the workgroup ids */
+      unsigned r = 0;
+      if (strstr(c->enables, "dispatch_ptr 1")) {
+        cr_assert_eq(s[r], (uint32_t)dp);
+        cr_assert_eq(s[r + 1], (uint32_t)(dp >> 32));
+        r += 2;
+      }
+      cr_assert_eq(r, c->kaptr);
+      cr_assert_eq(s[r], (uint32_t)dka, "%s s%u", arch, r);
+      cr_assert_eq(s[r + 1], (uint32_t)(dka >> 32));
+      r += 2;
+      if (strstr(c->enables, "private_segment_size 1")) cr_assert_eq(s[r++], 16u, "%s s%u private segment size", arch, r);
+      for (unsigned i = 0; i < c->len; i++, r++)
+        cr_assert_eq(s[r], ka[c->off + i], "%s wg (%u,%u) s%u = 0x%x, want kernarg dword %u = 0x%x", arch, wx, wy, r,
+                     s[r], c->off + i, ka[c->off + i]);
+      cr_assert_eq(r, c->wgx);
+      cr_assert_eq(s[r++], wx, "%s workgroup id x in s%u", arch, c->wgx);
+      if (c->wgy) cr_assert_eq(s[r++], wy, "%s workgroup id y in s%u", arch, c->wgy);
+    }
+  emu_mem_free(m);
+  emu_codeobj_free(co);
+  free(co_path), free(src);
+}
+
+static const preload_case PL_A = {"  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n  .amdhsa_system_sgpr_workgroup_id_x 1\n",
+                                  4, 0, 0, 6, 0};
+static const preload_case PL_B = {"  .amdhsa_user_sgpr_dispatch_ptr 1\n  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n"
+                                  "  .amdhsa_user_sgpr_private_segment_size 1\n"
+                                  "  .amdhsa_system_sgpr_workgroup_id_x 1\n  .amdhsa_system_sgpr_workgroup_id_y 1\n",
+                                  3, 2, 2, 8, 9};
+
+Test(kernarg_preload, sgprs_and_entry_past_the_header_gfx942) { preload_run("gfx942", &PL_A), preload_run("gfx942", &PL_B); }
+Test(kernarg_preload, sgprs_and_entry_past_the_header_gfx950) { preload_run("gfx950", &PL_A), preload_run("gfx950", &PL_B); }
+
+/* Descriptor fields the CP cannot honour are exit 2 naming them, before anything runs. */
+static void preload_reject(const char *arch, const preload_case *c, const char *header, const char *want)
+{
+  char *src = preload_src(c, header);
+  char *co_path = assemble_co(src, NULL, arch, NULL);
+  ll_err e = {0};
+  emu_codeobj *co = emu_codeobj_load_file(co_path, &e);
+  cr_assert_null(co, "%s: accepted (%s)", arch, want);
+  cr_assert_eq(e.code, LL_EXIT_USAGE, "%s: %s", arch, e.msg);
+  cr_assert(strstr(e.msg, want) && strstr(e.msg, "'pl'"), "%s: %s", arch, e.msg);
+  free(co_path), free(src);
+}
+
+Test(kernarg_preload, descriptor_fields_are_validated)
+{
+  const char *arch[2] = {"gfx942", "gfx950"};
+  for (int a = 0; a < 2; a++) {
+    /* dwords 4..7 of a 24-byte segment: bytes 16..31 */
+    preload_case past = PL_A;
+    past.off = 4;
+    preload_reject(arch[a], &past, preload_header, "preloads kernarg dwords 4..7 (bytes 16..31) but the kernarg segment is 24 bytes");
+    /* 2 (kernarg ptr) + 15 preloaded = 17 user SGPRs: the hardware sets 16 */
+    preload_case many = PL_A;
+    many.len = 15;
+    preload_reject(arch[a], &many, preload_header, "needs 17 user SGPRs; the hardware initializes 16");
+  }
+}
+
+/* a body shorter than the header: the entry the CP computes is past .text */
+Test(kernarg_preload, entry_past_text_is_refused)
+{
+  const char *src = ".text\n.global pl\n.p2align 8\n.type pl,@function\npl:\n  s_endpgm\n"
+                    ".rodata\n.p2align 6\n.amdhsa_kernel pl\n  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n"
+                    "  .amdhsa_user_sgpr_kernarg_preload_length 2\n  .amdhsa_next_free_vgpr 8\n"
+                    "  .amdhsa_next_free_sgpr 16\n  .amdhsa_accum_offset 8\n.end_amdhsa_kernel\n"
+                    ".amdgpu_metadata\n---\namdhsa.version: [ 1, 0 ]\namdhsa.kernels:\n"
+                    "  - .name: pl\n    .symbol: pl.kd\n    .sgpr_count: 16\n    .vgpr_count: 8\n"
+                    "    .kernarg_segment_align: 8\n    .kernarg_segment_size: 8\n"
+                    "    .group_segment_fixed_size: 0\n    .private_segment_fixed_size: 0\n"
+                    "    .wavefront_size: 64\n    .max_flat_workgroup_size: 64\n"
+                    "...\n.end_amdgpu_metadata\n";
+  char *co_path = assemble_co(src, NULL, "gfx942", NULL);
+  ll_err e = {0};
+  cr_assert_null(emu_codeobj_load_file(co_path, &e));
+  cr_assert(e.code == LL_EXIT_USAGE && strstr(e.msg, "kernarg preload moves the entry 256 bytes") &&
+            strstr(e.msg, "outside .text"), "%s", e.msg);
+  free(co_path);
+}

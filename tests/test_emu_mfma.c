@@ -378,17 +378,102 @@ Test(emu_mfma, hand_computed_16x16x16)
   sn_free(s);
 }
 
-/* nonzero broadcast modifiers on a non-f8f6f4 MFMA are not modelled: a fault naming them */
-Test(emu_mfma, broadcast_modifiers_fault)
+/* Broadcasts (CDNA3 ISA §7.1.5): with CBSZ/ABID lane l reads A from lane (l % S) + S * ABID,
+ * S = 64 >> CBSZ; with BLGP B from lane l (0), l % 32 (1), l % 32 + 32 (2), (l + 16) % 64 (3),
+ * l % 16 + 16 * (BLGP - 4) (4..7). So the instruction with the modifiers must give exactly what the
+ * plain instruction gives on inputs whose lanes are moved that way (the plain forms are checked
+ * against the double-precision reference above). */
+static int bc_a(int l, int cbsz, int abid) { int S = 64 >> cbsz; return l % S + S * abid; }
+static int bc_b(int l, int g)
 {
-  snip *s = sn_new(EMU_GFX942, "v_mfma_f32_16x16x16_f16 a[0:3], v[0:1], v[2:3], a[0:3] cbsz:1 abid:1 blgp:2");
-  cr_assert_eq(sn_run(s), EMU_FAULT);
-  cr_assert_str_eq(s->f.kind, "unimplemented");
-  cr_assert(strstr(s->f.msg, "cbsz:1") && strstr(s->f.msg, "blgp:2"), "%s", s->f.msg);
-  cr_assert(strstr(s->f.msg, "gfx942") && strstr(s->f.msg, "snippet") && strstr(s->f.msg, "pc 0x0") &&
-                strstr(s->f.msg, "v_mfma_f32_16x16x16_f16 a[0:3]"),
-            "fault message lacks arch/kernel/pc/text: %s", s->f.msg);
-  sn_free(s);
+  return g == 0 ? l : g == 1 ? l % 32 : g == 2 ? l % 32 + 32 : g == 3 ? (l + 16) % 64 : l % 16 + 16 * (g - 4);
+}
+static void broadcast_case(emu_arch arch, const char *name, int na, int nb, int nout, int cbsz, int abid, int blgp)
+{
+  char *mods = ll_fmt(" cbsz:%d abid:%d blgp:%d", cbsz, abid, blgp);
+  char *t1 = ll_fmt("%s v[32:%d], v[0:%d], v[16:%d], v[32:%d]%s", name, 32 + nout - 1, na - 1, 16 + nb - 1, 32 + nout - 1, mods);
+  char *t0 = ll_fmt("%s v[32:%d], v[0:%d], v[16:%d], v[32:%d]", name, 32 + nout - 1, na - 1, 16 + nb - 1, 32 + nout - 1);
+  snip *s1 = sn_new(arch, t1), *s0 = sn_new(arch, t0);
+  uint32_t st = 77;
+  for (int l = 0; l < 64; l++) {
+    for (int r = 0; r < na; r++) sn_v(s1, r)[l] = sn_rand(&st) & 0x3bff3bffu; /* f16/i8/f32 finite, moderate */
+    for (int r = 0; r < nb; r++) sn_v(s1, 16 + r)[l] = sn_rand(&st) & 0x3bff3bffu;
+    for (int r = 0; r < nout; r++) sn_v(s1, 32 + r)[l] = sn_v(s0, 32 + r)[l] = sn_rand(&st) & 0x3f7fffffu;
+  }
+  for (int l = 0; l < 64; l++) {
+    for (int r = 0; r < na; r++) sn_v(s0, r)[l] = sn_v(s1, r)[bc_a(l, cbsz, abid)];
+    for (int r = 0; r < nb; r++) sn_v(s0, 16 + r)[l] = sn_v(s1, 16 + r)[bc_b(l, blgp)];
+  }
+  cr_assert_eq(sn_run(s1), EMU_OK, "%s: %s", t1, s1->f.msg);
+  cr_assert_eq(sn_run(s0), EMU_OK, "%s: %s", t0, s0->f.msg);
+  for (int r = 0; r < nout; r++)
+    for (int l = 0; l < 64; l++)
+      cr_assert_eq(sn_v(s1, 32 + r)[l], sn_v(s0, 32 + r)[l], "%s %s: D reg %d lane %d", emu_arch_name(arch), t1, r, l);
+  sn_free(s1), sn_free(s0);
+  free(t1), free(t0), free(mods);
+}
+Test(emu_mfma, broadcast_cbsz_abid_blgp_move_lanes)
+{
+  for (int a = 0; a < EMU_NARCH; a++) {
+    emu_arch arch = (emu_arch)a;
+    broadcast_case(arch, "v_mfma_f32_4x4x4_16b_f16", 2, 2, 4, 4, 15, 7);
+    broadcast_case(arch, "v_mfma_f32_4x4x4_16b_f16", 2, 2, 4, 3, 5, 4);
+    broadcast_case(arch, "v_mfma_f32_16x16x4_4b_f16", 2, 2, 16, 2, 1, 5);
+    broadcast_case(arch, "v_mfma_f32_32x32x1_2b_f32", 1, 1, 32, 1, 1, 2);
+    broadcast_case(arch, "v_mfma_f32_32x32x8_f16", 2, 2, 16, 0, 0, 3);
+    broadcast_case(arch, "v_mfma_f32_16x16x16_bf16", 2, 2, 4, 0, 0, 6);
+    broadcast_case(arch, "v_mfma_i32_16x16x4_4b_i8", 1, 1, 16, 1, 0, 1);
+  }
+}
+/* CBSZ beyond the blocks (undefined) or ABID naming no block (not legal): a fault naming them */
+Test(emu_mfma, broadcast_undefined_faults)
+{
+  const char *src[] = {"v_mfma_f32_16x16x16_f16 a[0:3], v[0:1], v[2:3], a[0:3] cbsz:1 abid:1 blgp:2",
+                       "v_mfma_f32_16x16x4_4b_f16 a[0:15], v[0:1], v[2:3], a[0:15] cbsz:3",
+                       "v_mfma_f32_16x16x4_4b_f16 a[0:15], v[0:1], v[2:3], a[0:15] cbsz:1 abid:2"};
+  for (int i = 0; i < 3; i++) {
+    snip *s = sn_new(EMU_GFX942, src[i]);
+    cr_assert_eq(sn_run(s), EMU_FAULT, "%s", src[i]);
+    cr_assert_str_eq(s->f.kind, "unimplemented");
+    cr_assert(strstr(s->f.msg, "cbsz:") && strstr(s->f.msg, "undefined") && strstr(s->f.msg, "gfx942") &&
+                  strstr(s->f.msg, "pc 0x0") && strstr(s->f.msg, "v_mfma_f32_16x16x"),
+              "fault message lacks arch/pc/text/cause: %s", s->f.msg);
+    sn_free(s);
+  }
+}
+/* f64 (CDNA3 ISA §7.1.5.3): BLGP[0..2] negate A, B, C, printed by LLVM as neg:[a,b,c]; the same as
+ * the plain instruction on negated inputs */
+Test(emu_mfma, f64_blgp_is_negation)
+{
+  for (int a = 0; a < EMU_NARCH; a++) {
+    snip *s1 = sn_new((emu_arch)a, "v_mfma_f64_16x16x4_f64 v[32:39], v[0:1], v[16:17], v[32:39] neg:[1,0,1]");
+    snip *s2 = sn_new((emu_arch)a, "v_mfma_f64_16x16x4_f64 v[32:39], v[0:1], v[16:17], v[32:39] neg:[0,1,0]");
+    snip *s0 = sn_new((emu_arch)a, "v_mfma_f64_16x16x4_f64 v[32:39], v[0:1], v[16:17], v[32:39]");
+    snip *s0b = sn_new((emu_arch)a, "v_mfma_f64_16x16x4_f64 v[32:39], v[0:1], v[16:17], v[32:39]");
+    uint32_t st = 5;
+    for (int l = 0; l < 64; l++) {
+      for (int r = 0; r < 2; r++) {
+        uint32_t x = sn_rand(&st), y = sn_rand(&st);
+        if (r) x = (x & 0x800fffffu) | 0x3fe00000u, y = (y & 0x800fffffu) | 0x3fe00000u; /* high dwords: moderate */
+        sn_v(s1, r)[l] = sn_v(s2, r)[l] = sn_v(s0b, r)[l] = x, sn_v(s0, r)[l] = x ^ (r ? 0x80000000u : 0);
+        sn_v(s1, 16 + r)[l] = sn_v(s2, 16 + r)[l] = sn_v(s0, 16 + r)[l] = y, sn_v(s0b, 16 + r)[l] = y ^ (r ? 0x80000000u : 0);
+      }
+      for (int r = 0; r < 8; r++) {
+        uint32_t c = (r & 1) ? (sn_rand(&st) & 0x800fffffu) | 0x3ff00000u : sn_rand(&st);
+        sn_v(s1, 32 + r)[l] = sn_v(s2, 32 + r)[l] = sn_v(s0b, 32 + r)[l] = c, sn_v(s0, 32 + r)[l] = c ^ ((r & 1) ? 0x80000000u : 0);
+      }
+    }
+    cr_assert_eq(sn_run(s1), EMU_OK, "%s", s1->f.msg);
+    cr_assert_eq(sn_run(s2), EMU_OK, "%s", s2->f.msg);
+    cr_assert_eq(sn_run(s0), EMU_OK, "%s", s0->f.msg);
+    cr_assert_eq(sn_run(s0b), EMU_OK, "%s", s0b->f.msg);
+    for (int r = 0; r < 8; r++)
+      for (int l = 0; l < 64; l++) {
+        cr_assert_eq(sn_v(s1, 32 + r)[l], sn_v(s0, 32 + r)[l], "neg:[1,0,1] reg %d lane %d", r, l);
+        cr_assert_eq(sn_v(s2, 32 + r)[l], sn_v(s0b, 32 + r)[l], "neg:[0,1,0] reg %d lane %d", r, l);
+      }
+    sn_free(s1), sn_free(s2), sn_free(s0), sn_free(s0b);
+  }
 }
 
 /* v_accvgpr_read/write/mov are ordinary VALU moves under EXEC */
@@ -579,12 +664,35 @@ Test(emu_mfma, sparse_gfx950)
   run_sparse(sparse_950, sizeof sparse_950 / sizeof sparse_950[0], EMU_GFX950);
 }
 
-/* an abid beyond the index sets the shape has, or a nonzero cbsz, faults naming it */
-Test(emu_mfma, sparse_unmodelled_modifiers_fault)
+/* sparse (CDNA4 ISA §7.4): CBSZ and ABID only pick the index set, and CBSZ[1:0] != 0 picks the
+ * first: cbsz:1 abid:1 reads the same index bits as abid:0; an abid beyond the sets faults naming it */
+Test(emu_mfma, sparse_cbsz_picks_the_first_index_set)
 {
-  snip *s = sn_new(EMU_GFX950, "v_smfmac_f32_16x16x64_f16 v[0:3], v[4:7], v[8:15], v16 cbsz:1 abid:1");
-  cr_assert_eq(sn_run(s), EMU_FAULT);
-  cr_assert(strstr(s->f.msg, "cbsz:1") && strstr(s->f.msg, "v_smfmac_f32_16x16x64_f16"), "%s", s->f.msg);
+  snip *s1 = sn_new(EMU_GFX950, "v_smfmac_f32_16x16x64_f16 v[0:3], v[4:7], v[8:15], v16 cbsz:1 abid:1");
+  snip *s0 = sn_new(EMU_GFX950, "v_smfmac_f32_16x16x64_f16 v[0:3], v[4:7], v[8:15], v16");
+  snip *sa = sn_new(EMU_GFX950, "v_smfmac_f32_16x16x64_f16 v[0:3], v[4:7], v[8:15], v16 abid:1");
+  uint32_t st = 3;
+  for (int l = 0; l < 64; l++) {
+    for (int r = 0; r < 16; r++) {
+      uint32_t x = sn_rand(&st) & 0x3bff3bffu;
+      sn_v(s1, r)[l] = sn_v(s0, r)[l] = sn_v(sa, r)[l] = x;
+    }
+    uint32_t ix = sn_rand(&st);
+    sn_v(s1, 16)[l] = sn_v(s0, 16)[l] = sn_v(sa, 16)[l] = ix;
+  }
+  cr_assert_eq(sn_run(s1), EMU_OK, "%s", s1->f.msg);
+  cr_assert_eq(sn_run(s0), EMU_OK, "%s", s0->f.msg);
+  cr_assert_eq(sn_run(sa), EMU_OK, "%s", sa->f.msg);
+  int differ = 0;
+  for (int r = 0; r < 4; r++)
+    for (int l = 0; l < 64; l++) {
+      cr_assert_eq(sn_v(s1, r)[l], sn_v(s0, r)[l], "cbsz:1 abid:1 vs set 0: reg %d lane %d", r, l);
+      differ += sn_v(sa, r)[l] != sn_v(s0, r)[l];
+    }
+  cr_assert_gt(differ, 0, "abid:1 alone must read another index set");
+  sn_free(s1), sn_free(s0), sn_free(sa);
+  snip *s = sn_new(EMU_GFX942, "v_smfmac_f32_16x16x32_f16 v[0:3], v[4:5], v[6:9], v10 abid:3");
+  cr_assert_eq(sn_run(s), EMU_OK, "abid:3 is the fourth 8-bit set of a gfx942 16-bit form: %s", s->f.msg);
   sn_free(s);
 }
 

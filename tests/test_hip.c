@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -810,7 +811,7 @@ Test(cc, bad_usage_is_exit_2, .timeout = 60) {
 Test(subset, unsupported_api_is_a_compile_error_naming_it, .timeout = 300) {
   enter_tmpdir();
   write_src("r.hip", "#include <hip/hip_runtime.h>\n"
-                     "#if CASE == 1\n#include <hip/hip_cooperative_groups.h>\n#endif\n"
+                     "#if CASE == 1\n#include <hip/hiprtc.h>\n#endif\n"
                      "__global__ void k(float *p, int *q, double d) {\n"
                      "  float f = p[threadIdx.x]; short s = (short)q[0]; __half h = (__half)f;\n"
                      "#if CASE == 0\n  p[0] = f;\n"
@@ -821,14 +822,14 @@ Test(subset, unsupported_api_is_a_compile_error_naming_it, .timeout = 300) {
                      "#elif CASE == 6\n  p[0] = expf(d);\n"                       /* double -> float would round */
                      "#elif CASE == 7\n  h = __hadd(h, f);\n"                     /* float -> half would round */
                      "#elif CASE == 8\n  float3 v = make_float3(f, f, f); p[0] = v.w;\n" /* a 3-vector has no .w */
-                     "#elif CASE == 9\n  printf(\"%f\", f);\n"
+                     "#elif CASE == 9\n  free(p);\n"                              /* no device heap: a link error */
                      "#elif CASE == 10\n  q[0] = __ballot(f);\n"                   /* a float predicate */
                      "#endif\n  p[1] = (float)h;\n}\n");
   const struct {
     int c;
     const char *name, *kind;
   } cases[] = {
-      {1, "hip/hip_cooperative_groups.h", "file not found"},
+      {1, "<hip/hiprtc.h> is not provided by lanelab's HIP headers", "runtime compilation"},
       {2, "__shfl_xor: the lanelab HIP subset shuffles int", "static assertion failed"},
       {3, "__shfl_xor_sync", "not in lanelab's HIP subset"},
       {4, "sinhf", "undeclared identifier"},
@@ -836,7 +837,7 @@ Test(subset, unsupported_api_is_a_compile_error_naming_it, .timeout = 300) {
       {6, "expf: takes a float", "static assertion failed"},
       {7, "__hadd: both arguments must be __half", "static assertion failed"},
       {8, "'w'", "no member named"},
-      {9, "printf", "not in lanelab's HIP subset"},
+      {9, "free", "undefined"},
       {10, "__ballot: the predicate must be a bool or an integer", "static assertion failed"},
   };
   char *err;
@@ -850,6 +851,126 @@ Test(subset, unsupported_api_is_a_compile_error_naming_it, .timeout = 300) {
               cases[i].c, cases[i].name, cases[i].kind, err);
     free(err);
   }
+}
+
+/* ---- header names: lanelab's tree wins every lookup -------------------------------------------
+ * Debian's librocprim-dev installs HIP 5.2's headers in /usr/include/hip, on clang's system
+ * include path. lanelab's hip/include comes first (-I), so a name it has wins; a name it lacked
+ * would silently reach HIP 5.2's copy and mix the two (hip_cooperative_groups.h did). Every
+ * header name under /usr/include/hip (symlinked folders such as hcc_detail followed) is included
+ * in one translation unit with clang's -H: each must resolve to the file of the same name in
+ * lanelab's tree, nothing may open a file under /usr/include/hip at any depth, and the only
+ * errors allowed are the #error of a reserved name, which must name that header. */
+static char **hdr_names;
+static size_t hdr_count;
+/* Every regular file under root/rel, symlinks followed (glibc's nftw reports a folder reached
+ * twice only once, and hcc_detail is a link to amd_detail); depth-limited against loops. */
+static void hdr_walk(const char *root, const char *rel, int depth) {
+  cr_assert_lt(depth, 8, "%s/%s: folders nested deeper than 8 (a symlink loop?)", root, rel);
+  char *dir = rel[0] ? ll_fmt("%s/%s", root, rel) : ll_xstrdup(root);
+  DIR *d = opendir(dir);
+  cr_assert_not_null(d, "cannot read %s", dir);
+  for (struct dirent *de; (de = readdir(d));) {
+    if (de->d_name[0] == '.') continue;
+    char *r = rel[0] ? ll_fmt("%s/%s", rel, de->d_name) : ll_xstrdup(de->d_name), *p = ll_fmt("%s/%s", root, r);
+    struct stat st;
+    if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+      hdr_walk(root, r, depth + 1);
+      free(r);
+    } else if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
+      hdr_names = ll_xrealloc(hdr_names, (hdr_count + 1) * sizeof *hdr_names);
+      hdr_names[hdr_count++] = r;
+    } else {
+      free(r);
+    }
+    free(p);
+  }
+  closedir(d);
+  free(dir);
+}
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* "....  /path" -> depth 4, path; 0 when the line is not one of -H's. */
+static int h_line(const char *line, const char **path) {
+  int d = 0;
+  while (line[d] == '.') d++;
+  if (!d || line[d] != ' ') return 0;
+  *path = line + d + 1;
+  return d;
+}
+
+Test(subset, every_hip_header_name_resolves_to_lanelabs_tree_never_another_hip, .timeout = 120) {
+  const char *sys = "/usr/include/hip";
+  struct stat st;
+  if (stat(sys, &st) != 0) cr_skip_test("NOT CHECKED: %s is absent (no other HIP installation to shadow)", sys);
+  hdr_walk(sys, "", 0);
+  cr_assert_gt(hdr_count, 0, "%s holds no header", sys);
+  qsort(hdr_names, hdr_count, sizeof *hdr_names, cmp_str);
+  ll_err e = {0};
+  isa_toolchain *t = isa_toolchain_find("gfx942", &e);
+  cr_assert_not_null(t, "%s", e.msg);
+  if (!t->subset) cr_skip_test("NOT CHECKED: the compiler found is a ROCm install with its own HIP headers (%s)", t->cc);
+  enter_tmpdir();
+  ll_buf src = {0};
+  for (size_t i = 0; i < hdr_count; i++) ll_buf_printf(&src, "#include <hip/%s>\n", hdr_names[i]);
+  put("all.hip", src.data, src.len);
+  char **argv = ll_xcalloc(t->nflags + 16, sizeof *argv);
+  size_t n = 0;
+  argv[n++] = t->cc;
+  for (size_t i = 0; i < t->nflags; i++) argv[n++] = t->flags[i];
+  const char *tail[] = {"-std=c++17", "-E", "-H", "-fshow-skipped-includes", "-ferror-limit=0", "-o", "/dev/null", "all.hip"};
+  for (size_t i = 0; i < sizeof tail / sizeof *tail; i++) argv[n++] = (char *)tail[i];
+  ll_buf err = {0};
+  int rc = isa_run(argv, NULL, NULL, NULL, &err, &e);
+  cr_assert_geq(rc, 0, "%s", e.msg);
+  char *tree = realpath(t->hip_include, NULL), *sysreal = realpath(sys, NULL);
+  cr_assert_not_null(tree);
+  cr_assert_not_null(sysreal);
+  size_t next = 0, stub_errors = 0, bad = 0;
+  ll_buf why = {0};
+  char *text = ll_xstrdup(ll_buf_str(&err));
+  for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+    const char *path;
+    int depth = h_line(line, &path);
+    if (depth) {
+      char *real = realpath(path, NULL);
+      cr_assert_not_null(real, "clang -H names %s, which does not exist", path);
+      if (!strncmp(real, sysreal, strlen(sysreal)) && real[strlen(sysreal)] == '/')
+        bad++, ll_buf_printf(&why, "  %s opened (depth %d)\n", real, depth);
+      if (depth == 1) {
+        cr_assert_lt(next, hdr_count, "more top-level includes than headers: %s", path);
+        char *want = ll_fmt("%s/hip/%s", tree, hdr_names[next]);
+        if (strcmp(real, want)) bad++, ll_buf_printf(&why, "  <hip/%s> resolved to %s, not %s\n", hdr_names[next], real, want);
+        free(want);
+        next++;
+      }
+      free(real);
+      continue;
+    }
+    const char *er = strstr(line, ": error: ");
+    if (!er) continue;
+    /* TREE/hip/REL:L:C: error: "<hip/REL> is not provided by lanelab's HIP headers: WHY" */
+    char *prefix = ll_fmt("%s/hip/", tree);
+    bool ok = false;
+    if (!strncmp(line, prefix, strlen(prefix))) {
+      const char *rel = line + strlen(prefix), *colon = strchr(rel, ':');
+      char *name = ll_fmt("\"<hip/%.*s> is not provided by lanelab's HIP headers: ", (int)(colon - rel), rel);
+      ok = colon && !strncmp(er + 9, name, strlen(name)) && strlen(er + 9) > strlen(name) + 10;
+      free(name);
+    }
+    free(prefix);
+    if (ok) stub_errors++;
+    else bad++, ll_buf_printf(&why, "  an error that is not a reserved name's own #error: %s\n", line);
+  }
+  cr_assert_eq(next, hdr_count, "clang -H showed %zu top-level includes of %zu headers", next, hdr_count);
+  cr_assert_eq(bad, 0, "%zu header lookups are wrong:\n%s", bad, ll_buf_str(&why));
+  cr_assert_gt(stub_errors, 0, "no reserved name's #error was seen: the parsing of clang's messages is broken");
+  cr_assert_neq(rc, 0, "clang accepted every header, yet reserved names were seen");
+  fprintf(stderr, "%zu HIP header names of %s resolve to lanelab's tree (%zu of them reserved with an #error)\n",
+          hdr_count, sys, stub_errors);
+  free(tree), free(sysreal), free(argv), free(text);
+  ll_buf_free(&src), ll_buf_free(&err), ll_buf_free(&why);
+  isa_toolchain_free(t);
 }
 
 /* ---- math accuracy ---------------------------------------------------------------------------

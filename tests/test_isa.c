@@ -582,7 +582,9 @@ Test(isa_base, head_matches_current_build, .timeout = 900) {
     free(cur);
   }
   /* no worktree left behind */
-  char *wl = ll_fmt("cd %s && git worktree list | grep -c 'build/base-HEAD-' || true", LANELAB_ROOT);
+  /* this checkout's own build only: other checkouts of the same repository (git worktrees) list
+   * their worktrees here too */
+  char *wl = ll_fmt("cd %s && git worktree list | grep -c '%s/base-HEAD-' || true", LANELAB_ROOT, LANELAB_BUILD);
   FILE *w = popen(wl, "r");
   int left = -1;
   cr_assert_eq(fscanf(w, "%d", &left), 1);

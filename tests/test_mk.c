@@ -323,3 +323,89 @@ Test(mk_check_arch, reports_files_call_each_other_one_way) {
   system(rm);
   free(rm); free(d);
 }
+
+/* ---- mk/aiter-dummy-pass.sh and mk/aiter-e2e.sh (docs/aiter.md) -------------------------------
+ * The dummy pass over a tree laid out as aiter's (hsa/gfx942/...) holding one code object of ours
+ * with a kernel per outcome: it ends; it traps; it loads 2 GiB past its argument, far beyond the 1 MiB
+ * zero buffer the pass gives every global_buffer argument; it loops until the budget. The tally,
+ * the results and the out-of-bounds list must say so. */
+static const char dummy_src[] =
+    ".text\n"
+    ".macro K name\n.global \\name\n.p2align 8\n.type \\name,@function\n\\name:\n.endm\n"
+    "K k_ok\n  s_endpgm\n"
+    "K k_trap\n  s_trap 2\n  s_endpgm\n"
+    "K k_oob\n  s_load_dwordx2 s[2:3], s[0:1], 0x0\n  v_mov_b32 v1, 0x7ffff000\n  s_waitcnt lgkmcnt(0)\n"
+    "  global_load_dword v2, v1, s[2:3]\n  s_waitcnt vmcnt(0)\n  s_endpgm\n"
+    "K k_loop\nL:\n  s_branch L\n"
+    ".rodata\n"
+    ".macro D name\n.p2align 6\n.amdhsa_kernel \\name\n  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n"
+    "  .amdhsa_next_free_vgpr 8\n  .amdhsa_next_free_sgpr 8\n  .amdhsa_accum_offset 8\n.end_amdhsa_kernel\n.endm\n"
+    "D k_ok\nD k_trap\nD k_oob\nD k_loop\n"
+    ".amdgpu_metadata\n---\namdhsa.version: [ 1, 0 ]\namdhsa.kernels:\n"
+    "  - { .name: k_ok, .symbol: k_ok.kd, .sgpr_count: 8, .vgpr_count: 8, .kernarg_segment_align: 8, "
+    ".kernarg_segment_size: 0, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0, .wavefront_size: 64, "
+    ".max_flat_workgroup_size: 128 }\n"
+    "  - { .name: k_trap, .symbol: k_trap.kd, .sgpr_count: 8, .vgpr_count: 8, .kernarg_segment_align: 8, "
+    ".kernarg_segment_size: 0, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0, .wavefront_size: 64, "
+    ".max_flat_workgroup_size: 64 }\n"
+    "  - .name: k_oob\n    .symbol: k_oob.kd\n    .sgpr_count: 8\n    .vgpr_count: 8\n    .kernarg_segment_align: 8\n"
+    "    .kernarg_segment_size: 12\n    .group_segment_fixed_size: 0\n    .private_segment_fixed_size: 0\n"
+    "    .wavefront_size: 64\n    .max_flat_workgroup_size: 64\n    .args:\n"
+    "    - { .size: 8, .offset: 0, .value_kind: global_buffer, .address_space: global }\n"
+    "    - { .size: 4, .offset: 8, .value_kind: by_value }\n"
+    "  - { .name: k_loop, .symbol: k_loop.kd, .sgpr_count: 8, .vgpr_count: 8, .kernarg_segment_align: 8, "
+    ".kernarg_segment_size: 0, .group_segment_fixed_size: 0, .private_segment_fixed_size: 0, .wavefront_size: 64, "
+    ".max_flat_workgroup_size: 64 }\n"
+    "...\n.end_amdgpu_metadata\n";
+
+Test(mk_aiter, dummy_pass_tallies_each_outcome, .timeout = 120) {
+  char *d = scratch();
+  put(d, "k.s", dummy_src);
+  char *cmd = ll_fmt("mkdir -p %s/hsa/gfx942/t && /usr/lib/llvm-22/bin/llvm-mc -triple=amdgcn-amd-amdhsa --mcpu=gfx942 "
+                     "-filetype=obj -o %s/k.o %s/k.s && /usr/lib/llvm-22/bin/ld.lld -shared -o %s/hsa/gfx942/t/k.co %s/k.o",
+                     d, d, d, d, d);
+  char *out;
+  int rc = sh(cmd, &out);
+  cr_assert_eq(rc, 0, "%s", out);
+  free(out), free(cmd);
+  cmd = ll_fmt("LANELAB=%s/lanelab BUDGET=1000 JOBS=1 bash mk/aiter-dummy-pass.sh %s %s/out", LANELAB_BUILD, d, d);
+  rc = sh(cmd, &out);
+  cr_assert_eq(rc, 0, "%s", out);
+  /* columns: ok out-of-bounds trap missing-waitcnt unimplemented budget other total */
+  char *line = strstr(out, "\ngfx942 ");
+  cr_assert_not_null(line, "%s", out);
+  int c[8];
+  cr_assert_eq(sscanf(line + 8, "%d %d %d %d %d %d %d %d", &c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7]), 8,
+               "%s", out);
+  static const int want[8] = {1, 1, 1, 0, 0, 1, 0, 4};
+  for (int i = 0; i < 8; i++) cr_expect_eq(c[i], want[i], "column %d: %d, want %d\n%s", i, c[i], want[i], out);
+  free(out);
+  char *res = ll_fmt("%s/out/results.tsv", d), *oob = ll_fmt("%s/out/out-of-bounds.tsv", d);
+  size_t n;
+  char *r = ll_read_file(res, &n, NULL), *o = ll_read_file(oob, &n, NULL);
+  cr_assert(r && o);
+  /* the block is the kernel's .max_flat_workgroup_size; the stop names its PC and address */
+  cr_expect(strstr(r, "hsa/gfx942/t/k.co\tk_ok\t128\tok\t"), "%s", r);
+  cr_expect(strstr(r, "\tk_loop\t64\tbudget\t"), "%s", r);
+  cr_expect(strstr(o, "hsa/gfx942/t/k.co\tk_oob\t0x") && strstr(o, "global_load_dword v2, v1, s[2:3]"), "oob list: [%s]\nresults: %s", o, r);
+  /* a second run resumes: nothing runs again */
+  rc = sh(cmd, &out);
+  cr_expect(rc == 0 && strstr(out, "0 kernels to run (4 already in"), "%s", out);
+  free(out), free(r), free(o), free(res), free(oob), free(cmd);
+  char *rm = ll_fmt("rm -rf %s", d);
+  system(rm);
+  free(rm), free(d);
+}
+
+Test(mk_aiter, bad_usage_is_exit_2_naming_it) {
+  static const char *cmds[] = {"bash mk/aiter-dummy-pass.sh", "bash mk/aiter-dummy-pass.sh /nonexistent",
+                               "bash mk/aiter-e2e.sh", "bash mk/aiter-e2e.sh /nonexistent",
+                               "JOBS=0 bash mk/aiter-dummy-pass.sh /tmp"};
+  for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+    char *out;
+    int rc = sh(cmds[i], &out);
+    cr_expect_eq(rc, 2, "%s: exit %d\n%s", cmds[i], rc, out);
+    cr_expect(strstr(out, "usage:") || strstr(out, "JOBS"), "%s: %s", cmds[i], out);
+    free(out);
+  }
+}

@@ -1,7 +1,8 @@
-// tests/asm/memmodel.s — three small hand-written kernels, one per memory-model pattern found in
-// AMD's own assembly kernels (ROCm/aiter) whose hardware result the ISA leaves undocumented
-// (docs/emulator-choices.md, "Memory-model strictness"). lanelab warns on each (once per kernel
-// PC) and runs on; `lanelab run --strict-memory` makes each a fault. Written for llvm-mc-22, for
+// tests/asm/memmodel.s — three small hand-written kernels, patterns found in AMD's own assembly
+// kernels (ROCm/aiter). The first two are memory-model patterns whose hardware result the ISA leaves
+// undocumented (docs/emulator-choices.md, "Memory-model strictness"): lanelab warns on each (once
+// per kernel PC) and runs on; `lanelab run --strict-memory` makes each a fault. The third,
+// mm_soffset, is a buffer read the range check drops (no warning). Written for llvm-mc-22, for
 // gfx942 and gfx950 alike; metadata as aiter's kernels carry it (amdhsa.version [1, 0]).
 // Each kernel: one wave of 64 lanes, arguments x (in, 64 dwords) and o (out, 64 dwords).
 // The fourth pattern needs two waves: tests/asm/memmodel_wg.s.
@@ -9,9 +10,9 @@
 //   mm_lds_barrier  ds_read_b32 -> s_barrier -> use with no s_waitcnt lgkmcnt: o[i] = x[i] + 1
 //   mm_dup_sload    the same s_load_dwordx4 issued twice while the first is in flight:
 //                   o[i] = 2 * x[i]
-//   mm_soffset      buffer_load_dword through a resource of num_records 256 with soffset 256: every
-//                   lane passes the range check (soffset is not part of it) but reads past x;
-//                   lanelab's choice gives 0 there, so o[i] = x[i] + 0
+//   mm_soffset      buffer_load_dword through a resource of num_records 256 with soffset 256: the
+//                   range check counts soffset (docs/isa.md "Buffer resource and range checking"),
+//                   every lane is out of range and reads 0, so o[i] = x[i] + 0; no warning
 
 .text
 .global mm_lds_barrier

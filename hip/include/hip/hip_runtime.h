@@ -25,8 +25,12 @@
 #if defined(LANELAB_DEVICE_H) && !LANELAB_HAVE_HIP_HEADERS
 #error "include <hip/hip_runtime.h> before lanelab_device.h: that header defined threadIdx, __syncthreads and __shfl_xor itself because it came first"
 #endif
+// Host side (both passes of a host+device compile, and hip_runtime_api.h on its own): the
+// runtime API that lanelab's HIP runtime implements (docs/hip-runtime.md).
+#include "hip/hip_runtime_api.h"
 #if !defined(__HIP_DEVICE_COMPILE__)
-#error "lanelab's HIP subset is device-only: compile with --cuda-device-only (lanelab cc does)"
+#include <stdlib.h>
+#include <string.h>
 #endif
 
 // ---- attributes ---------------------------------------------------------------------------------
@@ -47,7 +51,7 @@
 #define HIP_DYNAMIC_SHARED(type, var) extern __shared__ type var[];
 #define HIP_DYNAMIC_SHARED_ATTRIBUTE
 // `__restrict__` is a clang keyword in HIP mode.
-#define __HIP_PLATFORM_AMD__ 1
+#include "hip/hip_common.h"
 #define LL_HIP_FN static __device__ inline __attribute__((always_inline))
 
 // ---- types ------------------------------------------------------------------------------------
@@ -143,6 +147,7 @@ LL_HIP_FN unsigned __ll_grid_dim(int d) {
     static __device__ __forceinline__ unsigned get_x() { return X; }                               \
     static __device__ __forceinline__ unsigned get_y() { return Y; }                               \
     static __device__ __forceinline__ unsigned get_z() { return Z; }                               \
+    __device__ __forceinline__ operator dim3() const { return dim3(X, Y, Z); }                     \
   };
 LL_HIP_DIM3(__ll_threadIdx_t, __builtin_amdgcn_workitem_id_x(), __builtin_amdgcn_workitem_id_y(),
             __builtin_amdgcn_workitem_id_z())
@@ -408,9 +413,6 @@ LL_HIP_REFUSE(__ballot_sync, "the *_sync cross-lane forms are not provided; use 
 LL_HIP_REFUSE(__any_sync, "the *_sync cross-lane forms are not provided; use __any")
 LL_HIP_REFUSE(__all_sync, "the *_sync cross-lane forms are not provided; use __all")
 LL_HIP_REFUSE(__syncwarp, "a wave64 executes in lockstep; no warp barrier is provided")
-LL_HIP_REFUSE(printf, "device printf needs the hostcall buffer, which the emulator does not provide")
-LL_HIP_REFUSE(malloc, "device heap allocation is not provided")
-LL_HIP_REFUSE(free, "device heap allocation is not provided")
 LL_HIP_REFUSE(clock64, "no clock is modelled by the emulator")
 LL_HIP_REFUSE(clock, "no clock is modelled by the emulator")
 LL_HIP_REFUSE(wall_clock64, "no clock is modelled by the emulator")
@@ -425,6 +427,7 @@ LL_HIP_REFUSE(__sinf, "the fast __sinf/__cosf are not provided; sinf/cosf are")
 LL_HIP_REFUSE(__cosf, "the fast __sinf/__cosf are not provided; sinf/cosf are")
 #undef LL_HIP_REFUSE
 
+#include "hip/lanelab_hip_printf.h"
 #include "hip/lanelab_hip_fp16.h"
 #include "hip/lanelab_hip_math.h"
 

@@ -419,7 +419,11 @@ LL_HIP_FN bool isinf(float x) { return __builtin_isinf(x); }
 LL_HIP_FN bool isinf(double x) { return __builtin_isinf(x); }
 LL_HIP_FN bool isfinite(float x) { return __builtin_isfinite(x); }
 LL_HIP_FN bool isfinite(double x) { return __builtin_isfinite(x); }
+#ifndef INFINITY /* <math.h> defines them the same way when it came first */
 #define INFINITY __builtin_inff()
+#endif
+#ifndef NAN
 #define NAN __builtin_nanf("")
+#endif
 
 #endif // LANELAB_HIP_MATH_H

@@ -1,0 +1,102 @@
+/* cli/cmd_hipcc — `lanelab hipcc SRC... [-c] -o OUT [--offload-arch=gfx942|gfx950]... [-I DIR] [-D X]
+ * [-O N] [-g] [-std=S]` (README.md "Command line"): compiles and links a whole HIP program
+ * against lanelab's HIP headers and runtime. Argument parsing only; the driver is isa_hipcc
+ * (isa/cc.c). Other options starting with '-' go to clang's compile step as they are; -L, -l,
+ * -Wl, and -pthread go to the link. The compiler's messages are passed through to stderr; a
+ * compile or link error is exit 2, a missing compiler or runtime library exit 3. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "isa/isa.h"
+#include "util/util.h"
+
+static const char *usage =
+    "usage: lanelab hipcc SRC... [-c|--genco] -o OUT [--offload-arch=gfx942|gfx950]... [-I DIR] [-D X] [-O N] [-g] [-std=S] [--shared-runtime]";
+
+static int usage_err(const char *what) {
+  fprintf(stderr, "lanelab: hipcc: %s\n%s\n", what, usage);
+  return LL_EXIT_USAGE;
+}
+
+static void push(char ***v, size_t *n, char *s) {
+  *v = ll_xrealloc(*v, (*n + 1) * sizeof **v);
+  (*v)[(*n)++] = s;
+}
+
+int cmd_hipcc(int argc, char **argv) {
+  isa_hipcc_opts o = {0};
+  char **owned = NULL;
+  size_t nowned = 0;
+  int rc = LL_EXIT_USAGE;
+  for (int i = 1; i < argc; i++) {
+    char *a = argv[i];
+    /* options whose value may be the next argument */
+    static const char *joined[] = {"-o", "-I", "-D", "-U", "-L", "-l", "--offload-arch"};
+    const char *val = NULL;
+    const char *opt = NULL;
+    for (size_t k = 0; k < sizeof joined / sizeof joined[0] && !opt; k++) {
+      size_t l = strlen(joined[k]);
+      if (!strncmp(a, joined[k], l)) {
+        if (a[l] == 0) {
+          if (i + 1 >= argc) {
+            char *m = ll_fmt("%s needs a value", a);
+            rc = usage_err(m);
+            free(m);
+            goto out;
+          }
+          opt = joined[k], val = argv[++i];
+        } else if (joined[k][1] != '-' || a[l] == '=') {
+          opt = joined[k], val = a + l + (a[l] == '=' && joined[k][1] == '-');
+        }
+      }
+    }
+    if (opt && !strcmp(opt, "-o")) {
+      o.out = val;
+    } else if (opt && !strcmp(opt, "--offload-arch")) {
+      o.arches = ll_xrealloc(o.arches, (o.narches + 1) * sizeof *o.arches);
+      o.arches[o.narches++] = val;
+    } else if (opt && (!strcmp(opt, "-L") || !strcmp(opt, "-l"))) {
+      char *f = ll_fmt("%s%s", opt, val);
+      push(&owned, &nowned, f);
+      push(&o.link_flags, &o.nlink, f);
+    } else if (opt) {
+      char *f = ll_fmt("%s%s", opt, val);
+      push(&owned, &nowned, f);
+      push(&o.flags, &o.nflags, f);
+    } else if (!strcmp(a, "-c")) {
+      o.compile_only = true;
+    } else if (!strcmp(a, "--genco")) {
+      o.genco = true;
+    } else if (!strcmp(a, "--shared-runtime")) {
+      o.shared_runtime = true;
+    } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      printf("%s\n", usage);
+      rc = LL_EXIT_OK;
+      goto out;
+    } else if (!strncmp(a, "-Wl,", 4) || !strcmp(a, "-pthread") || !strcmp(a, "-rdynamic")) {
+      push(&o.link_flags, &o.nlink, a);
+      if (!strcmp(a, "-pthread")) push(&o.flags, &o.nflags, a);
+    } else if (a[0] == '-' && a[1]) {
+      push(&o.flags, &o.nflags, a);
+    } else {
+      push(&o.inputs, &o.ninputs, a);
+    }
+  }
+  if (!o.ninputs) {
+    rc = usage_err("no source or object given");
+    goto out;
+  }
+  ll_err e = {0};
+  ll_buf diag = {0};
+  bool ok = isa_hipcc(&o, &diag, &e);
+  if (diag.len) fputs(ll_buf_str(&diag), stderr);
+  ll_buf_free(&diag);
+  rc = ok ? LL_EXIT_OK : ll_report(&e);
+out:
+  for (size_t i = 0; i < nowned; i++) free(owned[i]);
+  free(owned);
+  free(o.inputs), free(o.arches), free(o.flags), free(o.link_flags);
+  return rc;
+}

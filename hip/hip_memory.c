@@ -1,0 +1,734 @@
+/* hip/hip_memory — HIP's memory on the emulator (docs/hip-runtime.md "Memory").
+ *
+ * Device memory (hipMalloc) is an emulator buffer: its device address lies in the emulator's
+ * range [EMU_MEM_BASE, EMU_MEM_LIMIT), which this process reserves with PROT_NONE at start, so a
+ * host dereference of a device pointer faults as on a discrete GPU; the bytes live in a separate
+ * host allocation that only the runtime and the emulator touch. A freed buffer's addresses are
+ * never handed out again, so a kernel that uses a stale pointer faults naming the address.
+ * Host-pinned (hipHostMalloc), managed (hipMallocManaged) and registered (hipHostRegister) memory
+ * is host memory registered with the emulator at its own address: host and device use the same
+ * pointer. Any other host memory is unknown to the device: a kernel that touches it faults.
+ *
+ * Copies and memsets run when they are called (streams are in order, and every launch runs to
+ * completion), so the Async forms differ only in not being synchronizing calls (hip_state.c). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "hip/internal.h"
+
+/* ---- the device address range --------------------------------------------------------------*/
+/* True when /proc/self/maps shows [lo, hi) covered by inaccessible mappings only (a sanitizer's
+ * shadow gap is one): a host dereference there faults already. */
+static bool range_inaccessible(uint64_t lo, uint64_t hi) {
+  FILE *f = fopen("/proc/self/maps", "r");
+  if (!f) return false;
+  char line[512];
+  uint64_t at = lo;
+  bool ok = true;
+  while (ok && at < hi && fgets(line, sizeof line, f)) {
+    unsigned long long a, b;
+    char perm[8];
+    if (sscanf(line, "%llx-%llx %7s", &a, &b, perm) != 3 || b <= at) continue;
+    if (a > at) ok = false;                        /* a hole: nothing there */
+    else if (strncmp(perm, "---", 3)) ok = false;  /* something accessible */
+    else at = b;
+  }
+  fclose(f);
+  return ok && at >= hi;
+}
+
+void hip_reserve_device_range(void) {
+  size_t len = (size_t)(EMU_MEM_LIMIT - EMU_MEM_BASE);
+  void *want = (void *)(uintptr_t)EMU_MEM_BASE;
+  void *p = mmap(want, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+  if (p == want) return;
+  if (p == MAP_FAILED && errno == EEXIST && range_inaccessible(EMU_MEM_BASE, EMU_MEM_LIMIT)) return;
+  if (p != MAP_FAILED) munmap(p, len); /* a kernel without MAP_FIXED_NOREPLACE put it elsewhere */
+  fprintf(stderr, "lanelab: hip: warning: cannot reserve the device address range [0x%llx, 0x%llx) in this process "
+          "(%s): a host dereference of a device pointer may not fault\n",
+          (unsigned long long)EMU_MEM_BASE, (unsigned long long)EMU_MEM_LIMIT, p == MAP_FAILED ? strerror(errno) : "taken");
+}
+
+/* ---- the allocation table (sorted by address) --------------------------------------------------*/
+static size_t alloc_index(uint64_t addr) {
+  size_t lo = 0, hi = hip_g.nallocs;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (hip_g.allocs[mid].addr <= addr) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo; /* allocs[lo-1] is the last one starting at or below addr */
+}
+
+hip_alloc *hip_alloc_find(uint64_t p, size_t n) {
+  size_t i = alloc_index(p);
+  if (!i) return NULL;
+  hip_alloc *a = &hip_g.allocs[i - 1];
+  return p - a->addr < a->size && n <= a->size - (p - a->addr) ? a : NULL;
+}
+
+static hip_alloc *alloc_add(hip_alloc a) {
+  size_t i = alloc_index(a.addr);
+  hip_g.allocs = ll_xrealloc(hip_g.allocs, (hip_g.nallocs + 1) * sizeof *hip_g.allocs);
+  memmove(&hip_g.allocs[i + 1], &hip_g.allocs[i], (hip_g.nallocs - i) * sizeof *hip_g.allocs);
+  hip_g.allocs[i] = a;
+  hip_g.nallocs++;
+  return &hip_g.allocs[i];
+}
+
+static void alloc_remove(hip_alloc *a) {
+  size_t i = (size_t)(a - hip_g.allocs);
+  free(a->init);
+  memmove(&hip_g.allocs[i], &hip_g.allocs[i + 1], (hip_g.nallocs - i - 1) * sizeof *hip_g.allocs);
+  hip_g.nallocs--;
+}
+
+static hip_alloc *alloc_at(uint64_t addr) {
+  size_t i = alloc_index(addr);
+  return i && hip_g.allocs[i - 1].addr == addr ? &hip_g.allocs[i - 1] : NULL;
+}
+
+void *hip_host_view(uint64_t addr, size_t n) {
+  emu_mem *m = rt_device_emu_mem(hip_g.dev);
+  return m ? emu_mem_translate(m, addr, n) : NULL;
+}
+
+void hip_mark_written(uint64_t addr, size_t n) {
+  hip_alloc *a = hip_alloc_find(addr, n);
+  if (!a || !a->init) return;
+  uint64_t o = addr - a->addr, e = o + n;
+  for (; o < e && o % 8; o++) a->init[o / 8] |= (uint8_t)(1u << (o % 8)); /* up to a whole byte of bits */
+  if (e - o >= 8) memset(a->init + o / 8, 0xff, (e - o) / 8), o += (e - o) / 8 * 8;
+  for (; o < e; o++) a->init[o / 8] |= (uint8_t)(1u << (o % 8));
+}
+
+static const char *kind_name(hip_mem_kind k) {
+  return k == HIP_MEM_DEVICE ? "device memory (hipMalloc)" : k == HIP_MEM_HOST ? "host-pinned memory (hipHostMalloc)"
+         : k == HIP_MEM_MANAGED ? "managed memory (hipMallocManaged)" : "registered host memory (hipHostRegister)";
+}
+
+/* ---- device memory ----------------------------------------------------------------------------*/
+static hipError_t dev_alloc(void **ptr, size_t size, const char *fn) {
+  if (!ptr) return hip_complain(fn, hipErrorInvalidValue, "ptr is NULL");
+  *ptr = NULL;
+  if (size == 0) return hipSuccess; /* HIP: a zero-byte allocation succeeds and returns NULL */
+  static unsigned seq;
+  char name[64];
+  snprintf(name, sizeof name, "%s #%u (%zu bytes)", fn, ++seq, size);
+  ll_err e = {0};
+  uint64_t a = rt_alloc(hip_g.dev, size, name, &e);
+  if (!a) return hip_complain(fn, hipErrorOutOfMemory, "%zu bytes: %s", size, e.msg);
+  hip_alloc r = {.addr = a, .size = size, .kind = HIP_MEM_DEVICE};
+  if (hip_g.initcheck) r.init = ll_xcalloc((size + 7) / 8, 1);
+  alloc_add(r);
+  *ptr = (void *)(uintptr_t)a;
+  return hipSuccess;
+}
+
+static hipError_t dev_free(void *ptr, const char *fn) {
+  if (!ptr) return hipSuccess;
+  uint64_t p = (uint64_t)(uintptr_t)ptr;
+  hip_alloc *a = alloc_at(p);
+  if (!a) {
+    hip_alloc *in = hip_alloc_find(p, 1);
+    if (in)
+      return hip_complain(fn, hipErrorInvalidValue, "%p is %zu bytes into an allocation at 0x%llx, not its start", ptr,
+                          (size_t)(p - in->addr), (unsigned long long)in->addr);
+    return hip_complain(fn, hipErrorInvalidValue, "%p was not returned by hipMalloc (or was freed already)", ptr);
+  }
+  if (a->kind == HIP_MEM_HOST || a->kind == HIP_MEM_REGISTERED)
+    return hip_complain(fn, hipErrorInvalidValue, "%p is %s: free it with %s", ptr, kind_name(a->kind),
+                        a->kind == HIP_MEM_HOST ? "hipHostFree" : "hipHostUnregister");
+  if (a->kind == HIP_MEM_MANAGED) {
+    rt_unmap_host(hip_g.dev, ptr);
+    munmap(a->map, a->map_len);
+  } else {
+    rt_free(hip_g.dev, p);
+  }
+  alloc_remove(a);
+  return hipSuccess;
+}
+
+hipError_t hipMalloc(void **ptr, size_t size) {
+  HIP_BEGIN();
+  return hip_done(dev_alloc(ptr, size, __func__));
+}
+
+hipError_t hipExtMallocWithFlags(void **ptr, size_t size, unsigned int flags) {
+  HIP_BEGIN();
+  if (flags > hipDeviceMallocContiguous)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "unknown flags %u", flags));
+  return hip_done(dev_alloc(ptr, size, __func__)); /* fine/coarse grain: one coherent memory here */
+}
+
+hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height) {
+  HIP_BEGIN();
+  if (!pitch) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pitch is NULL"));
+  /* rows start 256-byte aligned (lanelab's choice; HIP leaves the pitch to the runtime) */
+  size_t p = (width + 255) & ~(size_t)255;
+  if (height && p > SIZE_MAX / height) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "size overflows"));
+  hipError_t e = dev_alloc(ptr, p * height, __func__);
+  if (e == hipSuccess) *pitch = p;
+  return hip_done(e);
+}
+
+hipError_t hipMemAllocPitch(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInBytes, size_t height,
+                            unsigned int elementSizeBytes) {
+  HIP_BEGIN();
+  if (!pitch || (elementSizeBytes != 4 && elementSizeBytes != 8 && elementSizeBytes != 16))
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pitch is NULL or elementSizeBytes is not 4, 8 or 16"));
+  size_t p = (widthInBytes + 255) & ~(size_t)255;
+  if (height && p > SIZE_MAX / height) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "size overflows"));
+  hipError_t e = dev_alloc(dptr, p * height, __func__);
+  if (e == hipSuccess) *pitch = p;
+  return hip_done(e);
+}
+
+hipError_t hipFree(void *ptr) {
+  HIP_BEGIN();
+  hipError_t s = hip_sync_point(); /* hipFree waits for the device, as HIP's does */
+  if (s != hipSuccess) return hip_done(s);
+  return hip_done(dev_free(ptr, __func__));
+}
+
+hipError_t hipMallocAsync(void **ptr, size_t size, hipStream_t stream) {
+  HIP_BEGIN();
+  if (!hip_stream_valid(stream)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "not a stream"));
+  return hip_done(dev_alloc(ptr, size, __func__));
+}
+
+hipError_t hipFreeAsync(void *ptr, hipStream_t stream) {
+  HIP_BEGIN();
+  if (!hip_stream_valid(stream)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "not a stream"));
+  return hip_done(dev_free(ptr, __func__));
+}
+
+/* ---- host-pinned, managed and registered memory -----------------------------------------------*/
+static hipError_t host_alloc(void **ptr, size_t size, hip_mem_kind kind, unsigned flags, const char *fn) {
+  if (!ptr) return hip_complain(fn, hipErrorInvalidValue, "ptr is NULL");
+  *ptr = NULL;
+  if (size == 0) return hipSuccess;
+  size_t len = (size + 4095) & ~(size_t)4095;
+  void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return hip_complain(fn, hipErrorOutOfMemory, "%zu bytes: %s", size, strerror(errno));
+  static unsigned seq;
+  char name[64];
+  snprintf(name, sizeof name, "%s #%u (%zu bytes)", fn, ++seq, size);
+  ll_err e = {0};
+  if (!rt_map_host(hip_g.dev, p, size, name, &e)) {
+    munmap(p, len);
+    return hip_complain(fn, hipErrorOutOfMemory, "%s", e.msg);
+  }
+  alloc_add((hip_alloc){.addr = (uint64_t)(uintptr_t)p, .size = size, .kind = kind, .flags = flags, .map = p, .map_len = len});
+  *ptr = p;
+  return hipSuccess;
+}
+
+static const unsigned host_flags = hipHostMallocPortable | hipHostMallocMapped | hipHostMallocWriteCombined |
+                                   hipHostMallocNumaUser | hipHostMallocCoherent | hipHostMallocNonCoherent;
+
+hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags) {
+  HIP_BEGIN();
+  if (flags & ~host_flags) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "unknown flags 0x%x", flags));
+  return hip_done(host_alloc(ptr, size, HIP_MEM_HOST, flags, __func__));
+}
+
+hipError_t hipHostAlloc(void **ptr, size_t size, unsigned int flags) {
+  HIP_BEGIN();
+  if (flags & ~host_flags) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "unknown flags 0x%x", flags));
+  return hip_done(host_alloc(ptr, size, HIP_MEM_HOST, flags, __func__));
+}
+
+hipError_t hipMallocHost(void **ptr, size_t size) {
+  HIP_BEGIN();
+  return hip_done(host_alloc(ptr, size, HIP_MEM_HOST, 0, __func__));
+}
+
+hipError_t hipMemAllocHost(void **ptr, size_t size) {
+  HIP_BEGIN();
+  return hip_done(host_alloc(ptr, size, HIP_MEM_HOST, 0, __func__));
+}
+
+hipError_t hipMallocManaged(void **ptr, size_t size, unsigned int flags) {
+  HIP_BEGIN();
+  if (flags != hipMemAttachGlobal && flags != hipMemAttachHost)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags must be hipMemAttachGlobal or hipMemAttachHost, got 0x%x", flags));
+  return hip_done(host_alloc(ptr, size, HIP_MEM_MANAGED, flags, __func__));
+}
+
+static hipError_t host_free(void *ptr, const char *fn) {
+  if (!ptr) return hipSuccess;
+  hip_alloc *a = alloc_at((uint64_t)(uintptr_t)ptr);
+  if (!a || a->kind != HIP_MEM_HOST)
+    return hip_complain(fn, hipErrorInvalidValue, "%p was not returned by hipHostMalloc%s", ptr,
+                        a ? " (it is another kind of memory)" : " (or was freed already)");
+  rt_unmap_host(hip_g.dev, ptr);
+  munmap(a->map, a->map_len);
+  alloc_remove(a);
+  return hipSuccess;
+}
+
+hipError_t hipHostFree(void *ptr) {
+  HIP_BEGIN();
+  hipError_t s = hip_sync_point();
+  if (s != hipSuccess) return hip_done(s);
+  return hip_done(host_free(ptr, __func__));
+}
+
+hipError_t hipFreeHost(void *ptr) {
+  HIP_BEGIN();
+  hipError_t s = hip_sync_point();
+  if (s != hipSuccess) return hip_done(s);
+  return hip_done(host_free(ptr, __func__));
+}
+
+hipError_t hipHostRegister(void *p, size_t size, unsigned int flags) {
+  HIP_BEGIN();
+  if (!p || !size) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "hostPtr is NULL or sizeBytes is 0"));
+  if (flags & ~(unsigned)(hipHostRegisterPortable | hipHostRegisterMapped | hipHostRegisterIoMemory | hipHostRegisterReadOnly))
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "unknown flags 0x%x", flags));
+  uint64_t a = (uint64_t)(uintptr_t)p;
+  for (size_t i = 0; i < hip_g.nallocs; i++) {
+    hip_alloc *x = &hip_g.allocs[i];
+    if (a < x->addr + x->size && x->addr < a + size)
+      return hip_done(hip_complain(__func__, hipErrorHostMemoryAlreadyRegistered, "[%p, +%zu) overlaps %s at 0x%llx", p,
+                                   size, kind_name(x->kind), (unsigned long long)x->addr));
+  }
+  ll_err e = {0};
+  char name[64];
+  snprintf(name, sizeof name, "hipHostRegister %p (%zu bytes)", p, size);
+  if (!rt_map_host(hip_g.dev, p, size, name, &e))
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%s", e.msg));
+  alloc_add((hip_alloc){.addr = a, .size = size, .kind = HIP_MEM_REGISTERED, .flags = flags});
+  return hip_done(hipSuccess);
+}
+
+hipError_t hipHostUnregister(void *p) {
+  HIP_BEGIN();
+  hip_alloc *a = alloc_at((uint64_t)(uintptr_t)p);
+  if (!a || a->kind != HIP_MEM_REGISTERED)
+    return hip_done(hip_complain(__func__, hipErrorHostMemoryNotRegistered, "%p was not registered with hipHostRegister", p));
+  rt_unmap_host(hip_g.dev, p);
+  alloc_remove(a);
+  return hip_done(hipSuccess);
+}
+
+hipError_t hipHostGetDevicePointer(void **devPtr, void *hstPtr, unsigned int flags) {
+  HIP_BEGIN();
+  if (!devPtr || flags) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "devPtr is NULL or flags is not 0"));
+  hip_alloc *a = hip_alloc_find((uint64_t)(uintptr_t)hstPtr, 1);
+  if (!a || a->kind == HIP_MEM_DEVICE)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%p is not host memory registered for the device", hstPtr));
+  *devPtr = hstPtr; /* one address for host and device */
+  return hip_done(hipSuccess);
+}
+
+hipError_t hipHostGetFlags(unsigned int *flagsPtr, void *hostPtr) {
+  HIP_BEGIN();
+  hip_alloc *a = hip_alloc_find((uint64_t)(uintptr_t)hostPtr, 1);
+  if (!flagsPtr || !a || a->kind != HIP_MEM_HOST)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%p is not memory from hipHostMalloc", hostPtr));
+  *flagsPtr = a->flags;
+  return hip_done(hipSuccess);
+}
+
+/* ---- queries -----------------------------------------------------------------------------------*/
+hipError_t hipMemGetInfo(size_t *free_b, size_t *total) {
+  HIP_BEGIN();
+  size_t used = 0, tot = hip_total_mem();
+  for (size_t i = 0; i < hip_g.nallocs; i++)
+    if (hip_g.allocs[i].kind == HIP_MEM_DEVICE) used += hip_g.allocs[i].size;
+  if (total) *total = tot;
+  if (free_b) *free_b = used < tot ? tot - used : 0;
+  return hip_done(hipSuccess);
+}
+
+hipError_t hipMemPtrGetInfo(void *ptr, size_t *size) {
+  HIP_BEGIN();
+  hip_alloc *a = alloc_at((uint64_t)(uintptr_t)ptr);
+  if (!a || !size) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%p is not the start of an allocation", ptr));
+  *size = a->size;
+  return hip_done(hipSuccess);
+}
+
+hipError_t hipMemGetAddressRange(hipDeviceptr_t *pbase, size_t *psize, hipDeviceptr_t dptr) {
+  HIP_BEGIN();
+  hip_alloc *a = hip_alloc_find((uint64_t)(uintptr_t)dptr, 1);
+  if (!a) return hip_done(hip_complain(__func__, hipErrorNotFound, "%p is in no allocation", dptr));
+  if (pbase) *pbase = (void *)(uintptr_t)a->addr;
+  if (psize) *psize = a->size;
+  return hip_done(hipSuccess);
+}
+
+hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attr, const void *ptr) {
+  HIP_BEGIN();
+  if (!attr) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "attributes is NULL"));
+  memset(attr, 0, sizeof *attr);
+  hip_alloc *a = hip_alloc_find((uint64_t)(uintptr_t)ptr, 1);
+  if (!a) {
+    attr->type = hipMemoryTypeUnregistered; /* HIP 6: plain host memory is not an error */
+    attr->device = -2;
+    return hip_done(hipSuccess);
+  }
+  attr->device = 0;
+  attr->allocationFlags = a->flags;
+  attr->isManaged = a->kind == HIP_MEM_MANAGED;
+  attr->type = a->kind == HIP_MEM_DEVICE ? hipMemoryTypeDevice : a->kind == HIP_MEM_MANAGED ? hipMemoryTypeManaged
+                                                                                             : hipMemoryTypeHost;
+  attr->devicePointer = (void *)ptr;
+  attr->hostPointer = a->kind == HIP_MEM_DEVICE ? NULL : (void *)ptr;
+  return hip_done(hipSuccess);
+}
+
+/* Hints about where managed memory should live: there is one copy here, so there is nothing to
+ * move; the arguments are checked as HIP checks them. */
+static hipError_t managed_hint(const void *p, size_t n, int device, const char *fn) {
+  hip_alloc *a = hip_alloc_find((uint64_t)(uintptr_t)p, n ? n : 1);
+  if (!a || a->kind != HIP_MEM_MANAGED)
+    return hip_complain(fn, hipErrorInvalidValue, "[%p, +%zu) is not inside one hipMallocManaged allocation", p, n);
+  if (device != 0 && device != hipCpuDeviceId) return hip_complain(fn, hipErrorInvalidDevice, "device %d", device);
+  return hipSuccess;
+}
+
+hipError_t hipMemPrefetchAsync(const void *p, size_t n, int device, hipStream_t stream) {
+  HIP_BEGIN();
+  if (!hip_stream_valid(stream)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "not a stream"));
+  return hip_done(managed_hint(p, n, device, __func__));
+}
+
+hipError_t hipMemAdvise(const void *p, size_t n, hipMemoryAdvise advice, int device) {
+  HIP_BEGIN();
+  if ((advice < hipMemAdviseSetReadMostly || advice > hipMemAdviseUnsetAccessedBy) && advice != hipMemAdviseSetCoarseGrain &&
+      advice != hipMemAdviseUnsetCoarseGrain)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "advice %d", (int)advice));
+  return hip_done(managed_hint(p, n, device, __func__));
+}
+
+hipError_t hipStreamAttachMemAsync(hipStream_t stream, void *p, size_t length, unsigned int flags) {
+  HIP_BEGIN();
+  if (!hip_stream_valid(stream)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "not a stream"));
+  if (flags != hipMemAttachGlobal && flags != hipMemAttachHost && flags != hipMemAttachSingle)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags 0x%x", flags));
+  return hip_done(managed_hint(p, length, 0, __func__));
+}
+
+/* ---- copies ---------------------------------------------------------------------------------
+ * Each side of a copy is either device-visible memory (inside one emulator buffer: device,
+ * pinned, managed or registered memory, or a module's variables) or plain host memory. The kind
+ * must agree with what the pointers are (hipMemcpyDefault infers it); a range that starts in a
+ * buffer and runs past its end is refused, naming the buffer. */
+typedef struct side {
+  uint8_t *p;     /* where the bytes are read or written in this process */
+  bool dev;       /* device-visible */
+  bool dev_only;  /* device memory the host cannot dereference */
+} side;
+
+static hipError_t classify(const void *ptr, size_t n, side *s, const char *what, const char *fn) {
+  uint64_t a = (uint64_t)(uintptr_t)ptr;
+  s->p = hip_host_view(a, n);
+  s->dev = s->p != NULL;
+  s->dev_only = s->dev && s->p != (const uint8_t *)ptr;
+  if (s->dev) return hipSuccess;
+  if (hip_host_view(a, 1)) {
+    emu_mem *m = rt_device_emu_mem(hip_g.dev);
+    const char *nm = m ? emu_mem_name_of(m, a) : NULL;
+    return hip_complain(fn, hipErrorInvalidValue, "%s range [%p, +%zu) runs past the end of its buffer (%s)", what, ptr,
+                        n, nm ? nm : "?");
+  }
+  if (a >= EMU_MEM_BASE && a < EMU_MEM_LIMIT)
+    return hip_complain(fn, hipErrorInvalidValue, "%s %p is a device address that is not (or no longer) allocated", what, ptr);
+  s->p = (uint8_t *)ptr;
+  return hipSuccess;
+}
+
+static hipError_t do_copy(void *dst, const void *src, size_t n, hipMemcpyKind kind, const char *fn) {
+  if (n == 0) return hipSuccess;
+  if (!dst || !src) return hip_complain(fn, hipErrorInvalidValue, "%s is NULL", dst ? "src" : "dst");
+  side d, s;
+  hipError_t e = classify(dst, n, &d, "dst", fn);
+  if (e == hipSuccess) e = classify(src, n, &s, "src", fn);
+  if (e != hipSuccess) return e;
+  const char *kn = kind == hipMemcpyHostToHost ? "hipMemcpyHostToHost" : kind == hipMemcpyHostToDevice ? "hipMemcpyHostToDevice"
+                   : kind == hipMemcpyDeviceToHost ? "hipMemcpyDeviceToHost" : "hipMemcpyDeviceToDevice";
+  switch ((int)kind) {
+  case hipMemcpyDefault: break;
+  case hipMemcpyHostToHost:
+    if (d.dev_only || s.dev_only)
+      return hip_complain(fn, hipErrorInvalidValue, "%s with %s %p in device memory", kn, d.dev_only ? "dst" : "src",
+                          d.dev_only ? dst : src);
+    break;
+  case hipMemcpyHostToDevice:
+  case hipMemcpyDeviceToHost:
+  case hipMemcpyDeviceToDevice:
+  case hipMemcpyDeviceToDeviceNoCU: {
+    /* dd / sd: dst / src must be device-visible; the host side must not be device-only memory */
+    bool dd = kind == hipMemcpyHostToDevice || kind == hipMemcpyDeviceToDevice || kind == hipMemcpyDeviceToDeviceNoCU;
+    bool sd = kind == hipMemcpyDeviceToHost || kind == hipMemcpyDeviceToDevice || kind == hipMemcpyDeviceToDeviceNoCU;
+    if (dd && !d.dev) return hip_complain(fn, hipErrorInvalidValue, "%s: dst %p is not device memory", kn, dst);
+    if (sd && !s.dev) return hip_complain(fn, hipErrorInvalidValue, "%s: src %p is not device memory", kn, src);
+    if (!dd && d.dev_only) return hip_complain(fn, hipErrorInvalidValue, "%s: dst %p is device memory", kn, dst);
+    if (!sd && s.dev_only) return hip_complain(fn, hipErrorInvalidValue, "%s: src %p is device memory", kn, src);
+    break;
+  }
+  default: return hip_complain(fn, hipErrorInvalidMemcpyDirection, "kind %d", (int)kind);
+  }
+  memmove(d.p, s.p, n);
+  if (d.dev) hip_mark_written((uint64_t)(uintptr_t)dst, n);
+  return hipSuccess;
+}
+
+/* Async operations after a fault that no synchronizing call has seen yet are not performed: on a
+ * GPU the queue that faulted runs nothing more; the next synchronizing call returns the fault. */
+#define ASYNC_CHECK(stream)                                                                        \
+  do {                                                                                             \
+    if (!hip_stream_valid(stream)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "not a stream")); \
+    if (hip_g.pending != hipSuccess) return hip_done(hipSuccess);                                 \
+  } while (0)
+#define SYNC_CHECK()                                                                               \
+  do {                                                                                             \
+    hipError_t s_ = hip_sync_point();                                                              \
+    if (s_ != hipSuccess) return hip_done(s_);                                                     \
+  } while (0)
+
+hipError_t hipMemcpy(void *dst, const void *src, size_t n, hipMemcpyKind kind) {
+  HIP_BEGIN();
+  SYNC_CHECK();
+  return hip_done(do_copy(dst, src, n, kind, __func__));
+}
+
+hipError_t hipMemcpyAsync(void *dst, const void *src, size_t n, hipMemcpyKind kind, hipStream_t stream) {
+  HIP_BEGIN();
+  ASYNC_CHECK(stream);
+  return hip_done(do_copy(dst, src, n, kind, __func__));
+}
+
+hipError_t hipMemcpyWithStream(void *dst, const void *src, size_t n, hipMemcpyKind kind, hipStream_t stream) {
+  HIP_BEGIN();
+  if (!hip_stream_valid(stream)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "not a stream"));
+  SYNC_CHECK();
+  return hip_done(do_copy(dst, src, n, kind, __func__));
+}
+
+hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, void *src, size_t n) {
+  HIP_BEGIN();
+  SYNC_CHECK();
+  return hip_done(do_copy(dst, src, n, hipMemcpyHostToDevice, __func__));
+}
+hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t dst, void *src, size_t n, hipStream_t stream) {
+  HIP_BEGIN();
+  ASYNC_CHECK(stream);
+  return hip_done(do_copy(dst, src, n, hipMemcpyHostToDevice, __func__));
+}
+hipError_t hipMemcpyDtoH(void *dst, hipDeviceptr_t src, size_t n) {
+  HIP_BEGIN();
+  SYNC_CHECK();
+  return hip_done(do_copy(dst, src, n, hipMemcpyDeviceToHost, __func__));
+}
+hipError_t hipMemcpyDtoHAsync(void *dst, hipDeviceptr_t src, size_t n, hipStream_t stream) {
+  HIP_BEGIN();
+  ASYNC_CHECK(stream);
+  return hip_done(do_copy(dst, src, n, hipMemcpyDeviceToHost, __func__));
+}
+hipError_t hipMemcpyDtoD(hipDeviceptr_t dst, hipDeviceptr_t src, size_t n) {
+  HIP_BEGIN();
+  SYNC_CHECK();
+  return hip_done(do_copy(dst, src, n, hipMemcpyDeviceToDevice, __func__));
+}
+hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst, hipDeviceptr_t src, size_t n, hipStream_t stream) {
+  HIP_BEGIN();
+  ASYNC_CHECK(stream);
+  return hip_done(do_copy(dst, src, n, hipMemcpyDeviceToDevice, __func__));
+}
+hipError_t hipMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t n) {
+  HIP_BEGIN();
+  if (dstDevice != 0 || srcDevice != 0)
+    return hip_done(hip_complain(__func__, hipErrorInvalidDevice, "devices %d and %d: the system has device 0 only", dstDevice, srcDevice));
+  SYNC_CHECK();
+  return hip_done(do_copy(dst, src, n, hipMemcpyDeviceToDevice, __func__));
+}
+hipError_t hipMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice, size_t n, hipStream_t stream) {
+  HIP_BEGIN();
+  if (dstDevice != 0 || srcDevice != 0)
+    return hip_done(hip_complain(__func__, hipErrorInvalidDevice, "devices %d and %d: the system has device 0 only", dstDevice, srcDevice));
+  ASYNC_CHECK(stream);
+  return hip_done(do_copy(dst, src, n, hipMemcpyDeviceToDevice, __func__));
+}
+
+static hipError_t copy_2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                          hipMemcpyKind kind, const char *fn) {
+  if (width > dpitch || width > spitch)
+    return hip_complain(fn, hipErrorInvalidPitchValue, "width %zu exceeds dpitch %zu or spitch %zu", width, dpitch, spitch);
+  if (!height || !width) return hipSuccess;
+  /* the whole extent of each side first, so nothing is written when a later row would fail */
+  side d, s;
+  hipError_t e = classify(dst, dpitch * (height - 1) + width, &d, "dst", fn);
+  if (e == hipSuccess) e = classify(src, spitch * (height - 1) + width, &s, "src", fn);
+  for (size_t r = 0; e == hipSuccess && r < height; r++)
+    e = do_copy((uint8_t *)dst + r * dpitch, (const uint8_t *)src + r * spitch, width, kind, fn);
+  return e;
+}
+
+hipError_t hipMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                       hipMemcpyKind kind) {
+  HIP_BEGIN();
+  SYNC_CHECK();
+  return hip_done(copy_2d(dst, dpitch, src, spitch, width, height, kind, __func__));
+}
+
+hipError_t hipMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                            hipMemcpyKind kind, hipStream_t stream) {
+  HIP_BEGIN();
+  ASYNC_CHECK(stream);
+  return hip_done(copy_2d(dst, dpitch, src, spitch, width, height, kind, __func__));
+}
+
+/* ---- memset -------------------------------------------------------------------------------------*/
+static hipError_t do_set(void *dst, const void *pattern, size_t esize, size_t count, const char *fn) {
+  if (count == 0) return hipSuccess;
+  if (!dst) return hip_complain(fn, hipErrorInvalidValue, "dst is NULL");
+  if ((uintptr_t)dst % esize) return hip_complain(fn, hipErrorInvalidValue, "dst %p is not %zu-byte aligned", dst, esize);
+  if (count > SIZE_MAX / esize) return hip_complain(fn, hipErrorInvalidValue, "count overflows");
+  size_t n = count * esize;
+  side d;
+  hipError_t e = classify(dst, n, &d, "dst", fn);
+  if (e != hipSuccess) return e;
+  if (!d.dev) return hip_complain(fn, hipErrorInvalidValue, "dst %p is not device memory", dst);
+  if (esize == 1) memset(d.p, *(const uint8_t *)pattern, n);
+  else
+    for (size_t i = 0; i < count; i++) memcpy(d.p + i * esize, pattern, esize);
+  hip_mark_written((uint64_t)(uintptr_t)dst, n);
+  return hipSuccess;
+}
+
+hipError_t hipMemset(void *dst, int value, size_t n) {
+  HIP_BEGIN();
+  SYNC_CHECK();
+  uint8_t v = (uint8_t)value;
+  return hip_done(do_set(dst, &v, 1, n, __func__));
+}
+hipError_t hipMemsetAsync(void *dst, int value, size_t n, hipStream_t stream) {
+  HIP_BEGIN();
+  ASYNC_CHECK(stream);
+  uint8_t v = (uint8_t)value;
+  return hip_done(do_set(dst, &v, 1, n, __func__));
+}
+/* hipMemsetD8/D16/D32 and their Async forms: count elements of the value's width */
+#define LL_MEMSET_D(name, T, esize)                                                                \
+  hipError_t name(hipDeviceptr_t dst, T value, size_t count) {                                     \
+    HIP_BEGIN();                                                                                   \
+    SYNC_CHECK();                                                                                  \
+    return hip_done(do_set(dst, &value, esize, count, __func__));                                  \
+  }                                                                                                \
+  hipError_t name##Async(hipDeviceptr_t dst, T value, size_t count, hipStream_t stream) {          \
+    HIP_BEGIN();                                                                                   \
+    ASYNC_CHECK(stream);                                                                           \
+    return hip_done(do_set(dst, &value, esize, count, __func__));                                  \
+  }
+LL_MEMSET_D(hipMemsetD8, unsigned char, 1)
+LL_MEMSET_D(hipMemsetD16, unsigned short, 2)
+LL_MEMSET_D(hipMemsetD32, int, 4)
+#undef LL_MEMSET_D
+
+static hipError_t set_2d(void *dst, size_t pitch, int value, size_t width, size_t height, const char *fn) {
+  if (width > pitch) return hip_complain(fn, hipErrorInvalidPitchValue, "width %zu exceeds pitch %zu", width, pitch);
+  if (!width || !height) return hipSuccess;
+  side d;
+  hipError_t e = classify(dst, pitch * (height - 1) + width, &d, "dst", fn);
+  uint8_t v = (uint8_t)value;
+  for (size_t r = 0; e == hipSuccess && r < height; r++) e = do_set((uint8_t *)dst + r * pitch, &v, 1, width, fn);
+  return e;
+}
+
+hipError_t hipMemset2D(void *dst, size_t pitch, int value, size_t width, size_t height) {
+  HIP_BEGIN();
+  SYNC_CHECK();
+  return hip_done(set_2d(dst, pitch, value, width, height, __func__));
+}
+hipError_t hipMemset2DAsync(void *dst, size_t pitch, int value, size_t width, size_t height, hipStream_t stream) {
+  HIP_BEGIN();
+  ASYNC_CHECK(stream);
+  return hip_done(set_2d(dst, pitch, value, width, height, __func__));
+}
+
+/* ---- symbols ----------------------------------------------------------------------------------*/
+static hipError_t symbol_range(const void *symbol, size_t n, size_t offset, uint8_t **dev, const char *fn) {
+  hip_var *v;
+  hipError_t e = hip_var_of(symbol, &v, fn);
+  if (e != hipSuccess) return e;
+  if (offset > v->size || n > v->size - offset)
+    return hip_complain(fn, hipErrorInvalidValue, "%zu bytes at offset %zu run past the end of '%s' (%zu bytes)", n,
+                        offset, v->name, v->size);
+  *dev = (uint8_t *)(uintptr_t)(v->dev + offset);
+  return hipSuccess;
+}
+
+/* A copy to (to_dev) or from a symbol: the symbol's range, the kind's direction, then the copy. */
+static hipError_t symbol_copy(bool to_dev, const void *symbol, void *host, size_t n, size_t offset, hipMemcpyKind kind,
+                              const char *fn) {
+  uint8_t *d = NULL;
+  hipError_t e = symbol_range(symbol, n, offset, &d, fn);
+  hipMemcpyKind dir = to_dev ? hipMemcpyHostToDevice : hipMemcpyDeviceToHost;
+  if (e == hipSuccess && kind != dir && kind != hipMemcpyDeviceToDevice && kind != hipMemcpyDefault)
+    e = hip_complain(fn, hipErrorInvalidMemcpyDirection, "kind %d: a copy %s a symbol %s the device", (int)kind,
+                     to_dev ? "to" : "from", to_dev ? "goes to" : "comes from");
+  if (e == hipSuccess) e = to_dev ? do_copy(d, host, n, kind, fn) : do_copy(host, d, n, kind, fn);
+  return e;
+}
+
+hipError_t hipMemcpyToSymbol(const void *symbol, const void *src, size_t n, size_t offset, hipMemcpyKind kind) {
+  HIP_BEGIN();
+  SYNC_CHECK();
+  return hip_done(symbol_copy(true, symbol, (void *)src, n, offset, kind, __func__));
+}
+
+hipError_t hipMemcpyToSymbolAsync(const void *symbol, const void *src, size_t n, size_t offset, hipMemcpyKind kind,
+                                  hipStream_t stream) {
+  HIP_BEGIN();
+  ASYNC_CHECK(stream);
+  return hip_done(symbol_copy(true, symbol, (void *)src, n, offset, kind, __func__));
+}
+
+hipError_t hipMemcpyFromSymbol(void *dst, const void *symbol, size_t n, size_t offset, hipMemcpyKind kind) {
+  HIP_BEGIN();
+  SYNC_CHECK();
+  return hip_done(symbol_copy(false, symbol, dst, n, offset, kind, __func__));
+}
+
+hipError_t hipMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t n, size_t offset, hipMemcpyKind kind,
+                                    hipStream_t stream) {
+  HIP_BEGIN();
+  ASYNC_CHECK(stream);
+  return hip_done(symbol_copy(false, symbol, dst, n, offset, kind, __func__));
+}
+
+hipError_t hipGetSymbolAddress(void **devPtr, const void *symbol) {
+  HIP_BEGIN();
+  if (!devPtr) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "devPtr is NULL"));
+  hip_var *v;
+  hipError_t e = hip_var_of(symbol, &v, __func__);
+  if (e == hipSuccess) *devPtr = (void *)(uintptr_t)v->dev;
+  return hip_done(e);
+}
+
+hipError_t hipGetSymbolSize(size_t *size, const void *symbol) {
+  HIP_BEGIN();
+  if (!size) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "size is NULL"));
+  hip_var *v;
+  hipError_t e = hip_var_of(symbol, &v, __func__);
+  if (e == hipSuccess) *size = v->size;
+  return hip_done(e);
+}
+
+void hip_memory_reset(void) {
+  for (size_t i = 0; i < hip_g.nallocs; i++) {
+    hip_alloc *a = &hip_g.allocs[i];
+    if (a->map) munmap(a->map, a->map_len);
+    free(a->init);
+  }
+  free(hip_g.allocs);
+  hip_g.allocs = NULL;
+  hip_g.nallocs = 0;
+}

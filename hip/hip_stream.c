@@ -1,0 +1,220 @@
+/* hip/hip_stream — streams and events. Every operation runs to completion when it is issued, in
+ * issue order, so a stream is always idle by the time its next call is made: waits and queries
+ * complete at once. hipEventElapsedTime measures the host's wall time between the two records,
+ * which is the time spent emulating the work issued between them; it is not a GPU time
+ * (docs/hip-runtime.md "Streams and events"). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hip/internal.h"
+
+struct ihipStream_t {
+  unsigned flags;
+  int priority;
+};
+struct ihipEvent_t {
+  unsigned flags;
+  bool recorded;
+  double t;
+};
+
+static struct ihipStream_t **streams;
+static size_t nstreams;
+static struct ihipEvent_t **events;
+static size_t nevents;
+
+bool hip_stream_valid(hipStream_t s) {
+  if (!s || s == hipStreamLegacy || s == hipStreamPerThread) return true;
+  for (size_t i = 0; i < nstreams; i++)
+    if (streams[i] == s) return true;
+  return false;
+}
+
+static bool event_valid(hipEvent_t e) {
+  for (size_t i = 0; e && i < nevents; i++)
+    if (events[i] == e) return true;
+  return false;
+}
+
+static hipError_t stream_create(hipStream_t *s, unsigned flags, int priority, const char *fn) {
+  if (!s) return hip_complain(fn, hipErrorInvalidValue, "stream is NULL");
+  if (flags & ~(unsigned)hipStreamNonBlocking) return hip_complain(fn, hipErrorInvalidValue, "flags 0x%x", flags);
+  struct ihipStream_t *x = ll_xcalloc(1, sizeof *x);
+  x->flags = flags;
+  x->priority = 0; /* one priority level (hipDeviceGetStreamPriorityRange gives 0..0); others clamp to it */
+  (void)priority;
+  streams = ll_xrealloc(streams, (nstreams + 1) * sizeof *streams);
+  streams[nstreams++] = x;
+  *s = x;
+  return hipSuccess;
+}
+
+hipError_t hipStreamCreate(hipStream_t *s) {
+  HIP_BEGIN();
+  return hip_done(stream_create(s, 0, 0, __func__));
+}
+hipError_t hipStreamCreateWithFlags(hipStream_t *s, unsigned int flags) {
+  HIP_BEGIN();
+  return hip_done(stream_create(s, flags, 0, __func__));
+}
+hipError_t hipStreamCreateWithPriority(hipStream_t *s, unsigned int flags, int priority) {
+  HIP_BEGIN();
+  return hip_done(stream_create(s, flags, priority, __func__));
+}
+
+hipError_t hipStreamDestroy(hipStream_t s) {
+  HIP_BEGIN();
+  for (size_t i = 0; s && i < nstreams; i++)
+    if (streams[i] == s) {
+      free(s);
+      streams[i] = streams[--nstreams];
+      return hip_done(hipSuccess);
+    }
+  return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not a stream the program created", (void *)s));
+}
+
+#define STREAM_CHECK(s)                                                                            \
+  do {                                                                                             \
+    if (!hip_stream_valid(s))                                                                      \
+      return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not a stream", (void *)(s))); \
+  } while (0)
+
+hipError_t hipStreamSynchronize(hipStream_t s) {
+  HIP_BEGIN();
+  STREAM_CHECK(s);
+  return hip_done(hip_sync_point());
+}
+
+/* All work is complete; a fault it had is reported here, as the error of the work queried. */
+hipError_t hipStreamQuery(hipStream_t s) {
+  HIP_BEGIN();
+  STREAM_CHECK(s);
+  return hip_done(hip_sync_point());
+}
+
+hipError_t hipStreamWaitEvent(hipStream_t s, hipEvent_t e, unsigned int flags) {
+  HIP_BEGIN();
+  STREAM_CHECK(s);
+  if (!event_valid(e)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not an event", (void *)e));
+  if (flags) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags must be 0, got %u", flags));
+  return hip_done(hipSuccess);
+}
+
+hipError_t hipStreamGetFlags(hipStream_t s, unsigned int *flags) {
+  HIP_BEGIN();
+  STREAM_CHECK(s);
+  if (!flags) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags is NULL"));
+  *flags = s && s != hipStreamLegacy && s != hipStreamPerThread ? s->flags : 0;
+  return hip_done(hipSuccess);
+}
+
+hipError_t hipStreamGetPriority(hipStream_t s, int *priority) {
+  HIP_BEGIN();
+  STREAM_CHECK(s);
+  if (!priority) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "priority is NULL"));
+  *priority = 0;
+  return hip_done(hipSuccess);
+}
+
+hipError_t hipStreamGetDevice(hipStream_t s, hipDevice_t *device) {
+  HIP_BEGIN();
+  STREAM_CHECK(s);
+  if (!device) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "device is NULL"));
+  *device = 0;
+  return hip_done(hipSuccess);
+}
+
+int hipGetStreamDeviceId(hipStream_t s) {
+  pthread_mutex_lock(&hip_mu);
+  int id = hip_stream_valid(s) ? 0 : -1;
+  pthread_mutex_unlock(&hip_mu);
+  return id;
+}
+
+/* Called now, in order after the work issued before it, with the status of that work. */
+hipError_t hipStreamAddCallback(hipStream_t s, hipStreamCallback_t cb, void *user, unsigned int flags) {
+  HIP_BEGIN();
+  STREAM_CHECK(s);
+  if (!cb || flags) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "callback is NULL or flags is not 0"));
+  hipError_t status = hip_g.sticky != hipSuccess ? hip_g.sticky : hip_g.pending;
+  cb(s, status, user);
+  return hip_done(hipSuccess);
+}
+
+hipError_t hipLaunchHostFunc(hipStream_t s, hipHostFn_t fn, void *user) {
+  HIP_BEGIN();
+  STREAM_CHECK(s);
+  if (!fn) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "fn is NULL"));
+  if (hip_g.pending == hipSuccess) fn(user);
+  return hip_done(hipSuccess);
+}
+
+/* ---- events ------------------------------------------------------------------------------------*/
+static hipError_t event_create(hipEvent_t *e, unsigned flags, const char *fn) {
+  if (!e) return hip_complain(fn, hipErrorInvalidValue, "event is NULL");
+  unsigned ok = hipEventBlockingSync | hipEventDisableTiming | hipEventInterprocess | hipEventDisableSystemFence |
+                hipEventReleaseToDevice | hipEventReleaseToSystem;
+  if (flags & ~ok) return hip_complain(fn, hipErrorInvalidValue, "flags 0x%x", flags);
+  if ((flags & hipEventInterprocess) && !(flags & hipEventDisableTiming))
+    return hip_complain(fn, hipErrorInvalidValue, "hipEventInterprocess needs hipEventDisableTiming");
+  struct ihipEvent_t *x = ll_xcalloc(1, sizeof *x);
+  x->flags = flags;
+  events = ll_xrealloc(events, (nevents + 1) * sizeof *events);
+  events[nevents++] = x;
+  *e = x;
+  return hipSuccess;
+}
+
+hipError_t hipEventCreate(hipEvent_t *e) {
+  HIP_BEGIN();
+  return hip_done(event_create(e, 0, __func__));
+}
+hipError_t hipEventCreateWithFlags(hipEvent_t *e, unsigned flags) {
+  HIP_BEGIN();
+  return hip_done(event_create(e, flags, __func__));
+}
+
+hipError_t hipEventDestroy(hipEvent_t e) {
+  HIP_BEGIN();
+  for (size_t i = 0; e && i < nevents; i++)
+    if (events[i] == e) {
+      free(e);
+      events[i] = events[--nevents];
+      return hip_done(hipSuccess);
+    }
+  return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not an event", (void *)e));
+}
+
+hipError_t hipEventRecord(hipEvent_t e, hipStream_t s) {
+  HIP_BEGIN();
+  STREAM_CHECK(s);
+  if (!event_valid(e)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not an event", (void *)e));
+  e->recorded = true;
+  e->t = ll_now();
+  return hip_done(hipSuccess);
+}
+
+hipError_t hipEventSynchronize(hipEvent_t e) {
+  HIP_BEGIN();
+  if (!event_valid(e)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not an event", (void *)e));
+  return hip_done(hip_sync_point());
+}
+
+hipError_t hipEventQuery(hipEvent_t e) {
+  HIP_BEGIN();
+  if (!event_valid(e)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not an event", (void *)e));
+  return hip_done(hip_sync_point());
+}
+
+hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) {
+  HIP_BEGIN();
+  if (!ms) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "ms is NULL"));
+  if (!event_valid(start) || !event_valid(stop))
+    return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "start or stop is not an event"));
+  if ((start->flags | stop->flags) & hipEventDisableTiming)
+    return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "an event was created with hipEventDisableTiming"));
+  if (!start->recorded || !stop->recorded)
+    return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "an event has not been recorded"));
+  *ms = (float)((stop->t - start->t) * 1e3);
+  return hip_done(hipSuccess);
+}

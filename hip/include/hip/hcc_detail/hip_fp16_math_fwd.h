@@ -1,0 +1,4 @@
+// hip/hcc_detail/hip_fp16_math_fwd.h
+// HIP's older name (hcc_detail) for amd_detail/hip_fp16_math_fwd.h: in lanelab's HIP headers, <hip/amd_detail/hip_fp16_math_fwd.h>
+// (docs/hip-subset.md, "Header names").
+#include "hip/amd_detail/hip_fp16_math_fwd.h"

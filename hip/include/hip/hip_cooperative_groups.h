@@ -1,0 +1,4 @@
+// hip/hip_cooperative_groups.h
+// Reserved: lanelab's HIP headers do not provide this header, and the name is here so that no
+// other HIP installation's copy is found instead (docs/hip-subset.md, "Header names").
+#error "<hip/hip_cooperative_groups.h> is not provided by lanelab's HIP headers: not implemented yet"

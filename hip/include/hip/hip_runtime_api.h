@@ -1,0 +1,1105 @@
+// hip/hip_runtime_api.h — the host side of lanelab's HIP: the runtime API that lanelab's HIP
+// runtime library (hip/ in lanelab's tree, linked by `lanelab hipcc`) implements on the wave64
+// emulator. Names, types and enum values are HIP's (ROCm HIP 6.x hip_runtime_api.h), so a program
+// written for HIP compiles unchanged and prints HIP's error numbers; the structures' layouts are
+// lanelab's own (this is not ABI-compatible with libamdhip64: docs/hip-runtime.md).
+//
+// Every HIP API name is either declared below and implemented, or declared with
+// LL_HIP_REFUSED: using it is a compile error that names it and says why. docs/hip-runtime.md
+// lists each name with its status; tests/test_hip_programs.c keeps the two in step.
+//
+// Valid C and C++; HIP programs are C++ (clang -x hip), where the C++ conveniences at the end
+// (templates over symbols and kernels, hipLaunchKernelGGL) are available too.
+#ifndef HIP_INCLUDE_HIP_HIP_RUNTIME_API_H
+#define HIP_INCLUDE_HIP_HIP_RUNTIME_API_H
+#define LANELAB_HIP_RUNTIME_API 1
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef __HIP_PLATFORM_AMD__
+#define __HIP_PLATFORM_AMD__ 1
+#endif
+// The HIP release whose interface lanelab's headers follow (HIP_VERSION, hipDriverGetVersion).
+#include "hip/hip_version.h"
+
+#ifdef __cplusplus
+#define LL_HIP_DEFAULT(v) = v
+#define LL_HIP_EXTERN_C extern "C"
+#else
+#define LL_HIP_DEFAULT(v)
+#define LL_HIP_EXTERN_C
+#endif
+
+// ---- errors (HIP's values) ----------------------------------------------------------------------
+typedef enum hipError_t {
+  hipSuccess = 0,
+  hipErrorInvalidValue = 1,
+  hipErrorOutOfMemory = 2,
+  hipErrorMemoryAllocation = 2,
+  hipErrorNotInitialized = 3,
+  hipErrorInitializationError = 3,
+  hipErrorDeinitialized = 4,
+  hipErrorProfilerDisabled = 5,
+  hipErrorProfilerNotInitialized = 6,
+  hipErrorProfilerAlreadyStarted = 7,
+  hipErrorProfilerAlreadyStopped = 8,
+  hipErrorInvalidConfiguration = 9,
+  hipErrorInvalidPitchValue = 12,
+  hipErrorInvalidSymbol = 13,
+  hipErrorInvalidDevicePointer = 17,
+  hipErrorInvalidMemcpyDirection = 21,
+  hipErrorInsufficientDriver = 35,
+  hipErrorMissingConfiguration = 52,
+  hipErrorPriorLaunchFailure = 53,
+  hipErrorInvalidDeviceFunction = 98,
+  hipErrorNoDevice = 100,
+  hipErrorInvalidDevice = 101,
+  hipErrorInvalidImage = 200,
+  hipErrorInvalidContext = 201,
+  hipErrorContextAlreadyCurrent = 202,
+  hipErrorMapFailed = 205,
+  hipErrorMapBufferObjectFailed = 205,
+  hipErrorUnmapFailed = 206,
+  hipErrorArrayIsMapped = 207,
+  hipErrorAlreadyMapped = 208,
+  hipErrorNoBinaryForGpu = 209,
+  hipErrorAlreadyAcquired = 210,
+  hipErrorNotMapped = 211,
+  hipErrorNotMappedAsArray = 212,
+  hipErrorNotMappedAsPointer = 213,
+  hipErrorECCNotCorrectable = 214,
+  hipErrorUnsupportedLimit = 215,
+  hipErrorContextAlreadyInUse = 216,
+  hipErrorPeerAccessUnsupported = 217,
+  hipErrorInvalidKernelFile = 218,
+  hipErrorInvalidGraphicsContext = 219,
+  hipErrorInvalidSource = 300,
+  hipErrorFileNotFound = 301,
+  hipErrorSharedObjectSymbolNotFound = 302,
+  hipErrorSharedObjectInitFailed = 303,
+  hipErrorOperatingSystem = 304,
+  hipErrorInvalidHandle = 400,
+  hipErrorInvalidResourceHandle = 400,
+  hipErrorIllegalState = 401,
+  hipErrorNotFound = 500,
+  hipErrorNotReady = 600,
+  hipErrorIllegalAddress = 700,
+  hipErrorLaunchOutOfResources = 701,
+  hipErrorLaunchTimeOut = 702,
+  hipErrorPeerAccessAlreadyEnabled = 704,
+  hipErrorPeerAccessNotEnabled = 705,
+  hipErrorSetOnActiveProcess = 708,
+  hipErrorContextIsDestroyed = 709,
+  hipErrorAssert = 710,
+  hipErrorHostMemoryAlreadyRegistered = 712,
+  hipErrorHostMemoryNotRegistered = 713,
+  hipErrorLaunchFailure = 719,
+  hipErrorCooperativeLaunchTooLarge = 720,
+  hipErrorNotSupported = 801,
+  hipErrorStreamCaptureUnsupported = 900,
+  hipErrorStreamCaptureInvalidated = 901,
+  hipErrorStreamCaptureMerge = 902,
+  hipErrorStreamCaptureUnmatched = 903,
+  hipErrorStreamCaptureUnjoined = 904,
+  hipErrorStreamCaptureIsolation = 905,
+  hipErrorStreamCaptureImplicit = 906,
+  hipErrorCapturedEvent = 907,
+  hipErrorStreamCaptureWrongThread = 908,
+  hipErrorGraphExecUpdateFailure = 910,
+  hipErrorInvalidChannelDescriptor = 911,
+  hipErrorInvalidTexture = 912,
+  hipErrorUnknown = 999,
+  hipErrorRuntimeMemory = 1052,
+  hipErrorRuntimeOther = 1053,
+  hipErrorTbd = 1054,
+} hipError_t;
+
+// ---- handles and small types ----------------------------------------------------------------------
+typedef struct ihipStream_t *hipStream_t;
+typedef struct ihipEvent_t *hipEvent_t;
+typedef struct ihipModule_t *hipModule_t;
+typedef struct ihipModuleSymbol_t *hipFunction_t;
+typedef int hipDevice_t;
+typedef void *hipDeviceptr_t;
+typedef struct hipUUID_t { char bytes[16]; } hipUUID;
+typedef void (*hipStreamCallback_t)(hipStream_t stream, hipError_t status, void *userData);
+typedef void (*hipHostFn_t)(void *userData);
+typedef int hipJitOption;
+
+#define hipStreamLegacy ((hipStream_t)1)
+#define hipStreamPerThread ((hipStream_t)2)
+#define HIP_LAUNCH_PARAM_BUFFER_POINTER ((void *)0x01)
+#define HIP_LAUNCH_PARAM_BUFFER_SIZE ((void *)0x02)
+#define HIP_LAUNCH_PARAM_END ((void *)0x03)
+
+// dim3: x, y, z default to 1.
+typedef struct dim3 {
+  uint32_t x, y, z;
+#ifdef __cplusplus
+#if defined(__HIP__)
+  __attribute__((host, device))
+#endif
+  constexpr dim3(uint32_t _x = 1, uint32_t _y = 1, uint32_t _z = 1) : x(_x), y(_y), z(_z) {}
+#endif
+} dim3;
+
+typedef enum hipMemcpyKind {
+  hipMemcpyHostToHost = 0,
+  hipMemcpyHostToDevice = 1,
+  hipMemcpyDeviceToHost = 2,
+  hipMemcpyDeviceToDevice = 3,
+  hipMemcpyDefault = 4,
+  hipMemcpyDeviceToDeviceNoCU = 1024,
+} hipMemcpyKind;
+
+typedef enum hipMemoryType {
+  hipMemoryTypeUnregistered = 0,
+  hipMemoryTypeHost = 1,
+  hipMemoryTypeDevice = 2,
+  hipMemoryTypeManaged = 3,
+  hipMemoryTypeArray = 10,
+  hipMemoryTypeUnified = 11,
+} hipMemoryType;
+
+typedef struct hipPointerAttribute_t {
+  enum hipMemoryType type;
+  int device;
+  void *devicePointer;
+  void *hostPointer;
+  int isManaged;
+  unsigned allocationFlags;
+} hipPointerAttribute_t;
+
+enum hipLimit_t {
+  hipLimitStackSize = 0x0,
+  hipLimitPrintfFifoSize = 0x01,
+  hipLimitMallocHeapSize = 0x02,
+  hipLimitRange,
+};
+
+typedef enum hipFuncCache_t {
+  hipFuncCachePreferNone,
+  hipFuncCachePreferShared,
+  hipFuncCachePreferL1,
+  hipFuncCachePreferEqual,
+} hipFuncCache_t;
+
+typedef enum hipSharedMemConfig {
+  hipSharedMemBankSizeDefault,
+  hipSharedMemBankSizeFourByte,
+  hipSharedMemBankSizeEightByte,
+} hipSharedMemConfig;
+
+typedef enum hipMemoryAdvise {
+  hipMemAdviseSetReadMostly = 1,
+  hipMemAdviseUnsetReadMostly = 2,
+  hipMemAdviseSetPreferredLocation = 3,
+  hipMemAdviseUnsetPreferredLocation = 4,
+  hipMemAdviseSetAccessedBy = 5,
+  hipMemAdviseUnsetAccessedBy = 6,
+  hipMemAdviseSetCoarseGrain = 100,
+  hipMemAdviseUnsetCoarseGrain = 101,
+} hipMemoryAdvise;
+
+typedef enum hipFuncAttribute {
+  hipFuncAttributeMaxDynamicSharedMemorySize = 8,
+  hipFuncAttributePreferredSharedMemoryCarveout = 9,
+  hipFuncAttributeMax,
+} hipFuncAttribute;
+
+typedef enum hipFunction_attribute {
+  HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+  HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+  HIP_FUNC_ATTRIBUTE_CONST_SIZE_BYTES,
+  HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES,
+  HIP_FUNC_ATTRIBUTE_NUM_REGS,
+  HIP_FUNC_ATTRIBUTE_PTX_VERSION,
+  HIP_FUNC_ATTRIBUTE_BINARY_VERSION,
+  HIP_FUNC_ATTRIBUTE_CACHE_MODE_CA,
+  HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+  HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+  HIP_FUNC_ATTRIBUTE_MAX,
+} hipFunction_attribute;
+
+typedef struct hipFuncAttributes {
+  int binaryVersion;
+  int cacheModeCA;
+  size_t constSizeBytes;
+  size_t localSizeBytes;
+  int maxDynamicSharedSizeBytes;
+  int maxThreadsPerBlock;
+  int numRegs;
+  int preferredShmemCarveout;
+  int ptxVersion;
+  size_t sharedSizeBytes;
+} hipFuncAttributes;
+
+// Flags (HIP's values).
+#define hipStreamDefault 0x00
+#define hipStreamNonBlocking 0x01
+#define hipEventDefault 0x0
+#define hipEventBlockingSync 0x1
+#define hipEventDisableTiming 0x2
+#define hipEventInterprocess 0x4
+#define hipEventDisableSystemFence 0x20000000
+#define hipEventReleaseToDevice 0x40000000
+#define hipEventReleaseToSystem 0x80000000
+#define hipHostMallocDefault 0x0
+#define hipHostMallocPortable 0x1
+#define hipHostMallocMapped 0x2
+#define hipHostMallocWriteCombined 0x4
+#define hipHostMallocNumaUser 0x20000000
+#define hipHostMallocCoherent 0x40000000
+#define hipHostMallocNonCoherent 0x80000000
+#define hipHostAllocDefault hipHostMallocDefault
+#define hipHostAllocPortable hipHostMallocPortable
+#define hipHostAllocMapped hipHostMallocMapped
+#define hipHostAllocWriteCombined hipHostMallocWriteCombined
+#define hipMemAttachGlobal 0x01
+#define hipMemAttachHost 0x02
+#define hipMemAttachSingle 0x04
+#define hipDeviceMallocDefault 0x0
+#define hipDeviceMallocFinegrained 0x1
+#define hipMallocSignalMemory 0x2
+#define hipDeviceMallocUncached 0x3
+#define hipDeviceMallocContiguous 0x4
+#define hipHostRegisterDefault 0x0
+#define hipHostRegisterPortable 0x1
+#define hipHostRegisterMapped 0x2
+#define hipHostRegisterIoMemory 0x4
+#define hipHostRegisterReadOnly 0x08
+#define hipExtHostRegisterCoarseGrained 0x8
+#define hipDeviceScheduleAuto 0x0
+#define hipDeviceScheduleSpin 0x1
+#define hipDeviceScheduleYield 0x2
+#define hipDeviceScheduleBlockingSync 0x4
+#define hipDeviceScheduleMask 0x7
+#define hipDeviceMapHost 0x8
+#define hipDeviceLmemResizeToMax 0x10
+#define hipOccupancyDefault 0x00
+#define hipOccupancyDisableCachingOverride 0x01
+#define hipCpuDeviceId ((int)-1)
+#define hipInvalidDeviceId ((int)-2)
+
+// ---- devices --------------------------------------------------------------------------------------
+typedef struct hipDeviceArch_t {
+  unsigned hasGlobalInt32Atomics : 1;
+  unsigned hasGlobalFloatAtomicExch : 1;
+  unsigned hasSharedInt32Atomics : 1;
+  unsigned hasSharedFloatAtomicExch : 1;
+  unsigned hasFloatAtomicAdd : 1;
+  unsigned hasGlobalInt64Atomics : 1;
+  unsigned hasSharedInt64Atomics : 1;
+  unsigned hasDoubles : 1;
+  unsigned hasWarpVote : 1;
+  unsigned hasWarpBallot : 1;
+  unsigned hasWarpShuffle : 1;
+  unsigned hasFunnelShift : 1;
+  unsigned hasThreadFenceSystem : 1;
+  unsigned hasSyncThreadsExt : 1;
+  unsigned hasSurfaceFuncs : 1;
+  unsigned has3dGrid : 1;
+  unsigned hasDynamicParallelism : 1;
+} hipDeviceArch_t;
+
+// HIP's fields, by name (the figures lanelab fills in are listed in docs/hip-runtime.md with
+// their sources; a field lanelab has no figure for is 0).
+typedef struct hipDeviceProp_t {
+  char name[256];
+  hipUUID uuid;
+  char luid[8];
+  unsigned int luidDeviceNodeMask;
+  size_t totalGlobalMem;
+  size_t sharedMemPerBlock;
+  int regsPerBlock;
+  int warpSize;
+  size_t memPitch;
+  int maxThreadsPerBlock;
+  int maxThreadsDim[3];
+  int maxGridSize[3];
+  int clockRate;
+  size_t totalConstMem;
+  int major;
+  int minor;
+  size_t textureAlignment;
+  size_t texturePitchAlignment;
+  int deviceOverlap;
+  int multiProcessorCount;
+  int kernelExecTimeoutEnabled;
+  int integrated;
+  int canMapHostMemory;
+  int computeMode;
+  int maxTexture1D;
+  int maxTexture1DMipmap;
+  int maxTexture1DLinear;
+  int maxTexture2D[2];
+  int maxTexture2DMipmap[2];
+  int maxTexture2DLinear[3];
+  int maxTexture2DGather[2];
+  int maxTexture3D[3];
+  int maxTexture3DAlt[3];
+  int maxTextureCubemap;
+  int maxTexture1DLayered[2];
+  int maxTexture2DLayered[3];
+  int maxTextureCubemapLayered[2];
+  int maxSurface1D;
+  int maxSurface2D[2];
+  int maxSurface3D[3];
+  int maxSurface1DLayered[2];
+  int maxSurface2DLayered[3];
+  int maxSurfaceCubemap;
+  int maxSurfaceCubemapLayered[2];
+  size_t surfaceAlignment;
+  int concurrentKernels;
+  int ECCEnabled;
+  int pciBusID;
+  int pciDeviceID;
+  int pciDomainID;
+  int tccDriver;
+  int asyncEngineCount;
+  int unifiedAddressing;
+  int memoryClockRate;
+  int memoryBusWidth;
+  int l2CacheSize;
+  int persistingL2CacheMaxSize;
+  int maxThreadsPerMultiProcessor;
+  int streamPrioritiesSupported;
+  int globalL1CacheSupported;
+  int localL1CacheSupported;
+  size_t sharedMemPerMultiprocessor;
+  int regsPerMultiprocessor;
+  int managedMemory;
+  int isMultiGpuBoard;
+  int multiGpuBoardGroupID;
+  int hostNativeAtomicSupported;
+  int singleToDoublePrecisionPerfRatio;
+  int pageableMemoryAccess;
+  int concurrentManagedAccess;
+  int computePreemptionSupported;
+  int canUseHostPointerForRegisteredMem;
+  int cooperativeLaunch;
+  int cooperativeMultiDeviceLaunch;
+  size_t sharedMemPerBlockOptin;
+  int pageableMemoryAccessUsesHostPageTables;
+  int directManagedMemAccessFromHost;
+  int maxBlocksPerMultiProcessor;
+  int accessPolicyMaxWindowSize;
+  size_t reservedSharedMemPerBlock;
+  int hostRegisterSupported;
+  int sparseHipArraySupported;
+  int hostRegisterReadOnlySupported;
+  int timelineSemaphoreInteropSupported;
+  int memoryPoolsSupported;
+  int gpuDirectRDMASupported;
+  unsigned int gpuDirectRDMAFlushWritesOptions;
+  int gpuDirectRDMAWritesOrdering;
+  unsigned int memoryPoolSupportedHandleTypes;
+  int deferredMappingHipArraySupported;
+  int ipcEventSupported;
+  int clusterLaunch;
+  int unifiedFunctionPointers;
+  int reserved[63];
+  int hipReserved[32];
+  char gcnArchName[256];
+  size_t maxSharedMemoryPerMultiProcessor;
+  int clockInstructionRate;
+  hipDeviceArch_t arch;
+  unsigned int *hdpMemFlushCntl;
+  unsigned int *hdpRegFlushCntl;
+  int cooperativeMultiDeviceUnmatchedFunc;
+  int cooperativeMultiDeviceUnmatchedGridDim;
+  int cooperativeMultiDeviceUnmatchedBlockDim;
+  int cooperativeMultiDeviceUnmatchedSharedMem;
+  int isLargeBar;
+  int asicRevision;
+} hipDeviceProp_t;
+
+// HIP's attribute numbers.
+typedef enum hipDeviceAttribute_t {
+  hipDeviceAttributeCudaCompatibleBegin = 0,
+  hipDeviceAttributeEccEnabled = 0,
+  hipDeviceAttributeAccessPolicyMaxWindowSize = 1,
+  hipDeviceAttributeAsyncEngineCount = 2,
+  hipDeviceAttributeCanMapHostMemory = 3,
+  hipDeviceAttributeCanUseHostPointerForRegisteredMem = 4,
+  hipDeviceAttributeClockRate = 5,
+  hipDeviceAttributeComputeMode = 6,
+  hipDeviceAttributeComputePreemptionSupported = 7,
+  hipDeviceAttributeConcurrentKernels = 8,
+  hipDeviceAttributeConcurrentManagedAccess = 9,
+  hipDeviceAttributeCooperativeLaunch = 10,
+  hipDeviceAttributeCooperativeMultiDeviceLaunch = 11,
+  hipDeviceAttributeDeviceOverlap = 12,
+  hipDeviceAttributeDirectManagedMemAccessFromHost = 13,
+  hipDeviceAttributeGlobalL1CacheSupported = 14,
+  hipDeviceAttributeHostNativeAtomicSupported = 15,
+  hipDeviceAttributeIntegrated = 16,
+  hipDeviceAttributeIsMultiGpuBoard = 17,
+  hipDeviceAttributeKernelExecTimeout = 18,
+  hipDeviceAttributeL2CacheSize = 19,
+  hipDeviceAttributeLocalL1CacheSupported = 20,
+  hipDeviceAttributeLuid = 21,
+  hipDeviceAttributeLuidDeviceNodeMask = 22,
+  hipDeviceAttributeComputeCapabilityMajor = 23,
+  hipDeviceAttributeManagedMemory = 24,
+  hipDeviceAttributeMaxBlocksPerMultiProcessor = 25,
+  hipDeviceAttributeMaxBlockDimX = 26,
+  hipDeviceAttributeMaxBlockDimY = 27,
+  hipDeviceAttributeMaxBlockDimZ = 28,
+  hipDeviceAttributeMaxGridDimX = 29,
+  hipDeviceAttributeMaxGridDimY = 30,
+  hipDeviceAttributeMaxGridDimZ = 31,
+  hipDeviceAttributeMaxSurface1D = 32,
+  hipDeviceAttributeMaxSurface1DLayered = 33,
+  hipDeviceAttributeMaxSurface2D = 34,
+  hipDeviceAttributeMaxSurface2DLayered = 35,
+  hipDeviceAttributeMaxSurface3D = 36,
+  hipDeviceAttributeMaxSurfaceCubemap = 37,
+  hipDeviceAttributeMaxSurfaceCubemapLayered = 38,
+  hipDeviceAttributeMaxTexture1DWidth = 39,
+  hipDeviceAttributeMaxTexture1DLayered = 40,
+  hipDeviceAttributeMaxTexture1DLinear = 41,
+  hipDeviceAttributeMaxTexture1DMipmap = 42,
+  hipDeviceAttributeMaxTexture2DWidth = 43,
+  hipDeviceAttributeMaxTexture2DHeight = 44,
+  hipDeviceAttributeMaxTexture2DGather = 45,
+  hipDeviceAttributeMaxTexture2DLayered = 46,
+  hipDeviceAttributeMaxTexture2DLinear = 47,
+  hipDeviceAttributeMaxTexture2DMipmap = 48,
+  hipDeviceAttributeMaxTexture3DWidth = 49,
+  hipDeviceAttributeMaxTexture3DHeight = 50,
+  hipDeviceAttributeMaxTexture3DDepth = 51,
+  hipDeviceAttributeMaxTexture3DAlt = 52,
+  hipDeviceAttributeMaxTextureCubemap = 53,
+  hipDeviceAttributeMaxTextureCubemapLayered = 54,
+  hipDeviceAttributeMaxThreadsDim = 55,
+  hipDeviceAttributeMaxThreadsPerBlock = 56,
+  hipDeviceAttributeMaxThreadsPerMultiProcessor = 57,
+  hipDeviceAttributeMaxPitch = 58,
+  hipDeviceAttributeMemoryBusWidth = 59,
+  hipDeviceAttributeMemoryClockRate = 60,
+  hipDeviceAttributeComputeCapabilityMinor = 61,
+  hipDeviceAttributeMultiGpuBoardGroupID = 62,
+  hipDeviceAttributeMultiprocessorCount = 63,
+  hipDeviceAttributeUnused1 = 64,
+  hipDeviceAttributePageableMemoryAccess = 65,
+  hipDeviceAttributePageableMemoryAccessUsesHostPageTables = 66,
+  hipDeviceAttributePciBusId = 67,
+  hipDeviceAttributePciDeviceId = 68,
+  hipDeviceAttributePciDomainID = 69,
+  hipDeviceAttributePersistingL2CacheMaxSize = 70,
+  hipDeviceAttributeMaxRegistersPerBlock = 71,
+  hipDeviceAttributeMaxRegistersPerMultiprocessor = 72,
+  hipDeviceAttributeReservedSharedMemPerBlock = 73,
+  hipDeviceAttributeMaxSharedMemoryPerBlock = 74,
+  hipDeviceAttributeSharedMemPerBlockOptin = 75,
+  hipDeviceAttributeSharedMemPerMultiprocessor = 76,
+  hipDeviceAttributeSingleToDoublePrecisionPerfRatio = 77,
+  hipDeviceAttributeStreamPrioritiesSupported = 78,
+  hipDeviceAttributeSurfaceAlignment = 79,
+  hipDeviceAttributeTccDriver = 80,
+  hipDeviceAttributeTextureAlignment = 81,
+  hipDeviceAttributeTexturePitchAlignment = 82,
+  hipDeviceAttributeTotalConstantMemory = 83,
+  hipDeviceAttributeTotalGlobalMem = 84,
+  hipDeviceAttributeUnifiedAddressing = 85,
+  hipDeviceAttributeUnused2 = 86,
+  hipDeviceAttributeWarpSize = 87,
+  hipDeviceAttributeMemoryPoolsSupported = 88,
+  hipDeviceAttributeVirtualMemoryManagementSupported = 89,
+  hipDeviceAttributeHostRegisterSupported = 90,
+  hipDeviceAttributeMemoryPoolSupportedHandleTypes = 91,
+  hipDeviceAttributeCudaCompatibleEnd = 9999,
+  hipDeviceAttributeAmdSpecificBegin = 10000,
+  hipDeviceAttributeClockInstructionRate = 10000,
+  hipDeviceAttributeUnused3 = 10001,
+  hipDeviceAttributeMaxSharedMemoryPerMultiprocessor = 10002,
+  hipDeviceAttributeUnused4 = 10003,
+  hipDeviceAttributeUnused5 = 10004,
+  hipDeviceAttributeHdpMemFlushCntl = 10005,
+  hipDeviceAttributeHdpRegFlushCntl = 10006,
+  hipDeviceAttributeCooperativeMultiDeviceUnmatchedFunc = 10007,
+  hipDeviceAttributeCooperativeMultiDeviceUnmatchedGridDim = 10008,
+  hipDeviceAttributeCooperativeMultiDeviceUnmatchedBlockDim = 10009,
+  hipDeviceAttributeCooperativeMultiDeviceUnmatchedSharedMem = 10010,
+  hipDeviceAttributeIsLargeBar = 10011,
+  hipDeviceAttributeAsicRevision = 10012,
+  hipDeviceAttributeCanUseStreamWaitValue = 10013,
+  hipDeviceAttributeImageSupport = 10014,
+  hipDeviceAttributePhysicalMultiProcessorCount = 10015,
+  hipDeviceAttributeFineGrainSupport = 10016,
+  hipDeviceAttributeWallClockRate = 10017,
+  hipDeviceAttributeAmdSpecificEnd = 19999,
+  hipDeviceAttributeVendorSpecificBegin = 20000,
+} hipDeviceAttribute_t;
+
+// ---- the implemented API ------------------------------------------------------------------------
+#ifdef __cplusplus
+extern "C" {
+#endif
+// --- devices
+hipError_t hipInit(unsigned int flags);
+hipError_t hipDriverGetVersion(int *driverVersion);
+hipError_t hipRuntimeGetVersion(int *runtimeVersion);
+hipError_t hipGetDeviceCount(int *count);
+hipError_t hipSetDevice(int deviceId);
+hipError_t hipGetDevice(int *deviceId);
+hipError_t hipDeviceGet(hipDevice_t *device, int ordinal);
+hipError_t hipChooseDevice(int *device, const hipDeviceProp_t *prop);
+hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId);
+hipError_t hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int deviceId);
+hipError_t hipDeviceGetName(char *name, int len, hipDevice_t device);
+hipError_t hipDeviceTotalMem(size_t *bytes, hipDevice_t device);
+hipError_t hipDeviceComputeCapability(int *major, int *minor, hipDevice_t device);
+hipError_t hipDeviceSynchronize(void);
+hipError_t hipDeviceReset(void);
+hipError_t hipDeviceGetLimit(size_t *pValue, enum hipLimit_t limit);
+hipError_t hipDeviceSetLimit(enum hipLimit_t limit, size_t value);
+hipError_t hipSetDeviceFlags(unsigned flags);
+hipError_t hipGetDeviceFlags(unsigned int *flags);
+hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDeviceId);
+hipError_t hipDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
+hipError_t hipDeviceGetCacheConfig(hipFuncCache_t *cacheConfig);
+hipError_t hipDeviceSetCacheConfig(hipFuncCache_t cacheConfig);
+hipError_t hipFuncSetCacheConfig(const void *func, hipFuncCache_t config);
+hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig *pConfig);
+hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig config);
+hipError_t hipFuncSetSharedMemConfig(const void *func, hipSharedMemConfig config);
+// --- errors
+hipError_t hipGetLastError(void);
+hipError_t hipExtGetLastError(void);
+hipError_t hipPeekAtLastError(void);
+const char *hipGetErrorName(hipError_t hip_error);
+const char *hipGetErrorString(hipError_t hipError);
+hipError_t hipDrvGetErrorName(hipError_t hipError, const char **errorString);
+hipError_t hipDrvGetErrorString(hipError_t hipError, const char **errorString);
+// --- memory
+hipError_t hipMalloc(void **ptr, size_t size);
+hipError_t hipExtMallocWithFlags(void **ptr, size_t sizeBytes, unsigned int flags);
+hipError_t hipFree(void *ptr);
+hipError_t hipMallocManaged(void **dev_ptr, size_t size, unsigned int flags LL_HIP_DEFAULT(hipMemAttachGlobal));
+hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags);
+hipError_t hipHostAlloc(void **ptr, size_t size, unsigned int flags);
+hipError_t hipMallocHost(void **ptr, size_t size);
+hipError_t hipMemAllocHost(void **ptr, size_t size);
+hipError_t hipHostFree(void *ptr);
+hipError_t hipFreeHost(void *ptr);
+hipError_t hipHostRegister(void *hostPtr, size_t sizeBytes, unsigned int flags);
+hipError_t hipHostUnregister(void *hostPtr);
+hipError_t hipHostGetDevicePointer(void **devPtr, void *hstPtr, unsigned int flags);
+hipError_t hipHostGetFlags(unsigned int *flagsPtr, void *hostPtr);
+hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height);
+hipError_t hipMemAllocPitch(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInBytes, size_t height, unsigned int elementSizeBytes);
+hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipStream_t stream);
+hipError_t hipFreeAsync(void *dev_ptr, hipStream_t stream);
+hipError_t hipMemGetInfo(size_t *free, size_t *total);
+hipError_t hipMemPtrGetInfo(void *ptr, size_t *size);
+hipError_t hipMemGetAddressRange(hipDeviceptr_t *pbase, size_t *psize, hipDeviceptr_t dptr);
+hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void *ptr);
+hipError_t hipMemPrefetchAsync(const void *dev_ptr, size_t count, int device, hipStream_t stream LL_HIP_DEFAULT(0));
+hipError_t hipMemAdvise(const void *dev_ptr, size_t count, hipMemoryAdvise advice, int device);
+hipError_t hipStreamAttachMemAsync(hipStream_t stream, void *dev_ptr, size_t length LL_HIP_DEFAULT(0), unsigned int flags LL_HIP_DEFAULT(hipMemAttachSingle));
+// --- copies
+hipError_t hipMemcpy(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind kind);
+hipError_t hipMemcpyAsync(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind kind, hipStream_t stream LL_HIP_DEFAULT(0));
+hipError_t hipMemcpyWithStream(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind kind, hipStream_t stream);
+hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, void *src, size_t sizeBytes);
+hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t dst, void *src, size_t sizeBytes, hipStream_t stream);
+hipError_t hipMemcpyDtoH(void *dst, hipDeviceptr_t src, size_t sizeBytes);
+hipError_t hipMemcpyDtoHAsync(void *dst, hipDeviceptr_t src, size_t sizeBytes, hipStream_t stream);
+hipError_t hipMemcpyDtoD(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeBytes);
+hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeBytes, hipStream_t stream);
+hipError_t hipMemcpyPeer(void *dst, int dstDeviceId, const void *src, int srcDeviceId, size_t sizeBytes);
+hipError_t hipMemcpyPeerAsync(void *dst, int dstDeviceId, const void *src, int srcDevice, size_t sizeBytes, hipStream_t stream LL_HIP_DEFAULT(0));
+hipError_t hipMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, hipMemcpyKind kind);
+hipError_t hipMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, hipMemcpyKind kind, hipStream_t stream LL_HIP_DEFAULT(0));
+hipError_t hipMemset(void *dst, int value, size_t sizeBytes);
+hipError_t hipMemsetAsync(void *dst, int value, size_t sizeBytes, hipStream_t stream LL_HIP_DEFAULT(0));
+hipError_t hipMemsetD8(hipDeviceptr_t dest, unsigned char value, size_t count);
+hipError_t hipMemsetD8Async(hipDeviceptr_t dest, unsigned char value, size_t count, hipStream_t stream LL_HIP_DEFAULT(0));
+hipError_t hipMemsetD16(hipDeviceptr_t dest, unsigned short value, size_t count);
+hipError_t hipMemsetD16Async(hipDeviceptr_t dest, unsigned short value, size_t count, hipStream_t stream LL_HIP_DEFAULT(0));
+hipError_t hipMemsetD32(hipDeviceptr_t dest, int value, size_t count);
+hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStream_t stream LL_HIP_DEFAULT(0));
+hipError_t hipMemset2D(void *dst, size_t pitch, int value, size_t width, size_t height);
+hipError_t hipMemset2DAsync(void *dst, size_t pitch, int value, size_t width, size_t height, hipStream_t stream LL_HIP_DEFAULT(0));
+// --- symbols
+hipError_t hipMemcpyToSymbol(const void *symbol, const void *src, size_t sizeBytes, size_t offset LL_HIP_DEFAULT(0), hipMemcpyKind kind LL_HIP_DEFAULT(hipMemcpyHostToDevice));
+hipError_t hipMemcpyToSymbolAsync(const void *symbol, const void *src, size_t sizeBytes, size_t offset, hipMemcpyKind kind, hipStream_t stream LL_HIP_DEFAULT(0));
+hipError_t hipMemcpyFromSymbol(void *dst, const void *symbol, size_t sizeBytes, size_t offset LL_HIP_DEFAULT(0), hipMemcpyKind kind LL_HIP_DEFAULT(hipMemcpyDeviceToHost));
+hipError_t hipMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t sizeBytes, size_t offset, hipMemcpyKind kind, hipStream_t stream LL_HIP_DEFAULT(0));
+hipError_t hipGetSymbolAddress(void **devPtr, const void *symbol);
+hipError_t hipGetSymbolSize(size_t *size, const void *symbol);
+// --- streams
+hipError_t hipStreamCreate(hipStream_t *stream);
+hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int flags);
+hipError_t hipStreamCreateWithPriority(hipStream_t *stream, unsigned int flags, int priority);
+hipError_t hipStreamDestroy(hipStream_t stream);
+hipError_t hipStreamSynchronize(hipStream_t stream);
+hipError_t hipStreamQuery(hipStream_t stream);
+hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int flags LL_HIP_DEFAULT(0));
+hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int *flags);
+hipError_t hipStreamGetPriority(hipStream_t stream, int *priority);
+hipError_t hipStreamGetDevice(hipStream_t stream, hipDevice_t *device);
+int hipGetStreamDeviceId(hipStream_t stream);
+hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback, void *userData, unsigned int flags);
+hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void *userData);
+// --- events
+hipError_t hipEventCreate(hipEvent_t *event);
+hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned flags);
+hipError_t hipEventDestroy(hipEvent_t event);
+hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream LL_HIP_DEFAULT(NULL));
+hipError_t hipEventSynchronize(hipEvent_t event);
+hipError_t hipEventQuery(hipEvent_t event);
+hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop);
+// --- launches
+hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks, void **args, size_t sharedMemBytes LL_HIP_DEFAULT(0), hipStream_t stream LL_HIP_DEFAULT(0));
+hipError_t hipExtLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks, void **args, size_t sharedMemBytes, hipStream_t stream, hipEvent_t startEvent, hipEvent_t stopEvent, int flags);
+hipError_t __hipPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem LL_HIP_DEFAULT(0), hipStream_t stream LL_HIP_DEFAULT(0));
+hipError_t __hipPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem, hipStream_t *stream);
+hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem LL_HIP_DEFAULT(0), hipStream_t stream LL_HIP_DEFAULT(0));
+hipError_t hipSetupArgument(const void *arg, size_t size, size_t offset);
+hipError_t hipLaunchByPtr(const void *func);
+hipError_t hipFuncGetAttributes(struct hipFuncAttributes *attr, const void *func);
+hipError_t hipFuncSetAttribute(const void *func, hipFuncAttribute attr, int value);
+hipError_t hipGetFuncBySymbol(hipFunction_t *functionPtr, const void *symbolPtr);
+hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *f, int blockSize, size_t dynSharedMemPerBlk);
+hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *f, int blockSize, size_t dynSharedMemPerBlk, unsigned int flags LL_HIP_DEFAULT(hipOccupancyDefault));
+hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, const void *f, size_t dynSharedMemPerBlk, int blockSizeLimit);
+hipError_t hipOccupancyMaxPotentialBlockSizeWithFlags(int *gridSize, int *blockSize, const void *f, size_t dynSharedMemPerBlk, int blockSizeLimit, unsigned int flags);
+// --- modules
+hipError_t hipModuleLoad(hipModule_t *module, const char *fname);
+hipError_t hipModuleLoadData(hipModule_t *module, const void *image);
+hipError_t hipModuleLoadDataEx(hipModule_t *module, const void *image, unsigned int numOptions, hipJitOption *options, void **optionValues);
+hipError_t hipModuleUnload(hipModule_t module);
+hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module, const char *kname);
+hipError_t hipModuleGetGlobal(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t hmod, const char *name);
+hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, hipStream_t stream, void **kernelParams, void **extra);
+hipError_t hipFuncGetAttribute(int *value, hipFunction_attribute attrib, hipFunction_t hfunc);
+hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, hipFunction_t f, int blockSize, size_t dynSharedMemPerBlk);
+hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, hipFunction_t f, int blockSize, size_t dynSharedMemPerBlk, unsigned int flags);
+hipError_t hipModuleOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, hipFunction_t f, size_t dynSharedMemPerBlk, int blockSizeLimit);
+hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int *gridSize, int *blockSize, hipFunction_t f, size_t dynSharedMemPerBlk, int blockSizeLimit, unsigned int flags);
+const char *hipKernelNameRef(const hipFunction_t f);
+// --- registration
+void **__hipRegisterFatBinary(const void *data);
+void __hipUnregisterFatBinary(void **modules);
+void __hipRegisterFunction(void **modules, const void *hostFunction, char *deviceFunction, const char *deviceName, unsigned int threadLimit, void *tid, void *bid, dim3 *blockDim, dim3 *gridDim, int *wSize);
+void __hipRegisterVar(void **modules, void *var, char *hostVar, char *deviceVar, int ext, size_t size, int constant, int global);
+void __hipRegisterManagedVar(void *hipModule, void **pointer, void *init_value, const char *name, size_t size, unsigned align);
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+// ---- HIP API names lanelab refuses ------------------------------------------------------------------
+// Declared so that a use is a compile error naming the function and the reason (C++; in C an
+// undeclared function is an error of its own under -Werror=implicit-function-declaration).
+#if defined(__cplusplus)
+#if defined(__clang__)
+#define LL_HIP_REFUSED(name, why)                                                                   \
+  template <class... A> hipError_t name(A...) __attribute__((unavailable(                           \
+      "lanelab's HIP runtime does not provide " #name ": " why " (docs/hip-runtime.md)")));
+#else
+#define LL_HIP_REFUSED(name, why)                                                                   \
+  template <class... A> hipError_t name(A...) __attribute__((error(                                 \
+      "lanelab's HIP runtime does not provide " #name ": " why " (docs/hip-runtime.md)")));
+#endif
+LL_HIP_REFUSED(__hipGetPCH, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
+LL_HIP_REFUSED(hipApiName, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
+LL_HIP_REFUSED(hipArray3DCreate, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipArray3DGetDescriptor, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipArrayCreate, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipArrayDestroy, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipArrayGetDescriptor, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipArrayGetInfo, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipBindTexture, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipBindTexture2D, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipBindTextureToArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipBindTextureToMipmappedArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipCreateSurfaceObject, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipCreateTextureObject, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipCtxCreate, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
+LL_HIP_REFUSED(hipCtxDestroy, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
+LL_HIP_REFUSED(hipCtxDisablePeerAccess, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
+LL_HIP_REFUSED(hipCtxEnablePeerAccess, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
+LL_HIP_REFUSED(hipCtxGetApiVersion, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
+LL_HIP_REFUSED(hipCtxGetCacheConfig, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
+LL_HIP_REFUSED(hipCtxGetCurrent, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
+LL_HIP_REFUSED(hipCtxGetDevice, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
+LL_HIP_REFUSED(hipCtxGetFlags, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
+LL_HIP_REFUSED(hipCtxGetSharedMemConfig, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
+LL_HIP_REFUSED(hipCtxPopCurrent, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
+LL_HIP_REFUSED(hipCtxPushCurrent, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
+LL_HIP_REFUSED(hipCtxSetCacheConfig, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
+LL_HIP_REFUSED(hipCtxSetCurrent, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
+LL_HIP_REFUSED(hipCtxSetSharedMemConfig, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
+LL_HIP_REFUSED(hipCtxSynchronize, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
+LL_HIP_REFUSED(hipDestroyExternalMemory, "interoperation with other graphics and compute APIs is not provided")
+LL_HIP_REFUSED(hipDestroyExternalSemaphore, "interoperation with other graphics and compute APIs is not provided")
+LL_HIP_REFUSED(hipDestroySurfaceObject, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipDestroyTextureObject, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipDeviceDisablePeerAccess, "the emulated system has one device: there are no peers")
+LL_HIP_REFUSED(hipDeviceEnablePeerAccess, "the emulated system has one device: there are no peers")
+LL_HIP_REFUSED(hipDeviceGetByPCIBusId, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
+LL_HIP_REFUSED(hipDeviceGetDefaultMemPool, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
+LL_HIP_REFUSED(hipDeviceGetGraphMemAttribute, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipDeviceGetMemPool, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
+LL_HIP_REFUSED(hipDeviceGetP2PAttribute, "the emulated system has one device: there are no peers")
+LL_HIP_REFUSED(hipDeviceGetPCIBusId, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
+LL_HIP_REFUSED(hipDeviceGetUuid, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
+LL_HIP_REFUSED(hipDeviceGraphMemTrim, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipDevicePrimaryCtxGetState, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
+LL_HIP_REFUSED(hipDevicePrimaryCtxRelease, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
+LL_HIP_REFUSED(hipDevicePrimaryCtxReset, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
+LL_HIP_REFUSED(hipDevicePrimaryCtxRetain, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
+LL_HIP_REFUSED(hipDevicePrimaryCtxSetFlags, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
+LL_HIP_REFUSED(hipDeviceSetGraphMemAttribute, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipDeviceSetMemPool, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
+LL_HIP_REFUSED(hipDrvGraphAddMemFreeNode, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipDrvGraphAddMemcpyNode, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipDrvGraphAddMemsetNode, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipDrvGraphExecMemcpyNodeSetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipDrvGraphExecMemsetNodeSetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipDrvGraphMemcpyNodeGetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipDrvGraphMemcpyNodeSetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipDrvMemcpy2DUnaligned, "3D and parameter-block copies are not provided; hipMemcpy2D and hipMemset2D are")
+LL_HIP_REFUSED(hipDrvMemcpy3D, "3D and parameter-block copies are not provided; hipMemcpy2D and hipMemset2D are")
+LL_HIP_REFUSED(hipDrvMemcpy3DAsync, "3D and parameter-block copies are not provided; hipMemcpy2D and hipMemset2D are")
+LL_HIP_REFUSED(hipDrvPointerGetAttributes, "not provided; hipPointerGetAttributes is")
+LL_HIP_REFUSED(hipExtGetLinkTypeAndHopCount, "the emulated system has one device: there are no peers")
+LL_HIP_REFUSED(hipExtHostAlloc, "not provided; hipHostMalloc is")
+LL_HIP_REFUSED(hipExtLaunchMultiKernelMultiDevice, "cooperative launches are not provided: the emulator runs the workgroups of a grid one after another, so a grid-wide barrier could never complete")
+LL_HIP_REFUSED(hipExtStreamCreateWithCUMask, "compute-unit masks are not provided: the emulator does not model compute units")
+LL_HIP_REFUSED(hipExtStreamGetCUMask, "compute-unit masks are not provided: the emulator does not model compute units")
+LL_HIP_REFUSED(hipExternalMemoryGetMappedBuffer, "interoperation with other graphics and compute APIs is not provided")
+LL_HIP_REFUSED(hipExternalMemoryGetMappedMipmappedArray, "interoperation with other graphics and compute APIs is not provided")
+LL_HIP_REFUSED(hipFreeArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipFreeMipmappedArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipGetChannelDesc, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipGetMipmappedArrayLevel, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipGetProcAddress, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
+LL_HIP_REFUSED(hipGetTextureAlignmentOffset, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipGetTextureObjectResourceDesc, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipGetTextureObjectResourceViewDesc, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipGetTextureObjectTextureDesc, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipGetTextureReference, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipGraphAddBatchMemOpNode, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphAddChildGraphNode, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphAddDependencies, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphAddEmptyNode, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphAddEventRecordNode, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphAddEventWaitNode, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphAddExternalSemaphoresSignalNode, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphAddExternalSemaphoresWaitNode, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphAddHostNode, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphAddKernelNode, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphAddMemAllocNode, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphAddMemFreeNode, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphAddMemcpyNode, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphAddMemcpyNode1D, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphAddMemcpyNodeFromSymbol, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphAddMemcpyNodeToSymbol, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphAddMemsetNode, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphAddNode, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphBatchMemOpNodeGetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphBatchMemOpNodeSetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphChildGraphNodeGetGraph, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphClone, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphCreate, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphDebugDotPrint, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphDestroy, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphDestroyNode, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphEventRecordNodeGetEvent, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphEventRecordNodeSetEvent, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphEventWaitNodeGetEvent, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphEventWaitNodeSetEvent, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphExecBatchMemOpNodeSetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphExecChildGraphNodeSetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphExecDestroy, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphExecEventRecordNodeSetEvent, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphExecEventWaitNodeSetEvent, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphExecExternalSemaphoresSignalNodeSetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphExecExternalSemaphoresWaitNodeSetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphExecGetFlags, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphExecHostNodeSetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphExecKernelNodeSetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphExecMemcpyNodeSetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphExecMemcpyNodeSetParams1D, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphExecMemcpyNodeSetParamsFromSymbol, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphExecMemcpyNodeSetParamsToSymbol, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphExecMemsetNodeSetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphExecNodeSetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphExecUpdate, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphExternalSemaphoresSignalNodeGetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphExternalSemaphoresSignalNodeSetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphExternalSemaphoresWaitNodeGetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphExternalSemaphoresWaitNodeSetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphGetEdges, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphGetNodes, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphGetRootNodes, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphHostNodeGetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphHostNodeSetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphInstantiate, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphInstantiateWithFlags, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphInstantiateWithParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphKernelNodeCopyAttributes, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphKernelNodeGetAttribute, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphKernelNodeGetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphKernelNodeSetAttribute, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphKernelNodeSetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphLaunch, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphMemAllocNodeGetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphMemFreeNodeGetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphMemcpyNodeGetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphMemcpyNodeSetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphMemcpyNodeSetParams1D, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphMemcpyNodeSetParamsFromSymbol, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphMemcpyNodeSetParamsToSymbol, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphMemsetNodeGetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphMemsetNodeSetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphNodeFindInClone, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphNodeGetDependencies, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphNodeGetDependentNodes, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphNodeGetEnabled, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphNodeGetType, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphNodeSetEnabled, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphNodeSetParams, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphReleaseUserObject, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphRemoveDependencies, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphRetainUserObject, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphUpload, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipGraphicsMapResources, "interoperation with other graphics and compute APIs is not provided")
+LL_HIP_REFUSED(hipGraphicsResourceGetMappedPointer, "interoperation with other graphics and compute APIs is not provided")
+LL_HIP_REFUSED(hipGraphicsSubResourceGetMappedArray, "interoperation with other graphics and compute APIs is not provided")
+LL_HIP_REFUSED(hipGraphicsUnmapResources, "interoperation with other graphics and compute APIs is not provided")
+LL_HIP_REFUSED(hipGraphicsUnregisterResource, "interoperation with other graphics and compute APIs is not provided")
+LL_HIP_REFUSED(hipImportExternalMemory, "interoperation with other graphics and compute APIs is not provided")
+LL_HIP_REFUSED(hipImportExternalSemaphore, "interoperation with other graphics and compute APIs is not provided")
+LL_HIP_REFUSED(hipIpcCloseMemHandle, "inter-process memory and event handles are not provided")
+LL_HIP_REFUSED(hipIpcGetEventHandle, "inter-process memory and event handles are not provided")
+LL_HIP_REFUSED(hipIpcGetMemHandle, "inter-process memory and event handles are not provided")
+LL_HIP_REFUSED(hipIpcOpenEventHandle, "inter-process memory and event handles are not provided")
+LL_HIP_REFUSED(hipIpcOpenMemHandle, "inter-process memory and event handles are not provided")
+LL_HIP_REFUSED(hipKernelNameRefByPtr, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
+LL_HIP_REFUSED(hipLaunchCooperativeKernel, "cooperative launches are not provided: the emulator runs the workgroups of a grid one after another, so a grid-wide barrier could never complete")
+LL_HIP_REFUSED(hipLaunchCooperativeKernelMultiDevice, "cooperative launches are not provided: the emulator runs the workgroups of a grid one after another, so a grid-wide barrier could never complete")
+LL_HIP_REFUSED(hipMalloc3D, "3D and parameter-block copies are not provided; hipMemcpy2D and hipMemset2D are")
+LL_HIP_REFUSED(hipMalloc3DArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipMallocArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipMallocFromPoolAsync, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
+LL_HIP_REFUSED(hipMallocMipmappedArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipMemAddressFree, "virtual memory management is not provided")
+LL_HIP_REFUSED(hipMemAddressReserve, "virtual memory management is not provided")
+LL_HIP_REFUSED(hipMemCreate, "virtual memory management is not provided")
+LL_HIP_REFUSED(hipMemExportToShareableHandle, "virtual memory management is not provided")
+LL_HIP_REFUSED(hipMemGetAccess, "virtual memory management is not provided")
+LL_HIP_REFUSED(hipMemGetAllocationGranularity, "virtual memory management is not provided")
+LL_HIP_REFUSED(hipMemGetAllocationPropertiesFromHandle, "virtual memory management is not provided")
+LL_HIP_REFUSED(hipMemImportFromShareableHandle, "virtual memory management is not provided")
+LL_HIP_REFUSED(hipMemMap, "virtual memory management is not provided")
+LL_HIP_REFUSED(hipMemMapArrayAsync, "virtual memory management is not provided")
+LL_HIP_REFUSED(hipMemPoolCreate, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
+LL_HIP_REFUSED(hipMemPoolDestroy, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
+LL_HIP_REFUSED(hipMemPoolExportPointer, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
+LL_HIP_REFUSED(hipMemPoolExportToShareableHandle, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
+LL_HIP_REFUSED(hipMemPoolGetAccess, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
+LL_HIP_REFUSED(hipMemPoolGetAttribute, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
+LL_HIP_REFUSED(hipMemPoolImportFromShareableHandle, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
+LL_HIP_REFUSED(hipMemPoolImportPointer, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
+LL_HIP_REFUSED(hipMemPoolSetAccess, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
+LL_HIP_REFUSED(hipMemPoolSetAttribute, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
+LL_HIP_REFUSED(hipMemPoolTrimTo, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
+LL_HIP_REFUSED(hipMemRangeGetAttribute, "not provided; hipPointerGetAttributes is")
+LL_HIP_REFUSED(hipMemRangeGetAttributes, "not provided; hipPointerGetAttributes is")
+LL_HIP_REFUSED(hipMemRelease, "virtual memory management is not provided")
+LL_HIP_REFUSED(hipMemRetainAllocationHandle, "virtual memory management is not provided")
+LL_HIP_REFUSED(hipMemSetAccess, "virtual memory management is not provided")
+LL_HIP_REFUSED(hipMemUnmap, "virtual memory management is not provided")
+LL_HIP_REFUSED(hipMemcpy2DArrayToArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipMemcpy2DFromArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipMemcpy2DFromArrayAsync, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipMemcpy2DToArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipMemcpy2DToArrayAsync, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipMemcpy3D, "3D and parameter-block copies are not provided; hipMemcpy2D and hipMemset2D are")
+LL_HIP_REFUSED(hipMemcpy3DAsync, "3D and parameter-block copies are not provided; hipMemcpy2D and hipMemset2D are")
+LL_HIP_REFUSED(hipMemcpyAtoA, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipMemcpyAtoD, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipMemcpyAtoH, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipMemcpyAtoHAsync, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipMemcpyDtoA, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipMemcpyFromArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipMemcpyHtoA, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipMemcpyHtoAAsync, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipMemcpyParam2D, "3D and parameter-block copies are not provided; hipMemcpy2D and hipMemset2D are")
+LL_HIP_REFUSED(hipMemcpyParam2DAsync, "3D and parameter-block copies are not provided; hipMemcpy2D and hipMemset2D are")
+LL_HIP_REFUSED(hipMemcpyToArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipMemset3D, "3D and parameter-block copies are not provided; hipMemcpy2D and hipMemset2D are")
+LL_HIP_REFUSED(hipMemset3DAsync, "3D and parameter-block copies are not provided; hipMemcpy2D and hipMemset2D are")
+LL_HIP_REFUSED(hipMipmappedArrayCreate, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipMipmappedArrayDestroy, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipMipmappedArrayGetLevel, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipModuleGetTexRef, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipModuleLaunchCooperativeKernel, "cooperative launches are not provided: the emulator runs the workgroups of a grid one after another, so a grid-wide barrier could never complete")
+LL_HIP_REFUSED(hipModuleLaunchCooperativeKernelMultiDevice, "cooperative launches are not provided: the emulator runs the workgroups of a grid one after another, so a grid-wide barrier could never complete")
+LL_HIP_REFUSED(hipOccupancyMaxPotentialBlockSizeVariableSMem, "not provided; hipOccupancyMaxPotentialBlockSize is")
+LL_HIP_REFUSED(hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags, "not provided; hipOccupancyMaxPotentialBlockSize is")
+LL_HIP_REFUSED(hipPointerGetAttribute, "not provided; hipPointerGetAttributes is")
+LL_HIP_REFUSED(hipPointerSetAttribute, "not provided; hipPointerGetAttributes is")
+LL_HIP_REFUSED(hipProfilerStart, "there is no profiler to start or stop")
+LL_HIP_REFUSED(hipProfilerStop, "there is no profiler to start or stop")
+LL_HIP_REFUSED(hipSetValidDevices, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
+LL_HIP_REFUSED(hipSignalExternalSemaphoresAsync, "interoperation with other graphics and compute APIs is not provided")
+LL_HIP_REFUSED(hipStreamBatchMemOp, "stream memory operations are not provided")
+LL_HIP_REFUSED(hipStreamBeginCapture, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipStreamBeginCaptureToGraph, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipStreamEndCapture, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipStreamGetCaptureInfo, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipStreamGetCaptureInfo_v2, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipStreamIsCapturing, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipStreamUpdateCaptureDependencies, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipStreamWaitValue32, "stream memory operations are not provided")
+LL_HIP_REFUSED(hipStreamWaitValue64, "stream memory operations are not provided")
+LL_HIP_REFUSED(hipStreamWriteValue32, "stream memory operations are not provided")
+LL_HIP_REFUSED(hipStreamWriteValue64, "stream memory operations are not provided")
+LL_HIP_REFUSED(hipTexObjectCreate, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipTexObjectDestroy, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipTexObjectGetResourceDesc, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipTexObjectGetResourceViewDesc, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipTexObjectGetTextureDesc, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipTexRefGetAddress, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipTexRefGetAddressMode, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipTexRefGetArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipTexRefGetBorderColor, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipTexRefGetFilterMode, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipTexRefGetFlags, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipTexRefGetFormat, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipTexRefGetMaxAnisotropy, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipTexRefGetMipMappedArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipTexRefGetMipmapFilterMode, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipTexRefGetMipmapLevelBias, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipTexRefGetMipmapLevelClamp, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipTexRefSetAddress, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipTexRefSetAddress2D, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipTexRefSetAddressMode, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipTexRefSetArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipTexRefSetBorderColor, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipTexRefSetFilterMode, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipTexRefSetFlags, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipTexRefSetFormat, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipTexRefSetMaxAnisotropy, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipTexRefSetMipmapFilterMode, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipTexRefSetMipmapLevelBias, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipTexRefSetMipmapLevelClamp, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipTexRefSetMipmappedArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipThreadExchangeStreamCaptureMode, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipTriggerProgrammaticLaunchCompletion, "programmatic dependent launch is not provided")
+LL_HIP_REFUSED(hipUnbindTexture, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
+LL_HIP_REFUSED(hipUserObjectCreate, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipUserObjectRelease, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipUserObjectRetain, "graphs and stream capture are not provided")
+LL_HIP_REFUSED(hipWaitExternalSemaphoresAsync, "interoperation with other graphics and compute APIs is not provided")
+LL_HIP_REFUSED(hip_init, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
+#undef LL_HIP_REFUSED
+#endif
+
+// ---- C++ conveniences (HIP's) --------------------------------------------------------------------
+#if defined(__cplusplus)
+template <class T> static inline hipError_t hipMalloc(T **devPtr, size_t size) {
+  return hipMalloc((void **)devPtr, size);
+}
+template <class T> static inline hipError_t hipHostMalloc(T **ptr, size_t size, unsigned int flags = hipHostMallocDefault) {
+  return hipHostMalloc((void **)ptr, size, flags);
+}
+template <class T> static inline hipError_t hipHostAlloc(T **ptr, size_t size, unsigned int flags = hipHostAllocDefault) {
+  return hipHostAlloc((void **)ptr, size, flags);
+}
+template <class T> static inline hipError_t hipMallocHost(T **ptr, size_t size) {
+  return hipMallocHost((void **)ptr, size);
+}
+template <class T> static inline hipError_t hipMallocManaged(T **devPtr, size_t size, unsigned int flags = hipMemAttachGlobal) {
+  return hipMallocManaged((void **)devPtr, size, flags);
+}
+template <class T> static inline hipError_t hipMallocPitch(T **ptr, size_t *pitch, size_t width, size_t height) {
+  return hipMallocPitch((void **)ptr, pitch, width, height);
+}
+template <class T> static inline hipError_t hipMallocAsync(T **ptr, size_t size, hipStream_t stream) {
+  return hipMallocAsync((void **)ptr, size, stream);
+}
+// A symbol is named as itself (HIP_SYMBOL(x) is x on AMD, as in HIP's amd_hip_runtime.h); the
+// templates below take its address.
+#define HIP_SYMBOL(X) X
+template <class T>
+static inline hipError_t hipMemcpyToSymbol(const T &symbol, const void *src, size_t sizeBytes, size_t offset = 0,
+                                           hipMemcpyKind kind = hipMemcpyHostToDevice) {
+  return hipMemcpyToSymbol((const void *)&symbol, src, sizeBytes, offset, kind);
+}
+template <class T>
+static inline hipError_t hipMemcpyToSymbolAsync(const T &symbol, const void *src, size_t sizeBytes, size_t offset,
+                                                hipMemcpyKind kind, hipStream_t stream = 0) {
+  return hipMemcpyToSymbolAsync((const void *)&symbol, src, sizeBytes, offset, kind, stream);
+}
+template <class T>
+static inline hipError_t hipMemcpyFromSymbol(void *dst, const T &symbol, size_t sizeBytes, size_t offset = 0,
+                                             hipMemcpyKind kind = hipMemcpyDeviceToHost) {
+  return hipMemcpyFromSymbol(dst, (const void *)&symbol, sizeBytes, offset, kind);
+}
+template <class T>
+static inline hipError_t hipMemcpyFromSymbolAsync(void *dst, const T &symbol, size_t sizeBytes, size_t offset,
+                                                  hipMemcpyKind kind, hipStream_t stream = 0) {
+  return hipMemcpyFromSymbolAsync(dst, (const void *)&symbol, sizeBytes, offset, kind, stream);
+}
+template <class T> static inline hipError_t hipGetSymbolAddress(void **devPtr, const T &symbol) {
+  return hipGetSymbolAddress(devPtr, (const void *)&symbol);
+}
+template <class T> static inline hipError_t hipGetSymbolSize(size_t *size, const T &symbol) {
+  return hipGetSymbolSize(size, (const void *)&symbol);
+}
+// Kernels may be passed as themselves (a function, a function pointer, a template instance).
+template <class F> static inline hipError_t hipFuncGetAttributes(hipFuncAttributes *attr, F *kernel) {
+  return hipFuncGetAttributes(attr, (const void *)kernel);
+}
+template <class F> static inline hipError_t hipFuncSetAttribute(F *kernel, hipFuncAttribute attr, int value) {
+  return hipFuncSetAttribute((const void *)kernel, attr, value);
+}
+template <class F> static inline hipError_t hipFuncSetCacheConfig(F *kernel, hipFuncCache_t config) {
+  return hipFuncSetCacheConfig((const void *)kernel, config);
+}
+template <class F>
+static inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, F *kernel, int blockSize,
+                                                                      size_t dynSharedMemPerBlk) {
+  return hipOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, (const void *)kernel, blockSize, dynSharedMemPerBlk);
+}
+template <class F>
+static inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, F *kernel, int blockSize,
+                                                                               size_t dynSharedMemPerBlk,
+                                                                               unsigned int flags) {
+  return hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, (const void *)kernel, blockSize,
+                                                               dynSharedMemPerBlk, flags);
+}
+template <class F>
+static inline hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, F *kernel,
+                                                           size_t dynSharedMemPerBlk = 0, int blockSizeLimit = 0) {
+  return hipOccupancyMaxPotentialBlockSize(gridSize, blockSize, (const void *)kernel, dynSharedMemPerBlk, blockSizeLimit);
+}
+template <class F>
+static inline hipError_t hipLaunchKernel(F *kernel, dim3 numBlocks, dim3 dimBlocks, void **args, size_t sharedMemBytes = 0,
+                                         hipStream_t stream = 0) {
+  return hipLaunchKernel((const void *)kernel, numBlocks, dimBlocks, args, sharedMemBytes, stream);
+}
+#endif
+
+// hipLaunchKernelGGL(kernel, grid, block, dynamicSharedBytes, stream, args...): the launch
+// <<<grid, block, dynamicSharedBytes, stream>>>(args...), as HIP defines it. A template kernel
+// whose name holds a comma is written HIP_KERNEL_NAME(k<A, B>).
+#if defined(__HIP__)
+#define HIP_KERNEL_NAME(...) __VA_ARGS__
+#define hipLaunchKernelGGLInternal(kernelName, numBlocks, numThreads, memPerBlock, streamId, ...)          \
+  do {                                                                                                    \
+    kernelName<<<(numBlocks), (numThreads), (memPerBlock), (streamId)>>>(__VA_ARGS__);                     \
+  } while (0)
+#define hipLaunchKernelGGL(kernelName, ...) hipLaunchKernelGGLInternal((kernelName), __VA_ARGS__)
+#endif
+
+#undef LL_HIP_EXTERN_C
+#endif // HIP_INCLUDE_HIP_HIP_RUNTIME_API_H

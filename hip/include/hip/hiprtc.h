@@ -1,0 +1,4 @@
+// hip/hiprtc.h
+// Reserved: lanelab's HIP headers do not provide this header, and the name is here so that no
+// other HIP installation's copy is found instead (docs/hip-subset.md, "Header names").
+#error "<hip/hiprtc.h> is not provided by lanelab's HIP headers: runtime compilation (hiprtc) is not implemented; compile with lanelab hipcc or lanelab cc"

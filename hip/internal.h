@@ -1,0 +1,155 @@
+/* hip/internal — what the HIP runtime's files share; not part of any contract (hip/hip.h and
+ * hip/include/hip/hip_runtime_api.h are). One process-wide state (one emulated device), guarded
+ * by one recursive mutex: every API entry point takes it (HIP_ENTER) and releases it on return. */
+#ifndef LANELAB_HIP_INTERNAL_H
+#define LANELAB_HIP_INTERNAL_H
+
+#include <pthread.h>
+#include <stdio.h>
+
+#include "hip/include/hip/hip_runtime_api.h"
+#include "hip/hip.h"
+#include "runtime/rt.h"
+
+/* ---- code: fat binaries, modules, kernels, variables (hip_code.c) ---------------------------*/
+struct ihipModule_t {          /* a loaded code object: one per fat binary (for the device's arch)
+                                  or per hipModuleLoad* */
+  rt_module *rt;
+  char *what;                  /* for messages: "the program's code (gfx942)", "module x.co" */
+  bool from_user;              /* hipModuleLoad*: hipModuleUnload may free it */
+};
+
+typedef struct hip_fatbin {    /* one __hipRegisterFatBinary */
+  const uint8_t *bundle;       /* the clang offload bundle */
+  struct ihipModule_t *mod;    /* loaded on first use */
+  bool tried;
+  hipError_t load_err;
+} hip_fatbin;
+
+struct ihipModuleSymbol_t {    /* a kernel: registered (host stub) or from a module */
+  const void *host;            /* __hipRegisterFunction's host stub, NULL for a module's */
+  hip_fatbin *fb;              /* registered: its fat binary */
+  struct ihipModule_t *mod;    /* module kernels, and registered ones once resolved */
+  char *name;                  /* device symbol name */
+  const emu_kernel *k;         /* resolved */
+  int max_dyn_lds;             /* hipFuncAttributeMaxDynamicSharedMemorySize (-1: unset) */
+};
+
+typedef struct hip_var {       /* a __device__ / __constant__ / __managed__ variable */
+  const void *host;            /* the host shadow's address */
+  hip_fatbin *fb;
+  char *name;
+  size_t size;
+  bool constant, managed;
+  void **managed_ptr;          /* __hipRegisterManagedVar: where the host reads the address */
+  uint64_t dev;                /* resolved device address, 0 until then */
+} hip_var;
+
+/* ---- memory (hip_memory.c) ---------------------------------------------------------------------*/
+typedef enum { HIP_MEM_DEVICE, HIP_MEM_HOST, HIP_MEM_MANAGED, HIP_MEM_REGISTERED } hip_mem_kind;
+typedef struct hip_alloc {
+  uint64_t addr;               /* device address (== host pointer for host/managed/registered) */
+  size_t size;
+  hip_mem_kind kind;
+  unsigned flags;
+  uint8_t *init;               /* initcheck: bitmap of bytes written (device memory only) */
+  void *map;                   /* host/managed: our mmap'd region (NULL for registered) */
+  size_t map_len;
+} hip_alloc;
+
+/* ---- the process state (hip_state.c) --------------------------------------------------------*/
+typedef struct hip_state {
+  bool inited;
+  hipError_t init_err;
+  emu_arch arch;
+  rt_device *dev;
+  /* options (hip.h, the exec protocol) */
+  bool race, race_global, initcheck, strict_memory;
+  emu_sched sched;
+  uint64_t sched_seed;
+  char *trace_spec, *report_dir, *summary_path;
+  /* errors */
+  hipError_t sticky;           /* a fault seen at a synchronizing call: every later call */
+  hipError_t pending;          /* a fault not yet seen by a synchronizing call */
+  /* code */
+  hip_fatbin **fatbins;
+  size_t nfatbins;
+  struct ihipModuleSymbol_t **funcs;
+  size_t nfuncs;
+  hip_var **vars;
+  size_t nvars;
+  /* memory */
+  hip_alloc *allocs;           /* sorted by addr */
+  size_t nallocs;
+  size_t printf_bytes;
+  /* counters for the summary */
+  uint64_t launches, faults, races, uninit, mem_warnings, api_errors;
+  char **kname;
+  uint64_t *kcount;
+  size_t nk;
+  char **findings;
+  size_t nfindings;
+  unsigned traced;             /* launches whose trace was written */
+} hip_state;
+
+extern hip_state hip_g;
+extern pthread_mutex_t hip_mu;
+
+/* Every API entry point is
+ *   hipError_t hipX(...) { HIP_BEGIN(); ... return hip_done(e); }
+ * HIP_BEGIN takes the lock and initialises the runtime on first use; when the runtime cannot run
+ * (bad options, no code for the arch) or a fault has become sticky, it returns that error at once.
+ * hip_done records a failure as the thread's last error (HIP: a successful call leaves it as it
+ * is) and releases the lock. Helpers return hipError_t and never touch the lock. */
+hipError_t hip_begin(void);
+hipError_t hip_done(hipError_t e);
+#define HIP_BEGIN()                                                                                 \
+  do {                                                                                              \
+    hipError_t b_ = hip_begin();                                                                    \
+    if (b_ != hipSuccess) return hip_done(b_);                                                      \
+  } while (0)
+/* Prints "lanelab: hip: FN: WHY (hipErrorX)" on stderr, counts an API error; returns e. */
+hipError_t hip_complain(const char *fn, hipError_t e, const char *why, ...) __attribute__((format(printf, 3, 4)));
+/* A synchronizing call: a pending fault becomes the sticky error and is returned. */
+hipError_t hip_sync_point(void);
+
+/* A finding (fault, hazard, warning): printed on stderr as "lanelab: LINE" and kept for the
+ * summary, which is rewritten at once. */
+void hip_finding(const char *line);
+void hip_summary_write(bool complete);
+
+/* ---- code (hip_code.c) ----------------------------------------------------------------------*/
+/* The module of a registered fat binary for the device's arch, loading it on first use.
+ * hipErrorNoBinaryForGpu (printed, naming the arches the binary has) when it has none. */
+hipError_t hip_fatbin_module(hip_fatbin *fb, struct ihipModule_t **out);
+/* The kernel behind a host stub (or a hipFunction_t), resolved against its module. */
+hipError_t hip_func_of(const void *host, struct ihipModuleSymbol_t **out, const char *fn);
+hipError_t hip_func_resolve(struct ihipModuleSymbol_t *f, const char *fn);
+/* The variable whose host shadow is at host, resolved to its device address. */
+hipError_t hip_var_of(const void *host, hip_var **out, const char *fn);
+/* Fat binaries: the arches a bundle holds ("gfx942, gfx950"), malloc'd. */
+char *hip_bundle_arches(const uint8_t *bundle);
+void hip_code_reset(void);
+
+/* ---- memory (hip_memory.c) ------------------------------------------------------------------*/
+/* Reserve the emulator's device address range in this process (PROT_NONE), so a host dereference
+ * of a device pointer faults as on a discrete GPU. */
+void hip_reserve_device_range(void);
+/* The allocation containing [p, p+n), or NULL. */
+hip_alloc *hip_alloc_find(uint64_t p, size_t n);
+/* Host pointer through which [addr, addr+n) of device-visible memory is read and written; NULL
+ * if that range is not wholly inside one registered buffer. */
+void *hip_host_view(uint64_t addr, size_t n);
+/* initcheck: the device bytes [addr, addr+n) are now written. */
+void hip_mark_written(uint64_t addr, size_t n);
+void hip_memory_reset(void);
+/* The emulated device's memory size (hipDeviceProp_t.totalGlobalMem). */
+size_t hip_total_mem(void);
+
+/* ---- launches (hip_launch.c) ----------------------------------------------------------------*/
+hipError_t hip_launch(const char *fn, struct ihipModuleSymbol_t *f, dim3 grid, dim3 block, size_t shmem,
+                      hipStream_t stream, void **args, const void *packed, size_t packed_size);
+/* A stream handle is one the program created (or a null/legacy/per-thread one). */
+bool hip_stream_valid(hipStream_t s);
+
+#endif

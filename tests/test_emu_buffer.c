@@ -1,0 +1,268 @@
+/* Tests for buffer addressing and the buffer resource (V#) range check (emu/op_mem.c,
+ * emu_buffer_access), one test per row of the rule in docs/isa.md "Buffer resource and range
+ * checking": raw buffers (stride 0, or no index), structured buffers (stride and idxen or
+ * add_tid_enable), soffset, per-dword components of dwordxN, add_tid_enable and its stride
+ * extension, swizzled addressing, stores and atomics dropped, and an access the V# allows that
+ * leaves the registered buffer. Snippets are assembled with llvm-mc-22 and run on a hand-built wave
+ * (tests/emu_snippets/snippet.h) over one registered buffer X whose dword i holds 0xA0000000 + i.
+ * Expected values are computed here from the rules as docs/isa.md states them, lane by lane, never
+ * by running the emulator. */
+#include "tests/emu_snippets/snippet.h"
+
+#include "emu/emu.h"
+
+enum { XW = 16384 }; /* X: 64 KiB */
+static uint32_t X[XW];
+
+typedef struct {
+  snip *s;
+  emu_mem *m;
+  uint64_t bx; /* X's device address */
+} bsnip;
+
+static bsnip bnew(emu_arch arch, const char *src)
+{
+  bsnip b;
+  b.s = sn_new(arch, src);
+  for (uint32_t i = 0; i < XW; i++) X[i] = 0xA0000000u + i;
+  b.m = emu_mem_new();
+  b.bx = emu_mem_map(b.m, X, sizeof X, "X");
+  b.s->g.mem = b.m;
+  return b;
+}
+
+static void bfree(bsnip *b)
+{
+  sn_free(b->s);
+  emu_mem_free(b->m);
+}
+
+/* V# in s[r:r+3]: base, stride dw1[29:16], num_records dw2, dw1 bits 31:30 and dw3 as given */
+static void vsharp(snip *s, int r, uint64_t base, uint32_t stride, uint32_t nrec, uint32_t dw1_hi, uint32_t dw3)
+{
+  s->w.s[r] = (uint32_t)base;
+  s->w.s[r + 1] = ((uint32_t)(base >> 32) & 0xffff) | stride << 16 | dw1_hi;
+  s->w.s[r + 2] = nrec;
+  s->w.s[r + 3] = dw3;
+}
+
+/* dword / byte of X at byte offset a from X's start */
+static uint32_t xw(uint64_t a) { return X[a / 4]; }
+static uint32_t xb(uint64_t a) { return ((const uint8_t *)X)[a]; }
+
+#define ARCHES for (int ai = 0; ai < 2; ai++)
+#define ARCH (ai ? EMU_GFX950 : EMU_GFX942)
+
+/* Raw buffers: num_records counts bytes, and soffset + offset + size must stay within it. Stride 0,
+ * and also a stride with no index (aiter's topksoftmax sets stride 4 and uses offen only). */
+Test(emu_buffer, raw_buffers_check_bytes_with_soffset)
+{
+  ARCHES {
+    bsnip b = bnew(ARCH, "buffer_load_dword v10, v1, s[4:7], 0 offen\n"
+                         "buffer_load_dword v11, v1, s[8:11], s20 offen offset:8\n"
+                         "buffer_load_ubyte v12, v3, s[4:7], 0 offen\n"
+                         "buffer_load_ushort v13, v3, s[4:7], 0 offen\n"
+                         "buffer_load_dword v14, v5, s[12:15], 0 idxen\n");
+    snip *s = b.s;
+    vsharp(s, 4, b.bx + 64, 0, 200, 0, 0x27000);  /* raw, 200 bytes from X + 64 */
+    vsharp(s, 8, b.bx + 64, 4, 200, 0, 0x27000);  /* stride 4, no index: still raw */
+    vsharp(s, 12, b.bx + 64, 0, 8, 0, 0x27000);   /* stride 0 with idxen: index * 0 */
+    s->w.s[20] = 12;                              /* soffset */
+    for (int l = 0; l < 64; l++)
+      sn_v(s, 1)[l] = 4u * l, sn_v(s, 3)[l] = 185u + l, sn_v(s, 5)[l] = 1000u * l;
+    cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+    for (uint32_t l = 0; l < 64; l++) {
+      cr_assert_eq(sn_v(s, 10)[l], 4 * l + 4 <= 200 ? xw(64 + 4 * l) : 0u, "%s v10 lane %u", emu_arch_name(ARCH), l);
+      cr_assert_eq(sn_v(s, 11)[l], 12 + 4 * l + 8 + 4 <= 200 ? xw(64 + 12 + 4 * l + 8) : 0u, "%s v11 lane %u",
+                   emu_arch_name(ARCH), l);
+      cr_assert_eq(sn_v(s, 12)[l], 185 + l + 1 <= 200 ? xb(64 + 185 + l) : 0u, "%s ubyte lane %u", emu_arch_name(ARCH), l);
+      uint32_t sh = 185 + l + 2 <= 200 ? (xb(64 + 185 + l) | xb(64 + 186 + l) << 8) : 0u;
+      cr_assert_eq(sn_v(s, 13)[l], sh, "%s ushort lane %u", emu_arch_name(ARCH), l);
+      cr_assert_eq(sn_v(s, 14)[l], xw(64), "%s stride 0 + idxen lane %u: the index moves nothing", emu_arch_name(ARCH), l);
+    }
+    bfree(&b);
+  }
+}
+
+/* dwordx2..x4 are checked per dword: a lane straddling num_records keeps the dwords inside. */
+Test(emu_buffer, multi_dword_accesses_check_each_dword)
+{
+  ARCHES {
+    bsnip b = bnew(ARCH, "buffer_load_dwordx4 v[10:13], v1, s[4:7], 0 offen\n"
+                         "buffer_load_dwordx3 v[14:16], v1, s[4:7], 4 offen\n");
+    snip *s = b.s;
+    vsharp(s, 4, b.bx, 0, 402, 0, 0x27000); /* 402: not a multiple of 4, the dword at 400 is out */
+    for (int l = 0; l < 64; l++) sn_v(s, 1)[l] = 12u * l;
+    cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+    for (uint32_t l = 0; l < 64; l++)
+      for (uint32_t k = 0; k < 4; k++) {
+        uint32_t off = 12 * l + 4 * k;
+        cr_assert_eq(sn_v(s, 10 + k)[l], off + 4 <= 402 ? xw(off) : 0u, "%s x4 lane %u dword %u", emu_arch_name(ARCH), l, k);
+        if (k < 3)
+          cr_assert_eq(sn_v(s, 14 + k)[l], 4 + off + 4 <= 402 ? xw(4 + off) : 0u, "%s x3 lane %u dword %u",
+                       emu_arch_name(ARCH), l, k);
+      }
+    bfree(&b);
+  }
+}
+
+/* Structured buffers (stride != 0 and idxen): num_records counts records; out of range when the
+ * index reaches it or the access starts at or past the record's end (the dwords of a dwordxN are
+ * not checked against the stride one by one); soffset is not part of the check. */
+Test(emu_buffer, structured_buffers_check_index_and_record)
+{
+  ARCHES {
+    bsnip b = bnew(ARCH, "buffer_load_dword v10, v2, s[4:7], 0 idxen\n"
+                         "buffer_load_dword v11, v[2:3], s[4:7], s20 idxen offen\n"
+                         "buffer_load_dword v12, v2, s[4:7], 0 idxen offset:12\n"
+                         "buffer_load_dwordx2 v[14:15], v[2:3], s[4:7], 0 idxen offen offset:4\n"
+                         "buffer_load_dwordx4 v[16:19], v2, s[8:11], 0 idxen\n");
+    snip *s = b.s;
+    vsharp(s, 4, b.bx + 16, 12, 10, 0, 0x27000); /* 10 records of 12 bytes at X + 16 */
+    vsharp(s, 8, b.bx, 4, 50, 0, 0x27000);       /* 50 records of 4 bytes, read 16 bytes at a time */
+    s->w.s[20] = 4000;                            /* soffset: far past 10 * 12, yet in range */
+    for (int l = 0; l < 64; l++) sn_v(s, 2)[l] = (uint32_t)l, sn_v(s, 3)[l] = 4u * (l % 4);
+    cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+    for (uint32_t l = 0; l < 64; l++) {
+      uint32_t off = 4 * (l % 4);
+      cr_assert_eq(sn_v(s, 10)[l], l < 10 ? xw(16 + 12 * l) : 0u, "%s idxen lane %u", emu_arch_name(ARCH), l);
+      cr_assert_eq(sn_v(s, 11)[l], l < 10 && off < 12 ? xw(16 + 4000 + off + 12 * l) : 0u, "%s idxen offen lane %u",
+                   emu_arch_name(ARCH), l);
+      cr_assert_eq(sn_v(s, 12)[l], 0u, "%s offset 12 = the record's end, lane %u", emu_arch_name(ARCH), l);
+      /* aiter's fmha bwd stores dwordx4 through records of 4 bytes: all 16 bytes move */
+      for (uint32_t k = 0; k < 4; k++)
+        cr_assert_eq(sn_v(s, 16 + k)[l], l < 50 ? xw(4 * l + 4 * k) : 0u, "%s x4 over 4-byte records lane %u dword %u",
+                     emu_arch_name(ARCH), l, k);
+      for (uint32_t k = 0; k < 2; k++) { /* the access starts at off + 4: both dwords or neither */
+        uint32_t o = off + 4 + 4 * k;
+        cr_assert_eq(sn_v(s, 14 + k)[l], l < 10 && off + 4 < 12 ? xw(16 + o + 12 * l) : 0u, "%s x2 lane %u dword %u",
+                     emu_arch_name(ARCH), l, k);
+      }
+    }
+    bfree(&b);
+  }
+}
+
+/* add_tid_enable (dw3 bit 23): the lane joins the index, the buffer is structured without idxen,
+ * and dw3[18:15] become stride bits 17:14. */
+Test(emu_buffer, add_tid_enable_indexes_by_lane_and_extends_the_stride)
+{
+  ARCHES {
+    bsnip b = bnew(ARCH, "buffer_load_dword v10, off, s[4:7], 0\n"
+                         "buffer_load_dword v11, off, s[8:11], 0 offset:4\n"
+                         "buffer_load_dword v12, v1, s[4:7], 0 idxen\n");
+    snip *s = b.s;
+    vsharp(s, 4, b.bx, 8, 40, 0, 1u << 23);                        /* stride 8, 40 records */
+    vsharp(s, 8, b.bx, 8, 3, 0, 1u << 23 | 1u << 15);               /* stride 8 + (1 << 14) */
+    for (int l = 0; l < 64; l++) sn_v(s, 1)[l] = 5;
+    cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+    for (uint32_t l = 0; l < 64; l++) {
+      cr_assert_eq(sn_v(s, 10)[l], l < 40 ? xw(8 * l) : 0u, "%s add_tid lane %u", emu_arch_name(ARCH), l);
+      cr_assert_eq(sn_v(s, 11)[l], l < 3 ? xw(16392 * l + 4) : 0u, "%s extended stride lane %u", emu_arch_name(ARCH), l);
+      cr_assert_eq(sn_v(s, 12)[l], 5 + l < 40 ? xw(8 * (5 + l)) : 0u, "%s idxen + add_tid lane %u", emu_arch_name(ARCH), l);
+    }
+    bfree(&b);
+  }
+}
+
+/* swizzle_enable (dw1 bit 31): index_stride dw3[22:21] (8 << n), element_size dw3[20:19] (2 << n);
+ * the dwords of one access are element_size * index_stride bytes apart. */
+static uint64_t swz(uint64_t idx, uint64_t off, uint64_t stride, uint64_t es, uint64_t is)
+{
+  return (idx / is * stride + off / es * es) * is + idx % is * es + off % es;
+}
+
+Test(emu_buffer, swizzled_addressing)
+{
+  ARCHES {
+    bsnip b = bnew(ARCH, "buffer_load_dword v10, v[2:3], s[4:7], 0 idxen offen\n"
+                         "buffer_load_dwordx2 v[12:13], v2, s[8:11], 0 idxen\n");
+    snip *s = b.s;
+    vsharp(s, 4, b.bx, 16, 40, 1u << 31, 0u << 21 | 1u << 19);  /* index stride 8, element 4 bytes */
+    vsharp(s, 8, b.bx, 32, 64, 1u << 31, 1u << 21 | 1u << 19);  /* index stride 16, element 4 bytes */
+    for (int l = 0; l < 64; l++) sn_v(s, 2)[l] = (uint32_t)l, sn_v(s, 3)[l] = 4u * (l % 5);
+    cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+    for (uint32_t l = 0; l < 64; l++) {
+      uint32_t off = 4 * (l % 5);
+      cr_assert_eq(sn_v(s, 10)[l], l < 40 && off < 16 ? xw(swz(l, off, 16, 4, 8)) : 0u, "%s swizzled lane %u",
+                   emu_arch_name(ARCH), l);
+      for (uint32_t k = 0; k < 2; k++)
+        cr_assert_eq(sn_v(s, 12 + k)[l], xw(swz(l, 4 * k, 32, 4, 16)), "%s swizzled x2 lane %u dword %u",
+                     emu_arch_name(ARCH), l, k);
+    }
+    bfree(&b);
+  }
+}
+
+/* Out of range, a store writes nothing (per dword) and an atomic does nothing and returns 0
+ * (all or nothing, even for a 64-bit atomic half inside). */
+Test(emu_buffer, stores_and_atomics_out_of_range_are_dropped)
+{
+  ARCHES {
+    bsnip b = bnew(ARCH, "buffer_store_dword v20, v1, s[4:7], 0 offen\n"
+                         "buffer_store_dwordx2 v[20:21], v3, s[8:11], 0 offen\n"
+                         "buffer_atomic_add v22, v1, s[12:15], 0 offen sc0\n"
+                         "buffer_atomic_add_x2 v[24:25], v5, s[16:19], 0 offen sc0\n"
+                         "buffer_store_dword v20, v7, s[28:31], 0 idxen\n");
+    snip *s = b.s;
+    vsharp(s, 4, b.bx, 0, 64, 0, 0x27000);            /* 16 dwords at X */
+    vsharp(s, 8, b.bx + 1024, 0, 36, 0, 0x27000);     /* 9 dwords at X + 1024 */
+    vsharp(s, 12, b.bx + 2048, 0, 100, 0, 0x27000);   /* 25 dwords at X + 2048 */
+    vsharp(s, 16, b.bx + 4096, 0, 28, 0, 0x27000);    /* 28 bytes at X + 4096 */
+    vsharp(s, 28, b.bx + 8192, 4, 5, 0, 0x27000);     /* 5 records of 4 bytes at X + 8192 */
+    for (int l = 0; l < 64; l++) {
+      sn_v(s, 1)[l] = 4u * l, sn_v(s, 3)[l] = 8u * l, sn_v(s, 5)[l] = 8u * l, sn_v(s, 7)[l] = (uint32_t)l;
+      sn_v(s, 20)[l] = 0x5000u + l, sn_v(s, 21)[l] = 0x6000u + l;
+      sn_v(s, 22)[l] = 1, sn_v(s, 24)[l] = 2, sn_v(s, 25)[l] = 0;
+    }
+    cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+    for (uint32_t l = 0; l < 64; l++) {
+      /* the store over X: lanes 0..15; dword l at X + 4l, untouched beyond */
+      if (l < 16) cr_assert_eq(X[l], 0x5000u + l, "%s store lane %u", emu_arch_name(ARCH), l);
+      else cr_assert_eq(X[l], 0xA0000000u + l, "%s dropped store lane %u wrote", emu_arch_name(ARCH), l);
+      /* x2 store at X + 1024 + 8l: dword 0 needs 8l + 4 <= 36, dword 1 8l + 8 <= 36 */
+      uint32_t w0 = 256 + 2 * l, w1 = w0 + 1;
+      cr_assert_eq(X[w0], 8 * l + 4 <= 36 ? 0x5000u + l : 0xA0000000u + w0, "%s x2 lane %u dword 0", emu_arch_name(ARCH), l);
+      cr_assert_eq(X[w1], 8 * l + 8 <= 36 ? 0x6000u + l : 0xA0000000u + w1, "%s x2 lane %u dword 1", emu_arch_name(ARCH), l);
+      /* atomic add of 1 at X + 2048 + 4l for l < 25, old value returned, else 0 and no change */
+      uint32_t a = 512 + l;
+      cr_assert_eq(X[a], l < 25 ? 0xA0000000u + a + 1 : 0xA0000000u + a, "%s atomic lane %u", emu_arch_name(ARCH), l);
+      cr_assert_eq(sn_v(s, 22)[l], l < 25 ? 0xA0000000u + a : 0u, "%s atomic return lane %u", emu_arch_name(ARCH), l);
+    }
+    /* 64-bit atomics at X + 4096 + 8l: in range only when 8l + 8 <= 28 (l <= 2); lane 3 is half in */
+    for (uint32_t l = 0; l < 64; l++) {
+      bool in = 8 * l + 8 <= 28;
+      uint32_t w = 1024 + 2 * l;
+      cr_assert_eq(sn_v(s, 24)[l], in ? 0xA0000000u + w : 0u, "%s atomic_x2 return lane %u", emu_arch_name(ARCH), l);
+      cr_assert_eq(sn_v(s, 25)[l], in ? 0xA0000000u + w + 1 : 0u, "%s atomic_x2 return hi lane %u", emu_arch_name(ARCH), l);
+      if (l < 8) {
+        cr_assert_eq(X[w], 0xA0000000u + w + (in ? 2 : 0), "%s atomic_x2 lane %u low word", emu_arch_name(ARCH), l);
+        cr_assert_eq(X[w + 1], 0xA0000000u + w + 1, "%s atomic_x2 lane %u high word (no carry)", emu_arch_name(ARCH), l);
+      }
+    }
+    /* structured store: 5 records */
+    for (uint32_t l = 0; l < 64; l++)
+      cr_assert_eq(X[2048 + l], l < 5 ? 0x5000u + l : 0xA0000000u + 2048 + l, "%s structured store lane %u",
+                   emu_arch_name(ARCH), l);
+    bfree(&b);
+  }
+}
+
+/* The V# allows it but the registered buffer ends first: the kernel's bug, a fault naming the
+ * buffer and how far past its end the access goes. */
+Test(emu_buffer, inside_the_vsharp_but_past_the_registered_buffer_faults_naming_it)
+{
+  ARCHES {
+    bsnip b = bnew(ARCH, "buffer_load_dword v10, v1, s[4:7], 0 offen\n");
+    snip *s = b.s;
+    vsharp(s, 4, b.bx + sizeof X - 64, 0, 0xffffffffu, 0, 0x27000);
+    for (int l = 0; l < 64; l++) sn_v(s, 1)[l] = 4u * l;
+    cr_assert_eq(sn_run(s), EMU_FAULT);
+    cr_assert_str_eq(s->f.kind, "out-of-bounds global access");
+    cr_assert_eq(s->f.lane, 16);
+    cr_assert(strstr(s->f.msg, "inside the buffer resource's range") && strstr(s->f.msg, "num_records 4294967295") &&
+                  strstr(s->f.msg, "lies 0 bytes past the end of buffer 'X' (65536 bytes"),
+              "%s", s->f.msg);
+    bfree(&b);
+  }
+}

@@ -1,0 +1,593 @@
+/* tests/test_hip_programs — HIP programs on lanelab: the corpus (tests/programs/NAME.hip, whole
+ * programs with their own main that check their own results, built by `lanelab hipcc` into
+ * BUILD/programs/ by the Makefile) run on both emulated arches; what `lanelab exec` makes of
+ * programs that go wrong (faults, races, uninitialized reads), with file:line from the DWARF line
+ * table; `lanelab hipcc`'s refusals; occupancy against LLVM's own resource report; and
+ * docs/hip-runtime.md's API table against the header and the library. */
+#include <criterion/criterion.h>
+#include <ctype.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "emu/emu.h"
+#include "tests/shell.h"
+
+#define LANELAB LANELAB_BUILD "/lanelab"
+#define PROGS LANELAB_BUILD "/programs"
+#define SRC LANELAB_ROOT "/tests/programs"
+static const char *arches[] = {"gfx942", "gfx950"};
+
+static int run_prog(const char *name, const char *arch, const char *args, char **out) {
+  char *cmd = ll_fmt("env LANELAB_ARCH=%s %s/%s %s", arch, PROGS, name, args ? args : "");
+  int rc = sh_run(cmd, out);
+  free(cmd);
+  return rc;
+}
+
+static int exec_prog(const char *opts, const char *name, const char *args, char **out) {
+  char *cmd = ll_fmt("%s exec %s -- %s/%s %s", LANELAB, opts, PROGS, name, args ? args : "");
+  int rc = sh_run(cmd, out);
+  free(cmd);
+  return rc;
+}
+
+static void passes_on_both_arches(const char *name, const char *args, const char *want) {
+  for (size_t i = 0; i < 2; i++) {
+    char *out;
+    int rc = run_prog(name, arches[i], args, &out);
+    cr_expect_eq(rc, 0, "%s on %s: exit %d:\n%s", name, arches[i], rc, out);
+    cr_expect(strstr(out, want), "%s on %s: no '%s' in its output:\n%s", name, arches[i], want, out);
+    free(out);
+  }
+}
+
+/* "NAME.hip:LINE" of the line of tests/programs/NAME.hip holding marker (an independent source
+ * for the line a finding must name: the source text itself). */
+static char *marker_line(const char *name, const char *marker) {
+  char *path = ll_fmt("%s/%s.hip", SRC, name);
+  FILE *f = fopen(path, "r");
+  cr_assert_not_null(f, "open %s", path);
+  char line[1024];
+  int n = 0, found = 0;
+  while (fgets(line, sizeof line, f)) {
+    n++;
+    if (strstr(line, marker) && strstr(line, "//") < strstr(line, marker)) {
+      found = n;
+      break;
+    }
+  }
+  fclose(f);
+  free(path);
+  cr_assert(found, "no line marked %s in %s.hip", marker, name);
+  return ll_fmt("%s.hip:%d", name, found);
+}
+
+/* ---- the corpus: each program checks its own results ----------------------------------------*/
+Test(programs, vector_add, .timeout = 120) { passes_on_both_arches("vector_add", NULL, "vector_add: 1000 elements ok"); }
+Test(programs, dynamic_shared, .timeout = 120) { passes_on_both_arches("dynamic_shared", NULL, "dynamic_shared: ok"); }
+Test(programs, constant_memory, .timeout = 120) { passes_on_both_arches("constant_memory", NULL, "constant_memory: ok"); }
+Test(programs, reduction_streams, .timeout = 120) { passes_on_both_arches("reduction_streams", NULL, "reduction_streams: sum"); }
+Test(programs, async_events, .timeout = 120) { passes_on_both_arches("async_events", NULL, "async_events: ok"); }
+Test(programs, template_ggl, .timeout = 120) { passes_on_both_arches("template_ggl", NULL, "template_ggl: ok"); }
+Test(programs, gemm_softmax, .timeout = 120) { passes_on_both_arches("gemm_softmax", NULL, "gemm_softmax: 40x72 ok"); }
+Test(programs, module_load, .timeout = 120) {
+  passes_on_both_arches("module_load", PROGS "/modules " PROGS "/modules/module_kernels.bundle", "module_load: ok");
+}
+
+/* The tile follows the LDS the device reports: the largest power of two t with two t*t float
+ * tiles in 64 KiB (gfx942) and 160 KiB (gfx950), AMD's published LDS sizes: 64 and 128. */
+Test(programs, tile_size_follows_the_device_properties, .timeout = 120) {
+  const int lds[2] = {64 << 10, 160 << 10};
+  for (size_t i = 0; i < 2; i++) {
+    int tile = 1;
+    while ((2 * tile) * (2 * tile) * 4 * 2 <= lds[i]) tile *= 2;
+    char *want = ll_fmt("%d bytes of shared memory per block: tile %d", lds[i], tile), *out;
+    int rc = run_prog("device_props_tile", arches[i], NULL, &out);
+    cr_expect_eq(rc, 0, "%s: exit %d:\n%s", arches[i], rc, out);
+    cr_expect(strstr(out, want), "%s: no '%s':\n%s", arches[i], want, out);
+    free(want), free(out);
+  }
+}
+
+/* Device memory faults on the host; host memory faults on the device until registered. */
+Test(programs, device_memory_is_not_host_memory, .timeout = 120) {
+  for (size_t i = 0; i < 2; i++) {
+    char *out;
+    int rc = run_prog("host_device_memory", arches[i], NULL, &out);
+    cr_expect_eq(rc, 0, "%s: exit %d:\n%s", arches[i], rc, out);
+    cr_expect(strstr(out, "host_device_memory: ok"), "%s:\n%s", arches[i], out);
+    cr_expect(strstr(out, "outside every registered buffer"), "%s: the kernel's fault names the unregistered address:\n%s",
+              arches[i], out);
+    free(out);
+  }
+}
+
+/* Device printf: the text C's printf makes of the same format and values (computed here, on the
+ * host), in lane order after the launch; a buffer too small loses records loudly. */
+Test(programs, device_printf_prints_what_printf_would, .timeout = 120) {
+  for (size_t i = 0; i < 2; i++) {
+    char *out;
+    int rc = run_prog("device_printf", arches[i], NULL, &out);
+    cr_expect_eq(rc, 0, "%s: exit %d:\n%s", arches[i], rc, out);
+    ll_buf want = {0};
+    for (int t = 0; t < 2; t++)
+      ll_buf_printf(&want, "lane %d of %u: %s %c %ld %lld %u %x %.3f %e %5d|%-4d|%% %s\n", t, 64u, t ? "second" : "first",
+                    'A' + t, -1234567890123L, (long long)-7, 4000000000u, 0xbeefu, (double)(3.14159f * (t + 1)), 1.5e-3,
+                    t * 11, t, "done");
+    ll_buf_puts(&want, "device_printf: after the kernel\n");
+    cr_expect(strstr(out, ll_buf_str(&want)), "%s: the printed text differs; want\n%s\ngot\n%s", arches[i], want.data, out);
+    cr_expect(strstr(out, "did not fit in the 256-byte buffer"), "%s: lost records are reported:\n%s", arches[i], out);
+    cr_expect(strstr(out, "records fitted"), "%s:\n%s", arches[i], out);
+    ll_buf_free(&want);
+    free(out);
+  }
+}
+
+/* ---- faults, races, uninitialized reads: what the program and lanelab exec see -----------------*/
+Test(programs, a_faulting_kernel_gives_hip_error_with_file_line, .timeout = 120) {
+  char *at = marker_line("faulting_kernel", "BUG");
+  for (size_t i = 0; i < 2; i++) {
+    char *out;
+    int rc = run_prog("faulting_kernel", arches[i], NULL, &out);
+    cr_expect_eq(rc, 0, "%s: the program checks it got hipErrorIllegalAddress: exit %d:\n%s", arches[i], rc, out);
+    cr_expect(strstr(out, "sync: hipErrorIllegalAddress"), "%s:\n%s", arches[i], out);
+    cr_expect(strstr(out, "out-of-bounds global access") && strstr(out, at) && strstr(out, "off_by_one(int*, int)"),
+              "%s: lanelab's report names the fault, the kernel and %s:\n%s", arches[i], at, out);
+    free(out);
+    char *opt = ll_fmt("--arch %s", arches[i]);
+    rc = exec_prog(opt, "faulting_kernel", NULL, &out);
+    cr_expect_eq(rc, 1, "%s: exec fails a program whose kernel faulted: exit %d:\n%s", arches[i], rc, out);
+    cr_expect(strstr(out, "faults 1"), "%s:\n%s", arches[i], out);
+    free(out), free(opt);
+  }
+  free(at);
+}
+
+Test(programs, a_failed_device_assert_prints_hips_message_and_gives_hipErrorAssert, .timeout = 120) {
+  char *at = marker_line("device_assert", "ASSERT");
+  char *msg = ll_fmt("%s: void check_sorted(const int *, int): Device-side assertion `v[i] <= v[i + 1]' failed.", at);
+  for (size_t i = 0; i < 2; i++) {
+    char *out;
+    int rc = run_prog("device_assert", arches[i], NULL, &out);
+    cr_expect_eq(rc, 0, "%s: exit %d:\n%s", arches[i], rc, out);
+    cr_expect(strstr(out, "sync returned hipErrorAssert"), "%s:\n%s", arches[i], out);
+    cr_expect(strstr(out, msg), "%s: HIP's assertion message '%s':\n%s", arches[i], msg, out);
+    cr_expect(strstr(out, "fault: trap") && strstr(out, "check_sorted(int const*, int)"), "%s: lanelab's report:\n%s",
+              arches[i], out);
+    free(out);
+  }
+  free(at), free(msg);
+}
+
+Test(programs, racecheck_names_the_racing_lines, .timeout = 120) {
+  char *w = marker_line("racy_shared", "RACE-WRITE"), *r = marker_line("racy_shared", "RACE-READ");
+  for (size_t i = 0; i < 2; i++) {
+    char *out, *opt = ll_fmt("--arch %s", arches[i]);
+    int rc = exec_prog(opt, "racy_shared", NULL, &out);
+    cr_expect_eq(rc, 0, "%s: without --racecheck nothing is found: exit %d:\n%s", arches[i], rc, out);
+    cr_expect(strstr(out, "racecheck not run"), "%s:\n%s", arches[i], out);
+    free(out), free(opt);
+    opt = ll_fmt("--arch %s --racecheck", arches[i]);
+    rc = exec_prog(opt, "racy_shared", NULL, &out);
+    cr_expect_eq(rc, 1, "%s: exit %d:\n%s", arches[i], rc, out);
+    cr_expect(strstr(out, "RAW hazard on LDS"), "%s:\n%s", arches[i], out);
+    cr_expect(strstr(out, w) && strstr(out, r), "%s: the hazard names %s and %s:\n%s", arches[i], w, r, out);
+    cr_expect(strstr(out, "racy_shared: sums ok"), "%s: the program's output is its own:\n%s", arches[i], out);
+    free(out), free(opt);
+  }
+  free(w), free(r);
+}
+
+Test(programs, initcheck_names_the_uninitialized_read, .timeout = 120) {
+  char *at = marker_line("uninit_read", "UNINIT-READ");
+  for (size_t i = 0; i < 2; i++) {
+    char *out, *opt = ll_fmt("--arch %s --initcheck", arches[i]);
+    int rc = exec_prog(opt, "uninit_read", NULL, &out);
+    cr_expect_eq(rc, 1, "%s: exit %d:\n%s", arches[i], rc, out);
+    /* the second half of the 1024-byte output was never written: 512 bytes */
+    cr_expect(strstr(out, "UNINIT global") && strstr(out, at) && strstr(out, "(512 bytes)"),
+              "%s: initcheck names %s and the 512 unwritten bytes:\n%s", arches[i], at, out);
+    free(out), free(opt);
+  }
+  /* a correct program is clean under every check */
+  char *out;
+  int rc = exec_prog("--arch gfx942 --racecheck=global --initcheck", "gemm_softmax", NULL, &out);
+  cr_expect_eq(rc, 0, "gemm_softmax under every check: exit %d:\n%s", rc, out);
+  cr_expect(strstr(out, "racecheck 0; initcheck 0"), "%s", out);
+  free(out);
+}
+
+/* ---- lanelab exec itself -------------------------------------------------------------------------*/
+Test(exec, exit_status_and_bad_usage, .timeout = 120) {
+  const struct {
+    const char *cmd;
+    int rc;
+    const char *want;
+  } cases[] = {
+      {LANELAB " exec -- " PROGS "/vector_add", 0, "racecheck not run"},
+      {LANELAB " exec -- " PROGS "/vector_add exit3", 1, "exit 3"},
+      {LANELAB " exec --arch gfx90a -- " PROGS "/vector_add", 2, "gfx90a"},
+      {LANELAB " exec --schedule sometimes -- " PROGS "/vector_add", 2, "sometimes"},
+      {LANELAB " exec --racecheck=lots -- " PROGS "/vector_add", 2, "--racecheck=lots"},
+      {LANELAB " exec --trace 'pc=zz' -- " PROGS "/vector_add", 2, "--trace"},
+      {LANELAB " exec --bogus -- " PROGS "/vector_add", 2, "--bogus"},
+      {LANELAB " exec --initcheck", 2, "no program"},
+      {LANELAB " exec -- /nonexistent/prog", 2, "cannot run /nonexistent/prog"},
+      {LANELAB " exec -- /bin/true", 2, "never reached lanelab's HIP runtime"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char *out;
+    int rc = sh_run(cases[i].cmd, &out);
+    cr_expect_eq(rc, cases[i].rc, "'%s': exit %d, want %d:\n%s", cases[i].cmd, rc, cases[i].rc, out);
+    cr_expect(strstr(out, cases[i].want), "'%s': no '%s':\n%s", cases[i].cmd, cases[i].want, out);
+    free(out);
+  }
+}
+
+/* --trace writes one trace per launch into --report DIR, with file:line on each record. */
+Test(exec, trace_pages_name_file_line, .timeout = 120) {
+  char *dir = sh_tmpdir("hip-exec"), *out;
+  char *cmd = ll_fmt("%s exec --arch gfx950 --trace 'global_store*' --report %s/rep -- %s/vector_add", LANELAB, dir, PROGS);
+  int rc = sh_run(cmd, &out);
+  cr_expect_eq(rc, 0, "exit %d:\n%s", rc, out);
+  free(out);
+  char *tj = ll_fmt("%s/rep/launch-1/trace.json", dir);
+  size_t n;
+  ll_err e = {0};
+  char *t = ll_read_file(tj, &n, &e);
+  cr_assert_not_null(t, "%s", e.msg);
+  cr_expect(strstr(t, "\"src\": \"") && strstr(t, "vector_add.hip:"), "trace records name vector_add.hip:LINE");
+  char *sj = ll_fmt("%s/rep/exec-summary.json", dir);
+  cr_expect(access(sj, F_OK) == 0, "the summary is kept in the report folder");
+  free(t), free(tj), free(sj), free(cmd);
+  sh_run(ll_fmt("rm -rf %s", dir), NULL);
+  free(dir);
+}
+
+/* ---- file:line for lanelab run too (not only exec) ----------------------------------------------*/
+Test(srcline, run_names_file_line_of_a_fault, .timeout = 120) {
+  char *dir = sh_tmpdir("hip-srcline"), *out;
+  char *src = ll_fmt("%s/k.hip", dir);
+  const char *text = "#include <hip/hip_runtime.h>\n"
+                     "extern \"C\" __global__ void k(int *p) {\n"
+                     "  p[threadIdx.x + 100000] = 1; // line 3\n"
+                     "}\n";
+  ll_err e = {0};
+  cr_assert(ll_write_file_atomic(src, text, strlen(text), &e), "%s", e.msg);
+  for (size_t i = 0; i < 2; i++) {
+    char *cmd = ll_fmt("%s -q cc %s --arch %s -o %s/k.co -- -g && %s -q run %s/k.co k --grid 1 --block 64 "
+                       "--arg out:256:%s/o.bin --backend emu", LANELAB, src, arches[i], dir, LANELAB, dir, dir);
+    int rc = sh_run(cmd, &out);
+    cr_expect_eq(rc, 1, "%s: the kernel faults: exit %d:\n%s", arches[i], rc, out);
+    cr_expect(strstr(out, "k.hip:3"), "%s: lanelab run names k.hip:3:\n%s", arches[i], out);
+    free(out), free(cmd);
+  }
+  sh_run(ll_fmt("rm -rf %s", dir), NULL);
+  free(src), free(dir);
+}
+
+/* Debug information is optional: a .debug_line that cannot be read is noted and names no line;
+ * the code object still loads and runs. */
+Test(srcline, a_malformed_line_table_is_a_note_not_a_load_error, .timeout = 120) {
+  char *dir = sh_tmpdir("hip-badline"), *out;
+  char *src = ll_fmt("%s/k.hip", dir);
+  const char *text = "#include <hip/hip_runtime.h>\nextern \"C\" __global__ void k(int *p) { p[threadIdx.x] = 1; }\n";
+  ll_err e = {0};
+  cr_assert(ll_write_file_atomic(src, text, strlen(text), &e), "%s", e.msg);
+  char *cmd = ll_fmt("%s -q cc %s --arch gfx942 -o %s/k.co -- -g && printf '\\377\\377\\377\\377\\5\\0' > %s/junk "
+                     "&& /usr/lib/llvm-22/bin/llvm-objcopy --update-section .debug_line=%s/junk %s/k.co %s/bad.co",
+                     LANELAB, src, dir, dir, dir, dir, dir);
+  int rc = sh_run(cmd, &out);
+  cr_assert_eq(rc, 0, "%s\n%s", cmd, out);
+  free(out), free(cmd);
+  char *good = ll_fmt("%s/k.co", dir), *bad = ll_fmt("%s/bad.co", dir);
+  emu_codeobj *g = emu_codeobj_load_file(good, &e);
+  cr_assert_not_null(g, "%s", e.msg);
+  char buf[256];
+  const emu_kernel *k = emu_codeobj_kernel(g, "k", &e);
+  cr_assert_not_null(k, "%s", e.msg);
+  bool named = false;
+  for (uint64_t pc = k->entry; pc < k->entry + k->code_size && !named; pc += 4)
+    named = emu_codeobj_srcline(g, pc, buf, sizeof buf) && strstr(buf, "k.hip:2");
+  cr_expect(g->nlines > 0 && named, "the intact table names k.hip:2 for some instruction of k");
+  emu_codeobj *b = emu_codeobj_load_file(bad, &e);
+  cr_assert_not_null(b, "a broken line table must not stop the load: %s", e.msg);
+  bool any = false;
+  for (uint64_t pc = k->entry; pc < k->entry + k->code_size; pc += 4) any |= emu_codeobj_srcline(b, pc, buf, sizeof buf) != NULL;
+  cr_expect(b->nlines == 0 && !any, "no line from a broken table");
+  cr_expect(b->notes && strstr(b->notes, ".debug_line"), "the loader notes it: %s", b->notes ? b->notes : "(none)");
+  emu_codeobj_free(g), emu_codeobj_free(b);
+  free(good), free(bad), free(src);
+  sh_run(ll_fmt("rm -rf %s", dir), NULL);
+  free(dir);
+}
+
+/* ---- occupancy: LLVM's own report for the same code is the independent figure ------------------
+ * clang's kernel-resource-usage remark gives each kernel's waves per SIMD (its VGPR, AGPR and SGPR
+ * allocation against the SIMD's registers and wave slots). Blocks per CU then follow from the
+ * block's waves W: floor(4 SIMDs x waves / W), at most 40 one-wave blocks or min(40 / W, 16)
+ * (LLVM getMaxWorkGroupsPerCU). */
+static int llvm_waves(const char *arch, const char *kernel) {
+  char *cmd = ll_fmt("/usr/lib/llvm-22/bin/clang++ -x hip --offload-arch=%s -nogpuinc -nogpulib -mprintf-kind=buffered "
+                     "-I%s/hip/include --cuda-device-only -O3 -Rpass-analysis=kernel-resource-usage -c %s/occupancy.hip "
+                     "-o /dev/null", arch, LANELAB_ROOT, SRC);
+  char *out;
+  int rc = sh_run(cmd, &out);
+  cr_assert_eq(rc, 0, "%s:\n%s", cmd, out);
+  char *fn = strstr(out, kernel);
+  cr_assert_not_null(fn, "no remark for %s:\n%s", kernel, out);
+  char *occ = strstr(fn, "Occupancy [waves/SIMD]: ");
+  cr_assert_not_null(occ, "no occupancy remark for %s", kernel);
+  int waves = atoi(occ + strlen("Occupancy [waves/SIMD]: "));
+  free(out), free(cmd);
+  return waves;
+}
+
+Test(programs, occupancy_matches_llvm, .timeout = 180) {
+  for (size_t i = 0; i < 2; i++) {
+    int waves[2] = {llvm_waves(arches[i], "_Z5lightPf"), llvm_waves(arches[i], "_Z5heavyPKDv4_fPS_i")};
+    cr_assert(waves[1] < waves[0], "%s: the heavy kernel must hold fewer waves (%d vs %d) for the test to mean "
+              "anything", arches[i], waves[1], waves[0]);
+    char *out;
+    int rc = run_prog("occupancy", arches[i], NULL, &out);
+    cr_assert_eq(rc, 0, "%s: exit %d:\n%s", arches[i], rc, out);
+    const char *names[2] = {"light", "heavy"};
+    int checked = 0;
+    for (char *l = strstr(out, "occupancy "); l; l = strstr(l + 1, "occupancy ")) {
+      char name[16];
+      int block, got;
+      if (sscanf(l, "occupancy %15s %d %d", name, &block, &got) != 3) continue;
+      int k = !strcmp(name, "heavy"), w = (block + 63) / 64;
+      int want = 4 * waves[k] / w, cap = w == 1 ? 40 : (40 / w < 16 ? 40 / w : 16);
+      if (want > cap) want = cap;
+      cr_expect_eq(got, want, "%s: %s with blocks of %d: %d per CU, want %d (LLVM: %d waves per SIMD)", arches[i],
+                   names[k], block, got, want, waves[k]);
+      checked++;
+    }
+    cr_expect_eq(checked, 8, "%s: 8 occupancy lines:\n%s", arches[i], out);
+    free(out);
+  }
+}
+
+/* ---- lanelab hipcc -----------------------------------------------------------------------------*/
+Test(hipcc, bad_input_is_exit_2_naming_it, .timeout = 120) {
+  char *dir = sh_tmpdir("hip-hipcc");
+  char *bad = ll_fmt("%s/bad.hip", dir);
+  const char *text = "#include <hip/hip_runtime.h>\n__global__ void k(int *p) { p[0] = undeclared_thing; }\nint main() {}\n";
+  ll_err e = {0};
+  cr_assert(ll_write_file_atomic(bad, text, strlen(text), &e), "%s", e.msg);
+  const struct {
+    const char *args, *want;
+  } cases[] = {
+      {"", "no source"},
+      {"%s/missing.hip -o x", "missing.hip"},
+      {"%s/notes.txt -o x", "unknown kind of input"},
+      {"%s/bad.hip --offload-arch=gfx90a -o x", "gfx90a"},
+      {"%s/bad.hip -fgpu-rdc -o x", "-fgpu-rdc"},
+      {"%s/bad.hip -o %s/x", "undeclared_thing"},
+  };
+  sh_run(ll_fmt("touch %s/notes.txt", dir), NULL);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char *args = ll_fmt(cases[i].args, dir, dir), *cmd = ll_fmt("%s hipcc %s", LANELAB, args), *out;
+    int rc = sh_run(cmd, &out);
+    cr_expect_eq(rc, 2, "'%s': exit %d:\n%s", cmd, rc, out);
+    cr_expect(strstr(out, cases[i].want), "'%s': no '%s':\n%s", cmd, cases[i].want, out);
+    free(args), free(cmd), free(out);
+  }
+  sh_run(ll_fmt("rm -rf %s", dir), NULL);
+  free(bad), free(dir);
+}
+
+/* What clang's HIP wrapper and HIP's hip_runtime.h provide before and around the program's own
+ * includes (hip/lanelab_hip_prelude.h): <algorithm> and <new> before <hip/hip_runtime.h>, and
+ * std::fabs, memset, printf reached through <hip/hip_runtime.h> alone, as ROCm programs use them. */
+Test(hipcc, programs_compile_as_with_rocm, .timeout = 180) {
+  char *dir = sh_tmpdir("hip-prelude"), *out;
+  char *src = ll_fmt("%s/p.hip", dir);
+  const char *text = "#include <algorithm>\n#include <new>\n#include <vector>\n#include <hip/hip_runtime.h>\n"
+                     "__global__ void k(float *p) { p[threadIdx.x] = fabsf(p[threadIdx.x]); }\n"
+                     "int main() {\n  float h[64]; memset(h, 0, sizeof h); h[3] = -2.5f;\n"
+                     "  float *d; if (hipMalloc(&d, sizeof h) != hipSuccess) return 1;\n"
+                     "  hipMemcpy(d, h, sizeof h, hipMemcpyHostToDevice); k<<<1, 64>>>(d);\n"
+                     "  hipMemcpy(h, d, sizeof h, hipMemcpyDeviceToHost);\n"
+                     "  printf(\"%g\\n\", std::fabs(h[3] - 2.5)); return h[3] == 2.5f ? 0 : 1;\n}\n";
+  ll_err e = {0};
+  cr_assert(ll_write_file_atomic(src, text, strlen(text), &e), "%s", e.msg);
+  char *cmd = ll_fmt("%s -q hipcc %s -o %s/p && %s/p", LANELAB, src, dir, dir);
+  int rc = sh_run(cmd, &out);
+  cr_expect_eq(rc, 0, "exit %d:\n%s", rc, out);
+  free(out), free(cmd), free(src);
+  sh_run(ll_fmt("rm -rf %s", dir), NULL);
+  free(dir);
+}
+
+/* The shared runtime: a program linked with --shared-runtime (liblanelab_hip.so) runs the same,
+ * loading the library (ldd names it). */
+Test(hipcc, a_program_links_the_shared_runtime, .timeout = 180) {
+  char *dir = sh_tmpdir("hip-shared"), *out;
+  char *cmd = ll_fmt("%s -q hipcc --shared-runtime %s/vector_add.hip -o %s/va && ldd %s/va | grep -c "
+                     "'liblanelab_hip.so =>' && env LANELAB_ARCH=gfx942 %s/va && env LANELAB_ARCH=gfx950 %s/va",
+                     LANELAB, SRC, dir, dir, dir, dir);
+  int rc = sh_run(cmd, &out);
+  cr_expect_eq(rc, 0, "exit %d:\n%s", rc, out);
+  const char *first = strstr(out, "vector_add: 1000 elements ok");
+  cr_expect(first && strstr(first + 1, "vector_add: 1000 elements ok"), "both arches pass:\n%s", out);
+  free(out), free(cmd);
+  sh_run(ll_fmt("rm -rf %s", dir), NULL);
+  free(dir);
+}
+
+/* A program built for one arch, run on the other: hipErrorNoBinaryForGpu, naming what it has. */
+Test(hipcc, a_missing_arch_is_named, .timeout = 180) {
+  char *dir = sh_tmpdir("hip-onearch"), *out;
+  char *cmd = ll_fmt("%s -q hipcc %s/vector_add.hip --offload-arch=gfx942 -o %s/va && env LANELAB_ARCH=gfx950 %s/va",
+                     LANELAB, SRC, dir, dir);
+  int rc = sh_run(cmd, &out);
+  cr_expect_eq(rc, 1, "exit %d:\n%s", rc, out);
+  cr_expect(strstr(out, "hipErrorNoBinaryForGpu") && strstr(out, "no code for gfx950") && strstr(out, "built for: gfx942"),
+            "the error names the arch asked for and the one present:\n%s", out);
+  free(out), free(cmd);
+  sh_run(ll_fmt("rm -rf %s", dir), NULL);
+  free(dir);
+}
+
+/* ---- docs/hip-runtime.md's API table, the header and the library agree ---------------------------
+ * Every row of the table names a function with its status; the header declares each implemented
+ * one as a function (in its extern "C" block) and each refused one with LL_HIP_REFUSED; the
+ * library defines every implemented one; nothing in the header is missing from the table; and
+ * the coverage sentence counts the table right. */
+typedef struct api_row { char name[96]; bool impl, reg; } api_row;
+
+static size_t read_table(api_row *rows, size_t cap) {
+  size_t n;
+  ll_err e = {0};
+  char *doc = ll_read_file(LANELAB_ROOT "/docs/hip-runtime.md", &n, &e);
+  cr_assert_not_null(doc, "%s", e.msg);
+  size_t k = 0;
+  char *sec = strstr(doc, "## The HIP API, name by name");
+  cr_assert_not_null(sec, "docs/hip-runtime.md has no API section");
+  for (char *l = strstr(sec, "\n| `"); l; l = strstr(l + 1, "\n| `")) {
+    char name[96], status[32];
+    if (sscanf(l, "\n| `%95[^`]` | %31[a-z] |", name, status) != 2) continue;
+    cr_assert(k < cap, "table too long");
+    cr_assert(!strcmp(status, "implemented") || !strcmp(status, "refused"), "row %s: status '%s'", name, status);
+    snprintf(rows[k].name, sizeof rows[k].name, "%s", name);
+    rows[k].impl = !strcmp(status, "implemented");
+    char *eol = strchr(l + 1, '\n');
+    rows[k].reg = eol && strstr(l, "| registration |") && strstr(l, "| registration |") < eol;
+    k++;
+  }
+  free(doc);
+  return k;
+}
+
+static bool in_list(char **v, size_t n, const char *s) {
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(v[i], s)) return true;
+  return false;
+}
+
+Test(api, table_matches_header_and_library, .timeout = 120) {
+  static api_row rows[1024];
+  size_t nrows = read_table(rows, 1024);
+  cr_assert_gt(nrows, 400, "the table has %zu rows", nrows);
+  /* the header: implemented prototypes in the extern "C" block, refusals by macro */
+  size_t n;
+  ll_err e = {0};
+  char *h = ll_read_file(LANELAB_ROOT "/hip/include/hip/hip_runtime_api.h", &n, &e);
+  cr_assert_not_null(h, "%s", e.msg);
+  char *blk = strstr(h, "extern \"C\" {"), *blk_end = blk ? strstr(blk, "} // extern \"C\"") : NULL;
+  cr_assert(blk && blk_end, "no extern \"C\" block in the header");
+  char **decl = NULL, **refused = NULL;
+  size_t ndecl = 0, nref = 0;
+  for (char *l = blk; l && l < blk_end; l = strchr(l + 1, '\n')) {
+    char *paren = strchr(l + 1, '(');
+    char *eol = strchr(l + 1, '\n');
+    if (!paren || !eol || paren > eol || l[1] == '/' || l[1] == '#') continue;
+    char *p = paren;
+    while (p > l && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) p--;
+    decl = ll_xrealloc(decl, (ndecl + 1) * sizeof *decl);
+    decl[ndecl++] = ll_fmt("%.*s", (int)(paren - p), p);
+  }
+  for (char *l = strstr(h, "\nLL_HIP_REFUSED("); l; l = strstr(l + 1, "\nLL_HIP_REFUSED(")) {
+    char name[96];
+    if (sscanf(l, "\nLL_HIP_REFUSED(%95[^,],", name) != 1) continue;
+    refused = ll_xrealloc(refused, (nref + 1) * sizeof *refused);
+    refused[nref++] = ll_xstrdup(name);
+  }
+  free(h);
+  /* the library's defined symbols */
+  char *syms;
+  int rc = sh_run("nm -g --defined-only " LANELAB_BUILD "/lib/liblanelab.a", &syms);
+  cr_assert_eq(rc, 0, "nm: %s", syms);
+  size_t impl = 0, total = 0, reg = 0;
+  for (size_t i = 0; i < nrows; i++) {
+    const char *nm = rows[i].name;
+    if (rows[i].impl) {
+      cr_expect(in_list(decl, ndecl, nm), "%s is implemented in the table but not declared in the header", nm);
+      char *pat = ll_fmt(" T %s\n", nm);
+      cr_expect(strstr(syms, pat), "%s is implemented in the table but liblanelab.a does not define it", nm);
+      free(pat);
+    } else {
+      cr_expect(in_list(refused, nref, nm), "%s is refused in the table but not LL_HIP_REFUSED in the header", nm);
+    }
+    if (rows[i].reg) reg++;
+    else total++, impl += rows[i].impl;
+  }
+  for (size_t i = 0; i < ndecl; i++) {
+    bool found = false;
+    for (size_t j = 0; j < nrows && !found; j++) found = !strcmp(rows[j].name, decl[i]) && rows[j].impl;
+    cr_expect(found, "the header declares %s, which the table does not list as implemented", decl[i]);
+  }
+  for (size_t i = 0; i < nref; i++) {
+    bool found = false;
+    for (size_t j = 0; j < nrows && !found; j++) found = !strcmp(rows[j].name, refused[i]) && !rows[j].impl;
+    cr_expect(found, "the header refuses %s, which the table does not list as refused", refused[i]);
+  }
+  char *want = ll_fmt("**Coverage: %zu of HIP's %zu API names are implemented; the other %zu are refused.** The %zu",
+                      impl, total, total - impl, reg);
+  char *doc = ll_read_file(LANELAB_ROOT "/docs/hip-runtime.md", &n, &e);
+  cr_expect(doc && strstr(doc, want), "docs/hip-runtime.md must say: %s", want);
+  free(doc), free(want), free(syms);
+  for (size_t i = 0; i < ndecl; i++) free(decl[i]);
+  for (size_t i = 0; i < nref; i++) free(refused[i]);
+  free(decl), free(refused);
+}
+
+/* A refused name is a compile error naming it and the reason. */
+Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
+  char *dir = sh_tmpdir("hip-refused"), *out;
+  char *src = ll_fmt("%s/r.hip", dir);
+  const char *text2 = "#include <hip/hip_runtime.h>\nint main() { void *p; return hipGraphCreate(&p, 0); }\n";
+  ll_err e = {0};
+  cr_assert(ll_write_file_atomic(src, text2, strlen(text2), &e), "%s", e.msg);
+  char *cmd = ll_fmt("%s hipcc -c %s -o %s/r.o", LANELAB, src, dir);
+  int rc = sh_run(cmd, &out);
+  cr_expect_eq(rc, 2, "exit %d:\n%s", rc, out);
+  cr_expect(strstr(out, "hipGraphCreate") && strstr(out, "graphs and stream capture are not provided"), "%s", out);
+  free(out), free(cmd), free(src);
+  sh_run(ll_fmt("rm -rf %s", dir), NULL);
+  free(dir);
+}
+
+/* ---- examples/hip-program against an installed lanelab --------------------------------------------
+ * lanelab is installed into a temporary prefix; the example is copied from the prefix's
+ * share/lanelab and built and tested there with the installed lanelab, found through pkg-config
+ * (lanelab-hip.pc): its test passes under exec --racecheck --initcheck on both arches. Then the
+ * copy's kernel loses a __syncthreads(), and the same `make test` fails, naming the line. */
+Test(install, hip_example_project_against_an_installed_lanelab, .timeout = 600) {
+  const char *san = strstr(LANELAB_BUILD, "/build/san") ? "SAN=1" : "SAN=";
+  char *prefix = sh_tmpdir("hip-install"), *proj = sh_tmpdir("hip-example"), *out;
+  char *cmd = ll_fmt("make -s -C %s install PREFIX=%s %s", LANELAB_ROOT, prefix, san);
+  int rc = sh_run(cmd, &out);
+  cr_assert_eq(rc, 0, "%s: exit %d\n%s", cmd, rc, out);
+  free(cmd), free(out);
+  cmd = ll_fmt("test -f %s/lib/pkgconfig/lanelab-hip.pc && test -f %s/lib/liblanelab_hip.so && cp -r %s/share/lanelab/examples/hip-program/. %s/", prefix,
+               prefix, prefix, proj);
+  cr_assert_eq(sh_run(cmd, &out), 0, "lanelab-hip.pc, liblanelab_hip.so and the example are installed: %s", out);
+  free(cmd), free(out);
+  cmd = ll_fmt("PKG_CONFIG_PATH=%s/lib/pkgconfig make -s -C %s test", prefix, proj);
+  rc = sh_run(cmd, &out);
+  cr_expect_eq(rc, 0, "%s: exit %d\n%s", cmd, rc, out);
+  cr_expect(strstr(out, "build/test_scale_rows on gfx942: exit 0") && strstr(out, "build/test_scale_rows on gfx950: exit 0") &&
+                strstr(out, "racecheck 0; initcheck 0"),
+            "the test passes on both arches with every check:\n%s", out);
+  free(out);
+  /* the planted bug: the first barrier of the kernel's reduction removed */
+  char *sed = ll_fmt("sed -i '0,/__syncthreads();/s///' %s/src/scale_rows.h && grep -n 'part\\[threadIdx.x\\] = m;' "
+                     "%s/src/scale_rows.h | cut -d: -f1", proj, proj);
+  rc = sh_run(sed, &out);
+  cr_assert_eq(rc, 0, "%s", out);
+  int line = atoi(out);
+  cr_assert_gt(line, 0, "the store line: %s", out);
+  free(out), free(sed);
+  rc = sh_run(cmd, &out);
+  char *at = ll_fmt("scale_rows.h:%d", line);
+  cr_expect_eq(rc, 2, "make test fails once the barrier is gone: exit %d\n%s", rc, out);
+  cr_expect(strstr(out, "racecheck FOUND") && strstr(out, at), "the race names %s:\n%s", at, out);
+  free(out), free(cmd), free(at);
+  cmd = ll_fmt("make -s -C %s uninstall PREFIX=%s %s && rm -rf %s %s", LANELAB_ROOT, prefix, san, prefix, proj);
+  rc = sh_run(cmd, &out);
+  cr_expect_eq(rc, 0, "%s", out);
+  free(out), free(cmd), free(prefix), free(proj);
+}
