@@ -1004,6 +1004,52 @@ static int cmp_mnem(const void *a, const void *b)
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The launch's dynamic census (emu_launch_stats): waves run, and executions per mnemonic and phase,
+ * summed over the workers' per-instruction counts. */
+static void collect_stats(const emu_program *prog, const worker *W, int nthreads, emu_launch_stats *stats)
+{
+  size_t np = prog->n ? prog->n : 1;
+  /* tot[p * n + i]: instruction i executed in phase p, over all workers */
+  uint64_t *tot = ll_xcalloc((size_t)EMU_MAX_PHASES * np, sizeof *tot);
+  for (int t = 0; t < nthreads; t++) {
+    stats->waves += W[t].waves_run;
+    for (size_t i = 0; i < (size_t)EMU_MAX_PHASES * prog->n; i++) tot[i] += W[t].counts[i];
+  }
+  /* the mnemonics executed in any phase, sorted and unique */
+  char **names = NULL;
+  size_t nn = 0;
+  for (size_t i = 0; i < prog->n; i++) {
+    uint64_t any = 0;
+    for (int p = 0; p < EMU_MAX_PHASES; p++) any |= tot[(size_t)p * prog->n + i];
+    if (!any) continue;
+    names = ll_xrealloc(names, (nn + 1) * sizeof *names);
+    names[nn++] = prog->insns[i].mnem;
+  }
+  qsort(names, nn, sizeof *names, cmp_mnem);
+  stats->mnem = ll_xcalloc(nn ? nn : 1, sizeof *stats->mnem);
+  stats->count = ll_xcalloc(nn ? nn : 1, sizeof *stats->count);
+  for (size_t i = 0; i < nn; i++)
+    if (stats->nmnem == 0 || strcmp(stats->mnem[stats->nmnem - 1], names[i]) != 0)
+      stats->mnem[stats->nmnem++] = ll_xstrdup(names[i]);
+  stats->phase_count = ll_xcalloc((size_t)EMU_MAX_PHASES * (stats->nmnem ? stats->nmnem : 1), sizeof *stats->phase_count);
+  for (size_t i = 0; i < prog->n; i++) {
+    const char *key = prog->insns[i].mnem;
+    char **hit = NULL;
+    for (int p = 0; p < EMU_MAX_PHASES; p++) {
+      uint64_t c = tot[(size_t)p * prog->n + i];
+      if (!c) continue;
+      if (!hit) hit = bsearch(&key, stats->mnem, stats->nmnem, sizeof *stats->mnem, cmp_mnem);
+      size_t j = (size_t)(hit - stats->mnem);
+      stats->count[j] += c;
+      stats->phase_count[(size_t)p * stats->nmnem + j] += c;
+      stats->phase_insns[p] += c;
+      stats->wave_insns += c;
+    }
+  }
+  free(names);
+  free(tot);
+}
+
 int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_fault *fault,
                emu_launch_stats *stats)
 {
@@ -1108,48 +1154,7 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
     emu__fidelity_launch(prog, all, k->name, stats);
     free(all);
   }
-  if (stats) {
-    size_t np = prog->n ? prog->n : 1;
-    /* tot[p * n + i]: instruction i executed in phase p, over all workers */
-    uint64_t *tot = ll_xcalloc((size_t)EMU_MAX_PHASES * np, sizeof *tot);
-    for (int t = 0; t < nthreads; t++) {
-      stats->waves += W[t].waves_run;
-      for (size_t i = 0; i < (size_t)EMU_MAX_PHASES * prog->n; i++) tot[i] += W[t].counts[i];
-    }
-    /* the mnemonics executed in any phase, sorted and unique */
-    char **names = NULL;
-    size_t nn = 0;
-    for (size_t i = 0; i < prog->n; i++) {
-      uint64_t any = 0;
-      for (int p = 0; p < EMU_MAX_PHASES; p++) any |= tot[(size_t)p * prog->n + i];
-      if (!any) continue;
-      names = ll_xrealloc(names, (nn + 1) * sizeof *names);
-      names[nn++] = prog->insns[i].mnem;
-    }
-    qsort(names, nn, sizeof *names, cmp_mnem);
-    stats->mnem = ll_xcalloc(nn ? nn : 1, sizeof *stats->mnem);
-    stats->count = ll_xcalloc(nn ? nn : 1, sizeof *stats->count);
-    for (size_t i = 0; i < nn; i++)
-      if (stats->nmnem == 0 || strcmp(stats->mnem[stats->nmnem - 1], names[i]) != 0)
-        stats->mnem[stats->nmnem++] = ll_xstrdup(names[i]);
-    stats->phase_count = ll_xcalloc((size_t)EMU_MAX_PHASES * (stats->nmnem ? stats->nmnem : 1), sizeof *stats->phase_count);
-    for (size_t i = 0; i < prog->n; i++) {
-      const char *key = prog->insns[i].mnem;
-      char **hit = NULL;
-      for (int p = 0; p < EMU_MAX_PHASES; p++) {
-        uint64_t c = tot[(size_t)p * prog->n + i];
-        if (!c) continue;
-        if (!hit) hit = bsearch(&key, stats->mnem, stats->nmnem, sizeof *stats->mnem, cmp_mnem);
-        size_t j = (size_t)(hit - stats->mnem);
-        stats->count[j] += c;
-        stats->phase_count[(size_t)p * stats->nmnem + j] += c;
-        stats->phase_insns[p] += c;
-        stats->wave_insns += c;
-      }
-    }
-    free(names);
-    free(tot);
-  }
+  if (stats) collect_stats(prog, W, nthreads, stats);
   for (int t = 0; t < nthreads; t++) {
     free(W[t].vfile);
     free(W[t].lds);

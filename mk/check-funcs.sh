@@ -4,7 +4,7 @@
 # starts on (a line beginning with a name, not a declaration ending in ';') to the closing '}' in
 # column 0, as lanelab's style writes them. With --list it prints every function's length, longest
 # first, and exits 0.
-# usage: mk/check-funcs.sh [--max N] [--list] DIR...   (from the repository root)
+# usage: mk/check-funcs.sh [--max N] [--list] DIR|FILE.c...   (from the repository root)
 set -u
 max=150 list=0
 while [ $# -gt 0 ]; do
@@ -14,11 +14,12 @@ while [ $# -gt 0 ]; do
     *) break;;
   esac
 done
-[ $# -gt 0 ] || { echo "usage: mk/check-funcs.sh [--max N] [--list] DIR..."; exit 2; }
+[ $# -gt 0 ] || { echo "usage: mk/check-funcs.sh [--max N] [--list] DIR|FILE.c..."; exit 2; }
 case $max in ''|*[!0-9]*) echo "check-funcs: --max '$max': expected a positive integer"; exit 2;; esac
 files=()
 for d in "$@"; do
-  [ -d "$d" ] || { echo "check-funcs: no folder $d"; exit 2; }
+  if [ -f "$d" ]; then files+=("$d"); continue; fi
+  [ -d "$d" ] || { echo "check-funcs: no folder or file $d"; exit 2; }
   for f in "$d"/*.c; do [ -f "$f" ] && files+=("$f"); done
 done
 out=$(awk '
