@@ -1,13 +1,14 @@
 /* cli/cmd_exec — `lanelab exec [--arch A] [--racecheck[=global]] [--initcheck] [--schedule S]
- * [--strict-memory] [--trace SPEC] [--report DIR] -- PROGRAM [ARGS...]` (README.md "Command
+ * [--strict-memory] [--strict-fidelity] [--trace SPEC] [--report DIR] -- PROGRAM [ARGS...]` (README.md "Command
  * line"; docs/hip-runtime.md). Runs a program built with `lanelab hipcc` with lanelab's checks on
  * every launch: the options become the environment of the exec protocol (hip/hip.h), the program
  * runs with its own stdin/stdout/stderr, and after it exits the summary its runtime wrote is
- * printed as one line on stderr.
+ * printed as one line on stderr, followed by the fidelity line (docs/fidelity.md: how many of the
+ * executed instructions of all launches rested on stated choices, and which).
  *
  * Exit status: 0 when the program exited 0 and no launch faulted and no check found anything;
  * 1 when the program exited non-zero or was killed, a launch faulted, or racecheck / initcheck
- * found something; 2 bad usage, a program that cannot be started, or one that never reached
+ * found something, or --strict-fidelity and an executed instruction rested on a stated choice; 2 bad usage, a program that cannot be started, or one that never reached
  * lanelab's HIP runtime (not built with lanelab hipcc, or no HIP call: the checks did not run);
  * 3 the environment lacks something. */
 #define _GNU_SOURCE
@@ -26,7 +27,7 @@
 #include "util/util.h"
 
 static const char *usage = "usage: lanelab exec [--arch A] [--racecheck[=global]] [--initcheck] [--schedule S] "
-                           "[--strict-memory] [--trace SPEC] [--report DIR] -- PROGRAM [ARGS...]";
+                           "[--strict-memory] [--strict-fidelity] [--trace SPEC] [--report DIR] -- PROGRAM [ARGS...]";
 
 static int usage_err(const char *fmt, const char *a) {
   fprintf(stderr, "lanelab: exec: ");
@@ -37,7 +38,7 @@ static int usage_err(const char *fmt, const char *a) {
 
 typedef struct exec_opts {
   const char *arch, *race, *schedule, *trace, *report;
-  bool init, strict;
+  bool init, strict, strict_fidelity;
   char **prog; /* PROGRAM ARGS..., NULL-terminated (argv's tail) */
 } exec_opts;
 
@@ -64,6 +65,7 @@ static int parse(int argc, char **argv, exec_opts *o) {
     else if (!strncmp(a, "--racecheck=", 12)) return usage_err("--racecheck=%s: only --racecheck (LDS) and --racecheck=global exist", a + 12);
     else if (!strcmp(a, "--initcheck")) o->init = true;
     else if (!strcmp(a, "--strict-memory")) o->strict = true;
+    else if (!strcmp(a, "--strict-fidelity")) o->strict_fidelity = true;
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) return printf("%s\n", usage), -1;
     else return usage_err("unknown option '%s' (the program and its arguments go after --)", a);
   }
@@ -108,6 +110,12 @@ static void print_summary(const char *prog, const hip_summary *s, const exec_opt
           (unsigned long long)s->mem_warnings, (unsigned long long)s->api_errors);
   if (o->race && s->races) fprintf(stderr, "lanelab exec: racecheck: %llu hazard%s (above)\n", (unsigned long long)s->races, s->races == 1 ? "" : "s");
   if (o->init && s->uninit) fprintf(stderr, "lanelab exec: initcheck: %llu uninitialized read%s (above)\n", (unsigned long long)s->uninit, s->uninit == 1 ? "" : "s");
+  fprintf(stderr, "lanelab exec: %s\n", s->fidelity);
+  size_t n = strlen(s->fidelity_choices);
+  if (o->strict_fidelity && s->choice_insns)
+    fprintf(stderr, "lanelab exec: --strict-fidelity: %llu executed instruction%s rested on stated choices "
+            "(docs/emulator-choices.md):\n%s%s", (unsigned long long)s->choice_insns, s->choice_insns == 1 ? "" : "s",
+            s->fidelity_choices, n && s->fidelity_choices[n - 1] != '\n' ? "\n" : "");
 }
 
 int cmd_exec(int argc, char **argv) {
@@ -180,7 +188,7 @@ int cmd_exec(int argc, char **argv) {
     free(b);
     free(copy);
   }
-  bool found = s.faults || (o.race && s.races) || (o.init && s.uninit);
+  bool found = s.faults || (o.race && s.races) || (o.init && s.uninit) || (o.strict_fidelity && s.choice_insns);
   rc = !prog_ok || found ? LL_EXIT_FAIL : LL_EXIT_OK;
   hip_summary_free(&s);
 out:

@@ -1,12 +1,15 @@
 /* cli/cmd_verify — `lanelab verify --arch gfx942|gfx950|all [--base REV]
- * [--shapes quick|full|random:N] [--seed S] [--shard I/N] [--backend auto|hip|emu] [--build DIR]`,
+ * [--shapes quick|full|random:N] [--seed S] [--shard I/N] [--backend auto|hip|emu] [--build DIR]
+ * [--strict-fidelity]`,
  * or `lanelab verify --manifest FILE.json [--arch ...] [--shard I/N] [--backend ...] [--build DIR]`
  * for a user's kernels (verify/manifest.h; --build defaults to build/lanelab beside the manifest,
  * --arch to all).
  *
  * Runs every stage for each selected arch, writes build/results/<arch>/<stage>.json and
  * summary.json (atomically), prints a summary, and exits with the worst verdict: 1 if any check
- * failed, else 2 for bad input, else 3 if any stage could not run (it says which and why), else 0. */
+ * failed, else 2 for bad input, else 3 if any stage could not run (it says which and why), else 0.
+ * --strict-fidelity: an emulated instruction resting on a stated choice (docs/fidelity.md) is a
+ * failed check (exit 1), named with its first instruction. */
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -40,10 +43,10 @@ int cmd_verify(int argc, char **argv) {
       {"shapes", required_argument, 0, 's'}, {"shard", required_argument, 0, 'S'},
       {"backend", required_argument, 0, 'B'}, {"build", required_argument, 0, 'd'},
       {"manifest", required_argument, 0, 'm'}, {"seed", required_argument, 0, 'e'},
-      {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+      {"strict-fidelity", no_argument, 0, 'F'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
   verify_ctx base = {.build = "build", .shapes = "quick", .backend = "auto", .shard_n = 1};
   const char *arch = NULL, *mpath = NULL;
-  bool have_build = false, seed_given = false;
+  bool have_build = false, seed_given = false, strict_fidelity = false;
   optind = 1;
   opterr = 0;
   int o;
@@ -65,11 +68,12 @@ int cmd_verify(int argc, char **argv) {
         break;
       case 'd': base.build = optarg; have_build = true; break;
       case 'm': mpath = optarg; break;
+      case 'F': strict_fidelity = true; break;
       case 'h':
         printf("usage: lanelab verify --arch gfx942|gfx950|all [--base REV] [--shapes quick|full|random:N] "
-               "[--seed S] [--shard I/N] [--backend auto|hip|emu] [--build DIR]\n"
+               "[--seed S] [--shard I/N] [--backend auto|hip|emu] [--build DIR] [--strict-fidelity]\n"
                "       lanelab verify --manifest FILE.json [--arch gfx942|gfx950|all] [--shard I/N] "
-               "[--backend auto|hip|emu] [--build DIR]\n");
+               "[--backend auto|hip|emu] [--build DIR] [--strict-fidelity]\n");
         return 0;
       case ':':
         ll_die(LL_EXIT_USAGE, "verify: %s needs a value", argv[optind - 1]);
@@ -140,6 +144,13 @@ int cmd_verify(int argc, char **argv) {
     char line[1024] = "fidelity: no emulator launch (hip backend, or nothing ran)";
     if (fid.launches) emu_fidelity_format(&fid, line, sizeof line);
     report_table_note(summary, "%s", line);
+    char choices[8192];
+    if (strict_fidelity && emu_fidelity_strict(&fid, choices, sizeof choices)) {
+      report_table_note(summary, "--strict-fidelity: %llu executed instruction%s rested on stated choices (a failed check):",
+                        (unsigned long long)fid.choice_insns, fid.choice_insns == 1 ? "" : "s");
+      for (char *l = strtok(choices, "\n"); l; l = strtok(NULL, "\n")) report_table_note(summary, "  %s", l);
+      if (rank[VERDICT_FAIL] > rank[worst]) worst = VERDICT_FAIL;
+    }
   }
   report_table_note(summary, "verdict: %s", verdict_name(worst));
   report_table_print(summary, REPORT_TEXT);

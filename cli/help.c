@@ -274,7 +274,7 @@ static const cli_help entries[] = {
 
     {"verify", cmd_verify,
      "verify --arch gfx942|gfx950|all [--base REV] [--shapes quick|full|random:N] [--seed S] [--shard I/N] "
-     "[--backend auto|hip|emu] [--build DIR] [--manifest FILE.json]",
+     "[--backend auto|hip|emu] [--build DIR] [--manifest FILE.json] [--strict-fidelity]",
      "Runs every verification stage (model, kernels, isa, lanes, prod, mutants, base) for each\n"
      "arch; writes DIR/results/<arch>/<stage>.json and the HTML reports. Exit 1 if a check failed,\n"
      "else 2 for bad input, else 3 if a stage could not run (it says why), else 0.\n"
@@ -295,6 +295,8 @@ static const cli_help entries[] = {
      "  --backend B      auto, hip or emu, as for run (default: auto)\n"
      "  --build DIR      the build directory (default: build; with --manifest: build/lanelab beside it)\n"
      "  --manifest FILE  a manifest of your kernels; its paths are relative to it (default: none)\n"
+     "  --strict-fidelity  an emulated instruction resting on a stated choice (docs/fidelity.md) is\n"
+     "                   a failed check, named with its first instruction (default: the line only)\n"
      "Example:\n"
      "  lanelab verify --arch all --shapes quick\n"
      "  lanelab verify --arch gfx942 --shapes random:200 --seed 20261201\n"},
@@ -390,14 +392,16 @@ static const cli_help entries[] = {
 
     {"exec", cmd_exec,
      "exec [--arch gfx942|gfx950] [--racecheck[=global]] [--initcheck] [--schedule S] [--strict-memory] "
-     "[--trace SPEC] [--report DIR] -- PROGRAM [ARGS...]",
+     "[--strict-fidelity] [--trace SPEC] [--report DIR] -- PROGRAM [ARGS...]",
      "Runs a HIP program built with `lanelab hipcc` on the emulator with lanelab's checks on every\n"
      "launch, as compute-sanitizer runs a CUDA program. The program's own input and output are its\n"
      "own; each finding is printed on stderr as it happens (with file:line when the program was\n"
      "built with -g), and one summary line at exit: launches, kernels, faults, racecheck,\n"
-     "initcheck, memory-model warnings, HIP API errors (docs/hip-runtime.md).\n"
+     "initcheck, memory-model warnings, HIP API errors (docs/hip-runtime.md), then the fidelity\n"
+     "line: how many executed instructions rested on stated choices (docs/fidelity.md).\n"
      "Exit: 0 the program exited 0 and nothing was found; 1 it exited non-zero or was killed, a\n"
-     "launch faulted, or racecheck/initcheck found something; 2 bad usage, a program that cannot\n"
+     "launch faulted, racecheck/initcheck found something, or --strict-fidelity and an executed\n"
+     "instruction rested on a stated choice; 2 bad usage, a program that cannot\n"
      "start or never reached lanelab's HIP runtime (no check ran); 3 the environment lacks something.\n"
      "Operands:\n"
      "  PROGRAM ARGS...  the program and its arguments (after --)\n"
@@ -408,6 +412,8 @@ static const cli_help entries[] = {
      "  --initcheck      reads of LDS and of device memory no copy, memset or kernel wrote (default: off)\n"
      "  --schedule S     roundrobin, adversarial or random:SEED (default: roundrobin)\n"
      "  --strict-memory  memory-model warnings become faults (default: warnings)\n"
+     "  --strict-fidelity  exit 1 when an executed instruction rested on a stated choice, naming\n"
+     "                   each choice and its first instruction (default: the fidelity line only)\n"
      "  --trace SPEC     trace every launch (docs/trace.md); pages go to --report DIR (default: off)\n"
      "  --report DIR     traces (DIR/launch-N/) and the summary (DIR/exec-summary.json) (default:\n"
      "                   none; traces then go to ./lanelab-exec-report)\n"

@@ -21,7 +21,9 @@
  * A bad value is reported on stderr and the program exits with status 2 before running anything.
  *
  * The summary: {"generated_by", "arch", "launches", "kernels": {NAME: launches}, "faults",
- * "races", "uninit", "mem_warnings", "api_errors" "findings": [lines],
+ * "races", "uninit", "mem_warnings", "api_errors", "findings": [lines], "insns", "choice_insns"
+ * (executed wave instructions, and those resting on stated choices), "fidelity" (the one line of
+ * emu_fidelity_format), "fidelity_choices" (emu_fidelity_strict's lines, "" when none),
  * "complete": bool (false until the program exits)}. hip_summary_read parses it. */
 #ifndef LANELAB_HIP_H
 #define LANELAB_HIP_H
@@ -39,6 +41,9 @@ typedef struct hip_summary {
   uint64_t *kernel_launches;
   size_t nfindings;
   char **findings;       /* one line each, as printed by the runtime */
+  uint64_t insns, choice_insns; /* executed wave instructions; those resting on stated choices */
+  char *fidelity;        /* "fidelity: N instructions executed, ..." (docs/fidelity.md) */
+  char *fidelity_choices; /* one line per choice executed ("" when none): what --strict-fidelity prints */
   bool complete;         /* the program reached exit() (the runtime's atexit handler ran) */
 } hip_summary;
 

@@ -200,6 +200,17 @@ void hip_summary_write(bool complete) {
   ll_jw_key(&w, "findings"), ll_jw_arr_begin(&w);
   for (size_t i = 0; i < hip_g.nfindings; i++) ll_jw_str(&w, hip_g.findings[i]);
   ll_jw_arr_end(&w);
+  { /* the fidelity line and, for --strict-fidelity, one line per stated choice (docs/fidelity.md) */
+    emu_fidelity f;
+    emu_fidelity_process(&f);
+    char line[1024], choices[8192] = "";
+    emu_fidelity_format(&f, line, sizeof line);
+    emu_fidelity_strict(&f, choices, sizeof choices);
+    ll_jw_key(&w, "insns"), ll_jw_uint(&w, f.insns);
+    ll_jw_key(&w, "choice_insns"), ll_jw_uint(&w, f.choice_insns);
+    ll_jw_key(&w, "fidelity"), ll_jw_str(&w, line);
+    ll_jw_key(&w, "fidelity_choices"), ll_jw_str(&w, choices);
+  }
   ll_jw_key(&w, "complete"), ll_jw_bool(&w, complete);
   ll_jw_obj_end(&w);
   ll_err e = {0};

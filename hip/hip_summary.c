@@ -24,15 +24,20 @@ bool hip_summary_read(const char *path, hip_summary *s, ll_err *err) {
                 *c = ll_json_get(j, "complete");
   ok = ok && num(j, "launches", &s->launches, err, path) && num(j, "faults", &s->faults, err, path) &&
        num(j, "races", &s->races, err, path) && num(j, "uninit", &s->uninit, err, path) &&
-       num(j, "mem_warnings", &s->mem_warnings, err, path) && num(j, "api_errors", &s->api_errors, err, path);
+       num(j, "mem_warnings", &s->mem_warnings, err, path) && num(j, "api_errors", &s->api_errors, err, path) &&
+       num(j, "insns", &s->insns, err, path) && num(j, "choice_insns", &s->choice_insns, err, path);
+  const ll_json *fl = ll_json_get(j, "fidelity"), *fc = ll_json_get(j, "fidelity_choices");
   if (ok && (!arch || arch->type != LL_JSTR || !ks || ks->type != LL_JOBJ || !fs || fs->type != LL_JARR || !c ||
-             c->type != LL_JBOOL)) {
-    ll_seterr(err, LL_EXIT_USAGE, "%s: \"arch\", \"kernels\", \"findings\" or \"complete\" is missing or malformed", path);
+             c->type != LL_JBOOL || !fl || fl->type != LL_JSTR || !fc || fc->type != LL_JSTR)) {
+    ll_seterr(err, LL_EXIT_USAGE, "%s: \"arch\", \"kernels\", \"findings\", \"fidelity\", \"fidelity_choices\" or \"complete\" "
+              "is missing or malformed", path);
     ok = false;
   }
   if (ok) {
     snprintf(s->arch, sizeof s->arch, "%s", arch->str);
     s->complete = c->b;
+    s->fidelity = ll_xstrdup(fl->str);
+    s->fidelity_choices = ll_xstrdup(fc->str);
     s->nkernels = ks->n;
     s->kernel_names = ll_xcalloc(ks->n ? ks->n : 1, sizeof *s->kernel_names);
     s->kernel_launches = ll_xcalloc(ks->n ? ks->n : 1, sizeof *s->kernel_launches);
@@ -56,5 +61,7 @@ void hip_summary_free(hip_summary *s) {
   free(s->kernel_launches);
   for (size_t i = 0; i < s->nfindings; i++) free(s->findings[i]);
   free(s->findings);
+  free(s->fidelity);
+  free(s->fidelity_choices);
   memset(s, 0, sizeof *s);
 }

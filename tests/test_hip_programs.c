@@ -224,6 +224,33 @@ Test(exec, exit_status_and_bad_usage, .timeout = 120) {
   }
 }
 
+/* The fidelity line after the summary (docs/fidelity.md), and --strict-fidelity. gemm_softmax's
+ * row_softmax calls expf twice per element over N = 72 columns: each of its M = 40 one-wave
+ * workgroups runs at least 2 loops x 2 iterations of a v_exp_f32 (transcendental-rounding), so at
+ * least 160 instructions rest on that choice; vector_add's kernel is one f32 add (no choice). */
+Test(exec, fidelity_line_and_strict_fidelity, .timeout = 120) {
+  for (size_t i = 0; i < 2; i++) {
+    char *opt = ll_fmt("--arch %s", arches[i]), *out;
+    int rc = exec_prog(opt, "gemm_softmax", NULL, &out);
+    cr_expect_eq(rc, 0, "%s: exit %d:\n%s", arches[i], rc, out);
+    const char *l = strstr(out, "lanelab exec: fidelity: "), *t = l ? strstr(l, "transcendental-rounding ") : NULL;
+    long n = t ? strtol(t + strlen("transcendental-rounding "), NULL, 10) : -1;
+    cr_expect(l && n >= 160, "%s: no fidelity line with >= 160 transcendental-rounding instructions:\n%s", arches[i], out);
+    free(out);
+    char *sopt = ll_fmt("--strict-fidelity %s", opt);
+    rc = exec_prog(sopt, "gemm_softmax", NULL, &out);
+    cr_expect_eq(rc, 1, "%s --strict-fidelity: exit %d:\n%s", arches[i], rc, out);
+    cr_expect(strstr(out, "gemm_softmax: 40x72 ok") && strstr(out, "--strict-fidelity:") &&
+                  strstr(out, "first _Z11row_softmaxPKfPfi 0x") && strstr(out, "v_exp_f32"),
+              "%s: the program's own output, then the choice with its first instruction:\n%s", arches[i], out);
+    free(out);
+    rc = exec_prog(sopt, "vector_add", NULL, &out);
+    cr_expect_eq(rc, 0, "%s vector_add --strict-fidelity: exit %d:\n%s", arches[i], rc, out);
+    cr_expect(strstr(out, "none rests on a stated choice"), "%s:\n%s", arches[i], out);
+    free(out), free(opt), free(sopt);
+  }
+}
+
 /* --trace writes one trace per launch into --report DIR, with file:line on each record. */
 Test(exec, trace_pages_name_file_line, .timeout = 120) {
   char *dir = sh_tmpdir("hip-exec"), *out;

@@ -185,6 +185,35 @@ Test(manifest, example_passes_from_another_directory_and_its_mutant_is_caught, .
   free(cmd); free(out); free(res); free(rep); free(d);
 }
 
+/* --strict-fidelity (docs/fidelity.md) counts every emulator launch of the verify, mutants
+ * included. The example's mutant indexes x with (i * 2) % n: an unsigned 32-bit remainder, which
+ * LLVM's AMDGPU backend expands through v_rcp_iflag_f32 (a transcendental, on the
+ * transcendental-rounding choice), so the example fails strict and names saxpy. Without the
+ * mutant, saxpy (a multiply-add) and block_sum (integer adds) rest on no choice and strict passes. */
+Test(manifest, strict_fidelity_fails_a_verify_that_rests_on_a_choice, .timeout = 120) {
+  char *d = example_copy(), *out;
+  char *cmd = ll_fmt(LANELAB " -q verify --manifest %s/manifest.json --arch gfx950 --strict-fidelity", d);
+  int rc = sh(cmd, &out);
+  cr_expect_eq(rc, 1, "exit %d:\n%s", rc, out);
+  cr_expect(strstr(out, "--strict-fidelity: ") && strstr(out, "transcendental-rounding") && strstr(out, "first saxpy 0x") &&
+                strstr(out, "v_rcp_iflag_f32") && strstr(out, "verdict: FAIL"),
+            "%s", out);
+  free(out);
+  char *mpath = ll_fmt("%s/manifest.json", d);
+  size_t n;
+  char *m = ll_read_file(mpath, &n, NULL);
+  cr_assert_not_null(m);
+  const char *mut = ",\n      \"mutants\": [{\"name\": \"wrong_stride\", \"defines\": [\"-DBUG_STRIDE=1\"]}]";
+  char *at = strstr(m, mut);
+  cr_assert_not_null(at, "the example's mutant line changed:\n%s", m);
+  memmove(at, at + strlen(mut), strlen(at + strlen(mut)) + 1);
+  put(d, "manifest.json", m);
+  rc = sh(cmd, &out);
+  cr_expect_eq(rc, 0, "exit %d:\n%s", rc, out);
+  cr_expect(strstr(out, "none rests on a stated choice") && strstr(out, "verdict: pass"), "%s", out);
+  free(out), free(m), free(mpath), free(cmd), free(d);
+}
+
 Test(manifest, wrong_output_prints_kernel_argument_first_mismatch_and_report, .timeout = 120) {
   char *d = example_copy(), *out;
   /* the example's saxpy built with its bug switched on is a kernel with a wrong output */
