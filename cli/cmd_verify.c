@@ -36,6 +36,23 @@ static bool parse_shard(const char *s, uint32_t *i, uint32_t *n) {
   return true;
 }
 
+/* The fidelity line (docs/fidelity.md) under the summary: every emulator launch of this verify.
+ * With --strict-fidelity an instruction resting on a stated choice is a failed check. Returns the
+ * verdict with that folded in. */
+static verdict fidelity_note(report_table *summary, bool strict, verdict worst) {
+  emu_fidelity fid;
+  emu_fidelity_process(&fid);
+  char line[1024] = "fidelity: no emulator launch (hip backend, or nothing ran)";
+  if (fid.launches) emu_fidelity_format(&fid, line, sizeof line);
+  report_table_note(summary, "%s", line);
+  char choices[8192];
+  if (!strict || !emu_fidelity_strict(&fid, choices, sizeof choices)) return worst;
+  report_table_note(summary, "--strict-fidelity: %llu executed instruction%s rested on stated choices (a failed check):",
+                    (unsigned long long)fid.choice_insns, fid.choice_insns == 1 ? "" : "s");
+  for (char *l = strtok(choices, "\n"); l; l = strtok(NULL, "\n")) report_table_note(summary, "  %s", l);
+  return verdict_worse(worst, VERDICT_FAIL);
+}
+
 int cmd_verify(int argc, char **argv) {
   verify_quiet = cli_quiet;
   static const struct option opts[] = {
@@ -138,20 +155,7 @@ int cmd_verify(int argc, char **argv) {
     ll_report(&re);
     worst = verdict_worse(worst, VERDICT_BAD);
   }
-  { /* the fidelity line (docs/fidelity.md): every emulator launch of this verify */
-    emu_fidelity fid;
-    emu_fidelity_process(&fid);
-    char line[1024] = "fidelity: no emulator launch (hip backend, or nothing ran)";
-    if (fid.launches) emu_fidelity_format(&fid, line, sizeof line);
-    report_table_note(summary, "%s", line);
-    char choices[8192];
-    if (strict_fidelity && emu_fidelity_strict(&fid, choices, sizeof choices)) {
-      report_table_note(summary, "--strict-fidelity: %llu executed instruction%s rested on stated choices (a failed check):",
-                        (unsigned long long)fid.choice_insns, fid.choice_insns == 1 ? "" : "s");
-      for (char *l = strtok(choices, "\n"); l; l = strtok(NULL, "\n")) report_table_note(summary, "  %s", l);
-      if (rank[VERDICT_FAIL] > rank[worst]) worst = VERDICT_FAIL;
-    }
-  }
+  worst = fidelity_note(summary, strict_fidelity, worst);
   report_table_note(summary, "verdict: %s", verdict_name(worst));
   report_table_print(summary, REPORT_TEXT);
   report_table_free(summary);
