@@ -358,7 +358,7 @@ static char *build_stem(const char *work, const char *dir, emu_arch a, int s) {
 /* ---- the lanes gate of the headers ------------------------------------------------------------
  * lanelab_device.h and lanelab_fragments.h are also the micro-kernels' headers, and their contract
  * there is the lane map: what every lane holds and which address it reads, which the lanes stage
- * checks against the lanes model (verify/lanes_stage.c, an independent formula). A header mutant
+ * checks against the lanes model (verify/stage_lanes.c, an independent formula). A header mutant
  * that survives the production gate is therefore also run through that stage on the micro-kernels
  * it reaches (every one the lanes stage runs includes lanelab_device.h through lanelab_micro.h;
  * those that #include "lanelab_fragments.h" reach that header). A swizzle change, for example,
