@@ -193,9 +193,13 @@ static bool mfma_probe(lanes_arch la, const char *instr, int m, int n, int k, ui
   uint32_t x = 0x9E3779B9u;
   for (int i = 0; i < m * k; i++) { x ^= x << 13; x ^= x >> 17; x ^= x << 5; A[i] = (int)(x % 7) - 3; }
   for (int i = 0; i < k * n; i++) { x ^= x << 13; x ^= x >> 17; x ^= x << 5; B[i] = (int)(x % 7) - 3; }
-  uint16_t *h = (uint16_t *)image;
-  for (int i = 0; i < m * k; i++) h[i] = f16_of_small_int(A[i]);
-  for (int i = 0; i < k * n; i++) h[m * k + i] = f16_of_small_int(B[i]);
+  /* little-endian f16 elements written byte by byte: image need not be 2-byte aligned (it sits
+   * after a char array in lane_data; UBSan caught the misaligned uint16_t stores) */
+  for (int i = 0; i < m * k + k * n; i++) {
+    uint16_t h = f16_of_small_int(i < m * k ? A[i] : B[i - m * k]);
+    image[2 * i] = (uint8_t)h;
+    image[2 * i + 1] = (uint8_t)(h >> 8);
+  }
   *image_bytes = 2 * (size_t)(m * k + k * n);
   *ndw = mf->cd_regs;
   for (int i = 0; i < m; i++)
