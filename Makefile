@@ -28,7 +28,7 @@ endif
 
 DEPS_STAMP := build/.deps-ok
 # Modules in link order (a module may use those after it). docs/architecture.md gives the dependencies.
-MODULES := cli api verify hip reports isa runtime emu oracle lanes util
+MODULES := cli api verify hip reports isa runtime emu oracle lanes table util
 LIBMODS := $(filter-out cli,$(MODULES))
 src_of   = $(wildcard $(1)/*.c)
 obj_of   = $(patsubst %.c,$(BUILD)/obj/%.o,$(call src_of,$(1)))
@@ -56,9 +56,9 @@ $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
 # lanelab hipcc links programs against this build's liblanelab.a: a sanitizer build's library needs
 # gcc's sanitizer runtimes at the program's link (isa/cc.c)
 $(BUILD)/obj/isa/cc.o $(BUILD)/pic/isa/cc.o: CFLAGS += -DLANELAB_HIPCC_SAN=$(if $(filter 1,$(SAN)),1,0)
-# lanelab finds its data (device headers, public headers) in the source tree when run from the
-# build tree, and in PREFIX/share/lanelab once installed (util.h ll_data_path).
-$(BUILD)/obj/util/util.o: CFLAGS += -DLANELAB_SRC_ROOT='"$(CURDIR)"'
+# lanelab finds its data (device headers, public headers) from where its binary is: the source tree
+# the build tree sits in, or PREFIX/share/lanelab once installed (util.h ll_data_path). Nothing of
+# this checkout's path is compiled in, so a build tree that moves still works.
 # The emulator's per-lane loops (64 lanes, no cross-iteration dependence) are vectorized with
 # GCC's dynamic cost model: -O2's "very cheap" model leaves most of them scalar. Elementwise only
 # (no reassociation without -ffast-math), so results are unchanged (issue #16).
@@ -92,12 +92,11 @@ $(BUILD)/lib/liblanelab.a: $(foreach m,$(LIBMODS),$(call obj_of,$(m)))
 # independent, so the emulator's own objects keep their code generation (initial-exec TLS: the
 # library is linked, not dlopen'ed).
 picobj_of = $(patsubst %.c,$(BUILD)/pic/%.o,$(call src_of,$(1)))
-PICMODS  := hip reports isa runtime emu oracle lanes util
+PICMODS  := hip reports isa runtime emu oracle lanes table util
 PICOBJ   := $(foreach m,$(PICMODS),$(call picobj_of,$(m)))
 $(BUILD)/pic/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fPIC -ftls-model=initial-exec $(LLVM_CFLAGS) -c -o $@ $<
-$(BUILD)/pic/util/util.o: CFLAGS += -DLANELAB_SRC_ROOT='"$(CURDIR)"'
 $(BUILD)/pic/emu/%.o: CFLAGS += -fvect-cost-model=dynamic
 $(BUILD)/lib/liblanelab_hip.so: $(PICOBJ)
 	@mkdir -p $(dir $@)
@@ -114,9 +113,25 @@ $(BUILD)/tests/%: tests/%.c $(LIBS) | $(DEPS_STAMP)
 	  -o $@ $< $(LIBS) -lcriterion $(LDLIBS)
 
 # --- device code -------------------------------------------------------------------------------
-$(BUILD)/toolchain-%.mk: mk/toolchain.sh | $(DEPS_STAMP)
-	@bash mk/toolchain.sh $* $@
--include $(foreach a,$(ARCHES),$(BUILD)/toolchain-$(a).mk)
+# One device-compiler driver: `lanelab cc` (isa/cc.c, isa_cc_compile) builds lanelab's kernels and
+# mutants here as it builds users' sources and manifests and lanelab mutate's mutants. Make runs
+# KCC, the same code linked alone (mk/lanelab-cc.c), so kernels build without the whole binary;
+# it is built with the plain flags into build/tools whatever SAN says. BUILD/toolchain-ARCH.txt
+# holds what it chose for the arch (compiler, version, flags); it is rewritten only when that
+# changes, and every kernel of the arch depends on it and on the driver's sources (KDRIVER), so a
+# new compiler, flag or driver rebuilds them, while other C edits do not.
+KCC     := build/tools/lanelab-cc
+KDRIVER := isa/cc.c isa/ccdir.c
+KCC_SRC := mk/lanelab-cc.c cli/cmd_cc.c $(KDRIVER) isa/tool.c emu/arch.c util/util.c
+$(KCC): $(KCC_SRC) isa/isa.h util/util.h emu/emu.h | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -std=gnu11 -Wall -Wno-format-truncation -pthread -I. -o $@ $(KCC_SRC)
+.PHONY: FORCE
+FORCE:
+$(BUILD)/toolchain-%.txt: FORCE | $(KCC)
+	@$(KCC) -q cc --arch $* --print-toolchain > $@.tmp && \
+	  if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; \
+	    echo "lanelab: device compiler for $*: $$(sed -n 's/^cc: //p' $@) ($$(sed -n 's/^version: //p' $@))" >&2; fi
 
 # Outputs of sources that are gone are removed first (mk/prune-stale.sh); it touches nothing a
 # current source builds, so it may run beside the kernel builds.
@@ -125,8 +140,8 @@ prune-stale:
 	@bash mk/prune-stale.sh $(BUILD)
 kernels: prune-stale $(KSTAMPS)
 define kernel_rule
-$(BUILD)/$(1)/kernels/$(basename $(notdir $(2))).built: $(2) $(KHDR) mk/kernel.sh $(BUILD)/toolchain-$(1).mk
-	@bash mk/kernel.sh $(1) $(2) $(BUILD)/$(1)/kernels "$$(DEVCC_$(1))" $$(DEVFLAGS_$(1))
+$(BUILD)/$(1)/kernels/$(basename $(notdir $(2))).built: $(2) $(KHDR) $(KDRIVER) $(BUILD)/toolchain-$(1).txt | $(KCC)
+	@$(KCC) -q cc $(2) --arch $(1) --into $(BUILD)/$(1)/kernels -- -Ikernels/include
 	@touch $$@
 endef
 $(foreach a,$(ARCHES),$(foreach s,$(KSRC),$(eval $(call kernel_rule,$(a),$(s)))))
@@ -140,9 +155,9 @@ msrc     = $(word 2,$(subst @, ,$(1)))
 MSTAMPS  := $(foreach a,$(ARCHES),$(foreach m,$(MUTANTS),$(BUILD)/$(a)/mutants/$(call mname,$(m))/$(basename $(notdir $(call msrc,$(m)))).built))
 mutants: prune-stale $(MSTAMPS)
 define mutant_rule
-$(BUILD)/$(1)/mutants/$(call mname,$(2))/$(basename $(notdir $(call msrc,$(2)))).built: $(call msrc,$(2)) $(KHDR) mk/kernel.sh kernels/mutants.txt $(BUILD)/toolchain-$(1).mk
-	@EXTRA="-DLANELAB_MUTANT=$(call mname,$(2)) -DLANELAB_MUTANT_$(shell echo $(call mname,$(2)) | tr a-z A-Z)=1" \
-	  bash mk/kernel.sh $(1) $(call msrc,$(2)) $(BUILD)/$(1)/mutants/$(call mname,$(2)) "$$(DEVCC_$(1))" $$(DEVFLAGS_$(1))
+$(BUILD)/$(1)/mutants/$(call mname,$(2))/$(basename $(notdir $(call msrc,$(2)))).built: $(call msrc,$(2)) $(KHDR) $(KDRIVER) kernels/mutants.txt $(BUILD)/toolchain-$(1).txt | $(KCC)
+	@$(KCC) -q cc $(call msrc,$(2)) --arch $(1) --into $(BUILD)/$(1)/mutants/$(call mname,$(2)) -- -Ikernels/include \
+	  -DLANELAB_MUTANT=$(call mname,$(2)) -DLANELAB_MUTANT_$(shell echo $(call mname,$(2)) | tr a-z A-Z)=1
 	@touch $$@
 endef
 $(foreach a,$(ARCHES),$(foreach m,$(MUTANTS),$(eval $(call mutant_rule,$(a),$(m)))))

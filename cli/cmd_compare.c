@@ -12,7 +12,7 @@
 #include "util/util.h"
 
 static const char *usage =
-    "usage: lanelab compare GOT REF --dtype f32|f16|bf16|f64|i32|u32|i16|u16|i8|u8 [--shape D0,D1,..]\n"
+    "usage: lanelab compare GOT REF --dtype f32|f16|bf16|f64|i64|u64|i32|u32|i16|u16|i8|u8|fp8_e4m3|fp8_e5m2|fp8_e4m3_fnuz|fp8_e5m2_fnuz [--shape D0,D1,..]\n"
     "                       [--atol A] [--rtol R] [--format text|json] [--lanes[=ROWS]] [--max-bytes N]";
 
 int cmd_compare(int argc, char **argv) {
@@ -66,7 +66,8 @@ int cmd_compare(int argc, char **argv) {
   }
   oracle_etype t;
   if (!oracle_etype_parse(dtype, &t)) {
-    ll_seterr(&err, LL_EXIT_USAGE, "--dtype '%s': expected f32, f16, bf16, f64, i32, u32, i16, u16, i8 or u8", dtype);
+    ll_seterr(&err, LL_EXIT_USAGE, "--dtype '%s': expected f32, f16, bf16, f64, i64, u64, i32, u32, i16, u16, i8, u8, "
+              "fp8_e4m3, fp8_e5m2, fp8_e4m3_fnuz or fp8_e5m2_fnuz", dtype);
     return ll_report(&err);
   }
   bool json = !strcmp(format, "json");

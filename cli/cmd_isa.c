@@ -13,7 +13,7 @@
 
 #include "cli/cli.h"
 #include "isa/isa.h"
-#include "reports/table.h"
+#include "table/table.h"
 #include "util/util.h"
 
 static int usage_err(const char *msg) {

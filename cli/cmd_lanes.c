@@ -1,6 +1,7 @@
-/* cli/cmd_lanes — `lanelab lanes PRIMITIVE [--arch A] [--seed fragment|solved | --addr EXPR|FILE |
- * --diff SEED,SEED] [--format F] [--picture FILE.svg|FILE.png]`: what each lane holds after a
- * data-movement primitive reads a tagged tile at a seed (lanes/deliver.c).
+/* cli/cmd_lanes — `lanelab lanes PRIMITIVE [--arch A] [--seed fragment|solved | --addr EXPR|FILE
+ * [--tile SPEC] | --diff SEED,SEED] [--format F] [--picture FILE.svg|FILE.png]`: what each lane
+ * holds after a data-movement primitive reads a tagged tile at a seed (lanes/deliver.c); with
+ * --tile, the user's own tile (shape, element size, row stride, swizzle) at their addresses.
  *
  * 16-bit and plain primitives (ds_read_b32/b64/b96/b128, ds_read_b64_tr_b16, fragment_transpose)
  * read the microabi f16 region (k128B, T[r][c] tagged 16r+c, other elements 0x4000+64r+c): tag =
@@ -14,15 +15,16 @@
 
 #include "cli/cli.h"
 #include "lanes/lanes.h"
-#include "reports/table.h"
+#include "table/table.h"
 #include "reports/tile.h"
 #include "util/util.h"
 
 static int usage_err(const char *fmt, const char *a) {
   fprintf(stderr, "lanelab lanes: ");
   fprintf(stderr, fmt, a);
-  fprintf(stderr, "\nusage: lanelab lanes PRIMITIVE [--arch gfx942|gfx950] [--seed fragment|solved | --addr EXPR|FILE | "
-                  "--diff SEED,SEED] [--format text|csv|md|json] [--picture FILE.svg|FILE.png]\n  PRIMITIVE: ds_read_b32, "
+  fprintf(stderr, "\nusage: lanelab lanes PRIMITIVE [--arch gfx942|gfx950] [--seed fragment|solved | --addr EXPR|FILE "
+                  "[--tile rows=R,cols=C,elem=B,stride=S[,swizzle=W]] | --diff SEED,SEED] [--format text|csv|md|json] "
+                  "[--picture FILE.svg|FILE.png]\n  PRIMITIVE: ds_read_b32, "
                   "ds_read_b64, ds_read_b96, ds_read_b128, fragment_transpose, ds_read_b64_tr_b16, ds_read_b64_tr_b8, "
                   "ds_read_b64_tr_b4, ds_read_b96_tr_b6\n  EXPR: per-lane byte address in L, e.g. '8*(L%%16)+128*(L/16)'; "
                   "FILE: 64 addresses\n");
@@ -59,12 +61,13 @@ static int pictures(const lanes_delivery *const *d, const char *const *names, in
 
 int cmd_lanes(int argc, char **argv) {
   const char *prim = NULL, *arch_s = "gfx950", *seed_s = NULL, *fmt_s = "text", *addr_s = NULL, *diff_s = NULL,
-             *pic = NULL;
+             *pic = NULL, *tile_s = NULL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char **dst = strcmp(a, "--arch") == 0 ? &arch_s : strcmp(a, "--seed") == 0 ? &seed_s
                      : strcmp(a, "--format") == 0 ? &fmt_s : strcmp(a, "--addr") == 0 ? &addr_s
-                     : strcmp(a, "--diff") == 0 ? &diff_s : strcmp(a, "--picture") == 0 ? &pic : NULL;
+                     : strcmp(a, "--diff") == 0 ? &diff_s : strcmp(a, "--picture") == 0 ? &pic
+                     : strcmp(a, "--tile") == 0 ? &tile_s : NULL;
     if (dst) {
       if (i + 1 >= argc) return usage_err("%s needs a value", a);
       *dst = argv[++i];
@@ -74,14 +77,18 @@ int cmd_lanes(int argc, char **argv) {
   }
   if (!prim) return usage_err("%s", "missing PRIMITIVE");
   if (!!seed_s + !!addr_s + !!diff_s > 1) return usage_err("%s", "--seed, --addr and --diff exclude each other");
+  if (tile_s && !addr_s) return usage_err("%s", "--tile describes the tile your --addr addresses read: give --addr too");
   ll_err err = {0};
   lanes_arch arch;
   report_format fmt;
   bool xpose;
   lanes_ds_op op;
+  lanes_target *tile = tile_s ? ll_xcalloc(1, sizeof *tile) : NULL;
   if (!lanes_arch_parse(arch_s, &arch, &err) || !report_format_parse(fmt_s, &fmt, &err) ||
-      !lanes_primitive_parse(prim, &xpose, &op, &err))
+      !lanes_primitive_parse(prim, &xpose, &op, &err) || (tile && !lanes_tile_parse(tile_s, tile, &err))) {
+    free(tile);
     return ll_report(&err);
+  }
   bool narrow = !xpose && lanes_ds_op_elem_bits(op) < 16;
   char seeds[2][32] = {"", ""};
   int nseed = 1;
@@ -107,7 +114,8 @@ int cmd_lanes(int argc, char **argv) {
     } else if (!lanes_seed_named(prim, seeds[i], arch, addr, form[i], sizeof form[i], &err)) {
       goto fail;
     }
-    if (!lanes_deliver(arch, prim, addr, d[i], &err)) goto fail;
+    if (tile ? !lanes_deliver_tile(arch, prim, addr, tile, d[i], &err) : !lanes_deliver(arch, prim, addr, d[i], &err))
+      goto fail;
   }
   char title[700];
   report_table *t;
@@ -131,9 +139,14 @@ int cmd_lanes(int argc, char **argv) {
     report_table_note(t, "%d/%d lane x slot cells differ", ndiff, LANES_WAVE * d[0]->slots);
   } else {
     snprintf(title, sizeof title, "%s on %s, %s", prim, lanes_arch_name(arch), form[0]);
-    t = report_table_new(title, "lane#,slot#,tag#");
+    t = report_table_new(title, tile ? "lane#,slot#,tag#,row#,col#" : "lane#,slot#,tag#");
     for (int L = 0; L < LANES_WAVE; L++)
-      for (int s = 0; s < d[0]->slots; s++) report_table_row(t, "%d\t%d\t%d", L, s, d[0]->tag[L][s]);
+      for (int s = 0; s < d[0]->slots; s++) {
+        int e = d[0]->elem[L][s];
+        if (!tile) report_table_row(t, "%d\t%d\t%d", L, s, d[0]->tag[L][s]);
+        else if (e < 0) report_table_row(t, "%d\t%d\t%d\t-\t-", L, s, e);
+        else report_table_row(t, "%d\t%d\t%d\t%d\t%d", L, s, e, e / d[0]->cols, e % d[0]->cols);
+      }
     if (addr_s) {
       ll_buf ab = {0};
       for (int L = 0; L < LANES_WAVE; L++) ll_buf_printf(&ab, "%s%u", L ? " " : "", d[0]->addr[L]);
@@ -173,9 +186,11 @@ int cmd_lanes(int argc, char **argv) {
   }
   free(d[0]);
   free(d[1]);
+  free(tile);
   return rc;
 fail:
   free(d[0]);
   free(d[1]);
+  free(tile);
   return ll_report(&err);
 }

@@ -290,291 +290,346 @@ typedef struct {
   uint64_t addr;
 } hostbuf;
 
-int cmd_run(int argc, char **argv) {
-  run_opts o = {0};
-  ll_err err = {0};
-  int rc = parse(argc, argv, &o, &err);
-  rt_device *dev = NULL;
-  rt_module *mod = NULL;
-  rt_regdump *dump = NULL;
-  hostbuf *bufs = NULL;
-  rt_arg *args = NULL;
-  void *bytes = NULL;
-  char *kname = NULL;
-  uint8_t *raw = NULL; /* --kernarg bytes */
-  size_t nraw = 0;
-  const char *opt = "--arg"; /* what the buffer specs came from, for messages */
-  emu_observer *obs = NULL;
-  dump_at_ctx dump_at = {0};
-  bool expect_fail = false;
-  size_t nwarn = 0;
-  ll_outpath *outs = NULL, dumpout = {0};
-  if (rc < 0) { rc = 0; goto out; }
-  if (rc) goto fail;
-
-  /* Code object and kernel first: their metadata decides everything else. */
+/* Everything one run holds, so each step below is a function of its own. */
+typedef struct run_state {
+  run_opts o;
+  ll_err err;
+  rt_device *dev;
+  rt_module *mod;
+  rt_regdump *dump;
+  hostbuf *bufs;
+  rt_arg *args;
+  void *bytes;
   size_t nbytes;
-  if (!(bytes = ll_read_file_max(o.co_path, LL_CAP_CODEOBJ, &nbytes, &err))) goto fail;
-  emu_codeobj *co = emu_codeobj_load(bytes, nbytes, o.co_path, &err);
-  if (!co) goto fail;
-  emu_arch arch = co->arch;
-  const emu_kernel *k0 = emu_codeobj_kernel(co, o.kernel, &err); /* symbol or C++ name (emu.h) */
+  char *kname;
+  emu_arch arch;
+  uint8_t *raw;             /* --kernarg bytes */
+  size_t nraw;
+  const char *opt;          /* what the buffer specs came from, for messages */
+  emu_observer *obs;
+  dump_at_ctx dump_at;
+  bool expect_fail;
+  size_t nwarn;
+  ll_outpath *outs, dumpout;
+} run_state;
+
+/* Code object and kernel first: their metadata decides everything else. */
+static bool load_kernel(run_state *R) {
+  run_opts *o = &R->o;
+  if (!(R->bytes = ll_read_file_max(o->co_path, LL_CAP_CODEOBJ, &R->nbytes, &R->err))) return false;
+  emu_codeobj *co = emu_codeobj_load(R->bytes, R->nbytes, o->co_path, &R->err);
+  if (!co) return false;
+  R->arch = co->arch;
+  const emu_kernel *k0 = emu_codeobj_kernel(co, o->kernel, &R->err); /* symbol or C++ name (emu.h) */
   bool args_ok = k0 != NULL;
-  if (k0) kname = ll_xstrdup(k0->name); /* the symbol, from here on */
-  if (k0 && o.kernarg) {
+  if (k0) R->kname = ll_xstrdup(k0->name); /* the symbol, from here on */
+  if (k0 && o->kernarg) {
     /* Raw bytes: sized against the metadata, buffer offsets inside them; the buffers then go
      * through the same input/output handling as --arg's, in --buf order. */
-    args_ok = (raw = rt_kernarg_read(o.kernarg, k0, &nraw, &err)) && rt_kernarg_check(k0, nraw, &err) &&
-              rt_kernarg_patch(raw, nraw, o.bufs, o.nbufs, NULL, &err);
-    o.specs = ll_xcalloc(o.nbufs + 1, sizeof *o.specs);
-    for (size_t i = 0; i < o.nbufs; i++) {
-      o.specs[o.nspecs++] = o.bufs[i].spec; /* moved: freed once, as a spec */
-      memset(&o.bufs[i].spec, 0, sizeof o.bufs[i].spec);
+    args_ok = (R->raw = rt_kernarg_read(o->kernarg, k0, &R->nraw, &R->err)) && rt_kernarg_check(k0, R->nraw, &R->err) &&
+              rt_kernarg_patch(R->raw, R->nraw, o->bufs, o->nbufs, NULL, &R->err);
+    o->specs = ll_xcalloc(o->nbufs + 1, sizeof *o->specs);
+    for (size_t i = 0; i < o->nbufs; i++) {
+      o->specs[o->nspecs++] = o->bufs[i].spec; /* moved: freed once, as a spec */
+      memset(&o->bufs[i].spec, 0, sizeof o->bufs[i].spec);
     }
-    opt = "--buf";
+    R->opt = "--buf";
   } else if (k0) {
     /* positional and NAME= specs into argument order, then each against its metadata */
-    args_ok = rt_argspecs_order(k0, o.specs, o.nspecs, &err);
-    for (size_t i = 0; args_ok && i < o.nspecs; i++)
-      if (!(args_ok = rt_check_arg_kind(k0, i, o.specs[i].value.kind, &err)))
-        ll_err_prefix(&err, "--arg '%s'", o.specs[i].text);
+    args_ok = rt_argspecs_order(k0, o->specs, o->nspecs, &R->err);
+    for (size_t i = 0; args_ok && i < o->nspecs; i++)
+      if (!(args_ok = rt_check_arg_kind(k0, i, o->specs[i].value.kind, &R->err)))
+        ll_err_prefix(&R->err, "--arg '%s'", o->specs[i].text);
   }
   emu_codeobj_free(co);
-  if (!args_ok) goto fail;
+  return args_ok;
+}
 
-  /* Inputs before the device, so bad files fail fast. */
-  bufs = ll_xcalloc(o.nspecs + 1, sizeof *bufs);
-  outs = ll_xcalloc(o.nspecs + 1, sizeof *outs);
-  for (size_t i = 0; i < o.nspecs; i++) {
-    rt_argspec *s = &o.specs[i];
-    if (s->kind == RT_SPEC_IN || s->kind == RT_SPEC_IO) {
-      if (!(bufs[i].host = read_input(opt, s, &bufs[i].size, &err))) goto fail;
-      if (bufs[i].size == 0) {
-        ll_seterr(&err, LL_EXIT_USAGE, "%s '%s': %s is empty; a buffer needs at least one byte", opt, s->text, s->file);
-        goto fail;
-      }
-    } else if (s->kind == RT_SPEC_OUT) {
-      /* N comes from the user: a size the host cannot provide is bad input, not an abort
-       * (ll_xcalloc aborts on out-of-memory: `out:99999999999999:f` crashed with SIGABRT) */
-      bufs[i].size = s->size;
-      if (s->size > LL_CAP_DATA) {
-        ll_seterr(&err, LL_EXIT_USAGE, "%s '%s': %llu bytes is more than the %llu a kernel buffer may have",
-                  opt, s->text, (unsigned long long)s->size, (unsigned long long)LL_CAP_DATA);
-        goto fail;
-      }
-      if (s->size > SIZE_MAX || !(bufs[i].host = calloc((size_t)s->size, 1))) {
-        ll_seterr(&err, LL_EXIT_USAGE, "%s '%s': cannot allocate a buffer of %llu bytes", opt, s->text,
-                  (unsigned long long)s->size);
-        goto fail;
-      }
+/* One buffer argument's host side: an input's bytes, or an output's zeros. */
+static bool host_buffer(run_state *R, size_t i) {
+  rt_argspec *s = &R->o.specs[i];
+  hostbuf *b = &R->bufs[i];
+  if (s->kind == RT_SPEC_IN || s->kind == RT_SPEC_IO) {
+    if (!(b->host = read_input(R->opt, s, &b->size, &R->err))) return false;
+    if (b->size == 0) {
+      ll_seterr(&R->err, LL_EXIT_USAGE, "%s '%s': %s is empty; a buffer needs at least one byte", R->opt, s->text, s->file);
+      return false;
     }
-    if (s->outfile) {
-      char *what = ll_fmt("%s '%s'", opt, s->text);
-      bool ok = check_output(what, s->outfile, &outs[i], &err);
-      free(what);
-      if (!ok) goto fail;
+  } else if (s->kind == RT_SPEC_OUT) {
+    /* N comes from the user: a size the host cannot provide is bad input, not an abort
+     * (ll_xcalloc aborts on out-of-memory: `out:99999999999999:f` crashed with SIGABRT) */
+    b->size = s->size;
+    if (s->size > LL_CAP_DATA) {
+      ll_seterr(&R->err, LL_EXIT_USAGE, "%s '%s': %llu bytes is more than the %llu a kernel buffer may have",
+                R->opt, s->text, (unsigned long long)s->size, (unsigned long long)LL_CAP_DATA);
+      return false;
+    }
+    if (s->size > SIZE_MAX || !(b->host = calloc((size_t)s->size, 1))) {
+      ll_seterr(&R->err, LL_EXIT_USAGE, "%s '%s': cannot allocate a buffer of %llu bytes", R->opt, s->text,
+                (unsigned long long)s->size);
+      return false;
     }
   }
-  if (o.dump && !check_output("--dump-regs", o.dump, &dumpout, &err)) goto fail;
-  if (o.budget && o.backend == RT_HIP) {
-    ll_seterr(&err, LL_EXIT_USAGE, "--budget is the emulator's instruction budget: use --backend emu or auto");
-    goto fail;
+  if (s->outfile) {
+    char *what = ll_fmt("%s '%s'", R->opt, s->text);
+    bool ok = check_output(what, s->outfile, &R->outs[i], &R->err);
+    free(what);
+    if (!ok) return false;
   }
+  return true;
+}
 
-  rt_backend want = o.backend;
+/* Inputs before the device, so bad files fail fast; every output checked before the run. */
+static bool read_inputs(run_state *R) {
+  run_opts *o = &R->o;
+  R->bufs = ll_xcalloc(o->nspecs + 1, sizeof *R->bufs);
+  R->outs = ll_xcalloc(o->nspecs + 1, sizeof *R->outs);
+  for (size_t i = 0; i < o->nspecs; i++)
+    if (!host_buffer(R, i)) return false;
+  if (o->dump && !check_output("--dump-regs", o->dump, &R->dumpout, &R->err)) return false;
+  if (o->budget && o->backend == RT_HIP) {
+    ll_seterr(&R->err, LL_EXIT_USAGE, "--budget is the emulator's instruction budget: use --backend emu or auto");
+    return false;
+  }
+  return true;
+}
+
+/* The backend (options only the emulator has choose it under auto), the device and the module. */
+static bool open_device(run_state *R) {
+  run_opts *o = &R->o;
+  rt_backend want = o->backend;
   /* options only the emulator has (the first one given names the reason) */
-  const char *emu_opt = o.dump ? "--dump-regs" : o.sched_given ? "--schedule" : o.race ? "--racecheck"
-                        : o.init ? "--initcheck" : o.trace ? "--trace" : o.strict_memory ? "--strict-memory"
-                        : o.strict_fidelity ? "--strict-fidelity" : NULL;
+  const char *emu_opt = o->dump ? "--dump-regs" : o->sched_given ? "--schedule" : o->race ? "--racecheck"
+                        : o->init ? "--initcheck" : o->trace ? "--trace" : o->strict_memory ? "--strict-memory"
+                        : o->strict_fidelity ? "--strict-fidelity" : NULL;
   bool dump_forces_emu = emu_opt && want == RT_AUTO;
-  bool budget_forces_emu = o.budget && want == RT_AUTO; /* a budget only exists on the emulator */
+  bool budget_forces_emu = o->budget && want == RT_AUTO; /* a budget only exists on the emulator */
   if (emu_opt && want == RT_HIP) {
-    ll_seterr(&err, LL_EXIT_USAGE, "%s needs the emulator: use --backend emu or auto", emu_opt);
-    goto fail;
+    ll_seterr(&R->err, LL_EXIT_USAGE, "%s needs the emulator: use --backend emu or auto", emu_opt);
+    return false;
   }
-  if (o.trace) {
-    if (!o.trace_out) o.trace_out = "trace";
+  if (o->trace) {
+    if (!o->trace_out) o->trace_out = "trace";
     struct stat st;
-    if (stat(o.trace_out, &st) == 0 && !S_ISDIR(st.st_mode)) {
-      ll_seterr(&err, LL_EXIT_USAGE, "--trace-out %s: exists and is not a directory", o.trace_out);
-      goto fail;
+    if (stat(o->trace_out, &st) == 0 && !S_ISDIR(st.st_mode)) {
+      ll_seterr(&R->err, LL_EXIT_USAGE, "--trace-out %s: exists and is not a directory", o->trace_out);
+      return false;
     }
   }
-  if (!(dev = rt_open(dump_forces_emu || budget_forces_emu ? RT_EMU : want, arch, &err))) goto fail;
+  if (!(R->dev = rt_open(dump_forces_emu || budget_forces_emu ? RT_EMU : want, R->arch, &R->err))) return false;
   if (!cli_quiet) { /* -q silences this line too */
     if (dump_forces_emu) fprintf(stderr, "lanelab: backend emu (auto: %s needs the emulator)\n", emu_opt);
     else if (budget_forces_emu) fprintf(stderr, "lanelab: backend emu (auto: --budget is the emulator's)\n");
-    else fprintf(stderr, "lanelab: %s\n", rt_device_note(dev));
+    else fprintf(stderr, "lanelab: %s\n", rt_device_note(R->dev));
   }
-  if (!(mod = rt_load(dev, bytes, nbytes, o.co_path, &err))) goto fail;
+  return (R->mod = rt_load(R->dev, R->bytes, R->nbytes, o->co_path, &R->err)) != NULL;
+}
 
-  args = ll_xcalloc(o.nspecs + 1, sizeof *args);
-  for (size_t i = 0; i < o.nspecs; i++) {
-    rt_argspec *s = &o.specs[i];
-    args[i] = s->value;
+/* Every buffer on the device, and the arguments (or the --kernarg bytes) pointing at them. */
+static bool place_args(run_state *R) {
+  run_opts *o = &R->o;
+  R->args = ll_xcalloc(o->nspecs + 1, sizeof *R->args);
+  for (size_t i = 0; i < o->nspecs; i++) {
+    rt_argspec *s = &o->specs[i];
+    R->args[i] = s->value;
     if (s->value.kind != RT_ARG_PTR) continue;
-    if (!(bufs[i].addr = rt_alloc(dev, bufs[i].size, s->text, &err)) ||
-        !rt_copy_to_device(dev, bufs[i].addr, bufs[i].host, bufs[i].size, &err))
-      goto fail;
-    args[i].ptr = bufs[i].addr;
+    if (!(R->bufs[i].addr = rt_alloc(R->dev, R->bufs[i].size, s->text, &R->err)) ||
+        !rt_copy_to_device(R->dev, R->bufs[i].addr, R->bufs[i].host, R->bufs[i].size, &R->err))
+      return false;
+    R->args[i].ptr = R->bufs[i].addr;
   }
-  if (raw) {
-    uint64_t *addrs = ll_xcalloc(o.nspecs + 1, sizeof *addrs);
-    for (size_t i = 0; i < o.nspecs; i++) addrs[i] = bufs[i].addr;
-    bool ok = rt_kernarg_patch(raw, nraw, o.bufs, o.nbufs, addrs, &err); /* checked above: cannot fail */
-    free(addrs);
-    if (!ok) goto fail;
+  if (!R->raw) return true;
+  uint64_t *addrs = ll_xcalloc(o->nspecs + 1, sizeof *addrs);
+  for (size_t i = 0; i < o->nspecs; i++) addrs[i] = R->bufs[i].addr;
+  bool ok = rt_kernarg_patch(R->raw, R->nraw, o->bufs, o->nbufs, addrs, &R->err); /* checked above: cannot fail */
+  free(addrs);
+  return ok;
+}
+
+/* The register dump (at s_endpgm, or --dump-at PC[:N]) and the observers the options ask for. */
+static bool launch_hooks(run_state *R, rt_launch_opts *lo) {
+  run_opts *o = &R->o;
+  if (o->dump) {
+    R->dump = rt_regdump_new();
+    if (o->dump_at) {
+      uint32_t nw = (o->block[0] * o->block[1] * o->block[2] + 63) / 64;
+      uint64_t slots = (uint64_t)o->grid[0] * o->grid[1] * o->grid[2] * nw;
+      if (slots > (64u << 20)) {
+        ll_seterr(&R->err, LL_EXIT_USAGE, "--dump-at: %llu waves are too many to count executions for (limit 64 M)",
+                  (unsigned long long)slots);
+        return false;
+      }
+      R->dump_at = (dump_at_ctx){R->dump, o->dump_at_n, o->grid[0], o->grid[1], nw, ll_xcalloc(slots, sizeof(uint64_t)), 0};
+      lo->snap_pc = o->dump_at;
+      lo->on_snap = dump_at_cb;
+      lo->user = &R->dump_at;
+    } else {
+      lo->on_wave_end = rt_regdump_cb;
+      lo->user = R->dump;
+    }
   }
+  if (o->race || o->init || o->trace) {
+    R->obs = emu_observer_new();
+    if (o->race) emu_observer_racecheck(R->obs, o->race_global);
+    if (o->init) {
+      emu_observer_initcheck(R->obs);
+      for (size_t i = 0; i < o->nspecs; i++)
+        if (o->specs[i].kind == RT_SPEC_OUT) emu_observer_uninit(R->obs, R->bufs[i].addr, R->bufs[i].size);
+    }
+    if (o->trace && !emu_observer_trace(R->obs, o->trace, 0, &R->err)) return false;
+    lo->observe = R->obs;
+  }
+  return true;
+}
+
+/* The fidelity line (docs/fidelity.md), faulted runs included; with --strict-fidelity a run that
+ * rested on a stated choice fails (LL_EXIT_FAIL, no output files). Returns the run's verdict. */
+static int fidelity_line(run_state *R, const emu_launch_stats *st, int rc) {
+  emu_fidelity fid = {0};
+  emu_fidelity_add(&fid, st, R->kname);
+  char line[1024];
+  emu_fidelity_format(&fid, line, sizeof line);
+  fprintf(stderr, "lanelab: %s\n", line);
+  if (rc != LL_EXIT_OK || !R->o.strict_fidelity) return rc;
+  char *names = ll_xmalloc(8192);
+  if (emu_fidelity_strict(&fid, names, 8192)) {
+    ll_seterr(&R->err, LL_EXIT_FAIL, "--strict-fidelity: %llu executed instruction%s rested on stated choices "
+              "(docs/emulator-choices.md):\n%s", (unsigned long long)fid.choice_insns,
+              fid.choice_insns == 1 ? "" : "s", names);
+    rc = LL_EXIT_FAIL;
+  }
+  free(names);
+  return rc;
+}
+
+static int launch(run_state *R) {
+  run_opts *o = &R->o;
   rt_launch_opts lo = {0};
   emu_fault fault = {0};
   lo.fault = &fault;
-  lo.insn_budget = o.budget;
-  lo.kernarg = raw;
-  lo.kernarg_size = nraw;
-  lo.sched = o.sched;
-  lo.sched_seed = o.sched_seed;
-  lo.strict_memory = o.strict_memory;
+  lo.insn_budget = o->budget;
+  lo.kernarg = R->raw;
+  lo.kernarg_size = R->nraw;
+  lo.sched = o->sched;
+  lo.sched_seed = o->sched_seed;
+  lo.strict_memory = o->strict_memory;
   lo.on_warning = warn_cb;
-  lo.warn_user = &nwarn;
-  if (o.dump) {
-    dump = rt_regdump_new();
-    if (o.dump_at) {
-      uint32_t nw = (o.block[0] * o.block[1] * o.block[2] + 63) / 64;
-      uint64_t slots = (uint64_t)o.grid[0] * o.grid[1] * o.grid[2] * nw;
-      if (slots > (64u << 20)) {
-        ll_seterr(&err, LL_EXIT_USAGE, "--dump-at: %llu waves are too many to count executions for (limit 64 M)",
-                  (unsigned long long)slots);
-        goto fail;
-      }
-      dump_at = (dump_at_ctx){dump, o.dump_at_n, o.grid[0], o.grid[1], nw, ll_xcalloc(slots, sizeof(uint64_t)), 0};
-      lo.snap_pc = o.dump_at;
-      lo.on_snap = dump_at_cb;
-      lo.user = &dump_at;
-    } else {
-      lo.on_wave_end = rt_regdump_cb;
-      lo.user = dump;
-    }
-  }
-  if (o.race || o.init || o.trace) {
-    obs = emu_observer_new();
-    if (o.race) emu_observer_racecheck(obs, o.race_global);
-    if (o.init) {
-      emu_observer_initcheck(obs);
-      for (size_t i = 0; i < o.nspecs; i++)
-        if (o.specs[i].kind == RT_SPEC_OUT) emu_observer_uninit(obs, bufs[i].addr, bufs[i].size);
-    }
-    if (o.trace && !emu_observer_trace(obs, o.trace, 0, &err)) goto fail;
-    lo.observe = obs;
-  }
+  lo.warn_user = &R->nwarn;
+  if (!launch_hooks(R, &lo)) return R->err.code;
   emu_launch_stats st = {0};
-  bool on_emu = rt_device_backend(dev) == RT_EMU;
+  bool on_emu = rt_device_backend(R->dev) == RT_EMU;
   if (on_emu) lo.stats = &st;
-  rc = rt_launch(dev, mod, kname, o.grid, o.block, raw ? NULL : args, raw ? 0 : o.nspecs, o.lds, &lo, &err);
-  if (on_emu) { /* the fidelity line (docs/fidelity.md), faulted runs included */
-    emu_fidelity fid = {0};
-    emu_fidelity_add(&fid, &st, kname);
-    char line[1024];
-    emu_fidelity_format(&fid, line, sizeof line);
-    fprintf(stderr, "lanelab: %s\n", line);
-    if (rc == LL_EXIT_OK && o.strict_fidelity) {
-      char *names = ll_xmalloc(8192);
-      if (emu_fidelity_strict(&fid, names, 8192)) {
-        ll_seterr(&err, LL_EXIT_FAIL, "--strict-fidelity: %llu executed instruction%s rested on stated choices "
-                  "(docs/emulator-choices.md):\n%s", (unsigned long long)fid.choice_insns,
-                  fid.choice_insns == 1 ? "" : "s", names);
-        rc = LL_EXIT_FAIL;
-      }
-      free(names);
-    }
+  int rc = rt_launch(R->dev, R->mod, R->kname, o->grid, o->block, R->raw ? NULL : R->args, R->raw ? 0 : o->nspecs, o->lds,
+                     &lo, &R->err);
+  if (on_emu) {
+    rc = fidelity_line(R, &st, rc);
     emu_launch_stats_free(&st);
   } else {
     fprintf(stderr, "lanelab: fidelity: not applicable (backend hip: the GPU ran it)\n");
   }
-  if (nwarn) /* the run summary of memory-model warnings (each printed once above) */
+  if (R->nwarn) /* the run summary of memory-model warnings (each printed once above) */
     fprintf(stderr, "lanelab: %zu memory-model warning%s (kernel PCs relying on undocumented hardware behaviour; "
-            "--strict-memory makes them faults)\n", nwarn, nwarn == 1 ? "" : "s");
-  if (rc != LL_EXIT_OK) goto fail; /* a fault's message is in err (and fault.msg) */
-  if (o.dump_at && rt_regdump_count(dump) == 0) {
-    ll_seterr(&err, LL_EXIT_FAIL, "--dump-at 0x%llx:%llu: no wave executed the instruction at that PC %llu time%s "
+            "--strict-memory makes them faults)\n", R->nwarn, R->nwarn == 1 ? "" : "s");
+  if (rc != LL_EXIT_OK) return rc; /* a fault's message is in err (and fault.msg) */
+  if (o->dump_at && rt_regdump_count(R->dump) == 0) {
+    ll_seterr(&R->err, LL_EXIT_FAIL, "--dump-at 0x%llx:%llu: no wave executed the instruction at that PC %llu time%s "
               "(is it the address of an instruction the kernel reaches? see `lanelab isa census`)",
-              (unsigned long long)o.dump_at, (unsigned long long)o.dump_at_n, (unsigned long long)o.dump_at_n,
-              o.dump_at_n == 1 ? "" : "s");
-    goto fail;
+              (unsigned long long)o->dump_at, (unsigned long long)o->dump_at_n, (unsigned long long)o->dump_at_n,
+              o->dump_at_n == 1 ? "" : "s");
+    return LL_EXIT_FAIL;
   }
+  return LL_EXIT_OK;
+}
 
-  /* Success: results back, then every output file atomically. */
-  for (size_t i = 0; i < o.nspecs; i++)
-    if (o.specs[i].outfile && !rt_copy_from_device(dev, bufs[i].host, bufs[i].addr, bufs[i].size, &err)) goto fail;
-  for (size_t i = 0; i < o.nspecs; i++)
-    if (o.specs[i].outfile && !ll_out_write(&outs[i], bufs[i].host, bufs[i].size, &err)) goto fail;
-  if (dump) {
-    ll_buf b = {0};
-    rt_regdump_json(dump, &b, arch, kname, o.grid, o.block);
-    bool ok = ll_out_write(&dumpout, b.data, b.len, &err);
-    ll_buf_free(&b);
-    if (!ok) goto fail;
-    if (!cli_quiet) fprintf(stderr, "lanelab: wrote %zu waves' registers to %s\n", rt_regdump_count(dump), o.dump);
+/* Success: results back, then every output file atomically. */
+static bool write_outputs(run_state *R) {
+  run_opts *o = &R->o;
+  for (size_t i = 0; i < o->nspecs; i++)
+    if (o->specs[i].outfile && !rt_copy_from_device(R->dev, R->bufs[i].host, R->bufs[i].addr, R->bufs[i].size, &R->err))
+      return false;
+  for (size_t i = 0; i < o->nspecs; i++)
+    if (o->specs[i].outfile && !ll_out_write(&R->outs[i], R->bufs[i].host, R->bufs[i].size, &R->err)) return false;
+  if (!R->dump) return true;
+  ll_buf b = {0};
+  rt_regdump_json(R->dump, &b, R->arch, R->kname, o->grid, o->block);
+  bool ok = ll_out_write(&R->dumpout, b.data, b.len, &R->err);
+  ll_buf_free(&b);
+  if (ok && !cli_quiet) fprintf(stderr, "lanelab: wrote %zu waves' registers to %s\n", rt_regdump_count(R->dump), o->dump);
+  return ok;
+}
+
+/* What the observers found (one line each, then the counts) and the trace files. Returns the
+ * verdict: LL_EXIT_FAIL on a finding or a traced MFMA that differs from --expect-a/b; -1 with err. */
+static int observer_results(run_state *R) {
+  run_opts *o = &R->o;
+  size_t nh = emu_observer_nhazards(R->obs);
+  for (size_t i = 0; i < nh; i++) {
+    char line[1024];
+    emu_hazard_format(emu_observer_hazard(R->obs, i), line, sizeof line);
+    printf("%s: %s\n", emu_observer_hazard(R->obs, i)->kind == EMU_HZ_UNINIT ? "initcheck" : "racecheck", line);
   }
-  rc = LL_EXIT_OK;
-  if (obs) {
-    size_t nh = emu_observer_nhazards(obs);
-    for (size_t i = 0; i < nh; i++) {
-      char line[1024];
-      emu_hazard_format(emu_observer_hazard(obs, i), line, sizeof line);
-      printf("%s: %s\n", emu_observer_hazard(obs, i)->kind == EMU_HZ_UNINIT ? "initcheck" : "racecheck", line);
+  size_t nrace = 0, nuninit = 0;
+  for (size_t i = 0; i < nh; i++) *(emu_observer_hazard(R->obs, i)->kind == EMU_HZ_UNINIT ? &nuninit : &nrace) += 1;
+  if (o->race) printf("racecheck: %zu hazard%s\n", nrace, nrace == 1 ? "" : "s");
+  if (o->init) printf("initcheck: %zu uninitialized read%s\n", nuninit, nuninit == 1 ? "" : "s");
+  int rc = nh ? LL_EXIT_FAIL : LL_EXIT_OK;
+  if (!o->trace) return rc;
+  for (size_t t = 0; t < o->ntiles; t++) { /* base=argK: the buffer's device address */
+    int ka = o->tiles[t].base_arg;
+    if (ka < 0) continue;
+    if ((size_t)ka >= o->nspecs || !R->bufs[ka].addr) {
+      ll_seterr(&R->err, LL_EXIT_USAGE, "--tile %s: base=arg%d is not a buffer argument", o->tiles[t].name, ka);
+      return -1;
     }
-    size_t nrace = 0, nuninit = 0;
-    for (size_t i = 0; i < nh; i++) *(emu_observer_hazard(obs, i)->kind == EMU_HZ_UNINIT ? &nuninit : &nrace) += 1;
-    if (o.race) printf("racecheck: %zu hazard%s\n", nrace, nrace == 1 ? "" : "s");
-    if (o.init) printf("initcheck: %zu uninitialized read%s\n", nuninit, nuninit == 1 ? "" : "s");
-    if (o.trace) {
-      for (size_t t = 0; t < o.ntiles; t++) { /* base=argK: the buffer's device address */
-        int ka = o.tiles[t].base_arg;
-        if (ka < 0) continue;
-        if ((size_t)ka >= o.nspecs || !bufs[ka].addr) {
-          ll_seterr(&err, LL_EXIT_USAGE, "--tile %s: base=arg%d is not a buffer argument", o.tiles[t].name, ka);
-          goto fail;
-        }
-        o.tiles[t].base += bufs[ka].addr;
-        o.tiles[t].base_arg = -1;
-      }
-      report_trace_info tinfo = {.arch = emu_arch_name(arch), .kernel = o.kernel, .co_path = o.co_path,
-                                 .spec = o.trace, .tiles = o.tiles, .ntiles = o.ntiles, .expect_a = o.expect_a,
-                                 .expect_b = o.expect_b, .on_expect = expect_cb, .user = &expect_fail};
-      if (!report_trace_write(o.trace_out, obs, &tinfo, &err)) goto fail;
-      if (expect_fail) rc = LL_EXIT_FAIL;
-      if (!cli_quiet)
-        fprintf(stderr, "lanelab: traced %zu instruction instances%s into %s/ (trace.json, trace.csv, trace.html)\n",
-                emu_observer_ntrace(obs), emu_observer_trace_truncated(obs) ? " (truncated: use first=N)" : "",
-                o.trace_out);
-    }
-    if (nh) rc = LL_EXIT_FAIL;
+    o->tiles[t].base += R->bufs[ka].addr;
+    o->tiles[t].base_arg = -1;
   }
-  goto out;
-fail:
-  rc = ll_report(&err);
-out:
-  for (size_t i = 0; bufs && i < o.nspecs; i++) {
-    if (bufs[i].addr) rt_free(dev, bufs[i].addr);
-    free(bufs[i].host);
+  report_trace_info tinfo = {.arch = emu_arch_name(R->arch), .kernel = o->kernel, .co_path = o->co_path,
+                             .spec = o->trace, .tiles = o->tiles, .ntiles = o->ntiles, .expect_a = o->expect_a,
+                             .expect_b = o->expect_b, .on_expect = expect_cb, .user = &R->expect_fail};
+  if (!report_trace_write(o->trace_out, R->obs, &tinfo, &R->err)) return -1;
+  if (!cli_quiet)
+    fprintf(stderr, "lanelab: traced %zu instruction instances%s into %s/ (trace.json, trace.csv, trace.html)\n",
+            emu_observer_ntrace(R->obs), emu_observer_trace_truncated(R->obs) ? " (truncated: use first=N)" : "",
+            o->trace_out);
+  return R->expect_fail || nh ? LL_EXIT_FAIL : LL_EXIT_OK;
+}
+
+static void run_free(run_state *R) {
+  run_opts *o = &R->o;
+  for (size_t i = 0; R->bufs && i < o->nspecs; i++) {
+    if (R->bufs[i].addr) rt_free(R->dev, R->bufs[i].addr);
+    free(R->bufs[i].host);
   }
-  free(bufs);
-  for (size_t i = 0; outs && i < o.nspecs; i++) ll_out_free(&outs[i]);
-  free(outs);
-  ll_out_free(&dumpout);
-  free(args);
-  rt_regdump_free(dump);
-  free(dump_at.count);
-  emu_observer_free(obs);
-  rt_unload(mod);
-  rt_close(dev);
-  free(bytes);
-  free(kname);
-  free(raw);
-  for (size_t i = 0; i < o.nbufs; i++) rt_bufspec_free(&o.bufs[i]);
-  free(o.bufs);
-  for (size_t i = 0; i < o.nspecs; i++) rt_argspec_free(&o.specs[i]);
-  free(o.specs);
-  free(o.tiles);
+  free(R->bufs);
+  for (size_t i = 0; R->outs && i < o->nspecs; i++) ll_out_free(&R->outs[i]);
+  free(R->outs);
+  ll_out_free(&R->dumpout);
+  free(R->args);
+  rt_regdump_free(R->dump);
+  free(R->dump_at.count);
+  emu_observer_free(R->obs);
+  rt_unload(R->mod);
+  rt_close(R->dev);
+  free(R->bytes);
+  free(R->kname);
+  free(R->raw);
+  for (size_t i = 0; i < o->nbufs; i++) rt_bufspec_free(&o->bufs[i]);
+  free(o->bufs);
+  for (size_t i = 0; i < o->nspecs; i++) rt_argspec_free(&o->specs[i]);
+  free(o->specs);
+  free(o->tiles);
+}
+
+int cmd_run(int argc, char **argv) {
+  run_state R = {.opt = "--arg"};
+  int rc = parse(argc, argv, &R.o, &R.err);
+  if (rc < 0) rc = 0; /* --help */
+  else if (rc || !load_kernel(&R) || !read_inputs(&R) || !open_device(&R) || !place_args(&R) ||
+           launch(&R) != LL_EXIT_OK || !write_outputs(&R))
+    rc = ll_report(&R.err);
+  else if (R.obs && (rc = observer_results(&R)) < 0)
+    rc = ll_report(&R.err);
+  run_free(&R);
   return rc;
 }

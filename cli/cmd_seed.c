@@ -10,7 +10,7 @@
 
 #include "cli/cli.h"
 #include "lanes/lanes.h"
-#include "reports/table.h"
+#include "table/table.h"
 #include "util/util.h"
 
 static int usage_err(const char *fmt, const char *a) {

@@ -36,6 +36,23 @@ static bool parse_shard(const char *s, uint32_t *i, uint32_t *n) {
   return true;
 }
 
+/* The fidelity line (docs/fidelity.md) under the summary: every emulator launch of this verify.
+ * With --strict-fidelity an instruction resting on a stated choice is a failed check. Returns the
+ * verdict with that folded in. */
+static verdict fidelity_note(report_table *summary, bool strict, verdict worst) {
+  emu_fidelity fid;
+  emu_fidelity_process(&fid);
+  char line[1024] = "fidelity: no emulator launch (hip backend, or nothing ran)";
+  if (fid.launches) emu_fidelity_format(&fid, line, sizeof line);
+  report_table_note(summary, "%s", line);
+  char choices[8192];
+  if (!strict || !emu_fidelity_strict(&fid, choices, sizeof choices)) return worst;
+  report_table_note(summary, "--strict-fidelity: %llu executed instruction%s rested on stated choices (a failed check):",
+                    (unsigned long long)fid.choice_insns, fid.choice_insns == 1 ? "" : "s");
+  for (char *l = strtok(choices, "\n"); l; l = strtok(NULL, "\n")) report_table_note(summary, "  %s", l);
+  return verdict_worse(worst, VERDICT_FAIL);
+}
+
 int cmd_verify(int argc, char **argv) {
   verify_quiet = cli_quiet;
   static const struct option opts[] = {
@@ -117,19 +134,18 @@ int cmd_verify(int argc, char **argv) {
     arches[narch++] = a;
   }
   report_table *summary = report_table_new("lanelab verify", "arch,stage,verdict,seconds#,summary");
-  int worst = VERDICT_PASS;
-  int rank[] = {[VERDICT_PASS] = 0, [VERDICT_NOT_RUN] = 1, [VERDICT_BAD] = 2, [VERDICT_FAIL] = 3};
+  verdict worst = VERDICT_PASS;
   for (size_t i = 0; i < narch; i++) {
     verify_ctx c = base;
     c.arch = arches[i];
     c.arch_name = emu_arch_name(arches[i]);
     c.t0 = ll_now();
-    int v = man ? verify_run_stages(&c, manifest_stages, manifest_nstages, summary) : verify_arch(&c, summary);
-    if (rank[v] > rank[worst]) worst = v;
+    int v = verify_arch(&c, summary);
+    worst = verdict_worse(worst, v);
     ll_err re = {0};
     if (!report_write_arch(c.build, c.arch_name, &re)) {
       ll_report(&re);
-      if (rank[VERDICT_BAD] > rank[worst]) worst = VERDICT_BAD;
+      worst = verdict_worse(worst, VERDICT_BAD);
     } else if (!cli_quiet) {
       fprintf(stderr, "lanelab: report %s/reports/%s/index.html\n", c.build, c.arch_name);
     }
@@ -137,22 +153,9 @@ int cmd_verify(int argc, char **argv) {
   ll_err re = {0};
   if (!report_write_index(base.build, &re) || !report_write_junit(base.build, &re)) {
     ll_report(&re);
-    if (rank[VERDICT_BAD] > rank[worst]) worst = VERDICT_BAD;
+    worst = verdict_worse(worst, VERDICT_BAD);
   }
-  { /* the fidelity line (docs/fidelity.md): every emulator launch of this verify */
-    emu_fidelity fid;
-    emu_fidelity_process(&fid);
-    char line[1024] = "fidelity: no emulator launch (hip backend, or nothing ran)";
-    if (fid.launches) emu_fidelity_format(&fid, line, sizeof line);
-    report_table_note(summary, "%s", line);
-    char choices[8192];
-    if (strict_fidelity && emu_fidelity_strict(&fid, choices, sizeof choices)) {
-      report_table_note(summary, "--strict-fidelity: %llu executed instruction%s rested on stated choices (a failed check):",
-                        (unsigned long long)fid.choice_insns, fid.choice_insns == 1 ? "" : "s");
-      for (char *l = strtok(choices, "\n"); l; l = strtok(NULL, "\n")) report_table_note(summary, "  %s", l);
-      if (rank[VERDICT_FAIL] > rank[worst]) worst = VERDICT_FAIL;
-    }
-  }
+  worst = fidelity_note(summary, strict_fidelity, worst);
   report_table_note(summary, "verdict: %s", verdict_name(worst));
   report_table_print(summary, REPORT_TEXT);
   report_table_free(summary);

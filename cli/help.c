@@ -70,7 +70,7 @@ static const cli_help entries[] = {
      "  lanelab mfma list --arch gfx950\n"},
 
     {"lanes", cmd_lanes,
-     "lanes PRIMITIVE [--arch gfx942|gfx950] [--seed fragment|solved | --addr EXPR|FILE | --diff SEED,SEED] "
+     "lanes PRIMITIVE [--arch gfx942|gfx950] [--seed fragment|solved | --addr EXPR|FILE [--tile SPEC] | --diff SEED,SEED] "
      "[--format text|csv|md|json] [--picture FILE.svg|FILE.png]",
      "What each of the 64 lanes holds after a data-movement primitive reads a tagged LDS tile.\n"
      "Operands:\n"
@@ -83,6 +83,10 @@ static const cli_help entries[] = {
      "                   (default: fragment for 16-bit primitives, solved for b8/b4/b6)\n"
      "  --addr EXPR|FILE your own per-lane byte addresses: a formula in L (integers, L,\n"
      "                   + - * / % << >> & | ^ ~, parentheses) or a file of 64 addresses\n"
+     "  --tile SPEC      (with --addr) your own tile instead of lanelab's: rows=R,cols=C,elem=B,\n"
+     "                   stride=S[,swizzle=kLinear|k64B|k128B|k128B_16Row] (elem 1, 2 or 4 bytes;\n"
+     "                   stride in bytes per row); each slot is named by the element it holds\n"
+     "                   (tag = row*C + col, and its row and col); default: lanelab's tile\n"
      "  --diff S1,S2     two seeds side by side (e.g. fragment,solved) with a differs column\n"
      "  --picture FILE   draw the tile to FILE.svg or FILE.png (PNG: headless Chromium): cells\n"
      "                   coloured by holding lane, labelled L<lane>.<vgpr>[<slot>]; with --diff both\n"
@@ -329,7 +333,7 @@ static const cli_help entries[] = {
      "  lanelab mutate --shard 0/4 --max 50\n"},
 
     {"compare", cmd_compare,
-     "compare GOT REF --dtype f32|f16|bf16|f64|i32|u32|i16|u16|i8|u8 [--shape D0,D1,..] "
+     "compare GOT REF --dtype f32|f16|bf16|f64|i64|u64|i32|u32|i16|u16|i8|u8|fp8_e4m3|fp8_e5m2|fp8_e4m3_fnuz|fp8_e5m2_fnuz [--shape D0,D1,..] "
      "[--atol A] [--rtol R] [--format text|json] [--lanes[=ROWS]] [--max-bytes N]",
      "Compares a kernel's output with a reference, element by element: an element passes iff\n"
      "|got - ref| <= atol + rtol*|ref|. Prints the max abs and rel error (over pairs both finite)\n"
@@ -341,11 +345,13 @@ static const cli_help entries[] = {
      "  GOT              the kernel's output: raw little-endian elements of the dtype\n"
      "  REF              the reference, same layout\n"
      "Options:\n"
-     "  --dtype T        the element type (required)\n"
+     "  --dtype T        the element type (required); an fp8 element is compared as the value its\n"
+     "                   encoding denotes (OCP e4m3/e5m2, and the FNUZ forms gfx942 uses),\n"
+     "                   integers bit for bit at zero tolerance\n"
      "  --shape D0,D1,.. dims, row-major, last fastest; both files must hold exactly that many\n"
      "                   elements (default: flat, both the same whole number of elements)\n"
      "  --atol A         absolute tolerance (default: f16 1e-3, bf16 1e-2, f32 1e-5, f64 1e-7,\n"
-     "                   integers 0)\n"
+     "                   fp8 e4m3 0.125, e5m2 0.25 (one mantissa step), integers 0)\n"
      "  --rtol R         relative tolerance (default: as --atol)\n"
      "  --format F       text or json (default: text)\n"
      "  --lanes[=ROWS]   also give each mismatch as wave, dword and lane of a register dump:\n"
@@ -416,18 +422,25 @@ static const cli_help entries[] = {
      "Example:\n"
      "  lanelab exec --arch gfx942 --racecheck --initcheck -- ./vector_add\n"},
 
-    {"cc", cmd_cc, "cc SRC.hip [--arch gfx942|gfx950|all] -o OUT [-- CLANG_FLAGS...]",
+    {"cc", cmd_cc, "cc [SRC.hip] [--arch gfx942|gfx950|all] (-o OUT | --into DIR | --print-toolchain) [-- CLANG_FLAGS...]",
      "Compiles an ordinary HIP source (#include <hip/hip_runtime.h>) into gfx942/gfx950 code objects.\n"
      "The compiler: a ROCm >= 6.3 ($ROCM_PATH or /opt/rocm) with its own headers when it can target\n"
      "the arch, else Debian's clang-22 with lanelab's HIP subset (docs/hip-subset.md); anything\n"
      "outside the subset is a compile error naming it. Compiler messages pass through to stderr.\n"
+     "It is lanelab's one device-compiler driver: make's kernel builds, manifests and lanelab mutate\n"
+     "compile through it too.\n"
      "Exit: 0 compiled, 2 a compile error or bad usage, 3 no compiler or no HIP subset (says which).\n"
      "Operands:\n"
-     "  SRC.hip          the HIP source\n"
+     "  SRC.hip          the HIP source (not with --print-toolchain)\n"
      "Options:\n"
      "  --arch A         gfx942, gfx950 or all, any case (default: all)\n"
      "  -o OUT           one arch: the code object; all: a folder, OUT/<arch>/<stem>.co with the\n"
      "                   disassembly OUT/<arch>/<stem>.s beside it (stem: SRC without extension)\n"
+     "  --into DIR       a kernel folder as lanelab's own build keeps it: DIR/<stem>.co and .s (all:\n"
+     "                   DIR/<arch>/...), DIR/<stem>.src naming the source, and DIR/<stem>.skip with\n"
+     "                   the reason instead of a code object when the source's `// lanelab-arch:`\n"
+     "                   line leaves the arch out (`// lanelab-why:` gives the reason)\n"
+     "  --print-toolchain  print the compiler, its version and the flags used for the arch\n"
      "  -- FLAGS...      compiler flags after lanelab's -O3 -std=c++17, so they override them\n"
      "                   (default: none)\n"
      "Example:\n"

@@ -95,6 +95,12 @@ typedef struct emu_codeobj {
   uint8_t *image;                 /* loadable image, indexed by vaddr (image[vaddr]) */
   uint64_t image_size;
   uint64_t text_vaddr, text_size; /* the .text section */
+  uint32_t e_flags;               /* the ELF header's (EF_AMDGPU_MACH in bits 7:0) */
+  /* every STT_FUNC symbol of .text (kernels and any function left out of line), sorted by vaddr,
+   * each with its extent by the rule of emu_kernel.code_size: one loader for the emulator and for
+   * isa/'s census and diff (docs/isa.md "Code objects") */
+  struct emu_func { char *name; uint64_t vaddr, size; } *funcs;
+  size_t nfuncs;
   emu_kernel *kernels;
   size_t nkernels;
   uint32_t code_object_version;   /* from the ELF ABI version: 4, 5, 6 */
@@ -120,6 +126,10 @@ typedef struct emu_codeobj {
 /* Malformed, truncated, wrong machine, unknown arch: NULL with err->code = LL_EXIT_USAGE. */
 emu_codeobj *emu_codeobj_load(const void *bytes, size_t n, const char *path, ll_err *err);
 emu_codeobj *emu_codeobj_load_file(const char *path, ll_err *err);
+/* The same checks, but a code object without an NT_AMDGPU_METADATA note is accepted with no
+ * kernels (its code and function symbols only: a hand-written object that was never meant to be
+ * launched, which isa/'s census and diff still read). Metadata that is present is checked. */
+emu_codeobj *emu_codeobj_load_code(const void *bytes, size_t n, const char *path, ll_err *err);
 /* The kernel whose symbol is `name`; failing that, the one whose demangled C++ name matches it
  * (emu/kname.c: `row_softmax` finds `_Z11row_softmaxPKfPfS1_i`; so do its qualified name, its
  * signature, and its name with or without template arguments). NULL and LL_EXIT_USAGE if none

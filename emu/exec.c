@@ -458,6 +458,25 @@ void emu_dstf16(emu_wave *w, const emu_insn *in, int i, float *d)
 }
 
 /* ---- memory helpers ---------------------------------------------------------------------------*/
+/* The fault of an access far from every buffer names the nearest one and the distance (a user
+ * reading "out of bounds" wants to know which index ran off which buffer); lo is the first buffer
+ * whose base is above addr. A message only: nothing of the machine changes. */
+static void oob_nearest(emu_wave *w, const emu_insn *in, int lane, uint64_t addr, uint32_t n, size_t lo) {
+  const emu_mem *m = w->wg->mem;
+  const emu_membuf *below = lo > 0 ? &m->b[lo - 1] : NULL, *above = lo < m->n ? &m->b[lo] : NULL;
+  uint64_t past = below ? addr - (below->base + below->size) : UINT64_MAX, before = above ? above->base - addr : UINT64_MAX;
+  if (below && past <= before)
+    emu_raise(w, in, "out-of-bounds global access", lane, addr, "%u-byte access outside every registered buffer; the "
+              "nearest is '%s' (%llu bytes at 0x%llx): %llu bytes past its end", n, below->name,
+              (unsigned long long)below->size, (unsigned long long)below->base, (unsigned long long)past);
+  else if (above)
+    emu_raise(w, in, "out-of-bounds global access", lane, addr, "%u-byte access outside every registered buffer; the "
+              "nearest is '%s' (%llu bytes at 0x%llx): %llu bytes before its start", n, above->name,
+              (unsigned long long)above->size, (unsigned long long)above->base, (unsigned long long)before);
+  else
+    emu_raise(w, in, "out-of-bounds global access", lane, addr, "%u-byte access, and no buffer is registered", n);
+}
+
 void *emu_gptr(emu_wave *w, const emu_insn *in, uint64_t addr, uint32_t n, uint32_t align, int lane)
 {
   if (align > 1 && (addr & (align - 1))) {
@@ -484,9 +503,9 @@ void *emu_gptr(emu_wave *w, const emu_insn *in, uint64_t addr, uint32_t n, uint3
                 "%u-byte access at offset %llu of buffer '%s' (%llu bytes)", n,
                 (unsigned long long)(addr - b->base), b->name, (unsigned long long)b->size);
     else
-      emu_raise(w, in, "out-of-bounds global access", lane, addr, "%u-byte access outside every registered buffer", n);
+      oob_nearest(w, in, lane, addr, n, lo);
   } else {
-    emu_raise(w, in, "out-of-bounds global access", lane, addr, "%u-byte access outside every registered buffer", n);
+    oob_nearest(w, in, lane, addr, n, lo);
   }
   return NULL;
 }
@@ -951,7 +970,9 @@ static int run_wg(worker *W, emu_wg *g)
   if (W->lo) emu_ldso_wg_begin(W->lo, W->waves);
   bool adversarial = L->o && L->o->sched == EMU_SCHED_ADVERSARIAL;
   bool random = L->o && L->o->sched == EMU_SCHED_RANDOM;
-  bool fast_rr = !W->ow && !(L->o && L->o->snap_pc && L->o->on_snap);
+  /* run_rr only for the round-robin schedule: the adversarial and random ones report a wave's
+   * fault through W->fault directly */
+  bool fast_rr = !adversarial && !random && !W->ow && !(L->o && L->o->snap_pc && L->o->on_snap);
   if (fast_rr) { /* each wave's faults apart (run_rr reports the earliest) */
     for (uint32_t i = 0; i < nw; i++) {
       memset(&W->wfault[i], 0, sizeof W->wfault[i]);
@@ -1066,6 +1087,52 @@ static int cmp_mnem(const void *a, const void *b)
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The launch's dynamic census (emu_launch_stats): waves run, and executions per mnemonic and phase,
+ * summed over the workers' per-instruction counts. */
+static void collect_stats(const emu_program *prog, const worker *W, int nthreads, emu_launch_stats *stats)
+{
+  size_t np = prog->n ? prog->n : 1;
+  /* tot[p * n + i]: instruction i executed in phase p, over all workers */
+  uint64_t *tot = ll_xcalloc((size_t)EMU_MAX_PHASES * np, sizeof *tot);
+  for (int t = 0; t < nthreads; t++) {
+    stats->waves += W[t].waves_run;
+    for (size_t i = 0; i < (size_t)EMU_MAX_PHASES * prog->n; i++) tot[i] += W[t].counts[i];
+  }
+  /* the mnemonics executed in any phase, sorted and unique */
+  char **names = NULL;
+  size_t nn = 0;
+  for (size_t i = 0; i < prog->n; i++) {
+    uint64_t any = 0;
+    for (int p = 0; p < EMU_MAX_PHASES; p++) any |= tot[(size_t)p * prog->n + i];
+    if (!any) continue;
+    names = ll_xrealloc(names, (nn + 1) * sizeof *names);
+    names[nn++] = prog->insns[i].mnem;
+  }
+  qsort(names, nn, sizeof *names, cmp_mnem);
+  stats->mnem = ll_xcalloc(nn ? nn : 1, sizeof *stats->mnem);
+  stats->count = ll_xcalloc(nn ? nn : 1, sizeof *stats->count);
+  for (size_t i = 0; i < nn; i++)
+    if (stats->nmnem == 0 || strcmp(stats->mnem[stats->nmnem - 1], names[i]) != 0)
+      stats->mnem[stats->nmnem++] = ll_xstrdup(names[i]);
+  stats->phase_count = ll_xcalloc((size_t)EMU_MAX_PHASES * (stats->nmnem ? stats->nmnem : 1), sizeof *stats->phase_count);
+  for (size_t i = 0; i < prog->n; i++) {
+    const char *key = prog->insns[i].mnem;
+    char **hit = NULL;
+    for (int p = 0; p < EMU_MAX_PHASES; p++) {
+      uint64_t c = tot[(size_t)p * prog->n + i];
+      if (!c) continue;
+      if (!hit) hit = bsearch(&key, stats->mnem, stats->nmnem, sizeof *stats->mnem, cmp_mnem);
+      size_t j = (size_t)(hit - stats->mnem);
+      stats->count[j] += c;
+      stats->phase_count[(size_t)p * stats->nmnem + j] += c;
+      stats->phase_insns[p] += c;
+      stats->wave_insns += c;
+    }
+  }
+  free(names);
+  free(tot);
+}
+
 int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_fault *fault,
                emu_launch_stats *stats)
 {
@@ -1172,48 +1239,7 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
     emu__fidelity_launch(prog, all, k->name, stats);
     free(all);
   }
-  if (stats) {
-    size_t np = prog->n ? prog->n : 1;
-    /* tot[p * n + i]: instruction i executed in phase p, over all workers */
-    uint64_t *tot = ll_xcalloc((size_t)EMU_MAX_PHASES * np, sizeof *tot);
-    for (int t = 0; t < nthreads; t++) {
-      stats->waves += W[t].waves_run;
-      for (size_t i = 0; i < (size_t)EMU_MAX_PHASES * prog->n; i++) tot[i] += W[t].counts[i];
-    }
-    /* the mnemonics executed in any phase, sorted and unique */
-    char **names = NULL;
-    size_t nn = 0;
-    for (size_t i = 0; i < prog->n; i++) {
-      uint64_t any = 0;
-      for (int p = 0; p < EMU_MAX_PHASES; p++) any |= tot[(size_t)p * prog->n + i];
-      if (!any) continue;
-      names = ll_xrealloc(names, (nn + 1) * sizeof *names);
-      names[nn++] = prog->insns[i].mnem;
-    }
-    qsort(names, nn, sizeof *names, cmp_mnem);
-    stats->mnem = ll_xcalloc(nn ? nn : 1, sizeof *stats->mnem);
-    stats->count = ll_xcalloc(nn ? nn : 1, sizeof *stats->count);
-    for (size_t i = 0; i < nn; i++)
-      if (stats->nmnem == 0 || strcmp(stats->mnem[stats->nmnem - 1], names[i]) != 0)
-        stats->mnem[stats->nmnem++] = ll_xstrdup(names[i]);
-    stats->phase_count = ll_xcalloc((size_t)EMU_MAX_PHASES * (stats->nmnem ? stats->nmnem : 1), sizeof *stats->phase_count);
-    for (size_t i = 0; i < prog->n; i++) {
-      const char *key = prog->insns[i].mnem;
-      char **hit = NULL;
-      for (int p = 0; p < EMU_MAX_PHASES; p++) {
-        uint64_t c = tot[(size_t)p * prog->n + i];
-        if (!c) continue;
-        if (!hit) hit = bsearch(&key, stats->mnem, stats->nmnem, sizeof *stats->mnem, cmp_mnem);
-        size_t j = (size_t)(hit - stats->mnem);
-        stats->count[j] += c;
-        stats->phase_count[(size_t)p * stats->nmnem + j] += c;
-        stats->phase_insns[p] += c;
-        stats->wave_insns += c;
-      }
-    }
-    free(names);
-    free(tot);
-  }
+  if (stats) collect_stats(prog, W, nthreads, stats);
   for (int t = 0; t < nthreads; t++) {
     free(W[t].vfile);
     free(W[t].lds);

@@ -56,6 +56,7 @@ typedef struct {
   size_t n;
   const char *path;
   ll_err *err;
+  int text_idx;                   /* the .text section's index */
   uint16_t shnum;
   uint64_t shoff;
   const uint8_t *shstr;
@@ -141,6 +142,7 @@ static bool check_header(elf *e, emu_codeobj *co) {
                   "(clang -fuse-ld=lld --ld-path=/usr/lib/llvm-22/bin/ld.lld)");
   if (type != ET_DYN) return bad(e, "ELF type %u, expected ET_DYN (3)", type);
   uint32_t flags = rd32(h + 48);
+  co->e_flags = flags;
   uint32_t m = flags & EF_AMDGPU_MACH_MASK, gen = flags >> EF_AMDGPU_GENERIC_VERSION_SHIFT;
   if (m == EF_AMDGPU_MACH_GFX9_4_GENERIC)
     return bad(e, "e_flags 0x%x: generic target gfx9-4-generic (generic_v%u); lanelab emulates "
@@ -239,6 +241,7 @@ static bool find_text(elf *e, emu_codeobj *co) {
     return bad(e, ".text bytes at vaddr 0x%" PRIx64 " differ from its PT_LOAD mapping", va);
   co->text_vaddr = va;
   co->text_size = sz;
+  e->text_idx = found;
   return true;
 }
 
@@ -395,7 +398,7 @@ void emu_codeobj_relocate(const emu_codeobj *co, uint8_t *image, uint64_t base) 
 /* ---- metadata note --------------------------------------------------------------------------*/
 /* ELF note records: namesz, descsz, type (4 bytes each), name and desc each padded to 4 bytes
  * (gABI "Note Section"; AMDGPUUsage "Note Records" says AMDGPU notes use 4-byte alignment). */
-static bool find_metadata(elf *e, const uint8_t **desc, uint64_t *descsz) {
+static bool find_metadata(elf *e, const uint8_t **desc, uint64_t *descsz, bool required) {
   *desc = NULL;
   for (unsigned i = 0; i < e->shnum; i++) {
     if (rd32(shdr(e, i) + 4) != SHT_NOTE) continue;
@@ -418,7 +421,7 @@ static bool find_metadata(elf *e, const uint8_t **desc, uint64_t *descsz) {
       at = desc_at + (in_range(desc_at, dpad, sz) ? dpad : dsz);
     }
   }
-  if (!*desc) return bad(e, "no NT_AMDGPU_METADATA note (owner \"AMDGPU\", type 32)");
+  if (!*desc && required) return bad(e, "no NT_AMDGPU_METADATA note (owner \"AMDGPU\", type 32)");
   return true;
 }
 
@@ -575,7 +578,7 @@ static bool parse_args(elf *e, emu_codeobj *co, const emu_mp *km, emu_kernel *k,
 
 /* Bytes of code from a kernel's entry: its STT_FUNC symbol's st_size when nonzero; otherwise
  * (hand-written kernels carry no .size) up to the next function symbol or kernel entry above it,
- * else to the end of .text. Shared rule with isa/elf.c (census). */
+ * else to the end of .text. The census's functions use it too (read_funcs). */
 static uint64_t code_extent(const emu_codeobj *co, const symtab *st, uint64_t entry, const uint8_t *fs) {
   if (fs && rd64(fs + 16)) return rd64(fs + 16);
   uint64_t end = co->text_vaddr + co->text_size;
@@ -587,6 +590,37 @@ static uint64_t code_extent(const emu_codeobj *co, const symtab *st, uint64_t en
   for (size_t i = 0; i < co->nkernels; i++)
     if (co->kernels[i].entry > entry && co->kernels[i].entry < end) end = co->kernels[i].entry;
   return end - entry;
+}
+
+/* Every STT_FUNC symbol defined in .text, each inside it, sorted by vaddr with its extent
+ * (code_extent). isa/'s census counts per function symbol, kernel or not (isa_elf_read). */
+static int func_cmp(const void *a, const void *b) {
+  const struct emu_func *x = a, *y = b;
+  return x->vaddr < y->vaddr ? -1 : x->vaddr > y->vaddr;
+}
+
+static bool read_funcs(elf *e, emu_codeobj *co, const symtab *st) {
+  for (uint64_t i = 1; i < st->nsyms; i++) {
+    const uint8_t *s = st->syms + i * SYM_SIZE;
+    if ((s[4] & 0xf) != STT_FUNC || rd16(s + 6) != (uint16_t)e->text_idx) continue;
+    uint32_t off = rd32(s);
+    if (off >= st->strsz || !memchr(st->str + off, 0, st->strsz - off))
+      return bad(e, "symbol %" PRIu64 ": name offset %u out of range", i, off);
+    const char *name = (const char *)st->str + off;
+    uint64_t val = rd64(s + 8), size = rd64(s + 16);
+    if (val < co->text_vaddr || val - co->text_vaddr > co->text_size || size > co->text_size - (val - co->text_vaddr))
+      return bad(e, "function %s [0x%" PRIx64 ", +0x%" PRIx64 ") lies outside .text [0x%" PRIx64 ", +0x%" PRIx64 ")",
+                 name, val, size, co->text_vaddr, co->text_size);
+    bool dup = false;
+    for (size_t j = 0; j < co->nfuncs && !dup; j++) dup = co->funcs[j].vaddr == val && !strcmp(co->funcs[j].name, name);
+    if (dup) continue;
+    co->funcs = ll_xrealloc(co->funcs, (co->nfuncs + 1) * sizeof *co->funcs);
+    co->funcs[co->nfuncs++] = (struct emu_func){ll_xstrdup(name), val, size};
+  }
+  if (co->nfuncs) qsort(co->funcs, co->nfuncs, sizeof *co->funcs, func_cmp);
+  for (size_t i = 0; i < co->nfuncs; i++)
+    if (!co->funcs[i].size) co->funcs[i].size = code_extent(co, st, co->funcs[i].vaddr, NULL);
+  return true;
 }
 
 static bool parse_metadata(elf *e, emu_codeobj *co, const symtab *st, const uint8_t *desc,
@@ -724,7 +758,7 @@ out:
   return ok;
 }
 
-emu_codeobj *emu_codeobj_load(const void *bytes, size_t n, const char *path, ll_err *err) {
+static emu_codeobj *load(const void *bytes, size_t n, const char *path, bool need_metadata, ll_err *err) {
   elf e = {.p = bytes, .n = n, .path = path ? path : "<memory>", .err = err};
   emu_codeobj *co = ll_xcalloc(1, sizeof *co);
   co->path = ll_xstrdup(e.path);
@@ -733,8 +767,8 @@ emu_codeobj *emu_codeobj_load(const void *bytes, size_t n, const char *path, ll_
   uint64_t descsz = 0;
   if (!bytes && n) { bad(&e, "no bytes"); goto fail; }
   if (!check_header(&e, co) || !map_segments(&e, co) || !read_sections(&e) || !find_text(&e, co) ||
-      !find_symtab(&e, &st) || !find_metadata(&e, &desc, &descsz) ||
-      !parse_metadata(&e, co, &st, desc, descsz) || !read_relocs(&e, co))
+      !find_symtab(&e, &st) || !find_metadata(&e, &desc, &descsz, need_metadata) ||
+      (desc && !parse_metadata(&e, co, &st, desc, descsz)) || !read_funcs(&e, co, &st) || !read_relocs(&e, co))
     goto fail;
   read_symbols(&st, co);
   read_lines(&e, co);
@@ -742,6 +776,14 @@ emu_codeobj *emu_codeobj_load(const void *bytes, size_t n, const char *path, ll_
 fail:
   emu_codeobj_free(co);
   return NULL;
+}
+
+emu_codeobj *emu_codeobj_load(const void *bytes, size_t n, const char *path, ll_err *err) {
+  return load(bytes, n, path, true, err);
+}
+
+emu_codeobj *emu_codeobj_load_code(const void *bytes, size_t n, const char *path, ll_err *err) {
+  return load(bytes, n, path, false, err);
 }
 
 emu_codeobj *emu_codeobj_load_file(const char *path, ll_err *err) {
@@ -773,6 +815,8 @@ void emu_codeobj_free(emu_codeobj *co) {
     free(k->name);
   }
   free(co->kernels);
+  for (size_t i = 0; i < co->nfuncs; i++) free(co->funcs[i].name);
+  free(co->funcs);
   for (size_t i = 0; i < co->nsymbols; i++) free(co->symbols[i].name);
   free(co->symbols);
   free(co->lines);

@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int str_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* NAMEs of NAME.co / NAME.skip in dir, appended to *v (deduplicated later). false if no dir. */
 static bool list_names(const char *dir, char ***v, size_t *n) {
@@ -48,7 +47,7 @@ int isa_compare_kernel_dirs(const char *base_dir, const char *cur_dir, isa_base_
   char **names = NULL;
   size_t nn = 0;
   bool have_base = list_names(base_dir, &names, &nn), have_cur = list_names(cur_dir, &names, &nn);
-  if (nn) qsort(names, nn, sizeof *names, str_cmp);
+  if (nn) qsort(names, nn, sizeof *names, ll_cmp_strp);
   report_table *t = report_table_new("kernel .text: base vs current", "kernel,verdict,detail");
   int bad = 0;
   for (size_t i = 0; i < nn; i++) {

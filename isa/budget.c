@@ -1,7 +1,7 @@
 /* isa/budget — instruction budgets kept in the repository (isa/budgets.json), evaluated against
  * the census of every built kernel. Format and verdict rules: isa/isa.h. A rule naming a kernel
  * that does not exist fails; a kernel skipped on an arch by design (build/ARCH/kernels/NAME.skip,
- * written by mk/kernel.sh) is reported "skipped: <reason>", never "pass". */
+ * written by isa_cc_build_dir) is reported "skipped: <reason>", never "pass". */
 #define _GNU_SOURCE
 #include "isa/isa.h"
 
@@ -230,7 +230,6 @@ typedef struct archset {
   size_t nskip;
 } archset;
 
-static int str_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 static bool load_arch(archset *s, const char *build_dir, int arch, ll_err *err) {
   if (s->loaded) return true;
@@ -256,7 +255,7 @@ static bool load_arch(archset *s, const char *build_dir, int arch, ll_err *err) 
     }
   }
   closedir(d);
-  if (nn) qsort(names, nn, sizeof *names, str_cmp); /* deterministic order */
+  if (nn) qsort(names, nn, sizeof *names, ll_cmp_strp); /* deterministic order */
   bool ok = true;
   for (size_t i = 0; i < nn; i++) {
     char *path = ll_fmt("%s/%s", s->dir, names[i]);

@@ -1,9 +1,9 @@
 /* isa/cc — compiling a HIP source into a gfx942/gfx950 code object (`lanelab cc`, and the
- * manifest's sources). The compiler is chosen per arch as mk/toolchain.sh chooses it for
- * lanelab's own kernels, with one addition: a ROCm install (>= 6.3, $ROCM_PATH or /opt/rocm) is
- * used with its own HIP headers and device libraries when it compiles a probe for the arch;
- * otherwise Debian's clang-22 with -nogpuinc -nogpulib and lanelab's HIP subset (hip/include,
- * docs/hip-subset.md) on the include path. */
+ * manifest's sources, lanelab's own kernels through `lanelab cc --into` from make, and lanelab
+ * mutate's mutants: lanelab's one device-compiler driver). A ROCm install (>= 6.3, $ROCM_PATH or
+ * /opt/rocm) is used with its own HIP headers and device libraries when it compiles a probe for
+ * the arch; otherwise Debian's clang-22 with -nogpuinc -nogpulib and lanelab's HIP subset
+ * (hip/include, docs/hip-subset.md) on the include path. */
 #define _GNU_SOURCE
 #include "isa/isa.h"
 

@@ -3,9 +3,10 @@
  * validity probes, and the byte-identical check against a base revision.
  *
  * This header is the module's whole contract. Files: isa/tool.c (running LLVM tools, git, make),
- * isa/elf.c (minimal bounds-checked ELF64 reader), isa/census.c, isa/budget.c, isa/diff.c,
- * isa/probe.c, isa/base.c, isa/cc.c (compiling HIP sources), isa/coverage.c (the emulator's fidelity
- * per code object).
+ * isa/elf.c (what the guards need of a code object, from the emulator's loader), isa/census.c,
+ * isa/budget.c, isa/diff.c, isa/probe.c, isa/base.c, isa/cc.c and isa/ccdir.c (compiling HIP
+ * sources and programs: lanelab's one device-compiler driver), isa/coverage.c (the emulator's
+ * fidelity per code object).
  *
  * Errors follow util/util.h: bad input (unreadable or malformed code object, bad budget file,
  * unknown arch, unknown revision) is LL_EXIT_USAGE; a missing tool (llvm-objdump, llvm-mc, git,
@@ -19,7 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "reports/table.h"
+#include "table/table.h"
 #include "util/util.h"
 
 /* ---- tools ----------------------------------------------------------------------------------*/
@@ -32,7 +33,7 @@ char *isa_llvm_tool(const char *name, ll_err *err);
 int isa_run(char *const argv[], const char *cwd, const char *stdin_text, ll_buf *out, ll_buf *errout,
             ll_err *err);
 
-/* ---- ELF (minimal reader: what the guards need) ---------------------------------------------*/
+/* ---- ELF: what the guards need, read by the emulator's loader (emu_codeobj_load) ------------*/
 typedef struct isa_sym {
   char *name;
   uint64_t vaddr, size;            /* st_value, st_size */
@@ -47,9 +48,10 @@ typedef struct isa_elf {
   size_t nfuncs;
 } isa_elf;
 
-/* Reads an AMDGPU ELF64 code object; every offset and size is bounds-checked. NULL with
- * LL_EXIT_USAGE naming the file and what is wrong (not ELF64, not EM_AMDGPU (224), an arch other
- * than gfx942/gfx950, no .text, a symbol outside .text). */
+/* Reads an AMDGPU ELF64 code object through emu_codeobj_load, which checks every field (ELF
+ * header, segments, sections, symbols, kernel descriptors, metadata): NULL with LL_EXIT_USAGE
+ * naming the file and what is wrong (not ELF64, not EM_AMDGPU (224), an arch other than
+ * gfx942/gfx950, no .text, a function symbol outside .text, ...). */
 isa_elf *isa_elf_read(const void *bytes, size_t n, const char *path, ll_err *err);
 isa_elf *isa_elf_read_file(const char *path, ll_err *err);
 void isa_elf_free(isa_elf *e);
@@ -111,7 +113,7 @@ extern const char *const isa_canonical_counts[];
 report_table *isa_census_table(const isa_census *c);
 
 /* A build output (NAME.co or NAME.skip) made from a source that no longer exists: its sidecar
- * NAME.src, written by mk/kernel.sh, names a missing file. Without a sidecar nothing is stale.
+ * NAME.src, written by isa_cc_build_dir (`lanelab cc --into`), names a missing file. Without a sidecar nothing is stale.
  * The census of a build directory and the budgets leave stale outputs out (docs/architecture.md,
  * "Stale build outputs"). */
 bool isa_output_is_stale(const char *path);
@@ -241,6 +243,20 @@ bool isa_cc_compile_into(const char *src, const char *arch, const char *dir, cha
                          char **co_path, ll_err *err);
 /* "dir/row_softmax.hip" -> "row_softmax" (malloc'd). */
 char *isa_cc_stem(const char *src);
+
+/* ---- kernel folders (isa/ccdir.c): how lanelab's own build keeps its code objects ----------
+ * A source may restrict its arches with a line `// lanelab-arch: gfx950 [gfx942]` and give the
+ * reason with `// lanelab-why: ...`. isa_cc_arch_skip: the reason the source text is not built
+ * for arch ("built only for gfx950 (why)", malloc'd), or NULL when it is. */
+char *isa_cc_arch_skip(const char *src_text, const char *arch);
+/* Builds src for arch into DIR (created if missing) with isa_cc_compile_into: DIR/<stem>.co and
+ * DIR/<stem>.s; or, when the source is not for the arch, DIR/<stem>.skip holding
+ * "skip <stem> for <arch>: <reason>" (and any .co/.s removed), *skipped (may be NULL) set to the
+ * reason. Either way DIR/<stem>.src names the source's absolute path (isa_output_is_stale). This
+ * is `lanelab cc SRC --arch A --into DIR`, the command make's kernel and mutant builds and
+ * `lanelab mutate` use. Errors as isa_cc_compile. */
+bool isa_cc_build_dir(const char *src, const char *arch, const char *dir, char *const *extra, ll_buf *diag,
+                      char **skipped, ll_err *err);
 
 /* ---- hipcc: whole HIP programs (isa/cc.c, `lanelab hipcc`) -------------------------------------
  * Host and device code in one compile, as ROCm's hipcc does, with Debian's clang-22 against

@@ -268,3 +268,85 @@ bool lanes_deliver(lanes_arch arch, const char *prim, const uint32_t addr[LANES_
            "0x4000+64r+c; tag = the 16-bit value");
   return true;
 }
+
+bool lanes_tile_parse(const char *spec, lanes_target *t, ll_err *err) {
+  memset(t, 0, sizeof *t);
+  snprintf(t->name, sizeof t->name, "your tile");
+  t->swizzle = LANES_SWZ_LINEAR;
+  long rows = 0, cols = 0, elem = 0, stride = 0;
+  char *s = ll_xstrdup(spec ? spec : ""), *save = NULL;
+  bool ok = true;
+  for (char *kv = strtok_r(s, ",", &save); kv && ok; kv = strtok_r(NULL, ",", &save)) {
+    char *eq = strchr(kv, '=');
+    int64_t v = 0;
+    if (!eq) ok = false;
+    else if (!strncmp(kv, "swizzle=", 8)) ok = lanes_swizzle_parse(eq + 1, &t->swizzle, err);
+    else if (!ll_parse_i64(eq + 1, &v) || v <= 0 || v > 65536) ok = false;
+    else if (!strncmp(kv, "rows=", 5)) rows = v;
+    else if (!strncmp(kv, "cols=", 5)) cols = v;
+    else if (!strncmp(kv, "elem=", 5)) elem = v;
+    else if (!strncmp(kv, "stride=", 7)) stride = v;
+    else ok = false;
+    if (!ok && !err->msg[0])
+      ll_seterr(err, LL_EXIT_USAGE, "--tile '%s': '%s' is not rows=R, cols=C, elem=BYTES, stride=ROW_BYTES or swizzle=S "
+                "(positive integers up to 65536)", spec, kv);
+  }
+  free(s);
+  if (!ok) return false;
+  if (!rows || !cols || !elem || !stride) {
+    ll_seterr(err, LL_EXIT_USAGE, "--tile '%s': give rows, cols, elem and stride", spec);
+    return false;
+  }
+  if (elem != 1 && elem != 2 && elem != 4) {
+    ll_seterr(err, LL_EXIT_USAGE, "--tile '%s': elem is 1, 2 or 4 bytes", spec);
+    return false;
+  }
+  if (stride < cols * elem || (uint64_t)rows * (uint64_t)stride > 65536 || (uint64_t)rows * (uint64_t)cols >= (1u << 24)) {
+    ll_seterr(err, LL_EXIT_USAGE, "--tile '%s': a row of %ld %ld-byte elements does not fit a %ld-byte stride, or the "
+              "tile is more than 64 KiB", spec, cols, elem, stride);
+    return false;
+  }
+  if (t->swizzle != LANES_SWZ_LINEAR && (elem != 2 || stride % 8 || cols % 4)) {
+    ll_seterr(err, LL_EXIT_USAGE, "--tile '%s': a swizzle moves 8-byte chunks of 2-byte elements (elem=2, cols and "
+              "stride multiples of 4 elements and 8 bytes)", spec);
+    return false;
+  }
+  t->rows = (int)rows;
+  t->cols = (int)cols;
+  t->elem_bits = (int)elem * 8;
+  t->row_bytes = (int)stride;
+  return true;
+}
+
+bool lanes_deliver_tile(lanes_arch arch, const char *prim, const uint32_t addr[LANES_WAVE], const lanes_target *tile,
+                        lanes_delivery *out, ll_err *err) {
+  memset(out, 0, sizeof *out);
+  bool xpose;
+  lanes_ds_op op;
+  if (!lanes_primitive_parse(prim, &xpose, &op, err)) return false;
+  if (xpose) {
+    ll_seterr(err, LL_EXIT_USAGE, "--tile: fragment_transpose reads lanelab's own f16 region; give a plain LDS read");
+    return false;
+  }
+  if (!lanes_ds_op_exists(op, arch)) {
+    ll_seterr(err, LL_EXIT_USAGE, "%s does not exist on %s (transposing LDS reads are gfx950 only)", prim,
+              lanes_arch_name(arch));
+    return false;
+  }
+  if (lanes_ds_op_elem_bits(op) != 32 && lanes_ds_op_elem_bits(op) != tile->elem_bits) {
+    ll_seterr(err, LL_EXIT_USAGE, "--tile: %s moves %d-bit elements; the tile's are %d-bit", prim,
+              lanes_ds_op_elem_bits(op), tile->elem_bits);
+    return false;
+  }
+  memcpy(out->addr, addr, sizeof out->addr);
+  if (!lanes_trace_read(tile, op, arch, addr, out->elem, &out->diag, err)) return false;
+  out->slots = lanes_ds_op_dwords(op) * 32 / tile->elem_bits;
+  out->slot_bits = tile->elem_bits;
+  out->rows = tile->rows, out->cols = tile->cols;
+  for (int L = 0; L < LANES_WAVE; L++)
+    for (int s = 0; s < out->slots; s++) out->tag[L][s] = out->elem[L][s];
+  snprintf(out->tile, sizeof out->tile, "your tile %dx%d of %d-byte elements, row stride %d B, %s; tag = row-major "
+           "element index (row*%d + col; -1: not a tile element)", tile->rows, tile->cols, tile->elem_bits / 8,
+           tile->row_bytes, lanes_swizzle_name(tile->swizzle), tile->cols);
+  return true;
+}

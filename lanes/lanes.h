@@ -322,13 +322,21 @@ typedef struct lanes_delivery {
 /* Runs PRIMITIVE at addr: 16-bit and plain reads on the f16 region (lanes_region_fill, k128B;
  * elements 16 x 64), the narrow transposing reads on their target's linear tile, traced. */
 bool lanes_deliver(lanes_arch arch, const char *prim, const uint32_t addr[LANES_WAVE], lanes_delivery *out, ll_err *err);
+/* A user's own LDS tile: "rows=R,cols=C,elem=BYTES,stride=ROW_BYTES[,swizzle=S]" (elem 1, 2 or 4;
+ * S kLinear (default), k64B, k128B or k128B_16Row, which apply to 2-byte elements in 8-byte
+ * chunks as lanelab's own tiles do; the tile must fit 64 KiB). false + LL_EXIT_USAGE naming the
+ * part. lanes_deliver_tile runs a plain read PRIMITIVE (not fragment_transpose) at addr over that
+ * tile and names what every slot holds by the tile's row-major element index (tag = elem). */
+bool lanes_tile_parse(const char *spec, lanes_target *t, ll_err *err);
+bool lanes_deliver_tile(lanes_arch arch, const char *prim, const uint32_t addr[LANES_WAVE], const lanes_target *tile,
+                        lanes_delivery *out, ll_err *err);
 
 /* ================================ model checks (verify "model") ============================
  * The seed change's facts, computed by the model and compared with the published values:
  * lane 0 tags at the fragment seed {0,64,128,192} (tr_b16) vs software {0,16,32,48}; 0/256 at
  * the solved seed; the solver's closed form; op count 1 ds_read_b64 + 6 ds_bpermute_b32;
  * tr reads are absent on gfx942; every tr target solved and verified. Render with
- * reports/table.h columns "check,expected,got,result" (lanes/ cannot depend on reports/). */
+ * table/table.h columns "check,expected,got,result" (lanes/ uses only util/). */
 #define LANES_MAX_CHECKS 32
 typedef struct lanes_check {
   char name[80], expected[160], got[200];

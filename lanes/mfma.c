@@ -148,6 +148,11 @@ const lanes_mfma *lanes_mfma_lookup(const char *name, lanes_arch arch, ll_err *e
   build();
   char key[96];
   snprintf(key, sizeof key, "%s", name ? name : "");
+  /* clang's builtin names (BuiltinsAMDGPU.def): __builtin_amdgcn_mfma_X is the instruction v_mfma_X,
+   * spelled as llvm-mc's legacy alias where the builtin keeps the old spelling (16x16x16f16,
+   * 32x32x8bf16_1k), so the aliases below finish the mapping */
+  static const char bi[] = "__builtin_amdgcn_";
+  if (!strncmp(key, bi, sizeof bi - 1)) snprintf(key, sizeof key, "v_%s", name + sizeof bi - 1);
   for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
     if (strcmp(key, aliases[i].alias) == 0) snprintf(key, sizeof key, "%s", aliases[i].canon);
   if (strstr(key, "f8f6f4") && !strchr(key, ':')) strncat(key, ":fp8", sizeof key - strlen(key) - 1);

@@ -32,6 +32,9 @@ static const tdef tdefs[] = {
     {"mfma16x16x32_b", "v_mfma_f32_16x16x32_f16", LANES_OPND_B, 0, 128},
     {"mfma32x32x8_a", "v_mfma_f32_32x32x8_f16", LANES_OPND_A, 0, 128},
     {"mfma32x32x8_b", "v_mfma_f32_32x32x8_f16", LANES_OPND_B, 0, 128},
+    /* gfx950's 32x32x16 (v_mfma_f32_32x32x16_f16/bf16, CDNA4; the same layout for both) */
+    {"mfma32x32x16_a", "v_mfma_f32_32x32x16_f16", LANES_OPND_A, 0, 128},
+    {"mfma32x32x16_b", "v_mfma_f32_32x32x16_f16", LANES_OPND_B, 0, 128},
     {"mfma16x16x32_fp8_a", "v_mfma_f32_16x16x32_fp8_fp8", LANES_OPND_A, 0, 32},
     {"mfma16x16x32_fp8_b", "v_mfma_f32_16x16x32_fp8_fp8", LANES_OPND_B, 0, 16},
     {"mfma16x16x128_fp4_b", "v_mfma_f32_16x16x128_f8f6f4:fp4", LANES_OPND_B, 16, 8},
@@ -87,7 +90,7 @@ bool lanes_target_get(const char *name, lanes_swizzle swz, lanes_target *t, ll_e
 }
 
 uint64_t lanes_target_bitaddr(const lanes_target *t, int r, int c) {
-  if (t->elem_bits == 16) /* 8-byte chunks of 4 f16, swizzled per row (docs/isa.md) */
+  if (t->elem_bits == 16 && t->swizzle != LANES_SWZ_LINEAR) /* 8-byte chunks of 4 f16, swizzled per row (docs/isa.md) */
     return 8ull * (8ull * lanes_swizzle_offset(t->swizzle, (uint32_t)t->row_bytes / 8, (uint32_t)r, (uint32_t)c / 4) +
                    2ull * (uint32_t)(c % 4));
   return 8ull * (uint64_t)t->row_bytes * (uint64_t)r + (uint64_t)t->elem_bits * (uint64_t)c;
@@ -152,7 +155,7 @@ bool lanes_trace_read(const lanes_target *t, lanes_ds_op via, lanes_arch arch, c
     memset(img, 0, n);
     for (int r = 0; r < t->rows; r++)
       for (int c = 0; c < t->cols; c++)
-        put_elem(img, lanes_target_bitaddr(t, r, c), w, ((uint32_t)(r * t->cols + c + 1) >> (p * w)) & ((1u << w) - 1));
+        put_elem(img, lanes_target_bitaddr(t, r, c), w, ((uint32_t)(r * t->cols + c + 1) >> (p * w)) & (w >= 32 ? ~0u : (1u << w) - 1));
     if (!lanes_ds_read(arch, via, img, n, addr, LANES_EXEC_ALL, diag, err)) {
       free(img);
       return false;

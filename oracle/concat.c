@@ -193,8 +193,8 @@ oracle_concat_spec *oracle_concat_spec_load(const char *path, ll_err *err) {
     }
     s->q_nope = ll_xmalloc(s->q_nope_elems * 2 + 2);
     s->q_pe = ll_xmalloc(s->q_pe_elems * 2 + 2);
-    for (size_t i = 0; i < s->q_nope_elems; i++) s->q_nope[i] = (uint16_t)oracle__splitmix64(&st);
-    for (size_t i = 0; i < s->q_pe_elems; i++) s->q_pe[i] = (uint16_t)oracle__splitmix64(&st);
+    for (size_t i = 0; i < s->q_nope_elems; i++) s->q_nope[i] = (uint16_t)ll_splitmix64(&st);
+    for (size_t i = 0; i < s->q_pe_elems; i++) s->q_pe[i] = (uint16_t)ll_splitmix64(&st);
   } else {
     char *dir = ll_dirname(path);
     char *fn[2] = {s->q_nope_file, s->q_pe_file};

@@ -142,3 +142,37 @@ void oracle_tolerance_default(oracle_dtype dt, double *atol, double *rtol) {
   *atol = oracle_tolerances[dt == ORACLE_F16 ? 0 : 1].atol;
   *rtol = oracle_tolerances[dt == ORACLE_F16 ? 0 : 1].rtol;
 }
+
+/* ---- fp8 (docs/oracle.md "fp8": OCP 8-bit floating point specification 1.0, and LLVM's
+ * APFloat semantics Float8E4M3FN, Float8E5M2, Float8E4M3FNUZ, Float8E5M2FNUZ) ---------------- */
+static const struct { int mbits, bias; bool fnuz, has_inf; } fp8_fmt[] = {
+    [ORACLE_FP8_E4M3] = {3, 7, false, false},      [ORACLE_FP8_E5M2] = {2, 15, false, true},
+    [ORACLE_FP8_E4M3_FNUZ] = {3, 8, true, false},  [ORACLE_FP8_E5M2_FNUZ] = {2, 16, true, false},
+};
+
+float oracle_fp8_to_f32(uint8_t v, oracle_fp8 k) {
+  int mb = fp8_fmt[k].mbits, eb = 7 - mb, bias = fp8_fmt[k].bias;
+  unsigned s = v >> 7, e = (v >> mb) & ((1u << eb) - 1), m = v & ((1u << mb) - 1);
+  if (fp8_fmt[k].fnuz && v == 0x80) return NAN;                      /* the one NaN; no -0 */
+  if (k == ORACLE_FP8_E4M3 && e == 15 && m == 7) return NAN;           /* S.1111.111 */
+  if (fp8_fmt[k].has_inf && e == (1u << eb) - 1) return m ? NAN : (s ? -INFINITY : INFINITY);
+  double x = e ? ldexp(1.0 + m / (double)(1u << mb), (int)e - bias) : ldexp((double)m, 1 - bias - mb);
+  return (float)(s ? -x : x);
+}
+
+uint8_t oracle_f32_to_fp8(float f, oracle_fp8 k) {
+  if (isnan(f)) return fp8_fmt[k].fnuz ? 0x80 : k == ORACLE_FP8_E4M3 ? 0x7f : 0x7e;
+  if (isinf(f) && fp8_fmt[k].has_inf) return f < 0 ? 0xfc : 0x7c;
+  /* the nearest of the 128 non-negative codes, ties to the even code: plain and obviously right */
+  double a = fabs((double)f);
+  int best = -1;
+  double bd = INFINITY;
+  for (int c = 0; c < 128; c++) {
+    double v = oracle_fp8_to_f32((uint8_t)c, k);
+    if (!isfinite(v)) continue;
+    double d = fabs(v - a);
+    if (d < bd || (d == bd && (c & 1) == 0)) { bd = d; best = c; }
+  }
+  if (best <= 0 || f >= 0) return (uint8_t)best; /* zero has one encoding in FNUZ (0x80 is NaN) */
+  return (uint8_t)(best | 0x80);
+}

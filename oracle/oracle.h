@@ -93,6 +93,16 @@ float oracle_f16_to_f32(uint16_t h);
 uint16_t oracle_f32_to_f16(float f);
 float oracle_bf16_to_f32(uint16_t h);
 uint16_t oracle_f32_to_bf16(float f);
+/* The four 8-bit float encodings (docs/oracle.md "fp8"): OCP's E4M3 (FN: no infinity, one NaN per
+ * sign, max 448) and E5M2 (IEEE-like: infinities and NaNs, max 57344), and the FNUZ forms gfx942's
+ * MFMA takes (no infinity, no negative zero: 0x80 is the one NaN; E4M3FNUZ max 240, E5M2FNUZ max
+ * 57344; exponent bias one more than OCP's). */
+typedef enum { ORACLE_FP8_E4M3, ORACLE_FP8_E5M2, ORACLE_FP8_E4M3_FNUZ, ORACLE_FP8_E5M2_FNUZ } oracle_fp8;
+float oracle_fp8_to_f32(uint8_t v, oracle_fp8 k);
+/* Round to nearest, ties to even; a finite value beyond the largest finite saturates to it (an
+ * input generator's choice: docs/oracle.md); NaN to the NaN encoding, and on E5M2 an infinity to
+ * infinity (the others have none: they saturate). */
+uint8_t oracle_f32_to_fp8(float f, oracle_fp8 k);
 /* Bulk: raw little-endian elements of dt <-> float. */
 void oracle_to_f32(oracle_dtype dt, const void *src, float *dst, size_t n);
 void oracle_from_f32(oracle_dtype dt, const float *src, void *dst, size_t n);
@@ -114,9 +124,9 @@ typedef struct oracle_cmp {
 /* Fill *c; true iff zero mismatches. */
 bool oracle_compare(const float *got, const float *ref, size_t n, double atol, double rtol,
                     oracle_cmp *c);
-/* For reports/table.h: the column list and one row's cells ('\t'-separated, malloc'd), so any
+/* For table/table.h: the column list and one row's cells ('\t'-separated, malloc'd), so any
  * module can render comparisons with report_table_new(title, oracle_cmp_columns) and
- * report_table_row(t, "%s", cells). (oracle/ does not link reports/.) */
+ * report_table_row(t, "%s", cells). (oracle/ uses only util/.) */
 extern const char oracle_cmp_columns[];
 char *oracle_cmp_cells(const char *name, const oracle_cmp *c);
 
@@ -286,9 +296,14 @@ bool oracle_concat_write(const oracle_concat_spec *s, const uint16_t *out, doubl
  * lane). A lanes buffer must be a whole number of rows (of waves with ROWS). */
 typedef enum {
   ORACLE_E_F32, ORACLE_E_F16, ORACLE_E_BF16, ORACLE_E_F64, ORACLE_E_I32, ORACLE_E_U32,
-  ORACLE_E_I16, ORACLE_E_U16, ORACLE_E_I8, ORACLE_E_U8, ORACLE_E_COUNT
+  ORACLE_E_I16, ORACLE_E_U16, ORACLE_E_I8, ORACLE_E_U8, ORACLE_E_I64, ORACLE_E_U64,
+  ORACLE_E_FP8_E4M3, ORACLE_E_FP8_E5M2, ORACLE_E_FP8_E4M3_FNUZ, ORACLE_E_FP8_E5M2_FNUZ, ORACLE_E_COUNT
 } oracle_etype;
-bool oracle_etype_parse(const char *s, oracle_etype *out); /* "f32", "f16", ..., "u8" */
+/* "f32", "f16", ..., "u8", "i64", "u64", "fp8_e4m3", "fp8_e5m2", "fp8_e4m3_fnuz", "fp8_e5m2_fnuz".
+ * Integers compare exactly (bit for bit) at zero tolerance, so 64-bit values above 2^53 never
+ * agree by rounding; an fp8 element is compared as the value its encoding denotes
+ * (oracle_fp8_to_f32). */
+bool oracle_etype_parse(const char *s, oracle_etype *out);
 const char *oracle_etype_name(oracle_etype t);
 size_t oracle_etype_size(oracle_etype t);
 bool oracle_etype_is_float(oracle_etype t);
@@ -388,6 +403,5 @@ int oracle__get_int(const ll_json *root, const char *key, bool required, int64_t
                     int64_t *out, ll_err *err);
 int oracle__get_str(const ll_json *root, const char *key, bool required, const char **out,
                     ll_err *err);
-uint64_t oracle__splitmix64(uint64_t *state);
 
 #endif

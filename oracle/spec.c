@@ -466,16 +466,9 @@ oracle_attention_spec *oracle_attention_spec_parse(const char *json, size_t len,
 }
 
 /* ---- inputs ----------------------------------------------------------------------------------- */
-uint64_t oracle__splitmix64(uint64_t *x) {
-  uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 static void fill_uniform(oracle_dtype dt, void *dst, size_t n, uint64_t *st) {
   float *f = ll_xmalloc((n ? n : 1) * sizeof *f);
-  for (size_t i = 0; i < n; i++) f[i] = (float)((double)(oracle__splitmix64(st) >> 11) * 0x1p-53 * 2.0 - 1.0);
+  for (size_t i = 0; i < n; i++) f[i] = (float)((double)(ll_splitmix64(st) >> 11) * 0x1p-53 * 2.0 - 1.0);
   oracle_from_f32(dt, f, dst, n);
   free(f);
 }

@@ -13,18 +13,6 @@
 
 #include "reports/internal.h"
 
-static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *f) {
-  (void)st; (void)f;
-  return (flag == FTW_DP ? rmdir(p) : unlink(p)) == 0 || errno == ENOENT ? 0 : -1;
-}
-
-bool report_rm_rf(const char *path) {
-  struct stat st;
-  if (lstat(path, &st) != 0) return errno == ENOENT;
-  if (!S_ISDIR(st.st_mode)) return unlink(path) == 0;
-  return nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS) == 0;
-}
-
 static const char *stage_title(const char *name) {
   static const struct { const char *n, *t; } titles[] = {
       {"model", "lane-map model checks"},     {"kernels", "kernels built"},
@@ -37,41 +25,6 @@ static const char *stage_title(const char *name) {
   return name;
 }
 
-/* Table i of stage s is named by its content: "<stage>-<title words>" (e.g.
- * isa-census-lane_tr8.co, prod-prefill-attention-vs-oracle), cut to 60 characters; a title shared
- * with an earlier table of the stage gets "-2", "-3"... */
-static char *title_stem(const report_stage *s, size_t i) {
-  const char *t = s->tables[i]->title;
-  ll_buf b = {0};
-  ll_buf_printf(&b, "%s-", s->name);
-  size_t start = b.len;
-  bool dash = true;
-  for (const char *q = t ? t : ""; *q && b.len < start + 48; q++) {
-    char ch = *q;
-    bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.' || ch == '_';
-    if (keep) { ll_buf_put(&b, &ch, 1); dash = false; }
-    else if (!dash) { ll_buf_puts(&b, "-"); dash = true; }
-  }
-  while (b.len > start && b.data[b.len - 1] == '-') b.len--;
-  if (b.len == start) ll_buf_puts(&b, "table");
-  char *r = ll_xstrdup(ll_buf_str(&b));
-  ll_buf_free(&b);
-  return r;
-}
-
-char *report_table_stem(const report_stage *s, size_t i) {
-  char *base = title_stem(s, i);
-  int n = 1;
-  for (size_t k = 0; k < i; k++) {
-    char *o = title_stem(s, k);
-    n += !strcmp(o, base);
-    free(o);
-  }
-  if (n == 1) return base;
-  char *r = ll_fmt("%s-%d", base, n);
-  free(base);
-  return r;
-}
 
 static bool stage_page(report_ctx *c, const report_stage *s) {
   ll_buf p = {0};
@@ -221,63 +174,6 @@ static bool write_index(report_ctx *c, ll_buf *sections) {
   ll_buf_free(&p);
   free(title);
   return ok;
-}
-
-/* Temp/old directories left by a report writer that died (its pid no longer exists) are removed;
- * a live writer's are left alone. */
-void report_sweep_dead(const char *reports, const char *arch) {
-  DIR *d = opendir(reports);
-  if (!d) return;
-  struct dirent *e;
-  char *p1 = ll_fmt(".%s.tmp-", arch), *p2 = ll_fmt(".%s.old-", arch);
-  while ((e = readdir(d))) {
-    const char *rest = !strncmp(e->d_name, p1, strlen(p1)) ? e->d_name + strlen(p1)
-                       : !strncmp(e->d_name, p2, strlen(p2)) ? e->d_name + strlen(p2) : NULL;
-    int64_t pid;
-    if (!rest || !ll_parse_i64(rest, &pid) || pid <= 0 || pid == (int64_t)getpid()) continue;
-    if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
-    char *path = ll_fmt("%s/%s", reports, e->d_name);
-    report_rm_rf(path);
-    free(path);
-  }
-  closedir(d);
-  free(p1);
-  free(p2);
-}
-
-bool report_start_dir(const char *reports, const char *name, const char *final, const char *tmp, ll_err *err) {
-  struct stat st;
-  /* the swap replaces `final` whole: only ever one of our own report directories, never a file,
-   * device, FIFO or a symlink someone put there (docs/architecture.md, "Files") */
-  if (lstat(final, &st) == 0 && !S_ISDIR(st.st_mode)) {
-    ll_seterr(err, LL_EXIT_USAGE, "report: %s exists and is not a directory; lanelab replaces only its own report "
-              "directories", final);
-    return false;
-  }
-  report_sweep_dead(reports, name);
-  if (mkdir(tmp, 0777) != 0) {
-    ll_seterr(err, LL_EXIT_FAIL, "report: cannot create the temporary report directory %s: %s", tmp, strerror(errno));
-    return false;
-  }
-  return true;
-}
-
-/* Swaps a finished temporary report directory in: the old one (if any) renamed aside to `old`,
- * `tmp` renamed to `final`, the old one removed; on failure the old one is put back. */
-bool report_swap_in(const char *tmp, const char *final, const char *old, ll_err *err) {
-  struct stat st;
-  bool had_old = stat(final, &st) == 0;
-  if (had_old && rename(final, old) != 0) {
-    ll_seterr(err, LL_EXIT_FAIL, "report: cannot move the previous report %s aside: %s", final, strerror(errno));
-    return false;
-  }
-  if (rename(tmp, final) != 0) {
-    ll_seterr(err, LL_EXIT_FAIL, "report: cannot move %s to %s: %s", tmp, final, strerror(errno));
-    if (had_old) rename(old, final);
-    return false;
-  }
-  if (had_old && !report_rm_rf(old)) fprintf(stderr, "lanelab: warning: could not remove the previous report %s\n", old);
-  return true;
 }
 
 bool report_write_arch(const char *build_dir, const char *arch, ll_err *err) {

@@ -8,7 +8,6 @@
 
 #include "reports/internal.h"
 
-static int cmpstr(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 bool report_write_index(const char *build_dir, ll_err *err) {
   ll_err local = {0};
@@ -32,7 +31,7 @@ bool report_write_index(const char *build_dir, ll_err *err) {
     }
     closedir(d);
   }
-  if (na) qsort(arches, na, sizeof *arches, cmpstr); /* qsort(NULL, 0, ...) is undefined */
+  if (na) qsort(arches, na, sizeof *arches, ll_cmp_strp); /* qsort(NULL, 0, ...) is undefined */
   report_table *t = report_table_new("lanelab verify across arches", "arch,verdict,stages#,not run#,failed#,report,per stage");
   bool ok = true;
   for (size_t i = 0; i < na && ok; i++) {

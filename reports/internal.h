@@ -32,13 +32,17 @@ typedef struct report_ctx {
   ll_err *err;
 } report_ctx;
 
-/* ---- html.c ---- */
+/* ---- html.c (uses nothing else of reports/) ---- */
 void report_html_esc(ll_buf *b, const char *s);
 void report_html_begin(ll_buf *b, const char *title, const char *page_kind);
-/* Ends the page; the inline script checks every [data-expect] element (see html.c). */
+/* Ends the page; the inline script checks every [data-expect] element (see page.c's script). */
 void report_html_end(ll_buf *b);
 /* CSS class for a verdict / status text ("pass", "fail", "notrun", "error", ""). */
 const char *report_verdict_class(const char *v);
+/* File-name-safe copy of s ([A-Za-z0-9._-], others -> '_'). malloc'd. */
+char *report_slug(const char *s);
+
+/* ---- page.c: the shared CSS/JS (report_write_assets), a page's files, tables with exports ---- */
 /* Exports t to out/tables/<stem>.{csv,json,md} and appends it to the page as an HTML table with
  * links to the three files. false with ctx->err set if writing fails. A table of more than
  * REPORT_MD_MAX_ROWS rows (an ISA census of a many-variant code object) has no Markdown: nobody
@@ -52,11 +56,11 @@ bool report_export_table_csv(report_ctx *c, const report_table *t, const char *s
 bool report_emit_table(report_ctx *c, ll_buf *page, const report_table *t, const char *stem);
 /* Writes out/<rel> atomically. */
 bool report_write_out(report_ctx *c, const char *rel, const ll_buf *b);
-/* File-name-safe copy of s ([A-Za-z0-9._-], others -> '_'). malloc'd. */
-char *report_slug(const char *s);
 
 /* ---- results.c ---- */
 bool report_load_stages(report_ctx *c);
+/* The content-derived file stem of table i of stage s (tables/<stem>.{csv,json,md}, id t-<stem>). */
+char *report_table_stem(const report_stage *s, size_t i);
 void report_free_stages(report_ctx *c);
 const report_stage *report_find_stage(const report_ctx *c, const char *name);
 
@@ -93,20 +97,6 @@ bool report_write_mfma_layouts(const char *reports, ll_err *err);
 bool report_mutant_plots(report_ctx *c, const report_stage *s, ll_buf *page);
 /* Runs `gnuplot SCRIPT` in DIR; LL_EXIT_ENV naming gnuplot-nox if gnuplot is not on PATH. */
 bool report_run_gnuplot(const char *dir, const char *script, ll_err *err);
-/* Whether an executable named prog is on PATH. */
-bool report_on_path(const char *prog);
-
-/* ---- arch.c ---- */
-/* The content-derived file stem of table i of stage s (tables/<stem>.{csv,json,md}, id t-<stem>). */
-char *report_table_stem(const report_stage *s, size_t i);
-bool report_rm_rf(const char *path);
-/* Removes REPORTS/.<name>.tmp-<pid> and .<name>.old-<pid> left by report writers that died. */
-void report_sweep_dead(const char *reports, const char *name);
-/* Before building REPORTS/<name> (final) in tmp: refuses a final that is not a directory (never
- * replaced: LL_EXIT_USAGE), sweeps dead writers' leftovers, creates tmp. */
-bool report_start_dir(const char *reports, const char *name, const char *final, const char *tmp, ll_err *err);
-/* tmp (a finished report directory) becomes final: the previous final is renamed to old, then
- * removed; on failure it is put back and err says why. */
-bool report_swap_in(const char *tmp, const char *final, const char *old, ll_err *err);
+/* (report_on_path, report_rm_rf and the directory swap are table/table.h's.) */
 
 #endif

@@ -17,7 +17,7 @@
 #include "reports/internal.h"
 #include "reports/tile.h"
 
-/* The micro-kernels verify's lanes stage runs (verify/lanes_stage.c), in its order; any other
+/* The micro-kernels verify's lanes stage runs (verify/stage_lanes.c), in its order; any other
  * kernel named in lanes.json or found in dumps/ gets a page too. */
 static const char *known_kernels[] = {"lane_load_fragment", "lane_fragment_transpose", "lane_tr16_fragment_seed",
                                       "lane_tr16_solved_seed", "lane_tr8", "lane_tr4", "lane_tr6", "lane_xlane",

@@ -1,6 +1,7 @@
 /* reports — browsable results of `lanelab verify`: HTML pages, their tables exported as CSV, JSON
  * and Markdown, and gnuplot plots kept with their data and script. Pages work offline from
- * file:// (no external assets: the CSS and JS are files beside the pages). Table rendering itself is reports/table.h.
+ * file:// (no external assets: the CSS and JS are files beside the pages). Table rendering itself is
+ * table/table.h.
  *
  * Input (written by verify/): BUILD/results/<arch>/<stage>.json, each
  *   {"stage", "what", "verdict", "summary", "device", "shapes", "seconds",
@@ -47,7 +48,7 @@
 #include <stdbool.h>
 
 #include "emu/emu.h"
-#include "reports/table.h"
+#include "table/table.h"
 #include "util/util.h"
 
 /* Every page links the shared stylesheet and script beside it; a writer of pages in a directory

@@ -173,7 +173,6 @@ out:
   return ok;
 }
 
-static int cmpstr(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* summary.json's view of the run: which stages it lists, with which verdict. */
 typedef struct { char **names, **verdicts; size_t n; bool present; } run_list;
@@ -241,7 +240,7 @@ bool report_load_stages(report_ctx *c) {
       names[n++] = nm;
     }
     closedir(d);
-    qsort(names + first_extra, n - first_extra, sizeof *names, cmpstr);
+    qsort(names + first_extra, n - first_extra, sizeof *names, ll_cmp_strp);
   }
   c->stages = ll_xcalloc(n, sizeof *c->stages);
   c->nstages = n;
@@ -309,4 +308,40 @@ const report_stage *report_find_stage(const report_ctx *c, const char *name) {
   for (size_t i = 0; i < c->nstages; i++)
     if (strcmp(c->stages[i].name, name) == 0) return &c->stages[i];
   return NULL;
+}
+
+/* Table i of stage s is named by its content: "<stage>-<title words>" (e.g.
+ * isa-census-lane_tr8.co, prod-prefill-attention-vs-oracle), cut to 60 characters; a title shared
+ * with an earlier table of the stage gets "-2", "-3"... */
+static char *title_stem(const report_stage *s, size_t i) {
+  const char *t = s->tables[i]->title;
+  ll_buf b = {0};
+  ll_buf_printf(&b, "%s-", s->name);
+  size_t start = b.len;
+  bool dash = true;
+  for (const char *q = t ? t : ""; *q && b.len < start + 48; q++) {
+    char ch = *q;
+    bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.' || ch == '_';
+    if (keep) { ll_buf_put(&b, &ch, 1); dash = false; }
+    else if (!dash) { ll_buf_puts(&b, "-"); dash = true; }
+  }
+  while (b.len > start && b.data[b.len - 1] == '-') b.len--;
+  if (b.len == start) ll_buf_puts(&b, "table");
+  char *r = ll_xstrdup(ll_buf_str(&b));
+  ll_buf_free(&b);
+  return r;
+}
+
+char *report_table_stem(const report_stage *s, size_t i) {
+  char *base = title_stem(s, i);
+  int n = 1;
+  for (size_t k = 0; k < i; k++) {
+    char *o = title_stem(s, k);
+    n += !strcmp(o, base);
+    free(o);
+  }
+  if (n == 1) return base;
+  char *r = ll_fmt("%s-%d", base, n);
+  free(base);
+  return r;
 }

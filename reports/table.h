@@ -1,39 +1,7 @@
-/* reports/table — one table, four renderings (text, CSV, Markdown, JSON). Every tabular output of
- * lanelab (CLI --format, report exports) goes through this, so the four stay in step.
- * Cells are strings; a column marked numeric is right-aligned in text and written as a bare
- * number in JSON (a cell that does not parse as a number is written as a string). */
-#ifndef LANELAB_REPORT_TABLE_H
-#define LANELAB_REPORT_TABLE_H
-
-#include <stdbool.h>
-#include <stddef.h>
-#include "util/util.h"
-
-typedef enum { REPORT_TEXT, REPORT_CSV, REPORT_MD, REPORT_JSON } report_format;
-
-typedef struct report_table {
-  char *title;         /* shown above text/Markdown, "title" in JSON; may be NULL */
-  size_t ncols, nrows;
-  char **cols;
-  bool *numeric;
-  char **cells;        /* nrows * ncols, row-major */
-  size_t cap_rows;
-  char **notes;        /* lines printed after the table (text/MD) / "notes" array (JSON) */
-  size_t nnotes;
-} report_table;
-
-/* cols: comma-separated names; a name ending in '#' is numeric ("lane#,slot#,tag#"). */
-report_table *report_table_new(const char *title, const char *cols);
-void report_table_free(report_table *t);
-/* Append a row; fmt gives the cells separated by '\t' ("%d\t%d\t%s"). */
-void report_table_row(report_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void report_table_note(report_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-const char *report_table_cell(const report_table *t, size_t row, size_t col);
-
-/* Parse "text|csv|md|json"; false (and a message in err, exit 2) otherwise. */
-bool report_format_parse(const char *s, report_format *f, ll_err *err);
-void report_table_render(const report_table *t, report_format f, ll_buf *out);
-/* Render and write to stdout. */
-void report_table_print(const report_table *t, report_format f);
-
+/* reports/table.h — the table renderer moved to the table/ module (table/table.h) so that isa/ does
+ * not include reports/. This forwarding header keeps code written before the move compiling;
+ * include "table/table.h" in new code. */
+#ifndef LANELAB_REPORTS_TABLE_FWD_H
+#define LANELAB_REPORTS_TABLE_FWD_H
+#include "table/table.h"
 #endif

@@ -36,7 +36,10 @@ rt_device *rt_open(rt_backend b, emu_arch arch, ll_err *err) {
       return d;
     }
     if (b == RT_HIP) {
-      ll_seterr(err, he.code, "--backend hip: %s", he.msg);
+      bool runtime = strstr(he.msg, "HIP runtime") != NULL;
+      ll_seterr(err, he.code, "--backend hip: %s; %s", he.msg,
+                runtime ? "install ROCm's HIP runtime (libamdhip64, e.g. the rocm-hip-runtime package) or use --backend emu"
+                        : "use --backend emu (or auto)");
       free(d);
       return NULL;
     }

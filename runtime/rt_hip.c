@@ -40,7 +40,9 @@ static const char *estr(rt_hip *h, hipError_t e) {
   return s ? s : "unknown HIP error";
 }
 
-#define INSTALL_HINT "install ROCm's HIP runtime (libamdhip64, e.g. the rocm-hip-runtime package) or use --backend emu"
+/* Messages here say what is missing; the remedy (install ROCm's HIP runtime, or use the emulator)
+ * is added by rt_open for --backend hip only: under auto the emulator is simply used, and a run
+ * should not suggest installing ROCm every time (issue #29). */
 
 void rt_hip_close(rt_hip *h) {
   if (!h) return;
@@ -72,7 +74,7 @@ rt_hip *rt_hip_open(emu_arch arch, char *desc, size_t desc_size, ll_err *err) {
   rt_hip *h = ll_xcalloc(1, sizeof *h);
   h->lib = dlopen(libname, RTLD_NOW | RTLD_LOCAL);
   if (!h->lib) {
-    ll_seterr(err, LL_EXIT_ENV, "no HIP runtime: cannot load %s (%s); " INSTALL_HINT, libname, dlerror());
+    ll_seterr(err, LL_EXIT_ENV, "no HIP runtime: cannot load %s (%s)", libname, dlerror());
     goto fail;
   }
   struct { const char *name; void **slot; bool required; } syms[] = {
@@ -93,18 +95,18 @@ rt_hip *rt_hip_open(emu_arch arch, char *desc, size_t desc_size, ll_err *err) {
   for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
     *syms[i].slot = dlsym(h->lib, syms[i].name);
     if (!*syms[i].slot && syms[i].required) {
-      ll_seterr(err, LL_EXIT_ENV, "%s lacks %s: not a usable HIP runtime; " INSTALL_HINT, libname, syms[i].name);
+      ll_seterr(err, LL_EXIT_ENV, "%s lacks %s: not a usable HIP runtime", libname, syms[i].name);
       goto fail;
     }
   }
   if (!h->GetDeviceProperties && !(*(void **)&h->GetDeviceProperties = dlsym(h->lib, "hipGetDeviceProperties"))) {
-    ll_seterr(err, LL_EXIT_ENV, "%s lacks hipGetDeviceProperties; " INSTALL_HINT, libname);
+    ll_seterr(err, LL_EXIT_ENV, "%s lacks hipGetDeviceProperties: not a usable HIP runtime", libname);
     goto fail;
   }
   hipError_t e = h->Init(0);
   int count = 0;
   if (e != 0 || (e = h->GetDeviceCount(&count)) != 0 || count == 0) {
-    ll_seterr(err, LL_EXIT_ENV, "no HIP device (%s: %s); use --backend emu",
+    ll_seterr(err, LL_EXIT_ENV, "no HIP device (%s: %s)",
               e ? "HIP error" : "device count", e ? estr(h, e) : "0");
     goto fail;
   }
@@ -128,7 +130,7 @@ rt_hip *rt_hip_open(emu_arch arch, char *desc, size_t desc_size, ll_err *err) {
       return h;
     }
   }
-  ll_seterr(err, LL_EXIT_ENV, "no HIP device of arch %s (devices: %s); use --backend emu",
+  ll_seterr(err, LL_EXIT_ENV, "no HIP device of arch %s (devices: %s)",
             emu_arch_name(arch), ll_buf_str(&seen));
   ll_buf_free(&seen);
 fail:

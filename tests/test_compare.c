@@ -435,3 +435,55 @@ Test(compare, lanes_on_register_dump_json_names_wave_register_lane) {
   unlink(fg); unlink(fr); unlink(fraw); unlink(f3);
   free(fg); free(fr); free(fraw); free(f3); free(dg); free(dr); free(d3);
 }
+
+/* fp8 (issue #29): each encoding decodes to the values its definition gives (written here from the
+ * OCP FP8 specification 1.0 and LLVM's Float8E4M3FNUZ/Float8E5M2FNUZ: bias, mantissa width, the
+ * NaN and infinity codes), and a comparison is of those values, not of the bytes. */
+Test(compare, fp8_encodings_decode_to_their_values) {
+  const struct { oracle_fp8 k; uint8_t code; double want; } v[] = {
+      {ORACLE_FP8_E4M3, 0x7e, 448},        {ORACLE_FP8_E4M3, 0x01, 0x1p-9},  {ORACLE_FP8_E4M3, 0x38, 1.0},
+      {ORACLE_FP8_E4M3, 0xb8, -1.0},       {ORACLE_FP8_E4M3, 0x08, 0x1p-6},  {ORACLE_FP8_E5M2, 0x7b, 57344},
+      {ORACLE_FP8_E5M2, 0x3c, 1.0},        {ORACLE_FP8_E5M2, 0x01, 0x1p-16}, {ORACLE_FP8_E5M2, 0x7c, INFINITY},
+      {ORACLE_FP8_E5M2, 0xfc, -INFINITY},  {ORACLE_FP8_E4M3_FNUZ, 0x7f, 240}, {ORACLE_FP8_E4M3_FNUZ, 0x40, 1.0},
+      {ORACLE_FP8_E4M3_FNUZ, 0x01, 0x1p-10}, {ORACLE_FP8_E5M2_FNUZ, 0x7f, 57344}, {ORACLE_FP8_E5M2_FNUZ, 0x40, 1.0},
+      {ORACLE_FP8_E5M2_FNUZ, 0x01, 0x1p-17},
+  };
+  for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+    double got = oracle_fp8_to_f32(v[i].code, v[i].k);
+    cr_expect(got == v[i].want, "format %d code 0x%02x: %.9g, want %.9g", v[i].k, v[i].code, got, v[i].want);
+    cr_expect_eq(oracle_f32_to_fp8((float)v[i].want, v[i].k), v[i].code, "format %d: %.9g encodes to 0x%02x", v[i].k,
+                 v[i].want, oracle_f32_to_fp8((float)v[i].want, v[i].k));
+  }
+  cr_expect(isnan(oracle_fp8_to_f32(0x7f, ORACLE_FP8_E4M3)) && isnan(oracle_fp8_to_f32(0x80, ORACLE_FP8_E4M3_FNUZ)) &&
+            isnan(oracle_fp8_to_f32(0x80, ORACLE_FP8_E5M2_FNUZ)) && isnan(oracle_fp8_to_f32(0x7d, ORACLE_FP8_E5M2)));
+  cr_expect_eq(oracle_f32_to_fp8(1000.0f, ORACLE_FP8_E4M3), 0x7e, "saturates at 448");
+  cr_expect_eq(oracle_f32_to_fp8(1.0625f, ORACLE_FP8_E4M3), 0x38, "a tie rounds to the even code (1.0)");
+  cr_expect_eq(oracle_f32_to_fp8(1.1875f, ORACLE_FP8_E4M3), 0x3a, "a tie rounds to the even code (1.25)");
+  /* compared as values: one step apart passes the default tolerance; the bytes differ */
+  uint8_t got[3] = {0x38, 0x39, 0x40}, ref[3] = {0x38, 0x38, 0x40}; /* 1.0, 1.125 vs 1.0 */
+  oracle_etype t;
+  cr_assert(oracle_etype_parse("fp8_e4m3", &t));
+  oracle_compare_result res;
+  ll_err e = {0};
+  double atol, rtol;
+  oracle_compare_default_tol(t, &atol, &rtol);
+  cr_expect(atol == 0.125 && rtol == 0.125, "the default is one e4m3 step (docs/oracle.md): %g %g", atol, rtol);
+  cr_expect_eq(cmp(t, got, 3, ref, 3, NULL, atol, rtol, &res, &e), LL_EXIT_OK, "one e4m3 step is within the default");
+  cr_assert(oracle_etype_parse("u8", &t));
+  cr_expect_eq(cmp(t, got, 3, ref, 3, NULL, 0, 0, &res, &e), LL_EXIT_FAIL, "the bytes differ");
+}
+
+/* i64/u64: exact, bit for bit: two values above 2^53 that one double cannot tell apart differ. */
+Test(compare, i64_and_u64_compare_every_bit) {
+  int64_t a[2] = {((int64_t)1 << 60) + 1, -5}, b[2] = {((int64_t)1 << 60), -5};
+  cr_assert_eq((double)a[0], (double)b[0], "the test needs values a double rounds together");
+  oracle_etype t;
+  oracle_compare_result res;
+  ll_err e = {0};
+  cr_assert(oracle_etype_parse("i64", &t));
+  cr_expect_eq(oracle_etype_size(t), 8);
+  cr_expect_eq(cmp(t, a, 16, b, 16, NULL, 0, 0, &res, &e), LL_EXIT_FAIL);
+  cr_expect(res.over == 1 && res.first[0].flat == 0, "%llu over", (unsigned long long)res.over);
+  cr_assert(oracle_etype_parse("u64", &t));
+  cr_expect_eq(cmp(t, a, 16, a, 16, NULL, 0, 0, &res, &e), LL_EXIT_OK);
+}

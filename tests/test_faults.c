@@ -244,6 +244,24 @@ static void read_oob(const char *arch_s, emu_arch arch) {
 Test(fault_global, read_out_of_bounds_gfx942, .timeout = 120) { read_oob("gfx942", EMU_GFX942); }
 Test(fault_global, read_out_of_bounds_gfx950, .timeout = 120) { read_oob("gfx950", EMU_GFX950); }
 
+/* Far from every buffer (issue #29, "faults"): the report names the nearest buffer and how far the
+ * access is from it, not only "outside every registered buffer". Buffers are 1 MiB apart
+ * (emu/mem.c), so 100000 dwords past the 256-byte input lands in the gap after it: lane 0 reads
+ * byte 400000 of a buffer 256 bytes long, 399744 bytes past its end. */
+Test(fault_global, far_out_of_bounds_names_the_nearest_buffer, .timeout = 120) {
+  char *co = fault_co(KDIR "fault_mem.hip", "gfx950", NULL), *dir = tmpdir();
+  dis_insn ld = find_insn(co, "fault_read_oob", "global_load_dword");
+  char *in = ll_fmt("%s/in.bin", dir), *out = ll_fmt("%s/out.bin", dir);
+  uint32_t x[64] = {0};
+  cr_assert(ll_write_file_atomic(in, x, sizeof x, NULL));
+  char *args = ll_fmt("run %s fault_read_oob --grid 1 --block 64 --arg in:%s --arg out:256:%s --arg u32:100000 --backend emu",
+                      co, in, out);
+  char *near = ll_fmt("the nearest is 'in:%s' (256 bytes at 0x", in);
+  expect_cli_fault(args, out, "out-of-bounds global access", "gfx950", "fault_read_oob", &ld, 0, near,
+                   "399744 bytes past its end");
+  free(near); free(args); free(in); free(out); free(dir); free(co);
+}
+
 /* ---- LDS beyond the allocation -------------------------------------------------------------*/
 static void lds_beyond(const char *arch_s, emu_arch arch) {
   char *co = fault_co(KDIR "fault_mem.hip", arch_s, NULL), *dir = tmpdir();

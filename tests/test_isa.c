@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "isa/isa.h"
-#include "reports/table.h"
+#include "table/table.h"
 #include "util/util.h"
 
 #define CLANG "/usr/lib/llvm-22/bin/clang"
@@ -628,4 +628,42 @@ Test(isa_census, symbols_without_size_extend_to_the_next_symbol) {
   cr_assert_eq(isa_census_value(b, "instructions"), 2);
   isa_census_free(c);
   free(cmd), free(sp), free(op), free(co), free(dir);
+}
+
+/* ---- lanelab cc --into: the kernel folder make's kernel builds keep ---------------------------
+ * The rule is written here from the folder's contract (isa.h isa_cc_build_dir): a source whose
+ * `// lanelab-arch:` line leaves the arch out gets NAME.skip holding "skip NAME for ARCH: built only
+ * for ... (why)" and no code object; every build names its source in NAME.src; and building the
+ * same source twice gives the same bytes (clang's compile-unit id is fixed, not drawn from the
+ * driver's temporary path). */
+Test(isa_cc, into_keeps_a_kernel_folder_and_rebuilds_byte_identically) {
+  char *d = ll_xstrdup("/tmp/lanelab-test-ccinto-XXXXXX");
+  cr_assert_not_null(mkdtemp(d));
+  char *src = ll_fmt("%s/only950.hip", d);
+  const char *text = "// lanelab-arch: gfx950\n// lanelab-why: the test says so\n"
+                     "#include <hip/hip_runtime.h>\n"
+                     "__global__ void k(float *p) { p[threadIdx.x] *= 2.0f; }\n";
+  ll_err e = {0};
+  cr_assert(ll_write_file_atomic(src, text, strlen(text), &e), "%s", e.msg);
+  cr_assert_eq(sh("%s/lanelab -q cc %s --arch gfx942 --into %s/a 2>/dev/null", LANELAB_BUILD, src, d), 0);
+  char *skip = ll_fmt("%s/a/only950.skip", d), *co = ll_fmt("%s/a/only950.co", d), *sidecar = ll_fmt("%s/a/only950.src", d);
+  size_t n = 0;
+  char *s = ll_read_file(skip, &n, NULL);
+  cr_assert_not_null(s, "no %s", skip);
+  cr_expect_str_eq(s, "skip only950 for gfx942: built only for gfx950 (the test says so)\n");
+  cr_expect(access(co, F_OK) != 0, "a code object was built for an arch the source leaves out");
+  char *named = ll_read_file(sidecar, &n, NULL), *want = ll_fmt("%s\n", src);
+  cr_assert_not_null(named, "no %s", sidecar);
+  cr_expect_str_eq(named, want);
+  free(s); free(named); free(want); free(skip); free(co); free(sidecar);
+  for (int i = 0; i < 2; i++) {
+    cr_assert_eq(sh("%s/lanelab -q cc %s --arch gfx950 --into %s/b", LANELAB_BUILD, src, d), 0);
+    char *sk = ll_fmt("%s/b/only950.skip", d);
+    cr_expect(access(sk, F_OK) != 0, "%s left beside a code object", sk);
+    free(sk);
+    if (i == 0) cr_assert_eq(sh("cp %s/b/only950.co %s/first.co", d, d), 0, "no code object for gfx950");
+  }
+  cr_expect_eq(sh("cmp -s %s/b/only950.co %s/first.co", d, d), 0, "two builds of one source differ");
+  sh("rm -rf %s", d);
+  free(src); free(d);
 }

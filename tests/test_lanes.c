@@ -874,3 +874,96 @@ Test(lanes_cli, seed) {
   cr_assert_eq(run("seed --via ds_read_b64_tr_b16", out, sizeof out), 2);
   cr_assert_eq(run("seed --target mfma16x16x32_fp8_b --via ds_read_b64_tr_b8 --swizzle k128B", out, sizeof out), 2);
 }
+
+/* ---- a user's own names and tiles (issue #29, "lane maps") ------------------------------------ */
+/* clang's builtin names name the instruction clang emits for them: compiled here (lanelab cc) and
+ * disassembled (llvm-objdump), the mnemonic is what `lanelab mfma` looks the builtin up as. */
+Test(lanes_mfma, clang_builtin_names_are_the_instructions_clang_emits, .timeout = 120) {
+  const char *src = "#include <hip/hip_runtime.h>\n"
+                    "typedef __bf16 bf16x8 __attribute__((ext_vector_type(8)));\n"
+                    "typedef _Float16 h4 __attribute__((ext_vector_type(4)));\n"
+                    "typedef short s4 __attribute__((ext_vector_type(4)));\n"
+                    "typedef float f16v __attribute__((ext_vector_type(16)));\n"
+                    "typedef float f4v __attribute__((ext_vector_type(4)));\n"
+                    "extern \"C\" __global__ void k(const bf16x8 *a, const h4 *h, const s4 *s, f16v *o, f4v *p) {\n"
+                    "  o[0] = __builtin_amdgcn_mfma_f32_32x32x16_bf16(a[0], a[1], o[1], 0, 0, 0);\n"
+                    "  p[0] = __builtin_amdgcn_mfma_f32_16x16x16f16(h[0], h[1], p[1], 0, 0, 0);\n"
+                    "  o[2] = __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(s[0], s[1], o[3], 0, 0, 0);\n"
+                    "}\n";
+  char dir[] = "/tmp/lanelab-test-builtins-XXXXXX";
+  cr_assert_not_null(mkdtemp(dir));
+  char *path = ll_fmt("%s/k.hip", dir), *co = ll_fmt("%s/k.co", dir);
+  cr_assert(ll_write_file_atomic(path, src, strlen(src), NULL));
+  char *cmd = ll_fmt("%s/lanelab -q cc %s --arch gfx950 -o %s && /usr/lib/llvm-22/bin/llvm-objdump -d --no-show-raw-insn "
+                     "--mcpu=gfx950 %s | grep -o 'v_mfma_[a-z0-9_]*' | sort -u", LANELAB_BUILD, path, co, co);
+  FILE *f = popen(cmd, "r");
+  cr_assert_not_null(f);
+  char emitted[1024] = "";
+  size_t n = fread(emitted, 1, sizeof emitted - 1, f);
+  emitted[n] = 0;
+  cr_assert_eq(pclose(f), 0, "%s", cmd);
+  const char *builtins[] = {"__builtin_amdgcn_mfma_f32_32x32x16_bf16", "__builtin_amdgcn_mfma_f32_16x16x16f16",
+                            "__builtin_amdgcn_mfma_f32_32x32x8bf16_1k"};
+  for (size_t i = 0; i < 3; i++) {
+    ll_err e = {0};
+    const lanes_mfma *m = lanes_mfma_lookup(builtins[i], LANES_GFX950, &e);
+    cr_assert_not_null(m, "%s: %s", builtins[i], e.msg);
+    char *line = ll_fmt("%s\n", m->name);
+    cr_expect(strstr(emitted, line), "%s is %s in lanelab; clang emitted:\n%s", builtins[i], m->name, emitted);
+    free(line);
+  }
+  char *rm = ll_fmt("rm -rf %s", dir);
+  system(rm);
+  free(rm); free(cmd); free(co); free(path);
+}
+
+/* The gfx950 32x32x16 operand layouts are targets the solver and `lanelab seed` know by name; their
+ * shape is the instruction's (A 32x16, B 16x32: docs/isa.md, the MFMA A/B rule above). */
+Test(lanes_seed_solver, gfx950_32x32x16_operands_are_named_targets) {
+  const struct { const char *name; int rows, cols; } want[] = {{"mfma32x32x16_a", 32, 16}, {"mfma32x32x16_b", 16, 32}};
+  for (size_t i = 0; i < 2; i++) {
+    lanes_target t;
+    ll_err e = {0};
+    cr_assert(lanes_target_get(want[i].name, LANES_SWZ_128B, &t, &e), "%s: %s", want[i].name, e.msg);
+    cr_expect(t.rows == want[i].rows && t.cols == want[i].cols && t.elem_bits == 16, "%s: %dx%d %d-bit", want[i].name,
+              t.rows, t.cols, t.elem_bits);
+    lanes_seed s;
+    lanes_ds_op via = i == 0 ? LANES_DS_READ_B64 : LANES_DS_READ_B64_TR_B16;
+    cr_assert(lanes_seed_solve(&t, via, LANES_GFX950, &s, &e), "%s: %s", want[i].name, e.msg);
+    cr_expect(s.found, "%s via %s: no seed (%s)", want[i].name, lanes_ds_op_name(via), s.why);
+  }
+}
+
+/* `lanelab lanes --addr ... --tile`: the user's own tile. Each lane's ds_read_b64 takes 8 bytes at its
+ * address, so over a row-major tile of 2-byte elements with row stride S, the lane reading byte b
+ * gets elements (b / S, (b % S) / 2 + s), s = 0..3 — written here from that rule, with a padded
+ * stride and with the k128B swizzle (8-byte chunk j of row r stored at chunk j ^ (r % 8)). */
+static void tile_case(const char *spec, int stride, int cols, bool swz) {
+  lanes_target t;
+  ll_err e = {0};
+  cr_assert(lanes_tile_parse(spec, &t, &e), "%s: %s", spec, e.msg);
+  uint32_t addr[LANES_WAVE];
+  for (int L = 0; L < LANES_WAVE; L++) addr[L] = (uint32_t)(stride * (L % 32) + 8 * (L / 32)); /* physical chunk L/32 */
+  lanes_delivery d;
+  cr_assert(lanes_deliver_tile(LANES_GFX950, "ds_read_b64", addr, &t, &d, &e), "%s: %s", spec, e.msg);
+  cr_assert_eq(d.slots, 4);
+  for (int L = 0; L < LANES_WAVE; L++)
+    for (int s = 0; s < 4; s++) {
+      int r = L % 32, chunk = L / 32, logical = swz ? chunk ^ (r % 8) : chunk;
+      int want = r * cols + 4 * logical + s;
+      cr_assert_eq(d.elem[L][s], want, "%s lane %d slot %d: %d, want %d", spec, L, s, d.elem[L][s], want);
+    }
+}
+
+Test(lanes_tile, a_users_tile_names_what_every_lane_holds) {
+  tile_case("rows=32,cols=16,elem=2,stride=40", 40, 16, false);
+  tile_case("rows=32,cols=64,elem=2,stride=128,swizzle=k128B", 128, 64, true);
+  lanes_target t;
+  ll_err e = {0};
+  cr_expect_not(lanes_tile_parse("rows=32,cols=16,elem=2,stride=16", &t, &e), "a row wider than its stride");
+  cr_expect(strstr(e.msg, "--tile"), "%s", e.msg);
+  e = (ll_err){0};
+  cr_expect_not(lanes_tile_parse("rows=32,cols=16,elem=3,stride=64", &t, &e), "elem 3");
+  e = (ll_err){0};
+  cr_expect_not(lanes_tile_parse("rows=32,cols=16,stride=64", &t, &e), "no elem");
+}

@@ -147,6 +147,20 @@ Test(manifest, ref_h_half_and_bf16_conversions) {
   }
 }
 
+/* ref.h's fp8 decoders agree with the oracle's on all 256 codes of every encoding (the oracle's are
+ * checked against the formats' definitions in test_compare). */
+Test(manifest, ref_h_fp8_decoders) {
+  for (unsigned c = 0; c < 256; c++) {
+    float r[4] = {lanelab_fp8_e4m3_to_float((uint8_t)c), lanelab_fp8_e5m2_to_float((uint8_t)c),
+                  lanelab_fp8_e4m3_fnuz_to_float((uint8_t)c), lanelab_fp8_e5m2_fnuz_to_float((uint8_t)c)};
+    oracle_fp8 k[4] = {ORACLE_FP8_E4M3, ORACLE_FP8_E5M2, ORACLE_FP8_E4M3_FNUZ, ORACLE_FP8_E5M2_FNUZ};
+    for (int i = 0; i < 4; i++) {
+      float o = oracle_fp8_to_f32((uint8_t)c, k[i]);
+      cr_assert(r[i] == o || (r[i] != r[i] && o != o), "format %d code 0x%02x: ref.h %a, oracle %a", i, c, r[i], o);
+    }
+  }
+}
+
 /* ---- end to end --------------------------------------------------------------------------------- */
 /* A copy of the example project in a fresh directory, so runs do not share build outputs. */
 static char *example_copy(void) {
@@ -240,16 +254,22 @@ Test(manifest, unchecked_kernel_fails_unless_a_reason_is_given, .timeout = 120) 
   free(cmd); free(out); free(d);
 }
 
+/* An escaped mutant: its code differs from the correct kernel's (one more s_nop), but every output
+ * is the same, so nothing catches it. (A mutant whose code is byte-identical to the correct kernel
+ * is not applicable, not escaped: manifest/identical_mutant_is_not_applicable_with_the_proof.) */
 Test(manifest, escaped_mutant_fails_and_bad_manifest_is_exit_2, .timeout = 120) {
   char *d = example_copy(), *out;
-  char *cmd = ll_fmt("sed -i 's/-DBUG_STRIDE=1/-DNOT_A_BUG=1/' %s/manifest.json", d);
-  cr_assert_eq(sh(cmd, NULL), 0);
+  char *cmd = ll_fmt("sed -i 's/-DBUG_STRIDE=1/-DHARMLESS=1/' %s/manifest.json && "
+                     "sed -i 's/^  uint32_t xi = i;/  uint32_t xi = i;\\n#if HARMLESS\\n  asm volatile(\"s_nop 0\");\\n#endif/' "
+                     "%s/kernels/saxpy.hip && grep -q 's_nop 0' %s/kernels/saxpy.hip", d, d, d);
+  cr_assert_eq(sh(cmd, NULL), 0, "%s", cmd);
   free(cmd);
   cmd = ll_fmt(LANELAB " -q verify --manifest %s/manifest.json --arch gfx950", d);
   int rc = sh(cmd, &out);
   cr_assert_eq(rc, 1, "an escaped mutant fails verify; exit %d:\n%s", rc, out);
   cr_assert(strstr(out, "mutant wrong_stride of saxpy on gfx950 was not caught"), "%s", out);
   free(out);
+  put(d, "k.hip", "// the manifest's source exists: the bad field is the grid\n");
   put(d, "manifest.json", "{\"kernels\": [{\"name\": \"k\", \"source\": \"k.hip\", \"grid\": [0], \"block\": [1], \"args\": []}]}");
   rc = sh(cmd, &out);
   cr_assert_eq(rc, 2, "exit %d:\n%s", rc, out);
@@ -524,11 +544,13 @@ Test(manifest, lab_kernel_no_stage_checks_is_not_checked_and_fails) {
   /* a tree of its own: one bench kernel, built, and a lab manifest that does not cover it */
   char *d = tmpd();
   cr_assert_eq(chdir(d), 0);
-  cr_assert(ll_mkdir_p("kernels/bench", NULL) && ll_mkdir_p("build/gfx950/kernels", NULL));
+  cr_assert(ll_mkdir_p("kernels/bench", NULL) && ll_mkdir_p("build/gfx950/kernels", NULL) && ll_mkdir_p("src", NULL));
   put(d, "kernels/bench/extra.hip", "// a kernel nobody checks\n");
+  put(d, "src/other.hip", "// the manifest's kernel, outside kernels/ (its files must exist)\n");
+  put(d, "kernels/r.c", "/* its reference */\n");
   put(d, "build/gfx950/kernels/extra.co", "not a code object: the kernels stage only looks at its presence");
   put(d, "kernels/manifest.json",
-      "{\"kernels\": [{\"name\": \"other\", \"source\": \"bench/other.hip\", \"grid\": [1], \"block\": [64],"
+      "{\"kernels\": [{\"name\": \"other\", \"source\": \"../src/other.hip\", \"grid\": [1], \"block\": [64],"
       " \"args\": [{\"name\": \"o\", \"out\": {\"dtype\": \"f32\", \"shape\": [1]}}],"
       " \"reference\": {\"c\": \"r.c\", \"function\": \"f\"}}]}");
   stage_result r = kernels_stage("build");
@@ -545,4 +567,200 @@ Test(manifest, lab_kernel_no_stage_checks_is_not_checked_and_fails) {
   cr_assert(strstr(report_table_cell(r2.tables[0], 0, 3), "manifest (kernels/manifest.json: extra)"), "%s",
             report_table_cell(r2.tables[0], 0, 3));
   free(d);
+}
+
+/* ---- what a new user missed (issue #29, item 4) ------------------------------------------------
+ * Kernels written here the way a user writes them (ordinary HIP), each with a C reference written
+ * from the kernel's own definition, run end to end through `lanelab verify --manifest`. */
+
+/* i64 buffers: vLLM's positions and slot mappings are int64. A gather through an int64 index
+ * array (slot_mapping) with indices above 2^32 / 4 bytes apart would truncate if the buffer were
+ * read as 32-bit; the reference indexes with the same int64 values. */
+static const char gather_src[] =
+    "#include <hip/hip_runtime.h>\n"
+    "extern \"C\" __global__ void gather_rows(const float *src, const int64_t *slot, float *dst, int64_t n) {\n"
+    "  int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  if (i < n) dst[i] = src[slot[i] % 4096] + (float)(slot[i] >> 32);\n"
+    "}\n";
+static const char gather_ref[] =
+    "#include <lanelab/ref.h>\n"
+    "void gather_rows_ref(const float *src, const int64_t *slot, float *dst, int64_t n) {\n"
+    "  for (int64_t i = 0; i < n; i++) dst[i] = src[slot[i] % 4096] + (float)(slot[i] >> 32);\n"
+    "}\n";
+
+/* fp8: a quantize kernel writing OCP e4m3 bytes by the kernel's own rounding (a truncating one: its
+ * output is within one e4m3 step of the round-to-nearest reference, so the fp8 comparison, as
+ * values of that encoding at the default one-step tolerance, passes; a kernel that wrote the f32's
+ * low byte would not). */
+static const char quant_src[] =
+    "#include <hip/hip_runtime.h>\n"
+    "__device__ static unsigned char to_e4m3(float x) {\n"
+    "  unsigned s = x < 0 ? 0x80u : 0u; float a = x < 0 ? -x : x;\n"
+    "  if (a > 448.0f) a = 448.0f;\n"
+    "  if (a < 0.015625f) return s | (unsigned char)(a * 512.0f);\n"            /* subnormal: m * 2^-9 */
+    "  int e = 0; while (a >= 2.0f) { a *= 0.5f; e++; } while (a < 1.0f) { a *= 2.0f; e--; }\n"
+    "  unsigned m = (unsigned)((a - 1.0f) * 8.0f);\n"                           /* truncate the mantissa */
+    "  return s | (unsigned char)((e + 7) << 3) | (unsigned char)m;\n"
+    "}\n"
+    "extern \"C\" __global__ void quantize(const float *x, unsigned char *q, float scale, uint32_t n) {\n"
+    "  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  if (i < n) q[i] = to_e4m3(x[i] * scale);\n"
+    "}\n";
+static const char quant_ref[] =
+    "#include <lanelab/ref.h>\n"
+    "#include <math.h>\n"
+    /* round to nearest even over the non-negative e4m3 values (OCP FP8: bias 7, 3 mantissa bits,
+     * max 448, no infinity), written here from the format's definition */
+    "static double e4m3(unsigned c) { unsigned e = (c >> 3) & 15, m = c & 7;\n"
+    "  return e ? ldexp(1.0 + m / 8.0, (int)e - 7) : ldexp((double)m, -9); }\n"
+    "static uint8_t to_e4m3(float x) { double a = fabs((double)x); unsigned best = 0; double bd = 1e300;\n"
+    "  for (unsigned c = 0; c < 127; c++) { double d = fabs(e4m3(c) - a); if (d < bd || (d == bd && !(c & 1))) { bd = d; best = c; } }\n"
+    "  return (uint8_t)(best | (x < 0 && best ? 0x80u : 0u)); }\n"
+    "void quantize_ref(const float *x, uint8_t *q, float scale, uint32_t n) {\n"
+    "  for (uint32_t i = 0; i < n; i++) q[i] = to_e4m3(x[i] * scale);\n"
+    "}\n";
+
+Test(manifest, i64_buffers_and_fp8_outputs_compare_as_their_values, .timeout = 180) {
+  char *d = tmpd(), *out;
+  put(d, "gather.hip", gather_src);
+  put(d, "gather_ref.c", gather_ref);
+  put(d, "quant.hip", quant_src);
+  put(d, "quant_ref.c", quant_ref);
+  put(d, "manifest.json",
+      "{\"kernels\": [\n"
+      " {\"name\": \"gather_rows\", \"source\": \"gather.hip\", \"arch\": \"gfx950\", \"grid\": [4], \"block\": [256],\n"
+      "  \"args\": [{\"name\": \"src\", \"in\": {\"dtype\": \"f32\", \"shape\": [4096]}},\n"
+      "            {\"name\": \"slot\", \"in\": {\"dtype\": \"i64\", \"shape\": [1000], \"init\": \"iota(4294967296000, 4294967299)\"}},\n"
+      "            {\"name\": \"dst\", \"out\": {\"dtype\": \"f32\", \"shape\": [1000]}},\n"
+      "            {\"name\": \"n\", \"i64\": 1000}],\n"
+      "  \"reference\": {\"c\": \"gather_ref.c\", \"function\": \"gather_rows_ref\"}},\n"
+      " {\"name\": \"quantize\", \"source\": \"quant.hip\", \"arch\": \"gfx950\", \"grid\": [2], \"block\": [256],\n"
+      "  \"args\": [{\"name\": \"x\", \"in\": {\"dtype\": \"f32\", \"shape\": [500], \"init\": \"normal(0,40)\"}},\n"
+      "            {\"name\": \"q\", \"out\": {\"dtype\": \"fp8_e4m3\", \"shape\": [500]}},\n"
+      "            {\"name\": \"scale\", \"f32\": 1.5}, {\"name\": \"n\", \"u32\": 500}],\n"
+      "  \"reference\": {\"c\": \"quant_ref.c\", \"function\": \"quantize_ref\", \"cflags\": [\"-lm\"]}}]}\n");
+  char *cmd = ll_fmt(LANELAB " -q verify --manifest %s/manifest.json --arch gfx950", d);
+  int rc = sh(cmd, &out);
+  cr_expect_eq(rc, 0, "exit %d:\n%s", rc, out);
+  free(out);
+  /* the comparison is as fp8 values: the truncating kernel is one step from the reference, and an
+   * exact byte comparison (u8) would see that */
+  char *res = ll_fmt("%s/build/lanelab/results/gfx950/outputs.json", d), *text = NULL;
+  size_t n = 0;
+  cr_assert_not_null(text = ll_read_file(res, &n, NULL), "%s", res);
+  cr_expect(strstr(text, "\"dtype\":\"fp8_e4m3\""), "%s", text);
+  free(text);
+  char *u8 = ll_fmt("sed -i 's/\"fp8_e4m3\"/\"u8\"/' %s/manifest.json && " LANELAB " -q verify --manifest %s/manifest.json "
+                    "--arch gfx950", d, d);
+  rc = sh(u8, &out);
+  cr_expect_eq(rc, 1, "the same bytes compared as u8 should differ by the rounding: exit %d\n%s", rc, out);
+  free(out); free(u8); free(res); free(cmd); free(d);
+}
+
+/* A scalar's manifest type is checked: against the C reference's prototype ("f32" for an int n is
+ * a compile error naming the prototype lanelab calls) and against the kernel's argument size
+ * ("f64" for a 4-byte parameter is refused before any case runs). Both exit 2. */
+Test(manifest, scalar_types_are_checked_against_the_reference_and_the_kernel, .timeout = 180) {
+  char *d = tmpd(), *out;
+  put(d, "k.hip", "#include <hip/hip_runtime.h>\n"
+                  "extern \"C\" __global__ void scale(float *x, int n) {\n"
+                  "  int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 2.0f; }\n");
+  put(d, "r.c", "#include <lanelab/ref.h>\nvoid scale_ref(float *x, int n) { for (int i = 0; i < n; i++) x[i] *= 2.0f; }\n");
+  const char *tmpl = "{\"kernels\": [{\"name\": \"scale\", \"source\": \"k.hip\", \"arch\": \"gfx950\", \"grid\": [4], "
+                     "\"block\": [256], \"args\": [{\"name\": \"x\", \"inout\": {\"dtype\": \"f32\", \"shape\": [1000]}}, "
+                     "{\"name\": \"n\", \"%s\": 1000}], \"reference\": {\"c\": \"r.c\", \"function\": \"scale_ref\"}}]}";
+  const struct { const char *type, *says; } cases[] = {
+      {"f32", "prototype disagrees with the kernel's arguments"}, /* same size: only the prototype sees it */
+      {"f64", "kernels[0].args[1] 'n': the manifest gives f64 (8 bytes); the kernel's argument 1 is 4 bytes"},
+  };
+  for (size_t i = 0; i < 2; i++) {
+    char *j = ll_fmt(tmpl, cases[i].type);
+    put(d, "manifest.json", j);
+    char *cmd = ll_fmt(LANELAB " -q verify --manifest %s/manifest.json --arch gfx950 2>&1", d);
+    int rc = sh(cmd, &out);
+    cr_expect_eq(rc, 2, "\"%s\" for an int: exit %d\n%s", cases[i].type, rc, out);
+    cr_expect(strstr(out, cases[i].says), "\"%s\": '%s' not in:\n%s", cases[i].type, cases[i].says, out);
+    if (i == 0) cr_expect(strstr(out, "void scale_ref(float *x, float n)"), "the prototype lanelab calls:\n%s", out);
+    free(out); free(cmd); free(j);
+  }
+  char *j = ll_fmt(tmpl, "i32");
+  put(d, "manifest.json", j);
+  char *cmd = ll_fmt(LANELAB " -q verify --manifest %s/manifest.json --arch gfx950", d);
+  int rc = sh(cmd, &out);
+  cr_expect_eq(rc, 0, "the right type passes: exit %d\n%s", rc, out);
+  free(out); free(cmd); free(j); free(d);
+}
+
+/* A missing source is exit 2 naming the file, first; no error line carries a stray ": :". */
+Test(manifest, missing_source_is_exit_2_naming_it_first) {
+  char *d = tmpd(), *out;
+  put(d, "manifest.json", "{\"kernels\": [{\"name\": \"k\", \"source\": \"kernels/nothere.hip\", \"grid\": [1], "
+                          "\"block\": [64], \"args\": [{\"name\": \"o\", \"out\": {\"dtype\": \"f32\", \"shape\": [64]}}], "
+                          "\"not_checked\": \"a test\"}]}");
+  char *cmd = ll_fmt(LANELAB " verify --manifest %s/manifest.json 2>&1", d);
+  int rc = sh(cmd, &out);
+  cr_expect_eq(rc, 2, "exit %d\n%s", rc, out);
+  char *want = ll_fmt("lanelab: manifest %s/manifest.json: kernels[0].source: kernels/nothere.hip does not exist", d);
+  cr_expect(!strncmp(out, want, strlen(want)), "the first line is not the cause:\n%s\nwant: %s", out, want);
+  cr_expect_null(strstr(out, ": :"), "a stray ': :' in:\n%s", out);
+  cr_expect_null(strstr(out, ".co"), "a later symptom instead of the cause:\n%s", out);
+  free(want); free(out); free(cmd); free(d);
+}
+
+/* Per-arch mutants: a mutant may name its arches; one whose code is byte-identical to the correct
+ * build on an arch is "not applicable" there, with the identity as proof, never "not caught". The
+ * kernel has a gfx950-only path (__gfx950__); the mutant changes only that path. */
+static const char perarch_src[] =
+    "#include <hip/hip_runtime.h>\n"
+    "extern \"C\" __global__ void twice(const float *x, float *y, uint32_t n) {\n"
+    "  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  if (i >= n) return;\n"
+    "#if defined(__gfx950__) && BUG_950\n"
+    "  y[i] = x[i] * 3.0f;\n"
+    "#else\n"
+    "  y[i] = x[i] * 2.0f;\n"
+    "#endif\n"
+    "}\n";
+
+Test(manifest, per_arch_mutant_is_not_applicable_where_its_code_is_identical, .timeout = 180) {
+  char *d = tmpd(), *out;
+  put(d, "k.hip", perarch_src);
+  put(d, "r.c", "#include <lanelab/ref.h>\nvoid twice_ref(const float *x, float *y, uint32_t n) {\n"
+                "  for (uint32_t i = 0; i < n; i++) y[i] = x[i] * 2.0f; }\n");
+  const char *tmpl = "{\"kernels\": [{\"name\": \"twice\", \"source\": \"k.hip\", \"grid\": [4], \"block\": [256], "
+                     "\"args\": [{\"name\": \"x\", \"in\": {\"dtype\": \"f32\", \"shape\": [1000]}}, "
+                     "{\"name\": \"y\", \"out\": {\"dtype\": \"f32\", \"shape\": [1000]}}, {\"name\": \"n\", \"u32\": 1000}], "
+                     "\"reference\": {\"c\": \"r.c\", \"function\": \"twice_ref\"}, "
+                     "\"mutants\": [{\"name\": \"bug950\", \"defines\": [\"-DBUG_950=1\"]%s}]}]}";
+  put(d, "manifest.json", ll_fmt(tmpl, ""));
+  char *cmd = ll_fmt(LANELAB " -q verify --manifest %s/manifest.json", d);
+  int rc = sh(cmd, &out);
+  cr_expect_eq(rc, 0, "exit %d\n%s", rc, out);
+  char *mj = ll_fmt("%s/build/lanelab/results/gfx942/mutants.json", d), *t = NULL;
+  size_t n;
+  cr_assert_not_null(t = ll_read_file(mj, &n, NULL), "%s", mj);
+  cr_expect(strstr(t, "not applicable on gfx942: .text byte-identical to the correct twice.co (isa diff)"), "%s", t);
+  cr_expect_null(strstr(t, "escaped"), "%s", t);
+  free(t);
+  free(mj);
+  mj = ll_fmt("%s/build/lanelab/results/gfx950/mutants.json", d);
+  cr_assert_not_null(t = ll_read_file(mj, &n, NULL), "%s", mj);
+  cr_expect(strstr(t, "\"verdict\":\"caught\""), "%s", t);
+  free(t); free(mj); free(out);
+  /* naming its arch: gfx942 does not build or run it at all */
+  put(d, "manifest.json", ll_fmt(tmpl, ", \"arch\": \"gfx950\""));
+  rc = sh(cmd, &out);
+  cr_expect_eq(rc, 0, "exit %d\n%s", rc, out);
+  mj = ll_fmt("%s/build/lanelab/results/gfx942/mutants.json", d);
+  cr_assert_not_null(t = ll_read_file(mj, &n, NULL), "%s", mj);
+  cr_expect(strstr(t, "not applicable on gfx942: the manifest lists this mutant for other arches only"), "%s", t);
+  free(t); free(mj); free(out);
+  /* an arch the kernel does not have is refused by name */
+  put(d, "manifest.json", ll_fmt("{\"kernels\": [{\"name\": \"twice\", \"source\": \"k.hip\", \"arch\": \"gfx942\", "
+                                 "\"grid\": [4], \"block\": [256], \"args\": [{\"name\": \"y\", \"out\": {\"dtype\": "
+                                 "\"f32\", \"shape\": [4]}}], \"reference\": {\"c\": \"r.c\", \"function\": \"twice_ref\"}, "
+                                 "\"mutants\": [{\"name\": \"m\", \"defines\": [\"-DX=1\"], \"arch\": \"gfx950\"}]}]}"));
+  rc = sh(cmd, &out);
+  cr_expect(rc == 2 && strstr(out, "kernels[0].mutants[0].arch: gfx950 is not an arch of the kernel"), "exit %d\n%s", rc, out);
+  free(out); free(cmd); free(d);
 }

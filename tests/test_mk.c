@@ -247,6 +247,112 @@ Test(mk_aiter_fmha_fwd, bad_usage_is_exit_2_naming_it) {
   free(rm), free(d);
 }
 
+/* ---- mk/check-arch.sh: docs/architecture.md's module map against the Makefile and the code ------
+ * The repository's own map passes; in a scratch tree whose map, MODULES and includes are written
+ * here, each planted disagreement is named: a module missing from the map, a "uses" cell that
+ * leaves out a real include, and an include of a module before it in the link order. */
+Test(mk_check_arch, the_module_map_matches_the_makefile_and_the_includes) {
+  char *out;
+  int rc = sh("bash mk/check-arch.sh", &out);
+  cr_expect_eq(rc, 0, "docs/architecture.md's module map disagrees with the code:\n%s", out);
+  free(out);
+}
+
+static void arch_tree(const char *d, const char *modules, const char *map_rows, const char *b_includes) {
+  char *mk = ll_fmt("MODULES := %s\n", modules);
+  put(d, "Makefile", mk);
+  free(mk);
+  char *doc = ll_fmt("# x\n\n## Module map\n\n| module | what | uses |\n|---|---|---|\n%s\n## Next\n", map_rows);
+  put(d, "docs/architecture.md", doc);
+  free(doc);
+  put(d, "a/a.c", "#include \"b/b.h\"\n#include \"c/c.h\"\n");
+  put(d, "b/b.h", b_includes);
+  put(d, "c/c.h", "#include <stdio.h>\n");
+}
+
+Test(mk_check_arch, planted_disagreements_are_each_named) {
+  char *d = scratch(), *out, *args = ll_fmt("bash mk/check-arch.sh %s", d);
+  const char *good = "| `a/` | top | `b`, `c` |\n| `b/` | middle | `c` |\n| `c/` | bottom | libc |\n";
+  arch_tree(d, "a b c", good, "#include \"c/c.h\"\n");
+  int rc = sh(args, &out);
+  cr_expect_eq(rc, 0, "a consistent tree was refused:\n%s", out);
+  free(out);
+  arch_tree(d, "a b c", "| `a/` | top | `b`, `c` |\n| `c/` | bottom | libc |\n", "#include \"c/c.h\"\n");
+  rc = sh(args, &out);
+  cr_expect(rc == 1 && strstr(out, "module map lists [a c]"), "a module missing from the map: exit %d\n%s", rc, out);
+  free(out);
+  arch_tree(d, "a b c", "| `a/` | top | `b` |\n| `b/` | middle | `c` |\n| `c/` | bottom | libc |\n", "#include \"c/c.h\"\n");
+  rc = sh(args, &out);
+  cr_expect(rc == 1 && strstr(out, "a/ includes [b c] but"), "an include left out of the map: exit %d\n%s", rc, out);
+  free(out);
+  arch_tree(d, "a b c", "| `a/` | top | `b`, `c` |\n| `b/` | middle | `a`, `c` |\n| `c/` | bottom | libc |\n",
+            "#include \"c/c.h\"\n#include \"a/a.h\"\n");
+  rc = sh(args, &out);
+  cr_expect(rc == 1 && strstr(out, "b/ includes a/, which comes before it"), "a layering violation: exit %d\n%s", rc, out);
+  free(out);
+  char *rm = ll_fmt("rm -rf %s", d);
+  system(rm);
+  free(rm); free(args); free(d);
+}
+
+/* ---- mk/check-funcs.sh: no function over 150 lines in verify/, cli/ and emu/exec* ------------- */
+Test(mk_check_funcs, verify_cli_and_emu_exec_have_no_function_over_150_lines) {
+  char *out;
+  int rc = sh("bash mk/check-funcs.sh verify cli emu/exec*.c", &out);
+  cr_expect_eq(rc, 0, "%s", out);
+  free(out);
+}
+
+Test(mk_check_funcs, a_long_function_is_named_and_a_short_one_passes) {
+  char *d = scratch();
+  ll_buf b = {0};
+  ll_buf_puts(&b, "static int short_one(int x) { return x; }\n\nint long_one(int x,\n             int y) {\n");
+  for (int i = 0; i < 150; i++) ll_buf_puts(&b, "  x += y;\n");
+  ll_buf_puts(&b, "  return x;\n}\n");
+  char *f = ll_fmt("%s/m/x.c", d);
+  put(d, "m/x.c", ll_buf_str(&b));
+  char *out, *args = ll_fmt("bash mk/check-funcs.sh %s/m", d);
+  int rc = sh(args, &out);
+  /* 4 header lines + 150 + return + brace: 154 lines from "int long_one(" to "}" */
+  char *want = ll_fmt("check-funcs: %s:3: long_one is 154 lines (at most 150)", f);
+  cr_expect(rc == 1 && strstr(out, want), "exit %d, want '%s':\n%s", rc, want, out);
+  cr_expect_null(strstr(out, "short_one"), "%s", out);
+  free(out); free(args); free(want);
+  args = ll_fmt("bash mk/check-funcs.sh --max 154 %s/m", d);
+  rc = sh(args, &out);
+  cr_expect_eq(rc, 0, "at --max 154 the function fits:\n%s", out);
+  free(out); free(args);
+  char *rm = ll_fmt("rm -rf %s", d);
+  system(rm);
+  free(rm); free(f); free(d);
+  ll_buf_free(&b);
+}
+
+/* ---- mk/check-arch.sh --objs: no circle among a module's files -----------------------------------
+ * reports/ was a circle (arch.c's directory helpers called from the pages it calls); it is not any
+ * more. The check itself finds a planted circle of two object files. */
+Test(mk_check_arch, reports_files_call_each_other_one_way) {
+  char *out, *args = ll_fmt("bash mk/check-arch.sh --objs %s/obj reports", LANELAB_BUILD);
+  int rc = sh(args, &out);
+  cr_expect_eq(rc, 0, "%s", out);
+  free(out);
+  free(args);
+  char *d = scratch();
+  put(d, "m/p.c", "int q(void); int p(void) { return q(); }\n");
+  put(d, "m/q.c", "int p(void); int q(void) { return p() + 1; }\n");
+  put(d, "m/r.c", "int p(void); int r(void) { return p(); }\n");
+  char *cc = ll_fmt("cd %s/m && cc -c p.c q.c r.c", d);
+  cr_assert_eq(system(cc), 0);
+  args = ll_fmt("bash mk/check-arch.sh --objs %s m", d);
+  rc = sh(args, &out);
+  cr_expect(rc == 1 && strstr(out, "m/ has a circle among:") && strstr(out, " p ") && strstr(out, " q "), "exit %d\n%s", rc, out);
+  cr_expect_null(strstr(out, " r "), "r calls into the circle but is not on it:\n%s", out);
+  free(out); free(args); free(cc);
+  char *rm = ll_fmt("rm -rf %s", d);
+  system(rm);
+  free(rm); free(d);
+}
+
 /* ---- mk/aiter-dummy-pass.sh and mk/aiter-e2e.sh (docs/aiter.md) -------------------------------
  * The dummy pass over a tree laid out as aiter's (hsa/gfx942/...) holding one code object of ours
  * with a kernel per outcome: it ends; it traps; it loads 2 GiB past its argument, far beyond the 1 MiB

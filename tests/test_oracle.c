@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "oracle/oracle.h"
-#include "reports/table.h"
+#include "table/table.h"
 #include "util/util.h"
 
 /* ---- helpers ---------------------------------------------------------------------------------- */

@@ -721,6 +721,33 @@ Test(reports, mutant_plot_svg_made_by_gnuplot_with_data_and_script_beside) {
   free(b);
 }
 
+/* Issue #29 ("gnuplot"): a mutant caught by a fault has no error value, yet the plot shows it (a
+ * bar of its own to the top of the plot, titled as such), and gnuplot says nothing: its messages
+ * would land in the plot's .gp.log, which stays empty (a series with nothing to draw and an
+ * autoscaled range of one value each made gnuplot warn in CI logs). */
+Test(reports, a_mutant_caught_by_a_fault_has_a_bar_and_gnuplot_says_nothing) {
+  char *b = mktmp();
+  fixture(b);
+  char *r = ll_fmt("%s/results/gfx950", b);
+  put_free(r, "mutants.json", stage_json("mutants", "pass", "2 of 2 mutants caught", "\"emulator\"",
+      "{\"title\": \"manifest mutants\", \"columns\": [\"mutant\", \"check\", \"noise_floor\", \"mutant_max_abs\", "
+      "\"verdict\"], \"rows\": ["
+      "{\"mutant\": \"wrong_stride\", \"check\": \"outputs\", \"noise_floor\": 0, \"mutant_max_abs\": 3.8, \"verdict\": \"caught\"},"
+      "{\"mutant\": \"oob\", \"check\": \"fault\", \"noise_floor\": 0, \"mutant_max_abs\": \"-\", \"verdict\": \"caught\"}]}"));
+  free(r);
+  generate(b);
+  char *rd = report_dir(b);
+  char *dat = slurp(rd, "plots/mutants-manifest-mutants.dat"), *gp = slurp(rd, "plots/mutants-manifest-mutants.gp");
+  cr_expect(strstr(dat, "\"oob\"\t?\t") && strstr(dat, "caught_by_a_fault"), "no fault bar for oob:\n%s", dat);
+  cr_expect_null(strstr(dat, "noise_floor"), "a column with nothing to draw is a series:\n%s", dat);
+  cr_expect(strstr(gp, "caught by a fault") && strstr(gp, "set yrange ["), "%s", gp);
+  char *log = slurp(rd, "plots/mutants-manifest-mutants.gp.log");
+  cr_expect_str_eq(log, "", "gnuplot warned:\n%s", log);
+  free(log); free(gp); free(dat); free(rd);
+  rm_rf(b);
+  free(b);
+}
+
 /* ---- atomicity --------------------------------------------------------------------------------*/
 static bool no_temp_left(const char *build) {
   char *p = ll_fmt("%s/reports", build);

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "reports/table.h"
+#include "table/table.h"
 #include "util/util.h"
 
 Test(util_json, parses_nested_values_with_lines) {

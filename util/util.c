@@ -535,10 +535,23 @@ double ll_now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* lanelab's data (device headers, the HIP subset, public headers, budgets): an installed binary
- * (PREFIX/bin/lanelab) reads PREFIX/share/lanelab, recognised by its stamp file lanelab.data, and
- * never the source tree; a binary run from the build tree it was built in (LANELAB_SRC_ROOT/build
- * ...) reads the source tree itself, whose layout share/lanelab copies. */
+/* lanelab's data (device headers, the HIP subset, public headers, budgets), found from where the
+ * running binary is, never from a path compiled in (a build tree copied or restored from a CI cache
+ * into another checkout must still work, issue #29): an installed binary (PREFIX/bin/lanelab) reads
+ * PREFIX/share/lanelab, recognised by its stamp file lanelab.data, and never a source tree; a binary
+ * in a build tree (ROOT/build/lanelab, ROOT/build/san/lanelab, ROOT/build/tests/test_x,
+ * ROOT/build/tools/lanelab-cc) reads the source tree ROOT it sits in, recognised by lanelab's
+ * public header and device headers, whose layout share/lanelab copies. */
+#define LL_DATA_UP 4 /* how many folders above the binary's the source tree may be */
+static bool is_source_tree(const char *dir) {
+  char *h = ll_fmt("%s/include/lanelab/lanelab.h", dir), *k = ll_fmt("%s/kernels/include", dir);
+  struct stat st;
+  bool ok = stat(h, &st) == 0 && S_ISREG(st.st_mode) && stat(k, &st) == 0 && S_ISDIR(st.st_mode);
+  free(h);
+  free(k);
+  return ok;
+}
+
 char *ll_data_path(const char *rel, ll_err *err) {
   char exe[4096];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -554,15 +567,32 @@ char *ll_data_path(const char *rel, ll_err *err) {
   if (stat(stamp, &st) == 0 && S_ISREG(st.st_mode)) {
     out = ll_fmt("%s/../share/lanelab/%s", bindir, rel);
   } else {
-#ifdef LANELAB_SRC_ROOT
-    size_t rl = strlen(LANELAB_SRC_ROOT "/build/");
-    if (!strncmp(exe, LANELAB_SRC_ROOT "/build/", rl)) out = ll_fmt("%s/%s", LANELAB_SRC_ROOT, rel);
-#endif
+    char *dir = ll_xstrdup(bindir);
+    for (int up = 0; up <= LL_DATA_UP && !out; up++) {
+      if (up && !strrchr(dir, '/')) break;
+      if (up) {
+        char *slash = strrchr(dir, '/');
+        *slash = 0;
+        if (!dir[0]) break;
+      }
+      if (is_source_tree(dir)) out = ll_fmt("%s/%s", dir, rel);
+    }
+    free(dir);
     if (!out)
-      ll_seterr(err, LL_EXIT_ENV, "lanelab's data is missing: expected %s (install with make install PREFIX=DIR, "
-                "which puts bin/lanelab beside share/lanelab)", stamp);
+      ll_seterr(err, LL_EXIT_ENV, "lanelab's data is missing: %s is neither an installed lanelab (no %s; make install "
+                "PREFIX=DIR puts bin/lanelab beside share/lanelab) nor inside a lanelab build tree (no folder up to %d "
+                "above it holds include/lanelab/lanelab.h and kernels/include)", exe, stamp, LL_DATA_UP);
   }
   free(stamp);
   free(bindir);
   return out;
+}
+
+int ll_cmp_strp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+uint64_t ll_splitmix64(uint64_t *x) {
+  uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
 }

@@ -99,8 +99,9 @@ bool ll_mkdir_p(const char *path, ll_err *err);
 char *ll_path_join(const char *dir, const char *rel);
 /* Directory part of a path ("." if none). malloc'd. */
 char *ll_dirname(const char *path);
-/* DATA/rel, malloc'd, where DATA is lanelab's data directory: PREFIX/share/lanelab beside an
- * installed PREFIX/bin/lanelab, or the source tree for a binary inside its build tree. NULL +
+/* DATA/rel, malloc'd, where DATA is lanelab's data directory, found from the running binary's own
+ * location: PREFIX/share/lanelab beside an installed PREFIX/bin/lanelab, or the source tree a build
+ * tree sits in (up to 4 folders above the binary), wherever that tree has been moved. NULL +
  * LL_EXIT_ENV when neither applies (the message says where it looked). */
 char *ll_data_path(const char *rel, ll_err *err);
 
@@ -163,5 +164,12 @@ bool ll_parse_u64(const char *s, uint64_t *out);
 bool ll_parse_f64(const char *s, double *out);
 /* Monotonic seconds. */
 double ll_now(void);
+/* splitmix64 (Steele, Lea, Flood 2014): advances *state and returns the next 64 random bits. The
+ * one generator behind every seeded input lanelab makes (oracle inputs, manifest inits, the prod
+ * matrix's masks, page shuffles and random cases), so a seed means the same stream everywhere. */
+uint64_t ll_splitmix64(uint64_t *state);
+
+/* qsort comparator for an array of char *: strcmp of the strings pointed to. */
+int ll_cmp_strp(const void *a, const void *b);
 
 #endif

@@ -18,6 +18,9 @@ static const struct { const char *name, *ctype; size_t size; bool fl; } dtypes[M
     [MF_I16] = {"i16", "int16_t", 2, false},       [MF_U16] = {"u16", "uint16_t", 2, false},
     [MF_I8] = {"i8", "int8_t", 1, false},          [MF_U8] = {"u8", "uint8_t", 1, false},
     [MF_I64] = {"i64", "int64_t", 8, false},       [MF_U64] = {"u64", "uint64_t", 8, false},
+    /* fp8 elements reach a C reference as their raw byte (lanelab/ref.h converts them) */
+    [MF_FP8_E4M3] = {"fp8_e4m3", "uint8_t", 1, true},           [MF_FP8_E5M2] = {"fp8_e5m2", "uint8_t", 1, true},
+    [MF_FP8_E4M3_FNUZ] = {"fp8_e4m3_fnuz", "uint8_t", 1, true}, [MF_FP8_E5M2_FNUZ] = {"fp8_e5m2_fnuz", "uint8_t", 1, true},
 };
 const char *mf_dtype_name(mf_dtype t) { return t < MF_NDTYPE ? dtypes[t].name : "?"; }
 const char *mf_dtype_ctype(mf_dtype t) { return t < MF_NDTYPE ? dtypes[t].ctype : "?"; }
@@ -52,6 +55,7 @@ static void jp_pop(jpath *p, size_t old) { p->len = old; p->s[old] = 0; }
 typedef struct rd {
   jpath p;
   const char *dir;
+  bool check_files;               /* manifest_load: every path must name an existing file or folder */
   ll_err *err;
 } rd;
 
@@ -115,6 +119,11 @@ static bool path(rd *r, const ll_json *j, char **out) {
   if (!want_type(r, j, LL_JSTR)) return false;
   if (!j->str[0]) return fail(r, j, "empty path");
   *out = ll_path_join(r->dir, j->str);
+  /* every path in a manifest is an input: a missing one is bad input, named here, before any stage
+   * runs (not a later "cannot read ...co") */
+  struct stat st;
+  if (r->check_files && stat(*out, &st) != 0)
+    return fail(r, j, "%s does not exist (%s: paths are relative to the manifest's folder)", j->str, *out);
   return true;
 }
 
@@ -281,9 +290,9 @@ static bool buffer(rd *r, const ll_json *j, mf_arg *a, bool is_in) {
   if (dt) {
     old = jp_key(&r->p, "dtype");
     if (!want_type(r, dt, LL_JSTR)) ok = false;
-    else if (!mf_dtype_parse(dt->str, &a->dtype) || a->dtype == MF_I64 || a->dtype == MF_U64)
-      ok = fail(r, dt, "unknown buffer dtype '%s' (f32 f16 bf16 f64 i32 u32 i16 u16 i8 u8; i64 and u64 are scalars only)",
-                dt->str);
+    else if (!mf_dtype_parse(dt->str, &a->dtype))
+      ok = fail(r, dt, "unknown buffer dtype '%s' (f32 f16 bf16 f64 i64 u64 i32 u32 i16 u16 i8 u8 fp8_e4m3 fp8_e5m2 "
+                "fp8_e4m3_fnuz fp8_e5m2_fnuz)", dt->str);
     jp_pop(&r->p, old);
     if (!ok) return false;
   }
@@ -401,7 +410,7 @@ static bool arg(rd *r, const ll_json *j, mf_arg *a) {
 }
 
 static bool mutant(rd *r, const ll_json *j, mf_mutant *m) {
-  static const char *const keys[] = {"name", "defines", "source", "code_object", NULL};
+  static const char *const keys[] = {"name", "defines", "source", "code_object", "arch", NULL};
   if (!want_type(r, j, LL_JOBJ) || !known_keys(r, j, keys)) return false;
   const ll_json *nm = ll_json_get(j, "name"), *df = ll_json_get(j, "defines"), *sr = ll_json_get(j, "source"),
                 *co = ll_json_get(j, "code_object");
@@ -414,6 +423,15 @@ static bool mutant(rd *r, const ll_json *j, mf_mutant *m) {
   if (ok && df) { old = jp_key(&r->p, "defines"); ok = strlist(r, df, define, &m->defines, &m->ndefines); jp_pop(&r->p, old); }
   if (ok && sr) { old = jp_key(&r->p, "source"); ok = path(r, sr, &m->source); jp_pop(&r->p, old); }
   if (ok && co) { old = jp_key(&r->p, "code_object"); ok = code_objects(r, co, m->code_object); jp_pop(&r->p, old); }
+  /* its arches: "arch" when given, else those its code objects name, else every arch (the
+   * kernel's own list bounds them: kernel() checks) */
+  for (int a = 0; a < EMU_NARCH; a++) m->arch[a] = co ? m->code_object[a] != NULL : true;
+  const ll_json *ar = ll_json_get(j, "arch");
+  if (ok && ar) { old = jp_key(&r->p, "arch"); ok = arches(r, ar, m->arch); jp_pop(&r->p, old); }
+  for (int a = 0; ok && co && ar && a < EMU_NARCH; a++)
+    if (m->arch[a] && !m->code_object[a])
+      ok = fail(r, co, "arch %s is listed but code_object has no %s entry", emu_arch_name((emu_arch)a),
+                emu_arch_name((emu_arch)a));
   return ok;
 }
 
@@ -664,6 +682,12 @@ static bool kernel(rd *r, const ll_json *j, mf_kernel *k) {
         k->nmutants = i + 1;
         if (ok && !k->source && !k->mutants[i].code_object[0] && !k->mutants[i].code_object[1])
           ok = fail(r, v->items[i], "the kernel is a code_object: its mutants need their own code_object");
+        for (int a = 0; ok && a < EMU_NARCH; a++)
+          if (k->mutants[i].arch[a] && !k->arch[a] && ll_json_get(v->items[i], "arch")) {
+            size_t o3 = jp_key(&r->p, "arch");
+            ok = fail(r, ll_json_get(v->items[i], "arch"), "%s is not an arch of the kernel", emu_arch_name((emu_arch)a));
+            jp_pop(&r->p, o3);
+          }
         for (size_t q = 0; ok && q < i; q++)
           if (!strcmp(k->mutants[q].name, k->mutants[i].name)) ok = fail(r, v->items[i], "mutant name used twice");
         jp_pop(&r->p, o2);
@@ -682,7 +706,7 @@ static bool kernel(rd *r, const ll_json *j, mf_kernel *k) {
   return true;
 }
 
-manifest *manifest_parse(const char *text, size_t len, const char *dir, ll_err *err) {
+static manifest *parse(const char *text, size_t len, const char *dir, bool check_files, ll_err *err) {
   ll_err je = {0};
   if (len > MANIFEST_MAX_BYTES) {
     ll_seterr(err, LL_EXIT_USAGE, "manifest is %zu bytes, more than the %u allowed", len, MANIFEST_MAX_BYTES);
@@ -695,7 +719,7 @@ manifest *manifest_parse(const char *text, size_t len, const char *dir, ll_err *
   }
   manifest *m = ll_xcalloc(1, sizeof *m);
   m->dir = ll_xstrdup(dir);
-  rd r = {.dir = dir, .err = err};
+  rd r = {.dir = dir, .check_files = check_files, .err = err};
   static const char *const keys[] = {"name", "kernels", "comment", NULL};
   bool ok = want_type(&r, root, LL_JOBJ) && known_keys(&r, root, keys);
   const ll_json *ks = ok ? ll_json_get(root, "kernels") : NULL;
@@ -726,6 +750,10 @@ manifest *manifest_parse(const char *text, size_t len, const char *dir, ll_err *
   return m;
 }
 
+manifest *manifest_parse(const char *text, size_t len, const char *dir, ll_err *err) {
+  return parse(text, len, dir, false, err);
+}
+
 manifest *manifest_load(const char *file, ll_err *err) {
   struct stat st;
   if (stat(file, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -741,10 +769,10 @@ manifest *manifest_load(const char *file, ll_err *err) {
   char *text = ll_read_file(file, &n, err);
   if (!text) return NULL;
   char *dir = ll_dirname(file);
-  manifest *m = manifest_parse(text, n, dir, err);
+  manifest *m = parse(text, n, dir, true, err);
   free(text);
   free(dir);
-  if (!m) { ll_err_prefix(err, "manifest %s: ", file); return NULL; }
+  if (!m) { ll_err_prefix(err, "manifest %s", file); return NULL; }
   m->path = ll_xstrdup(file);
   return m;
 }

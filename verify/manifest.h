@@ -28,7 +28,8 @@
 
 /* Element types of buffers and scalars. */
 typedef enum {
-  MF_F32, MF_F16, MF_BF16, MF_F64, MF_I32, MF_U32, MF_I16, MF_U16, MF_I8, MF_U8, MF_I64, MF_U64, MF_NDTYPE
+  MF_F32, MF_F16, MF_BF16, MF_F64, MF_I32, MF_U32, MF_I16, MF_U16, MF_I8, MF_U8, MF_I64, MF_U64,
+  MF_FP8_E4M3, MF_FP8_E5M2, MF_FP8_E4M3_FNUZ, MF_FP8_E5M2_FNUZ, MF_NDTYPE
 } mf_dtype;
 const char *mf_dtype_name(mf_dtype t);  /* "f32", ... */
 bool mf_dtype_parse(const char *s, mf_dtype *t);
@@ -68,6 +69,8 @@ typedef struct mf_mutant {
   char **defines; size_t ndefines;
   char *source;                   /* resolved; NULL = the kernel's source */
   char *code_object[EMU_NARCH];   /* resolved; used instead of building (NULL = build) */
+  bool arch[EMU_NARCH];           /* "arch" (default: every arch its code objects name, else all);
+                                     on another arch it is not applicable */
 } mf_mutant;
 
 typedef struct mf_kernel {
@@ -105,9 +108,10 @@ typedef struct manifest {
   mf_kernel *kernels; size_t nkernels;
 } manifest;
 
-/* Parses JSON text; dir is the directory relative paths are resolved against. */
+/* Parses JSON text; dir is the directory relative paths are resolved against (none is opened). */
 manifest *manifest_parse(const char *text, size_t len, const char *dir, ll_err *err);
-/* Reads (capped) and parses a manifest file. */
+/* Reads (capped) and parses a manifest file; every path it names must exist (a missing source,
+ * input or reference is LL_EXIT_USAGE naming its field and file). */
 manifest *manifest_load(const char *path, ll_err *err);
 void manifest_free(manifest *m);
 
@@ -116,6 +120,10 @@ void manifest_free(manifest *m);
 void manifest_tolerance(const mf_kernel *k, const mf_arg *a, double *atol, double *rtol);
 const char *mf_sched_name(emu_sched s); /* "roundrobin", "adversarial" */
 
+/* The manifest as a case source (verify.h): case k (manifest_case_run's numbering) plans kernel i's
+ * inputs and reference under schedule s for the arch; m must outlive it. */
+struct verify_source;
+struct verify_source manifest_source(const manifest *m);
 /* Case numbering for --shard (see top). */
 size_t manifest_ncases(const manifest *m);
 size_t manifest_case_run(const manifest *m, size_t kernel, emu_arch arch, size_t sched);

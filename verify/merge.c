@@ -19,11 +19,11 @@
 
 #define MERGE_MAX_SHARDS 4096
 
+/* The rank of a results file's verdict word (verdict_rank; pass and not requested are 0). */
 static int vrank(const char *v) {
-  if (!strcmp(v, "FAIL")) return 3;
-  if (!strcmp(v, "error")) return 2;
-  if (!strcmp(v, "not run")) return 1;
-  return 0; /* pass, not requested */
+  verdict d = VERDICT_PASS;
+  verdict_parse(v, &d);
+  return verdict_rank(d);
 }
 
 static char *node_text(const ll_json *j) {
@@ -65,7 +65,7 @@ static ll_json *load_json(const char *path, ll_err *err) {
     return NULL;
   }
   ll_json *j = ll_json_parse_file(path, err);
-  if (!j) ll_err_prefix(err, "%s: ", path);
+  if (!j) ll_err_prefix(err, "%s", path);
   else if (j->type != LL_JOBJ) { ll_seterr(err, LL_EXIT_USAGE, "%s: expected a JSON object", path); ll_json_free(j); j = NULL; }
   return j;
 }
@@ -338,6 +338,7 @@ int verify_merge(char *const *dirs, size_t ndirs, const char *out, report_table 
     for (int a = 0; a < EMU_NARCH; a++) ll_json_free(sh[k].sum[a]);
   free(sh);
   if (!ok) return -1;
-  /* the exit-status ranking of verify: FAIL > error > not run > pass */
-  return worst == 3 ? VERDICT_FAIL : worst == 2 ? VERDICT_BAD : worst == 1 ? VERDICT_NOT_RUN : VERDICT_PASS;
+  /* back from the rank to the verdict (verdict_rank) */
+  static const verdict by_rank[] = {VERDICT_PASS, VERDICT_NOT_RUN, VERDICT_BAD, VERDICT_FAIL};
+  return worst < 0 ? VERDICT_PASS : by_rank[worst];
 }

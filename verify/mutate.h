@@ -2,7 +2,7 @@
  * (`lanelab mutate`, `make mutate`; docs/verify-matrix.md).
  *
  * Layout: everything is C in the verify library (this module: the mutator, the mutant builds
- * through mk/kernel.sh, the gate, the report) plus cli/cmd_mutate.c; `make mutate` calls the CLI.
+ * through lanelab's one compiler driver (isa_cc_build_dir), the gate, the report) plus cli/cmd_mutate.c; `make mutate` calls the CLI.
  *
  * 1. The mutator scans kernels/prod/ and kernels/include/lanelab_{device,fragments}.h (the
  *    headers the production kernels include; lanelab_micro.h is micro-kernel only) with a small
@@ -71,7 +71,7 @@ void mutate_sites_free(mutate_site *sites, size_t n);
 
 typedef struct mutate_opts {
   const char *root;       /* repository root (kernels/, mk/) */
-  const char *build;      /* build directory holding <arch>/kernels/NAME.co and toolchain-<arch>.mk */
+  const char *build;      /* build directory holding <arch>/kernels/NAME.co (the correct kernels) */
   emu_arch arches[EMU_NARCH];
   size_t narch;
   size_t max;             /* run at most this many not-yet-cached mutants (0: no limit) */

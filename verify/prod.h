@@ -85,6 +85,8 @@ typedef struct prod_case {
  * tolerance is the case's atol times it, so a scaled output is held to the same relative rule. */
 double prod_case_v_scale(const prod_case *c);
 
+/* The code object stem of a kind: "prefill_single", "prefill_ragged", "prefill_paged". */
+const char *prod_kind_stem(oracle_attention_kind k);
 /* "single", "ragged", "paged-NHD", "paged-HND" */
 const char *prod_case_variant(const prod_case *c);
 /* "B=2 q=37,64 kv=70,64 H=4/1 D=128 ps=16 causal" (malloc'd) */
@@ -111,6 +113,8 @@ typedef struct prod_attn_plan {
   uint32_t mask_lead;             /* custom mask: 1 + (total_q + total_kv) % 7 filler bytes before
                                      request 0's segment, so mask_off is never 0 (the single
                                      kernel's one offset varies too); 0 without a mask */
+  uint8_t *mask_buf;              /* [mask_bytes]: the filler, then the spec's segments (NULL
+                                     without a mask) */
 } prod_attn_plan;
 
 /* Device addresses of a case's buffers (0 where a kind has none). */
@@ -177,6 +181,7 @@ typedef struct prod_result {
   size_t hazards;                 /* racecheck/initcheck reports (prod_run_opts asked for them) */
   char hazard[600];               /* the first one, emu_hazard_format's line */
   bool checked;                   /* racecheck/initcheck ran (emulator) */
+  bool launched;                  /* the kernel was launched (a failure after it: a fault or a refusal) */
 } prod_result;
 
 /* The phase-census rules the prod stage enforces on a prefill run (formulas from the kernel
@@ -187,6 +192,22 @@ typedef struct prod_result {
  * else false with why (a sentence naming the rule and the counts). */
 bool prod_phase_check(emu_arch a, const prod_result *r, char *why, size_t n);
 
+/* The case as the one case runner launches it (verify.h vc_launch): the plan's kernel, grid and
+ * block, the kernel's parameters by name in order (args: PROD_MAX_ARGS entries) with the spec's
+ * host data, O and LSE compared with ref_o / ref_lse at the case's tolerance, the case's schedule
+ * and o's options. Returns false when the plan has no query tile (nothing to launch). */
+bool prod_case_launch(const prod_case *c, const prod_run_opts *o, const oracle_attention_spec *s, const float *ref_o,
+                      const float *ref_lse, const char *co, const prod_attn_plan *p, vc_launch *l, vc_arg *args);
+/* The case planned for the one case runner (vc_case.l, as prod_case_launch), with the data it owns:
+ * s/ref_o/ref_lse when given (the caller keeps them), else the case's spec and the oracle's O and
+ * LSE made here. Its class is "<code object stem> <variant> <dtype>". */
+bool prod_attn_case(const prod_case *c, const prod_run_opts *o, const oracle_attention_spec *s, const float *ref_o,
+                    const float *ref_lse, const char *build, emu_arch arch, vc_case *out, ll_err *err);
+/* Runs a planned prod case (attention or concat) on d: a case without query rows launches nothing;
+ * a failed launch's message is prefixed with the case, kernel and arch. */
+int prod_case_exec(rt_device *d, const vc_case *vc, vc_result *vr, ll_err *err);
+/* The run of a planned attention case as a prod_result (the comparison, census and checks). */
+void prod_attn_result(const vc_case *vc, const vc_result *vr, prod_result *r);
 /* Runs a case on d and compares with the oracle. Returns LL_EXIT_OK when the comparison was
  * made (r->pass says how it went); LL_EXIT_FAIL when the launch faulted (err names the fault;
  * for an unimplemented instruction also every mnemonic of the kernel the emulator lacks);
@@ -221,6 +242,7 @@ typedef struct prod_concat_result {
   double seconds;
   size_t hazards;                 /* racecheck/initcheck reports (emulator; always run) */
   char hazard[600];               /* the first one */
+  bool launched;                  /* the kernel was launched */
 } prod_concat_result;
 /* grid/block for T, H */
 void prod_concat_launch(int64_t T, int64_t H, uint32_t grid[3], uint32_t block[3]);
@@ -251,6 +273,11 @@ const prod_refusal *prod_refusals(size_t *n);
  * LL_EXIT_ENV/USAGE as prod_case_run. */
 int prod_refusal_run(rt_device *d, const char *build, const prod_refusal *r, const char *co_path, char *why,
                      size_t n);
+/* The concat case planned for the one case runner (inputs from its seed, the oracle's output as the
+ * bit-exact reference; T = 0: the output's sentinel bytes must stay), racecheck and initcheck on. */
+bool prod_concat_case_plan(const prod_concat_case *c, const char *co_path, const char *build, emu_arch arch,
+                           vc_case *out, ll_err *err);
+void prod_concat_result_of(const vc_case *vc, const vc_result *vr, prod_concat_result *r);
 
 /* ---- the matrix ----------------------------------------------------------------------------- */
 /* "quick" or "full"; *n set; NULL for another name. Cases are static data. */
@@ -316,14 +343,14 @@ void prod_set_free(prod_set *s);
  * "lanelab verify --arch gfx942 --shapes random:1 --seed 0x1234" or, for a fixed set,
  * "lanelab verify --arch gfx942 --shapes quick --shard 3/16". */
 char *prod_set_repro(const prod_set *s, size_t k, const char *arch);
+/* The set as a case source (verify.h): case k < s->n is attention case k, the rest the concat
+ * cases; each planned without checks (the caller sets them on the launch). s must outlive it. */
+verify_source prod_source(const prod_set *s);
 
 /* Opens the device verify asked for (c->backend) for c->arch. */
 rt_device *prod_open_device(const verify_ctx *c, ll_err *err);
 /* Build path of a kernel code object, malloc'd: BUILD/ARCH/kernels/STEM.co */
 char *prod_co_path(const char *build, emu_arch arch, const char *stem);
 
-/* The stages (plugged into verify/stages.c by the lead). */
-void verify_stage_prod(const verify_ctx *c, stage_result *r);
-void verify_stage_mutants(const verify_ctx *c, stage_result *r);
 
 #endif

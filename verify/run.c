@@ -17,6 +17,26 @@ const char *verdict_name(verdict v) {
   }
 }
 
+/* The one ranking (verify.h). */
+int verdict_rank(verdict v) {
+  switch (v) {
+    case VERDICT_FAIL: return 3;
+    case VERDICT_BAD: return 2;
+    case VERDICT_NOT_RUN: return 1;
+    default: return 0;
+  }
+}
+
+verdict verdict_worse(verdict a, verdict b) { return verdict_rank(b) > verdict_rank(a) ? b : a; }
+
+bool verdict_parse(const char *name, verdict *v) {
+  static const verdict all[] = {VERDICT_PASS, VERDICT_FAIL, VERDICT_BAD, VERDICT_NOT_RUN};
+  for (size_t i = 0; i < 4; i++)
+    if (!strcmp(name, verdict_name(all[i]))) { *v = all[i]; return true; }
+  if (!strcmp(name, "not requested")) { *v = VERDICT_PASS; return true; }
+  return false;
+}
+
 void stage_add_table(stage_result *r, report_table *t) {
   r->tables = ll_xrealloc(r->tables, (r->ntables + 1) * sizeof *r->tables);
   r->tables[r->ntables++] = t;
@@ -45,6 +65,11 @@ static void shard_text(const verify_ctx *c, char *buf, size_t n) {
   else buf[0] = 0;
 }
 
+/* The stage's one line for this kind of run. */
+static const char *stage_what(const verify_ctx *c, const verify_stage *s) {
+  return c->manifest && s->what_user ? s->what_user : s->what;
+}
+
 static bool write_stage_json(const verify_ctx *c, const verify_stage *s, const stage_result *r,
                              double secs, ll_err *err) {
   ll_buf b = {0};
@@ -54,7 +79,7 @@ static bool write_stage_json(const verify_ctx *c, const verify_stage *s, const s
   ll_jw_key(&w, "generated_by"); ll_jw_str(&w, "lanelab verify; do not edit");
   ll_jw_key(&w, "arch"); ll_jw_str(&w, c->arch_name);
   ll_jw_key(&w, "stage"); ll_jw_str(&w, s->name);
-  ll_jw_key(&w, "what"); ll_jw_str(&w, s->what);
+  ll_jw_key(&w, "what"); ll_jw_str(&w, stage_what(c, s));
   ll_jw_key(&w, "verdict"); ll_jw_str(&w, verdict_name(r->v));
   ll_jw_key(&w, "summary"); ll_jw_str(&w, r->summary);
   ll_jw_key(&w, "device"); if (r->device) ll_jw_str(&w, r->device); else ll_jw_null(&w);
@@ -83,16 +108,16 @@ static bool write_stage_json(const verify_ctx *c, const verify_stage *s, const s
 }
 
 int verify_arch(verify_ctx *c, report_table *summary) {
-  return verify_run_stages(c, verify_stages, verify_nstages, summary);
-}
-
-int verify_run_stages(verify_ctx *c, const verify_stage *stages, size_t nstages, report_table *summary) {
+  unsigned kind = c->manifest ? VERIFY_USER : VERIFY_LAB;
+  const verify_stage **stages = ll_xcalloc(verify_nstages, sizeof *stages);
+  size_t nstages = 0;
+  for (size_t i = 0; i < verify_nstages; i++)
+    if (verify_stages[i].runs & kind) stages[nstages++] = &verify_stages[i];
   ll_err err = {0};
   char *results = ll_fmt("%s/results/%s", c->build, c->arch_name);
   c->results = results;
-  if (!ll_mkdir_p(results, &err)) { free(results); return ll_report(&err); }
-  int worst = VERDICT_PASS;
-  int rank[] = {[VERDICT_PASS] = 0, [VERDICT_NOT_RUN] = 1, [VERDICT_BAD] = 2, [VERDICT_FAIL] = 3};
+  if (!ll_mkdir_p(results, &err)) { free(results); free(stages); return ll_report(&err); }
+  verdict worst = VERDICT_PASS;
   ll_buf sj = {0};
   ll_jw w;
   ll_jw_init(&w, &sj);
@@ -107,7 +132,7 @@ int verify_run_stages(verify_ctx *c, const verify_stage *stages, size_t nstages,
   ll_jw_key(&w, "stages");
   ll_jw_arr_begin(&w);
   for (size_t i = 0; i < nstages; i++) {
-    const verify_stage *s = &stages[i];
+    const verify_stage *s = stages[i];
     if (s->needs_base && !c->base) {
       report_table_row(summary, "%s\t%s\t%s\t%.2f\t%s", c->arch_name, s->name, "not requested", 0.0,
                        "byte-identity against a base revision runs with --base REV (make verify BASE=rev)");
@@ -115,7 +140,7 @@ int verify_run_stages(verify_ctx *c, const verify_stage *stages, size_t nstages,
     }
     stage_result r = {.v = VERDICT_NOT_RUN};
     snprintf(r.summary, sizeof r.summary, "stage did not report");
-    verify_progress(c, s->name, i + 1, nstages, s->what);
+    verify_progress(c, s->name, i + 1, nstages, stage_what(c, s));
     double t = ll_now();
     s->run(c, &r);
     double secs = ll_now() - t;
@@ -133,7 +158,7 @@ int verify_run_stages(verify_ctx *c, const verify_stage *stages, size_t nstages,
     ll_jw_key(&w, "seconds"); ll_jw_num(&w, secs);
     ll_jw_key(&w, "sharded"); ll_jw_bool(&w, s->sharded);
     ll_jw_obj_end(&w);
-    if (rank[r.v] > rank[worst]) worst = r.v;
+    worst = verdict_worse(worst, r.v);
     for (size_t k = 0; k < r.ntables; k++) report_table_free(r.tables[k]);
     free(r.tables);
     free(r.device);
@@ -145,6 +170,7 @@ int verify_run_stages(verify_ctx *c, const verify_stage *stages, size_t nstages,
   if (!ll_write_file_atomic(sp, sj.data, sj.len, &err)) { ll_report(&err); worst = VERDICT_BAD; }
   free(sp);
   ll_buf_free(&sj);
+  free(stages);
   free(results);
   c->results = NULL;
   return worst;

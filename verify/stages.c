@@ -1,4 +1,5 @@
-/* cli/verify_stages — the verification stages, in the order `lanelab verify` runs them. */
+/* verify/stages — the one stage set, in the order `lanelab verify` runs them, and the stages short
+ * enough to live here: model, kernels, isa, base. */
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +45,7 @@ static char *checked_by(const verify_ctx *c, const manifest *own, const char *na
 
 /* Every kernel source is built for this arch, or skipped with a stated reason; each is checked by
  * a stage, or reported NOT CHECKED (a failure unless not_checked_catalogue gives the reason). */
-static void stage_kernels(const verify_ctx *c, stage_result *r) {
+static void lab_kernels(const verify_ctx *c, stage_result *r) {
   report_table *t = report_table_new("kernels built for this arch", "kernel,source,status,checked_by,detail");
   size_t built = 0, skipped = 0, missing = 0, total = 0, unchecked = 0, unchecked_ok = 0;
   char first_unchecked[200] = "";
@@ -65,7 +66,7 @@ static void stage_kernels(const verify_ctx *c, stage_result *r) {
       }
     }
     closedir(dir);
-    qsort(names, nn, sizeof *names, (int (*)(const void *, const void *))strcmp);
+    qsort(names, nn, sizeof *names, ll_cmp_strp);
     for (size_t i = 0; i < nn; i++) {
       total++;
       char *name = ll_xstrdup(names[i]);
@@ -132,7 +133,7 @@ static void stage_model(const verify_ctx *c, stage_result *r) {
 }
 
 /* Static instruction census of every built kernel, and the budgets kept in isa/budgets.json. */
-static void stage_isa(const verify_ctx *c, stage_result *r) {
+static void lab_isa(const verify_ctx *c, stage_result *r) {
   ll_err err = {0};
   isa_budgets *b = isa_budgets_load("isa/budgets.json", &err);
   if (!b) { stage_set(r, err.code == LL_EXIT_ENV ? VERDICT_NOT_RUN : VERDICT_BAD, "%s", err.msg); return; }
@@ -167,7 +168,7 @@ static void stage_isa(const verify_ctx *c, stage_result *r) {
     }
   }
   if (d) closedir(d);
-  qsort(cos, ncensus, sizeof *cos, (int (*)(const void *, const void *))strcmp);
+  qsort(cos, ncensus, sizeof *cos, ll_cmp_strp);
   for (size_t i = 0; i < ncensus; i++) {
     isa_census *cs = isa_census_file(cos[i], &err);
     if (!cs) { stage_set(r, VERDICT_BAD, "census of %s: %s", cos[i], err.msg); goto out; }
@@ -206,15 +207,36 @@ static void stage_base(const verify_ctx *c, stage_result *r) {
                  c->arch_name, c->base, br.different, br.only_base, br.only_current);
 }
 
+/* Each stage covers both kinds of run where both have it: lanelab's own kernels folder or the
+ * manifest's kernels; budgets.json or each kernel's budgets. */
+static void stage_kernels(const verify_ctx *c, stage_result *r) {
+  if (c->manifest) verify_manifest_kernels(c, r);
+  else lab_kernels(c, r);
+}
+
+static void stage_isa(const verify_ctx *c, stage_result *r) {
+  if (c->manifest) verify_manifest_isa(c, r);
+  else lab_isa(c, r);
+}
+
+/* The one stage set, in the order they run. A run takes the stages of its kind (verify.h
+ * VERIFY_LAB / VERIFY_USER); a new stage is a row here and a function (docs/architecture.md,
+ * "Add a verify stage"). */
 const verify_stage verify_stages[] = {
-    {"model", "lane-map model: the seed change's facts, solver closed form", stage_model, false, false},
-    {"kernels", "every kernel source built for the arch or skipped with a reason", stage_kernels, false, false},
-    {"isa", "instruction census against budgets", stage_isa, false, false},
-    {"lanes", "micro-kernel register dumps diffed bit-exactly against the lane model", verify_stage_lanes, false, true},
-    {"prod", "production kernels against the CPU oracle", verify_stage_prod, false, true},
-    {"mutants", "deliberate-mismatch kernels must fail", verify_stage_mutants, false, true},
-    {"manifest", "lanelab's own kernels no other stage runs, against their references (" VERIFY_OWN_MANIFEST ")",
-     verify_stage_own_manifest, false, true},
-    {"base", "code objects byte-identical to a base revision", stage_base, true, false},
+    {"model", VERIFY_LAB, "lane-map model: the seed change's facts, solver closed form", NULL, stage_model, false, false},
+    {"kernels", VERIFY_LAB | VERIFY_USER, "every kernel source built for the arch or skipped with a reason",
+     "every manifest kernel built for the arch; each one's checks named, NOT CHECKED otherwise", stage_kernels, false, false},
+    {"isa", VERIFY_LAB | VERIFY_USER, "instruction census against budgets",
+     "instruction census of each code object and its budgets", stage_isa, false, false},
+    {"lanes", VERIFY_LAB, "micro-kernel register dumps diffed bit-exactly against the lane model", NULL, verify_stage_lanes,
+     false, true},
+    {"prod", VERIFY_LAB, "production kernels against the CPU oracle", NULL, verify_stage_prod, false, true},
+    {"outputs", VERIFY_USER, "each kernel's outputs against its reference at the stated tolerances", NULL,
+     verify_stage_outputs, false, true},
+    {"mutants", VERIFY_LAB | VERIFY_USER, "deliberate-mismatch kernels must fail",
+     "each manifest mutant must fail against the reference", verify_stage_mutants, false, true},
+    {"manifest", VERIFY_LAB, "lanelab's own kernels no other stage runs, against their references (" VERIFY_OWN_MANIFEST ")",
+     NULL, verify_stage_own_manifest, false, true},
+    {"base", VERIFY_LAB, "code objects byte-identical to a base revision", NULL, stage_base, true, false},
 };
 const size_t verify_nstages = sizeof verify_stages / sizeof verify_stages[0];

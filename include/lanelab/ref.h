@@ -113,4 +113,24 @@ static inline lanelab_bf16 lanelab_float_to_bf16(float f) {
   return (lanelab_bf16)(u >> 16);
 }
 
+/* fp8 buffers reach a reference as their raw bytes; these decode them (docs/manifest.md, lanelab's
+ * docs/oracle.md "fp8": OCP E4M3 and E5M2, and the FNUZ forms gfx942's MFMA takes). */
+static inline float lanelab_fp8_decode__(uint8_t v, int mbits, int bias, int fnuz, int has_inf) {
+  int eb = 7 - mbits;
+  unsigned s = v >> 7, e = (v >> mbits) & ((1u << eb) - 1), m = v & ((1u << mbits) - 1);
+  if (fnuz && v == 0x80) return __builtin_nanf("");
+  if (!fnuz && !has_inf && e == 15 && m == 7) return __builtin_nanf("");
+  if (has_inf && e == (1u << eb) - 1) return m ? __builtin_nanf("") : s ? -__builtin_inff() : __builtin_inff();
+  float x = 1.0f;
+  int ex = e ? (int)e - bias : 1 - bias - mbits;
+  float mant = e ? 1.0f + (float)m / (float)(1u << mbits) : (float)m;
+  for (; ex > 0; ex--) x *= 2.0f;
+  for (; ex < 0; ex++) x *= 0.5f;
+  return s ? -mant * x : mant * x;
+}
+static inline float lanelab_fp8_e4m3_to_float(uint8_t v) { return lanelab_fp8_decode__(v, 3, 7, 0, 0); }
+static inline float lanelab_fp8_e5m2_to_float(uint8_t v) { return lanelab_fp8_decode__(v, 2, 15, 0, 1); }
+static inline float lanelab_fp8_e4m3_fnuz_to_float(uint8_t v) { return lanelab_fp8_decode__(v, 3, 8, 1, 0); }
+static inline float lanelab_fp8_e5m2_fnuz_to_float(uint8_t v) { return lanelab_fp8_decode__(v, 2, 16, 1, 0); }
+
 #endif

@@ -2,7 +2,7 @@
 // reduction; sums[blockIdx.x] receives the total. The __syncthreads() between the steps is what
 // makes the 4 waves see each other's partial sums: manifest.json runs it under the adversarial
 // wave schedule too, where a missing barrier shows up as a wrong sum.
-#include "lanelab_device.h"
+#include <hip/hip_runtime.h>
 
 extern "C" __global__ void block_sum(const uint32_t *in, uint32_t *sums) {
   __shared__ uint32_t part[256];

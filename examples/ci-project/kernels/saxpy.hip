@@ -1,7 +1,7 @@
 // saxpy — out[i] = a * x[i] + y[i] for i < n, one work-item per element.
 // The mutant (manifest.json "wrong_stride", -DBUG_STRIDE=1) reads x at the wrong stride: the kind
 // of indexing slip a CI gate must catch.
-#include "lanelab_device.h"
+#include <hip/hip_runtime.h>
 
 extern "C" __global__ void saxpy(const float *x, const float *y, float *out, float a, uint32_t n) {
   uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -1,5 +1,5 @@
-/* reports/table — rendering of one table as text, CSV, Markdown or JSON. */
-#include "reports/table.h"
+/* table/table — rendering of one table as text, CSV, Markdown or JSON. */
+#include "table/table.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -1,4 +1,5 @@
-/* verify/manifest_run — the stages `lanelab verify --manifest FILE.json` runs for one arch:
+/* verify/stage_manifest — a manifest as a case source, and the stages `lanelab verify --manifest
+ * FILE.json` runs for one arch (entries of verify/stages.c's table):
  *   kernels   every manifest kernel (and mutant source) built for the arch, each one's checks
  *             named; a kernel no stage checks is NOT CHECKED (a failure unless the manifest gives
  *             the reason in "not_checked")
@@ -34,68 +35,38 @@ static bool is_file(const char *p) {
 }
 
 /* ---- building ------------------------------------------------------------------------------
- * The device compiler: hipcc or ROCm's clang when present, else Debian's clang-22 with lanelab's
- * device headers (the same order as mk/toolchain.sh). */
+ * Through lanelab's one device-compiler driver (isa_cc_compile, `lanelab cc`), with lanelab's
+ * device headers (kernels/include), the kernel's includes and defines after its own flags. */
 static bool device_compile(const char *src, emu_arch arch, char **defines, size_t nd, char **defines2, size_t nd2,
                            char **includes, size_t ni, const char *out, ll_err *err) {
-  static const char *cands[] = {"/opt/rocm/bin/hipcc", "/opt/rocm/llvm/bin/clang", "/usr/lib/llvm-22/bin/clang"};
-  const char *cc = NULL;
-  for (size_t i = 0; i < 3 && !cc; i++)
-    if (access(cands[i], X_OK) == 0) cc = cands[i];
-  if (!cc) {
-    ll_seterr(err, LL_EXIT_ENV, "no device compiler (tried /opt/rocm/bin/hipcc, /opt/rocm/llvm/bin/clang, "
-              "/usr/lib/llvm-22/bin/clang): apt-get install -y clang-22 lld-22");
-    return false;
-  }
   char *inc = ll_data_path("kernels/include", err);
   if (!inc) return false;
-  char *hip = ll_data_path("hip/include", err);
-  if (!hip) { free(inc); return false; }
   char *dir = ll_dirname(out);
-  if (!ll_mkdir_p(dir, err)) { free(inc); free(hip); free(dir); return false; }
+  if (!ll_mkdir_p(dir, err)) { free(inc); free(dir); return false; }
   /* an earlier build's code object must not stand in for one that fails to build now */
   struct stat ost;
   if (lstat(out, &ost) == 0) {
     if (!S_ISREG(ost.st_mode)) {
       ll_seterr(err, LL_EXIT_USAGE, "%s exists and is not a regular file; not replacing it", out);
-      free(inc); free(hip); free(dir);
+      free(inc); free(dir);
       return false;
     }
     unlink(out);
   }
-  char *tmp = ll_fmt("%s.tmp-%d", out, (int)getpid());
-  char **argv = ll_xcalloc(32 + nd + nd2 + 2 * ni, sizeof *argv);
+  char **argv = ll_xcalloc(4 + nd + nd2 + 2 * ni, sizeof *argv);
   size_t n = 0;
-  char *arch_flag = ll_fmt("--offload-arch=%s", emu_arch_name(arch));
-  char *inc_flag = ll_fmt("-I%s", inc), *hip_flag = ll_fmt("-I%s", hip);
-  argv[n++] = (char *)cc;
-  argv[n++] = "-x"; argv[n++] = "hip"; argv[n++] = arch_flag;
-  argv[n++] = "--cuda-device-only"; argv[n++] = "--no-gpu-bundle-output"; argv[n++] = "-nogpuinc"; argv[n++] = "-nogpulib";
-  if (!strncmp(cc, "/usr/lib/llvm-22/", 17)) { argv[n++] = "-fuse-ld=lld"; argv[n++] = "--ld-path=/usr/lib/llvm-22/bin/ld.lld"; }
-  argv[n++] = "-O3"; argv[n++] = "-std=c++17";
-  struct stat st;
-  if (stat(hip, &st) == 0) argv[n++] = hip_flag;
+  char *inc_flag = ll_fmt("-I%s", inc);
   argv[n++] = inc_flag;
   for (size_t i = 0; i < ni; i++) { argv[n++] = "-I"; argv[n++] = includes[i]; }
   for (size_t i = 0; i < nd; i++) argv[n++] = defines[i];
   for (size_t i = 0; i < nd2; i++) argv[n++] = defines2[i];
-  argv[n++] = "-o"; argv[n++] = tmp; argv[n++] = (char *)src;
   argv[n] = NULL;
-  ll_buf eo = {0};
-  int rc = isa_run(argv, NULL, NULL, NULL, &eo, err);
-  bool ok = false;
-  if (rc < 0) {
-  } else if (rc != 0) {
-    ll_seterr(err, LL_EXIT_USAGE, "compiling %s for %s failed (exit %d): %.700s", src, emu_arch_name(arch), rc,
-              eo.len ? ll_buf_str(&eo) : "(no message)");
-  } else if (rename(tmp, out) != 0) {
-    ll_seterr(err, LL_EXIT_FAIL, "cannot rename %s to %s", tmp, out);
-  } else {
-    ok = true;
-  }
-  if (!ok) unlink(tmp);
-  ll_buf_free(&eo);
-  free(argv); free(arch_flag); free(inc_flag); free(hip_flag); free(tmp); free(dir); free(inc); free(hip);
+  ll_buf diag = {0};
+  bool ok = isa_cc_compile(src, emu_arch_name(arch), out, NULL, argv, &diag, err);
+  if (!ok && err->code == LL_EXIT_USAGE && diag.len)
+    ll_seterr(err, LL_EXIT_USAGE, "compiling %s for %s failed: %.700s", src, emu_arch_name(arch), ll_buf_str(&diag));
+  ll_buf_free(&diag);
+  free(argv); free(inc_flag); free(dir); free(inc);
   return ok;
 }
 
@@ -142,6 +113,10 @@ static void put_elem(mf_dtype t, void *p, size_t i, double v) {
     case MF_I16: case MF_U16: { uint16_t u = (uint16_t)iv; memcpy(b + 2 * i, &u, 2); break; }
     case MF_I8: case MF_U8: b[i] = (uint8_t)iv; break;
     case MF_I64: case MF_U64: memcpy(b + 8 * i, &iv, 8); break;
+    case MF_FP8_E4M3: b[i] = oracle_f32_to_fp8((float)v, ORACLE_FP8_E4M3); break;
+    case MF_FP8_E5M2: b[i] = oracle_f32_to_fp8((float)v, ORACLE_FP8_E5M2); break;
+    case MF_FP8_E4M3_FNUZ: b[i] = oracle_f32_to_fp8((float)v, ORACLE_FP8_E4M3_FNUZ); break;
+    case MF_FP8_E5M2_FNUZ: b[i] = oracle_f32_to_fp8((float)v, ORACLE_FP8_E5M2_FNUZ); break;
     default: break;
   }
 }
@@ -155,7 +130,7 @@ static void fill(const mf_arg *a, size_t argi, uint8_t *buf) {
     case MF_INIT_IOTA: for (size_t i = 0; i < a->count; i++) put_elem(a->dtype, buf, i, a->init_a + a->init_b * (double)i); break;
     case MF_INIT_UNIFORM:
       for (size_t i = 0; i < a->count; i++) {
-        double u = (double)(oracle__splitmix64(&st) >> 11) * 0x1p-53;
+        double u = (double)(ll_splitmix64(&st) >> 11) * 0x1p-53;
         double v = a->init_a + u * (a->init_b - a->init_a);
         if (!mf_dtype_is_float(a->dtype)) v = floor(v);
         put_elem(a->dtype, buf, i, v);
@@ -163,7 +138,7 @@ static void fill(const mf_arg *a, size_t argi, uint8_t *buf) {
       break;
     case MF_INIT_NORMAL:
       for (size_t i = 0; i < a->count; i++) {
-        double u1 = ((double)(oracle__splitmix64(&st) >> 11) + 1) * 0x1p-53, u2 = (double)(oracle__splitmix64(&st) >> 11) * 0x1p-53;
+        double u1 = ((double)(ll_splitmix64(&st) >> 11) + 1) * 0x1p-53, u2 = (double)(ll_splitmix64(&st) >> 11) * 0x1p-53;
         put_elem(a->dtype, buf, i, a->init_a + a->init_b * sqrt(-2 * log(u1)) * cos(2 * M_PI * u2));
       }
       break;
@@ -213,6 +188,21 @@ static char *ref_so_path(const verify_ctx *c, const mf_kernel *k) {
   return ll_fmt("%s/ref/%s.so", c->build, k->name);
 }
 
+/* "void NAME(const float *x, float a, ...)" as the manifest's arguments make the reference's
+ * prototype (abi "args"), malloc'd. */
+static char *ref_prototype(const mf_kernel *k, const char *name, bool names) {
+  ll_buf b = {0};
+  ll_buf_printf(&b, "void %s(", name);
+  for (size_t i = 0; i < k->nargs; i++) {
+    const mf_arg *a = &k->args[i];
+    const char *t = mf_dtype_ctype(a->dtype), *sep = names ? " " : "", *nm = names ? a->name : "";
+    if (a->role == MF_ARG_SCALAR) ll_buf_printf(&b, "%s%s%s%s", i ? ", " : "", t, sep, nm);
+    else ll_buf_printf(&b, "%s%s%s *%s", i ? ", " : "", a->role == MF_ARG_IN ? "const " : "", t, nm);
+  }
+  ll_buf_puts(&b, k->nargs ? ")" : "void)");
+  return b.data;
+}
+
 /* Compiles the reference into BUILD/ref/<name>.so: a generated file includes the user's source
  * and calls the function with the kernel's argument types (so a mismatch is a compile error). */
 static bool ref_build(const verify_ctx *c, const mf_kernel *k, ll_err *err) {
@@ -233,7 +223,12 @@ static bool ref_build(const verify_ctx *c, const mf_kernel *k, ll_err *err) {
   if (k->ref_call_abi) {
     ll_buf_printf(&s, "  lanelab_ref_fn f = %s;\n  return f(c);\n}\n", k->ref_function);
   } else {
-    ll_buf_printf(&s, "  %s(", k->ref_function);
+    /* the function through a pointer of exactly the types the manifest gives, so a prototype
+     * that disagrees (an int n given as "f32") is a compile error, not a silent conversion */
+    char *proto = ref_prototype(k, "(*lanelab_ref_typed__)", false);
+    ll_buf_printf(&s, "  %s = %s;\n", proto, k->ref_function);
+    free(proto);
+    ll_buf_puts(&s, "  lanelab_ref_typed__(");
     for (size_t i = 0; i < k->nargs; i++) {
       const mf_arg *a = &k->args[i];
       const char *t = mf_dtype_ctype(a->dtype);
@@ -259,8 +254,15 @@ static bool ref_build(const verify_ctx *c, const mf_kernel *k, ll_err *err) {
     ll_buf eo = {0};
     int rc = isa_run(argv, NULL, NULL, NULL, &eo, err);
     if (rc < 0) {
-      ll_err_prefix(err, "C compiler '%s' for the reference: ", cc);
+      ll_err_prefix(err, "C compiler '%s' for the reference", cc);
       err->code = LL_EXIT_ENV;
+      ok = false;
+    } else if (rc != 0 && strstr(ll_buf_str(&eo), "lanelab_ref_typed__") && !k->ref_call_abi) {
+      char *want = ref_prototype(k, k->ref_function, true);
+      ll_seterr(err, LL_EXIT_USAGE, "reference %s: %s's prototype disagrees with the kernel's arguments in the manifest: "
+                "lanelab calls it as %s (a scalar's manifest type is the C type it gets); the compiler says: %.500s",
+                k->ref_c, k->ref_function, want, ll_buf_str(&eo));
+      free(want);
       ok = false;
     } else if (rc != 0) {
       ll_seterr(err, LL_EXIT_USAGE, "compiling reference %s (function %s) failed (exit %d): %.700s", k->ref_c,
@@ -360,7 +362,7 @@ static bool data_make(const verify_ctx *c, const mf_kernel *k, mf_data *d, ll_er
   bool ok = true;
   if (k->ref == MF_REF_ORACLE) {
     spec = oracle_attention_spec_load(k->oracle_spec, err);
-    if (!spec) { ll_err_prefix(err, "oracle spec of %s: ", k->name); return false; }
+    if (!spec) { ll_err_prefix(err, "oracle spec of %s", k->name); return false; }
   }
   for (size_t i = 0; ok && i < k->nargs; i++) {
     mf_arg *a = &d->args[i];
@@ -466,116 +468,44 @@ typedef struct mf_findings {
 
 static bool wants_checks(const mf_kernel *k) { return k->racecheck || k->initcheck; }
 
-/* Runs the code object on d with the case's initial data; fills got[i] for outputs and, when the
- * kernel asks for checks and the device is the emulator, *fd. LL_EXIT_FAIL with the fault's
- * message when the kernel faults. */
-static int device_run(rt_device *dev, const char *co, const mf_kernel *k, const mf_data *d, emu_sched sched,
-                      uint8_t **got, mf_findings *fd, ll_err *err) {
-  memset(fd, 0, sizeof *fd);
-  rt_module *m = rt_load_file(dev, co, err);
-  if (!m) return err->code ? err->code : LL_EXIT_USAGE;
-  rt_arg args[MANIFEST_MAX_ARGS];
-  uint64_t addr[MANIFEST_MAX_ARGS] = {0};
-  int rc = LL_EXIT_OK;
+/* The case as the one case runner launches it: every argument by name with its initial bytes, out
+ * buffers marked for initcheck (their poison is no value to read), outputs with a reference
+ * compared at the kernel's tolerances. args: k->nargs entries. */
+static void case_launch(const mf_kernel *k, const mf_data *d, const char *co, emu_sched sched, vc_launch *l,
+                        vc_arg *args) {
+  *l = (vc_launch){.co = co, .kernel = k->symbol, .lds_bytes = k->lds_bytes, .args = args, .nargs = d->nargs,
+                   .sched = sched, .insn_budget = k->insn_budget, .threads = 2, .racecheck = k->racecheck,
+                   .racecheck_global = k->racecheck_global, .initcheck = k->initcheck};
+  memcpy(l->grid, k->grid, sizeof l->grid);
+  memcpy(l->block, k->block, sizeof l->block);
   for (size_t i = 0; i < d->nargs; i++) {
     const mf_arg *a = &d->args[i];
-    if (a->role == MF_ARG_SCALAR) { args[i] = scalar_arg(a); continue; }
-    addr[i] = rt_alloc(dev, a->bytes, a->name, err);
-    if (!addr[i] || !rt_copy_to_device(dev, addr[i], d->init[i], a->bytes, err)) { rc = err->code; goto out; }
-    args[i].kind = RT_ARG_PTR;
-    args[i].ptr = addr[i];
-  }
-  emu_fault fault = {0};
-  rt_launch_opts o = {.insn_budget = k->insn_budget, .threads = 2, .sched = sched, .fault = &fault};
-  /* racecheck and initcheck (out buffers start uninitialized: their poison is no value to read) */
-  emu_observer *obs = NULL;
-  if (wants_checks(k) && rt_device_backend(dev) == RT_EMU) {
-    obs = emu_observer_new();
-    if (k->racecheck) emu_observer_racecheck(obs, k->racecheck_global);
-    if (k->initcheck) {
-      emu_observer_initcheck(obs);
-      for (size_t i = 0; i < d->nargs; i++)
-        if (d->args[i].role == MF_ARG_OUT) emu_observer_uninit(obs, addr[i], d->args[i].bytes);
+    vc_arg *v = &args[i];
+    *v = (vc_arg){.name = a->name};
+    if (a->role == MF_ARG_SCALAR) {
+      v->role = VC_SCALAR;
+      v->scalar = scalar_arg(a);
+      continue;
     }
-    o.observe = obs;
+    v->role = a->role == MF_ARG_IN ? VC_IN : a->role == MF_ARG_OUT ? VC_OUT : VC_INOUT;
+    v->bytes = a->bytes;
+    v->init = d->init[i];
+    v->init_bytes = a->bytes;
+    v->uninit = a->role == MF_ARG_OUT;
+    if (!d->ref[i]) continue;
+    v->ref = d->ref[i];
+    v->ref_bytes = a->bytes;
+    oracle_etype_parse(mf_dtype_name(a->dtype), &v->etype); /* buffers are oracle element types (manifest.c) */
+    manifest_tolerance(k, a, &v->atol, &v->rtol);
+    v->ndims = (size_t)a->ndim;
+    for (int q = 0; q < a->ndim; q++) v->dims[q] = (uint64_t)a->shape[q];
   }
-  rc = rt_launch(dev, m, k->symbol, k->grid, k->block, args, d->nargs, k->lds_bytes, &o, err);
-  if (obs) {
-    fd->checked = rc == LL_EXIT_OK;
-    fd->n = emu_observer_nhazards(obs);
-    if (fd->n) emu_hazard_format(emu_observer_hazard(obs, 0), fd->first, sizeof fd->first);
-    emu_observer_free(obs);
-  }
-  if (rc != LL_EXIT_OK) goto out;
-  for (size_t i = 0; i < d->nargs; i++) {
-    const mf_arg *a = &d->args[i];
-    if (a->role != MF_ARG_OUT && a->role != MF_ARG_INOUT) continue;
-    got[i] = ll_xmalloc(a->bytes);
-    if (!rt_copy_from_device(dev, got[i], addr[i], a->bytes, err)) { rc = err->code; goto out; }
-  }
-out:
-  for (size_t i = 0; i < d->nargs; i++)
-    if (addr[i]) rt_free(dev, addr[i]);
-  rt_unload(m);
-  return rc;
-}
-
-/* ---- comparing ------------------------------------------------------------------------------ */
-typedef struct mf_cmp {
-  uint64_t n, mismatches, nonfinite;
-  double max_abs, max_rel, atol, rtol;
-  bool have_first;
-  uint64_t first;
-  double first_got, first_ref;
-} mf_cmp;
-
-/* The comparison itself is oracle_compare_buffers (oracle/compare.c: dtype-aware, NaN on both
- * sides agrees, any other non-finite disagreement is over tolerance). */
-static void compare_out(const mf_kernel *k, const mf_arg *a, const uint8_t *got, const uint8_t *ref, mf_cmp *c) {
-  memset(c, 0, sizeof *c);
-  oracle_etype et = ORACLE_E_U8;
-  oracle_etype_parse(mf_dtype_name(a->dtype), &et); /* buffers are oracle element types (manifest.c) */
-  oracle_compare_opts o;
-  oracle_compare_opts_init(&o, et);
-  o.ndims = (size_t)a->ndim;
-  for (int d = 0; d < a->ndim; d++) o.dims[d] = (uint64_t)a->shape[d];
-  manifest_tolerance(k, a, &o.atol, &o.rtol);
-  c->atol = o.atol;
-  c->rtol = o.rtol;
-  oracle_compare_result r;
-  ll_err e = {0};
-  int rc = oracle_compare_buffers(got, a->bytes, ref, a->bytes, &o, "kernel output", "reference", &r, &e);
-  c->n = a->count;
-  if (rc != LL_EXIT_OK && rc != LL_EXIT_FAIL) { /* cannot happen: both sides have the argument's size */
-    c->mismatches = c->n;
-    return;
-  }
-  c->mismatches = r.over;
-  c->nonfinite = r.nonfinite;
-  c->max_abs = r.max_abs;
-  c->max_rel = r.max_rel;
-  if (r.nfirst) {
-    c->have_first = true;
-    c->first = r.first[0].flat;
-    c->first_got = r.first[0].got;
-    c->first_ref = r.first[0].ref;
-  }
-}
-
-/* "out[3,17]" (row-major multi-index of element i). */
-static char *index_text(const mf_arg *a, uint64_t i) {
-  uint64_t idx[MANIFEST_MAX_DIMS];
-  for (int d = a->ndim - 1; d >= 0; d--) { idx[d] = i % (uint64_t)a->shape[d]; i /= (uint64_t)a->shape[d]; }
-  ll_buf b = {0};
-  ll_buf_printf(&b, "%s[", a->name);
-  for (int d = 0; d < a->ndim; d++) ll_buf_printf(&b, "%s%llu", d ? "," : "", (unsigned long long)idx[d]);
-  ll_buf_puts(&b, "]");
-  return b.data;
 }
 
 /* One run of a code object on a case: outputs compared with the reference. */
 typedef struct mf_outcome {
   int rc;                   /* LL_EXIT_OK compared; else the run failed (err) */
+  bool launched;            /* the launch was made */
   bool pass;
   double max_abs;           /* over all outputs (finite pairs) */
   uint64_t mismatches, nonfinite;
@@ -583,39 +513,96 @@ typedef struct mf_outcome {
   mf_findings found;        /* the kernel's checks; any report fails the case */
 } mf_outcome;
 
-static void run_and_compare(rt_device *dev, const char *co, const mf_kernel *k, const mf_data *d, emu_sched sched,
-                            report_table *t, const char *label, mf_outcome *out, ll_err *err) {
+/* Runs a planned case (its code object and schedule as l says) and compares every output. */
+static void run_and_compare(rt_device *dev, const vc_launch *lp, const mf_data *d, report_table *t, const char *label,
+                            mf_outcome *out, ll_err *err) {
   memset(out, 0, sizeof *out);
-  uint8_t **got = ll_xcalloc(d->nargs ? d->nargs : 1, sizeof *got);
-  out->rc = device_run(dev, co, k, d, sched, got, &out->found, err);
-  out->pass = out->rc == LL_EXIT_OK && out->found.n == 0;
+  const vc_launch l = *lp;
+  const vc_arg *args = l.args;
+  vc_result r;
+  out->rc = verify_case_run(dev, &l, &r, err);
+  out->launched = r.launched;
+  out->found = (mf_findings){.checked = r.checked, .n = r.hazards};
+  snprintf(out->found.first, sizeof out->found.first, "%s", r.hazard);
+  out->pass = out->rc == LL_EXIT_OK && r.pass;
+  out->max_abs = r.max_abs;
+  out->mismatches = r.mismatches;
+  out->nonfinite = r.nonfinite;
   for (size_t i = 0; out->rc == LL_EXIT_OK && i < d->nargs; i++) {
-    const mf_arg *a = &d->args[i];
-    if (!d->ref[i]) continue;
-    mf_cmp c;
-    compare_out(k, a, got[i], d->ref[i], &c);
-    if (c.max_abs > out->max_abs) out->max_abs = c.max_abs;
-    out->mismatches += c.mismatches;
-    out->nonfinite += c.nonfinite;
-    char *first = c.have_first ? index_text(a, c.first) : ll_xstrdup("-");
-    if (c.mismatches) {
-      if (out->pass)
-        snprintf(out->first, sizeof out->first, "argument %s: %llu of %llu elements outside |got-ref| <= atol + rtol*|ref| "
-                 "(atol %g, rtol %g); first mismatch %s: got %.9g, expected %.9g", a->name,
-                 (unsigned long long)c.mismatches, (unsigned long long)c.n, c.atol, c.rtol, first, c.first_got, c.first_ref);
-      out->pass = false;
-    }
+    if (!args[i].ref) continue;
+    const oracle_compare_result *c = &r.cmp[i];
+    char *first = vc_first_index(&l, &r, i);
+    const oracle_mismatch *f = c->nfirst ? &c->first[0] : NULL;
+    if (c->over && !out->first[0] && !r.hazards) /* a hazard's line leads (verify_stage_outputs) */
+      snprintf(out->first, sizeof out->first, "argument %s: %llu of %llu elements outside |got-ref| <= atol + rtol*|ref| "
+               "(atol %g, rtol %g); first mismatch %s: got %.9g, expected %.9g", args[i].name,
+               (unsigned long long)c->over, (unsigned long long)c->n, args[i].atol, args[i].rtol, first, f->got, f->ref);
     if (t) {
       char fm[200] = "-";
-      if (c.have_first) snprintf(fm, sizeof fm, "%s got %.9g expected %.9g", first, c.first_got, c.first_ref);
-      report_table_row(t, "%s\t%s\t%s\t%llu\t%llu\t%llu\t%g\t%g\t%g\t%g\t%s\t%s", label, a->name, mf_dtype_name(a->dtype),
-                       (unsigned long long)c.n, (unsigned long long)c.mismatches, (unsigned long long)c.nonfinite,
-                       c.max_abs, c.max_rel, c.atol, c.rtol, fm, c.mismatches ? "FAIL" : "pass");
+      if (f) snprintf(fm, sizeof fm, "%s got %.9g expected %.9g", first, f->got, f->ref);
+      report_table_row(t, "%s\t%s\t%s\t%llu\t%llu\t%llu\t%g\t%g\t%g\t%g\t%s\t%s", label, args[i].name,
+                       mf_dtype_name(d->args[i].dtype), (unsigned long long)c->n, (unsigned long long)c->over,
+                       (unsigned long long)c->nonfinite, c->max_abs, c->max_rel, args[i].atol, args[i].rtol, fm,
+                       c->over ? "FAIL" : "pass");
     }
     free(first);
   }
-  for (size_t i = 0; i < d->nargs; i++) free(got[i]);
-  free(got);
+  vc_result_free(&r);
+}
+
+/* ---- the source ------------------------------------------------------------------------------- */
+/* What a planned manifest case owns (vc_case.data). */
+typedef struct mf_case {
+  const mf_kernel *k;
+  mf_data d;
+  vc_arg *args;
+  char *co;
+} mf_case;
+
+static void mf_case_free(void *p) {
+  mf_case *m = p;
+  data_free(&m->d);
+  free(m->args);
+  free(m->co);
+  free(m);
+}
+
+/* Kernel i, schedule s of case k of the manifest on arch (manifest_case_run's numbering). */
+static bool case_of(const manifest *m, size_t k, emu_arch a, size_t *ki, size_t *si) {
+  for (size_t i = 0; i < m->nkernels; i++)
+    for (size_t s = 0; s < m->kernels[i].nsched; s++)
+      if (manifest_case_run(m, i, a, s) == k) { *ki = i; *si = s; return true; }
+  return false;
+}
+
+static bool plan_manifest_case(const verify_source *src, size_t k, const char *build, emu_arch arch, vc_case *out,
+                               ll_err *err) {
+  const manifest *m = src->self;
+  memset(out, 0, sizeof *out);
+  size_t i, s;
+  if (!case_of(m, k, arch, &i, &s)) {
+    ll_seterr(err, LL_EXIT_USAGE, "%s has no case %zu on %s", m->path ? m->path : "the manifest", k, emu_arch_name(arch));
+    return false;
+  }
+  verify_ctx c = {.arch = arch, .arch_name = emu_arch_name(arch), .build = build, .manifest = m};
+  mf_case *mc = ll_xcalloc(1, sizeof *mc);
+  mc->k = &m->kernels[i];
+  if (!data_make(&c, mc->k, &mc->d, err)) {
+    mf_case_free(mc);
+    return false;
+  }
+  mc->co = manifest_co_path(&c, mc->k, NULL);
+  mc->args = ll_xcalloc(mc->d.nargs ? mc->d.nargs : 1, sizeof *mc->args);
+  case_launch(mc->k, &mc->d, mc->co, mc->k->sched[s], &out->l, mc->args);
+  snprintf(out->name, sizeof out->name, "%s/%s", mc->k->name, mf_sched_name(mc->k->sched[s]));
+  snprintf(out->klass, sizeof out->klass, "%s", mc->k->name);
+  out->data = mc;
+  out->free_data = mf_case_free;
+  return true;
+}
+
+verify_source manifest_source(const manifest *m) {
+  return (verify_source){.name = "manifest", .n = manifest_ncases(m), .plan = plan_manifest_case, .self = (void *)m};
 }
 
 /* ---- the stages ------------------------------------------------------------------------------ */
@@ -636,10 +623,46 @@ static const char *ref_text(const mf_kernel *k, char *buf, size_t n) {
   return buf;
 }
 
-static void mstage_kernels(const verify_ctx *c, stage_result *r) {
+/* The manifest's arguments against the kernel's own (its code object's metadata): as many, a buffer
+ * for each global_buffer pointer, and each scalar exactly as wide as the kernel's by-value
+ * argument (a "f64" for a 4-byte int is refused here, before any case runs). false with err naming
+ * the argument (LL_EXIT_USAGE: the manifest is wrong). */
+static bool check_kernargs(const mf_kernel *k, size_t ki, const char *co_path, ll_err *err) {
+  emu_codeobj *co = emu_codeobj_load_file(co_path, err);
+  if (!co) return false;
+  const emu_kernel *ek = emu_codeobj_kernel(co, k->symbol, err);
+  bool ok = ek != NULL;
+  size_t want = ok ? rt_explicit_arg_count(ek) : 0;
+  if (ok && want != k->nargs) {
+    ll_seterr(err, LL_EXIT_USAGE, "kernels[%zu].args: the manifest gives %zu arguments; kernel %s in %s takes %zu", ki,
+              k->nargs, k->symbol, co_path, want);
+    ok = false;
+  }
+  for (size_t i = 0, x = 0; ok && ek && x < ek->nargs; x++) {
+    const emu_kernarg *ka = &ek->args[x];
+    if (ka->hidden) continue;
+    const mf_arg *a = &k->args[i];
+    bool ptr = !strcmp(ka->value_kind, "global_buffer");
+    if (ptr != (a->role != MF_ARG_SCALAR)) {
+      ll_seterr(err, LL_EXIT_USAGE, "kernels[%zu].args[%zu] '%s': the manifest gives %s; the kernel's argument %zu is %s",
+                ki, i, a->name, a->role == MF_ARG_SCALAR ? "a scalar" : "a buffer", i,
+                ptr ? "a pointer (in, out or inout)" : "a by-value scalar");
+      ok = false;
+    } else if (!ptr && ka->size != mf_dtype_size(a->dtype)) {
+      ll_seterr(err, LL_EXIT_USAGE, "kernels[%zu].args[%zu] '%s': the manifest gives %s (%zu bytes); the kernel's "
+                "argument %zu is %u bytes", ki, i, a->name, mf_dtype_name(a->dtype), mf_dtype_size(a->dtype), i, ka->size);
+      ok = false;
+    }
+    i++;
+  }
+  emu_codeobj_free(co);
+  return ok;
+}
+
+void verify_manifest_kernels(const verify_ctx *c, stage_result *r) {
   const manifest *m = c->manifest;
   report_table *t = report_table_new("manifest kernels built for this arch", "kernel,source,status,checked_by,detail");
-  size_t built = 0, skipped = 0, failed = 0, unchecked = 0, unchecked_ok = 0, env = 0;
+  size_t built = 0, skipped = 0, failed = 0, unchecked = 0, unchecked_ok = 0, env = 0, bad = 0;
   char first[600] = "";
   for (size_t i = 0; i < m->nkernels; i++) {
     const mf_kernel *k = &m->kernels[i];
@@ -664,6 +687,14 @@ static void mstage_kernels(const verify_ctx *c, stage_result *r) {
       strncat(checks, ", ", sizeof checks - strlen(checks) - 1);
       strncat(checks, checks_text(k), sizeof checks - strlen(checks) - 1);
     }
+    if (co && !check_kernargs(k, i, co, &e)) {
+      bad++;
+      if (!first[0]) snprintf(first, sizeof first, "%s: %s", k->name, e.msg);
+      report_table_row(t, "%s\t%s\terror\t%s\t%s", k->name, src, checks, e.msg);
+      fprintf(stderr, "lanelab: %s\n", e.msg);
+      free(co);
+      continue;
+    }
     if (!co) {
       failed++;
       if (e.code == LL_EXIT_ENV) env++;
@@ -678,8 +709,11 @@ static void mstage_kernels(const verify_ctx *c, stage_result *r) {
     free(co);
   }
   stage_add_table(r, t);
-  /* a kernel that does not compile fails the gate; a missing compiler or data is the environment */
-  if (failed && env == failed) stage_set(r, VERDICT_NOT_RUN, "%zu kernels could not be built here: %s", failed, first);
+  /* a kernel that does not compile fails the gate; a missing compiler or data is the environment;
+   * arguments that do not fit the kernel are bad input */
+  if (bad) stage_set(r, VERDICT_BAD, "%zu %s arguments do not fit the kernel: %s", bad, bad == 1 ? "kernel's" : "kernels'",
+                     first);
+  else if (failed && env == failed) stage_set(r, VERDICT_NOT_RUN, "%zu kernels could not be built here: %s", failed, first);
   else if (failed) stage_set(r, VERDICT_FAIL, "%zu of %zu kernels failed to build: %s", failed, m->nkernels, first);
   else if (unchecked)
     stage_set(r, VERDICT_FAIL, "%zu kernel%s NOT CHECKED by any stage (give a reference, or the reason in not_checked)",
@@ -689,7 +723,7 @@ static void mstage_kernels(const verify_ctx *c, stage_result *r) {
               skipped, unchecked_ok);
 }
 
-static void mstage_isa(const verify_ctx *c, stage_result *r) {
+void verify_manifest_isa(const verify_ctx *c, stage_result *r) {
   const manifest *m = c->manifest;
   size_t ncensus = 0, rules = 0, failed_rules = 0, nbudget = 0, nmissing = 0;
   ll_err err = {0};
@@ -738,7 +772,7 @@ static void mstage_isa(const verify_ctx *c, stage_result *r) {
 static const char outputs_cols[] =
     "case,argument,dtype,n#,mismatches#,nonfinite#,max_abs#,max_rel#,atol#,rtol#,first_mismatch,verdict";
 
-static void mstage_outputs(const verify_ctx *c, stage_result *r) {
+void verify_stage_outputs(const verify_ctx *c, stage_result *r) {
   const manifest *m = c->manifest;
   ll_err err = {0};
   rt_device *dev = prod_open_device(c, &err);
@@ -752,6 +786,7 @@ static void mstage_outputs(const verify_ctx *c, stage_result *r) {
   size_t ran = 0, failed = 0, errors = 0, unchecked = 0;
   char first[900] = "";
   verdict worst_err = VERDICT_BAD;
+  verify_source src = manifest_source(m);
   for (size_t i = 0; i < m->nkernels; i++) {
     const mf_kernel *k = &m->kernels[i];
     if (!k->arch[c->arch]) continue;
@@ -767,13 +802,20 @@ static void mstage_outputs(const verify_ctx *c, stage_result *r) {
         continue;
       }
       verify_progress(c, "outputs", i + 1, m->nkernels, label);
-      mf_data d = {0};
       ll_err e = {0};
       mf_outcome oc = {.rc = LL_EXIT_USAGE};
+      vc_case vc;
       char *co = manifest_co_path(c, k, NULL);
-      if (!data_make(c, k, &d, &e)) oc.rc = e.code;
-      else run_and_compare(dev, co, k, &d, k->sched[s], t, label, &oc, &e);
+      bool built = is_file(co);
       free(co);
+      if (!built) /* the cause is the kernels stage's (a compile error: FAIL there; a missing compiler or
+                   * data: not run there); here the case did not run, as the isa stage says */
+        ll_seterr(&e, oc.rc = LL_EXIT_ENV, "%s was not built for %s: the kernels stage says why", k->name, c->arch_name);
+      else if (!src.plan(&src, manifest_case_run(m, i, c->arch, s), c->build, c->arch, &vc, &e)) oc.rc = e.code;
+      else {
+        run_and_compare(dev, &vc.l, &((mf_case *)vc.data)->d, t, label, &oc, &e);
+        vc_case_free(&vc);
+      }
       ran++;
       const char *v;
       char detail[900];
@@ -807,7 +849,6 @@ static void mstage_outputs(const verify_ctx *c, stage_result *r) {
                 c->arch_name, mf_sched_name(k->sched[s]), detail, c->build, c->arch_name);
         if (!first[0]) snprintf(first, sizeof first, "%s: %s", label, detail);
       }
-      data_free(&d);
       free(label);
     }
   }
@@ -824,7 +865,126 @@ static void mstage_outputs(const verify_ctx *c, stage_result *r) {
 static const char mutant_cols[] =
     "mutant,case,check,noise_floor#,mutant_max_abs#,detection_ratio#,atol_over_noise#,mutant_mismatches#,nonfinite#,verdict";
 
-static void mstage_mutants(const verify_ctx *c, stage_result *r) {
+/* The mutants stage's running tally and its table. */
+typedef struct mu_tally {
+  const verify_ctx *c;
+  rt_device *dev;
+  report_table *t;
+  size_t caught, escaped, na, errors, env_errors, ran;
+  double min_ratio;
+  char first[700];
+} mu_tally;
+
+static void mu_error(mu_tally *T, const mf_kernel *k, const mf_mutant *mu, const char *label, const ll_err *e) {
+  T->errors++;
+  if (e->code == LL_EXIT_ENV) T->env_errors++;
+  report_table_row(T->t, "%s\t%s\t-\t-\t-\t-\t-\t-\t-\terror: %s", mu->name, k->name, e->msg);
+  if (!T->first[0]) snprintf(T->first, sizeof T->first, "%s: %s", label, e->msg);
+}
+
+static mut_run mu_run(const mf_outcome *o, const ll_err *e) {
+  return (mut_run){.rc = o->rc, .launched = o->launched, .unimplemented = o->rc != LL_EXIT_OK && strstr(e->msg, "lacks semantics"),
+                   .pass = o->rc == LL_EXIT_OK && o->mismatches == 0, .max_abs = o->max_abs, .mismatches = o->mismatches,
+                   .nonfinite = o->nonfinite, .hazards = o->found.n, .msg = o->found.n ? o->found.first : e->msg};
+}
+
+/* The correct kernel and the mutant on the same inputs under each schedule, judged by the one
+ * mutant rule (verify.h); caught when any schedule catches it. */
+static void mu_ab(mu_tally *T, const mf_kernel *k, const mf_mutant *mu, const mf_data *d, const char *cco,
+                  const char *mco, const char *label) {
+  vc_arg *args = ll_xcalloc(d->nargs ? d->nargs : 1, sizeof *args);
+  vc_launch lc, lm;
+  case_launch(k, d, cco, EMU_SCHED_ROUND_ROBIN, &lc, args);
+  lm = lc;
+  lm.co = mco;
+  double noise = 0, mabs = 0, ratio = NAN;
+  uint64_t mm = 0, nf = 0;
+  mut_verdict best = MUT_ESCAPED;
+  const char *check = "outputs";
+  char fault[400] = ""; /* what the fault that caught it said (which buffer, how far off) */
+  ll_err e = {0};
+  for (size_t s = 0; s < k->nsched; s++) {
+    mf_outcome co_, mo;
+    ll_err me = {0};
+    lc.sched = lm.sched = k->sched[s];
+    run_and_compare(T->dev, &lc, d, NULL, NULL, &co_, &e);
+    if (co_.rc == LL_EXIT_OK && co_.pass) run_and_compare(T->dev, &lm, d, NULL, NULL, &mo, &me);
+    else mo = (mf_outcome){.rc = LL_EXIT_OK};
+    mut_run cr = mu_run(&co_, &e), mr = mu_run(&mo, &me);
+    cr.pass = co_.rc == LL_EXIT_OK && co_.pass;
+    mut_judgement j;
+    verify_mutant_judge(&cr, &mr, &j);
+    if (j.v == MUT_ERROR) {
+      if (co_.rc == LL_EXIT_OK && !co_.pass)
+        snprintf(e.msg, sizeof e.msg, "the correct kernel fails %s: %s", co_.found.n ? checks_text(k) : "its reference",
+                 co_.found.n ? co_.found.first : co_.first);
+      else if (co_.rc == LL_EXIT_OK) e = me;
+      mu_error(T, k, mu, label, &e);
+      free(args);
+      return;
+    }
+    if (co_.max_abs > noise) noise = co_.max_abs;
+    if (mo.max_abs > mabs) mabs = mo.max_abs;
+    mm += mo.mismatches;
+    nf += mo.nonfinite;
+    if (j.v == MUT_CAUGHT || (j.v == MUT_NARROW && best != MUT_CAUGHT)) {
+      if (best != MUT_CAUGHT) check = !strcmp(j.check, "checks") ? checks_text(k) : j.check;
+      if (best != MUT_CAUGHT && j.v == MUT_CAUGHT && !strcmp(j.check, "fault")) snprintf(fault, sizeof fault, "%s", me.msg);
+      best = j.v;
+    }
+  }
+  free(args);
+  ratio = noise > 0 ? mabs / noise : (mabs > 0 ? INFINITY : NAN);
+  bool caught = best != MUT_ESCAPED; /* a manifest's narrow catch is caught, its ratio reported (verify.h) */
+  if (caught && isfinite(ratio) && ratio < T->min_ratio) T->min_ratio = ratio;
+  if (caught) T->caught++;
+  else {
+    T->escaped++;
+    fprintf(stderr, "lanelab: FAIL mutant %s of %s on %s was not caught: its outputs match the reference; "
+            "report %s/reports/%s/stage-mutants.html\n", mu->name, k->name, T->c->arch_name, T->c->build, T->c->arch_name);
+    if (!T->first[0]) snprintf(T->first, sizeof T->first, "%s escaped (outputs match the reference)", label);
+  }
+  double atol = 0;
+  for (size_t a = 0; a < k->nargs; a++)
+    if (d->ref[a]) { double x, y; manifest_tolerance(k, &d->args[a], &x, &y); if (x > atol) atol = x; }
+  char verdict[600];
+  if (best == MUT_NARROW) snprintf(verdict, sizeof verdict, "caught (narrow: %.3gx the noise floor, below %gx)", ratio, VERIFY_NARROW_RATIO);
+  else if (fault[0]) snprintf(verdict, sizeof verdict, "caught: fault: %s", fault);
+  else snprintf(verdict, sizeof verdict, "%s", caught ? "caught" : "FAIL: escaped");
+  report_table_row(T->t, "%s\t%s\t%s\t%g\t%g\t%g\t%g\t%llu\t%llu\t%s", mu->name, k->name, check, noise, mabs, ratio,
+                   noise > 0 ? atol / noise : INFINITY, (unsigned long long)mm, (unsigned long long)nf, verdict);
+}
+
+/* One mutant on this arch: its arch list, then rule 1 (byte identity), then the A/B. */
+static void one_mutant(mu_tally *T, const mf_kernel *k, const mf_mutant *mu, const char *label) {
+  const verify_ctx *c = T->c;
+  if (!mu->arch[c->arch]) {
+    T->na++;
+    report_table_row(T->t, "%s\t%s\tarch\t-\t-\t-\t-\t-\t-\tnot applicable on %s: the manifest lists this mutant for "
+                     "other arches only", mu->name, k->name, c->arch_name);
+    return;
+  }
+  T->ran++;
+  ll_err e = {0};
+  mf_data d = {0};
+  char *mco = NULL, *cco = manifest_co_path(c, k, NULL);
+  bool applies = true;
+  if (!data_make(c, k, &d, &e) || !(mco = build_kernel(c, k, mu, &e)) || !verify_mutant_applies(mco, cco, &applies, &e)) {
+    mu_error(T, k, mu, label, &e);
+  } else if (!applies) {
+    T->ran--;
+    T->na++;
+    report_table_row(T->t, "%s\t%s\t.text identity\t-\t-\t-\t-\t-\t-\tnot applicable on %s: .text byte-identical to the "
+                     "correct %s.co (isa diff)", mu->name, k->name, c->arch_name, k->name);
+  } else {
+    mu_ab(T, k, mu, &d, cco, mco, label);
+  }
+  free(mco);
+  free(cco);
+  data_free(&d);
+}
+
+void verify_manifest_mutants(const verify_ctx *c, stage_result *r) {
   const manifest *m = c->manifest;
   ll_err err = {0};
   size_t total = 0;
@@ -836,104 +996,47 @@ static void mstage_mutants(const verify_ctx *c, stage_result *r) {
     return;
   }
   r->device = ll_xstrdup(rt_device_backend(dev) == RT_EMU ? "emulator" : "hip");
-  report_table *t = report_table_new("manifest mutants (each must fail against the reference)", mutant_cols);
-  size_t caught = 0, escaped = 0, errors = 0, env_errors = 0, ran = 0, idx = 0;
-  double min_ratio = INFINITY;
-  char first[700] = "";
+  mu_tally T = {.c = c, .dev = dev, .min_ratio = INFINITY};
+  T.t = report_table_new("manifest mutants (each must fail against the reference)", mutant_cols);
+  size_t idx = 0;
   for (size_t i = 0; i < m->nkernels; i++) {
     const mf_kernel *k = &m->kernels[i];
     if (!k->arch[c->arch]) continue;
     for (size_t q = 0; q < k->nmutants; q++) {
       idx++;
       if (!verify_in_shard(c, manifest_case_mutant(m, i, q, c->arch))) continue;
-      const mf_mutant *mu = &k->mutants[q];
-      char *label = ll_fmt("%s/%s", k->name, mu->name);
+      char *label = ll_fmt("%s/%s", k->name, k->mutants[q].name);
       verify_progress(c, "mutants", idx, total, label);
-      ran++;
-      ll_err e = {0};
-      mf_data d = {0};
-      char *mco = NULL, *cco = manifest_co_path(c, k, NULL);
-      bool ok = data_make(c, k, &d, &e) && (mco = build_kernel(c, k, mu, &e)) != NULL;
-      if (!ok) {
-        errors++;
-        if (e.code == LL_EXIT_ENV) env_errors++;
-        report_table_row(t, "%s\t%s\t-\t-\t-\t-\t-\t-\t-\terror: %s", mu->name, k->name, e.msg);
-        if (!first[0]) snprintf(first, sizeof first, "%s: %s", label, e.msg);
-      } else {
-        /* the correct kernel and the mutant on the same inputs, same schedule(s): caught when any
-         * schedule's outputs fail the comparison or the mutant faults */
-        double noise = 0, mabs = 0;
-        uint64_t mm = 0, nf = 0;
-        bool mcaught = false, correct_ok = true;
-        const char *check = "outputs";
-        for (size_t s = 0; s < k->nsched && correct_ok; s++) {
-          mf_outcome co_, mo;
-          run_and_compare(dev, cco, k, &d, k->sched[s], NULL, NULL, &co_, &e);
-          if (co_.rc != LL_EXIT_OK || !co_.pass) {
-            correct_ok = false;
-            if (co_.rc == LL_EXIT_OK)
-              snprintf(e.msg, sizeof e.msg, "the correct kernel fails %s: %s", co_.found.n ? checks_text(k) : "its reference",
-                       co_.found.n ? co_.found.first : co_.first);
-            break;
-          }
-          if (co_.max_abs > noise) noise = co_.max_abs;
-          ll_err me = {0};
-          run_and_compare(dev, mco, k, &d, k->sched[s], NULL, NULL, &mo, &me);
-          if (mo.rc == LL_EXIT_FAIL) { mcaught = true; check = "fault"; }
-          else if (mo.rc != LL_EXIT_OK) { correct_ok = false; snprintf(e.msg, sizeof e.msg, "%s", me.msg); break; }
-          else {
-            if (!mo.pass) mcaught = true;
-            if (mo.found.n && !mo.mismatches) check = checks_text(k); /* outputs matched: the checks caught it */
-            if (mo.max_abs > mabs) mabs = mo.max_abs;
-            mm += mo.mismatches;
-            nf += mo.nonfinite;
-          }
-        }
-        if (!correct_ok) {
-          errors++;
-          report_table_row(t, "%s\t%s\t-\t-\t-\t-\t-\t-\t-\terror: %s", mu->name, k->name, e.msg);
-          if (!first[0]) snprintf(first, sizeof first, "%s: %s", label, e.msg);
-        } else {
-          double atol = 0;
-          for (size_t a = 0; a < k->nargs; a++)
-            if (d.ref[a]) { double x, y; manifest_tolerance(k, &d.args[a], &x, &y); if (x > atol) atol = x; }
-          double ratio = noise > 0 ? mabs / noise : (mabs > 0 ? INFINITY : NAN);
-          if (mcaught && isfinite(ratio) && ratio < min_ratio) min_ratio = ratio;
-          if (mcaught) caught++;
-          else {
-            escaped++;
-            fprintf(stderr, "lanelab: FAIL mutant %s of %s on %s was not caught: its outputs match the reference; "
-                    "report %s/reports/%s/stage-mutants.html\n", mu->name, k->name, c->arch_name, c->build, c->arch_name);
-            if (!first[0]) snprintf(first, sizeof first, "%s escaped (outputs match the reference)", label);
-          }
-          report_table_row(t, "%s\t%s\t%s\t%g\t%g\t%g\t%g\t%llu\t%llu\t%s", mu->name, k->name, check, noise, mabs, ratio,
-                           noise > 0 ? atol / noise : INFINITY, (unsigned long long)mm, (unsigned long long)nf,
-                           mcaught ? "caught" : "FAIL: escaped");
-        }
-      }
-      free(mco); free(cco); free(label);
-      data_free(&d);
+      one_mutant(&T, k, &k->mutants[q], label);
+      free(label);
     }
   }
   rt_close(dev);
-  report_table_note(t, "noise floor = the correct kernel's max abs error against the reference on the same inputs; "
-                       "detection ratio = the mutant's max abs error / noise floor (inf when the correct kernel is exact)");
-  stage_add_table(r, t);
-  if (escaped) stage_set(r, VERDICT_FAIL, "%zu of %zu mutants escaped; first: %s", escaped, ran, first);
-  else if (errors) stage_set(r, env_errors == errors ? VERDICT_NOT_RUN : VERDICT_BAD, "%zu of %zu mutants could not run; first: %s",
-                             errors, ran, first);
-  else if (ran == 0) stage_set(r, VERDICT_PASS, "no mutant of this arch in this shard");
-  else if (isfinite(min_ratio))
-    stage_set(r, VERDICT_PASS, "%zu of %zu mutants caught; smallest detection ratio %g", caught, ran, min_ratio);
+  report_table_note(T.t, "noise floor = the correct kernel's max abs error against the reference on the same inputs; "
+                         "detection ratio = the mutant's max abs error / noise floor (inf when the correct kernel is exact)");
+  if (T.na)
+    report_table_note(T.t, "not applicable = the mutant lists other arches, or compiles to the same .text as the correct "
+                           "kernel on this arch (proven by isa diff): there is nothing to catch there");
+  stage_add_table(r, T.t);
+  char na[96] = "";
+  if (T.na) snprintf(na, sizeof na, "; %zu not applicable on %s", T.na, c->arch_name);
+  if (T.escaped) stage_set(r, VERDICT_FAIL, "%zu of %zu mutants escaped; first: %s", T.escaped, T.ran, T.first);
+  else if (T.errors) stage_set(r, T.env_errors == T.errors ? VERDICT_NOT_RUN : VERDICT_BAD, "%zu of %zu mutants could not run; first: %s",
+                               T.errors, T.ran, T.first);
+  else if (T.ran == 0 && !T.na) stage_set(r, VERDICT_PASS, "no mutant of this arch in this shard");
+  else if (T.ran == 0) stage_set(r, VERDICT_PASS, "no mutant applies on %s%s", c->arch_name, na);
+  else if (isfinite(T.min_ratio))
+    stage_set(r, VERDICT_PASS, "%zu of %zu mutants caught; smallest detection ratio %g%s", T.caught, T.ran, T.min_ratio, na);
   else
-    stage_set(r, VERDICT_PASS, "%zu of %zu mutants caught; detection ratio inf (the correct kernels match exactly)", caught, ran);
+    stage_set(r, VERDICT_PASS, "%zu of %zu mutants caught; detection ratio inf (the correct kernels match exactly)%s", T.caught,
+              T.ran, na);
 }
 
 void verify_stage_own_manifest(const verify_ctx *c, stage_result *r) {
   ll_err err = {0};
   manifest *m = manifest_load(VERIFY_OWN_MANIFEST, &err);
   if (!m) { stage_set(r, VERDICT_BAD, "%s", err.msg); return; }
-  /* lanelab's own kernels are built by `make kernels` (mk/kernel.sh) into BUILD/<arch>/kernels:
+  /* lanelab's own kernels are built by `make kernels` (`lanelab cc --into`) into BUILD/<arch>/kernels:
    * those code objects are the ones checked, not a second build of the sources */
   for (size_t i = 0; i < m->nkernels; i++) {
     mf_kernel *k = &m->kernels[i];
@@ -951,9 +1054,8 @@ void verify_stage_own_manifest(const verify_ctx *c, stage_result *r) {
   sub.manifest = m;
   char *b = ll_fmt("%s/manifest", c->build);
   sub.build = b;
-  static void (*const parts[])(const verify_ctx *, stage_result *) = {mstage_kernels, mstage_outputs, mstage_mutants};
+  static void (*const parts[])(const verify_ctx *, stage_result *) = {verify_manifest_kernels, verify_stage_outputs, verify_manifest_mutants};
   static const char *const names[] = {"kernels", "outputs", "mutants"};
-  int rank[] = {[VERDICT_PASS] = 0, [VERDICT_NOT_RUN] = 1, [VERDICT_BAD] = 2, [VERDICT_FAIL] = 3};
   ll_buf sum = {0};
   r->v = VERDICT_PASS;
   for (size_t i = 0; i < 3; i++) {
@@ -963,7 +1065,7 @@ void verify_stage_own_manifest(const verify_ctx *c, stage_result *r) {
     for (size_t t = 0; t < p.ntables; t++) stage_add_table(r, p.tables[t]);
     free(p.tables);
     if (p.device && !r->device) r->device = p.device; else free(p.device);
-    if (rank[p.v] > rank[r->v]) r->v = p.v;
+    r->v = verdict_worse(r->v, p.v);
     ll_buf_printf(&sum, "%s%s: %s", i ? "; " : "", names[i], p.summary);
     if (i == 0 && p.v != VERDICT_PASS) break; /* nothing to run */
   }
@@ -973,10 +1075,3 @@ void verify_stage_own_manifest(const verify_ctx *c, stage_result *r) {
   manifest_free(m);
 }
 
-const verify_stage manifest_stages[] = {
-    {"kernels", "every manifest kernel built for the arch; each one's checks named, NOT CHECKED otherwise", mstage_kernels, false, false},
-    {"isa", "instruction census of each code object and its budgets", mstage_isa, false, false},
-    {"outputs", "each kernel's outputs against its reference at the stated tolerances", mstage_outputs, false, true},
-    {"mutants", "each manifest mutant must fail against the reference", mstage_mutants, false, true},
-};
-const size_t manifest_nstages = sizeof manifest_stages / sizeof *manifest_stages;

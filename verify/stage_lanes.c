@@ -1,4 +1,4 @@
-/* verify/lanes_stage — run every lane-dump micro-kernel on the device and diff what each of the
+/* verify/stage_lanes — the `lanes` stage: run every lane-dump micro-kernel on the device and diff what each of the
  * 64 lanes holds against what the lane-map model (lanes/) predicts, bit for bit.
  *
  * Expected values never come from a kernel run: data-movement kernels use lanes_expected_dump
@@ -21,35 +21,24 @@ typedef struct micro_run {
   size_t out_dw;
 } micro_run;
 
-/* Runs kernel NAME (build/<arch>/kernels/NAME.co) once: grid 1, block 64, (out, image). */
-static bool run_micro(const verify_ctx *c, rt_device *dev, const char *name, const uint8_t *image,
-                      size_t image_bytes, size_t out_dw, bool keep_dump, micro_run *res, ll_err *err) {
-  char *path = ll_fmt("%s/%s/kernels/%s.co", c->build, c->arch_name, name);
-  rt_module *m = rt_load_file(dev, path, err);
-  free(path);
-  if (!m) return false;
-  bool ok = false;
-  uint64_t dout = rt_alloc(dev, out_dw * 4, "out", err);
-  uint64_t dimg = dout ? rt_alloc(dev, image_bytes, "image", err) : 0;
-  if (!dimg || !rt_copy_to_device(dev, dimg, image, image_bytes, err)) goto done;
-  rt_arg args[2] = {{.kind = RT_ARG_PTR, .ptr = dout}, {.kind = RT_ARG_PTR, .ptr = dimg}};
-  uint32_t grid[3] = {1, 1, 1}, block[3] = {64, 1, 1};
-  emu_fault fault = {0};
-  rt_launch_opts o = {.fault = &fault};
-  if (rt_launch(dev, m, name, grid, block, args, 2, 0, &o, err) != LL_EXIT_OK) goto done;
-  res->out = ll_xcalloc(out_dw, 4);
-  res->out_dw = out_dw;
-  ok = rt_copy_from_device(dev, res->out, dout, out_dw * 4, err);
+/* Runs a planned micro-kernel case (grid 1, block 64, (out, image)) through the case runner. */
+static bool run_micro(const verify_ctx *c, rt_device *dev, const vc_launch *l, bool keep_dump, micro_run *res,
+                      ll_err *err) {
+  vc_result r;
+  bool ok = verify_case_run(dev, l, &r, err) == LL_EXIT_OK;
+  size_t out_dw = l->args[0].bytes / 4;
+  if (ok) {
+    res->out = (uint32_t *)r.got[0];
+    res->out_dw = out_dw;
+    r.got[0] = NULL;
+  }
+  vc_result_free(&r);
   if (ok && keep_dump) { /* keep the raw dump for the report pages: u32 LE, 64*NDW results then 64 addresses */
-    char *dir = ll_fmt("%s/dumps", c->results), *f = ll_fmt("%s/%s.bin", dir, name);
+    char *dir = ll_fmt("%s/dumps", c->results), *f = ll_fmt("%s/%s.bin", dir, l->kernel);
     ok = ll_mkdir_p(dir, err) && ll_write_file_atomic(f, res->out, out_dw * 4, err);
     free(f);
     free(dir);
   }
-done:
-  if (dimg) rt_free(dev, dimg);
-  if (dout) rt_free(dev, dout);
-  rt_unload(m);
   return ok;
 }
 
@@ -204,9 +193,13 @@ static bool mfma_probe(lanes_arch la, const char *instr, int m, int n, int k, ui
   uint32_t x = 0x9E3779B9u;
   for (int i = 0; i < m * k; i++) { x ^= x << 13; x ^= x >> 17; x ^= x << 5; A[i] = (int)(x % 7) - 3; }
   for (int i = 0; i < k * n; i++) { x ^= x << 13; x ^= x >> 17; x ^= x << 5; B[i] = (int)(x % 7) - 3; }
-  uint16_t *h = (uint16_t *)image;
-  for (int i = 0; i < m * k; i++) h[i] = f16_of_small_int(A[i]);
-  for (int i = 0; i < k * n; i++) h[m * k + i] = f16_of_small_int(B[i]);
+  /* little-endian f16 elements written byte by byte: image need not be 2-byte aligned (it sits
+   * after a char array in lane_data; UBSan caught the misaligned uint16_t stores) */
+  for (int i = 0; i < m * k + k * n; i++) {
+    uint16_t h = f16_of_small_int(i < m * k ? A[i] : B[i - m * k]);
+    image[2 * i] = (uint8_t)h;
+    image[2 * i + 1] = (uint8_t)(h >> 8);
+  }
   *image_bytes = 2 * (size_t)(m * k + k * n);
   *ndw = mf->cd_regs;
   for (int i = 0; i < m; i++)
@@ -257,57 +250,173 @@ static void not_applicable(lanes_tally *ls, const char *name, const char *from, 
   }
 }
 
-/* Keeps the model's expectation beside the dump, runs the kernel on `image`, diffs what every lane
- * holds (and its seed address, when want_addr is given) and adds the row. A kernel that cannot run
+/* ---- the source ------------------------------------------------------------------------------
+ * Case k: the data kernels, the cross-lane probe, the MFMA probes, in that order. A planned case
+ * owns the model's expectation (what every lane must hold, and each lane's seed address when the
+ * kernel publishes one); a kernel whose primitive or instruction does not exist on the arch plans
+ * as not applicable, with the model's reason. */
+typedef struct lane_data {
+  char from[48];            /* where the expectation comes from */
+  char *from_detail;
+  bool applies;
+  char why[400];            /* not applicable: the model's reason */
+  uint8_t image[8192];
+  size_t n;
+  uint32_t want[64 * 32 + 64], want_addr[64];
+  bool have_addr;
+  int ndw, slot_bits;
+  bool scrambled;           /* also run on a scrambled image (data kernels) */
+  lanes_arch la;
+  vc_arg args[2];
+  char *co;
+} lane_data;
+
+static void lane_data_free(void *p) {
+  lane_data *d = p;
+  free(d->from_detail);
+  free(d->co);
+  free(d);
+}
+
+#define NDATA (sizeof data_kernels / sizeof *data_kernels)
+#define NMFMA (sizeof mfma_probes / sizeof *mfma_probes)
+
+static const char *lane_case_name(size_t k) {
+  return k < NDATA ? data_kernels[k] : k == NDATA ? "lane_xlane" : mfma_probes[k - NDATA - 1].kernel;
+}
+
+/* The model's expectation of case k on la into d; false with err (the model cannot say). */
+static bool expect(size_t k, lanes_arch la, lane_data *d, ll_err *err) {
+  const char *name = lane_case_name(k);
+  if (k < NDATA) {
+    const lanes_kernel_info *ki = lanes_kernel_find(name, err);
+    if (!ki) return false;
+    snprintf(d->from, sizeof d->from, "lanes model");
+    d->applies = ki->arches & LANES_ARCH_BIT(la);
+    snprintf(d->why, sizeof d->why, "%s", ki->what);
+    if (!d->applies) return true;
+    d->from_detail = ll_fmt("lanes model (%s)", ki->what);
+    d->slot_bits = ki->slot_bits;
+    d->scrambled = d->have_addr = true;
+    if (!lanes_kernel_image(name, d->image, sizeof d->image, &d->n, err) ||
+        !lanes_expected_dump(name, la, d->image, d->n, d->want, d->want_addr, &d->ndw, err)) {
+      ll_err_prefix(err, "%s", name);
+      return false;
+    }
+    return true;
+  }
+  if (k == NDATA) { /* the cross-lane probe */
+    snprintf(d->from, sizeof d->from, "lanes cross-lane ops");
+    d->applies = d->have_addr = true;
+    d->ndw = la == LANES_GFX950 ? 27 : 23;
+    d->slot_bits = 32;
+    uint32_t v[64];
+    for (int l = 0; l < 64; l++) v[l] = 0xA5000000u | (uint32_t)(l * 0x010203 + 7);
+    memcpy(d->image, v, sizeof v);
+    d->n = 256;
+    if (!xlane_expected(la, v, d->want, d->ndw, err)) { ll_err_prefix(err, "lane_xlane model"); return false; }
+    for (int l = 0; l < 64; l++) d->want_addr[l] = 4u * (uint32_t)l;
+    d->from_detail = ll_fmt("lanes cross-lane ops (%d ops x 64 lanes)", d->ndw);
+    return true;
+  }
+  const __typeof__(mfma_probes[0]) *mp = &mfma_probes[k - NDATA - 1];
+  snprintf(d->from, sizeof d->from, "CPU matmul + lanes D layout");
+  ll_err e2 = {0};
+  d->applies = lanes_mfma_lookup(mp->instr, la, &e2) != NULL;
+  snprintf(d->why, sizeof d->why, "%s", e2.msg);
+  if (!d->applies) return true;
+  d->slot_bits = 32;
+  d->from_detail = ll_xstrdup("CPU matmul + lanes D layout (integer inputs, exact)");
+  if (!mfma_probe(la, mp->instr, mp->m, mp->n, mp->k, d->image, &d->n, d->want, &d->ndw, err)) {
+    ll_err_prefix(err, "%s", name);
+    return false;
+  }
+  return true;
+}
+
+static bool plan_lane_case(const verify_source *src, size_t k, const char *build, emu_arch arch, vc_case *out,
+                           ll_err *err) {
+  memset(out, 0, sizeof *out);
+  lane_data *d = ll_xcalloc(1, sizeof *d);
+  if (!lanes_arch_parse(emu_arch_name(arch), &d->la, err) || !expect(k, d->la, d, err)) {
+    lane_data_free(d);
+    return false;
+  }
+  const char *name = lane_case_name(k);
+  d->co = ll_fmt("%s/%s/kernels/%s.co", build, emu_arch_name(arch), name);
+  d->args[0] = (vc_arg){.name = "out", .role = VC_OUT, .bytes = ((size_t)64 * d->ndw + 64) * 4};
+  d->args[1] = (vc_arg){.name = "image", .role = VC_IN, .bytes = d->n, .init = d->image, .init_bytes = d->n};
+  out->l = (vc_launch){.co = d->co, .kernel = name, .grid = {1, 1, 1}, .block = {64, 1, 1}, .args = d->args, .nargs = 2};
+  snprintf(out->name, sizeof out->name, "%s", name);
+  snprintf(out->klass, sizeof out->klass, "%s", d->from);
+  out->data = d;
+  out->free_data = lane_data_free;
+  return true;
+}
+
+verify_source verify_lanes_source(void) {
+  return (verify_source){.name = "lanes", .n = NDATA + 1 + NMFMA, .plan = plan_lane_case};
+}
+
+/* The same kernel on the image with every byte XORed with a xorshift stream: a bit the readable
+ * tags hold constant (bit 0 of every even column's tag 16r + c) must move right too. Not kept as a
+ * dump: the report pages show the readable run. */
+static void scrambled_run(lanes_tally *ls, const vc_case *vc, row *rw) {
+  const lane_data *d = vc->data;
+  uint8_t img2[8192];
+  uint32_t want2[64 * 32 + 64], addr2[64];
+  int ndw2;
+  micro_run m2 = {0};
+  ll_err e2 = {0};
+  uint32_t x = 0x9e3779b9u; /* not lanes_xorshift_fill's seed: its images would XOR to zero */
+  for (size_t i = 0; i < d->n && i < sizeof img2; i++) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    img2[i] = d->image[i] ^ (uint8_t)(x >> 11);
+  }
+  vc_arg args2[2] = {d->args[0], d->args[1]};
+  args2[1].init = img2;
+  vc_launch l2 = vc->l;
+  l2.args = args2;
+  if (d->n > sizeof img2 || !lanes_expected_dump(vc->name, d->la, img2, d->n, want2, addr2, &ndw2, &e2) ||
+      ndw2 != d->ndw || !run_micro(ls->c, ls->dev, &l2, false, &m2, &e2)) {
+    rw->v = VERDICT_FAIL;
+    snprintf(rw->detail, sizeof rw->detail, "scrambled image: %s", e2.msg[0] ? e2.msg : "the model's expectation differs in size");
+  } else {
+    row r2 = {.kernel = vc->name};
+    diff_rows(&r2, want2, m2.out, d->ndw, d->slot_bits, addr2, m2.out + 64 * d->ndw);
+    if (r2.v != VERDICT_PASS) {
+      rw->v = VERDICT_FAIL;
+      snprintf(rw->result, sizeof rw->result, "%s (scrambled)", r2.result);
+      snprintf(rw->addrs, sizeof rw->addrs, "%s", r2.addrs);
+      snprintf(rw->detail, sizeof rw->detail, "scrambled image: %s", r2.detail);
+    } else {
+      size_t dl = strlen(rw->detail);
+      snprintf(rw->detail + dl, sizeof rw->detail - dl, "%sscrambled image: %s", dl ? "; " : "", r2.result);
+    }
+  }
+  free(m2.out);
+}
+
+/* Keeps the model's expectation beside the dump, runs the planned case, diffs what every lane holds
+ * (and its seed address, when the kernel publishes one) and adds the row. A kernel that cannot run
  * is a FAIL row; false only when the expectation cannot be written (err set). */
-static bool check_kernel(lanes_tally *ls, const char *name, const char *from, const char *from_detail,
-                         const uint8_t *image, size_t n, const uint32_t *want, const uint32_t *want_addr, int ndw,
-                         int slot_bits, bool scrambled, lanes_arch scrambled_arch, ll_err *err) {
-  if (!save_expected(ls->c, name, want, ndw, want_addr, err)) return false;
+static bool check_kernel(lanes_tally *ls, const vc_case *vc, ll_err *err) {
+  const lane_data *d = vc->data;
+  const char *name = vc->name;
+  const uint32_t *want_addr = d->have_addr ? d->want_addr : NULL;
+  if (!save_expected(ls->c, name, d->want, d->ndw, want_addr, err)) return false;
   micro_run mr = {0};
-  if (!run_micro(ls->c, ls->dev, name, image, n, (size_t)64 * ndw + 64, true, &mr, err)) {
-    report_table_row(ls->t, "%s\t%s\t-\t-\tFAIL\t%s", name, from, err->msg);
+  if (!run_micro(ls->c, ls->dev, &vc->l, true, &mr, err)) {
+    report_table_row(ls->t, "%s\t%s\t-\t-\tFAIL\t%s", name, d->from, err->msg);
     ls->fail++;
     return true;
   }
   row rw = {.kernel = name};
-  diff_rows(&rw, want, mr.out, ndw, slot_bits, want_addr, want_addr ? mr.out + 64 * ndw : NULL);
-  if (rw.v == VERDICT_PASS && scrambled) {
-    /* the same kernel on the image with every byte XORed with a xorshift stream: a bit the readable
-     * tags hold constant (bit 0 of every even column's tag 16r + c) must move right too. Not kept
-     * as a dump: the report pages show the readable run. */
-    uint8_t img2[8192];
-    uint32_t want2[64 * 32 + 64], addr2[64];
-    int ndw2;
-    micro_run m2 = {0};
-    ll_err e2 = {0};
-    uint32_t x = 0x9e3779b9u; /* not lanes_xorshift_fill's seed: its images would XOR to zero */
-    for (size_t i = 0; i < n && i < sizeof img2; i++) {
-      x ^= x << 13;
-      x ^= x >> 17;
-      x ^= x << 5;
-      img2[i] = image[i] ^ (uint8_t)(x >> 11);
-    }
-    if (n > sizeof img2 || !lanes_expected_dump(name, scrambled_arch, img2, n, want2, addr2, &ndw2, &e2) ||
-        ndw2 != ndw || !run_micro(ls->c, ls->dev, name, img2, n, (size_t)64 * ndw + 64, false, &m2, &e2)) {
-      rw.v = VERDICT_FAIL;
-      snprintf(rw.detail, sizeof rw.detail, "scrambled image: %s", e2.msg[0] ? e2.msg : "the model's expectation differs in size");
-    } else {
-      row r2 = {.kernel = name};
-      diff_rows(&r2, want2, m2.out, ndw, slot_bits, addr2, m2.out + 64 * ndw);
-      if (r2.v != VERDICT_PASS) {
-        rw.v = VERDICT_FAIL;
-        snprintf(rw.result, sizeof rw.result, "%s (scrambled)", r2.result);
-        snprintf(rw.addrs, sizeof rw.addrs, "%s", r2.addrs);
-        snprintf(rw.detail, sizeof rw.detail, "scrambled image: %s", r2.detail);
-      } else {
-        size_t dl = strlen(rw.detail);
-        snprintf(rw.detail + dl, sizeof rw.detail - dl, "%sscrambled image: %s", dl ? "; " : "", r2.result);
-      }
-    }
-    free(m2.out);
-  }
-  report_table_row(ls->t, "%s\t%s\t%s\t%s\t%s\t%s", name, from_detail, rw.result, rw.addrs, verdict_name(rw.v),
+  diff_rows(&rw, d->want, mr.out, d->ndw, d->slot_bits, want_addr, want_addr ? mr.out + 64 * d->ndw : NULL);
+  if (rw.v == VERDICT_PASS && d->scrambled) scrambled_run(ls, vc, &rw);
+  report_table_row(ls->t, "%s\t%s\t%s\t%s\t%s\t%s", name, d->from_detail, rw.result, rw.addrs, verdict_name(rw.v),
                    rw.detail);
   if (rw.v == VERDICT_PASS) ls->pass++; else ls->fail++;
   free(mr.out);
@@ -330,84 +439,34 @@ void verify_stage_lanes(const verify_ctx *c, stage_result *r) {
                                      "kernel,expected from,lane x slot mismatches,seed mismatches,verdict,detail");
   report_table_note(t, "%s", rt_device_note(dev));
   lanes_tally ls = {.c = c, .dev = dev, .t = t};
-  size_t nk = sizeof data_kernels / sizeof *data_kernels, total = nk + 1 + sizeof mfma_probes / sizeof *mfma_probes;
-  size_t idx = 0;
-  uint8_t image[8192];
-  uint32_t want[64 * 32 + 64], want_addr[64];
-
-  /* Case k of this stage (data kernels, the cross-lane probe, the MFMA probes, in that order) runs
-   * only in its shard (verify_in_shard); `ran` counts the ones this shard owns. */
+  verify_source src = verify_lanes_source();
+  /* case k runs only in its shard (verify_in_shard); `ran` counts the ones this shard owns */
   size_t ran = 0;
-  for (size_t i = 0; i < nk; i++, idx++) {
-    const char *name = data_kernels[i];
-    if (!verify_in_shard(c, idx)) continue;
+  bool bad = false;
+  for (size_t k = 0; k < src.n && !bad; k++) {
+    if (!verify_in_shard(c, k)) continue;
     ran++;
-    verify_progress(c, "lanes", idx + 1, total, name);
-    const lanes_kernel_info *ki = lanes_kernel_find(name, &err);
-    if (!ki) { stage_set(r, VERDICT_BAD, "%s", err.msg); goto out; }
-    if (!(ki->arches & LANES_ARCH_BIT(la))) {
-      not_applicable(&ls, name, "lanes model", ki->what);
-      continue;
-    }
-    size_t n;
-    int ndw;
-    if (!lanes_kernel_image(name, image, sizeof image, &n, &err) ||
-        !lanes_expected_dump(name, la, image, n, want, want_addr, &ndw, &err)) {
-      stage_set(r, VERDICT_BAD, "%s: %s", name, err.msg);
-      goto out;
-    }
-    char *from = ll_fmt("lanes model (%s)", ki->what);
-    bool ok = check_kernel(&ls, name, "lanes model", from, image, n, want, want_addr, ndw, ki->slot_bits, true, la, &err);
-    free(from);
-    if (!ok) { stage_set(r, VERDICT_BAD, "%s", err.msg); goto out; }
-  }
-
-  if (verify_in_shard(c, idx++)) { /* cross-lane probe */
-    const char *name = "lane_xlane";
-    ran++;
-    verify_progress(c, "lanes", idx, total, name);
-    int ndw = la == LANES_GFX950 ? 27 : 23;
-    uint32_t v[64];
-    for (int l = 0; l < 64; l++) v[l] = 0xA5000000u | (uint32_t)(l * 0x010203 + 7);
-    memcpy(image, v, sizeof v);
-    if (!xlane_expected(la, v, want, ndw, &err)) { stage_set(r, VERDICT_BAD, "lane_xlane model: %s", err.msg); goto out; }
-    for (int l = 0; l < 64; l++) want_addr[l] = 4u * (uint32_t)l;
-    char *from = ll_fmt("lanes cross-lane ops (%d ops x 64 lanes)", ndw);
-    bool ok = check_kernel(&ls, name, "lanes cross-lane ops", from, image, 256, want, want_addr, ndw, 32, false, la, &err);
-    free(from);
-    if (!ok) { stage_set(r, VERDICT_BAD, "%s", err.msg); goto out; }
-  }
-
-  for (size_t i = 0; i < sizeof mfma_probes / sizeof *mfma_probes; i++) {
-    const char *name = mfma_probes[i].kernel;
-    if (!verify_in_shard(c, idx++)) continue;
-    ran++;
-    verify_progress(c, "lanes", idx, total, name);
-    ll_err e2 = {0};
-    if (!lanes_mfma_lookup(mfma_probes[i].instr, la, &e2)) {
-      not_applicable(&ls, name, "CPU matmul + lanes D layout", e2.msg);
-      continue;
-    }
-    size_t n;
-    int ndw;
-    memset(want, 0, sizeof want);
-    if (!mfma_probe(la, mfma_probes[i].instr, mfma_probes[i].m, mfma_probes[i].n, mfma_probes[i].k, image, &n,
-                    want, &ndw, &err)) {
-      stage_set(r, VERDICT_BAD, "%s: %s", name, err.msg);
-      goto out;
-    }
-    if (!check_kernel(&ls, name, "CPU matmul + lanes D layout", "CPU matmul + lanes D layout (integer inputs, exact)",
-                      image, n, want, NULL, ndw, 32, false, la, &err)) {
+    verify_progress(c, "lanes", k + 1, src.n, lane_case_name(k));
+    vc_case vc;
+    if (!src.plan(&src, k, c->build, c->arch, &vc, &err)) {
       stage_set(r, VERDICT_BAD, "%s", err.msg);
-      goto out;
+      bad = true;
+      continue;
     }
+    const lane_data *d = vc.data;
+    if (!d->applies) not_applicable(&ls, vc.name, d->from, d->why);
+    else if (!check_kernel(&ls, &vc, &err)) {
+      stage_set(r, VERDICT_BAD, "%s", err.msg);
+      bad = true;
+    }
+    vc_case_free(&vc);
   }
-  if (ls.fail) stage_set(r, VERDICT_FAIL, "%zu of %zu micro-kernels differ from the model (%zu not applicable on %s)",
-                         ls.fail, ls.pass + ls.fail, ls.skipped, c->arch_name);
+  if (bad) ;
+  else if (ls.fail) stage_set(r, VERDICT_FAIL, "%zu of %zu micro-kernels differ from the model (%zu not applicable on %s)",
+                              ls.fail, ls.pass + ls.fail, ls.skipped, c->arch_name);
   else if (ran == 0) stage_set(r, VERDICT_PASS, "no case in this shard");
   else stage_set(r, VERDICT_PASS, "%zu micro-kernels match the model bit for bit (%zu not applicable on %s)", ls.pass,
                  ls.skipped, c->arch_name);
-out:
   stage_add_table(r, t);
   rt_close(dev);
 }
