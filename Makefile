@@ -186,23 +186,40 @@ PROGBIN  := $(patsubst tests/programs/%.hip,$(BUILD)/programs/%,$(PROGSRC))
 HIPHDR   := $(shell find hip/include -type f 2>/dev/null)
 # Compiled (by the hipcc driver in isa/cc.c, against the headers) and linked (with the runtime
 # library) apart, so a change to the library relinks and a change to lanelab's CLI rebuilds nothing.
-$(BUILD)/programs/obj/%.o: tests/programs/%.hip tests/programs/common.h $(HIPHDR) $(BUILD)/obj/isa/cc.o | $(LANELAB)
+# Like the kernels, the objects depend on the driver's sources and the chosen toolchain, not on
+# this build's compiled driver: a sanitizer build compiles them to the same bytes (its flags only
+# change the link), so .ci/run's SAN pass starts from the plain pass's objects.
+PROGDRV  := $(KDRIVER) cli/cmd_hipcc.c $(foreach a,$(ARCHES),$(BUILD)/toolchain-$(a).txt)
+$(BUILD)/programs/obj/%.o: tests/programs/%.hip tests/programs/common.h $(HIPHDR) $(PROGDRV) | $(LANELAB)
 	@mkdir -p $(dir $@)
 	$(LANELAB) -q hipcc -c $< -g -o $@
 $(PROGBIN): $(BUILD)/programs/%: $(BUILD)/programs/obj/%.o $(BUILD)/lib/liblanelab.a | $(LANELAB)
 	$(LANELAB) -q hipcc $< -o $@
 # module_load's code object, loaded at run time with hipModuleLoad (not linked)
 PROGMODS := $(foreach a,$(ARCHES),$(BUILD)/programs/modules/$(a)/module_kernels.co)
-$(PROGMODS) &: tests/programs/modules/module_kernels.hip $(HIPHDR) $(BUILD)/obj/isa/cc.o | $(LANELAB)
+$(PROGMODS) &: tests/programs/modules/module_kernels.hip $(HIPHDR) $(PROGDRV) | $(LANELAB)
 	$(LANELAB) -q cc $< --arch all -o $(BUILD)/programs/modules
 # the same kernels as one offload bundle of both arches (lanelab hipcc --genco)
-$(BUILD)/programs/modules/module_kernels.bundle: tests/programs/modules/module_kernels.hip $(HIPHDR) $(BUILD)/obj/isa/cc.o | $(LANELAB)
+$(BUILD)/programs/modules/module_kernels.bundle: tests/programs/modules/module_kernels.hip $(HIPHDR) $(PROGDRV) | $(LANELAB)
 	@mkdir -p $(dir $@)
 	$(LANELAB) -q hipcc --genco $< -o $@
 programs: $(PROGBIN) $(PROGMODS) $(BUILD)/programs/modules/module_kernels.bundle
 .PHONY: programs
 
-check-tests: $(TESTBIN) $(LANELAB) $(BUILD)/lib/liblanelab.a $(BUILD)/lib/liblanelab_hip.so $(HIPSTUBS) kernels mutants programs
+# The HIP test corpus (tests/hip/*.hip): built once per source for both arches by the same driver
+# as the kernels (KCC = `lanelab cc`) into BUILD/hip/ARCH/NAME.{co,s}; test_hip and
+# test_observe_hip run these code objects instead of compiling each file again in every suite
+# and every pass (the sanitizer pass starts from the plain pass's copies, .ci/run).
+HIPCORP  := $(wildcard tests/hip/*.hip)
+HIPCSTAMPS := $(patsubst tests/hip/%.hip,$(BUILD)/hip/%.built,$(HIPCORP))
+$(BUILD)/hip/%.built: tests/hip/%.hip $(HIPHDR) $(KDRIVER) $(foreach a,$(ARCHES),$(BUILD)/toolchain-$(a).txt) | $(KCC)
+	@mkdir -p $(dir $@)
+	@$(KCC) -q cc $< --arch all -o $(BUILD)/hip
+	@touch $@
+hipcorpus: $(HIPCSTAMPS)
+.PHONY: hipcorpus
+
+check-tests: $(TESTBIN) $(LANELAB) $(BUILD)/lib/liblanelab.a $(BUILD)/lib/liblanelab_hip.so $(HIPSTUBS) kernels mutants programs hipcorpus
 test: check-tests
 	@bash mk/run-tests.sh $(BUILD) $(TESTBIN)
 

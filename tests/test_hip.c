@@ -85,18 +85,14 @@ static void *get(const char *path, size_t want) {
   return p;
 }
 
-/* `lanelab cc tests/hip/NAME.hip --arch all -o .` : ./gfx942/NAME.co and ./gfx950/NAME.co. */
+/* ./gfx942/NAME.co and ./gfx950/NAME.co (with their .s): tests/hip/NAME.hip as `make` built it
+ * with `lanelab cc tests/hip/NAME.hip --arch all -o BUILD/hip` (Makefile "hipcorpus"), copied. */
 static void cc_corpus(const char *name) {
   char *err;
-  int rc = sh(&err, LANELAB " -q cc " HIPDIR "/%s.hip --arch all -o .", name);
-  cr_assert_eq(rc, 0, "lanelab cc %s.hip: exit %d: %s", name, rc, err);
+  int rc = sh(&err, "mkdir -p gfx942 gfx950 && for a in gfx942 gfx950; do cp '%s/hip/'$a'/%s.co' '%s/hip/'$a'/%s.s' $a/ "
+                    "|| exit 1; done", LANELAB_BUILD, name, LANELAB_BUILD, name);
+  cr_assert_eq(rc, 0, "%s/hip/ARCH/%s.co is missing (make check-tests builds it): %s", LANELAB_BUILD, name, err);
   free(err);
-  for (int a = 0; a < 2; a++) {
-    char *co = ll_fmt("%s/%s.co", arches[a], name), *s = ll_fmt("%s/%s.s", arches[a], name);
-    cr_assert(access(co, R_OK) == 0 && access(s, R_OK) == 0, "lanelab cc left no %s and %s", co, s);
-    free(co);
-    free(s);
-  }
 }
 
 /* A corpus test starts in its own folder with tests/hip/NAME.hip compiled for both arches. */
@@ -1413,6 +1409,12 @@ Test(cc, bad_usage_is_exit_2, .timeout = 60) {
 
 /* ---- what the subset refuses, by name -------------------------------------------------------*/
 Test(subset, unsupported_api_is_a_compile_error_naming_it, .timeout = 300) {
+#ifdef __SANITIZE_ADDRESS__
+  /* The sanitizer pass checks lanelab's own C code; this test's time is clang's (some thirty
+   * failing compiles of the headers), and what it checks, clang's diagnostics on lanelab's
+   * headers, is the same in the plain pass. */
+  cr_skip_test("left to the plain build: its work is clang's diagnostics, not sanitized code");
+#endif
   enter_tmpdir();
   write_src("r.hip", "#include <hip/hip_runtime.h>\n"
                      "#if CASE == 1\n#include <hip/hiprtc.h>\n#endif\n#include <hip/hip_fp8.h>\n"
@@ -1816,9 +1818,9 @@ Test(math, every_function_within_its_stated_ulp_on_the_emulator, .timeout = 600)
   for (int ai = 0; ai < 2; ai++) {
     ll_err e = {0};
     ll_buf diag = {0};
-    char *co = NULL;
-    cr_assert(isa_cc_compile_into(HIPDIR "/math_ulp.hip", ARCH, ARCH, NULL, &diag, &co, &e), "%s\n%s", e.msg,
-              ll_buf_str(&diag));
+    /* built by make (hipcorpus): lanelab cc tests/hip/math_ulp.hip --arch all -o BUILD/hip */
+    char *co = ll_fmt("%s/hip/%s/math_ulp.co", LANELAB_BUILD, ARCH);
+    cr_assert(access(co, R_OK) == 0, "%s is missing (make check-tests builds it)", co);
     ll_buf_free(&diag);
     rt_device *d = rt_open(RT_EMU, ai == 0 ? EMU_GFX942 : EMU_GFX950, &e);
     cr_assert_not_null(d, "%s", e.msg);
