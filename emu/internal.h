@@ -440,6 +440,24 @@ static inline bool emu_strict_memory(const emu_wave *w) { return w->wg->opts && 
 void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst);
 /* s_waitcnt: retire what the given counts guarantee (-1: that counter is not waited on). */
 void emu_waitcnt(emu_wave *w, int vmcnt, int lgkmcnt);
+/* No outstanding operations (a new wave). */
+void emu_pend_clear(emu_wave *w);
+/* Can `in` touch a pending register? False only when none of its register operands names a
+ * pending register of its kind (then emu_hazard_check would find nothing): the operands' registers,
+ * kept by the decoder as words of the pending map (emu_insn.hz_word/hz_mask), against the map.
+ * Inline: the scheduler asks it before every instruction while any operation is pending. */
+static inline bool emu_hazard_possible(const emu_wave *w, const emu_insn *in)
+{
+  if (!(in->hz_kinds & w->pkinds)) return false;
+  const uint64_t *pb = &w->pbits[0][0];
+  for (int i = 0; i < in->hz_n; i++)
+    if (pb[in->hz_word[i]] & in->hz_mask[i]) return true;
+  return false;
+}
+/* The scheduler's check before `in` runs (emu/waitcnt.c): an operand naming a register an
+ * outstanding operation still loads faults "missing s_waitcnt" (EMU_FAULT), or, for the tolerated
+ * patterns of docs/emulator-choices.md, warns once per operation (emu_memwarn). */
+int emu_hazard_check(emu_wave *w, const emu_insn *in);
 
 /* ---- EXEC -----------------------------------------------------------------------------------*/
 static inline uint64_t emu_rd64s(const emu_wave *w, unsigned r)
