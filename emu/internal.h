@@ -183,7 +183,7 @@ struct emu_insn {
   uint8_t hz_kinds, hz_n;
   uint8_t hz_word[2 * EMU_MAXOPND];
   uint64_t hz_mask[2 * EMU_MAXOPND];
-  /* LDS access of the instruction, from its mnemonic at decode (emu/observe.c
+  /* LDS access of the instruction, from its mnemonic at decode (emu/lds_access.c
    * emu_lds_access_prepare; used by the LDS ordering check and racecheck): lk is EMU_LK_*, lop
    * 'r'/'w'/'a', lbytes bytes per lane and access, lai the address operand (DS), loff0/loff1 the
    * byte offsets of the one or two accesses (DS) */
@@ -299,9 +299,12 @@ struct emu_program {
 };
 /* Index of the instruction at pc, -1 if none starts there. */
 long emu_program_index(const emu_program *p, uint64_t pc);
-/* The record's LDS access descriptor (emu_insn.lk ...) from its mnemonic and modifiers; called by
- * the decoder once the handler and flags are known (emu/observe.c). */
-void emu_lds_access_prepare(emu_insn *in);
+/* The record's LDS access descriptor (emu_insn.lk ...) from its mnemonic (name: the op-table
+ * row's) and modifiers; called by the decoder once the handler and flags are known
+ * (emu/lds_access.c). */
+void emu_lds_access_prepare(emu_insn *in, const char *name);
+/* Bytes per lane of a FLAT/GLOBAL/BUFFER access from its mnemonic's suffix (emu/lds_access.c). */
+uint32_t emu_vm_bytes(const char *mnem);
 /* Print a record back as LLVM's text (tested against llvm-objdump). */
 void emu_insn_format(const emu_insn *in, char *buf, size_t n);
 /* Decode one instruction's text (no LLVM involved): for tests and for the decoder itself. */
