@@ -454,8 +454,15 @@ static inline bool emu_strict_memory(const emu_wave *w) { return w->wg->opts && 
 void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst);
 /* s_waitcnt: retire what the given counts guarantee (-1: that counter is not waited on). */
 void emu_waitcnt(emu_wave *w, int vmcnt, int lgkmcnt);
-/* No outstanding operations (a new wave). */
-void emu_pend_clear(emu_wave *w);
+/* No outstanding operations, no pending registers (a new wave; inline in the scheduler's
+ * init_wave, as it was when it lived in exec.c). */
+static inline void emu_pend_clear(emu_wave *w)
+{
+  w->pkinds = 0;
+  memset(w->pn, 0, sizeof w->pn);
+  memset(w->pbits, 0, sizeof w->pbits);
+  memset(w->pref, 0, sizeof w->pref);
+}
 /* Can `in` touch a pending register? False only when none of its register operands names a
  * pending register of its kind (then emu_hazard_check would find nothing): the operands' registers,
  * kept by the decoder as words of the pending map (emu_insn.hz_word/hz_mask), against the map.

@@ -27,15 +27,6 @@ static inline void pend_del(emu_wave *w, unsigned k, unsigned reg, unsigned n)
     if (--w->pref[k][r] == 0) w->pbits[k][r >> 6] &= ~(1ull << (r & 63));
 }
 
-/* no pending registers (a new wave) */
-void emu_pend_clear(emu_wave *w)
-{
-  w->pkinds = 0;
-  memset(w->pn, 0, sizeof w->pn);
-  memset(w->pbits, 0, sizeof w->pbits);
-  memset(w->pref, 0, sizeof w->pref);
-}
-
 /* Entry j has completed: its registers counted out, the counter's retired prefix moved up to it
  * (in-order counters), the entry removed. */
 static void pend_retire(emu_wave *w, int j)
