@@ -15,9 +15,9 @@
  *             fault.c fault and memory-model warning records; lds_access.c an instruction's LDS
  *             access, described at decode.
  * Files call each other one way (mk/check-arch.sh --objs build/obj emu): exec.c calls the decoder,
- * the observer and the files the handlers use, and nothing calls exec.c but the public API's users;
- * the handlers call operand.c, addr.c, waitcnt.c and fault.c, which never call a handler or the
- * scheduler.
+ * the observer and the files the handlers use, and within emu/ only bench.c calls exec.c; the
+ * handlers call operand.c, addr.c, waitcnt.c and fault.c, which never call a handler or the
+ * scheduler (docs/architecture.md "Module map" lists every file and what it calls).
  *
  * Op tables. emu/ops.def is an X-macro with one row per mnemonic (without the _e32/_e64/_sdwa/
  * _dpp encoding suffix): EMU_OP(mnemonic, handler, flags). Families owned by another author
