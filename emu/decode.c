@@ -802,7 +802,7 @@ static void finish_insn(emu_insn *in)
   }
   in->fn = d->fn;
   in->implemented = true;
-  emu_lds_access_prepare(in); /* the LDS ordering check and racecheck read it */
+  emu_lds_access_prepare(in, d->name); /* the LDS ordering check and racecheck read it */
   in->choices = emu_insn_choices(in);
   /* the round-robin scheduler (emu/exec.c) lets a wave run ahead through instructions that read
    * and write nothing but its own registers; memory (LDS, global, scalar), s_barrier, s_endpgm,

@@ -1,5 +1,5 @@
 /* emu/dpp — DPP lane selection for every *_dpp form, used by the shared operand helpers
- * (emu/exec.c): part of the core, so the op families depend on it and it on none of them. */
+ * (emu/operand.c): part of the core, so the op families depend on it and it on none of them. */
 #include "emu/internal.h"
 
 /* ---- DPP (CDNA3 ISA §12.x "DPP"; gfx9 rows are 16 lanes) ------------------------------------

@@ -5,7 +5,8 @@
  *      metadata) — emu/loader.c, emu/msgpack.c
  *   2. memory: global memory as a set of registered, bounds-checked buffers — emu/mem.c
  *   3. programs and launches: decode once (LLVM MC disassembler), execute many — emu/decode.c,
- *      emu/exec.c and the per-family semantics files
+ *      emu/exec.c (the scheduler), the per-family semantics files and what they share
+ *      (emu/operand.c, emu/addr.c, emu/waitcnt.c, emu/fault.c)
  * Everything else in emu/ is private (emu/internal.h).
  *
  * Facts used here are in docs/isa.md ("Code objects (for the loader)"). */

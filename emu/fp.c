@@ -1,5 +1,5 @@
 /* emu/fp — the core's float-format conversions (IEEE binary16 and bfloat16 <-> f32, round to
- * nearest even), shared by the operand helpers (emu/exec.c) and the op families; they depend on
+ * nearest even), shared by the operand helpers (emu/operand.c) and the op families; they depend on
  * nothing but internal.h's bit views, so op files depend on the core and never the reverse. */
 #include "emu/internal.h"
 

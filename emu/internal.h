@@ -5,10 +5,19 @@
  *   decode.c  LLVM's MC disassembler turns bytes into LLVM's canonical text, once per instruction;
  *             the text is parsed into an emu_insn (operands resolved to register-file indices,
  *             modifiers to fields) and the handler is looked up by mnemonic in the op table.
- *   exec.c    runs waves: `in = &insns[w->ip++]; rc = in->fn(w, in);` — no LLVM, no allocation.
+ *   exec.c    the scheduler: runs waves, workgroups and the grid:
+ *             `in = &insns[w->ip++]; rc = in->fn(w, in);` — no LLVM, no allocation.
  *   op_*.c    one file per family; each handler is a few lines, cites the ISA section, and uses
  *             the shared operand helpers below (inline constants, literals, abs/neg, SDWA/DPP,
  *             writes under EXEC, clamp/omod are never repeated per opcode).
+ *   operand.c the operand helpers' out-of-line cases; addr.c global/LDS addresses to host
+ *             pointers; waitcnt.c the s_waitcnt model (outstanding operations, the hazard check);
+ *             fault.c fault and memory-model warning records; lds_access.c an instruction's LDS
+ *             access, described at decode.
+ * Files call each other one way (mk/check-arch.sh --objs build/obj emu): exec.c calls the decoder,
+ * the observer and the files the handlers use, and within emu/ only bench.c calls exec.c; the
+ * handlers call operand.c, addr.c, waitcnt.c and fault.c, which never call a handler or the
+ * scheduler (docs/architecture.md "Module map" lists every file and what it calls).
  *
  * Op tables. emu/ops.def is an X-macro with one row per mnemonic (without the _e32/_e64/_sdwa/
  * _dpp encoding suffix): EMU_OP(mnemonic, handler, flags). Families owned by another author
@@ -176,14 +185,14 @@ struct emu_insn {
   bool bound_ctrl, fi;
   /* s_waitcnt (-1 = not waited on) */
   int8_t vmcnt, expcnt, lgkmcnt;
-  /* s_waitcnt hazard filter (emu/exec.c): bit k set when an operand of register kind k (1 VGPR,
+  /* s_waitcnt hazard filter (emu_hazard_possible, emu/waitcnt.c): bit k set when an operand of register kind k (1 VGPR,
    * 2 AGPR, 3 SGPR) is named; the registers the operands name as hz_n words of the pending-register
    * bit map (emu_wave.pbits, flattened: hz_word = kind * 9 + reg / 64) with the bits in hz_mask,
    * one entry per distinct word (at most 2 per operand) */
   uint8_t hz_kinds, hz_n;
   uint8_t hz_word[2 * EMU_MAXOPND];
   uint64_t hz_mask[2 * EMU_MAXOPND];
-  /* LDS access of the instruction, from its mnemonic at decode (emu/observe.c
+  /* LDS access of the instruction, from its mnemonic at decode (emu/lds_access.c
    * emu_lds_access_prepare; used by the LDS ordering check and racecheck): lk is EMU_LK_*, lop
    * 'r'/'w'/'a', lbytes bytes per lane and access, lai the address operand (DS), loff0/loff1 the
    * byte offsets of the one or two accesses (DS) */
@@ -299,9 +308,12 @@ struct emu_program {
 };
 /* Index of the instruction at pc, -1 if none starts there. */
 long emu_program_index(const emu_program *p, uint64_t pc);
-/* The record's LDS access descriptor (emu_insn.lk ...) from its mnemonic and modifiers; called by
- * the decoder once the handler and flags are known (emu/observe.c). */
-void emu_lds_access_prepare(emu_insn *in);
+/* The record's LDS access descriptor (emu_insn.lk ...) from its mnemonic (name: the op-table
+ * row's) and modifiers; called by the decoder once the handler and flags are known
+ * (emu/lds_access.c). */
+void emu_lds_access_prepare(emu_insn *in, const char *name);
+/* Bytes per lane of a FLAT/GLOBAL/BUFFER access from its mnemonic's suffix (emu/lds_access.c). */
+uint32_t emu_vm_bytes(const char *mnem);
 /* Print a record back as LLVM's text (tested against llvm-objdump). */
 void emu_insn_format(const emu_insn *in, char *buf, size_t n);
 /* Decode one instruction's text (no LLVM involved): for tests and for the decoder itself. */
@@ -389,7 +401,7 @@ struct emu_wave {
     uint32_t ii;            /* index of the issuing instruction in insns (UINT32_MAX: unknown) */
     uint32_t bar;           /* w->nbar when issued: an s_barrier since then if different */
     uint32_t seq;           /* vmcnt / lgkmcnt(LDS) entries: pseq[cnt] when issued (1, 2, ...) */
-    uint8_t warned;         /* hazard_check reported a tolerated pattern on it: not again */
+    uint8_t warned;         /* emu_hazard_check reported a tolerated pattern on it: not again */
   } pend[EMU_MAXPEND];
   uint32_t nbar;            /* s_barriers executed */
   /* per counter (EMU_CNT_VM, EMU_CNT_DS, in-order): operations issued (the last entry's seq) and
@@ -397,7 +409,7 @@ struct emu_wave {
    * seq <= pret[cnt] is retired. The LDS ordering check (emu/observe.c) reads them. */
   uint32_t pseq[2], pret[2];
   /* the pending entries' registers per kind (as emu_insn.hz_*): an instruction whose registers miss
-   * them all cannot trigger hazard_check. Kept incrementally by emu/exec.c pend_add/pend_del: pref
+   * them all cannot trigger emu_hazard_check. Kept incrementally by emu/waitcnt.c pend_add/pend_del: pref
    * counts the entries naming each register, pbits has a register's bit while its count is
    * nonzero, pkinds bit k while kind k has any (pn[k]: the sum of kind k's counts). */
   uint8_t pkinds;
@@ -423,7 +435,8 @@ struct emu_obs_worker;
 struct emu_ldso;
 int emu_exec_special(emu_wave *w, const emu_insn *in, struct emu_obs_worker *ow, struct emu_ldso *lo);
 
-/* Record a fault and return EMU_FAULT. kind is one of the emu_fault kinds; lane -1 if none. */
+/* Record a fault and return EMU_FAULT. kind is one of the emu_fault kinds; lane -1 if none
+ * (emu/fault.c, as emu_memwarn and emu_op_unimplemented). */
 int emu_raise(emu_wave *w, const emu_insn *in, const char *kind, int lane, uint64_t addr,
               const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
@@ -434,12 +447,38 @@ int emu_memwarn(emu_wave *w, const emu_insn *in, const char *kind, int lane, uin
                 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 static inline bool emu_strict_memory(const emu_wave *w) { return w->wg->opts && w->wg->opts->strict_memory; }
 
-/* Record an outstanding memory operation whose result registers are operand dst (-1: none, e.g.
+/* ---- the s_waitcnt model (emu/waitcnt.c) ---------------------------------------------------------
+ * Record an outstanding memory operation whose result registers are operand dst (-1: none, e.g.
  * a store). Until an s_waitcnt retires it, any instruction naming one of those registers faults
  * "missing s_waitcnt" (checked by the executor before each instruction while any are pending). */
 void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst);
 /* s_waitcnt: retire what the given counts guarantee (-1: that counter is not waited on). */
 void emu_waitcnt(emu_wave *w, int vmcnt, int lgkmcnt);
+/* No outstanding operations, no pending registers (a new wave; inline in the scheduler's
+ * init_wave, as it was when it lived in exec.c). */
+static inline void emu_pend_clear(emu_wave *w)
+{
+  w->pkinds = 0;
+  memset(w->pn, 0, sizeof w->pn);
+  memset(w->pbits, 0, sizeof w->pbits);
+  memset(w->pref, 0, sizeof w->pref);
+}
+/* Can `in` touch a pending register? False only when none of its register operands names a
+ * pending register of its kind (then emu_hazard_check would find nothing): the operands' registers,
+ * kept by the decoder as words of the pending map (emu_insn.hz_word/hz_mask), against the map.
+ * Inline: the scheduler asks it before every instruction while any operation is pending. */
+static inline bool emu_hazard_possible(const emu_wave *w, const emu_insn *in)
+{
+  if (!(in->hz_kinds & w->pkinds)) return false;
+  const uint64_t *pb = &w->pbits[0][0];
+  for (int i = 0; i < in->hz_n; i++)
+    if (pb[in->hz_word[i]] & in->hz_mask[i]) return true;
+  return false;
+}
+/* The scheduler's check before `in` runs (emu/waitcnt.c): an operand naming a register an
+ * outstanding operation still loads faults "missing s_waitcnt" (EMU_FAULT), or, for the tolerated
+ * patterns of docs/emulator-choices.md, warns once per operation (emu_memwarn). */
+int emu_hazard_check(emu_wave *w, const emu_insn *in);
 
 /* ---- EXEC -----------------------------------------------------------------------------------*/
 static inline uint64_t emu_rd64s(const emu_wave *w, unsigned r)
@@ -499,7 +538,7 @@ float emu_bf16_to_f32(uint16_t h);
 uint16_t emu_f32_to_bf16(float f);
 
 /* IEEE-754-2008 minNum/maxNum as v_min/v_max compute them (emu/op_valu.c explains), and the
- * VOP3 clamp to [0, 1] (emu/exec.c omod_clamp explains NaN and -0). */
+ * VOP3 clamp to [0, 1] (emu/operand.c omod_clamp explains NaN and -0). */
 static inline bool emu_snan32(float x)
 {
   uint32_t u = emu_u32f(x);
@@ -530,7 +569,7 @@ static inline float emu_clampf(bool dx10, float x)
   return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x;
 }
 
-/* ---- operand helpers (emu/exec.c) ------------------------------------------------------------
+/* ---- operand helpers (emu/operand.c) ---------------------------------------------------------
  * srcN: 32-bit source per lane. Returns a pointer to 64 values: straight into the register file
  * for a plain VGPR/AGPR source, else `tmp` filled (scalar broadcast, inline constant as a 32-bit
  * value, SDWA select applied, DPP lane selection applied).
@@ -690,7 +729,7 @@ extern const bool emu_dpp_implemented;
 void emu_dpp_src(emu_wave *w, const emu_insn *in, const uint32_t *src, uint32_t *out);
 uint64_t emu_dpp_wmask(const emu_wave *w, const emu_insn *in);
 
-/* ---- memory helpers (emu/exec.c) --------------------------------------------------------------
+/* ---- memory helpers (emu/addr.c) --------------------------------------------------------------
  * Host pointer for a global access of n bytes by `lane` at addr; NULL after recording a fault
  * ("out-of-bounds global access" / "misaligned global access"). align: required alignment in
  * bytes (1 = none). */

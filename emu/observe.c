@@ -444,24 +444,6 @@ static const char *op_name(const emu_insn *in)
 
 static bool starts(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
 
-/* bytes per lane from a DS suffix: b8/u8/i8 1, b16/u16/i16 2, b32 4, b64 8, b96 12, b128 16 */
-static uint32_t ds_bytes(const char *s)
-{
-  while (*s && !(s[0] >= '0' && s[0] <= '9')) s++;
-  int bits = atoi(s);
-  return bits >= 8 ? (uint32_t)bits / 8 : 4;
-}
-
-/* bytes per lane from a FLAT/GLOBAL/BUFFER suffix: dword 4, dwordx2/3/4, ubyte/sbyte/byte 1,
- * ushort/sshort/short 2 */
-static uint32_t vm_bytes(const char *s)
-{
-  if (strstr(s, "dwordx")) return 4 * (uint32_t)atoi(strstr(s, "dwordx") + 6);
-  if (strstr(s, "byte")) return 1;
-  if (strstr(s, "short")) return 2;
-  return 4;
-}
-
 /* SMEM (CDNA3 ISA "Scalar Memory Operations", the address rule of emu/op_salu.c): s_load_* and
  * s_buffer_load_* read, s_store_* and s_buffer_store_* write o[0].n dwords; s_atomic_* update one
  * dword; the address is sbase (or a V#'s base) + an SGPR or immediate offset + the offset field.
@@ -496,60 +478,6 @@ static bool classify_smem(emu_wave *w, const emu_insn *in, const char *name, mac
   m->addr[0][0] = base + off;
   m->space = 'g';
   return true;
-}
-
-/* The LDS side of an instruction, from its mnemonic, once at decode (emu_insn.lk ...; declared in
- * emu/internal.h). DS address rules as emu/op_ds.c: lane address VGPR + offset; ds_read2/ds_write2
- * two accesses at offset0/offset1 times the size (times 64 for st64); atomics one access of 4 or 8
- * bytes. Cross-lane DS instructions (permute, swizzle) and the GWS/append/consume ones touch no
- * LDS bytes here; a DS form without a VGPR address (ds_read_addtid_b32) is not described and is
- * then neither checked nor recorded. */
-void emu_lds_access_prepare(emu_insn *in)
-{
-  in->lk = EMU_LK_NONE;
-  in->lop = in->lbytes = in->lai = 0;
-  in->loff0 = in->loff1 = 0;
-  uint32_t f = in->flags;
-  if (in->op == 0xffff || !(f & (EMU_F_DS | EMU_F_VMEM))) return;
-  const char *name = op_name(in);
-  if (f & EMU_F_DS) {
-    int ai;
-    char op;
-    uint32_t bytes, off0 = (uint32_t)in->offset, off1 = 0;
-    uint8_t lk = EMU_LK_DS;
-    if (strstr(name, "permute") || strstr(name, "swizzle") || !strcmp(name, "ds_nop") || strstr(name, "gws") ||
-        strstr(name, "append") || strstr(name, "consume") || strstr(name, "addtid") || strstr(name, "wrxchg2"))
-      return;
-    if (strstr(name, "_tr_")) { /* ds_read_b64_tr_b16 ...: bytes per lane from the b64/b96 */
-      op = 'r', ai = 1, bytes = ds_bytes(name + 7);
-    } else if (starts(name, "ds_read2") || starts(name, "ds_write2")) {
-      bool rd = starts(name, "ds_read2");
-      op = rd ? 'r' : 'w', ai = rd ? 1 : 0;
-      bytes = strstr(name, "b64") ? 8 : 4;
-      uint32_t stride = strstr(name, "st64") ? 64 : 1;
-      off0 = (uint32_t)in->offset0 * bytes * stride, off1 = (uint32_t)in->offset1 * bytes * stride;
-      lk = EMU_LK_DS2;
-    } else if (starts(name, "ds_read_")) {
-      op = 'r', ai = 1, bytes = ds_bytes(name + 8);
-    } else if (starts(name, "ds_write_")) {
-      op = 'w', ai = 0, bytes = ds_bytes(name + 9);
-    } else { /* atomics: [vdst,] vaddr, data... */
-      op = 'a', ai = strstr(name, "_rtn") ? 1 : 0;
-      size_t len = strlen(name);
-      bytes = len > 2 && !strcmp(name + len - 2, "64") ? 8 : 4;
-    }
-    if (ai >= in->nop || in->o[ai].kind != EMU_OPK_VGPR) return;
-    in->lk = lk, in->lop = (uint8_t)op, in->lbytes = (uint8_t)bytes, in->lai = (uint8_t)ai;
-    in->loff0 = off0, in->loff1 = off1;
-    return;
-  }
-  bool buffer = starts(name, "buffer_"), flat = starts(name, "flat_");
-  bool load = strstr(name, "_load_") != NULL;
-  if ((buffer || starts(name, "global_")) && load && (in->lds || strstr(name, "_load_lds_"))) {
-    in->lk = EMU_LK_LOADLDS, in->lop = 'w', in->lbytes = (uint8_t)vm_bytes(name);
-  } else if (flat && (load || strstr(name, "_store_") || strstr(name, "_atomic_"))) {
-    in->lk = EMU_LK_FLAT, in->lop = load ? 'r' : strstr(name, "_store_") ? 'w' : 'a';
-  }
 }
 
 /* The LDS bytes of a DS instruction (in->lk DS or DS2): per lane address VGPR + offset, 32 bits. */
@@ -596,7 +524,7 @@ static bool classify(emu_wave *w, const emu_insn *in, macc *m)
     size_t len = strlen(name);
     m->bytes = (len > 3 && !strcmp(name + len - 3, "_x2")) || strstr(name, "f64") ? 8 : 4;
   } else {
-    m->bytes = vm_bytes(name);
+    m->bytes = emu_vm_bytes(name);
   }
   bool ret = in->sc0 || in->glc;
   /* operand 0 is the vaddr of a load to LDS (it has no destination), else the VGPR data/dest */

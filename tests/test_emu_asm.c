@@ -477,7 +477,7 @@ static void keep_queue_case(const char *arch)
 Test(emu_asm, warning_at_barrier_no_longer_drops_pending_loads_gfx942) { keep_queue_case("gfx942"); }
 Test(emu_asm, warning_at_barrier_no_longer_drops_pending_loads_gfx950) { keep_queue_case("gfx950"); }
 
-/* The same for hazard_check's tolerated patterns: lgkm_keep's use of v3 after s_barrier with no
+/* The same for emu_hazard_check's tolerated patterns: lgkm_keep's use of v3 after s_barrier with no
  * lgkmcnt wait warns once, and the read stays outstanding, so lgkmcnt(1) retires exactly the older
  * read (v9's): its use gives no second warning (had the warning taken v3's read out of the count,
  * lgkmcnt(1) would retire nothing and v9's use would warn too). o[l] = 2 x[l] + 1. */

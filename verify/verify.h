@@ -18,7 +18,7 @@
 typedef enum { VERDICT_PASS = 0, VERDICT_FAIL = 1, VERDICT_BAD = 2, VERDICT_NOT_RUN = 3 } verdict;
 const char *verdict_name(verdict v); /* "pass", "FAIL", "error", "not run" */
 /* The one ranking of verdicts (verify's exit status, merged shards, a stage made of parts):
- * FAIL > error > not run > pass. verdict_worse returns the worse of two. verdict_parse reads
+ * FAIL > error > not run > pass (verify/verdict.c, with stage_set ... verify_quiet below). verdict_worse returns the worse of two. verdict_parse reads
  * verdict_name's words back ("not requested" counts as pass); false for any other text. */
 int verdict_rank(verdict v);
 verdict verdict_worse(verdict a, verdict b);
@@ -69,10 +69,10 @@ void verify_progress(const verify_ctx *c, const char *stage, size_t i, size_t n,
 /* True if case k belongs to this shard. */
 bool verify_in_shard(const verify_ctx *c, size_t k);
 
-/* Runs every stage of the run (c->manifest: the user's stages, else lanelab's own) for c->arch,
- * writing c->build/results/<arch>/<stage>.json and summary.json (atomically), adding one row per
- * stage to summary ("arch,stage,verdict,seconds#,summary"). Returns the worst verdict (FAIL > BAD >
- * NOT_RUN > PASS). c->results is set while it runs. */
+/* Runs every stage of the run (c->manifest: the user's stages, else lanelab's own) for c->arch
+ * (verify/run.c), writing c->build/results/<arch>/<stage>.json and summary.json (atomically),
+ * adding one row per stage to summary ("arch,stage,verdict,seconds#,summary"). Returns the worst
+ * verdict (FAIL > BAD > NOT_RUN > PASS). c->results is set while it runs. */
 int verify_arch(verify_ctx *c, report_table *summary);
 /* Silences progress lines. */
 extern bool verify_quiet;

@@ -1,0 +1,92 @@
+/* emu/fault — the fault and memory-model warning records: what a handler, the address checks, the
+ * s_waitcnt model and the scheduler call when something goes wrong (emu_raise, emu_memwarn,
+ * emu_op_unimplemented). Uses only the code object's line table (emu/dwarf.c) and the arch names;
+ * calls nothing that runs waves. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "emu/internal.h"
+
+/* ---- faults ---------------------------------------------------------------------------------*/
+/* Fill f with the record of an event at `in` (a fault or a memory-model warning). */
+static void fill_event(const emu_wave *w, const emu_insn *in, emu_fault *f, const char *kind, int lane,
+                       uint64_t addr, const char *fmt, va_list ap)
+{
+  f->faulted = true;
+  snprintf(f->kind, sizeof f->kind, "%s", kind);
+  f->arch = w->wg->arch;
+  snprintf(f->kernel, sizeof f->kernel, "%s",
+           w->wg->d && w->wg->d->kernel && w->wg->d->kernel->name ? w->wg->d->kernel->name : "?");
+  f->pc = in ? in->pc : 0;
+  snprintf(f->insn, sizeof f->insn, "%s", in && in->text ? in->text : "");
+  f->lane = lane;
+  f->addr = addr;
+  memcpy(f->wg, w->wg->id, sizeof f->wg);
+  f->wave = w->wave_id;
+  char detail[320] = "";
+  if (fmt) vsnprintf(detail, sizeof detail, fmt, ap);
+  char where[64] = "";
+  if (lane >= 0) snprintf(where, sizeof where, " lane %d", lane);
+  char at[40] = "";
+  if (addr || !strcmp(kind, "out-of-bounds global access")) snprintf(at, sizeof at, " address 0x%llx", (unsigned long long)addr);
+  /* file:line beside the PC when the code object has a line table (emu/dwarf.c) */
+  f->src[0] = 0;
+  if (in && w->wg->d && w->wg->d->co) emu_codeobj_srcline(w->wg->d->co, in->pc, f->src, sizeof f->src);
+  snprintf(f->msg, sizeof f->msg, "%s: %s kernel %s workgroup (%u,%u,%u) wave %u pc 0x%llx%s%s '%s'%s%s%s%s",
+           kind, emu_arch_name(f->arch), f->kernel, f->wg[0], f->wg[1], f->wg[2], f->wave,
+           (unsigned long long)f->pc, f->src[0] ? " at " : "", f->src, f->insn, where, at, detail[0] ? ": " : "", detail);
+}
+
+int emu_raise(emu_wave *w, const emu_insn *in, const char *kind, int lane, uint64_t addr,
+              const char *fmt, ...)
+{
+  emu_fault *f = w->fault;
+  if (f->faulted) return EMU_FAULT; /* keep the first */
+  va_list ap;
+  va_start(ap, fmt);
+  fill_event(w, in, f, kind, lane, addr, fmt, ap);
+  va_end(ap);
+  w->state = 3;
+  return EMU_FAULT;
+}
+
+int emu_memwarn(emu_wave *w, const emu_insn *in, const char *kind, int lane, uint64_t addr,
+                const char *fmt, ...)
+{
+  emu_fault ev = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  if (emu_strict_memory(w)) {
+    emu_fault *f = w->fault;
+    if (!f->faulted) fill_event(w, in, f, kind, lane, addr, fmt, ap), w->state = 3;
+    va_end(ap);
+    return EMU_FAULT;
+  }
+  fill_event(w, in, &ev, kind, lane, addr, fmt, ap);
+  va_end(ap);
+  ev.faulted = false;
+  emu_warns *ws = w->wg->warns;
+  bool first = true;
+  if (ws) { /* once per PC per launch; the report is made under the lock (callbacks serialized) */
+    pthread_mutex_lock(&ws->mu);
+    ws->total++;
+    for (size_t i = 0; i < ws->n && first; i++) first = ws->pcs[i] != ev.pc;
+    if (first) {
+      if (ws->n == ws->cap) ws->cap = ws->cap ? 2 * ws->cap : 8, ws->pcs = ll_xrealloc(ws->pcs, ws->cap * sizeof *ws->pcs);
+      ws->pcs[ws->n++] = ev.pc;
+    }
+  }
+  if (first) {
+    const emu_launch_opts *o = w->wg->opts;
+    if (o && o->on_warning) o->on_warning(o->warn_user, &ev);
+    else fprintf(stderr, "lanelab: warning: %s\n", ev.msg);
+  }
+  if (ws) pthread_mutex_unlock(&ws->mu);
+  return EMU_OK;
+}
+
+int emu_op_unimplemented(emu_wave *w, const emu_insn *in)
+{
+  return emu_raise(w, in, "unimplemented", -1, 0, "%s",
+                   in->why ? in->why : "no semantics for this instruction");
+}

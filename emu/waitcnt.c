@@ -1,0 +1,150 @@
+/* emu/waitcnt — the s_waitcnt model: the queue of outstanding memory operations (emu_pend, issued
+ * by the memory handlers), their retirement by s_waitcnt (emu_waitcnt) and the check the scheduler
+ * makes before an instruction that may name a register still being loaded (emu_hazard_check, behind
+ * the inline filter emu_hazard_possible in emu/internal.h). Calls only emu/fault.c. */
+#include "emu/internal.h"
+
+/* ---- outstanding memory operations (s_waitcnt validation) ----------------------------------*/
+/* the pending registers per kind (emu_wave.pref/pbits/pn/pkinds): entry registers [reg, reg + n)
+ * of kind k below 512 counted in, or out when the entry completes */
+static inline void pend_add(emu_wave *w, unsigned k, unsigned reg, unsigned n)
+{
+  if (!k || !n || reg >= 512) return;
+  if (reg + n > 512) n = 512 - reg;
+  w->pkinds |= (uint8_t)(1u << k);
+  w->pn[k] = (uint16_t)(w->pn[k] + n);
+  for (unsigned r = reg; r < reg + n; r++)
+    if (w->pref[k][r]++ == 0) w->pbits[k][r >> 6] |= 1ull << (r & 63);
+}
+
+static inline void pend_del(emu_wave *w, unsigned k, unsigned reg, unsigned n)
+{
+  if (!k || !n || reg >= 512) return;
+  if (reg + n > 512) n = 512 - reg;
+  w->pn[k] = (uint16_t)(w->pn[k] - n);
+  if (!w->pn[k]) w->pkinds &= (uint8_t)~(1u << k);
+  for (unsigned r = reg; r < reg + n; r++)
+    if (--w->pref[k][r] == 0) w->pbits[k][r >> 6] &= ~(1ull << (r & 63));
+}
+
+/* Entry j has completed: its registers counted out, the counter's retired prefix moved up to it
+ * (in-order counters), the entry removed. */
+static void pend_retire(emu_wave *w, int j)
+{
+  const __typeof__(w->pend[0]) *e = &w->pend[j];
+  pend_del(w, e->kind, e->reg, e->n);
+  if (e->cnt < 2 && e->seq > w->pret[e->cnt]) w->pret[e->cnt] = e->seq;
+  w->ncnt[e->cnt]--;
+  memmove(&w->pend[j], &w->pend[j + 1], (size_t)(w->npend - j - 1) * sizeof w->pend[0]);
+  w->npend--;
+}
+
+void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst)
+{
+  /* A counter at its maximum cannot count one more operation (EMU_VMCNT_MAX, EMU_LGKMCNT_MAX): the
+   * ISA guides do not say what the hardware does then; lanelab takes the new operation to issue
+   * once one of that counter's operations has completed, the oldest (vector memory and LDS return
+   * in order; for scalar loads, which may not, the oldest is a stated choice). Other counters'
+   * operations stay outstanding (docs/emulator-choices.md "Memory-model strictness"). */
+  bool vm = cnt == EMU_CNT_VM;
+  if (vm ? w->ncnt[EMU_CNT_VM] >= EMU_VMCNT_MAX : w->ncnt[EMU_CNT_DS] + w->ncnt[EMU_CNT_SMEM] >= EMU_LGKMCNT_MAX)
+    for (int j = 0; j < w->npend; j++)
+      if ((w->pend[j].cnt == EMU_CNT_VM) == vm) {
+        pend_retire(w, j);
+        break;
+      }
+  __typeof__(w->pend[0]) *e = &w->pend[w->npend++];
+  w->ncnt[cnt]++;
+  e->cnt = (uint8_t)cnt;
+  e->pc = in->pc;
+  e->ii = in >= w->insns && in < w->insns + w->ninsn ? (uint32_t)(in - w->insns) : UINT32_MAX;
+  e->bar = w->nbar;
+  e->seq = cnt < 2 ? ++w->pseq[cnt] : 0;
+  e->warned = 0;
+  e->kind = 0;
+  e->reg = e->n = 0;
+  if (dst >= 0) {
+    const emu_opnd *o = &in->o[dst];
+    e->kind = (uint8_t)emu_regkind(o);
+    e->reg = o->reg;
+    e->n = o->n;
+  }
+  pend_add(w, e->kind, e->reg, e->n);
+}
+
+static void retire_oldest(emu_wave *w, int cnt, int k)
+{
+  int j = 0;
+  for (int i = 0; i < w->npend; i++) {
+    if (k > 0 && w->pend[i].cnt == cnt) {
+      k--;
+      pend_del(w, w->pend[i].kind, w->pend[i].reg, w->pend[i].n);
+      if (cnt < 2) w->pret[cnt] = w->pend[i].seq; /* in order: the youngest retired so far */
+      w->ncnt[cnt]--;
+      continue;
+    }
+    w->pend[j++] = w->pend[i];
+  }
+  w->npend = j;
+}
+
+void emu_waitcnt(emu_wave *w, int vmcnt, int lgkmcnt)
+{
+  int nvm = w->ncnt[EMU_CNT_VM], nds = w->ncnt[EMU_CNT_DS], nsm = w->ncnt[EMU_CNT_SMEM];
+  /* vector memory returns in order: all but the vmcnt youngest are done */
+  if (vmcnt >= 0 && nvm > vmcnt) retire_oldest(w, EMU_CNT_VM, nvm - vmcnt);
+  if (lgkmcnt == 0) {
+    retire_oldest(w, EMU_CNT_DS, nds);
+    retire_oldest(w, EMU_CNT_SMEM, nsm);
+  } else if (lgkmcnt > 0 && nds > lgkmcnt) {
+    /* LDS returns in order; scalar loads may not, so only lgkmcnt(0) retires them */
+    retire_oldest(w, EMU_CNT_DS, nds - lgkmcnt);
+  }
+}
+
+int emu_hazard_check(emu_wave *w, const emu_insn *in)
+{
+  uint32_t fl = in->flags;
+  bool load = (fl & EMU_F_LOAD) || ((fl & EMU_F_ATOMIC) && (in->sc0 || in->glc));
+  int mycnt = (fl & EMU_F_DS) ? EMU_CNT_DS : (fl & EMU_F_SMEM) ? EMU_CNT_SMEM : EMU_CNT_VM;
+  for (int i = 0; i < in->nop; i++) {
+    const emu_opnd *o = &in->o[i];
+    int k = emu_regkind(o);
+    if (!k) continue;
+    for (int j = 0; j < w->npend; j++) {
+      const __typeof__(w->pend[0]) *e = &w->pend[j];
+      if (e->kind != k || o->reg + o->n <= e->reg || e->reg + e->n <= o->reg) continue;
+      /* a younger in-order load overwriting the same registers is fine (results arrive in order) */
+      if (i == 0 && load && e->cnt == mycnt && mycnt != EMU_CNT_SMEM) continue;
+      /* Undocumented but relied on by AMD's kernels (docs/emulator-choices.md): the same s_load
+       * issued again while the first is in flight (both deliver the same bytes, whichever returns
+       * last), and an LDS result used after an s_barrier with no lgkmcnt wait. A warning unless
+       * strict, once per outstanding operation. A warning changes nothing: the operation stays
+       * outstanding until an s_waitcnt retires it, so later counts stay the hardware's. */
+      if (e->warned) continue;
+      const char *why = NULL;
+      if (i == 0 && load && e->cnt == EMU_CNT_SMEM && mycnt == EMU_CNT_SMEM && e->reg == o->reg && e->n == o->n &&
+          e->ii != UINT32_MAX && !strcmp(w->insns[e->ii].text, in->text))
+        why = "duplicated s_load in flight";
+      else if (e->cnt == EMU_CNT_DS && e->bar != w->nbar)
+        why = "LDS result used after s_barrier without s_waitcnt";
+      if (why) {
+        int rc = emu_memwarn(w, in, "missing s_waitcnt", -1, 0,
+                             "%s: operand %d uses %c%u, loaded by the %s operation at pc 0x%llx (%s)", why, i,
+                             k == 1 ? 'v' : k == 2 ? 'a' : 's', (unsigned)(o->reg > e->reg ? o->reg : e->reg),
+                             e->cnt == EMU_CNT_DS ? "LDS" : "scalar memory", (unsigned long long)e->pc,
+                             e->cnt == EMU_CNT_DS ? "the ISA asks for s_waitcnt lgkmcnt before the use"
+                                                  : "scalar loads may return out of order");
+        if (rc != EMU_OK) return rc;
+        w->pend[j].warned = 1;
+        continue;
+      }
+      return emu_raise(w, in, "missing s_waitcnt", -1, 0,
+                       "operand %d uses %c%u, still being loaded by the %s operation at pc 0x%llx",
+                       i, k == 1 ? 'v' : k == 2 ? 'a' : 's', (unsigned)(o->reg > e->reg ? o->reg : e->reg),
+                       e->cnt == EMU_CNT_VM ? "vector memory" : e->cnt == EMU_CNT_DS ? "LDS" : "scalar memory",
+                       (unsigned long long)e->pc);
+    }
+  }
+  return EMU_OK;
+}
