@@ -1950,6 +1950,21 @@ Test(corpus, private_arrays_in_scratch, .timeout = 300) {
   }
   put("x.bin", x, sizeof x);
   put("idx.bin", idx, sizeof idx);
-  check_f32("private_array", "--grid 4 --block 64 --arg in:x.bin --arg in:idx.bin --arg out:800:got.bin --arg i32:200", ref,
-            N, 1e-4, 1e-5);
+  const char *args = "--grid 4 --block 64 --arg in:x.bin --arg in:idx.bin --arg out:800:got.bin --arg i32:200";
+  check_f32("private_array", args, ref, N, 1e-4, 1e-5);
+  /* at -O0 clang-22 reaches the same arrays through flat addresses in the private aperture
+   * (src_private_base): flat_load/flat_store to private memory */
+  char *err;
+  int rc = sh(&err, LANELAB " -q cc " HIPDIR "/private_array.hip --arch all -o o0 -- -O0");
+  cr_assert_eq(rc, 0, "lanelab cc -O0: exit %d: %s", rc, err);
+  free(err);
+  for (int a = 0; a < 2; a++) {
+    char *dir = ll_fmt("o0/%s", arches[a]);
+    rc = sh(&err, "(/usr/lib/llvm-22/bin/llvm-objdump -d %s/private_array.co | grep -c 'flat_store_dword' 1>&2)", dir);
+    cr_assert(rc == 0 && atoi(err) >= 1, "%s -O0: no flat stores (%s)", arches[a], err);
+    free(err);
+    run_kernel(dir, "private_array", "private_array", args);
+    expect_file_f32("private_array -O0", arches[a], "got.bin", ref, N, 1e-4, 1e-5);
+    free(dir);
+  }
 }
