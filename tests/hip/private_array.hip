@@ -3,8 +3,8 @@
 // (byte stores, ubyte loads). Thread i:
 //   a[k] = x[k] * (i + 1)          for k < 40
 //   b[k] = (k * 7 + i) & 0xff      for k < 40
-//   for r < 4: j = idx[4i + r] % 40; a[j] += r + 1; b[j] ^= 0x5a (a repeated j sees the earlier updates)
-//   out[i] = sum over r < 4 of a[idx[4i + 3 - r] % 40] * (r + 1) + b[idx[4i + r] % 40]
+//   for r < 4: j = (unsigned)idx[4i + r] % 40; a[j] += r + 1; b[j] ^= 0x5a (a repeated j sees the earlier updates)
+//   out[i] = sum over r < 4 of a[(unsigned)idx[4i + 3 - r] % 40] * (r + 1) + b[(unsigned)idx[4i + r] % 40]
 #include <hip/hip_runtime.h>
 
 __global__ void private_array(const float *__restrict__ x, const int *__restrict__ idx, float *__restrict__ out,
@@ -18,11 +18,11 @@ __global__ void private_array(const float *__restrict__ x, const int *__restrict
     b[k] = (unsigned char)((k * 7 + i) & 0xff);
   }
   for (int r = 0; r < 4; r++) {
-    int j = idx[4 * i + r] % 40;
+    int j = (unsigned)idx[4 * i + r] % 40u;
     a[j] += (float)(r + 1);
     b[j] ^= 0x5a;
   }
   float s = 0.0f;
-  for (int r = 0; r < 4; r++) s += a[idx[4 * i + 3 - r] % 40] * (float)(r + 1) + (float)b[idx[4 * i + r] % 40];
+  for (int r = 0; r < 4; r++) s += a[(unsigned)idx[4 * i + 3 - r] % 40u] * (float)(r + 1) + (float)b[(unsigned)idx[4 * i + r] % 40u];
   out[i] = s;
 }
