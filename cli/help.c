@@ -386,7 +386,7 @@ static const cli_help entries[] = {
      "  -I DIR           include folder, after lanelab's HIP headers (default: none)\n"
      "  -D X             define a macro (default: none)\n"
      "  -O N             optimization level, as clang (default: -O3: at -O0 the device code keeps its\n"
-     "                   locals in scratch memory, which the emulator does not provide)\n"
+     "                   locals in private (scratch) memory, which runs slowly on the emulator)\n"
      "  -g               debug information: faults and findings then name file:line\n"
      "  -std=S           C++ standard, as clang (default: clang's for HIP)\n"
      "Example:\n"

@@ -764,8 +764,8 @@ static void finish_insn(emu_insn *in)
   base[strlen(base) - sl] = 0;
   int op = emu_ops_find(base);
   if (op < 0) {
-    in->why = strncmp(base, "scratch_", 8) == 0
-                  ? "scratch (private) memory is not supported: no kernel lanelab builds uses it"
+    in->why = strncmp(base, "scratch_load_lds_", 17) == 0
+                  ? "scratch_load_lds_* (private memory to LDS) is not modelled"
                   : "no semantics for this mnemonic";
     return;
   }

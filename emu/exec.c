@@ -22,6 +22,7 @@ typedef struct launch {
   const emu_program *prog;
   long entry;
   uint32_t nwaves, wgsize, nwg, lds_size, nregs;
+  uint32_t priv_size;          /* private bytes per lane (emu_private_size) */
   uint64_t budget;
   atomic_uint next;
   atomic_uint fault_idx;       /* lowest faulting workgroup index so far (UINT32_MAX: none) */
@@ -35,6 +36,7 @@ typedef struct worker {
   launch *L;
   uint32_t *vfile;
   uint8_t *lds;
+  uint8_t *pfile;              /* private memory of the waves: nwaves * 64 * priv_size bytes */
   emu_wave *waves;
   emu_fault fault;
   emu_fault *wfault;           /* run_rr: each wave's own fault record (nwaves), the earliest in
@@ -102,6 +104,10 @@ static void init_wave(worker *W, emu_wg *g, emu_wave *w, uint32_t wi)
   emu_pend_clear(w);
   w->emask_of = 0;
   memset(w->emask, 0, sizeof w->emask);
+  /* private memory starts zeroed (docs/emulator-choices.md "Private memory") */
+  w->priv_size = L->priv_size;
+  w->priv = W->pfile + (size_t)wi * EMU_LANES * L->priv_size;
+  memset(w->priv, 0, (size_t)EMU_LANES * L->priv_size);
   /* user SGPRs from s0 in order (AMDGPUUsage "Initial Kernel Execution State") */
   unsigned s = 0;
   if (k->en_dispatch_ptr) emu_wr64s(w, s, d->dispatch_ptr), s += 2;
@@ -109,7 +115,7 @@ static void init_wave(worker *W, emu_wg *g, emu_wave *w, uint32_t wi)
   if (k->en_kernarg_ptr) emu_wr64s(w, s, d->kernarg_addr), s += 2;
   if (k->en_dispatch_id) emu_wr64s(w, s, 0), s += 2;
   if (k->en_flat_scratch_init) emu_wr64s(w, s, 0), s += 2;
-  if (k->en_private_segment_size) w->s[s++] = k->private_segment_size;
+  if (k->en_private_segment_size) w->s[s++] = L->priv_size; /* the dispatch's size, dword-rounded */
   /* preloaded kernarg dwords (AMDGPUUsage "Preloaded Kernel Arguments"): KERNARG_PRELOAD_SPEC_LENGTH
    * dwords from dword KERNARG_PRELOAD_SPEC_OFFSET of the kernarg segment, in the user SGPRs after
    * the others (k->preload_sgpr == s here; emu_launch checked the bytes are mapped) */
@@ -502,6 +508,10 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
   if (nregs > EMU_NVGPR) USAGE("emu_launch %s: %u registers needed (accum_offset %u + %u AGPRs) exceed the 512-entry file",
                                k->name, nregs, k->accum_offset, prog->max_agpr);
 
+  if (emu_private_size(k) > EMU_PRIVATE_MAX)
+    USAGE("emu_launch %s: %u bytes of private memory per lane (descriptor private segment size %u) exceed lanelab's "
+          "limit of %u", k->name, emu_private_size(k), k->private_segment_size, EMU_PRIVATE_MAX);
+
   launch L;
   memset(&L, 0, sizeof L);
   L.mem = m;
@@ -514,6 +524,7 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
   L.nwg = (uint32_t)nwg;
   L.lds_size = (uint32_t)lds;
   L.nregs = nregs;
+  L.priv_size = emu_private_size(k);
   L.budget = (o && o->insn_budget) ? o->insn_budget : 50000000ull;
   atomic_init(&L.next, 0);
   atomic_init(&L.fault_idx, UINT32_MAX);
@@ -541,6 +552,7 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
     W[t].L = &L;
     W[t].vfile = ll_xmalloc((size_t)L.nwaves * nregs * EMU_LANES * 4);
     W[t].lds = ll_xmalloc(lds ? lds : 1);
+    W[t].pfile = ll_xmalloc((size_t)L.nwaves * EMU_LANES * L.priv_size + 1);
     W[t].waves = ll_xcalloc(L.nwaves, sizeof *W[t].waves);
     W[t].wfault = ll_xcalloc(L.nwaves, sizeof *W[t].wfault);
     W[t].counts = ll_xcalloc((size_t)EMU_MAX_PHASES * (prog->n ? prog->n : 1), sizeof *W[t].counts);
@@ -570,6 +582,7 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
   for (int t = 0; t < nthreads; t++) {
     free(W[t].vfile);
     free(W[t].lds);
+    free(W[t].pfile);
     free(W[t].waves);
     free(W[t].wfault);
     free(W[t].counts);

@@ -43,6 +43,8 @@ static const emu_choice choices[EMU_CH_N] = {
     [EMU_CH_PERMLANE_FI] = {"permlane-swap-fi-bound-ctrl", "v_permlane*_swap fi/bound_ctrl: no effect with EXEC all ones"},
     [EMU_CH_LDS_DMA] = {"lds-dma-at-issue", "loads to LDS write LDS when issued"},
     [EMU_CH_MFMA_F8] = {"mfma-f8f6f4-fp8-layout", "f8f6f4 MFMA fp8/bf8 operand: two 16-k halves per lane"},
+    [EMU_CH_PRIVATE] = {"private-memory",
+                        "scratch_*: each lane's private segment starts zeroed; an access outside it faults"},
 };
 
 size_t emu_choice_count(void) { return EMU_CH_N; }
@@ -87,6 +89,7 @@ uint64_t emu_insn_choices(const emu_insn *in)
     if (in->fi || in->bound_ctrl) c |= 1ull << EMU_CH_PERMLANE_FI;
   }
   if (!strncmp(m, "global_load_lds_", 16) || (in->lds && !strncmp(m, "buffer_load_", 12))) c |= 1ull << EMU_CH_LDS_DMA;
+  if (!strncmp(m, "scratch_", 8)) c |= 1ull << EMU_CH_PRIVATE;
   /* f8f6f4: cbsz / blgp pick A / B's format, 0 fp8 and 1 bf8 being the split-layout ones */
   if (strstr(m, "_f8f6f4") && (in->cbsz <= 1 || in->blgp <= 1)) c |= 1ull << EMU_CH_MFMA_F8;
   return c;

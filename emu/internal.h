@@ -255,6 +255,7 @@ enum {
   EMU_CH_PERMLANE_FI,    /* permlane-swap-fi-bound-ctrl */
   EMU_CH_LDS_DMA,        /* lds-dma-at-issue */
   EMU_CH_MFMA_F8,        /* mfma-f8f6f4-fp8-layout */
+  EMU_CH_PRIVATE,        /* private-memory */
   EMU_CH_N
 };
 #define EMU_F_C(x) (1u << (15 + (x))) /* x in 1..EMU_CH_LAST_ROW (<= 16) */
@@ -363,8 +364,6 @@ typedef struct emu_wg {
   uint32_t id[3];
   uint8_t *lds;
   uint32_t lds_size;     /* bytes allocated to this workgroup: group_segment_size + dynamic */
-  uint8_t *scratch;      /* private memory, per work-item, if the kernel uses it */
-  uint32_t scratch_per_item;
   emu_warns *warns;      /* the launch's memory-model warnings (NULL: each one reported, none counted) */
 } emu_wg;
 
@@ -420,6 +419,10 @@ struct emu_wave {
   uint32_t rr_k;            /* round robin (emu/exec.c run_rr): instructions begun since the barrier release */
   uint32_t rr_pos;          /* the step of its next event, or of its fault (state 3) */
   uint64_t pf_last[64];     /* global loads: lane 0's last address per instruction slot (emu/op_mem.c prefetch) */
+  /* private (scratch) memory, docs/isa.md "Private memory (scratch)": lane l's segment is
+   * priv[l * priv_size, (l + 1) * priv_size) (priv_size = emu_private_size; 0: none) */
+  uint8_t *priv;
+  uint32_t priv_size;
 };
 
 /* Register kind of an operand as the s_waitcnt bookkeeping numbers it (emu_wave.pend[].kind,
@@ -778,5 +781,11 @@ emu_lds_dest emu_load_lds_dest(const emu_wave *w, const emu_insn *in, bool buffe
  * [EMU_LDS_APERTURE, +4 GiB) address LDS. */
 #define EMU_LDS_APERTURE 0x1000000000000ull
 #define EMU_PRIVATE_APERTURE 0x2000000000000ull
+
+/* Bytes of private memory per lane a launch of k gets (emu/op_mem.c): the descriptor's private
+ * segment size, at least 1024 when the kernel uses a dynamic stack, rounded up to a dword
+ * (docs/emulator-choices.md "Private memory"). */
+uint32_t emu_private_size(const emu_kernel *k);
+#define EMU_PRIVATE_MAX (1u << 20) /* lanelab's limit per lane (a launch asking more is refused) */
 
 #endif

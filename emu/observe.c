@@ -567,6 +567,7 @@ static bool classify(emu_wave *w, const emu_insn *in, macc *m)
   m->space = 'g';
   if (flat && m->lanes) { /* the LDS aperture goes to LDS (decided by the first lane) */
     int l0 = __builtin_ctzll(m->lanes);
+    if ((m->addr[0][l0] >> 32) == (EMU_PRIVATE_APERTURE >> 32)) return false; /* private memory: not observed */
     if ((m->addr[0][l0] >> 32) == (EMU_LDS_APERTURE >> 32)) {
       m->space = 'l';
       for (int l = 0; l < EMU_LANES; l++) {

@@ -1,4 +1,4 @@
-/* emu/op_mem — vector memory: GLOBAL and FLAT (CDNA3 ISA chapter "Flat Memory Instructions"),
+/* emu/op_mem — vector memory: GLOBAL, FLAT and SCRATCH (CDNA3 ISA chapter "Flat Memory Instructions"),
  * BUFFER/MUBUF (chapter "Vector Memory Operations"). Only EXEC lanes access memory. A buffer access
  * first goes through its V#'s range check (emu_buffer_access: out of range, a load gives 0 and a
  * store or atomic is dropped, as the hardware does). Every global access that remains is checked
@@ -6,13 +6,15 @@
  * must be naturally aligned (fault "misaligned global access"); plain loads/stores may be
  * unaligned (the default alignment mode on gfx9). Cache-policy bits (sc0, sc1, nt) change no
  * result in a single-memory emulator, except that sc0 on an atomic asks for the old value.
- * FLAT addresses in the LDS aperture (src_shared_base) go to LDS; the private aperture (scratch)
- * is not supported and faults. Loads gather every lane before writing registers. */
+ * FLAT addresses in the LDS aperture (src_shared_base) go to LDS, those in the private aperture
+ * (src_private_base) to the lane's private memory, as SCRATCH instructions do (docs/isa.md
+ * "Private memory (scratch)"; an access past the lane's private segment faults "private out of
+ * range"). Loads gather every lane before writing registers. */
 #include "emu/internal.h"
 
 #define LANES for (int l = 0; l < EMU_LANES; l++) if (e >> l & 1)
 
-enum { SEG_GLOBAL, SEG_FLAT, SEG_BUFFER };
+enum { SEG_GLOBAL, SEG_FLAT, SEG_BUFFER, SEG_SCRATCH };
 enum { K_PLAIN, K_SBYTE, K_SSHORT, K_D16LO, K_D16HI, K_D16LO_SB, K_D16HI_SB };
 
 typedef struct {
@@ -129,8 +131,56 @@ static void *buffer_ptr(emu_wave *w, const emu_insn *in, const emu_bufacc *b, ui
   return NULL;
 }
 
+/* Private memory (docs/isa.md "Private memory (scratch)"). A launch gives each lane
+ * emu_private_size bytes: the descriptor's PRIVATE_SEGMENT_FIXED_SIZE, raised to HIP's default
+ * stack of 1024 bytes when the kernel uses a dynamic stack (ROCm/clr sizes the dispatch so), rounded
+ * up to a dword as the CP rounds the dispatch's size. */
+uint32_t emu_private_size(const emu_kernel *k)
+{
+  uint64_t n = k->private_segment_size;
+  if ((k->code_properties >> 11 & 1) && n < 1024) n = 1024; /* USES_DYNAMIC_STACK (kd+56 bit 11) */
+  n = (n + 3) & ~3ull;
+  return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+}
+
+/* Lane l's private bytes [off, off + n): CDNA3 ISA 10.5 "Scratch" swizzles the offset with the
+ * lane id, so what a lane sees is its own linear segment; off is the exact (not 32-bit wrapped)
+ * sum of the address terms. Past the segment (or below it) is a fault naming the lane and the
+ * offset: the hardware does not range-check scratch and would reach another lane's or wave's
+ * memory (docs/emulator-choices.md "Private memory"). */
+static void *priv_ptr(emu_wave *w, const emu_insn *in, int64_t off, uint32_t n, int l, uint64_t flat)
+{
+  if (off >= 0 && (uint64_t)off + n <= w->priv_size) return w->priv + (size_t)l * w->priv_size + (uint64_t)off;
+  const emu_kernel *k = w->wg->d ? w->wg->d->kernel : NULL;
+  emu_raise(w, in, "private out of range", l, flat ? flat : (uint64_t)off,
+            "%u-byte private (scratch) access at offset %lld%s outside the lane's %u-byte private segment "
+            "(descriptor private segment size %u%s)", n, (long long)off, flat ? " (flat address)" : "",
+            w->priv_size, k ? k->private_segment_size : 0,
+            k && (k->code_properties >> 11 & 1) ? ", dynamic stack" : "");
+  return NULL;
+}
+
+/* SCRATCH addressing (CDNA3 ISA 10.1 table "SVE Bit", 10.5): per lane, the private offset is
+ *   (SADDR ? SGPR[saddr] : 0) + (SVE ? VGPR[vaddr] : 0) + inst_offset (13-bit signed);
+ * LLVM prints an absent SADDR or VADDR as "off" (ST mode: both off). */
+static int addresses_scratch(emu_wave *w, const emu_insn *in, int vi, int si, maddr *m)
+{
+  uint64_t e = emu_exec(w);
+  int64_t s = si >= 0 && si < in->nop && in->o[si].kind == EMU_OPK_SGPR ? (int64_t)w->s[in->o[si].reg] : 0;
+  if (in->o[vi].kind == EMU_OPK_VGPR) {
+    const uint32_t *v = emu_vreg(w, in, vi, 0);
+    LANES m->addr[l] = (uint64_t)(s + (int64_t)v[l] + in->offset);
+  } else if (in->o[vi].kind == EMU_OPK_OFF) {
+    LANES m->addr[l] = (uint64_t)(s + in->offset);
+  } else {
+    return emu_raise(w, in, "bad operand", -1, 0, "scratch address: a VGPR or off expected");
+  }
+  return EMU_OK;
+}
+
 static int addresses_flat(emu_wave *w, const emu_insn *in, int seg, int vi, int si, maddr *m)
 {
+  if (seg == SEG_SCRATCH) return addresses_scratch(w, in, vi, si, m);
   uint64_t e = emu_exec(w);
   const emu_opnd *va = &in->o[vi];
   bool saddr = seg == SEG_GLOBAL && si >= 0 && si < in->nop && in->o[si].kind == EMU_OPK_SGPR;
@@ -148,15 +198,20 @@ static int addresses_flat(emu_wave *w, const emu_insn *in, int seg, int vi, int 
   return EMU_OK;
 }
 
-/* host pointer for lane l's access; LDS for flat addresses in the LDS aperture */
+/* host pointer for lane l's access; LDS for flat addresses in the LDS aperture, the lane's private
+ * memory for scratch and for flat addresses in the private aperture (offset = address - base) */
 static void *lane_ptr(emu_wave *w, const emu_insn *in, int seg, uint64_t addr, uint32_t bytes,
                       uint32_t align, int l)
 {
+  if (seg == SEG_SCRATCH) return priv_ptr(w, in, (int64_t)addr, bytes, l, 0);
   if (seg == SEG_FLAT) {
     if ((addr >> 32) == (EMU_LDS_APERTURE >> 32)) return emu_ldsptr(w, in, (uint32_t)addr, bytes, l);
     if ((addr >> 32) == (EMU_PRIVATE_APERTURE >> 32)) {
-      emu_raise(w, in, "unimplemented", l, addr, "flat access to private (scratch) memory is not supported");
-      return NULL;
+      if (in->flags & EMU_F_ATOMIC) { /* CDNA3 ISA Table 54: scratch has no atomics */
+        emu_raise(w, in, "unimplemented", l, addr, "flat atomic on a private (scratch) address is not modelled");
+        return NULL;
+      }
+      return priv_ptr(w, in, (int64_t)(addr - EMU_PRIVATE_APERTURE), bytes, l, addr);
     }
   }
   return emu_gptr(w, in, addr, bytes, align, l);
@@ -504,6 +559,7 @@ AFN(pkaddbf16, pk_add_bf16(m, d))
 LOADS(global, SEG_GLOBAL)
 LOADS(flat, SEG_FLAT)
 LOADS(buffer, SEG_BUFFER)
+LOADS(scratch, SEG_SCRATCH)
 
 #define ATOMS(P, SEG)                                                                              \
   int emu_op_##P##_atomic_swap(emu_wave *w, const emu_insn *in) { return mem_atomic(w, in, SEG, 4, a_swap, false); } \

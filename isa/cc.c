@@ -501,8 +501,8 @@ bool isa_hipcc(const isa_hipcc_opts *o, ll_buf *diag, ll_err *err) {
     argv_add(&a, incflag);
     char *prelude = kinds[i] == IN_HIP ? ll_fmt("%s/hip/lanelab_hip_prelude.h", inc) : NULL;
     if (prelude) argv_add(&a, "-include"), argv_add(&a, prelude);
-    /* -O3 unless the program says otherwise (lanelab's choice): unoptimized device code keeps its
-     * locals in scratch memory through flat addresses, which the emulator refuses by name */
+    /* -O3 unless the program says otherwise (lanelab's choice): unoptimized device code keeps
+     * every local in private (scratch) memory, which the emulator models but runs slowly */
     bool has_o = false;
     for (size_t k = 0; k < o->nflags; k++) has_o |= !strncmp(o->flags[k], "-O", 2);
     if (!has_o) argv_add(&a, "-O3");

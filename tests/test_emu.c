@@ -402,7 +402,7 @@ Test(decode, parses_modifiers_and_operands)
 Test(decode, unknown_mnemonic_is_flagged_not_implemented)
 {
   size_t n;
-  uint8_t *b = assemble(EMU_GFX942, "s_getreg_b32 s0, hwreg(HW_REG_MODE, 0, 4)\nscratch_load_dword v0, off, s0 offset:4\n", &n);
+  uint8_t *b = assemble(EMU_GFX942, "s_getreg_b32 s0, hwreg(HW_REG_MODE, 0, 4)\nscratch_load_lds_dword off, s0 offset:4\n", &n);
   ll_err e = {0};
   emu_program *p = emu_program_decode(EMU_GFX942, b, n, 0, &e);
   cr_assert_not_null(p);

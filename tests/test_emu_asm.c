@@ -17,7 +17,11 @@
  * (an LDS write lands between its issue and the s_waitcnt that retires it; another wave may touch
  * its bytes only after an s_barrier that follows that wait). Expected findings come from the ISA's
  * rules (vmcnt retires the oldest first) applied to the kernels' instruction order as LLVM's
- * disassembly lists it, expected outputs from formulas written here. */
+ * disassembly lists it, expected outputs from formulas written here.
+ *
+ * scratch.s: private (scratch) memory — every store and load size, the ST/SS/SV/SVS address forms,
+ * partial EXEC, a misaligned dword, the flat private aperture, an access past the segment (fault)
+ * and vmcnt bookkeeping; expected values from the ISA's addressing rule written as formulas. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -539,3 +543,129 @@ static void count_sat_case(const char *arch)
 }
 Test(emu_asm, vmcnt_saturates_per_counter_gfx942) { count_sat_case("gfx942"); }
 Test(emu_asm, vmcnt_saturates_per_counter_gfx950) { count_sat_case("gfx950"); }
+
+/* ---- private (scratch) memory: tests/asm/scratch.s ----------------------------------------------*/
+typedef struct {
+  char *co_path;
+  emu_codeobj *co;
+  emu_mem *m;
+  uint32_t o[2048];
+  emu_dispatch d;
+} priv_fx;
+
+static int priv_run(priv_fx *fx, const char *arch, const char *kernel, emu_fault *f)
+{
+  fx->co_path = build("scratch.s", arch);
+  ll_err e = {0};
+  fx->co = emu_codeobj_load_file(fx->co_path, &e);
+  cr_assert_not_null(fx->co, "%s: %s", arch, e.msg);
+  const emu_kernel *k = emu_codeobj_kernel(fx->co, kernel, &e);
+  cr_assert_not_null(k, "%s", e.msg);
+  fx->m = emu_mem_new();
+  memset(fx->o, 0xee, sizeof fx->o);
+  uint64_t ka = emu_mem_map(fx->m, fx->o, sizeof fx->o, "o");
+  fx->d = (emu_dispatch){.co = fx->co, .kernel = k, .grid = {1, 1, 1}, .block = {64, 1, 1},
+                         .kernarg_addr = emu_mem_map(fx->m, &ka, sizeof ka, "kernarg")};
+  emu_launch_opts o = {.threads = 1};
+  return emu_launch(fx->m, &fx->d, &o, f, NULL);
+}
+
+static void priv_close(priv_fx *fx)
+{
+  emu_mem_free(fx->m);
+  emu_codeobj_free(fx->co);
+  free(fx->co_path);
+}
+
+/* The segment priv_rw writes, byte by byte as the ISA's stores place them (little-endian, the
+ * lane's private offset = SGPR + VGPR + inst_offset), for lane l. */
+static void priv_image(uint32_t l, uint8_t img[80])
+{
+  uint32_t d[20] = {0};
+  d[0] = 3 * l + 1;
+  d[1] = l % 2 == 0 ? (0xe000u | l) : (0xaaaa0000u | l);      /* even lanes overwrite under EXEC */
+  d[2] = l + 100, d[3] = l ^ 0x55;                            /* SS: 8 + 0 */
+  for (uint32_t k = 0; k < 4; k++) d[4 + k] = k == (l & 3) ? (0x1000u | l) : (0xc0de0000u | k << 8 | l);
+  for (uint32_t k = 0; k < 3; k++) d[8 + k] = 16 * l + k;      /* SVS: 12 + 16 + 4 = 32 */
+  d[11] = (0x80 + l) | ((l + 1) & 0xff) << 8 | (0x7f00u | l) << 16;
+  d[12] = (0x8000u | l) | (0xf000u | l) << 16;
+  d[13] = 0x5a5a5a00u | l, d[14] = 0x6b6b6b00u | l, d[15] = 0x7c7c7c00u | l;
+  d[16] = 5 * l, d[17] = ~l;                                  /* flat store at src_private_base + 64 */
+  memcpy(img, d, 80);
+  const uint8_t mis[4] = {(uint8_t)l, 0x33, 0x22, 0x11};      /* dword 0x11223300 | l at offset 53 */
+  memcpy(img + 53, mis, 4);
+}
+
+static void priv_rw_case(const char *arch)
+{
+  priv_fx fx;
+  emu_fault f;
+  int rc = priv_run(&fx, arch, "priv_rw", &f);
+  cr_assert_eq(rc, LL_EXIT_OK, "%s: %s", arch, f.msg);
+  for (uint32_t l = 0; l < 64; l++) {
+    uint8_t img[80];
+    priv_image(l, img);
+    uint32_t seg[16];
+    memcpy(seg, img, 64);
+    for (int k = 0; k < 16; k++)
+      cr_assert_eq(fx.o[16 * l + k], seg[k], "%s lane %u dword %d: 0x%08x, want 0x%08x", arch, l, k, fx.o[16 * l + k],
+                   seg[k]);
+    uint8_t b44 = img[44], b45 = img[45];
+    uint16_t h48 = (uint16_t)(img[48] | img[49] << 8), h50 = (uint16_t)(img[50] | img[51] << 8);
+    uint32_t sb = (uint32_t)(int32_t)(int8_t)b44, sb16 = sb & 0xffff;
+    const uint32_t want[12] = {
+        sb, b44, (uint32_t)(int32_t)(int16_t)h48, h48,                       /* sbyte ubyte sshort ushort */
+        0xcafe0000u | h50, (uint32_t)h50 << 16 | 0xbabe,                     /* short_d16, short_d16_hi */
+        sb16 << 16 | b44, (uint32_t)b45 << 16 | sb16,                        /* ubyte_d16 + sbyte_d16_hi, ... */
+        5 * l, ~l,                                                           /* what the flat store wrote */
+        l % 2 ? 3 * l + 1 : 0xdeadbeefu,                                     /* odd lanes only */
+        3 * l + 1,                                                           /* flat load, private offset 0 */
+    };
+    const uint32_t *got = fx.o + 1024 + 16 * l;
+    for (int k = 0; k < 12; k++)
+      cr_assert_eq(got[k], want[k], "%s lane %u result %d: 0x%08x, want 0x%08x", arch, l, k, got[k], want[k]);
+  }
+  priv_close(&fx);
+}
+
+Test(emu_asm, private_memory_every_form_and_size_gfx942) { priv_rw_case("gfx942"); }
+Test(emu_asm, private_memory_every_form_and_size_gfx950) { priv_rw_case("gfx950"); }
+
+/* priv_oob: lane l stores at private offset 4 l into a 64-byte segment; lanes run in order, so lane
+ * 16 (offset 64) is the first outside it. The fault names arch, kernel, PC, instruction, lane and
+ * offset, and no lane's store below it is undone (stores before the fault are not a check). */
+static void priv_oob_case(const char *arch)
+{
+  priv_fx fx;
+  emu_fault f;
+  int rc = priv_run(&fx, arch, "priv_oob", &f);
+  cr_assert_eq(rc, LL_EXIT_FAIL, "%s: exit %d", arch, rc);
+  cr_assert_str_eq(f.kind, "private out of range", "%s: %s", arch, f.msg);
+  cr_assert_eq(f.lane, 16, "%s: %s", arch, f.msg);
+  cr_assert_eq(f.addr, 64, "%s: %s", arch, f.msg);
+  char *want = ll_fmt("%s kernel priv_oob", arch);
+  cr_assert(strstr(f.msg, want) && strstr(f.msg, "pc 0x") && strstr(f.msg, "'scratch_store_dword v1, v0, off'") &&
+                strstr(f.msg, " lane 16") && strstr(f.msg, "4-byte private (scratch) access at offset 64") &&
+                strstr(f.msg, "64-byte private segment"),
+            "%s: %s", arch, f.msg);
+  free(want);
+  priv_close(&fx);
+}
+Test(emu_asm, private_memory_out_of_range_faults_gfx942) { priv_oob_case("gfx942"); }
+Test(emu_asm, private_memory_out_of_range_faults_gfx950) { priv_oob_case("gfx950"); }
+
+/* priv_nowait: a scratch load counts on vmcnt like any vector memory load (CDNA3 ISA 10.5: "only
+ * VM_CNT is used"); its result read before s_waitcnt vmcnt is the emulator's "missing s_waitcnt". */
+Test(emu_asm, scratch_load_result_needs_vmcnt_wait)
+{
+  for (int a = 0; a < 2; a++) {
+    const char *arch = a ? "gfx950" : "gfx942";
+    priv_fx fx;
+    emu_fault f;
+    int rc = priv_run(&fx, arch, "priv_nowait", &f);
+    cr_assert_eq(rc, LL_EXIT_FAIL, "%s: exit %d", arch, rc);
+    cr_assert_str_eq(f.kind, "missing s_waitcnt", "%s: %s", arch, f.msg);
+    cr_assert(strstr(f.msg, "v_add_u32") && strstr(f.msg, "uses v1, still being loaded"), "%s: %s", arch, f.msg);
+    priv_close(&fx);
+  }
+}

@@ -399,11 +399,11 @@ static void unimpl(const char *arch_s, emu_arch arch, const char *kernel, const 
 }
 Test(fault_unimpl, s_getreg_gfx942, .timeout = 120) { unimpl("gfx942", EMU_GFX942, "fault_getreg", "s_getreg_b32", "no semantics"); }
 Test(fault_unimpl, s_getreg_gfx950, .timeout = 120) { unimpl("gfx950", EMU_GFX950, "fault_getreg", "s_getreg_b32", "no semantics"); }
-Test(fault_unimpl, scratch_load_gfx942, .timeout = 120) {
-  unimpl("gfx942", EMU_GFX942, "fault_scratch", "scratch_load_dword", "scratch (private) memory is not supported");
+Test(fault_unimpl, scratch_load_lds_gfx942, .timeout = 120) {
+  unimpl("gfx942", EMU_GFX942, "fault_scratch", "scratch_load_lds_dword", "scratch_load_lds_* (private memory to LDS) is not modelled");
 }
-Test(fault_unimpl, scratch_load_gfx950, .timeout = 120) {
-  unimpl("gfx950", EMU_GFX950, "fault_scratch", "scratch_load_dword", "scratch (private) memory is not supported");
+Test(fault_unimpl, scratch_load_lds_gfx950, .timeout = 120) {
+  unimpl("gfx950", EMU_GFX950, "fault_scratch", "scratch_load_lds_dword", "scratch_load_lds_* (private memory to LDS) is not modelled");
 }
 
 /* ---- outputs after a fault -----------------------------------------------------------------*/

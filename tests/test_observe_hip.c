@@ -161,6 +161,8 @@ static const corpus_case corpus[] = {
     /* math_ulp (test_hip's accuracy kernels): ulp_NAME(x, y, z, out), one workgroup of 256 lanes;
      * 2048-byte buffers fit both the f32 and the f64 ones */
     {"math_ulp", NULL, {1, 1, 1}, {256, 1, 1}, 0, "in:b:2048 in:b:2048 in:b:2048 out:2048", {0}},
+    /* per-thread arrays in private memory (never observed: no finding can come from them) */
+    {"private_array", "private_array", {4, 1, 1}, {64, 1, 1}, 0, "in:f:40 in:u:1024 out:1024 i32:256", {0}},
 };
 #define NCORPUS (sizeof corpus / sizeof corpus[0])
 
@@ -301,6 +303,8 @@ static const corpus_case asm_corpus[] = {
     {"lds_pipe", "retire_order", {1, 1, 1}, {128, 1, 1}, 0, "in:u:1024 out:1024 i32:0 i32:0", {0}},
     {"lds_pipe", "own_wait", {1, 1, 1}, {64, 1, 1}, 0, "in:u:1024 out:1024 i32:1", {0}},
     {"lds_pipe", "lgkm_keep", {1, 1, 1}, {64, 1, 1}, 0, "in:u:1024 out:1024", {0}},
+    /* private memory (o: 2048 dwords); priv_oob and priv_nowait fault on purpose and are left out */
+    {"scratch", "priv_rw", {1, 1, 1}, {64, 1, 1}, 0, "out:8192", {0}},
 };
 #define NASM (sizeof asm_corpus / sizeof asm_corpus[0])
 

@@ -1,6 +1,6 @@
 // Fault-injection kernels for tests/test_faults.c: instructions the emulator has no semantics for
-// (emu/ops.def has no row for s_getreg_b32; emu/decode.c marks every scratch_* instruction
-// unimplemented: lanelab's kernels use no private memory). Inline asm puts exactly that
+// (emu/ops.def has no row for s_getreg_b32 nor for the scratch_load_lds_* loads from private
+// memory to LDS). Inline asm puts exactly that
 // instruction in the code object; executing it must stop the run, never skip it.
 #include "lanelab_device.h"
 
@@ -11,7 +11,6 @@ extern "C" __global__ void fault_getreg(uint32_t *out) {
 }
 
 extern "C" __global__ void fault_scratch(uint32_t *out) {
-  uint32_t v;
-  __asm__ volatile("scratch_load_dword %0, off, off\n\ts_waitcnt vmcnt(0)" : "=v"(v) : : "memory");
-  out[threadIdx.x] = v;
+  __asm__ volatile("s_mov_b32 m0, 0\n\tscratch_load_lds_dword off, off\n\ts_waitcnt vmcnt(0)" : : : "memory");
+  out[threadIdx.x] = 1;
 }
