@@ -44,6 +44,12 @@ static const prod_case quick_cases[] = {
     {.name = "ragged_f16_d128_window16_causal", .kind = ORACLE_RAGGED, .dtype = F16, .hq = 2, .hkv = 2,
      .head_dim = 128, .batch = 2, .qo_len = {40, 70}, .kv_len = {70, 70}, .causal = true, .has_window = true,
      .window_left = 16, .seed = 111, .sched = EMU_SCHED_ADVERSARIAL},
+    /* a window with qo_len > kv_len (delta = kv_len - qo_len < 0, bottom-right aligned): the second
+     * query tile's first visible key (q0 + delta - window_left = 64 - 30 - 8 = 26) lies in key block
+     * 0, which a kv_lo computed without delta (or with -delta) would skip */
+    {.name = "single_bf16_d64_window8_qo_gt_kv", .kind = ORACLE_SINGLE, .dtype = BF16, .hq = 2, .hkv = 1,
+     .head_dim = 64, .batch = 1, .qo_len = {70}, .kv_len = {40}, .has_window = true, .window_left = 8,
+     .seed = 134},
     {.name = "ragged_bf16_d64_custom_mask_gqa2", .kind = ORACLE_RAGGED, .dtype = BF16, .hq = 4, .hkv = 2,
      .head_dim = 64, .batch = 2, .qo_len = {20, 33}, .kv_len = {25, 40}, .custom_mask = true, .seed = 112,
      .sched = EMU_SCHED_RANDOM},
