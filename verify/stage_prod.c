@@ -315,9 +315,11 @@ void verify_stage_prod(const verify_ctx *c, stage_result *r) {
   stage_add_table(r, T.tc);
   stage_add_table(r, refusal_table(&T, d));
   if (set.random)
-    report_table_note(T.t, "random:%zu --seed 0x%016llx: case k has case seed seed + k*0x9e3779b97f4a7c15 and is case 0 of "
-                           "--shapes random:1 --seed <its case seed> (docs/verify-matrix.md); sched= is the emulator's wave "
-                           "schedule for the case.", set.n + set.nc, (unsigned long long)set.seed);
+    report_table_note(T.t, "random:%zu --seed 0x%016llx: case k's case seed is the first seed + k*0x9e3779b97f4a7c15 + "
+                           "j*0xd1b54a32d192ed03 (j = 0, 1, ...) whose class is k mod %d (random:1: the seed itself; its name is rnd_<case seed>), and "
+                           "it is case 0 of --shapes random:1 --seed <its case seed> (docs/verify-matrix.md); sched= is the "
+                           "emulator's wave schedule for the case.", set.n + set.nc, (unsigned long long)set.seed,
+                      PROD_RANDOM_CLASSES);
   summarize(&T, r);
   rt_close(d);
   prod_set_free(&set);
