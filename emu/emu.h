@@ -180,9 +180,15 @@ void *emu_mem_translate(const emu_mem *m, uint64_t addr, size_t n);
 const char *emu_mem_name_of(const emu_mem *m, uint64_t addr);
 
 /* ---- 3. launches ----------------------------------------------------------------------------*/
+/* The fault kind of an instruction whose encoding the ISA leaves undefined or calls not legal (an
+ * MFMA broadcast CBSZ beyond the instruction's blocks, a reserved f8f6f4 format code). The
+ * hardware's result is unspecified, so lanelab stops the kernel: a finding about the kernel. It
+ * differs from "unimplemented", which is a gap in lanelab (docs/emulator-choices.md). */
+#define EMU_FAULT_UNDEFINED "undefined by the ISA"
 typedef struct emu_fault {
   bool faulted;
   char kind[48];       /* "out-of-bounds global access", "lds out of range", "unimplemented",
+                          EMU_FAULT_UNDEFINED,
                           "budget exceeded", "transposing read needs full exec", ... */
   emu_arch arch;
   char kernel[128];

@@ -33,7 +33,8 @@
  *
  * cbsz/abid (A-block broadcast) and blgp (B lane-group pattern) on the other instructions move the
  * lanes A and B are read from (broadcast below); the f64 forms take BLGP as negation (neg:[a,b,c]);
- * undefined combinations fault "unimplemented" naming them. The block-scaled (v_mfma_scale_*) and
+ * combinations the ISA leaves undefined (and reserved f8f6f4 format codes) fault EMU_FAULT_UNDEFINED
+ * naming them: a finding about the kernel, not a gap in lanelab. The block-scaled (v_mfma_scale_*) and
  * sparse (v_smfmac_*) forms reuse this machinery (apply_scale, sparse_expand below); the xf32 forms
  * have no row here, so they fault "unimplemented" if executed. */
 #include <stdio.h>
@@ -621,7 +622,7 @@ static int mfma(emu_wave *w, const emu_insn *in, const mdesc *d)
   if (ta == T_F8F6F4) {
     /* CDNA4 ISA: cbsz = A format, blgp = B format (0 fp8, 1 bf8, 2 fp6, 3 bf6, 4 fp4) */
     if (in->cbsz > 4 || in->blgp > 4)
-      return emu_raise(w, in, "unimplemented", -1, 0, "f8f6f4 format code cbsz:%d blgp:%d (valid 0..4: %s %s %s %s %s)",
+      return emu_raise(w, in, EMU_FAULT_UNDEFINED, -1, 0, "f8f6f4 format code cbsz:%d blgp:%d is reserved (valid 0..4: %s %s %s %s %s)",
                        in->cbsz, in->blgp, f8f6f4_names[0], f8f6f4_names[1], f8f6f4_names[2], f8f6f4_names[3], f8f6f4_names[4]);
     static const uint8_t fmt[] = {T_FP8, T_BF8, T_FP6, T_BF6, T_FP4};
     ta = fmt[in->cbsz], tb = fmt[in->blgp];
@@ -640,7 +641,7 @@ static int mfma(emu_wave *w, const emu_insn *in, const mdesc *d)
     /* CDNA3 ISA §7.1.5.1: undefined when 1 << CBSZ exceeds the blocks, not legal when ABID does
      * not name a block of the broadcast group */
     if ((1 << in->cbsz) > d->B || in->abid >= (1 << in->cbsz))
-      return emu_raise(w, in, "unimplemented", -1, 0,
+      return emu_raise(w, in, EMU_FAULT_UNDEFINED, -1, 0,
                        "MFMA broadcast cbsz:%d abid:%d is undefined for a %d-block instruction (CDNA3 ISA §7.1.5.1: "
                        "1 << cbsz <= blocks, abid < 1 << cbsz)", in->cbsz, in->abid, d->B);
   }

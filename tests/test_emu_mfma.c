@@ -434,12 +434,18 @@ Test(emu_mfma, broadcast_undefined_faults)
   for (int i = 0; i < 3; i++) {
     snip *s = sn_new(EMU_GFX942, src[i]);
     cr_assert_eq(sn_run(s), EMU_FAULT, "%s", src[i]);
-    cr_assert_str_eq(s->f.kind, "unimplemented");
+    cr_assert_str_eq(s->f.kind, "undefined by the ISA");
     cr_assert(strstr(s->f.msg, "cbsz:") && strstr(s->f.msg, "undefined") && strstr(s->f.msg, "gfx942") &&
                   strstr(s->f.msg, "pc 0x0") && strstr(s->f.msg, "v_mfma_f32_16x16x"),
               "fault message lacks arch/pc/text/cause: %s", s->f.msg);
     sn_free(s);
   }
+  /* gfx950 f8f6f4: format codes 5..7 are reserved (0 fp8, 1 bf8, 2 fp6, 3 bf6, 4 fp4) */
+  snip *s = sn_new(EMU_GFX950, "v_mfma_f32_16x16x128_f8f6f4 v[0:3], v[4:11], v[12:19], v[0:3] cbsz:5 blgp:1");
+  cr_assert_eq(sn_run(s), EMU_FAULT);
+  cr_assert_str_eq(s->f.kind, "undefined by the ISA");
+  cr_assert(strstr(s->f.msg, "cbsz:5") && strstr(s->f.msg, "reserved") && strstr(s->f.msg, "gfx950"), "%s", s->f.msg);
+  sn_free(s);
 }
 /* f64 (CDNA3 ISA §7.1.5.3): BLGP[0..2] negate A, B, C, printed by LLVM as neg:[a,b,c]; the same as
  * the plain instruction on negated inputs */

@@ -798,7 +798,7 @@ static mstatus judge_on_arch(mrun *M, const mutate_site *m, emu_arch a, char *be
 
 /* 2c. Mutant i: from the cache, or built and judged on every arch (then cached). false only when
  * the mutated file cannot be written into the work tree. */
-static bool run_mutant(mrun *M, size_t i, size_t *ran_now, double t0, ll_err *err) {
+static bool run_mutant(mrun *M, size_t i, bool cache_only, size_t *ran_now, double t0, ll_err *err) {
   const mutate_opts *o = M->o;
   const mutate_site *m = &M->sites[i];
   size_t f = 0;
@@ -814,7 +814,7 @@ static bool run_mutant(mrun *M, size_t i, size_t *ran_now, double t0, ll_err *er
     cached = cs != ST_NOTRUN && !(o->retry && (cs == ST_SURVIVED || cs == ST_NARROW));
   }
   bool ok = true;
-  if (!cached && !o->report_only && !(o->max && *ran_now >= o->max)) {
+  if (!cached && !cache_only && !o->report_only && !(o->max && *ran_now >= o->max)) {
     (*ran_now)++;
     char *dst = ll_fmt("%s/%s", M->work, m->file);
     ok = ll_write_file_atomic(dst, mt, mlen, err);
@@ -829,6 +829,9 @@ static bool run_mutant(mrun *M, size_t i, size_t *ran_now, double t0, ll_err *er
       fprintf(stderr, "[mutate %zu/%zu %.0fs] %s:%d %s: ", i, M->nsites, ll_now() - t0, m->file, m->line, m->desc);
       for (size_t ai = 0; ai < o->narch; ai++)
         fprintf(stderr, "%s%s %s", ai ? ", " : "", emu_arch_name(o->arches[ai]), st_name[M->res[i].st[o->arches[ai]]]);
+      for (size_t ai = 0; ai < o->narch; ai++) /* why a mutant could not be judged: it is not cached */
+        if (M->res[i].st[o->arches[ai]] == ST_NOTRUN)
+          fprintf(stderr, "\n  %s not run: %s", emu_arch_name(o->arches[ai]), M->res[i].detail[o->arches[ai]]);
       fputc('\n', stderr);
     }
     free(dst);
@@ -849,7 +852,7 @@ static int report(mrun *M) {
                                       "arch,file,killed#,survived#,narrow#,equivalent#,argued#,stillborn#,not_run#,score#");
   report_table *tfn = report_table_new("mutation score per function",
                                        "arch,function,killed#,survived#,narrow#,equivalent#,argued#,stillborn#,not_run#,score#");
-  report_table *tsv = report_table_new("survivors and narrow kills (gaps), by file, line and change",
+  report_table *tsv = report_table_new("survivors, narrow kills and mutants not run (gaps), by file, line and change",
                                        "arch,where,function,change,status,detail");
   report_table *ta = report_table_new("argued equivalent (kernels/mutants-equivalent.txt)", "arch,where,change,why");
   bool all_ok = true;
@@ -873,7 +876,7 @@ static int report(mrun *M) {
       snprintf(fk, sizeof fk, "%s %s", strrchr(m->file, '/') + 1, m->func);
       tally_add(tally_get(&tfuncs, &nfn, fk), s);
       tally_add(&total, s);
-      if (s == ST_SURVIVED || s == ST_NARROW)
+      if (s == ST_SURVIVED || s == ST_NARROW || (s == ST_NOTRUN && M->res[i].detail[a][0]))
         report_table_row(tsv, "%s\t%s:%d:%d\t%s\t%s\t%s\t%s", an, m->file, m->line, m->col, m->func, m->desc,
                          st_name[s], M->res[i].detail[a]);
     }
@@ -936,8 +939,8 @@ int mutate_run(const mutate_opts *o, ll_err *err) {
     for (size_t i = 0; ok && i < M.nsites; i++) {
       if (o->shard_n > 1 && i % o->shard_n != o->shard_i) continue;
       M.inshard++;
-      if (o->only && !(i < o->nonly && o->only[i])) continue; /* --only: reported from the cache, not run */
-      ok = run_mutant(&M, i, &ran_now, t0, err);
+      bool skip = o->only && !(i < o->nonly && o->only[i]); /* --only: the rest are reported from the cache */
+      ok = run_mutant(&M, i, skip, &ran_now, t0, err);
     }
     rc = ok ? report(&M) : (err->code ? err->code : LL_EXIT_FAIL);
   }
