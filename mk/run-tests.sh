@@ -18,15 +18,17 @@ mkdir -p "$res"
 jobs_max=${LANELAB_TEST_JOBS:-2}
 case $jobs_max in ''|*[!0-9]*|0) echo "LANELAB_TEST_JOBS='$jobs_max': expected a positive integer"; exit 2;; esac
 run_suite() {
-  local t=$1 name
+  local t=$1 name start=$SECONDS
   name=$(basename "$t")
   "$t" -j2 --tap="$res/$name.tap" --xml="$res/$name.xml" >"$res/$name.log" 2>&1
   echo $? >"$res/$name.rc"
+  echo $((SECONDS - start)) >"$res/$name.secs"
 }
 running=0
+suites_start=$SECONDS
 for t in "$@"; do
   name=$(basename "$t")
-  rm -f "$res/$name.rc" "$res/$name.log" "$res/$name.tap" "$res/$name.xml"
+  rm -f "$res/$name.rc" "$res/$name.log" "$res/$name.tap" "$res/$name.xml" "$res/$name.secs"
   run_suite "$t" &
   running=$((running + 1))
   if [ $running -ge "$jobs_max" ]; then wait -n; running=$((running - 1)); fi
@@ -35,7 +37,7 @@ wait
 pass=0; fail=0; failed=()
 for t in "$@"; do
   name=$(basename "$t")
-  echo "== $name"
+  echo "== $name ($(cat "$res/$name.secs" 2>/dev/null || echo '?') s wall, two suites at a time)"
   cat "$res/$name.log" 2>/dev/null
   rc=$(cat "$res/$name.rc" 2>/dev/null)
   case $rc in ''|*[!0-9]*) rc=99; echo "$name: no exit status (the suite did not finish)";; esac
@@ -49,9 +51,11 @@ echo "== check-refs (nothing refers to files outside the repository)"
 bash "$(dirname "$0")/check-refs.sh"
 rc=$?
 if [ $rc -eq 0 ]; then pass=$((pass+1)); else fail=$((fail+1)); failed+=("check-refs (exit $rc)"); fi
-echo "== verify --arch all --shapes quick"
+echo "== verify --arch all --shapes quick (the suites took $((SECONDS - suites_start)) s)"
+verify_start=$SECONDS
 "$build/lanelab" verify --arch all --shapes quick --build "$build"
 rc=$?
+echo "verify took $((SECONDS - verify_start)) s"
 if [ $rc -eq 0 ]; then pass=$((pass+1)); else fail=$((fail+1)); failed+=("verify (exit $rc)"); fi
 # The report that passing verify wrote stays within its size budget (mk/report-budget.sh; issue #17).
 if [ $rc -eq 0 ]; then

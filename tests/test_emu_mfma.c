@@ -503,37 +503,6 @@ Test(emu_mfma, accvgpr_moves_under_exec)
   sn_free(s);
 }
 
-/* throughput of the 16x16x16 f16 / bf16 handlers on one core (informative; printed, not asserted) */
-static void throughput(const char *mn)
-{
-  char *t = ll_fmt("%s a[0:3], v[0:1], v[2:3], a[0:3]", mn);
-  snip *s = sn_new(EMU_GFX942, t);
-  uint32_t st = 5;
-  for (int l = 0; l < 64; l++)
-    for (int r = 0; r < 4; r++) {
-      int ty = strstr(mn, "bf16") ? TBF16 : TF16;
-      sn_v(s, r)[l] = (uint32_t)rnd_code(ty, &st, EMU_GFX942) | (uint32_t)rnd_code(ty, &st, EMU_GFX942) << 16;
-    }
-  const emu_insn *in = &s->p->insns[0];
-  int n = 200000;
-  struct timespec t0, t1;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
-  for (int i = 0; i < n; i++) in->fn(&s->w, in);
-  clock_gettime(CLOCK_MONOTONIC, &t1);
-  double dt = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-  cr_log_info("%s: %.2f M MFMA/s on one core (%d in %.3f s)", mn, n / dt / 1e6, n, dt);
-  fprintf(stderr, "[emu_mfma] %s: %.2f M MFMA/s on one core\n", mn, n / dt / 1e6);
-  cr_assert(dt > 0);
-  free(t);
-  sn_free(s);
-}
-
-Test(emu_mfma, throughput_16x16x16)
-{
-  throughput("v_mfma_f32_16x16x16_f16");
-  throughput("v_mfma_f32_16x16x16_bf16");
-}
-
 /* ---- integration: the compiled MFMA probe kernels (make kernels) on the full emulator ----------
  * Image = A (M x K f16, row-major) then B (K x N); small integers, so every f32 sum is exact.
  * D[i][j] is read back where the docs/isa.md table puts it (the kernels' header comments agree). */

@@ -616,9 +616,15 @@ Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
  * (lanelab-hip.pc): its test passes under exec --racecheck --initcheck on both arches. Then the
  * copy's kernel loses a __syncthreads(), and the same `make test` fails, naming the line. */
 Test(install, hip_example_project_against_an_installed_lanelab, .timeout = 600) {
-  const char *san = strstr(LANELAB_BUILD, "/build/san") ? "SAN=1" : "SAN=";
+#ifdef __SANITIZE_ADDRESS__
+  /* The sanitizer pass checks lanelab's own C code: the sanitized runtime and exec run programs
+   * with racecheck and initcheck in this suite's other tests. This one's time is the install, the
+   * project's clang builds and its two exec runs a second time; the flow it checks (install,
+   * pkg-config, the example's make test, the planted race) is the plain pass's. */
+  cr_skip_test("left to the plain build: install and the example's builds, not new sanitized code");
+#endif
   char *prefix = sh_tmpdir("hip-install"), *proj = sh_tmpdir("hip-example"), *out;
-  char *cmd = ll_fmt("make -s -C %s install PREFIX=%s %s", LANELAB_ROOT, prefix, san);
+  char *cmd = ll_fmt("make -s -C %s install PREFIX=%s SAN=", LANELAB_ROOT, prefix);
   int rc = sh_run(cmd, &out);
   cr_assert_eq(rc, 0, "%s: exit %d\n%s", cmd, rc, out);
   free(cmd), free(out);
@@ -646,7 +652,7 @@ Test(install, hip_example_project_against_an_installed_lanelab, .timeout = 600) 
   cr_expect_eq(rc, 2, "make test fails once the barrier is gone: exit %d\n%s", rc, out);
   cr_expect(strstr(out, "racecheck FOUND") && strstr(out, at), "the race names %s:\n%s", at, out);
   free(out), free(cmd), free(at);
-  cmd = ll_fmt("make -s -C %s uninstall PREFIX=%s %s && rm -rf %s %s", LANELAB_ROOT, prefix, san, prefix, proj);
+  cmd = ll_fmt("make -s -C %s uninstall PREFIX=%s SAN= && rm -rf %s %s", LANELAB_ROOT, prefix, prefix, proj);
   rc = sh_run(cmd, &out);
   cr_expect_eq(rc, 0, "%s", out);
   free(out), free(cmd), free(prefix), free(proj);
