@@ -1,7 +1,8 @@
 /* cli/cmd_hipcc — `lanelab hipcc SRC... [-c] -o OUT [--offload-arch=gfx942|gfx950]... [-I DIR] [-D X]
  * [-O N] [-g] [-std=S]` (README.md "Command line"): compiles and links a whole HIP program
  * against lanelab's HIP headers and runtime. Argument parsing only; the driver is isa_hipcc
- * (isa/cc.c). Other options starting with '-' go to clang's compile step as they are; -L, -l,
+ * (isa/cc.c). Other options starting with '-' go to clang's compile step as they are (those
+ * that take the next argument as their value, -isystem DIR or -mllvm OPT, with it); -L, -l,
  * -Wl, and -pthread go to the link. The compiler's messages are passed through to stderr; a
  * compile or link error is exit 2, a missing compiler or runtime library exit 3. */
 #include <stdio.h>
@@ -23,6 +24,17 @@ static int usage_err(const char *what) {
 static void push(char ***v, size_t *n, char *s) {
   *v = ll_xrealloc(*v, (*n + 1) * sizeof **v);
   (*v)[(*n)++] = s;
+}
+
+/* clang options whose value is the next argument, passed to the compile step as a pair (build
+ * systems write them so: `-isystem DIR`, `-mllvm -amdgpu-...`, `-MF dep.d -MT x.o`) */
+static bool is_separate_arg_option(const char *a) {
+  static const char *const sep[] = {"-isystem", "-idirafter", "-iquote",     "-include",     "-imacros",
+                                    "-isysroot", "-Xclang",    "-mllvm",      "-MF",          "-MT",
+                                    "-MQ",       "-Xarch_host", "-Xarch_device"};
+  for (size_t k = 0; k < sizeof sep / sizeof sep[0]; k++)
+    if (!strcmp(a, sep[k])) return true;
+  return false;
 }
 
 int cmd_hipcc(int argc, char **argv) {
@@ -78,6 +90,15 @@ int cmd_hipcc(int argc, char **argv) {
     } else if (!strncmp(a, "-Wl,", 4) || !strcmp(a, "-pthread") || !strcmp(a, "-rdynamic")) {
       push(&o.link_flags, &o.nlink, a);
       if (!strcmp(a, "-pthread")) push(&o.flags, &o.nflags, a);
+    } else if (a[0] == '-' && a[1] && is_separate_arg_option(a)) {
+      if (i + 1 >= argc) {
+        char *m = ll_fmt("%s needs a value", a);
+        rc = usage_err(m);
+        free(m);
+        goto out;
+      }
+      push(&o.flags, &o.nflags, a); /* clang's, with its value as the next argument */
+      push(&o.flags, &o.nflags, argv[++i]);
     } else if (a[0] == '-' && a[1]) {
       push(&o.flags, &o.nflags, a);
     } else {

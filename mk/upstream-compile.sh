@@ -15,6 +15,11 @@
 #                   vocabulary while the host side is incomplete; the table says so
 #     -I DIR        an extra include folder, searched FIRST (e.g. a stand-in for PyTorch's
 #                   headers, which are not HIP: the table names every such folder)
+#     --cxx-include DIR  a C++ standard library header folder used INSTEAD of the system's
+#                   (-nostdinc++ -isystem DIR; repeatable, in order), e.g. libstdc++ 11's c++/11 and
+#                   x86_64-linux-gnu/c++/11 from an unpacked libstdc++-11-dev (`apt-get download
+#                   libstdc++-11-dev && dpkg -x` it): the library ROCm's Ubuntu 22.04 images build
+#                   with. The table names them.
 #     --out FILE    also write the table to FILE
 #     --only REGEX  only the files whose label (the table's "file" column) matches REGEX (an
 #                   extended regular expression), e.g. to split a long run across invocations
@@ -41,6 +46,9 @@ if [ "${1:-}" = --worker ]; then
   IFS=$'\t' read -r lib label src flags < <(sed -n "${n}p" "$tmp/jobs")
   mapfile -t inc < "$tmp/extra-includes"
   incf=(); for d in "${inc[@]}"; do [ -n "$d" ] && incf+=(-I "$d"); done
+  mapfile -t cxx < "$tmp/cxx-includes"
+  [ -n "${cxx[0]:-}" ] && incf+=(-nostdinc++)
+  for d in "${cxx[@]}"; do [ -n "$d" ] && incf+=(-isystem "$d"); done
   log=$tmp/$n-$arch.log o=$tmp/$n-$arch.o
   # shellcheck disable=SC2086
   if [ "${UC_COMPILER#lanelab hipcc}" != "$UC_COMPILER" ]; then
@@ -59,14 +67,15 @@ if [ "${1:-}" = --worker ]; then
   exit 0
 fi
 
-arches=() jobs=2 device_only=0 extra=() out="" libs=() only=""
-usage() { echo "usage: mk/upstream-compile.sh [--arch A]... [--jobs N] [--device-only] [-I DIR]... [--out FILE] [--only REGEX] LIB=DIR..." >&2; exit 2; }
+arches=() jobs=2 device_only=0 extra=() cxxinc=() out="" libs=() only=""
+usage() { echo "usage: mk/upstream-compile.sh [--arch A]... [--jobs N] [--device-only] [-I DIR]... [--cxx-include DIR]... [--out FILE] [--only REGEX] LIB=DIR..." >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
     --arch) [ $# -ge 2 ] || usage; case $2 in gfx942|gfx950) arches+=("$2");; *) echo "upstream-compile: unknown arch '$2' (gfx942, gfx950)" >&2; exit 2;; esac; shift 2;;
     --jobs) [ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] || { echo "upstream-compile: --jobs takes a positive integer" >&2; exit 2; }; jobs=$2; shift 2;;
     --device-only) device_only=1; shift;;
     -I) [ $# -ge 2 ] && [ -d "$2" ] || { echo "upstream-compile: -I needs an existing folder (got '${2:-}')" >&2; exit 2; }; extra+=("$(cd "$2" && pwd)"); shift 2;;
+    --cxx-include) [ $# -ge 2 ] && [ -d "$2" ] || { echo "upstream-compile: --cxx-include needs an existing folder (got '${2:-}')" >&2; exit 2; }; cxxinc+=("$(cd "$2" && pwd)"); shift 2;;
     --out) [ $# -ge 2 ] || usage; out=$2; shift 2;;
     --only) [ $# -ge 2 ] || usage; only=$2; shift 2
       echo x | grep -Eq -- "$only" 2>/dev/null; [ $? -le 1 ] || { echo "upstream-compile: --only: not an extended regular expression: '$only'" >&2; exit 2; };;
@@ -144,6 +153,7 @@ fi
 # Compile each job for each arch, --jobs at once: this script run as a worker on one (job, arch),
 # writing LIB LABEL ARCH rc first-error to $tmp/N-ARCH.res.
 printf '%s\n' "${extra[@]}" > "$tmp/extra-includes"
+printf '%s\n' "${cxxinc[@]}" > "$tmp/cxx-includes"
 njobs=$(wc -l < "$jobsfile")
 for n in $(seq 1 "$njobs"); do for a in "${arches[@]}"; do echo "$n $a"; done; done |
   UC_TMP=$tmp UC_DEVICE_ONLY=$device_only UC_COMPILER="$compiler" UC_PRELUDE="${prelude:-}" xargs -P "$jobs" -n 2 "$0" --worker
@@ -152,6 +162,7 @@ table=$tmp/table.md
 {
   echo "Compiler: $compiler; arches: ${arches[*]}."
   [ ${#extra[@]} -gt 0 ] && echo "Searched first (not HIP; measurement only): ${extra[*]}."
+  [ ${#cxxinc[@]} -gt 0 ] && echo "C++ standard library headers instead of the system's: ${cxxinc[*]}."
   for note in "${notes[@]}"; do echo "$note."; done
   echo
   printf '| library | file |'; for a in "${arches[@]}"; do printf ' %s |' "$a"; done; echo ' first blocker |'

@@ -415,6 +415,7 @@ Test(hipcc, bad_input_is_exit_2_naming_it, .timeout = 120) {
       {"%s/bad.hip --offload-arch=gfx90a -o x", "gfx90a"},
       {"%s/bad.hip -fgpu-rdc -o x", "-fgpu-rdc"},
       {"%s/bad.hip -o %s/x", "undeclared_thing"},
+      {"%s/bad.hip -o %s/x -isystem", "-isystem needs a value"},
   };
   sh_run(ll_fmt("touch %s/notes.txt", dir), NULL);
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -457,6 +458,31 @@ Test(hipcc, programs_compile_as_with_rocm, .timeout = 180) {
   int rc = sh_run(cmd, &out);
   cr_expect_eq(rc, 0, "exit %d:\n%s", rc, out);
   free(out), free(cmd), free(src);
+  sh_run(ll_fmt("rm -rf %s", dir), NULL);
+  free(dir);
+}
+
+/* clang options that take the next argument as their value pass through as a pair, as build
+ * systems write them (aiter's JIT: `-mllvm -amdgpu-early-inline-all=true`; CMake: `-isystem DIR`):
+ * the header is found through -isystem and -include, and -mllvm's value is not taken for an input. */
+Test(hipcc, separate_value_options_pass_to_clang, .timeout = 180) {
+  char *dir = sh_tmpdir("hip-sepopt"), *out;
+  sh_run(ll_fmt("mkdir -p %s/sys", dir), NULL);
+  const char *hdr = "#pragma once\nconstexpr int kScale = 3;\n", *pre = "#define PRE_OFFSET 4\n";
+  const char *text = "#include <hip/hip_runtime.h>\n#include <sepopt_scale.h>\n"
+                     "__global__ void k(int *p) { p[threadIdx.x] = kScale * (int)threadIdx.x + PRE_OFFSET; }\n"
+                     "int main() { int *d, h[64]; hipMalloc(&d, sizeof h); k<<<1, 64>>>(d);\n"
+                     "  hipMemcpy(h, d, sizeof h, hipMemcpyDeviceToHost);\n"
+                     "  for (int i = 0; i < 64; i++) if (h[i] != 3 * i + 4) return 1;\n  return 0; }\n";
+  char *hp = ll_fmt("%s/sys/sepopt_scale.h", dir), *pp = ll_fmt("%s/pre.h", dir), *src = ll_fmt("%s/p.hip", dir);
+  ll_err e = {0};
+  cr_assert(ll_write_file_atomic(hp, hdr, strlen(hdr), &e) && ll_write_file_atomic(pp, pre, strlen(pre), &e) &&
+                ll_write_file_atomic(src, text, strlen(text), &e), "%s", e.msg);
+  char *cmd = ll_fmt("%s -q hipcc -c %s -isystem %s/sys -include %s -mllvm -amdgpu-early-inline-all=true -o %s/p.o && "
+                     "%s -q hipcc %s/p.o -o %s/p && %s/p", LANELAB, src, dir, pp, dir, LANELAB, dir, dir, dir);
+  int rc = sh_run(cmd, &out);
+  cr_expect_eq(rc, 0, "exit %d:\n%s", rc, out);
+  free(out), free(cmd), free(src), free(hp), free(pp);
   sh_run(ll_fmt("rm -rf %s", dir), NULL);
   free(dir);
 }
