@@ -37,6 +37,13 @@ static bool is_separate_arg_option(const char *a) {
   return false;
 }
 
+static int needs_value(const char *opt) {
+  char *m = ll_fmt("%s needs a value", opt);
+  int rc = usage_err(m);
+  free(m);
+  return rc;
+}
+
 int cmd_hipcc(int argc, char **argv) {
   isa_hipcc_opts o = {0};
   char **owned = NULL;
@@ -53,9 +60,7 @@ int cmd_hipcc(int argc, char **argv) {
       if (!strncmp(a, joined[k], l)) {
         if (a[l] == 0) {
           if (i + 1 >= argc) {
-            char *m = ll_fmt("%s needs a value", a);
-            rc = usage_err(m);
-            free(m);
+            rc = needs_value(a);
             goto out;
           }
           opt = joined[k], val = argv[++i];
@@ -90,11 +95,9 @@ int cmd_hipcc(int argc, char **argv) {
     } else if (!strncmp(a, "-Wl,", 4) || !strcmp(a, "-pthread") || !strcmp(a, "-rdynamic")) {
       push(&o.link_flags, &o.nlink, a);
       if (!strcmp(a, "-pthread")) push(&o.flags, &o.nflags, a);
-    } else if (a[0] == '-' && a[1] && is_separate_arg_option(a)) {
+    } else if (is_separate_arg_option(a)) {
       if (i + 1 >= argc) {
-        char *m = ll_fmt("%s needs a value", a);
-        rc = usage_err(m);
-        free(m);
+        rc = needs_value(a);
         goto out;
       }
       push(&o.flags, &o.nflags, a); /* clang's, with its value as the next argument */

@@ -37,7 +37,7 @@ wait
 pass=0; fail=0; failed=()
 for t in "$@"; do
   name=$(basename "$t")
-  echo "== $name ($(cat "$res/$name.secs" 2>/dev/null || echo '?') s wall, two suites at a time)"
+  echo "== $name ($(cat "$res/$name.secs" 2>/dev/null || echo '?') s wall, $jobs_max suites at a time)"
   cat "$res/$name.log" 2>/dev/null
   rc=$(cat "$res/$name.rc" 2>/dev/null)
   case $rc in ''|*[!0-9]*) rc=99; echo "$name: no exit status (the suite did not finish)";; esac

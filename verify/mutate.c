@@ -796,8 +796,8 @@ static mstatus judge_on_arch(mrun *M, const mutate_site *m, emu_arch a, char *be
   return best;
 }
 
-/* 2c. Mutant i: from the cache, or built and judged on every arch (then cached). false only when
- * the mutated file cannot be written into the work tree. */
+/* 2c. Mutant i: from the cache, or (unless cache_only) built and judged on every arch (then
+ * cached). false only when the mutated file cannot be written into the work tree. */
 static bool run_mutant(mrun *M, size_t i, bool cache_only, size_t *ran_now, double t0, ll_err *err) {
   const mutate_opts *o = M->o;
   const mutate_site *m = &M->sites[i];
@@ -814,7 +814,7 @@ static bool run_mutant(mrun *M, size_t i, bool cache_only, size_t *ran_now, doub
     cached = cs != ST_NOTRUN && !(o->retry && (cs == ST_SURVIVED || cs == ST_NARROW));
   }
   bool ok = true;
-  if (!cached && !cache_only && !o->report_only && !(o->max && *ran_now >= o->max)) {
+  if (!cached && !cache_only && !(o->max && *ran_now >= o->max)) {
     (*ran_now)++;
     char *dst = ll_fmt("%s/%s", M->work, m->file);
     ok = ll_write_file_atomic(dst, mt, mlen, err);
@@ -940,7 +940,7 @@ int mutate_run(const mutate_opts *o, ll_err *err) {
       if (o->shard_n > 1 && i % o->shard_n != o->shard_i) continue;
       M.inshard++;
       bool skip = o->only && !(i < o->nonly && o->only[i]); /* --only: the rest are reported from the cache */
-      ok = run_mutant(&M, i, skip, &ran_now, t0, err);
+      ok = run_mutant(&M, i, skip || o->report_only, &ran_now, t0, err);
     }
     rc = ok ? report(&M) : (err->code ? err->code : LL_EXIT_FAIL);
   }
