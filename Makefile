@@ -107,9 +107,12 @@ shared: $(BUILD)/lib/liblanelab_hip.so
 $(LANELAB): $(call obj_of,cli) $(LIBS)
 	$(CC) $(CFLAGS) -o $@ $(call obj_of,cli) $(LIBS) $(LDLIBS)
 
+# The test sources are compiled at -Og: what they run fast is the library code (built with CFLAGS);
+# the suites' own code is assertions and small loops, and -Og compiles the 22 K lines of tests in
+# about 40% of -O2's time (test_hip.c: 1.85 s against 4.35 s of CPU), which is CI's build time.
 $(BUILD)/tests/%: tests/%.c $(LIBS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LLVM_CFLAGS) -DLANELAB_ROOT='"$(CURDIR)"' -DLANELAB_BUILD='"$(CURDIR)/$(BUILD)"' \
+	$(CC) $(CFLAGS) -Og $(LLVM_CFLAGS) -DLANELAB_ROOT='"$(CURDIR)"' -DLANELAB_BUILD='"$(CURDIR)/$(BUILD)"' \
 	  -o $@ $< $(LIBS) -lcriterion $(LDLIBS)
 
 # --- device code -------------------------------------------------------------------------------

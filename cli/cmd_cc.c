@@ -39,7 +39,7 @@ static int print_toolchain(const char *const *arches, size_t n) {
     ll_err e = {0};
     isa_toolchain *t = isa_toolchain_find(arches[i], &e);
     if (!t) return ll_report(&e);
-    printf("arch: %s\ncc: %s\nversion: %s\nflags:", t->arch, t->cc, t->version);
+    printf("arch: %s\ncc: %s\nversion: %s\nflags:", t->arch, t->cc, isa_toolchain_version(t));
     for (size_t f = 0; f < t->nflags; f++) printf(" %s", t->flags[f]);
     printf(" -O3 -std=c++17\n");
     isa_toolchain_free(t);

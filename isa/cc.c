@@ -137,11 +137,7 @@ static isa_toolchain *rocm_toolchain(const char *arch) {
     add_flag(t, ll_xstrdup("--cuda-device-only"));
     add_flag(t, ll_xstrdup("--no-gpu-bundle-output"));
     if (i == 1) add_flag(t, ll_fmt("--rocm-path=%s", root));
-    if (probe(t)) {
-      char *argv[] = {t->cc, "--version", NULL};
-      t->version = first_line(argv);
-      return t;
-    }
+    if (probe(t)) return t;
     isa_toolchain_free(t);
   }
   return NULL;
@@ -189,9 +185,15 @@ isa_toolchain *isa_toolchain_find(const char *arch, ll_err *err) {
   add_flag(t, ll_fmt("--ld-path=%s", lld));
   add_flag(t, ll_fmt("-I%s", inc));
   free(lld);
-  char *argv[] = {t->cc, "--version", NULL};
-  t->version = first_line(argv);
   return t;
+}
+
+const char *isa_toolchain_version(isa_toolchain *t) {
+  if (!t->version) {
+    char *argv[] = {t->cc, "--version", NULL};
+    t->version = first_line(argv);
+  }
+  return t->version;
 }
 
 /* The code object and the disassembly are made in a private temporary folder and only then

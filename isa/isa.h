@@ -216,12 +216,15 @@ typedef struct isa_toolchain {
   char *cc;                        /* compiler path */
   char **flags;                    /* flags before lanelab's -O3 -std=c++17 (NULL-terminated) */
   size_t nflags;
-  char *version;                   /* first line of `cc --version` */
+  char *version;                   /* first line of `cc --version`: NULL until isa_toolchain_version */
   bool subset;                     /* true: clang-22 + lanelab's HIP subset */
   char *hip_include;               /* the subset's folder (subset only) */
 } isa_toolchain;
 isa_toolchain *isa_toolchain_find(const char *arch, ll_err *err);
 void isa_toolchain_free(isa_toolchain *t);
+/* t->version, found on first use (one `cc --version` run): a compile does not need it, and every
+ * `lanelab cc` would otherwise start the compiler once more just to ask. */
+const char *isa_toolchain_version(isa_toolchain *t);
 /* The folder holding lanelab's hip/hip_runtime.h: $LANELAB_HIP_INCLUDE, else lanelab's data
  * folder hip/include (ll_data_path: PREFIX/share/lanelab once installed, else the source tree the
  * running binary was built in). malloc'd; NULL with LL_EXIT_ENV naming where it looked. */

@@ -262,7 +262,10 @@ __attribute__((unused)) static bool src_allows(const char *path, const char *arc
   return ok;
 }
 
-/* every .hip under kernels/micro, kernels/prod, kernels/bench at -O1 and -O2 (make builds -O3) */
+/* every .hip under kernels/micro, kernels/prod, kernels/bench at -O1 (make builds -O3). -O2 was
+ * dropped on 2026-12-03: over every kernel of both arches its code has no mnemonic and no operand
+ * form (registers, ranges and constants abstracted) that -O1 or -O3 lacks (165, 173 and 173
+ * mnemonics; 281, 291 and 291 forms), so it added clang's time and no decoder case. */
 __attribute__((unused)) static int compile_all_kernels(const char *dir, const char *arch, char ***out)
 {
   const char *sub[] = {"micro", "prod", "bench"};
@@ -275,18 +278,17 @@ __attribute__((unused)) static int compile_all_kernels(const char *dir, const ch
       size_t l = strlen(de->d_name);
       if (l < 5 || strcmp(de->d_name + l - 4, ".hip") != 0) continue;
       char *src = ll_fmt("%s/%s", kd, de->d_name);
-      if (src_allows(src, arch))
-        for (int o = 1; o <= 2; o++) {
-          char *co = ll_fmt("%s/%s_%s_O%d.co", dir, de->d_name, arch, o);
-          char *cmd = ll_fmt(LLVM "clang -x hip --offload-arch=%s --cuda-device-only --no-gpu-bundle-output "
-                             "-nogpuinc -nogpulib -fuse-ld=lld --ld-path=" LLVM "ld.lld -O%d -std=c++17 -I"
-                             LANELAB_ROOT "/kernels/include -o %s %s",
-                             arch, o, co, src);
-          cr_assert_eq(system(cmd), 0, "compile failed: %s", cmd);
-          free(cmd);
-          *out = ll_xrealloc(*out, (size_t)(n + 1) * sizeof **out);
-          (*out)[n++] = co;
-        }
+      if (src_allows(src, arch)) {
+        char *co = ll_fmt("%s/%s_%s_O1.co", dir, de->d_name, arch);
+        char *cmd = ll_fmt(LLVM "clang -x hip --offload-arch=%s --cuda-device-only --no-gpu-bundle-output "
+                           "-nogpuinc -nogpulib -fuse-ld=lld --ld-path=" LLVM "ld.lld -O1 -std=c++17 -I"
+                           LANELAB_ROOT "/kernels/include -o %s %s",
+                           arch, co, src);
+        cr_assert_eq(system(cmd), 0, "compile failed: %s", cmd);
+        free(cmd);
+        *out = ll_xrealloc(*out, (size_t)(n + 1) * sizeof **out);
+        (*out)[n++] = co;
+      }
       free(src);
     }
     if (d) closedir(d);
@@ -326,7 +328,7 @@ Test(decode, round_trip_every_built_kernel_and_repr_O1_O3, .timeout = 900)
     }
     char **cos = NULL;
 #ifdef __SANITIZE_ADDRESS__
-    /* sanitizer pass: the decoder reads the -O3 builds and repr above; the -O1/-O2 recompiles of
+    /* sanitizer pass: the decoder reads the -O3 builds and repr above; the -O1 recompiles of
      * every kernel (clang's time, no sanitized code) are left to the plain pass */
     int nk = 0;
 #else
