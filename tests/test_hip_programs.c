@@ -488,12 +488,13 @@ Test(hipcc, separate_value_options_pass_to_clang, .timeout = 180) {
 }
 
 /* The shared runtime: a program linked with --shared-runtime (liblanelab_hip.so) runs the same,
- * loading the library (ldd names it). */
+ * loading the library (ldd names it). The link takes the object make compiled for the corpus
+ * (hipcc -c): what differs from the static link is the link alone. */
 Test(hipcc, a_program_links_the_shared_runtime, .timeout = 180) {
   char *dir = sh_tmpdir("hip-shared"), *out;
-  char *cmd = ll_fmt("%s -q hipcc --shared-runtime %s/vector_add.hip -o %s/va && ldd %s/va | grep -c "
+  char *cmd = ll_fmt("%s -q hipcc --shared-runtime %s/obj/vector_add.o -o %s/va && ldd %s/va | grep -c "
                      "'liblanelab_hip.so =>' && env LANELAB_ARCH=gfx942 %s/va && env LANELAB_ARCH=gfx950 %s/va",
-                     LANELAB, SRC, dir, dir, dir, dir);
+                     LANELAB, PROGS, dir, dir, dir, dir);
   int rc = sh_run(cmd, &out);
   cr_expect_eq(rc, 0, "exit %d:\n%s", rc, out);
   const char *first = strstr(out, "vector_add: 1000 elements ok");
