@@ -590,10 +590,38 @@ void emu_srcf16(emu_wave *w, const emu_insn *in, int i, float *tmp);
  * `isfloat`. lo/hi receive the selected 16-bit values. */
 void emu_srcpk(emu_wave *w, const emu_insn *in, int i, bool isfloat, uint16_t *lo, uint16_t *hi);
 /* Scalar (uniform) value of operand i: SGPR/constant/literal (for VGPR: lane 0 — don't). */
-uint32_t emu_ssrc32(const emu_wave *w, const emu_insn *in, int i);
-uint64_t emu_ssrc64(const emu_wave *w, const emu_insn *in, int i);
-void emu_sdst32(emu_wave *w, const emu_insn *in, int i, uint32_t v);
-void emu_sdst64(emu_wave *w, const emu_insn *in, int i, uint64_t v);
+uint32_t emu_ssrc32_slow(const emu_wave *w, const emu_insn *in, int i);
+uint64_t emu_ssrc64_slow(const emu_wave *w, const emu_insn *in, int i);
+/* Inline: an SGPR or an integer constant (the common cases of every SALU instruction) without a
+ * call; the other kinds (float constants, SCC, apertures, ...) in emu/operand.c. */
+static inline uint32_t emu_ssrc32(const emu_wave *w, const emu_insn *in, int i)
+{
+  const emu_opnd *o = &in->o[i];
+  if (__builtin_expect(o->kind == EMU_OPK_SGPR, 1)) return w->s[o->reg];
+  if (o->kind == EMU_OPK_IMM || o->kind == EMU_OPK_LIT) return (uint32_t)o->ival;
+  return emu_ssrc32_slow(w, in, i);
+}
+static inline uint64_t emu_ssrc64(const emu_wave *w, const emu_insn *in, int i)
+{
+  const emu_opnd *o = &in->o[i];
+  if (__builtin_expect(o->kind == EMU_OPK_SGPR, 1))
+    return o->n >= 2 ? (uint64_t)w->s[o->reg] | (uint64_t)w->s[o->reg + 1] << 32 : w->s[o->reg];
+  if (o->kind == EMU_OPK_IMM) return (uint64_t)o->ival; /* sign-extended */
+  return emu_ssrc64_slow(w, in, i);
+}
+/* Scalar results: an SGPR destination is written, anything else (none) is not. */
+static inline void emu_sdst32(emu_wave *w, const emu_insn *in, int i, uint32_t v)
+{
+  const emu_opnd *o = &in->o[i];
+  if (o->kind == EMU_OPK_SGPR) w->s[o->reg] = v;
+}
+static inline void emu_sdst64(emu_wave *w, const emu_insn *in, int i, uint64_t v)
+{
+  const emu_opnd *o = &in->o[i];
+  if (o->kind != EMU_OPK_SGPR) return;
+  w->s[o->reg] = (uint32_t)v;
+  if (o->n >= 2) w->s[o->reg + 1] = (uint32_t)(v >> 32);
+}
 
 /* Writes under EXEC. dst32 applies SDWA dst_sel/dst_unused; dstf32 applies omod then clamp. */
 void emu_dst32_slow(emu_wave *w, const emu_insn *in, int i, const uint32_t *d);
@@ -710,7 +738,12 @@ typedef struct emu_selsrc {
   uint32_t s, andm, xorm;
 } emu_selsrc;
 void emu_sel64x(uint32_t *d, const emu_selsrc *a, const emu_selsrc *b, uint64_t m); /* d may be a->p or b->p */
-void emu_blend64(uint32_t *dst, const uint32_t *d, uint64_t e);                   /* dst = e ? d : dst */
+void emu_blend64(uint32_t *dst, const uint32_t *d, uint64_t e);
+/* v_pk_fma_f32's arithmetic (s[0..2]: the low result's a, b, c; s[3..5]: the high one's; d may be a
+ * source); only when emu_pkfma64_ok() (an AVX2+FMA host), else the handler's lane loop */
+static inline bool emu_pkfma64_ok(void) { return emu_avx2 || emu_avx512; }
+void emu_pkfma64(uint32_t *dlo, uint32_t *dhi, const emu_selsrc s[6]);
+                   /* dst = e ? d : dst */
 void emu_bperm64(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off);
 void emu_f32_to_f16_64(uint16_t *h, const float *f);
 void emu_f16_to_f32_64(float *f, const uint16_t *h);
