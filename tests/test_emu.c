@@ -1259,6 +1259,10 @@ Test(fault, missing_waitcnt_across_register_words_and_kinds)
       {"v_mov_b32 v1, 0\nds_read_b32 v64, v1\nds_write_b128 v1, v[62:65] offset:64\ns_endpgm\n", "v64"},
       {"v_mov_b32 v1, 0\nds_read_b32 a70, v1\nv_accvgpr_read_b32 v0, a70\ns_endpgm\n", "a70"},
       {"v_mov_b32 v1, 0\nds_read_b32 a70, v1\nv_accvgpr_read_b32 v0, a71\nv_mov_b32 v0, v70\ns_waitcnt lgkmcnt(0)\ns_endpgm\n", ""},
+      /* a cross-lane DS result (ds_bpermute_b32 runs ahead of its round-robin turn, emu/decode.c
+       * sched_ev) is still an outstanding LDS-counter operation until s_waitcnt */
+      {"v_mov_b32 v1, 0\nds_bpermute_b32 v3, v1, v0\nv_mov_b32 v4, v3\ns_endpgm\n", "v3"},
+      {"v_mov_b32 v1, 0\nds_bpermute_b32 v3, v1, v0\ns_waitcnt lgkmcnt(0)\nv_mov_b32 v4, v3\ns_endpgm\n", ""},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     int rc = run_src(EMU_GFX942, cases[i][0], NULL, &s, &f);
