@@ -397,7 +397,6 @@ struct emu_wave {
   uint8_t ncnt[3];          /* entries per counter (EMU_CNT_*) */
   struct {
     uint8_t cnt; uint8_t kind; uint16_t reg, n; uint64_t pc;
-    uint32_t ii;            /* index of the issuing instruction in insns (UINT32_MAX: unknown) */
     uint32_t bar;           /* w->nbar when issued: an s_barrier since then if different */
     uint32_t seq;           /* vmcnt / lgkmcnt(LDS) entries: pseq[cnt] when issued (1, 2, ...) */
     uint8_t warned;         /* emu_hazard_check reported a tolerated pattern on it: not again */

@@ -17,6 +17,22 @@
 #define S0I (in->src0i)
 
 /* ---- family macros --------------------------------------------------------------------------*/
+/* Where a lane loop writes its result: straight into the destination register when the result may
+ * go there whole (emu_dst32_direct: EXEC all ones, a plain VGPR, no SDWA; here also no clamp or
+ * omod, which the write helpers apply) and the register is none of the sources, so the loop reads
+ * only lanes it never writes; otherwise the handler's array d, written by the helper afterwards as
+ * before (a result over one of its sources, partial EXEC, clamp/omod, SDWA/DPP, SGPR results).
+ * Saves the copy pass of the common case. OUT_DONE(d, o, write) runs the helper when o is d. */
+static inline uint32_t *dst_out(emu_wave *w, const emu_insn *in, uint32_t *d, const void *a, const void *b, const void *c)
+{
+  uint32_t *r = (in->clamp | in->omod) ? NULL : emu_dst32_direct(w, in, 0);
+  return r && (const void *)r != a && (const void *)r != b && (const void *)r != c ? r : d;
+}
+#define OUT_DONE(d, o, write)                                                                      \
+  do {                                                                                             \
+    if ((const void *)(o) == (const void *)(d)) write;                                            \
+  } while (0)
+
 /* Integer add/sub with the VOP3 clamp bit: the exact result saturated to the type's range,
  * [0, 2^bits - 1] unsigned or [-2^(bits-1), 2^(bits-1) - 1] signed (CDNA3 ISA VOP3 "CLAMP":
  * integer results saturate; LLVM hasIntClamp on gfx9). Without clamp the result wraps. 16-bit forms
@@ -36,8 +52,9 @@ static inline uint32_t isat(int64_t r, int bits, bool sgn)
     if (bits == 32) A = emu_src32(w, in, S0I, t0), B = emu_src32(w, in, S0I + 1, t1);               \
     if (bits == 32 && !in->clamp) {                                                                \
       /* wrapping: add/sub modulo 2^32 give the low 32 bits of the exact result, signed or not */  \
-      L64 { uint32_t a = A[l], b = B[l]; d[l] = (expr); }                                          \
-      emu_dst32(w, in, 0, d);                                                                      \
+      uint32_t *o = dst_out(w, in, d, A, B, NULL);                                                 \
+      L64 { uint32_t a = A[l], b = B[l]; o[l] = (expr); }                                          \
+      OUT_DONE(d, o, emu_dst32(w, in, 0, d));                                                      \
       return EMU_OK;                                                                               \
     }                                                                                              \
     if (bits != 32) {                                                                              \
@@ -68,8 +85,9 @@ static int int_clamp(emu_wave *w, const emu_insn *in)
     uint32_t t0[EMU_LANES], d[EMU_LANES];                                                          \
     const uint32_t *A = emu_src32(w, in, S0I, t0);                                                 \
     if (in->clamp) return int_clamp(w, in);                                                        \
-    L64 { uint32_t a = A[l]; (void)a; d[l] = (expr); }                                             \
-    emu_dst32(w, in, 0, d);                                                                        \
+    uint32_t *o = dst_out(w, in, d, A, NULL, NULL);                                                \
+    L64 { uint32_t a = A[l]; (void)a; o[l] = (expr); }                                             \
+    OUT_DONE(d, o, emu_dst32(w, in, 0, d));                                                        \
     return EMU_OK;                                                                                 \
   }
 #define VOP_U2(name, expr)                                                                         \
@@ -78,8 +96,9 @@ static int int_clamp(emu_wave *w, const emu_insn *in)
     uint32_t t0[EMU_LANES], t1[EMU_LANES], d[EMU_LANES];                                           \
     const uint32_t *A = emu_src32(w, in, S0I, t0), *B = emu_src32(w, in, S0I + 1, t1);             \
     if (in->clamp) return int_clamp(w, in);                                                        \
-    L64 { uint32_t a = A[l], b = B[l]; d[l] = (expr); }                                            \
-    emu_dst32(w, in, 0, d);                                                                        \
+    uint32_t *o = dst_out(w, in, d, A, B, NULL);                                                   \
+    L64 { uint32_t a = A[l], b = B[l]; o[l] = (expr); }                                            \
+    OUT_DONE(d, o, emu_dst32(w, in, 0, d));                                                        \
     return EMU_OK;                                                                                 \
   }
 /* Shifts: a uniform shift count (constant or SGPR, the common case) is read once, so the lane
@@ -92,12 +111,15 @@ static int int_clamp(emu_wave *w, const emu_insn *in)
     if (in->clamp) return int_clamp(w, in);                                                        \
     if (in->enc < EMU_ENC_SDWA && oa->kind != EMU_OPK_VGPR && oa->kind != EMU_OPK_AGPR) {          \
       const uint32_t a = emu_ssrc32(w, in, S0I), *B = emu_src32(w, in, S0I + 1, t1);               \
-      L64 { uint32_t b = B[l]; d[l] = (expr); }                                                    \
+      uint32_t *o = dst_out(w, in, d, B, NULL, NULL);                                              \
+      L64 { uint32_t b = B[l]; o[l] = (expr); }                                                    \
+      OUT_DONE(d, o, emu_dst32(w, in, 0, d));                                                      \
     } else {                                                                                       \
       const uint32_t *A = emu_src32(w, in, S0I, t0), *B = emu_src32(w, in, S0I + 1, t1);           \
-      L64 { uint32_t a = A[l], b = B[l]; d[l] = (expr); }                                          \
+      uint32_t *o = dst_out(w, in, d, A, B, NULL);                                                 \
+      L64 { uint32_t a = A[l], b = B[l]; o[l] = (expr); }                                          \
+      OUT_DONE(d, o, emu_dst32(w, in, 0, d));                                                      \
     }                                                                                              \
-    emu_dst32(w, in, 0, d);                                                                        \
     return EMU_OK;                                                                                 \
   }
 #define VOP_U3(name, expr)                                                                         \
@@ -107,8 +129,9 @@ static int int_clamp(emu_wave *w, const emu_insn *in)
     const uint32_t *A = emu_src32(w, in, S0I, t0), *B = emu_src32(w, in, S0I + 1, t1),             \
                    *C = emu_src32(w, in, S0I + 2, t2);                                             \
     if (in->clamp) return int_clamp(w, in);                                                        \
-    L64 { uint32_t a = A[l], b = B[l], c = C[l]; d[l] = (expr); }                                  \
-    emu_dst32(w, in, 0, d);                                                                        \
+    uint32_t *o = dst_out(w, in, d, A, B, C);                                                      \
+    L64 { uint32_t a = A[l], b = B[l], c = C[l]; o[l] = (expr); }                                  \
+    OUT_DONE(d, o, emu_dst32(w, in, 0, d));                                                        \
     return EMU_OK;                                                                                 \
   }
 /* Integer op computed exactly in int64 (expr over int64 a, b, c: sources 0..NS-1, zero- or
@@ -143,8 +166,9 @@ static int int_clamp(emu_wave *w, const emu_insn *in)
   {                                                                                                \
     float tA[EMU_LANES], d[EMU_LANES];                                                             \
     const emu_f32a *A = emu_srcf32p(w, in, S0I, tA);                                               \
-    L64 { float a = A[l]; d[l] = (expr); }                                                         \
-    emu_dstf32(w, in, 0, d);                                                                       \
+    emu_f32a *o = (emu_f32a *)(void *)dst_out(w, in, (uint32_t *)(void *)d, A, NULL, NULL);        \
+    L64 { float a = A[l]; o[l] = (expr); }                                                         \
+    OUT_DONE(d, o, emu_dstf32(w, in, 0, d));                                                       \
     return EMU_OK;                                                                                 \
   }
 #define VOP_F2(name, expr)                                                                         \
@@ -152,8 +176,9 @@ static int int_clamp(emu_wave *w, const emu_insn *in)
   {                                                                                                \
     float tA[EMU_LANES], tB[EMU_LANES], d[EMU_LANES];                                              \
     const emu_f32a *A = emu_srcf32p(w, in, S0I, tA), *B = emu_srcf32p(w, in, S0I + 1, tB);        \
-    L64 { float a = A[l], b = B[l]; d[l] = (expr); }                                               \
-    emu_dstf32(w, in, 0, d);                                                                       \
+    emu_f32a *o = (emu_f32a *)(void *)dst_out(w, in, (uint32_t *)(void *)d, A, B, NULL);           \
+    L64 { float a = A[l], b = B[l]; o[l] = (expr); }                                               \
+    OUT_DONE(d, o, emu_dstf32(w, in, 0, d));                                                       \
     return EMU_OK;                                                                                 \
   }
 #define VOP_F3(name, expr)                                                                         \
@@ -162,8 +187,9 @@ static int int_clamp(emu_wave *w, const emu_insn *in)
     float tA[EMU_LANES], tB[EMU_LANES], tC[EMU_LANES], d[EMU_LANES];                               \
     const emu_f32a *A = emu_srcf32p(w, in, S0I, tA), *B = emu_srcf32p(w, in, S0I + 1, tB),        \
                    *C = emu_srcf32p(w, in, S0I + 2, tC);                                           \
-    L64 { float a = A[l], b = B[l], c = C[l]; d[l] = (expr); }                                     \
-    emu_dstf32(w, in, 0, d);                                                                       \
+    emu_f32a *o = (emu_f32a *)(void *)dst_out(w, in, (uint32_t *)(void *)d, A, B, C);              \
+    L64 { float a = A[l], b = B[l], c = C[l]; o[l] = (expr); }                                     \
+    OUT_DONE(d, o, emu_dstf32(w, in, 0, d));                                                       \
     return EMU_OK;                                                                                 \
   }
 /* f32 source(s) -> u32 result */
