@@ -51,6 +51,8 @@ static void ops_add(const emu_opdef *t)
 static void ops_build(void)
 {
   ops_add(core_ops);
+  /* on AVX2 hosts (and not capped to the portable paths) the VALU families' AVX2 builds */
+  if (emu_avx2) emu__ops_avx2(ops, nops);
   ops_add(emu_optab_mfma);
   ops_add(emu_optab_xlane);
   ophash_n = 1;

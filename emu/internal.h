@@ -293,6 +293,21 @@ int emu_ops_find(const char *name); /* -1 if absent */
 
 int emu_op_unimplemented(emu_wave *w, const emu_insn *in);
 
+/* A handler's name where it is defined: the name itself, or the name with _avx2 appended in
+ * emu/op_avx2.c, which compiles the VALU families (op_valu.c, op_vop3p.c, op_cvt.c) a second time
+ * for AVX2; emu__ops_avx2 then puts those twins in the op table when emu_avx2 is set. */
+#ifndef EMU_H
+#define EMU_H(f) f
+#endif
+/* The fused multiply-add lane loops of those files: an FMA clone beside the default build, or in
+ * emu/op_avx2.c (whose twins run only where the CPU has FMA) the FMA build alone. */
+#ifndef EMU_FMA_CLONES
+#define EMU_FMA_CLONES __attribute__((target_clones("fma", "default")))
+#endif
+/* Replace rows 0..n-1 of the op table (ops.def's order) by their AVX2 twins where one exists
+ * (emu/op_avx2.c; a no-op where that file has nothing to compile). */
+void emu__ops_avx2(emu_opdef *ops, size_t n);
+
 /* declarations of every handler named in ops.def */
 #define EMU_OP(name, fn, flags) int fn(emu_wave *w, const emu_insn *in);
 #include "emu/ops.def"
@@ -538,6 +553,17 @@ float emu_f16_to_f32(uint16_t h);
 uint16_t emu_f32_to_f16(float f);
 float emu_bf16_to_f32(uint16_t h);
 uint16_t emu_f32_to_bf16(float f);
+
+/* libm's floor, ceil, trunc, nearbyint and rintf called out of line (emu/fp.c), for emu/op_avx2.c */
+float emu_libm_floorf(float x);
+float emu_libm_ceilf(float x);
+float emu_libm_truncf(float x);
+float emu_libm_nearbyintf(float x);
+float emu_libm_rintf(float x);
+double emu_libm_floor(double x);
+double emu_libm_ceil(double x);
+double emu_libm_trunc(double x);
+double emu_libm_nearbyint(double x);
 
 /* IEEE-754-2008 minNum/maxNum as v_min/v_max compute them (emu/op_valu.c explains), and the
  * VOP3 clamp to [0, 1] (emu/operand.c omod_clamp explains NaN and -0). */
