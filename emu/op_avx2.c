@@ -2,11 +2,10 @@
  * time for AVX2, so their 64-lane loops run 8 lanes per instruction instead of SSE2's 4. Each
  * handler defined there as EMU_H(emu_op_x) is emu_op_x_avx2 here; emu__ops_avx2 (called by the
  * decoder's op table build when emu_avx2 is set, emu/simd.c: the CPU has AVX2, FMA and F16C and
- * LANELAB_EMU_SIMD / LANELAB_EMU_NO_AVX512 do not cap it) puts each twin in its row. The same C,
- * so the same results: integer lane operations are exact at any width, and the float ones are the
- * same IEEE operations; the target is AVX2 alone, without FMA, so GCC cannot contract an a * b + c
- * the handler writes as two roundings into one (v_mad_f32 stays unfused). Measured: docs/performance.md
- * (issue #31). */
+ * LANELAB_EMU_SIMD / LANELAB_EMU_NO_AVX512 do not cap it) puts the twins of the integer and bit
+ * operations in their rows; the float ones keep the generic build (float_named below). The same C,
+ * so the same results: integer lane operations are exact at any width. Measured:
+ * docs/performance.md (issue #31). */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #pragma GCC target("avx2")
 #define EMU_H(f) f##_avx2
@@ -34,16 +33,32 @@
 #include "emu/op_vop3p.c"
 #include "emu/op_cvt.c"
 
-static const emu_handler twins[] = {
-#define EMU_OP(name, fn, flags) fn##_avx2,
+static const struct {
+  const char *name;
+  emu_handler twin;
+} twins[] = {
+#define EMU_OP(name, fn, flags) {#name, fn##_avx2},
 #include "emu/ops.def"
 #undef EMU_OP
 };
 
+/* Does the mnemonic name a floating-point type? Those rows keep the generic handler: when two
+ * operands of a float operation are NaN, which payload the result carries is the host instruction's
+ * operand order, which the compiler picks per build (seen: v_mad_f16 in the sanitizer build gave
+ * 0xfe0a from one build and 0xff78 from the other). Integer and bit operations (and bit moves
+ * such as v_cndmask_b32 and v_mov_b32) are exact in any build. */
+static bool float_named(const char *m)
+{
+  static const char *const t[] = {"_f16", "_f32", "_f64", "bf16", "fp8", "bf8", "fp4", "fp6", "bf6", "_f8"};
+  for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+    if (strstr(m, t[i])) return true;
+  return false;
+}
+
 void emu__ops_avx2(emu_opdef *ops, size_t n)
 {
   for (size_t i = 0; i < n && i < sizeof twins / sizeof *twins; i++)
-    if (twins[i]) ops[i].fn = twins[i];
+    if (twins[i].twin && !float_named(twins[i].name) && !strcmp(ops[i].name, twins[i].name)) ops[i].fn = twins[i].twin;
 }
 #else
 #include "emu/internal.h"
