@@ -764,10 +764,6 @@ typedef struct emu_selsrc {
 } emu_selsrc;
 void emu_sel64x(uint32_t *d, const emu_selsrc *a, const emu_selsrc *b, uint64_t m); /* d may be a->p or b->p */
 void emu_blend64(uint32_t *dst, const uint32_t *d, uint64_t e);
-/* v_pk_fma_f32's arithmetic (s[0..2]: the low result's a, b, c; s[3..5]: the high one's; d may be a
- * source); only when emu_pkfma64_ok() (an AVX2+FMA host), else the handler's lane loop */
-static inline bool emu_pkfma64_ok(void) { return emu_avx2 || emu_avx512; }
-void emu_pkfma64(uint32_t *dlo, uint32_t *dhi, const emu_selsrc s[6]);
                    /* dst = e ? d : dst */
 void emu_bperm64(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off);
 void emu_f32_to_f16_64(uint16_t *h, const float *f);

@@ -79,38 +79,37 @@ PK_W(v_pk_mad_i16, 3, true, a * b + c)
 /* ---- packed f32 (gfx90a+; CDNA3 ISA "V_PK_FMA_F32", "V_PK_ADD_F32", "V_PK_MUL_F32",
  * "V_PK_MOV_B32"): each source is a 64-bit pair; op_sel[j] / op_sel_hi[j] choose which dword
  * feeds the low / high result. */
-/* The dwords feeding the low and high results of operand i, as emu_selsrc (a register's lanes, or
- * the uniform value of an SGPR pair or constant) with the sign flips of neg_lo/neg_hi in xorm. */
-static inline __attribute__((always_inline)) void sel_pk32(emu_wave *w, const emu_insn *in, int i, emu_selsrc *lo, emu_selsrc *hi, bool isfloat)
-{
-  const emu_opnd *o = &in->o[i];
-  int j = i - 1;
-  bool sl = in->op_sel >> j & 1, sh = in->op_sel_hi >> j & 1;
-  *lo = *hi = (emu_selsrc){NULL, 0, ~0u, 0};
-  if (o->kind == EMU_OPK_VGPR || o->kind == EMU_OPK_AGPR) {
-    const uint32_t *d0 = emu_vreg(w, in, i, 0), *d1 = emu_vreg(w, in, i, o->n > 1 ? 1 : 0);
-    lo->p = sl ? d1 : d0;
-    hi->p = sh ? d1 : d0;
-  } else {
-    /* SGPR pair: two dwords; a constant is the 32-bit value in dword 0 with dword 1 zero (clang
-     * splats one with op_sel_hi = 0: "v_pk_fma_f32 v[0:1], v[0:1], 2.0, 1.0 op_sel_hi:[1,0,0]") */
-    uint64_t v = o->kind == EMU_OPK_SGPR ? emu_ssrc64(w, in, i) : emu_ssrc32(w, in, i);
-    lo->s = (uint32_t)(sl ? v >> 32 : v), hi->s = (uint32_t)(sh ? v >> 32 : v);
-  }
-  if (isfloat && (in->neg_lo >> j & 1)) lo->xorm = 0x80000000u;
-  if (isfloat && (in->neg_hi >> j & 1)) hi->xorm = 0x80000000u;
-}
 /* Pointers to the dwords feeding the low and high results of operand i; copies (into tl/th) only
  * when a negation or a scalar/constant source needs it. */
 static void src_pk32(emu_wave *w, const emu_insn *in, int i, const uint32_t **lo, const uint32_t **hi,
                      uint32_t *tl, uint32_t *th, bool isfloat)
 {
-  emu_selsrc sl, sh;
-  sel_pk32(w, in, i, &sl, &sh, isfloat);
-  if (sl.p && !sl.xorm) *lo = sl.p;
-  else { L64 tl[l] = (sl.p ? sl.p[l] : sl.s) ^ sl.xorm; *lo = tl; }
-  if (sh.p && !sh.xorm) *hi = sh.p;
-  else { L64 th[l] = (sh.p ? sh.p[l] : sh.s) ^ sh.xorm; *hi = th; }
+  const emu_opnd *o = &in->o[i];
+  int j = i - 1;
+  bool sl = in->op_sel >> j & 1, sh = in->op_sel_hi >> j & 1;
+  const uint32_t *d0, *d1;
+  if (o->kind == EMU_OPK_VGPR || o->kind == EMU_OPK_AGPR) {
+    d0 = emu_vreg(w, in, i, 0);
+    d1 = emu_vreg(w, in, i, o->n > 1 ? 1 : 0);
+  } else {
+    /* SGPR pair: two dwords; a constant is the 32-bit value in dword 0 with dword 1 zero (clang
+     * splats one with op_sel_hi = 0: "v_pk_fma_f32 v[0:1], v[0:1], 2.0, 1.0 op_sel_hi:[1,0,0]") */
+    uint64_t v = o->kind == EMU_OPK_SGPR ? emu_ssrc64(w, in, i) : emu_ssrc32(w, in, i);
+    L64 tl[l] = (uint32_t)(sl ? v >> 32 : v), th[l] = (uint32_t)(sh ? v >> 32 : v);
+    d0 = d1 = NULL;
+  }
+  uint32_t nl = (isfloat && (in->neg_lo >> j & 1)) ? 0x80000000u : 0;
+  uint32_t nh = (isfloat && (in->neg_hi >> j & 1)) ? 0x80000000u : 0;
+  if (d0) {
+    *lo = sl ? d1 : d0;
+    *hi = sh ? d1 : d0;
+    if (nl) { L64 tl[l] = (*lo)[l] ^ nl; *lo = tl; }
+    if (nh) { L64 th[l] = (*hi)[l] ^ nh; *hi = th; }
+  } else {
+    if (nl) L64 tl[l] ^= nl;
+    if (nh) L64 th[l] ^= nh;
+    *lo = tl, *hi = th;
+  }
 }
 static int pk32_done(emu_wave *w, const emu_insn *in, float *rl, float *rh)
 {
@@ -154,15 +153,6 @@ EMU_FMA_CLONES static void pk_fma_loop(const uint32_t *a, const uint32_t *b,
 }
 int EMU_H(emu_op_v_pk_fma_f32)(emu_wave *w, const emu_insn *in)
 {
-  const emu_opnd *o0 = &in->o[0];
-  /* whole-wave fast path: EXEC all ones, no clamp, a register-pair result (what clang emits);
-   * anything else takes the lane loops below */
-  if (emu_pkfma64_ok() && !in->clamp && emu_exec(w) == ~0ull && (o0->kind == EMU_OPK_VGPR || o0->kind == EMU_OPK_AGPR)) {
-    emu_selsrc s[6];
-    for (int j = 0; j < 3; j++) sel_pk32(w, in, 1 + j, &s[j], &s[3 + j], true);
-    emu_pkfma64(emu_vreg(w, in, 0, 0), emu_vreg(w, in, 0, 1), s);
-    return EMU_OK;
-  }
   uint32_t tl[3][EMU_LANES], th[3][EMU_LANES];
   const uint32_t *lo[3], *hi[3];
   float rl[EMU_LANES], rh[EMU_LANES];

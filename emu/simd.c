@@ -155,38 +155,6 @@ void emu_sel64x(uint32_t *d, const emu_selsrc *a, const emu_selsrc *b, uint64_t 
   }
 }
 
-/* ---- v_pk_fma_f32 over the wave: dlo = fma(a_lo, b_lo, c_lo), dhi = fma(a_hi, b_hi, c_hi), each
- * input (x & andm) ^ xorm of its lanes or of one uniform value (s[0..2] the low result's a, b, c,
- * s[3..5] the high result's). One fused multiply-add per element, as fmaf. Lanes 8c..8c+7 of every
- * input are read before those of dlo/dhi are written, so the destinations may be sources. Only an
- * AVX2+FMA path (also taken on AVX-512 hosts); callers check emu_pkfma64_ok() and otherwise run
- * their lane loop. */
-T256 static void pkfma_256(uint32_t *dlo, uint32_t *dhi, const emu_selsrc *s)
-{
-  /* a uniform input is spread over 64 lanes first, so the loop is six plain loads per 8 lanes */
-  uint32_t ub[6][EMU_LANES] __attribute__((aligned(32)));
-  const uint32_t *p[6];
-  __m256i an[6], xo[6];
-  for (int k = 0; k < 6; k++) {
-    if (!s[k].p) {
-      const __m256i u = _mm256_set1_epi32((int)s[k].s);
-      for (int c = 0; c < 8; c++) _mm256_store_si256((__m256i *)(void *)(ub[k] + 8 * c), u);
-    }
-    p[k] = s[k].p ? s[k].p : ub[k];
-    an[k] = _mm256_set1_epi32((int)s[k].andm), xo[k] = _mm256_set1_epi32((int)s[k].xorm);
-  }
-  const uint32_t *p0 = p[0], *p1 = p[1], *p2 = p[2], *p3 = p[3], *p4 = p[4], *p5 = p[5];
-#define PKIN(q, k, c) _mm256_castsi256_ps(_mm256_xor_si256(_mm256_and_si256(L256(q, c), an[k]), xo[k]))
-  for (int c = 0; c < 8; c++) {
-    __m256 lo = _mm256_fmadd_ps(PKIN(p0, 0, c), PKIN(p1, 1, c), PKIN(p2, 2, c));
-    __m256 hi = _mm256_fmadd_ps(PKIN(p3, 3, c), PKIN(p4, 4, c), PKIN(p5, 5, c));
-    _mm256_storeu_ps((float *)(void *)(dlo + 8 * c), lo);
-    _mm256_storeu_ps((float *)(void *)(dhi + 8 * c), hi);
-  }
-#undef PKIN
-}
-void emu_pkfma64(uint32_t *dlo, uint32_t *dhi, const emu_selsrc s[6]) { pkfma_256(dlo, dhi, s); }
-
 /* ---- dst[l] = d[l] for the lanes of e -----------------------------------------------------------*/
 T512 static void blend_512(uint32_t *dst, const uint32_t *d, uint64_t e)
 {

@@ -750,11 +750,10 @@ Test(vop3p, packed_f16_op_sel_and_f32_pairs)
   free(s);
 }
 
-/* v_pk_fma_f32's whole-wave path (emu_pkfma64, AVX2 hosts) and its lane loop, each against fmaf:
- * per-lane and SGPR-pair sources, neg_lo/neg_hi, op_sel crossing the halves with the result in
- * place over its sources (the fast path writes lanes it has read), a partial EXEC and clamp (both
- * taken by the lane loop). */
-Test(vop3p, pk_fma_f32_whole_wave_and_lane_loop_agree_with_fmaf)
+/* v_pk_fma_f32's operand forms against fmaf, with the host SIMD paths on and off: per-lane and
+ * SGPR-pair sources, neg_lo/neg_hi, op_sel crossing the halves with the result in place over its
+ * sources, a partial EXEC and clamp. */
+Test(vop3p, pk_fma_f32_operand_forms_agree_with_fmaf)
 {
   bool had = emu_avx512, had2 = emu_avx2;
   for (int path = 0; path < 2; path++) {
