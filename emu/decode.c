@@ -51,6 +51,8 @@ static void ops_add(const emu_opdef *t)
 static void ops_build(void)
 {
   ops_add(core_ops);
+  /* on AVX2 hosts (and not capped to the portable paths) the VALU families' AVX2 builds */
+  if (emu_avx2) emu__ops_avx2(ops, nops);
   ops_add(emu_optab_mfma);
   ops_add(emu_optab_xlane);
   ophash_n = 1;
@@ -807,8 +809,13 @@ static void finish_insn(emu_insn *in)
   /* the round-robin scheduler (emu/exec.c) lets a wave run ahead through instructions that read
    * and write nothing but its own registers; memory (LDS, global, scalar), s_barrier, s_endpgm,
    * s_waitcnt (the LDS ordering rule, emu/observe.c, asks whether another wave's access comes before
-   * or after the writer's wait) and anything of no known family wait for their turn */
-  in->sched_ev = (in->flags & (EMU_F_DS | EMU_F_VMEM | EMU_F_SMEM)) || d->fn == emu_op_s_barrier ||
+   * or after the writer's wait) and anything of no known family wait for their turn. The cross-lane
+   * DS instructions (ds_bpermute_b32, ds_permute_b32, ds_swizzle_b32) use the LDS hardware but no
+   * LDS memory (lk none): they move lanes of the wave's own registers, and the lgkmcnt entry they
+   * add is the wave's own (other waves read a wave's counters only at its s_waitcnt and at barrier
+   * releases, both events), so they run ahead like VALU */
+  bool xlane_ds = (in->flags & EMU_F_DS) && (in->flags & EMU_F_XLANE) && in->lk == EMU_LK_NONE;
+  in->sched_ev = ((in->flags & (EMU_F_DS | EMU_F_VMEM | EMU_F_SMEM)) && !xlane_ds) || d->fn == emu_op_s_barrier ||
                  d->fn == emu_op_s_endpgm || d->fn == emu_op_s_waitcnt ||
                  !(in->flags & (EMU_F_SALU | EMU_F_VALU | EMU_F_VOP3P | EMU_F_MFMA | EMU_F_BRANCH | EMU_F_XLANE));
 }

@@ -44,3 +44,15 @@ uint16_t emu_f32_to_bf16(float f)
   return (uint16_t)((u + 0x7fff + ((u >> 16) & 1)) >> 16);
 }
 
+/* libm's rounding functions, out of line for emu/op_avx2.c: under its AVX2 target GCC inlines them
+ * as SSE4.1 roundss/roundsd, which quiet a signalling NaN, where the library (called by the generic
+ * build) returns it unchanged; the twins call these so both builds give the same bits. */
+float emu_libm_floorf(float x) { return floorf(x); }
+float emu_libm_ceilf(float x) { return ceilf(x); }
+float emu_libm_truncf(float x) { return truncf(x); }
+float emu_libm_nearbyintf(float x) { return nearbyintf(x); }
+float emu_libm_rintf(float x) { return rintf(x); }
+double emu_libm_floor(double x) { return floor(x); }
+double emu_libm_ceil(double x) { return ceil(x); }
+double emu_libm_trunc(double x) { return trunc(x); }
+double emu_libm_nearbyint(double x) { return nearbyint(x); }

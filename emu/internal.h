@@ -293,6 +293,21 @@ int emu_ops_find(const char *name); /* -1 if absent */
 
 int emu_op_unimplemented(emu_wave *w, const emu_insn *in);
 
+/* A handler's name where it is defined: the name itself, or the name with _avx2 appended in
+ * emu/op_avx2.c, which compiles the VALU families (op_valu.c, op_vop3p.c, op_cvt.c) a second time
+ * for AVX2; emu__ops_avx2 then puts those twins in the op table when emu_avx2 is set. */
+#ifndef EMU_H
+#define EMU_H(f) f
+#endif
+/* The fused multiply-add lane loops of those files: an FMA clone beside the default build, or in
+ * emu/op_avx2.c (whose twins run only where the CPU has FMA) the FMA build alone. */
+#ifndef EMU_FMA_CLONES
+#define EMU_FMA_CLONES __attribute__((target_clones("fma", "default")))
+#endif
+/* Replace rows 0..n-1 of the op table (ops.def's order) by their AVX2 twins where one exists
+ * (emu/op_avx2.c; a no-op where that file has nothing to compile). */
+void emu__ops_avx2(emu_opdef *ops, size_t n);
+
 /* declarations of every handler named in ops.def */
 #define EMU_OP(name, fn, flags) int fn(emu_wave *w, const emu_insn *in);
 #include "emu/ops.def"
@@ -397,7 +412,6 @@ struct emu_wave {
   uint8_t ncnt[3];          /* entries per counter (EMU_CNT_*) */
   struct {
     uint8_t cnt; uint8_t kind; uint16_t reg, n; uint64_t pc;
-    uint32_t ii;            /* index of the issuing instruction in insns (UINT32_MAX: unknown) */
     uint32_t bar;           /* w->nbar when issued: an s_barrier since then if different */
     uint32_t seq;           /* vmcnt / lgkmcnt(LDS) entries: pseq[cnt] when issued (1, 2, ...) */
     uint8_t warned;         /* emu_hazard_check reported a tolerated pattern on it: not again */
@@ -540,6 +554,17 @@ uint16_t emu_f32_to_f16(float f);
 float emu_bf16_to_f32(uint16_t h);
 uint16_t emu_f32_to_bf16(float f);
 
+/* libm's floor, ceil, trunc, nearbyint and rintf called out of line (emu/fp.c), for emu/op_avx2.c */
+float emu_libm_floorf(float x);
+float emu_libm_ceilf(float x);
+float emu_libm_truncf(float x);
+float emu_libm_nearbyintf(float x);
+float emu_libm_rintf(float x);
+double emu_libm_floor(double x);
+double emu_libm_ceil(double x);
+double emu_libm_trunc(double x);
+double emu_libm_nearbyint(double x);
+
 /* IEEE-754-2008 minNum/maxNum as v_min/v_max compute them (emu/op_valu.c explains), and the
  * VOP3 clamp to [0, 1] (emu/operand.c omod_clamp explains NaN and -0). */
 static inline bool emu_snan32(float x)
@@ -590,10 +615,38 @@ void emu_srcf16(emu_wave *w, const emu_insn *in, int i, float *tmp);
  * `isfloat`. lo/hi receive the selected 16-bit values. */
 void emu_srcpk(emu_wave *w, const emu_insn *in, int i, bool isfloat, uint16_t *lo, uint16_t *hi);
 /* Scalar (uniform) value of operand i: SGPR/constant/literal (for VGPR: lane 0 — don't). */
-uint32_t emu_ssrc32(const emu_wave *w, const emu_insn *in, int i);
-uint64_t emu_ssrc64(const emu_wave *w, const emu_insn *in, int i);
-void emu_sdst32(emu_wave *w, const emu_insn *in, int i, uint32_t v);
-void emu_sdst64(emu_wave *w, const emu_insn *in, int i, uint64_t v);
+uint32_t emu_ssrc32_slow(const emu_wave *w, const emu_insn *in, int i);
+uint64_t emu_ssrc64_slow(const emu_wave *w, const emu_insn *in, int i);
+/* Inline: an SGPR or an integer constant (the common cases of every SALU instruction) without a
+ * call; the other kinds (float constants, SCC, apertures, ...) in emu/operand.c. */
+static inline uint32_t emu_ssrc32(const emu_wave *w, const emu_insn *in, int i)
+{
+  const emu_opnd *o = &in->o[i];
+  if (__builtin_expect(o->kind == EMU_OPK_SGPR, 1)) return w->s[o->reg];
+  if (o->kind == EMU_OPK_IMM || o->kind == EMU_OPK_LIT) return (uint32_t)o->ival;
+  return emu_ssrc32_slow(w, in, i);
+}
+static inline uint64_t emu_ssrc64(const emu_wave *w, const emu_insn *in, int i)
+{
+  const emu_opnd *o = &in->o[i];
+  if (__builtin_expect(o->kind == EMU_OPK_SGPR, 1))
+    return o->n >= 2 ? (uint64_t)w->s[o->reg] | (uint64_t)w->s[o->reg + 1] << 32 : w->s[o->reg];
+  if (o->kind == EMU_OPK_IMM) return (uint64_t)o->ival; /* sign-extended */
+  return emu_ssrc64_slow(w, in, i);
+}
+/* Scalar results: an SGPR destination is written, anything else (none) is not. */
+static inline void emu_sdst32(emu_wave *w, const emu_insn *in, int i, uint32_t v)
+{
+  const emu_opnd *o = &in->o[i];
+  if (o->kind == EMU_OPK_SGPR) w->s[o->reg] = v;
+}
+static inline void emu_sdst64(emu_wave *w, const emu_insn *in, int i, uint64_t v)
+{
+  const emu_opnd *o = &in->o[i];
+  if (o->kind != EMU_OPK_SGPR) return;
+  w->s[o->reg] = (uint32_t)v;
+  if (o->n >= 2) w->s[o->reg + 1] = (uint32_t)(v >> 32);
+}
 
 /* Writes under EXEC. dst32 applies SDWA dst_sel/dst_unused; dstf32 applies omod then clamp. */
 void emu_dst32_slow(emu_wave *w, const emu_insn *in, int i, const uint32_t *d);
@@ -710,7 +763,8 @@ typedef struct emu_selsrc {
   uint32_t s, andm, xorm;
 } emu_selsrc;
 void emu_sel64x(uint32_t *d, const emu_selsrc *a, const emu_selsrc *b, uint64_t m); /* d may be a->p or b->p */
-void emu_blend64(uint32_t *dst, const uint32_t *d, uint64_t e);                   /* dst = e ? d : dst */
+void emu_blend64(uint32_t *dst, const uint32_t *d, uint64_t e);
+                   /* dst = e ? d : dst */
 void emu_bperm64(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off);
 void emu_f32_to_f16_64(uint16_t *h, const float *f);
 void emu_f16_to_f32_64(float *f, const uint16_t *h);

@@ -108,8 +108,8 @@ static int cvt_f32_f8(emu_wave *w, const emu_insn *in, bool bf8)
   emu_dstf32(w, in, 0, d);
   return EMU_OK;
 }
-int emu_op_v_cvt_f32_fp8(emu_wave *w, const emu_insn *in) { return cvt_f32_f8(w, in, false); }
-int emu_op_v_cvt_f32_bf8(emu_wave *w, const emu_insn *in) { return cvt_f32_f8(w, in, true); }
+int EMU_H(emu_op_v_cvt_f32_fp8)(emu_wave *w, const emu_insn *in) { return cvt_f32_f8(w, in, false); }
+int EMU_H(emu_op_v_cvt_f32_bf8)(emu_wave *w, const emu_insn *in) { return cvt_f32_f8(w, in, true); }
 
 /* v_cvt_pk_f32_fp8/bf8 vdst[0:1], src: bytes 0 and 1 of the selected word (SDWA WORD_1: bytes 2, 3) */
 static int cvt_pk_f32_f8(emu_wave *w, const emu_insn *in, bool bf8)
@@ -126,8 +126,8 @@ static int cvt_pk_f32_f8(emu_wave *w, const emu_insn *in, bool bf8)
   L64 if (e[l]) d0[l] = lo[l], d1[l] = hi[l];
   return EMU_OK;
 }
-int emu_op_v_cvt_pk_f32_fp8(emu_wave *w, const emu_insn *in) { return cvt_pk_f32_f8(w, in, false); }
-int emu_op_v_cvt_pk_f32_bf8(emu_wave *w, const emu_insn *in) { return cvt_pk_f32_f8(w, in, true); }
+int EMU_H(emu_op_v_cvt_pk_f32_fp8)(emu_wave *w, const emu_insn *in) { return cvt_pk_f32_f8(w, in, false); }
+int EMU_H(emu_op_v_cvt_pk_f32_bf8)(emu_wave *w, const emu_insn *in) { return cvt_pk_f32_f8(w, in, true); }
 
 /* v_cvt_pk_fp8/bf8_f32 vdst, src0, src1: {f8(src1), f8(src0)} into word 0 of vdst, or word 1 with
  * op_sel[3]; the other word is kept. */
@@ -147,12 +147,12 @@ static int cvt_pk_f8_f32(emu_wave *w, const emu_insn *in, bool bf8)
   emu_dst32(w, in, 0, d);
   return EMU_OK;
 }
-int emu_op_v_cvt_pk_fp8_f32(emu_wave *w, const emu_insn *in) { return cvt_pk_f8_f32(w, in, false); }
-int emu_op_v_cvt_pk_bf8_f32(emu_wave *w, const emu_insn *in) { return cvt_pk_f8_f32(w, in, true); }
+int EMU_H(emu_op_v_cvt_pk_fp8_f32)(emu_wave *w, const emu_insn *in) { return cvt_pk_f8_f32(w, in, false); }
+int EMU_H(emu_op_v_cvt_pk_bf8_f32)(emu_wave *w, const emu_insn *in) { return cvt_pk_f8_f32(w, in, true); }
 
 /* v_cvt_off_f32_i4 (CDNA3 ISA): S0[3:0] as a signed 4-bit integer, divided by 16 (0x8 -> -0.5,
  * 0x7 -> 0.4375) */
-int emu_op_v_cvt_off_f32_i4(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_cvt_off_f32_i4)(emu_wave *w, const emu_insn *in)
 {
   uint32_t t[EMU_LANES];
   const uint32_t *A = emu_src32(w, in, S0I, t);
@@ -179,7 +179,7 @@ static int cvt_u8_into(emu_wave *w, const emu_insn *in, const uint32_t *P)
   emu_dst32(w, in, 0, d);
   return EMU_OK;
 }
-int emu_op_v_cvt_pk_u8_f32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_cvt_pk_u8_f32)(emu_wave *w, const emu_insn *in)
 {
   uint32_t t2[EMU_LANES];
   return cvt_u8_into(w, in, emu_src32(w, in, S0I + 2, t2));
@@ -190,7 +190,7 @@ int emu_op_v_cvt_pk_u8_f32(emu_wave *w, const emu_insn *in)
  * u32 once (§6.5 read for a multi-step op: the int-clamp-exact choice, EMU_F_ICLAMP). V_MSAD_U8
  * leaves out the bytes whose reference (S1) byte is 0. */
 #define SAD(name, expr)                                                                            \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     uint32_t t0[EMU_LANES], t1[EMU_LANES], t2[EMU_LANES], d[EMU_LANES];                            \
     const uint32_t *A = emu_src32(w, in, S0I, t0), *B = emu_src32(w, in, S0I + 1, t1),             \
@@ -260,9 +260,9 @@ static int qsad(emu_wave *w, const emu_insn *in, bool masked, int ebits)
   }
   return EMU_OK;
 }
-int emu_op_v_qsad_pk_u16_u8(emu_wave *w, const emu_insn *in) { return qsad(w, in, false, 16); }
-int emu_op_v_mqsad_pk_u16_u8(emu_wave *w, const emu_insn *in) { return qsad(w, in, true, 16); }
-int emu_op_v_mqsad_u32_u8(emu_wave *w, const emu_insn *in) { return qsad(w, in, true, 32); }
+int EMU_H(emu_op_v_qsad_pk_u16_u8)(emu_wave *w, const emu_insn *in) { return qsad(w, in, false, 16); }
+int EMU_H(emu_op_v_mqsad_pk_u16_u8)(emu_wave *w, const emu_insn *in) { return qsad(w, in, true, 16); }
+int EMU_H(emu_op_v_mqsad_u32_u8)(emu_wave *w, const emu_insn *in) { return qsad(w, in, true, 32); }
 
 /* ---- normalized and narrowing conversions (CDNA3/CDNA4 ISA pseudocode) --------------------------
  * V_CVT_NORM_I16_F16, V_CVT_NORM_U16_F16, V_CVT_PKNORM_{I16,U16}_{F32,F16}: f*_to_snorm / f*_to_unorm,
@@ -292,8 +292,8 @@ static int cvt_norm_f16(emu_wave *w, const emu_insn *in, bool sgn)
   emu_dst16(w, in, 0, d);
   return EMU_OK;
 }
-int emu_op_v_cvt_norm_i16_f16(emu_wave *w, const emu_insn *in) { return cvt_norm_f16(w, in, true); }
-int emu_op_v_cvt_norm_u16_f16(emu_wave *w, const emu_insn *in) { return cvt_norm_f16(w, in, false); }
+int EMU_H(emu_op_v_cvt_norm_i16_f16)(emu_wave *w, const emu_insn *in) { return cvt_norm_f16(w, in, true); }
+int EMU_H(emu_op_v_cvt_norm_u16_f16)(emu_wave *w, const emu_insn *in) { return cvt_norm_f16(w, in, false); }
 static int cvt_pknorm(emu_wave *w, const emu_insn *in, bool sgn, bool f16)
 {
   float A[EMU_LANES], B[EMU_LANES];
@@ -304,15 +304,15 @@ static int cvt_pknorm(emu_wave *w, const emu_insn *in, bool sgn, bool f16)
   emu_dst32(w, in, 0, d);
   return EMU_OK;
 }
-int emu_op_v_cvt_pknorm_i16_f32(emu_wave *w, const emu_insn *in) { return cvt_pknorm(w, in, true, false); }
-int emu_op_v_cvt_pknorm_u16_f32(emu_wave *w, const emu_insn *in) { return cvt_pknorm(w, in, false, false); }
-int emu_op_v_cvt_pknorm_i16_f16(emu_wave *w, const emu_insn *in) { return cvt_pknorm(w, in, true, true); }
-int emu_op_v_cvt_pknorm_u16_f16(emu_wave *w, const emu_insn *in) { return cvt_pknorm(w, in, false, true); }
+int EMU_H(emu_op_v_cvt_pknorm_i16_f32)(emu_wave *w, const emu_insn *in) { return cvt_pknorm(w, in, true, false); }
+int EMU_H(emu_op_v_cvt_pknorm_u16_f32)(emu_wave *w, const emu_insn *in) { return cvt_pknorm(w, in, false, false); }
+int EMU_H(emu_op_v_cvt_pknorm_i16_f16)(emu_wave *w, const emu_insn *in) { return cvt_pknorm(w, in, true, true); }
+int EMU_H(emu_op_v_cvt_pknorm_u16_f16)(emu_wave *w, const emu_insn *in) { return cvt_pknorm(w, in, false, true); }
 /* V_CVT_PK_I16_I32 / V_CVT_PK_U16_U32: {i32_to_i16(S1), i32_to_i16(S0)}; the guides leave
  * i32_to_i16 / u32_to_u16 undefined: lanelab saturates to the 16-bit range (the
  * cvt-pk-int-saturate choice; LLVM's GlobalISel lowers an i64 -> i16 clamp through
  * V_CVT_PK_I16_I32, which relies on it saturating each 32-bit half). */
-int emu_op_v_cvt_pk_i16_i32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_cvt_pk_i16_i32)(emu_wave *w, const emu_insn *in)
 {
   uint32_t t0[EMU_LANES], t1[EMU_LANES], d[EMU_LANES];
   const uint32_t *A = emu_src32(w, in, S0I, t0), *B = emu_src32(w, in, S0I + 1, t1);
@@ -325,7 +325,7 @@ int emu_op_v_cvt_pk_i16_i32(emu_wave *w, const emu_insn *in)
   emu_dst32(w, in, 0, d);
   return EMU_OK;
 }
-int emu_op_v_cvt_pk_u16_u32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_cvt_pk_u16_u32)(emu_wave *w, const emu_insn *in)
 {
   uint32_t t0[EMU_LANES], t1[EMU_LANES], d[EMU_LANES];
   const uint32_t *A = emu_src32(w, in, S0I, t0), *B = emu_src32(w, in, S0I + 1, t1);
@@ -336,10 +336,10 @@ int emu_op_v_cvt_pk_u16_u32(emu_wave *w, const emu_insn *in)
 /* V_CVT_PKACCUM_U8_F32: D0.u32[8*S1[1:0] + 7 : 8*S1[1:0]] = f32_to_u8(S0.f32), the other bytes of
  * D0 kept ("uses src_c to pass destination in"); f32_to_u8 as v_cvt_pk_u8_f32's (the cvt-u8
  * choice). */
-int emu_op_v_cvt_pkaccum_u8_f32(emu_wave *w, const emu_insn *in) { return cvt_u8_into(w, in, emu_vreg(w, in, 0, 0)); }
+int EMU_H(emu_op_v_cvt_pkaccum_u8_f32)(emu_wave *w, const emu_insn *in) { return cvt_u8_into(w, in, emu_vreg(w, in, 0, 0)); }
 
 /* v_prng_b32 (gfx950, CDNA4 ISA): one step of a 32-bit LFSR, D = (S0 << 1) ^ (S0[31] ? 197 : 0) */
-int emu_op_v_prng_b32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_prng_b32)(emu_wave *w, const emu_insn *in)
 {
   uint32_t t[EMU_LANES], d[EMU_LANES];
   const uint32_t *A = emu_src32(w, in, S0I, t);
@@ -443,9 +443,9 @@ static int scale_down(emu_wave *w, const emu_insn *in, int t, int s)
 }
 
 #define SCUP(name, t, d, n) \
-  int emu_op_##name(emu_wave *w, const emu_insn *in) { return scale_up(w, in, t, d, n); }
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in) { return scale_up(w, in, t, d, n); }
 #define SCDN(name, t, s) \
-  int emu_op_##name(emu_wave *w, const emu_insn *in) { return scale_down(w, in, t, s); }
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in) { return scale_down(w, in, t, s); }
 SCUP(v_cvt_scalef32_f32_fp8, SC_FP8, SD_F32, 1)
 SCUP(v_cvt_scalef32_f32_bf8, SC_BF8, SD_F32, 1)
 SCUP(v_cvt_scalef32_f16_fp8, SC_FP8, SD_F16, 1)
@@ -543,9 +543,9 @@ static int scale_down32(emu_wave *w, const emu_insn *in, int t, int s, bool sr)
 }
 
 #define SCUP32(name, t, d) \
-  int emu_op_##name(emu_wave *w, const emu_insn *in) { return scale_up32(w, in, t, d); }
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in) { return scale_up32(w, in, t, d); }
 #define SCDN32(name, t, s) \
-  int emu_op_##name(emu_wave *w, const emu_insn *in) { return scale_down32(w, in, t, s, false); }
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in) { return scale_down32(w, in, t, s, false); }
 SCUP32(v_cvt_scalef32_pk32_f32_fp6, SC_FP6, SD_F32)
 SCUP32(v_cvt_scalef32_pk32_f32_bf6, SC_BF6, SD_F32)
 SCUP32(v_cvt_scalef32_pk32_f16_fp6, SC_FP6, SD_F16)
@@ -587,8 +587,8 @@ static int cvt_sr_f8(emu_wave *w, const emu_insn *in, bool bf8)
   }
   return EMU_OK;
 }
-int emu_op_v_cvt_sr_fp8_f32(emu_wave *w, const emu_insn *in) { return cvt_sr_f8(w, in, false); }
-int emu_op_v_cvt_sr_bf8_f32(emu_wave *w, const emu_insn *in) { return cvt_sr_f8(w, in, true); }
+int EMU_H(emu_op_v_cvt_sr_fp8_f32)(emu_wave *w, const emu_insn *in) { return cvt_sr_f8(w, in, false); }
+int EMU_H(emu_op_v_cvt_sr_bf8_f32)(emu_wave *w, const emu_insn *in) { return cvt_sr_f8(w, in, true); }
 
 static int cvt_sr_h16(emu_wave *w, const emu_insn *in, bool bf)
 {
@@ -608,8 +608,8 @@ static int cvt_sr_h16(emu_wave *w, const emu_insn *in, bool bf)
   }
   return EMU_OK;
 }
-int emu_op_v_cvt_sr_f16_f32(emu_wave *w, const emu_insn *in) { return cvt_sr_h16(w, in, false); }
-int emu_op_v_cvt_sr_bf16_f32(emu_wave *w, const emu_insn *in) { return cvt_sr_h16(w, in, true); }
+int EMU_H(emu_op_v_cvt_sr_f16_f32)(emu_wave *w, const emu_insn *in) { return cvt_sr_h16(w, in, false); }
+int EMU_H(emu_op_v_cvt_sr_bf16_f32)(emu_wave *w, const emu_insn *in) { return cvt_sr_h16(w, in, true); }
 
 /* src0 of a scaled SR form as values: n = 1 (one value: an f32, or the 16-bit half op_sel[0]) or
  * 2 (fp4 pairs: two f32 from src0 and the next register, or the two halves of one) */
@@ -664,9 +664,9 @@ static int scale_sr(emu_wave *w, const emu_insn *in, int t, int s, int n)
 }
 
 #define SCSR(name, t, s, n) \
-  int emu_op_##name(emu_wave *w, const emu_insn *in) { return scale_sr(w, in, t, s, n); }
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in) { return scale_sr(w, in, t, s, n); }
 #define SCSR32(name, t, s) \
-  int emu_op_##name(emu_wave *w, const emu_insn *in) { return scale_down32(w, in, t, s, true); }
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in) { return scale_down32(w, in, t, s, true); }
 SCSR(v_cvt_scalef32_sr_fp8_f32, SC_FP8, SD_F32, 1)
 SCSR(v_cvt_scalef32_sr_bf8_f32, SC_BF8, SD_F32, 1)
 SCSR(v_cvt_scalef32_sr_fp8_f16, SC_FP8, SD_F16, 1)

@@ -17,6 +17,22 @@
 #define S0I (in->src0i)
 
 /* ---- family macros --------------------------------------------------------------------------*/
+/* Where a lane loop writes its result: straight into the destination register when the result may
+ * go there whole (emu_dst32_direct: EXEC all ones, a plain VGPR, no SDWA; here also no clamp or
+ * omod, which the write helpers apply) and the register is none of the sources, so the loop reads
+ * only lanes it never writes; otherwise the handler's array d, written by the helper afterwards as
+ * before (a result over one of its sources, partial EXEC, clamp/omod, SDWA/DPP, SGPR results).
+ * Saves the copy pass of the common case. OUT_DONE(d, o, write) runs the helper when o is d. */
+static inline uint32_t *dst_out(emu_wave *w, const emu_insn *in, uint32_t *d, const void *a, const void *b, const void *c)
+{
+  uint32_t *r = (in->clamp | in->omod) ? NULL : emu_dst32_direct(w, in, 0);
+  return r && (const void *)r != a && (const void *)r != b && (const void *)r != c ? r : d;
+}
+#define OUT_DONE(d, o, write)                                                                      \
+  do {                                                                                             \
+    if ((const void *)(o) == (const void *)(d)) write;                                            \
+  } while (0)
+
 /* Integer add/sub with the VOP3 clamp bit: the exact result saturated to the type's range,
  * [0, 2^bits - 1] unsigned or [-2^(bits-1), 2^(bits-1) - 1] signed (CDNA3 ISA VOP3 "CLAMP":
  * integer results saturate; LLVM hasIntClamp on gfx9). Without clamp the result wraps. 16-bit forms
@@ -28,7 +44,7 @@ static inline uint32_t isat(int64_t r, int bits, bool sgn)
   return (uint32_t)(r < lo ? lo : r > hi ? hi : r);
 }
 #define VOP_SAT(name, bits, sgn, expr)                                                             \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     uint32_t t0[EMU_LANES], t1[EMU_LANES], d[EMU_LANES];                                           \
     uint16_t h0[EMU_LANES], h1[EMU_LANES], hd[EMU_LANES];                                          \
@@ -36,8 +52,9 @@ static inline uint32_t isat(int64_t r, int bits, bool sgn)
     if (bits == 32) A = emu_src32(w, in, S0I, t0), B = emu_src32(w, in, S0I + 1, t1);               \
     if (bits == 32 && !in->clamp) {                                                                \
       /* wrapping: add/sub modulo 2^32 give the low 32 bits of the exact result, signed or not */  \
-      L64 { uint32_t a = A[l], b = B[l]; d[l] = (expr); }                                          \
-      emu_dst32(w, in, 0, d);                                                                      \
+      uint32_t *o = dst_out(w, in, d, A, B, NULL);                                                 \
+      L64 { uint32_t a = A[l], b = B[l]; o[l] = (expr); }                                          \
+      OUT_DONE(d, o, emu_dst32(w, in, 0, d));                                                      \
       return EMU_OK;                                                                               \
     }                                                                                              \
     if (bits != 32) {                                                                              \
@@ -63,52 +80,58 @@ static int int_clamp(emu_wave *w, const emu_insn *in)
 }
 
 #define VOP_U1(name, expr)                                                                         \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     uint32_t t0[EMU_LANES], d[EMU_LANES];                                                          \
     const uint32_t *A = emu_src32(w, in, S0I, t0);                                                 \
     if (in->clamp) return int_clamp(w, in);                                                        \
-    L64 { uint32_t a = A[l]; (void)a; d[l] = (expr); }                                             \
-    emu_dst32(w, in, 0, d);                                                                        \
+    uint32_t *o = dst_out(w, in, d, A, NULL, NULL);                                                \
+    L64 { uint32_t a = A[l]; (void)a; o[l] = (expr); }                                             \
+    OUT_DONE(d, o, emu_dst32(w, in, 0, d));                                                        \
     return EMU_OK;                                                                                 \
   }
 #define VOP_U2(name, expr)                                                                         \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     uint32_t t0[EMU_LANES], t1[EMU_LANES], d[EMU_LANES];                                           \
     const uint32_t *A = emu_src32(w, in, S0I, t0), *B = emu_src32(w, in, S0I + 1, t1);             \
     if (in->clamp) return int_clamp(w, in);                                                        \
-    L64 { uint32_t a = A[l], b = B[l]; d[l] = (expr); }                                            \
-    emu_dst32(w, in, 0, d);                                                                        \
+    uint32_t *o = dst_out(w, in, d, A, B, NULL);                                                   \
+    L64 { uint32_t a = A[l], b = B[l]; o[l] = (expr); }                                            \
+    OUT_DONE(d, o, emu_dst32(w, in, 0, d));                                                        \
     return EMU_OK;                                                                                 \
   }
 /* Shifts: a uniform shift count (constant or SGPR, the common case) is read once, so the lane
  * loop shifts by one scalar amount (vectorizes without per-lane variable shifts). */
 #define VOP_SHIFT(name, expr)                                                                      \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     uint32_t t0[EMU_LANES], t1[EMU_LANES], d[EMU_LANES];                                           \
     const emu_opnd *oa = &in->o[S0I];                                                              \
     if (in->clamp) return int_clamp(w, in);                                                        \
     if (in->enc < EMU_ENC_SDWA && oa->kind != EMU_OPK_VGPR && oa->kind != EMU_OPK_AGPR) {          \
       const uint32_t a = emu_ssrc32(w, in, S0I), *B = emu_src32(w, in, S0I + 1, t1);               \
-      L64 { uint32_t b = B[l]; d[l] = (expr); }                                                    \
+      uint32_t *o = dst_out(w, in, d, B, NULL, NULL);                                              \
+      L64 { uint32_t b = B[l]; o[l] = (expr); }                                                    \
+      OUT_DONE(d, o, emu_dst32(w, in, 0, d));                                                      \
     } else {                                                                                       \
       const uint32_t *A = emu_src32(w, in, S0I, t0), *B = emu_src32(w, in, S0I + 1, t1);           \
-      L64 { uint32_t a = A[l], b = B[l]; d[l] = (expr); }                                          \
+      uint32_t *o = dst_out(w, in, d, A, B, NULL);                                                 \
+      L64 { uint32_t a = A[l], b = B[l]; o[l] = (expr); }                                          \
+      OUT_DONE(d, o, emu_dst32(w, in, 0, d));                                                      \
     }                                                                                              \
-    emu_dst32(w, in, 0, d);                                                                        \
     return EMU_OK;                                                                                 \
   }
 #define VOP_U3(name, expr)                                                                         \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     uint32_t t0[EMU_LANES], t1[EMU_LANES], t2[EMU_LANES], d[EMU_LANES];                            \
     const uint32_t *A = emu_src32(w, in, S0I, t0), *B = emu_src32(w, in, S0I + 1, t1),             \
                    *C = emu_src32(w, in, S0I + 2, t2);                                             \
     if (in->clamp) return int_clamp(w, in);                                                        \
-    L64 { uint32_t a = A[l], b = B[l], c = C[l]; d[l] = (expr); }                                  \
-    emu_dst32(w, in, 0, d);                                                                        \
+    uint32_t *o = dst_out(w, in, d, A, B, C);                                                      \
+    L64 { uint32_t a = A[l], b = B[l], c = C[l]; o[l] = (expr); }                                  \
+    OUT_DONE(d, o, emu_dst32(w, in, 0, d));                                                        \
     return EMU_OK;                                                                                 \
   }
 /* Integer op computed exactly in int64 (expr over int64 a, b, c: sources 0..NS-1, zero- or
@@ -117,7 +140,7 @@ static int int_clamp(emu_wave *w, const emu_insn *in)
  * largest and smallest representable value; for a multiply-add saturating the exact result once
  * is lanelab's reading, the int-clamp-exact choice, flagged EMU_F_ICLAMP in ops.def). */
 #define VOP_X(name, NS, sgn, ext0, ext1, ext2, expr)                                               \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     uint32_t t0[EMU_LANES], t1[EMU_LANES], t2[EMU_LANES], d[EMU_LANES];                            \
     const uint32_t *A = emu_src32(w, in, S0I, t0), *B = emu_src32(w, in, S0I + 1, t1),             \
@@ -139,36 +162,39 @@ static int int_clamp(emu_wave *w, const emu_insn *in)
 #define XI32(x) ((int64_t)(int32_t)(x))
 
 #define VOP_F1(name, expr)                                                                         \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     float tA[EMU_LANES], d[EMU_LANES];                                                             \
     const emu_f32a *A = emu_srcf32p(w, in, S0I, tA);                                               \
-    L64 { float a = A[l]; d[l] = (expr); }                                                         \
-    emu_dstf32(w, in, 0, d);                                                                       \
+    emu_f32a *o = (emu_f32a *)(void *)dst_out(w, in, (uint32_t *)(void *)d, A, NULL, NULL);        \
+    L64 { float a = A[l]; o[l] = (expr); }                                                         \
+    OUT_DONE(d, o, emu_dstf32(w, in, 0, d));                                                       \
     return EMU_OK;                                                                                 \
   }
 #define VOP_F2(name, expr)                                                                         \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     float tA[EMU_LANES], tB[EMU_LANES], d[EMU_LANES];                                              \
     const emu_f32a *A = emu_srcf32p(w, in, S0I, tA), *B = emu_srcf32p(w, in, S0I + 1, tB);        \
-    L64 { float a = A[l], b = B[l]; d[l] = (expr); }                                               \
-    emu_dstf32(w, in, 0, d);                                                                       \
+    emu_f32a *o = (emu_f32a *)(void *)dst_out(w, in, (uint32_t *)(void *)d, A, B, NULL);           \
+    L64 { float a = A[l], b = B[l]; o[l] = (expr); }                                               \
+    OUT_DONE(d, o, emu_dstf32(w, in, 0, d));                                                       \
     return EMU_OK;                                                                                 \
   }
 #define VOP_F3(name, expr)                                                                         \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     float tA[EMU_LANES], tB[EMU_LANES], tC[EMU_LANES], d[EMU_LANES];                               \
     const emu_f32a *A = emu_srcf32p(w, in, S0I, tA), *B = emu_srcf32p(w, in, S0I + 1, tB),        \
                    *C = emu_srcf32p(w, in, S0I + 2, tC);                                           \
-    L64 { float a = A[l], b = B[l], c = C[l]; d[l] = (expr); }                                     \
-    emu_dstf32(w, in, 0, d);                                                                       \
+    emu_f32a *o = (emu_f32a *)(void *)dst_out(w, in, (uint32_t *)(void *)d, A, B, C);              \
+    L64 { float a = A[l], b = B[l], c = C[l]; o[l] = (expr); }                                     \
+    OUT_DONE(d, o, emu_dstf32(w, in, 0, d));                                                       \
     return EMU_OK;                                                                                 \
   }
 /* f32 source(s) -> u32 result */
 #define VOP_F1U(name, expr)                                                                        \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     float A[EMU_LANES];                                                                            \
     uint32_t d[EMU_LANES];                                                                         \
@@ -178,7 +204,7 @@ static int int_clamp(emu_wave *w, const emu_insn *in)
     return EMU_OK;                                                                                 \
   }
 #define VOP_D1(name, expr)                                                                         \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     double A[EMU_LANES], d[EMU_LANES];                                                             \
     emu_srcf64(w, in, S0I, A);                                                                     \
@@ -187,7 +213,7 @@ static int int_clamp(emu_wave *w, const emu_insn *in)
     return EMU_OK;                                                                                 \
   }
 #define VOP_D2(name, expr)                                                                         \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     double A[EMU_LANES], B[EMU_LANES], d[EMU_LANES];                                               \
     emu_srcf64(w, in, S0I, A);                                                                     \
@@ -197,7 +223,7 @@ static int int_clamp(emu_wave *w, const emu_insn *in)
     return EMU_OK;                                                                                 \
   }
 #define VOP_D3(name, expr)                                                                         \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     double A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];                                 \
     emu_srcf64(w, in, S0I, A);                                                                     \
@@ -208,7 +234,7 @@ static int int_clamp(emu_wave *w, const emu_insn *in)
     return EMU_OK;                                                                                 \
   }
 #define VOP_H1(name, expr)                                                                         \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     float A[EMU_LANES], d[EMU_LANES];                                                              \
     emu_srcf16(w, in, S0I, A);                                                                     \
@@ -217,7 +243,7 @@ static int int_clamp(emu_wave *w, const emu_insn *in)
     return EMU_OK;                                                                                 \
   }
 #define VOP_H2(name, expr)                                                                         \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     float A[EMU_LANES], B[EMU_LANES], d[EMU_LANES];                                                \
     emu_srcf16(w, in, S0I, A);                                                                     \
@@ -227,7 +253,7 @@ static int int_clamp(emu_wave *w, const emu_insn *in)
     return EMU_OK;                                                                                 \
   }
 #define VOP_H3(name, expr)                                                                         \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     float A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];                                  \
     emu_srcf16(w, in, S0I, A);                                                                     \
@@ -238,7 +264,7 @@ static int int_clamp(emu_wave *w, const emu_insn *in)
     return EMU_OK;                                                                                 \
   }
 #define VOP_W2(name, expr) /* 16-bit integer, two sources */                                       \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     uint16_t A[EMU_LANES], B[EMU_LANES], d[EMU_LANES];                                             \
     emu_src16(w, in, S0I, A);                                                                      \
@@ -411,12 +437,12 @@ static inline uint32_t rotr64_32(uint32_t hi, uint32_t lo, uint32_t sh)
 }
 
 /* fused multiply-add: clones for FMA-capable hosts so the lane loop vectorizes */
-__attribute__((target_clones("fma", "default"))) static void fma_loop(const emu_f32a *a, const emu_f32a *b,
+EMU_FMA_CLONES static void fma_loop(const emu_f32a *a, const emu_f32a *b,
                                                                       const emu_f32a *c, float *d)
 {
   L64 d[l] = __builtin_fmaf(a[l], b[l], c[l]);
 }
-__attribute__((target_clones("fma", "default"))) static void dfma_loop(const double *a,
+EMU_FMA_CLONES static void dfma_loop(const double *a,
                                                                        const double *b,
                                                                        const double *c, double *d)
 {
@@ -442,7 +468,7 @@ VOP_F1(v_ceil_f32, ceilf(a))
 VOP_F1(v_rndne_f32, rne_f32(a))
 VOP_F1(v_floor_f32, floorf(a))
 /* 2^x: t_exp for every lane (emu_exp2_64 computes the same bits faster) */
-int emu_op_v_exp_f32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_exp_f32)(emu_wave *w, const emu_insn *in)
 {
   float tA[EMU_LANES], d[EMU_LANES];
   const emu_f32a *A = emu_srcf32p(w, in, S0I, tA);
@@ -462,7 +488,7 @@ VOP_F1(v_log_legacy_f32, t_log(a))
 
 /* int/float conversions with an integer source */
 #define VOP_CVT_TO_F(name, expr)                                                                   \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     uint32_t t0[EMU_LANES];                                                                        \
     float d[EMU_LANES];                                                                            \
@@ -479,14 +505,14 @@ VOP_CVT_TO_F(v_cvt_f32_ubyte2, (float)((a >> 16) & 0xff))
 VOP_CVT_TO_F(v_cvt_f32_ubyte3, (float)(a >> 24))
 
 /* f16 <-> f32 (CDNA3 ISA "V_CVT_F16_F32", "V_CVT_F32_F16") */
-int emu_op_v_cvt_f16_f32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_cvt_f16_f32)(emu_wave *w, const emu_insn *in)
 {
   float A[EMU_LANES];
   emu_srcf32(w, in, S0I, A);
   emu_dstf16(w, in, 0, A);
   return EMU_OK;
 }
-int emu_op_v_cvt_f32_f16(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_cvt_f32_f16)(emu_wave *w, const emu_insn *in)
 {
   float A[EMU_LANES];
   emu_srcf16(w, in, S0I, A);
@@ -494,7 +520,7 @@ int emu_op_v_cvt_f32_f16(emu_wave *w, const emu_insn *in)
   return EMU_OK;
 }
 /* f64 <-> f32/int (CDNA3 ISA "V_CVT_F64_F32" etc.) */
-int emu_op_v_cvt_f64_f32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_cvt_f64_f32)(emu_wave *w, const emu_insn *in)
 {
   float A[EMU_LANES];
   double d[EMU_LANES];
@@ -503,7 +529,7 @@ int emu_op_v_cvt_f64_f32(emu_wave *w, const emu_insn *in)
   emu_dstf64(w, in, 0, d);
   return EMU_OK;
 }
-int emu_op_v_cvt_f32_f64(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_cvt_f32_f64)(emu_wave *w, const emu_insn *in)
 {
   double A[EMU_LANES];
   float d[EMU_LANES];
@@ -513,7 +539,7 @@ int emu_op_v_cvt_f32_f64(emu_wave *w, const emu_insn *in)
   return EMU_OK;
 }
 #define VOP_D1U(name, expr)                                                                        \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     double A[EMU_LANES];                                                                           \
     uint32_t d[EMU_LANES];                                                                         \
@@ -526,7 +552,7 @@ VOP_D1U(v_cvt_i32_f64, cvt_i32(a))
 VOP_D1U(v_cvt_u32_f64, cvt_u32(a))
 VOP_D1U(v_frexp_exp_i32_f64, (isinf(a) || a != a || a == 0) ? 0 : (uint32_t)(ilogb(a) + 1))
 #define VOP_CVT_TO_D(name, expr)                                                                   \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     uint32_t t0[EMU_LANES];                                                                        \
     double d[EMU_LANES];                                                                           \
@@ -561,7 +587,7 @@ VOP_H1(v_fract_f16, fract_f16(a))
 VOP_H1(v_sin_f16, t_sin(a))
 VOP_H1(v_cos_f16, t_cos(a))
 /* 16-bit int <-> f16 */
-int emu_op_v_cvt_f16_u16(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_cvt_f16_u16)(emu_wave *w, const emu_insn *in)
 {
   uint16_t A[EMU_LANES];
   float d[EMU_LANES];
@@ -570,7 +596,7 @@ int emu_op_v_cvt_f16_u16(emu_wave *w, const emu_insn *in)
   emu_dstf16(w, in, 0, d);
   return EMU_OK;
 }
-int emu_op_v_cvt_f16_i16(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_cvt_f16_i16)(emu_wave *w, const emu_insn *in)
 {
   uint16_t A[EMU_LANES];
   float d[EMU_LANES];
@@ -579,7 +605,7 @@ int emu_op_v_cvt_f16_i16(emu_wave *w, const emu_insn *in)
   emu_dstf16(w, in, 0, d);
   return EMU_OK;
 }
-int emu_op_v_cvt_u16_f16(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_cvt_u16_f16)(emu_wave *w, const emu_insn *in)
 {
   float A[EMU_LANES];
   uint16_t d[EMU_LANES];
@@ -588,7 +614,7 @@ int emu_op_v_cvt_u16_f16(emu_wave *w, const emu_insn *in)
   emu_dst16(w, in, 0, d);
   return EMU_OK;
 }
-int emu_op_v_cvt_i16_f16(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_cvt_i16_f16)(emu_wave *w, const emu_insn *in)
 {
   float A[EMU_LANES];
   uint16_t d[EMU_LANES];
@@ -601,7 +627,7 @@ int emu_op_v_cvt_i16_f16(emu_wave *w, const emu_insn *in)
   return EMU_OK;
 }
 /* bf16 -> f32 (gfx950, CDNA4 ISA "V_CVT_F32_BF16") */
-int emu_op_v_cvt_f32_bf16(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_cvt_f32_bf16)(emu_wave *w, const emu_insn *in)
 {
   uint16_t A[EMU_LANES];
   float d[EMU_LANES];
@@ -613,7 +639,7 @@ int emu_op_v_cvt_f32_bf16(emu_wave *w, const emu_insn *in)
   return EMU_OK;
 }
 /* v_mov_b64 (gfx940+, CDNA3 ISA "V_MOV_B64") */
-int emu_op_v_mov_b64(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_mov_b64)(emu_wave *w, const emu_insn *in)
 {
   uint32_t *D = emu_dst64_direct(w, in, 0), tlo[EMU_LANES], thi[EMU_LANES];
   const uint32_t *alo, *ahi;
@@ -629,7 +655,7 @@ int emu_op_v_mov_b64(emu_wave *w, const emu_insn *in)
   return EMU_OK;
 }
 /* v_swap_b32: exchange two VGPRs (CDNA3 ISA "V_SWAP_B32") */
-int emu_op_v_swap_b32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_swap_b32)(emu_wave *w, const emu_insn *in)
 {
   uint32_t a[EMU_LANES], b[EMU_LANES];
   memcpy(a, emu_vreg(w, in, 0, 0), sizeof a);
@@ -638,7 +664,7 @@ int emu_op_v_swap_b32(emu_wave *w, const emu_insn *in)
   emu_dst32(w, in, 1, a);
   return EMU_OK;
 }
-int emu_op_v_nop(emu_wave *w, const emu_insn *in) { (void)w, (void)in; return EMU_OK; }
+int EMU_H(emu_op_v_nop)(emu_wave *w, const emu_insn *in) { (void)w, (void)in; return EMU_OK; }
 
 /* ---- VOP2 (CDNA3 ISA "VOP2 Instructions") ---------------------------------------------------*/
 /* v_cndmask_b32: D = VCC[lane] ? S1 : S0 (mask is the last operand: vcc or an SGPR pair) */
@@ -653,7 +679,7 @@ static inline void cndmask_src(emu_wave *w, const emu_insn *in, int i, emu_selsr
   s->xorm = (o->mods & EMU_M_NEG) ? 0x80000000u : 0;
 }
 
-int emu_op_v_cndmask_b32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_cndmask_b32)(emu_wave *w, const emu_insn *in)
 {
   if (__builtin_expect(in->enc < EMU_ENC_SDWA, 1)) {
     /* one pass: sources read in place or as one value, modifiers applied in the select */
@@ -715,7 +741,7 @@ VOP_U2(v_bcnt_u32_b32, (uint32_t)__builtin_popcount(a) + b)
 VOP_U2(v_bfm_b32, ((1u << (a & 31)) - 1) << (b & 31))
 
 /* D = S0 * S1 + D (v_mac/v_fmac: the destination is also the addend) */
-int emu_op_v_fmac_f32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_fmac_f32)(emu_wave *w, const emu_insn *in)
 {
   float tA[EMU_LANES], tB[EMU_LANES], d[EMU_LANES];
   const emu_f32a *A = emu_srcf32p(w, in, S0I, tA), *B = emu_srcf32p(w, in, S0I + 1, tB);
@@ -724,7 +750,7 @@ int emu_op_v_fmac_f32(emu_wave *w, const emu_insn *in)
   emu_dstf32(w, in, 0, d);
   return EMU_OK;
 }
-int emu_op_v_mac_f32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_mac_f32)(emu_wave *w, const emu_insn *in)
 {
   float A[EMU_LANES], B[EMU_LANES], d[EMU_LANES];
   emu_srcf32(w, in, S0I, A);
@@ -734,7 +760,7 @@ int emu_op_v_mac_f32(emu_wave *w, const emu_insn *in)
   emu_dstf32(w, in, 0, d);
   return EMU_OK;
 }
-int emu_op_v_fmac_f64(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_fmac_f64)(emu_wave *w, const emu_insn *in)
 {
   double A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];
   emu_srcf64(w, in, S0I, A);
@@ -746,7 +772,7 @@ int emu_op_v_fmac_f64(emu_wave *w, const emu_insn *in)
   return EMU_OK;
 }
 /* v_fmamk_f32 D = S0 * K + S1; v_fmaak_f32 D = S0 * S1 + K (operands in LLVM's order) */
-int emu_op_v_fmamk_f32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_fmamk_f32)(emu_wave *w, const emu_insn *in)
 {
   float tA[EMU_LANES], tK[EMU_LANES], tB[EMU_LANES], d[EMU_LANES];
   const emu_f32a *A = emu_srcf32p(w, in, 1, tA), *K = emu_srcf32p(w, in, 2, tK), *B = emu_srcf32p(w, in, 3, tB);
@@ -754,7 +780,7 @@ int emu_op_v_fmamk_f32(emu_wave *w, const emu_insn *in)
   emu_dstf32(w, in, 0, d);
   return EMU_OK;
 }
-int emu_op_v_fmaak_f32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_fmaak_f32)(emu_wave *w, const emu_insn *in)
 {
   float tA[EMU_LANES], tB[EMU_LANES], tK[EMU_LANES], d[EMU_LANES];
   const emu_f32a *A = emu_srcf32p(w, in, 1, tA), *B = emu_srcf32p(w, in, 2, tB), *K = emu_srcf32p(w, in, 3, tK);
@@ -762,7 +788,7 @@ int emu_op_v_fmaak_f32(emu_wave *w, const emu_insn *in)
   emu_dstf32(w, in, 0, d);
   return EMU_OK;
 }
-int emu_op_v_madmk_f32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_madmk_f32)(emu_wave *w, const emu_insn *in)
 {
   float A[EMU_LANES], K[EMU_LANES], B[EMU_LANES], d[EMU_LANES];
   emu_srcf32(w, in, 1, A);
@@ -772,7 +798,7 @@ int emu_op_v_madmk_f32(emu_wave *w, const emu_insn *in)
   emu_dstf32(w, in, 0, d);
   return EMU_OK;
 }
-int emu_op_v_madak_f32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_madak_f32)(emu_wave *w, const emu_insn *in)
 {
   float A[EMU_LANES], B[EMU_LANES], K[EMU_LANES], d[EMU_LANES];
   emu_srcf32(w, in, 1, A);
@@ -788,7 +814,7 @@ int emu_op_v_madak_f32(emu_wave *w, const emu_insn *in)
 /* With clamp, an add that carries out gives 0xffffffff and a sub that borrows gives 0 (the carry
  * or borrow is still written): the unsigned saturation above. */
 #define VOP_CARRY(name, cin, expr, cout)                                                           \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     uint32_t t0[EMU_LANES], t1[EMU_LANES], d[EMU_LANES];                                           \
     const uint32_t *A = emu_src32(w, in, 2, t0), *B = emu_src32(w, in, 3, t1);                     \
@@ -836,7 +862,7 @@ VOP_W2(v_min_u16, a < b ? a : b)
 VOP_W2(v_max_i16, (int16_t)a > (int16_t)b ? a : b)
 VOP_W2(v_min_i16, (int16_t)a < (int16_t)b ? a : b)
 /* v_ldexp_f16: S0.f16 * 2^S1.i16 */
-int emu_op_v_ldexp_f16(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_ldexp_f16)(emu_wave *w, const emu_insn *in)
 {
   float A[EMU_LANES], d[EMU_LANES];
   uint16_t B[EMU_LANES];
@@ -848,7 +874,7 @@ int emu_op_v_ldexp_f16(emu_wave *w, const emu_insn *in)
 }
 
 /* ---- VOP3-only (CDNA3 ISA "VOP3A/VOP3B Instructions") ---------------------------------------*/
-int emu_op_v_fma_f32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_fma_f32)(emu_wave *w, const emu_insn *in)
 {
   float tA[EMU_LANES], tB[EMU_LANES], tC[EMU_LANES], d[EMU_LANES];
   const emu_f32a *A = emu_srcf32p(w, in, S0I, tA), *B = emu_srcf32p(w, in, S0I + 1, tB),
@@ -857,7 +883,7 @@ int emu_op_v_fma_f32(emu_wave *w, const emu_insn *in)
   emu_dstf32(w, in, 0, d);
   return EMU_OK;
 }
-int emu_op_v_fma_f64(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_fma_f64)(emu_wave *w, const emu_insn *in)
 {
   double A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];
   emu_srcf64(w, in, S0I, A);
@@ -920,7 +946,7 @@ static inline uint32_t bitop3(uint32_t a, uint32_t b, uint32_t c, uint32_t t)
       r |= ((k & 4) ? a : ~a) & ((k & 2) ? b : ~b) & ((k & 1) ? c : ~c);
   return r;
 }
-int emu_op_v_bitop3_b32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_bitop3_b32)(emu_wave *w, const emu_insn *in)
 {
   uint32_t t0[EMU_LANES], t1[EMU_LANES], t2[EMU_LANES], d[EMU_LANES];
   const uint32_t *A = emu_src32(w, in, 1, t0), *B = emu_src32(w, in, 2, t1), *C = emu_src32(w, in, 3, t2);
@@ -928,7 +954,7 @@ int emu_op_v_bitop3_b32(emu_wave *w, const emu_insn *in)
   emu_dst32(w, in, 0, d);
   return EMU_OK;
 }
-int emu_op_v_bitop3_b16(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_bitop3_b16)(emu_wave *w, const emu_insn *in)
 {
   uint16_t A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];
   emu_src16(w, in, 1, A);
@@ -939,7 +965,7 @@ int emu_op_v_bitop3_b16(emu_wave *w, const emu_insn *in)
   return EMU_OK;
 }
 /* v_ldexp_f32: S0 * 2^S1.i32 */
-int emu_op_v_ldexp_f32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_ldexp_f32)(emu_wave *w, const emu_insn *in)
 {
   float A[EMU_LANES], d[EMU_LANES];
   uint32_t t1[EMU_LANES];
@@ -949,7 +975,7 @@ int emu_op_v_ldexp_f32(emu_wave *w, const emu_insn *in)
   emu_dstf32(w, in, 0, d);
   return EMU_OK;
 }
-int emu_op_v_ldexp_f64(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_ldexp_f64)(emu_wave *w, const emu_insn *in)
 {
   double A[EMU_LANES], d[EMU_LANES];
   uint32_t t1[EMU_LANES];
@@ -972,7 +998,7 @@ static inline void shl64_uniform(uint32_t *dlo, uint32_t *dhi, const uint32_t *l
   else if (s < 32) L64 dlo[l] = lo[l] << s, dhi[l] = hi[l] << s | lo[l] >> (32 - s);
   else L64 dlo[l] = 0, dhi[l] = lo[l] << (s - 32);
 }
-#define VOP_SH64(name, expr) VOP_SH64_FN(emu_op_##name, expr)
+#define VOP_SH64(name, expr) VOP_SH64_FN(EMU_H(emu_op_##name), expr)
 #define VOP_SH64_FN(fname, expr)                                                                   \
   int fname(emu_wave *w, const emu_insn *in)                                                       \
   {                                                                                                \
@@ -986,7 +1012,7 @@ static inline void shl64_uniform(uint32_t *dlo, uint32_t *dhi, const uint32_t *l
   }
 static VOP_SH64_FN(lshlrev_b64_slow, b << a)
 /* whole wave with a uniform count: dword shifts straight into the destination pair */
-int emu_op_v_lshlrev_b64(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_lshlrev_b64)(emu_wave *w, const emu_insn *in)
 {
   uint32_t *D = emu_dst64_direct(w, in, 0), s, tlo[EMU_LANES], thi[EMU_LANES], dlo[EMU_LANES], dhi[EMU_LANES];
   const uint32_t *lo, *hi;
@@ -1003,7 +1029,7 @@ VOP_SH64(v_ashrrev_i64, (uint64_t)((int64_t)b >> a))
  * unsupported" and, in the Notes, "The design treats unsupported shift counts as a shift of zero":
  * so a count of 5..7 (S1[2:0]) shifts by 0, as the Notes say (the pseudocode alone would shift by
  * it; the Notes are the more specific statement of the design). Not hardware-confirmed. */
-int emu_op_v_lshl_add_u64(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_lshl_add_u64)(emu_wave *w, const emu_insn *in)
 {
   uint32_t *D = emu_dst64_direct(w, in, 0), s;
   uint32_t alo_t[EMU_LANES], ahi_t[EMU_LANES], clo_t[EMU_LANES], chi_t[EMU_LANES];
@@ -1033,7 +1059,7 @@ int emu_op_v_lshl_add_u64(emu_wave *w, const emu_insn *in)
   return EMU_OK;
 }
 /* v_mad_u64_u32 / v_mad_i64_i32: {carry, D.u64} = S0 * S1 + S2.u64 */
-int emu_op_v_mad_u64_u32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_mad_u64_u32)(emu_wave *w, const emu_insn *in)
 {
   uint32_t t0[EMU_LANES], t1[EMU_LANES];
   uint64_t C[EMU_LANES], d[EMU_LANES], co = 0;
@@ -1048,7 +1074,7 @@ int emu_op_v_mad_u64_u32(emu_wave *w, const emu_insn *in)
   emu_dstmask(w, in, 1, co);
   return EMU_OK;
 }
-int emu_op_v_mad_i64_i32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_mad_i64_i32)(emu_wave *w, const emu_insn *in)
 {
   uint32_t t0[EMU_LANES], t1[EMU_LANES];
   uint64_t C[EMU_LANES], d[EMU_LANES], co = 0;
@@ -1077,7 +1103,7 @@ int emu_op_v_mad_i64_i32(emu_wave *w, const emu_insn *in)
  *  - div_fmas post-scales by 2^64 when the scaled quotient is large (exponent of S2 > 127) and by
  *    2^-64 otherwise (the manual prints a fixed 2^32, which cannot undo a 2^64 pre-scale);
  *  - div_fixup's UNDERFLOW result (|quotient| below half the smallest subnormal) is signed zero. */
-int emu_op_v_div_scale_f32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_div_scale_f32)(emu_wave *w, const emu_insn *in)
 {
   float S0[EMU_LANES], S1[EMU_LANES], S2[EMU_LANES], d[EMU_LANES];
   emu_srcf32(w, in, 2, S0);
@@ -1101,7 +1127,7 @@ int emu_op_v_div_scale_f32(emu_wave *w, const emu_insn *in)
   emu_dstmask(w, in, 1, vcc);
   return EMU_OK;
 }
-int emu_op_v_div_scale_f64(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_div_scale_f64)(emu_wave *w, const emu_insn *in)
 {
   double S0[EMU_LANES], S1[EMU_LANES], S2[EMU_LANES], d[EMU_LANES];
   emu_srcf64(w, in, 2, S0);
@@ -1136,7 +1162,7 @@ static float fma_scaled_f32(float a, float b, float c, int k)
   if (e != 0 && !(emu_u64f(s) & 1)) s = nextafter(s, e > 0 ? INFINITY : -INFINITY);
   return (float)ldexp(s, k);
 }
-int emu_op_v_div_fmas_f32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_div_fmas_f32)(emu_wave *w, const emu_insn *in)
 {
   float A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];
   emu_srcf32(w, in, 1, A);
@@ -1148,7 +1174,7 @@ int emu_op_v_div_fmas_f32(emu_wave *w, const emu_insn *in)
   emu_dstf32(w, in, 0, d);
   return EMU_OK;
 }
-int emu_op_v_div_fmas_f64(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_div_fmas_f64)(emu_wave *w, const emu_insn *in)
 {
   double A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];
   emu_srcf64(w, in, 1, A);
@@ -1176,7 +1202,7 @@ static inline float fixup_f32(float q, float den, float num)
   if (q != q) return sign ? -INFINITY : INFINITY;
   return sign ? -fabsf(q) : fabsf(q);
 }
-int emu_op_v_div_fixup_f32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_div_fixup_f32)(emu_wave *w, const emu_insn *in)
 {
   float A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];
   emu_srcf32(w, in, 1, A);
@@ -1199,7 +1225,7 @@ static inline double fixup_f64(double q, double den, double num)
   if (q != q) return sign ? -INFINITY : INFINITY;
   return sign ? -fabs(q) : fabs(q);
 }
-int emu_op_v_div_fixup_f64(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_div_fixup_f64)(emu_wave *w, const emu_insn *in)
 {
   double A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];
   emu_srcf64(w, in, 1, A);
@@ -1209,7 +1235,7 @@ int emu_op_v_div_fixup_f64(emu_wave *w, const emu_insn *in)
   emu_dstf64(w, in, 0, d);
   return EMU_OK;
 }
-int emu_op_v_div_fixup_f16(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_div_fixup_f16)(emu_wave *w, const emu_insn *in)
 {
   float A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];
   emu_srcf16(w, in, 1, A);
@@ -1239,7 +1265,7 @@ static inline uint16_t f32_to_f16_rtz(float f)
   if (f == f && !isinf(f) && fabsf(back) > fabsf(f)) h--; /* rounded away from zero: step back */
   return h;
 }
-int emu_op_v_cvt_pkrtz_f16_f32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_cvt_pkrtz_f16_f32)(emu_wave *w, const emu_insn *in)
 {
   float A[EMU_LANES], B[EMU_LANES];
   uint32_t d[EMU_LANES];
@@ -1250,7 +1276,7 @@ int emu_op_v_cvt_pkrtz_f16_f32(emu_wave *w, const emu_insn *in)
   return EMU_OK;
 }
 /* v_cvt_pk_bf16_f32 (gfx950, CDNA4 ISA): two f32 -> packed bf16, round to nearest even */
-int emu_op_v_cvt_pk_bf16_f32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_cvt_pk_bf16_f32)(emu_wave *w, const emu_insn *in)
 {
   float A[EMU_LANES], B[EMU_LANES];
   uint32_t d[EMU_LANES];
@@ -1262,7 +1288,7 @@ int emu_op_v_cvt_pk_bf16_f32(emu_wave *w, const emu_insn *in)
 }
 /* v_cvt_pk_f16_f32 (gfx950, CDNA4 ISA): two f32 -> packed f16 {S1 high, S0 low}, round to nearest
  * even (the default rounding mode; clang emits it for two adjacent float -> _Float16 conversions) */
-int emu_op_v_cvt_pk_f16_f32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_cvt_pk_f16_f32)(emu_wave *w, const emu_insn *in)
 {
   float A[EMU_LANES], B[EMU_LANES];
   uint32_t d[EMU_LANES];
@@ -1273,7 +1299,7 @@ int emu_op_v_cvt_pk_f16_f32(emu_wave *w, const emu_insn *in)
   return EMU_OK;
 }
 /* v_pack_b32_f16: D = {S1.f16, S0.f16} (op_sel picks halves) */
-int emu_op_v_pack_b32_f16(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_pack_b32_f16)(emu_wave *w, const emu_insn *in)
 {
   uint16_t A[EMU_LANES], B[EMU_LANES];
   uint32_t d[EMU_LANES];
@@ -1293,13 +1319,13 @@ int emu_op_v_pack_b32_f16(emu_wave *w, const emu_insn *in)
 }
 
 /* ---- lane access (CDNA3 ISA "V_READLANE_B32", "V_WRITELANE_B32", "V_READFIRSTLANE_B32") ------*/
-int emu_op_v_readlane_b32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_readlane_b32)(emu_wave *w, const emu_insn *in)
 {
   uint32_t lane = emu_ssrc32(w, in, 2) & 63;
   emu_sdst32(w, in, 0, emu_vreg(w, in, 1, 0)[lane]);
   return EMU_OK;
 }
-int emu_op_v_readfirstlane_b32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_readfirstlane_b32)(emu_wave *w, const emu_insn *in)
 {
   uint64_t e = emu_exec(w);
   int lane = e ? __builtin_ctzll(e) : 0;
@@ -1309,7 +1335,7 @@ int emu_op_v_readfirstlane_b32(emu_wave *w, const emu_insn *in)
   emu_sdst32(w, in, 0, v);
   return EMU_OK;
 }
-int emu_op_v_writelane_b32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_writelane_b32)(emu_wave *w, const emu_insn *in)
 {
   /* writes one lane regardless of EXEC */
   uint32_t lane = emu_ssrc32(w, in, 2) & 63;
@@ -1366,7 +1392,7 @@ static inline int cmp_done(emu_wave *w, const emu_insn *in, uint64_t bits, bool 
   return EMU_OK;
 }
 #define CMP_F32(name, x, op)                                                                       \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     float A[EMU_LANES], B[EMU_LANES];                                                              \
     uint64_t r = 0;                                                                                \
@@ -1377,7 +1403,7 @@ static inline int cmp_done(emu_wave *w, const emu_insn *in, uint64_t bits, bool 
     return cmp_done(w, in, r, x);                                                                  \
   }
 #define CMP_F64(name, x, op)                                                                       \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     double A[EMU_LANES], B[EMU_LANES];                                                             \
     uint64_t r = 0;                                                                                \
@@ -1388,7 +1414,7 @@ static inline int cmp_done(emu_wave *w, const emu_insn *in, uint64_t bits, bool 
     return cmp_done(w, in, r, x);                                                                  \
   }
 #define CMP_F16(name, x, op)                                                                       \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     float A[EMU_LANES], B[EMU_LANES];                                                              \
     uint64_t r = 0;                                                                                \
@@ -1399,7 +1425,7 @@ static inline int cmp_done(emu_wave *w, const emu_insn *in, uint64_t bits, bool 
     return cmp_done(w, in, r, x);                                                                  \
   }
 #define CMP_I32(name, x, T, op)                                                                    \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     uint32_t t0[EMU_LANES], t1[EMU_LANES];                                                         \
     uint64_t r = 0;                                                                                \
@@ -1410,7 +1436,7 @@ static inline int cmp_done(emu_wave *w, const emu_insn *in, uint64_t bits, bool 
     return cmp_done(w, in, r, x);                                                                  \
   }
 #define CMP_I16(name, x, T, op)                                                                    \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     uint16_t A[EMU_LANES], B[EMU_LANES];                                                           \
     uint64_t r = 0;                                                                                \
@@ -1421,7 +1447,7 @@ static inline int cmp_done(emu_wave *w, const emu_insn *in, uint64_t bits, bool 
     return cmp_done(w, in, r, x);                                                                  \
   }
 #define CMP_I64(name, x, T, op)                                                                    \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     uint64_t A[EMU_LANES], B[EMU_LANES], r = 0;                                                    \
     emu_src64(w, in, 1, A);                                                                        \
@@ -1472,7 +1498,7 @@ static inline int fclass(double x, bool denorm, bool snan)
   return neg ? 3 : 8;
 }
 #define CMP_CLASS(name, x, SRC, T, DEN, SNAN)                                                      \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     T A[EMU_LANES];                                                                                \
     uint32_t t1[EMU_LANES];                                                                        \
@@ -1503,7 +1529,7 @@ CMP_CLASS(v_cmpx_class_f16, 1, emu_srcf16, float, denorm_h(a), !(emu_u32f(a) & 0
  * other half is preserved (V_MAD_U16/I16 notes) or, for the legacy forms, zeroed (V_MAD_LEGACY_*
  * notes: "hi 16 bits are written as 0"), which their rows' EMU_F_D16Z flag asks emu_dst16 for. */
 #define VOP_W3(name, sgn, expr)                                                                    \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     uint16_t A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];                               \
     emu_src16(w, in, S0I, A);                                                                      \
@@ -1539,7 +1565,7 @@ VOP_W3(v_med3_u16, false, med3_i(a, b, c))
  * of the destination, the high half is zeroed (EMU_F_D16Z; the CDNA3/CDNA4 pseudocode, where
  * LLVM's zeroesHigh16BitsOfDest says gfx9 preserves it: AMD's document wins). Arithmetic as
  * v_mad_f16 (mad-f16-precision). */
-int emu_op_v_mac_f16(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_mac_f16)(emu_wave *w, const emu_insn *in)
 {
   float A[EMU_LANES], B[EMU_LANES], d[EMU_LANES];
   emu_srcf16(w, in, S0I, A);
@@ -1565,13 +1591,13 @@ static int madk_f16(emu_wave *w, const emu_insn *in, bool ak)
   emu_dstf16(w, in, 0, d);
   return EMU_OK;
 }
-int emu_op_v_madak_f16(emu_wave *w, const emu_insn *in) { return madk_f16(w, in, true); }
-int emu_op_v_madmk_f16(emu_wave *w, const emu_insn *in) { return madk_f16(w, in, false); }
+int EMU_H(emu_op_v_madak_f16)(emu_wave *w, const emu_insn *in) { return madk_f16(w, in, true); }
+int EMU_H(emu_op_v_madmk_f16)(emu_wave *w, const emu_insn *in) { return madk_f16(w, in, false); }
 
 /* V_FREXP_MANT_F16 / V_FREXP_EXP_I16_F16: inf and NaN give S0 / 0; otherwise C's frexp() (the
  * guides cite it; "S0.f16 = significand * 2 ** exponent", significand in [0.5, 1)). The f16 value
  * is exact in float, and so is its significand in f16. */
-int emu_op_v_frexp_mant_f16(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_frexp_mant_f16)(emu_wave *w, const emu_insn *in)
 {
   float A[EMU_LANES], d[EMU_LANES];
   uint16_t H[EMU_LANES];
@@ -1591,7 +1617,7 @@ int emu_op_v_frexp_mant_f16(emu_wave *w, const emu_insn *in)
   else emu_dstf16(w, in, 0, d);
   return EMU_OK;
 }
-int emu_op_v_frexp_exp_i16_f16(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_frexp_exp_i16_f16)(emu_wave *w, const emu_insn *in)
 {
   float A[EMU_LANES];
   uint16_t d[EMU_LANES];
@@ -1662,12 +1688,12 @@ static int ashr_pk(emu_wave *w, const emu_insn *in, bool sgn)
   emu_dst16(w, in, 0, d);
   return EMU_OK;
 }
-int emu_op_v_ashr_pk_i8_i32(emu_wave *w, const emu_insn *in) { return ashr_pk(w, in, true); }
-int emu_op_v_ashr_pk_u8_i32(emu_wave *w, const emu_insn *in) { return ashr_pk(w, in, false); }
+int EMU_H(emu_op_v_ashr_pk_i8_i32)(emu_wave *w, const emu_insn *in) { return ashr_pk(w, in, true); }
+int EMU_H(emu_op_v_ashr_pk_u8_i32)(emu_wave *w, const emu_insn *in) { return ashr_pk(w, in, false); }
 
 /* V_SAT_PK_U8_I16: D.b16 = {SAT8(S0[31:16].i16), SAT8(S0[15:0].i16)}, SAT8 to [0, 255] (a VOP1
  * 16-bit result: the high half zeroed, EMU_F_D16Z) */
-int emu_op_v_sat_pk_u8_i16(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_sat_pk_u8_i16)(emu_wave *w, const emu_insn *in)
 {
   uint32_t t[EMU_LANES];
   uint16_t d[EMU_LANES];
@@ -1717,7 +1743,7 @@ static inline double ldexp_rtz(uint64_t m, int e)
   if (drop >= 64) return 0.0;
   return ldexp((double)(m >> drop), -1074);
 }
-int emu_op_v_trig_preop_f64(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_trig_preop_f64)(emu_wave *w, const emu_insn *in)
 {
   double A[EMU_LANES], d[EMU_LANES];
   uint32_t t1[EMU_LANES];

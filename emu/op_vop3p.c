@@ -13,7 +13,7 @@ static inline float h2f(uint16_t h) { return emu_f16_to_f32(h); }
 #define fmax_i(a, b) emu_fmax_ieee(emu_ieee_mode(w), (a), (b))
 
 #define PK_H(name, NS, expr)                                                                       \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     uint16_t lo[3][EMU_LANES], hi[3][EMU_LANES];                                                   \
     uint32_t d[EMU_LANES];                                                                         \
@@ -39,7 +39,7 @@ PK_H(v_pk_min_f16, 2, fmin_i(a, b))
  * integer result is clamped to the largest and smallest representable value; for v_pk_mad_* the
  * exact multiply-add saturated once is the int-clamp-exact choice, EMU_F_ICLAMP in ops.def). */
 #define PK_W(name, NS, sgn, expr)                                                                  \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     uint16_t lo[3][EMU_LANES], hi[3][EMU_LANES];                                                   \
     uint32_t d[EMU_LANES];                                                                         \
@@ -128,7 +128,7 @@ static int pk32_done(emu_wave *w, const emu_insn *in, float *rl, float *rh)
   return EMU_OK;
 }
 #define PK_F32(name, NS, expr)                                                                     \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     uint32_t tl[3][EMU_LANES], th[3][EMU_LANES];                                                   \
     const uint32_t *lo[3] = {0}, *hi[3] = {0};                                                     \
@@ -146,12 +146,12 @@ static int pk32_done(emu_wave *w, const emu_insn *in, float *rl, float *rh)
 PK_F32(v_pk_add_f32, 2, a + b)
 PK_F32(v_pk_mul_f32, 2, a * b)
 /* fma: vectorizable clones for FMA-capable hosts (one rounding either way) */
-__attribute__((target_clones("fma", "default"))) static void pk_fma_loop(const uint32_t *a, const uint32_t *b,
+EMU_FMA_CLONES static void pk_fma_loop(const uint32_t *a, const uint32_t *b,
                                                                        const uint32_t *c, float *d)
 {
   L64 d[l] = __builtin_fmaf(emu_f32(a[l]), emu_f32(b[l]), emu_f32(c[l]));
 }
-int emu_op_v_pk_fma_f32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_pk_fma_f32)(emu_wave *w, const emu_insn *in)
 {
   uint32_t tl[3][EMU_LANES], th[3][EMU_LANES];
   const uint32_t *lo[3], *hi[3];
@@ -161,7 +161,7 @@ int emu_op_v_pk_fma_f32(emu_wave *w, const emu_insn *in)
   pk_fma_loop(hi[0], hi[1], hi[2], rh);
   return pk32_done(w, in, rl, rh);
 }
-int emu_op_v_pk_mov_b32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_pk_mov_b32)(emu_wave *w, const emu_insn *in)
 {
   /* D[31:0] = op_sel[0] ? S0[63:32] : S0[31:0]; D[63:32] = op_sel[1] ? S1[63:32] : S1[31:0] */
   uint32_t ta[2][EMU_LANES], tb[2][EMU_LANES];
@@ -220,7 +220,7 @@ static void mix_fma(emu_wave *w, const emu_insn *in, float *d)
     d[l] = r;
   }
 }
-int emu_op_v_fma_mix_f32(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_fma_mix_f32)(emu_wave *w, const emu_insn *in)
 {
   float d[EMU_LANES];
   mix_fma(w, in, d);
@@ -244,8 +244,8 @@ static int mix_f16(emu_wave *w, const emu_insn *in, bool hi)
   emu_dst32(w, in, 0, d);
   return EMU_OK;
 }
-int emu_op_v_fma_mixlo_f16(emu_wave *w, const emu_insn *in) { return mix_f16(w, in, false); }
-int emu_op_v_fma_mixhi_f16(emu_wave *w, const emu_insn *in) { return mix_f16(w, in, true); }
+int EMU_H(emu_op_v_fma_mixlo_f16)(emu_wave *w, const emu_insn *in) { return mix_f16(w, in, false); }
+int EMU_H(emu_op_v_fma_mixhi_f16)(emu_wave *w, const emu_insn *in) { return mix_f16(w, in, true); }
 
 /* ---- dot products (CDNA3/CDNA4 ISA "V_DOT*" pseudocode) ----------------------------------------
  * f32 forms: the pseudocode's tmp is an f32, accumulated one step at a time, each step rounded to f32
@@ -280,7 +280,7 @@ static void dot_srcs(emu_wave *w, const emu_insn *in, bool bf, float *al, float 
     bl[l] = bf ? emu_bf16_to_f32(yl[l]) : h2f(yl[l]), bh[l] = bf ? emu_bf16_to_f32(yh[l]) : h2f(yh[l]);
   }
 }
-int emu_op_v_dot2_f32_f16(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_dot2_f32_f16)(emu_wave *w, const emu_insn *in)
 {
   float al[EMU_LANES], ah[EMU_LANES], bl[EMU_LANES], bh[EMU_LANES], C[EMU_LANES], d[EMU_LANES];
   dot_srcs(w, in, false, al, ah, bl, bh);
@@ -294,7 +294,7 @@ int emu_op_v_dot2_f32_f16(emu_wave *w, const emu_insn *in)
   emu_dstf32(w, in, 0, d);
   return EMU_OK;
 }
-int emu_op_v_dot2_f32_bf16(emu_wave *w, const emu_insn *in)
+int EMU_H(emu_op_v_dot2_f32_bf16)(emu_wave *w, const emu_insn *in)
 {
   float al[EMU_LANES], ah[EMU_LANES], bl[EMU_LANES], bh[EMU_LANES], d[EMU_LANES];
   uint32_t tc[EMU_LANES];
@@ -323,8 +323,8 @@ static int dot2c_f32(emu_wave *w, const emu_insn *in, bool bf)
   emu_dstf32(w, in, 0, d);
   return EMU_OK;
 }
-int emu_op_v_dot2c_f32_f16(emu_wave *w, const emu_insn *in) { return dot2c_f32(w, in, false); }
-int emu_op_v_dot2c_f32_bf16(emu_wave *w, const emu_insn *in) { return dot2c_f32(w, in, true); }
+int EMU_H(emu_op_v_dot2c_f32_f16)(emu_wave *w, const emu_insn *in) { return dot2c_f32(w, in, false); }
+int EMU_H(emu_op_v_dot2c_f32_bf16)(emu_wave *w, const emu_insn *in) { return dot2c_f32(w, in, true); }
 
 /* Integer dot products: tmp = S2 (or D0 for the *c forms) plus the products of the N-bit fields of
  * S0 and S1 (sign- or zero-extended), in the pseudocode's 32-bit tmp: the sum wraps modulo 2^32;
@@ -355,15 +355,15 @@ static int dot_int(emu_wave *w, const emu_insn *in, int bits, bool sgn, bool acc
   emu_dst32(w, in, 0, d);
   return EMU_OK;
 }
-int emu_op_v_dot2_i32_i16(emu_wave *w, const emu_insn *in) { return dot_int(w, in, 16, true, false); }
-int emu_op_v_dot2_u32_u16(emu_wave *w, const emu_insn *in) { return dot_int(w, in, 16, false, false); }
-int emu_op_v_dot4_i32_i8(emu_wave *w, const emu_insn *in) { return dot_int(w, in, 8, true, false); }
-int emu_op_v_dot4_u32_u8(emu_wave *w, const emu_insn *in) { return dot_int(w, in, 8, false, false); }
-int emu_op_v_dot8_i32_i4(emu_wave *w, const emu_insn *in) { return dot_int(w, in, 4, true, false); }
-int emu_op_v_dot8_u32_u4(emu_wave *w, const emu_insn *in) { return dot_int(w, in, 4, false, false); }
-int emu_op_v_dot2c_i32_i16(emu_wave *w, const emu_insn *in) { return dot_int(w, in, 16, true, true); }
-int emu_op_v_dot4c_i32_i8(emu_wave *w, const emu_insn *in) { return dot_int(w, in, 8, true, true); }
-int emu_op_v_dot8c_i32_i4(emu_wave *w, const emu_insn *in) { return dot_int(w, in, 4, true, true); }
+int EMU_H(emu_op_v_dot2_i32_i16)(emu_wave *w, const emu_insn *in) { return dot_int(w, in, 16, true, false); }
+int EMU_H(emu_op_v_dot2_u32_u16)(emu_wave *w, const emu_insn *in) { return dot_int(w, in, 16, false, false); }
+int EMU_H(emu_op_v_dot4_i32_i8)(emu_wave *w, const emu_insn *in) { return dot_int(w, in, 8, true, false); }
+int EMU_H(emu_op_v_dot4_u32_u8)(emu_wave *w, const emu_insn *in) { return dot_int(w, in, 8, false, false); }
+int EMU_H(emu_op_v_dot8_i32_i4)(emu_wave *w, const emu_insn *in) { return dot_int(w, in, 4, true, false); }
+int EMU_H(emu_op_v_dot8_u32_u4)(emu_wave *w, const emu_insn *in) { return dot_int(w, in, 4, false, false); }
+int EMU_H(emu_op_v_dot2c_i32_i16)(emu_wave *w, const emu_insn *in) { return dot_int(w, in, 16, true, true); }
+int EMU_H(emu_op_v_dot4c_i32_i8)(emu_wave *w, const emu_insn *in) { return dot_int(w, in, 8, true, true); }
+int EMU_H(emu_op_v_dot8c_i32_i4)(emu_wave *w, const emu_insn *in) { return dot_int(w, in, 4, true, true); }
 
 /* V_PK_MAXIMUM3_F16 / V_PK_MINIMUM3_F16 (gfx950): per half, IEEE 754-2019 maximum()/minimum() of the
  * three (a NaN gives the first NaN operand quieted; -0 < +0); the result is one of the operands'
@@ -391,5 +391,5 @@ static int pk_maximum3(emu_wave *w, const emu_insn *in, bool mx)
   emu_dst32(w, in, 0, d);
   return EMU_OK;
 }
-int emu_op_v_pk_maximum3_f16(emu_wave *w, const emu_insn *in) { return pk_maximum3(w, in, true); }
-int emu_op_v_pk_minimum3_f16(emu_wave *w, const emu_insn *in) { return pk_maximum3(w, in, false); }
+int EMU_H(emu_op_v_pk_maximum3_f16)(emu_wave *w, const emu_insn *in) { return pk_maximum3(w, in, true); }
+int EMU_H(emu_op_v_pk_minimum3_f16)(emu_wave *w, const emu_insn *in) { return pk_maximum3(w, in, false); }

@@ -45,7 +45,7 @@ static uint64_t const_val(const emu_wave *w, const emu_opnd *o, int width)
   }
 }
 
-uint32_t emu_ssrc32(const emu_wave *w, const emu_insn *in, int i)
+uint32_t emu_ssrc32_slow(const emu_wave *w, const emu_insn *in, int i)
 {
   const emu_opnd *o = &in->o[i];
   if (o->kind == EMU_OPK_SGPR) return w->s[o->reg];
@@ -53,26 +53,12 @@ uint32_t emu_ssrc32(const emu_wave *w, const emu_insn *in, int i)
   return (uint32_t)const_val(w, o, 32);
 }
 
-uint64_t emu_ssrc64(const emu_wave *w, const emu_insn *in, int i)
+uint64_t emu_ssrc64_slow(const emu_wave *w, const emu_insn *in, int i)
 {
   const emu_opnd *o = &in->o[i];
   if (o->kind == EMU_OPK_SGPR) return o->n >= 2 ? emu_rd64s(w, o->reg) : w->s[o->reg];
   if (o->kind == EMU_OPK_IMM) return (uint64_t)o->ival; /* sign-extended */
   return const_val(w, o, 64);
-}
-
-void emu_sdst32(emu_wave *w, const emu_insn *in, int i, uint32_t v)
-{
-  const emu_opnd *o = &in->o[i];
-  if (o->kind == EMU_OPK_SGPR) w->s[o->reg] = v;
-}
-
-void emu_sdst64(emu_wave *w, const emu_insn *in, int i, uint64_t v)
-{
-  const emu_opnd *o = &in->o[i];
-  if (o->kind != EMU_OPK_SGPR) return;
-  w->s[o->reg] = (uint32_t)v;
-  if (o->n >= 2) w->s[o->reg + 1] = (uint32_t)(v >> 32);
 }
 
 uint64_t emu_srcmask_slow(const emu_wave *w, const emu_insn *in, int i)

@@ -57,7 +57,6 @@ void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst)
   w->ncnt[cnt]++;
   e->cnt = (uint8_t)cnt;
   e->pc = in->pc;
-  e->ii = in >= w->insns && in < w->insns + w->ninsn ? (uint32_t)(in - w->insns) : UINT32_MAX;
   e->bar = w->nbar;
   e->seq = cnt < 2 ? ++w->pseq[cnt] : 0;
   e->warned = 0;
@@ -102,6 +101,19 @@ void emu_waitcnt(emu_wave *w, int vmcnt, int lgkmcnt)
   }
 }
 
+/* Is the instruction at pc (an outstanding entry's issuer) the same text as in? The records are
+ * sorted by pc; looked up only here, on the rare warning path, so emu_pend stores no index. */
+static bool same_text_at(const emu_wave *w, uint64_t pc, const emu_insn *in)
+{
+  size_t lo = 0, hi = w->ninsn;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (w->insns[mid].pc < pc) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < w->ninsn && w->insns[lo].pc == pc && !strcmp(w->insns[lo].text, in->text);
+}
+
 int emu_hazard_check(emu_wave *w, const emu_insn *in)
 {
   uint32_t fl = in->flags;
@@ -124,7 +136,7 @@ int emu_hazard_check(emu_wave *w, const emu_insn *in)
       if (e->warned) continue;
       const char *why = NULL;
       if (i == 0 && load && e->cnt == EMU_CNT_SMEM && mycnt == EMU_CNT_SMEM && e->reg == o->reg && e->n == o->n &&
-          e->ii != UINT32_MAX && !strcmp(w->insns[e->ii].text, in->text))
+          same_text_at(w, e->pc, in))
         why = "duplicated s_load in flight";
       else if (e->cnt == EMU_CNT_DS && e->bar != w->nbar)
         why = "LDS result used after s_barrier without s_waitcnt";

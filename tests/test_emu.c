@@ -752,6 +752,53 @@ Test(vop3p, packed_f16_op_sel_and_f32_pairs)
   free(s);
 }
 
+/* v_pk_fma_f32's operand forms against fmaf, with the host SIMD paths on and off: per-lane and
+ * SGPR-pair sources, neg_lo/neg_hi, op_sel crossing the halves with the result in place over its
+ * sources, a partial EXEC and clamp. */
+Test(vop3p, pk_fma_f32_operand_forms_agree_with_fmaf)
+{
+  bool had = emu_avx512, had2 = emu_avx2;
+  for (int path = 0; path < 2; path++) {
+    if (path == 1) emu_avx512 = emu_avx2 = false; /* the lane loop */
+    snap *s = run_ok(EMU_GFX950,
+                     "v_cvt_f32_u32 v2, v0\n"
+                     "v_mul_f32 v2, 0x3eaaaaab, v2\n"           /* a = l * (1/3 rounded) */
+                     "v_mul_f32 v3, 0xbf8ccccd, v2\n"           /* b = a * -1.1 */
+                     "s_mov_b32 s4, 0x3f7fbe77\n"               /* 0.999 */
+                     "s_mov_b32 s5, 0xc0400000\n"               /* -3.0 */
+                     "v_pk_fma_f32 v[4:5], v[2:3], s[4:5], v[2:3]\n"
+                     "v_pk_fma_f32 v[6:7], v[2:3], s[4:5], v[2:3] neg_lo:[0,0,1] neg_hi:[1,0,0]\n"
+                     "v_mov_b32 v8, v2\n"
+                     "v_mov_b32 v9, v3\n"
+                     "v_pk_fma_f32 v[8:9], v[8:9], s[4:5], v[8:9] op_sel:[1,0,0] op_sel_hi:[0,1,1]\n"
+                     "v_mov_b32 v10, 7.0\n"
+                     "v_mov_b32 v11, 7.0\n"
+                     "v_cmp_gt_u32 vcc, 40, v0\n"
+                     "s_and_saveexec_b64 s[12:13], vcc\n"
+                     "v_pk_fma_f32 v[10:11], v[2:3], s[4:5], v[2:3]\n"
+                     "s_mov_b64 exec, s[12:13]\n"
+                     "v_pk_fma_f32 v[12:13], v[2:3], 0.5, v[2:3] op_sel_hi:[1,0,1] clamp\n"
+                     "s_endpgm\n");
+    if (path == 1) emu_avx512 = had, emu_avx2 = had2;
+    const float s4 = 0x1.ff7ceep-1f, s5 = -3.0f;
+    for (int l = 0; l < 64; l++) {
+      float a = (float)l * 0x1.555556p-2f, b = a * -0x1.19999ap+0f;
+      cr_assert_eq(s->w[0].v[4][l], fbits(fmaf(a, s4, a)), "path %d lane %d", path, l);
+      cr_assert_eq(s->w[0].v[5][l], fbits(fmaf(b, s5, b)), "path %d lane %d", path, l);
+      cr_assert_eq(s->w[0].v[6][l], fbits(fmaf(a, s4, -a)), "path %d lane %d", path, l);
+      cr_assert_eq(s->w[0].v[7][l], fbits(fmaf(-b, s5, b)), "path %d lane %d", path, l);
+      cr_assert_eq(s->w[0].v[8][l], fbits(fmaf(b, s4, a)), "path %d lane %d", path, l);
+      cr_assert_eq(s->w[0].v[9][l], fbits(fmaf(a, s5, b)), "path %d lane %d", path, l);
+      cr_assert_eq(s->w[0].v[10][l], l < 40 ? fbits(fmaf(a, s4, a)) : fbits(7.0f), "path %d lane %d", path, l);
+      cr_assert_eq(s->w[0].v[11][l], l < 40 ? fbits(fmaf(b, s5, b)) : fbits(7.0f), "path %d lane %d", path, l);
+      float c0 = fmaf(a, 0.5f, a), c1 = fmaf(b, 0.5f, b);
+      cr_assert_eq(s->w[0].v[12][l], fbits(c0 > 1.0f ? 1.0f : c0), "path %d lane %d", path, l);
+      cr_assert_eq(s->w[0].v[13][l], fbits(c1 < 0.0f ? 0.0f : c1), "path %d lane %d", path, l);
+    }
+    free(s);
+  }
+}
+
 /* ---- EXEC masking, compares, branches --------------------------------------------------------*/
 Test(exec, masked_writes_and_saveexec_restore)
 {
@@ -1213,6 +1260,10 @@ Test(fault, missing_waitcnt_across_register_words_and_kinds)
       {"v_mov_b32 v1, 0\nds_read_b32 v64, v1\nds_write_b128 v1, v[62:65] offset:64\ns_endpgm\n", "v64"},
       {"v_mov_b32 v1, 0\nds_read_b32 a70, v1\nv_accvgpr_read_b32 v0, a70\ns_endpgm\n", "a70"},
       {"v_mov_b32 v1, 0\nds_read_b32 a70, v1\nv_accvgpr_read_b32 v0, a71\nv_mov_b32 v0, v70\ns_waitcnt lgkmcnt(0)\ns_endpgm\n", ""},
+      /* a cross-lane DS result (ds_bpermute_b32 runs ahead of its round-robin turn, emu/decode.c
+       * sched_ev) is still an outstanding LDS-counter operation until s_waitcnt */
+      {"v_mov_b32 v1, 0\nds_bpermute_b32 v3, v1, v0\nv_mov_b32 v4, v3\ns_endpgm\n", "v3"},
+      {"v_mov_b32 v1, 0\nds_bpermute_b32 v3, v1, v0\ns_waitcnt lgkmcnt(0)\nv_mov_b32 v4, v3\ns_endpgm\n", ""},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     int rc = run_src(EMU_GFX942, cases[i][0], NULL, &s, &f);
