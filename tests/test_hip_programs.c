@@ -70,6 +70,20 @@ Test(programs, reduction_streams, .timeout = 120) { passes_on_both_arches("reduc
 Test(programs, async_events, .timeout = 120) { passes_on_both_arches("async_events", NULL, "async_events: ok"); }
 Test(programs, template_ggl, .timeout = 120) { passes_on_both_arches("template_ggl", NULL, "template_ggl: ok"); }
 Test(programs, gemm_softmax, .timeout = 120) { passes_on_both_arches("gemm_softmax", NULL, "gemm_softmax: 40x72 ok"); }
+/* HIP's inter-process handles in one process: made, opened nowhere, each refusal named (the
+ * program checks the error codes; here the messages). docs/hip-runtime.md "Inter-process handles" */
+Test(programs, ipc_handles_are_made_but_not_opened_in_one_process, .timeout = 120) {
+  for (size_t i = 0; i < 2; i++) {
+    char *out;
+    int rc = run_prog("ipc_handles", arches[i], NULL, &out);
+    cr_expect_eq(rc, 0, "ipc_handles on %s: exit %d:\n%s", arches[i], rc, out);
+    cr_expect(strstr(out, "ipc_handles: ok"), "%s:\n%s", arches[i], out);
+    cr_expect(strstr(out, "hipIpcOpenMemHandle: the handle was made by this process"), "%s:\n%s", arches[i], out);
+    cr_expect(strstr(out, "hipIpcOpenEventHandle: the handle comes from process") && strstr(out, "is not modelled"),
+              "%s:\n%s", arches[i], out);
+    free(out);
+  }
+}
 Test(programs, module_load, .timeout = 120) {
   passes_on_both_arches("module_load", PROGS "/modules " PROGS "/modules/module_kernels.bundle", "module_load: ok");
 }
