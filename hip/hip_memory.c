@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "hip/internal.h"
 
@@ -381,6 +382,63 @@ hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attr, const void *ptr)
   attr->devicePointer = (void *)ptr;
   attr->hostPointer = a->kind == HIP_MEM_DEVICE ? NULL : (void *)ptr;
   return hip_done(hipSuccess);
+}
+
+/* ---- inter-process handles ---------------------------------------------------------------------
+ * HIP's handle is 64 opaque bytes that another process opens (ROCm/clr hipamd/src/hip_memory.cpp,
+ * hip_event_ipc.cpp, f9f995c 2024-10-22). lanelab's emulated device memory and events belong to one
+ * process, so: a handle is made as HIP makes it (device allocations only; events created with
+ * hipEventInterprocess), and opening one in the process that made it fails with
+ * hipErrorInvalidContext, as ROCm's runtime checks the owner's process id; a handle from another
+ * process (after fork) is refused with hipErrorNotSupported, naming it: not modelled. */
+typedef struct {
+  char tag[8];
+  uint64_t pid, a, b, c;
+} ipc_payload;
+_Static_assert(sizeof(ipc_payload) <= HIP_IPC_HANDLE_SIZE, "the payload fits HIP's handle");
+
+void hip_ipc_fill(char reserved[HIP_IPC_HANDLE_SIZE], const char tag[8], uint64_t a, uint64_t b, uint64_t c) {
+  ipc_payload p = {.pid = (uint64_t)getpid(), .a = a, .b = b, .c = c};
+  memcpy(p.tag, tag, sizeof p.tag);
+  memset(reserved, 0, HIP_IPC_HANDLE_SIZE);
+  memcpy(reserved, &p, sizeof p);
+}
+
+hipError_t hip_ipc_open(const char *fn, const char reserved[HIP_IPC_HANDLE_SIZE], const char tag[8]) {
+  ipc_payload p;
+  memcpy(&p, reserved, sizeof p);
+  if (memcmp(p.tag, tag, sizeof p.tag))
+    return hip_complain(fn, hipErrorInvalidValue, "the handle was not made by %s", memcmp(tag, "llipcmem", 8) ? "hipIpcGetEventHandle" : "hipIpcGetMemHandle");
+  if (p.pid == (uint64_t)getpid())
+    return hip_complain(fn, hipErrorInvalidContext, "the handle was made by this process: HIP opens a handle in another process only");
+  return hip_complain(fn, hipErrorNotSupported, "the handle comes from process %llu: opening another process's memory or event "
+                      "is not modelled (lanelab's emulated device belongs to one process)", (unsigned long long)p.pid);
+}
+
+hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr) {
+  HIP_BEGIN();
+  if (!handle || !devPtr) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "handle or devPtr is NULL"));
+  uint64_t p = (uint64_t)(uintptr_t)devPtr;
+  hip_alloc *a = hip_alloc_find(p, 1);
+  if (!a || a->kind != HIP_MEM_DEVICE)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%p is in no device allocation: only hipMalloc memory has a handle", devPtr));
+  hip_ipc_fill(handle->reserved, "llipcmem", a->addr, a->size, p - a->addr);
+  return hip_done(hipSuccess);
+}
+
+hipError_t hipIpcOpenMemHandle(void **devPtr, hipIpcMemHandle_t handle, unsigned int flags) {
+  HIP_BEGIN();
+  if (!devPtr) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "devPtr is NULL"));
+  if (flags != hipIpcMemLazyEnablePeerAccess)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags 0x%x: HIP takes hipIpcMemLazyEnablePeerAccess only", flags));
+  return hip_done(hip_ipc_open(__func__, handle.reserved, "llipcmem"));
+}
+
+hipError_t hipIpcCloseMemHandle(void *devPtr) {
+  HIP_BEGIN();
+  if (!devPtr) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "devPtr is NULL"));
+  return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%p was not returned by hipIpcOpenMemHandle (which opens "
+                               "no handle in one process)", devPtr));
 }
 
 /* Hints about where managed memory should live: there is one copy here, so there is nothing to

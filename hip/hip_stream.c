@@ -194,6 +194,25 @@ hipError_t hipEventRecord(hipEvent_t e, hipStream_t s) {
   return hip_done(hipSuccess);
 }
 
+/* Inter-process event handles: hip_memory.c "inter-process handles". A handle is made for an event
+ * created with hipEventInterprocess; any other event gives hipErrorInvalidConfiguration, as
+ * ROCm/clr's hip::Event::GetHandle does. */
+hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_t e) {
+  HIP_BEGIN();
+  if (!handle || !e) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "handle or event is NULL"));
+  if (!event_valid(e)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not an event", (void *)e));
+  if (!(e->flags & hipEventInterprocess))
+    return hip_done(hip_complain(__func__, hipErrorInvalidConfiguration, "the event was not created with hipEventInterprocess"));
+  hip_ipc_fill(handle->reserved, "llipcevt", (uint64_t)(uintptr_t)e, 0, 0);
+  return hip_done(hipSuccess);
+}
+
+hipError_t hipIpcOpenEventHandle(hipEvent_t *e, hipIpcEventHandle_t handle) {
+  HIP_BEGIN();
+  if (!e) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "event is NULL"));
+  return hip_done(hip_ipc_open(__func__, handle.reserved, "llipcevt"));
+}
+
 hipError_t hipEventSynchronize(hipEvent_t e) {
   HIP_BEGIN();
   if (!event_valid(e)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not an event", (void *)e));

@@ -143,6 +143,13 @@ void *hip_host_view(uint64_t addr, size_t n);
 /* initcheck: the device bytes [addr, addr+n) are now written. */
 void hip_mark_written(uint64_t addr, size_t n);
 void hip_memory_reset(void);
+/* Inter-process handles (docs/hip-runtime.md "Inter-process handles"): fill HIP's 64 reserved
+ * bytes with a tag (8 characters), this process's id and three values; and check a handle handed
+ * to an Open call for function fn: hipErrorInvalidValue if it is not one made with this tag,
+ * hipErrorInvalidContext if this process made it (ROCm's rule), else hipErrorNotSupported (another
+ * process's memory or event is not modelled) -- each with its message. Never hipSuccess. */
+void hip_ipc_fill(char reserved[HIP_IPC_HANDLE_SIZE], const char tag[8], uint64_t a, uint64_t b, uint64_t c);
+hipError_t hip_ipc_open(const char *fn, const char reserved[HIP_IPC_HANDLE_SIZE], const char tag[8]);
 /* The emulated device's memory size (hipDeviceProp_t.totalGlobalMem). */
 size_t hip_total_mem(void);
 

@@ -31,7 +31,8 @@
 #               -I 3rdparty/composable_kernel/include; with the defines its build passes
 #               (aiter/jit/core.py) and PyTorch's extension build adds (-DUSE_ROCM=1)
 #   ck          include/ck_tile/core.hpp and each include/ck_tile/ops/*.hpp, one per unit, -I include
-#   vllm        every .cu under csrc/, -I csrc
+#   vllm        every .cu under csrc/, -I csrc, with the flags vLLM's ROCm build passes (the
+#               tree should hold the files vLLM builds for ROCm: its CMakeLists.txt HIP lists)
 # The compiler is `lanelab hipcc -c` when the lanelab binary has that command, else Debian's
 # clang-22 with lanelab's headers (-x hip -nogpuinc -nogpulib -I hip/include), host and device.
 # Exit status: 0 when the table was produced (whatever it says), 2 bad usage, 3 no compiler.
@@ -137,8 +138,13 @@ for spec in "${libs[@]}"; do
       done;;
     vllm)
       [ -d "$dir/csrc" ] || { echo "upstream-compile: $dir has no csrc" >&2; exit 2; }
+      # the flags vLLM's ROCm build adds (CMakeLists.txt: CMAKE_HIP_STANDARD 20;
+      # cmake/utils.cmake get_torch_gpu_compiler_flags for HIP). vLLM's build also runs
+      # cmake/hipify.py over csrc/ first (CUDA names to HIP ones); these are the sources as
+      # they are, so a CUDA name (cuda_runtime.h, cudaGetDevice) stops them here
+      notes+=("vllm: the sources unhipified (vLLM's ROCm build runs cmake/hipify.py on them first), with vLLM's HIP flags -std=c++20 -DUSE_ROCM -DENABLE_FP8 -U__HIP_NO_HALF_CONVERSIONS__ -U__HIP_NO_HALF_OPERATORS__")
       while IFS= read -r f; do
-        printf 'vllm\t%s\t%s\t-std=c++17 -I %s\n' "${f#"$dir"/}" "$f" "$dir/csrc" >> "$jobsfile"
+        printf 'vllm\t%s\t%s\t-std=c++20 -DUSE_ROCM -DENABLE_FP8 -U__HIP_NO_HALF_CONVERSIONS__ -U__HIP_NO_HALF_OPERATORS__ -I %s\n' "${f#"$dir"/}" "$f" "$dir/csrc" >> "$jobsfile"
       done < <(find "$dir/csrc" -name '*.cu' | sort);;
   esac
 done

@@ -235,6 +235,17 @@ typedef struct hipFuncAttributes {
   size_t sharedSizeBytes;
 } hipFuncAttributes;
 
+// Inter-process handles: HIP's opaque 64-byte structs (ROCm/HIP hip_runtime_api.h). lanelab is one
+// process, so a handle can be made but not opened here (docs/hip-runtime.md "Inter-process handles").
+#define HIP_IPC_HANDLE_SIZE 64
+typedef struct hipIpcMemHandle_st {
+  char reserved[HIP_IPC_HANDLE_SIZE];
+} hipIpcMemHandle_t;
+typedef struct hipIpcEventHandle_st {
+  char reserved[HIP_IPC_HANDLE_SIZE];
+} hipIpcEventHandle_t;
+#define hipIpcMemLazyEnablePeerAccess 0x01
+
 // Flags (HIP's values).
 #define hipStreamDefault 0x00
 #define hipStreamNonBlocking 0x01
@@ -601,6 +612,9 @@ hipError_t hipMemGetInfo(size_t *free, size_t *total);
 hipError_t hipMemPtrGetInfo(void *ptr, size_t *size);
 hipError_t hipMemGetAddressRange(hipDeviceptr_t *pbase, size_t *psize, hipDeviceptr_t dptr);
 hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void *ptr);
+hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr);
+hipError_t hipIpcOpenMemHandle(void **devPtr, hipIpcMemHandle_t handle, unsigned int flags);
+hipError_t hipIpcCloseMemHandle(void *devPtr);
 hipError_t hipMemPrefetchAsync(const void *dev_ptr, size_t count, int device, hipStream_t stream LL_HIP_DEFAULT(0));
 hipError_t hipMemAdvise(const void *dev_ptr, size_t count, hipMemoryAdvise advice, int device);
 hipError_t hipStreamAttachMemAsync(hipStream_t stream, void *dev_ptr, size_t length LL_HIP_DEFAULT(0), unsigned int flags LL_HIP_DEFAULT(hipMemAttachSingle));
@@ -657,6 +671,8 @@ hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream LL_HIP_DEFAULT(NU
 hipError_t hipEventSynchronize(hipEvent_t event);
 hipError_t hipEventQuery(hipEvent_t event);
 hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop);
+hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_t event);
+hipError_t hipIpcOpenEventHandle(hipEvent_t *event, hipIpcEventHandle_t handle);
 // --- launches
 hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks, void **args, size_t sharedMemBytes LL_HIP_DEFAULT(0), hipStream_t stream LL_HIP_DEFAULT(0));
 hipError_t hipExtLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks, void **args, size_t sharedMemBytes, hipStream_t stream, hipEvent_t startEvent, hipEvent_t stopEvent, int flags);
@@ -885,11 +901,6 @@ LL_HIP_REFUSED(hipGraphicsUnmapResources, "interoperation with other graphics an
 LL_HIP_REFUSED(hipGraphicsUnregisterResource, "interoperation with other graphics and compute APIs is not provided")
 LL_HIP_REFUSED(hipImportExternalMemory, "interoperation with other graphics and compute APIs is not provided")
 LL_HIP_REFUSED(hipImportExternalSemaphore, "interoperation with other graphics and compute APIs is not provided")
-LL_HIP_REFUSED(hipIpcCloseMemHandle, "inter-process memory and event handles are not provided")
-LL_HIP_REFUSED(hipIpcGetEventHandle, "inter-process memory and event handles are not provided")
-LL_HIP_REFUSED(hipIpcGetMemHandle, "inter-process memory and event handles are not provided")
-LL_HIP_REFUSED(hipIpcOpenEventHandle, "inter-process memory and event handles are not provided")
-LL_HIP_REFUSED(hipIpcOpenMemHandle, "inter-process memory and event handles are not provided")
 LL_HIP_REFUSED(hipKernelNameRefByPtr, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
 LL_HIP_REFUSED(hipLaunchCooperativeKernel, "cooperative launches are not provided: the emulator runs the workgroups of a grid one after another, so a grid-wide barrier could never complete")
 LL_HIP_REFUSED(hipLaunchCooperativeKernelMultiDevice, "cooperative launches are not provided: the emulator runs the workgroups of a grid one after another, so a grid-wide barrier could never complete")
