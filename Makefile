@@ -91,7 +91,15 @@ $(BUILD)/lib/liblanelab.a: $(foreach m,$(LIBMODS),$(call obj_of,$(m)))
 # links with lanelab hipcc --shared-runtime; docs/hip-runtime.md). Its objects are built apart, position
 # independent, so the emulator's own objects keep their code generation (initial-exec TLS: the
 # library is linked, not dlopen'ed).
+# The sanitizer build (SAN=1) compiles its objects position independent once and builds both the
+# static libraries and this library from them: its speed is not what it checks, and a separate PIC
+# set was a third compile of the host code in .ci/run (about a minute of CPU).
+ifeq ($(SAN),1)
+CFLAGS   += -fPIC -ftls-model=initial-exec
+picobj_of = $(call obj_of,$(1))
+else
 picobj_of = $(patsubst %.c,$(BUILD)/pic/%.o,$(call src_of,$(1)))
+endif
 PICMODS  := hip reports isa runtime emu oracle lanes table util
 PICOBJ   := $(foreach m,$(PICMODS),$(call picobj_of,$(m)))
 $(BUILD)/pic/%.o: %.c | $(DEPS_STAMP)
