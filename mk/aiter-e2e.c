@@ -158,9 +158,10 @@ static void run_failed(const char *arch, const char *kernel, const char *shape, 
 {
   runs++, failures++;
   const char *l = strstr(log, "lanelab: ");
-  /* the fault, not the warnings or the warning count before it */
+  /* the fault, not the warnings, the warning count or the fidelity line before it */
   while (l && (!strncmp(l, "lanelab: warning", 16) || strstr(l, "memory-model warning") == l + 11 ||
-               !strncmp(l + 9, "1 memory-model", 14) || (l[9] >= '0' && l[9] <= '9')))
+               !strncmp(l + 9, "1 memory-model", 14) || (l[9] >= '0' && l[9] <= '9') ||
+               !strncmp(l, "lanelab: fidelity:", 18)))
     l = strstr(l + 1, "\nlanelab: "), l = l ? l + 1 : NULL;
   if (!l) l = strstr(log, "lanelab: ");
   char first[400];
