@@ -233,15 +233,20 @@ static int diff_codeobj(const char *path, size_t *ninsn, size_t *unimpl, ll_buf 
   return bad;
 }
 
+/* clang for arch at -Oopt on src into out; flags (may be "") go before -o */
+static void device_compile(const char *src, const char *arch, int opt, const char *flags, const char *out)
+{
+  char *cmd = ll_fmt(LLVM "clang -x hip --offload-arch=%s --cuda-device-only --no-gpu-bundle-output "
+                     "-nogpuinc -nogpulib -fuse-ld=lld --ld-path=" LLVM "ld.lld -O%d -std=c++17 %s -o %s %s",
+                     arch, opt, flags, out, src);
+  cr_assert_eq(system(cmd), 0, "compile failed: %s", cmd);
+  free(cmd);
+}
+
 static void compile_repr(const char *dir, const char *arch, int opt, char *out, size_t n)
 {
   snprintf(out, n, "%s/repr_%s_O%d.co", dir, arch, opt);
-  char *cmd = ll_fmt(LLVM "clang -x hip --offload-arch=%s --cuda-device-only --no-gpu-bundle-output "
-                     "-nogpuinc -nogpulib -fuse-ld=lld --ld-path=" LLVM "ld.lld -O%d -std=c++17 -o %s "
-                     LANELAB_ROOT "/tests/emu/repr.hip",
-                     arch, opt, out);
-  cr_assert_eq(system(cmd), 0, "compile failed: %s", cmd);
-  free(cmd);
+  device_compile(LANELAB_ROOT "/tests/emu/repr.hip", arch, opt, "", out);
 }
 
 /* arches a kernel source allows (its "// lanelab-arch:" line; none = all) */
@@ -280,12 +285,7 @@ __attribute__((unused)) static int compile_all_kernels(const char *dir, const ch
       char *src = ll_fmt("%s/%s", kd, de->d_name);
       if (src_allows(src, arch)) {
         char *co = ll_fmt("%s/%s_%s_O1.co", dir, de->d_name, arch);
-        char *cmd = ll_fmt(LLVM "clang -x hip --offload-arch=%s --cuda-device-only --no-gpu-bundle-output "
-                           "-nogpuinc -nogpulib -fuse-ld=lld --ld-path=" LLVM "ld.lld -O1 -std=c++17 -I"
-                           LANELAB_ROOT "/kernels/include -o %s %s",
-                           arch, co, src);
-        cr_assert_eq(system(cmd), 0, "compile failed: %s", cmd);
-        free(cmd);
+        device_compile(src, arch, 1, "-I" LANELAB_ROOT "/kernels/include", co);
         *out = ll_xrealloc(*out, (size_t)(n + 1) * sizeof **out);
         (*out)[n++] = co;
       }
