@@ -3,7 +3,7 @@
  * against lanelab's HIP headers and runtime. Argument parsing only; the driver is isa_hipcc
  * (isa/cc.c). Other options starting with '-' go to clang's compile step as they are (those
  * that take the next argument as their value, -isystem DIR or -mllvm OPT, with it); -L, -l,
- * -Wl, and -pthread go to the link. The compiler's messages are passed through to stderr; a
+ * -Wl,, -pthread, -fuse-ld= and --ld-path= go to the link. The compiler's messages are passed through to stderr; a
  * compile or link error is exit 2, a missing compiler or runtime library exit 3. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,7 +92,8 @@ int cmd_hipcc(int argc, char **argv) {
       printf("%s\n", usage);
       rc = LL_EXIT_OK;
       goto out;
-    } else if (!strncmp(a, "-Wl,", 4) || !strcmp(a, "-pthread") || !strcmp(a, "-rdynamic")) {
+    } else if (!strncmp(a, "-Wl,", 4) || !strcmp(a, "-pthread") || !strcmp(a, "-rdynamic") ||
+               !strncmp(a, "-fuse-ld=", 9) || !strncmp(a, "--ld-path=", 10)) {
       push(&o.link_flags, &o.nlink, a);
       if (!strcmp(a, "-pthread")) push(&o.flags, &o.nflags, a);
     } else if (is_separate_arg_option(a)) {

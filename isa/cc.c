@@ -523,6 +523,13 @@ bool isa_hipcc(const isa_hipcc_opts *o, ll_buf *diag, ll_err *err) {
     argv_b a = {0};
     argv_add(&a, LANELAB_HIPCC_SAN ? "g++" : clang);
     if (LANELAB_HIPCC_SAN) argv_add(&a, "-fsanitize=address,undefined");
+    /* The host link uses LLVM's lld, which the device link needs anyway (lld-22 is a dependency):
+     * a program's link took 0.95 s with the system's bfd ld and 0.14 s with lld. A -fuse-ld= or
+     * --ld-path= the user gave wins. (The sanitizer build links with g++, which finds no ld.lld.) */
+    bool user_ld = false;
+    for (size_t k = 0; k < o->nlink; k++)
+      user_ld |= !strncmp(o->link_flags[k], "-fuse-ld=", 9) || !strncmp(o->link_flags[k], "--ld-path=", 10);
+    if (!LANELAB_HIPCC_SAN && !user_ld) argv_add(&a, "-fuse-ld=lld");
     for (size_t i = 0; i < o->ninputs; i++) argv_add(&a, kinds[i] == IN_LINK ? o->inputs[i] : objs[i]);
     char *libdir = NULL, *lib_rpath = NULL;
     if (o->shared_runtime) {

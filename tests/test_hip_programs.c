@@ -513,6 +513,30 @@ Test(hipcc, a_program_links_the_shared_runtime, .timeout = 180) {
   free(dir);
 }
 
+/* The host link: LLVM's lld unless the user names a linker (-fuse-ld= goes to the link, not to the
+ * compile step). lld marks what it links in .comment ("Linker: Debian LLD 22..."); GNU ld writes no such
+ * line. The sanitizer build links with g++ and GNU ld, so there the default is ld too. */
+Test(hipcc, the_link_uses_lld_unless_the_user_names_a_linker, .timeout = 180) {
+  char *dir = sh_tmpdir("hip-ld"), *out;
+#ifdef __SANITIZE_ADDRESS__
+  const char *dflt = "0";
+#else
+  const char *dflt = "1";
+#endif
+  char *cmd = ll_fmt("%s -q hipcc %s/obj/vector_add.o -o %s/a && %s -q hipcc %s/obj/vector_add.o -fuse-ld=bfd -o %s/b && "
+                     "echo default=$(readelf -p .comment %s/a | grep -c 'Linker:.*LLD') bfd=$(readelf -p .comment %s/b | grep -c "
+                     "'Linker:.*LLD') && env LANELAB_ARCH=gfx950 %s/b",
+                     LANELAB, PROGS, dir, LANELAB, PROGS, dir, dir, dir, dir);
+  int rc = sh_run(cmd, &out);
+  cr_expect_eq(rc, 0, "exit %d:\n%s", rc, out);
+  char *want = ll_fmt("default=%s bfd=0", dflt);
+  cr_expect(strstr(out, want), "want '%s':\n%s", want, out);
+  cr_expect(strstr(out, "vector_add: 1000 elements ok"), "the ld-linked program runs:\n%s", out);
+  free(want), free(out), free(cmd);
+  sh_run(ll_fmt("rm -rf %s", dir), NULL);
+  free(dir);
+}
+
 /* A program built for one arch, run on the other: hipErrorNoBinaryForGpu, naming what it has. */
 Test(hipcc, a_missing_arch_is_named, .timeout = 180) {
   char *dir = sh_tmpdir("hip-onearch"), *out;
