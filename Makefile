@@ -198,6 +198,8 @@ PROGDRV  := $(KDRIVER) cli/cmd_hipcc.c $(foreach a,$(ARCHES),$(BUILD)/toolchain-
 $(BUILD)/programs/obj/%.o: tests/programs/%.hip tests/programs/common.h $(HIPHDR) $(PROGDRV) | $(LANELAB)
 	@mkdir -p $(dir $@)
 	$(LANELAB) -q hipcc -c $< -g -o $@
+# features: the small programs, each tests/programs/features/PART.hip, as one (tests/programs/features.hip)
+$(BUILD)/programs/obj/features.o: $(wildcard tests/programs/features/*.hip)
 $(PROGBIN): $(BUILD)/programs/%: $(BUILD)/programs/obj/%.o $(BUILD)/lib/liblanelab.a | $(LANELAB)
 	$(LANELAB) -q hipcc $< -o $@
 # module_load's code object, loaded at run time with hipModuleLoad (not linked)

@@ -17,17 +17,32 @@
 #define SRC LANELAB_ROOT "/tests/programs"
 static const char *arches[] = {"gfx942", "gfx950"};
 
+/* The source of program NAME: tests/programs/NAME.hip, or for the small programs built together
+ * as BUILD/programs/features (tests/programs/features.hip), tests/programs/features/NAME.hip. */
+static bool is_part(const char *name) {
+  char *p = ll_fmt("%s/features/%s.hip", SRC, name);
+  bool yes = access(p, R_OK) == 0;
+  free(p);
+  return yes;
+}
+
+/* The command line that runs program NAME with args: `features NAME args` for a part. */
+static char *prog_cmd(const char *name, const char *args) {
+  return is_part(name) ? ll_fmt("%s/features %s %s", PROGS, name, args ? args : "")
+                       : ll_fmt("%s/%s %s", PROGS, name, args ? args : "");
+}
+
 static int run_prog(const char *name, const char *arch, const char *args, char **out) {
-  char *cmd = ll_fmt("env LANELAB_ARCH=%s %s/%s %s", arch, PROGS, name, args ? args : "");
+  char *pc = prog_cmd(name, args), *cmd = ll_fmt("env LANELAB_ARCH=%s %s", arch, pc);
   int rc = sh_run(cmd, out);
-  free(cmd);
+  free(cmd), free(pc);
   return rc;
 }
 
 static int exec_prog(const char *opts, const char *name, const char *args, char **out) {
-  char *cmd = ll_fmt("%s exec %s -- %s/%s %s", LANELAB, opts, PROGS, name, args ? args : "");
+  char *pc = prog_cmd(name, args), *cmd = ll_fmt("%s exec %s -- %s", LANELAB, opts, pc);
   int rc = sh_run(cmd, out);
-  free(cmd);
+  free(cmd), free(pc);
   return rc;
 }
 
@@ -51,7 +66,7 @@ static void passes_on_both_arches(const char *name, const char *args, const char
 /* "NAME.hip:LINE" of the line of tests/programs/NAME.hip holding marker (an independent source
  * for the line a finding must name: the source text itself). */
 static char *marker_line(const char *name, const char *marker) {
-  char *path = ll_fmt("%s/%s.hip", SRC, name);
+  char *path = is_part(name) ? ll_fmt("%s/features/%s.hip", SRC, name) : ll_fmt("%s/%s.hip", SRC, name);
   FILE *f = fopen(path, "r");
   cr_assert_not_null(f, "open %s", path);
   char line[1024];
@@ -365,26 +380,29 @@ Test(srcline, a_malformed_line_table_is_a_note_not_a_load_error, .timeout = 120)
  * allocation against the SIMD's registers and wave slots). Blocks per CU then follow from the
  * block's waves W: floor(4 SIMDs x waves / W), at most 40 one-wave blocks or min(40 / W, 16)
  * (LLVM getMaxWorkGroupsPerCU). */
-static int llvm_waves(const char *arch, const char *kernel) {
+static void llvm_waves(const char *arch, const char *const kernels[2], int waves[2]) {
   char *cmd = ll_fmt("/usr/lib/llvm-22/bin/clang++ -x hip --offload-arch=%s -nogpuinc -nogpulib -mprintf-kind=buffered "
-                     "-I%s/hip/include --cuda-device-only -O3 -Rpass-analysis=kernel-resource-usage -c %s/occupancy.hip "
-                     "-o /dev/null", arch, LANELAB_ROOT, SRC);
+                     "-I%s/hip/include --cuda-device-only -O3 -Rpass-analysis=kernel-resource-usage -c "
+                     "%s/features/occupancy.hip -o /dev/null", arch, LANELAB_ROOT, SRC);
   char *out;
   int rc = sh_run(cmd, &out);
   cr_assert_eq(rc, 0, "%s:\n%s", cmd, out);
-  char *fn = strstr(out, kernel);
-  cr_assert_not_null(fn, "no remark for %s:\n%s", kernel, out);
-  char *occ = strstr(fn, "Occupancy [waves/SIMD]: ");
-  cr_assert_not_null(occ, "no occupancy remark for %s", kernel);
-  int waves = atoi(occ + strlen("Occupancy [waves/SIMD]: "));
+  for (int k = 0; k < 2; k++) {
+    char *fn = strstr(out, kernels[k]);
+    cr_assert_not_null(fn, "no remark for %s:\n%s", kernels[k], out);
+    char *occ = strstr(fn, "Occupancy [waves/SIMD]: ");
+    cr_assert_not_null(occ, "no occupancy remark for %s", kernels[k]);
+    waves[k] = atoi(occ + strlen("Occupancy [waves/SIMD]: "));
+  }
   free(out), free(cmd);
-  return waves;
 }
 
 Test(programs, occupancy_matches_llvm, .timeout = 180) {
   for (size_t i = 0; i < 2; i++) {
     /* float4 is HIP's struct HIP_vector_type<float, 4>, so heavy mangles as it does with ROCm */
-    int waves[2] = {llvm_waves(arches[i], "_Z5lightPf"), llvm_waves(arches[i], "_Z5heavyPK15HIP_vector_typeIfLj4EEPS0_i")};
+    static const char *const kernels[2] = {"_Z5lightPf", "_Z5heavyPK15HIP_vector_typeIfLj4EEPS0_i"};
+    int waves[2];
+    llvm_waves(arches[i], kernels, waves);
     cr_assert(waves[1] < waves[0], "%s: the heavy kernel must hold fewer waves (%d vs %d) for the test to mean "
               "anything", arches[i], waves[1], waves[0]);
     char *out;

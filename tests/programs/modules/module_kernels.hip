@@ -1,4 +1,4 @@
-// The code object tests/programs/module_load.hip loads at run time (hipModuleLoad); built by
+// The code object tests/programs/features/module_load.hip loads at run time (hipModuleLoad); built by
 // `lanelab cc --arch all` (the Makefile), not linked into any program.
 #include <hip/hip_runtime.h>
 

@@ -3,7 +3,7 @@
 // round-robin schedule the waves happen to run in lockstep, so the result is right and the
 // program's own check passes; `lanelab exec --racecheck` finds the race, naming the write and
 // the read below by file:line (tests/test_hip_programs.c checks the lines).
-#include "common.h"
+#include "../common.h"
 
 __global__ void block_sum(const int *in, int *out) {
   __shared__ int partial[4];

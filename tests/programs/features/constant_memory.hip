@@ -1,6 +1,6 @@
 // __constant__ and __device__ variables: filled with hipMemcpyToSymbol (by name and through
 // HIP_SYMBOL), read back with hipMemcpyFromSymbol, addressed with hipGetSymbolAddress.
-#include "common.h"
+#include "../common.h"
 
 __constant__ float coeff[4];
 __device__ int hits;

@@ -1,7 +1,7 @@
 // Device assert: a kernel whose assert fails prints HIP's message (file, line, function, the
 // expression) and traps; the program's next synchronizing call returns hipErrorAssert. A kernel
 // whose asserts hold runs as usual. The program checks both.
-#include "common.h"
+#include "../common.h"
 #include <cassert>
 
 __global__ void check_sorted(const int *v, int n) {

@@ -2,7 +2,7 @@
 // reduces it block by block in shared memory (__syncthreads between the tree's steps), reduces
 // the block sums with a second launch, and copies the result back; hipStreamWaitEvent orders a
 // final combine on stream 0 after stream 1's work. Checked against the host's sum.
-#include "common.h"
+#include "../common.h"
 #include <vector>
 
 __global__ void block_reduce(const float *in, float *out, int n) {

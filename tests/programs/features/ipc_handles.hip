@@ -3,7 +3,7 @@
 // other ranks, which open them. lanelab is one process: a handle is made as HIP makes it, opening
 // it in the process that made it is hipErrorInvalidContext (ROCm's runtime compares the owner's
 // process id), and a handle opened by another process (a fork here) is refused as not modelled.
-#include "common.h"
+#include "../common.h"
 #include <cstring>
 #include <sys/wait.h>
 #include <unistd.h>

@@ -1,6 +1,6 @@
 // Dynamic shared memory: a block reverses its slice through `extern __shared__`, sized at launch
 // by <<<grid, block, bytes>>>; also HIP_DYNAMIC_SHARED and hipLaunchKernelGGL with the same size.
-#include "common.h"
+#include "../common.h"
 #include <vector>
 
 __global__ void reverse_block(const int *in, int *out) {

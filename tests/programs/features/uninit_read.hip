@@ -3,7 +3,7 @@
 // zero-fills device memory, so the program's own check passes; on a GPU the second half holds
 // whatever was there. `lanelab exec --initcheck` reports the read of the never-written bytes,
 // naming the line below (tests/test_hip_programs.c checks it).
-#include "common.h"
+#include "../common.h"
 
 __global__ void accumulate(const float *in, float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -2,7 +2,7 @@
 // runtime choice), the %% escape and * widths, from a few lanes, printed in order after the
 // launch. printf's return value (0 when the record was written, as clang's buffered printf
 // returns) is stored and checked here; tests/test_hip_programs.c checks the printed text.
-#include "common.h"
+#include "../common.h"
 
 __global__ void say(int *rc, const char *names) {
   int t = threadIdx.x;

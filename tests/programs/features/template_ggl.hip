@@ -1,7 +1,7 @@
 // Template kernels launched through hipLaunchKernelGGL (HIP_KERNEL_NAME for a name with a comma),
 // through hipLaunchKernel with an argument array, for float and double, and through
 // hipExtLaunchKernelGGL (hip_ext.h) between two events.
-#include "common.h"
+#include "../common.h"
 #include <hip/hip_ext.h>
 #include <vector>
 

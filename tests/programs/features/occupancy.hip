@@ -2,7 +2,7 @@
 // of different register use, printed as "occupancy KERNEL BLOCK BLOCKS_PER_CU" lines;
 // tests/test_hip_programs.c compares them with what LLVM reports for the same code (its
 // kernel-resource-usage remark: waves per SIMD) under the hardware's allocation rules.
-#include "common.h"
+#include "../common.h"
 #include <initializer_list>
 
 __global__ void light(float *p) { p[threadIdx.x] *= 2.0f; }

@@ -4,7 +4,7 @@
 // HIP_LAUNCH_PARAM_BUFFER_POINTER extra, hipModuleGetGlobal, hipFuncGetAttribute,
 // hipModuleLoadData from bytes in memory, hipModuleUnload; with a second argument, that file (an
 // offload bundle of both arches from `lanelab hipcc --genco`) loaded the same way.
-#include "common.h"
+#include "../common.h"
 #include <string>
 #include <vector>
 

@@ -3,7 +3,7 @@
 // one more block per CU (hipOccupancyMaxActiveBlocksPerMultiprocessor confirms >= 2), then a
 // tiled transpose through that much dynamic shared memory. 64 KiB (gfx942) and 160 KiB (gfx950)
 // give different tiles; the result is the same.
-#include "common.h"
+#include "../common.h"
 #include <cstring>
 #include <vector>
 

@@ -2,7 +2,7 @@
 // pointer faults (the program catches the SIGSEGV and says so), a kernel that touches plain
 // malloc'd host memory faults with hipErrorIllegalAddress, and the same host memory works once
 // registered with hipHostRegister.
-#include "common.h"
+#include "../common.h"
 #include <csetjmp>
 #include <csignal>
 

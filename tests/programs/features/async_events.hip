@@ -2,7 +2,7 @@
 // hipMemcpyAsync around a kernel, timed with hipEventRecord/hipEventElapsedTime; a kernel that
 // reads pinned memory directly (hipHostGetDevicePointer) and one that writes managed memory the
 // host then reads without a copy.
-#include "common.h"
+#include "../common.h"
 
 __global__ void square(const float *in, float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -2,7 +2,7 @@
 // fault happens on the device); the next synchronizing call returns hipErrorIllegalAddress, and
 // so does every later call (a sticky error). The program checks exactly that, and exits 0 when
 // the runtime behaved as HIP does.
-#include "common.h"
+#include "../common.h"
 #include <string>
 
 __global__ void off_by_one(int *p, int n) {
