@@ -1216,3 +1216,74 @@ Test(emu_cvt, valu_avx2_builds_give_the_generic_handlers_bits)
   }
   free(before), free(want);
 }
+
+/* ---- runs of integer lane operations (emu/fuse.c) ------------------------------------------------
+ * A run the decoder fuses must give the handlers' bits: every fusable mnemonic with VGPR, SGPR,
+ * inline-integer, inline-float and literal sources, per-lane shift counts above 31, both mask forms of
+ * v_cndmask_b32, and destinations that are sources of the same or a later instruction. The whole
+ * program is one run (fuse_n), executed once handler by handler and once by emu_fuse_run on the same
+ * random registers, on the AVX2 build (where the host has it) and the baseline one; every VGPR and
+ * SGPR must agree. The forms a run must not take (clamp, abs/neg, SDWA, DPP, carry-out, float ops)
+ * are checked to start none. */
+static const char fuse_src[] =
+    "v_add_u32 v3, v1, v2\nv_sub_u32 v4, v1, v2\nv_subrev_u32 v5, s3, v2\nv_and_b32 v6, 0xff00ff, v1\n"
+    "v_or_b32 v7, s4, v2\nv_xor_b32 v8, v7, v8\nv_lshlrev_b32 v9, 16, v1\nv_lshrrev_b32 v10, v2, v1\n"
+    "v_ashrrev_i32 v11, s5, v1\nv_ashrrev_i32 v12, v3, v2\nv_lshlrev_b32_e64 v13, v4, s6\nv_mul_lo_u32 v14, v1, v2\n"
+    "v_mul_lo_u32 v15, s7, v3\nv_min_i32 v16, v1, v2\nv_max_i32 v17, -5, v1\nv_min_u32 v18, s8, v1\n"
+    "v_max_u32 v19, v2, v1\nv_cndmask_b32 v20, v1, v2, vcc\nv_cndmask_b32_e64 v21, v2, v1, s[10:11]\n"
+    "v_cndmask_b32_e64 v22, 1.0, v1, s[10:11]\nv_cndmask_b32_e64 v23, -4.0, v1, vcc\nv_and_or_b32 v24, v1, v2, v3\n"
+    "v_or3_b32 v25, v1, s2, v3\nv_xad_u32 v26, v1, v2, s6\nv_lshl_add_u32 v27, v1, 3, v2\nv_add_lshl_u32 v28, v1, v2, v3\n"
+    "v_add3_u32 v29, v1, v2, 7\nv_lshl_or_b32 v30, v1, v2, v3\nv_bfi_b32 v31, v1, v2, v3\nv_not_b32 v32, v1\n"
+    "v_mov_b32 v33, 0.5\nv_mov_b32 v34, s1\nv_mov_b32 v35, -16\nv_lshrrev_b32 v36, s12, v2\n"
+    "v_add_u32 v1, v1, v1\nv_xor_b32 v2, v2, v1\nv_cndmask_b32 v3, v3, v2, vcc\nv_and_or_b32 v4, v4, v1, v4\n"
+    "v_lshlrev_b32 v5, v5, v5\nv_mov_b32 v6, v6\nv_sub_u32 v7, 0x12345678, v7\nv_bfi_b32 v8, v8, v1, v8\n";
+
+static void fuse_compare(emu_arch a)
+{
+  snip *s = sn_new(a, fuse_src);
+  size_t n = s->p->n;
+  while (n && !strncmp(s->p->insns[n - 1].mnem, "s_", 2)) n--; /* padding llvm-mc may add */
+  cr_assert_eq(s->p->insns[0].fuse_n, n, "%s: the run covers %u of the %zu instructions", emu_arch_name(a),
+               (unsigned)s->p->insns[0].fuse_n, n);
+  const size_t nbytes = (size_t)EMU_NVGPR * EMU_LANES * 4;
+  uint32_t *before = ll_xmalloc(nbytes), *want = ll_xmalloc(nbytes), sbefore[EMU_NSFILE], swant[EMU_NSFILE];
+  uint32_t st = 0x9e3779b9u;
+  bool had2 = emu_avx2;
+  for (int pass = 0; pass < 4; pass++) {
+    for (int r = 0; r < 40; r++)
+      for (int l = 0; l < EMU_LANES; l++) sn_v(s, r)[l] = (pass & 1) && r == 2 ? sn_rand(&st) & 63 : sn_rand(&st);
+    for (int r = 0; r < 16; r++) s->w.s[r] = sn_rand(&st);
+    s->w.s[12] = 35; /* a uniform shift count above 31 */
+    emu_wr64s(&s->w, EMU_S_VCC, (uint64_t)sn_rand(&st) << 32 | sn_rand(&st));
+    sn_exec(s, ~0ull);
+    memcpy(before, s->vfile, nbytes);
+    memcpy(sbefore, s->w.s, sizeof sbefore);
+    for (size_t i = 0; i < n; i++) cr_assert_eq(s->p->insns[i].fn(&s->w, &s->p->insns[i]), EMU_OK, "%s", s->f.msg);
+    memcpy(want, s->vfile, nbytes);
+    memcpy(swant, s->w.s, sizeof swant);
+    memcpy(s->vfile, before, nbytes);
+    memcpy(s->w.s, sbefore, sizeof sbefore);
+    emu_avx2 = had2 && pass < 2; /* passes 2, 3: the baseline build */
+    emu_fuse_run(&s->w, s->p->insns, (int)n);
+    emu_avx2 = had2;
+    for (int r = 0; r < EMU_NVGPR; r++)
+      for (int l = 0; l < EMU_LANES; l++)
+        cr_assert_eq(sn_v(s, r)[l], want[r * EMU_LANES + l], "%s pass %d: v%d lane %d: run 0x%08x, handlers 0x%08x",
+                     emu_arch_name(a), pass, r, l, sn_v(s, r)[l], want[r * EMU_LANES + l]);
+    cr_assert(!memcmp(s->w.s, swant, sizeof swant), "%s pass %d: the SGPRs differ", emu_arch_name(a), pass);
+  }
+  free(before), free(want);
+  sn_free(s);
+  snip *x = sn_new(a, "v_add_u32_e64 v3, v1, v2 clamp\nv_cndmask_b32_e64 v3, -v1, v2, s[10:11]\n"
+                      "v_mov_b32_sdwa v3, v1 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:DWORD\n"
+                      "v_add_co_u32 v3, vcc, v1, v2\nv_mov_b32_dpp v3, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf\n"
+                      "v_add_f32 v3, v1, v2\nv_lshlrev_b64 v[4:5], 2, v[2:3]\nv_readfirstlane_b32 s3, v1\n");
+  for (size_t i = 0; i < x->p->n; i++)
+    cr_assert_eq(x->p->insns[i].fuse_n, 0, "%s: '%s' starts a run", emu_arch_name(a), x->p->insns[i].text);
+  sn_free(x);
+}
+Test(emu_cvt, fused_lane_runs_give_the_handlers_bits)
+{
+  fuse_compare(EMU_GFX942);
+  fuse_compare(EMU_GFX950);
+}
