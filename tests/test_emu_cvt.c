@@ -211,7 +211,8 @@ Test(emu_cvt, wrapping_integer_adds_and_mad_u64_carry)
                      "v_add_u32 v3, v1, v2\nv_sub_u32 v4, v1, v2\nv_subrev_u32 v5, v1, v2\n"
                      "v_add_i32 v6, v1, v2\nv_sub_i32 v7, v1, v2\nv_add_u32 v8, s20, v1\n"
                      "v_mad_u64_u32 v[10:11], s[12:13], v1, v2, v[20:21]\n"
-                     "v_mad_u64_u32 v[14:15], vcc, v1, v2, s[22:23]\n");
+                     "v_mad_u64_u32 v[14:15], vcc, v1, v2, s[22:23]\n"
+                     "v_mad_u64_u32 v[24:25], s[14:15], v24, v25, v[24:25]\n");
     uint32_t A[64], B[64];
     uint64_t C[64], x = 0x9e3779b97f4a7c15ull;
     for (int l = 0; l < 64; l++) {
@@ -230,6 +231,7 @@ Test(emu_cvt, wrapping_integer_adds_and_mad_u64_carry)
     for (int l = 0; l < 64; l++) {
       sn_v(s, 1)[l] = A[l], sn_v(s, 2)[l] = B[l];
       sn_v(s, 20)[l] = (uint32_t)C[l], sn_v(s, 21)[l] = (uint32_t)(C[l] >> 32);
+      sn_v(s, 24)[l] = A[l], sn_v(s, 25)[l] = B[l]; /* destination = sources (the whole-wave path reads first) */
     }
     s->w.s[20] = 0xfffffff0u;
     s->w.s[22] = 0x89abcdefu, s->w.s[23] = 0xfedcba98u;
@@ -252,6 +254,26 @@ Test(emu_cvt, wrapping_integer_adds_and_mad_u64_carry)
     cr_assert(!(co & 2) && (co & 4), "lane 1 does not carry, lane 2 does");
     cr_assert_eq(s->w.s[12] | (uint64_t)s->w.s[13] << 32, co, "v_mad_u64_u32 carry-out mask");
     cr_assert_eq(s->w.s[106] | (uint64_t)s->w.s[107] << 32, co2, "v_mad_u64_u32 carry-out in vcc");
+    uint64_t co3 = 0;
+    for (int l = 0; l < 64; l++) {
+      unsigned __int128 r = (unsigned __int128)A[l] * B[l] + ((uint64_t)B[l] << 32 | A[l]);
+      cr_assert_eq(sn_v(s, 24)[l] | (uint64_t)sn_v(s, 25)[l] << 32, (uint64_t)r, "v_mad_u64_u32 in place lane %d", l);
+      co3 |= (uint64_t)(r >> 64 & 1) << l;
+    }
+    cr_assert_eq(s->w.s[14] | (uint64_t)s->w.s[15] << 32, co3, "v_mad_u64_u32 in place carry-out mask");
+    /* a partial EXEC (the lane loop; EXEC all ones above took the whole-wave path): active lanes
+     * by the formula, carry bits of inactive lanes 0, inactive lanes of the destination kept */
+    const uint64_t ex = 0x00ff00ff0f0f0f0full;
+    for (int l = 0; l < 64; l++) sn_v(s, 10)[l] = 0xdead0000u | (uint32_t)l, sn_v(s, 11)[l] = 0xbeef0000u;
+    sn_exec(s, ex);
+    cr_assert_eq(s->p->insns[6].fn(&s->w, &s->p->insns[6]), EMU_OK, "%s", s->f.msg);
+    for (int l = 0; l < 64; l++) {
+      unsigned __int128 r = (unsigned __int128)A[l] * B[l] + C[l];
+      uint64_t got = sn_v(s, 10)[l] | (uint64_t)sn_v(s, 11)[l] << 32;
+      cr_assert_eq(got, (ex >> l & 1) ? (uint64_t)r : (0xbeef0000ull << 32 | 0xdead0000u | (uint64_t)l),
+                   "v_mad_u64_u32, partial EXEC, lane %d", l);
+    }
+    cr_assert_eq(s->w.s[12] | (uint64_t)s->w.s[13] << 32, co & ex, "v_mad_u64_u32 carry-out under a partial EXEC");
     sn_free(s);
   }
 }
