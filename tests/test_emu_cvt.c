@@ -1194,6 +1194,14 @@ static const twin_case twin_cases[] = {
     {"v_pk_add_u16 v10, v1, v2", emu_op_v_pk_add_u16, true},
     {"v_cvt_pk_fp8_f32 v10, v1, v2", emu_op_v_cvt_pk_fp8_f32, false},
     {"v_cvt_pknorm_i16_f32 v10, v1, v2", emu_op_v_cvt_pknorm_i16_f32, false},
+    /* emu/op_ds.c's twins (addresses masked into the LDS below; LDS compared too) */
+    {"ds_read_b32 v10, v1", emu_op_ds_read_b32, true},
+    {"ds_read_b64 v[10:11], v1 offset:8", emu_op_ds_read_b64, true},
+    {"ds_read2st64_b64 v[10:13], v1 offset0:1 offset1:3", emu_op_ds_read2st64_b64, true},
+    {"ds_write_b32 v1, v2 offset:4", emu_op_ds_write_b32, true},
+    {"ds_write2st64_b64 v1, v[2:3], v[4:5] offset1:2", emu_op_ds_write2st64_b64, true},
+    {"ds_add_u32 v1, v2", emu_op_ds_add_u32, true},
+    {"ds_add_rtn_f32 v10, v1, v2", emu_op_ds_add_rtn_f32, false},
 };
 
 Test(emu_cvt, valu_avx2_builds_give_the_generic_handlers_bits)
@@ -1220,15 +1228,25 @@ Test(emu_cvt, valu_avx2_builds_give_the_generic_handlers_bits)
       for (int r = 0; r < 8; r++) s->w.s[r] = sn_rand(&st);
       emu_wr64s(&s->w, EMU_S_VCC, (uint64_t)sn_rand(&st) << 32 | sn_rand(&st));
       sn_exec(s, pass ? (uint64_t)sn_rand(&st) << 32 | sn_rand(&st) : ~0ull);
+      bool ds = !strncmp(twin_cases[i].text, "ds_", 3);
+      if (ds) { /* LDS addresses in the first 16 KiB, random LDS bytes */
+        for (int l = 0; l < EMU_LANES; l++) sn_v(s, 1)[l] &= 0x3ffcu;
+        for (size_t b = 0; b < 32768; b++) s->lds[b] = (uint8_t)sn_rand(&st);
+      }
+      static uint8_t lds_before[32768], lds_want[32768];
+      memcpy(lds_before, s->lds, sizeof lds_before);
       memcpy(before, s->vfile, nbytes);
       uint32_t sbefore[EMU_NSFILE];
       memcpy(sbefore, s->w.s, sizeof sbefore);
       cr_assert_eq(twin_cases[i].generic(&s->w, in), EMU_OK, "%s", twin_cases[i].text);
       memcpy(want, s->vfile, nbytes);
       memcpy(swant, s->w.s, sizeof swant);
+      memcpy(lds_want, s->lds, sizeof lds_want);
       memcpy(s->vfile, before, nbytes);
       memcpy(s->w.s, sbefore, sizeof sbefore);
+      memcpy(s->lds, lds_before, sizeof lds_before);
       cr_assert_eq(in->fn(&s->w, in), EMU_OK, "%s", twin_cases[i].text);
+      cr_assert(!memcmp(s->lds, lds_want, sizeof lds_want), "%s: LDS differs", twin_cases[i].text);
       for (size_t k = 0; k < (size_t)EMU_NVGPR * EMU_LANES; k++)
         cr_assert_eq(s->vfile[k], want[k], "%s (EXEC %s): v%zu lane %zu: %#x, the generic handler %#x", twin_cases[i].text,
                      pass ? "partial" : "all ones", k / EMU_LANES, k % EMU_LANES, s->vfile[k], want[k]);
