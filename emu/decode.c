@@ -749,6 +749,7 @@ static void hazard_summary(emu_insn *in)
 
 static void finish_insn(emu_insn *in)
 {
+  in->fz_op = 0, in->fuse_n = 0; /* no run (emu/fuse.c) unless emu_fuse_mark says so below */
   hazard_summary(in);
   in->lk = EMU_LK_NONE;
   in->sched_ev = 1; /* until known to touch only its own wave's registers */
@@ -806,6 +807,7 @@ static void finish_insn(emu_insn *in)
   in->implemented = true;
   emu_lds_access_prepare(in, d->name); /* the LDS ordering check and racecheck read it */
   in->choices = emu_insn_choices(in);
+  emu_fuse_mark(in, d->name); /* an integer lane operation a run may take (emu/fuse.c) */
   /* the round-robin scheduler (emu/exec.c) lets a wave run ahead through instructions that read
    * and write nothing but its own registers; memory (LDS, global, scalar), s_barrier, s_endpgm,
    * s_waitcnt (the LDS ordering rule, emu/observe.c, asks whether another wave's access comes before
@@ -957,6 +959,7 @@ emu_program *emu_program_decode(emu_arch a, const uint8_t *code, size_t size, ui
     p->info[i].why = in->implemented ? NULL : in->why ? in->why : "no semantics";
     p->info[i].choices = in->choices;
   }
+  emu_fuse_prepare(p->insns, p->n); /* runs of integer lane operations (emu/fuse.c) */
   return p;
 }
 

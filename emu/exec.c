@@ -242,6 +242,28 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w)
     const emu_insn *in = &insns[ip];
     if (in->sched_ev | (w->budget == 0) | w->vskip | w->gpr_idx) break;
     if (__builtin_expect(w->npend != 0, 0) && emu_hazard_possible(w, in)) break;
+    if (in->fuse_n >= 2 && emu_exec(w) == ~0ull) {
+      /* a run of integer lane operations as one step (emu/fuse.c), cut before an instruction that
+       * may name a register still being loaded (the careful path then faults at its PC) and at the
+       * budget's end; its records are counted and stepped as if run one by one */
+      uint32_t m = in->fuse_n;
+      if (m > w->budget) m = (uint32_t)w->budget;
+      if (__builtin_expect(w->npend != 0, 0))
+        for (uint32_t j = 1; j < m; j++)
+          if (emu_hazard_possible(w, in + j)) {
+            m = j;
+            break;
+          }
+      if (m >= 2) {
+        emu_fuse_run(w, in, (int)m);
+        w->budget -= m;
+        for (uint32_t j = 0; j < m; j++) w->counts[ip + j]++;
+        ip += m;
+        k += m;
+        w->ip = ip;
+        continue;
+      }
+    }
     w->budget--;
     w->counts[ip]++;
     w->ip = ip + 1;

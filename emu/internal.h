@@ -198,6 +198,11 @@ struct emu_insn {
    * byte offsets of the one or two accesses (DS) */
   uint8_t lk, lop, lbytes, lai;
   uint32_t loff0, loff1;
+  /* a run of integer lane operations starting here (emu/fuse.c, emu_fuse_prepare): fuse_n records
+   * the run-ahead loop may execute as one step (0: not such an op); the compact form: fz_op,
+   * fz_dst, fz_src (VGPR indices), fz_uni bit j when source j is uniform (read by emu_ssrc32) */
+  uint8_t fuse_n, fz_op, fz_uni;
+  uint16_t fz_dst, fz_src[3];
   uint64_t choices;      /* stated choices it rests on (emu_insn_choices), for the fidelity report */
   char *text;            /* LLVM's text, without the leading tab */
   char mnem[48];         /* LLVM's mnemonic, with encoding suffix */
@@ -763,6 +768,7 @@ typedef struct emu_selsrc {
   uint32_t s, andm, xorm;
 } emu_selsrc;
 void emu_sel64x(uint32_t *d, const emu_selsrc *a, const emu_selsrc *b, uint64_t m); /* d may be a->p or b->p */
+void emu_fill2_64(uint32_t *a, uint32_t va, uint32_t *b, uint32_t vb); /* a[l] = va, b[l] = vb */
 void emu_blend64(uint32_t *dst, const uint32_t *d, uint64_t e);
                    /* dst = e ? d : dst */
 void emu_bperm64(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off);
@@ -785,6 +791,19 @@ bool emu_cmpi32_64(const uint32_t *a, const uint32_t *b, int p, bool sgn, uint64
 extern const bool emu_dpp_implemented;
 void emu_dpp_src(emu_wave *w, const emu_insn *in, const uint32_t *src, uint32_t *out);
 uint64_t emu_dpp_wmask(const emu_wave *w, const emu_insn *in);
+
+/* ---- runs of integer lane operations (emu/fuse.c) ---------------------------------------------
+ * emu_fuse_mark gives a record its compact form (fz_*; name: its op-table row's mnemonic) when it is
+ * such an operation, emu_fuse_prepare a decoded program its runs (fuse_n); emu_fuse_run executes the
+ * m >= 2 records from in (a prefix of its run) as their handlers would, without the per-instruction
+ * bookkeeping (budget, counts, ip: the caller's, emu/exec.c rr_ahead), which has checked that EXEC
+ * is all ones and that none of the m may name a register an outstanding load writes. With
+ * emu_fuse_on false when a program is decoded (LANELAB_EMU_NO_FUSE=1 at start-up), it has no runs. */
+#define EMU_FUSE_MAX 64
+extern bool emu_fuse_on;
+void emu_fuse_mark(emu_insn *in, const char *name);
+void emu_fuse_prepare(emu_insn *insns, size_t n);
+void emu_fuse_run(emu_wave *w, const emu_insn *in, int m);
 
 /* ---- memory helpers (emu/addr.c) --------------------------------------------------------------
  * Host pointer for a global access of n bytes by `lane` at addr; NULL after recording a fault

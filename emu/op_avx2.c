@@ -1,4 +1,5 @@
-/* emu/op_avx2 — the VALU families (emu/op_valu.c, emu/op_vop3p.c, emu/op_cvt.c) compiled a second
+/* emu/op_avx2 — the VALU families (emu/op_valu.c, emu/op_vop3p.c, emu/op_cvt.c) and the LDS
+ * accesses (emu/op_ds.c: its range check of every lane's address and its gathers) compiled a second
  * time for AVX2, so their 64-lane loops run 8 lanes per instruction instead of SSE2's 4. Each
  * handler defined there as EMU_H(emu_op_x) is emu_op_x_avx2 here; emu__ops_avx2 (called by the
  * decoder's op table build when emu_avx2 is set, emu/simd.c: the CPU has AVX2, FMA and F16C and
@@ -32,6 +33,10 @@
 #include "emu/op_valu.c"
 #include "emu/op_vop3p.c"
 #include "emu/op_cvt.c"
+#undef LANES /* op_ds.c's own */
+#undef F
+#undef U
+#include "emu/op_ds.c"
 
 static const struct {
   const char *name;
@@ -42,7 +47,7 @@ static const struct {
 #undef EMU_OP
 };
 
-/* Does the mnemonic name a floating-point type? Those rows keep the generic handler: when two
+/* Does the mnemonic name a floating-point type? Those rows (the float LDS atomics too) keep the generic handler: when two
  * operands of a float operation are NaN, which payload the result carries is the host instruction's
  * operand order, which the compiler picks per build (seen: v_mad_f16 in the sanitizer build gave
  * 0xfe0a from one build and 0xff78 from the other). Integer and bit operations (and bit moves

@@ -93,20 +93,20 @@ static int ds_read(emu_wave *w, const emu_insn *in, uint32_t bytes, int kind)
   emu_pend(w, in, EMU_CNT_DS, 0);
   return EMU_OK;
 }
-int emu_op_ds_read_b32(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 4, 0); }
-int emu_op_ds_read_b64(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 8, 0); }
-int emu_op_ds_read_b96(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 12, 0); }
-int emu_op_ds_read_b128(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 16, 0); }
-int emu_op_ds_read_u8(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 1, 0); }
-int emu_op_ds_read_i8(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 1, 1); }
-int emu_op_ds_read_u16(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 2, 0); }
-int emu_op_ds_read_i16(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 2, 2); }
-int emu_op_ds_read_u8_d16(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 1, 3); }
-int emu_op_ds_read_u8_d16_hi(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 1, 4); }
-int emu_op_ds_read_i8_d16(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 1, 5); }
-int emu_op_ds_read_i8_d16_hi(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 1, 6); }
-int emu_op_ds_read_u16_d16(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 2, 3); }
-int emu_op_ds_read_u16_d16_hi(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 2, 4); }
+int EMU_H(emu_op_ds_read_b32)(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 4, 0); }
+int EMU_H(emu_op_ds_read_b64)(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 8, 0); }
+int EMU_H(emu_op_ds_read_b96)(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 12, 0); }
+int EMU_H(emu_op_ds_read_b128)(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 16, 0); }
+int EMU_H(emu_op_ds_read_u8)(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 1, 0); }
+int EMU_H(emu_op_ds_read_i8)(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 1, 1); }
+int EMU_H(emu_op_ds_read_u16)(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 2, 0); }
+int EMU_H(emu_op_ds_read_i16)(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 2, 2); }
+int EMU_H(emu_op_ds_read_u8_d16)(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 1, 3); }
+int EMU_H(emu_op_ds_read_u8_d16_hi)(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 1, 4); }
+int EMU_H(emu_op_ds_read_i8_d16)(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 1, 5); }
+int EMU_H(emu_op_ds_read_i8_d16_hi)(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 1, 6); }
+int EMU_H(emu_op_ds_read_u16_d16)(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 2, 3); }
+int EMU_H(emu_op_ds_read_u16_d16_hi)(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 2, 4); }
 
 /* ds_read2*: two elements at addr + offset0 * size and addr + offset1 * size (st64: * 64) */
 static int ds_read2(emu_wave *w, const emu_insn *in, uint32_t size, uint32_t stride)
@@ -144,10 +144,10 @@ static int ds_read2(emu_wave *w, const emu_insn *in, uint32_t size, uint32_t str
   emu_pend(w, in, EMU_CNT_DS, 0);
   return EMU_OK;
 }
-int emu_op_ds_read2_b32(emu_wave *w, const emu_insn *in) { return ds_read2(w, in, 4, 1); }
-int emu_op_ds_read2_b64(emu_wave *w, const emu_insn *in) { return ds_read2(w, in, 8, 1); }
-int emu_op_ds_read2st64_b32(emu_wave *w, const emu_insn *in) { return ds_read2(w, in, 4, 64); }
-int emu_op_ds_read2st64_b64(emu_wave *w, const emu_insn *in) { return ds_read2(w, in, 8, 64); }
+int EMU_H(emu_op_ds_read2_b32)(emu_wave *w, const emu_insn *in) { return ds_read2(w, in, 4, 1); }
+int EMU_H(emu_op_ds_read2_b64)(emu_wave *w, const emu_insn *in) { return ds_read2(w, in, 8, 1); }
+int EMU_H(emu_op_ds_read2st64_b32)(emu_wave *w, const emu_insn *in) { return ds_read2(w, in, 4, 64); }
+int EMU_H(emu_op_ds_read2st64_b64)(emu_wave *w, const emu_insn *in) { return ds_read2(w, in, 8, 64); }
 
 /* writes: ds_write_bN vaddr, vdata [offset]; hi = store the high 16 bits (d16_hi forms).
  * Lanes store in lane order (the highest lane wins when addresses collide). */
@@ -177,14 +177,14 @@ static int ds_write(emu_wave *w, const emu_insn *in, uint32_t bytes, bool hi)
   emu_pend(w, in, EMU_CNT_DS, -1);
   return EMU_OK;
 }
-int emu_op_ds_write_b8(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 1, false); }
-int emu_op_ds_write_b16(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 2, false); }
-int emu_op_ds_write_b32(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 4, false); }
-int emu_op_ds_write_b64(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 8, false); }
-int emu_op_ds_write_b96(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 12, false); }
-int emu_op_ds_write_b128(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 16, false); }
-int emu_op_ds_write_b8_d16_hi(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 1, true); }
-int emu_op_ds_write_b16_d16_hi(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 2, true); }
+int EMU_H(emu_op_ds_write_b8)(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 1, false); }
+int EMU_H(emu_op_ds_write_b16)(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 2, false); }
+int EMU_H(emu_op_ds_write_b32)(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 4, false); }
+int EMU_H(emu_op_ds_write_b64)(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 8, false); }
+int EMU_H(emu_op_ds_write_b96)(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 12, false); }
+int EMU_H(emu_op_ds_write_b128)(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 16, false); }
+int EMU_H(emu_op_ds_write_b8_d16_hi)(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 1, true); }
+int EMU_H(emu_op_ds_write_b16_d16_hi)(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 2, true); }
 
 static int ds_write2(emu_wave *w, const emu_insn *in, uint32_t size, uint32_t stride)
 {
@@ -216,17 +216,17 @@ static int ds_write2(emu_wave *w, const emu_insn *in, uint32_t size, uint32_t st
   emu_pend(w, in, EMU_CNT_DS, -1);
   return EMU_OK;
 }
-int emu_op_ds_write2_b32(emu_wave *w, const emu_insn *in) { return ds_write2(w, in, 4, 1); }
-int emu_op_ds_write2_b64(emu_wave *w, const emu_insn *in) { return ds_write2(w, in, 8, 1); }
-int emu_op_ds_write2st64_b32(emu_wave *w, const emu_insn *in) { return ds_write2(w, in, 4, 64); }
-int emu_op_ds_write2st64_b64(emu_wave *w, const emu_insn *in) { return ds_write2(w, in, 8, 64); }
+int EMU_H(emu_op_ds_write2_b32)(emu_wave *w, const emu_insn *in) { return ds_write2(w, in, 4, 1); }
+int EMU_H(emu_op_ds_write2_b64)(emu_wave *w, const emu_insn *in) { return ds_write2(w, in, 8, 1); }
+int EMU_H(emu_op_ds_write2st64_b32)(emu_wave *w, const emu_insn *in) { return ds_write2(w, in, 4, 64); }
+int EMU_H(emu_op_ds_write2st64_b64)(emu_wave *w, const emu_insn *in) { return ds_write2(w, in, 8, 64); }
 
 /* atomics (CDNA3 ISA "DS_ADD_U32" etc.): per lane, in lane order, MEM = f(MEM, DATA[, DATA2]);
  * the _rtn forms return the old value. Operands: [vdst,] vaddr, vdata[, vdata2]. */
 static inline float fminv(float a, float b) { return a != a ? b : b != b ? a : (a < b ? a : b); }
 static inline float fmaxv(float a, float b) { return a != a ? b : b != b ? a : (a > b ? a : b); }
 #define DS_ATOM32(name, rtn, expr)                                                                 \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                            \
   {                                                                                                \
     uint64_t e = emu_exec(w);                                                                      \
     int ai = rtn ? 1 : 0;                                                                          \
@@ -293,7 +293,7 @@ DS_ATOM32(ds_max_rtn_f32, 1, U(fmaxv(F(d), F(m))))
 
 /* 64-bit atomics: same shape with dword pairs */
 #define DS_ATOM64(name, rtn, expr)                                                                 \
-  int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                            \
   {                                                                                                \
     uint64_t e = emu_exec(w);                                                                      \
     int ai = rtn ? 1 : 0;                                                                          \
@@ -335,4 +335,4 @@ DS_ATOM64(ds_cmpst_rtn_b64, 1, m == d ? d2 : m)
 DS_ATOM64(ds_add_f64, 0, emu_u64f(emu_f64(m) + emu_f64(d)))
 DS_ATOM64(ds_add_rtn_f64, 1, emu_u64f(emu_f64(m) + emu_f64(d)))
 
-int emu_op_ds_nop(emu_wave *w, const emu_insn *in) { (void)w, (void)in; return EMU_OK; }
+int EMU_H(emu_op_ds_nop)(emu_wave *w, const emu_insn *in) { (void)w, (void)in; return EMU_OK; }

@@ -1064,6 +1064,24 @@ int EMU_H(emu_op_v_mad_u64_u32)(emu_wave *w, const emu_insn *in)
   uint32_t t0[EMU_LANES], t1[EMU_LANES];
   uint64_t C[EMU_LANES], d[EMU_LANES], co = 0;
   const uint32_t *A = emu_src32(w, in, 2, t0), *B = emu_src32(w, in, 3, t1);
+  /* whole wave (clang's 64-bit address arithmetic, issue #31): the destination pair written straight
+   * from dword arrays when EXEC is all ones; the same sum, its carry the wrap of the 64-bit add (the
+   * 32 x 32-bit product cannot overflow 64 bits) */
+  uint32_t *dd = emu_dst64_direct(w, in, 0), tlo[EMU_LANES], thi[EMU_LANES];
+  const uint32_t *clo, *chi;
+  if (dd && emu_src64_pair(w, in, 4, tlo, thi, &clo, &chi)) {
+    uint32_t rl[EMU_LANES], rh[EMU_LANES];
+    uint8_t cb[EMU_LANES];
+    L64 {
+      uint64_t p = (uint64_t)A[l] * B[l], sum = p + ((uint64_t)chi[l] << 32 | clo[l]);
+      rl[l] = (uint32_t)sum, rh[l] = (uint32_t)(sum >> 32), cb[l] = sum < p;
+    }
+    L64 co |= (uint64_t)cb[l] << l;
+    memcpy(dd, rl, sizeof rl); /* after every source lane is read: the pair may be a source */
+    memcpy(dd + EMU_LANES, rh, sizeof rh);
+    emu_dstmask(w, in, 1, co);
+    return EMU_OK;
+  }
   emu_src64(w, in, 4, C);
   L64 {
     unsigned __int128 r = (unsigned __int128)((uint64_t)A[l] * B[l]) + C[l];

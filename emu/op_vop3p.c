@@ -95,7 +95,7 @@ static void src_pk32(emu_wave *w, const emu_insn *in, int i, const uint32_t **lo
     /* SGPR pair: two dwords; a constant is the 32-bit value in dword 0 with dword 1 zero (clang
      * splats one with op_sel_hi = 0: "v_pk_fma_f32 v[0:1], v[0:1], 2.0, 1.0 op_sel_hi:[1,0,0]") */
     uint64_t v = o->kind == EMU_OPK_SGPR ? emu_ssrc64(w, in, i) : emu_ssrc32(w, in, i);
-    L64 tl[l] = (uint32_t)(sl ? v >> 32 : v), th[l] = (uint32_t)(sh ? v >> 32 : v);
+    emu_fill2_64(tl, (uint32_t)(sl ? v >> 32 : v), th, (uint32_t)(sh ? v >> 32 : v)); /* AVX2 stores where present */
     d0 = d1 = NULL;
   }
   uint32_t nl = (isfloat && (in->neg_lo >> j & 1)) ? 0x80000000u : 0;

@@ -172,6 +172,25 @@ T256 static void blend_256(uint32_t *dst, const uint32_t *d, uint64_t e)
   }
 }
 
+/* ---- a = va, b = vb in every lane (uniform packed sources, emu/op_vop3p.c) ---------------------*/
+T256 static void fill2_256(uint32_t *a, uint32_t va, uint32_t *b, uint32_t vb)
+{
+  __m256i x = _mm256_set1_epi32((int)va), y = _mm256_set1_epi32((int)vb);
+  for (int c = 0; c < 8; c++) {
+    _mm256_storeu_si256((__m256i *)(void *)(a + 8 * c), x);
+    _mm256_storeu_si256((__m256i *)(void *)(b + 8 * c), y);
+  }
+}
+
+void emu_fill2_64(uint32_t *a, uint32_t va, uint32_t *b, uint32_t vb)
+{
+  if (emu_avx2) {
+    fill2_256(a, va, b, vb);
+    return;
+  }
+  for (int l = 0; l < EMU_LANES; l++) a[l] = va, b[l] = vb;
+}
+
 void emu_blend64(uint32_t *dst, const uint32_t *d, uint64_t e)
 {
   if (emu_avx512) {

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "emu/emu.h"
+#include "emu/internal.h"
 #include "oracle/oracle.h"
 #include "tests/llvm_tools.h"
 #include "tests/shell.h"
@@ -669,3 +670,83 @@ Test(emu_asm, scratch_load_result_needs_vmcnt_wait)
     priv_close(&fx);
   }
 }
+
+/* ---- runs of integer lane operations (emu/fuse.c, tests/asm/fuse.s) ------------------------------
+ * The executor runs a decoded run of integer lane operations as one step; what a kernel computes,
+ * where a fault is reported and what it says must be what the one-instruction-at-a-time path gives.
+ * emu_fuse_on is read when a program is decoded, so each run loads the code object afresh. */
+static int fuse_launch(const char *co_path, const char *kernel, bool fuse, uint64_t budget, uint32_t *out,
+                       emu_fault *f, long *entry_run)
+{
+  bool had = emu_fuse_on;
+  emu_fuse_on = fuse;
+  ll_err e = {0};
+  emu_codeobj *co = emu_codeobj_load_file(co_path, &e);
+  cr_assert_not_null(co, "%s", e.msg);
+  const emu_kernel *k = emu_codeobj_kernel(co, kernel, &e);
+  cr_assert_not_null(k, "%s", e.msg);
+  const emu_program *p = emu_codeobj_program(co, &e);
+  cr_assert_not_null(p, "%s", e.msg);
+  emu_fuse_on = had;
+  long entry = emu_program_index(p, k->start);
+  cr_assert_geq(entry, 0);
+  if (entry_run) *entry_run = entry;
+  emu_mem *m = emu_mem_new();
+  memset(out, 0xee, 7 * 64 * 4);
+  uint64_t ka = emu_mem_map(m, out, 7 * 64 * 4, "out");
+  emu_dispatch d = {.co = co, .kernel = k, .grid = {1, 1, 1}, .block = {64, 1, 1},
+                    .kernarg_addr = emu_mem_map(m, &ka, sizeof ka, "kernarg")};
+  emu_launch_opts o = {.threads = 1, .insn_budget = budget};
+  int rc = emu_launch(m, &d, &o, f, NULL);
+  /* the run the test means to exercise is there exactly when runs are on: fuse_ok's nine lane
+   * operations from its sixth instruction, fuse_nowait's four from its fifth */
+  const emu_insn *r = &p->insns[entry + (strcmp(kernel, "fuse_ok") ? 4 : 5)];
+  cr_assert_eq(r->fuse_n, fuse ? (strcmp(kernel, "fuse_ok") ? 4 : 9) : 0, "%s: '%s' starts a run of %u", kernel,
+               r->text, (unsigned)r->fuse_n);
+  emu_mem_free(m);
+  emu_codeobj_free(co);
+  return rc;
+}
+
+static void fuse_case(const char *arch)
+{
+  char *co = build("fuse.s", arch);
+  uint32_t got[7 * 64], ref[7 * 64];
+  emu_fault f, g;
+  cr_assert_eq(fuse_launch(co, "fuse_ok", true, 0, got, &f, NULL), LL_EXIT_OK, "%s: %s", arch, f.msg);
+  for (uint32_t l = 0; l < 64; l++) {
+    uint32_t h = l * 0x9e3779b9u, g1 = h ^ (h >> 7), v3 = (l << 4) + g1;
+    uint64_t mask = 0x0f0f0f0f55555555ull;
+    uint32_t want[7] = {g1, v3, (v3 & 0xffff) | (h >> 7), (mask >> l & 1) ? v3 : g1,
+                        (0x9e3779b9u & g1) | (~0x9e3779b9u & v3), g1 + v3 + 5, l < 16 ? (2 * l) ^ g1 : 0};
+    for (int k = 0; k < 7; k++)
+      cr_assert_eq(got[k * 64 + l], want[k], "%s: output %d lane %u: 0x%08x, want 0x%08x", arch, k, l, got[k * 64 + l],
+                   want[k]);
+  }
+  cr_assert_eq(fuse_launch(co, "fuse_ok", false, 0, ref, &f, NULL), LL_EXIT_OK, "%s: %s", arch, f.msg);
+  cr_assert(!memcmp(got, ref, sizeof got), "%s: runs on and off differ", arch);
+  /* an instruction budget ending before, inside and after the run: the fault names the instruction
+   * after the last one the budget allows, with and without runs */
+  for (uint64_t b = 4; b <= 15; b++) {
+    long entry = 0;
+    cr_assert_eq(fuse_launch(co, "fuse_ok", true, b, got, &f, &entry), LL_EXIT_FAIL, "%s budget %llu", arch,
+                 (unsigned long long)b);
+    cr_assert_eq(fuse_launch(co, "fuse_ok", false, b, ref, &g, NULL), LL_EXIT_FAIL);
+    cr_assert_str_eq(f.kind, "budget exceeded", "%s: %s", arch, f.msg);
+    cr_assert_str_eq(f.msg, g.msg, "%s budget %llu: runs on '%s', off '%s'", arch, (unsigned long long)b, f.msg, g.msg);
+    ll_err e = {0};
+    emu_codeobj *c = emu_codeobj_load_file(co, &e);
+    const emu_program *p = emu_codeobj_program(c, &e);
+    cr_assert_eq(f.pc, p->insns[entry + (long)b].pc, "%s budget %llu: %s", arch, (unsigned long long)b, f.msg);
+    emu_codeobj_free(c);
+  }
+  /* a register still being loaded, read by the third instruction of a run */
+  cr_assert_eq(fuse_launch(co, "fuse_nowait", true, 0, got, &f, NULL), LL_EXIT_FAIL, "%s", arch);
+  cr_assert_eq(fuse_launch(co, "fuse_nowait", false, 0, ref, &g, NULL), LL_EXIT_FAIL, "%s", arch);
+  cr_assert_str_eq(f.kind, "missing s_waitcnt", "%s: %s", arch, f.msg);
+  cr_assert(strstr(f.msg, "'v_mov_b32_e32 v4, v5'") && strstr(f.msg, "uses v5"), "%s: %s", arch, f.msg);
+  cr_assert_str_eq(f.msg, g.msg, "%s: runs on '%s', off '%s'", arch, f.msg, g.msg);
+  free(co);
+}
+Test(emu_asm, fused_runs_compute_and_fault_as_single_steps_gfx942) { fuse_case("gfx942"); }
+Test(emu_asm, fused_runs_compute_and_fault_as_single_steps_gfx950) { fuse_case("gfx950"); }

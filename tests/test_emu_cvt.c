@@ -211,7 +211,8 @@ Test(emu_cvt, wrapping_integer_adds_and_mad_u64_carry)
                      "v_add_u32 v3, v1, v2\nv_sub_u32 v4, v1, v2\nv_subrev_u32 v5, v1, v2\n"
                      "v_add_i32 v6, v1, v2\nv_sub_i32 v7, v1, v2\nv_add_u32 v8, s20, v1\n"
                      "v_mad_u64_u32 v[10:11], s[12:13], v1, v2, v[20:21]\n"
-                     "v_mad_u64_u32 v[14:15], vcc, v1, v2, s[22:23]\n");
+                     "v_mad_u64_u32 v[14:15], vcc, v1, v2, s[22:23]\n"
+                     "v_mad_u64_u32 v[24:25], s[14:15], v24, v25, v[24:25]\n");
     uint32_t A[64], B[64];
     uint64_t C[64], x = 0x9e3779b97f4a7c15ull;
     for (int l = 0; l < 64; l++) {
@@ -230,6 +231,7 @@ Test(emu_cvt, wrapping_integer_adds_and_mad_u64_carry)
     for (int l = 0; l < 64; l++) {
       sn_v(s, 1)[l] = A[l], sn_v(s, 2)[l] = B[l];
       sn_v(s, 20)[l] = (uint32_t)C[l], sn_v(s, 21)[l] = (uint32_t)(C[l] >> 32);
+      sn_v(s, 24)[l] = A[l], sn_v(s, 25)[l] = B[l]; /* destination = sources (the whole-wave path reads first) */
     }
     s->w.s[20] = 0xfffffff0u;
     s->w.s[22] = 0x89abcdefu, s->w.s[23] = 0xfedcba98u;
@@ -252,6 +254,26 @@ Test(emu_cvt, wrapping_integer_adds_and_mad_u64_carry)
     cr_assert(!(co & 2) && (co & 4), "lane 1 does not carry, lane 2 does");
     cr_assert_eq(s->w.s[12] | (uint64_t)s->w.s[13] << 32, co, "v_mad_u64_u32 carry-out mask");
     cr_assert_eq(s->w.s[106] | (uint64_t)s->w.s[107] << 32, co2, "v_mad_u64_u32 carry-out in vcc");
+    uint64_t co3 = 0;
+    for (int l = 0; l < 64; l++) {
+      unsigned __int128 r = (unsigned __int128)A[l] * B[l] + ((uint64_t)B[l] << 32 | A[l]);
+      cr_assert_eq(sn_v(s, 24)[l] | (uint64_t)sn_v(s, 25)[l] << 32, (uint64_t)r, "v_mad_u64_u32 in place lane %d", l);
+      co3 |= (uint64_t)(r >> 64 & 1) << l;
+    }
+    cr_assert_eq(s->w.s[14] | (uint64_t)s->w.s[15] << 32, co3, "v_mad_u64_u32 in place carry-out mask");
+    /* a partial EXEC (the lane loop; EXEC all ones above took the whole-wave path): active lanes
+     * by the formula, carry bits of inactive lanes 0, inactive lanes of the destination kept */
+    const uint64_t ex = 0x00ff00ff0f0f0f0full;
+    for (int l = 0; l < 64; l++) sn_v(s, 10)[l] = 0xdead0000u | (uint32_t)l, sn_v(s, 11)[l] = 0xbeef0000u;
+    sn_exec(s, ex);
+    cr_assert_eq(s->p->insns[6].fn(&s->w, &s->p->insns[6]), EMU_OK, "%s", s->f.msg);
+    for (int l = 0; l < 64; l++) {
+      unsigned __int128 r = (unsigned __int128)A[l] * B[l] + C[l];
+      uint64_t got = sn_v(s, 10)[l] | (uint64_t)sn_v(s, 11)[l] << 32;
+      cr_assert_eq(got, (ex >> l & 1) ? (uint64_t)r : (0xbeef0000ull << 32 | 0xdead0000u | (uint64_t)l),
+                   "v_mad_u64_u32, partial EXEC, lane %d", l);
+    }
+    cr_assert_eq(s->w.s[12] | (uint64_t)s->w.s[13] << 32, co & ex, "v_mad_u64_u32 carry-out under a partial EXEC");
     sn_free(s);
   }
 }
@@ -1172,6 +1194,14 @@ static const twin_case twin_cases[] = {
     {"v_pk_add_u16 v10, v1, v2", emu_op_v_pk_add_u16, true},
     {"v_cvt_pk_fp8_f32 v10, v1, v2", emu_op_v_cvt_pk_fp8_f32, false},
     {"v_cvt_pknorm_i16_f32 v10, v1, v2", emu_op_v_cvt_pknorm_i16_f32, false},
+    /* emu/op_ds.c's twins (addresses masked into the LDS below; LDS compared too) */
+    {"ds_read_b32 v10, v1", emu_op_ds_read_b32, true},
+    {"ds_read_b64 v[10:11], v1 offset:8", emu_op_ds_read_b64, true},
+    {"ds_read2st64_b64 v[10:13], v1 offset0:1 offset1:3", emu_op_ds_read2st64_b64, true},
+    {"ds_write_b32 v1, v2 offset:4", emu_op_ds_write_b32, true},
+    {"ds_write2st64_b64 v1, v[2:3], v[4:5] offset1:2", emu_op_ds_write2st64_b64, true},
+    {"ds_add_u32 v1, v2", emu_op_ds_add_u32, true},
+    {"ds_add_rtn_f32 v10, v1, v2", emu_op_ds_add_rtn_f32, false},
 };
 
 Test(emu_cvt, valu_avx2_builds_give_the_generic_handlers_bits)
@@ -1198,15 +1228,25 @@ Test(emu_cvt, valu_avx2_builds_give_the_generic_handlers_bits)
       for (int r = 0; r < 8; r++) s->w.s[r] = sn_rand(&st);
       emu_wr64s(&s->w, EMU_S_VCC, (uint64_t)sn_rand(&st) << 32 | sn_rand(&st));
       sn_exec(s, pass ? (uint64_t)sn_rand(&st) << 32 | sn_rand(&st) : ~0ull);
+      bool ds = !strncmp(twin_cases[i].text, "ds_", 3);
+      if (ds) { /* LDS addresses in the first 16 KiB, random LDS bytes */
+        for (int l = 0; l < EMU_LANES; l++) sn_v(s, 1)[l] &= 0x3ffcu;
+        for (size_t b = 0; b < 32768; b++) s->lds[b] = (uint8_t)sn_rand(&st);
+      }
+      static uint8_t lds_before[32768], lds_want[32768];
+      memcpy(lds_before, s->lds, sizeof lds_before);
       memcpy(before, s->vfile, nbytes);
       uint32_t sbefore[EMU_NSFILE];
       memcpy(sbefore, s->w.s, sizeof sbefore);
       cr_assert_eq(twin_cases[i].generic(&s->w, in), EMU_OK, "%s", twin_cases[i].text);
       memcpy(want, s->vfile, nbytes);
       memcpy(swant, s->w.s, sizeof swant);
+      memcpy(lds_want, s->lds, sizeof lds_want);
       memcpy(s->vfile, before, nbytes);
       memcpy(s->w.s, sbefore, sizeof sbefore);
+      memcpy(s->lds, lds_before, sizeof lds_before);
       cr_assert_eq(in->fn(&s->w, in), EMU_OK, "%s", twin_cases[i].text);
+      cr_assert(!memcmp(s->lds, lds_want, sizeof lds_want), "%s: LDS differs", twin_cases[i].text);
       for (size_t k = 0; k < (size_t)EMU_NVGPR * EMU_LANES; k++)
         cr_assert_eq(s->vfile[k], want[k], "%s (EXEC %s): v%zu lane %zu: %#x, the generic handler %#x", twin_cases[i].text,
                      pass ? "partial" : "all ones", k / EMU_LANES, k % EMU_LANES, s->vfile[k], want[k]);
@@ -1215,4 +1255,75 @@ Test(emu_cvt, valu_avx2_builds_give_the_generic_handlers_bits)
     sn_free(s);
   }
   free(before), free(want);
+}
+
+/* ---- runs of integer lane operations (emu/fuse.c) ------------------------------------------------
+ * A run the decoder fuses must give the handlers' bits: every fusable mnemonic with VGPR, SGPR,
+ * inline-integer, inline-float and literal sources, per-lane shift counts above 31, both mask forms of
+ * v_cndmask_b32, and destinations that are sources of the same or a later instruction. The whole
+ * program is one run (fuse_n), executed once handler by handler and once by emu_fuse_run on the same
+ * random registers, on the AVX2 build (where the host has it) and the baseline one; every VGPR and
+ * SGPR must agree. The forms a run must not take (clamp, abs/neg, SDWA, DPP, carry-out, float ops)
+ * are checked to start none. */
+static const char fuse_src[] =
+    "v_add_u32 v3, v1, v2\nv_sub_u32 v4, v1, v2\nv_subrev_u32 v5, s3, v2\nv_and_b32 v6, 0xff00ff, v1\n"
+    "v_or_b32 v7, s4, v2\nv_xor_b32 v8, v7, v8\nv_lshlrev_b32 v9, 16, v1\nv_lshrrev_b32 v10, v2, v1\n"
+    "v_ashrrev_i32 v11, s5, v1\nv_ashrrev_i32 v12, v3, v2\nv_lshlrev_b32_e64 v13, v4, s6\nv_mul_lo_u32 v14, v1, v2\n"
+    "v_mul_lo_u32 v15, s7, v3\nv_min_i32 v16, v1, v2\nv_max_i32 v17, -5, v1\nv_min_u32 v18, s8, v1\n"
+    "v_max_u32 v19, v2, v1\nv_cndmask_b32 v20, v1, v2, vcc\nv_cndmask_b32_e64 v21, v2, v1, s[10:11]\n"
+    "v_cndmask_b32_e64 v22, 1.0, v1, s[10:11]\nv_cndmask_b32_e64 v23, -4.0, v1, vcc\nv_and_or_b32 v24, v1, v2, v3\n"
+    "v_or3_b32 v25, v1, s2, v3\nv_xad_u32 v26, v1, v2, s6\nv_lshl_add_u32 v27, v1, 3, v2\nv_add_lshl_u32 v28, v1, v2, v3\n"
+    "v_add3_u32 v29, v1, v2, 7\nv_lshl_or_b32 v30, v1, v2, v3\nv_bfi_b32 v31, v1, v2, v3\nv_not_b32 v32, v1\n"
+    "v_mov_b32 v33, 0.5\nv_mov_b32 v34, s1\nv_mov_b32 v35, -16\nv_lshrrev_b32 v36, s12, v2\n"
+    "v_add_u32 v1, v1, v1\nv_xor_b32 v2, v2, v1\nv_cndmask_b32 v3, v3, v2, vcc\nv_and_or_b32 v4, v4, v1, v4\n"
+    "v_lshlrev_b32 v5, v5, v5\nv_mov_b32 v6, v6\nv_sub_u32 v7, 0x12345678, v7\nv_bfi_b32 v8, v8, v1, v8\n";
+
+static void fuse_compare(emu_arch a)
+{
+  snip *s = sn_new(a, fuse_src);
+  size_t n = s->p->n;
+  while (n && !strncmp(s->p->insns[n - 1].mnem, "s_", 2)) n--; /* padding llvm-mc may add */
+  cr_assert_eq(s->p->insns[0].fuse_n, n, "%s: the run covers %u of the %zu instructions", emu_arch_name(a),
+               (unsigned)s->p->insns[0].fuse_n, n);
+  const size_t nbytes = (size_t)EMU_NVGPR * EMU_LANES * 4;
+  uint32_t *before = ll_xmalloc(nbytes), *want = ll_xmalloc(nbytes), sbefore[EMU_NSFILE], swant[EMU_NSFILE];
+  uint32_t st = 0x9e3779b9u;
+  bool had2 = emu_avx2;
+  for (int pass = 0; pass < 4; pass++) {
+    for (int r = 0; r < 40; r++)
+      for (int l = 0; l < EMU_LANES; l++) sn_v(s, r)[l] = (pass & 1) && r == 2 ? sn_rand(&st) & 63 : sn_rand(&st);
+    for (int r = 0; r < 16; r++) s->w.s[r] = sn_rand(&st);
+    s->w.s[12] = 35; /* a uniform shift count above 31 */
+    emu_wr64s(&s->w, EMU_S_VCC, (uint64_t)sn_rand(&st) << 32 | sn_rand(&st));
+    sn_exec(s, ~0ull);
+    memcpy(before, s->vfile, nbytes);
+    memcpy(sbefore, s->w.s, sizeof sbefore);
+    for (size_t i = 0; i < n; i++) cr_assert_eq(s->p->insns[i].fn(&s->w, &s->p->insns[i]), EMU_OK, "%s", s->f.msg);
+    memcpy(want, s->vfile, nbytes);
+    memcpy(swant, s->w.s, sizeof swant);
+    memcpy(s->vfile, before, nbytes);
+    memcpy(s->w.s, sbefore, sizeof sbefore);
+    emu_avx2 = had2 && pass < 2; /* passes 2, 3: the baseline build */
+    emu_fuse_run(&s->w, s->p->insns, (int)n);
+    emu_avx2 = had2;
+    for (int r = 0; r < EMU_NVGPR; r++)
+      for (int l = 0; l < EMU_LANES; l++)
+        cr_assert_eq(sn_v(s, r)[l], want[r * EMU_LANES + l], "%s pass %d: v%d lane %d: run 0x%08x, handlers 0x%08x",
+                     emu_arch_name(a), pass, r, l, sn_v(s, r)[l], want[r * EMU_LANES + l]);
+    cr_assert(!memcmp(s->w.s, swant, sizeof swant), "%s pass %d: the SGPRs differ", emu_arch_name(a), pass);
+  }
+  free(before), free(want);
+  sn_free(s);
+  snip *x = sn_new(a, "v_add_u32_e64 v3, v1, v2 clamp\nv_cndmask_b32_e64 v3, -v1, v2, s[10:11]\n"
+                      "v_mov_b32_sdwa v3, v1 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:DWORD\n"
+                      "v_add_co_u32 v3, vcc, v1, v2\nv_mov_b32_dpp v3, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf\n"
+                      "v_add_f32 v3, v1, v2\nv_lshlrev_b64 v[4:5], 2, v[2:3]\nv_readfirstlane_b32 s3, v1\n");
+  for (size_t i = 0; i < x->p->n; i++)
+    cr_assert_eq(x->p->insns[i].fuse_n, 0, "%s: '%s' starts a run", emu_arch_name(a), x->p->insns[i].text);
+  sn_free(x);
+}
+Test(emu_cvt, fused_lane_runs_give_the_handlers_bits)
+{
+  fuse_compare(EMU_GFX942);
+  fuse_compare(EMU_GFX950);
 }

@@ -305,6 +305,8 @@ static const corpus_case asm_corpus[] = {
     {"lds_pipe", "lgkm_keep", {1, 1, 1}, {64, 1, 1}, 0, "in:u:1024 out:1024", {0}},
     /* private memory (o: 2048 dwords); priv_oob and priv_nowait fault on purpose and are left out */
     {"scratch", "priv_rw", {1, 1, 1}, {64, 1, 1}, 0, "out:8192", {0}},
+    /* runs of integer lane operations (out: 7 x 64 dwords); fuse_nowait faults on purpose and is left out */
+    {"fuse", "fuse_ok", {1, 1, 1}, {64, 1, 1}, 0, "out:1792", {0}},
 };
 #define NASM (sizeof asm_corpus / sizeof asm_corpus[0])
 

@@ -1,0 +1,228 @@
+/* emu/fuse — runs of integer lane operations executed as one step (issue #31's superinstructions).
+ *
+ * clang's address arithmetic, hashing and the software transposes of gfx942 are runs of plain
+ * 32-bit integer VALU instructions (v_lshlrev_b32, v_lshrrev_b32, v_cndmask_b32, v_and_or_b32,
+ * v_add_u32, ...) that read and write only VGPRs of their own lane. The decoder marks each such
+ * instruction with a compact form (emu_insn.fz_*) and the length of the run that starts at it
+ * (fuse_n, emu_fuse_prepare); the run-ahead loop of the round-robin scheduler (emu/exec.c rr_ahead)
+ * then executes up to fuse_n of them with one call here instead of one dispatch each: no handler
+ * call, no operand decoding, no temporaries; each instruction is one pass of 8-lane vectors.
+ *
+ * What a run covers, checked at decode: the mnemonics of lop_names below, encoded e32 or e64 (no
+ * SDWA, DPP), without clamp, omod, op_sel or abs/neg/sext on any operand, every operand 32 bits,
+ * the destination a VGPR, each source a VGPR, an SGPR or a constant (inline integer, inline float
+ * or literal), v_cndmask_b32's mask an SGPR pair (or VCC). At run time (emu/exec.c rr_ahead): EXEC all
+ * ones (none of these instructions writes EXEC, so it stays so through the run), no instruction of
+ * the run possibly naming a register an outstanding load still writes (the careful path then
+ * reports "missing s_waitcnt" at that instruction's PC), enough budget; the run is cut before the
+ * first one that fails, and anything else (a partial EXEC, VGPR indexing, VSKIP, observers, the
+ * one-step schedulers) runs the ordinary handlers. None of these operations can fault, so a run
+ * never has a fault to attribute. Results are bit for bit the handlers' (integer operations on
+ * 32-bit lanes: the same at any vector width); tests/test_emu_cvt.c compares them on random
+ * registers, aliasing included. LANELAB_EMU_NO_FUSE=1 turns runs off (for comparisons). */
+#include <stdlib.h>
+
+#include "emu/internal.h"
+
+bool emu_fuse_on = true;
+
+__attribute__((constructor)) static void fuse_init(void)
+{
+  const char *e = getenv("LANELAB_EMU_NO_FUSE");
+  if (e && *e && strcmp(e, "0") != 0) emu_fuse_on = false;
+}
+
+enum {
+  FZ_NONE = 0, FZ_MOV, FZ_NOT, FZ_ADD, FZ_SUB, FZ_SUBREV, FZ_AND, FZ_OR, FZ_XOR, FZ_LSHL, FZ_LSHR, FZ_ASHR,
+  FZ_MUL_LO, FZ_MIN_I, FZ_MAX_I, FZ_MIN_U, FZ_MAX_U, FZ_CNDMASK, FZ_AND_OR, FZ_OR3, FZ_XAD, FZ_LSHL_ADD,
+  FZ_ADD_LSHL, FZ_ADD3, FZ_LSHL_OR, FZ_BFI,
+};
+
+/* the op-table names and their semantics (each as its handler in emu/op_valu.c computes it) */
+static const struct { const char *name; uint8_t op, nsrc; } lop_names[] = {
+  {"v_mov_b32", FZ_MOV, 1},         {"v_not_b32", FZ_NOT, 1},           {"v_add_u32", FZ_ADD, 2},
+  {"v_sub_u32", FZ_SUB, 2},         {"v_subrev_u32", FZ_SUBREV, 2},     {"v_and_b32", FZ_AND, 2},
+  {"v_or_b32", FZ_OR, 2},           {"v_xor_b32", FZ_XOR, 2},           {"v_lshlrev_b32", FZ_LSHL, 2},
+  {"v_lshrrev_b32", FZ_LSHR, 2},    {"v_ashrrev_i32", FZ_ASHR, 2},      {"v_mul_lo_u32", FZ_MUL_LO, 2},
+  {"v_min_i32", FZ_MIN_I, 2},       {"v_max_i32", FZ_MAX_I, 2},         {"v_min_u32", FZ_MIN_U, 2},
+  {"v_max_u32", FZ_MAX_U, 2},       {"v_cndmask_b32", FZ_CNDMASK, 2},   {"v_and_or_b32", FZ_AND_OR, 3},
+  {"v_or3_b32", FZ_OR3, 3},         {"v_xad_u32", FZ_XAD, 3},           {"v_lshl_add_u32", FZ_LSHL_ADD, 3},
+  {"v_add_lshl_u32", FZ_ADD_LSHL, 3}, {"v_add3_u32", FZ_ADD3, 3},       {"v_lshl_or_b32", FZ_LSHL_OR, 3},
+  {"v_bfi_b32", FZ_BFI, 3},
+};
+
+void emu_fuse_mark(emu_insn *in, const char *name)
+{
+  in->fz_op = FZ_NONE;
+  in->fuse_n = 0;
+  if (!emu_fuse_on || !in->implemented || in->enc >= EMU_ENC_SDWA || in->clamp || in->omod || in->op_sel ||
+      in->has_op_sel_hi || in->neg_lo || in->neg_hi || (in->flags & EMU_F_CARRY))
+    return;
+  int k = -1;
+  for (size_t i = 0; i < sizeof lop_names / sizeof *lop_names; i++)
+    if (!strcmp(name, lop_names[i].name)) k = (int)i;
+  if (k < 0) return;
+  int ns = lop_names[k].nsrc, cnd = lop_names[k].op == FZ_CNDMASK;
+  if (in->nop != 1 + ns + cnd) return;
+  for (int i = 0; i < in->nop; i++) {
+    const emu_opnd *o = &in->o[i];
+    if (o->mods & (EMU_M_NEG | EMU_M_ABS | EMU_M_SEXT | EMU_M_NEGFN | EMU_M_ABSFN)) return;
+    if (cnd && i == 3) { /* the lane mask: an SGPR pair or VCC */
+      if (o->kind != EMU_OPK_SGPR || o->n != 2) return;
+      continue;
+    }
+    if (o->kind == EMU_OPK_VGPR) {
+      if (o->n != 1) return;
+      continue;
+    }
+    if (i == 0) return; /* the destination must be a VGPR */
+    if (!((o->kind == EMU_OPK_SGPR && o->n == 1) || o->kind == EMU_OPK_IMM || o->kind == EMU_OPK_LIT ||
+          o->kind == EMU_OPK_FIMM))
+      return;
+  }
+  in->fz_op = lop_names[k].op;
+  in->fz_dst = in->o[0].reg;
+  in->fz_uni = 0;
+  for (int j = 0; j < ns; j++) {
+    const emu_opnd *o = &in->o[1 + j];
+    if (o->kind == EMU_OPK_VGPR) in->fz_src[j] = o->reg;
+    else in->fz_src[j] = 0, in->fz_uni |= (uint8_t)(1u << j);
+  }
+}
+
+void emu_fuse_prepare(emu_insn *insns, size_t n)
+{
+  uint32_t next = 0; /* run length from i + 1 */
+  for (size_t i = n; i-- > 0;) {
+    emu_insn *in = &insns[i];
+    in->fuse_n = 0;
+    if (in->fz_op != FZ_NONE) {
+      uint32_t len = 1 + next;
+      in->fuse_n = (uint8_t)(len > EMU_FUSE_MAX ? EMU_FUSE_MAX : len);
+      next = len;
+    } else {
+      next = 0;
+    }
+  }
+}
+
+/* ---- the runner ---------------------------------------------------------------------------------
+ * One body, compiled twice: for AVX2 (chosen when emu_avx2) and for the baseline (the portable
+ * path). Vectors of 8 lanes through GCC's vector extension; loads and stores through memcpy, the
+ * register file being 4-byte aligned. Each instruction reads all its sources of an 8-lane block
+ * before it writes that block, so a destination may be any of its sources. */
+typedef uint32_t v8u __attribute__((vector_size(32)));
+typedef int32_t v8i __attribute__((vector_size(32)));
+
+#define FZ_INLINE static inline __attribute__((always_inline))
+
+/* 8 lanes from p, 8 lanes to p (macros: a 32-byte vector passed by value would change the
+ * baseline build's ABI) */
+#define LD8(p) ({ v8u v_; memcpy(&v_, (p), sizeof v_); v_; })
+#define ST8(p, x) do { v8u v_ = (x); memcpy((p), &v_, sizeof v_); } while (0)
+
+/* One lane loop per (operation, which sources are uniform) pair, so that a uniform source is a
+ * splat held in a register and a VGPR source a plain load: case FZ_op * 8 + fz_uni. */
+#define LOOP(ga, gb, gc, expr)                                                                     \
+  {                                                                                                \
+    _Pragma("GCC unroll 8") for (uint32_t o = 0; o < EMU_LANES; o += 8)                            \
+    {                                                                                              \
+      const v8u a = (ga), b = (gb), c = (gc);                                                      \
+      (void)a, (void)b, (void)c;                                                                   \
+      ST8(d + o, (expr));                                                                          \
+    }                                                                                              \
+  }                                                                                                \
+  break;
+#define GA(u) ((u) ? (v8u){0} + ua : LD8(pa + o))
+#define GB(u) ((u) ? (v8u){0} + ub : LD8(pb + o))
+#define GC(u) ((u) ? (v8u){0} + uc : LD8(pc + o))
+#define V1(op, expr)                                                                               \
+  case op * 8 + 0: LOOP(GA(0), a, a, expr)                                                         \
+  case op * 8 + 1: LOOP(GA(1), a, a, expr)
+#define V2(op, expr)                                                                               \
+  case op * 8 + 0: LOOP(GA(0), GB(0), a, expr)                                                     \
+  case op * 8 + 1: LOOP(GA(1), GB(0), a, expr)                                                     \
+  case op * 8 + 2: LOOP(GA(0), GB(1), a, expr)                                                     \
+  case op * 8 + 3: LOOP(GA(1), GB(1), a, expr)
+#define V3(op, expr)                                                                               \
+  case op * 8 + 0: LOOP(GA(0), GB(0), GC(0), expr)                                                 \
+  case op * 8 + 1: LOOP(GA(1), GB(0), GC(0), expr)                                                 \
+  case op * 8 + 2: LOOP(GA(0), GB(1), GC(0), expr)                                                 \
+  case op * 8 + 3: LOOP(GA(1), GB(1), GC(0), expr)                                                 \
+  case op * 8 + 4: LOOP(GA(0), GB(0), GC(1), expr)                                                 \
+  case op * 8 + 5: LOOP(GA(1), GB(0), GC(1), expr)                                                 \
+  case op * 8 + 6: LOOP(GA(0), GB(1), GC(1), expr)                                                 \
+  case op * 8 + 7: LOOP(GA(1), GB(1), GC(1), expr)
+/* lanes of the mask's 8-lane block at o, as all-ones / zero words: mask_tab[byte] */
+static uint32_t mask_tab[256][8] __attribute__((aligned(32)));
+__attribute__((constructor)) static void mask_tab_init(void)
+{
+  for (int b = 0; b < 256; b++)
+    for (int l = 0; l < 8; l++) mask_tab[b][l] = (b >> l & 1) ? ~0u : 0u;
+}
+#define MASK8 LD8(mask_tab[(uint8_t)(mk >> o)])
+
+FZ_INLINE void run_body(emu_wave *w, const emu_insn *in, int m)
+{
+  uint32_t *const V = w->v;
+  for (int j = 0; j < m; j++) {
+    const emu_insn *x = in + j;
+    uint32_t *d = V + (size_t)x->fz_dst * EMU_LANES;
+    const uint32_t *pa = V + (size_t)x->fz_src[0] * EMU_LANES, *pb = V + (size_t)x->fz_src[1] * EMU_LANES,
+                   *pc = V + (size_t)x->fz_src[2] * EMU_LANES;
+    const unsigned uni = x->fz_uni;
+    uint32_t ua = 0, ub = 0, uc = 0;
+    if (uni) {
+      if (uni & 1) ua = emu_ssrc32(w, x, 1);
+      if (uni & 2) ub = emu_ssrc32(w, x, 2);
+      if (uni & 4) uc = emu_ssrc32(w, x, 3);
+    }
+    uint64_t mk = 0; /* v_cndmask_b32's lane mask (operand 3) */
+    switch (x->fz_op * 8 + uni) {
+    V1(FZ_MOV, a)
+    V1(FZ_NOT, ~a)
+    V2(FZ_ADD, a + b)
+    V2(FZ_SUB, a - b)
+    V2(FZ_SUBREV, b - a)
+    V2(FZ_AND, a & b)
+    V2(FZ_OR, a | b)
+    V2(FZ_XOR, a ^ b)
+    V2(FZ_MUL_LO, a * b)
+    /* shifts: D = S1 shifted by S0[4:0] */
+    V2(FZ_LSHL, b << (a & 31))
+    V2(FZ_LSHR, b >> (a & 31))
+    V2(FZ_ASHR, (v8u)((v8i)b >> (v8i)(a & 31)))
+    V2(FZ_MIN_I, ({ v8u lt = (v8u)((v8i)a < (v8i)b); (a & lt) | (b & ~lt); }))
+    V2(FZ_MAX_I, ({ v8u gt = (v8u)((v8i)a > (v8i)b); (a & gt) | (b & ~gt); }))
+    V2(FZ_MIN_U, ({ v8u lt = (v8u)(a < b); (a & lt) | (b & ~lt); }))
+    V2(FZ_MAX_U, ({ v8u gt = (v8u)(a > b); (a & gt) | (b & ~gt); }))
+    case FZ_CNDMASK * 8 + 0: /* D = mask[lane] ? S1 : S0 */
+    case FZ_CNDMASK * 8 + 1:
+    case FZ_CNDMASK * 8 + 2:
+    case FZ_CNDMASK * 8 + 3:
+      mk = emu_srcmask(w, x, 3);
+      switch (uni) {
+        V2(0, ({ v8u sel = MASK8; (b & sel) | (a & ~sel); }))
+      }
+      break;
+    V3(FZ_AND_OR, (a & b) | c)
+    V3(FZ_OR3, a | b | c)
+    V3(FZ_XAD, (a ^ b) + c)
+    V3(FZ_LSHL_ADD, (a << (b & 31)) + c)
+    V3(FZ_ADD_LSHL, (a + b) << (c & 31))
+    V3(FZ_ADD3, a + b + c)
+    V3(FZ_LSHL_OR, (a << (b & 31)) | c)
+    V3(FZ_BFI, (a & b) | (~a & c))
+    default: __builtin_unreachable();
+    }
+  }
+}
+
+__attribute__((target("avx2"))) static void run_avx2(emu_wave *w, const emu_insn *in, int m) { run_body(w, in, m); }
+static void run_base(emu_wave *w, const emu_insn *in, int m) { run_body(w, in, m); }
+
+void emu_fuse_run(emu_wave *w, const emu_insn *in, int m)
+{
+  if (emu_avx2) run_avx2(w, in, m);
+  else run_base(w, in, m);
+}
