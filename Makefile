@@ -262,6 +262,8 @@ uninstall:
 clean:
 	rm -rf build
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+# The compiler's dependency lists (-MMD): the host objects' and the test binaries' (a suite is
+# rebuilt when a header it includes changes, tests/*.h among them).
+-include $(shell find $(BUILD)/obj $(BUILD)/tests -name '*.d' 2>/dev/null)
 
 include fuzz/fuzz.mk

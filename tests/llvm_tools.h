@@ -10,18 +10,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/tmpdir.h"
 #include "util/util.h"
 
 #define LLVM_BIN "/usr/lib/llvm-22/bin/"
 #define UNUSED __attribute__((unused))
 
 /* ---- helpers --------------------------------------------------------------------------------*/
-UNUSED static char *tmpdir(void) {
-  char tmpl[] = "/tmp/lanelab-test-loader-XXXXXX";
-  char *d = mkdtemp(tmpl);
-  cr_assert_not_null(d, "mkdtemp failed");
-  return ll_xstrdup(d);
-}
+UNUSED static char *tmpdir(void) { return tt_dir("test-loader"); }
 
 /* Compiles HIP source src for arch with extra flags into a fresh temp dir; returns the .co path. */
 UNUSED static char *compile_src(const char *src, const char *arch, const char *extra) {

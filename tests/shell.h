@@ -8,12 +8,13 @@
 #include <stdlib.h>
 #include <sys/wait.h>
 
+#include "tests/tmpdir.h"
 #include "util/util.h"
 
-/* A new directory /tmp/lanelab-test-WHAT-XXXXXX (malloc'd). */
+/* A new directory /tmp/lanelab-test-WHAT-XXXXXX (malloc'd), removed when the test ends. */
 __attribute__((unused)) static char *sh_tmpdir(const char *what) {
-  char *t = ll_fmt("/tmp/lanelab-test-%s-XXXXXX", what);
-  cr_assert_not_null(mkdtemp(t), "mkdtemp %s", t);
+  char *w = ll_fmt("test-%s", what), *t = tt_dir(w);
+  free(w);
   return t;
 }
 

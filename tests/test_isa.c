@@ -21,6 +21,7 @@
 
 #include "isa/isa.h"
 #include "table/table.h"
+#include "tests/tmpdir.h"
 #include "util/util.h"
 
 #define CLANG "/usr/lib/llvm-22/bin/clang"
@@ -642,8 +643,7 @@ Test(isa_census, symbols_without_size_extend_to_the_next_symbol) {
  * same source twice gives the same bytes (clang's compile-unit id is fixed, not drawn from the
  * driver's temporary path). */
 Test(isa_cc, into_keeps_a_kernel_folder_and_rebuilds_byte_identically) {
-  char *d = ll_xstrdup("/tmp/lanelab-test-ccinto-XXXXXX");
-  cr_assert_not_null(mkdtemp(d));
+  char *d = tt_dir("test-ccinto");
   char *src = ll_fmt("%s/only950.hip", d);
   const char *text = "// lanelab-arch: gfx950\n// lanelab-why: the test says so\n"
                      "#include <hip/hip_runtime.h>\n"

@@ -14,9 +14,7 @@
 #include "util/util.h"
 
 static char *scratch(void) {
-  char t[] = "/tmp/lanelab-test-mk-XXXXXX";
-  cr_assert_not_null(mkdtemp(t));
-  return ll_xstrdup(t);
+  return sh_tmpdir("mk");
 }
 static void put(const char *dir, const char *rel, const char *text) {
   char *p = ll_path_join(dir, rel), *d = ll_dirname(p);
@@ -201,6 +199,69 @@ Test(mk_stale, outputs_whose_source_is_gone_are_pruned_and_never_counted, .timeo
   system(rm);
   free(rm); free(p1); free(p2); free(m_live); free(m_co); free(m_oldsrc); free(base); free(m_old); free(pa);
   free(args); free(bud); free(live); free(ghost); free(kd); free(b);
+}
+
+/* A suite is rebuilt when a header it includes changes: make reads the test binaries' -MMD lists
+ * (the Makefile once read only the host objects', so a change to tests/shell.h left every suite
+ * built on the old one). make -n -W asks "what if this file were new" without touching it; a header
+ * test_mk does not include is the control. */
+Test(mk_deps, a_suite_is_rebuilt_when_a_header_it_includes_changes) {
+  const char *build = LANELAB_BUILD + strlen(LANELAB_ROOT "/");
+  cr_assert(strncmp(LANELAB_BUILD, LANELAB_ROOT "/", strlen(LANELAB_ROOT "/")) == 0, "%s", LANELAB_BUILD);
+  static const struct { const char *header; bool rebuilt; } cases[] = {{"tests/shell.h", true}, {"tests/llvm_tools.h", false}};
+  for (size_t i = 0; i < 2; i++) {
+    char *cmd = ll_fmt("unset MAKEFLAGS MFLAGS MAKELEVEL && make -n -W %s BUILD=%s %s/tests/test_mk", cases[i].header,
+                       build, build);
+    char *out;
+    int rc = sh(cmd, &out);
+    cr_expect_eq(rc, 0, "%s: exit %d\n%s", cmd, rc, out);
+    cr_expect_eq(strstr(out, "tests/test_mk.c") != NULL, cases[i].rebuilt, "%s: %s expected\n%s", cmd,
+                 cases[i].rebuilt ? "a rebuild" : "no rebuild", out);
+    free(cmd), free(out);
+  }
+}
+
+/* The suites' temporary directories (tests/tmpdir.h) go when the process that made them exits
+ * (a make test used to leave about a thousand in /tmp), a child forked after them does not remove
+ * them, and LANELAB_TEST_KEEP_TMP=1 keeps them. */
+static char *tt_probe(bool keep, bool fork_a_child) {
+  int fds[2];
+  cr_assert_eq(pipe(fds), 0);
+  pid_t pid = fork();
+  cr_assert(pid >= 0);
+  if (pid == 0) {
+    close(fds[0]);
+    char *d = tt_dir("tt-probe"), *sub = ll_fmt("%s/a/b", d), *f = ll_fmt("%s/a/b/f.txt", d);
+    if (!ll_mkdir_p(sub, NULL) || !ll_write_file_atomic(f, "x", 1, NULL)) _exit(3);
+    if (fork_a_child) {
+      pid_t c = fork();
+      if (c == 0) exit(0); /* runs the destructors in the grandchild */
+      waitpid(c, NULL, 0);
+      if (access(f, F_OK) != 0) _exit(4);
+    }
+    if (keep) setenv("LANELAB_TEST_KEEP_TMP", "1", 1);
+    if (write(fds[1], d, strlen(d) + 1) < 0) _exit(5);
+    exit(0);
+  }
+  close(fds[1]);
+  char path[256] = "";
+  ssize_t n = read(fds[0], path, sizeof path - 1);
+  close(fds[0]);
+  int st;
+  cr_assert_eq(waitpid(pid, &st, 0), pid);
+  cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the probe exited %d", WEXITSTATUS(st));
+  cr_assert(n > 0 && strncmp(path, "/tmp/lanelab-tt-probe-", 22) == 0, "%s", path);
+  return ll_xstrdup(path);
+}
+Test(tests_tmpdir, a_tests_directories_go_when_its_process_exits) {
+  char *p = tt_probe(false, true);
+  cr_expect_neq(access(p, F_OK), 0, "%s is still there", p);
+  free(p);
+  p = tt_probe(true, false);
+  cr_expect_eq(access(p, F_OK), 0, "LANELAB_TEST_KEEP_TMP=1, yet %s is gone", p);
+  tt_rm_tree(p);
+  cr_expect_neq(access(p, F_OK), 0, "tt_rm_tree left %s", p);
+  free(p);
 }
 
 /* mk/run-tests.sh runs suites LANELAB_TEST_JOBS at a time: a value that is not a positive integer

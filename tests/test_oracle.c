@@ -14,6 +14,7 @@
 
 #include "oracle/oracle.h"
 #include "table/table.h"
+#include "tests/tmpdir.h"
 #include "util/util.h"
 
 /* ---- helpers ---------------------------------------------------------------------------------- */
@@ -909,9 +910,7 @@ static const char *lanelab_bin(void) {
 }
 
 static char *tmpdir(void) {
-  char *d = ll_xstrdup("/tmp/lanelab_oracle_XXXXXX");
-  cr_assert_not_null(mkdtemp(d));
-  return d;
+  return tt_dir("oracle");
 }
 
 static void put(const char *dir, const char *name, const void *d, size_t n) {

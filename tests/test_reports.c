@@ -18,13 +18,12 @@
 #include "lanes/lanes.h"
 #include "reports/report.h"
 #include "reports/tile.h"
+#include "tests/tmpdir.h"
 #include "util/util.h"
 
 /* ---- helpers ---------------------------------------------------------------------------------*/
 static char *mktmp(void) {
-  char *t = ll_xstrdup("/tmp/lanelab-reports-XXXXXX");
-  cr_assert_not_null(mkdtemp(t));
-  return t;
+  return tt_dir("reports");
 }
 
 static void put(const char *dir, const char *rel, const char *text) {

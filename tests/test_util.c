@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "table/table.h"
+#include "tests/tmpdir.h"
 #include "util/util.h"
 
 Test(util_json, parses_nested_values_with_lines) {
@@ -63,8 +64,7 @@ Test(util_json, writer_round_trips) {
 }
 
 Test(util_files, atomic_write_and_read_back) {
-  char dir[] = "/tmp/lanelab-util-XXXXXX";
-  cr_assert_not_null(mkdtemp(dir));
+  char *dir = tt_dir("util");
   char *sub = ll_fmt("%s/a/b", dir);
   ll_err e = {0};
   cr_assert(ll_mkdir_p(sub, &e), "%s", e.msg);
@@ -79,7 +79,7 @@ Test(util_files, atomic_write_and_read_back) {
   cr_assert(!ll_write_file_atomic("/nonexistent/dir/x", "a", 1, &e));
   char *dn = ll_dirname(f);
   cr_assert_str_eq(dn, sub);
-  free(d); free(f); free(sub); free(dn);
+  free(d); free(f); free(sub); free(dn); free(dir);
 }
 
 Test(util_parse, numbers_whole_string_only) {
@@ -166,9 +166,7 @@ Test(util_json, writer_nesting_deeper_than_63_levels) {
 #include <sys/un.h>
 
 static char *scratch(void) {
-  char t[] = "/tmp/lanelab-util-out-XXXXXX";
-  cr_assert_not_null(mkdtemp(t));
-  return ll_xstrdup(t);
+  return tt_dir("util-out");
 }
 static void put(const char *path, const char *text) {
   FILE *f = fopen(path, "wb");

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "verify/verify.h"
+#include "tests/tmpdir.h"
 
 static verify_ctx ctx(const char *arch, const char *build, const char *results) {
   verify_ctx c = {.build = build, .results = results, .shapes = "quick", .backend = "emu", .shard_n = 1};
@@ -21,9 +22,7 @@ static verify_ctx ctx(const char *arch, const char *build, const char *results) 
 }
 
 static char *tmpdir(void) {
-  char *d = ll_xstrdup("/tmp/lanelab-verify-XXXXXX");
-  cr_assert_not_null(mkdtemp(d));
-  return d;
+  return tt_dir("verify");
 }
 
 static void free_result(stage_result *r) {
