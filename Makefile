@@ -25,6 +25,9 @@ CFLAGS  += -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitiz
 LDLIBS  += -fsanitize=address,undefined
 BUILD   := build/san
 endif
+# The precompiled headers of lanelab's HIP compiles (isa/pch.c, docs/hip-subset.md) live in the
+# build tree rather than ~/.cache: make's compiles and the suites share them; make clean drops them.
+export LANELAB_CACHE_DIR ?= $(CURDIR)/$(BUILD)/cache
 
 DEPS_STAMP := build/.deps-ok
 # Modules in link order (a module may use those after it). docs/architecture.md gives the dependencies.
@@ -129,7 +132,7 @@ $(BUILD)/tests/%: tests/%.c $(LIBS) | $(DEPS_STAMP)
 # changes, and every kernel of the arch depends on it and on the driver's sources (KDRIVER), so a
 # new compiler, flag or driver rebuilds them, while other C edits do not.
 KCC     := build/tools/lanelab-cc
-KDRIVER := isa/cc.c isa/ccdir.c
+KDRIVER := isa/cc.c isa/ccdir.c isa/pch.c
 KCC_SRC := mk/lanelab-cc.c cli/cmd_cc.c $(KDRIVER) isa/tool.c emu/arch.c util/util.c
 $(KCC): $(KCC_SRC) isa/isa.h util/util.h emu/emu.h | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)

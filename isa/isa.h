@@ -261,6 +261,26 @@ char *isa_cc_arch_skip(const char *src_text, const char *arch);
 bool isa_cc_build_dir(const char *src, const char *arch, const char *dir, char *const *extra, ll_buf *diag,
                       char **skipped, ll_err *err);
 
+/* ---- precompiled headers (isa/pch.c, docs/hip-subset.md "Precompiled headers") -------------
+ * The folder to give a HIP compile as `-include-pch DIR` instead of `-include first_header`
+ * (malloc'd), or NULL: compile as before. A PCH holds first_header (NULL: none), and
+ * hip/hip_runtime.h too when it is the first thing src includes; it is made the second time the
+ * same flags are seen, in LANELAB_CACHE_DIR (default $XDG_CACHE_HOME/lanelab, ~/.cache/lanelab),
+ * and only used while every file it was made from is unchanged. Never an error: anything it cannot
+ * do means NULL. LANELAB_NO_PCH=1: always NULL. */
+typedef struct isa_pch_req {
+  const char *clang;               /* the compiler */
+  char *const *args;               /* every flag of the compile but its input, -o, -c and the
+                                      -include (NULL-terminated): the PCH is made with these */
+  char *const *user;               /* the user's part of args (NULL-terminated, may be NULL): an
+                                      option such as -E, -M, -include or -Xclang means no PCH */
+  const char *first_header;        /* what the compile -includes first, or NULL */
+  const char *src;                 /* the main file */
+  const char *hip_include;         /* lanelab's hip/include folder */
+  bool device_only;                /* no host compile (--cuda-device-only) */
+} isa_pch_req;
+char *isa_pch_find(const isa_pch_req *r);
+
 /* ---- hipcc: whole HIP programs (isa/cc.c, `lanelab hipcc`) -------------------------------------
  * Host and device code in one compile, as ROCm's hipcc does, with Debian's clang-22 against
  * lanelab's HIP headers (hip/include: device subset and the host runtime API) and, when linking,

@@ -672,3 +672,134 @@ Test(isa_cc, into_keeps_a_kernel_folder_and_rebuilds_byte_identically) {
   sh("rm -rf %s", d);
   free(src); free(d);
 }
+
+/* ---- precompiled headers (isa/pch.c) ----------------------------------------------------------
+ * The rules are written from the contract (isa.h isa_pch_find, docs/hip-subset.md): a PCH is made
+ * the second time the same flags are seen and used from then on; the compile it serves gives the
+ * same bytes as the plain one (a fixed -cuid, since clang's default hashes the command line); it
+ * holds hip_runtime.h only when the source includes that first; it is made again when a file it
+ * was made from changes; the least recently used go past the cap. LANELAB_PCH_TRACE=1 names the
+ * PCH each compile used ("none" when it compiled plainly). */
+
+/* Runs `lanelab ARGS` with the cache in D/cache; the trace line's PCH ("none" or the folder's
+ * name) in a static buffer; the exit status in *rc. */
+static const char *pch_run(const char *d, const char *env, const char *args, int *rc) {
+  static char used[256];
+  char *log = ll_fmt("%s/trace.txt", d);
+  *rc = sh("LANELAB_CACHE_DIR=%s/cache LANELAB_PCH_TRACE=1 %s %s/lanelab -q %s 2>%s", d, env ? env : "", LANELAB_BUILD,
+           args, log);
+  size_t n = 0;
+  char *t = ll_read_file(log, &n, NULL);
+  cr_assert_not_null(t, "%s", log);
+  const char *p = strstr(t, "lanelab: pch: ");
+  snprintf(used, sizeof used, "%s", "(no trace)");
+  if (p) {
+    p += 14;
+    const char *e = strchr(p, ' '), *slash = memrchr(p, '/', e ? (size_t)(e - p) : strlen(p));
+    if (slash && e) snprintf(used, sizeof used, "%.*s", (int)(e - slash - 1), slash + 1);
+    else if (e) snprintf(used, sizeof used, "%.*s", (int)(e - p), p);
+  }
+  free(t), free(log);
+  return used;
+}
+
+static void put_text(const char *dir, const char *name, const char *text) {
+  char *p = ll_path_join(dir, name);
+  cr_assert(ll_write_file_atomic(p, text, strlen(text), NULL), "%s", p);
+  free(p);
+}
+
+Test(isa_pch, made_the_second_time_and_the_code_object_is_the_same, .timeout = 120) {
+  char *d = tt_dir("test-pch");
+  /* the first include reached through a header beside the source, after a comment and a guard */
+  put_text(d, "common.h", "// common\n#ifndef COMMON_H\n#define COMMON_H\n#include <hip/hip_runtime.h>\n#endif\n");
+  put_text(d, "k.hip", "/* a kernel */\n#include \"common.h\"\n"
+                       "__global__ void k(float *p) { p[threadIdx.x] = sqrtf(p[threadIdx.x]) + __shfl_xor(p[0], 1); }\n");
+  const char *want[] = {"none", "made", "made"};
+  char first[256] = "";
+  for (int i = 0; i < 3; i++) {
+    int rc;
+    char *args = ll_fmt("cc %s/k.hip --arch gfx950 -o %s/k%d.co -- -cuid=1234abcd", d, d, i);
+    const char *used = pch_run(d, NULL, args, &rc);
+    cr_assert_eq(rc, 0, "compile %d failed", i);
+    if (i == 1) snprintf(first, sizeof first, "%s", used);
+    if (!strcmp(want[i], "none")) cr_expect_str_eq(used, "none", "compile %d", i);
+    else cr_expect(strcmp(used, "none") && strcmp(used, "(no trace)") && !strcmp(used, first), "compile %d used %s", i, used);
+    free(args);
+  }
+  cr_expect_eq(sh("cmp -s %s/k0.co %s/k2.co", d, d), 0, "the code object with a PCH differs from the plain one");
+  /* a whole program through lanelab hipcc (host and both arches), the prelude and hip_runtime.h */
+  put_text(d, "p.hip", "#include <hip/hip_runtime.h>\n#include <cstdio>\n"
+                       "__global__ void twice(int *p) { p[threadIdx.x] *= 2; }\n"
+                       "int main() { int *d; hipMalloc(&d, 256); twice<<<1, 64>>>(d); std::printf(\"%%d\\n\", 1); }\n");
+  for (int i = 0; i < 3; i++) {
+    int rc;
+    char *args = ll_fmt("hipcc -c --offload-arch=gfx950 %s/p.hip -cuid=1234abcd -o %s/p%d.o", d, d, i);
+    const char *used = pch_run(d, NULL, args, &rc);
+    cr_assert_eq(rc, 0, "hipcc %d failed", i);
+    cr_expect_eq(!strcmp(used, "none"), i == 0, "hipcc compile %d used %s", i, used);
+    free(args);
+  }
+  cr_expect_eq(sh("cmp -s %s/p0.o %s/p2.o", d, d), 0, "the program object with a PCH differs from the plain one");
+  free(d);
+}
+
+/* A macro defined before <hip/hip_runtime.h> must reach it: HIP_DISABLE_WARP_SYNC_BUILTINS takes
+ * __shfl_sync away, so a call to it fails every time, PCH or not. A -g compile stays plain. */
+Test(isa_pch, what_comes_before_hip_runtime_reaches_it, .timeout = 120) {
+  char *d = tt_dir("test-pch");
+  put_text(d, "k.hip", "#define HIP_DISABLE_WARP_SYNC_BUILTINS 1\n#include <hip/hip_runtime.h>\n"
+                       "__global__ void k(int *p) { p[0] = __shfl_sync(~0ull, p[1], 0); }\n");
+  put_text(d, "ok.hip", "#include <hip/hip_runtime.h>\n__global__ void k(int *p) { p[0] = __shfl_sync(~0ull, p[1], 0); }\n");
+  int rc;
+  for (int i = 0; i < 3; i++) {
+    char *args = ll_fmt("cc %s/k.hip --arch gfx942 -o %s/k.co", d, d);
+    const char *used = pch_run(d, NULL, args, &rc);
+    cr_expect_eq(rc, 2, "compile %d: exit %d, the macro before the include was lost", i, rc);
+    cr_expect_str_eq(used, "none", "compile %d", i);
+    free(args);
+  }
+  char *args = ll_fmt("cc %s/ok.hip --arch gfx942 -o %s/ok.co", d, d);
+  pch_run(d, NULL, args, &rc);
+  cr_expect_eq(rc, 0, "the same call without the macro: exit %d", rc);
+  free(args);
+  args = ll_fmt("cc %s/ok.hip --arch gfx942 -o %s/okg.co -- -g", d, d);
+  for (int i = 0; i < 2; i++) {
+    const char *used = pch_run(d, NULL, args, &rc);
+    cr_expect(rc == 0 && !strcmp(used, "none"), "a -g compile %d: exit %d, pch %s", i, rc, used);
+  }
+  free(args);
+  free(d);
+}
+
+/* A PCH is made again when a header it was made from changes (here lanelab's HIP headers, copied
+ * and named by LANELAB_HIP_INCLUDE, gain a function the source calls), and only PCH_KEEP
+ * (LANELAB_PCH_KEEP) folders stay. */
+Test(isa_pch, a_changed_header_makes_a_new_one_and_old_ones_go, .timeout = 120) {
+  char *d = tt_dir("test-pch");
+  cr_assert_eq(sh("cp -r %s/hip/include %s/inc", LANELAB_ROOT, d), 0);
+  put_text(d, "k.hip", "#include <hip/hip_runtime.h>\n__global__ void k(int *p) { p[0] = 1; }\n");
+  put_text(d, "k2.hip", "#include <hip/hip_runtime.h>\n__global__ void k(int *p) { p[0] = lanelab_test_added(); }\n");
+  char *env = ll_fmt("LANELAB_HIP_INCLUDE=%s/inc LANELAB_PCH_KEEP=1", d);
+  char *args = ll_fmt("cc %s/k.hip --arch gfx942 -o %s/k.co", d, d);
+  int rc;
+  char made[256];
+  pch_run(d, env, args, &rc);
+  snprintf(made, sizeof made, "%s", pch_run(d, env, args, &rc));
+  cr_assert(rc == 0 && strcmp(made, "none"), "no PCH made: %s", made);
+  /* inside the include guard, before the header's last line (its #endif) */
+  cr_assert_eq(sh("sed -i '$i __device__ inline int lanelab_test_added() { return 7; }' %s/inc/hip/hip_runtime.h", d), 0);
+  char *args2 = ll_fmt("cc %s/k2.hip --arch gfx942 -o %s/k2.co", d, d);
+  const char *used = pch_run(d, env, args2, &rc);
+  cr_expect_eq(rc, 0, "the changed header was not read: the stale PCH was used (%s)", used);
+  cr_expect_str_eq(used, made, "the same flags name the same folder, made again");
+  /* another key: -DX=1 twice; with LANELAB_PCH_KEEP=1 the first folder goes */
+  char *args3 = ll_fmt("cc %s/k.hip --arch gfx942 -o %s/k3.co -- -DX=1", d, d);
+  pch_run(d, env, args3, &rc);
+  used = pch_run(d, env, args3, &rc);
+  cr_assert(rc == 0 && strcmp(used, "none") && strcmp(used, made), "no second PCH: %s", used);
+  char *gone = ll_fmt("%s/cache/pch/%s", d, made), *kept = ll_fmt("%s/cache/pch/%s", d, used);
+  cr_expect_neq(access(gone, F_OK), 0, "%s was kept past LANELAB_PCH_KEEP=1", gone);
+  cr_expect_eq(access(kept, F_OK), 0, "%s, the one just made, is gone", kept);
+  free(gone), free(kept), free(env), free(args), free(args2), free(args3), free(d);
+}
