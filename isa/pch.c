@@ -24,7 +24,7 @@
  * with their sizes and times; a change to any of them makes a new one. Anything unusual (no
  * cache, a failed build, an option such as -E or -M that prints what the headers hold) means no
  * PCH: the compile is then the plain one, never an error. LANELAB_NO_PCH=1 turns it off;
- * LANELAB_PCH_TRACE=1 says on stderr which PCH (or none) each compile used. */
+ * LANELAB_PCH_TRACE=1 says on stderr (=/PATH: in that file) which PCH, or none, each compile used. */
 #define _GNU_SOURCE
 #include "isa/isa.h"
 
@@ -295,14 +295,15 @@ static bool deps_fresh(const char *dir) {
 
 /* ---- making one ------------------------------------------------------------------------------*/
 
-/* Flags after which the compile prints or keeps what the headers hold, or names its own first
- * header: no PCH then. -g too: clang's debug info from a PCH leaves out the standard library's
- * using-declarations (std::acos and the like: 346 names in a plain -g compile of a small program,
- * 34 with a PCH), while the code and the rest are the same; a debug build stays the plain one. */
+/* Flags after which the compile prints or keeps what the headers hold, names its own first
+ * header, or lets a quoted "hip/hip_runtime.h" find another file (-iquote, -I-): no PCH then.
+ * -g too: clang's debug info from a PCH leaves out the standard library's using-declarations
+ * (std::acos and the like: 346 names in a plain -g compile of a small program, 34 with a PCH),
+ * while the code and the rest are the same; a debug build stays the plain one. */
 static bool pch_unsafe_flag(const char *f) {
   static const char *const bad[] = {"-E", "-M", "-save-temps", "-include", "-imacros", "-x", "-fmodules", "-emit-pch",
                                     "-P", "-C", "-H", "-ftime-trace", "-X", "--precompile",
-                                    "-fsyntax-only", "-print", "--print", "-###", "-v", "-g"};
+                                    "-fsyntax-only", "-print", "--print", "-###", "-v", "-g", "-iquote", "-I-"};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     size_t l = strlen(bad[i]);
     if (!strncmp(f, bad[i], l) && (l > 2 || f[l] == 0 || strchr("MxXg", bad[i][1]))) return true;
@@ -356,8 +357,19 @@ static bool build_into(const isa_pch_req *r, const char *header, const char *tmp
   return ok;
 }
 
+/* LANELAB_PCH_TRACE=1: one line per compile on stderr; =/PATH: appended to that file instead
+ * (one write per line, so compiles running side by side do not interleave). */
 static char *trace(const isa_pch_req *r, char *result, const char *why) {
-  if (getenv("LANELAB_PCH_TRACE")) fprintf(stderr, "lanelab: pch: %s for %s (%s)\n", result ? result : "none", r->src, why);
+  const char *t = getenv("LANELAB_PCH_TRACE");
+  if (!t || !t[0]) return result;
+  char *line = ll_fmt("lanelab: pch: %s for %s (%s)\n", result ? result : "none", r->src, why);
+  int fd = t[0] == '/' ? open(t, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644) : 2;
+  if (fd >= 0) {
+    ssize_t w = write(fd, line, strlen(line)); /* a trace that cannot be written is not an error */
+    (void)w;
+  }
+  if (fd > 2) close(fd);
+  free(line);
   return result;
 }
 
