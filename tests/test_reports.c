@@ -993,9 +993,9 @@ Test(reports, png_not_rendered_is_said_once_on_the_index) {
 /* ---- in a real browser ------------------------------------------------------------------------*/
 /* Negative controls (name starting "negative") keep the script's complaints out of the test log. */
 static int browser(const char *page, const char *outdir, const char *name) {
-  /* screenshots only of the pages whose PNG the test looks at (the arch pages); the top index and
-   * the negative controls are judged by their DOM and console alone */
-  bool shot = !strncmp(name, "gfx950-", 7);
+  /* one screenshot, of the lane map (each costs a second Chromium start, about 2 s, and shows only
+   * that Chromium draws the page); every page is judged by its DOM and console */
+  bool shot = !strcmp(name, "gfx950-lanemap");
   char *cmd = ll_fmt("bash '%s/mk/browser-test.sh' '%s' '%s' '%s'%s%s", LANELAB_ROOT, page, outdir, name,
                      shot ? "" : " --no-screenshot", strncmp(name, "negative", 8) ? "" : " 2>/dev/null");
   int st = system(cmd);
@@ -1078,7 +1078,6 @@ Test(reports_browser, pages_render_in_chromium_with_the_counts_shown, .timeout =
   cr_assert_eq(count(sd, "<rect class=\"e "), 2 * 256, "both tiles drawn");
   cr_assert(strstr(sd, "<tr data-lane=\"0\"><td class=\"lanecol\">0</td><td>0</td><td>0</td><td class=\"\">0</td>"
                        "<td class=\"\">0</td><td class=\"mismatch\">64</td><td class=\"mismatch\">16</td>"), "lane 0 row");
-  cr_assert(exists(shots, "gfx950-seeddiff.png") && exists(shots, "gfx950-mfma.png"));
   char *mdom = slurp(shots, "gfx950-mfma.dom");
   /* 32x32x8 f16: A 32 x 8 and B 8 x 32 drawn; D (32 x 32 f32) has the layout 32x32x2 f32's page drew */
   cr_assert_eq(count(mdom, "<rect class=\"e "), 32 * 8 + 8 * 32);
@@ -1090,7 +1089,7 @@ Test(reports_browser, pages_render_in_chromium_with_the_counts_shown, .timeout =
   cr_assert_eq(count(di, "<tr class=\"stage\""), 7);
   cr_assert_eq(count(di, ">NOT RUN</td>"), 1);
   cr_assert_eq(count(di, ">not requested</td>"), 1);
-  cr_assert(exists(shots, "gfx950-index.png") && exists(shots, "gfx950-lanemap.png"));
+  cr_assert(exists(shots, "gfx950-lanemap.png"), "the lane map's screenshot");
   /* the checks can fail: a lane map whose highlighted cells disagree with its stated count ... */
   char *lp = slurp(rd, "lane-lane_load_fragment.html");
   char *hit = strstr(lp, "got mismatch\"");
