@@ -542,33 +542,38 @@ FAST2_KERNEL(FM_I32)
  * are equal to the operand's now. The conversion is a function of exactly these, so a hit gives the
  * same floats as converting again, whatever wrote the registers in between (VALU, loads, DS, another
  * wave: nothing has to invalidate an entry). The operand's address only picks the slot. */
-enum { BC_SLOTS = 32, BC_MAXREG = 4 };
+enum { BC_LOG2 = 6, BC_SLOTS = 1 << BC_LOG2, BC_MAXREG = 4, BC_MAXITEM = 8 };
 typedef struct __attribute__((aligned(64))) {
-  float cv[4 * BC_MAXREG * 64]; /* up to 4 items per register (fp8, bf8, i8) */
+  float cv[BC_MAXITEM * 64];
   uint32_t raw[BC_MAXREG * 64];
   const float *tab;
   int type, nreg;
 } bcache_ent;
 
-/* R[0 .. n) == raw[0 .. n), n a multiple of 8 */
+/* R[0 .. n) == raw[0 .. n), n a multiple of 64 (whole registers) */
 FAST2_TARGET static bool bc_same(const uint32_t *raw, const uint32_t *R, int n)
 {
   __m256i acc = _mm256_setzero_si256();
-  for (int i = 0; i < n; i += 8)
-    acc = _mm256_or_si256(acc, _mm256_xor_si256(_mm256_load_si256((const __m256i *)(const void *)(raw + i)),
-                                                 _mm256_loadu_si256((const __m256i *)(const void *)(R + i))));
+  for (int i = 0; i < n; i += 64)
+#pragma GCC unroll 8
+    for (int j = i; j < i + 64; j += 8)
+      acc = _mm256_or_si256(acc, _mm256_xor_si256(_mm256_load_si256((const __m256i *)(const void *)(raw + j)),
+                                                   _mm256_loadu_si256((const __m256i *)(const void *)(R + j))));
   return _mm256_testz_si256(acc, acc);
 }
 
 static const float *bc_convert(void (*conv)(int, const uint32_t *, int, float *, const float *), int type,
                                const uint32_t *R, int nreg, const float *tab, float *scratch)
 {
+  /* 64 x 3 KiB per thread, so that the B operands of a workgroup's waves (the seed kernel's: 8 Q
+   * fragments and P per wave) rarely share a slot (seq 256 with 32 slots: gfx942 1566.4 M
+   * instructions, gfx950 1349.2 M; with 64: 1561.7 M, 1325.5 M) */
   static _Thread_local bcache_ent bc[BC_SLOTS];
-  if (nreg > BC_MAXREG) {
+  if (nreg > BC_MAXREG || nreg * (32 / type_bits[type]) > BC_MAXITEM) {
     conv(type, R, nreg, scratch, tab);
     return scratch;
   }
-  bcache_ent *e = &bc[(uint32_t)(((uintptr_t)R >> 8) * 0x9e3779b1u) >> 27]; /* one register is 256 bytes */
+  bcache_ent *e = &bc[(uint32_t)(((uintptr_t)R >> 8) * 0x9e3779b1u) >> (32 - BC_LOG2)]; /* a register is 256 bytes */
   if (e->type == type && e->tab == tab && e->nreg == nreg && bc_same(e->raw, R, nreg * 64)) return e->cv;
   memcpy(e->raw, R, (size_t)nreg * 64 * 4);
   e->type = type, e->tab = tab, e->nreg = nreg;
