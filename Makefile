@@ -91,12 +91,13 @@ $(BUILD)/lib/liblanelab.a: $(foreach m,$(LIBMODS),$(call obj_of,$(m)))
 # links with lanelab hipcc --shared-runtime; docs/hip-runtime.md). Every build compiles its host
 # objects once, position independent, and builds the static libraries, the lanelab binary and this
 # library from them: a separate PIC set was a second compile of the host code in every build.
-# -fno-semantic-interposition keeps most of the code generation of the non-PIC objects (GCC
-# otherwise may not inline or call directly a global function another library could interpose,
-# which made the emulator 7% slower). What is left is global data read through the GOT: the seed
-# shape at seq 256 on gfx942 ran 1728.5 M instructions against 1720.9 M (+0.44%, callgrind on the
-# worker threads), for about a minute of CPU less per build. Initial-exec TLS, since the library is
-# linked, not dlopen'ed.
+# -fno-semantic-interposition lets GCC inline and call directly the global functions another
+# library could otherwise interpose, as in non-PIC code. Measured (callgrind, the emulator's worker
+# threads; docs/performance.md): bench_valu and bench_valu_ds ran the same instruction counts as the
+# position-dependent build, the seed shape at seq 256 on gfx942 0.44% more (1728.5 M against
+# 1720.9 M: global data read through the GOT), for about a minute of CPU less per build (an
+# earlier attempt was dropped on a 7% wall-clock difference that these counts do not show).
+# Initial-exec TLS, since the library is linked, not dlopen'ed.
 CFLAGS   += -fPIC -fno-semantic-interposition -ftls-model=initial-exec
 PICMODS  := hip reports isa runtime emu oracle lanes table util
 PICOBJ   := $(foreach m,$(PICMODS),$(call obj_of,$(m)))
