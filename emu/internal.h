@@ -385,7 +385,12 @@ typedef struct emu_wg {
   uint8_t *lds;
   uint32_t lds_size;     /* bytes allocated to this workgroup: group_segment_size + dynamic */
   emu_warns *warns;      /* the launch's memory-model warnings (NULL: each one reported, none counted) */
+  /* the worker's MFMA state (emu/op_mfma.c: converted B operands), made on the worker's first
+   * MFMA and freed by emu_mfma_ctx_free when the worker ends, so a process, thread or launch that
+   * runs no MFMA pays nothing for it; NULL: none (hand-built waves run without it) */
+  struct emu_mfma_ctx **mfma;
 } emu_wg;
+void emu_mfma_ctx_free(struct emu_mfma_ctx *c);
 
 struct emu_wave {
   uint32_t s[EMU_NSFILE];   /* scalar file incl. VCC, EXEC, M0 (hardware indices) */

@@ -562,18 +562,36 @@ FAST2_TARGET static bool bc_same(const uint32_t *raw, const uint32_t *R, int n)
   return _mm256_testz_si256(acc, acc);
 }
 
-static const float *bc_convert(void (*conv)(int, const uint32_t *, int, float *, const float *), int type,
-                               const uint32_t *R, int nreg, const float *tab, float *scratch)
+/* The worker's MFMA state (emu_wg.mfma): 64 x 3 KiB, so that the B operands of a workgroup's waves
+ * (the seed kernel's: 8 Q fragments and P per wave) rarely share a slot (seq 256 with 32 slots:
+ * gfx942 1566.4 M instructions, gfx950 1349.2 M; with 64: 1561.7 M, 1325.5 M). Allocated on the
+ * worker's first MFMA, not thread-local: thread-local storage would be paid by every thread of every
+ * process that links the emulator (HIP programs through liblanelab_hip.so included). */
+struct emu_mfma_ctx {
+  bcache_ent bc[BC_SLOTS];
+};
+
+static struct emu_mfma_ctx *mfma_ctx(emu_wave *w)
 {
-  /* 64 x 3 KiB per thread, so that the B operands of a workgroup's waves (the seed kernel's: 8 Q
-   * fragments and P per wave) rarely share a slot (seq 256 with 32 slots: gfx942 1566.4 M
-   * instructions, gfx950 1349.2 M; with 64: 1561.7 M, 1325.5 M) */
-  static _Thread_local bcache_ent bc[BC_SLOTS];
-  if (nreg > BC_MAXREG || nreg * (32 / type_bits[type]) > BC_MAXITEM) {
+  struct emu_mfma_ctx **p = w->wg->mfma;
+  if (!p) return NULL;
+  if (!*p) {
+    /* zeroed: nreg 0 matches no operand, so every slot starts empty */
+    void *m = NULL;
+    if (posix_memalign(&m, 64, sizeof **p) != 0) ll_die(LL_EXIT_ENV, "out of memory (%zu bytes for the MFMA operand cache)", sizeof **p);
+    *p = memset(m, 0, sizeof **p);
+  }
+  return *p;
+}
+
+static const float *bc_convert(struct emu_mfma_ctx *ctx, void (*conv)(int, const uint32_t *, int, float *, const float *),
+                               int type, const uint32_t *R, int nreg, const float *tab, float *scratch)
+{
+  if (!ctx || nreg > BC_MAXREG || nreg * (32 / type_bits[type]) > BC_MAXITEM) {
     conv(type, R, nreg, scratch, tab);
     return scratch;
   }
-  bcache_ent *e = &bc[(uint32_t)(((uintptr_t)R >> 8) * 0x9e3779b1u) >> (32 - BC_LOG2)]; /* a register is 256 bytes */
+  bcache_ent *e = &ctx->bc[(uint32_t)(((uintptr_t)R >> 8) * 0x9e3779b1u) >> (32 - BC_LOG2)]; /* a register is 256 bytes */
   if (e->type == type && e->tab == tab && e->nreg == nreg && bc_same(e->raw, R, nreg * 64)) return e->cv;
   memcpy(e->raw, R, (size_t)nreg * 64 * 4);
   e->type = type, e->tab = tab, e->nreg = nreg;
@@ -601,7 +619,7 @@ static bool mfma_fast(emu_wave *w, const emu_insn *in, const mdesc *d, int ta, i
   static _Thread_local float ca[32 * 64] __attribute__((aligned(64))), cb[32 * 64] __attribute__((aligned(64)));
   void (*conv)(int, const uint32_t *, int, float *, const float *) = w512 ? fast_convert_op : fast_convert_256;
   conv(ta, emu_vreg(w, in, 1, 0), s->nra, ca, ta == T_FP8 ? tab_fp8[arch] : tab_bf8[arch]);
-  const float *cbv = bc_convert(conv, tb, emu_vreg(w, in, 2, 0), s->nrb, tb == T_FP8 ? tab_fp8[arch] : tab_bf8[arch], cb);
+  const float *cbv = bc_convert(mfma_ctx(w), conv, tb, emu_vreg(w, in, 2, 0), s->nrb, tb == T_FP8 ? tab_fp8[arch] : tab_bf8[arch], cb);
   uint32_t cval = 0;
   if (!creg) {
     uint32_t t[64]; /* the operand's 32-bit value (inline float constants as f32 bits) */
@@ -633,6 +651,12 @@ static bool mfma_fast(emu_wave *w, const emu_insn *in, const mdesc *d, int ta, i
   return false;
 }
 #endif
+
+/* emu_wg.mfma's state ends with its worker (emu/exec.c); NULL: never made */
+void emu_mfma_ctx_free(struct emu_mfma_ctx *c)
+{
+  free(c);
+}
 
 /* ---- broadcasts (CDNA3 ISA §7.1.5, CDNA4 ISA §7.1.6) -------------------------------------------
  * After the lane holding an element is found by the layout rule, CBSZ/ABID move A's lane and BLGP
