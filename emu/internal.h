@@ -789,6 +789,9 @@ void emu_fill2_64(uint32_t *a, uint32_t va, uint32_t *b, uint32_t vb); /* a[l] =
 void emu_blend64(uint32_t *dst, const uint32_t *d, uint64_t e);
                    /* dst = e ? d : dst */
 void emu_bperm64(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off);
+void emu_addr64(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t off); /* d = (lo | hi << 32) + off */
+uint64_t emu_outside64(const uint64_t *a, uint64_t base, uint64_t lim); /* bit l: a[l] - base > lim (unsigned) */
+void emu_minmax64(const uint32_t *a, uint32_t *mn, uint32_t *mx); /* unsigned min and max of a[0..63] */
 void emu_f32_to_f16_64(uint16_t *h, const float *f);
 void emu_f16_to_f32_64(float *f, const uint16_t *h);
 void emu_exp2_64(float *d, const float *a); /* d = (float)exp2((double)a), v_exp_f32's definition */

@@ -194,8 +194,7 @@ static int addresses_flat(emu_wave *w, const emu_insn *in, int seg, int vi, int 
     if (va->kind != EMU_OPK_VGPR || va->n < 2)
       return emu_raise(w, in, "bad operand", -1, 0, "64-bit VGPR address expected");
     const uint32_t *lo = emu_vreg(w, in, vi, 0), *hi = emu_vreg(w, in, vi, 1);
-    uint64_t off = (uint64_t)(int64_t)in->offset;
-    for (int l = 0; l < EMU_LANES; l++) m->addr[l] = ((uint64_t)lo[l] | (uint64_t)hi[l] << 32) + off;
+    emu_addr64(m->addr, lo, hi, (uint64_t)(int64_t)in->offset);
   }
   (void)e;
   return EMU_OK;
@@ -351,11 +350,13 @@ static void stride_prefetch(emu_wave *w, const emu_insn *in, const maddr *m, uin
   int64_t step = (int64_t)(a0 - *slot);
   *slot = a0;
   if (step == 0 || step > (1 << 24) || step < -(1 << 24)) return;
-  const emu_membuf *b = w->last;
+  /* a prefetch never faults, so the lines are not checked against the buffer (integer arithmetic
+   * for the host address: no pointer outside an object is formed) */
+  uintptr_t h = (uintptr_t)w->last->host - (uintptr_t)w->last->base + (uintptr_t)step;
   uint64_t prev = ~0ull;
   LANES {
-    uint64_t a = m->addr[l] + (uint64_t)step, line = a >> 6;
-    if (line != prev && a - b->base < b->size) __builtin_prefetch(b->host + (a - b->base), 0, 3);
+    uint64_t line = (m->addr[l] + (uint64_t)step) >> 6;
+    if (line != prev) __builtin_prefetch((const void *)(h + m->addr[l]), 0, 3);
     prev = line;
   }
 }
@@ -379,12 +380,7 @@ static const emu_membuf *wave_buffer(emu_wave *w, const emu_insn *in, const madd
     b = w->last;
   }
   /* unsigned: an address below the base wraps past lim */
-  uint64_t base = b->base, lim = b->size - bytes, out = 0;
-  if (e == ~0ull)
-    for (int l = 0; l < EMU_LANES; l++) out |= m->addr[l] - base > lim;
-  else
-    for (int l = 0; l < EMU_LANES; l++) out |= (m->addr[l] - base > lim) & (e >> l);
-  return (out & 1) ? NULL : b;
+  return (emu_outside64(m->addr, b->base, b->size - bytes) & e) ? NULL : b;
 }
 
 static int mem_load(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, int kind)
