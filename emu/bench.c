@@ -344,7 +344,7 @@ static bool mfma_case(FILE *out, const mcase *c, bool have_limit)
   x->w.a = file + 256 * EMU_LANES;
   x->w.nv = 256, x->w.na = 256;
   x->g.arch = c->arch;
-  x->w.wg = &x->g;
+  x->w.wg = &x->g; /* no emu_wg.mfma: every step converts B, as the limit kernel does */
   x->w.fault = &x->f;
   x->w.nlanes = 64;
   emu_wr64s(&x->w, EMU_S_EXEC, ~0ull);

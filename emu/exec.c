@@ -45,6 +45,7 @@ typedef struct worker {
   uint64_t waves_run;
   emu_obs_worker *ow;          /* observation (emu/observe.c); NULL: none */
   emu_ldso *lo;                /* the LDS ordering check (emu/observe.c); NULL: the kernel has no LDS */
+  struct emu_mfma_ctx *mfma;   /* emu/op_mfma.c's state, made on the first MFMA (emu_wg.mfma) */
 } worker;
 
 static void make_view(const emu_wave *w, uint64_t pc, emu_wave_view *v, const launch *L)
@@ -421,6 +422,7 @@ static void *worker_main(void *arg)
     g.id[2] = idx / (d->grid[0] * d->grid[1]);
     g.lds = W->lds;
     g.lds_size = L->lds_size;
+    g.mfma = &W->mfma;
     memset(W->lds, 0, L->lds_size);
     memset(&W->fault, 0, sizeof W->fault);
     W->waves_run += L->nwaves;
@@ -610,6 +612,7 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
     free(W[t].counts);
     emu_obs_worker_free(W[t].ow);
     emu_ldso_free(W[t].lo);
+    emu_mfma_ctx_free(W[t].mfma);
   }
   free(W);
   pthread_mutex_destroy(&L.mu);

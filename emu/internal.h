@@ -362,10 +362,13 @@ struct emu_mem {
 enum { EMU_CNT_VM = 0, EMU_CNT_DS = 1, EMU_CNT_SMEM = 2 };
 /* The counters' widths on gfx9/CDNA (CDNA3 ISA "S_WAITCNT": VM_CNT is SIMM16[3:0] and [15:14],
  * LGKM_CNT SIMM16[11:8]; LLVM docs/AMDGPU/gfx9_waitcnt.rst: 0..63 and 0..15): at most 63 vector
- * memory and 15 LDS/scalar operations can be counted as outstanding, so the queue holds both. */
+ * memory and 15 LDS/scalar operations can be counted as outstanding. */
 #define EMU_VMCNT_MAX 63
 #define EMU_LGKMCNT_MAX 15
-#define EMU_MAXPEND (EMU_VMCNT_MAX + EMU_LGKMCNT_MAX)
+/* emu_wave.pring: the rings of vector memory (64 entries), LDS and scalar memory (16 each), each a
+ * power of two above its counter's maximum */
+#define EMU_PRING_BASE(c) ((c) == EMU_CNT_VM ? 0 : (c) == EMU_CNT_DS ? 64 : 80)
+#define EMU_PRING_CAP(c) ((c) == EMU_CNT_VM ? 64 : 16)
 
 /* Memory-model warnings of one launch (emu_memwarn): PCs already reported, occurrences. */
 typedef struct emu_warns {
@@ -385,7 +388,12 @@ typedef struct emu_wg {
   uint8_t *lds;
   uint32_t lds_size;     /* bytes allocated to this workgroup: group_segment_size + dynamic */
   emu_warns *warns;      /* the launch's memory-model warnings (NULL: each one reported, none counted) */
+  /* the worker's MFMA state (emu/op_mfma.c: converted B operands), made on the worker's first
+   * MFMA and freed by emu_mfma_ctx_free when the worker ends, so a process, thread or launch that
+   * runs no MFMA pays nothing for it; NULL: none (hand-built waves run without it) */
+  struct emu_mfma_ctx **mfma;
 } emu_wg;
+void emu_mfma_ctx_free(struct emu_mfma_ctx *c);
 
 struct emu_wave {
   uint32_t s[EMU_NSFILE];   /* scalar file incl. VCC, EXEC, M0 (hardware indices) */
@@ -412,15 +420,22 @@ struct emu_wave {
   int state;                /* 0 running, 1 at barrier, 2 ended, 3 faulted */
   bool vskip;               /* s_setvskip: vector instructions are skipped */
   bool gpr_idx;             /* s_set_gpr_idx_on: VGPR indexing by M0 (emu_exec_indexed) */
-  /* outstanding memory operations, oldest first (s_waitcnt validation, see emu_pend) */
-  int npend;
+  /* outstanding memory operations (s_waitcnt validation, see emu_pend): one ring per counter, in
+   * issue order, so retiring a counter's oldest moves no entry (emu/waitcnt.c: counter c's i-th
+   * oldest is pring[EMU_PRING_BASE(c) + (phead[c] + i) % EMU_PRING_CAP(c)], i < ncnt[c]); ord
+   * orders entries of different counters */
+  int npend;                /* all counters' entries */
   uint8_t ncnt[3];          /* entries per counter (EMU_CNT_*) */
+  uint8_t phead[3];
+  uint32_t pord;            /* ord of the next operation */
   struct {
-    uint8_t cnt; uint8_t kind; uint16_t reg, n; uint64_t pc;
+    uint8_t cnt; uint8_t kind; uint16_t reg, n;
+    uint8_t warned;         /* emu_hazard_check reported a tolerated pattern on it: not again */
     uint32_t bar;           /* w->nbar when issued: an s_barrier since then if different */
     uint32_t seq;           /* vmcnt / lgkmcnt(LDS) entries: pseq[cnt] when issued (1, 2, ...) */
-    uint8_t warned;         /* emu_hazard_check reported a tolerated pattern on it: not again */
-  } pend[EMU_MAXPEND];
+    uint32_t ord;           /* pord when issued */
+    uint64_t pc;
+  } pring[64 + 16 + 16];
   uint32_t nbar;            /* s_barriers executed */
   /* per counter (EMU_CNT_VM, EMU_CNT_DS, in-order): operations issued (the last entry's seq) and
    * the seq of the youngest retired. Both return in order, so what has retired is always a prefix:
@@ -444,7 +459,7 @@ struct emu_wave {
   uint32_t priv_size;
 };
 
-/* Register kind of an operand as the s_waitcnt bookkeeping numbers it (emu_wave.pend[].kind,
+/* Register kind of an operand as the s_waitcnt bookkeeping numbers it (emu_wave.pring[].kind,
  * pkinds/pn/pref/pbits, emu_insn.hz_*): 1 VGPR, 2 AGPR, 3 SGPR, 0 not a register. */
 static inline int emu_regkind(const emu_opnd *o)
 {
@@ -480,6 +495,8 @@ void emu_waitcnt(emu_wave *w, int vmcnt, int lgkmcnt);
  * init_wave, as it was when it lived in exec.c). */
 static inline void emu_pend_clear(emu_wave *w)
 {
+  memset(w->phead, 0, sizeof w->phead);
+  w->pord = 0;
   w->pkinds = 0;
   memset(w->pn, 0, sizeof w->pn);
   memset(w->pbits, 0, sizeof w->pbits);
@@ -772,6 +789,9 @@ void emu_fill2_64(uint32_t *a, uint32_t va, uint32_t *b, uint32_t vb); /* a[l] =
 void emu_blend64(uint32_t *dst, const uint32_t *d, uint64_t e);
                    /* dst = e ? d : dst */
 void emu_bperm64(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off);
+void emu_addr64(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t off); /* d = (lo | hi << 32) + off */
+uint64_t emu_outside64(const uint64_t *a, uint64_t base, uint64_t lim); /* bit l: a[l] - base > lim (unsigned) */
+void emu_minmax64(const uint32_t *a, uint32_t *mn, uint32_t *mx); /* unsigned min and max of a[0..63] */
 void emu_f32_to_f16_64(uint16_t *h, const float *f);
 void emu_f16_to_f32_64(float *f, const uint16_t *h);
 void emu_exp2_64(float *d, const float *a); /* d = (float)exp2((double)a), v_exp_f32's definition */

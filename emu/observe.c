@@ -840,13 +840,13 @@ static bool lds_side(emu_wave *w, const emu_insn *in, lside *s)
 }
 
 /* The granules [*g0, *g1) segment sg of s touches (clipped to the LDS; empty if none): min and max
- * over the lanes, vectorized for the common full EXEC. */
+ * over the lanes, whole-wave (emu_minmax64) for the common full EXEC. */
 static void seg_granules(const emu_ldso *lo, const lside *s, int sg, uint32_t *g0, uint32_t *g1)
 {
   uint32_t amin = UINT32_MAX, amax = 0;
   const uint32_t *a = s->addr[sg];
   if (s->lanes == ~0ull) {
-    for (int l = 0; l < EMU_LANES; l++) amin = a[l] < amin ? a[l] : amin, amax = a[l] > amax ? a[l] : amax;
+    emu_minmax64(a, &amin, &amax);
   } else {
     for (int l = 0; l < EMU_LANES; l++)
       if (s->lanes >> l & 1) amin = a[l] < amin ? a[l] : amin, amax = a[l] > amax ? a[l] : amax;

@@ -184,17 +184,19 @@ static int addresses_flat(emu_wave *w, const emu_insn *in, int seg, int vi, int 
   uint64_t e = emu_exec(w);
   const emu_opnd *va = &in->o[vi];
   bool saddr = seg == SEG_GLOBAL && si >= 0 && si < in->nop && in->o[si].kind == EMU_OPK_SGPR;
+  /* every lane's address, EXEC or not (a loop without branches: only EXEC lanes' are used) */
   if (saddr) {
     /* global with SGPR base: address = s[base:base+1] + vaddr.u32 + offset */
-    uint64_t base = emu_rd64s(w, in->o[si].reg);
+    uint64_t base = emu_rd64s(w, in->o[si].reg) + (uint64_t)(int64_t)in->offset;
     const uint32_t *v = emu_vreg(w, in, vi, 0);
-    LANES m->addr[l] = base + v[l] + (int64_t)in->offset;
+    for (int l = 0; l < EMU_LANES; l++) m->addr[l] = base + v[l];
   } else {
     if (va->kind != EMU_OPK_VGPR || va->n < 2)
       return emu_raise(w, in, "bad operand", -1, 0, "64-bit VGPR address expected");
     const uint32_t *lo = emu_vreg(w, in, vi, 0), *hi = emu_vreg(w, in, vi, 1);
-    LANES m->addr[l] = ((uint64_t)lo[l] | (uint64_t)hi[l] << 32) + (int64_t)in->offset;
+    emu_addr64(m->addr, lo, hi, (uint64_t)(int64_t)in->offset);
   }
+  (void)e;
   return EMU_OK;
 }
 
@@ -348,13 +350,37 @@ static void stride_prefetch(emu_wave *w, const emu_insn *in, const maddr *m, uin
   int64_t step = (int64_t)(a0 - *slot);
   *slot = a0;
   if (step == 0 || step > (1 << 24) || step < -(1 << 24)) return;
-  const emu_membuf *b = w->last;
+  /* a prefetch never faults, so the lines are not checked against the buffer (integer arithmetic
+   * for the host address: no pointer outside an object is formed) */
+  uintptr_t h = (uintptr_t)w->last->host - (uintptr_t)w->last->base + (uintptr_t)step;
   uint64_t prev = ~0ull;
   LANES {
-    uint64_t a = m->addr[l] + (uint64_t)step, line = a >> 6;
-    if (line != prev && a - b->base < b->size) __builtin_prefetch(b->host + (a - b->base), 0, 3);
+    uint64_t line = (m->addr[l] + (uint64_t)step) >> 6;
+    if (line != prev) __builtin_prefetch((const void *)(h + m->addr[l]), 0, 3);
     prev = line;
   }
+}
+
+/* Plain global accesses (the hot path): the buffer that holds every EXEC lane's [addr, addr + bytes),
+ * if it is the one the wave touched last or the first EXEC lane's (looked up as the lane loop would
+ * look it up first: a fault there is the loop's first fault, *rc = EMU_FAULT); NULL otherwise, and
+ * the lane loop decides lane by lane (another buffer, out of bounds). Reads registers and w->last,
+ * the translation cache, only. */
+static const emu_membuf *wave_buffer(emu_wave *w, const emu_insn *in, const maddr *m, uint64_t e, uint32_t bytes, int *rc)
+{
+  *rc = EMU_OK;
+  if (!e) return NULL;
+  int l0 = __builtin_ctzll(e);
+  const emu_membuf *b = w->last;
+  if (!b || b->size < bytes || m->addr[l0] - b->base > b->size - bytes) {
+    if (!emu_gptr(w, in, m->addr[l0], bytes, 1, l0)) {
+      *rc = EMU_FAULT;
+      return NULL;
+    }
+    b = w->last;
+  }
+  /* unsigned: an address below the base wraps past lim */
+  return (emu_outside64(m->addr, b->base, b->size - bytes) & e) ? NULL : b;
 }
 
 static int mem_load(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, int kind)
@@ -369,6 +395,27 @@ static int mem_load(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, in
   if (rc != EMU_OK) return rc;
   const maddr *mp = &a.m;
   uint32_t nw = (bytes + 3) / 4, tmp[4][EMU_LANES];
+  if (kind == K_PLAIN && seg == SEG_GLOBAL && (bytes & 3) == 0 && nw <= 2) {
+    /* Hotter path: every EXEC lane in one buffer, straight into the registers (memory is not the
+     * register file, so nothing read can have been written first) */
+    const emu_membuf *b = wave_buffer(w, in, mp, e, bytes, &rc);
+    if (rc != EMU_OK) return rc;
+    if (b) {
+      uintptr_t h = (uintptr_t)b->host - (uintptr_t)b->base; /* + address: the host byte */
+      uint32_t *d0 = emu_vreg(w, in, 0, 0), *d1 = nw == 2 ? emu_vreg(w, in, 0, 1) : NULL;
+      if (nw == 1) {
+        if (e == ~0ull) for (int l = 0; l < EMU_LANES; l++) memcpy(&d0[l], (const void *)(h + mp->addr[l]), 4);
+        else LANES memcpy(&d0[l], (const void *)(h + mp->addr[l]), 4);
+      } else {
+        uint64_t x;
+        if (e == ~0ull) for (int l = 0; l < EMU_LANES; l++) memcpy(&x, (const void *)(h + mp->addr[l]), 8), d0[l] = (uint32_t)x, d1[l] = (uint32_t)(x >> 32);
+        else LANES memcpy(&x, (const void *)(h + mp->addr[l]), 8), d0[l] = (uint32_t)x, d1[l] = (uint32_t)(x >> 32);
+      }
+      stride_prefetch(w, in, mp, e);
+      emu_pend(w, in, EMU_CNT_VM, 0);
+      return EMU_OK;
+    }
+  }
   if (kind == K_PLAIN && seg == SEG_GLOBAL && (bytes & 3) == 0) {
     /* Hot path (plain global dword loads, e.g. a kernel staging tiles): the buffer the wave last
      * touched is checked inline and whole dwords are copied; anything else (another buffer, out
@@ -424,6 +471,24 @@ static int mem_store(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, b
   int vi = seg == SEG_BUFFER ? 1 : 0, di = seg == SEG_BUFFER ? 0 : 1;
   int rc = acc_addrs(w, in, seg, vi, 2, bytes, false, &a);
   if (rc != EMU_OK) return rc;
+  if (seg == SEG_GLOBAL && !hi16 && (bytes & 3) == 0) {
+    /* every EXEC lane in one buffer: lane by lane in lane order, as below, without the lookups */
+    const emu_membuf *b = wave_buffer(w, in, &a.m, e, bytes, &rc);
+    if (rc != EMU_OK) return rc;
+    if (b) {
+      uintptr_t h = (uintptr_t)b->host - (uintptr_t)b->base; /* + address: the host byte (integers: no pointer outside an object) */
+      uint32_t nw = bytes / 4;
+      const uint32_t *s[4];
+      for (uint32_t k = 0; k < nw; k++) s[k] = emu_vreg(w, in, di, (int)k);
+      if (nw == 1) {
+        LANES memcpy((void *)(h + a.m.addr[l]), &s[0][l], 4);
+      } else {
+        LANES for (uint32_t k = 0; k < nw; k++) memcpy((void *)(h + a.m.addr[l] + 4 * k), &s[k][l], 4);
+      }
+      emu_pend(w, in, EMU_CNT_VM, -1);
+      return EMU_OK;
+    }
+  }
   LANES {
     uint32_t v[4];
     for (uint32_t k = 0; k < (bytes + 3) / 4; k++) v[k] = emu_vreg(w, in, di, (int)k)[l];

@@ -534,6 +534,71 @@ FAST2_KERNEL(FM_FMA)
 FAST2_KERNEL(FM_MULADD)
 FAST2_KERNEL(FM_I32)
 
+/* ---- converted B operands, kept per thread and found again by content ---------------------------
+ * A kernel reuses one B operand over several MFMAs (the seed kernel's PV loop: P for all D/16 output
+ * blocks; QK: the Q fragments for every key block), and the conversion of f16/fp8 operands is a
+ * large part of a 16x16x16 MFMA. An entry holds the raw register bits it was converted from; it is
+ * used only when the type, the fp8/bf8 table (arch), the register count and every one of those bits
+ * are equal to the operand's now. The conversion is a function of exactly these, so a hit gives the
+ * same floats as converting again, whatever wrote the registers in between (VALU, loads, DS, another
+ * wave: nothing has to invalidate an entry). The operand's address only picks the slot. */
+enum { BC_LOG2 = 6, BC_SLOTS = 1 << BC_LOG2, BC_MAXREG = 4, BC_MAXITEM = 8 };
+typedef struct __attribute__((aligned(64))) {
+  float cv[BC_MAXITEM * 64];
+  uint32_t raw[BC_MAXREG * 64];
+  const float *tab;
+  int type, nreg;
+} bcache_ent;
+
+/* R[0 .. n) == raw[0 .. n), n a multiple of 64 (whole registers) */
+FAST2_TARGET static bool bc_same(const uint32_t *raw, const uint32_t *R, int n)
+{
+  __m256i acc = _mm256_setzero_si256();
+  for (int i = 0; i < n; i += 64)
+#pragma GCC unroll 8
+    for (int j = i; j < i + 64; j += 8)
+      acc = _mm256_or_si256(acc, _mm256_xor_si256(_mm256_load_si256((const __m256i *)(const void *)(raw + j)),
+                                                   _mm256_loadu_si256((const __m256i *)(const void *)(R + j))));
+  return _mm256_testz_si256(acc, acc);
+}
+
+/* The worker's MFMA state (emu_wg.mfma): 64 x 3 KiB, so that the B operands of a workgroup's waves
+ * (the seed kernel's: 8 Q fragments and P per wave) rarely share a slot (seq 256 with 32 slots:
+ * gfx942 1566.4 M instructions, gfx950 1349.2 M; with 64: 1561.7 M, 1325.5 M). Allocated on the
+ * worker's first MFMA, not thread-local: thread-local storage would be paid by every thread of every
+ * process that links the emulator (HIP programs through liblanelab_hip.so included). */
+struct emu_mfma_ctx {
+  bcache_ent bc[BC_SLOTS];
+};
+
+static struct emu_mfma_ctx *mfma_ctx(emu_wave *w)
+{
+  struct emu_mfma_ctx **p = w->wg->mfma;
+  if (!p) return NULL;
+  if (!*p) {
+    /* zeroed: nreg 0 matches no operand, so every slot starts empty */
+    void *m = NULL;
+    if (posix_memalign(&m, 64, sizeof **p) != 0) ll_die(LL_EXIT_ENV, "out of memory (%zu bytes for the MFMA operand cache)", sizeof **p);
+    *p = memset(m, 0, sizeof **p);
+  }
+  return *p;
+}
+
+static const float *bc_convert(struct emu_mfma_ctx *ctx, void (*conv)(int, const uint32_t *, int, float *, const float *),
+                               int type, const uint32_t *R, int nreg, const float *tab, float *scratch)
+{
+  if (!ctx || nreg > BC_MAXREG || nreg * (32 / type_bits[type]) > BC_MAXITEM) {
+    conv(type, R, nreg, scratch, tab);
+    return scratch;
+  }
+  bcache_ent *e = &ctx->bc[(uint32_t)(((uintptr_t)R >> 8) * 0x9e3779b1u) >> (32 - BC_LOG2)]; /* a register is 256 bytes */
+  if (e->type == type && e->tab == tab && e->nreg == nreg && bc_same(e->raw, R, nreg * 64)) return e->cv;
+  memcpy(e->raw, R, (size_t)nreg * 64 * 4);
+  e->type = type, e->tab = tab, e->nreg = nreg;
+  conv(type, e->raw, nreg, e->cv, tab);
+  return e->cv;
+}
+
 /* Runs the instruction if the fast path covers it (returns true, *rc set); false: use the generic
  * path. Operand checks are the generic path's (convert): anything unusual goes there. */
 static bool mfma_fast(emu_wave *w, const emu_insn *in, const mdesc *d, int ta, int tb, int *rc)
@@ -554,7 +619,7 @@ static bool mfma_fast(emu_wave *w, const emu_insn *in, const mdesc *d, int ta, i
   static _Thread_local float ca[32 * 64] __attribute__((aligned(64))), cb[32 * 64] __attribute__((aligned(64)));
   void (*conv)(int, const uint32_t *, int, float *, const float *) = w512 ? fast_convert_op : fast_convert_256;
   conv(ta, emu_vreg(w, in, 1, 0), s->nra, ca, ta == T_FP8 ? tab_fp8[arch] : tab_bf8[arch]);
-  conv(tb, emu_vreg(w, in, 2, 0), s->nrb, cb, tb == T_FP8 ? tab_fp8[arch] : tab_bf8[arch]);
+  const float *cbv = bc_convert(mfma_ctx(w), conv, tb, emu_vreg(w, in, 2, 0), s->nrb, tb == T_FP8 ? tab_fp8[arch] : tab_bf8[arch], cb);
   uint32_t cval = 0;
   if (!creg) {
     uint32_t t[64]; /* the operand's 32-bit value (inline float constants as f32 bits) */
@@ -568,12 +633,12 @@ static bool mfma_fast(emu_wave *w, const emu_insn *in, const mdesc *d, int ta, i
   bool direct = (w512 && d->N == 16) || !c || c == dreg || c + s->nout * 64 <= dreg || dreg + s->nout * 64 <= c;
   uint32_t *dst = direct ? dreg : tmp;
   if (!w512) {
-    if (s->mode == FM_I32) fast2_FM_I32(s, ca, cb, c, cval, dst);
-    else if (s->mode == FM_MULADD) fast2_FM_MULADD(s, ca, cb, c, cval, dst);
-    else fast2_FM_FMA(s, ca, cb, c, cval, dst);
-  } else if (s->mode == FM_I32) fast_FM_I32(s, ca, cb, c, cval, dst);
-  else if (s->mode == FM_MULADD) fast_FM_MULADD(s, ca, cb, c, cval, dst);
-  else fast_FM_FMA(s, ca, cb, c, cval, dst);
+    if (s->mode == FM_I32) fast2_FM_I32(s, ca, cbv, c, cval, dst);
+    else if (s->mode == FM_MULADD) fast2_FM_MULADD(s, ca, cbv, c, cval, dst);
+    else fast2_FM_FMA(s, ca, cbv, c, cval, dst);
+  } else if (s->mode == FM_I32) fast_FM_I32(s, ca, cbv, c, cval, dst);
+  else if (s->mode == FM_MULADD) fast_FM_MULADD(s, ca, cbv, c, cval, dst);
+  else fast_FM_FMA(s, ca, cbv, c, cval, dst);
   if (!direct) memcpy(dreg, tmp, (size_t)s->nout * 64 * 4);
   *rc = EMU_OK;
   return true;
@@ -586,6 +651,12 @@ static bool mfma_fast(emu_wave *w, const emu_insn *in, const mdesc *d, int ta, i
   return false;
 }
 #endif
+
+/* emu_wg.mfma's state ends with its worker (emu/exec.c); NULL: never made */
+void emu_mfma_ctx_free(struct emu_mfma_ctx *c)
+{
+  free(c);
+}
 
 /* ---- broadcasts (CDNA3 ISA §7.1.5, CDNA4 ISA §7.1.6) -------------------------------------------
  * After the lane holding an element is found by the layout rule, CBSZ/ABID move A's lane and BLGP

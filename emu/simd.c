@@ -245,6 +245,113 @@ void emu_bperm64(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_
   for (int l = 0; l < EMU_LANES; l++) d[l] = src[((addr[l] + off) >> 2) & 63];
 }
 
+/* ---- 64-bit lane addresses (emu/op_mem.c's global accesses) ---------------------------------
+ * d[l] = (lo[l] | hi[l] << 32) + off, and the lanes whose a[l] - base exceeds lim (unsigned, so an
+ * address below base wraps above lim): integer operations, exact at any width. */
+T512 static void addr_512(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t off)
+{
+  __m512i vo = _mm512_set1_epi64((long long)off);
+  for (int c = 0; c < 8; c++) {
+    __m512i l = _mm512_cvtepu32_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(lo + 8 * c)));
+    __m512i h = _mm512_cvtepu32_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(hi + 8 * c)));
+    _mm512_storeu_si512(d + 8 * c, _mm512_add_epi64(_mm512_or_si512(l, _mm512_slli_epi64(h, 32)), vo));
+  }
+}
+
+T256 static void addr_256(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t off)
+{
+  __m256i vo = _mm256_set1_epi64x((long long)off);
+  for (int c = 0; c < 16; c++) {
+    __m256i l = _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(const void *)(lo + 4 * c)));
+    __m256i h = _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(const void *)(hi + 4 * c)));
+    _mm256_storeu_si256((__m256i *)(void *)(d + 4 * c), _mm256_add_epi64(_mm256_or_si256(l, _mm256_slli_epi64(h, 32)), vo));
+  }
+}
+
+void emu_addr64(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t off)
+{
+  if (emu_avx512) {
+    addr_512(d, lo, hi, off);
+    return;
+  }
+  if (emu_avx2) {
+    addr_256(d, lo, hi, off);
+    return;
+  }
+  for (int l = 0; l < EMU_LANES; l++) d[l] = ((uint64_t)lo[l] | (uint64_t)hi[l] << 32) + off;
+}
+
+T512 static uint64_t outside_512(const uint64_t *a, uint64_t base, uint64_t lim)
+{
+  __m512i vb = _mm512_set1_epi64((long long)base), vl = _mm512_set1_epi64((long long)lim);
+  uint64_t r = 0;
+  for (int c = 0; c < 8; c++)
+    r |= (uint64_t)_mm512_cmpgt_epu64_mask(_mm512_sub_epi64(_mm512_loadu_si512(a + 8 * c), vb), vl) << (8 * c);
+  return r;
+}
+
+T256 static uint64_t outside_256(const uint64_t *a, uint64_t base, uint64_t lim)
+{
+  /* unsigned x > lim as signed (x ^ 2^63) > (lim ^ 2^63): AVX2 compares signed only */
+  __m256i sg = _mm256_set1_epi64x((long long)(1ull << 63)), vb = _mm256_set1_epi64x((long long)base);
+  __m256i vl = _mm256_xor_si256(_mm256_set1_epi64x((long long)lim), sg);
+  uint64_t r = 0;
+  for (int c = 0; c < 16; c++) {
+    __m256i x = _mm256_xor_si256(_mm256_sub_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(a + 4 * c)), vb), sg);
+    r |= (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(x, vl))) << (4 * c);
+  }
+  return r;
+}
+
+uint64_t emu_outside64(const uint64_t *a, uint64_t base, uint64_t lim)
+{
+  if (emu_avx512) return outside_512(a, base, lim);
+  if (emu_avx2) return outside_256(a, base, lim);
+  uint64_t r = 0;
+  for (int l = 0; l < EMU_LANES; l++) r |= (uint64_t)(a[l] - base > lim) << l;
+  return r;
+}
+
+/* ---- unsigned min and max of 64 lanes (the LDS ordering check's granule range) -------------- */
+T512 static void minmax_512(const uint32_t *a, uint32_t *mn, uint32_t *mx)
+{
+  __m512i lo = _mm512_loadu_si512(a), hi = lo;
+  for (int c = 1; c < 4; c++) {
+    __m512i v = _mm512_loadu_si512(a + 16 * c);
+    lo = _mm512_min_epu32(lo, v), hi = _mm512_max_epu32(hi, v);
+  }
+  *mn = _mm512_reduce_min_epu32(lo), *mx = _mm512_reduce_max_epu32(hi);
+}
+
+T256 static void minmax_256(const uint32_t *a, uint32_t *mn, uint32_t *mx)
+{
+  __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)a), hi = lo;
+  for (int c = 1; c < 8; c++) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c));
+    lo = _mm256_min_epu32(lo, v), hi = _mm256_max_epu32(hi, v);
+  }
+  uint32_t l[8], h[8];
+  _mm256_storeu_si256((__m256i *)(void *)l, lo), _mm256_storeu_si256((__m256i *)(void *)h, hi);
+  uint32_t m0 = l[0], m1 = h[0];
+  for (int i = 1; i < 8; i++) m0 = l[i] < m0 ? l[i] : m0, m1 = h[i] > m1 ? h[i] : m1;
+  *mn = m0, *mx = m1;
+}
+
+void emu_minmax64(const uint32_t *a, uint32_t *mn, uint32_t *mx)
+{
+  if (emu_avx512) {
+    minmax_512(a, mn, mx);
+    return;
+  }
+  if (emu_avx2) {
+    minmax_256(a, mn, mx);
+    return;
+  }
+  uint32_t m0 = UINT32_MAX, m1 = 0;
+  for (int l = 0; l < EMU_LANES; l++) m0 = a[l] < m0 ? a[l] : m0, m1 = a[l] > m1 ? a[l] : m1;
+  *mn = m0, *mx = m1;
+}
+
 /* ---- f16 <-> f32 ---------------------------------------------------------------------------------
  * VCVTPS2PH (imm: round to nearest even, exceptions suppressed) gives emu_f32_to_f16's result for
  * every input: overflow to inf, subnormals rounded, a NaN quieted with its payload's top bits kept

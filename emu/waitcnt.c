@@ -27,15 +27,23 @@ static inline void pend_del(emu_wave *w, unsigned k, unsigned reg, unsigned n)
     if (--w->pref[k][r] == 0) w->pbits[k][r >> 6] &= ~(1ull << (r & 63));
 }
 
-/* Entry j has completed: its registers counted out, the counter's retired prefix moved up to it
- * (in-order counters), the entry removed. */
-static void pend_retire(emu_wave *w, int j)
+typedef __typeof__(((emu_wave *)0)->pring[0]) pent;
+
+/* counter c's i-th oldest outstanding operation (i < w->ncnt[c]) */
+static inline pent *pq_at(emu_wave *w, int c, int i)
 {
-  const __typeof__(w->pend[0]) *e = &w->pend[j];
+  return &w->pring[EMU_PRING_BASE(c) + ((w->phead[c] + i) & (EMU_PRING_CAP(c) - 1))];
+}
+
+/* Counter c's oldest operation has completed: its registers counted out, the counter's retired
+ * prefix moved up to it (in-order counters), the entry removed. */
+static inline void retire_head(emu_wave *w, int c)
+{
+  const pent *e = pq_at(w, c, 0);
   pend_del(w, e->kind, e->reg, e->n);
-  if (e->cnt < 2 && e->seq > w->pret[e->cnt]) w->pret[e->cnt] = e->seq;
-  w->ncnt[e->cnt]--;
-  memmove(&w->pend[j], &w->pend[j + 1], (size_t)(w->npend - j - 1) * sizeof w->pend[0]);
+  if (c < 2 && e->seq > w->pret[c]) w->pret[c] = e->seq; /* in order: the youngest retired so far */
+  w->phead[c] = (uint8_t)((w->phead[c] + 1) & (EMU_PRING_CAP(c) - 1));
+  w->ncnt[c]--;
   w->npend--;
 }
 
@@ -46,45 +54,39 @@ void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst)
    * once one of that counter's operations has completed, the oldest (vector memory and LDS return
    * in order; for scalar loads, which may not, the oldest is a stated choice). Other counters'
    * operations stay outstanding (docs/emulator-choices.md "Memory-model strictness"). */
-  bool vm = cnt == EMU_CNT_VM;
-  if (vm ? w->ncnt[EMU_CNT_VM] >= EMU_VMCNT_MAX : w->ncnt[EMU_CNT_DS] + w->ncnt[EMU_CNT_SMEM] >= EMU_LGKMCNT_MAX)
-    for (int j = 0; j < w->npend; j++)
-      if ((w->pend[j].cnt == EMU_CNT_VM) == vm) {
-        pend_retire(w, j);
-        break;
-      }
-  __typeof__(w->pend[0]) *e = &w->pend[w->npend++];
+  if (cnt == EMU_CNT_VM) {
+    if (w->ncnt[EMU_CNT_VM] >= EMU_VMCNT_MAX) retire_head(w, EMU_CNT_VM);
+  } else if (w->ncnt[EMU_CNT_DS] + w->ncnt[EMU_CNT_SMEM] >= EMU_LGKMCNT_MAX) {
+    /* the older of the two lgkmcnt heads, by issue order (ord differences: wrap-safe) */
+    bool ds = w->ncnt[EMU_CNT_DS] &&
+              (!w->ncnt[EMU_CNT_SMEM] || (int32_t)(pq_at(w, EMU_CNT_DS, 0)->ord - pq_at(w, EMU_CNT_SMEM, 0)->ord) < 0);
+    retire_head(w, ds ? EMU_CNT_DS : EMU_CNT_SMEM);
+  }
+  pent *e = pq_at(w, cnt, w->ncnt[cnt]);
   w->ncnt[cnt]++;
+  w->npend++;
   e->cnt = (uint8_t)cnt;
+  e->warned = 0;
   e->pc = in->pc;
   e->bar = w->nbar;
   e->seq = cnt < 2 ? ++w->pseq[cnt] : 0;
-  e->warned = 0;
-  e->kind = 0;
-  e->reg = e->n = 0;
+  e->ord = w->pord++;
   if (dst >= 0) {
     const emu_opnd *o = &in->o[dst];
     e->kind = (uint8_t)emu_regkind(o);
     e->reg = o->reg;
     e->n = o->n;
+    pend_add(w, e->kind, e->reg, e->n);
+  } else {
+    e->kind = 0;
+    e->reg = e->n = 0;
   }
-  pend_add(w, e->kind, e->reg, e->n);
 }
 
+/* s_waitcnt: what the counts guarantee has completed (the k oldest of an in-order counter) */
 static void retire_oldest(emu_wave *w, int cnt, int k)
 {
-  int j = 0;
-  for (int i = 0; i < w->npend; i++) {
-    if (k > 0 && w->pend[i].cnt == cnt) {
-      k--;
-      pend_del(w, w->pend[i].kind, w->pend[i].reg, w->pend[i].n);
-      if (cnt < 2) w->pret[cnt] = w->pend[i].seq; /* in order: the youngest retired so far */
-      w->ncnt[cnt]--;
-      continue;
-    }
-    w->pend[j++] = w->pend[i];
-  }
-  w->npend = j;
+  while (k-- > 0) retire_head(w, cnt);
 }
 
 void emu_waitcnt(emu_wave *w, int vmcnt, int lgkmcnt)
@@ -116,6 +118,17 @@ static bool same_text_at(const emu_wave *w, uint64_t pc, const emu_insn *in)
 
 int emu_hazard_check(emu_wave *w, const emu_insn *in)
 {
+  /* every outstanding operation, oldest first over all counters (a 3-way merge by ord): the fault
+   * or warning names the oldest one the instruction conflicts with */
+  pent *all[64 + 16 + 16];
+  int na = 0, at[3] = {0, 0, 0};
+  for (;;) {
+    int c = -1;
+    for (int k = 0; k < 3; k++)
+      if (at[k] < w->ncnt[k] && (c < 0 || (int32_t)(pq_at(w, k, at[k])->ord - pq_at(w, c, at[c])->ord) < 0)) c = k;
+    if (c < 0) break;
+    all[na++] = pq_at(w, c, at[c]++);
+  }
   uint32_t fl = in->flags;
   bool load = (fl & EMU_F_LOAD) || ((fl & EMU_F_ATOMIC) && (in->sc0 || in->glc));
   int mycnt = (fl & EMU_F_DS) ? EMU_CNT_DS : (fl & EMU_F_SMEM) ? EMU_CNT_SMEM : EMU_CNT_VM;
@@ -123,8 +136,8 @@ int emu_hazard_check(emu_wave *w, const emu_insn *in)
     const emu_opnd *o = &in->o[i];
     int k = emu_regkind(o);
     if (!k) continue;
-    for (int j = 0; j < w->npend; j++) {
-      const __typeof__(w->pend[0]) *e = &w->pend[j];
+    for (int j = 0; j < na; j++) {
+      pent *e = all[j];
       if (e->kind != k || o->reg + o->n <= e->reg || e->reg + e->n <= o->reg) continue;
       /* a younger in-order load overwriting the same registers is fine (results arrive in order) */
       if (i == 0 && load && e->cnt == mycnt && mycnt != EMU_CNT_SMEM) continue;
@@ -148,7 +161,7 @@ int emu_hazard_check(emu_wave *w, const emu_insn *in)
                              e->cnt == EMU_CNT_DS ? "the ISA asks for s_waitcnt lgkmcnt before the use"
                                                   : "scalar loads may return out of order");
         if (rc != EMU_OK) return rc;
-        w->pend[j].warned = 1;
+        e->warned = 1;
         continue;
       }
       return emu_raise(w, in, "missing s_waitcnt", -1, 0,

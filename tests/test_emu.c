@@ -1241,6 +1241,41 @@ Test(fault, missing_waitcnt_before_use)
   emu_mem_free(g.m);
 }
 
+/* lgkmcnt counts LDS and scalar loads together (CDNA3 ISA "S_WAITCNT": LGKM_CNT, 0..15). A 16th
+ * operation issues once one has completed; lanelab's stated choice (docs/emulator-choices.md
+ * "Memory-model strictness") is the oldest of them in issue order, whichever kind it is. So the
+ * one issued first is usable after the 16th issues, and the second is still outstanding. */
+Test(fault, lgkmcnt_full_completes_the_oldest_lds_or_scalar_load)
+{
+  gmem g;
+  gmem_init(&g);
+  snap s;
+  emu_fault f;
+  ropts ro = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .mem = g.m, .kernarg = g.dka};
+  for (int smem_first = 0; smem_first < 2; smem_first++) {
+    /* 15 operations: the s_load first or second among them, then a 16th (ds_read_b32 v40) */
+    char *src = ll_fmt("v_mov_b32 v1, 0\n");
+    for (int i = 0; i < 15; i++) {
+      bool sl = i == (smem_first ? 0 : 1);
+      char *t = sl ? ll_fmt("%ss_load_dword s20, s[0:1], 0x0\n", src) : ll_fmt("%sds_read_b32 v%d, v1 offset:%d\n", src, 2 + i, 4 * i);
+      free(src), src = t;
+    }
+    char *t = ll_fmt("%sds_read_b32 v40, v1 offset:64\n%s%s", src,
+                     smem_first ? "v_mov_b32 v30, s20\nv_mov_b32 v31, v3\n" : "v_mov_b32 v30, v2\nv_mov_b32 v31, s20\n",
+                     "s_endpgm\n");
+    free(src), src = t;
+    int rc = run_src(EMU_GFX942, src, &ro, &s, &f);
+    cr_assert_eq(rc, LL_EXIT_FAIL, "smem_first %d: %s: %s", smem_first, f.kind, f.msg);
+    cr_assert_str_eq(f.kind, "missing s_waitcnt");
+    /* the fault is at the second use (v31), naming the second operation issued */
+    cr_assert(strstr(f.msg, "v_mov_b32_e32 v31") && strstr(f.msg, smem_first ? "uses v3," : "uses s20,") &&
+                  strstr(f.msg, smem_first ? "LDS" : "scalar memory"),
+              "smem_first %d: %s", smem_first, f.msg);
+    free(src);
+  }
+  emu_mem_free(g.m);
+}
+
 /* The s_waitcnt filter keeps each instruction's registers as words of 64 (emu_insn.hz_word/mask):
  * a pending load that ends in the next word is still found, and its neighbours are not. */
 Test(fault, missing_waitcnt_across_register_words_and_kinds)

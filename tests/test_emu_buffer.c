@@ -266,3 +266,112 @@ Test(emu_buffer, inside_the_vsharp_but_past_the_registered_buffer_faults_naming_
     bfree(&b);
   }
 }
+
+/* Plain global loads and stores find each EXEC lane's own registered buffer (emu/op_mem.c: the
+ * whole-wave path when every lane is in one buffer, lane by lane otherwise): lanes in X only,
+ * lanes alternating between X and Y, all in Y after X, colliding stores (the higher lane's value
+ * stays, lane order), and lanes outside EXEC whose addresses are in no buffer. */
+enum { YW = 64 }; /* Y: 256 bytes */
+static uint32_t Y[YW];
+static void set_addr(snip *s, int r, int l, uint64_t a) { sn_v(s, r)[l] = (uint32_t)a, sn_v(s, r + 1)[l] = (uint32_t)(a >> 32); }
+
+Test(emu_buffer, global_loads_and_stores_find_each_lanes_buffer)
+{
+  ARCHES {
+    bsnip b = bnew(ARCH, "global_load_dword v10, v[0:1], off\n"
+                         "global_load_dwordx2 v[12:13], v[2:3], off offset:8\n"
+                         "global_load_dword v14, v[4:5], off\n"
+                         "global_store_dword v[6:7], v20, off\n"
+                         "global_store_dwordx2 v[8:9], v[22:23], off offset:-8\n"
+                         "global_load_dword v15, v[30:31], off\n"
+                         "global_store_dword v[30:31], v20, off\n"
+                         "global_load_dwordx2 v[16:17], v[24:25], off\n");
+    snip *s = b.s;
+    for (uint32_t i = 0; i < YW; i++) Y[i] = 0xB0000000u + i;
+    uint64_t by = emu_mem_map(b.m, Y, sizeof Y, "Y");
+    for (int l = 0; l < 64; l++) {
+      set_addr(s, 0, l, b.bx + 4u * l);
+      set_addr(s, 2, l, l % 2 ? by + 4u * (l / 2) : b.bx + 400u + 8u * l); /* X and Y by turns */
+      set_addr(s, 4, l, by + 4u * (63 - l));
+      set_addr(s, 6, l, by + 4u * (l % 8));                                /* 8 lanes per dword */
+      set_addr(s, 8, l, b.bx + 2048u + 8u * (l % 16) + 8); /* 4 lanes per pair of dwords */
+      set_addr(s, 24, l, b.bx + 12288u + 8u * l);
+      set_addr(s, 30, l, l % 3 ? b.bx + 4096u + 4u * l : 0xdead00000000ull + l); /* only l % 3 != 0 in EXEC */
+      sn_v(s, 20)[l] = 0x5000u + l, sn_v(s, 22)[l] = 0x6000u + l, sn_v(s, 23)[l] = 0x7000u + l;
+      sn_v(s, 15)[l] = 0x1234u, sn_v(s, 16)[l] = sn_v(s, 17)[l] = 0x1234u;
+    }
+    uint64_t ex = 0;
+    for (int l = 0; l < 64; l++) ex |= (uint64_t)(l % 3 != 0) << l;
+    /* the first five instructions with full EXEC, the next two under ex, the last again full */
+    snip *t = s;
+    for (size_t i = 0; i < t->p->n; i++) {
+      const emu_insn *in = &t->p->insns[i];
+      if (i == 5) sn_exec(t, ex);
+      if (i == 7) sn_exec(t, ~0ull);
+      cr_assert_eq(in->fn(&t->w, in), EMU_OK, "%s: %s", in->text, t->f.msg);
+    }
+    for (uint32_t l = 0; l < 64; l++) {
+      const char *an = emu_arch_name(ARCH);
+      cr_assert_eq(sn_v(s, 10)[l], 0xA0000000u + l, "%s v10 lane %u", an, l);
+      uint32_t lo = l % 2 ? 0xB0000000u + l / 2 + 2 : 0xA0000000u + 100 + 2 * l + 2; /* offset:8 = 2 dwords */
+      cr_assert_eq(sn_v(s, 12)[l], lo, "%s x2 dword 0 lane %u", an, l);
+      cr_assert_eq(sn_v(s, 13)[l], lo + 1, "%s x2 dword 1 lane %u", an, l);
+      cr_assert_eq(sn_v(s, 14)[l], 0xB0000000u + 63 - l, "%s v14 lane %u", an, l);
+      /* X + 2048 + 8 (l % 16) (offset -8 cancels the +8): dwords 512 + 2j, 513 + 2j for j < 16, the
+       * last of lanes j, j + 16, j + 32, j + 48 in lane order */
+      if (l < 16) {
+        cr_assert_eq(X[512 + 2 * l], 0x6000u + l + 48, "%s x2 store dword %u", an, 512 + 2 * l);
+        cr_assert_eq(X[513 + 2 * l], 0x7000u + l + 48, "%s x2 store dword %u", an, 513 + 2 * l);
+      } else {
+        cr_assert_eq(X[512 + 2 * l], 0xA0000000u + 512 + 2 * l, "%s x2 store wrote dword %u", an, 512 + 2 * l);
+      }
+      cr_assert_eq(sn_v(s, 16)[l], 0xA0000000u + 3072 + 2 * l, "%s x2 load (one buffer) dword 0 lane %u", an, l);
+      cr_assert_eq(sn_v(s, 17)[l], 0xA0000000u + 3073 + 2 * l, "%s x2 load (one buffer) dword 1 lane %u", an, l);
+      bool on = l % 3 != 0;
+      cr_assert_eq(sn_v(s, 15)[l], on ? 0xA0000000u + 1024 + l : 0x1234u, "%s v15 lane %u (EXEC %d)", an, l, on);
+      cr_assert_eq(X[1024 + l], on ? 0x5000u + l : 0xA0000000u + 1024 + l, "%s store under EXEC lane %u", an, l);
+    }
+    /* Y[j] for j < 8: written by lanes j, j + 8, ..., j + 56 in lane order, so lane j + 56's value */
+    for (uint32_t j = 0; j < YW; j++)
+      cr_assert_eq(Y[j], j < 8 ? 0x5000u + j + 56 : 0xB0000000u + j, "%s Y[%u]", emu_arch_name(ARCH), j);
+    bfree(&b);
+  }
+}
+
+/* A lane whose dword ends exactly at a buffer's end is in it; one that runs 2 bytes past faults at
+ * that lane. A load then writes no register (every lane is read first); a store has written the
+ * lanes before it (lane order) and none after. A first EXEC lane in no buffer faults at itself. */
+Test(emu_buffer, global_access_running_past_a_buffer_faults_at_its_lane)
+{
+  ARCHES {
+    for (int store = 0; store < 2; store++)
+      for (int first = 0; first < 2; first++) {
+        bsnip b = bnew(ARCH, store ? "global_store_dword v[0:1], v20, off\n" : "global_load_dword v10, v[0:1], off\n");
+        snip *s = b.s;
+        for (uint32_t i = 0; i < YW; i++) Y[i] = 0xB0000000u + i;
+        uint64_t by = emu_mem_map(b.m, Y, sizeof Y, "Y");
+        int bad = first ? 5 : 50; /* `first`: lanes 0..4 off, lane 5 past X's end */
+        uint64_t ex = first ? ~0ull << 5 : ~0ull;
+        for (int l = 0; l < 64; l++) {
+          /* lanes 0..48 to dwords 0..48, lane 49 to the last dword, 51..63 to dwords 50..62 */
+          set_addr(s, 0, l, l == 49 ? by + sizeof Y - 4 : l == 50 ? by + sizeof Y - 2 : by + 4u * (l < 49 ? l : l - 1));
+          if (first && l < 5) set_addr(s, 0, l, 0xdead00000000ull); /* outside EXEC */
+          if (first && l == bad) set_addr(s, 0, l, b.bx + sizeof X + 8);
+          sn_v(s, 20)[l] = 0x5000u + l, sn_v(s, 10)[l] = 0x1234u;
+        }
+        sn_exec(s, ex);
+        cr_assert_eq(sn_run(s), EMU_FAULT, "%s store %d first %d: no fault", emu_arch_name(ARCH), store, first);
+        cr_assert_str_eq(s->f.kind, "out-of-bounds global access");
+        cr_assert_eq(s->f.lane, bad, "%s store %d first %d: lane %d", emu_arch_name(ARCH), store, first, s->f.lane);
+        for (int l = 0; l < 64; l++) cr_assert_eq(sn_v(s, 10)[l], 0x1234u, "a faulting load wrote lane %d", l);
+        for (uint32_t j = 0; j < YW; j++) {
+          /* only the lanes before the faulting lane 50 stored: 0..48 and 49 (to the last dword) */
+          uint32_t want = 0xB0000000u + j;
+          if (store && !first && j <= 48) want = 0x5000u + j;
+          if (store && !first && j == 63) want = 0x5000u + 49;
+          cr_assert_eq(Y[j], want, "%s store %d first %d: Y[%u]", emu_arch_name(ARCH), store, first, j);
+        }
+        bfree(&b);
+      }
+  }
+}

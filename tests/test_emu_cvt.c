@@ -1129,6 +1129,49 @@ Test(emu_cvt, whole_wave_kernels_match_the_lane_definitions)
   emu_avx512 = had, emu_avx2 = had2;
 }
 
+/* emu/simd.c's address kernels (global accesses, the LDS ordering check) against their definitions:
+ * d = (lo | hi << 32) + off; bit l of the outside mask when a[l] - base > lim as unsigned 64-bit
+ * numbers (below base wraps above); the unsigned min and max of 64 lanes, with the extreme in each
+ * lane in turn. */
+static void addr_kernels_check(void)
+{
+  uint32_t st = 0x2545f491u, lo[64], hi[64], v[64];
+  uint64_t d[64], a[64];
+  for (int round = 0; round < 64; round++) {
+    for (int l = 0; l < 64; l++) lo[l] = sn_rand(&st), hi[l] = round & 1 ? sn_rand(&st) : (sn_rand(&st) & 3);
+    uint64_t off = round & 2 ? (uint64_t)-(int64_t)(sn_rand(&st) & 4095) : sn_rand(&st) & 4095;
+    emu_addr64(d, lo, hi, off);
+    for (int l = 0; l < 64; l++) cr_assert_eq(d[l], ((uint64_t)lo[l] | (uint64_t)hi[l] << 32) + off, "addr lane %d", l);
+    uint64_t base = 0x100000000ull + (sn_rand(&st) & 0xffff0u), lim = sn_rand(&st) & 0xfff;
+    /* around both ends of [base, base + lim], far above and below, and the extremes */
+    const uint64_t pick[10] = {base - 1, base, base + 1, base + lim - 1, base + lim, base + lim + 1, 0, ~0ull,
+                               base + (1ull << 63), base + lim / 2};
+    for (int l = 0; l < 64; l++) a[l] = pick[(sn_rand(&st) + (uint32_t)l) % 10];
+    uint64_t want = 0;
+    for (int l = 0; l < 64; l++) want |= (uint64_t)(a[l] - base > lim) << l;
+    cr_assert_eq(emu_outside64(a, base, lim), want, "outside mask, round %d", round);
+    uint32_t mn, mx, wmn = UINT32_MAX, wmx = 0;
+    for (int l = 0; l < 64; l++) v[l] = 1000u + (sn_rand(&st) & 0xffff);
+    v[round] = round & 1 ? 7u : 0xfffffff0u; /* the extreme at lane `round` */
+    if (round & 2) v[63 - round] = 0x80000001u; /* above 2^31: unsigned, not signed */
+    for (int l = 0; l < 64; l++) wmn = v[l] < wmn ? v[l] : wmn, wmx = v[l] > wmx ? v[l] : wmx;
+    emu_minmax64(v, &mn, &mx);
+    cr_assert(mn == wmn && mx == wmx, "min/max round %d: %u %u, want %u %u", round, mn, mx, wmn, wmx);
+  }
+}
+
+Test(emu_cvt, address_kernels_match_their_definitions)
+{
+  /* every path this CPU has, as whole_wave_kernels_match_the_lane_definitions */
+  bool had = emu_avx512, had2 = emu_avx2;
+  addr_kernels_check();
+  emu_avx512 = false;
+  addr_kernels_check();
+  emu_avx2 = false;
+  addr_kernels_check();
+  emu_avx512 = had, emu_avx2 = had2;
+}
+
 /* ---- the VALU families' AVX2 builds (emu/op_avx2.c) ---------------------------------------------
  * On an AVX2 host the op table holds the twins compiled for AVX2 of the integer and bit operations;
  * each must give the generic handler's bits (the float rows, listed too, must keep the generic). Each instruction runs once through the table and once through the generic

@@ -378,6 +378,44 @@ Test(emu_mfma, hand_computed_16x16x16)
   sn_free(s);
 }
 
+/* Regression guard for the fast path's per-thread cache of converted B operands (emu/op_mfma.c):
+ * B registers rewritten between MFMAs that read them, and the same bits read as f16 then as bf16,
+ * must give each MFMA the operand as it is now. A = 1.0 everywhere, so D[i][j] = sum_k B[k][j];
+ * lane l holds items t = 0..3 (k = 4*(l/16) + t): t = 0, 1 in v2, t = 2, 3 in v3. */
+static uint16_t f16_of_int(int v);
+static double f16_val(uint32_t h) /* IEEE binary16, normal or zero (the values below) */
+{
+  return (h & 0x7fff) ? ldexp(1.0 + (h & 1023) / 1024.0, (int)(h >> 10 & 31) - 15) : 0.0;
+}
+static double bf16_val(uint32_t h) { return ldexp(1.0 + (h & 127) / 128.0, (int)(h >> 7 & 255) - 127); }
+
+Test(emu_mfma, b_operand_rewritten_between_mfmas_is_read_again)
+{
+  snip *s = sn_new(EMU_GFX942, "v_mfma_f32_16x16x16_f16 a[0:3], v[0:1], v[2:3], 0\n"
+                               "v_mov_b32 v2, 0x3c003c00\ns_nop 4\n"
+                               "v_mfma_f32_16x16x16_f16 a[4:7], v[0:1], v[2:3], 0\n"
+                               "v_mov_b32 v3, 0x3f803f80\ns_nop 4\n"
+                               "v_mfma_f32_16x16x16_f16 a[8:11], v[0:1], v[2:3], 0\n"
+                               "v_mfma_f32_16x16x16_bf16 a[12:15], v[0:1], v[2:3], 0\ns_nop 15");
+  for (int l = 0; l < 64; l++) {
+    sn_v(s, 0)[l] = sn_v(s, 1)[l] = 0x3c003c00; /* f16 1.0 (as bf16: 2^-7) */
+    uint16_t h[4];
+    for (int t = 0; t < 4; t++) h[t] = f16_of_int(4 * (l / 16) + t);
+    sn_v(s, 2)[l] = h[0] | (uint32_t)h[1] << 16, sn_v(s, 3)[l] = h[2] | (uint32_t)h[3] << 16;
+  }
+  cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+  double want[4] = {0, 0, 8 * 1.0 + 8 * f16_val(0x3f80), 8 * bf16_val(0x3c00) * bf16_val(0x3c00) + 8 * bf16_val(0x3c00) * bf16_val(0x3f80)};
+  for (int k = 0; k < 16; k++) want[0] += k, want[1] += k % 4 < 2 ? 1.0 : k;
+  for (int m = 0; m < 4; m++)
+    for (int r = 0; r < 4; r++)
+      for (int l = 0; l < 64; l++) {
+        float got;
+        memcpy(&got, &sn_a(s, 4 * m + r)[l], 4);
+        cr_assert_eq(got, (float)want[m], "MFMA %d: a%d lane %d = %g, expected %g", m, 4 * m + r, l, got, want[m]);
+      }
+  sn_free(s);
+}
+
 /* Broadcasts (CDNA3 ISA §7.1.5): with CBSZ/ABID lane l reads A from lane (l % S) + S * ABID,
  * S = 64 >> CBSZ; with BLGP B from lane l (0), l % 32 (1), l % 32 + 32 (2), (l + 16) % 64 (3),
  * l % 16 + 16 * (BLGP - 4) (4..7). So the instruction with the modifiers must give exactly what the

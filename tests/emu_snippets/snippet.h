@@ -31,6 +31,7 @@ typedef struct snip {
   emu_wg g;
   emu_wave w;
   emu_fault f;
+  struct emu_mfma_ctx *mfma; /* the MFMA state a worker would own (emu_wg.mfma) */
   uint32_t *vfile;
   uint8_t lds[163840];
 } snip;
@@ -70,6 +71,7 @@ SN_UNUSED static snip *sn_new(emu_arch arch, const char *src)
   s->g.arch = arch;
   s->g.lds = s->lds;
   s->g.lds_size = emu_arch_lds_bytes(arch);
+  s->g.mfma = &s->mfma;
   s->vfile = ll_xcalloc((size_t)EMU_NVGPR * EMU_LANES, 4);
   s->w.v = s->vfile;
   s->w.a = s->vfile + (size_t)SN_ACCUM * EMU_LANES;
@@ -86,6 +88,7 @@ SN_UNUSED static snip *sn_new(emu_arch arch, const char *src)
 SN_UNUSED static void sn_free(snip *s)
 {
   emu_program_free(s->p);
+  emu_mfma_ctx_free(s->mfma);
   free(s->code);
   free(s->vfile);
   free(s);
