@@ -69,22 +69,6 @@ static char *cache_root(void) {
   return root;
 }
 
-static void rm_tree(const char *p) {
-  struct stat st;
-  if (lstat(p, &st) != 0) return;
-  if (S_ISDIR(st.st_mode)) {
-    DIR *d = opendir(p);
-    for (struct dirent *e; d && (e = readdir(d));) {
-      if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-      char *sub = ll_path_join(p, e->d_name);
-      rm_tree(sub);
-      free(sub);
-    }
-    if (d) closedir(d);
-  }
-  remove(p);
-}
-
 typedef struct { char *path; struct timespec t; } aged;
 static int by_age(const void *a, const void *b) {
   const struct timespec *x = &((const aged *)a)->t, *y = &((const aged *)b)->t;
@@ -114,7 +98,7 @@ static void prune(const char *root, const char *suffix, size_t keep) {
   closedir(d);
   if (n > keep) {
     qsort(v, n, sizeof *v, by_age);
-    for (size_t i = 0; i < n - keep; i++) rm_tree(v[i].path);
+    for (size_t i = 0; i < n - keep; i++) ll_rm_tree(v[i].path);
   }
   for (size_t i = 0; i < n; i++) free(v[i].path);
   free(v);
@@ -409,7 +393,7 @@ char *isa_pch_find(const isa_pch_req *r) {
       goto done;
     }
     char *stale = ll_fmt("%s/stale.%ld.%d", root, (long)time(NULL), (int)getpid());
-    if (rename(dir, stale) == 0) rm_tree(stale);
+    if (rename(dir, stale) == 0) ll_rm_tree(stale);
     free(stale);
   }
   if (lstat(seen, &st) != 0) { /* first sight of these flags: compile plainly, remember them */
@@ -419,7 +403,7 @@ char *isa_pch_find(const isa_pch_req *r) {
     goto done;
   }
   char *tmp = ll_fmt("%s/tmp.%s.%d", root, key, (int)getpid());
-  rm_tree(tmp);
+  ll_rm_tree(tmp);
   ll_buf deps = {0};
   if (mkdir(tmp, 0755) == 0 && build_into(r, header, tmp, &deps)) {
     char *depf = ll_fmt("%s/deps", tmp), *tok = ll_fmt("%s/ok", tmp);
@@ -432,7 +416,7 @@ char *isa_pch_find(const isa_pch_req *r) {
     prune(root, ".d", k > 0 ? (size_t)k : PCH_KEEP);
   }
   ll_buf_free(&deps);
-  rm_tree(tmp);
+  ll_rm_tree(tmp);
   free(tmp);
 done:
   trace(r, result, with_runtime ? "hip_runtime.h first" : "hip_runtime.h not first");

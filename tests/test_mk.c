@@ -259,8 +259,8 @@ Test(tests_tmpdir, a_tests_directories_go_when_its_process_exits) {
   free(p);
   p = tt_probe(true, false);
   cr_expect_eq(access(p, F_OK), 0, "LANELAB_TEST_KEEP_TMP=1, yet %s is gone", p);
-  tt_rm_tree(p);
-  cr_expect_neq(access(p, F_OK), 0, "tt_rm_tree left %s", p);
+  ll_rm_tree(p);
+  cr_expect_neq(access(p, F_OK), 0, "ll_rm_tree left %s", p);
   free(p);
 }
 

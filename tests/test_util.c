@@ -414,3 +414,23 @@ Test(util_read, a_file_over_the_cap_is_refused_before_it_is_read) {
   char *rm = ll_fmt("rm -rf %s", d);
   system(rm);
 }
+
+/* ll_rm_tree removes a folder and everything under it, and never follows a symlink: neither one
+ * inside the folder nor the path itself when it is one. */
+Test(util_files, rm_tree_removes_everything_and_follows_no_symlink) {
+  char *d = tt_dir("util-rmtree"), *tree = ll_fmt("%s/tree", d), *deep = ll_fmt("%s/tree/a/b", d),
+       *outside = ll_fmt("%s/outside", d), *keep = ll_fmt("%s/outside/keep.txt", d);
+  cr_assert(ll_mkdir_p(deep, NULL) && ll_mkdir_p(outside, NULL));
+  put(keep, "kept");
+  char *f = ll_fmt("%s/x.txt", deep), *l1 = ll_fmt("%s/tree/a/to-dir", d), *l2 = ll_fmt("%s/tree/to-file", d),
+       *top = ll_fmt("%s/link-to-outside", d);
+  put(f, "x");
+  cr_assert(symlink(outside, l1) == 0 && symlink(keep, l2) == 0 && symlink(outside, top) == 0);
+  ll_rm_tree(tree);
+  cr_expect_neq(access(tree, F_OK), 0, "the tree is still there");
+  ll_rm_tree(top);
+  struct stat st;
+  cr_expect_neq(lstat(top, &st), 0, "the symlink itself is still there");
+  cr_expect_eq(access(keep, F_OK), 0, "a file reached through a symlink was removed");
+  free(d), free(tree), free(deep), free(outside), free(keep), free(f), free(l1), free(l2), free(top);
+}

@@ -7,11 +7,9 @@
 #define LANELAB_TESTS_TMPDIR_H
 
 #include <criterion/criterion.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/util.h"
@@ -20,28 +18,11 @@ static char **tt_made;
 static size_t tt_nmade;
 static pid_t tt_owner;
 
-/* Removes path and, for a directory (symlinks are not followed), everything under it. */
-__attribute__((unused)) static void tt_rm_tree(const char *path) {
-  struct stat st;
-  if (lstat(path, &st) != 0) return;
-  if (S_ISDIR(st.st_mode)) {
-    DIR *d = opendir(path);
-    for (struct dirent *e; d && (e = readdir(d));) {
-      if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-      char *sub = ll_path_join(path, e->d_name);
-      tt_rm_tree(sub);
-      free(sub);
-    }
-    if (d) closedir(d);
-  }
-  remove(path);
-}
-
 /* Runs at exit: removes the directories this process made (a forked child inherits the list but
  * not the ownership, so only the maker removes them). */
 __attribute__((destructor, unused)) static void tt_cleanup(void) {
   if (tt_owner != getpid() || getenv("LANELAB_TEST_KEEP_TMP")) return;
-  for (size_t i = 0; i < tt_nmade; i++) tt_rm_tree(tt_made[i]);
+  for (size_t i = 0; i < tt_nmade; i++) ll_rm_tree(tt_made[i]);
 }
 
 /* A new directory /tmp/lanelab-WHAT-XXXXXX (malloc'd), removed when this process exits. */

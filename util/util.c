@@ -1,6 +1,7 @@
 /* util — errors, allocation, buffers, files. */
 #include "util/util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -483,6 +484,22 @@ bool ll_mkdir_p(const char *path, ll_err *err) {
   if (!ok) ll_seterr(err, LL_EXIT_USAGE, "%s exists and is not a directory", path);
   free(p);
   return ok;
+}
+
+void ll_rm_tree(const char *path) {
+  struct stat st;
+  if (lstat(path, &st) != 0) return;
+  if (S_ISDIR(st.st_mode)) {
+    DIR *d = opendir(path);
+    for (struct dirent *e; d && (e = readdir(d));) {
+      if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+      char *sub = ll_path_join(path, e->d_name);
+      ll_rm_tree(sub);
+      free(sub);
+    }
+    if (d) closedir(d);
+  }
+  remove(path);
 }
 
 char *ll_path_join(const char *dir, const char *rel) {

@@ -95,6 +95,9 @@ bool ll_write_file_atomic(const char *path, const void *data, size_t size, ll_er
  * where no small full file system can be mounted). Reset to 0 after use. */
 extern int ll_test_write_errno;
 bool ll_mkdir_p(const char *path, ll_err *err);
+/* Removes path and, when it is a directory, everything under it; a symlink is removed, never
+ * followed. Best effort: what cannot be removed stays. For folders lanelab made itself. */
+void ll_rm_tree(const char *path);
 /* Join a directory and a relative path ("dir/rel"); an absolute rel is returned as is. */
 char *ll_path_join(const char *dir, const char *rel);
 /* Directory part of a path ("." if none). malloc'd. */
