@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 
 #include "tests/tmpdir.h"
@@ -16,6 +17,15 @@ __attribute__((unused)) static char *sh_tmpdir(const char *what) {
   char *w = ll_fmt("test-%s", what), *t = tt_dir(w);
   free(w);
   return t;
+}
+
+/* `make -s install PREFIX=prefix` of this test's build (build/ or build/san/), with what it installs
+ * taken as built (make -o): a suite must never relink the binary and libraries the suites beside it
+ * are running, as it did when a file changed during make test (malloc'd). */
+__attribute__((unused)) static char *sh_make_install(const char *prefix) {
+  const char *rel = LANELAB_BUILD + strlen(LANELAB_ROOT "/");
+  return ll_fmt("make -s -C %s install PREFIX=%s SAN=%s -o %s/lanelab -o %s/lib/liblanelab.a -o %s/lib/liblanelab_hip.so",
+                LANELAB_ROOT, prefix, strstr(rel, "san") ? "1" : "", rel, rel, rel);
 }
 
 /* Runs the shell command line `full` as it is; returns its raw wait status and, when out is not

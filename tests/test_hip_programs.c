@@ -705,7 +705,7 @@ Test(install, hip_example_project_against_an_installed_lanelab, .timeout = 600) 
   cr_skip_test("left to the plain build: install and the example's builds, not new sanitized code");
 #endif
   char *prefix = sh_tmpdir("hip-install"), *proj = sh_tmpdir("hip-example"), *out;
-  char *cmd = ll_fmt("make -s -C %s install PREFIX=%s SAN=", LANELAB_ROOT, prefix);
+  char *cmd = sh_make_install(prefix);
   int rc = sh_run(cmd, &out);
   cr_assert_eq(rc, 0, "%s: exit %d\n%s", cmd, rc, out);
   free(cmd), free(out);

@@ -45,7 +45,7 @@ Test(install, example_project_verifies_against_an_installed_lanelab, .timeout = 
   /* this test's own build flavour (build/ or build/san/) */
   const char *san = strstr(LANELAB_BUILD, "/build/san") ? "SAN=1" : "SAN=";
   char *prefix = tmpd(), *proj = tmpd(), *out;
-  char *cmd = ll_fmt("make -s -C %s install PREFIX=%s %s", LANELAB_ROOT, prefix, san);
+  char *cmd = sh_make_install(prefix);
   int rc = sh(cmd, &out);
   cr_assert_eq(rc, 0, "%s: exit %d\n%s", cmd, rc, out);
   free(cmd); free(out);

@@ -221,6 +221,24 @@ Test(mk_deps, a_suite_is_rebuilt_when_a_header_it_includes_changes) {
   }
 }
 
+/* A suite that installs lanelab (sh_make_install) never relinks the binary other suites are
+ * running: with a source newer than the binary (make -n -W), plain `make install` would rebuild
+ * and relink it (the control), the suites' install does not. */
+Test(mk_deps, a_suites_install_never_relinks_the_running_binary) {
+  const char *rel = LANELAB_BUILD + strlen(LANELAB_ROOT "/");
+  char *inst = sh_make_install("/nonexistent-prefix"), *out;
+  char *cmd = ll_fmt("unset MAKEFLAGS MFLAGS MAKELEVEL && %s -n -W cli/main.c", inst);
+  int rc = sh(cmd, &out);
+  char *link = ll_fmt("-o %s/lanelab ", rel);
+  cr_expect(rc == 0 && !strstr(out, link) && !strstr(out, "cli/main.c"), "%s: exit %d, a rebuild:\n%s", cmd, rc, out);
+  free(cmd), free(out);
+  cmd = ll_fmt("unset MAKEFLAGS MFLAGS MAKELEVEL && make -s -C %s install PREFIX=/nonexistent-prefix SAN=%s -n -W cli/main.c",
+               LANELAB_ROOT, strstr(rel, "san") ? "1" : "");
+  rc = sh(cmd, &out);
+  cr_expect(rc == 0 && strstr(out, link), "the control rebuilds nothing, so the test shows nothing: %s\n%s", cmd, out);
+  free(cmd), free(out), free(link), free(inst);
+}
+
 /* The suites' temporary directories (tests/tmpdir.h) go when the process that made them exits
  * (a make test used to leave about a thousand in /tmp), a child forked after them does not remove
  * them, and LANELAB_TEST_KEEP_TMP=1 keeps them. */
