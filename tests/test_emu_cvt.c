@@ -1123,17 +1123,19 @@ Test(emu_cvt, ds_b64_whole_wave_paths_follow_the_lane_definition)
   for (int a = 0; a < EMU_NARCH; a++) ds_b64_case((emu_arch)a);
 }
 
-Test(emu_cvt, whole_wave_kernels_match_the_lane_definitions)
+/* check on every path this CPU has: AVX-512 (if present), AVX2 (if present), portable */
+static void on_every_simd_path(void (*check)(void))
 {
-  /* every path this CPU has: AVX-512 (if present), AVX2 (if present), portable */
   bool had = emu_avx512, had2 = emu_avx2;
-  simd_check();
+  check();
   emu_avx512 = false;
-  simd_check();
+  check();
   emu_avx2 = false;
-  simd_check();
+  check();
   emu_avx512 = had, emu_avx2 = had2;
 }
+
+Test(emu_cvt, whole_wave_kernels_match_the_lane_definitions) { on_every_simd_path(simd_check); }
 
 /* emu/simd.c's address kernels (global accesses, the LDS ordering check) against their definitions:
  * d = (lo | hi << 32) + off; bit l of the outside mask when a[l] - base > lim as unsigned 64-bit
@@ -1166,17 +1168,7 @@ static void addr_kernels_check(void)
   }
 }
 
-Test(emu_cvt, address_kernels_match_their_definitions)
-{
-  /* every path this CPU has, as whole_wave_kernels_match_the_lane_definitions */
-  bool had = emu_avx512, had2 = emu_avx2;
-  addr_kernels_check();
-  emu_avx512 = false;
-  addr_kernels_check();
-  emu_avx2 = false;
-  addr_kernels_check();
-  emu_avx512 = had, emu_avx2 = had2;
-}
+Test(emu_cvt, address_kernels_match_their_definitions) { on_every_simd_path(addr_kernels_check); }
 
 /* ---- the VALU families' AVX2 builds (emu/op_avx2.c) ---------------------------------------------
  * On an AVX2 host the op table holds the twins compiled for AVX2 of the integer and bit operations;
