@@ -118,6 +118,18 @@ static int ds_read2(emu_wave *w, const emu_insn *in, uint32_t size, uint32_t str
   if (lds_bad_lane(w, e, a, off0, size) < 0 && lds_bad_lane(w, e, a, off1, size) < 0) {
     /* every access in range (checked as emu_ldsptr does): no per-lane checks */
     const uint8_t *lds = w->wg->lds;
+    const emu_opnd *od = &in->o[0], *oa = &in->o[1];
+    if (words == 2 && e == ~0ull && !(od->kind == oa->kind && oa->reg >= od->reg && oa->reg < od->reg + 4)) {
+      /* every lane, the address not among the destinations (as ds_read): straight into them */
+      uint32_t *d0 = vr(w, in, 0, 0), *d1 = vr(w, in, 0, 1), *d2 = vr(w, in, 0, 2), *d3 = vr(w, in, 0, 3);
+      for (int l = 0; l < EMU_LANES; l++) {
+        uint64_t v0, v1;
+        memcpy(&v0, lds + (uint32_t)(a[l] + off0), 8), memcpy(&v1, lds + (uint32_t)(a[l] + off1), 8);
+        d0[l] = (uint32_t)v0, d1[l] = (uint32_t)(v0 >> 32), d2[l] = (uint32_t)v1, d3[l] = (uint32_t)(v1 >> 32);
+      }
+      emu_pend(w, in, EMU_CNT_DS, 0);
+      return EMU_OK;
+    }
     if (words == 2) {
       LANES { /* one 8-byte read per half */
         uint64_t v0, v1;
@@ -197,6 +209,14 @@ static int ds_write2(emu_wave *w, const emu_insn *in, uint32_t size, uint32_t st
     uint8_t *lds = w->wg->lds;
     const uint32_t *d0[2], *d1[2];
     for (uint32_t k = 0; k < words; k++) d0[k] = vr(w, in, 1, (int)k), d1[k] = vr(w, in, 2, (int)k);
+    if (words == 2 && e == ~0ull) { /* every lane: one 8-byte store per half, lane then half */
+      for (int l = 0; l < EMU_LANES; l++) {
+        uint64_t v0 = d0[0][l] | (uint64_t)d0[1][l] << 32, v1 = d1[0][l] | (uint64_t)d1[1][l] << 32;
+        memcpy(lds + (uint32_t)(a[l] + off0), &v0, 8), memcpy(lds + (uint32_t)(a[l] + off1), &v1, 8);
+      }
+      emu_pend(w, in, EMU_CNT_DS, -1);
+      return EMU_OK;
+    }
     LANES {
       uint8_t *p0 = lds + (uint32_t)(a[l] + off0), *p1 = lds + (uint32_t)(a[l] + off1);
       for (uint32_t k = 0; k < words; k++) memcpy(p0 + 4 * k, &d0[k][l], 4);

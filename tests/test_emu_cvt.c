@@ -1048,11 +1048,12 @@ static void simd_check(void)
 /* 64-bit LDS reads and writes of a whole wave (the all-lanes fast paths) against the ISA's per-lane
  * definition (CDNA3 ISA "DS_WRITE2_B64": ADDR + OFFSET0 * 8 gets DATA0, ADDR + OFFSET1 * 8 DATA1,
  * lane by lane): two halves that overlap between lanes (lane order decides), two that cannot
- * (st64), a read2 into the register that holds the address, and partial EXEC. */
+ * (st64), both halves of a lane at one address (DATA1 written last), a read2 into the register that holds the address, and partial EXEC. */
 static void ds_b64_case(emu_arch arch)
 {
   snip *s = sn_new(arch, "ds_write2_b64 v1, v[2:3], v[4:5] offset1:1\n"
                          "ds_write2st64_b64 v6, v[2:3], v[4:5] offset0:1 offset1:3\n"
+                         "ds_write2_b64 v7, v[2:3], v[4:5] offset0:3 offset1:3\n"
                          "s_waitcnt lgkmcnt(0)\n"
                          "ds_read_b64 v[10:11], v1 offset:8\n"
                          "ds_read2st64_b64 v[12:15], v6 offset0:1 offset1:3\n"
@@ -1061,6 +1062,7 @@ static void ds_b64_case(emu_arch arch)
   for (int l = 0; l < 64; l++) {
     sn_v(s, 1)[l] = 8u * (uint32_t)l;            /* lane l's second half is lane l+1's first */
     sn_v(s, 6)[l] = 4096u + 8u * (uint32_t)(l ^ 1);
+    sn_v(s, 7)[l] = 6144u + 8u * (uint32_t)l; /* both halves at the same address: DATA1 last */
     sn_v(s, 16)[l] = 8u * (uint32_t)(63 - l);
     sn_v(s, 2)[l] = 0x20000000u + (uint32_t)l, sn_v(s, 3)[l] = 0x30000000u + (uint32_t)l;
     sn_v(s, 4)[l] = 0x40000000u + (uint32_t)l, sn_v(s, 5)[l] = 0x50000000u + (uint32_t)l;
@@ -1077,6 +1079,10 @@ static void ds_b64_case(emu_arch arch)
     uint32_t d0[2] = {0x20000000u + (uint32_t)l, 0x30000000u + (uint32_t)l}, d1[2] = {0x40000000u + (uint32_t)l, 0x50000000u + (uint32_t)l};
     uint32_t a = 4096u + 8u * (uint32_t)(l ^ 1);
     memcpy(m + a + 512, d0, 8), memcpy(m + a + 1536, d1, 8);
+  }
+  for (int l = 0; l < 64; l++) {
+    uint32_t d0[2] = {0x20000000u + (uint32_t)l, 0x30000000u + (uint32_t)l}, d1[2] = {0x40000000u + (uint32_t)l, 0x50000000u + (uint32_t)l};
+    memcpy(m + 6144 + 8 * l + 24, d0, 8), memcpy(m + 6144 + 8 * l + 24, d1, 8);
   }
   cr_assert(!memcmp(s->lds, m, sizeof m), "%s: LDS after the writes differs from the lane-order definition",
             emu_arch_name(arch));
@@ -1117,17 +1123,19 @@ Test(emu_cvt, ds_b64_whole_wave_paths_follow_the_lane_definition)
   for (int a = 0; a < EMU_NARCH; a++) ds_b64_case((emu_arch)a);
 }
 
-Test(emu_cvt, whole_wave_kernels_match_the_lane_definitions)
+/* check on every path this CPU has: AVX-512 (if present), AVX2 (if present), portable */
+static void on_every_simd_path(void (*check)(void))
 {
-  /* every path this CPU has: AVX-512 (if present), AVX2 (if present), portable */
   bool had = emu_avx512, had2 = emu_avx2;
-  simd_check();
+  check();
   emu_avx512 = false;
-  simd_check();
+  check();
   emu_avx2 = false;
-  simd_check();
+  check();
   emu_avx512 = had, emu_avx2 = had2;
 }
+
+Test(emu_cvt, whole_wave_kernels_match_the_lane_definitions) { on_every_simd_path(simd_check); }
 
 /* emu/simd.c's address kernels (global accesses, the LDS ordering check) against their definitions:
  * d = (lo | hi << 32) + off; bit l of the outside mask when a[l] - base > lim as unsigned 64-bit
@@ -1160,17 +1168,7 @@ static void addr_kernels_check(void)
   }
 }
 
-Test(emu_cvt, address_kernels_match_their_definitions)
-{
-  /* every path this CPU has, as whole_wave_kernels_match_the_lane_definitions */
-  bool had = emu_avx512, had2 = emu_avx2;
-  addr_kernels_check();
-  emu_avx512 = false;
-  addr_kernels_check();
-  emu_avx2 = false;
-  addr_kernels_check();
-  emu_avx512 = had, emu_avx2 = had2;
-}
+Test(emu_cvt, address_kernels_match_their_definitions) { on_every_simd_path(addr_kernels_check); }
 
 /* ---- the VALU families' AVX2 builds (emu/op_avx2.c) ---------------------------------------------
  * On an AVX2 host the op table holds the twins compiled for AVX2 of the integer and bit operations;
