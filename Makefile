@@ -30,6 +30,9 @@ endif
 export LANELAB_CACHE_DIR ?= $(CURDIR)/$(BUILD)/cache
 
 DEPS_STAMP := build/.deps-ok
+# BUILD/cflags.txt: the compiler and flags the host objects and test binaries were built with
+# (written below, once CFLAGS is complete); they depend on it, so other flags rebuild them.
+FLAGS_STAMP := $(BUILD)/cflags.txt
 # Modules in link order (a module may use those after it). docs/architecture.md gives the dependencies.
 MODULES := cli api verify hip reports isa runtime emu oracle lanes table util
 LIBMODS := $(filter-out cli,$(MODULES))
@@ -52,7 +55,7 @@ $(DEPS_STAMP): mk/deps.sh
 	@bash mk/deps.sh $@
 
 # --- host code ---------------------------------------------------------------------------------
-$(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
+$(BUILD)/obj/%.o: %.c $(FLAGS_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LLVM_CFLAGS) -c -o $@ $<
 
@@ -102,6 +105,11 @@ $(BUILD)/lib/liblanelab.a: $(foreach m,$(LIBMODS),$(call obj_of,$(m)))
 # earlier attempt was dropped on a 7% wall-clock difference that these counts do not show).
 # Initial-exec TLS, since the library is linked, not dlopen'ed.
 CFLAGS   += -fPIC -fno-semantic-interposition -ftls-model=initial-exec
+# The flags stamp is rewritten only when the flags change (make CFLAGS=..., or an edit here): the
+# objects of a build tree made before the one-object-set change stayed non-PIC, and
+# liblanelab_hip.so did not link there until build/obj was removed by hand.
+$(shell mkdir -p $(BUILD) && { [ "$$(cat $(FLAGS_STAMP) 2>/dev/null)" = "$(CC) $(CFLAGS) $(LLVM_CFLAGS)" ] || \
+  echo "$(CC) $(CFLAGS) $(LLVM_CFLAGS)" > $(FLAGS_STAMP); })
 PICMODS  := hip reports isa runtime emu oracle lanes table util
 PICOBJ   := $(foreach m,$(PICMODS),$(call obj_of,$(m)))
 $(BUILD)/lib/liblanelab_hip.so: $(PICOBJ)
@@ -118,7 +126,7 @@ $(LANELAB): $(call obj_of,cli) $(LIBS)
 # of tests in half of -Og -g's CPU time (test_hip, test_emu, test_manifest, test_verify: 3.9 s
 # against 7.9 s; -O2 -g took 2.4x -Og's), which is CI's build time. -g1 keeps the line tables
 # (backtraces, the sanitizers' reports); Criterion's messages carry file:line themselves.
-$(BUILD)/tests/%: tests/%.c $(LIBS) | $(DEPS_STAMP)
+$(BUILD)/tests/%: tests/%.c $(LIBS) $(FLAGS_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -O0 -g1 $(LLVM_CFLAGS) -DLANELAB_ROOT='"$(CURDIR)"' -DLANELAB_BUILD='"$(CURDIR)/$(BUILD)"' \
 	  -o $@ $< $(LIBS) -lcriterion $(LDLIBS)
