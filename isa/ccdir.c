@@ -77,8 +77,8 @@ bool isa_cc_build_dir(const char *src, const char *arch, const char *dir, char *
     /* clang names each HIP compile unit __hip_cuid_<hash of its command line>, which includes the
      * driver's temporary output path: a fixed -cuid from the source's path keeps a rebuild of the
      * same source byte-identical (lanelab's kernel folders are compared byte for byte) */
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (const char *p = abs ? abs : src; *p; p++) h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+    const char *named = abs ? abs : src;
+    uint64_t h = ll_fnv1a64(LL_FNV1A64_BASIS, named, strlen(named));
     size_t ne = 0;
     while (extra && extra[ne]) ne++;
     char **all = ll_xcalloc(ne + 2, sizeof *all);

@@ -201,13 +201,10 @@ static bool runtime_first(const char *src, int depth) {
 
 /* ---- the key and the files a PCH was made from ----------------------------------------------*/
 
+/* The key: two FNV-1a lanes from different bases (128 bits), each field followed by its length. */
 static void fnv(uint64_t h[2], const void *p, size_t n) {
-  const unsigned char *b = p;
-  for (size_t i = 0; i < n; i++) {
-    h[0] = (h[0] ^ b[i]) * 0x100000001b3ull;
-    h[1] = (h[1] ^ b[i]) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
-  }
-  h[0] ^= n, h[1] += n; /* field boundaries */
+  h[0] = ll_fnv1a64(h[0], p, n), h[1] = ll_fnv1a64(h[1], p, n);
+  h[0] = ll_fnv1a64(h[0], &n, sizeof n), h[1] = ll_fnv1a64(h[1], &n, sizeof n); /* field boundaries */
 }
 static void fnv_stat(uint64_t h[2], const char *path) {
   struct stat st;
@@ -285,13 +282,14 @@ static bool deps_fresh(const char *dir) {
  * (std::acos and the like: 346 names in a plain -g compile of a small program, 34 with a PCH),
  * while the code and the rest are the same; a debug build stays the plain one. */
 static bool pch_unsafe_flag(const char *f) {
-  static const char *const bad[] = {"-E", "-M", "-save-temps", "-include", "-imacros", "-x", "-fmodules", "-emit-pch",
-                                    "-P", "-C", "-H", "-ftime-trace", "-X", "--precompile",
-                                    "-fsyntax-only", "-print", "--print", "-###", "-v", "-g", "-iquote", "-I-"};
-  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-    size_t l = strlen(bad[i]);
-    if (!strncmp(f, bad[i], l) && (l > 2 || f[l] == 0 || strchr("MxXg", bad[i][1]))) return true;
-  }
+  static const char *const exact[] = {"-E", "-P", "-C", "-H", "-v"};
+  static const char *const prefix[] = {"-M", "-x", "-X", "-g", "-save-temps", "-include", "-imacros", "-fmodules",
+                                       "-emit-pch", "-ftime-trace", "--precompile", "-fsyntax-only", "-print",
+                                       "--print", "-###", "-iquote", "-I-"};
+  for (size_t i = 0; i < sizeof exact / sizeof *exact; i++)
+    if (!strcmp(f, exact[i])) return true;
+  for (size_t i = 0; i < sizeof prefix / sizeof *prefix; i++)
+    if (!strncmp(f, prefix[i], strlen(prefix[i]))) return true;
   return false;
 }
 
@@ -375,7 +373,7 @@ char *isa_pch_find(const isa_pch_req *r) {
     free(header);
     return NULL;
   }
-  uint64_t h[2] = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
+  uint64_t h[2] = {LL_FNV1A64_BASIS, 0x84222325cbf29ce4ull};
   fnv(h, "lanelab-pch-1", 13);
   fnv(h, r->clang, strlen(r->clang));
   fnv_stat(h, r->clang);

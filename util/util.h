@@ -171,6 +171,10 @@ double ll_now(void);
  * one generator behind every seeded input lanelab makes (oracle inputs, manifest inits, the prod
  * matrix's masks, page shuffles and random cases), so a seed means the same stream everywhere. */
 uint64_t ll_splitmix64(uint64_t *state);
+/* 64-bit FNV-1a of n bytes, continuing from h (start with LL_FNV1A64_BASIS): the one name hash
+ * (a fixed -cuid per kernel source, the precompiled-header cache's keys). Not for security. */
+#define LL_FNV1A64_BASIS 0xcbf29ce484222325ull
+uint64_t ll_fnv1a64(uint64_t h, const void *data, size_t n);
 
 /* qsort comparator for an array of char *: strcmp of the strings pointed to. */
 int ll_cmp_strp(const void *a, const void *b);
