@@ -33,6 +33,10 @@ DEPS_STAMP := build/.deps-ok
 # BUILD/cflags.txt: the compiler and flags the host objects and test binaries were built with
 # (written below, once CFLAGS is complete); they depend on it, so other flags rebuild them.
 FLAGS_STAMP := $(BUILD)/cflags.txt
+# $(call write_if_changed,FILE,VAR): FILE holds the value of the variable VAR afterwards, rewritten
+# (and so newer than what depends on it) only when that differs; run as the Makefile is read. VAR
+# is named, not expanded into the call, since a value may hold commas (-fsanitize=address,undefined).
+write_if_changed = $(shell mkdir -p $(dir $(1)) && { [ "$$(cat $(1) 2>/dev/null)" = "$($(2))" ] || echo "$($(2))" > $(1); })
 # Modules in link order (a module may use those after it). docs/architecture.md gives the dependencies.
 MODULES := cli api verify hip reports isa runtime emu oracle lanes table util
 LIBMODS := $(filter-out cli,$(MODULES))
@@ -82,7 +86,7 @@ $(foreach m,$(LIBMODS),$(eval $(call lib_rule,$(m))))
 # build/git-rev is rewritten only when the revision changes, so only cli/help.o is rebuilt then.
 VERSION := 0.1.0
 GIT_REV := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty)
-$(shell mkdir -p $(BUILD) && { [ "$$(cat $(BUILD)/git-rev 2>/dev/null)" = "$(GIT_REV)" ] || echo "$(GIT_REV)" > $(BUILD)/git-rev; })
+$(call write_if_changed,$(BUILD)/git-rev,GIT_REV)
 $(BUILD)/obj/cli/help.o: $(BUILD)/git-rev
 $(BUILD)/obj/cli/help.o: CFLAGS += -DLANELAB_VERSION='"$(VERSION)"' -DLANELAB_GIT_REV='"$(GIT_REV)"'
 
@@ -108,8 +112,8 @@ CFLAGS   += -fPIC -fno-semantic-interposition -ftls-model=initial-exec
 # The flags stamp is rewritten only when the flags change (make CFLAGS=..., or an edit here): the
 # objects of a build tree made before the one-object-set change stayed non-PIC, and
 # liblanelab_hip.so did not link there until build/obj was removed by hand.
-$(shell mkdir -p $(BUILD) && { [ "$$(cat $(FLAGS_STAMP) 2>/dev/null)" = "$(CC) $(CFLAGS) $(LLVM_CFLAGS)" ] || \
-  echo "$(CC) $(CFLAGS) $(LLVM_CFLAGS)" > $(FLAGS_STAMP); })
+ALL_CFLAGS = $(CC) $(CFLAGS) $(LLVM_CFLAGS)
+$(call write_if_changed,$(FLAGS_STAMP),ALL_CFLAGS)
 PICMODS  := hip reports isa runtime emu oracle lanes table util
 PICOBJ   := $(foreach m,$(PICMODS),$(call obj_of,$(m)))
 $(BUILD)/lib/liblanelab_hip.so: $(PICOBJ)
