@@ -19,13 +19,18 @@ __attribute__((unused)) static char *sh_tmpdir(const char *what) {
   return t;
 }
 
+/* This test's build folder relative to the repository ("build", or "build/san" for make SAN=1). */
+__attribute__((unused)) static const char *sh_build_rel(void) { return LANELAB_BUILD + strlen(LANELAB_ROOT "/"); }
+/* The make variable that selects that build: "SAN=1" or "SAN=". */
+__attribute__((unused)) static const char *sh_san(void) { return strstr(sh_build_rel(), "san") ? "SAN=1" : "SAN="; }
+
 /* `make -s install PREFIX=prefix` of this test's build (build/ or build/san/), with what it installs
  * taken as built (make -o): a suite must never relink the binary and libraries the suites beside it
  * are running, as it did when a file changed during make test (malloc'd). */
 __attribute__((unused)) static char *sh_make_install(const char *prefix) {
-  const char *rel = LANELAB_BUILD + strlen(LANELAB_ROOT "/");
-  return ll_fmt("make -s -C %s install PREFIX=%s SAN=%s -o %s/lanelab -o %s/lib/liblanelab.a -o %s/lib/liblanelab_hip.so",
-                LANELAB_ROOT, prefix, strstr(rel, "san") ? "1" : "", rel, rel, rel);
+  const char *rel = sh_build_rel();
+  return ll_fmt("make -s -C %s install PREFIX=%s %s -o %s/lanelab -o %s/lib/liblanelab.a -o %s/lib/liblanelab_hip.so",
+                LANELAB_ROOT, prefix, sh_san(), rel, rel, rel);
 }
 
 /* Runs the shell command line `full` as it is; returns its raw wait status and, when out is not

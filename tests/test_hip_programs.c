@@ -733,7 +733,7 @@ Test(install, hip_example_project_against_an_installed_lanelab, .timeout = 600) 
   cr_expect_eq(rc, 2, "make test fails once the barrier is gone: exit %d\n%s", rc, out);
   cr_expect(strstr(out, "racecheck FOUND") && strstr(out, at), "the race names %s:\n%s", at, out);
   free(out), free(cmd), free(at);
-  cmd = ll_fmt("make -s -C %s uninstall PREFIX=%s SAN= && rm -rf %s %s", LANELAB_ROOT, prefix, prefix, proj);
+  cmd = ll_fmt("make -s -C %s uninstall PREFIX=%s %s && rm -rf %s %s", LANELAB_ROOT, prefix, sh_san(), prefix, proj);
   rc = sh_run(cmd, &out);
   cr_expect_eq(rc, 0, "%s", out);
   free(out), free(cmd), free(prefix), free(proj);

@@ -42,8 +42,6 @@ static size_t count_files(const char *dir) {
 }
 
 Test(install, example_project_verifies_against_an_installed_lanelab, .timeout = 300) {
-  /* this test's own build flavour (build/ or build/san/) */
-  const char *san = strstr(LANELAB_BUILD, "/build/san") ? "SAN=1" : "SAN=";
   char *prefix = tmpd(), *proj = tmpd(), *out;
   char *cmd = sh_make_install(prefix);
   int rc = sh(cmd, &out);
@@ -90,7 +88,7 @@ Test(install, example_project_verifies_against_an_installed_lanelab, .timeout = 
   cr_assert(is_file(proj, "build/lanelab/reports/index.html"), "HTML report");
   free(cmd); free(out);
 
-  cmd = ll_fmt("make -s -C %s uninstall PREFIX=%s %s", LANELAB_ROOT, prefix, san);
+  cmd = ll_fmt("make -s -C %s uninstall PREFIX=%s %s", LANELAB_ROOT, prefix, sh_san());
   rc = sh(cmd, &out);
   cr_assert_eq(rc, 0, "%s: exit %d\n%s", cmd, rc, out);
   cr_assert_eq(count_files(prefix), 0, "uninstall leaves nothing in %s", prefix);

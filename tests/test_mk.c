@@ -206,12 +206,12 @@ Test(mk_stale, outputs_whose_source_is_gone_are_pruned_and_never_counted, .timeo
  * built on the old one). make -n -W asks "what if this file were new" without touching it; a header
  * test_mk does not include is the control. */
 Test(mk_deps, a_suite_is_rebuilt_when_a_header_it_includes_changes) {
-  const char *build = LANELAB_BUILD + strlen(LANELAB_ROOT "/");
+  const char *build = sh_build_rel();
   cr_assert(strncmp(LANELAB_BUILD, LANELAB_ROOT "/", strlen(LANELAB_ROOT "/")) == 0, "%s", LANELAB_BUILD);
   static const struct { const char *header; bool rebuilt; } cases[] = {{"tests/shell.h", true}, {"tests/llvm_tools.h", false}};
   for (size_t i = 0; i < 2; i++) {
-    char *cmd = ll_fmt("unset MAKEFLAGS MFLAGS MAKELEVEL && make -n -W %s SAN=%s %s/tests/test_mk", cases[i].header,
-                       strstr(build, "san") ? "1" : "", build);
+    char *cmd = ll_fmt("unset MAKEFLAGS MFLAGS MAKELEVEL && make -n -W %s %s %s/tests/test_mk", cases[i].header,
+                       sh_san(), build);
     char *out;
     int rc = sh(cmd, &out);
     cr_expect_eq(rc, 0, "%s: exit %d\n%s", cmd, rc, out);
@@ -225,15 +225,15 @@ Test(mk_deps, a_suite_is_rebuilt_when_a_header_it_includes_changes) {
  * running: with a source newer than the binary (make -n -W), plain `make install` would rebuild
  * and relink it (the control), the suites' install does not. */
 Test(mk_deps, a_suites_install_never_relinks_the_running_binary) {
-  const char *rel = LANELAB_BUILD + strlen(LANELAB_ROOT "/");
+  const char *rel = sh_build_rel();
   char *inst = sh_make_install("/nonexistent-prefix"), *out;
   char *cmd = ll_fmt("unset MAKEFLAGS MFLAGS MAKELEVEL && %s -n -W cli/main.c", inst);
   int rc = sh(cmd, &out);
   char *link = ll_fmt("-o %s/lanelab ", rel);
   cr_expect(rc == 0 && !strstr(out, link) && !strstr(out, "cli/main.c"), "%s: exit %d, a rebuild:\n%s", cmd, rc, out);
   free(cmd), free(out);
-  cmd = ll_fmt("unset MAKEFLAGS MFLAGS MAKELEVEL && make -s -C %s install PREFIX=/nonexistent-prefix SAN=%s -n -W cli/main.c",
-               LANELAB_ROOT, strstr(rel, "san") ? "1" : "");
+  cmd = ll_fmt("unset MAKEFLAGS MFLAGS MAKELEVEL && make -s -C %s install PREFIX=/nonexistent-prefix %s -n -W cli/main.c",
+               LANELAB_ROOT, sh_san());
   rc = sh(cmd, &out);
   cr_expect(rc == 0 && strstr(out, link), "the control rebuilds nothing, so the test shows nothing: %s\n%s", cmd, out);
   free(cmd), free(out), free(link), free(inst);
