@@ -960,6 +960,7 @@ emu_program *emu_program_decode(emu_arch a, const uint8_t *code, size_t size, ui
     p->info[i].choices = in->choices;
   }
   emu_fuse_prepare(p->insns, p->n); /* runs of integer lane operations (emu/fuse.c) */
+  emu_block_prepare(p->insns, p->n); /* straight-line blocks (emu/exec.c rr_ahead) */
   return p;
 }
 

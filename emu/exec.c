@@ -233,6 +233,33 @@ static inline __attribute__((always_inline)) int run_wave(worker *W, emu_wave *w
  * and reported only when it is the earliest stop: any wave whose memory operation or fault comes
  * before it in the order still gets its turn, as in run_wg's one-step loop. Same memory order, same
  * first fault, same warnings' order; the dispatch loop per instruction is a few compares. */
+/* Straight-line blocks. rr_ahead checks the budget, VSKIP, VGPR indexing, the end of .text and
+ * the s_waitcnt hazard filter once per block instead of once per instruction, then runs the block's
+ * records in a tight loop (counts, ip and the handler call only). A block starts at any record
+ * that is not an event and runs to the next event, or to and including the first record that
+ * changes what those checks read: a branch (s_branch, s_cbranch_*, s_setpc_b64, s_swappc_b64: ip),
+ * s_setvskip, s_set_gpr_idx_on/off, s_ttracedata (the counts' phase), a DS instruction that is not
+ * an event (the cross-lane ones add an LDS-counter entry: the pending registers). Inside a block
+ * nothing else changes them (s_waitcnt, which retires pending loads, is an event), so a check at the
+ * block's start holds for each of its records. */
+static bool blk_term(const emu_insn *in)
+{
+  return (in->flags & (EMU_F_BRANCH | EMU_F_DS | EMU_F_VMEM | EMU_F_SMEM)) || in->fn == emu_op_s_setpc_b64 ||
+         in->fn == emu_op_s_swappc_b64 || in->fn == emu_op_s_setvskip || in->fn == emu_op_s_set_gpr_idx_on ||
+         in->fn == emu_op_s_set_gpr_idx_off || in->fn == emu_op_s_ttracedata || !in->implemented;
+}
+
+void emu_block_prepare(emu_insn *insns, size_t n)
+{
+  uint32_t next = 0; /* the block length from i + 1 */
+  for (size_t i = n; i-- > 0;) {
+    emu_insn *in = &insns[i];
+    uint32_t len = in->sched_ev ? 0 : blk_term(in) ? 1 : 1 + next;
+    in->blk_n = (uint8_t)(len > 255 ? 255 : len);
+    next = len;
+  }
+}
+
 static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w)
 {
   const emu_insn *insns = w->insns;
@@ -242,44 +269,56 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w)
     if (__builtin_expect(ip >= n, 0)) break;
     const emu_insn *in = &insns[ip];
     if (in->sched_ev | (w->budget == 0) | w->vskip | w->gpr_idx) break;
-    if (__builtin_expect(w->npend != 0, 0) && emu_hazard_possible(w, in)) break;
-    if (in->fuse_n >= 2 && emu_exec(w) == ~0ull) {
-      /* a run of integer lane operations as one step (emu/fuse.c), cut before an instruction that
-       * may name a register still being loaded (the careful path then faults at its PC) and at the
-       * budget's end; its records are counted and stepped as if run one by one */
-      uint32_t m = in->fuse_n;
-      if (m > w->budget) m = (uint32_t)w->budget;
-      if (__builtin_expect(w->npend != 0, 0))
-        for (uint32_t j = 1; j < m; j++)
-          if (emu_hazard_possible(w, in + j)) {
-            m = j;
-            break;
-          }
-      if (m >= 2) {
-        emu_fuse_run(w, in, (int)m);
-        w->budget -= m;
-        for (uint32_t j = 0; j < m; j++) w->counts[ip + j]++;
-        ip += m;
-        k += m;
-        w->ip = ip;
-        continue;
+    /* the block from here, cut at the budget's end and before the first record that may name a
+     * register an outstanding load still writes (the careful path then faults at its PC) */
+    uint32_t m = in->blk_n;
+    if (m > w->budget) m = (uint32_t)w->budget;
+    if (__builtin_expect(w->npend != 0, 0)) {
+      if (emu_hazard_possible(w, in)) break;
+      for (uint32_t j = 1; j < m; j++)
+        if (emu_hazard_possible(w, in + j)) {
+          m = j;
+          break;
+        }
+    }
+    const emu_insn *const end = in + m;
+    uint64_t *const cnt = w->counts; /* only a block's last record (s_ttracedata) moves it */
+    w->budget -= m;
+    k += m;
+    do {
+      if (in->fuse_n >= 2 && emu_exec(w) == ~0ull) {
+        /* a run of integer lane operations as one step (emu/fuse.c), inside the block; its records
+         * are counted and stepped as if run one by one */
+        uint32_t r = in->fuse_n;
+        if (r > (uint32_t)(end - in)) r = (uint32_t)(end - in);
+        if (r >= 2) {
+          emu_fuse_run(w, in, (int)r);
+          for (uint32_t j = 0; j < r; j++) cnt[ip + j]++;
+          ip += r;
+          in += r;
+          w->ip = ip;
+          continue;
+        }
       }
-    }
-    w->budget--;
-    w->counts[ip]++;
-    w->ip = ip + 1;
-    k++;
-    int rc = in->fn(w, in);
-    ip = w->ip;
-    if (__builtin_expect(rc != EMU_OK, 0)) {
-      /* a register-only instruction ends or stops the wave only by a fault (s_endpgm and s_barrier
-       * are events); anything else is treated as one to be safe */
-      w->rr_k = k;
-      w->rr_pos = k - 1;
-      w->state = rc == EMU_END ? 2 : rc == EMU_BARRIER ? 1 : 3;
-      if (rc == EMU_BARRIER) w->nbar++;
-      return;
-    }
+      cnt[ip]++;
+      w->ip = ++ip;
+      int rc = in->fn(w, in);
+      in++;
+      if (__builtin_expect(rc != EMU_OK, 0)) {
+        /* a register-only instruction ends or stops the wave only by a fault (s_endpgm and
+         * s_barrier are events); anything else is treated as one to be safe. The records of the
+         * block after it did not run: their budget and steps back */
+        uint32_t left = (uint32_t)(end - in);
+        w->budget += left;
+        k -= left;
+        w->rr_k = k;
+        w->rr_pos = k - 1;
+        w->state = rc == EMU_END ? 2 : rc == EMU_BARRIER ? 1 : 3;
+        if (rc == EMU_BARRIER) w->nbar++;
+        return;
+      }
+    } while (in != end);
+    ip = w->ip; /* a branch ends its block */
   }
   w->rr_k = k;
   w->rr_pos = k;

@@ -2392,6 +2392,123 @@ Test(salu, scalar_store_atomics_vskip_gpr_idx)
   }
 }
 
+/* ---- straight-line blocks (emu/exec.c rr_ahead) ----------------------------------------------------
+ * The round-robin scheduler runs a wave's register-only instructions in blocks, checking the budget,
+ * VSKIP, VGPR indexing and the s_waitcnt hazard filter once per block. Whatever a block contains
+ * (a loop's back branch, s_setvskip, s_set_gpr_idx_on/off, s_ttracedata switching the counts' phase,
+ * a cross-lane DS instruction adding an LDS-counter entry, a register still being loaded), the
+ * registers, the per-phase counts and, for every budget, the fault must be the one-instruction-at-a-
+ * time path's (the adversarial schedule of a one-wave workgroup), and the registers the formulas
+ * computed here. */
+static const char blk_src[] =
+    "v_lshlrev_b32 v1, 2, v0\n"
+    "ds_write_b32 v1, v0\n"
+    "s_waitcnt lgkmcnt(0)\n"
+    "ds_read_b32 v5, v1\n"                 /* v5 still being loaded through the next blocks */
+    "v_add_u32 v2, v0, v0\n"
+    "v_xor_b32 v3, v2, v0\n"
+    "s_mov_b32 s4, 3\n"
+    "s_mov_b32 m0, 0x4c4c0002\n"           /* phase 2 from here */
+    "s_ttracedata\n"
+    "loop:\n"
+    "v_add_u32 v2, v2, v3\n"
+    "v_mul_lo_u32 v3, v3, 3\n"
+    "s_sub_u32 s4, s4, 1\n"
+    "s_cmp_lg_u32 s4, 0\n"
+    "s_cbranch_scc1 loop\n"
+    "s_waitcnt lgkmcnt(0)\n"
+    "v_add_u32 v4, v5, v2\n"
+    "s_mov_b32 s12, 1\n"
+    "s_setvskip s12, 0\n"                  /* skip vector instructions */
+    "v_mov_b32 v6, 99\n"
+    "s_setvskip 0, 0\n"
+    "v_mov_b32 v7, 7\n"
+    "s_mov_b32 m0, 2\n"
+    "s_set_gpr_idx_on m0, gpr_idx(DST)\n"  /* v8 -> v10 */
+    "v_mov_b32 v8, v1\n"
+    "s_set_gpr_idx_off\n"
+    "v_mov_b32 v9, v1\n"
+    "ds_bpermute_b32 v11, v1, v0\n"        /* lane l reads lane l */
+    "v_add_u32 v12, v0, v0\n"
+    "s_waitcnt lgkmcnt(0)\n"
+    "v_add_u32 v13, v11, v0\n"
+    "s_endpgm\n";
+
+static void blk_run(emu_arch a, const char *src, emu_sched sched, uint64_t budget, snap *s, emu_fault *f, int *rc,
+                    emu_launch_stats *st)
+{
+  ropts ro = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .sched = sched, .budget = budget, .stats = st};
+  *rc = run_src(a, src, &ro, s, f);
+}
+
+Test(sched, blocks_run_as_single_steps)
+{
+  BOTH {
+    snap *s = ll_xcalloc(1, sizeof *s), *r = ll_xcalloc(1, sizeof *r);
+    emu_fault f, g;
+    int rc, rc2;
+    emu_launch_stats st, st2;
+    blk_run(ARCH, blk_src, EMU_SCHED_ROUND_ROBIN, 0, s, &f, &rc, &st);
+    cr_assert_eq(rc, LL_EXIT_OK, "%s", f.msg);
+    for (uint32_t l = 0; l < 64; l++) {
+      uint32_t x = 2 * l, y = (2 * l) ^ l;
+      for (int i = 0; i < 3; i++) x += y, y *= 3;
+      const uint32_t want[14][2] = {{2, x}, {3, y}, {4, l + x}, {6, 0}, {7, 7}, {8, 0}, {9, 4 * l}, {10, 4 * l},
+                                    {11, l}, {12, 2 * l}, {13, 2 * l}, {5, l}, {1, 4 * l}, {0, l}};
+      for (int k = 0; k < 14; k++)
+        cr_assert_eq(s->w[0].v[want[k][0]][l], want[k][1], "%s: v%u lane %u: %u, want %u", emu_arch_name(ARCH),
+                     want[k][0], l, s->w[0].v[want[k][0]][l], want[k][1]);
+    }
+    blk_run(ARCH, blk_src, EMU_SCHED_ADVERSARIAL, 0, r, &g, &rc2, &st2);
+    cr_assert_eq(rc2, LL_EXIT_OK, "%s", g.msg);
+    cr_assert(!memcmp(s, r, sizeof *s), "%s: registers differ from the one-step path's", emu_arch_name(ARCH));
+    /* counts per mnemonic and phase: the loop body 3 times, in phase 2 */
+    cr_assert_eq(st.nmnem, st2.nmnem);
+    cr_assert_eq(st.wave_insns, st2.wave_insns);
+    for (size_t i = 0; i < st.nmnem; i++)
+      for (int p = 0; p < EMU_MAX_PHASES; p++)
+        cr_assert_eq(st.phase_count[(size_t)p * st.nmnem + i], st2.phase_count[(size_t)p * st.nmnem + i],
+                     "%s: %s phase %d", emu_arch_name(ARCH), st.mnem[i], p);
+    cr_assert_eq(emu_stats_count(&st, 2, "s_cbranch_scc1*"), 3);
+    cr_assert_eq(emu_stats_count(&st, 2, "v_mul_lo_u32*"), 3);
+    cr_assert_eq(emu_stats_count(&st, 0, "v_add_u32*"), 1);
+    cr_assert_eq(emu_stats_count(&st, 0, "s_ttracedata*"), 1);
+    uint64_t total = st.wave_insns;
+    emu_launch_stats_free(&st);
+    emu_launch_stats_free(&st2);
+    /* every budget: the same fault (kind, PC, text) or the same registers */
+    for (uint64_t b = 1; b <= total; b++) {
+      blk_run(ARCH, blk_src, EMU_SCHED_ROUND_ROBIN, b, s, &f, &rc, NULL);
+      blk_run(ARCH, blk_src, EMU_SCHED_ADVERSARIAL, b, r, &g, &rc2, NULL);
+      cr_assert_eq(rc, rc2, "%s budget %llu: %s / %s", emu_arch_name(ARCH), (unsigned long long)b, f.msg, g.msg);
+      if (rc != LL_EXIT_OK) {
+        cr_assert_str_eq(f.kind, "budget exceeded", "%s budget %llu: %s", emu_arch_name(ARCH), (unsigned long long)b, f.msg);
+        cr_assert_eq(f.pc, g.pc, "%s budget %llu: %s / %s", emu_arch_name(ARCH), (unsigned long long)b, f.msg, g.msg);
+        cr_assert_str_eq(f.msg, g.msg, "%s budget %llu", emu_arch_name(ARCH), (unsigned long long)b);
+      } else {
+        cr_assert(!memcmp(s, r, sizeof *s), "%s budget %llu: registers differ", emu_arch_name(ARCH), (unsigned long long)b);
+      }
+    }
+    cr_assert_eq(rc, LL_EXIT_OK, "the whole program fits its own count");
+    /* a register still being loaded read inside a block: after an LDS read (an event) and after a
+     * cross-lane DS instruction (which ends a block) */
+    static const char *const nowait[2] = {
+        "v_lshlrev_b32 v1, 2, v0\nds_read_b32 v5, v1\nv_add_u32 v2, v0, v0\nv_xor_b32 v3, v2, v0\n"
+        "s_mov_b32 s4, 1\nv_mov_b32 v4, v5\nv_or_b32 v6, v4, v0\ns_endpgm\n",
+        "v_lshlrev_b32 v1, 2, v0\nds_bpermute_b32 v5, v1, v0\nv_add_u32 v2, v0, v0\nv_xor_b32 v3, v2, v0\n"
+        "s_mov_b32 s4, 1\nv_mov_b32 v4, v5\nv_or_b32 v6, v4, v0\ns_endpgm\n"};
+    for (int c = 0; c < 2; c++) {
+      blk_run(ARCH, nowait[c], EMU_SCHED_ROUND_ROBIN, 0, s, &f, &rc, NULL);
+      blk_run(ARCH, nowait[c], EMU_SCHED_ADVERSARIAL, 0, r, &g, &rc2, NULL);
+      cr_assert_eq(rc, LL_EXIT_FAIL, "%s case %d", emu_arch_name(ARCH), c);
+      cr_assert_str_eq(f.kind, "missing s_waitcnt", "%s case %d: %s", emu_arch_name(ARCH), c, f.msg);
+      cr_assert(strstr(f.msg, "'v_mov_b32_e32 v4, v5'"), "%s case %d: %s", emu_arch_name(ARCH), c, f.msg);
+      cr_assert_str_eq(f.msg, g.msg, "%s case %d", emu_arch_name(ARCH), c);
+    }
+    free(s), free(r);
+  }
+}
+
 /* ---- many workers: more worker threads than this machine's cores -----------------------------------
  * The scheduler hands workgroups to workers through one atomic counter, each worker owning its
  * register files, LDS and counters (docs/emulator.md "Threads"); nothing else is shared but global
