@@ -207,6 +207,12 @@ struct emu_insn {
    * records from this one the run-ahead loop may execute after one check of budget, hazards,
    * VSKIP and VGPR indexing; 0 for an event (sched_ev) */
   uint8_t blk_n;
+  /* a handler specialised at decode (emu/op_vop3p.c emu_vop3p_specialise): VGPR numbers of the
+   * destination (sp_reg[0][0]) and of each source's low and high dwords (sp_reg[1 + j][0..1]),
+   * sp_uni bit j when source j is an SGPR or a constant instead, sp_hi_first when the high half
+   * must be written first */
+  uint16_t sp_reg[4][2];
+  uint8_t sp_uni, sp_hi_first;
   uint64_t choices;      /* stated choices it rests on (emu_insn_choices), for the fidelity report */
   char *text;            /* LLVM's text, without the leading tab */
   char mnem[48];         /* LLVM's mnemonic, with encoding suffix */
@@ -313,6 +319,10 @@ int emu_op_unimplemented(emu_wave *w, const emu_insn *in);
 #ifndef EMU_FMA_CLONES
 #define EMU_FMA_CLONES __attribute__((target_clones("fma", "default")))
 #endif
+/* Decode-time specialisation of packed f32 instructions (emu/op_vop3p.c): in->fn replaced by a
+ * handler for the form the record has, when it has one. */
+void emu_vop3p_specialise(emu_insn *in);
+int emu_op_v_pk_fma_f32_sp(emu_wave *w, const emu_insn *in); /* the specialised v_pk_fma_f32 */
 /* Replace rows 0..n-1 of the op table (ops.def's order) by their AVX2 twins where one exists
  * (emu/op_avx2.c; a no-op where that file has nothing to compile). */
 void emu__ops_avx2(emu_opdef *ops, size_t n);
@@ -454,6 +464,11 @@ struct emu_wave {
   uint64_t pbits[4][9];     /* one bit per register (a spare word at the end; emu_insn.hz_word
                                indexes it flattened) */
   uint8_t pref[4][512];
+  /* emu/op_vop3p.c emu_op_v_pk_fma_f32_sp: source j's uniform dwords spread over the lanes (low,
+   * high), valid when pk_ok bit j is set, for the values in pk_key[j] (high << 32 | low) */
+  uint32_t pk_fill[3][2][EMU_LANES];
+  uint64_t pk_key[3];
+  uint8_t pk_ok;
   uint32_t rr_k;            /* round robin (emu/exec.c run_rr): instructions begun since the barrier release */
   uint32_t rr_pos;          /* the step of its next event, or of its fault (state 3) */
   uint64_t pf_last[64];     /* global loads: lane 0's last address per instruction slot (emu/op_mem.c prefetch) */

@@ -157,10 +157,108 @@ int EMU_H(emu_op_v_pk_fma_f32)(emu_wave *w, const emu_insn *in)
   const uint32_t *lo[3], *hi[3];
   float rl[EMU_LANES], rh[EMU_LANES];
   for (int j = 0; j < 3; j++) src_pk32(w, in, 1 + j, &lo[j], &hi[j], tl[j], th[j], true);
+  /* In place (issue #31): with EXEC all ones, no clamp and a register pair as destination, the
+   * two loops write the destination's dwords directly, the half whose destination the other
+   * half does not read first; when each half reads the other's destination, the temporaries.
+   * A destination equal to one of the same half's sources is fine: each lane reads its sources
+   * before it writes. The same loop function either way, so the same bits. */
+  const emu_opnd *od = &in->o[0];
+  if (!in->clamp && (od->kind == EMU_OPK_VGPR || od->kind == EMU_OPK_AGPR) && emu_exec(w) == ~0ull) {
+    uint32_t *d0 = emu_vreg(w, in, 0, 0), *d1 = emu_vreg(w, in, 0, 1);
+    if (d0 != hi[0] && d0 != hi[1] && d0 != hi[2]) {
+      pk_fma_loop(lo[0], lo[1], lo[2], (float *)d0);
+      pk_fma_loop(hi[0], hi[1], hi[2], (float *)d1);
+      return EMU_OK;
+    }
+    if (d1 != lo[0] && d1 != lo[1] && d1 != lo[2]) {
+      pk_fma_loop(hi[0], hi[1], hi[2], (float *)d1);
+      pk_fma_loop(lo[0], lo[1], lo[2], (float *)d0);
+      return EMU_OK;
+    }
+  }
   pk_fma_loop(lo[0], lo[1], lo[2], rl);
   pk_fma_loop(hi[0], hi[1], hi[2], rh);
   return pk32_done(w, in, rl, rh);
 }
+/* v_pk_fma_f32 specialised at decode (emu_vop3p_specialise): no clamp, no neg, a VGPR pair as
+ * destination, each source a VGPR (its two dwords' register numbers precomputed, op_sel and
+ * op_sel_hi applied) or an SGPR or constant (read as src_pk32 reads it), and the order of the two
+ * halves fixed so that neither writes a register the other still reads. With EXEC all ones the
+ * loops read the register file and write the destination in place; otherwise the general handler.
+ * The same loop function as the general handler, so the same bits. */
+static inline __attribute__((always_inline)) void sp_src(emu_wave *w, const emu_insn *in, int j, const uint32_t **lo,
+                                                         const uint32_t **hi)
+{
+  if (in->sp_uni >> j & 1) {
+    /* an SGPR or constant, read as src_pk32 reads it; its lanes filled once per value (a loop's
+     * constant operand is filled at its first iteration only) */
+    const emu_opnd *o = &in->o[1 + j];
+    uint64_t v = o->kind == EMU_OPK_SGPR ? emu_ssrc64(w, in, 1 + j) : emu_ssrc32(w, in, 1 + j);
+    uint32_t vl = (uint32_t)(in->op_sel >> j & 1 ? v >> 32 : v), vh = (uint32_t)(in->op_sel_hi >> j & 1 ? v >> 32 : v);
+    uint64_t key = (uint64_t)vh << 32 | vl;
+    if (!(w->pk_ok >> j & 1) || w->pk_key[j] != key) {
+      emu_fill2_64(w->pk_fill[j][0], vl, w->pk_fill[j][1], vh);
+      w->pk_key[j] = key;
+      w->pk_ok |= (uint8_t)(1u << j);
+    }
+    *lo = w->pk_fill[j][0], *hi = w->pk_fill[j][1];
+  } else {
+    *lo = w->v + (size_t)in->sp_reg[1 + j][0] * EMU_LANES;
+    *hi = w->v + (size_t)in->sp_reg[1 + j][1] * EMU_LANES;
+  }
+}
+
+int EMU_H(emu_op_v_pk_fma_f32_sp)(emu_wave *w, const emu_insn *in)
+{
+  if (__builtin_expect(emu_exec(w) != ~0ull, 0)) return EMU_H(emu_op_v_pk_fma_f32)(w, in);
+  const uint32_t *lo0, *hi0, *lo1, *hi1, *lo2, *hi2;
+  sp_src(w, in, 0, &lo0, &hi0);
+  sp_src(w, in, 1, &lo1, &hi1);
+  sp_src(w, in, 2, &lo2, &hi2);
+  float *d0 = (float *)(w->v + (size_t)in->sp_reg[0][0] * EMU_LANES), *d1 = d0 + EMU_LANES;
+  if (in->sp_hi_first) {
+    pk_fma_loop(hi0, hi1, hi2, d1);
+    pk_fma_loop(lo0, lo1, lo2, d0);
+  } else {
+    pk_fma_loop(lo0, lo1, lo2, d0);
+    pk_fma_loop(hi0, hi1, hi2, d1);
+  }
+  return EMU_OK;
+}
+
+void EMU_H(emu_vop3p_specialise)(emu_insn *in)
+{
+  if (in->fn != emu_op_v_pk_fma_f32 || in->clamp || in->neg_lo || in->neg_hi || in->enc >= EMU_ENC_SDWA ||
+      in->nop != 4 || in->o[0].kind != EMU_OPK_VGPR || in->o[0].n != 2)
+    return;
+  in->sp_uni = 0;
+  in->sp_reg[0][0] = in->o[0].reg, in->sp_reg[0][1] = (uint16_t)(in->o[0].reg + 1);
+  for (int j = 0; j < 3; j++) {
+    const emu_opnd *o = &in->o[1 + j];
+    if (o->mods) return;
+    if (o->kind == EMU_OPK_VGPR) {
+      uint16_t r0 = o->reg, r1 = (uint16_t)(o->reg + (o->n > 1 ? 1 : 0)); /* as src_pk32 */
+      in->sp_reg[1 + j][0] = in->op_sel >> j & 1 ? r1 : r0;
+      in->sp_reg[1 + j][1] = in->op_sel_hi >> j & 1 ? r1 : r0;
+    } else if (o->kind == EMU_OPK_SGPR || o->kind == EMU_OPK_IMM || o->kind == EMU_OPK_FIMM ||
+               o->kind == EMU_OPK_LIT) {
+      in->sp_uni |= (uint8_t)(1u << j);
+    } else {
+      return; /* AGPRs: their place in the file is the kernel's (accum_offset) */
+    }
+  }
+  /* the low destination read by the high half, the high destination by the low half */
+  bool lo_hit = false, hi_hit = false;
+  for (int j = 0; j < 3; j++) {
+    if (in->sp_uni >> j & 1) continue;
+    lo_hit |= in->sp_reg[1 + j][1] == in->sp_reg[0][0];
+    hi_hit |= in->sp_reg[1 + j][0] == in->sp_reg[0][1];
+  }
+  if (lo_hit && hi_hit) return; /* each half reads the other's destination: the temporaries */
+  in->sp_hi_first = lo_hit;
+  in->fn = EMU_H(emu_op_v_pk_fma_f32_sp);
+}
+
 int EMU_H(emu_op_v_pk_mov_b32)(emu_wave *w, const emu_insn *in)
 {
   /* D[31:0] = op_sel[0] ? S0[63:32] : S0[31:0]; D[63:32] = op_sel[1] ? S1[63:32] : S1[31:0] */

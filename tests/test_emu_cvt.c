@@ -1257,8 +1257,9 @@ Test(emu_cvt, valu_avx2_builds_give_the_generic_handlers_bits)
     /* the table holds the twin exactly when the AVX2 paths are on, for the integer and bit
      * operations only (emu/op_avx2.c float_named: a float operation's NaN payload from two NaN
      * operands is the compiler's operand order, per build) */
-    cr_assert_eq(in->fn != twin_cases[i].generic, emu_avx2 && twin_cases[i].twin, "%s: %s handler in the table",
-                 twin_cases[i].text, in->fn != twin_cases[i].generic ? "a twin" : "the generic");
+    bool twin = in->fn != twin_cases[i].generic && in->fn != emu_op_v_pk_fma_f32_sp; /* the generic build's, specialised */
+    cr_assert_eq(twin, emu_avx2 && twin_cases[i].twin, "%s: %s handler in the table", twin_cases[i].text,
+                 twin ? "a twin" : "the generic");
     for (int pass = 0; pass < 2; pass++) {
       /* random bits, and in lanes 0..11 the special values (f32 sNaN and qNaN of both signs,
        * infinities, -0, denormals, an f64 sNaN's high word, two f16 sNaNs, a value needing rounding) */
@@ -1292,6 +1293,87 @@ Test(emu_cvt, valu_avx2_builds_give_the_generic_handlers_bits)
         cr_assert_eq(s->vfile[k], want[k], "%s (EXEC %s): v%zu lane %zu: %#x, the generic handler %#x", twin_cases[i].text,
                      pass ? "partial" : "all ones", k / EMU_LANES, k % EMU_LANES, s->vfile[k], want[k]);
       cr_assert(!memcmp(s->w.s, swant, sizeof swant), "%s: scalar results differ", twin_cases[i].text);
+    }
+    sn_free(s);
+  }
+  free(before), free(want);
+}
+
+/* ---- v_pk_fma_f32 specialised at decode (emu/op_vop3p.c emu_vop3p_specialise) --------------------
+ * The decoder gives the forms without clamp or neg, with a VGPR pair as destination and VGPR, SGPR or
+ * constant sources, a handler that reads the sources and writes the destination in place (in the
+ * order that keeps each half's sources unwritten); the others keep the general handler. On random
+ * registers with NaNs of both kinds in two and three operands of some lanes, under EXEC all ones
+ * and a partial EXEC, every VGPR must equal what the general handler gives, and the lanes without
+ * a NaN the fma of the operands the form names, computed here. */
+static const struct {
+  const char *text;
+  bool sp;                 /* specialised */
+  int d;                   /* the destination's low VGPR */
+  int s0[2], s1[2], s2[2]; /* VGPR of each source's low and high dword, or -1 - SGPR, or -100: 2.0 / 1.0 */
+} pkfma_cases[] = {
+  {"v_pk_fma_f32 v[2:3], v[2:3], s[4:5], v[4:5]", true, 2, {2, 3}, {-5, -6}, {4, 5}},
+  {"v_pk_fma_f32 v[2:3], v[4:5], v[6:7], v[8:9] op_sel:[1,0,1] op_sel_hi:[0,1,0]", true, 2, {5, 4}, {6, 7}, {9, 8}},
+  /* the low destination v4 is the high half's src0: the high half first */
+  {"v_pk_fma_f32 v[4:5], v[4:5], v[6:7], v[8:9] op_sel_hi:[0,1,1]", true, 4, {4, 4}, {6, 7}, {8, 9}},
+  /* the high destination v3 is the low half's src1: the low half first */
+  {"v_pk_fma_f32 v[2:3], v[4:5], v[2:3], v[8:9] op_sel:[0,1,0]", true, 2, {4, 5}, {3, 3}, {8, 9}},
+  /* each half reads the other's destination: the general handler */
+  {"v_pk_fma_f32 v[2:3], v[2:3], v[2:3], v[8:9] op_sel:[1,0,0] op_sel_hi:[1,0,1]", false, 2, {3, 3}, {2, 2}, {8, 9}},
+  {"v_pk_fma_f32 v[2:3], v[4:5], s[6:7], v[6:7] op_sel:[0,1,0] op_sel_hi:[1,0,1]", true, 2, {4, 5}, {-8, -7}, {6, 7}},
+  {"v_pk_fma_f32 v[2:3], v[4:5], 2.0, 1.0 op_sel_hi:[1,0,0]", true, 2, {4, 5}, {-100, -100}, {-101, -101}},
+  {"v_pk_fma_f32 v[2:3], v[4:5], v[6:7], v[8:9] neg_lo:[0,0,1] neg_hi:[0,0,1]", false, 2, {4, 5}, {6, 7}, {8, 9}},
+  {"v_pk_fma_f32 v[2:3], v[4:5], v[6:7], v[8:9] clamp", false, 2, {4, 5}, {6, 7}, {8, 9}},
+};
+
+static float pkfma_opnd(snip *s, const uint32_t *before, int spec, int l)
+{
+  if (spec >= 0) return bf(before[(size_t)spec * EMU_LANES + l]);
+  if (spec == -100) return 2.0f;
+  if (spec == -101) return 1.0f;
+  return bf(s->w.s[-1 - spec]);
+}
+
+Test(emu_cvt, pk_fma_f32_specialised_gives_the_general_handlers_bits)
+{
+  uint32_t st = 0x7f4a7c15u;
+  const size_t nbytes = (size_t)EMU_NVGPR * EMU_LANES * 4;
+  uint32_t *before = ll_xmalloc(nbytes), *want = ll_xmalloc(nbytes);
+  static const uint32_t nan[4] = {0x7fa00001u, 0xffc00002u, 0x7fc12345u, 0xff812345u};
+  for (size_t i = 0; i < sizeof pkfma_cases / sizeof *pkfma_cases; i++) {
+    snip *s = sn_new(EMU_GFX950, pkfma_cases[i].text);
+    const emu_insn *in = &s->p->insns[0];
+    cr_assert(in->implemented, "%s", pkfma_cases[i].text);
+    cr_assert_eq(in->fn == emu_op_v_pk_fma_f32_sp, pkfma_cases[i].sp, "%s: %s handler", pkfma_cases[i].text,
+                 in->fn == emu_op_v_pk_fma_f32_sp ? "the specialised" : "the general");
+    for (int pass = 0; pass < 3; pass++) {
+      /* values near 1 (no overflow), NaNs in lanes 0..15: lane l has one in operand dwords picked by l */
+      for (int r = 0; r < 16; r++)
+        for (int l = 0; l < EMU_LANES; l++) {
+          uint32_t x = sn_rand(&st);
+          sn_v(s, r)[l] = (l < 16 && (l >> (r % 4) & 1)) ? nan[(l + r) % 4] : fb(0.5f + (float)(x >> 8) / 16777216.0f);
+        }
+      for (int r = 0; r < 8; r++) s->w.s[r] = pass == 2 ? nan[r % 4] : fb(1.0f + (float)r / 8.0f);
+      sn_exec(s, pass == 1 ? (uint64_t)sn_rand(&st) << 32 | sn_rand(&st) : ~0ull);
+      memcpy(before, s->vfile, nbytes);
+      cr_assert_eq(emu_op_v_pk_fma_f32(&s->w, in), EMU_OK);
+      memcpy(want, s->vfile, nbytes);
+      memcpy(s->vfile, before, nbytes);
+      cr_assert_eq(in->fn(&s->w, in), EMU_OK);
+      for (size_t k = 0; k < (size_t)EMU_NVGPR * EMU_LANES; k++)
+        cr_assert_eq(s->vfile[k], want[k], "%s (pass %d): v%zu lane %zu: %#x, the general handler %#x",
+                     pkfma_cases[i].text, pass, k / EMU_LANES, k % EMU_LANES, s->vfile[k], want[k]);
+      if (pass != 0) continue;
+      for (int l = 16; l < EMU_LANES; l++)
+        for (int h = 0; h < 2; h++) {
+          float r = fmaf(pkfma_opnd(s, before, pkfma_cases[i].s0[h], l), pkfma_opnd(s, before, pkfma_cases[i].s1[h], l),
+                         pkfma_opnd(s, before, pkfma_cases[i].s2[h], l));
+          if (strstr(pkfma_cases[i].text, "neg_lo")) continue;
+          if (strstr(pkfma_cases[i].text, "clamp")) r = r < 0 ? 0 : r > 1 ? 1 : r;
+          int d = pkfma_cases[i].d + h;
+          cr_assert_eq(sn_v(s, d)[l], fb(r), "%s: lane %d half %d: %a, want %a", pkfma_cases[i].text, l, h,
+                       bf(sn_v(s, d)[l]), r);
+        }
     }
     sn_free(s);
   }
