@@ -282,9 +282,12 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w)
         }
     }
     const emu_insn *const end = in + m;
-    uint64_t *const cnt = w->counts; /* only a block's last record (s_ttracedata) moves it */
+    uint64_t *cnt = w->counts + ip; /* only a block's last record (s_ttracedata) moves w->counts */
     w->budget -= m;
     k += m;
+    /* the next record after the block; no handler but a branch's reads or writes w->ip, and a
+     * branch ends its block */
+    w->ip = ip + m;
     do {
       if (in->fuse_n >= 2 && emu_exec(w) == ~0ull) {
         /* a run of integer lane operations as one step (emu/fuse.c), inside the block; its records
@@ -293,15 +296,13 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w)
         if (r > (uint32_t)(end - in)) r = (uint32_t)(end - in);
         if (r >= 2) {
           emu_fuse_run(w, in, (int)r);
-          for (uint32_t j = 0; j < r; j++) cnt[ip + j]++;
-          ip += r;
+          for (uint32_t j = 0; j < r; j++) cnt[j]++;
+          cnt += r;
           in += r;
-          w->ip = ip;
           continue;
         }
       }
-      cnt[ip]++;
-      w->ip = ++ip;
+      (*cnt++)++;
       int rc = in->fn(w, in);
       in++;
       if (__builtin_expect(rc != EMU_OK, 0)) {
@@ -309,6 +310,7 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w)
          * s_barrier are events); anything else is treated as one to be safe. The records of the
          * block after it did not run: their budget and steps back */
         uint32_t left = (uint32_t)(end - in);
+        w->ip = (uint32_t)(in - insns);
         w->budget += left;
         k -= left;
         w->rr_k = k;
