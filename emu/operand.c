@@ -74,8 +74,24 @@ void emu_dstmask(emu_wave *w, const emu_insn *in, int i, uint64_t bits)
 
 /* ---- vector operands --------------------------------------------------------------------------*/
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+/* eight 32-byte stores where the AVX2 paths are on (emu_avx2): a uniform source's lanes, the same
+ * bits as the loop */
+__attribute__((target("avx2"))) static void bcast_avx2(uint32_t *t, uint32_t v)
+{
+  const __m256i x = _mm256_set1_epi32((int)v);
+  for (int l = 0; l < EMU_LANES; l += 8) _mm256_storeu_si256((__m256i *)(void *)(t + l), x);
+}
+#endif
 static inline void bcast(uint32_t *t, uint32_t v)
 {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (emu_avx2) {
+    bcast_avx2(t, v);
+    return;
+  }
+#endif
   for (int l = 0; l < EMU_LANES; l++) t[l] = v;
 }
 
