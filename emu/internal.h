@@ -209,10 +209,10 @@ struct emu_insn {
   uint8_t blk_n;
   /* a handler specialised at decode (emu/op_vop3p.c emu_vop3p_specialise): VGPR numbers of the
    * destination (sp_reg[0][0]) and of each source's low and high dwords (sp_reg[1 + j][0..1]),
-   * sp_uni bit j when source j is an SGPR or a constant instead, sp_hi_first when the high half
-   * must be written first */
+   * sp_uni bit j when source j is an SGPR or a constant instead (sp_sgpr bit j: an SGPR pair, whose
+   * SGPR numbers sp_reg[1 + j] then holds), sp_hi_first when the high half must be written first */
   uint16_t sp_reg[4][2];
-  uint8_t sp_uni, sp_hi_first;
+  uint8_t sp_uni, sp_sgpr, sp_hi_first;
   uint64_t choices;      /* stated choices it rests on (emu_insn_choices), for the fidelity report */
   char *text;            /* LLVM's text, without the leading tab */
   char mnem[48];         /* LLVM's mnemonic, with encoding suffix */

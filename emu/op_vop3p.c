@@ -192,9 +192,14 @@ static inline __attribute__((always_inline)) void sp_src(emu_wave *w, const emu_
   if (in->sp_uni >> j & 1) {
     /* an SGPR or constant, read as src_pk32 reads it; its lanes filled once per value (a loop's
      * constant operand is filled at its first iteration only) */
-    const emu_opnd *o = &in->o[1 + j];
-    uint64_t v = o->kind == EMU_OPK_SGPR ? emu_ssrc64(w, in, 1 + j) : emu_ssrc32(w, in, 1 + j);
-    uint32_t vl = (uint32_t)(in->op_sel >> j & 1 ? v >> 32 : v), vh = (uint32_t)(in->op_sel_hi >> j & 1 ? v >> 32 : v);
+    uint32_t vl, vh;
+    if (in->sp_sgpr >> j & 1) { /* an SGPR pair: its dwords' numbers fixed at decode */
+      vl = w->s[in->sp_reg[1 + j][0]], vh = w->s[in->sp_reg[1 + j][1]];
+    } else {
+      const emu_opnd *o = &in->o[1 + j];
+      uint64_t v = o->kind == EMU_OPK_SGPR ? emu_ssrc64(w, in, 1 + j) : emu_ssrc32(w, in, 1 + j);
+      vl = (uint32_t)(in->op_sel >> j & 1 ? v >> 32 : v), vh = (uint32_t)(in->op_sel_hi >> j & 1 ? v >> 32 : v);
+    }
     uint64_t key = (uint64_t)vh << 32 | vl;
     if (!(w->pk_ok >> j & 1) || w->pk_key[j] != key) {
       emu_fill2_64(w->pk_fill[j][0], vl, w->pk_fill[j][1], vh);
@@ -231,7 +236,7 @@ void EMU_H(emu_vop3p_specialise)(emu_insn *in)
   if (in->fn != emu_op_v_pk_fma_f32 || in->clamp || in->neg_lo || in->neg_hi || in->enc >= EMU_ENC_SDWA ||
       in->nop != 4 || in->o[0].kind != EMU_OPK_VGPR || in->o[0].n != 2)
     return;
-  in->sp_uni = 0;
+  in->sp_uni = in->sp_sgpr = 0;
   in->sp_reg[0][0] = in->o[0].reg, in->sp_reg[0][1] = (uint16_t)(in->o[0].reg + 1);
   for (int j = 0; j < 3; j++) {
     const emu_opnd *o = &in->o[1 + j];
@@ -243,6 +248,11 @@ void EMU_H(emu_vop3p_specialise)(emu_insn *in)
     } else if (o->kind == EMU_OPK_SGPR || o->kind == EMU_OPK_IMM || o->kind == EMU_OPK_FIMM ||
                o->kind == EMU_OPK_LIT) {
       in->sp_uni |= (uint8_t)(1u << j);
+      if (o->kind == EMU_OPK_SGPR && o->n == 2 && o->reg + 1 < EMU_NSFILE) { /* as emu_ssrc64 reads a pair */
+        in->sp_sgpr |= (uint8_t)(1u << j);
+        in->sp_reg[1 + j][0] = (uint16_t)(o->reg + (in->op_sel >> j & 1));
+        in->sp_reg[1 + j][1] = (uint16_t)(o->reg + (in->op_sel_hi >> j & 1));
+      }
     } else {
       return; /* AGPRs: their place in the file is the kernel's (accum_offset) */
     }
