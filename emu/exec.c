@@ -326,22 +326,34 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w)
   w->rr_pos = k;
 }
 
+/* a wave's place in the round-robin pick: its stop's step while it waits at an event (state 0) or
+ * holds a fault (state 3), else after every step */
+static inline uint64_t rr_key(const emu_wave *w)
+{
+  return w->state == 0 || w->state == 3 ? w->rr_pos : UINT64_MAX;
+}
+
 static int run_rr(worker *W, emu_wg *g)
 {
   uint32_t nw = W->L->nwaves;
+  /* each wave's key (rr_key), kept here so the pick reads one array: only the wave picked moves
+   * between two picks (at most 1024 work-items: 16 waves, emu_launch) */
+  uint64_t key[16];
   for (uint32_t j = 0; j < nw; j++) {
     emu_wave *w = &W->waves[j];
     w->rr_k = 0;
     if (w->state == 0) rr_ahead(w);
+    key[j] = rr_key(w);
   }
   for (;;) {
-    /* the earliest stop: a wave waiting at its event (state 0) or a fault kept while running ahead */
-    emu_wave *best = NULL;
-    for (uint32_t j = 0; j < nw; j++) {
-      emu_wave *w = &W->waves[j];
-      if ((w->state == 0 || w->state == 3) && (!best || w->rr_pos < best->rr_pos)) best = w;
-    }
-    if (!best) return EMU_OK; /* every wave at the barrier or ended */
+    /* the earliest stop: a wave waiting at its event (state 0) or a fault kept while running
+     * ahead; the lowest wave index among equal steps */
+    uint32_t bj = 0;
+    uint64_t bk = key[0];
+    for (uint32_t j = 1; j < nw; j++)
+      if (key[j] < bk) bk = key[j], bj = j;
+    if (bk == UINT64_MAX) return EMU_OK; /* every wave at the barrier or ended */
+    emu_wave *best = &W->waves[bj];
     if (best->state == 3) {
       W->fault = *best->fault;
       return EMU_FAULT;
@@ -353,6 +365,7 @@ static int run_rr(worker *W, emu_wg *g)
       return EMU_FAULT;
     }
     if (best->state == 0) rr_ahead(best);
+    key[bj] = rr_key(best);
   }
   (void)g;
 }
