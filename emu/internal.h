@@ -435,6 +435,8 @@ struct emu_wave {
     uint32_t seq;           /* vmcnt / lgkmcnt(LDS) entries: pseq[cnt] when issued (1, 2, ...) */
     uint32_t ord;           /* pord when issued */
     uint64_t pc;
+    uint8_t hw[2];          /* its registers as words of pbits (flattened) with their bits: emu/waitcnt.c */
+    uint64_t hm[2];
   } pring[64 + 16 + 16];
   uint32_t nbar;            /* s_barriers executed */
   /* per counter (EMU_CNT_VM, EMU_CNT_DS, in-order): operations issued (the last entry's seq) and
@@ -442,14 +444,13 @@ struct emu_wave {
    * seq <= pret[cnt] is retired. The LDS ordering check (emu/observe.c) reads them. */
   uint32_t pseq[2], pret[2];
   /* the pending entries' registers per kind (as emu_insn.hz_*): an instruction whose registers miss
-   * them all cannot trigger emu_hazard_check. Kept incrementally by emu/waitcnt.c pend_add/pend_del: pref
-   * counts the entries naming each register, pbits has a register's bit while its count is
-   * nonzero, pkinds bit k while kind k has any (pn[k]: the sum of kind k's counts). */
-  uint8_t pkinds;
-  uint16_t pn[4];
+   * them all cannot trigger emu_hazard_check. Kept by emu/waitcnt.c: pbits has the bits of every
+   * live entry's registers (pring[].hw/hm), pkinds bit k while a live entry names kind k (pkc[k]
+   * of them); pover: two live entries may name the same register (then retiring rebuilds pbits). */
+  uint8_t pkinds, pkc[4];
+  bool pover;
   uint64_t pbits[4][9];     /* one bit per register (a spare word at the end; emu_insn.hz_word
                                indexes it flattened) */
-  uint8_t pref[4][512];
   uint32_t rr_k;            /* round robin (emu/exec.c run_rr): instructions begun since the barrier release */
   uint32_t rr_pos;          /* the step of its next event, or of its fault (state 3) */
   uint64_t pf_last[64];     /* global loads: lane 0's last address per instruction slot (emu/op_mem.c prefetch) */
@@ -460,7 +461,7 @@ struct emu_wave {
 };
 
 /* Register kind of an operand as the s_waitcnt bookkeeping numbers it (emu_wave.pring[].kind,
- * pkinds/pn/pref/pbits, emu_insn.hz_*): 1 VGPR, 2 AGPR, 3 SGPR, 0 not a register. */
+ * pkinds/pbits, emu_insn.hz_*): 1 VGPR, 2 AGPR, 3 SGPR, 0 not a register. */
 static inline int emu_regkind(const emu_opnd *o)
 {
   return o->kind == EMU_OPK_VGPR ? 1 : o->kind == EMU_OPK_AGPR ? 2 : o->kind == EMU_OPK_SGPR ? 3 : 0;
@@ -498,9 +499,9 @@ static inline void emu_pend_clear(emu_wave *w)
   memset(w->phead, 0, sizeof w->phead);
   w->pord = 0;
   w->pkinds = 0;
-  memset(w->pn, 0, sizeof w->pn);
+  memset(w->pkc, 0, sizeof w->pkc);
+  w->pover = false;
   memset(w->pbits, 0, sizeof w->pbits);
-  memset(w->pref, 0, sizeof w->pref);
 }
 /* Can `in` touch a pending register? False only when none of its register operands names a
  * pending register of its kind (then emu_hazard_check would find nothing): the operands' registers,
