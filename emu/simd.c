@@ -352,6 +352,78 @@ void emu_minmax64(const uint32_t *a, uint32_t *mn, uint32_t *mx)
   *mn = m0, *mx = m1;
 }
 
+/* ---- LDS reads of a whole wave (emu/op_xlane.c's transposing reads) --------------------------------
+ * emu_lds_ok64: every lane's address a[l] + off (exact) is a multiple of align (a power of two) and
+ * its bytes end at or below lim; in 32 bits: a[l] + off + bytes <= lim is a[l] <= lim - off - bytes,
+ * and the low bits of a sum do not depend on its carry out. */
+T256 static bool lds_ok_256(const uint32_t *a, uint32_t off, uint32_t align, uint32_t t)
+{
+  const __m256i vo = _mm256_set1_epi32((int)off), am = _mm256_set1_epi32((int)(align - 1));
+  const __m256i flip = _mm256_set1_epi32((int)0x80000000u), vt = _mm256_set1_epi32((int)(t ^ 0x80000000u));
+  __m256i bad = _mm256_setzero_si256();
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c));
+    bad = _mm256_or_si256(bad, _mm256_and_si256(_mm256_add_epi32(x, vo), am));
+    bad = _mm256_or_si256(bad, _mm256_cmpgt_epi32(_mm256_xor_si256(x, flip), vt)); /* unsigned a > t */
+  }
+  return _mm256_testz_si256(bad, bad);
+}
+
+bool emu_lds_ok64(const uint32_t *a, uint32_t off, uint32_t align, uint32_t bytes, uint64_t lim)
+{
+  if ((uint64_t)off + bytes > lim) return false;
+  uint64_t t = lim - off - bytes;
+  if (t > UINT32_MAX) t = UINT32_MAX; /* every 32-bit address is below it */
+  if (emu_avx2) return lds_ok_256(a, off, align, (uint32_t)t);
+  for (int l = 0; l < EMU_LANES; l++)
+    if (((a[l] + off) & (align - 1)) || a[l] > t) return false;
+  return true;
+}
+
+/* ds_read_b64_tr_b16's result (emu/op_xlane.c tr_read) with every lane's 8 bytes at lds + a[l]:
+ * h[4j + i] is 16-bit element i of lane j's bytes; lane 16g+m of register r (d0, d1) takes
+ * h[64g + 32r + m] | h[64g + 32r + 16 + m] << 16. AVX2: the 64 lanes' 8 bytes by 16 four-lane
+ * gathers (indices below lim, so positive as gather's signed 32-bit indices), then per 16 lanes two
+ * 16-word runs interleaved (unpack, then the two 128-bit halves put in lane order). All reads happen
+ * before any write, so d0/d1 may be a's register. */
+T256 static void tr16_256(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a)
+{
+  uint16_t h[4 * EMU_LANES] __attribute__((aligned(32)));
+#pragma GCC unroll 16
+  for (int c = 0; c < 16; c++)
+    _mm256_store_si256((__m256i *)(void *)(h + 16 * c),
+                       _mm256_i32gather_epi64((const long long *)(const void *)lds,
+                                              _mm_loadu_si128((const __m128i *)(const void *)(a + 4 * c)), 1));
+  for (int r = 0; r < 2; r++) {
+    uint32_t *d = r ? d1 : d0;
+#pragma GCC unroll 4
+    for (int g = 0; g < 4; g++) {
+      __m256i lo = _mm256_load_si256((const __m256i *)(const void *)(h + 64 * g + 32 * r));
+      __m256i hi = _mm256_load_si256((const __m256i *)(const void *)(h + 64 * g + 32 * r + 16));
+      __m256i u0 = _mm256_unpacklo_epi16(lo, hi), u1 = _mm256_unpackhi_epi16(lo, hi); /* m 0-3, 8-11 | 4-7, 12-15 */
+      _mm256_storeu_si256((__m256i *)(void *)(d + 16 * g), _mm256_permute2x128_si256(u0, u1, 0x20));
+      _mm256_storeu_si256((__m256i *)(void *)(d + 16 * g + 8), _mm256_permute2x128_si256(u0, u1, 0x31));
+    }
+  }
+}
+
+void emu_tr16_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a)
+{
+  if (emu_avx2) {
+    tr16_256(d0, d1, lds, a);
+    return;
+  }
+  uint16_t h[4 * EMU_LANES];
+  for (int l = 0; l < EMU_LANES; l++) memcpy(&h[4 * l], lds + a[l], 8);
+  for (int r = 0; r < 2; r++) {
+    uint32_t *d = r ? d1 : d0;
+    for (int g = 0; g < 4; g++)
+      for (int m = 0; m < 16; m++)
+        d[16 * g + m] = (uint32_t)h[64 * g + 32 * r + m] | (uint32_t)h[64 * g + 32 * r + 16 + m] << 16;
+  }
+}
+
 /* ---- f16 <-> f32 ---------------------------------------------------------------------------------
  * VCVTPS2PH (imm: round to nearest even, exceptions suppressed) gives emu_f32_to_f16's result for
  * every input: overflow to inf, subnormals rounded, a NaN quieted with its payload's top bits kept
