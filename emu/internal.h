@@ -797,6 +797,8 @@ void emu_minmax64(const uint32_t *a, uint32_t *mn, uint32_t *mx); /* unsigned mi
 bool emu_lds_ok64(const uint32_t *a, uint32_t off, uint32_t align, uint32_t bytes, uint64_t lim);
 /* ds_read_b64_tr_b16's registers d0, d1 from each lane's 8 bytes at lds + a[l] (emu/op_xlane.c) */
 void emu_tr16_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a);
+/* d0[l], d1[l] = the two dwords at lds + (uint32_t)(a[l] + off), every lane in range (emu/op_ds.c) */
+void emu_lds_read8_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a, uint32_t off);
 void emu_f32_to_f16_64(uint16_t *h, const float *f);
 void emu_f16_to_f32_64(float *f, const uint16_t *h);
 void emu_exp2_64(float *d, const float *a); /* d = (float)exp2((double)a), v_exp_f32's definition */

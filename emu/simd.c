@@ -424,6 +424,41 @@ void emu_tr16_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t 
   }
 }
 
+/* 8-byte LDS reads of a whole wave (emu/op_ds.c ds_read_b64, ds_read2*_b64): lane l's bytes at
+ * lds + (uint32_t)(a[l] + off), the low dword to d0[l], the high to d1[l]. Every address is in range
+ * (the caller checked), so below 2^31 and a positive gather index. AVX2: two four-lane 64-bit
+ * gathers per 8 lanes, their low and high dwords separated by two shuffles and put in lane order by
+ * a qword permute. Lane chunk c of a is read before d0/d1's chunk c is written, so d0 or d1 may be
+ * a's register. */
+T256 static void lds_read8_256(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a, uint32_t off)
+{
+  const __m256i vo = _mm256_set1_epi32((int)off);
+  const long long *base = (const long long *)(const void *)lds;
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    __m256i ix = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c)), vo);
+    __m256 g0 = _mm256_castsi256_ps(_mm256_i32gather_epi64(base, _mm256_castsi256_si128(ix), 1));
+    __m256 g1 = _mm256_castsi256_ps(_mm256_i32gather_epi64(base, _mm256_extracti128_si256(ix, 1), 1));
+    __m256i lo = _mm256_castps_si256(_mm256_shuffle_ps(g0, g1, 0x88)); /* lanes 0 1 4 5 | 2 3 6 7 */
+    __m256i hi = _mm256_castps_si256(_mm256_shuffle_ps(g0, g1, 0xdd));
+    _mm256_storeu_si256((__m256i *)(void *)(d0 + 8 * c), _mm256_permute4x64_epi64(lo, 0xd8));
+    _mm256_storeu_si256((__m256i *)(void *)(d1 + 8 * c), _mm256_permute4x64_epi64(hi, 0xd8));
+  }
+}
+
+void emu_lds_read8_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a, uint32_t off)
+{
+  if (emu_avx2) {
+    lds_read8_256(d0, d1, lds, a, off);
+    return;
+  }
+  for (int l = 0; l < EMU_LANES; l++) {
+    uint64_t v;
+    memcpy(&v, lds + (uint32_t)(a[l] + off), 8);
+    d0[l] = (uint32_t)v, d1[l] = (uint32_t)(v >> 32);
+  }
+}
+
 /* ---- f16 <-> f32 ---------------------------------------------------------------------------------
  * VCVTPS2PH (imm: round to nearest even, exceptions suppressed) gives emu_f32_to_f16's result for
  * every input: overflow to inf, subnormals rounded, a NaN quieted with its payload's top bits kept
