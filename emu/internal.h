@@ -449,6 +449,8 @@ struct emu_wave {
     uint32_t seq;           /* vmcnt / lgkmcnt(LDS) entries: pseq[cnt] when issued (1, 2, ...) */
     uint32_t ord;           /* pord when issued */
     uint64_t pc;
+    uint8_t hw[2];          /* its registers as words of pbits (flattened) with their bits: emu/waitcnt.c */
+    uint64_t hm[2];
   } pring[64 + 16 + 16];
   uint32_t nbar;            /* s_barriers executed */
   /* per counter (EMU_CNT_VM, EMU_CNT_DS, in-order): operations issued (the last entry's seq) and
@@ -456,14 +458,13 @@ struct emu_wave {
    * seq <= pret[cnt] is retired. The LDS ordering check (emu/observe.c) reads them. */
   uint32_t pseq[2], pret[2];
   /* the pending entries' registers per kind (as emu_insn.hz_*): an instruction whose registers miss
-   * them all cannot trigger emu_hazard_check. Kept incrementally by emu/waitcnt.c pend_add/pend_del: pref
-   * counts the entries naming each register, pbits has a register's bit while its count is
-   * nonzero, pkinds bit k while kind k has any (pn[k]: the sum of kind k's counts). */
-  uint8_t pkinds;
-  uint16_t pn[4];
+   * them all cannot trigger emu_hazard_check. Kept by emu/waitcnt.c: pbits has the bits of every
+   * live entry's registers (pring[].hw/hm), pkinds bit k while a live entry names kind k (pkc[k]
+   * of them); pover: two live entries may name the same register (then retiring rebuilds pbits). */
+  uint8_t pkinds, pkc[4];
+  bool pover;
   uint64_t pbits[4][9];     /* one bit per register (a spare word at the end; emu_insn.hz_word
                                indexes it flattened) */
-  uint8_t pref[4][512];
   /* emu/op_vop3p.c emu_op_v_pk_fma_f32_sp: source j's uniform dwords spread over the lanes (low,
    * high), valid when pk_ok bit j is set, for the values in pk_key[j] (high << 32 | low) */
   uint32_t pk_fill[3][2][EMU_LANES];
@@ -479,7 +480,7 @@ struct emu_wave {
 };
 
 /* Register kind of an operand as the s_waitcnt bookkeeping numbers it (emu_wave.pring[].kind,
- * pkinds/pn/pref/pbits, emu_insn.hz_*): 1 VGPR, 2 AGPR, 3 SGPR, 0 not a register. */
+ * pkinds/pbits, emu_insn.hz_*): 1 VGPR, 2 AGPR, 3 SGPR, 0 not a register. */
 static inline int emu_regkind(const emu_opnd *o)
 {
   return o->kind == EMU_OPK_VGPR ? 1 : o->kind == EMU_OPK_AGPR ? 2 : o->kind == EMU_OPK_SGPR ? 3 : 0;
@@ -517,9 +518,9 @@ static inline void emu_pend_clear(emu_wave *w)
   memset(w->phead, 0, sizeof w->phead);
   w->pord = 0;
   w->pkinds = 0;
-  memset(w->pn, 0, sizeof w->pn);
+  memset(w->pkc, 0, sizeof w->pkc);
+  w->pover = false;
   memset(w->pbits, 0, sizeof w->pbits);
-  memset(w->pref, 0, sizeof w->pref);
 }
 /* Can `in` touch a pending register? False only when none of its register operands names a
  * pending register of its kind (then emu_hazard_check would find nothing): the operands' registers,
@@ -811,6 +812,12 @@ void emu_bperm64(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_
 void emu_addr64(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t off); /* d = (lo | hi << 32) + off */
 uint64_t emu_outside64(const uint64_t *a, uint64_t base, uint64_t lim); /* bit l: a[l] - base > lim (unsigned) */
 void emu_minmax64(const uint32_t *a, uint32_t *mn, uint32_t *mx); /* unsigned min and max of a[0..63] */
+/* every a[l] + off a multiple of align (a power of two) with a[l] + off + bytes <= lim (exact) */
+bool emu_lds_ok64(const uint32_t *a, uint32_t off, uint32_t align, uint32_t bytes, uint64_t lim);
+/* ds_read_b64_tr_b16's registers d0, d1 from each lane's 8 bytes at lds + a[l] (emu/op_xlane.c) */
+void emu_tr16_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a);
+/* d0[l], d1[l] = the two dwords at lds + (uint32_t)(a[l] + off), every lane in range (emu/op_ds.c) */
+void emu_lds_read8_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a, uint32_t off);
 void emu_f32_to_f16_64(uint16_t *h, const float *f);
 void emu_f16_to_f32_64(float *f, const uint16_t *h);
 void emu_exp2_64(float *d, const float *a); /* d = (float)exp2((double)a), v_exp_f32's definition */

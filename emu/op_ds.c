@@ -45,13 +45,9 @@ static int ds_read(emu_wave *w, const emu_insn *in, uint32_t bytes, int kind)
      * are written only after every lane has been read (tmp when a destination is the address) */
     const emu_opnd *od = &in->o[0], *oa = &in->o[1];
     bool alias = od->kind == oa->kind && oa->reg >= od->reg && oa->reg < od->reg + nw;
-    if (nw == 2) { /* one 8-byte read per lane */
+    if (nw == 2) { /* one 8-byte read per lane (emu/simd.c: AVX2 gathers when present) */
       uint32_t *d0 = alias ? tmp[0] : vr(w, in, 0, 0), *d1 = alias ? tmp[1] : vr(w, in, 0, 1);
-      for (int l = 0; l < EMU_LANES; l++) {
-        uint64_t v;
-        memcpy(&v, lds + (uint32_t)(a[l] + off), 8);
-        d0[l] = (uint32_t)v, d1[l] = (uint32_t)(v >> 32);
-      }
+      emu_lds_read8_64(d0, d1, lds, a, off);
     } else {
       for (uint32_t k = 0; k < nw; k++) {
         uint32_t *d = alias ? tmp[k] : vr(w, in, 0, (int)k);
@@ -121,12 +117,8 @@ static int ds_read2(emu_wave *w, const emu_insn *in, uint32_t size, uint32_t str
     const emu_opnd *od = &in->o[0], *oa = &in->o[1];
     if (words == 2 && e == ~0ull && !(od->kind == oa->kind && oa->reg >= od->reg && oa->reg < od->reg + 4)) {
       /* every lane, the address not among the destinations (as ds_read): straight into them */
-      uint32_t *d0 = vr(w, in, 0, 0), *d1 = vr(w, in, 0, 1), *d2 = vr(w, in, 0, 2), *d3 = vr(w, in, 0, 3);
-      for (int l = 0; l < EMU_LANES; l++) {
-        uint64_t v0, v1;
-        memcpy(&v0, lds + (uint32_t)(a[l] + off0), 8), memcpy(&v1, lds + (uint32_t)(a[l] + off1), 8);
-        d0[l] = (uint32_t)v0, d1[l] = (uint32_t)(v0 >> 32), d2[l] = (uint32_t)v1, d3[l] = (uint32_t)(v1 >> 32);
-      }
+      emu_lds_read8_64(vr(w, in, 0, 0), vr(w, in, 0, 1), lds, a, off0);
+      emu_lds_read8_64(vr(w, in, 0, 2), vr(w, in, 0, 3), lds, a, off1);
       emu_pend(w, in, EMU_CNT_DS, 0);
       return EMU_OK;
     }

@@ -454,35 +454,59 @@ FAST2_INLINE __m128i pack_lo16_256(__m256i x) /* the low halves of 8 dwords as 8
   return _mm_packus_epi32(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1));
 }
 
+/* One loop per type, the type's switch outside it (inside, it cost as much as the conversion: seed
+ * seq 256 gfx942, callgrind). f16: each 128-bit half's low words to its low 8 bytes and high words to
+ * its high 8 bytes (one byte shuffle), the two halves' low words together (one qword permute), then
+ * F16C on 8 words at a time: the same conversion of the same words as two pack-and-convert passes. */
 FAST2_TARGET static void fast_convert_256(int type, const uint32_t *R, int nreg, float *cv, const float *tab)
 {
-  for (int r = 0; r < nreg; r++)
-    for (int l = 0; l < 64; l += 8) {
-      __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(R + r * 64 + l));
-      switch (type) {
-      case T_F16: /* F16C is exact for every f16 (subnormals included) */
-        _mm256_store_ps(cv + (2 * r) * 64 + l, _mm256_cvtph_ps(pack_lo16_256(x)));
-        _mm256_store_ps(cv + (2 * r + 1) * 64 + l, _mm256_cvtph_ps(pack_lo16_256(_mm256_srli_epi32(x, 16))));
-        break;
-      case T_BF16:
+  switch (type) {
+  case T_F16: { /* F16C is exact for every f16 (subnormals included) */
+    const __m256i split = _mm256_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15,
+                                           0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15);
+    for (int r = 0; r < nreg; r++)
+#pragma GCC unroll 8
+      for (int l = 0; l < 64; l += 8) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(R + r * 64 + l));
+        __m256i z = _mm256_permute4x64_epi64(_mm256_shuffle_epi8(x, split), 0xd8); /* lo words | hi words */
+        _mm256_store_ps(cv + (2 * r) * 64 + l, _mm256_cvtph_ps(_mm256_castsi256_si128(z)));
+        _mm256_store_ps(cv + (2 * r + 1) * 64 + l, _mm256_cvtph_ps(_mm256_extracti128_si256(z, 1)));
+      }
+    break;
+  }
+  case T_BF16:
+    for (int r = 0; r < nreg; r++)
+      for (int l = 0; l < 64; l += 8) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(R + r * 64 + l));
         _mm256_store_si256((__m256i *)(void *)(cv + (2 * r) * 64 + l), _mm256_slli_epi32(x, 16));
         _mm256_store_si256((__m256i *)(void *)(cv + (2 * r + 1) * 64 + l),
                            _mm256_and_si256(x, _mm256_set1_epi32((int)0xffff0000u)));
-        break;
-      case T_FP8:
-      case T_BF8:
+      }
+    break;
+  case T_FP8:
+  case T_BF8:
+    for (int r = 0; r < nreg; r++)
+      for (int l = 0; l < 64; l += 8) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(R + r * 64 + l));
         for (int b = 0; b < 4; b++)
           _mm256_store_ps(cv + (4 * r + b) * 64 + l,
                           _mm256_i32gather_ps(tab, _mm256_and_si256(_mm256_srli_epi32(x, 8 * b), _mm256_set1_epi32(255)), 4));
-        break;
-      case T_I8:
+      }
+    break;
+  case T_I8:
+    for (int r = 0; r < nreg; r++)
+      for (int l = 0; l < 64; l += 8) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(R + r * 64 + l));
         for (int b = 0; b < 4; b++)
           _mm256_store_si256((__m256i *)(void *)(cv + (4 * r + b) * 64 + l), _mm256_srai_epi32(_mm256_slli_epi32(x, 24 - 8 * b), 24));
-        break;
-      default: /* T_F32 */
-        _mm256_store_si256((__m256i *)(void *)(cv + r * 64 + l), x);
       }
-    }
+    break;
+  default: /* T_F32 */
+    for (int r = 0; r < nreg; r++)
+      for (int l = 0; l < 64; l += 8)
+        _mm256_store_si256((__m256i *)(void *)(cv + r * 64 + l),
+                           _mm256_loadu_si256((const __m256i *)(const void *)(R + r * 64 + l)));
+  }
 }
 
 FAST2_INLINE void fast_rows_256(const fshape *s, const float *ca, const float *cb, const uint32_t *c, uint32_t cval,
@@ -536,6 +560,49 @@ FAST2_INLINE void fast_rows_256(const fshape *s, const float *ca, const float *c
 FAST2_KERNEL(FM_FMA)
 FAST2_KERNEL(FM_MULADD)
 FAST2_KERNEL(FM_I32)
+
+/* The 16 x 16 forms with K = 16 or 32 and fused multiply-add (f16; fp8/bf8 as separate A and B
+ * types, not the f8f6f4 layout), as fast_rows_256 with N = 16 computes them: the same operations in
+ * the same order per output element, with the shape's offsets as constants (for M = N = 16: A[i][k]
+ * = ca[(k % KL) * 64 + 16 * (k / KL) + i], B row k at the same offset in cb, KL = K / 4; D row i is
+ * register i % 4, lanes 16 * (i / 4) ..) instead of read from the fshape per k, and the k loop
+ * unrolled whole. */
+FAST2_INLINE void fma16_rows(const float *ca, const float *cb, const uint32_t *c, uint32_t cval, uint32_t *dst,
+                             int i0, const int K)
+{
+  const int KL = K / 4;
+  __m256 acc[4][2];
+#pragma GCC unroll 4
+  for (int r = 0; r < 4; r++)
+#pragma GCC unroll 2
+    for (int v = 0; v < 2; v++)
+      acc[r][v] = c ? _mm256_loadu_ps((const float *)(c + r * 64 + 4 * i0 + 8 * v)) : _mm256_castsi256_ps(_mm256_set1_epi32((int)cval));
+#pragma GCC unroll 32
+  for (int k = 0; k < K; k++) {
+    const int off = (k % KL) * 64 + 16 * (k / KL);
+    const __m256 b0 = _mm256_loadu_ps(cb + off), b1 = _mm256_loadu_ps(cb + off + 8);
+#pragma GCC unroll 4
+    for (int r = 0; r < 4; r++) {
+      const __m256 a = _mm256_broadcast_ss(ca + off + i0 + r);
+      acc[r][0] = _mm256_fmadd_ps(a, b0, acc[r][0]);
+      acc[r][1] = _mm256_fmadd_ps(a, b1, acc[r][1]);
+    }
+  }
+#pragma GCC unroll 4
+  for (int r = 0; r < 4; r++)
+#pragma GCC unroll 2
+    for (int v = 0; v < 2; v++) _mm256_storeu_ps((float *)(dst + r * 64 + 4 * i0 + 8 * v), acc[r][v]);
+}
+
+FAST2_TARGET static void fast2_fma16_k16(const float *ca, const float *cb, const uint32_t *c, uint32_t cval, uint32_t *dst)
+{
+  for (int i0 = 0; i0 < 16; i0 += 4) fma16_rows(ca, cb, c, cval, dst, i0, 16);
+}
+
+FAST2_TARGET static void fast2_fma16_k32(const float *ca, const float *cb, const uint32_t *c, uint32_t cval, uint32_t *dst)
+{
+  for (int i0 = 0; i0 < 16; i0 += 4) fma16_rows(ca, cb, c, cval, dst, i0, 32);
+}
 
 /* ---- converted B operands, kept per worker and found again by content ---------------------------
  * A kernel reuses one B operand over several MFMAs (the seed kernel's PV loop: P for all D/16 output
@@ -638,6 +705,8 @@ static bool mfma_fast(emu_wave *w, const emu_insn *in, const mdesc *d, int ta, i
   if (!w512) {
     if (s->mode == FM_I32) fast2_FM_I32(s, ca, cbv, c, cval, dst);
     else if (s->mode == FM_MULADD) fast2_FM_MULADD(s, ca, cbv, c, cval, dst);
+    else if (s->d->M == 16 && s->d->N == 16 && s->d->ta != T_F8F6F4 && s->K == 16) fast2_fma16_k16(ca, cbv, c, cval, dst);
+    else if (s->d->M == 16 && s->d->N == 16 && s->d->ta != T_F8F6F4 && s->K == 32) fast2_fma16_k32(ca, cbv, c, cval, dst);
     else fast2_FM_FMA(s, ca, cbv, c, cval, dst);
   } else if (s->mode == FM_I32) fast_FM_I32(s, ca, cbv, c, cval, dst);
   else if (s->mode == FM_MULADD) fast_FM_MULADD(s, ca, cbv, c, cval, dst);

@@ -145,34 +145,20 @@ static int tr_read(emu_wave *w, const emu_insn *in, int bytes, int s)
   int align = bytes == 8 ? 8 : 16, E = bytes * 8 / s, R = 16 / E, nreg = bytes / 4;
   const uint32_t *a = emu_vreg(w, in, 1, 0);
   uint32_t inb[EMU_LANES][3], out[EMU_LANES][3];
-  /* every lane aligned and in range (the checks below, made for the whole wave first): read
-   * without per-lane calls; otherwise the loop below raises the fault for the first bad lane */
-  uint64_t bad = 0, lim = w->wg->lds_size;
-  for (int l = 0; l < EMU_LANES; l++) {
-    uint64_t addr = (uint64_t)a[l] + (uint32_t)in->offset;
-    bad |= (uint64_t)(((addr & (uint64_t)(align - 1)) != 0) | (addr + (uint64_t)bytes > lim)) << l;
-  }
-  if (s == 16 && !bad) {
-    /* ds_read_b64_tr_b16 (the prefill V read), the whole wave at once: the same rule as the
-     * general loop below with E = 4, R = 4: output element k of lane 16g+m is 16-bit element m%4
-     * of lane 16g+4k+m/4 (register r holds elements 2r and 2r+1) */
-    /* h[4j + i]: 16-bit element i of lane j's 8 bytes. Register r of lane 16g+m takes element m%4
-     * of lanes 16g+8r+m/4 and 16g+8r+4+m/4, that is h[64g + 32r + m] and h[64g + 32r + 16 + m]:
-     * contiguous runs, one vectorisable pass per register (all read before any is written) */
-    uint16_t h[4 * EMU_LANES];
-    const uint8_t *lds = w->wg->lds + (uint32_t)in->offset;
-    for (int l = 0; l < EMU_LANES; l++) memcpy(&h[4 * l], lds + a[l], 8);
-    for (int r = 0; r < 2; r++) {
-      uint32_t *d = emu_vreg(w, in, 0, r);
-      for (int g = 0; g < 4; g++)
-        for (int m = 0; m < 16; m++)
-          d[16 * g + m] = (uint32_t)h[64 * g + 32 * r + m] | (uint32_t)h[64 * g + 32 * r + 16 + m] << 16;
-    }
+  /* every lane aligned and in range (emu_lds_ok64, whole-wave): read without per-lane calls;
+   * otherwise the loop below raises the fault for the first bad lane */
+  bool ok = emu_lds_ok64(a, (uint32_t)in->offset, (uint32_t)align, (uint32_t)bytes, w->wg->lds_size);
+  if (s == 16 && ok) {
+    /* ds_read_b64_tr_b16 (the prefill V read), the whole wave at once (emu/simd.c emu_tr16_64): the
+     * same rule as the general loop below with E = 4, R = 4: output element k of lane 16g+m is
+     * 16-bit element m%4 of lane 16g+4k+m/4 (register r holds elements 2r and 2r+1), that is
+     * register r of lane 16g+m takes element m%4 of lanes 16g+8r+m/4 and 16g+8r+4+m/4 */
+    emu_tr16_64(emu_vreg(w, in, 0, 0), emu_vreg(w, in, 0, 1), w->wg->lds + (uint32_t)in->offset, a);
     emu_pend(w, in, EMU_CNT_DS, 0);
     return EMU_OK;
   }
   memset(inb, 0, sizeof inb);
-  if (!bad) {
+  if (ok) {
     for (int l = 0; l < EMU_LANES; l++) memcpy(inb[l], w->wg->lds + (uint64_t)a[l] + (uint32_t)in->offset, (size_t)bytes);
   } else for (int l = 0; l < EMU_LANES; l++) {
     uint64_t addr = (uint64_t)a[l] + (uint32_t)in->offset;

@@ -352,6 +352,113 @@ void emu_minmax64(const uint32_t *a, uint32_t *mn, uint32_t *mx)
   *mn = m0, *mx = m1;
 }
 
+/* ---- LDS reads of a whole wave (emu/op_xlane.c's transposing reads) --------------------------------
+ * emu_lds_ok64: every lane's address a[l] + off (exact) is a multiple of align (a power of two) and
+ * its bytes end at or below lim; in 32 bits: a[l] + off + bytes <= lim is a[l] <= lim - off - bytes,
+ * and the low bits of a sum do not depend on its carry out. */
+T256 static bool lds_ok_256(const uint32_t *a, uint32_t off, uint32_t align, uint32_t t)
+{
+  const __m256i vo = _mm256_set1_epi32((int)off), am = _mm256_set1_epi32((int)(align - 1));
+  const __m256i flip = _mm256_set1_epi32((int)0x80000000u), vt = _mm256_set1_epi32((int)(t ^ 0x80000000u));
+  __m256i bad = _mm256_setzero_si256();
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c));
+    bad = _mm256_or_si256(bad, _mm256_and_si256(_mm256_add_epi32(x, vo), am));
+    bad = _mm256_or_si256(bad, _mm256_cmpgt_epi32(_mm256_xor_si256(x, flip), vt)); /* unsigned a > t */
+  }
+  return _mm256_testz_si256(bad, bad);
+}
+
+bool emu_lds_ok64(const uint32_t *a, uint32_t off, uint32_t align, uint32_t bytes, uint64_t lim)
+{
+  if ((uint64_t)off + bytes > lim) return false;
+  uint64_t t = lim - off - bytes;
+  if (t > UINT32_MAX) t = UINT32_MAX; /* every 32-bit address is below it */
+  if (emu_avx2) return lds_ok_256(a, off, align, (uint32_t)t);
+  for (int l = 0; l < EMU_LANES; l++)
+    if (((a[l] + off) & (align - 1)) || a[l] > t) return false;
+  return true;
+}
+
+/* ds_read_b64_tr_b16's result (emu/op_xlane.c tr_read) with every lane's 8 bytes at lds + a[l]:
+ * h[4j + i] is 16-bit element i of lane j's bytes; lane 16g+m of register r (d0, d1) takes
+ * h[64g + 32r + m] | h[64g + 32r + 16 + m] << 16. AVX2: the 64 lanes' 8 bytes by 16 four-lane
+ * gathers (indices below lim, so positive as gather's signed 32-bit indices), then per 16 lanes two
+ * 16-word runs interleaved (unpack, then the two 128-bit halves put in lane order). All reads happen
+ * before any write, so d0/d1 may be a's register. */
+T256 static void tr16_256(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a)
+{
+  uint16_t h[4 * EMU_LANES] __attribute__((aligned(32)));
+#pragma GCC unroll 16
+  for (int c = 0; c < 16; c++)
+    _mm256_store_si256((__m256i *)(void *)(h + 16 * c),
+                       _mm256_i32gather_epi64((const long long *)(const void *)lds,
+                                              _mm_loadu_si128((const __m128i *)(const void *)(a + 4 * c)), 1));
+  for (int r = 0; r < 2; r++) {
+    uint32_t *d = r ? d1 : d0;
+#pragma GCC unroll 4
+    for (int g = 0; g < 4; g++) {
+      __m256i lo = _mm256_load_si256((const __m256i *)(const void *)(h + 64 * g + 32 * r));
+      __m256i hi = _mm256_load_si256((const __m256i *)(const void *)(h + 64 * g + 32 * r + 16));
+      __m256i u0 = _mm256_unpacklo_epi16(lo, hi), u1 = _mm256_unpackhi_epi16(lo, hi); /* m 0-3, 8-11 | 4-7, 12-15 */
+      _mm256_storeu_si256((__m256i *)(void *)(d + 16 * g), _mm256_permute2x128_si256(u0, u1, 0x20));
+      _mm256_storeu_si256((__m256i *)(void *)(d + 16 * g + 8), _mm256_permute2x128_si256(u0, u1, 0x31));
+    }
+  }
+}
+
+void emu_tr16_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a)
+{
+  if (emu_avx2) {
+    tr16_256(d0, d1, lds, a);
+    return;
+  }
+  uint16_t h[4 * EMU_LANES];
+  for (int l = 0; l < EMU_LANES; l++) memcpy(&h[4 * l], lds + a[l], 8);
+  for (int r = 0; r < 2; r++) {
+    uint32_t *d = r ? d1 : d0;
+    for (int g = 0; g < 4; g++)
+      for (int m = 0; m < 16; m++)
+        d[16 * g + m] = (uint32_t)h[64 * g + 32 * r + m] | (uint32_t)h[64 * g + 32 * r + 16 + m] << 16;
+  }
+}
+
+/* 8-byte LDS reads of a whole wave (emu/op_ds.c ds_read_b64, ds_read2*_b64): lane l's bytes at
+ * lds + (uint32_t)(a[l] + off), the low dword to d0[l], the high to d1[l]. Every address is in range
+ * (the caller checked), so below 2^31 and a positive gather index. AVX2: two four-lane 64-bit
+ * gathers per 8 lanes, their low and high dwords separated by two shuffles and put in lane order by
+ * a qword permute. Lane chunk c of a is read before d0/d1's chunk c is written, so d0 or d1 may be
+ * a's register. */
+T256 static void lds_read8_256(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a, uint32_t off)
+{
+  const __m256i vo = _mm256_set1_epi32((int)off);
+  const long long *base = (const long long *)(const void *)lds;
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    __m256i ix = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c)), vo);
+    __m256 g0 = _mm256_castsi256_ps(_mm256_i32gather_epi64(base, _mm256_castsi256_si128(ix), 1));
+    __m256 g1 = _mm256_castsi256_ps(_mm256_i32gather_epi64(base, _mm256_extracti128_si256(ix, 1), 1));
+    __m256i lo = _mm256_castps_si256(_mm256_shuffle_ps(g0, g1, 0x88)); /* lanes 0 1 4 5 | 2 3 6 7 */
+    __m256i hi = _mm256_castps_si256(_mm256_shuffle_ps(g0, g1, 0xdd));
+    _mm256_storeu_si256((__m256i *)(void *)(d0 + 8 * c), _mm256_permute4x64_epi64(lo, 0xd8));
+    _mm256_storeu_si256((__m256i *)(void *)(d1 + 8 * c), _mm256_permute4x64_epi64(hi, 0xd8));
+  }
+}
+
+void emu_lds_read8_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a, uint32_t off)
+{
+  if (emu_avx2) {
+    lds_read8_256(d0, d1, lds, a, off);
+    return;
+  }
+  for (int l = 0; l < EMU_LANES; l++) {
+    uint64_t v;
+    memcpy(&v, lds + (uint32_t)(a[l] + off), 8);
+    d0[l] = (uint32_t)v, d1[l] = (uint32_t)(v >> 32);
+  }
+}
+
 /* ---- f16 <-> f32 ---------------------------------------------------------------------------------
  * VCVTPS2PH (imm: round to nearest even, exceptions suppressed) gives emu_f32_to_f16's result for
  * every input: overflow to inf, subnormals rounded, a NaN quieted with its payload's top bits kept
@@ -467,29 +574,46 @@ T512 static uint64_t exp2_512(float *d, const float *a)
   return slow;
 }
 
-/* the same evaluation with 4 doubles per vector: 2^n built from its exponent bits (n in [-125, 127]
- * where the lane is kept; other lanes are clamped so the bits stay a finite double, then redone by
- * the definition), so y is the AVX-512 path's y bit for bit */
+/* AVX2: the same test on y = 2^n * T[j] * q(f), a = (64n + j + f) / 64 with 64a = 64n + j + f exact
+ * (64a is a float times 64; n, j integers, 0 <= j < 64, |f| <= 1/2, f = 64a - round(64a) exact),
+ * T[j] = 2^(j/64) from libm's exp2 at start-up (within 1 double ULP, 2^-52), q the degree-5 Taylor
+ * polynomial of e^(f ln2 / 64) (|f ln2 / 64| < 0.0055: truncation below 0.0055^6 / 720 < 2^-54) by
+ * Horner with FMA (a few double ULPs), one rounding for the product T[j] * q, 2^n exact: |y - 2^a|
+ * < 2^-49 * 2^a, far inside the 2^-40 the test needs. Five FMAs and a table gather instead of the
+ * AVX-512 path's thirteen: seed seq 256, callgrind (docs/performance.md). Out-of-range lanes are
+ * clamped to 0 so the bits stay finite, then redone by the definition. Checked equal to the
+ * definition for all 2^32 inputs once (2026-12-03); tests/test_emu_cvt.c keeps a sweep. */
+static double exp2_tab[64], exp2_q[6];
+__attribute__((constructor)) static void exp2_init(void)
+{
+  for (int j = 0; j < 64; j++) exp2_tab[j] = exp2((double)j / 64);
+  exp2_q[0] = 1.0;
+  for (int k = 1; k < 6; k++) exp2_q[k] = exp2_q[k - 1] * (0x1.62e42fefa39efp-1 / 64) / k; /* (ln2/64)^k / k! */
+}
+
 T256 static uint64_t exp2_256(float *d, const float *a)
 {
-  static const double c[14] = {
-      1.0, 0x1.62e42fefa39efp-1, 0x1.ebfbdff82c58fp-3, 0x1.c6b08d704a0cp-5, 0x1.3b2ab6fba4e77p-7,
-      0x1.5d87fe78a6731p-10, 0x1.430912f86c787p-13, 0x1.ffcbfc588b0c7p-17, 0x1.62c0223a5c824p-20,
-      0x1.b5253d395e7c4p-24, 0x1.e4cf5158b8ecap-28, 0x1.e8cac7351bb25p-32, 0x1.c3bd650fc2986p-36,
-      0x1.816193166d0f9p-40}; /* ln(2)^k / k!, each the double nearest (as exp2_512) */
   uint64_t slow = 0;
+  const __m256d q5 = _mm256_set1_pd(exp2_q[5]), q4 = _mm256_set1_pd(exp2_q[4]), q3 = _mm256_set1_pd(exp2_q[3]);
+  const __m256d q2 = _mm256_set1_pd(exp2_q[2]), q1 = _mm256_set1_pd(exp2_q[1]), q0 = _mm256_set1_pd(1.0);
+#pragma GCC unroll 2
   for (int b = 0; b < 16; b++) {
     __m128 af = _mm_loadu_ps(a + 4 * b);
     __m128 okf = _mm_and_ps(_mm_cmp_ps(af, _mm_set1_ps(-125.0f), _CMP_GE_OQ), _mm_cmp_ps(af, _mm_set1_ps(127.0f), _CMP_LE_OQ));
     int ok = _mm_movemask_ps(okf);
     af = _mm_and_ps(af, okf); /* lanes out of range (NaN included) compute 2^0, then go slow */
-    __m256d x = _mm256_cvtps_pd(af);
-    __m256d n = _mm256_round_pd(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    __m256d f = _mm256_sub_pd(x, n);
-    __m256d p = _mm256_set1_pd(c[13]);
-    for (int k = 12; k >= 0; k--) p = _mm256_fmadd_pd(p, f, _mm256_set1_pd(c[k]));
-    __m256i e = _mm256_slli_epi64(_mm256_add_epi64(_mm256_cvtepi32_epi64(_mm256_cvtpd_epi32(n)), _mm256_set1_epi64x(1023)), 52);
-    __m256d y = _mm256_mul_pd(p, _mm256_castsi256_pd(e));
+    __m256d x = _mm256_mul_pd(_mm256_cvtps_pd(af), _mm256_set1_pd(64.0));
+    __m256d nn = _mm256_round_pd(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m256d f = _mm256_sub_pd(x, nn);
+    __m256d q = _mm256_fmadd_pd(q5, f, q4);
+    q = _mm256_fmadd_pd(q, f, q3);
+    q = _mm256_fmadd_pd(q, f, q2);
+    q = _mm256_fmadd_pd(q, f, q1);
+    q = _mm256_fmadd_pd(q, f, q0);
+    __m128i ni = _mm256_cvtpd_epi32(nn);
+    __m256d t = _mm256_i32gather_pd(exp2_tab, _mm_and_si128(ni, _mm_set1_epi32(63)), 8);
+    __m256i e = _mm256_slli_epi64(_mm256_add_epi64(_mm256_cvtepi32_epi64(_mm_srai_epi32(ni, 6)), _mm256_set1_epi64x(1023)), 52);
+    __m256d y = _mm256_mul_pd(_mm256_mul_pd(q, t), _mm256_castsi256_pd(e));
     __m128 lo = _mm256_cvtpd_ps(_mm256_mul_pd(y, _mm256_set1_pd(1.0 - 0x1p-40)));
     __m128 hi = _mm256_cvtpd_ps(_mm256_mul_pd(y, _mm256_set1_pd(1.0 + 0x1p-40)));
     ok &= _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(_mm_castps_si128(lo), _mm_castps_si128(hi))));
@@ -595,14 +719,17 @@ T256 static uint64_t cmpf_256(const float *a, const float *b, int p)
 }
 
 /* AVX2 has signed greater-than and equality only: unsigned compares flip the sign bits first; LE,
- * GE and NE are the complements of GT, LT and EQ */
-T256 static uint64_t cmpi_256(const uint32_t *a, const uint32_t *b, int p, bool s)
+ * GE and NE are the complements of GT, LT and EQ. One loop per (predicate, signedness), chosen
+ * before it: the tests inside the loop cost as much as the compares (seed seq 256, callgrind). */
+T256 static inline __attribute__((always_inline)) uint64_t cmpi_256_k(const uint32_t *a, const uint32_t *b, const int p, const bool s)
 {
-  const __m256i flip = _mm256_set1_epi32(s ? 0 : (int)0x80000000u);
+  const __m256i flip = _mm256_set1_epi32((int)0x80000000u);
   uint64_t r = 0;
+#pragma GCC unroll 8
   for (int c = 0; c < 8; c++) {
-    __m256i x = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c)), flip);
-    __m256i y = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(b + 8 * c)), flip);
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c));
+    __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(b + 8 * c));
+    if (!s && p != EMU_CMP_EQ && p != EMU_CMP_NE) x = _mm256_xor_si256(x, flip), y = _mm256_xor_si256(y, flip);
     __m256i t = p == EMU_CMP_EQ || p == EMU_CMP_NE ? _mm256_cmpeq_epi32(x, y)
               : p == EMU_CMP_GT || p == EMU_CMP_LE ? _mm256_cmpgt_epi32(x, y) : _mm256_cmpgt_epi32(y, x);
     uint32_t m = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(t));
@@ -610,6 +737,18 @@ T256 static uint64_t cmpi_256(const uint32_t *a, const uint32_t *b, int p, bool 
     r |= (uint64_t)m << (8 * c);
   }
   return r;
+}
+
+T256 static uint64_t cmpi_256(const uint32_t *a, const uint32_t *b, int p, bool s)
+{
+  switch (p) {
+  case EMU_CMP_EQ: return cmpi_256_k(a, b, EMU_CMP_EQ, true);
+  case EMU_CMP_NE: return cmpi_256_k(a, b, EMU_CMP_NE, true);
+  case EMU_CMP_LT: return s ? cmpi_256_k(a, b, EMU_CMP_LT, true) : cmpi_256_k(a, b, EMU_CMP_LT, false);
+  case EMU_CMP_LE: return s ? cmpi_256_k(a, b, EMU_CMP_LE, true) : cmpi_256_k(a, b, EMU_CMP_LE, false);
+  case EMU_CMP_GT: return s ? cmpi_256_k(a, b, EMU_CMP_GT, true) : cmpi_256_k(a, b, EMU_CMP_GT, false);
+  default: return s ? cmpi_256_k(a, b, EMU_CMP_GE, true) : cmpi_256_k(a, b, EMU_CMP_GE, false);
+  }
 }
 
 bool emu_cmpf32_64(const float *a, const float *b, int p, uint64_t *r)

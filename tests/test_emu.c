@@ -1276,6 +1276,36 @@ Test(fault, lgkmcnt_full_completes_the_oldest_lds_or_scalar_load)
   emu_mem_free(g.m);
 }
 
+/* Two outstanding operations naming the same register, the older one completed by a full lgkmcnt
+ * (the 16th issue): the register is still the younger one's, so its use faults; a register only the
+ * older one named is free. emu/waitcnt.c keeps the pending registers as a map rebuilt from the live
+ * operations when two of them overlap. */
+Test(fault, full_lgkmcnt_keeps_a_register_a_younger_load_still_writes)
+{
+  snap s;
+  emu_fault f;
+  for (int use_shared = 0; use_shared < 2; use_shared++) {
+    /* v[2:3] then v3 again, 13 more reads, a 16th: the first completes */
+    char *src = ll_fmt("v_mov_b32 v1, 0\nds_read_b64 v[2:3], v1\nds_read_b32 v3, v1 offset:8\n");
+    for (int i = 0; i < 13; i++) {
+      char *t = ll_fmt("%sds_read_b32 v%d, v1 offset:%d\n", src, 10 + i, 16 + 4 * i);
+      free(src), src = t;
+    }
+    char *t = ll_fmt("%sds_read_b32 v40, v1 offset:128\nv_mov_b32 v30, v2\n%ss_waitcnt lgkmcnt(0)\ns_endpgm\n", src,
+                     use_shared ? "v_mov_b32 v31, v3\n" : "");
+    free(src), src = t;
+    int rc = run_src(EMU_GFX942, src, NULL, &s, &f);
+    if (!use_shared) {
+      cr_assert_eq(rc, LL_EXIT_OK, "v2 is free after the first read completes: %s: %s", f.kind, f.msg);
+    } else {
+      cr_assert_eq(rc, LL_EXIT_FAIL, "exit %d", rc);
+      cr_assert_str_eq(f.kind, "missing s_waitcnt");
+      cr_assert(strstr(f.msg, "v_mov_b32_e32 v31, v3") && strstr(f.msg, "uses v3,"), "%s", f.msg);
+    }
+    free(src);
+  }
+}
+
 /* The s_waitcnt filter keeps each instruction's registers as words of 64 (emu_insn.hz_word/mask):
  * a pending load that ends in the next word is still found, and its neighbours are not. */
 Test(fault, missing_waitcnt_across_register_words_and_kinds)

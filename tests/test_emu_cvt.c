@@ -1120,7 +1120,13 @@ static void ds_b64_case(emu_arch arch)
 
 Test(emu_cvt, ds_b64_whole_wave_paths_follow_the_lane_definition)
 {
-  for (int a = 0; a < EMU_NARCH; a++) ds_b64_case((emu_arch)a);
+  /* this CPU's paths (emu/simd.c emu_lds_read8_64's gathers with AVX2), then the portable ones */
+  bool had = emu_avx512, had2 = emu_avx2;
+  for (int p = 0; p < 2; p++) {
+    if (p) emu_avx512 = emu_avx2 = false;
+    for (int a = 0; a < EMU_NARCH; a++) ds_b64_case((emu_arch)a);
+    emu_avx512 = had, emu_avx2 = had2;
+  }
 }
 
 /* check on every path this CPU has: AVX-512 (if present), AVX2 (if present), portable */

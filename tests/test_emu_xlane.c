@@ -426,12 +426,14 @@ static void tr_source(int kind, int L, int k, int *sl, int *se)
   }
 }
 
-static void tr_case(int kind, uint32_t seed, int offset)
+/* dst: the first destination register (0: the address register v1 is overwritten); portable: the
+ * lane loops (emu/simd.c's paths switched off) instead of this CPU's whole-wave kernels */
+static void tr_case(int kind, uint32_t seed, int offset, int dst, bool portable)
 {
   const char *mn = kind == 16 ? "ds_read_b64_tr_b16" : kind == 8 ? "ds_read_b64_tr_b8" : kind == 4 ? "ds_read_b64_tr_b4"
                                                                                                    : "ds_read_b96_tr_b6";
   int bytes = kind == 6 ? 12 : 8, s = kind, E = bytes * 8 / s, slot = kind == 6 ? 16 : 8;
-  char *t = ll_fmt("%s v[4:%d], v1%s", mn, kind == 6 ? 6 : 5, offset ? " offset:64" : "");
+  char *t = ll_fmt("%s v[%d:%d], v1%s", mn, dst, dst + bytes / 4 - 1, offset ? " offset:64" : "");
   snip *sn = sn_new(EMU_GFX950, t);
   uint32_t st = seed;
   for (int i = 0; i < 8192; i++) sn->lds[i] = (uint8_t)sn_rand(&st);
@@ -443,15 +445,20 @@ static void tr_case(int kind, uint32_t seed, int offset)
     perm[i] = perm[j], perm[j] = x;
   }
   for (int l = 0; l < 64; l++) sn_v(sn, 1)[l] = (uint32_t)(perm[l] * slot);
-  cr_assert_eq(sn_run(sn), EMU_OK, "%s: %s", t, sn->f.msg);
+  bool had = emu_avx512, had2 = emu_avx2;
+  if (portable) emu_avx512 = emu_avx2 = false;
+  int rc = sn_run(sn);
+  emu_avx512 = had, emu_avx2 = had2;
+  cr_assert_eq(rc, EMU_OK, "%s: %s", t, sn->f.msg);
   for (int L = 0; L < 64; L++) {
     uint8_t got[12] = {0};
-    for (int r = 0; r < bytes / 4; r++) memcpy(got + 4 * r, &sn_v(sn, 4 + r)[L], 4);
+    for (int r = 0; r < bytes / 4; r++) memcpy(got + 4 * r, &sn_v(sn, dst + r)[L], 4);
     for (int k = 0; k < E; k++) {
       int sl, se;
       tr_source(kind, L, k, &sl, &se);
       const uint8_t *in = sn->lds + perm[sl] * slot + (offset ? 64 : 0);
-      cr_assert_eq(elem(got, s, k), elem(in, s, se), "%s lane %d element %d (from lane %d element %d)", t, L, k, sl, se);
+      cr_assert_eq(elem(got, s, k), elem(in, s, se), "%s (%s) lane %d element %d (from lane %d element %d)", t,
+                   portable ? "portable" : "this CPU's path", L, k, sl, se);
     }
   }
   free(t);
@@ -461,10 +468,12 @@ static void tr_case(int kind, uint32_t seed, int offset)
 Test(emu_xlane, transposing_reads)
 {
   int kinds[] = {16, 8, 4, 6};
-  for (int i = 0; i < 4; i++) {
-    tr_case(kinds[i], 100u + i, 0);
-    tr_case(kinds[i], 200u + i, 1);
-  }
+  for (int p = 0; p < 2; p++)
+    for (int i = 0; i < 4; i++) {
+      tr_case(kinds[i], 100u + i, 0, 4, p);
+      tr_case(kinds[i], 200u + i, 1, 4, p);
+      tr_case(kinds[i], 300u + i, 1, 0, p); /* the address register v1 among the destinations */
+    }
 }
 
 static void tr_fault(const char *text, uint64_t exec, uint32_t addr, int bad_lane, const char *kind)
@@ -497,14 +506,32 @@ Test(emu_xlane, transposing_read_faults)
   tr_fault("ds_read_b64_tr_b4 v[4:5], v1", ~0ull, 163840, 40, "lds out of range");
   tr_fault("ds_read_b96_tr_b6 v[4:6], v1", ~0ull, 163840 - 8, 3, "misaligned lds access");
   tr_fault("ds_read_b96_tr_b6 v[4:6], v1", ~0ull, 163840 - 16 + 16, 63, "lds out of range");
+  /* b16 (its whole-wave path takes only a wave with every lane aligned and in range) */
+  tr_fault("ds_read_b64_tr_b16 v[4:5], v1", ~0ull, 0x204, 0, "misaligned lds access");
+  tr_fault("ds_read_b64_tr_b16 v[4:5], v1", ~0ull, 0x1002, 63, "misaligned lds access");
+  tr_fault("ds_read_b64_tr_b16 v[4:5], v1", ~0ull, 163840 - 4, 21, "misaligned lds access");
+  tr_fault("ds_read_b64_tr_b16 v[4:5], v1", ~0ull, 163840, 33, "lds out of range");
+  tr_fault("ds_read_b64_tr_b16 v[4:5], v1", ~0ull, 0xfffffff8u, 7, "lds out of range");
 }
 
-/* a b6 read at a 16-aligned address ending exactly at the LDS end is fine */
+/* a b6 read at a 16-aligned address ending exactly at the LDS end is fine; so is a b16 read */
 Test(emu_xlane, transposing_read_last_slot)
 {
   snip *s = sn_new(EMU_GFX950, "ds_read_b96_tr_b6 v[4:6], v1");
   for (int l = 0; l < 64; l++) sn_v(s, 1)[l] = 163840u - 16;
   cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+  sn_free(s);
+  s = sn_new(EMU_GFX950, "ds_read_b64_tr_b16 v[4:5], v1 offset:8");
+  for (int l = 0; l < 64; l++) sn_v(s, 1)[l] = 163840u - 16;
+  s->lds[163840 - 8] = 0x34, s->lds[163840 - 7] = 0x12, s->lds[163840 - 2] = 0x78, s->lds[163840 - 1] = 0x56;
+  cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+  /* every lane read the same 4 words (w0 = 0x1234, w3 = 0x5678): lane m of a group takes word m % 4
+   * in both halves of both registers */
+  for (int l = 0; l < 64; l++) {
+    uint32_t wd = l % 4 == 0 ? 0x1234u : l % 4 == 3 ? 0x5678u : 0;
+    cr_assert_eq(sn_v(s, 4)[l], wd | wd << 16, "lane %d: 0x%08x", l, sn_v(s, 4)[l]);
+    cr_assert_eq(sn_v(s, 5)[l], wd | wd << 16, "lane %d: 0x%08x", l, sn_v(s, 5)[l]);
+  }
   sn_free(s);
 }
 
