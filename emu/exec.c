@@ -167,12 +167,14 @@ int emu_exec_special(emu_wave *w, const emu_insn *in, emu_obs_worker *ow, emu_ld
   return ow ? emu_obs_exec(ow, w, &c) : in->fn(w, &c);
 }
 
-static inline __attribute__((always_inline)) int run_wave(worker *W, emu_wave *w, bool single)
+/* rr: run_rr's step of one event, which runs only without observers and snapshot callbacks
+ * (run_wg fast_rr), so those tests fold away */
+static inline __attribute__((always_inline)) int run_wave_(worker *W, emu_wave *w, bool single, bool rr)
 {
   launch *L = W->L;
   const emu_insn *insns = w->insns;
-  const uint64_t snap = L->o ? L->o->snap_pc : 0;
-  emu_obs_worker *const ow = W->ow;
+  const uint64_t snap = rr ? 0 : L->o ? L->o->snap_pc : 0;
+  emu_obs_worker *const ow = rr ? NULL : W->ow;
   emu_ldso *const lo = W->lo;
   for (;;) {
     if (__builtin_expect(w->ip >= w->ninsn, 0))
@@ -218,6 +220,10 @@ static inline __attribute__((always_inline)) int run_wave(worker *W, emu_wave *w
     }
     if (single) return rc;
   }
+}
+static inline __attribute__((always_inline)) int run_wave(worker *W, emu_wave *w, bool single)
+{
+  return run_wave_(W, w, single, false);
 }
 
 /* ---- round robin by events ----------------------------------------------------------------------
@@ -359,7 +365,7 @@ static int run_rr(worker *W, emu_wg *g)
       return EMU_FAULT;
     }
     best->rr_k++;
-    int rc = run_wave(W, best, true);
+    int rc = run_wave_(W, best, true, true);
     if (rc == EMU_FAULT) {
       W->fault = *best->fault;
       return EMU_FAULT;
