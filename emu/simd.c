@@ -225,6 +225,7 @@ T512 static void bperm_512(uint32_t *d, const uint32_t *src, const uint32_t *add
 T256 static void bperm_256(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off)
 {
   __m256i vo = _mm256_set1_epi32((int)off), m63 = _mm256_set1_epi32(63);
+#pragma GCC unroll 8
   for (int c = 0; c < 8; c++) {
     __m256i ix = _mm256_loadu_si256((const __m256i *)(const void *)(addr + 8 * c));
     ix = _mm256_and_si256(_mm256_srli_epi32(_mm256_add_epi32(ix, vo), 2), m63);
