@@ -722,7 +722,7 @@ long emu_program_index(const emu_program *p, uint64_t pc)
 
 /* the registers an instruction names, per kind (emu_insn.hz_*: the executor's s_waitcnt filter):
  * the bits of operand registers [reg, reg + min(n, 64)) below 512, as the pending-register map
- * (exec.c pend_add) keeps them, merged per map word */
+ * (emu/waitcnt.c emu_pend) keeps them, merged per map word */
 static void hazard_summary(emu_insn *in)
 {
   in->hz_kinds = 0;
