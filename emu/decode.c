@@ -720,6 +720,34 @@ long emu_program_index(const emu_program *p, uint64_t pc)
   return (lo < p->n && p->insns[lo].pc == pc) ? (long)lo : -1;
 }
 
+/* Straight-line blocks (emu_insn.blk_n), worked out here at decode like the runs and events; emu/exec.c
+ * rr_ahead runs them. rr_ahead checks the budget, VSKIP, VGPR indexing, the end of .text and
+ * the s_waitcnt hazard filter once per block instead of once per instruction, then runs the block's
+ * records in a tight loop (counts, ip and the handler call only). A block starts at any record
+ * that is not an event and runs to the next event, or to and including the first record that
+ * changes what those checks read: a branch (s_branch, s_cbranch_*, s_setpc_b64, s_swappc_b64: ip),
+ * s_setvskip, s_set_gpr_idx_on/off, s_ttracedata (the counts' phase), a DS instruction that is not
+ * an event (the cross-lane ones add an LDS-counter entry: the pending registers). Inside a block
+ * nothing else changes them (s_waitcnt, which retires pending loads, is an event), so a check at the
+ * block's start holds for each of its records. */
+static bool blk_term(const emu_insn *in)
+{
+  return (in->flags & (EMU_F_BRANCH | EMU_F_DS | EMU_F_VMEM | EMU_F_SMEM)) || in->fn == emu_op_s_setpc_b64 ||
+         in->fn == emu_op_s_swappc_b64 || in->fn == emu_op_s_setvskip || in->fn == emu_op_s_set_gpr_idx_on ||
+         in->fn == emu_op_s_set_gpr_idx_off || in->fn == emu_op_s_ttracedata || !in->implemented;
+}
+
+static void block_prepare(emu_insn *insns, size_t n)
+{
+  uint32_t next = 0; /* the block length from i + 1 */
+  for (size_t i = n; i-- > 0;) {
+    emu_insn *in = &insns[i];
+    uint32_t len = in->sched_ev ? 0 : blk_term(in) ? 1 : 1 + next;
+    in->blk_n = (uint8_t)(len > 255 ? 255 : len);
+    next = len;
+  }
+}
+
 /* the registers an instruction names, per kind (emu_insn.hz_*: the executor's s_waitcnt filter):
  * the bits of operand registers [reg, reg + min(n, 64)) below 512, as the pending-register map
  * (emu/waitcnt.c emu_pend) keeps them, merged per map word */
@@ -961,7 +989,7 @@ emu_program *emu_program_decode(emu_arch a, const uint8_t *code, size_t size, ui
     p->info[i].choices = in->choices;
   }
   emu_fuse_prepare(p->insns, p->n); /* runs of integer lane operations (emu/fuse.c) */
-  emu_block_prepare(p->insns, p->n); /* straight-line blocks (emu/exec.c rr_ahead) */
+  block_prepare(p->insns, p->n); /* straight-line blocks (emu/exec.c rr_ahead) */
   return p;
 }
 

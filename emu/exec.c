@@ -239,33 +239,6 @@ static inline __attribute__((always_inline)) int run_wave(worker *W, emu_wave *w
  * and reported only when it is the earliest stop: any wave whose memory operation or fault comes
  * before it in the order still gets its turn, as in run_wg's one-step loop. Same memory order, same
  * first fault, same warnings' order; the dispatch loop per instruction is a few compares. */
-/* Straight-line blocks. rr_ahead checks the budget, VSKIP, VGPR indexing, the end of .text and
- * the s_waitcnt hazard filter once per block instead of once per instruction, then runs the block's
- * records in a tight loop (counts, ip and the handler call only). A block starts at any record
- * that is not an event and runs to the next event, or to and including the first record that
- * changes what those checks read: a branch (s_branch, s_cbranch_*, s_setpc_b64, s_swappc_b64: ip),
- * s_setvskip, s_set_gpr_idx_on/off, s_ttracedata (the counts' phase), a DS instruction that is not
- * an event (the cross-lane ones add an LDS-counter entry: the pending registers). Inside a block
- * nothing else changes them (s_waitcnt, which retires pending loads, is an event), so a check at the
- * block's start holds for each of its records. */
-static bool blk_term(const emu_insn *in)
-{
-  return (in->flags & (EMU_F_BRANCH | EMU_F_DS | EMU_F_VMEM | EMU_F_SMEM)) || in->fn == emu_op_s_setpc_b64 ||
-         in->fn == emu_op_s_swappc_b64 || in->fn == emu_op_s_setvskip || in->fn == emu_op_s_set_gpr_idx_on ||
-         in->fn == emu_op_s_set_gpr_idx_off || in->fn == emu_op_s_ttracedata || !in->implemented;
-}
-
-void emu_block_prepare(emu_insn *insns, size_t n)
-{
-  uint32_t next = 0; /* the block length from i + 1 */
-  for (size_t i = n; i-- > 0;) {
-    emu_insn *in = &insns[i];
-    uint32_t len = in->sched_ev ? 0 : blk_term(in) ? 1 : 1 + next;
-    in->blk_n = (uint8_t)(len > 255 ? 255 : len);
-    next = len;
-  }
-}
-
 static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w)
 {
   const emu_insn *insns = w->insns;

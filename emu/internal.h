@@ -203,7 +203,7 @@ struct emu_insn {
    * fz_dst, fz_src (VGPR indices), fz_uni bit j when source j is uniform (read by emu_ssrc32) */
   uint8_t fuse_n, fz_op, fz_uni;
   uint16_t fz_dst, fz_src[3];
-  /* the straight-line block starting here (emu/exec.c emu_block_prepare, rr_ahead): how many
+  /* the straight-line block starting here (emu/decode.c block_prepare, emu/exec.c rr_ahead): how many
    * records from this one the run-ahead loop may execute after one check of budget, hazards,
    * VSKIP and VGPR indexing; 0 for an event (sched_ev) */
   uint8_t blk_n;
@@ -850,8 +850,6 @@ extern bool emu_fuse_on;
 void emu_fuse_mark(emu_insn *in, const char *name);
 void emu_fuse_prepare(emu_insn *insns, size_t n);
 void emu_fuse_run(emu_wave *w, const emu_insn *in, int m);
-/* Straight-line blocks (emu/exec.c): emu_insn.blk_n of every record of a decoded program. */
-void emu_block_prepare(emu_insn *insns, size_t n);
 
 /* ---- memory helpers (emu/addr.c) --------------------------------------------------------------
  * Host pointer for a global access of n bytes by `lane` at addr; NULL after recording a fault
