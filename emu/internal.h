@@ -805,6 +805,7 @@ typedef struct emu_selsrc {
   uint32_t s, andm, xorm;
 } emu_selsrc;
 void emu_sel64x(uint32_t *d, const emu_selsrc *a, const emu_selsrc *b, uint64_t m); /* d may be a->p or b->p */
+void emu_fill64(uint32_t *a, uint32_t va); /* a[l] = va */
 void emu_fill2_64(uint32_t *a, uint32_t va, uint32_t *b, uint32_t vb); /* a[l] = va, b[l] = vb */
 void emu_blend64(uint32_t *dst, const uint32_t *d, uint64_t e);
                    /* dst = e ? d : dst */

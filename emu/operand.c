@@ -74,27 +74,6 @@ void emu_dstmask(emu_wave *w, const emu_insn *in, int i, uint64_t bits)
 
 /* ---- vector operands --------------------------------------------------------------------------*/
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-/* eight 32-byte stores where the AVX2 paths are on (emu_avx2): a uniform source's lanes, the same
- * bits as the loop */
-__attribute__((target("avx2"))) static void bcast_avx2(uint32_t *t, uint32_t v)
-{
-  const __m256i x = _mm256_set1_epi32((int)v);
-  for (int l = 0; l < EMU_LANES; l += 8) _mm256_storeu_si256((__m256i *)(void *)(t + l), x);
-}
-#endif
-static inline void bcast(uint32_t *t, uint32_t v)
-{
-#if defined(__x86_64__) && defined(__GNUC__)
-  if (emu_avx2) {
-    bcast_avx2(t, v);
-    return;
-  }
-#endif
-  for (int l = 0; l < EMU_LANES; l++) t[l] = v;
-}
-
 /* SDWA source select (CDNA3 ISA "SDWA"): BYTE_n / WORD_n extracted, zero- or sign-extended */
 static inline uint32_t sdwa_sel(uint32_t v, int sel, bool sext)
 {
@@ -114,8 +93,8 @@ static const uint32_t *src_raw(emu_wave *w, const emu_insn *in, int i, uint32_t 
   const emu_opnd *o = &in->o[i];
   const uint32_t *p;
   if (o->kind == EMU_OPK_VGPR || o->kind == EMU_OPK_AGPR) p = emu_vreg(w, in, i, 0);
-  else if (o->kind == EMU_OPK_SGPR) bcast(tmp, w->s[o->reg]), p = tmp;
-  else bcast(tmp, (uint32_t)const_val(w, o, width)), p = tmp;
+  else if (o->kind == EMU_OPK_SGPR) emu_fill64(tmp, w->s[o->reg]), p = tmp;
+  else emu_fill64(tmp, (uint32_t)const_val(w, o, width)), p = tmp;
   if (__builtin_expect(in->enc >= EMU_ENC_SDWA, 0)) {
     if (in->enc == EMU_ENC_DPP && i == in->src0i) {
       emu_dpp_src(w, in, p, tmp);

@@ -172,6 +172,22 @@ T256 static void blend_256(uint32_t *dst, const uint32_t *d, uint64_t e)
   }
 }
 
+/* ---- a = va in every lane (a uniform source's lanes, emu/operand.c) ----------------------------*/
+T256 static void fill_256(uint32_t *a, uint32_t va)
+{
+  const __m256i x = _mm256_set1_epi32((int)va);
+  for (int c = 0; c < 8; c++) _mm256_storeu_si256((__m256i *)(void *)(a + 8 * c), x);
+}
+
+void emu_fill64(uint32_t *a, uint32_t va)
+{
+  if (emu_avx2) {
+    fill_256(a, va);
+    return;
+  }
+  for (int l = 0; l < EMU_LANES; l++) a[l] = va;
+}
+
 /* ---- a = va, b = vb in every lane (uniform packed sources, emu/op_vop3p.c) ---------------------*/
 T256 static void fill2_256(uint32_t *a, uint32_t va, uint32_t *b, uint32_t vb)
 {
