@@ -16,6 +16,7 @@
 #include "emu/emu.h"
 #include "emu/internal.h"
 #include "util/util.h"
+#include "tests/asm_text.h"
 #include "tests/llvm_tools.h"
 
 #define LLVM LLVM_BIN
@@ -23,24 +24,8 @@
 /* ---- helpers ------------------------------------------------------------------------------- */
 /* tmpdir(), run() and compile_src() come from tests/llvm_tools.h */
 
-/* assemble with llvm-mc-22 and return the bytes of .text */
-static uint8_t *assemble(emu_arch a, const char *src, size_t *n)
-{
-  char *d = tmpdir();
-  char *sp = ll_fmt("%s/s.s", d), *op = ll_fmt("%s/s.o", d), *bp = ll_fmt("%s/s.bin", d);
-  ll_err e = {0};
-  cr_assert(ll_write_file_atomic(sp, src, strlen(src), &e), "%s", e.msg);
-  char *cmd = ll_fmt(LLVM "llvm-mc --arch=amdgcn --mcpu=%s -filetype=obj -o %s %s && " LLVM
-                     "llvm-objcopy -O binary --only-section=.text %s %s",
-                     emu_arch_name(a), op, sp, op, bp);
-  cr_assert_eq(system(cmd), 0, "assembling failed: %s\n%s", cmd, src);
-  uint8_t *b = ll_read_file(bp, n, &e);
-  cr_assert_not_null(b, "%s", e.msg);
-  char *rm = ll_fmt("rm -rf %s", d);
-  if (system(rm)) {}
-  free(rm), free(cmd), free(sp), free(op), free(bp), free(d);
-  return b;
-}
+/* assemble with llvm-mc-22 and return the bytes of .text (tests/asm_text.h) */
+static uint8_t *assemble(emu_arch a, const char *src, size_t *n) { return tt_asm_text(emu_arch_name(a), src, n); }
 
 /* A hand-built code object around a snippet: .text at 0x1000, kernarg pointer in s[0:1],
  * workgroup ids X/Y/Z in s2..s4, AGPRs at accum_offset 256. */

@@ -1,6 +1,7 @@
 /* Instruction-level harness for the emulator's family tests (test_emu_mfma.c, test_emu_xlane.c).
  *
- * A snippet is assembled with llvm-mc-22 for the arch, its .text extracted with llvm-objcopy, and
+ * A snippet is assembled with llvm-mc-22 for the arch, its .text extracted with llvm-objcopy
+ * (tests/asm_text.h, memoised per test), and
  * decoded by the emulator's own decoder (emu_program_decode: LLVM's disassembler + the record
  * parser). The harness then runs the records on one hand-built wave (registers set by the test,
  * LDS owned by the test, EXEC chosen by the test) by calling each record's handler in order, so a
@@ -16,9 +17,9 @@
 #include <unistd.h>
 
 #include "emu/internal.h"
+#include "tests/asm_text.h"
 #include "util/util.h"
 
-#define SN_LLVM "/usr/lib/llvm-22/bin/"
 #define SN_UNUSED __attribute__((unused))
 
 typedef struct snip {
@@ -43,27 +44,10 @@ SN_UNUSED static snip *sn_new(emu_arch arch, const char *src)
 {
   snip *s = ll_xcalloc(1, sizeof *s);
   s->arch = arch;
-  char dir[] = "/tmp/lanelab-test-snippet-XXXXXX";
-  cr_assert_not_null(mkdtemp(dir));
-  char *sp = ll_fmt("%s/s.s", dir), *op = ll_fmt("%s/s.o", dir), *bp = ll_fmt("%s/s.bin", dir);
-  FILE *f = fopen(sp, "w");
-  cr_assert_not_null(f);
-  fputs(src, f);
-  fputs("\n", f);
-  fclose(f);
-  char *cmd = ll_fmt(SN_LLVM "llvm-mc --arch=amdgcn --mcpu=%s -filetype=obj -o %s %s && " SN_LLVM
-                     "llvm-objcopy -O binary --only-section=.text %s %s",
-                     emu_arch_name(arch), op, sp, op, bp);
-  int rc = system(cmd);
-  cr_assert_eq(rc, 0, "assembling the snippet failed: %s\n%s", cmd, src);
+  s->code = tt_asm_text(emu_arch_name(arch), src, &s->ncode);
   ll_err e = {0};
-  s->code = ll_read_file(bp, &s->ncode, &e);
-  cr_assert_not_null(s->code, "%s", e.msg);
   s->p = emu_program_decode(arch, s->code, s->ncode, 0, &e);
   cr_assert_not_null(s->p, "decode: %s", e.msg);
-  char *rm = ll_fmt("rm -rf %s", dir);
-  if (system(rm)) {}
-  free(rm), free(cmd), free(sp), free(op), free(bp);
 
   s->k.name = "snippet";
   s->d.kernel = &s->k;
