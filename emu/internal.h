@@ -213,6 +213,19 @@ struct emu_insn {
    * SGPR numbers sp_reg[1 + j] then holds), sp_hi_first when the high half must be written first */
   uint16_t sp_reg[4][2];
   uint8_t sp_uni, sp_sgpr, sp_hi_first;
+  /* neg_lo / neg_hi of the specialised v_pk_fma_f32 as sign masks, sp_nm[h][j] for half h (0 low,
+   * 1 high) and source j (0 or 0x80000000), in the order its halves run (sp_hi_first applied);
+   * sp_neg when any is set: only the host-FMA path (emu_avx2) takes those records, the C loops
+   * leave them to the general handler */
+  uint32_t sp_nm[2][4];
+  uint8_t sp_neg;
+  /* the same record's operands as byte offsets, in the order its halves run: sp_off[h][j] of source
+   * j's dwords from w->v (a VGPR) or from w->pk_fill (sp_uni bit j), sp_off[h][3] of the
+   * destination's from w->v; sp_kv[j]: a constant source's two dwords (high << 32 | low) */
+  uint32_t sp_off[2][4];
+  uint64_t sp_kv[3];
+  uint8_t sp_kvb;        /* bit j: sp_kv[j] holds source j */
+  uint8_t sp_var;        /* the FMA host's form to run (emu_op_v_pk_fma_f32_sp) */
   uint64_t choices;      /* stated choices it rests on (emu_insn_choices), for the fidelity report */
   char *text;            /* LLVM's text, without the leading tab */
   char mnem[48];         /* LLVM's mnemonic, with encoding suffix */

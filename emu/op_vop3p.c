@@ -180,12 +180,14 @@ int EMU_H(emu_op_v_pk_fma_f32)(emu_wave *w, const emu_insn *in)
   pk_fma_loop(hi[0], hi[1], hi[2], rh);
   return pk32_done(w, in, rl, rh);
 }
-/* v_pk_fma_f32 specialised at decode (emu_vop3p_specialise): no clamp, no neg, a VGPR pair as
+/* v_pk_fma_f32 specialised at decode (emu_vop3p_specialise): no clamp, a VGPR pair as
  * destination, each source a VGPR (its two dwords' register numbers precomputed, op_sel and
  * op_sel_hi applied) or an SGPR or constant (read as src_pk32 reads it), and the order of the two
  * halves fixed so that neither writes a register the other still reads. With EXEC all ones the
  * loops read the register file and write the destination in place; otherwise the general handler.
- * The same loop function as the general handler, so the same bits. */
+ * The same arithmetic as the general handler, so the same bits: its own loop function, or where the
+ * host has FMA (emu_avx2, so pk_fma_loop runs its FMA clone) pk_fma_half below, which issues the
+ * instruction that clone's loop issues. */
 static inline __attribute__((always_inline)) void sp_src(emu_wave *w, const emu_insn *in, int j, const uint32_t **lo,
                                                          const uint32_t **hi)
 {
@@ -201,7 +203,7 @@ static inline __attribute__((always_inline)) void sp_src(emu_wave *w, const emu_
       vl = (uint32_t)(in->op_sel >> j & 1 ? v >> 32 : v), vh = (uint32_t)(in->op_sel_hi >> j & 1 ? v >> 32 : v);
     }
     uint64_t key = (uint64_t)vh << 32 | vl;
-    if (!(w->pk_ok >> j & 1) || w->pk_key[j] != key) {
+    if (__builtin_expect(!(w->pk_ok >> j & 1) || w->pk_key[j] != key, 0)) {
       emu_fill2_64(w->pk_fill[j][0], vl, w->pk_fill[j][1], vh);
       w->pk_key[j] = key;
       w->pk_ok |= (uint8_t)(1u << j);
@@ -213,9 +215,100 @@ static inline __attribute__((always_inline)) void sp_src(emu_wave *w, const emu_
   }
 }
 
-int EMU_H(emu_op_v_pk_fma_f32_sp)(emu_wave *w, const emu_insn *in)
+#if defined(__x86_64__) && defined(__GNUC__)
+/* One half of the specialised v_pk_fma_f32 on an FMA host, 64 lanes in 8-lane blocks: d = a * b + c
+ * by the instruction pk_fma_loop's FMA clone issues (a and c loaded, `vfmadd132ps` with b as its
+ * memory operand: with two or three NaN operands, which payload comes out is that instruction's
+ * operand order, so it is written out here rather than left to the compiler's choice of form).
+ * Each block's sources are read before its destination is written, and a destination block is
+ * no other block of a source (registers are whole 64-lane arrays), so d may be any source. nm: the
+ * sources' sign masks (neg_lo / neg_hi), applied to the loaded values as src_pk32's copies are;
+ * NULL when none. vzeroupper is pk_fma_done's. */
+#define PKF_BLK(o, x, y)                                                                           \
+  "vmovups " #o "(%[a]), %%ymm" #x "\n\t"                                                          \
+  "vmovups " #o "(%[c]), %%ymm" #y "\n\t"                                                          \
+  "vfmadd132ps " #o "(%[b]), %%ymm" #y ", %%ymm" #x "\n\t"                                          \
+  "vmovups %%ymm" #x ", " #o "(%[d])\n\t"
+#define PKF_NBLK(o, x, y, z)                                                                       \
+  "vxorps " #o "(%[a]), %%ymm13, %%ymm" #x "\n\t"                                                  \
+  "vxorps " #o "(%[c]), %%ymm15, %%ymm" #y "\n\t"                                                  \
+  "vxorps " #o "(%[b]), %%ymm14, %%ymm" #z "\n\t"                                                  \
+  "vfmadd132ps %%ymm" #z ", %%ymm" #y ", %%ymm" #x "\n\t"                                           \
+  "vmovups %%ymm" #x ", " #o "(%[d])\n\t"
+#define PKF_CLOB "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm13", "xmm14", "xmm15", "memory"
+static inline __attribute__((always_inline)) void pk_fma_half(const uint32_t *a, const uint32_t *b, const uint32_t *c,
+                                                              uint32_t *d, const uint32_t *nm)
 {
-  if (__builtin_expect(emu_exec(w) != ~0ull, 0)) return EMU_H(emu_op_v_pk_fma_f32)(w, in);
+  if (!nm) {
+    __asm__ volatile(PKF_BLK(0, 0, 1) PKF_BLK(32, 2, 3) PKF_BLK(64, 0, 1) PKF_BLK(96, 2, 3)
+                     PKF_BLK(128, 0, 1) PKF_BLK(160, 2, 3) PKF_BLK(192, 0, 1) PKF_BLK(224, 2, 3)
+                     : : [a] "r"(a), [b] "r"(b), [c] "r"(c), [d] "r"(d) : PKF_CLOB);
+  } else {
+    __asm__ volatile("vbroadcastss 0(%[m]), %%ymm13\n\t"
+                     "vbroadcastss 4(%[m]), %%ymm14\n\t"
+                     "vbroadcastss 8(%[m]), %%ymm15\n\t"
+                     PKF_NBLK(0, 0, 1, 2) PKF_NBLK(32, 3, 4, 5) PKF_NBLK(64, 0, 1, 2) PKF_NBLK(96, 3, 4, 5)
+                     PKF_NBLK(128, 0, 1, 2) PKF_NBLK(160, 3, 4, 5) PKF_NBLK(192, 0, 1, 2) PKF_NBLK(224, 3, 4, 5)
+                     : : [a] "r"(a), [b] "r"(b), [c] "r"(c), [d] "r"(d), [m] "r"(nm) : PKF_CLOB);
+  }
+}
+static inline __attribute__((always_inline)) void pk_fma_done(void)
+{
+  __asm__ volatile("vzeroupper" : : : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",
+                   "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+}
+#define PK_FMA_ASM 1
+#endif
+
+#ifdef PK_FMA_ASM
+/* The FMA host's form: uniform sources (an SGPR pair, or a constant whose dwords sp_kv holds)
+ * spread over w->pk_fill when their values changed, as sp_src does, then each half's operands
+ * from the byte offsets fixed at decode. */
+static inline __attribute__((always_inline)) uint64_t sp_key(const emu_wave *w, const emu_insn *in, int j)
+{
+  return in->sp_sgpr >> j & 1 ? (uint64_t)w->s[in->sp_reg[1 + j][1]] << 32 | w->s[in->sp_reg[1 + j][0]] : in->sp_kv[j];
+}
+static inline __attribute__((always_inline)) bool sp_stale(const emu_wave *w, const emu_insn *in, int j)
+{
+  return (in->sp_uni >> j & 1) && (!(w->pk_ok >> j & 1) || w->pk_key[j] != sp_key(w, in, j));
+}
+static inline __attribute__((always_inline)) void sp_kernel_(emu_wave *w, const emu_insn *in, unsigned u, bool neg)
+{
+  const char *vb = (const char *)w->v, *ub = (const char *)w->pk_fill;
+  const char *b0 = u & 1 ? ub : vb, *b1 = u & 2 ? ub : vb, *b2 = u & 4 ? ub : vb;
+  const uint32_t *nm0 = NULL, *nm1 = NULL;
+  if (neg) nm0 = in->sp_nm[0], nm1 = in->sp_nm[1];
+  const uint32_t(*off)[4] = in->sp_off;
+  pk_fma_half((const uint32_t *)(const void *)(b0 + off[0][0]), (const uint32_t *)(const void *)(b1 + off[0][1]),
+              (const uint32_t *)(const void *)(b2 + off[0][2]), (uint32_t *)(void *)(vb + off[0][3]), nm0);
+  pk_fma_half((const uint32_t *)(const void *)(b0 + off[1][0]), (const uint32_t *)(const void *)(b1 + off[1][1]),
+              (const uint32_t *)(const void *)(b2 + off[1][2]), (uint32_t *)(void *)(vb + off[1][3]), nm1);
+  pk_fma_done();
+}
+static inline __attribute__((always_inline)) void sp_kernel(emu_wave *w, const emu_insn *in)
+{
+  sp_kernel_(w, in, in->sp_uni, in->sp_neg);
+}
+/* a uniform source's value changed: fill, then run (apart from the handler, so that its common path
+ * makes no call and saves no registers) */
+static __attribute__((noinline)) int sp_refill_run(emu_wave *w, const emu_insn *in)
+{
+  for (int j = 0; j < 3; j++) {
+    if (!sp_stale(w, in, j)) continue;
+    uint64_t key = sp_key(w, in, j);
+    emu_fill2_64(w->pk_fill[j][0], (uint32_t)key, w->pk_fill[j][1], (uint32_t)(key >> 32));
+    w->pk_key[j] = key;
+    w->pk_ok |= (uint8_t)(1u << j);
+  }
+  sp_kernel(w, in);
+  return EMU_OK;
+}
+#endif
+
+/* everything but the FMA host's whole-EXEC form: the C loops, or the general handler */
+static __attribute__((noinline)) int sp_slow(emu_wave *w, const emu_insn *in)
+{
+  if (emu_exec(w) != ~0ull || in->sp_neg) return EMU_H(emu_op_v_pk_fma_f32)(w, in);
   const uint32_t *lo0, *hi0, *lo1, *hi1, *lo2, *hi2;
   sp_src(w, in, 0, &lo0, &hi0);
   sp_src(w, in, 1, &lo1, &hi1);
@@ -231,10 +324,41 @@ int EMU_H(emu_op_v_pk_fma_f32_sp)(emu_wave *w, const emu_insn *in)
   return EMU_OK;
 }
 
+#ifdef PK_FMA_ASM
+/* one form per set of uniform sources (u) and negations: the tests and offsets as constants */
+static inline __attribute__((always_inline)) int sp_run(emu_wave *w, const emu_insn *in, unsigned u, bool neg)
+{
+  if (__builtin_expect(((u & 1) && sp_stale(w, in, 0)) || ((u & 2) && sp_stale(w, in, 1)) || ((u & 4) && sp_stale(w, in, 2)), 0))
+    return sp_refill_run(w, in);
+  sp_kernel_(w, in, u, neg);
+  return EMU_OK;
+}
+#endif
+
+int EMU_H(emu_op_v_pk_fma_f32_sp)(emu_wave *w, const emu_insn *in)
+{
+#ifdef PK_FMA_ASM
+  /* the FMA host's form: with EXEC all ones, its uniform sources (an SGPR pair, or a constant whose
+   * dwords sp_kv holds) spread over w->pk_fill when their values changed, as sp_src does, then
+   * each half from the byte offsets fixed at decode */
+  if (__builtin_expect((emu_exec(w) != ~0ull) | !emu_avx2, 0)) return sp_slow(w, in);
+  switch (in->sp_var) {
+#define SP_CASE(u) \
+  case u: return sp_run(w, in, u, false); \
+  case 8 + u: return sp_run(w, in, u, true);
+  SP_CASE(0) SP_CASE(1) SP_CASE(2) SP_CASE(3) SP_CASE(4) SP_CASE(5) SP_CASE(6) SP_CASE(7)
+#undef SP_CASE
+  default: return sp_slow(w, in);
+  }
+#else
+  return sp_slow(w, in);
+#endif
+}
+
 void EMU_H(emu_vop3p_specialise)(emu_insn *in)
 {
-  if (in->fn != emu_op_v_pk_fma_f32 || in->clamp || in->neg_lo || in->neg_hi || in->enc >= EMU_ENC_SDWA ||
-      in->nop != 4 || in->o[0].kind != EMU_OPK_VGPR || in->o[0].n != 2)
+  if (in->fn != emu_op_v_pk_fma_f32 || in->clamp || in->enc >= EMU_ENC_SDWA || in->nop != 4 ||
+      in->o[0].kind != EMU_OPK_VGPR || in->o[0].n != 2)
     return;
   in->sp_uni = in->sp_sgpr = 0;
   in->sp_reg[0][0] = in->o[0].reg, in->sp_reg[0][1] = (uint16_t)(in->o[0].reg + 1);
@@ -266,6 +390,37 @@ void EMU_H(emu_vop3p_specialise)(emu_insn *in)
   }
   if (lo_hit && hi_hit) return; /* each half reads the other's destination: the temporaries */
   in->sp_hi_first = lo_hit;
+  /* sign masks as src_pk32 applies them (bit j of neg_lo / neg_hi: source j), first half first;
+   * word 3 unused */
+  memset(in->sp_nm, 0, sizeof in->sp_nm);
+  for (int j = 0; j < 3; j++) {
+    uint32_t nl = (in->neg_lo >> j & 1) ? 0x80000000u : 0, nh = (in->neg_hi >> j & 1) ? 0x80000000u : 0;
+    in->sp_nm[lo_hit ? 1 : 0][j] = nl;
+    in->sp_nm[lo_hit ? 0 : 1][j] = nh;
+  }
+  in->sp_neg = (in->neg_lo | in->neg_hi) & 7 ? 1 : 0;
+  /* byte offsets for sp_fast, the first half's in row 0; a uniform source's from w->pk_fill
+   * (pk_fill[j][h]), an integer constant's dwords as sp_src reads them (emu_ssrc32) */
+  in->sp_kvb = 0;
+  for (int h = 0; h < 2; h++) {
+    int hh = lo_hit ? 1 - h : h; /* the half run h-th */
+    for (int j = 0; j < 3; j++)
+      in->sp_off[h][j] = in->sp_uni >> j & 1 ? (uint32_t)((2 * j + hh) * EMU_LANES * 4)
+                                              : (uint32_t)in->sp_reg[1 + j][hh] * EMU_LANES * 4;
+    in->sp_off[h][3] = (uint32_t)in->sp_reg[0][hh] * EMU_LANES * 4;
+  }
+  for (int j = 0; j < 3; j++) {
+    const emu_opnd *o = &in->o[1 + j];
+    in->sp_kv[j] = 0;
+    if (!(in->sp_uni >> j & 1) || (o->kind != EMU_OPK_IMM && o->kind != EMU_OPK_LIT)) continue;
+    uint64_t v = (uint32_t)o->ival;
+    uint32_t vl = (uint32_t)(in->op_sel >> j & 1 ? v >> 32 : v), vh = (uint32_t)(in->op_sel_hi >> j & 1 ? v >> 32 : v);
+    in->sp_kv[j] = (uint64_t)vh << 32 | vl;
+    in->sp_kvb |= (uint8_t)(1u << j);
+  }
+  /* emu_op_v_pk_fma_f32_sp's form: 8 * neg + the uniform sources, 16 when a uniform source is
+   * neither an SGPR pair nor in sp_kv (sp_slow) */
+  in->sp_var = (uint8_t)((in->sp_uni & ~(in->sp_sgpr | in->sp_kvb)) ? 16 : 8 * in->sp_neg + in->sp_uni);
   in->fn = EMU_H(emu_op_v_pk_fma_f32_sp);
 }
 

@@ -1328,7 +1328,9 @@ static const struct {
   {"v_pk_fma_f32 v[2:3], v[2:3], v[2:3], v[8:9] op_sel:[1,0,0] op_sel_hi:[1,0,1]", false, 2, {3, 3}, {2, 2}, {8, 9}},
   {"v_pk_fma_f32 v[2:3], v[4:5], s[6:7], v[6:7] op_sel:[0,1,0] op_sel_hi:[1,0,1]", true, 2, {4, 5}, {-8, -7}, {6, 7}},
   {"v_pk_fma_f32 v[2:3], v[4:5], 2.0, 1.0 op_sel_hi:[1,0,0]", true, 2, {4, 5}, {-100, -100}, {-101, -101}},
-  {"v_pk_fma_f32 v[2:3], v[4:5], v[6:7], v[8:9] neg_lo:[0,0,1] neg_hi:[0,0,1]", false, 2, {4, 5}, {6, 7}, {8, 9}},
+  /* neg_lo / neg_hi: specialised since the FMA host's form (issue #31, sixth stop), which the C loops
+   * leave to the general handler at run time */
+  {"v_pk_fma_f32 v[2:3], v[4:5], v[6:7], v[8:9] neg_lo:[0,0,1] neg_hi:[0,0,1]", true, 2, {4, 5}, {6, 7}, {8, 9}},
   {"v_pk_fma_f32 v[2:3], v[4:5], v[6:7], v[8:9] clamp", false, 2, {4, 5}, {6, 7}, {8, 9}},
 };
 
@@ -1381,6 +1383,89 @@ Test(emu_cvt, pk_fma_f32_specialised_gives_the_general_handlers_bits)
                        bf(sn_v(s, d)[l]), r);
         }
     }
+    sn_free(s);
+  }
+  free(before), free(want);
+}
+
+/* The specialised v_pk_fma_f32 has two forms: on a host with FMA (emu_avx2) 8-lane blocks written
+ * out in the instruction the general handler's FMA clone issues, with neg_lo / neg_hi applied to the
+ * loaded values, uniform sources (SGPR pairs, integer constants) kept spread over the lanes while
+ * their values stay the same; otherwise the C loops (and the general handler for neg). Both must
+ * give the general handler's bits on every form: NaN payloads in one, two and three operands
+ * (uniform ones included), negations of each source in either half, the halves in either order,
+ * a uniform source's value changed between two runs of the same record, a partial EXEC; and the
+ * NaN-free lanes the fma of the negated operands computed here. */
+static const struct {
+  const char *text;
+  int d;
+  int s0[2], s1[2], s2[2]; /* VGPR of each source's low and high dword, -1 - SGPR, or -102: the integer 0 */
+  unsigned nlo, nhi;       /* neg_lo, neg_hi */
+} pkfma_neg_cases[] = {
+  {"v_pk_fma_f32 v[2:3], v[4:5], v[6:7], v[8:9] neg_lo:[0,0,1] neg_hi:[0,0,1]", 2, {4, 5}, {6, 7}, {8, 9}, 4, 4},
+  /* bench_valu_ds's form: v4 is the low destination and the high half's src2: the high half first */
+  {"v_pk_fma_f32 v[4:5], v[2:3], s[4:5], v[4:5] op_sel_hi:[1,1,0] neg_lo:[0,0,1] neg_hi:[0,0,1]", 4, {2, 3}, {-5, -6},
+   {4, 4}, 4, 4},
+  {"v_pk_fma_f32 v[2:3], v[4:5], s[6:7], v[8:9] neg_lo:[1,1,0] neg_hi:[0,1,1]", 2, {4, 5}, {-7, -8}, {8, 9}, 3, 6},
+  {"v_pk_fma_f32 v[4:5], v[4:5], s[2:3], v[8:9] op_sel:[1,0,0] op_sel_hi:[1,0,1] neg_hi:[1,0,0]", 4, {5, 5}, {-3, -3},
+   {8, 9}, 0, 1},
+  {"v_pk_fma_f32 v[2:3], v[4:5], v[6:7], 0", 2, {4, 5}, {6, 7}, {-102, -102}, 0, 0},
+  {"v_pk_fma_f32 v[2:3], s[8:9], v[6:7], 0 neg_lo:[0,1,1]", 2, {-9, -10}, {6, 7}, {-102, -102}, 6, 0},
+  {"v_pk_fma_f32 v[2:3], v[2:3], s[4:5], v[4:5]", 2, {2, 3}, {-5, -6}, {4, 5}, 0, 0},
+};
+
+static float pkfma_neg_opnd(snip *s, const uint32_t *before, int spec, int l, bool neg)
+{
+  uint32_t u = spec >= 0 ? before[(size_t)spec * EMU_LANES + l] : spec == -102 ? 0u : s->w.s[-1 - spec];
+  return bf(neg ? u ^ 0x80000000u : u);
+}
+
+Test(emu_cvt, pk_fma_f32_specialised_forms_give_the_general_handlers_bits)
+{
+  uint32_t st = 0x2545f491u;
+  const size_t nbytes = (size_t)EMU_NVGPR * EMU_LANES * 4;
+  uint32_t *before = ll_xmalloc(nbytes), *want = ll_xmalloc(nbytes);
+  static const uint32_t nan[4] = {0x7fa00001u, 0xffc00002u, 0x7fc12345u, 0xff812345u};
+  bool had2 = emu_avx2;
+  for (size_t i = 0; i < sizeof pkfma_neg_cases / sizeof *pkfma_neg_cases; i++) {
+    snip *s = sn_new(EMU_GFX950, pkfma_neg_cases[i].text);
+    const emu_insn *in = &s->p->insns[0];
+    cr_assert(in->implemented, "%s", pkfma_neg_cases[i].text);
+    cr_assert(in->fn == emu_op_v_pk_fma_f32_sp, "%s: not specialised", pkfma_neg_cases[i].text);
+    for (int path = 0; path < 2; path++) {
+      emu_avx2 = had2 && path == 0; /* path 1: the C loops */
+      for (int pass = 0; pass < 4; pass++) {
+        /* NaNs in lanes 0..31: lane l has one in the operand dwords its bits pick, SGPRs included */
+        for (int r = 0; r < 16; r++)
+          for (int l = 0; l < EMU_LANES; l++) {
+            uint32_t x = sn_rand(&st);
+            sn_v(s, r)[l] = (l < 32 && (l >> (r % 5) & 1)) ? nan[(l + r) % 4] : fb(0.5f + (float)(x >> 8) / 16777216.0f);
+          }
+        /* pass 2: NaN SGPRs; pass 3: the SGPRs of pass 0 again (the fills made for pass 2 are stale) */
+        for (int r = 0; r < 12; r++) s->w.s[r] = pass == 2 ? nan[(r + 1) % 4] : fb(1.0f + (float)r / 8.0f);
+        sn_exec(s, pass == 1 ? (uint64_t)sn_rand(&st) << 32 | sn_rand(&st) : ~0ull);
+        memcpy(before, s->vfile, nbytes);
+        cr_assert_eq(emu_op_v_pk_fma_f32(&s->w, in), EMU_OK);
+        memcpy(want, s->vfile, nbytes);
+        memcpy(s->vfile, before, nbytes);
+        cr_assert_eq(in->fn(&s->w, in), EMU_OK);
+        for (size_t k = 0; k < (size_t)EMU_NVGPR * EMU_LANES; k++)
+          cr_assert_eq(s->vfile[k], want[k], "%s (path %d, pass %d): v%zu lane %zu: %#x, the general handler %#x",
+                       pkfma_neg_cases[i].text, path, pass, k / EMU_LANES, k % EMU_LANES, s->vfile[k], want[k]);
+        if (pass == 1 || pass == 2) continue;
+        for (int l = 32; l < EMU_LANES; l++)
+          for (int h = 0; h < 2; h++) {
+            unsigned ng = h ? pkfma_neg_cases[i].nhi : pkfma_neg_cases[i].nlo;
+            float r = fmaf(pkfma_neg_opnd(s, before, pkfma_neg_cases[i].s0[h], l, ng & 1),
+                           pkfma_neg_opnd(s, before, pkfma_neg_cases[i].s1[h], l, ng & 2),
+                           pkfma_neg_opnd(s, before, pkfma_neg_cases[i].s2[h], l, ng & 4));
+            int d = pkfma_neg_cases[i].d + h;
+            cr_assert_eq(sn_v(s, d)[l], fb(r), "%s (path %d): lane %d half %d: %a, want %a", pkfma_neg_cases[i].text,
+                         path, l, h, bf(sn_v(s, d)[l]), r);
+          }
+      }
+    }
+    emu_avx2 = had2;
     sn_free(s);
   }
   free(before), free(want);
