@@ -834,6 +834,7 @@ static void finish_insn(emu_insn *in)
   in->fn = d->fn;
   in->implemented = true;
   emu_vop3p_specialise(in); /* packed f32 forms with a specialised handler (emu/op_vop3p.c) */
+  emu_salu_specialise(in);  /* scalar ALU forms with a specialised handler (emu/op_salu.c) */
   emu_lds_access_prepare(in, d->name); /* the LDS ordering check and racecheck read it */
   in->choices = emu_insn_choices(in);
   emu_fuse_mark(in, d->name); /* an integer lane operation a run may take (emu/fuse.c) */

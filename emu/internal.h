@@ -226,6 +226,11 @@ struct emu_insn {
   uint64_t sp_kv[3];
   uint8_t sp_kvb;        /* bit j: sp_kv[j] holds source j */
   uint8_t sp_var;        /* the FMA host's form to run (emu_op_v_pk_fma_f32_sp) */
+  /* a scalar ALU record specialised at decode (emu/op_salu.c emu_salu_specialise): the SGPR numbers
+   * of its destination and sources (ss_d, ss_a, ss_b) and its constant source's value (ss_k, as
+   * emu_ssrc32 / emu_ssrc64 read it) */
+  uint16_t ss_d, ss_a, ss_b;
+  uint64_t ss_k;
   uint64_t choices;      /* stated choices it rests on (emu_insn_choices), for the fidelity report */
   char *text;            /* LLVM's text, without the leading tab */
   char mnem[48];         /* LLVM's mnemonic, with encoding suffix */
@@ -335,6 +340,10 @@ int emu_op_unimplemented(emu_wave *w, const emu_insn *in);
 /* Decode-time specialisation of packed f32 instructions (emu/op_vop3p.c): in->fn replaced by a
  * handler for the form the record has, when it has one. */
 void emu_vop3p_specialise(emu_insn *in);
+/* Decode-time specialisation of scalar ALU instructions (emu/op_salu.c): the common 32-bit adds,
+ * subtracts and compares and the 64-bit bitwise operations with SGPR and integer-constant operands
+ * get a handler with their register numbers and constant fixed (ss_*); others keep theirs. */
+void emu_salu_specialise(emu_insn *in);
 int emu_op_v_pk_fma_f32_sp(emu_wave *w, const emu_insn *in); /* the specialised v_pk_fma_f32 */
 /* Replace rows 0..n-1 of the op table (ops.def's order) by their AVX2 twins where one exists
  * (emu/op_avx2.c; a no-op where that file has nothing to compile). */
