@@ -268,9 +268,14 @@ static inline __attribute__((always_inline)) uint64_t sp_key(const emu_wave *w, 
 {
   return in->sp_sgpr >> j & 1 ? (uint64_t)w->s[in->sp_reg[1 + j][1]] << 32 | w->s[in->sp_reg[1 + j][0]] : in->sp_kv[j];
 }
+/* uniform source j's fill is not for its current value (j a uniform source) */
+static inline __attribute__((always_inline)) bool sp_stale_u(const emu_wave *w, const emu_insn *in, int j)
+{
+  return !(w->pk_ok >> j & 1) || w->pk_key[j] != sp_key(w, in, j);
+}
 static inline __attribute__((always_inline)) bool sp_stale(const emu_wave *w, const emu_insn *in, int j)
 {
-  return (in->sp_uni >> j & 1) && (!(w->pk_ok >> j & 1) || w->pk_key[j] != sp_key(w, in, j));
+  return (in->sp_uni >> j & 1) && sp_stale_u(w, in, j);
 }
 static inline __attribute__((always_inline)) void sp_kernel_(emu_wave *w, const emu_insn *in, unsigned u, bool neg)
 {
@@ -328,7 +333,7 @@ static __attribute__((noinline)) int sp_slow(emu_wave *w, const emu_insn *in)
 /* one form per set of uniform sources (u) and negations: the tests and offsets as constants */
 static inline __attribute__((always_inline)) int sp_run(emu_wave *w, const emu_insn *in, unsigned u, bool neg)
 {
-  if (__builtin_expect(((u & 1) && sp_stale(w, in, 0)) || ((u & 2) && sp_stale(w, in, 1)) || ((u & 4) && sp_stale(w, in, 2)), 0))
+  if (__builtin_expect(((u & 1) && sp_stale_u(w, in, 0)) || ((u & 2) && sp_stale_u(w, in, 1)) || ((u & 4) && sp_stale_u(w, in, 2)), 0))
     return sp_refill_run(w, in);
   sp_kernel_(w, in, u, neg);
   return EMU_OK;
