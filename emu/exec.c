@@ -267,6 +267,17 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w)
     /* the next record after the block; no handler but a branch's reads or writes w->ip, and a
      * branch ends its block */
     w->ip = ip + m;
+    int rc;
+    if (!in->blk_fz) { /* no run starts in the block: only the count and the call per record */
+      do {
+        (*cnt++)++;
+        rc = in->fn(w, in);
+        in++;
+        if (__builtin_expect(rc != EMU_OK, 0)) goto stopped;
+      } while (in != end);
+      ip = w->ip;
+      continue;
+    }
     do {
       if (in->fuse_n >= 2 && emu_exec(w) == ~0ull) {
         /* a run of integer lane operations as one step (emu/fuse.c), inside the block; its records
@@ -282,9 +293,10 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w)
         }
       }
       (*cnt++)++;
-      int rc = in->fn(w, in);
+      rc = in->fn(w, in);
       in++;
       if (__builtin_expect(rc != EMU_OK, 0)) {
+      stopped:;
         /* a register-only instruction ends or stops the wave only by a fault (s_endpgm and
          * s_barrier are events); anything else is treated as one to be safe. The records of the
          * block after it did not run: their budget and steps back */

@@ -207,6 +207,9 @@ struct emu_insn {
    * records from this one the run-ahead loop may execute after one check of budget, hazards,
    * VSKIP and VGPR indexing; 0 for an event (sched_ev) */
   uint8_t blk_n;
+  /* some record of that block starts a run of integer lane operations (fuse_n >= 2); clear, the
+   * run-ahead loop runs the block without looking for runs */
+  uint8_t blk_fz;
   /* a handler specialised at decode (emu/op_vop3p.c emu_vop3p_specialise): VGPR numbers of the
    * destination (sp_reg[0][0]) and of each source's low and high dwords (sp_reg[1 + j][0..1]),
    * sp_uni bit j when source j is an SGPR or a constant instead (sp_sgpr bit j: an SGPR pair, whose
