@@ -229,6 +229,7 @@ struct emu_insn {
   uint64_t sp_kv[3];
   uint8_t sp_kvb;        /* bit j: sp_kv[j] holds source j */
   uint8_t sp_var;        /* the FMA host's form to run (emu_op_v_pk_fma_f32_sp) */
+  uint8_t sp_mul;        /* the record is a v_pk_mul_f32 (sources 0 and 1 only, no neg) */
   /* a scalar ALU record specialised at decode (emu/op_salu.c emu_salu_specialise): the SGPR numbers
    * of its destination and sources (ss_d, ss_a, ss_b) and its constant source's value (ss_k, as
    * emu_ssrc32 / emu_ssrc64 read it) */
@@ -348,6 +349,7 @@ void emu_vop3p_specialise(emu_insn *in);
  * get a handler with their register numbers and constant fixed (ss_*); others keep theirs. */
 void emu_salu_specialise(emu_insn *in);
 int emu_op_v_pk_fma_f32_sp(emu_wave *w, const emu_insn *in); /* the specialised v_pk_fma_f32 */
+int emu_op_v_pk_mul_f32_sp(emu_wave *w, const emu_insn *in); /* the specialised v_pk_mul_f32 */
 /* Replace rows 0..n-1 of the op table (ops.def's order) by their AVX2 twins where one exists
  * (emu/op_avx2.c; a no-op where that file has nothing to compile). */
 void emu__ops_avx2(emu_opdef *ops, size_t n);

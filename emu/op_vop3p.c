@@ -252,6 +252,21 @@ static inline __attribute__((always_inline)) void pk_fma_half(const uint32_t *a,
                      : : [a] "r"(a), [b] "r"(b), [c] "r"(c), [d] "r"(d), [m] "r"(nm) : PKF_CLOB);
   }
 }
+/* One half of the specialised v_pk_mul_f32 on an FMA host: d = a * b in 8-lane blocks by `vmulps`
+ * with x as its first source (from a register) and y as the memory operand. With two NaN operands
+ * the payload is the first source's, and the general handler's build (its SSE `mulps`, the
+ * compiler's choice) has src1 first in the low half and src0 first in the high half: sp_kernel_
+ * passes the sources in that order (test_emu_cvt checks it against that build). */
+#define PKM_BLK(o, r)                                                                              \
+  "vmovups " #o "(%[x]), %%ymm" #r "\n\t"                                                          \
+  "vmulps " #o "(%[y]), %%ymm" #r ", %%ymm" #r "\n\t"                                              \
+  "vmovups %%ymm" #r ", " #o "(%[d])\n\t"
+static inline __attribute__((always_inline)) void pk_mul_half(const uint32_t *x, const uint32_t *y, uint32_t *d)
+{
+  __asm__ volatile(PKM_BLK(0, 0) PKM_BLK(32, 1) PKM_BLK(64, 2) PKM_BLK(96, 3) PKM_BLK(128, 0) PKM_BLK(160, 1)
+                   PKM_BLK(192, 2) PKM_BLK(224, 3)
+                   : : [x] "r"(x), [y] "r"(y), [d] "r"(d) : "xmm0", "xmm1", "xmm2", "xmm3", "memory");
+}
 static inline __attribute__((always_inline)) void pk_fma_done(void)
 {
   __asm__ volatile("vzeroupper" : : : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",
@@ -277,13 +292,28 @@ static inline __attribute__((always_inline)) bool sp_stale(const emu_wave *w, co
 {
   return (in->sp_uni >> j & 1) && sp_stale_u(w, in, j);
 }
-static inline __attribute__((always_inline)) void sp_kernel_(emu_wave *w, const emu_insn *in, unsigned u, bool neg)
+static inline __attribute__((always_inline)) void sp_kernel_(emu_wave *w, const emu_insn *in, unsigned u, bool neg,
+                                                             bool mul)
 {
   const char *vb = (const char *)w->v, *ub = (const char *)w->pk_fill;
   const char *b0 = u & 1 ? ub : vb, *b1 = u & 2 ? ub : vb, *b2 = u & 4 ? ub : vb;
+  const uint32_t(*off)[4] = in->sp_off;
+  if (mul) { /* v_pk_mul_f32: sources 0 and 1, src1 first in the low half, src0 in the high one */
+    const uint32_t *s00 = (const uint32_t *)(const void *)(b0 + off[0][0]), *s01 = (const uint32_t *)(const void *)(b1 + off[0][1]);
+    const uint32_t *s10 = (const uint32_t *)(const void *)(b0 + off[1][0]), *s11 = (const uint32_t *)(const void *)(b1 + off[1][1]);
+    uint32_t *d0 = (uint32_t *)(void *)(vb + off[0][3]), *d1 = (uint32_t *)(void *)(vb + off[1][3]);
+    if (neg) { /* here: the high half runs first */
+      pk_mul_half(s00, s01, d0);
+      pk_mul_half(s11, s10, d1);
+    } else {
+      pk_mul_half(s01, s00, d0);
+      pk_mul_half(s10, s11, d1);
+    }
+    pk_fma_done();
+    return;
+  }
   const uint32_t *nm0 = NULL, *nm1 = NULL;
   if (neg) nm0 = in->sp_nm[0], nm1 = in->sp_nm[1];
-  const uint32_t(*off)[4] = in->sp_off;
   pk_fma_half((const uint32_t *)(const void *)(b0 + off[0][0]), (const uint32_t *)(const void *)(b1 + off[0][1]),
               (const uint32_t *)(const void *)(b2 + off[0][2]), (uint32_t *)(void *)(vb + off[0][3]), nm0);
   pk_fma_half((const uint32_t *)(const void *)(b0 + off[1][0]), (const uint32_t *)(const void *)(b1 + off[1][1]),
@@ -292,7 +322,8 @@ static inline __attribute__((always_inline)) void sp_kernel_(emu_wave *w, const 
 }
 static inline __attribute__((always_inline)) void sp_kernel(emu_wave *w, const emu_insn *in)
 {
-  sp_kernel_(w, in, in->sp_uni, in->sp_neg);
+  if (in->sp_mul) sp_kernel_(w, in, in->sp_uni, in->sp_hi_first, true);
+  else sp_kernel_(w, in, in->sp_uni, in->sp_neg, false);
 }
 /* a uniform source's value changed: fill, then run (apart from the handler, so that its common path
  * makes no call and saves no registers) */
@@ -335,7 +366,15 @@ static inline __attribute__((always_inline)) int sp_run(emu_wave *w, const emu_i
 {
   if (__builtin_expect(((u & 1) && sp_stale_u(w, in, 0)) || ((u & 2) && sp_stale_u(w, in, 1)) || ((u & 4) && sp_stale_u(w, in, 2)), 0))
     return sp_refill_run(w, in);
-  sp_kernel_(w, in, u, neg);
+  sp_kernel_(w, in, u, neg, false);
+  return EMU_OK;
+}
+/* hf: the high half runs first (passed to sp_kernel_ as its neg) */
+static inline __attribute__((always_inline)) int spm_run(emu_wave *w, const emu_insn *in, unsigned u, bool hf)
+{
+  if (__builtin_expect(((u & 1) && sp_stale_u(w, in, 0)) || ((u & 2) && sp_stale_u(w, in, 1)), 0))
+    return sp_refill_run(w, in);
+  sp_kernel_(w, in, u, hf, true);
   return EMU_OK;
 }
 #endif
@@ -360,14 +399,40 @@ int EMU_H(emu_op_v_pk_fma_f32_sp)(emu_wave *w, const emu_insn *in)
 #endif
 }
 
+/* v_pk_mul_f32 specialised at decode as v_pk_fma_f32 is (emu_vop3p_specialise: no clamp, no neg,
+ * the same operand forms and half order), on an FMA host with EXEC all ones only: pk_mul_half on
+ * the register file. Anything else takes the general handler. */
+int EMU_H(emu_op_v_pk_mul_f32_sp)(emu_wave *w, const emu_insn *in)
+{
+#ifdef PK_FMA_ASM
+  if (__builtin_expect((emu_exec(w) != ~0ull) | !emu_avx2, 0)) return EMU_H(emu_op_v_pk_mul_f32)(w, in);
+  switch (in->sp_var) { /* 8 * the high half first + the uniform sources */
+  case 0: return spm_run(w, in, 0, false);
+  case 1: return spm_run(w, in, 1, false);
+  case 2: return spm_run(w, in, 2, false);
+  case 3: return spm_run(w, in, 3, false);
+  case 8: return spm_run(w, in, 0, true);
+  case 9: return spm_run(w, in, 1, true);
+  case 10: return spm_run(w, in, 2, true);
+  case 11: return spm_run(w, in, 3, true);
+  default: return EMU_H(emu_op_v_pk_mul_f32)(w, in);
+  }
+#else
+  return EMU_H(emu_op_v_pk_mul_f32)(w, in);
+#endif
+}
+
 void EMU_H(emu_vop3p_specialise)(emu_insn *in)
 {
-  if (in->fn != emu_op_v_pk_fma_f32 || in->clamp || in->enc >= EMU_ENC_SDWA || in->nop != 4 ||
-      in->o[0].kind != EMU_OPK_VGPR || in->o[0].n != 2)
+  bool mul = in->fn == emu_op_v_pk_mul_f32;
+  int ns = mul ? 2 : 3; /* sources */
+  if ((in->fn != emu_op_v_pk_fma_f32 && !mul) || in->clamp || in->enc >= EMU_ENC_SDWA || in->nop != 1 + ns ||
+      in->o[0].kind != EMU_OPK_VGPR || in->o[0].n != 2 || (mul && (in->neg_lo | in->neg_hi)))
     return;
+  in->sp_mul = mul;
   in->sp_uni = in->sp_sgpr = 0;
   in->sp_reg[0][0] = in->o[0].reg, in->sp_reg[0][1] = (uint16_t)(in->o[0].reg + 1);
-  for (int j = 0; j < 3; j++) {
+  for (int j = 0; j < ns; j++) {
     const emu_opnd *o = &in->o[1 + j];
     if (o->mods) return;
     if (o->kind == EMU_OPK_VGPR) {
@@ -388,7 +453,7 @@ void EMU_H(emu_vop3p_specialise)(emu_insn *in)
   }
   /* the low destination read by the high half, the high destination by the low half */
   bool lo_hit = false, hi_hit = false;
-  for (int j = 0; j < 3; j++) {
+  for (int j = 0; j < ns; j++) {
     if (in->sp_uni >> j & 1) continue;
     lo_hit |= in->sp_reg[1 + j][1] == in->sp_reg[0][0];
     hi_hit |= in->sp_reg[1 + j][0] == in->sp_reg[0][1];
@@ -410,23 +475,25 @@ void EMU_H(emu_vop3p_specialise)(emu_insn *in)
   for (int h = 0; h < 2; h++) {
     int hh = lo_hit ? 1 - h : h; /* the half run h-th */
     for (int j = 0; j < 3; j++)
-      in->sp_off[h][j] = in->sp_uni >> j & 1 ? (uint32_t)((2 * j + hh) * EMU_LANES * 4)
-                                              : (uint32_t)in->sp_reg[1 + j][hh] * EMU_LANES * 4;
+      in->sp_off[h][j] = j >= ns ? 0
+                         : in->sp_uni >> j & 1 ? (uint32_t)((2 * j + hh) * EMU_LANES * 4)
+                                                : (uint32_t)in->sp_reg[1 + j][hh] * EMU_LANES * 4;
     in->sp_off[h][3] = (uint32_t)in->sp_reg[0][hh] * EMU_LANES * 4;
   }
   for (int j = 0; j < 3; j++) {
     const emu_opnd *o = &in->o[1 + j];
     in->sp_kv[j] = 0;
-    if (!(in->sp_uni >> j & 1) || (o->kind != EMU_OPK_IMM && o->kind != EMU_OPK_LIT)) continue;
+    if (j >= ns || !(in->sp_uni >> j & 1) || (o->kind != EMU_OPK_IMM && o->kind != EMU_OPK_LIT)) continue;
     uint64_t v = (uint32_t)o->ival;
     uint32_t vl = (uint32_t)(in->op_sel >> j & 1 ? v >> 32 : v), vh = (uint32_t)(in->op_sel_hi >> j & 1 ? v >> 32 : v);
     in->sp_kv[j] = (uint64_t)vh << 32 | vl;
     in->sp_kvb |= (uint8_t)(1u << j);
   }
   /* emu_op_v_pk_fma_f32_sp's form: 8 * neg + the uniform sources, 16 when a uniform source is
-   * neither an SGPR pair nor in sp_kv (sp_slow) */
-  in->sp_var = (uint8_t)((in->sp_uni & ~(in->sp_sgpr | in->sp_kvb)) ? 16 : 8 * in->sp_neg + in->sp_uni);
-  in->fn = EMU_H(emu_op_v_pk_fma_f32_sp);
+   * neither an SGPR pair nor in sp_kv (sp_slow); v_pk_mul_f32's: 8 * the high half first + the
+   * uniform sources */
+  in->sp_var = (uint8_t)((in->sp_uni & ~(in->sp_sgpr | in->sp_kvb)) ? 16 : 8 * (mul ? in->sp_hi_first : in->sp_neg) + in->sp_uni);
+  in->fn = mul ? EMU_H(emu_op_v_pk_mul_f32_sp) : EMU_H(emu_op_v_pk_fma_f32_sp);
 }
 
 int EMU_H(emu_op_v_pk_mov_b32)(emu_wave *w, const emu_insn *in)

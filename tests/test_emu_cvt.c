@@ -1263,7 +1263,8 @@ Test(emu_cvt, valu_avx2_builds_give_the_generic_handlers_bits)
     /* the table holds the twin exactly when the AVX2 paths are on, for the integer and bit
      * operations only (emu/op_avx2.c float_named: a float operation's NaN payload from two NaN
      * operands is the compiler's operand order, per build) */
-    bool twin = in->fn != twin_cases[i].generic && in->fn != emu_op_v_pk_fma_f32_sp; /* the generic build's, specialised */
+    bool twin = in->fn != twin_cases[i].generic && in->fn != emu_op_v_pk_fma_f32_sp &&
+                in->fn != emu_op_v_pk_mul_f32_sp; /* the generic build's, specialised */
     cr_assert_eq(twin, emu_avx2 && twin_cases[i].twin, "%s: %s handler in the table", twin_cases[i].text,
                  twin ? "a twin" : "the generic");
     for (int pass = 0; pass < 2; pass++) {
@@ -1462,6 +1463,74 @@ Test(emu_cvt, pk_fma_f32_specialised_forms_give_the_general_handlers_bits)
             int d = pkfma_neg_cases[i].d + h;
             cr_assert_eq(sn_v(s, d)[l], fb(r), "%s (path %d): lane %d half %d: %a, want %a", pkfma_neg_cases[i].text,
                          path, l, h, bf(sn_v(s, d)[l]), r);
+          }
+      }
+    }
+    emu_avx2 = had2;
+    sn_free(s);
+  }
+  free(before), free(want);
+}
+
+/* v_pk_mul_f32 specialised as v_pk_fma_f32 is (no clamp, no neg), run by the FMA host's 8-lane
+ * blocks: the general handler's bits on NaNs in either and both operands (the payload of the first
+ * source), uniform sources changed between runs, both half orders, a partial EXEC, with and without
+ * emu_avx2; the NaN-free lanes the product computed here. */
+static const struct {
+  const char *text;
+  bool sp;
+  int d;
+  int s0[2], s1[2]; /* VGPR of each source's low and high dword, -1 - SGPR, or -102: the integer 0 */
+} pkmul_cases[] = {
+  {"v_pk_mul_f32 v[10:11], v[0:1], v[10:11] op_sel_hi:[0,1]", true, 10, {0, 0}, {10, 11}}, /* the seed kernels' form */
+  {"v_pk_mul_f32 v[2:3], v[4:5], s[6:7]", true, 2, {4, 5}, {-7, -8}},
+  {"v_pk_mul_f32 v[2:3], s[6:7], v[4:5] op_sel:[1,0] op_sel_hi:[0,1]", true, 2, {-8, -7}, {4, 5}},
+  /* v4 is the low destination and the high half's src0: the high half first */
+  {"v_pk_mul_f32 v[4:5], v[4:5], v[6:7] op_sel_hi:[0,1]", true, 4, {4, 4}, {6, 7}},
+  {"v_pk_mul_f32 v[2:3], 0, v[6:7]", true, 2, {-102, -102}, {6, 7}},
+  {"v_pk_mul_f32 v[2:3], v[4:5], v[6:7] neg_lo:[1,0]", false, 2, {4, 5}, {6, 7}},
+  {"v_pk_mul_f32 v[2:3], v[4:5], v[6:7] clamp", false, 2, {4, 5}, {6, 7}},
+};
+
+Test(emu_cvt, pk_mul_f32_specialised_gives_the_general_handlers_bits)
+{
+  uint32_t st = 0x68e31da4u;
+  const size_t nbytes = (size_t)EMU_NVGPR * EMU_LANES * 4;
+  uint32_t *before = ll_xmalloc(nbytes), *want = ll_xmalloc(nbytes);
+  static const uint32_t nan[4] = {0x7fa00001u, 0xffc00002u, 0x7fc12345u, 0xff812345u};
+  bool had2 = emu_avx2;
+  for (size_t i = 0; i < sizeof pkmul_cases / sizeof *pkmul_cases; i++) {
+    snip *s = sn_new(EMU_GFX950, pkmul_cases[i].text);
+    const emu_insn *in = &s->p->insns[0];
+    cr_assert(in->implemented, "%s", pkmul_cases[i].text);
+    cr_assert_eq(in->fn == emu_op_v_pk_mul_f32_sp, pkmul_cases[i].sp, "%s: %s handler", pkmul_cases[i].text,
+                 in->fn == emu_op_v_pk_mul_f32_sp ? "the specialised" : "the general");
+    for (int path = 0; path < 2; path++) {
+      emu_avx2 = had2 && path == 0;
+      for (int pass = 0; pass < 4; pass++) {
+        for (int r = 0; r < 16; r++)
+          for (int l = 0; l < EMU_LANES; l++) {
+            uint32_t x = sn_rand(&st);
+            sn_v(s, r)[l] = (l < 32 && (l >> (r % 5) & 1)) ? nan[(l + r) % 4] : fb(0.5f + (float)(x >> 8) / 16777216.0f);
+          }
+        for (int r = 0; r < 12; r++) s->w.s[r] = pass == 2 ? nan[(r + 3) % 4] : fb(1.0f + (float)r / 8.0f);
+        sn_exec(s, pass == 1 ? (uint64_t)sn_rand(&st) << 32 | sn_rand(&st) : ~0ull);
+        memcpy(before, s->vfile, nbytes);
+        cr_assert_eq(emu_op_v_pk_mul_f32(&s->w, in), EMU_OK);
+        memcpy(want, s->vfile, nbytes);
+        memcpy(s->vfile, before, nbytes);
+        cr_assert_eq(in->fn(&s->w, in), EMU_OK);
+        for (size_t k = 0; k < (size_t)EMU_NVGPR * EMU_LANES; k++)
+          cr_assert_eq(s->vfile[k], want[k], "%s (path %d, pass %d): v%zu lane %zu: %#x, the general handler %#x",
+                       pkmul_cases[i].text, path, pass, k / EMU_LANES, k % EMU_LANES, s->vfile[k], want[k]);
+        if (pass == 1 || pass == 2 || !pkmul_cases[i].sp) continue;
+        for (int l = 32; l < EMU_LANES; l++)
+          for (int h = 0; h < 2; h++) {
+            float r = pkfma_neg_opnd(s, before, pkmul_cases[i].s0[h], l, false) *
+                      pkfma_neg_opnd(s, before, pkmul_cases[i].s1[h], l, false);
+            int d = pkmul_cases[i].d + h;
+            cr_assert_eq(sn_v(s, d)[l], fb(r), "%s (path %d): lane %d half %d: %a, want %a", pkmul_cases[i].text, path,
+                         l, h, bf(sn_v(s, d)[l]), r);
           }
       }
     }
