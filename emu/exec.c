@@ -247,11 +247,12 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w)
   for (;;) {
     if (__builtin_expect(ip >= n, 0)) break;
     const emu_insn *in = &insns[ip];
-    if (in->sched_ev | (w->budget == 0) | w->vskip | w->gpr_idx) break;
     /* the block from here, cut at the budget's end and before the first record that may name a
-     * register an outstanding load still writes (the careful path then faults at its PC) */
+     * register an outstanding load still writes (the careful path then faults at its PC); none at
+     * an event (blk_n 0) or with no budget left */
     uint32_t m = in->blk_n;
     if (m > w->budget) m = (uint32_t)w->budget;
+    if ((m == 0) | w->vskip | w->gpr_idx) break;
     if (__builtin_expect(w->npend != 0, 0)) {
       if (emu_hazard_possible(w, in)) break;
       for (uint32_t j = 1; j < m; j++)
