@@ -740,11 +740,15 @@ static bool blk_term(const emu_insn *in)
 static void block_prepare(emu_insn *insns, size_t n)
 {
   uint32_t next = 0; /* the block length from i + 1 */
+  bool fz_next = false; /* a run starts in the block from i + 1 */
   for (size_t i = n; i-- > 0;) {
     emu_insn *in = &insns[i];
     uint32_t len = in->sched_ev ? 0 : blk_term(in) ? 1 : 1 + next;
     in->blk_n = (uint8_t)(len > 255 ? 255 : len);
-    next = len;
+    /* over the whole chain, so also for a block cut at 255 records */
+    bool fz = len && (in->fuse_n >= 2 || (len > 1 && fz_next));
+    in->blk_fz = fz;
+    next = len, fz_next = fz;
   }
 }
 
@@ -834,6 +838,7 @@ static void finish_insn(emu_insn *in)
   in->fn = d->fn;
   in->implemented = true;
   emu_vop3p_specialise(in); /* packed f32 forms with a specialised handler (emu/op_vop3p.c) */
+  emu_salu_specialise(in);  /* scalar ALU forms with a specialised handler (emu/op_salu.c) */
   emu_lds_access_prepare(in, d->name); /* the LDS ordering check and racecheck read it */
   in->choices = emu_insn_choices(in);
   emu_fuse_mark(in, d->name); /* an integer lane operation a run may take (emu/fuse.c) */

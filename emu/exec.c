@@ -247,11 +247,12 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w)
   for (;;) {
     if (__builtin_expect(ip >= n, 0)) break;
     const emu_insn *in = &insns[ip];
-    if (in->sched_ev | (w->budget == 0) | w->vskip | w->gpr_idx) break;
     /* the block from here, cut at the budget's end and before the first record that may name a
-     * register an outstanding load still writes (the careful path then faults at its PC) */
+     * register an outstanding load still writes (the careful path then faults at its PC); none at
+     * an event (blk_n 0) or with no budget left */
     uint32_t m = in->blk_n;
     if (m > w->budget) m = (uint32_t)w->budget;
+    if ((m == 0) | w->vskip | w->gpr_idx) break;
     if (__builtin_expect(w->npend != 0, 0)) {
       if (emu_hazard_possible(w, in)) break;
       for (uint32_t j = 1; j < m; j++)
@@ -267,6 +268,17 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w)
     /* the next record after the block; no handler but a branch's reads or writes w->ip, and a
      * branch ends its block */
     w->ip = ip + m;
+    int rc;
+    if (!in->blk_fz) { /* no run starts in the block: only the count and the call per record */
+      do {
+        (*cnt++)++;
+        rc = in->fn(w, in);
+        in++;
+        if (__builtin_expect(rc != EMU_OK, 0)) goto stopped;
+      } while (in != end);
+      ip = w->ip;
+      continue;
+    }
     do {
       if (in->fuse_n >= 2 && emu_exec(w) == ~0ull) {
         /* a run of integer lane operations as one step (emu/fuse.c), inside the block; its records
@@ -282,9 +294,10 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w)
         }
       }
       (*cnt++)++;
-      int rc = in->fn(w, in);
+      rc = in->fn(w, in);
       in++;
       if (__builtin_expect(rc != EMU_OK, 0)) {
+      stopped:;
         /* a register-only instruction ends or stops the wave only by a fault (s_endpgm and
          * s_barrier are events); anything else is treated as one to be safe. The records of the
          * block after it did not run: their budget and steps back */

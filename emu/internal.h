@@ -207,12 +207,34 @@ struct emu_insn {
    * records from this one the run-ahead loop may execute after one check of budget, hazards,
    * VSKIP and VGPR indexing; 0 for an event (sched_ev) */
   uint8_t blk_n;
+  /* some record of that block starts a run of integer lane operations (fuse_n >= 2); clear, the
+   * run-ahead loop runs the block without looking for runs */
+  uint8_t blk_fz;
   /* a handler specialised at decode (emu/op_vop3p.c emu_vop3p_specialise): VGPR numbers of the
    * destination (sp_reg[0][0]) and of each source's low and high dwords (sp_reg[1 + j][0..1]),
    * sp_uni bit j when source j is an SGPR or a constant instead (sp_sgpr bit j: an SGPR pair, whose
    * SGPR numbers sp_reg[1 + j] then holds), sp_hi_first when the high half must be written first */
   uint16_t sp_reg[4][2];
   uint8_t sp_uni, sp_sgpr, sp_hi_first;
+  /* neg_lo / neg_hi of the specialised v_pk_fma_f32 as sign masks, sp_nm[h][j] for half h (0 low,
+   * 1 high) and source j (0 or 0x80000000), in the order its halves run (sp_hi_first applied);
+   * sp_neg when any is set: only the host-FMA path (emu_avx2) takes those records, the C loops
+   * leave them to the general handler */
+  uint32_t sp_nm[2][4];
+  uint8_t sp_neg;
+  /* the same record's operands as byte offsets, in the order its halves run: sp_off[h][j] of source
+   * j's dwords from w->v (a VGPR) or from w->pk_fill (sp_uni bit j), sp_off[h][3] of the
+   * destination's from w->v; sp_kv[j]: a constant source's two dwords (high << 32 | low) */
+  uint32_t sp_off[2][4];
+  uint64_t sp_kv[3];
+  uint8_t sp_kvb;        /* bit j: sp_kv[j] holds source j */
+  uint8_t sp_var;        /* the FMA host's form to run (emu_op_v_pk_fma_f32_sp) */
+  uint8_t sp_mul;        /* the record is a v_pk_mul_f32 (sources 0 and 1 only, no neg) */
+  /* a scalar ALU record specialised at decode (emu/op_salu.c emu_salu_specialise): the SGPR numbers
+   * of its destination and sources (ss_d, ss_a, ss_b) and its constant source's value (ss_k, as
+   * emu_ssrc32 / emu_ssrc64 read it) */
+  uint16_t ss_d, ss_a, ss_b;
+  uint64_t ss_k;
   uint64_t choices;      /* stated choices it rests on (emu_insn_choices), for the fidelity report */
   char *text;            /* LLVM's text, without the leading tab */
   char mnem[48];         /* LLVM's mnemonic, with encoding suffix */
@@ -322,7 +344,12 @@ int emu_op_unimplemented(emu_wave *w, const emu_insn *in);
 /* Decode-time specialisation of packed f32 instructions (emu/op_vop3p.c): in->fn replaced by a
  * handler for the form the record has, when it has one. */
 void emu_vop3p_specialise(emu_insn *in);
+/* Decode-time specialisation of scalar ALU instructions (emu/op_salu.c): the common 32-bit adds,
+ * subtracts and compares and the 64-bit bitwise operations with SGPR and integer-constant operands
+ * get a handler with their register numbers and constant fixed (ss_*); others keep theirs. */
+void emu_salu_specialise(emu_insn *in);
 int emu_op_v_pk_fma_f32_sp(emu_wave *w, const emu_insn *in); /* the specialised v_pk_fma_f32 */
+int emu_op_v_pk_mul_f32_sp(emu_wave *w, const emu_insn *in); /* the specialised v_pk_mul_f32 */
 /* Replace rows 0..n-1 of the op table (ops.def's order) by their AVX2 twins where one exists
  * (emu/op_avx2.c; a no-op where that file has nothing to compile). */
 void emu__ops_avx2(emu_opdef *ops, size_t n);

@@ -342,6 +342,113 @@ SOPC(s_cmp_gt_u32, uint32_t, >)
 SOPC(s_cmp_ge_u32, uint32_t, >=)
 SOPC(s_cmp_lt_u32, uint32_t, <)
 SOPC(s_cmp_le_u32, uint32_t, <=)
+/* ---- decode-time specialisation (issue #31) ------------------------------------------------------
+ * The loops' scalar bookkeeping (s_add_i32 s3, s3, -1; s_cmp_eq_u32 s3, 0) and the exec-mask
+ * arithmetic run with a handler per operand form: both sources SGPRs (_ss), the second an integer
+ * constant (_si) or the first (_is), their numbers and the constant fixed at decode (ss_*), no
+ * operand-kind tests. The same expressions as the handlers above (one macro argument each), so the
+ * same results. What they do not cover keeps the general handler: float inline constants, 64-bit
+ * literals, a 64-bit operand that is not an SGPR pair, a destination that is not an SGPR. */
+#define SS_GET32(x) w->s[in->ss_##x]
+#define SS_GET64(x) ((uint64_t)w->s[in->ss_##x] | (uint64_t)w->s[in->ss_##x + 1] << 32)
+#define SS_FORMS(name, T, GET, body)                                                               \
+  static int name##_ss(emu_wave *w, const emu_insn *in)                                            \
+  {                                                                                                \
+    T a = GET(a), b = GET(b);                                                                      \
+    body;                                                                                          \
+    return EMU_OK;                                                                                 \
+  }                                                                                                \
+  static int name##_si(emu_wave *w, const emu_insn *in)                                            \
+  {                                                                                                \
+    T a = GET(a), b = (T)in->ss_k;                                                                 \
+    body;                                                                                          \
+    return EMU_OK;                                                                                 \
+  }                                                                                                \
+  static int name##_is(emu_wave *w, const emu_insn *in)                                            \
+  {                                                                                                \
+    T a = (T)in->ss_k, b = GET(b);                                                                 \
+    body;                                                                                          \
+    return EMU_OK;                                                                                 \
+  }
+#define SS_SOP2_32(name, expr, sccx) SS_FORMS(ss_##name, uint32_t, SS_GET32, uint32_t d = (expr); w->scc = (sccx); w->s[in->ss_d] = d)
+#define SS_SOP2_64(name, expr, sccx)                                                               \
+  SS_FORMS(ss_##name, uint64_t, SS_GET64, uint64_t d = (expr); w->scc = (sccx); w->s[in->ss_d] = (uint32_t)d;   \
+           w->s[in->ss_d + 1] = (uint32_t)(d >> 32))
+#define SS_SOPC(name, T, op) SS_FORMS(ss_##name, uint32_t, SS_GET32, w->scc = (T)a op (T)b)
+SS_SOP2_32(s_add_u32, a + b, (uint64_t)a + b > 0xffffffffu)
+SS_SOP2_32(s_sub_u32, a - b, b > a)
+SS_SOP2_32(s_add_i32, a + b, add_ovf(a, b, a + b))
+SS_SOP2_32(s_sub_i32, a - b, sub_ovf(a, b, a - b))
+SS_SOP2_32(s_and_b32, a & b, d != 0)
+SS_SOP2_32(s_or_b32, a | b, d != 0)
+SS_SOP2_32(s_lshl_b32, a << (b & 31), d != 0)
+SS_SOP2_32(s_lshr_b32, a >> (b & 31), d != 0)
+SS_SOP2_32(s_mul_i32, a * b, SCC_KEEP)
+SS_SOP2_64(s_and_b64, a & b, d != 0)
+SS_SOP2_64(s_or_b64, a | b, d != 0)
+SS_SOP2_64(s_xor_b64, a ^ b, d != 0)
+SS_SOP2_64(s_andn2_b64, a & ~b, d != 0)
+SS_SOPC(s_cmp_eq_i32, int32_t, ==)
+SS_SOPC(s_cmp_lg_i32, int32_t, !=)
+SS_SOPC(s_cmp_gt_i32, int32_t, >)
+SS_SOPC(s_cmp_ge_i32, int32_t, >=)
+SS_SOPC(s_cmp_lt_i32, int32_t, <)
+SS_SOPC(s_cmp_le_i32, int32_t, <=)
+SS_SOPC(s_cmp_eq_u32, uint32_t, ==)
+SS_SOPC(s_cmp_lg_u32, uint32_t, !=)
+SS_SOPC(s_cmp_gt_u32, uint32_t, >)
+SS_SOPC(s_cmp_ge_u32, uint32_t, >=)
+SS_SOPC(s_cmp_lt_u32, uint32_t, <)
+SS_SOPC(s_cmp_le_u32, uint32_t, <=)
+
+/* kind: 2 a SOP2 with 32-bit operands, 3 with 64-bit ones, 1 a SOPC (operands 0 and 1) */
+static const struct {
+  emu_handler gen, ss, si, is;
+  uint8_t kind;
+} ss_tab[] = {
+#define SS_ROW(name, kind) {emu_op_##name, ss_##name##_ss, ss_##name##_si, ss_##name##_is, kind},
+  SS_ROW(s_add_u32, 2) SS_ROW(s_sub_u32, 2) SS_ROW(s_add_i32, 2) SS_ROW(s_sub_i32, 2) SS_ROW(s_and_b32, 2)
+  SS_ROW(s_or_b32, 2) SS_ROW(s_lshl_b32, 2) SS_ROW(s_lshr_b32, 2) SS_ROW(s_mul_i32, 2)
+  SS_ROW(s_and_b64, 3) SS_ROW(s_or_b64, 3) SS_ROW(s_xor_b64, 3) SS_ROW(s_andn2_b64, 3)
+  SS_ROW(s_cmp_eq_i32, 1) SS_ROW(s_cmp_lg_i32, 1) SS_ROW(s_cmp_gt_i32, 1) SS_ROW(s_cmp_ge_i32, 1)
+  SS_ROW(s_cmp_lt_i32, 1) SS_ROW(s_cmp_le_i32, 1) SS_ROW(s_cmp_eq_u32, 1) SS_ROW(s_cmp_lg_u32, 1)
+  SS_ROW(s_cmp_gt_u32, 1) SS_ROW(s_cmp_ge_u32, 1) SS_ROW(s_cmp_lt_u32, 1) SS_ROW(s_cmp_le_u32, 1)
+#undef SS_ROW
+};
+
+/* an operand as the forms read it: 1 an SGPR (or pair, wide), 2 a constant (its value in *k, as
+ * emu_ssrc32 / emu_ssrc64 give it), 0 neither */
+static int ss_opnd(const emu_opnd *o, bool wide, uint64_t *k)
+{
+  if (o->kind == EMU_OPK_SGPR) return (!wide || (o->n == 2 && o->reg + 1 < EMU_NSFILE)) && o->reg < EMU_NSFILE ? 1 : 0;
+  if (o->kind == EMU_OPK_IMM) return *k = wide ? (uint64_t)o->ival : (uint32_t)o->ival, 2;
+  if (o->kind == EMU_OPK_LIT && !wide) return *k = (uint32_t)o->ival, 2;
+  return 0;
+}
+
+void emu_salu_specialise(emu_insn *in)
+{
+  for (size_t i = 0; i < sizeof ss_tab / sizeof *ss_tab; i++) {
+    if (in->fn != ss_tab[i].gen) continue;
+    bool wide = ss_tab[i].kind == 3;
+    int s0 = ss_tab[i].kind == 1 ? 0 : 1;
+    /* the handlers read no modifier; any but the printing ones (hex, lit()) is left to them */
+    const uint8_t sem = EMU_M_NEG | EMU_M_ABS | EMU_M_SEXT | EMU_M_NEGFN | EMU_M_ABSFN;
+    if (in->nop != s0 + 2 || (in->o[0].mods & sem) || (in->o[1].mods & sem) || (s0 && (in->o[2].mods & sem))) return;
+    if (s0 && !(in->o[0].kind == EMU_OPK_SGPR && in->o[0].reg < EMU_NSFILE &&
+                (!wide || (in->o[0].n == 2 && in->o[0].reg + 1 < EMU_NSFILE))))
+      return;
+    uint64_t ka = 0, kb = 0;
+    int fa = ss_opnd(&in->o[s0], wide, &ka), fb = ss_opnd(&in->o[s0 + 1], wide, &kb);
+    if (!fa || !fb || (fa == 2 && fb == 2)) return;
+    in->ss_d = s0 ? in->o[0].reg : 0;
+    in->ss_a = in->o[s0].reg, in->ss_b = in->o[s0 + 1].reg;
+    in->ss_k = fa == 2 ? ka : kb;
+    in->fn = fa == 2 ? ss_tab[i].is : fb == 2 ? ss_tab[i].si : ss_tab[i].ss;
+    return;
+  }
+}
+
 int emu_op_s_cmp_eq_u64(emu_wave *w, const emu_insn *in)
 {
   w->scc = emu_ssrc64(w, in, 0) == emu_ssrc64(w, in, 1);

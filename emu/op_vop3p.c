@@ -180,12 +180,14 @@ int EMU_H(emu_op_v_pk_fma_f32)(emu_wave *w, const emu_insn *in)
   pk_fma_loop(hi[0], hi[1], hi[2], rh);
   return pk32_done(w, in, rl, rh);
 }
-/* v_pk_fma_f32 specialised at decode (emu_vop3p_specialise): no clamp, no neg, a VGPR pair as
+/* v_pk_fma_f32 specialised at decode (emu_vop3p_specialise): no clamp, a VGPR pair as
  * destination, each source a VGPR (its two dwords' register numbers precomputed, op_sel and
  * op_sel_hi applied) or an SGPR or constant (read as src_pk32 reads it), and the order of the two
  * halves fixed so that neither writes a register the other still reads. With EXEC all ones the
  * loops read the register file and write the destination in place; otherwise the general handler.
- * The same loop function as the general handler, so the same bits. */
+ * The same arithmetic as the general handler, so the same bits: its own loop function, or where the
+ * host has FMA (emu_avx2, so pk_fma_loop runs its FMA clone) pk_fma_half below, which issues the
+ * instruction that clone's loop issues. */
 static inline __attribute__((always_inline)) void sp_src(emu_wave *w, const emu_insn *in, int j, const uint32_t **lo,
                                                          const uint32_t **hi)
 {
@@ -201,7 +203,7 @@ static inline __attribute__((always_inline)) void sp_src(emu_wave *w, const emu_
       vl = (uint32_t)(in->op_sel >> j & 1 ? v >> 32 : v), vh = (uint32_t)(in->op_sel_hi >> j & 1 ? v >> 32 : v);
     }
     uint64_t key = (uint64_t)vh << 32 | vl;
-    if (!(w->pk_ok >> j & 1) || w->pk_key[j] != key) {
+    if (__builtin_expect(!(w->pk_ok >> j & 1) || w->pk_key[j] != key, 0)) {
       emu_fill2_64(w->pk_fill[j][0], vl, w->pk_fill[j][1], vh);
       w->pk_key[j] = key;
       w->pk_ok |= (uint8_t)(1u << j);
@@ -213,9 +215,136 @@ static inline __attribute__((always_inline)) void sp_src(emu_wave *w, const emu_
   }
 }
 
-int EMU_H(emu_op_v_pk_fma_f32_sp)(emu_wave *w, const emu_insn *in)
+#if defined(__x86_64__) && defined(__GNUC__)
+/* One half of the specialised v_pk_fma_f32 on an FMA host, 64 lanes in 8-lane blocks: d = a * b + c
+ * by the instruction pk_fma_loop's FMA clone issues (a and c loaded, `vfmadd132ps` with b as its
+ * memory operand: with two or three NaN operands, which payload comes out is that instruction's
+ * operand order, so it is written out here rather than left to the compiler's choice of form).
+ * Each block's sources are read before its destination is written, and a destination block is
+ * no other block of a source (registers are whole 64-lane arrays), so d may be any source. nm: the
+ * sources' sign masks (neg_lo / neg_hi), applied to the loaded values as src_pk32's copies are;
+ * NULL when none. vzeroupper is pk_fma_done's. */
+#define PKF_BLK(o, x, y)                                                                           \
+  "vmovups " #o "(%[a]), %%ymm" #x "\n\t"                                                          \
+  "vmovups " #o "(%[c]), %%ymm" #y "\n\t"                                                          \
+  "vfmadd132ps " #o "(%[b]), %%ymm" #y ", %%ymm" #x "\n\t"                                          \
+  "vmovups %%ymm" #x ", " #o "(%[d])\n\t"
+#define PKF_NBLK(o, x, y, z)                                                                       \
+  "vxorps " #o "(%[a]), %%ymm13, %%ymm" #x "\n\t"                                                  \
+  "vxorps " #o "(%[c]), %%ymm15, %%ymm" #y "\n\t"                                                  \
+  "vxorps " #o "(%[b]), %%ymm14, %%ymm" #z "\n\t"                                                  \
+  "vfmadd132ps %%ymm" #z ", %%ymm" #y ", %%ymm" #x "\n\t"                                           \
+  "vmovups %%ymm" #x ", " #o "(%[d])\n\t"
+#define PKF_CLOB "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm13", "xmm14", "xmm15", "memory"
+static inline __attribute__((always_inline)) void pk_fma_half(const uint32_t *a, const uint32_t *b, const uint32_t *c,
+                                                              uint32_t *d, const uint32_t *nm)
 {
-  if (__builtin_expect(emu_exec(w) != ~0ull, 0)) return EMU_H(emu_op_v_pk_fma_f32)(w, in);
+  if (!nm) {
+    __asm__ volatile(PKF_BLK(0, 0, 1) PKF_BLK(32, 2, 3) PKF_BLK(64, 0, 1) PKF_BLK(96, 2, 3)
+                     PKF_BLK(128, 0, 1) PKF_BLK(160, 2, 3) PKF_BLK(192, 0, 1) PKF_BLK(224, 2, 3)
+                     : : [a] "r"(a), [b] "r"(b), [c] "r"(c), [d] "r"(d) : PKF_CLOB);
+  } else {
+    __asm__ volatile("vbroadcastss 0(%[m]), %%ymm13\n\t"
+                     "vbroadcastss 4(%[m]), %%ymm14\n\t"
+                     "vbroadcastss 8(%[m]), %%ymm15\n\t"
+                     PKF_NBLK(0, 0, 1, 2) PKF_NBLK(32, 3, 4, 5) PKF_NBLK(64, 0, 1, 2) PKF_NBLK(96, 3, 4, 5)
+                     PKF_NBLK(128, 0, 1, 2) PKF_NBLK(160, 3, 4, 5) PKF_NBLK(192, 0, 1, 2) PKF_NBLK(224, 3, 4, 5)
+                     : : [a] "r"(a), [b] "r"(b), [c] "r"(c), [d] "r"(d), [m] "r"(nm) : PKF_CLOB);
+  }
+}
+/* One half of the specialised v_pk_mul_f32 on an FMA host: d = a * b in 8-lane blocks by `vmulps`
+ * with x as its first source (from a register) and y as the memory operand. With two NaN operands
+ * the payload is the first source's, and the general handler's build (its SSE `mulps`, the
+ * compiler's choice) has src1 first in the low half and src0 first in the high half: sp_kernel_
+ * passes the sources in that order (test_emu_cvt checks it against that build). */
+#define PKM_BLK(o, r)                                                                              \
+  "vmovups " #o "(%[x]), %%ymm" #r "\n\t"                                                          \
+  "vmulps " #o "(%[y]), %%ymm" #r ", %%ymm" #r "\n\t"                                              \
+  "vmovups %%ymm" #r ", " #o "(%[d])\n\t"
+static inline __attribute__((always_inline)) void pk_mul_half(const uint32_t *x, const uint32_t *y, uint32_t *d)
+{
+  __asm__ volatile(PKM_BLK(0, 0) PKM_BLK(32, 1) PKM_BLK(64, 2) PKM_BLK(96, 3) PKM_BLK(128, 0) PKM_BLK(160, 1)
+                   PKM_BLK(192, 2) PKM_BLK(224, 3)
+                   : : [x] "r"(x), [y] "r"(y), [d] "r"(d) : "xmm0", "xmm1", "xmm2", "xmm3", "memory");
+}
+static inline __attribute__((always_inline)) void pk_fma_done(void)
+{
+  __asm__ volatile("vzeroupper" : : : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",
+                   "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+}
+#define PK_FMA_ASM 1
+#endif
+
+#ifdef PK_FMA_ASM
+/* The FMA host's form: uniform sources (an SGPR pair, or a constant whose dwords sp_kv holds)
+ * spread over w->pk_fill when their values changed, as sp_src does, then each half's operands
+ * from the byte offsets fixed at decode. */
+static inline __attribute__((always_inline)) uint64_t sp_key(const emu_wave *w, const emu_insn *in, int j)
+{
+  return in->sp_sgpr >> j & 1 ? (uint64_t)w->s[in->sp_reg[1 + j][1]] << 32 | w->s[in->sp_reg[1 + j][0]] : in->sp_kv[j];
+}
+/* uniform source j's fill is not for its current value (j a uniform source) */
+static inline __attribute__((always_inline)) bool sp_stale_u(const emu_wave *w, const emu_insn *in, int j)
+{
+  return !(w->pk_ok >> j & 1) || w->pk_key[j] != sp_key(w, in, j);
+}
+static inline __attribute__((always_inline)) bool sp_stale(const emu_wave *w, const emu_insn *in, int j)
+{
+  return (in->sp_uni >> j & 1) && sp_stale_u(w, in, j);
+}
+static inline __attribute__((always_inline)) void sp_kernel_(emu_wave *w, const emu_insn *in, unsigned u, bool neg,
+                                                             bool mul)
+{
+  const char *vb = (const char *)w->v, *ub = (const char *)w->pk_fill;
+  const char *b0 = u & 1 ? ub : vb, *b1 = u & 2 ? ub : vb, *b2 = u & 4 ? ub : vb;
+  const uint32_t(*off)[4] = in->sp_off;
+  if (mul) { /* v_pk_mul_f32: sources 0 and 1, src1 first in the low half, src0 in the high one */
+    const uint32_t *s00 = (const uint32_t *)(const void *)(b0 + off[0][0]), *s01 = (const uint32_t *)(const void *)(b1 + off[0][1]);
+    const uint32_t *s10 = (const uint32_t *)(const void *)(b0 + off[1][0]), *s11 = (const uint32_t *)(const void *)(b1 + off[1][1]);
+    uint32_t *d0 = (uint32_t *)(void *)(vb + off[0][3]), *d1 = (uint32_t *)(void *)(vb + off[1][3]);
+    if (neg) { /* here: the high half runs first */
+      pk_mul_half(s00, s01, d0);
+      pk_mul_half(s11, s10, d1);
+    } else {
+      pk_mul_half(s01, s00, d0);
+      pk_mul_half(s10, s11, d1);
+    }
+    pk_fma_done();
+    return;
+  }
+  const uint32_t *nm0 = NULL, *nm1 = NULL;
+  if (neg) nm0 = in->sp_nm[0], nm1 = in->sp_nm[1];
+  pk_fma_half((const uint32_t *)(const void *)(b0 + off[0][0]), (const uint32_t *)(const void *)(b1 + off[0][1]),
+              (const uint32_t *)(const void *)(b2 + off[0][2]), (uint32_t *)(void *)(vb + off[0][3]), nm0);
+  pk_fma_half((const uint32_t *)(const void *)(b0 + off[1][0]), (const uint32_t *)(const void *)(b1 + off[1][1]),
+              (const uint32_t *)(const void *)(b2 + off[1][2]), (uint32_t *)(void *)(vb + off[1][3]), nm1);
+  pk_fma_done();
+}
+static inline __attribute__((always_inline)) void sp_kernel(emu_wave *w, const emu_insn *in)
+{
+  if (in->sp_mul) sp_kernel_(w, in, in->sp_uni, in->sp_hi_first, true);
+  else sp_kernel_(w, in, in->sp_uni, in->sp_neg, false);
+}
+/* a uniform source's value changed: fill, then run (apart from the handler, so that its common path
+ * makes no call and saves no registers) */
+static __attribute__((noinline)) int sp_refill_run(emu_wave *w, const emu_insn *in)
+{
+  for (int j = 0; j < 3; j++) {
+    if (!sp_stale(w, in, j)) continue;
+    uint64_t key = sp_key(w, in, j);
+    emu_fill2_64(w->pk_fill[j][0], (uint32_t)key, w->pk_fill[j][1], (uint32_t)(key >> 32));
+    w->pk_key[j] = key;
+    w->pk_ok |= (uint8_t)(1u << j);
+  }
+  sp_kernel(w, in);
+  return EMU_OK;
+}
+#endif
+
+/* everything but the FMA host's whole-EXEC form: the C loops, or the general handler */
+static __attribute__((noinline)) int sp_slow(emu_wave *w, const emu_insn *in)
+{
+  if (emu_exec(w) != ~0ull || in->sp_neg) return EMU_H(emu_op_v_pk_fma_f32)(w, in);
   const uint32_t *lo0, *hi0, *lo1, *hi1, *lo2, *hi2;
   sp_src(w, in, 0, &lo0, &hi0);
   sp_src(w, in, 1, &lo1, &hi1);
@@ -231,14 +360,79 @@ int EMU_H(emu_op_v_pk_fma_f32_sp)(emu_wave *w, const emu_insn *in)
   return EMU_OK;
 }
 
+#ifdef PK_FMA_ASM
+/* one form per set of uniform sources (u) and negations: the tests and offsets as constants */
+static inline __attribute__((always_inline)) int sp_run(emu_wave *w, const emu_insn *in, unsigned u, bool neg)
+{
+  if (__builtin_expect(((u & 1) && sp_stale_u(w, in, 0)) || ((u & 2) && sp_stale_u(w, in, 1)) || ((u & 4) && sp_stale_u(w, in, 2)), 0))
+    return sp_refill_run(w, in);
+  sp_kernel_(w, in, u, neg, false);
+  return EMU_OK;
+}
+/* hf: the high half runs first (passed to sp_kernel_ as its neg) */
+static inline __attribute__((always_inline)) int spm_run(emu_wave *w, const emu_insn *in, unsigned u, bool hf)
+{
+  if (__builtin_expect(((u & 1) && sp_stale_u(w, in, 0)) || ((u & 2) && sp_stale_u(w, in, 1)), 0))
+    return sp_refill_run(w, in);
+  sp_kernel_(w, in, u, hf, true);
+  return EMU_OK;
+}
+#endif
+
+int EMU_H(emu_op_v_pk_fma_f32_sp)(emu_wave *w, const emu_insn *in)
+{
+#ifdef PK_FMA_ASM
+  /* the FMA host's form: with EXEC all ones, its uniform sources (an SGPR pair, or a constant whose
+   * dwords sp_kv holds) spread over w->pk_fill when their values changed, as sp_src does, then
+   * each half from the byte offsets fixed at decode */
+  if (__builtin_expect((emu_exec(w) != ~0ull) | !emu_avx2, 0)) return sp_slow(w, in);
+  switch (in->sp_var) {
+#define SP_CASE(u) \
+  case u: return sp_run(w, in, u, false); \
+  case 8 + u: return sp_run(w, in, u, true);
+  SP_CASE(0) SP_CASE(1) SP_CASE(2) SP_CASE(3) SP_CASE(4) SP_CASE(5) SP_CASE(6) SP_CASE(7)
+#undef SP_CASE
+  default: return sp_slow(w, in);
+  }
+#else
+  return sp_slow(w, in);
+#endif
+}
+
+/* v_pk_mul_f32 specialised at decode as v_pk_fma_f32 is (emu_vop3p_specialise: no clamp, no neg,
+ * the same operand forms and half order), on an FMA host with EXEC all ones only: pk_mul_half on
+ * the register file. Anything else takes the general handler. */
+int EMU_H(emu_op_v_pk_mul_f32_sp)(emu_wave *w, const emu_insn *in)
+{
+#ifdef PK_FMA_ASM
+  if (__builtin_expect((emu_exec(w) != ~0ull) | !emu_avx2, 0)) return EMU_H(emu_op_v_pk_mul_f32)(w, in);
+  switch (in->sp_var) { /* 8 * the high half first + the uniform sources */
+  case 0: return spm_run(w, in, 0, false);
+  case 1: return spm_run(w, in, 1, false);
+  case 2: return spm_run(w, in, 2, false);
+  case 3: return spm_run(w, in, 3, false);
+  case 8: return spm_run(w, in, 0, true);
+  case 9: return spm_run(w, in, 1, true);
+  case 10: return spm_run(w, in, 2, true);
+  case 11: return spm_run(w, in, 3, true);
+  default: return EMU_H(emu_op_v_pk_mul_f32)(w, in);
+  }
+#else
+  return EMU_H(emu_op_v_pk_mul_f32)(w, in);
+#endif
+}
+
 void EMU_H(emu_vop3p_specialise)(emu_insn *in)
 {
-  if (in->fn != emu_op_v_pk_fma_f32 || in->clamp || in->neg_lo || in->neg_hi || in->enc >= EMU_ENC_SDWA ||
-      in->nop != 4 || in->o[0].kind != EMU_OPK_VGPR || in->o[0].n != 2)
+  bool mul = in->fn == emu_op_v_pk_mul_f32;
+  int ns = mul ? 2 : 3; /* sources */
+  if ((in->fn != emu_op_v_pk_fma_f32 && !mul) || in->clamp || in->enc >= EMU_ENC_SDWA || in->nop != 1 + ns ||
+      in->o[0].kind != EMU_OPK_VGPR || in->o[0].n != 2 || (mul && (in->neg_lo | in->neg_hi)))
     return;
+  in->sp_mul = mul;
   in->sp_uni = in->sp_sgpr = 0;
   in->sp_reg[0][0] = in->o[0].reg, in->sp_reg[0][1] = (uint16_t)(in->o[0].reg + 1);
-  for (int j = 0; j < 3; j++) {
+  for (int j = 0; j < ns; j++) {
     const emu_opnd *o = &in->o[1 + j];
     if (o->mods) return;
     if (o->kind == EMU_OPK_VGPR) {
@@ -259,14 +453,47 @@ void EMU_H(emu_vop3p_specialise)(emu_insn *in)
   }
   /* the low destination read by the high half, the high destination by the low half */
   bool lo_hit = false, hi_hit = false;
-  for (int j = 0; j < 3; j++) {
+  for (int j = 0; j < ns; j++) {
     if (in->sp_uni >> j & 1) continue;
     lo_hit |= in->sp_reg[1 + j][1] == in->sp_reg[0][0];
     hi_hit |= in->sp_reg[1 + j][0] == in->sp_reg[0][1];
   }
   if (lo_hit && hi_hit) return; /* each half reads the other's destination: the temporaries */
   in->sp_hi_first = lo_hit;
-  in->fn = EMU_H(emu_op_v_pk_fma_f32_sp);
+  /* sign masks as src_pk32 applies them (bit j of neg_lo / neg_hi: source j), first half first;
+   * word 3 unused */
+  memset(in->sp_nm, 0, sizeof in->sp_nm);
+  for (int j = 0; j < 3; j++) {
+    uint32_t nl = (in->neg_lo >> j & 1) ? 0x80000000u : 0, nh = (in->neg_hi >> j & 1) ? 0x80000000u : 0;
+    in->sp_nm[lo_hit ? 1 : 0][j] = nl;
+    in->sp_nm[lo_hit ? 0 : 1][j] = nh;
+  }
+  in->sp_neg = (in->neg_lo | in->neg_hi) & 7 ? 1 : 0;
+  /* byte offsets for sp_fast, the first half's in row 0; a uniform source's from w->pk_fill
+   * (pk_fill[j][h]), an integer constant's dwords as sp_src reads them (emu_ssrc32) */
+  in->sp_kvb = 0;
+  for (int h = 0; h < 2; h++) {
+    int hh = lo_hit ? 1 - h : h; /* the half run h-th */
+    for (int j = 0; j < 3; j++)
+      in->sp_off[h][j] = j >= ns ? 0
+                         : in->sp_uni >> j & 1 ? (uint32_t)((2 * j + hh) * EMU_LANES * 4)
+                                                : (uint32_t)in->sp_reg[1 + j][hh] * EMU_LANES * 4;
+    in->sp_off[h][3] = (uint32_t)in->sp_reg[0][hh] * EMU_LANES * 4;
+  }
+  for (int j = 0; j < 3; j++) {
+    const emu_opnd *o = &in->o[1 + j];
+    in->sp_kv[j] = 0;
+    if (j >= ns || !(in->sp_uni >> j & 1) || (o->kind != EMU_OPK_IMM && o->kind != EMU_OPK_LIT)) continue;
+    uint64_t v = (uint32_t)o->ival;
+    uint32_t vl = (uint32_t)(in->op_sel >> j & 1 ? v >> 32 : v), vh = (uint32_t)(in->op_sel_hi >> j & 1 ? v >> 32 : v);
+    in->sp_kv[j] = (uint64_t)vh << 32 | vl;
+    in->sp_kvb |= (uint8_t)(1u << j);
+  }
+  /* emu_op_v_pk_fma_f32_sp's form: 8 * neg + the uniform sources, 16 when a uniform source is
+   * neither an SGPR pair nor in sp_kv (sp_slow); v_pk_mul_f32's: 8 * the high half first + the
+   * uniform sources */
+  in->sp_var = (uint8_t)((in->sp_uni & ~(in->sp_sgpr | in->sp_kvb)) ? 16 : 8 * (mul ? in->sp_hi_first : in->sp_neg) + in->sp_uni);
+  in->fn = mul ? EMU_H(emu_op_v_pk_mul_f32_sp) : EMU_H(emu_op_v_pk_fma_f32_sp);
 }
 
 int EMU_H(emu_op_v_pk_mov_b32)(emu_wave *w, const emu_insn *in)

@@ -2524,6 +2524,49 @@ Test(sched, blocks_run_as_single_steps)
   }
 }
 
+/* A register-only instruction that faults inside a run-ahead block (s_trap, a branch out of .text)
+ * stops the wave there, as the one-step path does: the same fault at the same PC, the records after
+ * it not run. Blocks without a run of integer lane operations take rr_ahead's loop without the run
+ * test (emu_insn.blk_fz clear), blocks with one the other: both, with the trap first, last and in
+ * the middle of its block. */
+Test(sched, faults_inside_blocks_stop_where_single_steps_do)
+{
+  static const char *const src[] = {
+      "v_add_u32 v1, v0, v0\ns_add_i32 s4, s4, 1\ns_trap 2\nv_mov_b32 v2, 1\ns_endpgm\n",
+      "s_trap 2\nv_mov_b32 v2, 1\ns_endpgm\n",
+      "v_add_u32 v1, v0, v0\nv_xor_b32 v3, v1, v0\nv_lshlrev_b32 v4, 2, v3\ns_trap 2\nv_mov_b32 v2, 1\ns_endpgm\n",
+      "v_cvt_f32_u32 v1, v0\ns_add_i32 s4, s4, 1\ns_branch 2000\nv_mov_b32 v2, 1\ns_endpgm\n",
+      "v_add_u32 v1, v0, v0\nv_xor_b32 v3, v1, v0\ns_cmp_eq_u32 s4, 0\ns_cbranch_scc1 3000\nv_mov_b32 v2, 1\ns_endpgm\n",
+  };
+  static const char *const kind[] = {"trap", "trap", "trap", "bad jump target", "bad jump target"};
+  static const char *const at[] = {"s_trap", "s_trap", "s_trap", "s_branch", "s_cbranch_scc1"};
+  BOTH {
+    snap *s = ll_xcalloc(1, sizeof *s), *r = ll_xcalloc(1, sizeof *r);
+    for (size_t c = 0; c < sizeof src / sizeof *src; c++) {
+      emu_fault f, g;
+      int rc, rc2;
+      emu_launch_stats st, st2;
+      blk_run(ARCH, src[c], EMU_SCHED_ROUND_ROBIN, 0, s, &f, &rc, &st);
+      blk_run(ARCH, src[c], EMU_SCHED_ADVERSARIAL, 0, r, &g, &rc2, &st2);
+      /* what ran: the records up to and including the faulting one, the same counts as one step at a time */
+      cr_assert_eq(emu_stats_count(&st, -1, "v_mov_b32*"), 0, "%s case %zu: a record after the fault ran",
+                   emu_arch_name(ARCH), c);
+      cr_assert_eq(st.wave_insns, st2.wave_insns, "%s case %zu: %llu instructions counted, one-step %llu",
+                   emu_arch_name(ARCH), c, (unsigned long long)st.wave_insns, (unsigned long long)st2.wave_insns);
+      emu_launch_stats_free(&st);
+      emu_launch_stats_free(&st2);
+      cr_assert_eq(rc, LL_EXIT_FAIL, "%s case %zu: no fault", emu_arch_name(ARCH), c);
+      cr_assert_eq(rc2, LL_EXIT_FAIL, "%s case %zu: no fault on the one-step path", emu_arch_name(ARCH), c);
+      cr_assert_str_eq(f.kind, kind[c], "%s case %zu: %s", emu_arch_name(ARCH), c, f.msg);
+      cr_assert(strstr(f.msg, at[c]) || strstr(f.insn, at[c]), "%s case %zu: %s (%s)", emu_arch_name(ARCH), c, f.msg, f.insn);
+      cr_assert_eq(f.pc, g.pc, "%s case %zu: pc %#llx, one-step %#llx", emu_arch_name(ARCH), c, (unsigned long long)f.pc,
+                   (unsigned long long)g.pc);
+      cr_assert_str_eq(f.msg, g.msg, "%s case %zu", emu_arch_name(ARCH), c);
+    }
+    free(s), free(r);
+  }
+}
+
 /* ---- many workers: more worker threads than this machine's cores -----------------------------------
  * The scheduler hands workgroups to workers through one atomic counter, each worker owning its
  * register files, LDS and counters (docs/emulator.md "Threads"); nothing else is shared but global
