@@ -476,6 +476,47 @@ void emu_lds_read8_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint
   }
 }
 
+/* ds_write2*_b64 with every lane in range: lane l's 8 bytes s0lo/s0hi at lds + (a[l] + off0), then
+ * s1lo/s1hi at lds + (a[l] + off1), lane after lane (the order decides which lane's bytes stay where
+ * addresses overlap). AVX2 has no scatter: four lanes' qwords are paired by unpacks and stored one
+ * by one (movq / movhpd: moves, no arithmetic), their addresses extracted from one vector add. */
+T256 static void lds_write2_8_256(uint8_t *lds, const uint32_t *a, uint32_t off0, uint32_t off1, const uint32_t *s0lo,
+                                  const uint32_t *s0hi, const uint32_t *s1lo, const uint32_t *s1hi)
+{
+  const __m128i vo0 = _mm_set1_epi32((int)off0), vo1 = _mm_set1_epi32((int)off1);
+#pragma GCC unroll 4
+  for (int c = 0; c < 16; c++) {
+    __m128i ix = _mm_loadu_si128((const __m128i *)(const void *)(a + 4 * c));
+    __m128i i0 = _mm_add_epi32(ix, vo0), i1 = _mm_add_epi32(ix, vo1);
+    __m128i l0 = _mm_loadu_si128((const __m128i *)(const void *)(s0lo + 4 * c));
+    __m128i h0 = _mm_loadu_si128((const __m128i *)(const void *)(s0hi + 4 * c));
+    __m128i l1 = _mm_loadu_si128((const __m128i *)(const void *)(s1lo + 4 * c));
+    __m128i h1 = _mm_loadu_si128((const __m128i *)(const void *)(s1hi + 4 * c));
+    __m128d q01 = _mm_castsi128_pd(_mm_unpacklo_epi32(l0, h0)), q23 = _mm_castsi128_pd(_mm_unpackhi_epi32(l0, h0));
+    __m128d r01 = _mm_castsi128_pd(_mm_unpacklo_epi32(l1, h1)), r23 = _mm_castsi128_pd(_mm_unpackhi_epi32(l1, h1));
+    _mm_storel_pd((double *)(void *)(lds + (uint32_t)_mm_cvtsi128_si32(i0)), q01);
+    _mm_storel_pd((double *)(void *)(lds + (uint32_t)_mm_cvtsi128_si32(i1)), r01);
+    _mm_storeh_pd((double *)(void *)(lds + (uint32_t)_mm_extract_epi32(i0, 1)), q01);
+    _mm_storeh_pd((double *)(void *)(lds + (uint32_t)_mm_extract_epi32(i1, 1)), r01);
+    _mm_storel_pd((double *)(void *)(lds + (uint32_t)_mm_extract_epi32(i0, 2)), q23);
+    _mm_storel_pd((double *)(void *)(lds + (uint32_t)_mm_extract_epi32(i1, 2)), r23);
+    _mm_storeh_pd((double *)(void *)(lds + (uint32_t)_mm_extract_epi32(i0, 3)), q23);
+    _mm_storeh_pd((double *)(void *)(lds + (uint32_t)_mm_extract_epi32(i1, 3)), r23);
+  }
+}
+void emu_lds_write2_8_64(uint8_t *lds, const uint32_t *a, uint32_t off0, uint32_t off1, const uint32_t *s0lo,
+                         const uint32_t *s0hi, const uint32_t *s1lo, const uint32_t *s1hi)
+{
+  if (emu_avx2) {
+    lds_write2_8_256(lds, a, off0, off1, s0lo, s0hi, s1lo, s1hi);
+    return;
+  }
+  for (int l = 0; l < EMU_LANES; l++) {
+    uint64_t v0 = s0lo[l] | (uint64_t)s0hi[l] << 32, v1 = s1lo[l] | (uint64_t)s1hi[l] << 32;
+    memcpy(lds + (uint32_t)(a[l] + off0), &v0, 8), memcpy(lds + (uint32_t)(a[l] + off1), &v1, 8);
+  }
+}
+
 /* ---- f16 <-> f32 ---------------------------------------------------------------------------------
  * VCVTPS2PH (imm: round to nearest even, exceptions suppressed) gives emu_f32_to_f16's result for
  * every input: overflow to inf, subnormals rounded, a NaN quieted with its payload's top bits kept
