@@ -812,6 +812,9 @@ void emu_blend64(uint32_t *dst, const uint32_t *d, uint64_t e);
 void emu_bperm64(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off);
 void emu_addr64(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t off); /* d = (lo | hi << 32) + off */
 uint64_t emu_outside64(const uint64_t *a, uint64_t base, uint64_t lim); /* bit l: a[l] - base > lim (unsigned) */
+/* every lane's global dword (d1 NULL) or dwordx2 (low dword to d0, high to d1) from host address
+ * h + a[l]; the caller has checked every lane's bytes lie in one buffer (emu/op_mem.c) */
+void emu_gload64(uint32_t *d0, uint32_t *d1, uintptr_t h, const uint64_t *a);
 void emu_minmax64(const uint32_t *a, uint32_t *mn, uint32_t *mx); /* unsigned min and max of a[0..63] */
 /* every a[l] + off a multiple of align (a power of two) with a[l] + off + bytes <= lim (exact) */
 bool emu_lds_ok64(const uint32_t *a, uint32_t off, uint32_t align, uint32_t bytes, uint64_t lim);

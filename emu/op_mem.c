@@ -403,13 +403,12 @@ static int mem_load(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, in
     if (b) {
       uintptr_t h = (uintptr_t)b->host - (uintptr_t)b->base; /* + address: the host byte */
       uint32_t *d0 = emu_vreg(w, in, 0, 0), *d1 = nw == 2 ? emu_vreg(w, in, 0, 1) : NULL;
-      if (nw == 1) {
-        if (e == ~0ull) for (int l = 0; l < EMU_LANES; l++) memcpy(&d0[l], (const void *)(h + mp->addr[l]), 4);
-        else LANES memcpy(&d0[l], (const void *)(h + mp->addr[l]), 4);
+      if (e == ~0ull) emu_gload64(d0, d1, h, mp->addr); /* every lane (emu/simd.c: AVX2 gathers) */
+      else if (nw == 1) {
+        LANES memcpy(&d0[l], (const void *)(h + mp->addr[l]), 4);
       } else {
         uint64_t x;
-        if (e == ~0ull) for (int l = 0; l < EMU_LANES; l++) memcpy(&x, (const void *)(h + mp->addr[l]), 8), d0[l] = (uint32_t)x, d1[l] = (uint32_t)(x >> 32);
-        else LANES memcpy(&x, (const void *)(h + mp->addr[l]), 8), d0[l] = (uint32_t)x, d1[l] = (uint32_t)(x >> 32);
+        LANES memcpy(&x, (const void *)(h + mp->addr[l]), 8), d0[l] = (uint32_t)x, d1[l] = (uint32_t)(x >> 32);
       }
       stride_prefetch(w, in, mp, e);
       emu_pend(w, in, EMU_CNT_VM, 0);

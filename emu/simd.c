@@ -329,6 +329,49 @@ uint64_t emu_outside64(const uint64_t *a, uint64_t base, uint64_t lim)
   return r;
 }
 
+/* A whole wave's global dword / dwordx2 load, every lane's bytes known in one buffer: lane l reads
+ * the host bytes at h + a[l] (h: the buffer's host address minus its device base, integer
+ * arithmetic). d1 NULL: 4 bytes into d0; else 8, the low dword into d0 and the high into d1. AVX2:
+ * 64-bit-index gathers of four lanes (the host addresses added as vectors, no base pointer). */
+T256 static void gload_256(uint32_t *d0, uint32_t *d1, uintptr_t h, const uint64_t *a)
+{
+  const __m256i vh = _mm256_set1_epi64x((long long)h);
+  if (!d1) {
+#pragma GCC unroll 8
+    for (int c = 0; c < 8; c++) {
+      __m256i i0 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c)), vh);
+      __m256i i1 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c + 4)), vh);
+      __m128i g0 = _mm256_i64gather_epi32((const int *)0, i0, 1), g1 = _mm256_i64gather_epi32((const int *)0, i1, 1);
+      _mm256_storeu_si256((__m256i *)(void *)(d0 + 8 * c), _mm256_set_m128i(g1, g0));
+    }
+    return;
+  }
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    __m256i i0 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c)), vh);
+    __m256i i1 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c + 4)), vh);
+    __m256 g0 = _mm256_castsi256_ps(_mm256_i64gather_epi64((const long long *)0, i0, 1));
+    __m256 g1 = _mm256_castsi256_ps(_mm256_i64gather_epi64((const long long *)0, i1, 1));
+    __m256i lo = _mm256_castps_si256(_mm256_shuffle_ps(g0, g1, 0x88)); /* lanes 0 1 4 5 | 2 3 6 7 */
+    __m256i hi = _mm256_castps_si256(_mm256_shuffle_ps(g0, g1, 0xdd));
+    _mm256_storeu_si256((__m256i *)(void *)(d0 + 8 * c), _mm256_permute4x64_epi64(lo, 0xd8));
+    _mm256_storeu_si256((__m256i *)(void *)(d1 + 8 * c), _mm256_permute4x64_epi64(hi, 0xd8));
+  }
+}
+void emu_gload64(uint32_t *d0, uint32_t *d1, uintptr_t h, const uint64_t *a)
+{
+  if (emu_avx2) {
+    gload_256(d0, d1, h, a);
+    return;
+  }
+  if (!d1) {
+    for (int l = 0; l < EMU_LANES; l++) memcpy(&d0[l], (const void *)(h + a[l]), 4);
+    return;
+  }
+  uint64_t x;
+  for (int l = 0; l < EMU_LANES; l++) memcpy(&x, (const void *)(h + a[l]), 8), d0[l] = (uint32_t)x, d1[l] = (uint32_t)(x >> 32);
+}
+
 /* ---- unsigned min and max of 64 lanes (the LDS ordering check's granule range) -------------- */
 T512 static void minmax_512(const uint32_t *a, uint32_t *mn, uint32_t *mx)
 {

@@ -1456,3 +1456,44 @@ Test(emu_cvt, fused_lane_runs_give_the_handlers_bits)
   fuse_compare(EMU_GFX942);
   fuse_compare(EMU_GFX950);
 }
+
+/* emu_gload64 (the whole-wave global dword / dwordx2 load of emu/op_mem.c, AVX2 gathers on this
+ * CPU) against the per-lane definition: lane l's 4 or 8 bytes at host address h + a[l], the low
+ * dword into d0 and the high into d1; lanes that share, repeat or reverse addresses, unaligned
+ * addresses, and the device base above the host address (h wraps). */
+static void gload_check(void)
+{
+  static uint8_t buf[4096];
+  uint32_t st = 77;
+  for (size_t i = 0; i < sizeof buf; i++) {
+    st = st * 1103515245u + 12345u;
+    buf[i] = (uint8_t)(st >> 16);
+  }
+  const uint64_t bases[2] = {0x1000, UINT64_C(0xffff800000000000)};
+  for (int b = 0; b < 2; b++) {
+    uintptr_t h = (uintptr_t)buf - (uintptr_t)bases[b];
+    uint64_t a[64];
+    for (int l = 0; l < 64; l++) {
+      uint32_t o = l < 16 ? 8u * (uint32_t)l : l < 32 ? 8u * (uint32_t)(63 - l) : l < 40 ? 100u : (st = st * 1103515245u + 12345u) % 4000u;
+      a[l] = bases[b] + o;
+    }
+    uint32_t d0[64], d1[64];
+    memset(d1, 0xab, sizeof d1);
+    emu_gload64(d0, NULL, h, a);
+    for (int l = 0; l < 64; l++) {
+      uint32_t want;
+      memcpy(&want, buf + (a[l] - bases[b]), 4);
+      cr_assert_eq(d0[l], want, "dword lane %d (base %d)", l, b);
+      cr_assert_eq(d1[l], 0xababababu, "dword load wrote d1, lane %d", l);
+    }
+    emu_gload64(d0, d1, h, a);
+    for (int l = 0; l < 64; l++) {
+      uint32_t w0, w1;
+      memcpy(&w0, buf + (a[l] - bases[b]), 4), memcpy(&w1, buf + (a[l] - bases[b]) + 4, 4);
+      cr_assert(d0[l] == w0 && d1[l] == w1, "dwordx2 lane %d (base %d): %08x %08x, want %08x %08x", l, b, d0[l], d1[l], w0,
+                w1);
+    }
+  }
+}
+
+Test(emu_cvt, whole_wave_global_loads_follow_the_lane_definition) { on_every_simd_path(gload_check); }
