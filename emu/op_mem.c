@@ -353,6 +353,11 @@ static void stride_prefetch(emu_wave *w, const emu_insn *in, const maddr *m, uin
   /* a prefetch never faults, so the lines are not checked against the buffer (integer arithmetic
    * for the host address: no pointer outside an object is formed) */
   uintptr_t h = (uintptr_t)w->last->host - (uintptr_t)w->last->base + (uintptr_t)step;
+  if (e == ~0ull) { /* every lane: the line changes found as one vector pass (emu/simd.c), the same prefetches */
+    for (uint64_t nl = emu_newline64(m->addr, (uint64_t)step); nl; nl &= nl - 1)
+      __builtin_prefetch((const void *)(h + m->addr[__builtin_ctzll(nl)]), 0, 3);
+    return;
+  }
   uint64_t prev = ~0ull;
   LANES {
     uint64_t line = (m->addr[l] + (uint64_t)step) >> 6;

@@ -372,6 +372,31 @@ void emu_gload64(uint32_t *d0, uint32_t *d1, uintptr_t h, const uint64_t *a)
   for (int l = 0; l < EMU_LANES; l++) memcpy(&x, (const void *)(h + a[l]), 8), d0[l] = (uint32_t)x, d1[l] = (uint32_t)(x >> 32);
 }
 
+/* bit l: lane l's 64-byte line (a[l] + step) >> 6 differs from lane l - 1's (bit 0 always): the
+ * lanes a stride prefetch (emu/op_mem.c) touches, in lane order */
+T256 static uint64_t newline_256(const uint64_t *a, uint64_t step)
+{
+  const __m256i vs = _mm256_set1_epi64x((long long)step);
+  uint64_t same = 0;
+#pragma GCC unroll 4
+  for (int c = 0; c < 16; c++) {
+    __m256i cur = _mm256_srli_epi64(_mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(a + 4 * c)), vs), 6);
+    /* lane l - 1's addresses (lane -1 of the first block: lane 0's, then bit 0 is cleared below) */
+    __m256i prv = c ? _mm256_loadu_si256((const __m256i *)(const void *)(a + 4 * c - 1))
+                    : _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)(const void *)a), 0x90);
+    prv = _mm256_srli_epi64(_mm256_add_epi64(prv, vs), 6);
+    same |= (uint64_t)(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(cur, prv))) << (4 * c);
+  }
+  return ~same | 1;
+}
+uint64_t emu_newline64(const uint64_t *a, uint64_t step)
+{
+  if (emu_avx2) return newline_256(a, step);
+  uint64_t r = 1;
+  for (int l = 1; l < EMU_LANES; l++) r |= (uint64_t)((a[l] + step) >> 6 != (a[l - 1] + step) >> 6) << l;
+  return r;
+}
+
 /* ---- unsigned min and max of 64 lanes (the LDS ordering check's granule range) -------------- */
 T512 static void minmax_512(const uint32_t *a, uint32_t *mn, uint32_t *mx)
 {

@@ -1497,3 +1497,26 @@ static void gload_check(void)
 }
 
 Test(emu_cvt, whole_wave_global_loads_follow_the_lane_definition) { on_every_simd_path(gload_check); }
+
+/* emu_newline64 (which lanes a global load's stride prefetch touches, emu/op_mem.c) against its
+ * definition: bit l set when lane l's 64-byte line (a[l] + step) >> 6 differs from lane l - 1's,
+ * bit 0 always; runs of lanes in one line, a line change at every block edge, a step that wraps. */
+static void newline_check(void)
+{
+  const uint64_t steps[3] = {0, 8192, (uint64_t)-72};
+  uint32_t st = 5;
+  for (int k = 0; k < 3; k++)
+    for (int pat = 0; pat < 3; pat++) {
+      uint64_t a[64];
+      for (int l = 0; l < 64; l++) {
+        st = st * 1103515245u + 12345u;
+        a[l] = pat == 0 ? 0x10000 + 8u * (uint64_t)l : pat == 1 ? 0x10000 + 64u * (uint64_t)(l / 4) + (st >> 28) : st >> 20;
+      }
+      uint64_t want = 1;
+      for (int l = 1; l < 64; l++)
+        if ((a[l] + steps[k]) / 64 != (a[l - 1] + steps[k]) / 64) want |= 1ull << l;
+      cr_assert_eq(emu_newline64(a, steps[k]), want, "step %d pattern %d", k, pat);
+    }
+}
+
+Test(emu_cvt, prefetch_line_changes_follow_the_definition) { on_every_simd_path(newline_check); }
