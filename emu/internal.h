@@ -817,6 +817,9 @@ uint64_t emu_outside64(const uint64_t *a, uint64_t base, uint64_t lim); /* bit l
 void emu_gload64(uint32_t *d0, uint32_t *d1, uintptr_t h, const uint64_t *a);
 /* bit l: (a[l] + step) >> 6 != (a[l - 1] + step) >> 6; bit 0 set */
 uint64_t emu_newline64(const uint64_t *a, uint64_t step);
+/* every lane's global store of nw dwords (s[k][l] at host address h + a[l] + 4k), lane after lane;
+ * the caller has checked every lane's bytes lie in one buffer (emu/op_mem.c) */
+void emu_gstore64(uintptr_t h, const uint64_t *a, const uint32_t *const *s, uint32_t nw);
 void emu_minmax64(const uint32_t *a, uint32_t *mn, uint32_t *mx); /* unsigned min and max of a[0..63] */
 /* every a[l] + off a multiple of align (a power of two) with a[l] + off + bytes <= lim (exact) */
 bool emu_lds_ok64(const uint32_t *a, uint32_t off, uint32_t align, uint32_t bytes, uint64_t lim);

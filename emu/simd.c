@@ -397,6 +397,43 @@ uint64_t emu_newline64(const uint64_t *a, uint64_t step)
   return r;
 }
 
+/* A whole wave's global dwordx2 / dwordx4 store, every lane's bytes known in one buffer: lane after
+ * lane (the order decides which lane's bytes stay where addresses overlap), lane l's dword k from
+ * s[k][l] at host address h + a[l] + 4k. AVX2: four lanes' dwords transposed by unpacks, one 8- or
+ * 16-byte store per lane (a lane's dwords are distinct bytes, so one store is its k stores). */
+T256 static void gstore_256(uintptr_t h, const uint64_t *a, const uint32_t *const *s, uint32_t nw)
+{
+  for (int c = 0; c < 16; c++) {
+    __m128i x0 = _mm_loadu_si128((const __m128i *)(const void *)(s[0] + 4 * c));
+    __m128i x1 = _mm_loadu_si128((const __m128i *)(const void *)(s[1] + 4 * c));
+    __m128i t0 = _mm_unpacklo_epi32(x0, x1), t1 = _mm_unpackhi_epi32(x0, x1); /* lanes 0 1 | 2 3: dwords 0 1 */
+    const uint64_t *ad = a + 4 * c;
+    if (nw == 2) {
+      _mm_storel_epi64((__m128i *)(void *)(h + ad[0]), t0);
+      _mm_storeh_pd((double *)(void *)(h + ad[1]), _mm_castsi128_pd(t0));
+      _mm_storel_epi64((__m128i *)(void *)(h + ad[2]), t1);
+      _mm_storeh_pd((double *)(void *)(h + ad[3]), _mm_castsi128_pd(t1));
+      continue;
+    }
+    __m128i x2 = _mm_loadu_si128((const __m128i *)(const void *)(s[2] + 4 * c));
+    __m128i x3 = _mm_loadu_si128((const __m128i *)(const void *)(s[3] + 4 * c));
+    __m128i u0 = _mm_unpacklo_epi32(x2, x3), u1 = _mm_unpackhi_epi32(x2, x3); /* dwords 2 3 */
+    _mm_storeu_si128((__m128i *)(void *)(h + ad[0]), _mm_unpacklo_epi64(t0, u0));
+    _mm_storeu_si128((__m128i *)(void *)(h + ad[1]), _mm_unpackhi_epi64(t0, u0));
+    _mm_storeu_si128((__m128i *)(void *)(h + ad[2]), _mm_unpacklo_epi64(t1, u1));
+    _mm_storeu_si128((__m128i *)(void *)(h + ad[3]), _mm_unpackhi_epi64(t1, u1));
+  }
+}
+void emu_gstore64(uintptr_t h, const uint64_t *a, const uint32_t *const *s, uint32_t nw)
+{
+  if (emu_avx2 && (nw == 2 || nw == 4)) {
+    gstore_256(h, a, s, nw);
+    return;
+  }
+  for (int l = 0; l < EMU_LANES; l++)
+    for (uint32_t k = 0; k < nw; k++) memcpy((void *)(h + a[l] + 4 * k), &s[k][l], 4);
+}
+
 /* ---- unsigned min and max of 64 lanes (the LDS ordering check's granule range) -------------- */
 T512 static void minmax_512(const uint32_t *a, uint32_t *mn, uint32_t *mx)
 {

@@ -1520,3 +1520,30 @@ static void newline_check(void)
 }
 
 Test(emu_cvt, prefetch_line_changes_follow_the_definition) { on_every_simd_path(newline_check); }
+
+/* emu_gstore64 (the whole-wave global dwordx2 / dwordx4 store of emu/op_mem.c, AVX2 transposes on
+ * this CPU) against the per-lane definition: lane after lane, dword k of lane l at h + a[l] + 4k;
+ * lanes whose bytes overlap (a later lane's bytes stay), repeated and unaligned addresses. */
+static void gstore_check(void)
+{
+  static uint8_t got[2048], want[2048];
+  uint32_t src[4][64], st = 19;
+  const uint32_t *s[4] = {src[0], src[1], src[2], src[3]};
+  for (int k = 0; k < 4; k++)
+    for (int l = 0; l < 64; l++) st = st * 1103515245u + 12345u, src[k][l] = st;
+  for (uint32_t nw = 2; nw <= 4; nw += 2) {
+    uint64_t a[64];
+    const uint64_t base = 0x40000;
+    for (int l = 0; l < 64; l++) {
+      st = st * 1103515245u + 12345u;
+      a[l] = base + (l < 16 ? 4u * (uint32_t)l : l < 24 ? 500u : (st >> 16) % (2048u - 16u));
+    }
+    memset(got, 0x5a, sizeof got), memset(want, 0x5a, sizeof want);
+    for (int l = 0; l < 64; l++)
+      for (uint32_t k = 0; k < nw; k++) memcpy(want + (a[l] - base) + 4 * k, &src[k][l], 4);
+    emu_gstore64((uintptr_t)got - (uintptr_t)base, a, s, nw);
+    for (size_t i = 0; i < sizeof got; i++) cr_assert_eq(got[i], want[i], "%u dwords: byte %zu", nw, i);
+  }
+}
+
+Test(emu_cvt, whole_wave_global_stores_follow_the_lane_definition) { on_every_simd_path(gstore_check); }
