@@ -839,6 +839,14 @@ void emu_blend64(uint32_t *dst, const uint32_t *d, uint64_t e);
 void emu_bperm64(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off);
 void emu_addr64(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t off); /* d = (lo | hi << 32) + off */
 uint64_t emu_outside64(const uint64_t *a, uint64_t base, uint64_t lim); /* bit l: a[l] - base > lim (unsigned) */
+/* every lane's global dword (d1 NULL) or dwordx2 (low dword to d0, high to d1) from host address
+ * h + a[l]; the caller has checked every lane's bytes lie in one buffer (emu/op_mem.c) */
+void emu_gload64(uint32_t *d0, uint32_t *d1, uintptr_t h, const uint64_t *a);
+/* bit l: (a[l] + step) >> 6 != (a[l - 1] + step) >> 6; bit 0 set */
+uint64_t emu_newline64(const uint64_t *a, uint64_t step);
+/* every lane's global store of nw dwords (s[k][l] at host address h + a[l] + 4k), lane after lane;
+ * the caller has checked every lane's bytes lie in one buffer (emu/op_mem.c) */
+void emu_gstore64(uintptr_t h, const uint64_t *a, const uint32_t *const *s, uint32_t nw);
 void emu_minmax64(const uint32_t *a, uint32_t *mn, uint32_t *mx); /* unsigned min and max of a[0..63] */
 /* every a[l] + off a multiple of align (a power of two) with a[l] + off + bytes <= lim (exact) */
 bool emu_lds_ok64(const uint32_t *a, uint32_t off, uint32_t align, uint32_t bytes, uint64_t lim);
@@ -846,6 +854,10 @@ bool emu_lds_ok64(const uint32_t *a, uint32_t off, uint32_t align, uint32_t byte
 void emu_tr16_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a);
 /* d0[l], d1[l] = the two dwords at lds + (uint32_t)(a[l] + off), every lane in range (emu/op_ds.c) */
 void emu_lds_read8_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a, uint32_t off);
+/* ds_write2*_b64, every lane in range: lane by lane, s0 at lds + (a[l] + off0) then s1 at a[l] + off1
+ * (8 bytes each: low dword from *lo, high from *hi) */
+void emu_lds_write2_8_64(uint8_t *lds, const uint32_t *a, uint32_t off0, uint32_t off1, const uint32_t *s0lo,
+                         const uint32_t *s0hi, const uint32_t *s1lo, const uint32_t *s1hi);
 void emu_f32_to_f16_64(uint16_t *h, const float *f);
 void emu_f16_to_f32_64(float *f, const uint16_t *h);
 void emu_exp2_64(float *d, const float *a); /* d = (float)exp2((double)a), v_exp_f32's definition */

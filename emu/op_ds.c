@@ -202,10 +202,7 @@ static int ds_write2(emu_wave *w, const emu_insn *in, uint32_t size, uint32_t st
     const uint32_t *d0[2], *d1[2];
     for (uint32_t k = 0; k < words; k++) d0[k] = vr(w, in, 1, (int)k), d1[k] = vr(w, in, 2, (int)k);
     if (words == 2 && e == ~0ull) { /* every lane: one 8-byte store per half, lane then half */
-      for (int l = 0; l < EMU_LANES; l++) {
-        uint64_t v0 = d0[0][l] | (uint64_t)d0[1][l] << 32, v1 = d1[0][l] | (uint64_t)d1[1][l] << 32;
-        memcpy(lds + (uint32_t)(a[l] + off0), &v0, 8), memcpy(lds + (uint32_t)(a[l] + off1), &v1, 8);
-      }
+      emu_lds_write2_8_64(lds, a, off0, off1, d0[0], d0[1], d1[0], d1[1]);
       emu_pend(w, in, EMU_CNT_DS, -1);
       return EMU_OK;
     }

@@ -353,6 +353,11 @@ static void stride_prefetch(emu_wave *w, const emu_insn *in, const maddr *m, uin
   /* a prefetch never faults, so the lines are not checked against the buffer (integer arithmetic
    * for the host address: no pointer outside an object is formed) */
   uintptr_t h = (uintptr_t)w->last->host - (uintptr_t)w->last->base + (uintptr_t)step;
+  if (e == ~0ull) { /* every lane: the line changes found as one vector pass (emu/simd.c), the same prefetches */
+    for (uint64_t nl = emu_newline64(m->addr, (uint64_t)step); nl; nl &= nl - 1)
+      __builtin_prefetch((const void *)(h + m->addr[__builtin_ctzll(nl)]), 0, 3);
+    return;
+  }
   uint64_t prev = ~0ull;
   LANES {
     uint64_t line = (m->addr[l] + (uint64_t)step) >> 6;
@@ -403,13 +408,12 @@ static int mem_load(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, in
     if (b) {
       uintptr_t h = (uintptr_t)b->host - (uintptr_t)b->base; /* + address: the host byte */
       uint32_t *d0 = emu_vreg(w, in, 0, 0), *d1 = nw == 2 ? emu_vreg(w, in, 0, 1) : NULL;
-      if (nw == 1) {
-        if (e == ~0ull) for (int l = 0; l < EMU_LANES; l++) memcpy(&d0[l], (const void *)(h + mp->addr[l]), 4);
-        else LANES memcpy(&d0[l], (const void *)(h + mp->addr[l]), 4);
+      if (e == ~0ull) emu_gload64(d0, d1, h, mp->addr); /* every lane (emu/simd.c: AVX2 gathers) */
+      else if (nw == 1) {
+        LANES memcpy(&d0[l], (const void *)(h + mp->addr[l]), 4);
       } else {
         uint64_t x;
-        if (e == ~0ull) for (int l = 0; l < EMU_LANES; l++) memcpy(&x, (const void *)(h + mp->addr[l]), 8), d0[l] = (uint32_t)x, d1[l] = (uint32_t)(x >> 32);
-        else LANES memcpy(&x, (const void *)(h + mp->addr[l]), 8), d0[l] = (uint32_t)x, d1[l] = (uint32_t)(x >> 32);
+        LANES memcpy(&x, (const void *)(h + mp->addr[l]), 8), d0[l] = (uint32_t)x, d1[l] = (uint32_t)(x >> 32);
       }
       stride_prefetch(w, in, mp, e);
       emu_pend(w, in, EMU_CNT_VM, 0);
@@ -482,6 +486,8 @@ static int mem_store(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, b
       for (uint32_t k = 0; k < nw; k++) s[k] = emu_vreg(w, in, di, (int)k);
       if (nw == 1) {
         LANES memcpy((void *)(h + a.m.addr[l]), &s[0][l], 4);
+      } else if (e == ~0ull) {
+        emu_gstore64(h, a.m.addr, s, nw); /* every lane (emu/simd.c: AVX2 transposes for 2 and 4 dwords) */
       } else {
         LANES for (uint32_t k = 0; k < nw; k++) memcpy((void *)(h + a.m.addr[l] + 4 * k), &s[k][l], 4);
       }

@@ -329,6 +329,111 @@ uint64_t emu_outside64(const uint64_t *a, uint64_t base, uint64_t lim)
   return r;
 }
 
+/* A whole wave's global dword / dwordx2 load, every lane's bytes known in one buffer: lane l reads
+ * the host bytes at h + a[l] (h: the buffer's host address minus its device base, integer
+ * arithmetic). d1 NULL: 4 bytes into d0; else 8, the low dword into d0 and the high into d1. AVX2:
+ * 64-bit-index gathers of four lanes (the host addresses added as vectors, no base pointer). */
+T256 static void gload_256(uint32_t *d0, uint32_t *d1, uintptr_t h, const uint64_t *a)
+{
+  const __m256i vh = _mm256_set1_epi64x((long long)h);
+  if (!d1) {
+#pragma GCC unroll 8
+    for (int c = 0; c < 8; c++) {
+      __m256i i0 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c)), vh);
+      __m256i i1 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c + 4)), vh);
+      __m128i g0 = _mm256_i64gather_epi32((const int *)0, i0, 1), g1 = _mm256_i64gather_epi32((const int *)0, i1, 1);
+      _mm256_storeu_si256((__m256i *)(void *)(d0 + 8 * c), _mm256_set_m128i(g1, g0));
+    }
+    return;
+  }
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    __m256i i0 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c)), vh);
+    __m256i i1 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c + 4)), vh);
+    __m256 g0 = _mm256_castsi256_ps(_mm256_i64gather_epi64((const long long *)0, i0, 1));
+    __m256 g1 = _mm256_castsi256_ps(_mm256_i64gather_epi64((const long long *)0, i1, 1));
+    __m256i lo = _mm256_castps_si256(_mm256_shuffle_ps(g0, g1, 0x88)); /* lanes 0 1 4 5 | 2 3 6 7 */
+    __m256i hi = _mm256_castps_si256(_mm256_shuffle_ps(g0, g1, 0xdd));
+    _mm256_storeu_si256((__m256i *)(void *)(d0 + 8 * c), _mm256_permute4x64_epi64(lo, 0xd8));
+    _mm256_storeu_si256((__m256i *)(void *)(d1 + 8 * c), _mm256_permute4x64_epi64(hi, 0xd8));
+  }
+}
+void emu_gload64(uint32_t *d0, uint32_t *d1, uintptr_t h, const uint64_t *a)
+{
+  if (emu_avx2) {
+    gload_256(d0, d1, h, a);
+    return;
+  }
+  if (!d1) {
+    for (int l = 0; l < EMU_LANES; l++) memcpy(&d0[l], (const void *)(h + a[l]), 4);
+    return;
+  }
+  uint64_t x;
+  for (int l = 0; l < EMU_LANES; l++) memcpy(&x, (const void *)(h + a[l]), 8), d0[l] = (uint32_t)x, d1[l] = (uint32_t)(x >> 32);
+}
+
+/* bit l: lane l's 64-byte line (a[l] + step) >> 6 differs from lane l - 1's (bit 0 always): the
+ * lanes a stride prefetch (emu/op_mem.c) touches, in lane order */
+T256 static uint64_t newline_256(const uint64_t *a, uint64_t step)
+{
+  const __m256i vs = _mm256_set1_epi64x((long long)step);
+  uint64_t same = 0;
+#pragma GCC unroll 4
+  for (int c = 0; c < 16; c++) {
+    __m256i cur = _mm256_srli_epi64(_mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(a + 4 * c)), vs), 6);
+    /* lane l - 1's addresses (lane -1 of the first block: lane 0's, then bit 0 is cleared below) */
+    __m256i prv = c ? _mm256_loadu_si256((const __m256i *)(const void *)(a + 4 * c - 1))
+                    : _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)(const void *)a), 0x90);
+    prv = _mm256_srli_epi64(_mm256_add_epi64(prv, vs), 6);
+    same |= (uint64_t)(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(cur, prv))) << (4 * c);
+  }
+  return ~same | 1;
+}
+uint64_t emu_newline64(const uint64_t *a, uint64_t step)
+{
+  if (emu_avx2) return newline_256(a, step);
+  uint64_t r = 1;
+  for (int l = 1; l < EMU_LANES; l++) r |= (uint64_t)((a[l] + step) >> 6 != (a[l - 1] + step) >> 6) << l;
+  return r;
+}
+
+/* A whole wave's global dwordx2 / dwordx4 store, every lane's bytes known in one buffer: lane after
+ * lane (the order decides which lane's bytes stay where addresses overlap), lane l's dword k from
+ * s[k][l] at host address h + a[l] + 4k. AVX2: four lanes' dwords transposed by unpacks, one 8- or
+ * 16-byte store per lane (a lane's dwords are distinct bytes, so one store is its k stores). */
+T256 static void gstore_256(uintptr_t h, const uint64_t *a, const uint32_t *const *s, uint32_t nw)
+{
+  for (int c = 0; c < 16; c++) {
+    __m128i x0 = _mm_loadu_si128((const __m128i *)(const void *)(s[0] + 4 * c));
+    __m128i x1 = _mm_loadu_si128((const __m128i *)(const void *)(s[1] + 4 * c));
+    __m128i t0 = _mm_unpacklo_epi32(x0, x1), t1 = _mm_unpackhi_epi32(x0, x1); /* lanes 0 1 | 2 3: dwords 0 1 */
+    const uint64_t *ad = a + 4 * c;
+    if (nw == 2) {
+      _mm_storel_epi64((__m128i *)(void *)(h + ad[0]), t0);
+      _mm_storeh_pd((double *)(void *)(h + ad[1]), _mm_castsi128_pd(t0));
+      _mm_storel_epi64((__m128i *)(void *)(h + ad[2]), t1);
+      _mm_storeh_pd((double *)(void *)(h + ad[3]), _mm_castsi128_pd(t1));
+      continue;
+    }
+    __m128i x2 = _mm_loadu_si128((const __m128i *)(const void *)(s[2] + 4 * c));
+    __m128i x3 = _mm_loadu_si128((const __m128i *)(const void *)(s[3] + 4 * c));
+    __m128i u0 = _mm_unpacklo_epi32(x2, x3), u1 = _mm_unpackhi_epi32(x2, x3); /* dwords 2 3 */
+    _mm_storeu_si128((__m128i *)(void *)(h + ad[0]), _mm_unpacklo_epi64(t0, u0));
+    _mm_storeu_si128((__m128i *)(void *)(h + ad[1]), _mm_unpackhi_epi64(t0, u0));
+    _mm_storeu_si128((__m128i *)(void *)(h + ad[2]), _mm_unpacklo_epi64(t1, u1));
+    _mm_storeu_si128((__m128i *)(void *)(h + ad[3]), _mm_unpackhi_epi64(t1, u1));
+  }
+}
+void emu_gstore64(uintptr_t h, const uint64_t *a, const uint32_t *const *s, uint32_t nw)
+{
+  if (emu_avx2 && (nw == 2 || nw == 4)) {
+    gstore_256(h, a, s, nw);
+    return;
+  }
+  for (int l = 0; l < EMU_LANES; l++)
+    for (uint32_t k = 0; k < nw; k++) memcpy((void *)(h + a[l] + 4 * k), &s[k][l], 4);
+}
+
 /* ---- unsigned min and max of 64 lanes (the LDS ordering check's granule range) -------------- */
 T512 static void minmax_512(const uint32_t *a, uint32_t *mn, uint32_t *mx)
 {
@@ -473,6 +578,47 @@ void emu_lds_read8_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint
     uint64_t v;
     memcpy(&v, lds + (uint32_t)(a[l] + off), 8);
     d0[l] = (uint32_t)v, d1[l] = (uint32_t)(v >> 32);
+  }
+}
+
+/* ds_write2*_b64 with every lane in range: lane l's 8 bytes s0lo/s0hi at lds + (a[l] + off0), then
+ * s1lo/s1hi at lds + (a[l] + off1), lane after lane (the order decides which lane's bytes stay where
+ * addresses overlap). AVX2 has no scatter: four lanes' qwords are paired by unpacks and stored one
+ * by one (movq / movhpd: moves, no arithmetic), their addresses extracted from one vector add. */
+T256 static void lds_write2_8_256(uint8_t *lds, const uint32_t *a, uint32_t off0, uint32_t off1, const uint32_t *s0lo,
+                                  const uint32_t *s0hi, const uint32_t *s1lo, const uint32_t *s1hi)
+{
+  const __m128i vo0 = _mm_set1_epi32((int)off0), vo1 = _mm_set1_epi32((int)off1);
+#pragma GCC unroll 4
+  for (int c = 0; c < 16; c++) {
+    __m128i ix = _mm_loadu_si128((const __m128i *)(const void *)(a + 4 * c));
+    __m128i i0 = _mm_add_epi32(ix, vo0), i1 = _mm_add_epi32(ix, vo1);
+    __m128i l0 = _mm_loadu_si128((const __m128i *)(const void *)(s0lo + 4 * c));
+    __m128i h0 = _mm_loadu_si128((const __m128i *)(const void *)(s0hi + 4 * c));
+    __m128i l1 = _mm_loadu_si128((const __m128i *)(const void *)(s1lo + 4 * c));
+    __m128i h1 = _mm_loadu_si128((const __m128i *)(const void *)(s1hi + 4 * c));
+    __m128d q01 = _mm_castsi128_pd(_mm_unpacklo_epi32(l0, h0)), q23 = _mm_castsi128_pd(_mm_unpackhi_epi32(l0, h0));
+    __m128d r01 = _mm_castsi128_pd(_mm_unpacklo_epi32(l1, h1)), r23 = _mm_castsi128_pd(_mm_unpackhi_epi32(l1, h1));
+    _mm_storel_pd((double *)(void *)(lds + (uint32_t)_mm_cvtsi128_si32(i0)), q01);
+    _mm_storel_pd((double *)(void *)(lds + (uint32_t)_mm_cvtsi128_si32(i1)), r01);
+    _mm_storeh_pd((double *)(void *)(lds + (uint32_t)_mm_extract_epi32(i0, 1)), q01);
+    _mm_storeh_pd((double *)(void *)(lds + (uint32_t)_mm_extract_epi32(i1, 1)), r01);
+    _mm_storel_pd((double *)(void *)(lds + (uint32_t)_mm_extract_epi32(i0, 2)), q23);
+    _mm_storel_pd((double *)(void *)(lds + (uint32_t)_mm_extract_epi32(i1, 2)), r23);
+    _mm_storeh_pd((double *)(void *)(lds + (uint32_t)_mm_extract_epi32(i0, 3)), q23);
+    _mm_storeh_pd((double *)(void *)(lds + (uint32_t)_mm_extract_epi32(i1, 3)), r23);
+  }
+}
+void emu_lds_write2_8_64(uint8_t *lds, const uint32_t *a, uint32_t off0, uint32_t off1, const uint32_t *s0lo,
+                         const uint32_t *s0hi, const uint32_t *s1lo, const uint32_t *s1hi)
+{
+  if (emu_avx2) {
+    lds_write2_8_256(lds, a, off0, off1, s0lo, s0hi, s1lo, s1hi);
+    return;
+  }
+  for (int l = 0; l < EMU_LANES; l++) {
+    uint64_t v0 = s0lo[l] | (uint64_t)s0hi[l] << 32, v1 = s1lo[l] | (uint64_t)s1hi[l] << 32;
+    memcpy(lds + (uint32_t)(a[l] + off0), &v0, 8), memcpy(lds + (uint32_t)(a[l] + off1), &v1, 8);
   }
 }
 

@@ -24,6 +24,12 @@ static inline pent *pq_at(emu_wave *w, int c, int i)
  * instructions (gfx942), 1189.4 M -> 1185.0 M (gfx950), docs/performance.md. */
 static inline void pend_mask(pent *e, unsigned k, unsigned reg, unsigned n)
 {
+  if (__builtin_expect(n == 1 && k && reg < 512, 1)) {
+    /* one register (ds_bpermute_b32, 32-bit DS reads: most entries): one bit, none past the word */
+    e->hw[0] = (uint8_t)(k * 9 + (reg >> 6)), e->hm[0] = 1ull << (reg & 63);
+    e->hw[1] = (uint8_t)(e->hw[0] + 1), e->hm[1] = 0;
+    return;
+  }
   if (!k || !n || reg >= 512) {
     e->hw[0] = e->hw[1] = 0, e->hm[0] = e->hm[1] = 0;
     return;
@@ -67,6 +73,25 @@ static inline void retire_head(emu_wave *w, int c)
   w->phead[c] = (uint8_t)((w->phead[c] + 1) & (EMU_PRING_CAP(c) - 1));
   w->ncnt[c]--;
   w->npend--;
+}
+
+/* Counter c's k oldest operations have completed (0 < k <= ncnt[c]): retire_head k times, with the
+ * ring position, counts and retired prefix moved once. */
+static inline void retire_n(emu_wave *w, int c, int k)
+{
+  uint64_t *pb = &w->pbits[0][0];
+  const pent *e = NULL;
+  for (int i = 0; i < k; i++) {
+    e = pq_at(w, c, i);
+    pb[e->hw[0]] &= ~e->hm[0];
+    pb[e->hw[1]] &= ~e->hm[1];
+    if (--w->pkc[e->kind] == 0) w->pkinds &= (uint8_t)~(1u << e->kind);
+  }
+  /* in order: the seqs rise along the ring, so the youngest retired is the last one */
+  if (c < 2 && e->seq > w->pret[c]) w->pret[c] = e->seq;
+  w->phead[c] = (uint8_t)((w->phead[c] + k) & (EMU_PRING_CAP(c) - 1));
+  w->ncnt[c] = (uint8_t)(w->ncnt[c] - k);
+  w->npend -= k;
 }
 
 /* emu_pend's body, instantiated once per counter (emu_pend below) so that the ring's base and size,
@@ -119,11 +144,87 @@ static inline __attribute__((always_inline)) void pend_one(emu_wave *w, const em
   w->pkinds |= (uint8_t)(1u << k);
 }
 
-void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst)
+/* The LDS counter's common entries (ds_bpermute_b32, DS reads into VGPRs, DS writes): no register
+ * (k 0) or VGPRs [reg, reg + n) with 1 <= n <= 64 and reg + n <= 512 (k 1), no scalar load
+ * outstanding, no two live entries overlapping. pend_one's steps for that case, in the same order
+ * with the same results, written so that the compiler keeps it in scratch registers: no
+ * callee-saved register pushed and popped on the other paths, no clamps, no kind switch. gfx942's
+ * software transpose keeps lgkmcnt full, so nearly every ds_bpermute_b32 retires the oldest entry
+ * here too. Seed seq 256: 1144.4 M -> 1129.4 M instructions (gfx942), docs/performance.md. */
+static inline __attribute__((always_inline)) void pend_ds(emu_wave *w, const emu_insn *in, unsigned k, unsigned reg,
+                                                          unsigned n)
+{
+  if (w->ncnt[EMU_CNT_DS] >= EMU_LGKMCNT_MAX) retire_head(w, EMU_CNT_DS); /* the older head is the LDS one */
+  pent *e = pq_at(w, EMU_CNT_DS, w->ncnt[EMU_CNT_DS]);
+  w->ncnt[EMU_CNT_DS]++;
+  w->npend++;
+  e->cnt = EMU_CNT_DS;
+  e->warned = 0;
+  e->pc = in->pc;
+  e->bar = w->nbar;
+  e->seq = ++w->pseq[EMU_CNT_DS];
+  e->ord = w->pord++;
+  e->reg = (uint16_t)reg;
+  e->n = (uint16_t)n;
+  e->kind = (uint8_t)k;
+  w->pkc[k]++;
+  w->pkinds |= (uint8_t)(1u << k);
+  if (!k) {
+    e->hw[0] = e->hw[1] = 0, e->hm[0] = e->hm[1] = 0;
+    return;
+  }
+  unsigned word = 9 + (reg >> 6), sh = reg & 63;
+  uint64_t *pb = &w->pbits[0][0];
+  if (n == 1) { /* ds_bpermute_b32, 32-bit reads: one bit, nothing past the word */
+    uint64_t bit = 1ull << sh;
+    e->hw[0] = (uint8_t)word, e->hm[0] = bit;
+    e->hw[1] = (uint8_t)(word + 1), e->hm[1] = 0;
+    if (pb[word] & bit) w->pover = true;
+    pb[word] |= bit;
+    return;
+  }
+  /* pend_mask's words and bits */
+  uint64_t m = ~0ull >> (64 - n), m0 = m << sh, m1 = (m >> 1) >> (63 - sh);
+  e->hw[0] = (uint8_t)word, e->hm[0] = m0;
+  e->hw[1] = (uint8_t)(word + 1), e->hm[1] = m1;
+  if ((pb[word] & m0) | (pb[word + 1] & m1)) w->pover = true;
+  pb[word] |= m0;
+  pb[word + 1] |= m1;
+}
+
+/* the same as separate bodies, so that the one-register body above, inline in emu_pend, stays in
+ * scratch registers (DS writes; reads of 2-64 VGPRs) */
+static __attribute__((noinline)) void pend_ds_none(emu_wave *w, const emu_insn *in) { pend_ds(w, in, 0, 0, 0); }
+static __attribute__((noinline)) void pend_ds_vn(emu_wave *w, const emu_insn *in, unsigned reg, unsigned n)
+{
+  pend_ds(w, in, 1, reg, n);
+}
+
+static __attribute__((noinline)) void pend_any(emu_wave *w, const emu_insn *in, int cnt, int dst)
 {
   if (cnt == EMU_CNT_DS) pend_one(w, in, EMU_CNT_DS, dst);
   else if (cnt == EMU_CNT_VM) pend_one(w, in, EMU_CNT_VM, dst);
   else pend_one(w, in, EMU_CNT_SMEM, dst);
+}
+
+void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst)
+{
+  if (cnt == EMU_CNT_DS && !w->ncnt[EMU_CNT_SMEM] && !w->pover) {
+    if (dst < 0) {
+      pend_ds_none(w, in);
+      return;
+    }
+    const emu_opnd *o = &in->o[dst];
+    if (o->kind == EMU_OPK_VGPR && o->n == 1 && o->reg < 512) {
+      pend_ds(w, in, 1, o->reg, 1);
+      return;
+    }
+    if (o->kind == EMU_OPK_VGPR && o->n >= 1 && o->n <= 64 && o->reg + o->n <= 512) {
+      pend_ds_vn(w, in, o->reg, o->n);
+      return;
+    }
+  }
+  pend_any(w, in, cnt, dst);
 }
 
 void emu_waitcnt(emu_wave *w, int vmcnt, int lgkmcnt)
@@ -136,9 +237,28 @@ void emu_waitcnt(emu_wave *w, int vmcnt, int lgkmcnt)
   int kds = lgkmcnt == 0 ? nds : lgkmcnt > 0 && nds > lgkmcnt ? nds - lgkmcnt : 0;
   int ksm = lgkmcnt == 0 ? nsm : 0;
   if (!(kvm | kds | ksm)) return;
-  while (kvm-- > 0) retire_head(w, EMU_CNT_VM);
-  while (kds-- > 0) retire_head(w, EMU_CNT_DS);
-  while (ksm-- > 0) retire_head(w, EMU_CNT_SMEM);
+  if (kvm == nvm && kds == nds && ksm == nsm) {
+    /* Everything retires (lgkmcnt(0) with no vector memory outstanding): the map is
+     * the union of the live entries (exact, or rebuilt so when pover), so with none left it is
+     * zero; the counts and kinds too. Only the in-order counters' retired prefix is per entry: the
+     * youngest's seq, as retire_head would leave it. */
+    for (int c = 0; c < 2; c++)
+      if (w->ncnt[c]) {
+        uint32_t s = pq_at(w, c, w->ncnt[c] - 1)->seq;
+        if (s > w->pret[c]) w->pret[c] = s;
+      }
+    for (unsigned ks = w->pkinds; ks; ks &= ks - 1) memset(w->pbits[__builtin_ctz(ks)], 0, sizeof w->pbits[0]);
+    memset(w->pkc, 0, sizeof w->pkc);
+    w->pkinds = 0;
+    w->pover = false;
+    memset(w->ncnt, 0, sizeof w->ncnt);
+    memset(w->phead, 0, sizeof w->phead);
+    w->npend = 0;
+    return;
+  }
+  if (kvm) retire_n(w, EMU_CNT_VM, kvm);
+  if (kds) retire_n(w, EMU_CNT_DS, kds);
+  if (ksm) retire_n(w, EMU_CNT_SMEM, ksm);
   if (w->pover) pend_rebuild(w);
 }
 

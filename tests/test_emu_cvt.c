@@ -1684,3 +1684,94 @@ Test(emu_cvt, fused_lane_runs_give_the_handlers_bits)
   fuse_compare(EMU_GFX942);
   fuse_compare(EMU_GFX950);
 }
+
+/* emu_gload64 (the whole-wave global dword / dwordx2 load of emu/op_mem.c, AVX2 gathers on this
+ * CPU) against the per-lane definition: lane l's 4 or 8 bytes at host address h + a[l], the low
+ * dword into d0 and the high into d1; lanes that share, repeat or reverse addresses, unaligned
+ * addresses, and the device base above the host address (h wraps). */
+static void gload_check(void)
+{
+  static uint8_t buf[4096];
+  uint32_t st = 77;
+  for (size_t i = 0; i < sizeof buf; i++) {
+    st = st * 1103515245u + 12345u;
+    buf[i] = (uint8_t)(st >> 16);
+  }
+  const uint64_t bases[2] = {0x1000, UINT64_C(0xffff800000000000)};
+  for (int b = 0; b < 2; b++) {
+    uintptr_t h = (uintptr_t)buf - (uintptr_t)bases[b];
+    uint64_t a[64];
+    for (int l = 0; l < 64; l++) {
+      uint32_t o = l < 16 ? 8u * (uint32_t)l : l < 32 ? 8u * (uint32_t)(63 - l) : l < 40 ? 100u : (st = st * 1103515245u + 12345u) % 4000u;
+      a[l] = bases[b] + o;
+    }
+    uint32_t d0[64], d1[64];
+    memset(d1, 0xab, sizeof d1);
+    emu_gload64(d0, NULL, h, a);
+    for (int l = 0; l < 64; l++) {
+      uint32_t want;
+      memcpy(&want, buf + (a[l] - bases[b]), 4);
+      cr_assert_eq(d0[l], want, "dword lane %d (base %d)", l, b);
+      cr_assert_eq(d1[l], 0xababababu, "dword load wrote d1, lane %d", l);
+    }
+    emu_gload64(d0, d1, h, a);
+    for (int l = 0; l < 64; l++) {
+      uint32_t w0, w1;
+      memcpy(&w0, buf + (a[l] - bases[b]), 4), memcpy(&w1, buf + (a[l] - bases[b]) + 4, 4);
+      cr_assert(d0[l] == w0 && d1[l] == w1, "dwordx2 lane %d (base %d): %08x %08x, want %08x %08x", l, b, d0[l], d1[l], w0,
+                w1);
+    }
+  }
+}
+
+Test(emu_cvt, whole_wave_global_loads_follow_the_lane_definition) { on_every_simd_path(gload_check); }
+
+/* emu_newline64 (which lanes a global load's stride prefetch touches, emu/op_mem.c) against its
+ * definition: bit l set when lane l's 64-byte line (a[l] + step) >> 6 differs from lane l - 1's,
+ * bit 0 always; runs of lanes in one line, a line change at every block edge, a step that wraps. */
+static void newline_check(void)
+{
+  const uint64_t steps[3] = {0, 8192, (uint64_t)-72};
+  uint32_t st = 5;
+  for (int k = 0; k < 3; k++)
+    for (int pat = 0; pat < 3; pat++) {
+      uint64_t a[64];
+      for (int l = 0; l < 64; l++) {
+        st = st * 1103515245u + 12345u;
+        a[l] = pat == 0 ? 0x10000 + 8u * (uint64_t)l : pat == 1 ? 0x10000 + 64u * (uint64_t)(l / 4) + (st >> 28) : st >> 20;
+      }
+      uint64_t want = 1;
+      for (int l = 1; l < 64; l++)
+        if ((a[l] + steps[k]) / 64 != (a[l - 1] + steps[k]) / 64) want |= 1ull << l;
+      cr_assert_eq(emu_newline64(a, steps[k]), want, "step %d pattern %d", k, pat);
+    }
+}
+
+Test(emu_cvt, prefetch_line_changes_follow_the_definition) { on_every_simd_path(newline_check); }
+
+/* emu_gstore64 (the whole-wave global dwordx2 / dwordx4 store of emu/op_mem.c, AVX2 transposes on
+ * this CPU) against the per-lane definition: lane after lane, dword k of lane l at h + a[l] + 4k;
+ * lanes whose bytes overlap (a later lane's bytes stay), repeated and unaligned addresses. */
+static void gstore_check(void)
+{
+  static uint8_t got[2048], want[2048];
+  uint32_t src[4][64], st = 19;
+  const uint32_t *s[4] = {src[0], src[1], src[2], src[3]};
+  for (int k = 0; k < 4; k++)
+    for (int l = 0; l < 64; l++) st = st * 1103515245u + 12345u, src[k][l] = st;
+  for (uint32_t nw = 2; nw <= 4; nw += 2) {
+    uint64_t a[64];
+    const uint64_t base = 0x40000;
+    for (int l = 0; l < 64; l++) {
+      st = st * 1103515245u + 12345u;
+      a[l] = base + (l < 16 ? 4u * (uint32_t)l : l < 24 ? 500u : (st >> 16) % (2048u - 16u));
+    }
+    memset(got, 0x5a, sizeof got), memset(want, 0x5a, sizeof want);
+    for (int l = 0; l < 64; l++)
+      for (uint32_t k = 0; k < nw; k++) memcpy(want + (a[l] - base) + 4 * k, &src[k][l], 4);
+    emu_gstore64((uintptr_t)got - (uintptr_t)base, a, s, nw);
+    for (size_t i = 0; i < sizeof got; i++) cr_assert_eq(got[i], want[i], "%u dwords: byte %zu", nw, i);
+  }
+}
+
+Test(emu_cvt, whole_wave_global_stores_follow_the_lane_definition) { on_every_simd_path(gstore_check); }

@@ -622,3 +622,86 @@ Test(emu_xlane, micro_kernels_run)
     }
   }
 }
+
+/* ---- the s_waitcnt bookkeeping of LDS operations (emu/waitcnt.c) ------------------------------
+ * After every record of a run of LDS operations and waits, the registers the wave holds as still
+ * loading (the hazard filter's map, emu_wave.pbits) are exactly the destinations of the LDS
+ * operations the ISA still counts as outstanding: each one issued adds one, a 16th retires the
+ * oldest (LGKM_CNT is 0..15, CDNA3 ISA "S_WAITCNT"), s_waitcnt lgkmcnt(k) retires the oldest until k
+ * remain; LDS returns in order. The outstanding list is kept here from that rule. Covers
+ * one-register destinations (ds_bpermute_b32, ds_read_b32), two registers across a 64-register word
+ * (v[62:64]), no destination (ds_write_b32), an AGPR destination, partial waits and lgkmcnt(0). */
+Test(emu_xlane, lds_waits_leave_exactly_the_outstanding_destinations_pending)
+{
+  static const struct { const char *text; int reg, n, agpr; } ops[] = {
+      {"ds_bpermute_b32 v10, v1, v2", 10, 1, 0}, {"ds_read_b96 v[62:64], v1", 62, 3, 0},
+      {"ds_write_b32 v1, v2", 0, 0, 0},          {"ds_bpermute_b32 v11, v1, v2", 11, 1, 0},
+      {"ds_read_b32 v70, v1 offset:4", 70, 1, 0}, {"ds_bpermute_b32 v10, v1, v2", 10, 1, 0},
+      {"ds_bpermute_b32 v12, v1, v2", 12, 1, 0}, {"ds_bpermute_b32 v13, v1, v2", 13, 1, 0},
+      {"ds_read_b64 v[20:21], v1", 20, 2, 0},    {"ds_bpermute_b32 v14, v1, v2", 14, 1, 0},
+      {"ds_bpermute_b32 v15, v1, v2", 15, 1, 0}, {"ds_bpermute_b32 v30, v1, v2", 30, 1, 0},
+      {"ds_bpermute_b32 v31, v1, v2", 31, 1, 0}, {"ds_bpermute_b32 v32, v1, v2", 32, 1, 0},
+      {"ds_bpermute_b32 v33, v1, v2", 33, 1, 0}, {"ds_bpermute_b32 v34, v1, v2", 34, 1, 0},
+      {"ds_bpermute_b32 v24, v1, v2", 24, 1, 0}, {"ds_write_b32 v1, v2 offset:8", 0, 0, 0},
+      {"ds_bpermute_b32 v16, v1, v2", 16, 1, 0}, {"ds_bpermute_b32 v17, v1, v2", 17, 1, 0},
+      {"ds_bpermute_b32 v18, v1, v2", 18, 1, 0}, {"ds_bpermute_b32 v19, v1, v2", 19, 1, 0},
+      {"ds_read_b32 a5, v1", 5, 1, 1},         {"ds_read_b96 v[126:128], v1", 126, 3, 0},
+      {"ds_bpermute_b32 v23, v1, v2", 23, 1, 0},
+  };
+  const int nops = (int)(sizeof ops / sizeof ops[0]);
+  /* the waits after op i (-1: none): op 5 names v10 again while op 0 is outstanding (two live
+   * entries on one register until a full counter retires op 0), op 17 is the only one left after
+   * its wait */
+  static const int wait_after[] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                   -1, -1, -1, -1, 1,  -1, -1, -1, -1, -1, 5,  3};
+  char *src = ll_xstrdup("");
+  for (int i = 0; i < nops; i++) {
+    char *t = wait_after[i] >= 0 ? ll_fmt("%s%s\ns_waitcnt lgkmcnt(%d)\n", src, ops[i].text, wait_after[i])
+                                 : ll_fmt("%s%s\n", src, ops[i].text);
+    free(src), src = t;
+  }
+  char *t = ll_fmt("%ss_waitcnt lgkmcnt(0)\n", src);
+  free(src), src = t;
+  snip *s = sn_new(EMU_GFX942, src);
+  for (int l = 0; l < 64; l++) sn_v(s, 1)[l] = 16, sn_v(s, 2)[l] = (uint32_t)l * 4;
+  int out[32], nout = 0; /* indices into ops, oldest first */
+  size_t r = 0;
+  for (int i = 0; i <= nops; i++) {
+    /* op i (or, at i == nops, the final wait), then its wait */
+    for (int step = 0; step < 2; step++) {
+      int k = -1;
+      if (i < nops && step == 0) {
+        if (nout == 15) memmove(out, out + 1, --nout * sizeof out[0]);
+        out[nout++] = i;
+      } else if (i < nops && wait_after[i] >= 0) k = wait_after[i];
+      else if (i == nops && step == 0) k = 0;
+      else continue;
+      if (k >= 0)
+        while (nout > k) memmove(out, out + 1, --nout * sizeof out[0]);
+      const emu_insn *in = &s->p->insns[r++];
+      cr_assert_eq(in->fn(&s->w, in), EMU_OK, "%s: %s", in->text, s->f.msg);
+      cr_assert_eq(s->w.npend, nout, "after %s", in->text);
+      for (int kind = 1; kind <= 3; kind++)
+        for (int reg = 0; reg < 512; reg++) {
+          bool want = false;
+          for (int j = 0; j < nout; j++) {
+            const int o = out[j];
+            want |= ops[o].n && kind == (ops[o].agpr ? 2 : 1) && reg >= ops[o].reg && reg < ops[o].reg + ops[o].n;
+          }
+          bool have = s->w.pbits[kind][reg >> 6] >> (reg & 63) & 1;
+          cr_assert_eq(have, want, "after %s: %c%d %s", in->text, kind == 1 ? 'v' : kind == 2 ? 'a' : 's', reg,
+                       want ? "not pending" : "pending");
+        }
+      for (int kind = 1; kind <= 3; kind++) {
+        bool named = false;
+        for (int j = 0; j < nout; j++) named |= ops[out[j]].n && kind == (ops[out[j]].agpr ? 2 : 1);
+        cr_assert_eq((s->w.pkinds >> kind & 1) != 0, named, "after %s: kind %d", in->text, kind);
+      }
+    }
+  }
+  for (int k = 0; k < 4; k++)
+    for (int j = 0; j < 9; j++) cr_assert_eq(s->w.pbits[k][j], 0, "after lgkmcnt(0): map word %d of kind %d", j, k);
+  cr_assert_eq(s->w.pkinds, 0, "after lgkmcnt(0): no kind named");
+  free(src);
+  sn_free(s);
+}
