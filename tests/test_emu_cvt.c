@@ -1421,12 +1421,38 @@ static float pkfma_neg_opnd(snip *s, const uint32_t *before, int spec, int l, bo
   return bf(neg ? u ^ 0x80000000u : u);
 }
 
+/* One pass of the specialised-against-general comparisons below: fresh inputs (NaNs in lanes 0..31,
+ * in the operand dwords each lane's bits pick, SGPRs included; on pass 2 NaN SGPRs, nan_off picking
+ * which; pass 3 gives the SGPRs of pass 0 again, so the fills made for pass 2 are stale; on pass 1 a
+ * random EXEC), then the general handler's registers against the record's own handler's, all of
+ * them. The inputs are left in before. */
+static void pk_sp_pass(snip *s, const emu_insn *in, emu_handler general, const char *text, int path, int pass,
+                       int nan_off, uint32_t *st, uint32_t *before, uint32_t *want)
+{
+  static const uint32_t nan[4] = {0x7fa00001u, 0xffc00002u, 0x7fc12345u, 0xff812345u};
+  const size_t nbytes = (size_t)EMU_NVGPR * EMU_LANES * 4;
+  for (int r = 0; r < 16; r++)
+    for (int l = 0; l < EMU_LANES; l++) {
+      uint32_t x = sn_rand(st);
+      sn_v(s, r)[l] = (l < 32 && (l >> (r % 5) & 1)) ? nan[(l + r) % 4] : fb(0.5f + (float)(x >> 8) / 16777216.0f);
+    }
+  for (int r = 0; r < 12; r++) s->w.s[r] = pass == 2 ? nan[(r + nan_off) % 4] : fb(1.0f + (float)r / 8.0f);
+  sn_exec(s, pass == 1 ? (uint64_t)sn_rand(st) << 32 | sn_rand(st) : ~0ull);
+  memcpy(before, s->vfile, nbytes);
+  cr_assert_eq(general(&s->w, in), EMU_OK);
+  memcpy(want, s->vfile, nbytes);
+  memcpy(s->vfile, before, nbytes);
+  cr_assert_eq(in->fn(&s->w, in), EMU_OK);
+  for (size_t k = 0; k < (size_t)EMU_NVGPR * EMU_LANES; k++)
+    cr_assert_eq(s->vfile[k], want[k], "%s (path %d, pass %d): v%zu lane %zu: %#x, the general handler %#x", text, path,
+                 pass, k / EMU_LANES, k % EMU_LANES, s->vfile[k], want[k]);
+}
+
 Test(emu_cvt, pk_fma_f32_specialised_forms_give_the_general_handlers_bits)
 {
   uint32_t st = 0x2545f491u;
   const size_t nbytes = (size_t)EMU_NVGPR * EMU_LANES * 4;
   uint32_t *before = ll_xmalloc(nbytes), *want = ll_xmalloc(nbytes);
-  static const uint32_t nan[4] = {0x7fa00001u, 0xffc00002u, 0x7fc12345u, 0xff812345u};
   bool had2 = emu_avx2;
   for (size_t i = 0; i < sizeof pkfma_neg_cases / sizeof *pkfma_neg_cases; i++) {
     snip *s = sn_new(EMU_GFX950, pkfma_neg_cases[i].text);
@@ -1436,23 +1462,7 @@ Test(emu_cvt, pk_fma_f32_specialised_forms_give_the_general_handlers_bits)
     for (int path = 0; path < 2; path++) {
       emu_avx2 = had2 && path == 0; /* path 1: the C loops */
       for (int pass = 0; pass < 4; pass++) {
-        /* NaNs in lanes 0..31: lane l has one in the operand dwords its bits pick, SGPRs included */
-        for (int r = 0; r < 16; r++)
-          for (int l = 0; l < EMU_LANES; l++) {
-            uint32_t x = sn_rand(&st);
-            sn_v(s, r)[l] = (l < 32 && (l >> (r % 5) & 1)) ? nan[(l + r) % 4] : fb(0.5f + (float)(x >> 8) / 16777216.0f);
-          }
-        /* pass 2: NaN SGPRs; pass 3: the SGPRs of pass 0 again (the fills made for pass 2 are stale) */
-        for (int r = 0; r < 12; r++) s->w.s[r] = pass == 2 ? nan[(r + 1) % 4] : fb(1.0f + (float)r / 8.0f);
-        sn_exec(s, pass == 1 ? (uint64_t)sn_rand(&st) << 32 | sn_rand(&st) : ~0ull);
-        memcpy(before, s->vfile, nbytes);
-        cr_assert_eq(emu_op_v_pk_fma_f32(&s->w, in), EMU_OK);
-        memcpy(want, s->vfile, nbytes);
-        memcpy(s->vfile, before, nbytes);
-        cr_assert_eq(in->fn(&s->w, in), EMU_OK);
-        for (size_t k = 0; k < (size_t)EMU_NVGPR * EMU_LANES; k++)
-          cr_assert_eq(s->vfile[k], want[k], "%s (path %d, pass %d): v%zu lane %zu: %#x, the general handler %#x",
-                       pkfma_neg_cases[i].text, path, pass, k / EMU_LANES, k % EMU_LANES, s->vfile[k], want[k]);
+        pk_sp_pass(s, in, emu_op_v_pk_fma_f32, pkfma_neg_cases[i].text, path, pass, 1, &st, before, want);
         if (pass == 1 || pass == 2) continue;
         for (int l = 32; l < EMU_LANES; l++)
           for (int h = 0; h < 2; h++) {
@@ -1497,7 +1507,6 @@ Test(emu_cvt, pk_mul_f32_specialised_gives_the_general_handlers_bits)
   uint32_t st = 0x68e31da4u;
   const size_t nbytes = (size_t)EMU_NVGPR * EMU_LANES * 4;
   uint32_t *before = ll_xmalloc(nbytes), *want = ll_xmalloc(nbytes);
-  static const uint32_t nan[4] = {0x7fa00001u, 0xffc00002u, 0x7fc12345u, 0xff812345u};
   bool had2 = emu_avx2;
   for (size_t i = 0; i < sizeof pkmul_cases / sizeof *pkmul_cases; i++) {
     snip *s = sn_new(EMU_GFX950, pkmul_cases[i].text);
@@ -1508,21 +1517,7 @@ Test(emu_cvt, pk_mul_f32_specialised_gives_the_general_handlers_bits)
     for (int path = 0; path < 2; path++) {
       emu_avx2 = had2 && path == 0;
       for (int pass = 0; pass < 4; pass++) {
-        for (int r = 0; r < 16; r++)
-          for (int l = 0; l < EMU_LANES; l++) {
-            uint32_t x = sn_rand(&st);
-            sn_v(s, r)[l] = (l < 32 && (l >> (r % 5) & 1)) ? nan[(l + r) % 4] : fb(0.5f + (float)(x >> 8) / 16777216.0f);
-          }
-        for (int r = 0; r < 12; r++) s->w.s[r] = pass == 2 ? nan[(r + 3) % 4] : fb(1.0f + (float)r / 8.0f);
-        sn_exec(s, pass == 1 ? (uint64_t)sn_rand(&st) << 32 | sn_rand(&st) : ~0ull);
-        memcpy(before, s->vfile, nbytes);
-        cr_assert_eq(emu_op_v_pk_mul_f32(&s->w, in), EMU_OK);
-        memcpy(want, s->vfile, nbytes);
-        memcpy(s->vfile, before, nbytes);
-        cr_assert_eq(in->fn(&s->w, in), EMU_OK);
-        for (size_t k = 0; k < (size_t)EMU_NVGPR * EMU_LANES; k++)
-          cr_assert_eq(s->vfile[k], want[k], "%s (path %d, pass %d): v%zu lane %zu: %#x, the general handler %#x",
-                       pkmul_cases[i].text, path, pass, k / EMU_LANES, k % EMU_LANES, s->vfile[k], want[k]);
+        pk_sp_pass(s, in, emu_op_v_pk_mul_f32, pkmul_cases[i].text, path, pass, 3, &st, before, want);
         if (pass == 1 || pass == 2 || !pkmul_cases[i].sp) continue;
         for (int l = 32; l < EMU_LANES; l++)
           for (int h = 0; h < 2; h++) {
