@@ -215,7 +215,11 @@ static inline __attribute__((always_inline)) void sp_src(emu_wave *w, const emu_
   }
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
+/* Not in the sanitizer build (-O1 and instrumented): the blocks below issue the instruction and
+ * operand order that the -O2 build's FMA clone of pk_fma_loop issues, which decides the payload when
+ * two operands are NaNs; GCC compiles that loop differently at -O1, so there the specialised
+ * handlers take the loops the general handler runs (test_emu_cvt compares the two in each build). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__)
 /* One half of the specialised v_pk_fma_f32 on an FMA host, 64 lanes in 8-lane blocks: d = a * b + c
  * by the instruction pk_fma_loop's FMA clone issues (a and c loaded, `vfmadd132ps` with b as its
  * memory operand: with two or three NaN operands, which payload comes out is that instruction's

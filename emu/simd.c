@@ -397,6 +397,11 @@ uint64_t emu_newline64(const uint64_t *a, uint64_t step)
   return r;
 }
 
+/* 8-byte stores of a vector's low or high half at any alignment (_mm_storel_pd / _mm_storeh_pd
+ * store through a double *, which UBSan rightly calls misaligned at a lane's 4-byte address) */
+static inline void st8_lo(void *p, __m128d v) { _mm_storel_epi64((__m128i_u *)p, _mm_castpd_si128(v)); }
+static inline void st8_hi(void *p, __m128d v) { _mm_storel_epi64((__m128i_u *)p, _mm_castpd_si128(_mm_unpackhi_pd(v, v))); }
+
 /* A whole wave's global dwordx2 / dwordx4 store, every lane's bytes known in one buffer: lane after
  * lane (the order decides which lane's bytes stay where addresses overlap), lane l's dword k from
  * s[k][l] at host address h + a[l] + 4k. AVX2: four lanes' dwords transposed by unpacks, one 8- or
@@ -409,10 +414,10 @@ T256 static void gstore_256(uintptr_t h, const uint64_t *a, const uint32_t *cons
     __m128i t0 = _mm_unpacklo_epi32(x0, x1), t1 = _mm_unpackhi_epi32(x0, x1); /* lanes 0 1 | 2 3: dwords 0 1 */
     const uint64_t *ad = a + 4 * c;
     if (nw == 2) {
-      _mm_storel_epi64((__m128i *)(void *)(h + ad[0]), t0);
-      _mm_storeh_pd((double *)(void *)(h + ad[1]), _mm_castsi128_pd(t0));
-      _mm_storel_epi64((__m128i *)(void *)(h + ad[2]), t1);
-      _mm_storeh_pd((double *)(void *)(h + ad[3]), _mm_castsi128_pd(t1));
+      st8_lo((void *)(h + ad[0]), _mm_castsi128_pd(t0));
+      st8_hi((void *)(h + ad[1]), _mm_castsi128_pd(t0));
+      st8_lo((void *)(h + ad[2]), _mm_castsi128_pd(t1));
+      st8_hi((void *)(h + ad[3]), _mm_castsi128_pd(t1));
       continue;
     }
     __m128i x2 = _mm_loadu_si128((const __m128i *)(const void *)(s[2] + 4 * c));
@@ -599,14 +604,14 @@ T256 static void lds_write2_8_256(uint8_t *lds, const uint32_t *a, uint32_t off0
     __m128i h1 = _mm_loadu_si128((const __m128i *)(const void *)(s1hi + 4 * c));
     __m128d q01 = _mm_castsi128_pd(_mm_unpacklo_epi32(l0, h0)), q23 = _mm_castsi128_pd(_mm_unpackhi_epi32(l0, h0));
     __m128d r01 = _mm_castsi128_pd(_mm_unpacklo_epi32(l1, h1)), r23 = _mm_castsi128_pd(_mm_unpackhi_epi32(l1, h1));
-    _mm_storel_pd((double *)(void *)(lds + (uint32_t)_mm_cvtsi128_si32(i0)), q01);
-    _mm_storel_pd((double *)(void *)(lds + (uint32_t)_mm_cvtsi128_si32(i1)), r01);
-    _mm_storeh_pd((double *)(void *)(lds + (uint32_t)_mm_extract_epi32(i0, 1)), q01);
-    _mm_storeh_pd((double *)(void *)(lds + (uint32_t)_mm_extract_epi32(i1, 1)), r01);
-    _mm_storel_pd((double *)(void *)(lds + (uint32_t)_mm_extract_epi32(i0, 2)), q23);
-    _mm_storel_pd((double *)(void *)(lds + (uint32_t)_mm_extract_epi32(i1, 2)), r23);
-    _mm_storeh_pd((double *)(void *)(lds + (uint32_t)_mm_extract_epi32(i0, 3)), q23);
-    _mm_storeh_pd((double *)(void *)(lds + (uint32_t)_mm_extract_epi32(i1, 3)), r23);
+    st8_lo((void *)(lds + (uint32_t)_mm_cvtsi128_si32(i0)), q01);
+    st8_lo((void *)(lds + (uint32_t)_mm_cvtsi128_si32(i1)), r01);
+    st8_hi((void *)(lds + (uint32_t)_mm_extract_epi32(i0, 1)), q01);
+    st8_hi((void *)(lds + (uint32_t)_mm_extract_epi32(i1, 1)), r01);
+    st8_lo((void *)(lds + (uint32_t)_mm_extract_epi32(i0, 2)), q23);
+    st8_lo((void *)(lds + (uint32_t)_mm_extract_epi32(i1, 2)), r23);
+    st8_hi((void *)(lds + (uint32_t)_mm_extract_epi32(i0, 3)), q23);
+    st8_hi((void *)(lds + (uint32_t)_mm_extract_epi32(i1, 3)), r23);
   }
 }
 void emu_lds_write2_8_64(uint8_t *lds, const uint32_t *a, uint32_t off0, uint32_t off1, const uint32_t *s0lo,
