@@ -715,11 +715,49 @@ static bool mfma_fast(emu_wave *w, const emu_insn *in, const mdesc *d, int ta, i
   *rc = EMU_OK;
   return true;
 }
+
+/* v_mfma_f32_16x16x16_f16 and 16x16x32_f16 on the AVX2 path, the attention kernels' instructions
+ * (every MFMA of the seed shape): the same conversions, operand cache and kernel as mfma_fast's
+ * AVX2 branch gives them, entered without mfma()'s and mfma_fast's general checks and shape
+ * lookups (seed seq 256, callgrind: mfma() itself cost some 236 host instructions per MFMA). Only
+ * what those checks would let through the fast path comes here: no cbsz/abid/blgp, A and B whole
+ * registers, C one value or registers that D either is or is clear of, no AVX-512 kernel to prefer;
+ * anything else returns false and mfma() runs as before. */
+FAST2_TARGET static bool mfma16_f16(emu_wave *w, const emu_insn *in, int K)
+{
+  if (!emu_avx2 || (fast_cpu && emu_avx512) || in->cbsz | in->blgp | in->abid | in->neg) return false;
+  const emu_opnd *o = in->o;
+  const int nr = K / 8; /* A and B: K/4 f16 items per lane, two per register */
+  const bool creg = o[3].kind == EMU_OPK_VGPR || o[3].kind == EMU_OPK_AGPR;
+  if ((o[1].kind != EMU_OPK_VGPR && o[1].kind != EMU_OPK_AGPR) || (o[2].kind != EMU_OPK_VGPR && o[2].kind != EMU_OPK_AGPR) ||
+      o[1].n < nr || o[2].n < nr || o[0].n < 4 || (creg && o[3].n < 4))
+    return false;
+  const uint32_t *c = creg ? emu_vreg(w, in, 3, 0) : NULL;
+  uint32_t *dreg = emu_vreg(w, in, 0, 0);
+  if (c && !(c == dreg || c + 4 * 64 <= dreg || dreg + 4 * 64 <= c)) return false;
+  uint32_t cval = 0;
+  if (!creg) {
+    uint32_t t[64]; /* C one value: the operand's 32 bits (inline float constants as f32 bits) */
+    cval = emu_src32(w, in, 3, t)[0];
+  }
+  static _Thread_local float ca[32 * 64] __attribute__((aligned(64))), cb[32 * 64] __attribute__((aligned(64)));
+  const float *tab = tab_bf8[w->wg->arch == EMU_GFX950]; /* unused for f16; the cache key mfma_fast uses */
+  fast_convert_256(T_F16, emu_vreg(w, in, 1, 0), nr, ca, tab);
+  const float *cbv = bc_convert(mfma_ctx(w), fast_convert_256, T_F16, emu_vreg(w, in, 2, 0), nr, tab, cb);
+  if (K == 16) fast2_fma16_k16(ca, cbv, c, cval, dreg);
+  else fast2_fma16_k32(ca, cbv, c, cval, dreg);
+  return true;
+}
 #else
 static void fast_probe(void) {}
 static bool mfma_fast(emu_wave *w, const emu_insn *in, const mdesc *d, int ta, int tb, int *rc)
 {
   (void)w, (void)in, (void)d, (void)ta, (void)tb, (void)rc;
+  return false;
+}
+static bool mfma16_f16(emu_wave *w, const emu_insn *in, int K)
+{
+  (void)w, (void)in, (void)K;
   return false;
 }
 #endif
@@ -909,6 +947,14 @@ static int mfma(emu_wave *w, const emu_insn *in, const mdesc *d)
     static const mdesc d = {m, n, k, b, ta, tb, MK_DENSE};                                       \
     return mfma(w, in, &d);                                                                      \
   }
+/* the 16 x 16 f16 forms: mfma16_f16 first (tables built: it reads fast_cpu) */
+#define MF16(name, k)                                                                            \
+  static int op_##name(emu_wave *w, const emu_insn *in)                                          \
+  {                                                                                              \
+    static const mdesc d = {16, 16, k, 1, T_F16, T_F16, MK_DENSE};                               \
+    pthread_once(&tab_once, build_tables);                                                       \
+    return mfma16_f16(w, in, k) ? EMU_OK : mfma(w, in, &d);                                      \
+  }
 /* CDNA3 ISA §7.1 / Table "MFMA opcodes" (gfx942 and gfx950) */
 MF(v_mfma_f32_32x32x1_2b_f32, 32, 32, 1, 2, T_F32, T_F32)
 MF(v_mfma_f32_16x16x1_4b_f32, 16, 16, 1, 4, T_F32, T_F32)
@@ -919,7 +965,7 @@ MF(v_mfma_f32_32x32x4_2b_f16, 32, 32, 4, 2, T_F16, T_F16)
 MF(v_mfma_f32_16x16x4_4b_f16, 16, 16, 4, 4, T_F16, T_F16)
 MF(v_mfma_f32_4x4x4_16b_f16, 4, 4, 4, 16, T_F16, T_F16)
 MF(v_mfma_f32_32x32x8_f16, 32, 32, 8, 1, T_F16, T_F16)
-MF(v_mfma_f32_16x16x16_f16, 16, 16, 16, 1, T_F16, T_F16)
+MF16(v_mfma_f32_16x16x16_f16, 16)
 /* bf16: the gfx90a "_1k" forms, named without the suffix on gfx940+ */
 MF(v_mfma_f32_32x32x4_2b_bf16, 32, 32, 4, 2, T_BF16, T_BF16)
 MF(v_mfma_f32_16x16x4_4b_bf16, 16, 16, 4, 4, T_BF16, T_BF16)
@@ -942,7 +988,7 @@ MF(v_mfma_f32_32x32x16_fp8_bf8, 32, 32, 16, 1, T_FP8, T_BF8)
 MF(v_mfma_f32_32x32x16_bf8_fp8, 32, 32, 16, 1, T_BF8, T_FP8)
 MF(v_mfma_f32_32x32x16_bf8_bf8, 32, 32, 16, 1, T_BF8, T_BF8)
 /* gfx950 only (CDNA4 ISA §7.1) */
-MF(v_mfma_f32_16x16x32_f16, 16, 16, 32, 1, T_F16, T_F16)
+MF16(v_mfma_f32_16x16x32_f16, 32)
 MF(v_mfma_f32_32x32x16_f16, 32, 32, 16, 1, T_F16, T_F16)
 MF(v_mfma_f32_16x16x32_bf16, 16, 16, 32, 1, T_BF16, T_BF16)
 MF(v_mfma_f32_32x32x16_bf16, 32, 32, 16, 1, T_BF16, T_BF16)
