@@ -19,7 +19,13 @@
  * one-step schedulers) runs the ordinary handlers. None of these operations can fault, so a run
  * never has a fault to attribute. Results are bit for bit the handlers' (integer operations on
  * 32-bit lanes: the same at any vector width); tests/test_emu_cvt.c compares them on random
- * registers, aliasing included. LANELAB_EMU_NO_FUSE=1 turns runs off (for comparisons). */
+ * registers, aliasing included. LANELAB_EMU_NO_FUSE=1 turns runs off (for comparisons).
+ *
+ * Since issue #31's seventh stop runs also take v_bitop3_b32, v_bfe_u32, v_cvt_f32_ubyte0..3 and s_nop
+ * (nothing to do; it no longer ends a run), and, on the AVX2+FMA host outside the sanitizer build,
+ * the float operations v_add_f32, v_sub_f32, v_subrev_f32, v_mul_f32, v_fma_f32 and v_fmac_f32
+ * (FZ_FLOAT_ASM below: the general handlers' NaN operand order written out); and the run-ahead loop
+ * runs a lone such record as a run of one, which costs less than its handler. */
 #include <immintrin.h>
 #include <stdlib.h>
 
@@ -36,8 +42,22 @@ __attribute__((constructor)) static void fuse_init(void)
 enum {
   FZ_NONE = 0, FZ_MOV, FZ_NOT, FZ_ADD, FZ_SUB, FZ_SUBREV, FZ_AND, FZ_OR, FZ_XOR, FZ_LSHL, FZ_LSHR, FZ_ASHR,
   FZ_MUL_LO, FZ_MIN_I, FZ_MAX_I, FZ_MIN_U, FZ_MAX_U, FZ_CNDMASK, FZ_AND_OR, FZ_OR3, FZ_XAD, FZ_LSHL_ADD,
-  FZ_ADD_LSHL, FZ_ADD3, FZ_LSHL_OR, FZ_BFI,
+  FZ_ADD_LSHL, FZ_ADD3, FZ_LSHL_OR, FZ_BFI, FZ_BITOP3, FZ_BFE_U, FZ_CVT_UB0, FZ_CVT_UB1, FZ_CVT_UB2, FZ_CVT_UB3,
+  FZ_NOP,
+  /* the float operations (FZ_FIRST_F on): only where FZ_FLOAT_ASM is defined, below */
+  FZ_ADD_F, FZ_SUB_F, FZ_SUBREV_F, FZ_MUL_F, FZ_FMA_F, FZ_FMAC_F,
+  FZ_FIRST_F = FZ_ADD_F,
 };
+
+/* The float operations take the instruction and operand order of the general handlers' lane loops
+ * in the -O2 build (emu/op_valu.c VOP_F2, fma_loop's FMA clone), written out in inline assembly:
+ * where two or three operands are NaNs, which payload comes out is that order (the same choice as
+ * emu/op_vop3p.c's blocks). Not in the sanitizer build (-O1 orders the loops otherwise), and taken
+ * only on an AVX2+FMA host (emu_avx2); elsewhere those records are not marked and run their
+ * handlers. tests/test_emu_cvt.c compares the two with NaNs in every operand. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define FZ_FLOAT_ASM 1
+#endif
 
 /* the op-table names and their semantics (each as its handler in emu/op_valu.c computes it) */
 static const struct { const char *name; uint8_t op, nsrc; } lop_names[] = {
@@ -49,7 +69,11 @@ static const struct { const char *name; uint8_t op, nsrc; } lop_names[] = {
   {"v_max_u32", FZ_MAX_U, 2},       {"v_cndmask_b32", FZ_CNDMASK, 2},   {"v_and_or_b32", FZ_AND_OR, 3},
   {"v_or3_b32", FZ_OR3, 3},         {"v_xad_u32", FZ_XAD, 3},           {"v_lshl_add_u32", FZ_LSHL_ADD, 3},
   {"v_add_lshl_u32", FZ_ADD_LSHL, 3}, {"v_add3_u32", FZ_ADD3, 3},       {"v_lshl_or_b32", FZ_LSHL_OR, 3},
-  {"v_bfi_b32", FZ_BFI, 3},
+  {"v_bfi_b32", FZ_BFI, 3},         {"v_bitop3_b32", FZ_BITOP3, 3},     {"v_bfe_u32", FZ_BFE_U, 3},
+  {"v_cvt_f32_ubyte0", FZ_CVT_UB0, 1}, {"v_cvt_f32_ubyte1", FZ_CVT_UB1, 1}, {"v_cvt_f32_ubyte2", FZ_CVT_UB2, 1},
+  {"v_cvt_f32_ubyte3", FZ_CVT_UB3, 1}, {"s_nop", FZ_NOP, 0},
+  {"v_add_f32", FZ_ADD_F, 2},       {"v_sub_f32", FZ_SUB_F, 2},         {"v_subrev_f32", FZ_SUBREV_F, 2},
+  {"v_mul_f32", FZ_MUL_F, 2},       {"v_fma_f32", FZ_FMA_F, 3},         {"v_fmac_f32", FZ_FMAC_F, 2},
 };
 
 void emu_fuse_mark(emu_insn *in, const char *name)
@@ -63,6 +87,17 @@ void emu_fuse_mark(emu_insn *in, const char *name)
   for (size_t i = 0; i < sizeof lop_names / sizeof *lop_names; i++)
     if (!strcmp(name, lop_names[i].name)) k = (int)i;
   if (k < 0) return;
+  if (lop_names[k].op == FZ_NOP) { /* s_nop: wait states only, nothing to run */
+    in->fz_op = FZ_NOP;
+    in->fz_dst = in->fz_src[0] = in->fz_src[1] = in->fz_src[2] = 0;
+    in->fz_uni = 0;
+    return;
+  }
+#ifdef FZ_FLOAT_ASM
+  if (lop_names[k].op >= FZ_FIRST_F && !emu_avx2) return;
+#else
+  if (lop_names[k].op >= FZ_FIRST_F) return;
+#endif
   int ns = lop_names[k].nsrc, cnd = lop_names[k].op == FZ_CNDMASK;
   if (in->nop != 1 + ns + cnd) return;
   for (int i = 0; i < in->nop; i++) {
@@ -89,6 +124,7 @@ void emu_fuse_mark(emu_insn *in, const char *name)
     if (o->kind == EMU_OPK_VGPR) in->fz_src[j] = o->reg;
     else in->fz_src[j] = 0, in->fz_uni |= (uint8_t)(1u << j);
   }
+  if (in->fz_op == FZ_FMAC_F) in->fz_op = FZ_FMA_F, in->fz_src[2] = in->fz_dst; /* D = S0 * S1 + D */
 }
 
 void emu_fuse_prepare(emu_insn *insns, size_t n)
@@ -185,6 +221,65 @@ __attribute__((target("avx2"))) static inline void cnd_avx2(uint32_t *d, const u
   }
 }
 
+#ifdef FZ_FLOAT_ASM
+/* The float operations on the AVX2+FMA host, 8-lane blocks, each operation in the form the general
+ * handler's -O2 loop issues (first source = the operand whose NaN a two-NaN lane returns):
+ * v_add_f32 and v_mul_f32 S1 op S0 (its SSE loop loads S1 and adds or multiplies S0 into it),
+ * v_sub_f32 S0 - S1, v_subrev_f32 S1 - S0, v_fma_f32/v_fmac_f32 `vfmadd132ps` with S1 in the
+ * destination, S2 the addend and S0 the other factor (fma_loop's FMA clone). A plain function
+ * inlined into run_avx2 only, as cnd_avx2. */
+__attribute__((target("avx2,fma"))) static inline void flt_avx2(unsigned op, unsigned uni, uint32_t *d, const uint32_t *pa,
+                                                                const uint32_t *pb, const uint32_t *pc, uint32_t ua,
+                                                                uint32_t ub, uint32_t uc)
+{
+  const __m256 sa = _mm256_castsi256_ps(_mm256_set1_epi32((int)ua)), sb = _mm256_castsi256_ps(_mm256_set1_epi32((int)ub)),
+               sc = _mm256_castsi256_ps(_mm256_set1_epi32((int)uc));
+  _Pragma("GCC unroll 8") for (uint32_t o = 0; o < EMU_LANES; o += 8)
+  {
+    const __m256 a = (uni & 1) ? sa : _mm256_loadu_ps((const float *)(pa + o));
+    const __m256 b = (uni & 2) ? sb : _mm256_loadu_ps((const float *)(pb + o));
+    __m256 r;
+    switch (op) {
+    case FZ_ADD_F: __asm__("vaddps %2, %1, %0" : "=x"(r) : "x"(b), "x"(a)); break;
+    case FZ_SUB_F: __asm__("vsubps %2, %1, %0" : "=x"(r) : "x"(a), "x"(b)); break;
+    case FZ_SUBREV_F: __asm__("vsubps %2, %1, %0" : "=x"(r) : "x"(b), "x"(a)); break;
+    case FZ_MUL_F: __asm__("vmulps %2, %1, %0" : "=x"(r) : "x"(b), "x"(a)); break;
+    default: {
+      const __m256 c = (uni & 4) ? sc : _mm256_loadu_ps((const float *)(pc + o));
+      r = b;
+      __asm__("vfmadd132ps %2, %1, %0" : "+x"(r) : "x"(c), "x"(a));
+    }
+    }
+    _mm256_storeu_ps((float *)(d + o), r);
+  }
+}
+#define FLT(op, u)                                                                                 \
+  case op * 8 + u:                                                                                 \
+    if (av) {                                                                                      \
+      flt_avx2(op, u, d, pa, pb, pc, ua, ub, uc);                                                  \
+      break;                                                                                       \
+    }                                                                                              \
+    x->fn(w, x);                                                                                   \
+    break;
+#else
+#define FLT(op, u)                                                                                 \
+  case op * 8 + u: x->fn(w, x); break;
+#endif
+#define FLT2(op) FLT(op, 0) FLT(op, 1) FLT(op, 2) FLT(op, 3)
+
+/* v_bitop3_b32's truth table t (bit a*4 + b*2 + c: the result bit for those source bits) as
+ * selects: for each (a, b) the function of c is p ^ (c & q) (p: t's bit for c = 0, q: it xor the bit
+ * for c = 1, each all ones or zero); then b and a choose among those the same way */
+#define BITOP3(a, b, c)                                                                            \
+  ({                                                                                               \
+    v8u g0 = bp[0] ^ (c & bq[0]), g1 = bp[1] ^ (c & bq[1]), g2 = bp[2] ^ (c & bq[2]), g3 = bp[3] ^ (c & bq[3]); \
+    v8u f0 = g0 ^ (b & (g0 ^ g1)), f1 = g2 ^ (b & (g2 ^ g3));                                       \
+    f0 ^ (a & (f0 ^ f1));                                                                          \
+  })
+/* v_cvt_f32_ubyteN: the byte as a float (exact) */
+#define UBYTE(a, sh) ((v8u)__builtin_convertvector((v8i)((a) >> (sh) & 0xff), v8f))
+typedef float v8f __attribute__((vector_size(32)));
+
 FZ_INLINE void run_body(emu_wave *w, const emu_insn *in, int m, const bool av)
 {
   uint32_t *const V = w->v;
@@ -245,12 +340,46 @@ FZ_INLINE void run_body(emu_wave *w, const emu_insn *in, int m, const bool av)
     V3(FZ_ADD3, a + b + c)
     V3(FZ_LSHL_OR, (a << (b & 31)) | c)
     V3(FZ_BFI, (a & b) | (~a & c))
+    V3(FZ_BFE_U, (a >> (b & 31)) & ((((v8u){0} + 1) << (c & 31)) - 1))
+    V1(FZ_CVT_UB0, UBYTE(a, 0))
+    V1(FZ_CVT_UB1, UBYTE(a, 8))
+    V1(FZ_CVT_UB2, UBYTE(a, 16))
+    V1(FZ_CVT_UB3, UBYTE(a, 24))
+    case FZ_BITOP3 * 8 + 0:
+    case FZ_BITOP3 * 8 + 1:
+    case FZ_BITOP3 * 8 + 2:
+    case FZ_BITOP3 * 8 + 3:
+    case FZ_BITOP3 * 8 + 4:
+    case FZ_BITOP3 * 8 + 5:
+    case FZ_BITOP3 * 8 + 6:
+    case FZ_BITOP3 * 8 + 7: {
+      const unsigned t = x->bitop3;
+      v8u bp[4], bq[4];
+      for (int i = 0; i < 4; i++) {
+        const uint32_t p0 = 0u - (t >> (2 * i) & 1), p1 = 0u - (t >> (2 * i + 1) & 1);
+        bp[i] = (v8u){0} + p0, bq[i] = (v8u){0} + (p0 ^ p1);
+      }
+      switch (uni) {
+        V3(0, BITOP3(a, b, c))
+      }
+      break;
+    }
+    case FZ_NOP * 8: break;
+    FLT2(FZ_ADD_F)
+    FLT2(FZ_SUB_F)
+    FLT2(FZ_SUBREV_F)
+    FLT2(FZ_MUL_F)
+    FLT2(FZ_FMA_F)
+    FLT(FZ_FMA_F, 4)
+    FLT(FZ_FMA_F, 5)
+    FLT(FZ_FMA_F, 6)
+    FLT(FZ_FMA_F, 7)
     default: __builtin_unreachable();
     }
   }
 }
 
-__attribute__((target("avx2"))) static void run_avx2(emu_wave *w, const emu_insn *in, int m) { run_body(w, in, m, true); }
+__attribute__((target("avx2,fma"))) static void run_avx2(emu_wave *w, const emu_insn *in, int m) { run_body(w, in, m, true); }
 static void run_base(emu_wave *w, const emu_insn *in, int m) { run_body(w, in, m, false); }
 
 void emu_fuse_run(emu_wave *w, const emu_insn *in, int m)
