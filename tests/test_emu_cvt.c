@@ -1631,7 +1631,10 @@ static const char fuse_src[] =
     "v_lshlrev_b32 v5, v5, v5\nv_mov_b32 v6, v6\nv_sub_u32 v7, 0x12345678, v7\nv_bfi_b32 v8, v8, v1, v8\n"
     "v_bfe_u32 v37, v1, v2, v3\nv_bfe_u32 v38, v1, 8, 5\nv_bfe_u32 v39, s3, v2, 0\nv_bfe_u32 v9, v9, s4, v2\n"
     "s_nop 1\nv_cvt_f32_ubyte0 v10, v1\nv_cvt_f32_ubyte1 v11, v1\nv_cvt_f32_ubyte2_e64 v12, s5\n"
-    "v_cvt_f32_ubyte3 v13, v13\ns_nop 0\nv_add_u32 v14, v13, v12\n";
+    "v_cvt_f32_ubyte3 v13, v13\ns_nop 0\nv_add_u32 v14, v13, v12\n"
+    "v_exp_f32 v15, v1\nv_exp_f32_e64 v16, s4\nv_exp_f32 v17, v17\nv_cvt_f16_f32 v18, v2\nv_cvt_f16_f32_e64 v19, s3\n"
+    "v_cvt_f16_f32 v20, v20\nv_cvt_f32_f16 v21, v1\nv_cvt_f32_f16 v22, v22\nv_cvt_f32_f16_e64 v23, s5\n"
+    "v_exp_f32 v24, 0.5\nv_cvt_f32_f16 v25, 0x3555\n";
 
 static void fuse_compare(emu_arch a)
 {
@@ -1672,7 +1675,7 @@ static void fuse_compare(emu_arch a)
   snip *x = sn_new(a, "v_add_u32_e64 v3, v1, v2 clamp\nv_cndmask_b32_e64 v3, -v1, v2, s[10:11]\n"
                       "v_mov_b32_sdwa v3, v1 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:DWORD\n"
                       "v_add_co_u32 v3, vcc, v1, v2\nv_mov_b32_dpp v3, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf\n"
-                      "v_add_f32_e64 v3, -v1, v2\nv_mul_f32_e64 v3, v1, v2 clamp\nv_fma_f32 v3, v1, |v2|, v3\n"
+                      "v_add_f32_e64 v3, -v1, v2\nv_mul_f32_e64 v3, v1, v2 clamp\nv_fma_f32 v3, v1, |v2|, v3\nv_cvt_f32_f16 v3, 1.0\n"
                       "v_cvt_f32_ubyte0_sdwa v3, v1 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_1\n"
                       "v_lshlrev_b64 v[4:5], 2, v[2:3]\nv_readfirstlane_b32 s3, v1\n");
   for (size_t i = 0; i < x->p->n; i++)
@@ -1685,7 +1688,8 @@ Test(emu_cvt, fused_lane_runs_give_the_handlers_bits)
   fuse_compare(EMU_GFX950);
 }
 
-/* The same comparison for the operations runs took on later (issue #31's seventh stop): gfx950's
+/* The same comparison for the operations runs took on later (issue #31's seventh stop; the
+ * integer ones, v_exp_f32 and the f16 conversions are in fuse_src above): gfx950's
  * v_bitop3_b32 with tables that single out each of its eight cases and some of clang's, and the
  * float operations, on the AVX2+FMA host, with NaNs in every operand: quiet and signalling ones of
  * distinct payloads and signs, so that a lane whose two or three operands are NaNs shows which one
@@ -1716,6 +1720,21 @@ static const char fflt_src[] =
     "v_fmac_f32_e64 v44, v2, s4\nv_add_f32 v4, v4, v4\nv_mul_f32 v5, v5, v4\nv_fmac_f32 v6, v6, v6\n"
     "v_fma_f32 v7, v7, v5, v7\nv_sub_f32 v8, v8, v8\nv_subrev_f32 v9, v9, v1\nv_add_u32 v10, v9, v8\n"
     "v_cvt_f32_ubyte0 v11, v10\nv_mul_f32 v12, v11, v10\n";
+
+/* the 32-bit compares runs take, each writing its own SGPR pair (VCC too), with the NaN-heavy
+ * registers below; a v_cndmask_b32 reads one back inside the run */
+static const char fcmp_src[] =
+    "v_cmp_lt_f32 vcc, v1, v2\nv_cndmask_b32 v30, v1, v2, vcc\nv_cmp_eq_f32_e64 s[20:21], v1, v2\n"
+    "v_cmp_le_f32_e64 s[22:23], v1, s2\nv_cmp_gt_f32_e64 s[24:25], 0.5, v2\nv_cmp_ge_f32_e64 s[26:27], v3, v3\n"
+    "v_cmp_lg_f32_e64 s[28:29], v1, v2\nv_cmp_o_f32_e64 s[30:31], v1, v2\nv_cmp_u_f32_e64 s[32:33], v2, v3\n"
+    "v_cmp_nge_f32_e64 s[34:35], v1, v2\nv_cmp_nlg_f32_e64 s[36:37], v1, v2\nv_cmp_ngt_f32_e64 s[38:39], v1, v2\n"
+    "v_cmp_nle_f32_e64 s[40:41], v1, v2\nv_cmp_neq_f32_e64 s[42:43], s3, v2\nv_cmp_nlt_f32_e64 s[44:45], v1, v2\n"
+    "v_cmp_gt_f32 vcc, 0x7fc00000, v1\nv_cndmask_b32_e64 v31, v2, v1, s[20:21]\n"
+    "v_cmp_lt_i32_e64 s[46:47], v1, v2\nv_cmp_eq_i32_e64 s[48:49], v1, v1\nv_cmp_le_i32_e64 s[50:51], -1, v2\n"
+    "v_cmp_gt_i32_e64 s[52:53], s4, v2\nv_cmp_ge_i32_e64 s[54:55], v3, v2\nv_cmp_ne_i32_e64 s[56:57], v1, v2\n"
+    "v_cmp_lt_u32_e64 s[58:59], v1, v2\nv_cmp_eq_u32 vcc, 1, v1\nv_cndmask_b32 v32, 0, v2, vcc\n"
+    "v_cmp_le_u32_e64 s[60:61], v1, s5\nv_cmp_gt_u32_e64 s[62:63], v1, v2\nv_cmp_ge_u32_e64 s[64:65], v3, 64\n"
+    "v_cmp_ne_u32 vcc, 0x80000000, v1\nv_cmp_eq_u32_e64 s[2:3], s2, v2\nv_cndmask_b32 v33, v1, v3, vcc\n";
 
 static void fuse_compare_float(emu_arch a, const char *src, bool is_float)
 {
@@ -1748,8 +1767,9 @@ static void fuse_compare_float(emu_arch a, const char *src, bool is_float)
         /* passes 0-5: mostly the special values (every lane a NaN in passes 0 and 1), else random bits */
         sn_v(s, r)[l] = pass < 2 ? fnan_vals[x % 8] : pass < 6 && (x >> 8) % 4 ? fnan_vals[x % nv] : sn_rand(&st);
       }
-    for (int r = 0; r < 16; r++) s->w.s[r] = pass < 6 ? fnan_vals[sn_rand(&st) % nv] : sn_rand(&st);
+    for (int r = 0; r < 70; r++) s->w.s[r] = pass < 6 ? fnan_vals[sn_rand(&st) % nv] : sn_rand(&st);
     sn_exec(s, ~0ull);
+    emu_wr64s(&s->w, EMU_S_VCC, (uint64_t)sn_rand(&st) << 32 | sn_rand(&st));
     memcpy(before, s->vfile, nbytes);
     memcpy(sbefore, s->w.s, sizeof sbefore);
     for (size_t i = 0; i < n; i++) cr_assert_eq(s->p->insns[i].fn(&s->w, &s->p->insns[i]), EMU_OK, "%s", s->f.msg);
@@ -1772,6 +1792,8 @@ static void fuse_compare_float(emu_arch a, const char *src, bool is_float)
 Test(emu_cvt, fused_bitop3_and_float_runs_give_the_handlers_bits)
 {
   fuse_compare_float(EMU_GFX950, bitop3_src, false);
+  fuse_compare_float(EMU_GFX942, fcmp_src, false);
+  fuse_compare_float(EMU_GFX950, fcmp_src, false);
   fuse_compare_float(EMU_GFX942, fflt_src, true);
   fuse_compare_float(EMU_GFX950, fflt_src, true);
 }
