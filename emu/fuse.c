@@ -77,6 +77,18 @@ static const struct { const char *name; uint8_t op, nsrc; } lop_names[] = {
   {"v_mul_f32", FZ_MUL_F, 2},       {"v_fma_f32", FZ_FMA_F, 3},         {"v_fmac_f32", FZ_FMAC_F, 2},
 };
 
+/* a uniform source j (operand 1 + j: an SGPR or a constant) as the runner reads it: the SGPR's
+ * number, or the constant's value as emu_ssrc32 gives it (no register read for a constant: a
+ * zeroed wave) */
+static void uni_fix(emu_insn *in, int j)
+{
+  static emu_wave zero_wave;
+  const emu_opnd *o = &in->o[1 + j];
+  in->fz_sg = (uint8_t)(in->fz_sg & ~(1u << j));
+  if (o->kind == EMU_OPK_SGPR) in->fz_k[j] = o->reg, in->fz_sg |= (uint8_t)(1u << j);
+  else in->fz_k[j] = emu_ssrc32(&zero_wave, in, 1 + j);
+}
+
 /* the 32-bit compares a run takes (v_cmp_<pred>_f32/i32/u32, not v_cmpx: they write EXEC): the
  * predicate, as emu/op_valu.c's F_* macros define it, in fz_src[2] */
 enum { CP_LT, CP_EQ, CP_LE, CP_GT, CP_GE, CP_NE, CP_LG, CP_O, CP_U, CP_NGE, CP_NLG, CP_NGT, CP_NLE, CP_NEQ, CP_NLT };
@@ -114,7 +126,7 @@ static void cmp_mark(emu_insn *in, const char *name)
   for (int j = 0; j < 2; j++) {
     o = &in->o[1 + j];
     if (o->kind == EMU_OPK_VGPR) in->fz_src[j] = o->reg;
-    else in->fz_src[j] = 0, in->fz_uni |= (uint8_t)(1u << j);
+    else in->fz_src[j] = 0, in->fz_uni |= (uint8_t)(1u << j), uni_fix(in, j);
   }
   in->fz_src[2] = cmp_names[k].pred;
 }
@@ -171,7 +183,7 @@ void emu_fuse_mark(emu_insn *in, const char *name)
   for (int j = 0; j < ns; j++) {
     const emu_opnd *o = &in->o[1 + j];
     if (o->kind == EMU_OPK_VGPR) in->fz_src[j] = o->reg;
-    else in->fz_src[j] = 0, in->fz_uni |= (uint8_t)(1u << j);
+    else in->fz_src[j] = 0, in->fz_uni |= (uint8_t)(1u << j), uni_fix(in, j);
   }
   if (in->fz_op == FZ_FMAC_F) in->fz_op = FZ_FMA_F, in->fz_src[2] = in->fz_dst; /* D = S0 * S1 + D */
 }
@@ -423,10 +435,11 @@ FZ_INLINE void run_body(emu_wave *w, const emu_insn *in, int m, const bool av)
                    *pc = V + (size_t)x->fz_src[2] * EMU_LANES;
     const unsigned uni = x->fz_uni;
     uint32_t ua = 0, ub = 0, uc = 0;
-    if (uni) {
-      if (uni & 1) ua = emu_ssrc32(w, x, 1);
-      if (uni & 2) ub = emu_ssrc32(w, x, 2);
-      if (uni & 4) uc = emu_ssrc32(w, x, 3);
+    if (uni) { /* an SGPR's value, or the constant fixed at decode (uni_fix) */
+      const unsigned sg = x->fz_sg;
+      if (uni & 1) ua = (sg & 1) ? w->s[x->fz_k[0]] : x->fz_k[0];
+      if (uni & 2) ub = (sg & 2) ? w->s[x->fz_k[1]] : x->fz_k[1];
+      if (uni & 4) uc = (sg & 4) ? w->s[x->fz_k[2]] : x->fz_k[2];
     }
     uint64_t mk = 0; /* v_cndmask_b32's lane mask (operand 3) */
     switch (x->fz_op * 8 + uni) {
