@@ -746,7 +746,7 @@ static void block_prepare(emu_insn *insns, size_t n)
     uint32_t len = in->sched_ev ? 0 : blk_term(in) ? 1 : 1 + next;
     in->blk_n = (uint8_t)(len > 255 ? 255 : len);
     /* over the whole chain, so also for a block cut at 255 records */
-    bool fz = len && (in->fuse_n >= 2 || (len > 1 && fz_next));
+    bool fz = len && (in->fuse_n >= 1 || (len > 1 && fz_next));
     in->blk_fz = fz;
     next = len, fz_next = fz;
   }

@@ -280,12 +280,13 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w)
       continue;
     }
     do {
-      if (in->fuse_n >= 2 && emu_exec(w) == ~0ull) {
+      if (in->fuse_n >= 1 && emu_exec(w) == ~0ull) {
         /* a run of integer lane operations as one step (emu/fuse.c), inside the block; its records
-         * are counted and stepped as if run one by one */
+         * are counted and stepped as if run one by one. A run of one too: the run's pass costs less
+         * than the record's handler */
         uint32_t r = in->fuse_n;
         if (r > (uint32_t)(end - in)) r = (uint32_t)(end - in);
-        if (r >= 2) {
+        if (r >= 1) {
           emu_fuse_run(w, in, (int)r);
           for (uint32_t j = 0; j < r; j++) cnt[j]++;
           cnt += r;

@@ -19,7 +19,13 @@
  * one-step schedulers) runs the ordinary handlers. None of these operations can fault, so a run
  * never has a fault to attribute. Results are bit for bit the handlers' (integer operations on
  * 32-bit lanes: the same at any vector width); tests/test_emu_cvt.c compares them on random
- * registers, aliasing included. LANELAB_EMU_NO_FUSE=1 turns runs off (for comparisons). */
+ * registers, aliasing included. LANELAB_EMU_NO_FUSE=1 turns runs off (for comparisons).
+ *
+ * Since issue #31's seventh stop runs also take v_bitop3_b32, v_bfe_u32, v_cvt_f32_ubyte0..3 and s_nop
+ * (nothing to do; it no longer ends a run), and, on the AVX2+FMA host outside the sanitizer build,
+ * the float operations v_add_f32, v_sub_f32, v_subrev_f32, v_mul_f32, v_fma_f32 and v_fmac_f32
+ * (FZ_FLOAT_ASM below: the general handlers' NaN operand order written out); and the run-ahead loop
+ * runs a lone such record as a run of one, which costs less than its handler. */
 #include <immintrin.h>
 #include <stdlib.h>
 
@@ -36,8 +42,22 @@ __attribute__((constructor)) static void fuse_init(void)
 enum {
   FZ_NONE = 0, FZ_MOV, FZ_NOT, FZ_ADD, FZ_SUB, FZ_SUBREV, FZ_AND, FZ_OR, FZ_XOR, FZ_LSHL, FZ_LSHR, FZ_ASHR,
   FZ_MUL_LO, FZ_MIN_I, FZ_MAX_I, FZ_MIN_U, FZ_MAX_U, FZ_CNDMASK, FZ_AND_OR, FZ_OR3, FZ_XAD, FZ_LSHL_ADD,
-  FZ_ADD_LSHL, FZ_ADD3, FZ_LSHL_OR, FZ_BFI,
+  FZ_ADD_LSHL, FZ_ADD3, FZ_LSHL_OR, FZ_BFI, FZ_BITOP3, FZ_BFE_U, FZ_CVT_UB0, FZ_CVT_UB1, FZ_CVT_UB2, FZ_CVT_UB3,
+  FZ_NOP, FZ_EXP_F, FZ_CVT_F32_F16, FZ_CVT_F16_F32, FZ_CMP_F, FZ_CMP_I, FZ_CMP_U,
+  /* the float operations (FZ_FIRST_F on): only where FZ_FLOAT_ASM is defined, below */
+  FZ_ADD_F, FZ_SUB_F, FZ_SUBREV_F, FZ_MUL_F, FZ_FMA_F, FZ_FMAC_F,
+  FZ_FIRST_F = FZ_ADD_F,
 };
+
+/* The float operations take the instruction and operand order of the general handlers' lane loops
+ * in the -O2 build (emu/op_valu.c VOP_F2, fma_loop's FMA clone), written out in inline assembly:
+ * where two or three operands are NaNs, which payload comes out is that order (the same choice as
+ * emu/op_vop3p.c's blocks). Not in the sanitizer build (-O1 orders the loops otherwise), and taken
+ * only on an AVX2+FMA host (emu_avx2); elsewhere those records are not marked and run their
+ * handlers. tests/test_emu_cvt.c compares the two with NaNs in every operand. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define FZ_FLOAT_ASM 1
+#endif
 
 /* the op-table names and their semantics (each as its handler in emu/op_valu.c computes it) */
 static const struct { const char *name; uint8_t op, nsrc; } lop_names[] = {
@@ -49,8 +69,67 @@ static const struct { const char *name; uint8_t op, nsrc; } lop_names[] = {
   {"v_max_u32", FZ_MAX_U, 2},       {"v_cndmask_b32", FZ_CNDMASK, 2},   {"v_and_or_b32", FZ_AND_OR, 3},
   {"v_or3_b32", FZ_OR3, 3},         {"v_xad_u32", FZ_XAD, 3},           {"v_lshl_add_u32", FZ_LSHL_ADD, 3},
   {"v_add_lshl_u32", FZ_ADD_LSHL, 3}, {"v_add3_u32", FZ_ADD3, 3},       {"v_lshl_or_b32", FZ_LSHL_OR, 3},
-  {"v_bfi_b32", FZ_BFI, 3},
+  {"v_bfi_b32", FZ_BFI, 3},         {"v_bitop3_b32", FZ_BITOP3, 3},     {"v_bfe_u32", FZ_BFE_U, 3},
+  {"v_cvt_f32_ubyte0", FZ_CVT_UB0, 1}, {"v_cvt_f32_ubyte1", FZ_CVT_UB1, 1}, {"v_cvt_f32_ubyte2", FZ_CVT_UB2, 1},
+  {"v_cvt_f32_ubyte3", FZ_CVT_UB3, 1}, {"s_nop", FZ_NOP, 0},       {"v_exp_f32", FZ_EXP_F, 1},
+  {"v_cvt_f32_f16", FZ_CVT_F32_F16, 1}, {"v_cvt_f16_f32", FZ_CVT_F16_F32, 1},
+  {"v_add_f32", FZ_ADD_F, 2},       {"v_sub_f32", FZ_SUB_F, 2},         {"v_subrev_f32", FZ_SUBREV_F, 2},
+  {"v_mul_f32", FZ_MUL_F, 2},       {"v_fma_f32", FZ_FMA_F, 3},         {"v_fmac_f32", FZ_FMAC_F, 2},
 };
+
+/* a uniform source j (operand 1 + j: an SGPR or a constant) as the runner reads it: the SGPR's
+ * number, or the constant's value as emu_ssrc32 gives it (no register read for a constant: a
+ * zeroed wave) */
+static void uni_fix(emu_insn *in, int j)
+{
+  static emu_wave zero_wave;
+  const emu_opnd *o = &in->o[1 + j];
+  in->fz_sg = (uint8_t)(in->fz_sg & ~(1u << j));
+  if (o->kind == EMU_OPK_SGPR) in->fz_k[j] = o->reg, in->fz_sg |= (uint8_t)(1u << j);
+  else in->fz_k[j] = emu_ssrc32(&zero_wave, in, 1 + j);
+}
+
+/* the 32-bit compares a run takes (v_cmp_<pred>_f32/i32/u32, not v_cmpx: they write EXEC): the
+ * predicate, as emu/op_valu.c's F_* macros define it, in fz_src[2] */
+enum { CP_LT, CP_EQ, CP_LE, CP_GT, CP_GE, CP_NE, CP_LG, CP_O, CP_U, CP_NGE, CP_NLG, CP_NGT, CP_NLE, CP_NEQ, CP_NLT };
+static const struct { const char *name; uint8_t pred; bool f, i; } cmp_names[] = {
+  {"lt", CP_LT, 1, 1},   {"eq", CP_EQ, 1, 1},   {"le", CP_LE, 1, 1},   {"gt", CP_GT, 1, 1},   {"ge", CP_GE, 1, 1},
+  {"ne", CP_NE, 0, 1},   {"lg", CP_LG, 1, 0},   {"o", CP_O, 1, 0},     {"u", CP_U, 1, 0},     {"nge", CP_NGE, 1, 0},
+  {"nlg", CP_NLG, 1, 0}, {"ngt", CP_NGT, 1, 0}, {"nle", CP_NLE, 1, 0}, {"neq", CP_NEQ, 1, 0}, {"nlt", CP_NLT, 1, 0},
+};
+static void cmp_mark(emu_insn *in, const char *name)
+{
+  char pred[8];
+  size_t n = strlen(name);
+  if (strncmp(name, "v_cmp_", 6) != 0 || n < 11 || n - 10 >= sizeof pred) return;
+  const char *ty = name + n - 4;
+  int op = !strcmp(ty, "_f32") ? FZ_CMP_F : !strcmp(ty, "_i32") ? FZ_CMP_I : !strcmp(ty, "_u32") ? FZ_CMP_U : 0;
+  if (!op) return;
+  memcpy(pred, name + 6, n - 10), pred[n - 10] = 0;
+  int k = -1;
+  for (size_t i = 0; i < sizeof cmp_names / sizeof *cmp_names; i++)
+    if (!strcmp(pred, cmp_names[i].name) && (op == FZ_CMP_F ? cmp_names[i].f : cmp_names[i].i)) k = (int)i;
+  if (k < 0 || in->nop != 3) return;
+  /* the mask destination: an SGPR pair (or VCC), never EXEC, which a run keeps all ones */
+  const emu_opnd *o = &in->o[0];
+  if (o->kind != EMU_OPK_SGPR || o->n != 2 || (o->reg <= EMU_S_EXEC + 1 && o->reg + 1 >= EMU_S_EXEC)) return;
+  for (int i = 1; i < 3; i++) {
+    o = &in->o[i];
+    if (o->mods & (EMU_M_NEG | EMU_M_ABS | EMU_M_SEXT | EMU_M_NEGFN | EMU_M_ABSFN)) return;
+    if (!((o->kind == EMU_OPK_VGPR || o->kind == EMU_OPK_SGPR) && o->n == 1) && o->kind != EMU_OPK_IMM &&
+        o->kind != EMU_OPK_LIT && o->kind != EMU_OPK_FIMM)
+      return;
+  }
+  in->fz_op = (uint8_t)op;
+  in->fz_dst = in->o[0].reg;
+  in->fz_uni = 0;
+  for (int j = 0; j < 2; j++) {
+    o = &in->o[1 + j];
+    if (o->kind == EMU_OPK_VGPR) in->fz_src[j] = o->reg;
+    else in->fz_src[j] = 0, in->fz_uni |= (uint8_t)(1u << j), uni_fix(in, j);
+  }
+  in->fz_src[2] = cmp_names[k].pred;
+}
 
 void emu_fuse_mark(emu_insn *in, const char *name)
 {
@@ -62,7 +141,21 @@ void emu_fuse_mark(emu_insn *in, const char *name)
   int k = -1;
   for (size_t i = 0; i < sizeof lop_names / sizeof *lop_names; i++)
     if (!strcmp(name, lop_names[i].name)) k = (int)i;
-  if (k < 0) return;
+  if (k < 0) {
+    cmp_mark(in, name);
+    return;
+  }
+  if (lop_names[k].op == FZ_NOP) { /* s_nop: wait states only, nothing to run */
+    in->fz_op = FZ_NOP;
+    in->fz_dst = in->fz_src[0] = in->fz_src[1] = in->fz_src[2] = 0;
+    in->fz_uni = 0;
+    return;
+  }
+#ifdef FZ_FLOAT_ASM
+  if (lop_names[k].op >= FZ_FIRST_F && !emu_avx2) return;
+#else
+  if (lop_names[k].op >= FZ_FIRST_F) return;
+#endif
   int ns = lop_names[k].nsrc, cnd = lop_names[k].op == FZ_CNDMASK;
   if (in->nop != 1 + ns + cnd) return;
   for (int i = 0; i < in->nop; i++) {
@@ -80,6 +173,9 @@ void emu_fuse_mark(emu_insn *in, const char *name)
     if (!((o->kind == EMU_OPK_SGPR && o->n == 1) || o->kind == EMU_OPK_IMM || o->kind == EMU_OPK_LIT ||
           o->kind == EMU_OPK_FIMM))
       return;
+    /* an inline float constant of an f16 source is the f16 value (emu/operand.c const_val), not the
+     * low half of the f32 one emu_ssrc32 reads */
+    if (o->kind == EMU_OPK_FIMM && lop_names[k].op == FZ_CVT_F32_F16) return;
   }
   in->fz_op = lop_names[k].op;
   in->fz_dst = in->o[0].reg;
@@ -87,8 +183,9 @@ void emu_fuse_mark(emu_insn *in, const char *name)
   for (int j = 0; j < ns; j++) {
     const emu_opnd *o = &in->o[1 + j];
     if (o->kind == EMU_OPK_VGPR) in->fz_src[j] = o->reg;
-    else in->fz_src[j] = 0, in->fz_uni |= (uint8_t)(1u << j);
+    else in->fz_src[j] = 0, in->fz_uni |= (uint8_t)(1u << j), uni_fix(in, j);
   }
+  if (in->fz_op == FZ_FMAC_F) in->fz_op = FZ_FMA_F, in->fz_src[2] = in->fz_dst; /* D = S0 * S1 + D */
 }
 
 void emu_fuse_prepare(emu_insn *insns, size_t n)
@@ -173,16 +270,159 @@ __attribute__((target("avx2"))) static inline void cnd_avx2(uint32_t *d, const u
   static const int32_t sh[32] __attribute__((aligned(32))) = {
       31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
       15, 14, 13, 12, 11, 10, 9,  8,  7,  6,  5,  4,  3,  2,  1,  0};
-  const __m256i half[2] = {_mm256_set1_epi32((int)(uint32_t)mk), _mm256_set1_epi32((int)(uint32_t)(mk >> 32))};
+  const __m256i h0 = _mm256_set1_epi32((int)(uint32_t)mk), h1 = _mm256_set1_epi32((int)(uint32_t)(mk >> 32));
   const __m256 sa = _mm256_castsi256_ps(_mm256_set1_epi32((int)ua)), sb = _mm256_castsi256_ps(_mm256_set1_epi32((int)ub));
   _Pragma("GCC unroll 8") for (uint32_t o = 0; o < EMU_LANES; o += 8)
   {
     const __m256 sel = _mm256_castsi256_ps(
-        _mm256_sllv_epi32(half[o >> 5], _mm256_load_si256((const __m256i *)(sh + (o & 31)))));
+        _mm256_sllv_epi32(o < 32 ? h0 : h1, _mm256_load_si256((const __m256i *)(sh + (o & 31)))));
     const __m256 a = (uni & 1) ? sa : _mm256_loadu_ps((const float *)(pa + o));
     const __m256 b = (uni & 2) ? sb : _mm256_loadu_ps((const float *)(pb + o));
     _mm256_storeu_ps((float *)(d + o), _mm256_blendv_ps(a, b, sel)); /* b where the lane's bit is set */
   }
+}
+
+#ifdef FZ_FLOAT_ASM
+/* The float operations on the AVX2+FMA host, 8-lane blocks, each operation in the form the general
+ * handler's -O2 loop issues (first source = the operand whose NaN a two-NaN lane returns):
+ * v_add_f32 and v_mul_f32 S1 op S0 (its SSE loop loads S1 and adds or multiplies S0 into it),
+ * v_sub_f32 S0 - S1, v_subrev_f32 S1 - S0, v_fma_f32/v_fmac_f32 `vfmadd132ps` with S1 in the
+ * destination, S2 the addend and S0 the other factor (fma_loop's FMA clone). A plain function
+ * inlined into run_avx2 only, as cnd_avx2. */
+__attribute__((target("avx2,fma"))) static inline void flt_avx2(unsigned op, unsigned uni, uint32_t *d, const uint32_t *pa,
+                                                                const uint32_t *pb, const uint32_t *pc, uint32_t ua,
+                                                                uint32_t ub, uint32_t uc)
+{
+  const __m256 sa = _mm256_castsi256_ps(_mm256_set1_epi32((int)ua)), sb = _mm256_castsi256_ps(_mm256_set1_epi32((int)ub)),
+               sc = _mm256_castsi256_ps(_mm256_set1_epi32((int)uc));
+  _Pragma("GCC unroll 8") for (uint32_t o = 0; o < EMU_LANES; o += 8)
+  {
+    const __m256 a = (uni & 1) ? sa : _mm256_loadu_ps((const float *)(pa + o));
+    const __m256 b = (uni & 2) ? sb : _mm256_loadu_ps((const float *)(pb + o));
+    __m256 r;
+    switch (op) {
+    case FZ_ADD_F: __asm__("vaddps %2, %1, %0" : "=x"(r) : "x"(b), "x"(a)); break;
+    case FZ_SUB_F: __asm__("vsubps %2, %1, %0" : "=x"(r) : "x"(a), "x"(b)); break;
+    case FZ_SUBREV_F: __asm__("vsubps %2, %1, %0" : "=x"(r) : "x"(b), "x"(a)); break;
+    case FZ_MUL_F: __asm__("vmulps %2, %1, %0" : "=x"(r) : "x"(b), "x"(a)); break;
+    default: {
+      const __m256 c = (uni & 4) ? sc : _mm256_loadu_ps((const float *)(pc + o));
+      r = b;
+      __asm__("vfmadd132ps %2, %1, %0" : "+x"(r) : "x"(c), "x"(a));
+    }
+    }
+    _mm256_storeu_ps((float *)(d + o), r);
+  }
+}
+#define FLT(op, u)                                                                                 \
+  case op * 8 + u:                                                                                 \
+    if (av) {                                                                                      \
+      flt_avx2(op, u, d, pa, pb, pc, ua, ub, uc);                                                  \
+      break;                                                                                       \
+    }                                                                                              \
+    x->fn(w, x);                                                                                   \
+    break;
+#else
+#define FLT(op, u)                                                                                 \
+  case op * 8 + u: x->fn(w, x); break;
+#endif
+#define FLT2(op) FLT(op, 0) FLT(op, 1) FLT(op, 2) FLT(op, 3)
+
+/* v_bitop3_b32's truth table t (bit a*4 + b*2 + c: the result bit for those source bits) as
+ * selects: for each (a, b) the function of c is p ^ (c & q) (p: t's bit for c = 0, q: it xor the bit
+ * for c = 1, each all ones or zero); then b and a choose among those the same way */
+#define BITOP3(a, b, c)                                                                            \
+  ({                                                                                               \
+    v8u g0 = bp[0] ^ (c & bq[0]), g1 = bp[1] ^ (c & bq[1]), g2 = bp[2] ^ (c & bq[2]), g3 = bp[3] ^ (c & bq[3]); \
+    v8u f0 = g0 ^ (b & (g0 ^ g1)), f1 = g2 ^ (b & (g2 ^ g3));                                       \
+    f0 ^ (a & (f0 ^ f1));                                                                          \
+  })
+/* v_cvt_f32_ubyteN: the byte as a float (exact) */
+#define UBYTE(a, sh) ((v8u)__builtin_convertvector((v8i)((a) >> (sh) & 0xff), v8f))
+typedef float v8f __attribute__((vector_size(32)));
+
+/* A 32-bit compare's lane mask on the AVX2 build: per 8-lane block the predicate as a vector of
+ * all-ones / zero words, its sign bits by vmovmskps. Float compares by vcmpps with the predicate
+ * that is emu/op_valu.c's F_* macro (ordered for the plain forms, unordered-true for the negated
+ * ones; exact, NaN or not); unsigned ones as signed after flipping the sign bits. The baseline build
+ * (no unsigned or ordered vector compares in SSE2) calls the handlers. */
+__attribute__((target("avx2"))) static uint64_t cmp_avx2(unsigned op, unsigned pred, unsigned uni, const uint32_t *pa,
+                                                         const uint32_t *pb, uint32_t ua, uint32_t ub)
+{
+  const __m256i sa = _mm256_set1_epi32((int)ua), sb = _mm256_set1_epi32((int)ub);
+  const __m256i flip = _mm256_set1_epi32(op == FZ_CMP_U ? (int)0x80000000u : 0), ones = _mm256_set1_epi32(-1);
+  uint64_t r = 0;
+#define CL(expr)                                                                                   \
+  for (uint32_t o = 0; o < EMU_LANES; o += 8) {                                                    \
+    const __m256i a = (uni & 1) ? sa : _mm256_loadu_si256((const __m256i *)(const void *)(pa + o)); \
+    const __m256i b = (uni & 2) ? sb : _mm256_loadu_si256((const __m256i *)(const void *)(pb + o)); \
+    (void)a, (void)b;                                                                              \
+    r |= (uint64_t)(unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(expr)) << o;                   \
+  }                                                                                                \
+  break;
+#define FC(imm) CL(_mm256_castps_si256(_mm256_cmp_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), imm)))
+#define AX _mm256_xor_si256(a, flip)
+#define BX _mm256_xor_si256(b, flip)
+  if (op == FZ_CMP_F) {
+    switch (pred) {
+    case CP_LT: FC(_CMP_LT_OQ)
+    case CP_EQ: FC(_CMP_EQ_OQ)
+    case CP_LE: FC(_CMP_LE_OQ)
+    case CP_GT: FC(_CMP_GT_OQ)
+    case CP_GE: FC(_CMP_GE_OQ)
+    case CP_LG: FC(_CMP_NEQ_OQ)
+    case CP_O: FC(_CMP_ORD_Q)
+    case CP_U: FC(_CMP_UNORD_Q)
+    case CP_NGE: FC(_CMP_NGE_UQ)
+    case CP_NLG: FC(_CMP_EQ_UQ)
+    case CP_NGT: FC(_CMP_NGT_UQ)
+    case CP_NLE: FC(_CMP_NLE_UQ)
+    case CP_NEQ: FC(_CMP_NEQ_UQ)
+    default: FC(_CMP_NLT_UQ) /* CP_NLT */
+    }
+  } else {
+    switch (pred) {
+    case CP_LT: CL(_mm256_cmpgt_epi32(BX, AX))
+    case CP_EQ: CL(_mm256_cmpeq_epi32(a, b))
+    case CP_LE: CL(_mm256_xor_si256(_mm256_cmpgt_epi32(AX, BX), ones))
+    case CP_GT: CL(_mm256_cmpgt_epi32(AX, BX))
+    case CP_GE: CL(_mm256_xor_si256(_mm256_cmpgt_epi32(BX, AX), ones))
+    default: CL(_mm256_xor_si256(_mm256_cmpeq_epi32(a, b), ones)) /* CP_NE */
+    }
+  }
+#undef CL
+#undef FC
+#undef AX
+#undef BX
+  return r;
+}
+
+/* v_exp_f32, v_cvt_f32_f16 and v_cvt_f16_f32 by the whole-wave kernels their handlers call
+ * (emu/simd.c), so the same bits on every path: the source's 64 lanes (a uniform one spread), the
+ * kernel into a temporary, then the destination (a source may be it). v_cvt_f32_f16 reads the low
+ * half (no op_sel in a run); v_cvt_f16_f32 writes the low half and zeroes the high one or keeps
+ * it, as the op-table row says (EMU_F_D16Z, emu_dst16). Out of line: one body for both builds. */
+static __attribute__((noinline)) void run_wave_kernel(unsigned op, uint32_t *d, const uint32_t *pa, uint32_t ua,
+                                                      unsigned uni, uint32_t flags)
+{
+  uint32_t a[EMU_LANES], t[EMU_LANES];
+  if (uni) emu_fill64(a, ua);
+  else memcpy(a, pa, sizeof a);
+  if (op == FZ_EXP_F) {
+    emu_exp2_64((float *)(void *)t, (const float *)(const void *)a);
+  } else if (op == FZ_CVT_F32_F16) {
+    uint16_t h[EMU_LANES];
+    for (int l = 0; l < EMU_LANES; l++) h[l] = (uint16_t)a[l];
+    emu_f16_to_f32_64((float *)(void *)t, h);
+  } else {
+    uint16_t h[EMU_LANES];
+    emu_f32_to_f16_64(h, (const float *)(const void *)a);
+    if (flags & EMU_F_D16Z)
+      for (int l = 0; l < EMU_LANES; l++) t[l] = h[l];
+    else
+      for (int l = 0; l < EMU_LANES; l++) t[l] = (d[l] & 0xffff0000u) | h[l];
+  }
+  memcpy(d, t, sizeof t);
 }
 
 FZ_INLINE void run_body(emu_wave *w, const emu_insn *in, int m, const bool av)
@@ -195,10 +435,11 @@ FZ_INLINE void run_body(emu_wave *w, const emu_insn *in, int m, const bool av)
                    *pc = V + (size_t)x->fz_src[2] * EMU_LANES;
     const unsigned uni = x->fz_uni;
     uint32_t ua = 0, ub = 0, uc = 0;
-    if (uni) {
-      if (uni & 1) ua = emu_ssrc32(w, x, 1);
-      if (uni & 2) ub = emu_ssrc32(w, x, 2);
-      if (uni & 4) uc = emu_ssrc32(w, x, 3);
+    if (uni) { /* an SGPR's value, or the constant fixed at decode (uni_fix) */
+      const unsigned sg = x->fz_sg;
+      if (uni & 1) ua = (sg & 1) ? w->s[x->fz_k[0]] : x->fz_k[0];
+      if (uni & 2) ub = (sg & 2) ? w->s[x->fz_k[1]] : x->fz_k[1];
+      if (uni & 4) uc = (sg & 4) ? w->s[x->fz_k[2]] : x->fz_k[2];
     }
     uint64_t mk = 0; /* v_cndmask_b32's lane mask (operand 3) */
     switch (x->fz_op * 8 + uni) {
@@ -245,12 +486,72 @@ FZ_INLINE void run_body(emu_wave *w, const emu_insn *in, int m, const bool av)
     V3(FZ_ADD3, a + b + c)
     V3(FZ_LSHL_OR, (a << (b & 31)) | c)
     V3(FZ_BFI, (a & b) | (~a & c))
+    V3(FZ_BFE_U, (a >> (b & 31)) & ((((v8u){0} + 1) << (c & 31)) - 1))
+    V1(FZ_CVT_UB0, UBYTE(a, 0))
+    V1(FZ_CVT_UB1, UBYTE(a, 8))
+    V1(FZ_CVT_UB2, UBYTE(a, 16))
+    V1(FZ_CVT_UB3, UBYTE(a, 24))
+    case FZ_BITOP3 * 8 + 0:
+    case FZ_BITOP3 * 8 + 1:
+    case FZ_BITOP3 * 8 + 2:
+    case FZ_BITOP3 * 8 + 3:
+    case FZ_BITOP3 * 8 + 4:
+    case FZ_BITOP3 * 8 + 5:
+    case FZ_BITOP3 * 8 + 6:
+    case FZ_BITOP3 * 8 + 7: {
+      const unsigned t = x->bitop3;
+      v8u bp[4], bq[4];
+      for (int i = 0; i < 4; i++) {
+        const uint32_t p0 = 0u - (t >> (2 * i) & 1), p1 = 0u - (t >> (2 * i + 1) & 1);
+        bp[i] = (v8u){0} + p0, bq[i] = (v8u){0} + (p0 ^ p1);
+      }
+      switch (uni) {
+        V3(0, BITOP3(a, b, c))
+      }
+      break;
+    }
+    case FZ_NOP * 8: break;
+    case FZ_CMP_F * 8 + 0:
+    case FZ_CMP_F * 8 + 1:
+    case FZ_CMP_F * 8 + 2:
+    case FZ_CMP_F * 8 + 3:
+    case FZ_CMP_I * 8 + 0:
+    case FZ_CMP_I * 8 + 1:
+    case FZ_CMP_I * 8 + 2:
+    case FZ_CMP_I * 8 + 3:
+    case FZ_CMP_U * 8 + 0:
+    case FZ_CMP_U * 8 + 1:
+    case FZ_CMP_U * 8 + 2:
+    case FZ_CMP_U * 8 + 3: { /* the mask into the SGPR pair (EXEC is all ones: no lane cleared) */
+      if (!av) {
+        x->fn(w, x);
+        break;
+      }
+      const uint64_t r = cmp_avx2(x->fz_op, x->fz_src[2], uni, pa, pb, ua, ub);
+      w->s[x->fz_dst] = (uint32_t)r, w->s[x->fz_dst + 1] = (uint32_t)(r >> 32);
+      break;
+    }
+    case FZ_EXP_F * 8 + 0:
+    case FZ_EXP_F * 8 + 1:
+    case FZ_CVT_F32_F16 * 8 + 0:
+    case FZ_CVT_F32_F16 * 8 + 1:
+    case FZ_CVT_F16_F32 * 8 + 0:
+    case FZ_CVT_F16_F32 * 8 + 1: run_wave_kernel(x->fz_op, d, pa, ua, uni, x->flags); break;
+    FLT2(FZ_ADD_F)
+    FLT2(FZ_SUB_F)
+    FLT2(FZ_SUBREV_F)
+    FLT2(FZ_MUL_F)
+    FLT2(FZ_FMA_F)
+    FLT(FZ_FMA_F, 4)
+    FLT(FZ_FMA_F, 5)
+    FLT(FZ_FMA_F, 6)
+    FLT(FZ_FMA_F, 7)
     default: __builtin_unreachable();
     }
   }
 }
 
-__attribute__((target("avx2"))) static void run_avx2(emu_wave *w, const emu_insn *in, int m) { run_body(w, in, m, true); }
+__attribute__((target("avx2,fma"))) static void run_avx2(emu_wave *w, const emu_insn *in, int m) { run_body(w, in, m, true); }
 static void run_base(emu_wave *w, const emu_insn *in, int m) { run_body(w, in, m, false); }
 
 void emu_fuse_run(emu_wave *w, const emu_insn *in, int m)

@@ -203,11 +203,15 @@ struct emu_insn {
    * fz_dst, fz_src (VGPR indices), fz_uni bit j when source j is uniform (read by emu_ssrc32) */
   uint8_t fuse_n, fz_op, fz_uni;
   uint16_t fz_dst, fz_src[3];
+  /* uniform source j of a run's record (fz_uni bit j): an SGPR's number (fz_sg bit j) or the value
+   * emu_ssrc32 reads for a constant, in fz_k[j], fixed at decode (issue #31, seventh stop) */
+  uint32_t fz_k[3];
+  uint8_t fz_sg;
   /* the straight-line block starting here (emu/decode.c block_prepare, emu/exec.c rr_ahead): how many
    * records from this one the run-ahead loop may execute after one check of budget, hazards,
    * VSKIP and VGPR indexing; 0 for an event (sched_ev) */
   uint8_t blk_n;
-  /* some record of that block starts a run of integer lane operations (fuse_n >= 2); clear, the
+  /* some record of that block starts a run of lane operations (fuse_n >= 1: a run of one counts); clear, the
    * run-ahead loop runs the block without looking for runs */
   uint8_t blk_fz;
   /* a handler specialised at decode (emu/op_vop3p.c emu_vop3p_specialise): VGPR numbers of the

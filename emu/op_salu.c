@@ -110,10 +110,25 @@ static inline uint32_t flbit_i64(uint64_t a)
 }
 
 /* ---- SOP2 (CDNA3 ISA "SOP2 Instructions") ----------------------------------------------------*/
-SOP2_32(s_add_u32, a + b, (uint64_t)a + b > 0xffffffffu)
-SOP2_32(s_sub_u32, a - b, b > a)
-SOP2_32(s_add_i32, a + b, add_ovf(a, b, a + b))
-SOP2_32(s_sub_i32, a - b, sub_ovf(a, b, a - b))
+/* The SOP2 operations the decoder also specialises (emu_salu_specialise below): one list feeds both
+ * the general handlers here and the specialised forms, so the two compute the same expressions */
+#define SS_SOP2_32_LIST(M)                                                                         \
+  M(s_add_u32, a + b, (uint64_t)a + b > 0xffffffffu)                                               \
+  M(s_sub_u32, a - b, b > a)                                                                       \
+  M(s_add_i32, a + b, add_ovf(a, b, a + b))                                                        \
+  M(s_sub_i32, a - b, sub_ovf(a, b, a - b))                                                        \
+  M(s_and_b32, a & b, d != 0)                                                                      \
+  M(s_or_b32, a | b, d != 0)                                                                       \
+  M(s_lshl_b32, a << (b & 31), d != 0)                                                             \
+  M(s_lshr_b32, a >> (b & 31), d != 0)                                                             \
+  M(s_mul_i32, a * b, SCC_KEEP)
+#define SS_SOP2_64_LIST(M)                                                                         \
+  M(s_and_b64, a & b, d != 0)                                                                      \
+  M(s_or_b64, a | b, d != 0)                                                                       \
+  M(s_xor_b64, a ^ b, d != 0)                                                                      \
+  M(s_andn2_b64, a & ~b, d != 0)
+SS_SOP2_32_LIST(SOP2_32)
+SS_SOP2_64_LIST(SOP2_64)
 SOP2_32(s_addc_u32, a + b + w->scc, (uint64_t)a + b + w->scc > 0xffffffffu)
 SOP2_32(s_subb_u32, a - b - w->scc, (uint64_t)b + w->scc > a)
 SOP2_32(s_min_i32, (int32_t)a < (int32_t)b ? a : b, (int32_t)a < (int32_t)b)
@@ -122,14 +137,8 @@ SOP2_32(s_max_i32, (int32_t)a > (int32_t)b ? a : b, (int32_t)a > (int32_t)b)
 SOP2_32(s_max_u32, a > b ? a : b, a > b)
 SOP2_32(s_cselect_b32, w->scc ? a : b, SCC_KEEP)
 SOP2_64(s_cselect_b64, w->scc ? a : b, SCC_KEEP)
-SOP2_32(s_and_b32, a & b, d != 0)
-SOP2_64(s_and_b64, a & b, d != 0)
-SOP2_32(s_or_b32, a | b, d != 0)
-SOP2_64(s_or_b64, a | b, d != 0)
 SOP2_32(s_xor_b32, a ^ b, d != 0)
-SOP2_64(s_xor_b64, a ^ b, d != 0)
 SOP2_32(s_andn2_b32, a & ~b, d != 0)
-SOP2_64(s_andn2_b64, a & ~b, d != 0)
 SOP2_32(s_orn2_b32, a | ~b, d != 0)
 SOP2_64(s_orn2_b64, a | ~b, d != 0)
 SOP2_32(s_nand_b32, ~(a & b), d != 0)
@@ -138,9 +147,7 @@ SOP2_32(s_nor_b32, ~(a | b), d != 0)
 SOP2_64(s_nor_b64, ~(a | b), d != 0)
 SOP2_32(s_xnor_b32, ~(a ^ b), d != 0)
 SOP2_64(s_xnor_b64, ~(a ^ b), d != 0)
-SOP2_32(s_lshl_b32, a << (b & 31), d != 0)
 SOP2_64_32(s_lshl_b64, a << (b & 63), d != 0)
-SOP2_32(s_lshr_b32, a >> (b & 31), d != 0)
 SOP2_64_32(s_lshr_b64, a >> (b & 63), d != 0)
 SOP2_32(s_ashr_i32, (uint32_t)((int32_t)a >> (b & 31)), d != 0)
 SOP2_64_32(s_ashr_i64, (uint64_t)((int64_t)a >> (b & 63)), d != 0)
@@ -151,7 +158,6 @@ int emu_op_s_bfm_b64(emu_wave *w, const emu_insn *in)
   emu_sdst64(w, in, 0, ((1ull << (a & 63)) - 1) << (b & 63));
   return EMU_OK;
 }
-SOP2_32(s_mul_i32, a * b, SCC_KEEP)
 SOP2_32(s_mul_hi_u32, (uint32_t)(((uint64_t)a * b) >> 32), SCC_KEEP)
 SOP2_32(s_mul_hi_i32, (uint32_t)(((int64_t)(int32_t)a * (int32_t)b) >> 32), SCC_KEEP)
 SOP2_32(s_bfe_u32, bfe32(a, b, false), d != 0)
@@ -330,25 +336,29 @@ CMPK(s_cmpk_le_u32, uint32_t, uimm, <=)
     w->scc = (T)emu_ssrc32(w, in, 0) op (T)emu_ssrc32(w, in, 1);                                   \
     return EMU_OK;                                                                                 \
   }
-SOPC(s_cmp_eq_i32, int32_t, ==)
-SOPC(s_cmp_lg_i32, int32_t, !=)
-SOPC(s_cmp_gt_i32, int32_t, >)
-SOPC(s_cmp_ge_i32, int32_t, >=)
-SOPC(s_cmp_lt_i32, int32_t, <)
-SOPC(s_cmp_le_i32, int32_t, <=)
-SOPC(s_cmp_eq_u32, uint32_t, ==)
-SOPC(s_cmp_lg_u32, uint32_t, !=)
-SOPC(s_cmp_gt_u32, uint32_t, >)
-SOPC(s_cmp_ge_u32, uint32_t, >=)
-SOPC(s_cmp_lt_u32, uint32_t, <)
-SOPC(s_cmp_le_u32, uint32_t, <=)
+/* the 32-bit compares, here and as the specialised forms below */
+#define SOPC_LIST(M)                                                                               \
+  M(s_cmp_eq_i32, int32_t, ==)                                                                     \
+  M(s_cmp_lg_i32, int32_t, !=)                                                                     \
+  M(s_cmp_gt_i32, int32_t, >)                                                                      \
+  M(s_cmp_ge_i32, int32_t, >=)                                                                     \
+  M(s_cmp_lt_i32, int32_t, <)                                                                      \
+  M(s_cmp_le_i32, int32_t, <=)                                                                     \
+  M(s_cmp_eq_u32, uint32_t, ==)                                                                    \
+  M(s_cmp_lg_u32, uint32_t, !=)                                                                    \
+  M(s_cmp_gt_u32, uint32_t, >)                                                                     \
+  M(s_cmp_ge_u32, uint32_t, >=)                                                                    \
+  M(s_cmp_lt_u32, uint32_t, <)                                                                     \
+  M(s_cmp_le_u32, uint32_t, <=)
+SOPC_LIST(SOPC)
 /* ---- decode-time specialisation (issue #31) ------------------------------------------------------
  * The loops' scalar bookkeeping (s_add_i32 s3, s3, -1; s_cmp_eq_u32 s3, 0) and the exec-mask
  * arithmetic run with a handler per operand form: both sources SGPRs (_ss), the second an integer
  * constant (_si) or the first (_is), their numbers and the constant fixed at decode (ss_*), no
- * operand-kind tests. The same expressions as the handlers above (one macro argument each), so the
- * same results. What they do not cover keeps the general handler: float inline constants, 64-bit
- * literals, a 64-bit operand that is not an SGPR pair, a destination that is not an SGPR. */
+ * operand-kind tests. The same expressions as the handlers above (SS_SOP2_32_LIST, SS_SOP2_64_LIST and
+ * SOPC_LIST feed both), so the same results. What they do not cover keeps the general handler:
+ * float inline constants, 64-bit literals, a 64-bit operand that is not an SGPR pair, a
+ * destination that is not an SGPR. */
 #define SS_GET32(x) w->s[in->ss_##x]
 #define SS_GET64(x) ((uint64_t)w->s[in->ss_##x] | (uint64_t)w->s[in->ss_##x + 1] << 32)
 #define SS_FORMS(name, T, GET, body)                                                               \
@@ -375,31 +385,9 @@ SOPC(s_cmp_le_u32, uint32_t, <=)
   SS_FORMS(ss_##name, uint64_t, SS_GET64, uint64_t d = (expr); w->scc = (sccx); w->s[in->ss_d] = (uint32_t)d;   \
            w->s[in->ss_d + 1] = (uint32_t)(d >> 32))
 #define SS_SOPC(name, T, op) SS_FORMS(ss_##name, uint32_t, SS_GET32, w->scc = (T)a op (T)b)
-SS_SOP2_32(s_add_u32, a + b, (uint64_t)a + b > 0xffffffffu)
-SS_SOP2_32(s_sub_u32, a - b, b > a)
-SS_SOP2_32(s_add_i32, a + b, add_ovf(a, b, a + b))
-SS_SOP2_32(s_sub_i32, a - b, sub_ovf(a, b, a - b))
-SS_SOP2_32(s_and_b32, a & b, d != 0)
-SS_SOP2_32(s_or_b32, a | b, d != 0)
-SS_SOP2_32(s_lshl_b32, a << (b & 31), d != 0)
-SS_SOP2_32(s_lshr_b32, a >> (b & 31), d != 0)
-SS_SOP2_32(s_mul_i32, a * b, SCC_KEEP)
-SS_SOP2_64(s_and_b64, a & b, d != 0)
-SS_SOP2_64(s_or_b64, a | b, d != 0)
-SS_SOP2_64(s_xor_b64, a ^ b, d != 0)
-SS_SOP2_64(s_andn2_b64, a & ~b, d != 0)
-SS_SOPC(s_cmp_eq_i32, int32_t, ==)
-SS_SOPC(s_cmp_lg_i32, int32_t, !=)
-SS_SOPC(s_cmp_gt_i32, int32_t, >)
-SS_SOPC(s_cmp_ge_i32, int32_t, >=)
-SS_SOPC(s_cmp_lt_i32, int32_t, <)
-SS_SOPC(s_cmp_le_i32, int32_t, <=)
-SS_SOPC(s_cmp_eq_u32, uint32_t, ==)
-SS_SOPC(s_cmp_lg_u32, uint32_t, !=)
-SS_SOPC(s_cmp_gt_u32, uint32_t, >)
-SS_SOPC(s_cmp_ge_u32, uint32_t, >=)
-SS_SOPC(s_cmp_lt_u32, uint32_t, <)
-SS_SOPC(s_cmp_le_u32, uint32_t, <=)
+SS_SOP2_32_LIST(SS_SOP2_32)
+SS_SOP2_64_LIST(SS_SOP2_64)
+SOPC_LIST(SS_SOPC)
 
 /* kind: 2 a SOP2 with 32-bit operands, 3 with 64-bit ones, 1 a SOPC (operands 0 and 1) */
 static const struct {
@@ -407,12 +395,13 @@ static const struct {
   uint8_t kind;
 } ss_tab[] = {
 #define SS_ROW(name, kind) {emu_op_##name, ss_##name##_ss, ss_##name##_si, ss_##name##_is, kind},
-  SS_ROW(s_add_u32, 2) SS_ROW(s_sub_u32, 2) SS_ROW(s_add_i32, 2) SS_ROW(s_sub_i32, 2) SS_ROW(s_and_b32, 2)
-  SS_ROW(s_or_b32, 2) SS_ROW(s_lshl_b32, 2) SS_ROW(s_lshr_b32, 2) SS_ROW(s_mul_i32, 2)
-  SS_ROW(s_and_b64, 3) SS_ROW(s_or_b64, 3) SS_ROW(s_xor_b64, 3) SS_ROW(s_andn2_b64, 3)
-  SS_ROW(s_cmp_eq_i32, 1) SS_ROW(s_cmp_lg_i32, 1) SS_ROW(s_cmp_gt_i32, 1) SS_ROW(s_cmp_ge_i32, 1)
-  SS_ROW(s_cmp_lt_i32, 1) SS_ROW(s_cmp_le_i32, 1) SS_ROW(s_cmp_eq_u32, 1) SS_ROW(s_cmp_lg_u32, 1)
-  SS_ROW(s_cmp_gt_u32, 1) SS_ROW(s_cmp_ge_u32, 1) SS_ROW(s_cmp_lt_u32, 1) SS_ROW(s_cmp_le_u32, 1)
+#define SS_ROW2(name, expr, sccx) SS_ROW(name, 2)
+#define SS_ROW3(name, expr, sccx) SS_ROW(name, 3)
+#define SS_ROW1(name, T, op) SS_ROW(name, 1)
+  SS_SOP2_32_LIST(SS_ROW2) SS_SOP2_64_LIST(SS_ROW3) SOPC_LIST(SS_ROW1)
+#undef SS_ROW2
+#undef SS_ROW3
+#undef SS_ROW1
 #undef SS_ROW
 };
 

@@ -10,6 +10,9 @@
  * so results may differ from a GPU in the last bit. */
 #include <float.h>
 #include <stdint.h>
+#ifdef __x86_64__
+#include <immintrin.h>
+#endif
 
 #include "emu/internal.h"
 
@@ -1029,9 +1032,59 @@ VOP_SH64(v_ashrrev_i64, (uint64_t)((int64_t)b >> a))
  * unsupported" and, in the Notes, "The design treats unsupported shift counts as a shift of zero":
  * so a count of 5..7 (S1[2:0]) shifts by 0, as the Notes say (the pseudocode alone would shift by
  * it; the Notes are the more specific statement of the design). Not hardware-confirmed. */
+#ifdef __AVX2__
+/* A 64-bit source of the AVX2 whole-wave paths: 0 with a VGPR/AGPR pair's two dword arrays, 1 with
+ * a uniform value as emu_ssrc64 reads it (emu_src64_pair's cases without its 128-dword fill), -1
+ * for a DPP source (emu_src64 moves its lanes) */
+static inline int src64_x8(emu_wave *w, const emu_insn *in, int i, const uint32_t **lo, const uint32_t **hi, uint64_t *u)
+{
+  const emu_opnd *o = &in->o[i];
+  if (o->kind == EMU_OPK_VGPR || o->kind == EMU_OPK_AGPR) {
+    if (in->enc == EMU_ENC_DPP && i == in->src0i) return -1;
+    *lo = emu_vreg(w, in, i, 0), *hi = emu_vreg(w, in, i, 1);
+    return 0;
+  }
+  *u = emu_ssrc64(w, in, i);
+  return 1;
+}
+#define LD8U(uni, p, v) ((uni) ? (v) : _mm256_loadu_si256((const __m256i *)(const void *)((p) + o)))
+/* v_lshl_add_u64 with a uniform count s (0..4) in the AVX2 build, 8 lanes a block: the shifted
+ * pair's dwords (the high one takes the low's top s bits; a shift by 32 gives 0, so s = 0 needs no
+ * case), the low sum's carry by a sign-flipped compare added into the high dword. Each block reads
+ * its lanes of both sources before writing them, so the destination may be either. */
+static inline void lshl_add_u64_x8(uint32_t *D, int ua, const uint32_t *alo, const uint32_t *ahi, uint64_t av,
+                                   int uc, const uint32_t *clo, const uint32_t *chi, uint64_t cv, uint32_t s)
+{
+  const __m128i sl = _mm_cvtsi32_si128((int)s), sr = _mm_cvtsi32_si128((int)(32 - s));
+  const __m256i sgn = _mm256_set1_epi32((int)0x80000000u);
+  const __m256i al = _mm256_set1_epi32((int)(uint32_t)av), ah = _mm256_set1_epi32((int)(uint32_t)(av >> 32));
+  const __m256i cl = _mm256_set1_epi32((int)(uint32_t)cv), ch = _mm256_set1_epi32((int)(uint32_t)(cv >> 32));
+  for (int o = 0; o < EMU_LANES; o += 8) {
+    const __m256i a0 = LD8U(ua, alo, al), a1 = LD8U(ua, ahi, ah), c0 = LD8U(uc, clo, cl), c1 = LD8U(uc, chi, ch);
+    const __m256i s0 = _mm256_sll_epi32(a0, sl), s1 = _mm256_or_si256(_mm256_sll_epi32(a1, sl), _mm256_srl_epi32(a0, sr));
+    const __m256i x = _mm256_add_epi32(s0, c0);
+    const __m256i cy = _mm256_cmpgt_epi32(_mm256_xor_si256(s0, sgn), _mm256_xor_si256(x, sgn)); /* x < s0: -1 */
+    _mm256_storeu_si256((__m256i *)(void *)(D + o), x);
+    _mm256_storeu_si256((__m256i *)(void *)(D + EMU_LANES + o), _mm256_sub_epi32(_mm256_add_epi32(s1, c1), cy));
+  }
+}
+#undef LD8U
+#endif
 int EMU_H(emu_op_v_lshl_add_u64)(emu_wave *w, const emu_insn *in)
 {
   uint32_t *D = emu_dst64_direct(w, in, 0), s;
+#ifdef __AVX2__
+  if (D && emu_src32_uniform(w, in, 2, &s)) {
+    const uint32_t *alo = NULL, *ahi = NULL, *clo = NULL, *chi = NULL;
+    uint64_t av = 0, cv = 0;
+    int ka = src64_x8(w, in, 1, &alo, &ahi, &av), kc = ka < 0 ? -1 : src64_x8(w, in, 3, &clo, &chi, &cv);
+    if (kc >= 0) {
+      s &= 7;
+      lshl_add_u64_x8(D, ka, alo, ahi, av, kc, clo, chi, cv, s > 4 ? 0 : s);
+      return EMU_OK;
+    }
+  }
+#endif
   uint32_t alo_t[EMU_LANES], ahi_t[EMU_LANES], clo_t[EMU_LANES], chi_t[EMU_LANES];
   const uint32_t *alo, *ahi, *clo, *chi;
   if (D && emu_src32_uniform(w, in, 2, &s) && emu_src64_pair(w, in, 1, alo_t, ahi_t, &alo, &ahi) &&
@@ -1059,6 +1112,37 @@ int EMU_H(emu_op_v_lshl_add_u64)(emu_wave *w, const emu_insn *in)
   return EMU_OK;
 }
 /* v_mad_u64_u32 / v_mad_i64_i32: {carry, D.u64} = S0 * S1 + S2.u64 */
+#ifdef __AVX2__
+/* The whole-wave sum below in the AVX2 build (emu/op_avx2.c), 8 lanes a block: the even and odd
+ * lanes' 64-bit products by vpmuludq, S2's dwords paired to match, the carry where the unsigned sum
+ * is below the product (sign-flipped signed compare), the halves and carries put back in lane order
+ * by dword blends. Each block reads its lanes of every source before it writes those lanes of the
+ * pair, so the pair may be a source. Returns the carry mask. */
+static inline uint64_t mad_u64_u32_x8(uint32_t *dlo, uint32_t *dhi, const uint32_t *A, const uint32_t *B,
+                                      const uint32_t *clo, const uint32_t *chi)
+{
+  const __m256i sgn = _mm256_set1_epi64x((long long)0x8000000000000000ull);
+  uint64_t co = 0;
+  for (int o = 0; o < EMU_LANES; o += 8) {
+    const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(A + o)),
+                  b = _mm256_loadu_si256((const __m256i *)(const void *)(B + o)),
+                  cl = _mm256_loadu_si256((const __m256i *)(const void *)(clo + o)),
+                  ch = _mm256_loadu_si256((const __m256i *)(const void *)(chi + o));
+    const __m256i pe = _mm256_mul_epu32(a, b), po = _mm256_mul_epu32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32));
+    const __m256i ce = _mm256_blend_epi32(cl, _mm256_slli_epi64(ch, 32), 0xaa),
+                  cd = _mm256_blend_epi32(_mm256_srli_epi64(cl, 32), ch, 0xaa);
+    const __m256i se = _mm256_add_epi64(pe, ce), so = _mm256_add_epi64(po, cd);
+    const __m256i ke = _mm256_cmpgt_epi64(_mm256_xor_si256(pe, sgn), _mm256_xor_si256(se, sgn)),
+                  ko = _mm256_cmpgt_epi64(_mm256_xor_si256(po, sgn), _mm256_xor_si256(so, sgn));
+    const __m256i lo = _mm256_blend_epi32(se, _mm256_slli_epi64(so, 32), 0xaa),
+                  hi = _mm256_blend_epi32(_mm256_srli_epi64(se, 32), so, 0xaa);
+    co |= (uint64_t)(unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_blend_epi32(ke, ko, 0xaa))) << o;
+    _mm256_storeu_si256((__m256i *)(void *)(dlo + o), lo);
+    _mm256_storeu_si256((__m256i *)(void *)(dhi + o), hi);
+  }
+  return co;
+}
+#endif
 int EMU_H(emu_op_v_mad_u64_u32)(emu_wave *w, const emu_insn *in)
 {
   uint32_t t0[EMU_LANES], t1[EMU_LANES];
@@ -1070,6 +1154,10 @@ int EMU_H(emu_op_v_mad_u64_u32)(emu_wave *w, const emu_insn *in)
   uint32_t *dd = emu_dst64_direct(w, in, 0), tlo[EMU_LANES], thi[EMU_LANES];
   const uint32_t *clo, *chi;
   if (dd && emu_src64_pair(w, in, 4, tlo, thi, &clo, &chi)) {
+#ifdef __AVX2__
+    emu_dstmask(w, in, 1, mad_u64_u32_x8(dd, dd + EMU_LANES, A, B, clo, chi));
+    return EMU_OK;
+#endif
     uint32_t rl[EMU_LANES], rh[EMU_LANES];
     uint8_t cb[EMU_LANES];
     L64 {

@@ -1628,7 +1628,13 @@ static const char fuse_src[] =
     "v_add3_u32 v29, v1, v2, 7\nv_lshl_or_b32 v30, v1, v2, v3\nv_bfi_b32 v31, v1, v2, v3\nv_not_b32 v32, v1\n"
     "v_mov_b32 v33, 0.5\nv_mov_b32 v34, s1\nv_mov_b32 v35, -16\nv_lshrrev_b32 v36, s12, v2\n"
     "v_add_u32 v1, v1, v1\nv_xor_b32 v2, v2, v1\nv_cndmask_b32 v3, v3, v2, vcc\nv_and_or_b32 v4, v4, v1, v4\n"
-    "v_lshlrev_b32 v5, v5, v5\nv_mov_b32 v6, v6\nv_sub_u32 v7, 0x12345678, v7\nv_bfi_b32 v8, v8, v1, v8\n";
+    "v_lshlrev_b32 v5, v5, v5\nv_mov_b32 v6, v6\nv_sub_u32 v7, 0x12345678, v7\nv_bfi_b32 v8, v8, v1, v8\n"
+    "v_bfe_u32 v37, v1, v2, v3\nv_bfe_u32 v38, v1, 8, 5\nv_bfe_u32 v39, s3, v2, 0\nv_bfe_u32 v9, v9, s4, v2\n"
+    "s_nop 1\nv_cvt_f32_ubyte0 v10, v1\nv_cvt_f32_ubyte1 v11, v1\nv_cvt_f32_ubyte2_e64 v12, s5\n"
+    "v_cvt_f32_ubyte3 v13, v13\ns_nop 0\nv_add_u32 v14, v13, v12\n"
+    "v_exp_f32 v15, v1\nv_exp_f32_e64 v16, s4\nv_exp_f32 v17, v17\nv_cvt_f16_f32 v18, v2\nv_cvt_f16_f32_e64 v19, s3\n"
+    "v_cvt_f16_f32 v20, v20\nv_cvt_f32_f16 v21, v1\nv_cvt_f32_f16 v22, v22\nv_cvt_f32_f16_e64 v23, s5\n"
+    "v_exp_f32 v24, 0.5\nv_cvt_f32_f16 v25, 0x3555\n";
 
 static void fuse_compare(emu_arch a)
 {
@@ -1669,7 +1675,9 @@ static void fuse_compare(emu_arch a)
   snip *x = sn_new(a, "v_add_u32_e64 v3, v1, v2 clamp\nv_cndmask_b32_e64 v3, -v1, v2, s[10:11]\n"
                       "v_mov_b32_sdwa v3, v1 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:DWORD\n"
                       "v_add_co_u32 v3, vcc, v1, v2\nv_mov_b32_dpp v3, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf\n"
-                      "v_add_f32 v3, v1, v2\nv_lshlrev_b64 v[4:5], 2, v[2:3]\nv_readfirstlane_b32 s3, v1\n");
+                      "v_add_f32_e64 v3, -v1, v2\nv_mul_f32_e64 v3, v1, v2 clamp\nv_fma_f32 v3, v1, |v2|, v3\nv_cvt_f32_f16 v3, 1.0\n"
+                      "v_cvt_f32_ubyte0_sdwa v3, v1 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_1\n"
+                      "v_lshlrev_b64 v[4:5], 2, v[2:3]\nv_readfirstlane_b32 s3, v1\n");
   for (size_t i = 0; i < x->p->n; i++)
     cr_assert_eq(x->p->insns[i].fuse_n, 0, "%s: '%s' starts a run", emu_arch_name(a), x->p->insns[i].text);
   sn_free(x);
@@ -1678,6 +1686,116 @@ Test(emu_cvt, fused_lane_runs_give_the_handlers_bits)
 {
   fuse_compare(EMU_GFX942);
   fuse_compare(EMU_GFX950);
+}
+
+/* The same comparison for the operations runs took on later (issue #31's seventh stop; the
+ * integer ones, v_exp_f32 and the f16 conversions are in fuse_src above): gfx950's
+ * v_bitop3_b32 with tables that single out each of its eight cases and some of clang's, and the
+ * float operations, on the AVX2+FMA host, with NaNs in every operand: quiet and signalling ones of
+ * distinct payloads and signs, so that a lane whose two or three operands are NaNs shows which one
+ * the result's payload comes from (the general handlers' lane loops decide it by their operand
+ * order, which the run must copy). Registers draw from those values, infinities, zeros,
+ * denormals and random bits; uniform sources (SGPRs, inline constants, literals, a NaN literal)
+ * and destinations that are sources too. In the sanitizer build (and on a host without AVX2+FMA)
+ * the float operations start no run: checked. */
+static const uint32_t fnan_vals[] = {0x7fc00000u, 0xffc00001u, 0x7fc12345u, 0xffe00002u, 0x7fa00003u, 0xff900004u,
+                                     0x7f800001u, 0xff812345u, 0x7f800000u, 0xff800000u, 0x00000000u, 0x80000000u,
+                                     0x00000001u, 0x807fffffu, 0x3f800000u, 0xc0400000u};
+static const char bitop3_src[] =
+    "v_bitop3_b32 v3, v1, v2, v3 bitop3:0x01\nv_bitop3_b32 v4, v1, v2, v3 bitop3:0x02\n"
+    "v_bitop3_b32 v5, v1, v2, v3 bitop3:0x04\nv_bitop3_b32 v6, v1, v2, v3 bitop3:0x08\n"
+    "v_bitop3_b32 v7, v1, v2, v3 bitop3:0x10\nv_bitop3_b32 v8, v1, v2, v3 bitop3:0x20\n"
+    "v_bitop3_b32 v9, v1, v2, v3 bitop3:0x40\nv_bitop3_b32 v10, v1, v2, v3 bitop3:0x80\n"
+    "v_bitop3_b32 v11, v6, v5, v7 bitop3:0xde\nv_bitop3_b32 v12, v1, v3, 7 bitop3:0x6c\n"
+    "v_bitop3_b32 v13, s2, v2, v4 bitop3:0xf6\nv_bitop3_b32 v14, v1, s3, 3 bitop3:0x36\n"
+    "v_bitop3_b32 v15, v1, v2, v3\nv_bitop3_b32 v16, v1, v2, v3 bitop3:0xff\nv_bitop3_b32 v2, v2, v2, v1 bitop3:0x96\n"
+    "v_bitop3_b32 v1, -1, v1, s4 bitop3:0xe8\n";
+static const char fflt_src[] =
+    "v_add_f32 v20, v1, v2\nv_add_f32 v21, s2, v1\nv_add_f32 v22, 0x7fc01234, v2\nv_add_f32_e64 v23, v1, 0.5\n"
+    "v_sub_f32 v24, v1, v2\nv_sub_f32 v25, s3, v2\nv_sub_f32_e64 v26, v2, s4\nv_subrev_f32 v27, v1, v2\n"
+    "v_subrev_f32 v28, -4.0, v2\nv_mul_f32 v29, v1, v2\nv_mul_f32 v30, 0.5, v3\nv_mul_f32_e64 v31, v3, s5\n"
+    "v_fma_f32 v32, v1, v2, v3\nv_fma_f32 v33, s2, v2, v3\nv_fma_f32 v34, v1, s3, v3\nv_fma_f32 v35, v1, v2, s4\n"
+    "v_fma_f32 v36, s5, 1.0, v3\nv_fma_f32 v37, 2.0, v2, s6\nv_fma_f32 v38, v1, 0.5, s7\nv_fma_f32 v39, s2, -1.0, 0.5\n"
+    "v_mul_f32 v40, 0x7fa00005, v2\nv_fmac_f32 v41, v1, v2\nv_fmac_f32 v42, 0x3f800347, v2\nv_fmac_f32 v43, s3, v1\n"
+    "v_fmac_f32_e64 v44, v2, s4\nv_add_f32 v4, v4, v4\nv_mul_f32 v5, v5, v4\nv_fmac_f32 v6, v6, v6\n"
+    "v_fma_f32 v7, v7, v5, v7\nv_sub_f32 v8, v8, v8\nv_subrev_f32 v9, v9, v1\nv_add_u32 v10, v9, v8\n"
+    "v_cvt_f32_ubyte0 v11, v10\nv_mul_f32 v12, v11, v10\n";
+
+/* the 32-bit compares runs take, each writing its own SGPR pair (VCC too), with the NaN-heavy
+ * registers below; a v_cndmask_b32 reads one back inside the run */
+static const char fcmp_src[] =
+    "v_cmp_lt_f32 vcc, v1, v2\nv_cndmask_b32 v30, v1, v2, vcc\nv_cmp_eq_f32_e64 s[20:21], v1, v2\n"
+    "v_cmp_le_f32_e64 s[22:23], v1, s2\nv_cmp_gt_f32_e64 s[24:25], 0.5, v2\nv_cmp_ge_f32_e64 s[26:27], v3, v3\n"
+    "v_cmp_lg_f32_e64 s[28:29], v1, v2\nv_cmp_o_f32_e64 s[30:31], v1, v2\nv_cmp_u_f32_e64 s[32:33], v2, v3\n"
+    "v_cmp_nge_f32_e64 s[34:35], v1, v2\nv_cmp_nlg_f32_e64 s[36:37], v1, v2\nv_cmp_ngt_f32_e64 s[38:39], v1, v2\n"
+    "v_cmp_nle_f32_e64 s[40:41], v1, v2\nv_cmp_neq_f32_e64 s[42:43], s3, v2\nv_cmp_nlt_f32_e64 s[44:45], v1, v2\n"
+    "v_cmp_gt_f32 vcc, 0x7fc00000, v1\nv_cndmask_b32_e64 v31, v2, v1, s[20:21]\n"
+    "v_cmp_lt_i32_e64 s[46:47], v1, v2\nv_cmp_eq_i32_e64 s[48:49], v1, v1\nv_cmp_le_i32_e64 s[50:51], -1, v2\n"
+    "v_cmp_gt_i32_e64 s[52:53], s4, v2\nv_cmp_ge_i32_e64 s[54:55], v3, v2\nv_cmp_ne_i32_e64 s[56:57], v1, v2\n"
+    "v_cmp_lt_u32_e64 s[58:59], v1, v2\nv_cmp_eq_u32 vcc, 1, v1\nv_cndmask_b32 v32, 0, v2, vcc\n"
+    "v_cmp_le_u32_e64 s[60:61], v1, s5\nv_cmp_gt_u32_e64 s[62:63], v1, v2\nv_cmp_ge_u32_e64 s[64:65], v3, 64\n"
+    "v_cmp_ne_u32 vcc, 0x80000000, v1\nv_cmp_eq_u32_e64 s[2:3], s2, v2\nv_cndmask_b32 v33, v1, v3, vcc\n";
+
+static void fuse_compare_float(emu_arch a, const char *src, bool is_float)
+{
+  snip *s = sn_new(a, src);
+  size_t n = s->p->n;
+  while (n && !strncmp(s->p->insns[n - 1].mnem, "s_", 2)) n--; /* padding llvm-mc may add */
+#if defined(__SANITIZE_ADDRESS__)
+  const bool fl = false;
+#else
+  const bool fl = emu_avx2;
+#endif
+  if (is_float && !fl) {
+    for (size_t i = 0; i < n; i++)
+      if (strstr(s->p->insns[i].mnem, "_f32") && strncmp(s->p->insns[i].mnem, "v_cvt_f32_ubyte", 15))
+        cr_assert_eq(s->p->insns[i].fuse_n, 0, "'%s' starts a run here", s->p->insns[i].text);
+    sn_free(s);
+    return;
+  }
+  cr_assert_eq(s->p->insns[0].fuse_n, n, "%s: the run covers %u of the %zu instructions", emu_arch_name(a),
+               (unsigned)s->p->insns[0].fuse_n, n);
+  const size_t nbytes = (size_t)EMU_NVGPR * EMU_LANES * 4;
+  uint32_t *before = ll_xmalloc(nbytes), *want = ll_xmalloc(nbytes), sbefore[EMU_NSFILE], swant[EMU_NSFILE];
+  uint32_t st = 0x51ed270bu;
+  const size_t nv = sizeof fnan_vals / sizeof *fnan_vals;
+  bool had2 = emu_avx2;
+  for (int pass = 0; pass < 8; pass++) {
+    for (int r = 0; r < 48; r++)
+      for (int l = 0; l < EMU_LANES; l++) {
+        uint32_t x = sn_rand(&st);
+        /* passes 0-5: mostly the special values (every lane a NaN in passes 0 and 1), else random bits */
+        sn_v(s, r)[l] = pass < 2 ? fnan_vals[x % 8] : pass < 6 && (x >> 8) % 4 ? fnan_vals[x % nv] : sn_rand(&st);
+      }
+    for (int r = 0; r < 70; r++) s->w.s[r] = pass < 6 ? fnan_vals[sn_rand(&st) % nv] : sn_rand(&st);
+    sn_exec(s, ~0ull);
+    emu_wr64s(&s->w, EMU_S_VCC, (uint64_t)sn_rand(&st) << 32 | sn_rand(&st));
+    memcpy(before, s->vfile, nbytes);
+    memcpy(sbefore, s->w.s, sizeof sbefore);
+    for (size_t i = 0; i < n; i++) cr_assert_eq(s->p->insns[i].fn(&s->w, &s->p->insns[i]), EMU_OK, "%s", s->f.msg);
+    memcpy(want, s->vfile, nbytes);
+    memcpy(swant, s->w.s, sizeof swant);
+    memcpy(s->vfile, before, nbytes);
+    memcpy(s->w.s, sbefore, sizeof sbefore);
+    emu_avx2 = had2 && !(pass & 1); /* odd passes: the baseline build (its float records call the handlers) */
+    emu_fuse_run(&s->w, s->p->insns, (int)n);
+    emu_avx2 = had2;
+    for (int r = 0; r < EMU_NVGPR; r++)
+      for (int l = 0; l < EMU_LANES; l++)
+        cr_assert_eq(sn_v(s, r)[l], want[r * EMU_LANES + l], "%s pass %d: v%d lane %d: run 0x%08x, handlers 0x%08x",
+                     emu_arch_name(a), pass, r, l, sn_v(s, r)[l], want[r * EMU_LANES + l]);
+    cr_assert(!memcmp(s->w.s, swant, sizeof swant), "%s pass %d: the SGPRs differ", emu_arch_name(a), pass);
+  }
+  free(before), free(want);
+  sn_free(s);
+}
+Test(emu_cvt, fused_bitop3_and_float_runs_give_the_handlers_bits)
+{
+  fuse_compare_float(EMU_GFX950, bitop3_src, false);
+  fuse_compare_float(EMU_GFX942, fcmp_src, false);
+  fuse_compare_float(EMU_GFX950, fcmp_src, false);
+  fuse_compare_float(EMU_GFX942, fflt_src, true);
+  fuse_compare_float(EMU_GFX950, fflt_src, true);
 }
 
 /* emu_gload64 (the whole-wave global dword / dwordx2 load of emu/op_mem.c, AVX2 gathers on this
