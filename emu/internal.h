@@ -854,6 +854,10 @@ bool emu_lds_ok64(const uint32_t *a, uint32_t off, uint32_t align, uint32_t byte
 void emu_tr16_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a);
 /* d0[l], d1[l] = the two dwords at lds + (uint32_t)(a[l] + off), every lane in range (emu/op_ds.c) */
 void emu_lds_read8_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a, uint32_t off);
+/* d[l] = the dword at lds + (uint32_t)(a[l] + off), every lane in range (emu/op_ds.c ds_read_b32) */
+void emu_lds_read4_64(uint32_t *d, const uint8_t *lds, const uint32_t *a, uint32_t off);
+/* ds_write_b32, every lane in range: s[l] to lds + (uint32_t)(a[l] + off), lane after lane */
+void emu_lds_write4_64(uint8_t *lds, const uint32_t *a, uint32_t off, const uint32_t *s);
 /* ds_write2*_b64, every lane in range: lane by lane, s0 at lds + (a[l] + off0) then s1 at a[l] + off1
  * (8 bytes each: low dword from *lo, high from *hi) */
 void emu_lds_write2_8_64(uint8_t *lds, const uint32_t *a, uint32_t off0, uint32_t off1, const uint32_t *s0lo,

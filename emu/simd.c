@@ -586,6 +586,61 @@ void emu_lds_read8_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint
   }
 }
 
+/* 4-byte LDS reads of a whole wave (emu/op_ds.c ds_read_b32): d[l] = the dword at
+ * lds + (uint32_t)(a[l] + off), every address in range (the caller checked: below 2^31, so a
+ * positive gather index). AVX2: one eight-lane 32-bit gather per 8 lanes (lane chunk c of a is
+ * read before d's chunk c is written, so d may be a's register). */
+T256 static void lds_read4_256(uint32_t *d, const uint8_t *lds, const uint32_t *a, uint32_t off)
+{
+  const __m256i vo = _mm256_set1_epi32((int)off);
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    __m256i ix = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c)), vo);
+    _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c), _mm256_i32gather_epi32((const int *)(const void *)lds, ix, 1));
+  }
+}
+
+void emu_lds_read4_64(uint32_t *d, const uint8_t *lds, const uint32_t *a, uint32_t off)
+{
+  if (emu_avx2) {
+    lds_read4_256(d, lds, a, off);
+    return;
+  }
+  for (int l = 0; l < EMU_LANES; l++) memcpy(&d[l], lds + (uint32_t)(a[l] + off), 4);
+}
+
+/* 4-byte LDS writes of a whole wave (emu/op_ds.c ds_write_b32), every lane in range: s[l] to
+ * lds + (uint32_t)(a[l] + off), lane after lane (the order decides which lane's bytes stay where
+ * addresses collide). AVX2: eight lanes whose addresses run on by 4 from the first (a row of
+ * dwords: distinct bytes, so one 32-byte store is their eight stores in any order) are one store;
+ * other chunks are stored lane by lane from one vector add. Chunks go in lane order. */
+T256 static void lds_write4_256(uint8_t *lds, const uint32_t *a, uint32_t off, const uint32_t *s)
+{
+  const __m256i vo = _mm256_set1_epi32((int)off), step = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
+  for (int c = 0; c < 8; c++) {
+    __m256i ix = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c)), vo);
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(s + 8 * c));
+    uint32_t a0 = (uint32_t)_mm256_cvtsi256_si32(ix);
+    __m256i row = _mm256_add_epi32(_mm256_set1_epi32((int)a0), step);
+    if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(ix, row)) == -1) {
+      _mm256_storeu_si256((__m256i *)(void *)(lds + a0), v);
+      continue;
+    }
+    uint32_t ia[8], va[8];
+    _mm256_storeu_si256((__m256i *)(void *)ia, ix), _mm256_storeu_si256((__m256i *)(void *)va, v);
+    for (int i = 0; i < 8; i++) memcpy(lds + ia[i], &va[i], 4);
+  }
+}
+
+void emu_lds_write4_64(uint8_t *lds, const uint32_t *a, uint32_t off, const uint32_t *s)
+{
+  if (emu_avx2) {
+    lds_write4_256(lds, a, off, s);
+    return;
+  }
+  for (int l = 0; l < EMU_LANES; l++) memcpy(lds + (uint32_t)(a[l] + off), &s[l], 4);
+}
+
 /* ds_write2*_b64 with every lane in range: lane l's 8 bytes s0lo/s0hi at lds + (a[l] + off0), then
  * s1lo/s1hi at lds + (a[l] + off1), lane after lane (the order decides which lane's bytes stay where
  * addresses overlap). AVX2 has no scatter: four lanes' qwords are paired by unpacks and stored one

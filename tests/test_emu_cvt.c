@@ -1721,6 +1721,49 @@ static void gload_check(void)
 
 Test(emu_cvt, whole_wave_global_loads_follow_the_lane_definition) { on_every_simd_path(gload_check); }
 
+/* emu_lds_read4_64 / emu_lds_write4_64 (ds_read_b32 / ds_write_b32 of a whole wave, emu/op_ds.c;
+ * AVX2: gathers, and rows of eight dwords as one store) against the per-lane definition (CDNA3 ISA
+ * "DS_WRITE_B32": lane by lane, the highest lane's bytes stay where addresses collide): eight-lane
+ * chunks that are rows at aligned and unaligned starts, a row whose bytes an earlier chunk wrote, a
+ * row with its last lane off by one, lanes in reverse, every lane of a chunk at one address, random
+ * addresses, 32-bit address arithmetic that wraps; reads of the same into the address register. */
+static void lds_b32_check(void)
+{
+  static uint8_t got[4096], want[4096];
+  uint32_t a[64], src[64], st = 23;
+  for (int l = 0; l < 64; l++) st = st * 1103515245u + 12345u, src[l] = st;
+  for (int pat = 0; pat < 3; pat++) {
+    uint32_t off = pat == 2 ? 0xfffff000u : 12u;
+    for (int l = 0; l < 64; l++) {
+      int c = l / 8, i = l % 8;
+      st = st * 1103515245u + 12345u;
+      uint32_t x = c == 0 ? 256u + 4u * (uint32_t)i                       /* a row */
+                 : c == 1 ? 1001u + 4u * (uint32_t)i                      /* a row, unaligned */
+                 : c == 2 ? 256u + 4u * (uint32_t)i + 8u                  /* a row over chunk 0's bytes */
+                 : c == 3 ? 2000u + 4u * (uint32_t)i + (i == 7)           /* not quite a row */
+                 : c == 4 ? 3000u + 4u * (uint32_t)(7 - i)                /* reversed */
+                 : c == 5 ? 1500u                                         /* one address */
+                 : (st >> 16) % 4000u;                                    /* anywhere */
+      if (pat == 1) x = l < 32 ? 4u * (uint32_t)l : 128u + 4u * (uint32_t)(l - 32) + 2u; /* rows everywhere */
+      a[l] = x - off; /* a[l] + off = x in 32-bit arithmetic (pattern 2: the sum wraps past 2^32) */
+    }
+    for (int l = 0; l < 64; l++) cr_assert_lt((uint32_t)(a[l] + off), 4096u - 4u, "pattern %d lane %d", pat, l);
+    memset(got, 0x5a, sizeof got), memset(want, 0x5a, sizeof want);
+    for (int l = 0; l < 64; l++) memcpy(want + (uint32_t)(a[l] + off), &src[l], 4);
+    emu_lds_write4_64(got, a, off, src);
+    for (size_t i = 0; i < sizeof got; i++) cr_assert_eq(got[i], want[i], "write, pattern %d: byte %zu", pat, i);
+    uint32_t d[64], r[64];
+    for (int l = 0; l < 64; l++) memcpy(&r[l], want + (uint32_t)(a[l] + off), 4);
+    emu_lds_read4_64(d, got, a, off);
+    for (int l = 0; l < 64; l++) cr_assert_eq(d[l], r[l], "read, pattern %d: lane %d", pat, l);
+    memcpy(d, a, sizeof d); /* the address register as the destination */
+    emu_lds_read4_64(d, got, d, off);
+    for (int l = 0; l < 64; l++) cr_assert_eq(d[l], r[l], "read into its address, pattern %d: lane %d", pat, l);
+  }
+}
+
+Test(emu_cvt, lds_b32_whole_wave_paths_follow_the_lane_definition) { on_every_simd_path(lds_b32_check); }
+
 /* emu_newline64 (which lanes a global load's stride prefetch touches, emu/op_mem.c) against its
  * definition: bit l set when lane l's 64-byte line (a[l] + step) >> 6 differs from lane l - 1's,
  * bit 0 always; runs of lanes in one line, a line change at every block edge, a step that wraps. */
