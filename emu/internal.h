@@ -500,6 +500,8 @@ struct emu_wave {
   uint32_t rr_k;            /* round robin (emu/exec.c run_rr): instructions begun since the barrier release */
   uint32_t rr_pos;          /* the step of its next event, or of its fault (state 3) */
   uint64_t pf_last[64];     /* global loads: lane 0's last address per instruction slot (emu/op_mem.c prefetch) */
+  uint32_t gl_buf[64];      /* global loads: 1 + the index in wg->mem of the buffer the slot's last whole-wave
+                               load read, 0 none (emu/op_mem.c gload_wave; checked there, so any value is safe) */
   /* private (scratch) memory, docs/isa.md "Private memory (scratch)": lane l's segment is
    * priv[l * priv_size, (l + 1) * priv_size) (priv_size = emu_private_size; 0: none) */
   uint8_t *priv;
@@ -839,6 +841,8 @@ void emu_blend64(uint32_t *dst, const uint32_t *d, uint64_t e);
 void emu_bperm64(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off);
 void emu_addr64(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t off); /* d = (lo | hi << 32) + off */
 uint64_t emu_outside64(const uint64_t *a, uint64_t base, uint64_t lim); /* bit l: a[l] - base > lim (unsigned) */
+/* emu_addr64 then emu_outside64 (d, base, lim) in one pass: the addresses into d, the outside mask returned */
+uint64_t emu_addr_outside64(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t off, uint64_t base, uint64_t lim);
 /* every lane's global dword (d1 NULL) or dwordx2 (low dword to d0, high to d1) from host address
  * h + a[l]; the caller has checked every lane's bytes lie in one buffer (emu/op_mem.c) */
 void emu_gload64(uint32_t *d0, uint32_t *d1, uintptr_t h, const uint64_t *a);

@@ -329,6 +329,39 @@ uint64_t emu_outside64(const uint64_t *a, uint64_t base, uint64_t lim)
   return r;
 }
 
+/* emu_addr64 and emu_outside64 in one pass (a global load's addresses and its buffer check,
+ * emu/op_mem.c): d[l] = (lo[l] | hi[l] << 32) + off; bit l of the result when d[l] - base > lim
+ * (unsigned). AVX2: eight lanes' dwords paired by unpacks into two four-lane address vectors. */
+T256 static uint64_t addr_outside_256(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t off, uint64_t base,
+                                      uint64_t lim)
+{
+  const __m256i vo = _mm256_set1_epi64x((long long)off), sg = _mm256_set1_epi64x((long long)(1ull << 63));
+  const __m256i vb = _mm256_set1_epi64x((long long)base), vl = _mm256_xor_si256(_mm256_set1_epi64x((long long)lim), sg);
+  uint64_t r = 0;
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    __m256i l8 = _mm256_loadu_si256((const __m256i *)(const void *)(lo + 8 * c));
+    __m256i h8 = _mm256_loadu_si256((const __m256i *)(const void *)(hi + 8 * c));
+    __m256i q0 = _mm256_unpacklo_epi32(l8, h8), q1 = _mm256_unpackhi_epi32(l8, h8); /* lanes 0 1 | 4 5, 2 3 | 6 7 */
+    __m256i a0 = _mm256_add_epi64(_mm256_permute2x128_si256(q0, q1, 0x20), vo); /* lanes 0-3 */
+    __m256i a1 = _mm256_add_epi64(_mm256_permute2x128_si256(q0, q1, 0x31), vo); /* lanes 4-7 */
+    _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c), a0);
+    _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c + 4), a1);
+    __m256i x0 = _mm256_xor_si256(_mm256_sub_epi64(a0, vb), sg), x1 = _mm256_xor_si256(_mm256_sub_epi64(a1, vb), sg);
+    unsigned m = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(x0, vl))) |
+                 (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(x1, vl))) << 4;
+    r |= (uint64_t)m << (8 * c);
+  }
+  return r;
+}
+
+uint64_t emu_addr_outside64(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t off, uint64_t base, uint64_t lim)
+{
+  if (emu_avx2 && !emu_avx512) return addr_outside_256(d, lo, hi, off, base, lim);
+  emu_addr64(d, lo, hi, off);
+  return emu_outside64(d, base, lim);
+}
+
 /* A whole wave's global dword / dwordx2 load, every lane's bytes known in one buffer: lane l reads
  * the host bytes at h + a[l] (h: the buffer's host address minus its device base, integer
  * arithmetic). d1 NULL: 4 bytes into d0; else 8, the low dword into d0 and the high into d1. AVX2:

@@ -1164,6 +1164,11 @@ static void addr_kernels_check(void)
     uint64_t want = 0;
     for (int l = 0; l < 64; l++) want |= (uint64_t)(a[l] - base > lim) << l;
     cr_assert_eq(emu_outside64(a, base, lim), want, "outside mask, round %d", round);
+    /* the two in one pass (emu_addr_outside64): registers that give those addresses after the offset */
+    uint64_t d2[64];
+    for (int l = 0; l < 64; l++) lo[l] = (uint32_t)(a[l] - off), hi[l] = (uint32_t)((a[l] - off) >> 32);
+    cr_assert_eq(emu_addr_outside64(d2, lo, hi, off, base, lim), want, "addr+outside mask, round %d", round);
+    for (int l = 0; l < 64; l++) cr_assert_eq(d2[l], a[l], "addr+outside address, round %d lane %d", round, l);
     uint32_t mn, mx, wmn = UINT32_MAX, wmx = 0;
     for (int l = 0; l < 64; l++) v[l] = 1000u + (sn_rand(&st) & 0xffff);
     v[round] = round & 1 ? 7u : 0xfffffff0u; /* the extreme at lane `round` */
