@@ -512,6 +512,36 @@ void emu_minmax64(const uint32_t *a, uint32_t *mn, uint32_t *mx)
   *mn = m0, *mx = m1;
 }
 
+/* d[l] = a[l] + off (32-bit arithmetic) and the unsigned min and max of d: a DS access's addresses
+ * and their span for the LDS ordering check (emu/observe.c) in one pass instead of a copy loop and
+ * emu_minmax64. AVX2: the minima and maxima of eight lanes folded by shuffles at the end. */
+T256 static void add_minmax_256(uint32_t *d, const uint32_t *a, uint32_t off, uint32_t *mn, uint32_t *mx)
+{
+  const __m256i vo = _mm256_set1_epi32((int)off);
+  __m256i lo = _mm256_set1_epi32(-1), hi = _mm256_setzero_si256();
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    __m256i v = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c)), vo);
+    _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c), v);
+    lo = _mm256_min_epu32(lo, v), hi = _mm256_max_epu32(hi, v);
+  }
+  __m128i l = _mm_min_epu32(_mm256_castsi256_si128(lo), _mm256_extracti128_si256(lo, 1));
+  __m128i h = _mm_max_epu32(_mm256_castsi256_si128(hi), _mm256_extracti128_si256(hi, 1));
+  l = _mm_min_epu32(l, _mm_shuffle_epi32(l, 0x4e)), h = _mm_max_epu32(h, _mm_shuffle_epi32(h, 0x4e));
+  l = _mm_min_epu32(l, _mm_shuffle_epi32(l, 0xb1)), h = _mm_max_epu32(h, _mm_shuffle_epi32(h, 0xb1));
+  *mn = (uint32_t)_mm_cvtsi128_si32(l), *mx = (uint32_t)_mm_cvtsi128_si32(h);
+}
+
+void emu_add_minmax64(uint32_t *d, const uint32_t *a, uint32_t off, uint32_t *mn, uint32_t *mx)
+{
+  if (emu_avx2) {
+    add_minmax_256(d, a, off, mn, mx);
+    return;
+  }
+  for (int l = 0; l < EMU_LANES; l++) d[l] = a[l] + off;
+  emu_minmax64(d, mn, mx);
+}
+
 /* ---- LDS reads of a whole wave (emu/op_xlane.c's transposing reads) --------------------------------
  * emu_lds_ok64: every lane's address a[l] + off (exact) is a multiple of align (a power of two) and
  * its bytes end at or below lim; in 32 bits: a[l] + off + bytes <= lim is a[l] <= lim - off - bytes,

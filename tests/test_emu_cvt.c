@@ -1176,6 +1176,16 @@ static void addr_kernels_check(void)
     for (int l = 0; l < 64; l++) wmn = v[l] < wmn ? v[l] : wmn, wmx = v[l] > wmx ? v[l] : wmx;
     emu_minmax64(v, &mn, &mx);
     cr_assert(mn == wmn && mx == wmx, "min/max round %d: %u %u, want %u %u", round, mn, mx, wmn, wmx);
+    /* v + off (32-bit: round & 4 makes some lanes wrap) and its min/max in one pass (emu_add_minmax64) */
+    uint32_t vo = round & 4 ? 0x7fffffffu + (uint32_t)round : (uint32_t)round * 8u, w2[64];
+    wmn = UINT32_MAX, wmx = 0;
+    for (int l = 0; l < 64; l++) {
+      uint32_t x = v[l] + vo;
+      wmn = x < wmn ? x : wmn, wmx = x > wmx ? x : wmx;
+    }
+    emu_add_minmax64(w2, v, vo, &mn, &mx);
+    cr_assert(mn == wmn && mx == wmx, "add+min/max round %d: %u %u, want %u %u", round, mn, mx, wmn, wmx);
+    for (int l = 0; l < 64; l++) cr_assert_eq(w2[l], v[l] + vo, "add+min/max round %d lane %d", round, l);
   }
 }
 
