@@ -854,6 +854,8 @@ void emu_gstore64(uintptr_t h, const uint64_t *a, const uint32_t *const *s, uint
 void emu_minmax64(const uint32_t *a, uint32_t *mn, uint32_t *mx); /* unsigned min and max of a[0..63] */
 /* d[l] = a[l] + off (32-bit), and emu_minmax64 of d */
 void emu_add_minmax64(uint32_t *d, const uint32_t *a, uint32_t off, uint32_t *mn, uint32_t *mx);
+/* every (uint32_t)(a[l] + off) <= last (emu/op_ds.c's quick range test) */
+bool emu_lds_in64(const uint32_t *a, uint32_t off, uint32_t last);
 /* every a[l] + off a multiple of align (a power of two) with a[l] + off + bytes <= lim (exact) */
 bool emu_lds_ok64(const uint32_t *a, uint32_t off, uint32_t align, uint32_t bytes, uint64_t lim);
 /* ds_read_b64_tr_b16's registers d0, d1 from each lane's 8 bytes at lds + a[l] (emu/op_xlane.c) */

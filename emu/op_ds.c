@@ -15,12 +15,8 @@ static inline uint32_t *vr(emu_wave *w, const emu_insn *in, int i, int k) { retu
 static inline int lds_bad_lane(const emu_wave *w, uint64_t e, const uint32_t *a, uint32_t off, uint32_t bytes)
 {
   uint64_t lim = w->wg->lds_size, bad = 0;
-  if (lim >= bytes) {
-    /* quick test over every lane in 32-bit arithmetic (vectorizes): nothing out of range at all */
-    uint32_t last = (uint32_t)(lim - bytes), any = 0;
-    for (int l = 0; l < EMU_LANES; l++) any |= (uint32_t)(a[l] + off) > last;
-    if (!any) return -1;
-  }
+  /* quick test over every lane in 32-bit arithmetic (emu/simd.c): nothing out of range at all */
+  if (lim >= bytes && emu_lds_in64(a, off, (uint32_t)(lim - bytes))) return -1;
   for (int l = 0; l < EMU_LANES; l++) {
     uint64_t ad = (uint32_t)(a[l] + off); /* 32-bit LDS address arithmetic */
     bad |= (uint64_t)(ad + bytes > lim) << l;

@@ -237,18 +237,23 @@ T512 static void bperm_512(uint32_t *d, const uint32_t *src, const uint32_t *add
   }
 }
 
-/* a gather of the 64 source dwords by index (the indices are masked to 0..63: in bounds) */
+/* a gather of the 64 source dwords by index (the indices are masked to 0..63: in bounds); all eight
+ * gathers before the first store, so d may be src (or addr) */
 T256 static void bperm_256(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off)
 {
-  __m256i vo = _mm256_set1_epi32((int)off), m63 = _mm256_set1_epi32(63);
+  __m256i vo = _mm256_set1_epi32((int)off), m63 = _mm256_set1_epi32(63), g[8];
 #pragma GCC unroll 8
   for (int c = 0; c < 8; c++) {
     __m256i ix = _mm256_loadu_si256((const __m256i *)(const void *)(addr + 8 * c));
     ix = _mm256_and_si256(_mm256_srli_epi32(_mm256_add_epi32(ix, vo), 2), m63);
-    _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c), _mm256_i32gather_epi32((const int *)(const void *)src, ix, 4));
+    g[c] = _mm256_i32gather_epi32((const int *)(const void *)src, ix, 4);
   }
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c), g[c]);
 }
 
+/* d may be src or addr: every path reads all it needs before it writes (the portable one through a
+ * copy when d is src) */
 void emu_bperm64(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off)
 {
   if (emu_avx512) {
@@ -259,6 +264,8 @@ void emu_bperm64(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_
     bperm_256(d, src, addr, off);
     return;
   }
+  uint32_t t[EMU_LANES];
+  if (d == src) src = memcpy(t, src, sizeof t);
   for (int l = 0; l < EMU_LANES; l++) d[l] = src[((addr[l] + off) >> 2) & 63];
 }
 
@@ -540,6 +547,29 @@ void emu_add_minmax64(uint32_t *d, const uint32_t *a, uint32_t off, uint32_t *mn
   }
   for (int l = 0; l < EMU_LANES; l++) d[l] = a[l] + off;
   emu_minmax64(d, mn, mx);
+}
+
+/* every (uint32_t)(a[l] + off) <= last (32-bit sums, unsigned): emu/op_ds.c's quick range test of
+ * a DS access (lds_bad_lane). AVX2: unsigned as signed compares of the sign-flipped values. */
+T256 static bool lds_in_256(const uint32_t *a, uint32_t off, uint32_t last)
+{
+  const __m256i vo = _mm256_set1_epi32((int)off), flip = _mm256_set1_epi32((int)0x80000000u);
+  const __m256i vt = _mm256_set1_epi32((int)(last ^ 0x80000000u));
+  __m256i bad = _mm256_setzero_si256();
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    __m256i x = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c)), vo);
+    bad = _mm256_or_si256(bad, _mm256_cmpgt_epi32(_mm256_xor_si256(x, flip), vt));
+  }
+  return _mm256_testz_si256(bad, bad);
+}
+
+bool emu_lds_in64(const uint32_t *a, uint32_t off, uint32_t last)
+{
+  if (emu_avx2) return lds_in_256(a, off, last);
+  uint32_t any = 0;
+  for (int l = 0; l < EMU_LANES; l++) any |= (uint32_t)(a[l] + off) > last;
+  return !any;
 }
 
 /* ---- LDS reads of a whole wave (emu/op_xlane.c's transposing reads) --------------------------------

@@ -1779,6 +1779,30 @@ static void lds_b32_check(void)
 
 Test(emu_cvt, lds_b32_whole_wave_paths_follow_the_lane_definition) { on_every_simd_path(lds_b32_check); }
 
+/* emu_lds_in64 (emu/op_ds.c's quick range test) against its definition: every (uint32_t)(a[l] + off)
+ * <= last, unsigned; one lane at last, last + 1, 2^31 and 2^32 - 1 in turn, sums that wrap. */
+static void lds_in_check(void)
+{
+  uint32_t a[64], st = 99;
+  const uint32_t lasts[3] = {65532u, 0x7fffffffu, 12u};
+  const uint32_t offs[3] = {0u, 64u, 0xffffff00u};
+  for (int li = 0; li < 3; li++)
+    for (int oi = 0; oi < 3; oi++)
+      for (int k = 0; k < 70; k++) {
+        uint32_t last = lasts[li], off = offs[oi];
+        for (int l = 0; l < 64; l++) a[l] = (sn_rand(&st) % (last + 1u)) - off; /* a + off in [0, last] */
+        if (k < 64) { /* lane k at a boundary */
+          const uint32_t at[4] = {last, last + 1u, 0x80000000u, 0xffffffffu};
+          a[k] = at[k % 4] - off;
+        }
+        bool want = true;
+        for (int l = 0; l < 64; l++) want &= (uint32_t)(a[l] + off) <= last;
+        cr_assert_eq(emu_lds_in64(a, off, last), want, "last %u off %u case %d", last, off, k);
+      }
+}
+
+Test(emu_cvt, lds_range_test_follows_its_definition) { on_every_simd_path(lds_in_check); }
+
 /* emu_newline64 (which lanes a global load's stride prefetch touches, emu/op_mem.c) against its
  * definition: bit l set when lane l's 64-byte line (a[l] + step) >> 6 differs from lane l - 1's,
  * bit 0 always; runs of lanes in one line, a line change at every block edge, a step that wraps. */
