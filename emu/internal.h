@@ -843,6 +843,9 @@ void emu_addr64(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t of
 uint64_t emu_outside64(const uint64_t *a, uint64_t base, uint64_t lim); /* bit l: a[l] - base > lim (unsigned) */
 /* emu_addr64 then emu_outside64 (d, base, lim) in one pass: the addresses into d, the outside mask returned */
 uint64_t emu_addr_outside64(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t off, uint64_t base, uint64_t lim);
+/* emu_addr_outside64, and *nl = emu_newline64(d, step), in one pass */
+uint64_t emu_addr_outside_nl64(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t off, uint64_t base,
+                               uint64_t lim, uint64_t step, uint64_t *nl);
 /* every lane's global dword (d1 NULL) or dwordx2 (low dword to d0, high to d1) from host address
  * h + a[l]; the caller has checked every lane's bytes lie in one buffer (emu/op_mem.c) */
 void emu_gload64(uint32_t *d0, uint32_t *d1, uintptr_t h, const uint64_t *a);

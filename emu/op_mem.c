@@ -405,17 +405,26 @@ static int gload_wave(emu_wave *w, const emu_insn *in)
       (in->nop > 2 && in->o[2].kind == EMU_OPK_SGPR) || in < w->insns || in >= w->insns + w->ninsn)
     return -1;
   const emu_mem *mm = w->wg->mem;
-  uint32_t bi = w->gl_buf[(size_t)(in - w->insns) & 63];
+  size_t slot = (size_t)(in - w->insns) & 63;
+  uint32_t bi = w->gl_buf[slot];
   const emu_membuf *b = mm && bi && bi <= mm->n ? &mm->b[bi - 1] : w->last;
   if (!b || b->size < bytes) return -1;
+  /* stride_prefetch's step (lane 0's address against the slot's last), known before the pass */
+  const uint32_t *lo = emu_vreg(w, in, 1, 0), *hi = emu_vreg(w, in, 1, 1);
+  uint64_t off = (uint64_t)(int64_t)in->offset, a0 = ((uint64_t)lo[0] | (uint64_t)hi[0] << 32) + off, nl = 0;
+  int64_t step = (int64_t)(a0 - w->pf_last[slot]);
+  bool pf = step != 0 && step <= (1 << 24) && step >= -(1 << 24);
   maddr m;
-  if (emu_addr_outside64(m.addr, emu_vreg(w, in, 1, 0), emu_vreg(w, in, 1, 1), (uint64_t)(int64_t)in->offset, b->base,
-                         b->size - bytes))
+  if (pf ? emu_addr_outside_nl64(m.addr, lo, hi, off, b->base, b->size - bytes, (uint64_t)step, &nl)
+         : emu_addr_outside64(m.addr, lo, hi, off, b->base, b->size - bytes))
     return -1;
   w->last = b;
   emu_gload64(emu_vreg(w, in, 0, 0), nw == 2 ? emu_vreg(w, in, 0, 1) : NULL, (uintptr_t)b->host - (uintptr_t)b->base,
               m.addr);
-  stride_prefetch(w, in, &m, ~0ull);
+  /* stride_prefetch with every lane on: the same lines in the same order */
+  w->pf_last[slot] = a0;
+  uintptr_t h = (uintptr_t)b->host - (uintptr_t)b->base + (uintptr_t)step;
+  for (; nl; nl &= nl - 1) __builtin_prefetch((const void *)(h + m.addr[__builtin_ctzll(nl)]), 0, 3);
   emu_pend(w, in, EMU_CNT_VM, 0);
   return EMU_OK;
 }

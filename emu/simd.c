@@ -369,6 +369,53 @@ uint64_t emu_addr_outside64(uint64_t *d, const uint32_t *lo, const uint32_t *hi,
   return emu_outside64(d, base, lim);
 }
 
+/* emu_addr_outside64 and emu_newline64 (d, step) in one pass: *nl gets the lanes whose 64-byte line
+ * (d[l] + step) >> 6 differs from lane l - 1's (bit 0 set), the stride prefetch's lanes (emu/op_mem.c).
+ * AVX2: each four-lane vector's lines against themselves moved up one lane, the lane below the
+ * vector's first carried in from the vector before. */
+T256 static uint64_t addr_outside_nl_256(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t off,
+                                         uint64_t base, uint64_t lim, uint64_t step, uint64_t *nl)
+{
+  const __m256i vo = _mm256_set1_epi64x((long long)off), sg = _mm256_set1_epi64x((long long)(1ull << 63));
+  const __m256i vb = _mm256_set1_epi64x((long long)base), vl = _mm256_xor_si256(_mm256_set1_epi64x((long long)lim), sg);
+  const __m256i vs = _mm256_set1_epi64x((long long)step);
+  uint64_t r = 0, same = 0;
+  __m256i carry = _mm256_setzero_si256();
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    __m256i l8 = _mm256_loadu_si256((const __m256i *)(const void *)(lo + 8 * c));
+    __m256i h8 = _mm256_loadu_si256((const __m256i *)(const void *)(hi + 8 * c));
+    __m256i q0 = _mm256_unpacklo_epi32(l8, h8), q1 = _mm256_unpackhi_epi32(l8, h8); /* lanes 0 1 | 4 5, 2 3 | 6 7 */
+    __m256i a0 = _mm256_add_epi64(_mm256_permute2x128_si256(q0, q1, 0x20), vo); /* lanes 0-3 */
+    __m256i a1 = _mm256_add_epi64(_mm256_permute2x128_si256(q0, q1, 0x31), vo); /* lanes 4-7 */
+    _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c), a0);
+    _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c + 4), a1);
+    __m256i x0 = _mm256_xor_si256(_mm256_sub_epi64(a0, vb), sg), x1 = _mm256_xor_si256(_mm256_sub_epi64(a1, vb), sg);
+    unsigned m = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(x0, vl))) |
+                 (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(x1, vl))) << 4;
+    r |= (uint64_t)m << (8 * c);
+    __m256i c0 = _mm256_srli_epi64(_mm256_add_epi64(a0, vs), 6), c1 = _mm256_srli_epi64(_mm256_add_epi64(a1, vs), 6);
+    if (c == 0) carry = _mm256_permute4x64_epi64(c0, 0x00); /* lane 0 against itself: bit 0 is set below */
+    __m256i p0 = _mm256_blend_epi32(_mm256_permute4x64_epi64(c0, 0x90), carry, 0x03); /* lanes -1 0 1 2 */
+    __m256i p1 = _mm256_blend_epi32(_mm256_permute4x64_epi64(c1, 0x90), _mm256_permute4x64_epi64(c0, 0xff), 0x03);
+    carry = _mm256_permute4x64_epi64(c1, 0xff);
+    unsigned e = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(c0, p0))) |
+                 (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(c1, p1))) << 4;
+    same |= (uint64_t)e << (8 * c);
+  }
+  *nl = ~same | 1;
+  return r;
+}
+
+uint64_t emu_addr_outside_nl64(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t off, uint64_t base,
+                               uint64_t lim, uint64_t step, uint64_t *nl)
+{
+  if (emu_avx2 && !emu_avx512) return addr_outside_nl_256(d, lo, hi, off, base, lim, step, nl);
+  uint64_t r = emu_addr_outside64(d, lo, hi, off, base, lim);
+  *nl = emu_newline64(d, step);
+  return r;
+}
+
 /* A whole wave's global dword / dwordx2 load, every lane's bytes known in one buffer: lane l reads
  * the host bytes at h + a[l] (h: the buffer's host address minus its device base, integer
  * arithmetic). d1 NULL: 4 bytes into d0; else 8, the low dword into d0 and the high into d1. AVX2:

@@ -1169,6 +1169,20 @@ static void addr_kernels_check(void)
     for (int l = 0; l < 64; l++) lo[l] = (uint32_t)(a[l] - off), hi[l] = (uint32_t)((a[l] - off) >> 32);
     cr_assert_eq(emu_addr_outside64(d2, lo, hi, off, base, lim), want, "addr+outside mask, round %d", round);
     for (int l = 0; l < 64; l++) cr_assert_eq(d2[l], a[l], "addr+outside address, round %d lane %d", round, l);
+    /* with the stride prefetch's line changes (emu_addr_outside_nl64): lanes in runs of a few per
+     * 64-byte line and random jumps, steps that move lines and that wrap */
+    for (int l = 0; l < 64; l++) {
+      uint64_t x = l % 7 == 3 ? base + (sn_rand(&st) & 0xffff) : base + 24u * (uint64_t)l + (uint64_t)round;
+      lo[l] = (uint32_t)(x - off), hi[l] = (uint32_t)((x - off) >> 32), a[l] = x;
+    }
+    const uint64_t step = round & 8 ? (uint64_t)-(int64_t)(sn_rand(&st) & 0xfff) : sn_rand(&st) & 0xfff;
+    uint64_t nl = 0, wnl = 1, wout = 0;
+    for (int l = 0; l < 64; l++) wout |= (uint64_t)(a[l] - base > lim) << l;
+    for (int l = 1; l < 64; l++) wnl |= (uint64_t)((a[l] + step) >> 6 != (a[l - 1] + step) >> 6) << l;
+    cr_assert_eq(emu_addr_outside_nl64(d2, lo, hi, off, base, lim, step, &nl), wout, "addr+outside+lines mask, round %d", round);
+    cr_assert_eq(nl, wnl, "addr+outside+lines line changes, round %d: %016llx, want %016llx", round,
+                 (unsigned long long)nl, (unsigned long long)wnl);
+    for (int l = 0; l < 64; l++) cr_assert_eq(d2[l], a[l], "addr+outside+lines address, round %d lane %d", round, l);
     uint32_t mn, mx, wmn = UINT32_MAX, wmx = 0;
     for (int l = 0; l < 64; l++) v[l] = 1000u + (sn_rand(&st) & 0xffff);
     v[round] = round & 1 ? 7u : 0xfffffff0u; /* the extreme at lane `round` */
