@@ -268,7 +268,8 @@ void emu_waitcnt(emu_wave *w, int vmcnt, int lgkmcnt)
         uint32_t s = pq_at(w, c, w->ncnt[c] - 1)->seq;
         if (s > w->pret[c]) w->pret[c] = s;
       }
-    for (unsigned ks = w->pkinds; ks; ks &= ks - 1) memset(w->pbits[__builtin_ctz(ks)], 0, sizeof w->pbits[0]);
+    /* kind 0 (no register: stores, DS writes) sets no bit of its row, so the row is zero already */
+    for (unsigned ks = w->pkinds & ~1u; ks; ks &= ks - 1) memset(w->pbits[__builtin_ctz(ks)], 0, sizeof w->pbits[0]);
     memset(w->pkc, 0, sizeof w->pkc);
     w->pkinds = 0;
     w->pover = false;
