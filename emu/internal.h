@@ -504,6 +504,8 @@ struct emu_wave {
   uint32_t rr_k;            /* round robin (emu/exec.c run_rr): instructions begun since the barrier release */
   uint32_t rr_pos;          /* the step of its next event, or of its fault (state 3) */
   uint64_t pf_last[64];     /* global loads: lane 0's last address per instruction slot (emu/op_mem.c prefetch) */
+  uint32_t gl_buf[64];      /* global loads: 1 + the index in wg->mem of the buffer the slot's last whole-wave
+                               load read, 0 none (emu/op_mem.c gload_wave; checked there, so any value is safe) */
   /* private (scratch) memory, docs/isa.md "Private memory (scratch)": lane l's segment is
    * priv[l * priv_size, (l + 1) * priv_size) (priv_size = emu_private_size; 0: none) */
   uint8_t *priv;
@@ -843,6 +845,11 @@ void emu_blend64(uint32_t *dst, const uint32_t *d, uint64_t e);
 void emu_bperm64(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off);
 void emu_addr64(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t off); /* d = (lo | hi << 32) + off */
 uint64_t emu_outside64(const uint64_t *a, uint64_t base, uint64_t lim); /* bit l: a[l] - base > lim (unsigned) */
+/* emu_addr64 then emu_outside64 (d, base, lim) in one pass: the addresses into d, the outside mask returned */
+uint64_t emu_addr_outside64(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t off, uint64_t base, uint64_t lim);
+/* emu_addr_outside64, and *nl = emu_newline64(d, step), in one pass */
+uint64_t emu_addr_outside_nl64(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t off, uint64_t base,
+                               uint64_t lim, uint64_t step, uint64_t *nl);
 /* every lane's global dword (d1 NULL) or dwordx2 (low dword to d0, high to d1) from host address
  * h + a[l]; the caller has checked every lane's bytes lie in one buffer (emu/op_mem.c) */
 void emu_gload64(uint32_t *d0, uint32_t *d1, uintptr_t h, const uint64_t *a);
@@ -852,12 +859,20 @@ uint64_t emu_newline64(const uint64_t *a, uint64_t step);
  * the caller has checked every lane's bytes lie in one buffer (emu/op_mem.c) */
 void emu_gstore64(uintptr_t h, const uint64_t *a, const uint32_t *const *s, uint32_t nw);
 void emu_minmax64(const uint32_t *a, uint32_t *mn, uint32_t *mx); /* unsigned min and max of a[0..63] */
+/* d[l] = a[l] + off (32-bit), and emu_minmax64 of d */
+void emu_add_minmax64(uint32_t *d, const uint32_t *a, uint32_t off, uint32_t *mn, uint32_t *mx);
+/* every (uint32_t)(a[l] + off) <= last (emu/op_ds.c's quick range test) */
+bool emu_lds_in64(const uint32_t *a, uint32_t off, uint32_t last);
 /* every a[l] + off a multiple of align (a power of two) with a[l] + off + bytes <= lim (exact) */
 bool emu_lds_ok64(const uint32_t *a, uint32_t off, uint32_t align, uint32_t bytes, uint64_t lim);
 /* ds_read_b64_tr_b16's registers d0, d1 from each lane's 8 bytes at lds + a[l] (emu/op_xlane.c) */
 void emu_tr16_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a);
 /* d0[l], d1[l] = the two dwords at lds + (uint32_t)(a[l] + off), every lane in range (emu/op_ds.c) */
 void emu_lds_read8_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a, uint32_t off);
+/* d[l] = the dword at lds + (uint32_t)(a[l] + off), every lane in range (emu/op_ds.c ds_read_b32) */
+void emu_lds_read4_64(uint32_t *d, const uint8_t *lds, const uint32_t *a, uint32_t off);
+/* ds_write_b32, every lane in range: s[l] to lds + (uint32_t)(a[l] + off), lane after lane */
+void emu_lds_write4_64(uint8_t *lds, const uint32_t *a, uint32_t off, const uint32_t *s);
 /* ds_write2*_b64, every lane in range: lane by lane, s0 at lds + (a[l] + off0) then s1 at a[l] + off1
  * (8 bytes each: low dword from *lo, high from *hi) */
 void emu_lds_write2_8_64(uint8_t *lds, const uint32_t *a, uint32_t off0, uint32_t off1, const uint32_t *s0lo,

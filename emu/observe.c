@@ -723,6 +723,8 @@ typedef struct {
   uint64_t lanes;
   uint32_t addr[2][EMU_LANES];
   uint32_t g0[2], g1[2];   /* per access: the granules [g0, g1) between its lowest and highest byte */
+  bool span;               /* mn/mx hold each access's lowest and highest address (every lane on) */
+  uint32_t mn[2], mx[2];
 } lside;
 
 /* A write recorded but not yet copied into the per-byte records: copied when an access may meet
@@ -813,10 +815,17 @@ static bool lds_side(emu_wave *w, const emu_insn *in, lside *s)
   if (!e) return false;
   s->lanes = e;
   s->loadlds = false;
+  s->span = false;
   if (in->lk == EMU_LK_DS || in->lk == EMU_LK_DS2) {
     const uint32_t *a = emu_vreg(w, in, in->lai, 0);
     s->op = (char)in->lop, s->cnt = EMU_CNT_DS, s->bytes = in->lbytes;
     s->nseg = in->lk == EMU_LK_DS2 ? 2 : 1;
+    if (e == ~0ull) { /* every lane: the addresses and their span in one pass (emu/simd.c) */
+      s->span = true;
+      for (int sg = 0; sg < s->nseg; sg++)
+        emu_add_minmax64(s->addr[sg], a, sg ? in->loff1 : in->loff0, &s->mn[sg], &s->mx[sg]);
+      return true;
+    }
     for (int l = 0; l < EMU_LANES; l++) s->addr[0][l] = a[l] + in->loff0;
     if (s->nseg == 2)
       for (int l = 0; l < EMU_LANES; l++) s->addr[1][l] = a[l] + in->loff1;
@@ -845,7 +854,9 @@ static void seg_granules(const emu_ldso *lo, const lside *s, int sg, uint32_t *g
 {
   uint32_t amin = UINT32_MAX, amax = 0;
   const uint32_t *a = s->addr[sg];
-  if (s->lanes == ~0ull) {
+  if (s->span) {
+    amin = s->mn[sg], amax = s->mx[sg];
+  } else if (s->lanes == ~0ull) {
     emu_minmax64(a, &amin, &amax);
   } else {
     for (int l = 0; l < EMU_LANES; l++)
@@ -912,23 +923,24 @@ static void ldso_flush(emu_ldso *lo)
 /* Before the instruction runs: its LDS bytes against the records of writes not yet safe. */
 static int ldso_check(emu_ldso *lo, emu_wave *w, const emu_insn *in, const lside *s)
 {
-  uint32_t me = w->wave_id, thr[32], top[32];
-  for (uint32_t k = 0; k < 2 * lo->nwaves; k++) {
+  uint32_t me = w->wave_id, thr[32], top[32], n2 = 2 * lo->nwaves;
+  /* the slots with a record that can be a finding (hot), and whether this access meets one's
+   * granules; the unused slots' bounds are filled only past those two filters */
+  uint32_t hot = 0, met = 0;
+  for (uint32_t k = 0; k < n2; k++) {
     top[k] = lo->defer && k >> 1 != me ? lo->ibar[k] : UINT32_MAX;
     if (k >> 1 != me) thr[k] = lo->safe[k];
     /* the wave's own load to LDS not yet waited for, against its DS/flat access (a later load to
      * LDS of the same wave lands after it: vmcnt returns in order) */
     else if ((k & 1) == EMU_CNT_VM && !s->loadlds) thr[k] = w->pret[EMU_CNT_VM];
     else thr[k] = UINT32_MAX;
+    hot |= (uint32_t)((lo->last[k] < top[k] ? lo->last[k] : top[k]) > thr[k]) << k;
   }
-  for (uint32_t k = 2 * lo->nwaves; k < 32; k++) thr[k] = top[k] = UINT32_MAX;
-  /* the slots with a record that can be a finding, and whether this access meets one's granules */
-  uint32_t hot = 0, met = 0;
-  for (uint32_t k = 0; k < 2 * lo->nwaves; k++) hot |= (uint32_t)((lo->last[k] < top[k] ? lo->last[k] : top[k]) > thr[k]) << k;
   if (!hot) return EMU_OK;
   for (int sg = 0; sg < s->nseg; sg++)
     for (uint32_t g = s->g0[sg]; g < s->g1[sg]; g++) met |= lo->gm[g];
   if (!(met & hot)) return EMU_OK;
+  for (uint32_t k = n2; k < 32; k++) thr[k] = top[k] = UINT32_MAX;
   ldso_flush(lo);
   const uint64_t *sh = lo->sh;
   uint64_t found = 0, nbytes = 0;

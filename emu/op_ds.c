@@ -15,12 +15,8 @@ static inline uint32_t *vr(emu_wave *w, const emu_insn *in, int i, int k) { retu
 static inline int lds_bad_lane(const emu_wave *w, uint64_t e, const uint32_t *a, uint32_t off, uint32_t bytes)
 {
   uint64_t lim = w->wg->lds_size, bad = 0;
-  if (lim >= bytes) {
-    /* quick test over every lane in 32-bit arithmetic (vectorizes): nothing out of range at all */
-    uint32_t last = (uint32_t)(lim - bytes), any = 0;
-    for (int l = 0; l < EMU_LANES; l++) any |= (uint32_t)(a[l] + off) > last;
-    if (!any) return -1;
-  }
+  /* quick test over every lane in 32-bit arithmetic (emu/simd.c): nothing out of range at all */
+  if (lim >= bytes && emu_lds_in64(a, off, (uint32_t)(lim - bytes))) return -1;
   for (int l = 0; l < EMU_LANES; l++) {
     uint64_t ad = (uint32_t)(a[l] + off); /* 32-bit LDS address arithmetic */
     bad |= (uint64_t)(ad + bytes > lim) << l;
@@ -48,6 +44,10 @@ static int ds_read(emu_wave *w, const emu_insn *in, uint32_t bytes, int kind)
     if (nw == 2) { /* one 8-byte read per lane (emu/simd.c: AVX2 gathers when present) */
       uint32_t *d0 = alias ? tmp[0] : vr(w, in, 0, 0), *d1 = alias ? tmp[1] : vr(w, in, 0, 1);
       emu_lds_read8_64(d0, d1, lds, a, off);
+    } else if (nw == 1) { /* one 4-byte read per lane (emu/simd.c: AVX2 gathers when present) */
+      emu_lds_read4_64(vr(w, in, 0, 0), lds, a, off); /* lane chunk by chunk: the address may be the destination */
+      emu_pend(w, in, EMU_CNT_DS, 0);
+      return EMU_OK;
     } else {
       for (uint32_t k = 0; k < nw; k++) {
         uint32_t *d = alias ? tmp[k] : vr(w, in, 0, (int)k);
@@ -167,7 +167,7 @@ static int ds_write(emu_wave *w, const emu_insn *in, uint32_t bytes, bool hi)
   uint32_t nw = (bytes + 3) / 4;
   for (uint32_t k = 0; k < nw; k++) dv[k] = vr(w, in, 1, (int)k);
   if (bytes == 4 && !hi && e == ~0ull) {
-    for (int l = 0; l < EMU_LANES; l++) memcpy(lds + (uint32_t)(a[l] + off), &dv[0][l], 4);
+    emu_lds_write4_64(lds, a, off, dv[0]); /* emu/simd.c: rows of eight lanes as one store on AVX2 */
   } else if (bytes == 4 && !hi) {
     LANES memcpy(lds + (uint32_t)(a[l] + off), &dv[0][l], 4);
   } else {

@@ -388,6 +388,47 @@ static const emu_membuf *wave_buffer(emu_wave *w, const emu_insn *in, const madd
   return (emu_outside64(m->addr, b->base, b->size - bytes) & e) ? NULL : b;
 }
 
+/* The hottest loads (issue #31): global_load_dword / dwordx2 with every lane on and a 64-bit VGPR
+ * address (no SGPR base), every lane inside the buffer this instruction slot read last time (or, with
+ * none known, the one the wave touched last): the addresses and the buffer check in one pass
+ * (emu_addr_outside64), no lookup, then what mem_load's hotter path does (the gathers, the stride
+ * prefetch, the counter entry). -1 when that does not hold, with nothing changed: mem_load's general
+ * path then decides, and faults, as before. Every lane inside one buffer is what the hotter path
+ * needs too, and buffers do not overlap, so it would have read the same bytes and set w->last to the
+ * same buffer. Only the rows of emu_op_global_load_dword come here (the global_load_lds_* rows have
+ * their own handler), so the destination's width is the access's. */
+static int gload_wave(emu_wave *w, const emu_insn *in)
+{
+  const emu_opnd *va = &in->o[1];
+  uint32_t nw = in->o[0].n, bytes = 4 * nw;
+  if (in->lds || (nw != 1 && nw != 2) || emu_exec(w) != ~0ull || va->kind != EMU_OPK_VGPR || va->n < 2 ||
+      (in->nop > 2 && in->o[2].kind == EMU_OPK_SGPR) || in < w->insns || in >= w->insns + w->ninsn)
+    return -1;
+  const emu_mem *mm = w->wg->mem;
+  size_t slot = (size_t)(in - w->insns) & 63;
+  uint32_t bi = w->gl_buf[slot];
+  const emu_membuf *b = mm && bi && bi <= mm->n ? &mm->b[bi - 1] : w->last;
+  if (!b || b->size < bytes) return -1;
+  /* stride_prefetch's step (lane 0's address against the slot's last), known before the pass */
+  const uint32_t *lo = emu_vreg(w, in, 1, 0), *hi = emu_vreg(w, in, 1, 1);
+  uint64_t off = (uint64_t)(int64_t)in->offset, a0 = ((uint64_t)lo[0] | (uint64_t)hi[0] << 32) + off, nl = 0;
+  int64_t step = (int64_t)(a0 - w->pf_last[slot]);
+  bool pf = step != 0 && step <= (1 << 24) && step >= -(1 << 24);
+  maddr m;
+  if (pf ? emu_addr_outside_nl64(m.addr, lo, hi, off, b->base, b->size - bytes, (uint64_t)step, &nl)
+         : emu_addr_outside64(m.addr, lo, hi, off, b->base, b->size - bytes))
+    return -1;
+  w->last = b;
+  emu_gload64(emu_vreg(w, in, 0, 0), nw == 2 ? emu_vreg(w, in, 0, 1) : NULL, (uintptr_t)b->host - (uintptr_t)b->base,
+              m.addr);
+  /* stride_prefetch with every lane on: the same lines in the same order */
+  w->pf_last[slot] = a0;
+  uintptr_t h = (uintptr_t)b->host - (uintptr_t)b->base + (uintptr_t)step;
+  for (; nl; nl &= nl - 1) __builtin_prefetch((const void *)(h + m.addr[__builtin_ctzll(nl)]), 0, 3);
+  emu_pend(w, in, EMU_CNT_VM, 0);
+  return EMU_OK;
+}
+
 static int mem_load(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, int kind)
 {
   if (in->lds) {
@@ -417,6 +458,8 @@ static int mem_load(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, in
       }
       stride_prefetch(w, in, mp, e);
       emu_pend(w, in, EMU_CNT_VM, 0);
+      if (in >= w->insns && in < w->insns + w->ninsn && w->wg->mem) /* gload_wave's first guess next time */
+        w->gl_buf[(size_t)(in - w->insns) & 63] = (uint32_t)(b - w->wg->mem->b) + 1;
       return EMU_OK;
     }
   }
@@ -611,7 +654,11 @@ AFN(pkaddbf16, pk_add_bf16(m, d))
 
 /* ---- handler tables: one line per mnemonic family ------------------------------------------ */
 #define LOADS(P, SEG)                                                                              \
-  int emu_op_##P##_load_dword(emu_wave *w, const emu_insn *in) { return mem_load(w, in, SEG, dword_bytes(in), K_PLAIN); } \
+  int emu_op_##P##_load_dword(emu_wave *w, const emu_insn *in) \
+  { \
+    int r = SEG == SEG_GLOBAL ? gload_wave(w, in) : -1; \
+    return r >= 0 ? r : mem_load(w, in, SEG, dword_bytes(in), K_PLAIN); \
+  } \
   int emu_op_##P##_load_ubyte(emu_wave *w, const emu_insn *in) { return mem_load(w, in, SEG, 1, K_PLAIN); } \
   int emu_op_##P##_load_sbyte(emu_wave *w, const emu_insn *in) { return mem_load(w, in, SEG, 1, K_SBYTE); } \
   int emu_op_##P##_load_ushort(emu_wave *w, const emu_insn *in) { return mem_load(w, in, SEG, 2, K_PLAIN); } \

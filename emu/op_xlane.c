@@ -18,8 +18,18 @@ static int op_ds_bpermute_b32(emu_wave *w, const emu_insn *in)
   uint64_t e = emu_exec(w);
   const uint32_t *a = emu_vreg(w, in, 1, 0), *dv = emu_vreg(w, in, 2, 0);
   uint32_t d[EMU_LANES];
-  if (e == ~0ull) emu_bperm64(d, dv, a, (uint32_t)in->offset); /* every source lane active */
-  else
+  if (e == ~0ull) { /* every source lane active */
+    uint32_t *dst = emu_dst32_direct(w, in, 0);
+    if (dst) {
+      /* straight into a plain VGPR destination (issue #31: gfx942's software transpose runs 400 k
+       * of them per seq-256 seed, most in place): emu_bperm64 reads every source lane and address
+       * before it writes, so the destination may be either source register */
+      emu_bperm64(dst, dv, a, (uint32_t)in->offset);
+      emu_pend(w, in, EMU_CNT_DS, 0);
+      return EMU_OK;
+    }
+    emu_bperm64(d, dv, a, (uint32_t)in->offset);
+  } else
     for (int l = 0; l < EMU_LANES; l++) {
       uint32_t s = ((a[l] + (uint32_t)in->offset) >> 2) & 63;
       d[l] = (e >> s & 1) ? dv[s] : 0;

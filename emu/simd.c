@@ -237,18 +237,23 @@ T512 static void bperm_512(uint32_t *d, const uint32_t *src, const uint32_t *add
   }
 }
 
-/* a gather of the 64 source dwords by index (the indices are masked to 0..63: in bounds) */
+/* a gather of the 64 source dwords by index (the indices are masked to 0..63: in bounds); all eight
+ * gathers before the first store, so d may be src (or addr) */
 T256 static void bperm_256(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off)
 {
-  __m256i vo = _mm256_set1_epi32((int)off), m63 = _mm256_set1_epi32(63);
+  __m256i vo = _mm256_set1_epi32((int)off), m63 = _mm256_set1_epi32(63), g[8];
 #pragma GCC unroll 8
   for (int c = 0; c < 8; c++) {
     __m256i ix = _mm256_loadu_si256((const __m256i *)(const void *)(addr + 8 * c));
     ix = _mm256_and_si256(_mm256_srli_epi32(_mm256_add_epi32(ix, vo), 2), m63);
-    _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c), _mm256_i32gather_epi32((const int *)(const void *)src, ix, 4));
+    g[c] = _mm256_i32gather_epi32((const int *)(const void *)src, ix, 4);
   }
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c), g[c]);
 }
 
+/* d may be src or addr: every path reads all it needs before it writes (the portable one through a
+ * copy when d is src) */
 void emu_bperm64(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off)
 {
   if (emu_avx512) {
@@ -259,6 +264,8 @@ void emu_bperm64(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_
     bperm_256(d, src, addr, off);
     return;
   }
+  uint32_t t[EMU_LANES];
+  if (d == src) src = memcpy(t, src, sizeof t);
   for (int l = 0; l < EMU_LANES; l++) d[l] = src[((addr[l] + off) >> 2) & 63];
 }
 
@@ -326,6 +333,86 @@ uint64_t emu_outside64(const uint64_t *a, uint64_t base, uint64_t lim)
   if (emu_avx2) return outside_256(a, base, lim);
   uint64_t r = 0;
   for (int l = 0; l < EMU_LANES; l++) r |= (uint64_t)(a[l] - base > lim) << l;
+  return r;
+}
+
+/* emu_addr64 and emu_outside64 in one pass (a global load's addresses and its buffer check,
+ * emu/op_mem.c): d[l] = (lo[l] | hi[l] << 32) + off; bit l of the result when d[l] - base > lim
+ * (unsigned). AVX2: eight lanes' dwords paired by unpacks into two four-lane address vectors. */
+T256 static uint64_t addr_outside_256(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t off, uint64_t base,
+                                      uint64_t lim)
+{
+  const __m256i vo = _mm256_set1_epi64x((long long)off), sg = _mm256_set1_epi64x((long long)(1ull << 63));
+  const __m256i vb = _mm256_set1_epi64x((long long)base), vl = _mm256_xor_si256(_mm256_set1_epi64x((long long)lim), sg);
+  uint64_t r = 0;
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    __m256i l8 = _mm256_loadu_si256((const __m256i *)(const void *)(lo + 8 * c));
+    __m256i h8 = _mm256_loadu_si256((const __m256i *)(const void *)(hi + 8 * c));
+    __m256i q0 = _mm256_unpacklo_epi32(l8, h8), q1 = _mm256_unpackhi_epi32(l8, h8); /* lanes 0 1 | 4 5, 2 3 | 6 7 */
+    __m256i a0 = _mm256_add_epi64(_mm256_permute2x128_si256(q0, q1, 0x20), vo); /* lanes 0-3 */
+    __m256i a1 = _mm256_add_epi64(_mm256_permute2x128_si256(q0, q1, 0x31), vo); /* lanes 4-7 */
+    _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c), a0);
+    _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c + 4), a1);
+    __m256i x0 = _mm256_xor_si256(_mm256_sub_epi64(a0, vb), sg), x1 = _mm256_xor_si256(_mm256_sub_epi64(a1, vb), sg);
+    unsigned m = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(x0, vl))) |
+                 (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(x1, vl))) << 4;
+    r |= (uint64_t)m << (8 * c);
+  }
+  return r;
+}
+
+uint64_t emu_addr_outside64(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t off, uint64_t base, uint64_t lim)
+{
+  if (emu_avx2 && !emu_avx512) return addr_outside_256(d, lo, hi, off, base, lim);
+  emu_addr64(d, lo, hi, off);
+  return emu_outside64(d, base, lim);
+}
+
+/* emu_addr_outside64 and emu_newline64 (d, step) in one pass: *nl gets the lanes whose 64-byte line
+ * (d[l] + step) >> 6 differs from lane l - 1's (bit 0 set), the stride prefetch's lanes (emu/op_mem.c).
+ * AVX2: each four-lane vector's lines against themselves moved up one lane, the lane below the
+ * vector's first carried in from the vector before. */
+T256 static uint64_t addr_outside_nl_256(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t off,
+                                         uint64_t base, uint64_t lim, uint64_t step, uint64_t *nl)
+{
+  const __m256i vo = _mm256_set1_epi64x((long long)off), sg = _mm256_set1_epi64x((long long)(1ull << 63));
+  const __m256i vb = _mm256_set1_epi64x((long long)base), vl = _mm256_xor_si256(_mm256_set1_epi64x((long long)lim), sg);
+  const __m256i vs = _mm256_set1_epi64x((long long)step);
+  uint64_t r = 0, same = 0;
+  __m256i carry = _mm256_setzero_si256();
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    __m256i l8 = _mm256_loadu_si256((const __m256i *)(const void *)(lo + 8 * c));
+    __m256i h8 = _mm256_loadu_si256((const __m256i *)(const void *)(hi + 8 * c));
+    __m256i q0 = _mm256_unpacklo_epi32(l8, h8), q1 = _mm256_unpackhi_epi32(l8, h8); /* lanes 0 1 | 4 5, 2 3 | 6 7 */
+    __m256i a0 = _mm256_add_epi64(_mm256_permute2x128_si256(q0, q1, 0x20), vo); /* lanes 0-3 */
+    __m256i a1 = _mm256_add_epi64(_mm256_permute2x128_si256(q0, q1, 0x31), vo); /* lanes 4-7 */
+    _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c), a0);
+    _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c + 4), a1);
+    __m256i x0 = _mm256_xor_si256(_mm256_sub_epi64(a0, vb), sg), x1 = _mm256_xor_si256(_mm256_sub_epi64(a1, vb), sg);
+    unsigned m = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(x0, vl))) |
+                 (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(x1, vl))) << 4;
+    r |= (uint64_t)m << (8 * c);
+    __m256i c0 = _mm256_srli_epi64(_mm256_add_epi64(a0, vs), 6), c1 = _mm256_srli_epi64(_mm256_add_epi64(a1, vs), 6);
+    if (c == 0) carry = _mm256_permute4x64_epi64(c0, 0x00); /* lane 0 against itself: bit 0 is set below */
+    __m256i p0 = _mm256_blend_epi32(_mm256_permute4x64_epi64(c0, 0x90), carry, 0x03); /* lanes -1 0 1 2 */
+    __m256i p1 = _mm256_blend_epi32(_mm256_permute4x64_epi64(c1, 0x90), _mm256_permute4x64_epi64(c0, 0xff), 0x03);
+    carry = _mm256_permute4x64_epi64(c1, 0xff);
+    unsigned e = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(c0, p0))) |
+                 (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(c1, p1))) << 4;
+    same |= (uint64_t)e << (8 * c);
+  }
+  *nl = ~same | 1;
+  return r;
+}
+
+uint64_t emu_addr_outside_nl64(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t off, uint64_t base,
+                               uint64_t lim, uint64_t step, uint64_t *nl)
+{
+  if (emu_avx2 && !emu_avx512) return addr_outside_nl_256(d, lo, hi, off, base, lim, step, nl);
+  uint64_t r = emu_addr_outside64(d, lo, hi, off, base, lim);
+  *nl = emu_newline64(d, step);
   return r;
 }
 
@@ -479,6 +566,59 @@ void emu_minmax64(const uint32_t *a, uint32_t *mn, uint32_t *mx)
   *mn = m0, *mx = m1;
 }
 
+/* d[l] = a[l] + off (32-bit arithmetic) and the unsigned min and max of d: a DS access's addresses
+ * and their span for the LDS ordering check (emu/observe.c) in one pass instead of a copy loop and
+ * emu_minmax64. AVX2: the minima and maxima of eight lanes folded by shuffles at the end. */
+T256 static void add_minmax_256(uint32_t *d, const uint32_t *a, uint32_t off, uint32_t *mn, uint32_t *mx)
+{
+  const __m256i vo = _mm256_set1_epi32((int)off);
+  __m256i lo = _mm256_set1_epi32(-1), hi = _mm256_setzero_si256();
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    __m256i v = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c)), vo);
+    _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c), v);
+    lo = _mm256_min_epu32(lo, v), hi = _mm256_max_epu32(hi, v);
+  }
+  __m128i l = _mm_min_epu32(_mm256_castsi256_si128(lo), _mm256_extracti128_si256(lo, 1));
+  __m128i h = _mm_max_epu32(_mm256_castsi256_si128(hi), _mm256_extracti128_si256(hi, 1));
+  l = _mm_min_epu32(l, _mm_shuffle_epi32(l, 0x4e)), h = _mm_max_epu32(h, _mm_shuffle_epi32(h, 0x4e));
+  l = _mm_min_epu32(l, _mm_shuffle_epi32(l, 0xb1)), h = _mm_max_epu32(h, _mm_shuffle_epi32(h, 0xb1));
+  *mn = (uint32_t)_mm_cvtsi128_si32(l), *mx = (uint32_t)_mm_cvtsi128_si32(h);
+}
+
+void emu_add_minmax64(uint32_t *d, const uint32_t *a, uint32_t off, uint32_t *mn, uint32_t *mx)
+{
+  if (emu_avx2) {
+    add_minmax_256(d, a, off, mn, mx);
+    return;
+  }
+  for (int l = 0; l < EMU_LANES; l++) d[l] = a[l] + off;
+  emu_minmax64(d, mn, mx);
+}
+
+/* every (uint32_t)(a[l] + off) <= last (32-bit sums, unsigned): emu/op_ds.c's quick range test of
+ * a DS access (lds_bad_lane). AVX2: unsigned as signed compares of the sign-flipped values. */
+T256 static bool lds_in_256(const uint32_t *a, uint32_t off, uint32_t last)
+{
+  const __m256i vo = _mm256_set1_epi32((int)off), flip = _mm256_set1_epi32((int)0x80000000u);
+  const __m256i vt = _mm256_set1_epi32((int)(last ^ 0x80000000u));
+  __m256i bad = _mm256_setzero_si256();
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    __m256i x = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c)), vo);
+    bad = _mm256_or_si256(bad, _mm256_cmpgt_epi32(_mm256_xor_si256(x, flip), vt));
+  }
+  return _mm256_testz_si256(bad, bad);
+}
+
+bool emu_lds_in64(const uint32_t *a, uint32_t off, uint32_t last)
+{
+  if (emu_avx2) return lds_in_256(a, off, last);
+  uint32_t any = 0;
+  for (int l = 0; l < EMU_LANES; l++) any |= (uint32_t)(a[l] + off) > last;
+  return !any;
+}
+
 /* ---- LDS reads of a whole wave (emu/op_xlane.c's transposing reads) --------------------------------
  * emu_lds_ok64: every lane's address a[l] + off (exact) is a multiple of align (a power of two) and
  * its bytes end at or below lim; in 32 bits: a[l] + off + bytes <= lim is a[l] <= lim - off - bytes,
@@ -584,6 +724,61 @@ void emu_lds_read8_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint
     memcpy(&v, lds + (uint32_t)(a[l] + off), 8);
     d0[l] = (uint32_t)v, d1[l] = (uint32_t)(v >> 32);
   }
+}
+
+/* 4-byte LDS reads of a whole wave (emu/op_ds.c ds_read_b32): d[l] = the dword at
+ * lds + (uint32_t)(a[l] + off), every address in range (the caller checked: below 2^31, so a
+ * positive gather index). AVX2: one eight-lane 32-bit gather per 8 lanes (lane chunk c of a is
+ * read before d's chunk c is written, so d may be a's register). */
+T256 static void lds_read4_256(uint32_t *d, const uint8_t *lds, const uint32_t *a, uint32_t off)
+{
+  const __m256i vo = _mm256_set1_epi32((int)off);
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    __m256i ix = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c)), vo);
+    _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c), _mm256_i32gather_epi32((const int *)(const void *)lds, ix, 1));
+  }
+}
+
+void emu_lds_read4_64(uint32_t *d, const uint8_t *lds, const uint32_t *a, uint32_t off)
+{
+  if (emu_avx2) {
+    lds_read4_256(d, lds, a, off);
+    return;
+  }
+  for (int l = 0; l < EMU_LANES; l++) memcpy(&d[l], lds + (uint32_t)(a[l] + off), 4);
+}
+
+/* 4-byte LDS writes of a whole wave (emu/op_ds.c ds_write_b32), every lane in range: s[l] to
+ * lds + (uint32_t)(a[l] + off), lane after lane (the order decides which lane's bytes stay where
+ * addresses collide). AVX2: eight lanes whose addresses run on by 4 from the first (a row of
+ * dwords: distinct bytes, so one 32-byte store is their eight stores in any order) are one store;
+ * other chunks are stored lane by lane from one vector add. Chunks go in lane order. */
+T256 static void lds_write4_256(uint8_t *lds, const uint32_t *a, uint32_t off, const uint32_t *s)
+{
+  const __m256i vo = _mm256_set1_epi32((int)off), step = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
+  for (int c = 0; c < 8; c++) {
+    __m256i ix = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c)), vo);
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(s + 8 * c));
+    uint32_t a0 = (uint32_t)_mm256_cvtsi256_si32(ix);
+    __m256i row = _mm256_add_epi32(_mm256_set1_epi32((int)a0), step);
+    if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(ix, row)) == -1) {
+      _mm256_storeu_si256((__m256i *)(void *)(lds + a0), v);
+      continue;
+    }
+    uint32_t ia[8], va[8];
+    _mm256_storeu_si256((__m256i *)(void *)ia, ix), _mm256_storeu_si256((__m256i *)(void *)va, v);
+    for (int i = 0; i < 8; i++) memcpy(lds + ia[i], &va[i], 4);
+  }
+}
+
+void emu_lds_write4_64(uint8_t *lds, const uint32_t *a, uint32_t off, const uint32_t *s)
+{
+  if (emu_avx2) {
+    lds_write4_256(lds, a, off, s);
+    return;
+  }
+  for (int l = 0; l < EMU_LANES; l++) memcpy(lds + (uint32_t)(a[l] + off), &s[l], 4);
 }
 
 /* ds_write2*_b64 with every lane in range: lane l's 8 bytes s0lo/s0hi at lds + (a[l] + off0), then

@@ -151,18 +151,20 @@ static inline __attribute__((always_inline)) void pend_one(emu_wave *w, const em
  * callee-saved register pushed and popped on the other paths, no clamps, no kind switch. gfx942's
  * software transpose keeps lgkmcnt full, so nearly every ds_bpermute_b32 retires the oldest entry
  * here too. Seed seq 256: 1144.4 M -> 1129.4 M instructions (gfx942), docs/performance.md. */
-static inline __attribute__((always_inline)) void pend_ds(emu_wave *w, const emu_insn *in, unsigned k, unsigned reg,
-                                                          unsigned n)
+static inline __attribute__((always_inline)) void pend_fast(emu_wave *w, const emu_insn *in, const int cnt, unsigned k,
+                                                            unsigned reg, unsigned n)
 {
-  if (w->ncnt[EMU_CNT_DS] >= EMU_LGKMCNT_MAX) retire_head(w, EMU_CNT_DS); /* the older head is the LDS one */
-  pent *e = pq_at(w, EMU_CNT_DS, w->ncnt[EMU_CNT_DS]);
-  w->ncnt[EMU_CNT_DS]++;
+  /* the vector memory counter alone; the LDS one with no scalar load outstanding (the older
+   * lgkmcnt head is the LDS one). No overlap: retiring needs no rebuild. */
+  if (w->ncnt[cnt] >= (cnt == EMU_CNT_VM ? EMU_VMCNT_MAX : EMU_LGKMCNT_MAX)) retire_head(w, cnt);
+  pent *e = pq_at(w, cnt, w->ncnt[cnt]);
+  w->ncnt[cnt]++;
   w->npend++;
-  e->cnt = EMU_CNT_DS;
+  e->cnt = (uint8_t)cnt;
   e->warned = 0;
   e->pc = in->pc;
   e->bar = w->nbar;
-  e->seq = ++w->pseq[EMU_CNT_DS];
+  e->seq = ++w->pseq[cnt];
   e->ord = w->pord++;
   e->reg = (uint16_t)reg;
   e->n = (uint16_t)n;
@@ -192,12 +194,21 @@ static inline __attribute__((always_inline)) void pend_ds(emu_wave *w, const emu
   pb[word + 1] |= m1;
 }
 
+#define pend_ds(w, in, k, reg, n) pend_fast(w, in, EMU_CNT_DS, k, reg, n)
+
 /* the same as separate bodies, so that the one-register body above, inline in emu_pend, stays in
  * scratch registers (DS writes; reads of 2-64 VGPRs) */
 static __attribute__((noinline)) void pend_ds_none(emu_wave *w, const emu_insn *in) { pend_ds(w, in, 0, 0, 0); }
 static __attribute__((noinline)) void pend_ds_vn(emu_wave *w, const emu_insn *in, unsigned reg, unsigned n)
 {
   pend_ds(w, in, 1, reg, n);
+}
+/* The vector memory counter's common entries (issue #31: global loads into 1-64 VGPRs below v512,
+ * stores with none) while no two live entries overlap: pend_one's steps for that case, as for the
+ * LDS counter above, without the clamps and the kind switch; the rest takes pend_one. */
+static __attribute__((noinline)) void pend_vm(emu_wave *w, const emu_insn *in, unsigned k, unsigned reg, unsigned n)
+{
+  pend_fast(w, in, EMU_CNT_VM, k, reg, n);
 }
 
 static __attribute__((noinline)) void pend_any(emu_wave *w, const emu_insn *in, int cnt, int dst)
@@ -221,6 +232,16 @@ void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst)
     }
     if (o->kind == EMU_OPK_VGPR && o->n >= 1 && o->n <= 64 && o->reg + o->n <= 512) {
       pend_ds_vn(w, in, o->reg, o->n);
+      return;
+    }
+  } else if (cnt == EMU_CNT_VM && !w->pover) {
+    if (dst < 0) {
+      pend_vm(w, in, 0, 0, 0);
+      return;
+    }
+    const emu_opnd *o = &in->o[dst];
+    if (o->kind == EMU_OPK_VGPR && o->n >= 1 && o->n <= 64 && o->reg + o->n <= 512) {
+      pend_vm(w, in, 1, o->reg, o->n);
       return;
     }
   }
@@ -247,7 +268,8 @@ void emu_waitcnt(emu_wave *w, int vmcnt, int lgkmcnt)
         uint32_t s = pq_at(w, c, w->ncnt[c] - 1)->seq;
         if (s > w->pret[c]) w->pret[c] = s;
       }
-    for (unsigned ks = w->pkinds; ks; ks &= ks - 1) memset(w->pbits[__builtin_ctz(ks)], 0, sizeof w->pbits[0]);
+    /* kind 0 (no register: stores, DS writes) sets no bit of its row, so the row is zero already */
+    for (unsigned ks = w->pkinds & ~1u; ks; ks &= ks - 1) memset(w->pbits[__builtin_ctz(ks)], 0, sizeof w->pbits[0]);
     memset(w->pkc, 0, sizeof w->pkc);
     w->pkinds = 0;
     w->pover = false;

@@ -137,6 +137,7 @@ static void memmodel_case(const char *arch)
       {0, "mm_lds_barrier", "LDS result used after s_barrier without s_waitcnt", "missing s_waitcnt", 1, 1},
       {0, "mm_dup_sload", "duplicated s_load in flight", "missing s_waitcnt", 2, 0},
       {1, "mm_store_barrier", "not yet waited for with s_waitcnt lgkmcnt", "unordered LDS access", 1, 1},
+      {1, "mm_store2_barrier", "not yet waited for with s_waitcnt lgkmcnt", "unordered LDS access", 1, 1},
       {1, "mm_dma_barrier", "not yet waited for with s_waitcnt vmcnt", "unordered LDS access", 1, 1},
   };
   for (size_t k = 0; k < sizeof K / sizeof K[0]; k++) {

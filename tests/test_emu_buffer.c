@@ -375,3 +375,150 @@ Test(emu_buffer, global_access_running_past_a_buffer_faults_at_its_lane)
       }
   }
 }
+
+/* The whole-wave global load (emu/op_mem.c gload_wave: every lane on, a VGPR-pair address, every
+ * lane inside the buffer the instruction read the last time it ran, or the wave's last one) against
+ * the per-lane definition, run after run of the same two instructions with other addresses: X, then
+ * Y (the instruction's remembered buffer is wrong), lanes in both, back to X while the other
+ * instruction has just read Y, a remembered buffer index left stale or out of range, and then, with
+ * X the buffer that path checks, lanes inside X but for one that runs 2 bytes past its end (lane 63)
+ * or lies in no buffer (lane 31): the fault names that lane, no register written. dword and dwordx2,
+ * with an offset. */
+Test(emu_buffer, whole_wave_global_loads_follow_each_lanes_buffer_run_after_run)
+{
+  ARCHES {
+    bsnip b = bnew(ARCH, "global_load_dword v10, v[0:1], off offset:4\n"
+                         "global_load_dwordx2 v[12:13], v[2:3], off offset:-8\n");
+    snip *s = b.s;
+    for (uint32_t i = 0; i < YW; i++) Y[i] = 0xB0000000u + i;
+    uint64_t by = emu_mem_map(b.m, Y, sizeof Y, "Y");
+    const char *an = emu_arch_name(ARCH);
+    for (int run = 0; run < 9; run++) {
+      int bad = run == 7 ? 63 : run == 8 ? 31 : -1; /* a lane past X's end, a lane in no buffer */
+      for (int l = 0; l < 64; l++) {
+        /* the dword instruction's buffer per run: X, Y, both, then X (runs 7 and 8 with a bad lane) */
+        bool iny = run == 1 || (run == 2 && l % 5 == 0);
+        uint64_t a0 = iny ? by + 4u * (uint32_t)((l * 7) % YW) - 4 : b.bx + 4u * (uint32_t)(l * 3 + run) - 4;
+        if (l == bad) a0 = run == 7 ? b.bx + sizeof X - 2 - 4 : 0xdead00000000ull;
+        set_addr(s, 0, l, a0);
+        /* the dwordx2 instruction: Y in run 3 (so the wave's last buffer is Y when run 4's dword
+         * load, remembered in X, runs), X otherwise */
+        uint64_t a1 = run == 3 ? by + 8u * (uint32_t)(l % 32) + 8 : b.bx + 8u * (uint32_t)(63 - l) + 16 + 8;
+        set_addr(s, 2, l, a1);
+        sn_v(s, 10)[l] = sn_v(s, 12)[l] = sn_v(s, 13)[l] = 0x1234u;
+      }
+      if (run == 5) s->w.gl_buf[0] = 2;   /* a stale guess: Y's index for an X access */
+      if (run == 6) s->w.gl_buf[0] = 999; /* an index past the buffer list: the wave's last buffer, X, is taken */
+      /* dwordx2 first, so the wave's last buffer is the one it read */
+      const emu_insn *ld = &s->p->insns[0], *ld2 = &s->p->insns[1];
+      cr_assert_eq(ld2->fn(&s->w, ld2), EMU_OK, "%s run %d: %s", an, run, s->f.msg);
+      int rc = ld->fn(&s->w, ld);
+      if (bad >= 0) {
+        cr_assert_eq(rc, EMU_FAULT, "%s run %d: no fault", an, run);
+        cr_assert_str_eq(s->f.kind, "out-of-bounds global access");
+        cr_assert_eq(s->f.lane, bad, "%s run %d: fault at lane %d", an, run, s->f.lane);
+        for (int l = 0; l < 64; l++) cr_assert_eq(sn_v(s, 10)[l], 0x1234u, "%s run %d: a faulting load wrote lane %d", an, run, l);
+        memset(&s->f, 0, sizeof s->f);
+        s->w.state = 0;
+      } else {
+        cr_assert_eq(rc, EMU_OK, "%s run %d: %s", an, run, s->f.msg);
+      }
+      for (int l = 0; l < 64; l++) {
+        uint64_t a0 = (uint64_t)sn_v(s, 0)[l] | (uint64_t)sn_v(s, 1)[l] << 32, a1 = (uint64_t)sn_v(s, 2)[l] | (uint64_t)sn_v(s, 3)[l] << 32;
+        if (bad < 0) {
+          const uint32_t *w0 = a0 + 4 >= by && a0 + 4 < by + sizeof Y ? &Y[(a0 + 4 - by) / 4] : &X[(a0 + 4 - b.bx) / 4];
+          cr_assert_eq(sn_v(s, 10)[l], *w0, "%s run %d: dword lane %d", an, run, l);
+        }
+        const uint32_t *w1 = a1 - 8 >= by && a1 - 8 < by + sizeof Y ? &Y[(a1 - 8 - by) / 4] : &X[(a1 - 8 - b.bx) / 4];
+        cr_assert(sn_v(s, 12)[l] == w1[0] && sn_v(s, 13)[l] == w1[1], "%s run %d: dwordx2 lane %d", an, run, l);
+      }
+    }
+    bfree(&b);
+  }
+}
+
+/* The s_waitcnt bookkeeping of vector memory operations (emu/waitcnt.c, its short body for VGPR
+ * destinations and stores): after every record of a run of global loads, stores and waits, the
+ * registers the wave holds as still loading (emu_wave.pbits) are exactly the destinations of the
+ * operations the ISA still counts: each issued adds one, s_waitcnt vmcnt(k) retires the oldest until
+ * k remain (vector memory returns in order). One, two and four registers, four across a 64-register
+ * word, an AGPR destination (the general body), stores (none), registers named again while their
+ * first load is outstanding (two live entries on one register: the general body until a wait). */
+Test(emu_buffer, vm_waits_leave_exactly_the_outstanding_destinations_pending)
+{
+  static const struct { const char *text; int reg, n, agpr, wait; } ops[] = {
+      {"global_load_dword v10, v[0:1], off", 10, 1, 0, -1},
+      {"global_load_dwordx2 v[62:63], v[0:1], off offset:8", 62, 2, 0, -1},
+      {"global_store_dword v[0:1], v20, off offset:64", 0, 0, 0, -1},
+      {"global_load_dwordx4 v[62:65], v[0:1], off", 62, 4, 0, -1},
+      {"global_load_dword a5, v[0:1], off", 5, 1, 1, 2},
+      {"global_load_dword v10, v[0:1], off offset:4", 10, 1, 0, -1},
+      {"global_load_dwordx2 v[30:31], v[0:1], off", 30, 2, 0, -1},
+      {"global_load_dword v10, v[0:1], off offset:4", 10, 1, 0, 1},
+      {"global_load_dwordx4 v[126:129], v[0:1], off", 126, 4, 0, -1},
+      {"global_store_dwordx2 v[0:1], v[20:21], off offset:128", 0, 0, 0, 0},
+      {"global_load_dword v11, v[0:1], off", 11, 1, 0, -1},
+      /* 19 outstanding: more than the LDS counter's 15 */
+      {"global_load_dword v40, v[0:1], off", 40, 1, 0, -1},
+      {"global_load_dword v41, v[0:1], off", 41, 1, 0, -1},
+      {"global_load_dword v42, v[0:1], off", 42, 1, 0, -1},
+      {"global_load_dword v43, v[0:1], off", 43, 1, 0, -1},
+      {"global_load_dword v44, v[0:1], off", 44, 1, 0, -1},
+      {"global_load_dword v45, v[0:1], off", 45, 1, 0, -1},
+      {"global_load_dword v46, v[0:1], off", 46, 1, 0, -1},
+      {"global_load_dword v47, v[0:1], off", 47, 1, 0, -1},
+      {"global_load_dword v48, v[0:1], off", 48, 1, 0, -1},
+      {"global_load_dword v49, v[0:1], off", 49, 1, 0, -1},
+      {"global_load_dword v50, v[0:1], off", 50, 1, 0, -1},
+      {"global_load_dword v51, v[0:1], off", 51, 1, 0, -1},
+      {"global_load_dword v52, v[0:1], off", 52, 1, 0, -1},
+      {"global_load_dword v53, v[0:1], off", 53, 1, 0, -1},
+      {"global_load_dword v54, v[0:1], off", 54, 1, 0, -1},
+      {"global_load_dword v55, v[0:1], off", 55, 1, 0, -1},
+      {"global_load_dword v56, v[0:1], off", 56, 1, 0, -1},
+      {"global_load_dword v57, v[0:1], off", 57, 1, 0, -1},
+  };
+  const int nops = (int)(sizeof ops / sizeof ops[0]);
+  char *src = ll_xstrdup("");
+  for (int i = 0; i < nops; i++) {
+    char *t = ops[i].wait >= 0 ? ll_fmt("%s%s\ns_waitcnt vmcnt(%d)\n", src, ops[i].text, ops[i].wait)
+                               : ll_fmt("%s%s\n", src, ops[i].text);
+    free(src), src = t;
+  }
+  char *t = ll_fmt("%ss_waitcnt vmcnt(0)\n", src);
+  free(src), src = t;
+  ARCHES {
+    bsnip b = bnew(ARCH, src);
+    snip *s = b.s;
+    for (int l = 0; l < 64; l++) set_addr(s, 0, l, b.bx + 4u * (uint32_t)l);
+    int out[32], nout = 0; /* indices into ops, oldest first */
+    size_t r = 0;
+    for (int i = 0; i <= nops; i++)
+      for (int step = 0; step < 2; step++) {
+        int k = -1;
+        if (i < nops && step == 0) out[nout++] = i;
+        else if (i < nops && ops[i].wait >= 0) k = ops[i].wait;
+        else if (i == nops && step == 0) k = 0;
+        else continue;
+        if (k >= 0)
+          while (nout > k) memmove(out, out + 1, --nout * sizeof out[0]);
+        const emu_insn *in = &s->p->insns[r++];
+        cr_assert_eq(in->fn(&s->w, in), EMU_OK, "%s: %s", in->text, s->f.msg);
+        cr_assert_eq(s->w.npend, nout, "after %s", in->text);
+        cr_assert_eq(s->w.ncnt[EMU_CNT_VM], nout, "after %s", in->text);
+        for (int kind = 1; kind <= 2; kind++)
+          for (int reg = 0; reg < 512; reg++) {
+            bool want = false;
+            for (int j = 0; j < nout; j++) {
+              const int o = out[j];
+              want |= ops[o].n && kind == (ops[o].agpr ? 2 : 1) && reg >= ops[o].reg && reg < ops[o].reg + ops[o].n;
+            }
+            bool have = s->w.pbits[kind][reg >> 6] >> (reg & 63) & 1;
+            cr_assert_eq(have, want, "%s after %s: %c%d %s", emu_arch_name(ARCH), in->text, kind == 1 ? 'v' : 'a', reg,
+                         want ? "not pending" : "pending");
+          }
+      }
+    bfree(&b);
+  }
+  free(src);
+}

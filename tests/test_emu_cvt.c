@@ -1164,6 +1164,25 @@ static void addr_kernels_check(void)
     uint64_t want = 0;
     for (int l = 0; l < 64; l++) want |= (uint64_t)(a[l] - base > lim) << l;
     cr_assert_eq(emu_outside64(a, base, lim), want, "outside mask, round %d", round);
+    /* the two in one pass (emu_addr_outside64): registers that give those addresses after the offset */
+    uint64_t d2[64];
+    for (int l = 0; l < 64; l++) lo[l] = (uint32_t)(a[l] - off), hi[l] = (uint32_t)((a[l] - off) >> 32);
+    cr_assert_eq(emu_addr_outside64(d2, lo, hi, off, base, lim), want, "addr+outside mask, round %d", round);
+    for (int l = 0; l < 64; l++) cr_assert_eq(d2[l], a[l], "addr+outside address, round %d lane %d", round, l);
+    /* with the stride prefetch's line changes (emu_addr_outside_nl64): lanes in runs of a few per
+     * 64-byte line and random jumps, steps that move lines and that wrap */
+    for (int l = 0; l < 64; l++) {
+      uint64_t x = l % 7 == 3 ? base + (sn_rand(&st) & 0xffff) : base + 24u * (uint64_t)l + (uint64_t)round;
+      lo[l] = (uint32_t)(x - off), hi[l] = (uint32_t)((x - off) >> 32), a[l] = x;
+    }
+    const uint64_t step = round & 8 ? (uint64_t)-(int64_t)(sn_rand(&st) & 0xfff) : sn_rand(&st) & 0xfff;
+    uint64_t nl = 0, wnl = 1, wout = 0;
+    for (int l = 0; l < 64; l++) wout |= (uint64_t)(a[l] - base > lim) << l;
+    for (int l = 1; l < 64; l++) wnl |= (uint64_t)((a[l] + step) >> 6 != (a[l - 1] + step) >> 6) << l;
+    cr_assert_eq(emu_addr_outside_nl64(d2, lo, hi, off, base, lim, step, &nl), wout, "addr+outside+lines mask, round %d", round);
+    cr_assert_eq(nl, wnl, "addr+outside+lines line changes, round %d: %016llx, want %016llx", round,
+                 (unsigned long long)nl, (unsigned long long)wnl);
+    for (int l = 0; l < 64; l++) cr_assert_eq(d2[l], a[l], "addr+outside+lines address, round %d lane %d", round, l);
     uint32_t mn, mx, wmn = UINT32_MAX, wmx = 0;
     for (int l = 0; l < 64; l++) v[l] = 1000u + (sn_rand(&st) & 0xffff);
     v[round] = round & 1 ? 7u : 0xfffffff0u; /* the extreme at lane `round` */
@@ -1171,6 +1190,16 @@ static void addr_kernels_check(void)
     for (int l = 0; l < 64; l++) wmn = v[l] < wmn ? v[l] : wmn, wmx = v[l] > wmx ? v[l] : wmx;
     emu_minmax64(v, &mn, &mx);
     cr_assert(mn == wmn && mx == wmx, "min/max round %d: %u %u, want %u %u", round, mn, mx, wmn, wmx);
+    /* v + off (32-bit: round & 4 makes some lanes wrap) and its min/max in one pass (emu_add_minmax64) */
+    uint32_t vo = round & 4 ? 0x7fffffffu + (uint32_t)round : (uint32_t)round * 8u, w2[64];
+    wmn = UINT32_MAX, wmx = 0;
+    for (int l = 0; l < 64; l++) {
+      uint32_t x = v[l] + vo;
+      wmn = x < wmn ? x : wmn, wmx = x > wmx ? x : wmx;
+    }
+    emu_add_minmax64(w2, v, vo, &mn, &mx);
+    cr_assert(mn == wmn && mx == wmx, "add+min/max round %d: %u %u, want %u %u", round, mn, mx, wmn, wmx);
+    for (int l = 0; l < 64; l++) cr_assert_eq(w2[l], v[l] + vo, "add+min/max round %d lane %d", round, l);
   }
 }
 
@@ -1838,6 +1867,73 @@ static void gload_check(void)
 }
 
 Test(emu_cvt, whole_wave_global_loads_follow_the_lane_definition) { on_every_simd_path(gload_check); }
+
+/* emu_lds_read4_64 / emu_lds_write4_64 (ds_read_b32 / ds_write_b32 of a whole wave, emu/op_ds.c;
+ * AVX2: gathers, and rows of eight dwords as one store) against the per-lane definition (CDNA3 ISA
+ * "DS_WRITE_B32": lane by lane, the highest lane's bytes stay where addresses collide): eight-lane
+ * chunks that are rows at aligned and unaligned starts, a row whose bytes an earlier chunk wrote, a
+ * row with its last lane off by one, lanes in reverse, every lane of a chunk at one address, random
+ * addresses, 32-bit address arithmetic that wraps; reads of the same into the address register. */
+static void lds_b32_check(void)
+{
+  static uint8_t got[4096], want[4096];
+  uint32_t a[64], src[64], st = 23;
+  for (int l = 0; l < 64; l++) st = st * 1103515245u + 12345u, src[l] = st;
+  for (int pat = 0; pat < 3; pat++) {
+    uint32_t off = pat == 2 ? 0xfffff000u : 12u;
+    for (int l = 0; l < 64; l++) {
+      int c = l / 8, i = l % 8;
+      st = st * 1103515245u + 12345u;
+      uint32_t x = c == 0 ? 256u + 4u * (uint32_t)i                       /* a row */
+                 : c == 1 ? 1001u + 4u * (uint32_t)i                      /* a row, unaligned */
+                 : c == 2 ? 256u + 4u * (uint32_t)i + 8u                  /* a row over chunk 0's bytes */
+                 : c == 3 ? 2000u + 4u * (uint32_t)i + (i == 7)           /* not quite a row */
+                 : c == 4 ? 3000u + 4u * (uint32_t)(7 - i)                /* reversed */
+                 : c == 5 ? 1500u                                         /* one address */
+                 : (st >> 16) % 4000u;                                    /* anywhere */
+      if (pat == 1) x = l < 32 ? 4u * (uint32_t)l : 128u + 4u * (uint32_t)(l - 32) + 2u; /* rows everywhere */
+      a[l] = x - off; /* a[l] + off = x in 32-bit arithmetic (pattern 2: the sum wraps past 2^32) */
+    }
+    for (int l = 0; l < 64; l++) cr_assert_lt((uint32_t)(a[l] + off), 4096u - 4u, "pattern %d lane %d", pat, l);
+    memset(got, 0x5a, sizeof got), memset(want, 0x5a, sizeof want);
+    for (int l = 0; l < 64; l++) memcpy(want + (uint32_t)(a[l] + off), &src[l], 4);
+    emu_lds_write4_64(got, a, off, src);
+    for (size_t i = 0; i < sizeof got; i++) cr_assert_eq(got[i], want[i], "write, pattern %d: byte %zu", pat, i);
+    uint32_t d[64], r[64];
+    for (int l = 0; l < 64; l++) memcpy(&r[l], want + (uint32_t)(a[l] + off), 4);
+    emu_lds_read4_64(d, got, a, off);
+    for (int l = 0; l < 64; l++) cr_assert_eq(d[l], r[l], "read, pattern %d: lane %d", pat, l);
+    memcpy(d, a, sizeof d); /* the address register as the destination */
+    emu_lds_read4_64(d, got, d, off);
+    for (int l = 0; l < 64; l++) cr_assert_eq(d[l], r[l], "read into its address, pattern %d: lane %d", pat, l);
+  }
+}
+
+Test(emu_cvt, lds_b32_whole_wave_paths_follow_the_lane_definition) { on_every_simd_path(lds_b32_check); }
+
+/* emu_lds_in64 (emu/op_ds.c's quick range test) against its definition: every (uint32_t)(a[l] + off)
+ * <= last, unsigned; one lane at last, last + 1, 2^31 and 2^32 - 1 in turn, sums that wrap. */
+static void lds_in_check(void)
+{
+  uint32_t a[64], st = 99;
+  const uint32_t lasts[3] = {65532u, 0x7fffffffu, 12u};
+  const uint32_t offs[3] = {0u, 64u, 0xffffff00u};
+  for (int li = 0; li < 3; li++)
+    for (int oi = 0; oi < 3; oi++)
+      for (int k = 0; k < 70; k++) {
+        uint32_t last = lasts[li], off = offs[oi];
+        for (int l = 0; l < 64; l++) a[l] = (sn_rand(&st) % (last + 1u)) - off; /* a + off in [0, last] */
+        if (k < 64) { /* lane k at a boundary */
+          const uint32_t at[4] = {last, last + 1u, 0x80000000u, 0xffffffffu};
+          a[k] = at[k % 4] - off;
+        }
+        bool want = true;
+        for (int l = 0; l < 64; l++) want &= (uint32_t)(a[l] + off) <= last;
+        cr_assert_eq(emu_lds_in64(a, off, last), want, "last %u off %u case %d", last, off, k);
+      }
+}
+
+Test(emu_cvt, lds_range_test_follows_its_definition) { on_every_simd_path(lds_in_check); }
 
 /* emu_newline64 (which lanes a global load's stride prefetch touches, emu/op_mem.c) against its
  * definition: bit l set when lane l's 64-byte line (a[l] + step) >> 6 differs from lane l - 1's,

@@ -44,6 +44,32 @@ Test(emu_xlane, bpermute)
   }
 }
 
+/* The destination in place of a source (gfx942's software transpose: `ds_bpermute_b32 v5, v3, v5`),
+ * every lane on, on each SIMD path (emu/op_xlane.c writes the destination directly and
+ * emu_bperm64 must read every source lane and address before it writes): the data register, the
+ * address register, and neither. */
+Test(emu_xlane, bpermute_into_a_source_register)
+{
+  static const struct { const char *text; int dst; } K[] = {
+      {"ds_bpermute_b32 v2, v1, v2 offset:8", 2}, {"ds_bpermute_b32 v1, v1, v2 offset:8", 1},
+      {"ds_bpermute_b32 v3, v1, v2 offset:8", 3}};
+  bool had = emu_avx512, had2 = emu_avx2;
+  for (int path = 0; path < 3; path++) {
+    if (path == 1) emu_avx512 = false;
+    if (path == 2) emu_avx512 = emu_avx2 = false;
+    for (size_t k = 0; k < sizeof K / sizeof K[0]; k++) {
+      snip *s = sn_new(EMU_GFX942, K[k].text);
+      uint32_t st = 77 + (uint32_t)k, addr[64], data[64];
+      for (int l = 0; l < 64; l++) addr[l] = sn_v(s, 1)[l] = sn_rand(&st) & 0xfff, data[l] = sn_v(s, 2)[l] = sn_rand(&st);
+      cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+      for (int l = 0; l < 64; l++)
+        cr_assert_eq(sn_v(s, K[k].dst)[l], data[((addr[l] + 8) / 4) % 64], "%s path %d lane %d", K[k].text, path, l);
+      sn_free(s);
+    }
+  }
+  emu_avx512 = had, emu_avx2 = had2;
+}
+
 /* __shfl_xor lowering: address (lane ^ mask) * 4 */
 Test(emu_xlane, bpermute_shfl_xor)
 {

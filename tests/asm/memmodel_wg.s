@@ -9,6 +9,9 @@
 //   mm_store_barrier two waves; lane t writes x[t % 64] + t / 64 to LDS slot t, s_barrier with the
 //                   ds_write not waited for (no s_waitcnt lgkmcnt(0)), then reads slot t ^ 64;
 //                   wave 0 stores what it read: o[i] = x[i] + 1 (wave 1's value)
+//   mm_store2_barrier as mm_store_barrier, the write a ds_write2st64_b32 whose second access is slot t
+//                   and whose first lands at 1024 + 4 t, which no wave reads (the LDS ordering check
+//                   must take each access's own span: a read of the second's bytes is the finding)
 //   mm_dma_barrier  two waves; buffer_load_dword ... lds copies x to wave w's 256 LDS bytes, s_barrier
 //                   with the load to LDS not waited for (no s_waitcnt vmcnt(0)); as above, wave 0
 //                   reads wave 1's copy and stores o[i] = x[i] + 1
@@ -34,6 +37,30 @@ mm_store_barrier:
   s_waitcnt lgkmcnt(0)
   v_cmp_eq_u32 vcc, 0, v4
   s_and_saveexec_b64 s[8:9], vcc                 // wave 0 stores
+  global_store_dword v1, v3, s[6:7]
+  s_endpgm
+
+.global mm_store2_barrier
+.p2align 8
+.type mm_store2_barrier,@function
+mm_store2_barrier:
+  s_load_dwordx4 s[4:7], s[0:1], 0x0
+  v_and_b32 v1, 63, v0
+  v_lshlrev_b32 v1, 2, v1
+  v_lshrrev_b32 v4, 6, v0
+  v_lshlrev_b32 v5, 2, v0                        // LDS slot t
+  v_xor_b32 v6, 0x100, v5
+  s_waitcnt lgkmcnt(0)
+  global_load_dword v2, v1, s[4:5]
+  s_waitcnt vmcnt(0)
+  v_add_u32 v2, v2, v4
+  v_mov_b32 v7, 0x5a5a
+  ds_write2st64_b32 v5, v7, v2 offset0:4         // 0x5a5a to 1024 + 4 t, v2 to slot t
+  s_barrier                                      // no s_waitcnt lgkmcnt(0) before it
+  ds_read_b32 v3, v6
+  s_waitcnt lgkmcnt(0)
+  v_cmp_eq_u32 vcc, 0, v4
+  s_and_saveexec_b64 s[8:9], vcc
   global_store_dword v1, v3, s[6:7]
   s_endpgm
 
@@ -74,6 +101,14 @@ mm_dma_barrier:
   .amdhsa_accum_offset 8
 .end_amdhsa_kernel
 .p2align 6
+.amdhsa_kernel mm_store2_barrier
+  .amdhsa_group_segment_fixed_size 1536
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_accum_offset 8
+.end_amdhsa_kernel
+.p2align 6
 .amdhsa_kernel mm_dma_barrier
   .amdhsa_group_segment_fixed_size 512
   .amdhsa_user_sgpr_kernarg_segment_ptr 1
@@ -93,6 +128,19 @@ amdhsa.kernels:
     .kernarg_segment_align: 8
     .kernarg_segment_size: 16
     .group_segment_fixed_size: 512
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .max_flat_workgroup_size: 128
+    .args:
+    - { .name: x, .size: 8, .offset: 0, .value_kind: global_buffer, .address_space: global }
+    - { .name: o, .size: 8, .offset: 8, .value_kind: global_buffer, .address_space: global }
+  - .name: mm_store2_barrier
+    .symbol: mm_store2_barrier.kd
+    .sgpr_count: 16
+    .vgpr_count: 8
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 16
+    .group_segment_fixed_size: 1536
     .private_segment_fixed_size: 0
     .wavefront_size: 64
     .max_flat_workgroup_size: 128
