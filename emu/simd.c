@@ -336,6 +336,24 @@ uint64_t emu_outside64(const uint64_t *a, uint64_t base, uint64_t lim)
   return r;
 }
 
+/* lanes 8c .. 8c+7 of emu_addr_outside64: their addresses to d (and *a0, *a1: lanes 0-3, 4-7 of the
+ * chunk), their out-of-range bits as the result's low byte; vl is lim with the sign bit flipped (sg) */
+T256 static inline __attribute__((always_inline)) unsigned addr_chunk_256(uint64_t *d, const uint32_t *lo, const uint32_t *hi, int c,
+                                                                   __m256i vo, __m256i vb, __m256i vl, __m256i sg,
+                                                                   __m256i *a0, __m256i *a1)
+{
+  __m256i l8 = _mm256_loadu_si256((const __m256i *)(const void *)(lo + 8 * c));
+  __m256i h8 = _mm256_loadu_si256((const __m256i *)(const void *)(hi + 8 * c));
+  __m256i q0 = _mm256_unpacklo_epi32(l8, h8), q1 = _mm256_unpackhi_epi32(l8, h8); /* lanes 0 1 | 4 5, 2 3 | 6 7 */
+  *a0 = _mm256_add_epi64(_mm256_permute2x128_si256(q0, q1, 0x20), vo); /* lanes 0-3 */
+  *a1 = _mm256_add_epi64(_mm256_permute2x128_si256(q0, q1, 0x31), vo); /* lanes 4-7 */
+  _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c), *a0);
+  _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c + 4), *a1);
+  __m256i x0 = _mm256_xor_si256(_mm256_sub_epi64(*a0, vb), sg), x1 = _mm256_xor_si256(_mm256_sub_epi64(*a1, vb), sg);
+  return (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(x0, vl))) |
+         (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(x1, vl))) << 4;
+}
+
 /* emu_addr64 and emu_outside64 in one pass (a global load's addresses and its buffer check,
  * emu/op_mem.c): d[l] = (lo[l] | hi[l] << 32) + off; bit l of the result when d[l] - base > lim
  * (unsigned). AVX2: eight lanes' dwords paired by unpacks into two four-lane address vectors. */
@@ -347,17 +365,8 @@ T256 static uint64_t addr_outside_256(uint64_t *d, const uint32_t *lo, const uin
   uint64_t r = 0;
 #pragma GCC unroll 8
   for (int c = 0; c < 8; c++) {
-    __m256i l8 = _mm256_loadu_si256((const __m256i *)(const void *)(lo + 8 * c));
-    __m256i h8 = _mm256_loadu_si256((const __m256i *)(const void *)(hi + 8 * c));
-    __m256i q0 = _mm256_unpacklo_epi32(l8, h8), q1 = _mm256_unpackhi_epi32(l8, h8); /* lanes 0 1 | 4 5, 2 3 | 6 7 */
-    __m256i a0 = _mm256_add_epi64(_mm256_permute2x128_si256(q0, q1, 0x20), vo); /* lanes 0-3 */
-    __m256i a1 = _mm256_add_epi64(_mm256_permute2x128_si256(q0, q1, 0x31), vo); /* lanes 4-7 */
-    _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c), a0);
-    _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c + 4), a1);
-    __m256i x0 = _mm256_xor_si256(_mm256_sub_epi64(a0, vb), sg), x1 = _mm256_xor_si256(_mm256_sub_epi64(a1, vb), sg);
-    unsigned m = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(x0, vl))) |
-                 (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(x1, vl))) << 4;
-    r |= (uint64_t)m << (8 * c);
+    __m256i a0, a1;
+    r |= (uint64_t)addr_chunk_256(d, lo, hi, c, vo, vb, vl, sg, &a0, &a1) << (8 * c);
   }
   return r;
 }
@@ -383,17 +392,8 @@ T256 static uint64_t addr_outside_nl_256(uint64_t *d, const uint32_t *lo, const 
   __m256i carry = _mm256_setzero_si256();
 #pragma GCC unroll 8
   for (int c = 0; c < 8; c++) {
-    __m256i l8 = _mm256_loadu_si256((const __m256i *)(const void *)(lo + 8 * c));
-    __m256i h8 = _mm256_loadu_si256((const __m256i *)(const void *)(hi + 8 * c));
-    __m256i q0 = _mm256_unpacklo_epi32(l8, h8), q1 = _mm256_unpackhi_epi32(l8, h8); /* lanes 0 1 | 4 5, 2 3 | 6 7 */
-    __m256i a0 = _mm256_add_epi64(_mm256_permute2x128_si256(q0, q1, 0x20), vo); /* lanes 0-3 */
-    __m256i a1 = _mm256_add_epi64(_mm256_permute2x128_si256(q0, q1, 0x31), vo); /* lanes 4-7 */
-    _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c), a0);
-    _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c + 4), a1);
-    __m256i x0 = _mm256_xor_si256(_mm256_sub_epi64(a0, vb), sg), x1 = _mm256_xor_si256(_mm256_sub_epi64(a1, vb), sg);
-    unsigned m = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(x0, vl))) |
-                 (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(x1, vl))) << 4;
-    r |= (uint64_t)m << (8 * c);
+    __m256i a0, a1;
+    r |= (uint64_t)addr_chunk_256(d, lo, hi, c, vo, vb, vl, sg, &a0, &a1) << (8 * c);
     __m256i c0 = _mm256_srli_epi64(_mm256_add_epi64(a0, vs), 6), c1 = _mm256_srli_epi64(_mm256_add_epi64(a1, vs), 6);
     if (c == 0) carry = _mm256_permute4x64_epi64(c0, 0x00); /* lane 0 against itself: bit 0 is set below */
     __m256i p0 = _mm256_blend_epi32(_mm256_permute4x64_epi64(c0, 0x90), carry, 0x03); /* lanes -1 0 1 2 */
