@@ -749,6 +749,21 @@ static void block_prepare(emu_insn *insns, size_t n)
     bool fz = len && (in->fuse_n >= 1 || (len > 1 && fz_next));
     in->blk_fz = fz;
     next = len, fz_next = fz;
+    /* the hazard union: this record's words merged into the next record's union (len > 1) */
+    const emu_insn *nx = len > 1 ? in + 1 : NULL;
+    in->blk_hzk = in->hz_kinds | (nx ? nx->blk_hzk : 0);
+    in->blk_hzn = nx ? nx->blk_hzn : 0;
+    if (nx) memcpy(in->blk_hzw, nx->blk_hzw, sizeof in->blk_hzw), memcpy(in->blk_hzm, nx->blk_hzm, sizeof in->blk_hzm);
+    for (int i = 0; i < in->hz_n && in->blk_hzn != EMU_BLK_HZ_ALL; i++) {
+      int j = 0;
+      while (j < in->blk_hzn && in->blk_hzw[j] != in->hz_word[i]) j++;
+      if (j == EMU_BLK_HZ) {
+        in->blk_hzn = EMU_BLK_HZ_ALL;
+        break;
+      }
+      if (j == in->blk_hzn) in->blk_hzw[in->blk_hzn++] = in->hz_word[i], in->blk_hzm[j] = 0;
+      in->blk_hzm[j] |= in->hz_mask[i];
+    }
   }
 }
 

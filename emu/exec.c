@@ -253,7 +253,7 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w)
     uint32_t m = in->blk_n;
     if (m > w->budget) m = (uint32_t)w->budget;
     if ((m == 0) | w->vskip | w->gpr_idx) break;
-    if (__builtin_expect(w->npend != 0, 0)) {
+    if (__builtin_expect(w->npend != 0, 0) && emu_hazard_block_possible(w, in)) {
       if (emu_hazard_possible(w, in)) break;
       for (uint32_t j = 1; j < m; j++)
         if (emu_hazard_possible(w, in + j)) {

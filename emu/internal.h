@@ -126,6 +126,8 @@ typedef struct emu_mod {
 } emu_mod;
 
 #define EMU_MAXOPND 6
+#define EMU_BLK_HZ 6        /* emu_insn.blk_hzw entries */
+#define EMU_BLK_HZ_ALL 0xff /* emu_insn.blk_hzn: more words than that */
 #define EMU_MAXMOD 8
 
 /* Encoding as named by LLVM's mnemonic suffix */
@@ -214,6 +216,14 @@ struct emu_insn {
   /* some record of that block starts a run of lane operations (fuse_n >= 1: a run of one counts); clear, the
    * run-ahead loop runs the block without looking for runs */
   uint8_t blk_fz;
+  /* the union of hz_* over that block (the whole chain from here when it is cut at 255 records):
+   * blk_hzk the kinds, blk_hzw/blk_hzm its distinct map words and their bits, blk_hzn how many
+   * (EMU_BLK_HZ_ALL when more than EMU_BLK_HZ: no union, check every record). No pending register
+   * in the union, none in any record: the run-ahead loop checks the block once (emu/exec.c
+   * rr_ahead; issue #31, seventh stop, second round) */
+  uint8_t blk_hzk, blk_hzn;
+  uint8_t blk_hzw[6];
+  uint64_t blk_hzm[6];
   /* a handler specialised at decode (emu/op_vop3p.c emu_vop3p_specialise): VGPR numbers of the
    * destination (sp_reg[0][0]) and of each source's low and high dwords (sp_reg[1 + j][0..1]),
    * sp_uni bit j when source j is an SGPR or a constant instead (sp_sgpr bit j: an SGPR pair, whose
@@ -565,6 +575,17 @@ static inline bool emu_hazard_possible(const emu_wave *w, const emu_insn *in)
   const uint64_t *pb = &w->pbits[0][0];
   for (int i = 0; i < in->hz_n; i++)
     if (pb[in->hz_word[i]] & in->hz_mask[i]) return true;
+  return false;
+}
+/* none of the records of the block from `in` (emu_insn.blk_hz*) names a pending register: false
+ * whenever emu_hazard_possible is false for each of them; true also when the block has no union */
+static inline bool emu_hazard_block_possible(const emu_wave *w, const emu_insn *in)
+{
+  if (!(in->blk_hzk & w->pkinds)) return false;
+  if (in->blk_hzn == EMU_BLK_HZ_ALL) return true;
+  const uint64_t *pb = &w->pbits[0][0];
+  for (int i = 0; i < in->blk_hzn; i++)
+    if (pb[in->blk_hzw[i]] & in->blk_hzm[i]) return true;
   return false;
 }
 /* The scheduler's check before `in` runs (emu/waitcnt.c): an operand naming a register an

@@ -2524,6 +2524,38 @@ Test(sched, blocks_run_as_single_steps)
   }
 }
 
+/* The run-ahead loop checks a block against the pending registers once, through the union of its
+ * records' registers (emu_insn.blk_hz*), and record by record only when the union names one. A
+ * register still being loaded, read in the middle of a block: in a map word an earlier record of the
+ * block also names (the union merges the bits of both), and as the seventh distinct word of a block
+ * (more than the union keeps: every record checked). Each faults "missing s_waitcnt" at that record,
+ * as the one-step path does; a block whose union names no pending register runs on (blk_src). */
+Test(sched, block_hazard_union_finds_the_reading_record)
+{
+  static const char *const src[2] = {
+      "v_lshlrev_b32 v1, 2, v0\nds_read_b32 v40, v1\n"
+      "v_add_u32 v2, v0, v0\nv_mov_b32 v4, v40\nv_mov_b32 v6, v3\ns_endpgm\n",
+      "v_lshlrev_b32 v1, 2, v0\nds_read_b32 v5, v1\n"
+      "s_nop 0\nv_mov_b32 v4, v5\nv_mov_b32 v70, v71\nv_mov_b32 v140, v141\nv_mov_b32 v200, v201\n"
+      "v_accvgpr_write_b32 a10, v70\nv_accvgpr_write_b32 a70, v140\ns_mov_b32 s4, 1\ns_endpgm\n"};
+  static const char *const reader[2] = {"'v_mov_b32_e32 v4, v40'", "'v_mov_b32_e32 v4, v5'"};
+  BOTH {
+    snap *s = ll_xcalloc(1, sizeof *s), *r = ll_xcalloc(1, sizeof *r);
+    emu_fault f, g;
+    int rc, rc2;
+    for (int c = 0; c < 2; c++) {
+      blk_run(ARCH, src[c], EMU_SCHED_ROUND_ROBIN, 0, s, &f, &rc, NULL);
+      blk_run(ARCH, src[c], EMU_SCHED_ADVERSARIAL, 0, r, &g, &rc2, NULL);
+      cr_assert_eq(rc, LL_EXIT_FAIL, "%s case %d", emu_arch_name(ARCH), c);
+      cr_assert_str_eq(f.kind, "missing s_waitcnt", "%s case %d: %s", emu_arch_name(ARCH), c, f.msg);
+      cr_assert(strstr(f.msg, reader[c]), "%s case %d: %s", emu_arch_name(ARCH), c, f.msg);
+      cr_assert_str_eq(f.msg, g.msg, "%s case %d", emu_arch_name(ARCH), c);
+      cr_assert_eq(f.pc, g.pc, "%s case %d", emu_arch_name(ARCH), c);
+    }
+    free(s), free(r);
+  }
+}
+
 /* A register-only instruction that faults inside a run-ahead block (s_trap, a branch out of .text)
  * stops the wave there, as the one-step path does: the same fault at the same PC, the records after
  * it not run. Blocks without a run of integer lane operations take rr_ahead's loop without the run
