@@ -707,6 +707,12 @@ Test(emu_xlane, lds_waits_leave_exactly_the_outstanding_destinations_pending)
       const emu_insn *in = &s->p->insns[r++];
       cr_assert_eq(in->fn(&s->w, in), EMU_OK, "%s: %s", in->text, s->f.msg);
       cr_assert_eq(s->w.npend, nout, "after %s", in->text);
+      /* every op is an LDS one, numbered 1, 2, ... in issue order and retired oldest first: the
+       * youngest retired (the LDS ordering check's prefix, emu/observe.c) is the issued count less
+       * the outstanding ones, whether a wait or a full counter retired it */
+      const int issued = i < nops ? i + 1 : nops;
+      cr_assert_eq(s->w.pseq[EMU_CNT_DS], (uint32_t)issued, "after %s", in->text);
+      cr_assert_eq(s->w.pret[EMU_CNT_DS], (uint32_t)(issued - nout), "after %s: youngest retired", in->text);
       for (int kind = 1; kind <= 3; kind++)
         for (int reg = 0; reg < 512; reg++) {
           bool want = false;
