@@ -1665,6 +1665,32 @@ static const char fuse_src[] =
     "v_cvt_f16_f32 v20, v20\nv_cvt_f32_f16 v21, v1\nv_cvt_f32_f16 v22, v22\nv_cvt_f32_f16_e64 v23, s5\n"
     "v_exp_f32 v24, 0.5\nv_cvt_f32_f16 v25, 0x3555\n";
 
+/* One pass of a run against its records' handlers, from the wave's registers as they are: the
+ * handlers one by one, then the same registers restored and the whole run as one step (emu_fuse_run;
+ * its AVX2 build when avx2 and the CPU has it, else the baseline one); every VGPR and SGPR equal. */
+static void run_vs_handlers(snip *s, size_t n, bool avx2, emu_arch a, int pass)
+{
+  const size_t nbytes = (size_t)EMU_NVGPR * EMU_LANES * 4;
+  uint32_t *before = ll_xmalloc(nbytes), *want = ll_xmalloc(nbytes), sbefore[EMU_NSFILE], swant[EMU_NSFILE];
+  memcpy(before, s->vfile, nbytes);
+  memcpy(sbefore, s->w.s, sizeof sbefore);
+  for (size_t i = 0; i < n; i++) cr_assert_eq(s->p->insns[i].fn(&s->w, &s->p->insns[i]), EMU_OK, "%s", s->f.msg);
+  memcpy(want, s->vfile, nbytes);
+  memcpy(swant, s->w.s, sizeof swant);
+  memcpy(s->vfile, before, nbytes);
+  memcpy(s->w.s, sbefore, sizeof sbefore);
+  bool had2 = emu_avx2;
+  emu_avx2 = had2 && avx2;
+  emu_fuse_run(&s->w, s->p->insns, (int)n);
+  emu_avx2 = had2;
+  for (int r = 0; r < EMU_NVGPR; r++)
+    for (int l = 0; l < EMU_LANES; l++)
+      cr_assert_eq(sn_v(s, r)[l], want[r * EMU_LANES + l], "%s pass %d: v%d lane %d: run 0x%08x, handlers 0x%08x",
+                   emu_arch_name(a), pass, r, l, sn_v(s, r)[l], want[r * EMU_LANES + l]);
+  cr_assert(!memcmp(s->w.s, swant, sizeof swant), "%s pass %d: the SGPRs differ", emu_arch_name(a), pass);
+  free(before), free(want);
+}
+
 static void fuse_compare(emu_arch a)
 {
   snip *s = sn_new(a, fuse_src);
@@ -1672,10 +1698,7 @@ static void fuse_compare(emu_arch a)
   while (n && !strncmp(s->p->insns[n - 1].mnem, "s_", 2)) n--; /* padding llvm-mc may add */
   cr_assert_eq(s->p->insns[0].fuse_n, n, "%s: the run covers %u of the %zu instructions", emu_arch_name(a),
                (unsigned)s->p->insns[0].fuse_n, n);
-  const size_t nbytes = (size_t)EMU_NVGPR * EMU_LANES * 4;
-  uint32_t *before = ll_xmalloc(nbytes), *want = ll_xmalloc(nbytes), sbefore[EMU_NSFILE], swant[EMU_NSFILE];
   uint32_t st = 0x9e3779b9u;
-  bool had2 = emu_avx2;
   for (int pass = 0; pass < 4; pass++) {
     for (int r = 0; r < 40; r++)
       for (int l = 0; l < EMU_LANES; l++) sn_v(s, r)[l] = (pass & 1) && r == 2 ? sn_rand(&st) & 63 : sn_rand(&st);
@@ -1683,23 +1706,8 @@ static void fuse_compare(emu_arch a)
     s->w.s[12] = 35; /* a uniform shift count above 31 */
     emu_wr64s(&s->w, EMU_S_VCC, (uint64_t)sn_rand(&st) << 32 | sn_rand(&st));
     sn_exec(s, ~0ull);
-    memcpy(before, s->vfile, nbytes);
-    memcpy(sbefore, s->w.s, sizeof sbefore);
-    for (size_t i = 0; i < n; i++) cr_assert_eq(s->p->insns[i].fn(&s->w, &s->p->insns[i]), EMU_OK, "%s", s->f.msg);
-    memcpy(want, s->vfile, nbytes);
-    memcpy(swant, s->w.s, sizeof swant);
-    memcpy(s->vfile, before, nbytes);
-    memcpy(s->w.s, sbefore, sizeof sbefore);
-    emu_avx2 = had2 && pass < 2; /* passes 2, 3: the baseline build */
-    emu_fuse_run(&s->w, s->p->insns, (int)n);
-    emu_avx2 = had2;
-    for (int r = 0; r < EMU_NVGPR; r++)
-      for (int l = 0; l < EMU_LANES; l++)
-        cr_assert_eq(sn_v(s, r)[l], want[r * EMU_LANES + l], "%s pass %d: v%d lane %d: run 0x%08x, handlers 0x%08x",
-                     emu_arch_name(a), pass, r, l, sn_v(s, r)[l], want[r * EMU_LANES + l]);
-    cr_assert(!memcmp(s->w.s, swant, sizeof swant), "%s pass %d: the SGPRs differ", emu_arch_name(a), pass);
+    run_vs_handlers(s, n, pass < 2, a, pass); /* passes 2, 3: the baseline build */
   }
-  free(before), free(want);
   sn_free(s);
   snip *x = sn_new(a, "v_add_u32_e64 v3, v1, v2 clamp\nv_cndmask_b32_e64 v3, -v1, v2, s[10:11]\n"
                       "v_mov_b32_sdwa v3, v1 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:DWORD\n"
@@ -1784,11 +1792,8 @@ static void fuse_compare_float(emu_arch a, const char *src, bool is_float)
   }
   cr_assert_eq(s->p->insns[0].fuse_n, n, "%s: the run covers %u of the %zu instructions", emu_arch_name(a),
                (unsigned)s->p->insns[0].fuse_n, n);
-  const size_t nbytes = (size_t)EMU_NVGPR * EMU_LANES * 4;
-  uint32_t *before = ll_xmalloc(nbytes), *want = ll_xmalloc(nbytes), sbefore[EMU_NSFILE], swant[EMU_NSFILE];
   uint32_t st = 0x51ed270bu;
   const size_t nv = sizeof fnan_vals / sizeof *fnan_vals;
-  bool had2 = emu_avx2;
   for (int pass = 0; pass < 8; pass++) {
     for (int r = 0; r < 48; r++)
       for (int l = 0; l < EMU_LANES; l++) {
@@ -1799,23 +1804,8 @@ static void fuse_compare_float(emu_arch a, const char *src, bool is_float)
     for (int r = 0; r < 70; r++) s->w.s[r] = pass < 6 ? fnan_vals[sn_rand(&st) % nv] : sn_rand(&st);
     sn_exec(s, ~0ull);
     emu_wr64s(&s->w, EMU_S_VCC, (uint64_t)sn_rand(&st) << 32 | sn_rand(&st));
-    memcpy(before, s->vfile, nbytes);
-    memcpy(sbefore, s->w.s, sizeof sbefore);
-    for (size_t i = 0; i < n; i++) cr_assert_eq(s->p->insns[i].fn(&s->w, &s->p->insns[i]), EMU_OK, "%s", s->f.msg);
-    memcpy(want, s->vfile, nbytes);
-    memcpy(swant, s->w.s, sizeof swant);
-    memcpy(s->vfile, before, nbytes);
-    memcpy(s->w.s, sbefore, sizeof sbefore);
-    emu_avx2 = had2 && !(pass & 1); /* odd passes: the baseline build (its float records call the handlers) */
-    emu_fuse_run(&s->w, s->p->insns, (int)n);
-    emu_avx2 = had2;
-    for (int r = 0; r < EMU_NVGPR; r++)
-      for (int l = 0; l < EMU_LANES; l++)
-        cr_assert_eq(sn_v(s, r)[l], want[r * EMU_LANES + l], "%s pass %d: v%d lane %d: run 0x%08x, handlers 0x%08x",
-                     emu_arch_name(a), pass, r, l, sn_v(s, r)[l], want[r * EMU_LANES + l]);
-    cr_assert(!memcmp(s->w.s, swant, sizeof swant), "%s pass %d: the SGPRs differ", emu_arch_name(a), pass);
+    run_vs_handlers(s, n, !(pass & 1), a, pass); /* odd passes: the baseline build (its float records call the handlers) */
   }
-  free(before), free(want);
   sn_free(s);
 }
 Test(emu_cvt, fused_bitop3_and_float_runs_give_the_handlers_bits)
