@@ -568,7 +568,7 @@ FAST2_KERNEL(FM_I32)
  * register i % 4, lanes 16 * (i / 4) ..) instead of read from the fshape per k, and the k loop
  * unrolled whole. */
 FAST2_INLINE void fma16_rows(const float *ca, const float *cb, const uint32_t *c, uint32_t cval, uint32_t *dst,
-                             int i0, const int K)
+                             int i0, const int K, const bool ilv)
 {
   const int KL = K / 4;
   __m256 acc[4][2];
@@ -583,7 +583,9 @@ FAST2_INLINE void fma16_rows(const float *ca, const float *cb, const uint32_t *c
     const __m256 b0 = _mm256_loadu_ps(cb + off), b1 = _mm256_loadu_ps(cb + off + 8);
 #pragma GCC unroll 4
     for (int r = 0; r < 4; r++) {
-      const __m256 a = _mm256_broadcast_ss(ca + off + i0 + r);
+      /* ilv: A as fa16_interleaved left it, item t of lane l at (t / 2) * 128 + 2 * l + t % 2 */
+      const int t = k % KL, l = 16 * (k / KL) + i0 + r;
+      const __m256 a = _mm256_broadcast_ss(ilv ? ca + (t / 2) * 128 + 2 * l + t % 2 : ca + off + i0 + r);
       acc[r][0] = _mm256_fmadd_ps(a, b0, acc[r][0]);
       acc[r][1] = _mm256_fmadd_ps(a, b1, acc[r][1]);
     }
@@ -596,12 +598,33 @@ FAST2_INLINE void fma16_rows(const float *ca, const float *cb, const uint32_t *c
 
 FAST2_TARGET static void fast2_fma16_k16(const float *ca, const float *cb, const uint32_t *c, uint32_t cval, uint32_t *dst)
 {
-  for (int i0 = 0; i0 < 16; i0 += 4) fma16_rows(ca, cb, c, cval, dst, i0, 16);
+  for (int i0 = 0; i0 < 16; i0 += 4) fma16_rows(ca, cb, c, cval, dst, i0, 16, false);
 }
 
 FAST2_TARGET static void fast2_fma16_k32(const float *ca, const float *cb, const uint32_t *c, uint32_t cval, uint32_t *dst)
 {
-  for (int i0 = 0; i0 < 16; i0 += 4) fma16_rows(ca, cb, c, cval, dst, i0, 32);
+  for (int i0 = 0; i0 < 16; i0 += 4) fma16_rows(ca, cb, c, cval, dst, i0, 32, false);
+}
+
+/* The same two kernels with A interleaved (mfma16_f16): F16C converts each register's 128 words
+ * in the order they lie (low and high half of a lane next to each other), without the shuffle and
+ * permute fast_convert_256 needs to give every item its own 64-float run; the kernel reads A only
+ * by broadcasting single floats, so it takes them at their interleaved offsets instead. The same
+ * conversion of the same words and the same arithmetic: the same bits. */
+FAST2_TARGET static void fa16_interleaved(const uint32_t *R, int nreg, float *ia)
+{
+  for (int r = 0; r < nreg; r++)
+#pragma GCC unroll 16
+    for (int l = 0; l < 64; l += 4)
+      _mm256_store_ps(ia + r * 128 + 2 * l, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(R + r * 64 + l))));
+}
+FAST2_TARGET static void fast2_fma16i_k16(const float *ia, const float *cb, const uint32_t *c, uint32_t cval, uint32_t *dst)
+{
+  for (int i0 = 0; i0 < 16; i0 += 4) fma16_rows(ia, cb, c, cval, dst, i0, 16, true);
+}
+FAST2_TARGET static void fast2_fma16i_k32(const float *ia, const float *cb, const uint32_t *c, uint32_t cval, uint32_t *dst)
+{
+  for (int i0 = 0; i0 < 16; i0 += 4) fma16_rows(ia, cb, c, cval, dst, i0, 32, true);
 }
 
 /* ---- converted B operands, kept per worker and found again by content ---------------------------
@@ -641,11 +664,9 @@ struct emu_mfma_ctx {
   bcache_ent bc[BC_SLOTS];
 };
 
-static struct emu_mfma_ctx *mfma_ctx(emu_wave *w)
+static struct emu_mfma_ctx *mfma_ctx_make(struct emu_mfma_ctx **p)
 {
-  struct emu_mfma_ctx **p = w->wg->mfma;
-  if (!p) return NULL;
-  if (!*p) {
+  {
     /* zeroed: nreg 0 matches no operand, so every slot starts empty */
     void *m = NULL;
     if (posix_memalign(&m, 64, sizeof **p) != 0) ll_die(LL_EXIT_ENV, "out of memory (%zu bytes for the MFMA operand cache)", sizeof **p);
@@ -653,8 +674,14 @@ static struct emu_mfma_ctx *mfma_ctx(emu_wave *w)
   }
   return *p;
 }
+static inline struct emu_mfma_ctx *mfma_ctx(emu_wave *w)
+{
+  struct emu_mfma_ctx **p = w->wg->mfma;
+  return !p ? NULL : *p ? *p : mfma_ctx_make(p);
+}
 
-static const float *bc_convert(struct emu_mfma_ctx *ctx, void (*conv)(int, const uint32_t *, int, float *, const float *),
+/* inlined so that mfma16_f16 gets it with its type, size and conversion as constants */
+static inline __attribute__((always_inline)) const float *bc_convert(struct emu_mfma_ctx *ctx, void (*conv)(int, const uint32_t *, int, float *, const float *),
                                int type, const uint32_t *R, int nreg, const float *tab, float *scratch)
 {
   if (!ctx || nreg > BC_MAXREG || nreg * (32 / type_bits[type]) > BC_MAXITEM) {
@@ -742,10 +769,10 @@ FAST2_TARGET static bool mfma16_f16(emu_wave *w, const emu_insn *in, int K)
   }
   static _Thread_local float ca[32 * 64] __attribute__((aligned(64))), cb[32 * 64] __attribute__((aligned(64)));
   const float *tab = tab_bf8[w->wg->arch == EMU_GFX950]; /* unused for f16; the cache key mfma_fast uses */
-  fast_convert_256(T_F16, emu_vreg(w, in, 1, 0), nr, ca, tab);
+  fa16_interleaved(emu_vreg(w, in, 1, 0), nr, ca);
   const float *cbv = bc_convert(mfma_ctx(w), fast_convert_256, T_F16, emu_vreg(w, in, 2, 0), nr, tab, cb);
-  if (K == 16) fast2_fma16_k16(ca, cbv, c, cval, dreg);
-  else fast2_fma16_k32(ca, cbv, c, cval, dreg);
+  if (K == 16) fast2_fma16i_k16(ca, cbv, c, cval, dreg);
+  else fast2_fma16i_k32(ca, cbv, c, cval, dreg);
   return true;
 }
 #else
