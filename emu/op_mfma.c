@@ -568,21 +568,23 @@ FAST2_KERNEL(FM_I32)
  * register i % 4, lanes 16 * (i / 4) ..) instead of read from the fshape per k, and the k loop
  * unrolled whole. */
 FAST2_INLINE void fma16_rows(const float *ca, const float *cb, const uint32_t *c, uint32_t cval, uint32_t *dst,
-                             int i0, const int K, const bool ilv)
+                             const int i0, const int RB, const int K, const bool ilv)
 {
+  /* rows i0 .. i0 + RB - 1; row i of C and D: register i % 4, lanes 16 * (i / 4) .. + 15 */
+#define FMA16_ROW(i) ((i) % 4 * 64 + 16 * ((i) / 4))
   const int KL = K / 4;
-  __m256 acc[4][2];
-#pragma GCC unroll 4
-  for (int r = 0; r < 4; r++)
+  __m256 acc[6][2];
+#pragma GCC unroll 6
+  for (int r = 0; r < RB; r++)
 #pragma GCC unroll 2
     for (int v = 0; v < 2; v++)
-      acc[r][v] = c ? _mm256_loadu_ps((const float *)(c + r * 64 + 4 * i0 + 8 * v)) : _mm256_castsi256_ps(_mm256_set1_epi32((int)cval));
+      acc[r][v] = c ? _mm256_loadu_ps((const float *)(c + FMA16_ROW(i0 + r) + 8 * v)) : _mm256_castsi256_ps(_mm256_set1_epi32((int)cval));
 #pragma GCC unroll 32
   for (int k = 0; k < K; k++) {
     const int off = (k % KL) * 64 + 16 * (k / KL);
     const __m256 b0 = _mm256_loadu_ps(cb + off), b1 = _mm256_loadu_ps(cb + off + 8);
-#pragma GCC unroll 4
-    for (int r = 0; r < 4; r++) {
+#pragma GCC unroll 6
+    for (int r = 0; r < RB; r++) {
       /* ilv: A as fa16_interleaved left it, item t of lane l at (t / 2) * 128 + 2 * l + t % 2 */
       const int t = k % KL, l = 16 * (k / KL) + i0 + r;
       const __m256 a = _mm256_broadcast_ss(ilv ? ca + (t / 2) * 128 + 2 * l + t % 2 : ca + off + i0 + r);
@@ -590,20 +592,30 @@ FAST2_INLINE void fma16_rows(const float *ca, const float *cb, const uint32_t *c
       acc[r][1] = _mm256_fmadd_ps(a, b1, acc[r][1]);
     }
   }
-#pragma GCC unroll 4
-  for (int r = 0; r < 4; r++)
+#pragma GCC unroll 6
+  for (int r = 0; r < RB; r++)
 #pragma GCC unroll 2
-    for (int v = 0; v < 2; v++) _mm256_storeu_ps((float *)(dst + r * 64 + 4 * i0 + 8 * v), acc[r][v]);
+    for (int v = 0; v < 2; v++) _mm256_storeu_ps((float *)(dst + FMA16_ROW(i0 + r) + 8 * v), acc[r][v]);
+#undef FMA16_ROW
 }
+
+/* Rows in blocks of 6, 5 and 5: 12 or 10 independent accumulator chains in flight (each output
+ * element's K multiply-adds stay one chain in k order), enough to cover the FMA latency at two
+ * FMAs a cycle, with the two B vectors and the broadcast A in the remaining registers (blocks of
+ * 4 left the kernel latency-bound). */
+#define FMA16_BLOCKS(ca, ilv, K)                                  \
+  fma16_rows(ca, cb, c, cval, dst, 0, 6, K, ilv);                 \
+  fma16_rows(ca, cb, c, cval, dst, 6, 5, K, ilv);                 \
+  fma16_rows(ca, cb, c, cval, dst, 11, 5, K, ilv)
 
 FAST2_TARGET static void fast2_fma16_k16(const float *ca, const float *cb, const uint32_t *c, uint32_t cval, uint32_t *dst)
 {
-  for (int i0 = 0; i0 < 16; i0 += 4) fma16_rows(ca, cb, c, cval, dst, i0, 16, false);
+  FMA16_BLOCKS(ca, false, 16);
 }
 
 FAST2_TARGET static void fast2_fma16_k32(const float *ca, const float *cb, const uint32_t *c, uint32_t cval, uint32_t *dst)
 {
-  for (int i0 = 0; i0 < 16; i0 += 4) fma16_rows(ca, cb, c, cval, dst, i0, 32, false);
+  FMA16_BLOCKS(ca, false, 32);
 }
 
 /* The same two kernels with A interleaved (mfma16_f16): F16C converts each register's 128 words
@@ -620,11 +632,11 @@ FAST2_TARGET static void fa16_interleaved(const uint32_t *R, int nreg, float *ia
 }
 FAST2_TARGET static void fast2_fma16i_k16(const float *ia, const float *cb, const uint32_t *c, uint32_t cval, uint32_t *dst)
 {
-  for (int i0 = 0; i0 < 16; i0 += 4) fma16_rows(ia, cb, c, cval, dst, i0, 16, true);
+  FMA16_BLOCKS(ia, true, 16);
 }
 FAST2_TARGET static void fast2_fma16i_k32(const float *ia, const float *cb, const uint32_t *c, uint32_t cval, uint32_t *dst)
 {
-  for (int i0 = 0; i0 < 16; i0 += 4) fma16_rows(ia, cb, c, cval, dst, i0, 32, true);
+  FMA16_BLOCKS(ia, true, 32);
 }
 
 /* ---- converted B operands, kept per worker and found again by content ---------------------------
