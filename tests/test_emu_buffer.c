@@ -446,43 +446,46 @@ Test(emu_buffer, whole_wave_global_loads_follow_each_lanes_buffer_run_after_run)
  * first load is outstanding (two live entries on one register: the general body until a wait). */
 Test(emu_buffer, vm_waits_leave_exactly_the_outstanding_destinations_pending)
 {
-  static const struct { const char *text; int reg, n, agpr, wait; } ops[] = {
-      {"global_load_dword v10, v[0:1], off", 10, 1, 0, -1},
-      {"global_load_dwordx2 v[62:63], v[0:1], off offset:8", 62, 2, 0, -1},
-      {"global_store_dword v[0:1], v20, off offset:64", 0, 0, 0, -1},
-      {"global_load_dwordx4 v[62:65], v[0:1], off", 62, 4, 0, -1},
-      {"global_load_dword a5, v[0:1], off", 5, 1, 1, 2},
-      {"global_load_dword v10, v[0:1], off offset:4", 10, 1, 0, -1},
-      {"global_load_dwordx2 v[30:31], v[0:1], off", 30, 2, 0, -1},
-      {"global_load_dword v10, v[0:1], off offset:4", 10, 1, 0, 1},
-      {"global_load_dwordx4 v[126:129], v[0:1], off", 126, 4, 0, -1},
-      {"global_store_dwordx2 v[0:1], v[20:21], off offset:128", 0, 0, 0, 0},
-      {"global_load_dword v11, v[0:1], off", 11, 1, 0, -1},
+  static const sn_pend_op ops[] = {
+      {"global_load_dword v10, v[0:1], off", 10, 1, 0},
+      {"global_load_dwordx2 v[62:63], v[0:1], off offset:8", 62, 2, 0},
+      {"global_store_dword v[0:1], v20, off offset:64", 0, 0, 0},
+      {"global_load_dwordx4 v[62:65], v[0:1], off", 62, 4, 0},
+      {"global_load_dword a5, v[0:1], off", 5, 1, 1},
+      {"global_load_dword v10, v[0:1], off offset:4", 10, 1, 0},
+      {"global_load_dwordx2 v[30:31], v[0:1], off", 30, 2, 0},
+      {"global_load_dword v10, v[0:1], off offset:4", 10, 1, 0},
+      {"global_load_dwordx4 v[126:129], v[0:1], off", 126, 4, 0},
+      {"global_store_dwordx2 v[0:1], v[20:21], off offset:128", 0, 0, 0},
+      {"global_load_dword v11, v[0:1], off", 11, 1, 0},
       /* 19 outstanding: more than the LDS counter's 15 */
-      {"global_load_dword v40, v[0:1], off", 40, 1, 0, -1},
-      {"global_load_dword v41, v[0:1], off", 41, 1, 0, -1},
-      {"global_load_dword v42, v[0:1], off", 42, 1, 0, -1},
-      {"global_load_dword v43, v[0:1], off", 43, 1, 0, -1},
-      {"global_load_dword v44, v[0:1], off", 44, 1, 0, -1},
-      {"global_load_dword v45, v[0:1], off", 45, 1, 0, -1},
-      {"global_load_dword v46, v[0:1], off", 46, 1, 0, -1},
-      {"global_load_dword v47, v[0:1], off", 47, 1, 0, -1},
-      {"global_load_dword v48, v[0:1], off", 48, 1, 0, -1},
-      {"global_load_dword v49, v[0:1], off", 49, 1, 0, -1},
-      {"global_load_dword v50, v[0:1], off", 50, 1, 0, -1},
-      {"global_load_dword v51, v[0:1], off", 51, 1, 0, -1},
-      {"global_load_dword v52, v[0:1], off", 52, 1, 0, -1},
-      {"global_load_dword v53, v[0:1], off", 53, 1, 0, -1},
-      {"global_load_dword v54, v[0:1], off", 54, 1, 0, -1},
-      {"global_load_dword v55, v[0:1], off", 55, 1, 0, -1},
-      {"global_load_dword v56, v[0:1], off", 56, 1, 0, -1},
-      {"global_load_dword v57, v[0:1], off", 57, 1, 0, -1},
+      {"global_load_dword v40, v[0:1], off", 40, 1, 0},
+      {"global_load_dword v41, v[0:1], off", 41, 1, 0},
+      {"global_load_dword v42, v[0:1], off", 42, 1, 0},
+      {"global_load_dword v43, v[0:1], off", 43, 1, 0},
+      {"global_load_dword v44, v[0:1], off", 44, 1, 0},
+      {"global_load_dword v45, v[0:1], off", 45, 1, 0},
+      {"global_load_dword v46, v[0:1], off", 46, 1, 0},
+      {"global_load_dword v47, v[0:1], off", 47, 1, 0},
+      {"global_load_dword v48, v[0:1], off", 48, 1, 0},
+      {"global_load_dword v49, v[0:1], off", 49, 1, 0},
+      {"global_load_dword v50, v[0:1], off", 50, 1, 0},
+      {"global_load_dword v51, v[0:1], off", 51, 1, 0},
+      {"global_load_dword v52, v[0:1], off", 52, 1, 0},
+      {"global_load_dword v53, v[0:1], off", 53, 1, 0},
+      {"global_load_dword v54, v[0:1], off", 54, 1, 0},
+      {"global_load_dword v55, v[0:1], off", 55, 1, 0},
+      {"global_load_dword v56, v[0:1], off", 56, 1, 0},
+      {"global_load_dword v57, v[0:1], off", 57, 1, 0},
   };
+  /* the vmcnt wait after op i (-1: none) */
+  static const int wait_after[] = {-1, -1, -1, -1, 2,  -1, -1, 1,  -1, 0,  -1, -1, -1, -1, -1,
+                                   -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
   const int nops = (int)(sizeof ops / sizeof ops[0]);
   char *src = ll_xstrdup("");
   for (int i = 0; i < nops; i++) {
-    char *t = ops[i].wait >= 0 ? ll_fmt("%s%s\ns_waitcnt vmcnt(%d)\n", src, ops[i].text, ops[i].wait)
-                               : ll_fmt("%s%s\n", src, ops[i].text);
+    char *t = wait_after[i] >= 0 ? ll_fmt("%s%s\ns_waitcnt vmcnt(%d)\n", src, ops[i].text, wait_after[i])
+                                 : ll_fmt("%s%s\n", src, ops[i].text);
     free(src), src = t;
   }
   char *t = ll_fmt("%ss_waitcnt vmcnt(0)\n", src);
@@ -497,7 +500,7 @@ Test(emu_buffer, vm_waits_leave_exactly_the_outstanding_destinations_pending)
       for (int step = 0; step < 2; step++) {
         int k = -1;
         if (i < nops && step == 0) out[nout++] = i;
-        else if (i < nops && ops[i].wait >= 0) k = ops[i].wait;
+        else if (i < nops && wait_after[i] >= 0) k = wait_after[i];
         else if (i == nops && step == 0) k = 0;
         else continue;
         if (k >= 0)
@@ -506,17 +509,7 @@ Test(emu_buffer, vm_waits_leave_exactly_the_outstanding_destinations_pending)
         cr_assert_eq(in->fn(&s->w, in), EMU_OK, "%s: %s", in->text, s->f.msg);
         cr_assert_eq(s->w.npend, nout, "after %s", in->text);
         cr_assert_eq(s->w.ncnt[EMU_CNT_VM], nout, "after %s", in->text);
-        for (int kind = 1; kind <= 2; kind++)
-          for (int reg = 0; reg < 512; reg++) {
-            bool want = false;
-            for (int j = 0; j < nout; j++) {
-              const int o = out[j];
-              want |= ops[o].n && kind == (ops[o].agpr ? 2 : 1) && reg >= ops[o].reg && reg < ops[o].reg + ops[o].n;
-            }
-            bool have = s->w.pbits[kind][reg >> 6] >> (reg & 63) & 1;
-            cr_assert_eq(have, want, "%s after %s: %c%d %s", emu_arch_name(ARCH), in->text, kind == 1 ? 'v' : 'a', reg,
-                         want ? "not pending" : "pending");
-          }
+        sn_assert_pending(&s->w, ops, out, nout, in->text);
       }
     bfree(&b);
   }

@@ -659,7 +659,7 @@ Test(emu_xlane, micro_kernels_run)
  * (v[62:64]), no destination (ds_write_b32), an AGPR destination, partial waits and lgkmcnt(0). */
 Test(emu_xlane, lds_waits_leave_exactly_the_outstanding_destinations_pending)
 {
-  static const struct { const char *text; int reg, n, agpr; } ops[] = {
+  static const sn_pend_op ops[] = {
       {"ds_bpermute_b32 v10, v1, v2", 10, 1, 0}, {"ds_read_b96 v[62:64], v1", 62, 3, 0},
       {"ds_write_b32 v1, v2", 0, 0, 0},          {"ds_bpermute_b32 v11, v1, v2", 11, 1, 0},
       {"ds_read_b32 v70, v1 offset:4", 70, 1, 0}, {"ds_bpermute_b32 v10, v1, v2", 10, 1, 0},
@@ -713,17 +713,7 @@ Test(emu_xlane, lds_waits_leave_exactly_the_outstanding_destinations_pending)
       const int issued = i < nops ? i + 1 : nops;
       cr_assert_eq(s->w.pseq[EMU_CNT_DS], (uint32_t)issued, "after %s", in->text);
       cr_assert_eq(s->w.pret[EMU_CNT_DS], (uint32_t)(issued - nout), "after %s: youngest retired", in->text);
-      for (int kind = 1; kind <= 3; kind++)
-        for (int reg = 0; reg < 512; reg++) {
-          bool want = false;
-          for (int j = 0; j < nout; j++) {
-            const int o = out[j];
-            want |= ops[o].n && kind == (ops[o].agpr ? 2 : 1) && reg >= ops[o].reg && reg < ops[o].reg + ops[o].n;
-          }
-          bool have = s->w.pbits[kind][reg >> 6] >> (reg & 63) & 1;
-          cr_assert_eq(have, want, "after %s: %c%d %s", in->text, kind == 1 ? 'v' : kind == 2 ? 'a' : 's', reg,
-                       want ? "not pending" : "pending");
-        }
+      sn_assert_pending(&s->w, ops, out, nout, in->text);
       for (int kind = 1; kind <= 3; kind++) {
         bool named = false;
         for (int j = 0; j < nout; j++) named |= ops[out[j]].n && kind == (ops[out[j]].agpr ? 2 : 1);

@@ -39,6 +39,31 @@ typedef struct snip {
 
 #define SN_ACCUM 256 /* AGPR a0 = unified file entry 256 */
 
+/* One memory operation of a wait test: its text and the registers it loads (n 0: none; agpr:
+ * AGPRs a[reg .. reg + n), else VGPRs v[reg .. reg + n)). */
+typedef struct sn_pend_op {
+  const char *text;
+  int reg, n, agpr;
+} sn_pend_op;
+
+/* The wave's pending-register map (emu_wave.pbits, VGPR, AGPR and SGPR kinds) names exactly the
+ * destinations of ops[out[0 .. nout)], the operations the ISA still counts as outstanding; `after`
+ * names the record just run. */
+SN_UNUSED static void sn_assert_pending(const emu_wave *w, const sn_pend_op *ops, const int *out, int nout, const char *after)
+{
+  for (int kind = 1; kind <= 3; kind++)
+    for (int reg = 0; reg < 512; reg++) {
+      bool want = false;
+      for (int j = 0; j < nout; j++) {
+        const sn_pend_op *o = &ops[out[j]];
+        want |= o->n && kind == (o->agpr ? 2 : 1) && reg >= o->reg && reg < o->reg + o->n;
+      }
+      bool have = w->pbits[kind][reg >> 6] >> (reg & 63) & 1;
+      cr_assert_eq(have, want, "%s after %s: %c%d %s", emu_arch_name(w->wg->arch), after,
+                   kind == 1 ? 'v' : kind == 2 ? 'a' : 's', reg, want ? "not pending" : "pending");
+    }
+}
+
 /* Assemble `src` (one instruction per line) for arch and decode it. */
 SN_UNUSED static snip *sn_new(emu_arch arch, const char *src)
 {
