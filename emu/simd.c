@@ -237,19 +237,23 @@ T512 static void bperm_512(uint32_t *d, const uint32_t *src, const uint32_t *add
   }
 }
 
-/* a gather of the 64 source dwords by index (the indices are masked to 0..63: in bounds); all eight
- * gathers before the first store, so d may be src (or addr) */
+/* The 64 source dwords picked by index (the indices are masked to 0..63: in bounds): the indices as
+ * vectors, the picks as scalar loads into a copy, then the copy stored, so d may be src (or addr).
+ * Not AVX2's gather: on this project's benchmark host (AMD family 23, Zen 1) a gather is microcoded
+ * and the eight of a wave took 73 ns where the scalar picks take 57 (a /tmp microbenchmark,
+ * docs/performance.md, eighth stop); the same holds for the other whole-wave reads below. */
 T256 static void bperm_256(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off)
 {
-  __m256i vo = _mm256_set1_epi32((int)off), m63 = _mm256_set1_epi32(63), g[8];
+  uint32_t ix[EMU_LANES] __attribute__((aligned(32))), t[EMU_LANES] __attribute__((aligned(32)));
+  __m256i vo = _mm256_set1_epi32((int)off), m63 = _mm256_set1_epi32(63);
 #pragma GCC unroll 8
   for (int c = 0; c < 8; c++) {
-    __m256i ix = _mm256_loadu_si256((const __m256i *)(const void *)(addr + 8 * c));
-    ix = _mm256_and_si256(_mm256_srli_epi32(_mm256_add_epi32(ix, vo), 2), m63);
-    g[c] = _mm256_i32gather_epi32((const int *)(const void *)src, ix, 4);
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(addr + 8 * c));
+    _mm256_store_si256((__m256i *)(void *)(ix + 8 * c), _mm256_and_si256(_mm256_srli_epi32(_mm256_add_epi32(x, vo), 2), m63));
   }
-#pragma GCC unroll 8
-  for (int c = 0; c < 8; c++) _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c), g[c]);
+#pragma GCC unroll 64
+  for (int l = 0; l < EMU_LANES; l++) t[l] = src[ix[l]];
+  memcpy(d, t, sizeof t);
 }
 
 /* d may be src or addr: every path reads all it needs before it writes (the portable one through a
@@ -416,34 +420,36 @@ uint64_t emu_addr_outside_nl64(uint64_t *d, const uint32_t *lo, const uint32_t *
   return r;
 }
 
-/* A whole wave's global dword / dwordx2 load, every lane's bytes known in one buffer: lane l reads
- * the host bytes at h + a[l] (h: the buffer's host address minus its device base, integer
- * arithmetic). d1 NULL: 4 bytes into d0; else 8, the low dword into d0 and the high into d1. AVX2:
- * 64-bit-index gathers of four lanes (the host addresses added as vectors, no base pointer). */
-T256 static void gload_256(uint32_t *d0, uint32_t *d1, uintptr_t h, const uint64_t *a)
+/* Eight-byte reads of 64 lanes, already in a copy t (lane l's bytes as t[l]), to their low dwords
+ * in d0 and high dwords in d1: per 8 lanes two shuffles and a qword permute. */
+T256 static inline void split8_256(uint32_t *d0, uint32_t *d1, const uint64_t *t)
 {
-  const __m256i vh = _mm256_set1_epi64x((long long)h);
-  if (!d1) {
-#pragma GCC unroll 8
-    for (int c = 0; c < 8; c++) {
-      __m256i i0 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c)), vh);
-      __m256i i1 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c + 4)), vh);
-      __m128i g0 = _mm256_i64gather_epi32((const int *)0, i0, 1), g1 = _mm256_i64gather_epi32((const int *)0, i1, 1);
-      _mm256_storeu_si256((__m256i *)(void *)(d0 + 8 * c), _mm256_set_m128i(g1, g0));
-    }
-    return;
-  }
 #pragma GCC unroll 8
   for (int c = 0; c < 8; c++) {
-    __m256i i0 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c)), vh);
-    __m256i i1 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c + 4)), vh);
-    __m256 g0 = _mm256_castsi256_ps(_mm256_i64gather_epi64((const long long *)0, i0, 1));
-    __m256 g1 = _mm256_castsi256_ps(_mm256_i64gather_epi64((const long long *)0, i1, 1));
+    __m256 g0 = _mm256_load_ps((const float *)(const void *)(t + 8 * c)), g1 = _mm256_load_ps((const float *)(const void *)(t + 8 * c + 4));
     __m256i lo = _mm256_castps_si256(_mm256_shuffle_ps(g0, g1, 0x88)); /* lanes 0 1 4 5 | 2 3 6 7 */
     __m256i hi = _mm256_castps_si256(_mm256_shuffle_ps(g0, g1, 0xdd));
     _mm256_storeu_si256((__m256i *)(void *)(d0 + 8 * c), _mm256_permute4x64_epi64(lo, 0xd8));
     _mm256_storeu_si256((__m256i *)(void *)(d1 + 8 * c), _mm256_permute4x64_epi64(hi, 0xd8));
   }
+}
+
+/* A whole wave's global dword / dwordx2 load, every lane's bytes known in one buffer: lane l reads
+ * the host bytes at h + a[l] (h: the buffer's host address minus its device base, integer
+ * arithmetic). d1 NULL: 4 bytes into d0; else 8, the low dword into d0 and the high into d1. Scalar
+ * loads (see bperm_256 on gathers): 4 bytes straight into d0 in lane order, 8 bytes into a copy
+ * that split8_256 takes apart. */
+T256 static void gload_256(uint32_t *d0, uint32_t *d1, uintptr_t h, const uint64_t *a)
+{
+  if (!d1) {
+#pragma GCC unroll 16
+    for (int l = 0; l < EMU_LANES; l++) memcpy(&d0[l], (const void *)(h + a[l]), 4);
+    return;
+  }
+  uint64_t t[EMU_LANES] __attribute__((aligned(32)));
+#pragma GCC unroll 16
+  for (int l = 0; l < EMU_LANES; l++) memcpy(&t[l], (const void *)(h + a[l]), 8);
+  split8_256(d0, d1, t);
 }
 void emu_gload64(uint32_t *d0, uint32_t *d1, uintptr_t h, const uint64_t *a)
 {
@@ -650,18 +656,15 @@ bool emu_lds_ok64(const uint32_t *a, uint32_t off, uint32_t align, uint32_t byte
 
 /* ds_read_b64_tr_b16's result (emu/op_xlane.c tr_read) with every lane's 8 bytes at lds + a[l]:
  * h[4j + i] is 16-bit element i of lane j's bytes; lane 16g+m of register r (d0, d1) takes
- * h[64g + 32r + m] | h[64g + 32r + 16 + m] << 16. AVX2: the 64 lanes' 8 bytes by 16 four-lane
- * gathers (indices below lim, so positive as gather's signed 32-bit indices), then per 16 lanes two
- * 16-word runs interleaved (unpack, then the two 128-bit halves put in lane order). All reads happen
- * before any write, so d0/d1 may be a's register. */
+ * h[64g + 32r + m] | h[64g + 32r + 16 + m] << 16. AVX2: the 64 lanes' 8 bytes by scalar loads
+ * into h (see bperm_256 on gathers), then per 16 lanes two 16-word runs interleaved (unpack, then
+ * the two 128-bit halves put in lane order). All reads happen before any write, so d0/d1 may be a's
+ * register. */
 T256 static void tr16_256(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a)
 {
   uint16_t h[4 * EMU_LANES] __attribute__((aligned(32)));
 #pragma GCC unroll 16
-  for (int c = 0; c < 16; c++)
-    _mm256_store_si256((__m256i *)(void *)(h + 16 * c),
-                       _mm256_i32gather_epi64((const long long *)(const void *)lds,
-                                              _mm_loadu_si128((const __m128i *)(const void *)(a + 4 * c)), 1));
+  for (int l = 0; l < EMU_LANES; l++) memcpy(&h[4 * l], lds + a[l], 8);
   for (int r = 0; r < 2; r++) {
     uint32_t *d = r ? d1 : d0;
 #pragma GCC unroll 4
@@ -693,24 +696,15 @@ void emu_tr16_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t 
 
 /* 8-byte LDS reads of a whole wave (emu/op_ds.c ds_read_b64, ds_read2*_b64): lane l's bytes at
  * lds + (uint32_t)(a[l] + off), the low dword to d0[l], the high to d1[l]. Every address is in range
- * (the caller checked), so below 2^31 and a positive gather index. AVX2: two four-lane 64-bit
- * gathers per 8 lanes, their low and high dwords separated by two shuffles and put in lane order by
- * a qword permute. Lane chunk c of a is read before d0/d1's chunk c is written, so d0 or d1 may be
- * a's register. */
+ * (the caller checked). AVX2: every lane's 8 bytes by a scalar load into a copy (see bperm_256 on
+ * gathers; 97 ns a wave with gathers, 42 without), then split8_256. All reads happen before any
+ * write, so d0 or d1 may be a's register. */
 T256 static void lds_read8_256(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a, uint32_t off)
 {
-  const __m256i vo = _mm256_set1_epi32((int)off);
-  const long long *base = (const long long *)(const void *)lds;
-#pragma GCC unroll 8
-  for (int c = 0; c < 8; c++) {
-    __m256i ix = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c)), vo);
-    __m256 g0 = _mm256_castsi256_ps(_mm256_i32gather_epi64(base, _mm256_castsi256_si128(ix), 1));
-    __m256 g1 = _mm256_castsi256_ps(_mm256_i32gather_epi64(base, _mm256_extracti128_si256(ix, 1), 1));
-    __m256i lo = _mm256_castps_si256(_mm256_shuffle_ps(g0, g1, 0x88)); /* lanes 0 1 4 5 | 2 3 6 7 */
-    __m256i hi = _mm256_castps_si256(_mm256_shuffle_ps(g0, g1, 0xdd));
-    _mm256_storeu_si256((__m256i *)(void *)(d0 + 8 * c), _mm256_permute4x64_epi64(lo, 0xd8));
-    _mm256_storeu_si256((__m256i *)(void *)(d1 + 8 * c), _mm256_permute4x64_epi64(hi, 0xd8));
-  }
+  uint64_t t[EMU_LANES] __attribute__((aligned(32)));
+#pragma GCC unroll 16
+  for (int l = 0; l < EMU_LANES; l++) memcpy(&t[l], lds + (uint32_t)(a[l] + off), 8);
+  split8_256(d0, d1, t);
 }
 
 void emu_lds_read8_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a, uint32_t off)
@@ -727,25 +721,11 @@ void emu_lds_read8_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint
 }
 
 /* 4-byte LDS reads of a whole wave (emu/op_ds.c ds_read_b32): d[l] = the dword at
- * lds + (uint32_t)(a[l] + off), every address in range (the caller checked: below 2^31, so a
- * positive gather index). AVX2: one eight-lane 32-bit gather per 8 lanes (lane chunk c of a is
- * read before d's chunk c is written, so d may be a's register). */
-T256 static void lds_read4_256(uint32_t *d, const uint8_t *lds, const uint32_t *a, uint32_t off)
-{
-  const __m256i vo = _mm256_set1_epi32((int)off);
-#pragma GCC unroll 8
-  for (int c = 0; c < 8; c++) {
-    __m256i ix = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c)), vo);
-    _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c), _mm256_i32gather_epi32((const int *)(const void *)lds, ix, 1));
-  }
-}
-
+ * lds + (uint32_t)(a[l] + off), every address in range (the caller checked). Scalar loads in lane
+ * order on every path (AVX2's gather was slower on the benchmark host: see bperm_256); lane l's
+ * address is read before its result is written, so d may be a's register. */
 void emu_lds_read4_64(uint32_t *d, const uint8_t *lds, const uint32_t *a, uint32_t off)
 {
-  if (emu_avx2) {
-    lds_read4_256(d, lds, a, off);
-    return;
-  }
   for (int l = 0; l < EMU_LANES; l++) memcpy(&d[l], lds + (uint32_t)(a[l] + off), 4);
 }
 
