@@ -26,7 +26,7 @@ static inline int lds_bad_lane(const emu_wave *w, uint64_t e, const uint32_t *a,
 }
 
 /* read bytes per lane at vaddr (operand 1) + offset into operand 0 */
-static int ds_read(emu_wave *w, const emu_insn *in, uint32_t bytes, int kind)
+static __attribute__((noinline)) int ds_read_gen(emu_wave *w, const emu_insn *in, uint32_t bytes, int kind)
 {
   uint64_t e = emu_exec(w);
   const uint32_t *a = vr(w, in, 1, 0);
@@ -88,6 +88,26 @@ static int ds_read(emu_wave *w, const emu_insn *in, uint32_t bytes, int kind)
   }
   emu_pend(w, in, EMU_CNT_DS, 0);
   return EMU_OK;
+}
+/* ds_read_b32 and ds_read_b64 with every lane on and in range (the b64 form with the address not
+ * among the destinations) first, without the general body's frame and temporaries (issue #31): the
+ * same checks and reads as ds_read_gen's whole-wave path, which takes everything else */
+static inline __attribute__((always_inline)) int ds_read(emu_wave *w, const emu_insn *in, uint32_t bytes, int kind)
+{
+  uint64_t lim = w->wg->lds_size;
+  if (kind == 0 && (bytes == 4 || bytes == 8) && emu_exec(w) == ~0ull && lim >= bytes) {
+    const emu_opnd *od = &in->o[0], *oa = &in->o[1];
+    const uint32_t *a = vr(w, in, 1, 0);
+    uint32_t off = (uint32_t)in->offset;
+    if ((bytes == 4 || !(od->kind == oa->kind && oa->reg >= od->reg && oa->reg < od->reg + 2)) &&
+        emu_lds_in64(a, off, (uint32_t)(lim - bytes))) {
+      if (bytes == 4) emu_lds_read4_64(vr(w, in, 0, 0), w->wg->lds, a, off); /* the address may be the destination */
+      else emu_lds_read8_64(vr(w, in, 0, 0), vr(w, in, 0, 1), w->wg->lds, a, off);
+      emu_pend(w, in, EMU_CNT_DS, 0);
+      return EMU_OK;
+    }
+  }
+  return ds_read_gen(w, in, bytes, kind);
 }
 int EMU_H(emu_op_ds_read_b32)(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 4, 0); }
 int EMU_H(emu_op_ds_read_b64)(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 8, 0); }
@@ -175,7 +195,7 @@ int EMU_H(emu_op_ds_read2st64_b64)(emu_wave *w, const emu_insn *in) { return ds_
 
 /* writes: ds_write_bN vaddr, vdata [offset]; hi = store the high 16 bits (d16_hi forms).
  * Lanes store in lane order (the highest lane wins when addresses collide). */
-static int ds_write(emu_wave *w, const emu_insn *in, uint32_t bytes, bool hi)
+static __attribute__((noinline)) int ds_write_gen(emu_wave *w, const emu_insn *in, uint32_t bytes, bool hi)
 {
   uint64_t e = emu_exec(w);
   const uint32_t *a = vr(w, in, 0, 0);
@@ -200,6 +220,21 @@ static int ds_write(emu_wave *w, const emu_insn *in, uint32_t bytes, bool hi)
   }
   emu_pend(w, in, EMU_CNT_DS, -1);
   return EMU_OK;
+}
+/* ds_write_b32 with every lane on and in range first, as ds_read (ds_write_gen's whole-wave path) */
+static inline __attribute__((always_inline)) int ds_write(emu_wave *w, const emu_insn *in, uint32_t bytes, bool hi)
+{
+  uint64_t lim = w->wg->lds_size;
+  if (bytes == 4 && !hi && emu_exec(w) == ~0ull && lim >= 4) {
+    const uint32_t *a = vr(w, in, 0, 0);
+    uint32_t off = (uint32_t)in->offset;
+    if (emu_lds_in64(a, off, (uint32_t)(lim - 4))) {
+      emu_lds_write4_64(w->wg->lds, a, off, vr(w, in, 1, 0));
+      emu_pend(w, in, EMU_CNT_DS, -1);
+      return EMU_OK;
+    }
+  }
+  return ds_write_gen(w, in, bytes, hi);
 }
 int EMU_H(emu_op_ds_write_b8)(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 1, false); }
 int EMU_H(emu_op_ds_write_b16)(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 2, false); }
