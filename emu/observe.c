@@ -753,6 +753,9 @@ struct emu_ldso {
   bool defer;              /* racecheck is on: another wave's access in the write's own barrier
                               interval is its race (RAW/WAW, "no s_barrier between"), not reported here */
   bool unsafe;             /* some last > safe */
+  uint32_t hotx;           /* bit k: slot k's last write can be a finding for another wave's access,
+                              min(last, defer ? ibar : max) > safe (ldso_check's test for the slots
+                              not its own), kept up to date where last, safe and ibar change */
 };
 
 emu_ldso *emu_ldso_new(uint32_t lds_size, uint32_t nwaves, bool racecheck)
@@ -794,17 +797,28 @@ void emu_ldso_wg_begin(emu_ldso *lo, const emu_wave *waves)
   memset(lo->last, 0, sizeof lo->last);
   memset(lo->ibar, 0, sizeof lo->ibar);
   lo->unsafe = false;
+  lo->hotx = 0;
+}
+
+/* bit k of emu_ldso.hotx from last[k], safe[k] and ibar[k] */
+static inline uint32_t hot_bit(const emu_ldso *lo, uint32_t k)
+{
+  uint32_t top = lo->defer ? lo->ibar[k] : UINT32_MAX;
+  return (uint32_t)((lo->last[k] < top ? lo->last[k] : top) > lo->safe[k]) << k;
 }
 
 void emu_ldso_barrier(emu_ldso *lo)
 {
   bool unsafe = false;
+  uint32_t hotx = 0;
   for (uint32_t k = 0; k < 2 * lo->nwaves; k++) {
     lo->safe[k] = lo->waves[k >> 1].pret[k & 1];
     lo->ibar[k] = lo->waves[k >> 1].pseq[k & 1];
     unsafe |= lo->last[k] > lo->safe[k];
+    hotx |= hot_bit(lo, k);
   }
   lo->unsafe = unsafe;
+  lo->hotx = hotx;
   if (!unsafe) gm_clear(lo), lo->nbatch = 0; /* every write is safe: no record of one can be a finding */
 }
 
@@ -925,8 +939,16 @@ static int ldso_check(emu_ldso *lo, emu_wave *w, const emu_insn *in, const lside
 {
   uint32_t me = w->wave_id, thr[32], top[32], n2 = 2 * lo->nwaves;
   /* the slots with a record that can be a finding (hot), and whether this access meets one's
-   * granules; the unused slots' bounds are filled only past those two filters */
-  uint32_t hot = 0, met = 0;
+   * granules; the bounds are filled only past those two filters. The other waves' slots: hotx;
+   * the wave's own: its vector memory slot (below) against its DS/flat access, its DS slot never */
+  uint32_t nmask = n2 >= 32 ? ~0u : (1u << n2) - 1, own = me < 16 ? 3u << 2 * me : 0;
+  uint32_t hot = lo->hotx & nmask & ~own, met = 0;
+  if (own && 2 * me < n2 && !s->loadlds)
+    hot |= (uint32_t)(lo->last[2 * me + EMU_CNT_VM] > w->pret[EMU_CNT_VM]) << (2 * me + EMU_CNT_VM);
+  if (!hot) return EMU_OK;
+  for (int sg = 0; sg < s->nseg; sg++)
+    for (uint32_t g = s->g0[sg]; g < s->g1[sg]; g++) met |= lo->gm[g];
+  if (!(met & hot)) return EMU_OK;
   for (uint32_t k = 0; k < n2; k++) {
     top[k] = lo->defer && k >> 1 != me ? lo->ibar[k] : UINT32_MAX;
     if (k >> 1 != me) thr[k] = lo->safe[k];
@@ -934,12 +956,7 @@ static int ldso_check(emu_ldso *lo, emu_wave *w, const emu_insn *in, const lside
      * LDS of the same wave lands after it: vmcnt returns in order) */
     else if ((k & 1) == EMU_CNT_VM && !s->loadlds) thr[k] = w->pret[EMU_CNT_VM];
     else thr[k] = UINT32_MAX;
-    hot |= (uint32_t)((lo->last[k] < top[k] ? lo->last[k] : top[k]) > thr[k]) << k;
   }
-  if (!hot) return EMU_OK;
-  for (int sg = 0; sg < s->nseg; sg++)
-    for (uint32_t g = s->g0[sg]; g < s->g1[sg]; g++) met |= lo->gm[g];
-  if (!(met & hot)) return EMU_OK;
   for (uint32_t k = n2; k < 32; k++) thr[k] = top[k] = UINT32_MAX;
   ldso_flush(lo);
   const uint64_t *sh = lo->sh;
@@ -1013,31 +1030,48 @@ static void ldso_record(emu_ldso *lo, emu_wave *w, const emu_insn *in, const lsi
     if (g0 < g1 && g0 < lo->glo) lo->glo = g0;
     if (g1 > lo->ghi) lo->ghi = g1;
   }
-  if (lo->nbatch == LDSO_BATCHES) ldso_flush(lo);
-  ldso_batch *bt = &lo->batch[lo->nbatch++];
+  ldso_batch *bt;
+  if (s == &lo->batch[lo->nbatch].s) { /* built in the batch's next entry (ldso_exec): no copy */
+    bt = &lo->batch[lo->nbatch++];
+  } else {
+    if (lo->nbatch == LDSO_BATCHES) ldso_flush(lo);
+    bt = &lo->batch[lo->nbatch++];
+    bt->s.op = s->op, bt->s.cnt = s->cnt, bt->s.loadlds = s->loadlds;
+    bt->s.nseg = s->nseg, bt->s.bytes = s->bytes, bt->s.lanes = s->lanes;
+    memcpy(bt->s.addr, s->addr, (size_t)s->nseg * sizeof s->addr[0]);
+  }
   bt->base = seq | (uint64_t)ii << 32 | (uint64_t)slot << 59;
-  bt->s.op = s->op, bt->s.cnt = s->cnt, bt->s.loadlds = s->loadlds;
-  bt->s.nseg = s->nseg, bt->s.bytes = s->bytes, bt->s.lanes = s->lanes;
-  memcpy(bt->s.addr, s->addr, (size_t)s->nseg * sizeof s->addr[0]);
   lo->last[slot] = seq;
+  lo->hotx = (lo->hotx & ~(1u << slot)) | hot_bit(lo, slot);
   lo->unsafe = true;
+}
+
+/* emu_ldso_exec past its idle test. The access's LDS side is built where a recorded write would be
+ * copied to, the batch's next entry, while there is one (ldso_check may flush the batch meanwhile:
+ * then ldso_record copies it as before). */
+static __attribute__((noinline)) int ldso_exec(emu_ldso *lo, emu_obs_worker *ow, emu_wave *w, const emu_insn *in)
+{
+  lside local, *sp = lo->nbatch < LDSO_BATCHES ? &lo->batch[lo->nbatch].s : &local;
+  if (!lds_side(w, in, sp)) return ow ? emu_obs_exec(ow, w, in) : in->fn(w, in);
+  for (int sg = 0; sg < sp->nseg; sg++) seg_granules(lo, sp, sg, &sp->g0[sg], &sp->g1[sg]);
+  if (lo->unsafe && ldso_check(lo, w, in, sp) != EMU_OK) return EMU_FAULT;
+  bool writes = sp->op != 'r' && !(lo->nwaves == 1 && sp->cnt == EMU_CNT_DS); /* one wave: its DS writes are in order */
+  uint8_t cnt = sp->cnt;
+  uint32_t before = w->pseq[cnt];
+  int rc = ow ? emu_obs_exec(ow, w, in) : in->fn(w, in);
+  /* recorded under the counter entry the handler added; none added (nothing outstanding): no record */
+  if (rc == EMU_OK && writes && w->pseq[cnt] != before) ldso_record(lo, w, in, sp, w->pseq[cnt]);
+  return rc;
 }
 
 int emu_ldso_exec(emu_ldso *lo, emu_obs_worker *ow, emu_wave *w, const emu_insn *in)
 {
-  lside s;
   /* nothing to check (no write is unsafe) and nothing to record (a read; a DS write of a
-   * workgroup of one wave, which its own later DS accesses follow in order) */
+   * workgroup of one wave, which its own later DS accesses follow in order): the handler, as a
+   * tail call without the body's frame (most DS reads of the attention kernels) */
   bool idle = !lo->unsafe && (in->lop == 'r' || (lo->nwaves == 1 && in->lk != EMU_LK_LOADLDS && in->lk != EMU_LK_FLAT));
-  if (idle || !lds_side(w, in, &s)) return ow ? emu_obs_exec(ow, w, in) : in->fn(w, in);
-  for (int sg = 0; sg < s.nseg; sg++) seg_granules(lo, &s, sg, &s.g0[sg], &s.g1[sg]);
-  if (lo->unsafe && ldso_check(lo, w, in, &s) != EMU_OK) return EMU_FAULT;
-  bool writes = s.op != 'r' && !(lo->nwaves == 1 && s.cnt == EMU_CNT_DS); /* one wave: its DS writes are in order */
-  uint32_t before = w->pseq[s.cnt];
-  int rc = ow ? emu_obs_exec(ow, w, in) : in->fn(w, in);
-  /* recorded under the counter entry the handler added; none added (nothing outstanding): no record */
-  if (rc == EMU_OK && writes && w->pseq[s.cnt] != before) ldso_record(lo, w, in, &s, w->pseq[s.cnt]);
-  return rc;
+  if (idle) return ow ? emu_obs_exec(ow, w, in) : in->fn(w, in);
+  return ldso_exec(lo, ow, w, in);
 }
 
 /* ---- tracing ---------------------------------------------------------------------------------*/

@@ -26,7 +26,7 @@ static inline int lds_bad_lane(const emu_wave *w, uint64_t e, const uint32_t *a,
 }
 
 /* read bytes per lane at vaddr (operand 1) + offset into operand 0 */
-static int ds_read(emu_wave *w, const emu_insn *in, uint32_t bytes, int kind)
+static __attribute__((noinline)) int ds_read_gen(emu_wave *w, const emu_insn *in, uint32_t bytes, int kind)
 {
   uint64_t e = emu_exec(w);
   const uint32_t *a = vr(w, in, 1, 0);
@@ -89,6 +89,26 @@ static int ds_read(emu_wave *w, const emu_insn *in, uint32_t bytes, int kind)
   emu_pend(w, in, EMU_CNT_DS, 0);
   return EMU_OK;
 }
+/* ds_read_b32 and ds_read_b64 with every lane on and in range (the b64 form with the address not
+ * among the destinations) first, without the general body's frame and temporaries (issue #31): the
+ * same checks and reads as ds_read_gen's whole-wave path, which takes everything else */
+static inline __attribute__((always_inline)) int ds_read(emu_wave *w, const emu_insn *in, uint32_t bytes, int kind)
+{
+  uint64_t lim = w->wg->lds_size;
+  if (kind == 0 && (bytes == 4 || bytes == 8) && emu_exec(w) == ~0ull && lim >= bytes) {
+    const emu_opnd *od = &in->o[0], *oa = &in->o[1];
+    const uint32_t *a = vr(w, in, 1, 0);
+    uint32_t off = (uint32_t)in->offset;
+    if ((bytes == 4 || !(od->kind == oa->kind && oa->reg >= od->reg && oa->reg < od->reg + 2)) &&
+        emu_lds_in64(a, off, (uint32_t)(lim - bytes))) {
+      if (bytes == 4) emu_lds_read4_64(vr(w, in, 0, 0), w->wg->lds, a, off); /* the address may be the destination */
+      else emu_lds_read8_64(vr(w, in, 0, 0), vr(w, in, 0, 1), w->wg->lds, a, off);
+      emu_pend(w, in, EMU_CNT_DS, 0);
+      return EMU_OK;
+    }
+  }
+  return ds_read_gen(w, in, bytes, kind);
+}
 int EMU_H(emu_op_ds_read_b32)(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 4, 0); }
 int EMU_H(emu_op_ds_read_b64)(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 8, 0); }
 int EMU_H(emu_op_ds_read_b96)(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 12, 0); }
@@ -105,7 +125,7 @@ int EMU_H(emu_op_ds_read_u16_d16)(emu_wave *w, const emu_insn *in) { return ds_r
 int EMU_H(emu_op_ds_read_u16_d16_hi)(emu_wave *w, const emu_insn *in) { return ds_read(w, in, 2, 4); }
 
 /* ds_read2*: two elements at addr + offset0 * size and addr + offset1 * size (st64: * 64) */
-static int ds_read2(emu_wave *w, const emu_insn *in, uint32_t size, uint32_t stride)
+static __attribute__((noinline)) int ds_read2_gen(emu_wave *w, const emu_insn *in, uint32_t size, uint32_t stride)
 {
   uint64_t e = emu_exec(w);
   const uint32_t *a = vr(w, in, 1, 0);
@@ -148,6 +168,26 @@ static int ds_read2(emu_wave *w, const emu_insn *in, uint32_t size, uint32_t str
   emu_pend(w, in, EMU_CNT_DS, 0);
   return EMU_OK;
 }
+/* The 64-bit forms' common case first, without the general body's frame and its temporaries (issue
+ * #31): every lane on, both accesses in range, the address not among the destinations; the same
+ * checks and reads as ds_read2_gen's whole-wave path, which takes everything else. */
+static inline __attribute__((always_inline)) int ds_read2(emu_wave *w, const emu_insn *in, uint32_t size, uint32_t stride)
+{
+  const emu_opnd *od = &in->o[0], *oa = &in->o[1];
+  uint64_t lim = w->wg->lds_size;
+  if (size == 8 && emu_exec(w) == ~0ull && lim >= 8 && !(od->kind == oa->kind && oa->reg >= od->reg && oa->reg < od->reg + 4)) {
+    const uint32_t *a = vr(w, in, 1, 0);
+    uint32_t off0 = (uint32_t)in->offset0 * size * stride, off1 = (uint32_t)in->offset1 * size * stride;
+    if (emu_lds_in64(a, off0, (uint32_t)(lim - 8)) && emu_lds_in64(a, off1, (uint32_t)(lim - 8))) {
+      const uint8_t *lds = w->wg->lds;
+      emu_lds_read8_64(vr(w, in, 0, 0), vr(w, in, 0, 1), lds, a, off0);
+      emu_lds_read8_64(vr(w, in, 0, 2), vr(w, in, 0, 3), lds, a, off1);
+      emu_pend(w, in, EMU_CNT_DS, 0);
+      return EMU_OK;
+    }
+  }
+  return ds_read2_gen(w, in, size, stride);
+}
 int EMU_H(emu_op_ds_read2_b32)(emu_wave *w, const emu_insn *in) { return ds_read2(w, in, 4, 1); }
 int EMU_H(emu_op_ds_read2_b64)(emu_wave *w, const emu_insn *in) { return ds_read2(w, in, 8, 1); }
 int EMU_H(emu_op_ds_read2st64_b32)(emu_wave *w, const emu_insn *in) { return ds_read2(w, in, 4, 64); }
@@ -155,7 +195,7 @@ int EMU_H(emu_op_ds_read2st64_b64)(emu_wave *w, const emu_insn *in) { return ds_
 
 /* writes: ds_write_bN vaddr, vdata [offset]; hi = store the high 16 bits (d16_hi forms).
  * Lanes store in lane order (the highest lane wins when addresses collide). */
-static int ds_write(emu_wave *w, const emu_insn *in, uint32_t bytes, bool hi)
+static __attribute__((noinline)) int ds_write_gen(emu_wave *w, const emu_insn *in, uint32_t bytes, bool hi)
 {
   uint64_t e = emu_exec(w);
   const uint32_t *a = vr(w, in, 0, 0);
@@ -181,6 +221,21 @@ static int ds_write(emu_wave *w, const emu_insn *in, uint32_t bytes, bool hi)
   emu_pend(w, in, EMU_CNT_DS, -1);
   return EMU_OK;
 }
+/* ds_write_b32 with every lane on and in range first, as ds_read (ds_write_gen's whole-wave path) */
+static inline __attribute__((always_inline)) int ds_write(emu_wave *w, const emu_insn *in, uint32_t bytes, bool hi)
+{
+  uint64_t lim = w->wg->lds_size;
+  if (bytes == 4 && !hi && emu_exec(w) == ~0ull && lim >= 4) {
+    const uint32_t *a = vr(w, in, 0, 0);
+    uint32_t off = (uint32_t)in->offset;
+    if (emu_lds_in64(a, off, (uint32_t)(lim - 4))) {
+      emu_lds_write4_64(w->wg->lds, a, off, vr(w, in, 1, 0));
+      emu_pend(w, in, EMU_CNT_DS, -1);
+      return EMU_OK;
+    }
+  }
+  return ds_write_gen(w, in, bytes, hi);
+}
 int EMU_H(emu_op_ds_write_b8)(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 1, false); }
 int EMU_H(emu_op_ds_write_b16)(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 2, false); }
 int EMU_H(emu_op_ds_write_b32)(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 4, false); }
@@ -190,7 +245,7 @@ int EMU_H(emu_op_ds_write_b128)(emu_wave *w, const emu_insn *in) { return ds_wri
 int EMU_H(emu_op_ds_write_b8_d16_hi)(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 1, true); }
 int EMU_H(emu_op_ds_write_b16_d16_hi)(emu_wave *w, const emu_insn *in) { return ds_write(w, in, 2, true); }
 
-static int ds_write2(emu_wave *w, const emu_insn *in, uint32_t size, uint32_t stride)
+static __attribute__((noinline)) int ds_write2_gen(emu_wave *w, const emu_insn *in, uint32_t size, uint32_t stride)
 {
   uint64_t e = emu_exec(w);
   const uint32_t *a = vr(w, in, 0, 0);
@@ -224,6 +279,22 @@ static int ds_write2(emu_wave *w, const emu_insn *in, uint32_t size, uint32_t st
   }
   emu_pend(w, in, EMU_CNT_DS, -1);
   return EMU_OK;
+}
+/* the 64-bit forms with every lane on and both accesses in range first, as ds_read2 (the same checks
+ * and stores as ds_write2_gen's whole-wave path) */
+static inline __attribute__((always_inline)) int ds_write2(emu_wave *w, const emu_insn *in, uint32_t size, uint32_t stride)
+{
+  uint64_t lim = w->wg->lds_size;
+  if (size == 8 && emu_exec(w) == ~0ull && lim >= 8) {
+    const uint32_t *a = vr(w, in, 0, 0);
+    uint32_t off0 = (uint32_t)in->offset0 * size * stride, off1 = (uint32_t)in->offset1 * size * stride;
+    if (emu_lds_in64(a, off0, (uint32_t)(lim - 8)) && emu_lds_in64(a, off1, (uint32_t)(lim - 8))) {
+      emu_lds_write2_8_64(w->wg->lds, a, off0, off1, vr(w, in, 1, 0), vr(w, in, 1, 1), vr(w, in, 2, 0), vr(w, in, 2, 1));
+      emu_pend(w, in, EMU_CNT_DS, -1);
+      return EMU_OK;
+    }
+  }
+  return ds_write2_gen(w, in, size, stride);
 }
 int EMU_H(emu_op_ds_write2_b32)(emu_wave *w, const emu_insn *in) { return ds_write2(w, in, 4, 1); }
 int EMU_H(emu_op_ds_write2_b64)(emu_wave *w, const emu_insn *in) { return ds_write2(w, in, 8, 1); }

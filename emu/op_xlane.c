@@ -146,7 +146,7 @@ static int op_v_permlane32_swap_b32(emu_wave *w, const emu_insn *in) { return pe
  * what code run on hardware uses, a literal 12-byte rule is not a power-of-two address mask (and
  * would reject 16-byte-aligned rows), and a stricter check fails loudly with the rule named where a
  * weaker one would let code that breaks on hardware pass silently. LDS out of range faults. */
-static int tr_read(emu_wave *w, const emu_insn *in, int bytes, int s)
+static __attribute__((noinline)) int tr_read(emu_wave *w, const emu_insn *in, int bytes, int s)
 {
   uint64_t e = emu_exec(w);
   if (e != ~0ull)
@@ -202,7 +202,20 @@ static int tr_read(emu_wave *w, const emu_insn *in, int bytes, int s)
   emu_pend(w, in, EMU_CNT_DS, 0);
   return EMU_OK;
 }
-static int op_ds_read_b64_tr_b16(emu_wave *w, const emu_insn *in) { return tr_read(w, in, 8, 16); }
+/* ds_read_b64_tr_b16 with every lane on, aligned and in range first: tr_read's whole-wave path
+ * without its frame and temporaries (issue #31); everything else, faults included, takes tr_read */
+static int op_ds_read_b64_tr_b16(emu_wave *w, const emu_insn *in)
+{
+  if (emu_exec(w) == ~0ull) {
+    const uint32_t *a = emu_vreg(w, in, 1, 0);
+    if (emu_lds_ok64(a, (uint32_t)in->offset, 8, 8, w->wg->lds_size)) {
+      emu_tr16_64(emu_vreg(w, in, 0, 0), emu_vreg(w, in, 0, 1), w->wg->lds + (uint32_t)in->offset, a);
+      emu_pend(w, in, EMU_CNT_DS, 0);
+      return EMU_OK;
+    }
+  }
+  return tr_read(w, in, 8, 16);
+}
 static int op_ds_read_b64_tr_b8(emu_wave *w, const emu_insn *in) { return tr_read(w, in, 8, 8); }
 static int op_ds_read_b64_tr_b4(emu_wave *w, const emu_insn *in) { return tr_read(w, in, 8, 4); }
 static int op_ds_read_b96_tr_b6(emu_wave *w, const emu_insn *in) { return tr_read(w, in, 12, 6); }

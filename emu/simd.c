@@ -765,30 +765,71 @@ void emu_lds_write4_64(uint8_t *lds, const uint32_t *a, uint32_t off, const uint
  * s1lo/s1hi at lds + (a[l] + off1), lane after lane (the order decides which lane's bytes stay where
  * addresses overlap). AVX2 has no scatter: four lanes' qwords are paired by unpacks and stored one
  * by one (movq / movhpd: moves, no arithmetic), their addresses extracted from one vector add. */
+T256 static inline __attribute__((always_inline)) void lds_write2_8_4(uint8_t *lds, const uint32_t *a, __m128i vo0,
+                                                                      __m128i vo1, const uint32_t *s0lo,
+                                                                      const uint32_t *s0hi, const uint32_t *s1lo,
+                                                                      const uint32_t *s1hi, int c)
+{
+  __m128i ix = _mm_loadu_si128((const __m128i *)(const void *)(a + 4 * c));
+  __m128i i0 = _mm_add_epi32(ix, vo0), i1 = _mm_add_epi32(ix, vo1);
+  __m128i l0 = _mm_loadu_si128((const __m128i *)(const void *)(s0lo + 4 * c));
+  __m128i h0 = _mm_loadu_si128((const __m128i *)(const void *)(s0hi + 4 * c));
+  __m128i l1 = _mm_loadu_si128((const __m128i *)(const void *)(s1lo + 4 * c));
+  __m128i h1 = _mm_loadu_si128((const __m128i *)(const void *)(s1hi + 4 * c));
+  __m128d q01 = _mm_castsi128_pd(_mm_unpacklo_epi32(l0, h0)), q23 = _mm_castsi128_pd(_mm_unpackhi_epi32(l0, h0));
+  __m128d r01 = _mm_castsi128_pd(_mm_unpacklo_epi32(l1, h1)), r23 = _mm_castsi128_pd(_mm_unpackhi_epi32(l1, h1));
+  st8_lo((void *)(lds + (uint32_t)_mm_cvtsi128_si32(i0)), q01);
+  st8_lo((void *)(lds + (uint32_t)_mm_cvtsi128_si32(i1)), r01);
+  st8_hi((void *)(lds + (uint32_t)_mm_extract_epi32(i0, 1)), q01);
+  st8_hi((void *)(lds + (uint32_t)_mm_extract_epi32(i1, 1)), r01);
+  st8_lo((void *)(lds + (uint32_t)_mm_extract_epi32(i0, 2)), q23);
+  st8_lo((void *)(lds + (uint32_t)_mm_extract_epi32(i1, 2)), r23);
+  st8_hi((void *)(lds + (uint32_t)_mm_extract_epi32(i0, 3)), q23);
+  st8_hi((void *)(lds + (uint32_t)_mm_extract_epi32(i1, 3)), r23);
+}
+
+/* Issue #31: with both offsets multiples of 64, an eight-lane chunk whose addresses are
+ * a[i] = a[0] ^ 8 i with a[0] a multiple of 8 (a row, or an XOR-swizzled one as the attention kernels'
+ * K tile stores) fills one 64-byte block per half, lane i at slot i ^ k (k = a[0] >> 3 & 7); the two
+ * blocks are apart (128 distinct bytes each written once, so in any order) or, with equal offsets,
+ * the same (every slot ends with its lane's DATA1 in either order). Each half is two 32-byte
+ * stores, lanes 0-3 and 4-7 put in slot order by a dword permute (the k & 4 swap by where they are
+ * stored). Any other chunk takes the lane-order stores above; chunks go in lane order either way. */
+static const int32_t w2_perm[4][8] __attribute__((aligned(32))) = {
+    {0, 1, 2, 3, 4, 5, 6, 7}, {2, 3, 0, 1, 6, 7, 4, 5}, {4, 5, 6, 7, 0, 1, 2, 3}, {6, 7, 4, 5, 2, 3, 0, 1}};
+T256 static inline __attribute__((always_inline)) void w2_block(uint8_t *b, __m256i p, uint32_t o, const uint32_t *lo,
+                                                                const uint32_t *hi)
+{
+  __m256i l = _mm256_loadu_si256((const __m256i *)(const void *)lo);
+  __m256i h = _mm256_loadu_si256((const __m256i *)(const void *)hi);
+  __m256i u0 = _mm256_unpacklo_epi32(l, h), u1 = _mm256_unpackhi_epi32(l, h); /* lanes 0 1 | 4 5, 2 3 | 6 7 */
+  __m256i q0 = _mm256_permute2x128_si256(u0, u1, 0x20), q1 = _mm256_permute2x128_si256(u0, u1, 0x31); /* 0-3, 4-7 */
+  _mm256_storeu_si256((__m256i *)(void *)(b + o), _mm256_permutevar8x32_epi32(q0, p));
+  _mm256_storeu_si256((__m256i *)(void *)(b + (o ^ 32)), _mm256_permutevar8x32_epi32(q1, p));
+}
+
 T256 static void lds_write2_8_256(uint8_t *lds, const uint32_t *a, uint32_t off0, uint32_t off1, const uint32_t *s0lo,
                                   const uint32_t *s0hi, const uint32_t *s1lo, const uint32_t *s1hi)
 {
   const __m128i vo0 = _mm_set1_epi32((int)off0), vo1 = _mm_set1_epi32((int)off1);
-#pragma GCC unroll 4
-  for (int c = 0; c < 16; c++) {
-    __m128i ix = _mm_loadu_si128((const __m128i *)(const void *)(a + 4 * c));
-    __m128i i0 = _mm_add_epi32(ix, vo0), i1 = _mm_add_epi32(ix, vo1);
-    __m128i l0 = _mm_loadu_si128((const __m128i *)(const void *)(s0lo + 4 * c));
-    __m128i h0 = _mm_loadu_si128((const __m128i *)(const void *)(s0hi + 4 * c));
-    __m128i l1 = _mm_loadu_si128((const __m128i *)(const void *)(s1lo + 4 * c));
-    __m128i h1 = _mm_loadu_si128((const __m128i *)(const void *)(s1hi + 4 * c));
-    __m128d q01 = _mm_castsi128_pd(_mm_unpacklo_epi32(l0, h0)), q23 = _mm_castsi128_pd(_mm_unpackhi_epi32(l0, h0));
-    __m128d r01 = _mm_castsi128_pd(_mm_unpacklo_epi32(l1, h1)), r23 = _mm_castsi128_pd(_mm_unpackhi_epi32(l1, h1));
-    st8_lo((void *)(lds + (uint32_t)_mm_cvtsi128_si32(i0)), q01);
-    st8_lo((void *)(lds + (uint32_t)_mm_cvtsi128_si32(i1)), r01);
-    st8_hi((void *)(lds + (uint32_t)_mm_extract_epi32(i0, 1)), q01);
-    st8_hi((void *)(lds + (uint32_t)_mm_extract_epi32(i1, 1)), r01);
-    st8_lo((void *)(lds + (uint32_t)_mm_extract_epi32(i0, 2)), q23);
-    st8_lo((void *)(lds + (uint32_t)_mm_extract_epi32(i1, 2)), r23);
-    st8_hi((void *)(lds + (uint32_t)_mm_extract_epi32(i0, 3)), q23);
-    st8_hi((void *)(lds + (uint32_t)_mm_extract_epi32(i1, 3)), r23);
+  const __m256i step = _mm256_setr_epi32(0, 8, 16, 24, 32, 40, 48, 56);
+  const bool blk = !((off0 | off1) & 63);
+  for (int c = 0; c < 8; c++) {
+    __m256i ix = _mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c));
+    uint32_t a0 = (uint32_t)_mm256_cvtsi256_si32(ix);
+    if (blk && !(a0 & 7) &&
+        _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_xor_si256(ix, _mm256_set1_epi32((int)a0)), step)) == -1) {
+      uint32_t k = a0 >> 3 & 7, o = (k & 4) * 8, base = a0 & ~63u;
+      __m256i p = _mm256_load_si256((const __m256i *)(const void *)w2_perm[k & 3]);
+      w2_block(lds + (uint32_t)(base + off0), p, o, s0lo + 8 * c, s0hi + 8 * c);
+      w2_block(lds + (uint32_t)(base + off1), p, o, s1lo + 8 * c, s1hi + 8 * c);
+      continue;
+    }
+    lds_write2_8_4(lds, a, vo0, vo1, s0lo, s0hi, s1lo, s1hi, 2 * c);
+    lds_write2_8_4(lds, a, vo0, vo1, s0lo, s0hi, s1lo, s1hi, 2 * c + 1);
   }
 }
+
 void emu_lds_write2_8_64(uint8_t *lds, const uint32_t *a, uint32_t off0, uint32_t off1, const uint32_t *s0lo,
                          const uint32_t *s0hi, const uint32_t *s1lo, const uint32_t *s1hi)
 {

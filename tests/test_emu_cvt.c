@@ -1974,3 +1974,46 @@ static void gstore_check(void)
 }
 
 Test(emu_cvt, whole_wave_global_stores_follow_the_lane_definition) { on_every_simd_path(gstore_check); }
+
+/* emu_lds_write2_8_64 (ds_write2*_b64 of a whole wave, emu/op_ds.c) against the per-lane definition
+ * (CDNA3 ISA "DS_WRITE2_B64": lane by lane, DATA0 at ADDR + OFFSET0 then DATA1 at ADDR + OFFSET1;
+ * where bytes collide the later store stays). Eight-lane chunks that are 64-byte blocks in lane order
+ * and XOR-swizzled (the AVX2 path's block stores, every swizzle; both halves in one block with equal
+ * offsets), and what must take the lane-order stores: halves that meet (offsets 32 and 8 apart: lane
+ * i's DATA1 over a later lane's DATA0), a swizzle with one lane off, a block at an unaligned start (a
+ * wrong slot order or block start failed it), a lane repeated, random addresses, a 32-bit address sum
+ * that wraps. */
+static void lds_write2_8_check(void)
+{
+  static uint8_t got[8192], want[8192];
+  uint32_t a[64], s[4][64], st = 77;
+  for (int k = 0; k < 4; k++)
+    for (int l = 0; l < 64; l++) st = st * 1103515245u + 12345u, s[k][l] = st;
+  static const uint32_t offs[6][2] = {{0, 4096}, {512, 0}, {0, 32}, {0, 8}, {0, 0}, {0xfffff000u, 0xfffff800u}};
+  for (int oi = 0; oi < 6; oi++)
+    for (int pat = 0; pat < 3; pat++) {
+      uint32_t off0 = offs[oi][0], off1 = offs[oi][1];
+      for (int l = 0; l < 64; l++) {
+        int c = l / 8, i = l % 8;
+        st = st * 1103515245u + 12345u;
+        uint32_t x = 64u * (uint32_t)(c + 8 * pat) + 8u * (uint32_t)(i ^ c); /* block c, swizzle c */
+        if (pat == 1 && c == 2 && i == 5) x += 64;                            /* one lane off */
+        if (pat == 1 && c == 3) x += 4;                                       /* unaligned block */
+        if (pat == 1 && c == 4 && i == 6) x -= 8;                             /* lane 5's slot twice */
+        if (pat == 2 && c >= 4) x = 8u * ((st >> 16) % 400u);                 /* anywhere */
+        a[l] = x - (off0 & 0xfffff000u); /* offset pair 5: a + off wraps past 2^32 */
+      }
+      for (int l = 0; l < 64; l++)
+        cr_assert(a[l] + off0 <= sizeof got - 8 && a[l] + off1 <= sizeof got - 8, "offsets %d pattern %d lane %d", oi, pat, l);
+      memset(got, 0x5a, sizeof got), memset(want, 0x5a, sizeof want);
+      for (int l = 0; l < 64; l++) {
+        uint32_t d0[2] = {s[0][l], s[1][l]}, d1[2] = {s[2][l], s[3][l]};
+        memcpy(want + (uint32_t)(a[l] + off0), d0, 8), memcpy(want + (uint32_t)(a[l] + off1), d1, 8);
+      }
+      emu_lds_write2_8_64(got, a, off0, off1, s[0], s[1], s[2], s[3]);
+      for (size_t i = 0; i < sizeof got; i++)
+        cr_assert_eq(got[i], want[i], "offsets %d pattern %d: byte %zu", oi, pat, i);
+    }
+}
+
+Test(emu_cvt, lds_write2_b64_whole_wave_path_follows_the_lane_definition) { on_every_simd_path(lds_write2_8_check); }

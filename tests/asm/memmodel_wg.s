@@ -15,6 +15,9 @@
 //   mm_dma_barrier  two waves; buffer_load_dword ... lds copies x to wave w's 256 LDS bytes, s_barrier
 //                   with the load to LDS not waited for (no s_waitcnt vmcnt(0)); as above, wave 0
 //                   reads wave 1's copy and stores o[i] = x[i] + 1
+//   mm_store_nobar  as mm_store_barrier with no s_barrier at all: the other wave's read of a write
+//                   in the same barrier interval, not yet waited for (the check's filter of the
+//                   slots that can be a finding must see a write recorded since the last barrier)
 
 .text
 .global mm_store_barrier
@@ -91,6 +94,28 @@ mm_dma_barrier:
   global_store_dword v1, v3, s[6:7]
   s_endpgm
 
+.global mm_store_nobar
+.p2align 8
+.type mm_store_nobar,@function
+mm_store_nobar:
+  s_load_dwordx4 s[4:7], s[0:1], 0x0
+  v_and_b32 v1, 63, v0
+  v_lshlrev_b32 v1, 2, v1
+  v_lshrrev_b32 v4, 6, v0
+  v_lshlrev_b32 v5, 2, v0                        // LDS slot t
+  v_xor_b32 v6, 0x100, v5                        // LDS slot t ^ 64: the other wave's
+  s_waitcnt lgkmcnt(0)
+  global_load_dword v2, v1, s[4:5]
+  s_waitcnt vmcnt(0)
+  v_add_u32 v2, v2, v4
+  ds_write_b32 v5, v2
+  ds_read_b32 v3, v6                             // no s_waitcnt, no s_barrier before it
+  s_waitcnt lgkmcnt(0)
+  v_cmp_eq_u32 vcc, 0, v4
+  s_and_saveexec_b64 s[8:9], vcc
+  global_store_dword v1, v3, s[6:7]
+  s_endpgm
+
 .rodata
 .p2align 6
 .amdhsa_kernel mm_store_barrier
@@ -110,6 +135,14 @@ mm_dma_barrier:
 .end_amdhsa_kernel
 .p2align 6
 .amdhsa_kernel mm_dma_barrier
+  .amdhsa_group_segment_fixed_size 512
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_accum_offset 8
+.end_amdhsa_kernel
+.p2align 6
+.amdhsa_kernel mm_store_nobar
   .amdhsa_group_segment_fixed_size 512
   .amdhsa_user_sgpr_kernarg_segment_ptr 1
   .amdhsa_next_free_vgpr 8
@@ -149,6 +182,19 @@ amdhsa.kernels:
     - { .name: o, .size: 8, .offset: 8, .value_kind: global_buffer, .address_space: global }
   - .name: mm_dma_barrier
     .symbol: mm_dma_barrier.kd
+    .sgpr_count: 16
+    .vgpr_count: 8
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 16
+    .group_segment_fixed_size: 512
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .max_flat_workgroup_size: 128
+    .args:
+    - { .name: x, .size: 8, .offset: 0, .value_kind: global_buffer, .address_space: global }
+    - { .name: o, .size: 8, .offset: 8, .value_kind: global_buffer, .address_space: global }
+  - .name: mm_store_nobar
+    .symbol: mm_store_nobar.kd
     .sgpr_count: 16
     .vgpr_count: 8
     .kernarg_segment_align: 8
