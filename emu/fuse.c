@@ -386,23 +386,35 @@ __attribute__((target("avx2,fma"))) static inline void flt_avx2(unsigned op, uns
 typedef float v8f __attribute__((vector_size(32)));
 
 /* A 32-bit compare's lane mask on the AVX2 build: per 8-lane block the predicate as a vector of
- * all-ones / zero words, its sign bits by vmovmskps. Float compares by vcmpps with the predicate
- * that is emu/op_valu.c's F_* macro (ordered for the plain forms, unordered-true for the negated
- * ones; exact, NaN or not); unsigned ones as signed after flipping the sign bits. The baseline build
- * (no unsigned or ordered vector compares in SSE2) calls the handlers. */
-__attribute__((target("avx2"))) static uint64_t cmp_avx2(unsigned op, unsigned pred, unsigned uni, const uint32_t *pa,
-                                                         const uint32_t *pb, uint32_t ua, uint32_t ub)
+ * all-ones / zero words; float compares by vcmpps with the predicate that is emu/op_valu.c's F_*
+ * macro (ordered for the plain forms, unordered-true for the negated ones; exact, NaN or not);
+ * unsigned ones as signed after flipping the sign bits. The baseline build (no unsigned or ordered
+ * vector compares in SSE2) calls the handlers. Four blocks' words packed to bytes in lane order
+ * (vpackssdw, vpacksswb, vpermd) give 32 mask bits by one vpmovmskb; each (predicate, uniform
+ * sources) pair is its own unrolled body (issue #31, eighth stop: the loop with the sources' choice
+ * inside cost about 165 host instructions a compare). */
+__attribute__((target("avx2"))) static inline uint32_t mask32_avx2(__m256i c0, __m256i c1, __m256i c2, __m256i c3)
+{
+  /* bytes per 128-bit half: c0 c1 c2 c3's lanes 0..3, then their lanes 4..7; vpermd puts them in order */
+  const __m256i b = _mm256_packs_epi16(_mm256_packs_epi32(c0, c1), _mm256_packs_epi32(c2, c3));
+  return (uint32_t)_mm256_movemask_epi8(_mm256_permutevar8x32_epi32(b, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
+}
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) uint64_t
+cmp_avx2_u(const unsigned op, unsigned pred, const unsigned uni, const uint32_t *pa, const uint32_t *pb, uint32_t ua, uint32_t ub)
 {
   const __m256i sa = _mm256_set1_epi32((int)ua), sb = _mm256_set1_epi32((int)ub);
   const __m256i flip = _mm256_set1_epi32(op == FZ_CMP_U ? (int)0x80000000u : 0), ones = _mm256_set1_epi32(-1);
   uint64_t r = 0;
-#define CL(expr)                                                                                   \
-  for (uint32_t o = 0; o < EMU_LANES; o += 8) {                                                    \
-    const __m256i a = (uni & 1) ? sa : _mm256_loadu_si256((const __m256i *)(const void *)(pa + o)); \
-    const __m256i b = (uni & 2) ? sb : _mm256_loadu_si256((const __m256i *)(const void *)(pb + o)); \
+#define CB(o, expr)                                                                                \
+  ({                                                                                               \
+    const __m256i a = (uni & 1) ? sa : _mm256_loadu_si256((const __m256i *)(const void *)(pa + (o))); \
+    const __m256i b = (uni & 2) ? sb : _mm256_loadu_si256((const __m256i *)(const void *)(pb + (o))); \
     (void)a, (void)b;                                                                              \
-    r |= (uint64_t)(unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(expr)) << o;                   \
-  }                                                                                                \
+    (expr);                                                                                        \
+  })
+#define CL(expr)                                                                                   \
+  r = mask32_avx2(CB(0, expr), CB(8, expr), CB(16, expr), CB(24, expr)) |                          \
+      (uint64_t)mask32_avx2(CB(32, expr), CB(40, expr), CB(48, expr), CB(56, expr)) << 32;         \
   break;
 #define FC(imm) CL(_mm256_castps_si256(_mm256_cmp_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), imm)))
 #define AX _mm256_xor_si256(a, flip)
@@ -434,11 +446,25 @@ __attribute__((target("avx2"))) static uint64_t cmp_avx2(unsigned op, unsigned p
     default: CL(_mm256_xor_si256(_mm256_cmpeq_epi32(a, b), ones)) /* CP_NE */
     }
   }
+#undef CB
 #undef CL
 #undef FC
 #undef AX
 #undef BX
   return r;
+}
+__attribute__((target("avx2"), noinline)) static uint64_t cmp_avx2(unsigned op, unsigned pred, unsigned uni, const uint32_t *pa,
+                                                                  const uint32_t *pb, uint32_t ua, uint32_t ub)
+{
+  switch ((op - FZ_CMP_F) * 4 + uni) { /* the kind and uniform sources as constants: one body each */
+#define CU(k, u) \
+  case (k - FZ_CMP_F) * 4 + u: return cmp_avx2_u(k, pred, u, pa, pb, ua, ub);
+  CU(FZ_CMP_F, 0) CU(FZ_CMP_F, 1) CU(FZ_CMP_F, 2) CU(FZ_CMP_F, 3)
+  CU(FZ_CMP_I, 0) CU(FZ_CMP_I, 1) CU(FZ_CMP_I, 2) CU(FZ_CMP_I, 3)
+  CU(FZ_CMP_U, 0) CU(FZ_CMP_U, 1) CU(FZ_CMP_U, 2) CU(FZ_CMP_U, 3)
+#undef CU
+  default: __builtin_unreachable();
+  }
 }
 
 /* v_exp_f32, v_cvt_f32_f16 and v_cvt_f16_f32 by the whole-wave kernels their handlers call
