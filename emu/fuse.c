@@ -468,31 +468,47 @@ __attribute__((target("avx2"), noinline)) static uint64_t cmp_avx2(unsigned op, 
 }
 
 /* v_exp_f32, v_cvt_f32_f16 and v_cvt_f16_f32 by the whole-wave kernels their handlers call
- * (emu/simd.c), so the same bits on every path: the source's 64 lanes (a uniform one spread), the
- * kernel into a temporary, then the destination (a source may be it). v_cvt_f32_f16 reads the low
- * half (no op_sel in a run); v_cvt_f16_f32 writes the low half and zeroes the high one or keeps
- * it, as the op-table row says (EMU_F_D16Z, emu_dst16). Out of line: one body for both builds. */
+ * (emu/simd.c), so the same bits on every path. v_cvt_f32_f16 reads the low half (no op_sel in a
+ * run); v_cvt_f16_f32 writes the low half and zeroes the high one or keeps it, as the op-table row
+ * says (EMU_F_D16Z, emu_dst16). A uniform source is spread into a temporary; the kernels read a
+ * VGPR source in place and write the destination directly, except v_exp_f32 with the destination
+ * its source (emu_exp2_64 rereads the source's lanes it finishes in scalar code after its vector
+ * pass), which goes through a temporary (issue #31, eighth stop: the copies cost about 130 host
+ * instructions a record). Out of line, one body per build (the half-word packing loops vectorised
+ * for AVX2 in run_avx2's). */
+FZ_INLINE void wave_kernel(unsigned op, uint32_t *d, const uint32_t *pa, uint32_t ua, unsigned uni, uint32_t flags)
+{
+  uint32_t a[EMU_LANES], t[EMU_LANES];
+  if (uni) emu_fill64(a, ua), pa = a;
+  if (op == FZ_EXP_F) {
+    if (d != pa) {
+      emu_exp2_64((float *)(void *)d, (const float *)(const void *)pa);
+    } else {
+      emu_exp2_64((float *)(void *)t, (const float *)(const void *)pa);
+      memcpy(d, t, sizeof t);
+    }
+  } else if (op == FZ_CVT_F32_F16) {
+    uint16_t h[EMU_LANES];
+    for (int l = 0; l < EMU_LANES; l++) h[l] = (uint16_t)pa[l];
+    emu_f16_to_f32_64((float *)(void *)d, h);
+  } else {
+    uint16_t h[EMU_LANES];
+    emu_f32_to_f16_64(h, (const float *)(const void *)pa);
+    if (flags & EMU_F_D16Z)
+      for (int l = 0; l < EMU_LANES; l++) d[l] = h[l];
+    else
+      for (int l = 0; l < EMU_LANES; l++) d[l] = (d[l] & 0xffff0000u) | h[l];
+  }
+}
 static __attribute__((noinline)) void run_wave_kernel(unsigned op, uint32_t *d, const uint32_t *pa, uint32_t ua,
                                                       unsigned uni, uint32_t flags)
 {
-  uint32_t a[EMU_LANES], t[EMU_LANES];
-  if (uni) emu_fill64(a, ua);
-  else memcpy(a, pa, sizeof a);
-  if (op == FZ_EXP_F) {
-    emu_exp2_64((float *)(void *)t, (const float *)(const void *)a);
-  } else if (op == FZ_CVT_F32_F16) {
-    uint16_t h[EMU_LANES];
-    for (int l = 0; l < EMU_LANES; l++) h[l] = (uint16_t)a[l];
-    emu_f16_to_f32_64((float *)(void *)t, h);
-  } else {
-    uint16_t h[EMU_LANES];
-    emu_f32_to_f16_64(h, (const float *)(const void *)a);
-    if (flags & EMU_F_D16Z)
-      for (int l = 0; l < EMU_LANES; l++) t[l] = h[l];
-    else
-      for (int l = 0; l < EMU_LANES; l++) t[l] = (d[l] & 0xffff0000u) | h[l];
-  }
-  memcpy(d, t, sizeof t);
+  wave_kernel(op, d, pa, ua, uni, flags);
+}
+static __attribute__((noinline, target("avx2"))) void run_wave_kernel_avx2(unsigned op, uint32_t *d, const uint32_t *pa,
+                                                                           uint32_t ua, unsigned uni, uint32_t flags)
+{
+  wave_kernel(op, d, pa, ua, uni, flags);
 }
 
 FZ_INLINE void run_body(emu_wave *w, const emu_insn *in, int m, const bool av)
@@ -547,7 +563,8 @@ FZ_INLINE void run_body(emu_wave *w, const emu_insn *in, int m, const bool av)
     }
     case FZ_EXP_F * 8: {
       const unsigned uni = x->fz_uni;
-      run_wave_kernel(x->fz_op, DST, SRC(0), uni ? UNI(0) : 0, uni, x->flags);
+      if (av) run_wave_kernel_avx2(x->fz_op, DST, SRC(0), uni ? UNI(0) : 0, uni, x->flags);
+      else run_wave_kernel(x->fz_op, DST, SRC(0), uni ? UNI(0) : 0, uni, x->flags);
       break;
     }
     FLT2(FZ_ADD_F)
