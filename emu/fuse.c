@@ -511,10 +511,11 @@ static __attribute__((noinline, target("avx2"))) void run_wave_kernel_avx2(unsig
   wave_kernel(op, d, pa, ua, uni, flags);
 }
 
-FZ_INLINE void run_body(emu_wave *w, const emu_insn *in, int m, const bool av)
+FZ_INLINE void run_body(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt, const bool av)
 {
   char *const Vb = (char *)w->v;
   for (const emu_insn *x = in, *const xe = in + m; x != xe; x++) {
+    (*cnt++)++; /* the record's execution count (emu/exec.c rr_ahead's w->counts) */
     switch (x->fz_case) {
     V1(FZ_MOV, a)
     V1(FZ_NOT, ~a)
@@ -581,11 +582,20 @@ FZ_INLINE void run_body(emu_wave *w, const emu_insn *in, int m, const bool av)
   }
 }
 
-__attribute__((target("avx2,fma"))) static void run_avx2(emu_wave *w, const emu_insn *in, int m) { run_body(w, in, m, true); }
-static void run_base(emu_wave *w, const emu_insn *in, int m) { run_body(w, in, m, false); }
+__attribute__((target("avx2,fma"))) static void run_avx2(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt)
+{
+  run_body(w, in, m, cnt, true);
+}
+static void run_base(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt) { run_body(w, in, m, cnt, false); }
+
+void emu_fuse_runc(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt)
+{
+  if (emu_avx2) run_avx2(w, in, m, cnt);
+  else run_base(w, in, m, cnt);
+}
 
 void emu_fuse_run(emu_wave *w, const emu_insn *in, int m)
 {
-  if (emu_avx2) run_avx2(w, in, m);
-  else run_base(w, in, m);
+  uint64_t cnt[EMU_FUSE_MAX] = {0}; /* counted nowhere */
+  emu_fuse_runc(w, in, m, cnt);
 }

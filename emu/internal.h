@@ -935,6 +935,8 @@ extern bool emu_fuse_on;
 void emu_fuse_mark(emu_insn *in, const char *name);
 void emu_fuse_prepare(emu_insn *insns, size_t n);
 void emu_fuse_run(emu_wave *w, const emu_insn *in, int m);
+/* the same, adding 1 to cnt[j] for each record j of the run (the run-ahead loop's w->counts) */
+void emu_fuse_runc(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt);
 
 /* ---- memory helpers (emu/addr.c) --------------------------------------------------------------
  * Host pointer for a global access of n bytes by `lane` at addr; NULL after recording a fault
