@@ -49,6 +49,10 @@ enum {
   FZ_FIRST_F = FZ_ADD_F,
 };
 
+/* the runner's case of operation op with uniform sources u: FZC(op) + u, from 0 (FZ_MOV's) so that the
+ * switch indexes its table without an offset (emu_insn.fz_case) */
+#define FZC(op) ((op) * 8 - FZ_MOV * 8)
+
 /* The float operations take the instruction and operand order of the general handlers' lane loops
  * in the -O2 build (emu/op_valu.c VOP_F2, fma_loop's FMA clone), written out in inline assembly:
  * where two or three operands are NaNs, which payload comes out is that order (the same choice as
@@ -194,10 +198,10 @@ void emu_fuse_mark(emu_insn *in, const char *name)
   fuse_mark(in, name);
   /* one case for all compares and one for the whole-wave kernels (their bodies read fz_uni): cases
    * that share a body would make GCC test them by bit masks before its jump table */
-  unsigned op = in->fz_op, c = op * 8 + in->fz_uni;
-  if (op == FZ_CMP_F || op == FZ_CMP_I || op == FZ_CMP_U) c = FZ_CMP_F * 8;
-  else if (op == FZ_EXP_F || op == FZ_CVT_F32_F16 || op == FZ_CVT_F16_F32) c = FZ_EXP_F * 8;
-  in->fz_case = (uint16_t)c;
+  unsigned op = in->fz_op, c = FZC(op) + in->fz_uni;
+  if (op == FZ_CMP_F || op == FZ_CMP_I || op == FZ_CMP_U) c = FZC(FZ_CMP_F);
+  else if (op == FZ_EXP_F || op == FZ_CVT_F32_F16 || op == FZ_CVT_F16_F32) c = FZC(FZ_EXP_F);
+  in->fz_case = c;
   in->fz_off[0] = (uint32_t)in->fz_dst * EMU_LANES * 4;
   for (int j = 0; j < 3; j++) in->fz_off[1 + j] = (uint32_t)in->fz_src[j] * EMU_LANES * 4;
 }
@@ -234,7 +238,7 @@ typedef int32_t v8i __attribute__((vector_size(32)));
 #define ST8(p, x) do { v8u v_ = (x); memcpy((p), &v_, sizeof v_); } while (0)
 
 /* One lane loop per (operation, which sources are uniform) pair, so that a uniform source is a
- * splat held in a register and a VGPR source a plain load: case FZ_op * 8 + fz_uni, the record's
+ * splat held in a register and a VGPR source a plain load: case FZC(FZ_op) + fz_uni, the record's
  * fz_case. Each case reads only what it uses of the record: the byte offsets of its registers
  * (fz_off) and its uniform values (UNI: an SGPR's value, or the constant fixed at decode, uni_fix). */
 #define DST ((uint32_t *)(void *)(Vb + x->fz_off[0]))
@@ -257,22 +261,22 @@ typedef int32_t v8i __attribute__((vector_size(32)));
   }                                                                                                \
   break;
 #define V1(op, expr)                                                                               \
-  case op * 8 + 0: LOOP(0, 1, expr)                                                                \
-  case op * 8 + 1: LOOP(1, 1, expr)
+  case FZC(op) + 0: LOOP(0, 1, expr)                                                                \
+  case FZC(op) + 1: LOOP(1, 1, expr)
 #define V2(op, expr)                                                                               \
-  case op * 8 + 0: LOOP(0, 2, expr)                                                                \
-  case op * 8 + 1: LOOP(1, 2, expr)                                                                \
-  case op * 8 + 2: LOOP(2, 2, expr)                                                                \
-  case op * 8 + 3: LOOP(3, 2, expr)
+  case FZC(op) + 0: LOOP(0, 2, expr)                                                                \
+  case FZC(op) + 1: LOOP(1, 2, expr)                                                                \
+  case FZC(op) + 2: LOOP(2, 2, expr)                                                                \
+  case FZC(op) + 3: LOOP(3, 2, expr)
 #define V3(op, expr)                                                                               \
-  case op * 8 + 0: LOOP(0, 3, expr)                                                                \
-  case op * 8 + 1: LOOP(1, 3, expr)                                                                \
-  case op * 8 + 2: LOOP(2, 3, expr)                                                                \
-  case op * 8 + 3: LOOP(3, 3, expr)                                                                \
-  case op * 8 + 4: LOOP(4, 3, expr)                                                                \
-  case op * 8 + 5: LOOP(5, 3, expr)                                                                \
-  case op * 8 + 6: LOOP(6, 3, expr)                                                                \
-  case op * 8 + 7: LOOP(7, 3, expr)
+  case FZC(op) + 0: LOOP(0, 3, expr)                                                                \
+  case FZC(op) + 1: LOOP(1, 3, expr)                                                                \
+  case FZC(op) + 2: LOOP(2, 3, expr)                                                                \
+  case FZC(op) + 3: LOOP(3, 3, expr)                                                                \
+  case FZC(op) + 4: LOOP(4, 3, expr)                                                                \
+  case FZC(op) + 5: LOOP(5, 3, expr)                                                                \
+  case FZC(op) + 6: LOOP(6, 3, expr)                                                                \
+  case FZC(op) + 7: LOOP(7, 3, expr)
 /* lanes of the mask's 8-lane block at o, as all-ones / zero words: mask_tab[byte] */
 static uint32_t mask_tab[256][8] __attribute__((aligned(32)));
 __attribute__((constructor)) static void mask_tab_init(void)
@@ -337,7 +341,7 @@ __attribute__((target("avx2,fma"))) static inline void flt_avx2(unsigned op, uns
   }
 }
 #define FLT(op, u)                                                                                 \
-  case op * 8 + u:                                                                                 \
+  case FZC(op) + u:                                                                                 \
     if (av) {                                                                                      \
       flt_avx2(op, u, DST, SRC(0), SRC(1), SRC(2), ((u) & 1) ? UNI(0) : 0, ((u) & 2) ? UNI(1) : 0,     \
                ((u) & 4) ? UNI(2) : 0);                                                            \
@@ -347,7 +351,7 @@ __attribute__((target("avx2,fma"))) static inline void flt_avx2(unsigned op, uns
     break;
 #else
 #define FLT(op, u)                                                                                 \
-  case op * 8 + u: x->fn(w, x); break;
+  case FZC(op) + u: x->fn(w, x); break;
 #endif
 #define FLT2(op) FLT(op, 0) FLT(op, 1) FLT(op, 2) FLT(op, 3)
 
@@ -361,7 +365,7 @@ __attribute__((target("avx2,fma"))) static inline void flt_avx2(unsigned op, uns
     f0 ^ (a & (f0 ^ f1));                                                                          \
   })
 #define BOP3(u)                                                                                    \
-  case FZ_BITOP3 * 8 + (u): {                                                                      \
+  case FZC(FZ_BITOP3) + (u): {                                                                      \
     const unsigned t = x->bitop3;                                                                  \
     v8u bp[4], bq[4];                                                                              \
     for (int i = 0; i < 4; i++) {                                                                  \
@@ -373,7 +377,7 @@ __attribute__((target("avx2,fma"))) static inline void flt_avx2(unsigned op, uns
 /* v_cndmask_b32's case for uniform sources u: cnd_avx2 on the AVX2 build, the byte table on the
  * baseline one */
 #define CND(u)                                                                                     \
-  case FZ_CNDMASK * 8 + (u): {                                                                     \
+  case FZC(FZ_CNDMASK) + (u): {                                                                     \
     const uint64_t mk = emu_srcmask(w, x, 3);                                                      \
     if (av) {                                                                                      \
       cnd_avx2(DST, SRC(0), SRC(1), ((u) & 1) ? UNI(0) : 0, ((u) & 2) ? UNI(1) : 0, (u), mk);      \
@@ -550,8 +554,8 @@ FZ_INLINE void run_body(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt, c
     V1(FZ_CVT_UB2, UBYTE(a, 16))
     V1(FZ_CVT_UB3, UBYTE(a, 24))
     BOP3(0) BOP3(1) BOP3(2) BOP3(3) BOP3(4) BOP3(5) BOP3(6) BOP3(7)
-    case FZ_NOP * 8: break;
-    case FZ_CMP_F * 8: { /* the mask into the SGPR pair (EXEC is all ones: no lane cleared) */
+    case FZC(FZ_NOP): break;
+    case FZC(FZ_CMP_F): { /* the mask into the SGPR pair (EXEC is all ones: no lane cleared) */
       if (!av) {
         x->fn(w, x);
         break;
@@ -562,7 +566,7 @@ FZ_INLINE void run_body(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt, c
       w->s[x->fz_dst] = (uint32_t)r, w->s[x->fz_dst + 1] = (uint32_t)(r >> 32);
       break;
     }
-    case FZ_EXP_F * 8: {
+    case FZC(FZ_EXP_F): {
       const unsigned uni = x->fz_uni;
       if (av) run_wave_kernel_avx2(x->fz_op, DST, SRC(0), uni ? UNI(0) : 0, uni, x->flags);
       else run_wave_kernel(x->fz_op, DST, SRC(0), uni ? UNI(0) : 0, uni, x->flags);

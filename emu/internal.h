@@ -210,9 +210,10 @@ struct emu_insn {
   uint32_t fz_k[3];
   uint8_t fz_sg;
   /* the same record pre-resolved for the runner (issue #31, eighth stop): fz_case the runner's
-   * case (fz_op * 8 + fz_uni), fz_off the byte offsets in the wave's VGPR file of the destination
-   * and of the three sources (fz_dst, fz_src times a register's 256 bytes) */
-  uint16_t fz_case;
+   * case (from fz_op and fz_uni; 32 bits: a narrower one costs a zero extension per record), fz_off
+   * the byte offsets in the wave's VGPR file of the destination and of the three sources (fz_dst,
+   * fz_src times a register's 256 bytes) */
+  uint32_t fz_case;
   uint32_t fz_off[4];
   /* the straight-line block starting here (emu/decode.c block_prepare, emu/exec.c rr_ahead): how many
    * records from this one the run-ahead loop may execute after one check of budget, hazards,
