@@ -284,15 +284,12 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w)
         /* a run of integer lane operations as one step (emu/fuse.c), inside the block; its records
          * are counted and stepped as if run one by one. A run of one too: the run's pass costs less
          * than the record's handler */
-        uint32_t r = in->fuse_n;
+        uint32_t r = in->fuse_n; /* >= 1, and in < end */
         if (r > (uint32_t)(end - in)) r = (uint32_t)(end - in);
-        if (r >= 1) {
-          emu_fuse_run(w, in, (int)r);
-          for (uint32_t j = 0; j < r; j++) cnt[j]++;
-          cnt += r;
-          in += r;
-          continue;
-        }
+        emu_fuse_runc(w, in, (int)r, cnt); /* counts its records */
+        cnt += r;
+        in += r;
+        continue;
       }
       (*cnt++)++;
       rc = in->fn(w, in);

@@ -49,6 +49,10 @@ enum {
   FZ_FIRST_F = FZ_ADD_F,
 };
 
+/* the runner's case of operation op with uniform sources u: FZC(op) + u, from 0 (FZ_MOV's) so that the
+ * switch indexes its table without an offset (emu_insn.fz_case) */
+#define FZC(op) ((op) * 8 - FZ_MOV * 8)
+
 /* The float operations take the instruction and operand order of the general handlers' lane loops
  * in the -O2 build (emu/op_valu.c VOP_F2, fma_loop's FMA clone), written out in inline assembly:
  * where two or three operands are NaNs, which payload comes out is that order (the same choice as
@@ -131,7 +135,7 @@ static void cmp_mark(emu_insn *in, const char *name)
   in->fz_src[2] = cmp_names[k].pred;
 }
 
-void emu_fuse_mark(emu_insn *in, const char *name)
+static void fuse_mark(emu_insn *in, const char *name)
 {
   in->fz_op = FZ_NONE;
   in->fuse_n = 0;
@@ -188,6 +192,20 @@ void emu_fuse_mark(emu_insn *in, const char *name)
   if (in->fz_op == FZ_FMAC_F) in->fz_op = FZ_FMA_F, in->fz_src[2] = in->fz_dst; /* D = S0 * S1 + D */
 }
 
+/* the record pre-resolved for the runner: its case and its registers' byte offsets (fz_case, fz_off) */
+void emu_fuse_mark(emu_insn *in, const char *name)
+{
+  fuse_mark(in, name);
+  /* one case for all compares and one for the whole-wave kernels (their bodies read fz_uni): cases
+   * that share a body would make GCC test them by bit masks before its jump table */
+  unsigned op = in->fz_op, c = FZC(op) + in->fz_uni;
+  if (op == FZ_CMP_F || op == FZ_CMP_I || op == FZ_CMP_U) c = FZC(FZ_CMP_F);
+  else if (op == FZ_EXP_F || op == FZ_CVT_F32_F16 || op == FZ_CVT_F16_F32) c = FZC(FZ_EXP_F);
+  in->fz_case = c;
+  in->fz_off[0] = (uint32_t)in->fz_dst * EMU_LANES * 4;
+  for (int j = 0; j < 3; j++) in->fz_off[1 + j] = (uint32_t)in->fz_src[j] * EMU_LANES * 4;
+}
+
 void emu_fuse_prepare(emu_insn *insns, size_t n)
 {
   uint32_t next = 0; /* run length from i + 1 */
@@ -220,37 +238,45 @@ typedef int32_t v8i __attribute__((vector_size(32)));
 #define ST8(p, x) do { v8u v_ = (x); memcpy((p), &v_, sizeof v_); } while (0)
 
 /* One lane loop per (operation, which sources are uniform) pair, so that a uniform source is a
- * splat held in a register and a VGPR source a plain load: case FZ_op * 8 + fz_uni. */
-#define LOOP(ga, gb, gc, expr)                                                                     \
+ * splat held in a register and a VGPR source a plain load: case FZC(FZ_op) + fz_uni, the record's
+ * fz_case. Each case reads only what it uses of the record: the byte offsets of its registers
+ * (fz_off) and its uniform values (UNI: an SGPR's value, or the constant fixed at decode, uni_fix). */
+#define DST ((uint32_t *)(void *)(Vb + x->fz_off[0]))
+#define SRC(j) ((const uint32_t *)(const void *)(Vb + x->fz_off[1 + (j)]))
+#define UNI(j) ((x->fz_sg >> (j) & 1) ? w->s[x->fz_k[j]] : x->fz_k[j])
+#define LOOP(u, ns, expr)                                                                          \
   {                                                                                                \
+    uint32_t *const d = DST;                                                                       \
+    const uint32_t *const pa = SRC(0), *const pb = SRC(1), *const pc = SRC(2);                     \
+    const uint32_t ua = ((u) & 1) ? UNI(0) : 0, ub = ((u) & 2) ? UNI(1) : 0, uc = ((u) & 4) ? UNI(2) : 0; \
+    (void)pa, (void)pb, (void)pc, (void)ua, (void)ub, (void)uc;                                    \
     _Pragma("GCC unroll 8") for (uint32_t o = 0; o < EMU_LANES; o += 8)                            \
     {                                                                                              \
-      const v8u a = (ga), b = (gb), c = (gc);                                                      \
+      const v8u a = ((u) & 1) ? (v8u){0} + ua : LD8(pa + o);                                       \
+      const v8u b = (ns) < 2 ? a : ((u) & 2) ? (v8u){0} + ub : LD8(pb + o);                        \
+      const v8u c = (ns) < 3 ? a : ((u) & 4) ? (v8u){0} + uc : LD8(pc + o);                        \
       (void)a, (void)b, (void)c;                                                                   \
       ST8(d + o, (expr));                                                                          \
     }                                                                                              \
   }                                                                                                \
   break;
-#define GA(u) ((u) ? (v8u){0} + ua : LD8(pa + o))
-#define GB(u) ((u) ? (v8u){0} + ub : LD8(pb + o))
-#define GC(u) ((u) ? (v8u){0} + uc : LD8(pc + o))
 #define V1(op, expr)                                                                               \
-  case op * 8 + 0: LOOP(GA(0), a, a, expr)                                                         \
-  case op * 8 + 1: LOOP(GA(1), a, a, expr)
+  case FZC(op) + 0: LOOP(0, 1, expr)                                                                \
+  case FZC(op) + 1: LOOP(1, 1, expr)
 #define V2(op, expr)                                                                               \
-  case op * 8 + 0: LOOP(GA(0), GB(0), a, expr)                                                     \
-  case op * 8 + 1: LOOP(GA(1), GB(0), a, expr)                                                     \
-  case op * 8 + 2: LOOP(GA(0), GB(1), a, expr)                                                     \
-  case op * 8 + 3: LOOP(GA(1), GB(1), a, expr)
+  case FZC(op) + 0: LOOP(0, 2, expr)                                                                \
+  case FZC(op) + 1: LOOP(1, 2, expr)                                                                \
+  case FZC(op) + 2: LOOP(2, 2, expr)                                                                \
+  case FZC(op) + 3: LOOP(3, 2, expr)
 #define V3(op, expr)                                                                               \
-  case op * 8 + 0: LOOP(GA(0), GB(0), GC(0), expr)                                                 \
-  case op * 8 + 1: LOOP(GA(1), GB(0), GC(0), expr)                                                 \
-  case op * 8 + 2: LOOP(GA(0), GB(1), GC(0), expr)                                                 \
-  case op * 8 + 3: LOOP(GA(1), GB(1), GC(0), expr)                                                 \
-  case op * 8 + 4: LOOP(GA(0), GB(0), GC(1), expr)                                                 \
-  case op * 8 + 5: LOOP(GA(1), GB(0), GC(1), expr)                                                 \
-  case op * 8 + 6: LOOP(GA(0), GB(1), GC(1), expr)                                                 \
-  case op * 8 + 7: LOOP(GA(1), GB(1), GC(1), expr)
+  case FZC(op) + 0: LOOP(0, 3, expr)                                                                \
+  case FZC(op) + 1: LOOP(1, 3, expr)                                                                \
+  case FZC(op) + 2: LOOP(2, 3, expr)                                                                \
+  case FZC(op) + 3: LOOP(3, 3, expr)                                                                \
+  case FZC(op) + 4: LOOP(4, 3, expr)                                                                \
+  case FZC(op) + 5: LOOP(5, 3, expr)                                                                \
+  case FZC(op) + 6: LOOP(6, 3, expr)                                                                \
+  case FZC(op) + 7: LOOP(7, 3, expr)
 /* lanes of the mask's 8-lane block at o, as all-ones / zero words: mask_tab[byte] */
 static uint32_t mask_tab[256][8] __attribute__((aligned(32)));
 __attribute__((constructor)) static void mask_tab_init(void)
@@ -315,16 +341,17 @@ __attribute__((target("avx2,fma"))) static inline void flt_avx2(unsigned op, uns
   }
 }
 #define FLT(op, u)                                                                                 \
-  case op * 8 + u:                                                                                 \
+  case FZC(op) + u:                                                                                 \
     if (av) {                                                                                      \
-      flt_avx2(op, u, d, pa, pb, pc, ua, ub, uc);                                                  \
+      flt_avx2(op, u, DST, SRC(0), SRC(1), SRC(2), ((u) & 1) ? UNI(0) : 0, ((u) & 2) ? UNI(1) : 0,     \
+               ((u) & 4) ? UNI(2) : 0);                                                            \
       break;                                                                                       \
     }                                                                                              \
     x->fn(w, x);                                                                                   \
     break;
 #else
 #define FLT(op, u)                                                                                 \
-  case op * 8 + u: x->fn(w, x); break;
+  case FZC(op) + u: x->fn(w, x); break;
 #endif
 #define FLT2(op) FLT(op, 0) FLT(op, 1) FLT(op, 2) FLT(op, 3)
 
@@ -337,28 +364,61 @@ __attribute__((target("avx2,fma"))) static inline void flt_avx2(unsigned op, uns
     v8u f0 = g0 ^ (b & (g0 ^ g1)), f1 = g2 ^ (b & (g2 ^ g3));                                       \
     f0 ^ (a & (f0 ^ f1));                                                                          \
   })
+#define BOP3(u)                                                                                    \
+  case FZC(FZ_BITOP3) + (u): {                                                                      \
+    const unsigned t = x->bitop3;                                                                  \
+    v8u bp[4], bq[4];                                                                              \
+    for (int i = 0; i < 4; i++) {                                                                  \
+      const uint32_t p0 = 0u - (t >> (2 * i) & 1), p1 = 0u - (t >> (2 * i + 1) & 1);              \
+      bp[i] = (v8u){0} + p0, bq[i] = (v8u){0} + (p0 ^ p1);                                         \
+    }                                                                                              \
+    LOOP(u, 3, BITOP3(a, b, c))                                                                    \
+  }
+/* v_cndmask_b32's case for uniform sources u: cnd_avx2 on the AVX2 build, the byte table on the
+ * baseline one */
+#define CND(u)                                                                                     \
+  case FZC(FZ_CNDMASK) + (u): {                                                                     \
+    const uint64_t mk = emu_srcmask(w, x, 3);                                                      \
+    if (av) {                                                                                      \
+      cnd_avx2(DST, SRC(0), SRC(1), ((u) & 1) ? UNI(0) : 0, ((u) & 2) ? UNI(1) : 0, (u), mk);      \
+      break;                                                                                       \
+    }                                                                                              \
+    LOOP(u, 2, ({ v8u sel = MASK8; (b & sel) | (a & ~sel); }))                                      \
+  }
 /* v_cvt_f32_ubyteN: the byte as a float (exact) */
 #define UBYTE(a, sh) ((v8u)__builtin_convertvector((v8i)((a) >> (sh) & 0xff), v8f))
 typedef float v8f __attribute__((vector_size(32)));
 
 /* A 32-bit compare's lane mask on the AVX2 build: per 8-lane block the predicate as a vector of
- * all-ones / zero words, its sign bits by vmovmskps. Float compares by vcmpps with the predicate
- * that is emu/op_valu.c's F_* macro (ordered for the plain forms, unordered-true for the negated
- * ones; exact, NaN or not); unsigned ones as signed after flipping the sign bits. The baseline build
- * (no unsigned or ordered vector compares in SSE2) calls the handlers. */
-__attribute__((target("avx2"))) static uint64_t cmp_avx2(unsigned op, unsigned pred, unsigned uni, const uint32_t *pa,
-                                                         const uint32_t *pb, uint32_t ua, uint32_t ub)
+ * all-ones / zero words; float compares by vcmpps with the predicate that is emu/op_valu.c's F_*
+ * macro (ordered for the plain forms, unordered-true for the negated ones; exact, NaN or not);
+ * unsigned ones as signed after flipping the sign bits. The baseline build (no unsigned or ordered
+ * vector compares in SSE2) calls the handlers. Four blocks' words packed to bytes in lane order
+ * (vpackssdw, vpacksswb, vpermd) give 32 mask bits by one vpmovmskb; each (predicate, uniform
+ * sources) pair is its own unrolled body (issue #31, eighth stop: the loop with the sources' choice
+ * inside cost about 165 host instructions a compare). */
+__attribute__((target("avx2"))) static inline uint32_t mask32_avx2(__m256i c0, __m256i c1, __m256i c2, __m256i c3)
+{
+  /* bytes per 128-bit half: c0 c1 c2 c3's lanes 0..3, then their lanes 4..7; vpermd puts them in order */
+  const __m256i b = _mm256_packs_epi16(_mm256_packs_epi32(c0, c1), _mm256_packs_epi32(c2, c3));
+  return (uint32_t)_mm256_movemask_epi8(_mm256_permutevar8x32_epi32(b, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
+}
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) uint64_t
+cmp_avx2_u(const unsigned op, unsigned pred, const unsigned uni, const uint32_t *pa, const uint32_t *pb, uint32_t ua, uint32_t ub)
 {
   const __m256i sa = _mm256_set1_epi32((int)ua), sb = _mm256_set1_epi32((int)ub);
   const __m256i flip = _mm256_set1_epi32(op == FZ_CMP_U ? (int)0x80000000u : 0), ones = _mm256_set1_epi32(-1);
   uint64_t r = 0;
-#define CL(expr)                                                                                   \
-  for (uint32_t o = 0; o < EMU_LANES; o += 8) {                                                    \
-    const __m256i a = (uni & 1) ? sa : _mm256_loadu_si256((const __m256i *)(const void *)(pa + o)); \
-    const __m256i b = (uni & 2) ? sb : _mm256_loadu_si256((const __m256i *)(const void *)(pb + o)); \
+#define CB(o, expr)                                                                                \
+  ({                                                                                               \
+    const __m256i a = (uni & 1) ? sa : _mm256_loadu_si256((const __m256i *)(const void *)(pa + (o))); \
+    const __m256i b = (uni & 2) ? sb : _mm256_loadu_si256((const __m256i *)(const void *)(pb + (o))); \
     (void)a, (void)b;                                                                              \
-    r |= (uint64_t)(unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(expr)) << o;                   \
-  }                                                                                                \
+    (expr);                                                                                        \
+  })
+#define CL(expr)                                                                                   \
+  r = mask32_avx2(CB(0, expr), CB(8, expr), CB(16, expr), CB(24, expr)) |                          \
+      (uint64_t)mask32_avx2(CB(32, expr), CB(40, expr), CB(48, expr), CB(56, expr)) << 32;         \
   break;
 #define FC(imm) CL(_mm256_castps_si256(_mm256_cmp_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), imm)))
 #define AX _mm256_xor_si256(a, flip)
@@ -390,59 +450,77 @@ __attribute__((target("avx2"))) static uint64_t cmp_avx2(unsigned op, unsigned p
     default: CL(_mm256_xor_si256(_mm256_cmpeq_epi32(a, b), ones)) /* CP_NE */
     }
   }
+#undef CB
 #undef CL
 #undef FC
 #undef AX
 #undef BX
   return r;
 }
+__attribute__((target("avx2"), noinline)) static uint64_t cmp_avx2(unsigned op, unsigned pred, unsigned uni, const uint32_t *pa,
+                                                                  const uint32_t *pb, uint32_t ua, uint32_t ub)
+{
+  switch ((op - FZ_CMP_F) * 4 + uni) { /* the kind and uniform sources as constants: one body each */
+#define CU(k, u) \
+  case (k - FZ_CMP_F) * 4 + u: return cmp_avx2_u(k, pred, u, pa, pb, ua, ub);
+  CU(FZ_CMP_F, 0) CU(FZ_CMP_F, 1) CU(FZ_CMP_F, 2) CU(FZ_CMP_F, 3)
+  CU(FZ_CMP_I, 0) CU(FZ_CMP_I, 1) CU(FZ_CMP_I, 2) CU(FZ_CMP_I, 3)
+  CU(FZ_CMP_U, 0) CU(FZ_CMP_U, 1) CU(FZ_CMP_U, 2) CU(FZ_CMP_U, 3)
+#undef CU
+  default: __builtin_unreachable();
+  }
+}
 
 /* v_exp_f32, v_cvt_f32_f16 and v_cvt_f16_f32 by the whole-wave kernels their handlers call
- * (emu/simd.c), so the same bits on every path: the source's 64 lanes (a uniform one spread), the
- * kernel into a temporary, then the destination (a source may be it). v_cvt_f32_f16 reads the low
- * half (no op_sel in a run); v_cvt_f16_f32 writes the low half and zeroes the high one or keeps
- * it, as the op-table row says (EMU_F_D16Z, emu_dst16). Out of line: one body for both builds. */
+ * (emu/simd.c), so the same bits on every path. v_cvt_f32_f16 reads the low half (no op_sel in a
+ * run); v_cvt_f16_f32 writes the low half and zeroes the high one or keeps it, as the op-table row
+ * says (EMU_F_D16Z, emu_dst16). A uniform source is spread into a temporary; the kernels read a
+ * VGPR source in place and write the destination directly, except v_exp_f32 with the destination
+ * its source (emu_exp2_64 rereads the source's lanes it finishes in scalar code after its vector
+ * pass), which goes through a temporary (issue #31, eighth stop: the copies cost about 130 host
+ * instructions a record). Out of line, one body per build (the half-word packing loops vectorised
+ * for AVX2 in run_avx2's). */
+FZ_INLINE void wave_kernel(unsigned op, uint32_t *d, const uint32_t *pa, uint32_t ua, unsigned uni, uint32_t flags)
+{
+  uint32_t a[EMU_LANES], t[EMU_LANES];
+  if (uni) emu_fill64(a, ua), pa = a;
+  if (op == FZ_EXP_F) {
+    if (d != pa) {
+      emu_exp2_64((float *)(void *)d, (const float *)(const void *)pa);
+    } else {
+      emu_exp2_64((float *)(void *)t, (const float *)(const void *)pa);
+      memcpy(d, t, sizeof t);
+    }
+  } else if (op == FZ_CVT_F32_F16) {
+    uint16_t h[EMU_LANES];
+    for (int l = 0; l < EMU_LANES; l++) h[l] = (uint16_t)pa[l];
+    emu_f16_to_f32_64((float *)(void *)d, h);
+  } else {
+    uint16_t h[EMU_LANES];
+    emu_f32_to_f16_64(h, (const float *)(const void *)pa);
+    if (flags & EMU_F_D16Z)
+      for (int l = 0; l < EMU_LANES; l++) d[l] = h[l];
+    else
+      for (int l = 0; l < EMU_LANES; l++) d[l] = (d[l] & 0xffff0000u) | h[l];
+  }
+}
 static __attribute__((noinline)) void run_wave_kernel(unsigned op, uint32_t *d, const uint32_t *pa, uint32_t ua,
                                                       unsigned uni, uint32_t flags)
 {
-  uint32_t a[EMU_LANES], t[EMU_LANES];
-  if (uni) emu_fill64(a, ua);
-  else memcpy(a, pa, sizeof a);
-  if (op == FZ_EXP_F) {
-    emu_exp2_64((float *)(void *)t, (const float *)(const void *)a);
-  } else if (op == FZ_CVT_F32_F16) {
-    uint16_t h[EMU_LANES];
-    for (int l = 0; l < EMU_LANES; l++) h[l] = (uint16_t)a[l];
-    emu_f16_to_f32_64((float *)(void *)t, h);
-  } else {
-    uint16_t h[EMU_LANES];
-    emu_f32_to_f16_64(h, (const float *)(const void *)a);
-    if (flags & EMU_F_D16Z)
-      for (int l = 0; l < EMU_LANES; l++) t[l] = h[l];
-    else
-      for (int l = 0; l < EMU_LANES; l++) t[l] = (d[l] & 0xffff0000u) | h[l];
-  }
-  memcpy(d, t, sizeof t);
+  wave_kernel(op, d, pa, ua, uni, flags);
+}
+static __attribute__((noinline, target("avx2"))) void run_wave_kernel_avx2(unsigned op, uint32_t *d, const uint32_t *pa,
+                                                                           uint32_t ua, unsigned uni, uint32_t flags)
+{
+  wave_kernel(op, d, pa, ua, uni, flags);
 }
 
-FZ_INLINE void run_body(emu_wave *w, const emu_insn *in, int m, const bool av)
+FZ_INLINE void run_body(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt, const bool av)
 {
-  uint32_t *const V = w->v;
-  for (int j = 0; j < m; j++) {
-    const emu_insn *x = in + j;
-    uint32_t *d = V + (size_t)x->fz_dst * EMU_LANES;
-    const uint32_t *pa = V + (size_t)x->fz_src[0] * EMU_LANES, *pb = V + (size_t)x->fz_src[1] * EMU_LANES,
-                   *pc = V + (size_t)x->fz_src[2] * EMU_LANES;
-    const unsigned uni = x->fz_uni;
-    uint32_t ua = 0, ub = 0, uc = 0;
-    if (uni) { /* an SGPR's value, or the constant fixed at decode (uni_fix) */
-      const unsigned sg = x->fz_sg;
-      if (uni & 1) ua = (sg & 1) ? w->s[x->fz_k[0]] : x->fz_k[0];
-      if (uni & 2) ub = (sg & 2) ? w->s[x->fz_k[1]] : x->fz_k[1];
-      if (uni & 4) uc = (sg & 4) ? w->s[x->fz_k[2]] : x->fz_k[2];
-    }
-    uint64_t mk = 0; /* v_cndmask_b32's lane mask (operand 3) */
-    switch (x->fz_op * 8 + uni) {
+  char *const Vb = (char *)w->v;
+  for (const emu_insn *x = in, *const xe = in + m; x != xe; x++) {
+    (*cnt++)++; /* the record's execution count (emu/exec.c rr_ahead's w->counts) */
+    switch (x->fz_case) {
     V1(FZ_MOV, a)
     V1(FZ_NOT, ~a)
     V2(FZ_ADD, a + b)
@@ -460,24 +538,8 @@ FZ_INLINE void run_body(emu_wave *w, const emu_insn *in, int m, const bool av)
     V2(FZ_MAX_I, ({ v8u gt = (v8u)((v8i)a > (v8i)b); (a & gt) | (b & ~gt); }))
     V2(FZ_MIN_U, ({ v8u lt = (v8u)(a < b); (a & lt) | (b & ~lt); }))
     V2(FZ_MAX_U, ({ v8u gt = (v8u)(a > b); (a & gt) | (b & ~gt); }))
-    case FZ_CNDMASK * 8 + 0: /* D = mask[lane] ? S1 : S0 */
-    case FZ_CNDMASK * 8 + 1:
-    case FZ_CNDMASK * 8 + 2:
-    case FZ_CNDMASK * 8 + 3:
-      mk = emu_srcmask(w, x, 3);
-      if (av) {
-        switch (uni) { /* the uniform-source cases as constants, so each is its own loop */
-        case 0: cnd_avx2(d, pa, pb, ua, ub, 0, mk); break;
-        case 1: cnd_avx2(d, pa, pb, ua, ub, 1, mk); break;
-        case 2: cnd_avx2(d, pa, pb, ua, ub, 2, mk); break;
-        default: cnd_avx2(d, pa, pb, ua, ub, 3, mk); break;
-        }
-        break;
-      }
-      switch (uni) {
-        V2(0, ({ v8u sel = MASK8; (b & sel) | (a & ~sel); }))
-      }
-      break;
+    /* v_cndmask_b32: D = mask[lane] ? S1 : S0, the mask an SGPR pair (operand 3) */
+    CND(0) CND(1) CND(2) CND(3)
     V3(FZ_AND_OR, (a & b) | c)
     V3(FZ_OR3, a | b | c)
     V3(FZ_XAD, (a ^ b) + c)
@@ -491,52 +553,25 @@ FZ_INLINE void run_body(emu_wave *w, const emu_insn *in, int m, const bool av)
     V1(FZ_CVT_UB1, UBYTE(a, 8))
     V1(FZ_CVT_UB2, UBYTE(a, 16))
     V1(FZ_CVT_UB3, UBYTE(a, 24))
-    case FZ_BITOP3 * 8 + 0:
-    case FZ_BITOP3 * 8 + 1:
-    case FZ_BITOP3 * 8 + 2:
-    case FZ_BITOP3 * 8 + 3:
-    case FZ_BITOP3 * 8 + 4:
-    case FZ_BITOP3 * 8 + 5:
-    case FZ_BITOP3 * 8 + 6:
-    case FZ_BITOP3 * 8 + 7: {
-      const unsigned t = x->bitop3;
-      v8u bp[4], bq[4];
-      for (int i = 0; i < 4; i++) {
-        const uint32_t p0 = 0u - (t >> (2 * i) & 1), p1 = 0u - (t >> (2 * i + 1) & 1);
-        bp[i] = (v8u){0} + p0, bq[i] = (v8u){0} + (p0 ^ p1);
-      }
-      switch (uni) {
-        V3(0, BITOP3(a, b, c))
-      }
-      break;
-    }
-    case FZ_NOP * 8: break;
-    case FZ_CMP_F * 8 + 0:
-    case FZ_CMP_F * 8 + 1:
-    case FZ_CMP_F * 8 + 2:
-    case FZ_CMP_F * 8 + 3:
-    case FZ_CMP_I * 8 + 0:
-    case FZ_CMP_I * 8 + 1:
-    case FZ_CMP_I * 8 + 2:
-    case FZ_CMP_I * 8 + 3:
-    case FZ_CMP_U * 8 + 0:
-    case FZ_CMP_U * 8 + 1:
-    case FZ_CMP_U * 8 + 2:
-    case FZ_CMP_U * 8 + 3: { /* the mask into the SGPR pair (EXEC is all ones: no lane cleared) */
+    BOP3(0) BOP3(1) BOP3(2) BOP3(3) BOP3(4) BOP3(5) BOP3(6) BOP3(7)
+    case FZC(FZ_NOP): break;
+    case FZC(FZ_CMP_F): { /* the mask into the SGPR pair (EXEC is all ones: no lane cleared) */
       if (!av) {
         x->fn(w, x);
         break;
       }
-      const uint64_t r = cmp_avx2(x->fz_op, x->fz_src[2], uni, pa, pb, ua, ub);
+      const unsigned uni = x->fz_uni;
+      const uint64_t r = cmp_avx2(x->fz_op, x->fz_src[2], uni, SRC(0), SRC(1), (uni & 1) ? UNI(0) : 0,
+                                  (uni & 2) ? UNI(1) : 0);
       w->s[x->fz_dst] = (uint32_t)r, w->s[x->fz_dst + 1] = (uint32_t)(r >> 32);
       break;
     }
-    case FZ_EXP_F * 8 + 0:
-    case FZ_EXP_F * 8 + 1:
-    case FZ_CVT_F32_F16 * 8 + 0:
-    case FZ_CVT_F32_F16 * 8 + 1:
-    case FZ_CVT_F16_F32 * 8 + 0:
-    case FZ_CVT_F16_F32 * 8 + 1: run_wave_kernel(x->fz_op, d, pa, ua, uni, x->flags); break;
+    case FZC(FZ_EXP_F): {
+      const unsigned uni = x->fz_uni;
+      if (av) run_wave_kernel_avx2(x->fz_op, DST, SRC(0), uni ? UNI(0) : 0, uni, x->flags);
+      else run_wave_kernel(x->fz_op, DST, SRC(0), uni ? UNI(0) : 0, uni, x->flags);
+      break;
+    }
     FLT2(FZ_ADD_F)
     FLT2(FZ_SUB_F)
     FLT2(FZ_SUBREV_F)
@@ -551,11 +586,20 @@ FZ_INLINE void run_body(emu_wave *w, const emu_insn *in, int m, const bool av)
   }
 }
 
-__attribute__((target("avx2,fma"))) static void run_avx2(emu_wave *w, const emu_insn *in, int m) { run_body(w, in, m, true); }
-static void run_base(emu_wave *w, const emu_insn *in, int m) { run_body(w, in, m, false); }
+__attribute__((target("avx2,fma"))) static void run_avx2(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt)
+{
+  run_body(w, in, m, cnt, true);
+}
+static void run_base(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt) { run_body(w, in, m, cnt, false); }
+
+void emu_fuse_runc(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt)
+{
+  if (emu_avx2) run_avx2(w, in, m, cnt);
+  else run_base(w, in, m, cnt);
+}
 
 void emu_fuse_run(emu_wave *w, const emu_insn *in, int m)
 {
-  if (emu_avx2) run_avx2(w, in, m);
-  else run_base(w, in, m);
+  uint64_t cnt[EMU_FUSE_MAX] = {0}; /* counted nowhere */
+  emu_fuse_runc(w, in, m, cnt);
 }

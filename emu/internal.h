@@ -209,6 +209,12 @@ struct emu_insn {
    * emu_ssrc32 reads for a constant, in fz_k[j], fixed at decode (issue #31, seventh stop) */
   uint32_t fz_k[3];
   uint8_t fz_sg;
+  /* the same record pre-resolved for the runner (issue #31, eighth stop): fz_case the runner's
+   * case (from fz_op and fz_uni; 32 bits: a narrower one costs a zero extension per record), fz_off
+   * the byte offsets in the wave's VGPR file of the destination and of the three sources (fz_dst,
+   * fz_src times a register's 256 bytes) */
+  uint32_t fz_case;
+  uint32_t fz_off[4];
   /* the straight-line block starting here (emu/decode.c block_prepare, emu/exec.c rr_ahead): how many
    * records from this one the run-ahead loop may execute after one check of budget, hazards,
    * VSKIP and VGPR indexing; 0 for an event (sched_ev) */
@@ -930,6 +936,8 @@ extern bool emu_fuse_on;
 void emu_fuse_mark(emu_insn *in, const char *name);
 void emu_fuse_prepare(emu_insn *insns, size_t n);
 void emu_fuse_run(emu_wave *w, const emu_insn *in, int m);
+/* the same, adding 1 to cnt[j] for each record j of the run (the run-ahead loop's w->counts) */
+void emu_fuse_runc(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt);
 
 /* ---- memory helpers (emu/addr.c) --------------------------------------------------------------
  * Host pointer for a global access of n bytes by `lane` at addr; NULL after recording a fault
