@@ -975,50 +975,63 @@ T512 static uint64_t exp2_512(float *d, const float *a)
   return slow;
 }
 
-/* AVX2: the same test on y = 2^n * T[j] * q(f), a = (64n + j + f) / 64 with 64a = 64n + j + f exact
- * (64a is a float times 64; n, j integers, 0 <= j < 64, |f| <= 1/2, f = 64a - round(64a) exact),
- * T[j] = 2^(j/64) from libm's exp2 at start-up (within 1 double ULP, 2^-52), q the degree-5 Taylor
- * polynomial of e^(f ln2 / 64) (|f ln2 / 64| < 0.0055: truncation below 0.0055^6 / 720 < 2^-54) by
- * Horner with FMA (a few double ULPs), one rounding for the product T[j] * q, 2^n exact: |y - 2^a|
- * < 2^-49 * 2^a, far inside the 2^-40 the test needs. Five FMAs and a table gather instead of the
- * AVX-512 path's thirteen: seed seq 256, callgrind (docs/performance.md). Out-of-range lanes are
- * clamped to 0 so the bits stay finite, then redone by the definition. Checked equal to the
- * definition for all 2^32 inputs once (2026-12-03); tests/test_emu_cvt.c keeps a sweep. */
-static double exp2_tab[64], exp2_q[6];
+/* AVX2: y = 2^n * T[j] * q(f), a = (64n + j + f) / 64 with 64a = 64n + j + f exact (64a is a float
+ * times 64; n, j integers, 0 <= j < 64, |f| <= 1/2, f = 64a - round(64a) exact), T[j] = 2^(j/64) from
+ * libm's exp2 at start-up (within 1 double ULP, 2^-52), q the degree-4 Taylor polynomial of
+ * e^(f ln2 / 64) (|f ln2 / 64| < 0.0055: truncation below 0.0055^5 / 120 < 2^-44) by Horner with FMA
+ * (a few double ULPs), one rounding for the product, 2^n added to T[j]'s exponent field (exact):
+ * |y - 2^a| < 2^-44 * 2^a. round(64a) is taken by adding 1.5 * 2^52 (its integer in the low bits
+ * of the sum, no round or convert instruction). The certainty test is done on y's bits, not by the
+ * two multiplies and conversions of the AVX-512 path: F = (float)y is certain unless the 29 bits of
+ * y below the float mantissa lie within 2^13 of the half-way point 2^28. 2^13 double ULPs of y are
+ * more than 2^-40 * y, so outside that window y, the exact 2^a and libm's exp2 (both within
+ * 2^-44 * 2^a of y) are on the same side of every float rounding boundary (a boundary between
+ * binades is a float itself, not a half-way point), and (float)exp2(a) is F. On this Zen 1 host
+ * (256-bit double ops two µops, the kernel latency-bound) these cut 240 -> 211 ns per wave
+ * (docs/performance.md, eighth stop). Out-of-range lanes are clamped to 0 so the bits stay
+ * finite, then redone by the definition. Checked equal to the definition for all 2^32 inputs
+ * (2026-12-03, and this form 2026-12-04); tests/test_emu_cvt.c keeps a sweep. */
+static double exp2_tab[64], exp2_q[5];
 __attribute__((constructor)) static void exp2_init(void)
 {
   for (int j = 0; j < 64; j++) exp2_tab[j] = exp2((double)j / 64);
   exp2_q[0] = 1.0;
-  for (int k = 1; k < 6; k++) exp2_q[k] = exp2_q[k - 1] * (0x1.62e42fefa39efp-1 / 64) / k; /* (ln2/64)^k / k! */
+  for (int k = 1; k < 5; k++) exp2_q[k] = exp2_q[k - 1] * (0x1.62e42fefa39efp-1 / 64) / k; /* (ln2/64)^k / k! */
 }
 
 T256 static uint64_t exp2_256(float *d, const float *a)
 {
   uint64_t slow = 0;
-  const __m256d q5 = _mm256_set1_pd(exp2_q[5]), q4 = _mm256_set1_pd(exp2_q[4]), q3 = _mm256_set1_pd(exp2_q[3]);
+  const __m256d q4 = _mm256_set1_pd(exp2_q[4]), q3 = _mm256_set1_pd(exp2_q[3]);
   const __m256d q2 = _mm256_set1_pd(exp2_q[2]), q1 = _mm256_set1_pd(exp2_q[1]), q0 = _mm256_set1_pd(1.0);
+  const __m256d sh = _mm256_set1_pd(0x1.8p52), c64 = _mm256_set1_pd(64.0);
 #pragma GCC unroll 2
   for (int b = 0; b < 16; b++) {
     __m128 af = _mm_loadu_ps(a + 4 * b);
     __m128 okf = _mm_and_ps(_mm_cmp_ps(af, _mm_set1_ps(-125.0f), _CMP_GE_OQ), _mm_cmp_ps(af, _mm_set1_ps(127.0f), _CMP_LE_OQ));
     int ok = _mm_movemask_ps(okf);
     af = _mm_and_ps(af, okf); /* lanes out of range (NaN included) compute 2^0, then go slow */
-    __m256d x = _mm256_mul_pd(_mm256_cvtps_pd(af), _mm256_set1_pd(64.0));
-    __m256d nn = _mm256_round_pd(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    __m256d f = _mm256_sub_pd(x, nn);
-    __m256d q = _mm256_fmadd_pd(q5, f, q4);
-    q = _mm256_fmadd_pd(q, f, q3);
+    __m256d x = _mm256_cvtps_pd(af);
+    /* kd = 1.5 * 2^52 + k, k = round(64a) (|64a| < 2^13, one rounding to an integer, ties to even):
+     * its mantissa is 2^51 + k, k in two's complement in the low bits */
+    __m256d kd = _mm256_fmadd_pd(x, c64, sh);
+    __m256d f = _mm256_fmsub_pd(x, c64, _mm256_sub_pd(kd, sh)); /* 64a - k, exact */
+    __m256d q = _mm256_fmadd_pd(q4, f, q3);
     q = _mm256_fmadd_pd(q, f, q2);
     q = _mm256_fmadd_pd(q, f, q1);
     q = _mm256_fmadd_pd(q, f, q0);
-    __m128i ni = _mm256_cvtpd_epi32(nn);
-    __m256d t = _mm256_i32gather_pd(exp2_tab, _mm_and_si128(ni, _mm_set1_epi32(63)), 8);
-    __m256i e = _mm256_slli_epi64(_mm256_add_epi64(_mm256_cvtepi32_epi64(_mm_srai_epi32(ni, 6)), _mm256_set1_epi64x(1023)), 52);
-    __m256d y = _mm256_mul_pd(_mm256_mul_pd(q, t), _mm256_castsi256_pd(e));
-    __m128 lo = _mm256_cvtpd_ps(_mm256_mul_pd(y, _mm256_set1_pd(1.0 - 0x1p-40)));
-    __m128 hi = _mm256_cvtpd_ps(_mm256_mul_pd(y, _mm256_set1_pd(1.0 + 0x1p-40)));
-    ok &= _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(_mm_castps_si128(lo), _mm_castps_si128(hi))));
-    _mm_storeu_ps(d + 4 * b, lo);
+    __m256i kb = _mm256_castpd_si256(kd);
+    __m256d t = _mm256_i64gather_pd(exp2_tab, _mm256_and_si256(kb, _mm256_set1_epi64x(63)), 8);
+    /* (2^51 + k) >> 6 = 2^45 + n, n = floor(k / 64); << 52 drops the 2^45: n added to T[j]'s
+     * exponent field (1 <= T[j] < 2, 2^n T[j] a normal double for -125 <= n <= 127): exact */
+    __m256i e = _mm256_slli_epi64(_mm256_srli_epi64(kb, 6), 52);
+    __m256i y = _mm256_castpd_si256(_mm256_mul_pd(q, _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(t), e))));
+    /* certain unless y's 29 bits below the float mantissa lie within 2^13 of the half-way point
+     * 2^28 (see above) */
+    __m256i r = _mm256_and_si256(_mm256_add_epi64(y, _mm256_set1_epi64x((1 << 13) - (1 << 28))),
+                                 _mm256_set1_epi64x((1 << 29) - 1));
+    ok &= ~_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_set1_epi64x(1 << 14), r)));
+    _mm_storeu_ps(d + 4 * b, _mm256_cvtpd_ps(_mm256_castsi256_pd(y)));
     slow |= (uint64_t)(~ok & 15) << (4 * b);
   }
   return slow;
