@@ -156,6 +156,39 @@ enum { EMU_LK_NONE = 0, EMU_LK_DS, EMU_LK_DS2, EMU_LK_LOADLDS, EMU_LK_FLAT };
 
 struct emu_insn {
   emu_handler fn;        /* never NULL: unimplemented instructions get emu_op_unimplemented */
+  /* What the run-ahead loop (emu/exec.c rr_ahead) and the runner (emu/fuse.c) read for every
+   * record, next to fn so that a record's first cache line or two hold them: placed further on
+   * (a record is some 740 bytes), each block start and run start touched two more lines. */
+  /* a run of integer lane operations starting here (emu/fuse.c, emu_fuse_prepare): fuse_n records
+   * the run-ahead loop may execute as one step (0: not such an op); the compact form: fz_op,
+   * fz_dst, fz_src (VGPR indices), fz_uni bit j when source j is uniform (read by emu_ssrc32) */
+  uint8_t fuse_n, fz_op, fz_uni;
+  uint16_t fz_dst, fz_src[3];
+  /* uniform source j of a run's record (fz_uni bit j): an SGPR's number (fz_sg bit j) or the value
+   * emu_ssrc32 reads for a constant, in fz_k[j], fixed at decode (issue #31, seventh stop) */
+  uint32_t fz_k[3];
+  uint8_t fz_sg;
+  /* the same record pre-resolved for the runner (issue #31, eighth stop): fz_case the runner's
+   * case (from fz_op and fz_uni; 32 bits: a narrower one costs a zero extension per record), fz_off
+   * the byte offsets in the wave's VGPR file of the destination and of the three sources (fz_dst,
+   * fz_src times a register's 256 bytes) */
+  uint32_t fz_case;
+  uint32_t fz_off[4];
+  /* the straight-line block starting here (emu/decode.c block_prepare, emu/exec.c rr_ahead): how many
+   * records from this one the run-ahead loop may execute after one check of budget, hazards,
+   * VSKIP and VGPR indexing; 0 for an event (sched_ev) */
+  uint8_t blk_n;
+  /* some record of that block starts a run of lane operations (fuse_n >= 1: a run of one counts); clear, the
+   * run-ahead loop runs the block without looking for runs */
+  uint8_t blk_fz;
+  /* the union of hz_* over that block (the whole chain from here when it is cut at 255 records):
+   * blk_hzk the kinds, blk_hzw/blk_hzm its distinct map words and their bits, blk_hzn how many
+   * (EMU_BLK_HZ_ALL when more than EMU_BLK_HZ: no union, check every record). No pending register
+   * in the union, none in any record: the run-ahead loop checks the block once (emu/exec.c
+   * rr_ahead; issue #31, seventh stop, second round) */
+  uint8_t blk_hzk, blk_hzn;
+  uint8_t blk_hzw[6];
+  uint64_t blk_hzm[6];
   uint64_t pc;
   uint32_t size;
   int32_t target;        /* branch target as an instruction index, -1 if none/outside */
@@ -200,36 +233,6 @@ struct emu_insn {
    * byte offsets of the one or two accesses (DS) */
   uint8_t lk, lop, lbytes, lai;
   uint32_t loff0, loff1;
-  /* a run of integer lane operations starting here (emu/fuse.c, emu_fuse_prepare): fuse_n records
-   * the run-ahead loop may execute as one step (0: not such an op); the compact form: fz_op,
-   * fz_dst, fz_src (VGPR indices), fz_uni bit j when source j is uniform (read by emu_ssrc32) */
-  uint8_t fuse_n, fz_op, fz_uni;
-  uint16_t fz_dst, fz_src[3];
-  /* uniform source j of a run's record (fz_uni bit j): an SGPR's number (fz_sg bit j) or the value
-   * emu_ssrc32 reads for a constant, in fz_k[j], fixed at decode (issue #31, seventh stop) */
-  uint32_t fz_k[3];
-  uint8_t fz_sg;
-  /* the same record pre-resolved for the runner (issue #31, eighth stop): fz_case the runner's
-   * case (from fz_op and fz_uni; 32 bits: a narrower one costs a zero extension per record), fz_off
-   * the byte offsets in the wave's VGPR file of the destination and of the three sources (fz_dst,
-   * fz_src times a register's 256 bytes) */
-  uint32_t fz_case;
-  uint32_t fz_off[4];
-  /* the straight-line block starting here (emu/decode.c block_prepare, emu/exec.c rr_ahead): how many
-   * records from this one the run-ahead loop may execute after one check of budget, hazards,
-   * VSKIP and VGPR indexing; 0 for an event (sched_ev) */
-  uint8_t blk_n;
-  /* some record of that block starts a run of lane operations (fuse_n >= 1: a run of one counts); clear, the
-   * run-ahead loop runs the block without looking for runs */
-  uint8_t blk_fz;
-  /* the union of hz_* over that block (the whole chain from here when it is cut at 255 records):
-   * blk_hzk the kinds, blk_hzw/blk_hzm its distinct map words and their bits, blk_hzn how many
-   * (EMU_BLK_HZ_ALL when more than EMU_BLK_HZ: no union, check every record). No pending register
-   * in the union, none in any record: the run-ahead loop checks the block once (emu/exec.c
-   * rr_ahead; issue #31, seventh stop, second round) */
-  uint8_t blk_hzk, blk_hzn;
-  uint8_t blk_hzw[6];
-  uint64_t blk_hzm[6];
   /* a handler specialised at decode (emu/op_vop3p.c emu_vop3p_specialise): VGPR numbers of the
    * destination (sp_reg[0][0]) and of each source's low and high dwords (sp_reg[1 + j][0..1]),
    * sp_uni bit j when source j is an SGPR or a constant instead (sp_sgpr bit j: an SGPR pair, whose
