@@ -726,15 +726,42 @@ long emu_program_index(const emu_program *p, uint64_t pc)
  * records in a tight loop (counts, ip and the handler call only). A block starts at any record
  * that is not an event and runs to the next event, or to and including the first record that
  * changes what those checks read: a branch (s_branch, s_cbranch_*, s_setpc_b64, s_swappc_b64: ip),
- * s_setvskip, s_set_gpr_idx_on/off, s_ttracedata (the counts' phase), a DS instruction that is not
- * an event (the cross-lane ones add an LDS-counter entry: the pending registers). Inside a block
- * nothing else changes them (s_waitcnt, which retires pending loads, is an event), so a check at the
- * block's start holds for each of its records. */
+ * s_setvskip, s_set_gpr_idx_on/off, s_ttracedata (the counts' phase). Inside a block nothing else
+ * changes them (s_waitcnt, which retires pending loads, is an event), so a check at the block's
+ * start holds for each of its records. The one exception: a cross-lane DS instruction that is not an
+ * event (ds_bpermute_b32 ...) adds an LDS-counter entry, its destination registers pending. It used
+ * to end its block; a block now runs on past it up to, not including, the first record that names
+ * one of those registers (xlane_cut), which the start's check could not have seen: the records it
+ * does take name none of them, so the check still holds for each (issue #31, ninth stop: gfx942's
+ * attention kernels issue ds_bpermute_b32 in long runs with address arithmetic between them, a
+ * block start each). */
+static bool xlane_ahead(const emu_insn *in)
+{
+  return (in->flags & EMU_F_DS) && (in->flags & EMU_F_XLANE) && in->lk == EMU_LK_NONE && !in->sched_ev;
+}
 static bool blk_term(const emu_insn *in)
 {
-  return (in->flags & (EMU_F_BRANCH | EMU_F_DS | EMU_F_VMEM | EMU_F_SMEM)) || in->fn == emu_op_s_setpc_b64 ||
-         in->fn == emu_op_s_swappc_b64 || in->fn == emu_op_s_setvskip || in->fn == emu_op_s_set_gpr_idx_on ||
-         in->fn == emu_op_s_set_gpr_idx_off || in->fn == emu_op_s_ttracedata || !in->implemented;
+  return (in->flags & (EMU_F_BRANCH | EMU_F_VMEM | EMU_F_SMEM)) || ((in->flags & EMU_F_DS) && !xlane_ahead(in)) ||
+         in->fn == emu_op_s_setpc_b64 || in->fn == emu_op_s_swappc_b64 || in->fn == emu_op_s_setvskip ||
+         in->fn == emu_op_s_set_gpr_idx_on || in->fn == emu_op_s_set_gpr_idx_off || in->fn == emu_op_s_ttracedata ||
+         !in->implemented;
+}
+/* How many of the len records after the cross-lane DS record x may share its block: up to the first
+ * that names a register of x's destination (operand 0, what emu_pend makes pending), of its kind and
+ * overlapping as emu_hazard_check compares them. */
+static uint32_t xlane_cut(const emu_insn *x, uint32_t len)
+{
+  const emu_opnd *d = &x->o[0];
+  const int kd = x->nop ? emu_regkind(d) : 0;
+  if (!kd) return len;
+  for (uint32_t j = 1; j <= len; j++) {
+    const emu_insn *r = x + j;
+    for (int i = 0; i < r->nop; i++) {
+      const emu_opnd *o = &r->o[i];
+      if (emu_regkind(o) == kd && o->reg < d->reg + d->n && d->reg < o->reg + o->n) return j - 1;
+    }
+  }
+  return len;
 }
 
 static void block_prepare(emu_insn *insns, size_t n)
@@ -744,8 +771,13 @@ static void block_prepare(emu_insn *insns, size_t n)
   for (size_t i = n; i-- > 0;) {
     emu_insn *in = &insns[i];
     uint32_t len = in->sched_ev ? 0 : blk_term(in) ? 1 : 1 + next;
+    /* a cross-lane DS record's block stops before a record naming its destination; the blocks of the
+     * records before it, 1 + this one's, inherit the cut */
+    if (len > 1 && xlane_ahead(in)) len = 1 + xlane_cut(in, next > 255 ? 255 : next);
     in->blk_n = (uint8_t)(len > 255 ? 255 : len);
-    /* over the whole chain, so also for a block cut at 255 records */
+    /* over the whole chain, so also for a block cut at 255 records; after a cross-lane cut, over the
+     * chain from the next record (more records than the block: a run flag or hazard union too wide
+     * only sends the block through the slower, still exact, paths) */
     bool fz = len && (in->fuse_n >= 1 || (len > 1 && fz_next));
     in->blk_fz = fz;
     next = len, fz_next = fz;

@@ -2556,6 +2556,52 @@ Test(sched, block_hazard_union_finds_the_reading_record)
   }
 }
 
+/* A cross-lane DS instruction no longer ends its block (issue #31, ninth stop): the block runs on
+ * past it and stops before the first record naming its destination, which is then checked against
+ * the pending registers at its own block's start. A read of the first of two ds_bpermute_b32's
+ * destinations three records on, by a run of lane operations (v_cndmask_b32); a write of it (the
+ * one-step path faults on any operand naming it); and with the s_waitcnt in place the values the
+ * lane definition gives: D[l] = S1[(addr[l] / 4) % 64] (CDNA3 ISA "DS_BPERMUTE_B32"). Each the
+ * same as the one-step (adversarial) path. */
+Test(sched, cross_lane_ds_blocks_stop_before_their_destinations_reader)
+{
+  static const char *const src[3] = {
+      "v_lshlrev_b32 v1, 2, v0\nds_bpermute_b32 v5, v1, v0\nv_add_u32 v2, v0, v0\nds_bpermute_b32 v6, v1, v2\n"
+      "v_xor_b32 v3, v2, v0\nv_cndmask_b32 v7, v3, v5, vcc\nv_or_b32 v8, v4, v0\ns_endpgm\n",
+      "v_lshlrev_b32 v1, 2, v0\nds_bpermute_b32 v5, v1, v0\nv_add_u32 v2, v0, v0\nv_mov_b32 v5, 0\ns_endpgm\n",
+      "v_lshlrev_b32 v1, 2, v0\nv_xor_b32 v9, 1, v0\nv_lshlrev_b32 v9, 2, v9\nds_bpermute_b32 v5, v1, v0\n"
+      "v_add_u32 v2, v0, v0\nds_bpermute_b32 v6, v9, v2\nv_xor_b32 v3, v2, v0\ns_waitcnt lgkmcnt(0)\n"
+      "v_add_u32 v7, v5, v6\ns_endpgm\n"};
+  static const char *const reader[2] = {"'v_cndmask_b32_e32 v7, v3, v5, vcc'", "'v_mov_b32_e32 v5, 0'"};
+  BOTH {
+    snap *s = ll_xcalloc(1, sizeof *s), *r = ll_xcalloc(1, sizeof *r);
+    emu_fault f, g;
+    int rc, rc2;
+    for (int c = 0; c < 3; c++) {
+      blk_run(ARCH, src[c], EMU_SCHED_ROUND_ROBIN, 0, s, &f, &rc, NULL);
+      blk_run(ARCH, src[c], EMU_SCHED_ADVERSARIAL, 0, r, &g, &rc2, NULL);
+      if (c < 2) {
+        cr_assert_eq(rc, LL_EXIT_FAIL, "%s case %d", emu_arch_name(ARCH), c);
+        cr_assert_str_eq(f.kind, "missing s_waitcnt", "%s case %d: %s", emu_arch_name(ARCH), c, f.msg);
+        cr_assert(strstr(f.msg, reader[c]), "%s case %d: %s", emu_arch_name(ARCH), c, f.msg);
+        cr_assert_str_eq(f.msg, g.msg, "%s case %d", emu_arch_name(ARCH), c);
+        cr_assert_eq(f.pc, g.pc, "%s case %d", emu_arch_name(ARCH), c);
+        continue;
+      }
+      cr_assert_eq(rc, LL_EXIT_OK, "%s: %s", emu_arch_name(ARCH), f.msg);
+      cr_assert_eq(rc2, LL_EXIT_OK, "%s: %s", emu_arch_name(ARCH), g.msg);
+      for (uint32_t l = 0; l < 64; l++) {
+        const uint32_t want[4][2] = {{5, l}, {6, 2 * (l ^ 1)}, {3, (2 * l) ^ l}, {7, l + 2 * (l ^ 1)}};
+        for (int k = 0; k < 4; k++)
+          cr_assert_eq(s->w[0].v[want[k][0]][l], want[k][1], "%s: v%u lane %u: %u, want %u", emu_arch_name(ARCH),
+                       want[k][0], l, s->w[0].v[want[k][0]][l], want[k][1]);
+      }
+      cr_assert(!memcmp(s, r, sizeof *s), "%s: registers differ from the one-step path's", emu_arch_name(ARCH));
+    }
+    free(s), free(r);
+  }
+}
+
 /* A register-only instruction that faults inside a run-ahead block (s_trap, a branch out of .text)
  * stops the wave there, as the one-step path does: the same fault at the same PC, the records after
  * it not run. Blocks without a run of integer lane operations take rr_ahead's loop without the run
