@@ -190,6 +190,9 @@ static void fuse_mark(emu_insn *in, const char *name)
     else in->fz_src[j] = 0, in->fz_uni |= (uint8_t)(1u << j), uni_fix(in, j);
   }
   if (in->fz_op == FZ_FMAC_F) in->fz_op = FZ_FMA_F, in->fz_src[2] = in->fz_dst; /* D = S0 * S1 + D */
+  /* v_cndmask_b32's mask pair's first SGPR (checked above: a pair), so that the runner reads it from
+   * the record's head (offset 18) rather than from the operand array (o[3], offset 200) */
+  if (cnd) in->fz_src[2] = in->o[3].reg;
 }
 
 /* the record pre-resolved for the runner: its case and its registers' byte offsets (fz_case, fz_off) */
@@ -375,10 +378,29 @@ __attribute__((target("avx2,fma"))) static inline void flt_avx2(unsigned op, uns
     LOOP(u, 3, BITOP3(a, b, c))                                                                    \
   }
 /* v_cndmask_b32's case for uniform sources u: cnd_avx2 on the AVX2 build, the byte table on the
- * baseline one */
+ * baseline one. The mask is the SGPR pair from fz_src[2] (fuse_mark). A mask of all ones or all
+ * zeros picks one source for every lane: a copy of it, or nothing when it is the destination
+ * (v_cndmask_b32 v24, v54, v24, s[34:35]), instead of eight shifts and blends (issue #31, ninth
+ * stop: in the seed attention kernels at seq 1024, 84% of gfx950's v_cndmask_b32 in runs and 27% of
+ * gfx942's have such a mask) */
+#define FILL64(d, k)                                                                               \
+  do {                                                                                             \
+    const v8u f_ = (v8u){0} + (k);                                                                 \
+    _Pragma("GCC unroll 8") for (uint32_t o = 0; o < EMU_LANES; o += 8) ST8((d) + o, f_);          \
+  } while (0)
 #define CND(u)                                                                                     \
   case FZC(FZ_CNDMASK) + (u): {                                                                     \
-    const uint64_t mk = emu_srcmask(w, x, 3);                                                      \
+    const uint64_t mk = emu_rd64s(w, x->fz_src[2]);                                                \
+    if (mk + 1 <= 1) { /* ~0 or 0: source 1 or source 0 in every lane */                           \
+      if (mk) {                                                                                    \
+        if ((u) & 2) FILL64(DST, UNI(1));                                                          \
+        else if (SRC(1) != DST) memcpy(DST, SRC(1), EMU_LANES * 4);                                \
+      } else {                                                                                     \
+        if ((u) & 1) FILL64(DST, UNI(0));                                                          \
+        else if (SRC(0) != DST) memcpy(DST, SRC(0), EMU_LANES * 4);                                \
+      }                                                                                            \
+      break;                                                                                       \
+    }                                                                                              \
     if (av) {                                                                                      \
       cnd_avx2(DST, SRC(0), SRC(1), ((u) & 1) ? UNI(0) : 0, ((u) & 2) ? UNI(1) : 0, (u), mk);      \
       break;                                                                                       \

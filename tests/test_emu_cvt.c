@@ -1725,6 +1725,42 @@ Test(emu_cvt, fused_lane_runs_give_the_handlers_bits)
   fuse_compare(EMU_GFX950);
 }
 
+/* v_cndmask_b32 in a run with masks of all ones and all zeros (the runner copies one source, or
+ * nothing when that source is the destination, instead of selecting lane by lane; issue #31, ninth
+ * stop) and a mixed mask, from VCC and SGPR pairs: VGPR and constant sources, the destination each
+ * source in turn. Each mask pattern against the handlers, on the AVX2 build and the baseline one. */
+static const char cnd_src[] =
+    "v_cndmask_b32 v20, v1, v2, vcc\nv_cndmask_b32_e64 v21, v2, v1, s[10:11]\nv_cndmask_b32_e64 v22, 1.0, v1, s[10:11]\n"
+    "v_cndmask_b32_e64 v23, -4.0, v1, vcc\nv_cndmask_b32_e64 v24, v1, 64, s[12:13]\nv_cndmask_b32 v3, v3, v2, vcc\n"
+    "v_cndmask_b32 v4, v1, v4, vcc\nv_cndmask_b32_e64 v5, v5, v2, s[10:11]\nv_cndmask_b32_e64 v6, v1, v6, s[12:13]\n"
+    "v_cndmask_b32_e64 v7, -1, 0.5, s[12:13]\nv_cndmask_b32_e64 v8, v8, v8, vcc\nv_cndmask_b32_e64 v9, 7, v9, s[10:11]\n"
+    "v_cndmask_b32_e64 v10, v10, -16, s[12:13]\n";
+Test(emu_cvt, fused_cndmask_with_uniform_masks_gives_the_handlers_bits)
+{
+  const uint64_t pat[3] = {~0ull, 0, 0x8000000100000001ull};
+  for (int a = 0; a < 2; a++) {
+    const emu_arch arch = a ? EMU_GFX950 : EMU_GFX942;
+    snip *s = sn_new(arch, cnd_src);
+    size_t n = s->p->n;
+    while (n && !strncmp(s->p->insns[n - 1].mnem, "s_", 2)) n--; /* padding llvm-mc may add */
+    cr_assert_eq(s->p->insns[0].fuse_n, n, "%s: the run covers %u of the %zu instructions", emu_arch_name(arch),
+                 (unsigned)s->p->insns[0].fuse_n, n);
+    uint32_t st = 0x2545f491u;
+    for (int k = 0; k < 27 * 2; k++) { /* each mask of the three from the three patterns; both builds */
+      for (int r = 0; r < 32; r++)
+        for (int l = 0; l < EMU_LANES; l++) sn_v(s, r)[l] = sn_rand(&st);
+      for (int r = 0; r < 16; r++) s->w.s[r] = sn_rand(&st);
+      const int m = k / 2;
+      emu_wr64s(&s->w, EMU_S_VCC, pat[m % 3]);
+      emu_wr64s(&s->w, 10, pat[m / 3 % 3]);
+      emu_wr64s(&s->w, 12, pat[m / 9]);
+      sn_exec(s, ~0ull);
+      run_vs_handlers(s, n, !(k & 1), arch, k);
+    }
+    sn_free(s);
+  }
+}
+
 /* The same comparison for the operations runs took on later (issue #31's seventh stop; the
  * integer ones, v_exp_f32 and the f16 conversions are in fuse_src above): gfx950's
  * v_bitop3_b32 with tables that single out each of its eight cases and some of clang's, and the
