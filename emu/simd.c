@@ -242,7 +242,7 @@ T512 static void bperm_512(uint32_t *d, const uint32_t *src, const uint32_t *add
  * Not AVX2's gather: on this project's benchmark host (AMD family 23, Zen 1) a gather is microcoded
  * and the eight of a wave took 73 ns where the scalar picks take 57 (a /tmp microbenchmark,
  * docs/performance.md, eighth stop); the same holds for the other whole-wave reads below. */
-T256 static void bperm_256(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off)
+T256 static void bperm_pick_256(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off)
 {
   uint32_t ix[EMU_LANES] __attribute__((aligned(32))), t[EMU_LANES] __attribute__((aligned(32)));
   __m256i vo = _mm256_set1_epi32((int)off), m63 = _mm256_set1_epi32(63);
@@ -254,6 +254,41 @@ T256 static void bperm_256(uint32_t *d, const uint32_t *src, const uint32_t *add
 #pragma GCC unroll 64
   for (int l = 0; l < EMU_LANES; l++) t[l] = src[ix[l]];
   memcpy(d, t, sizeof t);
+}
+
+/* Quad-uniform fast path (issue #31): gfx942's software transpose (the seed's prefill) issues
+ * ds_bpermute_b32 with five address vectors only (lane ^ 1, ^ 2, ^ 16, ^ 32 and a 4x4 transpose of
+ * 4-lane blocks; a log of 400 k of them, docs/performance.md, ninth stop), and in all five every
+ * aligned 4-lane output group reads one aligned 4-lane source group. Lane l's source lane is bits
+ * 7:2 of x = addr + off (mod 2^32), its source group bits 7:4: when those agree with the group's
+ * first lane in every group (x ^ x[first] has no bit of 0xf0 set), the wave is 16 vector loads
+ * of a source group and a vpermilps by bits 3:2 (it reads bits 1:0 of x >> 2) per two groups,
+ * 22 ns a wave where the scalar picks take 42 (/tmp microbenchmark, the logged addresses in
+ * order, in place). Every other wave costs the check on top of the picks (48 ns against 45 on
+ * random addresses). The eight results stay in registers until all are read: d may be src or addr. */
+T256 static void bperm_256(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off)
+{
+  __m256i vo = _mm256_set1_epi32((int)off), dif = _mm256_setzero_si256(), r[8];
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    __m256i x = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(addr + 8 * c)), vo);
+    dif = _mm256_or_si256(dif, _mm256_xor_si256(x, _mm256_shuffle_epi32(x, 0))); /* against lanes 0 and 4 */
+  }
+  if (!_mm256_testz_si256(dif, _mm256_set1_epi32(0xf0))) {
+    bperm_pick_256(d, src, addr, off);
+    return;
+  }
+  const char *s = (const char *)src; /* a group's byte offset is x & 0xf0 (16 bytes a group) */
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    __m256i ix = _mm256_srli_epi32(_mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(addr + 8 * c)), vo), 2);
+    uint32_t qa = (addr[8 * c] + off) & 0xf0, qb = (addr[8 * c + 4] + off) & 0xf0;
+    __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(s + qa))),
+                                        _mm_loadu_si128((const __m128i *)(const void *)(s + qb)), 1);
+    r[c] = _mm256_castps_si256(_mm256_permutevar_ps(_mm256_castsi256_ps(v), ix));
+  }
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c), r[c]);
 }
 
 /* d may be src or addr: every path reads all it needs before it writes (the portable one through a
