@@ -455,25 +455,31 @@ uint64_t emu_addr_outside_nl64(uint64_t *d, const uint32_t *lo, const uint32_t *
   return r;
 }
 
-/* Eight-byte reads of 64 lanes, already in a copy t (lane l's bytes as t[l]), to their low dwords
- * in d0 and high dwords in d1: per 8 lanes two shuffles and a qword permute. */
-T256 static inline void split8_256(uint32_t *d0, uint32_t *d1, const uint64_t *t)
+/* Two 8-byte reads into one 128-bit vector, p's bytes low, q's high (a movq and a movhpd) */
+T256 static inline __m128i ld8x2_128(const void *p, const void *q)
 {
-#pragma GCC unroll 8
-  for (int c = 0; c < 8; c++) {
-    __m256 g0 = _mm256_load_ps((const float *)(const void *)(t + 8 * c)), g1 = _mm256_load_ps((const float *)(const void *)(t + 8 * c + 4));
-    __m256i lo = _mm256_castps_si256(_mm256_shuffle_ps(g0, g1, 0x88)); /* lanes 0 1 4 5 | 2 3 6 7 */
-    __m256i hi = _mm256_castps_si256(_mm256_shuffle_ps(g0, g1, 0xdd));
-    _mm256_storeu_si256((__m256i *)(void *)(d0 + 8 * c), _mm256_permute4x64_epi64(lo, 0xd8));
-    _mm256_storeu_si256((__m256i *)(void *)(d1 + 8 * c), _mm256_permute4x64_epi64(hi, 0xd8));
-  }
+  return _mm_castpd_si128(_mm_loadh_pd(_mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)p)), (const double *)q));
+}
+
+/* Eight lanes' 8-byte reads (lane i's bytes at p[i]) straight into registers, split: the low dwords
+ * in lane order into *lo, the high into *hi. The reads go in as g0 = lanes 0 1 | 4 5, g1 = 2 3 | 6 7,
+ * so that one in-lane shuffle each takes the dwords apart in lane order. It replaced scalar loads
+ * into a copy that shuffles then took apart (64 stores and their reloads): lds_read8_256 36.6 -> 30.8 ns
+ * a wave on the seed's ds_read_b64 addresses (/tmp microbenchmark, docs/performance.md, ninth stop). */
+T256 static inline void rd8x8_256(const void *p0, const void *p1, const void *p2, const void *p3, const void *p4,
+                                  const void *p5, const void *p6, const void *p7, __m256i *lo, __m256i *hi)
+{
+  __m256 g0 = _mm256_castsi256_ps(_mm256_inserti128_si256(_mm256_castsi128_si256(ld8x2_128(p0, p1)), ld8x2_128(p4, p5), 1));
+  __m256 g1 = _mm256_castsi256_ps(_mm256_inserti128_si256(_mm256_castsi128_si256(ld8x2_128(p2, p3)), ld8x2_128(p6, p7), 1));
+  *lo = _mm256_castps_si256(_mm256_shuffle_ps(g0, g1, 0x88));
+  *hi = _mm256_castps_si256(_mm256_shuffle_ps(g0, g1, 0xdd));
 }
 
 /* A whole wave's global dword / dwordx2 load, every lane's bytes known in one buffer: lane l reads
  * the host bytes at h + a[l] (h: the buffer's host address minus its device base, integer
  * arithmetic). d1 NULL: 4 bytes into d0; else 8, the low dword into d0 and the high into d1. Scalar
- * loads (see bperm_256 on gathers): 4 bytes straight into d0 in lane order, 8 bytes into a copy
- * that split8_256 takes apart. */
+ * loads (see bperm_256 on gathers): 4 bytes straight into d0 in lane order, 8 bytes by rd8x8_256,
+ * all in registers before the first store. */
 T256 static void gload_256(uint32_t *d0, uint32_t *d1, uintptr_t h, const uint64_t *a)
 {
   if (!d1) {
@@ -481,10 +487,19 @@ T256 static void gload_256(uint32_t *d0, uint32_t *d1, uintptr_t h, const uint64
     for (int l = 0; l < EMU_LANES; l++) memcpy(&d0[l], (const void *)(h + a[l]), 4);
     return;
   }
-  uint64_t t[EMU_LANES] __attribute__((aligned(32)));
-#pragma GCC unroll 16
-  for (int l = 0; l < EMU_LANES; l++) memcpy(&t[l], (const void *)(h + a[l]), 8);
-  split8_256(d0, d1, t);
+  __m256i r0[8], r1[8];
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    const uint64_t *q = a + 8 * c;
+    rd8x8_256((const void *)(h + q[0]), (const void *)(h + q[1]), (const void *)(h + q[2]), (const void *)(h + q[3]),
+              (const void *)(h + q[4]), (const void *)(h + q[5]), (const void *)(h + q[6]), (const void *)(h + q[7]),
+              &r0[c], &r1[c]);
+  }
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    _mm256_storeu_si256((__m256i *)(void *)(d0 + 8 * c), r0[c]);
+    _mm256_storeu_si256((__m256i *)(void *)(d1 + 8 * c), r1[c]);
+  }
 }
 void emu_gload64(uint32_t *d0, uint32_t *d1, uintptr_t h, const uint64_t *a)
 {
@@ -691,25 +706,28 @@ bool emu_lds_ok64(const uint32_t *a, uint32_t off, uint32_t align, uint32_t byte
 
 /* ds_read_b64_tr_b16's result (emu/op_xlane.c tr_read) with every lane's 8 bytes at lds + a[l]:
  * h[4j + i] is 16-bit element i of lane j's bytes; lane 16g+m of register r (d0, d1) takes
- * h[64g + 32r + m] | h[64g + 32r + 16 + m] << 16. AVX2: the 64 lanes' 8 bytes by scalar loads
- * into h (see bperm_256 on gathers), then per 16 lanes two 16-word runs interleaved (unpack, then
- * the two 128-bit halves put in lane order). All reads happen before any write, so d0/d1 may be a's
- * register. */
+ * h[64g + 32r + m] | h[64g + 32r + 16 + m] << 16. AVX2: h's 16-word runs (four lanes' 8 bytes) by
+ * scalar loads straight into registers (ld8x2_128; see bperm_256 on gathers; before, into a copy of
+ * h then reloaded), then per 16 lanes two runs interleaved (unpack, then the two 128-bit halves put
+ * in lane order). All reads happen before any write, so d0/d1 may be a's register. */
 T256 static void tr16_256(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a)
 {
-  uint16_t h[4 * EMU_LANES] __attribute__((aligned(32)));
-#pragma GCC unroll 16
-  for (int l = 0; l < EMU_LANES; l++) memcpy(&h[4 * l], lds + a[l], 8);
-  for (int r = 0; r < 2; r++) {
-    uint32_t *d = r ? d1 : d0;
+  __m256i o[16];
+#pragma GCC unroll 2
+  for (int r = 0; r < 2; r++)
 #pragma GCC unroll 4
     for (int g = 0; g < 4; g++) {
-      __m256i lo = _mm256_load_si256((const __m256i *)(const void *)(h + 64 * g + 32 * r));
-      __m256i hi = _mm256_load_si256((const __m256i *)(const void *)(h + 64 * g + 32 * r + 16));
+      const uint32_t *q = a + 16 * g + 8 * r; /* lo: h + 64g + 32r, lanes q[0..3]; hi: the next four */
+      __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(ld8x2_128(lds + q[0], lds + q[1])), ld8x2_128(lds + q[2], lds + q[3]), 1);
+      __m256i hi = _mm256_inserti128_si256(_mm256_castsi128_si256(ld8x2_128(lds + q[4], lds + q[5])), ld8x2_128(lds + q[6], lds + q[7]), 1);
       __m256i u0 = _mm256_unpacklo_epi16(lo, hi), u1 = _mm256_unpackhi_epi16(lo, hi); /* m 0-3, 8-11 | 4-7, 12-15 */
-      _mm256_storeu_si256((__m256i *)(void *)(d + 16 * g), _mm256_permute2x128_si256(u0, u1, 0x20));
-      _mm256_storeu_si256((__m256i *)(void *)(d + 16 * g + 8), _mm256_permute2x128_si256(u0, u1, 0x31));
+      o[8 * r + 2 * g] = _mm256_permute2x128_si256(u0, u1, 0x20);
+      o[8 * r + 2 * g + 1] = _mm256_permute2x128_si256(u0, u1, 0x31);
     }
+#pragma GCC unroll 8
+  for (int k = 0; k < 8; k++) {
+    _mm256_storeu_si256((__m256i *)(void *)(d0 + 8 * k), o[k]);
+    _mm256_storeu_si256((__m256i *)(void *)(d1 + 8 * k), o[8 + k]);
   }
 }
 
@@ -731,15 +749,24 @@ void emu_tr16_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t 
 
 /* 8-byte LDS reads of a whole wave (emu/op_ds.c ds_read_b64, ds_read2*_b64): lane l's bytes at
  * lds + (uint32_t)(a[l] + off), the low dword to d0[l], the high to d1[l]. Every address is in range
- * (the caller checked). AVX2: every lane's 8 bytes by a scalar load into a copy (see bperm_256 on
- * gathers; 97 ns a wave with gathers, 42 without), then split8_256. All reads happen before any
- * write, so d0 or d1 may be a's register. */
+ * (the caller checked). AVX2: every lane's 8 bytes by rd8x8_256's scalar loads (see bperm_256 on
+ * gathers; 97 ns a wave with gathers, 42 by scalar loads into a copy, 31 by rd8x8_256). All reads
+ * happen before any write, so d0 or d1 may be a's register. */
 T256 static void lds_read8_256(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a, uint32_t off)
 {
-  uint64_t t[EMU_LANES] __attribute__((aligned(32)));
-#pragma GCC unroll 16
-  for (int l = 0; l < EMU_LANES; l++) memcpy(&t[l], lds + (uint32_t)(a[l] + off), 8);
-  split8_256(d0, d1, t);
+  __m256i r0[8], r1[8];
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    const uint32_t *q = a + 8 * c;
+    rd8x8_256(lds + (uint32_t)(q[0] + off), lds + (uint32_t)(q[1] + off), lds + (uint32_t)(q[2] + off),
+              lds + (uint32_t)(q[3] + off), lds + (uint32_t)(q[4] + off), lds + (uint32_t)(q[5] + off),
+              lds + (uint32_t)(q[6] + off), lds + (uint32_t)(q[7] + off), &r0[c], &r1[c]);
+  }
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    _mm256_storeu_si256((__m256i *)(void *)(d0 + 8 * c), r0[c]);
+    _mm256_storeu_si256((__m256i *)(void *)(d1 + 8 * c), r1[c]);
+  }
 }
 
 void emu_lds_read8_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a, uint32_t off)
