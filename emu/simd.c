@@ -241,8 +241,9 @@ T512 static void bperm_512(uint32_t *d, const uint32_t *src, const uint32_t *add
  * vectors, the picks as scalar loads into a copy, then the copy stored, so d may be src (or addr).
  * Not AVX2's gather: on this project's benchmark host (AMD family 23, Zen 1) a gather is microcoded
  * and the eight of a wave took 73 ns where the scalar picks take 57 (a /tmp microbenchmark,
- * docs/performance.md, eighth stop); the same holds for the other whole-wave reads below. */
-T256 static void bperm_pick_256(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off)
+ * docs/performance.md, eighth stop); the same holds for the other whole-wave reads below. Not
+ * inlined: its two 256-byte arrays would give bperm_256's fast path a realigned stack frame. */
+T256 __attribute__((noinline)) static void bperm_pick_256(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off)
 {
   uint32_t ix[EMU_LANES] __attribute__((aligned(32))), t[EMU_LANES] __attribute__((aligned(32)));
   __m256i vo = _mm256_set1_epi32((int)off), m63 = _mm256_set1_epi32(63);
