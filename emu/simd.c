@@ -682,16 +682,17 @@ bool emu_lds_in64(const uint32_t *a, uint32_t off, uint32_t last)
  * and the low bits of a sum do not depend on its carry out. */
 T256 static bool lds_ok_256(const uint32_t *a, uint32_t off, uint32_t align, uint32_t t)
 {
-  const __m256i vo = _mm256_set1_epi32((int)off), am = _mm256_set1_epi32((int)(align - 1));
-  const __m256i flip = _mm256_set1_epi32((int)0x80000000u), vt = _mm256_set1_epi32((int)(t ^ 0x80000000u));
-  __m256i bad = _mm256_setzero_si256();
-#pragma GCC unroll 8
-  for (int c = 0; c < 8; c++) {
-    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c));
-    bad = _mm256_or_si256(bad, _mm256_and_si256(_mm256_add_epi32(x, vo), am));
-    bad = _mm256_or_si256(bad, _mm256_cmpgt_epi32(_mm256_xor_si256(x, flip), vt)); /* unsigned a > t */
+  /* the sums' low bits ORed and the addresses' unsigned maximum (vpmaxud), both tested once at the
+   * end (as lds_in_256) */
+  const __m256i vo = _mm256_set1_epi32((int)off), am = _mm256_set1_epi32((int)(align - 1)), vt = _mm256_set1_epi32((int)t);
+  __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)a), lo = _mm256_add_epi32(x, vo), m = x;
+#pragma GCC unroll 7
+  for (int c = 1; c < 8; c++) {
+    x = _mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c));
+    lo = _mm256_or_si256(lo, _mm256_add_epi32(x, vo));
+    m = _mm256_max_epu32(m, x);
   }
-  return _mm256_testz_si256(bad, bad);
+  return _mm256_testz_si256(lo, am) && _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_max_epu32(m, vt), vt)) == -1;
 }
 
 bool emu_lds_ok64(const uint32_t *a, uint32_t off, uint32_t align, uint32_t bytes, uint64_t lim)
