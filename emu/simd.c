@@ -241,8 +241,9 @@ T512 static void bperm_512(uint32_t *d, const uint32_t *src, const uint32_t *add
  * vectors, the picks as scalar loads into a copy, then the copy stored, so d may be src (or addr).
  * Not AVX2's gather: on this project's benchmark host (AMD family 23, Zen 1) a gather is microcoded
  * and the eight of a wave took 73 ns where the scalar picks take 57 (a /tmp microbenchmark,
- * docs/performance.md, eighth stop); the same holds for the other whole-wave reads below. */
-T256 static void bperm_256(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off)
+ * docs/performance.md, eighth stop); the same holds for the other whole-wave reads below. Not
+ * inlined: its two 256-byte arrays would give bperm_256's fast path a realigned stack frame. */
+T256 __attribute__((noinline)) static void bperm_pick_256(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off)
 {
   uint32_t ix[EMU_LANES] __attribute__((aligned(32))), t[EMU_LANES] __attribute__((aligned(32)));
   __m256i vo = _mm256_set1_epi32((int)off), m63 = _mm256_set1_epi32(63);
@@ -254,6 +255,41 @@ T256 static void bperm_256(uint32_t *d, const uint32_t *src, const uint32_t *add
 #pragma GCC unroll 64
   for (int l = 0; l < EMU_LANES; l++) t[l] = src[ix[l]];
   memcpy(d, t, sizeof t);
+}
+
+/* Quad-uniform fast path (issue #31): gfx942's software transpose (the seed's prefill) issues
+ * ds_bpermute_b32 with five address vectors only (lane ^ 1, ^ 2, ^ 16, ^ 32 and a 4x4 transpose of
+ * 4-lane blocks; a log of 400 k of them, docs/performance.md, ninth stop), and in all five every
+ * aligned 4-lane output group reads one aligned 4-lane source group. Lane l's source lane is bits
+ * 7:2 of x = addr + off (mod 2^32), its source group bits 7:4: when those agree with the group's
+ * first lane in every group (x ^ x[first] has no bit of 0xf0 set), the wave is 16 vector loads
+ * of a source group and a vpermilps by bits 3:2 (it reads bits 1:0 of x >> 2) per two groups,
+ * 22 ns a wave where the scalar picks take 42 (/tmp microbenchmark, the logged addresses in
+ * order, in place). Every other wave costs the check on top of the picks (48 ns against 45 on
+ * random addresses). The eight results stay in registers until all are read: d may be src or addr. */
+T256 static void bperm_256(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off)
+{
+  __m256i vo = _mm256_set1_epi32((int)off), dif = _mm256_setzero_si256(), r[8];
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    __m256i x = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(addr + 8 * c)), vo);
+    dif = _mm256_or_si256(dif, _mm256_xor_si256(x, _mm256_shuffle_epi32(x, 0))); /* against lanes 0 and 4 */
+  }
+  if (!_mm256_testz_si256(dif, _mm256_set1_epi32(0xf0))) {
+    bperm_pick_256(d, src, addr, off);
+    return;
+  }
+  const char *s = (const char *)src; /* a group's byte offset is x & 0xf0 (16 bytes a group) */
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    __m256i ix = _mm256_srli_epi32(_mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(addr + 8 * c)), vo), 2);
+    uint32_t qa = (addr[8 * c] + off) & 0xf0, qb = (addr[8 * c + 4] + off) & 0xf0;
+    __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(s + qa))),
+                                        _mm_loadu_si128((const __m128i *)(const void *)(s + qb)), 1);
+    r[c] = _mm256_castps_si256(_mm256_permutevar_ps(_mm256_castsi256_ps(v), ix));
+  }
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c), r[c]);
 }
 
 /* d may be src or addr: every path reads all it needs before it writes (the portable one through a
@@ -420,25 +456,31 @@ uint64_t emu_addr_outside_nl64(uint64_t *d, const uint32_t *lo, const uint32_t *
   return r;
 }
 
-/* Eight-byte reads of 64 lanes, already in a copy t (lane l's bytes as t[l]), to their low dwords
- * in d0 and high dwords in d1: per 8 lanes two shuffles and a qword permute. */
-T256 static inline void split8_256(uint32_t *d0, uint32_t *d1, const uint64_t *t)
+/* Two 8-byte reads into one 128-bit vector, p's bytes low, q's high (a movq and a movhpd) */
+T256 static inline __m128i ld8x2_128(const void *p, const void *q)
 {
-#pragma GCC unroll 8
-  for (int c = 0; c < 8; c++) {
-    __m256 g0 = _mm256_load_ps((const float *)(const void *)(t + 8 * c)), g1 = _mm256_load_ps((const float *)(const void *)(t + 8 * c + 4));
-    __m256i lo = _mm256_castps_si256(_mm256_shuffle_ps(g0, g1, 0x88)); /* lanes 0 1 4 5 | 2 3 6 7 */
-    __m256i hi = _mm256_castps_si256(_mm256_shuffle_ps(g0, g1, 0xdd));
-    _mm256_storeu_si256((__m256i *)(void *)(d0 + 8 * c), _mm256_permute4x64_epi64(lo, 0xd8));
-    _mm256_storeu_si256((__m256i *)(void *)(d1 + 8 * c), _mm256_permute4x64_epi64(hi, 0xd8));
-  }
+  return _mm_castpd_si128(_mm_loadh_pd(_mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)p)), (const double *)q));
+}
+
+/* Eight lanes' 8-byte reads (lane i's bytes at p[i]) straight into registers, split: the low dwords
+ * in lane order into *lo, the high into *hi. The reads go in as g0 = lanes 0 1 | 4 5, g1 = 2 3 | 6 7,
+ * so that one in-lane shuffle each takes the dwords apart in lane order. It replaced scalar loads
+ * into a copy that shuffles then took apart (64 stores and their reloads): lds_read8_256 36.6 -> 30.8 ns
+ * a wave on the seed's ds_read_b64 addresses (/tmp microbenchmark, docs/performance.md, ninth stop). */
+T256 static inline void rd8x8_256(const void *p0, const void *p1, const void *p2, const void *p3, const void *p4,
+                                  const void *p5, const void *p6, const void *p7, __m256i *lo, __m256i *hi)
+{
+  __m256 g0 = _mm256_castsi256_ps(_mm256_inserti128_si256(_mm256_castsi128_si256(ld8x2_128(p0, p1)), ld8x2_128(p4, p5), 1));
+  __m256 g1 = _mm256_castsi256_ps(_mm256_inserti128_si256(_mm256_castsi128_si256(ld8x2_128(p2, p3)), ld8x2_128(p6, p7), 1));
+  *lo = _mm256_castps_si256(_mm256_shuffle_ps(g0, g1, 0x88));
+  *hi = _mm256_castps_si256(_mm256_shuffle_ps(g0, g1, 0xdd));
 }
 
 /* A whole wave's global dword / dwordx2 load, every lane's bytes known in one buffer: lane l reads
  * the host bytes at h + a[l] (h: the buffer's host address minus its device base, integer
  * arithmetic). d1 NULL: 4 bytes into d0; else 8, the low dword into d0 and the high into d1. Scalar
- * loads (see bperm_256 on gathers): 4 bytes straight into d0 in lane order, 8 bytes into a copy
- * that split8_256 takes apart. */
+ * loads (see bperm_256 on gathers): 4 bytes straight into d0 in lane order, 8 bytes by rd8x8_256,
+ * all in registers before the first store. */
 T256 static void gload_256(uint32_t *d0, uint32_t *d1, uintptr_t h, const uint64_t *a)
 {
   if (!d1) {
@@ -446,10 +488,19 @@ T256 static void gload_256(uint32_t *d0, uint32_t *d1, uintptr_t h, const uint64
     for (int l = 0; l < EMU_LANES; l++) memcpy(&d0[l], (const void *)(h + a[l]), 4);
     return;
   }
-  uint64_t t[EMU_LANES] __attribute__((aligned(32)));
-#pragma GCC unroll 16
-  for (int l = 0; l < EMU_LANES; l++) memcpy(&t[l], (const void *)(h + a[l]), 8);
-  split8_256(d0, d1, t);
+  __m256i r0[8], r1[8];
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    const uint64_t *q = a + 8 * c;
+    rd8x8_256((const void *)(h + q[0]), (const void *)(h + q[1]), (const void *)(h + q[2]), (const void *)(h + q[3]),
+              (const void *)(h + q[4]), (const void *)(h + q[5]), (const void *)(h + q[6]), (const void *)(h + q[7]),
+              &r0[c], &r1[c]);
+  }
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    _mm256_storeu_si256((__m256i *)(void *)(d0 + 8 * c), r0[c]);
+    _mm256_storeu_si256((__m256i *)(void *)(d1 + 8 * c), r1[c]);
+  }
 }
 void emu_gload64(uint32_t *d0, uint32_t *d1, uintptr_t h, const uint64_t *a)
 {
@@ -603,18 +654,18 @@ void emu_add_minmax64(uint32_t *d, const uint32_t *a, uint32_t off, uint32_t *mn
 }
 
 /* every (uint32_t)(a[l] + off) <= last (32-bit sums, unsigned): emu/op_ds.c's quick range test of
- * a DS access (lds_bad_lane). AVX2: unsigned as signed compares of the sign-flipped values. */
+ * a DS access (lds_bad_lane). AVX2: the sums' unsigned maximum per vector lane, then one test of
+ * max(m, last) == last; an add and a vpmaxud per 8 lanes where the sign-flipped signed compare took
+ * an add, an xor, a compare and an or (/tmp microbenchmark 9.5 -> 6.1 ns a call, docs/performance.md,
+ * ninth stop). */
 T256 static bool lds_in_256(const uint32_t *a, uint32_t off, uint32_t last)
 {
-  const __m256i vo = _mm256_set1_epi32((int)off), flip = _mm256_set1_epi32((int)0x80000000u);
-  const __m256i vt = _mm256_set1_epi32((int)(last ^ 0x80000000u));
-  __m256i bad = _mm256_setzero_si256();
-#pragma GCC unroll 8
-  for (int c = 0; c < 8; c++) {
-    __m256i x = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c)), vo);
-    bad = _mm256_or_si256(bad, _mm256_cmpgt_epi32(_mm256_xor_si256(x, flip), vt));
-  }
-  return _mm256_testz_si256(bad, bad);
+  const __m256i vo = _mm256_set1_epi32((int)off), vt = _mm256_set1_epi32((int)last);
+  __m256i m = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)a), vo);
+#pragma GCC unroll 7
+  for (int c = 1; c < 8; c++)
+    m = _mm256_max_epu32(m, _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c)), vo));
+  return _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_max_epu32(m, vt), vt)) == -1;
 }
 
 bool emu_lds_in64(const uint32_t *a, uint32_t off, uint32_t last)
@@ -631,16 +682,17 @@ bool emu_lds_in64(const uint32_t *a, uint32_t off, uint32_t last)
  * and the low bits of a sum do not depend on its carry out. */
 T256 static bool lds_ok_256(const uint32_t *a, uint32_t off, uint32_t align, uint32_t t)
 {
-  const __m256i vo = _mm256_set1_epi32((int)off), am = _mm256_set1_epi32((int)(align - 1));
-  const __m256i flip = _mm256_set1_epi32((int)0x80000000u), vt = _mm256_set1_epi32((int)(t ^ 0x80000000u));
-  __m256i bad = _mm256_setzero_si256();
-#pragma GCC unroll 8
-  for (int c = 0; c < 8; c++) {
-    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c));
-    bad = _mm256_or_si256(bad, _mm256_and_si256(_mm256_add_epi32(x, vo), am));
-    bad = _mm256_or_si256(bad, _mm256_cmpgt_epi32(_mm256_xor_si256(x, flip), vt)); /* unsigned a > t */
+  /* the sums' low bits ORed and the addresses' unsigned maximum (vpmaxud), both tested once at the
+   * end (as lds_in_256) */
+  const __m256i vo = _mm256_set1_epi32((int)off), am = _mm256_set1_epi32((int)(align - 1)), vt = _mm256_set1_epi32((int)t);
+  __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)a), lo = _mm256_add_epi32(x, vo), m = x;
+#pragma GCC unroll 7
+  for (int c = 1; c < 8; c++) {
+    x = _mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c));
+    lo = _mm256_or_si256(lo, _mm256_add_epi32(x, vo));
+    m = _mm256_max_epu32(m, x);
   }
-  return _mm256_testz_si256(bad, bad);
+  return _mm256_testz_si256(lo, am) && _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_max_epu32(m, vt), vt)) == -1;
 }
 
 bool emu_lds_ok64(const uint32_t *a, uint32_t off, uint32_t align, uint32_t bytes, uint64_t lim)
@@ -656,25 +708,28 @@ bool emu_lds_ok64(const uint32_t *a, uint32_t off, uint32_t align, uint32_t byte
 
 /* ds_read_b64_tr_b16's result (emu/op_xlane.c tr_read) with every lane's 8 bytes at lds + a[l]:
  * h[4j + i] is 16-bit element i of lane j's bytes; lane 16g+m of register r (d0, d1) takes
- * h[64g + 32r + m] | h[64g + 32r + 16 + m] << 16. AVX2: the 64 lanes' 8 bytes by scalar loads
- * into h (see bperm_256 on gathers), then per 16 lanes two 16-word runs interleaved (unpack, then
- * the two 128-bit halves put in lane order). All reads happen before any write, so d0/d1 may be a's
- * register. */
+ * h[64g + 32r + m] | h[64g + 32r + 16 + m] << 16. AVX2: h's 16-word runs (four lanes' 8 bytes) by
+ * scalar loads straight into registers (ld8x2_128; see bperm_256 on gathers; before, into a copy of
+ * h then reloaded), then per 16 lanes two runs interleaved (unpack, then the two 128-bit halves put
+ * in lane order). All reads happen before any write, so d0/d1 may be a's register. */
 T256 static void tr16_256(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a)
 {
-  uint16_t h[4 * EMU_LANES] __attribute__((aligned(32)));
-#pragma GCC unroll 16
-  for (int l = 0; l < EMU_LANES; l++) memcpy(&h[4 * l], lds + a[l], 8);
-  for (int r = 0; r < 2; r++) {
-    uint32_t *d = r ? d1 : d0;
+  __m256i o[16];
+#pragma GCC unroll 2
+  for (int r = 0; r < 2; r++)
 #pragma GCC unroll 4
     for (int g = 0; g < 4; g++) {
-      __m256i lo = _mm256_load_si256((const __m256i *)(const void *)(h + 64 * g + 32 * r));
-      __m256i hi = _mm256_load_si256((const __m256i *)(const void *)(h + 64 * g + 32 * r + 16));
+      const uint32_t *q = a + 16 * g + 8 * r; /* lo: h + 64g + 32r, lanes q[0..3]; hi: the next four */
+      __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(ld8x2_128(lds + q[0], lds + q[1])), ld8x2_128(lds + q[2], lds + q[3]), 1);
+      __m256i hi = _mm256_inserti128_si256(_mm256_castsi128_si256(ld8x2_128(lds + q[4], lds + q[5])), ld8x2_128(lds + q[6], lds + q[7]), 1);
       __m256i u0 = _mm256_unpacklo_epi16(lo, hi), u1 = _mm256_unpackhi_epi16(lo, hi); /* m 0-3, 8-11 | 4-7, 12-15 */
-      _mm256_storeu_si256((__m256i *)(void *)(d + 16 * g), _mm256_permute2x128_si256(u0, u1, 0x20));
-      _mm256_storeu_si256((__m256i *)(void *)(d + 16 * g + 8), _mm256_permute2x128_si256(u0, u1, 0x31));
+      o[8 * r + 2 * g] = _mm256_permute2x128_si256(u0, u1, 0x20);
+      o[8 * r + 2 * g + 1] = _mm256_permute2x128_si256(u0, u1, 0x31);
     }
+#pragma GCC unroll 8
+  for (int k = 0; k < 8; k++) {
+    _mm256_storeu_si256((__m256i *)(void *)(d0 + 8 * k), o[k]);
+    _mm256_storeu_si256((__m256i *)(void *)(d1 + 8 * k), o[8 + k]);
   }
 }
 
@@ -696,15 +751,24 @@ void emu_tr16_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t 
 
 /* 8-byte LDS reads of a whole wave (emu/op_ds.c ds_read_b64, ds_read2*_b64): lane l's bytes at
  * lds + (uint32_t)(a[l] + off), the low dword to d0[l], the high to d1[l]. Every address is in range
- * (the caller checked). AVX2: every lane's 8 bytes by a scalar load into a copy (see bperm_256 on
- * gathers; 97 ns a wave with gathers, 42 without), then split8_256. All reads happen before any
- * write, so d0 or d1 may be a's register. */
+ * (the caller checked). AVX2: every lane's 8 bytes by rd8x8_256's scalar loads (see bperm_256 on
+ * gathers; 97 ns a wave with gathers, 42 by scalar loads into a copy, 31 by rd8x8_256). All reads
+ * happen before any write, so d0 or d1 may be a's register. */
 T256 static void lds_read8_256(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a, uint32_t off)
 {
-  uint64_t t[EMU_LANES] __attribute__((aligned(32)));
-#pragma GCC unroll 16
-  for (int l = 0; l < EMU_LANES; l++) memcpy(&t[l], lds + (uint32_t)(a[l] + off), 8);
-  split8_256(d0, d1, t);
+  __m256i r0[8], r1[8];
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    const uint32_t *q = a + 8 * c;
+    rd8x8_256(lds + (uint32_t)(q[0] + off), lds + (uint32_t)(q[1] + off), lds + (uint32_t)(q[2] + off),
+              lds + (uint32_t)(q[3] + off), lds + (uint32_t)(q[4] + off), lds + (uint32_t)(q[5] + off),
+              lds + (uint32_t)(q[6] + off), lds + (uint32_t)(q[7] + off), &r0[c], &r1[c]);
+  }
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    _mm256_storeu_si256((__m256i *)(void *)(d0 + 8 * c), r0[c]);
+    _mm256_storeu_si256((__m256i *)(void *)(d1 + 8 * c), r1[c]);
+  }
 }
 
 void emu_lds_read8_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a, uint32_t off)
@@ -910,15 +974,16 @@ T512 static uint64_t f16_to_f32_512(float *f, const uint16_t *h)
 
 T256 static uint64_t f16_to_f32_256(float *f, const uint16_t *h)
 {
+  /* a NaN half is (x & 0x7fff) > 0x7c00 (exponent all ones, mantissa not zero), one signed 16-bit
+   * compare (both sides below 2^15) on the halves as loaded, packed to one byte a lane for the mask:
+   * four 128-bit operations per 8 lanes where widening to 32 bits took seven 256-bit ones */
   uint64_t nan = 0;
-  const __m256i em = _mm256_set1_epi32(0x7c00), mm = _mm256_set1_epi32(0x3ff), z = _mm256_setzero_si256();
+  const __m128i ab = _mm_set1_epi16(0x7fff), ninf = _mm_set1_epi16(0x7c00);
   for (int c = 0; c < 8; c++) {
     __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(h + 8 * c));
     _mm256_storeu_ps(f + 8 * c, _mm256_cvtph_ps(x));
-    __m256i w = _mm256_cvtepu16_epi32(x);
-    __m256i n = _mm256_andnot_si256(_mm256_cmpeq_epi32(_mm256_and_si256(w, mm), z),
-                                    _mm256_cmpeq_epi32(_mm256_and_si256(w, em), em));
-    nan |= (uint64_t)(uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(n)) << (8 * c);
+    __m128i n = _mm_cmpgt_epi16(_mm_and_si128(x, ab), ninf);
+    nan |= (uint64_t)(uint8_t)_mm_movemask_epi8(_mm_packs_epi16(n, n)) << (8 * c);
   }
   return nan;
 }
@@ -1005,7 +1070,7 @@ T256 static uint64_t exp2_256(float *d, const float *a)
   const __m256d q4 = _mm256_set1_pd(exp2_q[4]), q3 = _mm256_set1_pd(exp2_q[3]);
   const __m256d q2 = _mm256_set1_pd(exp2_q[2]), q1 = _mm256_set1_pd(exp2_q[1]), q0 = _mm256_set1_pd(1.0);
   const __m256d sh = _mm256_set1_pd(0x1.8p52), c64 = _mm256_set1_pd(64.0);
-#pragma GCC unroll 2
+#pragma GCC unroll 4
   for (int b = 0; b < 16; b++) {
     __m128 af = _mm_loadu_ps(a + 4 * b);
     __m128 okf = _mm_and_ps(_mm_cmp_ps(af, _mm_set1_ps(-125.0f), _CMP_GE_OQ), _mm_cmp_ps(af, _mm_set1_ps(127.0f), _CMP_LE_OQ));
@@ -1021,7 +1086,14 @@ T256 static uint64_t exp2_256(float *d, const float *a)
     q = _mm256_fmadd_pd(q, f, q1);
     q = _mm256_fmadd_pd(q, f, q0);
     __m256i kb = _mm256_castpd_si256(kd);
-    __m256d t = _mm256_i64gather_pd(exp2_tab, _mm256_and_si256(kb, _mm256_set1_epi64x(63)), 8);
+    /* T[j] by four scalar loads, not vgatherqpd (microcoded on Zen 1; see bperm_256): the same
+     * values; with the loop unrolled 4 instead of 2, 186-208 -> 164-176 ns a wave (/tmp
+     * microbenchmark, docs/performance.md, ninth stop) */
+    uint64_t kq[4] __attribute__((aligned(32)));
+    _mm256_store_si256((__m256i *)(void *)kq, kb);
+    __m128d t01 = _mm_loadh_pd(_mm_load_sd(&exp2_tab[kq[0] & 63]), &exp2_tab[kq[1] & 63]);
+    __m128d t23 = _mm_loadh_pd(_mm_load_sd(&exp2_tab[kq[2] & 63]), &exp2_tab[kq[3] & 63]);
+    __m256d t = _mm256_insertf128_pd(_mm256_castpd128_pd256(t01), t23, 1);
     /* (2^51 + k) >> 6 = 2^45 + n, n = floor(k / 64); << 52 drops the 2^45: n added to T[j]'s
      * exponent field (1 <= T[j] < 2, 2^n T[j] a normal double for -125 <= n <= 127): exact */
     __m256i e = _mm256_slli_epi64(_mm256_srli_epi64(kb, 6), 52);

@@ -70,6 +70,60 @@ Test(emu_xlane, bpermute_into_a_source_register)
   emu_avx512 = had, emu_avx2 = had2;
 }
 
+/* emu/simd.c's bperm_256 takes a vector path when every aligned 4-lane output group reads one
+ * aligned 4-lane source group (bits 7:4 of addr + offset equal within each group), the scalar picks
+ * otherwise. Address vectors on both sides of that test, on every SIMD path, in place and not: the
+ * software transpose's five (lane ^ 1, ^ 2, ^ 16, ^ 32, the 4x4 transpose of 4-lane blocks) with
+ * noise in bits 31:8 and 1:0 that the lane index drops and the offset taken back out (so the
+ * groups are uniform only after the addition), then one lane of a random group strayed into another
+ * source group (bit 4, bit 7 of its last lane, bit 5 of its first, bit 6 of its second). Expected:
+ * the lane formula, source lane ((addr + offset) / 4) mod 64. */
+static uint32_t bp_lane(int kind, int l)
+{
+  switch (kind) {
+  case 0: return (uint32_t)(l ^ 1);
+  case 1: return (uint32_t)(l ^ 2);
+  case 2: return (uint32_t)(l ^ 16);
+  case 3: return (uint32_t)(l ^ 32);
+  default: return (uint32_t)((l & 3) | ((l >> 2) & 3) << 4 | ((l >> 4) & 3) << 2); /* 16a + 4b + c -> 16b + 4a + c */
+  }
+}
+
+Test(emu_xlane, bpermute_quad_groups)
+{
+  static const struct { const char *text; int dst; uint32_t off; } K[] = {
+      {"ds_bpermute_b32 v3, v1, v2", 3, 0}, {"ds_bpermute_b32 v2, v1, v2 offset:12", 2, 12},
+      {"ds_bpermute_b32 v1, v1, v2 offset:0xfffc", 1, 0xfffc}};
+  bool had = emu_avx512, had2 = emu_avx2;
+  for (int path = 0; path < 3; path++) {
+    if (path == 1) emu_avx512 = false;
+    if (path == 2) emu_avx512 = emu_avx2 = false;
+    for (size_t k = 0; k < sizeof K / sizeof K[0]; k++)
+      for (int kind = 0; kind < 5; kind++)
+        for (int stray = 0; stray < 5; stray++) {
+          snip *s = sn_new(EMU_GFX942, K[k].text);
+          uint32_t st = 91 + (uint32_t)(k * 25 + kind * 5 + stray), addr[64], data[64];
+          for (int l = 0; l < 64; l++) {
+            /* bits 31:8 and 1:0 are noise the lane index drops; the offset is taken back out */
+            addr[l] = bp_lane(kind, l) * 4 + (sn_rand(&st) & 0xffffff03u) - K[k].off;
+            data[l] = sn_v(s, 2)[l] = sn_rand(&st);
+          }
+          int g = (int)(sn_rand(&st) % 16), last = 4 * g + 3;
+          if (stray == 1) addr[last] ^= 0x10; /* four source lanes away: another group */
+          if (stray == 2) addr[last] ^= 0x80; /* 32 source lanes away */
+          if (stray == 3) addr[4 * g] ^= 0x20;
+          if (stray == 4) addr[4 * g + 1] ^= 0x40;
+          for (int l = 0; l < 64; l++) sn_v(s, 1)[l] = addr[l];
+          cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+          for (int l = 0; l < 64; l++)
+            cr_assert_eq(sn_v(s, K[k].dst)[l], data[((addr[l] + K[k].off) / 4) % 64], "%s path %d kind %d stray %d lane %d",
+                         K[k].text, path, kind, stray, l);
+          sn_free(s);
+        }
+  }
+  emu_avx512 = had, emu_avx2 = had2;
+}
+
 /* __shfl_xor lowering: address (lane ^ mask) * 4 */
 Test(emu_xlane, bpermute_shfl_xor)
 {
