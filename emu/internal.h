@@ -745,12 +745,20 @@ static inline void emu_sdst32(emu_wave *w, const emu_insn *in, int i, uint32_t v
   const emu_opnd *o = &in->o[i];
   if (o->kind == EMU_OPK_SGPR) w->s[o->reg] = v;
 }
+/* A pair is written as one 8-byte store, not two 4-byte ones: the readers of EXEC (emu_exec) load
+ * the pair as one 8-byte load, which a CPU cannot forward from two narrower stores still in its
+ * store queue (it waits for them to retire: about 10 ns against 4 per s_and_b64 exec, exec,
+ * s[n:n+1] and its next vector instruction on Zen 1, docs/performance.md, ninth stop). Two 4-byte
+ * loads are forwarded from one 8-byte store, so the 32-bit readers lose nothing. s[r] is the low
+ * half: little-endian layout. */
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "s[r] is the low half of an SGPR pair's 8 bytes");
+static inline void emu_wr_pair(emu_wave *w, unsigned r, uint64_t v) { memcpy(&w->s[r], &v, sizeof v); }
 static inline void emu_sdst64(emu_wave *w, const emu_insn *in, int i, uint64_t v)
 {
   const emu_opnd *o = &in->o[i];
   if (o->kind != EMU_OPK_SGPR) return;
-  w->s[o->reg] = (uint32_t)v;
-  if (o->n >= 2) w->s[o->reg + 1] = (uint32_t)(v >> 32);
+  if (o->n >= 2) emu_wr_pair(w, o->reg, v);
+  else w->s[o->reg] = (uint32_t)v;
 }
 
 /* Writes under EXEC. dst32 applies SDWA dst_sel/dst_unused; dstf32 applies omod then clamp. */

@@ -3,22 +3,6 @@
  * Memory Operations"). Operand 0 is the destination (SOPC: the first source). */
 #include "emu/internal.h"
 
-/* A 64-bit scalar result is stored as one 8-byte store, not as emu_sdst64's two 4-byte ones: the
- * readers of EXEC (emu_exec) load the pair as one 8-byte load, which a CPU cannot forward from two
- * narrower stores still in its store queue (it waits for them to retire: about 10 ns against 4 per
- * s_and_b64 exec, exec, s[n:n+1] and its next vector instruction on Zen 1). Two 4-byte loads are
- * forwarded from one 8-byte store, so the 32-bit readers lose nothing. s[r] is the low half:
- * little-endian layout. */
-_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "s[r] is the low half of the 8 bytes");
-static inline void wr_pair(emu_wave *w, unsigned r, uint64_t v) { memcpy(&w->s[r], &v, sizeof v); }
-static inline void sdst64(emu_wave *w, const emu_insn *in, int i, uint64_t v)
-{
-  const emu_opnd *o = &in->o[i];
-  if (o->kind != EMU_OPK_SGPR) return;
-  if (o->n >= 2) wr_pair(w, o->reg, v);
-  else w->s[o->reg] = (uint32_t)v;
-}
-
 #define A32 uint32_t a = emu_ssrc32(w, in, 1)
 #define B32 uint32_t b = emu_ssrc32(w, in, 2)
 #define A64 uint64_t a = emu_ssrc64(w, in, 1)
@@ -43,7 +27,7 @@ static inline void sdst64(emu_wave *w, const emu_insn *in, int i, uint64_t v)
     B64;                                                                                           \
     uint64_t d = (expr);                                                                           \
     w->scc = (sccx);                                                                               \
-    sdst64(w, in, 0, d);                                                                           \
+    emu_sdst64(w, in, 0, d);                                                                       \
     return EMU_OK;                                                                                 \
   }
 /* SOP2 with a 64-bit first source and a 32-bit second (shifts, bfe) */
@@ -54,7 +38,7 @@ static inline void sdst64(emu_wave *w, const emu_insn *in, int i, uint64_t v)
     B32;                                                                                           \
     uint64_t d = (expr);                                                                           \
     w->scc = (sccx);                                                                               \
-    sdst64(w, in, 0, d);                                                                           \
+    emu_sdst64(w, in, 0, d);                                                                       \
     return EMU_OK;                                                                                 \
   }
 #define SOP1_32(name, expr, sccx)                                                                  \
@@ -72,7 +56,7 @@ static inline void sdst64(emu_wave *w, const emu_insn *in, int i, uint64_t v)
     A64;                                                                                           \
     uint64_t d = (expr);                                                                           \
     w->scc = (sccx);                                                                               \
-    sdst64(w, in, 0, d);                                                                           \
+    emu_sdst64(w, in, 0, d);                                                                       \
     return EMU_OK;                                                                                 \
   }
 /* SOP1 with a 64-bit source and a 32-bit result (bcnt, ff1, flbit) */
@@ -218,7 +202,7 @@ int emu_op_s_cmov_b32(emu_wave *w, const emu_insn *in)
 }
 int emu_op_s_cmov_b64(emu_wave *w, const emu_insn *in)
 {
-  if (w->scc) sdst64(w, in, 0, emu_ssrc64(w, in, 1));
+  if (w->scc) emu_sdst64(w, in, 0, emu_ssrc64(w, in, 1));
   return EMU_OK;
 }
 int emu_op_s_bitset0_b32(emu_wave *w, const emu_insn *in)
@@ -238,7 +222,7 @@ int emu_op_s_bitset1_b32(emu_wave *w, const emu_insn *in)
   int emu_op_##name(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     uint64_t s = emu_ssrc64(w, in, 1), e = emu_exec(w), n = (f);                                   \
-    sdst64(w, in, 0, e);                                                                           \
+    emu_sdst64(w, in, 0, e);                                                                       \
     emu_wr64s(w, EMU_S_EXEC, n);                                                                   \
     w->scc = n != 0;                                                                               \
     return EMU_OK;                                                                                 \
@@ -259,7 +243,7 @@ SAVEEXEC(s_orn1_saveexec_b64, ~s | e)
   {                                                                                                \
     uint64_t s = emu_ssrc64(w, in, 1), e = emu_exec(w), n = (f);                                   \
     emu_wr64s(w, EMU_S_EXEC, n);                                                                   \
-    sdst64(w, in, 0, n);                                                                           \
+    emu_sdst64(w, in, 0, n);                                                                       \
     w->scc = n != 0;                                                                               \
     return EMU_OK;                                                                                 \
   }
@@ -398,7 +382,7 @@ SOPC_LIST(SOPC)
   }
 #define SS_SOP2_32(name, expr, sccx) SS_FORMS(ss_##name, uint32_t, SS_GET32, uint32_t d = (expr); w->scc = (sccx); w->s[in->ss_d] = d)
 #define SS_SOP2_64(name, expr, sccx)                                                               \
-  SS_FORMS(ss_##name, uint64_t, SS_GET64, uint64_t d = (expr); w->scc = (sccx); wr_pair(w, in->ss_d, d))
+  SS_FORMS(ss_##name, uint64_t, SS_GET64, uint64_t d = (expr); w->scc = (sccx); emu_wr_pair(w, in->ss_d, d))
 #define SS_SOPC(name, T, op) SS_FORMS(ss_##name, uint32_t, SS_GET32, w->scc = (T)a op (T)b)
 SS_SOP2_32_LIST(SS_SOP2_32)
 SS_SOP2_64_LIST(SS_SOP2_64)
