@@ -2524,6 +2524,17 @@ Test(sched, blocks_run_as_single_steps)
   }
 }
 
+/* Case c faulted "missing s_waitcnt" at the record whose text is reader, on the block path (rc, f)
+ * as on the one-step adversarial path (g): the same message and PC. */
+static void assert_reader_faults(emu_arch arch, int c, int rc, const emu_fault *f, const emu_fault *g, const char *reader)
+{
+  cr_assert_eq(rc, LL_EXIT_FAIL, "%s case %d", emu_arch_name(arch), c);
+  cr_assert_str_eq(f->kind, "missing s_waitcnt", "%s case %d: %s", emu_arch_name(arch), c, f->msg);
+  cr_assert(strstr(f->msg, reader), "%s case %d: %s", emu_arch_name(arch), c, f->msg);
+  cr_assert_str_eq(f->msg, g->msg, "%s case %d", emu_arch_name(arch), c);
+  cr_assert_eq(f->pc, g->pc, "%s case %d", emu_arch_name(arch), c);
+}
+
 /* The run-ahead loop checks a block against the pending registers once, through the union of its
  * records' registers (emu_insn.blk_hz*), and record by record only when the union names one. A
  * register still being loaded, read in the middle of a block: in a map word an earlier record of the
@@ -2546,11 +2557,7 @@ Test(sched, block_hazard_union_finds_the_reading_record)
     for (int c = 0; c < 2; c++) {
       blk_run(ARCH, src[c], EMU_SCHED_ROUND_ROBIN, 0, s, &f, &rc, NULL);
       blk_run(ARCH, src[c], EMU_SCHED_ADVERSARIAL, 0, r, &g, &rc2, NULL);
-      cr_assert_eq(rc, LL_EXIT_FAIL, "%s case %d", emu_arch_name(ARCH), c);
-      cr_assert_str_eq(f.kind, "missing s_waitcnt", "%s case %d: %s", emu_arch_name(ARCH), c, f.msg);
-      cr_assert(strstr(f.msg, reader[c]), "%s case %d: %s", emu_arch_name(ARCH), c, f.msg);
-      cr_assert_str_eq(f.msg, g.msg, "%s case %d", emu_arch_name(ARCH), c);
-      cr_assert_eq(f.pc, g.pc, "%s case %d", emu_arch_name(ARCH), c);
+      assert_reader_faults(ARCH, c, rc, &f, &g, reader[c]);
     }
     free(s), free(r);
   }
@@ -2581,11 +2588,7 @@ Test(sched, cross_lane_ds_blocks_stop_before_their_destinations_reader)
       blk_run(ARCH, src[c], EMU_SCHED_ROUND_ROBIN, 0, s, &f, &rc, NULL);
       blk_run(ARCH, src[c], EMU_SCHED_ADVERSARIAL, 0, r, &g, &rc2, NULL);
       if (c < 2) {
-        cr_assert_eq(rc, LL_EXIT_FAIL, "%s case %d", emu_arch_name(ARCH), c);
-        cr_assert_str_eq(f.kind, "missing s_waitcnt", "%s case %d: %s", emu_arch_name(ARCH), c, f.msg);
-        cr_assert(strstr(f.msg, reader[c]), "%s case %d: %s", emu_arch_name(ARCH), c, f.msg);
-        cr_assert_str_eq(f.msg, g.msg, "%s case %d", emu_arch_name(ARCH), c);
-        cr_assert_eq(f.pc, g.pc, "%s case %d", emu_arch_name(ARCH), c);
+        assert_reader_faults(ARCH, c, rc, &f, &g, reader[c]);
         continue;
       }
       cr_assert_eq(rc, LL_EXIT_OK, "%s: %s", emu_arch_name(ARCH), f.msg);

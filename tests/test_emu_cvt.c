@@ -1691,13 +1691,22 @@ static void run_vs_handlers(snip *s, size_t n, bool avx2, emu_arch a, int pass)
   free(before), free(want);
 }
 
+/* The snippet src on arch, asserted to be one fused run over all its *n instructions (the s_
+ * padding llvm-mc may add at the end not counted) */
+static snip *sn_one_run(emu_arch a, const char *src, size_t *n)
+{
+  snip *s = sn_new(a, src);
+  *n = s->p->n;
+  while (*n && !strncmp(s->p->insns[*n - 1].mnem, "s_", 2)) (*n)--; /* padding llvm-mc may add */
+  cr_assert_eq(s->p->insns[0].fuse_n, *n, "%s: the run covers %u of the %zu instructions", emu_arch_name(a),
+               (unsigned)s->p->insns[0].fuse_n, *n);
+  return s;
+}
+
 static void fuse_compare(emu_arch a)
 {
-  snip *s = sn_new(a, fuse_src);
-  size_t n = s->p->n;
-  while (n && !strncmp(s->p->insns[n - 1].mnem, "s_", 2)) n--; /* padding llvm-mc may add */
-  cr_assert_eq(s->p->insns[0].fuse_n, n, "%s: the run covers %u of the %zu instructions", emu_arch_name(a),
-               (unsigned)s->p->insns[0].fuse_n, n);
+  size_t n;
+  snip *s = sn_one_run(a, fuse_src, &n);
   uint32_t st = 0x9e3779b9u;
   for (int pass = 0; pass < 4; pass++) {
     for (int r = 0; r < 40; r++)
@@ -1740,11 +1749,8 @@ Test(emu_cvt, fused_cndmask_with_uniform_masks_gives_the_handlers_bits)
   const uint64_t pat[3] = {~0ull, 0, 0x8000000100000001ull};
   for (int a = 0; a < 2; a++) {
     const emu_arch arch = a ? EMU_GFX950 : EMU_GFX942;
-    snip *s = sn_new(arch, cnd_src);
-    size_t n = s->p->n;
-    while (n && !strncmp(s->p->insns[n - 1].mnem, "s_", 2)) n--; /* padding llvm-mc may add */
-    cr_assert_eq(s->p->insns[0].fuse_n, n, "%s: the run covers %u of the %zu instructions", emu_arch_name(arch),
-                 (unsigned)s->p->insns[0].fuse_n, n);
+    size_t n;
+    snip *s = sn_one_run(arch, cnd_src, &n);
     uint32_t st = 0x2545f491u;
     for (int k = 0; k < 27 * 2; k++) { /* each mask of the three from the three patterns; both builds */
       for (int r = 0; r < 32; r++)
