@@ -785,20 +785,41 @@ void emu_lds_read8_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint
 }
 
 /* 4-byte LDS reads of a whole wave (emu/op_ds.c ds_read_b32): d[l] = the dword at
- * lds + (uint32_t)(a[l] + off), every address in range (the caller checked). AVX2 build: the
- * addresses as vectors, the loads scalar into a copy (not a gather: see bperm_256; a wave 77-80 ns
- * with gathers, 51 ns so, the plain lane loop 76-94 ns), then the copy stored, so d may be a's
- * register. Portable: lane by lane, each lane's address read before its result is written. */
+ * lds + (uint32_t)(a[l] + off), every address in range (the caller checked). AVX2 build: eight lanes
+ * whose addresses run on by 4 from the first (a row of dwords, as lds_write4_256) are one 32-byte
+ * load; any other chunk is eight scalar loads straight into a register (vpinsrd), their addresses
+ * taken out of the vector add by extracts (not a gather: see bperm_256). Every chunk stays in a
+ * register until all are read, so d may be a's register. It replaced storing the addresses and
+ * reloading them as 64 scalars, then loads into a copy memcpy'd to d: both store-to-load forwarding
+ * stalls on Zen 1 (docs/performance.md, tenth stop). Portable: lane by lane, each lane's address
+ * read before its result is written. */
+T256 static inline __m128i rd4x4_128(const uint8_t *lds, __m128i ix)
+{
+  uint64_t q0 = (uint64_t)_mm_cvtsi128_si64(ix), q1 = (uint64_t)_mm_extract_epi64(ix, 1);
+  uint32_t v0, v1, v2, v3;
+  memcpy(&v0, lds + (uint32_t)q0, 4), memcpy(&v1, lds + (uint32_t)(q0 >> 32), 4);
+  memcpy(&v2, lds + (uint32_t)q1, 4), memcpy(&v3, lds + (uint32_t)(q1 >> 32), 4);
+  __m128i r = _mm_cvtsi32_si128((int)v0);
+  r = _mm_insert_epi32(r, (int)v1, 1), r = _mm_insert_epi32(r, (int)v2, 2);
+  return _mm_insert_epi32(r, (int)v3, 3);
+}
+
 T256 static void lds_read4_256(uint32_t *d, const uint8_t *lds, const uint32_t *a, uint32_t off)
 {
-  uint32_t ix[EMU_LANES] __attribute__((aligned(32))), t[EMU_LANES] __attribute__((aligned(32)));
-  const __m256i vo = _mm256_set1_epi32((int)off);
+  const __m256i vo = _mm256_set1_epi32((int)off), step = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
+  __m256i r[8];
 #pragma GCC unroll 8
-  for (int c = 0; c < 8; c++)
-    _mm256_store_si256((__m256i *)(void *)(ix + 8 * c), _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c)), vo));
-#pragma GCC unroll 64
-  for (int l = 0; l < EMU_LANES; l++) memcpy(&t[l], lds + ix[l], 4);
-  memcpy(d, t, sizeof t);
+  for (int c = 0; c < 8; c++) {
+    __m256i ix = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c)), vo);
+    uint32_t a0 = (uint32_t)_mm256_cvtsi256_si32(ix);
+    if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(ix, _mm256_add_epi32(_mm256_set1_epi32((int)a0), step))) == -1)
+      r[c] = _mm256_loadu_si256((const __m256i *)(const void *)(lds + a0));
+    else
+      r[c] = _mm256_inserti128_si256(_mm256_castsi128_si256(rd4x4_128(lds, _mm256_castsi256_si128(ix))),
+                                     rd4x4_128(lds, _mm256_extracti128_si256(ix, 1)), 1);
+  }
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c), r[c]);
 }
 
 void emu_lds_read4_64(uint32_t *d, const uint8_t *lds, const uint32_t *a, uint32_t off)
