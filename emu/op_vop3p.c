@@ -239,11 +239,38 @@ static inline __attribute__((always_inline)) void sp_src(emu_wave *w, const emu_
   "vxorps " #o "(%[b]), %%ymm14, %%ymm" #z "\n\t"                                                  \
   "vfmadd132ps %%ymm" #z ", %%ymm" #y ", %%ymm" #x "\n\t"                                           \
   "vmovups %%ymm" #x ", " #o "(%[d])\n\t"
-#define PKF_CLOB "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm13", "xmm14", "xmm15", "memory"
+/* b uniform (an SGPR or constant: every lane of its fill the same dword): its value broadcast once
+ * into ymm12 (xored with its sign mask into ymm14) and used from there, the same instruction with
+ * the same operand order, one 32-byte load a block fewer (docs/performance.md, tenth stop) */
+#define PKF_BLKB(o, x, y)                                                                          \
+  "vmovups " #o "(%[a]), %%ymm" #x "\n\t"                                                          \
+  "vmovups " #o "(%[c]), %%ymm" #y "\n\t"                                                          \
+  "vfmadd132ps %%ymm12, %%ymm" #y ", %%ymm" #x "\n\t"                                             \
+  "vmovups %%ymm" #x ", " #o "(%[d])\n\t"
+#define PKF_NBLKB(o, x, y)                                                                         \
+  "vxorps " #o "(%[a]), %%ymm13, %%ymm" #x "\n\t"                                                  \
+  "vxorps " #o "(%[c]), %%ymm15, %%ymm" #y "\n\t"                                                  \
+  "vfmadd132ps %%ymm14, %%ymm" #y ", %%ymm" #x "\n\t"                                             \
+  "vmovups %%ymm" #x ", " #o "(%[d])\n\t"
+#define PKF_CLOB "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm12", "xmm13", "xmm14", "xmm15", "memory"
 static inline __attribute__((always_inline)) void pk_fma_half(const uint32_t *a, const uint32_t *b, const uint32_t *c,
-                                                              uint32_t *d, const uint32_t *nm)
+                                                              uint32_t *d, const uint32_t *nm, bool bu)
 {
-  if (!nm) {
+  if (bu && !nm) {
+    __asm__ volatile("vbroadcastss (%[b]), %%ymm12\n\t"
+                     PKF_BLKB(0, 0, 1) PKF_BLKB(32, 2, 3) PKF_BLKB(64, 4, 5) PKF_BLKB(96, 0, 1)
+                     PKF_BLKB(128, 2, 3) PKF_BLKB(160, 4, 5) PKF_BLKB(192, 0, 1) PKF_BLKB(224, 2, 3)
+                     : : [a] "r"(a), [b] "r"(b), [c] "r"(c), [d] "r"(d) : PKF_CLOB);
+  } else if (bu) {
+    __asm__ volatile("vbroadcastss 0(%[m]), %%ymm13\n\t"
+                     "vbroadcastss 4(%[m]), %%ymm14\n\t"
+                     "vbroadcastss 8(%[m]), %%ymm15\n\t"
+                     "vbroadcastss (%[b]), %%ymm12\n\t"
+                     "vxorps %%ymm12, %%ymm14, %%ymm14\n\t"
+                     PKF_NBLKB(0, 0, 1) PKF_NBLKB(32, 2, 3) PKF_NBLKB(64, 4, 5) PKF_NBLKB(96, 0, 1)
+                     PKF_NBLKB(128, 2, 3) PKF_NBLKB(160, 4, 5) PKF_NBLKB(192, 0, 1) PKF_NBLKB(224, 2, 3)
+                     : : [a] "r"(a), [b] "r"(b), [c] "r"(c), [d] "r"(d), [m] "r"(nm) : PKF_CLOB);
+  } else if (!nm) {
     __asm__ volatile(PKF_BLK(0, 0, 1) PKF_BLK(32, 2, 3) PKF_BLK(64, 0, 1) PKF_BLK(96, 2, 3)
                      PKF_BLK(128, 0, 1) PKF_BLK(160, 2, 3) PKF_BLK(192, 0, 1) PKF_BLK(224, 2, 3)
                      : : [a] "r"(a), [b] "r"(b), [c] "r"(c), [d] "r"(d) : PKF_CLOB);
@@ -319,9 +346,9 @@ static inline __attribute__((always_inline)) void sp_kernel_(emu_wave *w, const 
   const uint32_t *nm0 = NULL, *nm1 = NULL;
   if (neg) nm0 = in->sp_nm[0], nm1 = in->sp_nm[1];
   pk_fma_half((const uint32_t *)(const void *)(b0 + off[0][0]), (const uint32_t *)(const void *)(b1 + off[0][1]),
-              (const uint32_t *)(const void *)(b2 + off[0][2]), (uint32_t *)(void *)(vb + off[0][3]), nm0);
+              (const uint32_t *)(const void *)(b2 + off[0][2]), (uint32_t *)(void *)(vb + off[0][3]), nm0, u & 2);
   pk_fma_half((const uint32_t *)(const void *)(b0 + off[1][0]), (const uint32_t *)(const void *)(b1 + off[1][1]),
-              (const uint32_t *)(const void *)(b2 + off[1][2]), (uint32_t *)(void *)(vb + off[1][3]), nm1);
+              (const uint32_t *)(const void *)(b2 + off[1][2]), (uint32_t *)(void *)(vb + off[1][3]), nm1, u & 2);
   pk_fma_done();
 }
 static inline __attribute__((always_inline)) void sp_kernel(emu_wave *w, const emu_insn *in)
