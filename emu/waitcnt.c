@@ -261,6 +261,16 @@ void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst)
   pend_any(w, in, cnt, dst);
 }
 
+/* Some but not all outstanding operations retire: apart from emu_waitcnt, so that its common cases
+ * (nothing retires, everything does) save and restore none of the registers the retire loops need */
+static __attribute__((noinline)) void waitcnt_some(emu_wave *w, int kvm, int kds, int ksm)
+{
+  if (kvm) retire_n(w, EMU_CNT_VM, kvm);
+  if (kds) retire_n(w, EMU_CNT_DS, kds);
+  if (ksm) retire_n(w, EMU_CNT_SMEM, ksm);
+  if (w->pover) pend_rebuild(w);
+}
+
 void emu_waitcnt(emu_wave *w, int vmcnt, int lgkmcnt)
 {
   int nvm = w->ncnt[EMU_CNT_VM], nds = w->ncnt[EMU_CNT_DS], nsm = w->ncnt[EMU_CNT_SMEM];
@@ -291,10 +301,7 @@ void emu_waitcnt(emu_wave *w, int vmcnt, int lgkmcnt)
     w->npend = 0;
     return;
   }
-  if (kvm) retire_n(w, EMU_CNT_VM, kvm);
-  if (kds) retire_n(w, EMU_CNT_DS, kds);
-  if (ksm) retire_n(w, EMU_CNT_SMEM, ksm);
-  if (w->pover) pend_rebuild(w);
+  waitcnt_some(w, kvm, kds, ksm);
 }
 
 /* Is the instruction at pc (an outstanding entry's issuer) the same text as in? The records are
