@@ -832,6 +832,7 @@ static void finish_insn(emu_insn *in)
   hazard_summary(in);
   in->lk = EMU_LK_NONE;
   in->sched_ev = 1; /* until known to touch only its own wave's registers */
+  in->solo_ev = 0;
   in->target = -1;
   in->implemented = false;
   in->fn = emu_op_unimplemented;
@@ -901,6 +902,7 @@ static void finish_insn(emu_insn *in)
   in->sched_ev = ((in->flags & (EMU_F_DS | EMU_F_VMEM | EMU_F_SMEM)) && !xlane_ds) || d->fn == emu_op_s_barrier ||
                  d->fn == emu_op_s_endpgm || d->fn == emu_op_s_waitcnt ||
                  !(in->flags & (EMU_F_SALU | EMU_F_VALU | EMU_F_VOP3P | EMU_F_MFMA | EMU_F_BRANCH | EMU_F_XLANE));
+  in->solo_ev = in->sched_ev && ((in->flags & (EMU_F_DS | EMU_F_VMEM | EMU_F_SMEM)) || d->fn == emu_op_s_waitcnt);
 }
 
 /* A record from text alone, resolved as the decoder resolves a code object's (handler,

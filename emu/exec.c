@@ -239,7 +239,14 @@ static inline __attribute__((always_inline)) int run_wave(worker *W, emu_wave *w
  * and reported only when it is the earliest stop: any wave whose memory operation or fault comes
  * before it in the order still gets its turn, as in run_wg's one-step loop. Same memory order, same
  * first fault, same warnings' order; the dispatch loop per instruction is a few compares. */
-static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w)
+/* solo: the wave is its workgroup's only one (run_rr). No other wave observes its memory operations,
+ * so they have no turn to wait for (other workgroups run on other threads, in no defined order):
+ * an event marked solo_ev (memory, s_waitcnt) runs here, through what the careful step (run_wave_
+ * with rr) does for it: the end of .text, the budget, VSKIP and VGPR indexing (the loop's own
+ * tests), the s_waitcnt hazard check (a possible hazard goes to the careful step, which faults or
+ * warns), the count, ip, and the handler through the LDS ordering check as there. The blocks after
+ * it start with their own hazard check, against the registers it left pending. */
+static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w, emu_ldso *lo, bool solo)
 {
   const emu_insn *insns = w->insns;
   const uint32_t n = (uint32_t)w->ninsn;
@@ -252,7 +259,27 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w)
      * an event (blk_n 0) or with no budget left */
     uint32_t m = in->blk_n;
     if (m > w->budget) m = (uint32_t)w->budget;
-    if ((m == 0) | w->vskip | w->gpr_idx) break;
+    if ((m == 0) | w->vskip | w->gpr_idx) {
+      if (!solo || !in->solo_ev || w->budget == 0 || (w->vskip | w->gpr_idx) ||
+          (w->npend != 0 && emu_hazard_possible(w, in)))
+        break;
+      w->budget--;
+      k++;
+      w->counts[ip]++;
+      w->ip = ip + 1;
+      int rc = in->lk != 0 && lo ? emu_ldso_exec(lo, NULL, w, in) : in->fn(w, in);
+      if (__builtin_expect(rc != EMU_OK, 0)) {
+        /* memory and s_waitcnt end no wave but by a fault (w->ip past the record, as the careful
+         * step leaves it) */
+        w->rr_k = k;
+        w->rr_pos = k - 1;
+        w->state = rc == EMU_END ? 2 : rc == EMU_BARRIER ? 1 : 3;
+        if (rc == EMU_BARRIER) w->nbar++;
+        return;
+      }
+      ip = w->ip;
+      continue;
+    }
     if (__builtin_expect(w->npend != 0, 0) && emu_hazard_block_possible(w, in)) {
       if (emu_hazard_possible(w, in)) break;
       for (uint32_t j = 1; j < m; j++)
@@ -323,16 +350,39 @@ static inline uint64_t rr_key(const emu_wave *w)
   return w->state == 0 || w->state == 3 ? w->rr_pos : UINT64_MAX;
 }
 
+/* run_rr for a workgroup of one wave: its memory operations and s_waitcnt run inside rr_ahead
+ * (solo); the careful step only for what rr_ahead stops at (s_barrier, s_endpgm, a possible
+ * s_waitcnt hazard, the budget's end, VSKIP, VGPR indexing, the end of .text) */
+static int run_solo(worker *W)
+{
+  emu_wave *w = &W->waves[0];
+  w->rr_k = 0;
+  for (;;) {
+    if (w->state == 0) rr_ahead(w, W->lo, true);
+    if (w->state == 3) {
+      W->fault = *w->fault;
+      return EMU_FAULT;
+    }
+    if (w->state != 0) return EMU_OK; /* at the barrier or ended */
+    w->rr_k++;
+    if (run_wave_(W, w, true, true) == EMU_FAULT) {
+      W->fault = *w->fault;
+      return EMU_FAULT;
+    }
+  }
+}
+
 static int run_rr(worker *W, emu_wg *g)
 {
   uint32_t nw = W->L->nwaves;
+  if (nw == 1) return run_solo(W);
   /* each wave's key (rr_key), kept here so the pick reads one array: only the wave picked moves
    * between two picks (at most 1024 work-items: 16 waves, emu_launch) */
   uint64_t key[16];
   for (uint32_t j = 0; j < nw; j++) {
     emu_wave *w = &W->waves[j];
     w->rr_k = 0;
-    if (w->state == 0) rr_ahead(w);
+    if (w->state == 0) rr_ahead(w, W->lo, false);
     key[j] = rr_key(w);
   }
   for (;;) {
@@ -354,7 +404,7 @@ static int run_rr(worker *W, emu_wg *g)
       W->fault = *best->fault;
       return EMU_FAULT;
     }
-    if (best->state == 0) rr_ahead(best);
+    if (best->state == 0) rr_ahead(best, W->lo, false);
     key[bj] = rr_key(best);
   }
   (void)g;

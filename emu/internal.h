@@ -188,6 +188,10 @@ struct emu_insn {
    * rr_ahead; issue #31, seventh stop, second round) */
   uint8_t blk_hzk, blk_hzn;
   uint8_t blk_hzw[6];
+  /* an event (sched_ev) a wave alone in its workgroup runs inside its run-ahead loop, through the
+   * same steps as the careful one (emu/exec.c rr_ahead solo): memory (LDS, global, scalar) and
+   * s_waitcnt, which return EMU_OK or a fault; not s_barrier, s_endpgm, unknown families */
+  uint8_t solo_ev;
   uint64_t blk_hzm[6];
   uint64_t pc;
   uint32_t size;

@@ -2648,6 +2648,78 @@ Test(sched, faults_inside_blocks_stop_where_single_steps_do)
   }
 }
 
+/* A wave alone in its workgroup runs its memory instructions and s_waitcnt inside the run-ahead loop
+ * (emu/exec.c rr_ahead solo; issue #31, tenth stop): no other wave waits for their turn. The first
+ * fault must still be the one-step path's (the adversarial schedule) and, where the waves of a
+ * two-wave workgroup do the same, the round robin's of that workgroup (wave 0 first at equal steps):
+ * an LDS access out of range after a DS write and register records; a global load past its buffer
+ * after an in-range one; a DS write naming the destination of a DS read not yet waited for (the
+ * hazard check at a memory record run inside the loop); an access to LDS bytes the wave's own load to
+ * LDS has not been waited for (the LDS ordering check, emu/observe.c: one warning, on both paths). */
+Test(sched, solo_wave_memory_faults_as_single_steps)
+{
+  static const char *const src[3] = {
+      "v_and_b32 v7, 63, v0\nv_lshlrev_b32 v1, 2, v7\nv_add_u32 v2, v0, v0\nds_write_b32 v1, v0\n"
+      "v_xor_b32 v3, v2, v0\nds_read_b32 v5, v1 offset:8\nv_mov_b32 v6, v3\ns_endpgm\n",
+      "s_load_dwordx2 s[4:5], s[0:1], 0x0\nv_and_b32 v7, 63, v0\nv_lshlrev_b32 v1, 2, v7\n"
+      "v_lshlrev_b32 v8, 3, v7\ns_waitcnt lgkmcnt(0)\nglobal_load_dword v2, v1, s[4:5]\nv_add_u32 v3, v7, v7\n"
+      "global_load_dword v4, v8, s[4:5]\nv_mov_b32 v6, v3\ns_endpgm\n",
+      "v_and_b32 v7, 63, v0\nv_lshlrev_b32 v1, 2, v7\nds_read_b32 v5, v1\nv_add_u32 v2, v0, v0\n"
+      "ds_write_b32 v1, v5 offset:4\ns_waitcnt lgkmcnt(0)\ns_endpgm\n"};
+  static const char *const kind[3] = {"lds out of range", "out-of-bounds global access", "missing s_waitcnt"};
+  static const char *const text[3] = {"ds_read_b32 v5, v1 offset:8", "global_load_dword v4, v8, s[4:5]",
+                                       "ds_write_b32 v1, v5 offset:4"};
+  BOTH {
+    snap *s = ll_xcalloc(1, sizeof *s);
+    for (int c = 0; c < 3; c++) {
+      emu_fault f[3];
+      int rc[3];
+      for (int p = 0; p < 3; p++) { /* solo round robin, one-step, two-wave round robin */
+        gmem g;
+        gmem_init(&g);
+        ropts ro = {.grid = {1, 1, 1}, .block = {p == 2 ? 128 : 64, 1, 1}, .lds = 256, .mem = g.m, .kernarg = g.dka,
+                    .sched = p == 1 ? EMU_SCHED_ADVERSARIAL : EMU_SCHED_ROUND_ROBIN};
+        rc[p] = run_src(ARCH, src[c], &ro, s, &f[p]);
+        emu_mem_free(g.m);
+        cr_assert_eq(rc[p], LL_EXIT_FAIL, "%s case %d path %d", emu_arch_name(ARCH), c, p);
+        cr_assert_str_eq(f[p].kind, kind[c], "%s case %d path %d: %s", emu_arch_name(ARCH), c, p, f[p].msg);
+        cr_assert(strstr(f[p].msg, text[c]), "%s case %d path %d: %s", emu_arch_name(ARCH), c, p, f[p].msg);
+      }
+      for (int p = 1; p < 3; p++) {
+        cr_assert_eq(f[0].pc, f[p].pc, "%s case %d path %d", emu_arch_name(ARCH), c, p);
+        cr_assert_eq(f[0].lane, f[p].lane, "%s case %d path %d", emu_arch_name(ARCH), c, p);
+        cr_assert_eq(f[0].addr, f[p].addr, "%s case %d path %d", emu_arch_name(ARCH), c, p);
+        cr_assert_str_eq(f[0].msg, f[p].msg, "%s case %d path %d", emu_arch_name(ARCH), c, p);
+      }
+    }
+    /* the wave's own load to LDS read back before its vmcnt wait: one memory-model warning (not a
+     * fault), the same on the one-step path, and the same registers */
+    static const char ldsrc[] = "s_load_dwordx2 s[4:5], s[0:1], 0x0\nv_lshlrev_b32 v1, 2, v0\ns_mov_b32 m0, 0\n"
+                                "s_waitcnt lgkmcnt(0)\nglobal_load_lds_dword v1, s[4:5]\n"
+                                "v_add_u32 v2, v0, v0\nds_read_b32 v3, v1\ns_waitcnt vmcnt(0) lgkmcnt(0)\ns_endpgm\n";
+    snap *r = ll_xcalloc(1, sizeof *r);
+    emu_launch_stats st[2];
+    for (int p = 0; p < 2; p++) {
+      gmem g;
+      gmem_init(&g);
+      ropts ro = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .lds = 256, .mem = g.m, .kernarg = g.dka, .stats = &st[p],
+                  .sched = p ? EMU_SCHED_ADVERSARIAL : EMU_SCHED_ROUND_ROBIN};
+      emu_fault f;
+      int rc = run_src(ARCH, ldsrc, &ro, p ? r : s, &f);
+      emu_mem_free(g.m);
+      cr_assert_eq(rc, LL_EXIT_OK, "%s path %d: %s", emu_arch_name(ARCH), p, f.msg);
+    }
+    cr_assert_eq(st[0].mem_warnings, 1, "%s: %llu warnings", emu_arch_name(ARCH), (unsigned long long)st[0].mem_warnings);
+    cr_assert_eq(st[1].mem_warnings, 1, "%s", emu_arch_name(ARCH));
+    cr_assert(!memcmp(s, r, sizeof *s), "%s: registers differ from the one-step path's", emu_arch_name(ARCH));
+    for (uint32_t l = 0; l < 64; l++) /* lane l's dword landed at LDS 4l: in[l] */
+      cr_assert_eq(s->w[0].v[3][l], 0x1000u + 3 * l, "%s lane %u", emu_arch_name(ARCH), l);
+    emu_launch_stats_free(&st[0]);
+    emu_launch_stats_free(&st[1]);
+    free(s), free(r);
+  }
+}
+
 /* ---- many workers: more worker threads than this machine's cores -----------------------------------
  * The scheduler hands workgroups to workers through one atomic counter, each worker owning its
  * register files, LDS and counters (docs/emulator.md "Threads"); nothing else is shared but global
