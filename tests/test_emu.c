@@ -2456,6 +2456,26 @@ static void blk_run(emu_arch a, const char *src, emu_sched sched, uint64_t budge
   *rc = run_src(a, src, &ro, s, f);
 }
 
+/* src on the run-ahead path (round robin: s, f, rc, st) and on the one-step path (adversarial: r,
+ * g, rc2, st2), the same budget */
+static void blk_run2(emu_arch a, const char *src, uint64_t budget, snap *s, snap *r, emu_fault *f, emu_fault *g, int *rc,
+                     int *rc2, emu_launch_stats *st, emu_launch_stats *st2)
+{
+  blk_run(a, src, EMU_SCHED_ROUND_ROBIN, budget, s, f, rc, st);
+  blk_run(a, src, EMU_SCHED_ADVERSARIAL, budget, r, g, rc2, st2);
+}
+
+/* Case c faulted "missing s_waitcnt" at the record whose text is reader, on the block path (rc, f)
+ * as on the one-step adversarial path (g): the same message and PC. */
+static void assert_reader_faults(emu_arch arch, int c, int rc, const emu_fault *f, const emu_fault *g, const char *reader)
+{
+  cr_assert_eq(rc, LL_EXIT_FAIL, "%s case %d", emu_arch_name(arch), c);
+  cr_assert_str_eq(f->kind, "missing s_waitcnt", "%s case %d: %s", emu_arch_name(arch), c, f->msg);
+  cr_assert(strstr(f->msg, reader), "%s case %d: %s", emu_arch_name(arch), c, f->msg);
+  cr_assert_str_eq(f->msg, g->msg, "%s case %d", emu_arch_name(arch), c);
+  cr_assert_eq(f->pc, g->pc, "%s case %d", emu_arch_name(arch), c);
+}
+
 Test(sched, blocks_run_as_single_steps)
 {
   BOTH {
@@ -2493,8 +2513,7 @@ Test(sched, blocks_run_as_single_steps)
     emu_launch_stats_free(&st2);
     /* every budget: the same fault (kind, PC, text) or the same registers */
     for (uint64_t b = 1; b <= total; b++) {
-      blk_run(ARCH, blk_src, EMU_SCHED_ROUND_ROBIN, b, s, &f, &rc, NULL);
-      blk_run(ARCH, blk_src, EMU_SCHED_ADVERSARIAL, b, r, &g, &rc2, NULL);
+      blk_run2(ARCH, blk_src, b, s, r, &f, &g, &rc, &rc2, NULL, NULL);
       cr_assert_eq(rc, rc2, "%s budget %llu: %s / %s", emu_arch_name(ARCH), (unsigned long long)b, f.msg, g.msg);
       if (rc != LL_EXIT_OK) {
         cr_assert_str_eq(f.kind, "budget exceeded", "%s budget %llu: %s", emu_arch_name(ARCH), (unsigned long long)b, f.msg);
@@ -2513,26 +2532,11 @@ Test(sched, blocks_run_as_single_steps)
         "v_lshlrev_b32 v1, 2, v0\nds_bpermute_b32 v5, v1, v0\nv_add_u32 v2, v0, v0\nv_xor_b32 v3, v2, v0\n"
         "s_mov_b32 s4, 1\nv_mov_b32 v4, v5\nv_or_b32 v6, v4, v0\ns_endpgm\n"};
     for (int c = 0; c < 2; c++) {
-      blk_run(ARCH, nowait[c], EMU_SCHED_ROUND_ROBIN, 0, s, &f, &rc, NULL);
-      blk_run(ARCH, nowait[c], EMU_SCHED_ADVERSARIAL, 0, r, &g, &rc2, NULL);
-      cr_assert_eq(rc, LL_EXIT_FAIL, "%s case %d", emu_arch_name(ARCH), c);
-      cr_assert_str_eq(f.kind, "missing s_waitcnt", "%s case %d: %s", emu_arch_name(ARCH), c, f.msg);
-      cr_assert(strstr(f.msg, "'v_mov_b32_e32 v4, v5'"), "%s case %d: %s", emu_arch_name(ARCH), c, f.msg);
-      cr_assert_str_eq(f.msg, g.msg, "%s case %d", emu_arch_name(ARCH), c);
+      blk_run2(ARCH, nowait[c], 0, s, r, &f, &g, &rc, &rc2, NULL, NULL);
+      assert_reader_faults(ARCH, c, rc, &f, &g, "'v_mov_b32_e32 v4, v5'");
     }
     free(s), free(r);
   }
-}
-
-/* Case c faulted "missing s_waitcnt" at the record whose text is reader, on the block path (rc, f)
- * as on the one-step adversarial path (g): the same message and PC. */
-static void assert_reader_faults(emu_arch arch, int c, int rc, const emu_fault *f, const emu_fault *g, const char *reader)
-{
-  cr_assert_eq(rc, LL_EXIT_FAIL, "%s case %d", emu_arch_name(arch), c);
-  cr_assert_str_eq(f->kind, "missing s_waitcnt", "%s case %d: %s", emu_arch_name(arch), c, f->msg);
-  cr_assert(strstr(f->msg, reader), "%s case %d: %s", emu_arch_name(arch), c, f->msg);
-  cr_assert_str_eq(f->msg, g->msg, "%s case %d", emu_arch_name(arch), c);
-  cr_assert_eq(f->pc, g->pc, "%s case %d", emu_arch_name(arch), c);
 }
 
 /* The run-ahead loop checks a block against the pending registers once, through the union of its
@@ -2555,8 +2559,7 @@ Test(sched, block_hazard_union_finds_the_reading_record)
     emu_fault f, g;
     int rc, rc2;
     for (int c = 0; c < 2; c++) {
-      blk_run(ARCH, src[c], EMU_SCHED_ROUND_ROBIN, 0, s, &f, &rc, NULL);
-      blk_run(ARCH, src[c], EMU_SCHED_ADVERSARIAL, 0, r, &g, &rc2, NULL);
+      blk_run2(ARCH, src[c], 0, s, r, &f, &g, &rc, &rc2, NULL, NULL);
       assert_reader_faults(ARCH, c, rc, &f, &g, reader[c]);
     }
     free(s), free(r);
@@ -2585,8 +2588,7 @@ Test(sched, cross_lane_ds_blocks_stop_before_their_destinations_reader)
     emu_fault f, g;
     int rc, rc2;
     for (int c = 0; c < 3; c++) {
-      blk_run(ARCH, src[c], EMU_SCHED_ROUND_ROBIN, 0, s, &f, &rc, NULL);
-      blk_run(ARCH, src[c], EMU_SCHED_ADVERSARIAL, 0, r, &g, &rc2, NULL);
+      blk_run2(ARCH, src[c], 0, s, r, &f, &g, &rc, &rc2, NULL, NULL);
       if (c < 2) {
         assert_reader_faults(ARCH, c, rc, &f, &g, reader[c]);
         continue;
@@ -2627,8 +2629,7 @@ Test(sched, faults_inside_blocks_stop_where_single_steps_do)
       emu_fault f, g;
       int rc, rc2;
       emu_launch_stats st, st2;
-      blk_run(ARCH, src[c], EMU_SCHED_ROUND_ROBIN, 0, s, &f, &rc, &st);
-      blk_run(ARCH, src[c], EMU_SCHED_ADVERSARIAL, 0, r, &g, &rc2, &st2);
+      blk_run2(ARCH, src[c], 0, s, r, &f, &g, &rc, &rc2, &st, &st2);
       /* what ran: the records up to and including the faulting one, the same counts as one step at a time */
       cr_assert_eq(emu_stats_count(&st, -1, "v_mov_b32*"), 0, "%s case %zu: a record after the fault ran",
                    emu_arch_name(ARCH), c);
