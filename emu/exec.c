@@ -239,6 +239,16 @@ static inline __attribute__((always_inline)) int run_wave(worker *W, emu_wave *w
  * and reported only when it is the earliest stop: any wave whose memory operation or fault comes
  * before it in the order still gets its turn, as in run_wg's one-step loop. Same memory order, same
  * first fault, same warnings' order; the dispatch loop per instruction is a few compares. */
+/* rr_ahead stopped at its k-th step, whose record returned rc (not EMU_OK): the wave's place in the
+ * pick and its state (ended, at the barrier, or holding a fault) */
+static inline void rr_stop(emu_wave *w, uint32_t k, int rc)
+{
+  w->rr_k = k;
+  w->rr_pos = k - 1;
+  w->state = rc == EMU_END ? 2 : rc == EMU_BARRIER ? 1 : 3;
+  if (rc == EMU_BARRIER) w->nbar++;
+}
+
 /* solo: the wave is its workgroup's only one (run_rr). No other wave observes its memory operations,
  * so they have no turn to wait for (other workgroups run on other threads, in no defined order):
  * an event marked solo_ev (memory, s_waitcnt) runs here, through what the careful step (run_wave_
@@ -271,10 +281,7 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w, emu_ldso
       if (__builtin_expect(rc != EMU_OK, 0)) {
         /* memory and s_waitcnt end no wave but by a fault (w->ip past the record, as the careful
          * step leaves it) */
-        w->rr_k = k;
-        w->rr_pos = k - 1;
-        w->state = rc == EMU_END ? 2 : rc == EMU_BARRIER ? 1 : 3;
-        if (rc == EMU_BARRIER) w->nbar++;
+        rr_stop(w, k, rc);
         return;
       }
       ip = w->ip;
@@ -330,10 +337,7 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w, emu_ldso
         w->ip = (uint32_t)(in - insns);
         w->budget += left;
         k -= left;
-        w->rr_k = k;
-        w->rr_pos = k - 1;
-        w->state = rc == EMU_END ? 2 : rc == EMU_BARRIER ? 1 : 3;
-        if (rc == EMU_BARRIER) w->nbar++;
+        rr_stop(w, k, rc);
         return;
       }
     } while (in != end);
