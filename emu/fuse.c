@@ -383,20 +383,15 @@ __attribute__((target("avx2,fma"))) static inline void flt_avx2(unsigned op, uns
  * (v_cndmask_b32 v24, v54, v24, s[34:35]), instead of eight shifts and blends (issue #31, ninth
  * stop: in the seed attention kernels at seq 1024, 84% of gfx950's v_cndmask_b32 in runs and 27% of
  * gfx942's have such a mask) */
-#define FILL64(d, k)                                                                               \
-  do {                                                                                             \
-    const v8u f_ = (v8u){0} + (k);                                                                 \
-    _Pragma("GCC unroll 8") for (uint32_t o = 0; o < EMU_LANES; o += 8) ST8((d) + o, f_);          \
-  } while (0)
 #define CND(u)                                                                                     \
   case FZC(FZ_CNDMASK) + (u): {                                                                     \
     const uint64_t mk = emu_rd64s(w, x->fz_src[2]);                                                \
     if (mk + 1 <= 1) { /* ~0 or 0: source 1 or source 0 in every lane */                           \
       if (mk) {                                                                                    \
-        if ((u) & 2) FILL64(DST, UNI(1));                                                          \
+        if ((u) & 2) emu_fill64(DST, UNI(1));                                                      \
         else if (SRC(1) != DST) memcpy(DST, SRC(1), EMU_LANES * 4);                                \
       } else {                                                                                     \
-        if ((u) & 1) FILL64(DST, UNI(0));                                                          \
+        if ((u) & 1) emu_fill64(DST, UNI(0));                                                      \
         else if (SRC(0) != DST) memcpy(DST, SRC(0), EMU_LANES * 4);                                \
       }                                                                                            \
       break;                                                                                       \
