@@ -227,31 +227,26 @@ static inline __attribute__((always_inline)) void sp_src(emu_wave *w, const emu_
  * Each block's sources are read before its destination is written, and a destination block is
  * no other block of a source (registers are whole 64-lane arrays), so d may be any source. nm: the
  * sources' sign masks (neg_lo / neg_hi), applied to the loaded values as src_pk32's copies are;
- * NULL when none. vzeroupper is pk_fma_done's. */
-#define PKF_BLK(o, x, y)                                                                           \
+ * NULL when none. vzeroupper is pk_fma_done's. A block: the two loads of a and c (PKF_LD), or with
+ * their sign masks applied (PKF_NLD); then the FMA with bop as its first source (b's memory operand
+ * or a register) and the store of d (PKF_FMA). */
+#define PKF_LD(o, x, y)                                                                            \
   "vmovups " #o "(%[a]), %%ymm" #x "\n\t"                                                          \
-  "vmovups " #o "(%[c]), %%ymm" #y "\n\t"                                                          \
-  "vfmadd132ps " #o "(%[b]), %%ymm" #y ", %%ymm" #x "\n\t"                                          \
-  "vmovups %%ymm" #x ", " #o "(%[d])\n\t"
-#define PKF_NBLK(o, x, y, z)                                                                       \
+  "vmovups " #o "(%[c]), %%ymm" #y "\n\t"
+#define PKF_NLD(o, x, y)                                                                           \
   "vxorps " #o "(%[a]), %%ymm13, %%ymm" #x "\n\t"                                                  \
-  "vxorps " #o "(%[c]), %%ymm15, %%ymm" #y "\n\t"                                                  \
-  "vxorps " #o "(%[b]), %%ymm14, %%ymm" #z "\n\t"                                                  \
-  "vfmadd132ps %%ymm" #z ", %%ymm" #y ", %%ymm" #x "\n\t"                                           \
+  "vxorps " #o "(%[c]), %%ymm15, %%ymm" #y "\n\t"
+#define PKF_FMA(o, x, y, bop)                                                                      \
+  "vfmadd132ps " bop ", %%ymm" #y ", %%ymm" #x "\n\t"                                              \
   "vmovups %%ymm" #x ", " #o "(%[d])\n\t"
+#define PKF_BLK(o, x, y) PKF_LD(o, x, y) PKF_FMA(o, x, y, #o "(%[b])")
+#define PKF_NBLK(o, x, y, z)                                                                       \
+  PKF_NLD(o, x, y) "vxorps " #o "(%[b]), %%ymm14, %%ymm" #z "\n\t" PKF_FMA(o, x, y, "%%ymm" #z)
 /* b uniform (an SGPR or constant: every lane of its fill the same dword): its value broadcast once
  * into ymm12 (xored with its sign mask into ymm14) and used from there, the same instruction with
  * the same operand order, one 32-byte load a block fewer (docs/performance.md, tenth stop) */
-#define PKF_BLKB(o, x, y)                                                                          \
-  "vmovups " #o "(%[a]), %%ymm" #x "\n\t"                                                          \
-  "vmovups " #o "(%[c]), %%ymm" #y "\n\t"                                                          \
-  "vfmadd132ps %%ymm12, %%ymm" #y ", %%ymm" #x "\n\t"                                             \
-  "vmovups %%ymm" #x ", " #o "(%[d])\n\t"
-#define PKF_NBLKB(o, x, y)                                                                         \
-  "vxorps " #o "(%[a]), %%ymm13, %%ymm" #x "\n\t"                                                  \
-  "vxorps " #o "(%[c]), %%ymm15, %%ymm" #y "\n\t"                                                  \
-  "vfmadd132ps %%ymm14, %%ymm" #y ", %%ymm" #x "\n\t"                                             \
-  "vmovups %%ymm" #x ", " #o "(%[d])\n\t"
+#define PKF_BLKB(o, x, y) PKF_LD(o, x, y) PKF_FMA(o, x, y, "%%ymm12")
+#define PKF_NBLKB(o, x, y) PKF_NLD(o, x, y) PKF_FMA(o, x, y, "%%ymm14")
 #define PKF_CLOB "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm12", "xmm13", "xmm14", "xmm15", "memory"
 static inline __attribute__((always_inline)) void pk_fma_half(const uint32_t *a, const uint32_t *b, const uint32_t *c,
                                                               uint32_t *d, const uint32_t *nm, bool bu)
