@@ -25,8 +25,13 @@ LDLIBS  := -L$(LLVM)/lib -Wl,-rpath,$(LLVM)/lib -lLLVM -lstdc++ -lm -lpthread -l
 # 0.24 s, over 30 suites, the binary and the library, twice in CI (the sanitizer pass relinks):
 # docs/performance.md "make test's time". Not in LDLIBS, which lanelab.pc hands to users' links.
 LDFAST  := $(shell $(CC) -fuse-ld=gold -Wl,--version 2>/dev/null | grep -q 'GNU gold' && echo -fuse-ld=gold)
+# The sanitizer build is -Og -g1: -O1 -g compiled the host objects in 250 CPU-s (emu/fuse.c 53,
+# emu/op_avx2.c 43), -Og -g1 in 110 (13 and 21), and the sanitized code ran within 3% of -O1's
+# (-Og -g1 against -O1 -g, CPU-s: test_emu_mfma 26.7 against 26.2, test_emu_cvt 22.6 against
+# 21.8, verify quick 32.4 against 31.6). -g1 keeps the line tables the sanitizers' reports print
+# (docs/performance.md, "Test time").
 ifeq ($(SAN),1)
-CFLAGS  += -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+CFLAGS  += -Og -g1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDLIBS  += -fsanitize=address,undefined
 BUILD   := build/san
 endif
