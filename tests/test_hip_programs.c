@@ -380,7 +380,7 @@ Test(srcline, a_malformed_line_table_is_a_note_not_a_load_error, .timeout = 120)
  * allocation against the SIMD's registers and wave slots). Blocks per CU then follow from the
  * block's waves W: floor(4 SIMDs x waves / W), at most 40 one-wave blocks or min(40 / W, 16)
  * (LLVM getMaxWorkGroupsPerCU). */
-static void llvm_waves(const char *arch, const char *const kernels[2], int waves[2]) {
+__attribute__((unused)) static void llvm_waves(const char *arch, const char *const kernels[2], int waves[2]) {
   char *cmd = ll_fmt("/usr/lib/llvm-22/bin/clang++ -x hip --offload-arch=%s -nogpuinc -nogpulib -mprintf-kind=buffered "
                      "-I%s/hip/include --cuda-device-only -O3 -Rpass-analysis=kernel-resource-usage -c "
                      "%s/features/occupancy.hip -o /dev/null", arch, LANELAB_ROOT, SRC);
@@ -401,10 +401,19 @@ Test(programs, occupancy_matches_llvm, .timeout = 180) {
   for (size_t i = 0; i < 2; i++) {
     /* float4 is HIP's struct HIP_vector_type<float, 4>, so heavy mangles as it does with ROCm */
     static const char *const kernels[2] = {"_Z5lightPf", "_Z5heavyPK15HIP_vector_typeIfLj4EEPS0_i"};
-    int waves[2];
+    int waves[2] = {0, 0};
+#ifdef __SANITIZE_ADDRESS__
+    /* sanitizer pass: the sanitized runtime computes every occupancy line below and the lines are
+     * read and counted; LLVM's figure for them (two clang device compiles per arch, about 5 CPU-s,
+     * no sanitized code) and the comparison with it are left to the plain pass */
+    const bool compare = false;
+    (void)kernels;
+#else
+    const bool compare = true;
     llvm_waves(arches[i], kernels, waves);
     cr_assert(waves[1] < waves[0], "%s: the heavy kernel must hold fewer waves (%d vs %d) for the test to mean "
               "anything", arches[i], waves[1], waves[0]);
+#endif
     char *out;
     int rc = run_prog("occupancy", arches[i], NULL, &out);
     cr_assert_eq(rc, 0, "%s: exit %d:\n%s", arches[i], rc, out);
@@ -417,8 +426,9 @@ Test(programs, occupancy_matches_llvm, .timeout = 180) {
       int k = !strcmp(name, "heavy"), w = (block + 63) / 64;
       int want = 4 * waves[k] / w, cap = w == 1 ? 40 : (40 / w < 16 ? 40 / w : 16);
       if (want > cap) want = cap;
-      cr_expect_eq(got, want, "%s: %s with blocks of %d: %d per CU, want %d (LLVM: %d waves per SIMD)", arches[i],
-                   names[k], block, got, want, waves[k]);
+      if (compare)
+        cr_expect_eq(got, want, "%s: %s with blocks of %d: %d per CU, want %d (LLVM: %d waves per SIMD)", arches[i],
+                     names[k], block, got, want, waves[k]);
       checked++;
     }
     cr_expect_eq(checked, 8, "%s: 8 occupancy lines:\n%s", arches[i], out);
