@@ -1919,6 +1919,14 @@ Test(math, every_function_within_its_stated_ulp_on_the_emulator, .timeout = 600)
  * uses the subset's HIP names); before it, the subset refuses with a message saying so. The old
  * header's own __shfl_xor now refuses a float instead of converting it (the regression). */
 Test(subset, lanelab_device_h_with_hip_runtime_h_and_its_own_shfl_refuses_float, .timeout = 120) {
+#ifdef __SANITIZE_ADDRESS__
+  /* The sanitizer pass checks lanelab's own C code; this test's time is clang's (three compiles, two
+   * of them failing in the headers), and what it checks, clang's verdicts on lanelab's headers, is
+   * the same in the plain pass. lanelab cc's own paths here (a compile that passes, one that fails
+   * with exit 2 and the compiler's message) run sanitized in cc/one_arch_writes_that_arch_code_object
+   * _and_extra_flags_reach_clang and cc/compile_error_is_exit_2_with_the_compiler_message. */
+  cr_skip_test("left to the plain build: its work is clang's diagnostics, not sanitized code");
+#endif
   enter_tmpdir();
   const char *body = "__global__ void k(float *p) { p[ll_lane_id()] = __shfl_xor(p[threadIdx.x] * 0.5f, 1); }\n";
   const struct {

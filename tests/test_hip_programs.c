@@ -380,7 +380,7 @@ Test(srcline, a_malformed_line_table_is_a_note_not_a_load_error, .timeout = 120)
  * allocation against the SIMD's registers and wave slots). Blocks per CU then follow from the
  * block's waves W: floor(4 SIMDs x waves / W), at most 40 one-wave blocks or min(40 / W, 16)
  * (LLVM getMaxWorkGroupsPerCU). */
-static void llvm_waves(const char *arch, const char *const kernels[2], int waves[2]) {
+__attribute__((unused)) static void llvm_waves(const char *arch, const char *const kernels[2], int waves[2]) {
   char *cmd = ll_fmt("/usr/lib/llvm-22/bin/clang++ -x hip --offload-arch=%s -nogpuinc -nogpulib -mprintf-kind=buffered "
                      "-I%s/hip/include --cuda-device-only -O3 -Rpass-analysis=kernel-resource-usage -c "
                      "%s/features/occupancy.hip -o /dev/null", arch, LANELAB_ROOT, SRC);
@@ -401,10 +401,19 @@ Test(programs, occupancy_matches_llvm, .timeout = 180) {
   for (size_t i = 0; i < 2; i++) {
     /* float4 is HIP's struct HIP_vector_type<float, 4>, so heavy mangles as it does with ROCm */
     static const char *const kernels[2] = {"_Z5lightPf", "_Z5heavyPK15HIP_vector_typeIfLj4EEPS0_i"};
-    int waves[2];
+    int waves[2] = {0, 0};
+#ifdef __SANITIZE_ADDRESS__
+    /* sanitizer pass: the sanitized runtime computes every occupancy line below and the lines are
+     * read and counted; LLVM's figure for them (two clang device compiles per arch, about 5 CPU-s,
+     * no sanitized code) and the comparison with it are left to the plain pass */
+    const bool compare = false;
+    (void)kernels;
+#else
+    const bool compare = true;
     llvm_waves(arches[i], kernels, waves);
     cr_assert(waves[1] < waves[0], "%s: the heavy kernel must hold fewer waves (%d vs %d) for the test to mean "
               "anything", arches[i], waves[1], waves[0]);
+#endif
     char *out;
     int rc = run_prog("occupancy", arches[i], NULL, &out);
     cr_assert_eq(rc, 0, "%s: exit %d:\n%s", arches[i], rc, out);
@@ -417,8 +426,9 @@ Test(programs, occupancy_matches_llvm, .timeout = 180) {
       int k = !strcmp(name, "heavy"), w = (block + 63) / 64;
       int want = 4 * waves[k] / w, cap = w == 1 ? 40 : (40 / w < 16 ? 40 / w : 16);
       if (want > cap) want = cap;
-      cr_expect_eq(got, want, "%s: %s with blocks of %d: %d per CU, want %d (LLVM: %d waves per SIMD)", arches[i],
-                   names[k], block, got, want, waves[k]);
+      if (compare)
+        cr_expect_eq(got, want, "%s: %s with blocks of %d: %d per CU, want %d (LLVM: %d waves per SIMD)", arches[i],
+                     names[k], block, got, want, waves[k]);
       checked++;
     }
     cr_expect_eq(checked, 8, "%s: 8 occupancy lines:\n%s", arches[i], out);
@@ -492,14 +502,22 @@ Test(hipcc, programs_compile_as_with_rocm, .timeout = 180) {
 
 /* clang options that take the next argument as their value pass through as a pair, as build
  * systems write them (aiter's JIT: `-mllvm -amdgpu-early-inline-all=true`; CMake: `-isystem DIR`):
- * the header is found through -isystem and -include, and -mllvm's value is not taken for an input. */
-Test(hipcc, separate_value_options_pass_to_clang, .timeout = 180) {
+ * the header is found through -isystem and -include, and -mllvm's value is not taken for an input.
+ * The program is built for one arch (gfx942); run on the other it is also the test of a missing
+ * arch: hipErrorNoBinaryForGpu, naming the arch asked for and the one present. (That was its own
+ * test, a_missing_arch_is_named, which built tests/programs/vector_add.hip for gfx942 alone only to
+ * run it on gfx950 and check exactly these: exit 1 and the three strings. The program here checks
+ * its launch as vector_add's HIP_CHECK does, so the same exit and messages come from the same
+ * runtime path, with one compile, about 6 CPU-s, less in each pass.) */
+Test(hipcc, separate_value_options_pass_to_clang_and_a_missing_arch_is_named, .timeout = 180) {
   char *dir = sh_tmpdir("hip-sepopt"), *out;
   sh_run(ll_fmt("mkdir -p %s/sys", dir), NULL);
   const char *hdr = "#pragma once\nconstexpr int kScale = 3;\n", *pre = "#define PRE_OFFSET 4\n";
-  const char *text = "#include <hip/hip_runtime.h>\n#include <sepopt_scale.h>\n"
+  const char *text = "#include <hip/hip_runtime.h>\n#include <stdio.h>\n#include <sepopt_scale.h>\n"
                      "__global__ void k(int *p) { p[threadIdx.x] = kScale * (int)threadIdx.x + PRE_OFFSET; }\n"
                      "int main() { int *d, h[64]; hipMalloc(&d, sizeof h); k<<<1, 64>>>(d);\n"
+                     "  hipError_t e = hipGetLastError();\n"
+                     "  if (e != hipSuccess) { printf(\"launch: %s\\n\", hipGetErrorName(e)); return 1; }\n"
                      "  hipMemcpy(h, d, sizeof h, hipMemcpyDeviceToHost);\n"
                      "  for (int i = 0; i < 64; i++) if (h[i] != 3 * i + 4) return 1;\n  return 0; }\n";
   char *hp = ll_fmt("%s/sys/sepopt_scale.h", dir), *pp = ll_fmt("%s/pre.h", dir), *src = ll_fmt("%s/p.hip", dir);
@@ -512,6 +530,13 @@ Test(hipcc, separate_value_options_pass_to_clang, .timeout = 180) {
                      LANELAB, src, dir, pp, dir, LANELAB, dir, dir, dir);
   int rc = sh_run(cmd, &out);
   cr_expect_eq(rc, 0, "exit %d:\n%s", rc, out);
+  free(out), free(cmd);
+  /* the same gfx942-only program on gfx950 */
+  cmd = ll_fmt("env LANELAB_ARCH=gfx950 %s/p", dir);
+  rc = sh_run(cmd, &out);
+  cr_expect_eq(rc, 1, "missing arch: exit %d:\n%s", rc, out);
+  cr_expect(strstr(out, "hipErrorNoBinaryForGpu") && strstr(out, "no code for gfx950") && strstr(out, "built for: gfx942"),
+            "the error names the arch asked for and the one present:\n%s", out);
   free(out), free(cmd), free(src), free(hp), free(pp);
   sh_run(ll_fmt("rm -rf %s", dir), NULL);
   free(dir);
@@ -554,20 +579,6 @@ Test(hipcc, the_link_uses_lld_unless_the_user_names_a_linker, .timeout = 180) {
   cr_expect(strstr(out, want), "want '%s':\n%s", want, out);
   cr_expect(strstr(out, "vector_add: 1000 elements ok"), "the ld-linked program runs:\n%s", out);
   free(want), free(out), free(cmd);
-  sh_run(ll_fmt("rm -rf %s", dir), NULL);
-  free(dir);
-}
-
-/* A program built for one arch, run on the other: hipErrorNoBinaryForGpu, naming what it has. */
-Test(hipcc, a_missing_arch_is_named, .timeout = 180) {
-  char *dir = sh_tmpdir("hip-onearch"), *out;
-  char *cmd = ll_fmt("%s -q hipcc %s/vector_add.hip --offload-arch=gfx942 -o %s/va && env LANELAB_ARCH=gfx950 %s/va",
-                     LANELAB, SRC, dir, dir);
-  int rc = sh_run(cmd, &out);
-  cr_expect_eq(rc, 1, "exit %d:\n%s", rc, out);
-  cr_expect(strstr(out, "hipErrorNoBinaryForGpu") && strstr(out, "no code for gfx950") && strstr(out, "built for: gfx942"),
-            "the error names the arch asked for and the one present:\n%s", out);
-  free(out), free(cmd);
   sh_run(ll_fmt("rm -rf %s", dir), NULL);
   free(dir);
 }
@@ -728,6 +739,11 @@ Test(install, hip_example_project_against_an_installed_lanelab, .timeout = 600) 
   int line = atoi(out);
   cr_assert_gt(line, 0, "the store line: %s", out);
   free(out), free(sed);
+  /* the same make test, for gfx942 alone: its loop stops at the first arch that fails, so the
+   * gfx950 device code of this rebuild was never run (a device compile of -O2 -g less, ~2.5 CPU-s) */
+  free(cmd);
+  cmd = ll_fmt("PKG_CONFIG_PATH=%s/lib/pkgconfig make -s -C %s test ARCHES=gfx942 HIPFLAGS='-O2 -g --offload-arch=gfx942'",
+               prefix, proj);
   rc = sh_run(cmd, &out);
   char *at = ll_fmt("scale_rows.h:%d", line);
   cr_expect_eq(rc, 2, "make test fails once the barrier is gone: exit %d\n%s", rc, out);
