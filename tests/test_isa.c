@@ -43,7 +43,7 @@ static int sh(const char *fmt, ...) {
 
 /* Compiles tests/kernels/SRC.hip for arch with extra flags into TDIR/OUT.co (+ OUT.s written by
  * llvm-objdump directly, for the independent counts). Returns the .co path (malloc'd). */
-static char *build_test_kernel(const char *src, const char *arch, const char *flags, const char *out) {
+static char *build_test_kernel_fresh(const char *src, const char *arch, const char *flags, const char *out) {
   cr_assert_eq(sh("mkdir -p %s", TDIR), 0);
   char *co = ll_fmt("%s/%s.co", TDIR, out);
   int rc = sh("%s -x hip --offload-arch=%s --cuda-device-only --no-gpu-bundle-output -nogpuinc -nogpulib -fuse-ld=lld "
@@ -52,6 +52,42 @@ static char *build_test_kernel(const char *src, const char *arch, const char *fl
   cr_assert_eq(rc, 0, "compiling %s for %s failed", src, arch);
   rc = sh("%s -d --no-show-raw-insn --mcpu=%s %s > %s/%s.s", OBJDUMP, arch, co, TDIR, out);
   cr_assert_eq(rc, 0);
+  return co;
+}
+
+/* The same, compiled once per content instead of in each test (each test is its own process; the
+ * isa_census builds were seven compiles and objdumps of two distinct objects): the object and its
+ * .s are TDIR/OUT-KEY.co / .s, KEY a hash of all the compile reads: SRC.hip (it includes nothing;
+ * -nogpuinc), arch, flags and clang's identity (resolved path, size, mtime); a changed input is a
+ * new name, so a stale object is never used. Made under a name unique to this process, then
+ * renamed. The diff test's two builds of one source stay build_test_kernel_fresh: that they are
+ * identical is what it checks. */
+static char *build_test_kernel(const char *src, const char *arch, const char *flags, const char *out) {
+  char *hip = ll_fmt("%s/tests/kernels/%s.hip", LANELAB_ROOT, src);
+  size_t n = 0;
+  uint8_t *b = ll_read_file(hip, &n, NULL);
+  cr_assert_not_null(b, "%s", hip);
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t k = 0; k < n; k++) h = (h ^ b[k]) * 0x100000001b3ull;
+  free(b), free(hip);
+  char *clang = realpath(CLANG, NULL);
+  struct stat st;
+  cr_assert(clang && stat(clang, &st) == 0, "no " CLANG);
+  char *id = ll_fmt("%s|%s|%s|%lld|%lld.%09ld|-O3 -std=c++17|objdump -d --no-show-raw-insn", arch, flags, clang,
+                    (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+  for (const char *q = id; *q; q++) h = (h ^ (uint8_t)*q) * 0x100000001b3ull;
+  free(id), free(clang);
+  char *name = ll_fmt("%s-%s-%016llx", src, arch, (unsigned long long)h);
+  char *co = ll_fmt("%s/%s.co", TDIR, name), *s = ll_fmt("%s/%s.s", TDIR, name);
+  if (access(co, R_OK) != 0 || access(s, R_OK) != 0) {
+    char *tmp = ll_fmt("%s.tmp-%ld", name, (long)getpid());
+    char *tco = build_test_kernel_fresh(src, arch, flags, tmp);
+    char *ts = ll_fmt("%s/%s.s", TDIR, tmp);
+    cr_assert(rename(ts, s) == 0 && rename(tco, co) == 0, "rename %s", tco); /* .s first: a .co means both */
+    free(tco), free(ts), free(tmp);
+  }
+  (void)out;
+  free(name), free(s);
   return co;
 }
 
@@ -158,7 +194,7 @@ Test(isa_census, zero_bytes_inside_text_are_disassembled) {
 
 Test(isa_census, agrees_with_grep_of_the_objdump_text) {
   char *co = build_test_kernel("isa_census", "gfx950", "", "census_grep");
-  char *s = ll_fmt("%s/census_grep.s", TDIR);
+  char *s = ll_fmt("%.*s.s", (int)strlen(co) - 3, co); /* the .s beside the .co */
   ll_err e = {0};
   isa_census *c = isa_census_file(co, &e);
   cr_assert_not_null(c, "%s", e.msg);
@@ -331,8 +367,8 @@ Test(isa_elf, reads_arch_text_and_symbols_and_rejects_corruption) {
 
 /* ---- diff -----------------------------------------------------------------------------------*/
 Test(isa_diff, identical_and_different_code_objects) {
-  char *a = build_test_kernel("isa_census", "gfx942", "", "diff_a");
-  char *a2 = build_test_kernel("isa_census", "gfx942", "", "diff_a2");
+  char *a = build_test_kernel_fresh("isa_census", "gfx942", "", "diff_a");
+  char *a2 = build_test_kernel_fresh("isa_census", "gfx942", "", "diff_a2");
   char *b = build_test_kernel("isa_census", "gfx942", "-DISA_XOR=8", "diff_b");
   isa_diff_result r;
   report_table *t;
