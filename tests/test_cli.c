@@ -115,9 +115,69 @@ static char *usage_line(const char *help) {
   return squeeze(s);
 }
 
+/* One `help NAME`, `NAME --help` and `NAME -h` per entry, and on that `help NAME` text the checks
+ * of what were three tests (2026-12-04), which each ran `lanelab help NAME` for every entry
+ * (5 runs of lanelab per entry, now 3; the same assertions on the same output):
+ * - help exits 0 both ways (help NAME, NAME --help, NAME -h agree and start right);
+ * - every help explains its options and has an example (formerly
+ *   every_help_explains_its_options_and_has_an_example): each entry with a synopsis has an
+ *   Example line running that very command, every option of the synopsis described in Options, and
+ *   every optional option that takes a value stating its default; a parent lists its subcommands;
+ * - README's command block and help agree both ways (formerly
+ *   readme_command_block_and_help_agree_both_ways). */
+static void explains_its_options_and_has_an_example(char **names, size_t n, size_t i, const char *args, const result *rp) {
+  result r = *rp;
+  char *syn = usage_line(r.out); /* NULL: a parent, whose usage is its subcommands' */
+  if (syn) {
+    cr_expect(strncmp(syn, names[i], strlen(names[i])) == 0, "'lanelab %s' shows the usage of another command: %s",
+              args, syn);
+    char *ex = strstr(r.out, "\nExample:\n");
+    cr_expect_not_null(ex, "'lanelab %s' has no Example section", args);
+    if (ex) {
+      char *want = ll_fmt("\n  lanelab %s", names[i]);
+      cr_expect(strncmp(ex + 9, want, strlen(want)) == 0, "'lanelab %s': the example does not run '%s'", args,
+                names[i]);
+      free(want);
+    }
+    /* options of the synopsis: "--opt" tokens; "[--opt VALUE]" optional with a value */
+    for (const char *p = syn; (p = strstr(p, "--")); p += 2) {
+      size_t len = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz-") + 2;
+      char *opt = strndup(p, len);
+      char *desc_key = ll_fmt("\n  %s", opt);
+      char *d = strstr(r.out, desc_key);
+      cr_expect_not_null(d, "'lanelab %s': option %s is not described under Options", args, opt);
+      bool optional = p > syn + 1 && p[-1] == '[';
+      bool valued = p[len] == ' ' && p[len + 1] && p[len + 1] != '[' && p[len + 1] != '-' && p[len + 1] != ']';
+      if (d && optional && valued) {
+        /* its description runs until the next option line or section */
+        const char *e = d + 1;
+        while ((e = strchr(e, '\n')) && e[1] == ' ' && !(e[1] == ' ' && e[2] == ' ' && e[3] == '-')) e++;
+        char *desc = strndup(d, e ? (size_t)(e - d) : strlen(d));
+        cr_expect(strstr(desc, "default"), "'lanelab %s': optional %s does not state its default", args, opt);
+        free(desc);
+      }
+      free(desc_key);
+      free(opt);
+    }
+  }
+  /* a parent (or any entry with subcommands) lists each of them */
+  for (size_t k = 0; k < n; k++) {
+    size_t l = strlen(names[i]);
+    if (strncmp(names[k], names[i], l) || names[k][l] != ' ') continue;
+    char *sub = ll_fmt("\n  lanelab %s", names[k]);
+    cr_expect(strstr(r.out, sub), "'lanelab %s' does not list its subcommand '%s'", args, names[k]);
+    free(sub);
+  }
+  free(syn);
+}
+
 Test(cli, every_entry_has_help_that_exits_0_both_ways) {
   size_t n;
   char **names = entry_names(&n);
+  char **readme = readme_synopses();
+  size_t nr = 0;
+  while (readme[nr]) nr++;
+  bool *matched = ll_xcalloc(nr + 1, 1);
   for (size_t i = 0; i < n; i++) {
     char *a1 = ll_fmt("help %s", names[i]), *a2 = ll_fmt("%s --help", names[i]), *a3 = ll_fmt("%s -h", names[i]);
     result r1 = lanelab(a1), r2 = lanelab(a2), r3 = lanelab(a3);
@@ -130,90 +190,22 @@ Test(cli, every_entry_has_help_that_exits_0_both_ways) {
     cr_expect(strstr(r1.out, "usage: lanelab ") == r1.out || strstr(r1.out, head) == r1.out,
               "'lanelab %s' starts with neither a usage line nor '%s'", a1, head);
     free(head);
-    result_free(&r1), result_free(&r2), result_free(&r3);
-    free(a1), free(a2), free(a3);
-  }
-}
-
-/* Each entry with a synopsis: an Example line running that very command, every option of the
- * synopsis described in Options, and every optional option that takes a value stating its
- * default. */
-Test(cli, every_help_explains_its_options_and_has_an_example) {
-  size_t n;
-  char **names = entry_names(&n);
-  for (size_t i = 0; i < n; i++) {
-    char *args = ll_fmt("help %s", names[i]);
-    result r = lanelab(args);
-    cr_assert_eq(r.rc, 0);
-    char *syn = usage_line(r.out); /* NULL: a parent, whose usage is its subcommands' */
-    if (syn) {
-      cr_expect(strncmp(syn, names[i], strlen(names[i])) == 0, "'lanelab %s' shows the usage of another command: %s",
-                args, syn);
-      char *ex = strstr(r.out, "\nExample:\n");
-      cr_expect_not_null(ex, "'lanelab %s' has no Example section", args);
-      if (ex) {
-        char *want = ll_fmt("\n  lanelab %s", names[i]);
-        cr_expect(strncmp(ex + 9, want, strlen(want)) == 0, "'lanelab %s': the example does not run '%s'", args,
-                  names[i]);
-        free(want);
-      }
-      /* options of the synopsis: "--opt" tokens; "[--opt VALUE]" optional with a value */
-      for (const char *p = syn; (p = strstr(p, "--")); p += 2) {
-        size_t len = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz-") + 2;
-        char *opt = strndup(p, len);
-        char *desc_key = ll_fmt("\n  %s", opt);
-        char *d = strstr(r.out, desc_key);
-        cr_expect_not_null(d, "'lanelab %s': option %s is not described under Options", args, opt);
-        bool optional = p > syn + 1 && p[-1] == '[';
-        bool valued = p[len] == ' ' && p[len + 1] && p[len + 1] != '[' && p[len + 1] != '-' && p[len + 1] != ']';
-        if (d && optional && valued) {
-          /* its description runs until the next option line or section */
-          const char *e = d + 1;
-          while ((e = strchr(e, '\n')) && e[1] == ' ' && !(e[1] == ' ' && e[2] == ' ' && e[3] == '-')) e++;
-          char *desc = strndup(d, e ? (size_t)(e - d) : strlen(d));
-          cr_expect(strstr(desc, "default"), "'lanelab %s': optional %s does not state its default", args, opt);
-          free(desc);
-        }
-        free(desc_key);
-        free(opt);
-      }
-    }
-    /* a parent (or any entry with subcommands) lists each of them */
-    for (size_t k = 0; k < n; k++) {
-      size_t l = strlen(names[i]);
-      if (strncmp(names[k], names[i], l) || names[k][l] != ' ') continue;
-      char *sub = ll_fmt("\n  lanelab %s", names[k]);
-      cr_expect(strstr(r.out, sub), "'lanelab %s' does not list its subcommand '%s'", args, names[k]);
-      free(sub);
-    }
-    free(syn);
-    result_free(&r);
-    free(args);
-  }
-}
-
-Test(cli, readme_command_block_and_help_agree_both_ways) {
-  size_t n;
-  char **names = entry_names(&n);
-  char **readme = readme_synopses();
-  size_t nr = 0;
-  while (readme[nr]) nr++;
-  bool *matched = ll_xcalloc(nr + 1, 1);
-  for (size_t i = 0; i < n; i++) {
-    char *args = ll_fmt("help %s", names[i]);
-    result r = lanelab(args);
-    char *syn = usage_line(r.out);
+    /* every_help_explains_its_options_and_has_an_example, on the same `help NAME` (its exit is
+     * checked just above) */
+    if (r1.rc == 0) explains_its_options_and_has_an_example(names, n, i, a1, &r1);
+    /* readme_command_block_and_help_agree_both_ways, on the same `help NAME` */
+    char *syn = usage_line(r1.out);
     if (syn) {
       char *want = ll_fmt("lanelab %s", syn);
       bool found = false;
       for (size_t k = 0; k < nr; k++)
         if (strcmp(readme[k], want) == 0) found = matched[k] = true;
-      cr_expect(found, "'lanelab %s' shows \"%s\", which README.md's Command line block lacks", args, want);
+      cr_expect(found, "'lanelab %s' shows \"%s\", which README.md's Command line block lacks", a1, want);
       free(want);
       free(syn);
     }
-    result_free(&r);
-    free(args);
+    result_free(&r1), result_free(&r2), result_free(&r3);
+    free(a1), free(a2), free(a3);
   }
   for (size_t k = 0; k < nr; k++)
     cr_expect(matched[k], "README.md's Command line block has \"%s\", which no `lanelab help` entry shows", readme[k]);
