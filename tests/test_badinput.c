@@ -22,6 +22,7 @@
 #include "runtime/rt.h"
 #include "util/util.h"
 #include "tests/llvm_tools.h"
+#include "tests/co_cache.h"
 
 #define LANELAB LANELAB_BUILD "/lanelab"
 /* the suite's HIP runtime that sees no GPU (Makefile HIPSTUBS): tests never load the host's */
@@ -82,56 +83,18 @@ static void expect_usage_f(char *args, ...) {
   free(args);
 }
 
-/* FNV-1a over a file's bytes (a missing file hashes as its name alone) */
-static uint64_t fnv_file(uint64_t h, const char *path) {
-  for (const char *q = path; *q; q++) h = (h ^ (uint8_t)*q) * 0x100000001b3ull;
-  size_t n = 0;
-  uint8_t *b = ll_read_file(path, &n, NULL);
-  for (size_t k = 0; b && k < n; k++) h = (h ^ b[k]) * 0x100000001b3ull;
-  free(b);
-  return h;
-}
-
-/* fault_mem.hip's code object for arch, compiled once per content rather than in each of the 15
- * tests that use it (each test is its own process; clang's time, both passes). Kept in
- * LANELAB_BUILD/tests/badinput-co/ under a name keyed by everything the compile reads:
- * fault_mem.hip, every header of kernels/include (all it can include, with -nogpuinc), the arch
- * and flags, and clang's identity (resolved path, size, mtime); a changed input is a new name, so a
- * stale object is never used. Written whole under a temporary name and renamed (tests run at
- * once). No test writes to this file: corrupt copies go to each test's own directory. */
+/* fault_mem.hip's code object for arch, compiled once per content (tests/co_cache.h) rather than
+ * in each of the 15 tests that use it. No test writes to this file: corrupt copies go to each
+ * test's own directory. */
 static char *mem_co(const char *arch) {
-  uint64_t h = fnv_file(0xcbf29ce484222325ull, KDIR "fault_mem.hip");
-  DIR *d = opendir(LANELAB_ROOT "/kernels/include");
-  cr_assert_not_null(d);
-  char *names[64];
-  int nn = 0;
-  for (struct dirent *de; (de = readdir(d));)
-    if (de->d_name[0] != '.' && nn < 64) names[nn++] = ll_xstrdup(de->d_name);
-  closedir(d);
-  qsort(names, (size_t)nn, sizeof *names, ll_cmp_strp);
-  for (int k = 0; k < nn; k++) {
-    char *p = ll_fmt(LANELAB_ROOT "/kernels/include/%s", names[k]);
-    h = fnv_file(h, p);
-    free(p), free(names[k]);
-  }
-  char *clang = realpath(LLVM_BIN "clang", NULL);
-  struct stat st;
-  cr_assert(clang && stat(clang, &st) == 0, "no " LLVM_BIN "clang");
-  char *id = ll_fmt("%s|%s|%s|%lld|%lld.%09ld|compile_src -O2", arch, INC, clang, (long long)st.st_size,
-                    (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-  for (const char *q = id; *q; q++) h = (h ^ (uint8_t)*q) * 0x100000001b3ull;
-  free(id), free(clang);
-  char *cdir = ll_fmt("%s/tests/badinput-co", LANELAB_BUILD);
-  char *co = ll_fmt("%s/fault_mem_%s_%016llx.co", cdir, arch, (unsigned long long)h);
+  uint64_t key = coc_key(KDIR "fault_mem.hip", LANELAB_ROOT "/kernels/include", LLVM_BIN "clang", arch,
+                         "compile_src -O2 " INC);
+  char *co = coc_path("badinput-co", "fault_mem", arch, key, "co");
   if (access(co, R_OK) != 0) {
     char *fresh = compile_src(KDIR "fault_mem.hip", arch, INC);
-    size_t n = 0;
-    uint8_t *b = ll_read_file(fresh, &n, NULL);
-    ll_err e = {0};
-    cr_assert(b && ll_mkdir_p(cdir, &e) && ll_write_file_atomic(co, b, n, &e), "%s: %s", co, e.msg);
-    free(b), free(fresh);
+    coc_copy(fresh, co);
+    free(fresh);
   }
-  free(cdir);
   return co;
 }
 

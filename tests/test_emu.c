@@ -19,6 +19,7 @@
 #include "util/util.h"
 #include "tests/asm_text.h"
 #include "tests/llvm_tools.h"
+#include "tests/co_cache.h"
 
 #define LLVM LLVM_BIN
 
@@ -229,42 +230,25 @@ static void device_compile(const char *src, const char *arch, int opt, const cha
   free(cmd);
 }
 
-/* tests/emu/repr.hip at -Oopt for arch: compiled once per content, not once per test. Two tests
- * (round_trip_every_built_kernel_and_repr_O1_O3, repr_kernels_match_host_reference) each
- * compiled the same repr builds in their own process (clang's time, both passes). The object is
- * kept in LANELAB_BUILD/tests/repr-co/ under a name keyed by all the compile reads: repr.hip (it
- * includes nothing; -nogpuinc), arch, -O level, the flags device_compile passes and clang's
- * identity (resolved path, size, mtime); a changed input is a new name, so a stale object is never
- * used. Written under a name unique to this process and renamed into place (tests run at once).
- * dir is unused now (kept so the callers read as before). */
+/* tests/emu/repr.hip at -Oopt for arch, compiled once per content (tests/co_cache.h): two tests
+ * (round_trip_every_built_kernel_and_repr_O1_O3, repr_kernels_match_host_reference) each compiled
+ * the same builds in their own process. repr.hip includes nothing (-nogpuinc). dir is unused now
+ * (kept so the callers read as before). */
 static void compile_repr(const char *dir, const char *arch, int opt, char *out, size_t n)
 {
   (void)dir;
   const char *src = LANELAB_ROOT "/tests/emu/repr.hip";
-  uint64_t h = 0xcbf29ce484222325ull;
-  size_t len = 0;
-  uint8_t *b = ll_read_file(src, &len, NULL);
-  cr_assert_not_null(b, "%s", src);
-  for (size_t k = 0; k < len; k++) h = (h ^ b[k]) * 0x100000001b3ull;
-  free(b);
-  char *clang = realpath(LLVM "clang", NULL);
-  struct stat st;
-  cr_assert(clang && stat(clang, &st) == 0, "no " LLVM "clang");
-  char *id = ll_fmt("%s|-O%d|device_compile -std=c++17|%s|%lld|%lld.%09ld", arch, opt, clang, (long long)st.st_size,
-                    (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-  for (const char *q = id; *q; q++) h = (h ^ (uint8_t)*q) * 0x100000001b3ull;
-  free(id), free(clang);
-  char *cdir = ll_fmt("%s/tests/repr-co", LANELAB_BUILD);
-  snprintf(out, n, "%s/repr_%s_O%d_%016llx.co", cdir, arch, opt, (unsigned long long)h);
-  if (access(out, R_OK) != 0) {
-    ll_err e = {0};
-    cr_assert(ll_mkdir_p(cdir, &e), "%s", e.msg);
-    char *tmp = ll_fmt("%s.tmp-%ld", out, (long)getpid());
+  char *recipe = ll_fmt("device_compile -O%d -std=c++17", opt), *stem = ll_fmt("repr_O%d", opt);
+  uint64_t key = coc_key(src, NULL, LLVM "clang", arch, recipe);
+  char *co = coc_path("repr-co", stem, arch, key, "co");
+  snprintf(out, n, "%s", co);
+  if (access(co, R_OK) != 0) {
+    char *tmp = coc_tmp(co);
     device_compile(src, arch, opt, "", tmp);
-    cr_assert_eq(rename(tmp, out), 0, "rename %s", tmp);
+    coc_put(tmp, co);
     free(tmp);
   }
-  free(cdir);
+  free(co), free(recipe), free(stem);
 }
 
 /* arches a kernel source allows (its "// lanelab-arch:" line; none = all) */

@@ -21,66 +21,26 @@
 #include "verify/prod.h"
 #include "util/util.h"
 #include "tests/llvm_tools.h"
+#include "tests/co_cache.h"
 
 #define LANELAB LANELAB_BUILD "/lanelab"
 #define SRC LANELAB_ROOT "/tests/kernels/observe.hip"
 #define INC "-I" LANELAB_ROOT "/kernels/include"
 
-/* FNV-1a over a file's bytes (a missing file hashes as its name alone) */
-static uint64_t fnv_file(uint64_t h, const char *path) {
-  for (const char *q = path; *q; q++) h = (h ^ (uint8_t)*q) * 0x100000001b3ull;
-  size_t n = 0;
-  uint8_t *b = ll_read_file(path, &n, NULL);
-  for (size_t k = 0; b && k < n; k++) h = (h ^ b[k]) * 0x100000001b3ull;
-  free(b);
-  return h;
-}
-
-/* observe.hip's code object for arch, compiled once per content rather than once per test: every
- * test of this suite runs in its own process and used to compile it again (clang's time, ~0.3 s
- * per arch, in 12 tests, in both passes). The object is kept in LANELAB_BUILD/tests/observe-co/
- * under a name keyed by everything the compile reads: observe.hip, every header of
- * kernels/include (all it includes, with -nogpuinc), the arch and flags, and clang's identity
- * (resolved path, size, mtime). A changed input is a new name, so a stale object is never used;
- * the file is written whole under a temporary name and renamed (two tests may make it at once).
- * The tests check the emulator's observation of this code, not clang's compile of it. */
+/* observe.hip's code object for arch, compiled once per content (tests/co_cache.h) rather than
+ * once in each of the 12 tests (each its own process) that run it. The tests check the emulator's
+ * observation of this code, not clang's compile of it. */
 static char *co_for(const char *arch) {
   static char *cache[2];
   int i = !strcmp(arch, "gfx950");
   if (cache[i]) return cache[i];
-  uint64_t h = 0xcbf29ce484222325ull;
-  h = fnv_file(h, SRC);
-  DIR *d = opendir(LANELAB_ROOT "/kernels/include");
-  cr_assert_not_null(d);
-  char *names[64];
-  int nn = 0;
-  for (struct dirent *de; (de = readdir(d));)
-    if (de->d_name[0] != '.' && nn < 64) names[nn++] = ll_xstrdup(de->d_name);
-  closedir(d);
-  qsort(names, (size_t)nn, sizeof *names, ll_cmp_strp);
-  for (int k = 0; k < nn; k++) {
-    char *p = ll_fmt(LANELAB_ROOT "/kernels/include/%s", names[k]);
-    h = fnv_file(h, p);
-    free(p), free(names[k]);
-  }
-  char *clang = realpath(LLVM_BIN "clang", NULL);
-  struct stat st;
-  cr_assert(clang && stat(clang, &st) == 0, "no " LLVM_BIN "clang");
-  char *id = ll_fmt("%s|%s|%s|%lld|%lld.%09ld|compile_src -O2", arch, INC, clang, (long long)st.st_size,
-                    (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-  for (const char *q = id; *q; q++) h = (h ^ (uint8_t)*q) * 0x100000001b3ull;
-  free(id), free(clang);
-  char *cdir = ll_fmt("%s/tests/observe-co", LANELAB_BUILD), *co = ll_fmt("%s/observe_%s_%016llx.co", cdir, arch,
-                                                                           (unsigned long long)h);
+  uint64_t key = coc_key(SRC, LANELAB_ROOT "/kernels/include", LLVM_BIN "clang", arch, "compile_src -O2 " INC);
+  char *co = coc_path("observe-co", "observe", arch, key, "co");
   if (access(co, R_OK) != 0) {
     char *fresh = compile_src(SRC, arch, INC);
-    size_t n = 0;
-    uint8_t *b = ll_read_file(fresh, &n, NULL);
-    ll_err e = {0};
-    cr_assert(b && ll_mkdir_p(cdir, &e) && ll_write_file_atomic(co, b, n, &e), "%s: %s", co, e.msg);
-    free(b), free(fresh);
+    coc_copy(fresh, co);
+    free(fresh);
   }
-  free(cdir);
   return cache[i] = co;
 }
 

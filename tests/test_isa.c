@@ -21,6 +21,7 @@
 
 #include "isa/isa.h"
 #include "table/table.h"
+#include "tests/co_cache.h"
 #include "tests/tmpdir.h"
 #include "util/util.h"
 
@@ -55,39 +56,25 @@ static char *build_test_kernel_fresh(const char *src, const char *arch, const ch
   return co;
 }
 
-/* The same, compiled once per content instead of in each test (each test is its own process; the
- * isa_census builds were seven compiles and objdumps of two distinct objects): the object and its
- * .s are TDIR/OUT-KEY.co / .s, KEY a hash of all the compile reads: SRC.hip (it includes nothing;
- * -nogpuinc), arch, flags and clang's identity (resolved path, size, mtime); a changed input is a
- * new name, so a stale object is never used. Made under a name unique to this process, then
- * renamed. The diff test's two builds of one source stay build_test_kernel_fresh: that they are
- * identical is what it checks. */
+/* The same, compiled once per content (tests/co_cache.h) instead of in each test: the isa_census
+ * builds were seven compiles and objdumps of two distinct objects. The object and its .s are kept
+ * side by side (the .s put in place first: a .co means both). The diff test's two builds of one
+ * source stay build_test_kernel_fresh: that they are identical is what it checks. */
 static char *build_test_kernel(const char *src, const char *arch, const char *flags, const char *out) {
+  (void)out;
   char *hip = ll_fmt("%s/tests/kernels/%s.hip", LANELAB_ROOT, src);
-  size_t n = 0;
-  uint8_t *b = ll_read_file(hip, &n, NULL);
-  cr_assert_not_null(b, "%s", hip);
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (size_t k = 0; k < n; k++) h = (h ^ b[k]) * 0x100000001b3ull;
-  free(b), free(hip);
-  char *clang = realpath(CLANG, NULL);
-  struct stat st;
-  cr_assert(clang && stat(clang, &st) == 0, "no " CLANG);
-  char *id = ll_fmt("%s|%s|%s|%lld|%lld.%09ld|-O3 -std=c++17|objdump -d --no-show-raw-insn", arch, flags, clang,
-                    (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-  for (const char *q = id; *q; q++) h = (h ^ (uint8_t)*q) * 0x100000001b3ull;
-  free(id), free(clang);
-  char *name = ll_fmt("%s-%s-%016llx", src, arch, (unsigned long long)h);
-  char *co = ll_fmt("%s/%s.co", TDIR, name), *s = ll_fmt("%s/%s.s", TDIR, name);
+  char *recipe = ll_fmt("-O3 -std=c++17 %s|objdump -d --no-show-raw-insn", flags);
+  uint64_t key = coc_key(hip, NULL, CLANG, arch, recipe);
+  char *co = coc_path("isa", src, arch, key, "co"), *s = coc_path("isa", src, arch, key, "s");
   if (access(co, R_OK) != 0 || access(s, R_OK) != 0) {
-    char *tmp = ll_fmt("%s.tmp-%ld", name, (long)getpid());
+    char *tmp = ll_fmt("%s-%s.tmp-%ld", src, arch, (long)getpid());
     char *tco = build_test_kernel_fresh(src, arch, flags, tmp);
     char *ts = ll_fmt("%s/%s.s", TDIR, tmp);
-    cr_assert(rename(ts, s) == 0 && rename(tco, co) == 0, "rename %s", tco); /* .s first: a .co means both */
+    coc_put(ts, s);
+    coc_put(tco, co);
     free(tco), free(ts), free(tmp);
   }
-  (void)out;
-  free(name), free(s);
+  free(hip), free(recipe), free(s);
   return co;
 }
 
