@@ -82,7 +82,12 @@ $(BUILD)/obj/isa/cc.o: CFLAGS += -DLANELAB_HIPCC_SAN=$(if $(filter 1,$(SAN)),1,0
 # The emulator's per-lane loops (64 lanes, no cross-iteration dependence) are vectorized with
 # GCC's dynamic cost model: -O2's "very cheap" model leaves most of them scalar. Elementwise only
 # (no reassociation without -ffast-math), so results are unchanged (issue #16).
-$(BUILD)/obj/emu/%.o: CFLAGS += -fvect-cost-model=dynamic
+# The emulator's objects carry line tables and function names only (-g1; EMU_G=-g for locals too):
+# their handlers are macro-expanded, and -g's variable tracking was a third of their compile,
+# 122.5 against 85.2 CPU-s for emu/*.c, compiled one after the other (docs/performance.md, "Test
+# time"). Profiles, backtraces and the sanitizers' reports keep their file:line.
+EMU_G ?= -g1
+$(BUILD)/obj/emu/%.o: CFLAGS += -fvect-cost-model=dynamic $(EMU_G)
 
 define lib_rule
 $(BUILD)/lib/lib$(1).a: $(call obj_of,$(1))
@@ -122,7 +127,7 @@ CFLAGS   += -fPIC -fno-semantic-interposition -ftls-model=initial-exec
 # The flags stamp is rewritten only when the flags change (make CFLAGS=..., or an edit here): the
 # objects of a build tree made before the one-object-set change stayed non-PIC, and
 # liblanelab_hip.so did not link there until build/obj was removed by hand.
-ALL_CFLAGS = $(CC) $(CFLAGS) $(LLVM_CFLAGS)
+ALL_CFLAGS = $(CC) $(CFLAGS) $(LLVM_CFLAGS) EMU_G=$(EMU_G)
 $(call write_if_changed,$(FLAGS_STAMP),ALL_CFLAGS)
 PICMODS  := hip reports isa runtime emu oracle lanes table util
 PICOBJ   := $(foreach m,$(PICMODS),$(call obj_of,$(m)))
