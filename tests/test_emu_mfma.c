@@ -139,6 +139,97 @@ typedef struct mextra {
 
 static double e8m0(unsigned e) { return ldexp(1.0, (int)e - 127); }
 
+/* ---- one llvm-mc run for a test's snippets ----------------------------------------------------
+ * A test that sweeps many instruction texts spent most of its CPU starting llvm-mc, llvm-objcopy
+ * and a shell per text (tests/asm_text.h, ~60 ms each). with_prefill runs the test's body twice:
+ * first collecting its texts (mf_collecting: the body returns right after building each text),
+ * then, per arch, assembling them all joined in one llvm-mc run, decoding that with the
+ * emulator's decoder and putting each text's bytes (its records: one per line) in asm_text.h's
+ * cache under its own text; then the body for real, whose sn_new finds them there. These
+ * encodings do not depend on their neighbours; the first text of each arch is also assembled on
+ * its own and must give its slice's bytes, and the slices must tile the joined .text. Every case
+ * is still decoded by sn_new, run and checked as before. */
+typedef struct { emu_arch arch; char *text; } mf_text;
+static mf_text *mf_texts;
+static size_t mf_ntexts;
+static bool mf_collecting;
+
+static void mf_note(emu_arch arch, const char *text)
+{
+  mf_texts = ll_xrealloc(mf_texts, (mf_ntexts + 1) * sizeof *mf_texts);
+  mf_texts[mf_ntexts++] = (mf_text){arch, ll_xstrdup(text)};
+}
+
+static bool ta_have(const char *mcpu, const char *src)
+{
+  for (size_t j = 0; j < ta_ncache; j++)
+    if (!strcmp(ta_cache[j].mcpu, mcpu) && !strcmp(ta_cache[j].src, src)) return true;
+  return false;
+}
+
+static void sn_prefill(emu_arch arch)
+{
+  const char *mcpu = emu_arch_name(arch);
+  ll_buf b = {0};
+  size_t n = 0, nlines = 0, first = 0;
+  for (size_t i = 0; i < mf_ntexts; i++) {
+    if (mf_texts[i].arch != arch) continue;
+    if (!n++) first = i;
+    ll_buf_puts(&b, mf_texts[i].text);
+    ll_buf_puts(&b, "\n");
+    nlines++;
+    for (const char *q = mf_texts[i].text; *q; q++) nlines += *q == '\n';
+  }
+  if (!n) return;
+  size_t nall, n0;
+  uint8_t *all = tt_asm_text(mcpu, ll_buf_str(&b), &nall);
+  ll_err e = {0};
+  emu_program *p = emu_program_decode(arch, all, nall, 0, &e);
+  cr_assert_not_null(p, "decode: %s", e.msg);
+  cr_assert_eq(emu_program_count(p), nlines, "%zu lines, %zu instructions", nlines, emu_program_count(p));
+  uint8_t *one = tt_asm_text(mcpu, mf_texts[first].text, &n0); /* a real assembly, cached */
+  size_t r = 0;
+  for (size_t i = first; i < mf_ntexts; i++) {
+    if (mf_texts[i].arch != arch) continue;
+    size_t k = 1;
+    for (const char *q = mf_texts[i].text; *q; q++) k += *q == '\n';
+    uint64_t pc = emu_program_insn(p, r)->pc, at = pc;
+    for (size_t j = r; j < r + k; j++) {
+      const emu_insn_info *in = emu_program_insn(p, j);
+      uint64_t end = j + 1 < nlines ? emu_program_insn(p, j + 1)->pc : nall;
+      cr_assert(in->pc == at && in->pc + in->size == end, "%s: record %zu at %llu (%u bytes), the next at %llu",
+                mf_texts[i].text, j, (unsigned long long)in->pc, in->size, (unsigned long long)end);
+      at = end;
+    }
+    r += k;
+    if (i == first) {
+      cr_assert(n0 == at - pc && !memcmp(one, all + pc, n0), "%s: alone %zu bytes, in the batch %llu",
+                mf_texts[i].text, n0, (unsigned long long)(at - pc));
+      continue;
+    }
+    if (ta_have(mcpu, mf_texts[i].text)) continue;
+    ta_cache = ll_xrealloc(ta_cache, (ta_ncache + 1) * sizeof *ta_cache);
+    ta_entry *t = &ta_cache[ta_ncache++];
+    t->mcpu = ll_xstrdup(mcpu), t->src = ll_xstrdup(mf_texts[i].text), t->n = at - pc;
+    t->code = ll_xmalloc(at - pc);
+    memcpy(t->code, all + pc, at - pc);
+  }
+  emu_program_free(p);
+  free(one), free(all);
+  ll_buf_free(&b);
+}
+
+static void with_prefill(void (*body)(const void *), const void *arg)
+{
+  mf_collecting = true;
+  body(arg);
+  mf_collecting = false;
+  for (int a = 0; a < EMU_NARCH; a++) sn_prefill((emu_arch)a);
+  for (size_t i = 0; i < mf_ntexts; i++) free(mf_texts[i].text);
+  free(mf_texts), mf_texts = NULL, mf_ntexts = 0;
+  body(arg);
+}
+
 static void run_case_x(const mcase *c, emu_arch arch, bool agpr_dst, bool c_zero_const, uint32_t seed,
                        const mextra *x)
 {
@@ -160,6 +251,7 @@ static void run_case_x(const mcase *c, emu_arch arch, bool agpr_dst, bool c_zero
   else if (c->ta < 0 && (c->cbsz || c->blgp)) snprintf(mods, sizeof mods, " cbsz:%d blgp:%d", c->cbsz, c->blgp);
   char *text = kind == 2 ? ll_fmt("%s %s, v[0:%d], v[16:%d], v66 abid:%d\ns_endpgm", c->name, dst, na - 1, 16 + nb - 1, x->abid)
                          : ll_fmt("%s %s, v[0:%d], v[16:%d], %s%s\ns_endpgm", c->name, dst, na - 1, 16 + nb - 1, src, mods);
+  if (mf_collecting) { mf_note(arch, text); free(text); return; }
   snip *s = sn_new(arch, text);
   cr_assert_eq(s->p->insns[0].implemented, true, "%s: %s", text, s->p->insns[0].why);
 
@@ -317,8 +409,10 @@ static void run_list(const mcase *l, size_t n, emu_arch arch)
   }
 }
 
-Test(emu_mfma, dense_gfx942) { run_list(both, sizeof both / sizeof both[0], EMU_GFX942); }
-Test(emu_mfma, dense_gfx950) { run_list(both, sizeof both / sizeof both[0], EMU_GFX950); }
+static void dense_942(const void *u) { run_list(both, sizeof both / sizeof both[0], EMU_GFX942); }
+static void dense_950(const void *u) { run_list(both, sizeof both / sizeof both[0], EMU_GFX950); }
+Test(emu_mfma, dense_gfx942) { with_prefill(dense_942, NULL); }
+Test(emu_mfma, dense_gfx950) { with_prefill(dense_950, NULL); }
 Test(emu_mfma, gfx950_only_shapes) { run_list(only950, sizeof only950 / sizeof only950[0], EMU_GFX950); }
 
 /* C given as the inline constant 0, as clang emits for a zero accumulator */
@@ -330,7 +424,7 @@ Test(emu_mfma, c_inline_zero)
 }
 
 /* gfx950 f8f6f4: every A/B format pair (cbsz = A format, blgp = B format: fp8 bf8 fp6 bf6 fp4) */
-Test(emu_mfma, f8f6f4_formats)
+static void f8f6f4_body(const void *u)
 {
   for (int ca = 0; ca < 5; ca++)
     for (int cb = 0; cb < 5; cb++) {
@@ -340,6 +434,7 @@ Test(emu_mfma, f8f6f4_formats)
       run_case(&c32, EMU_GFX950, !((ca + cb) & 1), false, 2000u + 5u * ca + cb);
     }
 }
+Test(emu_mfma, f8f6f4_formats) { with_prefill(f8f6f4_body, NULL); }
 
 /* the element decoders: a few hand-checked codes (independent of the random tests) */
 Test(emu_mfma, element_formats_by_hand)
@@ -590,7 +685,7 @@ Test(emu_mfma, micro_kernels)
 }
 
 /* ---- block-scaled f8f6f4 (gfx950) -------------------------------------------------------------*/
-Test(emu_mfma, scale_f8f6f4_formats_and_byte_selects)
+static void scale_body(const void *u)
 {
   int n = 0;
   for (int ca = 0; ca < 5; ca++)
@@ -603,6 +698,7 @@ Test(emu_mfma, scale_f8f6f4_formats_and_byte_selects)
       run_case_x(&c32, EMU_GFX950, !(n & 1), false, 4000u + (uint32_t)n, &x);
     }
 }
+Test(emu_mfma, scale_f8f6f4_formats_and_byte_selects) { with_prefill(scale_body, NULL); }
 
 /* E8M0 0xff is NaN (OCP MX spec): a NaN scale byte makes every output NaN; 127 is 1.0 */
 Test(emu_mfma, scale_nan_and_unit)
@@ -752,8 +848,9 @@ static uint32_t finite_word(int t, uint32_t *st)
   return v;
 }
 
-static void fast_vs_generic(const char *only)
+static void fast_vs_generic_body(const void *arg)
 {
+  const char *only = arg;
   static const struct { const char *name; int t, na, nb, nout; } forms[] = {
       {"v_mfma_f32_16x16x16_f16", TF16, 2, 2, 4},      {"v_mfma_f32_32x32x8_f16", TF16, 2, 2, 16},
       {"v_mfma_f32_16x16x16_bf16", TBF16, 2, 2, 4},    {"v_mfma_f32_32x32x8_bf16", TBF16, 2, 2, 16},
@@ -777,6 +874,7 @@ static void fast_vs_generic(const char *only)
                       : cm == 2 ? ll_fmt("v[34:%d]", 34 + n - 1) : ll_fmt("0");
         char *text = ll_fmt("%s v[32:%d], v[0:%d], v[16:%d], %s\ns_endpgm", forms[f].name, 32 + n - 1, forms[f].na - 1,
                             16 + forms[f].nb - 1, c);
+        if (mf_collecting) { mf_note((emu_arch)a, text); checked++; free(text); free((void *)c); continue; }
         uint32_t got[3][16 * 64];
         for (int lv = 0; lv < levels; lv++) {
           emu_avx512 = had && lv == 0;
@@ -804,8 +902,9 @@ static void fast_vs_generic(const char *only)
       }
   cr_assert_eq(checked, want);
   cr_assert_gt(checked, 0);
-  cr_log_info("MFMA fast paths: %d path(s) besides the generic one on this CPU", levels - 1);
+  if (!mf_collecting) cr_log_info("MFMA fast paths: %d path(s) besides the generic one on this CPU", levels - 1);
 }
+static void fast_vs_generic(const char *only) { with_prefill(fast_vs_generic_body, only); }
 
 Test(emu_mfma, fast_paths_match_the_generic_kernel_bit_for_bit) { fast_vs_generic(NULL); }
 

@@ -58,19 +58,26 @@ Test(observe_hip, missing_syncthreads_is_a_raw_hazard_under_every_schedule_and_t
   for (int i = 0; i < R * C; i++) x[i] = (float)i;
   char *in = ll_fmt("%s/x.bin", d);
   cr_assert(ll_write_file_atomic(in, x, sizeof x, NULL));
-  for (int fixed = 0; fixed < 2; fixed++) {
-    char *cc = ll_fmt("-q cc " HIPDIR "/transpose_nosync.hip --arch all -o %s/%s%s", d, fixed ? "fixed" : "racy",
-                      fixed ? " -- -DFIXED=1" : "");
-    int rc = run_cli(cc, &out);
-    cr_assert_eq(rc, 0, "lanelab %s: exit %d: %s", cc, rc, out);
-    free(out), free(cc);
+  /* the racy build is make's (Makefile hipcorpus: `lanelab cc tests/hip/transpose_nosync.hip
+   * --arch all -o BUILD/hip`, the command this test ran for it); the fixed one is compiled here */
+  char *racy = ll_fmt("%s/hip", LANELAB_BUILD);
+  for (int a = 0; a < 2; a++) {
+    char *co = ll_fmt("%s/%s/transpose_nosync.co", racy, arch_names[a]);
+    cr_assert_eq(access(co, R_OK), 0, "%s is missing (make check-tests builds it)", co);
+    free(co);
   }
+  char *cc = ll_fmt("-q cc " HIPDIR "/transpose_nosync.hip --arch all -o %s/fixed -- -DFIXED=1", d);
+  int crc = run_cli(cc, &out);
+  cr_assert_eq(crc, 0, "lanelab %s: exit %d: %s", cc, crc, out);
+  free(out), free(cc);
   for (int a = 0; a < 2; a++)
     for (size_t s = 0; s < sizeof schedules / sizeof *schedules; s++)
       for (int fixed = 0; fixed < 2; fixed++) {
-        char *args = ll_fmt("run %s/%s/%s/transpose_nosync.co transpose_nosync --backend emu --grid 3,2 --block 32,8 "
+        char *fx = ll_fmt("%s/fixed", d);
+        char *args = ll_fmt("run %s/%s/transpose_nosync.co transpose_nosync --backend emu --grid 3,2 --block 32,8 "
                             "--arg in:%s --arg out:%zu:%s/got.bin --arg i32:%d --arg i32:%d --racecheck --schedule %s",
-                            d, fixed ? "fixed" : "racy", arch_names[a], in, sizeof x, d, R, C, schedules[s]);
+                            fixed ? fx : racy, arch_names[a], in, sizeof x, d, R, C, schedules[s]);
+        free(fx);
         int rc = run_cli(args, &out);
         const char *what = fixed ? "with the barrier" : "without the barrier";
         if (fixed) {
@@ -91,7 +98,7 @@ Test(observe_hip, missing_syncthreads_is_a_raw_hazard_under_every_schedule_and_t
         }
         free(out), free(args);
       }
-  free(in), free(d);
+  free(in), free(d), free(racy);
 }
 
 /* ---- the corpus under racecheck=global and initcheck ----------------------------------------- */

@@ -116,7 +116,7 @@ static void apply_values(const prod_case *c, oracle_attention_spec *s) {
   }
 }
 
-bool prod_case_spec(const prod_case *c, oracle_attention_spec *s, ll_err *err) {
+static bool case_spec(const prod_case *c, oracle_attention_spec *s, bool data, ll_err *err) {
   memset(s, 0, sizeof *s);
   if (c->batch < 1 || c->batch > 8) {
     ll_seterr(err, LL_EXIT_USAGE, "case %s: batch %d is outside 1..8", c->name, c->batch);
@@ -214,10 +214,20 @@ bool prod_case_spec(const prod_case *c, oracle_attention_spec *s, ll_err *err) {
     prod_spec_free(s);
     return false;
   }
-  oracle_attention_generate(s, c->seed);
-  apply_values(c, s);
+  if (data) {
+    oracle_attention_generate(s, c->seed);
+    apply_values(c, s);
+  }
   s->owns = false;
   return true;
+}
+
+bool prod_case_spec(const prod_case *c, oracle_attention_spec *s, ll_err *err) {
+  return case_spec(c, s, true, err);
+}
+
+bool prod_case_spec_nodata(const prod_case *c, oracle_attention_spec *s, ll_err *err) {
+  return case_spec(c, s, false, err);
 }
 
 /* ---- launch description ---------------------------------------------------------------------- */

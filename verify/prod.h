@@ -95,6 +95,10 @@ char *prod_case_shape(const prod_case *c);
 /* The in-memory oracle spec of a case, inputs generated from c->seed (oracle_attention_generate;
  * custom mask and page shuffle from the same seed). Free with prod_spec_free. */
 bool prod_case_spec(const prod_case *c, oracle_attention_spec *s, ll_err *err);
+/* The same spec without the generated q/k/v (s->q, k, v NULL; no seed recorded): the shape,
+ * indptrs, pages, mask and flags alone, for a caller that plans a launch but runs nothing
+ * (prod_attn_plan_make reads no data). Same checks and errors. Free with prod_spec_free. */
+bool prod_case_spec_nodata(const prod_case *c, oracle_attention_spec *s, ll_err *err);
 void prod_spec_free(oracle_attention_spec *s);
 
 /* ---- launch description --------------------------------------------------------------------- */
