@@ -1280,53 +1280,6 @@ static const twin_case twin_cases[] = {
     {"ds_add_rtn_f32 v10, v1, v2", emu_op_ds_add_rtn_f32, false},
 };
 
-/* One llvm-mc run for many one-instruction snippets (as tests/test_emu_xlane.c's): their texts joined, assembled once, decoded
- * by the emulator's decoder, and each instruction's bytes put in tests/asm_text.h's cache under
- * its own text, so the sn_new that follows finds them there instead of starting llvm-mc,
- * llvm-objcopy and a shell (~60 ms) per text. These encodings do not depend on their neighbours;
- * the first text is assembled on its own as well and must give its slice's bytes, the slices must
- * tile the joined .text exactly, and every snippet is still decoded and run by sn_new/sn_run. */
-static void sn_prefill(emu_arch arch, const char *const *texts, size_t n)
-{
-  if (!n) return;
-  ll_buf b = {0};
-  for (size_t i = 0; i < n; i++) {
-    cr_assert_null(strchr(texts[i], '\n'), "one instruction per text: %s", texts[i]);
-    ll_buf_puts(&b, texts[i]);
-    ll_buf_puts(&b, "\n");
-  }
-  size_t nall, n0;
-  uint8_t *all = tt_asm_text(emu_arch_name(arch), ll_buf_str(&b), &nall);
-  ll_err e = {0};
-  emu_program *p = emu_program_decode(arch, all, nall, 0, &e);
-  cr_assert_not_null(p, "decode: %s", e.msg);
-  cr_assert_eq(emu_program_count(p), n, "%zu texts, %zu instructions", n, emu_program_count(p));
-  uint8_t *one = tt_asm_text(emu_arch_name(arch), texts[0], &n0); /* a real assembly, cached */
-  for (size_t i = 0; i < n; i++) {
-    const emu_insn_info *in = emu_program_insn(p, i);
-    uint64_t end = i + 1 < n ? emu_program_insn(p, i + 1)->pc : nall;
-    cr_assert_eq(in->pc + in->size, end, "%s: %u bytes at %llu, the next at %llu", texts[i], in->size,
-                 (unsigned long long)in->pc, (unsigned long long)end);
-    if (!i) {
-      cr_assert(n0 == in->size && !memcmp(one, all + in->pc, n0), "%s: alone %zu bytes, in the batch %u", texts[0],
-                n0, in->size);
-      continue;
-    }
-    bool have = false;
-    for (size_t j = 0; j < ta_ncache && !have; j++)
-      have = !strcmp(ta_cache[j].mcpu, emu_arch_name(arch)) && !strcmp(ta_cache[j].src, texts[i]);
-    if (have) continue;
-    ta_cache = ll_xrealloc(ta_cache, (ta_ncache + 1) * sizeof *ta_cache);
-    ta_entry *t = &ta_cache[ta_ncache++];
-    t->mcpu = ll_xstrdup(emu_arch_name(arch)), t->src = ll_xstrdup(texts[i]), t->n = in->size;
-    t->code = ll_xmalloc(in->size);
-    memcpy(t->code, all + in->pc, in->size);
-  }
-  emu_program_free(p);
-  free(one), free(all);
-  ll_buf_free(&b);
-}
-
 Test(emu_cvt, valu_avx2_builds_give_the_generic_handlers_bits)
 {
   const char *texts[sizeof twin_cases / sizeof *twin_cases];

@@ -143,12 +143,10 @@ static double e8m0(unsigned e) { return ldexp(1.0, (int)e - 127); }
  * A test that sweeps many instruction texts spent most of its CPU starting llvm-mc, llvm-objcopy
  * and a shell per text (tests/asm_text.h, ~60 ms each). with_prefill runs the test's body twice:
  * first collecting its texts (mf_collecting: the body returns right after building each text),
- * then, per arch, assembling them all joined in one llvm-mc run, decoding that with the
- * emulator's decoder and putting each text's bytes (its records: one per line) in asm_text.h's
- * cache under its own text; then the body for real, whose sn_new finds them there. These
- * encodings do not depend on their neighbours; the first text of each arch is also assembled on
- * its own and must give its slice's bytes, and the slices must tile the joined .text. Every case
- * is still decoded by sn_new, run and checked as before. */
+ * then, per arch, assembling them all in one llvm-mc run (sn_prefill,
+ * tests/emu_snippets/snippet.h, which checks the batch against a lone assembly and fills
+ * asm_text.h's cache); then the body for real, whose sn_new finds them there. Every case is still
+ * decoded by sn_new, run and checked as before. */
 typedef struct { emu_arch arch; char *text; } mf_text;
 static mf_text *mf_texts;
 static size_t mf_ntexts;
@@ -160,63 +158,15 @@ static void mf_note(emu_arch arch, const char *text)
   mf_texts[mf_ntexts++] = (mf_text){arch, ll_xstrdup(text)};
 }
 
-static bool ta_have(const char *mcpu, const char *src)
+/* the collected texts of arch, assembled together (sn_prefill, tests/emu_snippets/snippet.h) */
+static void mf_prefill(emu_arch arch)
 {
-  for (size_t j = 0; j < ta_ncache; j++)
-    if (!strcmp(ta_cache[j].mcpu, mcpu) && !strcmp(ta_cache[j].src, src)) return true;
-  return false;
-}
-
-static void sn_prefill(emu_arch arch)
-{
-  const char *mcpu = emu_arch_name(arch);
-  ll_buf b = {0};
-  size_t n = 0, nlines = 0, first = 0;
-  for (size_t i = 0; i < mf_ntexts; i++) {
-    if (mf_texts[i].arch != arch) continue;
-    if (!n++) first = i;
-    ll_buf_puts(&b, mf_texts[i].text);
-    ll_buf_puts(&b, "\n");
-    nlines++;
-    for (const char *q = mf_texts[i].text; *q; q++) nlines += *q == '\n';
-  }
-  if (!n) return;
-  size_t nall, n0;
-  uint8_t *all = tt_asm_text(mcpu, ll_buf_str(&b), &nall);
-  ll_err e = {0};
-  emu_program *p = emu_program_decode(arch, all, nall, 0, &e);
-  cr_assert_not_null(p, "decode: %s", e.msg);
-  cr_assert_eq(emu_program_count(p), nlines, "%zu lines, %zu instructions", nlines, emu_program_count(p));
-  uint8_t *one = tt_asm_text(mcpu, mf_texts[first].text, &n0); /* a real assembly, cached */
-  size_t r = 0;
-  for (size_t i = first; i < mf_ntexts; i++) {
-    if (mf_texts[i].arch != arch) continue;
-    size_t k = 1;
-    for (const char *q = mf_texts[i].text; *q; q++) k += *q == '\n';
-    uint64_t pc = emu_program_insn(p, r)->pc, at = pc;
-    for (size_t j = r; j < r + k; j++) {
-      const emu_insn_info *in = emu_program_insn(p, j);
-      uint64_t end = j + 1 < nlines ? emu_program_insn(p, j + 1)->pc : nall;
-      cr_assert(in->pc == at && in->pc + in->size == end, "%s: record %zu at %llu (%u bytes), the next at %llu",
-                mf_texts[i].text, j, (unsigned long long)in->pc, in->size, (unsigned long long)end);
-      at = end;
-    }
-    r += k;
-    if (i == first) {
-      cr_assert(n0 == at - pc && !memcmp(one, all + pc, n0), "%s: alone %zu bytes, in the batch %llu",
-                mf_texts[i].text, n0, (unsigned long long)(at - pc));
-      continue;
-    }
-    if (ta_have(mcpu, mf_texts[i].text)) continue;
-    ta_cache = ll_xrealloc(ta_cache, (ta_ncache + 1) * sizeof *ta_cache);
-    ta_entry *t = &ta_cache[ta_ncache++];
-    t->mcpu = ll_xstrdup(mcpu), t->src = ll_xstrdup(mf_texts[i].text), t->n = at - pc;
-    t->code = ll_xmalloc(at - pc);
-    memcpy(t->code, all + pc, at - pc);
-  }
-  emu_program_free(p);
-  free(one), free(all);
-  ll_buf_free(&b);
+  const char **texts = ll_xcalloc(mf_ntexts + 1, sizeof *texts);
+  size_t n = 0;
+  for (size_t i = 0; i < mf_ntexts; i++)
+    if (mf_texts[i].arch == arch) texts[n++] = mf_texts[i].text;
+  sn_prefill(arch, texts, n);
+  free(texts);
 }
 
 static void with_prefill(void (*body)(const void *), const void *arg)
@@ -224,7 +174,7 @@ static void with_prefill(void (*body)(const void *), const void *arg)
   mf_collecting = true;
   body(arg);
   mf_collecting = false;
-  for (int a = 0; a < EMU_NARCH; a++) sn_prefill((emu_arch)a);
+  for (int a = 0; a < EMU_NARCH; a++) mf_prefill((emu_arch)a);
   for (size_t i = 0; i < mf_ntexts; i++) free(mf_texts[i].text);
   free(mf_texts), mf_texts = NULL, mf_ntexts = 0;
   body(arg);

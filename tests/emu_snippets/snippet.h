@@ -103,6 +103,64 @@ SN_UNUSED static void sn_free(snip *s)
   free(s);
 }
 
+/* One llvm-mc run for many snippets: the texts (one or more lines each) joined, assembled once,
+ * decoded by the emulator's decoder, and each text's bytes (its records, one per line) put in
+ * tests/asm_text.h's cache under its own text, so the sn_new that follows finds them there instead
+ * of starting llvm-mc, llvm-objcopy and a shell (~60 ms) per text. These encodings do not depend
+ * on their neighbours; the first text is also assembled on its own and must give its slice's
+ * bytes, the records must be one per line and tile the joined .text exactly, and every snippet is
+ * still decoded and run by sn_new/sn_run. */
+SN_UNUSED static void sn_prefill(emu_arch arch, const char *const *texts, size_t n)
+{
+  if (!n) return;
+  const char *mcpu = emu_arch_name(arch);
+  ll_buf b = {0};
+  size_t nlines = 0;
+  for (size_t i = 0; i < n; i++) {
+    ll_buf_puts(&b, texts[i]);
+    ll_buf_puts(&b, "\n");
+    nlines++;
+    for (const char *q = texts[i]; *q; q++) nlines += *q == '\n';
+  }
+  size_t nall, n0;
+  uint8_t *all = tt_asm_text(mcpu, ll_buf_str(&b), &nall);
+  ll_err e = {0};
+  emu_program *p = emu_program_decode(arch, all, nall, 0, &e);
+  cr_assert_not_null(p, "decode: %s", e.msg);
+  cr_assert_eq(emu_program_count(p), nlines, "%zu lines, %zu instructions", nlines, emu_program_count(p));
+  uint8_t *one = tt_asm_text(mcpu, texts[0], &n0); /* a real assembly, cached */
+  size_t r = 0;
+  for (size_t i = 0; i < n; i++) {
+    size_t k = 1;
+    for (const char *q = texts[i]; *q; q++) k += *q == '\n';
+    uint64_t pc = emu_program_insn(p, r)->pc, at = pc;
+    for (size_t j = r; j < r + k; j++) {
+      const emu_insn_info *in = emu_program_insn(p, j);
+      uint64_t end = j + 1 < nlines ? emu_program_insn(p, j + 1)->pc : nall;
+      cr_assert(in->pc == at && in->pc + in->size == end, "%s: record %zu at %llu (%u bytes), the next at %llu",
+                texts[i], j, (unsigned long long)in->pc, in->size, (unsigned long long)end);
+      at = end;
+    }
+    r += k;
+    if (!i) {
+      cr_assert(n0 == at - pc && !memcmp(one, all + pc, n0), "%s: alone %zu bytes, in the batch %llu", texts[i], n0,
+                (unsigned long long)(at - pc));
+      continue;
+    }
+    bool have = false;
+    for (size_t j = 0; j < ta_ncache && !have; j++) have = !strcmp(ta_cache[j].mcpu, mcpu) && !strcmp(ta_cache[j].src, texts[i]);
+    if (have) continue;
+    ta_cache = ll_xrealloc(ta_cache, (ta_ncache + 1) * sizeof *ta_cache);
+    ta_entry *t = &ta_cache[ta_ncache++];
+    t->mcpu = ll_xstrdup(mcpu), t->src = ll_xstrdup(texts[i]), t->n = at - pc;
+    t->code = ll_xmalloc(at - pc);
+    memcpy(t->code, all + pc, at - pc);
+  }
+  emu_program_free(p);
+  free(one), free(all);
+  ll_buf_free(&b);
+}
+
 SN_UNUSED static uint32_t *sn_v(snip *s, int r) { return s->w.v + (size_t)r * EMU_LANES; }
 SN_UNUSED static uint32_t *sn_a(snip *s, int r) { return s->w.a + (size_t)r * EMU_LANES; }
 SN_UNUSED static void sn_exec(snip *s, uint64_t e) { emu_wr64s(&s->w, EMU_S_EXEC, e); }
