@@ -106,4 +106,28 @@ COC_UNUSED static void coc_copy(const char *fresh, const char *path) {
   free(b);
 }
 
+/* compile_src (tests/llvm_tools.h, included before this header) kept once per content in
+ * BUILD/tests/SUB: the key holds the source, every file of its folder (what a quoted #include can
+ * reach), every file of incdir (NULL: none) and the extra flags. For tests that run the code; the
+ * file is shared, so a test that changes a code object copies it first. */
+#ifdef LANELAB_TESTS_LLVM_TOOLS_H
+COC_UNUSED static char *coc_compile_src(const char *sub, const char *src, const char *arch, const char *extra,
+                                        const char *incdir) {
+  char *recipe = ll_fmt("compile_src -O2 %s", extra ? extra : ""), *folder = ll_xstrdup(src), *slash = strrchr(folder, '/');
+  if (slash) *slash = 0;
+  uint64_t key = coc_dir(coc_key(src, incdir, LLVM_BIN "clang", arch, recipe), slash ? folder : ".");
+  const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
+  char *stem = ll_xstrdup(base), *dot = strrchr(stem, '.');
+  if (dot) *dot = 0;
+  char *co = coc_path(sub, stem, arch, key, "co");
+  if (access(co, R_OK) != 0) {
+    char *fresh = compile_src(src, arch, extra);
+    coc_copy(fresh, co);
+    free(fresh);
+  }
+  free(recipe), free(folder), free(stem);
+  return co;
+}
+#endif
+
 #endif

@@ -25,6 +25,7 @@
 #include "runtime/rt.h"
 #include "util/util.h"
 #include "tests/llvm_tools.h"
+#include "tests/co_cache.h"
 
 #define LANELAB LANELAB_BUILD "/lanelab"
 /* the suite's HIP runtime that sees no GPU (Makefile HIPSTUBS): tests never load the host's */
@@ -32,9 +33,10 @@
 #define KDIR LANELAB_ROOT "/tests/kernels/"
 #define INC "-I" LANELAB_ROOT "/kernels/include"
 
+/* compiled once per content (tests/co_cache.h): the tests run these objects and never change them */
 static char *fault_co(const char *src, const char *arch, const char *extra) {
   char *flags = ll_fmt(INC " %s", extra ? extra : "");
-  char *co = compile_src(src, arch, flags);
+  char *co = coc_compile_src("faults-co", src, arch, flags, LANELAB_ROOT "/kernels/include");
   free(flags);
   return co;
 }

@@ -17,8 +17,12 @@
 #include "runtime/rt.h"
 #include "util/util.h"
 #include "tests/llvm_tools.h"
+#include "tests/co_cache.h"
 
 #define KSRC LANELAB_ROOT "/tests/kernels/rt_kernels.hip"
+/* the suite's kernels, compiled once per content (tests/co_cache.h): its tests read and run them,
+ * never change them, and write what they make in their own folders */
+#define rt_co(src, arch, extra) coc_compile_src("runtime-co", src, arch, extra, NULL)
 #define FAKE_HIP_SRC LANELAB_ROOT "/tests/support/fake_amdhip64.c"
 #define LANELAB LANELAB_BUILD "/lanelab"
 
@@ -140,7 +144,7 @@ static void check_fill(const char *co_path, const char *kname, const rt_arg *arg
 }
 
 Test(rt_kernargs, explicit_and_hidden_at_readelf_offsets) {
-  char *p = compile_src(KSRC, "gfx950", NULL);
+  char *p = rt_co(KSRC, "gfx950", NULL);
   /* affine: two pointers and n; grid 3x2x1 workgroups of 64x2x1 -> 2-D dispatch */
   rt_arg a1[] = {{.kind = RT_ARG_PTR, .ptr = 0x100000000ull}, {.kind = RT_ARG_PTR, .ptr = 0x200000040ull},
                  {.kind = RT_ARG_U32, .u32 = 100}};
@@ -168,7 +172,7 @@ Test(rt_kernargs, explicit_and_hidden_at_readelf_offsets) {
 }
 
 Test(rt_kernargs, narrow_and_wide_by_value) {
-  char *p = compile_src(KSRC, "gfx942", NULL);
+  char *p = rt_co(KSRC, "gfx942", NULL);
   /* mixed(double x, int *out, long long y, char c, short s): the double as its u64 bit pattern,
    * c = -3 as i32 (one byte 0xfd), s = 1000 as u32 (two bytes e8 03) */
   double x = 2.5;
@@ -193,7 +197,7 @@ static void expect_mismatch(const emu_kernel *k, const rt_arg *a, size_t n, cons
 }
 
 Test(rt_kernargs, mismatches_name_the_argument) {
-  char *p = compile_src(KSRC, "gfx950", NULL);
+  char *p = rt_co(KSRC, "gfx950", NULL);
   emu_codeobj *co = load(p);
   const emu_kernel *af = emu_codeobj_kernel(co, "affine", NULL), *mx = emu_codeobj_kernel(co, "mixed", NULL);
   cr_assert(af && mx);
@@ -313,7 +317,7 @@ Test(rt_backend, selection_with_a_fake_hip_runtime) {
 
 /* The hip launch path: the kernarg buffer handed to hipModuleLaunchKernel through `extra`. */
 Test(rt_backend, hip_launch_passes_the_kernarg_buffer) {
-  char *so = fake_hip(), *co = compile_src(KSRC, "gfx950", NULL), *dir = tmpdir();
+  char *so = fake_hip(), *co = rt_co(KSRC, "gfx950", NULL), *dir = tmpdir();
   char *log = ll_fmt("%s/launches.log", dir), *in = ll_fmt("%s/in.bin", dir), *out = ll_fmt("%s/out.bin", dir);
   float data[256] = {0};
   cr_assert(ll_write_file_atomic(in, data, sizeof data, NULL));
@@ -340,7 +344,7 @@ Test(rt_backend, hip_launch_passes_the_kernarg_buffer) {
 }
 
 Test(rt_cli, backend_hip_without_runtime_is_exit_3) {
-  char *co = compile_src(KSRC, "gfx942", NULL), *dir = tmpdir();
+  char *co = rt_co(KSRC, "gfx942", NULL), *dir = tmpdir();
   char *args = ll_fmt("run %s dynlds --grid 1 --block 64 --arg out:256:%s/o.bin --lds-bytes 256 --backend hip", co, dir);
   char *err;
   int rc = cli("env LANELAB_HIP_LIB=/nonexistent/libamdhip64.so", args, &err);
@@ -353,7 +357,7 @@ Test(rt_cli, backend_hip_without_runtime_is_exit_3) {
 
 /* ---- `lanelab run` usage errors ------------------------------------------------------------------*/
 Test(rt_cli, bad_usage_is_exit_2_naming_the_problem) {
-  char *co = compile_src(KSRC, "gfx950", NULL), *dir = tmpdir();
+  char *co = rt_co(KSRC, "gfx950", NULL), *dir = tmpdir();
   char *in = ll_fmt("%s/in.bin", dir);
   float data[64] = {0};
   cr_assert(ll_write_file_atomic(in, data, sizeof data, NULL));
@@ -391,7 +395,7 @@ Test(rt_cli, bad_usage_is_exit_2_naming_the_problem) {
  * says so and why on one stderr line, and -q silences that line. The kernel result is checked
  * against the host formula (affine: out[i] = 2*in[i] + 1 for i < n). */
 Test(rt_cli, auto_says_which_backend_and_why_and_q_silences_it) {
-  char *co = compile_src(KSRC, "gfx950", NULL), *dir = tmpdir();
+  char *co = rt_co(KSRC, "gfx950", NULL), *dir = tmpdir();
   char *in = ll_fmt("%s/in.bin", dir), *out = ll_fmt("%s/out.bin", dir);
   float x[256];
   for (int i = 0; i < 256; i++) x[i] = (float)i;
@@ -417,7 +421,7 @@ Test(rt_cli, auto_says_which_backend_and_why_and_q_silences_it) {
 
 /* ---- end to end on the emulator ------------------------------------------------------------------*/
 static void affine_end_to_end(const char *arch) {
-  char *co = compile_src(KSRC, arch, NULL), *dir = tmpdir();
+  char *co = rt_co(KSRC, arch, NULL), *dir = tmpdir();
   char *in = ll_fmt("%s/in.bin", dir), *out = ll_fmt("%s/out.bin", dir), *regs = ll_fmt("%s/regs.json", dir);
   float x[256];
   for (int i = 0; i < 256; i++) x[i] = 0.25f * (float)i - 3.0f; /* *2+1 is exact for these */
@@ -461,7 +465,7 @@ Test(rt_e2e, affine_matches_host_gfx942) { affine_end_to_end("gfx942"); }
 Test(rt_e2e, affine_matches_host_gfx950) { affine_end_to_end("gfx950"); }
 
 Test(rt_e2e, dynamic_lds_and_barrier) {
-  char *co = compile_src(KSRC, "gfx950", NULL), *dir = tmpdir();
+  char *co = rt_co(KSRC, "gfx950", NULL), *dir = tmpdir();
   char *out = ll_fmt("%s/o.bin", dir);
   char *args = ll_fmt("run %s dynlds --grid 2 --block 64 --arg out:512:%s --lds-bytes 256 --backend emu", co, out);
   char *err;
@@ -485,7 +489,7 @@ Test(rt_e2e, dynamic_lds_and_barrier) {
 
 /* Writing past an output buffer faults: exit 1 with the fault line, and no output file. */
 Test(rt_e2e, fault_is_exit_1_and_writes_nothing) {
-  char *co = compile_src(KSRC, "gfx950", NULL), *dir = tmpdir();
+  char *co = rt_co(KSRC, "gfx950", NULL), *dir = tmpdir();
   char *in = ll_fmt("%s/in.bin", dir), *out = ll_fmt("%s/out.bin", dir);
   float x[256] = {0};
   cr_assert(ll_write_file_atomic(in, x, sizeof x, NULL));
@@ -505,7 +509,7 @@ Test(rt_e2e, fault_is_exit_1_and_writes_nothing) {
  * byte 2, workgroup_size_x u16 at 4, grid_size_x u32 at 12 in work-items, group_segment_size u32
  * at 28 (static + dynamic LDS). */
 Test(rt_e2e, dispatch_packet_fields) {
-  char *co = compile_src(KSRC, "gfx942", NULL), *dir = tmpdir();
+  char *co = rt_co(KSRC, "gfx942", NULL), *dir = tmpdir();
   char *out = ll_fmt("%s/o.bin", dir);
   char *args = ll_fmt("run %s packet --grid 3,2 --block 128 --arg out:16:%s --lds-bytes 512 --backend emu", co, out);
   char *err;
@@ -526,7 +530,7 @@ Test(rt_e2e, dispatch_packet_fields) {
  * the segment's end, which hardware tolerates. The emu backend gives the segment 64 zeroed bytes
  * of slack (the widest scalar load); a 64-byte load from the last dword must run and read 0. */
 Test(rt_e2e, kernarg_overread_by_a_widened_scalar_load) {
-  char *co = compile_src(KSRC, "gfx950", NULL), *dir = tmpdir();
+  char *co = rt_co(KSRC, "gfx950", NULL), *dir = tmpdir();
   ll_err e = {0};
   emu_codeobj *c = emu_codeobj_load_file(co, &e);
   cr_assert_not_null(c, "%s", e.msg);
@@ -554,7 +558,7 @@ Test(rt_e2e, kernarg_overread_by_a_widened_scalar_load) {
 #define USRC LANELAB_ROOT "/tests/kernels/rt_user_kernels.hip"
 
 Test(rt_user, cxx_names_find_kernels_and_ambiguity_lists_signatures) {
-  char *p = compile_src(USRC, "gfx942", NULL);
+  char *p = rt_co(USRC, "gfx942", NULL);
   emu_codeobj *co = load(p);
   const struct { const char *name, *sym; } ok[] = {
       {"row_softmax", "_Z11row_softmaxPKfPfS1_i"},
@@ -599,7 +603,7 @@ Test(rt_user, cxx_names_find_kernels_and_ambiguity_lists_signatures) {
 }
 
 Test(rt_user, run_finds_a_kernel_by_cxx_name) {
-  char *co = compile_src(USRC, "gfx950", NULL), *dir = tmpdir();
+  char *co = rt_co(USRC, "gfx950", NULL), *dir = tmpdir();
   char *in = ll_fmt("%s/in.bin", dir), *out = ll_fmt("%s/out.bin", dir), *regs = ll_fmt("%s/r.json", dir);
   float x[64];
   for (int i = 0; i < 64; i++) x[i] = (float)i * 0.5f;
@@ -644,7 +648,7 @@ static void check_axpy(const char *out, unsigned n) {
 }
 
 Test(rt_user, named_args_in_any_order_and_mixed) {
-  char *co = compile_src(USRC, "gfx942", "-fhip-kernel-arg-name"), *dir = tmpdir();
+  char *co = rt_co(USRC, "gfx942", "-fhip-kernel-arg-name"), *dir = tmpdir();
   char *x = ll_fmt("%s/x.bin", dir), *y = ll_fmt("%s/y.bin", dir), *o = ll_fmt("%s/o.bin", dir);
   float xv[64], yv[64];
   for (int i = 0; i < 64; i++) xv[i] = (float)i, yv[i] = (float)(100 + i);
@@ -688,7 +692,7 @@ Test(rt_user, named_args_in_any_order_and_mixed) {
   }
   free(co);
   /* without -fhip-kernel-arg-name the metadata names nothing */
-  co = compile_src(USRC, "gfx942", NULL);
+  co = rt_co(USRC, "gfx942", NULL);
   args = ll_fmt("run %s axpy --grid 1 --block 64 --arg a=f32:2", co);
   rc = cli("", args, &err);
   cr_assert_eq(rc, 2, "exit %d: %s", rc, err);
@@ -730,7 +734,7 @@ static void p320_bytes(uint8_t b[320], unsigned n, float scale) {
 }
 
 Test(rt_user, kernarg_runs_a_320_byte_struct_kernel) {
-  char *co = compile_src(USRC, "gfx950", NULL), *dir = tmpdir();
+  char *co = rt_co(USRC, "gfx950", NULL), *dir = tmpdir();
   /* the metadata: one by_value argument of 320 bytes at offset 0, hidden ones from 320 (readelf) */
   rkern ks[16];
   long vmaj = 0, vmin = 0;
@@ -768,7 +772,7 @@ Test(rt_user, kernarg_runs_a_320_byte_struct_kernel) {
 }
 
 Test(rt_user, kernarg_12_and_656_byte_structs) {
-  char *co = compile_src(USRC, "gfx942", NULL), *dir = tmpdir();
+  char *co = rt_co(USRC, "gfx942", NULL), *dir = tmpdir();
   char *k = ll_fmt("%s/k.bin", dir), *o = ll_fmt("%s/o.bin", dir), *s = ll_fmt("%s/s.bin", dir);
   /* packed12(unsigned *out, S12 s): out at 0, S12 {float a, b; unsigned c} at 8..20 */
   uint8_t b12[20] = {0};
@@ -805,7 +809,7 @@ Test(rt_user, kernarg_12_and_656_byte_structs) {
 }
 
 Test(rt_user, kernarg_fill_puts_hidden_arguments_after_the_raw_bytes) {
-  char *co = compile_src(USRC, "gfx942", NULL);
+  char *co = rt_co(USRC, "gfx942", NULL);
   emu_codeobj *c = load(co);
   ll_err e = {0};
   const emu_kernel *k = emu_codeobj_kernel(c, "packed320", &e);
@@ -842,7 +846,7 @@ Test(rt_user, kernarg_fill_puts_hidden_arguments_after_the_raw_bytes) {
 }
 
 Test(rt_user, kernarg_and_buf_errors_are_exit_2) {
-  char *co = compile_src(USRC, "gfx942", NULL), *dir = tmpdir();
+  char *co = rt_co(USRC, "gfx942", NULL), *dir = tmpdir();
   char *k = ll_fmt("%s/p.bin", dir), *x = ll_fmt("%s/x.bin", dir), *big = ll_fmt("%s/big.bin", dir);
   uint8_t p[320];
   p320_bytes(p, 4, 1.0f);
@@ -890,7 +894,7 @@ Test(rt_user, kernarg_and_buf_errors_are_exit_2) {
 
 /* The hip backend gets the same raw bytes: the fake runtime logs the kernarg buffer it was given. */
 Test(rt_user, kernarg_bytes_reach_the_hip_backend) {
-  char *so = fake_hip(), *co = compile_src(USRC, "gfx950", NULL), *dir = tmpdir();
+  char *so = fake_hip(), *co = rt_co(USRC, "gfx950", NULL), *dir = tmpdir();
   char *log = ll_fmt("%s/launches.log", dir), *k = ll_fmt("%s/k.bin", dir), *o = ll_fmt("%s/o.bin", dir);
   uint8_t b12[20];
   for (int i = 0; i < 20; i++) b12[i] = (uint8_t)(0xa0 + i);
