@@ -60,8 +60,7 @@ static char *build_test_kernel_fresh(const char *src, const char *arch, const ch
  * builds were seven compiles and objdumps of two distinct objects. The object and its .s are kept
  * side by side (the .s put in place first: a .co means both). The diff test's two builds of one
  * source stay build_test_kernel_fresh: that they are identical is what it checks. */
-static char *build_test_kernel(const char *src, const char *arch, const char *flags, const char *out) {
-  (void)out;
+static char *build_test_kernel(const char *src, const char *arch, const char *flags) {
   char *hip = ll_fmt("%s/tests/kernels/%s.hip", LANELAB_ROOT, src);
   char *recipe = ll_fmt("-O3 -std=c++17 %s|objdump -d --no-show-raw-insn", flags);
   uint64_t key = coc_key(hip, NULL, CLANG, arch, recipe);
@@ -80,17 +79,23 @@ static char *build_test_kernel(const char *src, const char *arch, const char *fl
 
 /* Independent count over a .s file: tab-indented lines whose first token is mnemonic (NULL: any)
  * and whose text before objdump's "//" comment contains `with` as a whole token (NULL: anything). */
+/* grep_count's rule for one line of the .s: a tab-indented line, cut at objdump's "//" comment,
+ * whose first token (the mnemonic) goes to tok; false for any other line */
+static bool s_line_mnemonic(char *line, char tok[256]) {
+  if (line[0] != '\t') return false;
+  char *c = strstr(line, "//");
+  if (c) *c = 0;
+  return sscanf(line, "%255s", tok) == 1;
+}
+
 static long grep_count(const char *s_path, const char *mnemonic, const char *with) {
   FILE *f = fopen(s_path, "r");
   cr_assert_not_null(f, "cannot open %s", s_path);
   char line[4096];
   long n = 0;
   while (fgets(line, sizeof line, f)) {
-    if (line[0] != '\t') continue;
-    char *c = strstr(line, "//");
-    if (c) *c = 0;
     char tok[256];
-    if (sscanf(line, "%255s", tok) != 1) continue;
+    if (!s_line_mnemonic(line, tok)) continue;
     if (mnemonic && strcmp(tok, mnemonic) != 0) continue;
     if (with) {
       bool hit = false;
@@ -122,9 +127,7 @@ static const char *find_row(const report_table *t, const char *kernel, const cha
 Test(isa_census, test_kernel_counts_match_its_source) {
   const char *arches[] = {"gfx942", "gfx950"};
   for (int a = 0; a < 2; a++) {
-    char out[64];
-    snprintf(out, sizeof out, "census_src_%s", arches[a]);
-    char *co = build_test_kernel("isa_census", arches[a], "", out);
+    char *co = build_test_kernel("isa_census", arches[a], "");
     ll_err e = {0};
     isa_census *c = isa_census_file(co, &e);
     cr_assert_not_null(c, "%s", e.msg);
@@ -153,7 +156,7 @@ Test(isa_census, test_kernel_counts_match_its_source) {
  * exited 3 ("unknown format"). Zero eight bytes in the middle of a kernel: census must still read
  * the file and count the kernel's instructions. */
 Test(isa_census, zero_bytes_inside_text_are_disassembled) {
-  char *co = build_test_kernel("isa_census", "gfx942", "", "census_zeros");
+  char *co = build_test_kernel("isa_census", "gfx942", "");
   size_t n;
   uint8_t *bytes = ll_read_file(co, &n, NULL);
   ll_err e = {0};
@@ -180,7 +183,7 @@ Test(isa_census, zero_bytes_inside_text_are_disassembled) {
 }
 
 Test(isa_census, agrees_with_grep_of_the_objdump_text) {
-  char *co = build_test_kernel("isa_census", "gfx950", "", "census_grep");
+  char *co = build_test_kernel("isa_census", "gfx950", "");
   char *s = ll_fmt("%.*s.s", (int)strlen(co) - 3, co); /* the .s beside the .co */
   ll_err e = {0};
   isa_census *c = isa_census_file(co, &e);
@@ -210,45 +213,32 @@ Test(isa_census, agrees_with_grep_on_every_built_kernel) {
       ll_err e = {0};
       isa_census *c = isa_census_file(co, &e);
       cr_assert_not_null(c, "%s", e.msg);
-      /* One pass over the .s counts every mnemonic with grep_count's rule (tab-indented line,
-       * objdump's "//" comment cut, first token) into a table; grep_count itself read the whole
+      /* One pass over the .s: every line's mnemonic by grep_count's rule (s_line_mnemonic), sorted,
+       * so each mnemonic's line count is the length of its run. grep_count itself read the whole
        * file again for each of the few hundred mnemonics, which was most of this test's time
        * (twice that under SAN=1), for the same numbers. */
       FILE *f = fopen(s, "r");
       cr_assert_not_null(f, "%s has no .s beside it", co);
-      enum { NSLOT = 4096 };
-      static char key[NSLOT][64];
-      static long cnt[NSLOT];
-      memset(key, 0, sizeof key), memset(cnt, 0, sizeof cnt);
-      char line[4096];
-      long lines = 0;
-      int nseen = 0;
+      char line[4096], tok[256], **toks = NULL;
+      size_t nt = 0, cap = 0;
       while (fgets(line, sizeof line, f)) {
-        if (line[0] != '\t') continue;
-        char *cm = strstr(line, "//");
-        if (cm) *cm = 0;
-        char tok[64];
-        if (sscanf(line, "%63s", tok) != 1) continue;
-        lines++;
-        uint32_t h = 2166136261u;
-        for (const char *q = tok; *q; q++) h = (h ^ (uint8_t)*q) * 16777619u;
-        uint32_t i = h % NSLOT;
-        while (key[i][0] && strcmp(key[i], tok) != 0) i = (i + 1) % NSLOT;
-        if (!key[i][0]) {
-          cr_assert_lt(nseen++, NSLOT / 2, "%s: too many mnemonics", s);
-          strcpy(key[i], tok);
-        }
-        cnt[i]++;
+        if (!s_line_mnemonic(line, tok)) continue;
+        if (nt == cap) toks = ll_xrealloc(toks, (cap = cap ? 2 * cap : 1024) * sizeof *toks);
+        toks[nt++] = ll_xstrdup(tok);
       }
       fclose(f);
+      qsort(toks, nt, sizeof *toks, ll_cmp_strp);
       int checked = 0;
-      for (uint32_t i = 0; i < NSLOT; i++) {
-        if (!key[i][0] || strcmp(key[i], "s_nop") == 0) continue;
-        cr_expect_eq(census_sum(c, key[i]), cnt[i], "%s: %s", co, key[i]);
+      for (size_t i = 0, j; i < nt; i = j) {
+        for (j = i; j < nt && !strcmp(toks[j], toks[i]); j++) {}
+        if (!strcmp(toks[i], "s_nop")) continue;
+        cr_expect_eq(census_sum(c, toks[i]), (long)(j - i), "%s: %s", co, toks[i]);
         checked++;
       }
       cr_assert_gt(checked, 3, "%s: too few mnemonics", s);
-      cr_expect_eq(census_sum(c, "instructions") + (long)c->outside, lines, "%s", co);
+      cr_expect_eq(census_sum(c, "instructions") + (long)c->outside, (long)nt, "%s", co);
+      for (size_t i = 0; i < nt; i++) free(toks[i]);
+      free(toks);
       files++;
       isa_census_free(c);
       free(co);
@@ -302,7 +292,7 @@ Test(isa_census, classes_from_handwritten_lines) {
 
 /* ---- ELF reader -----------------------------------------------------------------------------*/
 Test(isa_elf, reads_arch_text_and_symbols_and_rejects_corruption) {
-  char *co = build_test_kernel("isa_census", "gfx942", "", "elf942");
+  char *co = build_test_kernel("isa_census", "gfx942", "");
   size_t n;
   uint8_t *d = ll_read_file(co, &n, NULL);
   cr_assert_not_null(d);
@@ -356,7 +346,7 @@ Test(isa_elf, reads_arch_text_and_symbols_and_rejects_corruption) {
 Test(isa_diff, identical_and_different_code_objects) {
   char *a = build_test_kernel_fresh("isa_census", "gfx942", "", "diff_a");
   char *a2 = build_test_kernel_fresh("isa_census", "gfx942", "", "diff_a2");
-  char *b = build_test_kernel("isa_census", "gfx942", "-DISA_XOR=8", "diff_b");
+  char *b = build_test_kernel("isa_census", "gfx942", "-DISA_XOR=8");
   isa_diff_result r;
   report_table *t;
   ll_err e = {0};
@@ -432,7 +422,7 @@ Test(isa_tools, missing_llvm_is_environment_error) {
   cr_expect(!isa_probe("gfx950", "s_nop 0", &r, &e));
   cr_expect_eq(e.code, LL_EXIT_ENV);
   cr_expect(strstr(e.msg, "llvm-22") != NULL, "says what to install: %s", e.msg);
-  char *co = build_test_kernel("isa_census", "gfx942", "", "tools_co"); /* clang from its fixed path */
+  char *co = build_test_kernel("isa_census", "gfx942", ""); /* clang from its fixed path */
   e = (ll_err){0};
   cr_expect_null(isa_census_file(co, &e));
   cr_expect_eq(e.code, LL_EXIT_ENV);
@@ -590,8 +580,8 @@ Test(isa_budgets, bad_budget_files_are_usage_errors) {
 
 /* ---- base compare ---------------------------------------------------------------------------*/
 Test(isa_base, kernel_dir_compare_identical_different_only_skipped) {
-  char *x1 = build_test_kernel("isa_census", "gfx942", "", "dirs_x1");
-  char *x2 = build_test_kernel("isa_census", "gfx942", "-DISA_XOR=16", "dirs_x2");
+  char *x1 = build_test_kernel("isa_census", "gfx942", "");
+  char *x2 = build_test_kernel("isa_census", "gfx942", "-DISA_XOR=16");
   char *base = ll_fmt("%s/dirs_base", TDIR), *cur = ll_fmt("%s/dirs_cur", TDIR);
   cr_assert_eq(sh("rm -rf %s %s && mkdir -p %s %s", base, cur, base, cur), 0);
   cr_assert_eq(sh("cp %s %s/x.co && cp %s %s/x.co", x1, base, x2, cur), 0);         /* different */
