@@ -139,47 +139,8 @@ typedef struct mextra {
 
 static double e8m0(unsigned e) { return ldexp(1.0, (int)e - 127); }
 
-/* ---- one llvm-mc run for a test's snippets ----------------------------------------------------
- * A test that sweeps many instruction texts spent most of its CPU starting llvm-mc, llvm-objcopy
- * and a shell per text (tests/asm_text.h, ~60 ms each). with_prefill runs the test's body twice:
- * first collecting its texts (mf_collecting: the body returns right after building each text),
- * then, per arch, assembling them all in one llvm-mc run (sn_prefill,
- * tests/emu_snippets/snippet.h, which checks the batch against a lone assembly and fills
- * asm_text.h's cache); then the body for real, whose sn_new finds them there. Every case is still
- * decoded by sn_new, run and checked as before. */
-typedef struct { emu_arch arch; char *text; } mf_text;
-static mf_text *mf_texts;
-static size_t mf_ntexts;
-static bool mf_collecting;
-
-static void mf_note(emu_arch arch, const char *text)
-{
-  mf_texts = ll_xrealloc(mf_texts, (mf_ntexts + 1) * sizeof *mf_texts);
-  mf_texts[mf_ntexts++] = (mf_text){arch, ll_xstrdup(text)};
-}
-
-/* the collected texts of arch, assembled together (sn_prefill, tests/emu_snippets/snippet.h) */
-static void mf_prefill(emu_arch arch)
-{
-  const char **texts = ll_xcalloc(mf_ntexts + 1, sizeof *texts);
-  size_t n = 0;
-  for (size_t i = 0; i < mf_ntexts; i++)
-    if (mf_texts[i].arch == arch) texts[n++] = mf_texts[i].text;
-  sn_prefill(arch, texts, n);
-  free(texts);
-}
-
-static void with_prefill(void (*body)(const void *), const void *arg)
-{
-  mf_collecting = true;
-  body(arg);
-  mf_collecting = false;
-  for (int a = 0; a < EMU_NARCH; a++) mf_prefill((emu_arch)a);
-  for (size_t i = 0; i < mf_ntexts; i++) free(mf_texts[i].text);
-  free(mf_texts), mf_texts = NULL, mf_ntexts = 0;
-  body(arg);
-}
-
+/* The tests that sweep many instruction texts run through sn_with_prefill
+ * (tests/emu_snippets/snippet.h): one llvm-mc run for all their texts, not one per text. */
 static void run_case_x(const mcase *c, emu_arch arch, bool agpr_dst, bool c_zero_const, uint32_t seed,
                        const mextra *x)
 {
@@ -201,7 +162,7 @@ static void run_case_x(const mcase *c, emu_arch arch, bool agpr_dst, bool c_zero
   else if (c->ta < 0 && (c->cbsz || c->blgp)) snprintf(mods, sizeof mods, " cbsz:%d blgp:%d", c->cbsz, c->blgp);
   char *text = kind == 2 ? ll_fmt("%s %s, v[0:%d], v[16:%d], v66 abid:%d\ns_endpgm", c->name, dst, na - 1, 16 + nb - 1, x->abid)
                          : ll_fmt("%s %s, v[0:%d], v[16:%d], %s%s\ns_endpgm", c->name, dst, na - 1, 16 + nb - 1, src, mods);
-  if (mf_collecting) { mf_note(arch, text); free(text); return; }
+  if (sn_collecting) { sn_note(arch, text); free(text); return; }
   snip *s = sn_new(arch, text);
   cr_assert_eq(s->p->insns[0].implemented, true, "%s: %s", text, s->p->insns[0].why);
 
@@ -361,8 +322,8 @@ static void run_list(const mcase *l, size_t n, emu_arch arch)
 
 static void dense_942(const void *u) { run_list(both, sizeof both / sizeof both[0], EMU_GFX942); }
 static void dense_950(const void *u) { run_list(both, sizeof both / sizeof both[0], EMU_GFX950); }
-Test(emu_mfma, dense_gfx942) { with_prefill(dense_942, NULL); }
-Test(emu_mfma, dense_gfx950) { with_prefill(dense_950, NULL); }
+Test(emu_mfma, dense_gfx942) { sn_with_prefill(dense_942, NULL); }
+Test(emu_mfma, dense_gfx950) { sn_with_prefill(dense_950, NULL); }
 Test(emu_mfma, gfx950_only_shapes) { run_list(only950, sizeof only950 / sizeof only950[0], EMU_GFX950); }
 
 /* C given as the inline constant 0, as clang emits for a zero accumulator */
@@ -384,7 +345,7 @@ static void f8f6f4_body(const void *u)
       run_case(&c32, EMU_GFX950, !((ca + cb) & 1), false, 2000u + 5u * ca + cb);
     }
 }
-Test(emu_mfma, f8f6f4_formats) { with_prefill(f8f6f4_body, NULL); }
+Test(emu_mfma, f8f6f4_formats) { sn_with_prefill(f8f6f4_body, NULL); }
 
 /* the element decoders: a few hand-checked codes (independent of the random tests) */
 Test(emu_mfma, element_formats_by_hand)
@@ -648,7 +609,7 @@ static void scale_body(const void *u)
       run_case_x(&c32, EMU_GFX950, !(n & 1), false, 4000u + (uint32_t)n, &x);
     }
 }
-Test(emu_mfma, scale_f8f6f4_formats_and_byte_selects) { with_prefill(scale_body, NULL); }
+Test(emu_mfma, scale_f8f6f4_formats_and_byte_selects) { sn_with_prefill(scale_body, NULL); }
 
 /* E8M0 0xff is NaN (OCP MX spec): a NaN scale byte makes every output NaN; 127 is 1.0 */
 Test(emu_mfma, scale_nan_and_unit)
@@ -824,7 +785,7 @@ static void fast_vs_generic_body(const void *arg)
                       : cm == 2 ? ll_fmt("v[34:%d]", 34 + n - 1) : ll_fmt("0");
         char *text = ll_fmt("%s v[32:%d], v[0:%d], v[16:%d], %s\ns_endpgm", forms[f].name, 32 + n - 1, forms[f].na - 1,
                             16 + forms[f].nb - 1, c);
-        if (mf_collecting) { mf_note((emu_arch)a, text); checked++; free(text); free((void *)c); continue; }
+        if (sn_collecting) { sn_note((emu_arch)a, text); checked++; free(text); free((void *)c); continue; }
         uint32_t got[3][16 * 64];
         for (int lv = 0; lv < levels; lv++) {
           emu_avx512 = had && lv == 0;
@@ -852,9 +813,9 @@ static void fast_vs_generic_body(const void *arg)
       }
   cr_assert_eq(checked, want);
   cr_assert_gt(checked, 0);
-  if (!mf_collecting) cr_log_info("MFMA fast paths: %d path(s) besides the generic one on this CPU", levels - 1);
+  if (!sn_collecting) cr_log_info("MFMA fast paths: %d path(s) besides the generic one on this CPU", levels - 1);
 }
-static void fast_vs_generic(const char *only) { with_prefill(fast_vs_generic_body, only); }
+static void fast_vs_generic(const char *only) { sn_with_prefill(fast_vs_generic_body, only); }
 
 Test(emu_mfma, fast_paths_match_the_generic_kernel_bit_for_bit) { fast_vs_generic(NULL); }
 

@@ -319,19 +319,15 @@ static int dpp_src(const char *ctl, int arg, const int *qp, int l)
   return -2;
 }
 
-/* dpp_case in collect mode (dpp_texts non-NULL) records its text for sn_prefill and runs nothing */
-static char **dpp_texts;
-static size_t dpp_ntexts;
-
 static void dpp_case(emu_arch arch, const char *ctl, int arg, const char *ctltext, unsigned rowm, unsigned bankm,
                      bool bound, uint64_t exec)
 {
   static const int qp[4] = {2, 0, 3, 1};
   char *t = ll_fmt("v_mov_b32_dpp v3, v2 %s row_mask:0x%x bank_mask:0x%x%s", ctltext, rowm, bankm,
                    bound ? " bound_ctrl:1" : "");
-  if (dpp_texts) {
-    dpp_texts = ll_xrealloc(dpp_texts, (dpp_ntexts + 1) * sizeof *dpp_texts);
-    dpp_texts[dpp_ntexts++] = t;
+  if (sn_collecting) { /* sn_with_prefill's first pass: note the text, run nothing */
+    sn_note(arch, t);
+    free(t);
     return;
   }
   snip *s = sn_new(arch, t);
@@ -356,10 +352,11 @@ static void dpp_case(emu_arch arch, const char *ctl, int arg, const char *ctltex
   sn_free(s);
 }
 
-static void dpp_sweep(emu_arch arch)
+static void dpp_sweep(const void *u)
 {
   const uint64_t ex[] = {~0ull, 0xfedcba9876543210ull};
-  {
+  for (int a = 0; a < 2; a++) {
+    emu_arch arch = a ? EMU_GFX950 : EMU_GFX942;
     for (int e = 0; e < 2; e++)
       for (int b = 0; b < 2; b++) {
         uint64_t x = ex[e];
@@ -388,22 +385,8 @@ static void dpp_sweep(emu_arch arch)
   }
 }
 
-Test(emu_xlane, dpp_controls)
-{
-  for (int a = 0; a < 2; a++) {
-    emu_arch arch = a ? EMU_GFX950 : EMU_GFX942;
-    /* collect the sweep's texts, assemble them in one llvm-mc run (sn_prefill), then the sweep */
-    dpp_texts = ll_xmalloc(sizeof *dpp_texts), dpp_ntexts = 0;
-    dpp_sweep(arch);
-    char **texts = dpp_texts;
-    size_t n = dpp_ntexts;
-    dpp_texts = NULL;
-    sn_prefill(arch, (const char *const *)texts, n);
-    for (size_t i = 0; i < n; i++) free(texts[i]);
-    free(texts);
-    dpp_sweep(arch);
-  }
-}
+/* the sweep's texts assembled in one llvm-mc run per arch (sn_with_prefill), then the sweep */
+Test(emu_xlane, dpp_controls) { sn_with_prefill(dpp_sweep, NULL); }
 
 /* DPP on a VOP2: only src0 goes through the lane selection */
 Test(emu_xlane, dpp_vop2_src0_only)

@@ -161,6 +161,39 @@ SN_UNUSED static void sn_prefill(emu_arch arch, const char *const *texts, size_t
   ll_buf_free(&b);
 }
 
+/* Collect, assemble once, then run: sn_with_prefill(body, arg) runs body twice. First with
+ * sn_collecting set: the body notes each snippet text it would run (sn_note) and runs nothing.
+ * Then each arch's noted texts are assembled in one llvm-mc run (sn_prefill). Then the body runs
+ * for real, and its sn_new finds every text's bytes in tests/asm_text.h's cache. */
+typedef struct { emu_arch arch; char *text; } sn_text;
+SN_UNUSED static sn_text *sn_texts;
+SN_UNUSED static size_t sn_ntexts;
+SN_UNUSED static bool sn_collecting;
+
+SN_UNUSED static void sn_note(emu_arch arch, const char *text)
+{
+  sn_texts = ll_xrealloc(sn_texts, (sn_ntexts + 1) * sizeof *sn_texts);
+  sn_texts[sn_ntexts++] = (sn_text){arch, ll_xstrdup(text)};
+}
+
+SN_UNUSED static void sn_with_prefill(void (*body)(const void *), const void *arg)
+{
+  sn_collecting = true;
+  body(arg);
+  sn_collecting = false;
+  const char **texts = ll_xcalloc(sn_ntexts + 1, sizeof *texts);
+  for (int a = 0; a < EMU_NARCH; a++) {
+    size_t n = 0;
+    for (size_t i = 0; i < sn_ntexts; i++)
+      if (sn_texts[i].arch == (emu_arch)a) texts[n++] = sn_texts[i].text;
+    sn_prefill((emu_arch)a, texts, n);
+  }
+  free(texts);
+  for (size_t i = 0; i < sn_ntexts; i++) free(sn_texts[i].text);
+  free(sn_texts), sn_texts = NULL, sn_ntexts = 0;
+  body(arg);
+}
+
 SN_UNUSED static uint32_t *sn_v(snip *s, int r) { return s->w.v + (size_t)r * EMU_LANES; }
 SN_UNUSED static uint32_t *sn_a(snip *s, int r) { return s->w.a + (size_t)r * EMU_LANES; }
 SN_UNUSED static void sn_exec(snip *s, uint64_t e) { emu_wr64s(&s->w, EMU_S_EXEC, e); }
