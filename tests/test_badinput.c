@@ -10,7 +10,6 @@
  * Kernels: tests/kernels/fault_mem.hip (for code objects to corrupt and argument lists) and
  * tests/kernels/rt_kernels.hip (by-value arguments of sizes 1, 2 and 8), compiled at run time. */
 #include <criterion/criterion.h>
-#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,15 +86,7 @@ static void expect_usage_f(char *args, ...) {
  * in each of the 15 tests that use it. No test writes to this file: corrupt copies go to each
  * test's own directory. */
 static char *mem_co(const char *arch) {
-  uint64_t key = coc_key(KDIR "fault_mem.hip", LANELAB_ROOT "/kernels/include", LLVM_BIN "clang", arch,
-                         "compile_src -O2 " INC);
-  char *co = coc_path("badinput-co", "fault_mem", arch, key, "co");
-  if (access(co, R_OK) != 0) {
-    char *fresh = compile_src(KDIR "fault_mem.hip", arch, INC);
-    coc_copy(fresh, co);
-    free(fresh);
-  }
-  return co;
+  return coc_compile_src("badinput-co", KDIR "fault_mem.hip", arch, INC, LANELAB_ROOT "/kernels/include");
 }
 
 static void put(const char *path, const void *d, size_t n) { cr_assert(ll_write_file_atomic(path, d, n, NULL), "%s", path); }

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "emu/emu.h"
@@ -232,23 +231,22 @@ static void device_compile(const char *src, const char *arch, int opt, const cha
 
 /* tests/emu/repr.hip at -Oopt for arch, compiled once per content (tests/co_cache.h): two tests
  * (round_trip_every_built_kernel_and_repr_O1_O3, repr_kernels_match_host_reference) each compiled
- * the same builds in their own process. repr.hip includes nothing (-nogpuinc). dir is unused now
- * (kept so the callers read as before). */
-static void compile_repr(const char *dir, const char *arch, int opt, char *out, size_t n)
+ * the same builds in their own process. repr.hip includes nothing (-nogpuinc). Returns the path
+ * (malloc'd). */
+static char *compile_repr(const char *arch, int opt)
 {
-  (void)dir;
   const char *src = LANELAB_ROOT "/tests/emu/repr.hip";
   char *recipe = ll_fmt("device_compile -O%d -std=c++17", opt), *stem = ll_fmt("repr_O%d", opt);
   uint64_t key = coc_key(src, NULL, LLVM "clang", arch, recipe);
   char *co = coc_path("repr-co", stem, arch, key, "co");
-  snprintf(out, n, "%s", co);
   if (access(co, R_OK) != 0) {
     char *tmp = coc_tmp(co);
     device_compile(src, arch, opt, "", tmp);
     coc_put(tmp, co);
     free(tmp);
   }
-  free(co), free(recipe), free(stem);
+  free(recipe), free(stem);
+  return co;
 }
 
 /* arches a kernel source allows (its "// lanelab-arch:" line; none = all) */
@@ -333,10 +331,10 @@ Test(decode, round_trip_every_built_kernel_and_repr_O1_O3, .timeout = 900)
     free(kd);
     char *tmp = tmpdir();
     for (int o = 1; o <= 3; o++) {
-      char co[512];
-      compile_repr(tmp, arches[a], o, co, sizeof co);
+      char *co = compile_repr(arches[a], o);
       bad += diff_codeobj(co, &ninsn, &unimpl, &rep);
       nco++;
+      free(co);
     }
     char **cos = NULL;
 #ifdef __SANITIZE_ADDRESS__
@@ -1866,12 +1864,10 @@ static void klaunch(kctx *c, const char *name, uint32_t grid, uint32_t block, in
 
 Test(kernel, repr_kernels_match_host_reference, .timeout = 600)
 {
-  char *d = tmpdir();
   for (int ai = 0; ai < 2; ai++)
     for (int opt = 1; opt <= 3; opt += 2) {
       const char *arch = ai ? "gfx950" : "gfx942";
-      char co_path[512];
-      compile_repr(d, arch, opt, co_path, sizeof co_path);
+      char *co_path = compile_repr(arch, opt);
       ll_err e = {0};
       kctx c;
       c.co = emu_codeobj_load_file(co_path, &e);
@@ -1982,10 +1978,8 @@ Test(kernel, repr_kernels_match_host_reference, .timeout = 600)
       emu_mem_free(c.m);
       for (int i = 0; i < c.nkas; i++) free(c.kas[i]);
       emu_codeobj_free(c.co);
+      free(co_path);
     }
-  char *rm = ll_fmt("rm -rf %s", d);
-  if (system(rm)) {}
-  free(rm), free(d);
 }
 
 /* kernarg preload (AMDGPUUsage "Preloaded Kernel Arguments"): the first kernarg dwords arrive in

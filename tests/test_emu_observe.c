@@ -10,8 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -33,15 +31,8 @@
 static char *co_for(const char *arch) {
   static char *cache[2];
   int i = !strcmp(arch, "gfx950");
-  if (cache[i]) return cache[i];
-  uint64_t key = coc_key(SRC, LANELAB_ROOT "/kernels/include", LLVM_BIN "clang", arch, "compile_src -O2 " INC);
-  char *co = coc_path("observe-co", "observe", arch, key, "co");
-  if (access(co, R_OK) != 0) {
-    char *fresh = compile_src(SRC, arch, INC);
-    coc_copy(fresh, co);
-    free(fresh);
-  }
-  return cache[i] = co;
+  if (!cache[i]) cache[i] = coc_compile_src("observe-co", SRC, arch, INC, LANELAB_ROOT "/kernels/include");
+  return cache[i];
 }
 
 /* Runs lanelab with args; returns the exit status, stdout in *out (stderr appended). */

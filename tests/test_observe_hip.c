@@ -66,18 +66,17 @@ Test(observe_hip, missing_syncthreads_is_a_raw_hazard_under_every_schedule_and_t
     cr_assert_eq(access(co, R_OK), 0, "%s is missing (make check-tests builds it)", co);
     free(co);
   }
-  char *cc = ll_fmt("-q cc " HIPDIR "/transpose_nosync.hip --arch all -o %s/fixed -- -DFIXED=1", d);
+  char *fx = ll_fmt("%s/fixed", d);
+  char *cc = ll_fmt("-q cc " HIPDIR "/transpose_nosync.hip --arch all -o %s -- -DFIXED=1", fx);
   int crc = run_cli(cc, &out);
   cr_assert_eq(crc, 0, "lanelab %s: exit %d: %s", cc, crc, out);
   free(out), free(cc);
   for (int a = 0; a < 2; a++)
     for (size_t s = 0; s < sizeof schedules / sizeof *schedules; s++)
       for (int fixed = 0; fixed < 2; fixed++) {
-        char *fx = ll_fmt("%s/fixed", d);
         char *args = ll_fmt("run %s/%s/transpose_nosync.co transpose_nosync --backend emu --grid 3,2 --block 32,8 "
                             "--arg in:%s --arg out:%zu:%s/got.bin --arg i32:%d --arg i32:%d --racecheck --schedule %s",
                             fixed ? fx : racy, arch_names[a], in, sizeof x, d, R, C, schedules[s]);
-        free(fx);
         int rc = run_cli(args, &out);
         const char *what = fixed ? "with the barrier" : "without the barrier";
         if (fixed) {
@@ -98,7 +97,7 @@ Test(observe_hip, missing_syncthreads_is_a_raw_hazard_under_every_schedule_and_t
         }
         free(out), free(args);
       }
-  free(in), free(d), free(racy);
+  free(in), free(d), free(racy), free(fx);
 }
 
 /* ---- the corpus under racecheck=global and initcheck ----------------------------------------- */
