@@ -125,13 +125,12 @@ static char *usage_line(const char *help) {
  *   every optional option that takes a value stating its default; a parent lists its subcommands;
  * - README's command block and help agree both ways (formerly
  *   readme_command_block_and_help_agree_both_ways). */
-static void explains_its_options_and_has_an_example(char **names, size_t n, size_t i, const char *args, const result *rp) {
-  result r = *rp;
-  char *syn = usage_line(r.out); /* NULL: a parent, whose usage is its subcommands' */
-  if (syn) {
+static void explains_its_options_and_has_an_example(char **names, size_t n, size_t i, const char *args,
+                                                    const char *out, const char *syn) {
+  if (syn) { /* NULL: a parent, whose usage is its subcommands' */
     cr_expect(strncmp(syn, names[i], strlen(names[i])) == 0, "'lanelab %s' shows the usage of another command: %s",
               args, syn);
-    char *ex = strstr(r.out, "\nExample:\n");
+    char *ex = strstr(out, "\nExample:\n");
     cr_expect_not_null(ex, "'lanelab %s' has no Example section", args);
     if (ex) {
       char *want = ll_fmt("\n  lanelab %s", names[i]);
@@ -144,7 +143,7 @@ static void explains_its_options_and_has_an_example(char **names, size_t n, size
       size_t len = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz-") + 2;
       char *opt = strndup(p, len);
       char *desc_key = ll_fmt("\n  %s", opt);
-      char *d = strstr(r.out, desc_key);
+      char *d = strstr(out, desc_key);
       cr_expect_not_null(d, "'lanelab %s': option %s is not described under Options", args, opt);
       bool optional = p > syn + 1 && p[-1] == '[';
       bool valued = p[len] == ' ' && p[len + 1] && p[len + 1] != '[' && p[len + 1] != '-' && p[len + 1] != ']';
@@ -165,10 +164,9 @@ static void explains_its_options_and_has_an_example(char **names, size_t n, size
     size_t l = strlen(names[i]);
     if (strncmp(names[k], names[i], l) || names[k][l] != ' ') continue;
     char *sub = ll_fmt("\n  lanelab %s", names[k]);
-    cr_expect(strstr(r.out, sub), "'lanelab %s' does not list its subcommand '%s'", args, names[k]);
+    cr_expect(strstr(out, sub), "'lanelab %s' does not list its subcommand '%s'", args, names[k]);
     free(sub);
   }
-  free(syn);
 }
 
 Test(cli, every_entry_has_help_that_exits_0_both_ways) {
@@ -192,9 +190,9 @@ Test(cli, every_entry_has_help_that_exits_0_both_ways) {
     free(head);
     /* every_help_explains_its_options_and_has_an_example, on the same `help NAME` (its exit is
      * checked just above) */
-    if (r1.rc == 0) explains_its_options_and_has_an_example(names, n, i, a1, &r1);
-    /* readme_command_block_and_help_agree_both_ways, on the same `help NAME` */
     char *syn = usage_line(r1.out);
+    if (r1.rc == 0) explains_its_options_and_has_an_example(names, n, i, a1, r1.out, syn);
+    /* readme_command_block_and_help_agree_both_ways, on the same `help NAME` */
     if (syn) {
       char *want = ll_fmt("lanelab %s", syn);
       bool found = false;
@@ -202,8 +200,8 @@ Test(cli, every_entry_has_help_that_exits_0_both_ways) {
         if (strcmp(readme[k], want) == 0) found = matched[k] = true;
       cr_expect(found, "'lanelab %s' shows \"%s\", which README.md's Command line block lacks", a1, want);
       free(want);
-      free(syn);
     }
+    free(syn);
     result_free(&r1), result_free(&r2), result_free(&r3);
     free(a1), free(a2), free(a3);
   }
