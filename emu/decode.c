@@ -1050,6 +1050,7 @@ emu_program *emu_program_decode(emu_arch a, const uint8_t *code, size_t size, ui
 void emu_program_free(emu_program *p)
 {
   if (!p) return;
+  emu_jit_free(p->insns, p->n); /* translated runs (emu/jit.c) */
   for (size_t i = 0; i < p->n; i++) free(p->insns[i].text);
   free(p->insns);
   free(p->info);

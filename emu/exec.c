@@ -320,7 +320,8 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w, emu_ldso
          * than the record's handler */
         uint32_t r = in->fuse_n; /* >= 1, and in < end */
         if (r > (uint32_t)(end - in)) r = (uint32_t)(end - in);
-        emu_fuse_runc(w, in, (int)r, cnt); /* counts its records */
+        const uint32_t t = (uint32_t)emu_jit_try(w, in, (int)r, cnt); /* translated code (emu/jit.c) */
+        if (t < r) emu_fuse_runc(w, in + t, (int)(r - t), cnt + t); /* counts its records */
         cnt += r;
         in += r;
         continue;

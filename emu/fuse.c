@@ -39,15 +39,7 @@ __attribute__((constructor)) static void fuse_init(void)
   if (e && *e && strcmp(e, "0") != 0) emu_fuse_on = false;
 }
 
-enum {
-  FZ_NONE = 0, FZ_MOV, FZ_NOT, FZ_ADD, FZ_SUB, FZ_SUBREV, FZ_AND, FZ_OR, FZ_XOR, FZ_LSHL, FZ_LSHR, FZ_ASHR,
-  FZ_MUL_LO, FZ_MIN_I, FZ_MAX_I, FZ_MIN_U, FZ_MAX_U, FZ_CNDMASK, FZ_AND_OR, FZ_OR3, FZ_XAD, FZ_LSHL_ADD,
-  FZ_ADD_LSHL, FZ_ADD3, FZ_LSHL_OR, FZ_BFI, FZ_BITOP3, FZ_BFE_U, FZ_CVT_UB0, FZ_CVT_UB1, FZ_CVT_UB2, FZ_CVT_UB3,
-  FZ_NOP, FZ_EXP_F, FZ_CVT_F32_F16, FZ_CVT_F16_F32, FZ_CMP_F, FZ_CMP_I, FZ_CMP_U,
-  /* the float operations (FZ_FIRST_F on): only where FZ_FLOAT_ASM is defined, below */
-  FZ_ADD_F, FZ_SUB_F, FZ_SUBREV_F, FZ_MUL_F, FZ_FMA_F, FZ_FMAC_F,
-  FZ_FIRST_F = FZ_ADD_F,
-};
+/* the operations (FZ_*): emu/internal.h, shared with emu/jit.c */
 
 /* the runner's case of operation op with uniform sources u: FZC(op) + u, from 0 (FZ_MOV's) so that the
  * switch indexes its table without an offset (emu_insn.fz_case) */
@@ -95,7 +87,6 @@ static void uni_fix(emu_insn *in, int j)
 
 /* the 32-bit compares a run takes (v_cmp_<pred>_f32/i32/u32, not v_cmpx: they write EXEC): the
  * predicate, as emu/op_valu.c's F_* macros define it, in fz_src[2] */
-enum { CP_LT, CP_EQ, CP_LE, CP_GT, CP_GE, CP_NE, CP_LG, CP_O, CP_U, CP_NGE, CP_NLG, CP_NGT, CP_NLE, CP_NEQ, CP_NLT };
 static const struct { const char *name; uint8_t pred; bool f, i; } cmp_names[] = {
   {"lt", CP_LT, 1, 1},   {"eq", CP_EQ, 1, 1},   {"le", CP_LE, 1, 1},   {"gt", CP_GT, 1, 1},   {"ge", CP_GE, 1, 1},
   {"ne", CP_NE, 0, 1},   {"lg", CP_LG, 1, 0},   {"o", CP_O, 1, 0},     {"u", CP_U, 1, 0},     {"nge", CP_NGE, 1, 0},
@@ -609,14 +600,30 @@ __attribute__((target("avx2,fma"))) static void run_avx2(emu_wave *w, const emu_
 }
 static void run_base(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt) { run_body(w, in, m, cnt, false); }
 
-void emu_fuse_runc(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt)
+/* the run's records through their translated code where they have some (emu/jit.c), the runner
+ * for the rest; hot: translate at once (a run executed by emu_fuse_run, counted nowhere) */
+static void runc(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt, bool hot)
 {
+  if (emu_jit_ready()) {
+    while (m > 0) {
+      int k = emu_jit_try(w, in, m, cnt);
+      if (!k) k = emu_jit_step(w, in, m, cnt, hot);
+      if (k < 0) {
+        k = -k < m ? -k : m;
+        run_avx2(w, in, k, cnt);
+      }
+      in += k, cnt += k, m -= k;
+    }
+    return;
+  }
   if (emu_avx2) run_avx2(w, in, m, cnt);
   else run_base(w, in, m, cnt);
 }
 
+void emu_fuse_runc(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt) { runc(w, in, m, cnt, false); }
+
 void emu_fuse_run(emu_wave *w, const emu_insn *in, int m)
 {
   uint64_t cnt[EMU_FUSE_MAX] = {0}; /* counted nowhere */
-  emu_fuse_runc(w, in, m, cnt);
+  runc(w, in, m, cnt, true);
 }

@@ -163,6 +163,9 @@ struct emu_insn {
    * the run-ahead loop may execute as one step (0: not such an op); the compact form: fz_op,
    * fz_dst, fz_src (VGPR indices), fz_uni bit j when source j is uniform (read by emu_ssrc32) */
   uint8_t fuse_n, fz_op, fz_uni;
+  /* emu/jit.c: how many records from here the translated code in jit runs, or, jit being EMU_JIT_NONE,
+   * how many the runner runs before it looks for code again (set once, under emu/jit.c's lock) */
+  uint8_t jit_n;
   uint16_t fz_dst, fz_src[3];
   /* uniform source j of a run's record (fz_uni bit j): an SGPR's number (fz_sg bit j) or the value
    * emu_ssrc32 reads for a constant, in fz_k[j], fixed at decode (issue #31, seventh stop) */
@@ -192,6 +195,9 @@ struct emu_insn {
    * same steps as the careful one (emu/exec.c rr_ahead solo): memory (LDS, global, scalar) and
    * s_waitcnt, which return EMU_OK or a fault; not s_barrier, s_endpgm, unknown families */
   uint8_t solo_ev;
+  /* the run from here translated to machine code (emu/jit.c): NULL not yet, EMU_JIT_NONE none;
+   * written once with release order, read with acquire */
+  void *jit;
   uint64_t blk_hzm[6];
   uint64_t pc;
   uint32_t size;
@@ -947,12 +953,50 @@ uint64_t emu_dpp_wmask(const emu_wave *w, const emu_insn *in);
  * is all ones and that none of the m may name a register an outstanding load writes. With
  * emu_fuse_on false when a program is decoded (LANELAB_EMU_NO_FUSE=1 at start-up), it has no runs. */
 #define EMU_FUSE_MAX 64
+/* a run record's operation (emu_insn.fz_op), as emu/fuse.c marks it */
+enum {
+  FZ_NONE = 0, FZ_MOV, FZ_NOT, FZ_ADD, FZ_SUB, FZ_SUBREV, FZ_AND, FZ_OR, FZ_XOR, FZ_LSHL, FZ_LSHR, FZ_ASHR,
+  FZ_MUL_LO, FZ_MIN_I, FZ_MAX_I, FZ_MIN_U, FZ_MAX_U, FZ_CNDMASK, FZ_AND_OR, FZ_OR3, FZ_XAD, FZ_LSHL_ADD,
+  FZ_ADD_LSHL, FZ_ADD3, FZ_LSHL_OR, FZ_BFI, FZ_BITOP3, FZ_BFE_U, FZ_CVT_UB0, FZ_CVT_UB1, FZ_CVT_UB2, FZ_CVT_UB3,
+  FZ_NOP, FZ_EXP_F, FZ_CVT_F32_F16, FZ_CVT_F16_F32, FZ_CMP_F, FZ_CMP_I, FZ_CMP_U,
+  /* the float operations (FZ_FIRST_F on): only where FZ_FLOAT_ASM is defined, below */
+  FZ_ADD_F, FZ_SUB_F, FZ_SUBREV_F, FZ_MUL_F, FZ_FMA_F, FZ_FMAC_F,
+  FZ_FIRST_F = FZ_ADD_F,
+};
+/* a run compare's predicate (fz_src[2]), as emu/op_valu.c's F_* macros define it */
+enum { CP_LT, CP_EQ, CP_LE, CP_GT, CP_GE, CP_NE, CP_LG, CP_O, CP_U, CP_NGE, CP_NLG, CP_NGT, CP_NLE, CP_NEQ, CP_NLT };
 extern bool emu_fuse_on;
 void emu_fuse_mark(emu_insn *in, const char *name);
 void emu_fuse_prepare(emu_insn *insns, size_t n);
 void emu_fuse_run(emu_wave *w, const emu_insn *in, int m);
 /* the same, adding 1 to cnt[j] for each record j of the run (the run-ahead loop's w->counts) */
 void emu_fuse_runc(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt);
+
+/* ---- runs translated to AVX-512 machine code (emu/jit.c) ----------------------------------------
+ * emu_jit_step runs records from in (at most m, a prefix of a run the caller may execute as one
+ * step: EXEC all ones, no pending load's register) through code translated from them: > 0 how many
+ * it ran (their counts cnt[] incremented), < 0 minus how many the caller's runner should run first
+ * (no code starts at in, or not yet: a run is translated once it has run EMU_JIT_HOT times, or at
+ * once when hot). Only with emu_jit_ready (an AVX-512 host, AVX2 and AVX-512 paths not capped,
+ * LANELAB_EMU_NO_JIT unset). emu_jit_free releases the code of a program's records. */
+#define EMU_JIT_NONE ((void *)1)
+#define EMU_JIT_HOT 4
+extern bool emu_jit_on;
+static inline bool emu_jit_ready(void) { return emu_jit_on && emu_avx512 && emu_avx2; }
+typedef void (*emu_jit_fn)(uint32_t *v, const uint32_t *s); /* the code: VGPR file, SGPR file */
+int emu_jit_step(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt, bool hot);
+void emu_jit_free(emu_insn *insns, size_t n);
+/* the common case, inlined in the run-ahead loop: the code of a run's first k <= m records, if
+ * there is some; returns k (0: none) */
+static inline int emu_jit_try(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt)
+{
+  void *code = __atomic_load_n(&in->jit, __ATOMIC_ACQUIRE);
+  const int k = in->jit_n;
+  if ((uintptr_t)code <= (uintptr_t)EMU_JIT_NONE || k > m || !emu_jit_ready()) return 0;
+  ((emu_jit_fn)code)(w->v, w->s);
+  for (int j = 0; j < k; j++) cnt[j]++;
+  return k;
+}
 
 /* ---- memory helpers (emu/addr.c) --------------------------------------------------------------
  * Host pointer for a global access of n bytes by `lane` at addr; NULL after recording a fault

@@ -1740,6 +1740,86 @@ Test(emu_cvt, fused_lane_runs_give_the_handlers_bits)
   fuse_compare(EMU_GFX950);
 }
 
+/* Runs translated to AVX-512 code (emu/jit.c) on a host that has it: a run touching more VGPRs than
+ * the 32 zmm registers hold is cut into pieces, each translated, the whole giving the handlers' bits
+ * twice (translated on the first pass, found again on the second); the run-ahead loop's entry
+ * translates a run only once it has run EMU_JIT_HOT times, and leaves a run the caller cut shorter
+ * than its code to the runner. Without AVX-512 (or with LANELAB_EMU_NO_JIT) no record gets code. */
+Test(emu_cvt, translated_runs_split_where_registers_run_out_and_give_the_handlers_bits)
+{
+  char src[4096] = "";
+  size_t o = 0;
+  for (int r = 3; r < 44; r++) /* v3..v43 from the two before: 43 VGPRs, no room for all in one piece */
+    o += (size_t)snprintf(src + o, sizeof src - o, "%s v%d, v%d, v%d\n", r % 3 ? "v_add_u32" : "v_xor_b32", r, r - 1, r - 2);
+  o += (size_t)snprintf(src + o, sizeof src - o, "v_mul_lo_u32 v44, v43, v1\nv_lshl_add_u32 v45, v44, 5, s7\n");
+  size_t n;
+  snip *s = sn_one_run(EMU_GFX950, src, &n);
+  uint32_t st = 0x1b873593u;
+  for (int pass = 0; pass < 2; pass++) {
+    for (int r = 0; r < 48; r++)
+      for (int l = 0; l < EMU_LANES; l++) sn_v(s, r)[l] = sn_rand(&st);
+    for (int r = 0; r < 16; r++) s->w.s[r] = sn_rand(&st);
+    sn_exec(s, ~0ull);
+    run_vs_handlers(s, n, true, EMU_GFX950, pass);
+  }
+  const emu_insn *in = s->p->insns;
+  if (!emu_jit_ready()) {
+    for (size_t i = 0; i < n; i++) cr_assert_null(in[i].jit, "record %zu has code without AVX-512 translation", i);
+    cr_log_info("no AVX-512 translation on this host (or LANELAB_EMU_NO_JIT): checked that no record has code");
+    sn_free(s);
+    return;
+  }
+  cr_assert(in[0].jit != NULL && in[0].jit != EMU_JIT_NONE, "the run has no code");
+  cr_assert(in[0].jit_n >= 2 && in[0].jit_n < n, "the first piece covers %u of %zu records", (unsigned)in[0].jit_n, n);
+  size_t at = 0, pieces = 0;
+  while (at < n) { /* pieces of code end to end over the whole run */
+    cr_assert(in[at].jit != NULL && in[at].jit != EMU_JIT_NONE, "no code at record %zu", at);
+    at += in[at].jit_n, pieces++;
+  }
+  cr_assert_eq(at, n);
+  cr_assert_geq(pieces, 2);
+  sn_free(s);
+
+  /* compares write SGPR pairs chunk by chunk: a v_cndmask_b32 reading that pair as its mask before
+   * and after the compare, and an SGPR of it read as a uniform source (broadcast before the piece:
+   * the piece is cut there), must each see the value of instruction order */
+  s = sn_one_run(EMU_GFX950,
+                 "v_cndmask_b32_e64 v5, v1, v2, s[10:11]\nv_cmp_lt_u32_e64 s[10:11], v1, v2\n"
+                 "v_cndmask_b32_e64 v6, v2, v1, s[10:11]\nv_add_u32 v7, s11, v1\nv_cmp_gt_i32_e64 s[14:15], v2, v1\n"
+                 "v_cndmask_b32_e64 v8, v1, v3, s[14:15]\nv_xor_b32 v10, s14, v8\nv_cmp_ne_u32 vcc, v10, v1\n"
+                 "v_cndmask_b32 v11, v10, v2, vcc\n",
+                 &n);
+  for (int pass = 0; pass < 4; pass++) {
+    for (int r = 0; r < 12; r++)
+      for (int l = 0; l < EMU_LANES; l++) sn_v(s, r)[l] = sn_rand(&st);
+    for (int r = 0; r < 20; r++) s->w.s[r] = sn_rand(&st);
+    sn_exec(s, ~0ull);
+    run_vs_handlers(s, n, true, EMU_GFX950, 10 + pass);
+  }
+  sn_free(s);
+
+  /* the run-ahead loop's entry: not before EMU_JIT_HOT runs, and not for fewer records than the code */
+  s = sn_one_run(EMU_GFX942, "v_add_u32 v3, v1, v2\nv_xor_b32 v4, v3, v1\nv_sub_u32 v5, v4, s2\n", &n);
+  uint64_t cnt[4] = {0};
+  cr_assert_eq(emu_jit_step(&s->w, s->p->insns, 3, cnt, false), -3);
+  cr_assert_null(s->p->insns[0].jit);
+  cnt[0] = EMU_JIT_HOT;
+  for (int l = 0; l < EMU_LANES; l++) sn_v(s, 1)[l] = (uint32_t)l * 0x01010101u, sn_v(s, 2)[l] = 0x9e3779b9u + (uint32_t)l;
+  s->w.s[2] = 12345;
+  cr_assert_eq(emu_jit_step(&s->w, s->p->insns, 3, cnt, false), 3);
+  cr_assert_eq(cnt[0], EMU_JIT_HOT + 1);
+  cr_assert_eq(cnt[2], 1);
+  for (int l = 0; l < EMU_LANES; l++) { /* the definitions: v3 = v1 + v2, v4 = v3 ^ v1, v5 = v4 - s2 */
+    uint32_t v3 = (uint32_t)l * 0x01010101u + 0x9e3779b9u + (uint32_t)l, v4 = v3 ^ ((uint32_t)l * 0x01010101u);
+    cr_assert_eq(sn_v(s, 3)[l], v3, "lane %d", l);
+    cr_assert_eq(sn_v(s, 4)[l], v4, "lane %d", l);
+    cr_assert_eq(sn_v(s, 5)[l], v4 - 12345u, "lane %d", l);
+  }
+  cr_assert_eq(emu_jit_step(&s->w, s->p->insns, 2, cnt, false), -2, "a run cut to 2 records ran 3 records' code");
+  cr_assert_eq(emu_jit_try(&s->w, s->p->insns, 2, cnt), 0);
+  sn_free(s);
+}
+
 /* v_cndmask_b32 in a run with masks of all ones and all zeros (the runner copies one source, or
  * nothing when that source is the destination, instead of selecting lane by lane; issue #31, ninth
  * stop) and a mixed mask, from VCC and SGPR pairs: VGPR and constant sources, the destination each

@@ -1,0 +1,579 @@
+/* emu/jit — runs of lane operations translated to AVX-512 machine code (issue #31, twelfth stop).
+ *
+ * The runner of emu/fuse.c executes a run one instruction at a time: each one loads its sources
+ * from the wave's register file and stores its whole 256-byte result back, so a value that the next
+ * instruction reads makes a round trip through memory, and a register the run overwrites is stored
+ * for nothing. Here a run that has become hot (EMU_JIT_HOT executions) is translated once into x86-64
+ * code for the host's AVX-512 unit: the 64 lanes in four chunks of 16 (one zmm register each), and
+ * within a chunk every VGPR the run touches held in a zmm register from its first read or write to the
+ * chunk's end, where the registers the run wrote are stored, once each. Uniform sources (SGPRs and
+ * constants) are broadcast once before the first chunk. Lanes do not interact in these operations (no
+ * cross-lane reads; none of them writes an SGPR or EXEC), so a lane's instructions in run order, chunk
+ * after chunk, give every register the value that instruction order does.
+ *
+ * What is translated: the operations of emu/fuse.c's runner with the same instruction and operand
+ * order (vpaddd for a + b, vpsllvd of the count masked to 5 bits, vpternlogd for the three-input
+ * bitwise ones with the truth table as its immediate, vcvtdq2ps of the masked byte; the float
+ * operations with the operand order of fuse.c's flt_avx2: vaddps/vmulps S1 op S0, vsubps, and
+ * vfmadd132ps with S1 in the destination; compares by vcmpps/vpcmpd/vpcmpud with fuse.c cmp_avx2's
+ * predicates into k1, the chunk's 16 mask bits stored into the SGPR pair; v_cndmask_b32 by vpblendmd
+ * under the chunk's 16 bits of its mask pair), so the same bits, NaN payloads included. A piece ends
+ * before v_exp_f32 and the f16 conversions (the runner runs those), before a uniform source an
+ * earlier compare of the piece wrote, and where its registers would not fit the 32 zmm registers;
+ * a piece shorter than JIT_MIN records is left to the runner. The caller (emu/fuse.c emu_fuse_runc,
+ * emu/exec.c rr_ahead) has checked everything the runner relies on; a run cut shorter at run time
+ * than its code runs on the runner. tests/test_emu_cvt.c compares the translated runs with the
+ * handlers (NaNs, aliasing, every operation, predicate and uniform form, pieces cut by registers and
+ * by compares). LANELAB_EMU_NO_JIT=1 turns translation off.
+ *
+ * The code lives in an arena of double-mapped pieces (written through one view, run through the
+ * other: never writable and executable at once), found from the record (emu_insn.jit, published
+ * after the code is written) and returned to the arena with the program (emu_jit_free). */
+#define _GNU_SOURCE 1 /* memfd_create */
+#include <immintrin.h> /* the _CMP_* predicates */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "emu/internal.h"
+
+bool emu_jit_on = true;
+
+__attribute__((constructor)) static void jit_init(void)
+{
+  const char *e = getenv("LANELAB_EMU_NO_JIT");
+  if (e && *e && strcmp(e, "0") != 0) emu_jit_on = false;
+}
+
+#if defined(__x86_64__) && defined(__linux__)
+
+/* EVEX.L'L of the code: 2, 512-bit (zmm, four chunks of 16 lanes). 1 (ymm, eight chunks) was measured
+ * too: no faster than the runner on the quick loop, 512-bit 15% faster than it (docs/performance.md) */
+#define JIT_LL 2
+#define JIT_CB (16 << JIT_LL) /* bytes of a register a chunk covers */
+
+/* ---- an x86-64 EVEX encoder: the few AVX-512 forms the translation uses (Intel SDM vol. 2, 2.7) -- */
+enum { MAP_0F = 1, MAP_0F38 = 2, MAP_0F3A = 3 };
+enum { PP_NONE = 0, PP_66 = 1, PP_F3 = 2 };
+enum { RM_REG, RM_MEM, RM_POOL };
+enum { GPR_RSI = 6, GPR_RDI = 7 }; /* the code's arguments: VGPR file, SGPR file */
+
+typedef struct {
+  uint8_t *b;
+  size_t n, cap;
+  bool bad;
+  /* RIP-relative references to the constant pool: the disp32's position, the end of its instruction, the entry */
+  struct { size_t at, end; int entry; } fix[64];
+  int nfix;
+  uint32_t pool[64];
+  int npool;
+} cbuf;
+
+static void put(cbuf *c, uint8_t x)
+{
+  if (c->n == c->cap) {
+    size_t cap = c->cap ? 2 * c->cap : 4096;
+    uint8_t *b = realloc(c->b, cap);
+    if (!b) {
+      c->bad = true;
+      return;
+    }
+    c->b = b, c->cap = cap;
+  }
+  c->b[c->n++] = x;
+}
+static void put32(cbuf *c, uint32_t x)
+{
+  for (int i = 0; i < 4; i++) put(c, (uint8_t)(x >> (8 * i)));
+}
+
+typedef struct {
+  int kind, r; /* RM_REG: zmm r; RM_MEM: [GPR r + disp]; RM_POOL: pool entry r, RIP-relative */
+  int32_t disp;
+} rmo;
+static rmo zr(int r) { return (rmo){RM_REG, r, 0}; }
+static rmo mem(int gpr, int32_t disp) { return (rmo){RM_MEM, gpr, disp}; }
+
+/* one EVEX.512.W0 instruction: reg (ModRM.reg: a zmm or an opcode extension), vvvv (a zmm, -1
+ * unused), rm; imm8 when imm >= 0 */
+static void evex_k(cbuf *c, int map, int pp, uint8_t opc, int reg, int vvvv, rmo rm, int imm, int aaa)
+{
+  const int v = vvvv < 0 ? 0 : vvvv;
+  const int X = rm.kind == RM_REG ? (rm.r >> 4) & 1 : 0, B = rm.kind != RM_POOL ? (rm.r >> 3) & 1 : 0;
+  put(c, 0x62);
+  put(c, (uint8_t)(!((reg >> 3) & 1) << 7 | !X << 6 | !B << 5 | !((reg >> 4) & 1) << 4 | map));
+  put(c, (uint8_t)(((~v) & 15) << 3 | 1 << 2 | pp)); /* W0 */
+  put(c, (uint8_t)(JIT_LL << 5 | !((v >> 4) & 1) << 3 | aaa)); /* z 0, L'L the width, b 0, V', the opmask */
+  put(c, opc);
+  if (rm.kind == RM_REG) {
+    put(c, (uint8_t)(0xc0 | (reg & 7) << 3 | (rm.r & 7)));
+  } else if (rm.kind == RM_MEM) {
+    put(c, (uint8_t)(0x80 | (reg & 7) << 3 | (rm.r & 7))); /* [base + disp32]; base rsi or rdi, no SIB */
+    put32(c, (uint32_t)rm.disp);
+  } else {
+    put(c, (uint8_t)(0x00 | (reg & 7) << 3 | 5)); /* [rip + disp32] */
+    if (c->nfix == (int)(sizeof c->fix / sizeof c->fix[0])) c->bad = true;
+    else c->fix[c->nfix].at = c->n, c->fix[c->nfix].entry = rm.r;
+    put32(c, 0);
+  }
+  if (imm >= 0) put(c, (uint8_t)imm);
+  if (rm.kind == RM_POOL && c->nfix < (int)(sizeof c->fix / sizeof c->fix[0])) c->fix[c->nfix++].end = c->n;
+}
+
+static void evex(cbuf *c, int map, int pp, uint8_t opc, int reg, int vvvv, rmo rm, int imm)
+{
+  evex_k(c, map, pp, opc, reg, vvvv, rm, imm, 0);
+}
+/* kmovw k1, [rsi + d] (VEX.L0.0F.W0 90 /r) and kmovw [rsi + d], k1 (91 /r): a chunk's 16 mask bits */
+static void kmov_k1(cbuf *c, uint8_t opc, int32_t d)
+{
+  put(c, 0xc5), put(c, 0xf8), put(c, opc), put(c, (uint8_t)(0x80 | 1 << 3 | GPR_RSI));
+  put32(c, (uint32_t)d);
+}
+static void vload(cbuf *c, int z, int gpr, int32_t d) { evex(c, MAP_0F, PP_F3, 0x6f, z, -1, mem(gpr, d), -1); }  /* vmovdqu32 */
+static void vstore(cbuf *c, int z, int gpr, int32_t d) { evex(c, MAP_0F, PP_F3, 0x7f, z, -1, mem(gpr, d), -1); } /* vmovdqu32 */
+static void vmov(cbuf *c, int d, int s) { evex(c, MAP_0F, PP_66, 0x6f, d, -1, zr(s), -1); }                     /* vmovdqa32 */
+static void bcast(cbuf *c, int z, rmo m) { evex(c, MAP_0F38, PP_66, 0x58, z, -1, m, -1); }                      /* vpbroadcastd */
+/* d = a op b for the NDS forms (vvvv = a, rm = b) */
+static void op3(cbuf *c, int map, int pp, uint8_t opc, int d, int a, int b) { evex(c, map, pp, opc, d, a, zr(b), -1); }
+#define VPADDD(d, a, b) op3(c, MAP_0F, PP_66, 0xfe, d, a, b)
+#define VPSUBD(d, a, b) op3(c, MAP_0F, PP_66, 0xfa, d, a, b)
+#define VPANDD(d, a, b) op3(c, MAP_0F, PP_66, 0xdb, d, a, b)
+#define VPORD(d, a, b) op3(c, MAP_0F, PP_66, 0xeb, d, a, b)
+#define VPXORD(d, a, b) op3(c, MAP_0F, PP_66, 0xef, d, a, b)
+#define VPMULLD(d, a, b) op3(c, MAP_0F38, PP_66, 0x40, d, a, b)
+#define VPSLLVD(d, a, b) op3(c, MAP_0F38, PP_66, 0x47, d, a, b) /* d = a << b per lane */
+#define VPSRLVD(d, a, b) op3(c, MAP_0F38, PP_66, 0x45, d, a, b)
+#define VPSRAVD(d, a, b) op3(c, MAP_0F38, PP_66, 0x46, d, a, b)
+#define VPMINSD(d, a, b) op3(c, MAP_0F38, PP_66, 0x39, d, a, b)
+#define VPMINUD(d, a, b) op3(c, MAP_0F38, PP_66, 0x3b, d, a, b)
+#define VPMAXSD(d, a, b) op3(c, MAP_0F38, PP_66, 0x3d, d, a, b)
+#define VPMAXUD(d, a, b) op3(c, MAP_0F38, PP_66, 0x3f, d, a, b)
+#define VADDPS(d, a, b) op3(c, MAP_0F, PP_NONE, 0x58, d, a, b)
+#define VMULPS(d, a, b) op3(c, MAP_0F, PP_NONE, 0x59, d, a, b)
+#define VSUBPS(d, a, b) op3(c, MAP_0F, PP_NONE, 0x5c, d, a, b)            /* d = a - b */
+#define VFMADD132PS(d, a, b) op3(c, MAP_0F38, PP_66, 0x98, d, a, b)       /* d = d * b + a */
+#define VTERNLOG(d, a, b, t) evex(c, MAP_0F3A, PP_66, 0x25, d, a, zr(b), t) /* d = t(d, a, b) */
+#define VPSRLD_I(d, s, n) evex(c, MAP_0F, PP_66, 0x72, 2, d, zr(s), n)      /* d = s >> n (EVEX.NDD /2) */
+#define VPBLENDMD_K1(d, a, b) evex_k(c, MAP_0F38, PP_66, 0x64, d, a, zr(b), -1, 1) /* d = k1 ? b : a */
+#define VCMPPS_K1(a, b, p) evex(c, MAP_0F, PP_NONE, 0xc2, 1, a, zr(b), p)     /* k1 = a p b */
+#define VPCMPD_K1(a, b, p) evex(c, MAP_0F3A, PP_66, 0x1f, 1, a, zr(b), p)
+#define VPCMPUD_K1(a, b, p) evex(c, MAP_0F3A, PP_66, 0x1e, 1, a, zr(b), p)
+#define VCVTDQ2PS(d, s) evex(c, MAP_0F, PP_NONE, 0x5b, d, -1, zr(s), -1)
+
+/* vpternlogd's immediate for f(x, y, z) (x the destination's bit, y vvvv's, z rm's): bit x*4 + y*2 + z */
+static int tl(int (*f)(int, int, int))
+{
+  int t = 0;
+  for (int i = 0; i < 8; i++) t |= (f(i >> 2 & 1, i >> 1 & 1, i & 1) & 1) << i;
+  return t;
+}
+static int f_not_y(int x, int y, int z) { return (void)x, (void)z, !y; }
+static int f_and_or(int x, int y, int z) { return (x & y) | z; }
+static int f_or3(int x, int y, int z) { return x | y | z; }
+static int f_bfi(int x, int y, int z) { return (x & y) | ((!x) & z); }
+
+/* ---- the translation ------------------------------------------------------------------------- */
+enum { ZT0 = 0, ZT1 = 1, ZFIRST = 2, NZ = 32 }; /* zmm0, zmm1 temporaries; VGPRs and uniforms in the rest */
+
+/* a uniform the code broadcasts before its first chunk: an SGPR (sg) or a constant */
+typedef struct {
+  bool sg;
+  uint32_t k;
+} uni;
+typedef struct {
+  uni u[NZ + 8]; /* + 8: a record adds at most 7 (constants, sources, destination) before the check */
+  int nu;
+  uint16_t vg[NZ + 8]; /* the VGPRs the run touches */
+  int nv;
+  /* SGPR pairs the piece's compares write (their first SGPR). Per chunk, a compare writes the chunk's
+   * 16 bits and a v_cndmask_b32 reads them, so a mask pair is read in instruction order (pairs are
+   * even-aligned: LLVM prints an odd pair's encoding as the even pair below it, so two pairs are
+   * the same or disjoint); a uniform source, broadcast before the piece, is not */
+  uint16_t cw[EMU_FUSE_MAX];
+  int ncw;
+} plan;
+
+static bool written(const plan *p, uint32_t k)
+{
+  for (int i = 0; i < p->ncw; i++)
+    if (k == p->cw[i] || k == p->cw[i] + 1u) return true;
+  return false;
+}
+
+static bool translatable(unsigned op)
+{
+  switch (op) {
+  case FZ_EXP_F: case FZ_CVT_F32_F16: case FZ_CVT_F16_F32:
+  case FZ_NONE: case FZ_FMAC_F: /* FZ_FMAC_F is marked FZ_FMA_F */
+    return false;
+  default:
+    return true;
+  }
+}
+static int nsrc(unsigned op)
+{
+  switch (op) {
+  case FZ_NOP: return 0;
+  case FZ_MOV: case FZ_NOT: case FZ_CVT_UB0: case FZ_CVT_UB1: case FZ_CVT_UB2: case FZ_CVT_UB3: return 1;
+  case FZ_AND_OR: case FZ_OR3: case FZ_XAD: case FZ_LSHL_ADD: case FZ_ADD_LSHL: case FZ_ADD3: case FZ_LSHL_OR:
+  case FZ_BFI: case FZ_BITOP3: case FZ_BFE_U: case FZ_FMA_F: return 3;
+  default: return 2;
+  }
+}
+/* the constants an operation needs besides its operands */
+enum { K31 = 31, K255 = 255, K1 = 1, KM1 = 0xffffffffu };
+static int consts(unsigned op, uint32_t k[3])
+{
+  switch (op) {
+  case FZ_LSHL: case FZ_LSHR: case FZ_ASHR: case FZ_LSHL_ADD: case FZ_ADD_LSHL: case FZ_LSHL_OR: k[0] = K31; return 1;
+  case FZ_BFE_U: k[0] = K31, k[1] = K1, k[2] = KM1; return 3;
+  case FZ_CVT_UB0: case FZ_CVT_UB1: case FZ_CVT_UB2: case FZ_CVT_UB3: k[0] = K255; return 1;
+  default: return 0;
+  }
+}
+
+static int uni_find(const plan *p, bool sg, uint32_t k)
+{
+  for (int i = 0; i < p->nu; i++)
+    if (p->u[i].sg == sg && p->u[i].k == k) return i;
+  return -1;
+}
+static int vg_find(const plan *p, uint16_t r)
+{
+  for (int i = 0; i < p->nv; i++)
+    if (p->vg[i] == r) return i;
+  return -1;
+}
+
+/* how many records from in (at most m) one translation covers: translatable operations whose
+ * uniforms and VGPRs fit the registers (one more for a result before its register's old value goes) */
+static int plan_run(const emu_insn *in, int m, plan *p)
+{
+  p->nu = p->nv = p->ncw = 0;
+  int n = 0;
+  for (; n < m; n++) {
+    const emu_insn *x = in + n;
+    if (!translatable(x->fz_op)) break;
+    plan q = *p;
+    const int ns = nsrc(x->fz_op);
+    uint32_t k[3];
+    const int nk = consts(x->fz_op, k);
+    for (int j = 0; j < nk; j++)
+      if (uni_find(&q, false, k[j]) < 0) q.u[q.nu++] = (uni){false, k[j]};
+    const bool cmp = x->fz_op == FZ_CMP_F || x->fz_op == FZ_CMP_I || x->fz_op == FZ_CMP_U;
+    if ((x->fz_op == FZ_CNDMASK && x->fz_src[2] + 1u >= EMU_NSFILE) || (cmp && x->fz_dst + 1u >= EMU_NSFILE)) goto full;
+    for (int j = 0; j < ns; j++) {
+      if (x->fz_uni >> j & 1) {
+        const bool sg = x->fz_sg >> j & 1;
+        if (sg && (x->fz_k[j] >= EMU_NSFILE || written(&q, x->fz_k[j]))) goto full; /* broadcast before the piece */
+        if (uni_find(&q, sg, x->fz_k[j]) < 0) q.u[q.nu++] = (uni){sg, x->fz_k[j]};
+      } else if (vg_find(&q, x->fz_src[j]) < 0) {
+        q.vg[q.nv++] = x->fz_src[j];
+      }
+      if (q.nu + q.nv + 1 > NZ - ZFIRST) goto full;
+    }
+    if (cmp) q.cw[q.ncw++] = x->fz_dst;
+    else if (x->fz_op != FZ_NOP && vg_find(&q, x->fz_dst) < 0) q.vg[q.nv++] = x->fz_dst;
+    if (q.nu + q.nv + 1 > NZ - ZFIRST) goto full;
+    *p = q;
+  }
+full:
+  return n;
+}
+
+typedef struct {
+  int zu[NZ];       /* uniform i's register */
+  int zv[NZ];       /* VGPR i's register in this chunk, -1 none */
+  bool dirty[NZ];
+  bool busy[NZ];    /* a register holding a uniform or a VGPR */
+} regs;
+
+static int zalloc(regs *r)
+{
+  for (int z = ZFIRST; z < NZ; z++)
+    if (!r->busy[z]) {
+      r->busy[z] = true;
+      return z;
+    }
+  return -1; /* not reached: plan_run kept one free */
+}
+/* the register of a record's source j in chunk ch */
+static int src(cbuf *c, const plan *p, regs *r, const emu_insn *x, int j, int ch)
+{
+  if (x->fz_uni >> j & 1) return r->zu[uni_find(p, x->fz_sg >> j & 1, x->fz_k[j])];
+  const int i = vg_find(p, x->fz_src[j]);
+  if (r->zv[i] < 0) {
+    r->zv[i] = zalloc(r);
+    vload(c, r->zv[i], GPR_RDI, (int32_t)(x->fz_src[j] * EMU_LANES * 4 + JIT_CB * ch));
+  }
+  return r->zv[i];
+}
+static int kreg(const plan *p, const regs *r, uint32_t k) { return r->zu[uni_find(p, false, k)]; }
+
+/* one record in chunk ch: the result in a fresh register, then the destination's mapping moved to it */
+static void emit_rec(cbuf *c, const plan *p, regs *r, const emu_insn *x, int ch)
+{
+  const unsigned op = x->fz_op;
+  if (op == FZ_NOP) return;
+  const int ns = nsrc(op);
+  int a = ns > 0 ? src(c, p, r, x, 0, ch) : -1, b = ns > 1 ? src(c, p, r, x, 1, ch) : -1,
+      s3 = ns > 2 ? src(c, p, r, x, 2, ch) : -1;
+  if (op == FZ_CMP_F || op == FZ_CMP_I || op == FZ_CMP_U) { /* k1 = the chunk's 16 bits, into the pair */
+    static const uint8_t fp[] = {[CP_LT] = _CMP_LT_OQ,    [CP_EQ] = _CMP_EQ_OQ,   [CP_LE] = _CMP_LE_OQ,
+                                 [CP_GT] = _CMP_GT_OQ,    [CP_GE] = _CMP_GE_OQ,   [CP_LG] = _CMP_NEQ_OQ,
+                                 [CP_O] = _CMP_ORD_Q,     [CP_U] = _CMP_UNORD_Q,  [CP_NGE] = _CMP_NGE_UQ,
+                                 [CP_NLG] = _CMP_EQ_UQ,   [CP_NGT] = _CMP_NGT_UQ, [CP_NLE] = _CMP_NLE_UQ,
+                                 [CP_NEQ] = _CMP_NEQ_UQ,  [CP_NLT] = _CMP_NLT_UQ}; /* fuse.c cmp_avx2's */
+    static const uint8_t ip[] = {[CP_LT] = 1, [CP_EQ] = 0, [CP_LE] = 2, [CP_GT] = 6, [CP_GE] = 5, [CP_NE] = 4}; /* vpcmp */
+    const unsigned pr = x->fz_src[2];
+    if (op == FZ_CMP_F && pr < sizeof fp && pr != CP_NE) VCMPPS_K1(a, b, fp[pr]);
+    else if (op != FZ_CMP_F && pr <= CP_NE) {
+      if (op == FZ_CMP_I) VPCMPD_K1(a, b, ip[pr]);
+      else VPCMPUD_K1(a, b, ip[pr]);
+    } else {
+      c->bad = true;
+    }
+    kmov_k1(c, 0x91, (int32_t)(4 * x->fz_dst + 2 * ch));
+    return;
+  }
+  const int d = zalloc(r);
+  switch (op) {
+  case FZ_CNDMASK: kmov_k1(c, 0x90, (int32_t)(4 * x->fz_src[2] + 2 * ch)); VPBLENDMD_K1(d, a, b); break; /* S1 where set */
+  case FZ_MOV: vmov(c, d, a); break;
+  case FZ_NOT: VTERNLOG(d, a, a, tl(f_not_y)); break;
+  case FZ_ADD: VPADDD(d, a, b); break;
+  case FZ_SUB: VPSUBD(d, a, b); break;
+  case FZ_SUBREV: VPSUBD(d, b, a); break;
+  case FZ_AND: VPANDD(d, a, b); break;
+  case FZ_OR: VPORD(d, a, b); break;
+  case FZ_XOR: VPXORD(d, a, b); break;
+  case FZ_MUL_LO: VPMULLD(d, a, b); break;
+  /* shifts: D = S1 shifted by S0[4:0] */
+  case FZ_LSHL: VPANDD(ZT0, a, kreg(p, r, K31)); VPSLLVD(d, b, ZT0); break;
+  case FZ_LSHR: VPANDD(ZT0, a, kreg(p, r, K31)); VPSRLVD(d, b, ZT0); break;
+  case FZ_ASHR: VPANDD(ZT0, a, kreg(p, r, K31)); VPSRAVD(d, b, ZT0); break;
+  case FZ_MIN_I: VPMINSD(d, a, b); break;
+  case FZ_MAX_I: VPMAXSD(d, a, b); break;
+  case FZ_MIN_U: VPMINUD(d, a, b); break;
+  case FZ_MAX_U: VPMAXUD(d, a, b); break;
+  case FZ_AND_OR: vmov(c, d, a); VTERNLOG(d, b, s3, tl(f_and_or)); break;
+  case FZ_OR3: vmov(c, d, a); VTERNLOG(d, b, s3, tl(f_or3)); break;
+  case FZ_BFI: vmov(c, d, a); VTERNLOG(d, b, s3, tl(f_bfi)); break;
+  case FZ_BITOP3: vmov(c, d, a); VTERNLOG(d, b, s3, x->bitop3); break; /* table bit a*4 + b*2 + c */
+  case FZ_XAD: VPXORD(ZT0, a, b); VPADDD(d, ZT0, s3); break;
+  case FZ_LSHL_ADD: VPANDD(ZT0, b, kreg(p, r, K31)); VPSLLVD(ZT0, a, ZT0); VPADDD(d, ZT0, s3); break;
+  case FZ_ADD_LSHL: VPADDD(ZT0, a, b); VPANDD(ZT1, s3, kreg(p, r, K31)); VPSLLVD(d, ZT0, ZT1); break;
+  case FZ_ADD3: VPADDD(ZT0, a, b); VPADDD(d, ZT0, s3); break;
+  case FZ_LSHL_OR: VPANDD(ZT0, b, kreg(p, r, K31)); VPSLLVD(ZT0, a, ZT0); VPORD(d, ZT0, s3); break;
+  case FZ_BFE_U: /* (S0 >> S1[4:0]) & ((1 << S2[4:0]) - 1) */
+    VPANDD(ZT0, b, kreg(p, r, K31)); VPSRLVD(ZT0, a, ZT0);
+    VPANDD(ZT1, s3, kreg(p, r, K31)); VPSLLVD(ZT1, kreg(p, r, K1), ZT1); VPADDD(ZT1, ZT1, kreg(p, r, KM1));
+    VPANDD(d, ZT0, ZT1);
+    break;
+  case FZ_CVT_UB0: case FZ_CVT_UB1: case FZ_CVT_UB2: case FZ_CVT_UB3: {
+    const int sh = 8 * (int)(op - FZ_CVT_UB0);
+    if (sh) VPSRLD_I(ZT0, a, sh), VPANDD(ZT0, ZT0, kreg(p, r, K255));
+    else VPANDD(ZT0, a, kreg(p, r, K255));
+    VCVTDQ2PS(d, ZT0);
+    break;
+  }
+  /* the float operations in flt_avx2's operand order (emu/fuse.c) */
+  case FZ_ADD_F: VADDPS(d, b, a); break;
+  case FZ_SUB_F: VSUBPS(d, a, b); break;
+  case FZ_SUBREV_F: VSUBPS(d, b, a); break;
+  case FZ_MUL_F: VMULPS(d, b, a); break;
+  case FZ_FMA_F: vmov(c, d, b); VFMADD132PS(d, s3, a); break; /* d = S1 * S0 + S2 */
+  default: c->bad = true; return;
+  }
+  const int i = vg_find(p, x->fz_dst);
+  if (r->zv[i] >= 0) r->busy[r->zv[i]] = false;
+  r->zv[i] = d, r->dirty[i] = true;
+}
+
+/* the code of records in .. in + n (plan p) into c: prologue, four chunks, return */
+static void translate(cbuf *c, const emu_insn *in, int n, const plan *p)
+{
+  regs r;
+  memset(&r, 0, sizeof r);
+  r.busy[ZT0] = r.busy[ZT1] = true;
+  for (int i = 0; i < p->nu; i++) {
+    r.zu[i] = NZ - 1 - i, r.busy[NZ - 1 - i] = true;
+    if (p->u[i].sg) {
+      bcast(c, r.zu[i], mem(GPR_RSI, (int32_t)(4 * p->u[i].k)));
+    } else {
+      c->pool[c->npool] = p->u[i].k;
+      bcast(c, r.zu[i], (rmo){RM_POOL, c->npool++, 0});
+    }
+  }
+  for (int ch = 0; ch < EMU_LANES * 4 / JIT_CB; ch++) {
+    for (int i = 0; i < p->nv; i++) r.zv[i] = -1, r.dirty[i] = false;
+    for (int j = 0; j < n; j++) emit_rec(c, p, &r, in + j, ch);
+    for (int i = 0; i < p->nv; i++) {
+      if (r.zv[i] < 0) continue;
+      if (r.dirty[i]) vstore(c, r.zv[i], GPR_RDI, (int32_t)(p->vg[i] * EMU_LANES * 4 + JIT_CB * ch));
+      r.busy[r.zv[i]] = false;
+    }
+  }
+  put(c, 0xc5), put(c, 0xf8), put(c, 0x77); /* vzeroupper */
+  put(c, 0xc3);                             /* ret */
+}
+
+/* ---- the code arena -----------------------------------------------------------------------------
+ * Pieces of 1 MiB, each a memfd mapped twice: written through its read-write view, run through its
+ * read-and-execute one (no mapping is ever writable and executable). A block is a 64-byte header in
+ * the write view (its piece, its length, the next free block) and the code and pool after it, 64-byte
+ * aligned, so that runs lie side by side in few pages. emu_jit_free returns a program's blocks to a
+ * free list that later translations take first (first fit, a block whole); at most ARENA_MAX bytes in
+ * all, after which runs stay with the runner. All under jit_mu. */
+typedef struct piece {
+  uint8_t *rw, *rx;
+  size_t used;
+  struct piece *next;
+} piece;
+typedef struct blk {
+  piece *pc;
+  size_t len; /* header included */
+  struct blk *next_free;
+} blk;
+enum { PIECE = 1 << 20, ARENA_MAX = 64 << 20, HDR = 64 };
+static piece *pieces;
+static size_t arena_bytes;
+static blk *free_blocks;
+
+static piece *piece_new(void)
+{
+  if (arena_bytes + PIECE > ARENA_MAX) return NULL;
+  int fd = memfd_create("lanelab-jit", MFD_CLOEXEC);
+  if (fd < 0) return NULL;
+  piece *p = calloc(1, sizeof *p);
+  void *rw = MAP_FAILED, *rx = MAP_FAILED;
+  if (p && ftruncate(fd, PIECE) == 0) {
+    rw = mmap(NULL, PIECE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    rx = mmap(NULL, PIECE, PROT_READ | PROT_EXEC, MAP_SHARED, fd, 0);
+  }
+  close(fd);
+  if (!p || rw == MAP_FAILED || rx == MAP_FAILED) {
+    if (rw != MAP_FAILED) munmap(rw, PIECE);
+    if (rx != MAP_FAILED) munmap(rx, PIECE);
+    free(p);
+    return NULL;
+  }
+  p->rw = rw, p->rx = rx, p->next = pieces, pieces = p;
+  arena_bytes += PIECE;
+  return p;
+}
+
+/* the code and pool of c into a block; its run address, NULL when the arena is full */
+static void *install(cbuf *c)
+{
+  const size_t pool_at = (c->n + 63) & ~(size_t)63, need = HDR + ((pool_at + 4 * (size_t)c->npool + 63) & ~(size_t)63);
+  if (need > PIECE) return NULL;
+  blk *b = NULL;
+  for (blk **f = &free_blocks; *f; f = &(*f)->next_free)
+    if ((*f)->len >= need) {
+      b = *f, *f = b->next_free;
+      break;
+    }
+  if (!b) {
+    piece *p = pieces && pieces->used + need <= PIECE ? pieces : piece_new();
+    if (!p) return NULL;
+    b = (blk *)(void *)(p->rw + p->used);
+    b->pc = p, b->len = need;
+    p->used += need;
+  }
+  b->next_free = NULL;
+  uint8_t *code = (uint8_t *)b + HDR;
+  memcpy(code, c->b, c->n);
+  memcpy(code + pool_at, c->pool, 4 * (size_t)c->npool);
+  for (int i = 0; i < c->nfix; i++) {
+    const int32_t d = (int32_t)((int64_t)(pool_at + 4 * (size_t)c->fix[i].entry) - (int64_t)c->fix[i].end);
+    memcpy(code + c->fix[i].at, &d, 4);
+  }
+  return b->pc->rx + (code - b->pc->rw);
+}
+
+/* the block whose code runs at rx */
+static blk *block_of(void *rx)
+{
+  for (piece *p = pieces; p; p = p->next)
+    if ((uint8_t *)rx >= p->rx && (uint8_t *)rx < p->rx + PIECE) return (blk *)(void *)(p->rw + ((uint8_t *)rx - p->rx) - HDR);
+  return NULL;
+}
+
+static pthread_mutex_t jit_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* the fewest records worth code: shorter pieces cost more in calls than they save (issue #31,
+ * twelfth stop: the seed kernels' hot runs are mostly of one or two records, and translating those
+ * made gfx942's seed slower) */
+enum { JIT_MIN = 3 };
+
+/* translates the run from in (once: the first caller; the others find it done) */
+static void *compile(const emu_insn *in)
+{
+  pthread_mutex_lock(&jit_mu);
+  void *code = __atomic_load_n(&((emu_insn *)(uintptr_t)in)->jit, __ATOMIC_ACQUIRE);
+  if (!code) {
+    plan p;
+    int n = plan_run(in, in->fuse_n, &p);
+    cbuf c = {0};
+    if (n >= JIT_MIN) {
+      translate(&c, in, n, &p);
+      code = c.bad ? NULL : install(&c);
+    }
+    if (!code) { /* nothing here: the runner takes the records up to where a piece worth code starts */
+      code = EMU_JIT_NONE;
+      for (n = 1; n < in->fuse_n; n++) {
+        plan q;
+        if (plan_run(in + n, in->fuse_n - n, &q) >= JIT_MIN) break;
+      }
+    }
+    free(c.b);
+    ((emu_insn *)(uintptr_t)in)->jit_n = (uint8_t)n;
+    __atomic_store_n(&((emu_insn *)(uintptr_t)in)->jit, code, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&jit_mu);
+  return code;
+}
+
+int emu_jit_step(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt, bool hot)
+{
+  void *code = __atomic_load_n(&in->jit, __ATOMIC_ACQUIRE);
+  if (!code) {
+    if (!hot && cnt[0] < EMU_JIT_HOT) return -m;
+    code = compile(in);
+  }
+  const int n = in->jit_n;
+  if (code == EMU_JIT_NONE) return -n;
+  if (n > m) return -m;
+  ((emu_jit_fn)code)(w->v, w->s);
+  for (int j = 0; j < n; j++) cnt[j]++;
+  return n;
+}
+
+void emu_jit_free(emu_insn *insns, size_t n)
+{
+  pthread_mutex_lock(&jit_mu);
+  for (size_t i = 0; i < n; i++) {
+    void *code = insns[i].jit;
+    insns[i].jit = NULL;
+    if (!code || code == EMU_JIT_NONE) continue;
+    blk *b = block_of(code);
+    if (b) b->next_free = free_blocks, free_blocks = b;
+  }
+  pthread_mutex_unlock(&jit_mu);
+}
+
+#else /* no translation off x86-64 Linux */
+
+int emu_jit_step(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt, bool hot)
+{
+  (void)w, (void)in, (void)cnt, (void)hot;
+  return -m;
+}
+void emu_jit_free(emu_insn *insns, size_t n) { (void)insns, (void)n; }
+
+#endif
