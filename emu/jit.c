@@ -506,6 +506,22 @@ static blk *block_of(void *rx)
 
 static pthread_mutex_t jit_mu = PTHREAD_MUTEX_INITIALIZER;
 
+/* A piece's memory is shared (MAP_SHARED) with a child made by fork: after a fork neither process
+ * writes into a piece that existed before it (each takes new pieces, the free list is dropped), so
+ * neither changes code the other may still run. The old pieces stay mapped for that code. */
+static void fork_prepare(void) { pthread_mutex_lock(&jit_mu); }
+static piece *retired; /* the pieces of before a fork: kept (reachable) for the code in them */
+static void fork_done(void)
+{
+  while (pieces) {
+    piece *p = pieces;
+    pieces = p->next, p->next = retired, retired = p;
+  }
+  free_blocks = NULL;
+  pthread_mutex_unlock(&jit_mu);
+}
+__attribute__((constructor)) static void jit_fork_init(void) { pthread_atfork(fork_prepare, fork_done, fork_done); }
+
 /* the fewest records worth code: shorter pieces cost more in calls than they save (issue #31,
  * twelfth stop: the seed kernels' hot runs are mostly of one or two records, and translating those
  * made gfx942's seed slower) */

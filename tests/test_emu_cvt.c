@@ -6,6 +6,9 @@
  * values come from the formats' definitions and the ISA's formulas written here. */
 #include <math.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "tests/emu_snippets/snippet.h"
 
 static uint32_t fb(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
@@ -1818,6 +1821,66 @@ Test(emu_cvt, translated_runs_split_where_registers_run_out_and_give_the_handler
   cr_assert_eq(emu_jit_step(&s->w, s->p->insns, 2, cnt, false), -2, "a run cut to 2 records ran 3 records' code");
   cr_assert_eq(emu_jit_try(&s->w, s->p->insns, 2, cnt), 0);
   sn_free(s);
+}
+
+/* The translated code's memory is shared with a child made by fork (its pieces are MAP_SHARED): a
+ * child that translates a run while its parent translates another must not get its code overwritten
+ * by the parent's (after a fork each process writes into new pieces only). The child translates R2,
+ * waits while the parent translates R3, then runs R2 against the handlers; the parent's R1, translated
+ * before the fork, still gives the handlers' bits afterwards. */
+static bool run_matches_handlers(snip *s, size_t n, uint32_t seed)
+{
+  const size_t nbytes = (size_t)EMU_NVGPR * EMU_LANES * 4;
+  uint32_t *want = ll_xmalloc(nbytes), *before = ll_xmalloc(nbytes);
+  for (int r = 0; r < 16; r++)
+    for (int l = 0; l < EMU_LANES; l++) sn_v(s, r)[l] = sn_rand(&seed);
+  memcpy(before, s->vfile, nbytes);
+  for (size_t i = 0; i < n; i++) s->p->insns[i].fn(&s->w, &s->p->insns[i]);
+  memcpy(want, s->vfile, nbytes);
+  memcpy(s->vfile, before, nbytes);
+  emu_fuse_run(&s->w, s->p->insns, (int)n);
+  bool ok = !memcmp(want, s->vfile, nbytes);
+  free(want), free(before);
+  return ok;
+}
+Test(emu_cvt, translated_code_survives_a_fork)
+{
+  size_t n1, n2, n3;
+  snip *s1 = sn_one_run(EMU_GFX950, "v_add_u32 v3, v1, v2\nv_xor_b32 v4, v3, v1\nv_sub_u32 v5, v4, v2\nv_or_b32 v6, v5, v3\n", &n1);
+  snip *s2 = sn_one_run(EMU_GFX950, "v_xor_b32 v3, v1, v2\nv_lshlrev_b32 v4, 3, v3\nv_add_u32 v5, v4, v1\n", &n2);
+  snip *s3 = sn_one_run(EMU_GFX950, "v_mul_lo_u32 v7, v1, v2\nv_max_u32 v8, v7, v1\nv_and_b32 v9, v8, v2\nv_not_b32 v10, v9\n", &n3);
+  sn_exec(s1, ~0ull), sn_exec(s2, ~0ull), sn_exec(s3, ~0ull);
+  cr_assert(run_matches_handlers(s1, n1, 1u));
+  if (!emu_jit_ready()) {
+    cr_assert_null(s1->p->insns[0].jit);
+    cr_log_info("no AVX-512 translation on this host: checked that the run has no code");
+    sn_free(s1), sn_free(s2), sn_free(s3);
+    return;
+  }
+  cr_assert(s1->p->insns[0].jit != NULL && s1->p->insns[0].jit != EMU_JIT_NONE);
+  int c2p[2], p2c[2];
+  cr_assert(pipe(c2p) == 0 && pipe(p2c) == 0);
+  fflush(NULL);
+  pid_t pid = fork();
+  cr_assert_geq(pid, 0);
+  if (pid == 0) {
+    char b = 0;
+    bool ok = run_matches_handlers(s2, n2, 2u); /* translates R2 */
+    ok = ok && write(c2p[1], "r", 1) == 1 && read(p2c[0], &b, 1) == 1;
+    ok = ok && run_matches_handlers(s2, n2, 3u); /* R2's code again, after the parent translated R3 */
+    _exit(ok ? 0 : 1);
+  }
+  char b = 0;
+  cr_assert_eq(read(c2p[0], &b, 1), 1);
+  cr_assert(run_matches_handlers(s3, n3, 4u)); /* translates R3 */
+  cr_assert_eq(write(p2c[1], "g", 1), 1);
+  int st = 0;
+  cr_assert_eq(waitpid(pid, &st, 0), pid);
+  cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the child's translated run no longer gave the handlers' bits (status 0x%x)", st);
+  cr_assert(run_matches_handlers(s1, n1, 5u));
+  cr_assert(run_matches_handlers(s3, n3, 6u));
+  close(c2p[0]), close(c2p[1]), close(p2c[0]), close(p2c[1]);
+  sn_free(s1), sn_free(s2), sn_free(s3);
 }
 
 /* v_cndmask_b32 in a run with masks of all ones and all zeros (the runner copies one source, or
