@@ -762,7 +762,7 @@ static bool mfma_fast(emu_wave *w, const emu_insn *in, const mdesc *d, int ta, i
  * loop unrolled whole, all 16 rows' accumulators in registers (C read whole before D is written, so
  * C may overlap D in any way), A converted interleaved as fa16_interleaved does (item t of lane l at
  * (t / 2) * 128 + 2 * l + t % 2), B through the operand cache as mfma_fast converts it. Entered from
- * mfma16_f16 under the same conditions as the AVX2 twin, less the overlap one. */
+ * mfma16_f16 (below) under the same conditions as the AVX2 twin, less the overlap one. */
 FAST_INLINE void fma16z(const float *ia, const float *cb, const uint32_t *c, uint32_t cval, uint32_t *dst, const int K)
 {
 #define FMA16Z_ROW(i) ((i) % 4 * 64 + 16 * ((i) / 4))
@@ -799,42 +799,18 @@ FAST_TARGET static void fa16_interleaved_512(const uint32_t *R, int nreg, float 
     for (int l = 0; l < 64; l += 8)
       _mm512_store_ps(ia + r * 128 + 2 * l, _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(const void *)(R + r * 64 + l))));
 }
-static bool mfma16_f16_512(emu_wave *w, const emu_insn *in, int K)
-{
-  const emu_opnd *o = in->o;
-  const int nr = K / 8; /* A and B: K/4 f16 items per lane, two per register */
-  const bool creg = o[3].kind == EMU_OPK_VGPR || o[3].kind == EMU_OPK_AGPR;
-  if ((o[1].kind != EMU_OPK_VGPR && o[1].kind != EMU_OPK_AGPR) || (o[2].kind != EMU_OPK_VGPR && o[2].kind != EMU_OPK_AGPR) ||
-      o[1].n < nr || o[2].n < nr || o[0].n < 4 || (creg && o[3].n < 4))
-    return false;
-  const uint32_t *c = creg ? emu_vreg(w, in, 3, 0) : NULL;
-  uint32_t *dreg = emu_vreg(w, in, 0, 0);
-  uint32_t cval = 0;
-  if (!creg) {
-    uint32_t t[64]; /* C one value: the operand's 32 bits (inline float constants as f32 bits) */
-    cval = emu_src32(w, in, 3, t)[0];
-  }
-  static _Thread_local float ca[32 * 64] __attribute__((aligned(64))), cb[32 * 64] __attribute__((aligned(64)));
-  const float *tab = tab_bf8[w->wg->arch == EMU_GFX950]; /* unused for f16; the cache key mfma_fast uses */
-  fa16_interleaved_512(emu_vreg(w, in, 1, 0), nr, ca);
-  const float *cbv = bc_convert(mfma_ctx(w), fast_convert_op, T_F16, emu_vreg(w, in, 2, 0), nr, tab, cb);
-  if (K == 16) fast_fma16z_k16(ca, cbv, c, cval, dreg);
-  else fast_fma16z_k32(ca, cbv, c, cval, dreg);
-  return true;
-}
-
 /* v_mfma_f32_16x16x16_f16 and 16x16x32_f16 on the AVX2 path, the attention kernels' instructions
  * (every MFMA of the seed shape): the same conversions, operand cache and kernel as mfma_fast's
  * AVX2 branch gives them, entered without mfma()'s and mfma_fast's general checks and shape
  * lookups (seed seq 256, callgrind: mfma() itself cost some 236 host instructions per MFMA). Only
  * what those checks would let through the fast path comes here: no cbsz/abid/blgp, A and B whole
- * registers, C one value or registers that D either is or is clear of, no AVX-512 kernel to prefer;
- * anything else returns false and mfma() runs as before. */
+ * registers, C one value or registers that D either is or is clear of (on the AVX2 path); anything
+ * else returns false and mfma() runs as before. On an AVX-512 host the same entry takes the AVX-512
+ * conversion and kernel above. */
 FAST2_TARGET static bool mfma16_f16(emu_wave *w, const emu_insn *in, int K)
 {
-  if (in->cbsz | in->blgp | in->abid | in->neg) return false;
-  if (fast_cpu && emu_avx512) return mfma16_f16_512(w, in, K);
-  if (!emu_avx2) return false;
+  const bool w512 = fast_cpu && emu_avx512; /* the AVX-512 twin above */
+  if ((!w512 && !emu_avx2) || in->cbsz | in->blgp | in->abid | in->neg) return false;
   const emu_opnd *o = in->o;
   const int nr = K / 8; /* A and B: K/4 f16 items per lane, two per register */
   const bool creg = o[3].kind == EMU_OPK_VGPR || o[3].kind == EMU_OPK_AGPR;
@@ -843,7 +819,8 @@ FAST2_TARGET static bool mfma16_f16(emu_wave *w, const emu_insn *in, int K)
     return false;
   const uint32_t *c = creg ? emu_vreg(w, in, 3, 0) : NULL;
   uint32_t *dreg = emu_vreg(w, in, 0, 0);
-  if (c && !(c == dreg || c + 4 * 64 <= dreg || dreg + 4 * 64 <= c)) return false;
+  /* the AVX2 kernel writes D by row blocks; the AVX-512 one reads all of C before it writes */
+  if (!w512 && c && !(c == dreg || c + 4 * 64 <= dreg || dreg + 4 * 64 <= c)) return false;
   uint32_t cval = 0;
   if (!creg) {
     uint32_t t[64]; /* C one value: the operand's 32 bits (inline float constants as f32 bits) */
@@ -851,6 +828,13 @@ FAST2_TARGET static bool mfma16_f16(emu_wave *w, const emu_insn *in, int K)
   }
   static _Thread_local float ca[32 * 64] __attribute__((aligned(64))), cb[32 * 64] __attribute__((aligned(64)));
   const float *tab = tab_bf8[w->wg->arch == EMU_GFX950]; /* unused for f16; the cache key mfma_fast uses */
+  if (w512) {
+    fa16_interleaved_512(emu_vreg(w, in, 1, 0), nr, ca);
+    const float *cbv = bc_convert(mfma_ctx(w), fast_convert_op, T_F16, emu_vreg(w, in, 2, 0), nr, tab, cb);
+    if (K == 16) fast_fma16z_k16(ca, cbv, c, cval, dreg);
+    else fast_fma16z_k32(ca, cbv, c, cval, dreg);
+    return true;
+  }
   fa16_interleaved(emu_vreg(w, in, 1, 0), nr, ca);
   const float *cbv = bc_convert(mfma_ctx(w), fast_convert_256, T_F16, emu_vreg(w, in, 2, 0), nr, tab, cb);
   if (K == 16) fast2_fma16i_k16(ca, cbv, c, cval, dreg);
