@@ -527,10 +527,12 @@ __attribute__((constructor)) static void jit_fork_init(void) { pthread_atfork(fo
  * made gfx942's seed slower) */
 enum { JIT_MIN = 3 };
 
-/* translates the run from in (once: the first caller; the others find it done) */
-static void *compile(const emu_insn *in)
+/* translates the run from in (once: the first caller; the others find it done); NULL when another
+ * thread holds the lock and wait is false */
+static void *compile(const emu_insn *in, bool wait)
 {
-  pthread_mutex_lock(&jit_mu);
+  if (!wait && pthread_mutex_trylock(&jit_mu) != 0) return NULL; /* another worker translates: run on */
+  if (wait) pthread_mutex_lock(&jit_mu);
   void *code = __atomic_load_n(&((emu_insn *)(uintptr_t)in)->jit, __ATOMIC_ACQUIRE);
   if (!code) {
     plan p;
@@ -560,7 +562,8 @@ int emu_jit_step(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt, bool hot
   void *code = __atomic_load_n(&in->jit, __ATOMIC_ACQUIRE);
   if (!code) {
     if (!hot && cnt[0] < EMU_JIT_HOT) return -m;
-    code = compile(in);
+    code = compile(in, hot);
+    if (!code) return -m;
   }
   const int n = in->jit_n;
   if (code == EMU_JIT_NONE) return -n;
