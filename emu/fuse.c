@@ -606,8 +606,7 @@ static void runc(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt, bool hot
 {
   if (emu_jit_ready()) {
     while (m > 0) {
-      int k = emu_jit_try(w, in, m, cnt);
-      if (!k) k = emu_jit_step(w, in, m, cnt, hot);
+      int k = emu_jit_step(w, in, m, cnt, hot);
       if (k < 0) {
         k = -k < m ? -k : m;
         run_avx2(w, in, k, cnt);

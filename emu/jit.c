@@ -42,11 +42,6 @@
 
 bool emu_jit_on = true;
 
-__attribute__((constructor)) static void jit_init(void)
-{
-  const char *e = getenv("LANELAB_EMU_NO_JIT");
-  if (e && *e && strcmp(e, "0") != 0) emu_jit_on = false;
-}
 
 #if defined(__x86_64__) && defined(__linux__)
 
@@ -520,7 +515,12 @@ static void fork_done(void)
   free_blocks = NULL;
   pthread_mutex_unlock(&jit_mu);
 }
-__attribute__((constructor)) static void jit_fork_init(void) { pthread_atfork(fork_prepare, fork_done, fork_done); }
+__attribute__((constructor)) static void jit_init(void)
+{
+  const char *e = getenv("LANELAB_EMU_NO_JIT");
+  if (e && *e && strcmp(e, "0") != 0) emu_jit_on = false;
+  pthread_atfork(fork_prepare, fork_done, fork_done);
+}
 
 /* the fewest records worth code: shorter pieces cost more in calls than they save (issue #31,
  * twelfth stop: the seed kernels' hot runs are mostly of one or two records, and translating those

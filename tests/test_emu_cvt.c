@@ -1677,27 +1677,35 @@ static const char fuse_src[] =
 /* One pass of a run against its records' handlers, from the wave's registers as they are: the
  * handlers one by one, then the same registers restored and the whole run as one step (emu_fuse_run;
  * its AVX2 build when avx2 and the CPU has it, else the baseline one); every VGPR and SGPR equal. */
-static void run_vs_handlers(snip *s, size_t n, bool avx2, emu_arch a, int pass)
+static bool handlers_then_run(snip *s, size_t n, bool avx2, uint32_t *want, uint32_t swant[EMU_NSFILE])
 {
   const size_t nbytes = (size_t)EMU_NVGPR * EMU_LANES * 4;
-  uint32_t *before = ll_xmalloc(nbytes), *want = ll_xmalloc(nbytes), sbefore[EMU_NSFILE], swant[EMU_NSFILE];
+  uint32_t *before = ll_xmalloc(nbytes), sbefore[EMU_NSFILE];
+  bool ok = true;
   memcpy(before, s->vfile, nbytes);
   memcpy(sbefore, s->w.s, sizeof sbefore);
-  for (size_t i = 0; i < n; i++) cr_assert_eq(s->p->insns[i].fn(&s->w, &s->p->insns[i]), EMU_OK, "%s", s->f.msg);
+  for (size_t i = 0; i < n; i++) ok = ok && s->p->insns[i].fn(&s->w, &s->p->insns[i]) == EMU_OK;
   memcpy(want, s->vfile, nbytes);
-  memcpy(swant, s->w.s, sizeof swant);
+  memcpy(swant, s->w.s, sizeof sbefore);
   memcpy(s->vfile, before, nbytes);
   memcpy(s->w.s, sbefore, sizeof sbefore);
   bool had2 = emu_avx2;
   emu_avx2 = had2 && avx2;
   emu_fuse_run(&s->w, s->p->insns, (int)n);
   emu_avx2 = had2;
+  free(before);
+  return ok;
+}
+static void run_vs_handlers(snip *s, size_t n, bool avx2, emu_arch a, int pass)
+{
+  uint32_t *want = ll_xmalloc((size_t)EMU_NVGPR * EMU_LANES * 4), swant[EMU_NSFILE];
+  cr_assert(handlers_then_run(s, n, avx2, want, swant), "%s", s->f.msg);
   for (int r = 0; r < EMU_NVGPR; r++)
     for (int l = 0; l < EMU_LANES; l++)
       cr_assert_eq(sn_v(s, r)[l], want[r * EMU_LANES + l], "%s pass %d: v%d lane %d: run 0x%08x, handlers 0x%08x",
                    emu_arch_name(a), pass, r, l, sn_v(s, r)[l], want[r * EMU_LANES + l]);
   cr_assert(!memcmp(s->w.s, swant, sizeof swant), "%s pass %d: the SGPRs differ", emu_arch_name(a), pass);
-  free(before), free(want);
+  free(want);
 }
 
 /* The snippet src on arch, asserted to be one fused run over all its *n instructions (the s_
@@ -1828,19 +1836,16 @@ Test(emu_cvt, translated_runs_split_where_registers_run_out_and_give_the_handler
  * by the parent's (after a fork each process writes into new pieces only). The child translates R2,
  * waits while the parent translates R3, then runs R2 against the handlers; the parent's R1, translated
  * before the fork, still gives the handlers' bits afterwards. */
+/* handlers_then_run on random v0..v15 from seed, as a verdict (no assertion: a forked child calls it) */
 static bool run_matches_handlers(snip *s, size_t n, uint32_t seed)
 {
   const size_t nbytes = (size_t)EMU_NVGPR * EMU_LANES * 4;
-  uint32_t *want = ll_xmalloc(nbytes), *before = ll_xmalloc(nbytes);
+  uint32_t *want = ll_xmalloc(nbytes), swant[EMU_NSFILE];
   for (int r = 0; r < 16; r++)
     for (int l = 0; l < EMU_LANES; l++) sn_v(s, r)[l] = sn_rand(&seed);
-  memcpy(before, s->vfile, nbytes);
-  for (size_t i = 0; i < n; i++) s->p->insns[i].fn(&s->w, &s->p->insns[i]);
-  memcpy(want, s->vfile, nbytes);
-  memcpy(s->vfile, before, nbytes);
-  emu_fuse_run(&s->w, s->p->insns, (int)n);
-  bool ok = !memcmp(want, s->vfile, nbytes);
-  free(want), free(before);
+  bool ok = handlers_then_run(s, n, true, want, swant) && !memcmp(want, s->vfile, nbytes) &&
+            !memcmp(swant, s->w.s, sizeof swant);
+  free(want);
   return ok;
 }
 Test(emu_cvt, translated_code_survives_a_fork)
