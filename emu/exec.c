@@ -270,8 +270,13 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w, emu_ldso
     uint32_t m = in->blk_n;
     if (m > w->budget) m = (uint32_t)w->budget;
     if ((m == 0) | w->vskip | w->gpr_idx) {
-      if (!solo || !in->solo_ev || w->budget == 0 || (w->vskip | w->gpr_idx) ||
-          (w->npend != 0 && emu_hazard_possible(w, in)))
+      /* an event run here: a solo wave's (above); in a workgroup of several, an s_waitcnt that can
+       * retire none of the wave's LDS writes (emu_ldso_writes_retired; no LDS: nothing to order).
+       * It touches only the wave's own counters, and what another wave's access is checked against
+       * stays as it was, so its turn is unobservable (issue #31: gfx942's software transpose waits
+       * on its ds_bpermute_b32 results about once every nine instructions) */
+      bool here = solo ? in->solo_ev : in->fn == emu_op_s_waitcnt && (!lo || emu_ldso_writes_retired(lo, w));
+      if (!here || w->budget == 0 || (w->vskip | w->gpr_idx) || (w->npend != 0 && emu_hazard_possible(w, in)))
         break;
       w->budget--;
       k++;

@@ -1074,6 +1074,12 @@ int emu_ldso_exec(emu_ldso *lo, emu_obs_worker *ow, emu_wave *w, const emu_insn 
   return ldso_exec(lo, ow, w, in);
 }
 
+bool emu_ldso_writes_retired(const emu_ldso *lo, const emu_wave *w)
+{
+  uint32_t me = (w->wave_id & 15) * 2; /* ldso_record's slot */
+  return lo->last[me + EMU_CNT_DS] <= w->pret[EMU_CNT_DS] && lo->last[me + EMU_CNT_VM] <= w->pret[EMU_CNT_VM];
+}
+
 /* ---- tracing ---------------------------------------------------------------------------------*/
 static bool selected(emu_obs_worker *ow, const emu_wave *w, const emu_insn *in)
 {

@@ -44,5 +44,10 @@ void emu_ldso_barrier(emu_ldso *lo);
  * yet safe (a finding: emu_memwarn, so EMU_FAULT under strict_memory), then the handler (through
  * the observer when ow), then its LDS writes recorded. */
 int emu_ldso_exec(emu_ldso *lo, emu_obs_worker *ow, emu_wave *w, const emu_insn *in);
+/* Has wave w retired every LDS write this check recorded for it (lo->last <= w->pret on both
+ * counters)? Then an s_waitcnt of w can retire none of them: it moves no write's state that this
+ * check reads (a write is outstanding while seq > pret; counters retire in order), so its place
+ * among the other waves' accesses is unobservable (emu/exec.c rr_ahead runs it out of turn). */
+bool emu_ldso_writes_retired(const emu_ldso *lo, const emu_wave *w);
 
 #endif
