@@ -520,6 +520,7 @@ static void *worker_main(void *arg)
     g.mem = L->mem;
     g.prog = L->prog;
     g.warns = &L->warns;
+    g.idx = idx;
     g.arch = d->co->arch;
     g.id[0] = idx % d->grid[0];
     g.id[1] = (idx / d->grid[0]) % d->grid[1];
@@ -696,6 +697,7 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
     for (int t = 0; t < nthreads; t++) pthread_join(th[t], NULL);
     free(th);
   }
+  const size_t warned_pcs = emu_warns_report(&L.warns, o, atomic_load(&L.fault_idx));
   {
     /* fidelity (emu/fidelity.c): executions per instruction over all phases and workers; the
      * instructions resting on stated choices are summed into stats and the process's total */
@@ -720,8 +722,7 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
   }
   free(W);
   pthread_mutex_destroy(&L.mu);
-  if (stats) stats->mem_warnings = L.warns.total, stats->mem_warning_pcs = L.warns.n;
-  free(L.warns.pcs);
+  if (stats) stats->mem_warnings = L.warns.total, stats->mem_warning_pcs = warned_pcs;
   pthread_mutex_destroy(&L.warns.mu);
   if (atomic_load(&L.fault_idx) != UINT32_MAX) {
     *fault = L.fault;

@@ -4,6 +4,7 @@
  * calls nothing that runs waves. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "emu/internal.h"
 
@@ -66,23 +67,53 @@ int emu_memwarn(emu_wave *w, const emu_insn *in, const char *kind, int lane, uin
   va_end(ap);
   ev.faulted = false;
   emu_warns *ws = w->wg->warns;
-  bool first = true;
-  if (ws) { /* once per PC per launch; the report is made under the lock (callbacks serialized) */
-    pthread_mutex_lock(&ws->mu);
-    ws->total++;
-    for (size_t i = 0; i < ws->n && first; i++) first = ws->pcs[i] != ev.pc;
-    if (first) {
-      if (ws->n == ws->cap) ws->cap = ws->cap ? 2 * ws->cap : 8, ws->pcs = ll_xrealloc(ws->pcs, ws->cap * sizeof *ws->pcs);
-      ws->pcs[ws->n++] = ev.pc;
-    }
-  }
-  if (first) {
+  if (!ws) { /* no launch to collect it: reported now */
     const emu_launch_opts *o = w->wg->opts;
     if (o && o->on_warning) o->on_warning(o->warn_user, &ev);
     else fprintf(stderr, "lanelab: warning: %s\n", ev.msg);
+    return EMU_OK;
   }
-  if (ws) pthread_mutex_unlock(&ws->mu);
+  /* kept for the launch's end (emu_warns_report): per PC, the occurrence of the lowest key */
+  const uint64_t key = (uint64_t)w->wg->idx << 32 | w->wg->nwarn++;
+  pthread_mutex_lock(&ws->mu);
+  ws->total++;
+  size_t i = 0;
+  while (i < ws->n && ws->pcs[i] != ev.pc) i++;
+  if (i == ws->n) {
+    if (ws->n == ws->cap) {
+      ws->cap = ws->cap ? 2 * ws->cap : 8;
+      ws->pcs = ll_xrealloc(ws->pcs, ws->cap * sizeof *ws->pcs);
+      ws->key = ll_xrealloc(ws->key, ws->cap * sizeof *ws->key);
+      ws->ev = ll_xrealloc(ws->ev, ws->cap * sizeof *ws->ev);
+    }
+    ws->n++;
+    ws->pcs[i] = ev.pc, ws->key[i] = key, ws->ev[i] = ev;
+  } else if (key < ws->key[i]) {
+    ws->key[i] = key, ws->ev[i] = ev;
+  }
+  pthread_mutex_unlock(&ws->mu);
   return EMU_OK;
+}
+
+size_t emu_warns_report(emu_warns *ws, const emu_launch_opts *o, uint32_t fault_idx)
+{
+  size_t shown = 0;
+  for (;;) { /* the lowest key not yet reported (a few PCs: a selection, no sort) */
+    size_t b = ws->n;
+    for (size_t i = 0; i < ws->n; i++)
+      if (ws->key[i] != UINT64_MAX && (b == ws->n || ws->key[i] < ws->key[b])) b = i;
+    if (b == ws->n) break;
+    if ((uint32_t)(ws->key[b] >> 32) <= fault_idx) {
+      if (o && o->on_warning) o->on_warning(o->warn_user, &ws->ev[b]);
+      else fprintf(stderr, "lanelab: warning: %s\n", ws->ev[b].msg);
+      shown++;
+    }
+    ws->key[b] = UINT64_MAX;
+  }
+  free(ws->pcs), free(ws->key), free(ws->ev);
+  ws->pcs = ws->key = NULL, ws->ev = NULL;
+  ws->n = ws->cap = 0;
+  return shown;
 }
 
 int emu_op_unimplemented(emu_wave *w, const emu_insn *in)

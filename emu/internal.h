@@ -444,13 +444,22 @@ enum { EMU_CNT_VM = 0, EMU_CNT_DS = 1, EMU_CNT_SMEM = 2 };
 #define EMU_PRING_BASE(c) ((c) == EMU_CNT_VM ? 0 : (c) == EMU_CNT_DS ? 64 : 80)
 #define EMU_PRING_CAP(c) ((c) == EMU_CNT_VM ? 64 : 16)
 
-/* Memory-model warnings of one launch (emu_memwarn): PCs already reported, occurrences. */
+/* Memory-model warnings of one launch (emu_memwarn): one per PC, reported when the launch ends
+ * (emu_warns_report): of a PC's occurrences, the first of the earliest workgroup in grid order
+ * (key: the workgroup's linear index << 32 | its own count of warnings so far), so that which one
+ * is reported does not depend on how the workers' threads interleave; occurrences in all. */
 typedef struct emu_warns {
   pthread_mutex_t mu;
   uint64_t *pcs;
+  uint64_t *key;
+  emu_fault *ev;
   size_t n, cap;
   uint64_t total;
 } emu_warns;
+/* The launch has ended: each PC's warning through on_warning (or stderr), in key order, those of
+ * workgroups past fault_idx (a fault's workgroup; UINT32_MAX: none) left out, since whether those
+ * ran at all depends on timing. Returns how many it reported; frees the records. */
+size_t emu_warns_report(emu_warns *ws, const emu_launch_opts *o, uint32_t fault_idx);
 
 typedef struct emu_wg {
   const emu_dispatch *d;
@@ -461,7 +470,9 @@ typedef struct emu_wg {
   uint32_t id[3];
   uint8_t *lds;
   uint32_t lds_size;     /* bytes allocated to this workgroup: group_segment_size + dynamic */
-  emu_warns *warns;      /* the launch's memory-model warnings (NULL: each one reported, none counted) */
+  emu_warns *warns;      /* the launch's memory-model warnings (NULL: each one reported at once, none counted) */
+  uint32_t idx;          /* the workgroup's linear index in the grid (emu_warns' key) */
+  uint32_t nwarn;        /* its memory-model warnings so far */
   /* the worker's MFMA state (emu/op_mfma.c: converted B operands), made on the worker's first
    * MFMA and freed by emu_mfma_ctx_free when the worker ends, so a process, thread or launch that
    * runs no MFMA pays nothing for it; NULL: none (hand-built waves run without it) */

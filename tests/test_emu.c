@@ -2818,3 +2818,59 @@ Test(threads, more_workers_than_cores_give_the_one_worker_results)
   free(src);
   free(dir);
 }
+
+/* ---- memory-model warnings: which occurrence a launch reports ------------------------------------
+ * Workgroups run on several threads in no defined order, so the first occurrence of a warning in
+ * time depends on the threads. A launch keeps each PC's occurrence of the lowest key (the workgroup's
+ * grid index, then its own count of warnings) and reports them when it ends, in key order, leaving
+ * out the workgroups past a fault's (whether those ran depends on timing). Here emu_memwarn gets
+ * the occurrences in an order threads could give (workgroup 5 first); the report must not. */
+typedef struct {
+  int n;
+  char msg[4][700];
+} wlog;
+static void wlog_add(void *u, const emu_fault *f)
+{
+  wlog *l = u;
+  if (l->n < 4) snprintf(l->msg[l->n], sizeof l->msg[0], "%s", f->msg);
+  l->n++;
+}
+Test(sched, warnings_report_each_pcs_first_of_the_earliest_workgroup)
+{
+  for (int pass = 0; pass < 2; pass++) {
+    emu_warns ws = {0};
+    pthread_mutex_init(&ws.mu, NULL);
+    wlog log = {0};
+    emu_launch_opts o = {.on_warning = wlog_add, .warn_user = &log};
+    emu_wg g = {0};
+    g.opts = &o, g.warns = &ws, g.arch = EMU_GFX942;
+    emu_fault f = {0};
+    emu_wave w = {0};
+    w.wg = &g, w.fault = &f;
+    emu_insn in[3];
+    memset(in, 0, sizeof in);
+    for (int i = 0; i < 3; i++) in[i].pc = 0x100 + 4 * (uint64_t)i, in[i].text = "s_nop 0";
+    /* (workgroup, record, tag) as the threads happened to run them */
+    static const struct { uint32_t wg; int rec; const char *tag; } seq[] = {
+        {5, 0, "t1"}, {2, 0, "t2"}, {2, 1, "t3"}, {2, 0, "t4"}, {7, 2, "t5"}};
+    uint32_t nw[8] = {0};
+    for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++) {
+      g.idx = seq[i].wg, g.id[0] = seq[i].wg, g.nwarn = nw[seq[i].wg];
+      cr_assert_eq(emu_memwarn(&w, &in[seq[i].rec], "missing s_waitcnt", -1, 0, "tag %s.", seq[i].tag), EMU_OK);
+      nw[seq[i].wg] = g.nwarn;
+    }
+    cr_assert_eq(log.n, 0, "a warning was reported before the launch ended: %s", log.msg[0]);
+    cr_assert_eq(ws.total, 5);
+    /* pass 1: workgroup 4 faulted, so 5 and 7 may or may not have run */
+    size_t shown = emu_warns_report(&ws, &o, pass ? 4 : UINT32_MAX);
+    static const char *want[] = {"tag t2.", "tag t3.", "tag t5."}, *wg[] = {"workgroup (2,0,0)", "workgroup (2,0,0)", "workgroup (7,0,0)"};
+    const int nwant = pass ? 2 : 3;
+    cr_assert_eq(shown, (size_t)nwant, "pass %d: %zu reported", pass, shown);
+    cr_assert_eq(log.n, nwant, "pass %d: %d reported", pass, log.n);
+    for (int i = 0; i < nwant; i++)
+      cr_assert(strstr(log.msg[i], want[i]) && strstr(log.msg[i], wg[i]), "pass %d: report %d is '%s', want %s of %s", pass,
+                i, log.msg[i], want[i], wg[i]);
+    cr_assert_null(ws.pcs);
+    pthread_mutex_destroy(&ws.mu);
+  }
+}
