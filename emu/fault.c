@@ -51,6 +51,13 @@ int emu_raise(emu_wave *w, const emu_insn *in, const char *kind, int lane, uint6
   return EMU_FAULT;
 }
 
+/* a warning to the launch's on_warning, else to stderr */
+static void report(const emu_launch_opts *o, const emu_fault *ev)
+{
+  if (o && o->on_warning) o->on_warning(o->warn_user, ev);
+  else fprintf(stderr, "lanelab: warning: %s\n", ev->msg);
+}
+
 int emu_memwarn(emu_wave *w, const emu_insn *in, const char *kind, int lane, uint64_t addr,
                 const char *fmt, ...)
 {
@@ -68,9 +75,7 @@ int emu_memwarn(emu_wave *w, const emu_insn *in, const char *kind, int lane, uin
   ev.faulted = false;
   emu_warns *ws = w->wg->warns;
   if (!ws) { /* no launch to collect it: reported now */
-    const emu_launch_opts *o = w->wg->opts;
-    if (o && o->on_warning) o->on_warning(o->warn_user, &ev);
-    else fprintf(stderr, "lanelab: warning: %s\n", ev.msg);
+    report(w->wg->opts, &ev);
     return EMU_OK;
   }
   /* kept for the launch's end (emu_warns_report): per PC, the occurrence of the lowest key */
@@ -78,16 +83,15 @@ int emu_memwarn(emu_wave *w, const emu_insn *in, const char *kind, int lane, uin
   pthread_mutex_lock(&ws->mu);
   ws->total++;
   size_t i = 0;
-  while (i < ws->n && ws->pcs[i] != ev.pc) i++;
+  while (i < ws->n && ws->ev[i].pc != ev.pc) i++;
   if (i == ws->n) {
     if (ws->n == ws->cap) {
       ws->cap = ws->cap ? 2 * ws->cap : 8;
-      ws->pcs = ll_xrealloc(ws->pcs, ws->cap * sizeof *ws->pcs);
       ws->key = ll_xrealloc(ws->key, ws->cap * sizeof *ws->key);
       ws->ev = ll_xrealloc(ws->ev, ws->cap * sizeof *ws->ev);
     }
     ws->n++;
-    ws->pcs[i] = ev.pc, ws->key[i] = key, ws->ev[i] = ev;
+    ws->key[i] = key, ws->ev[i] = ev;
   } else if (key < ws->key[i]) {
     ws->key[i] = key, ws->ev[i] = ev;
   }
@@ -103,15 +107,11 @@ size_t emu_warns_report(emu_warns *ws, const emu_launch_opts *o, uint32_t fault_
     for (size_t i = 0; i < ws->n; i++)
       if (ws->key[i] != UINT64_MAX && (b == ws->n || ws->key[i] < ws->key[b])) b = i;
     if (b == ws->n) break;
-    if ((uint32_t)(ws->key[b] >> 32) <= fault_idx) {
-      if (o && o->on_warning) o->on_warning(o->warn_user, &ws->ev[b]);
-      else fprintf(stderr, "lanelab: warning: %s\n", ws->ev[b].msg);
-      shown++;
-    }
+    if ((uint32_t)(ws->key[b] >> 32) <= fault_idx) report(o, &ws->ev[b]), shown++;
     ws->key[b] = UINT64_MAX;
   }
-  free(ws->pcs), free(ws->key), free(ws->ev);
-  ws->pcs = ws->key = NULL, ws->ev = NULL;
+  free(ws->key), free(ws->ev);
+  ws->key = NULL, ws->ev = NULL;
   ws->n = ws->cap = 0;
   return shown;
 }

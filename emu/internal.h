@@ -450,9 +450,8 @@ enum { EMU_CNT_VM = 0, EMU_CNT_DS = 1, EMU_CNT_SMEM = 2 };
  * is reported does not depend on how the workers' threads interleave; occurrences in all. */
 typedef struct emu_warns {
   pthread_mutex_t mu;
-  uint64_t *pcs;
   uint64_t *key;
-  emu_fault *ev;
+  emu_fault *ev; /* per PC (ev[i].pc) the occurrence kept, key[i] its key */
   size_t n, cap;
   uint64_t total;
 } emu_warns;

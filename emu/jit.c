@@ -565,12 +565,9 @@ int emu_jit_step(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt, bool hot
     code = compile(in, hot);
     if (!code) return -m;
   }
-  const int n = in->jit_n;
-  if (code == EMU_JIT_NONE) return -n;
-  if (n > m) return -m;
-  ((emu_jit_fn)code)(w->v, w->s);
-  for (int j = 0; j < n; j++) cnt[j]++;
-  return n;
+  if (code == EMU_JIT_NONE) return -in->jit_n;
+  const int k = emu_jit_try(w, in, m, cnt); /* the code, its records counted; 0: longer than m */
+  return k ? k : -m;
 }
 
 void emu_jit_free(emu_insn *insns, size_t n)
