@@ -339,7 +339,7 @@ static bool mfma_case(FILE *out, const mcase *c, bool have_limit)
     return false;
   }
   fake_wave *x = ll_xcalloc(1, sizeof *x);
-  uint32_t *file = ll_xcalloc((size_t)EMU_NVGPR * EMU_LANES, 4);
+  uint32_t *file = memset(ll_xaligned((size_t)EMU_NVGPR * EMU_LANES * 4), 0, (size_t)EMU_NVGPR * EMU_LANES * 4); /* as emu_launch's */
   x->w.v = file;
   x->w.a = file + 256 * EMU_LANES;
   x->w.nv = 256, x->w.na = 256;

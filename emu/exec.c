@@ -679,9 +679,12 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
   worker *W = ll_xcalloc((size_t)nthreads, sizeof *W);
   for (int t = 0; t < nthreads; t++) {
     W[t].L = &L;
-    W[t].vfile = ll_xmalloc((size_t)L.nwaves * nregs * EMU_LANES * 4);
-    W[t].lds = ll_xmalloc(lds ? lds : 1);
-    W[t].pfile = ll_xmalloc((size_t)L.nwaves * EMU_LANES * L.priv_size + 1);
+    /* at cache-line boundaries: a register is 256 bytes, four lines, read and written by whole-line
+     * vector loads and stores; malloc's 16-byte alignment split each of them over two lines in some
+     * runs and not in others (issue #31, fourteenth stop) */
+    W[t].vfile = ll_xaligned((size_t)L.nwaves * nregs * EMU_LANES * 4);
+    W[t].lds = ll_xaligned(lds ? lds : 1);
+    W[t].pfile = ll_xaligned((size_t)L.nwaves * EMU_LANES * L.priv_size + 1);
     W[t].waves = ll_xcalloc(L.nwaves, sizeof *W[t].waves);
     W[t].wfault = ll_xcalloc(L.nwaves, sizeof *W[t].wfault);
     W[t].counts = ll_xcalloc((size_t)EMU_MAX_PHASES * (prog->n ? prog->n : 1), sizeof *W[t].counts);

@@ -928,6 +928,42 @@ Test(state, workgroup_ids_in_sgprs_across_threads)
   synth_free(&s);
 }
 
+/* every wave's registers start at a cache line (emu_launch allocates the register file with
+ * ll_xaligned): whole-line vector loads and stores of a register then never span two lines, in every
+ * run, whatever malloc would have returned (issue #31, fourteenth stop) */
+static int al_waves, al_bad;
+static void on_end_align(void *u, const emu_wave_view *v)
+{
+  (void)u;
+  pthread_mutex_lock(&wg_mu);
+  al_waves++;
+  if ((uintptr_t)v->vgpr % 64 != 0 || (v->nagpr && (uintptr_t)v->agpr % 64 != 0)) al_bad++;
+  pthread_mutex_unlock(&wg_mu);
+}
+
+Test(state, register_files_start_at_cache_lines)
+{
+  BOTH {
+    synth s;
+    synth_make(&s, ARCH, "v_mov_b32 v5, 1\ns_endpgm\n", 0);
+    emu_mem *m = emu_mem_new();
+    emu_dispatch d = {.co = &s.co, .kernel = &s.k, .grid = {3, 1, 1}, .block = {192, 1, 1}};
+    emu_launch_opts o = {.threads = 2, .on_wave_end = on_end_align};
+    al_waves = al_bad = 0;
+    void *held[8];
+    for (int i = 0; i < 8; i++) {
+      held[i] = ll_xmalloc(16 * (size_t)i + 8); /* the heap in a different state for each launch */
+      emu_fault f;
+      cr_assert_eq(emu_launch(m, &d, &o, &f, NULL), LL_EXIT_OK, "%s", f.msg);
+    }
+    for (int i = 0; i < 8; i++) free(held[i]);
+    cr_assert_eq(al_waves, 8 * 3 * 3);
+    cr_assert_eq(al_bad, 0, "%d of %d waves' registers not at a 64-byte boundary", al_bad, al_waves);
+    emu_mem_free(m);
+    synth_free(&s);
+  }
+}
+
 /* ---- LDS ------------------------------------------------------------------------------------*/
 Test(ds, reads_writes_read2_st64_atomics)
 {

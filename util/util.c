@@ -58,6 +58,11 @@ void *ll_xmalloc(size_t n) {
   if (!p) oom(n);
   return p;
 }
+void *ll_xaligned(size_t n) {
+  void *p = NULL;
+  if (posix_memalign(&p, 64, n ? n : 1) != 0) oom(n);
+  return p;
+}
 void *ll_xcalloc(size_t n, size_t size) {
   void *p = calloc(n ? n : 1, size ? size : 1);
   if (!p) oom(n * size);

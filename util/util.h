@@ -33,6 +33,9 @@ void ll_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3),
 /* Allocation that never returns NULL (aborts with a message on out-of-memory). */
 void *ll_xmalloc(size_t n);
 void *ll_xcalloc(size_t n, size_t size);
+/* n bytes at a 64-byte boundary (a cache line), released with free(): what vector loads and stores
+ * of whole lines read and write, so that none of them spans two lines */
+void *ll_xaligned(size_t n);
 void *ll_xrealloc(void *p, size_t n);
 char *ll_xstrdup(const char *s);
 char *ll_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2))); /* malloc'd */
