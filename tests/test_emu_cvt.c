@@ -1435,7 +1435,8 @@ Test(emu_cvt, pk_fma_f32_specialised_gives_the_general_handlers_bits)
 static const struct {
   const char *text;
   int d;
-  int s0[2], s1[2], s2[2]; /* VGPR of each source's low and high dword, -1 - SGPR, or -102: the integer 0 */
+  int s0[2], s1[2], s2[2]; /* VGPR of each source's low and high dword, -1 - SGPR, -102: the integer 0,
+                              -103: the inline constant 0.5, -104: the inline constant -4.0 */
   unsigned nlo, nhi;       /* neg_lo, neg_hi */
 } pkfma_neg_cases[] = {
   {"v_pk_fma_f32 v[2:3], v[4:5], v[6:7], v[8:9] neg_lo:[0,0,1] neg_hi:[0,0,1]", 2, {4, 5}, {6, 7}, {8, 9}, 4, 4},
@@ -1448,11 +1449,19 @@ static const struct {
   {"v_pk_fma_f32 v[2:3], v[4:5], v[6:7], 0", 2, {4, 5}, {6, 7}, {-102, -102}, 0, 0},
   {"v_pk_fma_f32 v[2:3], s[8:9], v[6:7], 0 neg_lo:[0,1,1]", 2, {-9, -10}, {6, 7}, {-102, -102}, 6, 0},
   {"v_pk_fma_f32 v[2:3], v[2:3], s[4:5], v[4:5]", 2, {2, 3}, {-5, -6}, {4, 5}, 0, 0},
+  /* inline float constants as clang splats them (op_sel_hi 0: both halves the constant), in the
+   * specialised form since the fourteenth stop (before: sp_slow's C loops) */
+  {"v_pk_fma_f32 v[2:3], v[2:3], s[4:5], 0.5 op_sel_hi:[1,0,0]", 2, {2, 3}, {-5, -5}, {-103, -103}, 0, 0},
+  {"v_pk_fma_f32 v[2:3], v[4:5], -4.0, v[6:7] op_sel_hi:[1,0,1] neg_hi:[1,0,0]", 2, {4, 5}, {-104, -104}, {6, 7}, 0, 1},
 };
 
 static float pkfma_neg_opnd(snip *s, const uint32_t *before, int spec, int l, bool neg)
 {
-  uint32_t u = spec >= 0 ? before[(size_t)spec * EMU_LANES + l] : spec == -102 ? 0u : s->w.s[-1 - spec];
+  uint32_t u = spec >= 0        ? before[(size_t)spec * EMU_LANES + l]
+               : spec == -102 ? 0u
+               : spec == -103 ? 0x3f000000u /* 0.5f */
+               : spec == -104 ? 0xc0800000u /* -4.0f */
+                              : s->w.s[-1 - spec];
   return bf(neg ? u ^ 0x80000000u : u);
 }
 
@@ -1494,6 +1503,9 @@ Test(emu_cvt, pk_fma_f32_specialised_forms_give_the_general_handlers_bits)
     const emu_insn *in = &s->p->insns[0];
     cr_assert(in->implemented, "%s", pkfma_neg_cases[i].text);
     cr_assert(in->fn == emu_op_v_pk_fma_f32_sp, "%s: not specialised", pkfma_neg_cases[i].text);
+    /* every uniform source an SGPR pair or a constant whose dwords the record holds (sp_kv): the FMA
+     * host's form, not sp_slow */
+    cr_assert_lt(in->sp_var, 16, "%s: a uniform source left to sp_slow", pkfma_neg_cases[i].text);
     for (int path = 0; path < 2; path++) {
       emu_avx2 = had2 && path == 0; /* path 1: the C loops */
       for (int pass = 0; pass < 4; pass++) {
@@ -1525,7 +1537,7 @@ static const struct {
   const char *text;
   bool sp;
   int d;
-  int s0[2], s1[2]; /* VGPR of each source's low and high dword, -1 - SGPR, or -102: the integer 0 */
+  int s0[2], s1[2]; /* VGPR of each source's low and high dword, -1 - SGPR, -102: the integer 0, -103: 0.5 */
 } pkmul_cases[] = {
   {"v_pk_mul_f32 v[10:11], v[0:1], v[10:11] op_sel_hi:[0,1]", true, 10, {0, 0}, {10, 11}}, /* the seed kernels' form */
   {"v_pk_mul_f32 v[2:3], v[4:5], s[6:7]", true, 2, {4, 5}, {-7, -8}},
@@ -1533,6 +1545,7 @@ static const struct {
   /* v4 is the low destination and the high half's src0: the high half first */
   {"v_pk_mul_f32 v[4:5], v[4:5], v[6:7] op_sel_hi:[0,1]", true, 4, {4, 4}, {6, 7}},
   {"v_pk_mul_f32 v[2:3], 0, v[6:7]", true, 2, {-102, -102}, {6, 7}},
+  {"v_pk_mul_f32 v[2:3], v[4:5], 0.5 op_sel_hi:[1,0]", true, 2, {4, 5}, {-103, -103}}, /* clang's splat */
   {"v_pk_mul_f32 v[2:3], v[4:5], v[6:7] neg_lo:[1,0]", false, 2, {4, 5}, {6, 7}},
   {"v_pk_mul_f32 v[2:3], v[4:5], v[6:7] clamp", false, 2, {4, 5}, {6, 7}},
 };
@@ -1549,6 +1562,7 @@ Test(emu_cvt, pk_mul_f32_specialised_gives_the_general_handlers_bits)
     cr_assert(in->implemented, "%s", pkmul_cases[i].text);
     cr_assert_eq(in->fn == emu_op_v_pk_mul_f32_sp, pkmul_cases[i].sp, "%s: %s handler", pkmul_cases[i].text,
                  in->fn == emu_op_v_pk_mul_f32_sp ? "the specialised" : "the general");
+    cr_assert(!pkmul_cases[i].sp || in->sp_var < 16, "%s: a uniform source left to the general handler", pkmul_cases[i].text);
     for (int path = 0; path < 2; path++) {
       emu_avx2 = had2 && path == 0;
       for (int pass = 0; pass < 4; pass++) {
