@@ -71,6 +71,7 @@ static const struct { const char *name; uint8_t op, nsrc; } lop_names[] = {
   {"v_cvt_f32_f16", FZ_CVT_F32_F16, 1}, {"v_cvt_f16_f32", FZ_CVT_F16_F32, 1},
   {"v_add_f32", FZ_ADD_F, 2},       {"v_sub_f32", FZ_SUB_F, 2},         {"v_subrev_f32", FZ_SUBREV_F, 2},
   {"v_mul_f32", FZ_MUL_F, 2},       {"v_fma_f32", FZ_FMA_F, 3},         {"v_fmac_f32", FZ_FMAC_F, 2},
+  {"v_max_f32", FZ_MAX_F, 2},       {"v_min_f32", FZ_MIN_F, 2},
 };
 
 /* a uniform source j (operand 1 + j: an SGPR or a constant) as the runner reads it: the SGPR's
@@ -397,6 +398,34 @@ __attribute__((target("avx2,fma"))) static inline void flt_avx2(unsigned op, uns
 #define UBYTE(a, sh) ((v8u)__builtin_convertvector((v8i)((a) >> (sh) & 0xff), v8f))
 typedef float v8f __attribute__((vector_size(32)));
 
+/* v_max_f32 / v_min_f32: emu_fmax_ieee / emu_fmin_ieee (emu/internal.h) on 8 lanes, from the bits:
+ * they pick an operand or quiet a NaN, no arithmetic, so vectors of any width give the handlers'
+ * bits. The handlers' tests in order of precedence, last applied wins: the ordered compare (a > b,
+ * a < b: false on a NaN), equal values (+0 and -0: by a's sign), b NaN (a), a NaN (b, or a quieted
+ * when both are), and with IEEE mode (MODE.IEEE, read per record as the handler does) a signaling
+ * b, then a signaling a, quieted. Branch-free: the handlers' per-lane branches on the data cost
+ * some 200 ns a record on random values (a /tmp softmax kernel, issue #31 fourteenth stop). A macro:
+ * a 32-byte vector passed by value would change the baseline build's ABI (as LD8). */
+#define FZ_MINMAX(a_, b_, ieee_, max_)                                                             \
+  ({                                                                                               \
+    const v8u ma_ = (a_), mb_ = (b_);                                                              \
+    const v8u na = (v8u)((ma_ & 0x7fffffffu) > 0x7f800000u), nb = (v8u)((mb_ & 0x7fffffffu) > 0x7f800000u); \
+    const v8u qa = ma_ | 0x400000u, qb = mb_ | 0x400000u;                                          \
+    const v8u pick = (max_) ? (v8u)((v8f)ma_ > (v8f)mb_) : (v8u)((v8f)ma_ < (v8f)mb_); /* a where set */ \
+    const v8u eq = (v8u)((v8f)ma_ == (v8f)mb_), neg = (v8u)((v8i)ma_ < 0);                         \
+    const v8u ez = (max_) ? (mb_ & neg) | (ma_ & ~neg) : (ma_ & neg) | (mb_ & ~neg); /* equal: a's sign */ \
+    v8u r = (ma_ & pick) | (mb_ & ~pick);                                                          \
+    r = (ez & eq) | (r & ~eq);                                                                     \
+    r = (ma_ & nb) | (r & ~nb);                                                                    \
+    r = (((qa & nb) | (mb_ & ~nb)) & na) | (r & ~na);                                              \
+    if (ieee_) {                                                                                   \
+      const v8u sb = nb & (v8u)((mb_ & 0x400000u) == 0), sa = na & (v8u)((ma_ & 0x400000u) == 0);  \
+      r = (qb & sb) | (r & ~sb);                                                                   \
+      r = (qa & sa) | (r & ~sa);                                                                   \
+    }                                                                                              \
+    r;                                                                                             \
+  })
+
 /* A 32-bit compare's lane mask on the AVX2 build: per 8-lane block the predicate as a vector of
  * all-ones / zero words; float compares by vcmpps with the predicate that is emu/op_valu.c's F_*
  * macro (ordered for the plain forms, unordered-true for the negated ones; exact, NaN or not);
@@ -557,6 +586,8 @@ FZ_INLINE void run_body(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt, c
     V3(FZ_LSHL_OR, (a << (b & 31)) | c)
     V3(FZ_BFI, (a & b) | (~a & c))
     V3(FZ_BFE_U, (a >> (b & 31)) & ((((v8u){0} + 1) << (c & 31)) - 1))
+    V2(FZ_MAX_F, FZ_MINMAX(a, b, emu_ieee_mode(w), true))
+    V2(FZ_MIN_F, FZ_MINMAX(a, b, emu_ieee_mode(w), false))
     V1(FZ_CVT_UB0, UBYTE(a, 0))
     V1(FZ_CVT_UB1, UBYTE(a, 8))
     V1(FZ_CVT_UB2, UBYTE(a, 16))

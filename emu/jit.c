@@ -203,6 +203,7 @@ static bool translatable(unsigned op)
 {
   switch (op) {
   case FZ_EXP_F: case FZ_CVT_F32_F16: case FZ_CVT_F16_F32:
+  case FZ_MAX_F: case FZ_MIN_F: /* the runner's (emu/fuse.c fz_minmax) */
   case FZ_NONE: case FZ_FMAC_F: /* FZ_FMAC_F is marked FZ_FMA_F */
     return false;
   default:

@@ -1983,9 +1983,22 @@ static const char fcmp_src[] =
     "v_cmp_le_u32_e64 s[60:61], v1, s5\nv_cmp_gt_u32_e64 s[62:63], v1, v2\nv_cmp_ge_u32_e64 s[64:65], v3, 64\n"
     "v_cmp_ne_u32 vcc, 0x80000000, v1\nv_cmp_eq_u32_e64 s[2:3], s2, v2\nv_cndmask_b32 v33, v1, v3, vcc\n";
 
+/* v_max_f32 / v_min_f32 (issue #31, fourteenth stop): runs take them on every build (their values
+ * are picked by bits, fz_minmax), with the NaN-heavy registers below, +0 and -0 among them; VGPR,
+ * SGPR, inline float and integer constant and literal (a signalling NaN one too) sources, e64 forms,
+ * a destination that is a source; in both IEEE modes (MODE.IEEE from the kernel's rsrc1 bit 23,
+ * which decides whether a signalling NaN operand is returned quieted) */
+static const char fminmax_src[] =
+    "v_max_f32 v20, v1, v2\nv_min_f32 v21, v1, v2\nv_max_f32 v22, s2, v1\nv_min_f32 v23, v2, s3\n"
+    "v_max_f32 v24, 0.5, v2\nv_min_f32 v25, -4.0, v1\nv_max_f32 v26, 1, v3\nv_min_f32 v27, 0x7fa00005, v2\n"
+    "v_max_f32_e64 v28, v2, s4\nv_min_f32_e64 v29, v3, 0\nv_max_f32 v4, v4, v4\nv_min_f32 v5, v5, v1\n"
+    "v_max_f32 v6, v2, v6\nv_min_f32 v7, 0xff900004, v3\nv_max_f32 v8, v1, v1\nv_add_u32 v9, v20, v21\n";
+
+static uint32_t fminmax_rsrc1; /* the snippet kernel's rsrc1 (its IEEE bit) */
 static void fuse_compare_float(emu_arch a, const char *src, bool is_float)
 {
   snip *s = sn_new(a, src);
+  s->k.rsrc1 = fminmax_rsrc1;
   size_t n = s->p->n;
   while (n && !strncmp(s->p->insns[n - 1].mnem, "s_", 2)) n--; /* padding llvm-mc may add */
 #if defined(__SANITIZE_ADDRESS__)
@@ -2025,6 +2038,15 @@ Test(emu_cvt, fused_bitop3_and_float_runs_give_the_handlers_bits)
   fuse_compare_float(EMU_GFX950, fcmp_src, false);
   fuse_compare_float(EMU_GFX942, fflt_src, true);
   fuse_compare_float(EMU_GFX950, fflt_src, true);
+}
+Test(emu_cvt, fused_max_min_f32_give_the_handlers_bits_in_both_ieee_modes)
+{
+  for (int ieee = 0; ieee < 2; ieee++) {
+    fminmax_rsrc1 = ieee ? 1u << 23 : 0;
+    fuse_compare_float(EMU_GFX942, fminmax_src, false);
+    fuse_compare_float(EMU_GFX950, fminmax_src, false);
+  }
+  fminmax_rsrc1 = 0;
 }
 
 /* emu_gload64 (the whole-wave global dword / dwordx2 load of emu/op_mem.c, AVX2 gathers on this
