@@ -1216,6 +1216,23 @@ int EMU_H(emu_op_v_div_scale_f32)(emu_wave *w, const emu_insn *in)
   emu_srcf32(w, in, 3, S1);
   emu_srcf32(w, in, 4, S2);
   uint64_t vcc = 0;
+  /* Every EXEC lane in the common case, where none of the tests below holds (r = s0, no VCC bit):
+   * s1's biased exponent e1 in [1, 252] (nonzero, not a denormal, |1 / s1| >= 2^-126: s1 < 2^126 is
+   * e1 <= 252), s2's e2 in [24, 254] (nonzero, finite, e2 > 23) and e2 - e1 in [-125, 95] (below 96,
+   * and |s2 / s1| >= 2^(e2 - e1 - 1) >= 2^-126, no denormal quotient). Decided from the exponents
+   * alone: the tests' two divisions a lane cost some 150 ns a record (a /tmp softmax kernel, issue
+   * #31 fourteenth stop). All 64 lanes tested, so that the loop is a vector one: an inactive lane
+   * outside the common case only sends the record down the tests. */
+  uint32_t slow = 0;
+  L64 {
+    const uint32_t e1 = (uint32_t)exp_f32(S1[l]), e2 = (uint32_t)exp_f32(S2[l]);
+    slow |= (e1 - 1u > 251u) | (e2 - 24u > 230u) | ((uint32_t)((int)e2 - (int)e1 + 125) > 220u);
+  }
+  if (!slow) {
+    emu_dstf32(w, in, 0, S0);
+    emu_dstmask(w, in, 1, 0);
+    return EMU_OK;
+  }
   L64 {
     float s0 = S0[l], s1 = S1[l], s2 = S2[l], r = s0;
     bool v = false;
@@ -1314,7 +1331,21 @@ int EMU_H(emu_op_v_div_fixup_f32)(emu_wave *w, const emu_insn *in)
   emu_srcf32(w, in, 1, A);
   emu_srcf32(w, in, 2, B);
   emu_srcf32(w, in, 3, C);
-  L64 d[l] = fixup_f32(A[l], B[l], C[l]);
+  /* the common case in every EXEC lane: den and num normal (biased exponents in [1, 254]: not NaN,
+   * infinite, zero or denormal), exp(num) - exp(den) >= -150, q not a NaN; fixup_f32 then returns
+   * |q| with the sign of den ^ num. Decided without its branches, over all 64 lanes (a vector loop;
+   * an inactive lane outside the common case only sends the record down fixup_f32; issue #31,
+   * fourteenth stop) */
+  uint32_t slow = 0;
+  L64 {
+    const uint32_t q = emu_u32f(A[l]), ed = (uint32_t)exp_f32(B[l]), en = (uint32_t)exp_f32(C[l]);
+    slow |= (ed - 1u > 253u) | (en - 1u > 253u) | ((int)en - (int)ed < -150) | ((q & 0x7fffffffu) > 0x7f800000u);
+  }
+  if (!slow) {
+    L64 d[l] = emu_f32((emu_u32f(A[l]) & 0x7fffffffu) | ((emu_u32f(B[l]) ^ emu_u32f(C[l])) & 0x80000000u));
+  } else {
+    L64 d[l] = fixup_f32(A[l], B[l], C[l]);
+  }
   emu_dstf32(w, in, 0, d);
   return EMU_OK;
 }

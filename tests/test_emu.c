@@ -1548,8 +1548,25 @@ Test(kernel, clang_division_and_sqrt_are_correctly_rounded, .timeout = 300)
     uint64_t seed = 42;
     const float sp[] = {0.0f, -0.0f, 1.0f, -3.0f, INFINITY, -INFINITY, NAN, FLT_MIN, FLT_TRUE_MIN,
                         FLT_MAX, 0x1p-140f, 0x1p+120f, 0x1.fffffep-127f, 3e-39f, 1e30f, 7.0f};
+    /* waves 48..55: every lane at one edge of the region where v_div_scale_f32 and v_div_fixup_f32
+     * decide from the exponents that nothing needs scaling or fixing (emu/op_valu.c: b's biased
+     * exponent e1 in [1, 252], a's e2 in [24, 254], e2 - e1 in [-125, 95]), inside it; waves 56..63
+     * one step outside (the whole wave at one pair of exponents, so that it takes the decision that
+     * pair gives); waves 32..47 well inside (|a|, |b| in [2^-30, 2^31)) */
+    static const uint8_t in_edge[][2] = {{252, 127}, {1, 96}, {1, 24}, {129, 24}, {252, 254}, {150, 25}, {2, 97}, {251, 126}};
+    static const uint8_t out_edge[][2] = {{253, 128}, {1, 97}, {10, 23}, {200, 74}, {0, 60}, {254, 200}, {30, 255}, {127, 0}};
     for (int i = 0; i < N; i++) {
-      if (i < 256) {
+      if (i >= 2048) {
+        uint32_t ma = rng(&seed) & 0x807fffffu, mb = rng(&seed) & 0x807fffffu, e1, e2;
+        if (i < 3072) {
+          e1 = 97 + rng(&seed) % 61, e2 = 97 + rng(&seed) % 61;
+        } else {
+          const uint8_t *eg = i < 3584 ? in_edge[i / 64 % 8] : out_edge[i / 64 % 8]; /* one pair a wave */
+          e1 = eg[0], e2 = eg[1];
+        }
+        if (e2 == 255) ma &= 0x80000000u; /* an infinite numerator, not a NaN */
+        a[i] = bitsf(ma | e2 << 23), b[i] = bitsf(mb | e1 << 23);
+      } else if (i < 256) {
         a[i] = sp[i % 16], b[i] = sp[i / 16];
       } else {
         uint32_t ua = rng(&seed), ub = rng(&seed);

@@ -2249,3 +2249,67 @@ static void lds_write2_8_check(void)
 }
 
 Test(emu_cvt, lds_write2_b64_whole_wave_path_follows_the_lane_definition) { on_every_simd_path(lds_write2_8_check); }
+
+/* v_div_scale_f32 and v_div_fixup_f32 decide from the operands' exponents whether every lane is in
+ * their common case (emu/op_valu.c, issue #31 fourteenth stop: no scaling, no VCC bit; |q| with the
+ * quotient's sign) and then skip the per-lane tests. At and one step past each edge of that region
+ * (the denominator's biased exponent e1, the numerator's e2, their difference), with the whole wave
+ * at one pair, the record must give what its per-lane tests give: the same wave again with lane 63
+ * made a zero denominator, which sends it down the tests, lanes 0..62 compared (result and VCC). */
+static const uint8_t div_edges[][2] = {
+    {1, 24},   {252, 254}, {252, 127}, {1, 96},  {129, 24},  {2, 97},   {251, 126}, {150, 25}, /* inside */
+    {253, 128}, {1, 97},   {10, 23},  {200, 74}, {0, 60},   {254, 200}, {30, 255},  {127, 0},  /* outside */
+    {255, 100}, {100, 255}, {250, 124}, {200, 75}, {120, 216}, {120, 215}, {60, 23},  {1, 1},
+    {200, 49},  {200, 50},  {255, 200}, {254, 1}}; /* v_div_fixup_f32's edges: e2 - e1 -151 / -150, an infinite denominator */
+static void div_edge_pass(snip *s, const emu_insn *in, int pair, bool fixup, bool qnan, uint32_t *st, int *nfast)
+{
+  /* operands: v1 s0 (scale) / q (fixup), v2 the denominator, v3 the numerator */
+  const uint32_t e1 = div_edges[pair][0], e2 = div_edges[pair][1];
+  for (int l = 0; l < EMU_LANES; l++) {
+    uint32_t m1 = sn_rand(st) & 0x807fffffu, m2 = sn_rand(st) & 0x807fffffu;
+    if (e1 == 255) m1 &= 0x80000000u; /* infinities, not NaNs, at exponent 255 */
+    if (e2 == 255) m2 &= 0x80000000u;
+    sn_v(s, 2)[l] = m1 | e1 << 23, sn_v(s, 3)[l] = m2 | e2 << 23;
+    uint32_t q = sn_rand(st);
+    /* NaN and infinite quotients in some passes only: a NaN q sends the whole wave down fixup_f32 */
+    sn_v(s, 1)[l] = qnan && l % 16 == 5 ? 0x7fc00000u | (q & 0x80000000u) : qnan && l % 16 == 9 ? 0x7f800000u : q;
+    if (!fixup && l % 4 == 0) sn_v(s, 1)[l] = sn_v(s, 2)[l]; /* s0 == s1 */
+    if (!fixup && l % 4 == 1) sn_v(s, 1)[l] = sn_v(s, 3)[l]; /* s0 == s2 */
+  }
+  uint32_t got[EMU_LANES], want[EMU_LANES];
+  emu_wr64s(&s->w, EMU_S_VCC, 0x5555555555555555ull);
+  cr_assert_eq(in->fn(&s->w, in), EMU_OK);
+  memcpy(got, sn_v(s, 10), sizeof got);
+  uint64_t gvcc = emu_rd64s(&s->w, EMU_S_VCC);
+  const uint32_t keep = sn_v(s, 2)[63];
+  sn_v(s, 2)[63] = 0; /* a zero denominator: the per-lane tests */
+  emu_wr64s(&s->w, EMU_S_VCC, 0x5555555555555555ull);
+  cr_assert_eq(in->fn(&s->w, in), EMU_OK);
+  memcpy(want, sn_v(s, 10), sizeof want);
+  uint64_t wvcc = emu_rd64s(&s->w, EMU_S_VCC);
+  sn_v(s, 2)[63] = keep;
+  for (int l = 0; l < 63; l++)
+    cr_assert_eq(got[l], want[l], "%s e1 %u e2 %u lane %d: 0x%08x, the per-lane tests 0x%08x", in->text, e1, e2, l,
+                 got[l], want[l]);
+  if (!fixup)
+    cr_assert_eq(gvcc & ~(1ull << 63), wvcc & ~(1ull << 63), "%s e1 %u e2 %u: VCC %#llx, the per-lane tests %#llx",
+                 in->text, e1, e2, (unsigned long long)gvcc, (unsigned long long)wvcc);
+  *nfast += pair < 8; /* the first eight pairs are inside the region */
+}
+Test(emu_cvt, div_scale_and_fixup_common_case_gives_the_per_lane_tests_bits)
+{
+  uint32_t st = 0x3c6ef372u;
+  const char *srcs[2] = {"v_div_scale_f32 v10, vcc, v1, v2, v3", "v_div_fixup_f32 v10, v1, v2, v3"};
+  for (int f = 0; f < 2; f++) {
+    snip *s = sn_new(EMU_GFX950, srcs[f]);
+    const emu_insn *in = &s->p->insns[0];
+    cr_assert(in->implemented, "%s", srcs[f]);
+    sn_exec(s, ~0ull);
+    int nfast = 0;
+    for (int rep = 0; rep < 4; rep++)
+      for (int p = 0; p < (int)(sizeof div_edges / sizeof *div_edges); p++)
+        div_edge_pass(s, in, p, f == 1, f == 1 && rep == 1, &st, &nfast);
+    cr_assert_eq(nfast, 4 * 8);
+    sn_free(s);
+  }
+}
