@@ -71,7 +71,8 @@ static const struct { const char *name; uint8_t op, nsrc; } lop_names[] = {
   {"v_cvt_f32_f16", FZ_CVT_F32_F16, 1}, {"v_cvt_f16_f32", FZ_CVT_F16_F32, 1},
   {"v_add_f32", FZ_ADD_F, 2},       {"v_sub_f32", FZ_SUB_F, 2},         {"v_subrev_f32", FZ_SUBREV_F, 2},
   {"v_mul_f32", FZ_MUL_F, 2},       {"v_fma_f32", FZ_FMA_F, 3},         {"v_fmac_f32", FZ_FMAC_F, 2},
-  {"v_max_f32", FZ_MAX_F, 2},       {"v_min_f32", FZ_MIN_F, 2},
+  {"v_max_f32", FZ_MAX_F, 2},       {"v_min_f32", FZ_MIN_F, 2},         {"v_med3_f32", FZ_MED3_F, 3},
+  {"v_cvt_i32_f32", FZ_CVT_I32_F, 1}, {"v_rndne_f32", FZ_RNDNE_F, 1},
 };
 
 /* a uniform source j (operand 1 + j: an SGPR or a constant) as the runner reads it: the SGPR's
@@ -426,6 +427,49 @@ typedef float v8f __attribute__((vector_size(32)));
     r;                                                                                             \
   })
 
+/* v_med3_f32: emu/op_valu.c fmed3 on 8 lanes, built from FZ_MINMAX in its order: with a NaN among
+ * the three, min(min(a, b), c); else the largest m = max(max(a, b), c) decides: m == a gives
+ * max(b, c), else m == b gives max(a, c), else max(a, b) (float equality: +0 == -0) */
+#define FZ_MED3(a_, b_, c_, ieee_)                                                                  \
+  ({                                                                                               \
+    const v8u ta_ = (a_), tb_ = (b_), tc_ = (c_);                                                  \
+    const bool ie_ = (ieee_);                                                                      \
+    const v8u nan_ = (v8u)((ta_ & 0x7fffffffu) > 0x7f800000u) | (v8u)((tb_ & 0x7fffffffu) > 0x7f800000u) | \
+                     (v8u)((tc_ & 0x7fffffffu) > 0x7f800000u);                                      \
+    const v8u mab_ = FZ_MINMAX(ta_, tb_, ie_, true), mx_ = FZ_MINMAX(mab_, tc_, ie_, true);         \
+    const v8u ia_ = (v8u)((v8f)mx_ == (v8f)ta_), ib_ = (v8u)((v8f)mx_ == (v8f)tb_) & ~ia_;          \
+    const v8u mbc_ = FZ_MINMAX(tb_, tc_, ie_, true), mac_ = FZ_MINMAX(ta_, tc_, ie_, true);         \
+    v8u m3_ = (mbc_ & ia_) | (mac_ & ib_) | (mab_ & ~(ia_ | ib_));                                  \
+    const v8u lo_ = FZ_MINMAX(FZ_MINMAX(ta_, tb_, ie_, false), tc_, ie_, false);                   \
+    (lo_ & nan_) | (m3_ & ~nan_);                                                                  \
+  })
+
+/* v_cvt_i32_f32: emu/op_valu.c cvt_i32 on 8 lanes. A NaN gives 0, a >= 2^31 (the first float not
+ * below 2147483647) 0x7fffffff, a <= -2^31 0x80000000; the rest truncate toward zero, converted
+ * only where in range (those lanes zeroed first: a vector conversion is defined for them alone) */
+#define FZ_CVT_I32(a_)                                                                              \
+  ({                                                                                               \
+    const v8u ca_ = (a_);                                                                          \
+    const v8u cn_ = (v8u)((ca_ & 0x7fffffffu) > 0x7f800000u), hi_ = (v8u)((v8f)ca_ >= 0x1p31f),   \
+              lo_ = (v8u)((v8f)ca_ <= -0x1p31f), out_ = cn_ | hi_ | lo_;                          \
+    const v8u t_ = (v8u)__builtin_convertvector((v8f)(ca_ & ~out_), v8i);                          \
+    (t_ & ~out_) | (0x7fffffffu & hi_) | (0x80000000u & lo_);                                      \
+  })
+/* v_rndne_f32: nearbyintf under the default rounding mode (to nearest, ties to even), as the handler's
+ * rne_f32. Below 2^23 in magnitude, (|a| + 2^23) - 2^23 rounds |a| to an integer in that mode, exact
+ * (no reassociation without -ffast-math), then a's sign put back (-0.25 gives -0); at or above 2^23
+ * a float is an integer already and infinities stay; a NaN comes back quieted, as nearbyintf (SSE4.1
+ * roundss) returns it. Exact, so the same bits on any build */
+#define FZ_RNDNE(a_)                                                                                \
+  ({                                                                                               \
+    const v8u ra_ = (a_), mag_ = ra_ & 0x7fffffffu;                                                 \
+    const v8u sm_ = (v8u)(mag_ < 0x4b000000u); /* |a| < 2^23 (no NaN, no infinity) */               \
+    const v8f k_ = (v8f)((v8u){0} + 0x4b000000u);                                                  \
+    const v8u rr_ = (v8u)(((v8f)(mag_ & sm_) + k_) - k_) | (ra_ & 0x80000000u);                    \
+    const v8u rn_ = (v8u)(mag_ > 0x7f800000u);                                                     \
+    (rr_ & sm_) | (ra_ & ~sm_ & ~rn_) | ((ra_ | 0x400000u) & rn_);                                 \
+  })
+
 /* A 32-bit compare's lane mask on the AVX2 build: per 8-lane block the predicate as a vector of
  * all-ones / zero words; float compares by vcmpps with the predicate that is emu/op_valu.c's F_*
  * macro (ordered for the plain forms, unordered-true for the negated ones; exact, NaN or not);
@@ -588,6 +632,9 @@ FZ_INLINE void run_body(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt, c
     V3(FZ_BFE_U, (a >> (b & 31)) & ((((v8u){0} + 1) << (c & 31)) - 1))
     V2(FZ_MAX_F, FZ_MINMAX(a, b, emu_ieee_mode(w), true))
     V2(FZ_MIN_F, FZ_MINMAX(a, b, emu_ieee_mode(w), false))
+    V3(FZ_MED3_F, FZ_MED3(a, b, c, emu_ieee_mode(w)))
+    V1(FZ_CVT_I32_F, FZ_CVT_I32(a))
+    V1(FZ_RNDNE_F, FZ_RNDNE(a))
     V1(FZ_CVT_UB0, UBYTE(a, 0))
     V1(FZ_CVT_UB1, UBYTE(a, 8))
     V1(FZ_CVT_UB2, UBYTE(a, 16))

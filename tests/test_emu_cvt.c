@@ -1947,7 +1947,13 @@ Test(emu_cvt, fused_cndmask_with_uniform_masks_gives_the_handlers_bits)
  * the float operations start no run: checked. */
 static const uint32_t fnan_vals[] = {0x7fc00000u, 0xffc00001u, 0x7fc12345u, 0xffe00002u, 0x7fa00003u, 0xff900004u,
                                      0x7f800001u, 0xff812345u, 0x7f800000u, 0xff800000u, 0x00000000u, 0x80000000u,
-                                     0x00000001u, 0x807fffffu, 0x3f800000u, 0xc0400000u};
+                                     0x00000001u, 0x807fffffu, 0x3f800000u, 0xc0400000u,
+                                     /* conversion and rounding edges: +-2^31, the float below 2^31,
+                                      * the one past -2^31, ties (0.5, 1.5, 2.5, -0.5, 2^23 - 0.5),
+                                      * 2^23, -0.25 */
+                                     0x4f000000u, 0xcf000000u, 0x4effffffu, 0xcf000001u, 0x3f000000u,
+                                     0x3fc00000u, 0x40200000u, 0xbf000000u, 0x4affffffu, 0x4b000000u,
+                                     0xbe800000u};
 static const char bitop3_src[] =
     "v_bitop3_b32 v3, v1, v2, v3 bitop3:0x01\nv_bitop3_b32 v4, v1, v2, v3 bitop3:0x02\n"
     "v_bitop3_b32 v5, v1, v2, v3 bitop3:0x04\nv_bitop3_b32 v6, v1, v2, v3 bitop3:0x08\n"
@@ -1983,8 +1989,8 @@ static const char fcmp_src[] =
     "v_cmp_le_u32_e64 s[60:61], v1, s5\nv_cmp_gt_u32_e64 s[62:63], v1, v2\nv_cmp_ge_u32_e64 s[64:65], v3, 64\n"
     "v_cmp_ne_u32 vcc, 0x80000000, v1\nv_cmp_eq_u32_e64 s[2:3], s2, v2\nv_cndmask_b32 v33, v1, v3, vcc\n";
 
-/* v_max_f32 / v_min_f32 (issue #31, fourteenth stop): runs take them on every build (their values
- * are picked by bits, fz_minmax), with the NaN-heavy registers below, +0 and -0 among them; VGPR,
+/* v_max_f32 / v_min_f32, v_med3_f32, v_cvt_i32_f32 and v_rndne_f32 (issue #31, fourteenth stop):
+ * runs take them on every build (picked by bits, or exact: FZ_MINMAX, FZ_MED3, FZ_CVT_I32, FZ_RNDNE), with the NaN-heavy registers below, +0 and -0 among them; VGPR,
  * SGPR, inline float and integer constant and literal (a signalling NaN one too) sources, e64 forms,
  * a destination that is a source; in both IEEE modes (MODE.IEEE from the kernel's rsrc1 bit 23,
  * which decides whether a signalling NaN operand is returned quieted) */
@@ -1992,7 +1998,14 @@ static const char fminmax_src[] =
     "v_max_f32 v20, v1, v2\nv_min_f32 v21, v1, v2\nv_max_f32 v22, s2, v1\nv_min_f32 v23, v2, s3\n"
     "v_max_f32 v24, 0.5, v2\nv_min_f32 v25, -4.0, v1\nv_max_f32 v26, 1, v3\nv_min_f32 v27, 0x7fa00005, v2\n"
     "v_max_f32_e64 v28, v2, s4\nv_min_f32_e64 v29, v3, 0\nv_max_f32 v4, v4, v4\nv_min_f32 v5, v5, v1\n"
-    "v_max_f32 v6, v2, v6\nv_min_f32 v7, 0xff900004, v3\nv_max_f32 v8, v1, v1\nv_add_u32 v9, v20, v21\n";
+    "v_max_f32 v6, v2, v6\nv_min_f32 v7, 0xff900004, v3\nv_max_f32 v8, v1, v1\nv_add_u32 v9, v20, v21\n"
+    /* v_med3_f32 (clamps: clang's fminf(fmaxf(x, lo), hi)), v_cvt_i32_f32, v_rndne_f32 */
+    "v_med3_f32 v30, v1, v2, v3\nv_med3_f32 v31, v1, s2, v3\nv_med3_f32 v32, v2, -4.0, s6\n"
+    "v_med3_f32 v33, s3, v1, 0.5\nv_med3_f32 v34, v1, v1, v2\nv_med3_f32 v35, v3, v2, v3\n"
+    "v_med3_f32 v10, v10, v1, v2\nv_med3_f32 v36, s7, v2, v1\n"
+    "v_cvt_i32_f32 v37, v1\nv_cvt_i32_f32 v38, v2\nv_cvt_i32_f32_e64 v39, s4\nv_cvt_i32_f32 v11, v11\n"
+    "v_cvt_i32_f32 v40, 0x4effffff\nv_rndne_f32 v41, v1\nv_rndne_f32 v42, v3\nv_rndne_f32_e64 v43, s5\n"
+    "v_rndne_f32 v12, v12\nv_rndne_f32 v44, 0x7fa00005\nv_cvt_i32_f32 v45, v41\n";
 
 static uint32_t fminmax_rsrc1; /* the snippet kernel's rsrc1 (its IEEE bit) */
 static void fuse_compare_float(emu_arch a, const char *src, bool is_float)
@@ -2047,6 +2060,28 @@ Test(emu_cvt, fused_max_min_f32_give_the_handlers_bits_in_both_ieee_modes)
     fuse_compare_float(EMU_GFX950, fminmax_src, false);
   }
   fminmax_rsrc1 = 0;
+  /* every (a, b, c) over zeros of both signs, +-1, infinities and NaNs of both kinds: 512 triples,
+   * eight waves, each operation of the three in a run against its handler (ties between +0 and -0
+   * decide by sign in max, min and med3's comparisons) */
+  static const uint32_t sv[8] = {0x00000000u, 0x80000000u, 0x3f800000u, 0xbf800000u,
+                                 0x7f800000u, 0xff800000u, 0x7fc00001u, 0xff800005u};
+  snip *s = sn_new(EMU_GFX950, "v_med3_f32 v10, v1, v2, v3\nv_max_f32 v11, v1, v2\nv_min_f32 v12, v2, v3\n"
+                               "v_med3_f32 v13, v3, v1, v2\n");
+  cr_assert_eq(s->p->insns[0].fuse_n, 4, "the run covers %u of 4", (unsigned)s->p->insns[0].fuse_n);
+  for (int ieee = 0; ieee < 2; ieee++) {
+    s->k.rsrc1 = ieee ? 1u << 23 : 0;
+    for (int wv = 0; wv < 8; wv++) {
+      for (int l = 0; l < EMU_LANES; l++) {
+        int t = wv * 64 + l;
+        sn_v(s, 1)[l] = sv[t & 7];
+        sn_v(s, 2)[l] = sv[t >> 3 & 7];
+        sn_v(s, 3)[l] = sv[t >> 6 & 7];
+      }
+      sn_exec(s, ~0ull);
+      run_vs_handlers(s, 4, wv & 1, EMU_GFX950, wv);
+    }
+  }
+  sn_free(s);
 }
 
 /* emu_gload64 (the whole-wave global dword / dwordx2 load of emu/op_mem.c, AVX2 gathers on this
