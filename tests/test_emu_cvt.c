@@ -2348,3 +2348,60 @@ Test(emu_cvt, div_scale_and_fixup_common_case_gives_the_per_lane_tests_bits)
     sn_free(s);
   }
 }
+
+/* v_cmp_class_f32 / v_cmpx_class_f32 (issue #31, fourteenth stop: classified from the bits without
+ * branches, the AVX2 twin taken on such hosts): lane l's bit is bit class(S0) of S1, the classes as
+ * the ISA lists them (CDNA3 ISA "V_CMP_CLASS_F32": 0 signalling NaN, 1 quiet NaN, 2 -infinity,
+ * 3 -normal, 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +infinity), computed here from
+ * the value's fields; S1 one class bit at a time, then random masks in a VGPR; the destination VCC,
+ * an SGPR pair (e64) and EXEC (cmpx, under a partial EXEC: inactive lanes' bits cleared). */
+static unsigned isa_class(uint32_t u)
+{
+  uint32_t e = u >> 23 & 0xff, m = u & 0x7fffff, neg = u >> 31;
+  if (e == 0xff) return m ? (m >> 22 ? 1 : 0) : neg ? 2 : 9;
+  if (e == 0) return m ? (neg ? 4 : 7) : neg ? 5 : 6;
+  return neg ? 3 : 8;
+}
+Test(emu_cvt, cmp_class_f32_gives_each_lane_its_class_bit)
+{
+  static const uint32_t sp[] = {0x7fa00000u, 0xffa00001u, 0x7fc00000u, 0xffc12345u, 0x7f800000u, 0xff800000u,
+                                0x3f800000u, 0xc0400000u, 0x00000001u, 0x807fffffu, 0x00000000u, 0x80000000u,
+                                0x00800000u, 0x80800000u, 0x7f7fffffu, 0xff7fffffu, 0x7f800001u, 0x7fffffffu};
+  const char *src = "v_cmp_class_f32 vcc, v1, s2\nv_cmp_class_f32_e64 s[4:5], v1, v2\nv_cmpx_class_f32 vcc, v1, v2\n";
+  snip *s = sn_new(EMU_GFX950, src);
+  uint32_t st = 0x0b4b8c9du;
+  for (int pass = 0; pass < 24; pass++) {
+    uint32_t want_s = pass < 10 ? 1u << pass : sn_rand(&st) & 0x3ff;
+    for (int l = 0; l < EMU_LANES; l++) {
+      sn_v(s, 1)[l] = (l + pass) % 3 ? sp[(l * 7 + pass) % (sizeof sp / sizeof *sp)] : sn_rand(&st);
+      sn_v(s, 2)[l] = pass < 10 ? 1u << (9 - pass) : sn_rand(&st) & 0x3ff;
+    }
+    s->w.s[2] = want_s;
+    uint64_t e = pass & 1 ? (uint64_t)sn_rand(&st) << 32 | sn_rand(&st) : ~0ull;
+    uint64_t want_vcc = 0, want_pair = 0;
+    for (int l = 0; l < EMU_LANES; l++) {
+      unsigned c = isa_class(sn_v(s, 1)[l]);
+      want_vcc |= (uint64_t)(want_s >> c & 1) << l;
+      want_pair |= (uint64_t)(sn_v(s, 2)[l] >> c & 1) << l;
+    }
+    for (int h = 0; h < 2; h++) { /* the record's handler, then the generic build's */
+      emu_wr64s(&s->w, EMU_S_VCC, 0);
+      emu_wr64s(&s->w, 4, 0);
+      sn_exec(s, e);
+      for (int i = 0; i < 3; i++) {
+        const emu_insn *in = &s->p->insns[i];
+        emu_handler f = h ? (i < 2 ? emu_op_v_cmp_class_f32 : emu_op_v_cmpx_class_f32) : in->fn;
+        cr_assert_eq(f(&s->w, in), EMU_OK);
+        if (i == 0)
+          cr_assert_eq(emu_rd64s(&s->w, EMU_S_VCC), want_vcc & e, "pass %d handler %d: vcc %#llx, want %#llx", pass, h,
+                       (unsigned long long)emu_rd64s(&s->w, EMU_S_VCC), (unsigned long long)(want_vcc & e));
+        if (i == 1)
+          cr_assert_eq(emu_rd64s(&s->w, 4), want_pair & e, "pass %d handler %d: s[4:5] %#llx, want %#llx", pass, h,
+                       (unsigned long long)emu_rd64s(&s->w, 4), (unsigned long long)(want_pair & e));
+      }
+      cr_assert_eq(emu_exec(&s->w), want_pair & e, "pass %d handler %d: exec %#llx, want %#llx", pass, h,
+                   (unsigned long long)emu_exec(&s->w), (unsigned long long)(want_pair & e));
+    }
+  }
+  sn_free(s);
+}
