@@ -974,7 +974,20 @@ int EMU_H(emu_op_v_ldexp_f32)(emu_wave *w, const emu_insn *in)
   uint32_t t1[EMU_LANES];
   emu_srcf32(w, in, S0I, A);
   const uint32_t *B = emu_src32(w, in, S0I + 1, t1);
-  L64 d[l] = ldexpf(A[l], (int32_t)B[l] > 1000 ? 1000 : (int32_t)B[l] < -1000 ? -1000 : (int32_t)B[l]);
+  /* A normal S0 whose exponent stays normal (biased e + n in [1, 254]) is scaled exactly by adding n
+   * to its exponent field, as ldexpf does; zeros stay. One vector loop over the 64 lanes; any lane
+   * else (a denormal or infinite input or result, a NaN) takes ldexpf lane by lane (issue #31,
+   * fourteenth stop: clang's expf / logf sequences scale with it, libm's scalbnf was a quarter of
+   * such a kernel) */
+  uint32_t *du = (uint32_t *)(void *)d, slow = 0;
+  L64 {
+    const uint32_t u = emu_u32f(A[l]), e = u >> 23 & 0xff;
+    const int32_t n = (int32_t)B[l] > 1000 ? 1000 : (int32_t)B[l] < -1000 ? -1000 : (int32_t)B[l];
+    const uint32_t en = (uint32_t)((int32_t)e + n), zero = (u & 0x7fffffffu) == 0;
+    slow |= (zero ^ 1u) & ((e - 1u > 253u) | (en - 1u > 253u));
+    du[l] = zero ? u : (u & 0x807fffffu) | (en & 0xff) << 23;
+  }
+  if (slow) L64 d[l] = ldexpf(A[l], (int32_t)B[l] > 1000 ? 1000 : (int32_t)B[l] < -1000 ? -1000 : (int32_t)B[l]);
   emu_dstf32(w, in, 0, d);
   return EMU_OK;
 }

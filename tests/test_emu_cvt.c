@@ -2405,3 +2405,49 @@ Test(emu_cvt, cmp_class_f32_gives_each_lane_its_class_bit)
   }
   sn_free(s);
 }
+
+/* v_ldexp_f32 (issue #31, fourteenth stop: a wave whose normal inputs stay normal is scaled through
+ * the exponent field, any other takes ldexpf lane by lane): S0 * 2^S1 as libm's ldexpf gives it,
+ * with the handler's clamp of S1 to [-1000, 1000]; each wave's lanes at one (exponent, scale) pair,
+ * at and one step past the edges of the exponent-field region (result exponent 1 and 254, 0 and
+ * 255, inputs at exponents 1 and 254), then waves of mixed values: zeros, denormals, infinities,
+ * NaNs, huge scales */
+Test(emu_cvt, ldexp_f32_gives_libms_ldexpf)
+{
+  static const int32_t pairs[][2] = {{127, 0},  {127, 127}, {127, -126}, {127, 128}, {127, -127}, {1, 0},   {254, 0},
+                                     {1, 253},  {254, -253}, {1, -1},   {254, 1},   {200, -199}, {200, -200}, {50, 204},
+                                     {50, 205}, {0, 5},     {255, -3},  {100, 5000}, {100, -5000}, {127, -1000},
+                                     {-1, 7}}; /* -1: zeros of both signs */
+  snip *s = sn_new(EMU_GFX950, "v_ldexp_f32 v10, v1, v2\nv_ldexp_f32 v11, v1, s3\n");
+  uint32_t st = 0x7f4a7c15u;
+  const int np = (int)(sizeof pairs / sizeof *pairs);
+  for (int pass = 0; pass < np + 8; pass++) {
+    for (int l = 0; l < EMU_LANES; l++) {
+      uint32_t m = sn_rand(&st) & 0x807fffffu, e;
+      int32_t n;
+      if (pass < np) {
+        e = (uint32_t)pairs[pass][0], n = pairs[pass][1];
+        if (pairs[pass][0] < 0) e = 0, m &= 0x80000000u;
+      } else { /* mixed: any exponent (0 and 255 included), any scale, some zeros */
+        e = sn_rand(&st) & 0xff, n = (int32_t)(sn_rand(&st) % 600) - 300;
+        if (l % 9 == 0) m &= 0x80000000u, e = 0; /* +-0 */
+      }
+      if (e == 255 && l % 2) m &= 0x80000000u; /* infinities beside the NaNs */
+      sn_v(s, 1)[l] = m | e << 23;
+      sn_v(s, 2)[l] = (uint32_t)n;
+    }
+    s->w.s[3] = (uint32_t)(pass < np ? pairs[pass][1] : 3);
+    sn_exec(s, ~0ull);
+    for (int i = 0; i < 2; i++) cr_assert_eq(s->p->insns[i].fn(&s->w, &s->p->insns[i]), EMU_OK);
+    for (int l = 0; l < EMU_LANES; l++)
+      for (int i = 0; i < 2; i++) {
+        int32_t n = i ? (int32_t)s->w.s[3] : (int32_t)sn_v(s, 2)[l];
+        n = n > 1000 ? 1000 : n < -1000 ? -1000 : n;
+        float want = ldexpf(bf(sn_v(s, 1)[l]), n);
+        uint32_t got = sn_v(s, 10 + i)[l];
+        cr_assert(got == fb(want), /* NaNs too: ldexpf's own bits */
+                  "pass %d lane %d: ldexp(%#x, %d) = %#x, ldexpf %#x", pass, l, sn_v(s, 1)[l], n, got, fb(want));
+      }
+  }
+  sn_free(s);
+}
