@@ -72,7 +72,7 @@ static const struct { const char *name; uint8_t op, nsrc; } lop_names[] = {
   {"v_add_f32", FZ_ADD_F, 2},       {"v_sub_f32", FZ_SUB_F, 2},         {"v_subrev_f32", FZ_SUBREV_F, 2},
   {"v_mul_f32", FZ_MUL_F, 2},       {"v_fma_f32", FZ_FMA_F, 3},         {"v_fmac_f32", FZ_FMAC_F, 2},
   {"v_max_f32", FZ_MAX_F, 2},       {"v_min_f32", FZ_MIN_F, 2},         {"v_med3_f32", FZ_MED3_F, 3},
-  {"v_cvt_i32_f32", FZ_CVT_I32_F, 1}, {"v_rndne_f32", FZ_RNDNE_F, 1},
+  {"v_cvt_i32_f32", FZ_CVT_I32_F, 1}, {"v_cvt_u32_f32", FZ_CVT_U32_F, 1}, {"v_rndne_f32", FZ_RNDNE_F, 1},
 };
 
 /* a uniform source j (operand 1 + j: an SGPR or a constant) as the runner reads it: the SGPR's
@@ -455,6 +455,16 @@ typedef float v8f __attribute__((vector_size(32)));
     const v8u t_ = (v8u)__builtin_convertvector((v8f)(ca_ & ~out_), v8i);                          \
     (t_ & ~out_) | (0x7fffffffu & hi_) | (0x80000000u & lo_);                                      \
   })
+/* v_cvt_u32_f32: emu/op_valu.c cvt_u32 on 8 lanes: a NaN or a <= 0 gives 0, a >= 2^32 (the first
+ * float not below 4294967295) 0xffffffff, the rest truncate, converted only where in range */
+#define FZ_CVT_U32(a_)                                                                              \
+  ({                                                                                               \
+    const v8u ua_ = (a_);                                                                          \
+    const v8u un_ = (v8u)((ua_ & 0x7fffffffu) > 0x7f800000u) | (v8u)((v8f)ua_ <= 0.0f),           \
+              uh_ = (v8u)((v8f)ua_ >= 0x1p32f), uo_ = un_ | uh_;                                   \
+    const v8u ut_ = __builtin_convertvector((v8f)(ua_ & ~uo_), v8u);                               \
+    (ut_ & ~uo_) | uh_;                                                                            \
+  })
 /* v_rndne_f32: nearbyintf under the default rounding mode (to nearest, ties to even), as the handler's
  * rne_f32. Below 2^23 in magnitude, (|a| + 2^23) - 2^23 rounds |a| to an integer in that mode, exact
  * (no reassociation without -ffast-math), then a's sign put back (-0.25 gives -0); at or above 2^23
@@ -634,6 +644,7 @@ FZ_INLINE void run_body(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt, c
     V2(FZ_MIN_F, FZ_MINMAX(a, b, emu_ieee_mode(w), false))
     V3(FZ_MED3_F, FZ_MED3(a, b, c, emu_ieee_mode(w)))
     V1(FZ_CVT_I32_F, FZ_CVT_I32(a))
+    V1(FZ_CVT_U32_F, FZ_CVT_U32(a))
     V1(FZ_RNDNE_F, FZ_RNDNE(a))
     V1(FZ_CVT_UB0, UBYTE(a, 0))
     V1(FZ_CVT_UB1, UBYTE(a, 8))

@@ -969,7 +969,7 @@ enum {
   FZ_MUL_LO, FZ_MIN_I, FZ_MAX_I, FZ_MIN_U, FZ_MAX_U, FZ_CNDMASK, FZ_AND_OR, FZ_OR3, FZ_XAD, FZ_LSHL_ADD,
   FZ_ADD_LSHL, FZ_ADD3, FZ_LSHL_OR, FZ_BFI, FZ_BITOP3, FZ_BFE_U, FZ_CVT_UB0, FZ_CVT_UB1, FZ_CVT_UB2, FZ_CVT_UB3,
   FZ_NOP, FZ_EXP_F, FZ_CVT_F32_F16, FZ_CVT_F16_F32, FZ_CMP_F, FZ_CMP_I, FZ_CMP_U,
-  FZ_MAX_F, FZ_MIN_F, FZ_MED3_F, FZ_CVT_I32_F, FZ_RNDNE_F, /* exact on any vector width: every build */
+  FZ_MAX_F, FZ_MIN_F, FZ_MED3_F, FZ_CVT_I32_F, FZ_CVT_U32_F, FZ_RNDNE_F, /* exact at any width: every build */
   /* the float operations (FZ_FIRST_F on): only where emu/fuse.c defines FZ_FLOAT_ASM */
   FZ_ADD_F, FZ_SUB_F, FZ_SUBREV_F, FZ_MUL_F, FZ_FMA_F, FZ_FMAC_F,
   FZ_FIRST_F = FZ_ADD_F,

@@ -1950,10 +1950,10 @@ static const uint32_t fnan_vals[] = {0x7fc00000u, 0xffc00001u, 0x7fc12345u, 0xff
                                      0x00000001u, 0x807fffffu, 0x3f800000u, 0xc0400000u,
                                      /* conversion and rounding edges: +-2^31, the float below 2^31,
                                       * the one past -2^31, ties (0.5, 1.5, 2.5, -0.5, 2^23 - 0.5),
-                                      * 2^23, -0.25 */
+                                      * 2^23, -0.25; 2^32, the float below it, the float below 1 */
                                      0x4f000000u, 0xcf000000u, 0x4effffffu, 0xcf000001u, 0x3f000000u,
                                      0x3fc00000u, 0x40200000u, 0xbf000000u, 0x4affffffu, 0x4b000000u,
-                                     0xbe800000u};
+                                     0xbe800000u, 0x4f800000u, 0x4f7fffffu, 0x3f7fffffu};
 static const char bitop3_src[] =
     "v_bitop3_b32 v3, v1, v2, v3 bitop3:0x01\nv_bitop3_b32 v4, v1, v2, v3 bitop3:0x02\n"
     "v_bitop3_b32 v5, v1, v2, v3 bitop3:0x04\nv_bitop3_b32 v6, v1, v2, v3 bitop3:0x08\n"
@@ -1989,7 +1989,7 @@ static const char fcmp_src[] =
     "v_cmp_le_u32_e64 s[60:61], v1, s5\nv_cmp_gt_u32_e64 s[62:63], v1, v2\nv_cmp_ge_u32_e64 s[64:65], v3, 64\n"
     "v_cmp_ne_u32 vcc, 0x80000000, v1\nv_cmp_eq_u32_e64 s[2:3], s2, v2\nv_cndmask_b32 v33, v1, v3, vcc\n";
 
-/* v_max_f32 / v_min_f32, v_med3_f32, v_cvt_i32_f32 and v_rndne_f32 (issue #31, fourteenth stop):
+/* v_max_f32 / v_min_f32, v_med3_f32, v_cvt_i32_f32, v_cvt_u32_f32 and v_rndne_f32 (issue #31, fourteenth stop):
  * runs take them on every build (picked by bits, or exact: FZ_MINMAX, FZ_MED3, FZ_CVT_I32, FZ_RNDNE), with the NaN-heavy registers below, +0 and -0 among them; VGPR,
  * SGPR, inline float and integer constant and literal (a signalling NaN one too) sources, e64 forms,
  * a destination that is a source; in both IEEE modes (MODE.IEEE from the kernel's rsrc1 bit 23,
@@ -2005,7 +2005,8 @@ static const char fminmax_src[] =
     "v_med3_f32 v10, v10, v1, v2\nv_med3_f32 v36, s7, v2, v1\n"
     "v_cvt_i32_f32 v37, v1\nv_cvt_i32_f32 v38, v2\nv_cvt_i32_f32_e64 v39, s4\nv_cvt_i32_f32 v11, v11\n"
     "v_cvt_i32_f32 v40, 0x4effffff\nv_rndne_f32 v41, v1\nv_rndne_f32 v42, v3\nv_rndne_f32_e64 v43, s5\n"
-    "v_rndne_f32 v12, v12\nv_rndne_f32 v44, 0x7fa00005\nv_cvt_i32_f32 v45, v41\n";
+    "v_rndne_f32 v12, v12\nv_rndne_f32 v44, 0x7fa00005\nv_cvt_i32_f32 v45, v41\n"
+    "v_cvt_u32_f32 v46, v1\nv_cvt_u32_f32_e64 v47, s6\nv_cvt_u32_f32 v13, v13\nv_cvt_u32_f32 v14, 0x4f7fffff\n";
 
 static uint32_t fminmax_rsrc1; /* the snippet kernel's rsrc1 (its IEEE bit) */
 static void fuse_compare_float(emu_arch a, const char *src, bool is_float)
