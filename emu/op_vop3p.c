@@ -567,8 +567,12 @@ static void src_mix(emu_wave *w, const emu_insn *in, int i, float *out)
     }
     L64 out[l] = c;
   } else if (f16) {
+    /* the halves through the whole-wave conversion (emu/simd.c, the same bits as emu_f16_to_f32:
+     * f16 to f32 is exact; issue #31, fourteenth stop) */
     int sh = (in->op_sel >> j & 1) ? 16 : 0;
-    L64 out[l] = emu_f16_to_f32((uint16_t)(p[l] >> sh));
+    uint16_t h[EMU_LANES];
+    L64 h[l] = (uint16_t)(p[l] >> sh);
+    emu_f16_to_f32_64(out, h);
   } else {
     L64 out[l] = emu_f32(p[l]);
   }
@@ -603,11 +607,12 @@ static int mix_f16(emu_wave *w, const emu_insn *in, bool hi)
   src_mix(w, in, 3, C);
   const uint32_t *old = emu_vreg(w, in, 0, 0);
   uint32_t d[EMU_LANES];
-  L64 {
-    float r = (float)fma((double)A[l], (double)B[l], (double)C[l]);
-    uint16_t h = f2h(in, r);
-    d[l] = hi ? (old[l] & 0xffffu) | (uint32_t)h << 16 : (old[l] & 0xffff0000u) | h;
-  }
+  float r[EMU_LANES];
+  uint16_t h[EMU_LANES];
+  L64 r[l] = (float)fma((double)A[l], (double)B[l], (double)C[l]);
+  if (in->clamp) L64 r[l] = emu_clampf(emu_dx10_clamp(w), r[l]); /* as f2h */
+  emu_f32_to_f16_64(h, r); /* the whole-wave conversion: emu_f32_to_f16's bits, lane by lane cost most of the record */
+  L64 d[l] = hi ? (old[l] & 0xffffu) | (uint32_t)h[l] << 16 : (old[l] & 0xffff0000u) | h[l];
   emu_dst32(w, in, 0, d);
   return EMU_OK;
 }

@@ -2452,3 +2452,55 @@ Test(emu_cvt, ldexp_f32_gives_libms_ldexpf)
   }
   sn_free(s);
 }
+
+/* v_fma_mixlo_f16 / v_fma_mixhi_f16 (issue #31, fourteenth stop: the f16 halves and the f16 result
+ * through the whole-wave conversions): each lane as the mix definition gives it, computed here per
+ * lane: a source is f16 (the half op_sel picks) where op_sel_hi sets its bit, else f32; the fma of
+ * the three in double, rounded to f32, clamped to [0, 1] with clamp, rounded to f16 (emu_f32_to_f16,
+ * the per-lane definition simd_check holds the whole-wave one to) into the low or high half, the
+ * other half kept; over random bits with NaNs, infinities and f16 denormals among them */
+Test(emu_cvt, fma_mix_f16_gives_the_per_lane_definition)
+{
+  static const struct { const char *text; unsigned sel, selhi; bool hi, clamp; } forms[] = {
+      {"v_fma_mixlo_f16 v10, v1, v2, v3 op_sel_hi:[1,0,0]", 0, 1, false, false},
+      {"v_fma_mixhi_f16 v11, v1, v2, v3 op_sel:[1,0,0] op_sel_hi:[1,1,0]", 1, 3, true, false},
+      {"v_fma_mixlo_f16 v12, v1, v2, v3 op_sel:[0,1,1] op_sel_hi:[1,1,1] clamp", 6, 7, false, true},
+      {"v_fma_mixhi_f16 v13, v3, v1, v2 op_sel_hi:[0,0,1]", 0, 4, true, false},
+  };
+  uint32_t st = 0x2c1b3c6du;
+  for (size_t k = 0; k < sizeof forms / sizeof *forms; k++) {
+    snip *s = sn_new(EMU_GFX950, forms[k].text);
+    const emu_insn *in = &s->p->insns[0];
+    cr_assert(in->implemented, "%s", forms[k].text);
+    const int src[3] = {in->o[1].reg, in->o[2].reg, in->o[3].reg}, dst = in->o[0].reg;
+    for (int pass = 0; pass < 8; pass++) {
+      static const uint16_t hs[] = {0x7c00, 0xfc00, 0x7e01, 0x7d00, 0x0001, 0x83ff, 0x3c00, 0xbc00, 0x7bff, 0x0000, 0x8000};
+      for (int r = 1; r <= 3; r++)
+        for (int l = 0; l < EMU_LANES; l++) {
+          uint32_t x = sn_rand(&st);
+          if (pass & 1) x = (uint32_t)hs[x % 11] << 16 | hs[(x >> 8) % 11]; /* f16 specials in both halves */
+          else if (l % 5 == 0) x = (x & 0x807fffffu) | 0x7f800000u; /* f32 NaNs and infinities */
+          sn_v(s, r)[l] = x;
+        }
+      for (int l = 0; l < EMU_LANES; l++) sn_v(s, dst)[l] = sn_rand(&st);
+      uint32_t old[EMU_LANES];
+      memcpy(old, sn_v(s, dst), sizeof old);
+      sn_exec(s, ~0ull);
+      cr_assert_eq(in->fn(&s->w, in), EMU_OK);
+      for (int l = 0; l < EMU_LANES; l++) {
+        double v[3];
+        for (int j = 0; j < 3; j++) {
+          uint32_t u = sn_v(s, src[j])[l];
+          v[j] = forms[k].selhi >> j & 1 ? (double)emu_f16_to_f32((uint16_t)(forms[k].sel >> j & 1 ? u >> 16 : u)) : (double)bf(u);
+        }
+        float r = (float)fma(v[0], v[1], v[2]);
+        if (forms[k].clamp) r = r != r ? emu_f32(fb(r) | 0x400000u) : r < 0.0f ? 0.0f : r > 1.0f ? 1.0f : r; /* IEEE clamp, DX10 off */
+        uint16_t h = emu_f32_to_f16(r);
+        uint32_t want = forms[k].hi ? (old[l] & 0xffffu) | (uint32_t)h << 16 : (old[l] & 0xffff0000u) | h;
+        cr_assert_eq(sn_v(s, dst)[l], want, "%s pass %d lane %d: 0x%08x, the definition 0x%08x", forms[k].text, pass, l,
+                     sn_v(s, dst)[l], want);
+      }
+    }
+    sn_free(s);
+  }
+}
