@@ -81,13 +81,16 @@ $(BUILD)/obj/isa/cc.o: CFLAGS += -DLANELAB_HIPCC_SAN=$(if $(filter 1,$(SAN)),1,0
 # this checkout's path is compiled in, so a build tree that moves still works.
 # The emulator's per-lane loops (64 lanes, no cross-iteration dependence) are vectorized with
 # GCC's dynamic cost model: -O2's "very cheap" model leaves most of them scalar. Elementwise only
-# (no reassociation without -ffast-math), so results are unchanged (issue #16).
+# (no reassociation without -ffast-math), so results are unchanged (issue #16). -fno-math-errno: the
+# emulator never reads errno, and with it GCC keeps sqrtf / sqrt as the instruction libm's own runs
+# instead of a call for negative inputs, so v_sqrt_f32's and v_rsq_f32's lane loops become vector
+# ones (same IEEE results; issue #31, fourteenth stop).
 # The emulator's objects carry line tables and function names only (-g1; EMU_G=-g for locals too):
 # their handlers are macro-expanded, and -g's variable tracking was a third of their compile,
 # 122.5 against 85.2 CPU-s for emu/*.c, compiled one after the other (docs/performance.md, "Test
 # time"). Profiles, backtraces and the sanitizers' reports keep their file:line.
 EMU_G ?= -g1
-$(BUILD)/obj/emu/%.o: CFLAGS += -fvect-cost-model=dynamic $(EMU_G)
+$(BUILD)/obj/emu/%.o: CFLAGS += -fvect-cost-model=dynamic -fno-math-errno $(EMU_G)
 
 define lib_rule
 $(BUILD)/lib/lib$(1).a: $(call obj_of,$(1))
