@@ -2504,3 +2504,34 @@ Test(emu_cvt, fma_mix_f16_gives_the_per_lane_definition)
     sn_free(s);
   }
 }
+
+/* v_div_fmas_f32 (issue #31, fourteenth stop: with no VCC bit and no infinite or NaN operand the
+ * whole wave is one vector FMA): each lane without its VCC bit is fmaf of its operands, computed
+ * here with libm's fmaf, bit for bit; waves of finite values (normals, denormals, products that
+ * overflow or cancel), waves with an infinity or a NaN in one lane, and waves with VCC bits set */
+Test(emu_cvt, div_fmas_f32_without_vcc_is_fmaf)
+{
+  snip *s = sn_new(EMU_GFX950, "v_div_fmas_f32 v10, v1, v2, v3");
+  const emu_insn *in = &s->p->insns[0];
+  uint32_t st = 0x1f83d9abu;
+  for (int pass = 0; pass < 24; pass++) {
+    for (int r = 1; r <= 3; r++)
+      for (int l = 0; l < EMU_LANES; l++) {
+        uint32_t x = sn_rand(&st), e = pass % 3 == 0 ? x >> 23 & 0xff : 100 + (x >> 23) % 60;
+        if (e == 255) e = 254; /* finite here; the specials below */
+        sn_v(s, r)[l] = (x & 0x807fffffu) | e << 23;
+      }
+    if (pass % 4 == 1) sn_v(s, 1 + pass % 3)[pass % 64] = pass & 8 ? 0x7f800000u : 0x7fc00042u;
+    uint64_t vcc = pass % 4 == 3 ? (uint64_t)sn_rand(&st) << 32 | sn_rand(&st) : 0;
+    emu_wr64s(&s->w, EMU_S_VCC, vcc);
+    sn_exec(s, ~0ull);
+    cr_assert_eq(in->fn(&s->w, in), EMU_OK);
+    for (int l = 0; l < EMU_LANES; l++) {
+      if (vcc >> l & 1) continue;
+      float want = fmaf(bf(sn_v(s, 1)[l]), bf(sn_v(s, 2)[l]), bf(sn_v(s, 3)[l]));
+      cr_assert_eq(sn_v(s, 10)[l], fb(want), "pass %d lane %d: fma(%#x, %#x, %#x) = %#x, fmaf %#x", pass, l, sn_v(s, 1)[l],
+                   sn_v(s, 2)[l], sn_v(s, 3)[l], sn_v(s, 10)[l], fb(want));
+    }
+  }
+  sn_free(s);
+}
