@@ -28,28 +28,61 @@ static int dpp_lane(unsigned ctrl, int l)
 
 const bool emu_dpp_implemented = true;
 
+/* dpp_lane for every control the decoder accepts (0 .. 0x15f), made once: a lane's source lane, or
+ * -1; and per control the lanes that have one (issue #31, fourteenth stop: dpp_lane's tests per lane
+ * and per call were three quarters of a DPP reduction kernel's time) */
+enum { DPP_NCTRL = 0x160 };
+static int8_t dpp_tab[DPP_NCTRL][EMU_LANES];
+static uint32_t dpp_addr[DPP_NCTRL][EMU_LANES]; /* the source lane as ds_bpermute_b32's byte address (lane 63 for none) */
+static uint64_t dpp_named[DPP_NCTRL];
+__attribute__((constructor)) static void dpp_init(void)
+{
+  for (unsigned c = 0; c < DPP_NCTRL; c++)
+    for (int l = 0; l < EMU_LANES; l++) {
+      int s = dpp_lane(c, l);
+      dpp_tab[c][l] = (int8_t)s;
+      dpp_addr[c][l] = (uint32_t)(s & 63) * 4;
+      if (s >= 0) dpp_named[c] |= 1ull << l;
+    }
+}
+/* the lanes whose source lane is named and has its EXEC bit on */
+static uint64_t dpp_valid(unsigned c, uint64_t e)
+{
+  if (e == ~0ull) return dpp_named[c];
+  uint64_t v = 0;
+  for (int l = 0; l < EMU_LANES; l++) {
+    int s = dpp_tab[c][l];
+    v |= (uint64_t)(s >= 0 && (e >> (s & 63) & 1)) << l;
+  }
+  return v;
+}
+
 /* A source lane that the control does not name, or whose EXEC bit is off, is invalid: with
  * bound_ctrl it reads 0, without it the destination lane is not written (emu_dpp_wmask). */
 void emu_dpp_src(emu_wave *w, const emu_insn *in, const uint32_t *src, uint32_t *out)
 {
-  uint64_t e = emu_exec(w);
+  const unsigned c = in->dpp_ctrl;
   uint32_t t[EMU_LANES];
-  for (int l = 0; l < EMU_LANES; l++) {
-    int s = dpp_lane(in->dpp_ctrl, l);
-    t[l] = (s >= 0 && (e >> s & 1)) ? src[s] : 0;
+  if (c >= DPP_NCTRL) { /* none the decoder accepts: no lane named */
+    memset(out, 0, sizeof t);
+    return;
   }
-  memcpy(out, t, sizeof t); /* out may be src */
+  static const uint32_t zero[EMU_LANES];
+  /* the whole-wave gather of ds_bpermute_b32 (emu/simd.c: it reads every source lane before it
+   * writes, so out may be src), then the invalid lanes zeroed */
+  emu_bperm64(t, src, dpp_addr[c], 0);
+  emu_sel64(out, zero, t, dpp_valid(c, emu_exec(w)));
 }
 
 uint64_t emu_dpp_wmask(const emu_wave *w, const emu_insn *in)
 {
-  uint64_t m = 0, e = emu_exec(w);
-  for (int l = 0; l < EMU_LANES; l++) {
-    /* row_mask bit = row l/16, bank_mask bit = bank (l/4)%4 within the row */
-    if (!(in->row_mask >> (l >> 4) & 1) || !(in->bank_mask >> ((l >> 2) & 3) & 1)) continue;
-    int s = dpp_lane(in->dpp_ctrl, l);
-    if (in->bound_ctrl || (s >= 0 && (e >> s & 1))) m |= 1ull << l;
-  }
-  return m;
+  /* row_mask bit r enables lanes 16r..16r+15; bank_mask bit b lanes 4b..4b+3 of every row */
+  uint64_t rows = 0, banks = 0;
+  for (int r = 0; r < 4; r++)
+    if (in->row_mask >> r & 1) rows |= 0xffffull << (16 * r);
+  for (int b = 0; b < 4; b++)
+    if (in->bank_mask >> b & 1) banks |= 0x000f000f000f000full << (4 * b);
+  if (in->bound_ctrl) return rows & banks;
+  return in->dpp_ctrl < DPP_NCTRL ? rows & banks & dpp_valid(in->dpp_ctrl, emu_exec(w)) : 0;
 }
 
