@@ -1229,7 +1229,7 @@ int EMU_H(emu_op_v_div_scale_f32)(emu_wave *w, const emu_insn *in)
   emu_srcf32(w, in, 3, S1);
   emu_srcf32(w, in, 4, S2);
   uint64_t vcc = 0;
-  /* Every EXEC lane in the common case, where none of the tests below holds (r = s0, no VCC bit):
+  /* Every lane in the common case, where none of the tests below holds (r = s0, no VCC bit):
    * s1's biased exponent e1 in [1, 252] (nonzero, not a denormal, |1 / s1| >= 2^-126: s1 < 2^126 is
    * e1 <= 252), s2's e2 in [24, 254] (nonzero, finite, e2 > 23) and e2 - e1 in [-125, 95] (below 96,
    * and |s2 / s1| >= 2^(e2 - e1 - 1) >= 2^-126, no denormal quotient). Decided from the exponents
@@ -1355,7 +1355,7 @@ int EMU_H(emu_op_v_div_fixup_f32)(emu_wave *w, const emu_insn *in)
   emu_srcf32(w, in, 1, A);
   emu_srcf32(w, in, 2, B);
   emu_srcf32(w, in, 3, C);
-  /* the common case in every EXEC lane: den and num normal (biased exponents in [1, 254]: not NaN,
+  /* the common case in every lane: den and num normal (biased exponents in [1, 254]: not NaN,
    * infinite, zero or denormal), exp(num) - exp(den) >= -150, q not a NaN; fixup_f32 then returns
    * |q| with the sign of den ^ num. Decided without its branches, over all 64 lanes (a vector loop;
    * an inactive lane outside the common case only sends the record down fixup_f32; issue #31,
