@@ -28,11 +28,10 @@ static int dpp_lane(unsigned ctrl, int l)
 
 const bool emu_dpp_implemented = true;
 
-/* dpp_lane for every control the decoder accepts (0 .. 0x15f), made once: a lane's source lane, or
- * -1; and per control the lanes that have one (issue #31, fourteenth stop: dpp_lane's tests per lane
- * and per call were three quarters of a DPP reduction kernel's time) */
+/* dpp_lane for every control the decoder accepts (0 .. 0x15f), made once: a lane's source lane, and
+ * per control the lanes that have one (issue #31, fourteenth stop: dpp_lane's tests per lane and per
+ * call were three quarters of a DPP reduction kernel's time) */
 enum { DPP_NCTRL = 0x160 };
-static int8_t dpp_tab[DPP_NCTRL][EMU_LANES];
 static uint32_t dpp_addr[DPP_NCTRL][EMU_LANES]; /* the source lane as ds_bpermute_b32's byte address (lane 63 for none) */
 static uint64_t dpp_named[DPP_NCTRL];
 __attribute__((constructor)) static void dpp_init(void)
@@ -40,7 +39,6 @@ __attribute__((constructor)) static void dpp_init(void)
   for (unsigned c = 0; c < DPP_NCTRL; c++)
     for (int l = 0; l < EMU_LANES; l++) {
       int s = dpp_lane(c, l);
-      dpp_tab[c][l] = (int8_t)s;
       dpp_addr[c][l] = (uint32_t)(s & 63) * 4;
       if (s >= 0) dpp_named[c] |= 1ull << l;
     }
@@ -50,11 +48,8 @@ static uint64_t dpp_valid(unsigned c, uint64_t e)
 {
   if (e == ~0ull) return dpp_named[c];
   uint64_t v = 0;
-  for (int l = 0; l < EMU_LANES; l++) {
-    int s = dpp_tab[c][l];
-    v |= (uint64_t)(s >= 0 && (e >> (s & 63) & 1)) << l;
-  }
-  return v;
+  for (int l = 0; l < EMU_LANES; l++) v |= (e >> (dpp_addr[c][l] >> 2) & 1) << l;
+  return v & dpp_named[c];
 }
 
 /* A source lane that the control does not name, or whose EXEC bit is off, is invalid: with

@@ -76,15 +76,13 @@ static const struct { const char *name; uint8_t op, nsrc; } lop_names[] = {
 };
 
 /* a uniform source j (operand 1 + j: an SGPR or a constant) as the runner reads it: the SGPR's
- * number, or the constant's value as emu_ssrc32 gives it (no register read for a constant: a
- * zeroed wave) */
+ * number, or the constant's value as emu_ssrc32 gives it (emu_const32) */
 static void uni_fix(emu_insn *in, int j)
 {
-  static emu_wave zero_wave;
   const emu_opnd *o = &in->o[1 + j];
   in->fz_sg = (uint8_t)(in->fz_sg & ~(1u << j));
   if (o->kind == EMU_OPK_SGPR) in->fz_k[j] = o->reg, in->fz_sg |= (uint8_t)(1u << j);
-  else in->fz_k[j] = emu_ssrc32(&zero_wave, in, 1 + j);
+  else in->fz_k[j] = emu_const32(in, 1 + j);
 }
 
 /* the 32-bit compares a run takes (v_cmp_<pred>_f32/i32/u32, not v_cmpx: they write EXEC): the

@@ -741,6 +741,9 @@ void emu_srcf16(emu_wave *w, const emu_insn *in, int i, float *tmp);
 void emu_srcpk(emu_wave *w, const emu_insn *in, int i, bool isfloat, uint16_t *lo, uint16_t *hi);
 /* Scalar (uniform) value of operand i: SGPR/constant/literal (for VGPR: lane 0 — don't). */
 uint32_t emu_ssrc32_slow(const emu_wave *w, const emu_insn *in, int i);
+/* An integer, float or literal constant operand's 32 bits as emu_ssrc32 reads them, with no wave:
+ * for the decoder's specialisations, which fix a constant's value in the record */
+uint32_t emu_const32(const emu_insn *in, int i);
 uint64_t emu_ssrc64_slow(const emu_wave *w, const emu_insn *in, int i);
 /* Inline: an SGPR or an integer constant (the common cases of every SALU instruction) without a
  * call; the other kinds (float constants, SCC, apertures, ...) in emu/operand.c. */

@@ -4,7 +4,8 @@
  * handler defined there as EMU_H(emu_op_x) is emu_op_x_avx2 here; emu__ops_avx2 (called by the
  * decoder's op table build when emu_avx2 is set, emu/simd.c: the CPU has AVX2, FMA and F16C and
  * LANELAB_EMU_SIMD / LANELAB_EMU_NO_AVX512 do not cap it) puts the twins of the integer and bit
- * operations in their rows; the float ones keep the generic build (float_named below). The same C,
+ * operations in their rows; the float ones keep the generic build (float_named below) unless they do
+ * no float arithmetic (bits_only: the class compares). The same C,
  * so the same results: integer lane operations are exact at any width. Measured:
  * docs/performance.md (issue #31). */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)

@@ -967,7 +967,9 @@ int EMU_H(emu_op_v_bitop3_b16)(emu_wave *w, const emu_insn *in)
   emu_dst16(w, in, 0, d);
   return EMU_OK;
 }
-/* v_ldexp_f32: S0 * 2^S1.i32 */
+/* v_ldexp_f32: S0 * 2^S1.i32, the exponent clamped to [-1000, 1000] (beyond it every result is the
+ * same: ldexpf's int argument is never near its range) */
+static inline int ldexp_n32(uint32_t b) { return (int32_t)b > 1000 ? 1000 : (int32_t)b < -1000 ? -1000 : (int32_t)b; }
 int EMU_H(emu_op_v_ldexp_f32)(emu_wave *w, const emu_insn *in)
 {
   float A[EMU_LANES], d[EMU_LANES];
@@ -982,12 +984,12 @@ int EMU_H(emu_op_v_ldexp_f32)(emu_wave *w, const emu_insn *in)
   uint32_t *du = (uint32_t *)(void *)d, slow = 0;
   L64 {
     const uint32_t u = emu_u32f(A[l]), e = u >> 23 & 0xff;
-    const int32_t n = (int32_t)B[l] > 1000 ? 1000 : (int32_t)B[l] < -1000 ? -1000 : (int32_t)B[l];
+    const int32_t n = ldexp_n32(B[l]);
     const uint32_t en = (uint32_t)((int32_t)e + n), zero = (u & 0x7fffffffu) == 0;
     slow |= (zero ^ 1u) & ((e - 1u > 253u) | (en - 1u > 253u));
     du[l] = zero ? u : (u & 0x807fffffu) | (en & 0xff) << 23;
   }
-  if (slow) L64 d[l] = ldexpf(A[l], (int32_t)B[l] > 1000 ? 1000 : (int32_t)B[l] < -1000 ? -1000 : (int32_t)B[l]);
+  if (slow) L64 d[l] = ldexpf(A[l], ldexp_n32(B[l]));
   emu_dstf32(w, in, 0, d);
   return EMU_OK;
 }

@@ -506,17 +506,16 @@ void EMU_H(emu_vop3p_specialise)(emu_insn *in)
                                                 : (uint32_t)in->sp_reg[1 + j][hh] * EMU_LANES * 4;
     in->sp_off[h][3] = (uint32_t)in->sp_reg[0][hh] * EMU_LANES * 4;
   }
-  /* a constant's dwords: what sp_src reads through emu_ssrc32 for it, on a zeroed wave (no register
-   * read for these kinds). Inline float constants included: clang splats one with op_sel_hi = 0
-   * ("v_pk_fma_f32 v[2:3], v[2:3], s[4:5], 0.5 op_sel_hi:[1,0,0]"), and without them such a record
-   * took sp_slow's C loops at some 18 ns (issue #31, fourteenth stop) */
-  static emu_wave zero_wave;
+  /* a constant's dwords: what sp_src reads through emu_ssrc32 for it (emu_const32). Inline float
+   * constants included: clang splats one with op_sel_hi = 0 ("v_pk_fma_f32 v[2:3], v[2:3], s[4:5],
+   * 0.5 op_sel_hi:[1,0,0]"), and without them such a record took sp_slow's C loops at some 18 ns
+   * (issue #31, fourteenth stop) */
   for (int j = 0; j < 3; j++) {
     const emu_opnd *o = &in->o[1 + j];
     in->sp_kv[j] = 0;
     if (j >= ns || !(in->sp_uni >> j & 1) || (o->kind != EMU_OPK_IMM && o->kind != EMU_OPK_LIT && o->kind != EMU_OPK_FIMM))
       continue;
-    uint64_t v = emu_ssrc32(&zero_wave, in, 1 + j);
+    uint64_t v = emu_const32(in, 1 + j);
     uint32_t vl = (uint32_t)(in->op_sel >> j & 1 ? v >> 32 : v), vh = (uint32_t)(in->op_sel_hi >> j & 1 ? v >> 32 : v);
     in->sp_kv[j] = (uint64_t)vh << 32 | vl;
     in->sp_kvb |= (uint8_t)(1u << j);

@@ -45,6 +45,14 @@ static uint64_t const_val(const emu_wave *w, const emu_opnd *o, int width)
   }
 }
 
+uint32_t emu_const32(const emu_insn *in, int i)
+{
+  const emu_opnd *o = &in->o[i];
+  if (o->kind != EMU_OPK_IMM && o->kind != EMU_OPK_LIT && o->kind != EMU_OPK_FIMM)
+    ll_die(LL_EXIT_ENV, "emu_const32: operand %d of '%s' is not a constant", i, in->text ? in->text : in->mnem);
+  return (uint32_t)const_val(NULL, o, 32); /* these kinds read no wave state */
+}
+
 uint32_t emu_ssrc32_slow(const emu_wave *w, const emu_insn *in, int i)
 {
   const emu_opnd *o = &in->o[i];
