@@ -25,7 +25,14 @@
  * (nothing to do; it no longer ends a run), and, on the AVX2+FMA host outside the sanitizer build,
  * the float operations v_add_f32, v_sub_f32, v_subrev_f32, v_mul_f32, v_fma_f32 and v_fmac_f32
  * (FZ_FLOAT_ASM below: the general handlers' NaN operand order written out); and the run-ahead loop
- * runs a lone such record as a run of one, which costs less than its handler. */
+ * runs a lone such record as a run of one, which costs less than its handler.
+ *
+ * Since the fifteenth stop they take the 64-bit lane-mask scalar operations (s_and_b64, s_or_b64,
+ * s_xor_b64, s_andn2_b64, s_orn2_b64, s_nand_b64, s_nor_b64, s_xnor_b64, s_mov_b64, s_not_b64 on SGPR
+ * pairs, VCC, and EXEC as a source: sop_mark) between and before lane operations: bit l of their
+ * result comes from bit l of their sources, so they are lane operations on the mask bits that
+ * compares write and v_cndmask_b32 reads. A run of them alone stays with their handlers
+ * (emu_fuse_prepare). */
 #include <immintrin.h>
 #include <stdlib.h>
 
@@ -126,6 +133,36 @@ static void cmp_mark(emu_insn *in, const char *name)
   in->fz_src[2] = cmp_names[k].pred;
 }
 
+/* the 64-bit lane-mask scalar operations a run takes: bit l of the result is a function of bit l of
+ * the sources, so they are lane operations on the mask bits (emu/jit.c runs them 16 bits a chunk).
+ * Each as its handler in emu/op_salu.c computes it: SCC = result != 0 (s_mov_b64 keeps SCC). Sources
+ * and destination SGPR pairs (VCC, and EXEC as a source: all ones in a run), no constants. */
+static const struct { const char *name; uint8_t op, nsrc; } sop_names[] = {
+  {"s_and_b64", FZ_S_AND, 2},   {"s_or_b64", FZ_S_OR, 2},     {"s_xor_b64", FZ_S_XOR, 2},   {"s_andn2_b64", FZ_S_ANDN2, 2},
+  {"s_orn2_b64", FZ_S_ORN2, 2}, {"s_nand_b64", FZ_S_NAND, 2}, {"s_nor_b64", FZ_S_NOR, 2},   {"s_xnor_b64", FZ_S_XNOR, 2},
+  {"s_mov_b64", FZ_S_MOV, 1},   {"s_not_b64", FZ_S_NOT, 1},
+};
+/* a pair the runner reads or writes as a lane mask: an even general SGPR pair or VCC, or EXEC read */
+static bool sop_pair(const emu_opnd *o, bool dst)
+{
+  if (o->kind != EMU_OPK_SGPR || o->n != 2 || o->mods || (o->reg & 1)) return false;
+  return o->reg + 1u < EMU_NSGPR_GP || o->reg == EMU_S_VCC || (!dst && o->reg == EMU_S_EXEC);
+}
+static void sop_mark(emu_insn *in, const char *name)
+{
+  int k = -1;
+  for (size_t i = 0; i < sizeof sop_names / sizeof *sop_names; i++)
+    if (!strcmp(name, sop_names[i].name)) k = (int)i;
+  if (k < 0 || in->nop != 1 + sop_names[k].nsrc || !sop_pair(&in->o[0], true)) return;
+  for (int j = 0; j < sop_names[k].nsrc; j++)
+    if (!sop_pair(&in->o[1 + j], false)) return;
+  in->fz_op = sop_names[k].op;
+  in->fz_dst = in->o[0].reg;
+  in->fz_uni = 0;
+  for (int j = 0; j < 2; j++) in->fz_src[j] = j < sop_names[k].nsrc ? in->o[1 + j].reg : in->o[1].reg;
+  in->fz_src[2] = 0;
+}
+
 static void fuse_mark(emu_insn *in, const char *name)
 {
   in->fz_op = FZ_NONE;
@@ -137,7 +174,8 @@ static void fuse_mark(emu_insn *in, const char *name)
   for (size_t i = 0; i < sizeof lop_names / sizeof *lop_names; i++)
     if (!strcmp(name, lop_names[i].name)) k = (int)i;
   if (k < 0) {
-    cmp_mark(in, name);
+    if (name[0] == 's') sop_mark(in, name);
+    else cmp_mark(in, name);
     return;
   }
   if (lop_names[k].op == FZ_NOP) { /* s_nop: wait states only, nothing to run */
@@ -200,8 +238,20 @@ void emu_fuse_mark(emu_insn *in, const char *name)
   for (int j = 0; j < 3; j++) in->fz_off[1 + j] = (uint32_t)in->fz_src[j] * EMU_LANES * 4;
 }
 
+static bool fz_sop(unsigned op) { return op >= FZ_FIRST_S && op <= FZ_LAST_S; }
+
 void emu_fuse_prepare(emu_insn *insns, size_t n)
 {
+  /* lane-mask scalar operations join runs with lane operations only: a run of them alone (s_nop
+   * aside) is left to their handlers, which cost less than a call of the runner */
+  for (size_t i = 0; i < n;) {
+    size_t j = i;
+    bool vec = false;
+    for (; j < n && insns[j].fz_op != FZ_NONE; j++) vec |= !fz_sop(insns[j].fz_op) && insns[j].fz_op != FZ_NOP;
+    for (size_t t = i; t < j && !vec; t++)
+      if (fz_sop(insns[t].fz_op)) insns[t].fz_op = FZ_NONE, insns[t].fz_case = 0;
+    i = j > i ? j : i + 1;
+  }
   uint32_t next = 0; /* run length from i + 1 */
   for (size_t i = n; i-- > 0;) {
     emu_insn *in = &insns[i];
@@ -392,6 +442,16 @@ __attribute__((target("avx2,fma"))) static inline void flt_avx2(unsigned op, uns
       break;                                                                                       \
     }                                                                                              \
     LOOP(u, 2, ({ v8u sel = MASK8; (b & sel) | (a & ~sel); }))                                      \
+  }
+/* a lane-mask scalar operation (sop_mark): the pairs read before the destination is written, SCC
+ * from the result where the handler sets it */
+#define FZ_SOPC(op, expr, setscc)                                                                  \
+  case FZC(op): {                                                                                  \
+    const uint64_t a = emu_rd64s(w, x->fz_src[0]), b = emu_rd64s(w, x->fz_src[1]), d_ = (expr);    \
+    (void)b;                                                                                       \
+    emu_wr_pair(w, x->fz_dst, d_);                                                                 \
+    if (setscc) w->scc = d_ != 0;                                                                  \
+    break;                                                                                         \
   }
 /* v_cvt_f32_ubyteN: the byte as a float (exact) */
 #define UBYTE(a, sh) ((v8u)__builtin_convertvector((v8i)((a) >> (sh) & 0xff), v8f))
@@ -650,6 +710,16 @@ FZ_INLINE void run_body(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt, c
     V1(FZ_CVT_UB3, UBYTE(a, 24))
     BOP3(0) BOP3(1) BOP3(2) BOP3(3) BOP3(4) BOP3(5) BOP3(6) BOP3(7)
     case FZC(FZ_NOP): break;
+    FZ_SOPC(FZ_S_AND, a & b, true)
+    FZ_SOPC(FZ_S_OR, a | b, true)
+    FZ_SOPC(FZ_S_XOR, a ^ b, true)
+    FZ_SOPC(FZ_S_ANDN2, a & ~b, true)
+    FZ_SOPC(FZ_S_ORN2, a | ~b, true)
+    FZ_SOPC(FZ_S_NAND, ~(a & b), true)
+    FZ_SOPC(FZ_S_NOR, ~(a | b), true)
+    FZ_SOPC(FZ_S_XNOR, ~(a ^ b), true)
+    FZ_SOPC(FZ_S_MOV, a, false)
+    FZ_SOPC(FZ_S_NOT, ~a, true)
     case FZC(FZ_CMP_F): { /* the mask into the SGPR pair (EXEC is all ones: no lane cleared) */
       if (!av) {
         x->fn(w, x);

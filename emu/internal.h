@@ -166,6 +166,9 @@ struct emu_insn {
   /* emu/jit.c: how many records from here the translated code in jit runs, or, jit being EMU_JIT_NONE,
    * how many the runner runs before it looks for code again (set once, under emu/jit.c's lock) */
   uint8_t jit_n;
+  /* that code's last SCC writer (a lane-mask scalar operation): its destination pair's first SGPR + 1,
+   * whose value != 0 is SCC after the code (emu_jit_try); 0 none */
+  uint8_t jit_scc;
   uint16_t fz_dst, fz_src[3];
   /* uniform source j of a run's record (fz_uni bit j): an SGPR's number (fz_sg bit j) or the value
    * emu_ssrc32 reads for a constant, in fz_k[j], fixed at decode (issue #31, seventh stop) */
@@ -973,6 +976,10 @@ enum {
   FZ_ADD_LSHL, FZ_ADD3, FZ_LSHL_OR, FZ_BFI, FZ_BITOP3, FZ_BFE_U, FZ_CVT_UB0, FZ_CVT_UB1, FZ_CVT_UB2, FZ_CVT_UB3,
   FZ_NOP, FZ_EXP_F, FZ_CVT_F32_F16, FZ_CVT_F16_F32, FZ_CMP_F, FZ_CMP_I, FZ_CMP_U,
   FZ_MAX_F, FZ_MIN_F, FZ_MED3_F, FZ_CVT_I32_F, FZ_CVT_U32_F, FZ_RNDNE_F, /* exact at any width: every build */
+  /* 64-bit lane-mask scalar operations (s_and_b64 ...: bit l of the result from bit l of the sources,
+   * SCC = result != 0 but for s_mov_b64): exact, every build */
+  FZ_S_AND, FZ_S_OR, FZ_S_XOR, FZ_S_ANDN2, FZ_S_ORN2, FZ_S_NAND, FZ_S_NOR, FZ_S_XNOR, FZ_S_MOV, FZ_S_NOT,
+  FZ_FIRST_S = FZ_S_AND, FZ_LAST_S = FZ_S_NOT,
   /* the float operations (FZ_FIRST_F on): only where emu/fuse.c defines FZ_FLOAT_ASM */
   FZ_ADD_F, FZ_SUB_F, FZ_SUBREV_F, FZ_MUL_F, FZ_FMA_F, FZ_FMAC_F,
   FZ_FIRST_F = FZ_ADD_F,
@@ -1008,6 +1015,7 @@ static inline int emu_jit_try(emu_wave *w, const emu_insn *in, int m, uint64_t *
   const int k = in->jit_n;
   if ((uintptr_t)code <= (uintptr_t)EMU_JIT_NONE || k > m || !emu_jit_ready()) return 0;
   ((emu_jit_fn)code)(w->v, w->s);
+  if (in->jit_scc) w->scc = emu_rd64s(w, in->jit_scc - 1u) != 0;
   for (int j = 0; j < k; j++) cnt[j]++;
   return k;
 }

@@ -8,8 +8,9 @@
  * within a chunk every VGPR the run touches held in a zmm register from its first read or write to the
  * chunk's end, where the registers the run wrote are stored, once each. Uniform sources (SGPRs and
  * constants) are broadcast once before the first chunk. Lanes do not interact in these operations (no
- * cross-lane reads; none of them writes an SGPR or EXEC), so a lane's instructions in run order, chunk
- * after chunk, give every register the value that instruction order does.
+ * cross-lane reads; none of them writes EXEC; compares and the 64-bit lane-mask scalar operations
+ * write SGPR pairs bit l from lane l), so a lane's instructions in run order, chunk after chunk, give
+ * every register the value that instruction order does.
  *
  * What is translated: the operations of emu/fuse.c's runner with the same instruction and operand
  * order (vpaddd for a + b, vpsllvd of the count masked to 5 bits, vpternlogd for the three-input
@@ -17,7 +18,11 @@
  * operations with the operand order of fuse.c's flt_avx2: vaddps/vmulps S1 op S0, vsubps, and
  * vfmadd132ps with S1 in the destination; compares by vcmpps/vpcmpd/vpcmpud with fuse.c cmp_avx2's
  * predicates into k1, the chunk's 16 mask bits stored into the SGPR pair; v_cndmask_b32 by vpblendmd
- * under the chunk's 16 bits of its mask pair), so the same bits, NaN payloads included. A piece ends
+ * under the chunk's 16 bits of its mask pair; s_and_b64 and the other lane-mask scalar operations of
+ * emu/fuse.c sop_mark by kandw/korw/kxorw/kandnw/kxnorw/knotw on the chunk's 16 bits of their pairs,
+ * SCC set after the code from the piece's last SCC writer's pair, emu_insn.jit_scc, so a piece ends
+ * before a record that overwrites that pair without setting SCC), so the same bits, NaN payloads
+ * included. A piece ends
  * before v_exp_f32 and the f16 conversions (the runner runs those), before a uniform source an
  * earlier compare of the piece wrote, and where its registers would not fit the 32 zmm registers;
  * a piece shorter than JIT_MIN records is left to the runner. The caller (emu/fuse.c emu_fuse_runc,
@@ -122,12 +127,21 @@ static void evex(cbuf *c, int map, int pp, uint8_t opc, int reg, int vvvv, rmo r
 {
   evex_k(c, map, pp, opc, reg, vvvv, rm, imm, 0);
 }
-/* kmovw k1, [rsi + d] (VEX.L0.0F.W0 90 /r) and kmovw [rsi + d], k1 (91 /r): a chunk's 16 mask bits */
-static void kmov_k1(cbuf *c, uint8_t opc, int32_t d)
+/* kmovw k, [rsi + d] (VEX.L0.0F.W0 90 /r) and kmovw [rsi + d], k (91 /r): a chunk's 16 mask bits */
+static void kmov_k(cbuf *c, uint8_t opc, int k, int32_t d)
 {
-  put(c, 0xc5), put(c, 0xf8), put(c, opc), put(c, (uint8_t)(0x80 | 1 << 3 | GPR_RSI));
+  put(c, 0xc5), put(c, 0xf8), put(c, opc), put(c, (uint8_t)(0x80 | k << 3 | GPR_RSI));
   put32(c, (uint32_t)d);
 }
+static void kmov_k1(cbuf *c, uint8_t opc, int32_t d) { kmov_k(c, opc, 1, d); }
+/* the 16-bit opmask operations (Intel SDM vol. 2, KANDW ...): d = a op b, VEX.L1.0F.W0 opc /r with
+ * vvvv = a, rm = b (kandnw: ~a & b); knotw d, a: VEX.L0.0F.W0 44 /r */
+enum { KANDW = 0x41, KANDNW = 0x42, KORW = 0x45, KXNORW = 0x46, KXORW = 0x47 };
+static void kop(cbuf *c, uint8_t opc, int d, int a, int b)
+{
+  put(c, 0xc5), put(c, (uint8_t)(0x80 | ((~a) & 15) << 3 | 1 << 2)), put(c, opc), put(c, (uint8_t)(0xc0 | d << 3 | b));
+}
+static void knot(cbuf *c, int d, int a) { put(c, 0xc5), put(c, 0xf8), put(c, 0x44), put(c, (uint8_t)(0xc0 | d << 3 | a)); }
 static void vload(cbuf *c, int z, int gpr, int32_t d) { evex(c, MAP_0F, PP_F3, 0x6f, z, -1, mem(gpr, d), -1); }  /* vmovdqu32 */
 static void vstore(cbuf *c, int z, int gpr, int32_t d) { evex(c, MAP_0F, PP_F3, 0x7f, z, -1, mem(gpr, d), -1); } /* vmovdqu32 */
 static void vmov(cbuf *c, int d, int s) { evex(c, MAP_0F, PP_66, 0x6f, d, -1, zr(s), -1); }                     /* vmovdqa32 */
@@ -190,7 +204,10 @@ typedef struct {
    * the same or disjoint); a uniform source, broadcast before the piece, is not */
   uint16_t cw[EMU_FUSE_MAX];
   int ncw;
+  /* the piece's last SCC writer's destination pair + 1 (emu_insn.jit_scc); 0 none */
+  uint16_t scc;
 } plan;
+static bool sop(unsigned op) { return op >= FZ_FIRST_S && op <= FZ_LAST_S; }
 
 static bool written(const plan *p, uint32_t k)
 {
@@ -252,11 +269,21 @@ static int vg_find(const plan *p, uint16_t r)
 static int plan_run(const emu_insn *in, int m, plan *p)
 {
   p->nu = p->nv = p->ncw = 0;
+  p->scc = 0;
   int n = 0;
   for (; n < m; n++) {
     const emu_insn *x = in + n;
     if (!translatable(x->fz_op)) break;
     plan q = *p;
+    if (sop(x->fz_op)) {
+      /* mask bits only, chunk by chunk (emit_rec): no VGPR, no uniform. SCC is set after the code
+       * from the last SCC writer's destination, so nothing after it in the piece may write that pair */
+      if (p->scc == x->fz_dst + 1u && x->fz_op == FZ_S_MOV) goto full;
+      if (x->fz_op != FZ_S_MOV) q.scc = (uint16_t)(x->fz_dst + 1u);
+      q.cw[q.ncw++] = x->fz_dst;
+      *p = q;
+      continue;
+    }
     const int ns = nsrc(x->fz_op);
     uint32_t k[3];
     const int nk = consts(x->fz_op, k);
@@ -274,6 +301,7 @@ static int plan_run(const emu_insn *in, int m, plan *p)
       }
       if (q.nu + q.nv + 1 > NZ - ZFIRST) goto full;
     }
+    if (cmp && p->scc == x->fz_dst + 1u) goto full; /* the SCC pair overwritten */
     if (cmp) q.cw[q.ncw++] = x->fz_dst;
     else if (x->fz_op != FZ_NOP && vg_find(&q, x->fz_dst) < 0) q.vg[q.nv++] = x->fz_dst;
     if (q.nu + q.nv + 1 > NZ - ZFIRST) goto full;
@@ -317,6 +345,24 @@ static void emit_rec(cbuf *c, const plan *p, regs *r, const emu_insn *x, int ch)
 {
   const unsigned op = x->fz_op;
   if (op == FZ_NOP) return;
+  if (sop(op)) { /* k2, k3 the sources' chunk bits, k1 the result, into the destination pair */
+    kmov_k(c, 0x90, 2, (int32_t)(4 * x->fz_src[0] + 2 * ch));
+    if (op != FZ_S_MOV && op != FZ_S_NOT) kmov_k(c, 0x90, 3, (int32_t)(4 * x->fz_src[1] + 2 * ch));
+    switch (op) {
+    case FZ_S_AND: kop(c, KANDW, 1, 2, 3); break;
+    case FZ_S_OR: kop(c, KORW, 1, 2, 3); break;
+    case FZ_S_XOR: kop(c, KXORW, 1, 2, 3); break;
+    case FZ_S_ANDN2: kop(c, KANDNW, 1, 3, 2); break; /* ~b & a */
+    case FZ_S_ORN2: knot(c, 3, 3), kop(c, KORW, 1, 2, 3); break;
+    case FZ_S_NAND: kop(c, KANDW, 1, 2, 3), knot(c, 1, 1); break;
+    case FZ_S_NOR: kop(c, KORW, 1, 2, 3), knot(c, 1, 1); break;
+    case FZ_S_XNOR: kop(c, KXNORW, 1, 2, 3); break;
+    case FZ_S_NOT: knot(c, 1, 2); break;
+    default: kop(c, KORW, 1, 2, 2); break; /* FZ_S_MOV: a | a */
+    }
+    kmov_k1(c, 0x91, (int32_t)(4 * x->fz_dst + 2 * ch));
+    return;
+  }
   const int ns = nsrc(op);
   int a = ns > 0 ? src(c, p, r, x, 0, ch) : -1, b = ns > 1 ? src(c, p, r, x, 1, ch) : -1,
       s3 = ns > 2 ? src(c, p, r, x, 2, ch) : -1;
@@ -554,6 +600,7 @@ static void *compile(const emu_insn *in, bool wait)
     }
     free(c.b);
     ((emu_insn *)(uintptr_t)in)->jit_n = (uint8_t)n;
+    ((emu_insn *)(uintptr_t)in)->jit_scc = code != EMU_JIT_NONE ? (uint8_t)p.scc : 0;
     __atomic_store_n(&((emu_insn *)(uintptr_t)in)->jit, code, __ATOMIC_RELEASE);
   }
   pthread_mutex_unlock(&jit_mu);

@@ -1691,18 +1691,22 @@ static const char fuse_src[] =
 /* One pass of a run against its records' handlers, from the wave's registers as they are: the
  * handlers one by one, then the same registers restored and the whole run as one step (emu_fuse_run;
  * its AVX2 build when avx2 and the CPU has it, else the baseline one); every VGPR and SGPR equal. */
+static bool scc_want; /* SCC after the handlers (handlers_then_run) */
 static bool handlers_then_run(snip *s, size_t n, bool avx2, uint32_t *want, uint32_t swant[EMU_NSFILE])
 {
   const size_t nbytes = (size_t)EMU_NVGPR * EMU_LANES * 4;
   uint32_t *before = ll_xmalloc(nbytes), sbefore[EMU_NSFILE];
+  const bool scc0 = s->w.scc;
   bool ok = true;
   memcpy(before, s->vfile, nbytes);
   memcpy(sbefore, s->w.s, sizeof sbefore);
   for (size_t i = 0; i < n; i++) ok = ok && s->p->insns[i].fn(&s->w, &s->p->insns[i]) == EMU_OK;
   memcpy(want, s->vfile, nbytes);
   memcpy(swant, s->w.s, sizeof sbefore);
+  scc_want = s->w.scc;
   memcpy(s->vfile, before, nbytes);
   memcpy(s->w.s, sbefore, sizeof sbefore);
+  s->w.scc = scc0;
   bool had2 = emu_avx2;
   emu_avx2 = had2 && avx2;
   emu_fuse_run(&s->w, s->p->insns, (int)n);
@@ -1718,7 +1722,10 @@ static void run_vs_handlers(snip *s, size_t n, bool avx2, emu_arch a, int pass)
     for (int l = 0; l < EMU_LANES; l++)
       cr_assert_eq(sn_v(s, r)[l], want[r * EMU_LANES + l], "%s pass %d: v%d lane %d: run 0x%08x, handlers 0x%08x",
                    emu_arch_name(a), pass, r, l, sn_v(s, r)[l], want[r * EMU_LANES + l]);
-  cr_assert(!memcmp(s->w.s, swant, sizeof swant), "%s pass %d: the SGPRs differ", emu_arch_name(a), pass);
+  for (int r = 0; r < EMU_NSFILE; r++)
+    cr_assert_eq(s->w.s[r], swant[r], "%s pass %d: s%d: run 0x%08x, handlers 0x%08x", emu_arch_name(a), pass, r, s->w.s[r],
+                 swant[r]);
+  cr_assert_eq(s->w.scc, scc_want, "%s pass %d: SCC: run %d, handlers %d", emu_arch_name(a), pass, s->w.scc, scc_want);
   free(want);
 }
 
@@ -1763,6 +1770,81 @@ Test(emu_cvt, fused_lane_runs_give_the_handlers_bits)
 {
   fuse_compare(EMU_GFX942);
   fuse_compare(EMU_GFX950);
+}
+
+/* The 64-bit lane-mask scalar operations in runs (emu/fuse.c sop_mark; emu/jit.c runs them on the
+ * chunk's 16 mask bits): every one of the ten, VCC and EXEC as sources, VCC as destination, pairs a
+ * compare wrote and a v_cndmask_b32 reads, an SGPR of a pair they wrote read as a uniform source after
+ * them (the translated piece is cut there), the last SCC writer's pair overwritten by a compare and by
+ * s_mov_b64 (SCC must still be that writer's). Against the handlers (emu/op_salu.c), on the runner of
+ * both builds and the translated code, SCC set both ways before each pass; and against the
+ * definitions written here: SCC = the last writer's result != 0, and three results as formulas. */
+static const char sop_src[] =
+    "v_cmp_lt_u32_e64 s[10:11], v1, v2\ns_and_b64 s[12:13], s[10:11], vcc\nv_cndmask_b32_e64 v5, v1, v2, s[12:13]\n"
+    "s_or_b64 s[14:15], s[12:13], s[16:17]\ns_xor_b64 s[18:19], s[14:15], exec\nv_cndmask_b32_e64 v6, v2, v3, s[18:19]\n"
+    "s_andn2_b64 s[20:21], s[18:19], s[10:11]\ns_orn2_b64 s[22:23], s[20:21], s[12:13]\n"
+    "s_nand_b64 s[24:25], s[22:23], s[14:15]\ns_nor_b64 s[26:27], s[24:25], s[10:11]\n"
+    "s_xnor_b64 vcc, s[26:27], s[18:19]\nv_cndmask_b32 v7, v5, v6, vcc\ns_not_b64 s[28:29], vcc\n"
+    "s_mov_b64 s[30:31], s[28:29]\nv_cndmask_b32_e64 v8, v7, v1, s[30:31]\nv_add_u32 v9, s20, v8\n"
+    "s_and_b64 s[32:33], s[30:31], s[10:11]\nv_cmp_gt_i32_e64 s[32:33], v9, v1\nv_xor_b32 v10, v9, v8\n"
+    "s_and_b64 s[34:35], s[32:33], s[14:15]\ns_mov_b64 s[34:35], s[28:29]\nv_cndmask_b32_e64 v11, v10, v2, s[34:35]\n";
+Test(emu_cvt, lane_mask_scalar_ops_in_runs_give_the_handlers_bits_and_scc)
+{
+  uint32_t st = 0x2545f491u;
+  for (int a = 0; a < EMU_NARCH; a++) {
+    size_t n;
+    snip *s = sn_one_run((emu_arch)a, sop_src, &n);
+    for (int pass = 0; pass < 8; pass++) {
+      for (int r = 0; r < 12; r++)
+        for (int l = 0; l < EMU_LANES; l++) sn_v(s, r)[l] = sn_rand(&st);
+      for (int r = 0; r < 40; r++) s->w.s[r] = sn_rand(&st);
+      emu_wr64s(&s->w, EMU_S_VCC, (uint64_t)sn_rand(&st) << 32 | sn_rand(&st));
+      if (pass & 2) /* s[12:13] and s[14:15] zero, so the last SCC writer's result too: SCC 0 */
+        s->w.s[16] = s->w.s[17] = 0, emu_wr64s(&s->w, EMU_S_VCC, 0);
+      sn_exec(s, ~0ull);
+      const uint64_t vcc0 = emu_rd64s(&s->w, EMU_S_VCC), s16 = emu_rd64s(&s->w, 16);
+      s->w.scc = pass & 1;
+      run_vs_handlers(s, n, !(pass & 4), (emu_arch)a, pass); /* passes 4-7: the baseline build */
+      /* the definitions: s[12:13] = cmp & VCC, s[14:15] = that | s[16:17], s[18:19] = ~that (EXEC all
+       * ones); SCC from s_and_b64 s[34:35] (before s_mov_b64 overwrote the pair) */
+      const uint64_t c10 = emu_rd64s(&s->w, 10), s12 = c10 & vcc0, s14 = s12 | s16;
+      cr_assert_eq(emu_rd64s(&s->w, 12), s12);
+      cr_assert_eq(emu_rd64s(&s->w, 14), s14);
+      cr_assert_eq(emu_rd64s(&s->w, 18), ~s14);
+      cr_assert_eq(s->w.scc, (emu_rd64s(&s->w, 32) & s14) != 0, "pass %d: SCC is not the last writer's", pass);
+    }
+    const emu_insn *in = s->p->insns;
+    if (emu_jit_ready()) {
+      /* translated: the first piece ends before v_add_u32's read of s20 (record 15), SCC after it from
+       * s_not_b64's s[28:29]; records 15-16 (two: the runner's) end before the compare that writes
+       * s_and_b64's s[32:33]; records 17-19 are code, SCC from s[34:35], which s_mov_b64 then writes */
+      cr_assert(in[0].jit != NULL && in[0].jit != EMU_JIT_NONE, "no code for the run");
+      cr_assert_eq(in[0].jit_n, 15, "the first piece covers %u records", (unsigned)in[0].jit_n);
+      cr_assert_eq(in[0].jit_scc, 29);
+      cr_assert_eq(in[15].jit, EMU_JIT_NONE);
+      cr_assert_eq(in[15].jit_n, 2);
+      cr_assert(in[17].jit != NULL && in[17].jit != EMU_JIT_NONE, "no code from record 17");
+      cr_assert_eq(in[17].jit_n, 3);
+      cr_assert_eq(in[17].jit_scc, 35);
+    }
+    sn_free(s);
+  }
+  /* alone (between records of no run), with a constant source or EXEC as destination, they are not
+   * run records */
+  snip *x = sn_new(EMU_GFX950, "s_and_b64 s[0:1], s[2:3], s[4:5]\ns_or_b64 s[6:7], s[0:1], vcc\ns_add_u32 s8, s9, s10\n"
+                               "v_add_u32 v1, v2, v3\ns_and_b64 exec, exec, s[2:3]\nv_add_u32 v1, v2, v3\n"
+                               "s_and_b64 s[0:1], s[2:3], 0xff\nv_add_u32 v1, v2, v3\ns_mov_b64 s[0:1], -1\n"
+                               "v_add_u32 v1, v2, v3\n");
+  const int want[] = {0, 0, 0, 1, 0, 1, 0, 1, 0, 1};
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+    cr_assert_eq(x->p->insns[i].fuse_n, want[i], "'%s': fuse_n %u", x->p->insns[i].text, (unsigned)x->p->insns[i].fuse_n);
+  sn_free(x);
+  /* before and between lane operations they join the run */
+  size_t n;
+  x = sn_one_run(EMU_GFX942, "s_and_b64 s[0:1], s[2:3], s[4:5]\nv_cndmask_b32_e64 v1, v2, v3, s[0:1]\n"
+                             "s_or_b64 s[6:7], s[0:1], s[2:3]\nv_add_u32 v1, v2, v3\n", &n);
+  cr_assert_eq(n, 4);
+  sn_free(x);
 }
 
 /* Runs translated to AVX-512 code (emu/jit.c) on a host that has it: a run touching more VGPRs than
