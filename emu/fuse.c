@@ -32,7 +32,8 @@
  * pairs, VCC, and EXEC as a source: sop_mark) between and before lane operations: bit l of their
  * result comes from bit l of their sources, so they are lane operations on the mask bits that
  * compares write and v_cndmask_b32 reads. A run of them alone stays with their handlers
- * (emu_fuse_prepare). */
+ * (emu_fuse_prepare). They also take v_mov_b64, v_lshlrev_b64 and v_lshl_add_u64 with constant
+ * counts (m64_mark, run64): clang's address arithmetic before global loads. */
 #include <immintrin.h>
 #include <stdlib.h>
 
@@ -163,6 +164,45 @@ static void sop_mark(emu_insn *in, const char *name)
   in->fz_src[2] = 0;
 }
 
+/* the 64-bit lane operations a run takes (the handlers in emu/op_valu.c): v_mov_b64 D = S0,
+ * v_lshlrev_b64 D = S1 << (S0 & 63), v_lshl_add_u64 D = (S0 << S1[2:0]) + S2 with a count of 5..7
+ * shifting by 0 (the guides' Notes, as the handler); the counts inline constants, the 64-bit sources
+ * even VGPR pairs, SGPR pairs or inline integers (sign-extended, as emu_ssrc64 reads them), the
+ * destination an even VGPR pair. Source j's operand index, the count's in fz_src[2] */
+static bool src64_ok(const emu_opnd *o)
+{
+  if (o->mods) return false;
+  if (o->kind == EMU_OPK_VGPR || o->kind == EMU_OPK_SGPR)
+    return o->n == 2 && !(o->reg & 1) && (o->kind == EMU_OPK_VGPR || o->reg + 1u < EMU_NSFILE);
+  return o->kind == EMU_OPK_IMM;
+}
+static void m64_mark(emu_insn *in, const char *name)
+{
+  int op = !strcmp(name, "v_mov_b64") ? FZ_MOV64 : !strcmp(name, "v_lshlrev_b64") ? FZ_LSHL64
+           : !strcmp(name, "v_lshl_add_u64")                                     ? FZ_LSHL_ADD64 : 0;
+  const int nop = op == FZ_MOV64 ? 2 : op == FZ_LSHL64 ? 3 : 4;
+  if (!op || in->nop != nop || in->o[0].kind != EMU_OPK_VGPR || in->o[0].n != 2 || (in->o[0].reg & 1) || in->o[0].mods)
+    return;
+  const int si[2] = {op == FZ_LSHL64 ? 2 : 1, 3}, ns = op == FZ_LSHL_ADD64 ? 2 : 1;
+  const int ci = op == FZ_LSHL64 ? 1 : op == FZ_LSHL_ADD64 ? 2 : -1;
+  for (int j = 0; j < ns; j++)
+    if (!src64_ok(&in->o[si[j]])) return;
+  if (ci >= 0 && (in->o[ci].kind != EMU_OPK_IMM || in->o[ci].mods)) return;
+  in->fz_op = (uint8_t)op;
+  in->fz_dst = in->o[0].reg;
+  in->fz_uni = 0, in->fz_sg = 0;
+  for (int j = 0; j < 2; j++) {
+    const emu_opnd *o = &in->o[si[j < ns ? j : 0]];
+    in->fz_src[j] = 0;
+    if (o->kind == EMU_OPK_VGPR) in->fz_src[j] = o->reg;
+    else if (o->kind == EMU_OPK_SGPR) in->fz_k[j] = o->reg, in->fz_sg |= (uint8_t)(1u << j), in->fz_uni |= (uint8_t)(1u << j);
+    else in->fz_k[j] = (uint32_t)o->ival, in->fz_uni |= (uint8_t)(1u << j);
+  }
+  if (ns == 1) in->fz_uni &= 1;
+  const uint32_t k = ci >= 0 ? (uint32_t)in->o[ci].ival : 0;
+  in->fz_src[2] = (uint16_t)(op == FZ_LSHL64 ? k & 63 : op == FZ_LSHL_ADD64 ? ((k & 7) > 4 ? 0 : k & 7) : 0);
+}
+
 static void fuse_mark(emu_insn *in, const char *name)
 {
   in->fz_op = FZ_NONE;
@@ -175,7 +215,8 @@ static void fuse_mark(emu_insn *in, const char *name)
     if (!strcmp(name, lop_names[i].name)) k = (int)i;
   if (k < 0) {
     if (name[0] == 's') sop_mark(in, name);
-    else cmp_mark(in, name);
+    else m64_mark(in, name);
+    if (in->fz_op == FZ_NONE) cmp_mark(in, name);
     return;
   }
   if (lop_names[k].op == FZ_NOP) { /* s_nop: wait states only, nothing to run */
@@ -453,6 +494,33 @@ __attribute__((target("avx2,fma"))) static inline void flt_avx2(unsigned op, uns
     if (setscc) w->scc = d_ != 0;                                                                  \
     break;                                                                                         \
   }
+/* a 64-bit lane operation (m64_mark): source j's low and high dwords from its VGPR pair, or the
+ * uniform pair's (an SGPR pair, or an inline integer sign-extended); each 8-lane block's sources
+ * read before its results are written (a destination pair is a source pair or disjoint from it) */
+#define UNIHI(j) ((x->fz_sg >> (j) & 1) ? w->s[x->fz_k[j] + 1] : (uint32_t)((int32_t)x->fz_k[j] >> 31))
+FZ_INLINE void run64(emu_wave *w, const emu_insn *x, char *const Vb, const unsigned op, const unsigned u)
+{
+  uint32_t *const dl = DST, *const dh = DST + EMU_LANES;
+  const uint32_t *const al = SRC(0), *const ah = SRC(0) + EMU_LANES, *const cl = SRC(1), *const ch = SRC(1) + EMU_LANES;
+  const uint32_t ual = (u & 1) ? UNI(0) : 0, uah = (u & 1) ? UNIHI(0) : 0, ucl = (u & 2) ? UNI(1) : 0, uch = (u & 2) ? UNIHI(1) : 0;
+  const unsigned n = x->fz_src[2];
+  _Pragma("GCC unroll 8") for (uint32_t o = 0; o < EMU_LANES; o += 8)
+  {
+    const v8u a0 = (u & 1) ? (v8u){0} + ual : LD8(al + o), a1 = (u & 1) ? (v8u){0} + uah : LD8(ah + o);
+    v8u r0 = a0, r1 = a1;
+    if (op != FZ_MOV64 && n) {
+      if (n < 32) r0 = a0 << n, r1 = (a1 << n) | (a0 >> (32 - n));
+      else r0 = (v8u){0}, r1 = a0 << (n - 32);
+    }
+    if (op == FZ_LSHL_ADD64) {
+      const v8u c0 = (u & 2) ? (v8u){0} + ucl : LD8(cl + o), c1 = (u & 2) ? (v8u){0} + uch : LD8(ch + o);
+      r0 += c0;
+      r1 = r1 + c1 - (v8u)(r0 < c0); /* the low half's carry (a true compare is all ones: minus -1) */
+    }
+    ST8(dl + o, r0);
+    ST8(dh + o, r1);
+  }
+}
 /* v_cvt_f32_ubyteN: the byte as a float (exact) */
 #define UBYTE(a, sh) ((v8u)__builtin_convertvector((v8i)((a) >> (sh) & 0xff), v8f))
 typedef float v8f __attribute__((vector_size(32)));
@@ -710,6 +778,14 @@ FZ_INLINE void run_body(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt, c
     V1(FZ_CVT_UB3, UBYTE(a, 24))
     BOP3(0) BOP3(1) BOP3(2) BOP3(3) BOP3(4) BOP3(5) BOP3(6) BOP3(7)
     case FZC(FZ_NOP): break;
+    case FZC(FZ_MOV64) + 0: run64(w, x, Vb, FZ_MOV64, 0); break;
+    case FZC(FZ_MOV64) + 1: run64(w, x, Vb, FZ_MOV64, 1); break;
+    case FZC(FZ_LSHL64) + 0: run64(w, x, Vb, FZ_LSHL64, 0); break;
+    case FZC(FZ_LSHL64) + 1: run64(w, x, Vb, FZ_LSHL64, 1); break;
+    case FZC(FZ_LSHL_ADD64) + 0: run64(w, x, Vb, FZ_LSHL_ADD64, 0); break;
+    case FZC(FZ_LSHL_ADD64) + 1: run64(w, x, Vb, FZ_LSHL_ADD64, 1); break;
+    case FZC(FZ_LSHL_ADD64) + 2: run64(w, x, Vb, FZ_LSHL_ADD64, 2); break;
+    case FZC(FZ_LSHL_ADD64) + 3: run64(w, x, Vb, FZ_LSHL_ADD64, 3); break;
     FZ_SOPC(FZ_S_AND, a & b, true)
     FZ_SOPC(FZ_S_OR, a | b, true)
     FZ_SOPC(FZ_S_XOR, a ^ b, true)

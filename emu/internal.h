@@ -980,6 +980,9 @@ enum {
    * SCC = result != 0 but for s_mov_b64): exact, every build */
   FZ_S_AND, FZ_S_OR, FZ_S_XOR, FZ_S_ANDN2, FZ_S_ORN2, FZ_S_NAND, FZ_S_NOR, FZ_S_XNOR, FZ_S_MOV, FZ_S_NOT,
   FZ_FIRST_S = FZ_S_AND, FZ_LAST_S = FZ_S_NOT,
+  /* 64-bit lane operations on VGPR pairs (clang's address arithmetic): v_mov_b64, v_lshlrev_b64 and
+   * v_lshl_add_u64 with constant counts (fz_src[2]), exact, every build */
+  FZ_MOV64, FZ_LSHL64, FZ_LSHL_ADD64,
   /* the float operations (FZ_FIRST_F on): only where emu/fuse.c defines FZ_FLOAT_ASM */
   FZ_ADD_F, FZ_SUB_F, FZ_SUBREV_F, FZ_MUL_F, FZ_FMA_F, FZ_FMAC_F,
   FZ_FIRST_F = FZ_ADD_F,

@@ -21,8 +21,9 @@
  * under the chunk's 16 bits of its mask pair; s_and_b64 and the other lane-mask scalar operations of
  * emu/fuse.c sop_mark by kandw/korw/kxorw/kandnw/kxnorw/knotw on the chunk's 16 bits of their pairs,
  * SCC set after the code from the piece's last SCC writer's pair, emu_insn.jit_scc, so a piece ends
- * before a record that overwrites that pair without setting SCC), so the same bits, NaN payloads
- * included. A piece ends
+ * before a record that overwrites that pair without setting SCC; the 64-bit operations of fuse.c
+ * m64_mark on the chunk's low and high planes, the carry by vpcmpud into k1 and a masked vpsubd),
+ * so the same bits, NaN payloads included. A piece ends
  * before v_exp_f32 and the f16 conversions (the runner runs those), before a uniform source an
  * earlier compare of the piece wrote, and where its registers would not fit the 32 zmm registers;
  * a piece shorter than JIT_MIN records is left to the runner. The caller (emu/fuse.c emu_fuse_runc,
@@ -167,6 +168,8 @@ static void op3(cbuf *c, int map, int pp, uint8_t opc, int d, int a, int b) { ev
 #define VFMADD132PS(d, a, b) op3(c, MAP_0F38, PP_66, 0x98, d, a, b)       /* d = d * b + a */
 #define VTERNLOG(d, a, b, t) evex(c, MAP_0F3A, PP_66, 0x25, d, a, zr(b), t) /* d = t(d, a, b) */
 #define VPSRLD_I(d, s, n) evex(c, MAP_0F, PP_66, 0x72, 2, d, zr(s), n)      /* d = s >> n (EVEX.NDD /2) */
+#define VPSLLD_I(d, s, n) evex(c, MAP_0F, PP_66, 0x72, 6, d, zr(s), n)      /* d = s << n (EVEX.NDD /6) */
+#define VPSUBD_K1(d, a, b) evex_k(c, MAP_0F, PP_66, 0xfa, d, a, zr(b), -1, 1) /* d = k1 ? a - b : d */
 #define VPBLENDMD_K1(d, a, b) evex_k(c, MAP_0F38, PP_66, 0x64, d, a, zr(b), -1, 1) /* d = k1 ? b : a */
 #define VCMPPS_K1(a, b, p) evex(c, MAP_0F, PP_NONE, 0xc2, 1, a, zr(b), p)     /* k1 = a p b */
 #define VPCMPD_K1(a, b, p) evex(c, MAP_0F3A, PP_66, 0x1f, 1, a, zr(b), p)
@@ -208,6 +211,7 @@ typedef struct {
   uint16_t scc;
 } plan;
 static bool sop(unsigned op) { return op >= FZ_FIRST_S && op <= FZ_LAST_S; }
+static bool m64(unsigned op) { return op == FZ_MOV64 || op == FZ_LSHL64 || op == FZ_LSHL_ADD64; }
 
 static bool written(const plan *p, uint32_t k)
 {
@@ -275,6 +279,30 @@ static int plan_run(const emu_insn *in, int m, plan *p)
     const emu_insn *x = in + n;
     if (!translatable(x->fz_op)) break;
     plan q = *p;
+    if (m64(x->fz_op)) {
+      /* the destination pair and each source's pair of VGPRs or of uniforms (an SGPR pair's two
+       * SGPRs, an inline integer's dwords); two results live at once before they replace the
+       * destination's registers */
+      const int ns = x->fz_op == FZ_LSHL_ADD64 ? 2 : 1;
+      for (int j = 0; j < ns; j++) {
+        if (x->fz_uni >> j & 1) {
+          const bool sg = x->fz_sg >> j & 1;
+          const uint32_t k0 = x->fz_k[j], k1 = sg ? k0 + 1 : (uint32_t)((int32_t)k0 >> 31);
+          if (sg && (written(&q, k0) || written(&q, k1))) goto full; /* broadcast before the piece */
+          if (uni_find(&q, sg, k0) < 0) q.u[q.nu++] = (uni){sg, k0};
+          if (uni_find(&q, sg, k1) < 0) q.u[q.nu++] = (uni){sg, k1};
+        } else {
+          for (int h = 0; h < 2; h++)
+            if (vg_find(&q, (uint16_t)(x->fz_src[j] + h)) < 0) q.vg[q.nv++] = (uint16_t)(x->fz_src[j] + h);
+        }
+        if (q.nu + q.nv + 2 > NZ - ZFIRST) goto full;
+      }
+      for (int h = 0; h < 2; h++)
+        if (vg_find(&q, (uint16_t)(x->fz_dst + h)) < 0) q.vg[q.nv++] = (uint16_t)(x->fz_dst + h);
+      if (q.nu + q.nv + 2 > NZ - ZFIRST) goto full;
+      *p = q;
+      continue;
+    }
     if (sop(x->fz_op)) {
       /* mask bits only, chunk by chunk (emit_rec): no VGPR, no uniform. SCC is set after the code
        * from the last SCC writer's destination, so nothing after it in the piece may write that pair */
@@ -327,24 +355,79 @@ static int zalloc(regs *r)
     }
   return -1; /* not reached: plan_run kept one free */
 }
+/* the register of VGPR v in chunk ch, loaded at its first read */
+static int vsrc(cbuf *c, const plan *p, regs *r, uint16_t v, int ch)
+{
+  const int i = vg_find(p, v);
+  if (r->zv[i] < 0) {
+    r->zv[i] = zalloc(r);
+    vload(c, r->zv[i], GPR_RDI, (int32_t)(v * EMU_LANES * 4 + JIT_CB * ch));
+  }
+  return r->zv[i];
+}
 /* the register of a record's source j in chunk ch */
 static int src(cbuf *c, const plan *p, regs *r, const emu_insn *x, int j, int ch)
 {
   if (x->fz_uni >> j & 1) return r->zu[uni_find(p, x->fz_sg >> j & 1, x->fz_k[j])];
-  const int i = vg_find(p, x->fz_src[j]);
-  if (r->zv[i] < 0) {
-    r->zv[i] = zalloc(r);
-    vload(c, r->zv[i], GPR_RDI, (int32_t)(x->fz_src[j] * EMU_LANES * 4 + JIT_CB * ch));
-  }
-  return r->zv[i];
+  return vsrc(c, p, r, x->fz_src[j], ch);
 }
 static int kreg(const plan *p, const regs *r, uint32_t k) { return r->zu[uni_find(p, false, k)]; }
+/* a 64-bit source j's low and high registers in chunk ch (plan_run's uniforms or VGPR pair) */
+static void src64(cbuf *c, const plan *p, regs *r, const emu_insn *x, int j, int ch, int *lo, int *hi)
+{
+  if (x->fz_uni >> j & 1) {
+    const bool sg = x->fz_sg >> j & 1;
+    const uint32_t k0 = x->fz_k[j], k1 = sg ? k0 + 1 : (uint32_t)((int32_t)k0 >> 31);
+    *lo = r->zu[uni_find(p, sg, k0)], *hi = r->zu[uni_find(p, sg, k1)];
+    return;
+  }
+  *lo = vsrc(c, p, r, x->fz_src[j], ch), *hi = vsrc(c, p, r, (uint16_t)(x->fz_src[j] + 1), ch);
+}
+/* VGPR v now in register z (written): its old register freed */
+static void remap(const plan *p, regs *r, uint16_t v, int z)
+{
+  const int i = vg_find(p, v);
+  if (r->zv[i] >= 0) r->busy[r->zv[i]] = false;
+  r->zv[i] = z, r->dirty[i] = true;
+}
 
 /* one record in chunk ch: the result in a fresh register, then the destination's mapping moved to it */
 static void emit_rec(cbuf *c, const plan *p, regs *r, const emu_insn *x, int ch)
 {
   const unsigned op = x->fz_op;
   if (op == FZ_NOP) return;
+  if (m64(op)) { /* fuse.c run64's operations on the chunk's low and high dwords */
+    int al, ah, cl = -1, ch_ = -1;
+    src64(c, p, r, x, 0, ch, &al, &ah);
+    if (op == FZ_LSHL_ADD64) src64(c, p, r, x, 1, ch, &cl, &ch_);
+    const unsigned n = x->fz_src[2];
+    const int dl = zalloc(r), dh = zalloc(r);
+    int tl_ = al; /* the shifted low half (dl or ZT0) */
+    if (op == FZ_MOV64 || n == 0) {
+      if (op != FZ_LSHL_ADD64) vmov(c, dl, al);
+      vmov(c, dh, ah);
+    } else if (n < 32) {
+      VPSRLD_I(ZT1, al, (int)(32 - n));
+      VPSLLD_I(dh, ah, (int)n);
+      VPORD(dh, dh, ZT1);
+      tl_ = op == FZ_LSHL_ADD64 ? ZT0 : dl;
+      VPSLLD_I(tl_, al, (int)n);
+    } else {
+      VPXORD(dl, dl, dl);
+      if (n == 32) vmov(c, dh, al);
+      else VPSLLD_I(dh, al, (int)(n - 32));
+    }
+    if (op == FZ_LSHL_ADD64) { /* low sum, its carry (sum < addend) into the high sum */
+      VPADDD(dl, tl_, cl);
+      VPCMPUD_K1(dl, cl, 1);
+      VPADDD(dh, dh, ch_);
+      VTERNLOG(ZT1, ZT1, ZT1, 0xff);
+      VPSUBD_K1(dh, dh, ZT1);
+    }
+    remap(p, r, x->fz_dst, dl);
+    remap(p, r, (uint16_t)(x->fz_dst + 1), dh);
+    return;
+  }
   if (sop(op)) { /* k2, k3 the sources' chunk bits, k1 the result, into the destination pair */
     kmov_k(c, 0x90, 2, (int32_t)(4 * x->fz_src[0] + 2 * ch));
     if (op != FZ_S_MOV && op != FZ_S_NOT) kmov_k(c, 0x90, 3, (int32_t)(4 * x->fz_src[1] + 2 * ch));

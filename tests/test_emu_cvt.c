@@ -1761,7 +1761,7 @@ static void fuse_compare(emu_arch a)
                       "v_add_co_u32 v3, vcc, v1, v2\nv_mov_b32_dpp v3, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf\n"
                       "v_add_f32_e64 v3, -v1, v2\nv_mul_f32_e64 v3, v1, v2 clamp\nv_fma_f32 v3, v1, |v2|, v3\nv_cvt_f32_f16 v3, 1.0\n"
                       "v_cvt_f32_ubyte0_sdwa v3, v1 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_1\n"
-                      "v_lshlrev_b64 v[4:5], 2, v[2:3]\nv_readfirstlane_b32 s3, v1\n");
+                      "v_lshlrev_b64 v[4:5], v1, v[2:3]\nv_readfirstlane_b32 s3, v1\n");
   for (size_t i = 0; i < x->p->n; i++)
     cr_assert_eq(x->p->insns[i].fuse_n, 0, "%s: '%s' starts a run", emu_arch_name(a), x->p->insns[i].text);
   sn_free(x);
@@ -1844,6 +1844,61 @@ Test(emu_cvt, lane_mask_scalar_ops_in_runs_give_the_handlers_bits_and_scc)
   x = sn_one_run(EMU_GFX942, "s_and_b64 s[0:1], s[2:3], s[4:5]\nv_cndmask_b32_e64 v1, v2, v3, s[0:1]\n"
                              "s_or_b64 s[6:7], s[0:1], s[2:3]\nv_add_u32 v1, v2, v3\n", &n);
   cr_assert_eq(n, 4);
+  sn_free(x);
+}
+
+/* The 64-bit lane operations in runs (emu/fuse.c m64_mark, issue #31 fifteenth stop): v_mov_b64,
+ * v_lshlrev_b64 and v_lshl_add_u64 with VGPR-pair, SGPR-pair and inline-integer sources, counts 0, 9,
+ * 32, 45, 63 and 0..6 (5..7 shift by 0, as the handler reads the guides' Notes), a destination that is
+ * a source, random registers with low halves of all ones so that the carry crosses; against the
+ * handlers on the runner of both builds and the translated code, and against 64-bit sums and shifts
+ * computed here */
+static const char m64_src[] =
+    "v_mov_b64 v[10:11], v[2:3]\nv_mov_b64 v[12:13], s[4:5]\nv_mov_b64 v[14:15], 0\nv_mov_b64 v[16:17], -5\n"
+    "v_lshlrev_b64 v[18:19], 0, v[2:3]\nv_lshlrev_b64 v[20:21], 9, v[2:3]\nv_lshlrev_b64 v[22:23], 32, v[4:5]\n"
+    "v_lshlrev_b64 v[24:25], 45, v[4:5]\nv_lshlrev_b64 v[26:27], 63, s[6:7]\nv_lshl_add_u64 v[28:29], v[2:3], 0, v[4:5]\n"
+    "v_lshl_add_u64 v[30:31], s[8:9], 3, v[6:7]\nv_lshl_add_u64 v[32:33], v[6:7], 4, s[10:11]\n"
+    "v_lshl_add_u64 v[34:35], v[2:3], 6, v[4:5]\nv_lshl_add_u64 v[36:37], v[8:9], 2, -1\n"
+    "v_lshl_add_u64 v[38:39], 0, 1, v[6:7]\nv_lshl_add_u64 v[4:5], v[4:5], 1, v[4:5]\n"
+    "v_lshlrev_b64 v[2:3], 17, v[2:3]\nv_add_u32 v40, v2, v5\n";
+static uint64_t rd64v(snip *s, int r, int l) { return (uint64_t)sn_v(s, r + 1)[l] << 32 | sn_v(s, r)[l]; }
+Test(emu_cvt, sixty_four_bit_lane_ops_in_runs_give_the_handlers_bits)
+{
+  uint32_t st = 0x68e31da4u;
+  for (int a = 0; a < EMU_NARCH; a++) {
+    size_t n;
+    snip *s = sn_one_run((emu_arch)a, m64_src, &n);
+    for (int pass = 0; pass < 6; pass++) {
+      for (int r = 0; r < 42; r++)
+        for (int l = 0; l < EMU_LANES; l++) sn_v(s, r)[l] = (r & 1) == 0 && (l & 3) == 0 ? 0xffffffffu : sn_rand(&st);
+      for (int r = 0; r < 16; r++) s->w.s[r] = sn_rand(&st);
+      s->w.s[10] = 0xffffffffu; /* the SGPR addend's low half: a carry wherever the shifted low half is not 0 */
+      sn_exec(s, ~0ull);
+      uint64_t v2[EMU_LANES], v4[EMU_LANES], v6[EMU_LANES], v8[EMU_LANES];
+      for (int l = 0; l < EMU_LANES; l++) v2[l] = rd64v(s, 2, l), v4[l] = rd64v(s, 4, l), v6[l] = rd64v(s, 6, l), v8[l] = rd64v(s, 8, l);
+      const uint64_t s8 = emu_rd64s(&s->w, 8), s10 = emu_rd64s(&s->w, 10);
+      run_vs_handlers(s, n, pass < 4, (emu_arch)a, pass); /* passes 4, 5: the baseline build */
+      for (int l = 0; l < EMU_LANES; l++) {
+        cr_assert_eq(rd64v(s, 16, l), (uint64_t)-5);
+        cr_assert_eq(rd64v(s, 20, l), v2[l] << 9);
+        cr_assert_eq(rd64v(s, 22, l), v4[l] << 32);
+        cr_assert_eq(rd64v(s, 24, l), v4[l] << 45);
+        cr_assert_eq(rd64v(s, 28, l), v2[l] + v4[l]);
+        cr_assert_eq(rd64v(s, 30, l), (s8 << 3) + v6[l]);
+        cr_assert_eq(rd64v(s, 32, l), (v6[l] << 4) + s10);
+        cr_assert_eq(rd64v(s, 34, l), v2[l] + v4[l], "lane %d: a count of 6 shifts by 0", l);
+        cr_assert_eq(rd64v(s, 36, l), (v8[l] << 2) - 1);
+        cr_assert_eq(rd64v(s, 38, l), v6[l], "lane %d: a zero low half carries nothing", l);
+        cr_assert_eq(rd64v(s, 4, l), (v4[l] << 1) + v4[l]);
+        cr_assert_eq(rd64v(s, 2, l), v2[l] << 17);
+      }
+    }
+    if (emu_jit_ready()) cr_assert(s->p->insns[0].jit != NULL && s->p->insns[0].jit != EMU_JIT_NONE, "no code for the run");
+    sn_free(s);
+  }
+  /* a count from a register keeps the handler */
+  snip *x = sn_new(EMU_GFX950, "v_lshl_add_u64 v[0:1], v[2:3], s4, v[4:5]\nv_lshlrev_b64 v[6:7], v1, v[2:3]\n");
+  for (size_t i = 0; i < 2; i++) cr_assert_eq(x->p->insns[i].fuse_n, 0, "'%s' starts a run", x->p->insns[i].text);
   sn_free(x);
 }
 
