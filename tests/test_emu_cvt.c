@@ -1779,6 +1779,14 @@ Test(emu_cvt, fused_lane_runs_give_the_handlers_bits)
  * s_mov_b64 (SCC must still be that writer's). Against the handlers (emu/op_salu.c), on the runner of
  * both builds and the translated code, SCC set both ways before each pass; and against the
  * definitions written here: SCC = the last writer's result != 0, and three results as formulas. */
+/* v0..v(nv-1) and s0..s(ns-1) random; ones: every fourth lane's even VGPRs all ones (a carry out of
+ * a 64-bit pair's low half) */
+static void sn_fill(snip *s, int nv, int ns, uint32_t *st, bool ones)
+{
+  for (int r = 0; r < nv; r++)
+    for (int l = 0; l < EMU_LANES; l++) sn_v(s, r)[l] = ones && (r & 1) == 0 && (l & 3) == 0 ? 0xffffffffu : sn_rand(st);
+  for (int r = 0; r < ns; r++) s->w.s[r] = sn_rand(st);
+}
 static const char sop_src[] =
     "v_cmp_lt_u32_e64 s[10:11], v1, v2\ns_and_b64 s[12:13], s[10:11], vcc\nv_cndmask_b32_e64 v5, v1, v2, s[12:13]\n"
     "s_or_b64 s[14:15], s[12:13], s[16:17]\ns_xor_b64 s[18:19], s[14:15], exec\nv_cndmask_b32_e64 v6, v2, v3, s[18:19]\n"
@@ -1795,9 +1803,7 @@ Test(emu_cvt, lane_mask_scalar_ops_in_runs_give_the_handlers_bits_and_scc)
     size_t n;
     snip *s = sn_one_run((emu_arch)a, sop_src, &n);
     for (int pass = 0; pass < 8; pass++) {
-      for (int r = 0; r < 12; r++)
-        for (int l = 0; l < EMU_LANES; l++) sn_v(s, r)[l] = sn_rand(&st);
-      for (int r = 0; r < 40; r++) s->w.s[r] = sn_rand(&st);
+      sn_fill(s, 12, 40, &st, false);
       emu_wr64s(&s->w, EMU_S_VCC, (uint64_t)sn_rand(&st) << 32 | sn_rand(&st));
       if (pass & 2) /* s[12:13] and s[14:15] zero, so the last SCC writer's result too: SCC 0 */
         s->w.s[16] = s->w.s[17] = 0, emu_wr64s(&s->w, EMU_S_VCC, 0);
@@ -1869,9 +1875,7 @@ Test(emu_cvt, sixty_four_bit_lane_ops_in_runs_give_the_handlers_bits)
     size_t n;
     snip *s = sn_one_run((emu_arch)a, m64_src, &n);
     for (int pass = 0; pass < 6; pass++) {
-      for (int r = 0; r < 42; r++)
-        for (int l = 0; l < EMU_LANES; l++) sn_v(s, r)[l] = (r & 1) == 0 && (l & 3) == 0 ? 0xffffffffu : sn_rand(&st);
-      for (int r = 0; r < 16; r++) s->w.s[r] = sn_rand(&st);
+      sn_fill(s, 42, 16, &st, true);
       s->w.s[10] = 0xffffffffu; /* the SGPR addend's low half: a carry wherever the shifted low half is not 0 */
       sn_exec(s, ~0ull);
       uint64_t v2[EMU_LANES], v4[EMU_LANES], v6[EMU_LANES], v8[EMU_LANES];
