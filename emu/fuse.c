@@ -191,14 +191,13 @@ static void m64_mark(emu_insn *in, const char *name)
   in->fz_op = (uint8_t)op;
   in->fz_dst = in->o[0].reg;
   in->fz_uni = 0, in->fz_sg = 0;
-  for (int j = 0; j < 2; j++) {
-    const emu_opnd *o = &in->o[si[j < ns ? j : 0]];
-    in->fz_src[j] = 0;
+  in->fz_src[0] = in->fz_src[1] = 0;
+  for (int j = 0; j < ns; j++) {
+    const emu_opnd *o = &in->o[si[j]];
     if (o->kind == EMU_OPK_VGPR) in->fz_src[j] = o->reg;
     else if (o->kind == EMU_OPK_SGPR) in->fz_k[j] = o->reg, in->fz_sg |= (uint8_t)(1u << j), in->fz_uni |= (uint8_t)(1u << j);
     else in->fz_k[j] = (uint32_t)o->ival, in->fz_uni |= (uint8_t)(1u << j);
   }
-  if (ns == 1) in->fz_uni &= 1;
   const uint32_t k = ci >= 0 ? (uint32_t)in->o[ci].ival : 0;
   in->fz_src[2] = (uint16_t)(op == FZ_LSHL64 ? k & 63 : op == FZ_LSHL_ADD64 ? ((k & 7) > 4 ? 0 : k & 7) : 0);
 }
@@ -497,7 +496,7 @@ __attribute__((target("avx2,fma"))) static inline void flt_avx2(unsigned op, uns
 /* a 64-bit lane operation (m64_mark): source j's low and high dwords from its VGPR pair, or the
  * uniform pair's (an SGPR pair, or an inline integer sign-extended); each 8-lane block's sources
  * read before its results are written (a destination pair is a source pair or disjoint from it) */
-#define UNIHI(j) ((x->fz_sg >> (j) & 1) ? w->s[x->fz_k[j] + 1] : (uint32_t)((int32_t)x->fz_k[j] >> 31))
+#define UNIHI(j) ((x->fz_sg >> (j) & 1) ? w->s[emu_fz_hik(x, j)] : emu_fz_hik(x, j))
 FZ_INLINE void run64(emu_wave *w, const emu_insn *x, char *const Vb, const unsigned op, const unsigned u)
 {
   uint32_t *const dl = DST, *const dh = DST + EMU_LANES;

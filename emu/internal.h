@@ -989,6 +989,12 @@ enum {
 };
 /* a run compare's predicate (fz_src[2]), as emu/op_valu.c's F_* macros define it */
 enum { CP_LT, CP_EQ, CP_LE, CP_GT, CP_GE, CP_NE, CP_LG, CP_O, CP_U, CP_NGE, CP_NLG, CP_NGT, CP_NLE, CP_NEQ, CP_NLT };
+/* the uniform of a run record's 64-bit uniform source j's high dword (emu/fuse.c m64_mark): the SGPR
+ * after the pair's first (fz_sg bit j), or the inline integer's sign extension */
+static inline uint32_t emu_fz_hik(const emu_insn *x, int j)
+{
+  return (x->fz_sg >> j & 1) ? x->fz_k[j] + 1 : (uint32_t)((int32_t)x->fz_k[j] >> 31);
+}
 extern bool emu_fuse_on;
 void emu_fuse_mark(emu_insn *in, const char *name);
 void emu_fuse_prepare(emu_insn *insns, size_t n);

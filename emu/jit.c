@@ -268,6 +268,19 @@ static int vg_find(const plan *p, uint16_t r)
   return -1;
 }
 
+/* uniform (sg, k) into q: broadcast before the piece, so not an SGPR an earlier record of the piece
+ * wrote (false: the piece ends before the record) */
+static bool plan_uni(plan *q, bool sg, uint32_t k)
+{
+  if (sg && (k >= EMU_NSFILE || written(q, k))) return false;
+  if (uni_find(q, sg, k) < 0) q->u[q->nu++] = (uni){sg, k};
+  return true;
+}
+static void plan_vg(plan *q, uint16_t r)
+{
+  if (vg_find(q, r) < 0) q->vg[q->nv++] = r;
+}
+
 /* how many records from in (at most m) one translation covers: translatable operations whose
  * uniforms and VGPRs fit the registers (one more for a result before its register's old value goes) */
 static int plan_run(const emu_insn *in, int m, plan *p)
@@ -287,18 +300,13 @@ static int plan_run(const emu_insn *in, int m, plan *p)
       for (int j = 0; j < ns; j++) {
         if (x->fz_uni >> j & 1) {
           const bool sg = x->fz_sg >> j & 1;
-          const uint32_t k0 = x->fz_k[j], k1 = sg ? k0 + 1 : (uint32_t)((int32_t)k0 >> 31);
-          if (sg && (written(&q, k0) || written(&q, k1))) goto full; /* broadcast before the piece */
-          if (uni_find(&q, sg, k0) < 0) q.u[q.nu++] = (uni){sg, k0};
-          if (uni_find(&q, sg, k1) < 0) q.u[q.nu++] = (uni){sg, k1};
+          if (!plan_uni(&q, sg, x->fz_k[j]) || !plan_uni(&q, sg, emu_fz_hik(x, j))) goto full;
         } else {
-          for (int h = 0; h < 2; h++)
-            if (vg_find(&q, (uint16_t)(x->fz_src[j] + h)) < 0) q.vg[q.nv++] = (uint16_t)(x->fz_src[j] + h);
+          plan_vg(&q, x->fz_src[j]), plan_vg(&q, (uint16_t)(x->fz_src[j] + 1));
         }
         if (q.nu + q.nv + 2 > NZ - ZFIRST) goto full;
       }
-      for (int h = 0; h < 2; h++)
-        if (vg_find(&q, (uint16_t)(x->fz_dst + h)) < 0) q.vg[q.nv++] = (uint16_t)(x->fz_dst + h);
+      plan_vg(&q, x->fz_dst), plan_vg(&q, (uint16_t)(x->fz_dst + 1));
       if (q.nu + q.nv + 2 > NZ - ZFIRST) goto full;
       *p = q;
       continue;
@@ -315,23 +323,20 @@ static int plan_run(const emu_insn *in, int m, plan *p)
     const int ns = nsrc(x->fz_op);
     uint32_t k[3];
     const int nk = consts(x->fz_op, k);
-    for (int j = 0; j < nk; j++)
-      if (uni_find(&q, false, k[j]) < 0) q.u[q.nu++] = (uni){false, k[j]};
+    for (int j = 0; j < nk; j++) plan_uni(&q, false, k[j]);
     const bool cmp = x->fz_op == FZ_CMP_F || x->fz_op == FZ_CMP_I || x->fz_op == FZ_CMP_U;
     if ((x->fz_op == FZ_CNDMASK && x->fz_src[2] + 1u >= EMU_NSFILE) || (cmp && x->fz_dst + 1u >= EMU_NSFILE)) goto full;
     for (int j = 0; j < ns; j++) {
       if (x->fz_uni >> j & 1) {
-        const bool sg = x->fz_sg >> j & 1;
-        if (sg && (x->fz_k[j] >= EMU_NSFILE || written(&q, x->fz_k[j]))) goto full; /* broadcast before the piece */
-        if (uni_find(&q, sg, x->fz_k[j]) < 0) q.u[q.nu++] = (uni){sg, x->fz_k[j]};
-      } else if (vg_find(&q, x->fz_src[j]) < 0) {
-        q.vg[q.nv++] = x->fz_src[j];
+        if (!plan_uni(&q, x->fz_sg >> j & 1, x->fz_k[j])) goto full;
+      } else {
+        plan_vg(&q, x->fz_src[j]);
       }
       if (q.nu + q.nv + 1 > NZ - ZFIRST) goto full;
     }
     if (cmp && p->scc == x->fz_dst + 1u) goto full; /* the SCC pair overwritten */
     if (cmp) q.cw[q.ncw++] = x->fz_dst;
-    else if (x->fz_op != FZ_NOP && vg_find(&q, x->fz_dst) < 0) q.vg[q.nv++] = x->fz_dst;
+    else if (x->fz_op != FZ_NOP) plan_vg(&q, x->fz_dst);
     if (q.nu + q.nv + 1 > NZ - ZFIRST) goto full;
     *p = q;
   }
@@ -377,8 +382,7 @@ static void src64(cbuf *c, const plan *p, regs *r, const emu_insn *x, int j, int
 {
   if (x->fz_uni >> j & 1) {
     const bool sg = x->fz_sg >> j & 1;
-    const uint32_t k0 = x->fz_k[j], k1 = sg ? k0 + 1 : (uint32_t)((int32_t)k0 >> 31);
-    *lo = r->zu[uni_find(p, sg, k0)], *hi = r->zu[uni_find(p, sg, k1)];
+    *lo = r->zu[uni_find(p, sg, x->fz_k[j])], *hi = r->zu[uni_find(p, sg, emu_fz_hik(x, j))];
     return;
   }
   *lo = vsrc(c, p, r, x->fz_src[j], ch), *hi = vsrc(c, p, r, (uint16_t)(x->fz_src[j] + 1), ch);
