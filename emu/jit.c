@@ -23,8 +23,9 @@
  * SCC set after the code from the piece's last SCC writer's pair, emu_insn.jit_scc, so a piece ends
  * before a record that overwrites that pair without setting SCC; the 64-bit operations of fuse.c
  * m64_mark on the chunk's low and high planes, the carry by vpcmpud into k1 and a masked vpsubd),
- * so the same bits, NaN payloads included. A piece ends
- * before v_exp_f32 and the f16 conversions (the runner runs those), before a uniform source an
+ * so the same bits, NaN payloads included. v_cvt_f16_f32 and v_cvt_f32_f16 by vcvtps2ph and vcvtph2ps, the NaN
+ * payload bit vcvtph2ps sets put back (issue #31, sixteenth stop). A piece ends
+ * before v_exp_f32 and the float min/max/med3/conversions to integer (the runner runs those), before a uniform source an
  * earlier compare of the piece wrote, and where its registers would not fit the 32 zmm registers;
  * a piece shorter than JIT_MIN records is left to the runner. The caller (emu/fuse.c emu_fuse_runc,
  * emu/exec.c rr_ahead) has checked everything the runner relies on; a run cut shorter at run time
@@ -175,6 +176,14 @@ static void op3(cbuf *c, int map, int pp, uint8_t opc, int d, int a, int b) { ev
 #define VPCMPD_K1(a, b, p) evex(c, MAP_0F3A, PP_66, 0x1f, 1, a, zr(b), p)
 #define VPCMPUD_K1(a, b, p) evex(c, MAP_0F3A, PP_66, 0x1e, 1, a, zr(b), p)
 #define VCVTDQ2PS(d, s) evex(c, MAP_0F, PP_NONE, 0x5b, d, -1, zr(s), -1)
+/* the f16 conversions: vcvtps2ph ymm(d) <- zmm(s) with the immediate's rounding (ModRM.reg the
+ * source), vpmovzxwd zmm(d) <- ymm(s), vpmovdw ymm(d) <- zmm(s) (ModRM.reg the source), vcvtph2ps
+ * zmm(d) <- ymm(s); vpternlogd under k1 (the other lanes keep d) */
+#define VCVTPS2PH(d, s, imm) evex(c, MAP_0F3A, PP_66, 0x1d, s, -1, zr(d), imm)
+#define VPMOVZXWD(d, s) evex(c, MAP_0F38, PP_66, 0x33, d, -1, zr(s), -1)
+#define VPMOVDW(d, s) evex(c, MAP_0F38, PP_F3, 0x33, s, -1, zr(d), -1)
+#define VCVTPH2PS(d, s) evex(c, MAP_0F38, PP_66, 0x13, d, -1, zr(s), -1)
+#define VTERNLOG_K1(d, a, b, t) evex_k(c, MAP_0F3A, PP_66, 0x25, d, a, zr(b), t, 1)
 
 /* vpternlogd's immediate for f(x, y, z) (x the destination's bit, y vvvv's, z rm's): bit x*4 + y*2 + z */
 static int tl(int (*f)(int, int, int))
@@ -187,6 +196,7 @@ static int f_not_y(int x, int y, int z) { return (void)x, (void)z, !y; }
 static int f_and_or(int x, int y, int z) { return (x & y) | z; }
 static int f_or3(int x, int y, int z) { return x | y | z; }
 static int f_bfi(int x, int y, int z) { return (x & y) | ((!x) & z); }
+static int f_sel_z(int x, int y, int z) { return z ? y : x; }
 
 /* ---- the translation ------------------------------------------------------------------------- */
 enum { ZT0 = 0, ZT1 = 1, ZFIRST = 2, NZ = 32 }; /* zmm0, zmm1 temporaries; VGPRs and uniforms in the rest */
@@ -223,7 +233,7 @@ static bool written(const plan *p, uint32_t k)
 static bool translatable(unsigned op)
 {
   switch (op) {
-  case FZ_EXP_F: case FZ_CVT_F32_F16: case FZ_CVT_F16_F32:
+  case FZ_EXP_F:
   case FZ_MAX_F: case FZ_MIN_F: case FZ_MED3_F: case FZ_CVT_I32_F: case FZ_CVT_U32_F: case FZ_RNDNE_F:
     /* the runner's (emu/fuse.c) */
   case FZ_NONE: case FZ_FMAC_F: /* FZ_FMAC_F is marked FZ_FMA_F */
@@ -237,17 +247,18 @@ static int nsrc(unsigned op)
   switch (op) {
   case FZ_NOP: return 0;
   case FZ_MOV: case FZ_NOT: case FZ_CVT_UB0: case FZ_CVT_UB1: case FZ_CVT_UB2: case FZ_CVT_UB3:
-  case FZ_CVT_I32_F: case FZ_CVT_U32_F: case FZ_RNDNE_F: return 1;
+  case FZ_CVT_I32_F: case FZ_CVT_U32_F: case FZ_RNDNE_F: case FZ_CVT_F32_F16: case FZ_CVT_F16_F32: return 1;
   case FZ_AND_OR: case FZ_OR3: case FZ_XAD: case FZ_LSHL_ADD: case FZ_ADD_LSHL: case FZ_ADD3: case FZ_LSHL_OR:
   case FZ_BFI: case FZ_BITOP3: case FZ_BFE_U: case FZ_FMA_F: case FZ_MED3_F: return 3;
   default: return 2;
   }
 }
 /* the constants an operation needs besides its operands */
-enum { K31 = 31, K255 = 255, K1 = 1, KM1 = 0xffffffffu };
-static int consts(unsigned op, uint32_t k[3])
+enum { K31 = 31, K255 = 255, K1 = 1, KM1 = 0xffffffffu, KABS16 = 0x7fff, KINF16 = 0x7c00, KBIT22 = 1u << 22 };
+static int consts(const emu_insn *x, uint32_t k[3])
 {
-  switch (op) {
+  switch (x->fz_op) {
+  case FZ_CVT_F32_F16: k[0] = KABS16, k[1] = KINF16, k[2] = KBIT22; return 3;
   case FZ_LSHL: case FZ_LSHR: case FZ_ASHR: case FZ_LSHL_ADD: case FZ_ADD_LSHL: case FZ_LSHL_OR: k[0] = K31; return 1;
   case FZ_BFE_U: k[0] = K31, k[1] = K1, k[2] = KM1; return 3;
   case FZ_CVT_UB0: case FZ_CVT_UB1: case FZ_CVT_UB2: case FZ_CVT_UB3: k[0] = K255; return 1;
@@ -320,9 +331,11 @@ static int plan_run(const emu_insn *in, int m, plan *p)
       *p = q;
       continue;
     }
+    /* a half-keeping row would read its destination (none in emu/ops.def: the runner runs it) */
+    if (x->fz_op == FZ_CVT_F16_F32 && !(x->flags & EMU_F_D16Z)) goto full;
     const int ns = nsrc(x->fz_op);
     uint32_t k[3];
-    const int nk = consts(x->fz_op, k);
+    const int nk = consts(x, k);
     for (int j = 0; j < nk; j++) plan_uni(&q, false, k[j]);
     const bool cmp = x->fz_op == FZ_CMP_F || x->fz_op == FZ_CMP_I || x->fz_op == FZ_CMP_U;
     if ((x->fz_op == FZ_CNDMASK && x->fz_src[2] + 1u >= EMU_NSFILE) || (cmp && x->fz_dst + 1u >= EMU_NSFILE)) goto full;
@@ -512,6 +525,24 @@ static void emit_rec(cbuf *c, const plan *p, regs *r, const emu_insn *x, int ch)
     VCVTDQ2PS(d, ZT0);
     break;
   }
+  /* the f16 conversions as the runner's whole-wave kernels (emu/simd.c f32_to_f16_512, f16_to_f32_512
+   * and its scalar redo of NaN halves) give them: vcvtps2ph with round to nearest even and exceptions
+   * suppressed, zero-extended into the low half (the high half zeroed: plan_run takes only rows
+   * flagged EMU_F_D16Z, every v_cvt_f16_f32 of emu/ops.def); vcvtph2ps of the low half, and in the NaN lanes ((a & 0x7fff) > 0x7c00) bit 22,
+   * which vcvtph2ps sets to quiet the NaN, put back to the half's bit 9 (emu_f16_to_f32 keeps the
+   * payload: s | 0x7f800000 | m << 13) */
+  case FZ_CVT_F16_F32:
+    VCVTPS2PH(ZT0, a, 8);
+    VPMOVZXWD(d, ZT0);
+    break;
+  case FZ_CVT_F32_F16:
+    VPMOVDW(ZT0, a);
+    VCVTPH2PS(d, ZT0);
+    VPANDD(ZT0, a, kreg(p, r, KABS16));
+    VPCMPUD_K1(ZT0, kreg(p, r, KINF16), 6); /* k1 = > 0x7c00 (not less or equal) */
+    VPSLLD_I(ZT1, a, 13);
+    VTERNLOG_K1(d, ZT1, kreg(p, r, KBIT22), tl(f_sel_z));
+    break;
   /* the float operations in flt_avx2's operand order (emu/fuse.c) */
   case FZ_ADD_F: VADDPS(d, b, a); break;
   case FZ_SUB_F: VSUBPS(d, a, b); break;
