@@ -23,10 +23,11 @@
  * SCC set after the code from the piece's last SCC writer's pair, emu_insn.jit_scc, so a piece ends
  * before a record that overwrites that pair without setting SCC; the 64-bit operations of fuse.c
  * m64_mark on the chunk's low and high planes, the carry by vpcmpud into k1 and a masked vpsubd),
- * so the same bits, NaN payloads included. v_cvt_f16_f32 and v_cvt_f32_f16 by vcvtps2ph and vcvtph2ps, the NaN
- * payload bit vcvtph2ps sets put back (issue #31, sixteenth stop). A piece ends
- * before v_exp_f32 and the float min/max/med3/conversions to integer (the runner runs those), before a uniform source an
- * earlier compare of the piece wrote, and where its registers would not fit the 32 zmm registers;
+ * so the same bits, NaN payloads included; v_cvt_f16_f32 and v_cvt_f32_f16 by vcvtps2ph and
+ * vcvtph2ps, the NaN payload bit vcvtph2ps sets put back (issue #31, sixteenth stop). A piece ends
+ * before v_exp_f32 and the float min/max/med3 and conversions to integer (the runner runs those),
+ * before a uniform source an earlier compare of the piece wrote, and where its registers would not
+ * fit the 32 zmm registers;
  * a piece shorter than JIT_MIN records is left to the runner. The caller (emu/fuse.c emu_fuse_runc,
  * emu/exec.c rr_ahead) has checked everything the runner relies on; a run cut shorter at run time
  * than its code runs on the runner. tests/test_emu_cvt.c compares the translated runs with the
