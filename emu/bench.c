@@ -278,13 +278,42 @@ LIMIT_TARGET static inline __attribute__((always_inline)) void lim_rows(const ls
     if (s->N == 16) lim_rows(s, ca, cb, C, D, 0, 16, 1, TY);                                      \
     else for (int i0 = 0; i0 < 32; i0 += 8) lim_rows(s, ca, cb, C, D, i0, 8, 2, TY);             \
   }
+/* f16 with 16 columns: B converted as it is used (step k: item k % kla of lanes 16 (k / kla) ..
+ * +15, register item / 2's low or high half, vpmovdw and vcvtph2ps), which beats converting B
+ * into planes first (issue #31, sixteenth stop: emu/op_mfma.c's handler does the same); A as above */
+LIMIT_TARGET static void lim_f16_n16(const lshape *s, const uint32_t *A, const uint32_t *B, const uint32_t *C,
+                                     uint32_t *D)
+{
+  float ca[32 * 64] __attribute__((aligned(64)));
+  lim_convert(s, A, ca);
+  const int kla = s->nra * 2;
+  __m512 acc[16];
+#pragma GCC unroll 16
+  for (int r = 0; r < 16; r++) acc[r] = _mm512_loadu_ps((const float *)(C + s->dreg[r] * 64 + s->dlane[r]));
+  for (int k = 0; k < s->K; k++) {
+    const int item = k % kla;
+    __m512i x = _mm512_loadu_si512(B + (item / 2) * 64 + 16 * (k / kla));
+    if (item & 1) x = _mm512_srli_epi32(x, 16);
+    const __m512 b = _mm512_cvtph_ps(_mm512_cvtepi32_epi16(x));
+    const float *ak = ca + s->aoff[k];
+#pragma GCC unroll 16
+    for (int r = 0; r < 16; r++) acc[r] = _mm512_fmadd_ps(_mm512_set1_ps(ak[r]), b, acc[r]);
+  }
+#pragma GCC unroll 16
+  for (int r = 0; r < 16; r++) _mm512_storeu_ps((float *)(D + s->dreg[r] * 64 + s->dlane[r]), acc[r]);
+}
 LIM_KERNEL(LT_F16)
+LIMIT_TARGET static void lim_f16(const lshape *s, const uint32_t *A, const uint32_t *B, const uint32_t *C, uint32_t *D)
+{
+  if (s->N == 16) lim_f16_n16(s, A, B, C, D);
+  else lim_LT_F16(s, A, B, C, D);
+}
 LIM_KERNEL(LT_BF16)
 LIM_KERNEL(LT_FP8)
 LIM_KERNEL(LT_I8)
 LIM_KERNEL(LT_F32)
 typedef void (*lim_fn)(const lshape *, const uint32_t *, const uint32_t *, const uint32_t *, uint32_t *);
-static const lim_fn lim_fns[] = {lim_LT_F16, lim_LT_BF16, lim_LT_FP8, lim_LT_I8, lim_LT_F32};
+static const lim_fn lim_fns[] = {lim_f16, lim_LT_BF16, lim_LT_FP8, lim_LT_I8, lim_LT_F32};
 #else
 static bool limit_supported(void) { return false; }
 typedef void (*lim_fn)(const lshape *, const uint32_t *, const uint32_t *, const uint32_t *, uint32_t *);

@@ -761,9 +761,16 @@ static bool mfma_fast(emu_wave *w, const emu_insn *in, const mdesc *d, int ta, i
  * acc = fma(A[i][k], B[k][j], acc) with A broadcast), with the shape's offsets as constants and the k
  * loop unrolled whole, all 16 rows' accumulators in registers (C read whole before D is written, so
  * C may overlap D in any way), A converted interleaved as fa16_interleaved does (item t of lane l at
- * (t / 2) * 128 + 2 * l + t % 2), B through the operand cache as mfma_fast converts it. Entered from
- * mfma16_f16 (below) under the same conditions as the AVX2 twin, less the overlap one. */
-FAST_INLINE void fma16z(const float *ia, const float *cb, const uint32_t *c, uint32_t cval, uint32_t *dst, const int K)
+ * (t / 2) * 128 + 2 * l + t % 2). Entered from mfma16_f16 (below) under the same conditions as the
+ * AVX2 twin, less the overlap one.
+ * B is converted as it is used (issue #31, sixteenth stop): step k's 16 floats are item t = k % (K/4)
+ * of lanes 16 (k / (K/4)) .. +15, that lane block of register t / 2's low (t even) or high half, by
+ * vpmovdw and vcvtph2ps, the conversion fast_convert gives the operand cache (F16C, exact for every
+ * f16). It replaced reading B from the operand cache: the cache's check of B's 512 bytes and its
+ * converted copy (2 KiB a B, mostly outside L1) cost more than 16 conversions among 256 FMAs (seed
+ * seq 2048, process CPU-s: gfx950 3.46 -> 3.36, gfx942 4.31 -> 4.21; the 16x16x16 handler 9.5 ->
+ * 10.6 M/s). D is written after every read. */
+FAST_INLINE void fma16r(const float *ia, const uint32_t *R, const uint32_t *c, uint32_t cval, uint32_t *dst, const int K)
 {
 #define FMA16Z_ROW(i) ((i) % 4 * 64 + 16 * ((i) / 4))
   const int KL = K / 4;
@@ -773,8 +780,10 @@ FAST_INLINE void fma16z(const float *ia, const float *cb, const uint32_t *c, uin
     acc[r] = c ? _mm512_loadu_ps((const float *)(c + FMA16Z_ROW(r))) : _mm512_castsi512_ps(_mm512_set1_epi32((int)cval));
 #pragma GCC unroll 32
   for (int k = 0; k < K; k++) {
-    const int t = k % KL, off = t * 64 + 16 * (k / KL);
-    const __m512 b = _mm512_loadu_ps(cb + off);
+    const int t = k % KL;
+    __m512i x = _mm512_loadu_si512((const void *)(R + (t / 2) * 64 + 16 * (k / KL)));
+    if (t & 1) x = _mm512_srli_epi32(x, 16);
+    const __m512 b = _mm512_cvtph_ps(_mm512_cvtepi32_epi16(x));
 #pragma GCC unroll 16
     for (int r = 0; r < 16; r++)
       acc[r] = _mm512_fmadd_ps(_mm512_set1_ps(ia[(t / 2) * 128 + 2 * (16 * (k / KL) + r) + t % 2]), b, acc[r]);
@@ -783,13 +792,13 @@ FAST_INLINE void fma16z(const float *ia, const float *cb, const uint32_t *c, uin
   for (int r = 0; r < 16; r++) _mm512_storeu_ps((float *)(dst + FMA16Z_ROW(r)), acc[r]);
 #undef FMA16Z_ROW
 }
-FAST_TARGET static void fast_fma16z_k16(const float *ia, const float *cb, const uint32_t *c, uint32_t cval, uint32_t *dst)
+FAST_TARGET static void fast_fma16r_k16(const float *ia, const uint32_t *R, const uint32_t *c, uint32_t cval, uint32_t *dst)
 {
-  fma16z(ia, cb, c, cval, dst, 16);
+  fma16r(ia, R, c, cval, dst, 16);
 }
-FAST_TARGET static void fast_fma16z_k32(const float *ia, const float *cb, const uint32_t *c, uint32_t cval, uint32_t *dst)
+FAST_TARGET static void fast_fma16r_k32(const float *ia, const uint32_t *R, const uint32_t *c, uint32_t cval, uint32_t *dst)
 {
-  fma16z(ia, cb, c, cval, dst, 32);
+  fma16r(ia, R, c, cval, dst, 32);
 }
 /* F16C on 16 words (8 lanes' two halves) at a time, in the order they lie: fa16_interleaved's layout */
 FAST_TARGET static void fa16_interleaved_512(const uint32_t *R, int nreg, float *ia)
@@ -830,9 +839,8 @@ FAST2_TARGET static bool mfma16_f16(emu_wave *w, const emu_insn *in, int K)
   const float *tab = tab_bf8[w->wg->arch == EMU_GFX950]; /* unused for f16; the cache key mfma_fast uses */
   if (w512) {
     fa16_interleaved_512(emu_vreg(w, in, 1, 0), nr, ca);
-    const float *cbv = bc_convert(mfma_ctx(w), fast_convert_op, T_F16, emu_vreg(w, in, 2, 0), nr, tab, cb);
-    if (K == 16) fast_fma16z_k16(ca, cbv, c, cval, dreg);
-    else fast_fma16z_k32(ca, cbv, c, cval, dreg);
+    if (K == 16) fast_fma16r_k16(ca, emu_vreg(w, in, 2, 0), c, cval, dreg);
+    else fast_fma16r_k32(ca, emu_vreg(w, in, 2, 0), c, cval, dreg);
     return true;
   }
   fa16_interleaved(emu_vreg(w, in, 1, 0), nr, ca);
