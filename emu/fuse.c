@@ -838,7 +838,11 @@ static void runc(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt, bool hot
 {
   if (emu_jit_ready()) {
     while (m > 0) {
-      int k = emu_jit_step(w, in, m, cnt, hot);
+      /* the two settled cases inline (a piece with code, records with none before the next piece),
+       * emu_jit_step for a piece not yet translated */
+      const void *code = __atomic_load_n(&in->jit, __ATOMIC_ACQUIRE);
+      int k = code == EMU_JIT_NONE ? -(int)in->jit_n : code ? emu_jit_try(w, in, m, cnt) : 0;
+      if (k == 0) k = emu_jit_step(w, in, m, cnt, hot);
       if (k < 0) {
         k = -k < m ? -k : m;
         run_avx2(w, in, k, cnt);
