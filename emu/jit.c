@@ -529,9 +529,9 @@ static void emit_rec(cbuf *c, const plan *p, regs *r, const emu_insn *x, int ch)
   /* the f16 conversions as the runner's whole-wave kernels (emu/simd.c f32_to_f16_512, f16_to_f32_512
    * and its scalar redo of NaN halves) give them: vcvtps2ph with round to nearest even and exceptions
    * suppressed, zero-extended into the low half (the high half zeroed: plan_run takes only rows
-   * flagged EMU_F_D16Z, every v_cvt_f16_f32 of emu/ops.def); vcvtph2ps of the low half, and in the NaN lanes ((a & 0x7fff) > 0x7c00) bit 22,
-   * which vcvtph2ps sets to quiet the NaN, put back to the half's bit 9 (emu_f16_to_f32 keeps the
-   * payload: s | 0x7f800000 | m << 13) */
+   * flagged EMU_F_D16Z, every v_cvt_f16_f32 of emu/ops.def); vcvtph2ps of the low half, and in the
+   * NaN lanes ((a & 0x7fff) > 0x7c00) bit 22, which vcvtph2ps sets to quiet the NaN, put back to the
+   * half's bit 9 (emu_f16_to_f32 keeps the payload: s | 0x7f800000 | m << 13) */
   case FZ_CVT_F16_F32:
     VCVTPS2PH(ZT0, a, 8);
     VPMOVZXWD(d, ZT0);
