@@ -838,11 +838,14 @@ static void runc(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt, bool hot
 {
   if (emu_jit_ready()) {
     while (m > 0) {
-      /* the two settled cases inline (a piece with code, records with none before the next piece),
-       * emu_jit_step for a piece not yet translated */
+      /* the two settled cases inline (records with no code before the next piece; a piece with code,
+       * whose records the runner takes when it is longer than m, as emu_jit_step would), emu_jit_step
+       * for a piece not yet translated */
       const void *code = __atomic_load_n(&in->jit, __ATOMIC_ACQUIRE);
-      int k = code == EMU_JIT_NONE ? -(int)in->jit_n : code ? emu_jit_try(w, in, m, cnt) : 0;
-      if (k == 0) k = emu_jit_step(w, in, m, cnt, hot);
+      int k;
+      if (code == EMU_JIT_NONE) k = -(int)in->jit_n;
+      else if (code) k = emu_jit_try(w, in, m, cnt), k = k ? k : -m;
+      else k = emu_jit_step(w, in, m, cnt, hot);
       if (k < 0) {
         k = -k < m ? -k : m;
         run_avx2(w, in, k, cnt);
