@@ -202,12 +202,70 @@ static void m64_mark(emu_insn *in, const char *name)
   in->fz_src[2] = (uint16_t)(op == FZ_LSHL64 ? k & 63 : op == FZ_LSHL_ADD64 ? ((k & 7) > 4 ? 0 : k & 7) : 0);
 }
 
+/* The 32-bit scalar ALU operations a run takes (issue #31, seventeenth stop): each writes at most one
+ * general SGPR (below EMU_NSGPR_GP) and SCC, reads SGPRs and constants but not SCC, cannot fault,
+ * and the runner calls its handler in place (emu/op_salu.c), so the same results in every build.
+ * scc: the handler writes SCC (the rest keep it: SCC_KEEP there). emu/jit.c calls the handlers after
+ * a piece's chunks, which is their order only when no lane operation of the piece reads or writes
+ * an SGPR they write, or writes one they read, after them: it ends a piece before such a record. */
+static const struct { const char *name; uint8_t nsrc, dst, scc; } salu_names[] = {
+  {"s_add_u32", 2, 1, 1},       {"s_sub_u32", 2, 1, 1},       {"s_add_i32", 2, 1, 1},       {"s_sub_i32", 2, 1, 1},
+  {"s_and_b32", 2, 1, 1},       {"s_or_b32", 2, 1, 1},        {"s_xor_b32", 2, 1, 1},       {"s_andn2_b32", 2, 1, 1},
+  {"s_lshl_b32", 2, 1, 1},      {"s_lshr_b32", 2, 1, 1},      {"s_ashr_i32", 2, 1, 1},      {"s_min_i32", 2, 1, 1},
+  {"s_min_u32", 2, 1, 1},       {"s_max_i32", 2, 1, 1},       {"s_max_u32", 2, 1, 1},       {"s_bfe_u32", 2, 1, 1},
+  {"s_lshl1_add_u32", 2, 1, 1}, {"s_lshl2_add_u32", 2, 1, 1}, {"s_lshl3_add_u32", 2, 1, 1}, {"s_lshl4_add_u32", 2, 1, 1},
+  {"s_mul_i32", 2, 1, 0},       {"s_mul_hi_u32", 2, 1, 0},    {"s_mov_b32", 1, 1, 0},       {"s_not_b32", 1, 1, 1},
+  {"s_cmp_eq_i32", 2, 0, 1},    {"s_cmp_lg_i32", 2, 0, 1},    {"s_cmp_gt_i32", 2, 0, 1},    {"s_cmp_ge_i32", 2, 0, 1},
+  {"s_cmp_lt_i32", 2, 0, 1},    {"s_cmp_le_i32", 2, 0, 1},    {"s_cmp_eq_u32", 2, 0, 1},    {"s_cmp_lg_u32", 2, 0, 1},
+  {"s_cmp_gt_u32", 2, 0, 1},    {"s_cmp_ge_u32", 2, 0, 1},    {"s_cmp_lt_u32", 2, 0, 1},    {"s_cmp_le_u32", 2, 0, 1},
+};
+/* fz_dst the destination SGPR (EMU_FZ_NOREG: none), fz_src[j] source j's SGPR where fz_sg bit j,
+ * fz_src[2] bit 0 the handler writes SCC; fz_uni 0 (one runner case) */
+static void salu_mark(emu_insn *in, const char *name)
+{
+  int k = -1;
+  for (size_t i = 0; i < sizeof salu_names / sizeof *salu_names; i++)
+    if (!strcmp(name, salu_names[i].name)) k = (int)i;
+  if (k < 0 || !(in->flags & EMU_F_SALU) || (in->flags & (EMU_F_SMEM | EMU_F_BRANCH)) ||
+      in->nop != salu_names[k].dst + salu_names[k].nsrc)
+    return;
+  const emu_opnd *d = salu_names[k].dst ? &in->o[0] : NULL;
+  if (d && (d->kind != EMU_OPK_SGPR || d->n != 1 || d->mods || d->reg >= EMU_NSGPR_GP)) return;
+  uint8_t sg = 0;
+  uint16_t src[2] = {0, 0};
+  for (int j = 0; j < salu_names[k].nsrc; j++) {
+    const emu_opnd *o = &in->o[salu_names[k].dst + j];
+    if (o->mods) return;
+    if (o->kind == EMU_OPK_SGPR) {
+      if (o->n != 1 || o->reg >= EMU_NSFILE) return;
+      sg |= (uint8_t)(1u << j), src[j] = o->reg;
+    } else if (o->kind != EMU_OPK_IMM && o->kind != EMU_OPK_LIT && o->kind != EMU_OPK_FIMM) {
+      return;
+    }
+  }
+  in->fz_op = FZ_SALU;
+  in->fz_dst = d ? d->reg : EMU_FZ_NOREG;
+  in->fz_uni = 0, in->fz_sg = sg;
+  in->fz_src[0] = src[0], in->fz_src[1] = src[1], in->fz_src[2] = salu_names[k].scc;
+}
+
 static void fuse_mark(emu_insn *in, const char *name)
 {
   in->fz_op = FZ_NONE;
   in->fuse_n = 0;
-  if (!emu_fuse_on || !in->implemented || in->enc >= EMU_ENC_SDWA || in->clamp || in->omod || in->op_sel ||
-      in->has_op_sel_hi || in->neg_lo || in->neg_hi || (in->flags & EMU_F_CARRY))
+  if (!emu_fuse_on || !in->implemented) return;
+#ifdef FZ_FLOAT_ASM
+  /* the specialised packed f32 forms with EXEC-all-ones kernels (emu/op_vop3p.c sp_var below 16),
+   * where the AVX2 kernels run (emu_avx2); emu/jit.c translates them with those kernels' operand order */
+  if ((in->fn == emu_op_v_pk_fma_f32_sp || in->fn == emu_op_v_pk_mul_f32_sp) && in->sp_var < 16 && emu_avx2) {
+    in->fz_op = in->sp_mul ? FZ_PK_MUL : FZ_PK_FMA;
+    in->fz_dst = in->fz_src[0] = in->fz_src[1] = in->fz_src[2] = 0;
+    in->fz_uni = 0, in->fz_sg = 0;
+    return;
+  }
+#endif
+  if (in->enc >= EMU_ENC_SDWA || in->clamp || in->omod || in->op_sel || in->has_op_sel_hi || in->neg_lo || in->neg_hi ||
+      (in->flags & EMU_F_CARRY))
     return;
   int k = -1;
   for (size_t i = 0; i < sizeof lop_names / sizeof *lop_names; i++)
@@ -215,6 +273,7 @@ static void fuse_mark(emu_insn *in, const char *name)
   if (k < 0) {
     if (name[0] == 's') sop_mark(in, name);
     else m64_mark(in, name);
+    if (in->fz_op == FZ_NONE && name[0] == 's') salu_mark(in, name);
     if (in->fz_op == FZ_NONE) cmp_mark(in, name);
     return;
   }
@@ -282,14 +341,15 @@ static bool fz_sop(unsigned op) { return op >= FZ_FIRST_S && op <= FZ_LAST_S; }
 
 void emu_fuse_prepare(emu_insn *insns, size_t n)
 {
-  /* lane-mask scalar operations join runs with lane operations only: a run of them alone (s_nop
-   * aside) is left to their handlers, which cost less than a call of the runner */
+  /* lane-mask and 32-bit scalar operations join runs with lane operations only: a run of them alone
+   * (s_nop aside) is left to their handlers, which cost less than a call of the runner */
   for (size_t i = 0; i < n;) {
     size_t j = i;
     bool vec = false;
-    for (; j < n && insns[j].fz_op != FZ_NONE; j++) vec |= !fz_sop(insns[j].fz_op) && insns[j].fz_op != FZ_NOP;
+    for (; j < n && insns[j].fz_op != FZ_NONE; j++)
+      vec |= !fz_sop(insns[j].fz_op) && insns[j].fz_op != FZ_NOP && insns[j].fz_op != FZ_SALU;
     for (size_t t = i; t < j && !vec; t++)
-      if (fz_sop(insns[t].fz_op)) insns[t].fz_op = FZ_NONE, insns[t].fz_case = 0;
+      if (fz_sop(insns[t].fz_op) || insns[t].fz_op == FZ_SALU) insns[t].fz_op = FZ_NONE, insns[t].fz_case = 0;
     i = j > i ? j : i + 1;
   }
   uint32_t next = 0; /* run length from i + 1 */
@@ -806,6 +866,8 @@ FZ_INLINE void run_body(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt, c
       w->s[x->fz_dst] = (uint32_t)r, w->s[x->fz_dst + 1] = (uint32_t)(r >> 32);
       break;
     }
+    /* scalar ALU records and the packed f32 forms: their handlers, in place */
+    case FZC(FZ_SALU): case FZC(FZ_PK_FMA): case FZC(FZ_PK_MUL): x->fn(w, x); break;
     case FZC(FZ_EXP_F): {
       const unsigned uni = x->fz_uni;
       if (av) run_wave_kernel_avx2(x->fz_op, DST, SRC(0), uni ? UNI(0) : 0, uni, x->flags);

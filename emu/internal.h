@@ -983,10 +983,17 @@ enum {
   /* 64-bit lane operations on VGPR pairs (clang's address arithmetic): v_mov_b64, v_lshlrev_b64 and
    * v_lshl_add_u64 with constant counts (fz_src[2]), exact, every build */
   FZ_MOV64, FZ_LSHL64, FZ_LSHL_ADD64,
+  /* 32-bit scalar ALU operations that read no SCC (s_add_i32, s_cmp_eq_u32, s_mov_b32 ...: emu/fuse.c
+   * salu_mark): the runner calls their handlers in place; every build */
+  FZ_SALU,
   /* the float operations (FZ_FIRST_F on): only where emu/fuse.c defines FZ_FLOAT_ASM */
   FZ_ADD_F, FZ_SUB_F, FZ_SUBREV_F, FZ_MUL_F, FZ_FMA_F, FZ_FMAC_F,
+  /* v_pk_fma_f32 and v_pk_mul_f32 in their specialised forms (emu/op_vop3p.c emu_vop3p_specialise):
+   * the runner calls the specialised handler in place */
+  FZ_PK_FMA, FZ_PK_MUL,
   FZ_FIRST_F = FZ_ADD_F,
 };
+#define EMU_FZ_NOREG 0xffffu /* a run scalar record's fz_dst when it writes no SGPR (s_cmp_*) */
 /* a run compare's predicate (fz_src[2]), as emu/op_valu.c's F_* macros define it */
 enum { CP_LT, CP_EQ, CP_LE, CP_GT, CP_GE, CP_NE, CP_LG, CP_O, CP_U, CP_NGE, CP_NLG, CP_NGT, CP_NLE, CP_NEQ, CP_NLT };
 /* the uniform of a run record's 64-bit uniform source j's high dword (emu/fuse.c m64_mark): the SGPR
@@ -1013,7 +1020,8 @@ void emu_fuse_runc(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt);
 #define EMU_JIT_HOT 4
 extern bool emu_jit_on;
 static inline bool emu_jit_ready(void) { return emu_jit_on && emu_avx512 && emu_avx2; }
-typedef void (*emu_jit_fn)(uint32_t *v, const uint32_t *s); /* the code: VGPR file, SGPR file */
+/* the code: VGPR file, SGPR file, the wave (for the scalar records' handlers it calls at its end) */
+typedef void (*emu_jit_fn)(uint32_t *v, const uint32_t *s, emu_wave *w);
 int emu_jit_step(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt, bool hot);
 void emu_jit_free(emu_insn *insns, size_t n);
 /* the common case, inlined in the run-ahead loop: the code of a run's first k <= m records, if
@@ -1023,7 +1031,7 @@ static inline int emu_jit_try(emu_wave *w, const emu_insn *in, int m, uint64_t *
   void *code = __atomic_load_n(&in->jit, __ATOMIC_ACQUIRE);
   const int k = in->jit_n;
   if ((uintptr_t)code <= (uintptr_t)EMU_JIT_NONE || k > m || !emu_jit_ready()) return 0;
-  ((emu_jit_fn)code)(w->v, w->s);
+  ((emu_jit_fn)code)(w->v, w->s, w);
   if (in->jit_scc) w->scc = emu_rd64s(w, in->jit_scc - 1u) != 0;
   for (int j = 0; j < k; j++) cnt[j]++;
   return k;

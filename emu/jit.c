@@ -218,8 +218,13 @@ typedef struct {
    * the same or disjoint); a uniform source, broadcast before the piece, is not */
   uint16_t cw[EMU_FUSE_MAX];
   int ncw;
-  /* the piece's last SCC writer's destination pair + 1 (emu_insn.jit_scc); 0 none */
+  /* the piece's last SCC writer's destination pair + 1 (emu_insn.jit_scc); 0 none (or a scalar
+   * record's handler, called by the code, set SCC last) */
   uint16_t scc;
+  /* the scalar records' (FZ_SALU) SGPRs: written (sw) and read (sr); their handlers run after the
+   * chunks, so no lane record after them may read or write what they write, or write what they read */
+  uint16_t sw[EMU_FUSE_MAX], sr[2 * EMU_FUSE_MAX];
+  int nsw, nsr, nscal;
 } plan;
 static bool sop(unsigned op) { return op >= FZ_FIRST_S && op <= FZ_LAST_S; }
 static bool m64(unsigned op) { return op == FZ_MOV64 || op == FZ_LSHL64 || op == FZ_LSHL_ADD64; }
@@ -229,6 +234,20 @@ static bool written(const plan *p, uint32_t k)
   for (int i = 0; i < p->ncw; i++)
     if (k == p->cw[i] || k == p->cw[i] + 1u) return true;
   return false;
+}
+
+static bool in_set(const uint16_t *a, int n, uint32_t k)
+{
+  for (int i = 0; i < n; i++)
+    if (a[i] == k) return true;
+  return false;
+}
+/* an SGPR pair (k, k + 1) a lane record reads per chunk: not one a scalar record wrote */
+static bool pair_rd_ok(const plan *p, uint32_t k) { return !in_set(p->sw, p->nsw, k) && !in_set(p->sw, p->nsw, k + 1); }
+/* an SGPR pair a lane record writes per chunk: not one a scalar record read or wrote */
+static bool pair_wr_ok(const plan *p, uint32_t k)
+{
+  return pair_rd_ok(p, k) && !in_set(p->sr, p->nsr, k) && !in_set(p->sr, p->nsr, k + 1);
 }
 
 static bool translatable(unsigned op)
@@ -255,7 +274,8 @@ static int nsrc(unsigned op)
   }
 }
 /* the constants an operation needs besides its operands */
-enum { K31 = 31, K255 = 255, K1 = 1, KM1 = 0xffffffffu, KABS16 = 0x7fff, KINF16 = 0x7c00, KBIT22 = 1u << 22 };
+enum { K31 = 31, K255 = 255, K1 = 1, KM1 = 0xffffffffu, KABS16 = 0x7fff, KINF16 = 0x7c00, KBIT22 = 1u << 22,
+       KSIGN = 0x80000000u };
 static int consts(const emu_insn *x, uint32_t k[3])
 {
   switch (x->fz_op) {
@@ -284,7 +304,7 @@ static int vg_find(const plan *p, uint16_t r)
  * wrote (false: the piece ends before the record) */
 static bool plan_uni(plan *q, bool sg, uint32_t k)
 {
-  if (sg && (k >= EMU_NSFILE || written(q, k))) return false;
+  if (sg && (k >= EMU_NSFILE || written(q, k) || in_set(q->sw, q->nsw, k))) return false;
   if (uni_find(q, sg, k) < 0) q->u[q->nu++] = (uni){sg, k};
   return true;
 }
@@ -298,6 +318,7 @@ static void plan_vg(plan *q, uint16_t r)
 static int plan_run(const emu_insn *in, int m, plan *p)
 {
   p->nu = p->nv = p->ncw = 0;
+  p->nsw = p->nsr = p->nscal = 0;
   p->scc = 0;
   int n = 0;
   for (; n < m; n++) {
@@ -323,10 +344,46 @@ static int plan_run(const emu_insn *in, int m, plan *p)
       *p = q;
       continue;
     }
+    if (x->fz_op == FZ_SALU) {
+      /* a scalar record: its handler after the chunks (translate). A destination in the pair SCC is
+       * read from after the code only when it sets SCC itself (then the code's call sets it last) */
+      const uint32_t d = x->fz_dst;
+      const bool sets = x->fz_src[2] & 1;
+      if (p->nscal == EMU_FUSE_MAX) goto full;
+      if (d != EMU_FZ_NOREG && p->scc && !sets && (d == p->scc - 1u || d == p->scc)) goto full;
+      for (int j = 0; j < 2; j++)
+        if (x->fz_sg >> j & 1) q.sr[q.nsr++] = x->fz_src[j];
+      if (d != EMU_FZ_NOREG) q.sw[q.nsw++] = (uint16_t)d;
+      if (sets) q.scc = 0;
+      q.nscal++;
+      *p = q;
+      continue;
+    }
+    if (x->fz_op == FZ_PK_FMA || x->fz_op == FZ_PK_MUL) {
+      /* each half's sources (VGPRs, SGPRs, a constant's dwords: emu_vop3p_specialise's sp_*), the
+       * sign mask, the two destinations; both results live before they replace the destinations */
+      const int ns = x->fz_op == FZ_PK_MUL ? 2 : 3;
+      for (int hh = 0; hh < 2; hh++)
+        for (int j = 0; j < ns; j++) {
+          if (!(x->sp_uni >> j & 1)) plan_vg(&q, x->sp_reg[1 + j][hh]);
+          else if (x->sp_sgpr >> j & 1) {
+            if (!plan_uni(&q, true, x->sp_reg[1 + j][hh])) goto full;
+          } else {
+            plan_uni(&q, false, (uint32_t)(x->sp_kv[j] >> (32 * hh)));
+          }
+          if (q.nu + q.nv + 2 > NZ - ZFIRST) goto full;
+        }
+      if (x->sp_neg) plan_uni(&q, false, KSIGN);
+      plan_vg(&q, x->sp_reg[0][0]), plan_vg(&q, x->sp_reg[0][1]);
+      if (q.nu + q.nv + 2 > NZ - ZFIRST) goto full;
+      *p = q;
+      continue;
+    }
     if (sop(x->fz_op)) {
       /* mask bits only, chunk by chunk (emit_rec): no VGPR, no uniform. SCC is set after the code
        * from the last SCC writer's destination, so nothing after it in the piece may write that pair */
       if (p->scc == x->fz_dst + 1u && x->fz_op == FZ_S_MOV) goto full;
+      if (!pair_wr_ok(p, x->fz_dst) || !pair_rd_ok(p, x->fz_src[0]) || !pair_rd_ok(p, x->fz_src[1])) goto full;
       if (x->fz_op != FZ_S_MOV) q.scc = (uint16_t)(x->fz_dst + 1u);
       q.cw[q.ncw++] = x->fz_dst;
       *p = q;
@@ -340,6 +397,7 @@ static int plan_run(const emu_insn *in, int m, plan *p)
     for (int j = 0; j < nk; j++) plan_uni(&q, false, k[j]);
     const bool cmp = x->fz_op == FZ_CMP_F || x->fz_op == FZ_CMP_I || x->fz_op == FZ_CMP_U;
     if ((x->fz_op == FZ_CNDMASK && x->fz_src[2] + 1u >= EMU_NSFILE) || (cmp && x->fz_dst + 1u >= EMU_NSFILE)) goto full;
+    if ((x->fz_op == FZ_CNDMASK && !pair_rd_ok(p, x->fz_src[2])) || (cmp && !pair_wr_ok(p, x->fz_dst))) goto full;
     for (int j = 0; j < ns; j++) {
       if (x->fz_uni >> j & 1) {
         if (!plan_uni(&q, x->fz_sg >> j & 1, x->fz_k[j])) goto full;
@@ -410,10 +468,46 @@ static void remap(const plan *p, regs *r, uint16_t v, int z)
 }
 
 /* one record in chunk ch: the result in a fresh register, then the destination's mapping moved to it */
+/* packed source j's register for half hh (0 low, 1 high) in chunk ch */
+static int pk_src(cbuf *c, const plan *p, regs *r, const emu_insn *x, int j, int hh, int ch)
+{
+  if (!(x->sp_uni >> j & 1)) return vsrc(c, p, r, x->sp_reg[1 + j][hh], ch);
+  if (x->sp_sgpr >> j & 1) return r->zu[uni_find(p, true, x->sp_reg[1 + j][hh])];
+  return r->zu[uni_find(p, false, (uint32_t)(x->sp_kv[j] >> (32 * hh)))];
+}
+
 static void emit_rec(cbuf *c, const plan *p, regs *r, const emu_insn *x, int ch)
 {
   const unsigned op = x->fz_op;
-  if (op == FZ_NOP) return;
+  if (op == FZ_NOP || op == FZ_SALU) return; /* a scalar record: after the chunks (translate) */
+  if (op == FZ_PK_FMA || op == FZ_PK_MUL) {
+    /* emu/op_vop3p.c's FMA-host kernels, half by half: v_pk_mul_f32 by vmulps with src1 first in the
+     * low half and src0 first in the high one (pk_mul_half's operands as sp_kernel_ passes them);
+     * v_pk_fma_f32 by vfmadd132ps with a, then c, then b as its operands (pk_fma_half: d = a * b + c),
+     * each source xored with its sign mask of the half (sp_nm, in the order the halves run) first */
+    int res[2];
+    for (int hh = 0; hh < 2; hh++) {
+      const int h = x->sp_hi_first ? 1 - hh : hh;
+      const int a = pk_src(c, p, r, x, 0, hh, ch), b = pk_src(c, p, r, x, 1, hh, ch);
+      const int d = zalloc(r);
+      if (op == FZ_PK_MUL) {
+        if (hh == 0) VMULPS(d, b, a);
+        else VMULPS(d, a, b);
+      } else {
+        const int s2 = pk_src(c, p, r, x, 2, hh, ch), km = x->sp_neg ? kreg(p, r, KSIGN) : -1;
+        int bb = b, cc = s2;
+        if (x->sp_nm[h][0]) VPXORD(d, a, km);
+        else vmov(c, d, a);
+        if (x->sp_nm[h][1]) VPXORD(ZT0, b, km), bb = ZT0;
+        if (x->sp_nm[h][2]) VPXORD(ZT1, s2, km), cc = ZT1;
+        VFMADD132PS(d, cc, bb);
+      }
+      res[hh] = d;
+    }
+    remap(p, r, x->sp_reg[0][0], res[0]);
+    remap(p, r, x->sp_reg[0][1], res[1]);
+    return;
+  }
   if (m64(op)) { /* fuse.c run64's operations on the chunk's low and high dwords */
     int al, ah, cl = -1, ch_ = -1;
     src64(c, p, r, x, 0, ch, &al, &ah);
@@ -572,6 +666,7 @@ static void translate(cbuf *c, const emu_insn *in, int n, const plan *p)
       bcast(c, r.zu[i], (rmo){RM_POOL, c->npool++, 0});
     }
   }
+  if (p->nscal) put(c, 0x53), put(c, 0x48), put(c, 0x89), put(c, 0xd3); /* push rbx; mov rbx, rdx (the wave) */
   for (int ch = 0; ch < EMU_LANES * 4 / JIT_CB; ch++) {
     for (int i = 0; i < p->nv; i++) r.zv[i] = -1, r.dirty[i] = false;
     for (int j = 0; j < n; j++) emit_rec(c, p, &r, in + j, ch);
@@ -582,7 +677,19 @@ static void translate(cbuf *c, const emu_insn *in, int n, const plan *p)
     }
   }
   put(c, 0xc5), put(c, 0xf8), put(c, 0x77); /* vzeroupper */
-  put(c, 0xc3);                             /* ret */
+  /* the scalar records' handlers in order, each as the runner calls it: fn(w, record) (the stack
+   * 16-byte aligned by the push; rbx kept by the callee) */
+  for (int j = 0; j < n; j++) {
+    const emu_insn *x = in + j;
+    if (x->fz_op != FZ_SALU) continue;
+    const uint64_t rec = (uint64_t)(uintptr_t)x, fn = (uint64_t)(uintptr_t)x->fn;
+    put(c, 0x48), put(c, 0x89), put(c, 0xdf);                 /* mov rdi, rbx */
+    put(c, 0x48), put(c, 0xbe), put32(c, (uint32_t)rec), put32(c, (uint32_t)(rec >> 32)); /* mov rsi, imm64 */
+    put(c, 0x48), put(c, 0xb8), put32(c, (uint32_t)fn), put32(c, (uint32_t)(fn >> 32));   /* mov rax, imm64 */
+    put(c, 0xff), put(c, 0xd0);                               /* call rax */
+  }
+  if (p->nscal) put(c, 0x5b); /* pop rbx */
+  put(c, 0xc3);               /* ret */
 }
 
 /* ---- the code arena -----------------------------------------------------------------------------

@@ -1835,9 +1835,9 @@ Test(emu_cvt, lane_mask_scalar_ops_in_runs_give_the_handlers_bits_and_scc)
     }
     sn_free(s);
   }
-  /* alone (between records of no run), with a constant source or EXEC as destination, they are not
-   * run records */
-  snip *x = sn_new(EMU_GFX950, "s_and_b64 s[0:1], s[2:3], s[4:5]\ns_or_b64 s[6:7], s[0:1], vcc\ns_add_u32 s8, s9, s10\n"
+  /* alone (between records of no run: s_addc_u32 reads SCC, no run takes it), with a constant source
+   * or EXEC as destination, they are not run records */
+  snip *x = sn_new(EMU_GFX950, "s_and_b64 s[0:1], s[2:3], s[4:5]\ns_or_b64 s[6:7], s[0:1], vcc\ns_addc_u32 s8, s9, s10\n"
                                "v_add_u32 v1, v2, v3\ns_and_b64 exec, exec, s[2:3]\nv_add_u32 v1, v2, v3\n"
                                "s_and_b64 s[0:1], s[2:3], 0xff\nv_add_u32 v1, v2, v3\ns_mov_b64 s[0:1], -1\n"
                                "v_add_u32 v1, v2, v3\n");
@@ -2193,6 +2193,117 @@ Test(emu_cvt, fused_bitop3_and_float_runs_give_the_handlers_bits)
   fuse_compare_float(EMU_GFX950, fcmp_src, false);
   fuse_compare_float(EMU_GFX942, fflt_src, true);
   fuse_compare_float(EMU_GFX950, fflt_src, true);
+}
+/* Scalar ALU records and the packed f32 forms in runs (emu/fuse.c salu_mark and the FZ_PK_* marks,
+ * issue #31 seventeenth stop): the runner calls their handlers in place, and the translated code runs
+ * the packed forms in its chunks and calls the scalar handlers after them. The snippet has v_pk_fma_f32
+ * with VGPR, SGPR-pair and inline-constant sources, op_sel / op_sel_hi, neg_lo / neg_hi, a destination
+ * the other half reads (the high half first), v_pk_mul_f32 likewise, and scalar records whose places
+ * the translation must keep: an SGPR a scalar record writes read by a later lane record (record 5), a
+ * scalar record's source written by a later compare (16), SCC set by a scalar record then by a lane-
+ * mask operation (17, 20, 22, 26-27), a scalar record writing the pair SCC is read from (23), a lane-
+ * mask operation writing a scalar record's source (32). Against the handlers with NaNs in every
+ * operand (fuse_compare_float), the pieces where the cuts must fall, and the results against formulas
+ * written here. */
+static const char pk_salu_src[] =
+    "v_pk_fma_f32 v[20:21], v[2:3], v[4:5], v[6:7]\ns_mov_b32 s20, s21\nv_pk_mul_f32 v[24:25], v[8:9], v[10:11]\n"
+    "s_add_i32 s3, s3, -1\nv_add_f32 v30, v1, v2\nv_add_f32 v31, s20, v1\n"
+    "v_pk_fma_f32 v[22:23], v[2:3], s[4:5], v[6:7] op_sel_hi:[1,1,0] neg_lo:[0,0,1] neg_hi:[0,0,1]\n"
+    "v_pk_fma_f32 v[26:27], s[6:7], 0.5, v[12:13] op_sel_hi:[1,0,1] neg_lo:[1,0,0] neg_hi:[0,1,1]\n"
+    "v_pk_mul_f32 v[28:29], v[4:5], s[6:7] op_sel:[1,0] op_sel_hi:[0,1]\n"
+    "s_cmp_eq_u32 s3, 0\n"
+    "v_pk_fma_f32 v[4:5], v[2:3], v[4:5], v[6:7] op_sel_hi:[1,0,1]\n"
+    "v_pk_mul_f32 v[8:9], v[8:9], v[10:11]\n"
+    "v_pk_mul_f32 v[10:11], v[12:13], v[10:11] op_sel_hi:[1,0]\n"
+    "s_mul_i32 s22, s3, 7\ns_add_u32 s24, vcc_lo, 1\nv_mul_f32 v32, v1, v2\nv_cmp_gt_i32 vcc, v1, v2\n"
+    "s_and_b64 s[10:11], s[12:13], vcc\ns_mov_b32 s30, 5\nv_cndmask_b32 v33, v1, v2, s[10:11]\ns_add_u32 s31, s30, 1\n"
+    "v_fma_f32 v34, v1, v2, v3\ns_or_b64 s[14:15], s[10:11], s[12:13]\ns_mov_b32 s14, 0\nv_sub_f32 v35, v1, v2\n"
+    "v_mul_f32 v36, v2, v3\ns_and_b64 s[16:17], s[12:13], s[18:19]\ns_add_u32 s25, s26, s27\n"
+    "v_pk_fma_f32 v[6:7], v[2:3], v[6:7], v[12:13] op_sel_hi:[1,0,1] neg_lo:[1,0,0] neg_hi:[0,0,1]\n"
+    "v_add_f32 v37, v1, v2\ns_lshl_b32 s28, s16, 1\nv_add_f32 v38, v1, v2\ns_or_b64 s[16:17], s[12:13], vcc\n"
+    "v_cndmask_b32 v39, v1, v2, s[16:17]\nv_mul_f32 v40, v1, v3\n";
+static float f32_of(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static uint32_t u32_of(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+Test(emu_cvt, scalar_alu_and_packed_f32_records_in_runs_give_the_handlers_bits)
+{
+  fuse_compare_float(EMU_GFX942, pk_salu_src, true);
+  fuse_compare_float(EMU_GFX950, pk_salu_src, true);
+#if !defined(__SANITIZE_ADDRESS__)
+  if (!emu_avx2) return;
+  snip *s = sn_new(EMU_GFX950, pk_salu_src);
+  const emu_insn *in = s->p->insns;
+  for (int i = 0; i < 35; i++) /* each record is a run record: scalar, packed or lane */
+    cr_assert(in[i].fz_op != FZ_NONE, "'%s' is no run record", in[i].text);
+  cr_assert(in[10].sp_hi_first && in[12].sp_hi_first && in[28].sp_hi_first && !in[0].sp_hi_first, "the halves' order");
+  /* finite values: the results against fmaf and products computed here */
+  uint32_t st = 0x1b873593u;
+  for (int r = 0; r < 16; r++)
+    for (int l = 0; l < EMU_LANES; l++) sn_v(s, r)[l] = u32_of((float)(int32_t)(sn_rand(&st) % 2001 - 1000) / 64.0f);
+  for (int r = 0; r < 32; r++) s->w.s[r] = sn_rand(&st) % 1000;
+  s->w.s[4] = u32_of(1.5f), s->w.s[5] = u32_of(-2.25f), s->w.s[6] = u32_of(0.75f), s->w.s[7] = u32_of(3.0f);
+  s->w.s[3] = 1;
+  s->w.s[18] = s->w.s[19] = 0, s->w.s[26] = 0xfffffff0u, s->w.s[27] = 0x20; /* s[16:17] zero; s25's carry set */
+  sn_exec(s, ~0ull);
+  emu_wr64s(&s->w, EMU_S_VCC, 0x0123456789abcdefull);
+  uint32_t v0[16][EMU_LANES], s0[32];
+  for (int r = 0; r < 16; r++) memcpy(v0[r], sn_v(s, r), sizeof v0[r]);
+  memcpy(s0, s->w.s, sizeof s0);
+  const uint64_t vcc0 = emu_rd64s(&s->w, EMU_S_VCC);
+  emu_fuse_run(&s->w, in, 35);
+  for (int l = 0; l < EMU_LANES; l++) {
+#define F(r) f32_of(v0[r][l])
+#define EQ(r, x) cr_assert_eq(sn_v(s, r)[l], u32_of(x), "v%d lane %d: %a, want %a", r, l, f32_of(sn_v(s, r)[l]), (double)(x))
+    EQ(20, fmaf(F(2), F(4), F(6)));
+    EQ(21, fmaf(F(3), F(5), F(7)));
+    EQ(22, fmaf(F(2), 1.5f, -F(6)));  /* op_sel_hi 0 on src2: both halves read v6; neg on src2 */
+    EQ(23, fmaf(F(3), -2.25f, -F(6)));
+    EQ(24, F(8) * F(10));
+    EQ(25, F(9) * F(11));
+    EQ(26, fmaf(-0.75f, 0.5f, F(12))); /* neg_lo on src0 */
+    EQ(27, fmaf(3.0f, -0.5f, -F(13)));  /* op_sel_hi 0 on the constant: its low dword; neg_hi on 1, 2 */
+    EQ(28, F(5) * 0.75f);              /* op_sel 1 on src0: the low half reads v5; op_sel_hi 0: v4 */
+    EQ(29, F(4) * 3.0f);
+    EQ(4, fmaf(F(2), F(4), F(6)));     /* the high half reads the old v4 (op_sel_hi 0 on src1) */
+    EQ(5, fmaf(F(3), F(4), F(7)));
+    EQ(8, F(8) * F(10));
+    EQ(9, F(9) * F(11));
+    EQ(10, F(12) * F(10));
+    EQ(11, F(13) * F(10));
+    EQ(31, f32_of(s0[21]) + F(1));
+    EQ(34, fmaf(F(1), F(2), F(3)));
+    EQ(6, fmaf(-F(2), F(6), F(12)));   /* the high half first: each half's own negations */
+    EQ(7, fmaf(F(3), F(6), -F(13)));
+#undef EQ
+#undef F
+  }
+  const uint64_t cmp = emu_rd64s(&s->w, EMU_S_VCC), s10 = ((uint64_t)s0[13] << 32 | s0[12]) & cmp;
+  cr_assert_eq(s->w.s[3], 0u);
+  cr_assert_eq(s->w.s[20], s0[21]);
+  cr_assert_eq(s->w.s[22], 0u);
+  cr_assert_eq(s->w.s[24], (uint32_t)vcc0 + 1);
+  cr_assert_eq(s->w.s[31], 6u);
+  cr_assert_eq(emu_rd64s(&s->w, 10), s10);
+  cr_assert_eq(s->w.s[14], 0u);
+  cr_assert_eq(s->w.s[15], (uint32_t)((s10 | ((uint64_t)s0[13] << 32 | s0[12])) >> 32));
+  cr_assert_eq(s->w.s[25], 0x10u);
+  cr_assert_eq(s->w.s[28], 0u); /* s16 << 1, s16 zero then (s[12:13] & s[18:19]) */
+  cr_assert_eq(emu_rd64s(&s->w, 16), ((uint64_t)s0[13] << 32 | s0[12]) | cmp);
+  cr_assert_eq(s->w.scc, emu_rd64s(&s->w, 16) != 0, "SCC is not the last s_or_b64's");
+  if (emu_jit_ready()) {
+    /* the pieces: 0-4 (s20, which the scalar record 1 writes, is read at 5), 5-15 (the compare at 16
+     * writes the VCC that the scalar record 14 reads), 16-22 (SCC last from s_or_b64's pair), 23-31
+     * (s_mov_b32 s14 writes that pair without setting SCC; SCC last from s_lshl_b32's handler), 32-34
+     * (s_or_b64 writes s16, which the scalar record 30 reads) */
+    static const int at[] = {0, 5, 16, 23, 32}, len[] = {5, 11, 7, 9, 3}, scc[] = {0, 0, 15, 0, 17};
+    for (int i = 0; i < 5; i++) {
+      const emu_insn *x = &in[at[i]];
+      cr_assert(x->jit != NULL && x->jit != EMU_JIT_NONE, "no code at record %d", at[i]);
+      cr_assert_eq(x->jit_n, len[i], "the piece at record %d covers %u records", at[i], (unsigned)x->jit_n);
+      cr_assert_eq(x->jit_scc, scc[i], "the piece at record %d: jit_scc %u", at[i], (unsigned)x->jit_scc);
+    }
+  }
+  sn_free(s);
+#endif
 }
 Test(emu_cvt, fused_max_min_f32_give_the_handlers_bits_in_both_ieee_modes)
 {
