@@ -33,7 +33,14 @@
  * result comes from bit l of their sources, so they are lane operations on the mask bits that
  * compares write and v_cndmask_b32 reads. A run of them alone stays with their handlers
  * (emu_fuse_prepare). They also take v_mov_b64, v_lshlrev_b64 and v_lshl_add_u64 with constant
- * counts (m64_mark, run64): clang's address arithmetic before global loads. */
+ * counts (m64_mark, run64): clang's address arithmetic before global loads.
+ *
+ * Since the seventeenth stop they take the 32-bit scalar ALU operations that read no SCC (salu_mark:
+ * s_add_i32, s_cmp_eq_u32, s_mov_b32 ... on general SGPRs and constants) and the specialised
+ * v_pk_fma_f32 / v_pk_mul_f32 (emu/op_vop3p.c emu_vop3p_specialise, on the AVX2+FMA host outside the
+ * sanitizer build). The runner calls their handlers in place, so their results are the handlers' by
+ * construction; what they add is length: a loop's bookkeeping (s_add_i32, s_cmp) and its packed
+ * arithmetic no longer cut the translated pieces around them (emu/jit.c). */
 #include <immintrin.h>
 #include <stdlib.h>
 

@@ -24,7 +24,15 @@
  * before a record that overwrites that pair without setting SCC; the 64-bit operations of fuse.c
  * m64_mark on the chunk's low and high planes, the carry by vpcmpud into k1 and a masked vpsubd),
  * so the same bits, NaN payloads included; v_cvt_f16_f32 and v_cvt_f32_f16 by vcvtps2ph and
- * vcvtph2ps, the NaN payload bit vcvtph2ps sets put back (issue #31, sixteenth stop). A piece ends
+ * vcvtph2ps, the NaN payload bit vcvtph2ps sets put back (issue #31, sixteenth stop); v_pk_mul_f32 and
+ * v_pk_fma_f32 (seventeenth stop) half by half with the operand order of emu/op_vop3p.c's FMA-host
+ * kernels (vmulps with src1 first in the low half, src0 in the high one; vfmadd132ps with a, c, b, each
+ * source xored with its half's sign mask first), both halves' results computed before either replaces
+ * its destination. The 32-bit scalar ALU records of a run (FZ_SALU) have no code in the chunks: after
+ * the last chunk the code calls their handlers in order, fn(w, record), which is their place in the
+ * piece only while no lane record after one of them reads or writes an SGPR it writes or writes one
+ * it reads (plan_run ends the piece before such a record; SCC: emu_insn.jit_scc is 0 when such a
+ * handler set it last). A piece ends
  * before v_exp_f32 and the float min/max/med3 and conversions to integer (the runner runs those),
  * before a uniform source an earlier compare of the piece wrote, and where its registers would not
  * fit the 32 zmm registers;
