@@ -32,13 +32,12 @@
  * the last chunk the code calls their handlers in order, fn(w, record), which is their place in the
  * piece only while no lane record after one of them reads or writes an SGPR it writes or writes one
  * it reads (plan_run ends the piece before such a record; SCC: emu_insn.jit_scc is 0 when such a
- * handler set it last). A piece ends
- * before v_exp_f32 and the float min/max/med3 and conversions to integer (the runner runs those),
- * before a uniform source an earlier compare of the piece wrote, and where its registers would not
- * fit the 32 zmm registers;
- * a piece shorter than JIT_MIN records is left to the runner. The caller (emu/fuse.c emu_fuse_runc,
- * emu/exec.c rr_ahead) has checked everything the runner relies on; a run cut shorter at run time
- * than its code runs on the runner. tests/test_emu_cvt.c compares the translated runs with the
+ * handler set it last). A piece ends before v_exp_f32 and the float min/max/med3 and conversions to
+ * integer (the runner runs those), before a uniform source an earlier record of the piece wrote, and
+ * where its registers would not fit the 32 zmm registers; a piece shorter than JIT_MIN records (one
+ * since the seventeenth stop) is left to the runner. The caller (emu/fuse.c emu_fuse_runc, emu/exec.c
+ * rr_ahead) has checked everything the runner relies on; a run cut shorter at run time than its code
+ * runs on the runner. tests/test_emu_cvt.c compares the translated runs with the
  * handlers (NaNs, aliasing, every operation, predicate and uniform form, pieces cut by registers and
  * by compares). LANELAB_EMU_NO_JIT=1 turns translation off.
  *
@@ -805,10 +804,11 @@ __attribute__((constructor)) static void jit_init(void)
   pthread_atfork(fork_prepare, fork_done, fork_done);
 }
 
-/* the fewest records worth code: shorter pieces cost more in calls than they save (issue #31,
- * twelfth stop: the seed kernels' hot runs are mostly of one or two records, and translating those
- * made gfx942's seed slower) */
-enum { JIT_MIN = 3 };
+/* the fewest records worth code. 3 from the twelfth stop (translating the seed kernels' runs of one
+ * or two records made gfx942's seed slower then) to the seventeenth, when pieces of one and two
+ * records measured faster than the runner: seed seq 2048 (pinned pairs) gfx950 3.33 -> 3.225, gfx942
+ * 4.21 -> 4.18; the VALU/DS loop 3% (docs/performance.md) */
+enum { JIT_MIN = 1 };
 
 /* translates the run from in (once: the first caller; the others find it done); NULL when another
  * thread holds the lock and wait is false */

@@ -1822,13 +1822,14 @@ Test(emu_cvt, lane_mask_scalar_ops_in_runs_give_the_handlers_bits_and_scc)
     const emu_insn *in = s->p->insns;
     if (emu_jit_ready()) {
       /* translated: the first piece ends before v_add_u32's read of s20 (record 15), SCC after it from
-       * s_not_b64's s[28:29]; records 15-16 (two: the runner's) end before the compare that writes
-       * s_and_b64's s[32:33]; records 17-19 are code, SCC from s[34:35], which s_mov_b64 then writes */
+       * s_not_b64's s[28:29]; records 15-16 end before the compare that writes s_and_b64's s[32:33],
+       * SCC from that pair; records 17-19 are code, SCC from s[34:35], which s_mov_b64 then writes */
       cr_assert(in[0].jit != NULL && in[0].jit != EMU_JIT_NONE, "no code for the run");
       cr_assert_eq(in[0].jit_n, 15, "the first piece covers %u records", (unsigned)in[0].jit_n);
       cr_assert_eq(in[0].jit_scc, 29);
-      cr_assert_eq(in[15].jit, EMU_JIT_NONE);
+      cr_assert(in[15].jit != NULL && in[15].jit != EMU_JIT_NONE, "no code from record 15");
       cr_assert_eq(in[15].jit_n, 2);
+      cr_assert_eq(in[15].jit_scc, 33);
       cr_assert(in[17].jit != NULL && in[17].jit != EMU_JIT_NONE, "no code from record 17");
       cr_assert_eq(in[17].jit_n, 3);
       cr_assert_eq(in[17].jit_scc, 35);
