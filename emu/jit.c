@@ -474,7 +474,6 @@ static void remap(const plan *p, regs *r, uint16_t v, int z)
   r->zv[i] = z, r->dirty[i] = true;
 }
 
-/* one record in chunk ch: the result in a fresh register, then the destination's mapping moved to it */
 /* packed source j's register for half hh (0 low, 1 high) in chunk ch */
 static int pk_src(cbuf *c, const plan *p, regs *r, const emu_insn *x, int j, int hh, int ch)
 {
@@ -483,6 +482,7 @@ static int pk_src(cbuf *c, const plan *p, regs *r, const emu_insn *x, int j, int
   return r->zu[uni_find(p, false, (uint32_t)(x->sp_kv[j] >> (32 * hh)))];
 }
 
+/* one record in chunk ch: the result in a fresh register, then the destination's mapping moved to it */
 static void emit_rec(cbuf *c, const plan *p, regs *r, const emu_insn *x, int ch)
 {
   const unsigned op = x->fz_op;
