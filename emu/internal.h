@@ -1020,8 +1020,9 @@ void emu_fuse_runc(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt);
 #define EMU_JIT_HOT 4
 extern bool emu_jit_on;
 static inline bool emu_jit_ready(void) { return emu_jit_on && emu_avx512 && emu_avx2; }
-/* the code: VGPR file, SGPR file, the wave (for the scalar records' handlers it calls at its end) */
-typedef void (*emu_jit_fn)(uint32_t *v, const uint32_t *s, emu_wave *w);
+/* the code: VGPR file, SGPR file, the wave (for the scalar records' handlers it calls at its end),
+ * the records' execution counts (it adds 1 to each of its records') */
+typedef void (*emu_jit_fn)(uint32_t *v, const uint32_t *s, emu_wave *w, uint64_t *cnt);
 int emu_jit_step(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt, bool hot);
 void emu_jit_free(emu_insn *insns, size_t n);
 /* the common case, inlined in the run-ahead loop: the code of a run's first k <= m records, if
@@ -1031,9 +1032,8 @@ static inline int emu_jit_try(emu_wave *w, const emu_insn *in, int m, uint64_t *
   void *code = __atomic_load_n(&in->jit, __ATOMIC_ACQUIRE);
   const int k = in->jit_n;
   if ((uintptr_t)code <= (uintptr_t)EMU_JIT_NONE || k > m || !emu_jit_ready()) return 0;
-  ((emu_jit_fn)code)(w->v, w->s, w);
+  ((emu_jit_fn)code)(w->v, w->s, w, cnt); /* counts its k records */
   if (in->jit_scc) w->scc = emu_rd64s(w, in->jit_scc - 1u) != 0;
-  for (int j = 0; j < k; j++) cnt[j]++;
   return k;
 }
 

@@ -673,6 +673,9 @@ static void translate(cbuf *c, const emu_insn *in, int n, const plan *p)
       bcast(c, r.zu[i], (rmo){RM_POOL, c->npool++, 0});
     }
   }
+  /* the records' counts first (rcx, which the handlers' calls below may clobber): add qword [rcx + 8j], 1
+   * each, no loop whose exit depends on the piece's length */
+  for (int j = 0; j < n; j++) put(c, 0x48), put(c, 0x83), put(c, 0x81), put32(c, (uint32_t)(8 * j)), put(c, 0x01);
   if (p->nscal) put(c, 0x53), put(c, 0x48), put(c, 0x89), put(c, 0xd3); /* push rbx; mov rbx, rdx (the wave) */
   for (int ch = 0; ch < EMU_LANES * 4 / JIT_CB; ch++) {
     for (int i = 0; i < p->nv; i++) r.zv[i] = -1, r.dirty[i] = false;

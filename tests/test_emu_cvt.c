@@ -1974,8 +1974,8 @@ Test(emu_cvt, translated_runs_split_where_registers_run_out_and_give_the_handler
   for (int l = 0; l < EMU_LANES; l++) sn_v(s, 1)[l] = (uint32_t)l * 0x01010101u, sn_v(s, 2)[l] = 0x9e3779b9u + (uint32_t)l;
   s->w.s[2] = 12345;
   cr_assert_eq(emu_jit_step(&s->w, s->p->insns, 3, cnt, false), 3);
-  cr_assert_eq(cnt[0], EMU_JIT_HOT + 1);
-  cr_assert_eq(cnt[2], 1);
+  cr_assert(cnt[0] == EMU_JIT_HOT + 1 && cnt[1] == 1 && cnt[2] == 1 && cnt[3] == 0, "counts %llu %llu %llu %llu",
+            (unsigned long long)cnt[0], (unsigned long long)cnt[1], (unsigned long long)cnt[2], (unsigned long long)cnt[3]);
   for (int l = 0; l < EMU_LANES; l++) { /* the definitions: v3 = v1 + v2, v4 = v3 ^ v1, v5 = v4 - s2 */
     uint32_t v3 = (uint32_t)l * 0x01010101u + 0x9e3779b9u + (uint32_t)l, v4 = v3 ^ ((uint32_t)l * 0x01010101u);
     cr_assert_eq(sn_v(s, 3)[l], v3, "lane %d", l);
@@ -1984,6 +1984,7 @@ Test(emu_cvt, translated_runs_split_where_registers_run_out_and_give_the_handler
   }
   cr_assert_eq(emu_jit_step(&s->w, s->p->insns, 2, cnt, false), -2, "a run cut to 2 records ran 3 records' code");
   cr_assert_eq(emu_jit_try(&s->w, s->p->insns, 2, cnt), 0);
+  cr_assert(cnt[0] == EMU_JIT_HOT + 1 && cnt[1] == 1 && cnt[2] == 1 && cnt[3] == 0, "a refused piece counted");
   sn_free(s);
 }
 
@@ -2302,6 +2303,11 @@ Test(emu_cvt, scalar_alu_and_packed_f32_records_in_runs_give_the_handlers_bits)
       cr_assert_eq(x->jit_n, len[i], "the piece at record %d covers %u records", at[i], (unsigned)x->jit_n);
       cr_assert_eq(x->jit_scc, scc[i], "the piece at record %d: jit_scc %u", at[i], (unsigned)x->jit_scc);
     }
+    /* the code counts its records once each (before its scalar handlers' calls), and no other */
+    uint64_t cn[40] = {0};
+    cr_assert_eq(emu_jit_try(&s->w, &in[23], 12, &cn[23]), 9);
+    for (int i = 0; i < 40; i++)
+      cr_assert_eq(cn[i], (uint64_t)(i >= 23 && i < 32), "record %d counted %llu times", i, (unsigned long long)cn[i]);
   }
   sn_free(s);
 #endif
