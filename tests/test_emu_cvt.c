@@ -2196,6 +2196,7 @@ Test(emu_cvt, fused_bitop3_and_float_runs_give_the_handlers_bits)
   fuse_compare_float(EMU_GFX942, fflt_src, true);
   fuse_compare_float(EMU_GFX950, fflt_src, true);
 }
+
 /* Scalar ALU records and the packed f32 forms in runs (emu/fuse.c salu_mark and the FZ_PK_* marks,
  * issue #31 seventeenth stop): the runner calls their handlers in place, and the translated code runs
  * the packed forms in its chunks and calls the scalar handlers after them. The snippet has v_pk_fma_f32
@@ -2312,6 +2313,7 @@ Test(emu_cvt, scalar_alu_and_packed_f32_records_in_runs_give_the_handlers_bits)
   sn_free(s);
 #endif
 }
+
 Test(emu_cvt, fused_max_min_f32_give_the_handlers_bits_in_both_ieee_modes)
 {
   for (int ieee = 0; ieee < 2; ieee++) {
