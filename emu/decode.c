@@ -764,37 +764,64 @@ static uint32_t xlane_cut(const emu_insn *x, uint32_t len)
   return len;
 }
 
-static void block_prepare(emu_insn *insns, size_t n)
+/* A wave alone in its workgroup has no other wave to order its memory operations against: its LDS
+ * reads and writes (no atomics) and its s_waitcnt run inside its blocks (solo blocks: emu_insn.blk_s*),
+ * through the same handler and LDS ordering check as the event path of emu/exec.c rr_ahead. An LDS
+ * read adds an LDS-counter entry with its destination pending, as a cross-lane DS record does, so its
+ * block is cut the same way (xlane_cut; for every DS record, a write's address included: no DS
+ * handler makes a register other than operand 0 pending); s_waitcnt only retires entries, so the
+ * check at a block's start still holds after it. */
+static bool solo_inblock(const emu_insn *in)
+{
+  return in->implemented && in->solo_ev &&
+         (((in->flags & EMU_F_DS) && !(in->flags & EMU_F_ATOMIC)) || in->fn == emu_op_s_waitcnt);
+}
+/* one kind of block's fields of a record: the run-ahead loop's (blk_*) or a solo wave's (blk_s*) */
+typedef struct {
+  uint8_t *n, *fz, *hzk, *hzn, *hzw;
+  uint64_t *hzm;
+} blk_fields;
+static blk_fields blk_of(emu_insn *in, bool solo)
+{
+  if (solo) return (blk_fields){&in->blk_sn, &in->blk_sfz, &in->blk_shzk, &in->blk_shzn, in->blk_shzw, in->blk_shzm};
+  return (blk_fields){&in->blk_n, &in->blk_fz, &in->blk_hzk, &in->blk_hzn, in->blk_hzw, in->blk_hzm};
+}
+
+static void block_prepare(emu_insn *insns, size_t n, bool solo)
 {
   uint32_t next = 0; /* the block length from i + 1 */
   bool fz_next = false; /* a run starts in the block from i + 1 */
   for (size_t i = n; i-- > 0;) {
     emu_insn *in = &insns[i];
-    uint32_t len = in->sched_ev ? 0 : blk_term(in) ? 1 : 1 + next;
-    /* a cross-lane DS record's block stops before a record naming its destination; the blocks of the
-     * records before it, 1 + this one's, inherit the cut */
-    if (len > 1 && xlane_ahead(in)) len = 1 + xlane_cut(in, next > 255 ? 255 : next);
-    in->blk_n = (uint8_t)(len > 255 ? 255 : len);
+    const bool inb = solo && solo_inblock(in);
+    uint32_t len = in->sched_ev && !inb ? 0 : blk_term(in) && !inb ? 1 : 1 + next;
+    /* a cross-lane DS record's block (and a solo block's DS record's: whichever of them makes its
+     * operand 0 pending, a read's destination) stops before a record naming operand 0's registers;
+     * the blocks of the records before it, 1 + this one's, inherit the cut */
+    if (len > 1 && (xlane_ahead(in) || (inb && (in->flags & EMU_F_DS))))
+      len = 1 + xlane_cut(in, next > 255 ? 255 : next);
+    const blk_fields b = blk_of(in, solo);
+    *b.n = (uint8_t)(len > 255 ? 255 : len);
     /* over the whole chain, so also for a block cut at 255 records; after a cross-lane cut, over the
      * chain from the next record (more records than the block: a run flag or hazard union too wide
      * only sends the block through the slower, still exact, paths) */
     bool fz = len && (in->fuse_n >= 1 || (len > 1 && fz_next));
-    in->blk_fz = fz;
+    *b.fz = fz;
     next = len, fz_next = fz;
     /* the hazard union: this record's words merged into the next record's union (len > 1) */
-    const emu_insn *nx = len > 1 ? in + 1 : NULL;
-    in->blk_hzk = in->hz_kinds | (nx ? nx->blk_hzk : 0);
-    in->blk_hzn = nx ? nx->blk_hzn : 0;
-    if (nx) memcpy(in->blk_hzw, nx->blk_hzw, sizeof in->blk_hzw), memcpy(in->blk_hzm, nx->blk_hzm, sizeof in->blk_hzm);
-    for (int i = 0; i < in->hz_n && in->blk_hzn != EMU_BLK_HZ_ALL; i++) {
+    const blk_fields nx = blk_of(in + (len > 1 ? 1 : 0), solo);
+    *b.hzk = (uint8_t)(in->hz_kinds | (len > 1 ? *nx.hzk : 0));
+    *b.hzn = len > 1 ? *nx.hzn : 0;
+    if (len > 1) memcpy(b.hzw, nx.hzw, EMU_BLK_HZ), memcpy(b.hzm, nx.hzm, EMU_BLK_HZ * sizeof *b.hzm);
+    for (int i = 0; i < in->hz_n && *b.hzn != EMU_BLK_HZ_ALL; i++) {
       int j = 0;
-      while (j < in->blk_hzn && in->blk_hzw[j] != in->hz_word[i]) j++;
+      while (j < *b.hzn && b.hzw[j] != in->hz_word[i]) j++;
       if (j == EMU_BLK_HZ) {
-        in->blk_hzn = EMU_BLK_HZ_ALL;
+        *b.hzn = EMU_BLK_HZ_ALL;
         break;
       }
-      if (j == in->blk_hzn) in->blk_hzw[in->blk_hzn++] = in->hz_word[i], in->blk_hzm[j] = 0;
-      in->blk_hzm[j] |= in->hz_mask[i];
+      if (j == *b.hzn) b.hzw[(*b.hzn)++] = in->hz_word[i], b.hzm[j] = 0;
+      b.hzm[j] |= in->hz_mask[i];
     }
   }
 }
@@ -1043,7 +1070,8 @@ emu_program *emu_program_decode(emu_arch a, const uint8_t *code, size_t size, ui
     p->info[i].choices = in->choices;
   }
   emu_fuse_prepare(p->insns, p->n); /* runs of integer lane operations (emu/fuse.c) */
-  block_prepare(p->insns, p->n); /* straight-line blocks (emu/exec.c rr_ahead) */
+  block_prepare(p->insns, p->n, false); /* straight-line blocks (emu/exec.c rr_ahead) */
+  block_prepare(p->insns, p->n, true);  /* and a solo wave's */
   return p;
 }
 

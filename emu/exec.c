@@ -266,8 +266,9 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w, emu_ldso
     const emu_insn *in = &insns[ip];
     /* the block from here, cut at the budget's end and before the first record that may name a
      * register an outstanding load still writes (the careful path then faults at its PC); none at
-     * an event (blk_n 0) or with no budget left */
-    uint32_t m = in->blk_n;
+     * an event (blk_n 0) or with no budget left. A solo wave's blocks (blk_sn) also run its LDS reads
+     * and writes and s_waitcnt (emu/decode.c solo_inblock), through the LDS ordering check as below */
+    uint32_t m = solo ? in->blk_sn : in->blk_n;
     if (m > w->budget) m = (uint32_t)w->budget;
     if ((m == 0) | w->vskip | w->gpr_idx) {
       /* an event run here: a solo wave's (above); in a workgroup of several, an s_waitcnt that can
@@ -292,7 +293,8 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w, emu_ldso
       ip = w->ip;
       continue;
     }
-    if (__builtin_expect(w->npend != 0, 0) && emu_hazard_block_possible(w, in)) {
+    if (__builtin_expect(w->npend != 0, 0) &&
+        (solo ? emu_hazard_sblock_possible(w, in) : emu_hazard_block_possible(w, in))) {
       if (emu_hazard_possible(w, in)) break;
       for (uint32_t j = 1; j < m; j++)
         if (emu_hazard_possible(w, in + j)) {
@@ -308,10 +310,10 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w, emu_ldso
      * branch ends its block */
     w->ip = ip + m;
     int rc;
-    if (!in->blk_fz) { /* no run starts in the block: only the count and the call per record */
+    if (!(solo ? in->blk_sfz : in->blk_fz)) { /* no run starts in the block: the count and the call per record */
       do {
         (*cnt++)++;
-        rc = in->fn(w, in);
+        rc = solo && in->lk != 0 && lo ? emu_ldso_exec(lo, NULL, w, in) : in->fn(w, in);
         in++;
         if (__builtin_expect(rc != EMU_OK, 0)) goto stopped;
       } while (in != end);
@@ -332,7 +334,7 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w, emu_ldso
         continue;
       }
       (*cnt++)++;
-      rc = in->fn(w, in);
+      rc = solo && in->lk != 0 && lo ? emu_ldso_exec(lo, NULL, w, in) : in->fn(w, in);
       in++;
       if (__builtin_expect(rc != EMU_OK, 0)) {
       stopped:;

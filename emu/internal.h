@@ -275,6 +275,13 @@ struct emu_insn {
   char *text;            /* LLVM's text, without the leading tab */
   char mnem[48];         /* LLVM's mnemonic, with encoding suffix */
   const char *why;       /* if !implemented: why (unknown mnemonic, unknown modifier, ...) */
+  /* the same block for a wave alone in its workgroup (emu/decode.c block_prepare, emu/exec.c
+   * rr_ahead solo; issue #31, seventeenth stop): LDS reads and writes (no atomics) and s_waitcnt run
+   * inside it, not as events; an LDS read's block ends before the first record naming its
+   * destination. blk_sn, blk_sfz and the union blk_sh* as blk_n, blk_fz and blk_hz* */
+  uint8_t blk_sn, blk_sfz, blk_shzk, blk_shzn;
+  uint8_t blk_shzw[EMU_BLK_HZ];
+  uint64_t blk_shzm[EMU_BLK_HZ];
 };
 
 /* ---- op table -------------------------------------------------------------------------------*/
@@ -611,14 +618,24 @@ static inline bool emu_hazard_possible(const emu_wave *w, const emu_insn *in)
 }
 /* none of the records of the block from `in` (emu_insn.blk_hz*) names a pending register: false
  * whenever emu_hazard_possible is false for each of them; true also when the block has no union */
+static inline bool emu_hazard_union_possible(const emu_wave *w, uint8_t hzk, uint8_t hzn, const uint8_t *hzw,
+                                             const uint64_t *hzm)
+{
+  if (!(hzk & w->pkinds)) return false;
+  if (hzn == EMU_BLK_HZ_ALL) return true;
+  const uint64_t *pb = &w->pbits[0][0];
+  for (int i = 0; i < hzn; i++)
+    if (pb[hzw[i]] & hzm[i]) return true;
+  return false;
+}
 static inline bool emu_hazard_block_possible(const emu_wave *w, const emu_insn *in)
 {
-  if (!(in->blk_hzk & w->pkinds)) return false;
-  if (in->blk_hzn == EMU_BLK_HZ_ALL) return true;
-  const uint64_t *pb = &w->pbits[0][0];
-  for (int i = 0; i < in->blk_hzn; i++)
-    if (pb[in->blk_hzw[i]] & in->blk_hzm[i]) return true;
-  return false;
+  return emu_hazard_union_possible(w, in->blk_hzk, in->blk_hzn, in->blk_hzw, in->blk_hzm);
+}
+/* the same for the solo block from `in` (emu_insn.blk_sh*) */
+static inline bool emu_hazard_sblock_possible(const emu_wave *w, const emu_insn *in)
+{
+  return emu_hazard_union_possible(w, in->blk_shzk, in->blk_shzn, in->blk_shzw, in->blk_shzm);
 }
 /* The scheduler's check before `in` runs (emu/waitcnt.c): an operand naming a register an
  * outstanding operation still loads faults "missing s_waitcnt" (EMU_FAULT), or, for the tolerated

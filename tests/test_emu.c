@@ -2681,6 +2681,67 @@ Test(sched, cross_lane_ds_blocks_stop_before_their_destinations_reader)
   }
 }
 
+/* A wave alone in its workgroup runs its LDS reads and writes and s_waitcnt inside its blocks (issue
+ * #31, seventeenth stop: emu/decode.c solo_inblock, emu_insn.blk_sn): an exchange of each lane's value
+ * with its neighbour's through LDS, twice, against the lane definition (lane l reads what lane l + 1
+ * wrote: CDNA3 ISA "DS_WRITE_B32", "DS_READ_B32") and the one-step path's registers and counts; a
+ * read of a register still being loaded right after the read and two records on (each faults "missing
+ * s_waitcnt" at the reader, as one step at a time does); a write out of the LDS allocation in the
+ * middle of a block (the same fault at the same PC, nothing after it run). */
+Test(sched, solo_blocks_run_lds_accesses_and_waits_as_single_steps_do)
+{
+  static const char ok_src[] =
+      "v_lshlrev_b32 v1, 2, v0\nv_add_u32 v2, 1, v0\nv_and_b32 v2, 63, v2\nv_lshlrev_b32 v2, 2, v2\n"
+      "ds_write_b32 v1, v0\nds_read_b32 v3, v2\nv_add_u32 v4, v0, v0\ns_waitcnt lgkmcnt(0)\nv_add_u32 v5, v3, v4\n"
+      "ds_write_b32 v1, v5 offset:256\nds_read_b32 v6, v2 offset:256\ns_add_i32 s4, s4, 1\ns_waitcnt lgkmcnt(0)\n"
+      "v_xor_b32 v7, v6, v0\ns_endpgm\n";
+  static const char *const nowait[2] = {
+      "v_lshlrev_b32 v1, 2, v0\nds_write_b32 v1, v0\nds_read_b32 v3, v1\nv_add_u32 v5, v3, v0\ns_endpgm\n",
+      "v_lshlrev_b32 v1, 2, v0\nds_write_b32 v1, v0\nds_read_b32 v3, v1\nv_add_u32 v4, v0, v0\n"
+      "s_waitcnt lgkmcnt(1)\nv_mov_b32 v6, v3\ns_endpgm\n"};
+  static const char *const reader[2] = {"'v_add_u32_e32 v5, v3, v0'", "'v_mov_b32_e32 v6, v3'"};
+  static const char oob_src[] =
+      "v_lshlrev_b32 v1, 2, v0\nv_add_u32 v2, 0x1000, v1\nds_write_b32 v1, v0\nv_add_u32 v3, v0, v0\n"
+      "ds_write_b32 v2, v0\nv_mov_b32 v4, 1\ns_waitcnt lgkmcnt(0)\ns_endpgm\n";
+  BOTH {
+    snap *s = ll_xcalloc(1, sizeof *s), *r = ll_xcalloc(1, sizeof *r);
+    emu_fault f, g;
+    int rc, rc2;
+    emu_launch_stats st, st2;
+    blk_run2(ARCH, ok_src, 0, s, r, &f, &g, &rc, &rc2, &st, &st2);
+    cr_assert_eq(rc, LL_EXIT_OK, "%s: %s", emu_arch_name(ARCH), f.msg);
+    cr_assert_eq(rc2, LL_EXIT_OK, "%s: %s", emu_arch_name(ARCH), g.msg);
+    for (uint32_t l = 0; l < 64; l++) {
+      const uint32_t n = (l + 1) & 63, v5 = n + 2 * l, v5n = ((n + 1) & 63) + 2 * n;
+      const uint32_t want[4][2] = {{3, n}, {5, v5}, {6, v5n}, {7, v5n ^ l}};
+      for (int k = 0; k < 4; k++)
+        cr_assert_eq(s->w[0].v[want[k][0]][l], want[k][1], "%s: v%u lane %u: %u, want %u", emu_arch_name(ARCH),
+                     want[k][0], l, s->w[0].v[want[k][0]][l], want[k][1]);
+    }
+    cr_assert(!memcmp(s, r, sizeof *s), "%s: registers differ from the one-step path's", emu_arch_name(ARCH));
+    cr_assert_eq(st.wave_insns, st2.wave_insns, "%s: %llu instructions counted, one-step %llu", emu_arch_name(ARCH),
+                 (unsigned long long)st.wave_insns, (unsigned long long)st2.wave_insns);
+    emu_launch_stats_free(&st);
+    emu_launch_stats_free(&st2);
+    for (int c = 0; c < 2; c++) {
+      blk_run2(ARCH, nowait[c], 0, s, r, &f, &g, &rc, &rc2, NULL, NULL);
+      assert_reader_faults(ARCH, c, rc, &f, &g, reader[c]);
+    }
+    blk_run2(ARCH, oob_src, 0, s, r, &f, &g, &rc, &rc2, &st, &st2);
+    cr_assert_eq(rc, LL_EXIT_FAIL, "%s: no fault", emu_arch_name(ARCH));
+    cr_assert_eq(rc2, LL_EXIT_FAIL, "%s: no fault on the one-step path", emu_arch_name(ARCH));
+    cr_assert(strstr(f.msg, "ds_write_b32 v2, v0"), "%s: %s", emu_arch_name(ARCH), f.msg);
+    cr_assert_str_eq(f.msg, g.msg, "%s", emu_arch_name(ARCH));
+    cr_assert_eq(f.pc, g.pc, "%s", emu_arch_name(ARCH));
+    cr_assert_eq(emu_stats_count(&st, -1, "v_mov_b32*"), 0, "%s: a record after the fault ran", emu_arch_name(ARCH));
+    cr_assert_eq(st.wave_insns, st2.wave_insns, "%s: %llu instructions counted, one-step %llu", emu_arch_name(ARCH),
+                 (unsigned long long)st.wave_insns, (unsigned long long)st2.wave_insns);
+    emu_launch_stats_free(&st);
+    emu_launch_stats_free(&st2);
+    free(s), free(r);
+  }
+}
+
 /* A register-only instruction that faults inside a run-ahead block (s_trap, a branch out of .text)
  * stops the wave there, as the one-step path does: the same fault at the same PC, the records after
  * it not run. Blocks without a run of integer lane operations take rr_ahead's loop without the run

@@ -2314,6 +2314,32 @@ Test(emu_cvt, scalar_alu_and_packed_f32_records_in_runs_give_the_handlers_bits)
 #endif
 }
 
+/* The blocks of a wave alone in its workgroup (emu/decode.c block_prepare, emu_insn.blk_sn; issue
+ * #31 seventeenth stop) run on through LDS reads, writes and s_waitcnt, each DS record's block cut
+ * before the first record naming its operand 0 (a read's destination, which it makes pending), where a
+ * workgroup of several waves ends its blocks at each of them (blk_n). test_emu
+ * solo_blocks_run_lds_accesses_and_waits_as_single_steps_do runs the same program. */
+Test(emu_cvt, solo_blocks_span_lds_accesses_and_waits)
+{
+  snip *s = sn_new(EMU_GFX950,
+                   "v_lshlrev_b32 v1, 2, v0\nv_add_u32 v2, 1, v0\nv_and_b32 v2, 63, v2\nv_lshlrev_b32 v2, 2, v2\n"
+                   "ds_write_b32 v1, v0\nds_read_b32 v3, v2\nv_add_u32 v4, v0, v0\ns_waitcnt lgkmcnt(0)\n"
+                   "v_add_u32 v5, v3, v4\nds_write_b32 v1, v5 offset:256\nds_read_b32 v6, v2 offset:256\n"
+                   "s_add_i32 s4, s4, 1\ns_waitcnt lgkmcnt(0)\nv_xor_b32 v7, v6, v0\ns_endpgm\n");
+  const emu_insn *in = s->p->insns;
+  /* solo, from record 0: 0-7 (the first read's block, and the blocks before it, end before v_add_u32
+   * v5, v3, v4, which names its destination), then 8-12 (before v_xor_b32's read of v6), then 13; a
+   * block from a record after a read runs on (6: 7 records). Several waves: 0-3, each memory record
+   * and wait an event, 6, 8, 11, 13 alone */
+  static const int sn[15] = {8, 7, 6, 5, 4, 3, 7, 6, 5, 4, 3, 3, 2, 1, 0};
+  static const int bn[15] = {4, 3, 2, 1, 0, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0};
+  for (int i = 0; i < 15; i++) {
+    cr_assert_eq(in[i].blk_sn, sn[i], "'%s': solo block of %u records", in[i].text, (unsigned)in[i].blk_sn);
+    cr_assert_eq(in[i].blk_n, bn[i], "'%s': block of %u records", in[i].text, (unsigned)in[i].blk_n);
+  }
+  sn_free(s);
+}
+
 Test(emu_cvt, fused_max_min_f32_give_the_handlers_bits_in_both_ieee_modes)
 {
   for (int ieee = 0; ieee < 2; ieee++) {
