@@ -653,9 +653,7 @@ static void emit_rec(cbuf *c, const plan *p, regs *r, const emu_insn *x, int ch)
   case FZ_FMA_F: vmov(c, d, b); VFMADD132PS(d, s3, a); break; /* d = S1 * S0 + S2 */
   default: c->bad = true; return;
   }
-  const int i = vg_find(p, x->fz_dst);
-  if (r->zv[i] >= 0) r->busy[r->zv[i]] = false;
-  r->zv[i] = d, r->dirty[i] = true;
+  remap(p, r, x->fz_dst, d);
 }
 
 /* the code of records in .. in + n (plan p) into c: prologue, four chunks, return */
