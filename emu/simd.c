@@ -1086,7 +1086,7 @@ static double exp2_tab[64], exp2_q[5];
 __attribute__((constructor)) static void exp2_init(void)
 {
   for (int j = 0; j < 64; j++) exp2_tab[j] = exp2((double)j / 64);
-  for (int j = 0; j < 16; j++) exp2_t16[j] = exp2((double)j / 16);
+  for (int j = 0; j < 16; j++) exp2_t16[j] = exp2_tab[4 * j]; /* 2^(j/16) = 2^(4j/64), the same argument */
   exp2_p5[0] = 1.0;
   for (int k = 1; k < 6; k++) exp2_p5[k] = exp2_p5[k - 1] * (0x1.62e42fefa39efp-1 / 16) / k; /* (ln2/16)^k / k! */
   exp2_q[0] = 1.0;
