@@ -277,8 +277,8 @@ struct emu_insn {
   const char *why;       /* if !implemented: why (unknown mnemonic, unknown modifier, ...) */
   /* the same block for a wave alone in its workgroup (emu/decode.c block_prepare, emu/exec.c
    * rr_ahead solo; issue #31, seventeenth stop): LDS reads and writes (no atomics) and s_waitcnt run
-   * inside it, not as events; an LDS read's block ends before the first record naming its
-   * destination. blk_sn, blk_sfz and the union blk_sh* as blk_n, blk_fz and blk_hz* */
+   * inside it, not as events; a DS record's block ends before the first record naming its operand 0
+   * (a read's destination). blk_sn, blk_sfz and the union blk_sh* as blk_n, blk_fz and blk_hz* */
   uint8_t blk_sn, blk_sfz, blk_shzk, blk_shzn;
   uint8_t blk_shzw[EMU_BLK_HZ];
   uint64_t blk_shzm[EMU_BLK_HZ];
