@@ -23,6 +23,10 @@ typedef struct launch {
   long entry;
   uint32_t nwaves, wgsize, nwg, lds_size, nregs;
   uint32_t priv_size;          /* private bytes per lane (emu_private_size) */
+  /* per wave of a workgroup: its lanes' v0 (packed work-item ids, 64 each) and EXEC at entry, the
+   * same for every workgroup, made once (init_wave had three divisions a lane) */
+  uint32_t *tid;
+  uint64_t *texec;
   uint64_t budget;
   atomic_uint next;
   atomic_uint fault_idx;       /* lowest faulting workgroup index so far (UINT32_MAX: none) */
@@ -67,13 +71,26 @@ static void make_view(const emu_wave *w, uint64_t pc, emu_wave_view *v, const la
   v->nagpr = k->agpr_count;
 }
 
+/* Each wave's v0 = x | y << 10 | z << 20 (packed work-item ids, gfx90a+) and EXEC = its lanes
+ * that exist, wave wi holding work-items wi * 64 .. + 63 of the workgroup in x-fastest order */
+static void launch_tids(launch *L)
+{
+  uint32_t bx = L->d->block[0], by = L->d->block[1];
+  L->tid = ll_xcalloc((size_t)L->nwaves * EMU_LANES, sizeof *L->tid);
+  L->texec = ll_xcalloc(L->nwaves, sizeof *L->texec);
+  for (uint32_t t = 0; t < L->wgsize; t++) {
+    uint32_t x = t % bx, y = (t / bx) % by, z = t / (bx * by);
+    L->tid[t] = x | y << 10 | z << 20;
+    L->texec[t / EMU_LANES] |= 1ull << (t % EMU_LANES);
+  }
+}
+
 static void init_wave(worker *W, emu_wg *g, emu_wave *w, uint32_t wi)
 {
   launch *L = W->L;
   const emu_dispatch *d = L->d;
   const emu_kernel *k = d->kernel;
   memset(w->s, 0, sizeof w->s);
-  memset(w->pf_last, 0, sizeof w->pf_last);
   w->scc = false;
   w->v = W->vfile + (size_t)wi * L->nregs * EMU_LANES;
   w->a = w->v + (size_t)k->accum_offset * EMU_LANES;
@@ -129,16 +146,9 @@ static void init_wave(worker *W, emu_wg *g, emu_wave *w, uint32_t wi)
   for (int dim = 0; dim < 3; dim++)
     if (k->en_wg_id[dim] && s < EMU_NSGPR_GP) w->s[s++] = g->id[dim];
   if ((k->rsrc2 & 1) && s < EMU_NSGPR_GP) w->s[s++] = 0; /* private segment wave offset */
-  /* v0 = x | y << 10 | z << 20 (packed work-item ids, gfx90a+) and EXEC = existing lanes */
-  uint64_t exec = 0;
-  uint32_t bx = d->block[0], by = d->block[1];
-  for (uint32_t l = 0; l < EMU_LANES; l++) {
-    uint32_t t = wi * EMU_LANES + l;
-    if (t >= L->wgsize) break;
-    exec |= 1ull << l;
-    uint32_t x = t % bx, y = (t / bx) % by, z = t / (bx * by);
-    w->v[l] = x | y << 10 | z << 20;
-  }
+  /* v0 and EXEC as emu_launch made them (launch_tids) */
+  memcpy(w->v, L->tid + (size_t)wi * EMU_LANES, EMU_LANES * sizeof *L->tid);
+  uint64_t exec = L->texec[wi];
   w->nlanes = (uint32_t)__builtin_popcountll(exec);
   emu_wr64s(w, EMU_S_EXEC, exec);
 }
@@ -437,7 +447,7 @@ static int run_wg(worker *W, emu_wg *g)
   bool fast_rr = !adversarial && !random && !W->ow && !(L->o && L->o->snap_pc && L->o->on_snap);
   if (fast_rr) { /* each wave's faults apart (run_rr reports the earliest) */
     for (uint32_t i = 0; i < nw; i++) {
-      memset(&W->wfault[i], 0, sizeof W->wfault[i]);
+      W->wfault[i].faulted = false; /* emu/fault.c fill_event fills every other field */
       W->waves[i].fault = &W->wfault[i];
     }
   }
@@ -531,7 +541,7 @@ static void *worker_main(void *arg)
     g.lds_size = L->lds_size;
     g.mfma = &W->mfma;
     memset(W->lds, 0, L->lds_size);
-    memset(&W->fault, 0, sizeof W->fault);
+    W->fault.faulted = false; /* emu/fault.c fill_event fills every other field */
     W->waves_run += L->nwaves;
     if (run_wg(W, &g) != EMU_OK) {
       pthread_mutex_lock(&L->mu);
@@ -657,6 +667,7 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
   L.nregs = nregs;
   L.priv_size = emu_private_size(k);
   L.budget = (o && o->insn_budget) ? o->insn_budget : 50000000ull;
+  launch_tids(&L);
   atomic_init(&L.next, 0);
   atomic_init(&L.fault_idx, UINT32_MAX);
   pthread_mutex_init(&L.mu, NULL);
@@ -672,6 +683,7 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
   if (obs) {
     char msg[400];
     if (!emu_obs_launch_begin(obs, m, d, prog, msg, sizeof msg)) {
+      free(L.tid), free(L.texec);
       pthread_mutex_destroy(&L.mu);
       pthread_mutex_destroy(&L.warns.mu);
       USAGE("emu_launch %s: %s", k->name, msg);
@@ -726,6 +738,7 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
     emu_mfma_ctx_free(W[t].mfma);
   }
   free(W);
+  free(L.tid), free(L.texec);
   pthread_mutex_destroy(&L.mu);
   if (stats) stats->mem_warnings = L.warns.total, stats->mem_warning_pcs = warned_pcs;
   pthread_mutex_destroy(&L.warns.mu);

@@ -552,7 +552,9 @@ struct emu_wave {
   uint8_t pk_ok;
   uint32_t rr_k;            /* round robin (emu/exec.c run_rr): instructions begun since the barrier release */
   uint32_t rr_pos;          /* the step of its next event, or of its fault (state 3) */
-  uint64_t pf_last[64];     /* global loads: lane 0's last address per instruction slot (emu/op_mem.c prefetch) */
+  uint64_t pf_last[64];     /* global loads: lane 0's last address per instruction slot (emu/op_mem.c prefetch;
+                               only which lines are prefetched follows from it, so it is kept from wave to
+                               wave as gl_buf is, not cleared) */
   uint32_t gl_buf[64];      /* global loads: 1 + the index in wg->mem of the buffer the slot's last whole-wave
                                load read, 0 none (emu/op_mem.c gload_wave; checked there, so any value is safe) */
   /* private (scratch) memory, docs/isa.md "Private memory (scratch)": lane l's segment is
