@@ -826,6 +826,28 @@ static void block_prepare(emu_insn *insns, size_t n, bool solo)
   }
 }
 
+/* emu_insn.sel: for a DS record of a solo block, the distance to the first s_waitcnt lgkmcnt(0) of
+ * that block (blk_sn records from it), which retires its LDS-counter entry with every other LDS and
+ * scalar one. No record between names the entry's registers (the block stops before one that does,
+ * xlane_cut), so while the block runs the entry is seen by nothing: not made (emu/exec.c rr_ahead,
+ * only when the block that runs reaches the wait). Only lgkmcnt(0): a wait for fewer than all
+ * retires a DS record by how many entries are younger, which depends on EXEC at run time. */
+static void solo_elide(emu_insn *insns, size_t n)
+{
+  for (size_t i = 0; i < n; i++) {
+    emu_insn *in = &insns[i];
+    in->sel = 0;
+    if (!(in->flags & EMU_F_DS) || in->blk_sn < 2) continue;
+    for (uint32_t j = 1; j < in->blk_sn && i + j < n; j++) {
+      const emu_insn *r = &insns[i + j];
+      if (r->fn == emu_op_s_waitcnt && r->lgkmcnt == 0) {
+        in->sel = (uint8_t)j;
+        break;
+      }
+    }
+  }
+}
+
 /* the registers an instruction names, per kind (emu_insn.hz_*: the executor's s_waitcnt filter):
  * the bits of operand registers [reg, reg + min(n, 64)) below 512, as the pending-register map
  * (emu/waitcnt.c emu_pend) keeps them, merged per map word */
@@ -1072,6 +1094,7 @@ emu_program *emu_program_decode(emu_arch a, const uint8_t *code, size_t size, ui
   emu_fuse_prepare(p->insns, p->n); /* runs of integer lane operations (emu/fuse.c) */
   block_prepare(p->insns, p->n, false); /* straight-line blocks (emu/exec.c rr_ahead) */
   block_prepare(p->insns, p->n, true);  /* and a solo wave's */
+  solo_elide(p->insns, p->n);            /* its LDS-counter entries that need not be made */
   return p;
 }
 

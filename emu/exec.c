@@ -266,6 +266,22 @@ static inline void rr_stop(emu_wave *w, uint32_t k, int rc)
  * tests), the s_waitcnt hazard check (a possible hazard goes to the careful step, which faults or
  * warns), the count, ip, and the handler through the LDS ordering check as there. The blocks after
  * it start with their own hazard check, against the registers it left pending. */
+/* a record of a block rr_ahead runs: a solo wave's LDS accesses through the LDS ordering check, and
+ * without the LDS-counter entry that an s_waitcnt lgkmcnt(0) of the part of the block that runs
+ * (before end) retires (emu_insn.sel) */
+static inline __attribute__((always_inline)) int solo_call(emu_wave *w, emu_ldso *lo, const emu_insn *in,
+                                                           const emu_insn *end, bool solo)
+{
+  if (!solo) return in->fn(w, in);
+  if (in->sel && in->sel < end - in) {
+    w->nopend = 1;
+    int rc = in->lk != 0 && lo ? emu_ldso_exec(lo, NULL, w, in) : in->fn(w, in);
+    w->nopend = 0;
+    return rc;
+  }
+  return in->lk != 0 && lo ? emu_ldso_exec(lo, NULL, w, in) : in->fn(w, in);
+}
+
 static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w, emu_ldso *lo, bool solo)
 {
   const emu_insn *insns = w->insns;
@@ -323,7 +339,7 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w, emu_ldso
     if (!(solo ? in->blk_sfz : in->blk_fz)) { /* no run starts in the block: the count and the call per record */
       do {
         (*cnt++)++;
-        rc = solo && in->lk != 0 && lo ? emu_ldso_exec(lo, NULL, w, in) : in->fn(w, in);
+        rc = solo_call(w, lo, in, end, solo);
         in++;
         if (__builtin_expect(rc != EMU_OK, 0)) goto stopped;
       } while (in != end);
@@ -344,7 +360,7 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w, emu_ldso
         continue;
       }
       (*cnt++)++;
-      rc = solo && in->lk != 0 && lo ? emu_ldso_exec(lo, NULL, w, in) : in->fn(w, in);
+      rc = solo_call(w, lo, in, end, solo);
       in++;
       if (__builtin_expect(rc != EMU_OK, 0)) {
       stopped:;

@@ -280,6 +280,11 @@ struct emu_insn {
    * inside it, not as events; a DS record's block ends before the first record naming its operand 0
    * (a read's destination). blk_sn, blk_sfz and the union blk_sh* as blk_n, blk_fz and blk_hz* */
   uint8_t blk_sn, blk_sfz, blk_shzk, blk_shzn;
+  /* a DS record of a solo block whose LDS-counter entry an s_waitcnt lgkmcnt(0) sel records later,
+   * in the same solo block, retires (emu/decode.c solo_elide); 0 none. When the block that runs
+   * reaches that wait, the entry is not made (emu_wave.nopend): no record between names the
+   * entry's registers (the block's cut), and the wait would retire it with every other */
+  uint8_t sel;
   uint8_t blk_shzw[EMU_BLK_HZ];
   uint64_t blk_shzm[EMU_BLK_HZ];
 };
@@ -552,6 +557,7 @@ struct emu_wave {
   uint8_t pk_ok;
   uint32_t rr_k;            /* round robin (emu/exec.c run_rr): instructions begun since the barrier release */
   uint32_t rr_pos;          /* the step of its next event, or of its fault (state 3) */
+  uint8_t nopend;           /* the DS record running makes no LDS-counter entry (emu_insn.sel, emu/exec.c rr_ahead) */
   uint64_t pf_last[64];     /* global loads: lane 0's last address per instruction slot (emu/op_mem.c prefetch;
                                only which lines are prefetched follows from it, so it is kept from wave to
                                wave as gl_buf is, not cleared) */

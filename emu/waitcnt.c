@@ -233,6 +233,7 @@ static __attribute__((noinline)) void pend_any(emu_wave *w, const emu_insn *in, 
 
 void emu_pend(emu_wave *w, const emu_insn *in, int cnt, int dst)
 {
+  if (__builtin_expect(w->nopend, 0) && cnt == EMU_CNT_DS) return; /* an s_waitcnt lgkmcnt(0) of the same block retires it (emu_insn.sel) */
   if (cnt == EMU_CNT_DS && !w->ncnt[EMU_CNT_SMEM] && !w->pover) {
     if (dst < 0) {
       pend_ds_none(w, in);

@@ -2333,9 +2333,26 @@ Test(emu_cvt, solo_blocks_span_lds_accesses_and_waits)
    * and wait an event, 6, 8, 11, 13 alone */
   static const int sn[15] = {8, 7, 6, 5, 4, 3, 7, 6, 5, 4, 3, 3, 2, 1, 0};
   static const int bn[15] = {4, 3, 2, 1, 0, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0};
+  /* emu_insn.sel: each DS record's distance to the s_waitcnt lgkmcnt(0) of its solo block (4: the
+   * write, 3 on at 7; 5: the read, 2 on; 9 and 10 likewise to 12); none elsewhere */
+  static const int sel[15] = {0, 0, 0, 0, 3, 2, 0, 0, 0, 3, 2, 0, 0, 0, 0};
   for (int i = 0; i < 15; i++) {
     cr_assert_eq(in[i].blk_sn, sn[i], "'%s': solo block of %u records", in[i].text, (unsigned)in[i].blk_sn);
     cr_assert_eq(in[i].blk_n, bn[i], "'%s': block of %u records", in[i].text, (unsigned)in[i].blk_n);
+    cr_assert_eq(in[i].sel, sel[i], "'%s': sel %u, want %d", in[i].text, (unsigned)in[i].sel, sel[i]);
+  }
+  sn_free(s);
+  /* a wait for fewer than all (lgkmcnt(1)) elides nothing: the first read's solo block is 0-2 (cut
+   * before record 3, which names v3), the second's 1-4 (before 5, which names v6), whose lgkmcnt(0)
+   * at 4 is 3 on (past the lgkmcnt(1)); the bpermute at 6 runs to its wait at 7, cut before 8 */
+  s = sn_new(EMU_GFX942, "ds_read_b32 v3, v2\nds_read_b32 v6, v2 offset:256\ns_waitcnt lgkmcnt(1)\n"
+                         "v_add_u32 v5, v3, v0\ns_waitcnt lgkmcnt(0)\nv_xor_b32 v7, v6, v0\n"
+                         "ds_bpermute_b32 v8, v1, v0\ns_waitcnt lgkmcnt(0)\nv_mov_b32 v9, v8\ns_endpgm\n");
+  in = s->p->insns;
+  static const int sn2[10] = {3, 4, 6, 5, 4, 3, 2, 2, 1, 0}, sel2[10] = {0, 3, 0, 0, 0, 0, 1, 0, 0, 0};
+  for (int i = 0; i < 10; i++) {
+    cr_assert_eq(in[i].blk_sn, sn2[i], "'%s': solo block of %u records", in[i].text, (unsigned)in[i].blk_sn);
+    cr_assert_eq(in[i].sel, sel2[i], "'%s': sel %u, want %d", in[i].text, (unsigned)in[i].sel, sel2[i]);
   }
   sn_free(s);
 }
