@@ -638,8 +638,8 @@ static int default_threads(void) {
   const char *e = getenv("LANELAB_THREADS");
   int64_t n;
   if (e && ll_parse_i64(e, &n) && n >= 1 && n <= 1024) return (int)n;
-  long c = sysconf(_SC_NPROCESSORS_ONLN);
-  return c >= 1 ? (int)(c > 1024 ? 1024 : c) : 1;
+  int c = ll_ncpus();
+  return c > 1024 ? 1024 : c;
 }
 
 /* Reads q, k, v in the spec's dtype directly (each element converted once, by the threads). */

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -549,6 +550,16 @@ bool ll_parse_f64(const char *s, double *out) {
   if (*end) return false;
   *out = v;
   return true;
+}
+
+int ll_ncpus(void) {
+  static _Atomic int n; /* 0: not read yet; threads that race read the same value */
+  int v = atomic_load_explicit(&n, memory_order_relaxed);
+  if (v) return v;
+  long c = sysconf(_SC_NPROCESSORS_ONLN);
+  v = c > 0 && c < (1L << 20) ? (int)c : 1;
+  atomic_store_explicit(&n, v, memory_order_relaxed);
+  return v;
 }
 
 double ll_now(void) {

@@ -170,6 +170,10 @@ bool ll_parse_u64(const char *s, uint64_t *out);
 bool ll_parse_f64(const char *s, double *out);
 /* Monotonic seconds. */
 double ll_now(void);
+/* The number of online CPUs (sysconf _SC_NPROCESSORS_ONLN, at least 1), read once per process:
+ * glibc reads it from /sys each call, an open, a read and a close (some 5 us, as long as the launch
+ * of a small kernel on the emulator). CPUs brought online later are not seen. */
+int ll_ncpus(void);
 /* splitmix64 (Steele, Lea, Flood 2014): advances *state and returns the next 64 random bits. The
  * one generator behind every seeded input lanelab makes (oracle inputs, manifest inits, the prod
  * matrix's masks, page shuffles and random cases), so a seed means the same stream everywhere. */
