@@ -1091,6 +1091,11 @@ emu_program *emu_program_decode(emu_arch a, const uint8_t *code, size_t size, ui
     p->info[i].why = in->implemented ? NULL : in->why ? in->why : "no semantics";
     p->info[i].choices = in->choices;
   }
+  /* the records that rest on stated choices, for the per-launch sums of emu/fidelity.c */
+  for (size_t i = 0; i < p->n; i++) p->nchoice += p->insns[i].choices != 0;
+  p->choice_ix = ll_xmalloc((p->nchoice ? p->nchoice : 1) * sizeof *p->choice_ix);
+  for (size_t i = 0, j = 0; i < p->n; i++)
+    if (p->insns[i].choices) p->choice_ix[j++] = (uint32_t)i;
   emu_fuse_prepare(p->insns, p->n); /* runs of integer lane operations (emu/fuse.c) */
   block_prepare(p->insns, p->n, false); /* straight-line blocks (emu/exec.c rr_ahead) */
   block_prepare(p->insns, p->n, true);  /* and a solo wave's */
@@ -1105,6 +1110,7 @@ void emu_program_free(emu_program *p)
   for (size_t i = 0; i < p->n; i++) free(p->insns[i].text);
   free(p->insns);
   free(p->info);
+  free(p->choice_ix);
   free(p);
 }
 

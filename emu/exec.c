@@ -45,7 +45,8 @@ typedef struct worker {
   emu_fault fault;
   emu_fault *wfault;           /* run_rr: each wave's own fault record (nwaves), the earliest in
                                   round-robin order is copied into fault */
-  uint64_t *counts;
+  uint64_t *counts;            /* EMU_MAX_PHASES * n, phase p's part zeroed once phused has bit p */
+  uint8_t phused;              /* bit p: some wave of this worker counted in phase p (phase 0 always) */
   uint64_t waves_run;
   emu_obs_worker *ow;          /* observation (emu/observe.c); NULL: none */
   emu_ldso *lo;                /* the LDS ordering check (emu/observe.c); NULL: the kernel has no LDS */
@@ -111,6 +112,7 @@ static void init_wave(worker *W, emu_wg *g, emu_wave *w, uint32_t wi)
   w->budget = L->budget;
   w->counts = W->counts; /* phase 0 */
   w->phase = 0;
+  w->phused = &W->phused;
   w->fault = &W->fault;
   w->last = NULL;
   w->state = 0;
@@ -586,7 +588,9 @@ static void collect_stats(const emu_program *prog, const worker *W, int nthreads
   uint64_t *tot = ll_xcalloc((size_t)EMU_MAX_PHASES * np, sizeof *tot);
   for (int t = 0; t < nthreads; t++) {
     stats->waves += W[t].waves_run;
-    for (size_t i = 0; i < (size_t)EMU_MAX_PHASES * prog->n; i++) tot[i] += W[t].counts[i];
+    for (int p = 0; p < EMU_MAX_PHASES; p++) /* the phases it used (the others' counts were never zeroed) */
+      if (W[t].phused >> p & 1)
+        for (size_t i = (size_t)p * prog->n; i < (size_t)(p + 1) * prog->n; i++) tot[i] += W[t].counts[i];
   }
   /* the mnemonics executed in any phase, sorted and unique */
   char **names = NULL;
@@ -690,10 +694,7 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
   pthread_mutex_init(&L.warns.mu, NULL);
 
   int nthreads = o ? o->threads : 0;
-  if (nthreads <= 0) {
-    long c = sysconf(_SC_NPROCESSORS_ONLN);
-    nthreads = c > 0 ? (int)c : 1;
-  }
+  if (nthreads <= 0) nthreads = ll_ncpus(); /* cached: a small kernel's launch is as long as sysconf's read of /sys */
   if ((uint64_t)nthreads > nwg) nthreads = (int)nwg;
   emu_observer *obs = o ? o->observe : NULL;
   if (obs) {
@@ -717,7 +718,10 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
     W[t].pfile = ll_xaligned((size_t)L.nwaves * EMU_LANES * L.priv_size + 1);
     W[t].waves = ll_xcalloc(L.nwaves, sizeof *W[t].waves);
     W[t].wfault = ll_xcalloc(L.nwaves, sizeof *W[t].wfault);
-    W[t].counts = ll_xcalloc((size_t)EMU_MAX_PHASES * (prog->n ? prog->n : 1), sizeof *W[t].counts);
+    /* phase 0's counts zeroed now, the others when first entered (emu_op_s_ttracedata) */
+    W[t].counts = ll_xmalloc((size_t)EMU_MAX_PHASES * (prog->n ? prog->n : 1) * sizeof *W[t].counts);
+    memset(W[t].counts, 0, (prog->n ? prog->n : 1) * sizeof *W[t].counts);
+    W[t].phused = 1;
     if (obs) W[t].ow = emu_obs_worker_new(obs, L.lds_size, L.nwaves);
     if (L.lds_size) W[t].lo = emu_ldso_new(L.lds_size, L.nwaves, obs && emu_obs_racecheck(obs));
   }
@@ -734,12 +738,18 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
   {
     /* fidelity (emu/fidelity.c): executions per instruction over all phases and workers; the
      * instructions resting on stated choices are summed into stats and the process's total */
-    uint64_t *all = ll_xcalloc(prog->n ? prog->n : 1, sizeof *all);
-    for (int t = 0; t < nthreads; t++)
-      for (int p = 0; p < EMU_MAX_PHASES; p++)
-        for (size_t i = 0; i < prog->n; i++) all[i] += W[t].counts[(size_t)p * prog->n + i];
-    emu__fidelity_launch(prog, all, k->name, stats);
-    free(all);
+    uint64_t *all = NULL;
+    if (nthreads == 1 && W[0].phused == 1) { /* one worker, phase 0 only: its counts are the sums */
+      emu__fidelity_launch(prog, W[0].counts, k->name, stats);
+    } else {
+      all = ll_xcalloc(prog->n ? prog->n : 1, sizeof *all);
+      for (int t = 0; t < nthreads; t++)
+        for (int p = 0; p < EMU_MAX_PHASES; p++)
+          if (W[t].phused >> p & 1)
+            for (size_t i = 0; i < prog->n; i++) all[i] += W[t].counts[(size_t)p * prog->n + i];
+      emu__fidelity_launch(prog, all, k->name, stats);
+      free(all);
+    }
   }
   if (stats) collect_stats(prog, W, nthreads, stats);
   for (int t = 0; t < nthreads; t++) {

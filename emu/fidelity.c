@@ -140,8 +140,9 @@ void emu__fidelity_launch(const emu_program *prog, const uint64_t *all, const ch
   emu_fidelity f = {.launches = 1};
   int first[EMU_MAX_CHOICES]; /* instruction index of each choice's first executed instruction */
   for (int c = 0; c < EMU_MAX_CHOICES; c++) first[c] = -1;
-  for (size_t i = 0; i < prog->n; i++) {
-    f.insns += all[i];
+  for (size_t i = 0; i < prog->n; i++) f.insns += all[i];
+  for (size_t j = 0; j < prog->nchoice; j++) { /* the records with choices only (emu_program.choice_ix) */
+    const size_t i = prog->choice_ix[j];
     uint64_t ch = prog->insns[i].choices;
     if (!all[i] || !ch) continue;
     f.choice_insns += all[i];

@@ -415,6 +415,8 @@ struct emu_program {
   emu_insn_info *info;
   uint64_t vaddr, size;
   uint32_t max_vgpr, max_agpr, max_sgpr; /* highest register index referenced + 1 */
+  uint32_t *choice_ix;   /* the indices of the records that rest on stated choices (emu_insn.choices), ascending */
+  size_t nchoice;
 };
 /* Index of the instruction at pc, -1 if none starts there. */
 long emu_program_index(const emu_program *p, uint64_t pc);
@@ -512,6 +514,8 @@ struct emu_wave {
   uint64_t *counts;         /* executed count per instruction index, of the current phase:
                                the worker's array + phase * ninsn (see EMU_PHASE_TAG) */
   uint32_t phase;           /* current phase (emu.h EMU_PHASE_TAG; s_ttracedata switches it) */
+  uint8_t *phused;          /* the worker's phases in use, bit p (phase 0 always): a phase's counts are
+                               zeroed when a wave first enters it (emu_op_s_ttracedata), summed only if used */
   emu_fault *fault;
   /* per-wave translation cache for global memory */
   const emu_membuf *last;

@@ -1,6 +1,8 @@
 /* emu/op_branch — program control (CDNA3 ISA chapter "Program Flow Control" and the listing
  * "SOPP Instructions"): s_endpgm, branches, s_barrier, s_waitcnt, and the scheduling hints that
  * have no architectural effect in an in-order emulator. */
+#include <string.h>
+
 #include "emu/internal.h"
 
 /* s_endpgm: end of the wave's program. */
@@ -57,6 +59,10 @@ int emu_op_s_ttracedata(emu_wave *w, const emu_insn *in)
   if ((m0 & 0xffff0000u) == EMU_PHASE_TAG && p < EMU_MAX_PHASES && w->counts) {
     w->counts += ((ptrdiff_t)p - (ptrdiff_t)w->phase) * (ptrdiff_t)w->ninsn;
     w->phase = p;
+    if (w->phused && !(*w->phused >> p & 1)) { /* the worker's first wave in phase p: its counts from zero */
+      memset(w->counts, 0, w->ninsn * sizeof *w->counts);
+      *w->phused |= (uint8_t)(1u << p);
+    }
   }
   return EMU_OK;
 }
