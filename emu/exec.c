@@ -79,10 +79,14 @@ static void launch_tids(launch *L)
   uint32_t bx = L->d->block[0], by = L->d->block[1];
   L->tid = ll_xcalloc((size_t)L->nwaves * EMU_LANES, sizeof *L->tid);
   L->texec = ll_xcalloc(L->nwaves, sizeof *L->texec);
+  uint32_t x = 0, y = 0, z = 0; /* work-item t's ids, counted up (x fastest) */
   for (uint32_t t = 0; t < L->wgsize; t++) {
-    uint32_t x = t % bx, y = (t / bx) % by, z = t / (bx * by);
     L->tid[t] = x | y << 10 | z << 20;
     L->texec[t / EMU_LANES] |= 1ull << (t % EMU_LANES);
+    if (++x == bx) {
+      x = 0;
+      if (++y == by) y = 0, z++;
+    }
   }
 }
 
