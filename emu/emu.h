@@ -33,7 +33,15 @@ typedef struct emu_kernarg {
   char *address_space; /* ".address_space" or "" */
   uint32_t offset, size;
   bool hidden;         /* value_kind starts with "hidden_" */
+  uint8_t hk;          /* the hidden arguments a runtime fills, from value_kind (EMU_HK_*; the loader sets it
+                          once, so a launch compares no strings) */
 } emu_kernarg;
+enum {
+  EMU_HK_OTHER = 0, /* explicit, or a hidden argument no runtime fills with more than 0 */
+  EMU_HK_BLOCK_COUNT_X, EMU_HK_BLOCK_COUNT_Y, EMU_HK_BLOCK_COUNT_Z,
+  EMU_HK_GROUP_SIZE_X, EMU_HK_GROUP_SIZE_Y, EMU_HK_GROUP_SIZE_Z,
+  EMU_HK_GRID_DIMS, EMU_HK_DYNAMIC_LDS_SIZE, EMU_HK_PRINTF_BUFFER
+};
 
 typedef struct emu_kernel {
   char *name;                     /* symbol name, e.g. "lane_dump_tr16" */

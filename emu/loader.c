@@ -560,6 +560,12 @@ static bool parse_args(elf *e, emu_codeobj *co, const emu_mp *km, emu_kernel *k,
         !md_u32(e, a, what, ".size", true, 0, &ka->size))
       return false;
     ka->hidden = strncmp(ka->value_kind, "hidden_", 7) == 0;
+    static const char *const hk[] = {NULL, "hidden_block_count_x", "hidden_block_count_y", "hidden_block_count_z",
+                                     "hidden_group_size_x", "hidden_group_size_y", "hidden_group_size_z",
+                                     "hidden_grid_dims", "hidden_dynamic_lds_size", "hidden_printf_buffer"};
+    ka->hk = EMU_HK_OTHER;
+    for (uint8_t j = 1; j < sizeof hk / sizeof *hk; j++)
+      if (!strcmp(ka->value_kind, hk[j])) ka->hk = j;
     /* An argument that ends past .kernarg_segment_size is accepted (ROCm's runtime sizes the
      * kernarg buffer from the argument list too; aiter's hand-written metadata does this); the
      * segment is grown to cover it. Only an end past 4 GiB (no real segment) is refused. */

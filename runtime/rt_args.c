@@ -107,20 +107,16 @@ static void put_le(uint8_t *p, uint64_t v, uint32_t size) {
   for (uint32_t i = 0; i < size && i < 8; i++) p[i] = (uint8_t)(v >> 8 * i);
 }
 
-/* Value of a hidden argument (the table at the top of rt.h); false if it does not fit. */
-static uint64_t hidden_value(const char *kind, const uint32_t grid[3], const uint32_t block[3],
-                             uint32_t dynamic_lds) {
-  /* "hidden_block_count_x" etc. matched by prefix and axis letter: this runs for every hidden
-   * argument of every launch, and formatting the six names each time was a quarter of the HIP
-   * layer's cost per launch (`lanelab bench hip` under callgrind) */
-  static const char bc[] = "hidden_block_count_", gs[] = "hidden_group_size_";
-  bool count = !strncmp(kind, bc, sizeof bc - 1);
-  const char *axis = count ? kind + sizeof bc - 1 : !strncmp(kind, gs, sizeof gs - 1) ? kind + sizeof gs - 1 : NULL;
-  if (axis && axis[0] >= 'x' && axis[0] <= 'z' && !axis[1]) return count ? grid[axis[0] - 'x'] : block[axis[0] - 'x'];
-  if (!strcmp(kind, "hidden_grid_dims"))
-    return (grid[2] > 1 || block[2] > 1) ? 3 : (grid[1] > 1 || block[1] > 1) ? 2 : 1;
-  if (!strcmp(kind, "hidden_dynamic_lds_size")) return dynamic_lds;
-  return 0; /* remainders, global offsets and every service pointer: see rt.h */
+/* Value of a hidden argument (the table at the top of rt.h), by the kind the loader found
+ * (emu_kernarg.hk): this runs for every hidden argument of every launch, so it compares no names */
+static uint64_t hidden_value(uint8_t hk, const uint32_t grid[3], const uint32_t block[3], uint32_t dynamic_lds) {
+  switch (hk) {
+  case EMU_HK_BLOCK_COUNT_X: case EMU_HK_BLOCK_COUNT_Y: case EMU_HK_BLOCK_COUNT_Z: return grid[hk - EMU_HK_BLOCK_COUNT_X];
+  case EMU_HK_GROUP_SIZE_X: case EMU_HK_GROUP_SIZE_Y: case EMU_HK_GROUP_SIZE_Z: return block[hk - EMU_HK_GROUP_SIZE_X];
+  case EMU_HK_GRID_DIMS: return (grid[2] > 1 || block[2] > 1) ? 3 : (grid[1] > 1 || block[1] > 1) ? 2 : 1;
+  case EMU_HK_DYNAMIC_LDS_SIZE: return dynamic_lds;
+  default: return 0; /* remainders, global offsets and every service pointer: see rt.h */
+  }
 }
 
 bool rt_fill_kernargs(const emu_kernel *k, const rt_arg *args, size_t nargs, const uint32_t grid[3],
@@ -142,7 +138,7 @@ bool rt_fill_kernargs(const emu_kernel *k, const rt_arg *args, size_t nargs, con
     const emu_kernarg *a = &k->args[i];
     uint8_t *p = buf + a->offset; /* offset + size <= kernarg size: checked by the loader */
     if (a->hidden) {
-      uint64_t v = hidden_value(a->value_kind, grid, block, dynamic_lds);
+      uint64_t v = hidden_value(a->hk, grid, block, dynamic_lds);
       if (a->size < 8 && v >> (8 * a->size)) {
         ll_seterr(err, LL_EXIT_USAGE, "kernel '%s': %s = %llu does not fit its %u bytes", k->name,
                   a->value_kind, (unsigned long long)v, a->size);
