@@ -137,39 +137,42 @@ static emu_fidelity proc;
 void emu__fidelity_launch(const emu_program *prog, const uint64_t *all, const char *kernel,
                           emu_launch_stats *stats)
 {
-  emu_fidelity f = {.launches = 1};
+  /* the launch's sums (not an emu_fidelity: its examples are 10 KiB to clear per launch) */
+  uint64_t insns = 0, choice_insns = 0, count[EMU_MAX_CHOICES] = {0};
   int first[EMU_MAX_CHOICES]; /* instruction index of each choice's first executed instruction */
   for (int c = 0; c < EMU_MAX_CHOICES; c++) first[c] = -1;
-  for (size_t i = 0; i < prog->n; i++) f.insns += all[i];
+  for (size_t i = 0; i < prog->n; i++) insns += all[i];
   for (size_t j = 0; j < prog->nchoice; j++) { /* the records with choices only (emu_program.choice_ix) */
     const size_t i = prog->choice_ix[j];
     uint64_t ch = prog->insns[i].choices;
     if (!all[i] || !ch) continue;
-    f.choice_insns += all[i];
+    choice_insns += all[i];
     for (int c = 1; c < EMU_CH_N; c++)
       if (ch >> c & 1) {
-        f.count[c] += all[i];
+        count[c] += all[i];
         if (first[c] < 0) first[c] = (int)i;
       }
   }
-  for (int c = 1; c < EMU_CH_N; c++) {
-    if (first[c] < 0) continue;
-    const emu_insn *in = &prog->insns[first[c]];
-    snprintf(f.example[c], sizeof f.example[c], "%s 0x%llx: %s", kernel ? kernel : "?", (unsigned long long)in->pc,
-             in->text);
-    if (stats) {
-      stats->choice_count[c] = f.count[c];
+  if (stats) {
+    for (int c = 1; c < EMU_CH_N; c++) {
+      if (first[c] < 0) continue;
+      const emu_insn *in = &prog->insns[first[c]];
+      stats->choice_count[c] = count[c];
       stats->choice_example[c] = ll_fmt("0x%llx: %s", (unsigned long long)in->pc, in->text);
     }
+    stats->choice_insns = choice_insns;
   }
-  if (stats) stats->choice_insns = f.choice_insns;
   pthread_mutex_lock(&proc_mu);
   proc.launches++;
-  proc.insns += f.insns;
-  proc.choice_insns += f.choice_insns;
+  proc.insns += insns;
+  proc.choice_insns += choice_insns;
   for (int c = 1; c < EMU_CH_N; c++) {
-    proc.count[c] += f.count[c];
-    if (!proc.example[c][0] && f.example[c][0]) memcpy(proc.example[c], f.example[c], sizeof proc.example[c]);
+    proc.count[c] += count[c];
+    if (!proc.example[c][0] && first[c] >= 0) {
+      const emu_insn *in = &prog->insns[first[c]];
+      snprintf(proc.example[c], sizeof proc.example[c], "%s 0x%llx: %s", kernel ? kernel : "?", (unsigned long long)in->pc,
+               in->text);
+    }
   }
   pthread_mutex_unlock(&proc_mu);
 }
