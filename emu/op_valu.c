@@ -148,12 +148,20 @@ static int int_clamp(emu_wave *w, const emu_insn *in)
     uint32_t t0[EMU_LANES], t1[EMU_LANES], t2[EMU_LANES], d[EMU_LANES];                            \
     const uint32_t *A = emu_src32(w, in, S0I, t0), *B = emu_src32(w, in, S0I + 1, t1),             \
                    *C = NS > 2 ? emu_src32(w, in, S0I + 2, t2) : t2;                                \
-    L64 {                                                                                          \
-      int64_t a = ext0(A[l]), b = ext1(B[l]), c = NS > 2 ? ext2(C[l]) : 0;                         \
-      (void)c;                                                                                     \
-      int64_t r = (expr);                                                                          \
-      d[l] = in->clamp ? isat(r, 32, sgn) : (uint32_t)r;                                           \
-    }                                                                                              \
+    if (!in->clamp) {                                                                              \
+      /* the low 32 bits of a product and a sum depend only on the low 32 bits of the operands: \
+       * the same bits in 32-bit arithmetic, which vectorizes (no 64-bit lane multiply in AVX2) */  \
+      L64 {                                                                                        \
+        uint32_t a = (uint32_t)ext0(A[l]), b = (uint32_t)ext1(B[l]), c = NS > 2 ? (uint32_t)ext2(C[l]) : 0; \
+        (void)c;                                                                                   \
+        d[l] = (uint32_t)(expr);                                                                   \
+      }                                                                                            \
+    } else                                                                                         \
+      L64 {                                                                                        \
+        int64_t a = ext0(A[l]), b = ext1(B[l]), c = NS > 2 ? ext2(C[l]) : 0;                       \
+        (void)c;                                                                                   \
+        d[l] = isat((expr), 32, sgn);                                                              \
+      }                                                                                            \
     emu_dst32(w, in, 0, d);                                                                        \
     return EMU_OK;                                                                                 \
   }
@@ -413,11 +421,13 @@ static inline uint32_t bfe_u(uint32_t a, uint32_t off, uint32_t w)
 }
 static inline uint32_t bfe_i(uint32_t a, uint32_t off, uint32_t w)
 {
+  /* the field's w bits from bit off (fewer where it runs past bit 31), sign-extended from its top
+   * bit; 0 for w = 0. Without branches, so that the lane loop vectorizes: the field shifted to
+   * the top (by s = 32 - its width, 0..31) and back arithmetically */
   off &= 31, w &= 31;
-  if (w == 0) return 0;
-  uint32_t v = (a >> off) & ((1u << w) - 1);
-  if (off + w > 32) v = a >> off, w = 32 - off;
-  return (v >> (w - 1) & 1) ? v | (~0u << w) : v;
+  uint32_t fw = w < 32 - off ? w : 32 - off, s = (32 - fw) & 31;
+  uint32_t r = (uint32_t)((int32_t)((a >> off) << s) >> s);
+  return w ? r : 0;
 }
 static inline uint32_t perm_byte(uint64_t in, uint32_t sel)
 {

@@ -312,9 +312,12 @@ static int r_lshl_add64(int v, const uint32_t *A, const uint32_t *B, const uint3
   RET;
 }
 /* 24/16-bit multiply(-add)s with clamp (the exact value saturated to 32 bits): v 0 mad_u32_u24,
- * 1 mad_i32_i24, 2 mad_u32_u16, 3 mad_i32_i16, 4 mul_u32_u24, 5 mul_i32_i24 */
+ * 1 mad_i32_i24, 2 mad_u32_u16, 3 mad_i32_i16, 4 mul_u32_u24, 5 mul_i32_i24; v + 6 the same without
+ * clamp (the exact value's low 32 bits) */
 static int r_mad24(int v, const uint32_t *A, const uint32_t *B, const uint32_t *C, uint32_t *D)
 {
+  const bool wrap = v >= 6;
+  if (wrap) v -= 6;
   int64_t a, b, c = (v & 1) ? (int32_t)C[0] : (int64_t)C[0];
   if (v == 0 || v == 4) a = A[0] & 0xffffff, b = B[0] & 0xffffff;
   else if (v == 1 || v == 5) a = (int32_t)(A[0] << 8) >> 8, b = (int32_t)(B[0] << 8) >> 8;
@@ -322,7 +325,34 @@ static int r_mad24(int v, const uint32_t *A, const uint32_t *B, const uint32_t *
   else a = (int16_t)A[0], b = (int16_t)B[0];
   int64_t r = a * b + (v >= 4 ? 0 : c);
   bool sg = v == 1 || v == 3 || v == 5;
-  D[0] = (uint32_t)(sg ? sat(r, INT32_MIN, INT32_MAX) : sat(r, 0, UINT32_MAX));
+  D[0] = (uint32_t)(wrap ? r : sg ? sat(r, INT32_MIN, INT32_MAX) : sat(r, 0, UINT32_MAX));
+  RET;
+}
+/* V_BFE_I32 / V_BFE_U32 (the guides' pseudocode): tmp = (S0 >> S1[4:0]) & ((1 << S2[4:0]) - 1), the
+ * shift arithmetic and the result sign-extended from bit S2[4:0] - 1 for the signed form (none
+ * for a width of 0); v 0 signed, 1 unsigned */
+static int r_bfe(int v, const uint32_t *A, const uint32_t *B, const uint32_t *C, uint32_t *D)
+{
+  unsigned off = B[0] & 31, w = C[0] & 31;
+  int64_t sh = v == 0 ? (int64_t)((int32_t)A[0] >> off) : (int64_t)(A[0] >> off);
+  int64_t t = sh & (((int64_t)1 << w) - 1);
+  if (v == 0 && w && (t >> (w - 1) & 1)) t -= (int64_t)1 << w;
+  D[0] = (uint32_t)t;
+  RET;
+}
+/* SDWA source selects (the guides' SDWA section: BYTE_n / WORD_n, zero-extended, or sign-extended
+ * under sext()): v 0 v_add_u32 sext(BYTE_1) + WORD_1, 1 v_sub_u32 WORD_0 - sext(BYTE_3), 2 v_xor_b32
+ * BYTE_2 ^ sext(WORD_1), 3 v_and_b32 sext(DWORD) & BYTE_0 */
+static int r_sdwa(int v, const uint32_t *A, const uint32_t *B, const uint32_t *C, uint32_t *D)
+{
+  (void)C;
+  const uint32_t a = A[0], b = B[0];
+  switch (v) {
+  case 0: D[0] = (uint32_t)(int32_t)(int8_t)(a >> 8) + (b >> 16); break;
+  case 1: D[0] = (a & 0xffff) - (uint32_t)(int32_t)(int8_t)(b >> 24); break;
+  case 2: D[0] = ((a >> 16) & 0xff) ^ (uint32_t)(int32_t)(int16_t)(b >> 16); break;
+  default: D[0] = a & (b & 0xff); break;
+  }
   RET;
 }
 /* packed 16-bit integer ops with clamp (each half's exact result saturated): v 0 pk_add_u16, 1
@@ -430,6 +460,22 @@ static const pcase cases[] = {
     {"v_mad_i32_i16 $D, $A, $B, $C clamp", 3, {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_mad24, 3},
     {"v_mul_u32_u24_e64 $D, $A, $B clamp", 3, {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_mad24, 4},
     {"v_mul_i32_i24_e64 $D, $A, $B clamp", 3, {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_mad24, 5},
+    {"v_mad_u32_u24 $D, $A, $B, $C", 3, {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_mad24, 6},
+    {"v_mad_i32_i24 $D, $A, $B, $C", 3, {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_mad24, 7},
+    {"v_mad_u32_u16 $D, $A, $B, $C", 3, {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_mad24, 8},
+    {"v_mad_i32_i16 $D, $A, $B, $C", 3, {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_mad24, 9},
+    {"v_mul_u32_u24_e64 $D, $A, $B", 3, {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_mad24, 10},
+    {"v_mul_i32_i24_e64 $D, $A, $B", 3, {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_mad24, 11},
+    {"v_bfe_i32 $D, $A, $B, $C", 3, {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_bfe, 0},
+    {"v_bfe_u32 $D, $A, $B, $C", 3, {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_bfe, 1},
+    {"v_add_u32_sdwa $D, sext($A), $B dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_1 src1_sel:WORD_1", 3,
+     {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_sdwa, 0},
+    {"v_sub_u32_sdwa $D, $A, sext($B) dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_0 src1_sel:BYTE_3", 3,
+     {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_sdwa, 1},
+    {"v_xor_b32_sdwa $D, $A, sext($B) dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_2 src1_sel:WORD_1", 3,
+     {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_sdwa, 2},
+    {"v_and_b32_sdwa $D, sext($A), $B dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:BYTE_0", 3,
+     {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_sdwa, 3},
     {"v_pk_add_u16 $D, $A, $B clamp", 3, {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_pkint, 0},
     {"v_pk_sub_i16 $D, $A, $B clamp", 3, {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_pkint, 1},
     {"v_pk_mad_u16 $D, $A, $B, $C clamp", 3, {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_pkint, 2},
