@@ -708,6 +708,31 @@ static inline uint64_t emu_u64f(double f) { uint64_t u; memcpy(&u, &f, 8); retur
 /* IEEE binary16 and bfloat16 <-> float, round to nearest even (emu/fp.c). */
 float emu_f16_to_f32(uint16_t h);
 uint16_t emu_f32_to_f16(float f);
+/* double -> IEEE binary16, round to nearest even, NaN quieted with its top payload bits (as
+ * emu_f32_to_f16 of the same value rounded to f32, for NaNs) */
+uint16_t emu_f64_to_f16(double x);
+/* The exact a * b + c rounded to odd at double precision, for a and b whose product a double holds
+ * exactly (f16 and f32 values): rounding that to f16 once (emu_f64_to_f16) is the fused result
+ * rounded once, where the product rounded to f32 on the way could decide a tie the exact sum does
+ * not have. A non-finite sum is fma(a, b, c) as the calling file compiles it (inline here, so a NaN
+ * keeps the payload the handlers gave before: which NaN operand fma returns is the build's). */
+static inline double emu_fma_ro(double a, double b, double c)
+{
+  double p = a * b; /* exact: at most 48 significant bits, inside double's range */
+  double s = p + c;
+  if (!__builtin_isfinite(s)) return fma(a, b, c);
+  /* TwoSum (Knuth): e = p + c - s exactly */
+  double cb = s - p, pb = s - cb, e = (p - pb) + (c - cb);
+  if (e != 0) {
+    uint64_t u;
+    memcpy(&u, &s, 8);
+    if (!(u & 1)) { /* to odd: one unit toward the exact sum */
+      u += (e > 0) == (s > 0) ? 1 : (uint64_t)-1;
+      memcpy(&s, &u, 8);
+    }
+  }
+  return s;
+}
 float emu_bf16_to_f32(uint16_t h);
 uint16_t emu_f32_to_bf16(float f);
 
@@ -825,6 +850,9 @@ void emu_dstf64(emu_wave *w, const emu_insn *in, int i, double *d);
  * preserved (VOP3 op_sel-capable ops such as v_fma_f16), or into the high half with op_sel[3]
  * (low half preserved). Clamp applied for f16. */
 void emu_dst16(emu_wave *w, const emu_insn *in, int i, const uint16_t *d);
+/* emu_dstf16 for results held at double precision rounded to odd (emu_fma_ro): omod and clamp on
+ * the double, then one rounding to f16 */
+void emu_dstf16_d(emu_wave *w, const emu_insn *in, int i, const double *d);
 void emu_dstf16(emu_wave *w, const emu_insn *in, int i, float *d);
 /* Register-file pointer of VGPR/AGPR operand i, dword k (no EXEC): for memory ops. */
 static inline uint32_t *emu_vreg(emu_wave *w, const emu_insn *in, int i, int k)

@@ -908,7 +908,20 @@ int EMU_H(emu_op_v_fma_f64)(emu_wave *w, const emu_insn *in)
 }
 VOP_F3(v_mad_f32, a * b + c)                 /* unfused */
 VOP_F3(v_mad_legacy_f32, ((a == 0 || b == 0) ? 0.0f : a * b) + c)
-VOP_H3(v_fma_f16, (float)fma((double)a, (double)b, (double)c))
+/* v_fma_f16: the exact a * b + c rounded once to f16 (emu_fma_ro, then emu_dstf16_d): through an
+ * f32 on the way, a product that is an f16 midpoint plus an addend below half an f32 ulp of it
+ * rounded to even where the exact sum does not tie (test_emu_pcode, G_F16MID) */
+int EMU_H(emu_op_v_fma_f16)(emu_wave *w, const emu_insn *in)
+{
+  float A[EMU_LANES], B[EMU_LANES], C[EMU_LANES];
+  double d[EMU_LANES];
+  emu_srcf16(w, in, S0I, A);
+  emu_srcf16(w, in, S0I + 1, B);
+  emu_srcf16(w, in, S0I + 2, C);
+  L64 d[l] = emu_fma_ro(A[l], B[l], C[l]);
+  emu_dstf16_d(w, in, 0, d);
+  return EMU_OK;
+}
 VOP_H3(v_mad_f16, a * b + c)
 VOP_F3(v_min3_f32, emu_fmin_ieee(IEEE, emu_fmin_ieee(IEEE, a, b), c))
 VOP_F3(v_max3_f32, emu_fmax_ieee(IEEE, emu_fmax_ieee(IEEE, a, b), c))

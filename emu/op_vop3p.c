@@ -30,7 +30,27 @@ static inline float h2f(uint16_t h) { return emu_f16_to_f32(h); }
   }
 PK_H(v_pk_add_f16, 2, a + b)
 PK_H(v_pk_mul_f16, 2, a * b)
-PK_H(v_pk_fma_f16, 3, (float)fma((double)a, (double)b, (double)c))
+/* v_pk_fma_f16: each half's exact a * b + c rounded once to f16 (emu_fma_ro; clamp on the double,
+ * as f2h's on the float) */
+int EMU_H(emu_op_v_pk_fma_f16)(emu_wave *w, const emu_insn *in)
+{
+  uint16_t lo[3][EMU_LANES], hi[3][EMU_LANES];
+  uint32_t d[EMU_LANES];
+  for (int j = 0; j < 3; j++) emu_srcpk(w, in, 1 + j, true, lo[j], hi[j]);
+  const bool dx10 = emu_dx10_clamp(w);
+  L64 {
+    uint32_t r = 0;
+    for (int h = 0; h < 2; h++) {
+      const uint16_t(*x)[EMU_LANES] = h ? hi : lo;
+      double v = emu_fma_ro(h2f(x[0][l]), h2f(x[1][l]), h2f(x[2][l]));
+      if (in->clamp) v = v != v ? (dx10 ? 0.0 : v) : v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
+      r |= (uint32_t)emu_f64_to_f16(v) << 16 * h;
+    }
+    d[l] = r;
+  }
+  emu_dst32(w, in, 0, d);
+  return EMU_OK;
+}
 PK_H(v_pk_max_f16, 2, fmax_i(a, b))
 PK_H(v_pk_min_f16, 2, fmin_i(a, b))
 
@@ -599,18 +619,21 @@ int EMU_H(emu_op_v_fma_mix_f32)(emu_wave *w, const emu_insn *in)
 }
 static int mix_f16(emu_wave *w, const emu_insn *in, bool hi)
 {
-  /* f16 result of the fma computed in double from f32-exact inputs, rounded once to f16 */
+  /* f16 result: the exact fma of the f32-exact inputs rounded once to f16 (emu_fma_ro: through
+   * an f32 on the way a tie could be decided that the exact sum does not have; test_emu_pcode) */
   float A[EMU_LANES], B[EMU_LANES], C[EMU_LANES];
   src_mix(w, in, 1, A);
   src_mix(w, in, 2, B);
   src_mix(w, in, 3, C);
   const uint32_t *old = emu_vreg(w, in, 0, 0);
   uint32_t d[EMU_LANES];
-  float r[EMU_LANES];
   uint16_t h[EMU_LANES];
-  L64 r[l] = (float)fma((double)A[l], (double)B[l], (double)C[l]);
-  if (in->clamp) L64 r[l] = emu_clampf(emu_dx10_clamp(w), r[l]); /* as f2h */
-  emu_f32_to_f16_64(h, r); /* the whole-wave conversion: emu_f32_to_f16's bits, lane by lane cost most of the record */
+  const bool dx10 = emu_dx10_clamp(w);
+  L64 {
+    double v = emu_fma_ro(A[l], B[l], C[l]);
+    if (in->clamp) v = v != v ? (dx10 ? 0.0 : v) : v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v; /* emu_clampf's rule */
+    h[l] = emu_f64_to_f16(v);
+  }
   L64 d[l] = hi ? (old[l] & 0xffffu) | (uint32_t)h[l] << 16 : (old[l] & 0xffff0000u) | h[l];
   emu_dst32(w, in, 0, d);
   return EMU_OK;

@@ -333,6 +333,20 @@ void emu_dst16(emu_wave *w, const emu_insn *in, int i, const uint16_t *d)
   blend(w, in, dst, t);
 }
 
+void emu_dstf16_d(emu_wave *w, const emu_insn *in, int i, const double *d)
+{
+  uint16_t h[EMU_LANES];
+  int om = in->omod ? eff_omod(w, in) : 0;
+  bool dx10 = emu_dx10_clamp(w);
+  static const double omul[4] = {1.0, 2.0, 4.0, 0.5}; /* powers of two: exact on the rounded-to-odd value */
+  for (int l = 0; l < EMU_LANES; l++) {
+    double x = d[l] * omul[om];
+    if (in->clamp) x = x != x ? (dx10 ? 0.0 : x) : x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; /* emu_clampf's rule; -0 kept */
+    h[l] = emu_f64_to_f16(x);
+  }
+  emu_dst16(w, in, i, h);
+}
+
 void emu_dstf16(emu_wave *w, const emu_insn *in, int i, float *d)
 {
   uint16_t h[EMU_LANES];

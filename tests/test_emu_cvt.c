@@ -2759,12 +2759,15 @@ Test(emu_cvt, ldexp_f32_gives_libms_ldexpf)
   sn_free(s);
 }
 
-/* v_fma_mixlo_f16 / v_fma_mixhi_f16 (issue #31, fourteenth stop: the f16 halves and the f16 result
- * through the whole-wave conversions): each lane as the mix definition gives it, computed here per
- * lane: a source is f16 (the half op_sel picks) where op_sel_hi sets its bit, else f32; the fma of
- * the three in double, rounded to f32, clamped to [0, 1] with clamp, rounded to f16 (emu_f32_to_f16,
- * the per-lane definition simd_check holds the whole-wave one to) into the low or high half, the
- * other half kept; over random bits with NaNs, infinities and f16 denormals among them */
+/* v_fma_mixlo_f16 / v_fma_mixhi_f16 (issue #31, fourteenth stop): each lane as the mix definition
+ * gives it, computed here per lane: a source is f16 (the half op_sel picks) where op_sel_hi sets its
+ * bit, else f32; the exact fma of the three (a __float128 sum: the f32 sources' exponents are kept
+ * within 2^-15..2^16 so that its bits span at most 113 places), clamped to [0, 1] with clamp,
+ * rounded once to f16 (sn_q2h) into the low or high half, the other half kept; a NaN or infinite
+ * result as fma in double rounded to f32 and then to f16 gives it (the payload of the NaN operand
+ * fma returns). Over random bits with NaNs, infinities and f16 denormals among them. Until the
+ * eighteenth stop the handler rounded the double fma to f32 first, which decided some f16 ties the
+ * exact sum does not have (test_emu_pcode G_F32MID). */
 Test(emu_cvt, fma_mix_f16_gives_the_per_lane_definition)
 {
   static const struct { const char *text; unsigned sel, selhi; bool hi, clamp; } forms[] = {
@@ -2786,6 +2789,7 @@ Test(emu_cvt, fma_mix_f16_gives_the_per_lane_definition)
           uint32_t x = sn_rand(&st);
           if (pass & 1) x = (uint32_t)hs[x % 11] << 16 | hs[(x >> 8) % 11]; /* f16 specials in both halves */
           else if (l % 5 == 0) x = (x & 0x807fffffu) | 0x7f800000u; /* f32 NaNs and infinities */
+          else x = (x & 0x807fffffu) | (112u + (x >> 23 & 0xff) % 32) << 23; /* f32 in 2^-15..2^16 */
           sn_v(s, r)[l] = x;
         }
       for (int l = 0; l < EMU_LANES; l++) sn_v(s, dst)[l] = sn_rand(&st);
@@ -2800,8 +2804,15 @@ Test(emu_cvt, fma_mix_f16_gives_the_per_lane_definition)
           v[j] = forms[k].selhi >> j & 1 ? (double)emu_f16_to_f32((uint16_t)(forms[k].sel >> j & 1 ? u >> 16 : u)) : (double)bf(u);
         }
         float r = (float)fma(v[0], v[1], v[2]);
-        if (forms[k].clamp) r = r != r ? emu_f32(fb(r) | 0x400000u) : r < 0.0f ? 0.0f : r > 1.0f ? 1.0f : r; /* IEEE clamp, DX10 off */
-        uint16_t h = emu_f32_to_f16(r);
+        uint16_t h;
+        if (isfinite(r)) {
+          __float128 x = (__float128)v[0] * v[1] + v[2]; /* exact */
+          if (forms[k].clamp) x = x < 0 ? 0 : x > 1 ? 1 : x;
+          h = sn_q2h(x);
+        } else {
+          if (forms[k].clamp) r = r != r ? emu_f32(fb(r) | 0x400000u) : r < 0.0f ? 0.0f : r > 1.0f ? 1.0f : r; /* IEEE clamp, DX10 off */
+          h = emu_f32_to_f16(r);
+        }
         uint32_t want = forms[k].hi ? (old[l] & 0xffffu) | (uint32_t)h << 16 : (old[l] & 0xffff0000u) | h;
         cr_assert_eq(sn_v(s, dst)[l], want, "%s pass %d lane %d: 0x%08x, the definition 0x%08x", forms[k].text, pass, l,
                      sn_v(s, dst)[l], want);

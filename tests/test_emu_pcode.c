@@ -21,27 +21,13 @@ static double h2d(uint16_t h) { _Float16 x; memcpy(&x, &h, 2); return (double)x;
 static uint16_t d2h(double d) { _Float16 x = (_Float16)d; uint16_t h; memcpy(&h, &x, 2); return h; }
 static float bf2f(uint16_t b) { return u2f((uint32_t)b << 16); }
 static bool nan16(uint16_t h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff); }
-/* exact value -> f16, round to nearest even: round to odd into double first (>= 13 more bits than
- * f16), then one rounding to f16 */
-static uint16_t q2h(__float128 x)
-{
-  if (x != x) return 0x7e00;
-  double d = (double)x;
-  if ((__float128)d != x) {
-    if (fabs(d) > 0 && (d > 0) == ((__float128)d > x)) d = nextafter(d, 0.0); /* toward zero */
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    u |= 1; /* sticky */
-    memcpy(&d, &u, 8);
-  }
-  return d2h(d);
-}
+#define q2h sn_q2h /* tests/emu_snippets/snippet.h */
 /* VOP3 clamp of a float with DX10_CLAMP set: NaN -> 0, [0, 1], -0 kept (docs/emulator-choices.md) */
 static float clampf01(float x) { return x != x ? 0.0f : x < 0 ? 0.0f : x > 1 ? 1.0f : x; }
 static int64_t sat(int64_t r, int64_t lo, int64_t hi) { return r < lo ? lo : r > hi ? hi : r; }
 
 /* ---- cases ----------------------------------------------------------------------------------*/
-enum { G_U32, G_F16X2, G_BF16X2, G_F32, G_F64, G_SH8, G_I32S, G_BYTES }; /* input generators */
+enum { G_U32, G_F16X2, G_BF16X2, G_F32, G_F64, G_SH8, G_I32S, G_BYTES, G_F16MID, G_F32MID }; /* input generators */
 enum { CMP_BITS, CMP_F32, CMP_F16LO, CMP_F16X2 };                       /* NaN-aware compares */
 typedef struct pcase {
   const char *text;  /* $D $D2 $D4 destination, $A $A2 $B $C $C2 $C4 sources (1/2/4 dwords) */
@@ -136,6 +122,24 @@ static int r_madf16(int v, const uint32_t *A, const uint32_t *B, const uint32_t 
   double c = h2d(v == 2 ? (uint16_t)D[0] : v == 3 ? K : v == 4 ? (uint16_t)B[0] : (uint16_t)C[0]);
   uint16_t r = v == 1 ? q2h((__float128)a * b + c) : d2h((double)((float)(a * b) + (float)c));
   D[0] = r;
+  RET;
+}
+/* fused multiply-adds with an f16 result, the exact a * b + c rounded once (the guides' fma): v 0
+ * v_fma_f16 (low half), 1 v_pk_fma_f16 (both halves), 2 v_fma_mixlo_f16 with f32 sources (low half,
+ * the high half kept). G_F16MID / G_F32MID make products that are f16 midpoints (1.5 x 683/512 =
+ * 2 (1 + 2^-11), scaled) next to addends far below an f32 ulp of them, where a rounding to f32 on
+ * the way decides the tie the exact sum does not have */
+static int r_fma16x(int v, const uint32_t *A, const uint32_t *B, const uint32_t *C, uint32_t *D)
+{
+  if (v == 2) {
+    uint16_t h = q2h((__float128)u2f(A[0]) * u2f(B[0]) + u2f(C[0]));
+    D[0] = (D[0] & 0xffff0000u) | h;
+    RET;
+  }
+  uint32_t r = 0;
+  for (int k = 0; k < (v == 1 ? 2 : 1); k++)
+    r |= (uint32_t)q2h((__float128)h2d(A[0] >> 16 * k) * h2d(B[0] >> 16 * k) + h2d(C[0] >> 16 * k)) << 16 * k;
+  D[0] = v == 1 ? r : (D[0] & 0xffff0000u) | r;
   RET;
 }
 /* V_DIV_FIXUP_LEGACY_F16, the pseudocode (S0 quotient, S1 denominator, S2 numerator) */
@@ -413,6 +417,9 @@ static const pcase cases[] = {
     {"v_min3_u16 $D, $A, $B, $C", 3, {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_w3, 0x100},
     {"v_med3_i16 $D, $A, $B, $C op_sel:[0,1,0,0]", 3, {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_w3, 0x300 | 2 | 8},
     {"v_med3_u16 $D, $A, $B, $C", 3, {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_w3, 0x300},
+    {"v_fma_f16 $D, $A, $B, $C", 3, {G_F16MID, G_F16MID, G_F16MID, G_U32}, 1, CMP_F16LO, r_fma16x, 0},
+    {"v_pk_fma_f16 $D, $A, $B, $C", 3, {G_F16MID, G_F16MID, G_F16MID, G_U32}, 1, CMP_F16X2, r_fma16x, 1},
+    {"v_fma_mixlo_f16 $D, $A, $B, $C", 3, {G_F32MID, G_F32MID, G_F32MID, G_U32}, 1, CMP_F16LO, r_fma16x, 2},
     {"v_mad_legacy_f16 $D, $A, $B, $C", 3, {G_F16X2, G_F16X2, G_F16X2, G_U32}, 1, CMP_F16LO, r_madf16, 0},
     {"v_fma_legacy_f16 $D, $A, $B, $C", 3, {G_F16X2, G_F16X2, G_F16X2, G_U32}, 1, CMP_F16LO, r_madf16, 1},
     {"v_mac_f16 $D, $A, $B", 3, {G_F16X2, G_F16X2, G_U32, G_F16X2}, 1, CMP_F16LO, r_madf16, 2},
@@ -517,6 +524,24 @@ static uint32_t gen(int g, uint32_t *st)
     if (pick < 5) return f2u((float)((int32_t)r) / 1048576.0f); /* moderate magnitudes */
     if (pick < 6) return f2u((float)((int32_t)r) * 1e-9f);      /* around [-2, 2] */
     return r;
+  case G_F16MID: { /* per half: 1.5 or 683/512 times 2^0..4, a few units of 2^-24, or any f16 */
+    uint32_t out = 0;
+    for (int i = 0; i < 2; i++) {
+      uint32_t q = sn_rand(st), sg = (q >> 4 & 1) << 15;
+      uint16_t h = q % 10 < 4 ? (uint16_t)(((q >> 8) & 1 ? 0x3d56 : 0x3e00) + ((q >> 9) % 5 << 10))
+                   : q % 10 < 7 ? (uint16_t)(1u << ((q >> 8) % 3)) : (uint16_t)(q >> 16);
+      out |= (uint32_t)(h | sg) << 16 * i;
+    }
+    return out;
+  }
+  case G_F32MID: { /* 1.5 or 683/512 times 2^0..4; 2^-53..2^-100, below half a double's ulp of those
+                     products and inside what the reference's __float128 sum holds exactly; or any f32
+                     of moderate size */
+    uint32_t q = sn_rand(st), sg = (q >> 4 & 1) << 31;
+    if (q % 10 < 4) return sg | f2u(((q >> 8) & 1 ? 683.0f / 512.0f : 1.5f) * (float)(1u << ((q >> 9) % 5)));
+    if (q % 10 < 7) return sg | (uint32_t)(127 - 53 - (q >> 8) % 48) << 23;
+    return f2u((float)((int32_t)r) / 1048576.0f);
+  }
   case G_SH8: return r % 8 | (sn_rand(st) % 4 == 0 ? r & 0xfffffff8u : 0); /* count 0..7, sometimes high bits */
   case G_I32S: return pick < 3 ? ei[r % (sizeof ei / 4)] : pick < 5 ? (uint32_t)((int32_t)r >> 14) : r;
   case G_BYTES: { /* some zero reference bytes (v_msad_u8) */

@@ -11,6 +11,7 @@
 #define LANELAB_TESTS_SNIPPET_H
 
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,6 +214,26 @@ SN_UNUSED static int sn_run(snip *s)
 }
 
 /* xorshift32, for reproducible inputs */
+/* An exact value -> f16, round to nearest even: round to odd into double first (>= 13 more bits
+ * than f16), then one rounding to f16 (_Float16, the compiler's conversion). For references: x
+ * must hold the exact value (a __float128 sum of values whose bits span at most 113 places). */
+SN_UNUSED static uint16_t sn_q2h(__float128 x)
+{
+  if (x != x) return 0x7e00;
+  double d = (double)x;
+  if ((__float128)d != x) {
+    if (d != 0 && (d > 0) == ((__float128)d > x)) d = nextafter(d, 0.0); /* toward zero */
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    u |= 1; /* sticky */
+    memcpy(&d, &u, 8);
+  }
+  _Float16 h = (_Float16)d;
+  uint16_t r;
+  memcpy(&r, &h, 2);
+  return r;
+}
+
 SN_UNUSED static uint32_t sn_rand(uint32_t *st)
 {
   uint32_t x = *st;
