@@ -725,13 +725,29 @@ int EMU_H(emu_op_v_dot2c_f32_bf16)(emu_wave *w, const emu_insn *in) { return dot
  * with clamp the exact sum (int64) is saturated to the 32-bit type once (int-clamp-exact). The
  * packed sources are read whole (a VOP3P op_sel would select 16-bit halves; LLVM accepts none on
  * these, and the decoder refuses neg_lo/neg_hi on integer VOP3P ops). */
-static int dot_int(emu_wave *w, const emu_insn *in, int bits, bool sgn, bool acc_in_dst)
+static inline __attribute__((always_inline)) int dot_int(emu_wave *w, const emu_insn *in, const int bits,
+                                                          const bool sgn, const bool acc_in_dst)
 {
   uint32_t t0[EMU_LANES], t1[EMU_LANES], t2[EMU_LANES], d[EMU_LANES];
   const uint32_t *A = emu_src32(w, in, in->src0i, t0), *B = emu_src32(w, in, in->src0i + 1, t1);
   const uint32_t *C = acc_in_dst ? emu_vreg(w, in, 0, 0) : emu_src32(w, in, in->src0i + 2, t2);
-  int n = 32 / bits;
-  uint32_t mask = (1u << bits) - 1;
+  const int n = 32 / bits;
+  const uint32_t mask = (1u << bits) - 1;
+  if (!in->clamp) {
+    /* the exact sum's low 32 bits: products and sums modulo 2^32, each element sign- or
+     * zero-extended; with bits and sgn constants here (inlined per form) the loop vectorizes */
+    L64 {
+      uint32_t sum = C[l];
+      for (int i = 0; i < n; i++) {
+        uint32_t x = sgn ? (uint32_t)((int32_t)(A[l] << (32 - bits * (i + 1))) >> (32 - bits)) : A[l] >> (bits * i) & mask;
+        uint32_t y = sgn ? (uint32_t)((int32_t)(B[l] << (32 - bits * (i + 1))) >> (32 - bits)) : B[l] >> (bits * i) & mask;
+        sum += x * y;
+      }
+      d[l] = sum;
+    }
+    emu_dst32(w, in, 0, d);
+    return EMU_OK;
+  }
   L64 {
     int64_t sum = sgn ? (int64_t)(int32_t)C[l] : (int64_t)C[l];
     for (int i = 0; i < n; i++) {
