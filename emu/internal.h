@@ -711,6 +711,10 @@ uint16_t emu_f32_to_f16(float f);
 /* double -> IEEE binary16, round to nearest even, NaN quieted with its top payload bits (as
  * emu_f32_to_f16 of the same value rounded to f32, for NaNs) */
 uint16_t emu_f64_to_f16(double x);
+/* h[i] = the exact a[i] * b[i] + c[i] of f16 values rounded once to f16 (clamped to [0, 1] first with
+ * clamp), i < n (a multiple of 8), on the AVX2 path (emu/simd.c); false, nothing written, without
+ * AVX2 or when an operand is an infinity or a NaN */
+bool emu_fma_f16_n(uint16_t *h, const uint16_t *a, const uint16_t *b, const uint16_t *c, int n, bool clamp);
 /* The exact a * b + c rounded to odd at double precision, for a and b whose product a double holds
  * exactly (f16 and f32 values): rounding that to f16 once (emu_f64_to_f16) is the fused result
  * rounded once, where the product rounded to f32 on the way could decide a tie the exact sum does

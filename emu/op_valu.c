@@ -913,6 +913,19 @@ VOP_F3(v_mad_legacy_f32, ((a == 0 || b == 0) ? 0.0f : a * b) + c)
  * rounded to even where the exact sum does not tie (test_emu_pcode, G_F16MID) */
 int EMU_H(emu_op_v_fma_f16)(emu_wave *w, const emu_insn *in)
 {
+  if (!in->omod) { /* the vector kernel (emu/simd.c) when every operand is finite */
+    uint16_t h[3][EMU_LANES], r[EMU_LANES];
+    for (int j = 0; j < 3; j++) {
+      emu_src16(w, in, S0I + j, h[j]);
+      uint8_t m = in->o[S0I + j].mods; /* emu_srcf16's abs and neg, on the bits */
+      uint16_t andm = (m & EMU_M_ABS) ? 0x7fff : 0xffff, xorm = (m & EMU_M_NEG) ? 0x8000 : 0;
+      L64 h[j][l] = (uint16_t)((h[j][l] & andm) ^ xorm);
+    }
+    if (emu_fma_f16_n(r, h[0], h[1], h[2], EMU_LANES, in->clamp)) {
+      emu_dst16(w, in, 0, r);
+      return EMU_OK;
+    }
+  }
   float A[EMU_LANES], B[EMU_LANES], C[EMU_LANES];
   double d[EMU_LANES];
   emu_srcf16(w, in, S0I, A);

@@ -37,6 +37,12 @@ int EMU_H(emu_op_v_pk_fma_f16)(emu_wave *w, const emu_insn *in)
   uint16_t lo[3][EMU_LANES], hi[3][EMU_LANES];
   uint32_t d[EMU_LANES];
   for (int j = 0; j < 3; j++) emu_srcpk(w, in, 1 + j, true, lo[j], hi[j]);
+  uint16_t rl[EMU_LANES], rh[EMU_LANES];
+  if (emu_fma_f16_n(rl, lo[0], lo[1], lo[2], EMU_LANES, in->clamp) && emu_fma_f16_n(rh, hi[0], hi[1], hi[2], EMU_LANES, in->clamp)) {
+    L64 d[l] = rl[l] | (uint32_t)rh[l] << 16; /* every operand finite: the vector kernel (emu/simd.c) */
+    emu_dst32(w, in, 0, d);
+    return EMU_OK;
+  }
   const bool dx10 = emu_dx10_clamp(w);
   L64 {
     uint32_t r = 0;

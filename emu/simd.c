@@ -945,6 +945,59 @@ void emu_lds_write2_8_64(uint8_t *lds, const uint32_t *a, uint32_t off0, uint32_
   }
 }
 
+/* ---- the f16 fma rounded once, n halves (emu/op_valu.c v_fma_f16, emu/op_vop3p.c v_pk_fma_f16) --
+ * h[i] = the exact a[i] * b[i] + c[i] rounded once to f16, clamped to [0, 1] first with clamp (-0
+ * kept). In f32, 8 halves at a time: the product of two f16 values is exact (22 bits), TwoSum gives
+ * the sum's rounding error exactly, the sum rounded to odd (one unit toward the exact value where it
+ * is inexact and even) keeps 24 >= 11 + 2 bits, so VCVTPS2PH's one rounding to nearest even is the
+ * exact sum's (emu_fma_ro's argument at f32 width). Not FMA: target avx2,f16c, so that the compiler
+ * cannot contract the product and the sum. False, with nothing written, when an operand is an
+ * infinity or a NaN (the caller's scalar path: its NaN payloads). n a multiple of 8. */
+__attribute__((target("avx2,f16c"))) static bool fma_f16_256(uint16_t *h, const uint16_t *a, const uint16_t *b,
+                                                             const uint16_t *c, int n, bool clamp)
+{
+  const __m128i ex = _mm_set1_epi16(0x7c00);
+  __m128i bad = _mm_setzero_si128();
+  for (int i = 0; i < n; i += 8) {
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(a + i)), y = _mm_loadu_si128((const __m128i *)(const void *)(b + i)),
+            z = _mm_loadu_si128((const __m128i *)(const void *)(c + i));
+    bad = _mm_or_si128(bad, _mm_cmpeq_epi16(_mm_and_si128(x, ex), ex));
+    bad = _mm_or_si128(bad, _mm_cmpeq_epi16(_mm_and_si128(y, ex), ex));
+    bad = _mm_or_si128(bad, _mm_cmpeq_epi16(_mm_and_si128(z, ex), ex));
+  }
+  if (!_mm_testz_si128(bad, bad)) return false;
+  const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+  const __m256i lsb = _mm256_set1_epi32(1);
+  for (int i = 0; i < n; i += 8) {
+    __m256 x = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(a + i)));
+    __m256 y = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(b + i)));
+    __m256 z = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(c + i)));
+    __m256 p = _mm256_mul_ps(x, y), s = _mm256_add_ps(p, z);
+    __m256 zb = _mm256_sub_ps(s, p), pb = _mm256_sub_ps(s, zb);
+    __m256 e = _mm256_add_ps(_mm256_sub_ps(p, pb), _mm256_sub_ps(z, zb));
+    /* to odd: where e != 0 and s is even, one unit away from zero if e has s's sign, else toward */
+    __m256i sb = _mm256_castps_si256(s);
+    __m256i inexact = _mm256_castps_si256(_mm256_cmp_ps(e, zero, _CMP_NEQ_OQ));
+    __m256i even = _mm256_cmpeq_epi32(_mm256_and_si256(sb, lsb), _mm256_setzero_si256());
+    __m256i away = _mm256_cmpeq_epi32(_mm256_srli_epi32(_mm256_xor_si256(_mm256_castps_si256(e), sb), 31),
+                                      _mm256_setzero_si256()); /* e and s of one sign */
+    __m256i step = _mm256_or_si256(_mm256_and_si256(away, lsb), _mm256_andnot_si256(away, _mm256_set1_epi32(-1)));
+    sb = _mm256_add_epi32(sb, _mm256_and_si256(_mm256_and_si256(inexact, even), step));
+    s = _mm256_castsi256_ps(sb);
+    if (clamp) {
+      s = _mm256_blendv_ps(s, zero, _mm256_cmp_ps(s, zero, _CMP_LT_OQ));
+      s = _mm256_blendv_ps(s, one, _mm256_cmp_ps(s, one, _CMP_GT_OQ));
+    }
+    _mm_storeu_si128((__m128i *)(void *)(h + i), _mm256_cvtps_ph(s, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+  }
+  return true;
+}
+
+bool emu_fma_f16_n(uint16_t *h, const uint16_t *a, const uint16_t *b, const uint16_t *c, int n, bool clamp)
+{
+  return emu_avx2 && fma_f16_256(h, a, b, c, n, clamp);
+}
+
 /* ---- f16 <-> f32 ---------------------------------------------------------------------------------
  * VCVTPS2PH (imm: round to nearest even, exceptions suppressed) gives emu_f32_to_f16's result for
  * every input: overflow to inf, subnormals rounded, a NaN quieted with its payload's top bits kept
