@@ -715,6 +715,10 @@ uint16_t emu_f64_to_f16(double x);
  * clamp), i < n (a multiple of 8), on the AVX2 path (emu/simd.c); false, nothing written, without
  * AVX2 or when an operand is an infinity or a NaN */
 bool emu_fma_f16_n(uint16_t *h, const uint16_t *a, const uint16_t *b, const uint16_t *c, int n, bool clamp);
+/* d[l] = bits 63:32 of a[l] * b[l] (sgn: signed), and d[l] = popcount(a[l]) + b[l], for a whole wave
+ * (emu/simd.c; d may be a or b) */
+void emu_mulhi64(uint32_t *d, const uint32_t *a, const uint32_t *b, bool sgn);
+void emu_bcnt64(uint32_t *d, const uint32_t *a, const uint32_t *b);
 /* The exact a * b + c rounded to odd at double precision, for a and b whose product a double holds
  * exactly (f16 and f32 values): rounding that to f16 once (emu_f64_to_f16) is the fused result
  * rounded once, where the product rounded to f32 on the way could decide a tie the exact sum does

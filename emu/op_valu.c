@@ -104,6 +104,18 @@ static int int_clamp(emu_wave *w, const emu_insn *in)
     OUT_DONE(d, o, emu_dst32(w, in, 0, d));                                                        \
     return EMU_OK;                                                                                 \
   }
+/* VOP_U2 with the lane loop as a whole-wave kernel of emu/simd.c (f(out, A, B)) */
+#define VOP_U2K(name, kernel)                                                                      \
+  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
+  {                                                                                                \
+    uint32_t t0[EMU_LANES], t1[EMU_LANES], d[EMU_LANES];                                           \
+    const uint32_t *A = emu_src32(w, in, S0I, t0), *B = emu_src32(w, in, S0I + 1, t1);             \
+    if (in->clamp) return int_clamp(w, in);                                                        \
+    uint32_t *o = dst_out(w, in, d, A, B, NULL);                                                   \
+    kernel;                                                                                        \
+    OUT_DONE(d, o, emu_dst32(w, in, 0, d));                                                        \
+    return EMU_OK;                                                                                 \
+  }
 /* Shifts: a uniform shift count (constant or SGPR, the common case) is read once, so the lane
  * loop shifts by one scalar amount (vectorizes without per-lane variable shifts). */
 #define VOP_SHIFT(name, expr)                                                                      \
@@ -750,7 +762,7 @@ VOP_U2(v_xnor_b32, ~(a ^ b))
 VOP_USAT(v_add_u32, 32, a + b)
 VOP_USAT(v_sub_u32, 32, a - b)
 VOP_USAT(v_subrev_u32, 32, b - a)
-VOP_U2(v_bcnt_u32_b32, (uint32_t)__builtin_popcount(a) + b)
+VOP_U2K(v_bcnt_u32_b32, emu_bcnt64(o, A, B)) /* popcount(a) + b */
 VOP_U2(v_bfm_b32, ((1u << (a & 31)) - 1) << (b & 31))
 
 /* D = S0 * S1 + D (v_mac/v_fmac: the destination is also the addend) */
@@ -971,8 +983,8 @@ VOP_U3(v_lshl_or_b32, (a << (b & 31)) | c)
 VOP_U3(v_and_or_b32, (a & b) | c)
 VOP_U3(v_or3_b32, a | b | c)
 VOP_U2(v_mul_lo_u32, a * b)
-VOP_U2(v_mul_hi_u32, (uint32_t)(((uint64_t)a * b) >> 32))
-VOP_U2(v_mul_hi_i32, (uint32_t)(((int64_t)(int32_t)a * (int32_t)b) >> 32))
+VOP_U2K(v_mul_hi_u32, emu_mulhi64(o, A, B, false)) /* bits 63:32 of the 64-bit product */
+VOP_U2K(v_mul_hi_i32, emu_mulhi64(o, A, B, true))
 /* v_mbcnt_lo/hi: count set bits of S0 in lanes below this one (lo: lanes 0..31, hi: 32..63) */
 VOP_U2(v_mbcnt_lo_u32_b32, (uint32_t)__builtin_popcount(a & (l >= 32 ? ~0u : (1u << l) - 1)) + b)
 VOP_U2(v_mbcnt_hi_u32_b32, (uint32_t)__builtin_popcount(a & (l < 32 ? 0u : l == 63 ? 0x7fffffffu : (1u << (l - 32)) - 1)) + b)

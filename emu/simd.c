@@ -945,6 +945,53 @@ void emu_lds_write2_8_64(uint8_t *lds, const uint32_t *a, uint32_t off0, uint32_
   }
 }
 
+/* ---- v_mul_hi_u32 / v_mul_hi_i32 and v_bcnt_u32_b32 (emu/op_valu.c) -------------------------------
+ * d[l] = bits 63:32 of a[l] * b[l] (unsigned or signed 32 x 32 -> 64), and d[l] = popcount(a[l]) +
+ * b[l]: integer operations, exact at any width. AVX2: VPMULUDQ / VPMULDQ on the even dwords and on
+ * the odd ones moved down, the high halves blended back; the population count by a nibble table
+ * (VPSHUFB) summed per dword. d may be a or b: each chunk is read before it is written. */
+T256 static void mulhi_256(uint32_t *d, const uint32_t *a, const uint32_t *b, bool sgn)
+{
+  for (int c = 0; c < 8; c++) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c)),
+            y = _mm256_loadu_si256((const __m256i *)(const void *)(b + 8 * c));
+    __m256i xo = _mm256_srli_epi64(x, 32), yo = _mm256_srli_epi64(y, 32);
+    __m256i pe = sgn ? _mm256_mul_epi32(x, y) : _mm256_mul_epu32(x, y);   /* lanes 0, 2, 4, 6 */
+    __m256i po = sgn ? _mm256_mul_epi32(xo, yo) : _mm256_mul_epu32(xo, yo); /* lanes 1, 3, 5, 7 */
+    _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c), _mm256_blend_epi32(_mm256_srli_epi64(pe, 32), po, 0xaa));
+  }
+}
+void emu_mulhi64(uint32_t *d, const uint32_t *a, const uint32_t *b, bool sgn)
+{
+  if (emu_avx2) {
+    mulhi_256(d, a, b, sgn);
+    return;
+  }
+  for (int l = 0; l < EMU_LANES; l++)
+    d[l] = sgn ? (uint32_t)(((int64_t)(int32_t)a[l] * (int32_t)b[l]) >> 32) : (uint32_t)(((uint64_t)a[l] * b[l]) >> 32);
+}
+T256 static void bcnt_256(uint32_t *d, const uint32_t *a, const uint32_t *b)
+{
+  const __m256i lut = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+  const __m256i nib = _mm256_set1_epi8(0x0f), ones8 = _mm256_set1_epi8(1), ones16 = _mm256_set1_epi16(1);
+  for (int c = 0; c < 8; c++) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c));
+    __m256i n = _mm256_add_epi8(_mm256_shuffle_epi8(lut, _mm256_and_si256(x, nib)),
+                                _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(x, 4), nib)));
+    __m256i cnt = _mm256_madd_epi16(_mm256_maddubs_epi16(n, ones8), ones16); /* the four byte counts of each dword */
+    _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c),
+                        _mm256_add_epi32(cnt, _mm256_loadu_si256((const __m256i *)(const void *)(b + 8 * c))));
+  }
+}
+void emu_bcnt64(uint32_t *d, const uint32_t *a, const uint32_t *b)
+{
+  if (emu_avx2) {
+    bcnt_256(d, a, b);
+    return;
+  }
+  for (int l = 0; l < EMU_LANES; l++) d[l] = (uint32_t)__builtin_popcount(a[l]) + b[l];
+}
+
 /* ---- the f16 fma rounded once, n halves (emu/op_valu.c v_fma_f16, emu/op_vop3p.c v_pk_fma_f16) --
  * h[i] = the exact a[i] * b[i] + c[i] rounded once to f16, clamped to [0, 1] first with clamp (-0
  * kept). In f32, 8 halves at a time: the product of two f16 values is exact (22 bits), TwoSum gives

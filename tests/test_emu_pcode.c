@@ -124,6 +124,28 @@ static int r_madf16(int v, const uint32_t *A, const uint32_t *B, const uint32_t 
   D[0] = r;
   RET;
 }
+/* 32-bit integer ops from the guides' pseudocode, bit by bit: v 0 V_MUL_HI_U32 (bits 63:32 of the
+ * unsigned product), 1 V_MUL_HI_I32 (signed), 2 V_BCNT_U32_B32 (the set bits of S0 counted, plus S1),
+ * 3 V_FFBH_U32 (zeros above the highest set bit, -1 for 0), 4 V_FFBL_B32 (zeros below the lowest set
+ * bit, -1 for 0), 5 V_FFBH_I32 (bits above the highest one differing from the sign, -1 for 0 and
+ * -1), 6 V_BFREV_B32 (bit i to 31 - i) */
+static int r_int32(int v, const uint32_t *A, const uint32_t *B, const uint32_t *C, uint32_t *D)
+{
+  (void)C;
+  const uint32_t a = A[0], b = B[0];
+  uint32_t r = 0;
+  switch (v) {
+  case 0: r = (uint32_t)(((uint64_t)a * b) >> 32); break;
+  case 1: r = (uint32_t)((uint64_t)((int64_t)(int32_t)a * (int32_t)b) >> 32); break;
+  case 2: r = b; for (int i = 0; i < 32; i++) r += a >> i & 1; break;
+  case 3: r = ~0u; for (int i = 31; i >= 0; i--) if (a >> i & 1) { r = (uint32_t)(31 - i); break; } break;
+  case 4: r = ~0u; for (int i = 0; i < 32; i++) if (a >> i & 1) { r = (uint32_t)i; break; } break;
+  case 5: r = ~0u; for (int i = 30; i >= 0; i--) if ((a >> i & 1) != (a >> 31)) { r = (uint32_t)(31 - i); break; } break;
+  default: for (int i = 0; i < 32; i++) r |= (a >> i & 1) << (31 - i); break;
+  }
+  D[0] = r;
+  RET;
+}
 /* fused multiply-adds with an f16 result, the exact a * b + c rounded once (the guides' fma): v 0
  * v_fma_f16 (low half), 1 v_pk_fma_f16 (both halves), 2 v_fma_mixlo_f16 with f32 sources (low half,
  * the high half kept). G_F16MID / G_F32MID make products that are f16 midpoints (1.5 x 683/512 =
@@ -421,6 +443,13 @@ static const pcase cases[] = {
     {"v_min3_u16 $D, $A, $B, $C", 3, {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_w3, 0x100},
     {"v_med3_i16 $D, $A, $B, $C op_sel:[0,1,0,0]", 3, {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_w3, 0x300 | 2 | 8},
     {"v_med3_u16 $D, $A, $B, $C", 3, {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_w3, 0x300},
+    {"v_mul_hi_u32 $D, $A, $B", 3, {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_int32, 0},
+    {"v_mul_hi_i32 $D, $A, $B", 3, {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_int32, 1},
+    {"v_bcnt_u32_b32 $D, $A, $B", 3, {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_int32, 2},
+    {"v_ffbh_u32 $D, $A", 3, {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_int32, 3},
+    {"v_ffbl_b32 $D, $A", 3, {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_int32, 4},
+    {"v_ffbh_i32 $D, $A", 3, {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_int32, 5},
+    {"v_bfrev_b32 $D, $A", 3, {G_U32, G_U32, G_U32, G_U32}, 1, CMP_BITS, r_int32, 6},
     {"v_fma_f16 $D, $A, $B, $C", 3, {G_F16MID, G_F16MID, G_F16MID, G_U32}, 1, CMP_F16LO, r_fma16x, 0},
     {"v_pk_fma_f16 $D, $A, $B, $C", 3, {G_F16MID, G_F16MID, G_F16MID, G_U32}, 1, CMP_F16X2, r_fma16x, 1},
     {"v_fma_mixlo_f16 $D, $A, $B, $C", 3, {G_F32MID, G_F32MID, G_F32MID, G_U32}, 1, CMP_F16LO, r_fma16x, 2},
