@@ -722,13 +722,18 @@ void emu_bcnt64(uint32_t *d, const uint32_t *a, const uint32_t *b);
 /* The exact a * b + c rounded to odd at double precision, for a and b whose product a double holds
  * exactly (f16 and f32 values): rounding that to f16 once (emu_f64_to_f16) is the fused result
  * rounded once, where the product rounded to f32 on the way could decide a tie the exact sum does
- * not have. A non-finite sum is fma(a, b, c) as the calling file compiles it (inline here, so a NaN
- * keeps the payload the handlers gave before: which NaN operand fma returns is the build's). */
+ * not have. */
 static inline double emu_fma_ro(double a, double b, double c)
 {
+  /* a NaN operand: the first of a, b, c (quieted by the f16 conversion; x86 VFMADD's order, which
+   * these handlers had through libm's fma, now independent of how a file is compiled;
+   * docs/emulator-choices.md "NaN handling") */
+  if (a != a) return a;
+  if (b != b) return b;
+  if (c != c) return c;
   double p = a * b; /* exact: at most 48 significant bits, inside double's range */
   double s = p + c;
-  if (!__builtin_isfinite(s)) return fma(a, b, c);
+  if (!__builtin_isfinite(s)) return s; /* an infinity, or the default NaN of inf * 0 or inf - inf */
   /* TwoSum (Knuth): e = p + c - s exactly */
   double cb = s - p, pb = s - cb, e = (p - pb) + (c - cb);
   if (e != 0) {
