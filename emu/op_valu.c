@@ -93,29 +93,20 @@ static int int_clamp(emu_wave *w, const emu_insn *in)
     OUT_DONE(d, o, emu_dst32(w, in, 0, d));                                                        \
     return EMU_OK;                                                                                 \
   }
-#define VOP_U2(name, expr)                                                                         \
+/* Two 32-bit integer sources: the lane loop (VOP_U2), or a whole-wave kernel of emu/simd.c writing
+ * o from A and B (VOP_U2K) */
+#define VOP_U2K(name, ...)                                                                         \
   int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     uint32_t t0[EMU_LANES], t1[EMU_LANES], d[EMU_LANES];                                           \
     const uint32_t *A = emu_src32(w, in, S0I, t0), *B = emu_src32(w, in, S0I + 1, t1);             \
     if (in->clamp) return int_clamp(w, in);                                                        \
     uint32_t *o = dst_out(w, in, d, A, B, NULL);                                                   \
-    L64 { uint32_t a = A[l], b = B[l]; o[l] = (expr); }                                            \
+    __VA_ARGS__;                                                                                   \
     OUT_DONE(d, o, emu_dst32(w, in, 0, d));                                                        \
     return EMU_OK;                                                                                 \
   }
-/* VOP_U2 with the lane loop as a whole-wave kernel of emu/simd.c (f(out, A, B)) */
-#define VOP_U2K(name, kernel)                                                                      \
-  int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
-  {                                                                                                \
-    uint32_t t0[EMU_LANES], t1[EMU_LANES], d[EMU_LANES];                                           \
-    const uint32_t *A = emu_src32(w, in, S0I, t0), *B = emu_src32(w, in, S0I + 1, t1);             \
-    if (in->clamp) return int_clamp(w, in);                                                        \
-    uint32_t *o = dst_out(w, in, d, A, B, NULL);                                                   \
-    kernel;                                                                                        \
-    OUT_DONE(d, o, emu_dst32(w, in, 0, d));                                                        \
-    return EMU_OK;                                                                                 \
-  }
+#define VOP_U2(name, expr) VOP_U2K(name, L64 { uint32_t a = A[l], b = B[l]; o[l] = (expr); })
 /* Shifts: a uniform shift count (constant or SGPR, the common case) is read once, so the lane
  * loop shifts by one scalar amount (vectorizes without per-lane variable shifts). */
 #define VOP_SHIFT(name, expr)                                                                      \
