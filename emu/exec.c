@@ -265,13 +265,6 @@ static inline void rr_stop(emu_wave *w, uint32_t k, int rc)
   if (rc == EMU_BARRIER) w->nbar++;
 }
 
-/* solo: the wave is its workgroup's only one (run_rr). No other wave observes its memory operations,
- * so they have no turn to wait for (other workgroups run on other threads, in no defined order):
- * an event marked solo_ev (memory, s_waitcnt) runs here, through what the careful step (run_wave_
- * with rr) does for it: the end of .text, the budget, VSKIP and VGPR indexing (the loop's own
- * tests), the s_waitcnt hazard check (a possible hazard goes to the careful step, which faults or
- * warns), the count, ip, and the handler through the LDS ordering check as there. The blocks after
- * it start with their own hazard check, against the registers it left pending. */
 /* a record of a block rr_ahead runs: a solo wave's LDS accesses through the LDS ordering check, and
  * without the LDS-counter entry that an s_waitcnt lgkmcnt(0) of the part of the block that runs
  * (before end) retires (emu_insn.sel) */
@@ -288,6 +281,13 @@ static inline __attribute__((always_inline)) int solo_call(emu_wave *w, emu_ldso
   return in->lk != 0 && lo ? emu_ldso_exec(lo, NULL, w, in) : in->fn(w, in);
 }
 
+/* solo: the wave is its workgroup's only one (run_rr). No other wave observes its memory operations,
+ * so they have no turn to wait for (other workgroups run on other threads, in no defined order):
+ * an event marked solo_ev (memory, s_waitcnt) runs here, through what the careful step (run_wave_
+ * with rr) does for it: the end of .text, the budget, VSKIP and VGPR indexing (the loop's own
+ * tests), the s_waitcnt hazard check (a possible hazard goes to the careful step, which faults or
+ * warns), the count, ip, and the handler through the LDS ordering check as there. The blocks after
+ * it start with their own hazard check, against the registers it left pending. */
 static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w, emu_ldso *lo, bool solo)
 {
   const emu_insn *insns = w->insns;
