@@ -126,8 +126,7 @@ static void init_wave(worker *W, emu_wg *g, emu_wave *w, uint32_t wi)
   memset(w->pseq, 0, sizeof w->pseq);
   memset(w->pret, 0, sizeof w->pret);
   emu_pend_clear(w);
-  w->emask_of = 0;
-  memset(w->emask, 0, sizeof w->emask);
+  /* emask and emask_of: a cache of EXEC's lane masks (emu_exec_sync), valid as the last wave left it */
   /* private memory starts zeroed (docs/emulator-choices.md "Private memory") */
   w->priv_size = L->priv_size;
   w->priv = W->pfile + (size_t)wi * EMU_LANES * L->priv_size;

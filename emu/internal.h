@@ -609,12 +609,15 @@ void emu_waitcnt(emu_wave *w, int vmcnt, int lgkmcnt);
  * init_wave, as it was when it lived in exec.c). */
 static inline void emu_pend_clear(emu_wave *w)
 {
+  /* the map is the union of the live entries' registers (emu/waitcnt.c): with no kind live it is
+   * zero already (a wave's struct starts zeroed; the last wave may have left entries). It is a
+   * filter in any case: emu_hazard_check decides from the live entries themselves */
+  if (w->pkinds | w->pover) memset(w->pbits, 0, sizeof w->pbits);
   memset(w->phead, 0, sizeof w->phead);
   w->pord = 0;
   w->pkinds = 0;
   memset(w->pkc, 0, sizeof w->pkc);
   w->pover = false;
-  memset(w->pbits, 0, sizeof w->pbits);
 }
 /* Can `in` touch a pending register? False only when none of its register operands names a
  * pending register of its kind (then emu_hazard_check would find nothing): the operands' registers,
