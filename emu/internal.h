@@ -722,6 +722,9 @@ bool emu_fma_f16_n(uint16_t *h, const uint16_t *a, const uint16_t *b, const uint
  * (emu/simd.c; d may be a or b) */
 void emu_mulhi64(uint32_t *d, const uint32_t *a, const uint32_t *b, bool sgn);
 void emu_bcnt64(uint32_t *d, const uint32_t *a, const uint32_t *b);
+/* d[l] for a whole wave: kind 0 v_ffbh_u32, 1 v_ffbl_b32, 2 v_ffbh_i32, 3 v_bfrev_b32 of a[l]
+ * (emu/simd.c; d may be a) */
+void emu_bitscan64(uint32_t *d, const uint32_t *a, int kind);
 /* The exact a * b + c rounded to odd at double precision, for a and b whose product a double holds
  * exactly (f16 and f32 values): rounding that to f16 once (emu_f64_to_f16) is the fused result
  * rounded once, where the product rounded to f32 on the way could decide a tie the exact sum does

@@ -82,17 +82,20 @@ static int int_clamp(emu_wave *w, const emu_insn *in)
   return emu_raise(w, in, "unimplemented", -1, 0, "clamp on an integer VALU op is not implemented");
 }
 
-#define VOP_U1(name, expr)                                                                         \
+/* One 32-bit integer source: the lane loop (VOP_U1), or a whole-wave kernel of emu/simd.c writing o
+ * from A (VOP_U1K) */
+#define VOP_U1K(name, ...)                                                                         \
   int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
     uint32_t t0[EMU_LANES], d[EMU_LANES];                                                          \
     const uint32_t *A = emu_src32(w, in, S0I, t0);                                                 \
     if (in->clamp) return int_clamp(w, in);                                                        \
     uint32_t *o = dst_out(w, in, d, A, NULL, NULL);                                                \
-    L64 { uint32_t a = A[l]; (void)a; o[l] = (expr); }                                             \
+    __VA_ARGS__;                                                                                   \
     OUT_DONE(d, o, emu_dst32(w, in, 0, d));                                                        \
     return EMU_OK;                                                                                 \
   }
+#define VOP_U1(name, expr) VOP_U1K(name, L64 { uint32_t a = A[l]; (void)a; o[l] = (expr); })
 /* Two 32-bit integer sources: the lane loop (VOP_U2), or a whole-wave kernel of emu/simd.c writing
  * o from A and B (VOP_U2K) */
 #define VOP_U2K(name, ...)                                                                         \
@@ -408,14 +411,6 @@ static inline float frexp_mant32(float x)
   int e;
   return frexpf(x, &e);
 }
-static inline uint32_t ffbh_u32(uint32_t a) { return a ? (uint32_t)__builtin_clz(a) : 0xffffffffu; }
-static inline uint32_t ffbl_b32(uint32_t a) { return a ? (uint32_t)__builtin_ctz(a) : 0xffffffffu; }
-static inline uint32_t ffbh_i32(uint32_t a)
-{
-  int32_t s = (int32_t)a;
-  if (s == 0 || s == -1) return 0xffffffffu;
-  return (uint32_t)__builtin_clz(s < 0 ? ~a : a);
-}
 static inline uint32_t bfe_u(uint32_t a, uint32_t off, uint32_t w)
 {
   off &= 31, w &= 31;
@@ -468,10 +463,11 @@ EMU_FMA_CLONES static void dfma_loop(const double *a,
 /* ---- VOP1 (CDNA3 ISA "VOP1 Instructions") ---------------------------------------------------*/
 VOP_U1(v_mov_b32, a)                    /* D = S0 */
 VOP_U1(v_not_b32, ~a)                   /* D = ~S0 */
-VOP_U1(v_bfrev_b32, emu_brev32(a))
-VOP_U1(v_ffbh_u32, ffbh_u32(a))         /* leading zeros, -1 if 0 */
-VOP_U1(v_ffbl_b32, ffbl_b32(a))         /* trailing zeros, -1 if 0 */
-VOP_U1(v_ffbh_i32, ffbh_i32(a))         /* first bit differing from the sign */
+/* as whole-wave kernels of emu/simd.c (emu_bitscan64), where the per-lane loops did not vectorize */
+VOP_U1K(v_bfrev_b32, emu_bitscan64(o, A, 3))
+VOP_U1K(v_ffbh_u32, emu_bitscan64(o, A, 0)) /* leading zeros, -1 if 0 */
+VOP_U1K(v_ffbl_b32, emu_bitscan64(o, A, 1)) /* trailing zeros, -1 if 0 */
+VOP_U1K(v_ffbh_i32, emu_bitscan64(o, A, 2)) /* first bit differing from the sign */
 VOP_F1U(v_cvt_i32_f32, cvt_i32(a))
 VOP_F1U(v_cvt_u32_f32, cvt_u32(a))
 VOP_F1U(v_cvt_flr_i32_f32, cvt_i32(floorf(a)))

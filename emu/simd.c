@@ -992,6 +992,71 @@ void emu_bcnt64(uint32_t *d, const uint32_t *a, const uint32_t *b)
   for (int l = 0; l < EMU_LANES; l++) d[l] = (uint32_t)__builtin_popcount(a[l]) + b[l];
 }
 
+/* ---- v_ffbh_u32 / v_ffbl_b32 / v_ffbh_i32 / v_bfrev_b32 (emu/op_valu.c) ------------------------
+ * kind 0 d[l] = the zeros above a[l]'s highest set bit, 1 the zeros below its lowest set bit (each
+ * 0xffffffff for 0), 2 kind 0 of a[l] xor its sign spread (the bits above the highest one that
+ * differs from the sign; 0xffffffff for 0 and -1), 3 a[l] with its bits reversed. AVX2: counts as
+ * population counts (the nibble table of bcnt_256) of the bits at and below the highest set bit
+ * (the value smeared down) or below the lowest ((x & -x) - 1); the reversal as nibbles reversed by
+ * a table and bytes by VPSHUFB. d may be a. */
+T256 static inline __m256i pop8_256(__m256i x)
+{
+  const __m256i lut = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+  const __m256i nib = _mm256_set1_epi8(0x0f);
+  __m256i n = _mm256_add_epi8(_mm256_shuffle_epi8(lut, _mm256_and_si256(x, nib)),
+                              _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(x, 4), nib)));
+  return _mm256_madd_epi16(_mm256_maddubs_epi16(n, _mm256_set1_epi8(1)), _mm256_set1_epi16(1));
+}
+T256 static void bitscan_256(uint32_t *d, const uint32_t *a, int kind)
+{
+  const __m256i zero = _mm256_setzero_si256(), ones = _mm256_set1_epi32(-1);
+  const __m256i rnib = _mm256_setr_epi8(0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15, 0, 8, 4, 12, 2, 10, 6, 14, 1, 9,
+                                        5, 13, 3, 11, 7, 15);
+  const __m256i rbytes = _mm256_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7, 6, 5, 4, 11,
+                                          10, 9, 8, 15, 14, 13, 12);
+  for (int c = 0; c < 8; c++) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c)), r;
+    if (kind == 3) {
+      const __m256i nib = _mm256_set1_epi8(0x0f);
+      __m256i lo = _mm256_shuffle_epi8(rnib, _mm256_and_si256(x, nib));
+      __m256i hi = _mm256_shuffle_epi8(rnib, _mm256_and_si256(_mm256_srli_epi16(x, 4), nib));
+      r = _mm256_shuffle_epi8(_mm256_or_si256(_mm256_slli_epi16(lo, 4), hi), rbytes); /* bits in each byte, then bytes */
+    } else {
+      if (kind == 2) x = _mm256_xor_si256(x, _mm256_srai_epi32(x, 31));
+      __m256i m;
+      if (kind == 1) {
+        m = _mm256_sub_epi32(_mm256_and_si256(x, _mm256_sub_epi32(zero, x)), _mm256_set1_epi32(1)); /* below the lowest */
+        r = pop8_256(m);
+      } else {
+        m = _mm256_or_si256(x, _mm256_srli_epi32(x, 1));
+        m = _mm256_or_si256(m, _mm256_srli_epi32(m, 2));
+        m = _mm256_or_si256(m, _mm256_srli_epi32(m, 4));
+        m = _mm256_or_si256(m, _mm256_srli_epi32(m, 8));
+        m = _mm256_or_si256(m, _mm256_srli_epi32(m, 16));
+        r = _mm256_sub_epi32(_mm256_set1_epi32(32), pop8_256(m)); /* zeros above the highest */
+      }
+      r = _mm256_blendv_epi8(r, ones, _mm256_cmpeq_epi32(x, zero)); /* none: 0xffffffff */
+    }
+    _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c), r);
+  }
+}
+void emu_bitscan64(uint32_t *d, const uint32_t *a, int kind)
+{
+  if (emu_avx2) {
+    bitscan_256(d, a, kind);
+    return;
+  }
+  for (int l = 0; l < EMU_LANES; l++) {
+    uint32_t x = a[l];
+    if (kind == 3) {
+      d[l] = emu_brev32(x);
+      continue;
+    }
+    if (kind == 2) x ^= (uint32_t)((int32_t)x >> 31);
+    d[l] = !x ? 0xffffffffu : kind == 1 ? (uint32_t)__builtin_ctz(x) : (uint32_t)__builtin_clz(x);
+  }
+}
+
 /* ---- the f16 fma rounded once, n halves (emu/op_valu.c v_fma_f16, emu/op_vop3p.c v_pk_fma_f16) --
  * h[i] = the exact a[i] * b[i] + c[i] rounded once to f16, clamped to [0, 1] first with clamp (-0
  * kept). In f32, 8 halves at a time: the product of two f16 values is exact (22 bits), TwoSum gives
