@@ -949,7 +949,7 @@ void emu_lds_write2_8_64(uint8_t *lds, const uint32_t *a, uint32_t off0, uint32_
  * d[l] = bits 63:32 of a[l] * b[l] (unsigned or signed 32 x 32 -> 64), and d[l] = popcount(a[l]) +
  * b[l]: integer operations, exact at any width. AVX2: VPMULUDQ / VPMULDQ on the even dwords and on
  * the odd ones moved down, the high halves blended back; the population count by a nibble table
- * (VPSHUFB) summed per dword. d may be a or b: each chunk is read before it is written. */
+ * (pop8_256). d may be a or b: each chunk is read before it is written. */
 T256 static void mulhi_256(uint32_t *d, const uint32_t *a, const uint32_t *b, bool sgn)
 {
   for (int c = 0; c < 8; c++) {
@@ -970,18 +970,21 @@ void emu_mulhi64(uint32_t *d, const uint32_t *a, const uint32_t *b, bool sgn)
   for (int l = 0; l < EMU_LANES; l++)
     d[l] = sgn ? (uint32_t)(((int64_t)(int32_t)a[l] * (int32_t)b[l]) >> 32) : (uint32_t)(((uint64_t)a[l] * b[l]) >> 32);
 }
-T256 static void bcnt_256(uint32_t *d, const uint32_t *a, const uint32_t *b)
+/* the set bits of each dword: a nibble table (VPSHUFB), the byte counts summed per dword */
+T256 static inline __m256i pop8_256(__m256i x)
 {
   const __m256i lut = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
-  const __m256i nib = _mm256_set1_epi8(0x0f), ones8 = _mm256_set1_epi8(1), ones16 = _mm256_set1_epi16(1);
-  for (int c = 0; c < 8; c++) {
-    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c));
-    __m256i n = _mm256_add_epi8(_mm256_shuffle_epi8(lut, _mm256_and_si256(x, nib)),
-                                _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(x, 4), nib)));
-    __m256i cnt = _mm256_madd_epi16(_mm256_maddubs_epi16(n, ones8), ones16); /* the four byte counts of each dword */
+  const __m256i nib = _mm256_set1_epi8(0x0f);
+  __m256i n = _mm256_add_epi8(_mm256_shuffle_epi8(lut, _mm256_and_si256(x, nib)),
+                              _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(x, 4), nib)));
+  return _mm256_madd_epi16(_mm256_maddubs_epi16(n, _mm256_set1_epi8(1)), _mm256_set1_epi16(1));
+}
+T256 static void bcnt_256(uint32_t *d, const uint32_t *a, const uint32_t *b)
+{
+  for (int c = 0; c < 8; c++)
     _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c),
-                        _mm256_add_epi32(cnt, _mm256_loadu_si256((const __m256i *)(const void *)(b + 8 * c))));
-  }
+                        _mm256_add_epi32(pop8_256(_mm256_loadu_si256((const __m256i *)(const void *)(a + 8 * c))),
+                                         _mm256_loadu_si256((const __m256i *)(const void *)(b + 8 * c))));
 }
 void emu_bcnt64(uint32_t *d, const uint32_t *a, const uint32_t *b)
 {
@@ -996,17 +999,9 @@ void emu_bcnt64(uint32_t *d, const uint32_t *a, const uint32_t *b)
  * kind 0 d[l] = the zeros above a[l]'s highest set bit, 1 the zeros below its lowest set bit (each
  * 0xffffffff for 0), 2 kind 0 of a[l] xor its sign spread (the bits above the highest one that
  * differs from the sign; 0xffffffff for 0 and -1), 3 a[l] with its bits reversed. AVX2: counts as
- * population counts (the nibble table of bcnt_256) of the bits at and below the highest set bit
+ * population counts (pop8_256) of the bits at and below the highest set bit
  * (the value smeared down) or below the lowest ((x & -x) - 1); the reversal as nibbles reversed by
  * a table and bytes by VPSHUFB. d may be a. */
-T256 static inline __m256i pop8_256(__m256i x)
-{
-  const __m256i lut = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
-  const __m256i nib = _mm256_set1_epi8(0x0f);
-  __m256i n = _mm256_add_epi8(_mm256_shuffle_epi8(lut, _mm256_and_si256(x, nib)),
-                              _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(x, 4), nib)));
-  return _mm256_madd_epi16(_mm256_maddubs_epi16(n, _mm256_set1_epi8(1)), _mm256_set1_epi16(1));
-}
 T256 static void bitscan_256(uint32_t *d, const uint32_t *a, int kind)
 {
   const __m256i zero = _mm256_setzero_si256(), ones = _mm256_set1_epi32(-1);
