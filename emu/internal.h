@@ -797,6 +797,13 @@ static inline float emu_clampf(bool dx10, float x)
   if (x != x) return dx10 ? 0.0f : emu_quiet32(x);
   return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x;
 }
+/* emu_clampf's rule on a double (f64 results, the f16 fma's value rounded to odd): a NaN 0 with
+ * DX10_CLAMP, else quieted */
+static inline double emu_clampd(bool dx10, double x)
+{
+  if (x != x) return dx10 ? 0.0 : emu_f64(emu_u64f(x) | (1ull << 51));
+  return x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x;
+}
 
 /* ---- operand helpers (emu/operand.c) ---------------------------------------------------------
  * srcN: 32-bit source per lane. Returns a pointer to 64 values: straight into the register file
@@ -811,6 +818,9 @@ void emu_srcf64(emu_wave *w, const emu_insn *in, int i, double *tmp);
 /* 16-bit sources (VOP1/2/3 f16/u16 ops): low 16 bits, or high with op_sel (VOP3) / WORD_1 (SDWA);
  * the f16 variant converts to float after abs/neg. */
 void emu_src16(emu_wave *w, const emu_insn *in, int i, uint16_t *tmp);
+/* emu_src16 with the operand's abs and neg applied to the bits (emu_srcf16's f16 values before
+ * their conversion) */
+void emu_src16m(emu_wave *w, const emu_insn *in, int i, uint16_t *tmp);
 void emu_srcf16(emu_wave *w, const emu_insn *in, int i, float *tmp);
 /* Packed 2x16 source for VOP3P: halves selected by op_sel/op_sel_hi, neg_lo/neg_hi applied when
  * `isfloat`. lo/hi receive the selected 16-bit values. */

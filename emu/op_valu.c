@@ -914,12 +914,7 @@ int EMU_H(emu_op_v_fma_f16)(emu_wave *w, const emu_insn *in)
 {
   if (!in->omod) { /* the vector kernel (emu/simd.c) when every operand is finite */
     uint16_t h[3][EMU_LANES], r[EMU_LANES];
-    for (int j = 0; j < 3; j++) {
-      emu_src16(w, in, S0I + j, h[j]);
-      uint8_t m = in->o[S0I + j].mods; /* emu_srcf16's abs and neg, on the bits */
-      uint16_t andm = (m & EMU_M_ABS) ? 0x7fff : 0xffff, xorm = (m & EMU_M_NEG) ? 0x8000 : 0;
-      L64 h[j][l] = (uint16_t)((h[j][l] & andm) ^ xorm);
-    }
+    for (int j = 0; j < 3; j++) emu_src16m(w, in, S0I + j, h[j]); /* the f16 values emu_srcf16 converts */
     if (emu_fma_f16_n(r, h[0], h[1], h[2], EMU_LANES, in->clamp)) {
       emu_dst16(w, in, 0, r);
       return EMU_OK;

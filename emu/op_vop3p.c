@@ -49,7 +49,7 @@ int EMU_H(emu_op_v_pk_fma_f16)(emu_wave *w, const emu_insn *in)
     for (int h = 0; h < 2; h++) {
       const uint16_t(*x)[EMU_LANES] = h ? hi : lo;
       double v = emu_fma_ro(h2f(x[0][l]), h2f(x[1][l]), h2f(x[2][l]));
-      if (in->clamp) v = v != v ? (dx10 ? 0.0 : v) : v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
+      if (in->clamp) v = emu_clampd(dx10, v);
       r |= (uint32_t)emu_f64_to_f16(v) << 16 * h;
     }
     d[l] = r;
@@ -637,7 +637,7 @@ static int mix_f16(emu_wave *w, const emu_insn *in, bool hi)
   const bool dx10 = emu_dx10_clamp(w);
   L64 {
     double v = emu_fma_ro(A[l], B[l], C[l]);
-    if (in->clamp) v = v != v ? (dx10 ? 0.0 : v) : v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v; /* emu_clampf's rule */
+    if (in->clamp) v = emu_clampd(dx10, v);
     h[l] = emu_f64_to_f16(v);
   }
   L64 d[l] = hi ? (old[l] & 0xffffu) | (uint32_t)h[l] << 16 : (old[l] & 0xffff0000u) | h[l];

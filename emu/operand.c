@@ -183,13 +183,18 @@ void emu_src16(emu_wave *w, const emu_insn *in, int i, uint16_t *tmp)
   for (int l = 0; l < EMU_LANES; l++) tmp[l] = (uint16_t)(p[l] >> sh);
 }
 
+void emu_src16m(emu_wave *w, const emu_insn *in, int i, uint16_t *tmp)
+{
+  emu_src16(w, in, i, tmp);
+  uint8_t m = in->o[i].mods;
+  uint16_t andm = (m & EMU_M_ABS) ? 0x7fff : 0xffff, xorm = (m & EMU_M_NEG) ? 0x8000 : 0;
+  for (int l = 0; l < EMU_LANES; l++) tmp[l] = (uint16_t)((tmp[l] & andm) ^ xorm);
+}
+
 void emu_srcf16(emu_wave *w, const emu_insn *in, int i, float *tmp)
 {
   uint16_t h[EMU_LANES];
-  emu_src16(w, in, i, h);
-  uint8_t m = in->o[i].mods;
-  uint16_t andm = (m & EMU_M_ABS) ? 0x7fff : 0xffff, xorm = (m & EMU_M_NEG) ? 0x8000 : 0;
-  for (int l = 0; l < EMU_LANES; l++) h[l] = (uint16_t)((h[l] & andm) ^ xorm);
+  emu_src16m(w, in, i, h);
   emu_f16_to_f32_64(tmp, h);
 }
 
@@ -307,7 +312,7 @@ void emu_dstf64(emu_wave *w, const emu_insn *in, int i, double *d)
       if (om == 1) x *= 2;
       else if (om == 2) x *= 4;
       else if (om == 3) x *= 0.5;
-      if (in->clamp) x = x != x ? (dx10 ? 0.0 : emu_f64(emu_u64f(x) | (1ull << 51))) : x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x;
+      if (in->clamp) x = emu_clampd(dx10, x);
       d[l] = x;
     }
   }
@@ -341,7 +346,7 @@ void emu_dstf16_d(emu_wave *w, const emu_insn *in, int i, const double *d)
   static const double omul[4] = {1.0, 2.0, 4.0, 0.5}; /* powers of two: exact on the rounded-to-odd value */
   for (int l = 0; l < EMU_LANES; l++) {
     double x = d[l] * omul[om];
-    if (in->clamp) x = x != x ? (dx10 ? 0.0 : x) : x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; /* emu_clampf's rule; -0 kept */
+    if (in->clamp) x = emu_clampd(dx10, x); /* -0 kept */
     h[l] = emu_f64_to_f16(x);
   }
   emu_dst16(w, in, i, h);
