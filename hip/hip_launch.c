@@ -190,9 +190,7 @@ hipError_t hip_launch(const char *fn, struct ihipModuleSymbol_t *f, dim3 grid, d
    * device assert's trap from other traps */
   char *ptext = NULL;
   size_t plen = 0;
-  bool prints = false; /* only a kernel with a printf buffer prints (runtime/rt.c printf_setup) */
-  for (size_t i = 0; i < k->nargs && !prints; i++) prints = k->args[i].hk == EMU_HK_PRINTF_BUFFER;
-  FILE *ms = prints ? open_memstream(&ptext, &plen) : NULL;
+  FILE *ms = rt_printf_arg(k) ? open_memstream(&ptext, &plen) : NULL; /* only a kernel with a printf buffer prints */
   rt_launch_opts o = {.printf_out = ms, .sched = hip_g.sched, .sched_seed = hip_g.sched_seed, .observe = obs,
                       .strict_memory = hip_g.strict_memory, .on_warning = on_warning, .fault = &fault,
                       .kernarg = raw, .kernarg_size = nraw, .printf_bytes = (uint32_t)hip_g.printf_bytes};

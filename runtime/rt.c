@@ -132,9 +132,7 @@ void rt_unload(rt_module *m) {
  * argument, 0 on failure. */
 static uint64_t printf_setup(rt_device *d, const emu_kernel *k, uint32_t bytes, uint8_t *kernarg, size_t size,
                              ll_err *err) {
-  const emu_kernarg *a = NULL;
-  for (size_t i = 0; i < k->nargs && !a; i++)
-    if (k->args[i].hk == EMU_HK_PRINTF_BUFFER) a = &k->args[i];
+  const emu_kernarg *a = rt_printf_arg(k);
   if (!a) return 1;
   if (a->size != 8 || a->offset + 8 > size) {
     ll_seterr(err, LL_EXIT_USAGE, "kernel '%s': hidden_printf_buffer at offset %u size %u does not fit its %zu-byte "
