@@ -277,6 +277,17 @@ static inline float omod_clamp(int omod, bool clamp, bool dx10, float x)
   }
   return clamp ? emu_clampf(dx10, x) : x; /* -0 stays -0: docs/emulator-choices.md */
 }
+/* the same for a double (f64 results; the f16 fma's value rounded to odd, where the powers of two
+ * are exact) */
+static inline double omod_clampd(int omod, bool clamp, bool dx10, double x)
+{
+  switch (omod) {
+  case 1: x *= 2.0; break;
+  case 2: x *= 4.0; break;
+  case 3: x *= 0.5; break;
+  }
+  return clamp ? emu_clampd(dx10, x) : x;
+}
 static inline int eff_omod(const emu_wave *w, const emu_insn *in) { return in->omod && !emu_ieee_mode(w) ? in->omod : 0; }
 
 void emu_dstf32(emu_wave *w, const emu_insn *in, int i, float *d)
@@ -307,14 +318,7 @@ void emu_dstf64(emu_wave *w, const emu_insn *in, int i, double *d)
   int om = in->omod ? eff_omod(w, in) : 0;
   if (om || in->clamp) {
     bool dx10 = emu_dx10_clamp(w);
-    for (int l = 0; l < EMU_LANES; l++) {
-      double x = d[l];
-      if (om == 1) x *= 2;
-      else if (om == 2) x *= 4;
-      else if (om == 3) x *= 0.5;
-      if (in->clamp) x = emu_clampd(dx10, x);
-      d[l] = x;
-    }
+    for (int l = 0; l < EMU_LANES; l++) d[l] = omod_clampd(om, in->clamp, dx10, d[l]);
   }
   emu_dst64(w, in, i, (const uint64_t *)(const void *)d);
 }
@@ -343,12 +347,7 @@ void emu_dstf16_d(emu_wave *w, const emu_insn *in, int i, const double *d)
   uint16_t h[EMU_LANES];
   int om = in->omod ? eff_omod(w, in) : 0;
   bool dx10 = emu_dx10_clamp(w);
-  static const double omul[4] = {1.0, 2.0, 4.0, 0.5}; /* powers of two: exact on the rounded-to-odd value */
-  for (int l = 0; l < EMU_LANES; l++) {
-    double x = d[l] * omul[om];
-    if (in->clamp) x = emu_clampd(dx10, x); /* -0 kept */
-    h[l] = emu_f64_to_f16(x);
-  }
+  for (int l = 0; l < EMU_LANES; l++) h[l] = emu_f64_to_f16(omod_clampd(om, in->clamp, dx10, d[l])); /* -0 kept */
   emu_dst16(w, in, i, h);
 }
 
