@@ -18,26 +18,6 @@ float emu_f16_to_f32(uint16_t h)
   return emu_f32(s | ((e + 112) << 23) | (m << 13));
 }
 
-uint16_t emu_f32_to_f16(float f)
-{
-  uint32_t u = emu_u32f(f), s = (u >> 16) & 0x8000;
-  uint32_t e = (u >> 23) & 0xff, m = u & 0x7fffff;
-  if (e == 0xff) return (uint16_t)(s | 0x7c00 | (m ? 0x200 | (m >> 13) : 0)); /* NaN quieted */
-  int32_t ex = (int32_t)e - 127 + 15;
-  if (ex >= 0x1f) return (uint16_t)(s | 0x7c00);
-  if (ex <= 0) {
-    if (ex < -10) return (uint16_t)s;
-    m |= 0x800000;
-    uint32_t shift = (uint32_t)(14 - ex);
-    uint32_t q = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
-    if (rem > half || (rem == half && (q & 1))) q++;
-    return (uint16_t)(s | q);
-  }
-  uint32_t q = ((uint32_t)ex << 10) | (m >> 13), rem = m & 0x1fff;
-  if (rem > 0x1000 || (rem == 0x1000 && (q & 1))) q++; /* may carry into inf: correct */
-  return (uint16_t)(s | q);
-}
-
 uint16_t emu_f64_to_f16(double x)
 {
   uint64_t u;
@@ -60,6 +40,9 @@ uint16_t emu_f64_to_f16(double x)
   if (rem > (1ull << 41) || (rem == (1ull << 41) && (q & 1))) q++; /* may carry into inf: correct */
   return (uint16_t)(s | q);
 }
+
+/* a float converts to double exactly (its NaN payload too, in the top bits), so its f16 is the double's */
+uint16_t emu_f32_to_f16(float f) { return emu_f64_to_f16((double)f); }
 
 float emu_bf16_to_f32(uint16_t h) { return emu_f32((uint32_t)h << 16); }
 
