@@ -49,7 +49,7 @@ done
 mkdir -p "$out" || exit 2
 exec python3 - "$aiter" "$out" "$lanelab" "$readelf" "${JOBS:-2}" "${BUDGET:-200000}" "${TIMEOUT:-120}" "${ONLY:-}" \
   "${BUFSIZE:-1048576}" <<'PY'
-import os, re, subprocess, sys, tempfile, time
+import os, re, shutil, subprocess, sys, tempfile, time
 from concurrent.futures import ThreadPoolExecutor
 
 aiter, out, lanelab, readelf, jobs, budget, timeout, only, bufsize = sys.argv[1:10]
@@ -133,6 +133,9 @@ for arch in ("gfx942", "gfx950"):
                 objs.append(os.path.join(d, fn))
 objs.sort()
 tmp = tempfile.mkdtemp(prefix="aiter-dummy-")
+# the zero buffers live only as long as this run: removed however the run ends
+import atexit
+atexit.register(shutil.rmtree, tmp, True)
 zbuf = os.path.join(tmp, "zero-buffer.bin")
 with open(zbuf, "wb") as f: f.write(b"\0" * bufsize)
 todo, broken = [], []
@@ -199,8 +202,13 @@ for arch in sorted(counts):
 lines.append(f"{'all':8} " + " ".join(f"{tot[o]:>15}" for o in order) + f" {sum(tot.values()):>7}")
 lines.append(f"objects: {len(objs)} ({len(broken)} with unreadable metadata); budget {budget} per wave; "
              f"zero buffers of {bufsize} bytes")
-with open(os.path.join(out, "summary.txt"), "w") as f: f.write("\n".join(lines) + "\n")
-with open(os.path.join(out, "out-of-bounds.tsv"), "w") as f:
-    for r in oob: f.write("\t".join(x or "" for x in r) + "\n")
+def put(name, text):
+    """Write out/name whole or not at all: a temporary file beside it, then a rename."""
+    path = os.path.join(out, name)
+    fd, t = tempfile.mkstemp(dir=out, prefix="." + name + ".")
+    with os.fdopen(fd, "w") as f: f.write(text)
+    os.replace(t, path)
+put("summary.txt", "\n".join(lines) + "\n")
+put("out-of-bounds.tsv", "".join("\t".join(x or "" for x in r) + "\n" for r in oob))
 print("\n".join(lines))
 PY

@@ -504,7 +504,8 @@ Test(mk_aiter, dummy_pass_tallies_each_outcome, .timeout = 120) {
   int rc = sh(cmd, &out);
   cr_assert_eq(rc, 0, "%s", out);
   free(out), free(cmd);
-  cmd = ll_fmt("LANELAB=%s/lanelab BUDGET=1000 JOBS=1 bash mk/aiter-dummy-pass.sh %s %s/out", LANELAB_BUILD, d, d);
+  cmd = ll_fmt("mkdir -p %s/tmp && TMPDIR=%s/tmp LANELAB=%s/lanelab BUDGET=1000 JOBS=1 bash mk/aiter-dummy-pass.sh %s %s/out",
+               d, d, LANELAB_BUILD, d, d);
   rc = sh(cmd, &out);
   cr_assert_eq(rc, 0, "%s", out);
   /* columns: ok out-of-bounds trap missing-waitcnt unimplemented budget other total */
@@ -527,7 +528,13 @@ Test(mk_aiter, dummy_pass_tallies_each_outcome, .timeout = 120) {
   /* a second run resumes: nothing runs again */
   rc = sh(cmd, &out);
   cr_expect(rc == 0 && strstr(out, "0 kernels to run (4 already in"), "%s", out);
-  free(out), free(r), free(o), free(res), free(oob), free(cmd);
+  free(out);
+  /* the pass's zero buffers are gone after each run, and no half-written summary is left */
+  char *left = ll_fmt("ls -A %s/tmp; ls -A %s/out | grep -v '^results.tsv$\\|^summary.txt$\\|^out-of-bounds.tsv$'", d, d);
+  rc = sh(left, &out);
+  cr_expect_str_eq(out, "", "left behind: [%s]", out);
+  free(out), free(left);
+  free(r), free(o), free(res), free(oob), free(cmd);
   char *rm = ll_fmt("rm -rf %s", d);
   system(rm);
   free(rm), free(d);
