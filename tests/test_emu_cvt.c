@@ -2435,14 +2435,15 @@ Test(emu_cvt, whole_wave_global_loads_follow_the_lane_definition) { on_every_sim
  * "DS_WRITE_B32": lane by lane, the highest lane's bytes stay where addresses collide): eight-lane
  * chunks that are rows at aligned and unaligned starts, a row whose bytes an earlier chunk wrote, a
  * row with its last lane off by one, lanes in reverse, every lane of a chunk at one address, random
- * addresses, 32-bit address arithmetic that wraps; the same for sixteen-lane rows; reads of the same
- * into the address register. */
+ * addresses, 32-bit address arithmetic that wraps; the same for sixteen-lane rows; rows that wrap
+ * around (a neighbour's dword, lane (l + 1) & 63, and a rotation inside each sixteen lanes: the
+ * AVX-512 read's second masked load); reads of the same into the address register. */
 static void lds_b32_check(void)
 {
   static uint8_t got[4096], want[4096];
   uint32_t a[64], src[64], st = 23;
   for (int l = 0; l < 64; l++) st = st * 1103515245u + 12345u, src[l] = st;
-  for (int pat = 0; pat < 4; pat++) {
+  for (int pat = 0; pat < 6; pat++) {
     uint32_t off = pat == 2 ? 0xfffff000u : 12u;
     for (int l = 0; l < 64; l++) {
       int c = l / 8, i = l % 8;
@@ -2459,6 +2460,8 @@ static void lds_b32_check(void)
         const uint32_t j = (uint32_t)l % 16u;
         x = l < 16 ? 256u + 4u * j : l < 32 ? 264u + 4u * j : l < 48 ? 1001u + 4u * j : 2000u + 4u * j + (j == 15);
       }
+      if (pat == 4) x = 512u + 4u * (((uint32_t)l + 1u) & 63u);
+      if (pat == 5) x = 64u * (uint32_t)(l / 16) + 4u * (((uint32_t)l + 5u * (uint32_t)(l / 16) + 3u) & 15u);
       a[l] = x - off; /* a[l] + off = x in 32-bit arithmetic (pattern 2: the sum wraps past 2^32) */
     }
     for (int l = 0; l < 64; l++) cr_assert_lt((uint32_t)(a[l] + off), 4096u - 4u, "pattern %d lane %d", pat, l);
