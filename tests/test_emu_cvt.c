@@ -2402,11 +2402,18 @@ static void gload_check(void)
     buf[i] = (uint8_t)(st >> 16);
   }
   const uint64_t bases[2] = {0x1000, UINT64_C(0xffff800000000000)};
-  for (int b = 0; b < 2; b++) {
+  for (int pb = 0; pb < 4; pb++) {
+    const int b = pb & 1;
     uintptr_t h = (uintptr_t)buf - (uintptr_t)bases[b];
     uint64_t a[64];
     for (int l = 0; l < 64; l++) {
       uint32_t o = l < 16 ? 8u * (uint32_t)l : l < 32 ? 8u * (uint32_t)(63 - l) : l < 40 ? 100u : (st = st * 1103515245u + 12345u) % 4000u;
+      /* the second pair of passes: sixteen-lane rows (the AVX-512 path's two loads), at an unaligned
+       * start, with the last lane one byte off, with lane 8 off, and one ending at the buffer's end */
+      if (pb >= 2) {
+        const uint32_t j = (uint32_t)l % 16u;
+        o = l < 16 ? 1003u + 8u * j : l < 32 ? 200u + 8u * j + (j == 15) : l < 48 ? 600u + 8u * j + 8u * (j == 8) : 4096u - 128u + 8u * j;
+      }
       a[l] = bases[b] + o;
     }
     uint32_t d0[64], d1[64];
@@ -2415,14 +2422,14 @@ static void gload_check(void)
     for (int l = 0; l < 64; l++) {
       uint32_t want;
       memcpy(&want, buf + (a[l] - bases[b]), 4);
-      cr_assert_eq(d0[l], want, "dword lane %d (base %d)", l, b);
+      cr_assert_eq(d0[l], want, "dword lane %d (pass %d)", l, pb);
       cr_assert_eq(d1[l], 0xababababu, "dword load wrote d1, lane %d", l);
     }
     emu_gload64(d0, d1, h, a);
     for (int l = 0; l < 64; l++) {
       uint32_t w0, w1;
       memcpy(&w0, buf + (a[l] - bases[b]), 4), memcpy(&w1, buf + (a[l] - bases[b]) + 4, 4);
-      cr_assert(d0[l] == w0 && d1[l] == w1, "dwordx2 lane %d (base %d): %08x %08x, want %08x %08x", l, b, d0[l], d1[l], w0,
+      cr_assert(d0[l] == w0 && d1[l] == w1, "dwordx2 lane %d (pass %d): %08x %08x, want %08x %08x", l, pb, d0[l], d1[l], w0,
                 w1);
     }
   }
