@@ -570,8 +570,25 @@ T256 static uint64_t newline_256(const uint64_t *a, uint64_t step)
   }
   return ~same | 1;
 }
+/* the same on AVX-512, eight lanes a vector (issue #31, nineteenth stop) */
+T512 static uint64_t newline_512(const uint64_t *a, uint64_t step)
+{
+  const __m512i vs = _mm512_set1_epi64((long long)step);
+  uint64_t same = 0;
+#pragma GCC unroll 8
+  for (int c = 0; c < 8; c++) {
+    const __m512i cur = _mm512_srli_epi64(_mm512_add_epi64(_mm512_loadu_si512(a + 8 * c), vs), 6);
+    /* lane l - 1's addresses (lane -1 of the first block: lane 0's, then bit 0 is set below) */
+    __m512i prv = c ? _mm512_loadu_si512(a + 8 * c - 1)
+                    : _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 0, 1, 2, 3, 4, 5, 6), _mm512_loadu_si512(a));
+    prv = _mm512_srli_epi64(_mm512_add_epi64(prv, vs), 6);
+    same |= (uint64_t)_mm512_cmpeq_epi64_mask(cur, prv) << (8 * c);
+  }
+  return ~same | 1;
+}
 uint64_t emu_newline64(const uint64_t *a, uint64_t step)
 {
+  if (emu_avx512) return newline_512(a, step);
   if (emu_avx2) return newline_256(a, step);
   uint64_t r = 1;
   for (int l = 1; l < EMU_LANES; l++) r |= (uint64_t)((a[l] + step) >> 6 != (a[l - 1] + step) >> 6) << l;
@@ -680,8 +697,26 @@ T256 static void add_minmax_256(uint32_t *d, const uint32_t *a, uint32_t off, ui
   *mn = (uint32_t)_mm_cvtsi128_si32(l), *mx = (uint32_t)_mm_cvtsi128_si32(h);
 }
 
+/* the same on AVX-512, sixteen lanes a vector, the folds by the reductions (issue #31, nineteenth stop) */
+T512 static void add_minmax_512(uint32_t *d, const uint32_t *a, uint32_t off, uint32_t *mn, uint32_t *mx)
+{
+  const __m512i vo = _mm512_set1_epi32((int)off);
+  __m512i lo = _mm512_set1_epi32(-1), hi = _mm512_setzero_si512();
+#pragma GCC unroll 4
+  for (int c = 0; c < 4; c++) {
+    const __m512i v = _mm512_add_epi32(_mm512_loadu_si512(a + 16 * c), vo);
+    _mm512_storeu_si512(d + 16 * c, v);
+    lo = _mm512_min_epu32(lo, v), hi = _mm512_max_epu32(hi, v);
+  }
+  *mn = _mm512_reduce_min_epu32(lo), *mx = _mm512_reduce_max_epu32(hi);
+}
+
 void emu_add_minmax64(uint32_t *d, const uint32_t *a, uint32_t off, uint32_t *mn, uint32_t *mx)
 {
+  if (emu_avx512) {
+    add_minmax_512(d, a, off, mn, mx);
+    return;
+  }
   if (emu_avx2) {
     add_minmax_256(d, a, off, mn, mx);
     return;
@@ -744,11 +779,28 @@ T256 static bool lds_ok_256(const uint32_t *a, uint32_t off, uint32_t align, uin
   return _mm256_testz_si256(lo, am) && _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_max_epu32(m, vt), vt)) == -1;
 }
 
+/* the same on AVX-512 (issue #31, nineteenth stop: the gfx950 seed's transposing reads test every
+ * wave's addresses) */
+T512 static bool lds_ok_512(const uint32_t *a, uint32_t off, uint32_t align, uint32_t t)
+{
+  const __m512i vo = _mm512_set1_epi32((int)off);
+  __m512i x = _mm512_loadu_si512(a), lo = _mm512_add_epi32(x, vo), m = x;
+#pragma GCC unroll 3
+  for (int c = 1; c < 4; c++) {
+    x = _mm512_loadu_si512(a + 16 * c);
+    lo = _mm512_or_si512(lo, _mm512_add_epi32(x, vo));
+    m = _mm512_max_epu32(m, x);
+  }
+  return _mm512_test_epi32_mask(lo, _mm512_set1_epi32((int)(align - 1))) == 0 &&
+         _mm512_cmpgt_epu32_mask(m, _mm512_set1_epi32((int)t)) == 0;
+}
+
 bool emu_lds_ok64(const uint32_t *a, uint32_t off, uint32_t align, uint32_t bytes, uint64_t lim)
 {
   if ((uint64_t)off + bytes > lim) return false;
   uint64_t t = lim - off - bytes;
   if (t > UINT32_MAX) t = UINT32_MAX; /* every 32-bit address is below it */
+  if (emu_avx512) return lds_ok_512(a, off, align, (uint32_t)t);
   if (emu_avx2) return lds_ok_256(a, off, align, (uint32_t)t);
   for (int l = 0; l < EMU_LANES; l++)
     if (((a[l] + off) & (align - 1)) || a[l] > t) return false;

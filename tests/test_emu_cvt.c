@@ -2512,6 +2512,39 @@ static void lds_in_check(void)
 
 Test(emu_cvt, lds_range_test_follows_its_definition) { on_every_simd_path(lds_in_check); }
 
+/* emu_lds_ok64 (the transposing reads' test, emu/op_xlane.c) against its definition: every lane's
+ * a[l] + off (exact) a multiple of align with its bytes ending at or below lim; one lane at the last
+ * address that fits, one past it, one misaligned by 1, 2 or 4 bytes, one past 2^31, offsets whose
+ * sums wrap in 32 bits, an offset alone past lim. */
+static void lds_ok_check(void)
+{
+  uint32_t a[64], st = 7;
+  const uint64_t lims[3] = {65536u, 163840u, 24u};
+  const uint32_t offs[3] = {0u, 64u, 0xffffff00u}, aligns[3] = {8u, 16u, 1u}, bytes[2] = {8u, 12u};
+  for (int li = 0; li < 3; li++)
+    for (int oi = 0; oi < 3; oi++)
+      for (int ai = 0; ai < 3; ai++)
+        for (int k = 0; k < 70; k++) {
+          const uint64_t lim = lims[li];
+          const uint32_t off = offs[oi], al = aligns[ai], by = bytes[k & 1];
+          for (int l = 0; l < 64; l++) a[l] = lim > by ? (uint32_t)((sn_rand(&st) % (lim - by + 1)) / al * al) : 0u;
+          if (k < 64) {
+            const uint32_t at[6] = {(uint32_t)((lim - by) / al * al), (uint32_t)((lim - by) / al * al + al), 1u, 2u, 4u, 0x80000000u};
+            a[k] = at[k % 6];
+          }
+          for (int l = 0; l < 64; l++) a[l] -= off; /* so that a[l] + off is the intended address, in 32 bits */
+          bool want = (uint64_t)off + by <= lim;
+          for (int l = 0; l < 64 && want; l++) {
+            const uint64_t ad = (uint64_t)a[l] + off; /* exact, as the definition says */
+            want = (ad & (al - 1)) == 0 && ad + by <= lim;
+          }
+          cr_assert_eq(emu_lds_ok64(a, off, al, by, lim), want, "lim %llu off %u align %u bytes %u case %d",
+                       (unsigned long long)lim, off, al, by, k);
+        }
+}
+
+Test(emu_cvt, lds_alignment_and_range_test_follows_its_definition) { on_every_simd_path(lds_ok_check); }
+
 /* emu_newline64 (which lanes a global load's stride prefetch touches, emu/op_mem.c) against its
  * definition: bit l set when lane l's 64-byte line (a[l] + step) >> 6 differs from lane l - 1's,
  * bit 0 always; runs of lanes in one line, a line change at every block edge, a step that wraps. */
