@@ -80,7 +80,9 @@ typedef struct seed_ref {
   prod_case c;
   oracle_attention_spec s;
   float *ro, *rl;
-  double oracle_secs, oracle_cpu; /* wall, and process CPU seconds (all its threads) */
+  double oracle_secs, oracle_cpu; /* wall, and process CPU seconds (all its threads), of its fastest run */
+  double oracle_cpu_max;          /* the slowest run's CPU seconds */
+  int runs;
   char kernel[64];
   int threads;
 } seed_ref;
@@ -91,7 +93,10 @@ static void seed_ref_free(seed_ref *r) {
   prod_spec_free(&r->s);
 }
 
-static int seed_ref_make(seed_ref *r, int seq, FILE *out) {
+/* The oracle runs `runs` times and the fastest run (in CPU time) is the reference time: on the
+ * benchmark host the same run took 2.8 to 5.8 CPU-s at seq 4096 (page faults of its buffers, the
+ * other vCPU's load), and a slow oracle run made the emulator's ratio look better than it is. */
+static int seed_ref_make(seed_ref *r, int seq, FILE *out, int runs) {
   memset(r, 0, sizeof *r);
   const int H = 32, D = 128;
   r->c = (prod_case){.name = "seed_mha32_d128", .kind = ORACLE_SINGLE, .dtype = ORACLE_F16, .hq = H, .hkv = H,
@@ -106,10 +111,14 @@ static int seed_ref_make(seed_ref *r, int seq, FILE *out) {
   }
   oracle_attention_info info = {0};
   r->s.path = ORACLE_PATH_FAST;
-  double t0 = ll_now(), c0 = cpu_now();
-  if (!oracle_attention_run(&r->s, r->ro, r->rl, &info, &err)) return ll_report(&err);
-  r->oracle_secs = ll_now() - t0;
-  r->oracle_cpu = cpu_now() - c0;
+  r->runs = runs;
+  for (int i = 0; i < runs; i++) {
+    double t0 = ll_now(), c0 = cpu_now();
+    if (!oracle_attention_run(&r->s, r->ro, r->rl, &info, &err)) return ll_report(&err);
+    double secs = ll_now() - t0, cpu = cpu_now() - c0;
+    if (i == 0 || cpu < r->oracle_cpu) r->oracle_secs = secs, r->oracle_cpu = cpu;
+    if (i == 0 || cpu > r->oracle_cpu_max) r->oracle_cpu_max = cpu;
+  }
   snprintf(r->kernel, sizeof r->kernel, "%s", info.kernel);
   r->threads = info.threads;
   return LL_EXIT_OK;
@@ -146,13 +155,13 @@ static int bench_seed(FILE *out, const char *build, int seq, int only_arch) {
           H, H, D, seq, (int)ncores, lavg, atol, rtol);
   fflush(out);
   seed_ref ref;
-  int rc = seed_ref_make(&ref, seq, out);
+  int rc = seed_ref_make(&ref, seq, out, 3);
   if (rc != LL_EXIT_OK) {
     seed_ref_free(&ref);
     return rc;
   }
-  fprintf(out, "  oracle (fast path, %s, %d threads): %.1f s (%.1f CPU-s)\n", ref.kernel, ref.threads, ref.oracle_secs,
-          ref.oracle_cpu);
+  fprintf(out, "  oracle (fast path, %s, %d threads): %.1f s (%.1f CPU-s), the fastest of %d runs (%.1f-%.1f CPU-s)\n",
+          ref.kernel, ref.threads, ref.oracle_secs, ref.oracle_cpu, ref.runs, ref.oracle_cpu, ref.oracle_cpu_max);
   fflush(out);
   for (int a = 0; a < EMU_NARCH; a++) {
     if (only_arch >= 0 && a != only_arch) continue;
@@ -227,7 +236,7 @@ static int scale_child(const char *build, emu_arch a, int seq, scale_pt *pt, lon
     if (seq > 0) {
       seed_ref ref;
       FILE *quiet = fopen("/dev/null", "w");
-      p.rc = seed_ref_make(&ref, seq, quiet ? quiet : stderr);
+      p.rc = seed_ref_make(&ref, seq, quiet ? quiet : stderr, 1);
       if (p.rc == LL_EXIT_OK) {
         prod_result r;
         double cpu;
