@@ -928,8 +928,9 @@ T256 static void lds_read4_256(uint32_t *d, const uint8_t *lds, const uint32_t *
  * from lds + x[j] - 4 j: twice, from the chunk's first lane and from the first lane the first load
  * left, so a row, and a row that wraps around once (a neighbour's dword, lane (t + 1) & 63), take
  * at most two loads. A masked-off lane's bytes are not read (AVX-512 suppresses their faults), and
- * a loaded lane's address is its own: x[i] and x[j] lie within the allocation, less than 2^16 apart,
- * so lds + x[j] + 4 (i - j) is lds + x[i]. The lanes left after two loads are gathered (vpgatherdd:
+ * a loaded lane's address is its own: x[i] = x[j] + 4 (i - j) in 32 bits with both inside the
+ * allocation (below 2^31) holds in integers too, so lds + x[j] + 4 (i - j) is lds + x[i]. The lanes
+ * left after two loads are gathered (vpgatherdd:
  * on this project's AVX-512 host, Zen 4, as fast as the scalar picks, 24 ns against 22 a wave of
  * random addresses in a /tmp microbenchmark). Every chunk stays in a register until all are read,
  * so d may be a's register. */

@@ -49,7 +49,7 @@ done
 mkdir -p "$out" || exit 2
 exec python3 - "$aiter" "$out" "$lanelab" "$readelf" "${JOBS:-2}" "${BUDGET:-200000}" "${TIMEOUT:-120}" "${ONLY:-}" \
   "${BUFSIZE:-1048576}" <<'PY'
-import os, re, shutil, subprocess, sys, tempfile, time
+import atexit, os, re, shutil, subprocess, sys, tempfile, time
 from concurrent.futures import ThreadPoolExecutor
 
 aiter, out, lanelab, readelf, jobs, budget, timeout, only, bufsize = sys.argv[1:10]
@@ -134,7 +134,6 @@ for arch in ("gfx942", "gfx950"):
 objs.sort()
 tmp = tempfile.mkdtemp(prefix="aiter-dummy-")
 # the zero buffers live only as long as this run: removed however the run ends
-import atexit
 atexit.register(shutil.rmtree, tmp, True)
 zbuf = os.path.join(tmp, "zero-buffer.bin")
 with open(zbuf, "wb") as f: f.write(b"\0" * bufsize)
