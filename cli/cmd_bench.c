@@ -128,8 +128,7 @@ static int seed_ref_make(seed_ref *r, int seq, FILE *out, int runs) {
 static int seed_run(const seed_ref *ref, const char *build, emu_arch a, prod_result *r, double *cpu, ll_err *err) {
   rt_device *d = rt_open(RT_EMU, a, err);
   if (!d) return err->code;
-  long ncores = sysconf(_SC_NPROCESSORS_ONLN);
-  prod_run_opts o = {.threads = ncores > 0 ? (int)ncores : 1};
+  prod_run_opts o = {.threads = ll_ncpus()};
   double c0 = cpu_now();
   int rc = prod_case_run_ref(d, build, &ref->c, &o, &ref->s, ref->ro, ref->rl, r, err);
   *cpu = cpu_now() - c0;
@@ -143,8 +142,7 @@ static int bench_seed(FILE *out, const char *build, int seq, int only_arch) {
    * CDNA4 change's looser 1e-2: the run must pass the tighter one; the margin to both is printed. */
   double atol, rtol;
   oracle_tolerance_default(ORACLE_F16, &atol, &rtol);
-  long ncores = sysconf(_SC_NPROCESSORS_ONLN);
-  if (ncores < 1) ncores = 1;
+  long ncores = ll_ncpus();
   char lavg[64];
   load_line(lavg, sizeof lavg);
   /* QK and PV each issue Hq * seq * seq * D / (16*16*16) MFMA 16x16x16 (16,777,216 at seq 4096:

@@ -671,8 +671,7 @@ done:
 int emu_bench(FILE *out, const char *build_dir)
 {
   const char *arch = "gfx950";
-  long ncores = sysconf(_SC_NPROCESSORS_ONLN);
-  if (ncores < 1) ncores = 1;
+  long ncores = ll_ncpus();
   char lavg[64] = "unknown";
   FILE *la = fopen("/proc/loadavg", "r");
   if (la) {
