@@ -930,10 +930,9 @@ T256 static void lds_read4_256(uint32_t *d, const uint8_t *lds, const uint32_t *
  * at most two loads. A masked-off lane's bytes are not read (AVX-512 suppresses their faults), and
  * a loaded lane's address is its own: x[i] = x[j] + 4 (i - j) in 32 bits with both inside the
  * allocation (below 2^31) holds in integers too, so lds + x[j] + 4 (i - j) is lds + x[i]. The lanes
- * left after two loads are gathered (vpgatherdd:
- * on this project's AVX-512 host, Zen 4, as fast as the scalar picks, 24 ns against 22 a wave of
- * random addresses in a /tmp microbenchmark). Every chunk stays in a register until all are read,
- * so d may be a's register. */
+ * left after two loads are gathered (vpgatherdd: on this project's AVX-512 host, Zen 4, as fast as
+ * the scalar picks, 24 ns against 22 a wave of random addresses in a /tmp microbenchmark). Every
+ * chunk stays in a register until all are read, so d may be a's register. */
 T512 static void lds_read4_512(uint32_t *d, const uint8_t *lds, const uint32_t *a, uint32_t off)
 {
   const __m512i vo = _mm512_set1_epi32((int)off), step = _mm512_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40,
