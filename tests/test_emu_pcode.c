@@ -21,7 +21,7 @@ static double h2d(uint16_t h) { _Float16 x; memcpy(&x, &h, 2); return (double)x;
 static uint16_t d2h(double d) { _Float16 x = (_Float16)d; uint16_t h; memcpy(&h, &x, 2); return h; }
 static float bf2f(uint16_t b) { return u2f((uint32_t)b << 16); }
 static bool nan16(uint16_t h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff); }
-#define q2h sn_q2h /* tests/emu_snippets/snippet.h */
+/* exact value -> f16 rounded once: sn_q2h (tests/emu_snippets/snippet.h) */
 /* VOP3 clamp of a float with DX10_CLAMP set: NaN -> 0, [0, 1], -0 kept (docs/emulator-choices.md) */
 static float clampf01(float x) { return x != x ? 0.0f : x < 0 ? 0.0f : x > 1 ? 1.0f : x; }
 static int64_t sat(int64_t r, int64_t lo, int64_t hi) { return r < lo ? lo : r > hi ? hi : r; }
@@ -120,7 +120,7 @@ static int r_madf16(int v, const uint32_t *A, const uint32_t *B, const uint32_t 
   const uint16_t K = 0x4248;
   double a = h2d(A[0]), b = h2d(v == 4 ? K : (uint16_t)B[0]);
   double c = h2d(v == 2 ? (uint16_t)D[0] : v == 3 ? K : v == 4 ? (uint16_t)B[0] : (uint16_t)C[0]);
-  uint16_t r = v == 1 ? q2h((__float128)a * b + c) : d2h((double)((float)(a * b) + (float)c));
+  uint16_t r = v == 1 ? sn_q2h((__float128)a * b + c) : d2h((double)((float)(a * b) + (float)c));
   D[0] = r;
   RET;
 }
@@ -154,13 +154,13 @@ static int r_int32(int v, const uint32_t *A, const uint32_t *B, const uint32_t *
 static int r_fma16x(int v, const uint32_t *A, const uint32_t *B, const uint32_t *C, uint32_t *D)
 {
   if (v == 2) {
-    uint16_t h = q2h((__float128)u2f(A[0]) * u2f(B[0]) + u2f(C[0]));
+    uint16_t h = sn_q2h((__float128)u2f(A[0]) * u2f(B[0]) + u2f(C[0]));
     D[0] = (D[0] & 0xffff0000u) | h;
     RET;
   }
   uint32_t r = 0;
   for (int k = 0; k < (v == 1 ? 2 : 1); k++)
-    r |= (uint32_t)q2h((__float128)h2d(A[0] >> 16 * k) * h2d(B[0] >> 16 * k) + h2d(C[0] >> 16 * k)) << 16 * k;
+    r |= (uint32_t)sn_q2h((__float128)h2d(A[0] >> 16 * k) * h2d(B[0] >> 16 * k) + h2d(C[0] >> 16 * k)) << 16 * k;
   D[0] = v == 1 ? r : (D[0] & 0xffff0000u) | r;
   RET;
 }

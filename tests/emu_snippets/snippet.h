@@ -213,7 +213,6 @@ SN_UNUSED static int sn_run(snip *s)
   return EMU_OK;
 }
 
-/* xorshift32, for reproducible inputs */
 /* An exact value -> f16, round to nearest even: round to odd into double first (>= 13 more bits
  * than f16), then one rounding to f16 (_Float16, the compiler's conversion). For references: x
  * must hold the exact value (a __float128 sum of values whose bits span at most 113 places). */
@@ -234,6 +233,7 @@ SN_UNUSED static uint16_t sn_q2h(__float128 x)
   return r;
 }
 
+/* xorshift32, for reproducible inputs */
 SN_UNUSED static uint32_t sn_rand(uint32_t *st)
 {
   uint32_t x = *st;
