@@ -487,3 +487,60 @@ Test(compare, i64_and_u64_compare_every_bit) {
   cr_assert(oracle_etype_parse("u64", &t));
   cr_expect_eq(cmp(t, a, 16, a, 16, NULL, 0, 0, &res, &e), LL_EXIT_OK);
 }
+
+/* f32 buffers go by blocks of 64 when every pair of a block is finite and within tolerance
+ * (oracle/compare.c f32_block). The same values as f64 go element by element: both must give the
+ * same result, and the maxima must sit where the formula of the data puts them. Blocks with a NaN
+ * pair, an inf, a mismatch, a zero reference, ties and a tail shorter than a block are all here. */
+static uint32_t xs32(uint32_t *s) {
+  *s ^= *s << 13, *s ^= *s >> 17, *s ^= *s << 5;
+  return *s;
+}
+Test(compare, f32_blocks_give_the_element_by_element_result) {
+  enum { N = 64 * 40 + 17 };
+  static float g[N], r[N];
+  static double gd[N], rd[N];
+  uint32_t s = 12345;
+  for (int i = 0; i < N; i++) {
+    uint32_t x = xs32(&s);
+    r[i] = (x & 1 ? -1 : 1) * (0.5f + (float)(x >> 8) * 0x1p-25f); /* 0.5 <= |r| < 1 */
+    g[i] = r[i] + (float)((int32_t)xs32(&s)) * 0x1p-52f;      /* |d| < 2^-21, relative < 2^-20 */
+  }
+  /* the largest abs difference three times, twice in block 3 and once in block 30: the first
+   * (index 200) is the max */
+  r[200] = 0.5f, g[200] = 0.5f + 0x1p-20f;
+  r[210] = 0.75f, g[210] = 0.75f - 0x1p-20f;
+  r[1930] = -0.5f, g[1930] = -0.5f - 0x1p-20f;
+  /* the largest relative one twice in block 10 (ties inside a block): the first, 650 */
+  r[650] = 0x1p-10f, g[650] = 0x1p-10f + 0x1p-22f;
+  r[660] = 0x1p-10f, g[660] = 0x1p-10f + 0x1p-22f;
+  r[700] = 0, g[700] = 0x1p-30f;           /* a zero reference: no relative error, within atol */
+  r[1000] = NAN, g[1000] = NAN;            /* agreement, but its block goes element by element */
+  r[1100] = 1, g[1100] = INFINITY;         /* a non-finite disagreement */
+  r[1500] = 0.25f, g[1500] = 0.75f;        /* over tolerance, abs 0.5: the new abs max */
+  r[N - 3] = 0.125f, g[N - 3] = 0.125f;    /* the tail */
+  for (int i = 0; i < N; i++) gd[i] = g[i], rd[i] = r[i];
+  oracle_compare_result a, b;
+  ll_err e = {0};
+  cr_assert_eq(cmp(ORACLE_E_F32, g, sizeof g, r, sizeof r, NULL, 1e-5, 1e-5, &a, &e), LL_EXIT_FAIL, "%s", e.msg);
+  cr_assert_eq(cmp(ORACLE_E_F64, gd, sizeof gd, rd, sizeof rd, NULL, 1e-5, 1e-5, &b, &e), LL_EXIT_FAIL, "%s", e.msg);
+  cr_expect(a.n == N && a.over == 2 && a.nonfinite == 1 && a.inf_vs_finite == 1 && a.nan_both == 1,
+            "n %llu over %llu nonfinite %llu nan_both %llu", (unsigned long long)a.n, (unsigned long long)a.over,
+            (unsigned long long)a.nonfinite, (unsigned long long)a.nan_both);
+  cr_expect(a.max_abs == 0.5 && a.max_abs_at == 1500, "max abs %g at %llu", a.max_abs, (unsigned long long)a.max_abs_at);
+  cr_expect(a.first[0].flat == 1100 && a.first[1].flat == 1500);
+  cr_expect(a.over == b.over && a.nonfinite == b.nonfinite && a.nan_both == b.nan_both && a.nfirst == b.nfirst);
+  cr_expect(a.max_abs == b.max_abs && a.max_abs_at == b.max_abs_at, "%g@%llu vs %g@%llu", a.max_abs,
+            (unsigned long long)a.max_abs_at, b.max_abs, (unsigned long long)b.max_abs_at);
+  cr_expect(a.max_rel == b.max_rel && a.max_rel_at == b.max_rel_at, "%g@%llu vs %g@%llu", a.max_rel,
+            (unsigned long long)a.max_rel_at, b.max_rel, (unsigned long long)b.max_rel_at);
+  /* without the two disagreements every block but NaN's is a fast one: the maxima where placed */
+  r[1100] = g[1100] = 1, r[1500] = g[1500] = 0.25f;
+  for (int i = 0; i < N; i++) gd[i] = g[i], rd[i] = r[i];
+  cr_assert_eq(cmp(ORACLE_E_F32, g, sizeof g, r, sizeof r, NULL, 1e-5, 1e-5, &a, &e), LL_EXIT_OK, "%s", e.msg);
+  cr_assert_eq(cmp(ORACLE_E_F64, gd, sizeof gd, rd, sizeof rd, NULL, 1e-5, 1e-5, &b, &e), LL_EXIT_OK, "%s", e.msg);
+  cr_expect(a.max_abs == 0x1p-20 && a.max_abs_at == 200, "max abs %a at %llu", a.max_abs, (unsigned long long)a.max_abs_at);
+  cr_expect(a.max_rel == 0x1p-12 && a.max_rel_at == 650, "max rel %a at %llu", a.max_rel, (unsigned long long)a.max_rel_at);
+  cr_expect(a.max_abs == b.max_abs && a.max_abs_at == b.max_abs_at && a.max_rel == b.max_rel &&
+            a.max_rel_at == b.max_rel_at && a.nan_both == 1 && b.nan_both == 1);
+}
