@@ -1015,8 +1015,9 @@ void emu_add_minmax64(uint32_t *d, const uint32_t *a, uint32_t off, uint32_t *mn
 bool emu_lds_in64(const uint32_t *a, uint32_t off, uint32_t last);
 /* every a[l] + off a multiple of align (a power of two) with a[l] + off + bytes <= lim (exact) */
 bool emu_lds_ok64(const uint32_t *a, uint32_t off, uint32_t align, uint32_t bytes, uint64_t lim);
-/* ds_read_b64_tr_b16's registers d0, d1 from each lane's 8 bytes at lds + a[l] (emu/op_xlane.c) */
-void emu_tr16_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a);
+/* ds_read_b64_tr_b16's registers d0, d1 from each lane's 8 bytes at lds + (a[l] + off) (emu/op_xlane.c),
+ * every lane's address aligned to 8 with a[l] + off + 8 <= lim, the LDS's size (the caller checked) */
+void emu_tr16_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a, uint32_t off, uint32_t lim);
 /* d0[l], d1[l] = the two dwords at lds + (uint32_t)(a[l] + off), every lane in range (emu/op_ds.c) */
 void emu_lds_read8_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a, uint32_t off);
 /* d[l] = the dword at lds + (uint32_t)(a[l] + off), every lane in range (emu/op_ds.c ds_read_b32) */

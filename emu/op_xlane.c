@@ -163,7 +163,7 @@ static __attribute__((noinline)) int tr_read(emu_wave *w, const emu_insn *in, in
      * same rule as the general loop below with E = 4, R = 4: output element k of lane 16g+m is
      * 16-bit element m%4 of lane 16g+4k+m/4 (register r holds elements 2r and 2r+1), that is
      * register r of lane 16g+m takes element m%4 of lanes 16g+8r+m/4 and 16g+8r+4+m/4 */
-    emu_tr16_64(emu_vreg(w, in, 0, 0), emu_vreg(w, in, 0, 1), w->wg->lds + (uint32_t)in->offset, a);
+    emu_tr16_64(emu_vreg(w, in, 0, 0), emu_vreg(w, in, 0, 1), w->wg->lds, a, (uint32_t)in->offset, w->wg->lds_size);
     emu_pend(w, in, EMU_CNT_DS, 0);
     return EMU_OK;
   }
@@ -209,7 +209,7 @@ static int op_ds_read_b64_tr_b16(emu_wave *w, const emu_insn *in)
   if (emu_exec(w) == ~0ull) {
     const uint32_t *a = emu_vreg(w, in, 1, 0);
     if (emu_lds_ok64(a, (uint32_t)in->offset, 8, 8, w->wg->lds_size)) {
-      emu_tr16_64(emu_vreg(w, in, 0, 0), emu_vreg(w, in, 0, 1), w->wg->lds + (uint32_t)in->offset, a);
+      emu_tr16_64(emu_vreg(w, in, 0, 0), emu_vreg(w, in, 0, 1), w->wg->lds, a, (uint32_t)in->offset, w->wg->lds_size);
       emu_pend(w, in, EMU_CNT_DS, 0);
       return EMU_OK;
     }

@@ -834,8 +834,63 @@ T256 static void tr16_256(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const 
   }
 }
 
-void emu_tr16_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a)
+/* The same on AVX-512 (issue #31, twentieth stop): a group of four lanes (4j..4j+3) whose 8-byte
+ * reads all lie in one aligned 32-byte block (every group of the gfx950 seed's V reads: the
+ * fragment's four lanes read one row's 32 bytes, swizzled) is one 32-byte load, and a qword permute
+ * by address bits 4:3 puts the lanes' bytes in lane order; a 16-lane chunk with any other group,
+ * or with a block that would reach past the LDS's last byte (lim), takes the lanes' 8-byte loads
+ * (ld8x2_128). Then, per chunk g, register r's 16 dwords are words m and 16 + m (m = 0..15) of the
+ * 64 bytes of lanes 16g+8r..+7: one vpermw each. The caller checked every lane aligned and in range;
+ * all reads happen before any write, so d0 or d1 may be a's register. 14.4 -> 10.0 ns a wave on the
+ * seed's addresses (/tmp microbenchmark, docs/performance.md twentieth stop). */
+T512 static void tr16_512(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a, uint32_t off, uint32_t lim)
 {
+  static const uint16_t wi[32] __attribute__((aligned(64))) = {0, 16, 1, 17, 2,  18, 3,  19, 4,  20, 5,  21, 6,  22, 7,  23,
+                                                               8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31};
+  const __m512i wix = _mm512_load_si512(wi), vo = _mm512_set1_epi32((int)off), m32 = _mm512_set1_epi32(~31);
+  const __m512i hi4 = _mm512_setr_epi64(0, 0, 0, 0, 4, 4, 4, 4), q3 = _mm512_set1_epi64(3);
+  const __m512i top = _mm512_set1_epi32((int)(lim - 32)); /* a block's first byte at most lim - 32 */
+  __m512i r0[4], r1[4];
+#pragma GCC unroll 4
+  for (int g = 0; g < 4; g++) {
+    const __m512i x = _mm512_add_epi32(_mm512_loadu_si512(a + 16 * g), vo), blk = _mm512_and_si512(x, m32);
+    const __mmask16 bad = _mm512_cmpneq_epi32_mask(blk, _mm512_shuffle_epi32(blk, 0)) | _mm512_cmpgt_epu32_mask(blk, top);
+    __m512i h[2];
+    if (!bad && lim >= 32) {
+      uint32_t b[16];
+      _mm512_storeu_si512(b, blk);
+#pragma GCC unroll 2
+      for (int k = 0; k < 2; k++) {
+        const __m512i z = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)(lds + b[8 * k]))),
+                                             _mm256_loadu_si256((const __m256i *)(const void *)(lds + b[8 * k + 4])), 1);
+        const __m256i xk = k ? _mm512_extracti64x4_epi64(x, 1) : _mm512_castsi512_si256(x);
+        const __m512i qi = _mm512_add_epi64(_mm512_and_si512(_mm512_srli_epi64(_mm512_cvtepu32_epi64(xk), 3), q3), hi4);
+        h[k] = _mm512_permutexvar_epi64(qi, z);
+      }
+    } else {
+      const uint32_t *q = a + 16 * g;
+#pragma GCC unroll 2
+      for (int k = 0; k < 2; k++) {
+        const uint32_t *p = q + 8 * k;
+        __m512i z = _mm512_castsi128_si512(ld8x2_128(lds + (uint32_t)(p[0] + off), lds + (uint32_t)(p[1] + off)));
+        z = _mm512_inserti32x4(z, ld8x2_128(lds + (uint32_t)(p[2] + off), lds + (uint32_t)(p[3] + off)), 1);
+        z = _mm512_inserti32x4(z, ld8x2_128(lds + (uint32_t)(p[4] + off), lds + (uint32_t)(p[5] + off)), 2);
+        h[k] = _mm512_inserti32x4(z, ld8x2_128(lds + (uint32_t)(p[6] + off), lds + (uint32_t)(p[7] + off)), 3);
+      }
+    }
+    r0[g] = _mm512_permutexvar_epi16(wix, h[0]), r1[g] = _mm512_permutexvar_epi16(wix, h[1]);
+  }
+#pragma GCC unroll 4
+  for (int g = 0; g < 4; g++) _mm512_storeu_si512(d0 + 16 * g, r0[g]), _mm512_storeu_si512(d1 + 16 * g, r1[g]);
+}
+
+void emu_tr16_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a, uint32_t off, uint32_t lim)
+{
+  if (emu_avx512) {
+    tr16_512(d0, d1, lds, a, off, lim);
+    return;
+  }
+  lds += off;
   if (emu_avx2) {
     tr16_256(d0, d1, lds, a);
     return;

@@ -1145,6 +1145,64 @@ static void on_every_simd_path(void (*check)(void))
 }
 
 Test(emu_cvt, whole_wave_kernels_match_the_lane_definitions) { on_every_simd_path(simd_check); }
+/* emu_tr16_64 (ds_read_b64_tr_b16's whole-wave kernel) against docs/isa.md's rule: output element k
+ * of lane 16g+m is 16-bit element m%4 of lane 16g+4k+m/4's 8 bytes, register r holding elements 2r
+ * and 2r+1. The LDS is a buffer of exactly lim bytes (so the sanitizer build sees any read past it).
+ * Layouts: random slots; each group of four lanes reading the four slots of one aligned 32-byte
+ * block in a random order (the seed's V reads); the same with one lane of one group moved to
+ * another block; blocks whose last one ends past lim (lim not a multiple of 32: the lanes read
+ * its first 8 bytes only); the offset moving every block by 8; the destination on the address
+ * register. */
+static void tr16_check(void)
+{
+  uint32_t st = 0x6b43a9b5u;
+  for (int round = 0; round < 48; round++) {
+    const int layout = round % 4;
+    const uint32_t off = round & 4 ? 8 : round & 8 ? 64 : 0;
+    const uint32_t lim = layout == 3 ? 16 * 32 + 8 + off : 8192 + off;  /* layout 3: the last block has 8 bytes */
+    uint8_t *lds = malloc(lim);
+    cr_assert(lds);
+    for (uint32_t i = 0; i < lim; i++) lds[i] = (uint8_t)sn_rand(&st);
+    uint32_t a[64], d0[64], d1[64];
+    if (layout == 0) {
+      for (int l = 0; l < 64; l++) a[l] = 8 * (sn_rand(&st) % ((lim - off) / 8));
+    } else {
+      const uint32_t nblk = layout == 3 ? 17 : 256; /* whole 32-byte blocks below lim - off, plus layout 3's part block */
+      for (int j = 0; j < 16; j++) {
+        uint32_t b = layout == 3 ? (uint32_t)j + 1 : sn_rand(&st) % nblk, p[4] = {0, 1, 2, 3};
+        for (int i = 3; i > 0; i--) {
+          uint32_t k = sn_rand(&st) % (uint32_t)(i + 1), t = p[i];
+          p[i] = p[k], p[k] = t;
+        }
+        for (int i = 0; i < 4; i++)
+          a[4 * j + i] = layout == 3 && b == 16 ? 32 * b : 32 * b + 8 * p[i]; /* the part block: its first slot */
+      }
+      if (layout == 2) a[4 * (sn_rand(&st) % 16) + sn_rand(&st) % 4] = 32 * (sn_rand(&st) % nblk) + 8 * (sn_rand(&st) % 4);
+    }
+    for (int l = 0; l < 64; l++) cr_assert_leq(a[l] + off + 8, lim, "round %d lane %d in range", round, l);
+    uint32_t want0[64], want1[64];
+    for (int L = 0; L < 64; L++) {
+      uint16_t e[4];
+      for (int k = 0; k < 4; k++) {
+        int src = L / 16 * 16 + 4 * k + L % 16 / 4, el = L % 4;
+        memcpy(&e[k], lds + a[src] + off + 2 * el, 2);
+      }
+      want0[L] = e[0] | (uint32_t)e[1] << 16, want1[L] = e[2] | (uint32_t)e[3] << 16;
+    }
+    if (round % 8 == 7) { /* d0 on the address register */
+      memcpy(d0, a, sizeof a);
+      emu_tr16_64(d0, d1, lds, d0, off, lim);
+    } else {
+      emu_tr16_64(d0, d1, lds, a, off, lim);
+    }
+    for (int L = 0; L < 64; L++)
+      cr_assert(d0[L] == want0[L] && d1[L] == want1[L], "tr16 round %d (layout %d, offset %u) lane %d: %08x %08x, want %08x %08x",
+                round, layout, off, L, d0[L], d1[L], want0[L], want1[L]);
+    free(lds);
+  }
+}
+Test(emu_cvt, tr16_kernel_follows_the_transpose_rule) { on_every_simd_path(tr16_check); }
+
 
 /* emu/simd.c's address kernels (global accesses, the LDS ordering check) against their definitions:
  * d = (lo | hi << 32) + off; bit l of the outside mask when a[l] - base > lim as unsigned 64-bit
