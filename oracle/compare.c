@@ -120,6 +120,9 @@ static double load(oracle_etype t, const uint8_t *base, uint64_t i, uint64_t *bi
   }
 }
 
+/* The tolerance test of a finite pair with |got - ref| = a (mismatch() and f32_block() both). */
+static inline bool within(double a, double ref, double atol, double rtol) { return a <= atol + rtol * fabs(ref); }
+
 /* Is the pair a mismatch, and of which kind? NaN/NaN and same-sign inf agree (oracle.h). */
 static bool mismatch(double g, double r, double atol, double rtol, oracle_mismatch_kind *k) {
   bool gn = isnan(g), rn = isnan(r);
@@ -138,7 +141,7 @@ static bool mismatch(double g, double r, double atol, double rtol, oracle_mismat
     return true;
   }
   *k = ORACLE_MM_VALUE;
-  return !(fabs(g - r) <= atol + rtol * fabs(r));
+  return !within(fabs(g - r), r, atol, rtol);
 }
 
 /* f32 outputs (the attention kernels' O and LSE) by blocks of F32_BLOCK elements, for speed (issue #31:
@@ -162,7 +165,7 @@ static bool f32_block(const uint8_t *g8, const uint8_t *r8, uint64_t at, double 
     double g = gf[j], x = rf[j];
     a[j] = fabs(g - x);
     rel[j] = x != 0 ? a[j] / fabs(x) : 0;
-    ok &= isfinite(g) & isfinite(x) & (a[j] <= atol + rtol * fabs(x));
+    ok &= isfinite(g) & isfinite(x) & within(a[j], x, atol, rtol);
     ma = a[j] > ma ? a[j] : ma;
     mr = rel[j] > mr ? rel[j] : mr;
   }
