@@ -30,8 +30,14 @@ static inline float h2f(uint16_t h) { return emu_f16_to_f32(h); }
   }
 PK_H(v_pk_add_f16, 2, a + b)
 PK_H(v_pk_mul_f16, 2, a * b)
-/* v_pk_fma_f16: each half's exact a * b + c rounded once to f16 (emu_fma_ro; clamp on the double,
- * as f2h's on the float) */
+/* the exact a * b + c rounded once to f16 (emu_fma_ro), clamped first with clamp as f2h clamps the
+ * float: v_pk_fma_f16's halves and v_fma_mix*_f16 off the vector kernel */
+static inline uint16_t fma_h(double a, double b, double c, bool clamp, bool dx10)
+{
+  double v = emu_fma_ro(a, b, c);
+  return emu_f64_to_f16(clamp ? emu_clampd(dx10, v) : v);
+}
+/* v_pk_fma_f16: each half's exact a * b + c rounded once to f16 (fma_h) */
 int EMU_H(emu_op_v_pk_fma_f16)(emu_wave *w, const emu_insn *in)
 {
   uint16_t lo[3][EMU_LANES], hi[3][EMU_LANES];
@@ -48,9 +54,7 @@ int EMU_H(emu_op_v_pk_fma_f16)(emu_wave *w, const emu_insn *in)
     uint32_t r = 0;
     for (int h = 0; h < 2; h++) {
       const uint16_t(*x)[EMU_LANES] = h ? hi : lo;
-      double v = emu_fma_ro(h2f(x[0][l]), h2f(x[1][l]), h2f(x[2][l]));
-      if (in->clamp) v = emu_clampd(dx10, v);
-      r |= (uint32_t)emu_f64_to_f16(v) << 16 * h;
+      r |= (uint32_t)fma_h(h2f(x[0][l]), h2f(x[1][l]), h2f(x[2][l]), in->clamp, dx10) << 16 * h;
     }
     d[l] = r;
   }
@@ -635,11 +639,7 @@ static int mix_f16(emu_wave *w, const emu_insn *in, bool hi)
   uint32_t d[EMU_LANES];
   uint16_t h[EMU_LANES];
   const bool dx10 = emu_dx10_clamp(w);
-  L64 {
-    double v = emu_fma_ro(A[l], B[l], C[l]);
-    if (in->clamp) v = emu_clampd(dx10, v);
-    h[l] = emu_f64_to_f16(v);
-  }
+  L64 h[l] = fma_h(A[l], B[l], C[l], in->clamp, dx10);
   L64 d[l] = hi ? (old[l] & 0xffffu) | (uint32_t)h[l] << 16 : (old[l] & 0xffff0000u) | h[l];
   emu_dst32(w, in, 0, d);
   return EMU_OK;
@@ -731,6 +731,11 @@ int EMU_H(emu_op_v_dot2c_f32_bf16)(emu_wave *w, const emu_insn *in) { return dot
  * with clamp the exact sum (int64) is saturated to the 32-bit type once (int-clamp-exact). The
  * packed sources are read whole (a VOP3P op_sel would select 16-bit halves; LLVM accepts none on
  * these, and the decoder refuses neg_lo/neg_hi on integer VOP3P ops). */
+/* element i of `bits` bits of v, sign- (sgn) or zero-extended to 32 bits */
+static inline __attribute__((always_inline)) uint32_t dot_elem(uint32_t v, int i, int bits, bool sgn)
+{
+  return sgn ? (uint32_t)((int32_t)(v << (32 - bits * (i + 1))) >> (32 - bits)) : v >> (bits * i) & ((1u << bits) - 1);
+}
 static inline __attribute__((always_inline)) int dot_int(emu_wave *w, const emu_insn *in, const int bits,
                                                           const bool sgn, const bool acc_in_dst)
 {
@@ -738,17 +743,12 @@ static inline __attribute__((always_inline)) int dot_int(emu_wave *w, const emu_
   const uint32_t *A = emu_src32(w, in, in->src0i, t0), *B = emu_src32(w, in, in->src0i + 1, t1);
   const uint32_t *C = acc_in_dst ? emu_vreg(w, in, 0, 0) : emu_src32(w, in, in->src0i + 2, t2);
   const int n = 32 / bits;
-  const uint32_t mask = (1u << bits) - 1;
   if (!in->clamp) {
     /* the exact sum's low 32 bits: products and sums modulo 2^32, each element sign- or
      * zero-extended; with bits and sgn constants here (inlined per form) the loop vectorizes */
     L64 {
       uint32_t sum = C[l];
-      for (int i = 0; i < n; i++) {
-        uint32_t x = sgn ? (uint32_t)((int32_t)(A[l] << (32 - bits * (i + 1))) >> (32 - bits)) : A[l] >> (bits * i) & mask;
-        uint32_t y = sgn ? (uint32_t)((int32_t)(B[l] << (32 - bits * (i + 1))) >> (32 - bits)) : B[l] >> (bits * i) & mask;
-        sum += x * y;
-      }
+      for (int i = 0; i < n; i++) sum += dot_elem(A[l], i, bits, sgn) * dot_elem(B[l], i, bits, sgn);
       d[l] = sum;
     }
     emu_dst32(w, in, 0, d);
@@ -757,16 +757,12 @@ static inline __attribute__((always_inline)) int dot_int(emu_wave *w, const emu_
   L64 {
     int64_t sum = sgn ? (int64_t)(int32_t)C[l] : (int64_t)C[l];
     for (int i = 0; i < n; i++) {
-      uint32_t x = A[l] >> (bits * i) & mask, y = B[l] >> (bits * i) & mask;
-      int64_t xv = sgn ? (int64_t)(int32_t)(x << (32 - bits)) >> (32 - bits) : (int64_t)x;
-      int64_t yv = sgn ? (int64_t)(int32_t)(y << (32 - bits)) >> (32 - bits) : (int64_t)y;
-      sum += xv * yv;
+      const uint32_t x = dot_elem(A[l], i, bits, sgn), y = dot_elem(B[l], i, bits, sgn);
+      sum += sgn ? (int64_t)(int32_t)x * (int32_t)y : (int64_t)x * y;
     }
-    if (in->clamp) {
-      int64_t lo = sgn ? INT32_MIN : 0, hi = sgn ? INT32_MAX : (int64_t)UINT32_MAX;
-      sum = sum < lo ? lo : sum > hi ? hi : sum;
-    }
-    d[l] = (uint32_t)sum;
+    /* clamp: the exact sum saturated to the 32-bit type once */
+    const int64_t lo = sgn ? INT32_MIN : 0, hi = sgn ? INT32_MAX : (int64_t)UINT32_MAX;
+    d[l] = (uint32_t)(sum < lo ? lo : sum > hi ? hi : sum);
   }
   emu_dst32(w, in, 0, d);
   return EMU_OK;
