@@ -978,6 +978,13 @@ T256 static void lds_read4_256(uint32_t *d, const uint8_t *lds, const uint32_t *
   for (int c = 0; c < 8; c++) _mm256_storeu_si256((__m256i *)(void *)(d + 8 * c), r[c]);
 }
 
+/* the lanes of a 16-lane chunk of addresses ix that lie in a row of dwords from x: ix[i] = x + 4 i */
+T512 static inline __mmask16 dword_row_512(__m512i ix, uint32_t x)
+{
+  const __m512i step = _mm512_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60);
+  return _mm512_cmpeq_epi32_mask(ix, _mm512_add_epi32(_mm512_set1_epi32((int)x), step));
+}
+
 /* The same on AVX-512, sixteen lanes a vector (issue #31, nineteenth stop). The lanes of a chunk
  * whose addresses run on by 4 from lane j's (x[i] = x[j] + 4 (i - j)) are one load masked to them,
  * from lds + x[j] - 4 j: twice, from the chunk's first lane and from the first lane the first load
@@ -990,14 +997,13 @@ T256 static void lds_read4_256(uint32_t *d, const uint8_t *lds, const uint32_t *
  * chunk stays in a register until all are read, so d may be a's register. */
 T512 static void lds_read4_512(uint32_t *d, const uint8_t *lds, const uint32_t *a, uint32_t off)
 {
-  const __m512i vo = _mm512_set1_epi32((int)off), step = _mm512_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40,
-                                                                           44, 48, 52, 56, 60);
+  const __m512i vo = _mm512_set1_epi32((int)off);
   __m512i r[4];
 #pragma GCC unroll 4
   for (int c = 0; c < 4; c++) {
     const __m512i ix = _mm512_add_epi32(_mm512_loadu_si512(a + 16 * c), vo);
     const uint32_t x0 = (uint32_t)_mm_cvtsi128_si32(_mm512_castsi512_si128(ix));
-    __mmask16 m = _mm512_cmpeq_epi32_mask(ix, _mm512_add_epi32(_mm512_set1_epi32((int)x0), step));
+    __mmask16 m = dword_row_512(ix, x0);
     if (m == 0xffff) {
       r[c] = _mm512_loadu_si512(lds + x0);
       continue;
@@ -1008,7 +1014,7 @@ T512 static void lds_read4_512(uint32_t *d, const uint8_t *lds, const uint32_t *
     const uint32_t xj = (uint32_t)_mm_cvtsi128_si32(_mm512_castsi512_si128(_mm512_permutexvar_epi32(_mm512_set1_epi32(j), ix)));
     /* lane i's dword at bj + 4 i when x[i] = x[j] + 4 (i - j) (bj itself may lie before lds: integer arithmetic) */
     const void *bj = (const void *)((uintptr_t)lds + xj - 4u * (uint32_t)j);
-    m = left & _mm512_cmpeq_epi32_mask(ix, _mm512_add_epi32(_mm512_set1_epi32((int)(xj - 4u * (uint32_t)j)), step));
+    m = left & dword_row_512(ix, xj - 4u * (uint32_t)j);
     v = _mm512_mask_loadu_epi32(v, m, bj);
     left &= (__mmask16)~m;
     r[c] = left ? _mm512_mask_i32gather_epi32(v, left, ix, lds, 1) : v;
@@ -1057,19 +1063,18 @@ T256 static void lds_write4_256(uint8_t *lds, const uint32_t *a, uint32_t off, c
  * as lds_write4_256's two chunks of eight, in lane order (issue #31, nineteenth stop) */
 T512 static void lds_write4_512(uint8_t *lds, const uint32_t *a, uint32_t off, const uint32_t *s)
 {
-  const __m512i vo = _mm512_set1_epi32((int)off), step = _mm512_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40,
-                                                                           44, 48, 52, 56, 60);
+  const __m512i vo = _mm512_set1_epi32((int)off);
   for (int c = 0; c < 4; c++) {
     const __m512i ix = _mm512_add_epi32(_mm512_loadu_si512(a + 16 * c), vo);
     const uint32_t x0 = (uint32_t)_mm_cvtsi128_si32(_mm512_castsi512_si128(ix));
-    const __mmask16 m = _mm512_cmpeq_epi32_mask(ix, _mm512_add_epi32(_mm512_set1_epi32((int)x0), step));
+    const __mmask16 m = dword_row_512(ix, x0);
     if (m == 0xffff) {
       _mm512_storeu_si512(lds + x0, _mm512_loadu_si512(s + 16 * c));
       continue;
     }
     /* lanes 8..15 a row from lane 8's address: bits 8..15 of m8 */
     const uint32_t x8 = (uint32_t)_mm_cvtsi128_si32(_mm512_extracti32x4_epi32(ix, 2));
-    const __mmask16 m8 = _mm512_cmpeq_epi32_mask(ix, _mm512_add_epi32(_mm512_set1_epi32((int)(x8 - 32u)), step));
+    const __mmask16 m8 = dword_row_512(ix, x8 - 32u);
     const __m512i v = _mm512_loadu_si512(s + 16 * c);
     uint32_t ia[16], va[16];
     bool spilled = false;
