@@ -51,7 +51,39 @@ typedef struct worker {
   emu_obs_worker *ow;          /* observation (emu/observe.c); NULL: none */
   emu_ldso *lo;                /* the LDS ordering check (emu/observe.c); NULL: the kernel has no LDS */
   struct emu_mfma_ctx *mfma;   /* emu/op_mfma.c's state, made on the first MFMA (emu_wg.mfma) */
+  emu_wmem mem;                /* the six arrays above, in one region (worker_mem) */
 } worker;
+
+/* W's register files, LDS, private memory, wave records, their fault records and counts, in one
+ * region of pages no other allocation shares (emu/wmem.c says why). Each array starts at a page
+ * boundary plus a different multiple of 1 KiB, so that no two arrays' first bytes share their low 12
+ * address bits, and at a cache-line boundary: a register is 256 bytes, four lines, read and written
+ * by whole-line vector loads and stores (malloc's 16-byte alignment split each of them over two
+ * lines in some runs and not in others, issue #31, fourteenth stop). Cleared as malloc and calloc left them: the wave and fault records, and phase 0's counts
+ * (the others when first entered, emu_op_s_ttracedata); registers, LDS and private memory are
+ * cleared per wave and workgroup. */
+static void worker_mem(worker *W, uint32_t nregs, uint64_t lds)
+{
+  const launch *L = W->L;
+  const size_t nc = L->prog->n ? L->prog->n : 1;
+  const size_t size[6] = {(size_t)L->nwaves * nregs * EMU_LANES * 4, lds ? lds : 1,
+                          (size_t)L->nwaves * EMU_LANES * L->priv_size + 1, (size_t)L->nwaves * sizeof *W->waves,
+                          (size_t)L->nwaves * sizeof *W->wfault, (size_t)EMU_MAX_PHASES * nc * sizeof *W->counts};
+  size_t at[6], end = 0;
+  for (int i = 0; i < 6; i++) {
+    at[i] = ((end + 4095) & ~(size_t)4095) + (size_t)i * 1024;
+    end = at[i] + size[i];
+  }
+  W->mem = emu_wmem_take(end);
+  uint8_t *b = W->mem.p;
+  W->vfile = (uint32_t *)(void *)(b + at[0]);
+  W->lds = b + at[1];
+  W->pfile = b + at[2];
+  W->waves = memset(b + at[3], 0, size[3]);
+  W->wfault = memset(b + at[4], 0, size[4]);
+  W->counts = (uint64_t *)(void *)(b + at[5]);
+  memset(W->counts, 0, nc * sizeof *W->counts);
+}
 
 static void make_view(const emu_wave *w, uint64_t pc, emu_wave_view *v, const launch *L)
 {
@@ -713,17 +745,7 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
   worker *W = ll_xcalloc((size_t)nthreads, sizeof *W);
   for (int t = 0; t < nthreads; t++) {
     W[t].L = &L;
-    /* at cache-line boundaries: a register is 256 bytes, four lines, read and written by whole-line
-     * vector loads and stores; malloc's 16-byte alignment split each of them over two lines in some
-     * runs and not in others (issue #31, fourteenth stop) */
-    W[t].vfile = ll_xaligned((size_t)L.nwaves * nregs * EMU_LANES * 4);
-    W[t].lds = ll_xaligned(lds ? lds : 1);
-    W[t].pfile = ll_xaligned((size_t)L.nwaves * EMU_LANES * L.priv_size + 1);
-    W[t].waves = ll_xcalloc(L.nwaves, sizeof *W[t].waves);
-    W[t].wfault = ll_xcalloc(L.nwaves, sizeof *W[t].wfault);
-    /* phase 0's counts zeroed now, the others when first entered (emu_op_s_ttracedata) */
-    W[t].counts = ll_xmalloc((size_t)EMU_MAX_PHASES * (prog->n ? prog->n : 1) * sizeof *W[t].counts);
-    memset(W[t].counts, 0, (prog->n ? prog->n : 1) * sizeof *W[t].counts);
+    worker_mem(&W[t], nregs, lds);
     W[t].phused = 1;
     if (obs) W[t].ow = emu_obs_worker_new(obs, L.lds_size, L.nwaves);
     if (L.lds_size) W[t].lo = emu_ldso_new(L.lds_size, L.nwaves, obs && emu_obs_racecheck(obs));
@@ -756,12 +778,7 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
   }
   if (stats) collect_stats(prog, W, nthreads, stats);
   for (int t = 0; t < nthreads; t++) {
-    free(W[t].vfile);
-    free(W[t].lds);
-    free(W[t].pfile);
-    free(W[t].waves);
-    free(W[t].wfault);
-    free(W[t].counts);
+    emu_wmem_give(W[t].mem);
     emu_obs_worker_free(W[t].ow);
     emu_ldso_free(W[t].lo);
     emu_mfma_ctx_free(W[t].mfma);

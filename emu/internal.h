@@ -495,6 +495,14 @@ typedef struct emu_wg {
   struct emu_mfma_ctx **mfma;
 } emu_wg;
 void emu_mfma_ctx_free(struct emu_mfma_ctx *c);
+/* A launch worker's memory (emu/wmem.c): at least n bytes, page-aligned, in pages no other
+ * allocation shares, contents arbitrary; given back, it waits for the next launch's worker */
+typedef struct {
+  uint8_t *p;
+  size_t len;
+} emu_wmem;
+emu_wmem emu_wmem_take(size_t n);
+void emu_wmem_give(emu_wmem m);
 
 struct emu_wave {
   uint32_t s[EMU_NSFILE];   /* scalar file incl. VCC, EXEC, M0 (hardware indices) */

@@ -928,9 +928,9 @@ Test(state, workgroup_ids_in_sgprs_across_threads)
   synth_free(&s);
 }
 
-/* every wave's registers start at a cache line (emu_launch allocates the register file with
- * ll_xaligned): whole-line vector loads and stores of a register then never span two lines, in every
- * run, whatever malloc would have returned (issue #31, fourteenth stop) */
+/* every wave's registers start at a cache line (emu_launch places the register file so, in its
+ * worker's region, emu/wmem.c): whole-line vector loads and stores of a register then never span two
+ * lines, in every run, whatever the heap's state (issue #31, fourteenth stop) */
 static int al_waves, al_bad;
 static void on_end_align(void *u, const emu_wave_view *v)
 {
@@ -962,6 +962,92 @@ Test(state, register_files_start_at_cache_lines)
     emu_mem_free(m);
     synth_free(&s);
   }
+}
+
+/* A worker's memory goes back to a pool and the next launch's worker takes it as the last one left
+ * it (emu/wmem.c): registers and LDS must still start cleared, as docs/hip-runtime.md states (the
+ * emulator's memory starts zeroed). The first kernel fills v5, v6 and the LDS words its lanes read
+ * later with nonzero values; the second reads them before any write. Both run on one worker, so the
+ * second takes the first's region. The test checks its premise too, or it would pass on fresh pages
+ * without the reuse it is about: between the launches the pooled region still holds the first
+ * kernel's v5 (looked at through emu_wmem_take), and the second launch's registers lie in it. */
+static uintptr_t reuse_vgpr[2];
+static uint32_t reuse_val[2][64];
+static int reuse_launch;
+static emu_wmem reuse_region;
+static void on_end_reuse(void *u, const emu_wave_view *v)
+{
+  (void)u;
+  reuse_vgpr[reuse_launch] = (uintptr_t)v->vgpr;
+  for (int l = 0; l < 64; l++) reuse_val[reuse_launch][l] = v->vgpr[5 * 64 + l] | v->vgpr[6 * 64 + l];
+}
+
+Test(state, reused_worker_memory_starts_cleared)
+{
+  static const char *src[2] = {"v_mov_b32 v5, 0x5a5a5a5a\n"
+                               "v_lshlrev_b32 v1, 2, v0\n"
+                               "v_mov_b32 v6, 0x3c3c3c3c\n"
+                               "ds_write_b32 v1, v6\n"
+                               "s_waitcnt lgkmcnt(0)\n"
+                               "s_endpgm\n",
+                               "v_lshlrev_b32 v1, 2, v0\n"
+                               "ds_read_b32 v6, v1\n"
+                               "s_waitcnt lgkmcnt(0)\n"
+                               "s_endpgm\n"};
+  BOTH {
+    for (reuse_launch = 0; reuse_launch < 2; reuse_launch++) {
+      synth s;
+      synth_make(&s, ARCH, src[reuse_launch], 1024);
+      emu_mem *m = emu_mem_new();
+      emu_dispatch d = {.co = &s.co, .kernel = &s.k, .grid = {1, 1, 1}, .block = {64, 1, 1}};
+      emu_launch_opts o = {.threads = 1, .on_wave_end = on_end_reuse};
+      emu_fault f;
+      cr_assert_eq(emu_launch(m, &d, &o, &f, NULL), LL_EXIT_OK, "%s", f.msg);
+      emu_mem_free(m);
+      synth_free(&s);
+#if !defined(__SANITIZE_ADDRESS__)
+      if (reuse_launch == 0) {
+        emu_wmem r = emu_wmem_take(1); /* the smallest pooled region: the one the launch gave back */
+        bool dirty = false;
+        for (size_t i = 0; i + 4 <= r.len && !dirty; i += 4) dirty = !memcmp(r.p + i, "\x5a\x5a\x5a\x5a", 4);
+        emu_wmem_give(r);
+        cr_assert(dirty, "the pooled region keeps the first kernel's v5");
+        reuse_region = r;
+      }
+#endif
+    }
+    for (int l = 0; l < 64; l++) cr_assert_eq(reuse_val[0][l], 0x7e7e7e7eu, "lane %d: the first kernel's values", l);
+#if !defined(__SANITIZE_ADDRESS__)
+    cr_assert(reuse_vgpr[1] >= (uintptr_t)reuse_region.p && reuse_vgpr[1] < (uintptr_t)reuse_region.p + reuse_region.len,
+              "the second launch's worker took the first one's region");
+#endif
+    for (int l = 0; l < 64; l++) cr_assert_eq(reuse_val[1][l], 0, "lane %d: v5 | v6 = 0x%08x, not cleared", l, reuse_val[1][l]);
+  }
+}
+
+/* emu/wmem.c's regions: page-aligned, at least the size asked for, writable throughout; one given
+ * back is what the next request it covers gets (no new mapping), and a request larger than every
+ * region in the pool gets a new one */
+Test(state, worker_regions_are_pages_reused_by_size)
+{
+  emu_wmem a = emu_wmem_take(100000);
+  cr_assert_not_null(a.p);
+  cr_assert_geq(a.len, 100000);
+  memset(a.p, 0xa5, a.len);
+#if !defined(__SANITIZE_ADDRESS__)
+  cr_assert_eq((uintptr_t)a.p % 4096, 0, "page-aligned");
+  emu_wmem_give(a);
+  emu_wmem b = emu_wmem_take(5000);
+  cr_assert_eq(b.p, a.p, "a request the pooled region covers gets it back");
+  emu_wmem c = emu_wmem_take(b.len + 1);
+  cr_assert_neq(c.p, b.p);
+  cr_assert_geq(c.len, b.len + 1);
+  memset(c.p, 0x5a, c.len);
+  emu_wmem_give(b);
+  emu_wmem_give(c);
+#else
+  emu_wmem_give(a);
+#endif
 }
 
 /* ---- LDS ------------------------------------------------------------------------------------*/
