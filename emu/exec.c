@@ -56,7 +56,7 @@ typedef struct worker {
 
 /* W's register files, LDS, private memory, wave records, their fault records and counts, in one
  * region of pages no other allocation shares (emu/wmem.c says why). Each array starts at a page
- * boundary plus a different multiple of 1 KiB, so that no two arrays' first bytes share their low 12
+* boundary plus a different multiple of 640 bytes (ten cache lines), so that no two arrays' first bytes share their low 12
  * address bits, and at a cache-line boundary: a register is 256 bytes, four lines, read and written
  * by whole-line vector loads and stores (malloc's 16-byte alignment split each of them over two
  * lines in some runs and not in others, issue #31, fourteenth stop). Cleared as malloc and calloc left them: the wave and fault records, and phase 0's counts
@@ -71,7 +71,7 @@ static void worker_mem(worker *W, uint32_t nregs, uint64_t lds)
                           (size_t)L->nwaves * sizeof *W->wfault, (size_t)EMU_MAX_PHASES * nc * sizeof *W->counts};
   size_t at[6], end = 0;
   for (int i = 0; i < 6; i++) {
-    at[i] = ((end + 4095) & ~(size_t)4095) + (size_t)i * 1024;
+    at[i] = ((end + 4095) & ~(size_t)4095) + (size_t)i * 640;
     end = at[i] + size[i];
   }
   W->mem = emu_wmem_take(end);
