@@ -56,12 +56,13 @@ typedef struct worker {
 
 /* W's register files, LDS, private memory, wave records, their fault records and counts, in one
  * region of pages no other allocation shares (emu/wmem.c says why). Each array starts at a page
-* boundary plus a different multiple of 640 bytes (ten cache lines), so that no two arrays' first bytes share their low 12
- * address bits, and at a cache-line boundary: a register is 256 bytes, four lines, read and written
- * by whole-line vector loads and stores (malloc's 16-byte alignment split each of them over two
- * lines in some runs and not in others, issue #31, fourteenth stop). Cleared as malloc and calloc left them: the wave and fault records, and phase 0's counts
- * (the others when first entered, emu_op_s_ttracedata); registers, LDS and private memory are
- * cleared per wave and workgroup. */
+ * boundary plus a different multiple of 640 bytes (ten cache lines), so that no two arrays' first
+ * bytes share their low 12 address bits, and at a cache-line boundary: a register is 256 bytes,
+ * four lines, read and written by whole-line vector loads and stores (malloc's 16-byte alignment
+ * split each of them over two lines in some runs and not in others, issue #31, fourteenth stop).
+ * Cleared as malloc and calloc left them: the wave and fault records, and phase 0's counts (the
+ * others when first entered, emu_op_s_ttracedata); registers, LDS and private memory are cleared
+ * per wave and workgroup. */
 static void worker_mem(worker *W, uint32_t nregs, uint64_t lds)
 {
   const launch *L = W->L;

@@ -4,7 +4,7 @@
  * Why (issue #31, twenty-first stop, docs/performance.md): the six arrays used to come from malloc,
  * the wave records 16-byte aligned among other allocations. In a process that had run other work
  * first (the whole `lanelab bench`, as `make bench` runs it), gfx950's seed then took 10.3-11.8 CPU-s
- * in eleven of fourteen runs (8.9-9.5 in the others) against 8.4-9.2 in a process of its own. With the
+ * in twelve of sixteen runs (8.9-9.5 in the others) against 8.4-9.2 in a process of its own. With the
  * arrays in pages of their own (page-aligned blocks from the heap, fresh mappings with and without
  * huge pages, and this file's regions), the same sequence took 8.4-9.2 in nine runs of nine. The
  * functions that took the extra time store to the wave's registers and records (2-3x their samples);
