@@ -36,7 +36,9 @@
 #endif
 #endif
 
-enum { WMEM_POOL = 16, WMEM_GRAIN = 64 << 10 };
+/* 256 regions: one per worker of a launch on a machine of up to 256 cores (a launch's workers take
+ * theirs together); 256 MiB: the seed shape's workers take about 1.5 MiB each */
+enum { WMEM_POOL = 256, WMEM_GRAIN = 64 << 10 };
 #define WMEM_KEEP ((size_t)256 << 20)
 
 static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
