@@ -89,8 +89,20 @@ $(BUILD)/obj/isa/cc.o: CFLAGS += -DLANELAB_HIPCC_SAN=$(if $(filter 1,$(SAN)),1,0
 # their handlers are macro-expanded, and -g's variable tracking was a third of their compile,
 # 122.5 against 85.2 CPU-s for emu/*.c, compiled one after the other (docs/performance.md, "Test
 # time"). Profiles, backtraces and the sanitizers' reports keep their file:line.
+# Most of the emulator's objects are -O3 (not in the sanitizer build, which stays -Og): the seed
+# shape's emulation 1.6-1.7% faster than at -O2 (seq 2048, pinned pairs, medians of 6-8: gfx950
+# 2.197 -> 2.1605 CPU-s, gfx942 3.1615 -> 3.110; docs/performance.md, twenty-first stop). Not the
+# files with floating-point arithmetic GCC may contract into FMAs (-ffp-contract=fast is GNU C's
+# default): there -O3 made more FMA instructions than -O2 (op_valu.c 4 -> 26, simd.c 13 -> 62,
+# op_avx2.c 269 -> 298, op_vop3p.c 265 -> 272, bench.c 52 -> 73), and more inlining could contract a
+# product and a sum that -O2 rounds apart. Nor fuse.c, whose -O3 build warns of possibly
+# uninitialized vectors in its bit-operation loops. The others have the same count of FMA
+# instructions at both levels (op_mfma.c 3984) or none.
 EMU_G ?= -g1
-$(BUILD)/obj/emu/%.o: CFLAGS += -fvect-cost-model=dynamic -fno-math-errno $(EMU_G)
+EMU_O ?= $(if $(filter 1,$(SAN)),,-O3)
+EMU_O2 := simd op_valu op_avx2 op_vop3p bench fuse
+$(BUILD)/obj/emu/%.o: CFLAGS += -fvect-cost-model=dynamic -fno-math-errno $(EMU_G) $(EMU_O)
+$(foreach f,$(EMU_O2),$(BUILD)/obj/emu/$(f).o): EMU_O :=
 
 define lib_rule
 $(BUILD)/lib/lib$(1).a: $(call obj_of,$(1))

@@ -715,7 +715,7 @@ static bool parse_metadata(elf *e, emu_codeobj *co, const symtab *st, const uint
              "entry 0x%" PRIx64, k->name, fs[4] & 0xf, rd64(fs + 8), k->entry);
       goto out;
     }
-    uint32_t segsize, lds_md;
+    uint32_t segsize = 0, lds_md = 0; /* set by md_u32 before any use (-O3 cannot tell) */
     if (!md_u32(e, km, k->name, ".kernarg_segment_size", true, 0, &segsize) ||
         !md_u32(e, km, k->name, ".kernarg_segment_align", true, 0, &k->kernarg_segment_align) ||
         !md_u32(e, km, k->name, ".group_segment_fixed_size", true, 0, &lds_md) ||

@@ -529,7 +529,7 @@ static int smem_addr(emu_wave *w, const emu_insn *in, bool buffer, uint32_t n, u
 static int smem_store(emu_wave *w, const emu_insn *in, bool buffer)
 {
   uint32_t n = in->o[0].n * 4u;
-  uint64_t a;
+  uint64_t a = 0; /* set by smem_addr when it returns EMU_OK (-O3 cannot tell) */
   if (smem_addr(w, in, buffer, n, &a) != EMU_OK) return EMU_FAULT;
   uint32_t *p = emu_gptr(w, in, a, n, 4, -1);
   if (!p) return EMU_FAULT;
