@@ -90,8 +90,8 @@ $(BUILD)/obj/isa/cc.o: CFLAGS += -DLANELAB_HIPCC_SAN=$(if $(filter 1,$(SAN)),1,0
 # 122.5 against 85.2 CPU-s for emu/*.c, compiled one after the other (docs/performance.md, "Test
 # time"). Profiles, backtraces and the sanitizers' reports keep their file:line.
 # Most of the emulator's objects are -O3 (not in the sanitizer build, which stays -Og): the seed
-# shape's emulation 1.6-1.7% faster than at -O2 (seq 2048, pinned pairs, medians of 6-8: gfx950
-# 2.197 -> 2.1605 CPU-s, gfx942 3.1615 -> 3.110; docs/performance.md, twenty-first stop). Not the
+# shape's emulation 1.3-2.6% faster than at -O2 (seq 2048, pinned pairs, medians of 6-8: gfx950
+# 2.2105 -> 2.1535 CPU-s, gfx942 3.0645 -> 3.025; docs/performance.md, twenty-first stop). Not the
 # files with floating-point arithmetic GCC may contract into FMAs (-ffp-contract=fast is GNU C's
 # default): there -O3 made more FMA instructions than -O2 (op_valu.c 4 -> 26, simd.c 13 -> 62,
 # op_avx2.c 269 -> 298, op_vop3p.c 265 -> 272, bench.c 52 -> 73), and more inlining could contract a
