@@ -91,13 +91,14 @@ $(BUILD)/obj/isa/cc.o: CFLAGS += -DLANELAB_HIPCC_SAN=$(if $(filter 1,$(SAN)),1,0
 # time"). Profiles, backtraces and the sanitizers' reports keep their file:line.
 # Most of the emulator's objects are -O3 (not in the sanitizer build, which stays -Og): the seed
 # shape's emulation 1.3-2.6% faster than at -O2 (seq 2048, pinned pairs, medians of 6-8: gfx950
-# 2.2105 -> 2.1535 CPU-s, gfx942 3.0645 -> 3.025; docs/performance.md, twenty-first stop). Not the
-# files with floating-point arithmetic GCC may contract into FMAs (-ffp-contract=fast is GNU C's
-# default): there -O3 made more FMA instructions than -O2 (op_valu.c 4 -> 26, simd.c 13 -> 62,
-# op_avx2.c 269 -> 298, op_vop3p.c 265 -> 272, bench.c 52 -> 73), and more inlining could contract a
-# product and a sum that -O2 rounds apart. Nor fuse.c, whose -O3 build warns of possibly
-# uninitialized vectors in its bit-operation loops. The others have the same count of FMA
-# instructions at both levels (op_mfma.c 3984) or none.
+# 2.2105 -> 2.1535 CPU-s, gfx942 3.0645 -> 3.025; docs/performance.md, twenty-first stop). -O3 fuses
+# no product and sum into an FMA that -O2 leaves apart (GNU C's default -ffp-contract=fast): every
+# emu/ object has the same count of FMA instructions with -ffp-contract=off as without, at -O2 and
+# at -O3 (the extra ones at -O3 are copies of explicit fmaf and intrinsics by unrolling and
+# inlining). Six stay at -O2: simd.c, op_valu.c, op_avx2.c, op_vop3p.c and bench.c gained nothing
+# measurable (the whole build at -O3 measured the same), and op_valu.c and op_vop3p.c set the
+# operand order that the inline-assembly float blocks copy (docs/emulator.md); fuse.c's -O3 build
+# warns of possibly uninitialised vectors.
 EMU_G ?= -g1
 EMU_O ?= $(if $(filter 1,$(SAN)),,-O3)
 EMU_O2 := simd op_valu op_avx2 op_vop3p bench fuse
