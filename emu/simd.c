@@ -1444,13 +1444,19 @@ void emu_f16_to_f32_64(float *f, const uint16_t *h)
  * "Host SIMD paths"); tests/test_emu_cvt.c keeps a sweep. 78 -> 45 ns a wave in a /tmp
  * microbenchmark (fifteenth stop), the bit test 41 -> 37 (twenty-second). */
 static float exp2_def(float a) { return (float)exp2((double)a); }
+/* the certainty test both vector kernels make on y's bits: r = (y + EXP2_WADD) & EXP2_WMASK, the 29
+ * bits below the float mantissa moved so that the window of 2^13 around the half-way point 2^28 is
+ * r < EXP2_WIN; a lane is certain when r >= EXP2_WIN */
+#define EXP2_WADD ((1ll << 13) - (1ll << 28))
+#define EXP2_WMASK ((1ll << 29) - 1)
+#define EXP2_WIN (1ll << 14)
 
 static double exp2_t16[16], exp2_p5[6]; /* 2^(j/16); (ln2/16)^i / i! (exp2_init below) */
 T512 static uint64_t exp2_512(float *d, const float *a)
 {
   const __m512d t0 = _mm512_loadu_pd(exp2_t16), t1 = _mm512_loadu_pd(exp2_t16 + 8);
   const __m512d magic = _mm512_set1_pd(0x1.8p52), s16 = _mm512_set1_pd(16.0);
-  const __m512i wadd = _mm512_set1_epi64((1 << 13) - (1 << 28)), wm = _mm512_set1_epi64((1 << 29) - 1);
+  const __m512i wadd = _mm512_set1_epi64(EXP2_WADD), wm = _mm512_set1_epi64(EXP2_WMASK), win = _mm512_set1_epi64(EXP2_WIN);
   uint64_t slow = 0;
 #pragma GCC unroll 2
   for (int b = 0; b < 8; b++) {
@@ -1465,7 +1471,7 @@ T512 static uint64_t exp2_512(float *d, const float *a)
     __m512d tj = _mm512_permutex2var_pd(t0, _mm512_castpd_si512(t), t1); /* T[k mod 16] */
     __m512d y = _mm512_scalef_pd(_mm512_mul_pd(p, tj), _mm512_mul_pd(kd, _mm512_set1_pd(0.0625)));
     const __m512i r = _mm512_and_si512(_mm512_add_epi64(_mm512_castpd_si512(y), wadd), wm);
-    ok &= _mm512_cmpge_epu64_mask(r, _mm512_set1_epi64(1 << 14));
+    ok &= _mm512_cmpge_epu64_mask(r, win);
     _mm256_storeu_ps(d + 8 * b, _mm512_cvtpd_ps(y));
     slow |= (uint64_t)(uint8_t)~ok << (8 * b);
   }
@@ -1534,10 +1540,9 @@ T256 static uint64_t exp2_256(float *d, const float *a)
     __m256i e = _mm256_slli_epi64(_mm256_srli_epi64(kb, 6), 52);
     __m256i y = _mm256_castpd_si256(_mm256_mul_pd(q, _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(t), e))));
     /* certain unless y's 29 bits below the float mantissa lie within 2^13 of the half-way point
-     * 2^28 (see above) */
-    __m256i r = _mm256_and_si256(_mm256_add_epi64(y, _mm256_set1_epi64x((1 << 13) - (1 << 28))),
-                                 _mm256_set1_epi64x((1 << 29) - 1));
-    ok &= ~_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_set1_epi64x(1 << 14), r)));
+     * 2^28 (see above; EXP2_WIN) */
+    __m256i r = _mm256_and_si256(_mm256_add_epi64(y, _mm256_set1_epi64x(EXP2_WADD)), _mm256_set1_epi64x(EXP2_WMASK));
+    ok &= ~_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_set1_epi64x(EXP2_WIN), r)));
     _mm_storeu_ps(d + 4 * b, _mm256_cvtpd_ps(_mm256_castsi256_pd(y)));
     slow |= (uint64_t)(~ok & 15) << (4 * b);
   }
