@@ -153,9 +153,8 @@ static void init_wave(worker *W, emu_wg *g, emu_wave *w, uint32_t wi)
   w->fault = &W->fault;
   w->last = NULL;
   w->state = 0;
-  w->npend = 0;
   memset(w->ncnt, 0, sizeof w->ncnt);
-  w->nbar = 0;
+  w->pbar = 0;
   memset(w->pseq, 0, sizeof w->pseq);
   memset(w->pret, 0, sizeof w->pret);
   emu_pend_clear(w);
@@ -240,7 +239,7 @@ static inline __attribute__((always_inline)) int run_wave_(worker *W, emu_wave *
       L->o->on_snap(L->o->user, &v);
       pthread_mutex_unlock(&L->mu);
     }
-    if (__builtin_expect(w->npend != 0, 0) && emu_hazard_possible(w, in) && emu_hazard_check(w, in) != EMU_OK)
+    if (__builtin_expect(emu_pending(w), 0) && emu_hazard_possible(w, in) && emu_hazard_check(w, in) != EMU_OK)
       return EMU_FAULT;
     w->counts[w->ip]++; /* w->counts moves with the phase (s_ttracedata) */
     w->ip++;
@@ -260,7 +259,7 @@ static inline __attribute__((always_inline)) int run_wave_(worker *W, emu_wave *
         }
       } else if (rc == EMU_BARRIER) {
         w->state = 1;
-        w->nbar++; /* outstanding LDS results cross it (emu_hazard_check) */
+        w->pbar = w->pseq[EMU_CNT_DS]; /* outstanding LDS results cross it (emu_hazard_check) */
       } else {
         w->state = 3;
       }
@@ -294,7 +293,7 @@ static inline void rr_stop(emu_wave *w, uint32_t k, int rc)
   w->rr_k = k;
   w->rr_pos = k - 1;
   w->state = rc == EMU_END ? 2 : rc == EMU_BARRIER ? 1 : 3;
-  if (rc == EMU_BARRIER) w->nbar++;
+  if (rc == EMU_BARRIER) w->pbar = w->pseq[EMU_CNT_DS];
 }
 
 /* a record of a block rr_ahead runs: a solo wave's LDS accesses through the LDS ordering check, and
@@ -341,7 +340,7 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w, emu_ldso
        * stays as it was, so its turn is unobservable (issue #31: gfx942's software transpose waits
        * on its ds_bpermute_b32 results about once every nine instructions) */
       bool here = solo ? in->solo_ev : in->fn == emu_op_s_waitcnt && (!lo || emu_ldso_writes_retired(lo, w));
-      if (!here || w->budget == 0 || (w->vskip | w->gpr_idx) || (w->npend != 0 && emu_hazard_possible(w, in)))
+      if (!here || w->budget == 0 || (w->vskip | w->gpr_idx) || (emu_pending(w) && emu_hazard_possible(w, in)))
         break;
       w->budget--;
       k++;
@@ -357,7 +356,7 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w, emu_ldso
       ip = w->ip;
       continue;
     }
-    if (__builtin_expect(w->npend != 0, 0) &&
+    if (__builtin_expect(emu_pending(w), 0) &&
         (solo ? emu_hazard_sblock_possible(w, in) : emu_hazard_block_possible(w, in))) {
       if (emu_hazard_possible(w, in)) break;
       for (uint32_t j = 1; j < m; j++)

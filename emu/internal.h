@@ -460,6 +460,7 @@ enum { EMU_CNT_VM = 0, EMU_CNT_DS = 1, EMU_CNT_SMEM = 2 };
  * power of two above its counter's maximum */
 #define EMU_PRING_BASE(c) ((c) == EMU_CNT_VM ? 0 : (c) == EMU_CNT_DS ? 64 : 80)
 #define EMU_PRING_CAP(c) ((c) == EMU_CNT_VM ? 64 : 16)
+#define EMU_PEND_WARNED 4
 
 /* Memory-model warnings of one launch (emu_memwarn): one per PC, reported when the launch ends
  * (emu_warns_report): of a PC's occurrences, the first of the earliest workgroup in grid order
@@ -534,30 +535,31 @@ struct emu_wave {
   /* outstanding memory operations (s_waitcnt validation, see emu_pend): one ring per counter, in
    * issue order, so retiring a counter's oldest moves no entry (emu/waitcnt.c: counter c's i-th
    * oldest is pring[EMU_PRING_BASE(c) + (phead[c] + i) % EMU_PRING_CAP(c)], i < ncnt[c]); ord
-   * orders entries of different counters */
-  int npend;                /* all counters' entries */
-  uint8_t ncnt[3];          /* entries per counter (EMU_CNT_*) */
+   * orders entries of different counters. 16 bytes an entry: what the counter, the in-order
+   * sequence number and the map words would add is derived (emu/waitcnt.c) */
+  uint8_t ncnt[4];          /* entries per counter (EMU_CNT_*); [3] stays 0, so that one load asks
+                               whether any is outstanding (emu_pending) */
   uint8_t phead[3];
   uint32_t pord;            /* ord of the next operation */
   struct {
-    uint8_t cnt; uint8_t kind; uint16_t reg, n;
-    uint8_t warned;         /* emu_hazard_check reported a tolerated pattern on it: not again */
-    uint32_t bar;           /* w->nbar when issued: an s_barrier since then if different */
-    uint32_t seq;           /* vmcnt / lgkmcnt(LDS) entries: pseq[cnt] when issued (1, 2, ...) */
-    uint32_t ord;           /* pord when issued */
     uint64_t pc;
-    uint8_t hw[2];          /* its registers as words of pbits (flattened) with their bits: emu/waitcnt.c */
-    uint64_t hm[2];
+    uint32_t ord;           /* pord when issued */
+    uint16_t reg;
+    uint8_t n;
+    uint8_t kw;             /* register kind (emu_regkind) | EMU_PEND_WARNED: emu_hazard_check reported a
+                               tolerated pattern on it, not again */
   } pring[64 + 16 + 16];
-  uint32_t nbar;            /* s_barriers executed */
+  uint32_t pbar;            /* pseq[EMU_CNT_DS] when the wave last executed s_barrier: an LDS entry
+                               of a higher seq was issued after it (emu_hazard_check) */
   /* per counter (EMU_CNT_VM, EMU_CNT_DS, in-order): operations issued (the last entry's seq) and
    * the seq of the youngest retired. Both return in order, so what has retired is always a prefix:
-   * seq <= pret[cnt] is retired. The LDS ordering check (emu/observe.c) reads them. */
+   * seq <= pret[cnt] is retired, and the live entries' seqs are pret + 1 .. pseq, one each. The LDS
+   * ordering check (emu/observe.c) reads them. */
   uint32_t pseq[2], pret[2];
   /* the pending entries' registers per kind (as emu_insn.hz_*): an instruction whose registers miss
    * them all cannot trigger emu_hazard_check. Kept by emu/waitcnt.c: pbits has the bits of every
-   * live entry's registers (pring[].hw/hm), pkinds bit k while a live entry names kind k (pkc[k]
-   * of them); pover: two live entries may name the same register (then retiring rebuilds pbits). */
+   * live entry's registers, pkinds bit k while a live entry names kind k (pkc[k] of them); pover: two
+   * live entries may name the same register (then retiring rebuilds pbits). */
   uint8_t pkinds, pkc[4];
   bool pover;
   uint64_t pbits[4][9];     /* one bit per register (a spare word at the end; emu_insn.hz_word
@@ -626,6 +628,13 @@ static inline void emu_pend_clear(emu_wave *w)
   w->pkinds = 0;
   memset(w->pkc, 0, sizeof w->pkc);
   w->pover = false;
+}
+/* Is any memory operation of the wave outstanding (an entry on any counter)? */
+static inline bool emu_pending(const emu_wave *w)
+{
+  uint32_t n;
+  memcpy(&n, w->ncnt, sizeof n);
+  return n != 0;
 }
 /* Can `in` touch a pending register? False only when none of its register operands names a
  * pending register of its kind (then emu_hazard_check would find nothing): the operands' registers,

@@ -13,35 +13,37 @@ static inline pent *pq_at(emu_wave *w, int c, int i)
   return &w->pring[EMU_PRING_BASE(c) + ((w->phead[c] + i) & (EMU_PRING_CAP(c) - 1))];
 }
 
-/* The pending-register map (emu_wave.pbits/pkinds) is the union of the live entries' registers.
- * Each entry keeps its registers as two words of the map with their bits (hw/hm, made once by
- * emu_pend): issuing ORs them in, retiring takes them out again. Two live entries may name the same
- * register (a younger in-order load into the registers of an older one): emu_pend sees that as
- * bits already in the map and sets pover, and then a
- * retirement rebuilds the map from the live entries (pend_rebuild) instead, which clears pover once
- * no two of them overlap. pkinds bit k: pkc[k] (live entries of kind k) is nonzero. This replaced a
- * count per register, counted in and out register by register: seed seq 256 1426.6 M -> 1423.0 M
- * instructions (gfx942), 1189.4 M -> 1185.0 M (gfx950), docs/performance.md. */
-static inline void pend_mask(pent *e, unsigned k, unsigned reg, unsigned n)
+/* The pending-register map (emu_wave.pbits/pkinds) is the union of the live entries' registers:
+ * issuing ORs an entry's bits in, retiring takes them out again, both from the entry's kind, first
+ * register and count (pend_words). Two live entries may name the same register (a younger in-order
+ * load into the registers of an older one): emu_pend sees that as bits already in the map and sets
+ * pover, and then a retirement rebuilds the map from the live entries (pend_rebuild) instead, which
+ * clears pover once no two of them overlap. pkinds bit k: pkc[k] (live entries of kind k) is
+ * nonzero. This replaced a count per register, counted in and out register by register: seed seq
+ * 256 1426.6 M -> 1423.0 M instructions (gfx942), 1189.4 M -> 1185.0 M (gfx950),
+ * docs/performance.md. */
+#define PKIND(e) ((unsigned)(e)->kw & 3u)
+/* registers [reg, reg + n) of kind k as the map holds them: bits m0 of word w0 and m1 of word w0 + 1
+ * (the spare word at the end of a kind's row takes what passes 512); nothing for kind 0 (no
+ * register), n 0 or reg past 511; at most 64 registers (a memory operation returns at most 16; the
+ * decoder's operand words, emu_insn.hz_*, stop at 64 too) */
+static inline __attribute__((always_inline)) unsigned pend_words(unsigned k, unsigned reg, unsigned n, uint64_t *m0,
+                                                                 uint64_t *m1)
 {
-  if (__builtin_expect(n == 1 && k && reg < 512, 1)) {
-    /* one register (ds_bpermute_b32, 32-bit DS reads: most entries): one bit, none past the word */
-    e->hw[0] = (uint8_t)(k * 9 + (reg >> 6)), e->hm[0] = 1ull << (reg & 63);
-    e->hw[1] = (uint8_t)(e->hw[0] + 1), e->hm[1] = 0;
-    return;
+  if (__builtin_expect(n == 1 && k && reg < 512, 1)) { /* one register: one bit, none past the word */
+    *m0 = 1ull << (reg & 63), *m1 = 0;
+    return k * 9 + (reg >> 6);
   }
   if (!k || !n || reg >= 512) {
-    e->hw[0] = e->hw[1] = 0, e->hm[0] = e->hm[1] = 0;
-    return;
+    *m0 = *m1 = 0;
+    return 0;
   }
-  /* [reg, reg + n) below 512, at most 64 registers (a memory operation returns at most 16; the
-   * decoder's operand words, emu_insn.hz_*, stop at 64 too) */
   if (n > 512 - reg) n = 512 - reg;
   if (n > 64) n = 64;
   unsigned sh = reg & 63;
   uint64_t m = ~0ull >> (64 - n);
-  e->hw[0] = (uint8_t)(k * 9 + (reg >> 6)), e->hm[0] = m << sh;
-  e->hw[1] = (uint8_t)(e->hw[0] + 1), e->hm[1] = (m >> 1) >> (63 - sh); /* the bits past the word (the spare at 512) */
+  *m0 = m << sh, *m1 = (m >> 1) >> (63 - sh);
+  return k * 9 + (reg >> 6);
 }
 
 /* the map again from the live entries, pover from whether any two of them overlap */
@@ -53,46 +55,34 @@ static void pend_rebuild(emu_wave *w)
   for (int c = 0; c < 3; c++)
     for (int i = 0; i < w->ncnt[c]; i++) {
       const pent *e = pq_at(w, c, i);
-      over |= (pb[e->hw[0]] & e->hm[0]) | (pb[e->hw[1]] & e->hm[1]);
-      pb[e->hw[0]] |= e->hm[0];
-      pb[e->hw[1]] |= e->hm[1];
+      uint64_t m0, m1;
+      unsigned wd = pend_words(PKIND(e), e->reg, e->n, &m0, &m1);
+      over |= (pb[wd] & m0) | (pb[wd + 1] & m1);
+      pb[wd] |= m0;
+      pb[wd + 1] |= m1;
     }
   w->pover = over != 0;
 }
 
-/* Counter c's oldest operation has completed: its registers out of the map (unless a rebuild
- * follows), the counter's retired prefix moved up to it (in-order counters), the entry removed. */
-static inline void retire_head(emu_wave *w, int c)
-{
-  const pent *e = pq_at(w, c, 0);
-  uint64_t *pb = &w->pbits[0][0];
-  pb[e->hw[0]] &= ~e->hm[0];
-  pb[e->hw[1]] &= ~e->hm[1];
-  if (--w->pkc[e->kind] == 0) w->pkinds &= (uint8_t)~(1u << e->kind);
-  if (c < 2 && e->seq > w->pret[c]) w->pret[c] = e->seq; /* in order: the youngest retired so far */
-  w->phead[c] = (uint8_t)((w->phead[c] + 1) & (EMU_PRING_CAP(c) - 1));
-  w->ncnt[c]--;
-  w->npend--;
-}
-
-/* Counter c's k oldest operations have completed (0 < k <= ncnt[c]): retire_head k times, with the
- * ring position, counts and retired prefix moved once. */
+/* Counter c's k oldest operations have completed (0 < k <= ncnt[c]): their registers out of the map
+ * (unless a rebuild follows), the counter's retired prefix moved up to them (in-order counters: the
+ * youngest of them has seq pseq - (ncnt - k)), the entries removed. */
 static inline void retire_n(emu_wave *w, int c, int k)
 {
   uint64_t *pb = &w->pbits[0][0];
-  const pent *e = NULL;
   for (int i = 0; i < k; i++) {
-    e = pq_at(w, c, i);
-    pb[e->hw[0]] &= ~e->hm[0];
-    pb[e->hw[1]] &= ~e->hm[1];
-    if (--w->pkc[e->kind] == 0) w->pkinds &= (uint8_t)~(1u << e->kind);
+    const pent *e = pq_at(w, c, i);
+    uint64_t m0, m1;
+    unsigned wd = pend_words(PKIND(e), e->reg, e->n, &m0, &m1);
+    pb[wd] &= ~m0;
+    pb[wd + 1] &= ~m1;
+    if (--w->pkc[PKIND(e)] == 0) w->pkinds &= (uint8_t)~(1u << PKIND(e));
   }
-  /* in order: the seqs rise along the ring, so the youngest retired is the last one */
-  if (c < 2 && e->seq > w->pret[c]) w->pret[c] = e->seq;
+  if (c < 2) w->pret[c] = w->pseq[c] - (uint32_t)(w->ncnt[c] - k);
   w->phead[c] = (uint8_t)((w->phead[c] + k) & (EMU_PRING_CAP(c) - 1));
   w->ncnt[c] = (uint8_t)(w->ncnt[c] - k);
-  w->npend -= k;
 }
+static inline void retire_head(emu_wave *w, int c) { retire_n(w, c, 1); }
 
 /* emu_pend's body, instantiated once per counter (emu_pend below) so that the ring's base and size,
  * the seq counter and the full-counter test fold to constants: seed seq 256 1194.4 M -> 1186.2 M
@@ -118,28 +108,22 @@ static inline __attribute__((always_inline)) void pend_one(emu_wave *w, const em
   }
   pent *e = pq_at(w, cnt, w->ncnt[cnt]);
   w->ncnt[cnt]++;
-  w->npend++;
-  e->cnt = (uint8_t)cnt;
-  e->warned = 0;
   e->pc = in->pc;
-  e->bar = w->nbar;
-  e->seq = cnt < 2 ? ++w->pseq[cnt] : 0;
+  if (cnt < 2) ++w->pseq[cnt];
   e->ord = w->pord++;
-  unsigned k = 0;
+  unsigned k = 0, reg = 0, n = 0;
   if (dst >= 0) {
     const emu_opnd *o = &in->o[dst];
     k = (unsigned)emu_regkind(o);
-    e->reg = o->reg;
-    e->n = o->n;
-  } else {
-    e->reg = e->n = 0;
+    reg = o->reg, n = o->n;
   }
-  e->kind = (uint8_t)k;
-  pend_mask(e, k, e->reg, e->n);
+  e->reg = (uint16_t)reg, e->n = (uint8_t)n, e->kw = (uint8_t)k;
+  uint64_t m0, m1;
+  unsigned wd = pend_words(k, reg, n, &m0, &m1);
   uint64_t *pb = &w->pbits[0][0];
-  if ((pb[e->hw[0]] & e->hm[0]) | (pb[e->hw[1]] & e->hm[1])) w->pover = true;
-  pb[e->hw[0]] |= e->hm[0];
-  pb[e->hw[1]] |= e->hm[1];
+  if ((pb[wd] & m0) | (pb[wd + 1] & m1)) w->pover = true;
+  pb[wd] |= m0;
+  pb[wd + 1] |= m1;
   w->pkc[k]++;
   w->pkinds |= (uint8_t)(1u << k);
 }
@@ -158,50 +142,38 @@ static inline __attribute__((always_inline)) void pend_fast(emu_wave *w, const e
    * lgkmcnt head is the LDS one). No overlap: retiring needs no rebuild. */
   pent *e;
   if (w->ncnt[cnt] >= (cnt == EMU_CNT_VM ? EMU_VMCNT_MAX : EMU_LGKMCNT_MAX)) {
-    /* retire_head and the new entry's count in one: ncnt and npend stay as they are, the head moves
+    /* retire_head and the new entry's count in one: ncnt stays as it is, the head moves
      * (seed seq 256 gfx942 941.0 M -> 938.3 M instructions, docs/performance.md) */
     const pent *h = pq_at(w, cnt, 0);
-    uint64_t *pb = &w->pbits[0][0];
-    pb[h->hw[0]] &= ~h->hm[0];
-    pb[h->hw[1]] &= ~h->hm[1];
-    if (--w->pkc[h->kind] == 0) w->pkinds &= (uint8_t)~(1u << h->kind);
-    if (h->seq > w->pret[cnt]) w->pret[cnt] = h->seq;
+    uint64_t *pb = &w->pbits[0][0], h0, h1;
+    unsigned hw = pend_words(PKIND(h), h->reg, h->n, &h0, &h1);
+    pb[hw] &= ~h0;
+    pb[hw + 1] &= ~h1;
+    if (--w->pkc[PKIND(h)] == 0) w->pkinds &= (uint8_t)~(1u << PKIND(h));
+    w->pret[cnt] = w->pseq[cnt] - (uint32_t)w->ncnt[cnt] + 1; /* the head's seq */
     e = pq_at(w, cnt, w->ncnt[cnt]);
     w->phead[cnt] = (uint8_t)((w->phead[cnt] + 1) & (EMU_PRING_CAP(cnt) - 1));
   } else {
     e = pq_at(w, cnt, w->ncnt[cnt]);
     w->ncnt[cnt]++;
-    w->npend++;
   }
-  e->cnt = (uint8_t)cnt;
-  e->warned = 0;
   e->pc = in->pc;
-  e->bar = w->nbar;
-  e->seq = ++w->pseq[cnt];
+  ++w->pseq[cnt];
   e->ord = w->pord++;
-  e->reg = (uint16_t)reg;
-  e->n = (uint16_t)n;
-  e->kind = (uint8_t)k;
+  e->reg = (uint16_t)reg, e->n = (uint8_t)n, e->kw = (uint8_t)k;
   w->pkc[k]++;
   w->pkinds |= (uint8_t)(1u << k);
-  if (!k) {
-    e->hw[0] = e->hw[1] = 0, e->hm[0] = e->hm[1] = 0;
-    return;
-  }
+  if (!k) return;
   unsigned word = 9 + (reg >> 6), sh = reg & 63;
   uint64_t *pb = &w->pbits[0][0];
   if (n == 1) { /* ds_bpermute_b32, 32-bit reads: one bit, nothing past the word */
     uint64_t bit = 1ull << sh;
-    e->hw[0] = (uint8_t)word, e->hm[0] = bit;
-    e->hw[1] = (uint8_t)(word + 1), e->hm[1] = 0;
     if (pb[word] & bit) w->pover = true;
     pb[word] |= bit;
     return;
   }
-  /* pend_mask's words and bits */
+  /* pend_words' words and bits */
   uint64_t m = ~0ull >> (64 - n), m0 = m << sh, m1 = (m >> 1) >> (63 - sh);
-  e->hw[0] = (uint8_t)word, e->hm[0] = m0;
-  e->hw[1] = (uint8_t)(word + 1), e->hm[1] = m1;
   if ((pb[word] & m0) | (pb[word + 1] & m1)) w->pover = true;
   pb[word] |= m0;
   pb[word + 1] |= m1;
@@ -285,13 +257,10 @@ void emu_waitcnt(emu_wave *w, int vmcnt, int lgkmcnt)
   if (kvm == nvm && kds == nds && ksm == nsm) {
     /* Everything retires (lgkmcnt(0) with no vector memory outstanding): the map is
      * the union of the live entries (exact, or rebuilt so when pover), so with none left it is
-     * zero; the counts and kinds too. Only the in-order counters' retired prefix is per entry: the
-     * youngest's seq, as retire_head would leave it. */
+     * zero; the counts and kinds too. The in-order counters' retired prefix: the youngest's seq,
+     * pseq, as retire_n would leave it. */
     for (int c = 0; c < 2; c++)
-      if (w->ncnt[c]) {
-        uint32_t s = pq_at(w, c, w->ncnt[c] - 1)->seq;
-        if (s > w->pret[c]) w->pret[c] = s;
-      }
+      if (w->ncnt[c]) w->pret[c] = w->pseq[c];
     /* kind 0 (no register: stores, DS writes) sets no bit of its row, so the row is zero already */
     for (unsigned ks = w->pkinds & ~1u; ks; ks &= ks - 1) memset(w->pbits[__builtin_ctz(ks)], 0, sizeof w->pbits[0]);
     memset(w->pkc, 0, sizeof w->pkc);
@@ -299,7 +268,6 @@ void emu_waitcnt(emu_wave *w, int vmcnt, int lgkmcnt)
     w->pover = false;
     memset(w->ncnt, 0, sizeof w->ncnt);
     memset(w->phead, 0, sizeof w->phead);
-    w->npend = 0;
     return;
   }
   waitcnt_some(w, kvm, kds, ksm);
@@ -323,12 +291,16 @@ int emu_hazard_check(emu_wave *w, const emu_insn *in)
   /* every outstanding operation, oldest first over all counters (a 3-way merge by ord): the fault
    * or warning names the oldest one the instruction conflicts with */
   pent *all[64 + 16 + 16];
+  uint8_t allc[64 + 16 + 16];
+  uint32_t allseq[64 + 16 + 16];
   int na = 0, at[3] = {0, 0, 0};
   for (;;) {
     int c = -1;
     for (int k = 0; k < 3; k++)
       if (at[k] < w->ncnt[k] && (c < 0 || (int32_t)(pq_at(w, k, at[k])->ord - pq_at(w, c, at[c])->ord) < 0)) c = k;
     if (c < 0) break;
+    allc[na] = (uint8_t)c;
+    allseq[na] = c < 2 ? w->pseq[c] - (uint32_t)w->ncnt[c] + 1 + (uint32_t)at[c] : 0; /* the in-order seq */
     all[na++] = pq_at(w, c, at[c]++);
   }
   uint32_t fl = in->flags;
@@ -340,36 +312,37 @@ int emu_hazard_check(emu_wave *w, const emu_insn *in)
     if (!k) continue;
     for (int j = 0; j < na; j++) {
       pent *e = all[j];
-      if (e->kind != k || o->reg + o->n <= e->reg || e->reg + e->n <= o->reg) continue;
+      const int ec = allc[j];
+      if ((int)PKIND(e) != k || o->reg + o->n <= e->reg || e->reg + e->n <= o->reg) continue;
       /* a younger in-order load overwriting the same registers is fine (results arrive in order) */
-      if (i == 0 && load && e->cnt == mycnt && mycnt != EMU_CNT_SMEM) continue;
+      if (i == 0 && load && ec == mycnt && mycnt != EMU_CNT_SMEM) continue;
       /* Undocumented but relied on by AMD's kernels (docs/emulator-choices.md): the same s_load
        * issued again while the first is in flight (both deliver the same bytes, whichever returns
        * last), and an LDS result used after an s_barrier with no lgkmcnt wait. A warning unless
        * strict, once per outstanding operation. A warning changes nothing: the operation stays
        * outstanding until an s_waitcnt retires it, so later counts stay the hardware's. */
-      if (e->warned) continue;
+      if (e->kw & EMU_PEND_WARNED) continue;
       const char *why = NULL;
-      if (i == 0 && load && e->cnt == EMU_CNT_SMEM && mycnt == EMU_CNT_SMEM && e->reg == o->reg && e->n == o->n &&
+      if (i == 0 && load && ec == EMU_CNT_SMEM && mycnt == EMU_CNT_SMEM && e->reg == o->reg && e->n == o->n &&
           same_text_at(w, e->pc, in))
         why = "duplicated s_load in flight";
-      else if (e->cnt == EMU_CNT_DS && e->bar != w->nbar)
+      else if (ec == EMU_CNT_DS && allseq[j] <= w->pbar) /* issued before the wave's last s_barrier */
         why = "LDS result used after s_barrier without s_waitcnt";
       if (why) {
         int rc = emu_memwarn(w, in, "missing s_waitcnt", -1, 0,
                              "%s: operand %d uses %c%u, loaded by the %s operation at pc 0x%llx (%s)", why, i,
                              k == 1 ? 'v' : k == 2 ? 'a' : 's', (unsigned)(o->reg > e->reg ? o->reg : e->reg),
-                             e->cnt == EMU_CNT_DS ? "LDS" : "scalar memory", (unsigned long long)e->pc,
-                             e->cnt == EMU_CNT_DS ? "the ISA asks for s_waitcnt lgkmcnt before the use"
+                             ec == EMU_CNT_DS ? "LDS" : "scalar memory", (unsigned long long)e->pc,
+                             ec == EMU_CNT_DS ? "the ISA asks for s_waitcnt lgkmcnt before the use"
                                                   : "scalar loads may return out of order");
         if (rc != EMU_OK) return rc;
-        e->warned = 1;
+        e->kw |= EMU_PEND_WARNED;
         continue;
       }
       return emu_raise(w, in, "missing s_waitcnt", -1, 0,
                        "operand %d uses %c%u, still being loaded by the %s operation at pc 0x%llx",
                        i, k == 1 ? 'v' : k == 2 ? 'a' : 's', (unsigned)(o->reg > e->reg ? o->reg : e->reg),
-                       e->cnt == EMU_CNT_VM ? "vector memory" : e->cnt == EMU_CNT_DS ? "LDS" : "scalar memory",
+                       ec == EMU_CNT_VM ? "vector memory" : ec == EMU_CNT_DS ? "LDS" : "scalar memory",
                        (unsigned long long)e->pc);
     }
   }
