@@ -583,7 +583,7 @@ struct emu_wave {
   uint32_t priv_size;
 };
 
-/* Register kind of an operand as the s_waitcnt bookkeeping numbers it (emu_wave.pring[].kind,
+/* Register kind of an operand as the s_waitcnt bookkeeping numbers it (emu_wave.pring[].kw,
  * pkinds/pbits, emu_insn.hz_*): 1 VGPR, 2 AGPR, 3 SGPR, 0 not a register. */
 static inline int emu_regkind(const emu_opnd *o)
 {
