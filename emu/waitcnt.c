@@ -13,6 +13,13 @@ static inline pent *pq_at(emu_wave *w, int c, int i)
   return &w->pring[EMU_PRING_BASE(c) + ((w->phead[c] + i) & (EMU_PRING_CAP(c) - 1))];
 }
 
+/* the in-order sequence number of in-order counter c's i-th oldest outstanding operation
+ * (c < 2, i < w->ncnt[c]): the live entries have pret + 1 .. pseq, one each, oldest first */
+static inline uint32_t pq_seq(const emu_wave *w, int c, int i)
+{
+  return w->pseq[c] - (uint32_t)w->ncnt[c] + 1 + (uint32_t)i;
+}
+
 /* The pending-register map (emu_wave.pbits/pkinds) is the union of the live entries' registers:
  * issuing ORs an entry's bits in, retiring takes them out again, both from the entry's kind, first
  * register and count (pend_words). Two live entries may name the same register (a younger in-order
@@ -66,7 +73,7 @@ static void pend_rebuild(emu_wave *w)
 
 /* Counter c's k oldest operations have completed (0 < k <= ncnt[c]): their registers out of the map
  * (unless a rebuild follows), the counter's retired prefix moved up to them (in-order counters: the
- * youngest of them has seq pseq - (ncnt - k)), the entries removed. */
+ * youngest of them has seq pq_seq(k - 1)), the entries removed. */
 static inline void retire_n(emu_wave *w, int c, int k)
 {
   uint64_t *pb = &w->pbits[0][0];
@@ -78,7 +85,7 @@ static inline void retire_n(emu_wave *w, int c, int k)
     pb[wd + 1] &= ~m1;
     if (--w->pkc[PKIND(e)] == 0) w->pkinds &= (uint8_t)~(1u << PKIND(e));
   }
-  if (c < 2) w->pret[c] = w->pseq[c] - (uint32_t)(w->ncnt[c] - k);
+  if (c < 2) w->pret[c] = pq_seq(w, c, k - 1); /* the youngest retired */
   w->phead[c] = (uint8_t)((w->phead[c] + k) & (EMU_PRING_CAP(c) - 1));
   w->ncnt[c] = (uint8_t)(w->ncnt[c] - k);
 }
@@ -150,7 +157,7 @@ static inline __attribute__((always_inline)) void pend_fast(emu_wave *w, const e
     pb[hw] &= ~h0;
     pb[hw + 1] &= ~h1;
     if (--w->pkc[PKIND(h)] == 0) w->pkinds &= (uint8_t)~(1u << PKIND(h));
-    w->pret[cnt] = w->pseq[cnt] - (uint32_t)w->ncnt[cnt] + 1; /* the head's seq */
+    w->pret[cnt] = pq_seq(w, cnt, 0); /* the head's */
     e = pq_at(w, cnt, w->ncnt[cnt]);
     w->phead[cnt] = (uint8_t)((w->phead[cnt] + 1) & (EMU_PRING_CAP(cnt) - 1));
   } else {
@@ -300,7 +307,7 @@ int emu_hazard_check(emu_wave *w, const emu_insn *in)
       if (at[k] < w->ncnt[k] && (c < 0 || (int32_t)(pq_at(w, k, at[k])->ord - pq_at(w, c, at[c])->ord) < 0)) c = k;
     if (c < 0) break;
     allc[na] = (uint8_t)c;
-    allseq[na] = c < 2 ? w->pseq[c] - (uint32_t)w->ncnt[c] + 1 + (uint32_t)at[c] : 0; /* the in-order seq */
+    allseq[na] = c < 2 ? pq_seq(w, c, at[c]) : 0;
     all[na++] = pq_at(w, c, at[c]++);
   }
   uint32_t fl = in->flags;
