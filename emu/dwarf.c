@@ -45,17 +45,17 @@ static uint64_t uleb(rd *r) {
 }
 
 static int64_t sleb(rd *r) {
-  int64_t v = 0;
+  uint64_t v = 0; /* unsigned: shifts into bit 63 are defined */
   unsigned s = 0;
   uint64_t b;
   do {
     b = get(r, 1);
     if (r->bad || s >= 64) return r->bad = true, 0;
-    v |= (int64_t)(b & 0x7f) << s;
+    v |= (b & 0x7f) << s;
     s += 7;
   } while (b & 0x80);
-  if (s < 64 && (b & 0x40)) v |= -((int64_t)1 << s);
-  return v;
+  if (s < 64 && (b & 0x40)) v |= ~0ull << s;
+  return (int64_t)v;
 }
 
 static const char *cstr(rd *r) {
