@@ -1,5 +1,6 @@
 /* emu/dwarf — the code object's DWARF line table (.debug_line, versions 4 and 5), read once at
- * load, so faults, race and init reports and traces can name file:line beside a PC.
+ * load, so faults, race and init reports and traces can name file:line beside a PC; and for
+ * inlined code the line of the kernel's source it was inlined at (.debug_info, below).
  *
  * Format: DWARF 5 standard section 6.2 "Line Number Information" (and DWARF 4 for the v4 header):
  * the header (unit length, version, for v5 address and segment selector sizes, header length,
@@ -120,7 +121,7 @@ static uint32_t intern(emu_codeobj *co, const char *dir, const char *name) {
 }
 
 /* One line-number program (one unit); false with why on a malformed unit. */
-static bool unit(emu_codeobj *co, rd *r, const sections *s, char *why, size_t whyn) {
+static bool unit(emu_codeobj *co, rd *r, const sections *s, emu_line_units *lu, uint64_t uoff, char *why, size_t whyn) {
   uint64_t len = get(r, 4);
   bool d64 = len == 0xffffffffu;
   if (d64) len = get(r, 8);
@@ -236,8 +237,10 @@ static bool unit(emu_codeobj *co, rd *r, const sections *s, char *why, size_t wh
       if (end) addr = 0, file = 1, line = 1;
     }
   }
-  free(fmap);
-  if (u.bad) return snprintf(why, whyn, "line program runs past its unit"), false;
+  if (u.bad) return free(fmap), snprintf(why, whyn, "line program runs past its unit"), false;
+  /* the unit's file map, for the call sites of inlined calls (DW_AT_call_file, emu__read_inlines) */
+  lu->u = ll_xrealloc(lu->u, (lu->n + 1) * sizeof *lu->u);
+  lu->u[lu->n++] = (struct emu_line_unit){uoff, fmap, nf};
   return true;
 }
 
@@ -251,17 +254,24 @@ static int cmp_rows(const void *a, const void *b) {
   return x->ord < y->ord ? -1 : x->ord > y->ord;
 }
 
+void emu__line_units_free(emu_line_units *lu) {
+  for (size_t i = 0; i < lu->n; i++) free(lu->u[i].fmap);
+  free(lu->u);
+  lu->u = NULL, lu->n = 0;
+}
+
 void emu__read_lines(emu_codeobj *co, const uint8_t *line, size_t nline, const uint8_t *line_str, size_t nline_str,
-                     const uint8_t *str, size_t nstr, char *why, size_t whyn) {
+                     const uint8_t *str, size_t nstr, emu_line_units *lu, char *why, size_t whyn) {
   why[0] = 0;
   sections s = {line_str, str, nline_str, nstr};
   rd r = {line, line + nline, false};
   while (r.p < r.end) {
-    if (!unit(co, &r, &s, why, whyn)) break;
+    if (!unit(co, &r, &s, lu, (uint64_t)(r.p - line), why, whyn)) break;
   }
   if (why[0]) { /* drop everything: half a table would name wrong lines */
     free(co->lines);
     co->lines = NULL, co->nlines = co->caplines = 0;
+    emu__line_units_free(lu);
     return;
   }
   qsort(co->lines, co->nlines, sizeof *co->lines, cmp_rows);
@@ -278,6 +288,311 @@ const char *emu_codeobj_srcline(const emu_codeobj *co, uint64_t pc, char *buf, s
   if (!lo) return NULL; /* the last row at or below pc: an end marker means pc is in no sequence */
   const emu_line *l = &co->lines[lo - 1];
   if (l->file == EMU_LINE_END || l->file >= co->nline_files || !l->line) return NULL;
-  snprintf(buf, n, "%s:%u", co->line_files[l->file], l->line);
+  /* inlined code (a HIP header's atomicAdd, __shfl_xor, a helper of the kernel's own): the line of
+   * the kernel's source it was inlined at too */
+  const struct emu_inline *c = NULL;
+  lo = 0, hi = co->ninl;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (co->inl[mid].lo <= pc) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo && pc < co->inl[lo - 1].hi && co->inl[lo - 1].file < co->nline_files) c = &co->inl[lo - 1];
+  if (c && (c->file != l->file || c->line != l->line))
+    snprintf(buf, n, "%s:%u (inlined at %s:%u)", co->line_files[l->file], l->line, co->line_files[c->file], c->line);
+  else
+    snprintf(buf, n, "%s:%u", co->line_files[l->file], l->line);
   return buf;
+}
+
+/* ---- inlined calls (.debug_info) -------------------------------------------------------------
+ * DWARF 5 sections 3.3.8.2 "Concrete Instances of Inlined Subroutines" (DW_TAG_inlined_subroutine
+ * with DW_AT_low_pc / DW_AT_high_pc or DW_AT_ranges, DW_AT_call_file, DW_AT_call_line), 7.5 "Format
+ * of Debugging Information" (unit headers, abbreviations, attribute forms), 2.17.3 and 7.25 (range
+ * lists: .debug_rnglists, DW_RLE_*; DWARF 4's .debug_ranges pairs), 7.27 (.debug_addr). Only what
+ * naming the call site needs is read: every attribute of every entry is skipped by its form, and
+ * the entries that are inlined calls not inside another one (the outermost: their call site is a
+ * line of the function the code was compiled as, the kernel's own source) give their ranges. A
+ * form or range entry that is not known makes the whole section unread (noted): a half-read tree
+ * could name a wrong call site. */
+typedef struct abbrev {
+  uint64_t code, tag;
+  bool children;
+  uint32_t first, n; /* its attribute specs: spec[first .. first + n) */
+} abbrev;
+typedef struct aspec {
+  uint64_t at, form;
+  int64_t ic; /* DW_FORM_implicit_const's value */
+} aspec;
+typedef struct abbrevs {
+  abbrev *a;
+  size_t n;
+  aspec *spec;
+  size_t nspec;
+} abbrevs;
+
+static bool read_abbrevs(const emu_dbg_secs *s, uint64_t off, abbrevs *t) {
+  t->n = t->nspec = 0;
+  if (off >= s->nabbrev) return false;
+  rd r = {s->abbrev + off, s->abbrev + s->nabbrev, false};
+  size_t cap = 0, capspec = 0;
+  for (;;) {
+    uint64_t code = uleb(&r);
+    if (r.bad) return false;
+    if (!code) return true;
+    if (t->n == cap) cap = cap ? 2 * cap : 64, t->a = ll_xrealloc(t->a, cap * sizeof *t->a);
+    abbrev *a = &t->a[t->n++];
+    a->code = code, a->tag = uleb(&r), a->children = get(&r, 1) != 0;
+    a->first = (uint32_t)t->nspec, a->n = 0;
+    for (;;) {
+      uint64_t at = uleb(&r), form = uleb(&r);
+      int64_t ic = form == 0x21 ? sleb(&r) : 0; /* DW_FORM_implicit_const */
+      if (r.bad || t->nspec > 1000000) return false;
+      if (!at && !form) break;
+      if (t->nspec == capspec) capspec = capspec ? 2 * capspec : 256, t->spec = ll_xrealloc(t->spec, capspec * sizeof *t->spec);
+      t->spec[t->nspec++] = (aspec){at, form, ic};
+      a->n++;
+    }
+  }
+}
+
+/* the value of one attribute: a number (constants, references, offsets, indices, addresses), or
+ * skipped (strings, blocks, expressions); false on a form not known */
+typedef struct form_ctx {
+  bool d64;        /* offsets of 8 bytes */
+  unsigned asize;  /* address size */
+  unsigned ver;
+} form_ctx;
+static bool attr_val(rd *r, uint64_t form, int64_t ic, const form_ctx *c, uint64_t *v) {
+  *v = 0;
+  const unsigned os = c->d64 ? 8 : 4;
+  uint64_t n;
+  switch (form) {
+  case 0x01: *v = get(r, c->asize); break;                          /* addr */
+  case 0x03: n = get(r, 2); goto skip;                              /* block2 */
+  case 0x04: n = get(r, 4); goto skip;                              /* block4 */
+  case 0x05: case 0x12: case 0x26: case 0x2a: *v = get(r, 2); break; /* data2 ref2 strx2 addrx2 */
+  case 0x06: case 0x13: case 0x1c: case 0x28: case 0x2c: *v = get(r, 4); break; /* data4 ref4 ref_sup4 strx4 addrx4 */
+  case 0x07: case 0x14: case 0x20: case 0x24: *v = get(r, 8); break; /* data8 ref8 ref_sig8 ref_sup8 */
+  case 0x08: cstr(r); break;                                         /* string */
+  case 0x09: case 0x18: n = uleb(r); goto skip;                      /* block exprloc */
+  case 0x0a: n = get(r, 1); goto skip;                               /* block1 */
+  case 0x0b: case 0x0c: case 0x11: case 0x25: case 0x29: *v = get(r, 1); break; /* data1 flag ref1 strx1 addrx1 */
+  case 0x0d: *v = (uint64_t)sleb(r); break;                          /* sdata */
+  case 0x0e: case 0x17: case 0x1d: case 0x1f: *v = get(r, os); break; /* strp sec_offset strp_sup line_strp */
+  case 0x10: *v = get(r, c->ver <= 2 ? c->asize : os); break;        /* ref_addr */
+  case 0x0f: case 0x15: case 0x1a: case 0x1b: case 0x22: case 0x23: *v = uleb(r); break; /* udata ref_udata strx addrx loclistx rnglistx */
+  case 0x1e: get(r, 8), get(r, 8); break;                            /* data16 */
+  case 0x19: *v = 1; break;                                          /* flag_present */
+  case 0x21: *v = (uint64_t)ic; break;                               /* implicit_const */
+  case 0x27: case 0x2b: *v = get(r, 3); break;                       /* strx3 addrx3 */
+  case 0x16: {                                                       /* indirect */
+    uint64_t f = uleb(r);
+    return !r->bad && f != 0x16 && f != 0x21 && attr_val(r, f, 0, c, v);
+  }
+  default: return false;
+  }
+  return !r->bad;
+skip:
+  if (r->bad || n > (uint64_t)(r->end - r->p)) return r->bad = true, false;
+  r->p += n;
+  return true;
+}
+
+static bool addr_form(uint64_t form) { return form == 0x01; }
+static bool addrx_form(uint64_t form) { return form == 0x1b || (form >= 0x29 && form <= 0x2c); }
+
+/* .debug_addr entry i from base (the unit's DW_AT_addr_base, past the section's header) */
+static bool addr_ix(const emu_dbg_secs *s, uint64_t base, uint64_t i, unsigned asize, uint64_t *a) {
+  if (!s->addr || base > s->naddr || i > (s->naddr - base) / asize) return false;
+  uint64_t off = base + i * asize;
+  if (off + asize > s->naddr) return false;
+  rd r = {s->addr + off, s->addr + s->naddr, false};
+  *a = get(&r, asize);
+  return !r.bad;
+}
+
+typedef struct rngs {
+  struct emu_inline *v;
+  size_t n, cap;
+} rngs;
+static void rng_add(rngs *o, uint64_t lo, uint64_t hi, uint32_t file, uint32_t line) {
+  if (hi <= lo) return;
+  if (o->n == o->cap) o->cap = o->cap ? 2 * o->cap : 64, o->v = ll_xrealloc(o->v, o->cap * sizeof *o->v);
+  o->v[o->n++] = (struct emu_inline){lo, hi, file, line};
+}
+
+typedef struct cu_ctx {
+  form_ctx f;
+  uint64_t base;           /* the unit's base address (its DW_AT_low_pc) */
+  uint64_t addr_base, rnglists_base;
+  bool has_rnglists_base;
+} cu_ctx;
+
+/* the range list at off of .debug_rnglists (v5) or .debug_ranges (v4), each range added */
+static bool read_ranges(const emu_dbg_secs *s, const cu_ctx *cu, uint64_t off, rngs *o, uint32_t file, uint32_t line) {
+  const unsigned as = cu->f.asize;
+  if (cu->f.ver >= 5) {
+    if (!s->rnglists || off >= s->nrnglists) return false;
+    rd r = {s->rnglists + off, s->rnglists + s->nrnglists, false};
+    uint64_t base = cu->base, a, b;
+    for (int k = 0; k < 100000; k++) {
+      unsigned kind = (unsigned)get(&r, 1);
+      if (r.bad) return false;
+      switch (kind) {
+      case 0: return true; /* end_of_list */
+      case 1: if (!addr_ix(s, cu->addr_base, uleb(&r), as, &base)) return false; break; /* base_addressx */
+      case 2: /* startx_endx */
+        if (!addr_ix(s, cu->addr_base, uleb(&r), as, &a) || !addr_ix(s, cu->addr_base, uleb(&r), as, &b)) return false;
+        rng_add(o, a, b, file, line);
+        break;
+      case 3: /* startx_length */
+        if (!addr_ix(s, cu->addr_base, uleb(&r), as, &a)) return false;
+        rng_add(o, a, a + uleb(&r), file, line);
+        break;
+      case 4: a = uleb(&r), b = uleb(&r), rng_add(o, base + a, base + b, file, line); break; /* offset_pair */
+      case 5: base = get(&r, as); break;                                                   /* base_address */
+      case 6: a = get(&r, as), b = get(&r, as), rng_add(o, a, b, file, line); break;       /* start_end */
+      case 7: a = get(&r, as), rng_add(o, a, a + uleb(&r), file, line); break;             /* start_length */
+      default: return false;
+      }
+      if (r.bad) return false;
+    }
+    return false;
+  }
+  if (!s->ranges || off >= s->nranges) return false;
+  rd r = {s->ranges + off, s->ranges + s->nranges, false};
+  const uint64_t maxa = as == 8 ? UINT64_MAX : (1ull << (8 * as)) - 1;
+  uint64_t base = cu->base;
+  for (int k = 0; k < 100000; k++) {
+    uint64_t a = get(&r, as), b = get(&r, as);
+    if (r.bad) return false;
+    if (!a && !b) return true;
+    if (a == maxa) base = b; /* base address selection */
+    else rng_add(o, base + a, base + b, file, line);
+  }
+  return false;
+}
+
+/* One unit of .debug_info; false with why. */
+static bool info_unit(const emu_dbg_secs *s, rd *r, const emu_line_units *lu, abbrevs *ab, rngs *o, char *why, size_t whyn) {
+  uint64_t len = get(r, 4);
+  bool d64 = len == 0xffffffffu;
+  if (d64) len = get(r, 8);
+  if (r->bad || len > (uint64_t)(r->end - r->p)) return snprintf(why, whyn, "unit length past the section"), false;
+  rd u = {r->p, r->p + len, false};
+  r->p += len;
+  cu_ctx cu = {.f = {.d64 = d64, .ver = (unsigned)get(&u, 2)}};
+  uint64_t aoff;
+  if (cu.f.ver < 2 || cu.f.ver > 5) return snprintf(why, whyn, "unit version %u (2 to 5 are read)", cu.f.ver), false;
+  if (cu.f.ver >= 5) {
+    unsigned ut = (unsigned)get(&u, 1);
+    cu.f.asize = (unsigned)get(&u, 1);
+    aoff = get(&u, d64 ? 8 : 4);
+    if (ut != 1 && ut != 3) return true; /* type, skeleton and split units hold no inlined code here */
+  } else {
+    aoff = get(&u, d64 ? 8 : 4);
+    cu.f.asize = (unsigned)get(&u, 1);
+  }
+  if (u.bad || (cu.f.asize != 4 && cu.f.asize != 8)) return snprintf(why, whyn, "unit header"), false;
+  if (!read_abbrevs(s, aoff, ab)) return snprintf(why, whyn, "abbreviation table at 0x%llx", (unsigned long long)aoff), false;
+  const struct emu_line_unit *lines = NULL; /* the unit's file map (DW_AT_stmt_list) */
+  int depth = 0, inl_depth = -1;            /* the tree level, and the outermost inlined call's (-1 none) */
+  bool first = true;
+  while (u.p < u.end) {
+    uint64_t code = uleb(&u);
+    if (u.bad) break;
+    if (!code) { /* the end of a level's children */
+      if (--depth < 0) break;
+      if (inl_depth > depth) inl_depth = -1;
+      continue;
+    }
+    const abbrev *a = code <= ab->n && ab->a[code - 1].code == code ? &ab->a[code - 1] : NULL; /* codes 1, 2, ... as written */
+    for (size_t i = 0; !a && i < ab->n; i++)
+      if (ab->a[i].code == code) a = &ab->a[i];
+    if (!a) return snprintf(why, whyn, "abbreviation %llu not in its table", (unsigned long long)code), false;
+    uint64_t lo = 0, hi = 0, ranges = 0, cfile = 0, cline = 0, lo_ix = 0, hi_ix = 0, stmt = 0;
+    bool has_lo = false, lo_isx = false, has_hi = false, hi_off = false, hi_isx = false, has_ranges = false,
+         ranges_x = false, has_stmt = false, has_cfile = false;
+    for (uint32_t j = 0; j < a->n; j++) {
+      const aspec *sp = &ab->spec[a->first + j];
+      uint64_t v;
+      if (!attr_val(&u, sp->form, sp->ic, &cu.f, &v))
+        return snprintf(why, whyn, "attribute form 0x%llx", (unsigned long long)sp->form), false;
+      switch (sp->at) {
+      case 0x10: stmt = v, has_stmt = true; break;                                                 /* stmt_list */
+      case 0x11: has_lo = true, lo_isx = addrx_form(sp->form), lo = v, lo_ix = v; break;            /* low_pc */
+      case 0x12: /* high_pc: an address (an index into .debug_addr too) or, a constant, the size */
+        has_hi = true, hi = hi_ix = v, hi_isx = addrx_form(sp->form), hi_off = !addr_form(sp->form) && !hi_isx;
+        break;
+      case 0x55: has_ranges = true, ranges = v, ranges_x = sp->form == 0x23; break;                 /* ranges */
+      case 0x58: cfile = v, has_cfile = true; break;                                                /* call_file */
+      case 0x59: cline = v; break;                                                                  /* call_line */
+      case 0x73: cu.addr_base = v; break;                                                           /* addr_base */
+      case 0x74: cu.rnglists_base = v, cu.has_rnglists_base = true; break;                          /* rnglists_base */
+      }
+    }
+    if (first) { /* the unit's own entry: its base address and its line table */
+      first = false;
+      if (has_lo && lo_isx && !addr_ix(s, cu.addr_base, lo_ix, cu.f.asize, &lo)) return snprintf(why, whyn, "unit address index"), false;
+      cu.base = has_lo ? lo : 0;
+      if (has_stmt)
+        for (size_t i = 0; i < lu->n; i++)
+          if (lu->u[i].off == stmt) lines = &lu->u[i];
+    } else if (a->tag == 0x1d && inl_depth < 0) { /* DW_TAG_inlined_subroutine, the outermost */
+      uint32_t file = lines && has_cfile && cfile < lines->nf ? lines->fmap[cfile] : UINT32_MAX;
+      if (file != UINT32_MAX && cline) {
+        if (has_ranges) {
+          uint64_t off = ranges;
+          if (ranges_x) { /* an index into the unit's offsets table */
+            const unsigned os = d64 ? 8 : 4;
+            if (!cu.has_rnglists_base || !s->rnglists || cu.rnglists_base > s->nrnglists ||
+                ranges >= (s->nrnglists - cu.rnglists_base) / os)
+              return snprintf(why, whyn, "range list index"), false;
+            rd x = {s->rnglists + cu.rnglists_base + ranges * os, s->rnglists + s->nrnglists, false};
+            off = cu.rnglists_base + get(&x, os);
+          }
+          if (!read_ranges(s, &cu, off, o, file, (uint32_t)cline)) return snprintf(why, whyn, "range list at 0x%llx", (unsigned long long)off), false;
+        } else if (has_lo && has_hi) {
+          if ((lo_isx && !addr_ix(s, cu.addr_base, lo_ix, cu.f.asize, &lo)) || (hi_isx && !addr_ix(s, cu.addr_base, hi_ix, cu.f.asize, &hi)))
+            return snprintf(why, whyn, "address index"), false;
+          rng_add(o, lo, hi_off ? lo + hi : hi, file, (uint32_t)cline);
+        }
+      }
+      if (a->children) inl_depth = depth + 1; /* its children's level: everything below is inside it */
+    }
+    if (a->children) depth++;
+  }
+  if (u.bad) return snprintf(why, whyn, "entries run past their unit"), false;
+  return true;
+}
+
+static int cmp_inl(const void *a, const void *b) {
+  const struct emu_inline *x = a, *y = b;
+  return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+void emu__read_inlines(emu_codeobj *co, const emu_dbg_secs *s, const emu_line_units *lu, char *why, size_t whyn) {
+  why[0] = 0;
+  if (!s->info || !s->abbrev) return;
+  rd r = {s->info, s->info + s->ninfo, false};
+  abbrevs ab = {0};
+  rngs o = {0};
+  while (r.p < r.end && !why[0]) info_unit(s, &r, lu, &ab, &o, why, whyn);
+  free(ab.a), free(ab.spec);
+  if (why[0] || !o.n) {
+    free(o.v);
+    return;
+  }
+  /* outermost calls do not nest; sorted, an overlap (two units claiming one address) keeps the first */
+  qsort(o.v, o.n, sizeof *o.v, cmp_inl);
+  size_t k = 0;
+  for (size_t i = 0; i < o.n; i++) {
+    if (k && o.v[i].lo < o.v[k - 1].hi) {
+      if (o.v[i].hi > o.v[k - 1].hi) o.v[i].lo = o.v[k - 1].hi;
+      else continue;
+    }
+    o.v[k++] = o.v[i];
+  }
+  co->inl = o.v, co->ninl = k;
 }

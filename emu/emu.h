@@ -127,6 +127,11 @@ typedef struct emu_codeobj {
   size_t nlines, caplines;
   char **line_files;              /* the paths lines name, as the compiler recorded them */
   size_t nline_files;
+  /* the outermost inlined call around each address (emu/dwarf.c, from .debug_info): [lo, hi) was
+   * inlined into its function at line `line` of line_files[file]; sorted, not overlapping (NULL:
+   * none, or no readable .debug_info, noted in notes) */
+  struct emu_inline { uint64_t lo, hi; uint32_t file, line; } *inl;
+  size_t ninl;
   char *notes;                    /* leniencies applied while loading, one per line (NULL: none);
                                      docs/emulator-choices.md "Loader" */
   void *priv;                     /* decoded program cache; owned by emu */
@@ -206,8 +211,8 @@ typedef struct emu_fault {
   uint64_t addr;       /* faulting address, 0 if none */
   uint32_t wg[3];      /* workgroup id */
   uint32_t wave;       /* wave index within the workgroup */
-  char src[160];       /* "FILE:LINE" of pc from the code object's line table, "" without one */
-  char msg[672];       /* one line: all of the above, human-readable */
+  char src[320];       /* "FILE:LINE" of pc from the code object's line table, "" without one */
+  char msg[1024];      /* one line: all of the above, human-readable */
 } emu_fault;
 
 /* What a wave looks like at s_endpgm (or at a requested PC). Register files are lane-major per
@@ -364,7 +369,7 @@ typedef struct emu_access {
   uint32_t wg[3], wave;
   int lane;
   char op;                 /* 'r' read, 'w' write, 'a' atomic */
-  char src[128];           /* "FILE:LINE" of pc (emu_codeobj_srcline), "" without debug info */
+  char src[320];           /* "FILE:LINE" of pc (emu_codeobj_srcline), "" without debug info */
 } emu_access;
 
 typedef struct emu_hazard {

@@ -332,8 +332,22 @@ static void read_lines(elf *e, emu_codeobj *co) {
     return;
   }
   char why[160];
-  emu__read_lines(co, line, nline, lstr, nlstr, str, nstr, why, sizeof why);
+  emu_line_units lu = {0};
+  emu__read_lines(co, line, nline, lstr, nlstr, str, nstr, &lu, why, sizeof why);
   if (why[0]) note(co, ".debug_line: %s; findings name no file:line", why);
+  /* where inlined code was inlined (optional like the lines: unreadable, noted, none kept) */
+  emu_dbg_secs ds = {0};
+  if (co->nlines && debug_sec(e, ".debug_info", &ds.info, &ds.ninfo, &compressed) &&
+      debug_sec(e, ".debug_abbrev", &ds.abbrev, &ds.nabbrev, &compressed)) {
+    debug_sec(e, ".debug_rnglists", &ds.rnglists, &ds.nrnglists, &compressed);
+    debug_sec(e, ".debug_ranges", &ds.ranges, &ds.nranges, &compressed);
+    debug_sec(e, ".debug_addr", &ds.addr, &ds.naddr, &compressed);
+    if (!compressed) {
+      emu__read_inlines(co, &ds, &lu, why, sizeof why);
+      if (why[0]) note(co, ".debug_info: %s; findings name no line an inlined call was inlined at", why);
+    }
+  }
+  emu__line_units_free(&lu);
 }
 
 /* ---- dynamic relocations --------------------------------------------------------------------
@@ -826,6 +840,7 @@ void emu_codeobj_free(emu_codeobj *co) {
   for (size_t i = 0; i < co->nsymbols; i++) free(co->symbols[i].name);
   free(co->symbols);
   free(co->lines);
+  free(co->inl);
   for (size_t i = 0; i < co->nline_files; i++) free(co->line_files[i]);
   free(co->line_files);
   for (size_t i = 0; i < co->nprintf_fmts; i++) free(co->printf_fmts[i]);

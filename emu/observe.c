@@ -229,7 +229,7 @@ void emu_hazard_format(const emu_hazard *h, char *buf, size_t n)
   else snprintf(where, sizeof where, "global 0x%llx (buffer '%s')", (unsigned long long)h->addr, h->buffer);
   const emu_access *a = &h->first, *b = &h->second;
   /* " at FILE:LINE" beside a PC when the code object has debug information */
-  char sa[140] = "", sb[140] = "";
+  char sa[330] = "", sb[330] = "";
   if (a->src[0]) snprintf(sa, sizeof sa, " at %s", a->src);
   if (b->src[0]) snprintf(sb, sizeof sb, " at %s", b->src);
   if (h->kind == EMU_HZ_UNINIT) {
@@ -1164,7 +1164,7 @@ static emu_trace_rec *trace_begin(emu_obs_worker *ow, emu_wave *w, const emu_ins
   r->pc = in->pc;
   r->exec = emu_exec(w);
   r->text = ll_xstrdup(in->text ? in->text : in->mnem);
-  char src[160];
+  char src[320];
   if (o->d && o->d->co && emu_codeobj_srcline(o->d->co, in->pc, src, sizeof src)) r->src = ll_xstrdup(src);
   r->mnem = ll_xstrdup(in->mnem);
   for (int i = 0; i < in->nop && r->nop < 6; i++) {

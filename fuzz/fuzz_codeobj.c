@@ -68,6 +68,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n) {
   }
   CHECK(pc == co->text_vaddr + co->text_size, "program ends at 0x%llx, .text at 0x%llx",
         (unsigned long long)pc, (unsigned long long)(co->text_vaddr + co->text_size));
+  /* debug information (emu/dwarf.c): the inlined calls' ranges sorted, apart and naming a file the
+   * line table has, and every PC's file:line a string that fits */
+  for (size_t i = 0; i < co->ninl; i++) {
+    CHECK(co->inl[i].lo < co->inl[i].hi && co->inl[i].file < co->nline_files && (!i || co->inl[i - 1].hi <= co->inl[i].lo),
+          "inlined call %zu [0x%llx, 0x%llx) file %u of %zu", i, (unsigned long long)co->inl[i].lo,
+          (unsigned long long)co->inl[i].hi, co->inl[i].file, co->nline_files);
+  }
+  char buf[64];
+  for (uint64_t a = co->text_vaddr; a < co->text_vaddr + co->text_size && a < co->text_vaddr + 4096; a += 4)
+    if (emu_codeobj_srcline(co, a, buf, sizeof buf)) CHECK(memchr(buf, 0, sizeof buf), "file:line not terminated");
   emu_codeobj_free(co);
   return 0;
 }

@@ -339,6 +339,113 @@ Test(srcline, run_names_file_line_of_a_fault, .timeout = 120) {
   free(src), free(dir);
 }
 
+/* Inlined code (a helper of the kernel's own source, a HIP header's atomicAdd) is named by its own
+ * line and by the kernel's line it was inlined at, the outermost call (.debug_info's
+ * DW_TAG_inlined_subroutine): DWARF 5 (ranges through .debug_rnglists and .debug_addr) and 4
+ * (.debug_ranges, addresses in place). The expected lines are where the test's source writes them. */
+Test(srcline, inlined_code_names_the_line_it_was_inlined_at, .timeout = 180) {
+  char *dir = sh_tmpdir("hip-inline"), *out;
+  char *src = ll_fmt("%s/k.hip", dir);
+  const char *text = "#include <hip/hip_runtime.h>\n"
+                     "__device__ __forceinline__ int at(const int *p, int i) { return p[i]; } // line 2\n"
+                     "__device__ __forceinline__ int twice(const int *p, int i) { return 2 * at(p, i); } // line 3\n"
+                     "extern \"C\" __global__ void k(const int *p, int *q) {\n"
+                     "  q[threadIdx.x] = twice(p, threadIdx.x + 100000); // line 5\n"
+                     "}\n"
+                     "extern \"C\" __global__ void a(unsigned *q) {\n"
+                     "  atomicAdd(&q[threadIdx.x + 100000], 1u); // line 8\n"
+                     "}\n"
+                     "extern \"C\" __global__ void r(const int *p, int *q) {\n"
+                     "  int v = p[threadIdx.x]; // line 11\n"
+                     "  for (int o = 32; o > 0; o >>= 1) v += __shfl_xor(v, o); // line 12\n"
+                     "  q[threadIdx.x] = v; // line 13\n"
+                     "}\n";
+  ll_err e = {0};
+  cr_assert(ll_write_file_atomic(src, text, strlen(text), &e), "%s", e.msg);
+  const char *dw[] = {"-gdwarf-5", "-gdwarf-4"};
+  for (size_t i = 0; i < 2; i++)
+    for (size_t d = 0; d < 2; d++) {
+      char *cmd = ll_fmt("%s -q cc %s --arch %s -o %s/k.co -- %s -O2 && %s -q run %s/k.co k --grid 1 --block 64 "
+                         "--arg out:256:%s/p.bin --arg out:256:%s/o.bin --backend emu",
+                         LANELAB, src, arches[i], dir, dw[d], LANELAB, dir, dir, dir);
+      int rc = sh_run(cmd, &out);
+      /* DWARF 4 names paths relative to the compilation directory: the file's name is compared */
+      cr_expect_eq(rc, 1, "%s %s: the kernel faults: exit %d:\n%s", arches[i], dw[d], rc, out);
+      cr_expect(strstr(out, "/k.hip:2 (inlined at ") && strstr(out, "/k.hip:5) '"),
+                "%s %s: names k.hip:2 inlined at k.hip:5:\n%s", arches[i], dw[d], out);
+      free(out), free(cmd);
+      cmd = ll_fmt("%s -q run %s/k.co a --grid 1 --block 64 --arg out:256:%s/o.bin --backend emu", LANELAB, dir, dir);
+      rc = sh_run(cmd, &out);
+      cr_expect_eq(rc, 1, "%s %s: the atomic faults: exit %d:\n%s", arches[i], dw[d], rc, out);
+      cr_expect(strstr(out, "hip_runtime.h:") && strstr(out, "/k.hip:8) '"),
+                "%s %s: names the header's line and k.hip:8:\n%s", arches[i], dw[d], out);
+      free(out), free(cmd);
+      /* every instruction of inlined code names the outermost call: k's at line 5 only; r's
+       * shuffles, inlined in six pieces of the unrolled loop (a range list, checked below), at line
+       * 12, threadIdx at 11 and 13 */
+      char *co = ll_fmt("%s/k.co", dir);
+      emu_codeobj *c = emu_codeobj_load_file(co, &e);
+      cr_assert_not_null(c, "%s", e.msg);
+      const char *kn[] = {"k", "r"};
+      for (int j = 0; j < 2; j++) {
+        const emu_kernel *kk = emu_codeobj_kernel(c, kn[j], &e);
+        cr_assert_not_null(kk, "%s", e.msg);
+        int at[16] = {0}, other = 0;
+        char buf[512];
+        for (uint64_t pc = kk->entry; pc < kk->entry + kk->code_size; pc += 4) {
+          const char *x = emu_codeobj_srcline(c, pc, buf, sizeof buf) ? strstr(buf, "(inlined at ") : NULL;
+          if (!x) continue;
+          const char *h = strstr(x, "/k.hip:");
+          unsigned ln = h ? (unsigned)atoi(h + 7) : 0;
+          if (h && ln < 16) at[ln]++;
+          else other++;
+        }
+        if (j == 0)
+          cr_expect(at[5] > 0 && !other && !at[2] && !at[3] && !at[11] && !at[12] && !at[13],
+                    "%s %s: k's inlined code names line 5 only (5: %d, 3: %d, 2: %d, other %d)", arches[i], dw[d],
+                    at[5], at[3], at[2], other);
+        else
+          cr_expect(at[12] >= 6 && !other && !at[5] && !at[2] && !at[3],
+                    "%s %s: r's shuffles name line 12 (12: %d, 11: %d, 13: %d, other %d)", arches[i], dw[d], at[12],
+                    at[11], at[13], other);
+      }
+      emu_codeobj_free(c);
+      free(co);
+      /* the shuffles' inlined call has a range list (DWARF 5 DW_FORM_rnglistx, 4 .debug_ranges) */
+      cmd = ll_fmt("/usr/lib/llvm-22/bin/llvm-dwarfdump --debug-info %s/k.co | grep -A3 DW_TAG_inlined_subroutine | "
+                   "grep -c DW_AT_ranges", dir);
+      sh_run(cmd, &out);
+      cr_expect(atoi(out) > 0, "%s %s: some inlined call has a range list (%s)", arches[i], dw[d], out);
+      free(out), free(cmd);
+    }
+  /* a .debug_info that cannot be read: noted, the lines still named, no call site */
+  char *cmd = ll_fmt("%s -q cc %s --arch gfx942 -o %s/k.co -- -g -O2 && printf '\\377\\377\\377\\377\\5\\0' > %s/junk "
+                     "&& /usr/lib/llvm-22/bin/llvm-objcopy --update-section .debug_info=%s/junk %s/k.co %s/bad.co",
+                     LANELAB, src, dir, dir, dir, dir, dir);
+  int rc = sh_run(cmd, &out);
+  cr_assert_eq(rc, 0, "%s\n%s", cmd, out);
+  free(out), free(cmd);
+  char *good = ll_fmt("%s/k.co", dir), *bad = ll_fmt("%s/bad.co", dir);
+  emu_codeobj *g = emu_codeobj_load_file(good, &e), *b = emu_codeobj_load_file(bad, &e);
+  cr_assert(g && b, "%s", e.msg);
+  cr_expect(g->ninl > 0 && !g->notes, "the intact object has inlined calls and no note: %s", g->notes ? g->notes : "");
+  cr_expect(b->ninl == 0 && b->nlines == g->nlines && b->notes && strstr(b->notes, ".debug_info"),
+            "the broken one: lines kept, no call sites, a note: %s", b->notes ? b->notes : "(none)");
+  char buf[512];
+  bool inl = false, plain = true;
+  const emu_kernel *k = emu_codeobj_kernel(g, "k", &e);
+  cr_assert_not_null(k, "%s", e.msg);
+  for (uint64_t pc = k->entry; pc < k->entry + k->code_size; pc += 4) {
+    if (emu_codeobj_srcline(g, pc, buf, sizeof buf) && strstr(buf, "(inlined at ")) inl = true;
+    if (emu_codeobj_srcline(b, pc, buf, sizeof buf) && strstr(buf, "(inlined at ")) plain = false;
+  }
+  cr_expect(inl && plain, "the intact object names call sites (%d), the broken one none (%d)", inl, plain);
+  emu_codeobj_free(g), emu_codeobj_free(b);
+  free(good), free(bad), free(src);
+  sh_run(ll_fmt("rm -rf %s", dir), NULL);
+  free(dir);
+}
+
 /* Debug information is optional: a .debug_line that cannot be read is noted and names no line;
  * the code object still loads and runs. */
 Test(srcline, a_malformed_line_table_is_a_note_not_a_load_error, .timeout = 120) {
