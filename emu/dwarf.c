@@ -22,8 +22,8 @@ typedef struct rd {
   bool bad;
 } rd;
 
-static uint64_t get(rd *r, unsigned n) {
-  if (r->bad || (size_t)(r->end - r->p) < n) {
+static uint64_t get(rd *r, unsigned n) { /* n <= 8 bytes, little-endian */
+  if (r->bad || n > 8 || (size_t)(r->end - r->p) < n) {
     r->bad = true;
     return 0;
   }
@@ -120,20 +120,29 @@ static uint32_t intern(emu_codeobj *co, const char *dir, const char *name) {
   return (uint32_t)co->nline_files++;
 }
 
+/* A unit's length (32- or 64-bit DWARF) and its bytes as a reader of their own; r moves past them. */
+static bool open_unit(rd *r, rd *u, bool *d64, char *why, size_t whyn) {
+  uint64_t len = get(r, 4);
+  *d64 = len == 0xffffffffu;
+  if (*d64) len = get(r, 8);
+  if (r->bad || len > (uint64_t)(r->end - r->p)) return snprintf(why, whyn, "unit length past the section"), false;
+  *u = (rd){r->p, r->p + len, false};
+  r->p += len;
+  return true;
+}
+
 /* One line-number program (one unit); false with why on a malformed unit. */
 static bool unit(emu_codeobj *co, rd *r, const sections *s, emu_line_units *lu, uint64_t uoff, char *why, size_t whyn) {
-  uint64_t len = get(r, 4);
-  bool d64 = len == 0xffffffffu;
-  if (d64) len = get(r, 8);
-  if (r->bad || len > (uint64_t)(r->end - r->p)) return snprintf(why, whyn, "unit length past the section"), false;
-  rd u = {r->p, r->p + len, false};
-  r->p += len;
+  rd u;
+  bool d64;
+  if (!open_unit(r, &u, &d64, why, whyn)) return false;
   unsigned ver = (unsigned)get(&u, 2);
   if (ver < 2 || ver > 5) return snprintf(why, whyn, "line table version %u (2 to 5 are read)", ver), false;
   unsigned asize = 8;
   if (ver >= 5) {
     asize = (unsigned)get(&u, 1);
     get(&u, 1);
+    if (asize != 4 && asize != 8) return snprintf(why, whyn, "address size %u (4 or 8 are read)", asize), false;
   }
   uint64_t hlen = get(&u, d64 ? 8 : 4);
   if (u.bad || hlen > (uint64_t)(u.end - u.p)) return snprintf(why, whyn, "header length past the unit"), false;
@@ -274,7 +283,7 @@ void emu__read_lines(emu_codeobj *co, const uint8_t *line, size_t nline, const u
     emu__line_units_free(lu);
     return;
   }
-  qsort(co->lines, co->nlines, sizeof *co->lines, cmp_rows);
+  if (co->nlines) qsort(co->lines, co->nlines, sizeof *co->lines, cmp_rows);
 }
 
 const char *emu_codeobj_srcline(const emu_codeobj *co, uint64_t pc, char *buf, size_t n) {
@@ -288,20 +297,29 @@ const char *emu_codeobj_srcline(const emu_codeobj *co, uint64_t pc, char *buf, s
   if (!lo) return NULL; /* the last row at or below pc: an end marker means pc is in no sequence */
   const emu_line *l = &co->lines[lo - 1];
   if (l->file == EMU_LINE_END || l->file >= co->nline_files || !l->line) return NULL;
-  /* inlined code (a HIP header's atomicAdd, __shfl_xor, a helper of the kernel's own): the line of
-   * the kernel's source it was inlined at too */
-  const struct emu_inline *c = NULL;
+  /* inlined code (a HIP header's atomicAdd, __shfl_xor, a helper): the lines it was inlined at, the
+   * innermost call's first and the kernel's own (the outermost call's) last, any between as "..." */
+  int k = snprintf(buf, n, "%s:%u", co->line_files[l->file], l->line);
   lo = 0, hi = co->ninl;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
     if (co->inl[mid].lo <= pc) lo = mid + 1;
     else hi = mid;
   }
-  if (lo && pc < co->inl[lo - 1].hi && co->inl[lo - 1].file < co->nline_files) c = &co->inl[lo - 1];
-  if (c && (c->file != l->file || c->line != l->line))
-    snprintf(buf, n, "%s:%u (inlined at %s:%u)", co->line_files[l->file], l->line, co->line_files[c->file], c->line);
-  else
-    snprintf(buf, n, "%s:%u", co->line_files[l->file], l->line);
+  if (!lo || pc >= co->inl[lo - 1].hi || k < 0 || (size_t)k >= n) return buf;
+  const struct emu_inline *c = &co->inl[lo - 1];
+  const struct emu_callsite *cs = co->inl_sites + c->first;
+  for (uint32_t i = c->n; i-- > 0;) { /* deepest first */
+    if (c->n > 2 && i != c->n - 1 && i != 0) {
+      if (i == c->n - 2) k += snprintf(buf + k, n - (size_t)k, ", ...");
+    } else {
+      const char *f = cs[i].file < co->nline_files ? co->line_files[cs[i].file] : "?";
+      k += cs[i].file < co->nline_files ? snprintf(buf + k, n - (size_t)k, "%s%s:%u", i == c->n - 1 ? " (inlined at " : ", ", f, cs[i].line)
+                                       : snprintf(buf + k, n - (size_t)k, "%s?", i == c->n - 1 ? " (inlined at " : ", ");
+    }
+    if (k < 0 || (size_t)k >= n) return buf;
+  }
+  snprintf(buf + k, n - (size_t)k, ")");
   return buf;
 }
 
@@ -310,11 +328,11 @@ const char *emu_codeobj_srcline(const emu_codeobj *co, uint64_t pc, char *buf, s
  * with DW_AT_low_pc / DW_AT_high_pc or DW_AT_ranges, DW_AT_call_file, DW_AT_call_line), 7.5 "Format
  * of Debugging Information" (unit headers, abbreviations, attribute forms), 2.17.3 and 7.25 (range
  * lists: .debug_rnglists, DW_RLE_*; DWARF 4's .debug_ranges pairs), 7.27 (.debug_addr). Only what
- * naming the call site needs is read: every attribute of every entry is skipped by its form, and
- * the entries that are inlined calls not inside another one (the outermost: their call site is a
- * line of the function the code was compiled as, the kernel's own source) give their ranges. A
- * form or range entry that is not known makes the whole section unread (noted): a half-read tree
- * could name a wrong call site. */
+ * naming the call sites needs is read: every attribute of every entry is skipped by its form, and
+ * each inlined call gives its ranges, its call site and how many inlined calls it lies inside (the
+ * outermost's call site is a line of the function the code was compiled into: the kernel's own
+ * source). A form or range entry that is not known makes the whole section unread (noted): a
+ * half-read tree could name a wrong call site. */
 typedef struct abbrev {
   uint64_t code, tag;
   bool children;
@@ -412,14 +430,22 @@ static bool addr_ix(const emu_dbg_secs *s, uint64_t base, uint64_t i, unsigned a
   return !r.bad;
 }
 
+/* an inlined call's address range: [lo, hi) with its call site (file UINT32_MAX: not named) and
+ * how many inlined calls it lies inside (0: the outermost) */
+typedef struct rng {
+  uint64_t lo, hi;
+  uint32_t file, line, depth;
+} rng;
 typedef struct rngs {
-  struct emu_inline *v;
+  rng *v;
   size_t n, cap;
+  uint32_t depth; /* of the call being read */
 } rngs;
+#define INL_MAX_RANGES (1u << 20) /* more is not read (noted) */
 static void rng_add(rngs *o, uint64_t lo, uint64_t hi, uint32_t file, uint32_t line) {
-  if (hi <= lo) return;
+  if (hi <= lo || o->n >= INL_MAX_RANGES) return;
   if (o->n == o->cap) o->cap = o->cap ? 2 * o->cap : 64, o->v = ll_xrealloc(o->v, o->cap * sizeof *o->v);
-  o->v[o->n++] = (struct emu_inline){lo, hi, file, line};
+  o->v[o->n++] = (rng){lo, hi, file, line, o->depth};
 }
 
 typedef struct cu_ctx {
@@ -476,12 +502,9 @@ static bool read_ranges(const emu_dbg_secs *s, const cu_ctx *cu, uint64_t off, r
 
 /* One unit of .debug_info; false with why. */
 static bool info_unit(const emu_dbg_secs *s, rd *r, const emu_line_units *lu, abbrevs *ab, rngs *o, char *why, size_t whyn) {
-  uint64_t len = get(r, 4);
-  bool d64 = len == 0xffffffffu;
-  if (d64) len = get(r, 8);
-  if (r->bad || len > (uint64_t)(r->end - r->p)) return snprintf(why, whyn, "unit length past the section"), false;
-  rd u = {r->p, r->p + len, false};
-  r->p += len;
+  rd u;
+  bool d64;
+  if (!open_unit(r, &u, &d64, why, whyn)) return false;
   cu_ctx cu = {.f = {.d64 = d64, .ver = (unsigned)get(&u, 2)}};
   uint64_t aoff;
   if (cu.f.ver < 2 || cu.f.ver > 5) return snprintf(why, whyn, "unit version %u (2 to 5 are read)", cu.f.ver), false;
@@ -497,14 +520,16 @@ static bool info_unit(const emu_dbg_secs *s, rd *r, const emu_line_units *lu, ab
   if (u.bad || (cu.f.asize != 4 && cu.f.asize != 8)) return snprintf(why, whyn, "unit header"), false;
   if (!read_abbrevs(s, aoff, ab)) return snprintf(why, whyn, "abbreviation table at 0x%llx", (unsigned long long)aoff), false;
   const struct emu_line_unit *lines = NULL; /* the unit's file map (DW_AT_stmt_list) */
-  int depth = 0, inl_depth = -1;            /* the tree level, and the outermost inlined call's (-1 none) */
+  enum { MAXLEV = 256 };
+  uint32_t inl_at[MAXLEV]; /* per tree level: how many inlined calls its entries lie inside */
+  int depth = 0;           /* the tree level */
+  inl_at[0] = 0;
   bool first = true;
   while (u.p < u.end) {
     uint64_t code = uleb(&u);
     if (u.bad) break;
     if (!code) { /* the end of a level's children */
       if (--depth < 0) break;
-      if (inl_depth > depth) inl_depth = -1;
       continue;
     }
     const abbrev *a = code <= ab->n && ab->a[code - 1].code == code ? &ab->a[code - 1] : NULL; /* codes 1, 2, ... as written */
@@ -532,6 +557,7 @@ static bool info_unit(const emu_dbg_secs *s, rd *r, const emu_line_units *lu, ab
       case 0x74: cu.rnglists_base = v, cu.has_rnglists_base = true; break;                          /* rnglists_base */
       }
     }
+    const bool first_entry = first;
     if (first) { /* the unit's own entry: its base address and its line table */
       first = false;
       if (has_lo && lo_isx && !addr_ix(s, cu.addr_base, lo_ix, cu.f.asize, &lo)) return snprintf(why, whyn, "unit address index"), false;
@@ -539,37 +565,98 @@ static bool info_unit(const emu_dbg_secs *s, rd *r, const emu_line_units *lu, ab
       if (has_stmt)
         for (size_t i = 0; i < lu->n; i++)
           if (lu->u[i].off == stmt) lines = &lu->u[i];
-    } else if (a->tag == 0x1d && inl_depth < 0) { /* DW_TAG_inlined_subroutine, the outermost */
-      uint32_t file = lines && has_cfile && cfile < lines->nf ? lines->fmap[cfile] : UINT32_MAX;
-      if (file != UINT32_MAX && cline) {
-        if (has_ranges) {
-          uint64_t off = ranges;
-          if (ranges_x) { /* an index into the unit's offsets table */
-            const unsigned os = d64 ? 8 : 4;
-            if (!cu.has_rnglists_base || !s->rnglists || cu.rnglists_base > s->nrnglists ||
-                ranges >= (s->nrnglists - cu.rnglists_base) / os)
-              return snprintf(why, whyn, "range list index"), false;
-            rd x = {s->rnglists + cu.rnglists_base + ranges * os, s->rnglists + s->nrnglists, false};
-            off = cu.rnglists_base + get(&x, os);
-          }
-          if (!read_ranges(s, &cu, off, o, file, (uint32_t)cline)) return snprintf(why, whyn, "range list at 0x%llx", (unsigned long long)off), false;
-        } else if (has_lo && has_hi) {
-          if ((lo_isx && !addr_ix(s, cu.addr_base, lo_ix, cu.f.asize, &lo)) || (hi_isx && !addr_ix(s, cu.addr_base, hi_ix, cu.f.asize, &hi)))
-            return snprintf(why, whyn, "address index"), false;
-          rng_add(o, lo, hi_off ? lo + hi : hi, file, (uint32_t)cline);
-        }
-      }
-      if (a->children) inl_depth = depth + 1; /* its children's level: everything below is inside it */
     }
-    if (a->children) depth++;
+    uint32_t below = inl_at[depth]; /* what its children lie inside */
+    if (!first_entry && a->tag == 0x1d) { /* DW_TAG_inlined_subroutine */
+      uint32_t file = lines && has_cfile && cfile < lines->nf ? lines->fmap[cfile] : UINT32_MAX;
+      o->depth = inl_at[depth], below = inl_at[depth] + 1;
+      if (has_ranges) {
+        uint64_t off = ranges;
+        if (ranges_x) { /* an index into the unit's offsets table */
+          const unsigned os = d64 ? 8 : 4;
+          if (!cu.has_rnglists_base || !s->rnglists || cu.rnglists_base > s->nrnglists ||
+              ranges >= (s->nrnglists - cu.rnglists_base) / os)
+            return snprintf(why, whyn, "range list index"), false;
+          rd x = {s->rnglists + cu.rnglists_base + ranges * os, s->rnglists + s->nrnglists, false};
+          off = cu.rnglists_base + get(&x, os);
+        }
+        if (!read_ranges(s, &cu, off, o, cline ? file : UINT32_MAX, (uint32_t)cline))
+          return snprintf(why, whyn, "range list at 0x%llx", (unsigned long long)off), false;
+      } else if (has_lo && has_hi) {
+        if ((lo_isx && !addr_ix(s, cu.addr_base, lo_ix, cu.f.asize, &lo)) || (hi_isx && !addr_ix(s, cu.addr_base, hi_ix, cu.f.asize, &hi)))
+          return snprintf(why, whyn, "address index"), false;
+        rng_add(o, lo, hi_off ? lo + hi : hi, cline ? file : UINT32_MAX, (uint32_t)cline);
+      }
+    }
+    if (a->children) {
+      if (++depth >= MAXLEV) return snprintf(why, whyn, "entries nested deeper than %d", MAXLEV), false;
+      inl_at[depth] = below;
+    }
   }
   if (u.bad) return snprintf(why, whyn, "entries run past their unit"), false;
   return true;
 }
 
-static int cmp_inl(const void *a, const void *b) {
-  const struct emu_inline *x = a, *y = b;
-  return x->lo < y->lo ? -1 : x->lo > y->lo;
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* the nested ranges as pieces that do not overlap, each with its chain of call sites (co->inl,
+ * co->inl_sites): cut at every range's ends, each piece gets the call site of the range at each
+ * depth that covers it, outermost first; a chain stops at a depth no range covers (a deeper
+ * range outside its outer one would be malformed). Neighbouring pieces with one chain merge. */
+#define INL_MAXD 32
+static void inl_build(emu_codeobj *co, rngs *o) {
+  size_t nb = 2 * o->n, m = 0;
+  uint64_t *b = ll_xmalloc(nb * sizeof *b);
+  for (size_t i = 0; i < o->n; i++) b[2 * i] = o->v[i].lo, b[2 * i + 1] = o->v[i].hi;
+  qsort(b, nb, sizeof *b, cmp_u64);
+  for (size_t i = 0; i < nb; i++)
+    if (!m || b[i] != b[m - 1]) b[m++] = b[i];
+  /* chain[p * INL_MAXD + d]: the range at depth d over piece p (SIZE_MAX none) */
+  size_t np = m - 1, *chain = ll_xmalloc(np * INL_MAXD * sizeof *chain);
+  for (size_t i = 0; i < np * INL_MAXD; i++) chain[i] = SIZE_MAX;
+  for (size_t i = 0; i < o->n; i++) {
+    const rng *r = &o->v[i];
+    if (r->depth >= INL_MAXD) continue;
+    size_t lo = 0, hi = np; /* the first piece starting at r->lo */
+    while (lo < hi) {
+      size_t mid = (lo + hi) / 2;
+      if (b[mid] < r->lo) lo = mid + 1;
+      else hi = mid;
+    }
+    for (size_t p = lo; p < np && b[p] < r->hi; p++)
+      if (chain[p * INL_MAXD + r->depth] == SIZE_MAX) chain[p * INL_MAXD + r->depth] = i; /* the first unit's wins */
+  }
+  struct emu_inline *v = NULL;
+  struct emu_callsite *sites = NULL;
+  size_t nv = 0, ns = 0;
+  for (size_t p = 0; p < np; p++) {
+    uint32_t n = 0;
+    while (n < INL_MAXD && chain[p * INL_MAXD + n] != SIZE_MAX) n++;
+    if (!n) continue;
+    if (nv && v[nv - 1].hi == b[p] && v[nv - 1].n == n) { /* the same chain as the piece before: merge */
+      bool same = true;
+      for (uint32_t d = 0; d < n && same; d++) {
+        const rng *r = &o->v[chain[p * INL_MAXD + d]];
+        same = sites[v[nv - 1].first + d].file == r->file && sites[v[nv - 1].first + d].line == r->line;
+      }
+      if (same) {
+        v[nv - 1].hi = b[p + 1];
+        continue;
+      }
+    }
+    v = ll_xrealloc(v, (nv + 1) * sizeof *v);
+    v[nv++] = (struct emu_inline){b[p], b[p + 1], (uint32_t)ns, n};
+    sites = ll_xrealloc(sites, (ns + n) * sizeof *sites);
+    for (uint32_t d = 0; d < n; d++) {
+      const rng *r = &o->v[chain[p * INL_MAXD + d]];
+      sites[ns++] = (struct emu_callsite){r->file, r->line};
+    }
+  }
+  free(b), free(chain);
+  co->inl = v, co->ninl = nv, co->inl_sites = sites, co->ninl_sites = ns;
 }
 
 void emu__read_inlines(emu_codeobj *co, const emu_dbg_secs *s, const emu_line_units *lu, char *why, size_t whyn) {
@@ -580,19 +667,7 @@ void emu__read_inlines(emu_codeobj *co, const emu_dbg_secs *s, const emu_line_un
   rngs o = {0};
   while (r.p < r.end && !why[0]) info_unit(s, &r, lu, &ab, &o, why, whyn);
   free(ab.a), free(ab.spec);
-  if (why[0] || !o.n) {
-    free(o.v);
-    return;
-  }
-  /* outermost calls do not nest; sorted, an overlap (two units claiming one address) keeps the first */
-  qsort(o.v, o.n, sizeof *o.v, cmp_inl);
-  size_t k = 0;
-  for (size_t i = 0; i < o.n; i++) {
-    if (k && o.v[i].lo < o.v[k - 1].hi) {
-      if (o.v[i].hi > o.v[k - 1].hi) o.v[i].lo = o.v[k - 1].hi;
-      else continue;
-    }
-    o.v[k++] = o.v[i];
-  }
-  co->inl = o.v, co->ninl = k;
+  if (!why[0] && o.n >= INL_MAX_RANGES) snprintf(why, whyn, "more than %u inlined address ranges", INL_MAX_RANGES);
+  if (!why[0] && o.n) inl_build(co, &o);
+  free(o.v);
 }

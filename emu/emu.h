@@ -127,11 +127,15 @@ typedef struct emu_codeobj {
   size_t nlines, caplines;
   char **line_files;              /* the paths lines name, as the compiler recorded them */
   size_t nline_files;
-  /* the outermost inlined call around each address (emu/dwarf.c, from .debug_info): [lo, hi) was
-   * inlined into its function at line `line` of line_files[file]; sorted, not overlapping (NULL:
-   * none, or no readable .debug_info, noted in notes) */
-  struct emu_inline { uint64_t lo, hi; uint32_t file, line; } *inl;
+  /* the inlined calls around each address (emu/dwarf.c, from .debug_info): the code in [lo, hi)
+   * lies inside n inlined calls, made at inl_sites[first .. first + n), the outermost's first
+   * (a line of the function the code was compiled into: the kernel's source), each at line `line`
+   * of line_files[file] (file >= nline_files: not named); sorted, not overlapping (NULL: none, or
+   * no readable .debug_info, noted in notes) */
+  struct emu_inline { uint64_t lo, hi; uint32_t first, n; } *inl;
   size_t ninl;
+  struct emu_callsite { uint32_t file, line; } *inl_sites;
+  size_t ninl_sites;
   char *notes;                    /* leniencies applied while loading, one per line (NULL: none);
                                      docs/emulator-choices.md "Loader" */
   void *priv;                     /* decoded program cache; owned by emu */

@@ -840,7 +840,7 @@ void emu_codeobj_free(emu_codeobj *co) {
   for (size_t i = 0; i < co->nsymbols; i++) free(co->symbols[i].name);
   free(co->symbols);
   free(co->lines);
-  free(co->inl);
+  free(co->inl), free(co->inl_sites);
   for (size_t i = 0; i < co->nline_files; i++) free(co->line_files[i]);
   free(co->line_files);
   for (size_t i = 0; i < co->nprintf_fmts; i++) free(co->printf_fmts[i]);

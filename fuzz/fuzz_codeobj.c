@@ -68,12 +68,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n) {
   }
   CHECK(pc == co->text_vaddr + co->text_size, "program ends at 0x%llx, .text at 0x%llx",
         (unsigned long long)pc, (unsigned long long)(co->text_vaddr + co->text_size));
-  /* debug information (emu/dwarf.c): the inlined calls' ranges sorted, apart and naming a file the
-   * line table has, and every PC's file:line a string that fits */
+  /* debug information (emu/dwarf.c): the inlined calls' pieces sorted, apart, each with a chain of
+   * call sites inside the pool, and every PC's file:line a string that fits */
   for (size_t i = 0; i < co->ninl; i++) {
-    CHECK(co->inl[i].lo < co->inl[i].hi && co->inl[i].file < co->nline_files && (!i || co->inl[i - 1].hi <= co->inl[i].lo),
-          "inlined call %zu [0x%llx, 0x%llx) file %u of %zu", i, (unsigned long long)co->inl[i].lo,
-          (unsigned long long)co->inl[i].hi, co->inl[i].file, co->nline_files);
+    const struct emu_inline *c = &co->inl[i];
+    CHECK(c->lo < c->hi && (!i || co->inl[i - 1].hi <= c->lo) && c->n > 0 && c->first <= co->ninl_sites &&
+              c->n <= co->ninl_sites - c->first,
+          "inlined piece %zu [0x%llx, 0x%llx) sites %u + %u of %zu", i, (unsigned long long)c->lo,
+          (unsigned long long)c->hi, c->first, c->n, co->ninl_sites);
   }
   char buf[64];
   for (uint64_t a = co->text_vaddr; a < co->text_vaddr + co->text_size && a < co->text_vaddr + 4096; a += 4)

@@ -359,6 +359,10 @@ Test(srcline, inlined_code_names_the_line_it_was_inlined_at, .timeout = 180) {
                      "  int v = p[threadIdx.x]; // line 11\n"
                      "  for (int o = 32; o > 0; o >>= 1) v += __shfl_xor(v, o); // line 12\n"
                      "  q[threadIdx.x] = v; // line 13\n"
+                     "}\n"
+                     "__device__ __forceinline__ int three(const int *p, int i) { return 3 + twice(p, i); } // line 15\n"
+                     "extern \"C\" __global__ void d(const int *p, int *q) {\n"
+                     "  q[threadIdx.x] = three(p, threadIdx.x + 100000); // line 17\n"
                      "}\n";
   ll_err e = {0};
   cr_assert(ll_write_file_atomic(src, text, strlen(text), &e), "%s", e.msg);
@@ -371,8 +375,17 @@ Test(srcline, inlined_code_names_the_line_it_was_inlined_at, .timeout = 180) {
       int rc = sh_run(cmd, &out);
       /* DWARF 4 names paths relative to the compilation directory: the file's name is compared */
       cr_expect_eq(rc, 1, "%s %s: the kernel faults: exit %d:\n%s", arches[i], dw[d], rc, out);
-      cr_expect(strstr(out, "/k.hip:2 (inlined at ") && strstr(out, "/k.hip:5) '"),
-                "%s %s: names k.hip:2 inlined at k.hip:5:\n%s", arches[i], dw[d], out);
+      cr_expect(strstr(out, "/k.hip:2 (inlined at ") && strstr(out, "/k.hip:3, ") && strstr(out, "/k.hip:5) '"),
+                "%s %s: names k.hip:2 inlined at k.hip:3, inlined at k.hip:5:\n%s", arches[i], dw[d], out);
+      free(out), free(cmd);
+      /* three calls deep: the innermost call's line, the middle one elided, the kernel's */
+      cmd = ll_fmt("%s -q run %s/k.co d --grid 1 --block 64 --arg out:256:%s/p.bin --arg out:256:%s/o.bin --backend emu",
+                   LANELAB, dir, dir, dir);
+      rc = sh_run(cmd, &out);
+      cr_expect_eq(rc, 1, "%s %s: d faults: exit %d:\n%s", arches[i], dw[d], rc, out);
+      cr_expect(strstr(out, "/k.hip:2 (inlined at ") && strstr(out, "/k.hip:3, ..., ") && strstr(out, "/k.hip:17) '") &&
+                    !strstr(out, "k.hip:15"),
+                "%s %s: names k.hip:2 inlined at k.hip:3, ..., k.hip:17:\n%s", arches[i], dw[d], out);
       free(out), free(cmd);
       cmd = ll_fmt("%s -q run %s/k.co a --grid 1 --block 64 --arg out:256:%s/o.bin --backend emu", LANELAB, dir, dir);
       rc = sh_run(cmd, &out);
@@ -380,7 +393,7 @@ Test(srcline, inlined_code_names_the_line_it_was_inlined_at, .timeout = 180) {
       cr_expect(strstr(out, "hip_runtime.h:") && strstr(out, "/k.hip:8) '"),
                 "%s %s: names the header's line and k.hip:8:\n%s", arches[i], dw[d], out);
       free(out), free(cmd);
-      /* every instruction of inlined code names the outermost call: k's at line 5 only; r's
+      /* every instruction of inlined code names the outermost call last: k's at line 5 only; r's
        * shuffles, inlined in six pieces of the unrolled loop (a range list, checked below), at line
        * 12, threadIdx at 11 and 13 */
       char *co = ll_fmt("%s/k.co", dir);
@@ -395,7 +408,8 @@ Test(srcline, inlined_code_names_the_line_it_was_inlined_at, .timeout = 180) {
         for (uint64_t pc = kk->entry; pc < kk->entry + kk->code_size; pc += 4) {
           const char *x = emu_codeobj_srcline(c, pc, buf, sizeof buf) ? strstr(buf, "(inlined at ") : NULL;
           if (!x) continue;
-          const char *h = strstr(x, "/k.hip:");
+          const char *h = NULL; /* the last call site named: the outermost */
+          for (const char *q = x; (q = strstr(q, "/k.hip:")); q++) h = q;
           unsigned ln = h ? (unsigned)atoi(h + 7) : 0;
           if (h && ln < 16) at[ln]++;
           else other++;
