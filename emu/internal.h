@@ -370,20 +370,22 @@ const emu_opdef *emu_ops_get(size_t i);
 /* emu/kname.c: the C++-name half of emu_codeobj_kernel (called when no symbol is `name`); sets
  * the not-found and ambiguity errors. */
 const emu_kernel *emu__kernel_by_cxx_name(const emu_codeobj *co, const char *name, ll_err *err);
-/* emu/dwarf.c: co->lines and co->line_files from .debug_line (.debug_line_str, .debug_str for
- * the names); why[0] != 0 when the table was malformed (then no rows are kept). */
 /* each line-number unit's offset in .debug_line and its file map (unit file index -> line_files
  * index, UINT32_MAX none), kept by emu__read_lines for emu__read_inlines */
 typedef struct emu_line_units {
   struct emu_line_unit { uint64_t off; uint32_t *fmap; size_t nf; } *u;
   size_t n;
 } emu_line_units;
+/* emu/dwarf.c: co->lines and co->line_files from .debug_line (.debug_line_str, .debug_str for
+ * the names), and each unit's file map into lu; why[0] != 0 when the table was malformed (then no
+ * rows are kept, nor maps). */
 void emu__read_lines(emu_codeobj *co, const uint8_t *line, size_t nline, const uint8_t *line_str, size_t nline_str,
                      const uint8_t *str, size_t nstr, emu_line_units *lu, char *why, size_t whyn);
 void emu__line_units_free(emu_line_units *lu);
-/* emu/dwarf.c: co->inl, the outermost inlined call around each address, from .debug_info's
- * DW_TAG_inlined_subroutine entries (their ranges from .debug_rnglists / .debug_ranges and
- * .debug_addr, their call sites through lu); why[0] != 0 when unreadable (then none are kept) */
+/* emu/dwarf.c: co->inl and co->inl_sites, the inlined calls around each address, from
+ * .debug_info's DW_TAG_inlined_subroutine entries (their ranges from .debug_rnglists /
+ * .debug_ranges and .debug_addr, their call sites through lu); why[0] != 0 when unreadable (then
+ * none are kept) */
 typedef struct emu_dbg_secs {
   const uint8_t *info, *abbrev, *rnglists, *ranges, *addr;
   size_t ninfo, nabbrev, nrnglists, nranges, naddr;

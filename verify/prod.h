@@ -183,7 +183,7 @@ typedef struct prod_result {
   prod_census phase[PROD_NPHASE]; /* executed per phase (have_stats) */
   uint64_t unmarked_phase_insns;  /* executed in a phase number the kernel does not define (must be 0) */
   size_t hazards;                 /* racecheck/initcheck reports (prod_run_opts asked for them) */
-  char hazard[600];               /* the first one, emu_hazard_format's line */
+  char hazard[1024];              /* the first one, emu_hazard_format's line */
   bool checked;                   /* racecheck/initcheck ran (emulator) */
   bool launched;                  /* the kernel was launched (a failure after it: a fault or a refusal) */
 } prod_result;
@@ -245,7 +245,7 @@ typedef struct prod_concat_result {
   bool t0_untouched;              /* T = 0: the output sentinel was left alone */
   double seconds;
   size_t hazards;                 /* racecheck/initcheck reports (emulator; always run) */
-  char hazard[600];               /* the first one */
+  char hazard[1024];              /* the first one */
   bool launched;                  /* the kernel was launched */
 } prod_concat_result;
 /* grid/block for T, H */

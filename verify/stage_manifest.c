@@ -463,7 +463,7 @@ static rt_arg scalar_arg(const mf_arg *a) {
 typedef struct mf_findings {
   bool checked;             /* the observers ran (the emulator; the hip backend has none) */
   size_t n;                 /* reports (each folds the byte conflicts of one kind and PC pair) */
-  char first[700];          /* emu_hazard_format of the first */
+  char first[1200];          /* emu_hazard_format of the first */
 } mf_findings;
 
 static bool wants_checks(const mf_kernel *k) { return k->racecheck || k->initcheck; }
@@ -872,7 +872,7 @@ typedef struct mu_tally {
   report_table *t;
   size_t caught, escaped, na, errors, env_errors, ran;
   double min_ratio;
-  char first[700];
+  char first[1200];
 } mu_tally;
 
 static void mu_error(mu_tally *T, const mf_kernel *k, const mf_mutant *mu, const char *label, const ll_err *e) {

@@ -128,7 +128,7 @@ typedef struct vc_result {
   emu_fault fault;
   bool checked;                   /* the observers ran (emulator) */
   size_t hazards;                 /* racecheck/initcheck reports */
-  char hazard[600];               /* the first, emu_hazard_format's line */
+  char hazard[1024];              /* the first, emu_hazard_format's line */
   emu_launch_stats stats;         /* l->stats on the emulator */
   bool have_stats;
   size_t nargs;
