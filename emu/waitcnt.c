@@ -53,6 +53,27 @@ static inline __attribute__((always_inline)) unsigned pend_words(unsigned k, uns
   return k * 9 + (reg >> 6);
 }
 
+/* registers [reg, reg + n) of kind k into the map pb; returns the bits of them it held already (an
+ * overlap with a live entry) */
+static inline __attribute__((always_inline)) uint64_t pend_map(uint64_t *pb, unsigned k, unsigned reg, unsigned n)
+{
+  uint64_t m0, m1;
+  unsigned wd = pend_words(k, reg, n, &m0, &m1);
+  uint64_t over = (pb[wd] & m0) | (pb[wd + 1] & m1);
+  pb[wd] |= m0;
+  pb[wd + 1] |= m1;
+  return over;
+}
+/* a retiring entry's registers out of the map, and its kind's count down */
+static inline __attribute__((always_inline)) void pend_unmap(emu_wave *w, const pent *e)
+{
+  uint64_t *pb = &w->pbits[0][0], m0, m1;
+  unsigned wd = pend_words(PKIND(e), e->reg, e->n, &m0, &m1);
+  pb[wd] &= ~m0;
+  pb[wd + 1] &= ~m1;
+  if (--w->pkc[PKIND(e)] == 0) w->pkinds &= (uint8_t)~(1u << PKIND(e));
+}
+
 /* the map again from the live entries, pover from whether any two of them overlap */
 static void pend_rebuild(emu_wave *w)
 {
@@ -62,11 +83,7 @@ static void pend_rebuild(emu_wave *w)
   for (int c = 0; c < 3; c++)
     for (int i = 0; i < w->ncnt[c]; i++) {
       const pent *e = pq_at(w, c, i);
-      uint64_t m0, m1;
-      unsigned wd = pend_words(PKIND(e), e->reg, e->n, &m0, &m1);
-      over |= (pb[wd] & m0) | (pb[wd + 1] & m1);
-      pb[wd] |= m0;
-      pb[wd + 1] |= m1;
+      over |= pend_map(pb, PKIND(e), e->reg, e->n);
     }
   w->pover = over != 0;
 }
@@ -76,15 +93,7 @@ static void pend_rebuild(emu_wave *w)
  * youngest of them has seq pq_seq(k - 1)), the entries removed. */
 static inline void retire_n(emu_wave *w, int c, int k)
 {
-  uint64_t *pb = &w->pbits[0][0];
-  for (int i = 0; i < k; i++) {
-    const pent *e = pq_at(w, c, i);
-    uint64_t m0, m1;
-    unsigned wd = pend_words(PKIND(e), e->reg, e->n, &m0, &m1);
-    pb[wd] &= ~m0;
-    pb[wd + 1] &= ~m1;
-    if (--w->pkc[PKIND(e)] == 0) w->pkinds &= (uint8_t)~(1u << PKIND(e));
-  }
+  for (int i = 0; i < k; i++) pend_unmap(w, pq_at(w, c, i));
   if (c < 2) w->pret[c] = pq_seq(w, c, k - 1); /* the youngest retired */
   w->phead[c] = (uint8_t)((w->phead[c] + k) & (EMU_PRING_CAP(c) - 1));
   w->ncnt[c] = (uint8_t)(w->ncnt[c] - k);
@@ -125,12 +134,7 @@ static inline __attribute__((always_inline)) void pend_one(emu_wave *w, const em
     reg = o->reg, n = o->n;
   }
   e->reg = (uint16_t)reg, e->n = (uint8_t)n, e->kw = (uint8_t)k;
-  uint64_t m0, m1;
-  unsigned wd = pend_words(k, reg, n, &m0, &m1);
-  uint64_t *pb = &w->pbits[0][0];
-  if ((pb[wd] & m0) | (pb[wd + 1] & m1)) w->pover = true;
-  pb[wd] |= m0;
-  pb[wd + 1] |= m1;
+  if (pend_map(&w->pbits[0][0], k, reg, n)) w->pover = true;
   w->pkc[k]++;
   w->pkinds |= (uint8_t)(1u << k);
 }
@@ -151,12 +155,7 @@ static inline __attribute__((always_inline)) void pend_fast(emu_wave *w, const e
   if (w->ncnt[cnt] >= (cnt == EMU_CNT_VM ? EMU_VMCNT_MAX : EMU_LGKMCNT_MAX)) {
     /* retire_head and the new entry's count in one: ncnt stays as it is, the head moves
      * (seed seq 256 gfx942 941.0 M -> 938.3 M instructions, docs/performance.md) */
-    const pent *h = pq_at(w, cnt, 0);
-    uint64_t *pb = &w->pbits[0][0], h0, h1;
-    unsigned hw = pend_words(PKIND(h), h->reg, h->n, &h0, &h1);
-    pb[hw] &= ~h0;
-    pb[hw + 1] &= ~h1;
-    if (--w->pkc[PKIND(h)] == 0) w->pkinds &= (uint8_t)~(1u << PKIND(h));
+    pend_unmap(w, pq_at(w, cnt, 0));
     w->pret[cnt] = pq_seq(w, cnt, 0); /* the head's */
     e = pq_at(w, cnt, w->ncnt[cnt]);
     w->phead[cnt] = (uint8_t)((w->phead[cnt] + 1) & (EMU_PRING_CAP(cnt) - 1));
