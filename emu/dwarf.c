@@ -605,21 +605,26 @@ static int cmp_u64(const void *a, const void *b) {
 /* the nested ranges as pieces that do not overlap, each with its chain of call sites (co->inl,
  * co->inl_sites): cut at every range's ends, each piece gets the call site of the range at each
  * depth that covers it, outermost first; a chain stops at a depth no range covers (a deeper
- * range outside its outer one would be malformed). Neighbouring pieces with one chain merge. */
-#define INL_MAXD 32
-static void inl_build(emu_codeobj *co, rngs *o) {
+ * range outside its outer one would be malformed). Neighbouring pieces with one chain merge.
+ * False when the table of pieces by depth would pass INL_MAX_CELLS entries (64 MiB). */
+#define INL_MAX_CELLS (1u << 24)
+static bool inl_build(emu_codeobj *co, const rngs *o) {
   size_t nb = 2 * o->n, m = 0;
+  uint32_t width = 0; /* depths 0 .. width - 1 (below MAXLEV, info_unit) */
+  for (size_t i = 0; i < o->n; i++)
+    if (o->v[i].depth >= width) width = o->v[i].depth + 1;
   uint64_t *b = ll_xmalloc(nb * sizeof *b);
   for (size_t i = 0; i < o->n; i++) b[2 * i] = o->v[i].lo, b[2 * i + 1] = o->v[i].hi;
   qsort(b, nb, sizeof *b, cmp_u64);
   for (size_t i = 0; i < nb; i++)
     if (!m || b[i] != b[m - 1]) b[m++] = b[i];
-  /* chain[p * INL_MAXD + d]: the range at depth d over piece p (SIZE_MAX none) */
-  size_t np = m - 1, *chain = ll_xmalloc(np * INL_MAXD * sizeof *chain);
-  for (size_t i = 0; i < np * INL_MAXD; i++) chain[i] = SIZE_MAX;
+  const size_t np = m - 1;
+  if (np > INL_MAX_CELLS / width) return free(b), false;
+  /* chain[p * width + d]: the range at depth d over piece p (UINT32_MAX none; ranges < 2^20) */
+  uint32_t *chain = ll_xmalloc(np * width * sizeof *chain);
+  memset(chain, 0xff, np * width * sizeof *chain);
   for (size_t i = 0; i < o->n; i++) {
     const rng *r = &o->v[i];
-    if (r->depth >= INL_MAXD) continue;
     size_t lo = 0, hi = np; /* the first piece starting at r->lo */
     while (lo < hi) {
       size_t mid = (lo + hi) / 2;
@@ -627,36 +632,33 @@ static void inl_build(emu_codeobj *co, rngs *o) {
       else hi = mid;
     }
     for (size_t p = lo; p < np && b[p] < r->hi; p++)
-      if (chain[p * INL_MAXD + r->depth] == SIZE_MAX) chain[p * INL_MAXD + r->depth] = i; /* the first unit's wins */
+      if (chain[p * width + r->depth] == UINT32_MAX) chain[p * width + r->depth] = (uint32_t)i; /* the first unit's wins */
   }
   struct emu_inline *v = NULL;
   struct emu_callsite *sites = NULL;
-  size_t nv = 0, ns = 0;
+  size_t nv = 0, ns = 0, capv = 0, caps = 0;
   for (size_t p = 0; p < np; p++) {
+    const uint32_t *ch = chain + p * width;
     uint32_t n = 0;
-    while (n < INL_MAXD && chain[p * INL_MAXD + n] != SIZE_MAX) n++;
+    while (n < width && ch[n] != UINT32_MAX) n++;
     if (!n) continue;
     if (nv && v[nv - 1].hi == b[p] && v[nv - 1].n == n) { /* the same chain as the piece before: merge */
       bool same = true;
-      for (uint32_t d = 0; d < n && same; d++) {
-        const rng *r = &o->v[chain[p * INL_MAXD + d]];
-        same = sites[v[nv - 1].first + d].file == r->file && sites[v[nv - 1].first + d].line == r->line;
-      }
+      for (uint32_t d = 0; d < n && same; d++)
+        same = sites[v[nv - 1].first + d].file == o->v[ch[d]].file && sites[v[nv - 1].first + d].line == o->v[ch[d]].line;
       if (same) {
         v[nv - 1].hi = b[p + 1];
         continue;
       }
     }
-    v = ll_xrealloc(v, (nv + 1) * sizeof *v);
+    if (nv == capv) capv = capv ? 2 * capv : 64, v = ll_xrealloc(v, capv * sizeof *v);
     v[nv++] = (struct emu_inline){b[p], b[p + 1], (uint32_t)ns, n};
-    sites = ll_xrealloc(sites, (ns + n) * sizeof *sites);
-    for (uint32_t d = 0; d < n; d++) {
-      const rng *r = &o->v[chain[p * INL_MAXD + d]];
-      sites[ns++] = (struct emu_callsite){r->file, r->line};
-    }
+    while (ns + n > caps) caps = caps ? 2 * caps : 256, sites = ll_xrealloc(sites, caps * sizeof *sites);
+    for (uint32_t d = 0; d < n; d++) sites[ns++] = (struct emu_callsite){o->v[ch[d]].file, o->v[ch[d]].line};
   }
   free(b), free(chain);
   co->inl = v, co->ninl = nv, co->inl_sites = sites, co->ninl_sites = ns;
+  return true;
 }
 
 void emu__read_inlines(emu_codeobj *co, const emu_dbg_secs *s, const emu_line_units *lu, char *why, size_t whyn) {
@@ -668,6 +670,7 @@ void emu__read_inlines(emu_codeobj *co, const emu_dbg_secs *s, const emu_line_un
   while (r.p < r.end && !why[0]) info_unit(s, &r, lu, &ab, &o, why, whyn);
   free(ab.a), free(ab.spec);
   if (!why[0] && o.n >= INL_MAX_RANGES) snprintf(why, whyn, "more than %u inlined address ranges", INL_MAX_RANGES);
-  if (!why[0] && o.n) inl_build(co, &o);
+  if (!why[0] && o.n && !inl_build(co, &o))
+    snprintf(why, whyn, "more than %u pieces of inlined code by depth", INL_MAX_CELLS);
   free(o.v);
 }
