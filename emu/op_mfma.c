@@ -37,6 +37,7 @@
  * naming them: a finding about the kernel, not a gap in lanelab. The block-scaled (v_mfma_scale_*) and
  * sparse (v_smfmac_*) forms reuse this machinery (apply_scale, sparse_expand below); the xf32 forms
  * have no row here, so they fault "unimplemented" if executed. */
+#include <stdatomic.h>
 #include <stdio.h>
 
 #include "emu/internal.h"
@@ -49,6 +50,15 @@ static const char *const f8f6f4_names[] = {"fp8", "bf8", "fp6", "bf6", "fp4"};
 static float tab_fp8[2][256], tab_bf8[2][256]; /* [0] gfx942 FNUZ, [1] gfx950 OCP */
 static float tab_fp6[64], tab_bf6[64], tab_fp4[16];
 static pthread_once_t tab_once = PTHREAD_ONCE_INIT;
+/* set (release) once build_tables has run: a handler tests it with one plain load (acquire) and
+ * calls pthread_once only before that; pthread_once on every MFMA was a call through the PLT
+ * (issue #31: 0.3% of the seed run's samples) */
+static _Atomic bool tab_ready;
+static void build_tables(void);
+static inline void tables(void)
+{
+  if (__builtin_expect(!atomic_load_explicit(&tab_ready, memory_order_acquire), 0)) pthread_once(&tab_once, build_tables);
+}
 static bool fast_cpu; /* the fast path's instructions exist on this CPU (fast_probe) */
 static void fast_probe(void);
 
@@ -76,6 +86,7 @@ static void build_tables(void)
   for (uint32_t c = 0; c < 64; c++) tab_fp6[c] = minifloat(c, 2, 3, 1), tab_bf6[c] = minifloat(c, 3, 2, 3);
   for (uint32_t c = 0; c < 16; c++) tab_fp4[c] = minifloat(c, 2, 1, 1);
   fast_probe();
+  atomic_store_explicit(&tab_ready, true, memory_order_release);
 }
 
 /* IEEE binary16 -> f32, exact and branch-free (so the gather loops vectorize): a normal value is
@@ -899,7 +910,7 @@ static void broadcast(const emu_insn *in, int KLA, int KLB, void *A, void *B, in
 /* ---- the handler ---------------------------------------------------------------------------*/
 static int mfma(emu_wave *w, const emu_insn *in, const mdesc *d)
 {
-  pthread_once(&tab_once, build_tables);
+  tables();
   int ta = d->ta, tb = d->tb;
   if (ta == T_F8F6F4) {
     /* CDNA4 ISA: cbsz = A format, blgp = B format (0 fp8, 1 bf8, 2 fp6, 3 bf6, 4 fp4) */
@@ -1053,7 +1064,7 @@ static int mfma(emu_wave *w, const emu_insn *in, const mdesc *d)
   static int op_##name(emu_wave *w, const emu_insn *in)                                          \
   {                                                                                              \
     static const mdesc d = {16, 16, k, 1, T_F16, T_F16, MK_DENSE};                               \
-    pthread_once(&tab_once, build_tables);                                                       \
+    tables();                                                                                    \
     return mfma16_f16(w, in, k) ? EMU_OK : mfma(w, in, &d);                                      \
   }
 /* CDNA3 ISA §7.1 / Table "MFMA opcodes" (gfx942 and gfx950) */
