@@ -1,6 +1,8 @@
 /* emu/dwarf — the code object's DWARF line table (.debug_line, versions 4 and 5), read once at
  * load, so faults, race and init reports and traces can name file:line beside a PC; and for
- * inlined code the line of the kernel's source it was inlined at (.debug_info, below).
+ * inlined code the line of the kernel's source it was inlined at (.debug_info, below). A relative
+ * path is joined to the compilation directory: DWARF 5's directory 0, or for DWARF 2-4 the unit's
+ * DW_AT_comp_dir from .debug_info (emu__comp_dirs), which those line tables leave out.
  *
  * Format: DWARF 5 standard section 6.2 "Line Number Information" (and DWARF 4 for the v4 header):
  * the header (unit length, version, for v5 address and segment selector sizes, header length,
@@ -132,7 +134,22 @@ static bool open_unit(rd *r, rd *u, bool *d64, char *why, size_t whyn) {
 }
 
 /* One line-number program (one unit); false with why on a malformed unit. */
-static bool unit(emu_codeobj *co, rd *r, const sections *s, emu_line_units *lu, uint64_t uoff, char *why, size_t whyn) {
+/* a directory entry as a path: an entry other than the first that is relative names a directory
+ * under the compilation directory, base (DWARF 5 section 6.2.4 items 11 and 20, "relative to the
+ * current directory of the compilation"; DWARF 4 section 6.2.4 item 11 the same) */
+static char *dir_path(const char *base, const char *d) {
+  return base && base[0] && d[0] && d[0] != '/' ? ll_fmt("%s/%s", base, d) : ll_xstrdup(d);
+}
+
+/* the compilation directory a DWARF 2-4 compilation unit gives the line table at uoff, or "" */
+static const char *comp_dir_of(const emu_comp_dirs *cd, uint64_t uoff) {
+  for (size_t i = 0; cd && i < cd->n; i++)
+    if (cd->v[i].line_off == uoff) return cd->v[i].dir;
+  return "";
+}
+
+static bool unit(emu_codeobj *co, rd *r, const sections *s, const emu_comp_dirs *cd, emu_line_units *lu, uint64_t uoff,
+                 char *why, size_t whyn) {
   rd u;
   bool d64;
   if (!open_unit(r, &u, &d64, why, whyn)) return false;
@@ -182,7 +199,8 @@ static bool unit(emu_codeobj *co, rd *r, const sections *s, emu_line_units *lu, 
         if (!ok) break;
         if (pass == 0) {
           dirs = ll_xrealloc(dirs, (ndirs + 1) * sizeof *dirs);
-          dirs[ndirs++] = ll_xstrdup(path ? path : "");
+          dirs[ndirs] = dir_path(ndirs ? dirs[0] : NULL, path ? path : "");
+          ndirs++;
         } else {
           fmap = ll_xrealloc(fmap, (nf + 1) * sizeof *fmap);
           fmap[nf++] = intern(co, dir < ndirs ? dirs[dir] : "", path ? path : "?");
@@ -191,8 +209,9 @@ static bool unit(emu_codeobj *co, rd *r, const sections *s, emu_line_units *lu, 
     }
   } else {
     dirs = ll_xcalloc(1, sizeof *dirs);
-    dirs[ndirs++] = ll_xstrdup(""); /* index 0: the compilation directory, unknown here */
-    for (const char *d; (d = cstr(&u)) && d[0];) dirs = ll_xrealloc(dirs, (ndirs + 1) * sizeof *dirs), dirs[ndirs++] = ll_xstrdup(d);
+    dirs[ndirs++] = ll_xstrdup(comp_dir_of(cd, uoff)); /* index 0: the compilation directory, from .debug_info */
+    for (const char *d; (d = cstr(&u)) && d[0];)
+      dirs = ll_xrealloc(dirs, (ndirs + 1) * sizeof *dirs), dirs[ndirs] = dir_path(dirs[0], d), ndirs++;
     fmap = ll_xcalloc(1, sizeof *fmap);
     fmap[nf++] = UINT32_MAX; /* v4 file numbers start at 1 */
     for (const char *f; (f = cstr(&u)) && f[0];) {
@@ -270,12 +289,13 @@ void emu__line_units_free(emu_line_units *lu) {
 }
 
 void emu__read_lines(emu_codeobj *co, const uint8_t *line, size_t nline, const uint8_t *line_str, size_t nline_str,
-                     const uint8_t *str, size_t nstr, emu_line_units *lu, char *why, size_t whyn) {
+                     const uint8_t *str, size_t nstr, const emu_comp_dirs *cd, emu_line_units *lu, char *why,
+                     size_t whyn) {
   why[0] = 0;
   sections s = {line_str, str, nline_str, nstr};
   rd r = {line, line + nline, false};
   while (r.p < r.end) {
-    if (!unit(co, &r, &s, lu, (uint64_t)(r.p - line), why, whyn)) break;
+    if (!unit(co, &r, &s, cd, lu, (uint64_t)(r.p - line), why, whyn)) break;
   }
   if (why[0]) { /* drop everything: half a table would name wrong lines */
     free(co->lines);
@@ -659,6 +679,49 @@ static bool inl_build(emu_codeobj *co, const rngs *o) {
   free(b), free(chain);
   co->inl = v, co->ninl = nv, co->inl_sites = sites, co->ninl_sites = ns;
   return true;
+}
+
+/* Each DWARF 2-4 compilation unit's DW_AT_stmt_list and DW_AT_comp_dir (DW_FORM_string, strp or
+ * line_strp), from its first entry; DWARF 5 units are passed over (their line tables name the
+ * compilation directory themselves, directory 0). A unit whose header, abbreviations or first entry
+ * cannot be read gives nothing, and the units after it are still read (each has its own length). */
+void emu__comp_dirs(const emu_dbg_secs *s, emu_comp_dirs *cd) {
+  cd->v = NULL, cd->n = 0;
+  if (!s->info || !s->abbrev) return;
+  rd r = {s->info, s->info + s->ninfo, false};
+  abbrevs ab = {0};
+  char why[8];
+  for (rd u; r.p < r.end;) {
+    bool d64;
+    if (!open_unit(&r, &u, &d64, why, sizeof why)) break;
+    form_ctx f = {.d64 = d64, .ver = (unsigned)get(&u, 2)};
+    if (f.ver < 2 || f.ver > 4) continue;
+    uint64_t aoff = get(&u, d64 ? 8 : 4);
+    f.asize = (unsigned)get(&u, 1);
+    if (u.bad || (f.asize != 4 && f.asize != 8) || !read_abbrevs(s, aoff, &ab)) continue;
+    uint64_t code = uleb(&u);
+    const abbrev *a = NULL;
+    for (size_t i = 0; !u.bad && i < ab.n && !a; i++)
+      if (ab.a[i].code == code) a = &ab.a[i];
+    if (!a) continue;
+    uint64_t stmt = 0;
+    bool has_stmt = false;
+    const char *dir = NULL;
+    for (uint32_t j = 0; j < a->n; j++) {
+      const aspec *sp = &ab.spec[a->first + j];
+      const uint8_t *at = u.p;
+      uint64_t v;
+      if (!attr_val(&u, sp->form, sp->ic, &f, &v)) break;
+      if (sp->at == 0x10) stmt = v, has_stmt = true; /* DW_AT_stmt_list */
+      else if (sp->at == 0x1b) /* DW_AT_comp_dir */
+        dir = sp->form == 0x08 ? (const char *)at : sp->form == 0x0e ? strsec(s->str, s->nstr, v)
+              : sp->form == 0x1f ? strsec(s->line_str, s->nline_str, v) : NULL;
+    }
+    if (!has_stmt || !dir || !dir[0]) continue;
+    cd->v = ll_xrealloc(cd->v, (cd->n + 1) * sizeof *cd->v);
+    cd->v[cd->n++] = (struct emu_comp_dir){stmt, dir};
+  }
+  free(ab.a), free(ab.spec);
 }
 
 void emu__read_inlines(emu_codeobj *co, const emu_dbg_secs *s, const emu_line_units *lu, char *why, size_t whyn) {

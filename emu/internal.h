@@ -377,19 +377,32 @@ typedef struct emu_line_units {
   size_t n;
 } emu_line_units;
 /* emu/dwarf.c: co->lines and co->line_files from .debug_line (.debug_line_str, .debug_str for
- * the names), and each unit's file map into lu; why[0] != 0 when the table was malformed (then no
+ * the names; cd, may be NULL, the DWARF 2-4 units' compilation directories: relative paths are
+ * joined to the compilation directory, as DWARF 5 and 4 section 6.2.4 define them), and each unit's
+ * file map into lu; why[0] != 0 when the table was malformed (then no
  * rows are kept, nor maps). */
+struct emu_comp_dirs;
 void emu__read_lines(emu_codeobj *co, const uint8_t *line, size_t nline, const uint8_t *line_str, size_t nline_str,
-                     const uint8_t *str, size_t nstr, emu_line_units *lu, char *why, size_t whyn);
+                     const uint8_t *str, size_t nstr, const struct emu_comp_dirs *cd, emu_line_units *lu, char *why,
+                     size_t whyn);
 void emu__line_units_free(emu_line_units *lu);
 /* emu/dwarf.c: co->inl and co->inl_sites, the inlined calls around each address, from
  * .debug_info's DW_TAG_inlined_subroutine entries (their ranges from .debug_rnglists /
  * .debug_ranges and .debug_addr, their call sites through lu); why[0] != 0 when unreadable (then
  * none are kept) */
 typedef struct emu_dbg_secs {
-  const uint8_t *info, *abbrev, *rnglists, *ranges, *addr;
-  size_t ninfo, nabbrev, nrnglists, nranges, naddr;
+  const uint8_t *info, *abbrev, *rnglists, *ranges, *addr, *str, *line_str;
+  size_t ninfo, nabbrev, nrnglists, nranges, naddr, nstr, nline_str;
 } emu_dbg_secs;
+/* emu/dwarf.c: each DWARF 2-4 compilation unit's line table (DW_AT_stmt_list, an offset in
+ * .debug_line) and its compilation directory (DW_AT_comp_dir), which such a line table leaves out
+ * (its directory 0); the strings point into the sections. Read from each unit's first entry only; a
+ * unit that cannot be read gives none (its paths stay as the table writes them). */
+typedef struct emu_comp_dirs {
+  struct emu_comp_dir { uint64_t line_off; const char *dir; } *v;
+  size_t n;
+} emu_comp_dirs;
+void emu__comp_dirs(const emu_dbg_secs *s, emu_comp_dirs *cd);
 void emu__read_inlines(emu_codeobj *co, const emu_dbg_secs *s, const emu_line_units *lu, char *why, size_t whyn);
 int emu_ops_find(const char *name); /* -1 if absent */
 

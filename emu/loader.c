@@ -332,13 +332,18 @@ static void read_lines(elf *e, emu_codeobj *co) {
     return;
   }
   char why[160];
+  /* .debug_info: the DWARF 2-4 units' compilation directories for the line tables' relative paths,
+   * and where inlined code was inlined (optional like the lines: unreadable, noted, none kept) */
+  emu_dbg_secs ds = {.str = str, .nstr = nstr, .line_str = lstr, .nline_str = nlstr};
+  bool info = debug_sec(e, ".debug_info", &ds.info, &ds.ninfo, &compressed) &&
+              debug_sec(e, ".debug_abbrev", &ds.abbrev, &ds.nabbrev, &compressed) && !compressed;
+  emu_comp_dirs cd = {0};
+  if (info) emu__comp_dirs(&ds, &cd);
   emu_line_units lu = {0};
-  emu__read_lines(co, line, nline, lstr, nlstr, str, nstr, &lu, why, sizeof why);
+  emu__read_lines(co, line, nline, lstr, nlstr, str, nstr, &cd, &lu, why, sizeof why);
+  free(cd.v);
   if (why[0]) note(co, ".debug_line: %s; findings name no file:line", why);
-  /* where inlined code was inlined (optional like the lines: unreadable, noted, none kept) */
-  emu_dbg_secs ds = {0};
-  if (co->nlines && debug_sec(e, ".debug_info", &ds.info, &ds.ninfo, &compressed) &&
-      debug_sec(e, ".debug_abbrev", &ds.abbrev, &ds.nabbrev, &compressed)) {
+  if (co->nlines && info) {
     debug_sec(e, ".debug_rnglists", &ds.rnglists, &ds.nrnglists, &compressed);
     debug_sec(e, ".debug_ranges", &ds.ranges, &ds.nranges, &compressed);
     debug_sec(e, ".debug_addr", &ds.addr, &ds.naddr, &compressed);

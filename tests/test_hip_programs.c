@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <ctype.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "emu/emu.h"
@@ -337,6 +338,43 @@ Test(srcline, run_names_file_line_of_a_fault, .timeout = 120) {
   }
   sh_run(ll_fmt("rm -rf %s", dir), NULL);
   free(src), free(dir);
+}
+
+/* A source compiled by a relative path is named by its whole path under the compilation directory,
+ * in DWARF 4 (the line table leaves the directory out: DW_AT_comp_dir of .debug_info) as in DWARF 5
+ * (its directory 0); without .debug_info a DWARF 4 path stays as the table writes it. The expected
+ * path is the test's own folder and the name it compiled. */
+Test(srcline, a_relative_source_path_is_named_under_the_compilation_directory, .timeout = 120) {
+  char *dir = sh_tmpdir("hip-compdir"), *out;
+  char *sub = ll_fmt("%s/sub", dir), *src = ll_fmt("%s/sub/k.hip", dir);
+  cr_assert_eq(mkdir(sub, 0755), 0);
+  const char *text = "#include <hip/hip_runtime.h>\n"
+                     "extern \"C\" __global__ void k(int *p) {\n"
+                     "  p[threadIdx.x + 100000] = 1; // line 3\n"
+                     "}\n";
+  ll_err e = {0};
+  cr_assert(ll_write_file_atomic(src, text, strlen(text), &e), "%s", e.msg);
+  char *want = ll_fmt("at %s/sub/k.hip:3 ", dir);
+  const char *dw[] = {"-gdwarf-4", "-gdwarf-5"};
+  for (size_t i = 0; i < 2; i++)
+    for (size_t d = 0; d < 2; d++) {
+      char *cmd = ll_fmt("cd %s && %s -q cc sub/k.hip --arch %s -o k.co -- %s && %s -q run k.co k --grid 1 --block 64 "
+                         "--arg out:256:o.bin --backend emu", dir, LANELAB, arches[i], dw[d], LANELAB);
+      int rc = sh_run(cmd, &out);
+      cr_expect_eq(rc, 1, "%s %s: the kernel faults: exit %d:\n%s", arches[i], dw[d], rc, out);
+      cr_expect(strstr(out, want), "%s %s: names '%s':\n%s", arches[i], dw[d], want, out);
+      free(out), free(cmd);
+    }
+  /* the last object is DWARF 5; a DWARF 4 one without .debug_info names the path as written */
+  char *cmd = ll_fmt("cd %s && %s -q cc sub/k.hip --arch gfx942 -o k4.co -- -gdwarf-4 && "
+                     "/usr/lib/llvm-22/bin/llvm-objcopy --remove-section .debug_info k4.co k4n.co && "
+                     "%s -q run k4n.co k --grid 1 --block 64 --arg out:256:o.bin --backend emu", dir, LANELAB, LANELAB);
+  int rc = sh_run(cmd, &out);
+  cr_expect_eq(rc, 1, "the kernel faults: exit %d:\n%s", rc, out);
+  cr_expect(strstr(out, "at sub/k.hip:3 ") && !strstr(out, want), "names sub/k.hip:3 as the table writes it:\n%s", out);
+  free(out), free(cmd), free(want);
+  sh_run(ll_fmt("rm -rf %s", dir), NULL);
+  free(src), free(sub), free(dir);
 }
 
 /* Inlined code (a helper of the kernel's own source, a HIP header's atomicAdd) is named by its own
