@@ -990,6 +990,24 @@ static bool literal_crashes_llvm(emu_arch a, const uint8_t *b)
   }
 }
 
+/* libLLVM 22 also crashes (SIGSEGV under LLVMDisasmInstruction, both arches; found by
+ * fuzz/fuzz_codeobj, input fuzz/corpus/codeobj/crash_llvm_sdwa_sel_7.co) on an SDWA instruction
+ * (a VOP1, VOP2 or VOPC word whose SRC0 field is 249, the SDWA word after it) with a select field it
+ * prints set to 7: its printer knows BYTE_0 .. WORD_1 and DWORD, 0 to 6 (llvm/lib/Target/AMDGPU
+ * SIDefines.h, AMDGPU::SDWA::SdwaSel), and 7 names none. SDWA word fields (CDNA3 ISA "Microcode
+ * Formats", VOP_SDWA and VOP_SDWAB): DST_SEL 10:8, SRC0_SEL 18:16, SRC1_SEL 26:24; in VOPC's form
+ * bits 14:8 are the SGPR destination, so only the two source selects count there (a VOP1's unused
+ * SRC1_SEL of 7 LLVM refuses as an invalid encoding, as here). No valid instruction has such a
+ * field, so these are not instructions. b has at least 8 readable bytes (the padded copy below). */
+static bool sdwa_sel_crashes_llvm(const uint8_t *b)
+{
+  uint32_t d0 = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+  uint32_t d1 = (uint32_t)b[4] | (uint32_t)b[5] << 8 | (uint32_t)b[6] << 16 | (uint32_t)b[7] << 24;
+  if (d0 >> 31 || (d0 & 0x1ff) != 249) return false; /* VOP1 (31:25 = 0x3f), VOPC (0x3e), VOP2 (bit 31 clear) */
+  const bool vopc = d0 >> 25 == 0x3e;
+  return (!vopc && (d1 >> 8 & 7) == 7) || (d1 >> 16 & 7) == 7 || (d1 >> 24 & 7) == 7;
+}
+
 emu_program *emu_program_decode(emu_arch a, const uint8_t *code, size_t size, uint64_t vaddr,
                                 ll_err *err)
 {
@@ -1030,7 +1048,7 @@ emu_program *emu_program_decode(emu_arch a, const uint8_t *code, size_t size, ui
       memcpy(tail, at, avail);
       at = tail;
     }
-    size_t k = literal_crashes_llvm(a, at) ? 0
+    size_t k = literal_crashes_llvm(a, at) || sdwa_sel_crashes_llvm(at) ? 0
                : LLVMDisasmInstruction(ctx, (uint8_t *)at, avail < sizeof tail ? sizeof tail : avail,
                                        vaddr + off, txt, sizeof txt);
     if (k > avail) k = 0;

@@ -2409,6 +2409,39 @@ Test(decode, gfx942_literal_in_64bit_encoding_is_not_an_instruction)
   }
 }
 
+/* Regression (found by fuzz/fuzz_codeobj, input fuzz/corpus/codeobj/crash_llvm_sdwa_sel_7.co):
+ * libLLVM 22's disassembler segfaults, on both arches, on an SDWA instruction with a select field of
+ * 7 (the selects are BYTE_0 .. DWORD, 0 to 6). f9 12 00 00 is VOP2 v_cndmask_b32 (bits 30:25 = 0)
+ * with SRC0 = 249 (SDWA); the SDWA word's DST_SEL (10:8), SRC0_SEL (18:16) and SRC1_SEL (26:24) are
+ * set to 7 one at a time; f9 02 84 7c is VOPC v_cmp_eq_f32, whose bits 14:8 are its SGPR
+ * destination (0x87 there: s[6:7], a valid instruction) and whose source selects count. Each
+ * crashing form must be one not-an-instruction entry; the valid ones decode. Field positions:
+ * CDNA3 ISA "Microcode Formats", VOP_SDWA and VOP_SDWAB. */
+Test(decode, sdwa_select_of_7_is_not_an_instruction)
+{
+  static const struct { uint8_t b[8]; bool ok; const char *what; } c[] = {
+      {{0xf9, 0x12, 0x00, 0x00, 0x1f, 0x00, 0x06, 0x06}, true, "VOP2, every select valid"},
+      {{0xf9, 0x12, 0x00, 0x00, 0x1f, 0x07, 0x06, 0x06}, false, "VOP2 DST_SEL 7"},
+      {{0xf9, 0x12, 0x00, 0x00, 0x1f, 0x00, 0x07, 0x06}, false, "VOP2 SRC0_SEL 7"},
+      {{0xf9, 0x12, 0x00, 0x00, 0x1f, 0x00, 0x06, 0x07}, false, "VOP2 SRC1_SEL 7"},
+      {{0xf9, 0x02, 0x02, 0x7e, 0x02, 0x17, 0x00, 0x00}, false, "VOP1 DST_SEL 7"},
+      {{0xf9, 0x02, 0x84, 0x7c, 0x01, 0x87, 0x06, 0x06}, true, "VOPC, SGPR destination bits 7"},
+      {{0xf9, 0x02, 0x84, 0x7c, 0x01, 0x00, 0x07, 0x06}, false, "VOPC SRC0_SEL 7"},
+  };
+  for (int a = 0; a < EMU_NARCH; a++)
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+      ll_err e = {0};
+      emu_program *p = emu_program_decode((emu_arch)a, c[i].b, 8, 0, &e);
+      cr_assert_not_null(p, "%s", e.msg);
+      const emu_insn_info *in = emu_program_insn(p, 0);
+      if (c[i].ok)
+        cr_expect(in->size == 8 && strstr(in->text, "_sdwa") != NULL, "%s %s: %s", emu_arch_name((emu_arch)a), c[i].what, in->text);
+      else
+        cr_expect(in->size == 4 && strcmp(in->mnem, "<unknown>") == 0, "%s %s: %s", emu_arch_name((emu_arch)a), c[i].what, in->text);
+      emu_program_free(p);
+    }
+}
+
 /* Regression (found by fuzz_insn review): LLVM's forced-literal spelling lit(0x1) parsed as a
  * function-style operand whose value the operand helpers read as 0, so the instruction would
  * have computed with 0 silently. It was first refused at decode; it is now read as the literal
