@@ -10,10 +10,12 @@
  *   - emu_codeobj_kernel finds each kernel by its name (names are unique) and refuses a name
  *     that is not there with LL_EXIT_USAGE;
  *   - the decoded program covers .text exactly: instructions back to back, sizes > 0. */
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "emu/emu.h"
 
@@ -27,7 +29,23 @@
     }                                                                                              \
   } while (0)
 
+/* FUZZ_LAST_INPUT=PATH (fuzz/run.sh sets it): each input is written there before it runs, so that
+ * an input that kills the process before libFuzzer saves it (a crash inside libLLVM whose report
+ * itself dies: 2026-12-05, a write to 0xffffffffffffff83 with no stack and no crash file, kept this
+ * way as fuzz/corpus/codeobj/crash_llvm_sdwa_sel_7.co) is kept.
+ * The file is opened once and rewritten in place (pwrite, then truncated to the input's length). */
+static void keep_input(const uint8_t *data, size_t n) {
+  static int fd = -2;
+  if (fd == -2) {
+    const char *p = getenv("FUZZ_LAST_INPUT");
+    fd = p && p[0] ? open(p, O_WRONLY | O_CREAT | O_CLOEXEC, 0644) : -1;
+  }
+  if (fd < 0) return;
+  if (pwrite(fd, data, n, 0) != (ssize_t)n || ftruncate(fd, (off_t)n) != 0) close(fd), fd = -1;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n) {
+  keep_input(data, n);
   ll_err err = {0};
   emu_codeobj *co = emu_codeobj_load(data, n, "<fuzz>", &err);
   if (!co) {

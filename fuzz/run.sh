@@ -22,7 +22,9 @@ for t in "$@"; do
   echo "== fuzz $t: ${secs}s, seeds $(ls "$seeds" | wc -l) in $seeds, log $log"
   # The slow unwinder: the fast one follows frame pointers, which libLLVM (not built with them)
   # does not keep, and a crash inside it then killed the report before the input was saved.
-  ASAN_OPTIONS="fast_unwind_on_fatal=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
+  # FUZZ_LAST_INPUT: the harnesses that keep each input before running it (fuzz_codeobj) write it
+  # there, for a crash that dies before libFuzzer saves its input
+  FUZZ_LAST_INPUT="$art/last-input" ASAN_OPTIONS="fast_unwind_on_fatal=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
   "$bin" "${limit[@]}" -timeout=20 -rss_limit_mb=2048 -max_len="${maxlen[$t]:-4096}" \
     -print_final_stats=1 -artifact_prefix="$art/" "${dict[@]}" "$work" "$seeds" >"$log" 2>&1
   rc=$?
@@ -34,7 +36,8 @@ for t in "$@"; do
   if [ $rc -ne 0 ]; then
     fail=$((fail + 1)); failed+=("$t (exit $rc)")
     grep -m1 -E 'ERROR: |runtime error|fuzz_[a-z]*: |deadly signal|Timeout|out-of-memory' "$log" | sed 's/^/   /'
-    ls -t "$art" 2>/dev/null | head -n 1 | sed "s|^|   input: $art/|"
+    ls -t "$art" 2>/dev/null | grep -v '^last-input$' | head -n 1 | sed "s|^|   input: $art/|"
+    [ -s "$art/last-input" ] && echo "   the last input run (kept before it ran): $art/last-input"
   fi
 done
 [ $fail -gt 0 ] && printf 'fuzz: failed: %s\n' "${failed[@]}"
