@@ -319,15 +319,20 @@ Test(exec, trace_pages_name_file_line, .timeout = 120) {
 }
 
 /* ---- file:line for lanelab run too (not only exec) ----------------------------------------------*/
-Test(srcline, run_names_file_line_of_a_fault, .timeout = 120) {
-  char *dir = sh_tmpdir("hip-srcline"), *out;
-  char *src = ll_fmt("%s/k.hip", dir);
+/* a kernel k whose every lane stores far past its buffer, on line 3 of the file at path */
+static void write_faulting_kernel(const char *path) {
   const char *text = "#include <hip/hip_runtime.h>\n"
                      "extern \"C\" __global__ void k(int *p) {\n"
                      "  p[threadIdx.x + 100000] = 1; // line 3\n"
                      "}\n";
   ll_err e = {0};
-  cr_assert(ll_write_file_atomic(src, text, strlen(text), &e), "%s", e.msg);
+  cr_assert(ll_write_file_atomic(path, text, strlen(text), &e), "%s", e.msg);
+}
+
+Test(srcline, run_names_file_line_of_a_fault, .timeout = 120) {
+  char *dir = sh_tmpdir("hip-srcline"), *out;
+  char *src = ll_fmt("%s/k.hip", dir);
+  write_faulting_kernel(src);
   for (size_t i = 0; i < 2; i++) {
     char *cmd = ll_fmt("%s -q cc %s --arch %s -o %s/k.co -- -g && %s -q run %s/k.co k --grid 1 --block 64 "
                        "--arg out:256:%s/o.bin --backend emu", LANELAB, src, arches[i], dir, LANELAB, dir, dir);
@@ -348,12 +353,7 @@ Test(srcline, a_relative_source_path_is_named_under_the_compilation_directory, .
   char *dir = sh_tmpdir("hip-compdir"), *out;
   char *sub = ll_fmt("%s/sub", dir), *src = ll_fmt("%s/sub/k.hip", dir);
   cr_assert_eq(mkdir(sub, 0755), 0);
-  const char *text = "#include <hip/hip_runtime.h>\n"
-                     "extern \"C\" __global__ void k(int *p) {\n"
-                     "  p[threadIdx.x + 100000] = 1; // line 3\n"
-                     "}\n";
-  ll_err e = {0};
-  cr_assert(ll_write_file_atomic(src, text, strlen(text), &e), "%s", e.msg);
+  write_faulting_kernel(src);
   char *want = ll_fmt("at %s/sub/k.hip:3 ", dir);
   const char *dw[] = {"-gdwarf-4", "-gdwarf-5"};
   for (size_t i = 0; i < 2; i++)
