@@ -505,9 +505,21 @@ static void put_index(ll_buf *b, const oracle_compare_result *r, uint64_t flat) 
   put_dims(b, r->opts.ndims, idx);
 }
 
-/* A value as text: integers exactly, floats with enough digits to round-trip their type. */
-static void put_value(ll_buf *b, oracle_etype t, double v) {
-  if (!etypes[t].is_float) ll_buf_printf(b, "%.0f", v);
+/* An integer element's value from its raw bits: signed types sign-extended from their size. A
+ * double holds 64-bit integers exactly only up to 2^53, so integers are printed from the bits. */
+static bool etype_signed(oracle_etype t) {
+  return t == ORACLE_E_I8 || t == ORACLE_E_I16 || t == ORACLE_E_I32 || t == ORACLE_E_I64;
+}
+static int64_t sext(oracle_etype t, uint64_t bits) {
+  unsigned sh = 64 - 8 * (unsigned)etypes[t].size;
+  return (int64_t)(bits << sh) >> sh;
+}
+
+/* A value as text: integers exactly (from their bits), floats with enough digits to round-trip
+ * their type. */
+static void put_value(ll_buf *b, oracle_etype t, double v, uint64_t bits) {
+  if (!etypes[t].is_float && etype_signed(t)) ll_buf_printf(b, "%lld", (long long)sext(t, bits));
+  else if (!etypes[t].is_float) ll_buf_printf(b, "%llu", (unsigned long long)bits);
   else if (isnan(v)) ll_buf_puts(b, "nan");
   else if (isinf(v)) ll_buf_puts(b, v > 0 ? "inf" : "-inf");
   else ll_buf_printf(b, t == ORACLE_E_F64 ? "%.17g" : "%.9g", v);
@@ -564,10 +576,10 @@ void oracle_compare_text(const oracle_compare_result *r, const char *got_name, c
       ll_buf_puts(out, "  ");
       put_dims(out, o->ndims, m->idx);
       ll_buf_puts(out, " got ");
-      put_value(out, t, m->got);
+      put_value(out, t, m->got, m->got_bits);
       if (oracle_etype_is_float(t)) ll_buf_printf(out, " (0x%0*llx)", hexw, (unsigned long long)m->got_bits);
       ll_buf_puts(out, " ref ");
-      put_value(out, t, m->ref);
+      put_value(out, t, m->ref, m->ref_bits);
       if (oracle_etype_is_float(t)) ll_buf_printf(out, " (0x%0*llx)", hexw, (unsigned long long)m->ref_bits);
       if (m->kind == ORACLE_MM_VALUE)
         ll_buf_printf(out, " |diff| %.6g > %.6g", fabs(m->got - m->ref), o->atol + o->rtol * fabs(m->ref));
@@ -586,9 +598,10 @@ static void jw_dims(ll_jw *w, size_t nd, const uint64_t *v) {
   ll_jw_arr_end(w);
 }
 
-static void jw_value(ll_jw *w, oracle_etype t, double v) {
+static void jw_value(ll_jw *w, oracle_etype t, double v, uint64_t bits) {
   if (etypes[t].is_float) ll_jw_num(w, v); /* non-finite as "nan"/"inf"/"-inf" (util.h) */
-  else ll_jw_int(w, (int64_t)v);
+  else if (etype_signed(t)) ll_jw_int(w, sext(t, bits));
+  else ll_jw_uint(w, bits); /* a u64 past 2^63 as itself (a cast of the double was undefined there) */
 }
 
 void oracle_compare_json(const oracle_compare_result *r, const char *got_name, const char *ref_name,
@@ -633,8 +646,8 @@ void oracle_compare_json(const oracle_compare_result *r, const char *got_name, c
     ll_jw_obj_begin(&w);
     ll_jw_key(&w, "index"); jw_dims(&w, o->ndims, m->idx);
     ll_jw_key(&w, "flat"); ll_jw_uint(&w, m->flat);
-    ll_jw_key(&w, "got"); jw_value(&w, t, m->got);
-    ll_jw_key(&w, "ref"); jw_value(&w, t, m->ref);
+    ll_jw_key(&w, "got"); jw_value(&w, t, m->got, m->got_bits);
+    ll_jw_key(&w, "ref"); jw_value(&w, t, m->ref, m->ref_bits);
     snprintf(hex, sizeof hex, "0x%0*llx", (int)etypes[t].size * 2, (unsigned long long)m->got_bits);
     ll_jw_key(&w, "got_bits"); ll_jw_str(&w, hex);
     snprintf(hex, sizeof hex, "0x%0*llx", (int)etypes[t].size * 2, (unsigned long long)m->ref_bits);

@@ -484,8 +484,32 @@ Test(compare, i64_and_u64_compare_every_bit) {
   cr_expect_eq(oracle_etype_size(t), 8);
   cr_expect_eq(cmp(t, a, 16, b, 16, NULL, 0, 0, &res, &e), LL_EXIT_FAIL);
   cr_expect(res.over == 1 && res.first[0].flat == 0, "%llu over", (unsigned long long)res.over);
+  /* the report prints each value from its bits: 2^60 + 1 and 2^60, not one rounded double */
+  ll_buf buf = {0};
+  oracle_compare_text(&res, "g", "r", &buf);
+  cr_expect(strstr(ll_buf_str(&buf), "got 1152921504606846977 ") && strstr(buf.data, "ref 1152921504606846976"), "%s", buf.data);
+  ll_buf_free(&buf);
+  oracle_compare_json(&res, "g", "r", &buf);
+  cr_expect(strstr(ll_buf_str(&buf), "1152921504606846977") && strstr(buf.data, "1152921504606846976"), "%s", buf.data);
+  ll_buf_free(&buf);
+  /* i64 -5 against -6: negative values sign-extended */
+  int64_t n5 = -5, n6 = -6;
+  cr_expect_eq(cmp(t, &n5, 8, &n6, 8, NULL, 0, 0, &res, &e), LL_EXIT_FAIL);
+  oracle_compare_json(&res, "g", "r", &buf);
+  cr_expect(strstr(ll_buf_str(&buf), "-5") && strstr(buf.data, "-6"), "%s", buf.data);
+  ll_buf_free(&buf);
   cr_assert(oracle_etype_parse("u64", &t));
   cr_expect_eq(cmp(t, a, 16, a, 16, NULL, 0, 0, &res, &e), LL_EXIT_OK);
+  /* u64 past 2^63 (found by fuzz/fuzz_compare: the JSON writer cast the double to int64, undefined
+   * there): printed as the unsigned value it is */
+  uint64_t big = 0xc0ffee0000000001ull, big2 = 0xc0ffee0000000000ull;
+  cr_expect_eq(cmp(t, &big, 8, &big2, 8, NULL, 0, 0, &res, &e), LL_EXIT_FAIL);
+  oracle_compare_json(&res, "g", "r", &buf);
+  cr_expect(strstr(ll_buf_str(&buf), "13907095858110791681") && strstr(buf.data, "13907095858110791680"), "%s", buf.data);
+  ll_buf_free(&buf);
+  oracle_compare_text(&res, "g", "r", &buf);
+  cr_expect(strstr(ll_buf_str(&buf), "got 13907095858110791681 "), "%s", buf.data);
+  ll_buf_free(&buf);
 }
 
 /* f32 buffers go by blocks of 64 when every pair of a block is finite and within tolerance
