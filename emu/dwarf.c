@@ -394,6 +394,14 @@ static bool read_abbrevs(const emu_dbg_secs *s, uint64_t off, abbrevs *t) {
   }
 }
 
+/* the abbreviation with code `code`, NULL if the table has none: codes 1, 2, ... as written, else a search */
+static const abbrev *abbrev_find(const abbrevs *ab, uint64_t code) {
+  if (code && code <= ab->n && ab->a[code - 1].code == code) return &ab->a[code - 1];
+  for (size_t i = 0; i < ab->n; i++)
+    if (ab->a[i].code == code) return &ab->a[i];
+  return NULL;
+}
+
 /* the value of one attribute: a number (constants, references, offsets, indices, addresses), or
  * skipped (strings, blocks, expressions); false on a form not known */
 typedef struct form_ctx {
@@ -552,9 +560,7 @@ static bool info_unit(const emu_dbg_secs *s, rd *r, const emu_line_units *lu, ab
       if (--depth < 0) break;
       continue;
     }
-    const abbrev *a = code <= ab->n && ab->a[code - 1].code == code ? &ab->a[code - 1] : NULL; /* codes 1, 2, ... as written */
-    for (size_t i = 0; !a && i < ab->n; i++)
-      if (ab->a[i].code == code) a = &ab->a[i];
+    const abbrev *a = abbrev_find(ab, code);
     if (!a) return snprintf(why, whyn, "abbreviation %llu not in its table", (unsigned long long)code), false;
     uint64_t lo = 0, hi = 0, ranges = 0, cfile = 0, cline = 0, lo_ix = 0, hi_ix = 0, stmt = 0;
     bool has_lo = false, lo_isx = false, has_hi = false, hi_off = false, hi_isx = false, has_ranges = false,
@@ -700,9 +706,7 @@ void emu__comp_dirs(const emu_dbg_secs *s, emu_comp_dirs *cd) {
     f.asize = (unsigned)get(&u, 1);
     if (u.bad || (f.asize != 4 && f.asize != 8) || !read_abbrevs(s, aoff, &ab)) continue;
     uint64_t code = uleb(&u);
-    const abbrev *a = NULL;
-    for (size_t i = 0; !u.bad && i < ab.n && !a; i++)
-      if (ab.a[i].code == code) a = &ab.a[i];
+    const abbrev *a = u.bad ? NULL : abbrev_find(&ab, code);
     if (!a) continue;
     uint64_t stmt = 0;
     bool has_stmt = false;
