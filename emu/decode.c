@@ -965,6 +965,12 @@ bool emu_insn_prepare(const char *text, emu_insn *in)
   return in->implemented;
 }
 
+/* the little-endian dword at b (an encoding's words) */
+static uint32_t le32(const uint8_t *b)
+{
+  return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
 /* The same libLLVM 22 crash (an error path that reports "cannot read literal") is reached on
  * gfx942 by any 64-bit encoding whose source field selects a literal (255), however many bytes
  * follow: LLVM caps a gfx942 instruction at 8 bytes (CDNA3 has no literal in 64-bit encodings),
@@ -978,8 +984,7 @@ bool emu_insn_prepare(const char *text, emu_insn *in)
 static bool literal_crashes_llvm(emu_arch a, const uint8_t *b)
 {
   if (a != EMU_GFX942) return false;
-  uint32_t d0 = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-  uint32_t d1 = (uint32_t)b[4] | (uint32_t)b[5] << 8 | (uint32_t)b[6] << 16 | (uint32_t)b[7] << 24;
+  const uint32_t d0 = le32(b), d1 = le32(b + 4);
   switch (d0 >> 26) {
   case 0x34: /* VOP3A, VOP3B, VOP3P (incl. MFMA) */
     return (d1 & 0x1ff) == 255 || (d1 >> 9 & 0x1ff) == 255 || (d1 >> 18 & 0x1ff) == 255;
@@ -1001,8 +1006,7 @@ static bool literal_crashes_llvm(emu_arch a, const uint8_t *b)
  * field, so these are not instructions. b has at least 8 readable bytes (the padded copy below). */
 static bool sdwa_sel_crashes_llvm(const uint8_t *b)
 {
-  uint32_t d0 = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-  uint32_t d1 = (uint32_t)b[4] | (uint32_t)b[5] << 8 | (uint32_t)b[6] << 16 | (uint32_t)b[7] << 24;
+  const uint32_t d0 = le32(b), d1 = le32(b + 4);
   if (d0 >> 31 || (d0 & 0x1ff) != 249) return false; /* VOP1 (31:25 = 0x3f), VOPC (0x3e), VOP2 (bit 31 clear) */
   const bool vopc = d0 >> 25 == 0x3e;
   return (!vopc && (d1 >> 8 & 7) == 7) || (d1 >> 16 & 7) == 7 || (d1 >> 24 & 7) == 7;
