@@ -14,13 +14,14 @@ static const struct {
   const char *name;
   size_t size;
   bool is_float;
+  bool is_signed; /* a signed integer type (its values printed sign-extended from their bits) */
 } etypes[ORACLE_E_COUNT] = {
     [ORACLE_E_F32] = {"f32", 4, true},  [ORACLE_E_F16] = {"f16", 2, true},
     [ORACLE_E_BF16] = {"bf16", 2, true}, [ORACLE_E_F64] = {"f64", 8, true},
-    [ORACLE_E_I32] = {"i32", 4, false}, [ORACLE_E_U32] = {"u32", 4, false},
-    [ORACLE_E_I16] = {"i16", 2, false}, [ORACLE_E_U16] = {"u16", 2, false},
-    [ORACLE_E_I8] = {"i8", 1, false},   [ORACLE_E_U8] = {"u8", 1, false},
-    [ORACLE_E_I64] = {"i64", 8, false}, [ORACLE_E_U64] = {"u64", 8, false},
+    [ORACLE_E_I32] = {"i32", 4, false, true}, [ORACLE_E_U32] = {"u32", 4, false},
+    [ORACLE_E_I16] = {"i16", 2, false, true}, [ORACLE_E_U16] = {"u16", 2, false},
+    [ORACLE_E_I8] = {"i8", 1, false, true},   [ORACLE_E_U8] = {"u8", 1, false},
+    [ORACLE_E_I64] = {"i64", 8, false, true}, [ORACLE_E_U64] = {"u64", 8, false},
     [ORACLE_E_FP8_E4M3] = {"fp8_e4m3", 1, true}, [ORACLE_E_FP8_E5M2] = {"fp8_e5m2", 1, true},
     [ORACLE_E_FP8_E4M3_FNUZ] = {"fp8_e4m3_fnuz", 1, true}, [ORACLE_E_FP8_E5M2_FNUZ] = {"fp8_e5m2_fnuz", 1, true},
 };
@@ -505,11 +506,8 @@ static void put_index(ll_buf *b, const oracle_compare_result *r, uint64_t flat) 
   put_dims(b, r->opts.ndims, idx);
 }
 
-/* An integer element's value from its raw bits: signed types sign-extended from their size. A
- * double holds 64-bit integers exactly only up to 2^53, so integers are printed from the bits. */
-static bool etype_signed(oracle_etype t) {
-  return t == ORACLE_E_I8 || t == ORACLE_E_I16 || t == ORACLE_E_I32 || t == ORACLE_E_I64;
-}
+/* A signed integer element's value from its raw bits, sign-extended from its size. A double holds
+ * 64-bit integers exactly only up to 2^53, so integers are printed from the bits. */
 static int64_t sext(oracle_etype t, uint64_t bits) {
   unsigned sh = 64 - 8 * (unsigned)etypes[t].size;
   return (int64_t)(bits << sh) >> sh;
@@ -518,7 +516,7 @@ static int64_t sext(oracle_etype t, uint64_t bits) {
 /* A value as text: integers exactly (from their bits), floats with enough digits to round-trip
  * their type. */
 static void put_value(ll_buf *b, oracle_etype t, double v, uint64_t bits) {
-  if (!etypes[t].is_float && etype_signed(t)) ll_buf_printf(b, "%lld", (long long)sext(t, bits));
+  if (etypes[t].is_signed) ll_buf_printf(b, "%lld", (long long)sext(t, bits));
   else if (!etypes[t].is_float) ll_buf_printf(b, "%llu", (unsigned long long)bits);
   else if (isnan(v)) ll_buf_puts(b, "nan");
   else if (isinf(v)) ll_buf_puts(b, v > 0 ? "inf" : "-inf");
@@ -600,7 +598,7 @@ static void jw_dims(ll_jw *w, size_t nd, const uint64_t *v) {
 
 static void jw_value(ll_jw *w, oracle_etype t, double v, uint64_t bits) {
   if (etypes[t].is_float) ll_jw_num(w, v); /* non-finite as "nan"/"inf"/"-inf" (util.h) */
-  else if (etype_signed(t)) ll_jw_int(w, sext(t, bits));
+  else if (etypes[t].is_signed) ll_jw_int(w, sext(t, bits));
   else ll_jw_uint(w, bits); /* a u64 past 2^63 as itself (a cast of the double was undefined there) */
 }
 
