@@ -856,6 +856,30 @@ Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
   int rc = sh_run(cmd, &out);
   cr_expect_eq(rc, 2, "exit %d:\n%s", rc, out);
   cr_expect(strstr(out, "hipGraphCreate") && strstr(out, "graphs and stream capture are not provided"), "%s", out);
+  free(out), free(cmd);
+  /* a program written against HIP's own types (a stream captured into a graph): each refused call is
+   * named with its reason, and no handle or enumerator it takes is unknown */
+  const char *text3 = "#include <hip/hip_runtime.h>\n__global__ void k(int *p) { p[threadIdx.x] = 1; }\n"
+                      "int main() {\n  hipStream_t s; hipStreamCreate(&s); int *p; hipMalloc(&p, 256);\n"
+                      "  hipGraph_t g; hipGraphExec_t ge; hipStreamCaptureStatus st; hipKernelNodeParams kp = {};\n"
+                      "  hipMemPool_t pool; hipCtx_t ctx; hipTextureObject_t tex; hipArray_t arr;\n"
+                      "  hipStreamBeginCapture(s, hipStreamCaptureModeGlobal);\n  k<<<1, 64, 0, s>>>(p);\n"
+                      "  hipStreamIsCapturing(s, &st);\n  hipStreamEndCapture(s, &g);\n"
+                      "  hipGraphInstantiate(&ge, g, nullptr, nullptr, 0);\n  hipGraphLaunch(ge, s);\n"
+                      "  hipDeviceGetDefaultMemPool(&pool, 0); hipCtxGetCurrent(&ctx); hipDestroyTextureObject(tex); hipFreeArray(arr);\n"
+                      "  (void)kp;\n  return 0;\n}\n";
+  cr_assert(ll_write_file_atomic(src, text3, strlen(text3), &e), "%s", e.msg);
+  cmd = ll_fmt("%s hipcc -c %s -o %s/r.o", LANELAB, src, dir);
+  rc = sh_run(cmd, &out);
+  cr_expect_eq(rc, 2, "exit %d:\n%s", rc, out);
+  static const char *const named[] = {"hipStreamBeginCapture", "hipStreamIsCapturing", "hipStreamEndCapture", "hipGraphInstantiate", "hipGraphLaunch",
+                                      "hipDeviceGetDefaultMemPool", "hipCtxGetCurrent", "hipDestroyTextureObject", "hipFreeArray"};
+  for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
+    char *want = ll_fmt("does not provide %s:", named[i]);
+    cr_expect(strstr(out, want), "no refusal naming %s:\n%s", named[i], out);
+    free(want);
+  }
+  cr_expect(!strstr(out, "unknown type name") && !strstr(out, "undeclared identifier") && !strstr(out, "incomplete type"), "%s", out);
   free(out), free(cmd), free(src);
   sh_run(ll_fmt("rm -rf %s", dir), NULL);
   free(dir);

@@ -144,6 +144,43 @@ typedef struct dim3 {
 #endif
 } dim3;
 
+// ---- the refused families' handles and argument types ----------------------------------------------
+// Declared so that a program written against HIP (hipGraph_t graph; hipStreamBeginCapture(s,
+// hipStreamCaptureModeGlobal); ...) compiles up to the refused call and is told why, rather than
+// stopping at an unknown type (docs/hip-runtime.md "The HIP API, name by name"). The names and the
+// enumerators' values are HIP's; the structures behind the handles are never defined, and nothing
+// here creates one.
+typedef struct ihipGraph *hipGraph_t;
+typedef struct hipGraphNode *hipGraphNode_t;
+typedef struct hipGraphExec *hipGraphExec_t;
+typedef struct hipUserObject *hipUserObject_t;
+typedef struct ihipCtx_t *hipCtx_t;
+typedef struct ihipMemPoolHandle_t *hipMemPool_t;
+typedef struct hipArray *hipArray_t;
+typedef struct __hip_texture *hipTextureObject_t;
+typedef struct __hip_surface *hipSurfaceObject_t;
+typedef void *hipExternalMemory_t;
+typedef void *hipExternalSemaphore_t;
+typedef struct ihipMemGenericAllocationHandle *hipMemGenericAllocationHandle_t;
+typedef enum hipStreamCaptureMode {
+  hipStreamCaptureModeGlobal = 0,
+  hipStreamCaptureModeThreadLocal = 1,
+  hipStreamCaptureModeRelaxed = 2,
+} hipStreamCaptureMode;
+typedef enum hipStreamCaptureStatus {
+  hipStreamCaptureStatusNone = 0,
+  hipStreamCaptureStatusActive = 1,
+  hipStreamCaptureStatusInvalidated = 2,
+} hipStreamCaptureStatus;
+typedef struct hipKernelNodeParams {
+  dim3 blockDim;
+  void **extra;
+  void *func;
+  dim3 gridDim;
+  void **kernelParams;
+  unsigned int sharedMemBytes;
+} hipKernelNodeParams;
+
 typedef enum hipMemcpyKind {
   hipMemcpyHostToHost = 0,
   hipMemcpyHostToDevice = 1,
