@@ -381,6 +381,14 @@ static bool is_waitcnt_word(const char *s, size_t n)
          (n > 8 && strncmp(s, "lgkmcnt(", 8) == 0);
 }
 
+/* a cache-policy flag as the first word: the modifiers of a memory instruction without operands
+ * (buffer_wbl2 sc1, buffer_inv sc0 sc1: HIP's __threadfence() on gfx942 and gfx950) */
+static bool is_cache_flag_word(const char *s, size_t n)
+{
+  return (n == 3 && (!strncmp(s, "sc0", 3) || !strncmp(s, "sc1", 3) || !strncmp(s, "glc", 3) || !strncmp(s, "slc", 3))) ||
+         (n == 2 && !strncmp(s, "nt", 2));
+}
+
 static const char *const sel_names[] = {"BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3",
                                         "WORD_0", "WORD_1", "DWORD"};
 static const char *const unused_names[] = {"UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE"};
@@ -558,7 +566,7 @@ bool emu_insn_parse(const char *text, emu_insn *in)
     size_t e = word_end(text, i, n, !in_mods);
     const char *w = text + i;
     size_t wn = e - i;
-    if (!in_mods && !is_waitcnt_word(w, wn)) {
+    if (!in_mods && !is_waitcnt_word(w, wn) && !(in->nop == 0 && is_cache_flag_word(w, wn))) {
       if (in->nop >= EMU_MAXOPND) return false;
       if (!parse_operand(w, wn, &in->o[in->nop++])) return false;
       if (e < n && text[e] == ',') {

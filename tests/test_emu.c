@@ -429,6 +429,32 @@ Test(decode, unknown_mnemonic_is_flagged_not_implemented)
   free(b);
 }
 
+/* cache maintenance without operands, its flags the first words (HIP's __threadfence() and
+ * __threadfence_system() on both arches): parsed as modifiers, implemented, formatted as LLVM prints
+ * them */
+Test(decode, cache_flags_of_an_instruction_without_operands)
+{
+  BOTH {
+    size_t n;
+    uint8_t *b = assemble(ARCH, "buffer_wbl2 sc1\nbuffer_inv sc1\nbuffer_wbl2 sc0 sc1\nbuffer_inv sc0 sc1\nbuffer_wbl2\n", &n);
+    ll_err e = {0};
+    emu_program *p = emu_program_decode(ARCH, b, n, 0, &e);
+    cr_assert_not_null(p, "%s", e.msg);
+    cr_assert_eq(p->n, 5);
+    static const bool sc0[5] = {false, false, true, true, false}, sc1[5] = {true, true, true, true, false};
+    for (int i = 0; i < 5; i++) {
+      const emu_insn *in = &p->insns[i];
+      cr_assert(in->implemented, "%s: '%s': %s", emu_arch_name(ARCH), in->text, in->why ? in->why : "?");
+      cr_assert(in->nop == 0 && in->sc0 == sc0[i] && in->sc1 == sc1[i], "%s: '%s'", emu_arch_name(ARCH), in->text);
+      char buf[256];
+      emu_insn_format(in, buf, sizeof buf);
+      cr_assert_str_eq(buf, in->text);
+    }
+    emu_program_free(p);
+    free(b);
+  }
+}
+
 /* ---- SALU ------------------------------------------------------------------------------------*/
 Test(salu, arithmetic_carry_and_scc)
 {
