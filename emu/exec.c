@@ -721,7 +721,7 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
   L.lds_size = (uint32_t)lds;
   L.nregs = nregs;
   L.priv_size = emu_private_size(k);
-  L.budget = (o && o->insn_budget) ? o->insn_budget : 50000000ull;
+  L.budget = emu_launch_budget(o);
   launch_tids(&L);
   atomic_init(&L.next, 0);
   atomic_init(&L.fault_idx, UINT32_MAX);

@@ -34,6 +34,7 @@ static const emu_choice choices[EMU_CH_N] = {
     [EMU_CH_CVT_NORM] = {"cvt-norm", "f*_to_snorm/unorm: clamp to [-1,1]/[0,1], scale, round to nearest even, NaN to 0"},
     [EMU_CH_CVT_PK_INT] = {"cvt-pk-int-saturate", "i32_to_i16 / u32_to_u16 saturate to the 16-bit range"},
     [EMU_CH_D16_HIGH] = {"d16-high-half", "the half of a 16-bit result's register not written: zeroed or kept (LLVM)"},
+    [EMU_CH_CLOCK] = {"clock-counter", "s_memtime/s_memrealtime: the wave's count of issued instructions, not a time"},
     [EMU_CH_DPP_INACTIVE] = {"dpp-inactive-lane", "a DPP source lane outside EXEC counts as an invalid lane"},
     [EMU_CH_OMOD_IEEE] = {"omod-ieee", "OMOD ignored in IEEE mode (LLVM)"},
     [EMU_CH_CLAMP_SIGN] = {"float-clamp-zero-sign", "float clamp keeps -0 (LLVM)"},

@@ -329,7 +329,8 @@ enum {
   EMU_CH_CVT_NORM,       /* cvt-norm */
   EMU_CH_CVT_PK_INT,     /* cvt-pk-int-saturate */
   EMU_CH_D16_HIGH,       /* d16-high-half (also from EMU_F_D16Z, emu/fidelity.c) */
-  EMU_CH_LAST_ROW = EMU_CH_D16_HIGH,
+  EMU_CH_CLOCK,          /* clock-counter */
+  EMU_CH_LAST_ROW = EMU_CH_CLOCK,
   /* from modifiers and operands (emu/fidelity.c) */
   EMU_CH_DPP_INACTIVE,   /* dpp-inactive-lane */
   EMU_CH_OMOD_IEEE,      /* omod-ieee */
@@ -343,6 +344,8 @@ enum {
   EMU_CH_PRIVATE,        /* private-memory */
   EMU_CH_N
 };
+/* the per-wave instruction budget a launch with these options gives each wave */
+static inline uint64_t emu_launch_budget(const emu_launch_opts *o) { return (o && o->insn_budget) ? o->insn_budget : 50000000ull; }
 #define EMU_F_C(x) (1u << (15 + (x))) /* x in 1..EMU_CH_LAST_ROW (<= 16) */
 /* The choices a decoded instruction rests on, as bits 1 << EMU_CH_* (0: none); the reason the
  * record alone shows it would be refused (a modifier its handler does not model), NULL if none. */

@@ -604,11 +604,14 @@ int emu_op_s_set_gpr_idx_mode(emu_wave *w, const emu_insn *in)
   return EMU_OK;
 }
 
-/* s_memtime / s_memrealtime: a 64-bit counter; the emulator has no clock, so it returns the number
- * of instructions this wave has left in its budget subtracted from the budget (monotonic). */
+/* s_memtime / s_memrealtime: a 64-bit counter (CDNA3 ISA: "current 64-bit timestamp", "64-bit
+ * RTC"). The emulator has no clock, so both return the number of instructions the wave has issued,
+ * this one included: the launch's per-wave budget less what is left of it (docs/emulator-choices.md
+ * clock-counter). Every way of running a record takes its count from the budget before it runs it,
+ * and SMEM records run one at a time, so the count is exact. */
 int emu_op_s_memtime(emu_wave *w, const emu_insn *in)
 {
-  emu_sdst64(w, in, 0, ~w->budget);
+  emu_sdst64(w, in, 0, emu_launch_budget(w->wg->opts) - w->budget);
   return EMU_OK;
 }
 /* cache maintenance: no caches are modelled, so there is nothing to write back or invalidate */

@@ -456,6 +456,45 @@ Test(decode, cache_flags_of_an_instruction_without_operands)
 }
 
 /* ---- SALU ------------------------------------------------------------------------------------*/
+/* s_memtime and s_memrealtime read the wave's count of issued instructions, this one included
+ * (docs/emulator-choices.md clock-counter): the expected values are the instructions' positions in
+ * the snippet, counted by hand (a loop of four instructions run 40 times between the reads, so that
+ * it is run as a translated block too), for a wave alone and for each of four waves of a workgroup */
+Test(salu, s_memtime_counts_the_waves_issued_instructions)
+{
+  const char *src = "s_memtime s[10:11]\n"       /* 1 */
+                    "s_waitcnt lgkmcnt(0)\n"     /* 2 */
+                    "v_mov_b32 v1, 1\n"          /* 3 */
+                    "v_add_u32 v1, v1, v1\n"     /* 4 */
+                    "s_memrealtime s[12:13]\n"   /* 5 */
+                    "s_waitcnt lgkmcnt(0)\n"     /* 6 */
+                    "s_mov_b32 s0, 40\n"         /* 7 */
+                    "loop:\n"
+                    "s_sub_u32 s0, s0, 1\n"      /* 8 + 4i */
+                    "v_add_u32 v1, v1, v0\n"     /* 9 + 4i */
+                    "s_cmp_lg_u32 s0, 0\n"       /* 10 + 4i */
+                    "s_cbranch_scc1 loop\n"      /* 11 + 4i, i = 0..39: the last at 167 */
+                    "s_memtime s[14:15]\n"       /* 168 */
+                    "s_waitcnt lgkmcnt(0)\n"
+                    "s_endpgm\n";
+  BOTH {
+    for (int wg = 64; wg <= 256; wg *= 4) {
+      ropts ro = {.grid = {1, 1, 1}, .block = {(uint32_t)wg, 1, 1}};
+      snap *s = ll_xcalloc(1, sizeof *s);
+      emu_fault f;
+      cr_assert_eq(run_src(ARCH, src, &ro, s, &f), LL_EXIT_OK, "%s", f.msg);
+      cr_assert_eq(s->nwaves, wg / 64);
+      for (int wv = 0; wv < s->nwaves; wv++) {
+        const uint32_t *r = s->w[wv].s;
+        cr_expect(r[10] == 1 && r[11] == 0 && r[12] == 5 && r[13] == 0 && r[14] == 168 && r[15] == 0,
+                  "%s, %d waves, wave %d: s_memtime %u:%u, s_memrealtime %u:%u, after the loop %u:%u (want 1, 5, 168)",
+                  emu_arch_name(ARCH), wg / 64, wv, r[11], r[10], r[13], r[12], r[15], r[14]);
+      }
+      free(s);
+    }
+  }
+}
+
 Test(salu, arithmetic_carry_and_scc)
 {
   BOTH {

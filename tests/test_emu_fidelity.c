@@ -85,6 +85,8 @@ Test(emu_fidelity, instructions_carry_the_choices_they_rest_on)
       {"v_cvt_f32_fp8_e32 v1, v2", ""},
       {"v_cvt_scalef32_pk32_f32_fp6 v[0:31], v[32:37], v38", "scale-e8m0-mantissa fp6-block-order"},
       {"v_cvt_sr_fp8_f32 v0, v1, v2", "stochastic-rounding"},
+      {"s_memtime s[0:1]", "clock-counter"},
+      {"s_memrealtime s[2:3]", "clock-counter"},
   };
   for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
     emu_insn in;

@@ -1149,6 +1149,33 @@ Test(corpus, vocab_sync_masks_match_and_syncthreads_count, .timeout = 300) {
   }
 }
 
+/* __threadfence() (buffer_wbl2 sc1 and buffer_inv sc1 on both arches), _block and _system in a
+ * last-block reduction, and clock64() / wall_clock64(): the total is the inputs' sum, and each wave's
+ * readings start at 1 or later and increase (instructions issued, docs/emulator-choices.md
+ * clock-counter: no value is predicted beyond that) */
+Test(corpus, vocab_fence_last_block_reduction_and_clock64, .timeout = 300) {
+  corpus_begin("vocab_sync");
+  enum { B = 6, T = 256, N = B * T, W = N / 64 };
+  int32_t x[N];
+  long long sum = 0;
+  for (int i = 0; i < N; i++) x[i] = (int32_t)(rnd() % 2001) - 1000, sum += x[i];
+  put("x.bin", x, sizeof x);
+  FOR_ARCH {
+    run_kernel(ARCH, "vocab_sync", "vocab_fence",
+               "--grid 6 --block 256 --arg in:x.bin --arg out:24:p.bin --arg out:4:c.bin --arg out:4:t.bin --arg out:768:k.bin");
+    int32_t *tot = get("t.bin", 4);
+    uint32_t *cnt = get("c.bin", 4);
+    int64_t *k = get("k.bin", 8 * 4 * W);
+    cr_assert_eq(*tot, sum, "%s: the last block's total %d, want %lld", ARCH, *tot, sum);
+    cr_assert_eq(*cnt, B, "%s: the counter %u, want %d", ARCH, *cnt, B);
+    for (int w = 0; w < W; w++)
+      cr_assert(k[4 * w] >= 1 && k[4 * w + 1] > k[4 * w] && k[4 * w + 2] >= 1 && k[4 * w + 3] > k[4 * w + 2],
+                "%s: wave %d: clock64 %lld then %lld, wall_clock64 %lld then %lld", ARCH, w, (long long)k[4 * w],
+                (long long)k[4 * w + 1], (long long)k[4 * w + 2], (long long)k[4 * w + 3]);
+    free(tot), free(cnt), free(k);
+  }
+}
+
 Test(corpus, vocab_cg_tiles_reduce_ballot_coalesced, .timeout = 300) {
   corpus_begin("vocab_cg");
   enum { B = 2, T = 128, N = B * T };

@@ -30,6 +30,43 @@ __global__ void vocab_sync(const int *key, unsigned long long *ob, int *oi, floa
   oi[8 * g + 7] = __shfl_up_sync(~0ull, k, 1);
 }
 
+// vocab_fence: the "last block" reduction (each block's partial sum published with __threadfence(),
+// a counter taken with atomicAdd, the block that takes it last adds the partials), with
+// __threadfence_block and __threadfence_system beside it, and clock64() / wall_clock64() read at the
+// start and end of every wave (on the emulator: instruction counts, docs/emulator-choices.md
+// clock-counter).
+__global__ void vocab_fence(const int *in, int *partial, unsigned *count, int *total, long long *clk) {
+  __shared__ int red[16];
+  __shared__ int last;
+  const int t = threadIdx.x;
+  const long long c0 = clock64(), w0 = wall_clock64();
+  int v = in[blockIdx.x * blockDim.x + t];
+  for (int o = 32; o > 0; o >>= 1) v += __shfl_xor(v, o);
+  if ((t & 63) == 0) red[t >> 6] = v;
+  __syncthreads();
+  if (t == 0) {
+    int s = 0;
+    for (int w = 0; w < (int)blockDim.x / 64; w++) s += red[w];
+    partial[blockIdx.x] = s;
+    __threadfence();
+    last = atomicAdd(count, 1u) == gridDim.x - 1;
+  }
+  __threadfence_block();
+  __syncthreads();
+  if (last && t == 0) {
+    __threadfence();
+    int s = 0;
+    for (int b = 0; b < (int)gridDim.x; b++) s += __atomic_load_n(&partial[b], __ATOMIC_RELAXED);
+    *total = s;
+    __threadfence_system();
+  }
+  const long long c1 = clock64(), w1 = wall_clock64();
+  if ((t & 63) == 0) {
+    long long *c = clk + 4 * (blockIdx.x * (blockDim.x / 64) + (t >> 6));
+    c[0] = c0, c[1] = c1, c[2] = w0, c[3] = w1;
+  }
+}
+
 __global__ void vocab_sync_bad(float *out) {
   const int lane = threadIdx.x & 63;
   if (lane < 40) out[threadIdx.x] = __shfl_xor_sync(~0ull, (float)lane, 1); // lanes 40-63 are named but absent

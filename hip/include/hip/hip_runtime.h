@@ -389,15 +389,12 @@ LL_HIP_FN int __mulhi(int a, int b) { return (int)(((long long)a * b) >> 32); }
 // __ldg: a plain load, as HIP defines it (hip/amd_detail/amd_device_functions.h); any type.
 template <class T> __device__ __forceinline__ T __ldg(const T *ptr) { return *ptr; }
 
-// ---- names HIP has that this subset refuses ------------------------------------------------------
-// Declared so that a use is an error naming them and saying why (clang: "'X' is unavailable: ...").
-#define LL_HIP_REFUSE(name, why)                                                                  \
-  template <class... A> __device__ void name(A...) __attribute__((unavailable(                     \
-      "not in lanelab's HIP subset: " why " (docs/hip-subset.md)")));
-LL_HIP_REFUSE(clock64, "no clock is modelled by the emulator")
-LL_HIP_REFUSE(clock, "no clock is modelled by the emulator")
-LL_HIP_REFUSE(wall_clock64, "no clock is modelled by the emulator")
-#undef LL_HIP_REFUSE
+// clock64(), clock() and wall_clock64(): s_memtime and s_memrealtime, as HIP reads them on gfx9. The
+// emulator has no clock: both count the wave's issued instructions (docs/emulator-choices.md
+// clock-counter), which the fidelity line of `lanelab exec` reports.
+static __device__ inline __attribute__((always_inline)) long long int clock64() { return (long long int)__builtin_amdgcn_s_memtime(); }
+static __device__ inline __attribute__((always_inline)) long long int clock() { return clock64(); }
+static __device__ inline __attribute__((always_inline)) long long int wall_clock64() { return (long long int)__builtin_amdgcn_s_memrealtime(); }
 #include "hip/lanelab_hip_heap.h"
 
 #include "hip/lanelab_hip_printf.h"
