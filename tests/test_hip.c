@@ -325,6 +325,37 @@ Test(corpus, atomics_lose_no_update_under_contention, .timeout = 300) {
   }
 }
 
+/* unsafeAtomicAdd/Max/Min and safeAtomicAdd/Max/Min (float, double) from 32 workgroups at once:
+ * the sums are the step times the lanes, max and min the inputs' own */
+Test(corpus, unsafe_and_safe_float_atomics, .timeout = 300) {
+  corpus_begin("atomic_contention");
+  enum { N = 32 * 64 };
+  float xf[N];
+  double xd[N];
+  float fmx = -INFINITY, fmn = INFINITY;
+  double dmx = -INFINITY, dmn = INFINITY;
+  for (int i = 0; i < N; i++) {
+    xf[i] = (float)((int64_t)(rnd() % 2000001) - 1000000) / 1024.0f;
+    xd[i] = (double)((int64_t)(rnd() % 2000000001) - 1000000000) / 3.0;
+    fmx = fmaxf(fmx, xf[i]), fmn = fminf(fmn, xf[i]), dmx = fmax(dmx, xd[i]), dmn = fmin(dmn, xd[i]);
+  }
+  put("xf.bin", xf, sizeof xf);
+  put("xd.bin", xd, sizeof xd);
+  /* the max and min words start at the other extreme */
+  const float f0[6] = {0, 0, -INFINITY, INFINITY, -INFINITY, INFINITY};
+  const double d0[6] = {0, 0, -INFINITY, INFINITY, -INFINITY, INFINITY};
+  put("f0.bin", f0, sizeof f0);
+  put("d0.bin", d0, sizeof d0);
+  const float fw[6] = {0.25f * N, 0.5f * N, fmx, fmn, fmx, fmn};
+  const double dw[6] = {0.125 * N, 2.0 * N, dmx, dmn, dmx, dmn};
+  FOR_ARCH {
+    run_kernel(ARCH, "atomic_contention", "atomic_fp_forms",
+               "--grid 32 --block 64 --arg in:xf.bin --arg in:xd.bin --arg io:f0.bin:f.bin --arg io:d0.bin:d.bin");
+    expect_file_bytes("unsafe/safe float atomics", ARCH, "f.bin", fw, sizeof fw);
+    expect_file_bytes("unsafe/safe double atomics", ARCH, "d.bin", dw, sizeof dw);
+  }
+}
+
 Test(corpus, histogram_atomics, .timeout = 300) {
   corpus_begin("histogram");
   enum { N = 5000 };

@@ -329,6 +329,49 @@ template <class V> __device__ __forceinline__ unsigned atomicDec(unsigned *addre
   LL_HIP_ATOMIC_CHECK(atomicDec, unsigned, V, true, "unsigned");
   return __builtin_amdgcn_atomic_dec32(address, (unsigned)val, __ATOMIC_RELAXED, "agent");
 }
+// unsafeAtomicAdd/Max/Min and safeAtomicAdd/Max/Min on float and double (the names of HIP's
+// hip/amd_detail/amd_hip_unsafe_atomics.h): relaxed, agent scope, returning the old value. HIP's
+// "unsafe" forms may use the hardware's floating-point atomics (not valid on fine-grained memory),
+// its "safe" ones never do; the operation is the same. Each does what HIP's does on gfx942 and
+// gfx950: the adds one floating-point atomic add (global_atomic_add_f32/_f64), max and min a
+// compare-and-swap loop that stores val while it beats the value held, except unsafeAtomicMax/Min of
+// a double on gfx942, the hardware's global/flat_atomic_max_f64 / min_f64.
+namespace lanelab_hip {
+template <bool Max, class T> __device__ __forceinline__ T cas_minmax(T *addr, T val) {
+  T cur = __hip_atomic_load(addr, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+  while ((Max ? cur < val : cur > val) &&
+         !__hip_atomic_compare_exchange_strong(addr, &cur, val, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
+                                               __HIP_MEMORY_SCOPE_AGENT)) {
+  }
+  return cur;
+}
+} // namespace lanelab_hip
+#define LL_HIP_FP_ADD(fn, T)                                                                      \
+  __device__ __forceinline__ T fn(T *addr, T value) {                                             \
+    return __hip_atomic_fetch_add(addr, value, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);        \
+  }
+LL_HIP_FP_ADD(unsafeAtomicAdd, float)
+LL_HIP_FP_ADD(unsafeAtomicAdd, double)
+LL_HIP_FP_ADD(safeAtomicAdd, float)
+LL_HIP_FP_ADD(safeAtomicAdd, double)
+#undef LL_HIP_FP_ADD
+__device__ __forceinline__ float unsafeAtomicMax(float *addr, float val) { return lanelab_hip::cas_minmax<true>(addr, val); }
+__device__ __forceinline__ float unsafeAtomicMin(float *addr, float val) { return lanelab_hip::cas_minmax<false>(addr, val); }
+__device__ __forceinline__ float safeAtomicMax(float *addr, float val) { return lanelab_hip::cas_minmax<true>(addr, val); }
+__device__ __forceinline__ float safeAtomicMin(float *addr, float val) { return lanelab_hip::cas_minmax<false>(addr, val); }
+__device__ __forceinline__ double safeAtomicMax(double *addr, double val) { return lanelab_hip::cas_minmax<true>(addr, val); }
+__device__ __forceinline__ double safeAtomicMin(double *addr, double val) { return lanelab_hip::cas_minmax<false>(addr, val); }
+#if defined(__gfx942__)
+__device__ __forceinline__ double unsafeAtomicMax(double *addr, double val) {
+  return __hip_atomic_fetch_max(addr, val, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+}
+__device__ __forceinline__ double unsafeAtomicMin(double *addr, double val) {
+  return __hip_atomic_fetch_min(addr, val, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+}
+#else
+__device__ __forceinline__ double unsafeAtomicMax(double *addr, double val) { return lanelab_hip::cas_minmax<true>(addr, val); }
+__device__ __forceinline__ double unsafeAtomicMin(double *addr, double val) { return lanelab_hip::cas_minmax<false>(addr, val); }
+#endif
 #undef LL_HIP_ATOMIC_RMW
 #undef LL_HIP_ATOMIC_RMW1
 #undef LL_HIP_INTS

@@ -1,4 +1,4 @@
 // hip/amd_detail/amd_hip_unsafe_atomics.h
-// Reserved: lanelab's HIP headers do not provide this header, and the name is here so that no
-// other HIP installation's copy is found instead (docs/hip-subset.md, "Header names").
-#error "<hip/amd_detail/amd_hip_unsafe_atomics.h> is not provided by lanelab's HIP headers: unsafeAtomicAdd and the other unsafe atomics are not implemented"
+// ROCm's unsafe and safe floating-point atomics (unsafeAtomicAdd & co.): in lanelab's HIP headers,
+// <hip/hip_runtime.h> (docs/hip-subset.md, "Header names").
+#include "hip/hip_runtime.h"
