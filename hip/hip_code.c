@@ -6,7 +6,8 @@
  * then __hipRegisterFunction per kernel and __hipRegisterVar per __device__/__constant__ variable
  * (clang's CGCUDANV.cpp). The bundle is clang's offload bundle (clang-offload-bundler):
  *   "__CLANG_OFFLOAD_BUNDLE__" (24 bytes), u64 entry count, per entry u64 offset, u64 size,
- *   u64 triple length, the triple ("hipv4-amdgcn-amd-amdhsa--gfx942[:features]"); offsets are from
+ *   u64 triple length, the triple ("hipv4-amdgcn-amd-amdhsa--gfx942[:features]", or "hip-..." from
+ *   the linker wrapper of -fgpu-rdc); offsets are from
  *   the start of the bundle. A compressed bundle ("CCOB", clang --offload-compress) is refused by
  *   name: lanelab hipcc never asks for one.
  * Code objects are loaded (rt_load) the first time anything of their fat binary is used. */
@@ -48,11 +49,15 @@ static bool bundle_walk(const uint8_t *b, entry_fn f, void *u, char *why, size_t
   return true;
 }
 
-/* "hipv4-amdgcn-amd-amdhsa--gfx942" or with ":feature" suffixes: the arch after "--". */
+/* "hipv4-amdgcn-amd-amdhsa--gfx942" or with ":feature" suffixes: the arch after "--". The
+ * bundles clang's linker wrapper writes for relocatable device code (-fgpu-rdc, the new offload
+ * driver) name their entries "hip-amdgcn-amd-amdhsa--gfx942", the same code objects. */
 static bool triple_arch(const char *t, size_t tl, char *arch, size_t an) {
-  static const char pre[] = "hipv4-amdgcn-amd-amdhsa--";
-  size_t pl = sizeof pre - 1;
-  if (tl <= pl || strncmp(t, pre, pl)) return false;
+  static const char v4[] = "hipv4-amdgcn-amd-amdhsa--", rdc[] = "hip-amdgcn-amd-amdhsa--";
+  size_t pl = sizeof v4 - 1;
+  if (tl > pl && !strncmp(t, v4, pl)) {
+  } else if (pl = sizeof rdc - 1, !(tl > pl && !strncmp(t, rdc, pl)))
+    return false;
   size_t k = 0;
   while (pl + k < tl && t[pl + k] != ':' && k + 1 < an) arch[k] = t[pl + k], k++;
   arch[k] = 0;
@@ -206,6 +211,21 @@ void __hipRegisterManagedVar(void *hipModule, void **pointer, void *init_value, 
   pthread_mutex_unlock(&hip_mu);
   fprintf(stderr, "lanelab: hip: __hipRegisterManagedVar: __managed__ variable '%s' is not provided; the program "
           "will get hipErrorNotSupported when it uses it\n", v->name);
+}
+
+/* Texture and surface references: clang's linker wrapper (-fgpu-rdc) calls these for each one the
+ * program declares, and links them whether it declares any or not. lanelab's HIP headers declare
+ * no texture or surface type (image instructions are not emulated), so a program built by
+ * lanelab hipcc never registers one; another program's would be told so. */
+void __hipRegisterSurface(void **modules, void *var, char *deviceVar, char *hostVar, int type, int ext) {
+  (void)modules, (void)var, (void)hostVar, (void)type, (void)ext;
+  fprintf(stderr, "lanelab: hip: __hipRegisterSurface: surface '%s' is not provided (image instructions are not "
+          "emulated)\n", deviceVar ? deviceVar : "?");
+}
+void __hipRegisterTexture(void **modules, void *var, char *deviceVar, char *hostVar, int type, int norm, int ext) {
+  (void)modules, (void)var, (void)hostVar, (void)type, (void)norm, (void)ext;
+  fprintf(stderr, "lanelab: hip: __hipRegisterTexture: texture '%s' is not provided (image instructions are not "
+          "emulated)\n", deviceVar ? deviceVar : "?");
 }
 
 /* ---- lookups -----------------------------------------------------------------------------------*/

@@ -446,13 +446,18 @@ bool isa_hipcc(const isa_hipcc_opts *o, ll_buf *diag, ll_err *err) {
       free(kinds);
       return false;
     }
-  for (size_t i = 0; i < o->nflags; i++)
-    if (!strcmp(o->flags[i], "-fgpu-rdc")) {
-      ll_seterr(err, LL_EXIT_USAGE, "-fgpu-rdc: relocatable device code needs a device link step that lanelab hipcc "
-                "does not provide; compile each kernel with the code it calls in one translation unit");
-      free(kinds);
-      return false;
-    }
+  /* -fgpu-rdc: relocatable device code. Each source compiles with clang's new offload driver (its
+   * device code kept as LLVM IR in the object), and the link runs clang's linker wrapper: one device
+   * link per arch (LTO in one partition, so each code object has one metadata note) bundled into the
+   * program, which registers it as any HIP program does (hip/hip_code.c). */
+  bool rdc = false;
+  for (size_t i = 0; i < o->nflags; i++) rdc |= !strcmp(o->flags[i], "-fgpu-rdc");
+  if (rdc && (o->genco || LANELAB_HIPCC_SAN)) {
+    ll_seterr(err, LL_EXIT_USAGE, "-fgpu-rdc %s", o->genco ? "with --genco: a code object for hipModuleLoad is linked "
+              "whole; compile it without -fgpu-rdc" : "is not available in lanelab's sanitizer build (its link is g++'s)");
+    free(kinds);
+    return false;
+  }
   if (o->genco && (nsrc != 1 || nsrc != o->ninputs)) {
     ll_seterr(err, LL_EXIT_USAGE, "--genco takes exactly one source (and no objects)");
     free(kinds);
@@ -502,7 +507,9 @@ bool isa_hipcc(const isa_hipcc_opts *o, ll_buf *diag, ll_err *err) {
       argv_add(&a, "-x"), argv_add(&a, "hip");
       for (size_t k = 0; k < na; k++) argv_add(&a, archflags[k]);
       static const char *fixed[] = {"-nogpuinc", "-nogpulib", "-mprintf-kind=buffered", "--no-offload-compress"};
-      for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++) argv_add(&a, fixed[k]);
+      /* the new driver bundles nothing at compile time: --no-offload-compress would be unused */
+      for (size_t k = 0; k < sizeof fixed / sizeof fixed[0] - rdc; k++) argv_add(&a, fixed[k]);
+      if (rdc) argv_add(&a, "--offload-new-driver");
       if (o->genco) argv_add(&a, "--cuda-device-only"), argv_add(&a, "--gpu-bundle-output");
     } else {
       argv_add(&a, "-x"), argv_add(&a, "c");
@@ -552,6 +559,12 @@ bool isa_hipcc(const isa_hipcc_opts *o, ll_buf *diag, ll_err *err) {
     for (size_t k = 0; k < o->nlink; k++)
       user_ld |= !strncmp(o->link_flags[k], "-fuse-ld=", 9) || !strncmp(o->link_flags[k], "--ld-path=", 10);
     if (!LANELAB_HIPCC_SAN && !user_ld) argv_add(&a, "-fuse-ld=lld");
+    if (rdc) {
+      /* the device link; -no-hip-rt: the runtime is lanelab's, never a libamdhip64 on the system */
+      static const char *dl[] = {"--offload-new-driver", "-fgpu-rdc", "--hip-link", "-no-hip-rt", "-flto-partitions=1"};
+      for (size_t k = 0; k < sizeof dl / sizeof dl[0]; k++) argv_add(&a, dl[k]);
+      for (size_t k = 0; k < na; k++) argv_add(&a, archflags[k]);
+    }
     for (size_t i = 0; i < o->ninputs; i++) argv_add(&a, kinds[i] == IN_LINK ? o->inputs[i] : objs[i]);
     char *libdir = NULL, *lib_rpath = NULL;
     if (o->shared_runtime) {

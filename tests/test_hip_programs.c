@@ -609,7 +609,7 @@ Test(hipcc, bad_input_is_exit_2_naming_it, .timeout = 120) {
       {"%s/missing.hip -o x", "missing.hip"},
       {"%s/notes.txt -o x", "unknown kind of input"},
       {"%s/bad.hip --offload-arch=gfx90a -o x", "gfx90a"},
-      {"%s/bad.hip -fgpu-rdc -o x", "-fgpu-rdc"},
+      {"%s/bad.hip --genco -fgpu-rdc -o x", "-fgpu-rdc with --genco"},
       {"%s/bad.hip -o %s/x", "undeclared_thing"},
       {"%s/bad.hip -o %s/x -isystem", "-isystem needs a value"},
   };
@@ -697,6 +697,48 @@ Test(hipcc, separate_value_options_pass_to_clang_and_a_missing_arch_is_named, .t
   cr_expect(strstr(out, "hipErrorNoBinaryForGpu") && strstr(out, "no code for gfx950") && strstr(out, "built for: gfx942"),
             "the error names the arch asked for and the one present:\n%s", out);
   free(out), free(cmd), free(src), free(hp), free(pp);
+  sh_run(ll_fmt("rm -rf %s", dir), NULL);
+  free(dir);
+}
+
+/* Relocatable device code (-fgpu-rdc): tests/programs/rdc's kernels call device code and use a
+ * __device__ variable of another source; each source compiled alone (-c), then linked (the device
+ * link of clang's linker wrapper). The program checks its own results and the shared variable (5 at
+ * start, one per launch, two launches: 7) on both arches; its faulting kernel's store is named in
+ * the other source, at the line that holds it, inlined into the kernel's. */
+Test(hipcc, relocatable_device_code_links_across_sources, .timeout = 240) {
+#ifdef __SANITIZE_ADDRESS__
+  cr_skip_test("the sanitizer build's link is g++'s, which has no device link step: -fgpu-rdc is refused there");
+#endif
+  char *dir = sh_tmpdir("hip-rdc"), *out;
+  char *cmd = ll_fmt("%s -q hipcc -fgpu-rdc -g -c %s/rdc/device_lib.hip -o %s/lib.o && %s -q hipcc -fgpu-rdc -g -c %s/rdc/kernels.hip -o %s/k.o && "
+                     "%s -q hipcc -fgpu-rdc %s/lib.o %s/k.o %s/rdc/main.cpp -o %s/p && env LANELAB_ARCH=gfx942 %s/p && env LANELAB_ARCH=gfx950 %s/p",
+                     LANELAB, SRC, dir, LANELAB, SRC, dir, LANELAB, dir, dir, SRC, dir, dir, dir);
+  int rc = sh_run(cmd, &out);
+  cr_expect_eq(rc, 0, "exit %d:\n%s", rc, out);
+  const char *first = strstr(out, "rdc: ok, launches 7");
+  cr_expect(first && strstr(first + 1, "rdc: ok, launches 7"), "both arches pass:\n%s", out);
+  free(out), free(cmd);
+  int line = 0;
+  {
+    size_t n;
+    ll_err e = {0};
+    char *path = ll_fmt("%s/rdc/device_lib.hip", SRC), *text = ll_read_file(path, &n, &e);
+    cr_assert_not_null(text, "%s", e.msg);
+    int l = 1;
+    for (char *p = text; *p && !line; p++) {
+      if (!strncmp(p, "p[i] = v;", 9)) line = l;
+      if (*p == '\n') l++;
+    }
+    free(text), free(path);
+  }
+  cr_assert_gt(line, 0);
+  cmd = ll_fmt("%s exec --arch gfx950 %s/p fault", LANELAB, dir);
+  rc = sh_run(cmd, &out);
+  char *at = ll_fmt("device_lib.hip:%d (inlined at ", line);
+  cr_expect(rc == 1 && strstr(out, "hipErrorIllegalAddress") && strstr(out, at) && strstr(out, "kernels.hip:"),
+            "exit %d; want the fault at %s...kernels.hip:\n%s", rc, at, out);
+  free(at), free(out), free(cmd);
   sh_run(ll_fmt("rm -rf %s", dir), NULL);
   free(dir);
 }

@@ -749,6 +749,8 @@ void __hipUnregisterFatBinary(void **modules);
 void __hipRegisterFunction(void **modules, const void *hostFunction, char *deviceFunction, const char *deviceName, unsigned int threadLimit, void *tid, void *bid, dim3 *blockDim, dim3 *gridDim, int *wSize);
 void __hipRegisterVar(void **modules, void *var, char *hostVar, char *deviceVar, int ext, size_t size, int constant, int global);
 void __hipRegisterManagedVar(void *hipModule, void **pointer, void *init_value, const char *name, size_t size, unsigned align);
+void __hipRegisterSurface(void **modules, void *var, char *deviceVar, char *hostVar, int type, int ext);
+void __hipRegisterTexture(void **modules, void *var, char *deviceVar, char *hostVar, int type, int norm, int ext);
 #endif
 #ifdef __cplusplus
 } // extern "C"
