@@ -1523,7 +1523,7 @@ Test(subset, unsupported_api_is_a_compile_error_naming_it, .timeout = 300) {
                      "  short s = (short)q[0]; __half h = (__half)f; (void)s; (void)h; (void)d;\n"
                      "#ifdef CASE_2\nK(2)  q[0] = __shfl_xor(s, 1); }\n#endif\n"              /* a type shuffles do not take */
                      "#ifdef CASE_3\nK(3)  p[0] = __shfl_xor_sync(0xffffffffu, f, 1); }\n#endif\n" /* a 32-bit mask drops lanes 32-63 */
-                     "#ifdef CASE_4\nK(4)  p[0] = sinhf(f); }\n#endif\n"                     /* not in the subset at all */
+                     "#ifdef CASE_4\nK(4)  p[0] = sinhf(f); }\n#endif\n"                     /* not in the device math */
                      "#ifdef CASE_5\nK(5)  atomicAdd(q, 1.5f); }\n#endif\n"                   /* float -> int would truncate */
                      "#ifdef CASE_7\nK(7)  h = __hadd(h, f); p[1] = (float)h; }\n#endif\n"    /* float -> half would round */
                      "#ifdef CASE_8\nK(8)  float3 v = make_float3(f, f, f); p[0] = v.w; }\n#endif\n" /* a 3-vector has no .w */
@@ -1532,7 +1532,9 @@ Test(subset, unsupported_api_is_a_compile_error_naming_it, .timeout = 300) {
                      "#ifdef CASE_11\nK(11)  p[0] = (float)sin(d); }\n#endif\n"               /* double sin on the device */
                      "#ifdef CASE_12\nK(12)  p[0] = *(float *)malloc(4); }\n#endif\n"         /* device heap */
                      "#ifdef CASE_13\nK(13)  p[0] = __fadd_rz(f, f); }\n#endif\n"             /* directed rounding */
-                     "#ifdef CASE_14\nK(14)  p[0] = (float)__hip_fp8_e4m3(f); }\n#endif\n";  /* OCP fp8 on gfx942's device */
+                     "#ifdef CASE_14\nK(14)  p[0] = (float)__hip_fp8_e4m3(f); }\n#endif\n"  /* OCP fp8 on gfx942's device */
+                     "#ifdef CASE_15\nK(15)  p[0] = std::cbrt(f) + (float)std::atan2(d, d); }\n#endif\n"; /* libstdc++'s constexpr
+                                                                                  overloads: a link error naming no line, before */
   write_src("r.hip", src);
   const struct {
     int c;
@@ -1541,7 +1543,7 @@ Test(subset, unsupported_api_is_a_compile_error_naming_it, .timeout = 300) {
       {1, "<hip/hiprtc.h> is not provided by lanelab's HIP headers", "runtime compilation"},
       {2, "__shfl_xor: the lanelab HIP subset shuffles int", "static assertion failed"},
       {3, "__shfl_xor_sync: the mask must be a 64-bit integer", "static assertion failed"},
-      {4, "no matching function for call to 'sinhf'", "call to __host__ function from __global__ function"},
+      {4, "sinh is not provided on the device", "declared with 'error' attribute"},
       {5, "atomicAdd: the value would change kind", "static assertion failed"},
       {7, "__hadd: both arguments must be __half; a float or double argument would be rounded silently", "unavailable"},
       {8, "'w'", "no member named"},
@@ -1551,9 +1553,11 @@ Test(subset, unsupported_api_is_a_compile_error_naming_it, .timeout = 300) {
       {12, "device heap allocation (malloc, free, new, delete in device code) is not provided", "declared with 'error' attribute"},
       {13, "__fadd_rz", "the directed-rounding forms"},
       {14, "the OCP fp8 types (__hip_fp8_e4m3", "gfx942's instructions implement FNUZ"},
+      {15, "cbrt is not provided on the device", "declared with 'error' attribute"},
+      {15, "atan2 is not provided on the device", "declared with 'error' attribute"},
   };
   /* the groups: the missing header alone; the front end's errors; the back end's */
-  static const int groups[][9] = {{1}, {2, 3, 4, 5, 7, 8, 10, 13}, {9, 11, 12, 14}};
+  static const int groups[][9] = {{1}, {2, 3, 5, 7, 8, 10, 13}, {4, 9, 11, 12, 14, 15}};
   char *err;
   int rc = sh(&err, LANELAB " cc r.hip --arch gfx942 -o ok.co");
   cr_assert_eq(rc, 0, "the frame itself must compile: exit %d: %s", rc, err);
@@ -1571,9 +1575,11 @@ Test(subset, unsupported_api_is_a_compile_error_naming_it, .timeout = 300) {
            * header: "in instantiation of ... requested here") */
           char *tag = cases[i].c == 1 ? ll_xstrdup("#include <hip/hiprtc.h>") : ll_fmt("\nK(%d) ", cases[i].c);
           /* except where the back end reports a call made inside a header's inline function (double
-           * sin, the fp8 conversion): there it names the header's line only, and the message is the
-           * case's alone (no other case calls sin or converts to fp8) */
-          char *at = cases[i].c == 11 || cases[i].c == 14 ? ll_xstrdup("error: ") : line_of(src, tag);
+           * sin, the fp8 conversion, the refused device math): there it names the header's line
+           * only, and the message is the case's alone (no other case calls sin, sinh, cbrt or atan2,
+           * or converts to fp8) */
+          char *at = cases[i].c == 11 || cases[i].c == 14 || cases[i].c == 4 || cases[i].c == 15 ? ll_xstrdup("error: ")
+                                                                                             : line_of(src, tag);
           cr_assert(diag_has(err, at, cases[i].name, cases[i].kind), "case %d: no error at %s names '%s' (%s): %s",
                     cases[i].c, at, cases[i].name, cases[i].kind, err);
           free(at), free(tag);

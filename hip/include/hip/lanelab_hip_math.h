@@ -447,6 +447,38 @@ LL_HIP_FN double log1p(double x) { return __lanelab_refused_double_log1p(x); }
 LL_HIP_FN double exp10(double x) { return __lanelab_refused_double_exp10(x); }
 LL_HIP_FN double fma(double a, double b, double c) { return __builtin_fma(a, b, c); }
 LL_HIP_FN float fma(float a, float b, float c) { return fmaf(a, b, c); }
+
+// <cmath> functions the device math here does not provide, in float and double. libstdc++'s
+// overloads of them are constexpr, which clang also compiles for the device, where a call became a
+// call into a math library the device does not have: the link stopped on "undefined hidden symbol:
+// cbrtf", or LLVM on "no libcall available for facos", naming no line. Declared for the device
+// here, each is refused when a call reaches device code, naming the function (an `error`
+// attribute, as for the double functions above; a __host__ __device__ function whose call runs on
+// the host still compiles).
+#define LL_HIP_NO_MATH_MSG(fn)                                                                    \
+  "not in lanelab's HIP headers: " #fn " is not provided on the device (float or double; "        \
+  "docs/hip-subset.md lists the device math functions)"
+#define LL_HIP_NO_MATH1(fn)                                                                       \
+  extern "C" __device__ float __lanelab_refused_##fn(float) __attribute__((error(LL_HIP_NO_MATH_MSG(fn)))); \
+  LL_HIP_FN float fn##f(float x) { return __lanelab_refused_##fn(x); }                            \
+  LL_HIP_FN float fn(float x) { return __lanelab_refused_##fn(x); }                               \
+  LL_HIP_FN double fn(double x) { return __lanelab_refused_##fn((float)x); }
+#define LL_HIP_NO_MATH2(fn)                                                                       \
+  extern "C" __device__ float __lanelab_refused_##fn(float, float) __attribute__((error(LL_HIP_NO_MATH_MSG(fn)))); \
+  LL_HIP_FN float fn##f(float x, float y) { return __lanelab_refused_##fn(x, y); }                \
+  LL_HIP_FN float fn(float x, float y) { return __lanelab_refused_##fn(x, y); }                   \
+  LL_HIP_FN double fn(double x, double y) { return __lanelab_refused_##fn((float)x, (float)y); }
+LL_HIP_NO_MATH1(acos) LL_HIP_NO_MATH1(asin) LL_HIP_NO_MATH1(atan) LL_HIP_NO_MATH1(acosh) LL_HIP_NO_MATH1(asinh)
+LL_HIP_NO_MATH1(atanh) LL_HIP_NO_MATH1(sinh) LL_HIP_NO_MATH1(cosh) LL_HIP_NO_MATH1(cbrt) LL_HIP_NO_MATH1(erfc)
+LL_HIP_NO_MATH1(lgamma) LL_HIP_NO_MATH1(tgamma)
+LL_HIP_NO_MATH2(atan2) LL_HIP_NO_MATH2(hypot) LL_HIP_NO_MATH2(remainder) LL_HIP_NO_MATH2(fdim) LL_HIP_NO_MATH2(nextafter)
+extern "C" __device__ int __lanelab_refused_ilogb(float) __attribute__((error(LL_HIP_NO_MATH_MSG(ilogb))));
+LL_HIP_FN int ilogbf(float x) { return __lanelab_refused_ilogb(x); }
+LL_HIP_FN int ilogb(float x) { return __lanelab_refused_ilogb(x); }
+LL_HIP_FN int ilogb(double x) { return __lanelab_refused_ilogb((float)x); }
+#undef LL_HIP_NO_MATH1
+#undef LL_HIP_NO_MATH2
+#undef LL_HIP_NO_MATH_MSG
 #undef LL_HIP_D1
 #undef LL_HIP_D2
 
@@ -482,4 +514,10 @@ using ::log10; using ::floor; using ::ceil; using ::trunc; using ::rint; using :
 using ::copysign; using ::fma; using ::frexp; using ::ldexp; using ::sin; using ::cos; using ::tan; using ::tanh;
 using ::erf; using ::pow; using ::expm1; using ::log1p; using ::sincos; using ::isnan; using ::isinf;
 using ::isfinite;
+// refused on the device (above)
+using ::acos; using ::asin; using ::atan; using ::acosh; using ::asinh; using ::atanh; using ::sinh; using ::cosh;
+using ::cbrt; using ::erfc; using ::lgamma; using ::tgamma; using ::atan2; using ::hypot; using ::remainder;
+using ::fdim; using ::nextafter; using ::ilogb; using ::acosf; using ::asinf; using ::atanf; using ::acoshf;
+using ::asinhf; using ::atanhf; using ::sinhf; using ::coshf; using ::cbrtf; using ::erfcf; using ::lgammaf;
+using ::tgammaf; using ::atan2f; using ::hypotf; using ::remainderf; using ::fdimf; using ::nextafterf; using ::ilogbf;
 } // namespace std
