@@ -63,6 +63,7 @@ struct emu_observer {
 
 #define MAX_HAZARDS 256
 #define MAX_GLOBAL_SHADOW (512ull << 20)
+#define MAX_SYNC_SETS (256ull << 20)
 
 const char *emu_hazard_kind_name(emu_hazard_kind k)
 {
@@ -247,7 +248,7 @@ void emu_hazard_format(const emu_hazard *h, char *buf, size_t n)
            emu_hazard_kind_name(h->kind), where, what[h->kind], (unsigned long long)a->pc, sa, a->insn, a->wg[0], a->wg[1],
            a->wg[2], a->wave, lane_text(a->lane, la, sizeof la), then[h->kind], (unsigned long long)b->pc, sb, b->insn,
            b->wg[0], b->wg[1], b->wg[2], b->wave, lane_text(b->lane, lb, sizeof lb),
-           memcmp(a->wg, b->wg, sizeof a->wg) ? "in different workgroups (nothing orders them)"
+           memcmp(a->wg, b->wg, sizeof a->wg) ? "in different workgroups (no release and acquire orders them)"
                                               : "with no s_barrier between",
            (unsigned long long)h->count);
 }
@@ -338,6 +339,19 @@ struct emu_obs_worker {
   uint32_t interval;     /* barriers passed in this workgroup */
   uint32_t wg_index;
   uint32_t *steps;       /* per wave: instructions since the last barrier */
+  /* --racecheck=global's ordering across workgroups by release and acquire (docs/trace.md): sets of
+   * the launch's workgroups, `words` 64-bit words each (NULL: racecheck=global is off) */
+  size_t words;
+  uint64_t *before;      /* per wave: workgroups whose accesses it is ordered after */
+  uint64_t *pend;        /* per wave: the sets its atomic reads met since its last acquire */
+  uint64_t *tmp;         /* one set: the union at a barrier */
+  bool *released;        /* per wave: it has executed a release (buffer_wbl2 sc1) */
+  /* release sets: per 4-byte location an atomic write reached after its wave's release, the
+   * workgroups it released (that wave's `before` and its own); open addressing, key address + 1 */
+  uint64_t *rs_key;
+  uint32_t *rs_at;       /* index of the location's set in rs_sets */
+  size_t rs_cap, rs_n, rs_max;
+  uint64_t *rs_sets;
 };
 
 bool emu_obs_serial(const emu_observer *o) { return o->race_global || o->nun || o->tracing; }
@@ -388,6 +402,19 @@ emu_obs_worker *emu_obs_worker_new(emu_observer *o, uint32_t lds_size, uint32_t 
   if (o->race) ow->lds = ll_xcalloc(lds_size ? lds_size : 1, sizeof *ow->lds);
   if (o->init) ow->lwr = ll_xcalloc(lds_size ? lds_size : 1, sizeof *ow->lwr);
   ow->steps = ll_xcalloc(nwaves, sizeof *ow->steps);
+  if (o->race_global) {
+    const emu_dispatch *d = o->d;
+    uint64_t nwg = (uint64_t)d->grid[0] * d->grid[1] * d->grid[2];
+    ow->words = (size_t)((nwg + 63) / 64);
+    if (!ow->words) ow->words = 1;
+    ow->before = ll_xcalloc(nwaves * ow->words, 8);
+    ow->pend = ll_xcalloc(nwaves * ow->words, 8);
+    ow->tmp = ll_xcalloc(ow->words, 8);
+    ow->released = ll_xcalloc(nwaves, sizeof *ow->released);
+    /* the release sets together stay within MAX_SYNC_SETS bytes; past that, a location gets none
+     * (its acquires order nothing: findings are reported, never hidden) */
+    ow->rs_max = MAX_SYNC_SETS / (ow->words * 8);
+  }
   return ow;
 }
 
@@ -397,6 +424,8 @@ void emu_obs_worker_free(emu_obs_worker *ow)
   free(ow->lds);
   free(ow->lwr);
   free(ow->steps);
+  free(ow->before), free(ow->pend), free(ow->tmp), free(ow->released);
+  free(ow->rs_key), free(ow->rs_at), free(ow->rs_sets);
   free(ow);
 }
 
@@ -408,6 +437,11 @@ void emu_obs_wg_begin(emu_obs_worker *ow, const emu_wg *g)
   ow->interval = 0;
   ow->wg_index = g->id[0] + d->grid[0] * (g->id[1] + d->grid[1] * g->id[2]);
   memset(ow->steps, 0, ow->nwaves * sizeof *ow->steps);
+  if (ow->before) {
+    memset(ow->before, 0, ow->nwaves * ow->words * 8);
+    memset(ow->pend, 0, ow->nwaves * ow->words * 8);
+    memset(ow->released, 0, ow->nwaves * sizeof *ow->released);
+  }
 }
 
 void emu_obs_barrier(emu_obs_worker *ow)
@@ -415,6 +449,12 @@ void emu_obs_barrier(emu_obs_worker *ow)
   ow->epoch++;
   ow->interval++;
   memset(ow->steps, 0, ow->nwaves * sizeof *ow->steps);
+  if (ow->before) { /* after an s_barrier every wave is ordered after what any wave was ordered after */
+    memset(ow->tmp, 0, ow->words * 8);
+    for (uint32_t v = 0; v < ow->nwaves; v++)
+      for (size_t i = 0; i < ow->words; i++) ow->tmp[i] |= ow->before[v * ow->words + i];
+    for (uint32_t v = 0; v < ow->nwaves; v++) memcpy(ow->before + v * ow->words, ow->tmp, ow->words * 8);
+  }
 }
 
 /* ---- the instruction's memory accesses -------------------------------------------------------*/
@@ -625,6 +665,84 @@ static gbuf *find_gbuf(emu_observer *o, uint64_t a)
   return a - b->base < b->size ? b : NULL;
 }
 
+/* ---- ordering across workgroups: release and acquire ------------------------------------------
+ * --racecheck=global runs the workgroups one after another in grid order. Two accesses of
+ * different workgroups are ordered when the earlier workgroup released and the later one acquired
+ * through an atomic location, as HIP's __threadfence() and atomics do it (AMDGPUUsage "Memory Model
+ * GFX942", which gfx950 shares: an agent- or system-scope release is `buffer_wbl2 sc1`, an acquire
+ * `buffer_inv sc1`, each with its s_waitcnt): a wave that has executed a release and then writes a
+ * location atomically (an atomic, or a store) puts its workgroup, and every workgroup it is
+ * itself ordered after, into the location's release set; a wave that reads a location atomically
+ * (an atomic, or a load with sc1) and then executes an acquire is ordered after that set; an
+ * s_barrier shares what each wave is ordered after with the others. Simplifications, each of which
+ * can only hide a finding, never make one: the release covers the wave's accesses after it as well
+ * as before; a location's set keeps every release ever written to it (no release sequence is
+ * broken); a store counts as an atomic write and an sc1 load as an atomic read. */
+static uint64_t *rs_find(emu_obs_worker *ow, uint64_t addr, bool make)
+{
+  uint64_t key = (addr & ~3ull) + 1;
+  if (ow->rs_cap) {
+    for (size_t i = (size_t)(key * 0x9e3779b97f4a7c15ull >> 20) & (ow->rs_cap - 1);; i = (i + 1) & (ow->rs_cap - 1)) {
+      if (ow->rs_key[i] == key) return ow->rs_sets + (size_t)ow->rs_at[i] * ow->words;
+      if (!ow->rs_key[i]) break;
+    }
+  }
+  if (!make || ow->rs_n >= ow->rs_max || ow->rs_n >= UINT32_MAX) return NULL;
+  if (2 * (ow->rs_n + 1) > ow->rs_cap) { /* grow: at most half full */
+    size_t cap = ow->rs_cap ? 2 * ow->rs_cap : 64;
+    uint64_t *k = ll_xcalloc(cap, sizeof *k);
+    uint32_t *at = ll_xcalloc(cap, sizeof *at);
+    for (size_t j = 0; j < ow->rs_cap; j++) {
+      if (!ow->rs_key[j]) continue;
+      size_t i = (size_t)(ow->rs_key[j] * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
+      while (k[i]) i = (i + 1) & (cap - 1);
+      k[i] = ow->rs_key[j], at[i] = ow->rs_at[j];
+    }
+    free(ow->rs_key), free(ow->rs_at);
+    ow->rs_key = k, ow->rs_at = at, ow->rs_cap = cap;
+    ow->rs_sets = ll_xrealloc(ow->rs_sets, cap / 2 * ow->words * 8);
+  }
+  size_t i = (size_t)(key * 0x9e3779b97f4a7c15ull >> 20) & (ow->rs_cap - 1);
+  while (ow->rs_key[i]) i = (i + 1) & (ow->rs_cap - 1);
+  ow->rs_key[i] = key, ow->rs_at[i] = (uint32_t)ow->rs_n;
+  uint64_t *s = ow->rs_sets + ow->rs_n++ * ow->words;
+  memset(s, 0, ow->words * 8);
+  return s;
+}
+
+static void sync_event(emu_obs_worker *ow, emu_wave *w, const emu_insn *in, const macc *m)
+{
+  const size_t nw = ow->words;
+  uint64_t *before = ow->before + (size_t)w->wave_id * nw, *pend = ow->pend + (size_t)w->wave_id * nw;
+  if (!m) {
+    const char *name = op_name(in);
+    if (!in->sc1) return;
+    if (!strcmp(name, "buffer_wbl2")) ow->released[w->wave_id] = true;
+    else if (!strcmp(name, "buffer_inv")) {
+      for (size_t i = 0; i < nw; i++) before[i] |= pend[i];
+      memset(pend, 0, nw * 8);
+    }
+    return;
+  }
+  if (m->space != 'g') return;
+  bool reads = m->op == 'a' || (m->op == 'r' && in->sc1), writes = m->op != 'r' && ow->released[w->wave_id];
+  for (int l = 0; l < EMU_LANES && (reads || writes); l++) {
+    if (!(m->lanes >> l & 1)) continue;
+    if (reads) {
+      const uint64_t *s = rs_find(ow, m->addr[0][l], false);
+      if (s)
+        for (size_t i = 0; i < nw; i++) pend[i] |= s[i];
+    }
+    if (writes) {
+      uint64_t *s = rs_find(ow, m->addr[0][l], true);
+      if (s) {
+        for (size_t i = 0; i < nw; i++) s[i] |= before[i];
+        s[ow->wg_index / 64] |= 1ull << (ow->wg_index % 64);
+      }
+    }
+  }
+}
+
 static void global_byte(emu_obs_worker *ow, uint64_t a, const acc_t *x)
 {
   emu_observer *o = ow->o;
@@ -646,6 +764,8 @@ static void global_byte(emu_obs_worker *ow, uint64_t a, const acc_t *x)
     if (!r->op || (r->op == 'r' && x->op == 'r') || (r->op == 'a' && x->op == 'a')) continue;
     bool other_wg = r->wg != x->wg;
     if (!other_wg && (r->wave == x->wave || r->epoch != ow->epoch)) continue;
+    /* another workgroup's access this wave is ordered after by release and acquire */
+    if (other_wg && ow->before && (ow->before[(size_t)x->wave * ow->words + r->wg / 64] >> (r->wg % 64) & 1)) continue;
     acc_t y = {r->ip, r->wg, r->wave, r->step, r->lane == SCALAR_LANE ? -1 : r->lane, r->op};
     race_pair(o, false, a, b->name, &y, x, other_wg);
   }
@@ -1223,6 +1343,7 @@ int emu_obs_exec(emu_obs_worker *ow, emu_wave *w, const emu_insn *in)
   m.space = 0, m.op = 0, m.bytes = 0, m.nseg = 0, m.lanes = 0, m.lds_bytes = 0, m.lds_lanes = 0;
   bool mem = (in->flags & (EMU_F_DS | EMU_F_VMEM | EMU_F_SMEM)) && classify(w, in, &m);
   if (mem && (o->race || o->init)) check(ow, w, in, &m, step);
+  if (ow->before && (mem || (in->flags & EMU_F_VMEM))) sync_event(ow, w, in, mem ? &m : NULL);
   emu_trace_rec *r = o->tracing && selected(ow, w, in) ? trace_begin(ow, w, in, &m, step) : NULL;
   int rc = in->fn(w, in);
   if (r) {

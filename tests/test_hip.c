@@ -1183,7 +1183,9 @@ Test(corpus, vocab_sync_masks_match_and_syncthreads_count, .timeout = 300) {
 /* __threadfence() (buffer_wbl2 sc1 and buffer_inv sc1 on both arches), _block and _system in a
  * last-block reduction, and clock64() / wall_clock64(): the total is the inputs' sum, and each wave's
  * readings start at 1 or later and increase (instructions issued, docs/emulator-choices.md
- * clock-counter: no value is predicted beyond that) */
+ * clock-counter: no value is predicted beyond that). Under --racecheck=global the kernel is clean
+ * (its fences order the partials' writes before the last block's reads: docs/trace.md); without
+ * the fences the same reads are a RAW race across workgroups, which it reports. */
 Test(corpus, vocab_fence_last_block_reduction_and_clock64, .timeout = 300) {
   corpus_begin("vocab_sync");
   enum { B = 6, T = 256, N = B * T, W = N / 64 };
@@ -1204,6 +1206,17 @@ Test(corpus, vocab_fence_last_block_reduction_and_clock64, .timeout = 300) {
                 "%s: wave %d: clock64 %lld then %lld, wall_clock64 %lld then %lld", ARCH, w, (long long)k[4 * w],
                 (long long)k[4 * w + 1], (long long)k[4 * w + 2], (long long)k[4 * w + 3]);
     free(tot), free(cnt), free(k);
+    static const char *const kern[2] = {"vocab_fence", "vocab_fence_unfenced"};
+    for (int u = 0; u < 2; u++) {
+      char *err;
+      int rc = sh(&err, "(" LANELAB " -q run %s/vocab_sync.co %s --backend emu --racecheck=global --grid 6 --block 256 --arg in:x.bin "
+                  "--arg out:24:p.bin --arg out:4:c.bin --arg out:4:t.bin --arg out:768:k.bin 1>&2)", ARCH, kern[u]);
+      if (!u) cr_assert_eq(rc, 0, "%s: the fenced reduction under --racecheck=global: exit %d: %s", ARCH, rc, err);
+      else
+        cr_assert(rc == 1 && strstr(err, "RAW hazard on global") && strstr(err, "in different workgroups"),
+                  "%s: the unfenced reduction's race is not reported: exit %d: %s", ARCH, rc, err);
+      free(err);
+    }
   }
 }
 

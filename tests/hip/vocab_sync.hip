@@ -31,11 +31,13 @@ __global__ void vocab_sync(const int *key, unsigned long long *ob, int *oi, floa
 }
 
 // vocab_fence: the "last block" reduction (each block's partial sum published with __threadfence(),
-// a counter taken with atomicAdd, the block that takes it last adds the partials), with
-// __threadfence_block and __threadfence_system beside it, and clock64() / wall_clock64() read at the
-// start and end of every wave (on the emulator: instruction counts, docs/emulator-choices.md
-// clock-counter).
-__global__ void vocab_fence(const int *in, int *partial, unsigned *count, int *total, long long *clk) {
+// a counter taken with atomicAdd, the block that takes it last adds the partials after another
+// __threadfence()), with __threadfence_block and __threadfence_system beside it, and clock64() /
+// wall_clock64() read at the start and end of every wave (on the emulator: instruction counts,
+// docs/emulator-choices.md clock-counter). vocab_fence_unfenced is the same without the two
+// __threadfence() calls: the partials are then read with nothing ordering them after their writes
+// (a race --racecheck=global reports; the fenced kernel is clean).
+template <bool FENCE> __device__ void fence_body(const int *in, int *partial, unsigned *count, int *total, long long *clk) {
   __shared__ int red[16];
   __shared__ int last;
   const int t = threadIdx.x;
@@ -48,15 +50,15 @@ __global__ void vocab_fence(const int *in, int *partial, unsigned *count, int *t
     int s = 0;
     for (int w = 0; w < (int)blockDim.x / 64; w++) s += red[w];
     partial[blockIdx.x] = s;
-    __threadfence();
+    if (FENCE) __threadfence();
     last = atomicAdd(count, 1u) == gridDim.x - 1;
   }
   __threadfence_block();
   __syncthreads();
   if (last && t == 0) {
-    __threadfence();
+    if (FENCE) __threadfence();
     int s = 0;
-    for (int b = 0; b < (int)gridDim.x; b++) s += __atomic_load_n(&partial[b], __ATOMIC_RELAXED);
+    for (int b = 0; b < (int)gridDim.x; b++) s += partial[b];
     *total = s;
     __threadfence_system();
   }
@@ -65,6 +67,12 @@ __global__ void vocab_fence(const int *in, int *partial, unsigned *count, int *t
     long long *c = clk + 4 * (blockIdx.x * (blockDim.x / 64) + (t >> 6));
     c[0] = c0, c[1] = c1, c[2] = w0, c[3] = w1;
   }
+}
+__global__ void vocab_fence(const int *in, int *partial, unsigned *count, int *total, long long *clk) {
+  fence_body<true>(in, partial, count, total, clk);
+}
+__global__ void vocab_fence_unfenced(const int *in, int *partial, unsigned *count, int *total, long long *clk) {
+  fence_body<false>(in, partial, count, total, clk);
 }
 
 __global__ void vocab_sync_bad(float *out) {
