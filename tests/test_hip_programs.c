@@ -922,6 +922,32 @@ Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
     free(want);
   }
   cr_expect(!strstr(out, "unknown type name") && !strstr(out, "undeclared identifier") && !strstr(out, "incomplete type"), "%s", out);
+  free(out), free(cmd);
+  /* library code naming refused functions in members the program never instantiates (as rocPRIM's
+   * texture_cache_iterator.hpp does): the program compiles and runs; a program that calls them is
+   * refused, naming them */
+  const char *text4 = "#include <hip/hip_runtime.h>\n#include <cstring>\n"
+                      "template <class T> struct cached_reader {\n  hipTextureObject_t tex = 0;\n"
+                      "  hipError_t bind(T *p, size_t n) {\n    hipResourceDesc r; memset(&r, 0, sizeof r);\n"
+                      "    r.resType = hipResourceTypeLinear; r.res.linear.devPtr = p; r.res.linear.desc = hipCreateChannelDesc<T>();\n"
+                      "    r.res.linear.sizeInBytes = n * sizeof(T);\n    hipTextureDesc t; memset(&t, 0, sizeof t); t.readMode = hipReadModeElementType;\n"
+                      "    return hipCreateTextureObject(&tex, &r, &t, nullptr);\n  }\n"
+                      "  hipError_t unbind() { return hipDestroyTextureObject(tex); }\n};\n"
+                      "__global__ void k(int *p) { p[threadIdx.x] = 2; }\n"
+                      "int main() {\n  cached_reader<int> reader; int *d; hipMalloc(&d, 256);\n"
+                      "#ifdef USE\n  reader.bind(d, 64);\n#endif\n"
+                      "  k<<<1, 64>>>(d); int h[64]; hipMemcpy(h, d, 256, hipMemcpyDeviceToHost);\n  return h[63] == 2 ? 0 : 1;\n}\n";
+  cr_assert(ll_write_file_atomic(src, text4, strlen(text4), &e), "%s", e.msg);
+  cmd = ll_fmt("%s -q hipcc %s --offload-arch=gfx942 -o %s/r4 && env LANELAB_ARCH=gfx942 %s/r4", LANELAB, src, dir, dir);
+  rc = sh_run(cmd, &out);
+  cr_expect_eq(rc, 0, "unused refused calls in a class template: exit %d:\n%s", rc, out);
+  free(out), free(cmd);
+  cmd = ll_fmt("%s -q hipcc %s -DUSE --offload-arch=gfx942 -o %s/r4", LANELAB, src, dir);
+  rc = sh_run(cmd, &out);
+  /* (the back end reports the first refused call of a function it compiles: at -O3 bind() is
+   * inlined into main, and which of the two it meets first is the optimizer's business) */
+  cr_expect(rc == 2 && (strstr(out, "does not provide hipCreateChannelDesc:") || strstr(out, "does not provide hipCreateTextureObject:")),
+            "calling them: exit %d:\n%s", rc, out);
   free(out), free(cmd), free(src);
   sh_run(ll_fmt("rm -rf %s", dir), NULL);
   free(dir);

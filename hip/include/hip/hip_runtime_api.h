@@ -172,6 +172,63 @@ typedef enum hipStreamCaptureStatus {
   hipStreamCaptureStatusActive = 1,
   hipStreamCaptureStatusInvalidated = 2,
 } hipStreamCaptureStatus;
+// Texture objects' descriptors (HIP's names, fields and enumerator values, which are CUDA's): code
+// that only declares them, such as rocPRIM's texture_cache_iterator.hpp, compiles; creating a
+// texture object is refused (hipCreateTextureObject, hipCreateChannelDesc, tex1Dfetch).
+typedef enum hipChannelFormatKind {
+  hipChannelFormatKindSigned = 0,
+  hipChannelFormatKindUnsigned = 1,
+  hipChannelFormatKindFloat = 2,
+  hipChannelFormatKindNone = 3,
+} hipChannelFormatKind;
+typedef struct hipChannelFormatDesc {
+  int x, y, z, w;
+  hipChannelFormatKind f;
+} hipChannelFormatDesc;
+typedef enum hipResourceType {
+  hipResourceTypeArray = 0,
+  hipResourceTypeMipmappedArray = 1,
+  hipResourceTypeLinear = 2,
+  hipResourceTypePitch2D = 3,
+} hipResourceType;
+typedef struct hipResourceDesc {
+  hipResourceType resType;
+  union {
+    struct { hipArray_t array; } array;
+    struct { void *mipmap; } mipmap;
+    struct { void *devPtr; hipChannelFormatDesc desc; size_t sizeInBytes; } linear;
+    struct { void *devPtr; hipChannelFormatDesc desc; size_t width, height, pitchInBytes; } pitch2D;
+  } res;
+} hipResourceDesc;
+typedef enum hipTextureAddressMode {
+  hipAddressModeWrap = 0,
+  hipAddressModeClamp = 1,
+  hipAddressModeMirror = 2,
+  hipAddressModeBorder = 3,
+} hipTextureAddressMode;
+typedef enum hipTextureFilterMode { hipFilterModePoint = 0, hipFilterModeLinear = 1 } hipTextureFilterMode;
+typedef enum hipTextureReadMode { hipReadModeElementType = 0, hipReadModeNormalizedFloat = 1 } hipTextureReadMode;
+typedef struct hipTextureDesc {
+  hipTextureAddressMode addressMode[3];
+  hipTextureFilterMode filterMode;
+  hipTextureReadMode readMode;
+  int sRGB;
+  float borderColor[4];
+  int normalizedCoords;
+  unsigned int maxAnisotropy;
+  hipTextureFilterMode mipmapFilterMode;
+  float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+} hipTextureDesc;
+#if defined(__cplusplus)
+template <class T> hipChannelFormatDesc hipCreateChannelDesc() __attribute__((error(
+    "lanelab's HIP runtime does not provide hipCreateChannelDesc: arrays, textures and surfaces: image instructions "
+    "are not emulated (docs/hip-runtime.md)")));
+#if defined(__HIP__)
+template <class T, class... A> __attribute__((device)) T tex1Dfetch(A...) __attribute__((error(
+    "not in lanelab's HIP headers: tex1Dfetch: texture fetches are not emulated (docs/hip-subset.md)")));
+#endif
+#endif
+
 typedef struct hipKernelNodeParams {
   dim3 blockDim;
   void **extra;
@@ -758,17 +815,16 @@ void __hipRegisterTexture(void **modules, void *var, char *deviceVar, char *host
 
 // ---- HIP API names lanelab refuses ------------------------------------------------------------------
 // Declared so that a use is a compile error naming the function and the reason (C++; in C an
-// undeclared function is an error of its own under -Werror=implicit-function-declaration).
+// undeclared function is an error of its own under -Werror=implicit-function-declaration). The
+// error comes when a call is compiled into the program (an `error` attribute), not where a call is
+// written: library code that names a refused function in a member it never instantiates or emits
+// compiles, as it does with HIP (rocPRIM's texture_cache_iterator.hpp calls hipCreateTextureObject
+// in members a program that does not use the iterator never compiles; with `unavailable`, which
+// clang reports where the call is written, that header stopped every program that included it).
 #if defined(__cplusplus)
-#if defined(__clang__)
-#define LL_HIP_REFUSED(name, why)                                                                   \
-  template <class... A> hipError_t name(A...) __attribute__((unavailable(                           \
-      "lanelab's HIP runtime does not provide " #name ": " why " (docs/hip-runtime.md)")));
-#else
 #define LL_HIP_REFUSED(name, why)                                                                   \
   template <class... A> hipError_t name(A...) __attribute__((error(                                 \
       "lanelab's HIP runtime does not provide " #name ": " why " (docs/hip-runtime.md)")));
-#endif
 LL_HIP_REFUSED(__hipGetPCH, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
 LL_HIP_REFUSED(hipApiName, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
 LL_HIP_REFUSED(hipArray3DCreate, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
