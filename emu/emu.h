@@ -269,7 +269,11 @@ typedef struct emu_launch_opts {
   bool strict_memory;
   void (*on_warning)(void *warn_user, const emu_fault *w); /* w->msg: one line as for faults */
   void *warn_user;
+  /* private bytes per lane a kernel with a dynamic stack gets at least (HIP's hipLimitStackSize);
+   * 0: 1024, HIP's default (docs/emulator-choices.md "Private memory") */
+  uint32_t stack_bytes;
 } emu_launch_opts;
+#define EMU_PRIVATE_MAX (1u << 20) /* private bytes per lane: lanelab's limit (a launch asking more is refused) */
 
 /* Phases. A kernel marks that a wave enters phase p (1 <= p < EMU_MAX_PHASES) by executing
  * s_ttracedata with M0 = EMU_PHASE_TAG | p (kernels/include/lanelab_device.h LL_PHASE; on

@@ -704,9 +704,10 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
   if (nregs > EMU_NVGPR) USAGE("emu_launch %s: %u registers needed (accum_offset %u + %u AGPRs) exceed the 512-entry file",
                                k->name, nregs, k->accum_offset, prog->max_agpr);
 
-  if (emu_private_size(k) > EMU_PRIVATE_MAX)
+  const uint32_t stack_bytes = o ? o->stack_bytes : 0;
+  if (emu_private_size(k, stack_bytes) > EMU_PRIVATE_MAX)
     USAGE("emu_launch %s: %u bytes of private memory per lane (descriptor private segment size %u) exceed lanelab's "
-          "limit of %u", k->name, emu_private_size(k), k->private_segment_size, EMU_PRIVATE_MAX);
+          "limit of %u", k->name, emu_private_size(k, stack_bytes), k->private_segment_size, EMU_PRIVATE_MAX);
 
   launch L;
   memset(&L, 0, sizeof L);
@@ -720,7 +721,7 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
   L.nwg = (uint32_t)nwg;
   L.lds_size = (uint32_t)lds;
   L.nregs = nregs;
-  L.priv_size = emu_private_size(k);
+  L.priv_size = emu_private_size(k, stack_bytes);
   L.budget = emu_launch_budget(o);
   launch_tids(&L);
   atomic_init(&L.next, 0);

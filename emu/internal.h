@@ -1227,7 +1227,6 @@ emu_lds_dest emu_load_lds_dest(const emu_wave *w, const emu_insn *in, bool buffe
 /* Bytes of private memory per lane a launch of k gets (emu/op_mem.c): the descriptor's private
  * segment size, at least 1024 when the kernel uses a dynamic stack, rounded up to a dword
  * (docs/emulator-choices.md "Private memory"). */
-uint32_t emu_private_size(const emu_kernel *k);
-#define EMU_PRIVATE_MAX (1u << 20) /* lanelab's limit per lane (a launch asking more is refused) */
+uint32_t emu_private_size(const emu_kernel *k, uint32_t stack_bytes);
 
 #endif

@@ -132,13 +132,13 @@ static void *buffer_ptr(emu_wave *w, const emu_insn *in, const emu_bufacc *b, ui
 }
 
 /* Private memory (docs/isa.md "Private memory (scratch)"). A launch gives each lane
- * emu_private_size bytes: the descriptor's PRIVATE_SEGMENT_FIXED_SIZE, raised to HIP's default
- * stack of 1024 bytes when the kernel uses a dynamic stack (ROCm/clr sizes the dispatch so), rounded
- * up to a dword as the CP rounds the dispatch's size. */
-uint32_t emu_private_size(const emu_kernel *k)
+ * emu_private_size bytes: the descriptor's PRIVATE_SEGMENT_FIXED_SIZE, raised to the stack size
+ * (stack_bytes, 0: HIP's default of 1024 bytes) when the kernel uses a dynamic stack (ROCm/clr sizes
+ * the dispatch so), rounded up to a dword as the CP rounds the dispatch's size. */
+uint32_t emu_private_size(const emu_kernel *k, uint32_t stack_bytes)
 {
-  uint64_t n = k->private_segment_size;
-  if ((k->code_properties >> 11 & 1) && n < 1024) n = 1024; /* USES_DYNAMIC_STACK (kd+56 bit 11) */
+  uint64_t n = k->private_segment_size, stack = stack_bytes ? stack_bytes : 1024;
+  if ((k->code_properties >> 11 & 1) && n < stack) n = stack; /* USES_DYNAMIC_STACK (kd+56 bit 11) */
   n = (n + 3) & ~3ull;
   return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
 }

@@ -193,7 +193,8 @@ hipError_t hip_launch(const char *fn, struct ihipModuleSymbol_t *f, dim3 grid, d
   FILE *ms = rt_printf_arg(k) ? open_memstream(&ptext, &plen) : NULL; /* only a kernel with a printf buffer prints */
   rt_launch_opts o = {.printf_out = ms, .sched = hip_g.sched, .sched_seed = hip_g.sched_seed, .observe = obs,
                       .strict_memory = hip_g.strict_memory, .on_warning = on_warning, .fault = &fault,
-                      .kernarg = raw, .kernarg_size = nraw, .printf_bytes = (uint32_t)hip_g.printf_bytes};
+                      .kernarg = raw, .kernarg_size = nraw, .printf_bytes = (uint32_t)hip_g.printf_bytes,
+                      .stack_bytes = (uint32_t)hip_g.stack_bytes};
   ll_err err = {0};
   hip_g.launches++;
   count_kernel(kname);

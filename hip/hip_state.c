@@ -295,6 +295,7 @@ hipError_t hip_begin(void) {
   if (!hip_g.inited) {
     hip_g.inited = true;
     hip_g.printf_bytes = RT_PRINTF_BYTES;
+    hip_g.stack_bytes = 1024; /* HIP's default stack size (docs/emulator-choices.md "Private memory") */
     if (!read_options() || !pick_arch()) {
       fflush(stdout);
       _exit(LL_EXIT_USAGE); /* the exec protocol (hip.h): bad options stop the program at once */
@@ -560,15 +561,27 @@ hipError_t hipDeviceGetLimit(size_t *v, enum hipLimit_t limit) {
   HIP_BEGIN();
   if (!v) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pValue is NULL"));
   if (limit == hipLimitPrintfFifoSize) return *v = hip_g.printf_bytes, hip_done(hipSuccess);
+  if (limit == hipLimitStackSize) return *v = hip_g.stack_bytes, hip_done(hipSuccess);
   return hip_done(hip_complain(__func__, hipErrorUnsupportedLimit,
-                               "limit %d: only hipLimitPrintfFifoSize is modelled (no device stack or heap)", (int)limit));
+                               "limit %d: only hipLimitPrintfFifoSize and hipLimitStackSize are modelled (no device heap)",
+                               (int)limit));
 }
 
 hipError_t hipDeviceSetLimit(enum hipLimit_t limit, size_t v) {
   HIP_BEGIN();
+  if (limit == hipLimitStackSize) {
+    /* the private bytes per work-item a kernel with a dynamic stack gets at least (a kernel's own
+     * fixed size, when larger, is kept); lanelab's limit per lane is EMU_PRIVATE_MAX */
+    if (v == 0 || v > EMU_PRIVATE_MAX)
+      return hip_done(hip_complain(__func__, hipErrorInvalidValue, "stack of %zu bytes per work-item: 1 B to %u B", v,
+                                   (unsigned)EMU_PRIVATE_MAX));
+    hip_g.stack_bytes = v;
+    return hip_done(hipSuccess);
+  }
   if (limit != hipLimitPrintfFifoSize)
     return hip_done(hip_complain(__func__, hipErrorUnsupportedLimit,
-                                 "limit %d: only hipLimitPrintfFifoSize is modelled (no device stack or heap)", (int)limit));
+                                 "limit %d: only hipLimitPrintfFifoSize and hipLimitStackSize are modelled (no device heap)",
+                                 (int)limit));
   if (v < 64 || v > (1u << 30))
     return hip_done(hip_complain(__func__, hipErrorInvalidValue, "printf buffer of %zu bytes: 64 B to 1 GiB", v));
   hip_g.printf_bytes = v;

@@ -82,6 +82,7 @@ typedef struct hip_state {
   hip_alloc *allocs;           /* sorted by addr */
   size_t nallocs;
   size_t printf_bytes;
+  size_t stack_bytes; /* hipLimitStackSize: private bytes per work-item of a dynamic-stack kernel */
   /* counters for the summary */
   uint64_t launches, faults, races, uninit, mem_warnings, api_errors;
   char **kname;

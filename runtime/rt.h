@@ -131,6 +131,7 @@ typedef struct rt_launch_opts {
    * "lanelab: warning: ..." lines. */
   FILE *printf_out;
   uint32_t printf_bytes;
+  uint32_t stack_bytes;    /* emu: private bytes per lane a dynamic-stack kernel gets at least (0: 1024) */
 } rt_launch_opts;
 #define RT_PRINTF_BYTES (1u << 20)
 

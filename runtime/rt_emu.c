@@ -221,6 +221,7 @@ static int rt_emu_run(void *impl, const emu_codeobj *co, void *module, const emu
     lo.on_snap = o->on_snap;
     lo.observe = o->observe;
     lo.strict_memory = o->strict_memory;
+    lo.stack_bytes = o->stack_bytes;
     lo.on_warning = o->on_warning;
     lo.warn_user = o->warn_user;
   }

@@ -92,6 +92,18 @@ Test(programs, constant_memory, .timeout = 120) { passes_on_both_arches("constan
 Test(programs, reduction_streams, .timeout = 120) { passes_on_both_arches("reduction_streams", NULL, "reduction_streams: sum"); }
 Test(programs, async_events, .timeout = 120) { passes_on_both_arches("async_events", NULL, "async_events: ok"); }
 Test(programs, template_ggl, .timeout = 120) { passes_on_both_arches("template_ggl", NULL, "template_ggl: ok"); }
+/* hipLimitStackSize: 1024 by default; raised, a recursive kernel that needs more runs (checked
+ * against the host's recursion); left at 1024, it faults past its 1024-byte private segment */
+Test(programs, stack_limit_sets_the_dynamic_stack, .timeout = 120) {
+  const char *w[] = {"stack_limit: default 1024", "stack_limit: set 16384", "stack_limit: ok", NULL};
+  passes_saying("stack_limit", NULL, w);
+  char *out;
+  int rc = run_prog("stack_limit", "gfx950", "default", &out);
+  cr_expect(rc != 0 && strstr(out, "private out of range") && strstr(out, "outside the lane's 1024-byte private segment") &&
+                strstr(out, "dynamic stack") && !strstr(out, "stack_limit: ok"),
+            "the default stack: exit %d:\n%s", rc, out);
+  free(out);
+}
 Test(programs, gemm_softmax, .timeout = 120) { passes_on_both_arches("gemm_softmax", NULL, "gemm_softmax: 40x72 ok"); }
 /* HIP's inter-process handles in one process: made, opened nowhere, each refusal named (the
  * program checks the error codes; here the messages). docs/hip-runtime.md "Inter-process handles" */

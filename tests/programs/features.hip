@@ -1,9 +1,9 @@
-// tests/programs/features — fifteen small HIP programs of the corpus, built as one program: the
+// tests/programs/features — sixteen small HIP programs of the corpus, built as one program: the
 // program `features PART [ARGS]` runs tests/programs/features/PART.hip's main. Each part is a
 // whole program as it stands (it includes what it uses and compiles alone with lanelab hipcc);
 // here each is included with its main renamed. Why one program: a HIP compile's time is clang
 // parsing the HIP and C++ standard headers, three times (host, gfx942, gfx950), about 5 s of CPU
-// whatever the program's size, so fifteen programs cost fifteen times that in every build.
+// whatever the program's size, so sixteen programs cost sixteen times that in every build.
 // A part's kernels, device variables and static helpers keep distinct names across parts (a
 // clash is a compile error, never a silent mix-up).
 #include <cstdio>
@@ -49,6 +49,9 @@
 #define main features_reduction_streams
 #include "features/reduction_streams.hip"
 #undef main
+#define main features_stack_limit
+#include "features/stack_limit.hip"
+#undef main
 #define main features_template_ggl
 #include "features/template_ggl.hip"
 #undef main
@@ -72,7 +75,7 @@ int main(int argc, char **argv) {
   } parts[] = {PART(async_events),     PART(constant_memory),   PART(device_assert),  PART(device_printf),
                PART(device_props_tile), PART(dynamic_shared),   PART(faulting_kernel), PART(host_device_memory),
                PART(ipc_handles),       PART(module_load),      PART(occupancy),       PART(racy_shared),
-               PART(reduction_streams), PART(template_ggl),     PART(uninit_read)};
+               PART(reduction_streams), PART(stack_limit),      PART(template_ggl),    PART(uninit_read)};
 #undef PART
   for (const auto &p : parts)
     if (argc >= 2 && !std::strcmp(argv[1], p.name)) {
