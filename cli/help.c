@@ -365,7 +365,7 @@ static const cli_help entries[] = {
      "  lanelab compare out.bin ref.bin --dtype f16 --shape 128,64 --atol 1e-3 --rtol 1e-3\n"},
 
     {"hipcc", cmd_hipcc,
-     "hipcc SRC... [-c|--genco] -o OUT [--offload-arch=gfx942|gfx950]... [-I DIR] [-D X] [-O N] [-g] [-std=S] [--shared-runtime]",
+     "hipcc SRC... [-c|--genco] -o OUT [--offload-arch=gfx942|gfx950]... [-I DIR] [-D X] [-O N] [-g] [-std=S] [--shared-runtime] [-fgpu-rdc]",
      "Compiles and links a whole HIP program (host and device code, <<<>>> launches, hipMalloc, ...)\n"
      "against lanelab's HIP headers and its HIP runtime on the emulator (docs/hip-runtime.md), with\n"
      "Debian's clang-22: -x hip -nogpuinc -nogpulib -mprintf-kind=buffered. The program runs as it\n"
@@ -389,6 +389,9 @@ static const cli_help entries[] = {
      "                   locals in private (scratch) memory, which runs slowly on the emulator)\n"
      "  -g               debug information: faults and findings then name file:line\n"
      "  -std=S           C++ standard, as clang (default: clang's for HIP)\n"
+     "  -fgpu-rdc        relocatable device code: kernels may call __device__ functions and use\n"
+     "                   __device__ variables of other sources; give it to the compiles and the link\n"
+     "                   (clang's new offload driver and linker wrapper; default: off)\n"
      "Example:\n"
      "  lanelab hipcc vector_add.hip -O2 -o vector_add\n"},
 

@@ -1225,8 +1225,8 @@ emu_lds_dest emu_load_lds_dest(const emu_wave *w, const emu_insn *in, bool buffe
 #define EMU_PRIVATE_APERTURE 0x2000000000000ull
 
 /* Bytes of private memory per lane a launch of k gets (emu/op_mem.c): the descriptor's private
- * segment size, at least 1024 when the kernel uses a dynamic stack, rounded up to a dword
- * (docs/emulator-choices.md "Private memory"). */
+ * segment size, at least stack_bytes (0: 1024) when the kernel uses a dynamic stack, rounded up to
+ * a dword (docs/emulator-choices.md "Private memory"). */
 uint32_t emu_private_size(const emu_kernel *k, uint32_t stack_bytes);
 
 #endif

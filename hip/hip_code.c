@@ -53,11 +53,11 @@ static bool bundle_walk(const uint8_t *b, entry_fn f, void *u, char *why, size_t
  * bundles clang's linker wrapper writes for relocatable device code (-fgpu-rdc, the new offload
  * driver) name their entries "hip-amdgcn-amd-amdhsa--gfx942", the same code objects. */
 static bool triple_arch(const char *t, size_t tl, char *arch, size_t an) {
-  static const char v4[] = "hipv4-amdgcn-amd-amdhsa--", rdc[] = "hip-amdgcn-amd-amdhsa--";
-  size_t pl = sizeof v4 - 1;
-  if (tl > pl && !strncmp(t, v4, pl)) {
-  } else if (pl = sizeof rdc - 1, !(tl > pl && !strncmp(t, rdc, pl)))
-    return false;
+  static const char *const pre[] = {"hipv4-amdgcn-amd-amdhsa--", "hip-amdgcn-amd-amdhsa--"};
+  size_t pl = 0;
+  for (size_t i = 0; i < sizeof pre / sizeof *pre && !pl; i++)
+    if (tl > strlen(pre[i]) && !strncmp(t, pre[i], strlen(pre[i]))) pl = strlen(pre[i]);
+  if (!pl) return false;
   size_t k = 0;
   while (pl + k < tl && t[pl + k] != ':' && k + 1 < an) arch[k] = t[pl + k], k++;
   arch[k] = 0;
@@ -215,8 +215,9 @@ void __hipRegisterManagedVar(void *hipModule, void **pointer, void *init_value, 
 
 /* Texture and surface references: clang's linker wrapper (-fgpu-rdc) calls these for each one the
  * program declares, and links them whether it declares any or not. lanelab's HIP headers declare
- * no texture or surface type (image instructions are not emulated), so a program built by
- * lanelab hipcc never registers one; another program's would be told so. */
+ * no texture or surface reference (texture<T, dim>, surface<...>: image instructions are not
+ * emulated), so a program built by lanelab hipcc never registers one; another program's would be
+ * told so. */
 void __hipRegisterSurface(void **modules, void *var, char *deviceVar, char *hostVar, int type, int ext) {
   (void)modules, (void)var, (void)hostVar, (void)type, (void)ext;
   fprintf(stderr, "lanelab: hip: __hipRegisterSurface: surface '%s' is not provided (image instructions are not "
