@@ -1012,6 +1012,26 @@ static bool literal_crashes_llvm(emu_arch a, const uint8_t *b)
  * bits 14:8 are the SGPR destination, so only the two source selects count there (a VOP1's unused
  * SRC1_SEL of 7 LLVM refuses as an invalid encoding, as here). No valid instruction has such a
  * field, so these are not instructions. b has at least 8 readable bytes (the padded copy below). */
+/* The VOP2 forms with a mandatory literal constant K in the dword after the instruction (CDNA3 ISA
+ * "Microcode Formats" VOP2; V_FMAMK_F32 op 23 and V_MADMK_F16 op 36: D = S0 * K + S1; V_FMAAK_F32
+ * op 24 and V_MADAK_F16 op 37: D = S0 * S1 + K; the f16 forms take K's low 16 bits). libLLVM 22
+ * reads a K of 0x80 .. 0xf8 as an inline-constant code, not as the literal it is (0x80 is printed
+ * as 0x0, 0xc1 as -1, 0xf0 as 0.5: `v_fmaak_f32 v5, v1, v0, 0xf0` assembles to K = 0x000000f0 and
+ * disassembles as 0x3f000000), and crashes on the f16 forms' K = 0xff (found by fuzz/fuzz_codeobj,
+ * input fuzz/corpus/codeobj/crash_llvm_madak_k_ff.co). So LLVM decodes these from a copy whose K is
+ * 1, and the K operand (and a literal SRC0, which shares K's dword) gets the encoding's own K:
+ * returns K's operand index (2 for the mk forms, 3 for the ak forms), 0 for any other encoding. */
+static int vop2_k_operand(const uint8_t *b)
+{
+  const uint32_t d0 = le32(b);
+  if (d0 >> 31) return 0;
+  switch (d0 >> 25) {
+  case 23: case 36: return 2;
+  case 24: case 37: return 3;
+  default: return 0;
+  }
+}
+
 static bool sdwa_sel_crashes_llvm(const uint8_t *b)
 {
   const uint32_t d0 = le32(b), d1 = le32(b + 4);
@@ -1060,10 +1080,14 @@ emu_program *emu_program_decode(emu_arch a, const uint8_t *code, size_t size, ui
       memcpy(tail, at, avail);
       at = tail;
     }
+    const int kop = avail >= 8 ? vop2_k_operand(at) : 0;
+    uint8_t kcopy[sizeof tail] = {0};
+    if (kop) memcpy(kcopy, at, 8), kcopy[4] = 1, kcopy[5] = kcopy[6] = kcopy[7] = 0;
     size_t k = literal_crashes_llvm(a, at) || sdwa_sel_crashes_llvm(at) ? 0
-               : LLVMDisasmInstruction(ctx, (uint8_t *)at, avail < sizeof tail ? sizeof tail : avail,
-                                       vaddr + off, txt, sizeof txt);
-    if (k > avail) k = 0;
+               : kop ? LLVMDisasmInstruction(ctx, kcopy, sizeof kcopy, vaddr + off, txt, sizeof txt)
+                     : LLVMDisasmInstruction(ctx, (uint8_t *)at, avail < sizeof tail ? sizeof tail : avail,
+                                             vaddr + off, txt, sizeof txt);
+    if (k > avail || (kop && k != 8)) k = 0;
     in->pc = vaddr + off;
     if (k == 0) {
       /* not an instruction (data, padding): kept so PCs stay contiguous; faults if executed */
@@ -1077,6 +1101,15 @@ emu_program *emu_program_decode(emu_arch a, const uint8_t *code, size_t size, ui
       while (*t == '\t' || *t == ' ') t++;
       in->text = ll_xstrdup(t);
       in->parsed = emu_insn_parse(t, in);
+      if (in->parsed && kop && in->nop > kop) { /* K from the encoding (vop2_k_operand) */
+        const int64_t K = le32(at + 4);
+        for (int i = 1; i <= kop; i++)
+          if ((i == kop || (le32(at) & 0x1ff) == 255) && in->o[i].kind == EMU_OPK_LIT && in->o[i].ival == 1) in->o[i].ival = K;
+        char buf[sizeof txt];
+        emu_insn_format(in, buf, sizeof buf);
+        free(in->text);
+        in->text = ll_xstrdup(buf);
+      }
       if (!in->parsed) {
         size_t mi = strcspn(t, " ");
         snprintf(in->mnem, sizeof in->mnem, "%.*s", (int)(mi < 47 ? mi : 47), t);

@@ -455,6 +455,49 @@ Test(decode, cache_flags_of_an_instruction_without_operands)
   }
 }
 
+/* The VOP2 forms with a mandatory literal K (v_fmamk/fmaak_f32, v_madmk/madak_f16): the K operand is
+ * the encoding's own dword, also where libLLVM 22 reads it as an inline-constant code (0x80 .. 0xf8:
+ * it printed 0xf0 as 0x3f000000) or crashes (the f16 forms' 0xff); the expected values are the
+ * constants the assembler was given. Run: 2 * 3 + K with K = 0xf0 (a denormal, 3.4e-43) is 6.0, not
+ * the 6.5 that K = 0.5 would give. */
+Test(decode, mandatory_literal_k_is_the_encodings_dword)
+{
+  static const struct { const char *text; int k; uint32_t want; } T[] = {
+      {"v_fmaak_f32 v5, v1, v0, 0xf0", 3, 0xf0},        {"v_fmamk_f32 v5, v1, 0x80, v0", 2, 0x80},
+      {"v_madak_f16 v5, v1, v0, 0xff", 3, 0xff},        {"v_madmk_f16 v5, v1, 0xc1, v0", 2, 0xc1},
+      {"v_madak_f16 v5, v1, v0, 0x3c00", 3, 0x3c00},    {"v_fmaak_f32 v5, v1, v0, 0x12345678", 3, 0x12345678},
+      {"v_fmamk_f32 v5, v1, 0xf8, v0", 2, 0xf8},
+  };
+  BOTH {
+    for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
+      size_t n;
+      uint8_t *b = assemble(ARCH, T[i].text, &n);
+      cr_assert_eq(n, 8, "%s: %zu bytes", T[i].text, n);
+      cr_assert_eq((uint32_t)b[4] | (uint32_t)b[5] << 8 | (uint32_t)b[6] << 16 | (uint32_t)b[7] << 24, T[i].want,
+                   "%s: the assembler's K", T[i].text);
+      ll_err e = {0};
+      emu_program *p = emu_program_decode(ARCH, b, n, 0, &e);
+      cr_assert_not_null(p, "%s", e.msg);
+      cr_assert_eq(p->n, 1, "%s: %zu records", T[i].text, p->n);
+      const emu_insn *in = &p->insns[0];
+      cr_assert(in->implemented, "%s %s: %s", emu_arch_name(ARCH), T[i].text, in->why ? in->why : "?");
+      cr_assert(in->o[T[i].k].kind == EMU_OPK_LIT && (uint32_t)in->o[T[i].k].ival == T[i].want,
+                "%s %s: K is %#llx, want %#x (text '%s')", emu_arch_name(ARCH), T[i].text, (unsigned long long)in->o[T[i].k].ival,
+                T[i].want, in->text);
+      char want[64];
+      snprintf(want, sizeof want, "%#x", T[i].want);
+      cr_assert(strstr(in->text, want), "%s: text '%s' does not show K %s", T[i].text, in->text, want);
+      emu_program_free(p);
+      free(b);
+    }
+    snap *s = run_ok(ARCH, "v_mov_b32 v1, 2.0\nv_mov_b32 v0, 0x40400000\nv_fmaak_f32 v5, v1, v0, 0xf0\n"
+                           "v_fmamk_f32 v6, v1, 0xf0, v0\ns_endpgm\n");
+    cr_assert_eq(s->w[0].v[5][7], fbits(6.0f), "%s: v_fmaak_f32 2 * 3 + K(0xf0): %#x", emu_arch_name(ARCH), s->w[0].v[5][7]);
+    cr_assert_eq(s->w[0].v[6][7], fbits(3.0f), "%s: v_fmamk_f32 2 * K(0xf0) + 3: %#x", emu_arch_name(ARCH), s->w[0].v[6][7]);
+    free(s);
+  }
+}
+
 /* ---- SALU ------------------------------------------------------------------------------------*/
 /* s_memtime and s_memrealtime read the wave's count of issued instructions, this one included
  * (docs/emulator-choices.md clock-counter): the expected values are the instructions' positions in
