@@ -339,6 +339,11 @@ struct emu_obs_worker {
   uint32_t interval;     /* barriers passed in this workgroup */
   uint32_t wg_index;
   uint32_t *steps;       /* per wave: instructions since the last barrier */
+  /* WAW pairs on LDS found while the current instruction was checked, decided after it ran: a write
+   * that leaves the byte as it was (the value another wave wrote there) is no hazard */
+  bool defer_waw;
+  struct waw { uint32_t byte; uint8_t before; acc_t earlier, now; } *waw;
+  size_t nwaw, capwaw;
   /* --racecheck=global's ordering across workgroups by release and acquire (docs/trace.md): sets of
    * the launch's workgroups, `words` 64-bit words each (NULL: racecheck=global is off) */
   size_t words;
@@ -424,6 +429,7 @@ void emu_obs_worker_free(emu_obs_worker *ow)
   free(ow->lds);
   free(ow->lwr);
   free(ow->steps);
+  free(ow->waw);
   free(ow->before), free(ow->pend), free(ow->tmp), free(ow->released);
   free(ow->rs_key), free(ow->rs_at), free(ow->rs_sets);
   free(ow);
@@ -644,6 +650,11 @@ static void lds_byte(emu_obs_worker *ow, uint32_t byte, const acc_t *x)
     if (!conf[k][j] || !(s->m[j] & ~me)) continue;
     const lrec *p = s->r[j][0].wave != x->wave ? &s->r[j][0] : &s->r[j][1];
     acc_t y = {p->ip, ow->wg_index, p->wave, p->step, p->lane, j == 0 ? 'w' : j == 1 ? 'r' : 'a'};
+    if (ow->defer_waw && j == 0 && x->op == 'w') { /* two writes: decided once this one has run */
+      if (ow->nwaw == ow->capwaw) ow->capwaw = ow->capwaw ? 2 * ow->capwaw : 64, ow->waw = ll_xrealloc(ow->waw, ow->capwaw * sizeof *ow->waw);
+      ow->waw[ow->nwaw++] = (struct waw){byte, 0, y, *x};
+      continue;
+    }
     race_pair(o, true, byte, NULL, &y, x, false);
   }
   lrec cur = {x->ip, x->step, (uint8_t)x->wave, (uint8_t)x->lane};
@@ -1342,10 +1353,28 @@ int emu_obs_exec(emu_obs_worker *ow, emu_wave *w, const emu_insn *in)
   macc m;
   m.space = 0, m.op = 0, m.bytes = 0, m.nseg = 0, m.lanes = 0, m.lds_bytes = 0, m.lds_lanes = 0;
   bool mem = (in->flags & (EMU_F_DS | EMU_F_VMEM | EMU_F_SMEM)) && classify(w, in, &m);
+  /* an LDS write (a DS store, a load to LDS): its WAW pairs wait for the bytes it writes */
+  const bool lds_write = mem && ow->lds && ((m.space == 'l' && m.op == 'w') || m.lds_bytes) && w->wg->lds;
+  ow->defer_waw = lds_write, ow->nwaw = 0;
   if (mem && (o->race || o->init)) check(ow, w, in, &m, step);
+  ow->defer_waw = false;
+  for (size_t i = 0; i < ow->nwaw; i++) ow->waw[i].before = w->wg->lds[ow->waw[i].byte];
   if (ow->before && (mem || (in->flags & EMU_F_VMEM))) sync_event(ow, w, in, mem ? &m : NULL);
   emu_trace_rec *r = o->tracing && selected(ow, w, in) ? trace_begin(ow, w, in, &m, step) : NULL;
   int rc = in->fn(w, in);
+  /* Two waves' writes of the same LDS bytes between barriers race unless the later leaves them as
+   * they were, the values the earlier wrote: either order then leaves the same bytes (AMD's fmha_bwd
+   * kernels load the same words into the same LDS from pairs of waves; docs/trace.md). Decided per
+   * lane's write: one byte of it that changes makes every byte it shares with another wave a hazard. */
+  if (ow->nwaw) {
+    uint64_t changed = rc == EMU_FAULT ? ~0ull : 0;
+    for (size_t i = 0; i < ow->nwaw; i++)
+      if (w->wg->lds[ow->waw[i].byte] != ow->waw[i].before) changed |= 1ull << (ow->waw[i].now.lane & 63);
+    for (size_t i = 0; i < ow->nwaw; i++)
+      if (changed >> (ow->waw[i].now.lane & 63) & 1)
+        race_pair(o, true, ow->waw[i].byte, NULL, &ow->waw[i].earlier, &ow->waw[i].now, false);
+    ow->nwaw = 0;
+  }
   if (r) {
     if (rc == EMU_FAULT) free_rec(r);
     else trace_end(ow, w, in, r);

@@ -1220,6 +1220,23 @@ Test(corpus, vocab_fence_last_block_reduction_and_clock64, .timeout = 300) {
   }
 }
 
+/* --racecheck and two waves writing the same LDS words between barriers: no hazard when the values
+ * are the same (the later write leaves the words as they were), a WAW hazard when they differ */
+Test(corpus, racecheck_same_value_lds_writes_are_no_hazard, .timeout = 300) {
+  corpus_begin("vocab_sync");
+  FOR_ARCH {
+    for (int differ = 0; differ < 2; differ++) {
+      char *err;
+      int rc = sh(&err, "(" LANELAB " -q run %s/vocab_sync.co lds_dup --backend emu --racecheck --grid 1 --block 128 "
+                  "--arg out:512:o.bin --arg i32:%d 1>&2)", ARCH, differ);
+      if (!differ) cr_assert_eq(rc, 0, "%s: the same values from both waves: exit %d: %s", ARCH, rc, err);
+      else cr_assert(rc == 1 && strstr(err, "WAW hazard on LDS") && strstr(err, "with no s_barrier between"),
+                     "%s: different values: exit %d: %s", ARCH, rc, err);
+      free(err);
+    }
+  }
+}
+
 Test(corpus, vocab_cg_tiles_reduce_ballot_coalesced, .timeout = 300) {
   corpus_begin("vocab_cg");
   enum { B = 2, T = 128, N = B * T };

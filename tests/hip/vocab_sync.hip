@@ -75,6 +75,18 @@ __global__ void vocab_fence_unfenced(const int *in, int *partial, unsigned *coun
   fence_body<false>(in, partial, count, total, clk);
 }
 
+// lds_dup: every wave of the block writes the same 64 LDS words before the barrier, the same values
+// (differ = 0: the idiom of AMD's fmha_bwd kernels, which load the same words into the same LDS from
+// pairs of waves: no hazard) or values that depend on the wave (differ = 1: a WAW race, the word's
+// final value depends on which wave wrote last).
+__global__ void lds_dup(int *out, int differ) {
+  __shared__ int tile[64];
+  const int lane = threadIdx.x & 63, wave = threadIdx.x >> 6;
+  tile[lane] = lane * 3 + (differ ? wave : 0);
+  __syncthreads();
+  out[threadIdx.x] = tile[lane];
+}
+
 __global__ void vocab_sync_bad(float *out) {
   const int lane = threadIdx.x & 63;
   if (lane < 40) out[threadIdx.x] = __shfl_xor_sync(~0ull, (float)lane, 1); // lanes 40-63 are named but absent
