@@ -342,7 +342,7 @@ struct emu_obs_worker {
   /* WAW pairs on LDS found while the current instruction was checked, decided after it ran: a write
    * that leaves the byte as it was (the value another wave wrote there) is no hazard */
   bool defer_waw;
-  struct waw { uint32_t byte; uint8_t before; acc_t earlier, now; } *waw;
+  struct waw { uint32_t byte; uint8_t old; acc_t earlier, now; } *waw; /* old: the byte before the write */
   size_t nwaw, capwaw;
   /* --racecheck=global's ordering across workgroups by release and acquire (docs/trace.md): sets of
    * the launch's workgroups, `words` 64-bit words each (NULL: racecheck=global is off) */
@@ -689,36 +689,40 @@ static gbuf *find_gbuf(emu_observer *o, uint64_t a)
  * can only hide a finding, never make one: the release covers the wave's accesses after it as well
  * as before; a location's set keeps every release ever written to it (no release sequence is
  * broken); a store counts as an atomic write and an sc1 load as an atomic read. */
+/* the slot of key in a table of cap (a power of two) keys: its own, or the empty one it would take */
+static size_t rs_slot(const uint64_t *keys, size_t cap, uint64_t key)
+{
+  size_t i = (size_t)(key * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
+  while (keys[i] && keys[i] != key) i = (i + 1) & (cap - 1);
+  return i;
+}
+
 static uint64_t *rs_find(emu_obs_worker *ow, uint64_t addr, bool make)
 {
-  uint64_t key = (addr & ~3ull) + 1;
+  const uint64_t key = (addr & ~3ull) + 1;
   if (ow->rs_cap) {
-    for (size_t i = (size_t)(key * 0x9e3779b97f4a7c15ull >> 20) & (ow->rs_cap - 1);; i = (i + 1) & (ow->rs_cap - 1)) {
-      if (ow->rs_key[i] == key) return ow->rs_sets + (size_t)ow->rs_at[i] * ow->words;
-      if (!ow->rs_key[i]) break;
-    }
+    size_t i = rs_slot(ow->rs_key, ow->rs_cap, key);
+    if (ow->rs_key[i]) return ow->rs_sets + (size_t)ow->rs_at[i] * ow->words;
   }
-  if (!make || ow->rs_n >= ow->rs_max || ow->rs_n >= UINT32_MAX) return NULL;
+  if (!make || ow->rs_n >= ow->rs_max) return NULL; /* rs_max < 2^32: rs_at holds every index */
   if (2 * (ow->rs_n + 1) > ow->rs_cap) { /* grow: at most half full */
     size_t cap = ow->rs_cap ? 2 * ow->rs_cap : 64;
     uint64_t *k = ll_xcalloc(cap, sizeof *k);
     uint32_t *at = ll_xcalloc(cap, sizeof *at);
-    for (size_t j = 0; j < ow->rs_cap; j++) {
-      if (!ow->rs_key[j]) continue;
-      size_t i = (size_t)(ow->rs_key[j] * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
-      while (k[i]) i = (i + 1) & (cap - 1);
-      k[i] = ow->rs_key[j], at[i] = ow->rs_at[j];
-    }
+    for (size_t j = 0; j < ow->rs_cap; j++)
+      if (ow->rs_key[j]) {
+        size_t i = rs_slot(k, cap, ow->rs_key[j]);
+        k[i] = ow->rs_key[j], at[i] = ow->rs_at[j];
+      }
     free(ow->rs_key), free(ow->rs_at);
     ow->rs_key = k, ow->rs_at = at, ow->rs_cap = cap;
     ow->rs_sets = ll_xrealloc(ow->rs_sets, cap / 2 * ow->words * 8);
   }
-  size_t i = (size_t)(key * 0x9e3779b97f4a7c15ull >> 20) & (ow->rs_cap - 1);
-  while (ow->rs_key[i]) i = (i + 1) & (ow->rs_cap - 1);
+  size_t i = rs_slot(ow->rs_key, ow->rs_cap, key);
   ow->rs_key[i] = key, ow->rs_at[i] = (uint32_t)ow->rs_n;
-  uint64_t *s = ow->rs_sets + ow->rs_n++ * ow->words;
-  memset(s, 0, ow->words * 8);
-  return s;
+  uint64_t *set = ow->rs_sets + ow->rs_n++ * ow->words;
+  memset(set, 0, ow->words * 8);
+  return set;
 }
 
 static void sync_event(emu_obs_worker *ow, emu_wave *w, const emu_insn *in, const macc *m)
@@ -1358,7 +1362,7 @@ int emu_obs_exec(emu_obs_worker *ow, emu_wave *w, const emu_insn *in)
   ow->defer_waw = lds_write, ow->nwaw = 0;
   if (mem && (o->race || o->init)) check(ow, w, in, &m, step);
   ow->defer_waw = false;
-  for (size_t i = 0; i < ow->nwaw; i++) ow->waw[i].before = w->wg->lds[ow->waw[i].byte];
+  for (size_t i = 0; i < ow->nwaw; i++) ow->waw[i].old = w->wg->lds[ow->waw[i].byte];
   if (ow->before && (mem || (in->flags & EMU_F_VMEM))) sync_event(ow, w, in, mem ? &m : NULL);
   emu_trace_rec *r = o->tracing && selected(ow, w, in) ? trace_begin(ow, w, in, &m, step) : NULL;
   int rc = in->fn(w, in);
@@ -1369,7 +1373,7 @@ int emu_obs_exec(emu_obs_worker *ow, emu_wave *w, const emu_insn *in)
   if (ow->nwaw) {
     uint64_t changed = rc == EMU_FAULT ? ~0ull : 0;
     for (size_t i = 0; i < ow->nwaw; i++)
-      if (w->wg->lds[ow->waw[i].byte] != ow->waw[i].before) changed |= 1ull << (ow->waw[i].now.lane & 63);
+      if (w->wg->lds[ow->waw[i].byte] != ow->waw[i].old) changed |= 1ull << (ow->waw[i].now.lane & 63);
     for (size_t i = 0; i < ow->nwaw; i++)
       if (changed >> (ow->waw[i].now.lane & 63) & 1)
         race_pair(o, true, ow->waw[i].byte, NULL, &ow->waw[i].earlier, &ow->waw[i].now, false);
