@@ -254,6 +254,12 @@ void emu_hazard_format(const emu_hazard *h, char *buf, size_t n)
 }
 
 typedef struct { uint32_t ip, wg, wave, step; int lane; char op; } acc_t;
+/* An access's kind: 'r' read, 'w' write, 'a' atomic, and on global memory 'l', an atomic load (a
+ * load with sc1: agent- or system-scope, as LLVM emits atomic and volatile loads for gfx942/gfx950,
+ * AMDGPUUsage "Memory Model GFX942"), a read that is also an atomic: it races with a write, not with
+ * a read or an atomic. Reports name it 'a'. */
+static inline bool op_reads(char op) { return op == 'r' || op == 'l'; }
+static inline bool op_atomic(char op) { return op == 'a' || op == 'l'; }
 
 static void fill_access(const emu_observer *o, emu_access *x, const acc_t *a)
 {
@@ -266,7 +272,7 @@ static void fill_access(const emu_observer *o, emu_access *x, const acc_t *a)
   x->wg[2] = a->wg / (gx * gy);
   x->wave = a->wave;
   x->lane = a->lane;
-  x->op = a->op;
+  x->op = a->op == 'l' ? 'a' : a->op;
   x->src[0] = 0;
   if (o->d && o->d->co) emu_codeobj_srcline(o->d->co, in->pc, x->src, sizeof x->src);
 }
@@ -308,8 +314,8 @@ static void report(emu_observer *o, emu_hazard_kind k, bool lds, uint64_t addr, 
 static void race_pair(emu_observer *o, bool lds, uint64_t addr, const char *buf, const acc_t *x, const acc_t *y,
                       bool ordered_by_run)
 {
-  const acc_t *w = x->op != 'r' ? x : y, *r = x->op != 'r' ? y : x;
-  if (x->op != 'r' && y->op != 'r') {
+  const acc_t *w = !op_reads(x->op) ? x : y, *r = !op_reads(x->op) ? y : x;
+  if (!op_reads(x->op) && !op_reads(y->op)) {
     const emu_insn *ix = &o->prog->insns[x->ip], *iy = &o->prog->insns[y->ip];
     bool xf = x->wg != y->wg ? x->wg < y->wg : ix->pc != iy->pc ? ix->pc < iy->pc : x->wave < y->wave;
     report(o, EMU_HZ_WAW, lds, addr, buf, xf ? x : y, xf ? y : x);
@@ -766,8 +772,8 @@ static void global_byte(emu_obs_worker *ow, uint64_t a, const acc_t *x)
     if (!u->written || a - u->base >= u->size) continue;
     uint64_t off = a - u->base;
     bool wr = u->written[off / 8] >> (off % 8) & 1;
-    if (x->op == 'r' && !wr) report(o, EMU_HZ_UNINIT, false, a, u->name, NULL, x);
-    if (x->op != 'r') u->written[off / 8] |= (uint8_t)(1u << (off % 8));
+    if (op_reads(x->op) && !wr) report(o, EMU_HZ_UNINIT, false, a, u->name, NULL, x);
+    if (!op_reads(x->op)) u->written[off / 8] |= (uint8_t)(1u << (off % 8));
   }
   if (!o->race_global) return;
   gbuf *b = find_gbuf(o, a);
@@ -776,7 +782,7 @@ static void global_byte(emu_obs_worker *ow, uint64_t a, const acc_t *x)
   const grec *recs[2] = {&s->w, &s->r};
   for (int j = 0; j < 2; j++) {
     const grec *r = recs[j];
-    if (!r->op || (r->op == 'r' && x->op == 'r') || (r->op == 'a' && x->op == 'a')) continue;
+    if (!r->op || (op_reads(r->op) && op_reads(x->op)) || (op_atomic(r->op) && op_atomic(x->op))) continue;
     bool other_wg = r->wg != x->wg;
     if (!other_wg && (r->wave == x->wave || r->epoch != ow->epoch)) continue;
     /* another workgroup's access this wave is ordered after by release and acquire */
@@ -785,7 +791,7 @@ static void global_byte(emu_obs_worker *ow, uint64_t a, const acc_t *x)
     race_pair(o, false, a, b->name, &y, x, other_wg);
   }
   grec cur = {x->ip, x->wg, ow->epoch, x->step, (uint16_t)x->wave, x->lane < 0 ? SCALAR_LANE : (uint8_t)x->lane, x->op};
-  if (x->op == 'r') s->r = cur;
+  if (op_reads(x->op)) s->r = cur;
   else s->w = cur;
 }
 
@@ -805,6 +811,7 @@ static void check(emu_obs_worker *ow, emu_wave *w, const emu_insn *in, const mac
     }
   }
   if (lds ? !lds_watched : !(o->race_global || o->nun)) return;
+  if (!lds && m->op == 'r' && in->sc1 && !m->lds_bytes) x.op = 'l'; /* an atomic load (op_reads) */
   for (int sg = 0; sg < m->nseg; sg++)
     for (int l = 0; l < EMU_LANES; l++) {
       if (!(m->lanes >> l & 1)) continue;

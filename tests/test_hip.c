@@ -1220,6 +1220,33 @@ Test(corpus, vocab_fence_last_block_reduction_and_clock64, .timeout = 300) {
   }
 }
 
+/* --racecheck=global and a chain of releases and acquires through one flag per block (more flags
+ * than the release sets' first table holds): the values are each block's running sum 0 + 1 + ... + b,
+ * and the chain is clean; without its fences the values' reads race with their writes (RAW), while
+ * the flags' atomic loads and atomicExch race with nothing */
+Test(corpus, racecheck_global_flag_chain, .timeout = 300) {
+  corpus_begin("vocab_sync");
+  enum { B = 200 };
+  FOR_ARCH {
+    static const char *const kern[2] = {"flag_chain", "flag_chain_unfenced"};
+    for (int u = 0; u < 2; u++) {
+      char *err;
+      int rc = sh(&err, "(" LANELAB " -q run %s/vocab_sync.co %s --backend emu --racecheck=global --grid %d --block 64 "
+                  "--arg out:%d:v.bin --arg out:%d:f.bin --arg out:%d:o.bin 1>&2)", ARCH, kern[u], B, 4 * B, 4 * B, 4 * B);
+      if (!u) {
+        cr_assert_eq(rc, 0, "%s: the fenced chain: exit %d: %s", ARCH, rc, err);
+        int32_t *v = get("v.bin", 4 * B);
+        for (int b = 0; b < B; b++) cr_assert_eq(v[b], b * (b + 1) / 2, "%s: block %d's sum %d", ARCH, b, v[b]);
+        free(v);
+      } else {
+        cr_assert(rc == 1 && strstr(err, "RAW hazard on global") && strstr(err, "'out:800:v.bin'") && !strstr(err, "'out:800:f.bin'"),
+                  "%s: the unfenced chain: exit %d: %s", ARCH, rc, err);
+      }
+      free(err);
+    }
+  }
+}
+
 /* --racecheck and two waves writing the same LDS words between barriers: no hazard when the values
  * are the same (the later write leaves the words as they were), a WAW hazard when they differ */
 Test(corpus, racecheck_same_value_lds_writes_are_no_hazard, .timeout = 300) {

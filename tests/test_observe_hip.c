@@ -169,6 +169,8 @@ static const corpus_case corpus[] = {
     {"vocab_sync", "vocab_sync", {2, 1, 1}, {128, 1, 1}, 0, "in:i:256 out:8192 out:8192 out:1024", {0}},
     /* the last-block reduction: ordered across workgroups by its fences and the counter's atomic */
     {"vocab_sync", "vocab_fence", {6, 1, 1}, {256, 1, 1}, 0, "in:i:1536 out:24 out:4 out:4 out:768", {0}},
+    /* a chain of releases and acquires through one flag per block */
+    {"vocab_sync", "flag_chain", {100, 1, 1}, {64, 1, 1}, 0, "out:400 out:400 out:400", {0}},
     /* two waves writing the same values into the same LDS words before a barrier */
     {"vocab_sync", "lds_dup", {1, 1, 1}, {128, 1, 1}, 0, "out:512 i32:0", {0}},
     {"vocab_cg", "vocab_cg", {2, 1, 1}, {128, 1, 1}, 0, "in:f:256 out:8192 out:2048", {0}},

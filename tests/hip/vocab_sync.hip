@@ -75,6 +75,29 @@ __global__ void vocab_fence_unfenced(const int *in, int *partial, unsigned *coun
   fence_body<false>(in, partial, count, total, clk);
 }
 
+// flag_chain: block b waits on block b-1's flag with an atomic load, reads its value, and publishes
+// its own (a running sum) behind a fence and an atomicExch on its flag: a chain of releases and
+// acquires through 4-byte flags, one per block (the decoupled look-back of device-wide scans, in
+// order). flag_chain_unfenced drops the fences: the values are then read with nothing ordering them
+// after their writes, a race --racecheck=global reports (the flags' atomics race with nothing).
+template <bool FENCE> __device__ void chain_body(int *val, unsigned *flag, int *out) {
+  if (threadIdx.x) return;
+  const int b = blockIdx.x;
+  int prev = 0;
+  if (b > 0) {
+    while (__hip_atomic_load(&flag[b - 1], __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT) == 0) {
+    }
+    if (FENCE) __threadfence();
+    prev = val[b - 1];
+  }
+  val[b] = prev + b;
+  if (FENCE) __threadfence();
+  atomicExch(&flag[b], 1u);
+  out[b] = prev;
+}
+__global__ void flag_chain(int *val, unsigned *flag, int *out) { chain_body<true>(val, flag, out); }
+__global__ void flag_chain_unfenced(int *val, unsigned *flag, int *out) { chain_body<false>(val, flag, out); }
+
 // lds_dup: every wave of the block writes the same 64 LDS words before the barrier, the same values
 // (differ = 0: the idiom of AMD's fmha_bwd kernels, which load the same words into the same LDS from
 // pairs of waves: no hazard) or values that depend on the wave (differ = 1: a WAW race, the word's
