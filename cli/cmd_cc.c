@@ -41,6 +41,9 @@ static int print_toolchain(const char *const *arches, size_t n) {
     if (!t) return ll_report(&e);
     printf("arch: %s\ncc: %s\nversion: %s\nflags:", t->arch, t->cc, isa_toolchain_version(t));
     for (size_t f = 0; f < t->nflags; f++) printf(" %s", t->flags[f]);
+    char **lib = t->subset ? isa_device_lib_flags(t->device_lib, NULL, 0) : NULL;
+    for (size_t f = 0; lib && lib[f]; f++) printf(" %s", lib[f]);
+    isa_device_lib_flags_free(lib);
     printf(" -O3 -std=c++17\n");
     isa_toolchain_free(t);
   }

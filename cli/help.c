@@ -368,7 +368,8 @@ static const cli_help entries[] = {
      "hipcc SRC... [-c|--genco] -o OUT [--offload-arch=gfx942|gfx950]... [-I DIR] [-D X] [-O N] [-g] [-std=S] [--shared-runtime] [-fgpu-rdc]",
      "Compiles and links a whole HIP program (host and device code, <<<>>> launches, hipMalloc, ...)\n"
      "against lanelab's HIP headers and its HIP runtime on the emulator (docs/hip-runtime.md), with\n"
-     "Debian's clang-22: -x hip -nogpuinc -nogpulib -mprintf-kind=buffered. The program runs as it\n"
+     "Debian's clang-22: -x hip -nogpuinc -mprintf-kind=buffered, and ROCm's device math library (ocml,\n"
+     "Debian's rocm-device-libs) when installed, else -nogpulib. The program runs as it\n"
      "is (on the emulated arch named by LANELAB_ARCH) or under `lanelab exec` with checks.\n"
      "Other options starting with '-' go to clang's compile step; -L, -l, -Wl,..., -pthread and\n"
      "-fuse-ld=LD to the link (LLVM's lld unless -fuse-ld= names another linker). Exit: 0 built,\n"

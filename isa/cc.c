@@ -2,8 +2,9 @@
  * manifest's sources, lanelab's own kernels through `lanelab cc --into` from make, and lanelab
  * mutate's mutants: lanelab's one device-compiler driver). A ROCm install (>= 6.3, $ROCM_PATH or
  * /opt/rocm) is used with its own HIP headers and device libraries when it compiles a probe for
- * the arch; otherwise Debian's clang-22 with -nogpuinc -nogpulib and lanelab's HIP subset
- * (hip/include, docs/hip-subset.md) on the include path. */
+ * the arch; otherwise Debian's clang-22 with -nogpuinc, ROCm's device math library when
+ * installed (below), and lanelab's HIP subset (hip/include, docs/hip-subset.md) on the include
+ * path. */
 #define _GNU_SOURCE
 #include "isa/isa.h"
 
@@ -46,6 +47,87 @@ char *isa_hip_subset_dir(ll_err *err) {
   return NULL;
 }
 
+/* ---- ROCm's device math library (ocml) --------------------------------------------------------
+ * HIP's math functions are calls into ROCm's device library, ocml (LLVM bitcode linked into the
+ * device code). Debian packages it as rocm-device-libs (ROCm 5.2.3: ocml.bc and its oclc_*.bc
+ * control constants in /usr/lib/x86_64-linux-gnu/amdgcn/bitcode). When it is there, the subset's
+ * device compiles link ocml (clang's --hip-device-lib, device side only, only the functions a
+ * program calls) and define LANELAB_HIP_OCML, which makes hip/lanelab_hip_math.h provide the math
+ * functions it does not compute itself as ocml's (docs/hip-subset.md); without it those are refused
+ * by name. LANELAB_DEVICE_LIB_PATH names another folder; set and empty, no device library. */
+static const char *const devlib_files[] = {
+    "ocml.bc", "oclc_finite_only_on.bc", "oclc_finite_only_off.bc", "oclc_unsafe_math_on.bc",
+    "oclc_unsafe_math_off.bc", "oclc_daz_opt_on.bc", "oclc_daz_opt_off.bc", "oclc_correctly_rounded_sqrt_on.bc",
+    "oclc_correctly_rounded_sqrt_off.bc", "oclc_isa_version_940.bc"};
+
+static bool devlib_complete(const char *dir) {
+  for (size_t i = 0; i < sizeof devlib_files / sizeof devlib_files[0]; i++) {
+    char *p = ll_fmt("%s/%s", dir, devlib_files[i]);
+    bool ok = file_exists(p);
+    free(p);
+    if (!ok) return false;
+  }
+  return true;
+}
+
+bool isa_device_lib_dir(char **dir, ll_err *err) {
+  *dir = NULL;
+  const char *env = getenv("LANELAB_DEVICE_LIB_PATH");
+  if (env) {
+    if (!env[0]) return true;
+    if (devlib_complete(env)) return (*dir = ll_xstrdup(env)), true;
+    ll_seterr(err, LL_EXIT_ENV, "LANELAB_DEVICE_LIB_PATH=%s does not hold ROCm's device math library (ocml.bc and "
+              "its oclc_*.bc controls, as Debian's rocm-device-libs installs them); set it empty for none", env);
+    return false;
+  }
+  static const char *const dirs[] = {"/usr/lib/x86_64-linux-gnu/amdgcn/bitcode", "/usr/lib/amdgcn/bitcode"};
+  for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
+    if (devlib_complete(dirs[i])) return (*dir = ll_xstrdup(dirs[i])), true;
+  return true;
+}
+
+/* clang's -fX / -fno-X: the last of the two among flags wins, else dflt */
+static bool flag_last(char *const *flags, size_t n, const char *on, const char *off, bool dflt) {
+  for (size_t i = n; i-- > 0;) {
+    if (!strcmp(flags[i], on)) return true;
+    if (!strcmp(flags[i], off)) return false;
+  }
+  return dflt;
+}
+
+char **isa_device_lib_flags(const char *dir, char *const *user, size_t nuser) {
+  char **f = ll_xcalloc(10, sizeof *f);
+  size_t n = 0;
+  if (!dir) {
+    f[n++] = ll_xstrdup("-nogpulib");
+    return f;
+  }
+  /* the controls as clang's ROCm toolchain picks them from the same options (clang/lib/Driver/
+   * ToolChains/AMDGPU.cpp): -ffast-math implies finite-only and unsafe math; correctly rounded
+   * sqrt unless -fno-hip-fp32-correctly-rounded-divide-sqrt; DAZ with -fgpu-flush-denormals-to-zero.
+   * ISA version: gfx940's file for both arches; ocml 5.2.3 only tests it against 8000 and 8999. */
+  const bool fast = flag_last(user, nuser, "-ffast-math", "-fno-fast-math", false);
+  const bool finite = fast || flag_last(user, nuser, "-ffinite-math-only", "-fno-finite-math-only", false);
+  const bool unsafe = fast || flag_last(user, nuser, "-funsafe-math-optimizations", "-fno-unsafe-math-optimizations", false);
+  const bool daz = flag_last(user, nuser, "-fgpu-flush-denormals-to-zero", "-fno-gpu-flush-denormals-to-zero", false);
+  const bool sqrt_cr = flag_last(user, nuser, "-fhip-fp32-correctly-rounded-divide-sqrt",
+                                 "-fno-hip-fp32-correctly-rounded-divide-sqrt", true);
+  f[n++] = ll_xstrdup("-DLANELAB_HIP_OCML=1");
+  f[n++] = ll_fmt("--hip-device-lib-path=%s", dir);
+  f[n++] = ll_xstrdup("--hip-device-lib=ocml.bc");
+  f[n++] = ll_fmt("--hip-device-lib=oclc_finite_only_%s.bc", finite ? "on" : "off");
+  f[n++] = ll_fmt("--hip-device-lib=oclc_unsafe_math_%s.bc", unsafe ? "on" : "off");
+  f[n++] = ll_fmt("--hip-device-lib=oclc_daz_opt_%s.bc", daz ? "on" : "off");
+  f[n++] = ll_fmt("--hip-device-lib=oclc_correctly_rounded_sqrt_%s.bc", sqrt_cr ? "on" : "off");
+  f[n++] = ll_xstrdup("--hip-device-lib=oclc_isa_version_940.bc");
+  return f;
+}
+
+void isa_device_lib_flags_free(char **f) {
+  for (size_t i = 0; f && f[i]; i++) free(f[i]);
+  free(f);
+}
+
 void isa_toolchain_free(isa_toolchain *t) {
   if (!t) return;
   free(t->cc);
@@ -53,6 +135,7 @@ void isa_toolchain_free(isa_toolchain *t) {
   free(t->flags);
   free(t->version);
   free(t->hip_include);
+  free(t->device_lib);
   free(t);
 }
 
@@ -171,14 +254,23 @@ isa_toolchain *isa_toolchain_find(const char *arch, ll_err *err) {
     free(lld);
     return NULL;
   }
+  char *devlib = NULL;
+  if (!isa_device_lib_dir(&devlib, err)) {
+    free(clang);
+    free(lld);
+    free(inc);
+    return NULL;
+  }
   t = ll_xcalloc(1, sizeof *t);
   snprintf(t->arch, sizeof t->arch, "%s", arch);
   t->cc = clang;
   t->subset = true;
   t->hip_include = inc;
+  t->device_lib = devlib;
   /* -mprintf-kind=buffered: device printf writes records the runtime prints after the launch
    * (runtime/rt_printf.c); clang's default (hostcall) needs ROCm's device library. */
-  const char *fixed[] = {"-x", "hip", "--cuda-device-only", "--no-gpu-bundle-output", "-nogpuinc", "-nogpulib",
+  /* -nogpulib, or ROCm's device math library, comes with each compile (isa_device_lib_flags) */
+  const char *fixed[] = {"-x", "hip", "--cuda-device-only", "--no-gpu-bundle-output", "-nogpuinc",
                          "-fuse-ld=lld", "-mprintf-kind=buffered"};
   for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) add_flag(t, ll_xstrdup(fixed[i]));
   add_flag(t, ll_fmt("--offload-arch=%s", arch));
@@ -235,10 +327,12 @@ bool isa_cc_compile(const char *src, const char *arch, const char *out_co, const
   char *tmp = ll_fmt("%s/out.co", dir);
   size_t nextra = 0;
   while (extra && extra[nextra]) nextra++;
-  char **argv = ll_xcalloc(t->nflags + nextra + 10, sizeof *argv);
+  char **argv = ll_xcalloc(t->nflags + nextra + 20, sizeof *argv);
   size_t n = 0;
   argv[n++] = t->cc;
   for (size_t i = 0; i < t->nflags; i++) argv[n++] = t->flags[i];
+  char **libf = t->subset ? isa_device_lib_flags(t->device_lib, extra, nextra) : NULL;
+  for (size_t i = 0; libf && libf[i]; i++) argv[n++] = libf[i];
   argv[n++] = "-O3";
   argv[n++] = "-std=c++17";
   for (size_t i = 0; i < nextra; i++) argv[n++] = extra[i]; /* after ours, so they override */
@@ -254,6 +348,7 @@ bool isa_cc_compile(const char *src, const char *arch, const char *out_co, const
   ll_buf cerr = {0};
   int rc = isa_run(argv, NULL, NULL, NULL, &cerr, err);
   free(argv);
+  isa_device_lib_flags_free(libf);
   free(pch);
   if (diag && cerr.len) ll_buf_put(diag, cerr.data, cerr.len);
   ll_buf_free(&cerr);
@@ -478,7 +573,10 @@ bool isa_hipcc(const isa_hipcc_opts *o, ll_buf *diag, ll_err *err) {
   char tmpdir[] = "/tmp/lanelab-hipcc-XXXXXX";
   bool have_tmp = false;
   char **objs = ll_xcalloc(o->ninputs, sizeof *objs);
-  if (!clang || !(inc = isa_hip_subset_dir(err))) goto done;
+  char *devlib = NULL, **libf = NULL;
+  if (!clang || !(inc = isa_hip_subset_dir(err)) || !isa_device_lib_dir(&devlib, err)) goto done;
+  libf = isa_device_lib_flags(devlib, o->flags, o->nflags);
+  free(devlib);
   bool link = !o->compile_only && !o->genco;
   if (link && !(lib = o->runtime_lib ? ll_xstrdup(o->runtime_lib)
                                       : runtime_lib(o->shared_runtime ? "liblanelab_hip.so" : "liblanelab.a", err)))
@@ -506,9 +604,10 @@ bool isa_hipcc(const isa_hipcc_opts *o, ll_buf *diag, ll_err *err) {
     if (kinds[i] == IN_HIP) {
       argv_add(&a, "-x"), argv_add(&a, "hip");
       for (size_t k = 0; k < na; k++) argv_add(&a, archflags[k]);
-      static const char *fixed[] = {"-nogpuinc", "-nogpulib", "-mprintf-kind=buffered", "--no-offload-compress"};
+      static const char *fixed[] = {"-nogpuinc", "-mprintf-kind=buffered", "--no-offload-compress"};
       /* the new driver bundles nothing at compile time: --no-offload-compress would be unused */
       for (size_t k = 0; k < sizeof fixed / sizeof fixed[0] - rdc; k++) argv_add(&a, fixed[k]);
+      for (size_t k = 0; libf[k]; k++) argv_add(&a, libf[k]); /* -nogpulib or ROCm's ocml */
       if (rdc) argv_add(&a, "--offload-new-driver");
       if (o->genco) argv_add(&a, "--cuda-device-only"), argv_add(&a, "--gpu-bundle-output");
     } else {
@@ -606,5 +705,6 @@ done:
   free(clang);
   free(inc);
   free(lib);
+  isa_device_lib_flags_free(libf);
   return ok;
 }

@@ -209,8 +209,8 @@ int isa_compare_kernel_dirs(const char *base_dir, const char *cur_dir, isa_base_
  * The device compiler for one arch: a ROCm >= 6.3 install ($ROCM_PATH, else /opt/rocm; its hipcc,
  * else its clang) with its own HIP headers and device libraries, when it compiles a probe kernel
  * for the arch; otherwise Debian's clang-22 (LLVM tools directory, see above) with
- * -nogpuinc -nogpulib, lld, and lanelab's HIP subset (hip/include, docs/hip-subset.md) on the
- * include path. Without either: NULL with LL_EXIT_ENV naming what is missing and how to get it. */
+ * -nogpuinc, ROCm's device math library when installed (-nogpulib without it; below), lld, and
+ * lanelab's HIP subset (hip/include, docs/hip-subset.md) on the include path. Without either: NULL with LL_EXIT_ENV naming what is missing and how to get it. */
 typedef struct isa_toolchain {
   char arch[16];
   char *cc;                        /* compiler path */
@@ -219,8 +219,19 @@ typedef struct isa_toolchain {
   char *version;                   /* first line of `cc --version`: NULL until isa_toolchain_version */
   bool subset;                     /* true: clang-22 + lanelab's HIP subset */
   char *hip_include;               /* the subset's folder (subset only) */
+  char *device_lib;                /* ROCm's device math library's folder (subset only; NULL: none) */
 } isa_toolchain;
 isa_toolchain *isa_toolchain_find(const char *arch, ll_err *err);
+/* ROCm's device math library (ocml and its oclc_*.bc controls; Debian's rocm-device-libs), which
+ * the subset's compiles link when it is there: *dir its folder ($LANELAB_DEVICE_LIB_PATH, set and
+ * empty for none; else Debian's /usr/lib/x86_64-linux-gnu/amdgcn/bitcode), or NULL when it is not
+ * installed. false with LL_EXIT_ENV when LANELAB_DEVICE_LIB_PATH names a folder without it. */
+bool isa_device_lib_dir(char **dir, ll_err *err);
+/* The compile flags for it (NULL-terminated, malloc'd; isa_device_lib_flags_free): with dir,
+ * -DLANELAB_HIP_OCML=1 and clang's --hip-device-lib options for ocml and the controls the user's
+ * flags select (-ffast-math, -ffinite-math-only, ...; as clang picks them); without, -nogpulib. */
+char **isa_device_lib_flags(const char *dir, char *const *user, size_t nuser);
+void isa_device_lib_flags_free(char **flags);
 void isa_toolchain_free(isa_toolchain *t);
 /* t->version, found on first use (one `cc --version` run): a compile does not need it, and every
  * `lanelab cc` would otherwise start the compiler once more just to ask. */
@@ -285,8 +296,9 @@ char *isa_pch_find(const isa_pch_req *r);
  * Host and device code in one compile, as ROCm's hipcc does, with Debian's clang-22 against
  * lanelab's HIP headers (hip/include: device subset and the host runtime API) and, when linking,
  * lanelab's HIP runtime (liblanelab.a; docs/hip-runtime.md). Each source is compiled with
- *   -x hip --offload-arch=A... -nogpuinc -nogpulib -mprintf-kind=buffered --no-offload-compress
- *   -I<hip/include> FLAGS...
+ *   -x hip --offload-arch=A... -nogpuinc -mprintf-kind=buffered --no-offload-compress
+ *   DEVICE-LIB-FLAGS -I<hip/include> FLAGS...
+ * (DEVICE-LIB-FLAGS: isa_device_lib_flags, ROCm's ocml or -nogpulib)
  * (.c sources as C with the same include path and FLAGS). Without compile_only the objects, the
  * given objects and libraries, liblanelab.a and what it needs (libLLVM, libstdc++, libm,
  * pthreads, libdl) are linked into out with LINK_FLAGS. The compiler's messages go to diag. A

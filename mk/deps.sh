@@ -28,6 +28,9 @@ need chromium       command -v chromium
 # (tests/test_hip.c). The package also installs Debian's HIP 5.2 headers in /usr/include/hip,
 # which lanelab's own hip/include shadows name for name (docs/hip-subset.md, "Header names").
 need librocprim-dev test -f /usr/include/rocprim/rocprim.hpp
+# ROCm's device math library (ocml, ROCm 5.2.3): the device math functions lanelab's HIP headers do not
+# compute themselves (acos, atan2, fmod, double sin, ...; isa/cc.c, docs/hip-subset.md).
+need rocm-device-libs test -f /usr/lib/x86_64-linux-gnu/amdgcn/bitcode/ocml.bc
 # Optional extras requested by the environment (LANELAB_EXTRA_PKGS="chromium ...").
 for p in ${LANELAB_EXTRA_PKGS:-}; do need "$p" dpkg -s "$p"; done
 if [ ${#missing[@]} -eq 0 ]; then

@@ -25,6 +25,9 @@
 #define main features_device_props_tile
 #include "features/device_props_tile.hip"
 #undef main
+#define main features_device_math
+#include "features/device_math.hip"
+#undef main
 #define main features_dynamic_shared
 #include "features/dynamic_shared.hip"
 #undef main
@@ -73,7 +76,7 @@ int main(int argc, char **argv) {
     const char *name;
     int (*run)(int, char **);
   } parts[] = {PART(async_events),     PART(constant_memory),   PART(device_assert),  PART(device_printf),
-               PART(device_props_tile), PART(dynamic_shared),   PART(faulting_kernel), PART(host_device_memory),
+               PART(device_math),       PART(device_props_tile), PART(dynamic_shared),   PART(faulting_kernel), PART(host_device_memory),
                PART(ipc_handles),       PART(module_load),      PART(occupancy),       PART(racy_shared),
                PART(reduction_streams), PART(stack_limit),      PART(template_ggl),    PART(uninit_read)};
 #undef PART

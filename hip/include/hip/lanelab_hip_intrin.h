@@ -184,13 +184,21 @@ LL_D float __saturatef(float x) { return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x =
 // ---- ROCm device-library functions that kernels call by name ---------------------------------------
 // HIP's headers declare the device library's __ocml_*/__ockl_* functions, and some libraries call
 // them directly (aiter: __ocml_exp_f32, __ocml_fma_f32, __ocml_native_recip_f32, __ockl_wfall_i32).
-// lanelab has no device library (-nogpulib), so these few are defined here with the library's
-// documented meaning: exp and fma as the accurate expf and fmaf, native_recip the hardware
-// reciprocal (v_rcp_f32), wfall "is the predicate non-zero in every active lane". Any other
-// __ocml_/__ockl_ name is undeclared.
+// With ROCm's device math library linked (LANELAB_HIP_OCML, lanelab_hip_math.h) the three __ocml_
+// ones are the library's own. Without it they are defined here with the library's documented
+// meaning: exp and fma as the accurate expf and fmaf, native_recip the hardware reciprocal
+// (v_rcp_f32). ockl is not linked: wfall, "is the predicate non-zero in every active lane", is
+// always defined here. Any other __ocml_/__ockl_ name is undeclared (lanelab_hip_math.h declares
+// the ocml functions its math calls).
+#ifdef LANELAB_HIP_OCML
+extern "C" __device__ __attribute__((const)) float __ocml_exp_f32(float);
+extern "C" __device__ __attribute__((const)) float __ocml_fma_f32(float, float, float);
+extern "C" __device__ __attribute__((const)) float __ocml_native_recip_f32(float);
+#else
 extern "C" __device__ inline float __ocml_exp_f32(float x) { return __builtin_expf(x); }
 extern "C" __device__ inline float __ocml_fma_f32(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
 extern "C" __device__ inline float __ocml_native_recip_f32(float x) { return __builtin_amdgcn_rcpf(x); }
+#endif
 extern "C" __device__ inline int __ockl_wfall_i32(int p) {
   return __builtin_amdgcn_ballot_w64(p != 0) == __builtin_amdgcn_read_exec();
 }

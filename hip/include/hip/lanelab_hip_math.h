@@ -417,68 +417,188 @@ LL_HIP_FN float log10(float x) { return log10f(x); }
 LL_HIP_FN float log1p(float x) { return log1pf(x); }
 LL_HIP_FN float exp10(float x) { return exp10f(x); }
 LL_HIP_FN void sincos(float x, float *s, float *c) { sincosf(x, s, c); }
-// A double argument: refused when the call is compiled for the device (an `error` attribute,
-// reported only if the call survives into device code, so a __host__ __device__ function whose
-// double math runs on the host still compiles, as with HIP).
-#define LL_HIP_NO_DOUBLE(fn, ...)                                                                 \
-  extern "C" __device__ double __lanelab_refused_double_##fn(__VA_ARGS__) __attribute__((error(     \
-      "not in lanelab's HIP headers: double-precision " #fn " is not provided; " #fn "f and " #fn   \
-      "(float) are (docs/hip-subset.md)")));
-LL_HIP_NO_DOUBLE(sin, double)
-LL_HIP_NO_DOUBLE(cos, double)
-LL_HIP_NO_DOUBLE(tan, double)
-LL_HIP_NO_DOUBLE(tanh, double)
-LL_HIP_NO_DOUBLE(erf, double)
-LL_HIP_NO_DOUBLE(pow, double, double)
-LL_HIP_NO_DOUBLE(expm1, double)
-LL_HIP_NO_DOUBLE(log10, double)
-LL_HIP_NO_DOUBLE(log1p, double)
-LL_HIP_NO_DOUBLE(exp10, double)
-#undef LL_HIP_NO_DOUBLE
-LL_HIP_FN double sin(double x) { return __lanelab_refused_double_sin(x); }
-LL_HIP_FN double cos(double x) { return __lanelab_refused_double_cos(x); }
-LL_HIP_FN double tan(double x) { return __lanelab_refused_double_tan(x); }
-LL_HIP_FN double tanh(double x) { return __lanelab_refused_double_tanh(x); }
-LL_HIP_FN double erf(double x) { return __lanelab_refused_double_erf(x); }
-LL_HIP_FN double pow(double x, double y) { return __lanelab_refused_double_pow(x, y); }
-LL_HIP_FN double expm1(double x) { return __lanelab_refused_double_expm1(x); }
-LL_HIP_FN double log10(double x) { return __lanelab_refused_double_log10(x); }
-LL_HIP_FN double log1p(double x) { return __lanelab_refused_double_log1p(x); }
-LL_HIP_FN double exp10(double x) { return __lanelab_refused_double_exp10(x); }
+// ---- ROCm's device math library (ocml) ----------------------------------------------------------
+// The functions below are ROCm's own: calls into ocml, as HIP's headers make them, linked from
+// Debian's rocm-device-libs (ROCm 5.2.3) when it is installed; lanelab's compile then defines
+// LANELAB_HIP_OCML (isa/cc.c isa_device_lib_flags). Without the library each is refused where a call
+// reaches device code (an `error` attribute naming the function and the package; a __host__
+// __device__ function whose call runs on the host still compiles). Before ocml was linked, libstdc++'s
+// constexpr overloads of these made calls into a math library the device does not have: the link
+// stopped on "undefined hidden symbol: cbrtf", or LLVM on "no libcall available for facos".
+#ifdef LANELAB_HIP_OCML
+#define LL_HIP_DEVLIB(fn, ocml, type) __ocml_##ocml##_##type
+#define LL_HIP_OCML_DECL(fn, ocml, type, ret, ...)                                                \
+  extern "C" __device__ __attribute__((const)) ret LL_HIP_DEVLIB(fn, ocml, type)(__VA_ARGS__);
+#define LL_HIP_OCML_PDECL(fn, ocml, type, ret, ...) extern "C" __device__ ret LL_HIP_DEVLIB(fn, ocml, type)(__VA_ARGS__);
+#else
+#define LL_HIP_DEVLIB(fn, ocml, type) __lanelab_no_device_lib_##fn##_##type
+#define LL_HIP_OCML_DECL(fn, ocml, type, ret, ...)                                                \
+  extern "C" __device__ ret LL_HIP_DEVLIB(fn, ocml, type)(__VA_ARGS__) __attribute__((error(         \
+      "not in lanelab's HIP headers without ROCm's device math library: the " #ret " " #fn " is "     \
+      "ocml's, which lanelab links when Debian's rocm-device-libs is installed "                  \
+      "(apt-get install -y rocm-device-libs; docs/hip-subset.md)")));
+#define LL_HIP_OCML_PDECL LL_HIP_OCML_DECL
+#endif
+// fn##f(float), fn(double) and, for the names <cmath> has (std), fn(float), as HIP gives them
+#define LL_HIP_M1(fn, ocml)                                                                       \
+  LL_HIP_OCML_DECL(fn, ocml, f32, float, float)                                    \
+  LL_HIP_OCML_DECL(fn, ocml, f64, double, double)                                  \
+  LL_HIP_FN float fn##f(float x) { return LL_HIP_DEVLIB(fn, ocml, f32)(x); }                      \
+  LL_HIP_FN double fn(double x) { return LL_HIP_DEVLIB(fn, ocml, f64)(x); }
+#define LL_HIP_S1(fn, ocml) LL_HIP_M1(fn, ocml) LL_HIP_FN float fn(float x) { return fn##f(x); }
+#define LL_HIP_M2(fn, ocml)                                                                       \
+  LL_HIP_OCML_DECL(fn, ocml, f32, float, float, float)                             \
+  LL_HIP_OCML_DECL(fn, ocml, f64, double, double, double)                          \
+  LL_HIP_FN float fn##f(float x, float y) { return LL_HIP_DEVLIB(fn, ocml, f32)(x, y); }          \
+  LL_HIP_FN double fn(double x, double y) { return LL_HIP_DEVLIB(fn, ocml, f64)(x, y); }
+#define LL_HIP_S2(fn, ocml) LL_HIP_M2(fn, ocml) LL_HIP_FN float fn(float x, float y) { return fn##f(x, y); }
+LL_HIP_S1(acos, acos) LL_HIP_S1(asin, asin) LL_HIP_S1(atan, atan) LL_HIP_S1(acosh, acosh) LL_HIP_S1(asinh, asinh)
+LL_HIP_S1(atanh, atanh) LL_HIP_S1(sinh, sinh) LL_HIP_S1(cosh, cosh) LL_HIP_S1(cbrt, cbrt) LL_HIP_S1(erfc, erfc)
+LL_HIP_S1(lgamma, lgamma) LL_HIP_S1(tgamma, tgamma) LL_HIP_S1(logb, logb)
+LL_HIP_S2(atan2, atan2) LL_HIP_S2(hypot, hypot) LL_HIP_S2(remainder, remainder) LL_HIP_S2(fdim, fdim)
+LL_HIP_S2(nextafter, nextafter) LL_HIP_S2(fmod, fmod)
+// HIP's own names (not in std)
+LL_HIP_M1(erfinv, erfinv) LL_HIP_M1(erfcinv, erfcinv) LL_HIP_M1(erfcx, erfcx) LL_HIP_M1(sinpi, sinpi)
+LL_HIP_M1(cospi, cospi) LL_HIP_M1(rcbrt, rcbrt) LL_HIP_M1(normcdf, ncdf) LL_HIP_M1(normcdfinv, ncdfinv)
+LL_HIP_M1(j0, j0) LL_HIP_M1(j1, j1) LL_HIP_M1(y0, y0) LL_HIP_M1(y1, y1) LL_HIP_M2(rhypot, rhypot)
+// the double forms of the float functions computed above (sinf ... are lanelab's; sin(double) is ocml's)
+LL_HIP_OCML_DECL(sin, sin, f64, double, double)
+LL_HIP_OCML_DECL(cos, cos, f64, double, double)
+LL_HIP_OCML_DECL(tan, tan, f64, double, double)
+LL_HIP_OCML_DECL(tanh, tanh, f64, double, double)
+LL_HIP_OCML_DECL(erf, erf, f64, double, double)
+LL_HIP_OCML_DECL(pow, pow, f64, double, double, double)
+LL_HIP_OCML_DECL(expm1, expm1, f64, double, double)
+LL_HIP_OCML_DECL(log10, log10, f64, double, double)
+LL_HIP_OCML_DECL(log1p, log1p, f64, double, double)
+LL_HIP_OCML_DECL(exp10, exp10, f64, double, double)
+LL_HIP_FN double sin(double x) { return LL_HIP_DEVLIB(sin, sin, f64)(x); }
+LL_HIP_FN double cos(double x) { return LL_HIP_DEVLIB(cos, cos, f64)(x); }
+LL_HIP_FN double tan(double x) { return LL_HIP_DEVLIB(tan, tan, f64)(x); }
+LL_HIP_FN double tanh(double x) { return LL_HIP_DEVLIB(tanh, tanh, f64)(x); }
+LL_HIP_FN double erf(double x) { return LL_HIP_DEVLIB(erf, erf, f64)(x); }
+LL_HIP_FN double pow(double x, double y) { return LL_HIP_DEVLIB(pow, pow, f64)(x, y); }
+LL_HIP_FN double expm1(double x) { return LL_HIP_DEVLIB(expm1, expm1, f64)(x); }
+LL_HIP_FN double log10(double x) { return LL_HIP_DEVLIB(log10, log10, f64)(x); }
+LL_HIP_FN double log1p(double x) { return LL_HIP_DEVLIB(log1p, log1p, f64)(x); }
+LL_HIP_FN double exp10(double x) { return LL_HIP_DEVLIB(exp10, exp10, f64)(x); }
+// integer and pointer forms; ocml's pointers are private (address space 5), so through a local
+#define LL_HIP_PRIV(T) __attribute__((address_space(5))) T *
+LL_HIP_OCML_DECL(ilogb, ilogb, f32, int, float)
+LL_HIP_OCML_DECL(ilogb, ilogb, f64, int, double)
+LL_HIP_FN int ilogbf(float x) { return LL_HIP_DEVLIB(ilogb, ilogb, f32)(x); }
+LL_HIP_FN int ilogb(float x) { return LL_HIP_DEVLIB(ilogb, ilogb, f32)(x); }
+LL_HIP_FN int ilogb(double x) { return LL_HIP_DEVLIB(ilogb, ilogb, f64)(x); }
+LL_HIP_OCML_DECL(scalbn, scalbn, f32, float, float, int)
+LL_HIP_OCML_DECL(scalbn, scalbn, f64, double, double, int)
+LL_HIP_OCML_DECL(scalbln, scalb, f32, float, float, float)
+LL_HIP_OCML_DECL(scalbln, scalb, f64, double, double, double)
+LL_HIP_FN float scalbnf(float x, int n) { return LL_HIP_DEVLIB(scalbn, scalbn, f32)(x, n); }
+LL_HIP_FN float scalbn(float x, int n) { return scalbnf(x, n); }
+LL_HIP_FN double scalbn(double x, int n) { return LL_HIP_DEVLIB(scalbn, scalbn, f64)(x, n); }
+// scalbln: HIP's definition (an exponent beyond int's range through ocml's scalb)
+LL_HIP_FN float scalblnf(float x, long n) {
+  return n < __INT_MAX__ && n > -__INT_MAX__ - 1 ? LL_HIP_DEVLIB(scalbn, scalbn, f32)(x, (int)n)
+                                                 : LL_HIP_DEVLIB(scalbln, scalb, f32)(x, (float)n);
+}
+LL_HIP_FN float scalbln(float x, long n) { return scalblnf(x, n); }
+LL_HIP_FN double scalbln(double x, long n) {
+  return n < __INT_MAX__ && n > -__INT_MAX__ - 1 ? LL_HIP_DEVLIB(scalbn, scalbn, f64)(x, (int)n)
+                                                 : LL_HIP_DEVLIB(scalbln, scalb, f64)(x, (double)n);
+}
+LL_HIP_OCML_PDECL(modf, modf, f32, float, float, LL_HIP_PRIV(float))
+LL_HIP_OCML_PDECL(modf, modf, f64, double, double, LL_HIP_PRIV(double))
+LL_HIP_FN float modff(float x, float *ip) {
+  float t;
+  const float r = LL_HIP_DEVLIB(modf, modf, f32)(x, (LL_HIP_PRIV(float))&t);
+  *ip = t;
+  return r;
+}
+LL_HIP_FN float modf(float x, float *ip) { return modff(x, ip); }
+LL_HIP_FN double modf(double x, double *ip) {
+  double t;
+  const double r = LL_HIP_DEVLIB(modf, modf, f64)(x, (LL_HIP_PRIV(double))&t);
+  *ip = t;
+  return r;
+}
+LL_HIP_OCML_PDECL(remquo, remquo, f32, float, float, float, LL_HIP_PRIV(int))
+LL_HIP_OCML_PDECL(remquo, remquo, f64, double, double, double, LL_HIP_PRIV(int))
+LL_HIP_FN float remquof(float x, float y, int *q) {
+  int t;
+  const float r = LL_HIP_DEVLIB(remquo, remquo, f32)(x, y, (LL_HIP_PRIV(int))&t);
+  *q = t;
+  return r;
+}
+LL_HIP_FN float remquo(float x, float y, int *q) { return remquof(x, y, q); }
+LL_HIP_FN double remquo(double x, double y, int *q) {
+  int t;
+  const double r = LL_HIP_DEVLIB(remquo, remquo, f64)(x, y, (LL_HIP_PRIV(int))&t);
+  *q = t;
+  return r;
+}
+LL_HIP_OCML_PDECL(sincos, sincos, f64, double, double, LL_HIP_PRIV(double))
+LL_HIP_FN void sincos(double x, double *s, double *c) {
+  double t;
+  *s = LL_HIP_DEVLIB(sincos, sincos, f64)(x, (LL_HIP_PRIV(double))&t);
+  *c = t;
+}
+LL_HIP_OCML_PDECL(sincospi, sincospi, f32, float, float, LL_HIP_PRIV(float))
+LL_HIP_OCML_PDECL(sincospi, sincospi, f64, double, double, LL_HIP_PRIV(double))
+LL_HIP_FN void sincospif(float x, float *s, float *c) {
+  float t;
+  *s = LL_HIP_DEVLIB(sincospi, sincospi, f32)(x, (LL_HIP_PRIV(float))&t);
+  *c = t;
+}
+LL_HIP_FN void sincospi(double x, double *s, double *c) {
+  double t;
+  *s = LL_HIP_DEVLIB(sincospi, sincospi, f64)(x, (LL_HIP_PRIV(double))&t);
+  *c = t;
+}
+// norm3d/norm4d and their reciprocals: ocml's len3/len4/rlen3/rlen4, as HIP calls them
+LL_HIP_OCML_DECL(norm3d, len3, f32, float, float, float, float)
+LL_HIP_OCML_DECL(norm3d, len3, f64, double, double, double, double)
+LL_HIP_OCML_DECL(rnorm3d, rlen3, f32, float, float, float, float)
+LL_HIP_OCML_DECL(rnorm3d, rlen3, f64, double, double, double, double)
+LL_HIP_OCML_DECL(norm4d, len4, f32, float, float, float, float, float)
+LL_HIP_OCML_DECL(norm4d, len4, f64, double, double, double, double, double)
+LL_HIP_OCML_DECL(rnorm4d, rlen4, f32, float, float, float, float, float)
+LL_HIP_OCML_DECL(rnorm4d, rlen4, f64, double, double, double, double, double)
+LL_HIP_FN float norm3df(float a, float b, float c) { return LL_HIP_DEVLIB(norm3d, len3, f32)(a, b, c); }
+LL_HIP_FN double norm3d(double a, double b, double c) { return LL_HIP_DEVLIB(norm3d, len3, f64)(a, b, c); }
+LL_HIP_FN float rnorm3df(float a, float b, float c) { return LL_HIP_DEVLIB(rnorm3d, rlen3, f32)(a, b, c); }
+LL_HIP_FN double rnorm3d(double a, double b, double c) { return LL_HIP_DEVLIB(rnorm3d, rlen3, f64)(a, b, c); }
+LL_HIP_FN float norm4df(float a, float b, float c, float d) { return LL_HIP_DEVLIB(norm4d, len4, f32)(a, b, c, d); }
+LL_HIP_FN double norm4d(double a, double b, double c, double d) { return LL_HIP_DEVLIB(norm4d, len4, f64)(a, b, c, d); }
+LL_HIP_FN float rnorm4df(float a, float b, float c, float d) { return LL_HIP_DEVLIB(rnorm4d, rlen4, f32)(a, b, c, d); }
+LL_HIP_FN double rnorm4d(double a, double b, double c, double d) { return LL_HIP_DEVLIB(rnorm4d, rlen4, f64)(a, b, c, d); }
+#undef LL_HIP_PRIV
+#undef LL_HIP_M1
+#undef LL_HIP_S1
+#undef LL_HIP_M2
+#undef LL_HIP_S2
+#undef LL_HIP_OCML_DECL
+#undef LL_HIP_OCML_PDECL
+#undef LL_HIP_DEVLIB
+
+// Rounding to integers, HIP's definitions (clang builtins: no device library needed).
+LL_HIP_FN float nearbyintf(float x) { return __builtin_nearbyintf(x); }
+LL_HIP_FN float nearbyint(float x) { return __builtin_nearbyintf(x); }
+LL_HIP_FN double nearbyint(double x) { return __builtin_nearbyint(x); }
+LL_HIP_FN long lrintf(float x) { return (long)__builtin_rintf(x); }
+LL_HIP_FN long lrint(float x) { return (long)__builtin_rintf(x); }
+LL_HIP_FN long lrint(double x) { return (long)__builtin_rint(x); }
+LL_HIP_FN long long llrintf(float x) { return (long long)__builtin_rintf(x); }
+LL_HIP_FN long long llrint(float x) { return (long long)__builtin_rintf(x); }
+LL_HIP_FN long long llrint(double x) { return (long long)__builtin_rint(x); }
+LL_HIP_FN long lroundf(float x) { return (long)__builtin_roundf(x); }
+LL_HIP_FN long lround(float x) { return (long)__builtin_roundf(x); }
+LL_HIP_FN long lround(double x) { return (long)__builtin_round(x); }
+LL_HIP_FN long long llroundf(float x) { return (long long)__builtin_roundf(x); }
+LL_HIP_FN long long llround(float x) { return (long long)__builtin_roundf(x); }
+LL_HIP_FN long long llround(double x) { return (long long)__builtin_round(x); }
 LL_HIP_FN double fma(double a, double b, double c) { return __builtin_fma(a, b, c); }
 LL_HIP_FN float fma(float a, float b, float c) { return fmaf(a, b, c); }
 
-// <cmath> functions the device math here does not provide, in float and double. libstdc++'s
-// overloads of them are constexpr, which clang also compiles for the device, where a call became a
-// call into a math library the device does not have: the link stopped on "undefined hidden symbol:
-// cbrtf", or LLVM on "no libcall available for facos", naming no line. Declared for the device
-// here, each is refused when a call reaches device code, naming the function (an `error`
-// attribute, as for the double functions above; a __host__ __device__ function whose call runs on
-// the host still compiles).
-#define LL_HIP_NO_MATH_MSG(fn)                                                                    \
-  "not in lanelab's HIP headers: " #fn " is not provided on the device (float or double; "        \
-  "docs/hip-subset.md lists the device math functions)"
-#define LL_HIP_NO_MATH1(fn)                                                                       \
-  extern "C" __device__ float __lanelab_refused_##fn(float) __attribute__((error(LL_HIP_NO_MATH_MSG(fn)))); \
-  LL_HIP_FN float fn##f(float x) { return __lanelab_refused_##fn(x); }                            \
-  LL_HIP_FN float fn(float x) { return __lanelab_refused_##fn(x); }                               \
-  LL_HIP_FN double fn(double x) { return __lanelab_refused_##fn((float)x); }
-#define LL_HIP_NO_MATH2(fn)                                                                       \
-  extern "C" __device__ float __lanelab_refused_##fn(float, float) __attribute__((error(LL_HIP_NO_MATH_MSG(fn)))); \
-  LL_HIP_FN float fn##f(float x, float y) { return __lanelab_refused_##fn(x, y); }                \
-  LL_HIP_FN float fn(float x, float y) { return __lanelab_refused_##fn(x, y); }                   \
-  LL_HIP_FN double fn(double x, double y) { return __lanelab_refused_##fn((float)x, (float)y); }
-LL_HIP_NO_MATH1(acos) LL_HIP_NO_MATH1(asin) LL_HIP_NO_MATH1(atan) LL_HIP_NO_MATH1(acosh) LL_HIP_NO_MATH1(asinh)
-LL_HIP_NO_MATH1(atanh) LL_HIP_NO_MATH1(sinh) LL_HIP_NO_MATH1(cosh) LL_HIP_NO_MATH1(cbrt) LL_HIP_NO_MATH1(erfc)
-LL_HIP_NO_MATH1(lgamma) LL_HIP_NO_MATH1(tgamma)
-LL_HIP_NO_MATH2(atan2) LL_HIP_NO_MATH2(hypot) LL_HIP_NO_MATH2(remainder) LL_HIP_NO_MATH2(fdim) LL_HIP_NO_MATH2(nextafter)
-extern "C" __device__ int __lanelab_refused_ilogb(float) __attribute__((error(LL_HIP_NO_MATH_MSG(ilogb))));
-LL_HIP_FN int ilogbf(float x) { return __lanelab_refused_ilogb(x); }
-LL_HIP_FN int ilogb(float x) { return __lanelab_refused_ilogb(x); }
-LL_HIP_FN int ilogb(double x) { return __lanelab_refused_ilogb((float)x); }
-#undef LL_HIP_NO_MATH1
-#undef LL_HIP_NO_MATH2
-#undef LL_HIP_NO_MATH_MSG
 #undef LL_HIP_D1
 #undef LL_HIP_D2
 
@@ -514,7 +634,11 @@ using ::log10; using ::floor; using ::ceil; using ::trunc; using ::rint; using :
 using ::copysign; using ::fma; using ::frexp; using ::ldexp; using ::sin; using ::cos; using ::tan; using ::tanh;
 using ::erf; using ::pow; using ::expm1; using ::log1p; using ::sincos; using ::isnan; using ::isinf;
 using ::isfinite;
-// refused on the device (above)
+// ROCm's device math library (above)
+using ::fmod; using ::fmodf; using ::logb; using ::logbf; using ::modf; using ::modff; using ::remquo; using ::remquof;
+using ::scalbn; using ::scalbnf; using ::scalbln; using ::scalblnf; using ::nearbyint; using ::nearbyintf;
+using ::lrint; using ::lrintf; using ::llrint; using ::llrintf; using ::lround; using ::lroundf; using ::llround;
+using ::llroundf;
 using ::acos; using ::asin; using ::atan; using ::acosh; using ::asinh; using ::atanh; using ::sinh; using ::cosh;
 using ::cbrt; using ::erfc; using ::lgamma; using ::tgamma; using ::atan2; using ::hypot; using ::remainder;
 using ::fdim; using ::nextafter; using ::ilogb; using ::acosf; using ::asinf; using ::atanf; using ::acoshf;
