@@ -1076,6 +1076,18 @@ static void ldso_flush(emu_ldso *lo)
   lo->nbatch = 0;
 }
 
+/* An atomic update against a record an atomic update left: no finding. Each DS (or flat LDS) atomic
+ * is one indivisible read-modify-write in the LDS (LLVM lowers a workgroup-scope atomicrmw on
+ * local memory to the one ds_ instruction: AMDGPUUsage, "Memory Model GFX942"), so two waves'
+ * atomics on a word are ordered by nothing and need nothing: a shared-memory histogram's
+ * atomicAdd from every wave. A plain read or write against an outstanding atomic, or an atomic
+ * against an outstanding plain write, still is a finding. */
+static bool atomic_pair(const emu_wave *w, const lside *s, uint64_t r)
+{
+  uint32_t ip = (uint32_t)(r >> 32) & LR_IP_NONE;
+  return s->op == 'a' && ip != LR_IP_NONE && ip < w->ninsn && w->insns[ip].lop == 'a';
+}
+
 /* Before the instruction runs: its LDS bytes against the records of writes not yet safe. */
 static int ldso_check(emu_ldso *lo, emu_wave *w, const emu_insn *in, const lside *s)
 {
@@ -1116,14 +1128,14 @@ static int ldso_check(emu_ldso *lo, emu_wave *w, const emu_insn *in, const lside
       const uint64_t *p = sh + a;
       uint64_t r0 = p[0];
       if (!rec_diff(p, r0, n)) {
-        if ((uint32_t)r0 <= thr[r0 >> 59] || (uint32_t)r0 > top[r0 >> 59]) continue;
+        if ((uint32_t)r0 <= thr[r0 >> 59] || (uint32_t)r0 > top[r0 >> 59] || atomic_pair(w, s, r0)) continue;
         if (!found) found = r0, fa = (uint32_t)a, fl = l;
         nbytes += n;
         continue;
       }
       for (uint32_t b = 0; b < n; b++) {
         uint64_t r = p[b];
-        if ((uint32_t)r <= thr[r >> 59] || (uint32_t)r > top[r >> 59]) continue;
+        if ((uint32_t)r <= thr[r >> 59] || (uint32_t)r > top[r >> 59] || atomic_pair(w, s, r)) continue;
         if (!found) found = r, fa = (uint32_t)(a + b), fl = l;
         nbytes++;
       }
