@@ -108,6 +108,9 @@ static void run_kernel(const char *arch, const char *file, const char *kernel, c
   char *err;
   int rc = sh(&err, LANELAB " -q run %s '%s' --backend emu %s", co, kernel, args);
   cr_assert_eq(rc, 0, "%s: lanelab run %s '%s' %s: exit %d: %s", arch, co, kernel, args, rc, err);
+  /* the corpus is ordinary, correct HIP: a memory-model warning on it is a false finding (the
+   * multi-wave shared-memory histogram was one until 2026-12-06) */
+  cr_assert(!strstr(err, "warning:"), "%s: lanelab run %s '%s' %s warned:\n%s", arch, co, kernel, args, err);
   free(err);
   free(co);
 }
