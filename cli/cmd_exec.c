@@ -1,4 +1,4 @@
-/* cli/cmd_exec — `lanelab exec [--arch A] [--racecheck[=global]] [--initcheck] [--schedule S]
+/* cli/cmd_exec — `lanelab exec [--arch A] [--racecheck[=global]] [--initcheck] [--leakcheck] [--schedule S]
  * [--strict-memory] [--strict-fidelity] [--trace SPEC] [--report DIR] -- PROGRAM [ARGS...]` (README.md "Command
  * line"; docs/hip-runtime.md). Runs a program built with `lanelab hipcc` with lanelab's checks on
  * every launch: the options become the environment of the exec protocol (hip/hip.h), the program
@@ -7,8 +7,8 @@
  * executed instructions of all launches rested on stated choices, and which).
  *
  * Exit status: 0 when the program exited 0 and no launch faulted and no check found anything;
- * 1 when the program exited non-zero or was killed, a launch faulted, or racecheck / initcheck
- * found something, or --strict-fidelity and an executed instruction rested on a stated choice; 2 bad usage, a program that cannot be started, or one that never reached
+ * 1 when the program exited non-zero or was killed, a launch faulted, or racecheck / initcheck /
+ * leakcheck found something, or --strict-fidelity and an executed instruction rested on a stated choice; 2 bad usage, a program that cannot be started, or one that never reached
  * lanelab's HIP runtime (not built with lanelab hipcc, or no HIP call: the checks did not run);
  * 3 the environment lacks something. */
 #define _GNU_SOURCE
@@ -26,7 +26,7 @@
 #include "hip/hip.h"
 #include "util/util.h"
 
-static const char *usage = "usage: lanelab exec [--arch A] [--racecheck[=global]] [--initcheck] [--schedule S] "
+static const char *usage = "usage: lanelab exec [--arch A] [--racecheck[=global]] [--initcheck] [--leakcheck] [--schedule S] "
                            "[--strict-memory] [--strict-fidelity] [--trace SPEC] [--report DIR] -- PROGRAM [ARGS...]";
 
 static int usage_err(const char *fmt, const char *a) {
@@ -38,7 +38,7 @@ static int usage_err(const char *fmt, const char *a) {
 
 typedef struct exec_opts {
   const char *arch, *race, *schedule, *trace, *report;
-  bool init, strict, strict_fidelity;
+  bool init, leak, strict, strict_fidelity;
   char **prog; /* PROGRAM ARGS..., NULL-terminated (argv's tail) */
 } exec_opts;
 
@@ -64,6 +64,7 @@ static int parse(int argc, char **argv, exec_opts *o) {
     else if (!strcmp(a, "--racecheck=global")) o->race = "global";
     else if (!strncmp(a, "--racecheck=", 12)) return usage_err("--racecheck=%s: only --racecheck (LDS) and --racecheck=global exist", a + 12);
     else if (!strcmp(a, "--initcheck")) o->init = true;
+    else if (!strcmp(a, "--leakcheck")) o->leak = true;
     else if (!strcmp(a, "--strict-memory")) o->strict = true;
     else if (!strcmp(a, "--strict-fidelity")) o->strict_fidelity = true;
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) return printf("%s\n", usage), -1;
@@ -103,13 +104,17 @@ static void set_env(const char *k, const char *v) {
 /* "3 launches of 2 kernels" and, per check, its count or "not run". */
 static void print_summary(const char *prog, const hip_summary *s, const exec_opts *o, const char *how) {
   fprintf(stderr, "lanelab exec: %s on %s: %s; %llu launch%s of %zu kernel%s; faults %llu; racecheck %s; "
-          "initcheck %s; memory-model warnings %llu; HIP API errors %llu\n",
+          "initcheck %s; leakcheck %s; memory-model warnings %llu; HIP API errors %llu\n",
           prog, s->arch, how, (unsigned long long)s->launches, s->launches == 1 ? "" : "es", s->nkernels,
           s->nkernels == 1 ? "" : "s", (unsigned long long)s->faults,
           o->race ? (s->races ? "FOUND" : "0") : "not run", o->init ? (s->uninit ? "FOUND" : "0") : "not run",
-          (unsigned long long)s->mem_warnings, (unsigned long long)s->api_errors);
+          o->leak ? (s->leaks ? "FOUND" : "0") : "not run", (unsigned long long)s->mem_warnings,
+          (unsigned long long)s->api_errors);
   if (o->race && s->races) fprintf(stderr, "lanelab exec: racecheck: %llu hazard%s (above)\n", (unsigned long long)s->races, s->races == 1 ? "" : "s");
   if (o->init && s->uninit) fprintf(stderr, "lanelab exec: initcheck: %llu uninitialized read%s (above)\n", (unsigned long long)s->uninit, s->uninit == 1 ? "" : "s");
+  if (o->leak && s->leaks)
+    fprintf(stderr, "lanelab exec: leakcheck: %llu allocation%s (%llu bytes) not freed at exit (above)\n",
+            (unsigned long long)s->leaks, s->leaks == 1 ? "" : "s", (unsigned long long)s->leak_bytes);
   fprintf(stderr, "lanelab exec: %s\n", s->fidelity);
   size_t n = strlen(s->fidelity_choices);
   if (o->strict_fidelity && s->choice_insns)
@@ -131,6 +136,7 @@ int cmd_exec(int argc, char **argv) {
   set_env("LANELAB_ARCH", o.arch);
   set_env("LANELAB_RACECHECK", o.race);
   set_env("LANELAB_INITCHECK", o.init ? "1" : NULL);
+  set_env("LANELAB_LEAKCHECK", o.leak ? "1" : NULL);
   set_env("LANELAB_SCHEDULE", o.schedule);
   set_env("LANELAB_STRICT_MEMORY", o.strict ? "1" : NULL);
   set_env("LANELAB_TRACE", o.trace);
@@ -188,7 +194,8 @@ int cmd_exec(int argc, char **argv) {
     free(b);
     free(copy);
   }
-  bool found = s.faults || (o.race && s.races) || (o.init && s.uninit) || (o.strict_fidelity && s.choice_insns);
+  bool found = s.faults || (o.race && s.races) || (o.init && s.uninit) || (o.leak && s.leaks) ||
+               (o.strict_fidelity && s.choice_insns);
   rc = !prog_ok || found ? LL_EXIT_FAIL : LL_EXIT_OK;
   hip_summary_free(&s);
 out:

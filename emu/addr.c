@@ -4,11 +4,20 @@
 #include "emu/internal.h"
 
 /* ---- memory helpers ---------------------------------------------------------------------------*/
-/* The fault of an access far from every buffer names the nearest one and the distance (a user
- * reading "out of bounds" wants to know which index ran off which buffer); lo is the first buffer
- * whose base is above addr. A message only: nothing of the machine changes. */
+/* The fault of an access far from every buffer names the buffer freed there (a use after free: no
+ * address is handed out twice), else the nearest one and the distance (a user reading "out of
+ * bounds" wants to know which index ran off which buffer); lo is the first buffer whose base is
+ * above addr. A message only: nothing of the machine changes, the fault's kind is the same. */
 static void oob_nearest(emu_wave *w, const emu_insn *in, int lane, uint64_t addr, uint32_t n, size_t lo) {
   const emu_mem *m = w->wg->mem;
+  const emu_membuf *gone = emu_mem_freed_at(m, addr);
+  if (gone) {
+    emu_raise(w, in, "out-of-bounds global access", lane, addr, "%u-byte access to freed memory: offset %llu of '%s' "
+              "(%llu bytes at 0x%llx), which was freed before this launch (a use after free)", n,
+              (unsigned long long)(addr - gone->base), gone->name, (unsigned long long)gone->size,
+              (unsigned long long)gone->base);
+    return;
+  }
   const emu_membuf *below = lo > 0 ? &m->b[lo - 1] : NULL, *above = lo < m->n ? &m->b[lo] : NULL;
   uint64_t past = below ? addr - (below->base + below->size) : UINT64_MAX, before = above ? above->base - addr : UINT64_MAX;
   if (below && past <= before)

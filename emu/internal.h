@@ -477,7 +477,16 @@ struct emu_mem {
   emu_membuf *b;
   size_t n, cap;
   uint64_t next;
+  /* the last EMU_MEM_FREED buffers of emu_mem_map's range unmapped (base, size, name; host NULL),
+   * oldest first: a fault in one of their ranges names it as a use after free (emu_mem_freed_at) */
+  emu_membuf *freed;
+  size_t nfreed;
 };
+#define EMU_MEM_FREED 4096
+/* The most recently unmapped buffer whose range held addr, or NULL (not one of the last
+ * EMU_MEM_FREED unmapped). Addresses emu_mem_map hands out are never reused, so such an address
+ * can only be a use of freed memory. */
+const emu_membuf *emu_mem_freed_at(const emu_mem *m, uint64_t addr);
 
 /* ---- waves and workgroups --------------------------------------------------------------------*/
 /* Counters an outstanding memory operation is tracked by (CDNA3 ISA "S_WAITCNT"): vector memory

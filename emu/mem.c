@@ -24,7 +24,9 @@ void emu_mem_free(emu_mem *m)
 {
   if (!m) return;
   for (size_t i = 0; i < m->n; i++) free(m->b[i].name);
+  for (size_t i = 0; i < m->nfreed; i++) free(m->freed[i].name);
   free(m->b);
+  free(m->freed);
   free(m);
 }
 
@@ -77,10 +79,32 @@ bool emu_mem_unmap(emu_mem *m, uint64_t base)
 {
   size_t i = insert_at(m, base);
   if (i >= m->n || m->b[i].base != base) return false;
-  free(m->b[i].name);
+  /* a buffer of emu_mem_map's range is kept (its name moves along) for the message of a later
+   * access to it; host memory registered at its own address is not: its range is the host's,
+   * still the program's memory or reused by it */
+  if (m->b[i].base < EMU_MEM_BASE || m->b[i].base >= EMU_MEM_LIMIT) {
+    free(m->b[i].name);
+    memmove(&m->b[i], &m->b[i + 1], (m->n - i - 1) * sizeof *m->b);
+    m->n--;
+    return true;
+  }
+  if (!m->freed) m->freed = ll_xcalloc(EMU_MEM_FREED, sizeof *m->freed);
+  if (m->nfreed == EMU_MEM_FREED) {
+    free(m->freed[0].name);
+    memmove(&m->freed[0], &m->freed[1], (EMU_MEM_FREED - 1) * sizeof *m->freed);
+    m->nfreed--;
+  }
+  m->freed[m->nfreed++] = (emu_membuf){.base = m->b[i].base, .size = m->b[i].size, .name = m->b[i].name};
   memmove(&m->b[i], &m->b[i + 1], (m->n - i - 1) * sizeof *m->b);
   m->n--;
   return true;
+}
+
+const emu_membuf *emu_mem_freed_at(const emu_mem *m, uint64_t addr)
+{
+  for (size_t i = m->nfreed; i-- > 0;)
+    if (addr - m->freed[i].base < m->freed[i].size) return &m->freed[i];
+  return NULL;
 }
 
 static const emu_membuf *find(const emu_mem *m, uint64_t addr)

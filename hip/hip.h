@@ -36,6 +36,7 @@
 typedef struct hip_summary {
   char arch[16];
   uint64_t launches, faults, races, uninit, mem_warnings, api_errors;
+  uint64_t leaks, leak_bytes; /* allocations not freed at exit, when --leakcheck (0 in a summary without them) */
   size_t nkernels;
   char **kernel_names;   /* distinct kernels launched */
   uint64_t *kernel_launches;

@@ -123,6 +123,7 @@ static hipError_t dev_alloc(void **ptr, size_t size, const char *fn) {
   uint64_t a = rt_alloc(hip_g.dev, size, name, &e);
   if (!a) return hip_complain(fn, hipErrorOutOfMemory, "%zu bytes: %s", size, e.msg);
   hip_alloc r = {.addr = a, .size = size, .kind = HIP_MEM_DEVICE};
+  snprintf(r.name, sizeof r.name, "%s", name);
   if (hip_g.initcheck) r.init = ll_xcalloc((size + 7) / 8, 1);
   alloc_add(r);
   *ptr = (void *)(uintptr_t)a;
@@ -223,7 +224,9 @@ static hipError_t host_alloc(void **ptr, size_t size, hip_mem_kind kind, unsigne
     munmap(p, len);
     return hip_complain(fn, hipErrorOutOfMemory, "%s", e.msg);
   }
-  alloc_add((hip_alloc){.addr = (uint64_t)(uintptr_t)p, .size = size, .kind = kind, .flags = flags, .map = p, .map_len = len});
+  hip_alloc *r = alloc_add((hip_alloc){.addr = (uint64_t)(uintptr_t)p, .size = size, .kind = kind, .flags = flags, .map = p,
+                                       .map_len = len});
+  snprintf(r->name, sizeof r->name, "%s", name);
   *ptr = p;
   return hipSuccess;
 }
@@ -789,4 +792,21 @@ void hip_memory_reset(void) {
   free(hip_g.allocs);
   hip_g.allocs = NULL;
   hip_g.nallocs = 0;
+}
+
+/* ---- leakcheck ----------------------------------------------------------------------------------*/
+/* At exit (lanelab exec --leakcheck): every allocation the program made and did not free, one
+ * finding each, as compute-sanitizer's leak check reports cudaMalloc memory: device memory,
+ * host-pinned and managed memory (hipHostRegister'ed memory is the program's own, not counted).
+ * hipDeviceReset frees everything, as HIP's does. */
+void hip_leakcheck(void) {
+  for (size_t i = 0; i < hip_g.nallocs; i++) {
+    const hip_alloc *a = &hip_g.allocs[i];
+    if (a->kind == HIP_MEM_REGISTERED) continue;
+    char line[256];
+    snprintf(line, sizeof line, "leakcheck: %zu bytes of %s at 0x%llx ('%s') not freed at exit", a->size,
+             kind_name(a->kind), (unsigned long long)a->addr, a->name);
+    hip_g.leaks++, hip_g.leak_bytes += a->size;
+    hip_finding(line);
+  }
 }

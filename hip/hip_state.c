@@ -197,6 +197,8 @@ void hip_summary_write(bool complete) {
   ll_jw_key(&w, "uninit"), ll_jw_uint(&w, hip_g.uninit);
   ll_jw_key(&w, "mem_warnings"), ll_jw_uint(&w, hip_g.mem_warnings);
   ll_jw_key(&w, "api_errors"), ll_jw_uint(&w, hip_g.api_errors);
+  ll_jw_key(&w, "leaks"), ll_jw_uint(&w, hip_g.leaks);
+  ll_jw_key(&w, "leak_bytes"), ll_jw_uint(&w, hip_g.leak_bytes);
   ll_jw_key(&w, "findings"), ll_jw_arr_begin(&w);
   for (size_t i = 0; i < hip_g.nfindings; i++) ll_jw_str(&w, hip_g.findings[i]);
   ll_jw_arr_end(&w);
@@ -221,6 +223,7 @@ void hip_summary_write(bool complete) {
 
 static void at_exit(void) {
   pthread_mutex_lock(&hip_mu);
+  if (hip_g.leakcheck) hip_leakcheck();
   hip_summary_write(true);
   pthread_mutex_unlock(&hip_mu);
 }
@@ -241,6 +244,10 @@ static bool read_options(void) {
   if ((v = getenv("LANELAB_INITCHECK")) && *v) {
     if (strcmp(v, "1")) return env_bad("LANELAB_INITCHECK", v, "1");
     hip_g.initcheck = true;
+  }
+  if ((v = getenv("LANELAB_LEAKCHECK")) && *v) {
+    if (strcmp(v, "1")) return env_bad("LANELAB_LEAKCHECK", v, "1");
+    hip_g.leakcheck = true;
   }
   if ((v = getenv("LANELAB_STRICT_MEMORY")) && *v) {
     if (strcmp(v, "1")) return env_bad("LANELAB_STRICT_MEMORY", v, "1");

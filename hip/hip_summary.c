@@ -26,6 +26,9 @@ bool hip_summary_read(const char *path, hip_summary *s, ll_err *err) {
        num(j, "races", &s->races, err, path) && num(j, "uninit", &s->uninit, err, path) &&
        num(j, "mem_warnings", &s->mem_warnings, err, path) && num(j, "api_errors", &s->api_errors, err, path) &&
        num(j, "insns", &s->insns, err, path) && num(j, "choice_insns", &s->choice_insns, err, path);
+  /* leaks: optional (a program linked with a runtime older than --leakcheck writes none) */
+  if (ok && ll_json_get(j, "leaks"))
+    ok = num(j, "leaks", &s->leaks, err, path) && num(j, "leak_bytes", &s->leak_bytes, err, path);
   const ll_json *fl = ll_json_get(j, "fidelity"), *fc = ll_json_get(j, "fidelity_choices");
   if (ok && (!arch || arch->type != LL_JSTR || !ks || ks->type != LL_JOBJ || !fs || fs->type != LL_JARR || !c ||
              c->type != LL_JBOOL || !fl || fl->type != LL_JSTR || !fc || fc->type != LL_JSTR)) {

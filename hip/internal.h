@@ -55,6 +55,7 @@ typedef struct hip_alloc {
   uint8_t *init;               /* initcheck: bitmap of bytes written (device memory only) */
   void *map;                   /* host/managed: our mmap'd region (NULL for registered) */
   size_t map_len;
+  char name[48];               /* "hipMalloc #3 (4096 bytes)": the buffer's name (leakcheck) */
 } hip_alloc;
 
 /* ---- the process state (hip_state.c) --------------------------------------------------------*/
@@ -64,7 +65,7 @@ typedef struct hip_state {
   emu_arch arch;
   rt_device *dev;
   /* options (hip.h, the exec protocol) */
-  bool race, race_global, initcheck, strict_memory;
+  bool race, race_global, initcheck, strict_memory, leakcheck;
   emu_sched sched;
   uint64_t sched_seed;
   char *trace_spec, *report_dir, *summary_path;
@@ -84,7 +85,7 @@ typedef struct hip_state {
   size_t printf_bytes;
   size_t stack_bytes; /* hipLimitStackSize: private bytes per work-item of a dynamic-stack kernel */
   /* counters for the summary */
-  uint64_t launches, faults, races, uninit, mem_warnings, api_errors;
+  uint64_t launches, faults, races, uninit, mem_warnings, api_errors, leaks, leak_bytes;
   char **kname;
   uint64_t *kcount;
   size_t nk;
@@ -144,6 +145,8 @@ void *hip_host_view(uint64_t addr, size_t n);
 /* initcheck: the device bytes [addr, addr+n) are now written. */
 void hip_mark_written(uint64_t addr, size_t n);
 void hip_memory_reset(void);
+/* lanelab exec --leakcheck, at exit: one finding per allocation not freed (counts hip_g.leaks). */
+void hip_leakcheck(void);
 /* Inter-process handles (docs/hip-runtime.md "Inter-process handles"): fill HIP's 64 reserved
  * bytes with a tag (8 characters), this process's id and three values; and check a handle handed
  * to an Open call for function fn: hipErrorInvalidValue if it is not one made with this tag,

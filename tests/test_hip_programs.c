@@ -115,6 +115,36 @@ Test(programs, device_math_from_rocms_device_library, .timeout = 120) {
             "a folder without the library: exit %d:\n%s", rc, out);
   free(out);
 }
+/* lanelab exec --leakcheck: each allocation not freed at exit is a finding naming its kind, address
+ * and buffer (device, host-pinned, managed; hipHostRegister'ed memory is the program's own), and
+ * the check's exit 1; hipDeviceReset frees them; without the option, "leakcheck not run", exit 0.
+ * A kernel reading a freed buffer: the fault names that buffer and the use after free. */
+Test(programs, leakcheck_and_use_after_free, .timeout = 120) {
+  char *out;
+  int rc = exec_prog("--leakcheck", "leaks_and_uaf", NULL, &out);
+  cr_expect(rc == 1 && strstr(out, "leakcheck: 4096 bytes of device memory (hipMalloc) at 0x") &&
+                strstr(out, "('hipMalloc #1 (4096 bytes)') not freed at exit") &&
+                strstr(out, "leakcheck: 100 bytes of host-pinned memory (hipHostMalloc)") &&
+                strstr(out, "leakcheck: 128 bytes of managed memory (hipMallocManaged)") && !strstr(out, "64 bytes of") &&
+                !strstr(out, "registered host memory") && strstr(out, "leakcheck FOUND") &&
+                strstr(out, "leakcheck: 3 allocations (4324 bytes) not freed at exit"),
+            "--leakcheck: exit %d:\n%s", rc, out);
+  free(out);
+  rc = exec_prog("--leakcheck", "leaks_and_uaf", "reset", &out);
+  cr_expect(rc == 0 && strstr(out, "leakcheck 0;") && !strstr(out, "not freed"), "after hipDeviceReset: exit %d:\n%s", rc, out);
+  free(out);
+  rc = exec_prog("", "leaks_and_uaf", NULL, &out);
+  cr_expect(rc == 0 && strstr(out, "leakcheck not run") && !strstr(out, "not freed"), "no --leakcheck: exit %d:\n%s", rc, out);
+  free(out);
+  char *at = marker_line("leaks_and_uaf", "UAF_READ");
+  rc = exec_prog("", "leaks_and_uaf", "uaf", &out);
+  cr_expect(rc == 1 && strstr(out, "out-of-bounds global access") && strstr(out, at) &&
+                strstr(out, "4-byte access to freed memory: offset 0 of 'hipMalloc #1 (256 bytes)'") &&
+                strstr(out, "which was freed before this launch (a use after free)") &&
+                strstr(out, "leaks_and_uaf: after the launch hipErrorIllegalAddress"),
+            "use after free: exit %d:\n%s", rc, out);
+  free(out), free(at);
+}
 Test(programs, gemm_softmax, .timeout = 120) { passes_on_both_arches("gemm_softmax", NULL, "gemm_softmax: 40x72 ok"); }
 /* HIP's inter-process handles in one process: made, opened nowhere, each refusal named (the
  * program checks the error codes; here the messages). docs/hip-runtime.md "Inter-process handles" */

@@ -120,7 +120,7 @@ typedef struct {
  * racecheck must give for each: a true positive, checked as one (tests/asm/memmodel_wg.s). */
 static const struct {
   const char *kernel, *report;
-} racy_kernels[] = {{"mm_store_nobar", "RAW hazard on LDS"}};
+} racy_kernels[] = {{"mm_store_nobar", "RAW hazard on LDS"}, {"mm_atomic_read", "RAW hazard on LDS"}};
 
 static const corpus_case corpus[] = {
     {"saxpy", "saxpy", {4, 1, 1}, {256, 1, 1}, 0, "in:f:1000 io:f:1000 f32:2.5 i32:1000", {0}},
@@ -320,7 +320,7 @@ static const corpus_case asm_corpus[] = {
      * workgroups all store the same o: a real race) */
     {"memmodel", NULL, {1, 1, 1}, {64, 1, 1}, 0, "in:u:64 out:256", {0}},
     /* two two-wave kernels of x and o (one workgroup: wave 0 alone stores o) */
-    {"memmodel_wg", NULL, {1, 1, 1}, {128, 1, 1}, 0, "in:u:64 out:256", {0}}, /* mm_store_nobar: racy_kernels */
+    {"memmodel_wg", NULL, {1, 1, 1}, {128, 1, 1}, 0, "in:u:64 out:256", {0}}, /* mm_store_nobar, mm_atomic_read: racy_kernels */
     /* loads to LDS across barriers (x 1024 dwords, o 256 dwords), the correct kernels in their
      * clean configurations (pipe_tiles_early is the LDS ordering rule's finding, not a race) */
     {"lds_pipe", "pipe_tiles", {1, 1, 1}, {128, 1, 1}, 0, "in:u:1024 out:1024", {0}},

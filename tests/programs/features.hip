@@ -40,6 +40,9 @@
 #define main features_ipc_handles
 #include "features/ipc_handles.hip"
 #undef main
+#define main features_leaks_and_uaf
+#include "features/leaks_and_uaf.hip"
+#undef main
 #define main features_module_load
 #include "features/module_load.hip"
 #undef main
@@ -77,7 +80,7 @@ int main(int argc, char **argv) {
     int (*run)(int, char **);
   } parts[] = {PART(async_events),     PART(constant_memory),   PART(device_assert),  PART(device_printf),
                PART(device_math),       PART(device_props_tile), PART(dynamic_shared),   PART(faulting_kernel), PART(host_device_memory),
-               PART(ipc_handles),       PART(module_load),      PART(occupancy),       PART(racy_shared),
+               PART(ipc_handles),       PART(leaks_and_uaf),    PART(module_load),      PART(occupancy),       PART(racy_shared),
                PART(reduction_streams), PART(stack_limit),      PART(template_ggl),    PART(uninit_read)};
 #undef PART
   for (const auto &p : parts)
