@@ -714,6 +714,98 @@ hipError_t hipMemset2DAsync(void *dst, size_t pitch, int value, size_t width, si
   return hip_done(set_2d(dst, pitch, value, width, height, __func__));
 }
 
+/* ---- pitched 3D memory ---------------------------------------------------------------------------
+ * Linear memory as CUDA and HIP lay it out: byte (x, y, z) of a pitched pointer is at
+ * ptr + (z * ysize + y) * pitch + x; extents and x positions count bytes. Each side's whole range
+ * is checked before any byte moves, as for the 2D forms. */
+hipError_t hipMalloc3D(hipPitchedPtr *pp, hipExtent ex) {
+  HIP_BEGIN();
+  if (!pp) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pitchedDevPtr is NULL"));
+  size_t p = (ex.width + 255) & ~(size_t)255; /* rows 256-byte aligned, as hipMallocPitch (lanelab's choice) */
+  if (ex.height && ex.depth && p > SIZE_MAX / ex.height / ex.depth)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "size overflows"));
+  void *ptr = NULL;
+  hipError_t e = dev_alloc(&ptr, p * ex.height * ex.depth, __func__);
+  if (e == hipSuccess) *pp = make_hipPitchedPtr(ptr, p, ex.width, ex.height);
+  return hip_done(e);
+}
+
+/* the byte span a pitched 3D region of ex at pos covers, from its first byte; false on overflow */
+static bool span_3d(hipPitchedPtr pp, hipPos pos, hipExtent ex, size_t *first, size_t *len) {
+  if (!ex.width || !ex.height || !ex.depth) return *first = *len = 0, true;
+  if (pos.x > pp.pitch || ex.width > pp.pitch - pos.x) return false;
+  if (pp.ysize && (pos.y > pp.ysize || ex.height > pp.ysize - pos.y)) return false;
+  size_t slice = pp.pitch * pp.ysize, zl = pos.z + ex.depth - 1, yl = pos.y + ex.height - 1;
+  if (pp.ysize && slice / pp.ysize != pp.pitch) return false;
+  *first = pos.z * slice + pos.y * pp.pitch + pos.x;
+  *len = zl * slice + yl * pp.pitch + pos.x + ex.width - *first;
+  return true;
+}
+
+static hipError_t copy_3d(const hipMemcpy3DParms *p, const char *fn) {
+  if (!p) return hip_complain(fn, hipErrorInvalidValue, "p is NULL");
+  if (p->srcArray || p->dstArray)
+    return hip_complain(fn, hipErrorInvalidValue, "srcArray/dstArray: arrays are not provided (the device has no image "
+                        "support); copy between pitched pointers");
+  hipExtent ex = p->extent;
+  if (!ex.width || !ex.height || !ex.depth) return hipSuccess;
+  if (ex.depth > 1 && (!p->srcPtr.ysize || !p->dstPtr.ysize))
+    return hip_complain(fn, hipErrorInvalidValue, "a copy of %zu slices needs srcPtr.ysize and dstPtr.ysize (the rows "
+                        "of a slice)", ex.depth);
+  size_t sf, sl, df, dl;
+  if (!span_3d(p->srcPtr, p->srcPos, ex, &sf, &sl) || !span_3d(p->dstPtr, p->dstPos, ex, &df, &dl))
+    return hip_complain(fn, hipErrorInvalidValue, "the extent (%zu x %zu x %zu bytes) at its position runs past a "
+                        "side's pitch or ysize", ex.width, ex.height, ex.depth);
+  side d, s;
+  hipError_t e = classify((uint8_t *)p->dstPtr.ptr + df, dl, &d, "dstPtr", fn);
+  if (e == hipSuccess) e = classify((const uint8_t *)p->srcPtr.ptr + sf, sl, &s, "srcPtr", fn);
+  const size_t sslice = p->srcPtr.pitch * p->srcPtr.ysize, dslice = p->dstPtr.pitch * p->dstPtr.ysize;
+  for (size_t z = 0; e == hipSuccess && z < ex.depth; z++)
+    for (size_t y = 0; e == hipSuccess && y < ex.height; y++)
+      e = do_copy((uint8_t *)p->dstPtr.ptr + df + z * dslice + y * p->dstPtr.pitch,
+                  (const uint8_t *)p->srcPtr.ptr + sf + z * sslice + y * p->srcPtr.pitch, ex.width, p->kind, fn);
+  return e;
+}
+
+hipError_t hipMemcpy3D(const hipMemcpy3DParms *p) {
+  HIP_BEGIN();
+  SYNC_CHECK();
+  return hip_done(copy_3d(p, __func__));
+}
+hipError_t hipMemcpy3DAsync(const hipMemcpy3DParms *p, hipStream_t stream) {
+  HIP_BEGIN();
+  ASYNC_CHECK(stream);
+  return hip_done(copy_3d(p, __func__));
+}
+
+static hipError_t set_3d(hipPitchedPtr pp, int value, hipExtent ex, const char *fn) {
+  if (!ex.width || !ex.height || !ex.depth) return hipSuccess;
+  if (ex.depth > 1 && !pp.ysize)
+    return hip_complain(fn, hipErrorInvalidValue, "%zu slices need pitchedDevPtr.ysize (the rows of a slice)", ex.depth);
+  size_t f, l;
+  if (!span_3d(pp, make_hipPos(0, 0, 0), ex, &f, &l))
+    return hip_complain(fn, hipErrorInvalidValue, "the extent (%zu x %zu x %zu bytes) runs past the pitch %zu or ysize %zu",
+                        ex.width, ex.height, ex.depth, pp.pitch, pp.ysize);
+  side d;
+  hipError_t e = classify(pp.ptr, l, &d, "pitchedDevPtr", fn);
+  uint8_t v = (uint8_t)value;
+  for (size_t z = 0; e == hipSuccess && z < ex.depth; z++)
+    for (size_t y = 0; e == hipSuccess && y < ex.height; y++)
+      e = do_set((uint8_t *)pp.ptr + (z * pp.ysize + y) * pp.pitch, &v, 1, ex.width, fn);
+  return e;
+}
+
+hipError_t hipMemset3D(hipPitchedPtr pp, int value, hipExtent ex) {
+  HIP_BEGIN();
+  SYNC_CHECK();
+  return hip_done(set_3d(pp, value, ex, __func__));
+}
+hipError_t hipMemset3DAsync(hipPitchedPtr pp, int value, hipExtent ex, hipStream_t stream) {
+  HIP_BEGIN();
+  ASYNC_CHECK(stream);
+  return hip_done(set_3d(pp, value, ex, __func__));
+}
+
 /* ---- symbols ----------------------------------------------------------------------------------*/
 static hipError_t symbol_range(const void *symbol, size_t n, size_t offset, uint8_t **dev, const char *fn) {
   hip_var *v;

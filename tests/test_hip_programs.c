@@ -145,6 +145,7 @@ Test(programs, leakcheck_and_use_after_free, .timeout = 120) {
             "use after free: exit %d:\n%s", rc, out);
   free(out), free(at);
 }
+Test(programs, pitched_3d, .timeout = 120) { passes_on_both_arches("pitched_3d", NULL, "pitched_3d: 70 x 5 x 4 volume, pitch 256: ok"); }
 Test(programs, gemm_softmax, .timeout = 120) { passes_on_both_arches("gemm_softmax", NULL, "gemm_softmax: 40x72 ok"); }
 /* HIP's inter-process handles in one process: made, opened nowhere, each refusal named (the
  * program checks the error codes; here the messages). docs/hip-runtime.md "Inter-process handles" */

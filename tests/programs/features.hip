@@ -49,6 +49,9 @@
 #define main features_occupancy
 #include "features/occupancy.hip"
 #undef main
+#define main features_pitched_3d
+#include "features/pitched_3d.hip"
+#undef main
 #define main features_racy_shared
 #include "features/racy_shared.hip"
 #undef main
@@ -78,10 +81,12 @@ int main(int argc, char **argv) {
   static const struct {
     const char *name;
     int (*run)(int, char **);
-  } parts[] = {PART(async_events),     PART(constant_memory),   PART(device_assert),  PART(device_printf),
-               PART(device_math),       PART(device_props_tile), PART(dynamic_shared),   PART(faulting_kernel), PART(host_device_memory),
-               PART(ipc_handles),       PART(leaks_and_uaf),    PART(module_load),      PART(occupancy),       PART(racy_shared),
-               PART(reduction_streams), PART(stack_limit),      PART(template_ggl),    PART(uninit_read)};
+  } parts[] = {PART(async_events), PART(constant_memory), PART(device_assert), PART(device_printf),
+               PART(device_math), PART(device_props_tile), PART(dynamic_shared),
+               PART(faulting_kernel), PART(host_device_memory), PART(ipc_handles),
+               PART(leaks_and_uaf), PART(module_load), PART(occupancy), PART(pitched_3d),
+               PART(racy_shared), PART(reduction_streams), PART(stack_limit), PART(template_ggl),
+               PART(uninit_read)};
 #undef PART
   for (const auto &p : parts)
     if (argc >= 2 && !std::strcmp(argv[1], p.name)) {

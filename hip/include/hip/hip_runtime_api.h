@@ -162,6 +162,30 @@ typedef struct __hip_surface *hipSurfaceObject_t;
 typedef void *hipExternalMemory_t;
 typedef void *hipExternalSemaphore_t;
 typedef struct ihipMemGenericAllocationHandle *hipMemGenericAllocationHandle_t;
+// Pitched 3D memory (HIP's, which are CUDA's): a linear allocation of depth slices of height rows of
+// pitch bytes; positions and extents of linear memory count x and width in bytes.
+typedef struct hipPitchedPtr {
+  void *ptr;
+  size_t pitch, xsize, ysize;
+} hipPitchedPtr;
+typedef struct hipExtent {
+  size_t width, height, depth;
+} hipExtent;
+typedef struct hipPos {
+  size_t x, y, z;
+} hipPos;
+static inline hipPitchedPtr make_hipPitchedPtr(void *d, size_t p, size_t xsz, size_t ysz) {
+  hipPitchedPtr r = {d, p, xsz, ysz};
+  return r;
+}
+static inline hipPos make_hipPos(size_t x, size_t y, size_t z) {
+  hipPos r = {x, y, z};
+  return r;
+}
+static inline hipExtent make_hipExtent(size_t w, size_t h, size_t d) {
+  hipExtent r = {w, h, d};
+  return r;
+}
 typedef enum hipStreamCaptureMode {
   hipStreamCaptureModeGlobal = 0,
   hipStreamCaptureModeThreadLocal = 1,
@@ -246,6 +270,17 @@ typedef enum hipMemcpyKind {
   hipMemcpyDefault = 4,
   hipMemcpyDeviceToDeviceNoCU = 1024,
 } hipMemcpyKind;
+// hipMemcpy3D's parameter block (HIP's fields, CUDA's layout): arrays are refused (no image support)
+typedef struct hipMemcpy3DParms {
+  hipArray_t srcArray;
+  hipPos srcPos;
+  hipPitchedPtr srcPtr;
+  hipArray_t dstArray;
+  hipPos dstPos;
+  hipPitchedPtr dstPtr;
+  hipExtent extent;
+  hipMemcpyKind kind;
+} hipMemcpy3DParms;
 
 typedef enum hipMemoryType {
   hipMemoryTypeUnregistered = 0,
@@ -736,6 +771,11 @@ hipError_t hipMemsetD32(hipDeviceptr_t dest, int value, size_t count);
 hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStream_t stream LL_HIP_DEFAULT(0));
 hipError_t hipMemset2D(void *dst, size_t pitch, int value, size_t width, size_t height);
 hipError_t hipMemset2DAsync(void *dst, size_t pitch, int value, size_t width, size_t height, hipStream_t stream LL_HIP_DEFAULT(0));
+hipError_t hipMalloc3D(hipPitchedPtr *pitchedDevPtr, hipExtent extent);
+hipError_t hipMemset3D(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent);
+hipError_t hipMemset3DAsync(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent, hipStream_t stream LL_HIP_DEFAULT(0));
+hipError_t hipMemcpy3D(const struct hipMemcpy3DParms *p);
+hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms *p, hipStream_t stream LL_HIP_DEFAULT(0));
 // --- symbols
 hipError_t hipMemcpyToSymbol(const void *symbol, const void *src, size_t sizeBytes, size_t offset LL_HIP_DEFAULT(0), hipMemcpyKind kind LL_HIP_DEFAULT(hipMemcpyHostToDevice));
 hipError_t hipMemcpyToSymbolAsync(const void *symbol, const void *src, size_t sizeBytes, size_t offset, hipMemcpyKind kind, hipStream_t stream LL_HIP_DEFAULT(0));
@@ -883,9 +923,9 @@ LL_HIP_REFUSED(hipDrvGraphExecMemcpyNodeSetParams, "graphs and stream capture ar
 LL_HIP_REFUSED(hipDrvGraphExecMemsetNodeSetParams, "graphs and stream capture are not provided")
 LL_HIP_REFUSED(hipDrvGraphMemcpyNodeGetParams, "graphs and stream capture are not provided")
 LL_HIP_REFUSED(hipDrvGraphMemcpyNodeSetParams, "graphs and stream capture are not provided")
-LL_HIP_REFUSED(hipDrvMemcpy2DUnaligned, "3D and parameter-block copies are not provided; hipMemcpy2D and hipMemset2D are")
-LL_HIP_REFUSED(hipDrvMemcpy3D, "3D and parameter-block copies are not provided; hipMemcpy2D and hipMemset2D are")
-LL_HIP_REFUSED(hipDrvMemcpy3DAsync, "3D and parameter-block copies are not provided; hipMemcpy2D and hipMemset2D are")
+LL_HIP_REFUSED(hipDrvMemcpy2DUnaligned, "the driver API's 2D/3D and parameter-block copies are not provided; hipMemcpy2D, hipMemcpy3D and the memsets are")
+LL_HIP_REFUSED(hipDrvMemcpy3D, "the driver API's 2D/3D and parameter-block copies are not provided; hipMemcpy2D, hipMemcpy3D and the memsets are")
+LL_HIP_REFUSED(hipDrvMemcpy3DAsync, "the driver API's 2D/3D and parameter-block copies are not provided; hipMemcpy2D, hipMemcpy3D and the memsets are")
 LL_HIP_REFUSED(hipDrvPointerGetAttributes, "not provided; hipPointerGetAttributes is")
 LL_HIP_REFUSED(hipExtGetLinkTypeAndHopCount, "the emulated system has one device: there are no peers")
 LL_HIP_REFUSED(hipExtHostAlloc, "not provided; hipHostMalloc is")
@@ -999,7 +1039,6 @@ LL_HIP_REFUSED(hipImportExternalSemaphore, "interoperation with other graphics a
 LL_HIP_REFUSED(hipKernelNameRefByPtr, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
 LL_HIP_REFUSED(hipLaunchCooperativeKernel, "cooperative launches are not provided: the emulator runs the workgroups of a grid one after another, so a grid-wide barrier could never complete")
 LL_HIP_REFUSED(hipLaunchCooperativeKernelMultiDevice, "cooperative launches are not provided: the emulator runs the workgroups of a grid one after another, so a grid-wide barrier could never complete")
-LL_HIP_REFUSED(hipMalloc3D, "3D and parameter-block copies are not provided; hipMemcpy2D and hipMemset2D are")
 LL_HIP_REFUSED(hipMalloc3DArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipMallocArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipMallocFromPoolAsync, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
@@ -1036,8 +1075,6 @@ LL_HIP_REFUSED(hipMemcpy2DFromArray, "arrays, textures and surfaces: image instr
 LL_HIP_REFUSED(hipMemcpy2DFromArrayAsync, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipMemcpy2DToArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipMemcpy2DToArrayAsync, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
-LL_HIP_REFUSED(hipMemcpy3D, "3D and parameter-block copies are not provided; hipMemcpy2D and hipMemset2D are")
-LL_HIP_REFUSED(hipMemcpy3DAsync, "3D and parameter-block copies are not provided; hipMemcpy2D and hipMemset2D are")
 LL_HIP_REFUSED(hipMemcpyAtoA, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipMemcpyAtoD, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipMemcpyAtoH, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
@@ -1046,11 +1083,9 @@ LL_HIP_REFUSED(hipMemcpyDtoA, "arrays, textures and surfaces: image instructions
 LL_HIP_REFUSED(hipMemcpyFromArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipMemcpyHtoA, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipMemcpyHtoAAsync, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
-LL_HIP_REFUSED(hipMemcpyParam2D, "3D and parameter-block copies are not provided; hipMemcpy2D and hipMemset2D are")
-LL_HIP_REFUSED(hipMemcpyParam2DAsync, "3D and parameter-block copies are not provided; hipMemcpy2D and hipMemset2D are")
+LL_HIP_REFUSED(hipMemcpyParam2D, "the driver API's 2D/3D and parameter-block copies are not provided; hipMemcpy2D, hipMemcpy3D and the memsets are")
+LL_HIP_REFUSED(hipMemcpyParam2DAsync, "the driver API's 2D/3D and parameter-block copies are not provided; hipMemcpy2D, hipMemcpy3D and the memsets are")
 LL_HIP_REFUSED(hipMemcpyToArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
-LL_HIP_REFUSED(hipMemset3D, "3D and parameter-block copies are not provided; hipMemcpy2D and hipMemset2D are")
-LL_HIP_REFUSED(hipMemset3DAsync, "3D and parameter-block copies are not provided; hipMemcpy2D and hipMemset2D are")
 LL_HIP_REFUSED(hipMipmappedArrayCreate, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipMipmappedArrayDestroy, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipMipmappedArrayGetLevel, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
