@@ -57,6 +57,8 @@ TESTSRC  := $(wildcard tests/test_*.c)
 TESTBIN  := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TESTSRC))
 KSRC     := $(wildcard kernels/micro/*.hip kernels/prod/*.hip kernels/bench/*.hip)
 KHDR     := $(wildcard kernels/include/*.h kernels/prod/*.h)
+# lanelab's HIP headers: every kernel, mutant and corpus build includes them (a header change rebuilds)
+HIPHDR   := $(shell find hip/include -type f 2>/dev/null)
 kstamp   = $(foreach s,$(KSRC),$(BUILD)/$(1)/kernels/$(basename $(notdir $(s))).built)
 KSTAMPS  := $(foreach a,$(ARCHES),$(call kstamp,$(a)))
 LANELAB  := $(BUILD)/lanelab
@@ -194,7 +196,7 @@ prune-stale:
 	@bash mk/prune-stale.sh $(BUILD)
 kernels: prune-stale $(KSTAMPS)
 define kernel_rule
-$(BUILD)/$(1)/kernels/$(basename $(notdir $(2))).built: $(2) $(KHDR) $(KDRIVER) $(BUILD)/toolchain-$(1).txt | $(KCC)
+$(BUILD)/$(1)/kernels/$(basename $(notdir $(2))).built: $(2) $(KHDR) $(HIPHDR) $(KDRIVER) $(BUILD)/toolchain-$(1).txt | $(KCC)
 	@$(KCC) -q cc $(2) --arch $(1) --into $(BUILD)/$(1)/kernels -- -Ikernels/include
 	@touch $$@
 endef
@@ -209,7 +211,7 @@ msrc     = $(word 2,$(subst @, ,$(1)))
 MSTAMPS  := $(foreach a,$(ARCHES),$(foreach m,$(MUTANTS),$(BUILD)/$(a)/mutants/$(call mname,$(m))/$(basename $(notdir $(call msrc,$(m)))).built))
 mutants: prune-stale $(MSTAMPS)
 define mutant_rule
-$(BUILD)/$(1)/mutants/$(call mname,$(2))/$(basename $(notdir $(call msrc,$(2)))).built: $(call msrc,$(2)) $(KHDR) $(KDRIVER) kernels/mutants.txt $(BUILD)/toolchain-$(1).txt | $(KCC)
+$(BUILD)/$(1)/mutants/$(call mname,$(2))/$(basename $(notdir $(call msrc,$(2)))).built: $(call msrc,$(2)) $(KHDR) $(HIPHDR) $(KDRIVER) kernels/mutants.txt $(BUILD)/toolchain-$(1).txt | $(KCC)
 	@$(KCC) -q cc $(call msrc,$(2)) --arch $(1) --into $(BUILD)/$(1)/mutants/$(call mname,$(2)) -- -Ikernels/include \
 	  -DLANELAB_MUTANT=$(call mname,$(2)) -DLANELAB_MUTANT_$(shell echo $(call mname,$(2)) | tr a-z A-Z)=1
 	@touch $$@
@@ -237,7 +239,6 @@ $(BUILD)/stubs/%/libamdhip64.so: tests/support/fake_amdhip64.c
 # `lanelab hipcc` for both arches, run by tests/test_hip_programs.c on each.
 PROGSRC  := $(wildcard tests/programs/*.hip)
 PROGBIN  := $(patsubst tests/programs/%.hip,$(BUILD)/programs/%,$(PROGSRC))
-HIPHDR   := $(shell find hip/include -type f 2>/dev/null)
 # Compiled (by the hipcc driver in isa/cc.c, against the headers) and linked (with the runtime
 # library) apart, so a change to the library relinks and a change to lanelab's CLI rebuilds nothing.
 # Like the kernels, the objects depend on the driver's sources and the chosen toolchain, not on
