@@ -442,6 +442,7 @@ static __device__ inline __attribute__((always_inline)) long long int wall_clock
 
 #include "hip/lanelab_hip_printf.h"
 #include "hip/lanelab_hip_math.h"
+#include "hip/lanelab_hip_complex_builtins.h" // complex * and / for <complex> and _Complex (the prelude has it too)
 #include "hip/lanelab_hip_fp16.h"
 #include "hip/lanelab_hip_bf16.h"
 #include "hip/lanelab_hip_intrin.h"

@@ -23,6 +23,20 @@
 // Sources rely on what those bring: ROCm/flashinfer's gpu_iface/gpu_runtime_compat.hpp uses
 // std::ostringstream and std::runtime_error with no include of its own (libstdc++'s <complex>
 // includes <sstream>).
+// The device double math that <complex>'s templates call unqualified (std::abs of a complex<double>
+// is sqrt, exp is exp/cos/sin, ...), declared before <cmath> (whose `using ::sqrt` in std takes the
+// overloads declared by then) as clang's own wrapper declares it (__clang_cuda_math_forward_
+// declares.h), so the templates find the device overloads at their definition;
+// hip/lanelab_hip_math.h defines them (ocml's or lanelab's). The float forms need
+// none: libstdc++'s are constexpr builtins, which clang compiles for the device.
+#define LL_HIP_FWD1(f) static __device__ inline __attribute__((always_inline)) double f(double);
+#define LL_HIP_FWD2(f) static __device__ inline __attribute__((always_inline)) double f(double, double);
+LL_HIP_FWD1(sqrt) LL_HIP_FWD1(exp) LL_HIP_FWD1(log) LL_HIP_FWD1(log10) LL_HIP_FWD1(cos) LL_HIP_FWD1(sin)
+LL_HIP_FWD1(tan) LL_HIP_FWD1(cosh) LL_HIP_FWD1(sinh) LL_HIP_FWD1(tanh) LL_HIP_FWD1(atan) LL_HIP_FWD1(acos)
+LL_HIP_FWD1(asin) LL_HIP_FWD1(acosh) LL_HIP_FWD1(asinh) LL_HIP_FWD1(atanh) LL_HIP_FWD2(atan2) LL_HIP_FWD2(pow)
+LL_HIP_FWD2(hypot)
+#undef LL_HIP_FWD1
+#undef LL_HIP_FWD2
 #include <assert.h>
 #include <cmath>
 #include <cstdint>
@@ -37,5 +51,6 @@
 #include <algorithm>
 #include <complex>
 #include <new>
+#include "hip/lanelab_hip_complex_builtins.h"
 #endif
 #endif
