@@ -46,6 +46,7 @@ static int needs_value(const char *opt) {
 
 int cmd_hipcc(int argc, char **argv) {
   isa_hipcc_opts o = {0};
+  bool lang_hip = false; /* -x hip: the inputs after it are HIP whatever their names (-x none ends it) */
   char **owned = NULL;
   size_t nowned = 0;
   int rc = LL_EXIT_USAGE;
@@ -82,6 +83,20 @@ int cmd_hipcc(int argc, char **argv) {
       char *f = ll_fmt("%s%s", opt, val);
       push(&owned, &nowned, f);
       push(&o.flags, &o.nflags, f);
+    } else if (!strcmp(a, "-x") || (!strncmp(a, "-x", 2) && a[2])) {
+      const char *lang = a[2] ? a + 2 : i + 1 < argc ? argv[++i] : NULL;
+      if (!lang) {
+        rc = needs_value(a);
+        goto out;
+      }
+      if (strcmp(lang, "hip") && strcmp(lang, "none")) {
+        char *m = ll_fmt("-x %s: lanelab hipcc compiles HIP sources (-x hip) and takes the other inputs by "
+                         "their names (-x none)", lang);
+        rc = usage_err(m);
+        free(m);
+        goto out;
+      }
+      lang_hip = !strcmp(lang, "hip");
     } else if (!strcmp(a, "-c")) {
       o.compile_only = true;
     } else if (!strcmp(a, "--genco")) {
@@ -106,6 +121,8 @@ int cmd_hipcc(int argc, char **argv) {
     } else if (a[0] == '-' && a[1]) {
       push(&o.flags, &o.nflags, a);
     } else {
+      o.as_hip = ll_xrealloc(o.as_hip, (o.ninputs + 1) * sizeof *o.as_hip);
+      o.as_hip[o.ninputs] = lang_hip;
       push(&o.inputs, &o.ninputs, a);
     }
   }
@@ -122,6 +139,6 @@ int cmd_hipcc(int argc, char **argv) {
 out:
   for (size_t i = 0; i < nowned; i++) free(owned[i]);
   free(owned);
-  free(o.inputs), free(o.arches), free(o.flags), free(o.link_flags);
+  free(o.inputs), free(o.as_hip), free(o.arches), free(o.flags), free(o.link_flags);
   return rc;
 }

@@ -457,6 +457,24 @@ bool isa_cc_compile_into(const char *src, const char *arch, const char *dir, cha
 /* ---- hipcc ------------------------------------------------------------------------------------*/
 typedef enum { IN_HIP, IN_C, IN_LINK } input_kind;
 
+/* A target ID of an emulated arch (AMDGPUUsage "Target ID"): gfx942 or gfx950, then at most one
+ * of each feature setting `:sramecc+`/`:sramecc-` and `:xnack+`/`:xnack-`, as --offload-arch takes
+ * them. The code objects carry the setting; the emulator runs them alike. */
+static bool is_target_id(const char *t) {
+  if (strncmp(t, "gfx942", 6) && strncmp(t, "gfx950", 6)) return false;
+  const char *p = t + 6;
+  bool sram = false, xnack = false;
+  while (*p == ':') {
+    p++;
+    bool *seen = !strncmp(p, "sramecc", 7) ? &sram : !strncmp(p, "xnack", 5) ? &xnack : NULL;
+    if (!seen || *seen) return false;
+    p += seen == &sram ? 7 : 5;
+    if (*p != '+' && *p != '-') return false;
+    *seen = true, p++;
+  }
+  return *p == 0;
+}
+
 static bool input_kind_of(const char *p, input_kind *k) {
   const char *dot = strrchr(p, '.');
   const char *slash = strrchr(p, '/');
@@ -523,7 +541,9 @@ bool isa_hipcc(const isa_hipcc_opts *o, ll_buf *diag, ll_err *err) {
   for (size_t i = 0; i < o->ninputs; i++) {
     const char *p = o->inputs[i];
     struct stat st;
-    if (!input_kind_of(p, &kinds[i])) {
+    if (o->as_hip && o->as_hip[i]) {
+      kinds[i] = IN_HIP;
+    } else if (!input_kind_of(p, &kinds[i])) {
       ll_seterr(err, LL_EXIT_USAGE, "%s: unknown kind of input (expected a source .hip .cu .cpp .cc .cxx .c, or .o .a .so)", p);
       free(kinds);
       return false;
@@ -536,8 +556,9 @@ bool isa_hipcc(const isa_hipcc_opts *o, ll_buf *diag, ll_err *err) {
     if (kinds[i] != IN_LINK) nsrc++;
   }
   for (size_t i = 0; i < o->narches; i++)
-    if (!is_arch(o->arches[i])) {
-      ll_seterr(err, LL_EXIT_USAGE, "--offload-arch=%s: lanelab emulates gfx942 and gfx950", o->arches[i]);
+    if (!is_target_id(o->arches[i])) {
+      ll_seterr(err, LL_EXIT_USAGE, "--offload-arch=%s: lanelab emulates gfx942 and gfx950 (a target ID may add "
+                ":sramecc+/- and :xnack+/-)", o->arches[i]);
       free(kinds);
       return false;
     }

@@ -310,6 +310,8 @@ char *isa_pch_find(const isa_pch_req *r);
 typedef struct isa_hipcc_opts {
   char **inputs;                   /* sources (.hip .cu .cpp .cc .cxx .C .c) and .o .a .so files */
   size_t ninputs;
+  bool *as_hip;                    /* per input, or NULL: compile it as HIP whatever its name says
+                                    * (clang's -x hip before it) */
   const char *out;                 /* -o (NULL: a.out, or STEM.o per source with -c) */
   bool compile_only;               /* -c */
   bool genco;                      /* --genco: device code only, one offload bundle of every arch

@@ -667,6 +667,9 @@ Test(hipcc, bad_input_is_exit_2_naming_it, .timeout = 120) {
       {"%s/bad.hip --genco -fgpu-rdc -o x", "-fgpu-rdc with --genco"},
       {"%s/bad.hip -o %s/x", "undeclared_thing"},
       {"%s/bad.hip -o %s/x -isystem", "-isystem needs a value"},
+      {"-x c++ %s/bad.hip -o %s/x", "-x c++: lanelab hipcc compiles HIP sources (-x hip)"},
+      {"%s/bad.hip --offload-arch=gfx942:foo+ -o x", "gfx942:foo+: lanelab emulates gfx942 and gfx950 (a target ID"},
+      {"%s/bad.hip --offload-arch=gfx950:xnack-:xnack+ -o x", "gfx950:xnack-:xnack+"},
   };
   sh_run(ll_fmt("touch %s/notes.txt", dir), NULL);
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -678,6 +681,22 @@ Test(hipcc, bad_input_is_exit_2_naming_it, .timeout = 120) {
   }
   sh_run(ll_fmt("rm -rf %s", dir), NULL);
   free(bad), free(dir);
+}
+
+/* What build systems pass: `-x hip` before a source whose name says nothing (CMake's HIP language
+ * does; here a .inl) and a target ID with feature settings (`--offload-arch=gfx942:xnack-`, as
+ * ROCm's docs write it): the program builds and runs on the arch, its bundle entries named with
+ * the features (hip/hip_code.c reads the arch before them). */
+Test(hipcc, x_hip_and_target_ids_as_build_systems_pass_them, .timeout = 180) {
+  char *dir = sh_tmpdir("hip-xhip"), *out;
+  char *cmd = ll_fmt("cp %s/vector_add.hip %s/va.inl && %s hipcc -x hip %s/va.inl -I %s --offload-arch=gfx942:sramecc+:xnack- "
+                     "--offload-arch=gfx950:xnack+ -o %s/va && LANELAB_ARCH=gfx942 %s/va && LANELAB_ARCH=gfx950 %s/va",
+                     SRC, dir, LANELAB, dir, SRC, dir, dir, dir);
+  int rc = sh_run(cmd, &out);
+  cr_expect(rc == 0 && strstr(out, "vector_add"), "'%s': exit %d:\n%s", cmd, rc, out);
+  free(cmd), free(out);
+  sh_run(ll_fmt("rm -rf %s", dir), NULL);
+  free(dir);
 }
 
 /* What clang's HIP wrapper and HIP's hip_runtime.h provide before and around the program's own
