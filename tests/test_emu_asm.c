@@ -176,32 +176,29 @@ static void memmodel_case(const char *arch)
 
 Test(emu_asm, memory_model_warnings_and_strict_gfx942) { memmodel_case("gfx942"); }
 
-/* mm_atomic_atomic: two waves' ds_add_u32 on the same LDS words with no wait between them is no
- * "unordered LDS access" (each is one indivisible update; docs/emulator-choices.md, "The LDS
- * ordering rule"), by default and strict, and the words hold both sums: o[i] = 2 x[i] + 1. It was
- * a warning (a shared-memory histogram's atomicAdd from several waves); mm_atomic_read, a plain
- * read of such an update, still is one (memmodel_case). */
-Test(emu_asm, two_waves_lds_atomics_on_one_word_are_no_ordering_finding)
+/* A memmodel kernel that must run clean, by default and with --strict-memory, on both arches: x[i] =
+ * 100 + 3 i in, 64 words out, each o[i] == mul * x[i] + add and no warning. */
+static void clean_mm_case(const char *file, const char *kernel, int block, uint32_t mul, uint32_t add)
 {
   for (int a = 0; a < 2; a++) {
     const char *arch = a ? "gfx950" : "gfx942";
-    char *co = build("memmodel_wg.s", arch), *dir = sh_tmpdir("mmatomic");
+    char *co = build(file, arch), *dir = sh_tmpdir("mmclean");
     uint32_t x[64];
     for (int i = 0; i < 64; i++) x[i] = 100u + 3u * (uint32_t)i;
     char *xp = ll_fmt("%s/x.bin", dir), *op = ll_fmt("%s/o.bin", dir);
     ll_err e = {0};
     cr_assert(ll_write_file_atomic(xp, x, sizeof x, &e), "%s", e.msg);
     for (int strict = 0; strict < 2; strict++) {
-      char *cmd = ll_fmt("rm -f %s; %s/lanelab run %s mm_atomic_atomic --grid 4 --block 128 --backend emu --arg in:%s "
-                         "--arg out:256:%s%s", op, LANELAB_BUILD, co, xp, op, strict ? " --strict-memory" : "");
+      char *cmd = ll_fmt("rm -f %s; %s/lanelab run %s %s --grid 4 --block %d --backend emu --arg in:%s "
+                         "--arg out:256:%s%s", op, LANELAB_BUILD, co, kernel, block, xp, op, strict ? " --strict-memory" : "");
       char *out = NULL;
       int rc = sh_run(cmd, &out);
       cr_assert_eq(rc, 0, "%s: exit %d\n%s", cmd, rc, out);
-      cr_assert(!strstr(out, "warning") && !strstr(out, "unordered"), "%s: %s", arch, out);
+      cr_assert(!strstr(out, "warning") && !strstr(out, "unordered"), "%s %s: %s", arch, kernel, out);
       size_t n = 0;
       uint32_t *o = ll_read_file(op, &n, &e);
       cr_assert(o && n == sizeof x, "%s", e.msg);
-      for (int i = 0; i < 64; i++) cr_assert_eq(o[i], 2u * x[i] + 1u, "%s o[%d] = %u", arch, i, o[i]);
+      for (int i = 0; i < 64; i++) cr_assert_eq(o[i], mul * x[i] + add, "%s %s o[%d] = %u", arch, kernel, i, o[i]);
       free(o), free(out), free(cmd);
     }
     char *rm = ll_fmt("rm -rf %s", dir);
@@ -210,37 +207,23 @@ Test(emu_asm, two_waves_lds_atomics_on_one_word_are_no_ordering_finding)
   }
 }
 
+/* mm_atomic_atomic: two waves' ds_add_u32 on the same LDS words with no wait between them is no
+ * "unordered LDS access" (each is one indivisible update; docs/emulator-choices.md, "The LDS
+ * ordering rule"), by default and strict, and the words hold both sums: o[i] = 2 x[i] + 1. It was
+ * a warning (a shared-memory histogram's atomicAdd from several waves); mm_atomic_read, a plain
+ * read of such an update, still is one (memmodel_case). */
+Test(emu_asm, two_waves_lds_atomics_on_one_word_are_no_ordering_finding)
+{
+  clean_mm_case("memmodel_wg.s", "mm_atomic_atomic", 128, 2, 1);
+}
+
 /* mm_soffset reads through a V# of 256 records with soffset 256: the range check counts soffset
  * (docs/isa.md "Buffer resource and range checking"), so every lane is out of range and reads 0, by
  * default and strict alike, with no warning: o[i] = x[i] + 0. Before the check counted soffset this
  * was the warning "buffer access past num_records through soffset". */
 Test(emu_asm, buffer_read_past_num_records_through_soffset_reads_zero)
 {
-  for (int a = 0; a < 2; a++) {
-    const char *arch = a ? "gfx950" : "gfx942";
-    char *co = build("memmodel.s", arch), *dir = sh_tmpdir("mmsoff");
-    uint32_t x[64];
-    for (int i = 0; i < 64; i++) x[i] = 100u + 3u * (uint32_t)i;
-    char *xp = ll_fmt("%s/x.bin", dir), *op = ll_fmt("%s/o.bin", dir);
-    ll_err e = {0};
-    cr_assert(ll_write_file_atomic(xp, x, sizeof x, &e), "%s", e.msg);
-    for (int strict = 0; strict < 2; strict++) {
-      char *cmd = ll_fmt("rm -f %s; %s/lanelab run %s mm_soffset --grid 4 --block 64 --backend emu --arg in:%s "
-                         "--arg out:256:%s%s", op, LANELAB_BUILD, co, xp, op, strict ? " --strict-memory" : "");
-      char *out = NULL;
-      int rc = sh_run(cmd, &out);
-      cr_assert_eq(rc, 0, "%s: exit %d\n%s", cmd, rc, out);
-      cr_assert(!strstr(out, "warning"), "%s: %s", arch, out);
-      size_t n = 0;
-      uint32_t *o = ll_read_file(op, &n, &e);
-      cr_assert(o && n == sizeof x, "%s", e.msg);
-      for (int i = 0; i < 64; i++) cr_assert_eq(o[i], x[i], "%s o[%d]", arch, i);
-      free(o), free(out), free(cmd);
-    }
-    char *rm = ll_fmt("rm -rf %s", dir);
-    if (system(rm)) {}
-    free(rm), free(xp), free(op), free(dir), free(co);
-  }
+  clean_mm_case("memmodel.s", "mm_soffset", 64, 1, 0);
 }
 Test(emu_asm, memory_model_warnings_and_strict_gfx950) { memmodel_case("gfx950"); }
 
