@@ -427,12 +427,12 @@ LL_HIP_FN void sincos(float x, float *s, float *c) { sincosf(x, s, c); }
 // stopped on "undefined hidden symbol: cbrtf", or LLVM on "no libcall available for facos".
 #ifdef LANELAB_HIP_OCML
 #define LL_HIP_DEVLIB(fn, ocml, type) __ocml_##ocml##_##type
-#define LL_HIP_OCML_DECL(fn, ocml, type, ret, ...)                                                \
+#define LL_HIP_OCML_DECL(fn, ocml, type, ret, ...)                                                 \
   extern "C" __device__ __attribute__((const)) ret LL_HIP_DEVLIB(fn, ocml, type)(__VA_ARGS__);
 #define LL_HIP_OCML_PDECL(fn, ocml, type, ret, ...) extern "C" __device__ ret LL_HIP_DEVLIB(fn, ocml, type)(__VA_ARGS__);
 #else
 #define LL_HIP_DEVLIB(fn, ocml, type) __lanelab_no_device_lib_##fn##_##type
-#define LL_HIP_OCML_DECL(fn, ocml, type, ret, ...)                                                \
+#define LL_HIP_OCML_DECL(fn, ocml, type, ret, ...)                                                 \
   extern "C" __device__ ret LL_HIP_DEVLIB(fn, ocml, type)(__VA_ARGS__) __attribute__((error(         \
       "not in lanelab's HIP headers without ROCm's device math library: the " #ret " " #fn " is "     \
       "ocml's, which lanelab links when Debian's rocm-device-libs is installed "                  \
@@ -441,14 +441,14 @@ LL_HIP_FN void sincos(float x, float *s, float *c) { sincosf(x, s, c); }
 #endif
 // fn##f(float), fn(double) and, for the names <cmath> has (std), fn(float), as HIP gives them
 #define LL_HIP_M1(fn, ocml)                                                                       \
-  LL_HIP_OCML_DECL(fn, ocml, f32, float, float)                                    \
-  LL_HIP_OCML_DECL(fn, ocml, f64, double, double)                                  \
+  LL_HIP_OCML_DECL(fn, ocml, f32, float, float)                                                    \
+  LL_HIP_OCML_DECL(fn, ocml, f64, double, double)                                                  \
   LL_HIP_FN float fn##f(float x) { return LL_HIP_DEVLIB(fn, ocml, f32)(x); }                      \
   LL_HIP_FN double fn(double x) { return LL_HIP_DEVLIB(fn, ocml, f64)(x); }
 #define LL_HIP_S1(fn, ocml) LL_HIP_M1(fn, ocml) LL_HIP_FN float fn(float x) { return fn##f(x); }
 #define LL_HIP_M2(fn, ocml)                                                                       \
-  LL_HIP_OCML_DECL(fn, ocml, f32, float, float, float)                             \
-  LL_HIP_OCML_DECL(fn, ocml, f64, double, double, double)                          \
+  LL_HIP_OCML_DECL(fn, ocml, f32, float, float, float)                                             \
+  LL_HIP_OCML_DECL(fn, ocml, f64, double, double, double)                                          \
   LL_HIP_FN float fn##f(float x, float y) { return LL_HIP_DEVLIB(fn, ocml, f32)(x, y); }          \
   LL_HIP_FN double fn(double x, double y) { return LL_HIP_DEVLIB(fn, ocml, f64)(x, y); }
 #define LL_HIP_S2(fn, ocml) LL_HIP_M2(fn, ocml) LL_HIP_FN float fn(float x, float y) { return fn##f(x, y); }
