@@ -699,6 +699,20 @@ Test(hipcc, x_hip_and_target_ids_as_build_systems_pass_them, .timeout = 180) {
   free(dir);
 }
 
+/* -ffast-math: lanelab's math headers test for infinities and NaNs, which clang warns about under
+ * it (-Wnan-infinity-disabled, 366 warnings a compile); they are system headers, as clang's own
+ * math wrappers are, so a program that builds with -Werror still does. The device math library's
+ * controls follow the option (isa/cc.c isa_device_lib_flags). */
+Test(hipcc, fast_math_builds_without_the_headers_warnings, .timeout = 180) {
+  char *dir = sh_tmpdir("hip-fast"), *out;
+  char *cmd = ll_fmt("%s hipcc %s/rocprim_primitives.hip -I %s -ffast-math -Werror -c -o %s/f.o", LANELAB, SRC, SRC, dir);
+  int rc = sh_run(cmd, &out);
+  cr_expect(rc == 0 && !strstr(out, "warning"), "'%s': exit %d:\n%.3000s", cmd, rc, out);
+  free(cmd), free(out);
+  sh_run(ll_fmt("rm -rf %s", dir), NULL);
+  free(dir);
+}
+
 /* What clang's HIP wrapper and HIP's hip_runtime.h provide before and around the program's own
  * includes (hip/lanelab_hip_prelude.h): <algorithm> and <new> before <hip/hip_runtime.h>, and
  * std::fabs, memset, printf reached through <hip/hip_runtime.h> alone, as ROCm programs use them. */
