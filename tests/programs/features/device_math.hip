@@ -5,6 +5,7 @@
 // device result must be within 8 ULP-sized relative steps of it (the OpenCL bounds ocml meets are
 // 2-6 ULP for these, 16 for erfc; docs/hip-subset.md).
 #include "../common.h"
+#include <hip/hip_complex.h>
 #include <cmath>
 #include <complex>
 #include <cstring>
@@ -51,6 +52,19 @@ __global__ void math_complex(const double *x, std::complex<float> *fo, std::comp
   if (i == 63) w = std::complex<float>(0.0f, 0.0f), v = std::complex<double>(0.0, 0.0);
   fo[2 * i] = z * w, fo[2 * i + 1] = z / w;
   dout[3 * i] = u * v, dout[3 * i + 1] = u / v, dout[3 * i + 2] = std::exp(u * 0.25) + std::log(v) + std::abs(u);
+}
+
+// HIP's own complex type and functions (hip/hip_complex.h), against std::complex<double> on the host.
+__global__ void math_hip_complex(hipFloatComplex *f, hipDoubleComplex *d) {
+  const int i = threadIdx.x;
+  const hipComplex a = make_hipComplex(i * 0.25f, 1.5f), b = make_hipComplex(2.0f, -i * 0.5f + 0.1f);
+  f[4 * i] = hipCmulf(a, b);
+  f[4 * i + 1] = hipCdivf(a, b);
+  f[4 * i + 2] = hipCfmaf(a, b, hipConjf(a));
+  f[4 * i + 3] = make_hipFloatComplex(hipCabsf(a), hipCrealf(hipCsubf(a, b)));
+  const hipDoubleComplex c = hipComplexFloatToDouble(a), e = make_hipDoubleComplex(-1.0, i);
+  d[2 * i] = hipCdiv(hipCadd(c, e), e);
+  d[2 * i + 1] = make_hipDoubleComplex(hipCabs(e), hipCimag(hipCfma(c, e, c)));
 }
 
 static bool math_near(double got, double want, double eps) {
@@ -135,7 +149,23 @@ int main() {
       EXPECT(cnear(hc[3 * i + k], wd[k], 2 * de), "complex<double> %d at %d: (%g, %g), want (%g, %g)", k, i,
              hc[3 * i + k].real(), hc[3 * i + k].imag(), wd[k].real(), wd[k].imag());
   }
-  std::printf("device_math: %d float and %d double results within their bounds; std::complex ok\n", 8 * kMathN,
-              5 * kMathN);
+  hipFloatComplex *hcf, hf2[256];
+  hipDoubleComplex *hcd, hd2[128];
+  HIP_CHECK(hipMalloc(&hcf, sizeof hf2));
+  HIP_CHECK(hipMalloc(&hcd, sizeof hd2));
+  math_hip_complex<<<1, 64>>>(hcf, hcd);
+  HIP_CHECK(hipMemcpy(hf2, hcf, sizeof hf2, hipMemcpyDeviceToHost));
+  HIP_CHECK(hipMemcpy(hd2, hcd, sizeof hd2, hipMemcpyDeviceToHost));
+  for (int i = 0; i < 64; i++) {
+    const std::complex<double> a((double)(i * 0.25f), 1.5), b(2.0, (double)(-i * 0.5f + 0.1f)), e(-1.0, i);
+    const std::complex<double> wf[4] = {a * b, a / b, a * b + std::conj(a), {std::abs(a), (a - b).real()}};
+    const std::complex<double> wd[2] = {(a + e) / e, {std::abs(e), (a * e + a).imag()}};
+    for (int k = 0; k < 4; k++)
+      EXPECT(cnear(std::complex<double>(hf2[4 * i + k].x, hf2[4 * i + k].y), wf[k], 4 * fe), "hipComplex %d at %d", k, i);
+    for (int k = 0; k < 2; k++)
+      EXPECT(cnear(std::complex<double>(hd2[2 * i + k].x, hd2[2 * i + k].y), wd[k], 4 * de), "hipDoubleComplex %d at %d", k, i);
+  }
+  std::printf("device_math: %d float and %d double results within their bounds; std::complex ok; hipComplex ok\n",
+              8 * kMathN, 5 * kMathN);
   return 0;
 }
