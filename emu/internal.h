@@ -478,9 +478,10 @@ struct emu_mem {
   size_t n, cap;
   uint64_t next;
   /* the last EMU_MEM_FREED buffers of emu_mem_map's range unmapped (base, size, name; host NULL),
-   * oldest first: a fault in one of their ranges names it as a use after free (emu_mem_freed_at) */
+   * a ring: freed[(freed0 + k) % EMU_MEM_FREED] for k < nfreed, oldest first. A fault in one of
+   * their ranges names it as a use after free (emu_mem_freed_at) */
   emu_membuf *freed;
-  size_t nfreed;
+  size_t nfreed, freed0;
 };
 #define EMU_MEM_FREED 4096
 /* The most recently unmapped buffer whose range held addr, or NULL (not one of the last

@@ -24,7 +24,7 @@ void emu_mem_free(emu_mem *m)
 {
   if (!m) return;
   for (size_t i = 0; i < m->n; i++) free(m->b[i].name);
-  for (size_t i = 0; i < m->nfreed; i++) free(m->freed[i].name);
+  for (size_t i = 0; i < m->nfreed; i++) free(m->freed[(m->freed0 + i) % EMU_MEM_FREED].name);
   free(m->b);
   free(m->freed);
   free(m);
@@ -89,12 +89,13 @@ bool emu_mem_unmap(emu_mem *m, uint64_t base)
     return true;
   }
   if (!m->freed) m->freed = ll_xcalloc(EMU_MEM_FREED, sizeof *m->freed);
-  if (m->nfreed == EMU_MEM_FREED) {
-    free(m->freed[0].name);
-    memmove(&m->freed[0], &m->freed[1], (EMU_MEM_FREED - 1) * sizeof *m->freed);
+  if (m->nfreed == EMU_MEM_FREED) { /* the oldest makes room: O(1) however many were freed */
+    free(m->freed[m->freed0].name);
+    m->freed0 = (m->freed0 + 1) % EMU_MEM_FREED;
     m->nfreed--;
   }
-  m->freed[m->nfreed++] = (emu_membuf){.base = m->b[i].base, .size = m->b[i].size, .name = m->b[i].name};
+  m->freed[(m->freed0 + m->nfreed++) % EMU_MEM_FREED] =
+      (emu_membuf){.base = m->b[i].base, .size = m->b[i].size, .name = m->b[i].name};
   memmove(&m->b[i], &m->b[i + 1], (m->n - i - 1) * sizeof *m->b);
   m->n--;
   return true;
@@ -102,8 +103,10 @@ bool emu_mem_unmap(emu_mem *m, uint64_t base)
 
 const emu_membuf *emu_mem_freed_at(const emu_mem *m, uint64_t addr)
 {
-  for (size_t i = m->nfreed; i-- > 0;)
-    if (addr - m->freed[i].base < m->freed[i].size) return &m->freed[i];
+  for (size_t k = m->nfreed; k-- > 0;) { /* newest first */
+    const emu_membuf *f = &m->freed[(m->freed0 + k) % EMU_MEM_FREED];
+    if (addr - f->base < f->size) return f;
+  }
   return NULL;
 }
 

@@ -173,10 +173,14 @@ hipError_t hip_sync_point(void) {
 }
 
 /* ---- findings and the summary -----------------------------------------------------------------*/
-void hip_finding(const char *line) {
+void hip_finding_add(const char *line) {
   fprintf(stderr, "lanelab: %s\n", line);
   hip_g.findings = ll_xrealloc(hip_g.findings, (hip_g.nfindings + 1) * sizeof *hip_g.findings);
   hip_g.findings[hip_g.nfindings++] = ll_xstrdup(line);
+}
+
+void hip_finding(const char *line) {
+  hip_finding_add(line);
   hip_summary_write(false);
 }
 

@@ -118,6 +118,9 @@ hipError_t hip_sync_point(void);
 /* A finding (fault, hazard, warning): printed on stderr as "lanelab: LINE" and kept for the
  * summary, which is rewritten at once. */
 void hip_finding(const char *line);
+/* The same without rewriting the summary: for a run of findings the caller writes it after (the
+ * leakcheck at exit, whose every leak would otherwise rewrite the whole summary once). */
+void hip_finding_add(const char *line);
 void hip_summary_write(bool complete);
 
 /* ---- code (hip_code.c) ----------------------------------------------------------------------*/

@@ -1014,6 +1014,35 @@ static void on_end_wg(void *u, const emu_wave_view *v)
   pthread_mutex_unlock(&wg_mu);
 }
 
+/* emu/mem.c keeps the last EMU_MEM_FREED unmapped buffers (a ring) to name a use after free: after
+ * EMU_MEM_FREED + 904 buffers are mapped and unmapped, the newest 4096 are named (the most recent
+ * by its name), the 904 oldest are forgotten; host memory registered at its own address is never
+ * named (its range is the host's). Each unmap is O(1): a program freeing in a loop does not slow down. */
+Test(state, freed_buffers_are_remembered_in_a_ring)
+{
+  emu_mem *m = emu_mem_new();
+  static uint8_t buf[64];
+  enum { N = EMU_MEM_FREED + 904 };
+  uint64_t *addr = malloc(N * sizeof *addr);
+  for (int i = 0; i < N; i++) {
+    char name[32];
+    snprintf(name, sizeof name, "b%d", i);
+    addr[i] = emu_mem_map(m, buf, sizeof buf, name);
+    cr_assert_neq(addr[i], 0);
+  }
+  for (int i = 0; i < N; i++) cr_assert(emu_mem_unmap(m, addr[i]));
+  const emu_membuf *f = emu_mem_freed_at(m, addr[N - 1] + 10);
+  cr_assert(f && !strcmp(f->name, "b4999") && f->base == addr[N - 1] && f->size == sizeof buf);
+  cr_assert(emu_mem_freed_at(m, addr[904]) && !strcmp(emu_mem_freed_at(m, addr[904])->name, "b904"));
+  cr_assert_null(emu_mem_freed_at(m, addr[903]), "the oldest beyond the ring are forgotten");
+  cr_assert_null(emu_mem_freed_at(m, addr[N - 1] + sizeof buf), "past the buffer's end is not in it");
+  cr_assert(emu_mem_map_at(m, buf, sizeof buf, "host"));
+  cr_assert(emu_mem_unmap(m, (uint64_t)(uintptr_t)buf));
+  cr_assert_null(emu_mem_freed_at(m, (uint64_t)(uintptr_t)buf), "host memory is not named as freed");
+  free(addr);
+  emu_mem_free(m);
+}
+
 Test(state, workgroup_ids_in_sgprs_across_threads)
 {
   synth s;
