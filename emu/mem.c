@@ -84,18 +84,16 @@ bool emu_mem_unmap(emu_mem *m, uint64_t base)
    * still the program's memory or reused by it */
   if (m->b[i].base < EMU_MEM_BASE || m->b[i].base >= EMU_MEM_LIMIT) {
     free(m->b[i].name);
-    memmove(&m->b[i], &m->b[i + 1], (m->n - i - 1) * sizeof *m->b);
-    m->n--;
-    return true;
+  } else {
+    if (!m->freed) m->freed = ll_xcalloc(EMU_MEM_FREED, sizeof *m->freed);
+    if (m->nfreed == EMU_MEM_FREED) { /* the oldest makes room: O(1) however many were freed */
+      free(m->freed[m->freed0].name);
+      m->freed0 = (m->freed0 + 1) % EMU_MEM_FREED;
+      m->nfreed--;
+    }
+    m->freed[(m->freed0 + m->nfreed++) % EMU_MEM_FREED] =
+        (emu_membuf){.base = m->b[i].base, .size = m->b[i].size, .name = m->b[i].name};
   }
-  if (!m->freed) m->freed = ll_xcalloc(EMU_MEM_FREED, sizeof *m->freed);
-  if (m->nfreed == EMU_MEM_FREED) { /* the oldest makes room: O(1) however many were freed */
-    free(m->freed[m->freed0].name);
-    m->freed0 = (m->freed0 + 1) % EMU_MEM_FREED;
-    m->nfreed--;
-  }
-  m->freed[(m->freed0 + m->nfreed++) % EMU_MEM_FREED] =
-      (emu_membuf){.base = m->b[i].base, .size = m->b[i].size, .name = m->b[i].name};
   memmove(&m->b[i], &m->b[i + 1], (m->n - i - 1) * sizeof *m->b);
   m->n--;
   return true;

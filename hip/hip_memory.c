@@ -166,15 +166,20 @@ hipError_t hipExtMallocWithFlags(void **ptr, size_t size, unsigned int flags) {
   return hip_done(dev_alloc(ptr, size, __func__)); /* fine/coarse grain: one coherent memory here */
 }
 
+/* depth slices of height rows of width bytes, each row starting 256-byte aligned (lanelab's choice;
+ * HIP leaves the pitch to the runtime): hipMallocPitch, hipMemAllocPitch and hipMalloc3D */
+static hipError_t pitched_alloc(void **ptr, size_t *pitch, size_t width, size_t height, size_t depth, const char *fn) {
+  size_t p = (width + 255) & ~(size_t)255;
+  if (height && depth && p > SIZE_MAX / height / depth) return hip_complain(fn, hipErrorInvalidValue, "size overflows");
+  hipError_t e = dev_alloc(ptr, p * height * depth, fn);
+  if (e == hipSuccess) *pitch = p;
+  return e;
+}
+
 hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height) {
   HIP_BEGIN();
   if (!pitch) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pitch is NULL"));
-  /* rows start 256-byte aligned (lanelab's choice; HIP leaves the pitch to the runtime) */
-  size_t p = (width + 255) & ~(size_t)255;
-  if (height && p > SIZE_MAX / height) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "size overflows"));
-  hipError_t e = dev_alloc(ptr, p * height, __func__);
-  if (e == hipSuccess) *pitch = p;
-  return hip_done(e);
+  return hip_done(pitched_alloc(ptr, pitch, width, height, 1, __func__));
 }
 
 hipError_t hipMemAllocPitch(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInBytes, size_t height,
@@ -182,11 +187,7 @@ hipError_t hipMemAllocPitch(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInB
   HIP_BEGIN();
   if (!pitch || (elementSizeBytes != 4 && elementSizeBytes != 8 && elementSizeBytes != 16))
     return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pitch is NULL or elementSizeBytes is not 4, 8 or 16"));
-  size_t p = (widthInBytes + 255) & ~(size_t)255;
-  if (height && p > SIZE_MAX / height) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "size overflows"));
-  hipError_t e = dev_alloc(dptr, p * height, __func__);
-  if (e == hipSuccess) *pitch = p;
-  return hip_done(e);
+  return hip_done(pitched_alloc(dptr, pitch, widthInBytes, height, 1, __func__));
 }
 
 hipError_t hipFree(void *ptr) {
@@ -721,11 +722,9 @@ hipError_t hipMemset2DAsync(void *dst, size_t pitch, int value, size_t width, si
 hipError_t hipMalloc3D(hipPitchedPtr *pp, hipExtent ex) {
   HIP_BEGIN();
   if (!pp) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pitchedDevPtr is NULL"));
-  size_t p = (ex.width + 255) & ~(size_t)255; /* rows 256-byte aligned, as hipMallocPitch (lanelab's choice) */
-  if (ex.height && ex.depth && p > SIZE_MAX / ex.height / ex.depth)
-    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "size overflows"));
   void *ptr = NULL;
-  hipError_t e = dev_alloc(&ptr, p * ex.height * ex.depth, __func__);
+  size_t p = 0;
+  hipError_t e = pitched_alloc(&ptr, &p, ex.width, ex.height, ex.depth, __func__);
   if (e == hipSuccess) *pp = make_hipPitchedPtr(ptr, p, ex.width, ex.height);
   return hip_done(e);
 }
