@@ -14,7 +14,7 @@
 #include "util/util.h"
 
 static const char *usage =
-    "usage: lanelab hipcc SRC... [-c|--genco] -o OUT [--offload-arch=gfx942|gfx950]... [-I DIR] [-D X] [-O N] [-g] [-std=S] [--shared-runtime] [-fgpu-rdc]";
+    "usage: lanelab hipcc SRC... [-c|--genco] -o OUT [--offload-arch=gfx942|gfx950]... [-x hip] [-I DIR] [-D X] [-O N] [-g] [-std=S] [--shared-runtime] [-fgpu-rdc]";
 
 static int usage_err(const char *what) {
   fprintf(stderr, "lanelab: hipcc: %s\n%s\n", what, usage);

@@ -365,7 +365,7 @@ static const cli_help entries[] = {
      "  lanelab compare out.bin ref.bin --dtype f16 --shape 128,64 --atol 1e-3 --rtol 1e-3\n"},
 
     {"hipcc", cmd_hipcc,
-     "hipcc SRC... [-c|--genco] -o OUT [--offload-arch=gfx942|gfx950]... [-I DIR] [-D X] [-O N] [-g] [-std=S] [--shared-runtime] [-fgpu-rdc]",
+     "hipcc SRC... [-c|--genco] -o OUT [--offload-arch=gfx942|gfx950]... [-x hip] [-I DIR] [-D X] [-O N] [-g] [-std=S] [--shared-runtime] [-fgpu-rdc]",
      "Compiles and links a whole HIP program (host and device code, <<<>>> launches, hipMalloc, ...)\n"
      "against lanelab's HIP headers and its HIP runtime on the emulator (docs/hip-runtime.md), with\n"
      "Debian's clang-22: -x hip -nogpuinc -mprintf-kind=buffered, and ROCm's device math library (ocml,\n"
