@@ -40,7 +40,8 @@ enum {
   EMU_HK_OTHER = 0, /* explicit, or a hidden argument no runtime fills with more than 0 */
   EMU_HK_BLOCK_COUNT_X, EMU_HK_BLOCK_COUNT_Y, EMU_HK_BLOCK_COUNT_Z,
   EMU_HK_GROUP_SIZE_X, EMU_HK_GROUP_SIZE_Y, EMU_HK_GROUP_SIZE_Z,
-  EMU_HK_GRID_DIMS, EMU_HK_DYNAMIC_LDS_SIZE, EMU_HK_PRINTF_BUFFER
+  EMU_HK_GRID_DIMS, EMU_HK_DYNAMIC_LDS_SIZE, EMU_HK_PRINTF_BUFFER,
+  EMU_HK_MULTIGRID_SYNC /* hidden_multigrid_sync_arg: a cooperative launch's grid-barrier block (runtime/rt.c) */
 };
 
 typedef struct emu_kernel {
@@ -272,7 +273,14 @@ typedef struct emu_launch_opts {
   /* private bytes per lane a kernel with a dynamic stack gets at least (HIP's hipLimitStackSize);
    * 0: 1024, HIP's default (docs/emulator-choices.md "Private memory") */
   uint32_t stack_bytes;
+  /* a cooperative launch (hipLaunchCooperativeKernel): every workgroup resident at once, each a
+   * coroutine with its own worker, run in turn on threads (default: one per core) and giving its
+   * turn away at s_sleep (emu/exec.c "cooperative launches"); with an observer that keeps one
+   * shadow of global memory (global racecheck, initcheck, traces) on one thread. At most
+   * EMU_COOP_MAX_WG workgroups */
+  bool cooperative;
 } emu_launch_opts;
+#define EMU_COOP_MAX_WG 16384
 #define EMU_PRIVATE_MAX (1u << 20) /* private bytes per lane: lanelab's limit (a launch asking more is refused) */
 
 /* Phases. A kernel marks that a wave enters phase p (1 <= p < EMU_MAX_PHASES) by executing

@@ -9,6 +9,9 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "emu/internal.h"
@@ -34,7 +37,131 @@ typedef struct launch {
   emu_fault fault;
   bool collect;
   emu_warns warns;             /* memory-model warnings (emu_memwarn) */
+  struct emu_coop *coop;       /* a cooperative launch's shared state (NULL: not cooperative) */
 } launch;
+
+/* ---- cooperative launches (hipLaunchCooperativeKernel) -------------------------------------------
+ * All the workgroups of a cooperative grid are resident at once on the GPU, so a grid-wide barrier
+ * (ROCm's device library spins on a global counter with s_sleep, lanelab's grid_group::sync does
+ * the same: docs/hip-runtime.md "Cooperative launches") completes. The emulator gives each
+ * workgroup a worker of its own (its registers, LDS, wave records, as any worker) that runs as a
+ * coroutine: a context with its own C stack (ucontext), so that it can stop in the middle of the
+ * workgroup and resume there. The contexts are spread over one host thread per core (context i on
+ * thread i mod threads, never moving: the emulator's thread-local state stays its thread's), and
+ * each thread runs its contexts in turn. A context gives its thread to the next one at s_sleep,
+ * which on the GPU is where a wave waits for other waves' progress (it changes no architectural
+ * state); a thread whose every context just spun sleeps COOP_IDLE_US before the next round, so
+ * that its core goes to the threads with work. One host thread per workgroup was measured first
+ * and not kept: with 12,160 workgroups the spinning threads took the two cores from the few with
+ * work (load average above 2,500, minutes for four barriers).
+ *
+ * Two ends besides the normal one. A fault in one workgroup (the lowest-numbered as always) stops
+ * the others at their next s_sleep: their spin can no longer end. And a deadlock: when every
+ * workgroup still running is a spinner (its wave's s_sleeps at most COOP_SPIN_INSNS instructions
+ * apart with no barrier release of its workgroup between them) and none has stopped spinning or
+ * ended for LANELAB_COOP_DEADLOCK_S seconds (default 10), the launch faults at the s_sleep with the
+ * reason: a grid-wide barrier some workgroup never reaches waits forever on hardware too. This is
+ * a stated choice (docs/emulator-choices.md "Cooperative launches"): a program whose every
+ * workgroup spends that long spinning while still progressing would be stopped wrongly. */
+#define COOP_SPIN_INSNS 1024
+#define COOP_IDLE_US 50
+#if defined(__SANITIZE_ADDRESS__)
+#define COOP_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define COOP_ASAN 1
+#endif
+#endif
+#ifdef COOP_ASAN
+#include <sanitizer/common_interface_defs.h>
+#define COOP_STACK ((size_t)8 << 20) /* AddressSanitizer's frames are larger */
+#else
+#define COOP_STACK ((size_t)1 << 20)
+#endif
+typedef struct emu_coop {
+  atomic_uint live;            /* workgroups not finished (started or not) */
+  atomic_uint spinning;        /* of them, those whose waves spin (emu_wg.coop_spin) */
+  atomic_llong epoch_ns;       /* CLOCK_MONOTONIC time a workgroup last stopped spinning or finished */
+  const atomic_uint *fault_idx;
+  long long deadlock_ns;
+} emu_coop;
+
+/* a workgroup's context: its worker, its stack, where it returns to */
+typedef struct coop_ctx {
+  ucontext_t uc;
+  ucontext_t *home;            /* its thread's scheduler (coop_thread) */
+  struct worker *W;
+  uint32_t idx;                /* the workgroup */
+  uint8_t *stack;
+  bool done, spun;             /* finished; gave its turn away while spinning */
+#ifdef COOP_ASAN
+  void *fake;                  /* AddressSanitizer's fiber bookkeeping */
+  const void *home_bottom;
+  size_t home_size;
+#endif
+} coop_ctx;
+static __thread coop_ctx *coop_cur; /* the context this thread runs */
+
+static long long mono_ns(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (long long)t.tv_sec * 1000000000ll + t.tv_nsec;
+}
+
+/* a workgroup of a cooperative launch stops spinning (or was not): g->coop_spin says which */
+static void coop_unspin(emu_wg *g)
+{
+  if (g->coop_spin) {
+    g->coop_spin = false;
+    atomic_fetch_sub(&g->coop->spinning, 1);
+    atomic_store(&g->coop->epoch_ns, mono_ns());
+  }
+}
+
+/* the running context gives its thread back to the scheduler, and resumes here */
+static void coop_yield(void)
+{
+  coop_ctx *c = coop_cur;
+#ifdef COOP_ASAN
+  __sanitizer_start_switch_fiber(&c->fake, c->home_bottom, c->home_size);
+  swapcontext(&c->uc, c->home);
+  __sanitizer_finish_switch_fiber(c->fake, NULL, NULL);
+#else
+  swapcontext(&c->uc, c->home);
+#endif
+}
+
+int emu_coop_sleep(emu_wave *w, const emu_insn *in)
+{
+  emu_wg *g = w->wg;
+  emu_coop *c = g->coop;
+  if (atomic_load(c->fault_idx) != UINT32_MAX) { /* another workgroup faulted: this spin cannot end */
+    g->coop_abort = true;
+    return emu_raise(w, in, "stopped", -1, 0, "another workgroup of the cooperative launch faulted");
+  }
+  bool close = w->sleep_run && w->sleep_bar == g->nbar && w->sleep_budget - w->budget <= COOP_SPIN_INSNS;
+  w->sleep_run = close ? w->sleep_run + 1 : 1;
+  w->sleep_budget = w->budget;
+  w->sleep_bar = g->nbar;
+  if (!close) {
+    coop_unspin(g);
+  } else {
+    if (!g->coop_spin) {
+      g->coop_spin = true;
+      atomic_fetch_add(&c->spinning, 1);
+    }
+    if (atomic_load(&c->spinning) >= atomic_load(&c->live) && mono_ns() - atomic_load(&c->epoch_ns) > c->deadlock_ns)
+      return emu_raise(w, in, "deadlock", -1, 0,
+                       "every workgroup of the cooperative launch still running (%u) has spun on s_sleep for %.0f s "
+                       "with none passing a barrier or ending: a grid-wide barrier (grid_group::sync) that some "
+                       "workgroup never reaches, or a wait nothing will satisfy (LANELAB_COOP_DEADLOCK_S sets the time)",
+                       atomic_load(&c->live), (double)c->deadlock_ns / 1e9);
+    coop_cur->spun = true;
+  }
+  coop_yield();
+  return EMU_OK;
+}
 
 typedef struct worker {
   launch *L;
@@ -160,6 +287,7 @@ static void init_wave(worker *W, emu_wg *g, emu_wave *w, uint32_t wi)
   emu_pend_clear(w);
   /* emask and emask_of: a cache of EXEC's lane masks (emu_exec_sync), valid as the last wave left it */
   /* private memory starts zeroed (docs/emulator-choices.md "Private memory") */
+  w->sleep_budget = 0, w->sleep_bar = 0, w->sleep_run = 0;
   w->priv_size = L->priv_size;
   w->priv = W->pfile + (size_t)wi * EMU_LANES * L->priv_size;
   memset(w->priv, 0, (size_t)EMU_LANES * L->priv_size);
@@ -567,43 +695,133 @@ static int run_wg(worker *W, emu_wg *g)
     if (W->lo) emu_ldso_barrier(W->lo);
     (void)waiting;
     phase++;
+    g->nbar++;
   }
+}
+
+/* Run workgroup idx on W; false when the worker should stop (a fault, or a cooperative launch's
+ * workgroup stopped for another's fault) */
+static bool worker_one(worker *W, unsigned idx)
+{
+  launch *L = W->L;
+  const emu_dispatch *d = L->d;
+  emu_wg g = {0};
+  g.d = d;
+  g.opts = L->o;
+  g.mem = L->mem;
+  g.prog = L->prog;
+  g.warns = &L->warns;
+  g.idx = idx;
+  g.arch = d->co->arch;
+  g.id[0] = idx % d->grid[0];
+  g.id[1] = (idx / d->grid[0]) % d->grid[1];
+  g.id[2] = idx / (d->grid[0] * d->grid[1]);
+  g.lds = W->lds;
+  g.lds_size = L->lds_size;
+  g.mfma = &W->mfma;
+  g.coop = L->coop;
+  memset(W->lds, 0, L->lds_size);
+  W->fault.faulted = false; /* emu/fault.c fill_event fills every other field */
+  W->waves_run += L->nwaves;
+  int rc = run_wg(W, &g);
+  if (L->coop) {
+    coop_unspin(&g);
+    atomic_fetch_sub(&L->coop->live, 1);
+    atomic_store(&L->coop->epoch_ns, mono_ns());
+    if (g.coop_abort) return false; /* stopped for another workgroup's fault, which is the launch's */
+  }
+  if (rc != EMU_OK) {
+    pthread_mutex_lock(&L->mu);
+    if (idx < atomic_load(&L->fault_idx)) {
+      atomic_store(&L->fault_idx, idx);
+      L->fault = W->fault;
+    }
+    pthread_mutex_unlock(&L->mu);
+    return false;
+  }
+  return true;
 }
 
 static void *worker_main(void *arg)
 {
   worker *W = arg;
   launch *L = W->L;
-  const emu_dispatch *d = L->d;
   for (;;) {
     unsigned idx = atomic_fetch_add(&L->next, 1);
     if (idx >= L->nwg) break;
     if (idx > atomic_load(&L->fault_idx)) break; /* a fault earlier in grid order already won */
-    emu_wg g = {0};
-    g.d = d;
-    g.opts = L->o;
-    g.mem = L->mem;
-    g.prog = L->prog;
-    g.warns = &L->warns;
-    g.idx = idx;
-    g.arch = d->co->arch;
-    g.id[0] = idx % d->grid[0];
-    g.id[1] = (idx / d->grid[0]) % d->grid[1];
-    g.id[2] = idx / (d->grid[0] * d->grid[1]);
-    g.lds = W->lds;
-    g.lds_size = L->lds_size;
-    g.mfma = &W->mfma;
-    memset(W->lds, 0, L->lds_size);
-    W->fault.faulted = false; /* emu/fault.c fill_event fills every other field */
-    W->waves_run += L->nwaves;
-    if (run_wg(W, &g) != EMU_OK) {
-      pthread_mutex_lock(&L->mu);
-      if (idx < atomic_load(&L->fault_idx)) {
-        atomic_store(&L->fault_idx, idx);
-        L->fault = W->fault;
+    if (!worker_one(W, idx)) break;
+  }
+  return NULL;
+}
+
+/* a cooperative launch's context: its one workgroup, then back to its thread for good */
+static void coop_entry(unsigned hi, unsigned lo)
+{
+  coop_ctx *c = (coop_ctx *)(uintptr_t)((uint64_t)hi << 32 | lo);
+#ifdef COOP_ASAN
+  __sanitizer_finish_switch_fiber(NULL, &c->home_bottom, &c->home_size);
+#endif
+  worker_one(c->W, c->idx);
+  c->done = true;
+#ifdef COOP_ASAN
+  __sanitizer_start_switch_fiber(NULL, c->home_bottom, c->home_size); /* this fiber ends */
+#endif
+  setcontext(c->home);
+}
+
+typedef struct coop_set {
+  coop_ctx *ctx;
+  uint32_t first, stride, n; /* the thread's contexts: first, first + stride, ... below n */
+} coop_set;
+
+/* one host thread of a cooperative launch: its contexts in turn until all have finished */
+static void *coop_thread(void *arg)
+{
+  coop_set *s = arg;
+  ucontext_t home;
+  uint32_t left = 0;
+  for (uint32_t i = s->first; i < s->n; i += s->stride) {
+    coop_ctx *c = &s->ctx[i];
+    c->stack = mmap(NULL, COOP_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (c->stack == MAP_FAILED) ll_die(LL_EXIT_ENV, "emu_launch: no memory for the stack of cooperative workgroup %u", i);
+    mprotect(c->stack, 4096, PROT_NONE); /* a guard page below it */
+    getcontext(&c->uc);
+    c->uc.uc_stack.ss_sp = c->stack;
+    c->uc.uc_stack.ss_size = COOP_STACK;
+    c->uc.uc_link = NULL;
+    c->home = &home;
+    const uint64_t p = (uint64_t)(uintptr_t)c;
+    makecontext(&c->uc, (void (*)(void))coop_entry, 2, (unsigned)(p >> 32), (unsigned)p);
+    left++;
+  }
+  while (left) {
+    bool idle = true;
+    for (uint32_t i = s->first; i < s->n; i += s->stride) {
+      coop_ctx *c = &s->ctx[i];
+      if (c->done) continue;
+      c->spun = false;
+      coop_cur = c;
+#ifdef COOP_ASAN
+      void *fake = NULL;
+      __sanitizer_start_switch_fiber(&fake, c->stack, COOP_STACK);
+      swapcontext(&home, &c->uc);
+      __sanitizer_finish_switch_fiber(fake, NULL, NULL);
+#else
+      swapcontext(&home, &c->uc);
+#endif
+      coop_cur = NULL;
+      if (c->done) {
+        munmap(c->stack, COOP_STACK);
+        left--;
+        idle = false;
+      } else if (!c->spun) {
+        idle = false;
       }
-      pthread_mutex_unlock(&L->mu);
-      break;
+    }
+    if (idle && left) { /* every context here spins: the core to the threads with work */
+      struct timespec t = {0, COOP_IDLE_US * 1000};
+      nanosleep(&t, NULL);
     }
   }
   return NULL;
@@ -733,6 +951,23 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
   if (nthreads <= 0) nthreads = ll_ncpus(); /* cached: a small kernel's launch is as long as sysconf's read of /sys */
   if ((uint64_t)nthreads > nwg) nthreads = (int)nwg;
   emu_observer *obs = o ? o->observe : NULL;
+  emu_coop coop;
+  if (o && o->cooperative) {
+    if (nwg > EMU_COOP_MAX_WG)
+      USAGE("emu_launch %s: a cooperative launch of %llu workgroups: the emulator keeps each resident with a stack "
+            "of its own, at most %u", k->name, (unsigned long long)nwg, EMU_COOP_MAX_WG);
+    nthreads = (int)nwg;
+    memset(&coop, 0, sizeof coop);
+    atomic_init(&coop.live, (unsigned)nwg);
+    atomic_init(&coop.spinning, 0);
+    atomic_init(&coop.epoch_ns, mono_ns());
+    coop.fault_idx = &L.fault_idx;
+    const char *ds = getenv("LANELAB_COOP_DEADLOCK_S");
+    double sec = ds && *ds ? atof(ds) : 10.0;
+    if (!(sec > 0 && sec < 1e6)) sec = 10.0;
+    coop.deadlock_ns = (long long)(sec * 1e9);
+    L.coop = &coop;
+  }
   if (obs) {
     char msg[400];
     if (!emu_obs_launch_begin(obs, m, d, prog, msg, sizeof msg)) {
@@ -741,7 +976,7 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
       pthread_mutex_destroy(&L.warns.mu);
       USAGE("emu_launch %s: %s", k->name, msg);
     }
-    if (emu_obs_serial(obs)) nthreads = 1; /* grid order, one shadow of global memory */
+    if (emu_obs_serial(obs) && !L.coop) nthreads = 1; /* grid order, one shadow of global memory */
   }
   worker *W = ll_xcalloc((size_t)nthreads, sizeof *W);
   for (int t = 0; t < nthreads; t++) {
@@ -749,9 +984,25 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
     worker_mem(&W[t], nregs, lds);
     W[t].phused = 1;
     if (obs) W[t].ow = emu_obs_worker_new(obs, L.lds_size, L.nwaves);
+    if (obs && L.coop && t > 0) emu_obs_worker_share_sync(W[t].ow, W[0].ow); /* on one thread (below) */
     if (L.lds_size) W[t].lo = emu_ldso_new(L.lds_size, L.nwaves, obs && emu_obs_racecheck(obs));
   }
-  if (nthreads == 1) {
+  if (L.coop) {
+    /* every workgroup a context of its own, context i on host thread i mod hosts */
+    int hosts = o->threads > 0 ? o->threads : ll_ncpus();
+    if (obs && emu_obs_serial(obs)) hosts = 1; /* one shadow of global memory: all contexts on one thread */
+    if (hosts > nthreads) hosts = nthreads;
+    coop_ctx *ctx = ll_xcalloc((size_t)nthreads, sizeof *ctx);
+    for (int t = 0; t < nthreads; t++) ctx[t].W = &W[t], ctx[t].idx = (uint32_t)t;
+    coop_set *sets = ll_xcalloc((size_t)hosts, sizeof *sets);
+    pthread_t *th = ll_xmalloc((size_t)hosts * sizeof *th);
+    for (int t = 0; t < hosts; t++) {
+      sets[t] = (coop_set){ctx, (uint32_t)t, (uint32_t)hosts, (uint32_t)nthreads};
+      if (pthread_create(&th[t], NULL, coop_thread, &sets[t]) != 0) ll_die(LL_EXIT_ENV, "emu_launch: cannot start a worker thread");
+    }
+    for (int t = 0; t < hosts; t++) pthread_join(th[t], NULL);
+    free(th), free(sets), free(ctx);
+  } else if (nthreads == 1) {
     worker_main(&W[0]);
   } else {
     pthread_t *th = ll_xmalloc((size_t)nthreads * sizeof *th);

@@ -581,7 +581,8 @@ static bool parse_args(elf *e, emu_codeobj *co, const emu_mp *km, emu_kernel *k,
     ka->hidden = strncmp(ka->value_kind, "hidden_", 7) == 0;
     static const char *const hk[] = {NULL, "hidden_block_count_x", "hidden_block_count_y", "hidden_block_count_z",
                                      "hidden_group_size_x", "hidden_group_size_y", "hidden_group_size_z",
-                                     "hidden_grid_dims", "hidden_dynamic_lds_size", "hidden_printf_buffer"};
+                                     "hidden_grid_dims", "hidden_dynamic_lds_size", "hidden_printf_buffer",
+                                     "hidden_multigrid_sync_arg"};
     ka->hk = EMU_HK_OTHER;
     for (uint8_t j = 1; j < sizeof hk / sizeof *hk; j++)
       if (!strcmp(ka->value_kind, hk[j])) ka->hk = j;

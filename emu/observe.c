@@ -359,10 +359,12 @@ struct emu_obs_worker {
   bool *released;        /* per wave: it has executed a release (buffer_wbl2 sc1) */
   /* release sets: per 4-byte location an atomic write reached after its wave's release, the
    * workgroups it released (that wave's `before` and its own); open addressing, key address + 1 */
-  uint64_t *rs_key;
-  uint32_t *rs_at;       /* index of the location's set in rs_sets */
-  size_t rs_cap, rs_n, rs_max;
-  uint64_t *rs_sets;
+  struct rs_table {
+    uint64_t *rs_key;
+    uint32_t *rs_at;     /* index of the location's set in rs_sets */
+    size_t rs_cap, rs_n, rs_max;
+    uint64_t *rs_sets;
+  } rs_own, *rs;         /* rs: the worker's own table, or the one it shares (emu_obs_worker_share_sync) */
 };
 
 bool emu_obs_serial(const emu_observer *o) { return o->race_global || o->nun || o->tracing; }
@@ -413,6 +415,7 @@ emu_obs_worker *emu_obs_worker_new(emu_observer *o, uint32_t lds_size, uint32_t 
   if (o->race) ow->lds = ll_xcalloc(lds_size ? lds_size : 1, sizeof *ow->lds);
   if (o->init) ow->lwr = ll_xcalloc(lds_size ? lds_size : 1, sizeof *ow->lwr);
   ow->steps = ll_xcalloc(nwaves, sizeof *ow->steps);
+  ow->rs = &ow->rs_own;
   if (o->race_global) {
     const emu_dispatch *d = o->d;
     uint64_t nwg = (uint64_t)d->grid[0] * d->grid[1] * d->grid[2];
@@ -424,9 +427,14 @@ emu_obs_worker *emu_obs_worker_new(emu_observer *o, uint32_t lds_size, uint32_t 
     ow->released = ll_xcalloc(nwaves, sizeof *ow->released);
     /* the release sets together stay within MAX_SYNC_SETS bytes; past that, a location gets none
      * (its acquires order nothing: findings are reported, never hidden) */
-    ow->rs_max = MAX_SYNC_SETS / (ow->words * 8);
+    ow->rs_own.rs_max = MAX_SYNC_SETS / (ow->words * 8);
   }
   return ow;
+}
+
+void emu_obs_worker_share_sync(emu_obs_worker *ow, emu_obs_worker *with)
+{
+  if (ow && with) ow->rs = with->rs;
 }
 
 void emu_obs_worker_free(emu_obs_worker *ow)
@@ -437,7 +445,7 @@ void emu_obs_worker_free(emu_obs_worker *ow)
   free(ow->steps);
   free(ow->waw);
   free(ow->before), free(ow->pend), free(ow->tmp), free(ow->released);
-  free(ow->rs_key), free(ow->rs_at), free(ow->rs_sets);
+  free(ow->rs_own.rs_key), free(ow->rs_own.rs_at), free(ow->rs_own.rs_sets);
   free(ow);
 }
 
@@ -705,28 +713,29 @@ static size_t rs_slot(const uint64_t *keys, size_t cap, uint64_t key)
 
 static uint64_t *rs_find(emu_obs_worker *ow, uint64_t addr, bool make)
 {
+  struct rs_table *t = ow->rs;
   const uint64_t key = (addr & ~3ull) + 1;
-  if (ow->rs_cap) {
-    size_t i = rs_slot(ow->rs_key, ow->rs_cap, key);
-    if (ow->rs_key[i]) return ow->rs_sets + (size_t)ow->rs_at[i] * ow->words;
+  if (t->rs_cap) {
+    size_t i = rs_slot(t->rs_key, t->rs_cap, key);
+    if (t->rs_key[i]) return t->rs_sets + (size_t)t->rs_at[i] * ow->words;
   }
-  if (!make || ow->rs_n >= ow->rs_max) return NULL; /* rs_max < 2^32: rs_at holds every index */
-  if (2 * (ow->rs_n + 1) > ow->rs_cap) { /* grow: at most half full */
-    size_t cap = ow->rs_cap ? 2 * ow->rs_cap : 64;
+  if (!make || t->rs_n >= t->rs_max) return NULL; /* rs_max < 2^32: rs_at holds every index */
+  if (2 * (t->rs_n + 1) > t->rs_cap) { /* grow: at most half full */
+    size_t cap = t->rs_cap ? 2 * t->rs_cap : 64;
     uint64_t *k = ll_xcalloc(cap, sizeof *k);
     uint32_t *at = ll_xcalloc(cap, sizeof *at);
-    for (size_t j = 0; j < ow->rs_cap; j++)
-      if (ow->rs_key[j]) {
-        size_t i = rs_slot(k, cap, ow->rs_key[j]);
-        k[i] = ow->rs_key[j], at[i] = ow->rs_at[j];
+    for (size_t j = 0; j < t->rs_cap; j++)
+      if (t->rs_key[j]) {
+        size_t i = rs_slot(k, cap, t->rs_key[j]);
+        k[i] = t->rs_key[j], at[i] = t->rs_at[j];
       }
-    free(ow->rs_key), free(ow->rs_at);
-    ow->rs_key = k, ow->rs_at = at, ow->rs_cap = cap;
-    ow->rs_sets = ll_xrealloc(ow->rs_sets, cap / 2 * ow->words * 8);
+    free(t->rs_key), free(t->rs_at);
+    t->rs_key = k, t->rs_at = at, t->rs_cap = cap;
+    t->rs_sets = ll_xrealloc(t->rs_sets, cap / 2 * ow->words * 8);
   }
-  size_t i = rs_slot(ow->rs_key, ow->rs_cap, key);
-  ow->rs_key[i] = key, ow->rs_at[i] = (uint32_t)ow->rs_n;
-  uint64_t *set = ow->rs_sets + ow->rs_n++ * ow->words;
+  size_t i = rs_slot(t->rs_key, t->rs_cap, key);
+  t->rs_key[i] = key, t->rs_at[i] = (uint32_t)t->rs_n;
+  uint64_t *set = t->rs_sets + t->rs_n++ * ow->words;
   memset(set, 0, ow->words * 8);
   return set;
 }

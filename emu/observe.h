@@ -18,6 +18,10 @@ bool emu_obs_serial(const emu_observer *o);
 bool emu_obs_racecheck(const emu_observer *o);
 emu_obs_worker *emu_obs_worker_new(emu_observer *o, uint32_t lds_size, uint32_t nwaves);
 void emu_obs_worker_free(emu_obs_worker *ow);
+/* --racecheck=global: ow orders accesses by the release sets of `with` (which must outlive it):
+ * the workers of a cooperative launch, each running one workgroup interleaved with the others on
+ * one thread (emu/exec.c), share one table as the workgroups of one worker do */
+void emu_obs_worker_share_sync(emu_obs_worker *ow, emu_obs_worker *with);
 /* A workgroup starts on this worker (LDS is zeroed, every wave at interval 0). */
 void emu_obs_wg_begin(emu_obs_worker *ow, const emu_wg *g);
 /* The waves of the current workgroup were released from an s_barrier. */

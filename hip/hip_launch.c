@@ -44,12 +44,13 @@ hipError_t __hipPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shmem, hip
  * a device assert's message (hip_runtime.h's __assert_fail prints HIP's "Device-side assertion"
  * line, then traps) is hipErrorAssert; any other trap, an instruction the emulator
  * cannot run or a malformed program is hipErrorLaunchFailure; running out of the instruction budget
- * stands for a kernel that does not finish, hipErrorLaunchTimeOut; every bad memory access is
+ * stands for a kernel that does not finish, hipErrorLaunchTimeOut, as does a cooperative launch's deadlock
+ * (emu/exec.c); every bad memory access is
  * hipErrorIllegalAddress. */
 static hipError_t fault_error(const emu_fault *f, bool asserted) {
   const char *k = f->kind;
   if (!strcmp(k, "trap")) return asserted ? hipErrorAssert : hipErrorLaunchFailure;
-  if (!strcmp(k, "budget exceeded")) return hipErrorLaunchTimeOut;
+  if (!strcmp(k, "budget exceeded") || !strcmp(k, "deadlock")) return hipErrorLaunchTimeOut;
   if (strstr(k, "global") || strstr(k, "lds") || strstr(k, "address") || strstr(k, "private"))
     return hipErrorIllegalAddress;
   return hipErrorLaunchFailure;
@@ -102,8 +103,10 @@ static void trace_out(emu_observer *obs, const char *kname, const struct ihipMod
   free(dir);
 }
 
+static int occupancy(const emu_kernel *k, int block, size_t dyn);
+
 hipError_t hip_launch(const char *fn, struct ihipModuleSymbol_t *f, dim3 grid, dim3 block, size_t shmem,
-                      hipStream_t stream, void **args, const void *packed, size_t packed_size) {
+                      hipStream_t stream, void **args, const void *packed, size_t packed_size, bool coop) {
   if (!hip_stream_valid(stream)) return hip_complain(fn, hipErrorInvalidHandle, "stream %p is not a stream", (void *)stream);
   hipError_t e = hip_func_resolve(f, fn);
   if (e != hipSuccess) return e;
@@ -135,6 +138,22 @@ hipError_t hip_launch(const char *fn, struct ihipModuleSymbol_t *f, dim3 grid, d
                      "%s's %u bytes per block", kname, k->group_segment_size, shmem, emu_arch_name(hip_g.arch),
                      emu_arch_lds_bytes(hip_g.arch));
     goto out;
+  }
+  if (coop) {
+    /* every workgroup resident at once (HIP: hipErrorCooperativeLaunchTooLarge past the device's
+     * occupancy for this kernel, block and shared memory times its CUs) */
+    int cus = 0;
+    if (hipDeviceGetAttribute(&cus, hipDeviceAttributeMultiprocessorCount, 0) != hipSuccess) cus = 0;
+    uint64_t nwg = (uint64_t)g[0] * g[1] * g[2], fit = (uint64_t)occupancy(k, (int)threads, shmem) * (uint64_t)cus;
+    if (fit > EMU_COOP_MAX_WG) fit = EMU_COOP_MAX_WG;
+    if (nwg > fit) {
+      e = hip_complain(fn, hipErrorCooperativeLaunchTooLarge,
+                       "kernel %s: %llu blocks of %llu threads cannot all be resident at once: %llu fit (%d per CU "
+                       "by hipOccupancyMaxActiveBlocksPerMultiprocessor, %d CUs%s)", kname, (unsigned long long)nwg,
+                       (unsigned long long)threads, (unsigned long long)fit, occupancy(k, (int)threads, shmem), cus,
+                       fit == EMU_COOP_MAX_WG ? ", and lanelab runs at most 16384" : "");
+      goto out;
+    }
   }
   /* the explicit arguments, laid out at the metadata's offsets */
   uint32_t end, first_hidden;
@@ -194,7 +213,7 @@ hipError_t hip_launch(const char *fn, struct ihipModuleSymbol_t *f, dim3 grid, d
   rt_launch_opts o = {.printf_out = ms, .sched = hip_g.sched, .sched_seed = hip_g.sched_seed, .observe = obs,
                       .strict_memory = hip_g.strict_memory, .on_warning = on_warning, .fault = &fault,
                       .kernarg = raw, .kernarg_size = nraw, .printf_bytes = (uint32_t)hip_g.printf_bytes,
-                      .stack_bytes = (uint32_t)hip_g.stack_bytes};
+                      .stack_bytes = (uint32_t)hip_g.stack_bytes, .cooperative = coop};
   ll_err err = {0};
   hip_g.launches++;
   count_kernel(kname);
@@ -256,7 +275,7 @@ hipError_t hipLaunchKernel(const void *func, dim3 grid, dim3 block, void **args,
   HIP_BEGIN();
   struct ihipModuleSymbol_t *f;
   hipError_t e = hip_func_of(func, &f, __func__);
-  if (e == hipSuccess) e = hip_launch(__func__, f, grid, block, shmem, stream, args, NULL, 0);
+  if (e == hipSuccess) e = hip_launch(__func__, f, grid, block, shmem, stream, args, NULL, 0, false);
   return hip_done(e);
 }
 
@@ -267,8 +286,28 @@ hipError_t hipExtLaunchKernel(const void *func, dim3 grid, dim3 block, void **ar
   struct ihipModuleSymbol_t *f;
   hipError_t e = hip_func_of(func, &f, __func__);
   if (e == hipSuccess && start) e = hipEventRecord(start, stream);
-  if (e == hipSuccess) e = hip_launch(__func__, f, grid, block, shmem, stream, args, NULL, 0);
+  if (e == hipSuccess) e = hip_launch(__func__, f, grid, block, shmem, stream, args, NULL, 0, false);
   if (e == hipSuccess && stop) e = hipEventRecord(stop, stream);
+  return hip_done(e);
+}
+
+/* Cooperative launches: every block resident at once, so grid_group::sync() completes (emu/exec.c
+ * "cooperative launches", docs/hip-runtime.md) */
+hipError_t hipLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args, unsigned int shmem,
+                                      hipStream_t stream) {
+  HIP_BEGIN();
+  struct ihipModuleSymbol_t *f;
+  hipError_t e = hip_func_of(func, &f, __func__);
+  if (e == hipSuccess) e = hip_launch(__func__, f, grid, block, shmem, stream, args, NULL, 0, true);
+  return hip_done(e);
+}
+
+hipError_t hipModuleLaunchCooperativeKernel(hipFunction_t f, unsigned int gx, unsigned int gy, unsigned int gz,
+                                            unsigned int bx, unsigned int by, unsigned int bz, unsigned int shmem,
+                                            hipStream_t stream, void **kernelParams) {
+  HIP_BEGIN();
+  if (!f) return hip_done(hip_complain(__func__, hipErrorInvalidResourceHandle, "the function is NULL"));
+  hipError_t e = hip_launch(__func__, f, (dim3){gx, gy, gz}, (dim3){bx, by, bz}, shmem, stream, kernelParams, NULL, 0, true);
   return hip_done(e);
 }
 
@@ -293,7 +332,7 @@ hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gx, unsigned int 
       return hip_done(hip_complain(__func__, hipErrorInvalidValue, "extra needs HIP_LAUNCH_PARAM_BUFFER_POINTER and _SIZE"));
   }
   hipError_t e = hip_launch(__func__, f, (dim3){gx, gy, gz}, (dim3){bx, by, bz}, shmem, stream, kernelParams,
-                            extra ? buf : NULL, size);
+                            extra ? buf : NULL, size, false);
   return hip_done(e);
 }
 
@@ -327,7 +366,7 @@ hipError_t hipLaunchByPtr(const void *func) {
   if (e != hipSuccess) return hip_done(hip_complain(__func__, e, "no hipConfigureCall before it"));
   struct ihipModuleSymbol_t *f;
   e = hip_func_of(func, &f, __func__);
-  if (e == hipSuccess) e = hip_launch(__func__, f, g, b, shmem, s, NULL, setup_buf, setup_len);
+  if (e == hipSuccess) e = hip_launch(__func__, f, g, b, shmem, s, NULL, setup_buf, setup_len, false);
   setup_len = 0;
   return hip_done(e);
 }

@@ -379,7 +379,7 @@ static void fill_props(hipDeviceProp_t *p, emu_arch a) {
   p->canMapHostMemory = 1;
   p->hostRegisterSupported = 1;
   p->concurrentKernels = 0; /* the emulator runs one launch at a time */
-  p->cooperativeLaunch = 0;
+  p->cooperativeLaunch = 1; /* hipLaunchCooperativeKernel (hip_launch.c) */
   p->computeMode = 0;
   p->memPitch = 0x7fffffff;
   p->textureAlignment = 0;

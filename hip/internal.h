@@ -162,7 +162,7 @@ size_t hip_total_mem(void);
 
 /* ---- launches (hip_launch.c) ----------------------------------------------------------------*/
 hipError_t hip_launch(const char *fn, struct ihipModuleSymbol_t *f, dim3 grid, dim3 block, size_t shmem,
-                      hipStream_t stream, void **args, const void *packed, size_t packed_size);
+                      hipStream_t stream, void **args, const void *packed, size_t packed_size, bool coop);
 /* A stream handle is one the program created (or a null/legacy/per-thread one). */
 bool hip_stream_valid(hipStream_t s);
 

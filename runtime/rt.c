@@ -150,6 +150,36 @@ static uint64_t printf_setup(rt_device *d, const emu_kernel *k, uint32_t bytes, 
   return p;
 }
 
+/* A cooperative launch's grid-barrier block (rt.h, hidden_multigrid_sync_arg): its address
+ * written into the kernarg; 1 when the launch is not cooperative or the kernel has no such
+ * argument, 0 on failure */
+static uint64_t coop_setup(rt_device *d, const emu_kernel *k, const uint32_t grid[3], const uint32_t block[3],
+                           uint8_t *kernarg, size_t size, ll_err *err) {
+  const emu_kernarg *a = NULL;
+  for (size_t i = 0; i < k->nargs; i++)
+    if (k->args[i].hk == EMU_HK_MULTIGRID_SYNC) a = &k->args[i];
+  if (!a) return 1;
+  if (a->size != 8 || a->offset + 8 > size) {
+    ll_seterr(err, LL_EXIT_USAGE, "kernel '%s': hidden_multigrid_sync_arg at offset %u size %u does not fit its "
+              "%zu-byte kernarg segment", k->name, a->offset, a->size, size);
+    return 0;
+  }
+  uint8_t mi[48] = {0};
+  uint32_t one = 1, nwg = grid[0] * grid[1] * grid[2]; /* the caller checked the grid's size */
+  uint64_t items = (uint64_t)nwg * block[0] * block[1] * block[2];
+  memcpy(mi + 12, &one, 4);   /* num_grids */
+  memcpy(mi + 24, &items, 8); /* all_sum */
+  memcpy(mi + 40, &nwg, 4);   /* num_wg */
+  uint64_t p = rt_alloc(d, sizeof mi, "cooperative launch grid barrier", err);
+  if (!p) return 0;
+  if (!rt_copy_to_device(d, p, mi, sizeof mi, err)) {
+    rt_free(d, p);
+    return 0;
+  }
+  memcpy(kernarg + a->offset, &p, 8);
+  return p;
+}
+
 static void printf_flush(rt_device *d, const emu_codeobj *co, uint64_t p, uint32_t bytes, FILE *out) {
   uint8_t *buf = ll_xmalloc(bytes);
   ll_buf text = {0}, etext = {0}, diag = {0};
@@ -202,6 +232,10 @@ int rt_launch(rt_device *d, rt_module *m, const char *name, const uint32_t grid[
               "(--backend emu)");
     return LL_EXIT_USAGE;
   }
+  if (d->backend == RT_HIP && o && o->cooperative) {
+    ll_seterr(err, LL_EXIT_USAGE, "cooperative launches run on the emulator only (--backend emu)");
+    return LL_EXIT_USAGE;
+  }
   if (d->backend == RT_HIP && o && o->on_wave_end) {
     ll_seterr(err, LL_EXIT_USAGE, "register dumps need the emulator (--backend emu)");
     return LL_EXIT_USAGE;
@@ -220,9 +254,13 @@ int rt_launch(rt_device *d, rt_module *m, const char *name, const uint32_t grid[
           : rt_fill_kernargs(k, args, nargs, grid, block, dynamic_lds, buf, size ? size : 1, err)) {
     uint64_t pbuf = 0;
     uint32_t pbytes = o && o->printf_bytes ? o->printf_bytes : RT_PRINTF_BYTES;
+    uint64_t cbuf = 1;
     if (d->backend == RT_EMU && !(pbuf = printf_setup(d, k, pbytes, buf, size, err))) rc = err ? err->code : LL_EXIT_FAIL;
+    else if (o && o->cooperative && !(cbuf = coop_setup(d, k, grid, block, buf, size, err)))
+      rc = err ? err->code : LL_EXIT_FAIL;
     else rc = d->ops->launch(d->impl, m->co, m->impl, k, grid, block, dynamic_lds, buf, size, o, err);
     if (pbuf > 1) printf_flush(d, m->co, pbuf, pbytes, o ? o->printf_out : NULL);
+    if (cbuf > 1) rt_free(d, cbuf);
   }
   free(buf);
   return rc;

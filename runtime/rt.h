@@ -15,7 +15,14 @@
  *                              else 1 (the AQL packet's setup dimensions)
  *   hidden_dynamic_lds_size    the dynamic LDS bytes of the launch
  *   hidden_global_offset_x/y/z 0
- *   every other hidden_* kind  0 (printf/hostcall buffers, heap, multigrid sync, default queue,
+ *   hidden_multigrid_sync_arg  0, or in a cooperative launch (rt_launch_opts.cooperative) the
+ *                              address of a zeroed 48-byte block laid out as ROCm's device
+ *                              library reads it (ockl cg.cl struct mg_info: mgs 0, grid_id 0,
+ *                              num_grids 1, prev_sum 0, all_sum = the grid's work-items, the
+ *                              grid barrier's counter sgs at byte 32, num_wg = the workgroups
+ *                              at byte 40)
+ *   hidden_printf_buffer       a buffer for device printf (rt_printf.c)
+ *   every other hidden_* kind  0 (hostcall buffer, heap, default queue,
  *                              completion action, private/shared base, queue ptr, none): a kernel
  *                              that needs one of these services does not get it.
  * On the hip backend the HIP runtime fills hidden arguments itself; ours are passed but ignored. */
@@ -132,6 +139,9 @@ typedef struct rt_launch_opts {
   FILE *printf_out;
   uint32_t printf_bytes;
   uint32_t stack_bytes;    /* emu: private bytes per lane a dynamic-stack kernel gets at least (0: 1024) */
+  /* emu: a cooperative launch (emu_launch_opts.cooperative); a kernel with a
+   * hidden_multigrid_sync_arg gets the grid-barrier block described at rt_launch */
+  bool cooperative;
 } rt_launch_opts;
 #define RT_PRINTF_BYTES (1u << 20)
 

@@ -224,6 +224,7 @@ static int rt_emu_run(void *impl, const emu_codeobj *co, void *module, const emu
     lo.stack_bytes = o->stack_bytes;
     lo.on_warning = o->on_warning;
     lo.warn_user = o->warn_user;
+    lo.cooperative = o->cooperative;
   }
   int rc = emu_launch(d->mem, &disp, &lo, f, o ? o->stats : NULL);
   rt_emu_free(d, pkt);

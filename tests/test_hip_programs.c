@@ -146,6 +146,43 @@ Test(programs, leakcheck_and_use_after_free, .timeout = 120) {
             "use after free: exit %d:\n%s", rc, out);
   free(out), free(at);
 }
+/* Cooperative launches (docs/hip-runtime.md "Cooperative launches"): a stencil whose every step
+ * reads other blocks' elements, a sum over all blocks, each behind grid.sync(), against the host's
+ * arithmetic (the program checks), hipErrorCooperativeLaunchTooLarge one block past the device's
+ * occupancy, grid.is_valid() false in a plain launch. The global racecheck and initcheck find
+ * nothing in it, and find the read of a neighbour's element with no grid.sync() between; grid.sync()
+ * in a plain launch traps at the barrier's line; a block that never reaches the barrier is a
+ * deadlock fault naming it (LANELAB_COOP_DEADLOCK_S=1), hipErrorLaunchTimeOut */
+Test(programs, cooperative_launch_and_grid_sync, .timeout = 120) {
+  passes_on_both_arches("grid_sync", NULL, "grid_sync: 24 blocks, 13 grid-wide barriers, 3072 elements and every block's total ok");
+  char *out;
+  for (size_t i = 0; i < 2; i++) {
+    char *opts = ll_fmt("--arch %s --racecheck=global --initcheck --leakcheck", arches[i]);
+    int rc = exec_prog(opts, "grid_sync", NULL, &out);
+    cr_expect(rc == 0 && strstr(out, "grid_sync: 24 blocks") && strstr(out, "faults 0; racecheck 0; initcheck 0; leakcheck 0"),
+              "%s with every check: exit %d:\n%s", arches[i], rc, out);
+    free(out), free(opts);
+  }
+  char *racy = marker_line("grid_sync", "GS_RACY");
+  int rc = exec_prog("--racecheck=global", "grid_sync", "racy", &out);
+  cr_expect(rc == 1 && strstr(out, "racecheck: gfx950 kernel gs_racy") && strstr(out, racy) &&
+                strstr(out, "in different workgroups (no release and acquire orders them)") && strstr(out, "racecheck FOUND"),
+            "no grid.sync() before reading a neighbour's element: exit %d:\n%s", rc, out);
+  free(out), free(racy);
+  char *step = marker_line("grid_sync", "GS_STEP");
+  rc = run_prog("grid_sync", "gfx942", "plain", &out);
+  cr_expect(rc == 0 && strstr(out, "fault: trap: gfx942 kernel gs_stencil") && strstr(out, step) &&
+                strstr(out, "grid_sync: a plain launch: hipErrorLaunchFailure"),
+            "grid.sync() in a plain launch: exit %d:\n%s", rc, out);
+  free(out), free(step);
+  char *dl = marker_line("grid_sync", "GS_DEADLOCK");
+  rc = sh_run("env LANELAB_COOP_DEADLOCK_S=1 LANELAB_ARCH=gfx950 " PROGS "/features grid_sync deadlock", &out);
+  cr_expect(rc == 0 && strstr(out, "fault: deadlock: gfx950 kernel gs_deadlock") && strstr(out, dl) &&
+                strstr(out, "every workgroup of the cooperative launch still running (3) has spun on s_sleep for 1 s") &&
+                strstr(out, "grid_sync: the launch hipSuccess, then hipErrorLaunchTimeOut"),
+            "a block that never reaches the barrier: exit %d:\n%s", rc, out);
+  free(out), free(dl);
+}
 Test(programs, pitched_3d, .timeout = 120) { passes_on_both_arches("pitched_3d", NULL, "pitched_3d: 70 x 5 x 4 volume, pitch 256: ok"); }
 Test(programs, gemm_softmax, .timeout = 120) { passes_on_both_arches("gemm_softmax", NULL, "gemm_softmax: 40x72 ok"); }
 /* HIP's inter-process handles in one process: made, opened nowhere, each refusal named (the

@@ -1,9 +1,9 @@
-// tests/programs/features — sixteen small HIP programs of the corpus, built as one program: the
+// tests/programs/features — the small HIP programs of the corpus, built as one program: the
 // program `features PART [ARGS]` runs tests/programs/features/PART.hip's main. Each part is a
 // whole program as it stands (it includes what it uses and compiles alone with lanelab hipcc);
 // here each is included with its main renamed. Why one program: a HIP compile's time is clang
 // parsing the HIP and C++ standard headers, three times (host, gfx942, gfx950), about 5 s of CPU
-// whatever the program's size, so sixteen programs cost sixteen times that in every build.
+// whatever the program's size, so N programs cost N times that in every build.
 // A part's kernels, device variables and static helpers keep distinct names across parts (a
 // clash is a compile error, never a silent mix-up).
 #include <cstdio>
@@ -33,6 +33,9 @@
 #undef main
 #define main features_faulting_kernel
 #include "features/faulting_kernel.hip"
+#undef main
+#define main features_grid_sync
+#include "features/grid_sync.hip"
 #undef main
 #define main features_host_device_memory
 #include "features/host_device_memory.hip"
@@ -83,7 +86,7 @@ int main(int argc, char **argv) {
     int (*run)(int, char **);
   } parts[] = {PART(async_events), PART(constant_memory), PART(device_assert), PART(device_printf),
                PART(device_math), PART(device_props_tile), PART(dynamic_shared),
-               PART(faulting_kernel), PART(host_device_memory), PART(ipc_handles),
+               PART(faulting_kernel), PART(grid_sync), PART(host_device_memory), PART(ipc_handles),
                PART(leaks_and_uaf), PART(module_load), PART(occupancy), PART(pitched_3d),
                PART(racy_shared), PART(reduction_streams), PART(stack_limit), PART(template_ggl),
                PART(uninit_read)};

@@ -12,9 +12,10 @@
 //                  64) with size(), thread_rank(), sync();
 //   coalesced_group  coalesced_threads(): the active lanes of the wave, ranked in lane order;
 //                  shfl, shfl_up, shfl_down in rank space, ballot/any/all, sync();
-//   grid_group     this_grid(): size() and thread_rank() over the grid. grid.sync() needs a
-//                  cooperative launch, which lanelab does not provide: it is refused, and
-//                  is_valid() is false, as for any launch that is not cooperative;
+//   grid_group     this_grid(): size() and thread_rank() over the grid; is_valid() is true in a
+//                  cooperative launch (hipLaunchCooperativeKernel) and false in any other, and
+//                  sync() is the grid-wide barrier of a cooperative launch (below); outside one
+//                  it traps, as no barrier block was passed;
 //   reduce(tile, v, op) with plus, less (the smaller), greater (the larger), bit_and, bit_or,
 //   bit_xor: every thread of the tile receives the reduction; sync(g), group_size(g),
 //   thread_rank(g).
@@ -45,9 +46,43 @@ __device__ inline void wave_sync() {
   __builtin_amdgcn_wave_barrier();
   __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
 }
-extern "C" __device__ void __lanelab_refused_grid_sync() __attribute__((error(
-    "not in lanelab's HIP headers: grid_group::sync() needs a cooperative launch "
-    "(hipLaunchCooperativeKernel), which lanelab's runtime does not provide (docs/hip-subset.md)")));
+// The grid-wide barrier. Facts from ROCm's device library (ockl cg.cl, __ockl_grid_sync as built
+// for gfx940-gfx942): a cooperative launch passes in the hidden argument
+// hidden_multigrid_sync_arg (the 12th 8-byte implicit argument, byte 88 under code object v5) a
+// block whose 32-bit word at byte 32 is the barrier's counter and at byte 40 the number of
+// workgroups n; one work-item of each workgroup adds 1 to the counter; the one that finds
+// n - 1 in its low 16 bits adds 0x10000 - n (the generation in bits 16-31 moves on and the
+// count returns to 0); the others sleep until the generation moves. Written here with an
+// agent-scope release by every thread before, and an agent-scope acquire by the waiting
+// work-item before the workgroup barrier that lets the others go (and by every thread after it),
+// so that each workgroup's writes before the barrier are seen by every workgroup after it, as
+// HIP's memory model asks of grid.sync().
+__device__ inline unsigned *grid_sync_block() {
+  return *(unsigned *const __attribute__((address_space(4))) *)(
+      (const __attribute__((address_space(4))) char *)__builtin_amdgcn_implicitarg_ptr() + 88);
+}
+__device__ inline void grid_sync() {
+  unsigned *const b = grid_sync_block();
+  if (!b) __builtin_trap(); // not a cooperative launch: there is no barrier to wait at
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "agent");
+  __builtin_amdgcn_s_barrier();
+  if ((__builtin_amdgcn_workitem_id_x() | __builtin_amdgcn_workitem_id_y() | __builtin_amdgcn_workitem_id_z()) == 0) {
+    unsigned *const count = b + 8; // byte 32
+    const unsigned n = b[10];      // byte 40
+    unsigned v = __hip_atomic_fetch_add(count, 1u, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+    if ((v & 0xffffu) == n - 1) {
+      __hip_atomic_fetch_add(count, 0x10000u - n, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+    } else {
+      v &= ~0xffffu;
+      do {
+        __builtin_amdgcn_s_sleep(1);
+      } while ((__hip_atomic_load(count, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT) & ~0xffffu) == v);
+    }
+    __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "agent");
+  }
+  __builtin_amdgcn_s_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "agent");
+}
 } // namespace internal
 
 class thread_group {
@@ -72,10 +107,10 @@ public:
     }
     return 0;
   }
-  __device__ bool is_valid() const { return type_ != internal::cg_grid; }
+  __device__ bool is_valid() const { return type_ != internal::cg_grid || internal::grid_sync_block() != nullptr; }
   __device__ void sync() const {
     if (type_ == internal::cg_thread_block) __syncthreads();
-    else if (type_ == internal::cg_grid) internal::__lanelab_refused_grid_sync();
+    else if (type_ == internal::cg_grid) internal::grid_sync();
     else internal::wave_sync();
   }
 };
@@ -96,8 +131,8 @@ class grid_group : public thread_group {
   __device__ grid_group() : thread_group(internal::cg_grid, gridDim.x * gridDim.y * gridDim.z * internal::block_size()) {}
 
 public:
-  __device__ bool is_valid() const { return false; }
-  __device__ void sync() const { internal::__lanelab_refused_grid_sync(); }
+  __device__ bool is_valid() const { return internal::grid_sync_block() != nullptr; }
+  __device__ void sync() const { internal::grid_sync(); }
 };
 __device__ inline grid_group this_grid() { return grid_group(); }
 

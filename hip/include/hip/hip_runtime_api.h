@@ -829,6 +829,10 @@ hipError_t hipModuleLoadDataEx(hipModule_t *module, const void *image, unsigned 
 hipError_t hipModuleUnload(hipModule_t module);
 hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module, const char *kname);
 hipError_t hipModuleGetGlobal(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t hmod, const char *name);
+// a cooperative launch: every block resident at once, so grid_group::sync() completes;
+// hipErrorCooperativeLaunchTooLarge when they cannot be (docs/hip-runtime.md "Cooperative launches")
+hipError_t hipLaunchCooperativeKernel(const void *f, dim3 gridDim, dim3 blockDim, void **kernelParams, unsigned int sharedMemBytes, hipStream_t stream);
+hipError_t hipModuleLaunchCooperativeKernel(hipFunction_t f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, hipStream_t stream, void **kernelParams);
 hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, hipStream_t stream, void **kernelParams, void **extra);
 hipError_t hipFuncGetAttribute(int *value, hipFunction_attribute attrib, hipFunction_t hfunc);
 hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, hipFunction_t f, int blockSize, size_t dynSharedMemPerBlk);
@@ -1037,8 +1041,7 @@ LL_HIP_REFUSED(hipGraphicsUnregisterResource, "interoperation with other graphic
 LL_HIP_REFUSED(hipImportExternalMemory, "interoperation with other graphics and compute APIs is not provided")
 LL_HIP_REFUSED(hipImportExternalSemaphore, "interoperation with other graphics and compute APIs is not provided")
 LL_HIP_REFUSED(hipKernelNameRefByPtr, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
-LL_HIP_REFUSED(hipLaunchCooperativeKernel, "cooperative launches are not provided: the emulator runs the workgroups of a grid one after another, so a grid-wide barrier could never complete")
-LL_HIP_REFUSED(hipLaunchCooperativeKernelMultiDevice, "cooperative launches are not provided: the emulator runs the workgroups of a grid one after another, so a grid-wide barrier could never complete")
+LL_HIP_REFUSED(hipLaunchCooperativeKernelMultiDevice, "multi-device cooperative launches are not provided (the emulated system has one device; hipLaunchCooperativeKernel is)")
 LL_HIP_REFUSED(hipMalloc3DArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipMallocArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipMallocFromPoolAsync, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
@@ -1090,8 +1093,7 @@ LL_HIP_REFUSED(hipMipmappedArrayCreate, "arrays, textures and surfaces: image in
 LL_HIP_REFUSED(hipMipmappedArrayDestroy, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipMipmappedArrayGetLevel, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipModuleGetTexRef, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
-LL_HIP_REFUSED(hipModuleLaunchCooperativeKernel, "cooperative launches are not provided: the emulator runs the workgroups of a grid one after another, so a grid-wide barrier could never complete")
-LL_HIP_REFUSED(hipModuleLaunchCooperativeKernelMultiDevice, "cooperative launches are not provided: the emulator runs the workgroups of a grid one after another, so a grid-wide barrier could never complete")
+LL_HIP_REFUSED(hipModuleLaunchCooperativeKernelMultiDevice, "multi-device cooperative launches are not provided (the emulated system has one device; hipModuleLaunchCooperativeKernel is)")
 LL_HIP_REFUSED(hipOccupancyMaxPotentialBlockSizeVariableSMem, "not provided; hipOccupancyMaxPotentialBlockSize is")
 LL_HIP_REFUSED(hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags, "not provided; hipOccupancyMaxPotentialBlockSize is")
 LL_HIP_REFUSED(hipPointerGetAttribute, "not provided; hipPointerGetAttributes is")
@@ -1236,6 +1238,11 @@ template <class F>
 static inline hipError_t hipLaunchKernel(F *kernel, dim3 numBlocks, dim3 dimBlocks, void **args, size_t sharedMemBytes = 0,
                                          hipStream_t stream = 0) {
   return hipLaunchKernel((const void *)kernel, numBlocks, dimBlocks, args, sharedMemBytes, stream);
+}
+template <class F>
+static inline hipError_t hipLaunchCooperativeKernel(F *kernel, dim3 gridDim, dim3 blockDim, void **kernelParams,
+                                                    unsigned int sharedMemBytes, hipStream_t stream) {
+  return hipLaunchCooperativeKernel((const void *)kernel, gridDim, blockDim, kernelParams, sharedMemBytes, stream);
 }
 #endif
 
