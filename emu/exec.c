@@ -132,7 +132,9 @@ static void coop_yield(void)
 #endif
 }
 
-int emu_coop_sleep(emu_wave *w, const emu_insn *in)
+/* s_sleep in a cooperative launch: the workgroup's context gives its thread to the next one; a
+ * wave of a launch that has faulted elsewhere stops; the deadlock rule above. EMU_OK or EMU_FAULT */
+static int coop_sleep(emu_wave *w, const emu_insn *in)
 {
   emu_wg *g = w->wg;
   emu_coop *c = g->coop;
@@ -720,6 +722,7 @@ static bool worker_one(worker *W, unsigned idx)
   g.lds_size = L->lds_size;
   g.mfma = &W->mfma;
   g.coop = L->coop;
+  g.coop_sleep = L->coop ? coop_sleep : NULL;
   memset(W->lds, 0, L->lds_size);
   W->fault.faulted = false; /* emu/fault.c fill_event fills every other field */
   W->waves_run += L->nwaves;
@@ -825,6 +828,40 @@ static void *coop_thread(void *arg)
     }
   }
   return NULL;
+}
+
+static void coop_init(emu_coop *c, launch *L)
+{
+  memset(c, 0, sizeof *c);
+  atomic_init(&c->live, L->nwg);
+  atomic_init(&c->spinning, 0);
+  atomic_init(&c->epoch_ns, mono_ns());
+  c->fault_idx = &L->fault_idx;
+  const char *ds = getenv("LANELAB_COOP_DEADLOCK_S");
+  double sec = ds && *ds ? atof(ds) : 10.0;
+  if (!(sec > 0 && sec < 1e6)) sec = 10.0;
+  c->deadlock_ns = (long long)(sec * 1e9);
+  L->coop = c;
+}
+
+/* a cooperative launch's n workers, each a context running its workgroup (worker i: workgroup i),
+ * context i on host thread i mod hosts; hosts: `threads`, else one per core, one when the observer
+ * keeps one shadow of global memory (serial) */
+static void coop_run(worker *W, int n, int threads, bool serial)
+{
+  int hosts = threads > 0 ? threads : ll_ncpus();
+  if (serial) hosts = 1;
+  if (hosts > n) hosts = n;
+  coop_ctx *ctx = ll_xcalloc((size_t)n, sizeof *ctx);
+  for (int t = 0; t < n; t++) ctx[t].W = &W[t], ctx[t].idx = (uint32_t)t;
+  coop_set *sets = ll_xcalloc((size_t)hosts, sizeof *sets);
+  pthread_t *th = ll_xmalloc((size_t)hosts * sizeof *th);
+  for (int t = 0; t < hosts; t++) {
+    sets[t] = (coop_set){ctx, (uint32_t)t, (uint32_t)hosts, (uint32_t)n};
+    if (pthread_create(&th[t], NULL, coop_thread, &sets[t]) != 0) ll_die(LL_EXIT_ENV, "emu_launch: cannot start a worker thread");
+  }
+  for (int t = 0; t < hosts; t++) pthread_join(th[t], NULL);
+  free(th), free(sets), free(ctx);
 }
 
 static int cmp_mnem(const void *a, const void *b)
@@ -956,17 +993,8 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
     if (nwg > EMU_COOP_MAX_WG)
       USAGE("emu_launch %s: a cooperative launch of %llu workgroups: the emulator keeps each resident with a stack "
             "of its own, at most %u", k->name, (unsigned long long)nwg, EMU_COOP_MAX_WG);
+    coop_init(&coop, &L);
     nthreads = (int)nwg;
-    memset(&coop, 0, sizeof coop);
-    atomic_init(&coop.live, (unsigned)nwg);
-    atomic_init(&coop.spinning, 0);
-    atomic_init(&coop.epoch_ns, mono_ns());
-    coop.fault_idx = &L.fault_idx;
-    const char *ds = getenv("LANELAB_COOP_DEADLOCK_S");
-    double sec = ds && *ds ? atof(ds) : 10.0;
-    if (!(sec > 0 && sec < 1e6)) sec = 10.0;
-    coop.deadlock_ns = (long long)(sec * 1e9);
-    L.coop = &coop;
   }
   if (obs) {
     char msg[400];
@@ -988,20 +1016,7 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
     if (L.lds_size) W[t].lo = emu_ldso_new(L.lds_size, L.nwaves, obs && emu_obs_racecheck(obs));
   }
   if (L.coop) {
-    /* every workgroup a context of its own, context i on host thread i mod hosts */
-    int hosts = o->threads > 0 ? o->threads : ll_ncpus();
-    if (obs && emu_obs_serial(obs)) hosts = 1; /* one shadow of global memory: all contexts on one thread */
-    if (hosts > nthreads) hosts = nthreads;
-    coop_ctx *ctx = ll_xcalloc((size_t)nthreads, sizeof *ctx);
-    for (int t = 0; t < nthreads; t++) ctx[t].W = &W[t], ctx[t].idx = (uint32_t)t;
-    coop_set *sets = ll_xcalloc((size_t)hosts, sizeof *sets);
-    pthread_t *th = ll_xmalloc((size_t)hosts * sizeof *th);
-    for (int t = 0; t < hosts; t++) {
-      sets[t] = (coop_set){ctx, (uint32_t)t, (uint32_t)hosts, (uint32_t)nthreads};
-      if (pthread_create(&th[t], NULL, coop_thread, &sets[t]) != 0) ll_die(LL_EXIT_ENV, "emu_launch: cannot start a worker thread");
-    }
-    for (int t = 0; t < hosts; t++) pthread_join(th[t], NULL);
-    free(th), free(sets), free(ctx);
+    coop_run(W, nthreads, o->threads, obs && emu_obs_serial(obs));
   } else if (nthreads == 1) {
     worker_main(&W[0]);
   } else {

@@ -537,8 +537,10 @@ typedef struct emu_wg {
    * MFMA and freed by emu_mfma_ctx_free when the worker ends, so a process, thread or launch that
    * runs no MFMA pays nothing for it; NULL: none (hand-built waves run without it) */
   struct emu_mfma_ctx **mfma;
-  /* a cooperative launch's shared state (emu/exec.c emu_coop_sleep), NULL for any other launch */
+  /* a cooperative launch's shared state, NULL for any other launch, and what its s_sleep does
+   * (emu/exec.c coop_sleep: reached through the pointer, the semantics files call nothing there) */
   struct emu_coop *coop;
+  int (*coop_sleep)(emu_wave *w, const struct emu_insn *in);
   uint32_t nbar;         /* barrier releases so far (emu/exec.c run_wg): a cooperative wave's progress */
   bool coop_abort;       /* the workgroup stopped because another one faulted: its fault is not the launch's */
   bool coop_spin;        /* its waves spin on s_sleep (counted in emu_coop.spinning) */
@@ -629,7 +631,7 @@ struct emu_wave {
    * priv[l * priv_size, (l + 1) * priv_size) (priv_size = emu_private_size; 0: none) */
   uint8_t *priv;
   uint32_t priv_size;
-  /* cooperative launches (emu/exec.c emu_coop_sleep): the wave's last s_sleep, by its budget then
+  /* cooperative launches (emu/exec.c coop_sleep): the wave's last s_sleep, by its budget then
    * and the workgroup's barrier releases then, and how many s_sleeps in a row came close together */
   uint64_t sleep_budget;
   uint32_t sleep_bar, sleep_run;
@@ -647,12 +649,6 @@ static inline int emu_regkind(const emu_opnd *o)
 struct emu_obs_worker;
 struct emu_ldso;
 int emu_exec_special(emu_wave *w, const emu_insn *in, struct emu_obs_worker *ow, struct emu_ldso *lo);
-
-/* s_sleep in a cooperative launch (emu/exec.c): the host thread of the workgroup waits a little,
- * so that the other workgroups, each on a thread of its own, reach the grid-wide barrier the wave
- * spins on; a wave of a launch that has faulted elsewhere stops; every workgroup waiting so for
- * long with none progressing is a fault (a deadlock). EMU_OK, or EMU_FAULT. */
-int emu_coop_sleep(emu_wave *w, const emu_insn *in);
 
 /* Record a fault and return EMU_FAULT. kind is one of the emu_fault kinds; lane -1 if none
  * (emu/fault.c, as emu_memwarn and emu_op_unimplemented). */

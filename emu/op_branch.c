@@ -12,10 +12,10 @@ int emu_op_s_endpgm(emu_wave *w, const emu_insn *in) { (void)w, (void)in; return
 int emu_op_s_nop(emu_wave *w, const emu_insn *in) { (void)w, (void)in; return EMU_OK; }
 /* s_sleep: the wave sleeps about 64 * SIMM16[6:0] clocks (CDNA3 ISA "SOPP Instructions"); no
  * architectural state changes. In a cooperative launch the emulator's thread for the workgroup
- * yields the host CPU to the other workgroups' (emu/exec.c emu_coop_sleep) */
+ * yields the host CPU to the other workgroups' (emu/exec.c coop_sleep, through emu_wg.coop_sleep) */
 int emu_op_s_sleep(emu_wave *w, const emu_insn *in)
 {
-  return w->wg && w->wg->coop ? emu_coop_sleep(w, in) : EMU_OK;
+  return w->wg && w->wg->coop_sleep ? w->wg->coop_sleep(w, in) : EMU_OK;
 }
 
 static inline int branch(emu_wave *w, const emu_insn *in, bool taken)

@@ -1073,6 +1073,34 @@ Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
    * inlined into main, and which of the two it meets first is the optimizer's business) */
   cr_expect(rc == 2 && (strstr(out, "does not provide hipCreateChannelDesc:") || strstr(out, "does not provide hipCreateTextureObject:")),
             "calling them: exit %d:\n%s", rc, out);
+  free(out), free(cmd);
+  /* a refused call where an exception could unwind past a live std::string (an invoke, which the
+   * error attribute did not reach: rocm-examples' cooperative_groups linked "undefined symbol"
+   * instead), at -O0 and -O2, and HIP's five-argument hipCreateChannelDesc: each refused by name */
+  const char *text5 = "#include <hip/hip_runtime.h>\n#include <string>\n"
+                      "int main() {\n  std::string s(100, 'x');\n  hipError_t e = hipDeviceEnablePeerAccess(1, 0);\n"
+                      "  hipChannelFormatDesc d = hipCreateChannelDesc(8, 0, 0, 0, hipChannelFormatKindUnsigned);\n"
+                      "  return e != hipSuccess || s.size() != 100 || d.x != 8;\n}\n";
+  cr_assert(ll_write_file_atomic(src, text5, strlen(text5), &e), "%s", e.msg);
+  for (int opt = 0; opt <= 2; opt += 2) {
+    cmd = ll_fmt("%s -q hipcc %s -O%d --offload-arch=gfx942 -o %s/r5", LANELAB, src, opt, dir);
+    rc = sh_run(cmd, &out);
+    cr_expect(rc == 2 && strstr(out, "does not provide hipDeviceEnablePeerAccess:") &&
+                  strstr(out, "does not provide hipCreateChannelDesc:") && !strstr(out, "undefined symbol"),
+              "-O%d: refused calls with a destructor in scope: exit %d:\n%s", opt, rc, out);
+    free(out), free(cmd);
+  }
+  /* HIP_TEMPLATE_KERNEL_LAUNCH: hipLaunchKernelGGL is a function template, so a kernel name with
+   * a comma needs no HIP_KERNEL_NAME (ROCm's reduction tutorial launches so) */
+  const char *text6 = "#define HIP_TEMPLATE_KERNEL_LAUNCH\n#include <hip/hip_runtime.h>\n"
+                      "template <int A, int B> __global__ void k(int *p, int c) { p[threadIdx.x] = A * 10 + B + c; }\n"
+                      "int main() {\n  int *d; hipMalloc(&d, 64 * sizeof(int));\n"
+                      "  hipLaunchKernelGGL(k<1, 2>, dim3(1), dim3(64), 0, 0, d, 100);\n"
+                      "  int h[64]; hipMemcpy(h, d, sizeof h, hipMemcpyDeviceToHost);\n  return h[63] == 112 ? 0 : 1;\n}\n";
+  cr_assert(ll_write_file_atomic(src, text6, strlen(text6), &e), "%s", e.msg);
+  cmd = ll_fmt("%s -q hipcc %s --offload-arch=gfx942 -o %s/r6 && env LANELAB_ARCH=gfx942 %s/r6", LANELAB, src, dir, dir);
+  rc = sh_run(cmd, &out);
+  cr_expect_eq(rc, 0, "HIP_TEMPLATE_KERNEL_LAUNCH: exit %d:\n%s", rc, out);
   free(out), free(cmd), free(src);
   sh_run(ll_fmt("rm -rf %s", dir), NULL);
   free(dir);

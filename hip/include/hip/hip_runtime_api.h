@@ -244,7 +244,12 @@ typedef struct hipTextureDesc {
   float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
 } hipTextureDesc;
 #if defined(__cplusplus)
-template <class T> hipChannelFormatDesc hipCreateChannelDesc() __attribute__((error(
+template <class T> hipChannelFormatDesc hipCreateChannelDesc() noexcept __attribute__((error(
+    "lanelab's HIP runtime does not provide hipCreateChannelDesc: arrays, textures and surfaces: image instructions "
+    "are not emulated (docs/hip-runtime.md)")));
+// HIP's non-template form (x, y, z, w bits and the kind), refused alike
+template <class... A> hipChannelFormatDesc hipCreateChannelDesc(int x, int y, int z, int w, hipChannelFormatKind f,
+                                                                A...) noexcept __attribute__((error(
     "lanelab's HIP runtime does not provide hipCreateChannelDesc: arrays, textures and surfaces: image instructions "
     "are not emulated (docs/hip-runtime.md)")));
 #if defined(__HIP__)
@@ -865,9 +870,12 @@ void __hipRegisterTexture(void **modules, void *var, char *deviceVar, char *host
 // compiles, as it does with HIP (rocPRIM's texture_cache_iterator.hpp calls hipCreateTextureObject
 // in members a program that does not use the iterator never compiles; with `unavailable`, which
 // clang reports where the call is written, that header stopped every program that included it).
+// noexcept: clang reports the attribute on a call, not on an invoke, so a refused call made where
+// an exception could unwind past a live object with a destructor (a std::string in scope) was no
+// error and failed at the link instead ("undefined symbol"); a noexcept function is always called.
 #if defined(__cplusplus)
 #define LL_HIP_REFUSED(name, why)                                                                   \
-  template <class... A> hipError_t name(A...) __attribute__((error(                                 \
+  template <class... A> hipError_t name(A...) noexcept __attribute__((error(                        \
       "lanelab's HIP runtime does not provide " #name ": " why " (docs/hip-runtime.md)")));
 LL_HIP_REFUSED(__hipGetPCH, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
 LL_HIP_REFUSED(hipApiName, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
@@ -1248,14 +1256,25 @@ static inline hipError_t hipLaunchCooperativeKernel(F *kernel, dim3 gridDim, dim
 
 // hipLaunchKernelGGL(kernel, grid, block, dynamicSharedBytes, stream, args...): the launch
 // <<<grid, block, dynamicSharedBytes, stream>>>(args...), as HIP defines it. A template kernel
-// whose name holds a comma is written HIP_KERNEL_NAME(k<A, B>).
+// whose name holds a comma is written HIP_KERNEL_NAME(k<A, B>). As in HIP, a program that defines
+// HIP_TEMPLATE_KERNEL_LAUNCH before including the header gets a function template instead, which
+// takes the kernel as a pointer: k<A, B> needs no HIP_KERNEL_NAME (and its template arguments are
+// not deduced from the launch's).
 #if defined(__HIP__)
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 #define hipLaunchKernelGGLInternal(kernelName, numBlocks, numThreads, memPerBlock, streamId, ...)          \
   do {                                                                                                    \
     kernelName<<<(numBlocks), (numThreads), (memPerBlock), (streamId)>>>(__VA_ARGS__);                     \
   } while (0)
+#ifdef HIP_TEMPLATE_KERNEL_LAUNCH
+template <typename... Args, typename F = void (*)(Args...)>
+inline void hipLaunchKernelGGL(F kernel, const dim3 &numBlocks, const dim3 &dimBlocks, unsigned int sharedMemBytes,
+                               hipStream_t stream, Args... args) {
+  kernel<<<numBlocks, dimBlocks, sharedMemBytes, stream>>>(args...);
+}
+#else
 #define hipLaunchKernelGGL(kernelName, ...) hipLaunchKernelGGLInternal((kernelName), __VA_ARGS__)
+#endif
 #endif
 
 #undef LL_HIP_EXTERN_C
