@@ -52,7 +52,7 @@ typedef struct launch {
  * which on the GPU is where a wave waits for other waves' progress (it changes no architectural
  * state); a thread whose every context just spun sleeps COOP_IDLE_US before the next round, so
  * that its core goes to the threads with work. One host thread per workgroup was measured first
- * and not kept: with 12,160 workgroups the spinning threads took the two cores from the few with
+ * and not kept: with 9,728 workgroups the spinning threads took the two cores from the few with
  * work (load average above 2,500, minutes for four barriers).
  *
  * Two ends besides the normal one. A fault in one workgroup (the lowest-numbered as always) stops

@@ -1012,6 +1012,18 @@ Test(api, table_matches_header_and_library, .timeout = 120) {
   free(decl), free(refused);
 }
 
+/* text written to src, built for gfx942 as DIR/NAME by `lanelab hipcc` and run there: the exit
+ * status of the two, the output in *out */
+static int write_build_run(const char *src, const char *text, const char *dir, const char *name, char **out) {
+  ll_err e = {0};
+  cr_assert(ll_write_file_atomic(src, text, strlen(text), &e), "%s", e.msg);
+  char *cmd = ll_fmt("%s -q hipcc %s --offload-arch=gfx942 -o %s/%s && env LANELAB_ARCH=gfx942 %s/%s", LANELAB, src, dir,
+                     name, dir, name);
+  int rc = sh_run(cmd, out);
+  free(cmd);
+  return rc;
+}
+
 /* A refused name is a compile error naming it and the reason. */
 Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
   char *dir = sh_tmpdir("hip-refused"), *out;
@@ -1062,11 +1074,9 @@ Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
                       "int main() {\n  cached_reader<int> reader; int *d; hipMalloc(&d, 256);\n"
                       "#ifdef USE\n  reader.bind(d, 64);\n#endif\n"
                       "  k<<<1, 64>>>(d); int h[64]; hipMemcpy(h, d, 256, hipMemcpyDeviceToHost);\n  return h[63] == 2 ? 0 : 1;\n}\n";
-  cr_assert(ll_write_file_atomic(src, text4, strlen(text4), &e), "%s", e.msg);
-  cmd = ll_fmt("%s -q hipcc %s --offload-arch=gfx942 -o %s/r4 && env LANELAB_ARCH=gfx942 %s/r4", LANELAB, src, dir, dir);
-  rc = sh_run(cmd, &out);
+  rc = write_build_run(src, text4, dir, "r4", &out);
   cr_expect_eq(rc, 0, "unused refused calls in a class template: exit %d:\n%s", rc, out);
-  free(out), free(cmd);
+  free(out);
   cmd = ll_fmt("%s -q hipcc %s -DUSE --offload-arch=gfx942 -o %s/r4", LANELAB, src, dir);
   rc = sh_run(cmd, &out);
   /* (the back end reports the first refused call of a function it compiles: at -O3 bind() is
@@ -1097,11 +1107,9 @@ Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
                       "int main() {\n  int *d; hipMalloc(&d, 64 * sizeof(int));\n"
                       "  hipLaunchKernelGGL(k<1, 2>, dim3(1), dim3(64), 0, 0, d, 100);\n"
                       "  int h[64]; hipMemcpy(h, d, sizeof h, hipMemcpyDeviceToHost);\n  return h[63] == 112 ? 0 : 1;\n}\n";
-  cr_assert(ll_write_file_atomic(src, text6, strlen(text6), &e), "%s", e.msg);
-  cmd = ll_fmt("%s -q hipcc %s --offload-arch=gfx942 -o %s/r6 && env LANELAB_ARCH=gfx942 %s/r6", LANELAB, src, dir, dir);
-  rc = sh_run(cmd, &out);
+  rc = write_build_run(src, text6, dir, "r6", &out);
   cr_expect_eq(rc, 0, "HIP_TEMPLATE_KERNEL_LAUNCH: exit %d:\n%s", rc, out);
-  free(out), free(cmd), free(src);
+  free(out), free(src);
   sh_run(ll_fmt("rm -rf %s", dir), NULL);
   free(dir);
 }
