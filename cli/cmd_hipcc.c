@@ -99,6 +99,9 @@ int cmd_hipcc(int argc, char **argv) {
       lang_hip = !strcmp(lang, "hip");
     } else if (!strcmp(a, "-c")) {
       o.compile_only = true;
+    } else if (!strcmp(a, "-S") || !strcmp(a, "-E")) { /* stop before the object, as clang does: no link */
+      o.compile_only = true;
+      push(&o.flags, &o.nflags, a);
     } else if (!strcmp(a, "--genco")) {
       o.genco = true;
     } else if (!strcmp(a, "--shared-runtime")) {

@@ -622,12 +622,16 @@ bool isa_hipcc(const isa_hipcc_opts *o, ll_buf *diag, ll_err *err) {
     free(stem);
     argv_b a = {0};
     argv_add(&a, clang);
+    /* -S or -E (lanelab hipcc: compile only): clang stops there, so no -c, and no object is
+     * bundled, so no --no-offload-compress (either would be an unused-argument warning) */
+    bool early = false;
+    for (size_t k = 0; k < o->nflags; k++) early |= !strcmp(o->flags[k], "-S") || !strcmp(o->flags[k], "-E");
     if (kinds[i] == IN_HIP) {
       argv_add(&a, "-x"), argv_add(&a, "hip");
       for (size_t k = 0; k < na; k++) argv_add(&a, archflags[k]);
       static const char *fixed[] = {"-nogpuinc", "-mprintf-kind=buffered", "--no-offload-compress"};
       /* the new driver bundles nothing at compile time: --no-offload-compress would be unused */
-      for (size_t k = 0; k < sizeof fixed / sizeof fixed[0] - rdc; k++) argv_add(&a, fixed[k]);
+      for (size_t k = 0; k < sizeof fixed / sizeof fixed[0] - (rdc || early); k++) argv_add(&a, fixed[k]);
       for (size_t k = 0; libf[k]; k++) argv_add(&a, libf[k]); /* -nogpulib or ROCm's ocml */
       if (rdc) argv_add(&a, "--offload-new-driver");
       if (o->genco) argv_add(&a, "--cuda-device-only"), argv_add(&a, "--gpu-bundle-output");
@@ -657,7 +661,7 @@ bool isa_hipcc(const isa_hipcc_opts *o, ll_buf *diag, ll_err *err) {
       if (pch) a.v[at_include] = "-include-pch", a.v[at_include + 1] = pch;
       free(flags.v), free(user.v);
     }
-    if (!o->genco) argv_add(&a, "-c");
+    if (!o->genco && !early) argv_add(&a, "-c");
     argv_add(&a, o->inputs[i]), argv_add(&a, "-o"), argv_add(&a, objs[i]);
     int rc = run_logged(a.v, diag, err);
     free(a.v);

@@ -885,6 +885,30 @@ Test(hipcc, a_program_links_the_shared_runtime, .timeout = 180) {
   free(dir);
 }
 
+/* -S and -E stop at clang's compile step, as with clang: assembly (device only, or the bundle of
+ * host and devices) and preprocessed source, not a link of them ("unknown directive:
+ * .amdgcn_target"), with no unused-argument warning under -Werror */
+Test(hipcc, S_and_E_stop_before_the_link, .timeout = 120) {
+  char *dir = ll_fmt("%s/tests/hipcc_S", LANELAB_BUILD);
+  sh_run(ll_fmt("rm -rf %s && mkdir -p %s", dir, dir), NULL);
+  static const char *const how[] = {"--cuda-device-only -S", "-S", "-E"}, *const ext[] = {"s", "bundle.s", "ii"},
+                           *const want[] = {".amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"", "__CLANG_OFFLOAD_BUNDLE____START__",
+                                            "hipError_t hipMalloc("};
+  for (size_t i = 0; i < 3; i++) {
+    char *out, *path = ll_fmt("%s/va.%s", dir, ext[i]);
+    char *cmd = ll_fmt("%s hipcc %s --offload-arch=gfx942 -Werror " SRC "/vector_add.hip -o %s", LANELAB, how[i], path);
+    int rc = sh_run(cmd, &out);
+    cr_expect(rc == 0 && !strstr(out, "warning"), "%s: exit %d:\n%s", how[i], rc, out);
+    free(out), free(cmd);
+    size_t n = 0;
+    ll_err e = {0};
+    char *text = ll_read_file_max(path, 64 << 20, &n, &e);
+    cr_expect(text && strstr(text, want[i]), "%s: %s holds no '%s' (%s)", how[i], path, want[i], text ? "" : e.msg);
+    free(text), free(path);
+  }
+  sh_run(ll_fmt("rm -rf %s", dir), NULL);
+  free(dir);
+}
 /* The host link: LLVM's lld unless the user names a linker (-fuse-ld= goes to the link, not to the
  * compile step). lld marks what it links in .comment ("Linker: Debian LLD 22..."); GNU ld writes no such
  * line. The sanitizer build links with g++ and GNU ld, so there the default is ld too. */
