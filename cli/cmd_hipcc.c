@@ -99,6 +99,11 @@ int cmd_hipcc(int argc, char **argv) {
       lang_hip = !strcmp(lang, "hip");
     } else if (!strcmp(a, "-c")) {
       o.compile_only = true;
+    } else if (!strcmp(a, "--emit-static-lib")) {
+      rc = usage_err("--emit-static-lib: lanelab hipcc makes programs and objects, not static libraries: compile "
+                     "with -c (and -fgpu-rdc if other objects call its device functions) and archive the objects "
+                     "with ar");
+      goto out;
     } else if (!strcmp(a, "-S") || !strcmp(a, "-E")) { /* stop before the object, as clang does: no link */
       o.compile_only = true;
       push(&o.flags, &o.nflags, a);

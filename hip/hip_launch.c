@@ -311,29 +311,72 @@ hipError_t hipModuleLaunchCooperativeKernel(hipFunction_t f, unsigned int gx, un
   return hip_done(e);
 }
 
-hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,
-                                 unsigned int by, unsigned int bz, unsigned int shmem, hipStream_t stream,
-                                 void **kernelParams, void **extra) {
-  HIP_BEGIN();
-  if (!f) return hip_done(hip_complain(__func__, hipErrorInvalidResourceHandle, "the function is NULL"));
-  if (kernelParams && extra)
-    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "kernelParams and extra given: one or the other"));
+/* hipModuleLaunchKernel's work (kernelParams, or extra's packed buffer), for fn */
+static hipError_t module_launch(const char *fn, hipFunction_t f, dim3 grid, dim3 block, unsigned int shmem,
+                                hipStream_t stream, void **kernelParams, void **extra) {
+  if (!f) return hip_complain(fn, hipErrorInvalidResourceHandle, "the function is NULL");
+  if (kernelParams && extra) return hip_complain(fn, hipErrorInvalidValue, "kernelParams and extra given: one or the other");
   const void *buf = NULL;
   size_t size = 0;
   bool have_size = false;
   if (extra) {
     for (size_t i = 0; extra[i] != HIP_LAUNCH_PARAM_END; i += 2) {
-      if (i > 16) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "extra is not terminated by HIP_LAUNCH_PARAM_END"));
+      if (i > 16) return hip_complain(fn, hipErrorInvalidValue, "extra is not terminated by HIP_LAUNCH_PARAM_END");
       if (extra[i] == HIP_LAUNCH_PARAM_BUFFER_POINTER) buf = extra[i + 1];
       else if (extra[i] == HIP_LAUNCH_PARAM_BUFFER_SIZE) size = *(size_t *)extra[i + 1], have_size = true;
-      else return hip_done(hip_complain(__func__, hipErrorInvalidValue, "extra[%zu] is not a HIP_LAUNCH_PARAM_* key", i));
+      else return hip_complain(fn, hipErrorInvalidValue, "extra[%zu] is not a HIP_LAUNCH_PARAM_* key", i);
     }
     if (!buf || !have_size)
-      return hip_done(hip_complain(__func__, hipErrorInvalidValue, "extra needs HIP_LAUNCH_PARAM_BUFFER_POINTER and _SIZE"));
+      return hip_complain(fn, hipErrorInvalidValue, "extra needs HIP_LAUNCH_PARAM_BUFFER_POINTER and _SIZE");
   }
-  hipError_t e = hip_launch(__func__, f, (dim3){gx, gy, gz}, (dim3){bx, by, bz}, shmem, stream, kernelParams,
-                            extra ? buf : NULL, size, false);
-  return hip_done(e);
+  return hip_launch(fn, f, grid, block, shmem, stream, kernelParams, extra ? buf : NULL, size, false);
+}
+
+hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,
+                                 unsigned int by, unsigned int bz, unsigned int shmem, hipStream_t stream,
+                                 void **kernelParams, void **extra) {
+  HIP_BEGIN();
+  return hip_done(module_launch(__func__, f, (dim3){gx, gy, gz}, (dim3){bx, by, bz}, shmem, stream, kernelParams, extra));
+}
+
+/* hip_ext.h's launches by work-items (HIP: globalWorkSize is the grid's work-items, not blocks),
+ * between two event records (either may be NULL). A global size that is not a multiple of the
+ * local one would make partial workgroups, which the emulator does not run (runtime/rt.h
+ * hidden_remainder_*): refused with hipErrorInvalidValue */
+static hipError_t ext_module_launch(const char *fn, hipFunction_t f, const uint32_t global[3], const uint32_t local[3],
+                                    size_t shmem, hipStream_t stream, void **kernelParams, void **extra, hipEvent_t start,
+                                    hipEvent_t stop) {
+  uint32_t g[3];
+  for (int i = 0; i < 3; i++) {
+    if (!local[i] || global[i] % local[i])
+      return hip_complain(fn, hipErrorInvalidValue, "global work size %u along %c is not a multiple of the local size %u: "
+                          "partial workgroups are not provided", global[i], "xyz"[i], local[i]);
+    g[i] = global[i] / local[i];
+  }
+  if (shmem > UINT32_MAX) return hip_complain(fn, hipErrorInvalidValue, "sharedMemBytes %zu", shmem);
+  hipError_t e = start ? hipEventRecord(start, stream) : hipSuccess;
+  if (e == hipSuccess)
+    e = module_launch(fn, f, (dim3){g[0], g[1], g[2]}, (dim3){local[0], local[1], local[2]}, (unsigned)shmem, stream,
+                      kernelParams, extra);
+  if (e == hipSuccess && stop) e = hipEventRecord(stop, stream);
+  return e;
+}
+
+hipError_t hipExtModuleLaunchKernel(hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx, uint32_t ly,
+                                    uint32_t lz, size_t shmem, hipStream_t stream, void **kernelParams, void **extra,
+                                    hipEvent_t start, hipEvent_t stop, uint32_t flags) {
+  HIP_BEGIN();
+  (void)flags;
+  const uint32_t g[3] = {gx, gy, gz}, l[3] = {lx, ly, lz};
+  return hip_done(ext_module_launch(__func__, f, g, l, shmem, stream, kernelParams, extra, start, stop));
+}
+
+hipError_t hipHccModuleLaunchKernel(hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx, uint32_t ly,
+                                    uint32_t lz, size_t shmem, hipStream_t stream, void **kernelParams, void **extra,
+                                    hipEvent_t start, hipEvent_t stop) {
+  HIP_BEGIN();
+  const uint32_t g[3] = {gx, gy, gz}, l[3] = {lx, ly, lz};
+  return hip_done(ext_module_launch(__func__, f, g, l, shmem, stream, kernelParams, extra, start, stop));
 }
 
 /* ---- the pre-<<<>>> launch path: hipConfigureCall, hipSetupArgument (bytes at offsets of the

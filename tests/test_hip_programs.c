@@ -909,6 +909,31 @@ Test(hipcc, S_and_E_stop_before_the_link, .timeout = 120) {
   sh_run(ll_fmt("rm -rf %s", dir), NULL);
   free(dir);
 }
+/* As with ROCm's hipcc: lanelab's headers give a -std=c++11 -Werror program no warning (their
+ * `if constexpr`), and bring std::array as ROCm's do (HIP's samples hipDispatchLatency and
+ * hipDispatchEnqueueRateMT use it without including <array>); --emit-static-lib, which clang
+ * ignored and then linked a program ("undefined symbol: main"), is refused naming what to do */
+Test(hipcc, headers_as_rocms_and_emit_static_lib_refused, .timeout = 120) {
+  char *dir = ll_fmt("%s/tests/hipcc_std", LANELAB_BUILD);
+  sh_run(ll_fmt("rm -rf %s && mkdir -p %s", dir, dir), NULL);
+  char *src = ll_fmt("%s/a.hip", dir), *out;
+  const char *text = "#include <hip/hip_runtime.h>\n__global__ void k(int *p) { p[threadIdx.x] = __shfl(p[0], 3); }\n"
+                     "int f() { std::array<float, 4> a{}; return (int)a[0]; }\n";
+  ll_err e = {0};
+  cr_assert(ll_write_file_atomic(src, text, strlen(text), &e), "%s", e.msg);
+  char *cmd = ll_fmt("%s hipcc -c -std=c++11 -Werror --offload-arch=gfx942 %s -o %s/a.o", LANELAB, src, dir);
+  int rc = sh_run(cmd, &out);
+  cr_expect(rc == 0 && !strstr(out, "warning"), "-std=c++11 -Werror: exit %d:\n%s", rc, out);
+  free(out), free(cmd);
+  cmd = ll_fmt("%s hipcc --emit-static-lib %s -o %s/a.a", LANELAB, src, dir);
+  rc = sh_run(cmd, &out);
+  cr_expect(rc == 2 && strstr(out, "--emit-static-lib: lanelab hipcc makes programs and objects, not static libraries") &&
+                strstr(out, "archive the objects with ar"),
+            "--emit-static-lib: exit %d:\n%s", rc, out);
+  free(out), free(cmd), free(src);
+  sh_run(ll_fmt("rm -rf %s", dir), NULL);
+  free(dir);
+}
 /* The host link: LLVM's lld unless the user names a linker (-fuse-ld= goes to the link, not to the
  * compile step). lld marks what it links in .comment ("Linker: Debian LLD 22..."); GNU ld writes no such
  * line. The sanitizer build links with g++ and GNU ld, so there the default is ld too. */

@@ -15,6 +15,10 @@
 #ifndef HIP_INCLUDE_HIP_HIP_RUNTIME_H
 #define HIP_INCLUDE_HIP_HIP_RUNTIME_H
 #define LANELAB_HIP_SUBSET 1
+// The headers use C++17's `if constexpr`; a program built with -std=c++11 or c++14 gets no
+// warning from them (ROCm's headers are system headers there: hipcc passes -isystem)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wc++17-extensions"
 
 #if !defined(__HIP__)
 #error "lanelab's hip/hip_runtime.h is device code: compile with clang -x hip (lanelab cc does)"
@@ -447,5 +451,10 @@ static __device__ inline __attribute__((always_inline)) long long int wall_clock
 #include "hip/lanelab_hip_bf16.h"
 #include "hip/lanelab_hip_intrin.h"
 #include <type_traits>
+// what ROCm's vector-type header brings with it, which programs use without including
+// (std::array: ROCm's HIP samples hipDispatchLatency, hipDispatchEnqueueRateMT)
+#include <array>
+#include <iosfwd>
 
+#pragma clang diagnostic pop
 #endif // HIP_INCLUDE_HIP_HIP_RUNTIME_H

@@ -941,7 +941,7 @@ LL_HIP_REFUSED(hipDrvMemcpy3DAsync, "the driver API's 2D/3D and parameter-block 
 LL_HIP_REFUSED(hipDrvPointerGetAttributes, "not provided; hipPointerGetAttributes is")
 LL_HIP_REFUSED(hipExtGetLinkTypeAndHopCount, "the emulated system has one device: there are no peers")
 LL_HIP_REFUSED(hipExtHostAlloc, "not provided; hipHostMalloc is")
-LL_HIP_REFUSED(hipExtLaunchMultiKernelMultiDevice, "cooperative launches are not provided: the emulator runs the workgroups of a grid one after another, so a grid-wide barrier could never complete")
+LL_HIP_REFUSED(hipExtLaunchMultiKernelMultiDevice, "multi-device launches are not provided (the emulated system has one device)")
 LL_HIP_REFUSED(hipExtStreamCreateWithCUMask, "compute-unit masks are not provided: the emulator does not model compute units")
 LL_HIP_REFUSED(hipExtStreamGetCUMask, "compute-unit masks are not provided: the emulator does not model compute units")
 LL_HIP_REFUSED(hipExternalMemoryGetMappedBuffer, "interoperation with other graphics and compute APIs is not provided")

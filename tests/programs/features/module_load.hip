@@ -1,10 +1,12 @@
 // hipModuleLoad of a code object built separately (argv[1]: the folder `lanelab cc --arch all`
 // wrote, holding <arch>/module_kernels.co; the arch comes from hipGetDeviceProperties), then
 // hipModuleGetFunction, hipModuleLaunchKernel with kernelParams and with the
-// HIP_LAUNCH_PARAM_BUFFER_POINTER extra, hipModuleGetGlobal, hipFuncGetAttribute,
+// HIP_LAUNCH_PARAM_BUFFER_POINTER extra, hip_ext.h's hipExtModuleLaunchKernel (work-items, events;
+// a global size not a multiple of the block's refused), hipModuleGetGlobal, hipFuncGetAttribute,
 // hipModuleLoadData from bytes in memory, hipModuleUnload; with a second argument, that file (an
 // offload bundle of both arches from `lanelab hipcc --genco`) loaded the same way.
 #include "../common.h"
+#include <hip/hip_ext.h>
 #include <string>
 #include <vector>
 
@@ -50,6 +52,23 @@ int main(int argc, char **argv) {
   int o[64];
   HIP_CHECK(hipMemcpy(o, out, sizeof o, hipMemcpyDeviceToHost));
   for (int i = 0; i < 64; i++) EXPECT(o[i] == 5 + 3 * i, "add_pair[%d] = %d", i, o[i]);
+  // by work-items, between two events
+  hipEvent_t e0, e1;
+  HIP_CHECK(hipEventCreate(&e0));
+  HIP_CHECK(hipEventCreate(&e1));
+  pk.a = 9, pk.b = 1;
+  HIP_CHECK(hipExtModuleLaunchKernel(add, 64, 1, 1, 64, 1, 1, 0, nullptr, nullptr, extra, e0, e1, 0));
+  HIP_CHECK(hipMemcpy(o, out, sizeof o, hipMemcpyDeviceToHost));
+  for (int i = 0; i < 64; i++) EXPECT(o[i] == 9 + i, "hipExtModuleLaunchKernel add_pair[%d] = %d", i, o[i]);
+  float ms = -1;
+  HIP_CHECK(hipEventElapsedTime(&ms, e0, e1));
+  EXPECT(ms >= 0, "elapsed %g ms", ms);
+  EXPECT(hipExtModuleLaunchKernel(add, 100, 1, 1, 64, 1, 1, 0, nullptr, nullptr, extra) == hipErrorInvalidValue,
+         "100 work-items in blocks of 64");
+  EXPECT(hipGetLastError() == hipErrorInvalidValue, "the refused launch's error");
+  HIP_CHECK(hipEventDestroy(e0));
+  HIP_CHECK(hipEventDestroy(e1));
+  pk.a = 5, pk.b = 3;
   int maxt = 0;
   HIP_CHECK(hipFuncGetAttribute(&maxt, HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, scale));
   EXPECT(maxt == 1024, "max threads per block %d", maxt);
