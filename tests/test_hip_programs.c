@@ -1095,13 +1095,16 @@ Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
                       "  hipStreamIsCapturing(s, &st);\n  hipStreamEndCapture(s, &g);\n"
                       "  hipGraphInstantiate(&ge, g, nullptr, nullptr, 0);\n  hipGraphLaunch(ge, s);\n"
                       "  hipDeviceGetDefaultMemPool(&pool, 0); hipCtxGetCurrent(&ctx); hipDestroyTextureObject(tex); hipFreeArray(arr);\n"
+                      "  HIP_ARRAY_DESCRIPTOR ad = {}; ad.Format = HIP_AD_FORMAT_FLOAT; ad.NumChannels = 1; hipArrayCreate(&arr, &ad);\n"
+                      "  hip_Memcpy2D m2 = {}; m2.dstArray = arr; hipMemcpyParam2D(&m2); int tt = hipTextureType2D; (void)tt;\n"
                       "  (void)kp;\n  return 0;\n}\n";
   cr_assert(ll_write_file_atomic(src, text3, strlen(text3), &e), "%s", e.msg);
   cmd = ll_fmt("%s hipcc -c %s -o %s/r.o", LANELAB, src, dir);
   rc = sh_run(cmd, &out);
   cr_expect_eq(rc, 2, "exit %d:\n%s", rc, out);
   static const char *const named[] = {"hipStreamBeginCapture", "hipStreamIsCapturing", "hipStreamEndCapture", "hipGraphInstantiate", "hipGraphLaunch",
-                                      "hipDeviceGetDefaultMemPool", "hipCtxGetCurrent", "hipDestroyTextureObject", "hipFreeArray"};
+                                      "hipDeviceGetDefaultMemPool", "hipCtxGetCurrent", "hipDestroyTextureObject", "hipFreeArray",
+                                      "hipArrayCreate", "hipMemcpyParam2D"};
   for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
     char *want = ll_fmt("does not provide %s:", named[i]);
     cr_expect(strstr(out, want), "no refusal naming %s:\n%s", named[i], out);

@@ -295,6 +295,50 @@ typedef enum hipMemoryType {
   hipMemoryTypeArray = 10,
   hipMemoryTypeUnified = 11,
 } hipMemoryType;
+// The driver API's array descriptors and 2D copy block (HIP's driver_types.h), so that a program
+// using them stops at the refusal of the call that takes them (hipArrayCreate, hipMemcpyParam2D,
+// ...) rather than at an unknown type; nothing here makes an array
+typedef enum hipArray_Format {
+  HIP_AD_FORMAT_UNSIGNED_INT8 = 0x01,
+  HIP_AD_FORMAT_UNSIGNED_INT16 = 0x02,
+  HIP_AD_FORMAT_UNSIGNED_INT32 = 0x03,
+  HIP_AD_FORMAT_SIGNED_INT8 = 0x08,
+  HIP_AD_FORMAT_SIGNED_INT16 = 0x09,
+  HIP_AD_FORMAT_SIGNED_INT32 = 0x0a,
+  HIP_AD_FORMAT_HALF = 0x10,
+  HIP_AD_FORMAT_FLOAT = 0x20
+} hipArray_Format;
+typedef struct HIP_ARRAY_DESCRIPTOR {
+  size_t Width, Height;
+  enum hipArray_Format Format;
+  unsigned int NumChannels;
+} HIP_ARRAY_DESCRIPTOR;
+typedef struct HIP_ARRAY3D_DESCRIPTOR {
+  size_t Width, Height, Depth;
+  enum hipArray_Format Format;
+  unsigned int NumChannels, Flags;
+} HIP_ARRAY3D_DESCRIPTOR;
+typedef struct hip_Memcpy2D {
+  size_t srcXInBytes, srcY;
+  hipMemoryType srcMemoryType;
+  const void *srcHost;
+  hipDeviceptr_t srcDevice;
+  struct hipArray *srcArray;
+  size_t srcPitch, dstXInBytes, dstY;
+  hipMemoryType dstMemoryType;
+  void *dstHost;
+  hipDeviceptr_t dstDevice;
+  struct hipArray *dstArray;
+  size_t dstPitch, WidthInBytes, Height;
+} hip_Memcpy2D;
+// texture types of the texture-reference API (textures are refused: docs/hip-runtime.md)
+#define hipTextureType1D 0x01
+#define hipTextureType2D 0x02
+#define hipTextureType3D 0x03
+#define hipTextureTypeCubemap 0x0C
+#define hipTextureType1DLayered 0xF1
+#define hipTextureType2DLayered 0xF2
+#define hipTextureTypeCubemapLayered 0xFC
 
 typedef struct hipPointerAttribute_t {
   enum hipMemoryType type;
