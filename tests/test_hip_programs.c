@@ -85,6 +85,19 @@ static char *marker_line(const char *name, const char *marker) {
   return ll_fmt("%s.hip:%d", name, found);
 }
 
+/* BUILD/tests/NAME, empty; and its removal */
+static char *fresh_dir(const char *name) {
+  char *dir = ll_fmt("%s/tests/%s", LANELAB_BUILD, name), *cmd = ll_fmt("rm -rf %s && mkdir -p %s", dir, dir);
+  sh_run(cmd, NULL);
+  free(cmd);
+  return dir;
+}
+static void drop_dir(char *dir) {
+  char *cmd = ll_fmt("rm -rf %s", dir);
+  sh_run(cmd, NULL);
+  free(cmd), free(dir);
+}
+
 /* ---- the corpus: each program checks its own results ----------------------------------------*/
 Test(programs, vector_add, .timeout = 120) { passes_on_both_arches("vector_add", NULL, "vector_add: 1000 elements ok"); }
 Test(programs, dynamic_shared, .timeout = 120) { passes_on_both_arches("dynamic_shared", NULL, "dynamic_shared: ok"); }
@@ -780,8 +793,7 @@ Test(hipcc, programs_compile_as_with_rocm, .timeout = 180) {
   int rc = sh_run(cmd, &out);
   cr_expect_eq(rc, 0, "exit %d:\n%s", rc, out);
   free(out), free(cmd), free(src);
-  sh_run(ll_fmt("rm -rf %s", dir), NULL);
-  free(dir);
+  drop_dir(dir);
 }
 
 /* clang options that take the next argument as their value pass through as a pair, as build
@@ -889,8 +901,7 @@ Test(hipcc, a_program_links_the_shared_runtime, .timeout = 180) {
  * host and devices) and preprocessed source, not a link of them ("unknown directive:
  * .amdgcn_target"), with no unused-argument warning under -Werror */
 Test(hipcc, S_and_E_stop_before_the_link, .timeout = 120) {
-  char *dir = ll_fmt("%s/tests/hipcc_S", LANELAB_BUILD);
-  sh_run(ll_fmt("rm -rf %s && mkdir -p %s", dir, dir), NULL);
+  char *dir = fresh_dir("hipcc_S");
   static const char *const how[] = {"--cuda-device-only -S", "-S", "-E"}, *const ext[] = {"s", "bundle.s", "ii"},
                            *const want[] = {".amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"", "__CLANG_OFFLOAD_BUNDLE____START__",
                                             "hipError_t hipMalloc("};
@@ -906,16 +917,14 @@ Test(hipcc, S_and_E_stop_before_the_link, .timeout = 120) {
     cr_expect(text && strstr(text, want[i]), "%s: %s holds no '%s' (%s)", how[i], path, want[i], text ? "" : e.msg);
     free(text), free(path);
   }
-  sh_run(ll_fmt("rm -rf %s", dir), NULL);
-  free(dir);
+  drop_dir(dir);
 }
 /* As with ROCm's hipcc: lanelab's headers give a -std=c++11 -Werror program no warning (their
  * `if constexpr`), and bring std::array as ROCm's do (HIP's samples hipDispatchLatency and
  * hipDispatchEnqueueRateMT use it without including <array>); --emit-static-lib, which clang
  * ignored and then linked a program ("undefined symbol: main"), is refused naming what to do */
 Test(hipcc, headers_as_rocms_and_emit_static_lib_refused, .timeout = 120) {
-  char *dir = ll_fmt("%s/tests/hipcc_std", LANELAB_BUILD);
-  sh_run(ll_fmt("rm -rf %s && mkdir -p %s", dir, dir), NULL);
+  char *dir = fresh_dir("hipcc_std");
   char *src = ll_fmt("%s/a.hip", dir), *out;
   const char *text = "#include <hip/hip_runtime.h>\n__global__ void k(int *p) { p[threadIdx.x] = __shfl(p[0], 3); }\n"
                      "int f() { std::array<float, 4> a{}; return (int)a[0]; }\n";
@@ -931,8 +940,7 @@ Test(hipcc, headers_as_rocms_and_emit_static_lib_refused, .timeout = 120) {
                 strstr(out, "archive the objects with ar"),
             "--emit-static-lib: exit %d:\n%s", rc, out);
   free(out), free(cmd), free(src);
-  sh_run(ll_fmt("rm -rf %s", dir), NULL);
-  free(dir);
+  drop_dir(dir);
 }
 /* The host link: LLVM's lld unless the user names a linker (-fuse-ld= goes to the link, not to the
  * compile step). lld marks what it links in .comment ("Linker: Debian LLD 22..."); GNU ld writes no such
