@@ -670,3 +670,166 @@ hipError_t hipFuncSetSharedMemConfig(const void *func, hipSharedMemConfig c) {
   if (e == hipSuccess && (unsigned)c > hipSharedMemBankSizeEightByte) e = hip_complain(__func__, hipErrorInvalidValue, "config %d", (int)c);
   return hip_done(e);
 }
+
+/* ---- the deprecated context API ---------------------------------------------------------------
+ * One device, so a context is little more than a handle: its flags, whether it is the device's
+ * primary context, and a per-thread stack of current contexts (HIP's, as CUDA's driver API: the
+ * top is current; with none pushed the primary context is). Work issued "in" any context goes to
+ * the one device, as it does under HIP. hipCtxGetApiVersion gives the HIP version lanelab's headers
+ * declare (HIP_VERSION). Peer access between contexts stays refused: there are no peers. */
+struct ihipCtx_t {
+  unsigned flags;
+  bool primary;
+};
+static struct ihipCtx_t primary_ctx = {0, true};
+static unsigned primary_refs;
+static hipCtx_t *made_ctx; /* hipCtxCreate's, not yet destroyed */
+static size_t nmade_ctx;
+#define CTX_STACK 16
+static __thread hipCtx_t ctx_stack[CTX_STACK];
+static __thread int ctx_depth;
+
+static bool ctx_valid(hipCtx_t c) {
+  if (c == &primary_ctx) return true;
+  for (size_t i = 0; c && i < nmade_ctx; i++)
+    if (made_ctx[i] == c) return true;
+  return false;
+}
+static hipCtx_t ctx_current(void) { return ctx_depth ? ctx_stack[ctx_depth - 1] : &primary_ctx; }
+
+hipError_t hipCtxCreate(hipCtx_t *ctx, unsigned int flags, hipDevice_t device) {
+  HIP_BEGIN();
+  if (!ctx) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "ctx is NULL"));
+  hipError_t e = check_device(__func__, device);
+  if (e != hipSuccess) return hip_done(e);
+  if (ctx_depth == CTX_STACK)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%d contexts pushed on this thread already", CTX_STACK));
+  hipCtx_t c = ll_xcalloc(1, sizeof *c);
+  c->flags = flags;
+  made_ctx = ll_xrealloc(made_ctx, (nmade_ctx + 1) * sizeof *made_ctx);
+  made_ctx[nmade_ctx++] = c;
+  ctx_stack[ctx_depth++] = c;
+  *ctx = c;
+  return hip_done(hipSuccess);
+}
+
+hipError_t hipCtxDestroy(hipCtx_t ctx) {
+  HIP_BEGIN();
+  if (ctx == &primary_ctx)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "the primary context is released, not destroyed"));
+  size_t i = 0;
+  while (i < nmade_ctx && made_ctx[i] != ctx) i++;
+  if (!ctx || i == nmade_ctx)
+    return hip_done(hip_complain(__func__, hipErrorInvalidContext, "%p is not a context hipCtxCreate made", (void *)ctx));
+  made_ctx[i] = made_ctx[--nmade_ctx];
+  int k = 0; /* this thread's stack without it (another thread's stack may still name it: HIP's rule too) */
+  for (int j = 0; j < ctx_depth; j++)
+    if (ctx_stack[j] != ctx) ctx_stack[k++] = ctx_stack[j];
+  ctx_depth = k;
+  free(ctx);
+  return hip_done(hipSuccess);
+}
+
+hipError_t hipCtxPushCurrent(hipCtx_t ctx) {
+  HIP_BEGIN();
+  if (!ctx_valid(ctx)) return hip_done(hip_complain(__func__, hipErrorInvalidContext, "%p is not a context", (void *)ctx));
+  if (ctx_depth == CTX_STACK)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%d contexts pushed on this thread already", CTX_STACK));
+  ctx_stack[ctx_depth++] = ctx;
+  return hip_done(hipSuccess);
+}
+
+hipError_t hipCtxPopCurrent(hipCtx_t *ctx) {
+  HIP_BEGIN();
+  if (!ctx_depth) return hip_done(hip_complain(__func__, hipErrorInvalidContext, "no context is pushed on this thread"));
+  hipCtx_t c = ctx_stack[--ctx_depth];
+  if (ctx) *ctx = c;
+  return hip_done(hipSuccess);
+}
+
+hipError_t hipCtxSetCurrent(hipCtx_t ctx) {
+  HIP_BEGIN();
+  if (!ctx) { /* no context bound: the primary one is current again */
+    ctx_depth = 0;
+    return hip_done(hipSuccess);
+  }
+  if (!ctx_valid(ctx)) return hip_done(hip_complain(__func__, hipErrorInvalidContext, "%p is not a context", (void *)ctx));
+  if (ctx_depth) ctx_stack[ctx_depth - 1] = ctx;
+  else ctx_stack[ctx_depth++] = ctx;
+  return hip_done(hipSuccess);
+}
+
+hipError_t hipCtxGetCurrent(hipCtx_t *ctx) {
+  HIP_BEGIN();
+  if (!ctx) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "ctx is NULL"));
+  *ctx = ctx_current();
+  return hip_done(hipSuccess);
+}
+
+hipError_t hipCtxGetDevice(hipDevice_t *device) {
+  HIP_BEGIN();
+  if (!device) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "device is NULL"));
+  *device = 0;
+  return hip_done(hipSuccess);
+}
+
+hipError_t hipCtxGetApiVersion(hipCtx_t ctx, int *apiVersion) {
+  HIP_BEGIN();
+  if (!apiVersion) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "apiVersion is NULL"));
+  if (ctx && !ctx_valid(ctx)) return hip_done(hip_complain(__func__, hipErrorInvalidContext, "%p is not a context", (void *)ctx));
+  *apiVersion = HIP_VERSION;
+  return hip_done(hipSuccess);
+}
+
+hipError_t hipCtxGetFlags(unsigned int *flags) {
+  HIP_BEGIN();
+  if (!flags) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags is NULL"));
+  *flags = ctx_current()->flags;
+  return hip_done(hipSuccess);
+}
+
+hipError_t hipCtxSynchronize(void) { return hipDeviceSynchronize(); }
+hipError_t hipCtxGetCacheConfig(hipFuncCache_t *c) { return hipDeviceGetCacheConfig(c); }
+hipError_t hipCtxSetCacheConfig(hipFuncCache_t c) { return hipDeviceSetCacheConfig(c); }
+hipError_t hipCtxGetSharedMemConfig(hipSharedMemConfig *c) { return hipDeviceGetSharedMemConfig(c); }
+hipError_t hipCtxSetSharedMemConfig(hipSharedMemConfig c) { return hipDeviceSetSharedMemConfig(c); }
+
+hipError_t hipDevicePrimaryCtxRetain(hipCtx_t *pctx, hipDevice_t dev) {
+  HIP_BEGIN();
+  if (!pctx) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pctx is NULL"));
+  hipError_t e = check_device(__func__, dev);
+  if (e == hipSuccess) primary_refs++, *pctx = &primary_ctx;
+  return hip_done(e);
+}
+
+hipError_t hipDevicePrimaryCtxRelease(hipDevice_t dev) {
+  HIP_BEGIN();
+  hipError_t e = check_device(__func__, dev);
+  if (e == hipSuccess && !primary_refs)
+    e = hip_complain(__func__, hipErrorInvalidContext, "the primary context is not retained");
+  if (e == hipSuccess) primary_refs--;
+  return hip_done(e);
+}
+
+hipError_t hipDevicePrimaryCtxGetState(hipDevice_t dev, unsigned int *flags, int *active) {
+  HIP_BEGIN();
+  if (!flags || !active) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags or active is NULL"));
+  hipError_t e = check_device(__func__, dev);
+  if (e == hipSuccess) *flags = primary_ctx.flags, *active = primary_refs > 0;
+  return hip_done(e);
+}
+
+hipError_t hipDevicePrimaryCtxSetFlags(hipDevice_t dev, unsigned int flags) {
+  HIP_BEGIN();
+  hipError_t e = check_device(__func__, dev);
+  if (e == hipSuccess) primary_ctx.flags = flags;
+  return hip_done(e);
+}
+
+hipError_t hipDevicePrimaryCtxReset(hipDevice_t dev) {
+  HIP_BEGIN();
+  hipError_t e = check_device(__func__, dev);
+  if (e != hipSuccess) return hip_done(e);
+  primary_refs = 0;
+  return hipDeviceReset();
+}

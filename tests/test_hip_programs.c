@@ -196,6 +196,9 @@ Test(programs, cooperative_launch_and_grid_sync, .timeout = 120) {
             "a block that never reaches the barrier: exit %d:\n%s", rc, out);
   free(out), free(dl);
 }
+/* the deprecated context API: made, current, pushed, popped, destroyed; the primary context retained
+ * and released; a launch under a made context (the program checks each) */
+Test(programs, context_api, .timeout = 120) { passes_on_both_arches("context_api", NULL, "context_api: ok"); }
 Test(programs, pitched_3d, .timeout = 120) { passes_on_both_arches("pitched_3d", NULL, "pitched_3d: 70 x 5 x 4 volume, pitch 256: ok"); }
 Test(programs, gemm_softmax, .timeout = 120) { passes_on_both_arches("gemm_softmax", NULL, "gemm_softmax: 40x72 ok"); }
 /* HIP's inter-process handles in one process: made, opened nowhere, each refusal named (the
@@ -1102,7 +1105,7 @@ Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
                       "  hipStreamBeginCapture(s, hipStreamCaptureModeGlobal);\n  k<<<1, 64, 0, s>>>(p);\n"
                       "  hipStreamIsCapturing(s, &st);\n  hipStreamEndCapture(s, &g);\n"
                       "  hipGraphInstantiate(&ge, g, nullptr, nullptr, 0);\n  hipGraphLaunch(ge, s);\n"
-                      "  hipDeviceGetDefaultMemPool(&pool, 0); hipCtxGetCurrent(&ctx); hipDestroyTextureObject(tex); hipFreeArray(arr);\n"
+                      "  hipDeviceGetDefaultMemPool(&pool, 0); hipCtxEnablePeerAccess(ctx, 0); hipDestroyTextureObject(tex); hipFreeArray(arr);\n"
                       "  HIP_ARRAY_DESCRIPTOR ad = {}; ad.Format = HIP_AD_FORMAT_FLOAT; ad.NumChannels = 1; hipArrayCreate(&arr, &ad);\n"
                       "  hip_Memcpy2D m2 = {}; m2.dstArray = arr; hipMemcpyParam2D(&m2); int tt = hipTextureType2D; (void)tt;\n"
                       "  (void)kp;\n  return 0;\n}\n";
@@ -1111,7 +1114,7 @@ Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
   rc = sh_run(cmd, &out);
   cr_expect_eq(rc, 2, "exit %d:\n%s", rc, out);
   static const char *const named[] = {"hipStreamBeginCapture", "hipStreamIsCapturing", "hipStreamEndCapture", "hipGraphInstantiate", "hipGraphLaunch",
-                                      "hipDeviceGetDefaultMemPool", "hipCtxGetCurrent", "hipDestroyTextureObject", "hipFreeArray",
+                                      "hipDeviceGetDefaultMemPool", "hipCtxEnablePeerAccess", "hipDestroyTextureObject", "hipFreeArray",
                                       "hipArrayCreate", "hipMemcpyParam2D"};
   for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
     char *want = ll_fmt("does not provide %s:", named[i]);

@@ -16,6 +16,9 @@
 #define main features_constant_memory
 #include "features/constant_memory.hip"
 #undef main
+#define main features_context_api
+#include "features/context_api.hip"
+#undef main
 #define main features_device_assert
 #include "features/device_assert.hip"
 #undef main
@@ -84,7 +87,7 @@ int main(int argc, char **argv) {
   static const struct {
     const char *name;
     int (*run)(int, char **);
-  } parts[] = {PART(async_events), PART(constant_memory), PART(device_assert), PART(device_printf),
+  } parts[] = {PART(async_events), PART(constant_memory), PART(context_api), PART(device_assert), PART(device_printf),
                PART(device_math), PART(device_props_tile), PART(dynamic_shared),
                PART(faulting_kernel), PART(grid_sync), PART(host_device_memory), PART(ipc_handles),
                PART(leaks_and_uaf), PART(module_load), PART(occupancy), PART(pitched_3d),

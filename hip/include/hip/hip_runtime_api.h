@@ -21,7 +21,7 @@
 #define __HIP_PLATFORM_AMD__ 1
 #endif
 // The HIP release whose interface lanelab's headers follow (HIP_VERSION, hipDriverGetVersion).
-#include "hip/hip_version.h"
+#include "hip_version.h" /* this folder's, also when the runtime (built with -I.) includes this header: a host with ROCm's or Debian's HIP headers has its own hip/hip_version.h */
 
 #ifdef __cplusplus
 #define LL_HIP_DEFAULT(v) = v
@@ -878,6 +878,27 @@ hipError_t hipModuleLoadDataEx(hipModule_t *module, const void *image, unsigned 
 hipError_t hipModuleUnload(hipModule_t module);
 hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module, const char *kname);
 hipError_t hipModuleGetGlobal(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t hmod, const char *name);
+// the deprecated context API: one device, so contexts are handles on a per-thread stack
+// (docs/hip-runtime.md "Contexts")
+hipError_t hipCtxCreate(hipCtx_t *ctx, unsigned int flags, hipDevice_t device);
+hipError_t hipCtxDestroy(hipCtx_t ctx);
+hipError_t hipCtxPopCurrent(hipCtx_t *ctx);
+hipError_t hipCtxPushCurrent(hipCtx_t ctx);
+hipError_t hipCtxSetCurrent(hipCtx_t ctx);
+hipError_t hipCtxGetCurrent(hipCtx_t *ctx);
+hipError_t hipCtxGetDevice(hipDevice_t *device);
+hipError_t hipCtxGetApiVersion(hipCtx_t ctx, int *apiVersion);
+hipError_t hipCtxGetCacheConfig(hipFuncCache_t *cacheConfig);
+hipError_t hipCtxSetCacheConfig(hipFuncCache_t cacheConfig);
+hipError_t hipCtxSetSharedMemConfig(hipSharedMemConfig config);
+hipError_t hipCtxGetSharedMemConfig(hipSharedMemConfig *pConfig);
+hipError_t hipCtxSynchronize(void);
+hipError_t hipCtxGetFlags(unsigned int *flags);
+hipError_t hipDevicePrimaryCtxGetState(hipDevice_t dev, unsigned int *flags, int *active);
+hipError_t hipDevicePrimaryCtxRelease(hipDevice_t dev);
+hipError_t hipDevicePrimaryCtxRetain(hipCtx_t *pctx, hipDevice_t dev);
+hipError_t hipDevicePrimaryCtxReset(hipDevice_t dev);
+hipError_t hipDevicePrimaryCtxSetFlags(hipDevice_t dev, unsigned int flags);
 // a cooperative launch: every block resident at once, so grid_group::sync() completes;
 // hipErrorCooperativeLaunchTooLarge when they cannot be (docs/hip-runtime.md "Cooperative launches")
 hipError_t hipLaunchCooperativeKernel(const void *f, dim3 gridDim, dim3 blockDim, void **kernelParams, unsigned int sharedMemBytes, hipStream_t stream);
@@ -935,22 +956,8 @@ LL_HIP_REFUSED(hipBindTextureToArray, "arrays, textures and surfaces: image inst
 LL_HIP_REFUSED(hipBindTextureToMipmappedArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipCreateSurfaceObject, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipCreateTextureObject, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
-LL_HIP_REFUSED(hipCtxCreate, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
-LL_HIP_REFUSED(hipCtxDestroy, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
-LL_HIP_REFUSED(hipCtxDisablePeerAccess, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
-LL_HIP_REFUSED(hipCtxEnablePeerAccess, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
-LL_HIP_REFUSED(hipCtxGetApiVersion, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
-LL_HIP_REFUSED(hipCtxGetCacheConfig, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
-LL_HIP_REFUSED(hipCtxGetCurrent, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
-LL_HIP_REFUSED(hipCtxGetDevice, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
-LL_HIP_REFUSED(hipCtxGetFlags, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
-LL_HIP_REFUSED(hipCtxGetSharedMemConfig, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
-LL_HIP_REFUSED(hipCtxPopCurrent, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
-LL_HIP_REFUSED(hipCtxPushCurrent, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
-LL_HIP_REFUSED(hipCtxSetCacheConfig, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
-LL_HIP_REFUSED(hipCtxSetCurrent, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
-LL_HIP_REFUSED(hipCtxSetSharedMemConfig, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
-LL_HIP_REFUSED(hipCtxSynchronize, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
+LL_HIP_REFUSED(hipCtxDisablePeerAccess, "the emulated system has one device: there are no peers")
+LL_HIP_REFUSED(hipCtxEnablePeerAccess, "the emulated system has one device: there are no peers")
 LL_HIP_REFUSED(hipDestroyExternalMemory, "interoperation with other graphics and compute APIs is not provided")
 LL_HIP_REFUSED(hipDestroyExternalSemaphore, "interoperation with other graphics and compute APIs is not provided")
 LL_HIP_REFUSED(hipDestroySurfaceObject, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
@@ -965,11 +972,6 @@ LL_HIP_REFUSED(hipDeviceGetP2PAttribute, "the emulated system has one device: th
 LL_HIP_REFUSED(hipDeviceGetPCIBusId, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
 LL_HIP_REFUSED(hipDeviceGetUuid, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
 LL_HIP_REFUSED(hipDeviceGraphMemTrim, "graphs and stream capture are not provided")
-LL_HIP_REFUSED(hipDevicePrimaryCtxGetState, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
-LL_HIP_REFUSED(hipDevicePrimaryCtxRelease, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
-LL_HIP_REFUSED(hipDevicePrimaryCtxReset, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
-LL_HIP_REFUSED(hipDevicePrimaryCtxRetain, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
-LL_HIP_REFUSED(hipDevicePrimaryCtxSetFlags, "the deprecated context API is not provided; hipSetDevice/hipGetDevice are")
 LL_HIP_REFUSED(hipDeviceSetGraphMemAttribute, "graphs and stream capture are not provided")
 LL_HIP_REFUSED(hipDeviceSetMemPool, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
 LL_HIP_REFUSED(hipDrvGraphAddMemFreeNode, "graphs and stream capture are not provided")
