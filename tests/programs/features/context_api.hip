@@ -1,7 +1,8 @@
 // The deprecated context API as driver-API programs use it (ROCm's HIP samples module_api and
 // module_api_global start with hipCtxCreate): a context made, current, pushed and popped on a
 // per-thread stack, the primary context retained and released, and a kernel launched while a
-// made context is current, which runs on the one device.
+// made context is current, which runs on the one device; the API and runtime versions are the
+// headers' HIP_VERSION.
 #include "../common.h"
 
 __global__ void ctx_fill(int *p, int v) { p[threadIdx.x] = v + (int)threadIdx.x; }
@@ -27,6 +28,10 @@ int main() {
   int api = 0;
   HIP_CHECK(hipCtxGetApiVersion(made, &api));
   EXPECT(api == HIP_VERSION, "api version %d", api);
+  int rt = 0, drv = 0; // the runtime's own figures are the headers' (not a host's HIP headers')
+  HIP_CHECK(hipRuntimeGetVersion(&rt));
+  HIP_CHECK(hipDriverGetVersion(&drv));
+  EXPECT(rt == HIP_VERSION && drv == HIP_VERSION, "runtime %d driver %d, headers %d", rt, drv, HIP_VERSION);
   int *d;
   HIP_CHECK(hipMalloc(&d, 64 * sizeof(int)));
   ctx_fill<<<1, 64>>>(d, 40);
