@@ -833,3 +833,45 @@ hipError_t hipDevicePrimaryCtxReset(hipDevice_t dev) {
   primary_refs = 0;
   return hipDeviceReset();
 }
+
+/* ---- peers: one device, so a peer pair is a device and itself (docs/hip-runtime.md "Peers") ---- */
+static hipError_t peer_pair(const char *fn, int a, int b) {
+  hipError_t e = check_device(fn, a);
+  if (e == hipSuccess) e = check_device(fn, b);
+  if (e == hipSuccess)
+    e = hip_complain(fn, hipErrorInvalidDevice, "devices %d and %d: a device is not its own peer (the emulated system "
+                     "has one device)", a, b);
+  return e;
+}
+hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags) {
+  HIP_BEGIN();
+  if (flags) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags must be 0, got %u", flags));
+  return hip_done(peer_pair(__func__, 0, peerDeviceId));
+}
+hipError_t hipDeviceDisablePeerAccess(int peerDeviceId) {
+  HIP_BEGIN();
+  return hip_done(peer_pair(__func__, 0, peerDeviceId));
+}
+hipError_t hipCtxEnablePeerAccess(hipCtx_t peerCtx, unsigned int flags) {
+  HIP_BEGIN();
+  if (!ctx_valid(peerCtx)) return hip_done(hip_complain(__func__, hipErrorInvalidContext, "%p is not a context", (void *)peerCtx));
+  if (flags) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags must be 0, got %u", flags));
+  return hip_done(peer_pair(__func__, 0, 0));
+}
+hipError_t hipCtxDisablePeerAccess(hipCtx_t peerCtx) {
+  HIP_BEGIN();
+  if (!ctx_valid(peerCtx)) return hip_done(hip_complain(__func__, hipErrorInvalidContext, "%p is not a context", (void *)peerCtx));
+  return hip_done(peer_pair(__func__, 0, 0));
+}
+hipError_t hipDeviceGetP2PAttribute(int *value, hipDeviceP2PAttr attr, int srcDevice, int dstDevice) {
+  HIP_BEGIN();
+  if (!value) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "value is NULL"));
+  if ((unsigned)attr > hipDevP2PAttrHipArrayAccessSupported)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "attribute %d", (int)attr));
+  return hip_done(peer_pair(__func__, srcDevice, dstDevice));
+}
+hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, uint32_t *linktype, uint32_t *hopcount) {
+  HIP_BEGIN();
+  if (!linktype || !hopcount) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "linktype or hopcount is NULL"));
+  return hip_done(peer_pair(__func__, device1, device2));
+}

@@ -121,6 +121,12 @@ typedef struct ihipEvent_t *hipEvent_t;
 typedef struct ihipModule_t *hipModule_t;
 typedef struct ihipModuleSymbol_t *hipFunction_t;
 typedef int hipDevice_t;
+typedef enum hipDeviceP2PAttr {
+  hipDevP2PAttrPerformanceRank = 0,
+  hipDevP2PAttrAccessSupported,
+  hipDevP2PAttrNativeAtomicSupported,
+  hipDevP2PAttrHipArrayAccessSupported
+} hipDeviceP2PAttr;
 typedef void *hipDeviceptr_t;
 typedef struct hipUUID_t { char bytes[16]; } hipUUID;
 typedef void (*hipStreamCallback_t)(hipStream_t stream, hipError_t status, void *userData);
@@ -899,6 +905,15 @@ hipError_t hipDevicePrimaryCtxRelease(hipDevice_t dev);
 hipError_t hipDevicePrimaryCtxRetain(hipCtx_t *pctx, hipDevice_t dev);
 hipError_t hipDevicePrimaryCtxReset(hipDevice_t dev);
 hipError_t hipDevicePrimaryCtxSetFlags(hipDevice_t dev, unsigned int flags);
+// peers: the emulated system has one device, so every pair of devices these calls can name is a
+// device and itself, which HIP refuses at run time with hipErrorInvalidDevice (a program that
+// looks for a second device first runs as on a one-GPU machine); any other id is no device
+hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags);
+hipError_t hipDeviceDisablePeerAccess(int peerDeviceId);
+hipError_t hipCtxEnablePeerAccess(hipCtx_t peerCtx, unsigned int flags);
+hipError_t hipCtxDisablePeerAccess(hipCtx_t peerCtx);
+hipError_t hipDeviceGetP2PAttribute(int *value, hipDeviceP2PAttr attr, int srcDevice, int dstDevice);
+hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, uint32_t *linktype, uint32_t *hopcount);
 // a cooperative launch: every block resident at once, so grid_group::sync() completes;
 // hipErrorCooperativeLaunchTooLarge when they cannot be (docs/hip-runtime.md "Cooperative launches")
 hipError_t hipLaunchCooperativeKernel(const void *f, dim3 gridDim, dim3 blockDim, void **kernelParams, unsigned int sharedMemBytes, hipStream_t stream);
@@ -956,19 +971,14 @@ LL_HIP_REFUSED(hipBindTextureToArray, "arrays, textures and surfaces: image inst
 LL_HIP_REFUSED(hipBindTextureToMipmappedArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipCreateSurfaceObject, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipCreateTextureObject, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
-LL_HIP_REFUSED(hipCtxDisablePeerAccess, "the emulated system has one device: there are no peers")
-LL_HIP_REFUSED(hipCtxEnablePeerAccess, "the emulated system has one device: there are no peers")
 LL_HIP_REFUSED(hipDestroyExternalMemory, "interoperation with other graphics and compute APIs is not provided")
 LL_HIP_REFUSED(hipDestroyExternalSemaphore, "interoperation with other graphics and compute APIs is not provided")
 LL_HIP_REFUSED(hipDestroySurfaceObject, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipDestroyTextureObject, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
-LL_HIP_REFUSED(hipDeviceDisablePeerAccess, "the emulated system has one device: there are no peers")
-LL_HIP_REFUSED(hipDeviceEnablePeerAccess, "the emulated system has one device: there are no peers")
 LL_HIP_REFUSED(hipDeviceGetByPCIBusId, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
 LL_HIP_REFUSED(hipDeviceGetDefaultMemPool, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
 LL_HIP_REFUSED(hipDeviceGetGraphMemAttribute, "graphs and stream capture are not provided")
 LL_HIP_REFUSED(hipDeviceGetMemPool, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
-LL_HIP_REFUSED(hipDeviceGetP2PAttribute, "the emulated system has one device: there are no peers")
 LL_HIP_REFUSED(hipDeviceGetPCIBusId, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
 LL_HIP_REFUSED(hipDeviceGetUuid, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
 LL_HIP_REFUSED(hipDeviceGraphMemTrim, "graphs and stream capture are not provided")
@@ -985,7 +995,6 @@ LL_HIP_REFUSED(hipDrvMemcpy2DUnaligned, "the driver API's 2D/3D and parameter-bl
 LL_HIP_REFUSED(hipDrvMemcpy3D, "the driver API's 2D/3D and parameter-block copies are not provided; hipMemcpy2D, hipMemcpy3D and the memsets are")
 LL_HIP_REFUSED(hipDrvMemcpy3DAsync, "the driver API's 2D/3D and parameter-block copies are not provided; hipMemcpy2D, hipMemcpy3D and the memsets are")
 LL_HIP_REFUSED(hipDrvPointerGetAttributes, "not provided; hipPointerGetAttributes is")
-LL_HIP_REFUSED(hipExtGetLinkTypeAndHopCount, "the emulated system has one device: there are no peers")
 LL_HIP_REFUSED(hipExtHostAlloc, "not provided; hipHostMalloc is")
 LL_HIP_REFUSED(hipExtLaunchMultiKernelMultiDevice, "multi-device launches are not provided (the emulated system has one device)")
 LL_HIP_REFUSED(hipExtStreamCreateWithCUMask, "compute-unit masks are not provided: the emulator does not model compute units")

@@ -2,7 +2,7 @@
 // module_api_global start with hipCtxCreate): a context made, current, pushed and popped on a
 // per-thread stack, the primary context retained and released, and a kernel launched while a
 // made context is current, which runs on the one device; the API and runtime versions are the
-// headers' HIP_VERSION.
+// headers' HIP_VERSION; the peer calls answer hipErrorInvalidDevice (one device).
 #include "../common.h"
 
 __global__ void ctx_fill(int *p, int v) { p[threadIdx.x] = v + (int)threadIdx.x; }
@@ -49,6 +49,17 @@ int main() {
   EXPECT(hipCtxPopCurrent(&popped) == hipErrorInvalidContext, "nothing left to pop");
   HIP_CHECK(hipCtxGetCurrent(&cur));
   EXPECT(cur == prim, "with nothing pushed the primary context is current");
+  // peers: the one device and itself, or no device (docs/hip-runtime.md "Peers")
+  EXPECT(hipDeviceEnablePeerAccess(0, 0) == hipErrorInvalidDevice, "peer access to itself");
+  EXPECT(hipDeviceEnablePeerAccess(1, 0) == hipErrorInvalidDevice, "peer access to device 1");
+  EXPECT(hipDeviceDisablePeerAccess(0) == hipErrorInvalidDevice, "peer access to itself disabled");
+  EXPECT(hipCtxEnablePeerAccess(made, 0) == hipErrorInvalidDevice, "peer access between two contexts of one device");
+  int p2p = -1;
+  EXPECT(hipDeviceGetP2PAttribute(&p2p, hipDevP2PAttrAccessSupported, 0, 0) == hipErrorInvalidDevice, "P2P attribute");
+  int can = -1;
+  HIP_CHECK(hipDeviceCanAccessPeer(&can, 0, 0));
+  EXPECT(can == 0, "can access peer %d", can);
+  EXPECT(hipGetLastError() == hipErrorInvalidDevice, "the last refused peer call's error");
   HIP_CHECK(hipCtxDestroy(made));
   EXPECT(hipCtxDestroy(made) == hipErrorInvalidContext, "a context destroyed twice");
   EXPECT(hipCtxPushCurrent(made) == hipErrorInvalidContext, "a destroyed context pushed");
