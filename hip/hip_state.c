@@ -696,6 +696,9 @@ static bool ctx_valid(hipCtx_t c) {
   return false;
 }
 static hipCtx_t ctx_current(void) { return ctx_depth ? ctx_stack[ctx_depth - 1] : &primary_ctx; }
+static hipError_t check_ctx(const char *fn, hipCtx_t c) {
+  return ctx_valid(c) ? hipSuccess : hip_complain(fn, hipErrorInvalidContext, "%p is not a context", (void *)c);
+}
 
 hipError_t hipCtxCreate(hipCtx_t *ctx, unsigned int flags, hipDevice_t device) {
   HIP_BEGIN();
@@ -732,7 +735,7 @@ hipError_t hipCtxDestroy(hipCtx_t ctx) {
 
 hipError_t hipCtxPushCurrent(hipCtx_t ctx) {
   HIP_BEGIN();
-  if (!ctx_valid(ctx)) return hip_done(hip_complain(__func__, hipErrorInvalidContext, "%p is not a context", (void *)ctx));
+  if (check_ctx(__func__, ctx) != hipSuccess) return hip_done(hipErrorInvalidContext);
   if (ctx_depth == CTX_STACK)
     return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%d contexts pushed on this thread already", CTX_STACK));
   ctx_stack[ctx_depth++] = ctx;
@@ -753,7 +756,7 @@ hipError_t hipCtxSetCurrent(hipCtx_t ctx) {
     ctx_depth = 0;
     return hip_done(hipSuccess);
   }
-  if (!ctx_valid(ctx)) return hip_done(hip_complain(__func__, hipErrorInvalidContext, "%p is not a context", (void *)ctx));
+  if (check_ctx(__func__, ctx) != hipSuccess) return hip_done(hipErrorInvalidContext);
   if (ctx_depth) ctx_stack[ctx_depth - 1] = ctx;
   else ctx_stack[ctx_depth++] = ctx;
   return hip_done(hipSuccess);
@@ -776,7 +779,7 @@ hipError_t hipCtxGetDevice(hipDevice_t *device) {
 hipError_t hipCtxGetApiVersion(hipCtx_t ctx, int *apiVersion) {
   HIP_BEGIN();
   if (!apiVersion) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "apiVersion is NULL"));
-  if (ctx && !ctx_valid(ctx)) return hip_done(hip_complain(__func__, hipErrorInvalidContext, "%p is not a context", (void *)ctx));
+  if (ctx && check_ctx(__func__, ctx) != hipSuccess) return hip_done(hipErrorInvalidContext);
   *apiVersion = HIP_VERSION;
   return hip_done(hipSuccess);
 }
@@ -854,13 +857,13 @@ hipError_t hipDeviceDisablePeerAccess(int peerDeviceId) {
 }
 hipError_t hipCtxEnablePeerAccess(hipCtx_t peerCtx, unsigned int flags) {
   HIP_BEGIN();
-  if (!ctx_valid(peerCtx)) return hip_done(hip_complain(__func__, hipErrorInvalidContext, "%p is not a context", (void *)peerCtx));
+  if (check_ctx(__func__, peerCtx) != hipSuccess) return hip_done(hipErrorInvalidContext);
   if (flags) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags must be 0, got %u", flags));
   return hip_done(peer_pair(__func__, 0, 0));
 }
 hipError_t hipCtxDisablePeerAccess(hipCtx_t peerCtx) {
   HIP_BEGIN();
-  if (!ctx_valid(peerCtx)) return hip_done(hip_complain(__func__, hipErrorInvalidContext, "%p is not a context", (void *)peerCtx));
+  if (check_ctx(__func__, peerCtx) != hipSuccess) return hip_done(hipErrorInvalidContext);
   return hip_done(peer_pair(__func__, 0, 0));
 }
 hipError_t hipDeviceGetP2PAttribute(int *value, hipDeviceP2PAttr attr, int srcDevice, int dstDevice) {
