@@ -1164,6 +1164,23 @@ Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
               "-O%d: refused calls with a destructor in scope: exit %d:\n%s", opt, rc, out);
     free(out), free(cmd);
   }
+  /* the texture-reference API: the template is declared, its fetch and its binding are refused by
+   * name (HIP's 11_texture_driver stopped at "no template named 'texture'"; a binding call with a
+   * texture by value compiled and failed at the link) */
+  const char *text7 = "#include <hip/hip_runtime.h>\ntexture<float, hipTextureType2D, hipReadModeElementType> tex;\n"
+                      "__global__ void k(float *o) { o[0] = tex2D(tex, 0.5f, 0.5f); }\n"
+                      "int main() { hipArray_t a = nullptr; hipChannelFormatDesc d = {};\n"
+                      "#ifdef BIND\n  return hipBindTextureToArray(tex, a, d) != hipSuccess;\n#else\n  return a != nullptr || d.x;\n#endif\n}\n";
+  cr_assert(ll_write_file_atomic(src, text7, strlen(text7), &e), "%s", e.msg);
+  cmd = ll_fmt("%s -q hipcc %s --offload-arch=gfx942 -o %s/r7", LANELAB, src, dir);
+  rc = sh_run(cmd, &out);
+  cr_expect(rc == 2 && strstr(out, "tex2D: texture fetches are not emulated") && !strstr(out, "no template named"),
+            "a texture reference fetched: exit %d:\n%s", rc, out);
+  free(out), free(cmd);
+  cmd = ll_fmt("%s -q hipcc %s -DBIND --cuda-host-only --offload-arch=gfx942 -c -o %s/r7.o", LANELAB, src, dir);
+  rc = sh_run(cmd, &out);
+  cr_expect(rc == 2 && strstr(out, "does not provide hipBindTextureToArray:"), "a texture reference bound: exit %d:\n%s", rc, out);
+  free(out), free(cmd);
   /* HIP_TEMPLATE_KERNEL_LAUNCH: hipLaunchKernelGGL is a function template, so a kernel name with
    * a comma needs no HIP_KERNEL_NAME (ROCm's reduction tutorial launches so) */
   const char *text6 = "#define HIP_TEMPLATE_KERNEL_LAUNCH\n#include <hip/hip_runtime.h>\n"

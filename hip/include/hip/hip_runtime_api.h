@@ -345,6 +345,45 @@ typedef struct hip_Memcpy2D {
 #define hipTextureType1DLayered 0xF1
 #define hipTextureType2DLayered 0xF2
 #define hipTextureTypeCubemapLayered 0xFC
+// the driver API's texture-reference flags (HIP's driver_types.h), for the refused hipTexRefSet*
+#define HIP_TRSA_OVERRIDE_FORMAT 0x01
+#define HIP_TRSF_READ_AS_INTEGER 0x01
+#define HIP_TRSF_NORMALIZED_COORDINATES 0x02
+#define HIP_TRSF_SRGB 0x10
+#if defined(__cplusplus)
+// the texture-reference API (deprecated in HIP; HIP's texture_types.h): declared so that a program
+// using it stops at the refusal of its fetches (tex1D, tex2D, tex3D) or of its binding calls
+// (hipBindTexture*), by name; nothing here makes a texture
+struct textureReference {
+  int normalized;
+  hipTextureReadMode readMode;
+  hipTextureFilterMode filterMode;
+  hipTextureAddressMode addressMode[3];
+  hipChannelFormatDesc channelDesc;
+  int sRGB;
+  unsigned int maxAnisotropy;
+  hipTextureFilterMode mipmapFilterMode;
+  float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+  hipTextureObject_t textureObject;
+  int numChannels;
+  hipArray_Format format;
+};
+template <class T, int texType = hipTextureType1D, hipTextureReadMode mode = hipReadModeElementType>
+struct __attribute__((device_builtin_texture_type)) texture : public textureReference {};
+#if defined(__HIP__)
+#define LL_HIP_TEX_REFUSED(name)                                                                         \
+  template <class T, int D, hipTextureReadMode M, class... A>                                           \
+  __attribute__((device)) T name(texture<T, D, M>, A...) __attribute__((error(                           \
+      "not in lanelab's HIP headers: " #name ": texture fetches are not emulated (docs/hip-subset.md)")));  \
+  template <class T, class... A>                                                                        \
+  __attribute__((device)) T name(hipTextureObject_t, A...) __attribute__((error(                         \
+      "not in lanelab's HIP headers: " #name ": texture fetches are not emulated (docs/hip-subset.md)")));
+LL_HIP_TEX_REFUSED(tex1D)
+LL_HIP_TEX_REFUSED(tex2D)
+LL_HIP_TEX_REFUSED(tex3D)
+#undef LL_HIP_TEX_REFUSED
+#endif
+#endif
 
 typedef struct hipPointerAttribute_t {
   enum hipMemoryType type;
@@ -953,9 +992,11 @@ void __hipRegisterTexture(void **modules, void *var, char *deviceVar, char *host
 // noexcept: clang reports the attribute on a call, not on an invoke, so a refused call made where
 // an exception could unwind past a live object with a destructor (a std::string in scope) was no
 // error and failed at the link instead ("undefined symbol"); a noexcept function is always called.
+// Arguments by forwarding reference: an argument of a texture type passed by value made a call the
+// back end did not diagnose (hipBindTextureToArray(texref, ...) compiled and failed at the link).
 #if defined(__cplusplus)
 #define LL_HIP_REFUSED(name, why)                                                                   \
-  template <class... A> hipError_t name(A...) noexcept __attribute__((error(                        \
+  template <class... A> hipError_t name(A &&...) noexcept __attribute__((error(                     \
       "lanelab's HIP runtime does not provide " #name ": " why " (docs/hip-runtime.md)")));
 LL_HIP_REFUSED(__hipGetPCH, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
 LL_HIP_REFUSED(hipApiName, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
