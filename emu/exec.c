@@ -109,13 +109,16 @@ static long long mono_ns(void)
   return (long long)t.tv_sec * 1000000000ll + t.tv_nsec;
 }
 
+/* a workgroup stopped spinning or finished: the deadlock rule's clock starts again */
+static void coop_progress(emu_coop *c) { atomic_store(&c->epoch_ns, mono_ns()); }
+
 /* a workgroup of a cooperative launch stops spinning (or was not): g->coop_spin says which */
 static void coop_unspin(emu_wg *g)
 {
   if (g->coop_spin) {
     g->coop_spin = false;
     atomic_fetch_sub(&g->coop->spinning, 1);
-    atomic_store(&g->coop->epoch_ns, mono_ns());
+    coop_progress(g->coop);
   }
 }
 
@@ -730,7 +733,7 @@ static bool worker_one(worker *W, unsigned idx)
   if (L->coop) {
     coop_unspin(&g);
     atomic_fetch_sub(&L->coop->live, 1);
-    atomic_store(&L->coop->epoch_ns, mono_ns());
+    coop_progress(L->coop);
     if (g.coop_abort) return false; /* stopped for another workgroup's fault, which is the launch's */
   }
   if (rc != EMU_OK) {
@@ -1012,7 +1015,8 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
     worker_mem(&W[t], nregs, lds);
     W[t].phused = 1;
     if (obs) W[t].ow = emu_obs_worker_new(obs, L.lds_size, L.nwaves);
-    if (obs && L.coop && t > 0) emu_obs_worker_share_sync(W[t].ow, W[0].ow); /* on one thread (below) */
+    if (obs && L.coop && t > 0 && emu_obs_serial(obs)) /* all on one thread (coop_run) */
+      emu_obs_worker_share_sync(W[t].ow, W[0].ow);
     if (L.lds_size) W[t].lo = emu_ldso_new(L.lds_size, L.nwaves, obs && emu_obs_racecheck(obs));
   }
   if (L.coop) {

@@ -105,6 +105,24 @@ static void trace_out(emu_observer *obs, const char *kname, const struct ihipMod
 
 static int occupancy(const emu_kernel *k, int block, size_t dyn);
 
+/* A cooperative launch has every workgroup resident at once: past the device's occupancy for this
+ * kernel, block and shared memory times its CUs (HIP's rule), or past what the emulator keeps
+ * resident, it is hipErrorCooperativeLaunchTooLarge */
+static hipError_t coop_fits(const char *fn, const emu_kernel *k, const char *kname, const uint32_t g[3], uint64_t threads,
+                            size_t shmem) {
+  int cus = 0;
+  if (hipDeviceGetAttribute(&cus, hipDeviceAttributeMultiprocessorCount, 0) != hipSuccess) cus = 0;
+  const int per_cu = occupancy(k, (int)threads, shmem);
+  uint64_t nwg = (uint64_t)g[0] * g[1] * g[2], fit = (uint64_t)per_cu * (uint64_t)cus;
+  if (fit > EMU_COOP_MAX_WG) fit = EMU_COOP_MAX_WG;
+  if (nwg <= fit) return hipSuccess;
+  return hip_complain(fn, hipErrorCooperativeLaunchTooLarge,
+                      "kernel %s: %llu blocks of %llu threads cannot all be resident at once: %llu fit (%d per CU by "
+                      "hipOccupancyMaxActiveBlocksPerMultiprocessor, %d CUs%s)", kname, (unsigned long long)nwg,
+                      (unsigned long long)threads, (unsigned long long)fit, per_cu, cus,
+                      fit == EMU_COOP_MAX_WG ? ", capped at the most lanelab keeps resident" : "");
+}
+
 hipError_t hip_launch(const char *fn, struct ihipModuleSymbol_t *f, dim3 grid, dim3 block, size_t shmem,
                       hipStream_t stream, void **args, const void *packed, size_t packed_size, bool coop) {
   if (!hip_stream_valid(stream)) return hip_complain(fn, hipErrorInvalidHandle, "stream %p is not a stream", (void *)stream);
@@ -139,22 +157,7 @@ hipError_t hip_launch(const char *fn, struct ihipModuleSymbol_t *f, dim3 grid, d
                      emu_arch_lds_bytes(hip_g.arch));
     goto out;
   }
-  if (coop) {
-    /* every workgroup resident at once (HIP: hipErrorCooperativeLaunchTooLarge past the device's
-     * occupancy for this kernel, block and shared memory times its CUs) */
-    int cus = 0;
-    if (hipDeviceGetAttribute(&cus, hipDeviceAttributeMultiprocessorCount, 0) != hipSuccess) cus = 0;
-    uint64_t nwg = (uint64_t)g[0] * g[1] * g[2], fit = (uint64_t)occupancy(k, (int)threads, shmem) * (uint64_t)cus;
-    if (fit > EMU_COOP_MAX_WG) fit = EMU_COOP_MAX_WG;
-    if (nwg > fit) {
-      e = hip_complain(fn, hipErrorCooperativeLaunchTooLarge,
-                       "kernel %s: %llu blocks of %llu threads cannot all be resident at once: %llu fit (%d per CU "
-                       "by hipOccupancyMaxActiveBlocksPerMultiprocessor, %d CUs%s)", kname, (unsigned long long)nwg,
-                       (unsigned long long)threads, (unsigned long long)fit, occupancy(k, (int)threads, shmem), cus,
-                       fit == EMU_COOP_MAX_WG ? ", and lanelab runs at most 16384" : "");
-      goto out;
-    }
-  }
+  if (coop && (e = coop_fits(fn, k, kname, g, threads, shmem)) != hipSuccess) goto out;
   /* the explicit arguments, laid out at the metadata's offsets */
   uint32_t end, first_hidden;
   rt_explicit_extent(k, &end, &first_hidden, NULL);

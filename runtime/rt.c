@@ -127,22 +127,21 @@ void rt_unload(rt_module *m) {
   free(m);
 }
 
-/* Device printf (rt_printf.c): a kernel with a hidden_printf_buffer argument gets a zeroed
- * buffer whose second dword is its capacity; returns its address, 1 when the kernel has no such
- * argument, 0 on failure. */
-static uint64_t printf_setup(rt_device *d, const emu_kernel *k, uint32_t bytes, uint8_t *kernarg, size_t size,
-                             ll_err *err) {
-  const emu_kernarg *a = rt_printf_arg(k);
+/* A hidden argument that is a buffer's address: when k has the argument of kind hk, a device
+ * buffer of `bytes` (zeroed, its first init_n bytes from init, named `name`) and its address
+ * written into the kernarg; returns the address, 1 when k has no such argument, 0 on failure. */
+static uint64_t hidden_buffer(rt_device *d, const emu_kernel *k, uint8_t hk, uint32_t bytes, const void *init,
+                              size_t init_n, const char *name, uint8_t *kernarg, size_t size, ll_err *err) {
+  const emu_kernarg *a = rt_hidden_arg(k, hk);
   if (!a) return 1;
   if (a->size != 8 || a->offset + 8 > size) {
-    ll_seterr(err, LL_EXIT_USAGE, "kernel '%s': hidden_printf_buffer at offset %u size %u does not fit its %zu-byte "
-              "kernarg segment", k->name, a->offset, a->size, size);
+    ll_seterr(err, LL_EXIT_USAGE, "kernel '%s': %s at offset %u size %u does not fit its %zu-byte kernarg segment",
+              k->name, a->value_kind, a->offset, a->size, size);
     return 0;
   }
-  uint64_t p = rt_alloc(d, bytes, "device printf buffer", err);
+  uint64_t p = rt_alloc(d, bytes, name, err);
   if (!p) return 0;
-  uint32_t hdr[2] = {0, bytes};
-  if (!rt_copy_to_device(d, p, hdr, sizeof hdr, err)) {
+  if (!rt_copy_to_device(d, p, init, init_n, err)) {
     rt_free(d, p);
     return 0;
   }
@@ -150,34 +149,25 @@ static uint64_t printf_setup(rt_device *d, const emu_kernel *k, uint32_t bytes, 
   return p;
 }
 
-/* A cooperative launch's grid-barrier block (rt.h, hidden_multigrid_sync_arg): its address
- * written into the kernarg; 1 when the launch is not cooperative or the kernel has no such
- * argument, 0 on failure */
+/* Device printf (rt_printf.c): a kernel with a hidden_printf_buffer argument gets a zeroed
+ * buffer whose second dword is its capacity */
+static uint64_t printf_setup(rt_device *d, const emu_kernel *k, uint32_t bytes, uint8_t *kernarg, size_t size,
+                             ll_err *err) {
+  const uint32_t hdr[2] = {0, bytes};
+  return hidden_buffer(d, k, EMU_HK_PRINTF_BUFFER, bytes, hdr, sizeof hdr, "device printf buffer", kernarg, size, err);
+}
+
+/* A cooperative launch's grid-barrier block (rt.h, hidden_multigrid_sync_arg) */
 static uint64_t coop_setup(rt_device *d, const emu_kernel *k, const uint32_t grid[3], const uint32_t block[3],
                            uint8_t *kernarg, size_t size, ll_err *err) {
-  const emu_kernarg *a = NULL;
-  for (size_t i = 0; i < k->nargs; i++)
-    if (k->args[i].hk == EMU_HK_MULTIGRID_SYNC) a = &k->args[i];
-  if (!a) return 1;
-  if (a->size != 8 || a->offset + 8 > size) {
-    ll_seterr(err, LL_EXIT_USAGE, "kernel '%s': hidden_multigrid_sync_arg at offset %u size %u does not fit its "
-              "%zu-byte kernarg segment", k->name, a->offset, a->size, size);
-    return 0;
-  }
   uint8_t mi[48] = {0};
   uint32_t one = 1, nwg = grid[0] * grid[1] * grid[2]; /* the caller checked the grid's size */
   uint64_t items = (uint64_t)nwg * block[0] * block[1] * block[2];
   memcpy(mi + 12, &one, 4);   /* num_grids */
   memcpy(mi + 24, &items, 8); /* all_sum */
   memcpy(mi + 40, &nwg, 4);   /* num_wg */
-  uint64_t p = rt_alloc(d, sizeof mi, "cooperative launch grid barrier", err);
-  if (!p) return 0;
-  if (!rt_copy_to_device(d, p, mi, sizeof mi, err)) {
-    rt_free(d, p);
-    return 0;
-  }
-  memcpy(kernarg + a->offset, &p, 8);
-  return p;
+  return hidden_buffer(d, k, EMU_HK_MULTIGRID_SYNC, sizeof mi, mi, sizeof mi, "cooperative launch grid barrier", kernarg,
+                       size, err);
 }
 
 static void printf_flush(rt_device *d, const emu_codeobj *co, uint64_t p, uint32_t bytes, FILE *out) {

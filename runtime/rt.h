@@ -105,6 +105,8 @@ bool rt_check_arg_kinds(const emu_kernel *k, const rt_arg_kind *kinds, size_t n,
 bool rt_check_arg_kind(const emu_kernel *k, size_t idx, rt_arg_kind kind, ll_err *err);
 /* Bytes of the kernarg buffer for k (its kernarg segment size). */
 size_t rt_kernarg_bytes(const emu_kernel *k);
+/* k's hidden argument of kind hk (EMU_HK_*, not EMU_HK_OTHER), NULL when it has none */
+const emu_kernarg *rt_hidden_arg(const emu_kernel *k, uint8_t hk);
 /* k's hidden_printf_buffer argument, NULL when it has none (then it cannot print) */
 const emu_kernarg *rt_printf_arg(const emu_kernel *k);
 /* Writes every argument, explicit and hidden (see the top of this file), into buf (size >=

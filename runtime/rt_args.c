@@ -103,11 +103,13 @@ bool rt_check_arg_kinds(const emu_kernel *k, const rt_arg_kind *kinds, size_t n,
 
 size_t rt_kernarg_bytes(const emu_kernel *k) { return k->kernarg_size; }
 
-const emu_kernarg *rt_printf_arg(const emu_kernel *k) {
+const emu_kernarg *rt_hidden_arg(const emu_kernel *k, uint8_t hk) {
   for (size_t i = 0; i < k->nargs; i++)
-    if (k->args[i].hk == EMU_HK_PRINTF_BUFFER) return &k->args[i];
+    if (k->args[i].hk == hk) return &k->args[i];
   return NULL;
 }
+
+const emu_kernarg *rt_printf_arg(const emu_kernel *k) { return rt_hidden_arg(k, EMU_HK_PRINTF_BUFFER); }
 
 static void put_le(uint8_t *p, uint64_t v, uint32_t size) {
   for (uint32_t i = 0; i < size && i < 8; i++) p[i] = (uint8_t)(v >> 8 * i);
