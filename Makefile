@@ -106,6 +106,9 @@ EMU_O ?= $(if $(filter 1,$(SAN)),,-O3)
 EMU_O2 := simd op_valu op_avx2 op_vop3p bench fuse
 $(BUILD)/obj/emu/%.o: CFLAGS += -fvect-cost-model=dynamic -fno-math-errno $(EMU_G) $(EMU_O)
 $(foreach f,$(EMU_O2),$(BUILD)/obj/emu/$(f).o): EMU_O :=
+# hiprtc in a program run outside lanelab exec finds lanelab's HIP headers in the tree its runtime
+# was built in (hip/hip_rtc.c; lanelab exec passes LANELAB_HIP_INCLUDE)
+$(BUILD)/obj/hip/hip_rtc.o: CFLAGS += -DLANELAB_HIP_INCLUDE_BUILT='"$(CURDIR)/hip/include"'
 
 define lib_rule
 $(BUILD)/lib/lib$(1).a: $(call obj_of,$(1))

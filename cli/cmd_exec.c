@@ -23,6 +23,7 @@
 
 #include "cli/cli.h"
 #include "emu/emu.h"
+#include "isa/isa.h"
 #include "hip/hip.h"
 #include "util/util.h"
 
@@ -142,6 +143,15 @@ int cmd_exec(int argc, char **argv) {
   set_env("LANELAB_TRACE", o.trace);
   set_env("LANELAB_REPORT", o.report);
   set_env("LANELAB_EXEC_SUMMARY", summary);
+  /* the program's runtime compilation (hiprtc) uses this lanelab's HIP headers; found here or
+   * not, the program's own compile says what it misses */
+  const char *inc = getenv("LANELAB_HIP_INCLUDE");
+  if (!inc || !*inc) {
+    ll_err e = {0};
+    char *d = isa_hip_subset_dir(&e);
+    if (d) set_env("LANELAB_HIP_INCLUDE", d);
+    free(d);
+  }
   fflush(NULL);
   pid_t pid = fork();
   if (pid < 0) {

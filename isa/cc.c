@@ -23,6 +23,8 @@ static bool file_exists(const char *p) {
   return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+const char *isa_hip_include_fallback;
+
 char *isa_hip_subset_dir(ll_err *err) {
   const char *env = getenv("LANELAB_HIP_INCLUDE");
   if (env && env[0]) {
@@ -32,6 +34,14 @@ char *isa_hip_subset_dir(ll_err *err) {
     if (ok) return ll_xstrdup(env);
     ll_seterr(err, LL_EXIT_ENV, "LANELAB_HIP_INCLUDE=%s holds no hip/hip_runtime.h (lanelab's HIP subset)", env);
     return NULL;
+  }
+  /* a HIP program's runtime compiling at run time (hip/hip_rtc.c): the headers of the tree its
+   * runtime was built in, while they are there */
+  if (isa_hip_include_fallback) {
+    char *h = ll_fmt("%s/hip/hip_runtime.h", isa_hip_include_fallback);
+    bool ok = file_exists(h);
+    free(h);
+    if (ok) return ll_xstrdup(isa_hip_include_fallback);
   }
   /* lanelab's data: PREFIX/share/lanelab/hip/include once installed, else the source tree the
    * running binary was built in (util.h, ll_data_path). */

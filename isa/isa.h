@@ -236,10 +236,14 @@ void isa_toolchain_free(isa_toolchain *t);
 /* t->version, found on first use (one `cc --version` run): a compile does not need it, and every
  * `lanelab cc` would otherwise start the compiler once more just to ask. */
 const char *isa_toolchain_version(isa_toolchain *t);
-/* The folder holding lanelab's hip/hip_runtime.h: $LANELAB_HIP_INCLUDE, else lanelab's data
- * folder hip/include (ll_data_path: PREFIX/share/lanelab once installed, else the source tree the
- * running binary was built in). malloc'd; NULL with LL_EXIT_ENV naming where it looked. */
+/* The folder holding lanelab's hip/hip_runtime.h: $LANELAB_HIP_INCLUDE, else
+ * isa_hip_include_fallback when set and it holds the header, else lanelab's data folder
+ * hip/include (ll_data_path: PREFIX/share/lanelab once installed, else the source tree the running
+ * binary was built in). malloc'd; NULL with LL_EXIT_ENV naming where it looked. */
 char *isa_hip_subset_dir(ll_err *err);
+/* Set only by the HIP runtime of a program (hip/hip_rtc.c: the hip/include of the tree it was
+ * built in), which is not lanelab's binary and has no data folder beside it; NULL in lanelab. */
+extern const char *isa_hip_include_fallback;
 
 /* Compiles the HIP source src for arch (gfx942|gfx950) into the code object out_co, and when
  * out_asm is not NULL its disassembly (llvm-objdump -d --no-show-raw-insn --mcpu=ARCH) into

@@ -1576,7 +1576,7 @@ Test(subset, unsupported_api_is_a_compile_error_naming_it, .timeout = 300) {
 #endif
   enter_tmpdir();
   const char *src = "#include <hip/hip_runtime.h>\n"
-                     "#ifdef CASE_1\n#include <hip/hiprtc.h>\n#endif\n#include <hip/hip_fp8.h>\n"
+                     "#ifdef CASE_1\n#include <hip/hip_profile.h>\n#endif\n#include <hip/hip_fp8.h>\n"
                      "__global__ void k(float *p, int *q, double d) {\n"
                      "  float f = p[threadIdx.x]; __half h = (__half)f;\n  p[0] = f; p[1] = (float)h;\n}\n"
                      "#define K(n) __global__ void k##n(float *p, int *q, double d) { float f = p[threadIdx.x]; \\\n"
@@ -1600,7 +1600,7 @@ Test(subset, unsupported_api_is_a_compile_error_naming_it, .timeout = 300) {
     int c;
     const char *name, *kind;
   } cases[] = {
-      {1, "<hip/hiprtc.h> is not provided by lanelab's HIP headers", "runtime compilation"},
+      {1, "<hip/hip_profile.h> is not provided by lanelab's HIP headers", "profiler markers"},
       {2, "__shfl_xor: the lanelab HIP subset shuffles int", "static assertion failed"},
       {3, "__shfl_xor_sync: the mask must be a 64-bit integer", "static assertion failed"},
       {4, "the float sinh is ocml's, which lanelab links when Debian's rocm-device-libs is installed", "declared with 'error' attribute"},
@@ -1635,7 +1635,7 @@ Test(subset, unsupported_api_is_a_compile_error_naming_it, .timeout = 300) {
         if (cases[i].c == groups[g][k]) {
           /* the diagnostic points at the case's own line (an error there, or a note of an error in a
            * header: "in instantiation of ... requested here") */
-          char *tag = cases[i].c == 1 ? ll_xstrdup("#include <hip/hiprtc.h>") : ll_fmt("\nK(%d) ", cases[i].c);
+          char *tag = cases[i].c == 1 ? ll_xstrdup("#include <hip/hip_profile.h>") : ll_fmt("\nK(%d) ", cases[i].c);
           /* except where the back end reports a call made inside a header's inline function (double
            * sin, the fp8 conversion, the refused device math): there it names the header's line
            * only, and the message is the case's alone (no other case calls sin, sinh, cbrt or atan2,

@@ -196,6 +196,38 @@ Test(programs, cooperative_launch_and_grid_sync, .timeout = 120) {
             "a block that never reaches the barrier: exit %d:\n%s", rc, out);
   free(out), free(dl);
 }
+/* Runtime compilation (docs/hip-runtime.md "Runtime compilation"): the program compiles a source
+ * string with named headers, a template kernel and a variable by name expression, and the failing
+ * cases, and checks every result against the host's arithmetic and HIP's result codes itself. Run
+ * directly (its runtime finds the HIP headers of the tree it was built in) and under lanelab exec
+ * (which passes LANELAB_HIP_INCLUDE) with every check; a LANELAB_HIP_INCLUDE without the headers
+ * is named in the compile's log; no compile leaves its folder in /tmp behind. */
+static size_t rtc_dirs(void) {
+  char *out;
+  sh_run("ls -d /tmp/lanelab-rtc-* 2>/dev/null | wc -l", &out);
+  size_t n = (size_t)strtoul(out, NULL, 10);
+  free(out);
+  return n;
+}
+Test(programs, runtime_compilation_hiprtc, .timeout = 120) {
+  size_t before = rtc_dirs();
+  passes_on_both_arches("runtime_compilation", NULL,
+                        "runtime_compilation: rtc_axpy 4096 ok twice, rtc_scale<float>/<int> by lowered names ok, 7 refusals ok");
+  char *out;
+  for (size_t i = 0; i < 2; i++) {
+    char *opts = ll_fmt("--arch %s --racecheck --initcheck --leakcheck", arches[i]);
+    int rc = exec_prog(opts, "runtime_compilation", NULL, &out);
+    cr_expect(rc == 0 && strstr(out, "7 refusals ok") && strstr(out, "4 launches of 3 kernels; faults 0; racecheck 0; initcheck 0; leakcheck 0"),
+              "%s with every check: exit %d:\n%s", arches[i], rc, out);
+    free(out), free(opts);
+  }
+  int rc = sh_run("env LANELAB_HIP_INCLUDE=/nonexistent-lanelab LANELAB_ARCH=gfx950 " PROGS "/features runtime_compilation", &out);
+  cr_expect(rc == 1 && strstr(out, "LANELAB_HIP_INCLUDE=/nonexistent-lanelab holds no hip/hip_runtime.h") &&
+                strstr(out, "compiling rtc_axpy: HIPRTC_ERROR_INTERNAL_ERROR"),
+            "no HIP headers where LANELAB_HIP_INCLUDE says: exit %d:\n%s", rc, out);
+  free(out);
+  cr_expect_eq(rtc_dirs(), before, "a compile left its folder in /tmp");
+}
 /* the deprecated context API: made, current, pushed, popped, destroyed; the primary context retained
  * and released; a launch under a made context; the peer calls answer hipErrorInvalidDevice for the
  * one device and itself (the program checks each) */

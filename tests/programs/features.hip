@@ -64,6 +64,9 @@
 #define main features_reduction_streams
 #include "features/reduction_streams.hip"
 #undef main
+#define main features_runtime_compilation
+#include "features/runtime_compilation.hip"
+#undef main
 #define main features_stack_limit
 #include "features/stack_limit.hip"
 #undef main
@@ -91,7 +94,7 @@ int main(int argc, char **argv) {
                PART(device_math), PART(device_props_tile), PART(dynamic_shared),
                PART(faulting_kernel), PART(grid_sync), PART(host_device_memory), PART(ipc_handles),
                PART(leaks_and_uaf), PART(module_load), PART(occupancy), PART(pitched_3d),
-               PART(racy_shared), PART(reduction_streams), PART(stack_limit), PART(template_ggl),
+               PART(racy_shared), PART(reduction_streams), PART(runtime_compilation), PART(stack_limit), PART(template_ggl),
                PART(uninit_read)};
 #undef PART
   for (const auto &p : parts)
