@@ -270,8 +270,9 @@ static bool write_inputs(struct _hiprtcProgram *p, const char *dir, char **src_p
                   p->exprs[i]);
   /* the program's own name as clang's messages show it; a name with a folder keeps its last part */
   const char *base = strrchr(p->name, '/');
-  *src_path = ll_path_join(dir, base ? base + 1 : p->name);
-  if (!**src_path || (base && !base[1])) free(*src_path), *src_path = ll_path_join(dir, "default_program");
+  base = base ? base + 1 : p->name;
+  if (!*base || !strcmp(base, ".") || !strcmp(base, "..")) base = "default_program";
+  *src_path = ll_path_join(dir, base);
   bool ok = ll_write_file_atomic(*src_path, s.data ? s.data : "", s.len, &e);
   if (!ok) ll_buf_printf(&p->log, "lanelab hiprtc: %s: %s\n", p->name, e.msg);
   ll_buf_free(&s);
