@@ -975,6 +975,15 @@ Test(hipcc, headers_as_rocms_and_emit_static_lib_refused, .timeout = 120) {
   cr_expect(rc == 2 && strstr(out, "--emit-static-lib: lanelab hipcc makes programs and objects, not static libraries") &&
                 strstr(out, "archive the objects with ar"),
             "--emit-static-lib: exit %d:\n%s", rc, out);
+  free(out), free(cmd);
+  /* hip_hcc.h as HIP shipped it: hip_ext.h (hipHccModuleLaunchKernel) and a deprecation warning */
+  const char *hcc = "#include <hip/hip_hcc.h>\nhipError_t g(hipFunction_t f) {\n"
+                    "  return hipHccModuleLaunchKernel(f, 64, 1, 1, 64, 1, 1, 0, nullptr, nullptr, nullptr);\n}\n";
+  cr_assert(ll_write_file_atomic(src, hcc, strlen(hcc), &e), "%s", e.msg);
+  cmd = ll_fmt("%s hipcc -c --offload-arch=gfx942 %s -o %s/a.o", LANELAB, src, dir);
+  rc = sh_run(cmd, &out);
+  cr_expect(rc == 0 && strstr(out, "warning: \"hip/hip_hcc.h is deprecated, please use hip/hip_ext.h\""),
+            "hip_hcc.h: exit %d:\n%s", rc, out);
   free(out), free(cmd), free(src);
   drop_dir(dir);
 }
