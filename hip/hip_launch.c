@@ -123,6 +123,35 @@ static hipError_t coop_fits(const char *fn, const emu_kernel *k, const char *kna
                       fit == EMU_COOP_MAX_WG ? ", capped at the most lanelab keeps resident" : "");
 }
 
+/* the explicit arguments, laid out at the metadata's offsets: from args (one pointer per explicit
+ * argument) or a packed buffer of at least their extent. *raw malloc'd, *nraw its size. */
+hipError_t hip_kernel_args(const char *fn, const emu_kernel *k, const char *kname, void **args, const void *packed,
+                           size_t packed_size, uint8_t **raw, size_t *nraw) {
+  uint32_t end, first_hidden;
+  rt_explicit_extent(k, &end, &first_hidden, NULL);
+  if (packed && packed_size < end)
+    return hip_complain(fn, hipErrorInvalidValue, "kernel %s: the argument buffer has %zu bytes; its arguments need %u",
+                        kname, packed_size, end);
+  uint8_t *r = ll_xcalloc(end ? end : 1, 1);
+  if (packed) {
+    memcpy(r, packed, end);
+  } else {
+    size_t idx = 0;
+    for (size_t i = 0; i < k->nargs; i++) {
+      const emu_kernarg *a = &k->args[i];
+      if (a->hidden) continue;
+      if (!args || !args[idx]) {
+        free(r);
+        return hip_complain(fn, hipErrorInvalidValue, "kernel %s: argument %zu has no value (args[%zu] is NULL)", kname, idx, idx);
+      }
+      memcpy(r + a->offset, args[idx], a->size);
+      idx++;
+    }
+  }
+  *raw = r, *nraw = end;
+  return hipSuccess;
+}
+
 hipError_t hip_launch(const char *fn, struct ihipModuleSymbol_t *f, dim3 grid, dim3 block, size_t shmem,
                       hipStream_t stream, void **args, const void *packed, size_t packed_size, bool coop) {
   if (!hip_stream_valid(stream)) return hip_complain(fn, hipErrorInvalidHandle, "stream %p is not a stream", (void *)stream);
@@ -158,33 +187,14 @@ hipError_t hip_launch(const char *fn, struct ihipModuleSymbol_t *f, dim3 grid, d
     goto out;
   }
   if (coop && (e = coop_fits(fn, k, kname, g, threads, shmem)) != hipSuccess) goto out;
-  /* the explicit arguments, laid out at the metadata's offsets */
-  uint32_t end, first_hidden;
-  rt_explicit_extent(k, &end, &first_hidden, NULL);
   uint8_t *raw = NULL;
-  size_t nraw = end;
-  if (packed) {
-    if (packed_size < end) {
-      e = hip_complain(fn, hipErrorInvalidValue, "kernel %s: the argument buffer has %zu bytes; its arguments need %u",
-                       kname, packed_size, end);
-      goto out;
-    }
-    raw = ll_xcalloc(end ? end : 1, 1);
-    memcpy(raw, packed, end);
-  } else {
-    raw = ll_xcalloc(end ? end : 1, 1);
-    size_t idx = 0;
-    for (size_t i = 0; i < k->nargs; i++) {
-      const emu_kernarg *a = &k->args[i];
-      if (a->hidden) continue;
-      if (!args || !args[idx]) {
-        free(raw);
-        e = hip_complain(fn, hipErrorInvalidValue, "kernel %s: argument %zu has no value (args[%zu] is NULL)", kname, idx, idx);
-        goto out;
-      }
-      memcpy(raw + a->offset, args[idx], a->size);
-      idx++;
-    }
+  size_t nraw = 0;
+  if ((e = hip_kernel_args(fn, k, kname, args, packed, packed_size, &raw, &nraw)) != hipSuccess) goto out;
+  if (hip_capturing(stream) || (e = hip_capture_refuse(stream, fn)) != hipSuccess) {
+    /* recorded into the stream's graph with its arguments' bytes (hip_graph.c), or an invalidated capture */
+    if (e == hipSuccess) e = hip_capture_kernel(stream, f, grid, block, shmem, raw, nraw, coop);
+    free(raw);
+    goto out;
   }
   emu_observer *obs = NULL;
   size_t *watched = NULL, nwatched = 0;

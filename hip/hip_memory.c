@@ -200,12 +200,16 @@ hipError_t hipFree(void *ptr) {
 hipError_t hipMallocAsync(void **ptr, size_t size, hipStream_t stream) {
   HIP_BEGIN();
   if (!hip_stream_valid(stream)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "not a stream"));
+  hipError_t c = hip_capture_refuse(stream, __func__);
+  if (c != hipSuccess) return hip_done(c);
   return hip_done(dev_alloc(ptr, size, __func__));
 }
 
 hipError_t hipFreeAsync(void *ptr, hipStream_t stream) {
   HIP_BEGIN();
   if (!hip_stream_valid(stream)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "not a stream"));
+  hipError_t c = hip_capture_refuse(stream, __func__);
+  if (c != hipSuccess) return hip_done(c);
   return hip_done(dev_free(ptr, __func__));
 }
 
@@ -458,6 +462,8 @@ static hipError_t managed_hint(const void *p, size_t n, int device, const char *
 hipError_t hipMemPrefetchAsync(const void *p, size_t n, int device, hipStream_t stream) {
   HIP_BEGIN();
   if (!hip_stream_valid(stream)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "not a stream"));
+  hipError_t c = hip_capture_refuse(stream, __func__);
+  if (c != hipSuccess) return hip_done(c);
   return hip_done(managed_hint(p, n, device, __func__));
 }
 
@@ -472,6 +478,8 @@ hipError_t hipMemAdvise(const void *p, size_t n, hipMemoryAdvise advice, int dev
 hipError_t hipStreamAttachMemAsync(hipStream_t stream, void *p, size_t length, unsigned int flags) {
   HIP_BEGIN();
   if (!hip_stream_valid(stream)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "not a stream"));
+  hipError_t c = hip_capture_refuse(stream, __func__);
+  if (c != hipSuccess) return hip_done(c);
   if (flags != hipMemAttachGlobal && flags != hipMemAttachHost && flags != hipMemAttachSingle)
     return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags 0x%x", flags));
   return hip_done(managed_hint(p, length, 0, __func__));
@@ -547,7 +555,20 @@ static hipError_t do_copy(void *dst, const void *src, size_t n, hipMemcpyKind ki
 #define ASYNC_CHECK(stream)                                                                        \
   do {                                                                                             \
     if (!hip_stream_valid(stream)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "not a stream")); \
+    hipError_t c_ = hip_capture_refuse(stream, __func__); /* not recorded into a graph */          \
+    if (c_ != hipSuccess) return hip_done(c_);                                                     \
     if (hip_g.pending != hipSuccess) return hip_done(hipSuccess);                                 \
+  } while (0)
+/* the copies and sets a capturing stream records into its graph (hip_graph.c) */
+#define CAPTURE_COPY(stream, dst, src, n, kind)                                                    \
+  do {                                                                                             \
+    if (hip_stream_valid(stream) && hip_capturing(stream))                                         \
+      return hip_done(hip_capture_copy(stream, (void *)(dst), (const void *)(src), n, kind));      \
+  } while (0)
+#define CAPTURE_SET(stream, dst, pattern, esize, count)                                            \
+  do {                                                                                             \
+    if (hip_stream_valid(stream) && hip_capturing(stream))                                         \
+      return hip_done(hip_capture_set(stream, (void *)(dst), pattern, esize, count));              \
   } while (0)
 #define SYNC_CHECK()                                                                               \
   do {                                                                                             \
@@ -563,6 +584,7 @@ hipError_t hipMemcpy(void *dst, const void *src, size_t n, hipMemcpyKind kind) {
 
 hipError_t hipMemcpyAsync(void *dst, const void *src, size_t n, hipMemcpyKind kind, hipStream_t stream) {
   HIP_BEGIN();
+  CAPTURE_COPY(stream, dst, src, n, kind);
   ASYNC_CHECK(stream);
   return hip_done(do_copy(dst, src, n, kind, __func__));
 }
@@ -581,6 +603,7 @@ hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, void *src, size_t n) {
 }
 hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t dst, void *src, size_t n, hipStream_t stream) {
   HIP_BEGIN();
+  CAPTURE_COPY(stream, dst, src, n, hipMemcpyHostToDevice);
   ASYNC_CHECK(stream);
   return hip_done(do_copy(dst, src, n, hipMemcpyHostToDevice, __func__));
 }
@@ -591,6 +614,7 @@ hipError_t hipMemcpyDtoH(void *dst, hipDeviceptr_t src, size_t n) {
 }
 hipError_t hipMemcpyDtoHAsync(void *dst, hipDeviceptr_t src, size_t n, hipStream_t stream) {
   HIP_BEGIN();
+  CAPTURE_COPY(stream, dst, src, n, hipMemcpyDeviceToHost);
   ASYNC_CHECK(stream);
   return hip_done(do_copy(dst, src, n, hipMemcpyDeviceToHost, __func__));
 }
@@ -601,6 +625,7 @@ hipError_t hipMemcpyDtoD(hipDeviceptr_t dst, hipDeviceptr_t src, size_t n) {
 }
 hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst, hipDeviceptr_t src, size_t n, hipStream_t stream) {
   HIP_BEGIN();
+  CAPTURE_COPY(stream, dst, src, n, hipMemcpyDeviceToDevice);
   ASYNC_CHECK(stream);
   return hip_done(do_copy(dst, src, n, hipMemcpyDeviceToDevice, __func__));
 }
@@ -665,6 +690,13 @@ static hipError_t do_set(void *dst, const void *pattern, size_t esize, size_t co
   return hipSuccess;
 }
 
+hipError_t hip_copy(void *dst, const void *src, size_t n, hipMemcpyKind kind, const char *fn) {
+  return do_copy(dst, src, n, kind, fn);
+}
+hipError_t hip_set(void *dst, const void *pattern, size_t esize, size_t count, const char *fn) {
+  return do_set(dst, pattern, esize, count, fn);
+}
+
 hipError_t hipMemset(void *dst, int value, size_t n) {
   HIP_BEGIN();
   SYNC_CHECK();
@@ -673,8 +705,9 @@ hipError_t hipMemset(void *dst, int value, size_t n) {
 }
 hipError_t hipMemsetAsync(void *dst, int value, size_t n, hipStream_t stream) {
   HIP_BEGIN();
-  ASYNC_CHECK(stream);
   uint8_t v = (uint8_t)value;
+  CAPTURE_SET(stream, dst, &v, 1, n);
+  ASYNC_CHECK(stream);
   return hip_done(do_set(dst, &v, 1, n, __func__));
 }
 /* hipMemsetD8/D16/D32 and their Async forms: count elements of the value's width */
@@ -686,6 +719,7 @@ hipError_t hipMemsetAsync(void *dst, int value, size_t n, hipStream_t stream) {
   }                                                                                                \
   hipError_t name##Async(hipDeviceptr_t dst, T value, size_t count, hipStream_t stream) {          \
     HIP_BEGIN();                                                                                   \
+    CAPTURE_SET(stream, dst, &value, esize, count);                                                \
     ASYNC_CHECK(stream);                                                                           \
     return hip_done(do_set(dst, &value, esize, count, __func__));                                  \
   }

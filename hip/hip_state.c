@@ -167,6 +167,8 @@ hipError_t hip_done(hipError_t e) {
 }
 
 hipError_t hip_sync_point(void) {
+  hipError_t c = hip_capture_sync("a synchronizing call"); /* hip_graph.c */
+  if (c != hipSuccess) return c;
   if (hip_g.pending != hipSuccess && hip_g.sticky == hipSuccess) hip_g.sticky = hip_g.pending;
   hip_g.pending = hipSuccess;
   return hip_g.sticky;

@@ -16,6 +16,7 @@ struct ihipEvent_t {
   unsigned flags;
   bool recorded;
   double t;
+  hipStream_t cap;              /* recorded into this stream's capture (hip_graph.c), not yet run */
 };
 
 static struct ihipStream_t **streams;
@@ -35,6 +36,7 @@ static bool event_valid(hipEvent_t e) {
     if (events[i] == e) return true;
   return false;
 }
+bool hip_event_valid(hipEvent_t e) { return event_valid(e); }
 
 static hipError_t stream_create(hipStream_t *s, unsigned flags, int priority, const char *fn) {
   if (!s) return hip_complain(fn, hipErrorInvalidValue, "stream is NULL");
@@ -66,6 +68,7 @@ hipError_t hipStreamDestroy(hipStream_t s) {
   HIP_BEGIN();
   for (size_t i = 0; s && i < nstreams; i++)
     if (streams[i] == s) {
+      hip_capture_drop(s); /* a capture it had ends with it */
       free(s);
       streams[i] = streams[--nstreams];
       return hip_done(hipSuccess);
@@ -82,6 +85,8 @@ hipError_t hipStreamDestroy(hipStream_t s) {
 hipError_t hipStreamSynchronize(hipStream_t s) {
   HIP_BEGIN();
   STREAM_CHECK(s);
+  hipError_t c = hip_capture_refuse(s, __func__);
+  if (c != hipSuccess) return hip_done(c);
   return hip_done(hip_sync_point());
 }
 
@@ -89,6 +94,8 @@ hipError_t hipStreamSynchronize(hipStream_t s) {
 hipError_t hipStreamQuery(hipStream_t s) {
   HIP_BEGIN();
   STREAM_CHECK(s);
+  hipError_t c = hip_capture_refuse(s, __func__);
+  if (c != hipSuccess) return hip_done(c);
   return hip_done(hip_sync_point());
 }
 
@@ -97,6 +104,9 @@ hipError_t hipStreamWaitEvent(hipStream_t s, hipEvent_t e, unsigned int flags) {
   STREAM_CHECK(s);
   if (!event_valid(e)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not an event", (void *)e));
   if (flags) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags must be 0, got %u", flags));
+  /* an event recorded into a capture and not yet run: in the same stream the order is the graph's;
+   * another stream would join the capture, which is not provided */
+  if (e->cap && e->cap != s && hip_capturing(e->cap)) return hip_done(hip_capture_refuse(e->cap, __func__));
   return hip_done(hipSuccess);
 }
 
@@ -135,6 +145,8 @@ int hipGetStreamDeviceId(hipStream_t s) {
 hipError_t hipStreamAddCallback(hipStream_t s, hipStreamCallback_t cb, void *user, unsigned int flags) {
   HIP_BEGIN();
   STREAM_CHECK(s);
+  hipError_t c = hip_capture_refuse(s, __func__);
+  if (c != hipSuccess) return hip_done(c);
   if (!cb || flags) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "callback is NULL or flags is not 0"));
   hipError_t status = hip_g.sticky != hipSuccess ? hip_g.sticky : hip_g.pending;
   cb(s, status, user);
@@ -145,6 +157,9 @@ hipError_t hipLaunchHostFunc(hipStream_t s, hipHostFn_t fn, void *user) {
   HIP_BEGIN();
   STREAM_CHECK(s);
   if (!fn) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "fn is NULL"));
+  if (hip_capturing(s)) return hip_done(hip_capture_host(s, fn, user));
+  hipError_t c = hip_capture_refuse(s, __func__); /* an invalidated capture */
+  if (c != hipSuccess) return hip_done(c);
   if (hip_g.pending == hipSuccess) fn(user);
   return hip_done(hipSuccess);
 }
@@ -189,9 +204,20 @@ hipError_t hipEventRecord(hipEvent_t e, hipStream_t s) {
   HIP_BEGIN();
   STREAM_CHECK(s);
   if (!event_valid(e)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not an event", (void *)e));
+  if (hip_capturing(s)) {
+    e->cap = s;
+    return hip_done(hip_capture_event(s, e));
+  }
+  hipError_t c = hip_capture_refuse(s, __func__); /* an invalidated capture */
+  if (c != hipSuccess) return hip_done(c);
+  hip_event_mark(e);
+  return hip_done(hipSuccess);
+}
+
+void hip_event_mark(hipEvent_t e) {
   e->recorded = true;
   e->t = ll_now();
-  return hip_done(hipSuccess);
+  e->cap = NULL;
 }
 
 /* Inter-process event handles: hip_memory.c "inter-process handles". A handle is made for an event

@@ -163,7 +163,41 @@ size_t hip_total_mem(void);
 /* ---- launches (hip_launch.c) ----------------------------------------------------------------*/
 hipError_t hip_launch(const char *fn, struct ihipModuleSymbol_t *f, dim3 grid, dim3 block, size_t shmem,
                       hipStream_t stream, void **args, const void *packed, size_t packed_size, bool coop);
+/* The explicit kernel arguments from args or a packed buffer, at the metadata's offsets (*raw
+ * malloc'd); hipErrorInvalidValue, printed, for a missing one or a short buffer. */
+hipError_t hip_kernel_args(const char *fn, const emu_kernel *k, const char *kname, void **args, const void *packed,
+                           size_t packed_size, uint8_t **raw, size_t *nraw);
 /* A stream handle is one the program created (or a null/legacy/per-thread one). */
 bool hip_stream_valid(hipStream_t s);
+/* hipEventRecord's work, for a graph's event node, and whether an event handle is live (hip_stream.c). */
+void hip_event_mark(hipEvent_t e);
+bool hip_event_valid(hipEvent_t e);
+
+/* ---- copies and sets (hip_memory.c), for graphs' nodes -----------------------------------------*/
+hipError_t hip_copy(void *dst, const void *src, size_t n, hipMemcpyKind kind, const char *fn);
+hipError_t hip_set(void *dst, const void *pattern, size_t esize, size_t count, const char *fn);
+
+/* ---- graphs and stream capture (hip_graph.c) ---------------------------------------------------
+ * A stream between hipStreamBeginCapture and hipStreamEndCapture records the operations issued to
+ * it into a graph instead of running them; hipGraphLaunch runs a graph's nodes in order on a
+ * stream. hip_capturing: the stream records (an active capture). hip_capture_*: record one
+ * operation (its arguments copied). hip_capture_refuse: an operation that cannot be recorded,
+ * issued to a capturing stream: the capture is invalidated and the call fails
+ * (hipErrorStreamCaptureUnsupported, printed); any operation on a stream whose capture is
+ * invalidated and not yet ended: hipErrorStreamCaptureInvalidated; hipSuccess for a stream
+ * that does not capture.
+ * hip_capture_sync: a synchronizing call while a capture in global mode (or thread-local mode, on
+ * its thread) is active invalidates it: hipErrorStreamCaptureImplicit, printed. */
+bool hip_capturing(hipStream_t s);
+hipError_t hip_capture_kernel(hipStream_t s, struct ihipModuleSymbol_t *f, dim3 grid, dim3 block, size_t shmem,
+                              const uint8_t *raw, size_t nraw, bool coop);
+hipError_t hip_capture_copy(hipStream_t s, void *dst, const void *src, size_t n, hipMemcpyKind kind);
+hipError_t hip_capture_set(hipStream_t s, void *dst, const void *pattern, size_t esize, size_t count);
+hipError_t hip_capture_host(hipStream_t s, hipHostFn_t fn, void *user);
+hipError_t hip_capture_event(hipStream_t s, hipEvent_t e);
+hipError_t hip_capture_refuse(hipStream_t s, const char *fn);
+hipError_t hip_capture_sync(const char *fn);
+/* hipStreamDestroy: a capture of the stream ends, its graph freed */
+void hip_capture_drop(hipStream_t s);
 
 #endif
