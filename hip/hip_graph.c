@@ -393,3 +393,15 @@ hipError_t hipGraphLaunch(hipGraphExec_t x, hipStream_t s) {
   }
   return hip_done(e);
 }
+
+/* hipDeviceReset: every graph, executable graph and capture goes with the device's other resources
+ * (their kernels may be modules' that the reset unloads); their handles are no longer valid */
+void hip_graph_reset(void) {
+  while (ngraphs) graph_free(graphs[0]);
+  while (nexecs) {
+    struct hipGraphExec *x = execs[--nexecs];
+    for (size_t i = 0; i < x->n; i++) free(x->nodes[i].raw);
+    free(x->nodes), free(x);
+  }
+  while (ncaps) hip_capture_drop(caps[0].s);
+}

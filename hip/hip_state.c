@@ -561,6 +561,7 @@ hipError_t hipDeviceReset(void) {
     return hip_g.inited ? hip_g.init_err : hipSuccess;
   }
   hip_memory_reset();
+  hip_graph_reset();
   hip_code_reset();
   rt_close(hip_g.dev);
   ll_err e = {0};

@@ -199,5 +199,7 @@ hipError_t hip_capture_refuse(hipStream_t s, const char *fn);
 hipError_t hip_capture_sync(const char *fn);
 /* hipStreamDestroy: a capture of the stream ends, its graph freed */
 void hip_capture_drop(hipStream_t s);
+/* hipDeviceReset: every graph, executable graph and capture freed */
+void hip_graph_reset(void);
 
 #endif
