@@ -12,10 +12,15 @@
 
 #include "hip/internal.h"
 
-typedef enum { HG_KERNEL, HG_COPY, HG_SET, HG_HOST, HG_EVENT, HG_EMPTY } hg_kind;
+typedef enum { HG_KERNEL, HG_COPY, HG_SET, HG_HOST, HG_EVENT, HG_WAIT, HG_CHILD, HG_EMPTY } hg_kind;
 
 struct hipGraphNode {
   hg_kind kind;
+  struct ihipGraph *owner;
+  struct hipGraphNode **deps; /* the edges into this node */
+  size_t ndeps;
+  struct hipGraphNode *orig;  /* in a clone or an executable graph: the node copied */
+  size_t idx;                 /* scratch: the node's place in its graph (graph_copy, topo_order) */
   /* kernel */
   struct ihipModuleSymbol_t *f;
   dim3 grid, block;
@@ -23,26 +28,28 @@ struct hipGraphNode {
   uint8_t *raw;
   size_t nraw;
   bool coop;
-  /* copy, set */
+  void **kparams;             /* hipGraphKernelNodeGetParams: pointers into raw, made on first use */
+  /* copy, set (width elements of esize bytes, height rows pitch bytes apart) */
   void *dst;
   const void *src;
-  size_t n;
+  size_t n, height, pitch;
   hipMemcpyKind copy_kind;
   uint8_t pattern[4];
   size_t esize;
-  /* host function, event */
+  /* host function, event record and wait, child graph (a private copy) */
   hipHostFn_t fn;
   void *user;
   hipEvent_t event;
+  struct ihipGraph *child;
 };
 
 struct ihipGraph {
-  struct hipGraphNode **nodes;
+  struct hipGraphNode **nodes; /* in the order they were added */
   size_t n;
 };
 
 struct hipGraphExec {
-  struct hipGraphNode *nodes; /* copies */
+  struct hipGraphNode *nodes; /* copies in the order they run, child graphs inlined */
   size_t n;
 };
 
@@ -87,8 +94,15 @@ static struct ihipGraph *graph_new(void) {
   graphs[ngraphs++] = g;
   return g;
 }
+static void graph_release(struct ihipGraph *g);
+static void node_release(struct hipGraphNode *x) {
+  free(x->raw), free(x->kparams), free(x->deps);
+  if (x->child) graph_release(x->child);
+  free(x);
+}
+/* a graph not in the program's list (a capture's, a child's copy), or after it left the list */
 static void graph_release(struct ihipGraph *g) {
-  for (size_t i = 0; i < g->n; i++) free(g->nodes[i]->raw), free(g->nodes[i]);
+  for (size_t i = 0; i < g->n; i++) node_release(g->nodes[i]);
   free(g->nodes);
   free(g);
 }
@@ -99,10 +113,112 @@ static void graph_free(struct ihipGraph *g) {
 }
 static struct hipGraphNode *node_add(struct ihipGraph *g, hg_kind kind) {
   struct hipGraphNode *x = ll_xcalloc(1, sizeof *x);
-  x->kind = kind;
+  x->kind = kind, x->owner = g;
+  /* a captured node follows the one before it: the stream's order */
+  if (g->n && !graph_valid(g)) {
+    x->deps = ll_xmalloc(sizeof *x->deps);
+    x->deps[0] = g->nodes[g->n - 1], x->ndeps = 1;
+  }
   g->nodes = ll_xrealloc(g->nodes, (g->n + 1) * sizeof *g->nodes);
   g->nodes[g->n++] = x;
   return x;
+}
+/* a node handle of one of the program's graphs */
+static bool node_valid(hipGraphNode_t x) {
+  for (size_t i = 0; x && i < ngraphs; i++)
+    for (size_t j = 0; j < graphs[i]->n; j++)
+      if (graphs[i]->nodes[j] == x) return true;
+  return false;
+}
+static bool has_dep(const struct hipGraphNode *x, const struct hipGraphNode *d) {
+  for (size_t i = 0; i < x->ndeps; i++)
+    if (x->deps[i] == d) return true;
+  return false;
+}
+static void dep_add(struct hipGraphNode *x, struct hipGraphNode *d) {
+  if (has_dep(x, d)) return;
+  x->deps = ll_xrealloc(x->deps, (x->ndeps + 1) * sizeof *x->deps);
+  x->deps[x->ndeps++] = d;
+}
+/* a copy of node x's payload (its edges are the caller's) */
+static struct ihipGraph *graph_copy(const struct ihipGraph *g);
+static struct hipGraphNode *node_copy(const struct hipGraphNode *x) {
+  struct hipGraphNode *c = ll_xmalloc(sizeof *c);
+  *c = *x;
+  c->deps = NULL, c->ndeps = 0, c->kparams = NULL, c->orig = (struct hipGraphNode *)x;
+  if (x->raw) {
+    c->raw = ll_xmalloc(x->nraw ? x->nraw : 1);
+    memcpy(c->raw, x->raw, x->nraw);
+  }
+  if (x->child) c->child = graph_copy(x->child);
+  return c;
+}
+/* a copy of g (not in the program's list), its edges between the copies */
+static struct ihipGraph *graph_copy(const struct ihipGraph *g) {
+  struct ihipGraph *c = ll_xcalloc(1, sizeof *c);
+  c->nodes = ll_xcalloc(g->n ? g->n : 1, sizeof *c->nodes);
+  c->n = g->n;
+  for (size_t i = 0; i < g->n; i++) g->nodes[i]->idx = i;
+  for (size_t i = 0; i < g->n; i++) c->nodes[i] = node_copy(g->nodes[i]), c->nodes[i]->owner = c;
+  for (size_t i = 0; i < g->n; i++) {
+    const struct hipGraphNode *x = g->nodes[i];
+    c->nodes[i]->deps = ll_xcalloc(x->ndeps ? x->ndeps : 1, sizeof *c->nodes[i]->deps);
+    for (size_t d = 0; d < x->ndeps; d++) c->nodes[i]->deps[d] = c->nodes[x->deps[d]->idx];
+    c->nodes[i]->ndeps = x->ndeps;
+  }
+  return c;
+}
+
+/* a min-heap of node places: the ready node added earliest runs first */
+static void heap_push(size_t *h, size_t *n, size_t v) {
+  size_t i = (*n)++;
+  for (h[i] = v; i && h[(i - 1) / 2] > h[i]; i = (i - 1) / 2) {
+    size_t t = h[i];
+    h[i] = h[(i - 1) / 2], h[(i - 1) / 2] = t;
+  }
+}
+static size_t heap_pop(size_t *h, size_t *n) {
+  size_t top = h[0], i = 0;
+  h[0] = h[--*n];
+  for (;;) {
+    size_t l = 2 * i + 1, r = l + 1, m = i;
+    if (l < *n && h[l] < h[m]) m = l;
+    if (r < *n && h[r] < h[m]) m = r;
+    if (m == i) return top;
+    size_t t = h[i];
+    h[i] = h[m], h[m] = t, i = m;
+  }
+}
+/* g's nodes in an order that respects every edge, among the ready ones the one added first (Kahn's
+ * algorithm with a heap: a captured chain or nodes added after their dependencies come out in the
+ * order they were added); false when the edges make a cycle */
+static bool topo_order(const struct ihipGraph *g, struct hipGraphNode **out) {
+  size_t n = g->n, *indeg = ll_xcalloc(n ? n : 1, sizeof *indeg), *heap = ll_xcalloc(n ? n : 1, sizeof *heap), nh = 0;
+  size_t *nout = ll_xcalloc(n ? n : 1, sizeof *nout), *start = ll_xcalloc(n + 1, sizeof *start);
+  for (size_t i = 0; i < n; i++) g->nodes[i]->idx = i;
+  size_t ne = 0;
+  for (size_t i = 0; i < n; i++) {
+    indeg[i] = g->nodes[i]->ndeps, ne += g->nodes[i]->ndeps;
+    for (size_t d = 0; d < g->nodes[i]->ndeps; d++) nout[g->nodes[i]->deps[d]->idx]++;
+  }
+  for (size_t i = 0; i < n; i++) start[i + 1] = start[i] + nout[i];
+  size_t *succ = ll_xcalloc(ne ? ne : 1, sizeof *succ), *fill = ll_xcalloc(n ? n : 1, sizeof *fill);
+  for (size_t i = 0; i < n; i++)
+    for (size_t d = 0; d < g->nodes[i]->ndeps; d++) {
+      size_t p = g->nodes[i]->deps[d]->idx;
+      succ[start[p] + fill[p]++] = i;
+    }
+  for (size_t i = 0; i < n; i++)
+    if (!indeg[i]) heap_push(heap, &nh, i);
+  size_t k = 0;
+  while (nh) {
+    size_t i = heap_pop(heap, &nh);
+    out[k++] = g->nodes[i];
+    for (size_t j = start[i]; j < start[i + 1]; j++)
+      if (!--indeg[succ[j]]) heap_push(heap, &nh, succ[j]);
+  }
+  free(indeg), free(heap), free(nout), free(start), free(succ), free(fill);
+  return k == n;
 }
 
 /* ---- capture -------------------------------------------------------------------------------------*/
@@ -268,8 +384,7 @@ hipError_t hipGraphGetNodes(hipGraph_t g, hipGraphNode_t *nodes, size_t *numNode
   return hip_done(hipSuccess);
 }
 
-/* a new node's dependencies must be nodes of the graph already: so the order nodes are added in is
- * a topological order, the one hipGraphLaunch runs them in */
+/* a new node's dependencies: nodes of the graph, each once */
 static hipError_t deps_ok(hipGraph_t g, const hipGraphNode_t *deps, size_t n, const char *fn) {
   if (!graph_valid(g)) return hip_complain(fn, hipErrorInvalidValue, "%p is not a graph", (void *)g);
   if (n && !deps) return hip_complain(fn, hipErrorInvalidValue, "%zu dependencies and pDependencies NULL", n);
@@ -277,65 +392,365 @@ static hipError_t deps_ok(hipGraph_t g, const hipGraphNode_t *deps, size_t n, co
     bool in = false;
     for (size_t j = 0; j < g->n && !in; j++) in = g->nodes[j] == deps[i];
     if (!in) return hip_complain(fn, hipErrorInvalidValue, "dependency %zu (%p) is not a node of the graph", i, (void *)deps[i]);
+    for (size_t j = 0; j < i; j++)
+      if (deps[j] == deps[i]) return hip_complain(fn, hipErrorInvalidValue, "dependency %zu repeats dependency %zu", i, j);
   }
   return hipSuccess;
 }
+/* the checks every hipGraphAdd*Node makes, then the node with its edges */
+#define ADD_NODE(x, kind)                                                                           \
+  if (!pNode) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pGraphNode is NULL"));  \
+  hipError_t e_ = deps_ok(g, deps, ndeps, __func__);                                                \
+  if (e_ != hipSuccess) return hip_done(e_);                                                        \
+  struct hipGraphNode *x = node_add(g, kind);                                                       \
+  for (size_t d_ = 0; d_ < ndeps; d_++) dep_add(x, deps[d_]);                                       \
+  *pNode = x
 
 hipError_t hipGraphAddEmptyNode(hipGraphNode_t *pNode, hipGraph_t g, const hipGraphNode_t *deps, size_t ndeps) {
   HIP_BEGIN();
-  if (!pNode) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pGraphNode is NULL"));
-  hipError_t e = deps_ok(g, deps, ndeps, __func__);
-  if (e == hipSuccess) *pNode = node_add(g, HG_EMPTY);
-  return hip_done(e);
+  ADD_NODE(x, HG_EMPTY);
+  return hip_done(hipSuccess);
 }
 
 hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t *pNode, hipGraph_t g, const hipGraphNode_t *deps, size_t ndeps,
                                    void *dst, const void *src, size_t count, hipMemcpyKind kind) {
   HIP_BEGIN();
-  if (!pNode) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pGraphNode is NULL"));
-  hipError_t e = deps_ok(g, deps, ndeps, __func__);
-  if (e != hipSuccess) return hip_done(e);
-  struct hipGraphNode *x = node_add(g, HG_COPY);
+  ADD_NODE(x, HG_COPY);
   x->dst = dst, x->src = src, x->n = count, x->copy_kind = kind;
+  return hip_done(hipSuccess);
+}
+
+hipError_t hipGraphAddMemsetNode(hipGraphNode_t *pNode, hipGraph_t g, const hipGraphNode_t *deps, size_t ndeps,
+                                 const hipMemsetParams *p) {
+  HIP_BEGIN();
+  if (!p) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pMemsetParams is NULL"));
+  if (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "elementSize %u: 1, 2 or 4", p->elementSize));
+  if (p->height > 1 && p->pitch < p->width * p->elementSize)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pitch %zu is less than a row of %zu elements of %u bytes",
+                                 p->pitch, p->width, p->elementSize));
+  ADD_NODE(x, HG_SET);
+  x->dst = p->dst, x->esize = p->elementSize, x->n = p->width, x->height = p->height ? p->height : 1, x->pitch = p->pitch;
+  uint32_t v = p->value; /* the low elementSize bytes, as hipMemsetD8/D16/D32 take them */
+  memcpy(x->pattern, &v, x->esize);
+  return hip_done(hipSuccess);
+}
+
+hipError_t hipGraphAddHostNode(hipGraphNode_t *pNode, hipGraph_t g, const hipGraphNode_t *deps, size_t ndeps,
+                               const hipHostNodeParams *p) {
+  HIP_BEGIN();
+  if (!p || !p->fn) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pNodeParams or its fn is NULL"));
+  ADD_NODE(x, HG_HOST);
+  x->fn = p->fn, x->user = p->userData;
+  return hip_done(hipSuccess);
+}
+
+static hipError_t event_node(hipGraphNode_t *pNode, hipGraph_t g, const hipGraphNode_t *deps, size_t ndeps, hipEvent_t ev,
+                             hg_kind kind, const char *fn) {
+  if (!hip_event_valid(ev)) return hip_complain(fn, hipErrorInvalidValue, "%p is not an event", (void *)ev);
+  if (!pNode) return hip_complain(fn, hipErrorInvalidValue, "pGraphNode is NULL");
+  hipError_t e = deps_ok(g, deps, ndeps, fn);
+  if (e != hipSuccess) return e;
+  struct hipGraphNode *x = node_add(g, kind);
+  for (size_t d = 0; d < ndeps; d++) dep_add(x, deps[d]);
+  x->event = ev;
   *pNode = x;
+  return hipSuccess;
+}
+hipError_t hipGraphAddEventRecordNode(hipGraphNode_t *pNode, hipGraph_t g, const hipGraphNode_t *deps, size_t ndeps,
+                                      hipEvent_t event) {
+  HIP_BEGIN();
+  return hip_done(event_node(pNode, g, deps, ndeps, event, HG_EVENT, __func__));
+}
+/* every node runs in order here, so a wait has nothing to wait for: it is an ordering point */
+hipError_t hipGraphAddEventWaitNode(hipGraphNode_t *pNode, hipGraph_t g, const hipGraphNode_t *deps, size_t ndeps,
+                                    hipEvent_t event) {
+  HIP_BEGIN();
+  return hip_done(event_node(pNode, g, deps, ndeps, event, HG_WAIT, __func__));
+}
+
+/* the child graph is copied when the node is added, as HIP does */
+hipError_t hipGraphAddChildGraphNode(hipGraphNode_t *pNode, hipGraph_t g, const hipGraphNode_t *deps, size_t ndeps,
+                                     hipGraph_t child) {
+  HIP_BEGIN();
+  if (!graph_valid(child) || child == g)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%p is not a graph other than the parent", (void *)child));
+  ADD_NODE(x, HG_CHILD);
+  x->child = graph_copy(child);
   return hip_done(hipSuccess);
 }
 
 /* The kernel's launch configuration is checked when the graph runs (hip_launch, as for a launch) */
+static hipError_t kernel_params(struct hipGraphNode *x, const hipKernelNodeParams *p, const char *fn) {
+  if (!p) return hip_complain(fn, hipErrorInvalidValue, "pNodeParams is NULL");
+  if (p->extra)
+    return hip_complain(fn, hipErrorInvalidValue, "extra (a packed argument buffer) is not provided for kernel nodes; give kernelParams");
+  struct ihipModuleSymbol_t *f;
+  hipError_t e;
+  if ((e = hip_func_of(p->func, &f, fn)) != hipSuccess || (e = hip_func_resolve(f, fn)) != hipSuccess) return e;
+  uint8_t *raw;
+  size_t nraw;
+  if ((e = hip_kernel_args(fn, f->k, f->name, p->kernelParams, NULL, 0, &raw, &nraw)) != hipSuccess) return e;
+  free(x->raw), free(x->kparams);
+  x->f = f, x->grid = p->gridDim, x->block = p->blockDim, x->shmem = p->sharedMemBytes, x->raw = raw, x->nraw = nraw;
+  x->kparams = NULL;
+  return hipSuccess;
+}
 hipError_t hipGraphAddKernelNode(hipGraphNode_t *pNode, hipGraph_t g, const hipGraphNode_t *deps, size_t ndeps,
                                  const hipKernelNodeParams *p) {
   HIP_BEGIN();
-  if (!pNode || !p) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pGraphNode or pNodeParams is NULL"));
-  hipError_t e = deps_ok(g, deps, ndeps, __func__);
+  struct hipGraphNode tmp = {0};
+  hipError_t e = kernel_params(&tmp, p, __func__); /* checked before the node exists */
   if (e != hipSuccess) return hip_done(e);
-  if (p->extra)
-    return hip_done(hip_complain(__func__, hipErrorInvalidValue,
-                                 "extra (a packed argument buffer) is not provided for kernel nodes; give kernelParams"));
-  struct ihipModuleSymbol_t *f;
-  if ((e = hip_func_of(p->func, &f, __func__)) != hipSuccess || (e = hip_func_resolve(f, __func__)) != hipSuccess)
-    return hip_done(e);
-  uint8_t *raw;
-  size_t nraw;
-  if ((e = hip_kernel_args(__func__, f->k, f->name, p->kernelParams, NULL, 0, &raw, &nraw)) != hipSuccess) return hip_done(e);
-  struct hipGraphNode *x = node_add(g, HG_KERNEL);
-  x->f = f, x->grid = p->gridDim, x->block = p->blockDim, x->shmem = p->sharedMemBytes, x->raw = raw, x->nraw = nraw;
-  *pNode = x;
+  ADD_NODE(x, HG_KERNEL);
+  x->f = tmp.f, x->grid = tmp.grid, x->block = tmp.block, x->shmem = tmp.shmem, x->raw = tmp.raw, x->nraw = tmp.nraw;
+  return hip_done(hipSuccess);
+}
+#undef ADD_NODE
+
+/* ---- a graph's structure -------------------------------------------------------------------------*/
+static hipError_t edges_ok(hipGraph_t g, const hipGraphNode_t *from, const hipGraphNode_t *to, size_t n, const char *fn) {
+  if (!graph_valid(g)) return hip_complain(fn, hipErrorInvalidValue, "%p is not a graph", (void *)g);
+  if (n && (!from || !to)) return hip_complain(fn, hipErrorInvalidValue, "from or to is NULL");
+  for (size_t i = 0; i < n; i++)
+    if (!node_valid(from[i]) || !node_valid(to[i]) || from[i]->owner != g || to[i]->owner != g || from[i] == to[i])
+      return hip_complain(fn, hipErrorInvalidValue, "edge %zu (%p -> %p) is not between two nodes of the graph", i,
+                          (void *)from[i], (void *)to[i]);
+  return hipSuccess;
+}
+hipError_t hipGraphAddDependencies(hipGraph_t g, const hipGraphNode_t *from, const hipGraphNode_t *to, size_t n) {
+  HIP_BEGIN();
+  hipError_t e = edges_ok(g, from, to, n, __func__);
+  for (size_t i = 0; e == hipSuccess && i < n; i++)
+    if (has_dep(to[i], from[i])) e = hip_complain(__func__, hipErrorInvalidValue, "edge %zu exists already", i);
+  for (size_t i = 0; e == hipSuccess && i < n; i++) dep_add(to[i], from[i]);
+  return hip_done(e);
+}
+hipError_t hipGraphRemoveDependencies(hipGraph_t g, const hipGraphNode_t *from, const hipGraphNode_t *to, size_t n) {
+  HIP_BEGIN();
+  hipError_t e = edges_ok(g, from, to, n, __func__);
+  for (size_t i = 0; e == hipSuccess && i < n; i++)
+    if (!has_dep(to[i], from[i])) e = hip_complain(__func__, hipErrorInvalidValue, "edge %zu does not exist", i);
+  for (size_t i = 0; e == hipSuccess && i < n; i++) {
+    struct hipGraphNode *x = to[i];
+    for (size_t d = 0; d < x->ndeps; d++)
+      if (x->deps[d] == from[i]) x->deps[d] = x->deps[--x->ndeps];
+  }
+  return hip_done(e);
+}
+
+/* HIP's listing convention: a NULL array asks for the count; otherwise up to *n entries are filled
+ * and *n becomes the number filled (the rest of the array, if any, NULL) */
+static void list_out(hipGraphNode_t *out, size_t *n, hipGraphNode_t *all, size_t count) {
+  if (!out) {
+    *n = count;
+    return;
+  }
+  size_t k = *n < count ? *n : count;
+  for (size_t i = 0; i < k; i++) out[i] = all[i];
+  for (size_t i = k; i < *n; i++) out[i] = NULL;
+  *n = k;
+}
+hipError_t hipGraphGetEdges(hipGraph_t g, hipGraphNode_t *from, hipGraphNode_t *to, size_t *numEdges) {
+  HIP_BEGIN();
+  if (!graph_valid(g) || !numEdges || (!from) != (!to))
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "not a graph, numEdges NULL, or one of from and to NULL"));
+  size_t count = 0;
+  for (size_t i = 0; i < g->n; i++) count += g->nodes[i]->ndeps;
+  hipGraphNode_t *f = ll_xcalloc(count ? count : 1, sizeof *f), *t = ll_xcalloc(count ? count : 1, sizeof *t);
+  size_t k = 0;
+  for (size_t i = 0; i < g->n; i++)
+    for (size_t d = 0; d < g->nodes[i]->ndeps; d++) f[k] = g->nodes[i]->deps[d], t[k++] = g->nodes[i];
+  size_t nn = *numEdges;
+  list_out(from, &nn, f, count);
+  list_out(to, numEdges, t, count);
+  free(f), free(t);
+  return hip_done(hipSuccess);
+}
+hipError_t hipGraphGetRootNodes(hipGraph_t g, hipGraphNode_t *roots, size_t *n) {
+  HIP_BEGIN();
+  if (!graph_valid(g) || !n) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "not a graph, or pNumRootNodes is NULL"));
+  hipGraphNode_t *r = ll_xcalloc(g->n ? g->n : 1, sizeof *r);
+  size_t k = 0;
+  for (size_t i = 0; i < g->n; i++)
+    if (!g->nodes[i]->ndeps) r[k++] = g->nodes[i];
+  list_out(roots, n, r, k);
+  free(r);
+  return hip_done(hipSuccess);
+}
+hipError_t hipGraphNodeGetDependencies(hipGraphNode_t x, hipGraphNode_t *deps, size_t *n) {
+  HIP_BEGIN();
+  if (!node_valid(x) || !n) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "not a node, or the count is NULL"));
+  list_out(deps, n, x->deps, x->ndeps);
+  return hip_done(hipSuccess);
+}
+hipError_t hipGraphNodeGetDependentNodes(hipGraphNode_t x, hipGraphNode_t *out, size_t *n) {
+  HIP_BEGIN();
+  if (!node_valid(x) || !n) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "not a node, or the count is NULL"));
+  struct ihipGraph *g = x->owner;
+  hipGraphNode_t *r = ll_xcalloc(g->n ? g->n : 1, sizeof *r);
+  size_t k = 0;
+  for (size_t i = 0; i < g->n; i++)
+    if (has_dep(g->nodes[i], x)) r[k++] = g->nodes[i];
+  list_out(out, n, r, k);
+  free(r);
+  return hip_done(hipSuccess);
+}
+hipError_t hipGraphNodeGetType(hipGraphNode_t x, hipGraphNodeType *type) {
+  HIP_BEGIN();
+  if (!node_valid(x) || !type) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "not a node, or pType is NULL"));
+  static const hipGraphNodeType t[] = {
+      [HG_KERNEL] = hipGraphNodeTypeKernel,  [HG_COPY] = hipGraphNodeTypeMemcpy,          [HG_SET] = hipGraphNodeTypeMemset,
+      [HG_HOST] = hipGraphNodeTypeHost,      [HG_EVENT] = hipGraphNodeTypeEventRecord,    [HG_WAIT] = hipGraphNodeTypeWaitEvent,
+      [HG_CHILD] = hipGraphNodeTypeGraph,    [HG_EMPTY] = hipGraphNodeTypeEmpty};
+  *type = t[x->kind];
   return hip_done(hipSuccess);
 }
 
+hipError_t hipGraphDestroyNode(hipGraphNode_t x) {
+  HIP_BEGIN();
+  if (!node_valid(x)) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%p is not a node", (void *)x));
+  struct ihipGraph *g = x->owner;
+  for (size_t i = 0; i < g->n; i++) {
+    struct hipGraphNode *y = g->nodes[i];
+    for (size_t d = 0; d < y->ndeps; d++)
+      if (y->deps[d] == x) y->deps[d--] = y->deps[--y->ndeps];
+  }
+  for (size_t i = 0; i < g->n; i++)
+    if (g->nodes[i] == x) {
+      memmove(g->nodes + i, g->nodes + i + 1, (g->n - i - 1) * sizeof *g->nodes); /* keep the others' order */
+      g->n--;
+      break;
+    }
+  node_release(x);
+  return hip_done(hipSuccess);
+}
+
+hipError_t hipGraphClone(hipGraph_t *pClone, hipGraph_t g) {
+  HIP_BEGIN();
+  if (!pClone || !graph_valid(g)) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pGraphClone NULL, or not a graph"));
+  struct ihipGraph *c = graph_copy(g);
+  graphs = ll_xrealloc(graphs, (ngraphs + 1) * sizeof *graphs);
+  graphs[ngraphs++] = c;
+  *pClone = c;
+  return hip_done(hipSuccess);
+}
+hipError_t hipGraphNodeFindInClone(hipGraphNode_t *pNode, hipGraphNode_t orig, hipGraph_t clone) {
+  HIP_BEGIN();
+  if (!pNode || !graph_valid(clone)) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pNode NULL, or not a graph"));
+  for (size_t i = 0; i < clone->n; i++)
+    if (clone->nodes[i]->orig == orig) return *pNode = clone->nodes[i], hip_done(hipSuccess);
+  return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%p has no copy in graph %p", (void *)orig, (void *)clone));
+}
+
+/* ---- a node's parameters -------------------------------------------------------------------------*/
+hipError_t hipGraphKernelNodeGetParams(hipGraphNode_t x, hipKernelNodeParams *p) {
+  HIP_BEGIN();
+  if (!node_valid(x) || x->kind != HG_KERNEL || !p)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "not a kernel node, or pNodeParams is NULL"));
+  if (!x->kparams) { /* one pointer per explicit argument, into the node's copy of the bytes */
+    const emu_kernel *k = x->f->k;
+    x->kparams = ll_xcalloc(k->nargs + 1, sizeof *x->kparams);
+    size_t idx = 0;
+    for (size_t i = 0; i < k->nargs; i++)
+      if (!k->args[i].hidden) x->kparams[idx++] = x->raw + k->args[i].offset;
+  }
+  memset(p, 0, sizeof *p);
+  p->func = x->f->host ? (void *)x->f->host : (void *)x->f;
+  p->gridDim = x->grid, p->blockDim = x->block, p->sharedMemBytes = (unsigned)x->shmem, p->kernelParams = x->kparams;
+  return hip_done(hipSuccess);
+}
+hipError_t hipGraphKernelNodeSetParams(hipGraphNode_t x, const hipKernelNodeParams *p) {
+  HIP_BEGIN();
+  if (!node_valid(x) || x->kind != HG_KERNEL) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "not a kernel node"));
+  return hip_done(kernel_params(x, p, __func__));
+}
+hipError_t hipGraphHostNodeGetParams(hipGraphNode_t x, hipHostNodeParams *p) {
+  HIP_BEGIN();
+  if (!node_valid(x) || x->kind != HG_HOST || !p)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "not a host node, or pNodeParams is NULL"));
+  p->fn = x->fn, p->userData = x->user;
+  return hip_done(hipSuccess);
+}
+hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t x, hipMemsetParams *p) {
+  HIP_BEGIN();
+  if (!node_valid(x) || x->kind != HG_SET || !p)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "not a memset node, or pNodeParams is NULL"));
+  uint32_t v = 0;
+  memcpy(&v, x->pattern, x->esize);
+  *p = (hipMemsetParams){.dst = x->dst, .pitch = x->pitch, .value = v, .elementSize = (unsigned)x->esize, .width = x->n,
+                         .height = x->height};
+  return hip_done(hipSuccess);
+}
+
+/* "n3 [label=...]" per node, "n1 -> n3" per edge (Graphviz' DOT); flags are not read */
+hipError_t hipGraphDebugDotPrint(hipGraph_t g, const char *path, unsigned int flags) {
+  HIP_BEGIN();
+  (void)flags;
+  if (!graph_valid(g) || !path) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "not a graph, or path is NULL"));
+  static const char *const kind[] = {"kernel", "memcpy", "memset", "host", "event record", "event wait", "child graph", "empty"};
+  ll_buf b = {0};
+  ll_buf_puts(&b, "digraph hip_graph {\n");
+  for (size_t i = 0; i < g->n; i++) {
+    const struct hipGraphNode *x = g->nodes[i];
+    ll_buf_printf(&b, "  n%zu [label=\"%zu: %s", i, i, kind[x->kind]);
+    if (x->kind == HG_KERNEL) {
+      char *dn = emu_demangle(x->f->k->name);
+      ll_buf_puts(&b, " ");
+      ll_json_escape(&b, dn ? dn : x->f->k->name); /* a quoted DOT string escapes as JSON's does: \" and \\ */
+      free(dn);
+      ll_buf_printf(&b, " grid (%u,%u,%u) block (%u,%u,%u)", x->grid.x, x->grid.y, x->grid.z, x->block.x, x->block.y, x->block.z);
+    } else if (x->kind == HG_COPY || x->kind == HG_SET) {
+      ll_buf_printf(&b, " %zu bytes", x->kind == HG_COPY ? x->n : x->n * x->esize * x->height);
+    } else if (x->kind == HG_CHILD) {
+      ll_buf_printf(&b, " of %zu nodes", x->child->n);
+    }
+    ll_buf_puts(&b, "\"];\n");
+  }
+  for (size_t i = 0; i < g->n; i++)
+    for (size_t d = 0; d < g->nodes[i]->ndeps; d++)
+      for (size_t j = 0; j < g->n; j++)
+        if (g->nodes[j] == g->nodes[i]->deps[d]) ll_buf_printf(&b, "  n%zu -> n%zu;\n", j, i);
+  ll_buf_puts(&b, "}\n");
+  ll_err e = {0};
+  bool ok = ll_write_file_atomic(path, b.data, b.len, &e);
+  ll_buf_free(&b);
+  return hip_done(ok ? hipSuccess : hip_complain(__func__, hipErrorInvalidValue, "%s", e.msg));
+}
+
 /* ---- executable graphs -----------------------------------------------------------------------------*/
+/* appends g's nodes to x in an order that respects every edge, a child graph's nodes in its place;
+ * false (naming it) when the edges of g or of a child make a cycle */
+static bool flatten(struct hipGraphExec *x, const struct ihipGraph *g, const struct hipGraphNode *as, const char *fn) {
+  struct hipGraphNode **order = ll_xcalloc(g->n ? g->n : 1, sizeof *order);
+  bool ok = topo_order(g, order);
+  if (!ok) hip_complain(fn, hipErrorInvalidValue, "the edges of graph %p make a cycle", (void *)g);
+  for (size_t i = 0; ok && i < g->n; i++) {
+    if (order[i]->kind == HG_CHILD) {
+      ok = flatten(x, order[i]->child, order[i], fn);
+      continue;
+    }
+    x->nodes = ll_xrealloc(x->nodes, (x->n + 1) * sizeof *x->nodes);
+    struct hipGraphNode *c = node_copy(order[i]);
+    x->nodes[x->n] = *c;
+    free(c);
+    x->nodes[x->n].orig = as ? (struct hipGraphNode *)as : order[i]; /* a child's nodes answer to the child node */
+    x->n++;
+  }
+  free(order);
+  return ok;
+}
+static void exec_release(struct hipGraphExec *x) {
+  for (size_t i = 0; i < x->n; i++) free(x->nodes[i].raw);
+  free(x->nodes), free(x);
+}
 static hipError_t instantiate(hipGraphExec_t *pExec, hipGraph_t g, const char *fn) {
   if (!pExec) return hip_complain(fn, hipErrorInvalidValue, "pGraphExec is NULL");
   if (!graph_valid(g)) return hip_complain(fn, hipErrorInvalidValue, "%p is not a graph", (void *)g);
   struct hipGraphExec *x = ll_xcalloc(1, sizeof *x);
-  x->n = g->n;
-  x->nodes = ll_xcalloc(g->n ? g->n : 1, sizeof *x->nodes);
-  for (size_t i = 0; i < g->n; i++) {
-    x->nodes[i] = *g->nodes[i];
-    if (g->nodes[i]->raw) {
-      x->nodes[i].raw = ll_xmalloc(g->nodes[i]->nraw ? g->nodes[i]->nraw : 1);
-      memcpy(x->nodes[i].raw, g->nodes[i]->raw, g->nodes[i]->nraw);
-    }
+  if (!flatten(x, g, NULL, fn)) {
+    exec_release(x);
+    return hipErrorInvalidValue;
   }
   execs = ll_xrealloc(execs, (nexecs + 1) * sizeof *execs);
   execs[nexecs++] = x;
@@ -362,9 +777,26 @@ hipError_t hipGraphExecDestroy(hipGraphExec_t x) {
   if (!exec_valid(x)) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%p is not an executable graph", (void *)x));
   for (size_t i = 0; i < nexecs; i++)
     if (execs[i] == x) execs[i] = execs[--nexecs];
-  for (size_t i = 0; i < x->n; i++) free(x->nodes[i].raw);
-  free(x->nodes), free(x);
+  exec_release(x);
   return hip_done(hipSuccess);
+}
+
+/* the executable copy of kernel node `node` takes new arguments and configuration; the graph's
+ * node keeps its own */
+hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t x, hipGraphNode_t node, const hipKernelNodeParams *p) {
+  HIP_BEGIN();
+  if (!exec_valid(x)) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%p is not an executable graph", (void *)x));
+  for (size_t i = 0; i < x->n; i++)
+    if (x->nodes[i].orig == node && x->nodes[i].kind == HG_KERNEL) return hip_done(kernel_params(&x->nodes[i], p, __func__));
+  return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%p is not a kernel node of the executable graph's graph", (void *)node));
+}
+
+/* nothing to upload: the emulated device's memory is the host's */
+hipError_t hipGraphUpload(hipGraphExec_t x, hipStream_t s) {
+  HIP_BEGIN();
+  if (!exec_valid(x)) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%p is not an executable graph", (void *)x));
+  if (!hip_stream_valid(s)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not a stream", (void *)s));
+  return hip_done(hip_capture_refuse(s, __func__));
 }
 
 /* The nodes in order on the stream, each as its stream operation would run; the first error ends
@@ -381,13 +813,18 @@ hipError_t hipGraphLaunch(hipGraphExec_t x, hipStream_t s) {
     switch (n->kind) {
     case HG_KERNEL: e = hip_launch(__func__, n->f, n->grid, n->block, n->shmem, s, NULL, n->raw, n->nraw, n->coop); break;
     case HG_COPY: e = hip_copy(n->dst, n->src, n->n, n->copy_kind, __func__); break;
-    case HG_SET: e = hip_set(n->dst, n->pattern, n->esize, n->n, __func__); break;
+    case HG_SET:
+      for (size_t r = 0; r < (n->height ? n->height : 1) && e == hipSuccess; r++)
+        e = hip_set((uint8_t *)n->dst + r * n->pitch, n->pattern, n->esize, n->n, __func__);
+      break;
     case HG_HOST: n->fn(n->user); break;
     case HG_EVENT:
+    case HG_WAIT:
       if (!hip_event_valid(n->event))
-        e = hip_complain(__func__, hipErrorInvalidHandle, "node %zu records event %p, destroyed since", i, (void *)n->event);
-      else hip_event_mark(n->event);
+        e = hip_complain(__func__, hipErrorInvalidHandle, "node %zu names event %p, destroyed since", i, (void *)n->event);
+      else if (n->kind == HG_EVENT) hip_event_mark(n->event);
       break;
+    case HG_CHILD: /* inlined by instantiate */
     case HG_EMPTY: break;
     }
   }
@@ -398,10 +835,6 @@ hipError_t hipGraphLaunch(hipGraphExec_t x, hipStream_t s) {
  * (their kernels may be modules' that the reset unloads); their handles are no longer valid */
 void hip_graph_reset(void) {
   while (ngraphs) graph_free(graphs[0]);
-  while (nexecs) {
-    struct hipGraphExec *x = execs[--nexecs];
-    for (size_t i = 0; i < x->n; i++) free(x->nodes[i].raw);
-    free(x->nodes), free(x);
-  }
+  while (nexecs) exec_release(execs[--nexecs]);
   while (ncaps) hip_capture_drop(caps[0].s);
 }

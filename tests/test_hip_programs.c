@@ -197,23 +197,25 @@ Test(programs, cooperative_launch_and_grid_sync, .timeout = 120) {
   free(out), free(dl);
 }
 /* Graphs and stream capture (docs/hip-runtime.md "Graphs and stream capture"): the program checks a
- * captured graph launched three times on new inputs, explicit nodes, and the failing calls' codes
- * itself; here it passes on both arches directly and under lanelab exec with every check, its
+ * captured graph launched three times on new inputs, explicit nodes, a graph whose edges contradict
+ * the order its nodes were added in (with memset, host, event, child-graph nodes, structure queries,
+ * parameter changes, a clone, a DOT file and a refused cycle), and the failing calls' codes itself; here it passes on both arches directly and under lanelab exec with every check, its
  * relaxed-mode case too, and each failing call is printed naming the call and the rule. */
 Test(programs, graphs_and_stream_capture, .timeout = 120) {
-  const char *w[] = {"graphs: a captured graph of 7 nodes launched 3 times ok, 4 explicit nodes ok, 10 refusals ok",
+  const char *w[] = {"graphs: a captured graph of 7 nodes launched 3 times ok, 4 explicit nodes ok, a graph of 8 nodes in "
+                     "dependency order ok, 10 refusals ok",
                      "hipStreamBeginCapture: the null (legacy) stream cannot capture",
                      "captures in hipStreamCaptureModeGlobal mode: a synchronizing call is not allowed then",
                      "hipMemcpy2DAsync: stream 0x", "(hipErrorStreamCaptureUnsupported)",
                      "hipStreamEndCapture: the capture of stream 0x", "(hipErrorStreamCaptureInvalidated)", NULL};
   passes_saying("graphs", NULL, w);
-  passes_on_both_arches("graphs", "relaxed", "4 explicit nodes ok, 10 refusals ok");
+  passes_on_both_arches("graphs", "relaxed", "in dependency order ok, 10 refusals ok");
   char *out;
   for (size_t i = 0; i < 2; i++) {
     char *opts = ll_fmt("--arch %s --racecheck --initcheck --leakcheck", arches[i]);
     int rc = exec_prog(opts, "graphs", NULL, &out);
     cr_expect(rc == 0 && strstr(out, "10 refusals ok") &&
-                  strstr(out, "7 launches of 2 kernels; faults 0; racecheck 0; initcheck 0; leakcheck 0"),
+                  strstr(out, "10 launches of 2 kernels; faults 0; racecheck 0; initcheck 0; leakcheck 0"),
               "%s with every check: exit %d:\n%s", arches[i], rc, out);
     free(out), free(opts);
   }
@@ -1152,13 +1154,14 @@ static int write_build_run(const char *src, const char *text, const char *dir, c
 Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
   char *dir = sh_tmpdir("hip-refused"), *out;
   char *src = ll_fmt("%s/r.hip", dir);
-  const char *text2 = "#include <hip/hip_runtime.h>\nint main() { hipGraph_t g = nullptr, c; return hipGraphClone(&c, g); }\n";
+  const char *text2 = "#include <hip/hip_runtime.h>\nint main() { hipGraph_t g = nullptr; hipGraphExec_t x = nullptr;\n"
+                      "  return hipGraphExecUpdate(x, g, nullptr, nullptr); }\n";
   ll_err e = {0};
   cr_assert(ll_write_file_atomic(src, text2, strlen(text2), &e), "%s", e.msg);
   char *cmd = ll_fmt("%s hipcc -c %s -o %s/r.o", LANELAB, src, dir);
   int rc = sh_run(cmd, &out);
   cr_expect_eq(rc, 2, "exit %d:\n%s", rc, out);
-  cr_expect(strstr(out, "hipGraphClone") && strstr(out, "this graph call is not provided: lanelab's graphs are stream capture"), "%s", out);
+  cr_expect(strstr(out, "hipGraphExecUpdate") && strstr(out, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\""), "%s", out);
   free(out), free(cmd);
   /* a program written against HIP's own types (a stream captured into a graph, which compiles, and
    * graph calls that are refused): each refused call is named with its reason, and no handle or
@@ -1170,7 +1173,8 @@ Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
                       "  hipStreamBeginCapture(s, hipStreamCaptureModeGlobal);\n  k<<<1, 64, 0, s>>>(p);\n"
                       "  hipStreamIsCapturing(s, &st);\n  hipStreamEndCapture(s, &g);\n"
                       "  hipGraphInstantiate(&ge, g, nullptr, nullptr, 0);\n  hipGraphLaunch(ge, s);\n"
-                      "  hipGraphNode_t nd; hipGraphAddHostNode(&nd, g, nullptr, 0, nullptr); hipGraphExecUpdate(ge, g, nullptr, nullptr);\n"
+                      "  hipGraphNode_t nd = nullptr; hipGraphMemcpyNodeSetParams1D(nd, p, p, 4, hipMemcpyDeviceToDevice);\n"
+                      "  hipGraphExecUpdate(ge, g, nullptr, nullptr);\n"
                       "  hipStreamWaitValue32(s, p, 1, 0, 0xffffffffu);\n"
                       "  hipDeviceGetDefaultMemPool(&pool, 0); (void)ctx; hipProfilerStart(); hipDestroyTextureObject(tex); hipFreeArray(arr);\n"
                       "  HIP_ARRAY_DESCRIPTOR ad = {}; ad.Format = HIP_AD_FORMAT_FLOAT; ad.NumChannels = 1; hipArrayCreate(&arr, &ad);\n"
@@ -1180,7 +1184,7 @@ Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
   cmd = ll_fmt("%s hipcc -c %s -o %s/r.o", LANELAB, src, dir);
   rc = sh_run(cmd, &out);
   cr_expect_eq(rc, 2, "exit %d:\n%s", rc, out);
-  static const char *const named[] = {"hipGraphAddHostNode", "hipGraphExecUpdate", "hipStreamWaitValue32",
+  static const char *const named[] = {"hipGraphMemcpyNodeSetParams1D", "hipGraphExecUpdate", "hipStreamWaitValue32",
                                       "hipDeviceGetDefaultMemPool", "hipProfilerStart", "hipDestroyTextureObject", "hipFreeArray",
                                       "hipArrayCreate", "hipMemcpyParam2D"};
   for (size_t i = 0; i < sizeof named / sizeof *named; i++) {

@@ -271,6 +271,37 @@ typedef struct hipKernelNodeParams {
   void **kernelParams;
   unsigned int sharedMemBytes;
 } hipKernelNodeParams;
+typedef struct hipHostNodeParams {
+  hipHostFn_t fn;
+  void *userData;
+} hipHostNodeParams;
+// HIP 7.0's layout (CUDA's; HIP 6 had elementSize, height, pitch, value, width after dst)
+typedef struct hipMemsetParams {
+  void *dst;
+  size_t pitch;
+  unsigned int value;
+  unsigned int elementSize;
+  size_t width;
+  size_t height;
+} hipMemsetParams;
+typedef enum hipGraphNodeType {
+  hipGraphNodeTypeKernel = 0,
+  hipGraphNodeTypeMemcpy = 1,
+  hipGraphNodeTypeMemset = 2,
+  hipGraphNodeTypeHost = 3,
+  hipGraphNodeTypeGraph = 4,
+  hipGraphNodeTypeEmpty = 5,
+  hipGraphNodeTypeWaitEvent = 6,
+  hipGraphNodeTypeEventRecord = 7,
+  hipGraphNodeTypeExtSemaphoreSignal = 8,
+  hipGraphNodeTypeExtSemaphoreWait = 9,
+  hipGraphNodeTypeMemAlloc = 10,
+  hipGraphNodeTypeMemFree = 11,
+  hipGraphNodeTypeMemcpyFromSymbol = 12,
+  hipGraphNodeTypeMemcpyToSymbol = 13,
+  hipGraphNodeTypeBatchMemOp = 14,
+  hipGraphNodeTypeCount = 15
+} hipGraphNodeType;
 
 typedef enum hipMemcpyKind {
   hipMemcpyHostToHost = 0,
@@ -909,6 +940,36 @@ hipError_t hipGraphInstantiate(hipGraphExec_t *pGraphExec, hipGraph_t graph, hip
 hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t *pGraphExec, hipGraph_t graph, unsigned long long flags);
 hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec);
 hipError_t hipGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream);
+hipError_t hipGraphUpload(hipGraphExec_t graphExec, hipStream_t stream);
+hipError_t hipGraphAddMemsetNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies,
+                                 size_t numDependencies, const hipMemsetParams *pMemsetParams);
+hipError_t hipGraphAddHostNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies,
+                               size_t numDependencies, const hipHostNodeParams *pNodeParams);
+hipError_t hipGraphAddEventRecordNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies,
+                                      size_t numDependencies, hipEvent_t event);
+hipError_t hipGraphAddEventWaitNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies,
+                                    size_t numDependencies, hipEvent_t event);
+hipError_t hipGraphAddChildGraphNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies,
+                                     size_t numDependencies, hipGraph_t childGraph);
+hipError_t hipGraphAddDependencies(hipGraph_t graph, const hipGraphNode_t *from, const hipGraphNode_t *to,
+                                   size_t numDependencies);
+hipError_t hipGraphRemoveDependencies(hipGraph_t graph, const hipGraphNode_t *from, const hipGraphNode_t *to,
+                                      size_t numDependencies);
+hipError_t hipGraphGetEdges(hipGraph_t graph, hipGraphNode_t *from, hipGraphNode_t *to, size_t *numEdges);
+hipError_t hipGraphGetRootNodes(hipGraph_t graph, hipGraphNode_t *pRootNodes, size_t *pNumRootNodes);
+hipError_t hipGraphNodeGetDependencies(hipGraphNode_t node, hipGraphNode_t *pDependencies, size_t *pNumDependencies);
+hipError_t hipGraphNodeGetDependentNodes(hipGraphNode_t node, hipGraphNode_t *pDependentNodes, size_t *pNumDependentNodes);
+hipError_t hipGraphNodeGetType(hipGraphNode_t node, hipGraphNodeType *pType);
+hipError_t hipGraphDestroyNode(hipGraphNode_t node);
+hipError_t hipGraphClone(hipGraph_t *pGraphClone, hipGraph_t originalGraph);
+hipError_t hipGraphNodeFindInClone(hipGraphNode_t *pNode, hipGraphNode_t originalNode, hipGraph_t clonedGraph);
+hipError_t hipGraphKernelNodeGetParams(hipGraphNode_t node, hipKernelNodeParams *pNodeParams);
+hipError_t hipGraphKernelNodeSetParams(hipGraphNode_t node, const hipKernelNodeParams *pNodeParams);
+hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node,
+                                           const hipKernelNodeParams *pNodeParams);
+hipError_t hipGraphHostNodeGetParams(hipGraphNode_t node, hipHostNodeParams *pNodeParams);
+hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t node, hipMemsetParams *pNodeParams);
+hipError_t hipGraphDebugDotPrint(hipGraph_t graph, const char *path, unsigned int flags);
 // --- events
 hipError_t hipEventCreate(hipEvent_t *event);
 hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned flags);
@@ -1036,20 +1097,20 @@ LL_HIP_REFUSED(hipDestroySurfaceObject, "arrays, textures and surfaces: image in
 LL_HIP_REFUSED(hipDestroyTextureObject, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipDeviceGetByPCIBusId, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
 LL_HIP_REFUSED(hipDeviceGetDefaultMemPool, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
-LL_HIP_REFUSED(hipDeviceGetGraphMemAttribute, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
+LL_HIP_REFUSED(hipDeviceGetGraphMemAttribute, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipDeviceGetMemPool, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
 LL_HIP_REFUSED(hipDeviceGetPCIBusId, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
 LL_HIP_REFUSED(hipDeviceGetUuid, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
-LL_HIP_REFUSED(hipDeviceGraphMemTrim, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipDeviceSetGraphMemAttribute, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
+LL_HIP_REFUSED(hipDeviceGraphMemTrim, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipDeviceSetGraphMemAttribute, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipDeviceSetMemPool, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
-LL_HIP_REFUSED(hipDrvGraphAddMemFreeNode, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipDrvGraphAddMemcpyNode, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipDrvGraphAddMemsetNode, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipDrvGraphExecMemcpyNodeSetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipDrvGraphExecMemsetNodeSetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipDrvGraphMemcpyNodeGetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipDrvGraphMemcpyNodeSetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
+LL_HIP_REFUSED(hipDrvGraphAddMemFreeNode, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipDrvGraphAddMemcpyNode, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipDrvGraphAddMemsetNode, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipDrvGraphExecMemcpyNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipDrvGraphExecMemsetNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipDrvGraphMemcpyNodeGetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipDrvGraphMemcpyNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipDrvMemcpy2DUnaligned, "the driver API's 2D/3D and parameter-block copies are not provided; hipMemcpy2D, hipMemcpy3D and the memsets are")
 LL_HIP_REFUSED(hipDrvMemcpy3D, "the driver API's 2D/3D and parameter-block copies are not provided; hipMemcpy2D, hipMemcpy3D and the memsets are")
 LL_HIP_REFUSED(hipDrvMemcpy3DAsync, "the driver API's 2D/3D and parameter-block copies are not provided; hipMemcpy2D, hipMemcpy3D and the memsets are")
@@ -1070,81 +1131,59 @@ LL_HIP_REFUSED(hipGetTextureObjectResourceDesc, "arrays, textures and surfaces: 
 LL_HIP_REFUSED(hipGetTextureObjectResourceViewDesc, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipGetTextureObjectTextureDesc, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipGetTextureReference, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
-LL_HIP_REFUSED(hipGraphAddBatchMemOpNode, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphAddChildGraphNode, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphAddDependencies, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphAddEventRecordNode, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphAddEventWaitNode, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphAddExternalSemaphoresSignalNode, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphAddExternalSemaphoresWaitNode, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphAddHostNode, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphAddMemAllocNode, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphAddMemFreeNode, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphAddMemcpyNode, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphAddMemcpyNodeFromSymbol, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphAddMemcpyNodeToSymbol, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphAddMemsetNode, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphAddNode, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphBatchMemOpNodeGetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphBatchMemOpNodeSetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphChildGraphNodeGetGraph, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphClone, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphDebugDotPrint, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphDestroyNode, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphEventRecordNodeGetEvent, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphEventRecordNodeSetEvent, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphEventWaitNodeGetEvent, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphEventWaitNodeSetEvent, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphExecBatchMemOpNodeSetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphExecChildGraphNodeSetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphExecEventRecordNodeSetEvent, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphExecEventWaitNodeSetEvent, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphExecExternalSemaphoresSignalNodeSetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphExecExternalSemaphoresWaitNodeSetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphExecGetFlags, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphExecHostNodeSetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphExecKernelNodeSetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphExecMemcpyNodeSetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphExecMemcpyNodeSetParams1D, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphExecMemcpyNodeSetParamsFromSymbol, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphExecMemcpyNodeSetParamsToSymbol, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphExecMemsetNodeSetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphExecNodeSetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphExecUpdate, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphExternalSemaphoresSignalNodeGetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphExternalSemaphoresSignalNodeSetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphExternalSemaphoresWaitNodeGetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphExternalSemaphoresWaitNodeSetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphGetEdges, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphGetRootNodes, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphHostNodeGetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphHostNodeSetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphInstantiateWithParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphKernelNodeCopyAttributes, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphKernelNodeGetAttribute, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphKernelNodeGetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphKernelNodeSetAttribute, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphKernelNodeSetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphMemAllocNodeGetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphMemFreeNodeGetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphMemcpyNodeGetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphMemcpyNodeSetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphMemcpyNodeSetParams1D, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphMemcpyNodeSetParamsFromSymbol, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphMemcpyNodeSetParamsToSymbol, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphMemsetNodeGetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphMemsetNodeSetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphNodeFindInClone, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphNodeGetDependencies, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphNodeGetDependentNodes, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphNodeGetEnabled, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphNodeGetType, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphNodeSetEnabled, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphNodeSetParams, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphReleaseUserObject, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphRemoveDependencies, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphRetainUserObject, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipGraphUpload, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
+LL_HIP_REFUSED(hipGraphAddBatchMemOpNode, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphAddExternalSemaphoresSignalNode, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphAddExternalSemaphoresWaitNode, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphAddMemAllocNode, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphAddMemFreeNode, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphAddMemcpyNode, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphAddMemcpyNodeFromSymbol, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphAddMemcpyNodeToSymbol, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphAddNode, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphBatchMemOpNodeGetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphBatchMemOpNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphChildGraphNodeGetGraph, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphEventRecordNodeGetEvent, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphEventRecordNodeSetEvent, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphEventWaitNodeGetEvent, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphEventWaitNodeSetEvent, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphExecBatchMemOpNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphExecChildGraphNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphExecEventRecordNodeSetEvent, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphExecEventWaitNodeSetEvent, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphExecExternalSemaphoresSignalNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphExecExternalSemaphoresWaitNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphExecGetFlags, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphExecHostNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphExecMemcpyNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphExecMemcpyNodeSetParams1D, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphExecMemcpyNodeSetParamsFromSymbol, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphExecMemcpyNodeSetParamsToSymbol, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphExecMemsetNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphExecNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphExecUpdate, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphExternalSemaphoresSignalNodeGetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphExternalSemaphoresSignalNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphExternalSemaphoresWaitNodeGetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphExternalSemaphoresWaitNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphHostNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphInstantiateWithParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphKernelNodeCopyAttributes, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphKernelNodeGetAttribute, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphKernelNodeSetAttribute, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphMemAllocNodeGetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphMemFreeNodeGetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphMemcpyNodeGetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphMemcpyNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphMemcpyNodeSetParams1D, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphMemcpyNodeSetParamsFromSymbol, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphMemcpyNodeSetParamsToSymbol, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphMemsetNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphNodeGetEnabled, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphNodeSetEnabled, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphReleaseUserObject, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipGraphRetainUserObject, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphicsMapResources, "interoperation with other graphics and compute APIs is not provided")
 LL_HIP_REFUSED(hipGraphicsResourceGetMappedPointer, "interoperation with other graphics and compute APIs is not provided")
 LL_HIP_REFUSED(hipGraphicsSubResourceGetMappedArray, "interoperation with other graphics and compute APIs is not provided")
@@ -1215,9 +1254,9 @@ LL_HIP_REFUSED(hipProfilerStop, "there is no profiler to start or stop")
 LL_HIP_REFUSED(hipSetValidDevices, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
 LL_HIP_REFUSED(hipSignalExternalSemaphoresAsync, "interoperation with other graphics and compute APIs is not provided")
 LL_HIP_REFUSED(hipStreamBatchMemOp, "stream memory operations are not provided")
-LL_HIP_REFUSED(hipStreamBeginCaptureToGraph, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipStreamGetCaptureInfo_v2, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipStreamUpdateCaptureDependencies, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
+LL_HIP_REFUSED(hipStreamBeginCaptureToGraph, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipStreamGetCaptureInfo_v2, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipStreamUpdateCaptureDependencies, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipStreamWaitValue32, "stream memory operations are not provided")
 LL_HIP_REFUSED(hipStreamWaitValue64, "stream memory operations are not provided")
 LL_HIP_REFUSED(hipStreamWriteValue32, "stream memory operations are not provided")
@@ -1252,12 +1291,12 @@ LL_HIP_REFUSED(hipTexRefSetMipmapFilterMode, "arrays, textures and surfaces: ima
 LL_HIP_REFUSED(hipTexRefSetMipmapLevelBias, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipTexRefSetMipmapLevelClamp, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipTexRefSetMipmappedArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
-LL_HIP_REFUSED(hipThreadExchangeStreamCaptureMode, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
+LL_HIP_REFUSED(hipThreadExchangeStreamCaptureMode, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipTriggerProgrammaticLaunchCompletion, "programmatic dependent launch is not provided")
 LL_HIP_REFUSED(hipUnbindTexture, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
-LL_HIP_REFUSED(hipUserObjectCreate, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipUserObjectRelease, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
-LL_HIP_REFUSED(hipUserObjectRetain, "this graph call is not provided: lanelab's graphs are stream capture and kernel, 1-D copy and empty nodes")
+LL_HIP_REFUSED(hipUserObjectCreate, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipUserObjectRelease, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
+LL_HIP_REFUSED(hipUserObjectRetain, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipWaitExternalSemaphoresAsync, "interoperation with other graphics and compute APIs is not provided")
 LL_HIP_REFUSED(hip_init, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
 #undef LL_HIP_REFUSED

@@ -8,6 +8,7 @@
 // relaxed mode's synchronizing call is allowed.
 #include "../common.h"
 #include <cstring>
+#include <unistd.h>
 #include <vector>
 
 __global__ void gr_scale(float *p, float s, int n) {
@@ -28,6 +29,149 @@ static void gr_host_fn(void *user) { ++*(int *)user; }
     EXPECT(e_ == (want), "%s: %s, want %s", #expr, hipGetErrorName(e_), hipGetErrorName(want));     \
     refusals++;                                                                                    \
   } while (0)
+
+// a graph whose nodes were added in an order the edges contradict (hipGraphAddDependencies), with a
+// 2-D memset, a host function, event record and wait nodes and a child graph; its structure
+// queried; a kernel node's parameters read and changed in the graph and in the executable graph;
+// a clone; a node destroyed; a DOT file; a cycle refused. Returns the number of nodes run.
+static int gr_host_order[4], gr_host_n;
+static void gr_host_mark(void *user) { gr_host_order[gr_host_n++ & 3] = (int)(size_t)user; }
+
+static int gr_dag(hipStream_t s) {
+  const int w = 64, h = 4, pitch = 80; // a 64 x 4 block of floats in rows of 80
+  float *d;
+  HIP_CHECK(hipMalloc(&d, pitch * h * sizeof(float)));
+  std::vector<float> out(pitch * h, -1.0f);
+  hipGraph_t g;
+  HIP_CHECK(hipGraphCreate(&g, 0));
+  // added first, run last: scale the block by 2 (every row: n = pitch * h elements)
+  float two = 2.0f;
+  int all = pitch * h;
+  void *kargs[] = {&d, &two, &all};
+  hipKernelNodeParams kp = {};
+  kp.func = (void *)gr_scale, kp.gridDim = dim3((all + 63) / 64), kp.blockDim = dim3(64), kp.kernelParams = kargs;
+  hipGraphNode_t kn, set, zero, host, rec, wait, child, copy;
+  HIP_CHECK(hipGraphAddKernelNode(&kn, g, nullptr, 0, &kp));
+  // the whole buffer zeroed, then rows of w floats set to 1.5f (0x3fc00000) by a 2-D memset
+  hipMemsetParams zp = {};
+  zp.dst = d, zp.value = 0, zp.elementSize = 4, zp.width = (size_t)all, zp.height = 1;
+  HIP_CHECK(hipGraphAddMemsetNode(&zero, g, nullptr, 0, &zp));
+  hipMemsetParams mp = {};
+  mp.dst = d, mp.pitch = pitch * sizeof(float), mp.value = 0x3fc00000u, mp.elementSize = 4, mp.width = w, mp.height = h;
+  HIP_CHECK(hipGraphAddMemsetNode(&set, g, &zero, 1, &mp));
+  hipHostNodeParams hp = {gr_host_mark, (void *)(size_t)7};
+  HIP_CHECK(hipGraphAddHostNode(&host, g, &set, 1, &hp));
+  hipEvent_t ev;
+  HIP_CHECK(hipEventCreate(&ev));
+  HIP_CHECK(hipGraphAddEventRecordNode(&rec, g, &host, 1, ev));
+  HIP_CHECK(hipGraphAddEventWaitNode(&wait, g, &rec, 1, ev));
+  // a child graph: one host function; changed after it was added, which the parent does not see
+  hipGraph_t cg;
+  HIP_CHECK(hipGraphCreate(&cg, 0));
+  hipGraphNode_t ch;
+  hipHostNodeParams hc = {gr_host_mark, (void *)(size_t)9};
+  HIP_CHECK(hipGraphAddHostNode(&ch, cg, nullptr, 0, &hc));
+  HIP_CHECK(hipGraphAddChildGraphNode(&child, g, &wait, 1, cg));
+  HIP_CHECK(hipGraphAddHostNode(&ch, cg, nullptr, 0, &hc)); // not in g's copy
+  HIP_CHECK(hipGraphDestroy(cg));
+  HIP_CHECK(hipGraphAddMemcpyNode1D(&copy, g, nullptr, 0, out.data(), d, pitch * h * sizeof(float), hipMemcpyDeviceToHost));
+  // the edges that make kn run after the child and before the copy
+  hipGraphNode_t from[] = {child, kn}, to[] = {kn, copy};
+  HIP_CHECK(hipGraphAddDependencies(g, from, to, 2));
+  size_t ne = 0, nr = 0, nd = 0;
+  HIP_CHECK(hipGraphGetEdges(g, nullptr, nullptr, &ne));
+  EXPECT(ne == 7, "%zu edges, want 7", ne);
+  hipGraphNode_t roots[4];
+  nr = 4;
+  HIP_CHECK(hipGraphGetRootNodes(g, roots, &nr));
+  EXPECT(nr == 1 && roots[0] == zero, "roots: %zu", nr);
+  hipGraphNode_t deps[4];
+  nd = 4;
+  HIP_CHECK(hipGraphNodeGetDependencies(kn, deps, &nd));
+  EXPECT(nd == 1 && deps[0] == child, "the kernel node's dependencies: %zu", nd);
+  nd = 0;
+  HIP_CHECK(hipGraphNodeGetDependentNodes(set, nullptr, &nd));
+  EXPECT(nd == 1, "the memset's dependents: %zu", nd);
+  hipGraphNodeType t1, t2, t3;
+  HIP_CHECK(hipGraphNodeGetType(kn, &t1));
+  HIP_CHECK(hipGraphNodeGetType(child, &t2));
+  HIP_CHECK(hipGraphNodeGetType(wait, &t3));
+  EXPECT(t1 == hipGraphNodeTypeKernel && t2 == hipGraphNodeTypeGraph && t3 == hipGraphNodeTypeWaitEvent, "node types");
+  // the kernel node's parameters: its own copy of the arguments
+  hipKernelNodeParams got = {};
+  HIP_CHECK(hipGraphKernelNodeGetParams(kn, &got));
+  EXPECT(got.func == (void *)gr_scale && got.gridDim.x == kp.gridDim.x && *(float *)got.kernelParams[1] == 2.0f &&
+             *(int *)got.kernelParams[2] == all,
+         "kernel node parameters");
+  hipMemsetParams gm = {};
+  HIP_CHECK(hipGraphMemsetNodeGetParams(set, &gm));
+  EXPECT(gm.value == 0x3fc00000u && gm.height == (size_t)h && gm.pitch == pitch * sizeof(float), "memset node parameters");
+  // a cycle is refused when instantiated
+  hipGraph_t cyc;
+  HIP_CHECK(hipGraphClone(&cyc, g));
+  hipGraphNode_t ck, cc;
+  HIP_CHECK(hipGraphNodeFindInClone(&ck, kn, cyc));
+  HIP_CHECK(hipGraphNodeFindInClone(&cc, child, cyc));
+  HIP_CHECK(hipGraphAddDependencies(cyc, &ck, &cc, 1)); // child -> kn -> child
+  hipGraphExec_t bad;
+  EXPECT(hipGraphInstantiate(&bad, cyc, nullptr, nullptr, 0) == hipErrorInvalidValue, "a cycle");
+  HIP_CHECK(hipGraphDestroy(cyc));
+  // run: 1.5 * 2 in the block, 0 elsewhere; host functions in order 7 then 9 (the child's one node)
+  hipGraphExec_t x;
+  HIP_CHECK(hipGraphInstantiate(&x, g, nullptr, nullptr, 0));
+  float three = 3.0f;
+  kargs[1] = &three;
+  HIP_CHECK(hipGraphKernelNodeSetParams(kn, &kp)); // the graph's node: scale 3 from now on; x keeps 2
+  gr_host_n = 0;
+  HIP_CHECK(hipGraphUpload(x, s));
+  HIP_CHECK(hipGraphLaunch(x, s));
+  HIP_CHECK(hipStreamSynchronize(s));
+  for (int r = 0; r < h; r++)
+    for (int c = 0; c < pitch; c++) {
+      float want = c < w ? 3.0f : 0.0f;
+      EXPECT(out[r * pitch + c] == want, "dag: [%d][%d] = %g, want %g", r, c, out[r * pitch + c], want);
+    }
+  EXPECT(gr_host_n == 2 && gr_host_order[0] == 7 && gr_host_order[1] == 9, "host functions: %d calls", gr_host_n);
+  HIP_CHECK(hipEventQuery(ev));
+  float half = 0.5f;
+  kargs[1] = &half;
+  HIP_CHECK(hipGraphExecKernelNodeSetParams(x, kn, &kp)); // the executable one: scale 0.5
+  HIP_CHECK(hipGraphLaunch(x, s));
+  HIP_CHECK(hipStreamSynchronize(s));
+  EXPECT(out[0] == 0.75f && out[w] == 0.0f, "after hipGraphExecKernelNodeSetParams: %g %g", out[0], out[w]);
+  HIP_CHECK(hipGraphExecDestroy(x));
+  HIP_CHECK(hipGraphInstantiate(&x, g, nullptr, nullptr, 0)); // the graph's node: scale 3
+  HIP_CHECK(hipGraphLaunch(x, s));
+  HIP_CHECK(hipStreamSynchronize(s));
+  EXPECT(out[0] == 4.5f, "after hipGraphKernelNodeSetParams: %g", out[0]);
+  HIP_CHECK(hipGraphExecDestroy(x));
+  // the structure as DOT; then the host node destroyed with its edges
+  char dot[] = "/tmp/lanelab-graph-XXXXXX";
+  int fd = mkstemp(dot);
+  EXPECT(fd >= 0, "mkstemp");
+  close(fd);
+  HIP_CHECK(hipGraphDebugDotPrint(g, dot, 0));
+  FILE *f = std::fopen(dot, "r");
+  EXPECT(f != nullptr, "open %s", dot);
+  char line[512];
+  int arrows = 0, labels = 0;
+  bool kernel_named = false;
+  while (std::fgets(line, sizeof line, f)) {
+    arrows += std::strstr(line, " -> ") != nullptr;
+    labels += std::strstr(line, "[label=") != nullptr;
+    kernel_named |= std::strstr(line, "gr_scale") != nullptr;
+  }
+  std::fclose(f);
+  unlink(dot);
+  EXPECT(arrows == 7 && labels == 8 && kernel_named, "the DOT file: %d edges, %d nodes", arrows, labels);
+  HIP_CHECK(hipGraphDestroyNode(host));
+  HIP_CHECK(hipGraphGetEdges(g, nullptr, nullptr, &ne));
+  EXPECT(ne == 5, "after destroying the host node: %zu edges, want 5", ne);
+  HIP_CHECK(hipGraphDestroy(g));
+  HIP_CHECK(hipEventDestroy(ev));
+  HIP_CHECK(hipFree(d));
+  return 8;
+}
 
 int main(int argc, char **argv) {
   const int n = 1000;
@@ -107,6 +251,7 @@ int main(int argc, char **argv) {
   HIP_CHECK(hipStreamSynchronize(s));
   for (int i = 0; i < n; i++) EXPECT(hy[i] == 0.5f * (float)i, "explicit: y[%d] = %g, want %g", i, hy[i], 0.5f * (float)i);
   HIP_CHECK(hipGraphExecDestroy(ge));
+  int dag_nodes = gr_dag(s);
 
   // ---- what fails
   int refusals = 0;
@@ -136,6 +281,7 @@ int main(int argc, char **argv) {
   HIP_CHECK(hipStreamDestroy(s));
   HIP_CHECK(hipFree(dx));
   HIP_CHECK(hipFree(dy));
-  std::printf("graphs: a captured graph of 7 nodes launched 3 times ok, 4 explicit nodes ok, %d refusals ok\n", refusals);
+  std::printf("graphs: a captured graph of 7 nodes launched 3 times ok, 4 explicit nodes ok, a graph of %d nodes in "
+              "dependency order ok, %d refusals ok\n", dag_nodes, refusals);
   return 0;
 }
