@@ -59,18 +59,37 @@ static size_t ngraphs;
 static struct hipGraphExec **execs;
 static size_t nexecs;
 
-/* active and invalidated captures, one per stream at most */
-typedef struct {
-  hipStream_t s;
+/* A capture: the graph being recorded, begun on its origin stream and joined by the streams that
+ * waited on an event recorded into it. Each capturing stream keeps its frontier, the nodes its next
+ * operation depends on (the stream's order); an event recorded into a capture keeps the frontier of
+ * its stream then, and a stream waiting on it adds that to its own (joining the capture first if it
+ * was not in it). Invalidating one stream's capture invalidates the whole capture, as with HIP. */
+typedef struct capture_root {
   struct ihipGraph *g;
   hipStreamCaptureMode mode;
   hipStreamCaptureStatus status;
   unsigned long long id;
   pthread_t thread;
+  hipStream_t origin;
+} capture_root;
+typedef struct {
+  hipStream_t s;
+  capture_root *root;
+  struct hipGraphNode **front;
+  size_t nfront;
 } capture;
 static capture *caps;
 static size_t ncaps;
 static unsigned long long next_id = 1;
+/* events recorded into a capture: the frontier their stream had */
+typedef struct {
+  hipEvent_t e;
+  capture_root *root;
+  struct hipGraphNode **front;
+  size_t nfront;
+} cap_event;
+static cap_event *cevs;
+static size_t ncevs;
 
 static bool graph_valid(hipGraph_t g) {
   for (size_t i = 0; g && i < ngraphs; i++)
@@ -114,11 +133,6 @@ static void graph_free(struct ihipGraph *g) {
 static struct hipGraphNode *node_add(struct ihipGraph *g, hg_kind kind) {
   struct hipGraphNode *x = ll_xcalloc(1, sizeof *x);
   x->kind = kind, x->owner = g;
-  /* a captured node follows the one before it: the stream's order */
-  if (g->n && !graph_valid(g)) {
-    x->deps = ll_xmalloc(sizeof *x->deps);
-    x->deps[0] = g->nodes[g->n - 1], x->ndeps = 1;
-  }
   g->nodes = ll_xrealloc(g->nodes, (g->n + 1) * sizeof *g->nodes);
   g->nodes[g->n++] = x;
   return x;
@@ -222,50 +236,89 @@ static bool topo_order(const struct ihipGraph *g, struct hipGraphNode **out) {
 }
 
 /* ---- capture -------------------------------------------------------------------------------------*/
-bool hip_capturing(hipStream_t s) {
-  capture *c = s ? cap_of(s) : NULL;
-  return c && c->status == hipStreamCaptureStatusActive;
+static void front_set(struct hipGraphNode ***f, size_t *nf, struct hipGraphNode *const *from, size_t n) {
+  free(*f);
+  *f = ll_xcalloc(n ? n : 1, sizeof **f);
+  memcpy(*f, from, n * sizeof **f);
+  *nf = n;
+}
+static void front_add(capture *c, struct hipGraphNode *const *from, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    bool have = false;
+    for (size_t j = 0; j < c->nfront && !have; j++) have = c->front[j] == from[i];
+    if (have) continue;
+    c->front = ll_xrealloc(c->front, (c->nfront + 1) * sizeof *c->front);
+    c->front[c->nfront++] = from[i];
+  }
 }
 
-static struct ihipGraph *cap_graph(hipStream_t s) { return cap_of(s)->g; }
+bool hip_capturing(hipStream_t s) {
+  capture *c = s ? cap_of(s) : NULL;
+  return c && c->root->status == hipStreamCaptureStatusActive;
+}
+
+/* a node of stream s's capture after the stream's frontier, which it becomes */
+static struct hipGraphNode *cap_node(hipStream_t s, hg_kind kind) {
+  capture *c = cap_of(s);
+  struct hipGraphNode *x = node_add(c->root->g, kind);
+  for (size_t i = 0; i < c->nfront; i++) dep_add(x, c->front[i]);
+  front_set(&c->front, &c->nfront, &x, 1);
+  return x;
+}
 
 hipError_t hip_capture_kernel(hipStream_t s, struct ihipModuleSymbol_t *f, dim3 grid, dim3 block, size_t shmem,
                               const uint8_t *raw, size_t nraw, bool coop) {
-  struct hipGraphNode *x = node_add(cap_graph(s), HG_KERNEL);
+  struct hipGraphNode *x = cap_node(s, HG_KERNEL);
   x->f = f, x->grid = grid, x->block = block, x->shmem = shmem, x->coop = coop;
   x->raw = ll_xmalloc(nraw ? nraw : 1), x->nraw = nraw;
   memcpy(x->raw, raw, nraw);
   return hipSuccess;
 }
 hipError_t hip_capture_copy(hipStream_t s, void *dst, const void *src, size_t n, hipMemcpyKind kind) {
-  struct hipGraphNode *x = node_add(cap_graph(s), HG_COPY);
+  struct hipGraphNode *x = cap_node(s, HG_COPY);
   x->dst = dst, x->src = src, x->n = n, x->copy_kind = kind;
   return hipSuccess;
 }
 hipError_t hip_capture_set(hipStream_t s, void *dst, const void *pattern, size_t esize, size_t count) {
-  struct hipGraphNode *x = node_add(cap_graph(s), HG_SET);
-  x->dst = dst, x->esize = esize, x->n = count;
+  struct hipGraphNode *x = cap_node(s, HG_SET);
+  x->dst = dst, x->esize = esize, x->n = count, x->height = 1;
   memcpy(x->pattern, pattern, esize);
   return hipSuccess;
 }
 hipError_t hip_capture_host(hipStream_t s, hipHostFn_t fn, void *user) {
-  struct hipGraphNode *x = node_add(cap_graph(s), HG_HOST);
+  struct hipGraphNode *x = cap_node(s, HG_HOST);
   x->fn = fn, x->user = user;
   return hipSuccess;
 }
+static cap_event *cev_of(hipEvent_t e) {
+  for (size_t i = 0; i < ncevs; i++)
+    if (cevs[i].e == e) return &cevs[i];
+  return NULL;
+}
+/* an event record node (the event is recorded when the graph runs), and the stream's frontier kept
+ * for the streams that wait on the event */
 hipError_t hip_capture_event(hipStream_t s, hipEvent_t e) {
-  node_add(cap_graph(s), HG_EVENT)->event = e;
+  struct hipGraphNode *x = cap_node(s, HG_EVENT);
+  x->event = e;
+  cap_event *ce = cev_of(e);
+  if (!ce) {
+    cevs = ll_xrealloc(cevs, (ncevs + 1) * sizeof *cevs);
+    ce = &cevs[ncevs++];
+    *ce = (cap_event){.e = e};
+  }
+  ce->root = cap_of(s)->root;
+  front_set(&ce->front, &ce->nfront, &x, 1);
   return hipSuccess;
 }
 
 hipError_t hip_capture_refuse(hipStream_t s, const char *fn) {
   capture *c = s ? cap_of(s) : NULL;
   if (!c) return hipSuccess;
-  if (c->status == hipStreamCaptureStatusInvalidated)
+  if (c->root->status == hipStreamCaptureStatusInvalidated)
     return hip_complain(fn, hipErrorStreamCaptureInvalidated,
-                        "stream %p's capture was invalidated (by the call named above); hipStreamEndCapture ends it",
-                        (void *)s);
-  c->status = hipStreamCaptureStatusInvalidated;
+                        "stream %p's capture was invalidated (by the call named above); hipStreamEndCapture on stream "
+                        "%p ends it", (void *)s, (void *)c->root->origin);
+  c->root->status = hipStreamCaptureStatusInvalidated;
   return hip_complain(fn, hipErrorStreamCaptureUnsupported,
                       "stream %p is capturing, and lanelab records only kernel launches, hipMemcpyAsync and its "
                       "HtoD/DtoH/DtoD forms, hipMemsetAsync and its D8/D16/D32 forms, hipLaunchHostFunc, "
@@ -273,27 +326,83 @@ hipError_t hip_capture_refuse(hipStream_t s, const char *fn) {
                       "invalidated", (void *)s);
 }
 
+/* hipStreamWaitEvent(s, e): an event recorded into a capture and not run yet. s joins that capture
+ * if it is not capturing, and its next node depends on the event's frontier too. */
+hipError_t hip_capture_wait(hipStream_t s, hipEvent_t e, const char *fn) {
+  cap_event *ce = cev_of(e);
+  capture *c = s ? cap_of(s) : NULL;
+  if (!ce || !ce->root) return hipSuccess; /* an event of no capture: its work ran when it was recorded */
+  if (c && c->root != ce->root)
+    return hip_complain(fn, hipErrorStreamCaptureIsolation,
+                        "stream %p captures into another graph than the one event %p was recorded into", (void *)s,
+                        (void *)e);
+  if (ce->root->status != hipStreamCaptureStatusActive) return hip_capture_refuse(ce->root->origin, fn);
+  if (!c) {
+    if (!s || s == hipStreamLegacy || s == hipStreamPerThread)
+      return hip_complain(fn, hipErrorStreamCaptureImplicit, "the null stream cannot join a capture");
+    caps = ll_xrealloc(caps, (ncaps + 1) * sizeof *caps);
+    c = &caps[ncaps++];
+    *c = (capture){.s = s, .root = ce->root};
+  }
+  front_add(c, ce->front, ce->nfront);
+  return hipSuccess;
+}
+
+/* the event was recorded outside any capture since, or destroyed */
+void hip_capture_forget_event(hipEvent_t e) {
+  cap_event *ce = cev_of(e);
+  if (!ce) return;
+  free(ce->front);
+  *ce = cevs[--ncevs];
+}
+
 hipError_t hip_capture_sync(const char *fn) {
   pthread_t me = pthread_self();
-  capture *hit = NULL;
+  capture_root *hit = NULL;
   for (size_t i = 0; i < ncaps; i++) {
-    capture *c = &caps[i];
-    if (c->status != hipStreamCaptureStatusActive || c->mode == hipStreamCaptureModeRelaxed) continue;
-    if (c->mode == hipStreamCaptureModeThreadLocal && !pthread_equal(c->thread, me)) continue;
-    c->status = hipStreamCaptureStatusInvalidated;
-    hit = c;
+    capture_root *r = caps[i].root;
+    if (r->status != hipStreamCaptureStatusActive || r->mode == hipStreamCaptureModeRelaxed) continue;
+    if (r->mode == hipStreamCaptureModeThreadLocal && !pthread_equal(r->thread, me)) continue;
+    r->status = hipStreamCaptureStatusInvalidated;
+    hit = r;
   }
   if (!hit) return hipSuccess;
   return hip_complain(fn, hipErrorStreamCaptureImplicit,
                       "made while stream %p captures in %s mode: a synchronizing call is not allowed then (HIP's "
-                      "rule); the capture is invalidated", (void *)hit->s,
+                      "rule); the capture is invalidated", (void *)hit->origin,
                       hit->mode == hipStreamCaptureModeGlobal ? "hipStreamCaptureModeGlobal" : "hipStreamCaptureModeThreadLocal");
 }
 
+/* every stream of root's capture stops capturing, its events forget it; the graph is the caller's */
+static void root_end(capture_root *root) {
+  for (size_t i = 0; i < ncaps;)
+    if (caps[i].root == root) {
+      free(caps[i].front);
+      caps[i] = caps[--ncaps];
+    } else {
+      i++;
+    }
+  for (size_t i = 0; i < ncevs;)
+    if (cevs[i].root == root) {
+      free(cevs[i].front);
+      cevs[i] = cevs[--ncevs];
+    } else {
+      i++;
+    }
+  free(root);
+}
+
+/* hipStreamDestroy: the stream leaves its capture; the origin's destruction ends the capture */
 void hip_capture_drop(hipStream_t s) {
   capture *c = s ? cap_of(s) : NULL;
   if (!c) return;
-  graph_release(c->g); /* a capture's graph is the program's only once the capture ends */
+  capture_root *root = c->root;
+  if (root->origin == s) {
+    graph_release(root->g);
+    root_end(root);
+    return;
+  }
+  free(c->front);
   *c = caps[--ncaps];
 }
 
@@ -306,10 +415,23 @@ hipError_t hipStreamBeginCapture(hipStream_t s, hipStreamCaptureMode mode) {
   if (mode != hipStreamCaptureModeGlobal && mode != hipStreamCaptureModeThreadLocal && mode != hipStreamCaptureModeRelaxed)
     return hip_done(hip_complain(__func__, hipErrorInvalidValue, "mode %d", (int)mode));
   if (cap_of(s)) return hip_done(hip_complain(__func__, hipErrorIllegalState, "stream %p is capturing already", (void *)s));
+  capture_root *r = ll_xcalloc(1, sizeof *r);
+  *r = (capture_root){.g = ll_xcalloc(1, sizeof(struct ihipGraph)), .mode = mode, .status = hipStreamCaptureStatusActive,
+                      .id = next_id++, .thread = pthread_self(), .origin = s};
   caps = ll_xrealloc(caps, (ncaps + 1) * sizeof *caps);
-  caps[ncaps++] = (capture){.s = s, .g = ll_xcalloc(1, sizeof(struct ihipGraph)), .mode = mode,
-                            .status = hipStreamCaptureStatusActive, .id = next_id++, .thread = pthread_self()};
+  caps[ncaps++] = (capture){.s = s, .root = r};
   return hip_done(hipSuccess);
+}
+
+/* x reaches y along edges backwards (y is x or one of its ancestors) */
+static bool reaches(struct hipGraphNode *x, const struct hipGraphNode *y, struct hipGraphNode **seen, size_t *nseen) {
+  if (x == y) return true;
+  for (size_t i = 0; i < *nseen; i++)
+    if (seen[i] == x) return false;
+  seen[(*nseen)++] = x;
+  for (size_t d = 0; d < x->ndeps; d++)
+    if (reaches(x->deps[d], y, seen, nseen)) return true;
+  return false;
 }
 
 hipError_t hipStreamEndCapture(hipStream_t s, hipGraph_t *pGraph) {
@@ -317,17 +439,38 @@ hipError_t hipStreamEndCapture(hipStream_t s, hipGraph_t *pGraph) {
   if (!pGraph) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pGraph is NULL"));
   capture *c = s ? cap_of(s) : NULL;
   if (!c) return hip_done(hip_complain(__func__, hipErrorIllegalState, "stream %p is not capturing", (void *)s));
-  if (c->mode == hipStreamCaptureModeThreadLocal && !pthread_equal(c->thread, pthread_self()))
+  capture_root *root = c->root;
+  if (root->origin != s)
+    return hip_done(hip_complain(__func__, hipErrorStreamCaptureUnmatched,
+                                 "stream %p joined the capture begun on stream %p, which ends it", (void *)s, (void *)root->origin));
+  if (root->mode == hipStreamCaptureModeThreadLocal && !pthread_equal(root->thread, pthread_self()))
     return hip_done(hip_complain(__func__, hipErrorStreamCaptureWrongThread, "the capture began on another thread"));
-  bool ok = c->status == hipStreamCaptureStatusActive;
-  struct ihipGraph *g = c->g;
-  *c = caps[--ncaps];
-  if (!ok) {
+  /* every joined stream's work must have been joined back: its frontier behind the origin's */
+  hipError_t e = root->status == hipStreamCaptureStatusActive ? hipSuccess : hipErrorStreamCaptureInvalidated;
+  struct hipGraphNode **seen = ll_xcalloc(root->g->n + 1, sizeof *seen);
+  for (size_t i = 0; i < ncaps && e == hipSuccess; i++) {
+    if (caps[i].root != root || caps[i].s == s) continue;
+    for (size_t f = 0; f < caps[i].nfront && e == hipSuccess; f++) {
+      bool joined = false;
+      for (size_t o = 0; o < c->nfront && !joined; o++) {
+        size_t nseen = 0;
+        joined = reaches(c->front[o], caps[i].front[f], seen, &nseen);
+      }
+      if (!joined)
+        e = hip_complain(__func__, hipErrorStreamCaptureUnjoined,
+                         "stream %p joined the capture and its work was not joined back into stream %p (an event "
+                         "recorded on it and waited for by the origin)", (void *)caps[i].s, (void *)s);
+    }
+  }
+  free(seen);
+  struct ihipGraph *g = root->g;
+  root_end(root);
+  if (e != hipSuccess) {
     graph_release(g);
     *pGraph = NULL;
-    return hip_done(hip_complain(__func__, hipErrorStreamCaptureInvalidated,
-                                 "the capture of stream %p was invalidated by an earlier call (its message is above)",
-                                 (void *)s));
+    if (e == hipErrorStreamCaptureInvalidated)
+      hip_complain(__func__, e, "the capture of stream %p was invalidated by an earlier call (its message is above)", (void *)s);
+    return hip_done(e);
   }
   graphs = ll_xrealloc(graphs, (ngraphs + 1) * sizeof *graphs);
   graphs[ngraphs++] = g;
@@ -340,7 +483,7 @@ hipError_t hipStreamIsCapturing(hipStream_t s, hipStreamCaptureStatus *status) {
   if (!status) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pCaptureStatus is NULL"));
   if (!hip_stream_valid(s)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not a stream", (void *)s));
   capture *c = s ? cap_of(s) : NULL;
-  *status = c ? c->status : hipStreamCaptureStatusNone;
+  *status = c ? c->root->status : hipStreamCaptureStatusNone;
   return hip_done(hipSuccess);
 }
 
@@ -349,8 +492,8 @@ hipError_t hipStreamGetCaptureInfo(hipStream_t s, hipStreamCaptureStatus *status
   if (!status) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pCaptureStatus is NULL"));
   if (!hip_stream_valid(s)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not a stream", (void *)s));
   capture *c = s ? cap_of(s) : NULL;
-  *status = c ? c->status : hipStreamCaptureStatusNone;
-  if (id && c) *id = c->id;
+  *status = c ? c->root->status : hipStreamCaptureStatusNone;
+  if (id && c) *id = c->root->id;
   return hip_done(hipSuccess);
 }
 
@@ -836,5 +979,5 @@ hipError_t hipGraphLaunch(hipGraphExec_t x, hipStream_t s) {
 void hip_graph_reset(void) {
   while (ngraphs) graph_free(graphs[0]);
   while (nexecs) exec_release(execs[--nexecs]);
-  while (ncaps) hip_capture_drop(caps[0].s);
+  while (ncaps) hip_capture_drop(caps[0].root->origin);
 }

@@ -16,7 +16,6 @@ struct ihipEvent_t {
   unsigned flags;
   bool recorded;
   double t;
-  hipStream_t cap;              /* recorded into this stream's capture (hip_graph.c), not yet run */
 };
 
 static struct ihipStream_t **streams;
@@ -104,10 +103,9 @@ hipError_t hipStreamWaitEvent(hipStream_t s, hipEvent_t e, unsigned int flags) {
   STREAM_CHECK(s);
   if (!event_valid(e)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not an event", (void *)e));
   if (flags) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags must be 0, got %u", flags));
-  /* an event recorded into a capture and not yet run: in the same stream the order is the graph's;
-   * another stream would join the capture, which is not provided */
-  if (e->cap && e->cap != s && hip_capturing(e->cap)) return hip_done(hip_capture_refuse(e->cap, __func__));
-  return hip_done(hipSuccess);
+  /* an event recorded into a capture: the stream's next work depends on the event's point in the
+   * graph, the stream joining the capture (hip_graph.c) */
+  return hip_done(hip_capture_wait(s, e, __func__));
 }
 
 hipError_t hipStreamGetFlags(hipStream_t s, unsigned int *flags) {
@@ -193,6 +191,7 @@ hipError_t hipEventDestroy(hipEvent_t e) {
   HIP_BEGIN();
   for (size_t i = 0; e && i < nevents; i++)
     if (events[i] == e) {
+      hip_capture_forget_event(e);
       free(e);
       events[i] = events[--nevents];
       return hip_done(hipSuccess);
@@ -204,20 +203,17 @@ hipError_t hipEventRecord(hipEvent_t e, hipStream_t s) {
   HIP_BEGIN();
   STREAM_CHECK(s);
   if (!event_valid(e)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not an event", (void *)e));
-  if (hip_capturing(s)) {
-    e->cap = s;
-    return hip_done(hip_capture_event(s, e));
-  }
+  if (hip_capturing(s)) return hip_done(hip_capture_event(s, e));
   hipError_t c = hip_capture_refuse(s, __func__); /* an invalidated capture */
   if (c != hipSuccess) return hip_done(c);
   hip_event_mark(e);
+  hip_capture_forget_event(e);
   return hip_done(hipSuccess);
 }
 
 void hip_event_mark(hipEvent_t e) {
   e->recorded = true;
   e->t = ll_now();
-  e->cap = NULL;
 }
 
 /* Inter-process event handles: hip_memory.c "inter-process handles". A handle is made for an event

@@ -199,6 +199,12 @@ hipError_t hip_capture_refuse(hipStream_t s, const char *fn);
 hipError_t hip_capture_sync(const char *fn);
 /* hipStreamDestroy: a capture of the stream ends, its graph freed */
 void hip_capture_drop(hipStream_t s);
+/* hipStreamWaitEvent: an event recorded into a capture adds its frontier to the stream's, the
+ * stream joining the capture if it was not capturing (hipErrorStreamCaptureIsolation, printed, when
+ * it captures into another graph); any other event: hipSuccess, nothing to do */
+hipError_t hip_capture_wait(hipStream_t s, hipEvent_t e, const char *fn);
+/* hipEventRecord outside a capture, hipEventDestroy: the event no longer marks a capture's point */
+void hip_capture_forget_event(hipEvent_t e);
 /* hipDeviceReset: every graph, executable graph and capture freed */
 void hip_graph_reset(void);
 

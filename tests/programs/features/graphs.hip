@@ -173,6 +173,74 @@ static int gr_dag(hipStream_t s) {
   return 8;
 }
 
+// a capture forked to a second stream and joined back through events: the second stream joins the
+// capture by waiting on an event recorded into it; its work depends only on what came before the
+// event; the origin's next work depends on both branches. A branch not joined back is
+// hipErrorStreamCaptureUnjoined; hipStreamEndCapture on the joined stream hipErrorStreamCaptureUnmatched.
+static void gr_fork_join(hipStream_t s1) {
+  const int n = 512;
+  hipStream_t s2;
+  HIP_CHECK(hipStreamCreate(&s2));
+  hipEvent_t fork, join;
+  HIP_CHECK(hipEventCreate(&fork));
+  HIP_CHECK(hipEventCreate(&join));
+  std::vector<float> hx(n), hy(n);
+  float *dx, *dy;
+  HIP_CHECK(hipMalloc(&dx, n * sizeof(float)));
+  HIP_CHECK(hipMalloc(&dy, n * sizeof(float)));
+  float three = 3.0f, half = 0.5f, one = 1.0f;
+  int nn = n;
+  HIP_CHECK(hipStreamBeginCapture(s1, hipStreamCaptureModeGlobal));
+  HIP_CHECK(hipMemcpyAsync(dx, hx.data(), n * sizeof(float), hipMemcpyHostToDevice, s1));
+  HIP_CHECK(hipMemcpyAsync(dy, hy.data(), n * sizeof(float), hipMemcpyHostToDevice, s1));
+  HIP_CHECK(hipEventRecord(fork, s1));
+  HIP_CHECK(hipStreamWaitEvent(s2, fork, 0)); // s2 joins
+  hipStreamCaptureStatus st;
+  HIP_CHECK(hipStreamIsCapturing(s2, &st));
+  EXPECT(st == hipStreamCaptureStatusActive, "the forked stream captures: %d", (int)st);
+  gr_scale<<<(n + 127) / 128, 128, 0, s2>>>(dx, three, nn); // branch 2: x *= 3
+  gr_scale<<<(n + 127) / 128, 128, 0, s1>>>(dy, half, nn);  // branch 1: y *= 0.5
+  HIP_CHECK(hipEventRecord(join, s2));
+  HIP_CHECK(hipStreamWaitEvent(s1, join, 0));
+  hipGraph_t g;
+  EXPECT(hipStreamEndCapture(s2, &g) == hipErrorStreamCaptureUnmatched, "the joined stream cannot end the capture");
+  gr_axpy<<<(n + 127) / 128, 128, 0, s1>>>(dx, dy, one, nn); // y += x, after both branches
+  HIP_CHECK(hipMemcpyAsync(hy.data(), dy, n * sizeof(float), hipMemcpyDeviceToHost, s1));
+  HIP_CHECK(hipStreamEndCapture(s1, &g));
+  HIP_CHECK(hipStreamIsCapturing(s2, &st));
+  EXPECT(st == hipStreamCaptureStatusNone, "the forked stream's capture ended with the origin's: %d", (int)st);
+  size_t nodes = 0, roots = 0, edges = 0;
+  HIP_CHECK(hipGraphGetNodes(g, nullptr, &nodes));
+  HIP_CHECK(hipGraphGetRootNodes(g, nullptr, &roots));
+  HIP_CHECK(hipGraphGetEdges(g, nullptr, nullptr, &edges));
+  // copy, copy, record(fork), scale(s2), scale(s1), record(join), axpy, copy: 8 nodes in one chain
+  // but for the two branches (fork -> both scales, scale(s1) and join -> axpy)
+  EXPECT(nodes == 8 && roots == 1 && edges == 8, "fork/join graph: %zu nodes, %zu roots, %zu edges", nodes, roots, edges);
+  hipGraphExec_t x;
+  HIP_CHECK(hipGraphInstantiate(&x, g, nullptr, nullptr, 0));
+  for (int i = 0; i < n; i++) hx[i] = (float)i, hy[i] = (float)(2 * i);
+  HIP_CHECK(hipGraphLaunch(x, s1));
+  HIP_CHECK(hipStreamSynchronize(s1));
+  for (int i = 0; i < n; i++) EXPECT(hy[i] == 4.0f * (float)i, "fork/join: y[%d] = %g, want %g", i, hy[i], 4.0f * (float)i);
+  HIP_CHECK(hipGraphExecDestroy(x));
+  HIP_CHECK(hipGraphDestroy(g));
+  // a branch not joined back
+  HIP_CHECK(hipStreamBeginCapture(s1, hipStreamCaptureModeGlobal));
+  HIP_CHECK(hipEventRecord(fork, s1));
+  HIP_CHECK(hipStreamWaitEvent(s2, fork, 0));
+  gr_scale<<<1, 64, 0, s2>>>(dx, three, nn);
+  g = (hipGraph_t)&nodes;
+  EXPECT(hipStreamEndCapture(s1, &g) == hipErrorStreamCaptureUnjoined && g == nullptr, "an unjoined branch");
+  HIP_CHECK(hipStreamIsCapturing(s2, &st));
+  EXPECT(st == hipStreamCaptureStatusNone, "the unjoined stream stopped capturing");
+  (void)hipGetLastError();
+  HIP_CHECK(hipFree(dx));
+  HIP_CHECK(hipFree(dy));
+  HIP_CHECK(hipEventDestroy(fork));
+  HIP_CHECK(hipEventDestroy(join));
+  HIP_CHECK(hipStreamDestroy(s2));
+}
+
 int main(int argc, char **argv) {
   const int n = 1000;
   std::vector<float> hx(n), hy(n, -1.0f);
@@ -252,6 +320,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; i++) EXPECT(hy[i] == 0.5f * (float)i, "explicit: y[%d] = %g, want %g", i, hy[i], 0.5f * (float)i);
   HIP_CHECK(hipGraphExecDestroy(ge));
   int dag_nodes = gr_dag(s);
+  gr_fork_join(s);
 
   // ---- what fails
   int refusals = 0;
@@ -282,6 +351,6 @@ int main(int argc, char **argv) {
   HIP_CHECK(hipFree(dx));
   HIP_CHECK(hipFree(dy));
   std::printf("graphs: a captured graph of 7 nodes launched 3 times ok, 4 explicit nodes ok, a graph of %d nodes in "
-              "dependency order ok, %d refusals ok\n", dag_nodes, refusals);
+              "dependency order ok, a capture forked and joined ok, %d refusals ok\n", dag_nodes, refusals);
   return 0;
 }
