@@ -64,6 +64,18 @@ static void passes_on_both_arches(const char *name, const char *args, const char
   passes_saying(name, args, w);
 }
 
+/* NAME exits 0 under `lanelab exec CHECKS` on both arches, saying want and the summary's clean
+ * tail `summary` ("... faults 0; racecheck 0; ...") */
+static void clean_under_exec(const char *name, const char *checks, const char *want, const char *summary) {
+  for (size_t i = 0; i < 2; i++) {
+    char *out, *opts = ll_fmt("--arch %s %s", arches[i], checks);
+    int rc = exec_prog(opts, name, NULL, &out);
+    cr_expect(rc == 0 && strstr(out, want) && strstr(out, summary), "%s on %s with %s: exit %d:\n%s", name, arches[i],
+              checks, rc, out);
+    free(out), free(opts);
+  }
+}
+
 /* "NAME.hip:LINE" of the line of tests/programs/NAME.hip holding marker (an independent source
  * for the line a finding must name: the source text itself). */
 static char *marker_line(const char *name, const char *marker) {
@@ -169,13 +181,8 @@ Test(programs, leakcheck_and_use_after_free, .timeout = 120) {
 Test(programs, cooperative_launch_and_grid_sync, .timeout = 120) {
   passes_on_both_arches("grid_sync", NULL, "grid_sync: 24 blocks, 13 grid-wide barriers, 3072 elements and every block's total ok");
   char *out;
-  for (size_t i = 0; i < 2; i++) {
-    char *opts = ll_fmt("--arch %s --racecheck=global --initcheck --leakcheck", arches[i]);
-    int rc = exec_prog(opts, "grid_sync", NULL, &out);
-    cr_expect(rc == 0 && strstr(out, "grid_sync: 24 blocks") && strstr(out, "faults 0; racecheck 0; initcheck 0; leakcheck 0"),
-              "%s with every check: exit %d:\n%s", arches[i], rc, out);
-    free(out), free(opts);
-  }
+  clean_under_exec("grid_sync", "--racecheck=global --initcheck --leakcheck", "grid_sync: 24 blocks",
+                   "faults 0; racecheck 0; initcheck 0; leakcheck 0");
   char *racy = marker_line("grid_sync", "GS_RACY");
   int rc = exec_prog("--racecheck=global", "grid_sync", "racy", &out);
   cr_expect(rc == 1 && strstr(out, "racecheck: gfx950 kernel gs_racy") && strstr(out, racy) &&
@@ -213,15 +220,8 @@ Test(programs, graphs_and_stream_capture, .timeout = 120) {
                      "hipStreamEndCapture: the capture of stream 0x", "(hipErrorStreamCaptureInvalidated)", NULL};
   passes_saying("graphs", NULL, w);
   passes_on_both_arches("graphs", "relaxed", "a capture forked and joined ok, 10 refusals ok");
-  char *out;
-  for (size_t i = 0; i < 2; i++) {
-    char *opts = ll_fmt("--arch %s --racecheck --initcheck --leakcheck", arches[i]);
-    int rc = exec_prog(opts, "graphs", NULL, &out);
-    cr_expect(rc == 0 && strstr(out, "10 refusals ok") &&
-                  strstr(out, "13 launches of 2 kernels; faults 0; racecheck 0; initcheck 0; leakcheck 0"),
-              "%s with every check: exit %d:\n%s", arches[i], rc, out);
-    free(out), free(opts);
-  }
+  clean_under_exec("graphs", "--racecheck --initcheck --leakcheck", "10 refusals ok",
+                   "13 launches of 2 kernels; faults 0; racecheck 0; initcheck 0; leakcheck 0");
 }
 /* Runtime compilation (docs/hip-runtime.md "Runtime compilation"): the program compiles a source
  * string with named headers, a template kernel and a variable by name expression, and the failing
@@ -241,13 +241,8 @@ Test(programs, runtime_compilation_hiprtc, .timeout = 120) {
   passes_on_both_arches("runtime_compilation", NULL,
                         "runtime_compilation: rtc_axpy 4096 ok twice, rtc_scale<float>/<int> by lowered names ok, 7 refusals ok");
   char *out;
-  for (size_t i = 0; i < 2; i++) {
-    char *opts = ll_fmt("--arch %s --racecheck --initcheck --leakcheck", arches[i]);
-    int rc = exec_prog(opts, "runtime_compilation", NULL, &out);
-    cr_expect(rc == 0 && strstr(out, "7 refusals ok") && strstr(out, "4 launches of 3 kernels; faults 0; racecheck 0; initcheck 0; leakcheck 0"),
-              "%s with every check: exit %d:\n%s", arches[i], rc, out);
-    free(out), free(opts);
-  }
+  clean_under_exec("runtime_compilation", "--racecheck --initcheck --leakcheck", "7 refusals ok",
+                   "4 launches of 3 kernels; faults 0; racecheck 0; initcheck 0; leakcheck 0");
   int rc = sh_run("env LANELAB_HIP_INCLUDE=/nonexistent-lanelab LANELAB_ARCH=gfx950 " PROGS "/features runtime_compilation", &out);
   cr_expect(rc == 1 && strstr(out, "LANELAB_HIP_INCLUDE=/nonexistent-lanelab holds no hip/hip_runtime.h") &&
                 strstr(out, "compiling rtc_axpy: HIPRTC_ERROR_INTERNAL_ERROR"),
