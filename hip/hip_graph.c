@@ -331,7 +331,8 @@ hipError_t hip_capture_refuse(hipStream_t s, const char *fn) {
 hipError_t hip_capture_wait(hipStream_t s, hipEvent_t e, const char *fn) {
   cap_event *ce = cev_of(e);
   capture *c = s ? cap_of(s) : NULL;
-  if (!ce || !ce->root) return hipSuccess; /* an event of no capture: its work ran when it was recorded */
+  if (!ce || !ce->root) /* an event of no capture: its work ran when it was recorded */
+    return c && c->root->status != hipStreamCaptureStatusActive ? hip_capture_refuse(s, fn) : hipSuccess;
   if (c && c->root != ce->root)
     return hip_complain(fn, hipErrorStreamCaptureIsolation,
                         "stream %p captures into another graph than the one event %p was recorded into", (void *)s,
