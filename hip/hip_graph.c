@@ -12,7 +12,7 @@
 
 #include "hip/internal.h"
 
-typedef enum { HG_KERNEL, HG_COPY, HG_SET, HG_HOST, HG_EVENT, HG_WAIT, HG_CHILD, HG_EMPTY } hg_kind;
+typedef enum { HG_KERNEL, HG_COPY, HG_SET, HG_HOST, HG_EVENT, HG_WAIT, HG_CHILD, HG_EMPTY, HG_ALLOC, HG_FREE } hg_kind;
 
 struct hipGraphNode {
   hg_kind kind;
@@ -90,6 +90,25 @@ typedef struct {
 } cap_event;
 static cap_event *cevs;
 static size_t ncevs;
+/* memory a capture allocated (hipMallocAsync): every copy of its allocation node, in graphs and
+ * executable graphs, holds a reference; the last one gone frees it */
+typedef struct {
+  void *p;
+  int refs;
+} graph_mem;
+static graph_mem *gmems;
+static size_t ngmems;
+static graph_mem *gmem_of(const void *p) {
+  for (size_t i = 0; i < ngmems; i++)
+    if (gmems[i].p == p) return &gmems[i];
+  return NULL;
+}
+static void gmem_unref(void *p) {
+  graph_mem *m = gmem_of(p);
+  if (!m || --m->refs > 0) return;
+  hip_dev_free(p, "a graph's memory");
+  *m = gmems[--ngmems];
+}
 
 static bool graph_valid(hipGraph_t g) {
   for (size_t i = 0; g && i < ngraphs; i++)
@@ -115,6 +134,7 @@ static struct ihipGraph *graph_new(void) {
 }
 static void graph_release(struct ihipGraph *g);
 static void node_release(struct hipGraphNode *x) {
+  if (x->kind == HG_ALLOC) gmem_unref(x->dst);
   free(x->raw), free(x->kparams), free(x->deps);
   if (x->child) graph_release(x->child);
   free(x);
@@ -165,6 +185,7 @@ static struct hipGraphNode *node_copy(const struct hipGraphNode *x) {
     memcpy(c->raw, x->raw, x->nraw);
   }
   if (x->child) c->child = graph_copy(x->child);
+  if (x->kind == HG_ALLOC) gmem_of(x->dst)->refs++;
   return c;
 }
 /* a copy of g (not in the program's list), its edges between the copies */
@@ -311,6 +332,28 @@ hipError_t hip_capture_event(hipStream_t s, hipEvent_t e) {
   return hipSuccess;
 }
 
+hipError_t hip_capture_alloc(hipStream_t s, void **ptr, size_t size) {
+  hipError_t e = hip_dev_alloc(ptr, size, "hipMallocAsync");
+  if (e != hipSuccess || !*ptr) return e; /* a zero-byte allocation is NULL, as hipMalloc's */
+  struct hipGraphNode *x = cap_node(s, HG_ALLOC);
+  x->dst = *ptr, x->n = size;
+  gmems = ll_xrealloc(gmems, (ngmems + 1) * sizeof *gmems);
+  gmems[ngmems++] = (graph_mem){.p = *ptr, .refs = 1};
+  return hipSuccess;
+}
+hipError_t hip_capture_free(hipStream_t s, void *ptr, const char *fn) {
+  struct ihipGraph *g = cap_of(s)->root->g;
+  for (size_t i = 0; ptr && i < g->n; i++)
+    if (g->nodes[i]->kind == HG_ALLOC && g->nodes[i]->dst == ptr) {
+      cap_node(s, HG_FREE)->dst = ptr;
+      return hipSuccess;
+    }
+  cap_of(s)->root->status = hipStreamCaptureStatusInvalidated;
+  return hip_complain(fn, hipErrorStreamCaptureUnsupported,
+                      "%p was not allocated by this capture (hipMallocAsync on a capturing stream): freeing other "
+                      "memory from a graph is not provided; the capture is invalidated", ptr);
+}
+
 hipError_t hip_capture_refuse(hipStream_t s, const char *fn) {
   capture *c = s ? cap_of(s) : NULL;
   if (!c) return hipSuccess;
@@ -321,9 +364,9 @@ hipError_t hip_capture_refuse(hipStream_t s, const char *fn) {
   c->root->status = hipStreamCaptureStatusInvalidated;
   return hip_complain(fn, hipErrorStreamCaptureUnsupported,
                       "stream %p is capturing, and lanelab records only kernel launches, hipMemcpyAsync and its "
-                      "HtoD/DtoH/DtoD forms, hipMemsetAsync and its D8/D16/D32 forms, hipLaunchHostFunc, "
-                      "hipEventRecord and hipStreamWaitEvent into a graph (docs/hip-runtime.md); the capture is "
-                      "invalidated", (void *)s);
+                      "HtoD/DtoH/DtoD forms, hipMemsetAsync and its D8/D16/D32 forms, hipMallocAsync, hipFreeAsync, "
+                      "hipLaunchHostFunc, hipEventRecord and hipStreamWaitEvent into a graph (docs/hip-runtime.md); the "
+                      "capture is invalidated", (void *)s);
 }
 
 /* hipStreamWaitEvent(s, e): an event recorded into a capture and not run yet. s joins that capture
@@ -746,7 +789,8 @@ hipError_t hipGraphNodeGetType(hipGraphNode_t x, hipGraphNodeType *type) {
   static const hipGraphNodeType t[] = {
       [HG_KERNEL] = hipGraphNodeTypeKernel,  [HG_COPY] = hipGraphNodeTypeMemcpy,          [HG_SET] = hipGraphNodeTypeMemset,
       [HG_HOST] = hipGraphNodeTypeHost,      [HG_EVENT] = hipGraphNodeTypeEventRecord,    [HG_WAIT] = hipGraphNodeTypeWaitEvent,
-      [HG_CHILD] = hipGraphNodeTypeGraph,    [HG_EMPTY] = hipGraphNodeTypeEmpty};
+      [HG_CHILD] = hipGraphNodeTypeGraph,    [HG_EMPTY] = hipGraphNodeTypeEmpty,          [HG_ALLOC] = hipGraphNodeTypeMemAlloc,
+      [HG_FREE] = hipGraphNodeTypeMemFree};
   *type = t[x->kind];
   return hip_done(hipSuccess);
 }
@@ -832,7 +876,8 @@ hipError_t hipGraphDebugDotPrint(hipGraph_t g, const char *path, unsigned int fl
   HIP_BEGIN();
   (void)flags;
   if (!graph_valid(g) || !path) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "not a graph, or path is NULL"));
-  static const char *const kind[] = {"kernel", "memcpy", "memset", "host", "event record", "event wait", "child graph", "empty"};
+  static const char *const kind[] = {"kernel",      "memcpy", "memset",       "host",       "event record",
+                                     "event wait",  "child graph", "empty", "mem alloc", "mem free"};
   ll_buf b = {0};
   ll_buf_puts(&b, "digraph hip_graph {\n");
   for (size_t i = 0; i < g->n; i++) {
@@ -844,8 +889,8 @@ hipError_t hipGraphDebugDotPrint(hipGraph_t g, const char *path, unsigned int fl
       ll_json_escape(&b, dn ? dn : x->f->k->name); /* a quoted DOT string escapes as JSON's does: \" and \\ */
       free(dn);
       ll_buf_printf(&b, " grid (%u,%u,%u) block (%u,%u,%u)", x->grid.x, x->grid.y, x->grid.z, x->block.x, x->block.y, x->block.z);
-    } else if (x->kind == HG_COPY || x->kind == HG_SET) {
-      ll_buf_printf(&b, " %zu bytes", x->kind == HG_COPY ? x->n : x->n * x->esize * x->height);
+    } else if (x->kind == HG_COPY || x->kind == HG_SET || x->kind == HG_ALLOC) {
+      ll_buf_printf(&b, " %zu bytes", x->kind == HG_SET ? x->n * x->esize * x->height : x->n);
     } else if (x->kind == HG_CHILD) {
       ll_buf_printf(&b, " of %zu nodes", x->child->n);
     }
@@ -885,7 +930,10 @@ static bool flatten(struct hipGraphExec *x, const struct ihipGraph *g, const str
   return ok;
 }
 static void exec_release(struct hipGraphExec *x) {
-  for (size_t i = 0; i < x->n; i++) free(x->nodes[i].raw);
+  for (size_t i = 0; i < x->n; i++) {
+    if (x->nodes[i].kind == HG_ALLOC) gmem_unref(x->nodes[i].dst);
+    free(x->nodes[i].raw);
+  }
   free(x->nodes), free(x);
 }
 static hipError_t instantiate(hipGraphExec_t *pExec, hipGraph_t g, const char *fn) {
@@ -968,6 +1016,8 @@ hipError_t hipGraphLaunch(hipGraphExec_t x, hipStream_t s) {
         e = hip_complain(__func__, hipErrorInvalidHandle, "node %zu names event %p, destroyed since", i, (void *)n->event);
       else if (n->kind == HG_EVENT) hip_event_mark(n->event);
       break;
+    case HG_ALLOC: hip_mark_unwritten((uint64_t)(uintptr_t)n->dst, n->n); break; /* fresh memory at each launch */
+    case HG_FREE: /* the memory stays the graph's for its next launch */
     case HG_CHILD: /* inlined by instantiate */
     case HG_EMPTY: break;
     }

@@ -106,6 +106,12 @@ void hip_mark_written(uint64_t addr, size_t n) {
   for (; o < e; o++) a->init[o / 8] |= (uint8_t)(1u << (o % 8));
 }
 
+void hip_mark_unwritten(uint64_t addr, size_t n) {
+  hip_alloc *a = hip_alloc_find(addr, n);
+  if (!a || !a->init) return;
+  for (uint64_t o = addr - a->addr, e = o + n; o < e; o++) a->init[o / 8] &= (uint8_t)~(1u << (o % 8));
+}
+
 static const char *kind_name(hip_mem_kind k) {
   return k == HIP_MEM_DEVICE ? "device memory (hipMalloc)" : k == HIP_MEM_HOST ? "host-pinned memory (hipHostMalloc)"
          : k == HIP_MEM_MANAGED ? "managed memory (hipMallocManaged)" : "registered host memory (hipHostRegister)";
@@ -197,9 +203,13 @@ hipError_t hipFree(void *ptr) {
   return hip_done(dev_free(ptr, __func__));
 }
 
+hipError_t hip_dev_alloc(void **ptr, size_t size, const char *fn) { return dev_alloc(ptr, size, fn); }
+hipError_t hip_dev_free(void *ptr, const char *fn) { return dev_free(ptr, fn); }
+
 hipError_t hipMallocAsync(void **ptr, size_t size, hipStream_t stream) {
   HIP_BEGIN();
   if (!hip_stream_valid(stream)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "not a stream"));
+  if (hip_capturing(stream)) return hip_done(hip_capture_alloc(stream, ptr, size)); /* a graph's allocation */
   hipError_t c = hip_capture_refuse(stream, __func__);
   if (c != hipSuccess) return hip_done(c);
   return hip_done(dev_alloc(ptr, size, __func__));
@@ -208,6 +218,7 @@ hipError_t hipMallocAsync(void **ptr, size_t size, hipStream_t stream) {
 hipError_t hipFreeAsync(void *ptr, hipStream_t stream) {
   HIP_BEGIN();
   if (!hip_stream_valid(stream)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "not a stream"));
+  if (hip_capturing(stream)) return hip_done(hip_capture_free(stream, ptr, __func__));
   hipError_t c = hip_capture_refuse(stream, __func__);
   if (c != hipSuccess) return hip_done(c);
   return hip_done(dev_free(ptr, __func__));

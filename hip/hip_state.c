@@ -560,8 +560,8 @@ hipError_t hipDeviceReset(void) {
     pthread_mutex_unlock(&hip_mu);
     return hip_g.inited ? hip_g.init_err : hipSuccess;
   }
+  hip_graph_reset(); /* before the memory: graphs give back the allocations they own */
   hip_memory_reset();
-  hip_graph_reset();
   hip_code_reset();
   rt_close(hip_g.dev);
   ll_err e = {0};

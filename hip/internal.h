@@ -176,6 +176,11 @@ bool hip_event_valid(hipEvent_t e);
 /* ---- copies and sets (hip_memory.c), for graphs' nodes -----------------------------------------*/
 hipError_t hip_copy(void *dst, const void *src, size_t n, hipMemcpyKind kind, const char *fn);
 hipError_t hip_set(void *dst, const void *pattern, size_t esize, size_t count, const char *fn);
+/* hipMalloc's and hipFree's work (a graph's allocations), and initcheck's bytes of an allocation
+ * made unwritten again (a graph's allocation at each launch) */
+hipError_t hip_dev_alloc(void **ptr, size_t size, const char *fn);
+hipError_t hip_dev_free(void *ptr, const char *fn);
+void hip_mark_unwritten(uint64_t addr, size_t n);
 
 /* ---- graphs and stream capture (hip_graph.c) ---------------------------------------------------
  * A stream between hipStreamBeginCapture and hipStreamEndCapture records the operations issued to
@@ -195,6 +200,10 @@ hipError_t hip_capture_copy(hipStream_t s, void *dst, const void *src, size_t n,
 hipError_t hip_capture_set(hipStream_t s, void *dst, const void *pattern, size_t esize, size_t count);
 hipError_t hip_capture_host(hipStream_t s, hipHostFn_t fn, void *user);
 hipError_t hip_capture_event(hipStream_t s, hipEvent_t e);
+/* hipMallocAsync while capturing: the memory is allocated now and owned by the graph (a
+ * memory-allocation node); hipFreeAsync of it: a memory-free node (anything else is refused) */
+hipError_t hip_capture_alloc(hipStream_t s, void **ptr, size_t size);
+hipError_t hip_capture_free(hipStream_t s, void *ptr, const char *fn);
 hipError_t hip_capture_refuse(hipStream_t s, const char *fn);
 hipError_t hip_capture_sync(const char *fn);
 /* hipStreamDestroy: a capture of the stream ends, its graph freed */

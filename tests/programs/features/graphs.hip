@@ -241,6 +241,49 @@ static void gr_fork_join(hipStream_t s1) {
   HIP_CHECK(hipStreamDestroy(s2));
 }
 
+// memory a capture allocates (hipMallocAsync) and frees (hipFreeAsync): allocated when captured,
+// owned by the graph and then by its executable copy, given back when the last is destroyed;
+// freeing memory the capture did not allocate is refused
+static void gr_graph_memory(hipStream_t s) {
+  const int n = 256;
+  std::vector<float> out(n);
+  float *d = nullptr, *outside;
+  float two = 2.0f;
+  int nn = n;
+  HIP_CHECK(hipMalloc(&outside, 64));
+  HIP_CHECK(hipStreamBeginCapture(s, hipStreamCaptureModeGlobal));
+  HIP_CHECK(hipMallocAsync((void **)&d, n * sizeof(float), s));
+  EXPECT(d != nullptr, "the capture's allocation has its address at once");
+  HIP_CHECK(hipMemsetD32Async((hipDeviceptr_t)d, 0x3f800000, n, s)); // 1.0f
+  gr_scale<<<n / 64, 64, 0, s>>>(d, two, nn);
+  HIP_CHECK(hipMemcpyAsync(out.data(), d, n * sizeof(float), hipMemcpyDeviceToHost, s));
+  HIP_CHECK(hipFreeAsync(d, s));
+  hipGraph_t g;
+  HIP_CHECK(hipStreamEndCapture(s, &g));
+  hipGraphNode_t first[1];
+  size_t nr = 1;
+  HIP_CHECK(hipGraphGetRootNodes(g, first, &nr));
+  hipGraphNodeType t;
+  HIP_CHECK(hipGraphNodeGetType(first[0], &t));
+  EXPECT(nr == 1 && t == hipGraphNodeTypeMemAlloc, "the root is the allocation node (type %d)", (int)t);
+  hipGraphExec_t x;
+  HIP_CHECK(hipGraphInstantiate(&x, g, nullptr, nullptr, 0));
+  HIP_CHECK(hipGraphDestroy(g)); // the executable graph keeps the memory
+  for (int r = 0; r < 2; r++) {
+    out.assign(n, 0.0f);
+    HIP_CHECK(hipGraphLaunch(x, s));
+    HIP_CHECK(hipStreamSynchronize(s));
+    for (int i = 0; i < n; i++) EXPECT(out[i] == 2.0f, "graph memory, launch %d: [%d] = %g", r, i, out[i]);
+  }
+  HIP_CHECK(hipGraphExecDestroy(x)); // the last owner: the memory is given back
+  EXPECT(hipFree(d) == hipErrorInvalidValue, "the graph's memory is freed with its last owner");
+  HIP_CHECK(hipStreamBeginCapture(s, hipStreamCaptureModeGlobal));
+  EXPECT(hipFreeAsync(outside, s) == hipErrorStreamCaptureUnsupported, "freeing memory the capture did not allocate");
+  EXPECT(hipStreamEndCapture(s, &g) == hipErrorStreamCaptureInvalidated, "that invalidates the capture");
+  (void)hipGetLastError();
+  HIP_CHECK(hipFree(outside));
+}
+
 int main(int argc, char **argv) {
   const int n = 1000;
   std::vector<float> hx(n), hy(n, -1.0f);
@@ -321,6 +364,7 @@ int main(int argc, char **argv) {
   HIP_CHECK(hipGraphExecDestroy(ge));
   int dag_nodes = gr_dag(s);
   gr_fork_join(s);
+  gr_graph_memory(s);
 
   // ---- what fails
   int refusals = 0;
@@ -351,6 +395,6 @@ int main(int argc, char **argv) {
   HIP_CHECK(hipFree(dx));
   HIP_CHECK(hipFree(dy));
   std::printf("graphs: a captured graph of 7 nodes launched 3 times ok, 4 explicit nodes ok, a graph of %d nodes in "
-              "dependency order ok, a capture forked and joined ok, %d refusals ok\n", dag_nodes, refusals);
+              "dependency order ok, a capture forked and joined ok, graph memory ok, %d refusals ok\n", dag_nodes, refusals);
   return 0;
 }
