@@ -223,6 +223,13 @@ Test(programs, graphs_and_stream_capture, .timeout = 120) {
   passes_on_both_arches("graphs", "relaxed", "graph memory ok, 10 refusals ok");
   clean_under_exec("graphs", "--racecheck --initcheck --leakcheck", "10 refusals ok",
                    "15 launches of 2 kernels; faults 0; racecheck 0; initcheck 0; leakcheck 0");
+  /* a capture's allocation is fresh at each launch: the read before the graph's memset is found twice */
+  char *out;
+  int rc = exec_prog("--initcheck", "graphs", "uninit", &out);
+  cr_expect(rc == 1 && strstr(out, "graphs: uninit: 2 launches done") && strstr(out, "gr_read_fresh") &&
+                strstr(out, "initcheck: 2 uninitialized reads"),
+            "a graph's allocation read before it is written, two launches: exit %d:\n%s", rc, out);
+  free(out);
 }
 /* Runtime compilation (docs/hip-runtime.md "Runtime compilation"): the program compiles a source
  * string with named headers, a template kernel and a variable by name expression, and the failing

@@ -284,6 +284,31 @@ static void gr_graph_memory(hipStream_t s) {
   HIP_CHECK(hipFree(outside));
 }
 
+// `uninit`: a graph whose kernel reads its allocation before the memset after it writes it,
+// launched twice: each launch starts from fresh memory, so --initcheck finds the read both times
+__global__ void gr_read_fresh(const float *p, float *o) { o[threadIdx.x] = p[threadIdx.x] + 1.0f; }
+static int gr_uninit(hipStream_t s) {
+  float *o, *d = nullptr;
+  HIP_CHECK(hipMalloc(&o, 64 * sizeof(float)));
+  HIP_CHECK(hipMemset(o, 0, 64 * sizeof(float)));
+  HIP_CHECK(hipStreamBeginCapture(s, hipStreamCaptureModeGlobal));
+  HIP_CHECK(hipMallocAsync((void **)&d, 64 * sizeof(float), s));
+  gr_read_fresh<<<1, 64, 0, s>>>(d, o);
+  HIP_CHECK(hipMemsetAsync(d, 0, 64 * sizeof(float), s));
+  HIP_CHECK(hipFreeAsync(d, s));
+  hipGraph_t g;
+  HIP_CHECK(hipStreamEndCapture(s, &g));
+  hipGraphExec_t x;
+  HIP_CHECK(hipGraphInstantiate(&x, g, nullptr, nullptr, 0));
+  for (int r = 0; r < 2; r++) HIP_CHECK(hipGraphLaunch(x, s));
+  HIP_CHECK(hipStreamSynchronize(s));
+  HIP_CHECK(hipGraphExecDestroy(x));
+  HIP_CHECK(hipGraphDestroy(g));
+  HIP_CHECK(hipFree(o));
+  std::printf("graphs: uninit: 2 launches done\n");
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const int n = 1000;
   std::vector<float> hx(n), hy(n, -1.0f);
@@ -292,6 +317,7 @@ int main(int argc, char **argv) {
   HIP_CHECK(hipMalloc(&dy, n * sizeof(float)));
   hipStream_t s;
   HIP_CHECK(hipStreamCreate(&s));
+  if (argc > 1 && !strcmp(argv[1], "uninit")) return gr_uninit(s);
   hipEvent_t ev;
   HIP_CHECK(hipEventCreate(&ev));
 
