@@ -400,13 +400,31 @@ void hip_capture_forget_event(hipEvent_t e) {
   *ce = cevs[--ncevs];
 }
 
+/* the calling thread's capture interaction mode (hipThreadExchangeStreamCaptureMode) */
+static __thread hipStreamCaptureMode thread_mode = hipStreamCaptureModeGlobal;
+
+hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode *mode) {
+  HIP_BEGIN();
+  if (!mode || (*mode != hipStreamCaptureModeGlobal && *mode != hipStreamCaptureModeThreadLocal &&
+                *mode != hipStreamCaptureModeRelaxed))
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "mode is NULL or not a hipStreamCaptureMode"));
+  hipStreamCaptureMode old = thread_mode;
+  thread_mode = *mode, *mode = old;
+  return hip_done(hipSuccess);
+}
+
+/* A synchronizing call is prohibited by an active capture in global mode, or in thread-local mode
+ * begun on this thread, unless this thread's own mode is relaxed (HIP's and CUDA's rule) */
 hipError_t hip_capture_sync(const char *fn) {
   pthread_t me = pthread_self();
   capture_root *hit = NULL;
+  if (thread_mode == hipStreamCaptureModeRelaxed) return hipSuccess;
   for (size_t i = 0; i < ncaps; i++) {
     capture_root *r = caps[i].root;
     if (r->status != hipStreamCaptureStatusActive || r->mode == hipStreamCaptureModeRelaxed) continue;
-    if (r->mode == hipStreamCaptureModeThreadLocal && !pthread_equal(r->thread, me)) continue;
+    if ((r->mode == hipStreamCaptureModeThreadLocal || thread_mode == hipStreamCaptureModeThreadLocal) &&
+        !pthread_equal(r->thread, me))
+      continue;
     r->status = hipStreamCaptureStatusInvalidated;
     hit = r;
   }
@@ -442,7 +460,7 @@ void hip_capture_drop(hipStream_t s) {
   if (!c) return;
   capture_root *root = c->root;
   if (root->origin == s) {
-    graph_release(root->g);
+    graph_free(root->g);
     root_end(root);
     return;
   }
@@ -460,8 +478,8 @@ hipError_t hipStreamBeginCapture(hipStream_t s, hipStreamCaptureMode mode) {
     return hip_done(hip_complain(__func__, hipErrorInvalidValue, "mode %d", (int)mode));
   if (cap_of(s)) return hip_done(hip_complain(__func__, hipErrorIllegalState, "stream %p is capturing already", (void *)s));
   capture_root *r = ll_xcalloc(1, sizeof *r);
-  *r = (capture_root){.g = ll_xcalloc(1, sizeof(struct ihipGraph)), .mode = mode, .status = hipStreamCaptureStatusActive,
-                      .id = next_id++, .thread = pthread_self(), .origin = s};
+  *r = (capture_root){.g = graph_new(), .mode = mode, .status = hipStreamCaptureStatusActive, .id = next_id++,
+                      .thread = pthread_self(), .origin = s}; /* listed: hipStreamGetCaptureInfo_v2 hands it out */
   caps = ll_xrealloc(caps, (ncaps + 1) * sizeof *caps);
   caps[ncaps++] = (capture){.s = s, .root = r};
   return hip_done(hipSuccess);
@@ -510,14 +528,12 @@ hipError_t hipStreamEndCapture(hipStream_t s, hipGraph_t *pGraph) {
   struct ihipGraph *g = root->g;
   root_end(root);
   if (e != hipSuccess) {
-    graph_release(g);
+    graph_free(g);
     *pGraph = NULL;
     if (e == hipErrorStreamCaptureInvalidated)
       hip_complain(__func__, e, "the capture of stream %p was invalidated by an earlier call (its message is above)", (void *)s);
     return hip_done(e);
   }
-  graphs = ll_xrealloc(graphs, (ngraphs + 1) * sizeof *graphs);
-  graphs[ngraphs++] = g;
   *pGraph = g;
   return hip_done(hipSuccess);
 }
@@ -541,6 +557,40 @@ hipError_t hipStreamGetCaptureInfo(hipStream_t s, hipStreamCaptureStatus *status
   return hip_done(hipSuccess);
 }
 
+static hipError_t deps_ok(hipGraph_t g, const hipGraphNode_t *deps, size_t n, const char *fn);
+
+/* the capture's graph and the stream's dependencies (its frontier; valid until its next operation) */
+hipError_t hipStreamGetCaptureInfo_v2(hipStream_t s, hipStreamCaptureStatus *status, unsigned long long *id,
+                                      hipGraph_t *graph, const hipGraphNode_t **deps, size_t *ndeps) {
+  HIP_BEGIN();
+  if (!status) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "captureStatus_out is NULL"));
+  if (!hip_stream_valid(s)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not a stream", (void *)s));
+  capture *c = s ? cap_of(s) : NULL;
+  *status = c ? c->root->status : hipStreamCaptureStatusNone;
+  bool active = c && c->root->status == hipStreamCaptureStatusActive;
+  if (id && c) *id = c->root->id;
+  if (graph) *graph = active ? c->root->g : NULL;
+  if (deps) *deps = active ? c->front : NULL;
+  if (ndeps) *ndeps = active ? c->nfront : 0;
+  return hip_done(hipSuccess);
+}
+
+/* the stream's next node depends on these nodes of its capture's graph too (flags
+ * hipStreamAddCaptureDependencies) or only (hipStreamSetCaptureDependencies) */
+hipError_t hipStreamUpdateCaptureDependencies(hipStream_t s, hipGraphNode_t *deps, size_t n, unsigned int flags) {
+  HIP_BEGIN();
+  capture *c = s ? cap_of(s) : NULL;
+  if (!c || c->root->status != hipStreamCaptureStatusActive)
+    return hip_done(hip_complain(__func__, hipErrorIllegalState, "stream %p is not capturing", (void *)s));
+  if (flags != hipStreamAddCaptureDependencies && flags != hipStreamSetCaptureDependencies)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags %u", flags));
+  hipError_t e = deps_ok(c->root->g, deps, n, __func__);
+  if (e != hipSuccess) return hip_done(e);
+  if (flags == hipStreamSetCaptureDependencies) c->nfront = 0;
+  front_add(c, deps, n);
+  return hip_done(hipSuccess);
+}
+
 /* ---- graphs ---------------------------------------------------------------------------------------*/
 hipError_t hipGraphCreate(hipGraph_t *pGraph, unsigned int flags) {
   HIP_BEGIN();
@@ -553,6 +603,10 @@ hipError_t hipGraphCreate(hipGraph_t *pGraph, unsigned int flags) {
 hipError_t hipGraphDestroy(hipGraph_t g) {
   HIP_BEGIN();
   if (!graph_valid(g)) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%p is not a graph", (void *)g));
+  for (size_t i = 0; i < ncaps; i++)
+    if (caps[i].root->g == g)
+      return hip_done(hip_complain(__func__, hipErrorIllegalState, "graph %p is being captured into (stream %p)", (void *)g,
+                                   (void *)caps[i].root->origin));
   graph_free(g);
   return hip_done(hipSuccess);
 }
@@ -1028,7 +1082,7 @@ hipError_t hipGraphLaunch(hipGraphExec_t x, hipStream_t s) {
 /* hipDeviceReset: every graph, executable graph and capture goes with the device's other resources
  * (their kernels may be modules' that the reset unloads); their handles are no longer valid */
 void hip_graph_reset(void) {
+  while (ncaps) hip_capture_drop(caps[0].root->origin); /* their graphs too */
   while (ngraphs) graph_free(graphs[0]);
   while (nexecs) exec_release(execs[--nexecs]);
-  while (ncaps) hip_capture_drop(caps[0].root->origin);
 }

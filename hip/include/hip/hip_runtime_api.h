@@ -302,6 +302,10 @@ typedef enum hipGraphNodeType {
   hipGraphNodeTypeBatchMemOp = 14,
   hipGraphNodeTypeCount = 15
 } hipGraphNodeType;
+typedef enum hipStreamUpdateCaptureDependenciesFlags {
+  hipStreamAddCaptureDependencies = 0,
+  hipStreamSetCaptureDependencies = 1
+} hipStreamUpdateCaptureDependenciesFlags;
 
 typedef enum hipMemcpyKind {
   hipMemcpyHostToHost = 0,
@@ -926,6 +930,13 @@ hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode);
 hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t *pGraph);
 hipError_t hipStreamIsCapturing(hipStream_t stream, hipStreamCaptureStatus *pCaptureStatus);
 hipError_t hipStreamGetCaptureInfo(hipStream_t stream, hipStreamCaptureStatus *pCaptureStatus, unsigned long long *pId);
+hipError_t hipStreamGetCaptureInfo_v2(hipStream_t stream, hipStreamCaptureStatus *captureStatus_out,
+                                      unsigned long long *id_out LL_HIP_DEFAULT(0), hipGraph_t *graph_out LL_HIP_DEFAULT(0),
+                                      const hipGraphNode_t **dependencies_out LL_HIP_DEFAULT(0),
+                                      size_t *numDependencies_out LL_HIP_DEFAULT(0));
+hipError_t hipStreamUpdateCaptureDependencies(hipStream_t stream, hipGraphNode_t *dependencies, size_t numDependencies,
+                                              unsigned int flags LL_HIP_DEFAULT(0));
+hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode *mode);
 hipError_t hipGraphCreate(hipGraph_t *pGraph, unsigned int flags);
 hipError_t hipGraphDestroy(hipGraph_t graph);
 hipError_t hipGraphGetNodes(hipGraph_t graph, hipGraphNode_t *nodes, size_t *numNodes);
@@ -1255,8 +1266,6 @@ LL_HIP_REFUSED(hipSetValidDevices, "not provided: the emulated device has no PCI
 LL_HIP_REFUSED(hipSignalExternalSemaphoresAsync, "interoperation with other graphics and compute APIs is not provided")
 LL_HIP_REFUSED(hipStreamBatchMemOp, "stream memory operations are not provided")
 LL_HIP_REFUSED(hipStreamBeginCaptureToGraph, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
-LL_HIP_REFUSED(hipStreamGetCaptureInfo_v2, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
-LL_HIP_REFUSED(hipStreamUpdateCaptureDependencies, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipStreamWaitValue32, "stream memory operations are not provided")
 LL_HIP_REFUSED(hipStreamWaitValue64, "stream memory operations are not provided")
 LL_HIP_REFUSED(hipStreamWriteValue32, "stream memory operations are not provided")
@@ -1291,7 +1300,6 @@ LL_HIP_REFUSED(hipTexRefSetMipmapFilterMode, "arrays, textures and surfaces: ima
 LL_HIP_REFUSED(hipTexRefSetMipmapLevelBias, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipTexRefSetMipmapLevelClamp, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipTexRefSetMipmappedArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
-LL_HIP_REFUSED(hipThreadExchangeStreamCaptureMode, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipTriggerProgrammaticLaunchCompletion, "programmatic dependent launch is not provided")
 LL_HIP_REFUSED(hipUnbindTexture, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipUserObjectCreate, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")

@@ -309,6 +309,51 @@ static int gr_uninit(hipStream_t s) {
   return 0;
 }
 
+// a node added by hand to a graph being captured (hipStreamGetCaptureInfo_v2 gives the graph and
+// the stream's dependencies, hipStreamUpdateCaptureDependencies makes the stream go on after the
+// node), and a thread whose capture mode is relaxed making a synchronizing call during a global capture
+static void gr_capture_info(hipStream_t s) {
+  const int n = 128;
+  std::vector<float> h(n, 1.0f);
+  float *d;
+  HIP_CHECK(hipMalloc(&d, n * sizeof(float)));
+  HIP_CHECK(hipStreamBeginCapture(s, hipStreamCaptureModeGlobal));
+  HIP_CHECK(hipMemcpyAsync(d, h.data(), n * sizeof(float), hipMemcpyHostToDevice, s));
+  hipStreamCaptureStatus st;
+  hipGraph_t cg = nullptr;
+  const hipGraphNode_t *deps = nullptr;
+  size_t nd = 0;
+  HIP_CHECK(hipStreamGetCaptureInfo_v2(s, &st, nullptr, &cg, &deps, &nd));
+  EXPECT(st == hipStreamCaptureStatusActive && cg && nd == 1, "capture info v2: %d, %zu dependencies", (int)st, nd);
+  float five = 5.0f;
+  int nn = n;
+  void *kargs[] = {&d, &five, &nn};
+  hipKernelNodeParams kp = {};
+  kp.func = (void *)gr_scale, kp.gridDim = dim3(n / 64), kp.blockDim = dim3(64), kp.kernelParams = kargs;
+  hipGraphNode_t kn;
+  HIP_CHECK(hipGraphAddKernelNode(&kn, cg, deps, nd, &kp));
+  HIP_CHECK(hipStreamUpdateCaptureDependencies(s, &kn, 1, hipStreamSetCaptureDependencies));
+  EXPECT(hipGraphDestroy(cg) == hipErrorIllegalState, "a graph being captured into is not destroyed");
+  hipStreamCaptureMode m = hipStreamCaptureModeRelaxed;
+  HIP_CHECK(hipThreadExchangeStreamCaptureMode(&m));
+  EXPECT(m == hipStreamCaptureModeGlobal, "the thread's mode was global");
+  HIP_CHECK(hipDeviceSynchronize()); // allowed: this thread is relaxed
+  HIP_CHECK(hipThreadExchangeStreamCaptureMode(&m));
+  HIP_CHECK(hipMemcpyAsync(h.data(), d, n * sizeof(float), hipMemcpyDeviceToHost, s));
+  hipGraph_t g;
+  HIP_CHECK(hipStreamEndCapture(s, &g));
+  EXPECT(g == cg, "the capture's graph is the one hipStreamGetCaptureInfo_v2 gave");
+  hipGraphExec_t x;
+  HIP_CHECK(hipGraphInstantiate(&x, g, nullptr, nullptr, 0));
+  HIP_CHECK(hipGraphLaunch(x, s));
+  HIP_CHECK(hipStreamSynchronize(s));
+  for (int i = 0; i < n; i++) EXPECT(h[i] == 5.0f, "the node added by hand ran between the copies: [%d] = %g", i, h[i]);
+  (void)hipGetLastError();
+  HIP_CHECK(hipGraphExecDestroy(x));
+  HIP_CHECK(hipGraphDestroy(g));
+  HIP_CHECK(hipFree(d));
+}
+
 int main(int argc, char **argv) {
   const int n = 1000;
   std::vector<float> hx(n), hy(n, -1.0f);
@@ -391,6 +436,7 @@ int main(int argc, char **argv) {
   int dag_nodes = gr_dag(s);
   gr_fork_join(s);
   gr_graph_memory(s);
+  gr_capture_info(s);
 
   // ---- what fails
   int refusals = 0;
@@ -421,6 +467,6 @@ int main(int argc, char **argv) {
   HIP_CHECK(hipFree(dx));
   HIP_CHECK(hipFree(dy));
   std::printf("graphs: a captured graph of 7 nodes launched 3 times ok, 4 explicit nodes ok, a graph of %d nodes in "
-              "dependency order ok, a capture forked and joined ok, graph memory ok, %d refusals ok\n", dag_nodes, refusals);
+              "dependency order ok, a capture forked and joined ok, graph memory ok, a node added to a capture ok, %d refusals ok\n", dag_nodes, refusals);
   return 0;
 }
