@@ -661,19 +661,26 @@ hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t *pNode, hipGraph_t g, const hi
   return hip_done(hipSuccess);
 }
 
-hipError_t hipGraphAddMemsetNode(hipGraphNode_t *pNode, hipGraph_t g, const hipGraphNode_t *deps, size_t ndeps,
-                                 const hipMemsetParams *p) {
-  HIP_BEGIN();
-  if (!p) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pMemsetParams is NULL"));
+static hipError_t memset_params(struct hipGraphNode *x, const hipMemsetParams *p, const char *fn) {
+  if (!p) return hip_complain(fn, hipErrorInvalidValue, "the memset parameters are NULL");
   if (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4)
-    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "elementSize %u: 1, 2 or 4", p->elementSize));
+    return hip_complain(fn, hipErrorInvalidValue, "elementSize %u: 1, 2 or 4", p->elementSize);
   if (p->height > 1 && p->pitch < p->width * p->elementSize)
-    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pitch %zu is less than a row of %zu elements of %u bytes",
-                                 p->pitch, p->width, p->elementSize));
-  ADD_NODE(x, HG_SET);
+    return hip_complain(fn, hipErrorInvalidValue, "pitch %zu is less than a row of %zu elements of %u bytes", p->pitch,
+                        p->width, p->elementSize);
   x->dst = p->dst, x->esize = p->elementSize, x->n = p->width, x->height = p->height ? p->height : 1, x->pitch = p->pitch;
   uint32_t v = p->value; /* the low elementSize bytes, as hipMemsetD8/D16/D32 take them */
   memcpy(x->pattern, &v, x->esize);
+  return hipSuccess;
+}
+hipError_t hipGraphAddMemsetNode(hipGraphNode_t *pNode, hipGraph_t g, const hipGraphNode_t *deps, size_t ndeps,
+                                 const hipMemsetParams *p) {
+  HIP_BEGIN();
+  struct hipGraphNode tmp = {0};
+  hipError_t e = memset_params(&tmp, p, __func__); /* checked before the node exists */
+  if (e != hipSuccess) return hip_done(e);
+  ADD_NODE(x, HG_SET);
+  memset_params(x, p, __func__);
   return hip_done(hipSuccess);
 }
 
@@ -1029,12 +1036,70 @@ hipError_t hipGraphExecDestroy(hipGraphExec_t x) {
 
 /* the executable copy of kernel node `node` takes new arguments and configuration; the graph's
  * node keeps its own */
+/* the executable graph's copy of node `node` of that kind, or NULL (printed) */
+static struct hipGraphNode *exec_node(hipGraphExec_t x, hipGraphNode_t node, hg_kind kind, const char *fn) {
+  if (!exec_valid(x)) {
+    hip_complain(fn, hipErrorInvalidValue, "%p is not an executable graph", (void *)x);
+    return NULL;
+  }
+  for (size_t i = 0; i < x->n; i++)
+    if (x->nodes[i].orig == node && x->nodes[i].kind == kind) return &x->nodes[i];
+  hip_complain(fn, hipErrorInvalidValue, "%p is not a node of that kind in the executable graph's graph", (void *)node);
+  return NULL;
+}
+/* a graph's node of that kind, or NULL (printed) */
+static struct hipGraphNode *graph_node(hipGraphNode_t node, hg_kind kind, const char *fn) {
+  if (node_valid(node) && node->kind == kind) return node;
+  hip_complain(fn, hipErrorInvalidValue, "%p is not a graph node of that kind", (void *)node);
+  return NULL;
+}
+
+/* the executable graph's copies take new parameters; the graph's nodes keep their own */
 hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t x, hipGraphNode_t node, const hipKernelNodeParams *p) {
   HIP_BEGIN();
-  if (!exec_valid(x)) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%p is not an executable graph", (void *)x));
-  for (size_t i = 0; i < x->n; i++)
-    if (x->nodes[i].orig == node && x->nodes[i].kind == HG_KERNEL) return hip_done(kernel_params(&x->nodes[i], p, __func__));
-  return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%p is not a kernel node of the executable graph's graph", (void *)node));
+  struct hipGraphNode *n = exec_node(x, node, HG_KERNEL, __func__);
+  return hip_done(n ? kernel_params(n, p, __func__) : hipErrorInvalidValue);
+}
+static void copy_params(struct hipGraphNode *n, void *dst, const void *src, size_t count, hipMemcpyKind kind) {
+  n->dst = dst, n->src = src, n->n = count, n->copy_kind = kind;
+}
+hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t node, void *dst, const void *src, size_t count, hipMemcpyKind kind) {
+  HIP_BEGIN();
+  struct hipGraphNode *n = graph_node(node, HG_COPY, __func__);
+  if (n) copy_params(n, dst, src, count, kind);
+  return hip_done(n ? hipSuccess : hipErrorInvalidValue);
+}
+hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t x, hipGraphNode_t node, void *dst, const void *src, size_t count,
+                                             hipMemcpyKind kind) {
+  HIP_BEGIN();
+  struct hipGraphNode *n = exec_node(x, node, HG_COPY, __func__);
+  if (n) copy_params(n, dst, src, count, kind);
+  return hip_done(n ? hipSuccess : hipErrorInvalidValue);
+}
+static hipError_t host_params(struct hipGraphNode *n, const hipHostNodeParams *p, const char *fn) {
+  if (!p || !p->fn) return hip_complain(fn, hipErrorInvalidValue, "pNodeParams or its fn is NULL");
+  n->fn = p->fn, n->user = p->userData;
+  return hipSuccess;
+}
+hipError_t hipGraphHostNodeSetParams(hipGraphNode_t node, const hipHostNodeParams *p) {
+  HIP_BEGIN();
+  struct hipGraphNode *n = graph_node(node, HG_HOST, __func__);
+  return hip_done(n ? host_params(n, p, __func__) : hipErrorInvalidValue);
+}
+hipError_t hipGraphExecHostNodeSetParams(hipGraphExec_t x, hipGraphNode_t node, const hipHostNodeParams *p) {
+  HIP_BEGIN();
+  struct hipGraphNode *n = exec_node(x, node, HG_HOST, __func__);
+  return hip_done(n ? host_params(n, p, __func__) : hipErrorInvalidValue);
+}
+hipError_t hipGraphMemsetNodeSetParams(hipGraphNode_t node, const hipMemsetParams *p) {
+  HIP_BEGIN();
+  struct hipGraphNode *n = graph_node(node, HG_SET, __func__);
+  return hip_done(n ? memset_params(n, p, __func__) : hipErrorInvalidValue);
+}
+hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t x, hipGraphNode_t node, const hipMemsetParams *p) {
+  HIP_BEGIN();
+  struct hipGraphNode *n = exec_node(x, node, HG_SET, __func__);
+  return hip_done(n ? memset_params(n, p, __func__) : hipErrorInvalidValue);
 }
 
 /* nothing to upload: the emulated device's memory is the host's */

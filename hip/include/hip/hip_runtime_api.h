@@ -977,6 +977,12 @@ hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
 hipError_t hipGraphHostNodeGetParams(hipGraphNode_t node, hipHostNodeParams *pNodeParams);
 hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t node, hipMemsetParams *pNodeParams);
 hipError_t hipGraphDebugDotPrint(hipGraph_t graph, const char *path, unsigned int flags);
+hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t node, void *dst, const void *src, size_t count, hipMemcpyKind kind);
+hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t hGraphExec, hipGraphNode_t node, void *dst, const void *src, size_t count, hipMemcpyKind kind);
+hipError_t hipGraphHostNodeSetParams(hipGraphNode_t node, const hipHostNodeParams *pNodeParams);
+hipError_t hipGraphExecHostNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node, const hipHostNodeParams *pNodeParams);
+hipError_t hipGraphMemsetNodeSetParams(hipGraphNode_t node, const hipMemsetParams *pNodeParams);
+hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node, const hipMemsetParams *pNodeParams);
 // --- events
 hipError_t hipEventCreate(hipEvent_t *event);
 hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned flags);
@@ -1161,19 +1167,15 @@ LL_HIP_REFUSED(hipGraphExecEventWaitNodeSetEvent, "this graph call is not provid
 LL_HIP_REFUSED(hipGraphExecExternalSemaphoresSignalNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphExecExternalSemaphoresWaitNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphExecGetFlags, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
-LL_HIP_REFUSED(hipGraphExecHostNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphExecMemcpyNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
-LL_HIP_REFUSED(hipGraphExecMemcpyNodeSetParams1D, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphExecMemcpyNodeSetParamsFromSymbol, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphExecMemcpyNodeSetParamsToSymbol, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
-LL_HIP_REFUSED(hipGraphExecMemsetNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphExecNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphExecUpdate, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphExternalSemaphoresSignalNodeGetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphExternalSemaphoresSignalNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphExternalSemaphoresWaitNodeGetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphExternalSemaphoresWaitNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
-LL_HIP_REFUSED(hipGraphHostNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphInstantiateWithParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphKernelNodeCopyAttributes, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphKernelNodeGetAttribute, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
@@ -1182,10 +1184,8 @@ LL_HIP_REFUSED(hipGraphMemAllocNodeGetParams, "this graph call is not provided (
 LL_HIP_REFUSED(hipGraphMemFreeNodeGetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphMemcpyNodeGetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphMemcpyNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
-LL_HIP_REFUSED(hipGraphMemcpyNodeSetParams1D, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphMemcpyNodeSetParamsFromSymbol, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphMemcpyNodeSetParamsToSymbol, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
-LL_HIP_REFUSED(hipGraphMemsetNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphNodeGetEnabled, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphNodeSetEnabled, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")

@@ -145,6 +145,28 @@ static int gr_dag(hipStream_t s) {
   HIP_CHECK(hipStreamSynchronize(s));
   EXPECT(out[0] == 4.5f, "after hipGraphKernelNodeSetParams: %g", out[0]);
   HIP_CHECK(hipGraphExecDestroy(x));
+  // the other setters: the executable graph's copy writes into out2 and its host function marks 8;
+  // the graph's memset node sets 2.5f (0x40200000) from then on, the executable copy after its own setter
+  std::vector<float> out2(pitch * h, -1.0f);
+  HIP_CHECK(hipGraphInstantiate(&x, g, nullptr, nullptr, 0));
+  HIP_CHECK(hipGraphExecMemcpyNodeSetParams1D(x, copy, out2.data(), d, pitch * h * sizeof(float), hipMemcpyDeviceToHost));
+  hipHostNodeParams hp8 = {gr_host_mark, (void *)(size_t)8};
+  HIP_CHECK(hipGraphExecHostNodeSetParams(x, host, &hp8));
+  mp.value = 0x40200000u;
+  HIP_CHECK(hipGraphMemsetNodeSetParams(set, &mp));
+  gr_host_n = 0;
+  HIP_CHECK(hipGraphLaunch(x, s));
+  HIP_CHECK(hipStreamSynchronize(s));
+  EXPECT(out2[0] == 4.5f && out[0] == 4.5f && gr_host_order[0] == 8, "exec setters: %g %d", out2[0], gr_host_order[0]);
+  HIP_CHECK(hipGraphExecMemsetNodeSetParams(x, set, &mp));
+  HIP_CHECK(hipGraphLaunch(x, s));
+  HIP_CHECK(hipStreamSynchronize(s));
+  EXPECT(out2[0] == 7.5f, "after hipGraphExecMemsetNodeSetParams: %g", out2[0]);
+  HIP_CHECK(hipGraphExecDestroy(x));
+  hipGraphNode_t none = nullptr;
+  EXPECT(hipGraphHostNodeSetParams(kn, &hp8) == hipErrorInvalidValue && hipGraphMemcpyNodeSetParams1D(none, 0, 0, 0, hipMemcpyDefault) == hipErrorInvalidValue,
+         "a setter for another kind of node");
+  HIP_CHECK(hipGraphMemcpyNodeSetParams1D(copy, out.data(), d, pitch * h * sizeof(float), hipMemcpyDeviceToHost));
   // the structure as DOT; then the host node destroyed with its edges
   char dot[] = "/tmp/lanelab-graph-XXXXXX";
   int fd = mkstemp(dot);
