@@ -638,27 +638,43 @@ static hipError_t deps_ok(hipGraph_t g, const hipGraphNode_t *deps, size_t n, co
   }
   return hipSuccess;
 }
-/* the checks every hipGraphAdd*Node makes, then the node with its edges */
-#define ADD_NODE(x, kind)                                                                           \
-  if (!pNode) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pGraphNode is NULL"));  \
-  hipError_t e_ = deps_ok(g, deps, ndeps, __func__);                                                \
-  if (e_ != hipSuccess) return hip_done(e_);                                                        \
-  struct hipGraphNode *x = node_add(g, kind);                                                       \
-  for (size_t d_ = 0; d_ < ndeps; d_++) dep_add(x, deps[d_]);                                       \
-  *pNode = x
+/* Every hipGraphAdd*Node: the node's parameters checked into tmp first, then the graph's checks of
+ * its dependencies, then the node with tmp's parameters and its edges. On failure tmp's own memory
+ * (a kernel's argument bytes, a child's copy) is released. */
+static hipError_t add_node(hipGraphNode_t *pNode, hipGraph_t g, const hipGraphNode_t *deps, size_t ndeps, hg_kind kind,
+                           struct hipGraphNode *tmp, hipError_t checked, const char *fn) {
+  hipError_t e = checked != hipSuccess ? checked
+                 : !pNode              ? hip_complain(fn, hipErrorInvalidValue, "pGraphNode is NULL")
+                                       : deps_ok(g, deps, ndeps, fn);
+  if (e != hipSuccess) {
+    free(tmp->raw);
+    if (tmp->child) graph_release(tmp->child);
+    return e;
+  }
+  struct hipGraphNode *x = node_add(g, kind);
+  struct ihipGraph *owner = x->owner;
+  *x = *tmp;
+  x->kind = kind, x->owner = owner, x->deps = NULL, x->ndeps = 0;
+  for (size_t d = 0; d < ndeps; d++) dep_add(x, deps[d]);
+  *pNode = x;
+  return hipSuccess;
+}
 
 hipError_t hipGraphAddEmptyNode(hipGraphNode_t *pNode, hipGraph_t g, const hipGraphNode_t *deps, size_t ndeps) {
   HIP_BEGIN();
-  ADD_NODE(x, HG_EMPTY);
-  return hip_done(hipSuccess);
+  struct hipGraphNode tmp = {0};
+  return hip_done(add_node(pNode, g, deps, ndeps, HG_EMPTY, &tmp, hipSuccess, __func__));
 }
 
+static void copy_params(struct hipGraphNode *n, void *dst, const void *src, size_t count, hipMemcpyKind kind) {
+  n->dst = dst, n->src = src, n->n = count, n->copy_kind = kind;
+}
 hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t *pNode, hipGraph_t g, const hipGraphNode_t *deps, size_t ndeps,
                                    void *dst, const void *src, size_t count, hipMemcpyKind kind) {
   HIP_BEGIN();
-  ADD_NODE(x, HG_COPY);
-  x->dst = dst, x->src = src, x->n = count, x->copy_kind = kind;
-  return hip_done(hipSuccess);
+  struct hipGraphNode tmp = {0};
+  copy_params(&tmp, dst, src, count, kind);
+  return hip_done(add_node(pNode, g, deps, ndeps, HG_COPY, &tmp, hipSuccess, __func__));
 }
 
 static hipError_t memset_params(struct hipGraphNode *x, const hipMemsetParams *p, const char *fn) {
@@ -677,55 +693,55 @@ hipError_t hipGraphAddMemsetNode(hipGraphNode_t *pNode, hipGraph_t g, const hipG
                                  const hipMemsetParams *p) {
   HIP_BEGIN();
   struct hipGraphNode tmp = {0};
-  hipError_t e = memset_params(&tmp, p, __func__); /* checked before the node exists */
-  if (e != hipSuccess) return hip_done(e);
-  ADD_NODE(x, HG_SET);
-  memset_params(x, p, __func__);
-  return hip_done(hipSuccess);
+  hipError_t e = memset_params(&tmp, p, __func__);
+  return hip_done(add_node(pNode, g, deps, ndeps, HG_SET, &tmp, e, __func__));
 }
 
+static hipError_t host_params(struct hipGraphNode *n, const hipHostNodeParams *p, const char *fn) {
+  if (!p || !p->fn) return hip_complain(fn, hipErrorInvalidValue, "pNodeParams or its fn is NULL");
+  n->fn = p->fn, n->user = p->userData;
+  return hipSuccess;
+}
 hipError_t hipGraphAddHostNode(hipGraphNode_t *pNode, hipGraph_t g, const hipGraphNode_t *deps, size_t ndeps,
                                const hipHostNodeParams *p) {
   HIP_BEGIN();
-  if (!p || !p->fn) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pNodeParams or its fn is NULL"));
-  ADD_NODE(x, HG_HOST);
-  x->fn = p->fn, x->user = p->userData;
-  return hip_done(hipSuccess);
+  struct hipGraphNode tmp = {0};
+  hipError_t e = host_params(&tmp, p, __func__);
+  return hip_done(add_node(pNode, g, deps, ndeps, HG_HOST, &tmp, e, __func__));
 }
 
-static hipError_t event_node(hipGraphNode_t *pNode, hipGraph_t g, const hipGraphNode_t *deps, size_t ndeps, hipEvent_t ev,
-                             hg_kind kind, const char *fn) {
+static hipError_t event_params(struct hipGraphNode *n, hipEvent_t ev, const char *fn) {
   if (!hip_event_valid(ev)) return hip_complain(fn, hipErrorInvalidValue, "%p is not an event", (void *)ev);
-  if (!pNode) return hip_complain(fn, hipErrorInvalidValue, "pGraphNode is NULL");
-  hipError_t e = deps_ok(g, deps, ndeps, fn);
-  if (e != hipSuccess) return e;
-  struct hipGraphNode *x = node_add(g, kind);
-  for (size_t d = 0; d < ndeps; d++) dep_add(x, deps[d]);
-  x->event = ev;
-  *pNode = x;
+  n->event = ev;
   return hipSuccess;
 }
 hipError_t hipGraphAddEventRecordNode(hipGraphNode_t *pNode, hipGraph_t g, const hipGraphNode_t *deps, size_t ndeps,
                                       hipEvent_t event) {
   HIP_BEGIN();
-  return hip_done(event_node(pNode, g, deps, ndeps, event, HG_EVENT, __func__));
+  struct hipGraphNode tmp = {0};
+  hipError_t e = event_params(&tmp, event, __func__);
+  return hip_done(add_node(pNode, g, deps, ndeps, HG_EVENT, &tmp, e, __func__));
 }
 /* every node runs in order here, so a wait has nothing to wait for: it is an ordering point */
 hipError_t hipGraphAddEventWaitNode(hipGraphNode_t *pNode, hipGraph_t g, const hipGraphNode_t *deps, size_t ndeps,
                                     hipEvent_t event) {
   HIP_BEGIN();
-  return hip_done(event_node(pNode, g, deps, ndeps, event, HG_WAIT, __func__));
+  struct hipGraphNode tmp = {0};
+  hipError_t e = event_params(&tmp, event, __func__);
+  return hip_done(add_node(pNode, g, deps, ndeps, HG_WAIT, &tmp, e, __func__));
 }
 
 /* the child graph is copied when the node is added, as HIP does */
 hipError_t hipGraphAddChildGraphNode(hipGraphNode_t *pNode, hipGraph_t g, const hipGraphNode_t *deps, size_t ndeps,
                                      hipGraph_t child) {
   HIP_BEGIN();
+  struct hipGraphNode tmp = {0};
+  hipError_t e = hipSuccess;
   if (!graph_valid(child) || child == g)
-    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%p is not a graph other than the parent", (void *)child));
-  ADD_NODE(x, HG_CHILD);
-  x->child = graph_copy(child);
-  return hip_done(hipSuccess);
+    e = hip_complain(__func__, hipErrorInvalidValue, "%p is not a graph other than the parent", (void *)child);
+  else
+    tmp.child = graph_copy(child);
+  return hip_done(add_node(pNode, g, deps, ndeps, HG_CHILD, &tmp, e, __func__));
 }
 
 /* The kernel's launch configuration is checked when the graph runs (hip_launch, as for a launch) */
@@ -748,13 +764,9 @@ hipError_t hipGraphAddKernelNode(hipGraphNode_t *pNode, hipGraph_t g, const hipG
                                  const hipKernelNodeParams *p) {
   HIP_BEGIN();
   struct hipGraphNode tmp = {0};
-  hipError_t e = kernel_params(&tmp, p, __func__); /* checked before the node exists */
-  if (e != hipSuccess) return hip_done(e);
-  ADD_NODE(x, HG_KERNEL);
-  x->f = tmp.f, x->grid = tmp.grid, x->block = tmp.block, x->shmem = tmp.shmem, x->raw = tmp.raw, x->nraw = tmp.nraw;
-  return hip_done(hipSuccess);
+  hipError_t e = kernel_params(&tmp, p, __func__);
+  return hip_done(add_node(pNode, g, deps, ndeps, HG_KERNEL, &tmp, e, __func__));
 }
-#undef ADD_NODE
 
 /* ---- a graph's structure -------------------------------------------------------------------------*/
 static hipError_t edges_ok(hipGraph_t g, const hipGraphNode_t *from, const hipGraphNode_t *to, size_t n, const char *fn) {
@@ -1060,9 +1072,6 @@ hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t x, hipGraphNode_t node
   struct hipGraphNode *n = exec_node(x, node, HG_KERNEL, __func__);
   return hip_done(n ? kernel_params(n, p, __func__) : hipErrorInvalidValue);
 }
-static void copy_params(struct hipGraphNode *n, void *dst, const void *src, size_t count, hipMemcpyKind kind) {
-  n->dst = dst, n->src = src, n->n = count, n->copy_kind = kind;
-}
 hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t node, void *dst, const void *src, size_t count, hipMemcpyKind kind) {
   HIP_BEGIN();
   struct hipGraphNode *n = graph_node(node, HG_COPY, __func__);
@@ -1075,11 +1084,6 @@ hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t x, hipGraphNode_t no
   struct hipGraphNode *n = exec_node(x, node, HG_COPY, __func__);
   if (n) copy_params(n, dst, src, count, kind);
   return hip_done(n ? hipSuccess : hipErrorInvalidValue);
-}
-static hipError_t host_params(struct hipGraphNode *n, const hipHostNodeParams *p, const char *fn) {
-  if (!p || !p->fn) return hip_complain(fn, hipErrorInvalidValue, "pNodeParams or its fn is NULL");
-  n->fn = p->fn, n->user = p->userData;
-  return hipSuccess;
 }
 hipError_t hipGraphHostNodeSetParams(hipGraphNode_t node, const hipHostNodeParams *p) {
   HIP_BEGIN();
