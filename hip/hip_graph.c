@@ -224,10 +224,13 @@ static size_t heap_pop(size_t *h, size_t *n) {
     h[i] = h[m], h[m] = t, i = m;
   }
 }
-/* g's nodes in an order that respects every edge, among the ready ones the one added first (Kahn's
- * algorithm with a heap: a captured chain or nodes added after their dependencies come out in the
- * order they were added); false when the edges make a cycle */
-static bool topo_order(const struct ihipGraph *g, struct hipGraphNode **out) {
+/* g's nodes in an order that respects every edge (Kahn's algorithm), choosing among the ready nodes
+ * by `pick`: HG_FIRST the one added first (a heap of places: a captured chain, or nodes added after
+ * their dependencies, come out in the order they were added), HG_LAST the one added last (lanelab
+ * exec --schedule adversarial), HG_RANDOM one drawn from *rng (--schedule random:SEED). Every such
+ * order is one the graph allows; false when the edges make a cycle. */
+typedef enum { HG_FIRST, HG_LAST, HG_RANDOM } hg_pick;
+static bool topo_order(const struct ihipGraph *g, struct hipGraphNode **out, hg_pick pick, uint64_t *rng) {
   size_t n = g->n, *indeg = ll_xcalloc(n ? n : 1, sizeof *indeg), *heap = ll_xcalloc(n ? n : 1, sizeof *heap), nh = 0;
   size_t *nout = ll_xcalloc(n ? n : 1, sizeof *nout), *start = ll_xcalloc(n + 1, sizeof *start);
   for (size_t i = 0; i < n; i++) g->nodes[i]->idx = i;
@@ -243,15 +246,31 @@ static bool topo_order(const struct ihipGraph *g, struct hipGraphNode **out) {
       size_t p = g->nodes[i]->deps[d]->idx;
       succ[start[p] + fill[p]++] = i;
     }
+  /* the heap orders keys: a node's place, or for HG_LAST its place from the end; HG_RANDOM keeps
+   * the ready nodes in the array unordered and draws one */
+#define KEY(i) (pick == HG_LAST ? n - 1 - (i) : (i))
   for (size_t i = 0; i < n; i++)
-    if (!indeg[i]) heap_push(heap, &nh, i);
+    if (!indeg[i]) {
+      if (pick == HG_RANDOM) heap[nh++] = i;
+      else heap_push(heap, &nh, KEY(i));
+    }
   size_t k = 0;
   while (nh) {
-    size_t i = heap_pop(heap, &nh);
+    size_t i;
+    if (pick == HG_RANDOM) {
+      size_t r = (size_t)(ll_splitmix64(rng) % nh);
+      i = heap[r], heap[r] = heap[--nh];
+    } else {
+      i = KEY(heap_pop(heap, &nh));
+    }
     out[k++] = g->nodes[i];
     for (size_t j = start[i]; j < start[i + 1]; j++)
-      if (!--indeg[succ[j]]) heap_push(heap, &nh, succ[j]);
+      if (!--indeg[succ[j]]) {
+        if (pick == HG_RANDOM) heap[nh++] = succ[j];
+        else heap_push(heap, &nh, KEY(succ[j]));
+      }
   }
+#undef KEY
   free(indeg), free(heap), free(nout), free(start), free(succ), free(fill);
   return k == n;
 }
@@ -983,13 +1002,14 @@ hipError_t hipGraphDebugDotPrint(hipGraph_t g, const char *path, unsigned int fl
 /* ---- executable graphs -----------------------------------------------------------------------------*/
 /* appends g's nodes to x in an order that respects every edge, a child graph's nodes in its place;
  * false (naming it) when the edges of g or of a child make a cycle */
-static bool flatten(struct hipGraphExec *x, const struct ihipGraph *g, const struct hipGraphNode *as, const char *fn) {
+static bool flatten(struct hipGraphExec *x, const struct ihipGraph *g, const struct hipGraphNode *as, hg_pick pick,
+                    uint64_t *rng, const char *fn) {
   struct hipGraphNode **order = ll_xcalloc(g->n ? g->n : 1, sizeof *order);
-  bool ok = topo_order(g, order);
+  bool ok = topo_order(g, order, pick, rng);
   if (!ok) hip_complain(fn, hipErrorInvalidValue, "the edges of graph %p make a cycle", (void *)g);
   for (size_t i = 0; ok && i < g->n; i++) {
     if (order[i]->kind == HG_CHILD) {
-      ok = flatten(x, order[i]->child, order[i], fn);
+      ok = flatten(x, order[i]->child, order[i], pick, rng, fn);
       continue;
     }
     x->nodes = ll_xrealloc(x->nodes, (x->n + 1) * sizeof *x->nodes);
@@ -1013,7 +1033,13 @@ static hipError_t instantiate(hipGraphExec_t *pExec, hipGraph_t g, const char *f
   if (!pExec) return hip_complain(fn, hipErrorInvalidValue, "pGraphExec is NULL");
   if (!graph_valid(g)) return hip_complain(fn, hipErrorInvalidValue, "%p is not a graph", (void *)g);
   struct hipGraphExec *x = ll_xcalloc(1, sizeof *x);
-  if (!flatten(x, g, NULL, fn)) {
+  /* the order among nodes the graph leaves unordered follows lanelab exec's --schedule, as the
+   * order of waves does: adversarial the latest-added ready node first, random:SEED a drawn one
+   * (a new draw for each instantiation), round-robin (the default) the earliest-added */
+  static uint64_t ninst;
+  uint64_t rng = hip_g.sched_seed ^ (0x9e3779b97f4a7c15ull * ++ninst);
+  hg_pick pick = hip_g.sched == EMU_SCHED_ADVERSARIAL ? HG_LAST : hip_g.sched == EMU_SCHED_RANDOM ? HG_RANDOM : HG_FIRST;
+  if (!flatten(x, g, NULL, pick, &rng, fn)) {
     exec_release(x);
     return hipErrorInvalidValue;
   }

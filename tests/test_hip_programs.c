@@ -231,6 +231,16 @@ Test(programs, graphs_and_stream_capture, .timeout = 120) {
                 strstr(out, "initcheck: 2 uninitialized reads"),
             "a graph's allocation read before it is written, two launches: exit %d:\n%s", rc, out);
   free(out);
+  /* nodes the graph leaves unordered run in the order the schedule picks: two memsets of one word */
+  rc = exec_prog("", "graphs", "order", &out);
+  cr_expect(rc == 0 && strstr(out, "graphs: order: the word is 2"), "the default order: exit %d:\n%s", rc, out);
+  free(out);
+  rc = exec_prog("--schedule adversarial", "graphs", "order", &out);
+  cr_expect(rc == 0 && strstr(out, "graphs: order: the word is 1"), "the adversarial order: exit %d:\n%s", rc, out);
+  free(out);
+  /* the full program, every graph of which orders what it shares, passes under both other schedules */
+  clean_under_exec("graphs", "--schedule adversarial --racecheck --initcheck", "10 refusals ok", "faults 0; racecheck 0; initcheck 0");
+  clean_under_exec("graphs", "--schedule random:7", "10 refusals ok", "faults 0");
 }
 /* Runtime compilation (docs/hip-runtime.md "Runtime compilation"): the program compiles a source
  * string with named headers, a template kernel and a variable by name expression, and the failing

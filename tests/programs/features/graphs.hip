@@ -376,6 +376,33 @@ static void gr_capture_info(hipStream_t s) {
   HIP_CHECK(hipFree(d));
 }
 
+// `order`: two memset nodes the graph leaves unordered write the same word, a copy after both reads
+// it: which value wins depends on the order the graph was run in, which lanelab exec's --schedule
+// chooses (the earliest-added ready node first by default, the latest-added under adversarial)
+static int gr_order(hipStream_t s) {
+  int *d, got = 0;
+  HIP_CHECK(hipMalloc(&d, sizeof(int)));
+  hipGraph_t g;
+  HIP_CHECK(hipGraphCreate(&g, 0));
+  hipMemsetParams a = {}, b = {};
+  a.dst = b.dst = d, a.elementSize = b.elementSize = 4, a.width = b.width = 1, a.height = b.height = 1;
+  a.value = 1, b.value = 2;
+  hipGraphNode_t na, nb, out;
+  HIP_CHECK(hipGraphAddMemsetNode(&na, g, nullptr, 0, &a));
+  HIP_CHECK(hipGraphAddMemsetNode(&nb, g, nullptr, 0, &b));
+  hipGraphNode_t both[] = {na, nb};
+  HIP_CHECK(hipGraphAddMemcpyNode1D(&out, g, both, 2, &got, d, sizeof(int), hipMemcpyDeviceToHost));
+  hipGraphExec_t x;
+  HIP_CHECK(hipGraphInstantiate(&x, g, nullptr, nullptr, 0));
+  HIP_CHECK(hipGraphLaunch(x, s));
+  HIP_CHECK(hipStreamSynchronize(s));
+  std::printf("graphs: order: the word is %d\n", got);
+  HIP_CHECK(hipGraphExecDestroy(x));
+  HIP_CHECK(hipGraphDestroy(g));
+  HIP_CHECK(hipFree(d));
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const int n = 1000;
   std::vector<float> hx(n), hy(n, -1.0f);
@@ -385,6 +412,7 @@ int main(int argc, char **argv) {
   hipStream_t s;
   HIP_CHECK(hipStreamCreate(&s));
   if (argc > 1 && !strcmp(argv[1], "uninit")) return gr_uninit(s);
+  if (argc > 1 && !strcmp(argv[1], "order")) return gr_order(s);
   hipEvent_t ev;
   HIP_CHECK(hipEventCreate(&ev));
 
