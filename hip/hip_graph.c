@@ -20,7 +20,10 @@ struct hipGraphNode {
   struct hipGraphNode **deps; /* the edges into this node */
   size_t ndeps;
   struct hipGraphNode *orig;  /* in a clone or an executable graph: the node copied */
-  size_t idx;                 /* scratch: the node's place in its graph (graph_copy, topo_order) */
+  size_t idx;                 /* the node's place in its graph (graph_copy, topo_order); in an
+                                 executable graph, the place of the node it copies */
+  size_t *depidx, ndepidx;    /* in an executable graph: the places of that node's dependencies */
+  bool disabled, in_child;    /* in an executable graph: hipGraphNodeSetEnabled; from a child graph */
   /* kernel */
   struct ihipModuleSymbol_t *f;
   dim3 grid, block;
@@ -179,7 +182,7 @@ static struct ihipGraph *graph_copy(const struct ihipGraph *g);
 static struct hipGraphNode *node_copy(const struct hipGraphNode *x) {
   struct hipGraphNode *c = ll_xmalloc(sizeof *c);
   *c = *x;
-  c->deps = NULL, c->ndeps = 0, c->kparams = NULL, c->orig = (struct hipGraphNode *)x;
+  c->deps = NULL, c->ndeps = 0, c->kparams = NULL, c->orig = (struct hipGraphNode *)x, c->depidx = NULL, c->ndepidx = 0;
   if (x->raw) {
     c->raw = ll_xmalloc(x->nraw ? x->nraw : 1);
     memcpy(c->raw, x->raw, x->nraw);
@@ -1013,10 +1016,15 @@ static bool flatten(struct hipGraphExec *x, const struct ihipGraph *g, const str
       continue;
     }
     x->nodes = ll_xrealloc(x->nodes, (x->n + 1) * sizeof *x->nodes);
-    struct hipGraphNode *c = node_copy(order[i]);
-    x->nodes[x->n] = *c;
+    struct hipGraphNode *c = node_copy(order[i]), *y = &x->nodes[x->n];
+    *y = *c;
     free(c);
-    x->nodes[x->n].orig = as ? (struct hipGraphNode *)as : order[i]; /* a child's nodes answer to the child node */
+    y->orig = as ? (struct hipGraphNode *)as : order[i]; /* a child's nodes answer to the child node */
+    y->in_child = as != NULL;
+    y->idx = order[i]->idx;
+    y->ndepidx = order[i]->ndeps;
+    y->depidx = ll_xcalloc(y->ndepidx + 1, sizeof *y->depidx);
+    for (size_t d = 0; d < y->ndepidx; d++) y->depidx[d] = order[i]->deps[d]->idx;
     x->n++;
   }
   free(order);
@@ -1025,7 +1033,7 @@ static bool flatten(struct hipGraphExec *x, const struct ihipGraph *g, const str
 static void exec_release(struct hipGraphExec *x) {
   for (size_t i = 0; i < x->n; i++) {
     if (x->nodes[i].kind == HG_ALLOC) gmem_unref(x->nodes[i].dst);
-    free(x->nodes[i].raw);
+    free(x->nodes[i].raw), free(x->nodes[i].depidx);
   }
   free(x->nodes), free(x);
 }
@@ -1140,6 +1148,96 @@ hipError_t hipGraphUpload(hipGraphExec_t x, hipStream_t s) {
   return hip_done(hip_capture_refuse(s, __func__));
 }
 
+/* Kernel, copy and memset nodes of an executable graph can be disabled (they then do nothing) and
+ * enabled again, as with HIP */
+hipError_t hipGraphNodeSetEnabled(hipGraphExec_t x, hipGraphNode_t node, unsigned int isEnabled) {
+  HIP_BEGIN();
+  struct hipGraphNode *n = NULL;
+  for (size_t i = 0; exec_valid(x) && i < x->n && !n; i++)
+    if (x->nodes[i].orig == node && !x->nodes[i].in_child) n = &x->nodes[i];
+  if (!n || (n->kind != HG_KERNEL && n->kind != HG_COPY && n->kind != HG_SET))
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%p is not a kernel, memcpy or memset node of the executable graph",
+                                 (void *)node));
+  n->disabled = !isEnabled;
+  return hip_done(hipSuccess);
+}
+hipError_t hipGraphNodeGetEnabled(hipGraphExec_t x, hipGraphNode_t node, unsigned int *isEnabled) {
+  HIP_BEGIN();
+  struct hipGraphNode *n = NULL;
+  for (size_t i = 0; exec_valid(x) && i < x->n && !n; i++)
+    if (x->nodes[i].orig == node && !x->nodes[i].in_child) n = &x->nodes[i];
+  if (!n || !isEnabled || (n->kind != HG_KERNEL && n->kind != HG_COPY && n->kind != HG_SET))
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "not a kernel, memcpy or memset node of the executable graph, or isEnabled NULL"));
+  *isEnabled = !n->disabled;
+  return hip_done(hipSuccess);
+}
+
+static bool same_places(const size_t *a, size_t na, const struct hipGraphNode *y) {
+  if (na != y->ndeps) return false;
+  for (size_t i = 0; i < na; i++) {
+    bool in = false;
+    for (size_t d = 0; d < y->ndeps && !in; d++) in = y->deps[d]->idx == a[i];
+    if (!in) return false;
+  }
+  return true;
+}
+/* hipGraphExecUpdate: the executable graph takes the parameters of g's nodes, g being the graph it
+ * was made from or one of the same shape: as many nodes, added in the same order with the same kinds
+ * and the same edges (between the nodes at the same places), the same kernel in each kernel node.
+ * Child-graph and memory-allocation nodes are not updated (hipGraphExecUpdateErrorNotSupported). */
+hipError_t hipGraphExecUpdate(hipGraphExec_t x, hipGraph_t g, hipGraphNode_t *errNode, hipGraphExecUpdateResult *result) {
+  HIP_BEGIN();
+  if (!exec_valid(x) || !graph_valid(g) || !result)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "not an executable graph, not a graph, or updateResult_out NULL"));
+  if (errNode) *errNode = NULL;
+  hipGraphExecUpdateResult r = hipGraphExecUpdateSuccess;
+  struct hipGraphNode *bad = NULL;
+  for (size_t i = 0; i < g->n; i++) g->nodes[i]->idx = i;
+  if (g->n != x->n) r = hipGraphExecUpdateErrorTopologyChanged;
+  for (size_t i = 0; i < x->n && r == hipGraphExecUpdateSuccess; i++) {
+    struct hipGraphNode *n = &x->nodes[i], *y = n->idx < g->n ? g->nodes[n->idx] : NULL;
+    if (n->in_child || n->kind == HG_ALLOC || n->kind == HG_FREE || (y && (y->kind == HG_CHILD || y->kind == HG_ALLOC)))
+      r = hipGraphExecUpdateErrorNotSupported, bad = y;
+    else if (!y || y->kind != n->kind) r = hipGraphExecUpdateErrorNodeTypeChanged, bad = y;
+    else if (!same_places(n->depidx, n->ndepidx, y)) r = hipGraphExecUpdateErrorTopologyChanged, bad = y;
+    else if (n->kind == HG_KERNEL && y->f != n->f) r = hipGraphExecUpdateErrorFunctionChanged, bad = y;
+  }
+  *result = r;
+  if (r != hipGraphExecUpdateSuccess) {
+    if (errNode) *errNode = bad;
+    return hip_done(hip_complain(__func__, hipErrorGraphExecUpdateFailure, "graph %p is not of the executable graph's shape "
+                                 "(hipGraphExecUpdateResult %d)", (void *)g, (int)r));
+  }
+  for (size_t i = 0; i < x->n; i++) {
+    struct hipGraphNode *n = &x->nodes[i], *y = g->nodes[n->idx], *c = node_copy(y);
+    free(n->raw);
+    c->idx = n->idx, c->depidx = n->depidx, c->ndepidx = n->ndepidx, c->disabled = n->disabled, c->in_child = false;
+    *n = *c;
+    free(c);
+  }
+  return hip_done(hipSuccess);
+}
+
+/* hipGraphInstantiate with HIP's parameter block: the upload flag (hipGraphUpload on the stream) and
+ * no other; the result in result_out */
+hipError_t hipGraphInstantiateWithParams(hipGraphExec_t *pExec, hipGraph_t g, hipGraphInstantiateParams *p) {
+  HIP_BEGIN();
+  if (!p) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "instantiateParams is NULL"));
+  p->errNode_out = NULL;
+  if (p->flags & ~(unsigned long long)hipGraphInstantiateFlagUpload) {
+    p->result_out = hipGraphInstantiateError;
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags 0x%llx: only hipGraphInstantiateFlagUpload is provided",
+                                 p->flags));
+  }
+  if ((p->flags & hipGraphInstantiateFlagUpload) && !hip_stream_valid(p->uploadStream)) {
+    p->result_out = hipGraphInstantiateError;
+    return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "uploadStream %p is not a stream", (void *)p->uploadStream));
+  }
+  hipError_t e = instantiate(pExec, g, __func__);
+  p->result_out = e == hipSuccess ? hipGraphInstantiateSuccess : hipGraphInstantiateInvalidStructure;
+  return hip_done(e);
+}
+
 /* The nodes in order on the stream, each as its stream operation would run; the first error ends
  * the launch and is returned (a kernel's fault is reported as a launch's is: at the next
  * synchronizing call). */
@@ -1151,6 +1249,7 @@ hipError_t hipGraphLaunch(hipGraphExec_t x, hipStream_t s) {
   for (size_t i = 0; i < x->n && e == hipSuccess; i++) {
     struct hipGraphNode *n = &x->nodes[i];
     if (hip_g.pending != hipSuccess) break; /* the queue faulted: nothing more runs */
+    if (n->disabled) continue;               /* hipGraphNodeSetEnabled: an empty node until enabled */
     switch (n->kind) {
     case HG_KERNEL: e = hip_launch(__func__, n->f, n->grid, n->block, n->shmem, s, NULL, n->raw, n->nraw, n->coop); break;
     case HG_COPY: e = hip_copy(n->dst, n->src, n->n, n->copy_kind, __func__); break;

@@ -302,6 +302,35 @@ typedef enum hipGraphNodeType {
   hipGraphNodeTypeBatchMemOp = 14,
   hipGraphNodeTypeCount = 15
 } hipGraphNodeType;
+typedef enum hipGraphExecUpdateResult {
+  hipGraphExecUpdateSuccess = 0x0,
+  hipGraphExecUpdateError = 0x1,
+  hipGraphExecUpdateErrorTopologyChanged = 0x2,
+  hipGraphExecUpdateErrorNodeTypeChanged = 0x3,
+  hipGraphExecUpdateErrorFunctionChanged = 0x4,
+  hipGraphExecUpdateErrorParametersChanged = 0x5,
+  hipGraphExecUpdateErrorNotSupported = 0x6,
+  hipGraphExecUpdateErrorUnsupportedFunctionChange = 0x7
+} hipGraphExecUpdateResult;
+typedef enum hipGraphInstantiateResult {
+  hipGraphInstantiateSuccess = 0,
+  hipGraphInstantiateError = 1,
+  hipGraphInstantiateInvalidStructure = 2,
+  hipGraphInstantiateNodeOperationNotSupported = 3,
+  hipGraphInstantiateMultipleDevicesNotSupported = 4
+} hipGraphInstantiateResult;
+typedef enum hipGraphInstantiateFlags {
+  hipGraphInstantiateFlagAutoFreeOnLaunch = 1,
+  hipGraphInstantiateFlagUpload = 2,
+  hipGraphInstantiateFlagDeviceLaunch = 4,
+  hipGraphInstantiateFlagUseNodePriority = 8
+} hipGraphInstantiateFlags;
+typedef struct hipGraphInstantiateParams {
+  hipGraphNode_t errNode_out;
+  unsigned long long flags;
+  hipGraphInstantiateResult result_out;
+  hipStream_t uploadStream;
+} hipGraphInstantiateParams;
 typedef enum hipStreamUpdateCaptureDependenciesFlags {
   hipStreamAddCaptureDependencies = 0,
   hipStreamSetCaptureDependencies = 1
@@ -977,6 +1006,10 @@ hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
 hipError_t hipGraphHostNodeGetParams(hipGraphNode_t node, hipHostNodeParams *pNodeParams);
 hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t node, hipMemsetParams *pNodeParams);
 hipError_t hipGraphDebugDotPrint(hipGraph_t graph, const char *path, unsigned int flags);
+hipError_t hipGraphExecUpdate(hipGraphExec_t hGraphExec, hipGraph_t hGraph, hipGraphNode_t *hErrorNode_out, hipGraphExecUpdateResult *updateResult_out);
+hipError_t hipGraphInstantiateWithParams(hipGraphExec_t *pGraphExec, hipGraph_t graph, hipGraphInstantiateParams *instantiateParams);
+hipError_t hipGraphNodeSetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, unsigned int isEnabled);
+hipError_t hipGraphNodeGetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, unsigned int *isEnabled);
 hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t node, void *dst, const void *src, size_t count, hipMemcpyKind kind);
 hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t hGraphExec, hipGraphNode_t node, void *dst, const void *src, size_t count, hipMemcpyKind kind);
 hipError_t hipGraphHostNodeSetParams(hipGraphNode_t node, const hipHostNodeParams *pNodeParams);
@@ -1171,12 +1204,10 @@ LL_HIP_REFUSED(hipGraphExecMemcpyNodeSetParams, "this graph call is not provided
 LL_HIP_REFUSED(hipGraphExecMemcpyNodeSetParamsFromSymbol, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphExecMemcpyNodeSetParamsToSymbol, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphExecNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
-LL_HIP_REFUSED(hipGraphExecUpdate, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphExternalSemaphoresSignalNodeGetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphExternalSemaphoresSignalNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphExternalSemaphoresWaitNodeGetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphExternalSemaphoresWaitNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
-LL_HIP_REFUSED(hipGraphInstantiateWithParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphKernelNodeCopyAttributes, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphKernelNodeGetAttribute, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphKernelNodeSetAttribute, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
@@ -1186,8 +1217,6 @@ LL_HIP_REFUSED(hipGraphMemcpyNodeGetParams, "this graph call is not provided (do
 LL_HIP_REFUSED(hipGraphMemcpyNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphMemcpyNodeSetParamsFromSymbol, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphMemcpyNodeSetParamsToSymbol, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
-LL_HIP_REFUSED(hipGraphNodeGetEnabled, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
-LL_HIP_REFUSED(hipGraphNodeSetEnabled, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphReleaseUserObject, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphRetainUserObject, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")

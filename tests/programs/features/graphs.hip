@@ -403,6 +403,86 @@ static int gr_order(hipStream_t s) {
   return 0;
 }
 
+// an executable graph updated from another graph of its shape (hipGraphExecUpdate), refused for
+// one of another shape; a node disabled and enabled again; hipGraphInstantiateWithParams
+static hipGraph_t gr_chain(float *hin, float *d, float *hout, int n, float *scale, bool memset_first, bool kernel) {
+  hipGraph_t g;
+  HIP_CHECK(hipGraphCreate(&g, 0));
+  hipGraphNode_t a, k, b;
+  if (memset_first) {
+    hipMemsetParams mp = {};
+    mp.dst = d, mp.elementSize = 4, mp.width = (size_t)n, mp.height = 1;
+    HIP_CHECK(hipGraphAddMemsetNode(&a, g, nullptr, 0, &mp));
+  } else {
+    HIP_CHECK(hipGraphAddMemcpyNode1D(&a, g, nullptr, 0, d, hin, n * sizeof(float), hipMemcpyHostToDevice));
+  }
+  static int nn;
+  nn = n;
+  void *kargs[] = {&d, scale, &nn};
+  hipKernelNodeParams kp = {};
+  kp.func = (void *)gr_scale, kp.gridDim = dim3((n + 63) / 64), kp.blockDim = dim3(64), kp.kernelParams = kargs;
+  if (kernel) HIP_CHECK(hipGraphAddKernelNode(&k, g, &a, 1, &kp));
+  HIP_CHECK(hipGraphAddMemcpyNode1D(&b, g, kernel ? &k : &a, 1, hout, d, n * sizeof(float), hipMemcpyDeviceToHost));
+  return g;
+}
+static void gr_update(hipStream_t s) {
+  const int n = 128;
+  std::vector<float> in1(n, 1.0f), out1(n), in2(n, 3.0f), out2(n);
+  float *d;
+  HIP_CHECK(hipMalloc(&d, n * sizeof(float)));
+  float two = 2.0f, five = 5.0f;
+  hipGraph_t g1 = gr_chain(in1.data(), d, out1.data(), n, &two, false, true);
+  hipGraph_t g2 = gr_chain(in2.data(), d, out2.data(), n, &five, false, true);
+  hipGraph_t g3 = gr_chain(in2.data(), d, out2.data(), n, &five, true, true);
+  hipGraph_t g4 = gr_chain(in2.data(), d, out2.data(), n, &five, false, false);
+  hipGraphExec_t x;
+  hipGraphInstantiateParams ip = {};
+  ip.flags = hipGraphInstantiateFlagUpload, ip.uploadStream = s;
+  HIP_CHECK(hipGraphInstantiateWithParams(&x, g1, &ip));
+  EXPECT(ip.result_out == hipGraphInstantiateSuccess, "instantiate result %d", (int)ip.result_out);
+  HIP_CHECK(hipGraphLaunch(x, s));
+  HIP_CHECK(hipStreamSynchronize(s));
+  EXPECT(out1[0] == 2.0f, "g1: %g", out1[0]);
+  hipGraphExecUpdateResult r;
+  hipGraphNode_t bad = nullptr;
+  HIP_CHECK(hipGraphExecUpdate(x, g2, &bad, &r));
+  EXPECT(r == hipGraphExecUpdateSuccess && bad == nullptr, "update from g2: %d", (int)r);
+  HIP_CHECK(hipGraphLaunch(x, s));
+  HIP_CHECK(hipStreamSynchronize(s));
+  EXPECT(out2[0] == 15.0f && out1[0] == 2.0f, "after the update the copies and the kernel are g2's: %g %g", out2[0], out1[0]);
+  hipGraphNode_t g3nodes[3];
+  size_t n3 = 3;
+  HIP_CHECK(hipGraphGetNodes(g3, g3nodes, &n3));
+  EXPECT(hipGraphExecUpdate(x, g3, &bad, &r) == hipErrorGraphExecUpdateFailure && r == hipGraphExecUpdateErrorNodeTypeChanged &&
+             bad == g3nodes[0],
+         "a memset where a copy was: %d", (int)r);
+  EXPECT(hipGraphExecUpdate(x, g4, &bad, &r) == hipErrorGraphExecUpdateFailure && r == hipGraphExecUpdateErrorTopologyChanged,
+         "a node fewer: %d", (int)r);
+  // the kernel node (g2's, since the update) disabled: the copies alone run
+  hipGraphNode_t g2nodes[3];
+  size_t n2 = 3;
+  HIP_CHECK(hipGraphGetNodes(g2, g2nodes, &n2));
+  HIP_CHECK(hipGraphNodeSetEnabled(x, g2nodes[1], 0));
+  unsigned en = 1;
+  HIP_CHECK(hipGraphNodeGetEnabled(x, g2nodes[1], &en));
+  EXPECT(en == 0, "disabled");
+  HIP_CHECK(hipGraphLaunch(x, s));
+  HIP_CHECK(hipStreamSynchronize(s));
+  EXPECT(out2[0] == 3.0f, "with the kernel disabled: %g", out2[0]);
+  HIP_CHECK(hipGraphNodeSetEnabled(x, g2nodes[1], 1));
+  HIP_CHECK(hipGraphLaunch(x, s));
+  HIP_CHECK(hipStreamSynchronize(s));
+  EXPECT(out2[0] == 15.0f, "enabled again: %g", out2[0]);
+  hipGraphExec_t y;
+  ip.flags = hipGraphInstantiateFlagAutoFreeOnLaunch;
+  EXPECT(hipGraphInstantiateWithParams(&y, g1, &ip) == hipErrorInvalidValue && ip.result_out == hipGraphInstantiateError,
+         "an instantiation flag not provided");
+  (void)hipGetLastError();
+  HIP_CHECK(hipGraphExecDestroy(x));
+  for (hipGraph_t g : {g1, g2, g3, g4}) HIP_CHECK(hipGraphDestroy(g));
+  HIP_CHECK(hipFree(d));
+}
+
 int main(int argc, char **argv) {
   const int n = 1000;
   std::vector<float> hx(n), hy(n, -1.0f);
@@ -487,6 +567,7 @@ int main(int argc, char **argv) {
   gr_fork_join(s);
   gr_graph_memory(s);
   gr_capture_info(s);
+  gr_update(s);
 
   // ---- what fails
   int refusals = 0;
@@ -517,6 +598,6 @@ int main(int argc, char **argv) {
   HIP_CHECK(hipFree(dx));
   HIP_CHECK(hipFree(dy));
   std::printf("graphs: a captured graph of 7 nodes launched 3 times ok, 4 explicit nodes ok, a graph of %d nodes in "
-              "dependency order ok, a capture forked and joined ok, graph memory ok, a node added to a capture ok, %d refusals ok\n", dag_nodes, refusals);
+              "dependency order ok, a capture forked and joined ok, graph memory ok, a node added to a capture ok, an update ok, %d refusals ok\n", dag_nodes, refusals);
   return 0;
 }
