@@ -123,6 +123,7 @@ static bool exec_valid(hipGraphExec_t x) {
     if (execs[i] == x) return true;
   return false;
 }
+/* the capture stream s is in (NULL for none; never one for the null stream, which cannot capture) */
 static capture *cap_of(hipStream_t s) {
   for (size_t i = 0; i < ncaps; i++)
     if (caps[i].s == s) return &caps[i];
@@ -278,6 +279,11 @@ static bool topo_order(const struct ihipGraph *g, struct hipGraphNode **out, hg_
   return k == n;
 }
 
+/* a copy node's parameters (captured, added, set) */
+static void copy_params(struct hipGraphNode *n, void *dst, const void *src, size_t count, hipMemcpyKind kind) {
+  n->dst = dst, n->src = src, n->n = count, n->copy_kind = kind;
+}
+
 /* ---- capture -------------------------------------------------------------------------------------*/
 static void front_set(struct hipGraphNode ***f, size_t *nf, struct hipGraphNode *const *from, size_t n) {
   free(*f);
@@ -296,7 +302,7 @@ static void front_add(capture *c, struct hipGraphNode *const *from, size_t n) {
 }
 
 bool hip_capturing(hipStream_t s) {
-  capture *c = s ? cap_of(s) : NULL;
+  capture *c = cap_of(s);
   return c && c->root->status == hipStreamCaptureStatusActive;
 }
 
@@ -318,8 +324,7 @@ hipError_t hip_capture_kernel(hipStream_t s, struct ihipModuleSymbol_t *f, dim3 
   return hipSuccess;
 }
 hipError_t hip_capture_copy(hipStream_t s, void *dst, const void *src, size_t n, hipMemcpyKind kind) {
-  struct hipGraphNode *x = cap_node(s, HG_COPY);
-  x->dst = dst, x->src = src, x->n = n, x->copy_kind = kind;
+  copy_params(cap_node(s, HG_COPY), dst, src, n, kind);
   return hipSuccess;
 }
 hipError_t hip_capture_set(hipStream_t s, void *dst, const void *pattern, size_t esize, size_t count) {
@@ -377,7 +382,7 @@ hipError_t hip_capture_free(hipStream_t s, void *ptr, const char *fn) {
 }
 
 hipError_t hip_capture_refuse(hipStream_t s, const char *fn) {
-  capture *c = s ? cap_of(s) : NULL;
+  capture *c = cap_of(s);
   if (!c) return hipSuccess;
   if (c->root->status == hipStreamCaptureStatusInvalidated)
     return hip_complain(fn, hipErrorStreamCaptureInvalidated,
@@ -395,7 +400,7 @@ hipError_t hip_capture_refuse(hipStream_t s, const char *fn) {
  * if it is not capturing, and its next node depends on the event's frontier too. */
 hipError_t hip_capture_wait(hipStream_t s, hipEvent_t e, const char *fn) {
   cap_event *ce = cev_of(e);
-  capture *c = s ? cap_of(s) : NULL;
+  capture *c = cap_of(s);
   if (!ce || !ce->root) /* an event of no capture: its work ran when it was recorded */
     return c && c->root->status != hipStreamCaptureStatusActive ? hip_capture_refuse(s, fn) : hipSuccess;
   if (c && c->root != ce->root)
@@ -478,7 +483,7 @@ static void root_end(capture_root *root) {
 
 /* hipStreamDestroy: the stream leaves its capture; the origin's destruction ends the capture */
 void hip_capture_drop(hipStream_t s) {
-  capture *c = s ? cap_of(s) : NULL;
+  capture *c = cap_of(s);
   if (!c) return;
   capture_root *root = c->root;
   if (root->origin == s) {
@@ -507,21 +512,28 @@ hipError_t hipStreamBeginCapture(hipStream_t s, hipStreamCaptureMode mode) {
   return hip_done(hipSuccess);
 }
 
-/* x reaches y along edges backwards (y is x or one of its ancestors) */
-static bool reaches(struct hipGraphNode *x, const struct hipGraphNode *y, struct hipGraphNode **seen, size_t *nseen) {
-  if (x == y) return true;
-  for (size_t i = 0; i < *nseen; i++)
-    if (seen[i] == x) return false;
-  seen[(*nseen)++] = x;
-  for (size_t d = 0; d < x->ndeps; d++)
-    if (reaches(x->deps[d], y, seen, nseen)) return true;
-  return false;
+/* mark[i]: g's node at place i is one of `from` or one of their ancestors (an explicit stack, each
+ * node pushed once) */
+static bool *ancestors(const struct ihipGraph *g, struct hipGraphNode *const *from, size_t n) {
+  for (size_t i = 0; i < g->n; i++) g->nodes[i]->idx = i;
+  bool *mark = ll_xcalloc(g->n + 1, sizeof *mark);
+  struct hipGraphNode **stack = ll_xcalloc(g->n + 1, sizeof *stack);
+  size_t top = 0;
+  for (size_t i = 0; i < n; i++)
+    if (!mark[from[i]->idx]) mark[from[i]->idx] = true, stack[top++] = from[i];
+  while (top) {
+    struct hipGraphNode *x = stack[--top];
+    for (size_t d = 0; d < x->ndeps; d++)
+      if (!mark[x->deps[d]->idx]) mark[x->deps[d]->idx] = true, stack[top++] = x->deps[d];
+  }
+  free(stack);
+  return mark;
 }
 
 hipError_t hipStreamEndCapture(hipStream_t s, hipGraph_t *pGraph) {
   HIP_BEGIN();
   if (!pGraph) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pGraph is NULL"));
-  capture *c = s ? cap_of(s) : NULL;
+  capture *c = cap_of(s);
   if (!c) return hip_done(hip_complain(__func__, hipErrorIllegalState, "stream %p is not capturing", (void *)s));
   capture_root *root = c->root;
   if (root->origin != s)
@@ -531,22 +543,16 @@ hipError_t hipStreamEndCapture(hipStream_t s, hipGraph_t *pGraph) {
     return hip_done(hip_complain(__func__, hipErrorStreamCaptureWrongThread, "the capture began on another thread"));
   /* every joined stream's work must have been joined back: its frontier behind the origin's */
   hipError_t e = root->status == hipStreamCaptureStatusActive ? hipSuccess : hipErrorStreamCaptureInvalidated;
-  struct hipGraphNode **seen = ll_xcalloc(root->g->n + 1, sizeof *seen);
+  bool *behind = ancestors(root->g, c->front, c->nfront);
   for (size_t i = 0; i < ncaps && e == hipSuccess; i++) {
     if (caps[i].root != root || caps[i].s == s) continue;
-    for (size_t f = 0; f < caps[i].nfront && e == hipSuccess; f++) {
-      bool joined = false;
-      for (size_t o = 0; o < c->nfront && !joined; o++) {
-        size_t nseen = 0;
-        joined = reaches(c->front[o], caps[i].front[f], seen, &nseen);
-      }
-      if (!joined)
+    for (size_t f = 0; f < caps[i].nfront && e == hipSuccess; f++)
+      if (!behind[caps[i].front[f]->idx])
         e = hip_complain(__func__, hipErrorStreamCaptureUnjoined,
                          "stream %p joined the capture and its work was not joined back into stream %p (an event "
                          "recorded on it and waited for by the origin)", (void *)caps[i].s, (void *)s);
-    }
   }
-  free(seen);
+  free(behind);
   struct ihipGraph *g = root->g;
   root_end(root);
   if (e != hipSuccess) {
@@ -564,7 +570,7 @@ hipError_t hipStreamIsCapturing(hipStream_t s, hipStreamCaptureStatus *status) {
   HIP_BEGIN();
   if (!status) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pCaptureStatus is NULL"));
   if (!hip_stream_valid(s)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not a stream", (void *)s));
-  capture *c = s ? cap_of(s) : NULL;
+  capture *c = cap_of(s);
   *status = c ? c->root->status : hipStreamCaptureStatusNone;
   return hip_done(hipSuccess);
 }
@@ -573,7 +579,7 @@ hipError_t hipStreamGetCaptureInfo(hipStream_t s, hipStreamCaptureStatus *status
   HIP_BEGIN();
   if (!status) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pCaptureStatus is NULL"));
   if (!hip_stream_valid(s)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not a stream", (void *)s));
-  capture *c = s ? cap_of(s) : NULL;
+  capture *c = cap_of(s);
   *status = c ? c->root->status : hipStreamCaptureStatusNone;
   if (id && c) *id = c->root->id;
   return hip_done(hipSuccess);
@@ -587,7 +593,7 @@ hipError_t hipStreamGetCaptureInfo_v2(hipStream_t s, hipStreamCaptureStatus *sta
   HIP_BEGIN();
   if (!status) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "captureStatus_out is NULL"));
   if (!hip_stream_valid(s)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not a stream", (void *)s));
-  capture *c = s ? cap_of(s) : NULL;
+  capture *c = cap_of(s);
   *status = c ? c->root->status : hipStreamCaptureStatusNone;
   bool active = c && c->root->status == hipStreamCaptureStatusActive;
   if (id && c) *id = c->root->id;
@@ -601,7 +607,7 @@ hipError_t hipStreamGetCaptureInfo_v2(hipStream_t s, hipStreamCaptureStatus *sta
  * hipStreamAddCaptureDependencies) or only (hipStreamSetCaptureDependencies) */
 hipError_t hipStreamUpdateCaptureDependencies(hipStream_t s, hipGraphNode_t *deps, size_t n, unsigned int flags) {
   HIP_BEGIN();
-  capture *c = s ? cap_of(s) : NULL;
+  capture *c = cap_of(s);
   if (!c || c->root->status != hipStreamCaptureStatusActive)
     return hip_done(hip_complain(__func__, hipErrorIllegalState, "stream %p is not capturing", (void *)s));
   if (flags != hipStreamAddCaptureDependencies && flags != hipStreamSetCaptureDependencies)
@@ -622,13 +628,20 @@ hipError_t hipGraphCreate(hipGraph_t *pGraph, unsigned int flags) {
   return hip_done(hipSuccess);
 }
 
+/* a capture still records into g (printed): its frontiers and events point at g's nodes */
+static bool captured_into(hipGraph_t g, const char *fn) {
+  for (size_t i = 0; i < ncaps; i++)
+    if (caps[i].root->g == g) {
+      hip_complain(fn, hipErrorIllegalState, "graph %p is being captured into (stream %p)", (void *)g, (void *)caps[i].root->origin);
+      return true;
+    }
+  return false;
+}
+
 hipError_t hipGraphDestroy(hipGraph_t g) {
   HIP_BEGIN();
   if (!graph_valid(g)) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%p is not a graph", (void *)g));
-  for (size_t i = 0; i < ncaps; i++)
-    if (caps[i].root->g == g)
-      return hip_done(hip_complain(__func__, hipErrorIllegalState, "graph %p is being captured into (stream %p)", (void *)g,
-                                   (void *)caps[i].root->origin));
+  if (captured_into(g, __func__)) return hip_done(hipErrorIllegalState);
   graph_free(g);
   return hip_done(hipSuccess);
 }
@@ -688,9 +701,6 @@ hipError_t hipGraphAddEmptyNode(hipGraphNode_t *pNode, hipGraph_t g, const hipGr
   return hip_done(add_node(pNode, g, deps, ndeps, HG_EMPTY, &tmp, hipSuccess, __func__));
 }
 
-static void copy_params(struct hipGraphNode *n, void *dst, const void *src, size_t count, hipMemcpyKind kind) {
-  n->dst = dst, n->src = src, n->n = count, n->copy_kind = kind;
-}
 hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t *pNode, hipGraph_t g, const hipGraphNode_t *deps, size_t ndeps,
                                    void *dst, const void *src, size_t count, hipMemcpyKind kind) {
   HIP_BEGIN();
@@ -1150,26 +1160,28 @@ hipError_t hipGraphUpload(hipGraphExec_t x, hipStream_t s) {
 
 /* Kernel, copy and memset nodes of an executable graph can be disabled (they then do nothing) and
  * enabled again, as with HIP */
+/* the executable graph's own copy (not a child graph's) of a kernel, memcpy or memset node, or NULL
+ * (printed) */
+static struct hipGraphNode *switchable(hipGraphExec_t x, hipGraphNode_t node, const char *fn) {
+  for (size_t i = 0; exec_valid(x) && i < x->n; i++) {
+    struct hipGraphNode *n = &x->nodes[i];
+    if (n->orig == node && !n->in_child && (n->kind == HG_KERNEL || n->kind == HG_COPY || n->kind == HG_SET)) return n;
+  }
+  hip_complain(fn, hipErrorInvalidValue, "%p is not a kernel, memcpy or memset node of the executable graph", (void *)node);
+  return NULL;
+}
 hipError_t hipGraphNodeSetEnabled(hipGraphExec_t x, hipGraphNode_t node, unsigned int isEnabled) {
   HIP_BEGIN();
-  struct hipGraphNode *n = NULL;
-  for (size_t i = 0; exec_valid(x) && i < x->n && !n; i++)
-    if (x->nodes[i].orig == node && !x->nodes[i].in_child) n = &x->nodes[i];
-  if (!n || (n->kind != HG_KERNEL && n->kind != HG_COPY && n->kind != HG_SET))
-    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%p is not a kernel, memcpy or memset node of the executable graph",
-                                 (void *)node));
-  n->disabled = !isEnabled;
-  return hip_done(hipSuccess);
+  struct hipGraphNode *n = switchable(x, node, __func__);
+  if (n) n->disabled = !isEnabled;
+  return hip_done(n ? hipSuccess : hipErrorInvalidValue);
 }
 hipError_t hipGraphNodeGetEnabled(hipGraphExec_t x, hipGraphNode_t node, unsigned int *isEnabled) {
   HIP_BEGIN();
-  struct hipGraphNode *n = NULL;
-  for (size_t i = 0; exec_valid(x) && i < x->n && !n; i++)
-    if (x->nodes[i].orig == node && !x->nodes[i].in_child) n = &x->nodes[i];
-  if (!n || !isEnabled || (n->kind != HG_KERNEL && n->kind != HG_COPY && n->kind != HG_SET))
-    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "not a kernel, memcpy or memset node of the executable graph, or isEnabled NULL"));
-  *isEnabled = !n->disabled;
-  return hip_done(hipSuccess);
+  if (!isEnabled) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "isEnabled is NULL"));
+  struct hipGraphNode *n = switchable(x, node, __func__);
+  if (n) *isEnabled = !n->disabled;
+  return hip_done(n ? hipSuccess : hipErrorInvalidValue);
 }
 
 static bool same_places(const size_t *a, size_t na, const struct hipGraphNode *y) {
@@ -1254,7 +1266,7 @@ hipError_t hipGraphLaunch(hipGraphExec_t x, hipStream_t s) {
     case HG_KERNEL: e = hip_launch(__func__, n->f, n->grid, n->block, n->shmem, s, NULL, n->raw, n->nraw, n->coop); break;
     case HG_COPY: e = hip_copy(n->dst, n->src, n->n, n->copy_kind, __func__); break;
     case HG_SET:
-      for (size_t r = 0; r < (n->height ? n->height : 1) && e == hipSuccess; r++)
+      for (size_t r = 0; r < n->height && e == hipSuccess; r++) /* height >= 1: memset_params, hip_capture_set */
         e = hip_set((uint8_t *)n->dst + r * n->pitch, n->pattern, n->esize, n->n, __func__);
       break;
     case HG_HOST: n->fn(n->user); break;

@@ -281,16 +281,15 @@ static bool write_inputs(struct _hiprtcProgram *p, const char *dir, char **src_p
 
 /* clang's messages name files by their paths in the private folder: the log names them as the
  * program did (the folder's prefix dropped) */
-static void log_compiler(struct _hiprtcProgram *p, const ll_buf *diag, const char *dir) {
-  if (!diag->len) return;
+static void log_compiler(struct _hiprtcProgram *p, const char *text, size_t len, const char *dir) {
   char *pre = ll_fmt("%s/", dir);
   size_t np = strlen(pre);
-  for (size_t i = 0; i < diag->len;) {
-    if (diag->len - i >= np && !memcmp(diag->data + i, pre, np)) {
+  for (size_t i = 0; i < len;) {
+    if (len - i >= np && !memcmp(text + i, pre, np)) {
       i += np;
       continue;
     }
-    ll_buf_put(&p->log, diag->data + i, 1);
+    ll_buf_put(&p->log, text + i, 1);
     i++;
   }
   free(pre);
@@ -306,14 +305,13 @@ static hiprtcResult compile(struct _hiprtcProgram *p, const char *arch, char **e
   ll_buf diag = {0};
   ll_err e = {0};
   bool ok = isa_cc_compile(src, arch, co, NULL, extra, &diag, &e);
-  log_compiler(p, &diag, dir);
+  log_compiler(p, diag.data, diag.len, dir);
   ll_buf_free(&diag);
   free(src);
   hiprtcResult r = HIPRTC_SUCCESS;
   if (!ok) {
     char *m = ll_fmt("%s\n", e.msg);
-    ll_buf pm = {.data = m, .len = strlen(m)};
-    log_compiler(p, &pm, dir); /* the driver's own line, after the compiler's */
+    log_compiler(p, m, strlen(m), dir); /* the driver's own line, after the compiler's */
     free(m);
     r = e.code == LL_EXIT_USAGE ? HIPRTC_ERROR_COMPILATION : HIPRTC_ERROR_INTERNAL_ERROR;
   } else {
