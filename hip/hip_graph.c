@@ -904,6 +904,7 @@ hipError_t hipGraphDestroyNode(hipGraphNode_t x) {
   HIP_BEGIN();
   if (!node_valid(x)) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%p is not a node", (void *)x));
   struct ihipGraph *g = x->owner;
+  if (captured_into(g, __func__)) return hip_done(hipErrorIllegalState);
   for (size_t i = 0; i < g->n; i++) {
     struct hipGraphNode *y = g->nodes[i];
     for (size_t d = 0; d < y->ndeps; d++)

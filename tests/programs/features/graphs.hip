@@ -356,6 +356,7 @@ static void gr_capture_info(hipStream_t s) {
   HIP_CHECK(hipGraphAddKernelNode(&kn, cg, deps, nd, &kp));
   HIP_CHECK(hipStreamUpdateCaptureDependencies(s, &kn, 1, hipStreamSetCaptureDependencies));
   EXPECT(hipGraphDestroy(cg) == hipErrorIllegalState, "a graph being captured into is not destroyed");
+  EXPECT(hipGraphDestroyNode(kn) == hipErrorIllegalState, "nor a node of it (the stream depends on it)");
   hipStreamCaptureMode m = hipStreamCaptureModeRelaxed;
   HIP_CHECK(hipThreadExchangeStreamCaptureMode(&m));
   EXPECT(m == hipStreamCaptureModeGlobal, "the thread's mode was global");
