@@ -6,6 +6,7 @@
  * docs/hip-runtime.md's API table against the header and the library. */
 #include <criterion/criterion.h>
 #include <ctype.h>
+#include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -1158,6 +1159,20 @@ Test(api, table_matches_header_and_library, .timeout = 120) {
 
 /* text written to src, built for gfx942 as DIR/NAME by `lanelab hipcc` and run there: the exit
  * status of the two, the output in *out */
+/* `lanelab [Q] hipcc SRC ARGS` (ARGS printf-formatted): its exit status, *out its output */
+static int hipcc_run(char **out, const char *q, const char *src, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int hipcc_run(char **out, const char *q, const char *src, const char *fmt, ...) {
+  ll_buf args = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  ll_buf_vprintf(&args, fmt, ap);
+  va_end(ap);
+  char *cmd = ll_fmt("%s %shipcc %s %s", LANELAB, q, src, ll_buf_str(&args));
+  int rc = sh_run(cmd, out);
+  free(cmd), ll_buf_free(&args);
+  return rc;
+}
+
 static int write_build_run(const char *src, const char *text, const char *dir, const char *name, char **out) {
   ll_err e = {0};
   cr_assert(ll_write_file_atomic(src, text, strlen(text), &e), "%s", e.msg);
@@ -1176,11 +1191,10 @@ Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
                       "  return hipGraphKernelNodeCopyAttributes(n, n); }\n";
   ll_err e = {0};
   cr_assert(ll_write_file_atomic(src, text2, strlen(text2), &e), "%s", e.msg);
-  char *cmd = ll_fmt("%s hipcc -c %s -o %s/r.o", LANELAB, src, dir);
-  int rc = sh_run(cmd, &out);
+  int rc = hipcc_run(&out, "", src, "-c -o %s/r.o", dir);
   cr_expect_eq(rc, 2, "exit %d:\n%s", rc, out);
   cr_expect(strstr(out, "hipGraphKernelNodeCopyAttributes") && strstr(out, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\""), "%s", out);
-  free(out), free(cmd);
+  free(out);
   /* a program written against HIP's own types (a stream captured into a graph, which compiles, and
    * graph calls that are refused): each refused call is named with its reason, and no handle or
    * enumerator it takes is unknown */
@@ -1199,8 +1213,7 @@ Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
                       "  hip_Memcpy2D m2 = {}; m2.dstArray = arr; hipMemcpyParam2D(&m2); int tt = hipTextureType2D; (void)tt;\n"
                       "  (void)kp;\n  return 0;\n}\n";
   cr_assert(ll_write_file_atomic(src, text3, strlen(text3), &e), "%s", e.msg);
-  cmd = ll_fmt("%s hipcc -c %s -o %s/r.o", LANELAB, src, dir);
-  rc = sh_run(cmd, &out);
+  rc = hipcc_run(&out, "", src, "-c -o %s/r.o", dir);
   cr_expect_eq(rc, 2, "exit %d:\n%s", rc, out);
   static const char *const named[] = {"hipGraphAddMemFreeNode", "hipGraphKernelNodeCopyAttributes", "hipStreamWaitValue32",
                                       "hipDeviceGetDefaultMemPool", "hipProfilerStart", "hipDestroyTextureObject", "hipFreeArray",
@@ -1211,7 +1224,7 @@ Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
     free(want);
   }
   cr_expect(!strstr(out, "unknown type name") && !strstr(out, "undeclared identifier") && !strstr(out, "incomplete type"), "%s", out);
-  free(out), free(cmd);
+  free(out);
   /* library code naming refused functions in members the program never instantiates (as rocPRIM's
    * texture_cache_iterator.hpp does): the program compiles and runs; a program that calls them is
    * refused, naming them */
@@ -1229,13 +1242,12 @@ Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
   rc = write_build_run(src, text4, dir, "r4", &out);
   cr_expect_eq(rc, 0, "unused refused calls in a class template: exit %d:\n%s", rc, out);
   free(out);
-  cmd = ll_fmt("%s -q hipcc %s -DUSE --offload-arch=gfx942 -o %s/r4", LANELAB, src, dir);
-  rc = sh_run(cmd, &out);
+  rc = hipcc_run(&out, "-q ", src, "-DUSE --offload-arch=gfx942 -o %s/r4", dir);
   /* (the back end reports the first refused call of a function it compiles: at -O3 bind() is
    * inlined into main, and which of the two it meets first is the optimizer's business) */
   cr_expect(rc == 2 && (strstr(out, "does not provide hipCreateChannelDesc:") || strstr(out, "does not provide hipCreateTextureObject:")),
             "calling them: exit %d:\n%s", rc, out);
-  free(out), free(cmd);
+  free(out);
   /* a refused call where an exception could unwind past a live std::string (an invoke, which the
    * error attribute did not reach: rocm-examples' cooperative_groups linked "undefined symbol"
    * instead), at -O0 and -O2, and HIP's five-argument hipCreateChannelDesc: each refused by name */
@@ -1245,12 +1257,11 @@ Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
                       "  return e != hipSuccess || s.size() != 100 || d.x != 8;\n}\n";
   cr_assert(ll_write_file_atomic(src, text5, strlen(text5), &e), "%s", e.msg);
   for (int opt = 0; opt <= 2; opt += 2) {
-    cmd = ll_fmt("%s -q hipcc %s -O%d --offload-arch=gfx942 -o %s/r5", LANELAB, src, opt, dir);
-    rc = sh_run(cmd, &out);
+    rc = hipcc_run(&out, "-q ", src, "-O%d --offload-arch=gfx942 -o %s/r5", opt, dir);
     cr_expect(rc == 2 && strstr(out, "does not provide hipProfilerStart:") &&
                   strstr(out, "does not provide hipCreateChannelDesc:") && !strstr(out, "undefined symbol"),
               "-O%d: refused calls with a destructor in scope: exit %d:\n%s", opt, rc, out);
-    free(out), free(cmd);
+    free(out);
   }
   /* the texture-reference API: the template is declared, its fetch and its binding are refused by
    * name (HIP's 11_texture_driver stopped at "no template named 'texture'"; a binding call with a
@@ -1260,15 +1271,13 @@ Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
                       "int main() { hipArray_t a = nullptr; hipChannelFormatDesc d = {};\n"
                       "#ifdef BIND\n  return hipBindTextureToArray(tex, a, d) != hipSuccess;\n#else\n  return a != nullptr || d.x;\n#endif\n}\n";
   cr_assert(ll_write_file_atomic(src, text7, strlen(text7), &e), "%s", e.msg);
-  cmd = ll_fmt("%s -q hipcc %s --offload-arch=gfx942 -o %s/r7", LANELAB, src, dir);
-  rc = sh_run(cmd, &out);
+  rc = hipcc_run(&out, "-q ", src, "--offload-arch=gfx942 -o %s/r7", dir);
   cr_expect(rc == 2 && strstr(out, "tex2D: texture fetches are not emulated") && !strstr(out, "no template named"),
             "a texture reference fetched: exit %d:\n%s", rc, out);
-  free(out), free(cmd);
-  cmd = ll_fmt("%s -q hipcc %s -DBIND --cuda-host-only --offload-arch=gfx942 -c -o %s/r7.o", LANELAB, src, dir);
-  rc = sh_run(cmd, &out);
+  free(out);
+  rc = hipcc_run(&out, "-q ", src, "-DBIND --cuda-host-only --offload-arch=gfx942 -c -o %s/r7.o", dir);
   cr_expect(rc == 2 && strstr(out, "does not provide hipBindTextureToArray:"), "a texture reference bound: exit %d:\n%s", rc, out);
-  free(out), free(cmd);
+  free(out);
   /* HIP_TEMPLATE_KERNEL_LAUNCH: hipLaunchKernelGGL is a function template, so a kernel name with
    * a comma needs no HIP_KERNEL_NAME (ROCm's reduction tutorial launches so) */
   const char *text6 = "#define HIP_TEMPLATE_KERNEL_LAUNCH\n#include <hip/hip_runtime.h>\n"
