@@ -133,6 +133,20 @@ extern const __device__ __ll_threadIdx_t threadIdx;
 extern const __device__ __ll_blockIdx_t blockIdx;
 extern const __device__ __ll_blockDim_t blockDim;
 extern const __device__ __ll_gridDim_t gridDim;
+// HIP's older spellings of the same ids, which HIP's runtime header still defines and HIP's early
+// examples (ROCm/HIP-Examples) are written with: hipThreadIdx_x is threadIdx.x, and so on.
+#define hipThreadIdx_x threadIdx.x
+#define hipThreadIdx_y threadIdx.y
+#define hipThreadIdx_z threadIdx.z
+#define hipBlockIdx_x blockIdx.x
+#define hipBlockIdx_y blockIdx.y
+#define hipBlockIdx_z blockIdx.z
+#define hipBlockDim_x blockDim.x
+#define hipBlockDim_y blockDim.y
+#define hipBlockDim_z blockDim.z
+#define hipGridDim_x gridDim.x
+#define hipGridDim_y gridDim.y
+#define hipGridDim_z gridDim.z
 
 // gfx942 and gfx950 run wave64 only.
 static constexpr int warpSize = 64;

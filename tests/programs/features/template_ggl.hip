@@ -1,6 +1,8 @@
 // Template kernels launched through hipLaunchKernelGGL (HIP_KERNEL_NAME for a name with a comma),
 // through hipLaunchKernel with an argument array, for float and double, and through
-// hipExtLaunchKernelGGL (hip_ext.h) between two events.
+// hipExtLaunchKernelGGL (hip_ext.h) between two events. A kernel written with HIP's older id
+// spellings (hipThreadIdx_x, hipBlockIdx_y, hipBlockDim_x, hipGridDim_y, as ROCm/HIP-Examples
+// write them) over a 2-D grid.
 #include "../common.h"
 #include <hip/hip_ext.h>
 #include <vector>
@@ -11,6 +13,15 @@ __global__ void axpy(T a, const T *x, T *y, int n) {
 #pragma unroll
   for (int u = 0; u < UNROLL; u++)
     if (base + u < n) y[base + u] = a * x[base + u] + y[base + u];
+}
+
+// out[y][x] = x * 1000 + y over a grid of 3 x 2 blocks of 8 x 4 threads, and the grid's extent
+__global__ void ids_old_style(int *out, int *extent) {
+  int x = hipBlockIdx_x * hipBlockDim_x + hipThreadIdx_x, y = hipBlockIdx_y * hipBlockDim_y + hipThreadIdx_y;
+  out[y * hipGridDim_x * hipBlockDim_x + x] = x * 1000 + y;
+  if (x == 0 && y == 0)
+    extent[0] = hipGridDim_x * hipBlockDim_x, extent[1] = hipGridDim_y * hipBlockDim_y,
+    extent[2] = hipGridDim_z * hipBlockDim_z + hipBlockIdx_z + hipThreadIdx_z;
 }
 
 template <typename T> static void run(const char *what) {
@@ -60,6 +71,17 @@ int main() {
   EXPECT(ms >= 0, "elapsed %g", ms);
   HIP_CHECK(hipFree(dx));
   HIP_CHECK(hipFree(dy));
+  int *dout, *dext, out[24 * 8], ext[3];
+  HIP_CHECK(hipMalloc(&dout, sizeof out));
+  HIP_CHECK(hipMalloc(&dext, sizeof ext));
+  hipLaunchKernelGGL(ids_old_style, dim3(3, 2), dim3(8, 4), 0, 0, dout, dext);
+  HIP_CHECK(hipMemcpy(out, dout, sizeof out, hipMemcpyDeviceToHost));
+  HIP_CHECK(hipMemcpy(ext, dext, sizeof ext, hipMemcpyDeviceToHost));
+  EXPECT(ext[0] == 24 && ext[1] == 8 && ext[2] == 1, "old-style extent %d x %d x %d", ext[0], ext[1], ext[2]);
+  for (int y = 0; y < 8; y++)
+    for (int x = 0; x < 24; x++) EXPECT(out[y * 24 + x] == x * 1000 + y, "old-style ids at (%d, %d): %d", x, y, out[y * 24 + x]);
+  HIP_CHECK(hipFree(dout));
+  HIP_CHECK(hipFree(dext));
   std::printf("template_ggl: ok\n");
   return 0;
 }
