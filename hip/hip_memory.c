@@ -136,27 +136,62 @@ static hipError_t dev_alloc(void **ptr, size_t size, const char *fn) {
   return hipSuccess;
 }
 
+/* an allocation's memory given back and its record removed (device, managed or host-pinned) */
+static void release(hip_alloc *a) {
+  if (a->kind == HIP_MEM_DEVICE) {
+    rt_free(hip_g.dev, a->addr);
+  } else {
+    rt_unmap_host(hip_g.dev, (void *)(uintptr_t)a->addr);
+    munmap(a->map, a->map_len);
+  }
+  alloc_remove(a);
+}
+
+/* the allocation starting at ptr, or NULL after saying why there is none (what returns it: HIP's
+ * allocation call named in the message) */
+static hip_alloc *alloc_start(void *ptr, const char *fn, const char *by, hipError_t *e) {
+  uint64_t p = (uint64_t)(uintptr_t)ptr;
+  hip_alloc *a = alloc_at(p), *in = a ? NULL : hip_alloc_find(p, 1);
+  if (in)
+    *e = hip_complain(fn, hipErrorInvalidValue, "%p is %zu bytes into an allocation at 0x%llx, not its start", ptr,
+                      (size_t)(p - in->addr), (unsigned long long)in->addr);
+  else if (!a)
+    *e = hip_complain(fn, hipErrorInvalidValue, "%p was not returned by %s (or was freed already)", ptr, by);
+  return a;
+}
+
+/* hipFreeAsync and a graph's free: device and managed memory */
 static hipError_t dev_free(void *ptr, const char *fn) {
   if (!ptr) return hipSuccess;
-  uint64_t p = (uint64_t)(uintptr_t)ptr;
-  hip_alloc *a = alloc_at(p);
-  if (!a) {
-    hip_alloc *in = hip_alloc_find(p, 1);
-    if (in)
-      return hip_complain(fn, hipErrorInvalidValue, "%p is %zu bytes into an allocation at 0x%llx, not its start", ptr,
-                          (size_t)(p - in->addr), (unsigned long long)in->addr);
-    return hip_complain(fn, hipErrorInvalidValue, "%p was not returned by hipMalloc (or was freed already)", ptr);
-  }
+  hipError_t e = hipSuccess;
+  hip_alloc *a = alloc_start(ptr, fn, "hipMalloc", &e);
+  if (!a) return e;
   if (a->kind == HIP_MEM_HOST || a->kind == HIP_MEM_REGISTERED)
     return hip_complain(fn, hipErrorInvalidValue, "%p is %s: free it with %s", ptr, kind_name(a->kind),
                         a->kind == HIP_MEM_HOST ? "hipHostFree" : "hipHostUnregister");
-  if (a->kind == HIP_MEM_MANAGED) {
-    rt_unmap_host(hip_g.dev, ptr);
-    munmap(a->map, a->map_len);
-  } else {
-    rt_free(hip_g.dev, p);
-  }
-  alloc_remove(a);
+  release(a);
+  return hipSuccess;
+}
+
+/* hipFree and hipHostFree (host: the latter). ROCm frees any HIP allocation through either (ROCm/clr
+ * hipamd/src/hip_memory.cpp, ihipFree; hipHostFree refuses only memory without an SVM address),
+ * though HIP's header documents each for its own kind (hipFree: hipErrorInvalidDevicePointer for
+ * host-pinned memory) and CUDA's cudaFree refuses pinned memory. lanelab frees as ROCm does, so that
+ * programs written against ROCm run as they do there (AMD's HIP-Examples free hipHostMalloc memory
+ * with hipFree), and says so on stderr: a note, not an error. Registered memory is the program's
+ * own: refused, for hipHostUnregister (a stated choice; docs/hip-runtime.md "Memory"). */
+static hipError_t either_free(void *ptr, const char *fn, bool host) {
+  if (!ptr) return hipSuccess;
+  hipError_t e = hipSuccess;
+  hip_alloc *a = alloc_start(ptr, fn, host ? "hipHostMalloc" : "hipMalloc or hipMallocManaged", &e);
+  if (!a) return e;
+  if (a->kind == HIP_MEM_REGISTERED)
+    return hip_complain(fn, hipErrorInvalidValue, "%p is %s: unregister it with hipHostUnregister", ptr, kind_name(a->kind));
+  if (host != (a->kind == HIP_MEM_HOST))
+    fprintf(stderr, "lanelab: hip: note: %s: %p is %s, which HIP documents freeing with %s; freed, as ROCm's runtime "
+                    "frees any HIP allocation through either call (CUDA's %s refuses it)\n",
+            fn, ptr, kind_name(a->kind), host ? "hipFree" : "hipHostFree", host ? "cudaFreeHost" : "cudaFree");
+  release(a);
   return hipSuccess;
 }
 
@@ -200,7 +235,7 @@ hipError_t hipFree(void *ptr) {
   HIP_BEGIN();
   hipError_t s = hip_sync_point(); /* hipFree waits for the device, as HIP's does */
   if (s != hipSuccess) return hip_done(s);
-  return hip_done(dev_free(ptr, __func__));
+  return hip_done(either_free(ptr, __func__, false));
 }
 
 hipError_t hip_dev_alloc(void **ptr, size_t size, const char *fn) { return dev_alloc(ptr, size, fn); }
@@ -279,30 +314,18 @@ hipError_t hipMallocManaged(void **ptr, size_t size, unsigned int flags) {
   return hip_done(host_alloc(ptr, size, HIP_MEM_MANAGED, flags, __func__));
 }
 
-static hipError_t host_free(void *ptr, const char *fn) {
-  if (!ptr) return hipSuccess;
-  hip_alloc *a = alloc_at((uint64_t)(uintptr_t)ptr);
-  if (!a || a->kind != HIP_MEM_HOST)
-    return hip_complain(fn, hipErrorInvalidValue, "%p was not returned by hipHostMalloc%s", ptr,
-                        a ? " (it is another kind of memory)" : " (or was freed already)");
-  rt_unmap_host(hip_g.dev, ptr);
-  munmap(a->map, a->map_len);
-  alloc_remove(a);
-  return hipSuccess;
-}
-
 hipError_t hipHostFree(void *ptr) {
   HIP_BEGIN();
   hipError_t s = hip_sync_point();
   if (s != hipSuccess) return hip_done(s);
-  return hip_done(host_free(ptr, __func__));
+  return hip_done(either_free(ptr, __func__, true));
 }
 
 hipError_t hipFreeHost(void *ptr) {
   HIP_BEGIN();
   hipError_t s = hip_sync_point();
   if (s != hipSuccess) return hip_done(s);
-  return hip_done(host_free(ptr, __func__));
+  return hip_done(either_free(ptr, __func__, true));
 }
 
 hipError_t hipHostRegister(void *p, size_t size, unsigned int flags) {
