@@ -447,13 +447,13 @@ void emu_observer_uninit(emu_observer *o, uint64_t addr, uint64_t size);
  * first=N (instances in all). max_records caps what is kept (0 = 4096); past it the trace is
  * marked truncated. false and LL_EXIT_USAGE naming the bad part. */
 bool emu_observer_trace(emu_observer *o, const char *spec, size_t max_records, ll_err *err);
-/* emu_observer_uninit with the bytes already initialized given as a bitmap (bit i % 8 of
- * init[i / 8] is byte addr + i; NULL: none), for a runtime that tracks initialization across
- * launches (hip/). After a launch, emu_observer_uninit_state copies the range's bitmap, those bytes
- * and the ones written during the launch, into init ((size + 7) / 8 bytes); false if no range was
- * registered at addr or initcheck is off. */
-void emu_observer_uninit_from(emu_observer *o, uint64_t addr, uint64_t size, const uint8_t *init);
-bool emu_observer_uninit_state(const emu_observer *o, uint64_t addr, uint8_t *init);
+/* emu_observer_uninit for a runtime that tracks initialization across launches (hip/): bits, the
+ * caller's bitmap of the bytes already initialized (bit i % 8 of bits[i / 8] is byte addr + i;
+ * (size + 7) / 8 bytes), is read and updated in place by the launches of this observer as their
+ * writes initialize bytes, so after a launch it holds the state the next one starts from. It stays
+ * the caller's: the observer never frees it, and the caller must not touch it during a launch. No
+ * copy is made (a 128 MB buffer's bitmap is 16 MB, which copying in and out took at each launch). */
+void emu_observer_uninit_in_place(emu_observer *o, uint64_t addr, uint64_t size, uint8_t *bits);
 size_t emu_observer_nhazards(const emu_observer *o);
 const emu_hazard *emu_observer_hazard(const emu_observer *o, size_t i);
 size_t emu_observer_ntrace(const emu_observer *o);

@@ -27,8 +27,8 @@ typedef struct {
 
 typedef struct {        /* a range whose bytes start uninitialized, and which were written */
   uint64_t base, size;
-  uint8_t *written;     /* bitmap, allocated at launch begin */
-  uint8_t *init;        /* emu_observer_uninit_from: bytes initialized before the launch (owned) */
+  uint8_t *written;     /* bitmap: the observer's, allocated at launch begin, or the caller's */
+  uint8_t *caller;      /* emu_observer_uninit_in_place: the caller's bitmap, used as written */
   char name[64];        /* the buffer's name */
 } uninit_range;
 
@@ -57,6 +57,7 @@ struct emu_observer {
   /* per launch */
   const emu_dispatch *d;
   const emu_program *prog;
+  struct vmcls *vc;      /* per record of prog: its vector-memory form (vm_form), made at launch begin */
   gbuf *gb;
   size_t ngb;
 };
@@ -106,10 +107,12 @@ void emu_observer_free(emu_observer *o)
   for (size_t i = 0; i < o->ts.nglob; i++) free(o->ts.glob[i]);
   free(o->ts.glob);
   free(o->ts.pcs);
-  for (size_t i = 0; i < o->nun; i++) free(o->un[i].written), free(o->un[i].init);
+  for (size_t i = 0; i < o->nun; i++)
+    if (!o->un[i].caller) free(o->un[i].written);
   free(o->un);
   for (size_t i = 0; i < o->ngb; i++) free(o->gb[i].sh);
   free(o->gb);
+  free(o->vc);
   pthread_mutex_destroy(&o->mu);
   free(o);
 }
@@ -128,24 +131,11 @@ void emu_observer_uninit(emu_observer *o, uint64_t addr, uint64_t size)
   o->un[o->nun++] = (uninit_range){addr, size, NULL, NULL, ""};
 }
 
-void emu_observer_uninit_from(emu_observer *o, uint64_t addr, uint64_t size, const uint8_t *init)
+void emu_observer_uninit_in_place(emu_observer *o, uint64_t addr, uint64_t size, uint8_t *bits)
 {
   if (!size) return;
   emu_observer_uninit(o, addr, size);
-  if (init) {
-    o->un[o->nun - 1].init = ll_xmalloc((size + 7) / 8);
-    memcpy(o->un[o->nun - 1].init, init, (size + 7) / 8);
-  }
-}
-
-bool emu_observer_uninit_state(const emu_observer *o, uint64_t addr, uint8_t *init)
-{
-  for (size_t i = 0; i < o->nun; i++)
-    if (o->un[i].base == addr && o->un[i].written) {
-      memcpy(init, o->un[i].written, (o->un[i].size + 7) / 8);
-      return true;
-    }
-  return false;
+  o->un[o->nun - 1].caller = bits;
 }
 
 size_t emu_observer_nhazards(const emu_observer *o) { return o->nhz; }
@@ -277,16 +267,17 @@ static void fill_access(const emu_observer *o, emu_access *x, const acc_t *a)
   if (o->d && o->d->co) emu_codeobj_srcline(o->d->co, in->pc, x->src, sizeof x->src);
 }
 
-/* Record a hazard; folded into an existing report of the same kind, space and PC pair. */
-static void report(emu_observer *o, emu_hazard_kind k, bool lds, uint64_t addr, const char *buf,
-                   const acc_t *first, const acc_t *second)
+/* Record a hazard met n times (n byte conflicts: its count); folded into an existing report of the
+ * same kind, space and PC pair. */
+static void report_n(emu_observer *o, emu_hazard_kind k, bool lds, uint64_t addr, const char *buf,
+                     const acc_t *first, const acc_t *second, uint64_t n)
 {
   uint64_t pa = first ? o->prog->insns[first->ip].pc : 0, pb = o->prog->insns[second->ip].pc;
   pthread_mutex_lock(&o->mu);
   for (size_t i = 0; i < o->nhz; i++) {
     emu_hazard *h = &o->hz[i];
     if (h->kind == k && h->lds == lds && h->first.pc == pa && h->second.pc == pb) {
-      h->count++;
+      h->count += n;
       pthread_mutex_unlock(&o->mu);
       return;
     }
@@ -305,8 +296,13 @@ static void report(emu_observer *o, emu_hazard_kind k, bool lds, uint64_t addr, 
   snprintf(h->buffer, sizeof h->buffer, "%s", buf ? buf : "");
   if (first) fill_access(o, &h->first, first);
   fill_access(o, &h->second, second);
-  h->count = 1;
+  h->count = n;
   pthread_mutex_unlock(&o->mu);
+}
+static void report(emu_observer *o, emu_hazard_kind k, bool lds, uint64_t addr, const char *buf,
+                   const acc_t *first, const acc_t *second)
+{
+  report_n(o, k, lds, addr, buf, first, second, 1);
 }
 
 /* Order a conflicting pair for the report: RAW/WAR by the lockstep model (instruction counts
@@ -367,6 +363,8 @@ struct emu_obs_worker {
   } rs_own, *rs;         /* rs: the worker's own table, or the one it shares (emu_obs_worker_share_sync) */
 };
 
+static void vm_forms(emu_observer *o, const emu_program *prog);
+
 bool emu_obs_serial(const emu_observer *o) { return o->race_global || o->nun || o->tracing; }
 bool emu_obs_racecheck(const emu_observer *o) { return o->race; }
 
@@ -375,6 +373,7 @@ bool emu_obs_launch_begin(emu_observer *o, emu_mem *m, const emu_dispatch *d, co
 {
   o->d = d;
   o->prog = prog;
+  vm_forms(o, prog);
   for (size_t i = 0; i < o->ngb; i++) free(o->gb[i].sh);
   free(o->gb);
   o->gb = NULL;
@@ -397,9 +396,9 @@ bool emu_obs_launch_begin(emu_observer *o, emu_mem *m, const emu_dispatch *d, co
     o->ngb = m->n;
   }
   for (size_t i = 0; i < o->nun; i++) {
-    free(o->un[i].written);
-    o->un[i].written = o->init ? ll_xcalloc((o->un[i].size + 7) / 8, 1) : NULL;
-    if (o->un[i].written && o->un[i].init) memcpy(o->un[i].written, o->un[i].init, (o->un[i].size + 7) / 8);
+    uninit_range *u = &o->un[i];
+    if (!u->caller) free(u->written);
+    u->written = !o->init ? NULL : u->caller ? u->caller : ll_xcalloc((u->size + 7) / 8, 1);
     const char *nm = emu_mem_name_of(m, o->un[i].base);
     snprintf(o->un[i].name, sizeof o->un[i].name, "%s", nm ? nm : "");
   }
@@ -554,7 +553,50 @@ static void ds_addrs(emu_wave *w, const emu_insn *in, macc *m)
   m->space = 'l';
 }
 
-static bool classify(emu_wave *w, const emu_insn *in, macc *m)
+/* A vector-memory instruction's form, from its mnemonic: family, operation, bytes per lane and
+ * whether it loads to LDS. The same for every execution of the record, so an observed launch takes
+ * it once per record (emu_obs_launch_begin) instead of parsing the mnemonic at each execution
+ * (the string tests were a sixth of an initcheck run of a global-memory benchmark). */
+typedef struct vmcls {
+  bool ok;               /* an access classify describes: a buffer, flat or global load, store or atomic */
+  bool buffer, flat, to_lds;
+  char op;
+  uint32_t bytes;
+} vmcls;
+
+static vmcls vm_form(const emu_insn *in)
+{
+  vmcls c = {0};
+  const char *name = op_name(in);
+  c.buffer = starts(name, "buffer_"), c.flat = starts(name, "flat_");
+  if (!c.buffer && !c.flat && !starts(name, "global_")) return c;
+  c.to_lds = in->lds || strstr(name, "_load_lds_") != NULL;
+  if (strstr(name, "_load_")) c.op = 'r';
+  else if (strstr(name, "_store_")) c.op = 'w';
+  else if (strstr(name, "_atomic_")) c.op = 'a';
+  else return c;
+  if (c.to_lds && (c.op != 'r' || c.flat)) return c;
+  if (c.op == 'a') {
+    size_t len = strlen(name);
+    c.bytes = (len > 3 && !strcmp(name + len - 3, "_x2")) || strstr(name, "f64") ? 8 : 4;
+  } else {
+    c.bytes = emu_vm_bytes(name);
+  }
+  c.ok = true;
+  return c;
+}
+
+/* the launch's table of the records' forms (o->vc) */
+static void vm_forms(emu_observer *o, const emu_program *prog)
+{
+  free(o->vc);
+  o->vc = ll_xcalloc(prog->n ? prog->n : 1, sizeof *o->vc);
+  for (size_t i = 0; i < prog->n; i++)
+    if (prog->insns[i].flags & EMU_F_VMEM) o->vc[i] = vm_form(&prog->insns[i]);
+}
+
+/* vc: the record's form from the launch's table, NULL to derive it here */
+static bool classify(emu_wave *w, const emu_insn *in, macc *m, const vmcls *vc)
 {
   m->space = 0;
   m->scalar = false;
@@ -562,7 +604,6 @@ static bool classify(emu_wave *w, const emu_insn *in, macc *m)
   uint32_t f = in->flags;
   if (f & EMU_F_SMEM) return classify_smem(w, in, op_name(in), m);
   if (!(f & (EMU_F_DS | EMU_F_VMEM))) return false;
-  const char *name = op_name(in);
   uint64_t e = emu_exec(w);
   m->lanes = e;
   m->nseg = 1;
@@ -572,20 +613,11 @@ static bool classify(emu_wave *w, const emu_insn *in, macc *m)
     return true;
   }
   /* VMEM */
-  bool buffer = starts(name, "buffer_"), flat = starts(name, "flat_");
-  if (!buffer && !flat && !starts(name, "global_")) return false;
-  bool to_lds = in->lds || strstr(name, "_load_lds_") != NULL;
-  if (strstr(name, "_load_")) m->op = 'r';
-  else if (strstr(name, "_store_")) m->op = 'w';
-  else if (strstr(name, "_atomic_")) m->op = 'a';
-  else return false;
-  if (to_lds && (m->op != 'r' || flat)) return false;
-  if (m->op == 'a') {
-    size_t len = strlen(name);
-    m->bytes = (len > 3 && !strcmp(name + len - 3, "_x2")) || strstr(name, "f64") ? 8 : 4;
-  } else {
-    m->bytes = emu_vm_bytes(name);
-  }
+  const vmcls form = vc ? *vc : vm_form(in);
+  if (!form.ok) return false;
+  const bool buffer = form.buffer, flat = form.flat, to_lds = form.to_lds;
+  m->op = form.op;
+  m->bytes = form.bytes;
   bool ret = in->sc0 || in->glc;
   /* operand 0 is the vaddr of a load to LDS (it has no destination), else the VGPR data/dest */
   int vi = to_lds ? 0 : buffer ? 1 : (m->op == 'r' || (m->op == 'a' && ret)) ? 1 : 0;
@@ -773,17 +805,29 @@ static void sync_event(emu_obs_worker *ow, emu_wave *w, const emu_insn *in, cons
   }
 }
 
+/* The uninitialized reads of one instruction: how many bytes, and the first one met (its address,
+ * lane and buffer) */
+typedef struct { uint64_t n, addr; int lane; const char *name; } uninit_acc;
+
+/* initcheck of byte a of a global access x against every watched range (global_byte's first part) */
+static void init_byte(emu_observer *o, uint64_t a, const acc_t *x, uninit_acc *u)
+{
+  for (size_t i = 0; i < o->nun; i++) {
+    uninit_range *r = &o->un[i];
+    if (!r->written || a - r->base >= r->size) continue;
+    uint64_t off = a - r->base;
+    if (!op_reads(x->op)) r->written[off / 8] |= (uint8_t)(1u << (off % 8));
+    else if (!(r->written[off / 8] >> (off % 8) & 1) && !u->n++) u->addr = a, u->lane = x->lane, u->name = r->name;
+  }
+}
+
+/* byte a of a global access x under --racecheck=global: initcheck, then the race shadow */
 static void global_byte(emu_obs_worker *ow, uint64_t a, const acc_t *x)
 {
   emu_observer *o = ow->o;
-  for (size_t i = 0; i < o->nun; i++) {
-    uninit_range *u = &o->un[i];
-    if (!u->written || a - u->base >= u->size) continue;
-    uint64_t off = a - u->base;
-    bool wr = u->written[off / 8] >> (off % 8) & 1;
-    if (op_reads(x->op) && !wr) report(o, EMU_HZ_UNINIT, false, a, u->name, NULL, x);
-    if (!op_reads(x->op)) u->written[off / 8] |= (uint8_t)(1u << (off % 8));
-  }
+  uninit_acc u = {0, 0, 0, NULL};
+  init_byte(o, a, x, &u);
+  if (u.n) report(o, EMU_HZ_UNINIT, false, a, u.name, NULL, x);
   if (!o->race_global) return;
   gbuf *b = find_gbuf(o, a);
   if (!b) return;
@@ -804,6 +848,57 @@ static void global_byte(emu_obs_worker *ow, uint64_t a, const acc_t *x)
   else s->w = cur;
 }
 
+/* initcheck of a global access without --racecheck=global (which walks the bytes itself, in
+ * global_byte): what the byte walk finds, lane by lane, with the range that holds a lane's first
+ * byte found once (the last one used, else a search) and the lane's bytes tested there together;
+ * an access that does not lie in one range walks its bytes. The instruction's UNINIT reads are
+ * reported at once with their byte count, named by the first in (segment, lane, byte) order, which
+ * is the report the walk's first byte made (its later bytes only counted): the same finding. */
+static void global_init(emu_obs_worker *ow, const macc *m, acc_t *x)
+{
+  emu_observer *o = ow->o;
+  uninit_acc u = {0, 0, 0, NULL};
+  const bool rd = op_reads(x->op);
+  size_t last = 0;
+  for (int sg = 0; sg < m->nseg; sg++)
+    for (int l = 0; l < EMU_LANES; l++) {
+      if (!(m->lanes >> l & 1)) continue;
+      x->lane = m->scalar ? -1 : l;
+      const uint64_t a = m->addr[sg][l];
+      uninit_range *r = last < o->nun ? &o->un[last] : NULL;
+      if (!r || !r->written || a - r->base >= r->size) {
+        r = NULL;
+        for (size_t i = 0; i < o->nun; i++)
+          if (o->un[i].written && a - o->un[i].base < o->un[i].size) {
+            r = &o->un[i], last = i;
+            break;
+          }
+      }
+      const uint64_t off = r ? a - r->base : 0;
+      if (!r || m->bytes > r->size - off) { /* in no range, or not in one: byte by byte */
+        for (uint32_t b = 0; b < m->bytes; b++) init_byte(o, a + b, x, &u);
+        continue;
+      }
+      /* the bits of bytes [off, off + bytes), a bitmap byte at a time */
+      for (uint64_t b = off, end = off + m->bytes; b < end; b = (b | 7) + 1) {
+        const unsigned lo = (unsigned)(b % 8), hi = end - (b & ~7ull) < 8 ? (unsigned)(end - (b & ~7ull)) : 8;
+        const uint8_t mask = (uint8_t)((0xffu << lo) & (0xffu >> (8 - hi)));
+        if (!rd) {
+          r->written[b / 8] |= mask;
+          continue;
+        }
+        const unsigned un = mask & (uint8_t)~r->written[b / 8];
+        if (!un) continue;
+        if (!u.n) u.addr = r->base + (b & ~7ull) + (unsigned)__builtin_ctz(un), u.lane = x->lane, u.name = r->name;
+        for (unsigned t = un; t; t &= t - 1) u.n++; /* at most 8 (no popcnt in the base build's target) */
+      }
+    }
+  if (u.n) {
+    x->lane = u.lane;
+    report_n(o, EMU_HZ_UNINIT, false, u.addr, u.name, NULL, x, u.n);
+  }
+}
+
 static void check(emu_obs_worker *ow, emu_wave *w, const emu_insn *in, const macc *m, uint32_t step)
 {
   emu_observer *o = ow->o;
@@ -821,6 +916,10 @@ static void check(emu_obs_worker *ow, emu_wave *w, const emu_insn *in, const mac
   }
   if (lds ? !lds_watched : !(o->race_global || o->nun)) return;
   if (!lds && m->op == 'r' && in->sc1 && !m->lds_bytes) x.op = 'l'; /* an atomic load (op_reads) */
+  if (!lds && !o->race_global) {
+    global_init(ow, m, &x);
+    return;
+  }
   for (int sg = 0; sg < m->nseg; sg++)
     for (int l = 0; l < EMU_LANES; l++) {
       if (!(m->lanes >> l & 1)) continue;
@@ -1005,7 +1104,7 @@ static bool lds_side(emu_wave *w, const emu_insn *in, lside *s)
   if (in->lk == EMU_LK_FLAT) { /* LDS when the address is in the LDS aperture (classify) */
     macc m;
     m.lds_bytes = 0, m.lds_lanes = 0;
-    if (!classify(w, in, &m) || m.space != 'l' || !m.lanes) return false;
+    if (!classify(w, in, &m, NULL) || m.space != 'l' || !m.lanes) return false;
     s->op = m.op, s->cnt = EMU_CNT_VM, s->bytes = m.bytes, s->nseg = 1, s->lanes = m.lanes;
     for (int l = 0; l < EMU_LANES; l++) s->addr[0][l] = (uint32_t)m.addr[0][l];
     return true;
@@ -1384,7 +1483,7 @@ int emu_obs_exec(emu_obs_worker *ow, emu_wave *w, const emu_insn *in)
   uint32_t step = ow->steps[w->wave_id]++;
   macc m;
   m.space = 0, m.op = 0, m.bytes = 0, m.nseg = 0, m.lanes = 0, m.lds_bytes = 0, m.lds_lanes = 0;
-  bool mem = (in->flags & (EMU_F_DS | EMU_F_VMEM | EMU_F_SMEM)) && classify(w, in, &m);
+  bool mem = (in->flags & (EMU_F_DS | EMU_F_VMEM | EMU_F_SMEM)) && classify(w, in, &m, o->vc ? &o->vc[in - w->insns] : NULL);
   /* an LDS write (a DS store, a load to LDS): its WAW pairs wait for the bytes it writes */
   const bool lds_write = mem && ow->lds && ((m.space == 'l' && m.op == 'w') || m.lds_bytes) && w->wg->lds;
   ow->defer_waw = lds_write, ow->nwaw = 0;

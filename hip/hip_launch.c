@@ -76,8 +76,8 @@ static void on_warning(void *user, const emu_fault *w) {
   free(l);
 }
 
-/* initcheck: each device allocation with bytes not yet written is watched during the launch,
- * starting from its bitmap; afterwards the bitmap takes the bytes the kernel wrote. */
+/* initcheck: each device allocation with bytes not yet written is watched during the launch, which
+ * reads its bitmap and sets the bits of the bytes the kernel writes, in place. */
 static bool fully_written(const hip_alloc *a) {
   size_t full = a->size / 8;
   for (size_t i = 0; i < full; i++)
@@ -197,19 +197,14 @@ hipError_t hip_launch(const char *fn, struct ihipModuleSymbol_t *f, dim3 grid, d
     goto out;
   }
   emu_observer *obs = NULL;
-  size_t *watched = NULL, nwatched = 0;
   if (hip_g.race || hip_g.initcheck || hip_g.trace_spec) {
     obs = emu_observer_new();
     if (hip_g.race) emu_observer_racecheck(obs, hip_g.race_global);
     if (hip_g.initcheck) {
       emu_observer_initcheck(obs);
-      watched = ll_xcalloc(hip_g.nallocs ? hip_g.nallocs : 1, sizeof *watched);
       for (size_t i = 0; i < hip_g.nallocs; i++) {
         hip_alloc *a = &hip_g.allocs[i];
-        if (a->init && !fully_written(a)) {
-          emu_observer_uninit_from(obs, a->addr, a->size, a->init);
-          watched[nwatched++] = i;
-        }
+        if (a->init && !fully_written(a)) emu_observer_uninit_in_place(obs, a->addr, a->size, a->init);
       }
     }
     if (hip_g.trace_spec) {
@@ -271,13 +266,8 @@ hipError_t hip_launch(const char *fn, struct ihipModuleSymbol_t *f, dim3 grid, d
       hip_finding(l);
       free(l);
     }
-    for (size_t j = 0; j < nwatched; j++) {
-      hip_alloc *a = &hip_g.allocs[watched[j]];
-      emu_observer_uninit_state(obs, a->addr, a->init);
-    }
     trace_out(obs, kname, f);
     emu_observer_free(obs);
-    free(watched);
   }
 out:
   free(dn);

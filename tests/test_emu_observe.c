@@ -165,6 +165,27 @@ Test(observe, initcheck_lds_and_out_buffers) {
   free(out);
 }
 
+/* A dword read whose bytes were partly written: the bytes nothing wrote are counted, and the
+ * report names the first of them. Thread 0 wrote bytes 0 and 1 of out[0], so its read leaves 2
+ * (the first at out + 2, lane 0); the 63 other even threads wrote byte 1: 3 each; the 64 odd
+ * threads wrote nothing: 4 each. 2 + 63 * 3 + 64 * 4 = 447 bytes, on both arches. */
+Test(observe, initcheck_counts_the_unwritten_bytes_of_partly_written_dwords) {
+  for (int a = 0; a < 2; a++) {
+    int rc;
+    const char *arch = a ? "gfx950" : "gfx942";
+    char *out = run_k(arch, "uninit_partial", "1", "--initcheck", &rc);
+    cr_assert_eq(rc, 1, "%s: %s", arch, out);
+    cr_assert(strstr(out, "UNINIT global 0x") && strstr(out, "global_load_dword") && strstr(out, "wave 0 lane 0 (447 bytes)") &&
+                  strstr(out, "initcheck: 1 uninitialized read\n"),
+              "%s: %s", arch, out);
+    /* the address: the out buffer's base + 2 (device buffers start 64 KiB aligned, emu/mem.c) */
+    const char *g = strstr(out, "UNINIT global 0x");
+    unsigned long long at = strtoull(g + strlen("UNINIT global "), NULL, 16);
+    cr_assert_eq(at % 512, 2, "%s: the first unwritten byte is out + 2, reported 0x%llx: %s", arch, at, out);
+    free(out);
+  }
+}
+
 Test(observe, bad_options_are_usage_errors) {
   int rc;
   const char *bad[] = {"--schedule fifo", "--schedule random:x", "--dump-at 0x100", "--dump-at zz --dump-regs /tmp/x",

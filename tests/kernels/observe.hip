@@ -70,6 +70,17 @@ extern "C" __global__ void uninit_out(const uint32_t *in, uint32_t *out) {
   out[t] = out[t] + in[t];
 }
 
+// UNINIT (out buffer, part of each dword written): thread 0 writes bytes 0 and 1 of out[0], every
+// other even thread byte 1 of its out[t]; after the barrier each thread reads its whole out[t].
+extern "C" __global__ void uninit_partial(const uint32_t *in, uint32_t *out) {
+  uint32_t t = threadIdx.x;
+  uint8_t *b = (uint8_t *)out;
+  if (t % 2 == 0) b[4 * t + 1] = 1;
+  if (t == 0) b[0] = 1;
+  __syncthreads();
+  out[t] = out[t] + in[t];
+}
+
 // Global race across workgroups: every workgroup writes out[threadIdx.x].
 extern "C" __global__ void race_global(const uint32_t *in, uint32_t *out) {
   uint32_t t = threadIdx.x;
