@@ -357,6 +357,7 @@ static void fill_props(hipDeviceProp_t *p, emu_arch a) {
   memset(p, 0, sizeof *p);
   snprintf(p->name, sizeof p->name, "%s", f->name);
   snprintf(p->gcnArchName, sizeof p->gcnArchName, "%s", f->gcn);
+  p->gcnArch = a == EMU_GFX942 ? 942 : 950;
   p->totalGlobalMem = f->vram;
   p->sharedMemPerBlock = (size_t)f->lds;
   p->sharedMemPerBlockOptin = (size_t)f->lds;

@@ -310,6 +310,9 @@ Test(rocprim, block_reduce, .timeout = 120) { rocprim_family("block_reduce"); }
 Test(rocprim, block_scan, .timeout = 120) { rocprim_family("block_scan"); }
 Test(rocprim, block_radix_sort, .timeout = 120) { rocprim_family("radix_sort"); }
 Test(rocprim, block_exchange, .timeout = 120) { rocprim_family("exchange"); }
+/* device-wide: rocprim::reduce and rocprim::inclusive_scan (the look-back scan reads
+ * hipDeviceProp_t::gcnArch, HIP 5's field) against host sums */
+Test(rocprim, device_reduce_and_inclusive_scan, .timeout = 120) { rocprim_family("device"); }
 
 /* The tile follows the LDS the device reports: the largest power of two t with two t*t float
  * tiles in 64 KiB (gfx942) and 160 KiB (gfx950), AMD's published LDS sizes: 64 and 128. */

@@ -2,7 +2,8 @@
 // 2.10.9, /usr/include/rocprim; docs/hip-subset.md "rocPRIM"), run on the emulated arch: one
 // kernel per family (warp reduce and scan, block reduce, block scan, block radix sort, block
 // exchange), each written the way rocPRIM's users write it (typedef the primitive, its
-// storage_type in __shared__, one call). Every result is checked against a reference computed
+// storage_type in __shared__, one call); and the device-wide reduce and inclusive scan ("device":
+// the two-call temporary-storage idiom, many workgroups, the scan's decoupled look-back across them). Every result is checked against a reference computed
 // here on the host from the operation's definition (sums, prefix sums, std::stable_sort, the
 // index formulas of blocked and striped arrangements), never from rocPRIM.
 //
@@ -18,6 +19,12 @@
 #include <rocprim/block/block_scan.hpp>
 #include <rocprim/warp/warp_reduce.hpp>
 #include <rocprim/warp/warp_scan.hpp>
+// rocPRIM 2.10.9's device_reduce.hpp writes to std::cout (its debug_synchronous path) without
+// including <iostream>, which neither ROCm 5's HIP headers nor lanelab's bring in: its users
+// include it first, as here.
+#include <iostream>
+#include <rocprim/device/device_reduce.hpp>
+#include <rocprim/device/device_scan.hpp>
 
 #include <algorithm>
 #include <cstring>
@@ -279,26 +286,52 @@ static void exchange() {
   same("block_exchange scatter_to_blocked", scat.get(), wscat);
 }
 
+// ---- device-wide: the sum and the inclusive prefix sums of 20,000 ints (not a whole number of
+// rocPRIM's tiles), each by the two calls rocPRIM's users make: the temporary storage's size, then
+// the algorithm in it
+static void device() {
+  const unsigned n = 20000;
+  std::vector<int> in(n);
+  for (unsigned i = 0; i < n; i++) in[i] = (int)(next_rand() >> 20) - 2048;
+  dbuf<int> din(in), sum(1), inc(n);
+  size_t bytes = 0;
+  HIP_CHECK(rocprim::reduce(nullptr, bytes, din.d, sum.d, 0, n, rocprim::plus<int>()));
+  {
+    dbuf<unsigned char> tmp(bytes ? bytes : 1);
+    HIP_CHECK(rocprim::reduce(tmp.d, bytes, din.d, sum.d, 0, n, rocprim::plus<int>()));
+  }
+  bytes = 0;
+  HIP_CHECK(rocprim::inclusive_scan(nullptr, bytes, din.d, inc.d, n, rocprim::plus<int>()));
+  {
+    dbuf<unsigned char> tmp(bytes ? bytes : 1);
+    HIP_CHECK(rocprim::inclusive_scan(tmp.d, bytes, din.d, inc.d, n, rocprim::plus<int>()));
+  }
+  std::vector<int> want(n);
+  std::partial_sum(in.begin(), in.end(), want.begin());
+  same("rocprim::reduce (device) sum", sum.get(), std::vector<int>{want[n - 1]});
+  same("rocprim::inclusive_scan (device)", inc.get(), want);
+}
+
 int main(int argc, char **argv) {
   const struct {
     const char *name;
     void (*run)();
   } families[] = {{"warp", warp}, {"block_reduce", block_reduce}, {"block_scan", block_scan},
-                  {"radix_sort", radix_sort}, {"exchange", exchange}};
+                  {"radix_sort", radix_sort}, {"exchange", exchange}, {"device", device}};
   std::vector<int> pick;
   for (int a = 1; a < argc; a++) {
     int f = -1;
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 6; i++)
       if (!std::strcmp(argv[a], families[i].name)) f = i;
     if (f < 0) {
-      std::fprintf(stderr, "rocprim_primitives: no family '%s' (warp, block_reduce, block_scan, radix_sort, exchange)\n",
+      std::fprintf(stderr, "rocprim_primitives: no family '%s' (warp, block_reduce, block_scan, radix_sort, exchange, device)\n",
                    argv[a]);
       return 2;
     }
     pick.push_back(f);
   }
   if (pick.empty())
-    for (int i = 0; i < 5; i++) pick.push_back(i);
+    for (int i = 0; i < 6; i++) pick.push_back(i);
   for (int f : pick) {
     families[f].run();
     HIP_CHECK(hipDeviceSynchronize());

@@ -699,6 +699,9 @@ typedef struct hipDeviceProp_t {
   int reserved[63];
   int hipReserved[32];
   char gcnArchName[256];
+  // HIP 5's numeric arch (942, 950: major * 100 + minor * 10 + stepping), removed in HIP 6.0 and
+  // kept here because Debian's rocPRIM (ROCm 5) reads it in its device-wide algorithms.
+  int gcnArch;
   size_t maxSharedMemoryPerMultiProcessor;
   int clockInstructionRate;
   hipDeviceArch_t arch;
