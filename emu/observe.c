@@ -1483,7 +1483,11 @@ int emu_obs_exec(emu_obs_worker *ow, emu_wave *w, const emu_insn *in)
   uint32_t step = ow->steps[w->wave_id]++;
   macc m;
   m.space = 0, m.op = 0, m.bytes = 0, m.nseg = 0, m.lanes = 0, m.lds_bytes = 0, m.lds_lanes = 0;
-  bool mem = (in->flags & (EMU_F_DS | EMU_F_VMEM | EMU_F_SMEM)) && classify(w, in, &m, o->vc ? &o->vc[in - w->insns] : NULL);
+  /* the record's form from the launch's table when in is the program's record (emu_exec_special
+   * passes a VALU copy, which is no memory instruction) */
+  const size_t ix = (size_t)(in - w->insns);
+  const vmcls *vc = o->vc && in >= w->insns && ix < w->ninsn ? &o->vc[ix] : NULL;
+  bool mem = (in->flags & (EMU_F_DS | EMU_F_VMEM | EMU_F_SMEM)) && classify(w, in, &m, vc);
   /* an LDS write (a DS store, a load to LDS): its WAW pairs wait for the bytes it writes */
   const bool lds_write = mem && ow->lds && ((m.space == 'l' && m.op == 'w') || m.lds_bytes) && w->wg->lds;
   ow->defer_waw = lds_write, ow->nwaw = 0;
