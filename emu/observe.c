@@ -306,22 +306,28 @@ static void report(emu_observer *o, emu_hazard_kind k, bool lds, uint64_t addr, 
 }
 
 /* Order a conflicting pair for the report: RAW/WAR by the lockstep model (instruction counts
- * since the barrier; equal counts: the write first), WAW by PC then wave. */
-static void race_pair(emu_observer *o, bool lds, uint64_t addr, const char *buf, const acc_t *x, const acc_t *y,
-                      bool ordered_by_run)
+ * since the barrier; equal counts: the write first), WAW by PC then wave. n: how many byte
+ * conflicts the pair stands for (lanes of one read that read the byte, lds_read_lanes) */
+static void race_pair_n(emu_observer *o, bool lds, uint64_t addr, const char *buf, const acc_t *x, const acc_t *y,
+                        bool ordered_by_run, uint64_t n)
 {
   const acc_t *w = !op_reads(x->op) ? x : y, *r = !op_reads(x->op) ? y : x;
   if (!op_reads(x->op) && !op_reads(y->op)) {
     const emu_insn *ix = &o->prog->insns[x->ip], *iy = &o->prog->insns[y->ip];
     bool xf = x->wg != y->wg ? x->wg < y->wg : ix->pc != iy->pc ? ix->pc < iy->pc : x->wave < y->wave;
-    report(o, EMU_HZ_WAW, lds, addr, buf, xf ? x : y, xf ? y : x);
+    report_n(o, EMU_HZ_WAW, lds, addr, buf, xf ? x : y, xf ? y : x, n);
     return;
   }
   /* across workgroups there is no lockstep: the earlier in the (serial, grid-order) run is first;
    * x is then the shadow's (earlier) access, y the current one, so a write in x came first */
   bool raw = ordered_by_run ? (w == x) : w->step <= r->step;
-  if (raw) report(o, EMU_HZ_RAW, lds, addr, buf, w, r);
-  else report(o, EMU_HZ_WAR, lds, addr, buf, r, w);
+  if (raw) report_n(o, EMU_HZ_RAW, lds, addr, buf, w, r, n);
+  else report_n(o, EMU_HZ_WAR, lds, addr, buf, r, w, n);
+}
+static void race_pair(emu_observer *o, bool lds, uint64_t addr, const char *buf, const acc_t *x, const acc_t *y,
+                      bool ordered_by_run)
+{
+  race_pair_n(o, lds, addr, buf, x, y, ordered_by_run, 1);
 }
 
 /* ---- per-worker state ------------------------------------------------------------------------*/
@@ -674,11 +680,13 @@ static bool classify(emu_wave *w, const emu_insn *in, macc *m, const vmcls *vc)
 /* ---- checks ----------------------------------------------------------------------------------*/
 static inline int kind_index(char op) { return op == 'w' ? 0 : op == 'r' ? 1 : 2; }
 
-static void lds_byte(emu_obs_worker *ow, uint32_t byte, const acc_t *x)
+/* byte of an LDS access x; n: the lanes of a read that x stands for (lds_read_lanes), each of which
+ * the byte's checks would meet alike */
+static inline __attribute__((always_inline)) void lds_byte(emu_obs_worker *ow, uint32_t byte, const acc_t *x, uint64_t n)
 {
   emu_observer *o = ow->o;
   if (ow->lwr) {
-    if (x->op != 'w' && ow->lwr[byte] != ow->stamp) report(o, EMU_HZ_UNINIT, true, byte, NULL, NULL, x);
+    if (x->op != 'w' && ow->lwr[byte] != ow->stamp) report_n(o, EMU_HZ_UNINIT, true, byte, NULL, NULL, x, n);
     if (x->op != 'r') ow->lwr[byte] = ow->stamp;
   }
   if (!ow->lds) return;
@@ -701,7 +709,7 @@ static void lds_byte(emu_obs_worker *ow, uint32_t byte, const acc_t *x)
       ow->waw[ow->nwaw++] = (struct waw){byte, 0, y, *x};
       continue;
     }
-    race_pair(o, true, byte, NULL, &y, x, false);
+    race_pair_n(o, true, byte, NULL, &y, x, false, n);
   }
   lrec cur = {x->ip, x->step, (uint8_t)x->wave, (uint8_t)x->lane};
   if (!s->m[k]) s->r[k][0] = cur;
@@ -899,6 +907,40 @@ static void global_init(emu_obs_worker *ow, const macc *m, acc_t *x)
   }
 }
 
+/* One segment of an LDS read by a wave: lanes that read the same address meet the same checks on
+ * each of its bytes (a read changes a byte's state only for the first of them: the wave's bit and,
+ * for the wave's first read of the byte, its record; the conflicts it meets are other waves'
+ * accesses, which its own lanes do not change), so each address is checked once, by its first
+ * lane in lane order, and every report it makes counts the lanes that read it. The reports are
+ * those of the lane-by-lane walk, with the same first access and the same counts: 16 lanes
+ * reading one element of a tile (a broadcast) cost one lane's check, not 16. */
+static void lds_read_lanes(emu_obs_worker *ow, const macc *m, int sg, acc_t *x)
+{
+  enum { SLOTS = 128 };            /* open addressing over the 64 lanes' addresses */
+  uint64_t key[SLOTS];             /* address + 1; 0 empty */
+  uint8_t at[SLOTS], mult[EMU_LANES];
+  memset(key, 0, sizeof key);
+  for (int l = 0; l < EMU_LANES; l++) {
+    mult[l] = 0;
+    if (!(m->lanes >> l & 1)) continue;
+    const uint64_t k = m->addr[sg][l] + 1;
+    unsigned h = (unsigned)((k * 0x9e3779b97f4a7c15ull) >> 57);
+    while (key[h] && key[h] != k) h = (h + 1) & (SLOTS - 1);
+    if (key[h]) {
+      mult[at[h]]++;
+      continue;
+    }
+    key[h] = k, at[h] = (uint8_t)l, mult[l] = 1;
+  }
+  for (int l = 0; l < EMU_LANES; l++) {
+    if (!mult[l]) continue;
+    x->lane = l;
+    const uint64_t a = m->addr[sg][l];
+    for (uint32_t b = 0; b < m->bytes; b++)
+      if (a + b < ow->lds_size) lds_byte(ow, (uint32_t)(a + b), x, mult[l]);
+  }
+}
+
 static void check(emu_obs_worker *ow, emu_wave *w, const emu_insn *in, const macc *m, uint32_t step)
 {
   emu_observer *o = ow->o;
@@ -911,7 +953,7 @@ static void check(emu_obs_worker *ow, emu_wave *w, const emu_insn *in, const mac
       if (!(m->lds_lanes >> l & 1)) continue;
       y.lane = l;
       for (uint32_t b = 0; b < m->lds_bytes; b++)
-        if ((uint64_t)m->lds_addr[l] + b < ow->lds_size) lds_byte(ow, m->lds_addr[l] + b, &y);
+        if ((uint64_t)m->lds_addr[l] + b < ow->lds_size) lds_byte(ow, m->lds_addr[l] + b, &y, 1);
     }
   }
   if (lds ? !lds_watched : !(o->race_global || o->nun)) return;
@@ -920,19 +962,24 @@ static void check(emu_obs_worker *ow, emu_wave *w, const emu_insn *in, const mac
     global_init(ow, m, &x);
     return;
   }
-  for (int sg = 0; sg < m->nseg; sg++)
+  for (int sg = 0; sg < m->nseg; sg++) {
+    if (lds && x.op == 'r') {
+      lds_read_lanes(ow, m, sg, &x);
+      continue;
+    }
     for (int l = 0; l < EMU_LANES; l++) {
       if (!(m->lanes >> l & 1)) continue;
       x.lane = m->scalar ? -1 : l;
       uint64_t a = m->addr[sg][l];
       for (uint32_t b = 0; b < m->bytes; b++) {
         if (lds) {
-          if (a + b < ow->lds_size) lds_byte(ow, (uint32_t)(a + b), &x);
+          if (a + b < ow->lds_size) lds_byte(ow, (uint32_t)(a + b), &x, 1);
         } else {
           global_byte(ow, a + b, &x);
         }
       }
     }
+  }
 }
 
 /* ---- LDS ordering --------------------------------------------------------------------------------

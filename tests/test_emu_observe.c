@@ -725,6 +725,38 @@ Test(observe, load_to_lds_then_ds_read_of_another_wave_is_a_raw_hazard, .timeout
   free(xa), free(x);
 }
 
+/* (a2) the same with a read that lanes share: wave 1's lane l reads dword l % 8 from the base, so
+ * 8 lanes read each of 8 dwords. When the load runs first (round robin, adversarial), every reading
+ * lane's 4 bytes conflict with its write: 64 x 4 = 256 byte conflicts, the first named by lane 0
+ * reading the base byte that the load's lane 0 wrote, as when each lane reads its own dword (the
+ * race check takes each address once and counts its lanes: emu/observe.c lds_read_lanes). Under a
+ * random schedule the read may run first; the load's write then meets each read byte's first
+ * reader once: 8 dwords x 4 = 32. (The old lane-by-lane walk gives the same counts.) */
+Test(observe, lanes_reading_one_lds_address_count_as_many_conflicts, .timeout = 400) {
+  char *x = x_file(), *xa = ll_fmt("in:%s", x);
+  for (size_t i = 0; i < 2; i++) { /* buffer_load_dword ... lds, gfx942 and gfx950 */
+    const lds_form *f = &lds_forms[i];
+    uint32_t base = lds_base(f);
+    char *acc = ll_fmt("  v_and_b32 v7, 7, v5\n  v_lshlrev_b32 v7, 2, v7\n  ds_read_b32 v2, v7 offset:%u\n"
+                       "  s_waitcnt lgkmcnt(0)\n  global_store_dword v1, v2, s[6:7]", base);
+    char *co = lds_kernel(f, false, acc);
+    char mn[48];
+    sscanf(f->load, "%47s", mn);
+    unsigned long long pc_load = objdump_pc(co, mn), pc_read = objdump_pc(co, "ds_read_b32");
+    for (size_t s = 0; s < sizeof schedules / sizeof *schedules; s++) {
+      char *out;
+      hz_line h = lds_hazard_run(f, co, xa, schedules[s], "RAW", pc_load, pc_read, "ds_read_b32", &out);
+      const bool write_first = !strcmp(schedules[s], "roundrobin") || !strcmp(schedules[s], "adversarial");
+      cr_assert(h.addr == base && h.lane[0] == 0 && h.lane[1] == 0 && (h.count == 256 || (!write_first && h.count == 32)),
+                "%s %s: want byte 0x%x, written by lane 0, read by lane 0, %s byte conflicts: %s", f->arch, schedules[s],
+                base, write_first ? "256" : "256 or 32", out);
+      free(out);
+    }
+    free(acc), free(co);
+  }
+  free(xa), free(x);
+}
+
 /* (b) the load's LDS write by wave 0 and a ds_write_b32 of the same bytes by wave 1 (lane l writes
  * dword (l + 8) % 64 from the base), no barrier: one WAW hazard under every schedule, the load
  * (the lower PC) first, with the writing lanes the ISA formula gives. */
