@@ -888,6 +888,7 @@ static void finish_insn(emu_insn *in)
   in->fz_op = 0, in->fuse_n = 0; /* no run (emu/fuse.c) unless emu_fuse_mark says so below */
   hazard_summary(in);
   in->lk = EMU_LK_NONE;
+  in->vmf = in->vmop = in->vmbytes = 0;
   in->sched_ev = 1; /* until known to touch only its own wave's registers */
   in->solo_ev = 0;
   in->target = -1;
@@ -913,6 +914,9 @@ static void finish_insn(emu_insn *in)
   in->flags = emu_ops_get((size_t)op)->flags;
   in->src0i = (in->flags & EMU_F_CARRY) ? 2 : 1; /* apply_mods needs the source count */
   const char *why = apply_mods(in);
+  /* the observer's description of a buffer/flat/global access (its lds modifier parsed), for a
+   * record refused below too */
+  emu_vm_form_prepare(in, emu_ops_get((size_t)op)->name);
   if (why) {
     in->why = stable_why(why);
     return;

@@ -153,6 +153,8 @@ enum { EMU_OK = 0, EMU_FAULT, EMU_BARRIER, EMU_END };
  * an LDS write at the M0-based destination (emu_load_lds_dest); FLAT: a flat access, LDS when its
  * address is in the LDS aperture. */
 enum { EMU_LK_NONE = 0, EMU_LK_DS, EMU_LK_DS2, EMU_LK_LOADLDS, EMU_LK_FLAT };
+/* emu_insn.vmf: a described access, its family, and whether it loads to LDS */
+enum { EMU_VMF_OK = 1, EMU_VMF_BUFFER = 2, EMU_VMF_FLAT = 4, EMU_VMF_TO_LDS = 8 };
 
 struct emu_insn {
   emu_handler fn;        /* never NULL: unimplemented instructions get emu_op_unimplemented */
@@ -246,6 +248,10 @@ struct emu_insn {
    * byte offsets of the one or two accesses (DS) */
   uint8_t lk, lop, lbytes, lai;
   uint32_t loff0, loff1;
+  /* the vector-memory form of a buffer_, flat_ or global_ load, store or atomic, from its mnemonic
+   * at decode (emu/lds_access.c emu_vm_form_prepare; the observer's classify reads it): vmf the
+   * EMU_VMF_* bits (0: none such), vmop 'r'/'w'/'a', vmbytes bytes per lane */
+  uint8_t vmf, vmop, vmbytes;
   /* a handler specialised at decode (emu/op_vop3p.c emu_vop3p_specialise): VGPR numbers of the
    * destination (sp_reg[0][0]) and of each source's low and high dwords (sp_reg[1 + j][0..1]),
    * sp_uni bit j when source j is an SGPR or a constant instead (sp_sgpr bit j: an SGPR pair, whose
@@ -453,6 +459,9 @@ struct emu_program {
 };
 /* Index of the instruction at pc, -1 if none starts there. */
 long emu_program_index(const emu_program *p, uint64_t pc);
+/* The record's vector-memory form (emu_insn.vmf, vmop, vmbytes) from name, its op-table row's;
+ * called by the decoder once the row is known (emu/lds_access.c). */
+void emu_vm_form_prepare(emu_insn *in, const char *name);
 /* The record's LDS access descriptor (emu_insn.lk ...) from its mnemonic (name: the op-table
  * row's) and modifiers; called by the decoder once the handler and flags are known
  * (emu/lds_access.c). */

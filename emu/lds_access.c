@@ -1,6 +1,7 @@
-/* emu/lds_access — the LDS side of an instruction (emu_insn.lk, lop, lbytes, lai, loff0/1),
- * described once at decode from its mnemonic: the LDS ordering check and the race checker
- * (emu/observe.c) read it while the kernel runs. The decoder calls emu_lds_access_prepare, the
+/* emu/lds_access — the LDS side of an instruction (emu_insn.lk, lop, lbytes, lai, loff0/1) and the
+ * vector-memory form of a buffer/flat/global access (vmf, vmop, vmbytes), described once at decode
+ * from its mnemonic: the LDS ordering check and the checkers (emu/observe.c) read them while the
+ * kernel runs. The decoder calls emu_vm_form_prepare and emu_lds_access_prepare, the
  * observer emu_vm_bytes; this file calls no other file of emu/. */
 #include <stdlib.h>
 
@@ -32,6 +33,27 @@ uint32_t emu_vm_bytes(const char *s)
  * st64); atomics one access of 4 or 8 bytes. Cross-lane DS instructions (permute, swizzle) and the GWS/append/consume ones touch no
  * LDS bytes here; a DS form without a VGPR address (ds_read_addtid_b32) is not described and is
  * then neither checked nor recorded. */
+/* A buffer, flat or global load, store or atomic: its family, operation, bytes per lane and whether
+ * it loads to LDS (in->vmf stays 0 for anything else). Taken once per record at decode (name: its
+ * op-table row's; also for a record refused later, which the observer describes as before), not at
+ * each execution by the observer (the string tests were a sixth of an initcheck run of a global-memory benchmark,
+ * docs/performance.md twenty-eighth stop). */
+void emu_vm_form_prepare(emu_insn *in, const char *name)
+{
+  const bool buffer = starts(name, "buffer_"), flat = starts(name, "flat_");
+  if (!buffer && !flat && !starts(name, "global_")) return;
+  const bool to_lds = in->lds || strstr(name, "_load_lds_") != NULL;
+  const char op = strstr(name, "_load_") ? 'r' : strstr(name, "_store_") ? 'w' : strstr(name, "_atomic_") ? 'a' : 0;
+  if (!op || (to_lds && (op != 'r' || flat))) return;
+  uint32_t bytes = emu_vm_bytes(name);
+  if (op == 'a') {
+    size_t len = strlen(name);
+    bytes = (len > 3 && !strcmp(name + len - 3, "_x2")) || strstr(name, "f64") ? 8 : 4;
+  }
+  in->vmf = (uint8_t)(EMU_VMF_OK | (buffer ? EMU_VMF_BUFFER : 0) | (flat ? EMU_VMF_FLAT : 0) | (to_lds ? EMU_VMF_TO_LDS : 0));
+  in->vmop = (uint8_t)op, in->vmbytes = (uint8_t)bytes;
+}
+
 void emu_lds_access_prepare(emu_insn *in, const char *name)
 {
   in->lk = EMU_LK_NONE;

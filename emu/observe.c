@@ -57,7 +57,6 @@ struct emu_observer {
   /* per launch */
   const emu_dispatch *d;
   const emu_program *prog;
-  struct vmcls *vc;      /* per record of prog: its vector-memory form (vm_form), made at launch begin */
   gbuf *gb;
   size_t ngb;
 };
@@ -112,7 +111,6 @@ void emu_observer_free(emu_observer *o)
   free(o->un);
   for (size_t i = 0; i < o->ngb; i++) free(o->gb[i].sh);
   free(o->gb);
-  free(o->vc);
   pthread_mutex_destroy(&o->mu);
   free(o);
 }
@@ -369,8 +367,6 @@ struct emu_obs_worker {
   } rs_own, *rs;         /* rs: the worker's own table, or the one it shares (emu_obs_worker_share_sync) */
 };
 
-static void vm_forms(emu_observer *o, const emu_program *prog);
-
 bool emu_obs_serial(const emu_observer *o) { return o->race_global || o->nun || o->tracing; }
 bool emu_obs_racecheck(const emu_observer *o) { return o->race; }
 
@@ -379,7 +375,6 @@ bool emu_obs_launch_begin(emu_observer *o, emu_mem *m, const emu_dispatch *d, co
 {
   o->d = d;
   o->prog = prog;
-  vm_forms(o, prog);
   for (size_t i = 0; i < o->ngb; i++) free(o->gb[i].sh);
   free(o->gb);
   o->gb = NULL;
@@ -559,50 +554,7 @@ static void ds_addrs(emu_wave *w, const emu_insn *in, macc *m)
   m->space = 'l';
 }
 
-/* A vector-memory instruction's form, from its mnemonic: family, operation, bytes per lane and
- * whether it loads to LDS. The same for every execution of the record, so an observed launch takes
- * it once per record (emu_obs_launch_begin) instead of parsing the mnemonic at each execution
- * (the string tests were a sixth of an initcheck run of a global-memory benchmark). */
-typedef struct vmcls {
-  bool ok;               /* an access classify describes: a buffer, flat or global load, store or atomic */
-  bool buffer, flat, to_lds;
-  char op;
-  uint32_t bytes;
-} vmcls;
-
-static vmcls vm_form(const emu_insn *in)
-{
-  vmcls c = {0};
-  const char *name = op_name(in);
-  c.buffer = starts(name, "buffer_"), c.flat = starts(name, "flat_");
-  if (!c.buffer && !c.flat && !starts(name, "global_")) return c;
-  c.to_lds = in->lds || strstr(name, "_load_lds_") != NULL;
-  if (strstr(name, "_load_")) c.op = 'r';
-  else if (strstr(name, "_store_")) c.op = 'w';
-  else if (strstr(name, "_atomic_")) c.op = 'a';
-  else return c;
-  if (c.to_lds && (c.op != 'r' || c.flat)) return c;
-  if (c.op == 'a') {
-    size_t len = strlen(name);
-    c.bytes = (len > 3 && !strcmp(name + len - 3, "_x2")) || strstr(name, "f64") ? 8 : 4;
-  } else {
-    c.bytes = emu_vm_bytes(name);
-  }
-  c.ok = true;
-  return c;
-}
-
-/* the launch's table of the records' forms (o->vc) */
-static void vm_forms(emu_observer *o, const emu_program *prog)
-{
-  free(o->vc);
-  o->vc = ll_xcalloc(prog->n ? prog->n : 1, sizeof *o->vc);
-  for (size_t i = 0; i < prog->n; i++)
-    if (prog->insns[i].flags & EMU_F_VMEM) o->vc[i] = vm_form(&prog->insns[i]);
-}
-
-/* vc: the record's form from the launch's table, NULL to derive it here */
-static bool classify(emu_wave *w, const emu_insn *in, macc *m, const vmcls *vc)
+static bool classify(emu_wave *w, const emu_insn *in, macc *m)
 {
   m->space = 0;
   m->scalar = false;
@@ -618,12 +570,11 @@ static bool classify(emu_wave *w, const emu_insn *in, macc *m, const vmcls *vc)
     ds_addrs(w, in, m);
     return true;
   }
-  /* VMEM */
-  const vmcls form = vc ? *vc : vm_form(in);
-  if (!form.ok) return false;
-  const bool buffer = form.buffer, flat = form.flat, to_lds = form.to_lds;
-  m->op = form.op;
-  m->bytes = form.bytes;
+  /* VMEM: its form from decode (emu_insn.vmf) */
+  if (!(in->vmf & EMU_VMF_OK)) return false;
+  const bool buffer = in->vmf & EMU_VMF_BUFFER, flat = in->vmf & EMU_VMF_FLAT, to_lds = in->vmf & EMU_VMF_TO_LDS;
+  m->op = (char)in->vmop;
+  m->bytes = in->vmbytes;
   bool ret = in->sc0 || in->glc;
   /* operand 0 is the vaddr of a load to LDS (it has no destination), else the VGPR data/dest */
   int vi = to_lds ? 0 : buffer ? 1 : (m->op == 'r' || (m->op == 'a' && ret)) ? 1 : 0;
@@ -1151,7 +1102,7 @@ static bool lds_side(emu_wave *w, const emu_insn *in, lside *s)
   if (in->lk == EMU_LK_FLAT) { /* LDS when the address is in the LDS aperture (classify) */
     macc m;
     m.lds_bytes = 0, m.lds_lanes = 0;
-    if (!classify(w, in, &m, NULL) || m.space != 'l' || !m.lanes) return false;
+    if (!classify(w, in, &m) || m.space != 'l' || !m.lanes) return false;
     s->op = m.op, s->cnt = EMU_CNT_VM, s->bytes = m.bytes, s->nseg = 1, s->lanes = m.lanes;
     for (int l = 0; l < EMU_LANES; l++) s->addr[0][l] = (uint32_t)m.addr[0][l];
     return true;
@@ -1530,11 +1481,7 @@ int emu_obs_exec(emu_obs_worker *ow, emu_wave *w, const emu_insn *in)
   uint32_t step = ow->steps[w->wave_id]++;
   macc m;
   m.space = 0, m.op = 0, m.bytes = 0, m.nseg = 0, m.lanes = 0, m.lds_bytes = 0, m.lds_lanes = 0;
-  /* the record's form from the launch's table when in is the program's record (emu_exec_special
-   * passes a VALU copy, which is no memory instruction) */
-  const size_t ix = (size_t)(in - w->insns);
-  const vmcls *vc = o->vc && in >= w->insns && ix < w->ninsn ? &o->vc[ix] : NULL;
-  bool mem = (in->flags & (EMU_F_DS | EMU_F_VMEM | EMU_F_SMEM)) && classify(w, in, &m, vc);
+  bool mem = (in->flags & (EMU_F_DS | EMU_F_VMEM | EMU_F_SMEM)) && classify(w, in, &m);
   /* an LDS write (a DS store, a load to LDS): its WAW pairs wait for the bytes it writes */
   const bool lds_write = mem && ow->lds && ((m.space == 'l' && m.op == 'w') || m.lds_bytes) && w->wg->lds;
   ow->defer_waw = lds_write, ow->nwaw = 0;
