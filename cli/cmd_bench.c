@@ -178,7 +178,7 @@ static int bench_seed(FILE *out, const char *build, int seq, int only_arch) {
     bool census_ok = prod_phase_check((emu_arch)a, &r, why, sizeof why);
     bool mfma_ok = qk->mfmas == want_mfma && pv->mfmas == want_mfma;
     double total = r.seconds + ref.oracle_secs;
-    fprintf(out, "  %s: %.1f s wall (%.1f CPU-s, launch only) for %llu wave-instructions (%.1f M/s): "
+    fprintf(out, "  %s: %.1f s wall (%.2f CPU-s, launch only) for %llu wave-instructions (%.1f M/s): "
                  "max abs err %.3g (O %.3g, LSE %.3g), max rel %.3g; %s at %g/%g (%zu/%zu O, %zu/%zu LSE mismatches); "
                  "atol / max abs = %.2fx\n",
             an, r.seconds, cpu, (unsigned long long)r.wave_insns, r.wave_insns / r.seconds / 1e6, r.max_abs,
