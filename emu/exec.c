@@ -347,14 +347,16 @@ int emu_exec_special(emu_wave *w, const emu_insn *in, emu_obs_worker *ow, emu_ld
   return ow ? emu_obs_exec(ow, w, &c) : in->fn(w, &c);
 }
 
-/* rr: run_rr's step of one event, which runs only without observers and snapshot callbacks
- * (run_wg fast_rr), so those tests fold away */
-static inline __attribute__((always_inline)) int run_wave_(worker *W, emu_wave *w, bool single, bool rr)
+/* rr: run_rr's step of one event, which runs only without snapshot callbacks and with no observer
+ * or one that looks at memory instructions only (run_wg fast_rr), so those tests fold away; obs
+ * (with rr): there is such an observer, and the event is the wave's step rr_k - 1 (run_rr) */
+static inline __attribute__((always_inline)) int run_wave_(worker *W, emu_wave *w, bool single, bool rr, bool obs)
 {
   launch *L = W->L;
   const emu_insn *insns = w->insns;
   const uint64_t snap = rr ? 0 : L->o ? L->o->snap_pc : 0;
-  emu_obs_worker *const ow = rr ? NULL : W->ow;
+  emu_obs_worker *const ow = rr && !obs ? NULL : W->ow;
+  if (rr && obs) emu_obs_step(ow, w, w->rr_k - 1);
   emu_ldso *const lo = W->lo;
   for (;;) {
     if (__builtin_expect(w->ip >= w->ninsn, 0))
@@ -403,7 +405,7 @@ static inline __attribute__((always_inline)) int run_wave_(worker *W, emu_wave *
 }
 static inline __attribute__((always_inline)) int run_wave(worker *W, emu_wave *w, bool single)
 {
-  return run_wave_(W, w, single, false);
+  return run_wave_(W, w, single, false, false);
 }
 
 /* ---- round robin by events ----------------------------------------------------------------------
@@ -573,7 +575,7 @@ static int run_solo(worker *W)
     }
     if (w->state != 0) return EMU_OK; /* at the barrier or ended */
     w->rr_k++;
-    if (run_wave_(W, w, true, true) == EMU_FAULT) {
+    if (run_wave_(W, w, true, true, false) == EMU_FAULT) {
       W->fault = *w->fault;
       return EMU_FAULT;
     }
@@ -583,7 +585,9 @@ static int run_solo(worker *W)
 static int run_rr(worker *W, emu_wg *g)
 {
   uint32_t nw = W->L->nwaves;
-  if (nw == 1) return run_solo(W);
+  /* a solo wave runs its memory instructions inside its blocks: not with an observer, which sees
+   * each of them (below, one wave is a round robin of one) */
+  if (nw == 1 && !W->ow) return run_solo(W);
   /* each wave's key (rr_key), kept here so the pick reads one array: only the wave picked moves
    * between two picks (at most 1024 work-items: 16 waves, emu_launch) */
   uint64_t key[16];
@@ -607,7 +611,7 @@ static int run_rr(worker *W, emu_wg *g)
       return EMU_FAULT;
     }
     best->rr_k++;
-    int rc = run_wave_(W, best, true, true);
+    int rc = W->ow ? run_wave_(W, best, true, true, true) : run_wave_(W, best, true, true, false);
     if (rc == EMU_FAULT) {
       W->fault = *best->fault;
       return EMU_FAULT;
@@ -630,7 +634,7 @@ static int run_wg(worker *W, emu_wg *g)
   bool random = L->o && L->o->sched == EMU_SCHED_RANDOM;
   /* run_rr only for the round-robin schedule: the adversarial and random ones report a wave's
    * fault through W->fault directly */
-  bool fast_rr = !adversarial && !random && !W->ow && !(L->o && L->o->snap_pc && L->o->on_snap);
+  bool fast_rr = !adversarial && !random && (!W->ow || emu_obs_events_only(W->ow)) && !(L->o && L->o->snap_pc && L->o->on_snap);
   if (fast_rr) { /* each wave's faults apart (run_rr reports the earliest) */
     for (uint32_t i = 0; i < nw; i++) {
       W->wfault[i].faulted = false; /* emu/fault.c fill_event fills every other field */

@@ -1475,6 +1475,10 @@ static void trace_end(emu_obs_worker *ow, emu_wave *w, const emu_insn *in, emu_t
   pthread_mutex_unlock(&o->mu);
 }
 
+bool emu_obs_events_only(const emu_obs_worker *ow) { return !ow->o->tracing; }
+
+void emu_obs_step(emu_obs_worker *ow, const emu_wave *w, uint32_t step) { ow->steps[w->wave_id] = step; }
+
 int emu_obs_exec(emu_obs_worker *ow, emu_wave *w, const emu_insn *in)
 {
   emu_observer *o = ow->o;

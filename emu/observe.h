@@ -28,6 +28,13 @@ void emu_obs_wg_begin(emu_obs_worker *ow, const emu_wg *g);
 void emu_obs_barrier(emu_obs_worker *ow);
 /* Execute one instruction under observation: in->fn with checks and tracing around it. */
 int emu_obs_exec(emu_obs_worker *ow, emu_wave *w, const emu_insn *in);
+/* The observer looks only at memory instructions (racecheck, initcheck; not tracing): the
+ * executor may run the other instructions without it (emu/exec.c run_rr), giving each observed one
+ * its step with emu_obs_step, as emu_obs_exec would have counted it. */
+bool emu_obs_events_only(const emu_obs_worker *ow);
+/* the wave's next observed instruction is its step-th since its workgroup began or it last left a
+ * barrier (0 the first) */
+void emu_obs_step(emu_obs_worker *ow, const emu_wave *w, uint32_t step);
 
 /* The LDS ordering check (emu/observe.c "LDS ordering"; docs/emulator-choices.md "Memory-model
  * strictness"): runs in every launch whose kernel has LDS, observer or not. One per worker thread,

@@ -442,6 +442,93 @@ Test(observe, missing_barrier_mutant_races_under_every_schedule, .timeout = 600)
   }
 }
 
+/* The findings of a run: its racecheck/initcheck lines, in order */
+static char *finding_lines(const char *out) {
+  char *r = ll_xstrdup("");
+  for (const char *p = out; *p;) {
+    const char *e = strchr(p, '\n');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    if (!strncmp(p, "racecheck", 9) || !strncmp(p, "initcheck", 9)) {
+      char *t = ll_fmt("%s%.*s\n", r, (int)n, p);
+      free(r);
+      r = t;
+    }
+    p += n + (e != NULL);
+  }
+  return r;
+}
+
+/* An observer that looks only at memory instructions (racecheck, initcheck, no trace) lets the
+ * round robin run every other instruction in its blocks and translated code (emu/exec.c run_rr),
+ * giving each observed instruction the step the one-step path counts (emu_obs_step); a trace sees
+ * every instruction and keeps the one-step path, the reference here. Both must report the same
+ * findings, in the same order, with the same RAW/WAR labels (decided by the two waves' steps) and
+ * counts: observe.hip's kernels, and the prefill kernel's missing-barrier mutant (a race between
+ * every wave pair of the staging, at many step distances), on both arches. */
+Test(observe, memory_only_observers_find_what_the_one_step_path_finds, .timeout = 600) {
+  const char *arches[] = {"gfx942", "gfx950"};
+  const struct { const char *k, *grid, *extra; } ks[] = {
+      {"race_raw", "2", "--racecheck --initcheck"},       {"race_war", "2", "--racecheck --initcheck"},
+      {"race_waw", "2", "--racecheck --initcheck"},       {"race_atomic_ok", "2", "--racecheck --initcheck"},
+      {"uninit_lds", "1", "--arg u32:0 --racecheck --initcheck"}, {"uninit_out", "2", "--racecheck --initcheck"},
+      {"uninit_partial", "1", "--racecheck --initcheck"}, {"race_global", "3", "--racecheck=global --initcheck"}};
+  char *tdir = ll_fmt("%s/trace-none", dir);
+  for (int a = 0; a < 2; a++)
+    for (size_t i = 0; i < sizeof ks / sizeof *ks; i++) {
+      int rc1, rc2;
+      char *fast = run_k(arches[a], ks[i].k, ks[i].grid, ks[i].extra, &rc1);
+      char *traced_extra = ll_fmt("%s --trace 'no_such_mnemonic*' --trace-out %s", ks[i].extra, tdir);
+      char *slow = run_k(arches[a], ks[i].k, ks[i].grid, traced_extra, &rc2);
+      char *f1 = finding_lines(fast), *f2 = finding_lines(slow);
+      cr_assert(strstr(f1, "racecheck:") && strstr(f1, "initcheck:"), "%s %s: %s", arches[a], ks[i].k, fast);
+      cr_assert_eq(rc1, rc2, "%s %s: exit %d, traced %d", arches[a], ks[i].k, rc1, rc2);
+      cr_assert_str_eq(f1, f2, "%s %s: findings differ from the one-step path's:\n%s\ntraced:\n%s", arches[a], ks[i].k,
+                       f1, f2);
+      free(f1), free(f2), free(fast), free(slow), free(traced_extra);
+    }
+  free(tdir);
+  size_t n;
+  const prod_case *cases = prod_matrix("quick", &n);
+  const prod_case *pc = NULL;
+  for (size_t i = 0; i < n; i++)
+    if (cases[i].kind == ORACLE_SINGLE) { pc = &cases[i]; break; }
+  cr_assert_not_null(pc);
+  for (int a = 0; a < 2; a++) {
+    emu_arch arch;
+    cr_assert(emu_arch_parse(arches[a], &arch));
+    ll_err err = {0};
+    rt_device *d = rt_open(RT_EMU, arch, &err);
+    cr_assert_not_null(d, "%s", err.msg);
+    char *mut = ll_fmt(LANELAB_BUILD "/%s/mutants/missing_barrier/prefill_single.co", arches[a]);
+    char *lines[2] = {NULL, NULL};
+    size_t nh[2];
+    for (int traced = 0; traced < 2; traced++) {
+      emu_observer *o = emu_observer_new();
+      emu_observer_racecheck(o, false);
+      if (traced) cr_assert(emu_observer_trace(o, "no_such_mnemonic*", 16, &err), "%s", err.msg);
+      prod_run_opts po = {.co_path = mut, .threads = 1, .observe = o};
+      prod_result r;
+      cr_assert_eq(prod_case_run(d, LANELAB_BUILD, pc, &po, &r, &err), LL_EXIT_OK, "%s: %s", arches[a], err.msg);
+      nh[traced] = emu_observer_nhazards(o);
+      lines[traced] = ll_xstrdup("");
+      for (size_t h = 0; h < nh[traced]; h++) {
+        char buf[2048];
+        emu_hazard_format(emu_observer_hazard(o, h), buf, sizeof buf);
+        char *t = ll_fmt("%s%s\n", lines[traced], buf);
+        free(lines[traced]);
+        lines[traced] = t;
+      }
+      emu_observer_free(o);
+    }
+    cr_assert_gt(nh[0], 1, "%s: the missing barrier was not reported", arches[a]);
+    cr_assert(strstr(lines[0], "RAW") && strstr(lines[0], "WAR"), "%s: both labels expected:\n%s", arches[a], lines[0]);
+    cr_assert_str_eq(lines[0], lines[1], "%s: the mutant's findings differ from the one-step path's:\n%s\ntraced:\n%s",
+                     arches[a], lines[0], lines[1]);
+    free(lines[0]), free(lines[1]), free(mut);
+    rt_close(d);
+  }
+}
+
 /* The gfx950 prefill kernel, traced: (1) its first V read (ds_read_b64_tr_b16, wave 0 of
  * workgroup 0) decoded through the V tile gives, slot by slot, the solved seed's lane map: the
  * mfma16x16x16_b target the micro-kernel page shows (lanes_target_get, k128B); (2) the first QK
