@@ -807,6 +807,82 @@ static void global_byte(emu_obs_worker *ow, uint64_t a, const acc_t *x)
   else s->w = cur;
 }
 
+/* bits [lo, hi) of a bitmap: all set (set == false), or set them (set == true; returns true) */
+static bool bits_range(uint8_t *bm, uint64_t lo, uint64_t hi, bool set)
+{
+  while (lo < hi && lo % 8) { /* the head, bit by bit */
+    if (set) bm[lo / 8] |= (uint8_t)(1u << lo % 8);
+    else if (!(bm[lo / 8] >> lo % 8 & 1)) return false;
+    lo++;
+  }
+  if (hi - lo >= 8) { /* whole bytes, eight at a time where they can be */
+    const uint64_t nb = (hi - lo) / 8;
+    uint8_t *p = bm + lo / 8;
+    if (set) {
+      memset(p, 0xff, nb);
+    } else {
+      uint64_t i = 0, wd;
+      for (; i + 8 <= nb; i += 8) {
+        memcpy(&wd, p + i, 8);
+        if (wd != ~0ull) return false;
+      }
+      for (; i < nb; i++)
+        if (p[i] != 0xff) return false;
+    }
+    lo += nb * 8;
+  }
+  for (; lo < hi; lo++) { /* the tail */
+    if (set) bm[lo / 8] |= (uint8_t)(1u << lo % 8);
+    else if (!(bm[lo / 8] >> lo % 8 & 1)) return false;
+  }
+  return true;
+}
+
+/* global_init's whole-segment path: when every lane's bytes lie in one watched range, a read
+ * whose span (lowest to highest byte any lane reads) is all written has no uninitialized byte, and
+ * a write whose lanes' bytes follow one another in lane order (a coalesced store) sets exactly its
+ * span. Otherwise (false) the lane walk below decides, and it alone reports. */
+static bool global_init_span(emu_observer *o, const macc *m, int sg, bool rd, size_t *last)
+{
+  if (m->scalar || !m->lanes) return false;
+  const uint64_t *ad = m->addr[sg];
+  uint64_t lo = UINT64_MAX, hi = 0;
+  bool follow = m->lanes == ~0ull;
+  if (follow) { /* every lane: the usual coalesced access first, one compare a lane */
+    uint64_t miss = 0;
+    for (int l = 1; l < EMU_LANES; l++) miss |= ad[l] - ad[l - 1] - m->bytes;
+    follow = miss == 0 && ad[EMU_LANES - 1] > ad[0];
+    if (follow) lo = ad[0], hi = ad[EMU_LANES - 1];
+  }
+  if (!follow) {
+    uint64_t next = 0;
+    bool first = true;
+    follow = true;
+    for (uint64_t ls = m->lanes; ls; ls &= ls - 1) {
+      const uint64_t a = ad[__builtin_ctzll(ls)];
+      follow = follow && (first || a == next);
+      first = false, next = a + m->bytes;
+      if (a < lo) lo = a;
+      if (a > hi) hi = a;
+    }
+  }
+  if (hi + m->bytes < hi) return false;
+  hi += m->bytes;
+  uninit_range *r = *last < o->nun ? &o->un[*last] : NULL;
+  if (!r || !r->written || lo - r->base >= r->size) {
+    r = NULL;
+    for (size_t i = 0; i < o->nun; i++)
+      if (o->un[i].written && lo - o->un[i].base < o->un[i].size) {
+        r = &o->un[i], *last = i;
+        break;
+      }
+  }
+  if (!r || hi - r->base > r->size) return false;
+  if (rd) return bits_range(r->written, lo - r->base, hi - r->base, false);
+  if (!follow) return false;
+  return bits_range(r->written, lo - r->base, hi - r->base, true);
+}
+
 /* initcheck of a global access without --racecheck=global (which walks the bytes itself, in
  * global_byte): what the byte walk finds, lane by lane, with the range that holds a lane's first
  * byte found once (the last one used, else a search) and the lane's bytes tested there together;
@@ -819,7 +895,8 @@ static void global_init(emu_obs_worker *ow, const macc *m, acc_t *x)
   uninit_acc u = {0, 0, 0, NULL};
   const bool rd = op_reads(x->op);
   size_t last = 0;
-  for (int sg = 0; sg < m->nseg; sg++)
+  for (int sg = 0; sg < m->nseg; sg++) {
+    if (global_init_span(o, m, sg, rd, &last)) continue;
     for (int l = 0; l < EMU_LANES; l++) {
       if (!(m->lanes >> l & 1)) continue;
       x->lane = m->scalar ? -1 : l;
@@ -832,6 +909,12 @@ static void global_init(emu_obs_worker *ow, const macc *m, acc_t *x)
             r = &o->un[i], last = i;
             break;
           }
+      }
+      if (!r) { /* the first byte in no range: the walk finds nothing unless a later byte is in one */
+        bool any = false;
+        for (size_t i = 0; i < o->nun && !any; i++)
+          any = o->un[i].written && o->un[i].base - a < m->bytes;
+        if (!any) continue;
       }
       const uint64_t off = r ? a - r->base : 0;
       if (!r || m->bytes > r->size - off) { /* in no range, or not in one: byte by byte */
@@ -852,6 +935,7 @@ static void global_init(emu_obs_worker *ow, const macc *m, acc_t *x)
         for (unsigned t = un; t; t &= t - 1) u.n++; /* at most 8 (no popcnt in the base build's target) */
       }
     }
+  }
   if (u.n) {
     x->lane = u.lane;
     report_n(o, EMU_HZ_UNINIT, false, u.addr, u.name, NULL, x, u.n);

@@ -186,6 +186,31 @@ Test(observe, initcheck_counts_the_unwritten_bytes_of_partly_written_dwords) {
   }
 }
 
+/* initcheck takes a store whose lanes' bytes follow one another, and a load whose whole span is
+ * written, as one range of the bitmap (emu/observe.c global_init_span); a store with holes between
+ * its lanes, and a load whose span has unwritten bytes, go lane by lane. The counts and first bytes
+ * come from the kernels' indexing (observe.hip uninit_span, uninit_span_part): a span set too
+ * widely would hide the holes, a span read too widely would count the written bytes. */
+Test(observe, initcheck_of_whole_spans_counts_what_the_lanes_left_unwritten) {
+  const struct { const char *k, *lane; unsigned bytes, first; } ks[] = {{"uninit_span", "wave 1 lane 1", 128, 260},
+                                                                       {"uninit_span_part", "wave 1 lane 36", 112, 400}};
+  for (int a = 0; a < 2; a++)
+    for (int i = 0; i < 2; i++) {
+      int rc;
+      const char *arch = a ? "gfx950" : "gfx942";
+      char *out = run_k(arch, ks[i].k, "1", "--initcheck", &rc);
+      char *want = ll_fmt("%s (%u bytes)", ks[i].lane, ks[i].bytes);
+      cr_assert_eq(rc, 1, "%s %s: %s", arch, ks[i].k, out);
+      cr_assert(strstr(out, "UNINIT global 0x") && strstr(out, want) && strstr(out, "initcheck: 1 uninitialized read\n"),
+                "%s %s: want '%s': %s", arch, ks[i].k, want, out);
+      const char *g = strstr(out, "UNINIT global 0x");
+      unsigned long long at = strtoull(g + strlen("UNINIT global "), NULL, 16);
+      cr_assert_eq(at % 512, ks[i].first, "%s %s: the first unwritten byte is out + %u, reported 0x%llx", arch, ks[i].k,
+                   ks[i].first, at);
+      free(want), free(out);
+    }
+}
+
 Test(observe, bad_options_are_usage_errors) {
   int rc;
   const char *bad[] = {"--schedule fifo", "--schedule random:x", "--dump-at 0x100", "--dump-at zz --dump-regs /tmp/x",

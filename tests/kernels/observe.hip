@@ -81,6 +81,28 @@ extern "C" __global__ void uninit_partial(const uint32_t *in, uint32_t *out) {
   out[t] = out[t] + in[t];
 }
 
+// UNINIT (out buffer) after whole-span writes: wave 0's lanes write out[0..63] one after another,
+// wave 1's lanes 0..31 write every other dword, out[64], out[66], ... out[126]; after the barrier
+// each thread reads out[t]. Never written: the 32 odd dwords out[65] .. out[127], 128 bytes, the
+// first read by wave 1 lane 1 at out + 260.
+extern "C" __global__ void uninit_span(const uint32_t *in, uint32_t *out) {
+  uint32_t t = threadIdx.x;
+  if (t < 64) out[t] = in[t];
+  else if (t < 96) out[64 + 2 * (t - 64)] = in[t];
+  __syncthreads();
+  out[t] = out[t] + in[t];
+}
+
+// The same with part of a wave: threads 0..99 write out[t] (wave 1: lanes 0..35, one after
+// another); after the barrier each thread reads out[t]. Never written: out[100] .. out[127], 112
+// bytes, the first read by wave 1 lane 36 at out + 400.
+extern "C" __global__ void uninit_span_part(const uint32_t *in, uint32_t *out) {
+  uint32_t t = threadIdx.x;
+  if (t < 100) out[t] = in[t];
+  __syncthreads();
+  out[t] = out[t] + in[t];
+}
+
 // Global race across workgroups: every workgroup writes out[threadIdx.x].
 extern "C" __global__ void race_global(const uint32_t *in, uint32_t *out) {
   uint32_t t = threadIdx.x;
