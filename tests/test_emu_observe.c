@@ -426,22 +426,34 @@ Test(observe, tile_decode_inverts_the_swizzles) {
 /* The missing_barrier mutant (kernels/prod/prefill_impl.h without the barrier between the K/V
  * tile stores and the fragment reads) races under every schedule, and the production kernel does
  * not, on both arches. */
-Test(observe, missing_barrier_mutant_races_under_every_schedule, .timeout = 600) {
+/* the quick matrix's single-prefill case (verify/prod.h) */
+static const prod_case *quick_single_case(void) {
   size_t n;
   const prod_case *cases = prod_matrix("quick", &n);
-  const prod_case *pc = NULL;
   for (size_t i = 0; i < n; i++)
-    if (cases[i].kind == ORACLE_SINGLE) { pc = &cases[i]; break; }
-  cr_assert_not_null(pc);
+    if (cases[i].kind == ORACLE_SINGLE) return &cases[i];
+  cr_assert_fail("the quick matrix has no single-prefill case");
+  return NULL;
+}
+
+/* the emulator device of an arch */
+static rt_device *emu_device(const char *name) {
+  emu_arch arch;
+  cr_assert(emu_arch_parse(name, &arch));
+  ll_err err = {0};
+  rt_device *d = rt_open(RT_EMU, arch, &err);
+  cr_assert_not_null(d, "%s", err.msg);
+  return d;
+}
+
+Test(observe, missing_barrier_mutant_races_under_every_schedule, .timeout = 600) {
+  const prod_case *pc = quick_single_case();
   const char *arches[] = {"gfx942", "gfx950"};
   const struct { emu_sched s; uint64_t seed; } sch[] = {
       {EMU_SCHED_ROUND_ROBIN, 0}, {EMU_SCHED_ADVERSARIAL, 0}, {EMU_SCHED_RANDOM, 1}, {EMU_SCHED_RANDOM, 42}};
   for (int a = 0; a < 2; a++) {
-    emu_arch arch;
-    cr_assert(emu_arch_parse(arches[a], &arch));
     ll_err err = {0};
-    rt_device *d = rt_open(RT_EMU, arch, &err);
-    cr_assert_not_null(d, "%s", err.msg);
+    rt_device *d = emu_device(arches[a]);
     char *mut = ll_fmt(LANELAB_BUILD "/%s/mutants/missing_barrier/prefill_single.co", arches[a]);
     char *good = ll_fmt(LANELAB_BUILD "/%s/kernels/prefill_single.co", arches[a]);
     cr_assert(access(mut, R_OK) == 0 && access(good, R_OK) == 0, "%s / %s missing: make kernels mutants", mut, good);
@@ -512,18 +524,10 @@ Test(observe, memory_only_observers_find_what_the_one_step_path_finds, .timeout 
       free(f1), free(f2), free(fast), free(slow), free(traced_extra);
     }
   free(tdir);
-  size_t n;
-  const prod_case *cases = prod_matrix("quick", &n);
-  const prod_case *pc = NULL;
-  for (size_t i = 0; i < n; i++)
-    if (cases[i].kind == ORACLE_SINGLE) { pc = &cases[i]; break; }
-  cr_assert_not_null(pc);
+  const prod_case *pc = quick_single_case();
   for (int a = 0; a < 2; a++) {
-    emu_arch arch;
-    cr_assert(emu_arch_parse(arches[a], &arch));
     ll_err err = {0};
-    rt_device *d = rt_open(RT_EMU, arch, &err);
-    cr_assert_not_null(d, "%s", err.msg);
+    rt_device *d = emu_device(arches[a]);
     char *mut = ll_fmt(LANELAB_BUILD "/%s/mutants/missing_barrier/prefill_single.co", arches[a]);
     char *lines[2] = {NULL, NULL};
     size_t nh[2];
