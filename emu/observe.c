@@ -668,6 +668,52 @@ static inline __attribute__((always_inline)) void lds_byte(emu_obs_worker *ow, u
   s->m[k] |= me;
 }
 
+/* Bytes b and b + d of LDS would meet the same checks from one access and be left in the same
+ * state by it: the same UNINIT mark, and the same records in effect (a shadow from an earlier
+ * barrier interval is empty; a kind's first record counts while any wave made one, its second
+ * while two did) */
+static inline bool lds_same(const emu_obs_worker *ow, uint32_t b, uint32_t c)
+{
+  if (ow->lwr && ow->lwr[b] != ow->lwr[c]) return false;
+  if (!ow->lds) return true;
+  const lshadow *s = &ow->lds[b], *t = &ow->lds[c];
+  const bool es = s->epoch == ow->epoch, et = t->epoch == ow->epoch;
+  for (int j = 0; j < 3; j++) {
+    const uint16_t ms = es ? s->m[j] : 0, mt = et ? t->m[j] : 0;
+    if (ms != mt) return false;
+    for (int i = 0; i < (ms & (ms - 1) ? 2 : ms ? 1 : 0); i++) {
+      const lrec *p = &s->r[j][i], *q = &t->r[j][i];
+      if (p->ip != q->ip || p->step != q->step || p->wave != q->wave || p->lane != q->lane) return false;
+    }
+  }
+  return true;
+}
+
+/* bytes [a, a + len) of one lane's LDS access x (n lanes alike, lds_read_lanes), those past the
+ * LDS allocation skipped: a run of bytes in the same state as its first (lds_same) is checked once,
+ * by its first byte, whose reports count every byte of the run (report_n adds the count to the
+ * report its first byte made or makes), and the others take the state it was left in: what
+ * lds_byte byte by byte gives (the same reports, first bytes and counts). A write that meets
+ * another wave's write, whose pair waits for its values (defer_waw), goes byte by byte: each
+ * byte's value decides */
+static void lds_bytes(emu_obs_worker *ow, uint64_t a, uint32_t len, const acc_t *x, uint64_t n)
+{
+  const uint64_t end = a + len < ow->lds_size ? a + len : ow->lds_size;
+  const bool waw = ow->defer_waw && x->op == 'w' && ow->lds;
+  for (uint64_t b = a; b < end;) {
+    uint64_t e = b + 1;
+    const lshadow *s = ow->lds ? &ow->lds[b] : NULL;
+    if (!waw || s->epoch != ow->epoch || !(s->m[0] & ~(1u << x->wave)))
+      while (e < end && lds_same(ow, (uint32_t)b, (uint32_t)e)) e++;
+    lds_byte(ow, (uint32_t)b, x, n * (e - b));
+    for (uint64_t c = b + 1; c < e; c++) {
+      if (ow->lwr) ow->lwr[c] = ow->lwr[b];
+      if (ow->lds) ow->lds[c] = ow->lds[b];
+    }
+    b = e;
+  }
+}
+
 static gbuf *find_gbuf(emu_observer *o, uint64_t a)
 {
   size_t lo = 0, hi = o->ngb;
@@ -971,8 +1017,7 @@ static void lds_read_lanes(emu_obs_worker *ow, const macc *m, int sg, acc_t *x)
     if (!mult[l]) continue;
     x->lane = l;
     const uint64_t a = m->addr[sg][l];
-    for (uint32_t b = 0; b < m->bytes; b++)
-      if (a + b < ow->lds_size) lds_byte(ow, (uint32_t)(a + b), x, mult[l]);
+    lds_bytes(ow, a, m->bytes, x, mult[l]);
   }
 }
 
@@ -987,8 +1032,7 @@ static void check(emu_obs_worker *ow, emu_wave *w, const emu_insn *in, const mac
     for (int l = 0; l < EMU_LANES; l++) {
       if (!(m->lds_lanes >> l & 1)) continue;
       y.lane = l;
-      for (uint32_t b = 0; b < m->lds_bytes; b++)
-        if ((uint64_t)m->lds_addr[l] + b < ow->lds_size) lds_byte(ow, m->lds_addr[l] + b, &y, 1);
+      lds_bytes(ow, m->lds_addr[l], m->lds_bytes, &y, 1);
     }
   }
   if (lds ? !lds_watched : !(o->race_global || o->nun)) return;
@@ -1006,13 +1050,11 @@ static void check(emu_obs_worker *ow, emu_wave *w, const emu_insn *in, const mac
       if (!(m->lanes >> l & 1)) continue;
       x.lane = m->scalar ? -1 : l;
       uint64_t a = m->addr[sg][l];
-      for (uint32_t b = 0; b < m->bytes; b++) {
-        if (lds) {
-          if (a + b < ow->lds_size) lds_byte(ow, (uint32_t)(a + b), &x, 1);
-        } else {
-          global_byte(ow, a + b, &x);
-        }
+      if (lds) {
+        lds_bytes(ow, a, m->bytes, &x, 1);
+        continue;
       }
+      for (uint32_t b = 0; b < m->bytes; b++) global_byte(ow, a + b, &x);
     }
   }
 }

@@ -103,6 +103,29 @@ extern "C" __global__ void uninit_span_part(const uint32_t *in, uint32_t *out) {
   out[t] = out[t] + in[t];
 }
 
+// Runs of LDS bytes in different states: wave 0 writes the low dword of each 8-byte element of s,
+// wave 1 (no barrier) reads whole elements: lane l of wave 1 element l (race_runs) or element l / 16
+// (race_runs_bcast, 16 lanes to an element). Each of wave 1's 64 lanes reads 4 bytes wave 0 wrote
+// and 4 nothing wrote: 256 byte conflicts in either kernel, under any schedule.
+extern "C" __global__ void race_runs(const uint32_t *in, uint32_t *out) {
+  __shared__ uint64_t s[64];
+  uint32_t t = threadIdx.x;
+  if (t < 64) ((uint32_t *)s)[2 * t] = in[t];
+  else {
+    uint64_t v = s[t - 64];
+    out[t] = (uint32_t)v + (uint32_t)(v >> 32);
+  }
+}
+extern "C" __global__ void race_runs_bcast(const uint32_t *in, uint32_t *out) {
+  __shared__ uint64_t s[64];
+  uint32_t t = threadIdx.x;
+  if (t < 64) ((uint32_t *)s)[2 * t] = in[t];
+  else {
+    uint64_t v = s[(t - 64) / 16];
+    out[t] = (uint32_t)v + (uint32_t)(v >> 32);
+  }
+}
+
 // Global race across workgroups: every workgroup writes out[threadIdx.x].
 extern "C" __global__ void race_global(const uint32_t *in, uint32_t *out) {
   uint32_t t = threadIdx.x;
