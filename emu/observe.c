@@ -826,16 +826,11 @@ static void init_byte(emu_observer *o, uint64_t a, const acc_t *x, uninit_acc *u
   }
 }
 
-/* byte a of a global access x under --racecheck=global: initcheck, then the race shadow */
-static void global_byte(emu_obs_worker *ow, uint64_t a, const acc_t *x)
+/* the race shadow of byte a of buffer b for a global access x, standing for n bytes in the same
+ * state (global_bytes) */
+static void global_race(emu_obs_worker *ow, uint64_t a, const gbuf *b, const acc_t *x, uint64_t n)
 {
   emu_observer *o = ow->o;
-  uninit_acc u = {0, 0, 0, NULL};
-  init_byte(o, a, x, &u);
-  if (u.n) report(o, EMU_HZ_UNINIT, false, a, u.name, NULL, x);
-  if (!o->race_global) return;
-  gbuf *b = find_gbuf(o, a);
-  if (!b) return;
   gshadow *s = &b->sh[a - b->base];
   const grec *recs[2] = {&s->w, &s->r};
   for (int j = 0; j < 2; j++) {
@@ -846,11 +841,65 @@ static void global_byte(emu_obs_worker *ow, uint64_t a, const acc_t *x)
     /* another workgroup's access this wave is ordered after by release and acquire */
     if (other_wg && ow->before && (ow->before[(size_t)x->wave * ow->words + r->wg / 64] >> (r->wg % 64) & 1)) continue;
     acc_t y = {r->ip, r->wg, r->wave, r->step, r->lane == SCALAR_LANE ? -1 : r->lane, r->op};
-    race_pair(o, false, a, b->name, &y, x, other_wg);
+    race_pair_n(o, false, a, b->name, &y, x, other_wg, n);
   }
   grec cur = {x->ip, x->wg, ow->epoch, x->step, (uint16_t)x->wave, x->lane < 0 ? SCALAR_LANE : (uint8_t)x->lane, x->op};
   if (op_reads(x->op)) s->r = cur;
   else s->w = cur;
+}
+
+/* byte a of a global access x under --racecheck=global: initcheck, then the race shadow */
+static void global_byte(emu_obs_worker *ow, uint64_t a, const acc_t *x)
+{
+  emu_observer *o = ow->o;
+  uninit_acc u = {0, 0, 0, NULL};
+  init_byte(o, a, x, &u);
+  if (u.n) report(o, EMU_HZ_UNINIT, false, a, u.name, NULL, x);
+  if (!o->race_global) return;
+  const gbuf *b = find_gbuf(o, a);
+  if (b) global_race(ow, a, b, x, 1);
+}
+
+/* no byte of [a, a + len) is an uninitialized read by x: x writes, or each byte lies outside every
+ * watched range or was written */
+static bool init_clean(const emu_observer *o, uint64_t a, uint32_t len, const acc_t *x)
+{
+  if (!o->nun || !op_reads(x->op)) return true;
+  for (uint32_t i = 0; i < len; i++)
+    for (size_t r = 0; r < o->nun; r++) {
+      const uninit_range *u = &o->un[r];
+      const uint64_t off = a + i - u->base;
+      if (u->written && off < u->size && !(u->written[off / 8] >> (off % 8) & 1)) return false;
+    }
+  return true;
+}
+
+/* bytes [a, a + len) of one lane's global access x under --racecheck=global, as global_byte byte by
+ * byte gives them. When they lie in one buffer and none can be an uninitialized read (init_clean),
+ * initcheck has no report to make (a write's bits are set), and a run of bytes in the same shadow
+ * state meets the same race checks: it is checked once, by its first byte, whose reports count every
+ * byte of the run, and the others take the state it left. Otherwise byte by byte, so that an
+ * access's reports keep their order. */
+static void global_bytes(emu_obs_worker *ow, uint64_t a, uint32_t len, const acc_t *x)
+{
+  emu_observer *o = ow->o;
+  const gbuf *b = find_gbuf(o, a);
+  if (!b || len > b->size - (a - b->base) || !init_clean(o, a, len, x)) {
+    for (uint32_t i = 0; i < len; i++) global_byte(ow, a + i, x);
+    return;
+  }
+  if (o->nun && !op_reads(x->op)) {
+    uninit_acc u = {0, 0, 0, NULL};
+    for (uint32_t i = 0; i < len; i++) init_byte(o, a + i, x, &u); /* sets the bits; a write reports nothing */
+  }
+  gshadow *sh = &b->sh[a - b->base];
+  for (uint32_t i = 0; i < len;) {
+    uint32_t e = i + 1;
+    while (e < len && !memcmp(&sh[e], &sh[i], sizeof *sh)) e++;
+    global_race(ow, a + i, b, x, e - i);
+    for (uint32_t c = i + 1; c < e; c++) sh[c] = sh[i];
+    i = e;
+  }
 }
 
 /* bits [lo, hi) of a bitmap: all set (set == false), or set them (set == true; returns true) */
@@ -1054,7 +1103,7 @@ static void check(emu_obs_worker *ow, emu_wave *w, const emu_insn *in, const mac
         lds_bytes(ow, a, m->bytes, &x, 1);
         continue;
       }
-      for (uint32_t b = 0; b < m->bytes; b++) global_byte(ow, a + b, &x);
+      global_bytes(ow, a, m->bytes, &x);
     }
   }
 }

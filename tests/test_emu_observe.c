@@ -174,6 +174,28 @@ Test(observe, global_race_across_workgroups) {
   free(out);
 }
 
+/* --racecheck=global takes a run of a lane's bytes in one shadow state once (emu/observe.c
+ * global_bytes), and an access with an uninitialized byte byte by byte: 8-byte reads of elements
+ * another workgroup wrote half of meet 4 byte conflicts a lane, 256 (observe.hip race_global_runs,
+ * by its indexing), alone and with --initcheck, whose 256 unwritten bytes are reported too; both
+ * arches */
+Test(observe, global_race_runs_count_each_byte_in_conflict) {
+  for (int a = 0; a < 2; a++)
+    for (int init = 0; init < 2; init++) {
+      const char *arch = a ? "gfx950" : "gfx942";
+      int rc;
+      char *out = run_k(arch, "race_global_runs", "2", init ? "--racecheck=global --initcheck" : "--racecheck=global", &rc);
+      cr_assert_eq(rc, 1, "%s: %s", arch, out);
+      cr_assert(strstr(out, "RAW hazard on global") && strstr(out, "in different workgroups") &&
+                    strstr(out, "(256 byte conflicts)") && strstr(out, "racecheck: 1 hazard\n"),
+                "%s%s: one RAW report of 256 byte conflicts expected: %s", arch, init ? " (initcheck)" : "", out);
+      if (init)
+        cr_assert(strstr(out, "UNINIT global") && strstr(out, "(256 bytes)") && strstr(out, "initcheck: 1 uninitialized read\n"),
+                  "%s: 256 unwritten bytes expected: %s", arch, out);
+      free(out);
+    }
+}
+
 Test(observe, initcheck_lds_and_out_buffers) {
   int rc;
   char *out = run_k("gfx942", "uninit_lds", "1", "--arg u32:0 --initcheck", &rc);

@@ -126,6 +126,22 @@ extern "C" __global__ void race_runs_bcast(const uint32_t *in, uint32_t *out) {
   }
 }
 
+// Runs of global bytes in different states: workgroup 0's threads 0..63 write the low dword of
+// element t of out (8-byte elements), workgroup 1's threads 0..63 read element t whole (the store
+// after it never runs: out's values are below 400). --racecheck=global runs workgroup 0 first: each
+// of 64 reads meets 4 written bytes, 256 byte conflicts (RAW, different workgroups); the high 4
+// bytes of each element nothing wrote: 256 uninitialized bytes under --initcheck.
+extern "C" __global__ void race_global_runs(const uint32_t *in, uint32_t *out) {
+  uint32_t t = threadIdx.x;
+  if (t >= 64) return;
+  if (blockIdx.x == 0) {
+    out[2 * t] = in[t];
+  } else {
+    uint64_t v = ((const uint64_t *)out)[t];
+    if (v == 12345) out[0] = 1;
+  }
+}
+
 // Global race across workgroups: every workgroup writes out[threadIdx.x].
 extern "C" __global__ void race_global(const uint32_t *in, uint32_t *out) {
   uint32_t t = threadIdx.x;
