@@ -37,7 +37,12 @@ typedef struct {        /* a range whose bytes start uninitialized, and which we
 typedef struct { uint32_t ip, wg, epoch, step; uint16_t wave; uint8_t lane; char op; } grec;
 typedef struct { grec w, r; } gshadow;
 #define SCALAR_LANE 0xff /* grec.lane of a scalar (SMEM) access */
-typedef struct { uint64_t base, size; gshadow *sh; char name[64]; } gbuf;
+/* kept by granules of 8 bytes from the buffer's base: one state while all its bytes are in it (an
+ * access of the whole granule leaves them so), else its 8 bytes' states in the observer's split
+ * pool (split: 1 + their slot; 0 none) */
+enum { GGRAN = 8 };
+typedef struct { gshadow s; uint32_t split; } ggran;
+typedef struct { uint64_t base, size; ggran *g; char name[64]; } gbuf;
 
 struct emu_observer {
   bool race, race_global, init;
@@ -58,6 +63,12 @@ struct emu_observer {
   const emu_dispatch *d;
   const emu_program *prog;
   gbuf *gb;
+  gshadow *sp;              /* split granules' byte states, GGRAN a slot */
+  size_t nsp, capsp;        /* slots made, allocated */
+  uint32_t *spfree;         /* slots a merged granule gave back */
+  size_t nspfree, capspfree;
+  uint64_t sp_limit;        /* bytes the pool may take: the shadow limit less the granules */
+  bool sp_full;             /* a split found the pool at its limit: the launch faults (emu_obs_exec) */
   size_t ngb;
 };
 
@@ -109,8 +120,9 @@ void emu_observer_free(emu_observer *o)
   for (size_t i = 0; i < o->nun; i++)
     if (!o->un[i].caller) free(o->un[i].written);
   free(o->un);
-  for (size_t i = 0; i < o->ngb; i++) free(o->gb[i].sh);
+  for (size_t i = 0; i < o->ngb; i++) free(o->gb[i].g);
   free(o->gb);
+  free(o->sp), free(o->spfree);
   pthread_mutex_destroy(&o->mu);
   free(o);
 }
@@ -375,13 +387,17 @@ bool emu_obs_launch_begin(emu_observer *o, emu_mem *m, const emu_dispatch *d, co
 {
   o->d = d;
   o->prog = prog;
-  for (size_t i = 0; i < o->ngb; i++) free(o->gb[i].sh);
+  for (size_t i = 0; i < o->ngb; i++) free(o->gb[i].g);
   free(o->gb);
   o->gb = NULL;
   o->ngb = 0;
+  free(o->sp), free(o->spfree);
+  o->sp = NULL, o->spfree = NULL;
+  o->nsp = o->capsp = o->nspfree = o->capspfree = 0;
+  o->sp_full = false;
   if (o->race_global) {
     uint64_t tot = 0;
-    for (size_t i = 0; i < m->n; i++) tot += m->b[i].size * sizeof(gshadow);
+    for (size_t i = 0; i < m->n; i++) tot += (m->b[i].size + GGRAN - 1) / GGRAN * sizeof(ggran);
     if (tot > MAX_GLOBAL_SHADOW) {
       snprintf(msg, msgn, "--racecheck=global: %llu MiB of shadow state needed for %zu buffers (limit %llu MiB); "
                "use smaller buffers", (unsigned long long)(tot >> 20), m->n, MAX_GLOBAL_SHADOW >> 20);
@@ -391,10 +407,11 @@ bool emu_obs_launch_begin(emu_observer *o, emu_mem *m, const emu_dispatch *d, co
     for (size_t i = 0; i < m->n; i++) {
       o->gb[i].base = m->b[i].base;
       o->gb[i].size = m->b[i].size;
-      o->gb[i].sh = ll_xcalloc(m->b[i].size ? m->b[i].size : 1, sizeof(gshadow));
+      o->gb[i].g = ll_xcalloc(m->b[i].size ? (m->b[i].size + GGRAN - 1) / GGRAN : 1, sizeof(ggran));
       snprintf(o->gb[i].name, sizeof o->gb[i].name, "%s", m->b[i].name ? m->b[i].name : "");
     }
     o->ngb = m->n;
+    o->sp_limit = MAX_GLOBAL_SHADOW - tot;
   }
   for (size_t i = 0; i < o->nun; i++) {
     uninit_range *u = &o->un[i];
@@ -826,12 +843,48 @@ static void init_byte(emu_observer *o, uint64_t a, const acc_t *x, uninit_acc *u
   }
 }
 
-/* the race shadow of byte a of buffer b for a global access x, standing for n bytes in the same
+/* the byte states of granule g, split from its one state if they were not (a slot from the free
+ * list, else a new one); NULL when the pool is at its limit (o->sp_full: the launch faults) */
+static gshadow *gsplit(emu_observer *o, ggran *g)
+{
+  if (g->split) return &o->sp[(size_t)(g->split - 1) * GGRAN];
+  size_t slot;
+  if (o->nspfree) {
+    slot = o->spfree[--o->nspfree];
+  } else {
+    if ((o->nsp + 1) * GGRAN * sizeof(gshadow) > o->sp_limit || o->nsp >= UINT32_MAX - 1) {
+      o->sp_full = true;
+      return NULL;
+    }
+    if (o->nsp == o->capsp) {
+      o->capsp = o->capsp ? 2 * o->capsp : 1024;
+      o->sp = ll_xrealloc(o->sp, o->capsp * GGRAN * sizeof *o->sp);
+    }
+    slot = o->nsp++;
+  }
+  gshadow *p = &o->sp[slot * GGRAN];
+  for (int i = 0; i < GGRAN; i++) p[i] = g->s;
+  g->split = (uint32_t)slot + 1;
+  return p;
+}
+/* a split granule whose byte states have become one (an access of all of it) keeps it once again */
+static void gmerge(emu_observer *o, ggran *g)
+{
+  const gshadow *p = &o->sp[(size_t)(g->split - 1) * GGRAN];
+  for (int i = 1; i < GGRAN; i++)
+    if (memcmp(&p[i], &p[0], sizeof *p)) return;
+  g->s = p[0];
+  if (o->nspfree == o->capspfree)
+    o->capspfree = o->capspfree ? 2 * o->capspfree : 1024, o->spfree = ll_xrealloc(o->spfree, o->capspfree * sizeof *o->spfree);
+  o->spfree[o->nspfree++] = g->split - 1;
+  g->split = 0;
+}
+
+/* the race shadow s of byte a of buffer b for a global access x, standing for n bytes in the same
  * state (global_bytes) */
-static void global_race(emu_obs_worker *ow, uint64_t a, const gbuf *b, const acc_t *x, uint64_t n)
+static void global_race(emu_obs_worker *ow, uint64_t a, const gbuf *b, const acc_t *x, gshadow *s, uint64_t n)
 {
   emu_observer *o = ow->o;
-  gshadow *s = &b->sh[a - b->base];
   const grec *recs[2] = {&s->w, &s->r};
   for (int j = 0; j < 2; j++) {
     const grec *r = recs[j];
@@ -857,7 +910,10 @@ static void global_byte(emu_obs_worker *ow, uint64_t a, const acc_t *x)
   if (u.n) report(o, EMU_HZ_UNINIT, false, a, u.name, NULL, x);
   if (!o->race_global) return;
   const gbuf *b = find_gbuf(o, a);
-  if (b) global_race(ow, a, b, x, 1);
+  if (!b) return;
+  const uint64_t off = a - b->base;
+  gshadow *p = gsplit(o, &b->g[off / GGRAN]);
+  if (p) global_race(ow, a, b, x, &p[off % GGRAN], 1);
 }
 
 /* no byte of [a, a + len) is an uninitialized read by x: x writes, or each byte lies outside every
@@ -876,10 +932,12 @@ static bool init_clean(const emu_observer *o, uint64_t a, uint32_t len, const ac
 
 /* bytes [a, a + len) of one lane's global access x under --racecheck=global, as global_byte byte by
  * byte gives them. When they lie in one buffer and none can be an uninitialized read (init_clean),
- * initcheck has no report to make (a write's bits are set), and a run of bytes in the same shadow
- * state meets the same race checks: it is checked once, by its first byte, whose reports count every
- * byte of the run, and the others take the state it left. Otherwise byte by byte, so that an
- * access's reports keep their order. */
+ * initcheck has no report to make (a write's bits are set), and bytes in the same shadow state meet
+ * the same race checks: a granule the access covers whole while its bytes are in one state is
+ * checked once, and in a split granule a run of bytes in one state is, by its first byte, whose
+ * reports count every byte of the run, the others taking the state it left (a granule covered whole
+ * whose bytes end in one state is merged). Otherwise byte by byte, so that an access's reports keep
+ * their order. */
 static void global_bytes(emu_obs_worker *ow, uint64_t a, uint32_t len, const acc_t *x)
 {
   emu_observer *o = ow->o;
@@ -892,13 +950,28 @@ static void global_bytes(emu_obs_worker *ow, uint64_t a, uint32_t len, const acc
     uninit_acc u = {0, 0, 0, NULL};
     for (uint32_t i = 0; i < len; i++) init_byte(o, a + i, x, &u); /* sets the bits; a write reports nothing */
   }
-  gshadow *sh = &b->sh[a - b->base];
-  for (uint32_t i = 0; i < len;) {
-    uint32_t e = i + 1;
-    while (e < len && !memcmp(&sh[e], &sh[i], sizeof *sh)) e++;
-    global_race(ow, a + i, b, x, e - i);
-    for (uint32_t c = i + 1; c < e; c++) sh[c] = sh[i];
-    i = e;
+  const uint64_t off = a - b->base, end = off + len;
+  for (uint64_t lo = off; lo < end;) {
+    const uint64_t gi = lo / GGRAN, g0 = gi * GGRAN;
+    const uint64_t gend = g0 + GGRAN < b->size ? g0 + GGRAN : b->size, hi = end < gend ? end : gend;
+    ggran *g = &b->g[gi];
+    const bool whole = lo == g0 && hi == gend;
+    if (!g->split && whole) {
+      global_race(ow, b->base + lo, b, x, &g->s, hi - lo);
+      lo = hi;
+      continue;
+    }
+    gshadow *p = gsplit(o, g);
+    if (!p) return;
+    for (uint64_t i = lo - g0; i < hi - g0;) {
+      uint64_t e = i + 1;
+      while (e < hi - g0 && !memcmp(&p[e], &p[i], sizeof *p)) e++;
+      global_race(ow, b->base + g0 + i, b, x, &p[i], e - i);
+      for (uint64_t c = i + 1; c < e; c++) p[c] = p[i];
+      i = e;
+    }
+    if (whole && gend - g0 == GGRAN) gmerge(o, g);
+    lo = hi;
   }
 }
 
@@ -1665,6 +1738,10 @@ int emu_obs_exec(emu_obs_worker *ow, emu_wave *w, const emu_insn *in)
   const bool lds_write = mem && ow->lds && ((m.space == 'l' && m.op == 'w') || m.lds_bytes) && w->wg->lds;
   ow->defer_waw = lds_write, ow->nwaw = 0;
   if (mem && (o->race || o->init)) check(ow, w, in, &m, step);
+  if (__builtin_expect(o->sp_full, 0))
+    return emu_raise(w, in, "racecheck shadow exhausted", -1, 0,
+                     "--racecheck=global: the byte states of granules accessed in parts of 8 bytes passed the "
+                     "%llu MiB shadow limit; use smaller buffers", MAX_GLOBAL_SHADOW >> 20);
   ow->defer_waw = false;
   for (size_t i = 0; i < ow->nwaw; i++) ow->waw[i].old = w->wg->lds[ow->waw[i].byte];
   if (ow->before && (mem || (in->flags & EMU_F_VMEM))) sync_event(ow, w, in, mem ? &m : NULL);

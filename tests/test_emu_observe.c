@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "emu/emu.h"
 #include "lanes/lanes.h"
 #include "reports/report.h"
 #include "runtime/rt.h"
@@ -194,6 +195,49 @@ Test(observe, global_race_runs_count_each_byte_in_conflict) {
                   "%s: 256 unwritten bytes expected: %s", arch, out);
       free(out);
     }
+}
+
+/* --racecheck=global keeps 44 bytes of state per 8-byte granule of every buffer (docs/trace.md),
+ * and 320 more for each granule accessed in parts, all within 512 MiB. A buffer whose granules take
+ * all but 256 KiB of that leaves room for 819 split granules: 256 one-byte stores to different
+ * granules run; 2048 stop with the fault that names the limit, at the store (observe.hip
+ * shadow_split). The buffer is never touched but by those stores, so the host backs little of it. */
+Test(observe, global_race_shadow_limit_is_a_fault_not_a_crash) {
+  const uint64_t limit = 512ull << 20, left = 256ull << 10;
+  const uint64_t size = (limit - left) / 44 * 8 - 64; /* room for the kernarg's granules */
+  uint8_t *big = calloc(1, size);
+  cr_assert_not_null(big);
+  for (int a = 0; a < 2; a++) {
+    const char *arch = a ? "gfx950" : "gfx942";
+    ll_err e = {0};
+    emu_codeobj *co = emu_codeobj_load_file(co_for(arch), &e);
+    cr_assert_not_null(co, "%s", e.msg);
+    const emu_kernel *k = emu_codeobj_kernel(co, "shadow_split", &e);
+    cr_assert_not_null(k, "%s", e.msg);
+    for (int big_grid = 0; big_grid < 2; big_grid++) {
+      emu_mem *m = emu_mem_new();
+      uint64_t ka = emu_mem_map(m, big, size, "big");
+      emu_dispatch d = {.co = co, .kernel = k, .grid = {big_grid ? 16u : 2u, 1, 1}, .block = {128, 1, 1},
+                        .kernarg_addr = emu_mem_map(m, &ka, sizeof ka, "kernarg")};
+      emu_observer *o = emu_observer_new();
+      emu_observer_racecheck(o, true);
+      emu_launch_opts opt = {.threads = 1, .observe = o};
+      emu_fault f;
+      int rc = emu_launch(m, &d, &opt, &f, NULL);
+      if (!big_grid) {
+        cr_assert_eq(rc, LL_EXIT_OK, "%s: 256 split granules: %s", arch, f.msg);
+      } else {
+        cr_assert_eq(rc, LL_EXIT_FAIL, "%s: 2048 split granules ran", arch);
+        cr_assert(strstr(f.msg, "racecheck shadow exhausted") && strstr(f.msg, "512 MiB") && strstr(f.msg, "shadow_split") &&
+                      strstr(f.msg, "global_store_byte"),
+                  "%s: %s", arch, f.msg);
+      }
+      emu_observer_free(o);
+      emu_mem_free(m);
+    }
+    emu_codeobj_free(co);
+  }
+  free(big);
 }
 
 Test(observe, initcheck_lds_and_out_buffers) {

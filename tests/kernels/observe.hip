@@ -142,6 +142,13 @@ extern "C" __global__ void race_global_runs(const uint32_t *in, uint32_t *out) {
   }
 }
 
+// One byte of every 8-byte granule of big: thread t of the grid (blocks of 128) writes big[8 t]
+// (the --racecheck=global shadow splits each granule so written; tests/test_emu_observe.c).
+extern "C" __global__ void shadow_split(uint8_t *big) {
+  uint32_t t = blockIdx.x * 128 + threadIdx.x;
+  big[8 * t] = 1;
+}
+
 // Global race across workgroups: every workgroup writes out[threadIdx.x].
 extern "C" __global__ void race_global(const uint32_t *in, uint32_t *out) {
   uint32_t t = threadIdx.x;
