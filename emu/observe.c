@@ -346,11 +346,16 @@ typedef struct { uint32_t ip, step; uint8_t wave, lane; } lrec;
  * atomically updated (2) it, and for each kind the first access and the first access by another
  * wave than that one (so any wave finds a partner from a different wave). */
 typedef struct { uint32_t epoch; uint16_t m[3]; lrec r[3][2]; } lshadow;
+/* the LDS shadow by granule of 8 bytes: one state while all its bytes are in it (an access of the
+ * whole granule leaves them so), else (split) its bytes' states in emu_obs_worker.lds */
+enum { LGRAN = 8 };
+typedef struct { lshadow s; uint8_t split; } lgran;
 
 struct emu_obs_worker {
   emu_observer *o;
   uint32_t lds_size, nwaves;
-  lshadow *lds;          /* racecheck */
+  lshadow *lds;          /* racecheck: the bytes' states of split granules */
+  lgran *lgr;            /* racecheck: the granules */
   uint32_t *lwr;         /* initcheck: workgroup stamp of the last write */
   uint32_t epoch;        /* barrier interval, unique over the worker's life */
   uint32_t stamp;        /* workgroup, unique over the worker's life */
@@ -430,6 +435,7 @@ emu_obs_worker *emu_obs_worker_new(emu_observer *o, uint32_t lds_size, uint32_t 
   ow->lds_size = lds_size;
   ow->nwaves = nwaves;
   if (o->race) ow->lds = ll_xcalloc(lds_size ? lds_size : 1, sizeof *ow->lds);
+  if (o->race) ow->lgr = ll_xcalloc(lds_size ? (lds_size + LGRAN - 1) / LGRAN : 1, sizeof *ow->lgr);
   if (o->init) ow->lwr = ll_xcalloc(lds_size ? lds_size : 1, sizeof *ow->lwr);
   ow->steps = ll_xcalloc(nwaves, sizeof *ow->steps);
   ow->rs = &ow->rs_own;
@@ -457,7 +463,7 @@ void emu_obs_worker_share_sync(emu_obs_worker *ow, emu_obs_worker *with)
 void emu_obs_worker_free(emu_obs_worker *ow)
 {
   if (!ow) return;
-  free(ow->lds);
+  free(ow->lds), free(ow->lgr);
   free(ow->lwr);
   free(ow->steps);
   free(ow->waw);
@@ -648,17 +654,12 @@ static bool classify(emu_wave *w, const emu_insn *in, macc *m)
 /* ---- checks ----------------------------------------------------------------------------------*/
 static inline int kind_index(char op) { return op == 'w' ? 0 : op == 'r' ? 1 : 2; }
 
-/* byte of an LDS access x; n: the lanes of a read that x stands for (lds_read_lanes), each of which
- * the byte's checks would meet alike */
-static inline __attribute__((always_inline)) void lds_byte(emu_obs_worker *ow, uint32_t byte, const acc_t *x, uint64_t n)
+/* the race check of LDS state s (a byte's, or a granule's standing for all its bytes) for byte
+ * `byte` of an access x; n: the byte conflicts each finding stands for */
+static inline __attribute__((always_inline)) void lds_check(emu_obs_worker *ow, lshadow *s, uint32_t byte, const acc_t *x,
+                                                            uint64_t n)
 {
   emu_observer *o = ow->o;
-  if (ow->lwr) {
-    if (x->op != 'w' && ow->lwr[byte] != ow->stamp) report_n(o, EMU_HZ_UNINIT, true, byte, NULL, NULL, x, n);
-    if (x->op != 'r') ow->lwr[byte] = ow->stamp;
-  }
-  if (!ow->lds) return;
-  lshadow *s = &ow->lds[byte];
   if (s->epoch != ow->epoch) {
     s->epoch = ow->epoch;
     s->m[0] = s->m[1] = s->m[2] = 0;
@@ -685,15 +686,27 @@ static inline __attribute__((always_inline)) void lds_byte(emu_obs_worker *ow, u
   s->m[k] |= me;
 }
 
-/* Bytes b and b + d of LDS would meet the same checks from one access and be left in the same
- * state by it: the same UNINIT mark, and the same records in effect (a shadow from an earlier
- * barrier interval is empty; a kind's first record counts while any wave made one, its second
- * while two did) */
-static inline bool lds_same(const emu_obs_worker *ow, uint32_t b, uint32_t c)
+/* initcheck's mark of an LDS access x on byte `byte`, standing for n bytes in the same state */
+static inline __attribute__((always_inline)) void lds_init(emu_obs_worker *ow, uint32_t byte, const acc_t *x, uint64_t n)
 {
-  if (ow->lwr && ow->lwr[b] != ow->lwr[c]) return false;
-  if (!ow->lds) return true;
-  const lshadow *s = &ow->lds[b], *t = &ow->lds[c];
+  if (x->op != 'w' && ow->lwr[byte] != ow->stamp) report_n(ow->o, EMU_HZ_UNINIT, true, byte, NULL, NULL, x, n);
+  if (x->op != 'r') ow->lwr[byte] = ow->stamp;
+}
+
+/* the bytes of granule g get states of their own, the granule's (a split granule keeps them) */
+static void lds_split(emu_obs_worker *ow, uint32_t g)
+{
+  lgran *G = &ow->lgr[g];
+  if (G->split) return;
+  const uint32_t g0 = g * LGRAN, gend = g0 + LGRAN < ow->lds_size ? g0 + LGRAN : ow->lds_size;
+  for (uint32_t i = g0; i < gend; i++) ow->lds[i] = G->s;
+  G->split = 1;
+}
+
+/* the states s and t hold the same records in effect (a state from an earlier barrier interval is
+ * empty; a kind's first record counts while any wave made one, its second while two did) */
+static inline bool lsh_same(const emu_obs_worker *ow, const lshadow *s, const lshadow *t)
+{
   const bool es = s->epoch == ow->epoch, et = t->epoch == ow->epoch;
   for (int j = 0; j < 3; j++) {
     const uint16_t ms = es ? s->m[j] : 0, mt = et ? t->m[j] : 0;
@@ -706,28 +719,75 @@ static inline bool lds_same(const emu_obs_worker *ow, uint32_t b, uint32_t c)
   return true;
 }
 
-/* bytes [a, a + len) of one lane's LDS access x (n lanes alike, lds_read_lanes), those past the
- * LDS allocation skipped: a run of bytes in the same state as its first (lds_same) is checked once,
- * by its first byte, whose reports count every byte of the run (report_n adds the count to the
- * report its first byte made or makes), and the others take the state it was left in: what
- * lds_byte byte by byte gives (the same reports, first bytes and counts). A write that meets
- * another wave's write, whose pair waits for its values (defer_waw), goes byte by byte: each
- * byte's value decides */
-static void lds_bytes(emu_obs_worker *ow, uint64_t a, uint32_t len, const acc_t *x, uint64_t n)
+/* Bytes b and c of LDS would meet the same checks from one access and be left in the same state by
+ * it: the same UNINIT mark, and (in a split granule) the same records in effect */
+static inline bool lds_same(const emu_obs_worker *ow, uint32_t b, uint32_t c)
 {
-  const uint64_t end = a + len < ow->lds_size ? a + len : ow->lds_size;
+  if (ow->lwr && ow->lwr[b] != ow->lwr[c]) return false;
+  return !ow->lds || lsh_same(ow, &ow->lds[b], &ow->lds[c]);
+}
+
+/* bytes [lo, hi) of LDS, in split granules or without racecheck: a run of bytes in the same state
+ * as its first (lds_same) is checked once, by its first byte, whose reports count every byte of the
+ * run (report_n adds the count to the report its first byte made or makes), and the others take the
+ * state it was left in. A write that meets another wave's write, whose pair waits for its values
+ * (defer_waw), goes byte by byte: each byte's value decides */
+static void lds_runs(emu_obs_worker *ow, uint64_t lo, uint64_t hi, const acc_t *x, uint64_t n)
+{
   const bool waw = ow->defer_waw && x->op == 'w' && ow->lds;
-  for (uint64_t b = a; b < end;) {
+  for (uint64_t b = lo; b < hi;) {
     uint64_t e = b + 1;
     const lshadow *s = ow->lds ? &ow->lds[b] : NULL;
     if (!waw || s->epoch != ow->epoch || !(s->m[0] & ~(1u << x->wave)))
-      while (e < end && lds_same(ow, (uint32_t)b, (uint32_t)e)) e++;
-    lds_byte(ow, (uint32_t)b, x, n * (e - b));
+      while (e < hi && lds_same(ow, (uint32_t)b, (uint32_t)e)) e++;
+    if (ow->lwr) lds_init(ow, (uint32_t)b, x, n * (e - b));
+    if (ow->lds) lds_check(ow, &ow->lds[b], (uint32_t)b, x, n * (e - b));
     for (uint64_t c = b + 1; c < e; c++) {
       if (ow->lwr) ow->lwr[c] = ow->lwr[b];
       if (ow->lds) ow->lds[c] = ow->lds[b];
     }
     b = e;
+  }
+}
+
+/* bytes [a, a + len) of one lane's LDS access x (n lanes alike, lds_read_lanes), those past the
+ * LDS allocation skipped, as lds_check and lds_init byte by byte give them (the same reports, first
+ * bytes and counts): a granule the access covers whole while its bytes are in one state and carry
+ * one UNINIT mark is checked once, standing for its bytes (unless a write meets another wave's
+ * write there: byte by byte, lds_runs); the bytes of other granules in runs (lds_runs), their
+ * granule split first, and merged again when an access of all of it leaves them in one state */
+static void lds_bytes(emu_obs_worker *ow, uint64_t a, uint32_t len, const acc_t *x, uint64_t n)
+{
+  const uint64_t end = a + len < ow->lds_size ? a + len : ow->lds_size;
+  if (!ow->lds) {
+    if (a < end) lds_runs(ow, a, end, x, n);
+    return;
+  }
+  const bool waw = ow->defer_waw && x->op == 'w';
+  for (uint64_t b = a; b < end;) {
+    const uint32_t g = (uint32_t)(b / LGRAN), g0 = g * LGRAN;
+    const uint64_t gend = g0 + LGRAN < ow->lds_size ? g0 + LGRAN : ow->lds_size, hi = end < gend ? end : gend;
+    lgran *G = &ow->lgr[g];
+    const bool whole = b == g0 && hi == gend;
+    bool one = whole && !G->split && !(waw && G->s.epoch == ow->epoch && (G->s.m[0] & ~(1u << x->wave)));
+    for (uint64_t i = g0 + 1; one && ow->lwr && i < gend; i++) one = ow->lwr[i] == ow->lwr[g0];
+    if (one) {
+      if (ow->lwr) {
+        lds_init(ow, g0, x, n * (gend - g0));
+        for (uint64_t i = g0 + 1; i < gend; i++) ow->lwr[i] = ow->lwr[g0];
+      }
+      lds_check(ow, &G->s, g0, x, n * (gend - g0));
+      b = hi;
+      continue;
+    }
+    lds_split(ow, g);
+    lds_runs(ow, b, hi, x, n);
+    if (whole && gend - g0 == LGRAN) {
+      bool same = true;
+      for (uint64_t i = g0 + 1; same && i < gend; i++) same = lsh_same(ow, &ow->lds[i], &ow->lds[g0]);
+      if (same) G->s = ow->lds[g0], G->split = 0;
+    }
+    b = hi;
   }
 }
 

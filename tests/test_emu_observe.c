@@ -107,9 +107,10 @@ Test(observe, war_race_every_schedule) { expect_race("race_war", "WAR", "ds_read
 /* both waves write s[t % 64] */
 Test(observe, waw_race_every_schedule) { expect_race("race_waw", "WAW", "ds_write", "ds_write"); }
 
-/* The LDS race check takes a run of a lane's bytes in one state once (emu/observe.c lds_bytes): a
- * lane whose 8 bytes are half written by the other wave meets 4 byte conflicts, not 0 or 8
- * (observe.hip race_runs, race_runs_bcast): 64 lanes, 256 in all, by the kernels' indexing, under
+/* The LDS race check takes a granule of 8 bytes in one state, and a run of a lane's bytes in one
+ * state, once (emu/observe.c lds_bytes): a lane whose 8 bytes are half written by the other wave
+ * meets 4 byte conflicts, not 0 or 8 (observe.hip race_runs, race_runs_bcast), one whose 8 bytes
+ * are all written 8 (race_gran, race_gran_bcast: twice the counts below): 64 lanes, 256 in all, by the kernels' indexing, under
  * every schedule and on both arches. With 16 lanes reading each element, a read that runs first is
  * recorded once per byte, by its first lane, and the later write meets it once: 4 elements x 4
  * bytes, 16; a write that runs first meets all 64 lanes' reads, 256. The round robin runs the read
@@ -117,24 +118,45 @@ Test(observe, waw_race_every_schedule) { expect_race("race_waw", "WAW", "ds_writ
  * robin runs in that order), the adversarial schedule wave 0 (the writer) whole first; a random one
  * either. */
 Test(observe, lds_byte_runs_count_each_byte_in_conflict) {
-  const char *arches[] = {"gfx942", "gfx950"}, *ks[] = {"race_runs", "race_runs_bcast"};
+  const char *arches[] = {"gfx942", "gfx950"}, *ks[] = {"race_runs", "race_runs_bcast", "race_gran", "race_gran_bcast"};
   for (int a = 0; a < 2; a++)
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 4; k++)
       for (size_t s = 0; s < sizeof schedules / sizeof *schedules; s++) {
         char *extra = ll_fmt("--racecheck --schedule %s", schedules[s]);
         int rc;
         char *out = run_k(arches[a], ks[k], "1", extra, &rc);
         cr_assert_eq(rc, 1, "%s %s %s: %s", arches[a], ks[k], schedules[s], out);
-        const bool rr = s == 0, adv = s == 1;
-        if (k == 1 && rr) cr_assert(strstr(out, "racecheck: WAR hazard on LDS byte 0x0:"), "%s: %s", arches[a], out);
-        const char *want = k == 0 || adv ? "(256 byte conflicts)" : rr ? "(16 byte conflicts)" : NULL;
+        const bool rr = s == 0, adv = s == 1, bcast = k % 2, gran = k >= 2;
+        if (bcast && rr) cr_assert(strstr(out, "racecheck: WAR hazard on LDS byte 0x0:"), "%s: %s", arches[a], out);
+        const char *all = gran ? "(512 byte conflicts)" : "(256 byte conflicts)", *once = gran ? "(32 byte conflicts)" : "(16 byte conflicts)";
+        const char *want = !bcast || adv ? all : rr ? once : NULL;
         cr_assert(strstr(out, "hazard on LDS byte 0x0:") && strstr(out, "racecheck: 1 hazard\n") &&
-                      (want ? strstr(out, want) != NULL
-                            : strstr(out, "(16 byte conflicts)") || strstr(out, "(256 byte conflicts)")),
+                      (want ? strstr(out, want) != NULL : strstr(out, all) || strstr(out, once)),
                   "%s %s %s: one report of %s byte conflicts expected: %s", arches[a], ks[k], schedules[s],
-                  want ? want : "16 or 256", out);
+                  want ? want : "either count", out);
         free(out), free(extra);
       }
+}
+
+static size_t count_of(const char *hay, const char *needle);
+
+/* A granule split by part accesses and then written whole keeps its bytes apart while their
+ * states still differ (emu/observe.c lds_bytes): observe.hip race_merge, run wave after wave, has
+ * its two reports of 256 byte conflicts and no third pairing wave 0's read with wave 2's write, on
+ * both arches. */
+Test(observe, lds_granule_written_whole_keeps_its_bytes_apart) {
+  const char *arches[] = {"gfx942", "gfx950"};
+  for (int a = 0; a < 2; a++) {
+    char *args = ll_fmt("run %s race_merge --grid 1 --block 192 --arg in:%s --arg out:512:%s --racecheck --schedule adversarial",
+                        co_for(arches[a]), in_file, out_file);
+    char *out = NULL;
+    int rc = cli(args, &out);
+    cr_assert_eq(rc, 1, "%s: %s", arches[a], out);
+    cr_assert(strstr(out, "racecheck: 2 hazards\n") && strstr(out, "WAW hazard on LDS byte 0x4:") &&
+                  count_of(out, "(256 byte conflicts)") == 2,
+              "%s: two reports of 256 byte conflicts expected: %s", arches[a], out);
+    free(args), free(out);
+  }
 }
 
 Test(observe, fixed_and_atomic_kernels_report_nothing) {

@@ -142,6 +142,41 @@ extern "C" __global__ void race_global_runs(const uint32_t *in, uint32_t *out) {
   }
 }
 
+// Whole 8-byte elements: wave 0 writes element t of s, wave 1 (no barrier) reads element l
+// (race_gran) or element l / 16 (race_gran_bcast) whole: 8 byte conflicts a lane, 512 in all, or 32
+// (4 elements x 8 bytes) when 16 lanes read each element and the read runs first.
+extern "C" __global__ void race_gran(const uint32_t *in, uint32_t *out) {
+  __shared__ uint64_t s[64];
+  uint32_t t = threadIdx.x;
+  if (t < 64) s[t] = (uint64_t)in[t] << 32 | in[t];
+  else {
+    uint64_t v = s[t - 64];
+    out[t] = (uint32_t)v + (uint32_t)(v >> 32);
+  }
+}
+extern "C" __global__ void race_gran_bcast(const uint32_t *in, uint32_t *out) {
+  __shared__ uint64_t s[64];
+  uint32_t t = threadIdx.x;
+  if (t < 64) s[t] = (uint64_t)in[t] << 32 | in[t];
+  else {
+    uint64_t v = s[(t - 64) / 16];
+    out[t] = (uint32_t)v + (uint32_t)(v >> 32);
+  }
+}
+
+// Three waves (block 192), no barrier: wave 0 reads the low dword of element l of s, wave 1 writes
+// element l whole, wave 2 writes its high dword (another value). Run wave after wave (the
+// adversarial schedule's first order): wave 0's read against wave 1's write, 4 bytes a lane, 256;
+// wave 1's write against wave 2's, 4 bytes a lane, 256 (WAW); wave 0's read and wave 2's write
+// share no byte: 2 reports.
+extern "C" __global__ void race_merge(const uint32_t *in, uint32_t *out) {
+  __shared__ uint64_t s[64];
+  uint32_t t = threadIdx.x, l = t % 64, w = t / 64;
+  if (w == 0) out[l] = ((volatile uint32_t *)s)[2 * l];
+  else if (w == 1) s[l] = (uint64_t)in[l] << 32 | in[l];
+  else ((uint32_t *)s)[2 * l + 1] = in[l] + 1000;
+}
+
 // One byte of every 8-byte granule of big: thread t of the grid (blocks of 128) writes big[8 t]
 // (the --racecheck=global shadow splits each granule so written; tests/test_emu_observe.c).
 extern "C" __global__ void shadow_split(uint8_t *big) {
