@@ -108,15 +108,15 @@ Test(observe, war_race_every_schedule) { expect_race("race_war", "WAR", "ds_read
 Test(observe, waw_race_every_schedule) { expect_race("race_waw", "WAW", "ds_write", "ds_write"); }
 
 /* The LDS race check takes a granule of 8 bytes in one state, and a run of a lane's bytes in one
- * state, once (emu/observe.c lds_bytes): a lane whose 8 bytes are half written by the other wave
- * meets 4 byte conflicts, not 0 or 8 (observe.hip race_runs, race_runs_bcast), one whose 8 bytes
- * are all written 8 (race_gran, race_gran_bcast: twice the counts below): 64 lanes, 256 in all, by the kernels' indexing, under
- * every schedule and on both arches. With 16 lanes reading each element, a read that runs first is
- * recorded once per byte, by its first lane, and the later write meets it once: 4 elements x 4
- * bytes, 16; a write that runs first meets all 64 lanes' reads, 256. The round robin runs the read
- * first (the report says WAR: the lockstep model puts the read at the earlier step, and the round
- * robin runs in that order), the adversarial schedule wave 0 (the writer) whole first; a random one
- * either. */
+ * state, once (emu/observe.c lds_bytes). By the kernels' indexing, under every schedule and on both
+ * arches: a lane whose 8 bytes the other wave wrote half of meets 4 byte conflicts, not 0 or 8
+ * (observe.hip race_runs, race_runs_bcast), 256 for 64 lanes; one whose 8 bytes it wrote all of
+ * meets 8 (race_gran, race_gran_bcast), 512. With 16 lanes reading each element, a read that runs
+ * first is recorded once per byte, by its first lane, and the later write meets it once: 4 elements
+ * x 4 bytes, 16 (x 8 bytes, 32); a write that runs first meets all 64 lanes' reads. The round robin
+ * runs the read first (the report says WAR: the lockstep model puts the read at the earlier step,
+ * and the round robin runs in that order), the adversarial schedule wave 0 (the writer) whole
+ * first; a random one either. */
 Test(observe, lds_byte_runs_count_each_byte_in_conflict) {
   const char *arches[] = {"gfx942", "gfx950"}, *ks[] = {"race_runs", "race_runs_bcast", "race_gran", "race_gran_bcast"};
   for (int a = 0; a < 2; a++)
