@@ -887,6 +887,13 @@ static bool parse_hazard(const char *out, const char *head, hz_line *h) {
   return p && sscanf(p, " (%llu byte conflicts)", &h->count) == 1;
 }
 
+/* the PC of form f's load in its kernel co (from the disassembly) */
+static unsigned long long load_pc(const lds_form *f, const char *co) {
+  char mn[48];
+  sscanf(f->load, "%47s", mn);
+  return objdump_pc(co, mn);
+}
+
 /* One run of an LDS-load form's kernel under `schedule` that must report exactly one hazard of
  * `kind` ("RAW", "WAW"): the load (wave 0, at pc_load) first, then `mn2` of wave 1 at pc2, on a
  * byte of the 256 from base. Returns the parsed line; *out is the run's output (to free). */
@@ -920,9 +927,7 @@ Test(observe, load_to_lds_then_ds_read_of_another_wave_is_a_raw_hazard, .timeout
     uint32_t base = lds_base(f), stride = lds_stride(f);
     char *acc = ll_fmt("  ds_read_b32 v2, v4 offset:%u\n  s_waitcnt lgkmcnt(0)\n  global_store_dword v1, v2, s[6:7]", base);
     char *co = lds_kernel(f, false, acc);
-    char mn[48];
-    sscanf(f->load, "%47s", mn);
-    unsigned long long pc_load = objdump_pc(co, mn), pc_read = objdump_pc(co, "ds_read_b32");
+    unsigned long long pc_load = load_pc(f, co), pc_read = objdump_pc(co, "ds_read_b32");
     for (size_t s = 0; s < sizeof schedules / sizeof *schedules; s++) {
       char *out;
       hz_line h = lds_hazard_run(f, co, xa, schedules[s], "RAW", pc_load, pc_read, "ds_read_b32", &out);
@@ -974,9 +979,7 @@ Test(observe, lanes_reading_one_lds_address_count_as_many_conflicts, .timeout = 
     char *acc = ll_fmt("  v_and_b32 v7, 7, v5\n  v_lshlrev_b32 v7, 2, v7\n  ds_read_b32 v2, v7 offset:%u\n"
                        "  s_waitcnt lgkmcnt(0)\n  global_store_dword v1, v2, s[6:7]", base);
     char *co = lds_kernel(f, false, acc);
-    char mn[48];
-    sscanf(f->load, "%47s", mn);
-    unsigned long long pc_load = objdump_pc(co, mn), pc_read = objdump_pc(co, "ds_read_b32");
+    unsigned long long pc_load = load_pc(f, co), pc_read = objdump_pc(co, "ds_read_b32");
     for (size_t s = 0; s < sizeof schedules / sizeof *schedules; s++) {
       char *out;
       hz_line h = lds_hazard_run(f, co, xa, schedules[s], "RAW", pc_load, pc_read, "ds_read_b32", &out);
@@ -1001,9 +1004,7 @@ Test(observe, load_to_lds_and_ds_write_of_another_wave_is_a_waw_hazard, .timeout
     uint32_t base = lds_base(f), stride = lds_stride(f);
     char *acc = ll_fmt("  ds_write_b32 v4, v5 offset:%u\n  s_waitcnt lgkmcnt(0)", base);
     char *co = lds_kernel(f, false, acc);
-    char mn[48];
-    sscanf(f->load, "%47s", mn);
-    unsigned long long pc_load = objdump_pc(co, mn), pc_write = objdump_pc(co, "ds_write_b32");
+    unsigned long long pc_load = load_pc(f, co), pc_write = objdump_pc(co, "ds_write_b32");
     for (size_t s = 0; s < sizeof schedules / sizeof *schedules; s++) {
       char *out;
       hz_line h = lds_hazard_run(f, co, xa, schedules[s], "WAW", pc_load, pc_write, "ds_write_b32", &out);
