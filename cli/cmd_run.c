@@ -568,6 +568,9 @@ static int observer_results(run_state *R) {
     emu_hazard_format(emu_observer_hazard(R->obs, i), line, sizeof line);
     printf("%s: %s\n", emu_observer_hazard(R->obs, i)->kind == EMU_HZ_UNINIT ? "initcheck" : "racecheck", line);
   }
+  if (emu_observer_hazards_dropped(R->obs))
+    printf("hazards: %llu byte conflicts in reports past the %zu kept (not listed)\n",
+           (unsigned long long)emu_observer_hazards_dropped(R->obs), nh);
   size_t nrace = 0, nuninit = 0;
   for (size_t i = 0; i < nh; i++) *(emu_observer_hazard(R->obs, i)->kind == EMU_HZ_UNINIT ? &nuninit : &nrace) += 1;
   if (o->race) printf("racecheck: %zu hazard%s\n", nrace, nrace == 1 ? "" : "s");

@@ -454,8 +454,13 @@ bool emu_observer_trace(emu_observer *o, const char *spec, size_t max_records, l
  * the caller's: the observer never frees it, and the caller must not touch it during a launch. No
  * copy is made (a 128 MB buffer's bitmap is 16 MB, which copying in and out took at each launch). */
 void emu_observer_uninit_in_place(emu_observer *o, uint64_t addr, uint64_t size, uint8_t *bits);
+/* The hazard reports, one per kind, space and PC pair, with their byte conflicts counted; each
+ * names the pair met first in grid order, and they are listed in that order, whatever the number
+ * of worker threads (the same reports as a one-thread run). At most 256 are kept: the byte
+ * conflicts of the rest (the latest in that order) are emu_observer_hazards_dropped's. */
 size_t emu_observer_nhazards(const emu_observer *o);
 const emu_hazard *emu_observer_hazard(const emu_observer *o, size_t i);
+uint64_t emu_observer_hazards_dropped(const emu_observer *o);
 size_t emu_observer_ntrace(const emu_observer *o);
 const emu_trace_rec *emu_observer_trace_rec(const emu_observer *o, size_t i);
 bool emu_observer_trace_truncated(const emu_observer *o);

@@ -52,7 +52,12 @@ struct emu_observer {
   pthread_mutex_t mu;
   emu_hazard *hz;
   size_t nhz, caphz;
-  bool hz_truncated;
+  /* each report's place in the serial grid-order run: the launch, the workgroup that met it first
+   * in grid order and the report's rank among that workgroup's (emu_obs_worker.nrep); the reports
+   * of workers running side by side keep this representative and are listed in this order */
+  struct hzkey { uint64_t launch, wg, seq; } *hzk;
+  uint64_t launches;
+  uint64_t hz_dropped;      /* byte conflicts of reports past MAX_HAZARDS (not kept) */
   emu_trace_rec **rec;
   size_t nrec, caprec;
   uint64_t seq;
@@ -105,7 +110,8 @@ void emu_observer_reset(emu_observer *o)
   o->nrec = 0;
   o->nhz = 0;
   o->seq = 0;
-  o->truncated = o->hz_truncated = false;
+  o->hz_dropped = 0;
+  o->truncated = false;
 }
 
 void emu_observer_free(emu_observer *o)
@@ -114,6 +120,7 @@ void emu_observer_free(emu_observer *o)
   emu_observer_reset(o);
   free(o->rec);
   free(o->hz);
+  free(o->hzk);
   for (size_t i = 0; i < o->ts.nglob; i++) free(o->ts.glob[i]);
   free(o->ts.glob);
   free(o->ts.pcs);
@@ -149,6 +156,7 @@ void emu_observer_uninit_in_place(emu_observer *o, uint64_t addr, uint64_t size,
 }
 
 size_t emu_observer_nhazards(const emu_observer *o) { return o->nhz; }
+uint64_t emu_observer_hazards_dropped(const emu_observer *o) { return o->hz_dropped; }
 const emu_hazard *emu_observer_hazard(const emu_observer *o, size_t i) { return i < o->nhz ? &o->hz[i] : NULL; }
 size_t emu_observer_ntrace(const emu_observer *o) { return o->nrec; }
 const emu_trace_rec *emu_observer_trace_rec(const emu_observer *o, size_t i) { return i < o->nrec ? o->rec[i] : NULL; }
@@ -277,69 +285,6 @@ static void fill_access(const emu_observer *o, emu_access *x, const acc_t *a)
   if (o->d && o->d->co) emu_codeobj_srcline(o->d->co, in->pc, x->src, sizeof x->src);
 }
 
-/* Record a hazard met n times (n byte conflicts: its count); folded into an existing report of the
- * same kind, space and PC pair. */
-static void report_n(emu_observer *o, emu_hazard_kind k, bool lds, uint64_t addr, const char *buf,
-                     const acc_t *first, const acc_t *second, uint64_t n)
-{
-  uint64_t pa = first ? o->prog->insns[first->ip].pc : 0, pb = o->prog->insns[second->ip].pc;
-  pthread_mutex_lock(&o->mu);
-  for (size_t i = 0; i < o->nhz; i++) {
-    emu_hazard *h = &o->hz[i];
-    if (h->kind == k && h->lds == lds && h->first.pc == pa && h->second.pc == pb) {
-      h->count += n;
-      pthread_mutex_unlock(&o->mu);
-      return;
-    }
-  }
-  if (o->nhz == MAX_HAZARDS) {
-    o->hz_truncated = true;
-    pthread_mutex_unlock(&o->mu);
-    return;
-  }
-  if (o->nhz == o->caphz) o->hz = ll_xrealloc(o->hz, (o->caphz = o->caphz ? 2 * o->caphz : 16) * sizeof *o->hz);
-  emu_hazard *h = &o->hz[o->nhz++];
-  memset(h, 0, sizeof *h);
-  h->kind = k;
-  h->lds = lds;
-  h->addr = addr;
-  snprintf(h->buffer, sizeof h->buffer, "%s", buf ? buf : "");
-  if (first) fill_access(o, &h->first, first);
-  fill_access(o, &h->second, second);
-  h->count = n;
-  pthread_mutex_unlock(&o->mu);
-}
-static void report(emu_observer *o, emu_hazard_kind k, bool lds, uint64_t addr, const char *buf,
-                   const acc_t *first, const acc_t *second)
-{
-  report_n(o, k, lds, addr, buf, first, second, 1);
-}
-
-/* Order a conflicting pair for the report: RAW/WAR by the lockstep model (instruction counts
- * since the barrier; equal counts: the write first), WAW by PC then wave. n: how many byte
- * conflicts the pair stands for (lanes of one read that read the byte, lds_read_lanes) */
-static void race_pair_n(emu_observer *o, bool lds, uint64_t addr, const char *buf, const acc_t *x, const acc_t *y,
-                        bool ordered_by_run, uint64_t n)
-{
-  const acc_t *w = !op_reads(x->op) ? x : y, *r = !op_reads(x->op) ? y : x;
-  if (!op_reads(x->op) && !op_reads(y->op)) {
-    const emu_insn *ix = &o->prog->insns[x->ip], *iy = &o->prog->insns[y->ip];
-    bool xf = x->wg != y->wg ? x->wg < y->wg : ix->pc != iy->pc ? ix->pc < iy->pc : x->wave < y->wave;
-    report_n(o, EMU_HZ_WAW, lds, addr, buf, xf ? x : y, xf ? y : x, n);
-    return;
-  }
-  /* across workgroups there is no lockstep: the earlier in the (serial, grid-order) run is first;
-   * x is then the shadow's (earlier) access, y the current one, so a write in x came first */
-  bool raw = ordered_by_run ? (w == x) : w->step <= r->step;
-  if (raw) report_n(o, EMU_HZ_RAW, lds, addr, buf, w, r, n);
-  else report_n(o, EMU_HZ_WAR, lds, addr, buf, r, w, n);
-}
-static void race_pair(emu_observer *o, bool lds, uint64_t addr, const char *buf, const acc_t *x, const acc_t *y,
-                      bool ordered_by_run)
-{
-  race_pair_n(o, lds, addr, buf, x, y, ordered_by_run, 1);
-}
-
 /* ---- per-worker state ------------------------------------------------------------------------*/
 typedef struct { uint32_t ip, step; uint8_t wave, lane; } lrec;
 /* LDS shadow for one byte, valid for interval `epoch`: which waves wrote (0), read (1) and
@@ -361,6 +306,7 @@ struct emu_obs_worker {
   uint32_t stamp;        /* workgroup, unique over the worker's life */
   uint32_t interval;     /* barriers passed in this workgroup */
   uint32_t wg_index;
+  uint64_t nrep;         /* reports made in the current workgroup (report_n's key) */
   uint32_t *steps;       /* per wave: instructions since the last barrier */
   /* WAW pairs on LDS found while the current instruction was checked, decided after it ran: a write
    * that leaves the byte as it was (the value another wave wrote there) is no hazard */
@@ -384,6 +330,114 @@ struct emu_obs_worker {
   } rs_own, *rs;         /* rs: the worker's own table, or the one it shares (emu_obs_worker_share_sync) */
 };
 
+/* Record a hazard met n times (n byte conflicts: its count); folded into an existing report of the
+ * same kind, space and PC pair. Workers run workgroups side by side, so reports arrive in an order
+ * of the schedule's making; each keeps, as its representative (address, accesses), the one met
+ * first in grid order (key: launch, workgroup, rank of the report within the workgroup's run, which
+ * one worker runs in a fixed order), and emu_obs_launch_end lists them by that key: the reports of
+ * any number of workers are the one-worker (grid-order) run's. Past MAX_HAZARDS reports, the one
+ * latest in that order is not kept and its count goes to hz_dropped. */
+static bool key_before(const struct hzkey *a, const struct hzkey *b)
+{
+  return a->launch != b->launch ? a->launch < b->launch : a->wg != b->wg ? a->wg < b->wg : a->seq < b->seq;
+}
+
+static void set_rep(emu_observer *o, emu_hazard *h, uint64_t addr, const char *buf, const acc_t *first,
+                    const acc_t *second)
+{
+  h->addr = addr;
+  snprintf(h->buffer, sizeof h->buffer, "%s", buf ? buf : "");
+  memset(&h->first, 0, sizeof h->first);
+  if (first) fill_access(o, &h->first, first);
+  fill_access(o, &h->second, second);
+}
+
+static void report_n(emu_obs_worker *ow, emu_hazard_kind k, bool lds, uint64_t addr, const char *buf,
+                     const acc_t *first, const acc_t *second, uint64_t n)
+{
+  emu_observer *o = ow->o;
+  const struct hzkey key = {o->launches, ow->wg_index, ow->nrep++};
+  uint64_t pa = first ? o->prog->insns[first->ip].pc : 0, pb = o->prog->insns[second->ip].pc;
+  pthread_mutex_lock(&o->mu);
+  for (size_t i = 0; i < o->nhz; i++) {
+    emu_hazard *h = &o->hz[i];
+    if (h->kind == k && h->lds == lds && h->first.pc == pa && h->second.pc == pb) {
+      h->count += n;
+      if (key_before(&key, &o->hzk[i])) o->hzk[i] = key, set_rep(o, h, addr, buf, first, second);
+      pthread_mutex_unlock(&o->mu);
+      return;
+    }
+  }
+  size_t at = o->nhz;
+  if (o->nhz == MAX_HAZARDS) { /* full: the new report takes the latest one's place if it is earlier */
+    at = 0;
+    for (size_t i = 1; i < o->nhz; i++)
+      if (key_before(&o->hzk[at], &o->hzk[i])) at = i;
+    if (!key_before(&key, &o->hzk[at])) {
+      o->hz_dropped += n;
+      pthread_mutex_unlock(&o->mu);
+      return;
+    }
+    o->hz_dropped += o->hz[at].count;
+  } else if (o->nhz == o->caphz) {
+    o->caphz = o->caphz ? 2 * o->caphz : 16;
+    o->hz = ll_xrealloc(o->hz, o->caphz * sizeof *o->hz);
+    o->hzk = ll_xrealloc(o->hzk, o->caphz * sizeof *o->hzk);
+  }
+  if (at == o->nhz) o->nhz++;
+  emu_hazard *h = &o->hz[at];
+  memset(h, 0, sizeof *h);
+  h->kind = k;
+  h->lds = lds;
+  set_rep(o, h, addr, buf, first, second);
+  h->count = n;
+  o->hzk[at] = key;
+  pthread_mutex_unlock(&o->mu);
+}
+
+/* the reports in grid order (report_n), once the workers are done */
+void emu_obs_launch_end(emu_observer *o)
+{
+  for (size_t i = 1; i < o->nhz; i++) { /* insertion sort: few reports, mostly in order already */
+    emu_hazard h = o->hz[i];
+    struct hzkey kk = o->hzk[i];
+    size_t j = i;
+    for (; j > 0 && key_before(&kk, &o->hzk[j - 1]); j--) o->hz[j] = o->hz[j - 1], o->hzk[j] = o->hzk[j - 1];
+    o->hz[j] = h, o->hzk[j] = kk;
+  }
+}
+static void report(emu_obs_worker *ow, emu_hazard_kind k, bool lds, uint64_t addr, const char *buf,
+                   const acc_t *first, const acc_t *second)
+{
+  report_n(ow, k, lds, addr, buf, first, second, 1);
+}
+
+/* Order a conflicting pair for the report: RAW/WAR by the lockstep model (instruction counts
+ * since the barrier; equal counts: the write first), WAW by PC then wave. n: how many byte
+ * conflicts the pair stands for (lanes of one read that read the byte, lds_read_lanes) */
+static void race_pair_n(emu_obs_worker *ow, bool lds, uint64_t addr, const char *buf, const acc_t *x, const acc_t *y,
+                        bool ordered_by_run, uint64_t n)
+{
+  const emu_observer *o = ow->o;
+  const acc_t *w = !op_reads(x->op) ? x : y, *r = !op_reads(x->op) ? y : x;
+  if (!op_reads(x->op) && !op_reads(y->op)) {
+    const emu_insn *ix = &o->prog->insns[x->ip], *iy = &o->prog->insns[y->ip];
+    bool xf = x->wg != y->wg ? x->wg < y->wg : ix->pc != iy->pc ? ix->pc < iy->pc : x->wave < y->wave;
+    report_n(ow, EMU_HZ_WAW, lds, addr, buf, xf ? x : y, xf ? y : x, n);
+    return;
+  }
+  /* across workgroups there is no lockstep: the earlier in the (serial, grid-order) run is first;
+   * x is then the shadow's (earlier) access, y the current one, so a write in x came first */
+  bool raw = ordered_by_run ? (w == x) : w->step <= r->step;
+  if (raw) report_n(ow, EMU_HZ_RAW, lds, addr, buf, w, r, n);
+  else report_n(ow, EMU_HZ_WAR, lds, addr, buf, r, w, n);
+}
+static void race_pair(emu_obs_worker *ow, bool lds, uint64_t addr, const char *buf, const acc_t *x, const acc_t *y,
+                      bool ordered_by_run)
+{
+  race_pair_n(ow, lds, addr, buf, x, y, ordered_by_run, 1);
+}
+
 bool emu_obs_serial(const emu_observer *o) { return o->race_global || o->nun || o->tracing; }
 bool emu_obs_racecheck(const emu_observer *o) { return o->race; }
 
@@ -392,6 +446,7 @@ bool emu_obs_launch_begin(emu_observer *o, emu_mem *m, const emu_dispatch *d, co
 {
   o->d = d;
   o->prog = prog;
+  o->launches++;
   for (size_t i = 0; i < o->ngb; i++) free(o->gb[i].g);
   free(o->gb);
   o->gb = NULL;
@@ -479,6 +534,7 @@ void emu_obs_wg_begin(emu_obs_worker *ow, const emu_wg *g)
   ow->stamp++;
   ow->interval = 0;
   ow->wg_index = g->id[0] + d->grid[0] * (g->id[1] + d->grid[1] * g->id[2]);
+  ow->nrep = 0;
   memset(ow->steps, 0, ow->nwaves * sizeof *ow->steps);
   if (ow->before) {
     memset(ow->before, 0, ow->nwaves * ow->words * 8);
@@ -659,7 +715,6 @@ static inline int kind_index(char op) { return op == 'w' ? 0 : op == 'r' ? 1 : 2
 static inline __attribute__((always_inline)) void lds_check(emu_obs_worker *ow, lshadow *s, uint32_t byte, const acc_t *x,
                                                             uint64_t n)
 {
-  emu_observer *o = ow->o;
   if (s->epoch != ow->epoch) {
     s->epoch = ow->epoch;
     s->m[0] = s->m[1] = s->m[2] = 0;
@@ -678,7 +733,7 @@ static inline __attribute__((always_inline)) void lds_check(emu_obs_worker *ow, 
       ow->waw[ow->nwaw++] = (struct waw){byte, 0, y, *x};
       continue;
     }
-    race_pair_n(o, true, byte, NULL, &y, x, false, n);
+    race_pair_n(ow, true, byte, NULL, &y, x, false, n);
   }
   lrec cur = {x->ip, x->step, (uint8_t)x->wave, (uint8_t)x->lane};
   if (!s->m[k]) s->r[k][0] = cur;
@@ -689,7 +744,7 @@ static inline __attribute__((always_inline)) void lds_check(emu_obs_worker *ow, 
 /* initcheck's mark of an LDS access x on byte `byte`, standing for n bytes in the same state */
 static inline __attribute__((always_inline)) void lds_init(emu_obs_worker *ow, uint32_t byte, const acc_t *x, uint64_t n)
 {
-  if (x->op != 'w' && ow->lwr[byte] != ow->stamp) report_n(ow->o, EMU_HZ_UNINIT, true, byte, NULL, NULL, x, n);
+  if (x->op != 'w' && ow->lwr[byte] != ow->stamp) report_n(ow, EMU_HZ_UNINIT, true, byte, NULL, NULL, x, n);
   if (x->op != 'r') ow->lwr[byte] = ow->stamp;
 }
 
@@ -944,7 +999,6 @@ static void gmerge(emu_observer *o, ggran *g)
  * state (global_bytes) */
 static void global_race(emu_obs_worker *ow, uint64_t a, const gbuf *b, const acc_t *x, gshadow *s, uint64_t n)
 {
-  emu_observer *o = ow->o;
   const grec *recs[2] = {&s->w, &s->r};
   for (int j = 0; j < 2; j++) {
     const grec *r = recs[j];
@@ -954,7 +1008,7 @@ static void global_race(emu_obs_worker *ow, uint64_t a, const gbuf *b, const acc
     /* another workgroup's access this wave is ordered after by release and acquire */
     if (other_wg && ow->before && (ow->before[(size_t)x->wave * ow->words + r->wg / 64] >> (r->wg % 64) & 1)) continue;
     acc_t y = {r->ip, r->wg, r->wave, r->step, r->lane == SCALAR_LANE ? -1 : r->lane, r->op};
-    race_pair_n(o, false, a, b->name, &y, x, other_wg, n);
+    race_pair_n(ow, false, a, b->name, &y, x, other_wg, n);
   }
   grec cur = {x->ip, x->wg, ow->epoch, x->step, (uint16_t)x->wave, x->lane < 0 ? SCALAR_LANE : (uint8_t)x->lane, x->op};
   if (op_reads(x->op)) s->r = cur;
@@ -967,7 +1021,7 @@ static void global_byte(emu_obs_worker *ow, uint64_t a, const acc_t *x)
   emu_observer *o = ow->o;
   uninit_acc u = {0, 0, 0, NULL};
   init_byte(o, a, x, &u);
-  if (u.n) report(o, EMU_HZ_UNINIT, false, a, u.name, NULL, x);
+  if (u.n) report(ow, EMU_HZ_UNINIT, false, a, u.name, NULL, x);
   if (!o->race_global) return;
   const gbuf *b = find_gbuf(o, a);
   if (!b) return;
@@ -1166,7 +1220,7 @@ static void global_init(emu_obs_worker *ow, const macc *m, acc_t *x)
   }
   if (u.n) {
     x->lane = u.lane;
-    report_n(o, EMU_HZ_UNINIT, false, u.addr, u.name, NULL, x, u.n);
+    report_n(ow, EMU_HZ_UNINIT, false, u.addr, u.name, NULL, x, u.n);
   }
 }
 
@@ -1817,7 +1871,7 @@ int emu_obs_exec(emu_obs_worker *ow, emu_wave *w, const emu_insn *in)
       if (w->wg->lds[ow->waw[i].byte] != ow->waw[i].old) changed |= 1ull << (ow->waw[i].now.lane & 63);
     for (size_t i = 0; i < ow->nwaw; i++)
       if (changed >> (ow->waw[i].now.lane & 63) & 1)
-        race_pair(o, true, ow->waw[i].byte, NULL, &ow->waw[i].earlier, &ow->waw[i].now, false);
+        race_pair(ow, true, ow->waw[i].byte, NULL, &ow->waw[i].earlier, &ow->waw[i].now, false);
     ow->nwaw = 0;
   }
   if (r) {

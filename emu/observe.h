@@ -12,6 +12,8 @@ typedef struct emu_obs_worker emu_obs_worker;
  * configuration, shadow too large). */
 bool emu_obs_launch_begin(emu_observer *o, emu_mem *m, const emu_dispatch *d, const emu_program *prog,
                           char *msg, size_t msgn);
+/* Launch end, after the workers: the hazard reports put in grid order. */
+void emu_obs_launch_end(emu_observer *o);
 /* The workgroups must run on one thread, in grid order (global shadow, traces). */
 bool emu_obs_serial(const emu_observer *o);
 /* LDS racecheck is on. */

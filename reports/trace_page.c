@@ -133,6 +133,7 @@ static void json_hazards(ll_jw *w, const emu_observer *o)
     ll_jw_obj_end(w);
   }
   ll_jw_arr_end(w);
+  ll_jw_key(w, "hazard_conflicts_not_kept"), ll_jw_uint(w, emu_observer_hazards_dropped(o));
 }
 
 static void hex(char *b, size_t n, uint64_t v) { snprintf(b, n, "0x%llx", (unsigned long long)v); }
@@ -627,6 +628,9 @@ bool report_trace_write(const char *dir, const emu_observer *o, const report_tra
       ll_buf_puts(&page, "<li class=\"fail\">"), report_html_esc(&page, line), ll_buf_puts(&page, "</li>");
     }
     ll_buf_puts(&page, "</ul>\n");
+    if (emu_observer_hazards_dropped(o))
+      ll_buf_printf(&page, "<p class=\"fail\">%llu byte conflicts in reports past the %zu kept (not listed).</p>\n",
+                    (unsigned long long)emu_observer_hazards_dropped(o), nh);
   } else {
     ll_buf_puts(&page, "<p>None found (or --racecheck/--initcheck not requested).</p>\n");
   }

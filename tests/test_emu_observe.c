@@ -676,6 +676,105 @@ Test(observe, memory_only_observers_find_what_the_one_step_path_finds, .timeout 
   }
 }
 
+/* The hazard lines of a racecheck'd prefill run with `threads` workers (0: every core) */
+static char *mutant_hazards(rt_device *d, const char *co, int threads, size_t *nh) {
+  const prod_case *pc = quick_single_case();
+  ll_err err = {0};
+  emu_observer *o = emu_observer_new();
+  emu_observer_racecheck(o, false);
+  prod_run_opts po = {.co_path = co, .threads = threads, .observe = o};
+  prod_result r;
+  cr_assert_eq(prod_case_run(d, LANELAB_BUILD, pc, &po, &r, &err), LL_EXIT_OK, "%s: %s", co, err.msg);
+  *nh = emu_observer_nhazards(o);
+  char *lines = ll_xstrdup("");
+  for (size_t h = 0; h < *nh; h++) {
+    char buf[2048];
+    emu_hazard_format(emu_observer_hazard(o, h), buf, sizeof buf);
+    char *t = ll_fmt("%s%s\n", lines, buf);
+    free(lines);
+    lines = t;
+  }
+  cr_assert_eq(emu_observer_hazards_dropped(o), 0);
+  emu_observer_free(o);
+  return lines;
+}
+
+/* `--racecheck` runs workgroups side by side; its reports must still be the one-worker run's: each
+ * names the pair met first in grid order and they are listed in that order (docs/trace.md).
+ * observe.hip race_late0 on 8 workgroups: workgroup 0 loops while the others race, so a second
+ * worker meets the WAR pair (workgroups 1-7) before workgroup 0 meets the RAW pair. By the kernel's
+ * indexing and grid order: first the RAW pair of workgroup 0 (every workgroup: 128 lanes read 4
+ * bytes the other wave wrote, 512 byte conflicts, 4096 in all), then the WAR pair of workgroup 1
+ * (workgroups 1-7, 3584), in every run on both arches (before the fix most runs listed the WAR pair
+ * first, named by workgroup 1). And the prefill kernel's missing-barrier mutant, racing in every
+ * workgroup at many PC pairs: 8 workers (more than this machine's cores) give the one worker's
+ * lines, byte for byte. */
+Test(observe, racecheck_reports_are_the_one_worker_runs_in_grid_order, .timeout = 600) {
+  const char *arches[] = {"gfx942", "gfx950"};
+  for (int a = 0; a < 2; a++) {
+    char *first = NULL;
+    for (int run = 0; run < 3; run++) {
+      int rc;
+      char *out = run_k(arches[a], "race_late0", "8", "--racecheck", &rc);
+      cr_assert_eq(rc, 1, "%s: %s", arches[a], out);
+      char *f = finding_lines(out);
+      const char *raw = strstr(f, "racecheck: RAW hazard"), *war = strstr(f, "racecheck: WAR hazard");
+      cr_assert(raw == f && war && strstr(f, "racecheck: 2 hazards\n"), "%s run %d: RAW then WAR expected:\n%s", arches[a],
+                run, f);
+      char *l1 = ll_fmt("%.*s", (int)(war - raw), raw);
+      cr_assert(count_of(l1, "wg (0,0,0)") == 2 && strstr(l1, "(4096 byte conflicts)"), "%s: %s", arches[a], l1);
+      cr_assert(count_of(war, "wg (1,0,0)") == 2 && strstr(war, "(3584 byte conflicts)"), "%s: %s", arches[a], war);
+      if (first) cr_assert_str_eq(f, first, "%s: runs differ", arches[a]);
+      else first = ll_xstrdup(f);
+      free(l1), free(f), free(out);
+    }
+    free(first);
+    rt_device *d = emu_device(arches[a]);
+    char *mut = ll_fmt(LANELAB_BUILD "/%s/mutants/missing_barrier/prefill_single.co", arches[a]);
+    size_t n1, n8;
+    char *one = mutant_hazards(d, mut, 1, &n1), *eight = mutant_hazards(d, mut, 8, &n8);
+    cr_assert_gt(n1, 1, "%s: the missing barrier was not reported", arches[a]);
+    cr_assert_str_eq(eight, one, "%s: 8 workers' reports differ from one's:\n%s\none worker:\n%s", arches[a], eight, one);
+    free(one), free(eight), free(mut);
+    rt_close(d);
+  }
+}
+
+/* The observer keeps 256 reports; past that it says how many byte conflicts it did not list,
+ * never dropping them unsaid (before 2026-12-06 it did), and which it keeps is grid order's choice,
+ * the same in every run. observe.hip race_many has 289 racing PC pairs and, by its indexing,
+ * 4352 byte conflicts a workgroup: on 4 workgroups the 256 kept reports and the line of the rest
+ * add up to 17408, the same lines in three runs, on both arches. */
+Test(observe, hazards_past_the_kept_reports_are_counted_not_dropped, .timeout = 300) {
+  const char *arches[] = {"gfx942", "gfx950"};
+  for (int a = 0; a < 2; a++) {
+    char *first = NULL;
+    for (int run = 0; run < 3; run++) {
+      int rc;
+      char *out = run_k(arches[a], "race_many", "4", "--racecheck", &rc);
+      cr_assert_eq(rc, 1, "%s: %s", arches[a], out);
+      cr_assert(strstr(out, "racecheck: 256 hazards\n"), "%s: 256 kept reports expected: %s", arches[a], out);
+      unsigned long long sum = 0, rest = 0, c;
+      for (const char *p = out; (p = strstr(p, "hazard on LDS byte")); p++) {
+        const char *e = strchr(p, '\n'), *q = strstr(p, " byte conflicts)\n");
+        cr_assert(q && q < e + 1, "%s: no count in a report", arches[a]);
+        while (q > p && q[-1] != '(') q--;
+        cr_assert(sscanf(q, "%llu", &c) == 1);
+        sum += c;
+      }
+      const char *d = strstr(out, "hazards: ");
+      cr_assert(d && sscanf(d, "hazards: %llu byte conflicts in reports past the 256 kept", &rest) == 1, "%s: %s",
+                arches[a], out);
+      cr_assert(rest > 0 && sum + rest == 17408, "%s: %llu listed + %llu not listed, 17408 expected", arches[a], sum, rest);
+      char *f = finding_lines(out);
+      if (first) cr_assert_str_eq(f, first, "%s: runs differ", arches[a]);
+      else first = ll_xstrdup(f);
+      free(f), free(out);
+    }
+    free(first);
+  }
+}
+
 /* The gfx950 prefill kernel, traced: (1) its first V read (ds_read_b64_tr_b16, wave 0 of
  * workgroup 0) decoded through the V tile gives, slot by slot, the solved seed's lane map: the
  * mfma16x16x16_b target the micro-kernel page shows (lanes_target_get, k128B); (2) the first QK

@@ -199,3 +199,44 @@ extern "C" __global__ void mfma_16x16x16(const ll_half *a, const ll_half *b, flo
   ll_f32x4 r = __builtin_amdgcn_mfma_f32_16x16x16f16(av, bv, ll_f32x4{0, 0, 0, 0}, 0, 0, 0);
   for (int i = 0; i < 4; i++) d[4 * l + i] = r[i];
 }
+
+// Two LDS races whose first workgroup in grid order differs from the first a worker meets:
+// workgroup 0 spends its first interval in a loop, the others race there at once (WAR: a read of
+// the other wave's half, then an overwrite of its own half, which the other wave reads); then every
+// workgroup races again (RAW: a write of its own half, a read of the other wave's). In grid order
+// workgroup 0 meets the RAW pair first and workgroup 1 the WAR pair; another worker runs workgroup
+// 1 and later ones, and meets both, while workgroup 0 still loops.
+extern "C" __global__ void race_late0(const uint32_t *in, uint32_t *out) {
+  __shared__ uint32_t s[128];
+  uint32_t t = threadIdx.x, v = in[t];
+  s[t] = v;
+  __syncthreads();
+  if (blockIdx.x == 0) {
+    for (uint32_t i = 0; i < in[1] * 4000u; i++) v = v * 3u + in[i & 127];
+  } else {
+    v += s[(t + 64) % 128];
+    s[t] = v;
+  }
+  __syncthreads();
+  s[t] = v * 5u;
+  out[t] = s[(t + 64) % 128];
+}
+
+// More hazard reports than the observer keeps (256): wave 0 writes 17 blocks of 64 dwords, one
+// store each; wave 1 reads 17 times, lane l of read j from block (64 + l + j) % 17, so each read
+// meets each of the 17 stores in some lanes: 289 PC pairs, 64 lanes x 17 reads x 4 bytes = 4352
+// byte conflicts a workgroup.
+extern "C" __global__ void race_many(const uint32_t *in, uint32_t *out) {
+  __shared__ uint32_t s[17 * 64];
+  volatile uint32_t *vs = s;
+  uint32_t t = threadIdx.x;
+  if (t < 64) {
+#pragma unroll
+    for (uint32_t i = 0; i < 17; i++) vs[i * 64 + t] = in[t] + i;
+  } else {
+    uint32_t acc = 0;
+#pragma unroll
+    for (uint32_t j = 0; j < 17; j++) acc += vs[((t + j) % 17) * 64 + (t & 63)];
+    out[t] = acc;
+  }
+}
