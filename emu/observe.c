@@ -438,7 +438,7 @@ static void race_pair(emu_obs_worker *ow, bool lds, uint64_t addr, const char *b
   race_pair_n(ow, lds, addr, buf, x, y, ordered_by_run, 1);
 }
 
-bool emu_obs_serial(const emu_observer *o) { return o->race_global || o->nun || o->tracing; }
+bool emu_obs_serial(const emu_observer *o) { return o->race_global || o->tracing; }
 bool emu_obs_racecheck(const emu_observer *o) { return o->race; }
 
 bool emu_obs_launch_begin(emu_observer *o, emu_mem *m, const emu_dispatch *d, const emu_program *prog,
@@ -946,6 +946,18 @@ static void sync_event(emu_obs_worker *ow, emu_wave *w, const emu_insn *in, cons
  * lane and buffer) */
 typedef struct { uint64_t n, addr; int lane; const char *name; } uninit_acc;
 
+/* initcheck's bitmaps are shared by the workers that run a launch's workgroups side by side (one
+ * bitmap byte holds the bits of 8 bytes two workgroups may write): bits are set by atomic ORs, taken
+ * only when one is still clear, and read with relaxed loads. A workgroup sees the bits of what
+ * another one wrote before it in time: in a program that orders the two (an atomic, a flag), the
+ * writes it reads; bytes another workgroup writes unordered (a race) may read as unwritten. */
+typedef uint64_t __attribute__((may_alias)) bm_word;
+static inline uint8_t bm_load(const uint8_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+static inline void bm_or(uint8_t *p, uint8_t m)
+{
+  if ((bm_load(p) & m) != m) __atomic_fetch_or(p, m, __ATOMIC_RELAXED);
+}
+
 /* initcheck of byte a of a global access x against every watched range (global_byte's first part) */
 static void init_byte(emu_observer *o, uint64_t a, const acc_t *x, uninit_acc *u)
 {
@@ -953,8 +965,8 @@ static void init_byte(emu_observer *o, uint64_t a, const acc_t *x, uninit_acc *u
     uninit_range *r = &o->un[i];
     if (!r->written || a - r->base >= r->size) continue;
     uint64_t off = a - r->base;
-    if (!op_reads(x->op)) r->written[off / 8] |= (uint8_t)(1u << (off % 8));
-    else if (!(r->written[off / 8] >> (off % 8) & 1) && !u->n++) u->addr = a, u->lane = x->lane, u->name = r->name;
+    if (!op_reads(x->op)) bm_or(&r->written[off / 8], (uint8_t)(1u << (off % 8)));
+    else if (!(bm_load(&r->written[off / 8]) >> (off % 8) & 1) && !u->n++) u->addr = a, u->lane = x->lane, u->name = r->name;
   }
 }
 
@@ -1039,7 +1051,7 @@ static bool init_clean(const emu_observer *o, uint64_t a, uint32_t len, const ac
     for (size_t r = 0; r < o->nun; r++) {
       const uninit_range *u = &o->un[r];
       const uint64_t off = a + i - u->base;
-      if (u->written && off < u->size && !(u->written[off / 8] >> (off % 8) & 1)) return false;
+      if (u->written && off < u->size && !(bm_load(&u->written[off / 8]) >> (off % 8) & 1)) return false;
     }
   return true;
 }
@@ -1093,29 +1105,35 @@ static void global_bytes(emu_obs_worker *ow, uint64_t a, uint32_t len, const acc
 static bool bits_range(uint8_t *bm, uint64_t lo, uint64_t hi, bool set)
 {
   while (lo < hi && lo % 8) { /* the head, bit by bit */
-    if (set) bm[lo / 8] |= (uint8_t)(1u << lo % 8);
-    else if (!(bm[lo / 8] >> lo % 8 & 1)) return false;
+    if (set) bm_or(&bm[lo / 8], (uint8_t)(1u << lo % 8));
+    else if (!(bm_load(&bm[lo / 8]) >> lo % 8 & 1)) return false;
     lo++;
   }
-  if (hi - lo >= 8) { /* whole bytes, eight at a time where they can be */
+  if (hi - lo >= 8) { /* whole bytes, eight at a time where they are aligned */
     const uint64_t nb = (hi - lo) / 8;
     uint8_t *p = bm + lo / 8;
-    if (set) {
-      memset(p, 0xff, nb);
-    } else {
-      uint64_t i = 0, wd;
-      for (; i + 8 <= nb; i += 8) {
-        memcpy(&wd, p + i, 8);
-        if (wd != ~0ull) return false;
+    uint64_t i = 0;
+    /* a store only where a bit is clear: a line of bits already set stays shared between workers */
+    for (; i < nb && (uintptr_t)(p + i) % 8; i++)
+      if (bm_load(&p[i]) != 0xff) {
+        if (!set) return false;
+        __atomic_store_n(&p[i], 0xff, __ATOMIC_RELAXED);
       }
-      for (; i < nb; i++)
-        if (p[i] != 0xff) return false;
-    }
+    for (; i + 8 <= nb; i += 8)
+      if (__atomic_load_n((const bm_word *)(const void *)(p + i), __ATOMIC_RELAXED) != ~0ull) {
+        if (!set) return false;
+        __atomic_store_n((bm_word *)(void *)(p + i), ~0ull, __ATOMIC_RELAXED);
+      }
+    for (; i < nb; i++)
+      if (bm_load(&p[i]) != 0xff) {
+        if (!set) return false;
+        __atomic_store_n(&p[i], 0xff, __ATOMIC_RELAXED);
+      }
     lo += nb * 8;
   }
   for (; lo < hi; lo++) { /* the tail */
-    if (set) bm[lo / 8] |= (uint8_t)(1u << lo % 8);
-    else if (!(bm[lo / 8] >> lo % 8 & 1)) return false;
+    if (set) bm_or(&bm[lo / 8], (uint8_t)(1u << lo % 8));
+    else if (!(bm_load(&bm[lo / 8]) >> lo % 8 & 1)) return false;
   }
   return true;
 }
@@ -1208,10 +1226,10 @@ static void global_init(emu_obs_worker *ow, const macc *m, acc_t *x)
         const unsigned lo = (unsigned)(b % 8), hi = end - (b & ~7ull) < 8 ? (unsigned)(end - (b & ~7ull)) : 8;
         const uint8_t mask = (uint8_t)((0xffu << lo) & (0xffu >> (8 - hi)));
         if (!rd) {
-          r->written[b / 8] |= mask;
+          bm_or(&r->written[b / 8], mask);
           continue;
         }
-        const unsigned un = mask & (uint8_t)~r->written[b / 8];
+        const unsigned un = mask & (uint8_t)~bm_load(&r->written[b / 8]);
         if (!un) continue;
         if (!u.n) u.addr = r->base + (b & ~7ull) + (unsigned)__builtin_ctz(un), u.lane = x->lane, u.name = r->name;
         for (unsigned t = un; t; t &= t - 1) u.n++; /* at most 8 (no popcnt in the base build's target) */

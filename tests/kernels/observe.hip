@@ -240,3 +240,30 @@ extern "C" __global__ void race_many(const uint32_t *in, uint32_t *out) {
     out[t] = acc;
   }
 }
+
+// initcheck with workgroups side by side (a last-block reduction; grid 8): workgroup w writes byte w
+// of each 8-byte group of out past its first 64 bytes (so every bitmap byte of those bytes gets a
+// bit from each workgroup), then counts itself in out[0] with an atomic after a fence; the
+// workgroup that counts last reads all the groups. Every byte it reads was written and the writes
+// are ordered before its reads: no uninitialized read. In the _gap twin workgroup 3 writes nothing:
+// the last workgroup reads its byte of every group unwritten, 8184 bytes of a 65536-byte out.
+__device__ void lastblock(uint32_t *out, uint32_t skip) {
+  const uint32_t groups = (65536 - 64) / 8;
+  uint8_t *b = (uint8_t *)out + 64;
+  const uint32_t t = threadIdx.x, w = blockIdx.x;
+  if (w != skip)
+    for (uint32_t i = t; i < groups; i += blockDim.x) b[8 * i + w] = (uint8_t)(i + w);
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "agent");
+  __syncthreads();
+  __shared__ uint32_t last;
+  if (t == 0) last = __hip_atomic_fetch_add(&out[0], 1u, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT) == 8 - 1;
+  __syncthreads();
+  if (!last) return;
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "agent");
+  const uint32_t *d = (const uint32_t *)b;
+  uint32_t s = 0;
+  for (uint32_t i = t; i < groups * 2; i += blockDim.x) s += d[i];
+  __hip_atomic_fetch_add(&out[1], s, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+}
+extern "C" __global__ void init_lastblock(const uint32_t *in, uint32_t *out) { lastblock(out, ~0u); }
+extern "C" __global__ void init_lastblock_gap(const uint32_t *in, uint32_t *out) { lastblock(out, 3); }
