@@ -1074,6 +1074,7 @@ void emu_blend64(uint32_t *dst, const uint32_t *d, uint64_t e);
                    /* dst = e ? d : dst */
 void emu_bperm64(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off);
 void emu_addr64(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t off); /* d = (lo | hi << 32) + off */
+void emu_split64(uint32_t *lo, uint32_t *hi, const uint64_t *d); /* lo = d, hi = d >> 32: emu_addr64's inverse */
 uint64_t emu_outside64(const uint64_t *a, uint64_t base, uint64_t lim); /* bit l: a[l] - base > lim (unsigned) */
 /* emu_addr64 then emu_outside64 (d, base, lim) in one pass: the addresses into d, the outside mask returned */
 uint64_t emu_addr_outside64(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t off, uint64_t base, uint64_t lim);

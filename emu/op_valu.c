@@ -777,8 +777,7 @@ int EMU_H(emu_op_v_fmac_f64)(emu_wave *w, const emu_insn *in)
   double A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];
   emu_srcf64(w, in, S0I, A);
   emu_srcf64(w, in, S0I + 1, B);
-  const uint32_t *lo = emu_vreg(w, in, 0, 0), *hi = emu_vreg(w, in, 0, 1);
-  L64 C[l] = emu_f64((uint64_t)lo[l] | (uint64_t)hi[l] << 32);
+  emu_addr64((uint64_t *)(void *)C, emu_vreg(w, in, 0, 0), emu_vreg(w, in, 0, 1), 0); /* the bits, as emu_srcf64 */
   dfma_loop(A, B, C, d);
   emu_dstf64(w, in, 0, d);
   return EMU_OK;

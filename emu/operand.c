@@ -148,7 +148,7 @@ void emu_src64(emu_wave *w, const emu_insn *in, int i, uint64_t *tmp)
       for (int l = 0; l < EMU_LANES; l++) tmp[l] = (uint64_t)slo[l] | (uint64_t)shi[l] << 32;
       return;
     }
-    for (int l = 0; l < EMU_LANES; l++) tmp[l] = (uint64_t)lo[l] | (uint64_t)hi[l] << 32;
+    emu_addr64(tmp, lo, hi, 0);
   } else {
     uint64_t v = emu_ssrc64(w, in, i);
     for (int l = 0; l < EMU_LANES; l++) tmp[l] = v;
@@ -307,10 +307,17 @@ void emu_dst64(emu_wave *w, const emu_insn *in, int i, const uint64_t *d)
     emu_sdst64(w, in, i, d[0]);
     return;
   }
-  uint32_t lo[EMU_LANES], hi[EMU_LANES];
-  for (int l = 0; l < EMU_LANES; l++) lo[l] = (uint32_t)d[l], hi[l] = (uint32_t)(d[l] >> 32);
-  blend(w, in, emu_vreg(w, in, i, 0), lo);
-  blend(w, in, emu_vreg(w, in, i, 1), hi);
+  uint32_t *vlo = emu_vreg(w, in, i, 0), *vhi = emu_vreg(w, in, i, 1);
+  uint64_t e = emu_exec(w);
+  if (__builtin_expect(in->enc == EMU_ENC_DPP, 0)) e &= emu_dpp_wmask(w, in);
+  if (e == ~0ull) { /* straight into the register pair (d is the handler's array, never a register) */
+    emu_split64(vlo, vhi, d);
+    return;
+  }
+  uint32_t lo[EMU_LANES] __attribute__((aligned(64))), hi[EMU_LANES] __attribute__((aligned(64)));
+  emu_split64(lo, hi, d);
+  emu_blend64(vlo, lo, e);
+  emu_blend64(vhi, hi, e);
 }
 
 void emu_dstf64(emu_wave *w, const emu_insn *in, int i, double *d)

@@ -314,11 +314,15 @@ void emu_bperm64(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_
  * address below base wraps above lim): integer operations, exact at any width. */
 T512 static void addr_512(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t off)
 {
-  __m512i vo = _mm512_set1_epi64((long long)off);
-  for (int c = 0; c < 8; c++) {
-    __m512i l = _mm512_cvtepu32_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(lo + 8 * c)));
-    __m512i h = _mm512_cvtepu32_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(hi + 8 * c)));
-    _mm512_storeu_si512(d + 8 * c, _mm512_add_epi64(_mm512_or_si512(l, _mm512_slli_epi64(h, 32)), vo));
+  /* 16 lanes a step, each half loaded whole (64 bytes, as the register's writers store it) and the
+   * pairs interleaved by vpermt2d */
+  const __m512i vo = _mm512_set1_epi64((long long)off);
+  const __m512i ia = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+  const __m512i ib = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+  for (int c = 0; c < 4; c++) {
+    __m512i l = _mm512_loadu_si512(lo + 16 * c), h = _mm512_loadu_si512(hi + 16 * c);
+    _mm512_storeu_si512(d + 16 * c, _mm512_add_epi64(_mm512_permutex2var_epi32(l, ia, h), vo));
+    _mm512_storeu_si512(d + 16 * c + 8, _mm512_add_epi64(_mm512_permutex2var_epi32(l, ib, h), vo));
   }
 }
 
@@ -343,6 +347,43 @@ void emu_addr64(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t of
     return;
   }
   for (int l = 0; l < EMU_LANES; l++) d[l] = ((uint64_t)lo[l] | (uint64_t)hi[l] << 32) + off;
+}
+
+/* ---- 64-bit lane values back into their two VGPR halves: lo[l] = d[l], hi[l] = d[l] >> 32 (the
+ * inverse of emu_addr64 with off 0: 64-bit operands' writes, emu/operand.c emu_dst64) ----------- */
+T512 static void split_512(uint32_t *lo, uint32_t *hi, const uint64_t *d)
+{
+  const __m512i ev = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  const __m512i od = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+  for (int c = 0; c < 4; c++) {
+    __m512i x0 = _mm512_loadu_si512(d + 16 * c), x1 = _mm512_loadu_si512(d + 16 * c + 8);
+    _mm512_storeu_si512(lo + 16 * c, _mm512_permutex2var_epi32(x0, ev, x1));
+    _mm512_storeu_si512(hi + 16 * c, _mm512_permutex2var_epi32(x0, od, x1));
+  }
+}
+
+T256 static void split_256(uint32_t *lo, uint32_t *hi, const uint64_t *d)
+{
+  const __m256i p = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+  for (int c = 0; c < 8; c++) { /* lanes 8c..8c+7: [lo hi] pairs to four lows then four highs, twice */
+    __m256i a = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(d + 8 * c)), p);
+    __m256i b = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(d + 8 * c + 4)), p);
+    _mm256_storeu_si256((__m256i *)(void *)(lo + 8 * c), _mm256_permute2x128_si256(a, b, 0x20));
+    _mm256_storeu_si256((__m256i *)(void *)(hi + 8 * c), _mm256_permute2x128_si256(a, b, 0x31));
+  }
+}
+
+void emu_split64(uint32_t *lo, uint32_t *hi, const uint64_t *d)
+{
+  if (emu_avx512) {
+    split_512(lo, hi, d);
+    return;
+  }
+  if (emu_avx2) {
+    split_256(lo, hi, d);
+    return;
+  }
+  for (int l = 0; l < EMU_LANES; l++) lo[l] = (uint32_t)d[l], hi[l] = (uint32_t)(d[l] >> 32);
 }
 
 T512 static uint64_t outside_512(const uint64_t *a, uint64_t base, uint64_t lim)

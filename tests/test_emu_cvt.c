@@ -1046,6 +1046,16 @@ static void simd_check(void)
   for (int l = 0; l < 64; l++) d2[l] = (uint32_t)(l * 37 * 4 + (l & 3)) ^ 0xffff0000u, a[l] = 1000u + (uint32_t)l;
   emu_bperm64(d, a, d2, 12);
   for (int l = 0; l < 64; l++) cr_assert_eq(d[l], a[((d2[l] + 12) >> 2) & 63]);
+  /* 64-bit lane values from their two halves plus an offset (a carry out of the low half), and
+   * back (a 64-bit register's read and write: emu/operand.c emu_src64, emu_dst64) */
+  uint64_t q[64], q2[64];
+  for (int l = 0; l < 64; l++) a[l] = 0xfffffff0u + (uint32_t)l * 0x01010101u, b[l] = 0x80000000u ^ (uint32_t)(l * 977);
+  emu_addr64(q, a, b, 0x30);
+  for (int l = 0; l < 64; l++) cr_assert_eq(q[l], ((uint64_t)b[l] << 32 | a[l]) + 0x30, "addr64 lane %d", l);
+  emu_addr64(q2, a, b, 0);
+  uint32_t lo[64], hi[64];
+  emu_split64(lo, hi, q2);
+  for (int l = 0; l < 64; l++) cr_assert(lo[l] == a[l] && hi[l] == b[l], "split64 lane %d", l);
 }
 
 /* 64-bit LDS reads and writes of a whole wave (the all-lanes fast paths) against the ISA's per-lane
