@@ -1034,7 +1034,10 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
     for (int t = 0; t < nthreads; t++) pthread_join(th[t], NULL);
     free(th);
   }
-  if (obs) emu_obs_launch_end(obs);
+  if (obs) {
+    for (int t = 0; t < nthreads; t++) emu_obs_worker_flush(W[t].ow);
+    emu_obs_launch_end(obs);
+  }
   const size_t warned_pcs = emu_warns_report(&L.warns, o, atomic_load(&L.fault_idx));
   {
     /* fidelity (emu/fidelity.c): executions per instruction over all phases and workers; the

@@ -323,6 +323,9 @@ struct emu_obs_worker {
   uint32_t interval;     /* barriers passed in this workgroup */
   uint32_t wg_index;
   uint64_t nrep;         /* reports made in the current workgroup (report_n's key) */
+  /* reports this worker made again (report_n): counted here, added to the observer's list under its
+   * lock when the slot is taken by another or the launch ends (emu_obs_worker_flush) */
+  struct hzc { uint64_t pa, pb, n; struct hzkey key; uint8_t kind, lds, used; } hzc[16];
   /* the current instruction's accesses (emu_obs_exec): 1.3 KB, in the worker's memory rather than
    * on emu_obs_exec's stack, where writing the lanes' addresses and then reading them stalled (a
    * checked Stream_Overlap: 5.9 s on the stack, 5.35-5.39 s here at any of 8 offsets tried) */
@@ -372,12 +375,51 @@ static void set_rep(emu_observer *o, emu_hazard *h, uint64_t addr, const char *b
   fill_access(o, &h->second, second);
 }
 
+/* n more byte conflicts of the report of kind k, space lds and PC pair (pa, pb) (the observer's lock held) */
+static void report_add(emu_observer *o, emu_hazard_kind k, bool lds, uint64_t pa, uint64_t pb, uint64_t n)
+{
+  for (size_t i = 0; i < o->nhz; i++) {
+    emu_hazard *h = &o->hz[i];
+    if (h->kind == k && h->lds == lds && h->first.pc == pa && h->second.pc == pb) {
+      h->count += n;
+      return;
+    }
+  }
+  o->hz_dropped += n; /* its report was not kept (MAX_HAZARDS) */
+}
+
+/* the counts a worker holds back (report_n's cache) into the observer's reports */
+static void hzc_flush(emu_obs_worker *ow, struct hzc *c)
+{
+  if (c->used && c->n) {
+    pthread_mutex_lock(&ow->o->mu);
+    report_add(ow->o, (emu_hazard_kind)c->kind, c->lds, c->pa, c->pb, c->n);
+    pthread_mutex_unlock(&ow->o->mu);
+  }
+  c->used = 0, c->n = 0;
+}
+
+void emu_obs_worker_flush(emu_obs_worker *ow)
+{
+  if (!ow) return;
+  for (size_t i = 0; i < sizeof ow->hzc / sizeof *ow->hzc; i++) hzc_flush(ow, &ow->hzc[i]);
+}
+
 static void report_n(emu_obs_worker *ow, emu_hazard_kind k, bool lds, uint64_t addr, const char *buf,
                      const acc_t *first, const acc_t *second, uint64_t n)
 {
   emu_observer *o = ow->o;
   const struct hzkey key = {o->launches, ow->wg_index, ow->nrep++};
   uint64_t pa = first ? o->prog->insns[first->ip].pc : 0, pb = o->prog->insns[second->ip].pc;
+  /* A report this worker already made, from a place earlier in grid order: its representative
+   * stands (the list's is that one or an earlier one), so only the count grows, held here. */
+  struct hzc *c = &ow->hzc[(pa * 0x9e3779b97f4a7c15ull ^ pb * 0xc2b2ae3d27d4eb4full ^ (uint64_t)k * 3 ^ lds) >> 60];
+  if (c->used && c->pa == pa && c->pb == pb && c->kind == (uint8_t)k && c->lds == lds && key_before(&c->key, &key)) {
+    c->n += n;
+    return;
+  }
+  hzc_flush(ow, c);
+  *c = (struct hzc){pa, pb, 0, key, (uint8_t)k, lds, 1};
   pthread_mutex_lock(&o->mu);
   for (size_t i = 0; i < o->nhz; i++) {
     emu_hazard *h = &o->hz[i];
@@ -1199,12 +1241,17 @@ static void global_init(emu_obs_worker *ow, const macc *m, acc_t *x)
   uninit_acc u = {0, 0, 0, NULL};
   const bool rd = op_reads(x->op);
   size_t last = 0;
+  /* m's fields in locals: the bitmap stores (bytes) could alias the record for the compiler */
+  const uint64_t lanes = m->lanes;
+  const uint32_t bytes = m->bytes;
+  const bool scalar = m->scalar;
   for (int sg = 0; sg < m->nseg; sg++) {
     if (global_init_span(o, m, sg, rd, &last)) continue;
+    const uint64_t *ad = m->addr[sg];
     for (int l = 0; l < EMU_LANES; l++) {
-      if (!(m->lanes >> l & 1)) continue;
-      x->lane = m->scalar ? -1 : l;
-      const uint64_t a = m->addr[sg][l];
+      if (!(lanes >> l & 1)) continue;
+      x->lane = scalar ? -1 : l;
+      const uint64_t a = ad[l];
       uninit_range *r = last < o->nun ? &o->un[last] : NULL;
       if (!r || !r->written || a - r->base >= r->size) {
         r = NULL;
@@ -1217,16 +1264,16 @@ static void global_init(emu_obs_worker *ow, const macc *m, acc_t *x)
       if (!r) { /* the first byte in no range: the walk finds nothing unless a later byte is in one */
         bool any = false;
         for (size_t i = 0; i < o->nun && !any; i++)
-          any = o->un[i].written && o->un[i].base - a < m->bytes;
+          any = o->un[i].written && o->un[i].base - a < bytes;
         if (!any) continue;
       }
       const uint64_t off = r ? a - r->base : 0;
-      if (!r || m->bytes > r->size - off) { /* in no range, or not in one: byte by byte */
-        for (uint32_t b = 0; b < m->bytes; b++) init_byte(o, a + b, x, &u);
+      if (!r || bytes > r->size - off) { /* in no range, or not in one: byte by byte */
+        for (uint32_t b = 0; b < bytes; b++) init_byte(o, a + b, x, &u);
         continue;
       }
       /* the bits of bytes [off, off + bytes), a bitmap byte at a time */
-      for (uint64_t b = off, end = off + m->bytes; b < end; b = (b | 7) + 1) {
+      for (uint64_t b = off, end = off + bytes; b < end; b = (b | 7) + 1) {
         const unsigned lo = (unsigned)(b % 8), hi = end - (b & ~7ull) < 8 ? (unsigned)(end - (b & ~7ull)) : 8;
         const uint8_t mask = (uint8_t)((0xffu << lo) & (0xffu >> (8 - hi)));
         if (!rd) {

@@ -12,6 +12,9 @@ typedef struct emu_obs_worker emu_obs_worker;
  * configuration, shadow too large). */
 bool emu_obs_launch_begin(emu_observer *o, emu_mem *m, const emu_dispatch *d, const emu_program *prog,
                           char *msg, size_t msgn);
+/* A worker is done with the launch: the report counts it held back go to the observer (before
+ * emu_obs_launch_end). */
+void emu_obs_worker_flush(emu_obs_worker *ow);
 /* Launch end, after the workers: the hazard reports put in grid order. */
 void emu_obs_launch_end(emu_observer *o);
 /* The workgroups must run on one thread, in grid order (global shadow, traces). */
