@@ -2966,3 +2966,89 @@ Test(emu_cvt, div_fmas_f32_without_vcc_is_fmaf)
   }
   sn_free(s);
 }
+
+/* v_add_f64, v_mul_f64, v_fma_f64 and v_fmac_f64 on AVX-512 (emu/op_valu.c f64_fast: 16 lanes at a
+ * time, the halves interleaved and split by vpermt2d) give the generic handlers' bits (the path a
+ * host without AVX-512 takes): sources of NaNs with payloads (quiet and signalling, either sign),
+ * infinities, signed zeros, subnormals and ordinary values in every pairing the lanes make,
+ * modifiers, SGPR and inline-constant sources, a destination over a source, partial EXEC. And the
+ * rules without either path: two NaNs added or multiplied give S0's, quieted (IEEE leaves the
+ * payload open; x86's order, the generic build's), 1.5 * -2.0 is -3.0, 1.5 + 0.25 is 1.75. */
+static const char f64_src_text[] =
+    "v_add_f64 v[10:11], v[2:3], v[4:5]\nv_mul_f64 v[12:13], v[2:3], v[4:5]\n"
+    "v_fma_f64 v[14:15], v[2:3], v[4:5], v[6:7]\nv_fmac_f64 v[16:17], v[2:3], v[4:5]\n"
+    "v_add_f64 v[18:19], -v[2:3], |v[4:5]|\nv_mul_f64 v[20:21], s[4:5], v[4:5]\n"
+    "v_fma_f64 v[22:23], v[2:3], 0.5, -v[6:7]\nv_fma_f64 v[24:25], |v[2:3]|, -v[4:5], s[6:7]\n"
+    "v_mul_f64 v[26:27], v[4:5], -4.0\nv_add_f64 v[2:3], v[2:3], v[4:5]\n";
+static uint64_t f64_special(uint32_t *st, int l, int which)
+{
+  static const uint64_t sp[] = {0x7ff8000000000000ull, 0x7ff8000000000abcull, 0xfff0000000000123ull, 0x7ff0000000000001ull,
+                                0x7ff0000000000000ull, 0xfff0000000000000ull, 0x0000000000000000ull, 0x8000000000000000ull,
+                                0x000fffffffffffffull, 0x8000000000000001ull, 0x7fefffffffffffffull, 0x3ff8000000000000ull,
+                                0xc000000000000000ull, 0x0010000000000000ull};
+  const int ns = (int)(sizeof sp / sizeof *sp);
+  const int k = which == 0 ? l % ns : which == 1 ? (l / ns + l) % ns : (l * 7 + 3) % ns;
+  if (l >= 48) return (uint64_t)sn_rand(st) << 32 | sn_rand(st); /* ordinary bits (any class) */
+  return sp[k] ^ (which == 2 && l % 5 == 0 ? 0x8000000000000000ull : 0);
+}
+static void f64_fill(snip *s, uint32_t seed)
+{
+  uint32_t st = seed;
+  for (int l = 0; l < 64; l++)
+    for (int r = 0; r < 3; r++) {
+      uint64_t v = f64_special(&st, l, r);
+      sn_v(s, 2 + 2 * r)[l] = (uint32_t)v, sn_v(s, 3 + 2 * r)[l] = (uint32_t)(v >> 32);
+    }
+  for (int r = 10; r < 28; r++)
+    for (int l = 0; l < 64; l++) sn_v(s, r)[l] = 0xdead0000u + (uint32_t)(r * 64 + l);
+  emu_wr64s(&s->w, 4, 0x3ff0000000000001ull); /* s[4:5]: 1 + 1 ulp */
+  emu_wr64s(&s->w, 6, 0xfff00000000000ffull); /* s[6:7]: a negative signalling NaN */
+}
+Test(emu_cvt, f64_arithmetic_on_avx512_gives_the_generic_handlers_bits)
+{
+  const bool had = emu_avx512, had2 = emu_avx2;
+  for (int a = 0; a < EMU_NARCH; a++)
+    for (int pass = 0; pass < 2; pass++) {
+      const uint64_t ex = pass ? 0xf0f0ff00a5a5ffffull : ~0ull;
+      snip *s = sn_new((emu_arch)a, f64_src_text);
+      uint32_t out[2][18][64];
+      for (int path = 0; path < 2; path++) {
+        emu_avx512 = path ? false : had, emu_avx2 = path ? false : had2;
+        f64_fill(s, 0x1234567u + (uint32_t)pass);
+        sn_exec(s, ex);
+        cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+        for (int r = 0; r < 18; r++) memcpy(out[path][r], sn_v(s, r < 2 ? 2 + r : 10 + (r - 2)), sizeof out[path][r]);
+      }
+      emu_avx512 = had, emu_avx2 = had2;
+      for (int r = 0; r < 18; r++)
+        for (int l = 0; l < 64; l++)
+          cr_assert_eq(out[0][r][l], out[1][r][l], "%s EXEC %016llx v%d lane %d: this CPU's path 0x%08x, generic 0x%08x",
+                       emu_arch_name((emu_arch)a), (unsigned long long)ex, r < 2 ? 2 + r : 10 + (r - 2), l, out[0][r][l],
+                       out[1][r][l]);
+      sn_free(s);
+    }
+  /* the rules, on this CPU's path: lane 62 qNaN(0xabc) and -sNaN(0x123), lane 63 sNaN(1) and
+   * qNaN(0xabc): S0's NaN, quieted (bit 51 set) */
+  snip *s = sn_new(EMU_GFX950, f64_src_text);
+  f64_fill(s, 7);
+  const uint64_t nan_a[2] = {0x7ff8000000000abcull, 0x7ff0000000000001ull}, nan_b[2] = {0xfff0000000000123ull, 0x7ff8000000000abcull};
+  for (int i = 0; i < 2; i++) {
+    sn_v(s, 2)[62 + i] = (uint32_t)nan_a[i], sn_v(s, 3)[62 + i] = (uint32_t)(nan_a[i] >> 32);
+    sn_v(s, 4)[62 + i] = (uint32_t)nan_b[i], sn_v(s, 5)[62 + i] = (uint32_t)(nan_b[i] >> 32);
+  }
+  const uint64_t a1 = 0x3ff8000000000000ull, b1 = 0xc000000000000000ull, c1 = 0x3fd0000000000000ull; /* 1.5, -2, 0.25 */
+  sn_v(s, 2)[60] = (uint32_t)a1, sn_v(s, 3)[60] = (uint32_t)(a1 >> 32);
+  sn_v(s, 4)[60] = (uint32_t)b1, sn_v(s, 5)[60] = (uint32_t)(b1 >> 32);
+  sn_v(s, 2)[61] = (uint32_t)a1, sn_v(s, 3)[61] = (uint32_t)(a1 >> 32);
+  sn_v(s, 4)[61] = (uint32_t)c1, sn_v(s, 5)[61] = (uint32_t)(c1 >> 32);
+  sn_exec(s, ~0ull);
+  cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+  for (int i = 0; i < 2; i++) {
+    const uint64_t want = nan_a[i] | 1ull << 51;
+    cr_assert(rd64v(s, 10, 62 + i) == want && rd64v(s, 12, 62 + i) == want, "lane %d: S0's NaN quieted, 0x%016llx", 62 + i,
+              (unsigned long long)want);
+  }
+  cr_assert_eq(rd64v(s, 12, 60), 0xc008000000000000ull, "1.5 * -2.0");
+  cr_assert_eq(rd64v(s, 10, 61), 0x3ffc000000000000ull, "1.5 + 0.25");
+  sn_free(s);
+}
