@@ -339,9 +339,13 @@ static bool f64_fast(emu_wave *w, const emu_insn *in, int op, bool fmac)
     emu_dstf64(w, in, 0, d);                                                                       \
     return EMU_OK;                                                                                 \
   }
-#define VOP_D2(name, expr)                                                                         \
+/* VOP_D2 with the AVX-512 path of f64_fast (op) tried first */
+#define VOP_D2F(name, expr, op) VOP_D2_(name, expr, F64_TRY(op, false))
+#define VOP_D2(name, expr) VOP_D2_(name, expr, (void)0)
+#define VOP_D2_(name, expr, first)                                                                 \
   int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
   {                                                                                                \
+    first;                                                                                         \
     double A[EMU_LANES], B[EMU_LANES], d[EMU_LANES];                                               \
     emu_srcf64(w, in, S0I, A);                                                                     \
     emu_srcf64(w, in, S0I + 1, B);                                                                 \
@@ -1144,26 +1148,8 @@ int EMU_H(emu_op_v_ldexp_f64)(emu_wave *w, const emu_insn *in)
   emu_dstf64(w, in, 0, d);
   return EMU_OK;
 }
-int EMU_H(emu_op_v_add_f64)(emu_wave *w, const emu_insn *in)
-{
-  F64_TRY(F64_ADD, false);
-  double A[EMU_LANES], B[EMU_LANES], d[EMU_LANES];
-  emu_srcf64(w, in, S0I, A);
-  emu_srcf64(w, in, S0I + 1, B);
-  L64 d[l] = A[l] + B[l];
-  emu_dstf64(w, in, 0, d);
-  return EMU_OK;
-}
-int EMU_H(emu_op_v_mul_f64)(emu_wave *w, const emu_insn *in)
-{
-  F64_TRY(F64_MUL, false);
-  double A[EMU_LANES], B[EMU_LANES], d[EMU_LANES];
-  emu_srcf64(w, in, S0I, A);
-  emu_srcf64(w, in, S0I + 1, B);
-  L64 d[l] = A[l] * B[l];
-  emu_dstf64(w, in, 0, d);
-  return EMU_OK;
-}
+VOP_D2F(v_add_f64, a + b, F64_ADD)
+VOP_D2F(v_mul_f64, a * b, F64_MUL)
 VOP_D2(v_min_f64, dmin_ieee(IEEE, a, b))
 VOP_D2(v_max_f64, dmax_ieee(IEEE, a, b))
 /* 64-bit shifts: shift count is S0 (rev forms), value S1 */

@@ -738,26 +738,38 @@ static char *mutant_hazards(rt_device *d, const char *co, int threads, size_t *n
  * first, named by workgroup 1). And the prefill kernel's missing-barrier mutant, racing in every
  * workgroup at many PC pairs: 8 workers (more than this machine's cores) give the one worker's
  * lines, byte for byte. */
+/* kernel on grid under --racecheck three times: exit 1, check(arch, output) each time, and the
+ * same finding lines each time */
+static void racecheck_three_runs(const char *arch, const char *kernel, const char *grid,
+                                 void (*check)(const char *arch, const char *out)) {
+  char *first = NULL;
+  for (int run = 0; run < 3; run++) {
+    int rc;
+    char *out = run_k(arch, kernel, grid, "--racecheck", &rc);
+    cr_assert_eq(rc, 1, "%s %s run %d: %s", arch, kernel, run, out);
+    check(arch, out);
+    char *f = finding_lines(out);
+    if (first) cr_assert_str_eq(f, first, "%s %s: runs differ", arch, kernel);
+    else first = ll_xstrdup(f);
+    free(f), free(out);
+  }
+  free(first);
+}
+
+static void late0_check(const char *arch, const char *out) {
+  char *f = finding_lines(out);
+  const char *raw = strstr(f, "racecheck: RAW hazard"), *war = strstr(f, "racecheck: WAR hazard");
+  cr_assert(raw == f && war && strstr(f, "racecheck: 2 hazards\n"), "%s: RAW then WAR expected:\n%s", arch, f);
+  char *l1 = ll_fmt("%.*s", (int)(war - raw), raw);
+  cr_assert(count_of(l1, "wg (0,0,0)") == 2 && strstr(l1, "(4096 byte conflicts)"), "%s: %s", arch, l1);
+  cr_assert(count_of(war, "wg (1,0,0)") == 2 && strstr(war, "(3584 byte conflicts)"), "%s: %s", arch, war);
+  free(l1), free(f);
+}
+
 Test(observe, racecheck_reports_are_the_one_worker_runs_in_grid_order, .timeout = 600) {
   const char *arches[] = {"gfx942", "gfx950"};
   for (int a = 0; a < 2; a++) {
-    char *first = NULL;
-    for (int run = 0; run < 3; run++) {
-      int rc;
-      char *out = run_k(arches[a], "race_late0", "8", "--racecheck", &rc);
-      cr_assert_eq(rc, 1, "%s: %s", arches[a], out);
-      char *f = finding_lines(out);
-      const char *raw = strstr(f, "racecheck: RAW hazard"), *war = strstr(f, "racecheck: WAR hazard");
-      cr_assert(raw == f && war && strstr(f, "racecheck: 2 hazards\n"), "%s run %d: RAW then WAR expected:\n%s", arches[a],
-                run, f);
-      char *l1 = ll_fmt("%.*s", (int)(war - raw), raw);
-      cr_assert(count_of(l1, "wg (0,0,0)") == 2 && strstr(l1, "(4096 byte conflicts)"), "%s: %s", arches[a], l1);
-      cr_assert(count_of(war, "wg (1,0,0)") == 2 && strstr(war, "(3584 byte conflicts)"), "%s: %s", arches[a], war);
-      if (first) cr_assert_str_eq(f, first, "%s: runs differ", arches[a]);
-      else first = ll_xstrdup(f);
-      free(l1), free(f), free(out);
-    }
-    free(first);
+    racecheck_three_runs(arches[a], "race_late0", "8", late0_check);
     rt_device *d = emu_device(arches[a]);
     char *mut = ll_fmt(LANELAB_BUILD "/%s/mutants/missing_barrier/prefill_single.co", arches[a]);
     size_t n1, n8;
@@ -774,34 +786,24 @@ Test(observe, racecheck_reports_are_the_one_worker_runs_in_grid_order, .timeout 
  * the same in every run. observe.hip race_many has 289 racing PC pairs and, by its indexing,
  * 4352 byte conflicts a workgroup: on 4 workgroups the 256 kept reports and the line of the rest
  * add up to 17408, the same lines in three runs, on both arches. */
-Test(observe, hazards_past_the_kept_reports_are_counted_not_dropped, .timeout = 300) {
-  const char *arches[] = {"gfx942", "gfx950"};
-  for (int a = 0; a < 2; a++) {
-    char *first = NULL;
-    for (int run = 0; run < 3; run++) {
-      int rc;
-      char *out = run_k(arches[a], "race_many", "4", "--racecheck", &rc);
-      cr_assert_eq(rc, 1, "%s: %s", arches[a], out);
-      cr_assert(strstr(out, "racecheck: 256 hazards\n"), "%s: 256 kept reports expected: %s", arches[a], out);
-      unsigned long long sum = 0, rest = 0, c;
-      for (const char *p = out; (p = strstr(p, "hazard on LDS byte")); p++) {
-        const char *e = strchr(p, '\n'), *q = strstr(p, " byte conflicts)\n");
-        cr_assert(q && q < e + 1, "%s: no count in a report", arches[a]);
-        while (q > p && q[-1] != '(') q--;
-        cr_assert(sscanf(q, "%llu", &c) == 1);
-        sum += c;
-      }
-      const char *d = strstr(out, "hazards: ");
-      cr_assert(d && sscanf(d, "hazards: %llu byte conflicts in reports past the 256 kept", &rest) == 1, "%s: %s",
-                arches[a], out);
-      cr_assert(rest > 0 && sum + rest == 17408, "%s: %llu listed + %llu not listed, 17408 expected", arches[a], sum, rest);
-      char *f = finding_lines(out);
-      if (first) cr_assert_str_eq(f, first, "%s: runs differ", arches[a]);
-      else first = ll_xstrdup(f);
-      free(f), free(out);
-    }
-    free(first);
+static void many_check(const char *arch, const char *out) {
+  cr_assert(strstr(out, "racecheck: 256 hazards\n"), "%s: 256 kept reports expected: %s", arch, out);
+  unsigned long long sum = 0, rest = 0, c;
+  for (const char *p = out; (p = strstr(p, "hazard on LDS byte")); p++) {
+    const char *e = strchr(p, '\n'), *q = strstr(p, " byte conflicts)\n");
+    cr_assert(q && q < e + 1, "%s: no count in a report", arch);
+    while (q > p && q[-1] != '(') q--;
+    cr_assert(sscanf(q, "%llu", &c) == 1);
+    sum += c;
   }
+  const char *d = strstr(out, "hazards: ");
+  cr_assert(d && sscanf(d, "hazards: %llu byte conflicts in reports past the 256 kept", &rest) == 1, "%s: %s", arch, out);
+  cr_assert(rest > 0 && sum + rest == 17408, "%s: %llu listed + %llu not listed, 17408 expected", arch, sum, rest);
+}
+
+Test(observe, hazards_past_the_kept_reports_are_counted_not_dropped, .timeout = 300) {
+  racecheck_three_runs("gfx942", "race_many", "4", many_check);
+  racecheck_three_runs("gfx950", "race_many", "4", many_check);
 }
 
 /* The gfx950 prefill kernel, traced: (1) its first V read (ds_read_b64_tr_b16, wave 0 of
