@@ -10,7 +10,9 @@
  * 1 when the program exited non-zero or was killed, a launch faulted, or racecheck / initcheck /
  * leakcheck found something, or --strict-fidelity and an executed instruction rested on a stated choice; 2 bad usage, a program that cannot be started, or one that never reached
  * lanelab's HIP runtime (not built with lanelab hipcc, or no HIP call: the checks did not run);
- * 3 the environment lacks something. */
+ * 3 the environment lacks something. SIGTERM, SIGHUP or SIGQUIT sent to lanelab exec (a CI job's
+ * timeout, a closed terminal) goes on to the program; when it has ended, lanelab exec prints what
+ * its runtime recorded, removes its temporary folder and ends by the same signal. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
@@ -124,6 +126,15 @@ static void print_summary(const char *prog, const hip_summary *s, const exec_opt
             s->fidelity_choices, n && s->fidelity_choices[n - 1] != '\n' ? "\n" : "");
 }
 
+/* the program's pid once started, and the last ending signal that reached lanelab exec */
+static volatile sig_atomic_t fwd_pid, fwd_sig;
+static void forward(int sig)
+{
+  fwd_sig = sig;
+  if (fwd_pid > 0) kill((pid_t)fwd_pid, sig);
+}
+static const int forwarded[] = {SIGTERM, SIGHUP, SIGQUIT};
+
 int cmd_exec(int argc, char **argv) {
   exec_opts o = {0};
   int rc = parse(argc, argv, &o);
@@ -153,6 +164,14 @@ int cmd_exec(int argc, char **argv) {
     free(d);
   }
   fflush(NULL);
+  /* before the fork, so that no such signal ends lanelab exec and leaves the program running;
+   * the program starts with the default actions (execvp resets caught signals) */
+  struct sigaction sa, old_sa[sizeof forwarded / sizeof *forwarded];
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = forward;
+  sigemptyset(&sa.sa_mask);
+  fwd_pid = 0, fwd_sig = 0;
+  for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++) sigaction(forwarded[i], &sa, &old_sa[i]);
   pid_t pid = fork();
   if (pid < 0) {
     fprintf(stderr, "lanelab: exec: fork: %s\n", strerror(errno));
@@ -165,11 +184,13 @@ int cmd_exec(int argc, char **argv) {
     _exit(127);
   }
   /* lanelab exec waits; a Ctrl-C reaches the program (same process group) and ends it */
+  fwd_pid = pid;
+  if (fwd_sig) kill(pid, fwd_sig); /* one that came between the fork and here */
   signal(SIGINT, SIG_IGN);
   int st;
   while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
   signal(SIGINT, SIG_DFL);
-  char how[96];
+  char how[256];
   bool prog_ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
   if (WIFEXITED(st)) snprintf(how, sizeof how, "exit %d", WEXITSTATUS(st));
   else snprintf(how, sizeof how, "killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
@@ -191,9 +212,9 @@ int cmd_exec(int argc, char **argv) {
     goto out;
   }
   if (!s.complete) {
-    char tmp[160];
+    char tmp[256];
     snprintf(tmp, sizeof tmp, "%s before the runtime's exit handler ran (the counts are as of its last finding)", how);
-    snprintf(how, sizeof how, "%.95s", tmp);
+    snprintf(how, sizeof how, "%s", tmp);
   }
   print_summary(o.prog[0], &s, &o, how);
   if (o.report) {
@@ -212,5 +233,12 @@ out:
   unlink(summary);
   rmdir(dir);
   free(summary);
+  fwd_pid = 0;
+  for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++) sigaction(forwarded[i], &old_sa[i], NULL);
+  if (fwd_sig) { /* end as the signal would have ended lanelab exec */
+    fflush(NULL);
+    signal(fwd_sig, SIG_DFL);
+    raise(fwd_sig);
+  }
   return rc;
 }

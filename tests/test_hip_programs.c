@@ -6,9 +6,13 @@
  * docs/hip-runtime.md's API table against the header and the library. */
 #include <criterion/criterion.h>
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "emu/emu.h"
@@ -461,6 +465,50 @@ Test(exec, exit_status_and_bad_usage, .timeout = 120) {
     cr_expect(strstr(out, cases[i].want), "'%s': no '%s':\n%s", cases[i].cmd, cases[i].want, out);
     free(out);
   }
+}
+
+/* SIGTERM or SIGHUP sent to lanelab exec (a CI job's timeout, a closed terminal) goes on to the
+ * program, and lanelab exec ends by the same signal once the program has ended, its temporary
+ * folder removed (cli/cmd_exec.c). Before, lanelab exec died at once, and the program ran on,
+ * orphaned, with the folder left in /tmp. `vector_add wait FILE` writes its pid and the summary
+ * path exec gave it, then sleeps for a minute. */
+Test(exec, an_ending_signal_reaches_the_program_and_leaves_nothing_behind, .timeout = 180) {
+  char *dir = fresh_dir("exec-signal"), *f = ll_fmt("%s/pid", dir);
+  const int sigs[] = {SIGTERM, SIGHUP};
+  for (size_t i = 0; i < 2; i++) {
+    unlink(f);
+    pid_t lp = fork();
+    cr_assert_geq(lp, 0);
+    if (lp == 0) {
+      int fd = open("/dev/null", O_WRONLY);
+      if (fd >= 0) dup2(fd, 1), dup2(fd, 2);
+      execl(LANELAB, "lanelab", "exec", "--", PROGS "/vector_add", "wait", f, (char *)NULL);
+      _exit(127);
+    }
+    long prog = 0;
+    char sum[512] = "";
+    for (int t = 0; t < 600 && !prog; t++) { /* up to 60 s for the program to start */
+      FILE *pf = fopen(f, "r");
+      if (pf) {
+        if (fscanf(pf, "%ld %511s", &prog, sum) != 2) prog = 0;
+        fclose(pf);
+      }
+      if (!prog) usleep(100000);
+    }
+    cr_assert_gt(prog, 0, "the program did not start under lanelab exec");
+    cr_assert(strstr(sum, "/summary.json"), "exec's summary path: '%s'", sum);
+    cr_assert_eq(kill(lp, sigs[i]), 0);
+    int st = 0;
+    cr_assert_eq(waitpid(lp, &st, 0), lp);
+    const bool gone = kill((pid_t)prog, 0) != 0 && errno == ESRCH;
+    if (!gone) kill((pid_t)prog, SIGKILL); /* no orphan left to this machine */
+    cr_expect(WIFSIGNALED(st) && WTERMSIG(st) == sigs[i], "signal %d: lanelab exec ended with status 0x%x", sigs[i], st);
+    cr_expect(gone, "signal %d: the program (pid %ld) still runs after lanelab exec ended", sigs[i], prog);
+    *strrchr(sum, '/') = 0;
+    cr_expect(access(sum, F_OK) != 0, "signal %d: exec's temporary folder %s is left", sigs[i], sum);
+  }
+  free(f);
+  drop_dir(dir);
 }
 
 /* The fidelity line after the summary (docs/fidelity.md), and --strict-fidelity. gemm_softmax's

@@ -1,6 +1,9 @@
 // Vector add with every call checked: hipMalloc, hipMemcpy both ways, <<<>>>, hipGetLastError,
 // hipDeviceSynchronize, hipFree; the result against a + b computed on the host.
 #include "common.h"
+#include <cstring>
+#include <string>
+#include <unistd.h>
 #include <vector>
 
 __global__ void vector_add(const float *a, const float *b, float *c, int n) {
@@ -10,6 +13,20 @@ __global__ void vector_add(const float *a, const float *b, float *c, int n) {
 }
 
 int main(int argc, char **argv) {
+  if (argc > 2 && !std::strcmp(argv[1], "wait")) { // `vector_add wait FILE`: reaches the runtime, writes its
+    // pid and exec's summary path to FILE (written whole, then renamed), then waits for a signal (60 s)
+    int count = 0;
+    HIP_CHECK(hipGetDeviceCount(&count));
+    const char *sum = std::getenv("LANELAB_EXEC_SUMMARY");
+    std::string tmp = std::string(argv[2]) + ".tmp";
+    FILE *f = std::fopen(tmp.c_str(), "w");
+    if (!f) return 4;
+    std::fprintf(f, "%ld %s\n", (long)getpid(), sum ? sum : "-");
+    std::fclose(f);
+    if (std::rename(tmp.c_str(), argv[2]) != 0) return 4;
+    for (int i = 0; i < 600; i++) usleep(100000);
+    return 5;
+  }
   if (argc > 1) { // `vector_add exit3`: a program that reaches the runtime and then fails (exec's exit status)
     int count = 0;
     HIP_CHECK(hipGetDeviceCount(&count));
