@@ -527,10 +527,10 @@ static int mem_store(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, b
       uint32_t nw = bytes / 4;
       const uint32_t *s[4];
       for (uint32_t k = 0; k < nw; k++) s[k] = emu_vreg(w, in, di, (int)k);
-      if (nw == 1) {
+      if (e == ~0ull) {
+        emu_gstore64(h, a.m.addr, s, nw); /* every lane (emu/simd.c: a coalesced store whole, AVX2 transposes) */
+      } else if (nw == 1) {
         LANES memcpy((void *)(h + a.m.addr[l]), &s[0][l], 4);
-      } else if (e == ~0ull) {
-        emu_gstore64(h, a.m.addr, s, nw); /* every lane (emu/simd.c: AVX2 transposes for 2 and 4 dwords) */
       } else {
         LANES for (uint32_t k = 0; k < nw; k++) memcpy((void *)(h + a.m.addr[l] + 4 * k), &s[k][l], 4);
       }

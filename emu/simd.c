@@ -668,8 +668,49 @@ T256 static void gstore_256(uintptr_t h, const uint64_t *a, const uint32_t *cons
     _mm_storeu_si128((__m128i *)(void *)(h + ad[3]), _mm_unpackhi_epi64(t1, u1));
   }
 }
+/* AVX-512, a wave whose lanes' bytes follow one another (a[l] = a[0] + 4 nw l: a coalesced store,
+ * no two lanes' bytes overlap, so the lane order decides nothing): the dwords interleaved by
+ * vpermt2d (nw 2; nw 4 as two pairs) and stored 64 bytes at a time. false: not contiguous. */
+T512 static bool gstore_seq_512(uintptr_t h, const uint64_t *a, const uint32_t *const *s, uint32_t nw)
+{
+  const __m512i step = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+  const __m512i a0 = _mm512_set1_epi64((long long)a[0]), sz = _mm512_set1_epi64((long long)(4 * nw));
+  __mmask8 ok = 0xff;
+  for (int c = 0; c < 8; c++) { /* a[8c + i] == a[0] + 4 nw (8c + i) */
+    const __m512i want = _mm512_add_epi64(a0, _mm512_mullo_epi64(_mm512_add_epi64(step, _mm512_set1_epi64(8 * c)), sz));
+    ok &= _mm512_cmpeq_epi64_mask(_mm512_loadu_si512(a + 8 * c), want);
+  }
+  if (ok != 0xff || a[0] > UINT64_MAX - 256 * nw) return false;
+  uint8_t *d = (uint8_t *)(h + a[0]);
+  if (nw == 1) {
+    for (int c = 0; c < 4; c++) _mm512_storeu_si512(d + 64 * c, _mm512_loadu_si512(s[0] + 16 * c));
+    return true;
+  }
+  const __m512i ia = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+  const __m512i ib = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+  for (int c = 0; c < 4; c++) {
+    const __m512i x0 = _mm512_loadu_si512(s[0] + 16 * c), x1 = _mm512_loadu_si512(s[1] + 16 * c);
+    const __m512i p0 = _mm512_permutex2var_epi32(x0, ia, x1), p1 = _mm512_permutex2var_epi32(x0, ib, x1);
+    if (nw == 2) { /* lanes 16c..16c+7, then 16c+8..16c+15: (dword 0, dword 1) each */
+      _mm512_storeu_si512(d + 128 * c, p0);
+      _mm512_storeu_si512(d + 128 * c + 64, p1);
+      continue;
+    }
+    const __m512i x2 = _mm512_loadu_si512(s[2] + 16 * c), x3 = _mm512_loadu_si512(s[3] + 16 * c);
+    const __m512i q0 = _mm512_permutex2var_epi32(x2, ia, x3), q1 = _mm512_permutex2var_epi32(x2, ib, x3);
+    /* lane i's 16 bytes: its (0, 1) pair from p, its (2, 3) pair from q, as 64-bit items */
+    const __m512i ja = _mm512_setr_epi64(0, 8, 1, 9, 2, 10, 3, 11), jb = _mm512_setr_epi64(4, 12, 5, 13, 6, 14, 7, 15);
+    _mm512_storeu_si512(d + 256 * c, _mm512_permutex2var_epi64(p0, ja, q0));
+    _mm512_storeu_si512(d + 256 * c + 64, _mm512_permutex2var_epi64(p0, jb, q0));
+    _mm512_storeu_si512(d + 256 * c + 128, _mm512_permutex2var_epi64(p1, ja, q1));
+    _mm512_storeu_si512(d + 256 * c + 192, _mm512_permutex2var_epi64(p1, jb, q1));
+  }
+  return true;
+}
+
 void emu_gstore64(uintptr_t h, const uint64_t *a, const uint32_t *const *s, uint32_t nw)
 {
+  if (emu_avx512 && (nw == 1 || nw == 2 || nw == 4) && gstore_seq_512(h, a, s, nw)) return;
   if (emu_avx2 && (nw == 2 || nw == 4)) {
     gstore_256(h, a, s, nw);
     return;

@@ -2636,9 +2636,11 @@ static void newline_check(void)
 
 Test(emu_cvt, prefetch_line_changes_follow_the_definition) { on_every_simd_path(newline_check); }
 
-/* emu_gstore64 (the whole-wave global dwordx2 / dwordx4 store of emu/op_mem.c, AVX2 transposes on
- * this CPU) against the per-lane definition: lane after lane, dword k of lane l at h + a[l] + 4k;
- * lanes whose bytes overlap (a later lane's bytes stay), repeated and unaligned addresses. */
+/* emu_gstore64 (the whole-wave global dword / dwordx2 / dwordx4 store of emu/op_mem.c: a coalesced
+ * store whole on AVX-512, AVX2 transposes) against the per-lane definition: lane after lane, dword k
+ * of lane l at h + a[l] + 4k; lanes whose bytes overlap (a later lane's bytes stay), repeated and
+ * unaligned addresses; lanes that follow one another (at an aligned and an odd start), and the same
+ * with one lane out of place or the stride one byte short (the lane-order stores must decide). */
 static void gstore_check(void)
 {
   static uint8_t got[2048], want[2048];
@@ -2646,19 +2648,24 @@ static void gstore_check(void)
   const uint32_t *s[4] = {src[0], src[1], src[2], src[3]};
   for (int k = 0; k < 4; k++)
     for (int l = 0; l < 64; l++) st = st * 1103515245u + 12345u, src[k][l] = st;
-  for (uint32_t nw = 2; nw <= 4; nw += 2) {
-    uint64_t a[64];
-    const uint64_t base = 0x40000;
-    for (int l = 0; l < 64; l++) {
-      st = st * 1103515245u + 12345u;
-      a[l] = base + (l < 16 ? 4u * (uint32_t)l : l < 24 ? 500u : (st >> 16) % (2048u - 16u));
+  for (uint32_t nw = 1; nw <= 4; nw++)
+    for (int pat = 0; pat < 5; pat++) {
+      uint64_t a[64];
+      const uint64_t base = 0x40000;
+      for (int l = 0; l < 64; l++) {
+        st = st * 1103515245u + 12345u;
+        a[l] = base + (pat == 0 ? (l < 16 ? 4u * (uint32_t)l : l < 24 ? 500u : (st >> 16) % (2048u - 16u))
+                       : pat == 1 ? 64u + 4u * nw * (uint32_t)l
+                       : pat == 2 ? 3u + 4u * nw * (uint32_t)l
+                       : pat == 3 ? 8u + 4u * nw * (uint32_t)(l == 37 ? 38 : l)
+                                  : 8u + (4u * nw - 1u) * (uint32_t)l);
+      }
+      memset(got, 0x5a, sizeof got), memset(want, 0x5a, sizeof want);
+      for (int l = 0; l < 64; l++)
+        for (uint32_t k = 0; k < nw; k++) memcpy(want + (a[l] - base) + 4 * k, &src[k][l], 4);
+      emu_gstore64((uintptr_t)got - (uintptr_t)base, a, s, nw);
+      for (size_t i = 0; i < sizeof got; i++) cr_assert_eq(got[i], want[i], "%u dwords, pattern %d: byte %zu", nw, pat, i);
     }
-    memset(got, 0x5a, sizeof got), memset(want, 0x5a, sizeof want);
-    for (int l = 0; l < 64; l++)
-      for (uint32_t k = 0; k < nw; k++) memcpy(want + (a[l] - base) + 4 * k, &src[k][l], 4);
-    emu_gstore64((uintptr_t)got - (uintptr_t)base, a, s, nw);
-    for (size_t i = 0; i < sizeof got; i++) cr_assert_eq(got[i], want[i], "%u dwords: byte %zu", nw, i);
-  }
 }
 
 Test(emu_cvt, whole_wave_global_stores_follow_the_lane_definition) { on_every_simd_path(gstore_check); }
