@@ -1075,6 +1075,12 @@ void emu_blend64(uint32_t *dst, const uint32_t *d, uint64_t e);
 void emu_bperm64(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_t off);
 void emu_addr64(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t off); /* d = (lo | hi << 32) + off */
 void emu_split64(uint32_t *lo, uint32_t *hi, const uint64_t *d); /* lo = d, hi = d >> 32: emu_addr64's inverse */
+/* f64 add, mul or fma (d = s0 * s1 + s2) of 64 lanes into the VGPR pair dlo/dhi under EXEC e, on
+ * AVX-512 (false, nothing written, without it: the generic handler runs). A source is a register
+ * pair (lo, hi) or, lo NULL, the uniform u; each value taken as (bits & andm) ^ xorm (abs, neg). */
+enum { EMU_F64_ADD, EMU_F64_MUL, EMU_F64_FMA };
+typedef struct { const uint32_t *lo, *hi; uint64_t u, andm, xorm; } emu_f64src;
+bool emu_f64_arith64(int op, const emu_f64src *s, uint32_t *dlo, uint32_t *dhi, uint64_t e);
 uint64_t emu_outside64(const uint64_t *a, uint64_t base, uint64_t lim); /* bit l: a[l] - base > lim (unsigned) */
 /* emu_addr64 then emu_outside64 (d, base, lim) in one pass: the addresses into d, the outside mask returned */
 uint64_t emu_addr_outside64(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t off, uint64_t base, uint64_t lim);

@@ -222,23 +222,16 @@ static int int_clamp(emu_wave *w, const emu_insn *in)
   }
 /* ---- f64 add, mul and fma of whole registers on AVX-512 ------------------------------------------
  * The generic handlers read each source into an array of 64 doubles (its two VGPR halves joined),
- * compute lane by lane and split the results back: three passes over memory per source. Here, when
- * the CPU has AVX-512 (emu_avx512) and the instruction is plain (no DPP or SDWA, no clamp or omod,
- * sources that are VGPR/AGPR pairs or uniform, abs/neg allowed), 16 lanes at a time: each source's
- * halves loaded whole and interleaved by vpermt2d, the operation, the result split back by vpermt2d
- * and stored under the chunk's EXEC bits. The same bits as the generic handlers on a host with FMA:
- * add and mul take the first source as the instruction's first operand (vaddpd/vmulpd src1 = S0,
- * as the generic build's addpd/mulpd of S1 into S0: of two NaNs, S0's comes out, quieted); fma is
- * vfmadd132pd with S1 in the destination, S2 the second operand and S0 the third, the form and
- * order the generic dfma_loop's FMA clone was compiled to (its NaN order S1, S2, S0). Written as
- * inline assembly so that the compiler cannot commute the operands. tests/test_emu_cvt.c
- * compares both paths on NaN payloads, infinities, signed zeros, subnormals, modifiers, uniform
- * sources, partial EXEC and a destination over a source. */
-#if defined(__x86_64__) && defined(__GNUC__)
-#define F64_FAST 1
-enum { F64_ADD, F64_MUL, F64_FMA };
-typedef struct { const uint32_t *lo, *hi; uint64_t u, andm, xorm; } f64src;
-static bool f64_src(emu_wave *w, const emu_insn *in, int i, f64src *s)
+ * compute lane by lane and split the results back: three passes over memory per source. When the
+ * CPU has AVX-512 and the instruction is plain (no DPP or SDWA, no clamp or omod, sources that are
+ * VGPR/AGPR pairs or uniform, abs/neg allowed), emu/simd.c emu_f64_arith64 does it 16 lanes at a
+ * time with the same bits as the generic handlers on a host with FMA: add and mul take S0 as the
+ * first source (the generic build's addpd/mulpd of S1 into S0: of two NaNs, S0's comes out,
+ * quieted); fma is vfmadd132pd with S1 in the destination, S2 the second operand and S0 the third,
+ * the form and order the generic dfma_loop's FMA clone was compiled to (its NaN order S1, S2, S0).
+ * tests/test_emu_cvt.c compares both paths on NaN payloads, infinities, signed zeros, subnormals,
+ * modifiers, uniform sources, partial EXEC and a destination over a source. */
+static bool f64_src(emu_wave *w, const emu_insn *in, int i, emu_f64src *s)
 {
   const emu_opnd *o = &in->o[i];
   if (o->mods & ~(EMU_M_ABS | EMU_M_NEG)) return false;
@@ -254,61 +247,6 @@ static bool f64_src(emu_wave *w, const emu_insn *in, int i, f64src *s)
   s->u = o->kind == EMU_OPK_LIT && !(o->ival >> 32) ? (uint64_t)o->ival << 32 : emu_ssrc64(w, in, i);
   return true;
 }
-__attribute__((target("avx512f"))) static inline __m512d f64_load(const f64src *s, int c, int half)
-{
-  __m512i x;
-  if (s->lo) {
-    const __m512i ia = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-    const __m512i ib = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-    x = _mm512_permutex2var_epi32(_mm512_loadu_si512(s->lo + 16 * c), half ? ib : ia, _mm512_loadu_si512(s->hi + 16 * c));
-  } else {
-    x = _mm512_set1_epi64((long long)s->u);
-  }
-  if (s->andm != ~0ull || s->xorm)
-    x = _mm512_xor_si512(_mm512_and_si512(x, _mm512_set1_epi64((long long)s->andm)), _mm512_set1_epi64((long long)s->xorm));
-  return _mm512_castsi512_pd(x);
-}
-__attribute__((target("avx512f"))) static inline __m512d f64_op(int op, const f64src *s, int c, int h)
-{
-  __m512d a = f64_load(&s[0], c, h), b = f64_load(&s[1], c, h), r;
-  if (op == F64_ADD) {
-    __asm__("vaddpd %2, %1, %0" : "=v"(r) : "v"(a), "v"(b));
-  } else if (op == F64_MUL) {
-    __asm__("vmulpd %2, %1, %0" : "=v"(r) : "v"(a), "v"(b));
-  } else {
-    __m512d cc = f64_load(&s[2], c, h);
-    __asm__("vfmadd132pd %2, %1, %0" : "+v"(b) : "v"(cc), "v"(a));
-    r = b;
-  }
-  return r;
-}
-/* the chunk's results stored whole when all its lanes are on (a masked store's data cannot be
- * forwarded to the next instruction's loads of the register: it waits for the store to retire) */
-__attribute__((target("avx512f"))) static inline void f64_kernel_op(const int op, const f64src *s, uint32_t *dlo,
-                                                                 uint32_t *dhi, uint64_t e)
-{
-  const __m512i ev = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-  const __m512i od = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
-  for (int c = 0; c < 4; c++) {
-    const __mmask16 k = (__mmask16)(e >> (16 * c));
-    if (!k) continue;
-    const __m512i x0 = _mm512_castpd_si512(f64_op(op, s, c, 0)), x1 = _mm512_castpd_si512(f64_op(op, s, c, 1));
-    const __m512i lo = _mm512_permutex2var_epi32(x0, ev, x1), hi = _mm512_permutex2var_epi32(x0, od, x1);
-    if (k == 0xffff) {
-      _mm512_storeu_si512(dlo + 16 * c, lo);
-      _mm512_storeu_si512(dhi + 16 * c, hi);
-    } else {
-      _mm512_mask_storeu_epi32(dlo + 16 * c, k, lo);
-      _mm512_mask_storeu_epi32(dhi + 16 * c, k, hi);
-    }
-  }
-}
-__attribute__((target("avx512f"))) static void f64_kernel(int op, const f64src *s, uint32_t *dlo, uint32_t *dhi, uint64_t e)
-{
-  if (op == F64_ADD) f64_kernel_op(F64_ADD, s, dlo, dhi, e);
-  else if (op == F64_MUL) f64_kernel_op(F64_MUL, s, dlo, dhi, e);
-  else f64_kernel_op(F64_FMA, s, dlo, dhi, e);
-}
 /* true: done (the fast path took it); false: the generic handler runs. fmac: S2 is the
  * destination pair (v_fmac_f64 D = S0 * S1 + D). */
 static bool f64_fast(emu_wave *w, const emu_insn *in, int op, bool fmac)
@@ -316,19 +254,15 @@ static bool f64_fast(emu_wave *w, const emu_insn *in, int op, bool fmac)
   if (!emu_avx512 || in->enc >= EMU_ENC_SDWA || in->clamp || in->omod) return false;
   const emu_opnd *d = &in->o[0];
   if ((d->kind != EMU_OPK_VGPR && d->kind != EMU_OPK_AGPR) || d->n < 2) return false;
-  f64src s[3];
-  const int ns = op == F64_FMA && !fmac ? 3 : 2;
+  emu_f64src s[3];
+  const int ns = op == EMU_F64_FMA && !fmac ? 3 : 2;
   for (int i = 0; i < ns; i++)
     if (!f64_src(w, in, S0I + i, &s[i])) return false;
-  if (fmac) s[2] = (f64src){emu_vreg(w, in, 0, 0), emu_vreg(w, in, 0, 1), 0, ~0ull, 0};
-  f64_kernel(op, s, emu_vreg(w, in, 0, 0), emu_vreg(w, in, 0, 1), emu_exec(w));
-  return true;
+  if (fmac) s[2] = (emu_f64src){emu_vreg(w, in, 0, 0), emu_vreg(w, in, 0, 1), 0, ~0ull, 0};
+  return emu_f64_arith64(op, s, emu_vreg(w, in, 0, 0), emu_vreg(w, in, 0, 1), emu_exec(w));
 }
 #define F64_TRY(op, fmac)                                                                          \
   if (f64_fast(w, in, op, fmac)) return EMU_OK
-#else
-#define F64_TRY(op, fmac) (void)0
-#endif
 
 #define VOP_D1(name, expr)                                                                         \
   int EMU_H(emu_op_##name)(emu_wave *w, const emu_insn *in)                                               \
@@ -888,7 +822,7 @@ int EMU_H(emu_op_v_mac_f32)(emu_wave *w, const emu_insn *in)
 }
 int EMU_H(emu_op_v_fmac_f64)(emu_wave *w, const emu_insn *in)
 {
-  F64_TRY(F64_FMA, true);
+  F64_TRY(EMU_F64_FMA, true);
   double A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];
   emu_srcf64(w, in, S0I, A);
   emu_srcf64(w, in, S0I + 1, B);
@@ -1011,7 +945,7 @@ int EMU_H(emu_op_v_fma_f32)(emu_wave *w, const emu_insn *in)
 }
 int EMU_H(emu_op_v_fma_f64)(emu_wave *w, const emu_insn *in)
 {
-  F64_TRY(F64_FMA, false);
+  F64_TRY(EMU_F64_FMA, false);
   double A[EMU_LANES], B[EMU_LANES], C[EMU_LANES], d[EMU_LANES];
   emu_srcf64(w, in, S0I, A);
   emu_srcf64(w, in, S0I + 1, B);
@@ -1148,8 +1082,8 @@ int EMU_H(emu_op_v_ldexp_f64)(emu_wave *w, const emu_insn *in)
   emu_dstf64(w, in, 0, d);
   return EMU_OK;
 }
-VOP_D2F(v_add_f64, a + b, F64_ADD)
-VOP_D2F(v_mul_f64, a * b, F64_MUL)
+VOP_D2F(v_add_f64, a + b, EMU_F64_ADD)
+VOP_D2F(v_mul_f64, a * b, EMU_F64_MUL)
 VOP_D2(v_min_f64, dmin_ieee(IEEE, a, b))
 VOP_D2(v_max_f64, dmax_ieee(IEEE, a, b))
 /* 64-bit shifts: shift count is S0 (rev forms), value S1 */

@@ -309,6 +309,26 @@ void emu_bperm64(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_
   for (int l = 0; l < EMU_LANES; l++) d[l] = src[((addr[l] + off) >> 2) & 63];
 }
 
+/* ---- 64-bit lane values in 32-bit halves: 16 lanes' low dwords l and high dwords h (two VGPRs'
+ * chunks) as two vectors of eight 64-bit values (lanes 0-7, lanes 8-15), and back -------------- */
+T512 static inline __attribute__((always_inline)) __m512i pairs_lo8(__m512i l, __m512i h)
+{
+  return _mm512_permutex2var_epi32(l, _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23), h);
+}
+T512 static inline __attribute__((always_inline)) __m512i pairs_hi8(__m512i l, __m512i h)
+{
+  return _mm512_permutex2var_epi32(l, _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31), h);
+}
+/* the low (even) and high (odd) dwords of 16 64-bit values x0 (lanes 0-7), x1 (lanes 8-15) */
+T512 static inline __attribute__((always_inline)) __m512i dwords_even(__m512i x0, __m512i x1)
+{
+  return _mm512_permutex2var_epi32(x0, _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30), x1);
+}
+T512 static inline __attribute__((always_inline)) __m512i dwords_odd(__m512i x0, __m512i x1)
+{
+  return _mm512_permutex2var_epi32(x0, _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31), x1);
+}
+
 /* ---- 64-bit lane addresses (emu/op_mem.c's global accesses) ---------------------------------
  * d[l] = (lo[l] | hi[l] << 32) + off, and the lanes whose a[l] - base exceeds lim (unsigned, so an
  * address below base wraps above lim): integer operations, exact at any width. */
@@ -317,12 +337,10 @@ T512 static void addr_512(uint64_t *d, const uint32_t *lo, const uint32_t *hi, u
   /* 16 lanes a step, each half loaded whole (64 bytes, as the register's writers store it) and the
    * pairs interleaved by vpermt2d */
   const __m512i vo = _mm512_set1_epi64((long long)off);
-  const __m512i ia = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-  const __m512i ib = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
   for (int c = 0; c < 4; c++) {
     __m512i l = _mm512_loadu_si512(lo + 16 * c), h = _mm512_loadu_si512(hi + 16 * c);
-    _mm512_storeu_si512(d + 16 * c, _mm512_add_epi64(_mm512_permutex2var_epi32(l, ia, h), vo));
-    _mm512_storeu_si512(d + 16 * c + 8, _mm512_add_epi64(_mm512_permutex2var_epi32(l, ib, h), vo));
+    _mm512_storeu_si512(d + 16 * c, _mm512_add_epi64(pairs_lo8(l, h), vo));
+    _mm512_storeu_si512(d + 16 * c + 8, _mm512_add_epi64(pairs_hi8(l, h), vo));
   }
 }
 
@@ -353,12 +371,10 @@ void emu_addr64(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t of
  * inverse of emu_addr64 with off 0: 64-bit operands' writes, emu/operand.c emu_dst64) ----------- */
 T512 static void split_512(uint32_t *lo, uint32_t *hi, const uint64_t *d)
 {
-  const __m512i ev = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-  const __m512i od = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
   for (int c = 0; c < 4; c++) {
     __m512i x0 = _mm512_loadu_si512(d + 16 * c), x1 = _mm512_loadu_si512(d + 16 * c + 8);
-    _mm512_storeu_si512(lo + 16 * c, _mm512_permutex2var_epi32(x0, ev, x1));
-    _mm512_storeu_si512(hi + 16 * c, _mm512_permutex2var_epi32(x0, od, x1));
+    _mm512_storeu_si512(lo + 16 * c, dwords_even(x0, x1));
+    _mm512_storeu_si512(hi + 16 * c, dwords_odd(x0, x1));
   }
 }
 
@@ -384,6 +400,71 @@ void emu_split64(uint32_t *lo, uint32_t *hi, const uint64_t *d)
     return;
   }
   for (int l = 0; l < EMU_LANES; l++) lo[l] = (uint32_t)d[l], hi[l] = (uint32_t)(d[l] >> 32);
+}
+
+/* ---- f64 add, mul and fma of whole registers (emu/op_valu.c f64_fast) ------------------------
+ * 16 lanes at a time: each source's halves loaded whole and interleaved (or its uniform value
+ * broadcast), abs/neg applied to the bits, the operation, the result split back and stored whole
+ * when the chunk's lanes are all on (a masked store's data cannot be forwarded to the next
+ * instruction's loads of the register: they wait for it to retire), else under the chunk's EXEC
+ * bits. The operand order is pinned in inline assembly so that the compiler cannot commute it: it
+ * decides which NaN comes out (docs/emulator-choices.md): vaddpd/vmulpd with S0 the first source,
+ * vfmadd132pd with S1 in the destination, S2 the second operand and S0 the third. */
+T512 static inline __attribute__((always_inline)) __m512d f64_load(const emu_f64src *s, int c, int half)
+{
+  __m512i x;
+  if (s->lo) {
+    const __m512i l = _mm512_loadu_si512(s->lo + 16 * c), h = _mm512_loadu_si512(s->hi + 16 * c);
+    x = half ? pairs_hi8(l, h) : pairs_lo8(l, h);
+  } else {
+    x = _mm512_set1_epi64((long long)s->u);
+  }
+  if (s->andm != ~0ull || s->xorm)
+    x = _mm512_xor_si512(_mm512_and_si512(x, _mm512_set1_epi64((long long)s->andm)), _mm512_set1_epi64((long long)s->xorm));
+  return _mm512_castsi512_pd(x);
+}
+T512 static inline __attribute__((always_inline)) __m512d f64_op(int op, const emu_f64src *s, int c, int h)
+{
+  __m512d a = f64_load(&s[0], c, h), b = f64_load(&s[1], c, h), r;
+  if (op == EMU_F64_ADD) {
+    __asm__("vaddpd %2, %1, %0" : "=v"(r) : "v"(a), "v"(b));
+  } else if (op == EMU_F64_MUL) {
+    __asm__("vmulpd %2, %1, %0" : "=v"(r) : "v"(a), "v"(b));
+  } else {
+    __m512d cc = f64_load(&s[2], c, h);
+    __asm__("vfmadd132pd %2, %1, %0" : "+v"(b) : "v"(cc), "v"(a));
+    r = b;
+  }
+  return r;
+}
+T512 static inline __attribute__((always_inline)) void f64_arith_512(const int op, const emu_f64src *s, uint32_t *dlo,
+                                                                    uint32_t *dhi, uint64_t e)
+{
+  for (int c = 0; c < 4; c++) {
+    const __mmask16 k = (__mmask16)(e >> (16 * c));
+    if (!k) continue;
+    const __m512i x0 = _mm512_castpd_si512(f64_op(op, s, c, 0)), x1 = _mm512_castpd_si512(f64_op(op, s, c, 1));
+    const __m512i lo = dwords_even(x0, x1), hi = dwords_odd(x0, x1);
+    if (k == 0xffff) {
+      _mm512_storeu_si512(dlo + 16 * c, lo);
+      _mm512_storeu_si512(dhi + 16 * c, hi);
+    } else {
+      _mm512_mask_storeu_epi32(dlo + 16 * c, k, lo);
+      _mm512_mask_storeu_epi32(dhi + 16 * c, k, hi);
+    }
+  }
+}
+T512 static void f64_arith_512_any(int op, const emu_f64src *s, uint32_t *dlo, uint32_t *dhi, uint64_t e)
+{
+  if (op == EMU_F64_ADD) f64_arith_512(EMU_F64_ADD, s, dlo, dhi, e);
+  else if (op == EMU_F64_MUL) f64_arith_512(EMU_F64_MUL, s, dlo, dhi, e);
+  else f64_arith_512(EMU_F64_FMA, s, dlo, dhi, e);
+}
+bool emu_f64_arith64(int op, const emu_f64src *s, uint32_t *dlo, uint32_t *dhi, uint64_t e)
+{
+  if (!emu_avx512) return false;
+  f64_arith_512_any(op, s, dlo, dhi, e);
+  return true;
 }
 
 T512 static uint64_t outside_512(const uint64_t *a, uint64_t base, uint64_t lim)
@@ -686,18 +767,16 @@ T512 static bool gstore_seq_512(uintptr_t h, const uint64_t *a, const uint32_t *
     for (int c = 0; c < 4; c++) _mm512_storeu_si512(d + 64 * c, _mm512_loadu_si512(s[0] + 16 * c));
     return true;
   }
-  const __m512i ia = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-  const __m512i ib = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
   for (int c = 0; c < 4; c++) {
     const __m512i x0 = _mm512_loadu_si512(s[0] + 16 * c), x1 = _mm512_loadu_si512(s[1] + 16 * c);
-    const __m512i p0 = _mm512_permutex2var_epi32(x0, ia, x1), p1 = _mm512_permutex2var_epi32(x0, ib, x1);
+    const __m512i p0 = pairs_lo8(x0, x1), p1 = pairs_hi8(x0, x1);
     if (nw == 2) { /* lanes 16c..16c+7, then 16c+8..16c+15: (dword 0, dword 1) each */
       _mm512_storeu_si512(d + 128 * c, p0);
       _mm512_storeu_si512(d + 128 * c + 64, p1);
       continue;
     }
     const __m512i x2 = _mm512_loadu_si512(s[2] + 16 * c), x3 = _mm512_loadu_si512(s[3] + 16 * c);
-    const __m512i q0 = _mm512_permutex2var_epi32(x2, ia, x3), q1 = _mm512_permutex2var_epi32(x2, ib, x3);
+    const __m512i q0 = pairs_lo8(x2, x3), q1 = pairs_hi8(x2, x3);
     /* lane i's 16 bytes: its (0, 1) pair from p, its (2, 3) pair from q, as 64-bit items */
     const __m512i ja = _mm512_setr_epi64(0, 8, 1, 9, 2, 10, 3, 11), jb = _mm512_setr_epi64(4, 12, 5, 13, 6, 14, 7, 15);
     _mm512_storeu_si512(d + 256 * c, _mm512_permutex2var_epi64(p0, ja, q0));

@@ -2974,8 +2974,9 @@ Test(emu_cvt, div_fmas_f32_without_vcc_is_fmaf)
   sn_free(s);
 }
 
-/* v_add_f64, v_mul_f64, v_fma_f64 and v_fmac_f64 on AVX-512 (emu/op_valu.c f64_fast: 16 lanes at a
- * time, the halves interleaved and split by vpermt2d) give the generic handlers' bits (the path a
+/* v_add_f64, v_mul_f64, v_fma_f64 and v_fmac_f64 on AVX-512 (emu/op_valu.c f64_fast, emu/simd.c
+ * emu_f64_arith64: 16 lanes at a time, the halves interleaved and split by vpermt2d) give the
+ * generic handlers' bits (the path a
  * host without AVX-512 takes): sources of NaNs with payloads (quiet and signalling, either sign),
  * infinities, signed zeros, subnormals and ordinary values in every pairing the lanes make,
  * modifiers, SGPR and inline-constant sources, a destination over a source, partial EXEC. And the
