@@ -226,10 +226,16 @@ void emu_srcpk(emu_wave *w, const emu_insn *in, int i, bool isfloat, uint16_t *l
 }
 
 /* ---- vector writes under EXEC ---------------------------------------------------------------*/
-static inline void blend(emu_wave *w, const emu_insn *in, uint32_t *dst, const uint32_t *d)
+/* the lanes a vector write reaches: EXEC, less a DPP form's lanes that write nothing */
+static inline uint64_t write_mask(emu_wave *w, const emu_insn *in)
 {
   uint64_t e = emu_exec(w);
   if (__builtin_expect(in->enc == EMU_ENC_DPP, 0)) e &= emu_dpp_wmask(w, in);
+  return e;
+}
+static inline void blend(emu_wave *w, const emu_insn *in, uint32_t *dst, const uint32_t *d)
+{
+  const uint64_t e = write_mask(w, in);
   if (e == ~0ull) {
     memcpy(dst, d, EMU_LANES * 4);
     return;
@@ -308,8 +314,7 @@ void emu_dst64(emu_wave *w, const emu_insn *in, int i, const uint64_t *d)
     return;
   }
   uint32_t *vlo = emu_vreg(w, in, i, 0), *vhi = emu_vreg(w, in, i, 1);
-  uint64_t e = emu_exec(w);
-  if (__builtin_expect(in->enc == EMU_ENC_DPP, 0)) e &= emu_dpp_wmask(w, in);
+  const uint64_t e = write_mask(w, in);
   if (e == ~0ull) { /* straight into the register pair (d is the handler's array, never a register) */
     emu_split64(vlo, vhi, d);
     return;

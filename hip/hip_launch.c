@@ -267,7 +267,7 @@ hipError_t hip_launch(const char *fn, struct ihipModuleSymbol_t *f, dim3 grid, d
       free(l);
     }
     if (emu_observer_hazards_dropped(obs)) {
-      char *l = ll_fmt("racecheck: %s kernel %s: %llu byte conflicts in reports past the %zu kept (not listed)",
+      char *l = ll_fmt("hazards: %s kernel %s: %llu byte conflicts in reports past the %zu kept (not listed)",
                        emu_arch_name(hip_g.arch), kname, (unsigned long long)emu_observer_hazards_dropped(obs), nh);
       hip_finding(l);
       free(l);
