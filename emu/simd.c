@@ -1088,8 +1088,37 @@ T256 static void lds_read8_256(uint32_t *d0, uint32_t *d1, const uint8_t *lds, c
   }
 }
 
+/* The same on AVX-512 (issue #31, thirty-first stop): eight lanes' 8 bytes by one vpgatherdq (the
+ * lanes' 32-bit addresses plus off, as the scalar path's (uint32_t)(a[l] + off)), two
+ * gathers a 16-lane chunk whose dwords a permute each takes apart, the low ones to d0 and the high
+ * ones to d1. The seed kernels' reads are swizzled (no two lanes of a chunk on from each other), so
+ * there is no contiguous case. 16.3 -> 10.4 ns a wave on gfx942's ds_read_b64 addresses (/tmp
+ * microbenchmark, docs/performance.md thirty-first stop). Every read before any write, as above. */
+T512 static void lds_read8_512(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a, uint32_t off)
+{
+  const __m512i ev = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  const __m512i od = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+  const __m512i vo = _mm512_set1_epi32((int)off);
+  __m512i r0[4], r1[4];
+#pragma GCC unroll 4
+  for (int c = 0; c < 4; c++) {
+    const __m512i x = _mm512_add_epi32(_mm512_loadu_si512(a + 16 * c), vo);
+    /* vpgatherdq sign-extends its indices: each is an in-range LDS address (the caller checked;
+     * an LDS is at most 160 KiB), below 2^31, so the same as zero-extended */
+    const __m512i lo = _mm512_i32gather_epi64(_mm512_castsi512_si256(x), (const void *)lds, 1);
+    const __m512i hi = _mm512_i32gather_epi64(_mm512_extracti64x4_epi64(x, 1), (const void *)lds, 1);
+    r0[c] = _mm512_permutex2var_epi32(lo, ev, hi), r1[c] = _mm512_permutex2var_epi32(lo, od, hi);
+  }
+#pragma GCC unroll 4
+  for (int c = 0; c < 4; c++) _mm512_storeu_si512(d0 + 16 * c, r0[c]), _mm512_storeu_si512(d1 + 16 * c, r1[c]);
+}
+
 void emu_lds_read8_64(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a, uint32_t off)
 {
+  if (emu_avx512) {
+    lds_read8_512(d0, d1, lds, a, off);
+    return;
+  }
   if (emu_avx2) {
     lds_read8_256(d0, d1, lds, a, off);
     return;

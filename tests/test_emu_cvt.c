@@ -1131,17 +1131,6 @@ static void ds_b64_case(emu_arch arch)
   sn_free(s);
 }
 
-Test(emu_cvt, ds_b64_whole_wave_paths_follow_the_lane_definition)
-{
-  /* this CPU's paths (emu/simd.c emu_lds_read8_64's gathers with AVX2), then the portable ones */
-  bool had = emu_avx512, had2 = emu_avx2;
-  for (int p = 0; p < 2; p++) {
-    if (p) emu_avx512 = emu_avx2 = false;
-    for (int a = 0; a < EMU_NARCH; a++) ds_b64_case((emu_arch)a);
-    emu_avx512 = had, emu_avx2 = had2;
-  }
-}
-
 /* check on every path this CPU has: AVX-512 (if present), AVX2 (if present), portable */
 static void on_every_simd_path(void (*check)(void))
 {
@@ -1153,6 +1142,54 @@ static void on_every_simd_path(void (*check)(void))
   check();
   emu_avx512 = had, emu_avx2 = had2;
 }
+
+static void ds_b64_all_arches(void)
+{
+  for (int a = 0; a < EMU_NARCH; a++) ds_b64_case((emu_arch)a);
+}
+/* the handlers on this CPU's paths (emu/simd.c emu_lds_read8_64: AVX-512 gathers, AVX2's scalar
+ * loads, the portable loop) */
+Test(emu_cvt, ds_b64_whole_wave_paths_follow_the_lane_definition) { on_every_simd_path(ds_b64_all_arches); }
+
+/* emu_lds_read8_64 itself against the lane definition, lane l's 8 bytes at (uint32_t)(a[l] + off):
+ * the gfx942 seed's swizzled ds_read_b64 addresses, random ones up to the LDS's last 8 bytes (an
+ * LDS of exactly that many bytes on the heap, so the sanitizer build sees the scalar paths read
+ * past it; AddressSanitizer does not see a gather's loads), sums that wrap past 2^32 into range,
+ * and d0 the address register itself */
+static void lds_read8_check(void)
+{
+  enum { N = 65536 };
+  uint8_t *lds = malloc(N);
+  cr_assert(lds != NULL);
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+  for (int i = 0; i < N; i++) x ^= x << 13, x ^= x >> 7, x ^= x << 17, lds[i] = (uint8_t)(x >> 24);
+  static const uint32_t seed[16] = {0, 264, 528, 792, 1056, 1320, 1584, 1848, 2048, 2312, 2576, 2840, 3104, 3368, 3632, 3896};
+  for (int t = 0; t < 400; t++) {
+    uint32_t a[64], off = 0, d0[64], d1[64];
+    for (int l = 0; l < 64; l++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      const uint32_t r = (uint32_t)(x % (N - 7)); /* 0 .. N - 8 */
+      if (t == 0) a[l] = seed[l % 16] + 8u * (uint32_t)(l / 16), off = 4096; /* the seed's pattern */
+      else if (t < 200) a[l] = r, off = 0;
+      else a[l] = r - 1000u, off = 1000; /* r < 1000: a[l] near 2^32, a[l] + off wraps back to r */
+      if (t == 1 && l == 63) a[l] = N - 8; /* the last 8 bytes */
+    }
+    uint32_t want0[64], want1[64];
+    for (int l = 0; l < 64; l++) {
+      uint32_t ad = a[l] + off;
+      cr_assert(ad <= N - 8, "test setup: lane %d address %u", l, ad);
+      memcpy(&want0[l], lds + ad, 4), memcpy(&want1[l], lds + ad + 4, 4);
+    }
+    emu_lds_read8_64(d0, d1, lds, a, off);
+    for (int l = 0; l < 64; l++)
+      cr_assert(d0[l] == want0[l] && d1[l] == want1[l], "case %d lane %d: 0x%08x 0x%08x, want 0x%08x 0x%08x (avx512 %d avx2 %d)", t, l,
+                d0[l], d1[l], want0[l], want1[l], emu_avx512, emu_avx2);
+    emu_lds_read8_64(a, d1, lds, a, off); /* d0 is the address register */
+    cr_assert(!memcmp(a, want0, sizeof a) && !memcmp(d1, want1, sizeof d1), "case %d: d0 the address register", t);
+  }
+  free(lds);
+}
+Test(emu_cvt, lds_read8_follows_the_lane_definition) { on_every_simd_path(lds_read8_check); }
 
 Test(emu_cvt, whole_wave_kernels_match_the_lane_definitions) { on_every_simd_path(simd_check); }
 /* emu_tr16_64 (ds_read_b64_tr_b16's whole-wave kernel) against docs/isa.md's rule: output element k
