@@ -30,7 +30,7 @@
 #include "util/util.h"
 
 static const char *usage = "usage: lanelab exec [--arch A] [--racecheck[=global]] [--initcheck] [--leakcheck] [--schedule S] "
-                           "[--strict-memory] [--strict-fidelity] [--trace SPEC] [--report DIR] -- PROGRAM [ARGS...]";
+                           "[--budget N] [--strict-memory] [--strict-fidelity] [--trace SPEC] [--report DIR] -- PROGRAM [ARGS...]";
 
 static int usage_err(const char *fmt, const char *a) {
   fprintf(stderr, "lanelab: exec: ");
@@ -40,7 +40,7 @@ static int usage_err(const char *fmt, const char *a) {
 }
 
 typedef struct exec_opts {
-  const char *arch, *race, *schedule, *trace, *report;
+  const char *arch, *race, *schedule, *trace, *report, *budget;
   bool init, leak, strict, strict_fidelity;
   char **prog; /* PROGRAM ARGS..., NULL-terminated (argv's tail) */
 } exec_opts;
@@ -55,12 +55,13 @@ static int parse(int argc, char **argv, exec_opts *o) {
     }
     if (a[0] != '-') break; /* PROGRAM without a "--" before it */
     const char **val = !strcmp(a, "--arch") ? &o->arch : !strcmp(a, "--schedule") ? &o->schedule
-                       : !strcmp(a, "--trace") ? &o->trace : !strcmp(a, "--report") ? &o->report : NULL;
+                       : !strcmp(a, "--budget") ? &o->budget : !strcmp(a, "--trace") ? &o->trace : !strcmp(a, "--report") ? &o->report : NULL;
     if (val) {
       if (i + 1 >= argc) return usage_err("%s needs a value", a);
       *val = argv[++i];
     } else if (!strncmp(a, "--arch=", 7)) o->arch = a + 7;
     else if (!strncmp(a, "--schedule=", 11)) o->schedule = a + 11;
+    else if (!strncmp(a, "--budget=", 9)) o->budget = a + 9;
     else if (!strncmp(a, "--trace=", 8)) o->trace = a + 8;
     else if (!strncmp(a, "--report=", 9)) o->report = a + 9;
     else if (!strcmp(a, "--racecheck")) o->race = "lds";
@@ -82,6 +83,10 @@ static int parse(int argc, char **argv, exec_opts *o) {
     bool ok = !strcmp(o->schedule, "roundrobin") || !strcmp(o->schedule, "adversarial") ||
               (!strncmp(o->schedule, "random:", 7) && ll_parse_u64(o->schedule + 7, &seed));
     if (!ok) return usage_err("--schedule %s: expected roundrobin, adversarial or random:SEED", o->schedule);
+  }
+  if (o->budget) {
+    uint64_t n;
+    if (!ll_parse_u64(o->budget, &n) || n == 0) return usage_err("--budget %s: expected a positive number of instructions per wave", o->budget);
   }
   if (o->trace) {
     emu_observer *ob = emu_observer_new();
@@ -150,6 +155,7 @@ int cmd_exec(int argc, char **argv) {
   set_env("LANELAB_INITCHECK", o.init ? "1" : NULL);
   set_env("LANELAB_LEAKCHECK", o.leak ? "1" : NULL);
   set_env("LANELAB_SCHEDULE", o.schedule);
+  set_env("LANELAB_BUDGET", o.budget);
   set_env("LANELAB_STRICT_MEMORY", o.strict ? "1" : NULL);
   set_env("LANELAB_TRACE", o.trace);
   set_env("LANELAB_REPORT", o.report);

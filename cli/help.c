@@ -400,7 +400,7 @@ static const cli_help entries[] = {
      "  lanelab hipcc vector_add.hip -O2 -o vector_add\n"},
 
     {"exec", cmd_exec,
-     "exec [--arch gfx942|gfx950] [--racecheck[=global]] [--initcheck] [--leakcheck] [--schedule S] [--strict-memory] "
+     "exec [--arch gfx942|gfx950] [--racecheck[=global]] [--initcheck] [--leakcheck] [--schedule S] [--budget N] [--strict-memory] "
      "[--strict-fidelity] [--trace SPEC] [--report DIR] -- PROGRAM [ARGS...]",
      "Runs a HIP program built with `lanelab hipcc` on the emulator with lanelab's checks on every\n"
      "launch, as compute-sanitizer runs a CUDA program. The program's own input and output are its\n"
@@ -422,6 +422,9 @@ static const cli_help entries[] = {
      "  --leakcheck      at exit, each hipMalloc/hipHostMalloc/hipMallocManaged allocation not freed\n"
      "                   (default: off)\n"
      "  --schedule S     roundrobin, adversarial or random:SEED (default: roundrobin)\n"
+     "  --budget N       instructions each wave may issue before its launch stops as one that never\n"
+     "                   ends (hipErrorLaunchTimeOut); LANELAB_BUDGET for a program run directly\n"
+     "                   (default: 4294967296)\n"
      "  --strict-memory  memory-model warnings become faults (default: warnings)\n"
      "  --strict-fidelity  exit 1 when an executed instruction rested on a stated choice, naming\n"
      "                   each choice and its first instruction (default: the fidelity line only)\n"

@@ -265,6 +265,13 @@ static bool read_options(void) {
     else if (!strncmp(v, "random:", 7) && ll_parse_u64(v + 7, &hip_g.sched_seed)) hip_g.sched = EMU_SCHED_RANDOM;
     else return env_bad("LANELAB_SCHEDULE", v, "roundrobin, adversarial or random:SEED");
   }
+  /* a program's kernels run as long as they need on a GPU: the budget is only a stop for a kernel
+   * that never ends, so it is far above `lanelab run`'s 50 M (docs/hip-runtime.md "Errors") */
+  hip_g.budget = HIP_BUDGET_DEFAULT;
+  if ((v = getenv("LANELAB_BUDGET")) && *v) {
+    if (!ll_parse_u64(v, &hip_g.budget) || hip_g.budget == 0)
+      return env_bad("LANELAB_BUDGET", v, "a positive number of instructions per wave");
+  }
   if ((v = getenv("LANELAB_TRACE")) && *v) {
     emu_observer *o = emu_observer_new();
     ll_err e = {0};
@@ -391,7 +398,8 @@ static void fill_props(hipDeviceProp_t *p, emu_arch a) {
   p->arch.hasSharedInt64Atomics = p->arch.hasDoubles = p->arch.hasWarpVote = p->arch.hasWarpBallot = 1;
   p->arch.hasWarpShuffle = p->arch.hasFunnelShift = p->arch.hasThreadFenceSystem = 1;
   p->arch.hasSyncThreadsExt = p->arch.has3dGrid = 1;
-  p->isLargeBar = 1;
+  p->hostNativeAtomicSupported = 1; /* the device's atomics are the host's own on one memory */
+  p->isLargeBar = 0; /* the host cannot dereference device memory here (it is the emulator's, not mapped into the program) */
 }
 
 static hipError_t check_device(const char *fn, int id) {
@@ -510,6 +518,9 @@ hipError_t hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int id) {
   case hipDeviceAttributeMaxRegistersPerBlock: v = p.regsPerBlock; break;
   case hipDeviceAttributeMaxRegistersPerMultiprocessor: v = p.regsPerMultiprocessor; break;
   case hipDeviceAttributeClockRate: v = p.clockRate; break;
+  /* the constant clock s_memrealtime reads, 100 MHz on gfx9 (docs/hip-runtime.md "Device
+   * properties"); the emulator's reading counts the wave's instructions (clock-counter) */
+  case hipDeviceAttributeWallClockRate: v = 100000; break;
   case hipDeviceAttributeMemoryBusWidth: v = p.memoryBusWidth; break;
   case hipDeviceAttributeMultiprocessorCount: v = p.multiProcessorCount; break;
   case hipDeviceAttributeComputeCapabilityMajor: v = p.major; break;
@@ -533,6 +544,7 @@ hipError_t hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int id) {
   case hipDeviceAttributeDirectManagedMemAccessFromHost: v = 1; break;
   case hipDeviceAttributeMaxPitch: v = (int)p.memPitch; break;
   case hipDeviceAttributeIsLargeBar: v = p.isLargeBar; break;
+  case hipDeviceAttributeHostNativeAtomicSupported: v = p.hostNativeAtomicSupported; break;
   case hipDeviceAttributeStreamPrioritiesSupported: v = 0; break;
   case hipDeviceAttributePhysicalMultiProcessorCount: v = p.multiProcessorCount; break;
   case hipDeviceAttributeFineGrainSupport: v = 1; break;

@@ -63,8 +63,16 @@ hipError_t hipStreamCreateWithPriority(hipStream_t *s, unsigned int flags, int p
   return hip_done(stream_create(s, flags, priority, __func__));
 }
 
+/* Handles that are not streams: ROCm's runtime (ROCm/clr hipamd/src/hip_stream.cpp, f9f995c) answers
+ * hipErrorContextIsDestroyed for a pointer that is not a live stream (destroyed, or never made),
+ * hipErrorInvalidHandle for destroying the null stream (hipErrorInvalidResourceHandle, the same
+ * value, for hipStreamPerThread), and checks a NULL output argument first where it does. */
+#define STREAM_GONE(s) hip_complain(__func__, hipErrorContextIsDestroyed, "%p is not a stream (destroyed, or never created)", (void *)(s))
+
 hipError_t hipStreamDestroy(hipStream_t s) {
   HIP_BEGIN();
+  if (!s || s == hipStreamLegacy) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "the null stream cannot be destroyed"));
+  if (s == hipStreamPerThread) return hip_done(hip_complain(__func__, hipErrorInvalidResourceHandle, "hipStreamPerThread cannot be destroyed"));
   for (size_t i = 0; s && i < nstreams; i++)
     if (streams[i] == s) {
       hip_capture_drop(s); /* a capture it had ends with it */
@@ -72,13 +80,12 @@ hipError_t hipStreamDestroy(hipStream_t s) {
       streams[i] = streams[--nstreams];
       return hip_done(hipSuccess);
     }
-  return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not a stream the program created", (void *)s));
+  return hip_done(STREAM_GONE(s));
 }
 
 #define STREAM_CHECK(s)                                                                            \
   do {                                                                                             \
-    if (!hip_stream_valid(s))                                                                      \
-      return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not a stream", (void *)(s))); \
+    if (!hip_stream_valid(s)) return hip_done(STREAM_GONE(s));                                     \
   } while (0)
 
 hipError_t hipStreamSynchronize(hipStream_t s) {
@@ -100,7 +107,8 @@ hipError_t hipStreamQuery(hipStream_t s) {
 
 hipError_t hipStreamWaitEvent(hipStream_t s, hipEvent_t e, unsigned int flags) {
   HIP_BEGIN();
-  STREAM_CHECK(s);
+  /* ROCm: a NULL event or a handle that is not a stream is hipErrorInvalidHandle here */
+  if (!hip_stream_valid(s)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not a stream", (void *)s));
   if (!event_valid(e)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not an event", (void *)e));
   if (flags) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags must be 0, got %u", flags));
   /* an event recorded into a capture: the stream's next work depends on the event's point in the
@@ -110,24 +118,26 @@ hipError_t hipStreamWaitEvent(hipStream_t s, hipEvent_t e, unsigned int flags) {
 
 hipError_t hipStreamGetFlags(hipStream_t s, unsigned int *flags) {
   HIP_BEGIN();
-  STREAM_CHECK(s);
   if (!flags) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags is NULL"));
+  /* ROCm answers hipErrorInvalidValue for the null stream's flags */
+  if (!s) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "the null stream has no flags to give"));
+  STREAM_CHECK(s);
   *flags = s && s != hipStreamLegacy && s != hipStreamPerThread ? s->flags : 0;
   return hip_done(hipSuccess);
 }
 
 hipError_t hipStreamGetPriority(hipStream_t s, int *priority) {
   HIP_BEGIN();
-  STREAM_CHECK(s);
   if (!priority) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "priority is NULL"));
+  STREAM_CHECK(s);
   *priority = 0;
   return hip_done(hipSuccess);
 }
 
 hipError_t hipStreamGetDevice(hipStream_t s, hipDevice_t *device) {
   HIP_BEGIN();
-  STREAM_CHECK(s);
   if (!device) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "device is NULL"));
+  STREAM_CHECK(s);
   *device = 0;
   return hip_done(hipSuccess);
 }
@@ -142,10 +152,10 @@ int hipGetStreamDeviceId(hipStream_t s) {
 /* Called now, in order after the work issued before it, with the status of that work. */
 hipError_t hipStreamAddCallback(hipStream_t s, hipStreamCallback_t cb, void *user, unsigned int flags) {
   HIP_BEGIN();
+  if (!cb || flags) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "callback is NULL or flags is not 0"));
   STREAM_CHECK(s);
   hipError_t c = hip_capture_refuse(s, __func__);
   if (c != hipSuccess) return hip_done(c);
-  if (!cb || flags) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "callback is NULL or flags is not 0"));
   hipError_t status = hip_g.sticky != hipSuccess ? hip_g.sticky : hip_g.pending;
   cb(s, status, user);
   return hip_done(hipSuccess);
@@ -153,8 +163,8 @@ hipError_t hipStreamAddCallback(hipStream_t s, hipStreamCallback_t cb, void *use
 
 hipError_t hipLaunchHostFunc(hipStream_t s, hipHostFn_t fn, void *user) {
   HIP_BEGIN();
-  STREAM_CHECK(s);
   if (!fn) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "fn is NULL"));
+  STREAM_CHECK(s);
   if (hip_capturing(s)) return hip_done(hip_capture_host(s, fn, user));
   hipError_t c = hip_capture_refuse(s, __func__); /* an invalidated capture */
   if (c != hipSuccess) return hip_done(c);
@@ -196,11 +206,14 @@ hipError_t hipEventDestroy(hipEvent_t e) {
       events[i] = events[--nevents];
       return hip_done(hipSuccess);
     }
-  return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not an event", (void *)e));
+  /* ROCm: NULL is hipErrorInvalidHandle, an event not (or no longer) in its set hipErrorContextIsDestroyed */
+  if (!e) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "event is NULL"));
+  return hip_done(hip_complain(__func__, hipErrorContextIsDestroyed, "%p is not an event (destroyed, or never created)", (void *)e));
 }
 
 hipError_t hipEventRecord(hipEvent_t e, hipStream_t s) {
   HIP_BEGIN();
+  if (!e) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "event is NULL"));
   STREAM_CHECK(s);
   if (!event_valid(e)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not an event", (void *)e));
   if (hip_capturing(s)) return hip_done(hip_capture_event(s, e));

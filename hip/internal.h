@@ -58,6 +58,10 @@ typedef struct hip_alloc {
   char name[48];               /* "hipMalloc #3 (4096 bytes)": the buffer's name (leakcheck) */
 } hip_alloc;
 
+/* a program's launches: each wave may issue 2^32 instructions before its launch stops as one that
+ * never ends (hipErrorLaunchTimeOut); LANELAB_BUDGET or `lanelab exec --budget` changes it */
+#define HIP_BUDGET_DEFAULT (1ull << 32)
+
 /* ---- the process state (hip_state.c) --------------------------------------------------------*/
 typedef struct hip_state {
   bool inited;
@@ -68,6 +72,7 @@ typedef struct hip_state {
   bool race, race_global, initcheck, strict_memory, leakcheck;
   emu_sched sched;
   uint64_t sched_seed;
+  uint64_t budget; /* each launch's instruction budget per wave (LANELAB_BUDGET; HIP_BUDGET_DEFAULT) */
   char *trace_spec, *report_dir, *summary_path;
   /* errors */
   hipError_t sticky;           /* a fault seen at a synchronizing call: every later call */

@@ -122,6 +122,30 @@ Test(programs, constant_memory, .timeout = 120) { passes_on_both_arches("constan
 Test(programs, reduction_streams, .timeout = 120) { passes_on_both_arches("reduction_streams", NULL, "reduction_streams: sum"); }
 Test(programs, async_events, .timeout = 120) { passes_on_both_arches("async_events", NULL, "async_events: ok"); }
 Test(programs, template_ggl, .timeout = 120) { passes_on_both_arches("template_ggl", NULL, "template_ggl: ok"); }
+/* the vocabulary AMD's hip-tests use (device memcpy/memset, narrow shuffles, feature macros, wide
+ * atomics, the occupancy templates, ROCm's errors for handles that are not streams or events) */
+Test(programs, hip_tests_idioms, .timeout = 120) { passes_on_both_arches("hip_tests_idioms", NULL, "hip_tests_idioms: ok"); }
+/* A program's kernels run past `lanelab run`'s 50 M instructions a wave: one wave's loop of 20 M
+ * iterations runs to its end by default, and stops as a launch that never ends
+ * (hipErrorLaunchTimeOut, the fault naming the budget) under LANELAB_BUDGET=50000000 (the old
+ * default: the loop needs more) and under `lanelab exec --budget`; a budget of 0 is bad usage. */
+Test(programs, a_programs_budget_is_far_above_run_s_and_can_be_set, .timeout = 120) {
+  char *out;
+  int rc = run_prog("hip_tests_idioms", "gfx942", "long 20000000", &out);
+  cr_expect(rc == 0 && strstr(out, "long loop of 20000000: hipSuccess"), "default budget: exit %d:\n%s", rc, out);
+  free(out);
+  char *pc = prog_cmd("hip_tests_idioms", "long 20000000"), *cmd = ll_fmt("env LANELAB_ARCH=gfx950 LANELAB_BUDGET=50000000 %s", pc);
+  rc = sh_run(cmd, &out);
+  cr_expect(rc == 1 && strstr(out, "hipErrorLaunchTimeOut") && strstr(out, "per-wave instruction budget of 50000000 exhausted"),
+            "LANELAB_BUDGET=50000000: exit %d:\n%s", rc, out);
+  free(out), free(cmd), free(pc);
+  rc = exec_prog("--arch gfx942 --budget 1000000", "hip_tests_idioms", "long 20000000", &out);
+  cr_expect(rc == 1 && strstr(out, "budget of 1000000 exhausted"), "exec --budget: exit %d:\n%s", rc, out);
+  free(out);
+  rc = exec_prog("--budget 0", "hip_tests_idioms", "long 1", &out);
+  cr_expect(rc == 2 && strstr(out, "--budget 0"), "exec --budget 0: exit %d:\n%s", rc, out);
+  free(out);
+}
 /* hipLimitStackSize: 1024 by default; raised, a recursive kernel that needs more runs (checked
  * against the host's recursion); left at 1024, it faults past its 1024-byte private segment */
 Test(programs, stack_limit_sets_the_dynamic_stack, .timeout = 120) {

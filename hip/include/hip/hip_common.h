@@ -21,6 +21,31 @@
 #ifndef __AMDGCN_WAVEFRONT_SIZE__
 #define __AMDGCN_WAVEFRONT_SIZE__ 64
 #endif
+// Feature tests, with ROCm's values: in the device pass what gfx9 has (32- and 64-bit global and
+// shared atomics, float atomic add, doubles, votes, ballots, shuffles, a system fence, 3D grids;
+// no funnel shifts, surfaces, dynamic parallelism or extended syncthreads), in the host pass 0.
+#if defined(__HIP_DEVICE_COMPILE__) && __HIP_DEVICE_COMPILE__
+#define LL_HIP_DEV_HAS 1
+#else
+#define LL_HIP_DEV_HAS 0
+#endif
+#define __HIP_ARCH_HAS_GLOBAL_INT32_ATOMICS__ (LL_HIP_DEV_HAS)
+#define __HIP_ARCH_HAS_GLOBAL_FLOAT_ATOMIC_EXCH__ (LL_HIP_DEV_HAS)
+#define __HIP_ARCH_HAS_SHARED_INT32_ATOMICS__ (LL_HIP_DEV_HAS)
+#define __HIP_ARCH_HAS_SHARED_FLOAT_ATOMIC_EXCH__ (LL_HIP_DEV_HAS)
+#define __HIP_ARCH_HAS_FLOAT_ATOMIC_ADD__ (LL_HIP_DEV_HAS)
+#define __HIP_ARCH_HAS_GLOBAL_INT64_ATOMICS__ (LL_HIP_DEV_HAS)
+#define __HIP_ARCH_HAS_SHARED_INT64_ATOMICS__ (LL_HIP_DEV_HAS)
+#define __HIP_ARCH_HAS_DOUBLES__ (LL_HIP_DEV_HAS)
+#define __HIP_ARCH_HAS_WARP_VOTE__ (LL_HIP_DEV_HAS)
+#define __HIP_ARCH_HAS_WARP_BALLOT__ (LL_HIP_DEV_HAS)
+#define __HIP_ARCH_HAS_WARP_SHUFFLE__ (LL_HIP_DEV_HAS)
+#define __HIP_ARCH_HAS_WARP_FUNNEL_SHIFT__ (0)
+#define __HIP_ARCH_HAS_THREAD_FENCE_SYSTEM__ (LL_HIP_DEV_HAS)
+#define __HIP_ARCH_HAS_SYNC_THREAD_EXT__ (0)
+#define __HIP_ARCH_HAS_SURFACE_FUNCS__ (0)
+#define __HIP_ARCH_HAS_3DGRID__ (LL_HIP_DEV_HAS)
+#define __HIP_ARCH_HAS_DYNAMIC_PARALLEL__ (0)
 #define HIP_PUBLIC_API __attribute__((visibility("default")))
 #define HIP_INTERNAL_EXPORTED_API __attribute__((visibility("default")))
 #endif

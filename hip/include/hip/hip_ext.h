@@ -23,8 +23,9 @@ extern "C" hipError_t hipHccModuleLaunchKernel(hipFunction_t f, uint32_t globalW
                                                hipEvent_t startEvent = nullptr, hipEvent_t stopEvent = nullptr);
 // hipExtLaunchKernelGGL(kernel, grid, block, shmem, stream, startEvent, stopEvent, flags, args...):
 // the launch between the two event records (either may be NULL), as HIP's hip_ext.h defines it;
-// the arguments convert to the kernel's parameter types as in <<<>>>.
-template <typename F, typename... Args>
+// the arguments convert to the kernel's parameter types as in <<<>>>. F defaults to the pointer type
+// the arguments give, as in HIP's, so a function template's name (HipTest::vectorADD) is accepted.
+template <typename... Args, typename F = void (*)(Args...)>
 static inline void hipExtLaunchKernelGGL(F kernel, const dim3 &numBlocks, const dim3 &dimBlocks,
                                          unsigned int sharedMemBytes, hipStream_t stream, hipEvent_t startEvent,
                                          hipEvent_t stopEvent, unsigned int flags, Args... args) {

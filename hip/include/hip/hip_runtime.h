@@ -43,6 +43,8 @@
 #define __host__ __attribute__((host))
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
+// __managed__ variables compile as HIP's do; the runtime refuses their use (docs/hip-runtime.md)
+#define __managed__ __attribute__((managed))
 #define __forceinline__ inline __attribute__((always_inline))
 // clang knows __noinline__ as a keyword in CUDA/HIP mode (__has_feature(cuda_noinline_keyword)),
 // also inside libstdc++'s __attribute__((__noinline__)); HIP defines the macro only for compilers
@@ -175,6 +177,16 @@ template <class T> struct shfl_type {
                                 same<T, unsigned long long>::value || same<T, float>::value ||
                                 same<T, double>::value || same<T, _Float16>::value;
 };
+// HIP declares __shfl and its kin as overloads for int, unsigned, long, unsigned long, long long,
+// unsigned long long, float, double (and the half types): a narrower integer argument (bool, char,
+// short and their unsigned forms) promotes to int as a call to them does, and the result is that int.
+template <class T> struct shfl_arg { using type = T; };
+template <> struct shfl_arg<bool> { using type = int; };
+template <> struct shfl_arg<char> { using type = int; };
+template <> struct shfl_arg<signed char> { using type = int; };
+template <> struct shfl_arg<unsigned char> { using type = int; };
+template <> struct shfl_arg<short> { using type = int; };
+template <> struct shfl_arg<unsigned short> { using type = int; };
 template <class T> __device__ __forceinline__ T bpermute(int src_lane, T v) {
   const int a = src_lane << 2;
   if constexpr (sizeof(T) == 8) {
@@ -194,36 +206,41 @@ template <class T> __device__ __forceinline__ T bpermute(int src_lane, T v) {
 #define LL_HIP_SHFL_CHECK(fn, T)                                                                  \
   static_assert(lanelab_hip::shfl_type<T>::value,                                                \
                 #fn ": the lanelab HIP subset shuffles int, unsigned, long, unsigned long, long long, " \
-                "unsigned long long, float, double and __half only, and converts nothing; this "    \
-                "argument has another type (docs/hip-subset.md)")
+                "unsigned long long, float, double and __half (bool, char and short as int, as HIP's " \
+                "overloads take them), and converts nothing else; this argument has another type "  \
+                "(docs/hip-subset.md)")
 // HIP's semantics (hip/amd_detail/amd_warp_functions.h): lanes form groups of `width` (a power of
 // two, at most 64); a source outside the caller's group yields the caller's own value.
-template <class T> __device__ __forceinline__ T __shfl(T var, int src_lane, int width = warpSize) {
-  LL_HIP_SHFL_CHECK(__shfl, T);
+template <class T, class U = typename lanelab_hip::shfl_arg<T>::type>
+__device__ __forceinline__ U __shfl(T var, int src_lane, int width = warpSize) {
+  LL_HIP_SHFL_CHECK(__shfl, U);
   const int self = (int)__lane_id();
   const int index = (src_lane & (width - 1)) + (self & ~(width - 1));
-  return lanelab_hip::bpermute(index, var);
+  return lanelab_hip::bpermute(index, static_cast<U>(var));
 }
-template <class T> __device__ __forceinline__ T __shfl_up(T var, unsigned lane_delta, int width = warpSize) {
-  LL_HIP_SHFL_CHECK(__shfl_up, T);
+template <class T, class U = typename lanelab_hip::shfl_arg<T>::type>
+__device__ __forceinline__ U __shfl_up(T var, unsigned lane_delta, int width = warpSize) {
+  LL_HIP_SHFL_CHECK(__shfl_up, U);
   const int self = (int)__lane_id();
   int index = self - (int)lane_delta;
   index = index < (self & ~(width - 1)) ? self : index;
-  return lanelab_hip::bpermute(index, var);
+  return lanelab_hip::bpermute(index, static_cast<U>(var));
 }
-template <class T> __device__ __forceinline__ T __shfl_down(T var, unsigned lane_delta, int width = warpSize) {
-  LL_HIP_SHFL_CHECK(__shfl_down, T);
+template <class T, class U = typename lanelab_hip::shfl_arg<T>::type>
+__device__ __forceinline__ U __shfl_down(T var, unsigned lane_delta, int width = warpSize) {
+  LL_HIP_SHFL_CHECK(__shfl_down, U);
   const int self = (int)__lane_id();
   int index = self + (int)lane_delta;
   index = (int)((self & (width - 1)) + lane_delta) >= width ? self : index;
-  return lanelab_hip::bpermute(index, var);
+  return lanelab_hip::bpermute(index, static_cast<U>(var));
 }
-template <class T> __device__ __forceinline__ T __shfl_xor(T var, int lane_mask, int width = warpSize) {
-  LL_HIP_SHFL_CHECK(__shfl_xor, T);
+template <class T, class U = typename lanelab_hip::shfl_arg<T>::type>
+__device__ __forceinline__ U __shfl_xor(T var, int lane_mask, int width = warpSize) {
+  LL_HIP_SHFL_CHECK(__shfl_xor, U);
   const int self = (int)__lane_id();
   int index = self ^ lane_mask;
   index = index >= ((self + width) & ~(width - 1)) ? self : index;
-  return lanelab_hip::bpermute(index, var);
+  return lanelab_hip::bpermute(index, static_cast<U>(var));
 }
 #undef LL_HIP_SHFL_CHECK
 
@@ -306,25 +323,77 @@ template <class T> struct atomic_int {
 #define LL_HIP_INTS lanelab_hip::atomic_int<T>::value
 #define LL_HIP_F32 lanelab_hip::same<T, float>::value
 #define LL_HIP_F64 lanelab_hip::same<T, double>::value
+// HIP's floating atomicSub is an atomic add of -val, and its floating atomicMax and atomicMin
+// (hip/amd_detail/amd_hip_atomic.h without __AMDGCN_UNSAFE_FP_ATOMICS__) a compare-and-swap loop
+// that stores val while it beats the value held: NaN beats nothing and is beaten by nothing, and
+// -0.0 counts below +0.0 (max stores a zero val over a held -0.0; min stores a -0.0 val over a held
+// zero of either sign). The same here, for float and double.
+namespace lanelab_hip {
+template <class T> struct fp_bits;
+template <> struct fp_bits<float> { using type = unsigned; static constexpr unsigned sign = 0x80000000u; };
+template <> struct fp_bits<double> { using type = unsigned long long; static constexpr unsigned long long sign = 0x8000000000000000ull; };
+template <bool Max, int Scope, class T> __device__ __forceinline__ T fp_minmax(T *addr, T val) {
+  using B = typename fp_bits<T>::type;
+  T cur = __hip_atomic_load(addr, __ATOMIC_RELAXED, Scope);
+  bool done = false;
+  if (Max) {
+    while (!done && (cur < val || (__builtin_bit_cast(B, cur) == fp_bits<T>::sign && val == (T)0)))
+      done = __hip_atomic_compare_exchange_strong(addr, &cur, val, __ATOMIC_RELAXED, __ATOMIC_RELAXED, Scope);
+  } else {
+    const bool neg_zero = __builtin_bit_cast(B, val) == fp_bits<T>::sign;
+    while (!done && (cur > val || (neg_zero && cur == (T)0)))
+      done = __hip_atomic_compare_exchange_strong(addr, &cur, val, __ATOMIC_RELAXED, __ATOMIC_RELAXED, Scope);
+  }
+  return cur;
+}
+} // namespace lanelab_hip
+#define LL_HIP_ATOMIC_FP1(fn, scope, body_int, body_fp, ok, types)                                   \
+  template <class T, class V> __device__ __forceinline__ T fn(T *address, V val) {                \
+    LL_HIP_ATOMIC_CHECK(fn, T, V, (ok), types);                                                    \
+    if constexpr (lanelab_hip::same<T, float>::value || lanelab_hip::same<T, double>::value)       \
+      return body_fp;                                                                               \
+    else                                                                                            \
+      return body_int;                                                                              \
+  }
+#define LL_HIP_ATOMIC_FP(fn, bi, bf, ok, types)                                                    \
+  LL_HIP_ATOMIC_FP1(fn, __HIP_MEMORY_SCOPE_AGENT, bi(__HIP_MEMORY_SCOPE_AGENT), bf(__HIP_MEMORY_SCOPE_AGENT), (ok), types) \
+  LL_HIP_ATOMIC_FP1(fn##_block, __HIP_MEMORY_SCOPE_WORKGROUP, bi(__HIP_MEMORY_SCOPE_WORKGROUP), bf(__HIP_MEMORY_SCOPE_WORKGROUP), (ok), types) \
+  LL_HIP_ATOMIC_FP1(fn##_system, __HIP_MEMORY_SCOPE_SYSTEM, bi(__HIP_MEMORY_SCOPE_SYSTEM), bf(__HIP_MEMORY_SCOPE_SYSTEM), (ok), types)
+#define LL_HIP_SUB_I(sc) __hip_atomic_fetch_sub(address, (T)val, __ATOMIC_RELAXED, sc)
+#define LL_HIP_SUB_F(sc) __hip_atomic_fetch_add(address, -(T)val, __ATOMIC_RELAXED, sc)
+#define LL_HIP_MAX_I(sc) __hip_atomic_fetch_max(address, (T)val, __ATOMIC_RELAXED, sc)
+#define LL_HIP_MAX_F(sc) lanelab_hip::fp_minmax<true, sc>(address, (T)val)
+#define LL_HIP_MIN_I(sc) __hip_atomic_fetch_min(address, (T)val, __ATOMIC_RELAXED, sc)
+#define LL_HIP_MIN_F(sc) lanelab_hip::fp_minmax<false, sc>(address, (T)val)
+#define LL_HIP_I64 lanelab_hip::same<T, long long>::value
 LL_HIP_ATOMIC_RMW(atomicAdd, __hip_atomic_fetch_add, LL_HIP_INTS || LL_HIP_F32 || LL_HIP_F64,
                   "int, unsigned, unsigned long, unsigned long long, float and double")
-LL_HIP_ATOMIC_RMW(atomicSub, __hip_atomic_fetch_sub, LL_HIP_INTS || LL_HIP_F32,
-                  "int, unsigned, unsigned long, unsigned long long and float")
-LL_HIP_ATOMIC_RMW(atomicMax, __hip_atomic_fetch_max, LL_HIP_INTS || LL_HIP_F32,
-                  "int, unsigned, unsigned long, unsigned long long and float")
-LL_HIP_ATOMIC_RMW(atomicMin, __hip_atomic_fetch_min, LL_HIP_INTS || LL_HIP_F32,
-                  "int, unsigned, unsigned long, unsigned long long and float")
+LL_HIP_ATOMIC_FP(atomicSub, LL_HIP_SUB_I, LL_HIP_SUB_F, (LL_HIP_INTS || LL_HIP_F32 || LL_HIP_F64),
+                 "int, unsigned, unsigned long, unsigned long long, float and double")
+LL_HIP_ATOMIC_FP(atomicMax, LL_HIP_MAX_I, LL_HIP_MAX_F, (LL_HIP_INTS || LL_HIP_I64 || LL_HIP_F32 || LL_HIP_F64),
+                 "int, unsigned, unsigned long, long long, unsigned long long, float and double")
+LL_HIP_ATOMIC_FP(atomicMin, LL_HIP_MIN_I, LL_HIP_MIN_F, (LL_HIP_INTS || LL_HIP_I64 || LL_HIP_F32 || LL_HIP_F64),
+                 "int, unsigned, unsigned long, long long, unsigned long long, float and double")
+#undef LL_HIP_ATOMIC_FP
+#undef LL_HIP_ATOMIC_FP1
+#undef LL_HIP_SUB_I
+#undef LL_HIP_SUB_F
+#undef LL_HIP_MAX_I
+#undef LL_HIP_MAX_F
+#undef LL_HIP_MIN_I
+#undef LL_HIP_MIN_F
+#undef LL_HIP_I64
 LL_HIP_ATOMIC_RMW(atomicAnd, __hip_atomic_fetch_and, LL_HIP_INTS, "int, unsigned, unsigned long and unsigned long long")
 LL_HIP_ATOMIC_RMW(atomicOr, __hip_atomic_fetch_or, LL_HIP_INTS, "int, unsigned, unsigned long and unsigned long long")
 LL_HIP_ATOMIC_RMW(atomicXor, __hip_atomic_fetch_xor, LL_HIP_INTS, "int, unsigned, unsigned long and unsigned long long")
-LL_HIP_ATOMIC_RMW(atomicExch, __hip_atomic_exchange, LL_HIP_INTS || LL_HIP_F32,
-                  "int, unsigned, unsigned long, unsigned long long and float")
+LL_HIP_ATOMIC_RMW(atomicExch, __hip_atomic_exchange, LL_HIP_INTS || LL_HIP_F32 || LL_HIP_F64,
+                  "int, unsigned, unsigned long, unsigned long long, float and double")
 // atomicCAS: stores val where *address == compare (float compares bit patterns, as HIP's
 // integer-CAS implementation does); returns the old value. Also atomicCAS_block/_system.
 #define LL_HIP_ATOMIC_CAS(fn, scope)                                                              \
   template <class T, class C, class V> __device__ __forceinline__ T fn(T *address, C compare, V val) { \
-    LL_HIP_ATOMIC_CHECK(fn, T, V, LL_HIP_INTS || LL_HIP_F32,                                       \
-                        "int, unsigned, unsigned long, unsigned long long and float");            \
+    LL_HIP_ATOMIC_CHECK(fn, T, V, LL_HIP_INTS || LL_HIP_F32 || LL_HIP_F64,                         \
+                        "int, unsigned, unsigned long, unsigned long long, float and double");     \
     static_assert(lanelab_hip::lossless<typename lanelab_hip::strip<C>::type, T>::value,           \
                   #fn ": the compare value would change kind converting to the pointee type");     \
     T expected = (T)compare;                                                                       \
@@ -456,7 +525,24 @@ template <class T> __device__ __forceinline__ T __ldg(const T *ptr) { return *pt
 static __device__ inline __attribute__((always_inline)) long long int clock64() { return (long long int)__builtin_amdgcn_s_memtime(); }
 static __device__ inline __attribute__((always_inline)) long long int clock() { return clock64(); }
 static __device__ inline __attribute__((always_inline)) long long int wall_clock64() { return (long long int)__builtin_amdgcn_s_memrealtime(); }
+// HIP's other names for the first two
+static __device__ inline __attribute__((always_inline)) long long int __clock64() { return clock64(); }
+static __device__ inline __attribute__((always_inline)) long long int __clock() { return clock64(); }
 #include "hip/lanelab_hip_heap.h"
+
+// memcpy and memset in device code, as HIP provides them (hip/amd_detail/amd_device_functions.h):
+// byte by byte, overloading <string.h>'s host functions by __device__.
+static __device__ inline void *memcpy(void *dst, const void *src, size_t size) {
+  unsigned char *d = static_cast<unsigned char *>(dst);
+  const unsigned char *p = static_cast<const unsigned char *>(src);
+  for (size_t i = 0; i < size; i++) d[i] = p[i];
+  return dst;
+}
+static __device__ inline void *memset(void *ptr, int val, size_t size) {
+  unsigned char *d = static_cast<unsigned char *>(ptr);
+  for (size_t i = 0; i < size; i++) d[i] = static_cast<unsigned char>(val);
+  return ptr;
+}
 
 #include "hip/lanelab_hip_printf.h"
 #include "hip/lanelab_hip_math.h"
@@ -469,6 +555,8 @@ static __device__ inline __attribute__((always_inline)) long long int wall_clock
 // (std::array: ROCm's HIP samples hipDispatchLatency, hipDispatchEnqueueRateMT)
 #include <array>
 #include <iosfwd>
+// std::numeric_limits, which ROCm's amd_math_functions.h brings with hip_runtime.h
+#include <limits>
 
 #pragma clang diagnostic pop
 #endif // HIP_INCLUDE_HIP_HIP_RUNTIME_H

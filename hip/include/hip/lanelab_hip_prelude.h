@@ -15,6 +15,7 @@
 #define __host__ __attribute__((host))
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
+#define __managed__ __attribute__((managed))
 #include "hip/lanelab_hip_heap.h"
 // clang's wrapper: <cmath> <cstdlib> <stdlib.h> and, last, <algorithm> <complex> <new> (clang's
 // cuda_wrappers versions, which make their functions __host__ __device__); HIP's hip_runtime.h:

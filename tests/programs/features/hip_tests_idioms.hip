@@ -1,0 +1,240 @@
+// The HIP vocabulary AMD's own conformance tests (ROCm/hip-tests' catch/unit) lean on, written here
+// the way they write it; each part has its expected values from HIP's definitions, not from a run:
+// - memcpy and memset in device code (HIP provides both, byte by byte), for sizes that are not
+//   multiples of 4;
+// - __shfl and its kin on bool, char and short: HIP's overloads promote them to int;
+// - HIP's feature-test macros (__HIP_ARCH_HAS_*): gfx9's values in the device pass, 0 in the host's;
+// - INT_MAX and std::numeric_limits with nothing but hip_runtime.h (ROCm's headers bring both);
+// - __clock() and __clock64();
+// - the occupancy templates with the kernel's pointer type as an explicit argument, and
+//   hipExtLaunchKernelGGL given a function template's name;
+// - the mipmapped-array, array-flag, pointer-attribute and pool types compile (their calls are
+//   refused by name);
+// - atomics on double and long long, and the floating atomicMax/atomicMin with HIP's definition (a
+//   compare-and-swap loop: NaN beats nothing, -0.0 counts below +0.0);
+// - hipDeviceAttributeWallClockRate, and the errors ROCm gives handles that are not streams or events.
+// `hip_tests_idioms long N` instead runs one wave through N iterations of a loop (AMD's hip-tests
+// have such kernels: 2^21 iterations of powf in one thread) and prints the launch's result: a
+// program's instruction budget is far above `lanelab run`'s 50 million (LANELAB_BUDGET changes it).
+#include "../common.h"
+#include <hip/hip_ext.h>
+#include <cstring>
+
+__global__ void copy_sizes(const unsigned char *in, unsigned char *out, unsigned char *set) {
+  const int n = threadIdx.x + 1; // 1 .. 11 bytes
+  memcpy(out + 16 * threadIdx.x, in + 16 * threadIdx.x, n);
+  memset(set + 16 * threadIdx.x, 0x80 + n, n);
+}
+
+__global__ void narrow_shuffles(int *out) {
+  const int l = threadIdx.x;
+  short s = (short)(-3 * l);
+  signed char c = (signed char)(l - 100);
+  bool b = l % 3 == 0;
+  unsigned short u = (unsigned short)(60000 + l);
+  auto rs = __shfl(s, (l + 1) % 64);
+  auto rc = __shfl_down(c, 1);
+  auto rb = __shfl_xor(b, 1);
+  auto ru = __shfl_up(u, 2);
+  static_assert(std::is_same<decltype(rs), int>::value && std::is_same<decltype(rb), int>::value, "promoted to int");
+  out[4 * l] = rs, out[4 * l + 1] = rc, out[4 * l + 2] = rb, out[4 * l + 3] = ru;
+}
+
+__global__ void feature_macros(int *out, long long *clk) {
+  out[0] = __HIP_ARCH_HAS_GLOBAL_INT32_ATOMICS__;
+  out[1] = __HIP_ARCH_HAS_DOUBLES__;
+  out[2] = __HIP_ARCH_HAS_WARP_SHUFFLE__;
+  out[3] = __HIP_ARCH_HAS_3DGRID__;
+  out[4] = __HIP_ARCH_HAS_WARP_FUNNEL_SHIFT__;
+  out[5] = __HIP_ARCH_HAS_DYNAMIC_PARALLEL__;
+  out[6] = INT_MAX == std::numeric_limits<int>::max();
+  long long a = __clock64();
+  long long b = __clock();
+  clk[0] = a, clk[1] = b;
+}
+
+__global__ void occupancy_kernel(int *p) { p[threadIdx.x] = 1; }
+
+__global__ void wide_atomics(float *f, double *d, long long *ll, double *dx) {
+  const int l = threadIdx.x;
+  atomicMax(&f[0], (float)l);
+  atomicMin(&f[1], -(float)l);
+  atomicMax(&d[0], (double)l * 1.5);
+  atomicMin_system(&d[1], -(double)l);
+  atomicSub(&d[2], 1.0);
+  atomicMax(&ll[0], (long long)l - 100);
+  atomicMin_block(&ll[1], (long long)l - 100);
+  if (l == 0) {
+    dx[0] = atomicExch(&dx[1], 7.0);
+    dx[3] = atomicCAS(&dx[2], 3.0, 9.0);
+    atomicMax(&f[2], 0.0f);  // over -0.0: +0.0
+    atomicMin(&f[3], -0.0f); // over +0.0: -0.0
+    atomicMax(&f[4], 1.0f);  // over NaN: NaN stays
+    atomicMin(&d[3], 5.0);   // over NaN: NaN stays
+    atomicMax(&f[5], NAN);   // NaN over 2: 2 stays
+  }
+}
+
+template <typename T> __global__ void add_template(const T *a, const T *b, T *c, size_t n) {
+  size_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = a[i] + b[i];
+}
+
+__global__ void long_loop(float *out, int n) {
+  float acc = out[0];
+  for (int i = 0; i < n; i++) acc = acc * 0.999f + (float)(i & 7);
+  out[0] = acc;
+}
+
+int main(int argc, char **argv) {
+  if (argc == 3 && !std::strcmp(argv[1], "long")) {
+    float *d;
+    HIP_CHECK(hipMalloc(&d, sizeof(float)));
+    HIP_CHECK(hipMemset(d, 0, sizeof(float)));
+    long_loop<<<1, 1>>>(d, std::atoi(argv[2]));
+    hipError_t e = hipDeviceSynchronize();
+    std::printf("hip_tests_idioms: long loop of %s: %s\n", argv[2], hipGetErrorName(e));
+    return e == hipSuccess ? 0 : 1;
+  }
+  // device memcpy / memset
+  unsigned char in[176], out[176], set[176];
+  for (int i = 0; i < 176; i++) in[i] = (unsigned char)(i * 7 + 1);
+  unsigned char *din, *dout, *dset;
+  HIP_CHECK(hipMalloc(&din, 176));
+  HIP_CHECK(hipMalloc(&dout, 176));
+  HIP_CHECK(hipMalloc(&dset, 176));
+  HIP_CHECK(hipMemcpy(din, in, 176, hipMemcpyHostToDevice));
+  HIP_CHECK(hipMemset(dout, 0xee, 176));
+  HIP_CHECK(hipMemset(dset, 0xee, 176));
+  copy_sizes<<<1, 11>>>(din, dout, dset);
+  HIP_CHECK(hipMemcpy(out, dout, 176, hipMemcpyDeviceToHost));
+  HIP_CHECK(hipMemcpy(set, dset, 176, hipMemcpyDeviceToHost));
+  for (int t = 0; t < 11; t++)
+    for (int k = 0; k < 16; k++) {
+      const int i = 16 * t + k;
+      EXPECT(out[i] == (k <= t ? in[i] : 0xee), "memcpy of %d bytes: byte %d is 0x%02x", t + 1, k, out[i]);
+      EXPECT(set[i] == (k <= t ? 0x80 + t + 1 : 0xee), "memset of %d bytes: byte %d is 0x%02x", t + 1, k, set[i]);
+    }
+
+  // narrow shuffles: results as HIP's int overloads give them
+  int *dsh, sh[256];
+  HIP_CHECK(hipMalloc(&dsh, sizeof sh));
+  narrow_shuffles<<<1, 64>>>(dsh);
+  HIP_CHECK(hipMemcpy(sh, dsh, sizeof sh, hipMemcpyDeviceToHost));
+  for (int l = 0; l < 64; l++) {
+    const int src = (l + 1) % 64, down = l + 1 < 64 ? l + 1 : l, up = l >= 2 ? l - 2 : l;
+    EXPECT(sh[4 * l] == -3 * src, "__shfl(short) lane %d: %d", l, sh[4 * l]);
+    EXPECT(sh[4 * l + 1] == down - 100, "__shfl_down(signed char) lane %d: %d", l, sh[4 * l + 1]);
+    EXPECT(sh[4 * l + 2] == ((l ^ 1) % 3 == 0), "__shfl_xor(bool) lane %d: %d", l, sh[4 * l + 2]);
+    EXPECT(sh[4 * l + 3] == 60000 + up, "__shfl_up(unsigned short) lane %d: %d", l, sh[4 * l + 3]);
+  }
+
+  // feature-test macros: the device pass's values, then the host's
+  int *dfm, fm[7];
+  long long *dclk, clk[2];
+  HIP_CHECK(hipMalloc(&dfm, sizeof fm));
+  HIP_CHECK(hipMalloc(&dclk, sizeof clk));
+  feature_macros<<<1, 1>>>(dfm, dclk);
+  HIP_CHECK(hipMemcpy(fm, dfm, sizeof fm, hipMemcpyDeviceToHost));
+  HIP_CHECK(hipMemcpy(clk, dclk, sizeof clk, hipMemcpyDeviceToHost));
+  EXPECT(fm[0] == 1 && fm[1] == 1 && fm[2] == 1 && fm[3] == 1 && fm[4] == 0 && fm[5] == 0 && fm[6] == 1,
+         "device feature macros %d %d %d %d %d %d, limits %d", fm[0], fm[1], fm[2], fm[3], fm[4], fm[5], fm[6]);
+  EXPECT(__HIP_ARCH_HAS_GLOBAL_INT32_ATOMICS__ == 0 && __HIP_ARCH_HAS_DOUBLES__ == 0, "host pass feature macros");
+  EXPECT(clk[0] > 0 && clk[1] > clk[0], "__clock64 %lld then __clock %lld", clk[0], clk[1]);
+
+  // occupancy with the kernel's pointer type named, as hip-tests call it
+  int grid = 0, block = 0, blocks = 0;
+  HIP_CHECK(hipOccupancyMaxPotentialBlockSize<void (*)(int *)>(&grid, &block, occupancy_kernel, 0, 0));
+  EXPECT(block > 0 && block <= 1024 && block % 64 == 0 && grid > 0, "potential block size %d, grid %d", block, grid);
+  HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor<void (*)(int *)>(&blocks, occupancy_kernel, block, 0));
+  EXPECT(blocks > 0, "active blocks %d", blocks);
+
+  // hipExtLaunchKernelGGL with a function template's name: its arguments pick the instance
+  const size_t n = 300;
+  int *da, *db, *dc, a[300], b[300], c[300];
+  for (size_t i = 0; i < n; i++) a[i] = (int)i, b[i] = (int)(1000 - 3 * i);
+  HIP_CHECK(hipMalloc(&da, sizeof a));
+  HIP_CHECK(hipMalloc(&db, sizeof b));
+  HIP_CHECK(hipMalloc(&dc, sizeof c));
+  HIP_CHECK(hipMemcpy(da, a, sizeof a, hipMemcpyHostToDevice));
+  HIP_CHECK(hipMemcpy(db, b, sizeof b, hipMemcpyHostToDevice));
+  hipExtLaunchKernelGGL(add_template, dim3(5), dim3(64), 0, 0, nullptr, nullptr, 0, static_cast<const int *>(da),
+                        static_cast<const int *>(db), dc, n);
+  HIP_CHECK(hipMemcpy(c, dc, sizeof c, hipMemcpyDeviceToHost));
+  for (size_t i = 0; i < n; i++) EXPECT(c[i] == a[i] + b[i], "template kernel c[%zu] = %d", i, c[i]);
+
+  // atomics on double and long long; HIP's floating max and min
+  float hf[6] = {-1e30f, 1e30f, -0.0f, 0.0f, NAN, 2.0f};
+  double hd[4] = {-1e300, 1e300, 100.0, NAN}, hx[4] = {0, 2.0, 3.0, 0};
+  long long hl[2] = {-1000, 1000};
+  float *df;
+  double *dd, *dx;
+  long long *dl;
+  HIP_CHECK(hipMalloc(&df, sizeof hf));
+  HIP_CHECK(hipMalloc(&dd, sizeof hd));
+  HIP_CHECK(hipMalloc(&dl, sizeof hl));
+  HIP_CHECK(hipMalloc(&dx, sizeof hx));
+  HIP_CHECK(hipMemcpy(df, hf, sizeof hf, hipMemcpyHostToDevice));
+  HIP_CHECK(hipMemcpy(dd, hd, sizeof hd, hipMemcpyHostToDevice));
+  HIP_CHECK(hipMemcpy(dl, hl, sizeof hl, hipMemcpyHostToDevice));
+  HIP_CHECK(hipMemcpy(dx, hx, sizeof hx, hipMemcpyHostToDevice));
+  wide_atomics<<<1, 64>>>(df, dd, dl, dx);
+  HIP_CHECK(hipMemcpy(hf, df, sizeof hf, hipMemcpyDeviceToHost));
+  HIP_CHECK(hipMemcpy(hd, dd, sizeof hd, hipMemcpyDeviceToHost));
+  HIP_CHECK(hipMemcpy(hl, dl, sizeof hl, hipMemcpyDeviceToHost));
+  HIP_CHECK(hipMemcpy(hx, dx, sizeof hx, hipMemcpyDeviceToHost));
+  EXPECT(hf[0] == 63 && hf[1] == -63 && hd[0] == 94.5 && hd[1] == -63 && hd[2] == 36 && hl[0] == -37 && hl[1] == -100,
+         "max/min/sub: %g %g %g %g %g %lld %lld", hf[0], hf[1], hd[0], hd[1], hd[2], hl[0], hl[1]);
+  EXPECT(hx[0] == 2 && hx[1] == 7 && hx[3] == 3 && hx[2] == 9, "exch/CAS of double: %g %g %g %g", hx[0], hx[1], hx[2], hx[3]);
+  EXPECT(hf[2] == 0 && !std::signbit(hf[2]) && hf[3] == 0 && std::signbit(hf[3]), "signed zeros: %g %g", hf[2], hf[3]);
+  EXPECT(std::isnan(hf[4]) && std::isnan(hd[3]) && hf[5] == 2.0f, "NaN: %g %g %g", hf[4], hd[3], hf[5]);
+  HIP_CHECK(hipFree(df));
+  HIP_CHECK(hipFree(dd));
+  HIP_CHECK(hipFree(dl));
+  HIP_CHECK(hipFree(dx));
+
+  // the types of the refused families compile
+  hipMipmappedArray_t mip = nullptr;
+  hipMemPoolProps pool = {};
+  pool.allocType = hipMemAllocationTypePinned;
+  pool.location.type = hipMemLocationTypeDevice;
+  hipPointer_attribute pa = HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL;
+  EXPECT(mip == nullptr && hipArrayDefault == 0 && hipArrayLayered == 1 && pa == 9 && pool.location.id == 0 &&
+             hipMemRangeAttributeLastPrefetchLocation == 4 && hipUserObjectNoDestructorSync == 1,
+         "HIP's values of the declared types");
+
+  // the constant clock's rate, and ROCm's answers for handles that are not streams or events
+  int rate = 0;
+  HIP_CHECK(hipDeviceGetAttribute(&rate, hipDeviceAttributeWallClockRate, 0));
+  EXPECT(rate == 100000, "wall clock %d kHz", rate);
+  hipStream_t st;
+  HIP_CHECK(hipStreamCreate(&st));
+  HIP_CHECK(hipStreamDestroy(st));
+  EXPECT(hipStreamQuery(st) == hipErrorContextIsDestroyed, "query of a destroyed stream");
+  EXPECT(hipStreamSynchronize(st) == hipErrorContextIsDestroyed, "sync of a destroyed stream");
+  EXPECT(hipStreamDestroy(st) == hipErrorContextIsDestroyed, "a stream destroyed twice");
+  EXPECT(hipStreamDestroy(nullptr) == hipErrorInvalidHandle, "the null stream destroyed");
+  unsigned flags = 7;
+  EXPECT(hipStreamGetFlags(nullptr, &flags) == hipErrorInvalidValue && flags == 7, "the null stream's flags");
+  EXPECT(hipStreamGetFlags(st, nullptr) == hipErrorInvalidValue, "flags NULL first");
+  hipEvent_t ev;
+  HIP_CHECK(hipEventCreate(&ev));
+  EXPECT(hipEventRecord(ev, st) == hipErrorContextIsDestroyed, "an event recorded into a destroyed stream");
+  EXPECT(hipEventRecord(nullptr, st) == hipErrorInvalidHandle, "a NULL event recorded");
+  HIP_CHECK(hipEventDestroy(ev));
+  EXPECT(hipEventDestroy(ev) == hipErrorContextIsDestroyed, "an event destroyed twice");
+  EXPECT(hipEventDestroy(nullptr) == hipErrorInvalidHandle, "a NULL event destroyed");
+  (void)hipGetLastError();
+
+  HIP_CHECK(hipFree(din));
+  HIP_CHECK(hipFree(dout));
+  HIP_CHECK(hipFree(dset));
+  HIP_CHECK(hipFree(dsh));
+  HIP_CHECK(hipFree(dfm));
+  HIP_CHECK(hipFree(dclk));
+  HIP_CHECK(hipFree(da));
+  HIP_CHECK(hipFree(db));
+  HIP_CHECK(hipFree(dc));
+  std::printf("hip_tests_idioms: ok\n");
+  return 0;
+}
