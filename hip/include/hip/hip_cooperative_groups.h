@@ -123,6 +123,11 @@ public:
   __device__ unsigned thread_rank() const { return internal::block_rank(); }
   __device__ void sync() const { __syncthreads(); }
   __device__ bool is_valid() const { return true; }
+  // the block's place in the grid, the thread's in the block, and the block's extent (HIP 6's
+  // thread_block::group_index, thread_index, group_dim)
+  static __device__ dim3 group_index() { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+  static __device__ dim3 thread_index() { return dim3(threadIdx.x, threadIdx.y, threadIdx.z); }
+  __device__ dim3 group_dim() const { return dim3(blockDim.x, blockDim.y, blockDim.z); }
 };
 __device__ inline thread_block this_thread_block() { return thread_block(); }
 

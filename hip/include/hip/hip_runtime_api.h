@@ -411,6 +411,22 @@ typedef struct hip_Memcpy2D {
   struct hipArray *dstArray;
   size_t dstPitch, WidthInBytes, Height;
 } hip_Memcpy2D;
+// the driver API's 3D copy block (hipDrvMemcpy3D, refused), HIP's fields
+typedef struct HIP_MEMCPY3D {
+  size_t srcXInBytes, srcY, srcZ, srcLOD;
+  hipMemoryType srcMemoryType;
+  const void *srcHost;
+  hipDeviceptr_t srcDevice;
+  struct hipArray *srcArray;
+  size_t srcPitch, srcHeight;
+  size_t dstXInBytes, dstY, dstZ, dstLOD;
+  hipMemoryType dstMemoryType;
+  void *dstHost;
+  hipDeviceptr_t dstDevice;
+  struct hipArray *dstArray;
+  size_t dstPitch, dstHeight;
+  size_t WidthInBytes, Height, Depth;
+} HIP_MEMCPY3D;
 // texture types of the texture-reference API (textures are refused: docs/hip-runtime.md)
 #define hipTextureType1D 0x01
 #define hipTextureType2D 0x02

@@ -10,6 +10,7 @@
 //   hipExtLaunchKernelGGL given a function template's name;
 // - the mipmapped-array, array-flag, pointer-attribute and pool types compile (their calls are
 //   refused by name);
+// - cooperative groups' thread_block::group_index, thread_index and group_dim;
 // - atomics on double and long long, and the floating atomicMax/atomicMin with HIP's definition (a
 //   compare-and-swap loop: NaN beats nothing, -0.0 counts below +0.0);
 // - hipDeviceAttributeWallClockRate, and the errors ROCm gives handles that are not streams or events.
@@ -18,6 +19,7 @@
 // program's instruction budget is far above `lanelab run`'s 50 million (LANELAB_BUDGET changes it).
 #include "../common.h"
 #include <hip/hip_ext.h>
+#include <hip/hip_cooperative_groups.h>
 #include <cstring>
 
 __global__ void copy_sizes(const unsigned char *in, unsigned char *out, unsigned char *set) {
@@ -54,6 +56,14 @@ __global__ void feature_macros(int *out, long long *clk) {
 }
 
 __global__ void occupancy_kernel(int *p) { p[threadIdx.x] = 1; }
+
+// a grid of 3 x 2 blocks of 4 x 2 threads: each thread writes what its block says of itself
+__global__ void cg_indices(int *out) {
+  auto b = cooperative_groups::this_thread_block();
+  const dim3 g = b.group_index(), t = b.thread_index(), d = b.group_dim();
+  const int flat = ((blockIdx.y * 3 + blockIdx.x) * 8) + threadIdx.y * 4 + threadIdx.x;
+  out[flat] = g.x * 100000 + g.y * 10000 + t.x * 1000 + t.y * 100 + d.x * 10 + d.y;
+}
 
 __global__ void wide_atomics(float *f, double *d, long long *ll, double *dx) {
   const int l = threadIdx.x;
@@ -162,6 +172,21 @@ int main(int argc, char **argv) {
                         static_cast<const int *>(db), dc, n);
   HIP_CHECK(hipMemcpy(c, dc, sizeof c, hipMemcpyDeviceToHost));
   for (size_t i = 0; i < n; i++) EXPECT(c[i] == a[i] + b[i], "template kernel c[%zu] = %d", i, c[i]);
+
+  // thread_block's indices
+  int *dcg, cg[48];
+  HIP_CHECK(hipMalloc(&dcg, sizeof cg));
+  cg_indices<<<dim3(3, 2), dim3(4, 2)>>>(dcg);
+  HIP_CHECK(hipMemcpy(cg, dcg, sizeof cg, hipMemcpyDeviceToHost));
+  for (int by = 0; by < 2; by++)
+    for (int bx = 0; bx < 3; bx++)
+      for (int ty = 0; ty < 2; ty++)
+        for (int tx = 0; tx < 4; tx++) {
+          const int v = cg[(by * 3 + bx) * 8 + ty * 4 + tx];
+          EXPECT(v == bx * 100000 + by * 10000 + tx * 1000 + ty * 100 + 4 * 10 + 2, "block (%d,%d) thread (%d,%d): %d", bx,
+                 by, tx, ty, v);
+        }
+  HIP_CHECK(hipFree(dcg));
 
   // atomics on double and long long; HIP's floating max and min
   float hf[6] = {-1e30f, 1e30f, -0.0f, 0.0f, NAN, 2.0f};
