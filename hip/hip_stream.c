@@ -180,6 +180,11 @@ static hipError_t event_create(hipEvent_t *e, unsigned flags, const char *fn) {
   if (flags & ~ok) return hip_complain(fn, hipErrorInvalidValue, "flags 0x%x", flags);
   if ((flags & hipEventInterprocess) && !(flags & hipEventDisableTiming))
     return hip_complain(fn, hipErrorInvalidValue, "hipEventInterprocess needs hipEventDisableTiming");
+  /* ROCm (hip_event.cpp ihipEventCreateWithFlags): at most one of the release flags */
+  if (__builtin_popcount(flags & (hipEventReleaseToDevice | hipEventReleaseToSystem | hipEventDisableSystemFence)) > 1)
+    return hip_complain(fn, hipErrorInvalidValue,
+                        "flags 0x%x: at most one of hipEventReleaseToDevice, hipEventReleaseToSystem and "
+                        "hipEventDisableSystemFence", flags);
   struct ihipEvent_t *x = ll_xcalloc(1, sizeof *x);
   x->flags = flags;
   events = ll_xrealloc(events, (nevents + 1) * sizeof *events);

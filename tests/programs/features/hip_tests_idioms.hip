@@ -248,6 +248,11 @@ int main(int argc, char **argv) {
   EXPECT(hipEventRecord(nullptr, st) == hipErrorInvalidHandle, "a NULL event recorded");
   HIP_CHECK(hipEventDestroy(ev));
   EXPECT(hipEventDestroy(ev) == hipErrorContextIsDestroyed, "an event destroyed twice");
+  hipEvent_t ev2 = nullptr;
+  EXPECT(hipEventCreateWithFlags(&ev2, hipEventReleaseToDevice | hipEventReleaseToSystem) == hipErrorInvalidValue,
+         "two release flags");
+  HIP_CHECK(hipEventCreateWithFlags(&ev2, hipEventReleaseToSystem | hipEventDisableTiming));
+  HIP_CHECK(hipEventDestroy(ev2));
   EXPECT(hipEventDestroy(nullptr) == hipErrorInvalidHandle, "a NULL event destroyed");
   (void)hipGetLastError();
 
