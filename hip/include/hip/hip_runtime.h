@@ -442,6 +442,10 @@ LL_HIP_FP_ADD(unsafeAtomicAdd, double)
 LL_HIP_FP_ADD(safeAtomicAdd, float)
 LL_HIP_FP_ADD(safeAtomicAdd, double)
 #undef LL_HIP_FP_ADD
+// HIP's deprecated atomicAddNoRet: atomicAdd without the old value
+__device__ __forceinline__ void atomicAddNoRet(float *address, float val) {
+  (void)__hip_atomic_fetch_add(address, val, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+}
 __device__ __forceinline__ float unsafeAtomicMax(float *addr, float val) { return lanelab_hip::cas_minmax<true>(addr, val); }
 __device__ __forceinline__ float unsafeAtomicMin(float *addr, float val) { return lanelab_hip::cas_minmax<false>(addr, val); }
 __device__ __forceinline__ float safeAtomicMax(float *addr, float val) { return lanelab_hip::cas_minmax<true>(addr, val); }

@@ -18,6 +18,9 @@
 #include <stdint.h>
 #include <limits.h> /* INT_MAX and the others, which ROCm's texture_types.h brings in with this header */
 
+/* HIP's old status names, which its header still declares first */
+enum { HIP_SUCCESS = 0, HIP_ERROR_INVALID_VALUE, HIP_ERROR_NOT_INITIALIZED, HIP_ERROR_LAUNCH_OUT_OF_RESOURCES };
+
 #ifndef __HIP_PLATFORM_AMD__
 #define __HIP_PLATFORM_AMD__ 1
 #endif

@@ -153,6 +153,14 @@ LL_HD float __high2float(__hip_bfloat162 a) { return (float)a.y; }
 LL_HD unsigned short __bfloat16_as_ushort(__hip_bfloat16 a) { return lanelab_hip::bv(a); }
 LL_HD short __bfloat16_as_short(__hip_bfloat16 a) { return (short)lanelab_hip::bv(a); }
 LL_HD __hip_bfloat16 __ushort_as_bfloat16(unsigned short u) { return lanelab_hip::bmk(u); }
+// HIP's bfloat16 constants (hip/amd_detail/amd_hip_bf16.h), as bit patterns
+#define HIPRT_ONE_BF16 __ushort_as_bfloat16((unsigned short)0x3F80U)
+#define HIPRT_ZERO_BF16 __ushort_as_bfloat16((unsigned short)0x0000U)
+#define HIPRT_INF_BF16 __ushort_as_bfloat16((unsigned short)0x7F80U)
+#define HIPRT_MAX_NORMAL_BF16 __ushort_as_bfloat16((unsigned short)0x7F7FU)
+#define HIPRT_MIN_DENORM_BF16 __ushort_as_bfloat16((unsigned short)0x0001U)
+#define HIPRT_NAN_BF16 __ushort_as_bfloat16((unsigned short)0x7FFFU)
+#define HIPRT_NEG_ZERO_BF16 __ushort_as_bfloat16((unsigned short)0x8000U)
 LL_HD __hip_bfloat16 __short_as_bfloat16(short s) { return lanelab_hip::bmk((unsigned short)s); }
 
 // ---- arithmetic ---------------------------------------------------------------------------------

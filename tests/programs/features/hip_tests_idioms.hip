@@ -11,6 +11,7 @@
 // - the mipmapped-array, array-flag, pointer-attribute and pool types compile (their calls are
 //   refused by name);
 // - cooperative groups' thread_block::group_index, thread_index and group_dim;
+// - atomicAddNoRet, HIP's bfloat16 constants (HIPRT_ONE_BF16 ...) and HIP_SUCCESS;
 // - atomics on double and long long, and the floating atomicMax/atomicMin with HIP's definition (a
 //   compare-and-swap loop: NaN beats nothing, -0.0 counts below +0.0);
 // - hipDeviceAttributeWallClockRate, and the errors ROCm gives handles that are not streams or events.
@@ -56,6 +57,11 @@ __global__ void feature_macros(int *out, long long *clk) {
 }
 
 __global__ void occupancy_kernel(int *p) { p[threadIdx.x] = 1; }
+
+__global__ void old_names(float *p) {
+  atomicAddNoRet(&p[0], 0.5f);
+  if (threadIdx.x == 0) p[1] = (float)HIPRT_ONE_BF16 + (float)HIPRT_NEG_ZERO_BF16, p[2] = (float)HIPRT_INF_BF16;
+}
 
 // a grid of 3 x 2 blocks of 4 x 2 threads: each thread writes what its block says of itself
 __global__ void cg_indices(int *out) {
@@ -172,6 +178,16 @@ int main(int argc, char **argv) {
                         static_cast<const int *>(db), dc, n);
   HIP_CHECK(hipMemcpy(c, dc, sizeof c, hipMemcpyDeviceToHost));
   for (size_t i = 0; i < n; i++) EXPECT(c[i] == a[i] + b[i], "template kernel c[%zu] = %d", i, c[i]);
+
+  // the old names
+  float *don, on[3] = {1, 0, 0};
+  HIP_CHECK(hipMalloc(&don, sizeof on));
+  HIP_CHECK(hipMemcpy(don, on, sizeof on, hipMemcpyHostToDevice));
+  old_names<<<1, 64>>>(don);
+  HIP_CHECK(hipMemcpy(on, don, sizeof on, hipMemcpyDeviceToHost));
+  EXPECT(on[0] == 33 && on[1] == 1 && std::isinf(on[2]) && HIP_SUCCESS == 0, "atomicAddNoRet %g, bf16 constants %g %g",
+         on[0], on[1], on[2]);
+  HIP_CHECK(hipFree(don));
 
   // thread_block's indices
   int *dcg, cg[48];
