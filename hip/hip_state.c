@@ -396,8 +396,10 @@ static void fill_props(hipDeviceProp_t *p, emu_arch a) {
   p->arch.hasGlobalInt32Atomics = p->arch.hasGlobalFloatAtomicExch = p->arch.hasSharedInt32Atomics = 1;
   p->arch.hasSharedFloatAtomicExch = p->arch.hasFloatAtomicAdd = p->arch.hasGlobalInt64Atomics = 1;
   p->arch.hasSharedInt64Atomics = p->arch.hasDoubles = p->arch.hasWarpVote = p->arch.hasWarpBallot = 1;
-  p->arch.hasWarpShuffle = p->arch.hasFunnelShift = p->arch.hasThreadFenceSystem = 1;
-  p->arch.hasSyncThreadsExt = p->arch.has3dGrid = 1;
+  p->arch.hasWarpShuffle = p->arch.hasThreadFenceSystem = p->arch.has3dGrid = 1;
+  /* ROCm's values (hip_device.cpp), which the device pass's __HIP_ARCH_HAS_* macros match: no funnel
+   * shift, no extended syncthreads (both said 1 until 2026-12-06) */
+  p->arch.hasFunnelShift = p->arch.hasSyncThreadsExt = 0;
   p->hostNativeAtomicSupported = 1; /* the device's atomics are the host's own on one memory */
   p->isLargeBar = 0; /* the host cannot dereference device memory here (it is the emulator's, not mapped into the program) */
 }
@@ -615,17 +617,27 @@ hipError_t hipDeviceSetLimit(enum hipLimit_t limit, size_t v) {
   return hip_done(hipSuccess);
 }
 
+/* The device's flags as ROCm keeps them (ROCm/clr hip_device_runtime.cpp, f9f995c): one scheduling
+ * flag at most, and only the scheduling part kept (hipGetDeviceFlags gives it back; the device starts
+ * at hipDeviceScheduleSpin, ROCm's hip::Device default). Nothing else changes here: host calls block
+ * until their work is done whatever the flag. */
+static unsigned dev_flags = hipDeviceScheduleSpin;
 hipError_t hipSetDeviceFlags(unsigned flags) {
   HIP_BEGIN();
   if (flags & ~(unsigned)(hipDeviceScheduleMask | hipDeviceMapHost | hipDeviceLmemResizeToMax))
     return hip_done(hip_complain(__func__, hipErrorInvalidValue, "unknown flags 0x%x", flags));
-  return hip_done(hipSuccess); /* scheduling and mapping flags: host calls block until done here anyway */
+  const unsigned sched = flags & hipDeviceScheduleMask;
+  if (sched != hipDeviceScheduleAuto && sched != hipDeviceScheduleSpin && sched != hipDeviceScheduleYield &&
+      sched != hipDeviceScheduleBlockingSync)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags 0x%x: at most one scheduling flag", flags));
+  dev_flags = sched;
+  return hip_done(hipSuccess);
 }
 
 hipError_t hipGetDeviceFlags(unsigned int *flags) {
   HIP_BEGIN();
   if (!flags) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags is NULL"));
-  *flags = hipDeviceScheduleAuto | hipDeviceMapHost;
+  *flags = dev_flags;
   return hip_done(hipSuccess);
 }
 

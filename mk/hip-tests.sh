@@ -45,6 +45,15 @@ for f in main hip_test_context hip_test_features; do
   [ -f "$WORK/obj/$f.o" ] || "$LL" hipcc -c "$C/hipTestMain/$f.cc" -o "$WORK/obj/$f.o" "${FLAGS[@]}" > "$WORK/log/$f.err" 2>&1 ||
     { echo "hip-tests.sh: the suite's $f.cc does not compile (WORK/log/$f.err)" >&2; exit 1; }
 done
+# the suite's shared kernels (catch/kernels: an object library every test program links)
+KOBJ=()
+for k in "$C"/kernels/*.cpp; do
+  [ -f "$k" ] || continue
+  o=$WORK/obj/kernels-$(basename "${k%.cpp}").o
+  [ -f "$o" ] || "$LL" hipcc -c "$k" -o "$o" -x hip "${FLAGS[@]}" > "$WORK/log/kernels.err" 2>&1 ||
+    { echo "hip-tests.sh: the suite's $(basename "$k") does not compile (WORK/log/kernels.err)" >&2; exit 1; }
+  KOBJ+=("$o")
+done
 # AMD's own list of the cases it disables on this arch's Linux
 DIS=$WORK/log/amd-disabled-$ARCH.txt
 cpp -P -D$ARCH -D__DATE__=x -D__TIME__=y -DGITHASH=z "$C/hipTestMain/config/config_amd_linux" 2>/dev/null |
@@ -60,6 +69,7 @@ for D in "${DIRS[@]}"; do
     b=$(basename "$f")
     case $b in *negative*|*compiler_error*|*static_assert_kernels*|*_exe.cc|*Exe.cc) continue;; esac
     grep -q "int main" "$f" && continue
+    case $b in *_old.cc) [ -f "$U/${b%_old.cc}.cc" ] && continue;; esac # the older form of a test beside it: one of the two
     case " $common " in *" $b "*) continue;; esac
     files+=("$b")
   done
@@ -75,7 +85,7 @@ for D in "${DIRS[@]}"; do
   done
   nsrc=${#files[@]}; ncf=$(wc -l < "$WORK/log/$D.cerr")
   : > "$WORK/log/$D.res"
-  if [ ${#objs[@]} -gt 0 ] && "$LL" hipcc "${objs[@]}" "$WORK/obj/main.o" "$WORK/obj/hip_test_context.o" \
+  if [ ${#objs[@]} -gt 0 ] && "$LL" hipcc "${objs[@]}" "${KOBJ[@]}" "$WORK/obj/main.o" "$WORK/obj/hip_test_context.o" \
        "$WORK/obj/hip_test_features.o" -o "$WORK/bin/$D" -pthread > "$WORK/log/$D.link" 2>&1; then
     "$WORK/bin/$D" --list-test-names-only 2>/dev/null | grep -v -e '^$' -e 'test cases' | while IFS= read -r t; do
       if grep -qxF "$t" "$DIS"; then echo "DISABLED $t"; continue; fi

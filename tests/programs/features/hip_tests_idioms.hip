@@ -156,6 +156,20 @@ int main(int argc, char **argv) {
   EXPECT(fm[0] == 1 && fm[1] == 1 && fm[2] == 1 && fm[3] == 1 && fm[4] == 0 && fm[5] == 0 && fm[6] == 1,
          "device feature macros %d %d %d %d %d %d, limits %d", fm[0], fm[1], fm[2], fm[3], fm[4], fm[5], fm[6]);
   EXPECT(__HIP_ARCH_HAS_GLOBAL_INT32_ATOMICS__ == 0 && __HIP_ARCH_HAS_DOUBLES__ == 0, "host pass feature macros");
+  hipDeviceProp_t prop;
+  HIP_CHECK(hipGetDeviceProperties(&prop, 0));
+  EXPECT(prop.arch.hasGlobalInt32Atomics == fm[0] && prop.arch.hasDoubles == fm[1] && prop.arch.hasWarpShuffle == fm[2] &&
+             prop.arch.has3dGrid == fm[3] && prop.arch.hasFunnelShift == fm[4] && prop.arch.hasDynamicParallelism == fm[5] &&
+             prop.arch.hasSyncThreadsExt == 0,
+         "the properties' arch flags against the device pass's macros");
+  // the device flags: ROCm's hip::Device starts at hipDeviceScheduleSpin and keeps the scheduling part
+  unsigned dflags = 99;
+  HIP_CHECK(hipGetDeviceFlags(&dflags));
+  EXPECT(dflags == hipDeviceScheduleSpin, "initial device flags %u", dflags);
+  HIP_CHECK(hipSetDeviceFlags(hipDeviceScheduleBlockingSync | hipDeviceMapHost));
+  HIP_CHECK(hipGetDeviceFlags(&dflags));
+  EXPECT(dflags == hipDeviceScheduleBlockingSync, "device flags after a set %u", dflags);
+  EXPECT(hipSetDeviceFlags(hipDeviceScheduleSpin | hipDeviceScheduleYield) == hipErrorInvalidValue, "two scheduling flags");
   EXPECT(clk[0] > 0 && clk[1] > clk[0], "__clock64 %lld then __clock %lld", clk[0], clk[1]);
 
   // occupancy with the kernel's pointer type named, as hip-tests call it
