@@ -903,6 +903,9 @@ hipError_t hipDeviceGetP2PAttribute(int *value, hipDeviceP2PAttr attr, int srcDe
 }
 hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, uint32_t *linktype, uint32_t *hopcount) {
   HIP_BEGIN();
-  if (!linktype || !hopcount) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "linktype or hopcount is NULL"));
+  /* ROCm (hip_peer.cpp): NULL outputs, a device paired with itself or a negative id are hipErrorInvalidValue */
+  if (!linktype || !hopcount || device1 == device2 || device1 < 0 || device2 < 0)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "linktype or hopcount is NULL, or devices %d and %d are "
+                                 "one device or negative", device1, device2));
   return hip_done(peer_pair(__func__, device1, device2));
 }

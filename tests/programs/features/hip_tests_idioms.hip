@@ -170,6 +170,8 @@ int main(int argc, char **argv) {
   HIP_CHECK(hipGetDeviceFlags(&dflags));
   EXPECT(dflags == hipDeviceScheduleBlockingSync, "device flags after a set %u", dflags);
   EXPECT(hipSetDeviceFlags(hipDeviceScheduleSpin | hipDeviceScheduleYield) == hipErrorInvalidValue, "two scheduling flags");
+  uint32_t link = 0, hops = 0;
+  EXPECT(hipExtGetLinkTypeAndHopCount(0, 0, &link, &hops) == hipErrorInvalidValue, "a device's link to itself");
   EXPECT(clk[0] > 0 && clk[1] > clk[0], "__clock64 %lld then __clock %lld", clk[0], clk[1]);
 
   // occupancy with the kernel's pointer type named, as hip-tests call it
