@@ -43,7 +43,7 @@ static const struct {
     E(hipErrorInvalidDevice, "invalid device ordinal"),
     E(hipErrorInvalidImage, "device kernel image is invalid"),
     E(hipErrorInvalidContext, "invalid device context"),
-    E(hipErrorContextAlreadyCurrent, "context already in use"),
+    E(hipErrorContextAlreadyCurrent, "context is already current context"),
     E(hipErrorMapFailed, "mapping of buffer object failed"),
     E(hipErrorUnmapFailed, "unmapping of buffer object failed"),
     E(hipErrorArrayIsMapped, "array is mapped"),
