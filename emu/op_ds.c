@@ -414,5 +414,30 @@ DS_ATOM64(ds_wrxchg_rtn_b64, 1, d)
 DS_ATOM64(ds_cmpst_rtn_b64, 1, m == d ? d2 : m)
 DS_ATOM64(ds_add_f64, 0, emu_u64f(emu_f64(m) + emu_f64(d)))
 DS_ATOM64(ds_add_rtn_f64, 1, emu_u64f(emu_f64(m) + emu_f64(d)))
+/* the 32-bit family's remaining 64-bit forms (issue #31's thirty-first stop: AMD's hip-tests
+ * atomics on unsigned long long and double in LDS stopped at them as unimplemented), with the
+ * 32-bit forms' definitions; min/max of f64 as ds_min_f32's: a NaN operand yields the other */
+static inline double fminv64(double a, double b) { return a != a ? b : b != b ? a : (a < b ? a : b); }
+static inline double fmaxv64(double a, double b) { return a != a ? b : b != b ? a : (a > b ? a : b); }
+DS_ATOM64(ds_rsub_u64, 0, d - m)
+DS_ATOM64(ds_rsub_rtn_u64, 1, d - m)
+DS_ATOM64(ds_inc_u64, 0, m >= d ? 0 : m + 1)
+DS_ATOM64(ds_inc_rtn_u64, 1, m >= d ? 0 : m + 1)
+DS_ATOM64(ds_dec_u64, 0, (m == 0 || m > d) ? d : m - 1)
+DS_ATOM64(ds_dec_rtn_u64, 1, (m == 0 || m > d) ? d : m - 1)
+DS_ATOM64(ds_min_rtn_u64, 1, d < m ? d : m)
+DS_ATOM64(ds_max_rtn_u64, 1, d > m ? d : m)
+DS_ATOM64(ds_min_rtn_i64, 1, (int64_t)d < (int64_t)m ? d : m)
+DS_ATOM64(ds_max_rtn_i64, 1, (int64_t)d > (int64_t)m ? d : m)
+DS_ATOM64(ds_and_rtn_b64, 1, m & d)
+DS_ATOM64(ds_or_rtn_b64, 1, m | d)
+DS_ATOM64(ds_xor_rtn_b64, 1, m ^ d)
+DS_ATOM64(ds_mskor_b64, 0, (m & ~d) | d2)
+DS_ATOM64(ds_mskor_rtn_b64, 1, (m & ~d) | d2)
+DS_ATOM64(ds_cmpst_b64, 0, m == d ? d2 : m)
+DS_ATOM64(ds_min_f64, 0, emu_u64f(fminv64(emu_f64(d), emu_f64(m))))
+DS_ATOM64(ds_min_rtn_f64, 1, emu_u64f(fminv64(emu_f64(d), emu_f64(m))))
+DS_ATOM64(ds_max_f64, 0, emu_u64f(fmaxv64(emu_f64(d), emu_f64(m))))
+DS_ATOM64(ds_max_rtn_f64, 1, emu_u64f(fmaxv64(emu_f64(d), emu_f64(m))))
 
 int EMU_H(emu_op_ds_nop)(emu_wave *w, const emu_insn *in) { (void)w, (void)in; return EMU_OK; }

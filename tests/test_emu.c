@@ -1229,6 +1229,118 @@ Test(ds, reads_writes_read2_st64_atomics)
   }
 }
 
+/* The 64-bit LDS atomics hip-tests met as unimplemented, every lane on one address: lanes apply
+ * their operation in lane order (the DS atomics' definition, as the 32-bit test above checks), the
+ * _rtn forms return the value each lane found. The expected values come from that definition run
+ * here, lane by lane, on the operands the snippet builds: d = lane * 0x01010101 | (lane ^ 0x35) << 32,
+ * d2 = lane + 7, the address starting at 0x8000000000000009 (an unsigned/signed split for min/max, a
+ * NaN-free double 4.5 for the f64 forms, whose d are the doubles lane - 20). */
+typedef enum { A64_AND, A64_OR, A64_XOR, A64_RSUB, A64_INC, A64_DEC, A64_MINU, A64_MAXU, A64_MINI, A64_MAXI, A64_MSKOR,
+               A64_CMPST, A64_MINF, A64_MAXF } a64_op;
+static uint64_t a64_apply(a64_op op, uint64_t m, uint64_t d, uint64_t d2)
+{
+  double dm, dd;
+  memcpy(&dm, &m, 8), memcpy(&dd, &d, 8);
+  double r;
+  switch (op) {
+  case A64_AND: return m & d;
+  case A64_OR: return m | d;
+  case A64_XOR: return m ^ d;
+  case A64_RSUB: return d - m;
+  case A64_INC: return m >= d ? 0 : m + 1;
+  case A64_DEC: return (m == 0 || m > d) ? d : m - 1;
+  case A64_MINU: return d < m ? d : m;
+  case A64_MAXU: return d > m ? d : m;
+  case A64_MINI: return (int64_t)d < (int64_t)m ? d : m;
+  case A64_MAXI: return (int64_t)d > (int64_t)m ? d : m;
+  case A64_MSKOR: return (m & ~d) | d2;
+  case A64_CMPST: return m == d ? d2 : m;
+  case A64_MINF: r = dd < dm ? dd : dm; break;
+  default: r = dd > dm ? dd : dm; break;
+  }
+  uint64_t u;
+  memcpy(&u, &r, 8);
+  return u;
+}
+Test(ds, sixty_four_bit_atomics_follow_the_lane_order_definition)
+{
+  static const struct {
+    const char *text;
+    a64_op op;
+    bool rtn, fp;
+  } cases[] = {
+      {"ds_and_rtn_b64 v[10:11], v1, v[4:5]", A64_AND, true, false},
+      {"ds_or_rtn_b64 v[10:11], v1, v[4:5]", A64_OR, true, false},
+      {"ds_xor_rtn_b64 v[10:11], v1, v[4:5]", A64_XOR, true, false},
+      {"ds_rsub_rtn_u64 v[10:11], v1, v[4:5]", A64_RSUB, true, false},
+      {"ds_inc_rtn_u64 v[10:11], v1, v[4:5]", A64_INC, true, false},
+      {"ds_dec_rtn_u64 v[10:11], v1, v[4:5]", A64_DEC, true, false},
+      {"ds_min_rtn_u64 v[10:11], v1, v[4:5]", A64_MINU, true, false},
+      {"ds_max_rtn_u64 v[10:11], v1, v[4:5]", A64_MAXU, true, false},
+      {"ds_min_rtn_i64 v[10:11], v1, v[4:5]", A64_MINI, true, false},
+      {"ds_max_rtn_i64 v[10:11], v1, v[4:5]", A64_MAXI, true, false},
+      {"ds_mskor_rtn_b64 v[10:11], v1, v[4:5], v[6:7]", A64_MSKOR, true, false},
+      {"ds_min_rtn_f64 v[10:11], v1, v[8:9]", A64_MINF, true, true},
+      {"ds_max_rtn_f64 v[10:11], v1, v[8:9]", A64_MAXF, true, true},
+      {"ds_rsub_u64 v1, v[4:5]", A64_RSUB, false, false},
+      {"ds_inc_u64 v1, v[4:5]", A64_INC, false, false},
+      {"ds_dec_u64 v1, v[4:5]", A64_DEC, false, false},
+      {"ds_mskor_b64 v1, v[4:5], v[6:7]", A64_MSKOR, false, false},
+      {"ds_cmpst_b64 v1, v[4:5], v[6:7]", A64_CMPST, false, false},
+      {"ds_min_f64 v1, v[8:9]", A64_MINF, false, true},
+      {"ds_max_f64 v1, v[8:9]", A64_MAXF, false, true},
+  };
+  BOTH {
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+      /* the initial value: 0x8000000000000009; the double 4.5 (0x4012000000000000); for cmpst lane
+       * 5's d, so that lane 5 compares equal and stores its d2 (12), which no later lane's d equals */
+      const uint64_t init = cases[c].fp ? 0x4012000000000000ull
+                            : cases[c].op == A64_CMPST ? ((uint64_t)(5 ^ 0x35) << 32 | 5u * 0x01010101u)
+                                                       : 0x8000000000000009ull;
+      char *src = ll_fmt("v_mov_b32 v1, 0\n"
+                         "v_mov_b32 v2, 0x%x\n"
+                         "v_mov_b32 v3, 0x%x\n"
+                         "ds_write_b64 v1, v[2:3]\n"
+                         "s_mov_b32 s4, 0x1010101\n"
+                         "v_mul_lo_u32 v4, v0, s4\n"
+                         "v_xor_b32 v5, 0x35, v0\n"
+                         "v_add_u32 v6, 7, v0\n"
+                         "v_mov_b32 v7, 0\n"
+                         "v_subrev_u32 v12, 20, v0\n"
+                         "v_cvt_f64_i32 v[8:9], v12\n"
+                         "s_waitcnt lgkmcnt(0)\n"
+                         "%s\n"
+                         "s_waitcnt lgkmcnt(0)\n"
+                         "ds_read_b64 v[14:15], v1\n"
+                         "s_waitcnt lgkmcnt(0)\n"
+                         "s_endpgm\n",
+                         (unsigned)init, (unsigned)(init >> 32), cases[c].text);
+      snap *s = run_ok(ARCH, src);
+      uint64_t m = init;
+      for (uint32_t l = 0; l < 64; l++) {
+        uint64_t d = cases[c].fp ? 0 : ((uint64_t)(l ^ 0x35) << 32 | (uint32_t)(l * 0x01010101u)), d2 = l + 7;
+        if (cases[c].fp) {
+          double x = (double)((int)l - 20);
+          memcpy(&d, &x, 8);
+        }
+        const uint64_t old = m;
+        m = a64_apply(cases[c].op, m, d, d2);
+        if (cases[c].rtn) {
+          const uint64_t got = s->w[0].v[10][l] | (uint64_t)s->w[0].v[11][l] << 32;
+          cr_assert_eq(got, old, "%s: %s lane %u returned 0x%llx, want 0x%llx", emu_arch_name(ARCH), cases[c].text, l,
+                       (unsigned long long)got, (unsigned long long)old);
+        }
+      }
+      const uint64_t fin = s->w[0].v[14][0] | (uint64_t)s->w[0].v[15][0] << 32;
+      cr_assert_eq(fin, m, "%s: %s left 0x%llx, want 0x%llx", emu_arch_name(ARCH), cases[c].text,
+                   (unsigned long long)fin, (unsigned long long)m);
+      if (cases[c].op == A64_CMPST) cr_assert_eq(m, 12u, "the test's own premise: lane 5's swap");
+      free(s);
+      free(src);
+    }
+  }
+}
+
 Test(ds, lds_out_of_range_faults_with_details)
 {
   snap s;
