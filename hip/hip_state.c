@@ -543,6 +543,7 @@ hipError_t hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int id) {
   case hipDeviceAttributeEccEnabled: v = 0; break;
   case hipDeviceAttributeConcurrentManagedAccess: v = 0; break;
   case hipDeviceAttributePageableMemoryAccess: v = 0; break;
+  case hipDeviceAttributePageableMemoryAccessUsesHostPageTables: v = 0; break; /* no pageable access at all */
   case hipDeviceAttributeDirectManagedMemAccessFromHost: v = 1; break;
   case hipDeviceAttributeMaxPitch: v = (int)p.memPitch; break;
   case hipDeviceAttributeIsLargeBar: v = p.isLargeBar; break;
