@@ -697,8 +697,9 @@ static bool parse_metadata(elf *e, emu_codeobj *co, const symtab *st, const uint
       co->printf_fmts[co->nprintf_fmts++] = f;
     }
   if (!ks || ks->type != EMU_MP_ARR) { bad(e, "metadata has no amdhsa.kernels array"); goto out; }
-  if (ks->n == 0) { bad(e, "metadata amdhsa.kernels is empty: no kernels"); goto out; }
-  co->kernels = ll_xcalloc(ks->n, sizeof *co->kernels);
+  /* an empty list is a code object of device variables and functions only (a translation unit of a
+   * HIP program with no kernel: ROCm loads it, and hipMemcpyToSymbol reaches its variables) */
+  co->kernels = ll_xcalloc(ks->n ? ks->n : 1, sizeof *co->kernels);
   for (size_t i = 0; i < ks->n; i++) {
     const emu_mp *km = &ks->items[i];
     emu_kernel *k = &co->kernels[i];

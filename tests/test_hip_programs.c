@@ -908,6 +908,28 @@ Test(hipcc, x_hip_and_target_ids_as_build_systems_pass_them, .timeout = 180) {
   free(dir);
 }
 
+/* A translation unit with a __device__ variable and no kernel (AMD's hip-tests' symbol copies): its
+ * code object lists no kernels (amdhsa.kernels: []), which ROCm loads; lanelab refused it as "no
+ * kernels" until 2026-12-06, and every symbol copy failed with hipErrorInvalidImage. */
+Test(hipcc, a_translation_unit_without_kernels_loads, .timeout = 180) {
+  char *dir = sh_tmpdir("hip-nokernel"), *out;
+  const char *vars = "#include <hip/hip_runtime.h>\n__device__ int counter = 5;\n"
+                     "int read_counter() { int v = 0; return hipMemcpyFromSymbol(&v, HIP_SYMBOL(counter), sizeof v) == hipSuccess ? v : -1; }\n"
+                     "int set_counter(int v) { return hipMemcpyToSymbol(HIP_SYMBOL(counter), &v, sizeof v) == hipSuccess; }\n";
+  const char *main_src = "#include <hip/hip_runtime.h>\n#include <cstdio>\nint read_counter(); int set_counter(int);\n"
+                         "int main() { int a = read_counter(); int ok = set_counter(42); int b = read_counter();\n"
+                         "  printf(\"counter %d then %d\\n\", a, b); return a == 5 && ok && b == 42 ? 0 : 1; }\n";
+  char *v = ll_fmt("%s/vars.hip", dir), *m = ll_fmt("%s/main.hip", dir);
+  ll_err e = {0};
+  cr_assert(ll_write_file_atomic(v, vars, strlen(vars), &e), "%s", e.msg);
+  cr_assert(ll_write_file_atomic(m, main_src, strlen(main_src), &e), "%s", e.msg);
+  char *cmd = ll_fmt("%s -q hipcc %s %s --offload-arch=gfx942 -o %s/p && env LANELAB_ARCH=gfx942 %s/p", LANELAB, v, m, dir, dir);
+  int rc = sh_run(cmd, &out);
+  cr_expect(rc == 0 && strstr(out, "counter 5 then 42"), "exit %d:\n%s", rc, out);
+  free(out), free(cmd), free(v), free(m);
+  drop_dir(dir);
+}
+
 /* -ffast-math: lanelab's math headers test for infinities and NaNs, which clang warns about under
  * it (-Wnan-infinity-disabled, 366 warnings a compile); they are system headers, as clang's own
  * math wrappers are, so a program that builds with -Werror still does. The device math library's
