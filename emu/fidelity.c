@@ -46,6 +46,8 @@ static const emu_choice choices[EMU_CH_N] = {
     [EMU_CH_MFMA_F8] = {"mfma-f8f6f4-fp8-layout", "f8f6f4 MFMA fp8/bf8 operand: two 16-k halves per lane"},
     [EMU_CH_PRIVATE] = {"private-memory",
                         "scratch_*: each lane's private segment starts zeroed; an access outside it faults"},
+    [EMU_CH_ATOMIC_FMINMAX] = {"atomic-float-min-max",
+                               "floating atomic min/max: a NaN operand yields the other; a tie keeps one side"},
 };
 
 size_t emu_choice_count(void) { return EMU_CH_N; }
@@ -91,6 +93,10 @@ uint64_t emu_insn_choices(const emu_insn *in)
   }
   if (!strncmp(m, "global_load_lds_", 16) || (in->lds && !strncmp(m, "buffer_load_", 12))) c |= 1ull << EMU_CH_LDS_DMA;
   if (!strncmp(m, "scratch_", 8)) c |= 1ull << EMU_CH_PRIVATE;
+  /* the floating atomic min/max of LDS and global/flat/buffer memory */
+  if (((!strncmp(m, "ds_min_", 7) || !strncmp(m, "ds_max_", 7)) && (strstr(m, "_f32") || strstr(m, "_f64"))) ||
+      (strstr(m, "_atomic_") && (strstr(m, "_min_f") || strstr(m, "_max_f"))))
+    c |= 1ull << EMU_CH_ATOMIC_FMINMAX;
   /* f8f6f4: cbsz / blgp pick A / B's format, 0 fp8 and 1 bf8 being the split-layout ones */
   if (strstr(m, "_f8f6f4") && (in->cbsz <= 1 || in->blgp <= 1)) c |= 1ull << EMU_CH_MFMA_F8;
   return c;

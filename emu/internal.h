@@ -348,6 +348,7 @@ enum {
   EMU_CH_LDS_DMA,        /* lds-dma-at-issue */
   EMU_CH_MFMA_F8,        /* mfma-f8f6f4-fp8-layout */
   EMU_CH_PRIVATE,        /* private-memory */
+  EMU_CH_ATOMIC_FMINMAX, /* atomic-float-min-max */
   EMU_CH_N
 };
 /* the per-wave instruction budget a launch with these options gives each wave */

@@ -87,6 +87,11 @@ Test(emu_fidelity, instructions_carry_the_choices_they_rest_on)
       {"v_cvt_sr_fp8_f32 v0, v1, v2", "stochastic-rounding"},
       {"s_memtime s[0:1]", "clock-counter"},
       {"s_memrealtime s[2:3]", "clock-counter"},
+      {"ds_min_rtn_f64 v[0:1], v2, v[4:5]", "atomic-float-min-max"},
+      {"ds_max_f32 v2, v3", "atomic-float-min-max"},
+      {"global_atomic_min_f64 v[0:1], v2, v[4:5], s[0:1] sc0", "atomic-float-min-max"},
+      {"ds_min_rtn_u64 v[0:1], v2, v[4:5]", ""},
+      {"global_atomic_add_f32 v2, v3, s[0:1]", ""},
   };
   for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
     emu_insn in;
