@@ -72,6 +72,8 @@ hip_alloc *hip_alloc_find(uint64_t p, size_t n) {
 }
 
 static hip_alloc *alloc_add(hip_alloc a) {
+  static unsigned ids;
+  a.id = ++ids;
   size_t i = alloc_index(a.addr);
   hip_g.allocs = ll_xrealloc(hip_g.allocs, (hip_g.nallocs + 1) * sizeof *hip_g.allocs);
   memmove(&hip_g.allocs[i + 1], &hip_g.allocs[i], (hip_g.nallocs - i) * sizeof *hip_g.allocs);
@@ -423,6 +425,63 @@ hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attr, const void *ptr)
                                                                                              : hipMemoryTypeHost;
   attr->devicePointer = (void *)ptr;
   attr->hostPointer = a->kind == HIP_MEM_DEVICE ? NULL : (void *)ptr;
+  return hip_done(hipSuccess);
+}
+
+/* One attribute of the allocation holding ptr, as ROCm answers it (ROCm/clr hip_memory.cpp
+ * ihipPointerGetAttributes, f9f995c): the output's type is the attribute's (int, unsigned, bool or a
+ * pointer); memory no HIP allocation holds gets the attribute's "none" value and
+ * hipErrorInvalidValue (hipSuccess for ACCESS_FLAGS); the attributes ROCm does not support are
+ * hipErrorNotSupported. Managed memory is "host" memory to MEMORY_TYPE, as in ROCm (its managed
+ * buffers are host-allocated fine-grain SVM). */
+static hipError_t ptr_attribute(void *data, hipPointer_attribute attr, const void *ptr) {
+  const hip_alloc *a = hip_alloc_find((uint64_t)(uintptr_t)ptr, 1);
+  const hipError_t none = a ? hipSuccess : hipErrorInvalidValue;
+  switch ((int)attr) {
+  case HIP_POINTER_ATTRIBUTE_MEMORY_TYPE:
+    *(unsigned *)data = !a ? 0u : a->kind == HIP_MEM_DEVICE ? (unsigned)hipMemoryTypeDevice : (unsigned)hipMemoryTypeHost;
+    return none;
+  case HIP_POINTER_ATTRIBUTE_DEVICE_POINTER:
+    *(void **)data = a ? (void *)ptr : NULL;
+    return none;
+  case HIP_POINTER_ATTRIBUTE_HOST_POINTER:
+    *(void **)data = a && a->kind != HIP_MEM_DEVICE ? (void *)ptr : NULL;
+    return a && a->kind != HIP_MEM_DEVICE ? hipSuccess : hipErrorInvalidValue;
+  case HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS: *(bool *)data = false; return none;
+  case HIP_POINTER_ATTRIBUTE_BUFFER_ID: *(unsigned *)data = a ? a->id : 0; return none;
+  case HIP_POINTER_ATTRIBUTE_IS_MANAGED: *(bool *)data = a && a->kind == HIP_MEM_MANAGED; return none;
+  case HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL: *(int *)data = a ? 0 : -2; return none;
+  case HIP_POINTER_ATTRIBUTE_RANGE_START_ADDR: *(void **)data = a ? (void *)(uintptr_t)a->addr : NULL; return none;
+  case HIP_POINTER_ATTRIBUTE_RANGE_SIZE: *(unsigned *)data = a ? (unsigned)a->size : 0; return none;
+  case HIP_POINTER_ATTRIBUTE_MAPPED: *(bool *)data = a != NULL; return none;
+  case HIP_POINTER_ATTRIBUTE_ACCESS_FLAGS: *(unsigned *)data = a ? a->flags : 0; return hipSuccess;
+  case HIP_POINTER_ATTRIBUTE_CONTEXT:
+  case HIP_POINTER_ATTRIBUTE_P2P_TOKENS:
+  case HIP_POINTER_ATTRIBUTE_IS_LEGACY_HIP_IPC_CAPABLE:
+  case HIP_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
+  case HIP_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE:
+  case HIP_POINTER_ATTRIBUTE_MEMPOOL_HANDLE: return hipErrorNotSupported;
+  default: return hipErrorInvalidValue;
+  }
+}
+
+hipError_t hipPointerGetAttribute(void *data, hipPointer_attribute attribute, hipDeviceptr_t ptr) {
+  HIP_BEGIN();
+  if (!data || !ptr) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "data or ptr is NULL"));
+  hipError_t e = ptr_attribute(data, attribute, ptr);
+  if (e == hipErrorNotSupported) return hip_done(hip_complain(__func__, e, "attribute %d: ROCm does not support it either", (int)attribute));
+  if (e != hipSuccess) return hip_done(hip_complain(__func__, e, "attribute %d of %p: no HIP allocation holds it, or no such attribute", (int)attribute, ptr));
+  return hip_done(hipSuccess);
+}
+
+/* several attributes; as ROCm, each one's status is ignored (unsupported or outside any allocation:
+ * its "none" value) and the call succeeds */
+hipError_t hipDrvPointerGetAttributes(unsigned int n, hipPointer_attribute *attributes, void **data, hipDeviceptr_t ptr) {
+  HIP_BEGIN();
+  if (!n || !attributes || !data || !ptr)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "numAttributes is 0, or attributes, data or ptr is NULL"));
+  for (unsigned i = 0; i < n; i++)
+    if (data[i]) (void)ptr_attribute(data[i], attributes[i], ptr);
   return hip_done(hipSuccess);
 }
 

@@ -56,6 +56,7 @@ typedef struct hip_alloc {
   void *map;                   /* host/managed: our mmap'd region (NULL for registered) */
   size_t map_len;
   char name[48];               /* "hipMalloc #3 (4096 bytes)": the buffer's name (leakcheck) */
+  unsigned id;                 /* HIP_POINTER_ATTRIBUTE_BUFFER_ID: 1, 2, ... in allocation order, never reused */
 } hip_alloc;
 
 /* a program's launches: each wave may issue 2^32 instructions before its launch stops as one that

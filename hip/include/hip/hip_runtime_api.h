@@ -1023,6 +1023,9 @@ hipError_t hipMemGetInfo(size_t *free, size_t *total);
 hipError_t hipMemPtrGetInfo(void *ptr, size_t *size);
 hipError_t hipMemGetAddressRange(hipDeviceptr_t *pbase, size_t *psize, hipDeviceptr_t dptr);
 hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void *ptr);
+hipError_t hipPointerGetAttribute(void *data, hipPointer_attribute attribute, hipDeviceptr_t ptr);
+hipError_t hipDrvPointerGetAttributes(unsigned int numAttributes, hipPointer_attribute *attributes, void **data,
+                                      hipDeviceptr_t ptr);
 hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr);
 hipError_t hipIpcOpenMemHandle(void **devPtr, hipIpcMemHandle_t handle, unsigned int flags);
 hipError_t hipIpcCloseMemHandle(void *devPtr);
@@ -1285,7 +1288,6 @@ LL_HIP_REFUSED(hipDrvGraphMemcpyNodeSetParams, "this graph call is not provided 
 LL_HIP_REFUSED(hipDrvMemcpy2DUnaligned, "the driver API's 2D/3D and parameter-block copies are not provided; hipMemcpy2D, hipMemcpy3D and the memsets are")
 LL_HIP_REFUSED(hipDrvMemcpy3D, "the driver API's 2D/3D and parameter-block copies are not provided; hipMemcpy2D, hipMemcpy3D and the memsets are")
 LL_HIP_REFUSED(hipDrvMemcpy3DAsync, "the driver API's 2D/3D and parameter-block copies are not provided; hipMemcpy2D, hipMemcpy3D and the memsets are")
-LL_HIP_REFUSED(hipDrvPointerGetAttributes, "not provided; hipPointerGetAttributes is")
 LL_HIP_REFUSED(hipExtHostAlloc, "not provided; hipHostMalloc is")
 LL_HIP_REFUSED(hipExtLaunchMultiKernelMultiDevice, "multi-device launches are not provided (the emulated system has one device)")
 LL_HIP_REFUSED(hipExtStreamCreateWithCUMask, "compute-unit masks are not provided: the emulator does not model compute units")
@@ -1408,7 +1410,6 @@ LL_HIP_REFUSED(hipModuleGetTexRef, "arrays, textures and surfaces: image instruc
 LL_HIP_REFUSED(hipModuleLaunchCooperativeKernelMultiDevice, "multi-device cooperative launches are not provided (the emulated system has one device; hipModuleLaunchCooperativeKernel is)")
 LL_HIP_REFUSED(hipOccupancyMaxPotentialBlockSizeVariableSMem, "not provided; hipOccupancyMaxPotentialBlockSize is")
 LL_HIP_REFUSED(hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags, "not provided; hipOccupancyMaxPotentialBlockSize is")
-LL_HIP_REFUSED(hipPointerGetAttribute, "not provided; hipPointerGetAttributes is")
 LL_HIP_REFUSED(hipPointerSetAttribute, "not provided; hipPointerGetAttributes is")
 LL_HIP_REFUSED(hipProfilerStart, "there is no profiler to start or stop")
 LL_HIP_REFUSED(hipProfilerStop, "there is no profiler to start or stop")

@@ -14,6 +14,7 @@
 // - atomicAddNoRet, HIP's bfloat16 constants (HIPRT_ONE_BF16 ...) and HIP_SUCCESS;
 // - atomics on double and long long, and the floating atomicMax/atomicMin with HIP's definition (a
 //   compare-and-swap loop: NaN beats nothing, -0.0 counts below +0.0);
+// - hipPointerGetAttribute and hipDrvPointerGetAttributes with ROCm's answers;
 // - hipDeviceAttributeWallClockRate, and the errors ROCm gives handles that are not streams or events.
 // `hip_tests_idioms long N` instead runs one wave through N iterations of a loop (AMD's hip-tests
 // have such kernels: 2^21 iterations of powf in one thread) and prints the launch's result: a
@@ -249,6 +250,53 @@ int main(int argc, char **argv) {
   HIP_CHECK(hipFree(dd));
   HIP_CHECK(hipFree(dl));
   HIP_CHECK(hipFree(dx));
+
+  // pointer attributes, one at a time and several at once (ROCm's answers: managed memory is "host"
+  // to MEMORY_TYPE; memory no allocation holds: the "none" value and hipErrorInvalidValue)
+  {
+    char *dv, *hv, *mv;
+    HIP_CHECK(hipMalloc(&dv, 1000));
+    HIP_CHECK(hipHostMalloc(&hv, 500));
+    HIP_CHECK(hipMallocManaged(&mv, 300));
+    unsigned type = 9, size = 0, id_d = 0, id_h = 0;
+    void *start = nullptr, *host = (void *)1, *dev = nullptr;
+    bool managed = true;
+    int ordinal = 5;
+    HIP_CHECK(hipPointerGetAttribute(&type, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE, dv + 10));
+    EXPECT(type == hipMemoryTypeDevice, "device memory's type %u", type);
+    HIP_CHECK(hipPointerGetAttribute(&type, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE, mv));
+    EXPECT(type == hipMemoryTypeHost, "managed memory's type %u", type);
+    HIP_CHECK(hipPointerGetAttribute(&start, HIP_POINTER_ATTRIBUTE_RANGE_START_ADDR, dv + 999));
+    HIP_CHECK(hipPointerGetAttribute(&size, HIP_POINTER_ATTRIBUTE_RANGE_SIZE, dv + 999));
+    HIP_CHECK(hipPointerGetAttribute(&dev, HIP_POINTER_ATTRIBUTE_DEVICE_POINTER, hv + 3));
+    EXPECT(start == dv && size == 1000 && dev == hv + 3, "range %p + %u, device pointer %p", start, size, dev);
+    EXPECT(hipPointerGetAttribute(&host, HIP_POINTER_ATTRIBUTE_HOST_POINTER, dv) == hipErrorInvalidValue && host == nullptr,
+           "device memory has no host pointer");
+    HIP_CHECK(hipPointerGetAttribute(&host, HIP_POINTER_ATTRIBUTE_HOST_POINTER, hv + 7));
+    HIP_CHECK(hipPointerGetAttribute(&managed, HIP_POINTER_ATTRIBUTE_IS_MANAGED, hv));
+    HIP_CHECK(hipPointerGetAttribute(&id_d, HIP_POINTER_ATTRIBUTE_BUFFER_ID, dv));
+    HIP_CHECK(hipPointerGetAttribute(&id_h, HIP_POINTER_ATTRIBUTE_BUFFER_ID, hv));
+    HIP_CHECK(hipPointerGetAttribute(&ordinal, HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL, mv));
+    EXPECT(host == hv + 7 && !managed && id_d && id_h && id_d != id_h && ordinal == 0,
+           "host pointer %p, managed %d, buffer ids %u %u, ordinal %d", host, (int)managed, id_d, id_h, ordinal);
+    int local = 0;
+    EXPECT(hipPointerGetAttribute(&ordinal, HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL, &local) == hipErrorInvalidValue &&
+               ordinal == -2,
+           "memory no allocation holds: ordinal %d", ordinal);
+    EXPECT(hipPointerGetAttribute(&type, HIP_POINTER_ATTRIBUTE_CONTEXT, dv) == hipErrorNotSupported, "the context");
+    EXPECT(hipPointerGetAttribute(nullptr, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE, dv) == hipErrorInvalidValue, "NULL data");
+    hipPointer_attribute which[3] = {HIP_POINTER_ATTRIBUTE_IS_MANAGED, HIP_POINTER_ATTRIBUTE_RANGE_SIZE,
+                                     HIP_POINTER_ATTRIBUTE_CONTEXT};
+    bool m2 = false;
+    unsigned s2 = 0, ctx = 77;
+    void *out[3] = {&m2, &s2, &ctx};
+    HIP_CHECK(hipDrvPointerGetAttributes(3, which, out, mv + 1));
+    EXPECT(m2 && s2 == 300 && ctx == 77, "several at once: managed %d, size %u", (int)m2, s2);
+    HIP_CHECK(hipFree(dv));
+    HIP_CHECK(hipHostFree(hv));
+    HIP_CHECK(hipFree(mv));
+    (void)hipGetLastError();
+  }
 
   // the types of the refused families compile
   hipMipmappedArray_t mip = nullptr;
