@@ -633,8 +633,6 @@ T256 static void gload_256(uint32_t *d0, uint32_t *d1, uintptr_t h, const uint64
 T512 static void gload2_512(uint32_t *d0, uint32_t *d1, uintptr_t h, const uint64_t *a)
 {
   const __m512i step = _mm512_setr_epi64(0, 8, 16, 24, 32, 40, 48, 56), s64 = _mm512_set1_epi64(64);
-  const __m512i ev = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-  const __m512i od = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
   __m512i r0[4], r1[4];
 #pragma GCC unroll 4
   for (int c = 0; c < 4; c++) {
@@ -643,7 +641,7 @@ T512 static void gload2_512(uint32_t *d0, uint32_t *d1, uintptr_t h, const uint6
     if (_mm512_cmpeq_epi64_mask(_mm512_loadu_si512(q), row) == 0xff &&
         _mm512_cmpeq_epi64_mask(_mm512_loadu_si512(q + 8), _mm512_add_epi64(row, s64)) == 0xff) {
       const __m512i lo = _mm512_loadu_si512((const void *)(h + q[0])), hi = _mm512_loadu_si512((const void *)(h + q[0] + 64));
-      r0[c] = _mm512_permutex2var_epi32(lo, ev, hi), r1[c] = _mm512_permutex2var_epi32(lo, od, hi);
+      r0[c] = dwords_even(lo, hi), r1[c] = dwords_odd(lo, hi);
       continue;
     }
     __m256i l0, h0, l1, h1;
@@ -1096,8 +1094,6 @@ T256 static void lds_read8_256(uint32_t *d0, uint32_t *d1, const uint8_t *lds, c
  * microbenchmark, docs/performance.md thirty-first stop). Every read before any write, as above. */
 T512 static void lds_read8_512(uint32_t *d0, uint32_t *d1, const uint8_t *lds, const uint32_t *a, uint32_t off)
 {
-  const __m512i ev = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-  const __m512i od = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
   const __m512i vo = _mm512_set1_epi32((int)off);
   __m512i r0[4], r1[4];
 #pragma GCC unroll 4
@@ -1107,7 +1103,7 @@ T512 static void lds_read8_512(uint32_t *d0, uint32_t *d1, const uint8_t *lds, c
      * an LDS is at most 160 KiB), below 2^31, so the same as zero-extended */
     const __m512i lo = _mm512_i32gather_epi64(_mm512_castsi512_si256(x), (const void *)lds, 1);
     const __m512i hi = _mm512_i32gather_epi64(_mm512_extracti64x4_epi64(x, 1), (const void *)lds, 1);
-    r0[c] = _mm512_permutex2var_epi32(lo, ev, hi), r1[c] = _mm512_permutex2var_epi32(lo, od, hi);
+    r0[c] = dwords_even(lo, hi), r1[c] = dwords_odd(lo, hi);
   }
 #pragma GCC unroll 4
   for (int c = 0; c < 4; c++) _mm512_storeu_si512(d0 + 16 * c, r0[c]), _mm512_storeu_si512(d1 + 16 * c, r1[c]);
