@@ -789,6 +789,13 @@ static inline float emu_f32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; 
 static inline uint32_t emu_u32f(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static inline double emu_f64(uint64_t u) { double f; memcpy(&f, &u, 8); return f; }
 static inline uint64_t emu_u64f(double f) { uint64_t u; memcpy(&u, &f, 8); return u; }
+/* The floating atomic min/max of LDS and global memory (docs/emulator-choices.md
+ * atomic-float-min-max): IEEE minNum/maxNum, a NaN operand yielding the other, else a < b ? a : b
+ * (max: a > b), so a tie gives b; the callers choose which of memory and data is b */
+static inline float emu_minnum_f32(float a, float b) { return a != a ? b : b != b ? a : a < b ? a : b; }
+static inline float emu_maxnum_f32(float a, float b) { return a != a ? b : b != b ? a : a > b ? a : b; }
+static inline double emu_minnum_f64(double a, double b) { return a != a ? b : b != b ? a : a < b ? a : b; }
+static inline double emu_maxnum_f64(double a, double b) { return a != a ? b : b != b ? a : a > b ? a : b; }
 /* IEEE binary16 and bfloat16 <-> float, round to nearest even (emu/fp.c). */
 float emu_f16_to_f32(uint16_t h);
 uint16_t emu_f32_to_f16(float f);

@@ -602,10 +602,6 @@ static inline float f32(uint64_t x) { return emu_f32((uint32_t)x); }
 static inline uint64_t uf(float f) { return emu_u32f(f); }
 static inline double f64(uint64_t x) { return emu_f64(x); }
 static inline uint64_t ud(double f) { return emu_u64f(f); }
-static inline float fminn(float a, float b) { return a != a ? b : b != b ? a : a < b ? a : b; }
-static inline float fmaxn(float a, float b) { return a != a ? b : b != b ? a : a > b ? a : b; }
-static inline double dminn(double a, double b) { return a != a ? b : b != b ? a : a < b ? a : b; }
-static inline double dmaxn(double a, double b) { return a != a ? b : b != b ? a : a > b ? a : b; }
 static uint64_t pk_add_f16(uint64_t m, uint64_t d)
 {
   uint16_t lo = emu_f32_to_f16(emu_f16_to_f32((uint16_t)m) + emu_f16_to_f32((uint16_t)d));
@@ -644,11 +640,11 @@ AFN(dec32, ((uint32_t)m == 0 || (uint32_t)m > (uint32_t)d) ? d : m - 1)
 AFN(inc64, m >= d ? 0 : m + 1)
 AFN(dec64, (m == 0 || m > d) ? d : m - 1)
 AFN(addf32, uf(f32(m) + f32(d)))
-AFN(minf32, uf(fminn(f32(m), f32(d))))
-AFN(maxf32, uf(fmaxn(f32(m), f32(d))))
+AFN(minf32, uf(emu_minnum_f32(f32(m), f32(d))))
+AFN(maxf32, uf(emu_maxnum_f32(f32(m), f32(d))))
 AFN(addf64, ud(f64(m) + f64(d)))
-AFN(minf64, ud(dminn(f64(m), f64(d))))
-AFN(maxf64, ud(dmaxn(f64(m), f64(d))))
+AFN(minf64, ud(emu_minnum_f64(f64(m), f64(d))))
+AFN(maxf64, ud(emu_maxnum_f64(f64(m), f64(d))))
 AFN(pkaddf16, pk_add_f16(m, d))
 AFN(pkaddbf16, pk_add_bf16(m, d))
 
