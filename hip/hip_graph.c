@@ -499,7 +499,7 @@ void hip_capture_drop(hipStream_t s) {
  * hip_graph.cpp, as hip_stream.c's stream calls) */
 hipError_t hipStreamBeginCapture(hipStream_t s, hipStreamCaptureMode mode) {
   HIP_BEGIN();
-  if (!hip_stream_valid(s)) return hip_done(hip_complain(__func__, hipErrorContextIsDestroyed, "%p is not a stream (destroyed, or never created)", (void *)s));
+  if (!hip_stream_valid(s)) return hip_done(hip_stream_gone(__func__, s));
   if (!s || s == hipStreamLegacy || s == hipStreamPerThread)
     return hip_done(hip_complain(__func__, hipErrorStreamCaptureUnsupported,
                                  "the null (legacy) stream cannot capture; capture a stream the program created"));
@@ -571,7 +571,7 @@ hipError_t hipStreamEndCapture(hipStream_t s, hipGraph_t *pGraph) {
 hipError_t hipStreamIsCapturing(hipStream_t s, hipStreamCaptureStatus *status) {
   HIP_BEGIN();
   if (!status) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pCaptureStatus is NULL"));
-  if (!hip_stream_valid(s)) return hip_done(hip_complain(__func__, hipErrorContextIsDestroyed, "%p is not a stream (destroyed, or never created)", (void *)s));
+  if (!hip_stream_valid(s)) return hip_done(hip_stream_gone(__func__, s));
   capture *c = cap_of(s);
   *status = c ? c->root->status : hipStreamCaptureStatusNone;
   return hip_done(hipSuccess);
@@ -580,7 +580,7 @@ hipError_t hipStreamIsCapturing(hipStream_t s, hipStreamCaptureStatus *status) {
 hipError_t hipStreamGetCaptureInfo(hipStream_t s, hipStreamCaptureStatus *status, unsigned long long *id) {
   HIP_BEGIN();
   if (!status) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pCaptureStatus is NULL"));
-  if (!hip_stream_valid(s)) return hip_done(hip_complain(__func__, hipErrorContextIsDestroyed, "%p is not a stream (destroyed, or never created)", (void *)s));
+  if (!hip_stream_valid(s)) return hip_done(hip_stream_gone(__func__, s));
   capture *c = cap_of(s);
   *status = c ? c->root->status : hipStreamCaptureStatusNone;
   if (id && c) *id = c->root->id;
@@ -594,7 +594,7 @@ hipError_t hipStreamGetCaptureInfo_v2(hipStream_t s, hipStreamCaptureStatus *sta
                                       hipGraph_t *graph, const hipGraphNode_t **deps, size_t *ndeps) {
   HIP_BEGIN();
   if (!status) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "captureStatus_out is NULL"));
-  if (!hip_stream_valid(s)) return hip_done(hip_complain(__func__, hipErrorContextIsDestroyed, "%p is not a stream (destroyed, or never created)", (void *)s));
+  if (!hip_stream_valid(s)) return hip_done(hip_stream_gone(__func__, s));
   capture *c = cap_of(s);
   *status = c ? c->root->status : hipStreamCaptureStatusNone;
   bool active = c && c->root->status == hipStreamCaptureStatusActive;

@@ -67,7 +67,10 @@ hipError_t hipStreamCreateWithPriority(hipStream_t *s, unsigned int flags, int p
  * hipErrorContextIsDestroyed for a pointer that is not a live stream (destroyed, or never made),
  * hipErrorInvalidHandle for destroying the null stream (hipErrorInvalidResourceHandle, the same
  * value, for hipStreamPerThread), and checks a NULL output argument first where it does. */
-#define STREAM_GONE(s) hip_complain(__func__, hipErrorContextIsDestroyed, "%p is not a stream (destroyed, or never created)", (void *)(s))
+hipError_t hip_stream_gone(const char *fn, hipStream_t s) {
+  return hip_complain(fn, hipErrorContextIsDestroyed, "%p is not a stream (destroyed, or never created)", (void *)s);
+}
+#define STREAM_GONE(s) hip_stream_gone(__func__, s)
 
 hipError_t hipStreamDestroy(hipStream_t s) {
   HIP_BEGIN();

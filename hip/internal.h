@@ -175,6 +175,8 @@ hipError_t hip_kernel_args(const char *fn, const emu_kernel *k, const char *knam
                            size_t packed_size, uint8_t **raw, size_t *nraw);
 /* A stream handle is one the program created (or a null/legacy/per-thread one). */
 bool hip_stream_valid(hipStream_t s);
+/* ROCm's answer for a handle that is not a live stream (hip_stream.c): hipErrorContextIsDestroyed, said */
+hipError_t hip_stream_gone(const char *fn, hipStream_t s);
 /* hipEventRecord's work, for a graph's event node, and whether an event handle is live (hip_stream.c). */
 void hip_event_mark(hipEvent_t e);
 bool hip_event_valid(hipEvent_t e);
