@@ -332,17 +332,24 @@ namespace lanelab_hip {
 template <class T> struct fp_bits;
 template <> struct fp_bits<float> { using type = unsigned; static constexpr unsigned sign = 0x80000000u; };
 template <> struct fp_bits<double> { using type = unsigned long long; static constexpr unsigned long long sign = 0x8000000000000000ull; };
-template <bool Max, int Scope, class T> __device__ __forceinline__ T fp_minmax(T *addr, T val) {
-  using B = typename fp_bits<T>::type;
+// A compare-and-swap loop that stores val while it beats the value held (max: held < val; min:
+// held > val) and returns the value it found; SignedZero adds atomicMax/atomicMin's rule for -0.0
+// (max stores a zero val over a held -0.0, min a -0.0 val over a held zero). The safe/unsafe forms
+// below use it without that rule, as HIP's do.
+template <bool Max, bool SignedZero = false, int Scope = __HIP_MEMORY_SCOPE_AGENT, class T>
+__device__ __forceinline__ T cas_minmax(T *addr, T val) {
   T cur = __hip_atomic_load(addr, __ATOMIC_RELAXED, Scope);
-  bool done = false;
-  if (Max) {
-    while (!done && (cur < val || (__builtin_bit_cast(B, cur) == fp_bits<T>::sign && val == (T)0)))
-      done = __hip_atomic_compare_exchange_strong(addr, &cur, val, __ATOMIC_RELAXED, __ATOMIC_RELAXED, Scope);
-  } else {
-    const bool neg_zero = __builtin_bit_cast(B, val) == fp_bits<T>::sign;
-    while (!done && (cur > val || (neg_zero && cur == (T)0)))
-      done = __hip_atomic_compare_exchange_strong(addr, &cur, val, __ATOMIC_RELAXED, __ATOMIC_RELAXED, Scope);
+  auto beats = [&](T held) {
+    if (Max ? held < val : held > val) return true;
+    if constexpr (SignedZero) {
+      using B = typename fp_bits<T>::type;
+      return Max ? __builtin_bit_cast(B, held) == fp_bits<T>::sign && val == (T)0
+                 : __builtin_bit_cast(B, val) == fp_bits<T>::sign && held == (T)0;
+    }
+    return false;
+  };
+  while (beats(cur) &&
+         !__hip_atomic_compare_exchange_strong(addr, &cur, val, __ATOMIC_RELAXED, __ATOMIC_RELAXED, Scope)) {
   }
   return cur;
 }
@@ -362,9 +369,9 @@ template <bool Max, int Scope, class T> __device__ __forceinline__ T fp_minmax(T
 #define LL_HIP_SUB_I(sc) __hip_atomic_fetch_sub(address, (T)val, __ATOMIC_RELAXED, sc)
 #define LL_HIP_SUB_F(sc) __hip_atomic_fetch_add(address, -(T)val, __ATOMIC_RELAXED, sc)
 #define LL_HIP_MAX_I(sc) __hip_atomic_fetch_max(address, (T)val, __ATOMIC_RELAXED, sc)
-#define LL_HIP_MAX_F(sc) lanelab_hip::fp_minmax<true, sc>(address, (T)val)
+#define LL_HIP_MAX_F(sc) lanelab_hip::cas_minmax<true, true, sc>(address, (T)val)
 #define LL_HIP_MIN_I(sc) __hip_atomic_fetch_min(address, (T)val, __ATOMIC_RELAXED, sc)
-#define LL_HIP_MIN_F(sc) lanelab_hip::fp_minmax<false, sc>(address, (T)val)
+#define LL_HIP_MIN_F(sc) lanelab_hip::cas_minmax<false, true, sc>(address, (T)val)
 #define LL_HIP_I64 lanelab_hip::same<T, long long>::value
 LL_HIP_ATOMIC_RMW(atomicAdd, __hip_atomic_fetch_add, LL_HIP_INTS || LL_HIP_F32 || LL_HIP_F64,
                   "int, unsigned, unsigned long, unsigned long long, float and double")
@@ -423,16 +430,6 @@ template <class V> __device__ __forceinline__ unsigned atomicDec(unsigned *addre
 // gfx950: the adds one floating-point atomic add (global_atomic_add_f32/_f64), max and min a
 // compare-and-swap loop that stores val while it beats the value held, except unsafeAtomicMax/Min of
 // a double on gfx942, the hardware's global/flat_atomic_max_f64 / min_f64.
-namespace lanelab_hip {
-template <bool Max, class T> __device__ __forceinline__ T cas_minmax(T *addr, T val) {
-  T cur = __hip_atomic_load(addr, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
-  while ((Max ? cur < val : cur > val) &&
-         !__hip_atomic_compare_exchange_strong(addr, &cur, val, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
-                                               __HIP_MEMORY_SCOPE_AGENT)) {
-  }
-  return cur;
-}
-} // namespace lanelab_hip
 #define LL_HIP_FP_ADD(fn, T)                                                                      \
   __device__ __forceinline__ T fn(T *addr, T value) {                                             \
     return __hip_atomic_fetch_add(addr, value, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);        \
