@@ -266,7 +266,7 @@ static bool read_options(void) {
     else return env_bad("LANELAB_SCHEDULE", v, "roundrobin, adversarial or random:SEED");
   }
   /* a program's kernels run as long as they need on a GPU: the budget is only a stop for a kernel
-   * that never ends, so it is far above `lanelab run`'s 50 M (docs/hip-runtime.md "Errors") */
+   * that never ends, so it is far above `lanelab run`'s 50 M (docs/hip-runtime.md, `lanelab exec --budget`) */
   hip_g.budget = HIP_BUDGET_DEFAULT;
   if ((v = getenv("LANELAB_BUDGET")) && *v) {
     if (!ll_parse_u64(v, &hip_g.budget) || hip_g.budget == 0)
