@@ -37,6 +37,8 @@ struct hipGraphNode {
   const void *src;
   size_t n, height, pitch;
   hipMemcpyKind copy_kind;
+  bool any_kind;              /* an added 1-D copy between two of the runtime's allocations: any kind
+                                 (copy1d_ok); it runs in the direction of its pointers */
   uint8_t pattern[4];
   size_t esize;
   /* host function, event record and wait, child graph (a private copy) */
@@ -77,6 +79,7 @@ typedef struct capture_root {
 } capture_root;
 typedef struct {
   hipStream_t s;
+  pthread_t pt; /* s is hipStreamPerThread: the thread whose per-thread stream it is */
   capture_root *root;
   struct hipGraphNode **front;
   size_t nfront;
@@ -123,11 +126,18 @@ static bool exec_valid(hipGraphExec_t x) {
     if (execs[i] == x) return true;
   return false;
 }
-/* the capture stream s is in (NULL for none; never one for the null stream, which cannot capture) */
+/* the capture stream s is in (NULL for none; never one for the null stream, which cannot capture).
+ * hipStreamPerThread names each thread's own stream, so its captures are the calling thread's */
 static capture *cap_of(hipStream_t s) {
   for (size_t i = 0; i < ncaps; i++)
-    if (caps[i].s == s) return &caps[i];
+    if (caps[i].s == s && (s != hipStreamPerThread || pthread_equal(caps[i].pt, pthread_self()))) return &caps[i];
   return NULL;
+}
+static capture *cap_new(hipStream_t s, capture_root *root) {
+  caps = ll_xrealloc(caps, (ncaps + 1) * sizeof *caps);
+  capture *c = &caps[ncaps++];
+  *c = (capture){.s = s, .pt = pthread_self(), .root = root};
+  return c;
 }
 
 static struct ihipGraph *graph_new(void) {
@@ -281,7 +291,37 @@ static bool topo_order(const struct ihipGraph *g, struct hipGraphNode **out, hg_
 
 /* a copy node's parameters (captured, added, set) */
 static void copy_params(struct hipGraphNode *n, void *dst, const void *src, size_t count, hipMemcpyKind kind) {
-  n->dst = dst, n->src = src, n->n = count, n->copy_kind = kind;
+  n->dst = dst, n->src = src, n->n = count, n->copy_kind = kind, n->any_kind = false;
+}
+
+/* the bytes from p to the end of the runtime's allocation (device, pinned, managed or registered
+ * memory) holding it; 0 when p is in none */
+static size_t alloc_left(const void *p) {
+  hip_alloc *a = hip_alloc_find((uint64_t)(uintptr_t)p, 1);
+  return a ? a->size - ((uint64_t)(uintptr_t)p - a->addr) : 0;
+}
+/* A 1-D copy node's parameters as ROCm checks them when the node is added or set (ROCm/clr f9f995c,
+ * hip_graph_internal.cpp GraphMemcpyNode1D::ValidateParams and hip_memory.cpp ihipMemcpy_validate):
+ * both pointers given; a kind HIP knows (else hipErrorInvalidMemcpyDirection); the count inside the
+ * allocation of each side that is one of the runtime's; between host memory the runtime does not
+ * know and one of its allocations, the kind of that direction or hipMemcpyDefault. Between two of
+ * its allocations any kind is taken (the copy goes the way its pointers do: n->any_kind). */
+static hipError_t copy1d_ok(struct hipGraphNode *n, void *dst, const void *src, size_t count, hipMemcpyKind kind,
+                            const char *fn) {
+  if (!dst || !src) return hip_complain(fn, hipErrorInvalidValue, "dst or src is NULL");
+  if ((unsigned)kind > hipMemcpyDefault && kind != hipMemcpyDeviceToDeviceNoCU)
+    return hip_complain(fn, hipErrorInvalidMemcpyDirection, "kind %d", (int)kind);
+  size_t dl = alloc_left(dst), sl = alloc_left(src);
+  if ((sl && count > sl) || (dl && count > dl))
+    return hip_complain(fn, hipErrorInvalidValue, "%zu bytes run past the end of the %s's allocation", count,
+                        sl && count > sl ? "source" : "destination");
+  if (!sl && dl && kind != hipMemcpyHostToDevice && kind != hipMemcpyDefault)
+    return hip_complain(fn, hipErrorInvalidValue, "a copy from host memory to %p needs hipMemcpyHostToDevice or hipMemcpyDefault", dst);
+  if (sl && !dl && kind != hipMemcpyDeviceToHost && kind != hipMemcpyDefault)
+    return hip_complain(fn, hipErrorInvalidValue, "a copy from %p to host memory needs hipMemcpyDeviceToHost or hipMemcpyDefault", src);
+  copy_params(n, dst, src, count, kind);
+  n->any_kind = sl && dl;
+  return hipSuccess;
 }
 
 /* ---- capture -------------------------------------------------------------------------------------*/
@@ -343,20 +383,31 @@ static cap_event *cev_of(hipEvent_t e) {
     if (cevs[i].e == e) return &cevs[i];
   return NULL;
 }
-/* an event record node (the event is recorded when the graph runs), and the stream's frontier kept
- * for the streams that wait on the event */
+/* hipEventRecord into a capture adds no node (ROCm/clr hip_event.cpp hipEventRecord_common, f9f995c,
+ * as CUDA's): the event keeps the stream's frontier then, which a stream that waits on it adds to
+ * its own */
 hipError_t hip_capture_event(hipStream_t s, hipEvent_t e) {
-  struct hipGraphNode *x = cap_node(s, HG_EVENT);
-  x->event = e;
+  capture *c = cap_of(s);
   cap_event *ce = cev_of(e);
   if (!ce) {
     cevs = ll_xrealloc(cevs, (ncevs + 1) * sizeof *cevs);
     ce = &cevs[ncevs++];
     *ce = (cap_event){.e = e};
   }
-  ce->root = cap_of(s)->root;
-  front_set(&ce->front, &ce->nfront, &x, 1);
+  ce->root = c->root;
+  front_set(&ce->front, &ce->nfront, c->front, c->nfront);
   return hipSuccess;
+}
+
+/* hipEventSynchronize, hipEventQuery: an event recorded into an active capture has no completion to
+ * wait for; ROCm invalidates the capture and answers hipErrorCapturedEvent */
+hipError_t hip_capture_event_use(hipEvent_t e, const char *fn) {
+  cap_event *ce = cev_of(e);
+  if (!ce || !ce->root || ce->root->status != hipStreamCaptureStatusActive) return hipSuccess;
+  ce->root->status = hipStreamCaptureStatusInvalidated;
+  return hip_complain(fn, hipErrorCapturedEvent,
+                      "event %p was recorded into the capture begun on stream %p, which is still capturing; the "
+                      "capture is invalidated", (void *)e, (void *)ce->root->origin);
 }
 
 hipError_t hip_capture_alloc(hipStream_t s, void **ptr, size_t size) {
@@ -409,11 +460,9 @@ hipError_t hip_capture_wait(hipStream_t s, hipEvent_t e, const char *fn) {
                         (void *)e);
   if (ce->root->status != hipStreamCaptureStatusActive) return hip_capture_refuse(ce->root->origin, fn);
   if (!c) {
-    if (!s || s == hipStreamLegacy || s == hipStreamPerThread)
+    if (!s || s == hipStreamLegacy)
       return hip_complain(fn, hipErrorStreamCaptureImplicit, "the null stream cannot join a capture");
-    caps = ll_xrealloc(caps, (ncaps + 1) * sizeof *caps);
-    c = &caps[ncaps++];
-    *c = (capture){.s = s, .root = ce->root};
+    c = cap_new(s, ce->root);
   }
   front_add(c, ce->front, ce->nfront);
   return hipSuccess;
@@ -440,26 +489,83 @@ hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode *mode) {
   return hip_done(hipSuccess);
 }
 
-/* A synchronizing call is prohibited by an active capture in global mode, or in thread-local mode
- * begun on this thread, unless this thread's own mode is relaxed (HIP's and CUDA's rule) */
-hipError_t hip_capture_sync(const char *fn) {
-  pthread_t me = pthread_self();
+/* A synchronous copy or set while any stream captures (its capture begun and not ended, whatever
+ * its mode or status) invalidates every capture: hipErrorStreamCaptureImplicit, ROCm's
+ * CHECK_STREAM_CAPTURING (ROCm/clr hip_internal.hpp, f9f995c); hipDeviceSynchronize the same with
+ * hipErrorStreamCaptureUnsupported (CHECK_SUPPORTED_DURING_CAPTURE). The thread's mode does not
+ * matter to either. */
+hipError_t hip_capture_sync(const char *fn, hipError_t code) {
   capture_root *hit = NULL;
-  if (thread_mode == hipStreamCaptureModeRelaxed) return hipSuccess;
-  for (size_t i = 0; i < ncaps; i++) {
-    capture_root *r = caps[i].root;
-    if (r->status != hipStreamCaptureStatusActive || r->mode == hipStreamCaptureModeRelaxed) continue;
-    if ((r->mode == hipStreamCaptureModeThreadLocal || thread_mode == hipStreamCaptureModeThreadLocal) &&
-        !pthread_equal(r->thread, me))
-      continue;
-    r->status = hipStreamCaptureStatusInvalidated;
-    hit = r;
+  for (size_t i = 0; i < ncaps; i++) caps[i].root->status = hipStreamCaptureStatusInvalidated, hit = caps[i].root;
+  if (!hit) return hipSuccess;
+  return hip_complain(fn, code,
+                      "made while stream %p captures: %s is not allowed during a capture in any mode (HIP's rule); "
+                      "the capture is invalidated", (void *)hit->origin,
+                      code == hipErrorStreamCaptureImplicit ? "a synchronous copy or set" : "a device synchronization");
+}
+
+/* hipStreamSynchronize, hipStreamQuery, hipEventSynchronize (of the event's stream): ROCm's
+ * Stream::StreamCaptureOngoing (hip_stream.cpp, f9f995c). A capturing stream: its capture
+ * invalidated, hipErrorStreamCaptureUnsupported. Another stream (not the null one): the same while a
+ * capture that binds this thread is active (one in global mode, or one begun on this thread in
+ * thread-local mode) unless the thread's own mode is relaxed. */
+hipError_t hip_capture_ongoing(hipStream_t s, const char *fn) {
+  if (!s || s == hipStreamLegacy) return hipSuccess;
+  capture *c = cap_of(s);
+  capture_root *hit = NULL;
+  if (c) {
+    c->root->status = hipStreamCaptureStatusInvalidated;
+    hit = c->root;
+  } else if (thread_mode != hipStreamCaptureModeRelaxed) {
+    pthread_t me = pthread_self();
+    for (size_t i = 0; i < ncaps; i++) {
+      capture_root *r = caps[i].root;
+      if (r->mode == hipStreamCaptureModeGlobal || (r->mode == hipStreamCaptureModeThreadLocal && pthread_equal(r->thread, me))) {
+        r->status = hipStreamCaptureStatusInvalidated;
+        hit = r;
+      }
+    }
   }
   if (!hit) return hipSuccess;
-  return hip_complain(fn, hipErrorStreamCaptureImplicit,
-                      "made while stream %p captures in %s mode: a synchronizing call is not allowed then (HIP's "
-                      "rule); the capture is invalidated", (void *)hit->origin,
-                      hit->mode == hipStreamCaptureModeGlobal ? "hipStreamCaptureModeGlobal" : "hipStreamCaptureModeThreadLocal");
+  return hip_complain(fn, hipErrorStreamCaptureUnsupported,
+                      "made while stream %p captures%s: waiting for a stream is not allowed then (HIP's rule); the "
+                      "capture is invalidated", (void *)hit->origin, c ? "" : " in a mode that binds this thread");
+}
+
+/* An allocation or release call (hipMalloc, hipFree, hipHostMalloc ...) while a capture that
+ * prohibits it is active: ROCm's CHECK_STREAM_CAPTURE_SUPPORTED (ROCm/clr hip_internal.hpp, f9f995c),
+ * as CUDA's "unsafe calls" rule. Unless this thread's mode is relaxed, a capture begun on this thread
+ * in global or thread-local mode, and in global mode also one begun in global mode on any thread,
+ * is invalidated, and the call fails with hipErrorStreamCaptureUnsupported (printed). */
+hipError_t hip_capture_unsafe(const char *fn) {
+  if (thread_mode == hipStreamCaptureModeRelaxed) return hipSuccess;
+  pthread_t me = pthread_self();
+  capture_root *hit = NULL;
+  for (size_t i = 0; i < ncaps; i++) {
+    capture_root *r = caps[i].root;
+    if (r->mode == hipStreamCaptureModeRelaxed) continue;
+    if (pthread_equal(r->thread, me) || (thread_mode == hipStreamCaptureModeGlobal && r->mode == hipStreamCaptureModeGlobal)) {
+      r->status = hipStreamCaptureStatusInvalidated;
+      hit = r;
+    }
+  }
+  if (!hit) return hipSuccess;
+  return hip_complain(fn, hipErrorStreamCaptureUnsupported,
+                      "made while stream %p captures: allocating or freeing memory is not allowed then unless the "
+                      "thread's capture mode is relaxed (HIP's rule); the capture is invalidated", (void *)hit->origin);
+}
+
+/* The null stream's capture queries while a capture on a blocking stream is active: ROCm answers
+ * hipErrorStreamCaptureImplicit (hip_graph.cpp hipStreamIsCapturing_common, Device::StreamCaptureBlocking)
+ * and leaves the capture as it is */
+static hipError_t null_stream_query(hipStream_t s, const char *fn) {
+  if (s && s != hipStreamLegacy) return hipSuccess;
+  for (size_t i = 0; i < ncaps; i++)
+    if (caps[i].root->status == hipStreamCaptureStatusActive && !hip_stream_nonblocking(caps[i].s))
+      return hip_complain(fn, hipErrorStreamCaptureImplicit,
+                          "asked of the null stream while blocking stream %p captures (the null stream would "
+                          "synchronize with it)", (void *)caps[i].s);
+  return hipSuccess;
 }
 
 /* every stream of root's capture stops capturing, its events forget it; the graph is the caller's */
@@ -500,7 +606,8 @@ void hip_capture_drop(hipStream_t s) {
 hipError_t hipStreamBeginCapture(hipStream_t s, hipStreamCaptureMode mode) {
   HIP_BEGIN();
   if (!hip_stream_valid(s)) return hip_done(hip_stream_gone(__func__, s));
-  if (!s || s == hipStreamLegacy || s == hipStreamPerThread)
+  /* the per-thread stream can (ROCm/clr hip_graph.cpp hipStreamBeginCapture_common) */
+  if (!s || s == hipStreamLegacy)
     return hip_done(hip_complain(__func__, hipErrorStreamCaptureUnsupported,
                                  "the null (legacy) stream cannot capture; capture a stream the program created"));
   if (mode != hipStreamCaptureModeGlobal && mode != hipStreamCaptureModeThreadLocal && mode != hipStreamCaptureModeRelaxed)
@@ -509,8 +616,7 @@ hipError_t hipStreamBeginCapture(hipStream_t s, hipStreamCaptureMode mode) {
   capture_root *r = ll_xcalloc(1, sizeof *r);
   *r = (capture_root){.g = graph_new(), .mode = mode, .status = hipStreamCaptureStatusActive, .id = next_id++,
                       .thread = pthread_self(), .origin = s}; /* listed: hipStreamGetCaptureInfo_v2 hands it out */
-  caps = ll_xrealloc(caps, (ncaps + 1) * sizeof *caps);
-  caps[ncaps++] = (capture){.s = s, .root = r};
+  cap_new(s, r);
   return hip_done(hipSuccess);
 }
 
@@ -535,13 +641,15 @@ static bool *ancestors(const struct ihipGraph *g, struct hipGraphNode *const *fr
 hipError_t hipStreamEndCapture(hipStream_t s, hipGraph_t *pGraph) {
   HIP_BEGIN();
   if (!pGraph) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pGraph is NULL"));
+  if (!hip_stream_valid(s)) return hip_done(hip_stream_gone(__func__, s));
   capture *c = cap_of(s);
   if (!c) return hip_done(hip_complain(__func__, hipErrorIllegalState, "stream %p is not capturing", (void *)s));
   capture_root *root = c->root;
   if (root->origin != s)
     return hip_done(hip_complain(__func__, hipErrorStreamCaptureUnmatched,
                                  "stream %p joined the capture begun on stream %p, which ends it", (void *)s, (void *)root->origin));
-  if (root->mode == hipStreamCaptureModeThreadLocal && !pthread_equal(root->thread, pthread_self()))
+  /* ROCm: a capture not in relaxed mode is ended by the thread that began it (hipStreamEndCapture_common) */
+  if (root->mode != hipStreamCaptureModeRelaxed && !pthread_equal(root->thread, pthread_self()))
     return hip_done(hip_complain(__func__, hipErrorStreamCaptureWrongThread, "the capture began on another thread"));
   /* every joined stream's work must have been joined back: its frontier behind the origin's */
   hipError_t e = root->status == hipStreamCaptureStatusActive ? hipSuccess : hipErrorStreamCaptureInvalidated;
@@ -572,6 +680,8 @@ hipError_t hipStreamIsCapturing(hipStream_t s, hipStreamCaptureStatus *status) {
   HIP_BEGIN();
   if (!status) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pCaptureStatus is NULL"));
   if (!hip_stream_valid(s)) return hip_done(hip_stream_gone(__func__, s));
+  hipError_t q = null_stream_query(s, __func__);
+  if (q != hipSuccess) return hip_done(q);
   capture *c = cap_of(s);
   *status = c ? c->root->status : hipStreamCaptureStatusNone;
   return hip_done(hipSuccess);
@@ -581,6 +691,8 @@ hipError_t hipStreamGetCaptureInfo(hipStream_t s, hipStreamCaptureStatus *status
   HIP_BEGIN();
   if (!status) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pCaptureStatus is NULL"));
   if (!hip_stream_valid(s)) return hip_done(hip_stream_gone(__func__, s));
+  hipError_t q = null_stream_query(s, __func__);
+  if (q != hipSuccess) return hip_done(q);
   capture *c = cap_of(s);
   *status = c ? c->root->status : hipStreamCaptureStatusNone;
   if (id && c) *id = c->root->id;
@@ -595,6 +707,8 @@ hipError_t hipStreamGetCaptureInfo_v2(hipStream_t s, hipStreamCaptureStatus *sta
   HIP_BEGIN();
   if (!status) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "captureStatus_out is NULL"));
   if (!hip_stream_valid(s)) return hip_done(hip_stream_gone(__func__, s));
+  hipError_t q = null_stream_query(s, __func__);
+  if (q != hipSuccess) return hip_done(q);
   capture *c = cap_of(s);
   *status = c ? c->root->status : hipStreamCaptureStatusNone;
   bool active = c && c->root->status == hipStreamCaptureStatusActive;
@@ -707,8 +821,8 @@ hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t *pNode, hipGraph_t g, const hi
                                    void *dst, const void *src, size_t count, hipMemcpyKind kind) {
   HIP_BEGIN();
   struct hipGraphNode tmp = {0};
-  copy_params(&tmp, dst, src, count, kind);
-  return hip_done(add_node(pNode, g, deps, ndeps, HG_COPY, &tmp, hipSuccess, __func__));
+  hipError_t e = copy1d_ok(&tmp, dst, src, count, kind, __func__);
+  return hip_done(add_node(pNode, g, deps, ndeps, HG_COPY, &tmp, e, __func__));
 }
 
 static hipError_t memset_params(struct hipGraphNode *x, const hipMemsetParams *p, const char *fn) {
@@ -1122,15 +1236,21 @@ hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t x, hipGraphNode_t node
 hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t node, void *dst, const void *src, size_t count, hipMemcpyKind kind) {
   HIP_BEGIN();
   struct hipGraphNode *n = graph_node(node, HG_COPY, __func__);
-  if (n) copy_params(n, dst, src, count, kind);
-  return hip_done(n ? hipSuccess : hipErrorInvalidValue);
+  if (!n) return hip_done(hipErrorInvalidValue);
+  if (dst == src || !count) /* ROCm's hipGraphMemcpyNodeSetParams1D refuses these too */
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "dst is src, or count is 0"));
+  return hip_done(copy1d_ok(n, dst, src, count, kind, __func__));
 }
 hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t x, hipGraphNode_t node, void *dst, const void *src, size_t count,
                                              hipMemcpyKind kind) {
   HIP_BEGIN();
   struct hipGraphNode *n = exec_node(x, node, HG_COPY, __func__);
-  if (n) copy_params(n, dst, src, count, kind);
-  return hip_done(n ? hipSuccess : hipErrorInvalidValue);
+  if (!n) return hip_done(hipErrorInvalidValue);
+  /* ROCm: the executable node's direction does not change (nor may dst be src, or count 0) */
+  if (kind != n->copy_kind || dst == src || !count)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%s", kind != n->copy_kind ? "the copy's kind differs from the node's"
+                                                                 : "dst is src, or count is 0"));
+  return hip_done(copy1d_ok(n, dst, src, count, kind, __func__));
 }
 hipError_t hipGraphHostNodeSetParams(hipGraphNode_t node, const hipHostNodeParams *p) {
   HIP_BEGIN();
@@ -1267,7 +1387,7 @@ hipError_t hipGraphLaunch(hipGraphExec_t x, hipStream_t s) {
     if (n->disabled) continue;               /* hipGraphNodeSetEnabled: an empty node until enabled */
     switch (n->kind) {
     case HG_KERNEL: e = hip_launch(__func__, n->f, n->grid, n->block, n->shmem, s, NULL, n->raw, n->nraw, n->coop); break;
-    case HG_COPY: e = hip_copy(n->dst, n->src, n->n, n->copy_kind, __func__); break;
+    case HG_COPY: e = hip_copy(n->dst, n->src, n->n, n->any_kind ? hipMemcpyDefault : n->copy_kind, __func__); break;
     case HG_SET:
       for (size_t r = 0; r < n->height && e == hipSuccess; r++) /* height >= 1: memset_params, hip_capture_set */
         e = hip_set((uint8_t *)n->dst + r * n->pitch, n->pattern, n->esize, n->n, __func__);

@@ -197,8 +197,17 @@ static hipError_t either_free(void *ptr, const char *fn, bool host) {
   return hipSuccess;
 }
 
+/* the allocation calls ROCm prohibits during a capture (hip_capture_unsafe; ROCm/clr hip_memory.cpp,
+ * f9f995c: these, not hipMallocHost, hipFreeHost or hipExtMallocWithFlags) */
+#define CAPTURE_UNSAFE()                                                                           \
+  do {                                                                                             \
+    hipError_t u_ = hip_capture_unsafe(__func__);                                                  \
+    if (u_ != hipSuccess) return hip_done(u_);                                                     \
+  } while (0)
+
 hipError_t hipMalloc(void **ptr, size_t size) {
   HIP_BEGIN();
+  CAPTURE_UNSAFE();
   return hip_done(dev_alloc(ptr, size, __func__));
 }
 
@@ -221,6 +230,7 @@ static hipError_t pitched_alloc(void **ptr, size_t *pitch, size_t width, size_t 
 
 hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height) {
   HIP_BEGIN();
+  CAPTURE_UNSAFE();
   if (!pitch) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pitch is NULL"));
   return hip_done(pitched_alloc(ptr, pitch, width, height, 1, __func__));
 }
@@ -228,6 +238,7 @@ hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height
 hipError_t hipMemAllocPitch(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInBytes, size_t height,
                             unsigned int elementSizeBytes) {
   HIP_BEGIN();
+  CAPTURE_UNSAFE();
   if (!pitch || (elementSizeBytes != 4 && elementSizeBytes != 8 && elementSizeBytes != 16))
     return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pitch is NULL or elementSizeBytes is not 4, 8 or 16"));
   return hip_done(pitched_alloc(dptr, pitch, widthInBytes, height, 1, __func__));
@@ -235,6 +246,7 @@ hipError_t hipMemAllocPitch(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInB
 
 hipError_t hipFree(void *ptr) {
   HIP_BEGIN();
+  CAPTURE_UNSAFE();
   hipError_t s = hip_sync_point(); /* hipFree waits for the device, as HIP's does */
   if (s != hipSuccess) return hip_done(s);
   return hip_done(either_free(ptr, __func__, false));
@@ -289,12 +301,14 @@ static const unsigned host_flags = hipHostMallocPortable | hipHostMallocMapped |
 
 hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags) {
   HIP_BEGIN();
+  CAPTURE_UNSAFE();
   if (flags & ~host_flags) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "unknown flags 0x%x", flags));
   return hip_done(host_alloc(ptr, size, HIP_MEM_HOST, flags, __func__));
 }
 
 hipError_t hipHostAlloc(void **ptr, size_t size, unsigned int flags) {
   HIP_BEGIN();
+  CAPTURE_UNSAFE();
   if (flags & ~host_flags) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "unknown flags 0x%x", flags));
   return hip_done(host_alloc(ptr, size, HIP_MEM_HOST, flags, __func__));
 }
@@ -306,11 +320,13 @@ hipError_t hipMallocHost(void **ptr, size_t size) {
 
 hipError_t hipMemAllocHost(void **ptr, size_t size) {
   HIP_BEGIN();
+  CAPTURE_UNSAFE();
   return hip_done(host_alloc(ptr, size, HIP_MEM_HOST, 0, __func__));
 }
 
 hipError_t hipMallocManaged(void **ptr, size_t size, unsigned int flags) {
   HIP_BEGIN();
+  CAPTURE_UNSAFE();
   if (flags != hipMemAttachGlobal && flags != hipMemAttachHost)
     return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags must be hipMemAttachGlobal or hipMemAttachHost, got 0x%x", flags));
   return hip_done(host_alloc(ptr, size, HIP_MEM_MANAGED, flags, __func__));
@@ -318,6 +334,7 @@ hipError_t hipMallocManaged(void **ptr, size_t size, unsigned int flags) {
 
 hipError_t hipHostFree(void *ptr) {
   HIP_BEGIN();
+  CAPTURE_UNSAFE();
   hipError_t s = hip_sync_point();
   if (s != hipSuccess) return hip_done(s);
   return hip_done(either_free(ptr, __func__, true));
@@ -332,6 +349,7 @@ hipError_t hipFreeHost(void *ptr) {
 
 hipError_t hipHostRegister(void *p, size_t size, unsigned int flags) {
   HIP_BEGIN();
+  CAPTURE_UNSAFE();
   if (!p || !size) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "hostPtr is NULL or sizeBytes is 0"));
   if (flags & ~(unsigned)(hipHostRegisterPortable | hipHostRegisterMapped | hipHostRegisterIoMemory | hipHostRegisterReadOnly))
     return hip_done(hip_complain(__func__, hipErrorInvalidValue, "unknown flags 0x%x", flags));
@@ -353,6 +371,7 @@ hipError_t hipHostRegister(void *p, size_t size, unsigned int flags) {
 
 hipError_t hipHostUnregister(void *p) {
   HIP_BEGIN();
+  CAPTURE_UNSAFE();
   hip_alloc *a = alloc_at((uint64_t)(uintptr_t)p);
   if (!a || a->kind != HIP_MEM_REGISTERED)
     return hip_done(hip_complain(__func__, hipErrorHostMemoryNotRegistered, "%p was not registered with hipHostRegister", p));
@@ -665,7 +684,8 @@ static hipError_t do_copy(void *dst, const void *src, size_t n, hipMemcpyKind ki
   } while (0)
 #define SYNC_CHECK()                                                                               \
   do {                                                                                             \
-    hipError_t s_ = hip_sync_point();                                                              \
+    hipError_t s_ = hip_capture_sync(__func__, hipErrorStreamCaptureImplicit);                     \
+    if (s_ == hipSuccess) s_ = hip_sync_point();                                                   \
     if (s_ != hipSuccess) return hip_done(s_);                                                     \
   } while (0)
 
@@ -848,6 +868,7 @@ hipError_t hipMemset2DAsync(void *dst, size_t pitch, int value, size_t width, si
  * is checked before any byte moves, as for the 2D forms. */
 hipError_t hipMalloc3D(hipPitchedPtr *pp, hipExtent ex) {
   HIP_BEGIN();
+  CAPTURE_UNSAFE();
   if (!pp) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pitchedDevPtr is NULL"));
   void *ptr = NULL;
   size_t p = 0;

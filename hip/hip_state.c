@@ -167,8 +167,6 @@ hipError_t hip_done(hipError_t e) {
 }
 
 hipError_t hip_sync_point(void) {
-  hipError_t c = hip_capture_sync("a synchronizing call"); /* hip_graph.c */
-  if (c != hipSuccess) return c;
   if (hip_g.pending != hipSuccess && hip_g.sticky == hipSuccess) hip_g.sticky = hip_g.pending;
   hip_g.pending = hipSuccess;
   return hip_g.sticky;
@@ -565,6 +563,8 @@ hipError_t hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int id) {
 
 hipError_t hipDeviceSynchronize(void) {
   HIP_BEGIN();
+  hipError_t c = hip_capture_sync(__func__, hipErrorStreamCaptureUnsupported); /* hip_graph.c */
+  if (c != hipSuccess) return hip_done(c);
   return hip_done(hip_sync_point());
 }
 

@@ -16,6 +16,7 @@ struct ihipEvent_t {
   unsigned flags;
   bool recorded;
   double t;
+  hipStream_t stream; /* of its last hipEventRecord (hipEventSynchronize asks whether it captures) */
 };
 
 static struct ihipStream_t **streams;
@@ -28,6 +29,10 @@ bool hip_stream_valid(hipStream_t s) {
   for (size_t i = 0; i < nstreams; i++)
     if (streams[i] == s) return true;
   return false;
+}
+
+bool hip_stream_nonblocking(hipStream_t s) {
+  return s && s != hipStreamLegacy && s != hipStreamPerThread && hip_stream_valid(s) && (s->flags & hipStreamNonBlocking);
 }
 
 static bool event_valid(hipEvent_t e) {
@@ -94,7 +99,7 @@ hipError_t hipStreamDestroy(hipStream_t s) {
 hipError_t hipStreamSynchronize(hipStream_t s) {
   HIP_BEGIN();
   STREAM_CHECK(s);
-  hipError_t c = hip_capture_refuse(s, __func__);
+  hipError_t c = hip_capture_ongoing(s, __func__);
   if (c != hipSuccess) return hip_done(c);
   return hip_done(hip_sync_point());
 }
@@ -103,7 +108,7 @@ hipError_t hipStreamSynchronize(hipStream_t s) {
 hipError_t hipStreamQuery(hipStream_t s) {
   HIP_BEGIN();
   STREAM_CHECK(s);
-  hipError_t c = hip_capture_refuse(s, __func__);
+  hipError_t c = hip_capture_ongoing(s, __func__);
   if (c != hipSuccess) return hip_done(c);
   return hip_done(hip_sync_point());
 }
@@ -224,6 +229,7 @@ hipError_t hipEventRecord(hipEvent_t e, hipStream_t s) {
   if (!e) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "event is NULL"));
   STREAM_CHECK(s);
   if (!event_valid(e)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not an event", (void *)e));
+  e->stream = s;
   if (hip_capturing(s)) return hip_done(hip_capture_event(s, e));
   hipError_t c = hip_capture_refuse(s, __func__); /* an invalidated capture */
   if (c != hipSuccess) return hip_done(c);
@@ -259,13 +265,16 @@ hipError_t hipIpcOpenEventHandle(hipEvent_t *e, hipIpcEventHandle_t handle) {
 hipError_t hipEventSynchronize(hipEvent_t e) {
   HIP_BEGIN();
   if (!event_valid(e)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not an event", (void *)e));
-  return hip_done(hip_sync_point());
+  hipError_t c = hip_capture_event_use(e, __func__);
+  if (c == hipSuccess && hip_stream_valid(e->stream)) c = hip_capture_ongoing(e->stream, __func__);
+  return hip_done(c != hipSuccess ? c : hip_sync_point());
 }
 
 hipError_t hipEventQuery(hipEvent_t e) {
   HIP_BEGIN();
   if (!event_valid(e)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not an event", (void *)e));
-  return hip_done(hip_sync_point());
+  hipError_t c = hip_capture_event_use(e, __func__);
+  return hip_done(c != hipSuccess ? c : hip_sync_point());
 }
 
 hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) {

@@ -175,6 +175,8 @@ hipError_t hip_kernel_args(const char *fn, const emu_kernel *k, const char *knam
                            size_t packed_size, uint8_t **raw, size_t *nraw);
 /* A stream handle is one the program created (or a null/legacy/per-thread one). */
 bool hip_stream_valid(hipStream_t s);
+/* a stream the program created with hipStreamNonBlocking (the null and per-thread streams block) */
+bool hip_stream_nonblocking(hipStream_t s);
 /* ROCm's answer for a handle that is not a live stream (hip_stream.c): hipErrorContextIsDestroyed, said */
 hipError_t hip_stream_gone(const char *fn, hipStream_t s);
 /* hipEventRecord's work, for a graph's event node, and whether an event handle is live (hip_stream.c). */
@@ -199,8 +201,11 @@ void hip_mark_unwritten(uint64_t addr, size_t n);
  * (hipErrorStreamCaptureUnsupported, printed); any operation on a stream whose capture is
  * invalidated and not yet ended: hipErrorStreamCaptureInvalidated; hipSuccess for a stream
  * that does not capture.
- * hip_capture_sync: a synchronizing call while a capture in global mode (or thread-local mode, on
- * its thread) is active invalidates it: hipErrorStreamCaptureImplicit, printed. */
+ * hip_capture_sync: a synchronous copy or set (code hipErrorStreamCaptureImplicit) or
+ * hipDeviceSynchronize (hipErrorStreamCaptureUnsupported) while any capture is begun and not ended
+ * invalidates them all: code, printed. hip_capture_ongoing: waiting for stream s
+ * (hipStreamSynchronize, hipStreamQuery, hipEventSynchronize) while it captures, or while a capture
+ * binding this thread is active: invalidated, hipErrorStreamCaptureUnsupported, printed. */
 bool hip_capturing(hipStream_t s);
 hipError_t hip_capture_kernel(hipStream_t s, struct ihipModuleSymbol_t *f, dim3 grid, dim3 block, size_t shmem,
                               const uint8_t *raw, size_t nraw, bool coop);
@@ -208,12 +213,19 @@ hipError_t hip_capture_copy(hipStream_t s, void *dst, const void *src, size_t n,
 hipError_t hip_capture_set(hipStream_t s, void *dst, const void *pattern, size_t esize, size_t count);
 hipError_t hip_capture_host(hipStream_t s, hipHostFn_t fn, void *user);
 hipError_t hip_capture_event(hipStream_t s, hipEvent_t e);
+/* hipEventSynchronize/hipEventQuery of an event recorded into an active capture: the capture is
+ * invalidated, hipErrorCapturedEvent (printed); hipSuccess for any other event */
+hipError_t hip_capture_event_use(hipEvent_t e, const char *fn);
+/* hipMalloc, hipFree and the other allocation calls while a capture prohibits them (global or
+ * thread-local mode, unless the thread's mode is relaxed): invalidated, hipErrorStreamCaptureUnsupported */
+hipError_t hip_capture_unsafe(const char *fn);
 /* hipMallocAsync while capturing: the memory is allocated now and owned by the graph (a
  * memory-allocation node); hipFreeAsync of it: a memory-free node (anything else is refused) */
 hipError_t hip_capture_alloc(hipStream_t s, void **ptr, size_t size);
 hipError_t hip_capture_free(hipStream_t s, void *ptr, const char *fn);
 hipError_t hip_capture_refuse(hipStream_t s, const char *fn);
-hipError_t hip_capture_sync(const char *fn);
+hipError_t hip_capture_sync(const char *fn, hipError_t code);
+hipError_t hip_capture_ongoing(hipStream_t s, const char *fn);
 /* hipStreamDestroy: a capture of the stream ends, its graph freed */
 void hip_capture_drop(hipStream_t s);
 /* hipStreamWaitEvent: an event recorded into a capture adds its frontier to the stream's, the
