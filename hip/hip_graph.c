@@ -832,7 +832,16 @@ static hipError_t memset_params(struct hipGraphNode *x, const hipMemsetParams *p
   if (p->height > 1 && p->pitch < p->width * p->elementSize)
     return hip_complain(fn, hipErrorInvalidValue, "pitch %zu is less than a row of %zu elements of %u bytes", p->pitch,
                         p->width, p->elementSize);
-  x->dst = p->dst, x->esize = p->elementSize, x->n = p->width, x->height = p->height ? p->height : 1, x->pitch = p->pitch;
+  /* as ROCm (ROCm/clr f9f995c hip_memory.cpp ihipGraphMemsetParams_validate, ihipMemset_validate): a
+   * width and a height, dst in one of the runtime's allocations, the rows inside it */
+  if (!p->width || !p->height) return hip_complain(fn, hipErrorInvalidValue, "width %zu, height %zu: both must be > 0", p->width, p->height);
+  size_t left = alloc_left(p->dst);
+  if (!left) return hip_complain(fn, hipErrorInvalidValue, "dst %p is not in memory the runtime allocated", p->dst);
+  size_t row = p->width * p->elementSize, span = (p->height - 1) * p->pitch + row;
+  if (p->width > SIZE_MAX / 4 || (p->height > 1 && p->pitch > (SIZE_MAX - row) / (p->height - 1)) || span > left)
+    return hip_complain(fn, hipErrorInvalidValue, "%zu rows of %zu bytes, %zu apart, run past the end of dst's allocation",
+                        p->height, row, p->pitch);
+  x->dst = p->dst, x->esize = p->elementSize, x->n = p->width, x->height = p->height, x->pitch = p->pitch;
   uint32_t v = p->value; /* the low elementSize bytes, as hipMemsetD8/D16/D32 take them */
   memcpy(x->pattern, &v, x->esize);
   return hipSuccess;
@@ -1048,6 +1057,8 @@ hipError_t hipGraphClone(hipGraph_t *pClone, hipGraph_t g) {
 hipError_t hipGraphNodeFindInClone(hipGraphNode_t *pNode, hipGraphNode_t orig, hipGraph_t clone) {
   HIP_BEGIN();
   if (!pNode || !graph_valid(clone)) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pNode NULL, or not a graph"));
+  /* a graph's own nodes copy none (orig NULL): a NULL or dead original is no node's */
+  if (!node_valid(orig)) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%p is not a node", (void *)orig));
   for (size_t i = 0; i < clone->n; i++)
     if (clone->nodes[i]->orig == orig) return *pNode = clone->nodes[i], hip_done(hipSuccess);
   return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%p has no copy in graph %p", (void *)orig, (void *)clone));
@@ -1286,7 +1297,8 @@ hipError_t hipGraphUpload(hipGraphExec_t x, hipStream_t s) {
 /* the executable graph's own copy (not a child graph's) of a kernel, memcpy or memset node, or NULL
  * (printed) */
 static struct hipGraphNode *switchable(hipGraphExec_t x, hipGraphNode_t node, const char *fn) {
-  for (size_t i = 0; exec_valid(x) && i < x->n; i++) {
+  /* ROCm asks for a live node (GraphNode::isNodeValid): not one destroyed, nor one of a destroyed graph */
+  for (size_t i = 0; exec_valid(x) && node_valid(node) && i < x->n; i++) {
     struct hipGraphNode *n = &x->nodes[i];
     if (n->orig == node && !n->in_child && (n->kind == HG_KERNEL || n->kind == HG_COPY || n->kind == HG_SET)) return n;
   }
@@ -1335,7 +1347,9 @@ hipError_t hipGraphExecUpdate(hipGraphExec_t x, hipGraph_t g, hipGraphNode_t *er
       r = hipGraphExecUpdateErrorNotSupported, bad = y;
     else if (!y || y->kind != n->kind) r = hipGraphExecUpdateErrorNodeTypeChanged, bad = y;
     else if (!same_places(n->depidx, n->ndepidx, y)) r = hipGraphExecUpdateErrorTopologyChanged, bad = y;
-    else if (n->kind == HG_KERNEL && y->f != n->f) r = hipGraphExecUpdateErrorFunctionChanged, bad = y;
+    /* ROCm (ROCm/clr f9f995c hipGraphExecUpdate): a kernel node may take another kernel (of the one
+     * device), a copy node not another kind */
+    else if (n->kind == HG_COPY && y->copy_kind != n->copy_kind) r = hipGraphExecUpdateErrorParametersChanged, bad = y;
   }
   *result = r;
   if (r != hipGraphExecUpdateSuccess) {

@@ -16,6 +16,10 @@ __global__ void gr_scale(float *p, float s, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) p[i] = p[i] * s;
 }
+__global__ void gr_offset(float *p, float a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) p[i] = p[i] + a;
+}
 __global__ void gr_axpy(const float *x, float *y, float a, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = a * x[i] + y[i];
@@ -483,6 +487,21 @@ static void gr_capture_rules(hipStream_t s) {
   EXPECT(hipGraphExecMemcpyNodeSetParams1D(x, cn, d3, d, 4, hipMemcpyDeviceToDevice) == hipErrorInvalidValue,
          "an executable copy node's kind changed");
   EXPECT(hipGraphMemcpyNodeSetParams1D(cn, d, d, 4, hipMemcpyDeviceToDevice) == hipErrorInvalidValue, "a copy onto itself");
+  // a memset node's region in one allocation, a width and a height (ROCm's ihipGraphMemsetParams_validate)
+  hipMemsetParams ms = {};
+  ms.dst = d3, ms.elementSize = 4, ms.width = n + 1, ms.height = 1;
+  EXPECT(hipGraphAddMemsetNode(&cn, g, nullptr, 0, &ms) == hipErrorInvalidValue, "a memset node past its allocation");
+  ms.width = n, ms.dst = h.data();
+  EXPECT(hipGraphAddMemsetNode(&cn, g, nullptr, 0, &ms) == hipErrorInvalidValue, "a memset node on host memory");
+  ms.dst = d3, ms.height = 0;
+  EXPECT(hipGraphAddMemsetNode(&cn, g, nullptr, 0, &ms) == hipErrorInvalidValue, "a memset node of height 0");
+  // a NULL original has no copy in a graph; a destroyed node is not one of an executable graph's
+  hipGraphNode_t found;
+  EXPECT(hipGraphNodeFindInClone(&found, nullptr, g) == hipErrorInvalidValue, "a NULL node's clone");
+  unsigned on = 0;
+  HIP_CHECK(hipGraphNodeGetEnabled(x, cn, &on));
+  HIP_CHECK(hipGraphDestroyNode(cn));
+  EXPECT(hipGraphNodeGetEnabled(x, cn, &on) == hipErrorInvalidValue, "a destroyed node's state in the executable graph");
   HIP_CHECK(hipGraphExecDestroy(x));
   HIP_CHECK(hipGraphDestroy(g));
   HIP_CHECK(hipFree(d3));
@@ -595,6 +614,38 @@ static void gr_update(hipStream_t s) {
   (void)hipGetLastError();
   HIP_CHECK(hipGraphExecDestroy(x));
   for (hipGraph_t g : {g1, g2, g3, g4}) HIP_CHECK(hipGraphDestroy(g));
+  // as ROCm's: a kernel node may take another kernel of the same signature; a copy node keeps its kind
+  hipGraph_t ka, kb, ca, cb;
+  hipGraphNode_t kna, knb, cna, cnb;
+  int nn = n;
+  float seven = 7.0f;
+  void *kargs[] = {&d, &seven, &nn};
+  hipKernelNodeParams kp = {};
+  kp.gridDim = dim3(1), kp.blockDim = dim3(n), kp.kernelParams = kargs;
+  HIP_CHECK(hipGraphCreate(&ka, 0));
+  kp.func = (void *)gr_scale;
+  HIP_CHECK(hipGraphAddKernelNode(&kna, ka, nullptr, 0, &kp));
+  HIP_CHECK(hipGraphCreate(&kb, 0));
+  kp.func = (void *)gr_offset;
+  HIP_CHECK(hipGraphAddKernelNode(&knb, kb, nullptr, 0, &kp));
+  HIP_CHECK(hipGraphInstantiate(&x, ka, nullptr, nullptr, 0));
+  HIP_CHECK(hipGraphExecUpdate(x, kb, &bad, &r));
+  HIP_CHECK(hipMemcpy(d, in1.data(), n * sizeof(float), hipMemcpyHostToDevice));
+  HIP_CHECK(hipGraphLaunch(x, s));
+  HIP_CHECK(hipMemcpy(out1.data(), d, n * sizeof(float), hipMemcpyDeviceToHost));
+  EXPECT(r == hipGraphExecUpdateSuccess && out1[0] == 8.0f && out1[n - 1] == 8.0f, "another kernel after the update: %d, %g", (int)r,
+         out1[0]); // 1 + 7, not 1 * 7
+  HIP_CHECK(hipGraphExecDestroy(x));
+  HIP_CHECK(hipGraphCreate(&ca, 0));
+  HIP_CHECK(hipGraphAddMemcpyNode1D(&cna, ca, nullptr, 0, d, in1.data(), n * sizeof(float), hipMemcpyHostToDevice));
+  HIP_CHECK(hipGraphCreate(&cb, 0));
+  HIP_CHECK(hipGraphAddMemcpyNode1D(&cnb, cb, nullptr, 0, out1.data(), d, n * sizeof(float), hipMemcpyDeviceToHost));
+  HIP_CHECK(hipGraphInstantiate(&x, ca, nullptr, nullptr, 0));
+  EXPECT(hipGraphExecUpdate(x, cb, &bad, &r) == hipErrorGraphExecUpdateFailure && r == hipGraphExecUpdateErrorParametersChanged &&
+             bad == cnb, "a copy node of another kind: %d", (int)r);
+  (void)hipGetLastError();
+  HIP_CHECK(hipGraphExecDestroy(x));
+  for (hipGraph_t g : {ka, kb, ca, cb}) HIP_CHECK(hipGraphDestroy(g));
   HIP_CHECK(hipFree(d));
 }
 
