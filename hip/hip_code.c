@@ -13,6 +13,7 @@
  * Code objects are loaded (rt_load) the first time anything of their fat binary is used. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "hip/internal.h"
 
@@ -101,6 +102,7 @@ static bool match_arch(void *u, const char *t, size_t tl, const uint8_t *p, uint
 
 static hip_fatbin *fatbin_of(void **handle) { return (hip_fatbin *)handle; }
 
+static hipError_t managed_bind(hip_fatbin *fb, struct ihipModule_t *m);
 hipError_t hip_fatbin_module(hip_fatbin *fb, struct ihipModule_t **out) {
   if (fb->mod) return *out = fb->mod, hipSuccess;
   if (fb->tried) return fb->load_err;
@@ -131,6 +133,8 @@ hipError_t hip_fatbin_module(hip_fatbin *fb, struct ihipModule_t **out) {
   fb->mod = ll_xcalloc(1, sizeof *fb->mod);
   fb->mod->rt = m;
   fb->mod->what = what;
+  hipError_t me = managed_bind(fb, fb->mod);
+  if (me != hipSuccess) return fb->load_err = me;
   *out = fb->mod;
   return hipSuccess;
 }
@@ -191,12 +195,26 @@ void __hipRegisterVar(void **modules, void *var, char *hostVar, char *deviceVar,
   pthread_mutex_unlock(&hip_mu);
 }
 
-/* __managed__ variables: clang registers the host-side pointer variable; the device code reaches
- * the variable through a pointer in its own data that the runtime sets. Managed memory here is
- * host memory registered at its own address, so both sides see one copy. */
+/* __managed__ variables: clang registers the host's pointer variable (its host code reaches the
+ * variable through it, &var included) and the initial value; the device code reaches it through a
+ * pointer variable of the same name in its own data (the storage clang emits there, NAME.managed,
+ * only gives the size), which the runtime sets when the code is loaded, as ROCm/clr f9f995c does
+ * (hip_platform.cpp __hipRegisterManagedVar, hip_code_object.cpp initStatManagedVarDevicePtr). The
+ * storage is allocated here, before main (host code may use the variable before any HIP call):
+ * host memory, made device-visible as managed memory when the device code loads (hip_managed_adopt),
+ * so both sides see one copy. */
 void __hipRegisterManagedVar(void *hipModule, void **pointer, void *init_value, const char *name, size_t size,
                              unsigned align) {
-  (void)align;
+  (void)align; /* mmap's pages are aligned past any alignment a variable asks */
+  size_t len = ((size ? size : 1) + 4095) & ~(size_t)4095;
+  void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) {
+    fprintf(stderr, "lanelab: hip: __hipRegisterManagedVar: no memory for __managed__ variable '%s' (%zu bytes)\n",
+            name ? name : "?", size);
+    abort();
+  }
+  if (init_value && size) memcpy(p, init_value, size);
+  *pointer = p;
   pthread_mutex_lock(&hip_mu);
   hip_var *v = ll_xcalloc(1, sizeof *v);
   v->fb = fatbin_of((void **)hipModule);
@@ -205,12 +223,30 @@ void __hipRegisterManagedVar(void *hipModule, void **pointer, void *init_value, 
   v->managed = true;
   v->managed_ptr = pointer;
   v->host = pointer;
-  (void)init_value;
   hip_g.vars = ll_xrealloc(hip_g.vars, (hip_g.nvars + 1) * sizeof *hip_g.vars);
   hip_g.vars[hip_g.nvars++] = v;
   pthread_mutex_unlock(&hip_mu);
-  fprintf(stderr, "lanelab: hip: __hipRegisterManagedVar: __managed__ variable '%s' is not provided; the program "
-          "will get hipErrorNotSupported when it uses it\n", v->name);
+}
+
+/* the module of fb loaded: each of its __managed__ variables' storage made device-visible and its
+ * address written into the device's pointer variable of that name */
+static hipError_t managed_bind(hip_fatbin *fb, struct ihipModule_t *m) {
+  const emu_codeobj *co = rt_module_codeobj(m->rt);
+  for (size_t i = 0; i < hip_g.nvars; i++) {
+    hip_var *v = hip_g.vars[i];
+    if (!v->managed || v->fb != fb) continue;
+    void *p = *v->managed_ptr;
+    hipError_t e = hip_managed_adopt(p, v->size, v->name);
+    if (e != hipSuccess) return e;
+    const emu_symbol *s = emu_codeobj_symbol(co, v->name);
+    void *slot = s && !s->func && s->size >= sizeof p ? hip_host_view(rt_module_image_addr(m->rt) + s->vaddr, sizeof p) : NULL;
+    if (!slot)
+      return hip_complain("loading the program's device code", hipErrorInvalidSymbol,
+                          "__managed__ variable '%s': no 8-byte pointer variable of that name in %s", v->name, m->what);
+    memcpy(slot, &p, sizeof p);
+    v->dev = (uint64_t)(uintptr_t)p;
+  }
+  return hipSuccess;
 }
 
 /* Texture and surface references: clang's linker wrapper (-fgpu-rdc) calls these for each one the
@@ -255,13 +291,19 @@ hipError_t hip_func_of(const void *host, struct ihipModuleSymbol_t **out, const 
 
 hipError_t hip_var_of(const void *host, hip_var **out, const char *fn) {
   hip_var *v = NULL;
+  /* a __managed__ variable is named by its host pointer variable or, as host code's &var is, by its
+   * storage's address */
   for (size_t i = 0; i < hip_g.nvars && !v; i++)
-    if (hip_g.vars[i]->host == host) v = hip_g.vars[i];
+    if (hip_g.vars[i]->host == host || (hip_g.vars[i]->managed && *hip_g.vars[i]->managed_ptr == host)) v = hip_g.vars[i];
   if (!v)
     return hip_complain(fn, hipErrorInvalidSymbol,
                         "%p is not a registered __device__ or __constant__ variable (pass the variable itself, or "
                         "HIP_SYMBOL(var))", host);
-  if (v->managed) return hip_complain(fn, hipErrorNotSupported, "__managed__ variable '%s' is not provided", v->name);
+  if (v->managed && !v->dev) { /* its storage becomes device-visible with its module */
+    struct ihipModule_t *m;
+    hipError_t e = hip_fatbin_module(v->fb, &m);
+    if (e != hipSuccess) return e;
+  }
   if (!v->dev) {
     struct ihipModule_t *m;
     hipError_t e = hip_fatbin_module(v->fb, &m);

@@ -189,6 +189,7 @@ static hipError_t either_free(void *ptr, const char *fn, bool host) {
   if (!a) return e;
   if (a->kind == HIP_MEM_REGISTERED)
     return hip_complain(fn, hipErrorInvalidValue, "%p is %s: unregister it with hipHostUnregister", ptr, kind_name(a->kind));
+  if (a->owned) return hip_complain(fn, hipErrorInvalidValue, "%p is the storage of %s, which the runtime owns", ptr, a->name);
   if (host != (a->kind == HIP_MEM_HOST))
     fprintf(stderr, "lanelab: hip: note: %s: %p is %s, which HIP documents freeing with %s; freed, as ROCm's runtime "
                     "frees any HIP allocation through either call (CUDA's %s refuses it)\n",
@@ -1033,6 +1034,18 @@ void hip_memory_reset(void) {
   hip_g.nallocs = 0;
 }
 
+hipError_t hip_managed_adopt(void *p, size_t size, const char *name) {
+  uint64_t a = (uint64_t)(uintptr_t)p;
+  if (alloc_at(a)) return hipSuccess;
+  char nm[48];
+  snprintf(nm, sizeof nm, "__managed__ %.24s (%zu bytes)", name, size);
+  ll_err e = {0};
+  if (!rt_map_host(hip_g.dev, p, size, nm, &e)) return hip_complain("loading the program's device code", hipErrorOutOfMemory, "%s", e.msg);
+  hip_alloc *r = alloc_add((hip_alloc){.addr = a, .size = size, .kind = HIP_MEM_MANAGED, .owned = true});
+  snprintf(r->name, sizeof r->name, "%s", nm);
+  return hipSuccess;
+}
+
 /* ---- leakcheck ----------------------------------------------------------------------------------*/
 /* At exit (lanelab exec --leakcheck): every allocation the program made and did not free, one
  * finding each, as compute-sanitizer's leak check reports cudaMalloc memory: device memory,
@@ -1041,7 +1054,7 @@ void hip_memory_reset(void) {
 void hip_leakcheck(void) {
   for (size_t i = 0; i < hip_g.nallocs; i++) {
     const hip_alloc *a = &hip_g.allocs[i];
-    if (a->kind == HIP_MEM_REGISTERED) continue;
+    if (a->kind == HIP_MEM_REGISTERED || a->owned) continue;
     char line[256];
     snprintf(line, sizeof line, "leakcheck: %zu bytes of %s at 0x%llx ('%s') not freed at exit", a->size,
              kind_name(a->kind), (unsigned long long)a->addr, a->name);

@@ -56,6 +56,7 @@ typedef struct hip_alloc {
   void *map;                   /* host/managed: our mmap'd region (NULL for registered) */
   size_t map_len;
   char name[48];               /* "hipMalloc #3 (4096 bytes)": the buffer's name (leakcheck) */
+  bool owned;                  /* the runtime's own: a __managed__ variable's storage (not a leak, not freed) */
   unsigned id;                 /* HIP_POINTER_ATTRIBUTE_BUFFER_ID: 1, 2, ... in allocation order, never reused */
 } hip_alloc;
 
@@ -151,6 +152,9 @@ hip_alloc *hip_alloc_find(uint64_t p, size_t n);
 /* Host pointer through which [addr, addr+n) of device-visible memory is read and written; NULL
  * if that range is not wholly inside one registered buffer. */
 void *hip_host_view(uint64_t addr, size_t n);
+/* A __managed__ variable's storage (host memory hip_code.c allocated when the variable was
+ * registered) made device-visible as the runtime's own managed memory, once per device. */
+hipError_t hip_managed_adopt(void *p, size_t size, const char *name);
 /* initcheck: the device bytes [addr, addr+n) are now written. */
 void hip_mark_written(uint64_t addr, size_t n);
 void hip_memory_reset(void);

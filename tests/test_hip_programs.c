@@ -121,6 +121,13 @@ Test(programs, dynamic_shared, .timeout = 120) { passes_on_both_arches("dynamic_
 Test(programs, constant_memory, .timeout = 120) { passes_on_both_arches("constant_memory", NULL, "constant_memory: ok"); }
 Test(programs, reduction_streams, .timeout = 120) { passes_on_both_arches("reduction_streams", NULL, "reduction_streams: sum"); }
 Test(programs, async_events, .timeout = 120) { passes_on_both_arches("async_events", NULL, "async_events: ok"); }
+/* __managed__ variables: one copy host and device code both change, named by the symbol calls, the
+ * runtime's own storage (not a leak under --leakcheck) */
+Test(programs, managed_variables, .timeout = 120) {
+  passes_on_both_arches("managed_vars", NULL, "managed_vars: counter 68, table ok");
+  clean_under_exec("managed_vars", "--initcheck --leakcheck", "managed_vars: counter 68, table ok",
+                   "faults 0; racecheck not run; initcheck 0; leakcheck 0");
+}
 Test(programs, template_ggl, .timeout = 120) { passes_on_both_arches("template_ggl", NULL, "template_ggl: ok"); }
 /* the vocabulary AMD's hip-tests use (device memcpy/memset, narrow shuffles, feature macros, wide
  * atomics, the occupancy templates, ROCm's errors for handles that are not streams or events) */
