@@ -278,6 +278,12 @@ hipError_t hip_func_resolve(struct ihipModuleSymbol_t *f, const char *fn) {
   return hipSuccess;
 }
 
+struct ihipModuleSymbol_t *hip_module_func(const void *p) {
+  for (size_t i = 0; p && i < hip_g.nfuncs; i++)
+    if (hip_g.funcs[i] == p && !hip_g.funcs[i]->host) return hip_g.funcs[i];
+  return NULL;
+}
+
 hipError_t hip_func_of(const void *host, struct ihipModuleSymbol_t **out, const char *fn) {
   if (!host) return hip_complain(fn, hipErrorInvalidDeviceFunction, "the kernel is NULL");
   for (size_t i = 0; i < hip_g.nfuncs; i++)

@@ -908,7 +908,10 @@ static hipError_t kernel_params(struct hipGraphNode *x, const hipKernelNodeParam
     return hip_complain(fn, hipErrorInvalidValue, "extra (a packed argument buffer) is not provided for kernel nodes; give kernelParams");
   struct ihipModuleSymbol_t *f;
   hipError_t e;
-  if ((e = hip_func_of(p->func, &f, fn)) != hipSuccess || (e = hip_func_resolve(f, fn)) != hipSuccess) return e;
+  /* func: a __global__ function, or a module's hipFunction_t, which ROCm takes too (ROCm/clr f9f995c
+   * GraphKernelNode: a function it does not find registered is taken as a hipFunction_t) */
+  if (!(f = hip_module_func(p->func)) && (e = hip_func_of(p->func, &f, fn)) != hipSuccess) return e;
+  if ((e = hip_func_resolve(f, fn)) != hipSuccess) return e;
   uint8_t *raw;
   size_t nraw;
   if ((e = hip_kernel_args(fn, f->k, f->name, p->kernelParams, NULL, 0, &raw, &nraw)) != hipSuccess) return e;

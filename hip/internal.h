@@ -139,6 +139,8 @@ hipError_t hip_func_of(const void *host, struct ihipModuleSymbol_t **out, const 
 hipError_t hip_func_resolve(struct ihipModuleSymbol_t *f, const char *fn);
 /* The variable whose host shadow is at host, resolved to its device address. */
 hipError_t hip_var_of(const void *host, hip_var **out, const char *fn);
+/* a hipFunction_t of hipModuleGetFunction's, or NULL */
+struct ihipModuleSymbol_t *hip_module_func(const void *p);
 /* Fat binaries: the arches a bundle holds ("gfx942, gfx950"), malloc'd. */
 char *hip_bundle_arches(const uint8_t *bundle);
 void hip_code_reset(void);

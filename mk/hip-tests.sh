@@ -8,8 +8,10 @@
 #
 # For each unit folder (default: the ones docs/hip-runtime.md lists) every source that is a test
 # (not a compile-fail "negative" kernel, not a program with its own main) is compiled alone; the
-# ones that compile are linked with the suite's Catch2 main into WORK/bin/FOLDER; every test case
-# then runs in its own process (LANELAB_ARCH, a timeout). Test cases AMD itself disables on gfx942
+# ones that compile are linked with the suite's Catch2 main into WORK/bin/FOLDER; the code objects
+# the folder's CMake builds beside its tests (`hipcc --genco`, loaded with hipModuleLoad) are built
+# with `lanelab hipcc --genco` into WORK/run/FOLDER; every test case then runs in its own process
+# there (LANELAB_ARCH, a timeout). Test cases AMD itself disables on gfx942
 # Linux (catch/hipTestMain/config/config_amd_linux, preprocessed for gfx942) are counted apart.
 # Prints one line per folder and a total: sources compiled / failed, cases passed / failed /
 # disabled by AMD; WORK/log/FOLDER.cerr names each source's first compile error, WORK/log/FOLDER.res
@@ -84,12 +86,21 @@ for D in "${DIRS[@]}"; do
     [ -f "$o" ] && objs+=("$o")
   done
   nsrc=${#files[@]}; ncf=$(wc -l < "$WORK/log/$D.cerr")
+  # the code objects its CMake builds with --genco, under the names the tests load them by
+  mkdir -p "$WORK/run/$D"
+  tr '\n' ' ' < "$U/CMakeLists.txt" | grep -o -- '--genco[^)]*' | while read -r cmd; do
+    gsrc=$(echo "$cmd" | grep -o '\${CMAKE_CURRENT_SOURCE_DIR}/[A-Za-z0-9_.]*' | head -1 | sed 's|.*}/||')
+    gout=$(echo "$cmd" | grep -o -- '-o  *[^ ]*' | head -1 | sed 's|.*/||')
+    [ -n "$gsrc" ] && [ -n "$gout" ] && [ -f "$U/$gsrc" ] || continue
+    [ -f "$WORK/run/$D/$gout" ] || "$LL" hipcc --genco "$U/$gsrc" -o "$WORK/run/$D/$gout" "${FLAGS[@]}" -I "$U" \
+      > "$WORK/log/$D-$gout.err" 2>&1 || echo "$gout ($gsrc, --genco): $(grep -m1 error "$WORK/log/$D-$gout.err")" >> "$WORK/log/$D.cerr"
+  done
   : > "$WORK/log/$D.res"
   if [ ${#objs[@]} -gt 0 ] && "$LL" hipcc "${objs[@]}" "${KOBJ[@]}" "$WORK/obj/main.o" "$WORK/obj/hip_test_context.o" \
        "$WORK/obj/hip_test_features.o" -o "$WORK/bin/$D" -pthread > "$WORK/log/$D.link" 2>&1; then
     "$WORK/bin/$D" --list-test-names-only 2>/dev/null | grep -v -e '^$' -e 'test cases' | while IFS= read -r t; do
       if grep -qxF "$t" "$DIS"; then echo "DISABLED $t"; continue; fi
-      out=$(cd "$WORK" && LANELAB_ARCH=$ARCH timeout "$TMO" "$WORK/bin/$D" "$t" 2>&1); rc=$?
+      out=$(cd "$WORK/run/$D" && LANELAB_ARCH=$ARCH timeout "$TMO" "$WORK/bin/$D" "$t" 2>&1); rc=$?
       if [ $rc -eq 0 ]; then echo "PASS $t"
       else echo "FAIL($rc) $t :: $(echo "$out" | grep -m1 -E 'lanelab: |FAILED|with expansion' | cut -c1-200)"; fi
     done > "$WORK/log/$D.res"

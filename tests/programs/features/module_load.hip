@@ -1,6 +1,7 @@
 // hipModuleLoad of a code object built separately (argv[1]: the folder `lanelab cc --arch all`
 // wrote, holding <arch>/module_kernels.co; the arch comes from hipGetDeviceProperties), then
-// hipModuleGetFunction, hipModuleLaunchKernel with kernelParams and with the
+// hipModuleGetFunction, hipModuleLaunchKernel with kernelParams (and the function as a graph's
+// kernel node) and with the
 // HIP_LAUNCH_PARAM_BUFFER_POINTER extra, hip_ext.h's hipExtModuleLaunchKernel (work-items, events;
 // a global size not a multiple of the block's refused), hipModuleGetGlobal, hipFuncGetAttribute,
 // hipModuleLoadData from bytes in memory, hipModuleUnload; with a second argument, that file (an
@@ -42,6 +43,22 @@ int main(int argc, char **argv) {
   HIP_CHECK(hipModuleLaunchKernel(scale, 2, 1, 1, 64, 1, 1, 0, nullptr, params, nullptr));
   HIP_CHECK(hipMemcpy(r.data(), d, n * sizeof(float), hipMemcpyDeviceToHost));
   for (int i = 0; i < n; i++) EXPECT(r[i] == 2.0f * i + 0.25f, "scale_bias[%d] = %g", i, r[i]);
+  // the module's function as a graph's kernel node (ROCm takes a hipFunction_t there)
+  hipGraph_t g;
+  hipGraphNode_t kn;
+  HIP_CHECK(hipGraphCreate(&g, 0));
+  hipKernelNodeParams kp = {};
+  kp.func = (void *)scale, kp.gridDim = dim3(2), kp.blockDim = dim3(64), kp.kernelParams = params;
+  HIP_CHECK(hipGraphAddKernelNode(&kn, g, nullptr, 0, &kp));
+  hipGraphExec_t gx;
+  HIP_CHECK(hipGraphInstantiate(&gx, g, nullptr, nullptr, 0));
+  HIP_CHECK(hipGraphLaunch(gx, nullptr));
+  std::vector<float> r2(n);
+  HIP_CHECK(hipMemcpy(r2.data(), d, n * sizeof(float), hipMemcpyDeviceToHost));
+  for (int i = 0; i < n; i++) EXPECT(r2[i] == 2.0f * (2.0f * i + 0.25f) + 0.25f, "scale_bias twice[%d] = %g", i, r2[i]);
+  HIP_CHECK(hipGraphExecDestroy(gx));
+  HIP_CHECK(hipGraphDestroy(g));
+  HIP_CHECK(hipMemcpy(d, r.data(), n * sizeof(float), hipMemcpyHostToDevice)); // back to one scale_bias
   // a struct argument through the packed-buffer extra
   int *out;
   HIP_CHECK(hipMalloc(&out, 64 * sizeof(int)));
