@@ -39,6 +39,8 @@ struct hipGraphNode {
   hipMemcpyKind copy_kind;
   bool any_kind;              /* an added 1-D copy between two of the runtime's allocations: any kind
                                  (copy1d_ok); it runs in the direction of its pointers */
+  bool is3d;                  /* hipGraphAddMemcpyNode's: the copy is p3 (copy_kind its kind) */
+  hipMemcpy3DParms p3;
   uint8_t pattern[4];
   size_t esize;
   /* host function, event record and wait, child graph (a private copy) */
@@ -291,7 +293,7 @@ static bool topo_order(const struct ihipGraph *g, struct hipGraphNode **out, hg_
 
 /* a copy node's parameters (captured, added, set) */
 static void copy_params(struct hipGraphNode *n, void *dst, const void *src, size_t count, hipMemcpyKind kind) {
-  n->dst = dst, n->src = src, n->n = count, n->copy_kind = kind, n->any_kind = false;
+  n->dst = dst, n->src = src, n->n = count, n->copy_kind = kind, n->any_kind = false, n->is3d = false;
 }
 
 /* the bytes from p to the end of the runtime's allocation (device, pinned, managed or registered
@@ -872,6 +874,92 @@ static hipError_t event_params(struct hipGraphNode *n, hipEvent_t ev, const char
   n->event = ev;
   return hipSuccess;
 }
+static struct hipGraphNode *graph_node(hipGraphNode_t node, hg_kind kind, const char *fn);
+static struct hipGraphNode *exec_node(hipGraphExec_t x, hipGraphNode_t node, hg_kind kind, const char *fn);
+/* an event record or wait node's event, read and changed (the executable graph's copy apart) */
+static hipError_t event_get(hipGraphNode_t node, hg_kind kind, hipEvent_t *out, const char *fn) {
+  if (!out) return hip_complain(fn, hipErrorInvalidValue, "event_out is NULL");
+  struct hipGraphNode *n = graph_node(node, kind, fn);
+  if (!n) return hipErrorInvalidValue;
+  *out = n->event;
+  return hipSuccess;
+}
+hipError_t hipGraphEventRecordNodeGetEvent(hipGraphNode_t node, hipEvent_t *event_out) {
+  HIP_BEGIN();
+  return hip_done(event_get(node, HG_EVENT, event_out, __func__));
+}
+hipError_t hipGraphEventWaitNodeGetEvent(hipGraphNode_t node, hipEvent_t *event_out) {
+  HIP_BEGIN();
+  return hip_done(event_get(node, HG_WAIT, event_out, __func__));
+}
+hipError_t hipGraphEventRecordNodeSetEvent(hipGraphNode_t node, hipEvent_t event) {
+  HIP_BEGIN();
+  struct hipGraphNode *n = graph_node(node, HG_EVENT, __func__);
+  return hip_done(n ? event_params(n, event, __func__) : hipErrorInvalidValue);
+}
+hipError_t hipGraphEventWaitNodeSetEvent(hipGraphNode_t node, hipEvent_t event) {
+  HIP_BEGIN();
+  struct hipGraphNode *n = graph_node(node, HG_WAIT, __func__);
+  return hip_done(n ? event_params(n, event, __func__) : hipErrorInvalidValue);
+}
+hipError_t hipGraphExecEventRecordNodeSetEvent(hipGraphExec_t x, hipGraphNode_t node, hipEvent_t event) {
+  HIP_BEGIN();
+  struct hipGraphNode *n = exec_node(x, node, HG_EVENT, __func__);
+  return hip_done(n ? event_params(n, event, __func__) : hipErrorInvalidValue);
+}
+hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t x, hipGraphNode_t node, hipEvent_t event) {
+  HIP_BEGIN();
+  struct hipGraphNode *n = exec_node(x, node, HG_WAIT, __func__);
+  return hip_done(n ? event_params(n, event, __func__) : hipErrorInvalidValue);
+}
+
+/* A 3-D copy node (hipGraphAddMemcpyNode): hipMemcpy3D's parameters, copied; the copy and its
+ * checks are hipMemcpy3D's when the graph runs (pitched pointers; arrays are refused here, as
+ * hipMemcpy3D refuses them) */
+static hipError_t copy3d_params(struct hipGraphNode *n, const hipMemcpy3DParms *p, const char *fn) {
+  if (!p) return hip_complain(fn, hipErrorInvalidValue, "pCopyParams is NULL");
+  if (p->srcArray || p->dstArray)
+    return hip_complain(fn, hipErrorInvalidValue, "srcArray/dstArray: arrays are not provided (the device has no image "
+                        "support); copy between pitched pointers");
+  if (!p->srcPtr.ptr || !p->dstPtr.ptr) return hip_complain(fn, hipErrorInvalidValue, "srcPtr.ptr or dstPtr.ptr is NULL");
+  if ((unsigned)p->kind > hipMemcpyDefault) return hip_complain(fn, hipErrorInvalidMemcpyDirection, "kind %d", (int)p->kind);
+  n->p3 = *p, n->is3d = true, n->copy_kind = p->kind, n->any_kind = false;
+  return hipSuccess;
+}
+hipError_t hipGraphAddMemcpyNode(hipGraphNode_t *pNode, hipGraph_t g, const hipGraphNode_t *deps, size_t ndeps,
+                                 const hipMemcpy3DParms *p) {
+  HIP_BEGIN();
+  struct hipGraphNode tmp = {0};
+  hipError_t e = copy3d_params(&tmp, p, __func__);
+  return hip_done(add_node(pNode, g, deps, ndeps, HG_COPY, &tmp, e, __func__));
+}
+/* a copy node's parameters as hipMemcpy3DParms: a 1-D copy as one row of count bytes */
+hipError_t hipGraphMemcpyNodeGetParams(hipGraphNode_t node, hipMemcpy3DParms *p) {
+  HIP_BEGIN();
+  if (!p) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pNodeParams is NULL"));
+  struct hipGraphNode *n = graph_node(node, HG_COPY, __func__);
+  if (!n) return hip_done(hipErrorInvalidValue);
+  if (n->is3d) {
+    *p = n->p3;
+  } else {
+    memset(p, 0, sizeof *p);
+    p->srcPtr = make_hipPitchedPtr((void *)n->src, n->n, n->n, 1);
+    p->dstPtr = make_hipPitchedPtr(n->dst, n->n, n->n, 1);
+    p->extent = make_hipExtent(n->n, 1, 1);
+    p->kind = n->copy_kind;
+  }
+  return hip_done(hipSuccess);
+}
+hipError_t hipGraphMemcpyNodeSetParams(hipGraphNode_t node, const hipMemcpy3DParms *p) {
+  HIP_BEGIN();
+  struct hipGraphNode *n = graph_node(node, HG_COPY, __func__);
+  return hip_done(n ? copy3d_params(n, p, __func__) : hipErrorInvalidValue);
+}
+hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t x, hipGraphNode_t node, hipMemcpy3DParms *p) {
+  HIP_BEGIN();
+  struct hipGraphNode *n = exec_node(x, node, HG_COPY, __func__);
+  return hip_done(n ? copy3d_params(n, p, __func__) : hipErrorInvalidValue);
+}
 hipError_t hipGraphAddEventRecordNode(hipGraphNode_t *pNode, hipGraph_t g, const hipGraphNode_t *deps, size_t ndeps,
                                       hipEvent_t event) {
   HIP_BEGIN();
@@ -1404,7 +1492,9 @@ hipError_t hipGraphLaunch(hipGraphExec_t x, hipStream_t s) {
     if (n->disabled) continue;               /* hipGraphNodeSetEnabled: an empty node until enabled */
     switch (n->kind) {
     case HG_KERNEL: e = hip_launch(__func__, n->f, n->grid, n->block, n->shmem, s, NULL, n->raw, n->nraw, n->coop); break;
-    case HG_COPY: e = hip_copy(n->dst, n->src, n->n, n->any_kind ? hipMemcpyDefault : n->copy_kind, __func__); break;
+    case HG_COPY:
+      e = n->is3d ? hip_copy_3d(&n->p3, __func__) : hip_copy(n->dst, n->src, n->n, n->any_kind ? hipMemcpyDefault : n->copy_kind, __func__);
+      break;
     case HG_SET:
       for (size_t r = 0; r < n->height && e == hipSuccess; r++) /* height >= 1: memset_params, hip_capture_set */
         e = hip_set((uint8_t *)n->dst + r * n->pitch, n->pattern, n->esize, n->n, __func__);

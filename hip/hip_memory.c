@@ -890,6 +890,8 @@ static bool span_3d(hipPitchedPtr pp, hipPos pos, hipExtent ex, size_t *first, s
   return true;
 }
 
+static hipError_t copy_3d(const hipMemcpy3DParms *p, const char *fn);
+hipError_t hip_copy_3d(const hipMemcpy3DParms *p, const char *fn) { return copy_3d(p, fn); }
 static hipError_t copy_3d(const hipMemcpy3DParms *p, const char *fn) {
   if (!p) return hip_complain(fn, hipErrorInvalidValue, "p is NULL");
   if (p->srcArray || p->dstArray)

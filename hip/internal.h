@@ -191,6 +191,8 @@ bool hip_event_valid(hipEvent_t e);
 
 /* ---- copies and sets (hip_memory.c), for graphs' nodes -----------------------------------------*/
 hipError_t hip_copy(void *dst, const void *src, size_t n, hipMemcpyKind kind, const char *fn);
+/* hipMemcpy3D's copy between pitched pointers (arrays refused), its checks included */
+hipError_t hip_copy_3d(const hipMemcpy3DParms *p, const char *fn);
 hipError_t hip_set(void *dst, const void *pattern, size_t esize, size_t count, const char *fn);
 /* hipMalloc's and hipFree's work (a graph's allocations), and initcheck's bytes of an allocation
  * made unwritten again (a graph's allocation at each launch) */

@@ -495,6 +495,48 @@ static void gr_capture_rules(hipStream_t s) {
   EXPECT(hipGraphAddMemsetNode(&cn, g, nullptr, 0, &ms) == hipErrorInvalidValue, "a memset node on host memory");
   ms.dst = d3, ms.height = 0;
   EXPECT(hipGraphAddMemsetNode(&cn, g, nullptr, 0, &ms) == hipErrorInvalidValue, "a memset node of height 0");
+  // a 3-D copy node (hipMemcpy3D's parameters): two rows of 8 floats from a pitched host buffer into
+  // rows 16 floats apart of d3, read back by a 1-D node; its parameters read back
+  std::vector<float> rows(32), back(n, -1.0f);
+  for (int i = 0; i < 32; i++) rows[i] = (float)(100 + i);
+  HIP_CHECK(hipMemset(d3, 0, n * sizeof(float)));
+  hipMemcpy3DParms c3 = {};
+  c3.srcPtr = make_hipPitchedPtr(rows.data(), 16 * sizeof(float), 8, 2);
+  c3.dstPtr = make_hipPitchedPtr(d3, 16 * sizeof(float), 16, 2);
+  c3.extent = make_hipExtent(8 * sizeof(float), 2, 1);
+  c3.kind = hipMemcpyHostToDevice;
+  hipGraph_t g3;
+  hipGraphNode_t n3, nbk, ne;
+  HIP_CHECK(hipGraphCreate(&g3, 0));
+  HIP_CHECK(hipGraphAddMemcpyNode(&n3, g3, nullptr, 0, &c3));
+  HIP_CHECK(hipGraphAddMemcpyNode1D(&nbk, g3, &n3, 1, back.data(), d3, n * sizeof(float), hipMemcpyDeviceToHost));
+  hipEvent_t e1, e2, got = nullptr;
+  HIP_CHECK(hipEventCreate(&e1));
+  HIP_CHECK(hipEventCreate(&e2));
+  HIP_CHECK(hipGraphAddEventRecordNode(&ne, g3, &nbk, 1, e1));
+  HIP_CHECK(hipGraphEventRecordNodeSetEvent(ne, e2));
+  HIP_CHECK(hipGraphEventRecordNodeGetEvent(ne, &got));
+  EXPECT(got == e2, "the record node's event after SetEvent");
+  hipMemcpy3DParms q = {};
+  HIP_CHECK(hipGraphMemcpyNodeGetParams(n3, &q));
+  EXPECT(q.srcPtr.ptr == rows.data() && q.extent.height == 2 && q.kind == hipMemcpyHostToDevice, "the 3-D node's parameters");
+  HIP_CHECK(hipGraphMemcpyNodeGetParams(nbk, &q));
+  EXPECT(q.dstPtr.ptr == back.data() && q.extent.width == n * sizeof(float) && q.kind == hipMemcpyDeviceToHost,
+         "the 1-D node's parameters as one row");
+  hipGraphExec_t x3;
+  HIP_CHECK(hipGraphInstantiate(&x3, g3, nullptr, nullptr, 0));
+  HIP_CHECK(hipGraphLaunch(x3, s));
+  HIP_CHECK(hipStreamSynchronize(s));
+  for (int r = 0; r < 2; r++)
+    for (int c = 0; c < 16; c++)
+      EXPECT(back[r * 16 + c] == (c < 8 ? (float)(100 + r * 16 + c) : 0.0f), "3-D node: [%d][%d] = %g", r, c, back[r * 16 + c]);
+  HIP_CHECK(hipEventQuery(e2)); // recorded by the launch
+  c3.srcArray = (hipArray_t)1;
+  EXPECT(hipGraphAddMemcpyNode(&n3, g3, nullptr, 0, &c3) == hipErrorInvalidValue, "a 3-D node with an array");
+  HIP_CHECK(hipGraphExecDestroy(x3));
+  HIP_CHECK(hipGraphDestroy(g3));
+  HIP_CHECK(hipEventDestroy(e1));
+  HIP_CHECK(hipEventDestroy(e2));
   // a NULL original has no copy in a graph; a destroyed node is not one of an executable graph's
   hipGraphNode_t found;
   EXPECT(hipGraphNodeFindInClone(&found, nullptr, g) == hipErrorInvalidValue, "a NULL node's clone");
