@@ -32,10 +32,11 @@ struct hipGraphNode {
   size_t nraw;
   bool coop;
   void **kparams;             /* hipGraphKernelNodeGetParams: pointers into raw, made on first use */
-  /* copy, set (width elements of esize bytes, height rows pitch bytes apart) */
+  /* copy, set (width elements of esize bytes, height rows pitch bytes apart; a captured 3-D set:
+   * depth such slices, slice bytes apart) */
   void *dst;
   const void *src;
-  size_t n, height, pitch;
+  size_t n, height, pitch, depth, slice;
   hipMemcpyKind copy_kind;
   bool any_kind;              /* an added 1-D copy between two of the runtime's allocations: any kind
                                  (copy1d_ok); it runs in the direction of its pointers */
@@ -375,6 +376,21 @@ hipError_t hip_capture_set(hipStream_t s, void *dst, const void *pattern, size_t
   memcpy(x->pattern, pattern, esize);
   return hipSuccess;
 }
+/* hipMemset2DAsync and hipMemset3DAsync: height rows of width bytes, pitch apart, in depth slices
+ * slice bytes apart (checked when the graph runs, row by row, as hipMemset's) */
+hipError_t hip_capture_set3d(hipStream_t s, void *dst, uint8_t value, size_t width, size_t height, size_t pitch,
+                             size_t depth, size_t slice) {
+  struct hipGraphNode *x = cap_node(s, HG_SET);
+  x->dst = dst, x->esize = 1, x->n = width, x->height = height, x->pitch = pitch, x->depth = depth, x->slice = slice;
+  x->pattern[0] = value;
+  return hipSuccess;
+}
+/* hipMemcpy2DAsync and hipMemcpy3DAsync: a 3-D copy node (hipGraphAddMemcpyNode's) */
+hipError_t hip_capture_copy3d(hipStream_t s, const hipMemcpy3DParms *p) {
+  struct hipGraphNode *x = cap_node(s, HG_COPY);
+  x->p3 = *p, x->is3d = true, x->copy_kind = p->kind;
+  return hipSuccess;
+}
 hipError_t hip_capture_host(hipStream_t s, hipHostFn_t fn, void *user) {
   struct hipGraphNode *x = cap_node(s, HG_HOST);
   x->fn = fn, x->user = user;
@@ -444,7 +460,8 @@ hipError_t hip_capture_refuse(hipStream_t s, const char *fn) {
   c->root->status = hipStreamCaptureStatusInvalidated;
   return hip_complain(fn, hipErrorStreamCaptureUnsupported,
                       "stream %p is capturing, and lanelab records only kernel launches, hipMemcpyAsync and its "
-                      "HtoD/DtoH/DtoD forms, hipMemsetAsync and its D8/D16/D32 forms, hipMallocAsync, hipFreeAsync, "
+                      "HtoD/DtoH/DtoD forms, hipMemcpy2DAsync, hipMemcpy3DAsync, the symbol copies, hipMemsetAsync and "
+                      "its D8/D16/D32 forms, hipMemset2DAsync, hipMemset3DAsync, hipMallocAsync, hipFreeAsync, "
                       "hipLaunchHostFunc, hipEventRecord and hipStreamWaitEvent into a graph (docs/hip-runtime.md); the "
                       "capture is invalidated", (void *)s);
 }
@@ -1496,8 +1513,9 @@ hipError_t hipGraphLaunch(hipGraphExec_t x, hipStream_t s) {
       e = n->is3d ? hip_copy_3d(&n->p3, __func__) : hip_copy(n->dst, n->src, n->n, n->any_kind ? hipMemcpyDefault : n->copy_kind, __func__);
       break;
     case HG_SET:
-      for (size_t r = 0; r < n->height && e == hipSuccess; r++) /* height >= 1: memset_params, hip_capture_set */
-        e = hip_set((uint8_t *)n->dst + r * n->pitch, n->pattern, n->esize, n->n, __func__);
+      for (size_t z = 0; z < (n->depth ? n->depth : 1); z++) /* depth 0: one slice (memset_params, hip_capture_set) */
+        for (size_t r = 0; r < n->height && e == hipSuccess; r++) /* height >= 1 */
+          e = hip_set((uint8_t *)n->dst + z * n->slice + r * n->pitch, n->pattern, n->esize, n->n, __func__);
       break;
     case HG_HOST: n->fn(n->user); break;
     case HG_EVENT:

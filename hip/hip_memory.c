@@ -782,6 +782,17 @@ hipError_t hipMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
 hipError_t hipMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
                             hipMemcpyKind kind, hipStream_t stream) {
   HIP_BEGIN();
+  if (hip_stream_valid(stream) && hip_capturing(stream)) { /* a 3-D copy node of one slice */
+    if (width > dpitch || width > spitch)
+      return hip_done(hip_complain(__func__, hipErrorInvalidPitchValue, "width %zu exceeds dpitch %zu or spitch %zu", width,
+                                   dpitch, spitch));
+    hipMemcpy3DParms p = {};
+    p.srcPtr = make_hipPitchedPtr((void *)src, spitch, width, height);
+    p.dstPtr = make_hipPitchedPtr(dst, dpitch, width, height);
+    p.extent = make_hipExtent(width, height, 1);
+    p.kind = kind;
+    return hip_done(hip_capture_copy3d(stream, &p));
+  }
   ASYNC_CHECK(stream);
   return hip_done(copy_2d(dst, dpitch, src, spitch, width, height, kind, __func__));
 }
@@ -859,6 +870,11 @@ hipError_t hipMemset2D(void *dst, size_t pitch, int value, size_t width, size_t 
 }
 hipError_t hipMemset2DAsync(void *dst, size_t pitch, int value, size_t width, size_t height, hipStream_t stream) {
   HIP_BEGIN();
+  if (hip_stream_valid(stream) && hip_capturing(stream)) {
+    if (height > 1 && width > pitch)
+      return hip_done(hip_complain(__func__, hipErrorInvalidValue, "width %zu exceeds pitch %zu", width, pitch));
+    return hip_done(hip_capture_set3d(stream, dst, (uint8_t)value, width, height, pitch, 1, 0));
+  }
   ASYNC_CHECK(stream);
   return hip_done(set_2d(dst, pitch, value, width, height, __func__));
 }
@@ -924,6 +940,11 @@ hipError_t hipMemcpy3D(const hipMemcpy3DParms *p) {
 }
 hipError_t hipMemcpy3DAsync(const hipMemcpy3DParms *p, hipStream_t stream) {
   HIP_BEGIN();
+  if (hip_stream_valid(stream) && hip_capturing(stream)) {
+    if (!p || p->srcArray || p->dstArray)
+      return hip_done(hip_complain(__func__, hipErrorInvalidValue, "p is NULL, or names an array (arrays are not provided)"));
+    return hip_done(hip_capture_copy3d(stream, p));
+  }
   ASYNC_CHECK(stream);
   return hip_done(copy_3d(p, __func__));
 }
@@ -952,6 +973,14 @@ hipError_t hipMemset3D(hipPitchedPtr pp, int value, hipExtent ex) {
 }
 hipError_t hipMemset3DAsync(hipPitchedPtr pp, int value, hipExtent ex, hipStream_t stream) {
   HIP_BEGIN();
+  if (hip_stream_valid(stream) && hip_capturing(stream)) {
+    if (ex.depth > 1 && !pp.ysize)
+      return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%zu slices need pitchedDevPtr.ysize (the rows of a slice)", ex.depth));
+    if ((ex.height > 1 && ex.width > pp.pitch) || (ex.depth > 1 && ex.height > pp.ysize))
+      return hip_done(hip_complain(__func__, hipErrorInvalidValue, "the extent (%zu x %zu x %zu bytes) runs past the pitch %zu or ysize %zu",
+                                   ex.width, ex.height, ex.depth, pp.pitch, pp.ysize));
+    return hip_done(hip_capture_set3d(stream, pp.ptr, (uint8_t)value, ex.width, ex.height, pp.pitch, ex.depth, pp.pitch * pp.ysize));
+  }
   ASYNC_CHECK(stream);
   return hip_done(set_3d(pp, value, ex, __func__));
 }
@@ -987,9 +1016,24 @@ hipError_t hipMemcpyToSymbol(const void *symbol, const void *src, size_t n, size
   return hip_done(symbol_copy(true, symbol, (void *)src, n, offset, kind, __func__));
 }
 
+/* a symbol copy on a capturing stream: a 1-D copy node to or from the symbol's device range */
+static hipError_t symbol_capture(bool to_dev, const void *symbol, void *host, size_t n, size_t offset, hipMemcpyKind kind,
+                                 hipStream_t stream, const char *fn) {
+  uint8_t *d = NULL;
+  hipError_t e = symbol_range(symbol, n, offset, &d, fn);
+  hipMemcpyKind dir = to_dev ? hipMemcpyHostToDevice : hipMemcpyDeviceToHost;
+  if (e == hipSuccess && kind != dir && kind != hipMemcpyDeviceToDevice && kind != hipMemcpyDefault)
+    e = hip_complain(fn, hipErrorInvalidMemcpyDirection, "kind %d: a copy %s a symbol %s the device", (int)kind,
+                     to_dev ? "to" : "from", to_dev ? "goes to" : "comes from");
+  if (e != hipSuccess) return e;
+  return to_dev ? hip_capture_copy(stream, d, host, n, kind) : hip_capture_copy(stream, host, d, n, kind);
+}
+
 hipError_t hipMemcpyToSymbolAsync(const void *symbol, const void *src, size_t n, size_t offset, hipMemcpyKind kind,
                                   hipStream_t stream) {
   HIP_BEGIN();
+  if (hip_stream_valid(stream) && hip_capturing(stream))
+    return hip_done(symbol_capture(true, symbol, (void *)src, n, offset, kind, stream, __func__));
   ASYNC_CHECK(stream);
   return hip_done(symbol_copy(true, symbol, (void *)src, n, offset, kind, __func__));
 }
@@ -1003,6 +1047,8 @@ hipError_t hipMemcpyFromSymbol(void *dst, const void *symbol, size_t n, size_t o
 hipError_t hipMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t n, size_t offset, hipMemcpyKind kind,
                                     hipStream_t stream) {
   HIP_BEGIN();
+  if (hip_stream_valid(stream) && hip_capturing(stream))
+    return hip_done(symbol_capture(false, symbol, dst, n, offset, kind, stream, __func__));
   ASYNC_CHECK(stream);
   return hip_done(symbol_copy(false, symbol, dst, n, offset, kind, __func__));
 }

@@ -220,6 +220,9 @@ hipError_t hip_capture_kernel(hipStream_t s, struct ihipModuleSymbol_t *f, dim3 
 hipError_t hip_capture_copy(hipStream_t s, void *dst, const void *src, size_t n, hipMemcpyKind kind);
 hipError_t hip_capture_set(hipStream_t s, void *dst, const void *pattern, size_t esize, size_t count);
 hipError_t hip_capture_host(hipStream_t s, hipHostFn_t fn, void *user);
+hipError_t hip_capture_set3d(hipStream_t s, void *dst, uint8_t value, size_t width, size_t height, size_t pitch,
+                             size_t depth, size_t slice);
+hipError_t hip_capture_copy3d(hipStream_t s, const hipMemcpy3DParms *p);
 hipError_t hip_capture_event(hipStream_t s, hipEvent_t e);
 /* hipEventSynchronize/hipEventQuery of an event recorded into an active capture: the capture is
  * invalidated, hipErrorCapturedEvent (printed); hipSuccess for any other event */

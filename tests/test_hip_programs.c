@@ -260,7 +260,7 @@ Test(programs, graphs_and_stream_capture, .timeout = 120) {
                      "hipStreamBeginCapture: the null (legacy) stream cannot capture",
                      "hipMemcpy: made while stream 0x", "a synchronous copy or set is not allowed during a capture in any mode",
                      "hipDeviceSynchronize: made while stream 0x", "hipStreamSynchronize: made while stream 0x",
-                     "hipMemcpy2DAsync: stream 0x", "(hipErrorStreamCaptureUnsupported)",
+                     "hipMemPrefetchAsync: stream 0x", "(hipErrorStreamCaptureUnsupported)",
                      "hipStreamEndCapture: the capture of stream 0x", "(hipErrorStreamCaptureInvalidated)", NULL};
   passes_saying("graphs", NULL, w);
   passes_on_both_arches("graphs", "relaxed", "ROCm's capture rules ok, 10 refusals ok");

@@ -16,6 +16,7 @@ __global__ void gr_scale(float *p, float s, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) p[i] = p[i] * s;
 }
+__device__ float gr_sym[8];
 __global__ void gr_offset(float *p, float a, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) p[i] = p[i] + a;
@@ -537,6 +538,42 @@ static void gr_capture_rules(hipStream_t s) {
   HIP_CHECK(hipGraphDestroy(g3));
   HIP_CHECK(hipEventDestroy(e1));
   HIP_CHECK(hipEventDestroy(e2));
+  // 2-D and 3-D copies and sets and symbol copies, captured: nothing runs while capturing, each
+  // runs at the launch in stream order; every value is the host's arithmetic
+  std::vector<float> src2(24), out2(n, -1.0f), sym(8), sym_back(8, -1.0f);
+  for (int i = 0; i < 24; i++) src2[i] = (float)(i + 1);
+  for (int i = 0; i < 8; i++) sym[i] = (float)(50 + i);
+  HIP_CHECK(hipMemset(d3, 0, n * sizeof(float)));
+  HIP_CHECK(hipStreamBeginCapture(s, hipStreamCaptureModeGlobal));
+  HIP_CHECK(hipMemset2DAsync(d3, 16 * sizeof(float), 0x3f, 8 * sizeof(float), 3, s)); // rows 0-2, 8 floats of 0x3f3f3f3f
+  HIP_CHECK(hipMemcpy2DAsync(d3, 16 * sizeof(float), src2.data(), 8 * sizeof(float), 4 * sizeof(float), 3,
+                             hipMemcpyHostToDevice, s)); // the first 4 of each row from src2's rows of 8
+  hipPitchedPtr pp = make_hipPitchedPtr(d3 + 48, 4 * sizeof(float), 4, 2);
+  HIP_CHECK(hipMemset3DAsync(pp, 0x40, make_hipExtent(2 * sizeof(float), 1, 2), s)); // floats 48-49 and 56-57
+  HIP_CHECK(hipMemcpyToSymbolAsync(HIP_SYMBOL(gr_sym), sym.data(), 8 * sizeof(float), 0, hipMemcpyHostToDevice, s));
+  HIP_CHECK(hipMemcpyFromSymbolAsync(sym_back.data(), HIP_SYMBOL(gr_sym), 4 * sizeof(float), 4 * sizeof(float),
+                                     hipMemcpyDeviceToHost, s));
+  HIP_CHECK(hipMemcpyAsync(out2.data(), d3, n * sizeof(float), hipMemcpyDeviceToHost, s));
+  hipGraph_t g5;
+  HIP_CHECK(hipStreamEndCapture(s, &g5));
+  nodes = 0;
+  HIP_CHECK(hipGraphGetNodes(g5, nullptr, &nodes));
+  EXPECT(nodes == 6 && out2[0] == -1.0f && sym_back[0] == -1.0f, "captured 6 nodes, nothing ran: %zu", nodes);
+  hipGraphExec_t x5;
+  HIP_CHECK(hipGraphInstantiate(&x5, g5, nullptr, nullptr, 0));
+  HIP_CHECK(hipGraphLaunch(x5, s));
+  HIP_CHECK(hipStreamSynchronize(s));
+  float b3f, b40;
+  uint32_t w3f = 0x3f3f3f3fu, w40 = 0x40404040u;
+  memcpy(&b3f, &w3f, 4), memcpy(&b40, &w40, 4);
+  for (int i = 0; i < n; i++) {
+    int r = i / 16, c = i % 16;
+    float want = r < 3 && c < 4 ? (float)(r * 8 + c + 1) : r < 3 && c < 8 ? b3f : (i == 48 || i == 49 || i == 56 || i == 57) ? b40 : 0.0f;
+    EXPECT(out2[i] == want, "captured 2-D/3-D: [%d] = %g, want %g", i, out2[i], want);
+  }
+  for (int i = 0; i < 4; i++) EXPECT(sym_back[i] == (float)(54 + i), "captured symbol copies: [%d] = %g", i, sym_back[i]);
+  HIP_CHECK(hipGraphExecDestroy(x5));
+  HIP_CHECK(hipGraphDestroy(g5));
   // a NULL original has no copy in a graph; a destroyed node is not one of an executable graph's
   hipGraphNode_t found;
   EXPECT(hipGraphNodeFindInClone(&found, nullptr, g) == hipErrorInvalidValue, "a NULL node's clone");
@@ -795,7 +832,7 @@ int main(int argc, char **argv) {
     HIP_CHECK(hipFree(p));
     HIP_CHECK(hipStreamSynchronize(hipStreamPerThread));
   }
-  GR_EXPECT_ERR(hipMemcpy2DAsync(dx, 16, hx.data(), 16, 16, 2, hipMemcpyHostToDevice, s), hipErrorStreamCaptureUnsupported);
+  GR_EXPECT_ERR(hipMemPrefetchAsync(dx, 16, 0, s), hipErrorStreamCaptureUnsupported);
   GR_EXPECT_ERR(hipStreamSynchronize(s), hipErrorStreamCaptureUnsupported); // until hipStreamEndCapture (ROCm)
   GR_EXPECT_ERR(hipStreamEndCapture(s, &bad), hipErrorStreamCaptureInvalidated);
   GR_EXPECT_ERR(hipStreamEndCapture(s, &bad), hipErrorIllegalState);
