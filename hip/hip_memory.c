@@ -216,6 +216,9 @@ hipError_t hipExtMallocWithFlags(void **ptr, size_t size, unsigned int flags) {
   HIP_BEGIN();
   if (flags > hipDeviceMallocContiguous)
     return hip_done(hip_complain(__func__, hipErrorInvalidValue, "unknown flags %u", flags));
+  /* ROCm/clr f9f995c: signal memory is one 8-byte word */
+  if (flags == hipMallocSignalMemory && size != 8)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "hipMallocSignalMemory allocates 8 bytes, not %zu", size));
   return hip_done(dev_alloc(ptr, size, __func__)); /* fine/coarse grain: one coherent memory here */
 }
 
@@ -300,17 +303,28 @@ static hipError_t host_alloc(void **ptr, size_t size, hip_mem_kind kind, unsigne
 static const unsigned host_flags = hipHostMallocPortable | hipHostMallocMapped | hipHostMallocWriteCombined |
                                    hipHostMallocNumaUser | hipHostMallocCoherent | hipHostMallocNonCoherent;
 
+/* ROCm/clr f9f995c ihipHostMalloc: coherent and non-coherent at once is refused (after a 0-byte
+ * request, which is NULL and success) */
+static hipError_t host_flags_ok(void **ptr, size_t size, unsigned flags, const char *fn) {
+  if (flags & ~host_flags) return hip_complain(fn, hipErrorInvalidValue, "unknown flags 0x%x", flags);
+  if (ptr && size && (flags & (hipHostMallocCoherent | hipHostMallocNonCoherent)) == (hipHostMallocCoherent | hipHostMallocNonCoherent))
+    return hip_complain(fn, hipErrorInvalidValue, "hipHostMallocCoherent and hipHostMallocNonCoherent at once");
+  return hipSuccess;
+}
+
 hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags) {
   HIP_BEGIN();
   CAPTURE_UNSAFE();
-  if (flags & ~host_flags) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "unknown flags 0x%x", flags));
+  hipError_t fe = host_flags_ok(ptr, size, flags, __func__);
+  if (fe != hipSuccess) return hip_done(fe);
   return hip_done(host_alloc(ptr, size, HIP_MEM_HOST, flags, __func__));
 }
 
 hipError_t hipHostAlloc(void **ptr, size_t size, unsigned int flags) {
   HIP_BEGIN();
   CAPTURE_UNSAFE();
-  if (flags & ~host_flags) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "unknown flags 0x%x", flags));
+  hipError_t fe = host_flags_ok(ptr, size, flags, __func__);
+  if (fe != hipSuccess) return hip_done(fe);
   return hip_done(host_alloc(ptr, size, HIP_MEM_HOST, flags, __func__));
 }
 
@@ -330,6 +344,7 @@ hipError_t hipMallocManaged(void **ptr, size_t size, unsigned int flags) {
   CAPTURE_UNSAFE();
   if (flags != hipMemAttachGlobal && flags != hipMemAttachHost)
     return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags must be hipMemAttachGlobal or hipMemAttachHost, got 0x%x", flags));
+  if (!size) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "size is 0 (ROCm refuses it for managed memory)"));
   return hip_done(host_alloc(ptr, size, HIP_MEM_MANAGED, flags, __func__));
 }
 
@@ -373,6 +388,7 @@ hipError_t hipHostRegister(void *p, size_t size, unsigned int flags) {
 hipError_t hipHostUnregister(void *p) {
   HIP_BEGIN();
   CAPTURE_UNSAFE();
+  if (!p) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "hostPtr is NULL")); /* ROCm/clr f9f995c */
   hip_alloc *a = alloc_at((uint64_t)(uintptr_t)p);
   if (!a || a->kind != HIP_MEM_REGISTERED)
     return hip_done(hip_complain(__func__, hipErrorHostMemoryNotRegistered, "%p was not registered with hipHostRegister", p));
@@ -431,6 +447,7 @@ hipError_t hipMemGetAddressRange(hipDeviceptr_t *pbase, size_t *psize, hipDevice
 hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attr, const void *ptr) {
   HIP_BEGIN();
   if (!attr) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "attributes is NULL"));
+  if (!ptr) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "ptr is NULL")); /* ROCm/clr f9f995c */
   memset(attr, 0, sizeof *attr);
   hip_alloc *a = hip_alloc_find((uint64_t)(uintptr_t)ptr, 1);
   if (!a) {
@@ -588,13 +605,22 @@ hipError_t hipMemAdvise(const void *p, size_t n, hipMemoryAdvise advice, int dev
   return hip_done(managed_hint(p, n, device, __func__));
 }
 
+/* ROCm/clr f9f995c hip_hmm.cpp: a NULL pointer, then a handle that is not a stream
+ * (hipErrorContextIsDestroyed), the flags, hipMemAttachSingle on the null stream; a managed
+ * allocation is attached whole (length 0 or its size) */
 hipError_t hipStreamAttachMemAsync(hipStream_t stream, void *p, size_t length, unsigned int flags) {
   HIP_BEGIN();
-  if (!hip_stream_valid(stream)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "not a stream"));
+  if (!p) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "dev_ptr is NULL"));
+  if (!hip_stream_valid(stream)) return hip_done(hip_stream_gone(__func__, stream));
   hipError_t c = hip_capture_refuse(stream, __func__);
   if (c != hipSuccess) return hip_done(c);
   if (flags != hipMemAttachGlobal && flags != hipMemAttachHost && flags != hipMemAttachSingle)
     return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags 0x%x", flags));
+  if (flags == hipMemAttachSingle && !stream)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "hipMemAttachSingle needs a stream, not the null stream"));
+  hip_alloc *a = hip_alloc_find((uint64_t)(uintptr_t)p, 1);
+  if (a && a->kind == HIP_MEM_MANAGED && length && length != a->size)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "length %zu: 0 or the allocation's whole %zu bytes", length, a->size));
   return hip_done(managed_hint(p, length, 0, __func__));
 }
 

@@ -334,6 +334,28 @@ int main(int argc, char **argv) {
   HIP_CHECK(hipEventCreateWithFlags(&ev2, hipEventReleaseToSystem | hipEventDisableTiming));
   HIP_CHECK(hipEventDestroy(ev2));
   EXPECT(hipEventDestroy(nullptr) == hipErrorInvalidHandle, "a NULL event destroyed");
+  // allocation arguments as ROCm/clr f9f995c answers them (AMD's hip-tests memory folder)
+  void *vp = nullptr;
+  EXPECT(hipExtMallocWithFlags(&vp, 4096, hipMallocSignalMemory) == hipErrorInvalidValue, "signal memory of 4096 bytes");
+  HIP_CHECK(hipExtMallocWithFlags(&vp, 8, hipMallocSignalMemory));
+  HIP_CHECK(hipFree(vp));
+  EXPECT(hipHostMalloc(&vp, 64, hipHostMallocCoherent | hipHostMallocNonCoherent) == hipErrorInvalidValue,
+         "coherent and non-coherent at once");
+  HIP_CHECK(hipHostMalloc(&vp, 0, hipHostMallocCoherent | hipHostMallocNonCoherent)); // 0 bytes: NULL, success
+  EXPECT(vp == nullptr, "a 0-byte hipHostMalloc gives NULL");
+  EXPECT(hipMallocManaged(&vp, 0, hipMemAttachGlobal) == hipErrorInvalidValue, "0 bytes of managed memory");
+  hipPointerAttribute_t pattr;
+  EXPECT(hipPointerGetAttributes(&pattr, nullptr) == hipErrorInvalidValue, "the attributes of NULL");
+  EXPECT(hipHostUnregister(nullptr) == hipErrorInvalidValue, "unregistering NULL");
+  HIP_CHECK(hipMallocManaged(&vp, 8192, hipMemAttachGlobal));
+  hipStream_t gone;
+  HIP_CHECK(hipStreamCreate(&gone));
+  HIP_CHECK(hipStreamDestroy(gone));
+  EXPECT(hipStreamAttachMemAsync(gone, vp) == hipErrorContextIsDestroyed, "attaching to a destroyed stream");
+  EXPECT(hipStreamAttachMemAsync(nullptr, vp, 4096) == hipErrorInvalidValue, "attaching half an allocation");
+  EXPECT(hipStreamAttachMemAsync(nullptr, vp, 8192) == hipErrorInvalidValue, "hipMemAttachSingle (the default) on the null stream");
+  HIP_CHECK(hipStreamAttachMemAsync(nullptr, vp, 8192, hipMemAttachGlobal));
+  HIP_CHECK(hipFree(vp));
   (void)hipGetLastError();
 
   HIP_CHECK(hipFree(din));
