@@ -51,14 +51,24 @@ struct hipGraphNode {
   struct ihipGraph *child;
 };
 
+/* references a graph or an executable graph holds on user objects (hipGraphRetainUserObject) */
+typedef struct uo_ref {
+  struct hipUserObject *o;
+  unsigned n;
+} uo_ref;
+
 struct ihipGraph {
   struct hipGraphNode **nodes; /* in the order they were added */
   size_t n;
+  uo_ref *uo;
+  size_t nuo;
 };
 
 struct hipGraphExec {
   struct hipGraphNode *nodes; /* copies in the order they run, child graphs inlined */
   size_t n;
+  uo_ref *uo;
+  size_t nuo;
 };
 
 /* the program's graphs and executable graphs, so that a handle can be checked */
@@ -162,9 +172,12 @@ static void graph_release(struct ihipGraph *g) {
   free(g->nodes);
   free(g);
 }
+static void uo_release_all(uo_ref **v, size_t *n);
+static void uo_copy_refs(uo_ref **v, size_t *n, const struct ihipGraph *g);
 static void graph_free(struct ihipGraph *g) {
   for (size_t i = 0; i < ngraphs; i++)
     if (graphs[i] == g) graphs[i] = graphs[--ngraphs];
+  uo_release_all(&g->uo, &g->nuo); /* the references it held on user objects */
   graph_release(g);
 }
 static struct hipGraphNode *node_add(struct ihipGraph *g, hg_kind kind) {
@@ -1159,6 +1172,7 @@ hipError_t hipGraphClone(hipGraph_t *pClone, hipGraph_t g) {
   struct ihipGraph *c = graph_copy(g);
   graphs = ll_xrealloc(graphs, (ngraphs + 1) * sizeof *graphs);
   graphs[ngraphs++] = c;
+  uo_copy_refs(&c->uo, &c->nuo, g);
   *pClone = c;
   return hip_done(hipSuccess);
 }
@@ -1277,12 +1291,124 @@ static bool flatten(struct hipGraphExec *x, const struct ihipGraph *g, const str
   return ok;
 }
 static void exec_release(struct hipGraphExec *x) {
+  uo_release_all(&x->uo, &x->nuo);
   for (size_t i = 0; i < x->n; i++) {
     if (x->nodes[i].kind == HG_ALLOC) gmem_unref(x->nodes[i].dst);
     free(x->nodes[i].raw), free(x->nodes[i].depidx);
   }
   free(x->nodes), free(x);
 }
+/* ---- user objects ---------------------------------------------------------------------------------
+ * ROCm's (ROCm/clr f9f995c hip_graph.cpp, hip_graph_internal.hpp): an object is a pointer and a
+ * destructor with a reference count; graphs hold references (hipGraphRetainUserObject), a clone and
+ * an executable graph one on each object their graph holds; the destructor runs, on the calling
+ * thread, when the last reference goes (a HIP call inside it is not allowed, as in HIP). A release
+ * of more references than the object has, and any call naming an object already destroyed, does
+ * nothing (ROCm's hipSuccess). */
+struct hipUserObject {
+  void *ptr;
+  hipHostFn_t destroy;
+  unsigned refs;
+};
+static struct hipUserObject **uobjs;
+static size_t nuobjs;
+static bool uo_live(const struct hipUserObject *o) {
+  for (size_t i = 0; o && i < nuobjs; i++)
+    if (uobjs[i] == o) return true;
+  return false;
+}
+static void uo_forget(uo_ref **v, size_t *n, const struct hipUserObject *o) {
+  for (size_t i = 0; i < *n; i++)
+    if ((*v)[i].o == o) (*v)[i] = (*v)[--*n];
+}
+static void uo_drop(struct hipUserObject *o, unsigned count) {
+  if (!uo_live(o) || o->refs < count) return;
+  o->refs -= count;
+  if (o->refs) return;
+  for (size_t i = 0; i < nuobjs; i++)
+    if (uobjs[i] == o) uobjs[i] = uobjs[--nuobjs];
+  for (size_t i = 0; i < ngraphs; i++) uo_forget(&graphs[i]->uo, &graphs[i]->nuo, o);
+  for (size_t i = 0; i < nexecs; i++) uo_forget(&execs[i]->uo, &execs[i]->nuo, o);
+  o->destroy(o->ptr);
+  free(o);
+}
+static uo_ref *uo_find(uo_ref *v, size_t n, const struct hipUserObject *o) {
+  for (size_t i = 0; i < n; i++)
+    if (v[i].o == o) return &v[i];
+  return NULL;
+}
+static void uo_add(uo_ref **v, size_t *n, struct hipUserObject *o, unsigned count) {
+  uo_ref *r = uo_find(*v, *n, o);
+  if (!r) {
+    *v = ll_xrealloc(*v, (*n + 1) * sizeof **v);
+    r = &(*v)[(*n)++];
+    *r = (uo_ref){.o = o};
+  }
+  r->n += count;
+}
+static void uo_release_all(uo_ref **v, size_t *n) {
+  while (*n) {
+    uo_ref r = (*v)[--*n];
+    uo_drop(r.o, r.n < r.o->refs ? r.n : r.o->refs);
+  }
+  free(*v);
+  *v = NULL;
+}
+static void uo_copy_refs(uo_ref **v, size_t *n, const struct ihipGraph *g) {
+  for (size_t i = 0; i < g->nuo; i++) {
+    g->uo[i].o->refs++;
+    uo_add(v, n, g->uo[i].o, 1);
+  }
+}
+#define UO_COUNT_OK(count) ((count) != 0 && (count) <= (unsigned)INT32_MAX)
+
+hipError_t hipUserObjectCreate(hipUserObject_t *object_out, void *ptr, hipHostFn_t destroy, unsigned int initialRefcount,
+                               unsigned int flags) {
+  HIP_BEGIN();
+  if (!object_out || flags != hipUserObjectNoDestructorSync || !UO_COUNT_OK(initialRefcount) || !destroy)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "object_out or destroy NULL, flags not "
+                                 "hipUserObjectNoDestructorSync, or initialRefcount 0 or past INT_MAX"));
+  struct hipUserObject *o = ll_xcalloc(1, sizeof *o);
+  *o = (struct hipUserObject){.ptr = ptr, .destroy = destroy, .refs = initialRefcount};
+  uobjs = ll_xrealloc(uobjs, (nuobjs + 1) * sizeof *uobjs);
+  uobjs[nuobjs++] = o;
+  *object_out = o;
+  return hip_done(hipSuccess);
+}
+hipError_t hipUserObjectRetain(hipUserObject_t object, unsigned int count) {
+  HIP_BEGIN();
+  if (!object || !UO_COUNT_OK(count)) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "object NULL, or count 0 or past INT_MAX"));
+  if (uo_live(object)) object->refs += count;
+  return hip_done(hipSuccess);
+}
+hipError_t hipUserObjectRelease(hipUserObject_t object, unsigned int count) {
+  HIP_BEGIN();
+  if (!object || !UO_COUNT_OK(count)) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "object NULL, or count 0 or past INT_MAX"));
+  uo_drop(object, count);
+  return hip_done(hipSuccess);
+}
+hipError_t hipGraphRetainUserObject(hipGraph_t graph, hipUserObject_t object, unsigned int count, unsigned int flags) {
+  HIP_BEGIN();
+  if (!graph_valid(graph) || !object || !UO_COUNT_OK(count) || (flags != 0 && flags != hipGraphUserObjectMove))
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "not a graph, object NULL, count 0 or past INT_MAX, or flags "
+                                 "not 0 or hipGraphUserObjectMove"));
+  if (!uo_live(object)) return hip_done(hipSuccess);
+  if (flags != hipGraphUserObjectMove) object->refs += count; /* Move: the caller's references become the graph's */
+  uo_add(&graph->uo, &graph->nuo, object, count);
+  return hip_done(hipSuccess);
+}
+hipError_t hipGraphReleaseUserObject(hipGraph_t graph, hipUserObject_t object, unsigned int count) {
+  HIP_BEGIN();
+  if (!graph_valid(graph) || !object || !UO_COUNT_OK(count))
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "not a graph, object NULL, or count 0 or past INT_MAX"));
+  uo_ref *r = uo_find(graph->uo, graph->nuo, object);
+  if (!r || object->refs < count) return hip_done(hipSuccess);
+  r->n = r->n > count ? r->n - count : 0;
+  if (!r->n) uo_forget(&graph->uo, &graph->nuo, object);
+  uo_drop(object, count);
+  return hip_done(hipSuccess);
+}
+
 static hipError_t instantiate(hipGraphExec_t *pExec, hipGraph_t g, const char *fn) {
   if (!pExec) return hip_complain(fn, hipErrorInvalidValue, "pGraphExec is NULL");
   if (!graph_valid(g)) return hip_complain(fn, hipErrorInvalidValue, "%p is not a graph", (void *)g);
@@ -1299,6 +1425,7 @@ static hipError_t instantiate(hipGraphExec_t *pExec, hipGraph_t g, const char *f
   }
   execs = ll_xrealloc(execs, (nexecs + 1) * sizeof *execs);
   execs[nexecs++] = x;
+  uo_copy_refs(&x->uo, &x->nuo, g); /* it holds one reference on each user object g holds */
   *pExec = x;
   return hipSuccess;
 }

@@ -1146,6 +1146,12 @@ hipError_t hipGraphMemcpyNodeGetParams(hipGraphNode_t node, hipMemcpy3DParms *pN
 hipError_t hipGraphMemcpyNodeSetParams(hipGraphNode_t node, const hipMemcpy3DParms *pNodeParams);
 hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node, hipMemcpy3DParms *pNodeParams);
 hipError_t hipGraphEventRecordNodeGetEvent(hipGraphNode_t node, hipEvent_t *event_out);
+hipError_t hipUserObjectCreate(hipUserObject_t *object_out, void *ptr, hipHostFn_t destroy, unsigned int initialRefcount,
+                               unsigned int flags);
+hipError_t hipUserObjectRetain(hipUserObject_t object, unsigned int count);
+hipError_t hipUserObjectRelease(hipUserObject_t object, unsigned int count);
+hipError_t hipGraphRetainUserObject(hipGraph_t graph, hipUserObject_t object, unsigned int count, unsigned int flags);
+hipError_t hipGraphReleaseUserObject(hipGraph_t graph, hipUserObject_t object, unsigned int count);
 hipError_t hipGraphEventRecordNodeSetEvent(hipGraphNode_t node, hipEvent_t event);
 hipError_t hipGraphEventWaitNodeGetEvent(hipGraphNode_t node, hipEvent_t *event_out);
 hipError_t hipGraphEventWaitNodeSetEvent(hipGraphNode_t node, hipEvent_t event);
@@ -1346,8 +1352,6 @@ LL_HIP_REFUSED(hipGraphMemFreeNodeGetParams, "this graph call is not provided (d
 LL_HIP_REFUSED(hipGraphMemcpyNodeSetParamsFromSymbol, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphMemcpyNodeSetParamsToSymbol, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
-LL_HIP_REFUSED(hipGraphReleaseUserObject, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
-LL_HIP_REFUSED(hipGraphRetainUserObject, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphicsMapResources, "interoperation with other graphics and compute APIs is not provided")
 LL_HIP_REFUSED(hipGraphicsResourceGetMappedPointer, "interoperation with other graphics and compute APIs is not provided")
 LL_HIP_REFUSED(hipGraphicsSubResourceGetMappedArray, "interoperation with other graphics and compute APIs is not provided")
@@ -1454,9 +1458,6 @@ LL_HIP_REFUSED(hipTexRefSetMipmapLevelClamp, "arrays, textures and surfaces: ima
 LL_HIP_REFUSED(hipTexRefSetMipmappedArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipTriggerProgrammaticLaunchCompletion, "programmatic dependent launch is not provided")
 LL_HIP_REFUSED(hipUnbindTexture, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
-LL_HIP_REFUSED(hipUserObjectCreate, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
-LL_HIP_REFUSED(hipUserObjectRelease, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
-LL_HIP_REFUSED(hipUserObjectRetain, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipWaitExternalSemaphoresAsync, "interoperation with other graphics and compute APIs is not provided")
 LL_HIP_REFUSED(hip_init, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
 #undef LL_HIP_REFUSED

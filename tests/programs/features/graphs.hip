@@ -589,6 +589,41 @@ static void gr_capture_rules(hipStream_t s) {
   HIP_CHECK(hipFree(d));
 }
 
+// user objects: references held by the program, a graph (moved in), its clone and an executable
+// graph; the destructor runs once, when the last goes
+static int gr_uo_destroyed;
+static void gr_uo_destroy(void *p) { gr_uo_destroyed += *(int *)p; }
+static void gr_user_objects() {
+  static int payload = 7;
+  hipUserObject_t o;
+  EXPECT(hipUserObjectCreate(&o, &payload, gr_uo_destroy, 1, 0) == hipErrorInvalidValue, "flags not NoDestructorSync");
+  EXPECT(hipUserObjectCreate(&o, &payload, gr_uo_destroy, 0, hipUserObjectNoDestructorSync) == hipErrorInvalidValue,
+         "no initial reference");
+  HIP_CHECK(hipUserObjectCreate(&o, &payload, gr_uo_destroy, 2, hipUserObjectNoDestructorSync)); // 2
+  HIP_CHECK(hipUserObjectRetain(o, 1));                                                          // 3
+  HIP_CHECK(hipUserObjectRelease(o, 2));                                                         // 1
+  hipGraph_t g, c;
+  HIP_CHECK(hipGraphCreate(&g, 0));
+  hipGraphNode_t en;
+  HIP_CHECK(hipGraphAddEmptyNode(&en, g, nullptr, 0));
+  EXPECT(hipGraphRetainUserObject(g, o, 1, 2) == hipErrorInvalidValue, "retain flags 2");
+  HIP_CHECK(hipGraphRetainUserObject(g, o, 1, hipGraphUserObjectMove)); // the program's one reference is the graph's
+  HIP_CHECK(hipGraphClone(&c, g));                                     // 2: the clone holds one
+  hipGraphExec_t x;
+  HIP_CHECK(hipGraphInstantiate(&x, g, nullptr, nullptr, 0));          // 3: the executable graph one
+  HIP_CHECK(hipGraphRetainUserObject(g, o, 2, 0));                     // 5: the graph three
+  HIP_CHECK(hipGraphReleaseUserObject(g, o, 1));                       // 4
+  HIP_CHECK(hipUserObjectRelease(o, 9));                               // more than it has: nothing
+  HIP_CHECK(hipGraphDestroy(g));                                       // 2
+  EXPECT(gr_uo_destroyed == 0, "destroyed while the clone and the executable graph hold it");
+  HIP_CHECK(hipGraphDestroy(c));                                       // 1
+  EXPECT(gr_uo_destroyed == 0, "destroyed while the executable graph holds it");
+  HIP_CHECK(hipGraphExecDestroy(x));                                   // 0: the destructor
+  EXPECT(gr_uo_destroyed == 7, "the destructor ran %d times' worth", gr_uo_destroyed / 7);
+  HIP_CHECK(hipUserObjectRelease(o, 1)); // a destroyed object: nothing
+  EXPECT(gr_uo_destroyed == 7, "the destructor ran once");
+}
+
 // `order`: two memset nodes the graph leaves unordered write the same word, a copy after both reads
 // it: which value wins depends on the order the graph was run in, which lanelab exec's --schedule
 // chooses (the earliest-added ready node first by default, the latest-added under adversarial)
@@ -815,6 +850,7 @@ int main(int argc, char **argv) {
   gr_capture_info(s);
   gr_update(s);
   gr_capture_rules(s);
+  gr_user_objects();
 
   // ---- what fails
   int refusals = 0;
@@ -851,6 +887,6 @@ int main(int argc, char **argv) {
   HIP_CHECK(hipFree(dy));
   std::printf("graphs: a captured graph of 6 nodes launched 3 times ok, 4 explicit nodes ok, a graph of %d nodes in "
               "dependency order ok, a capture forked and joined ok, graph memory ok, a node added to a capture ok, an update ok, "
-              "ROCm's capture rules ok, %d refusals ok\n", dag_nodes, refusals);
+              "ROCm's capture rules ok, user objects ok, %d refusals ok\n", dag_nodes, refusals);
   return 0;
 }
