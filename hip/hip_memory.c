@@ -84,7 +84,7 @@ static hip_alloc *alloc_add(hip_alloc a) {
 
 static void alloc_remove(hip_alloc *a) {
   size_t i = (size_t)(a - hip_g.allocs);
-  free(a->init);
+  free(a->init), free(a->adv);
   memmove(&hip_g.allocs[i], &hip_g.allocs[i + 1], (hip_g.nallocs - i - 1) * sizeof *hip_g.allocs);
   hip_g.nallocs--;
 }
@@ -582,19 +582,48 @@ hipError_t hipIpcCloseMemHandle(void *devPtr) {
 /* Hints about where managed memory should live: there is one copy here, so there is nothing to
  * move; the arguments are checked as HIP checks them. */
 static hipError_t managed_hint(const void *p, size_t n, int device, const char *fn) {
-  hip_alloc *a = hip_alloc_find((uint64_t)(uintptr_t)p, n ? n : 1);
+  if (!p || !n) return hip_complain(fn, hipErrorInvalidValue, "devPtr is NULL or count is 0");
+  hip_alloc *a = hip_alloc_find((uint64_t)(uintptr_t)p, n);
   if (!a || a->kind != HIP_MEM_MANAGED)
     return hip_complain(fn, hipErrorInvalidValue, "[%p, +%zu) is not inside one hipMallocManaged allocation", p, n);
   if (device != 0 && device != hipCpuDeviceId) return hip_complain(fn, hipErrorInvalidDevice, "device %d", device);
   return hipSuccess;
 }
 
+/* ---- managed-memory advice, by 4 KiB page ------------------------------------------------------
+ * Nothing moves (there is one copy), but what a program advised and prefetched is kept per page of
+ * the allocation and answered by hipMemRangeGetAttribute(s) as HIP documents it: a range's value is
+ * the one all its pages share, else the attribute's "mixed" answer (0, hipInvalidDeviceId, or the
+ * indeterminate coherency mode). */
+#define ADV_PAGE 4096u
+static size_t adv_first(const hip_alloc *a, uint64_t p) { return (size_t)((p >> 12) - (a->addr >> 12)); }
+static hip_adv *adv_of(hip_alloc *a) {
+  if (!a->adv) {
+    size_t np = adv_first(a, a->addr + a->size - 1) + 1;
+    a->adv = ll_xcalloc(np, sizeof *a->adv);
+    for (size_t i = 0; i < np; i++) a->adv[i].pref = a->adv[i].last = (int8_t)hipInvalidDeviceId;
+  }
+  return a->adv;
+}
+/* the pages of [p, p + n) in a: [*lo, *hi) */
+static void adv_span(const hip_alloc *a, uint64_t p, size_t n, size_t *lo, size_t *hi) {
+  *lo = adv_first(a, p);
+  *hi = adv_first(a, p + (n ? n : 1) - 1) + 1;
+}
+
 hipError_t hipMemPrefetchAsync(const void *p, size_t n, int device, hipStream_t stream) {
   HIP_BEGIN();
-  if (!hip_stream_valid(stream)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "not a stream"));
+  if (!hip_stream_valid(stream)) return hip_done(hip_stream_gone(__func__, stream)); /* ROCm: hipErrorContextIsDestroyed */
   hipError_t c = hip_capture_refuse(stream, __func__);
   if (c != hipSuccess) return hip_done(c);
-  return hip_done(managed_hint(p, n, device, __func__));
+  c = managed_hint(p, n, device, __func__);
+  if (c != hipSuccess) return hip_done(c);
+  hip_alloc *a = hip_alloc_find((uint64_t)(uintptr_t)p, n ? n : 1);
+  size_t lo, hi;
+  adv_span(a, (uint64_t)(uintptr_t)p, n, &lo, &hi);
+  hip_adv *v = adv_of(a);
+  for (size_t i = lo; i < hi; i++) v[i].last = (int8_t)device;
+  return hip_done(hipSuccess);
 }
 
 hipError_t hipMemAdvise(const void *p, size_t n, hipMemoryAdvise advice, int device) {
@@ -602,7 +631,82 @@ hipError_t hipMemAdvise(const void *p, size_t n, hipMemoryAdvise advice, int dev
   if ((advice < hipMemAdviseSetReadMostly || advice > hipMemAdviseUnsetAccessedBy) && advice != hipMemAdviseSetCoarseGrain &&
       advice != hipMemAdviseUnsetCoarseGrain)
     return hip_done(hip_complain(__func__, hipErrorInvalidValue, "advice %d", (int)advice));
-  return hip_done(managed_hint(p, n, device, __func__));
+  hipError_t c = managed_hint(p, n, device, __func__);
+  if (c != hipSuccess) return hip_done(c);
+  hip_alloc *a = hip_alloc_find((uint64_t)(uintptr_t)p, n ? n : 1);
+  size_t lo, hi;
+  adv_span(a, (uint64_t)(uintptr_t)p, n, &lo, &hi);
+  hip_adv *v = adv_of(a);
+  uint8_t bit = device == hipCpuDeviceId ? 2 : 1;
+  for (size_t i = lo; i < hi; i++) switch (advice) {
+    case hipMemAdviseSetReadMostly: v[i].rm = 1; break;
+    case hipMemAdviseUnsetReadMostly: v[i].rm = 0; break;
+    case hipMemAdviseSetPreferredLocation: v[i].pref = (int8_t)device; break;
+    case hipMemAdviseUnsetPreferredLocation: v[i].pref = (int8_t)hipInvalidDeviceId; break;
+    case hipMemAdviseSetAccessedBy: v[i].acc |= bit; break;
+    case hipMemAdviseUnsetAccessedBy: v[i].acc &= (uint8_t)~bit; break;
+    case hipMemAdviseSetCoarseGrain: v[i].cg = 1; break;
+    default: v[i].cg = 0; break; /* hipMemAdviseUnsetCoarseGrain */
+    }
+  return hip_done(hipSuccess);
+}
+
+/* one attribute of [p, p + n), one of the runtime's allocations (unadvised pages: none of the
+ * advice, fine-grained, never prefetched) */
+static hipError_t range_attr(void *data, size_t size, hipMemRangeAttribute attr, const void *p, size_t n, const char *fn) {
+  if (!data || !size || !p || !n) return hip_complain(fn, hipErrorInvalidValue, "data, dataSize, devPtr or count is NULL or 0");
+  bool list = attr == hipMemRangeAttributeAccessedBy;
+  if (attr != hipMemRangeAttributeReadMostly && attr != hipMemRangeAttributePreferredLocation && !list &&
+      attr != hipMemRangeAttributeLastPrefetchLocation && attr != hipMemRangeAttributeCoherencyMode)
+    return hip_complain(fn, hipErrorInvalidValue, "attribute %d", (int)attr);
+  if (list ? size % 4 != 0 : size != 4)
+    return hip_complain(fn, hipErrorInvalidValue, "dataSize %zu: %s", size, list ? "a non-zero multiple of 4" : "4");
+  hip_alloc *a = hip_alloc_find((uint64_t)(uintptr_t)p, n);
+  if (!a || a->kind != HIP_MEM_MANAGED)
+    return hip_complain(fn, hipErrorInvalidValue, "[%p, +%zu) is not inside one hipMallocManaged allocation", p, n);
+  size_t lo, hi;
+  adv_span(a, (uint64_t)(uintptr_t)p, n, &lo, &hi);
+  const hip_adv none = {.pref = (int8_t)hipInvalidDeviceId, .last = (int8_t)hipInvalidDeviceId};
+  int32_t *out = data;
+  int rm = 1, pref = 0, last = 0, cg = 0, acc = 3;
+  for (size_t i = lo; i < hi; i++) {
+    const hip_adv *v = a->adv ? &a->adv[i] : &none;
+    rm &= v->rm, acc &= v->acc;
+    if (i == lo) pref = v->pref, last = v->last, cg = v->cg;
+    if (v->pref != pref) pref = hipInvalidDeviceId;
+    if (v->last != last) last = hipInvalidDeviceId;
+    if (v->cg != cg) cg = -1;
+  }
+  switch (attr) {
+  case hipMemRangeAttributeReadMostly: *out = rm; break;
+  case hipMemRangeAttributePreferredLocation: *out = pref; break;
+  case hipMemRangeAttributeLastPrefetchLocation: *out = last; break;
+  case hipMemRangeAttributeCoherencyMode:
+    *out = cg < 0 ? hipMemRangeCoherencyModeIndeterminate : cg ? hipMemRangeCoherencyModeCoarseGrain : hipMemRangeCoherencyModeFineGrain;
+    break;
+  default: { /* the devices advised for the whole range, the device first, then hipInvalidDeviceId */
+    size_t k = 0, cap = size / 4;
+    if ((acc & 1) && k < cap) out[k++] = 0;
+    if ((acc & 2) && k < cap) out[k++] = hipCpuDeviceId;
+    while (k < cap) out[k++] = hipInvalidDeviceId;
+  }
+  }
+  return hipSuccess;
+}
+hipError_t hipMemRangeGetAttribute(void *data, size_t dataSize, hipMemRangeAttribute attribute, const void *devPtr,
+                                   size_t count) {
+  HIP_BEGIN();
+  return hip_done(range_attr(data, dataSize, attribute, devPtr, count, __func__));
+}
+hipError_t hipMemRangeGetAttributes(void **data, size_t *dataSizes, hipMemRangeAttribute *attributes, size_t numAttributes,
+                                    const void *devPtr, size_t count) {
+  HIP_BEGIN();
+  if (!data || !dataSizes || !attributes || !numAttributes)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "data, dataSizes or attributes NULL, or numAttributes 0"));
+  hipError_t e = hipSuccess;
+  for (size_t i = 0; i < numAttributes && e == hipSuccess; i++)
+    e = range_attr(data[i], dataSizes[i], attributes[i], devPtr, count, __func__);
+  return hip_done(e);
 }
 
 /* ROCm/clr f9f995c hip_hmm.cpp: a NULL pointer, then a handle that is not a stream
@@ -621,7 +725,7 @@ hipError_t hipStreamAttachMemAsync(hipStream_t stream, void *p, size_t length, u
   hip_alloc *a = hip_alloc_find((uint64_t)(uintptr_t)p, 1);
   if (a && a->kind == HIP_MEM_MANAGED && length && length != a->size)
     return hip_done(hip_complain(__func__, hipErrorInvalidValue, "length %zu: 0 or the allocation's whole %zu bytes", length, a->size));
-  return hip_done(managed_hint(p, length, 0, __func__));
+  return hip_done(managed_hint(p, length ? length : 1, 0, __func__)); /* length 0: the whole allocation */
 }
 
 /* ---- copies ---------------------------------------------------------------------------------
@@ -1101,7 +1205,7 @@ void hip_memory_reset(void) {
   for (size_t i = 0; i < hip_g.nallocs; i++) {
     hip_alloc *a = &hip_g.allocs[i];
     if (a->map) munmap(a->map, a->map_len);
-    free(a->init);
+    free(a->init), free(a->adv);
   }
   free(hip_g.allocs);
   hip_g.allocs = NULL;

@@ -383,6 +383,8 @@ static void fill_props(hipDeviceProp_t *p, emu_arch a) {
   p->maxThreadsPerMultiProcessor = 4 * 8 * 64; /* [llvm] 4 SIMDs x 8 waves x 64 lanes */
   p->maxBlocksPerMultiProcessor = 40;        /* [llvm] getMaxWorkGroupsPerCU for one-wave groups */
   p->managedMemory = 1;
+  /* managed memory is one copy host and kernels use at once (ROCm reports its HMM support here) */
+  p->concurrentManagedAccess = 1;
   p->unifiedAddressing = 1;
   p->canMapHostMemory = 1;
   p->hostRegisterSupported = 1;
@@ -539,7 +541,7 @@ hipError_t hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int id) {
   case hipDeviceAttributeIntegrated: v = 0; break;
   case hipDeviceAttributeIsMultiGpuBoard: v = 0; break;
   case hipDeviceAttributeEccEnabled: v = 0; break;
-  case hipDeviceAttributeConcurrentManagedAccess: v = 0; break;
+  case hipDeviceAttributeConcurrentManagedAccess: v = p.concurrentManagedAccess; break;
   case hipDeviceAttributePageableMemoryAccess: v = 0; break;
   case hipDeviceAttributePageableMemoryAccessUsesHostPageTables: v = 0; break; /* no pageable access at all */
   case hipDeviceAttributeDirectManagedMemAccessFromHost: v = 1; break;

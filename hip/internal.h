@@ -47,6 +47,13 @@ typedef struct hip_var {       /* a __device__ / __constant__ / __managed__ vari
 
 /* ---- memory (hip_memory.c) ---------------------------------------------------------------------*/
 typedef enum { HIP_MEM_DEVICE, HIP_MEM_HOST, HIP_MEM_MANAGED, HIP_MEM_REGISTERED } hip_mem_kind;
+/* a page's managed-memory advice (hipMemRangeGetAttribute): read-mostly, coarse-grained, the
+ * preferred and last-prefetch locations (0 the device, hipCpuDeviceId, hipInvalidDeviceId none),
+ * accessed-by as bits (1 the device, 2 the CPU) */
+typedef struct hip_adv {
+  uint8_t rm, cg, acc;
+  int8_t pref, last;
+} hip_adv;
 typedef struct hip_alloc {
   uint64_t addr;               /* device address (== host pointer for host/managed/registered) */
   size_t size;
@@ -57,6 +64,7 @@ typedef struct hip_alloc {
   size_t map_len;
   char name[48];               /* "hipMalloc #3 (4096 bytes)": the buffer's name (leakcheck) */
   bool owned;                  /* the runtime's own: a __managed__ variable's storage (not a leak, not freed) */
+  struct hip_adv *adv;         /* hipMemAdvise/hipMemPrefetchAsync per 4 KiB page, made at the first (hip_memory.c) */
   unsigned id;                 /* HIP_POINTER_ATTRIBUTE_BUFFER_ID: 1, 2, ... in allocation order, never reused */
 } hip_alloc;
 

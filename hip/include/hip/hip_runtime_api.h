@@ -508,7 +508,7 @@ typedef enum hipPointer_attribute {
   HIP_POINTER_ATTRIBUTE_MEMPOOL_HANDLE,
 } hipPointer_attribute;
 
-// managed-memory range attributes (hipMemRangeGetAttribute, refused) and the memory-pool and
+// managed-memory range attributes (hipMemRangeGetAttribute) and the memory-pool and
 // virtual-memory types the refused pool and VMM calls take
 typedef enum hipMemRangeCoherencyMode {
   hipMemRangeCoherencyModeFineGrain = 0,
@@ -1030,6 +1030,10 @@ hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr);
 hipError_t hipIpcOpenMemHandle(void **devPtr, hipIpcMemHandle_t handle, unsigned int flags);
 hipError_t hipIpcCloseMemHandle(void *devPtr);
 hipError_t hipMemPrefetchAsync(const void *dev_ptr, size_t count, int device, hipStream_t stream LL_HIP_DEFAULT(0));
+hipError_t hipMemRangeGetAttribute(void *data, size_t data_size, hipMemRangeAttribute attribute, const void *dev_ptr,
+                                   size_t count);
+hipError_t hipMemRangeGetAttributes(void **data, size_t *data_sizes, hipMemRangeAttribute *attributes,
+                                    size_t num_attributes, const void *dev_ptr, size_t count);
 hipError_t hipMemAdvise(const void *dev_ptr, size_t count, hipMemoryAdvise advice, int device);
 hipError_t hipStreamAttachMemAsync(hipStream_t stream, void *dev_ptr, size_t length LL_HIP_DEFAULT(0), unsigned int flags LL_HIP_DEFAULT(hipMemAttachSingle));
 // --- copies
@@ -1386,8 +1390,6 @@ LL_HIP_REFUSED(hipMemPoolImportPointer, "memory pools are not provided; hipMallo
 LL_HIP_REFUSED(hipMemPoolSetAccess, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
 LL_HIP_REFUSED(hipMemPoolSetAttribute, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
 LL_HIP_REFUSED(hipMemPoolTrimTo, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
-LL_HIP_REFUSED(hipMemRangeGetAttribute, "not provided; hipPointerGetAttributes is")
-LL_HIP_REFUSED(hipMemRangeGetAttributes, "not provided; hipPointerGetAttributes is")
 LL_HIP_REFUSED(hipMemRelease, "virtual memory management is not provided")
 LL_HIP_REFUSED(hipMemRetainAllocationHandle, "virtual memory management is not provided")
 LL_HIP_REFUSED(hipMemSetAccess, "virtual memory management is not provided")
