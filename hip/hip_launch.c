@@ -154,7 +154,12 @@ hipError_t hip_kernel_args(const char *fn, const emu_kernel *k, const char *knam
 
 hipError_t hip_launch(const char *fn, struct ihipModuleSymbol_t *f, dim3 grid, dim3 block, size_t shmem,
                       hipStream_t stream, void **args, const void *packed, size_t packed_size, bool coop) {
-  if (!hip_stream_valid(stream)) return hip_complain(fn, hipErrorInvalidHandle, "stream %p is not a stream", (void *)stream);
+  /* a handle that is not a stream: ROCm/clr f9f995c answers hipErrorInvalidValue for the launch calls
+   * (ihipLaunchKernel, hipModuleLaunchKernel ...), hipErrorContextIsDestroyed for
+   * hipLaunchCooperativeKernel (hipLaunchCooperativeKernel_common) */
+  if (!hip_stream_valid(stream))
+    return !strcmp(fn, "hipLaunchCooperativeKernel") ? hip_stream_gone(fn, stream)
+                                                      : hip_complain(fn, hipErrorInvalidValue, "stream %p is not a stream", (void *)stream);
   hipError_t e = hip_func_resolve(f, fn);
   if (e != hipSuccess) return e;
   if (hip_g.pending != hipSuccess) return hipSuccess; /* the queue faulted: nothing more runs */

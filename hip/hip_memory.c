@@ -797,7 +797,7 @@ static hipError_t do_copy(void *dst, const void *src, size_t n, hipMemcpyKind ki
  * GPU the queue that faulted runs nothing more; the next synchronizing call returns the fault. */
 #define ASYNC_CHECK(stream)                                                                        \
   do {                                                                                             \
-    if (!hip_stream_valid(stream)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "not a stream")); \
+    if (!hip_stream_valid(stream)) return hip_done(hip_stream_gone(__func__, stream)); /* ROCm's copies */ \
     hipError_t c_ = hip_capture_refuse(stream, __func__); /* not recorded into a graph */          \
     if (c_ != hipSuccess) return hip_done(c_);                                                     \
     if (hip_g.pending != hipSuccess) return hip_done(hipSuccess);                                 \
@@ -835,7 +835,7 @@ hipError_t hipMemcpyAsync(void *dst, const void *src, size_t n, hipMemcpyKind ki
 
 hipError_t hipMemcpyWithStream(void *dst, const void *src, size_t n, hipMemcpyKind kind, hipStream_t stream) {
   HIP_BEGIN();
-  if (!hip_stream_valid(stream)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "not a stream"));
+  if (!hip_stream_valid(stream)) return hip_done(hip_stream_gone(__func__, stream)); /* ROCm/clr f9f995c */
   SYNC_CHECK();
   return hip_done(do_copy(dst, src, n, kind, __func__));
 }

@@ -352,6 +352,15 @@ int main(int argc, char **argv) {
   HIP_CHECK(hipStreamCreate(&gone));
   HIP_CHECK(hipStreamDestroy(gone));
   EXPECT(hipStreamAttachMemAsync(gone, vp) == hipErrorContextIsDestroyed, "attaching to a destroyed stream");
+  // a destroyed stream: launches hipErrorInvalidValue, a cooperative launch and copies
+  // hipErrorContextIsDestroyed (ROCm/clr f9f995c)
+  int *op = (int *)vp;
+  void *oargs[] = {&op};
+  EXPECT(hipLaunchKernel((const void *)occupancy_kernel, dim3(1), dim3(64), oargs, 0, gone) == hipErrorInvalidValue,
+         "a launch into a destroyed stream");
+  EXPECT(hipLaunchCooperativeKernel((const void *)occupancy_kernel, dim3(1), dim3(64), oargs, 0, gone) ==
+             hipErrorContextIsDestroyed, "a cooperative launch into a destroyed stream");
+  EXPECT(hipMemcpyAsync(vp, vp, 0, hipMemcpyDefault, gone) == hipErrorContextIsDestroyed, "a copy on a destroyed stream");
   EXPECT(hipStreamAttachMemAsync(nullptr, vp, 4096) == hipErrorInvalidValue, "attaching half an allocation");
   EXPECT(hipStreamAttachMemAsync(nullptr, vp, 8192) == hipErrorInvalidValue, "hipMemAttachSingle (the default) on the null stream");
   HIP_CHECK(hipStreamAttachMemAsync(nullptr, vp, 8192, hipMemAttachGlobal));
