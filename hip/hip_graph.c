@@ -953,6 +953,18 @@ static hipError_t copy3d_params(struct hipGraphNode *n, const hipMemcpy3DParms *
                         "support); copy between pitched pointers");
   if (!p->srcPtr.ptr || !p->dstPtr.ptr) return hip_complain(fn, hipErrorInvalidValue, "srcPtr.ptr or dstPtr.ptr is NULL");
   if ((unsigned)p->kind > hipMemcpyDefault) return hip_complain(fn, hipErrorInvalidMemcpyDirection, "kind %d", (int)p->kind);
+  /* each side that is one of the runtime's allocations holds the extent at its position (ROCm's
+   * ihipMemcpy3D_validate checks the sizes when the node is added or set) */
+  const hipExtent ex = p->extent;
+  for (int side = 0; side < 2 && ex.width && ex.height && ex.depth; side++) {
+    const hipPitchedPtr pp = side ? p->srcPtr : p->dstPtr;
+    const hipPos pos = side ? p->srcPos : p->dstPos;
+    size_t left = alloc_left(pp.ptr), rows = pp.ysize ? pp.ysize : ex.height;
+    double end = ((double)(pos.z + ex.depth - 1) * rows + (double)(pos.y + ex.height - 1)) * (double)pp.pitch +
+                 (double)(pos.x + ex.width);
+    if (left && end > (double)left)
+      return hip_complain(fn, hipErrorInvalidValue, "the extent runs past the end of the %s's allocation", side ? "source" : "destination");
+  }
   n->p3 = *p, n->is3d = true, n->copy_kind = p->kind, n->any_kind = false;
   return hipSuccess;
 }
@@ -988,6 +1000,8 @@ hipError_t hipGraphMemcpyNodeSetParams(hipGraphNode_t node, const hipMemcpy3DPar
 hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t x, hipGraphNode_t node, hipMemcpy3DParms *p) {
   HIP_BEGIN();
   struct hipGraphNode *n = exec_node(x, node, HG_COPY, __func__);
+  if (n && p && p->kind != n->copy_kind) /* ROCm: an executable copy node keeps its direction */
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "the copy's kind differs from the node's"));
   return hip_done(n ? copy3d_params(n, p, __func__) : hipErrorInvalidValue);
 }
 hipError_t hipGraphAddEventRecordNode(hipGraphNode_t *pNode, hipGraph_t g, const hipGraphNode_t *deps, size_t ndeps,

@@ -376,6 +376,12 @@ hipError_t hipHostRegister(void *p, size_t size, unsigned int flags) {
       return hip_done(hip_complain(__func__, hipErrorHostMemoryAlreadyRegistered, "[%p, +%zu) overlaps %s at 0x%llx", p,
                                    size, kind_name(x->kind), (unsigned long long)x->addr));
   }
+  /* the range must be the program's mapped memory (ROCm fails to pin anything else): msync reports
+   * ENOMEM for a range with unmapped pages, without touching them */
+  uintptr_t pb = (uintptr_t)p & ~(uintptr_t)4095;
+  if (size > SIZE_MAX - ((uintptr_t)p - pb) ||
+      (msync((void *)pb, (uintptr_t)p - pb + size, MS_ASYNC) != 0 && errno == ENOMEM))
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "[%p, +%zu) is not all mapped memory of the program", p, size));
   ll_err e = {0};
   char name[64];
   snprintf(name, sizeof name, "hipHostRegister %p (%zu bytes)", p, size);
@@ -662,6 +668,13 @@ static hipError_t range_attr(void *data, size_t size, hipMemRangeAttribute attr,
   if (list ? size % 4 != 0 : size != 4)
     return hip_complain(fn, hipErrorInvalidValue, "dataSize %zu: %s", size, list ? "a non-zero multiple of 4" : "4");
   hip_alloc *a = hip_alloc_find((uint64_t)(uintptr_t)p, n);
+  /* the coherency mode of any allocation: device memory coarse-grained, host-pinned and registered
+   * memory fine-grained (AMD's hip-tests ask it of each, as ROCm answers it); the advice, of managed
+   * memory only */
+  if (a && a->kind != HIP_MEM_MANAGED && attr == hipMemRangeAttributeCoherencyMode) {
+    *(int32_t *)data = a->kind == HIP_MEM_DEVICE ? hipMemRangeCoherencyModeCoarseGrain : hipMemRangeCoherencyModeFineGrain;
+    return hipSuccess;
+  }
   if (!a || a->kind != HIP_MEM_MANAGED)
     return hip_complain(fn, hipErrorInvalidValue, "[%p, +%zu) is not inside one hipMallocManaged allocation", p, n);
   size_t lo, hi;

@@ -1098,8 +1098,11 @@ Test(corpus, vocab_intrin_bits_bytes_and_conversion_modes, .timeout = 300) {
       w[31] = (uint32_t)__builtin_popcount(a) | (uint32_t)(b ? __builtin_clz(b) : 32) << 8 | (uint32_t)__builtin_ffs((int)a) << 16;
       {
         const uint32_t off = b & 31, wd = (b >> 8) & 31, off64 = b & 63, wd64 = (b >> 8) & 63;
-        w[32] = wd ? (a >> off) & ((1u << wd) - 1) : 0;
-        w[33] = (uint32_t)(wd64 ? ((uint64_t)ll >> off64) & ((1ull << wd64) - 1) : 0);
+        /* HIP's definition of __bitextract (ROCm/clr amd_device_functions.h: v << (bits - off - width)
+         * >> (bits - width)), the shift counts taken modulo the width when off + width passes it, as
+         * AMD's hip-tests' host reference (bitExtract.cc on x86) takes them */
+        w[32] = wd ? (a << ((32 - off - wd) & 31)) >> ((32 - wd) & 31) : 0;
+        w[33] = (uint32_t)(wd64 ? ((uint64_t)ll << ((64 - off64 - wd64) & 63)) >> ((64 - wd64) & 63) : 0);
         const uint32_t io = (b >> 16) & 31, iw = (b >> 24) & 31, m = ((1u << iw) - 1) << io;
         w[34] = (a & ~m) | ((b << io) & m);
         const uint64_t lb = (uint64_t)ll & (i % 5 ? ~0ull : 0ull);

@@ -216,13 +216,17 @@ LL_D unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int s) {
 }
 // Bit fields (ROCm's amd_device_functions.h): the offset and width are taken mod 32 (64); a width
 // of 0 extracts 0 and inserts nothing; bits beyond the word are not there to extract.
+// HIP defines these as (v << (bits - off - width)) >> (bits - width) (ROCm/clr f9f995c
+// amd_device_functions.h); when off + width passes the width of v the left shift's count wraps, as
+// the hardware's shifts take the count's low bits, which the masks below say without the C++
+// undefined behaviour (found by AMD's hip-tests, whose reference is that formula on the host)
 LL_D unsigned int __bitextract_u32(unsigned int v, unsigned int off, unsigned int width) {
   off &= 31, width &= 31;
-  return width == 0 ? 0u : (v >> off) & ((1u << width) - 1);
+  return width == 0 ? 0u : (v << ((32 - off - width) & 31)) >> ((32 - width) & 31);
 }
 LL_D unsigned long long __bitextract_u64(unsigned long long v, unsigned int off, unsigned int width) {
   off &= 63, width &= 63;
-  return width == 0 ? 0ull : (v >> off) & ((1ull << width) - 1);
+  return width == 0 ? 0ull : (v << ((64 - off - width) & 63)) >> ((64 - width) & 63);
 }
 LL_D unsigned int __bitinsert_u32(unsigned int dst, unsigned int src, unsigned int off, unsigned int width) {
   off &= 31, width &= 31;

@@ -532,7 +532,11 @@ static void gr_capture_rules(hipStream_t s) {
     for (int c = 0; c < 16; c++)
       EXPECT(back[r * 16 + c] == (c < 8 ? (float)(100 + r * 16 + c) : 0.0f), "3-D node: [%d][%d] = %g", r, c, back[r * 16 + c]);
   HIP_CHECK(hipEventQuery(e2)); // recorded by the launch
-  c3.srcArray = (hipArray_t)1;
+  c3.kind = hipMemcpyDeviceToDevice;
+  EXPECT(hipGraphExecMemcpyNodeSetParams(x3, n3, &c3) == hipErrorInvalidValue, "an executable 3-D node's kind changed");
+  c3.kind = hipMemcpyHostToDevice, c3.extent.height = 5; // rows 0-4 of 16 floats: past d3's 64 floats
+  EXPECT(hipGraphMemcpyNodeSetParams(n3, &c3) == hipErrorInvalidValue, "a 3-D node past its destination's allocation");
+  c3.extent.height = 2, c3.srcArray = (hipArray_t)1;
   EXPECT(hipGraphAddMemcpyNode(&n3, g3, nullptr, 0, &c3) == hipErrorInvalidValue, "a 3-D node with an array");
   HIP_CHECK(hipGraphExecDestroy(x3));
   HIP_CHECK(hipGraphDestroy(g3));

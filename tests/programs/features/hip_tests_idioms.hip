@@ -405,6 +405,12 @@ int main(int argc, char **argv) {
   EXPECT(hipMemRangeGetAttribute(&at, 8, hipMemRangeAttributeReadMostly, mm, pg) == hipErrorInvalidValue, "dataSize 8");
   EXPECT(hipMemRangeGetAttribute(&at, 4, hipMemRangeAttributeReadMostly, da, 4) == hipErrorInvalidValue, "device memory");
   EXPECT(hipMemAdvise(mm, 0, hipMemAdviseSetReadMostly, 0) == hipErrorInvalidValue, "advice on 0 bytes");
+  HIP_CHECK(hipMemRangeGetAttribute(&at, 4, hipMemRangeAttributeCoherencyMode, da, 4));
+  EXPECT(at == hipMemRangeCoherencyModeCoarseGrain, "device memory's coherency mode: %d", at);
+  // registering more than the program has mapped (ROCm cannot pin it)
+  int *small = (int *)std::malloc(sizeof(int));
+  EXPECT(hipHostRegister(small, (size_t)1 << 40, 0) == hipErrorInvalidValue, "registering 1 TiB from a 4-byte block");
+  std::free(small);
   HIP_CHECK(hipFree(mm));
   (void)hipGetLastError();
 
