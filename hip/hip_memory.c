@@ -1140,15 +1140,21 @@ static hipError_t symbol_range(const void *symbol, size_t n, size_t offset, uint
   return hipSuccess;
 }
 
-/* A copy to (to_dev) or from a symbol: the symbol's range, the kind's direction, then the copy. */
-static hipError_t symbol_copy(bool to_dev, const void *symbol, void *host, size_t n, size_t offset, hipMemcpyKind kind,
+/* A copy to (to_dev) or from a symbol: the symbol's range (*d) and the kind's direction */
+static hipError_t symbol_side(bool to_dev, const void *symbol, size_t n, size_t offset, hipMemcpyKind kind, uint8_t **d,
                               const char *fn) {
-  uint8_t *d = NULL;
-  hipError_t e = symbol_range(symbol, n, offset, &d, fn);
+  hipError_t e = symbol_range(symbol, n, offset, d, fn);
   hipMemcpyKind dir = to_dev ? hipMemcpyHostToDevice : hipMemcpyDeviceToHost;
   if (e == hipSuccess && kind != dir && kind != hipMemcpyDeviceToDevice && kind != hipMemcpyDefault)
     e = hip_complain(fn, hipErrorInvalidMemcpyDirection, "kind %d: a copy %s a symbol %s the device", (int)kind,
                      to_dev ? "to" : "from", to_dev ? "goes to" : "comes from");
+  return e;
+}
+/* the checks, then the copy */
+static hipError_t symbol_copy(bool to_dev, const void *symbol, void *host, size_t n, size_t offset, hipMemcpyKind kind,
+                              const char *fn) {
+  uint8_t *d = NULL;
+  hipError_t e = symbol_side(to_dev, symbol, n, offset, kind, &d, fn);
   if (e == hipSuccess) e = to_dev ? do_copy(d, host, n, kind, fn) : do_copy(host, d, n, kind, fn);
   return e;
 }
@@ -1163,11 +1169,7 @@ hipError_t hipMemcpyToSymbol(const void *symbol, const void *src, size_t n, size
 static hipError_t symbol_capture(bool to_dev, const void *symbol, void *host, size_t n, size_t offset, hipMemcpyKind kind,
                                  hipStream_t stream, const char *fn) {
   uint8_t *d = NULL;
-  hipError_t e = symbol_range(symbol, n, offset, &d, fn);
-  hipMemcpyKind dir = to_dev ? hipMemcpyHostToDevice : hipMemcpyDeviceToHost;
-  if (e == hipSuccess && kind != dir && kind != hipMemcpyDeviceToDevice && kind != hipMemcpyDefault)
-    e = hip_complain(fn, hipErrorInvalidMemcpyDirection, "kind %d: a copy %s a symbol %s the device", (int)kind,
-                     to_dev ? "to" : "from", to_dev ? "goes to" : "comes from");
+  hipError_t e = symbol_side(to_dev, symbol, n, offset, kind, &d, fn);
   if (e != hipSuccess) return e;
   return to_dev ? hip_capture_copy(stream, d, host, n, kind) : hip_capture_copy(stream, host, d, n, kind);
 }
