@@ -344,7 +344,7 @@ static hipError_t copy1d_ok(struct hipGraphNode *n, void *dst, const void *src, 
 static void front_set(struct hipGraphNode ***f, size_t *nf, struct hipGraphNode *const *from, size_t n) {
   free(*f);
   *f = ll_xcalloc(n ? n : 1, sizeof **f);
-  memcpy(*f, from, n * sizeof **f);
+  if (n) memcpy(*f, from, n * sizeof **f); /* an empty frontier may be NULL (an event recorded at a capture's start) */
   *nf = n;
 }
 static void front_add(capture *c, struct hipGraphNode *const *from, size_t n) {

@@ -363,6 +363,32 @@ hipError_t hipFreeHost(void *ptr) {
   return hip_done(either_free(ptr, __func__, true));
 }
 
+/* [p, p + size) lies in mappings the process may read (and write), by /proc/self/maps (its lines in
+ * address order; at most 1 << 20 of them read). Reserved ranges (PROT_NONE, as the emulator's device
+ * range and a sanitizer's shadow) and unmapped holes are not. */
+static bool host_range_rw(uintptr_t p, size_t size, bool write) {
+  if (size > UINTPTR_MAX - p) return false;
+  uintptr_t at = p, end = p + size;
+  FILE *f = fopen("/proc/self/maps", "r");
+  if (!f) return false;
+  char line[512];
+  for (unsigned n = 0; at < end && n < (1u << 20) && fgets(line, sizeof line, f); n++) {
+    unsigned long lo, hi;
+    char perm[8] = "";
+    if (!strchr(line, '\n')) { /* a longer line (a long path): skip its rest */
+      int c;
+      while ((c = fgetc(f)) != EOF && c != '\n') {
+      }
+    }
+    if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perm) != 3) continue;
+    if (hi <= at) continue;
+    if (lo > at || perm[0] != 'r' || (write && perm[1] != 'w')) break; /* a hole, or not readable (writable) */
+    at = hi;
+  }
+  fclose(f);
+  return at >= end;
+}
+
 hipError_t hipHostRegister(void *p, size_t size, unsigned int flags) {
   HIP_BEGIN();
   CAPTURE_UNSAFE();
@@ -376,12 +402,11 @@ hipError_t hipHostRegister(void *p, size_t size, unsigned int flags) {
       return hip_done(hip_complain(__func__, hipErrorHostMemoryAlreadyRegistered, "[%p, +%zu) overlaps %s at 0x%llx", p,
                                    size, kind_name(x->kind), (unsigned long long)x->addr));
   }
-  /* the range must be the program's mapped memory (ROCm fails to pin anything else): msync reports
-   * ENOMEM for a range with unmapped pages, without touching them */
-  uintptr_t pb = (uintptr_t)p & ~(uintptr_t)4095;
-  if (size > SIZE_MAX - ((uintptr_t)p - pb) ||
-      (msync((void *)pb, (uintptr_t)p - pb + size, MS_ASYNC) != 0 && errno == ENOMEM))
-    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "[%p, +%zu) is not all mapped memory of the program", p, size));
+  /* the range must be the program's readable and writable memory (ROCm fails to pin anything else) */
+  /* hipHostRegisterReadOnly: read-only memory may be registered */
+  if (!host_range_rw((uintptr_t)p, size, !(flags & hipHostRegisterReadOnly)))
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "[%p, +%zu) is not all %s memory of the program "
+                                 "(/proc/self/maps)", p, size, flags & hipHostRegisterReadOnly ? "readable" : "readable and writable"));
   ll_err e = {0};
   char name[64];
   snprintf(name, sizeof name, "hipHostRegister %p (%zu bytes)", p, size);
