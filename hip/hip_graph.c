@@ -398,10 +398,13 @@ hipError_t hip_capture_set3d(hipStream_t s, void *dst, uint8_t value, size_t wid
   x->pattern[0] = value;
   return hipSuccess;
 }
+/* a copy node becomes p's 3-D copy (hipGraphAddMemcpyNode's, a captured hipMemcpy2D/3DAsync) */
+static void copy3d_set(struct hipGraphNode *n, const hipMemcpy3DParms *p) {
+  n->p3 = *p, n->is3d = true, n->copy_kind = p->kind, n->any_kind = false;
+}
 /* hipMemcpy2DAsync and hipMemcpy3DAsync: a 3-D copy node (hipGraphAddMemcpyNode's) */
 hipError_t hip_capture_copy3d(hipStream_t s, const hipMemcpy3DParms *p) {
-  struct hipGraphNode *x = cap_node(s, HG_COPY);
-  x->p3 = *p, x->is3d = true, x->copy_kind = p->kind;
+  copy3d_set(cap_node(s, HG_COPY), p);
   return hipSuccess;
 }
 hipError_t hip_capture_host(hipStream_t s, hipHostFn_t fn, void *user) {
@@ -965,7 +968,7 @@ static hipError_t copy3d_params(struct hipGraphNode *n, const hipMemcpy3DParms *
     if (left && end > (double)left)
       return hip_complain(fn, hipErrorInvalidValue, "the extent runs past the end of the %s's allocation", side ? "source" : "destination");
   }
-  n->p3 = *p, n->is3d = true, n->copy_kind = p->kind, n->any_kind = false;
+  copy3d_set(n, p);
   return hipSuccess;
 }
 hipError_t hipGraphAddMemcpyNode(hipGraphNode_t *pNode, hipGraph_t g, const hipGraphNode_t *deps, size_t ndeps,

@@ -155,11 +155,8 @@ hipError_t hip_kernel_args(const char *fn, const emu_kernel *k, const char *knam
 hipError_t hip_launch(const char *fn, struct ihipModuleSymbol_t *f, dim3 grid, dim3 block, size_t shmem,
                       hipStream_t stream, void **args, const void *packed, size_t packed_size, bool coop) {
   /* a handle that is not a stream: ROCm/clr f9f995c answers hipErrorInvalidValue for the launch calls
-   * (ihipLaunchKernel, hipModuleLaunchKernel ...), hipErrorContextIsDestroyed for
-   * hipLaunchCooperativeKernel (hipLaunchCooperativeKernel_common) */
-  if (!hip_stream_valid(stream))
-    return !strcmp(fn, "hipLaunchCooperativeKernel") ? hip_stream_gone(fn, stream)
-                                                      : hip_complain(fn, hipErrorInvalidValue, "stream %p is not a stream", (void *)stream);
+   * (ihipLaunchKernel, hipModuleLaunchKernel ...); hipLaunchCooperativeKernel answers its own */
+  if (!hip_stream_valid(stream)) return hip_complain(fn, hipErrorInvalidValue, "stream %p is not a stream", (void *)stream);
   hipError_t e = hip_func_resolve(f, fn);
   if (e != hipSuccess) return e;
   if (hip_g.pending != hipSuccess) return hipSuccess; /* the queue faulted: nothing more runs */
@@ -313,6 +310,8 @@ hipError_t hipLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, v
   HIP_BEGIN();
   struct ihipModuleSymbol_t *f;
   hipError_t e = hip_func_of(func, &f, __func__);
+  /* ROCm's hipLaunchCooperativeKernel_common: a handle that is not a stream, hipErrorContextIsDestroyed */
+  if (e == hipSuccess && !hip_stream_valid(stream)) e = hip_stream_gone(__func__, stream);
   if (e == hipSuccess) e = hip_launch(__func__, f, grid, block, shmem, stream, args, NULL, 0, true);
   return hip_done(e);
 }

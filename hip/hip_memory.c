@@ -611,13 +611,14 @@ hipError_t hipIpcCloseMemHandle(void *devPtr) {
 }
 
 /* Hints about where managed memory should live: there is one copy here, so there is nothing to
- * move; the arguments are checked as HIP checks them. */
-static hipError_t managed_hint(const void *p, size_t n, int device, const char *fn) {
+ * move; the arguments are checked as HIP checks them. *out (when given): the managed allocation. */
+static hipError_t managed_hint(const void *p, size_t n, int device, hip_alloc **out, const char *fn) {
   if (!p || !n) return hip_complain(fn, hipErrorInvalidValue, "devPtr is NULL or count is 0");
   hip_alloc *a = hip_alloc_find((uint64_t)(uintptr_t)p, n);
   if (!a || a->kind != HIP_MEM_MANAGED)
     return hip_complain(fn, hipErrorInvalidValue, "[%p, +%zu) is not inside one hipMallocManaged allocation", p, n);
   if (device != 0 && device != hipCpuDeviceId) return hip_complain(fn, hipErrorInvalidDevice, "device %d", device);
+  if (out) *out = a;
   return hipSuccess;
 }
 
@@ -626,8 +627,8 @@ static hipError_t managed_hint(const void *p, size_t n, int device, const char *
  * the allocation and answered by hipMemRangeGetAttribute(s) as HIP documents it: a range's value is
  * the one all its pages share, else the attribute's "mixed" answer (0, hipInvalidDeviceId, or the
  * indeterminate coherency mode). */
-#define ADV_PAGE 4096u
-static size_t adv_first(const hip_alloc *a, uint64_t p) { return (size_t)((p >> 12) - (a->addr >> 12)); }
+#define ADV_SHIFT 12 /* 4 KiB pages */
+static size_t adv_first(const hip_alloc *a, uint64_t p) { return (size_t)((p >> ADV_SHIFT) - (a->addr >> ADV_SHIFT)); }
 static hip_adv *adv_of(hip_alloc *a) {
   if (!a->adv) {
     size_t np = adv_first(a, a->addr + a->size - 1) + 1;
@@ -636,10 +637,19 @@ static hip_adv *adv_of(hip_alloc *a) {
   }
   return a->adv;
 }
-/* the pages of [p, p + n) in a: [*lo, *hi) */
-static void adv_span(const hip_alloc *a, uint64_t p, size_t n, size_t *lo, size_t *hi) {
-  *lo = adv_first(a, p);
-  *hi = adv_first(a, p + (n ? n : 1) - 1) + 1;
+/* the pages of [p, p + n) in a (n > 0): [*lo, *hi) */
+static void adv_span(const hip_alloc *a, const void *p, size_t n, size_t *lo, size_t *hi) {
+  *lo = adv_first(a, (uint64_t)(uintptr_t)p);
+  *hi = adv_first(a, (uint64_t)(uintptr_t)p + n - 1) + 1;
+}
+/* managed_hint's checks, then the advice records of [p, p + n)'s pages, [*lo, *hi), made if none */
+static hipError_t adv_pages(const void *p, size_t n, int device, hip_adv **v, size_t *lo, size_t *hi, const char *fn) {
+  hip_alloc *a = NULL;
+  hipError_t c = managed_hint(p, n, device, &a, fn);
+  if (c != hipSuccess) return c;
+  adv_span(a, p, n, lo, hi);
+  *v = adv_of(a);
+  return hipSuccess;
 }
 
 hipError_t hipMemPrefetchAsync(const void *p, size_t n, int device, hipStream_t stream) {
@@ -647,12 +657,10 @@ hipError_t hipMemPrefetchAsync(const void *p, size_t n, int device, hipStream_t 
   if (!hip_stream_valid(stream)) return hip_done(hip_stream_gone(__func__, stream)); /* ROCm: hipErrorContextIsDestroyed */
   hipError_t c = hip_capture_refuse(stream, __func__);
   if (c != hipSuccess) return hip_done(c);
-  c = managed_hint(p, n, device, __func__);
-  if (c != hipSuccess) return hip_done(c);
-  hip_alloc *a = hip_alloc_find((uint64_t)(uintptr_t)p, n ? n : 1);
+  hip_adv *v;
   size_t lo, hi;
-  adv_span(a, (uint64_t)(uintptr_t)p, n, &lo, &hi);
-  hip_adv *v = adv_of(a);
+  c = adv_pages(p, n, device, &v, &lo, &hi, __func__);
+  if (c != hipSuccess) return hip_done(c);
   for (size_t i = lo; i < hi; i++) v[i].last = (int8_t)device;
   return hip_done(hipSuccess);
 }
@@ -662,12 +670,10 @@ hipError_t hipMemAdvise(const void *p, size_t n, hipMemoryAdvise advice, int dev
   if ((advice < hipMemAdviseSetReadMostly || advice > hipMemAdviseUnsetAccessedBy) && advice != hipMemAdviseSetCoarseGrain &&
       advice != hipMemAdviseUnsetCoarseGrain)
     return hip_done(hip_complain(__func__, hipErrorInvalidValue, "advice %d", (int)advice));
-  hipError_t c = managed_hint(p, n, device, __func__);
-  if (c != hipSuccess) return hip_done(c);
-  hip_alloc *a = hip_alloc_find((uint64_t)(uintptr_t)p, n ? n : 1);
+  hip_adv *v;
   size_t lo, hi;
-  adv_span(a, (uint64_t)(uintptr_t)p, n, &lo, &hi);
-  hip_adv *v = adv_of(a);
+  hipError_t c = adv_pages(p, n, device, &v, &lo, &hi, __func__);
+  if (c != hipSuccess) return hip_done(c);
   uint8_t bit = device == hipCpuDeviceId ? 2 : 1;
   for (size_t i = lo; i < hi; i++) switch (advice) {
     case hipMemAdviseSetReadMostly: v[i].rm = 1; break;
@@ -703,7 +709,7 @@ static hipError_t range_attr(void *data, size_t size, hipMemRangeAttribute attr,
   if (!a || a->kind != HIP_MEM_MANAGED)
     return hip_complain(fn, hipErrorInvalidValue, "[%p, +%zu) is not inside one hipMallocManaged allocation", p, n);
   size_t lo, hi;
-  adv_span(a, (uint64_t)(uintptr_t)p, n, &lo, &hi);
+  adv_span(a, p, n, &lo, &hi);
   const hip_adv none = {.pref = (int8_t)hipInvalidDeviceId, .last = (int8_t)hipInvalidDeviceId};
   int32_t *out = data;
   int rm = 1, pref = 0, last = 0, cg = 0, acc = 3;
@@ -763,7 +769,7 @@ hipError_t hipStreamAttachMemAsync(hipStream_t stream, void *p, size_t length, u
   hip_alloc *a = hip_alloc_find((uint64_t)(uintptr_t)p, 1);
   if (a && a->kind == HIP_MEM_MANAGED && length && length != a->size)
     return hip_done(hip_complain(__func__, hipErrorInvalidValue, "length %zu: 0 or the allocation's whole %zu bytes", length, a->size));
-  return hip_done(managed_hint(p, length ? length : 1, 0, __func__)); /* length 0: the whole allocation */
+  return hip_done(managed_hint(p, length ? length : 1, 0, NULL, __func__)); /* length 0: the whole allocation */
 }
 
 /* ---- copies ---------------------------------------------------------------------------------
