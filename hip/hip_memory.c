@@ -190,6 +190,7 @@ static hipError_t either_free(void *ptr, const char *fn, bool host) {
   if (a->kind == HIP_MEM_REGISTERED)
     return hip_complain(fn, hipErrorInvalidValue, "%p is %s: unregister it with hipHostUnregister", ptr, kind_name(a->kind));
   if (a->owned) return hip_complain(fn, hipErrorInvalidValue, "%p is the storage of %s, which the runtime owns", ptr, a->name);
+  if (a->pool) return hip_pool_free(a, NULL, false); /* a memory pool's block: back to its pool (ROCm) */
   if (host != (a->kind == HIP_MEM_HOST))
     fprintf(stderr, "lanelab: hip: note: %s: %p is %s, which HIP documents freeing with %s; freed, as ROCm's runtime "
                     "frees any HIP allocation through either call (CUDA's %s refuses it)\n",
@@ -259,23 +260,14 @@ hipError_t hipFree(void *ptr) {
 hipError_t hip_dev_alloc(void **ptr, size_t size, const char *fn) { return dev_alloc(ptr, size, fn); }
 hipError_t hip_dev_free(void *ptr, const char *fn) { return dev_free(ptr, fn); }
 
-hipError_t hipMallocAsync(void **ptr, size_t size, hipStream_t stream) {
-  HIP_BEGIN();
-  if (!hip_stream_valid(stream)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "not a stream"));
-  if (hip_capturing(stream)) return hip_done(hip_capture_alloc(stream, ptr, size)); /* a graph's allocation */
-  hipError_t c = hip_capture_refuse(stream, __func__);
-  if (c != hipSuccess) return hip_done(c);
-  return hip_done(dev_alloc(ptr, size, __func__));
+void hip_alloc_adopt(uint64_t addr, size_t size, const char *name, struct ihipMemPoolHandle_t *pool) {
+  hip_alloc r = {.addr = addr, .size = size, .kind = HIP_MEM_DEVICE, .pool = pool};
+  snprintf(r.name, sizeof r.name, "%s", name);
+  if (hip_g.initcheck) r.init = ll_xcalloc((size + 7) / 8, 1);
+  alloc_add(r);
 }
 
-hipError_t hipFreeAsync(void *ptr, hipStream_t stream) {
-  HIP_BEGIN();
-  if (!hip_stream_valid(stream)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "not a stream"));
-  if (hip_capturing(stream)) return hip_done(hip_capture_free(stream, ptr, __func__));
-  hipError_t c = hip_capture_refuse(stream, __func__);
-  if (c != hipSuccess) return hip_done(c);
-  return hip_done(dev_free(ptr, __func__));
-}
+void hip_alloc_forget(hip_alloc *a) { alloc_remove(a); }
 
 /* ---- host-pinned, managed and registered memory -----------------------------------------------*/
 static hipError_t host_alloc(void **ptr, size_t size, hip_mem_kind kind, unsigned flags, const char *fn) {

@@ -552,7 +552,8 @@ hipError_t hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int id) {
   case hipDeviceAttributePhysicalMultiProcessorCount: v = p.multiProcessorCount; break;
   case hipDeviceAttributeFineGrainSupport: v = 1; break;
   case hipDeviceAttributeImageSupport: v = 0; break;
-  case hipDeviceAttributeMemoryPoolsSupported: v = 0; break;
+  case hipDeviceAttributeMemoryPoolsSupported: v = 1; break; /* hip_pool.c */
+  case hipDeviceAttributeMemoryPoolSupportedHandleTypes: v = hipMemHandleTypeNone; break; /* no pool is exported */
   case hipDeviceAttributeVirtualMemoryManagementSupported: v = 0; break;
   default:
     return hip_done(hip_complain(__func__, hipErrorNotSupported,
@@ -567,6 +568,7 @@ hipError_t hipDeviceSynchronize(void) {
   HIP_BEGIN();
   hipError_t c = hip_capture_sync(__func__, hipErrorStreamCaptureUnsupported); /* hip_graph.c */
   if (c != hipSuccess) return hip_done(c);
+  hip_pool_release_freed(); /* ROCm trims the memory pools after the device's work */
   return hip_done(hip_sync_point());
 }
 
@@ -579,6 +581,7 @@ hipError_t hipDeviceReset(void) {
     return hip_g.inited ? hip_g.init_err : hipSuccess;
   }
   hip_graph_reset(); /* before the memory: graphs give back the allocations they own */
+  hip_pool_reset();
   hip_memory_reset();
   hip_code_reset();
   rt_close(hip_g.dev);

@@ -84,6 +84,7 @@ hipError_t hipStreamDestroy(hipStream_t s) {
   for (size_t i = 0; s && i < nstreams; i++)
     if (streams[i] == s) {
       hip_capture_drop(s); /* a capture it had ends with it */
+      hip_pool_forget_stream(s);
       free(s);
       streams[i] = streams[--nstreams];
       return hip_done(hipSuccess);
@@ -101,6 +102,7 @@ hipError_t hipStreamSynchronize(hipStream_t s) {
   STREAM_CHECK(s);
   hipError_t c = hip_capture_ongoing(s, __func__);
   if (c != hipSuccess) return hip_done(c);
+  hip_pool_release_freed(); /* ROCm trims the memory pools after the stream's work */
   return hip_done(hip_sync_point());
 }
 
@@ -121,7 +123,10 @@ hipError_t hipStreamWaitEvent(hipStream_t s, hipEvent_t e, unsigned int flags) {
   if (flags) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags must be 0, got %u", flags));
   /* an event recorded into a capture: the stream's next work depends on the event's point in the
    * graph, the stream joining the capture (hip_graph.c) */
-  return hip_done(hip_capture_wait(s, e, __func__));
+  hipError_t c = hip_capture_wait(s, e, __func__);
+  /* a memory pool's blocks the event's stream may reuse, the waiting stream may too (ROCm) */
+  if (c == hipSuccess && e->recorded && !hip_capturing(s)) hip_pool_wait(e->stream, s);
+  return hip_done(c);
 }
 
 hipError_t hipStreamGetFlags(hipStream_t s, unsigned int *flags) {
@@ -267,6 +272,7 @@ hipError_t hipEventSynchronize(hipEvent_t e) {
   if (!event_valid(e)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not an event", (void *)e));
   hipError_t c = hip_capture_event_use(e, __func__);
   if (c == hipSuccess && hip_stream_valid(e->stream)) c = hip_capture_ongoing(e->stream, __func__);
+  if (c == hipSuccess) hip_pool_release_freed(); /* as hipStreamSynchronize */
   return hip_done(c != hipSuccess ? c : hip_sync_point());
 }
 

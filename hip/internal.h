@@ -66,6 +66,7 @@ typedef struct hip_alloc {
   bool owned;                  /* the runtime's own: a __managed__ variable's storage (not a leak, not freed) */
   struct hip_adv *adv;         /* hipMemAdvise/hipMemPrefetchAsync per 4 KiB page, made at the first (hip_memory.c) */
   unsigned id;                 /* HIP_POINTER_ATTRIBUTE_BUFFER_ID: 1, 2, ... in allocation order, never reused */
+  struct ihipMemPoolHandle_t *pool; /* a memory pool's block (hip_pool.c): its free returns it there */
 } hip_alloc;
 
 /* a program's launches: each wave may issue 2^32 instructions before its launch stops as one that
@@ -207,6 +208,21 @@ hipError_t hip_set(void *dst, const void *pattern, size_t esize, size_t count, c
 hipError_t hip_dev_alloc(void **ptr, size_t size, const char *fn);
 hipError_t hip_dev_free(void *ptr, const char *fn);
 void hip_mark_unwritten(uint64_t addr, size_t n);
+/* a memory pool's block [addr, addr+size) of device memory enters the allocation table as an
+ * allocation of that pool (its bytes unwritten for initcheck), and leaves it */
+void hip_alloc_adopt(uint64_t addr, size_t size, const char *name, struct ihipMemPoolHandle_t *pool);
+void hip_alloc_forget(hip_alloc *a);
+
+/* ---- memory pools (hip_pool.c) ----------------------------------------------------------------
+ * hip_pool_free: a pool allocation (a->pool) goes back to its pool, freed on stream s (on_stream)
+ * or by hipFree. hip_pool_release_freed: a synchronizing call's trim of every pool to its release
+ * threshold. hip_pool_wait: hipStreamWaitEvent (the waiting stream may reuse what the event's
+ * stream may). hip_pool_forget_stream: hipStreamDestroy. hip_pool_reset: hipDeviceReset. */
+hipError_t hip_pool_free(hip_alloc *a, hipStream_t s, bool on_stream);
+void hip_pool_release_freed(void);
+void hip_pool_wait(hipStream_t event_stream, hipStream_t wait_stream);
+void hip_pool_forget_stream(hipStream_t s);
+void hip_pool_reset(void);
 
 /* ---- graphs and stream capture (hip_graph.c) ---------------------------------------------------
  * A stream between hipStreamBeginCapture and hipStreamEndCapture records the operations issued to

@@ -4,30 +4,33 @@
 # are a test subject, never part of lanelab: give the location of a checkout (or of the snapshot's
 # files); nothing is copied into this repository.
 #
-#   mk/hip-tests.sh HIP_TESTS_DIR [--work DIR] [--arch gfx942|gfx950] [--timeout S] [DIR...]
+#   mk/hip-tests.sh HIP_TESTS_DIR [--work DIR] [--arch gfx942|gfx950] [--timeout S] [--only REGEX] [DIR...]
 #
 # For each unit folder (default: the ones docs/hip-runtime.md lists) every source that is a test
 # (not a compile-fail "negative" kernel, not a program with its own main) is compiled alone; the
 # ones that compile are linked with the suite's Catch2 main into WORK/bin/FOLDER; the code objects
 # the folder's CMake builds beside its tests (`hipcc --genco`, loaded with hipModuleLoad) are built
 # with `lanelab hipcc --genco` into WORK/run/FOLDER; every test case then runs in its own process
-# there (LANELAB_ARCH, a timeout). Test cases AMD itself disables on gfx942
+# there (LANELAB_ARCH, a timeout). --only keeps the sources whose file name matches an extended
+# regular expression (the folder's shared sources are always built). Test cases AMD itself disables on gfx942
 # Linux (catch/hipTestMain/config/config_amd_linux, preprocessed for gfx942) are counted apart.
 # Prints one line per folder and a total: sources compiled / failed, cases passed / failed /
 # disabled by AMD; WORK/log/FOLDER.cerr names each source's first compile error, WORK/log/FOLDER.res
 # each case's result and first failure line.
 set -u
-usage() { echo "usage: mk/hip-tests.sh HIP_TESTS_DIR [--work DIR] [--arch gfx942|gfx950] [--timeout S] [DIR...]" >&2; exit 2; }
+usage() { echo "usage: mk/hip-tests.sh HIP_TESTS_DIR [--work DIR] [--arch gfx942|gfx950] [--timeout S] [--only REGEX] [DIR...]" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 SRC=$1; shift
 C=$SRC/catch
 [ -d "$C/unit" ] && [ -d "$C/include" ] || { echo "hip-tests.sh: $SRC: no catch/unit and catch/include (a ROCm/hip-tests checkout?)" >&2; exit 2; }
-WORK=${TMPDIR:-/tmp}/lanelab-hip-tests; ARCH=gfx942; TMO=120; DIRS=()
+WORK=${TMPDIR:-/tmp}/lanelab-hip-tests; ARCH=gfx942; TMO=120; ONLY=; DIRS=()
 while [ $# -gt 0 ]; do
+  case $1 in --work|--arch|--timeout|--only) [ $# -ge 2 ] || usage;; esac
   case $1 in
     --work) WORK=$2; shift 2;;
     --arch) ARCH=$2; shift 2;;
     --timeout) TMO=$2; shift 2;;
+    --only) ONLY=$2; shift 2;;
     -*) usage;;
     *) DIRS+=("$1"); shift;;
   esac
@@ -73,6 +76,7 @@ for D in "${DIRS[@]}"; do
     grep -q "int main" "$f" && continue
     case $b in *_old.cc) [ -f "$U/${b%_old.cc}.cc" ] && continue;; esac # the older form of a test beside it: one of the two
     case " $common " in *" $b "*) continue;; esac
+    [ -z "$ONLY" ] || echo "$b" | grep -qE -- "$ONLY" || continue
     files+=("$b")
   done
   : > "$WORK/log/$D.cerr"

@@ -128,6 +128,24 @@ Test(programs, managed_variables, .timeout = 120) {
   clean_under_exec("managed_vars", "--initcheck --leakcheck", "managed_vars: counter 68, table ok",
                    "faults 0; racecheck not run; initcheck 0; leakcheck 0");
 }
+/* Stream-ordered memory pools: ROCm's reuse, trim and accounting rules worked by hand (the program
+ * checks); clean under every check; a reused block's old bytes are unwritten to initcheck; a block
+ * the pool gave back to the device faults as freed memory, named */
+Test(programs, memory_pools, .timeout = 120) {
+  passes_on_both_arches("memory_pools", NULL, "memory_pools: ok");
+  clean_under_exec("memory_pools", "--initcheck --leakcheck", "memory_pools: ok", "faults 0; racecheck not run; initcheck 0; leakcheck 0");
+  char *out, *at = marker_line("memory_pools", "MP_READ");
+  int rc = exec_prog("--initcheck", "memory_pools", "stale", &out);
+  cr_expect(rc == 1 && strstr(out, "memory_pools: stale block read") && strstr(out, "initcheck: ") && strstr(out, at) &&
+                strstr(out, "initcheck FOUND"),
+            "a reused block read before the program wrote it: exit %d:\n%s", rc, out);
+  free(out);
+  rc = exec_prog("", "memory_pools", "trimmed", &out);
+  cr_expect(rc == 1 && strstr(out, at) && strstr(out, "4-byte access to freed memory: offset 0 of 'memory pool block #1 (4096 bytes)'") &&
+                strstr(out, "memory_pools: after the launch hipErrorIllegalAddress"),
+            "a block the pool gave back: exit %d:\n%s", rc, out);
+  free(out), free(at);
+}
 Test(programs, template_ggl, .timeout = 120) { passes_on_both_arches("template_ggl", NULL, "template_ggl: ok"); }
 /* the vocabulary AMD's hip-tests use (device memcpy/memset, narrow shuffles, feature macros, wide
  * atomics, the occupancy templates, ROCm's errors for handles that are not streams or events) */
@@ -1322,7 +1340,7 @@ Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
                       "  hipGraphNode_t nd = nullptr; hipGraphAddMemFreeNode(&nd, g, nullptr, 0, p);\n"
                       "  hipGraphKernelNodeCopyAttributes(nd, nd);\n"
                       "  hipStreamWaitValue32(s, p, 1, 0, 0xffffffffu);\n"
-                      "  hipDeviceGetDefaultMemPool(&pool, 0); (void)ctx; hipProfilerStart(); hipDestroyTextureObject(tex); hipFreeArray(arr);\n"
+                      "  hipMemPoolImportFromShareableHandle(&pool, nullptr, hipMemHandleTypePosixFileDescriptor, 0); (void)ctx; hipProfilerStart(); hipDestroyTextureObject(tex); hipFreeArray(arr);\n"
                       "  HIP_ARRAY_DESCRIPTOR ad = {}; ad.Format = HIP_AD_FORMAT_FLOAT; ad.NumChannels = 1; hipArrayCreate(&arr, &ad);\n"
                       "  hip_Memcpy2D m2 = {}; m2.dstArray = arr; hipMemcpyParam2D(&m2); int tt = hipTextureType2D; (void)tt;\n"
                       "  (void)kp;\n  return 0;\n}\n";
@@ -1330,7 +1348,7 @@ Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
   rc = hipcc_run(&out, "", src, "-c -o %s/r.o", dir);
   cr_expect_eq(rc, 2, "exit %d:\n%s", rc, out);
   static const char *const named[] = {"hipGraphAddMemFreeNode", "hipGraphKernelNodeCopyAttributes", "hipStreamWaitValue32",
-                                      "hipDeviceGetDefaultMemPool", "hipProfilerStart", "hipDestroyTextureObject", "hipFreeArray",
+                                      "hipMemPoolImportFromShareableHandle", "hipProfilerStart", "hipDestroyTextureObject", "hipFreeArray",
                                       "hipArrayCreate", "hipMemcpyParam2D"};
   for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
     char *want = ll_fmt("does not provide %s:", named[i]);

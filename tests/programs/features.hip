@@ -58,6 +58,9 @@
 #define main features_managed_vars
 #include "features/managed_vars.hip"
 #undef main
+#define main features_memory_pools
+#include "features/memory_pools.hip"
+#undef main
 #define main features_module_load
 #include "features/module_load.hip"
 #undef main
@@ -102,7 +105,7 @@ int main(int argc, char **argv) {
   } parts[] = {PART(async_events), PART(constant_memory), PART(context_api), PART(device_assert), PART(device_printf),
                PART(device_math), PART(device_props_tile), PART(dynamic_shared),
                PART(faulting_kernel), PART(graphs), PART(grid_sync), PART(hip_tests_idioms), PART(host_device_memory), PART(ipc_handles),
-               PART(leaks_and_uaf), PART(managed_vars), PART(module_load), PART(occupancy), PART(pitched_3d),
+               PART(leaks_and_uaf), PART(managed_vars), PART(memory_pools), PART(module_load), PART(occupancy), PART(pitched_3d),
                PART(racy_shared), PART(reduction_streams), PART(runtime_compilation), PART(stack_limit), PART(template_ggl),
                PART(uninit_read)};
 #undef PART

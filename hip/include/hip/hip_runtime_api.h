@@ -1019,6 +1019,17 @@ hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height
 hipError_t hipMemAllocPitch(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInBytes, size_t height, unsigned int elementSizeBytes);
 hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipStream_t stream);
 hipError_t hipFreeAsync(void *dev_ptr, hipStream_t stream);
+hipError_t hipMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemPool_t mem_pool, hipStream_t stream);
+hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *mem_pool, int device);
+hipError_t hipDeviceGetMemPool(hipMemPool_t *mem_pool, int device);
+hipError_t hipDeviceSetMemPool(int device, hipMemPool_t mem_pool);
+hipError_t hipMemPoolCreate(hipMemPool_t *mem_pool, const hipMemPoolProps *pool_props);
+hipError_t hipMemPoolDestroy(hipMemPool_t mem_pool);
+hipError_t hipMemPoolTrimTo(hipMemPool_t mem_pool, size_t min_bytes_to_hold);
+hipError_t hipMemPoolSetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, void *value);
+hipError_t hipMemPoolGetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, void *value);
+hipError_t hipMemPoolSetAccess(hipMemPool_t mem_pool, const hipMemAccessDesc *desc_list, size_t count);
+hipError_t hipMemPoolGetAccess(hipMemAccessFlags *flags, hipMemPool_t mem_pool, hipMemLocation *location);
 hipError_t hipMemGetInfo(size_t *free, size_t *total);
 hipError_t hipMemPtrGetInfo(void *ptr, size_t *size);
 hipError_t hipMemGetAddressRange(hipDeviceptr_t *pbase, size_t *psize, hipDeviceptr_t dptr);
@@ -1291,14 +1302,11 @@ LL_HIP_REFUSED(hipDestroyExternalSemaphore, "interoperation with other graphics 
 LL_HIP_REFUSED(hipDestroySurfaceObject, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipDestroyTextureObject, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipDeviceGetByPCIBusId, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
-LL_HIP_REFUSED(hipDeviceGetDefaultMemPool, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
 LL_HIP_REFUSED(hipDeviceGetGraphMemAttribute, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
-LL_HIP_REFUSED(hipDeviceGetMemPool, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
 LL_HIP_REFUSED(hipDeviceGetPCIBusId, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
 LL_HIP_REFUSED(hipDeviceGetUuid, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
 LL_HIP_REFUSED(hipDeviceGraphMemTrim, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipDeviceSetGraphMemAttribute, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
-LL_HIP_REFUSED(hipDeviceSetMemPool, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
 LL_HIP_REFUSED(hipDrvGraphAddMemFreeNode, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipDrvGraphAddMemcpyNode, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipDrvGraphAddMemsetNode, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
@@ -1367,7 +1375,6 @@ LL_HIP_REFUSED(hipKernelNameRefByPtr, "not provided: the emulated device has no 
 LL_HIP_REFUSED(hipLaunchCooperativeKernelMultiDevice, "multi-device cooperative launches are not provided (the emulated system has one device; hipLaunchCooperativeKernel is)")
 LL_HIP_REFUSED(hipMalloc3DArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipMallocArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
-LL_HIP_REFUSED(hipMallocFromPoolAsync, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
 LL_HIP_REFUSED(hipMallocMipmappedArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipMemAddressFree, "virtual memory management is not provided")
 LL_HIP_REFUSED(hipMemAddressReserve, "virtual memory management is not provided")
@@ -1379,17 +1386,10 @@ LL_HIP_REFUSED(hipMemGetAllocationPropertiesFromHandle, "virtual memory manageme
 LL_HIP_REFUSED(hipMemImportFromShareableHandle, "virtual memory management is not provided")
 LL_HIP_REFUSED(hipMemMap, "virtual memory management is not provided")
 LL_HIP_REFUSED(hipMemMapArrayAsync, "virtual memory management is not provided")
-LL_HIP_REFUSED(hipMemPoolCreate, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
-LL_HIP_REFUSED(hipMemPoolDestroy, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
-LL_HIP_REFUSED(hipMemPoolExportPointer, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
-LL_HIP_REFUSED(hipMemPoolExportToShareableHandle, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
-LL_HIP_REFUSED(hipMemPoolGetAccess, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
-LL_HIP_REFUSED(hipMemPoolGetAttribute, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
-LL_HIP_REFUSED(hipMemPoolImportFromShareableHandle, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
-LL_HIP_REFUSED(hipMemPoolImportPointer, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
-LL_HIP_REFUSED(hipMemPoolSetAccess, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
-LL_HIP_REFUSED(hipMemPoolSetAttribute, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
-LL_HIP_REFUSED(hipMemPoolTrimTo, "memory pools are not provided; hipMallocAsync/hipFreeAsync use the default allocator")
+LL_HIP_REFUSED(hipMemPoolExportPointer, "a memory pool or its memory shared between processes: another process's memory is not modelled")
+LL_HIP_REFUSED(hipMemPoolExportToShareableHandle, "a memory pool or its memory shared between processes: another process's memory is not modelled")
+LL_HIP_REFUSED(hipMemPoolImportFromShareableHandle, "a memory pool or its memory shared between processes: another process's memory is not modelled")
+LL_HIP_REFUSED(hipMemPoolImportPointer, "a memory pool or its memory shared between processes: another process's memory is not modelled")
 LL_HIP_REFUSED(hipMemRelease, "virtual memory management is not provided")
 LL_HIP_REFUSED(hipMemRetainAllocationHandle, "virtual memory management is not provided")
 LL_HIP_REFUSED(hipMemSetAccess, "virtual memory management is not provided")
@@ -1487,6 +1487,9 @@ template <class T> static inline hipError_t hipMallocPitch(T **ptr, size_t *pitc
 }
 template <class T> static inline hipError_t hipMallocAsync(T **ptr, size_t size, hipStream_t stream) {
   return hipMallocAsync((void **)ptr, size, stream);
+}
+template <class T> static inline hipError_t hipMallocFromPoolAsync(T **ptr, size_t size, hipMemPool_t mem_pool, hipStream_t stream) {
+  return hipMallocFromPoolAsync((void **)ptr, size, mem_pool, stream);
 }
 // A symbol is named as itself (HIP_SYMBOL(x) is x on AMD, as in HIP's amd_hip_runtime.h); the
 // templates below take its address.
