@@ -140,7 +140,7 @@ static hipError_t dev_alloc(void **ptr, size_t size, const char *fn) {
 
 /* an allocation's memory given back and its record removed (device, managed or host-pinned) */
 static void release(hip_alloc *a) {
-  if (a->kind == HIP_MEM_DEVICE) {
+  if (!a->map) { /* the emulator's buffer (device memory but signal memory) */
     rt_free(hip_g.dev, a->addr);
   } else {
     rt_unmap_host(hip_g.dev, (void *)(uintptr_t)a->addr);
@@ -213,6 +213,8 @@ hipError_t hipMalloc(void **ptr, size_t size) {
   return hip_done(dev_alloc(ptr, size, __func__));
 }
 
+static hipError_t host_alloc(void **ptr, size_t size, hip_mem_kind kind, unsigned flags, const char *fn);
+
 hipError_t hipExtMallocWithFlags(void **ptr, size_t size, unsigned int flags) {
   HIP_BEGIN();
   if (flags > hipDeviceMallocContiguous)
@@ -220,6 +222,10 @@ hipError_t hipExtMallocWithFlags(void **ptr, size_t size, unsigned int flags) {
   /* ROCm/clr f9f995c: signal memory is one 8-byte word */
   if (flags == hipMallocSignalMemory && size != 8)
     return hip_done(hip_complain(__func__, hipErrorInvalidValue, "hipMallocSignalMemory allocates 8 bytes, not %zu", size));
+  /* signal memory is an HSA signal's value, which ROCm keeps where the host reads and writes it
+   * (fine-grained system memory; AMD's hip-tests set it with a host store): host memory the device
+   * sees at the same address, device memory to HIP's queries */
+  if (flags == hipMallocSignalMemory) return hip_done(host_alloc(ptr, size, HIP_MEM_DEVICE, flags, __func__));
   return hip_done(dev_alloc(ptr, size, __func__)); /* fine/coarse grain: one coherent memory here */
 }
 
@@ -390,6 +396,9 @@ hipError_t hipHostRegister(void *p, size_t size, unsigned int flags) {
   uint64_t a = (uint64_t)(uintptr_t)p;
   for (size_t i = 0; i < hip_g.nallocs; i++) {
     hip_alloc *x = &hip_g.allocs[i];
+    /* the same range again: ROCm registers it again without a check and keeps one entry for the
+     * address (ROCm/clr hip_memory.cpp ihipHostRegister, f9f995c); one hipHostUnregister ends it */
+    if (x->kind == HIP_MEM_REGISTERED && x->addr == a && x->size == size) return hip_done(hipSuccess);
     if (a < x->addr + x->size && x->addr < a + size)
       return hip_done(hip_complain(__func__, hipErrorHostMemoryAlreadyRegistered, "[%p, +%zu) overlaps %s at 0x%llx", p,
                                    size, kind_name(x->kind), (unsigned long long)x->addr));

@@ -392,6 +392,7 @@ static void fill_props(hipDeviceProp_t *p, emu_arch a) {
   p->cooperativeLaunch = 1; /* hipLaunchCooperativeKernel (hip_launch.c) */
   p->computeMode = 0;
   p->memPitch = 0x7fffffff;
+  p->totalConstMem = 0x7fffffff; /* ROCm: the largest allocation, capped at INT32_MAX (hip_device.cpp) */
   p->textureAlignment = 0;
   p->arch.hasGlobalInt32Atomics = p->arch.hasGlobalFloatAtomicExch = p->arch.hasSharedInt32Atomics = 1;
   p->arch.hasSharedFloatAtomicExch = p->arch.hasFloatAtomicAdd = p->arch.hasGlobalInt64Atomics = 1;
@@ -546,6 +547,7 @@ hipError_t hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int id) {
   case hipDeviceAttributePageableMemoryAccessUsesHostPageTables: v = 0; break; /* no pageable access at all */
   case hipDeviceAttributeDirectManagedMemAccessFromHost: v = 1; break;
   case hipDeviceAttributeMaxPitch: v = (int)p.memPitch; break;
+  case hipDeviceAttributeTotalConstantMemory: v = (int)p.totalConstMem; break;
   case hipDeviceAttributeIsLargeBar: v = p.isLargeBar; break;
   case hipDeviceAttributeHostNativeAtomicSupported: v = p.hostNativeAtomicSupported; break;
   case hipDeviceAttributeStreamPrioritiesSupported: v = 0; break;
@@ -553,6 +555,7 @@ hipError_t hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int id) {
   case hipDeviceAttributeFineGrainSupport: v = 1; break;
   case hipDeviceAttributeImageSupport: v = 0; break;
   case hipDeviceAttributeMemoryPoolsSupported: v = 1; break; /* hip_pool.c */
+  case hipDeviceAttributeCanUseStreamWaitValue: v = 1; break; /* hip_stream.c */
   case hipDeviceAttributeMemoryPoolSupportedHandleTypes: v = hipMemHandleTypeNone; break; /* no pool is exported */
   case hipDeviceAttributeVirtualMemoryManagementSupported: v = 0; break;
   default:

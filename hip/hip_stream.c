@@ -295,3 +295,75 @@ hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) {
   *ms = (float)((stop->t - start->t) * 1e3);
   return hip_done(hipSuccess);
 }
+
+/* ---- stream memory operations ----------------------------------------------------------------
+ * ROCm's checks (ROCm/clr hipamd/src/hip_stream_ops.cpp, f9f995c): a NULL pointer or one in no
+ * allocation hipErrorInvalidValue, a handle that is not a stream hipErrorContextIsDestroyed, a
+ * wait's unknown comparison hipErrorInvalidValue; a write's flags are unused. The conditions are
+ * the barrier-value packets' (rocvirtual.cpp submitStreamOperation): Gte (v & mask) >= value, Eq
+ * (v & mask) == value, And (v & value & mask) != 0, Nor (~(v | value) & mask) != 0. The stream's
+ * earlier work is done when the call is made, so a wait whose condition holds then passes at
+ * once; one that does not would hold the stream until a later write, which this runtime (a
+ * stream's work runs when issued) cannot model: hipErrorNotSupported, said (docs/hip-runtime.md
+ * "Streams and events"). */
+static hipError_t stream_op(hipStream_t s, void *ptr, size_t n, const char *fn, void **host) {
+  if (!ptr) return hip_complain(fn, hipErrorInvalidValue, "ptr is NULL");
+  if (!hip_stream_valid(s)) return hip_stream_gone(fn, s);
+  hipError_t c = hip_capture_refuse(s, fn); /* not recorded into a graph */
+  if (c != hipSuccess) return c;
+  uint64_t a = (uint64_t)(uintptr_t)ptr;
+  if (!hip_alloc_find(a, n) || !(*host = hip_host_view(a, n)))
+    return hip_complain(fn, hipErrorInvalidValue, "%p: %zu bytes there are not in one HIP allocation", ptr, n);
+  return hipSuccess;
+}
+
+static hipError_t wait_value(hipStream_t s, void *ptr, uint64_t value, unsigned flags, uint64_t mask, size_t n,
+                             const char *fn) {
+  void *h = NULL;
+  hipError_t e = stream_op(s, ptr, n, fn, &h);
+  if (e != hipSuccess) return e;
+  uint64_t v = 0;
+  memcpy(&v, h, n);
+  bool ok;
+  switch (flags) {
+  case hipStreamWaitValueGte: ok = (v & mask) >= value; break;
+  case hipStreamWaitValueEq: ok = (v & mask) == value; break;
+  case hipStreamWaitValueAnd: ok = (v & value & mask) != 0; break;
+  case hipStreamWaitValueNor: ok = (~(v | value) & mask) != 0; break;
+  default: return hip_complain(fn, hipErrorInvalidValue, "flags %u: not hipStreamWaitValueGte, Eq, And or Nor", flags);
+  }
+  if (!ok)
+    return hip_complain(fn, hipErrorNotSupported,
+                        "the value at %p (0x%llx) does not meet the condition now, so the stream would wait for a "
+                        "later write; this runtime runs a stream's work when it is issued and cannot hold a stream",
+                        ptr, (unsigned long long)v);
+  return hipSuccess;
+}
+
+static hipError_t write_value(hipStream_t s, void *ptr, uint64_t value, size_t n, const char *fn) {
+  void *h = NULL;
+  hipError_t e = stream_op(s, ptr, n, fn, &h);
+  if (e != hipSuccess) return e;
+  memcpy(h, &value, n);
+  hip_mark_written((uint64_t)(uintptr_t)ptr, n);
+  return hipSuccess;
+}
+
+hipError_t hipStreamWaitValue32(hipStream_t stream, void *ptr, uint32_t value, unsigned int flags, uint32_t mask) {
+  HIP_BEGIN();
+  return hip_done(wait_value(stream, ptr, value, flags, mask, 4, __func__));
+}
+hipError_t hipStreamWaitValue64(hipStream_t stream, void *ptr, uint64_t value, unsigned int flags, uint64_t mask) {
+  HIP_BEGIN();
+  return hip_done(wait_value(stream, ptr, value, flags, mask, 8, __func__));
+}
+hipError_t hipStreamWriteValue32(hipStream_t stream, void *ptr, uint32_t value, unsigned int flags) {
+  HIP_BEGIN();
+  (void)flags;
+  return hip_done(write_value(stream, ptr, value, 4, __func__));
+}
+hipError_t hipStreamWriteValue64(hipStream_t stream, void *ptr, uint64_t value, unsigned int flags) {
+  HIP_BEGIN();
+  (void)flags;
+  return hip_done(write_value(stream, ptr, value, 8, __func__));
+}

@@ -146,6 +146,12 @@ Test(programs, memory_pools, .timeout = 120) {
             "a block the pool gave back: exit %d:\n%s", rc, out);
   free(out), free(at);
 }
+/* Stream memory operations: writes a kernel reads (initcheck counts them written), each wait
+ * comparison's formula, a wait that would hold the stream refused with its reason */
+Test(programs, stream_values, .timeout = 120) {
+  passes_on_both_arches("stream_values", NULL, "stream_values: ok");
+  clean_under_exec("stream_values", "--initcheck --leakcheck", "stream_values: ok", "faults 0; racecheck not run; initcheck 0; leakcheck 0");
+}
 Test(programs, template_ggl, .timeout = 120) { passes_on_both_arches("template_ggl", NULL, "template_ggl: ok"); }
 /* the vocabulary AMD's hip-tests use (device memcpy/memset, narrow shuffles, feature macros, wide
  * atomics, the occupancy templates, ROCm's errors for handles that are not streams or events) */
@@ -1339,7 +1345,7 @@ Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
                       "  hipGraphInstantiate(&ge, g, nullptr, nullptr, 0);\n  hipGraphLaunch(ge, s);\n"
                       "  hipGraphNode_t nd = nullptr; hipGraphAddMemFreeNode(&nd, g, nullptr, 0, p);\n"
                       "  hipGraphKernelNodeCopyAttributes(nd, nd);\n"
-                      "  hipStreamWaitValue32(s, p, 1, 0, 0xffffffffu);\n"
+                      "  hipExtStreamCreateWithCUMask(&s, 1, nullptr);\n"
                       "  hipMemPoolImportFromShareableHandle(&pool, nullptr, hipMemHandleTypePosixFileDescriptor, 0); (void)ctx; hipProfilerStart(); hipDestroyTextureObject(tex); hipFreeArray(arr);\n"
                       "  HIP_ARRAY_DESCRIPTOR ad = {}; ad.Format = HIP_AD_FORMAT_FLOAT; ad.NumChannels = 1; hipArrayCreate(&arr, &ad);\n"
                       "  hip_Memcpy2D m2 = {}; m2.dstArray = arr; hipMemcpyParam2D(&m2); int tt = hipTextureType2D; (void)tt;\n"
@@ -1347,7 +1353,7 @@ Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
   cr_assert(ll_write_file_atomic(src, text3, strlen(text3), &e), "%s", e.msg);
   rc = hipcc_run(&out, "", src, "-c -o %s/r.o", dir);
   cr_expect_eq(rc, 2, "exit %d:\n%s", rc, out);
-  static const char *const named[] = {"hipGraphAddMemFreeNode", "hipGraphKernelNodeCopyAttributes", "hipStreamWaitValue32",
+  static const char *const named[] = {"hipGraphAddMemFreeNode", "hipGraphKernelNodeCopyAttributes", "hipExtStreamCreateWithCUMask",
                                       "hipMemPoolImportFromShareableHandle", "hipProfilerStart", "hipDestroyTextureObject", "hipFreeArray",
                                       "hipArrayCreate", "hipMemcpyParam2D"};
   for (size_t i = 0; i < sizeof named / sizeof *named; i++) {

@@ -82,6 +82,9 @@
 #define main features_stack_limit
 #include "features/stack_limit.hip"
 #undef main
+#define main features_stream_values
+#include "features/stream_values.hip"
+#undef main
 #define main features_template_ggl
 #include "features/template_ggl.hip"
 #undef main
@@ -106,7 +109,7 @@ int main(int argc, char **argv) {
                PART(device_math), PART(device_props_tile), PART(dynamic_shared),
                PART(faulting_kernel), PART(graphs), PART(grid_sync), PART(hip_tests_idioms), PART(host_device_memory), PART(ipc_handles),
                PART(leaks_and_uaf), PART(managed_vars), PART(memory_pools), PART(module_load), PART(occupancy), PART(pitched_3d),
-               PART(racy_shared), PART(reduction_streams), PART(runtime_compilation), PART(stack_limit), PART(template_ggl),
+               PART(racy_shared), PART(reduction_streams), PART(runtime_compilation), PART(stack_limit), PART(stream_values), PART(template_ggl),
                PART(uninit_read)};
 #undef PART
   for (const auto &p : parts)

@@ -1019,6 +1019,15 @@ hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height
 hipError_t hipMemAllocPitch(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInBytes, size_t height, unsigned int elementSizeBytes);
 hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipStream_t stream);
 hipError_t hipFreeAsync(void *dev_ptr, hipStream_t stream);
+/* stream memory operations (hip_stream.c); the wait's comparisons, as HIP defines them */
+#define hipStreamWaitValueGte 0x0
+#define hipStreamWaitValueEq 0x1
+#define hipStreamWaitValueAnd 0x2
+#define hipStreamWaitValueNor 0x3
+hipError_t hipStreamWaitValue32(hipStream_t stream, void *ptr, uint32_t value, unsigned int flags, uint32_t mask LL_HIP_DEFAULT(0xFFFFFFFFu));
+hipError_t hipStreamWaitValue64(hipStream_t stream, void *ptr, uint64_t value, unsigned int flags, uint64_t mask LL_HIP_DEFAULT(0xFFFFFFFFFFFFFFFFull));
+hipError_t hipStreamWriteValue32(hipStream_t stream, void *ptr, uint32_t value, unsigned int flags);
+hipError_t hipStreamWriteValue64(hipStream_t stream, void *ptr, uint64_t value, unsigned int flags);
 hipError_t hipMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemPool_t mem_pool, hipStream_t stream);
 hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *mem_pool, int device);
 hipError_t hipDeviceGetMemPool(hipMemPool_t *mem_pool, int device);
@@ -1422,12 +1431,8 @@ LL_HIP_REFUSED(hipProfilerStart, "there is no profiler to start or stop")
 LL_HIP_REFUSED(hipProfilerStop, "there is no profiler to start or stop")
 LL_HIP_REFUSED(hipSetValidDevices, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
 LL_HIP_REFUSED(hipSignalExternalSemaphoresAsync, "interoperation with other graphics and compute APIs is not provided")
-LL_HIP_REFUSED(hipStreamBatchMemOp, "stream memory operations are not provided")
+LL_HIP_REFUSED(hipStreamBatchMemOp, "batched stream memory operations are not provided; hipStreamWaitValue32/64 and hipStreamWriteValue32/64 are")
 LL_HIP_REFUSED(hipStreamBeginCaptureToGraph, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
-LL_HIP_REFUSED(hipStreamWaitValue32, "stream memory operations are not provided")
-LL_HIP_REFUSED(hipStreamWaitValue64, "stream memory operations are not provided")
-LL_HIP_REFUSED(hipStreamWriteValue32, "stream memory operations are not provided")
-LL_HIP_REFUSED(hipStreamWriteValue64, "stream memory operations are not provided")
 LL_HIP_REFUSED(hipTexObjectCreate, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipTexObjectDestroy, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipTexObjectGetResourceDesc, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")

@@ -369,6 +369,12 @@ int main(int argc, char **argv) {
   int cma = 0;
   HIP_CHECK(hipDeviceGetAttribute(&cma, hipDeviceAttributeConcurrentManagedAccess, 0));
   EXPECT(cma == 1, "concurrent managed access %d", cma);
+  // the constant memory figure: ROCm's largest allocation capped at INT32_MAX, in both forms
+  int tcm = 0;
+  HIP_CHECK(hipDeviceGetAttribute(&tcm, hipDeviceAttributeTotalConstantMemory, 0));
+  hipDeviceProp_t tprop;
+  HIP_CHECK(hipGetDeviceProperties(&tprop, 0));
+  EXPECT(tcm == 2147483647 && tprop.totalConstMem == 2147483647u, "total constant memory %d / %zu", tcm, tprop.totalConstMem);
   char *mm;
   const size_t pg = 4096;
   HIP_CHECK(hipMallocManaged((void **)&mm, 3 * pg, hipMemAttachGlobal));
