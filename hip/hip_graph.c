@@ -49,6 +49,8 @@ struct hipGraphNode {
   void *user;
   hipEvent_t event;
   struct ihipGraph *child;
+  /* memory allocation node: its parameters as added (a capture's: the default pool's, device 0) */
+  hipMemAllocNodeParams ap;
 };
 
 /* references a graph or an executable graph holds on user objects (hipGraphRetainUserObject) */
@@ -109,24 +111,60 @@ typedef struct {
 } cap_event;
 static cap_event *cevs;
 static size_t ncevs;
-/* memory a capture allocated (hipMallocAsync): every copy of its allocation node, in graphs and
- * executable graphs, holds a reference; the last one gone frees it */
+/* Graph memory: what an allocation node allocates (hipGraphAddMemAllocNode, or hipMallocAsync
+ * during a capture). Its address is fixed when the node is made and the buffer lives while any copy
+ * of the node, in graphs and executable graphs, holds a reference, or while it is allocated (its
+ * allocation node ran and neither a free node nor the program freed it since). The device's graph
+ * memory figures (hipDeviceGetGraphMemAttribute) count it as ROCm's graph memory pool does: in use
+ * from the allocation node's run to its free, then idle until a synchronizing call or
+ * hipDeviceGraphMemTrim gives the idle bytes back; an allocation that runs again takes idle bytes
+ * first (docs/hip-runtime.md "Graphs and stream capture"). */
 typedef struct {
   void *p;
+  size_t size;
   int refs;
+  bool active;    /* allocated: its node ran, and no free since */
+  bool free_node; /* a free node names it (hipGraphAddMemFreeNode accepts one) */
 } graph_mem;
 static graph_mem *gmems;
 static size_t ngmems;
+static uint64_t gm_used, gm_used_high, gm_idle, gm_reserved_high;
 static graph_mem *gmem_of(const void *p) {
-  for (size_t i = 0; i < ngmems; i++)
+  for (size_t i = 0; p && i < ngmems; i++)
     if (gmems[i].p == p) return &gmems[i];
   return NULL;
 }
+static void gmem_new(void *p, size_t size) {
+  gmems = ll_xrealloc(gmems, (ngmems + 1) * sizeof *gmems);
+  gmems[ngmems++] = (graph_mem){.p = p, .size = size, .refs = 1};
+}
 static void gmem_unref(void *p) {
   graph_mem *m = gmem_of(p);
-  if (!m || --m->refs > 0) return;
+  if (!m || --m->refs > 0 || m->active) return; /* allocated: the program's until it frees it */
+  *m = gmems[--ngmems]; /* first: hip_dev_free asks whether it is a graph's */
   hip_dev_free(p, "a graph's memory");
+}
+static void gmem_run_alloc(graph_mem *m) {
+  if (m->active) return;
+  m->active = true;
+  uint64_t take = gm_idle < m->size ? gm_idle : m->size;
+  gm_idle -= take, gm_used += m->size;
+  if (gm_used > gm_used_high) gm_used_high = gm_used;
+  if (gm_used + gm_idle > gm_reserved_high) gm_reserved_high = gm_used + gm_idle;
+}
+static void gmem_run_free(graph_mem *m) {
+  if (!m->active) return;
+  m->active = false;
+  gm_used -= m->size, gm_idle += m->size;
+}
+void hip_graph_mem_trim(void) { gm_idle = 0; }
+bool hip_graph_mem_free(void *p) {
+  graph_mem *m = gmem_of(p);
+  if (!m) return false;
+  gmem_run_free(m);
+  if (m->refs > 0) return true; /* the graph's still: its next run allocates it again */
   *m = gmems[--ngmems];
+  return false; /* no graph holds it: the caller frees the buffer */
 }
 
 static bool graph_valid(hipGraph_t g) {
@@ -449,8 +487,9 @@ hipError_t hip_capture_alloc(hipStream_t s, void **ptr, size_t size) {
   if (e != hipSuccess || !*ptr) return e; /* a zero-byte allocation is NULL, as hipMalloc's */
   struct hipGraphNode *x = cap_node(s, HG_ALLOC);
   x->dst = *ptr, x->n = size;
-  gmems = ll_xrealloc(gmems, (ngmems + 1) * sizeof *gmems);
-  gmems[ngmems++] = (graph_mem){.p = *ptr, .refs = 1};
+  x->ap = (hipMemAllocNodeParams){.poolProps = {.allocType = hipMemAllocationTypePinned, .location = {hipMemLocationTypeDevice, 0}},
+                                  .bytesize = size, .dptr = *ptr};
+  gmem_new(*ptr, size);
   return hipSuccess;
 }
 hipError_t hip_capture_free(hipStream_t s, void *ptr, const char *fn) {
@@ -458,6 +497,7 @@ hipError_t hip_capture_free(hipStream_t s, void *ptr, const char *fn) {
   for (size_t i = 0; ptr && i < g->n; i++)
     if (g->nodes[i]->kind == HG_ALLOC && g->nodes[i]->dst == ptr) {
       cap_node(s, HG_FREE)->dst = ptr;
+      gmem_of(ptr)->free_node = true;
       return hipSuccess;
     }
   cap_of(s)->root->status = hipStreamCaptureStatusInvalidated;
@@ -1668,13 +1708,119 @@ hipError_t hipGraphLaunch(hipGraphExec_t x, hipStream_t s) {
         e = hip_complain(__func__, hipErrorInvalidHandle, "node %zu names event %p, destroyed since", i, (void *)n->event);
       else if (n->kind == HG_EVENT) hip_event_mark(n->event);
       break;
-    case HG_ALLOC: hip_mark_unwritten((uint64_t)(uintptr_t)n->dst, n->n); break; /* fresh memory at each launch */
-    case HG_FREE: /* the memory stays the graph's for its next launch */
+    case HG_ALLOC: /* fresh memory at each launch */
+      gmem_run_alloc(gmem_of(n->dst));
+      hip_mark_unwritten((uint64_t)(uintptr_t)n->dst, n->n);
+      break;
+    case HG_FREE: gmem_run_free(gmem_of(n->dst)); break; /* the address stays the graph's for its next launch */
     case HG_CHILD: /* inlined by instantiate */
     case HG_EMPTY: break;
     }
   }
   return hip_done(e);
+}
+
+/* ---- graph memory nodes (ROCm/clr hip_graph.cpp, f9f995c: each check read there) ----------------*/
+hipError_t hipGraphAddMemAllocNode(hipGraphNode_t *pNode, hipGraph_t g, const hipGraphNode_t *deps, size_t ndeps,
+                                   hipMemAllocNodeParams *p) {
+  HIP_BEGIN();
+  if (!pNode || !g || (ndeps && !deps) || !p)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pGraphNode, graph or pNodeParams is NULL, or the dependencies are"));
+  if (!p->bytesize || p->poolProps.allocType != hipMemAllocationTypePinned || p->poolProps.location.type != hipMemLocationTypeDevice ||
+      p->poolProps.location.id != 0) {
+    p->dptr = NULL;
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "bytesize %zu, allocType %d, location (type %d, id %d): "
+                                 "pinned memory of at least a byte on device 0", p->bytesize, (int)p->poolProps.allocType,
+                                 (int)p->poolProps.location.type, p->poolProps.location.id));
+  }
+  struct hipGraphNode tmp = {0};
+  hipError_t e = graph_valid(g) ? deps_ok(g, deps, ndeps, __func__)
+                                : hip_complain(__func__, hipErrorInvalidValue, "%p is not a graph", (void *)g);
+  void *ptr = NULL;
+  if (e == hipSuccess) e = hip_dev_alloc(&ptr, p->bytesize, __func__);
+  if (e != hipSuccess) return hip_done(e);
+  tmp.dst = ptr, tmp.n = p->bytesize, tmp.ap = *p, tmp.ap.dptr = ptr;
+  p->dptr = ptr;
+  gmem_new(ptr, p->bytesize);
+  return hip_done(add_node(pNode, g, deps, ndeps, HG_ALLOC, &tmp, hipSuccess, __func__));
+}
+
+/* a free node for memory an allocation node made that no free node names yet (ROCm) */
+hipError_t hipGraphAddMemFreeNode(hipGraphNode_t *pNode, hipGraph_t g, const hipGraphNode_t *deps, size_t ndeps, void *dev_ptr) {
+  HIP_BEGIN();
+  if (!pNode || !g || (ndeps && !deps) || (deps && !ndeps) || !dev_ptr)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pGraphNode, graph or dev_ptr is NULL, or the dependencies and their count disagree"));
+  graph_mem *m = gmem_of(dev_ptr);
+  if (!m || m->free_node)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%p is not memory of an allocation node that no free node names yet", dev_ptr));
+  struct hipGraphNode tmp = {0};
+  tmp.dst = dev_ptr;
+  hipError_t e = graph_valid(g) ? hipSuccess : hip_complain(__func__, hipErrorInvalidValue, "%p is not a graph", (void *)g);
+  e = add_node(pNode, g, deps, ndeps, HG_FREE, &tmp, e, __func__);
+  if (e == hipSuccess) m->free_node = true;
+  return hip_done(e);
+}
+
+hipError_t hipGraphMemAllocNodeGetParams(hipGraphNode_t node, hipMemAllocNodeParams *p) {
+  HIP_BEGIN();
+  if (!p) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pNodeParams is NULL"));
+  struct hipGraphNode *n = graph_node(node, HG_ALLOC, __func__);
+  if (!n) return hip_done(hipErrorInvalidValue);
+  *p = n->ap;
+  return hip_done(hipSuccess);
+}
+
+hipError_t hipGraphMemFreeNodeGetParams(hipGraphNode_t node, void *dev_ptr) {
+  HIP_BEGIN();
+  if (!dev_ptr) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "dev_ptr is NULL"));
+  struct hipGraphNode *n = graph_node(node, HG_FREE, __func__);
+  if (!n) return hip_done(hipErrorInvalidValue);
+  *(void **)dev_ptr = n->dst;
+  return hip_done(hipSuccess);
+}
+
+static hipError_t graph_mem_device(int device, const void *value, const char *fn) {
+  if (device != 0) return hip_complain(fn, hipErrorInvalidDevice, "device %d: the emulated device is 0", device);
+  if (!value) return hip_complain(fn, hipErrorInvalidValue, "value is NULL");
+  return hipSuccess;
+}
+
+hipError_t hipDeviceGetGraphMemAttribute(int device, hipGraphMemAttributeType attr, void *value) {
+  HIP_BEGIN();
+  hipError_t e = graph_mem_device(device, value, __func__);
+  if (e != hipSuccess) return hip_done(e);
+  uint64_t v;
+  switch (attr) {
+  case hipGraphMemAttrUsedMemCurrent: v = gm_used; break;
+  case hipGraphMemAttrUsedMemHigh: v = gm_used_high; break;
+  case hipGraphMemAttrReservedMemCurrent: v = gm_used + gm_idle; break;
+  case hipGraphMemAttrReservedMemHigh: v = gm_reserved_high; break;
+  default: return hip_done(hip_complain(__func__, hipErrorInvalidValue, "attribute %d is not a graph memory attribute", (int)attr));
+  }
+  memcpy(value, &v, sizeof v);
+  return hip_done(hipSuccess);
+}
+
+/* the high-water marks, reset to 0 only (ROCm: the pool's attributes of those names) */
+hipError_t hipDeviceSetGraphMemAttribute(int device, hipGraphMemAttributeType attr, void *value) {
+  HIP_BEGIN();
+  hipError_t e = graph_mem_device(device, value, __func__);
+  if (e != hipSuccess) return hip_done(e);
+  uint64_t v;
+  memcpy(&v, value, sizeof v);
+  if ((attr != hipGraphMemAttrUsedMemHigh && attr != hipGraphMemAttrReservedMemHigh) || v)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "attribute %d to %llu: only the high-water marks are set, "
+                                 "and only to 0", (int)attr, (unsigned long long)v));
+  if (attr == hipGraphMemAttrUsedMemHigh) gm_used_high = 0;
+  else gm_reserved_high = 0;
+  return hip_done(hipSuccess);
+}
+
+hipError_t hipDeviceGraphMemTrim(int device) {
+  HIP_BEGIN();
+  if (device != 0) return hip_done(hip_complain(__func__, hipErrorInvalidDevice, "device %d: the emulated device is 0", device));
+  hip_graph_mem_trim();
+  return hip_done(hipSuccess);
 }
 
 /* hipDeviceReset: every graph, executable graph and capture goes with the device's other resources
@@ -1683,4 +1829,6 @@ void hip_graph_reset(void) {
   while (ncaps) hip_capture_drop(caps[0].root->origin); /* their graphs too */
   while (ngraphs) graph_free(graphs[0]);
   while (nexecs) exec_release(execs[--nexecs]);
+  free(gmems); /* what is left is allocated memory, which hip_memory_reset frees with the rest */
+  gmems = NULL, ngmems = 0, gm_used = gm_used_high = gm_idle = gm_reserved_high = 0;
 }

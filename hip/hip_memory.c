@@ -171,6 +171,7 @@ static hipError_t dev_free(void *ptr, const char *fn) {
   if (a->kind == HIP_MEM_HOST || a->kind == HIP_MEM_REGISTERED)
     return hip_complain(fn, hipErrorInvalidValue, "%p is %s: free it with %s", ptr, kind_name(a->kind),
                         a->kind == HIP_MEM_HOST ? "hipHostFree" : "hipHostUnregister");
+  if (hip_graph_mem_free(ptr)) return hipSuccess; /* a graph's memory: its graph keeps the address */
   release(a);
   return hipSuccess;
 }
@@ -191,6 +192,7 @@ static hipError_t either_free(void *ptr, const char *fn, bool host) {
     return hip_complain(fn, hipErrorInvalidValue, "%p is %s: unregister it with hipHostUnregister", ptr, kind_name(a->kind));
   if (a->owned) return hip_complain(fn, hipErrorInvalidValue, "%p is the storage of %s, which the runtime owns", ptr, a->name);
   if (a->pool) return hip_pool_free(a, NULL, false); /* a memory pool's block: back to its pool (ROCm) */
+  if (hip_graph_mem_free(ptr)) return hipSuccess; /* a graph's memory: its graph keeps the address */
   if (host != (a->kind == HIP_MEM_HOST))
     fprintf(stderr, "lanelab: hip: note: %s: %p is %s, which HIP documents freeing with %s; freed, as ROCm's runtime "
                     "frees any HIP allocation through either call (CUDA's %s refuses it)\n",

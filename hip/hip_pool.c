@@ -190,6 +190,7 @@ hipError_t hip_pool_free(hip_alloc *a, hipStream_t s, bool on_stream) {
 
 void hip_pool_release_freed(void) {
   for (size_t i = 0; i < npools; i++) pool_trim(pools[i], pools[i]->threshold);
+  hip_graph_mem_trim(); /* ROCm's graph memory pool is one of the device's pools (threshold 0) */
 }
 
 void hip_pool_wait(hipStream_t event_stream, hipStream_t wait_stream) {

@@ -269,6 +269,12 @@ void hip_capture_drop(hipStream_t s);
 hipError_t hip_capture_wait(hipStream_t s, hipEvent_t e, const char *fn);
 /* hipEventRecord outside a capture, hipEventDestroy: the event no longer marks a capture's point */
 void hip_capture_forget_event(hipEvent_t e);
+/* Graph memory (an allocation node's): hip_graph_mem_free, the program's hipFree/hipFreeAsync of
+ * it: no longer allocated; true while a graph still holds it (the buffer stays), false otherwise
+ * (the caller frees the buffer; also for memory that is no graph's). hip_graph_mem_trim: the idle
+ * graph memory given back (a synchronizing call, hipDeviceGraphMemTrim). */
+bool hip_graph_mem_free(void *p);
+void hip_graph_mem_trim(void);
 /* hipDeviceReset: every graph, executable graph and capture freed */
 void hip_graph_reset(void);
 

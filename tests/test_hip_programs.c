@@ -152,6 +152,12 @@ Test(programs, stream_values, .timeout = 120) {
   passes_on_both_arches("stream_values", NULL, "stream_values: ok");
   clean_under_exec("stream_values", "--initcheck --leakcheck", "stream_values: ok", "faults 0; racecheck not run; initcheck 0; leakcheck 0");
 }
+/* Graph memory nodes: the allocation, kernel, copy and free nodes' results and the device's graph
+ * memory figures worked by hand (the program checks); clean under initcheck and leakcheck */
+Test(programs, graph_memory_nodes, .timeout = 120) {
+  passes_on_both_arches("graph_memory", NULL, "graph_memory: ok");
+  clean_under_exec("graph_memory", "--initcheck --leakcheck", "graph_memory: ok", "faults 0; racecheck not run; initcheck 0; leakcheck 0");
+}
 Test(programs, template_ggl, .timeout = 120) { passes_on_both_arches("template_ggl", NULL, "template_ggl: ok"); }
 /* the vocabulary AMD's hip-tests use (device memcpy/memset, narrow shuffles, feature macros, wide
  * atomics, the occupancy templates, ROCm's errors for handles that are not streams or events) */
@@ -1343,7 +1349,7 @@ Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
                       "  hipStreamBeginCapture(s, hipStreamCaptureModeGlobal);\n  k<<<1, 64, 0, s>>>(p);\n"
                       "  hipStreamIsCapturing(s, &st);\n  hipStreamEndCapture(s, &g);\n"
                       "  hipGraphInstantiate(&ge, g, nullptr, nullptr, 0);\n  hipGraphLaunch(ge, s);\n"
-                      "  hipGraphNode_t nd = nullptr; hipGraphAddMemFreeNode(&nd, g, nullptr, 0, p);\n"
+                      "  hipGraphNode_t nd = nullptr; hipStreamBeginCaptureToGraph(s, g, nullptr, nullptr, 0, hipStreamCaptureModeGlobal);\n"
                       "  hipGraphKernelNodeCopyAttributes(nd, nd);\n"
                       "  hipExtStreamCreateWithCUMask(&s, 1, nullptr);\n"
                       "  hipMemPoolImportFromShareableHandle(&pool, nullptr, hipMemHandleTypePosixFileDescriptor, 0); (void)ctx; hipProfilerStart(); hipDestroyTextureObject(tex); hipFreeArray(arr);\n"
@@ -1353,7 +1359,7 @@ Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
   cr_assert(ll_write_file_atomic(src, text3, strlen(text3), &e), "%s", e.msg);
   rc = hipcc_run(&out, "", src, "-c -o %s/r.o", dir);
   cr_expect_eq(rc, 2, "exit %d:\n%s", rc, out);
-  static const char *const named[] = {"hipGraphAddMemFreeNode", "hipGraphKernelNodeCopyAttributes", "hipExtStreamCreateWithCUMask",
+  static const char *const named[] = {"hipStreamBeginCaptureToGraph", "hipGraphKernelNodeCopyAttributes", "hipExtStreamCreateWithCUMask",
                                       "hipMemPoolImportFromShareableHandle", "hipProfilerStart", "hipDestroyTextureObject", "hipFreeArray",
                                       "hipArrayCreate", "hipMemcpyParam2D"};
   for (size_t i = 0; i < sizeof named / sizeof *named; i++) {

@@ -40,6 +40,9 @@
 #define main features_grid_sync
 #include "features/grid_sync.hip"
 #undef main
+#define main features_graph_memory
+#include "features/graph_memory.hip"
+#undef main
 #define main features_graphs
 #include "features/graphs.hip"
 #undef main
@@ -107,7 +110,7 @@ int main(int argc, char **argv) {
     int (*run)(int, char **);
   } parts[] = {PART(async_events), PART(constant_memory), PART(context_api), PART(device_assert), PART(device_printf),
                PART(device_math), PART(device_props_tile), PART(dynamic_shared),
-               PART(faulting_kernel), PART(graphs), PART(grid_sync), PART(hip_tests_idioms), PART(host_device_memory), PART(ipc_handles),
+               PART(faulting_kernel), PART(graph_memory), PART(graphs), PART(grid_sync), PART(hip_tests_idioms), PART(host_device_memory), PART(ipc_handles),
                PART(leaks_and_uaf), PART(managed_vars), PART(memory_pools), PART(module_load), PART(occupancy), PART(pitched_3d),
                PART(racy_shared), PART(reduction_streams), PART(runtime_compilation), PART(stack_limit), PART(stream_values), PART(template_ggl),
                PART(uninit_read)};

@@ -566,6 +566,19 @@ typedef struct hipMemAllocationProp {
     unsigned short usage;
   } allocFlags;
 } hipMemAllocationProp;
+typedef struct hipMemAllocNodeParams {
+  hipMemPoolProps poolProps;
+  const hipMemAccessDesc *accessDescs;
+  size_t accessDescCount;
+  size_t bytesize;
+  void *dptr;
+} hipMemAllocNodeParams;
+typedef enum hipGraphMemAttributeType {
+  hipGraphMemAttrUsedMemCurrent = 0,
+  hipGraphMemAttrUsedMemHigh = 1,
+  hipGraphMemAttrReservedMemCurrent = 2,
+  hipGraphMemAttrReservedMemHigh = 3,
+} hipGraphMemAttributeType;
 typedef enum hipMemPoolAttr {
   hipMemPoolReuseFollowEventDependencies = 0x1,
   hipMemPoolReuseAllowOpportunistic = 0x2,
@@ -1028,6 +1041,14 @@ hipError_t hipStreamWaitValue32(hipStream_t stream, void *ptr, uint32_t value, u
 hipError_t hipStreamWaitValue64(hipStream_t stream, void *ptr, uint64_t value, unsigned int flags, uint64_t mask LL_HIP_DEFAULT(0xFFFFFFFFFFFFFFFFull));
 hipError_t hipStreamWriteValue32(hipStream_t stream, void *ptr, uint32_t value, unsigned int flags);
 hipError_t hipStreamWriteValue64(hipStream_t stream, void *ptr, uint64_t value, unsigned int flags);
+/* graph memory nodes (hip_graph.c) */
+hipError_t hipGraphAddMemAllocNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, hipMemAllocNodeParams *pNodeParams);
+hipError_t hipGraphAddMemFreeNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, void *dev_ptr);
+hipError_t hipGraphMemAllocNodeGetParams(hipGraphNode_t node, hipMemAllocNodeParams *pNodeParams);
+hipError_t hipGraphMemFreeNodeGetParams(hipGraphNode_t node, void *dev_ptr);
+hipError_t hipDeviceGetGraphMemAttribute(int device, hipGraphMemAttributeType attr, void *value);
+hipError_t hipDeviceSetGraphMemAttribute(int device, hipGraphMemAttributeType attr, void *value);
+hipError_t hipDeviceGraphMemTrim(int device);
 hipError_t hipMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemPool_t mem_pool, hipStream_t stream);
 hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *mem_pool, int device);
 hipError_t hipDeviceGetMemPool(hipMemPool_t *mem_pool, int device);
@@ -1311,11 +1332,8 @@ LL_HIP_REFUSED(hipDestroyExternalSemaphore, "interoperation with other graphics 
 LL_HIP_REFUSED(hipDestroySurfaceObject, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipDestroyTextureObject, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipDeviceGetByPCIBusId, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
-LL_HIP_REFUSED(hipDeviceGetGraphMemAttribute, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipDeviceGetPCIBusId, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
 LL_HIP_REFUSED(hipDeviceGetUuid, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
-LL_HIP_REFUSED(hipDeviceGraphMemTrim, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
-LL_HIP_REFUSED(hipDeviceSetGraphMemAttribute, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipDrvGraphAddMemFreeNode, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipDrvGraphAddMemcpyNode, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipDrvGraphAddMemsetNode, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
@@ -1345,8 +1363,6 @@ LL_HIP_REFUSED(hipGetTextureReference, "arrays, textures and surfaces: image ins
 LL_HIP_REFUSED(hipGraphAddBatchMemOpNode, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphAddExternalSemaphoresSignalNode, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphAddExternalSemaphoresWaitNode, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
-LL_HIP_REFUSED(hipGraphAddMemAllocNode, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
-LL_HIP_REFUSED(hipGraphAddMemFreeNode, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphAddMemcpyNodeFromSymbol, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphAddMemcpyNodeToSymbol, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphAddNode, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
@@ -1368,8 +1384,6 @@ LL_HIP_REFUSED(hipGraphExternalSemaphoresWaitNodeSetParams, "this graph call is 
 LL_HIP_REFUSED(hipGraphKernelNodeCopyAttributes, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphKernelNodeGetAttribute, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphKernelNodeSetAttribute, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
-LL_HIP_REFUSED(hipGraphMemAllocNodeGetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
-LL_HIP_REFUSED(hipGraphMemFreeNodeGetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphMemcpyNodeSetParamsFromSymbol, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphMemcpyNodeSetParamsToSymbol, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipGraphNodeSetParams, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
