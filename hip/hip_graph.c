@@ -62,6 +62,7 @@ typedef struct uo_ref {
 struct ihipGraph {
   struct hipGraphNode **nodes; /* in the order they were added */
   size_t n;
+  bool instantiated;           /* hipGraphInstantiate made an executable graph of it (ever) */
   uo_ref *uo;
   size_t nuo;
 };
@@ -69,6 +70,7 @@ struct ihipGraph {
 struct hipGraphExec {
   struct hipGraphNode *nodes; /* copies in the order they run, child graphs inlined */
   size_t n;
+  bool auto_free;             /* hipGraphInstantiateFlagAutoFreeOnLaunch */
   uo_ref *uo;
   size_t nuo;
 };
@@ -1466,9 +1468,14 @@ hipError_t hipGraphReleaseUserObject(hipGraph_t graph, hipUserObject_t object, u
   return hip_done(hipSuccess);
 }
 
-static hipError_t instantiate(hipGraphExec_t *pExec, hipGraph_t g, const char *fn) {
+static hipError_t instantiate(hipGraphExec_t *pExec, hipGraph_t g, unsigned long long flags, const char *fn) {
   if (!pExec) return hip_complain(fn, hipErrorInvalidValue, "pGraphExec is NULL");
   if (!graph_valid(g)) return hip_complain(fn, hipErrorInvalidValue, "%p is not a graph", (void *)g);
+  /* ROCm/clr hip_graph.cpp ihipGraphInstantiate (f9f995c): a graph with memory nodes of its own is
+   * instantiated once */
+  for (size_t i = 0; g->instantiated && i < g->n; i++)
+    if (g->nodes[i]->kind == HG_ALLOC || g->nodes[i]->kind == HG_FREE)
+      return hip_complain(fn, hipErrorNotSupported, "graph %p has memory nodes and was instantiated before", (void *)g);
   struct hipGraphExec *x = ll_xcalloc(1, sizeof *x);
   /* the order among nodes the graph leaves unordered follows lanelab exec's --schedule, as the
    * order of waves does: adversarial the latest-added ready node first, random:SEED a drawn one
@@ -1483,6 +1490,8 @@ static hipError_t instantiate(hipGraphExec_t *pExec, hipGraph_t g, const char *f
   execs = ll_xrealloc(execs, (nexecs + 1) * sizeof *execs);
   execs[nexecs++] = x;
   uo_copy_refs(&x->uo, &x->nuo, g); /* it holds one reference on each user object g holds */
+  g->instantiated = true;
+  x->auto_free = flags & hipGraphInstantiateFlagAutoFreeOnLaunch;
   *pExec = x;
   return hipSuccess;
 }
@@ -1492,13 +1501,14 @@ hipError_t hipGraphInstantiate(hipGraphExec_t *pExec, hipGraph_t g, hipGraphNode
   HIP_BEGIN();
   if (pErrorNode) *pErrorNode = NULL;
   if (pLogBuffer && bufferSize) pLogBuffer[0] = 0;
-  return hip_done(instantiate(pExec, g, __func__));
+  return hip_done(instantiate(pExec, g, 0, __func__));
 }
 
 hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t *pExec, hipGraph_t g, unsigned long long flags) {
   HIP_BEGIN();
-  if (flags) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags 0x%llx: no instantiation flag is provided", flags));
-  return hip_done(instantiate(pExec, g, __func__));
+  if (flags & ~(unsigned long long)hipGraphInstantiateFlagAutoFreeOnLaunch)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags 0x%llx: only hipGraphInstantiateFlagAutoFreeOnLaunch is provided", flags));
+  return hip_done(instantiate(pExec, g, flags, __func__));
 }
 
 hipError_t hipGraphExecDestroy(hipGraphExec_t x) {
@@ -1665,16 +1675,16 @@ hipError_t hipGraphInstantiateWithParams(hipGraphExec_t *pExec, hipGraph_t g, hi
   HIP_BEGIN();
   if (!p) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "instantiateParams is NULL"));
   p->errNode_out = NULL;
-  if (p->flags & ~(unsigned long long)hipGraphInstantiateFlagUpload) {
+  if (p->flags & ~(unsigned long long)(hipGraphInstantiateFlagUpload | hipGraphInstantiateFlagAutoFreeOnLaunch)) {
     p->result_out = hipGraphInstantiateError;
-    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags 0x%llx: only hipGraphInstantiateFlagUpload is provided",
-                                 p->flags));
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "flags 0x%llx: only hipGraphInstantiateFlagUpload and "
+                                 "hipGraphInstantiateFlagAutoFreeOnLaunch are provided", p->flags));
   }
   if ((p->flags & hipGraphInstantiateFlagUpload) && !hip_stream_valid(p->uploadStream)) {
     p->result_out = hipGraphInstantiateError;
     return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "uploadStream %p is not a stream", (void *)p->uploadStream));
   }
-  hipError_t e = instantiate(pExec, g, __func__);
+  hipError_t e = instantiate(pExec, g, p->flags, __func__);
   p->result_out = e == hipSuccess ? hipGraphInstantiateSuccess : hipGraphInstantiateInvalidStructure;
   return hip_done(e);
 }
@@ -1687,6 +1697,10 @@ hipError_t hipGraphLaunch(hipGraphExec_t x, hipStream_t s) {
   if (!exec_valid(x)) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%p is not an executable graph", (void *)x));
   if (!hip_stream_valid(s)) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "%p is not a stream", (void *)s));
   hipError_t e = hip_capture_refuse(s, __func__); /* a graph launched into a capture (a child graph) */
+  /* hipGraphInstantiateFlagAutoFreeOnLaunch: what the last run allocated and nothing freed is freed
+   * first (ROCm's GraphExec launch), and allocated again by its node */
+  for (size_t i = 0; x->auto_free && e == hipSuccess && i < x->n; i++)
+    if (x->nodes[i].kind == HG_ALLOC) gmem_run_free(gmem_of(x->nodes[i].dst));
   for (size_t i = 0; i < x->n && e == hipSuccess; i++) {
     struct hipGraphNode *n = &x->nodes[i];
     if (hip_g.pending != hipSuccess) break; /* the queue faulted: nothing more runs */
@@ -1806,11 +1820,11 @@ hipError_t hipDeviceSetGraphMemAttribute(int device, hipGraphMemAttributeType at
   HIP_BEGIN();
   hipError_t e = graph_mem_device(device, value, __func__);
   if (e != hipSuccess) return hip_done(e);
+  if (attr != hipGraphMemAttrUsedMemHigh && attr != hipGraphMemAttrReservedMemHigh) /* before value is read */
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "attribute %d: only the high-water marks are set", (int)attr));
   uint64_t v;
   memcpy(&v, value, sizeof v);
-  if ((attr != hipGraphMemAttrUsedMemHigh && attr != hipGraphMemAttrReservedMemHigh) || v)
-    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "attribute %d to %llu: only the high-water marks are set, "
-                                 "and only to 0", (int)attr, (unsigned long long)v));
+  if (v) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "attribute %d to %llu: only to 0", (int)attr, (unsigned long long)v));
   if (attr == hipGraphMemAttrUsedMemHigh) gm_used_high = 0;
   else gm_reserved_high = 0;
   return hip_done(hipSuccess);

@@ -292,28 +292,32 @@ hipError_t hipMemPoolTrimTo(hipMemPool_t mem_pool, size_t min_bytes_to_hold) {
   return hip_done(hipSuccess);
 }
 
+/* the attributes a pool keeps as they are set: the reuse flags (4 bytes), the release threshold (8) */
+static void *attr_field(pool *p, hipMemPoolAttr a, size_t *n) {
+  switch (a) {
+  case hipMemPoolReuseFollowEventDependencies: return *n = 4, (void *)&p->ev_dep;
+  case hipMemPoolReuseAllowOpportunistic: return *n = 4, (void *)&p->opp;
+  case hipMemPoolReuseAllowInternalDependencies: return *n = 4, (void *)&p->internal;
+  case hipMemPoolAttrReleaseThreshold: return *n = 8, (void *)&p->threshold;
+  default: return NULL;
+  }
+}
+
 hipError_t hipMemPoolSetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, void *value) {
   HIP_BEGIN();
   POOL_ARG(mem_pool, p);
   if (!value) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "value is NULL"));
-  uint64_t v64 = 0;
-  switch (attr) {
-  case hipMemPoolReuseFollowEventDependencies: memcpy(&p->ev_dep, value, 4); break;
-  case hipMemPoolReuseAllowOpportunistic: memcpy(&p->opp, value, 4); break;
-  case hipMemPoolReuseAllowInternalDependencies: memcpy(&p->internal, value, 4); break;
-  case hipMemPoolAttrReleaseThreshold: memcpy(&p->threshold, value, 8); break;
-  case hipMemPoolAttrReservedMemHigh:
-  case hipMemPoolAttrUsedMemHigh:
-    memcpy(&v64, value, 8);
-    if (v64) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "attribute %d can only be reset to 0, not %llu", (int)attr, (unsigned long long)v64));
-    if (attr == hipMemPoolAttrReservedMemHigh) p->reserved_high = 0;
-    else p->used_high = 0;
-    break;
-  case hipMemPoolAttrReservedMemCurrent:
-  case hipMemPoolAttrUsedMemCurrent:
+  size_t n;
+  void *f = attr_field(p, attr, &n);
+  if (f) return memcpy(f, value, n), hip_done(hipSuccess);
+  if (attr == hipMemPoolAttrReservedMemCurrent || attr == hipMemPoolAttrUsedMemCurrent)
     return hip_done(hip_complain(__func__, hipErrorInvalidValue, "attribute %d is read-only", (int)attr));
-  default: return hip_done(hip_complain(__func__, hipErrorInvalidValue, "attribute %d is not a pool attribute", (int)attr));
-  }
+  if (attr != hipMemPoolAttrReservedMemHigh && attr != hipMemPoolAttrUsedMemHigh)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "attribute %d is not a pool attribute", (int)attr));
+  uint64_t v64;
+  memcpy(&v64, value, 8);
+  if (v64) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "attribute %d can only be reset to 0, not %llu", (int)attr, (unsigned long long)v64));
+  *(attr == hipMemPoolAttrReservedMemHigh ? &p->reserved_high : &p->used_high) = 0;
   return hip_done(hipSuccess);
 }
 
@@ -321,12 +325,11 @@ hipError_t hipMemPoolGetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, vo
   HIP_BEGIN();
   POOL_ARG(mem_pool, p);
   if (!value) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "value is NULL"));
-  uint64_t v = 0;
+  size_t n;
+  void *f = attr_field(p, attr, &n);
+  if (f) return memcpy(value, f, n), hip_done(hipSuccess);
+  uint64_t v;
   switch (attr) {
-  case hipMemPoolReuseFollowEventDependencies: memcpy(value, &p->ev_dep, 4); return hip_done(hipSuccess);
-  case hipMemPoolReuseAllowOpportunistic: memcpy(value, &p->opp, 4); return hip_done(hipSuccess);
-  case hipMemPoolReuseAllowInternalDependencies: memcpy(value, &p->internal, 4); return hip_done(hipSuccess);
-  case hipMemPoolAttrReleaseThreshold: v = p->threshold; break;
   case hipMemPoolAttrReservedMemCurrent: v = p->used + p->idle; break;
   case hipMemPoolAttrReservedMemHigh: v = p->reserved_high; break;
   case hipMemPoolAttrUsedMemCurrent: v = p->used; break;

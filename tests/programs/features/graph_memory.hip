@@ -2,7 +2,8 @@
 // gives the address when the node is added; a kernel node fills the memory, a copy node reads it
 // out, a free node ends it; the device's graph memory figures follow ROCm's graph memory pool: in
 // use from the allocation node's run to its free (or the program's hipFree), then idle until a
-// synchronizing call or hipDeviceGraphMemTrim; the high-water marks reset only to 0. Every figure
+// synchronizing call or hipDeviceGraphMemTrim; the high-water marks reset only to 0; a graph with
+// memory nodes is instantiated once (ROCm); hipGraphInstantiateFlagAutoFreeOnLaunch. Every figure
 // is worked by hand from the sizes below; the kernel's values are the host's arithmetic.
 #include "../common.h"
 
@@ -67,6 +68,9 @@ int main() {
 
   hipGraphExec_t x;
   HIP_CHECK(hipGraphInstantiate(&x, g, nullptr, nullptr, 0));
+  hipGraphExec_t x1b;
+  EXPECT(hipGraphInstantiate(&x1b, g, nullptr, nullptr, 0) == hipErrorNotSupported, "a graph with memory nodes, instantiated again");
+  (void)hipGetLastError();
   HIP_CHECK(hipGraphLaunch(x, s));
   GM_EXPECT(0, S, S, S); // allocated and freed in the run: idle until a sync
   HIP_CHECK(hipStreamSynchronize(s));
@@ -79,7 +83,7 @@ int main() {
   HIP_CHECK(hipDeviceSetGraphMemAttribute(0, hipGraphMemAttrUsedMemHigh, &zero));
   HIP_CHECK(hipDeviceSetGraphMemAttribute(0, hipGraphMemAttrReservedMemHigh, &zero));
   EXPECT(hipDeviceSetGraphMemAttribute(0, hipGraphMemAttrReservedMemHigh, &one) == hipErrorInvalidValue, "reset to 1");
-  EXPECT(hipDeviceSetGraphMemAttribute(0, hipGraphMemAttrUsedMemCurrent, &zero) == hipErrorInvalidValue, "read-only");
+  EXPECT(hipDeviceSetGraphMemAttribute(0, hipGraphMemAttrUsedMemCurrent, (void *)-1) == hipErrorInvalidValue, "read-only (the value not read)");
   EXPECT(hipDeviceGetGraphMemAttribute(1, hipGraphMemAttrUsedMemCurrent, &one) == hipErrorInvalidDevice, "device 1");
   EXPECT(hipDeviceGraphMemTrim(1) == hipErrorInvalidDevice, "device 1");
   (void)hipGetLastError();
@@ -122,6 +126,25 @@ int main() {
   HIP_CHECK(hipFree(q));
   HIP_CHECK(hipDeviceSynchronize());
   GM_EXPECT(0, 0, 2 * S, 2 * S);
+
+  // hipGraphInstantiateFlagAutoFreeOnLaunch: a run frees what the last one left allocated, then
+  // allocates it again (the figures do not grow)
+  HIP_CHECK(hipDeviceSetGraphMemAttribute(0, hipGraphMemAttrUsedMemHigh, &zero));
+  HIP_CHECK(hipDeviceSetGraphMemAttribute(0, hipGraphMemAttrReservedMemHigh, &zero));
+  hipGraph_t g3;
+  HIP_CHECK(hipGraphCreate(&g3, 0));
+  hipGraphNode_t na3;
+  HIP_CHECK(hipGraphAddMemAllocNode(&na3, g3, nullptr, 0, &ap));
+  hipGraphExec_t x3;
+  HIP_CHECK(hipGraphInstantiateWithFlags(&x3, g3, hipGraphInstantiateFlagAutoFreeOnLaunch));
+  HIP_CHECK(hipGraphLaunch(x3, s));
+  HIP_CHECK(hipGraphLaunch(x3, s));
+  GM_EXPECT(S, S, S, S);
+  HIP_CHECK(hipGraphExecDestroy(x3));
+  HIP_CHECK(hipGraphDestroy(g3));
+  HIP_CHECK(hipFree(ap.dptr));
+  HIP_CHECK(hipDeviceSynchronize());
+  GM_EXPECT(0, 0, S, S);
 
   HIP_CHECK(hipGraphExecDestroy(x));
   HIP_CHECK(hipGraphDestroy(g));

@@ -726,7 +726,7 @@ static void gr_update(hipStream_t s) {
   HIP_CHECK(hipStreamSynchronize(s));
   EXPECT(out2[0] == 15.0f, "enabled again: %g", out2[0]);
   hipGraphExec_t y;
-  ip.flags = hipGraphInstantiateFlagAutoFreeOnLaunch;
+  ip.flags = hipGraphInstantiateFlagDeviceLaunch;
   EXPECT(hipGraphInstantiateWithParams(&y, g1, &ip) == hipErrorInvalidValue && ip.result_out == hipGraphInstantiateError,
          "an instantiation flag not provided");
   (void)hipGetLastError();
