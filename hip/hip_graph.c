@@ -144,7 +144,7 @@ static void gmem_unref(void *p) {
   graph_mem *m = gmem_of(p);
   if (!m || --m->refs > 0 || m->active) return; /* allocated: the program's until it frees it */
   *m = gmems[--ngmems]; /* first: hip_dev_free asks whether it is a graph's */
-  hip_dev_free(p, "a graph's memory");
+  hip_dev_free(p, NULL, "a graph's memory");
 }
 static void gmem_run_alloc(graph_mem *m) {
   if (m->active) return;
@@ -1794,7 +1794,8 @@ hipError_t hipGraphMemFreeNodeGetParams(hipGraphNode_t node, void *dev_ptr) {
 }
 
 static hipError_t graph_mem_device(int device, const void *value, const char *fn) {
-  if (device != 0) return hip_complain(fn, hipErrorInvalidDevice, "device %d: the emulated device is 0", device);
+  hipError_t e = hip_device_arg(fn, device, hipErrorInvalidDevice);
+  if (e != hipSuccess) return e;
   if (!value) return hip_complain(fn, hipErrorInvalidValue, "value is NULL");
   return hipSuccess;
 }
@@ -1832,9 +1833,9 @@ hipError_t hipDeviceSetGraphMemAttribute(int device, hipGraphMemAttributeType at
 
 hipError_t hipDeviceGraphMemTrim(int device) {
   HIP_BEGIN();
-  if (device != 0) return hip_done(hip_complain(__func__, hipErrorInvalidDevice, "device %d: the emulated device is 0", device));
-  hip_graph_mem_trim();
-  return hip_done(hipSuccess);
+  hipError_t e = hip_device_arg(__func__, device, hipErrorInvalidDevice);
+  if (e == hipSuccess) hip_graph_mem_trim();
+  return hip_done(e);
 }
 
 /* hipDeviceReset: every graph, executable graph and capture goes with the device's other resources

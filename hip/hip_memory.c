@@ -162,8 +162,16 @@ static hip_alloc *alloc_start(void *ptr, const char *fn, const char *by, hipErro
   return a;
 }
 
-/* hipFreeAsync and a graph's free: device and managed memory */
-static hipError_t dev_free(void *ptr, const char *fn) {
+/* The frees that are not a release: a memory pool's block goes back to its pool (freed on stream s
+ * when on_stream, else by hipFree), and a graph's memory stays its graph's while a graph holds it
+ * (hip_graph.c): true, done; false for any other allocation, which the caller releases. */
+static bool owner_free(hip_alloc *a, hipStream_t s, bool on_stream) {
+  if (a->pool) return hip_pool_free(a, s, on_stream), true;
+  return hip_graph_mem_free((void *)(uintptr_t)a->addr);
+}
+
+/* hipFreeAsync on stream s and a graph's free: device and managed memory */
+static hipError_t dev_free(void *ptr, hipStream_t s, const char *fn) {
   if (!ptr) return hipSuccess;
   hipError_t e = hipSuccess;
   hip_alloc *a = alloc_start(ptr, fn, "hipMalloc", &e);
@@ -171,8 +179,7 @@ static hipError_t dev_free(void *ptr, const char *fn) {
   if (a->kind == HIP_MEM_HOST || a->kind == HIP_MEM_REGISTERED)
     return hip_complain(fn, hipErrorInvalidValue, "%p is %s: free it with %s", ptr, kind_name(a->kind),
                         a->kind == HIP_MEM_HOST ? "hipHostFree" : "hipHostUnregister");
-  if (hip_graph_mem_free(ptr)) return hipSuccess; /* a graph's memory: its graph keeps the address */
-  release(a);
+  if (!owner_free(a, s, true)) release(a);
   return hipSuccess;
 }
 
@@ -191,8 +198,7 @@ static hipError_t either_free(void *ptr, const char *fn, bool host) {
   if (a->kind == HIP_MEM_REGISTERED)
     return hip_complain(fn, hipErrorInvalidValue, "%p is %s: unregister it with hipHostUnregister", ptr, kind_name(a->kind));
   if (a->owned) return hip_complain(fn, hipErrorInvalidValue, "%p is the storage of %s, which the runtime owns", ptr, a->name);
-  if (a->pool) return hip_pool_free(a, NULL, false); /* a memory pool's block: back to its pool (ROCm) */
-  if (hip_graph_mem_free(ptr)) return hipSuccess; /* a graph's memory: its graph keeps the address */
+  if (owner_free(a, NULL, false)) return hipSuccess; /* a pool's block, a graph's memory (ROCm) */
   if (host != (a->kind == HIP_MEM_HOST))
     fprintf(stderr, "lanelab: hip: note: %s: %p is %s, which HIP documents freeing with %s; freed, as ROCm's runtime "
                     "frees any HIP allocation through either call (CUDA's %s refuses it)\n",
@@ -266,7 +272,7 @@ hipError_t hipFree(void *ptr) {
 }
 
 hipError_t hip_dev_alloc(void **ptr, size_t size, const char *fn) { return dev_alloc(ptr, size, fn); }
-hipError_t hip_dev_free(void *ptr, const char *fn) { return dev_free(ptr, fn); }
+hipError_t hip_dev_free(void *ptr, hipStream_t s, const char *fn) { return dev_free(ptr, s, fn); }
 
 void hip_alloc_adopt(uint64_t addr, size_t size, const char *name, struct ihipMemPoolHandle_t *pool) {
   hip_alloc r = {.addr = addr, .size = size, .kind = HIP_MEM_DEVICE, .pool = pool};

@@ -170,13 +170,13 @@ static hipError_t pool_alloc(pool *p, void **ptr, size_t size, hipStream_t s, co
   return hipSuccess;
 }
 
-hipError_t hip_pool_free(hip_alloc *a, hipStream_t s, bool on_stream) {
+void hip_pool_free(hip_alloc *a, hipStream_t s, bool on_stream) {
   pool *p = a->pool;
   uint64_t addr = a->addr;
   hip_alloc_forget(a);
   size_t i = 0;
   while (i < p->nbusy && p->busy[i].addr != addr) i++;
-  if (i == p->nbusy) return hipSuccess; /* cannot happen: every pool allocation has its block */
+  if (i == p->nbusy) return; /* cannot happen: every pool allocation has its block */
   /* ROCm's MemoryPool::FreeMemory with direct dispatch: more idle than busy bytes gives the idle back */
   if (p->idle > p->used) pool_trim(p, 0);
   pool_blk b = take(p->busy, &p->nbusy, i);
@@ -185,7 +185,6 @@ hipError_t hip_pool_free(hip_alloc *a, hipStream_t s, bool on_stream) {
   b.marker = on_stream;
   free_insert(p, b);
   pool_unref(p);
-  return hipSuccess;
 }
 
 void hip_pool_release_freed(void) {
@@ -230,14 +229,10 @@ void hip_pool_reset(void) {
     return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%p is not a memory pool (hipMemPoolCreate's, or "    \
                                  "the device's default) that is not destroyed", (void *)(h)))
 
-static hipError_t device_arg(int device, hipError_t bad, const char *fn) {
-  return device == 0 ? hipSuccess : hip_complain(fn, bad, "device %d: the emulated device is 0", device);
-}
-
 hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *mem_pool, int device) {
   HIP_BEGIN();
   if (!mem_pool) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "mem_pool is NULL"));
-  hipError_t e = device_arg(device, hipErrorInvalidDevice, __func__);
+  hipError_t e = hip_device_arg(__func__, device, hipErrorInvalidDevice);
   if (e == hipSuccess) *mem_pool = default_pool();
   return hip_done(e);
 }
@@ -245,7 +240,7 @@ hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *mem_pool, int device) {
 hipError_t hipDeviceGetMemPool(hipMemPool_t *mem_pool, int device) {
   HIP_BEGIN();
   if (!mem_pool) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "mem_pool is NULL"));
-  hipError_t e = device_arg(device, hipErrorInvalidValue, __func__); /* ROCm: InvalidValue here */
+  hipError_t e = hip_device_arg(__func__, device, hipErrorInvalidValue); /* ROCm: InvalidValue here */
   if (e == hipSuccess) default_pool(), *mem_pool = cur_pool;
   return hip_done(e);
 }
@@ -253,8 +248,8 @@ hipError_t hipDeviceGetMemPool(hipMemPool_t *mem_pool, int device) {
 hipError_t hipDeviceSetMemPool(int device, hipMemPool_t mem_pool) {
   HIP_BEGIN();
   if (!mem_pool) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "mem_pool is NULL"));
-  if (device < 0 || device > 0) /* ROCm compares as unsigned: a negative device is past the count */
-    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "device %d: the emulated device is 0", device));
+  hipError_t e = hip_device_arg(__func__, device, hipErrorInvalidValue); /* ROCm: InvalidValue here */
+  if (e != hipSuccess) return hip_done(e);
   POOL_ARG(mem_pool, p);
   cur_pool = p;
   return hip_done(hipSuccess);
@@ -397,8 +392,8 @@ hipError_t hipMallocFromPoolAsync(void **ptr, size_t size, hipMemPool_t mem_pool
   return hip_done(alloc_async(ptr, size, mem_pool, stream, __func__));
 }
 
-/* A pool's block goes back to it; any other device or managed memory is freed at once, after the
- * device's work (ROCm's hipFreeAsync falls back to its hipFree) */
+/* A pool's block goes back to it; any other device or managed memory is freed at once (ROCm's
+ * hipFreeAsync falls back to its hipFree): hip_memory.c's free does both */
 hipError_t hipFreeAsync(void *ptr, hipStream_t stream) {
   HIP_BEGIN();
   if (!ptr) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "dev_ptr is NULL"));
@@ -406,7 +401,5 @@ hipError_t hipFreeAsync(void *ptr, hipStream_t stream) {
   if (hip_capturing(stream)) return hip_done(hip_capture_free(stream, ptr, __func__));
   hipError_t c = hip_capture_refuse(stream, __func__);
   if (c != hipSuccess) return hip_done(c);
-  hip_alloc *a = hip_alloc_find((uint64_t)(uintptr_t)ptr, 1);
-  if (a && a->pool && a->addr == (uint64_t)(uintptr_t)ptr) return hip_done(hip_pool_free(a, stream, true));
-  return hip_done(hip_dev_free(ptr, __func__));
+  return hip_done(hip_dev_free(ptr, stream, __func__));
 }

@@ -405,10 +405,11 @@ static void fill_props(hipDeviceProp_t *p, emu_arch a) {
   p->isLargeBar = 0; /* the host cannot dereference device memory here (it is the emulator's, not mapped into the program) */
 }
 
-static hipError_t check_device(const char *fn, int id) {
-  if (id != 0) return hip_complain(fn, hipErrorInvalidDevice, "device %d: the emulated system has one device, 0", id);
+hipError_t hip_device_arg(const char *fn, int id, hipError_t code) {
+  if (id != 0) return hip_complain(fn, code, "device %d: the emulated system has one device, 0", id);
   return hipSuccess;
 }
+static hipError_t check_device(const char *fn, int id) { return hip_device_arg(fn, id, hipErrorInvalidDevice); }
 
 hipError_t hipInit(unsigned int flags) {
   HIP_BEGIN();

@@ -126,6 +126,9 @@ hipError_t hip_done(hipError_t e);
     hipError_t b_ = hip_begin();                                                                    \
     if (b_ != hipSuccess) return hip_done(b_);                                                      \
   } while (0)
+/* A device ordinal other than 0 (the one emulated device): code, said; hipSuccess for 0. ROCm answers
+ * hipErrorInvalidDevice for most calls and hipErrorInvalidValue for some (the caller's code). */
+hipError_t hip_device_arg(const char *fn, int id, hipError_t code);
 /* Prints "lanelab: hip: FN: WHY (hipErrorX)" on stderr, counts an API error; returns e. */
 hipError_t hip_complain(const char *fn, hipError_t e, const char *why, ...) __attribute__((format(printf, 3, 4)));
 /* A synchronizing call: a pending fault becomes the sticky error and is returned. */
@@ -206,7 +209,7 @@ hipError_t hip_set(void *dst, const void *pattern, size_t esize, size_t count, c
 /* hipMalloc's and hipFree's work (a graph's allocations), and initcheck's bytes of an allocation
  * made unwritten again (a graph's allocation at each launch) */
 hipError_t hip_dev_alloc(void **ptr, size_t size, const char *fn);
-hipError_t hip_dev_free(void *ptr, const char *fn);
+hipError_t hip_dev_free(void *ptr, hipStream_t s, const char *fn); /* s: hipFreeAsync's stream (a pool's block records it) */
 void hip_mark_unwritten(uint64_t addr, size_t n);
 /* a memory pool's block [addr, addr+size) of device memory enters the allocation table as an
  * allocation of that pool (its bytes unwritten for initcheck), and leaves it */
@@ -218,7 +221,7 @@ void hip_alloc_forget(hip_alloc *a);
  * or by hipFree. hip_pool_release_freed: a synchronizing call's trim of every pool to its release
  * threshold. hip_pool_wait: hipStreamWaitEvent (the waiting stream may reuse what the event's
  * stream may). hip_pool_forget_stream: hipStreamDestroy. hip_pool_reset: hipDeviceReset. */
-hipError_t hip_pool_free(hip_alloc *a, hipStream_t s, bool on_stream);
+void hip_pool_free(hip_alloc *a, hipStream_t s, bool on_stream);
 void hip_pool_release_freed(void);
 void hip_pool_wait(hipStream_t event_stream, hipStream_t wait_stream);
 void hip_pool_forget_stream(hipStream_t s);
