@@ -311,6 +311,9 @@ static bool parse_operand(const char *s, size_t n, emu_opnd *o)
   if (lp && s[n - 1] == ')' && lp > s) {
     o->kind = EMU_OPK_FUNC;
     o->fn = intern(s, n);
+    /* s_sendmsg's one modelled message as its id (CDNA3 ISA "S_SENDMSG": MSG_INTERRUPT is 1), so that
+     * its handler (op_branch.c) compares no strings; -1 for any other function operand */
+    o->ival = n == 22 && memcmp(s, "sendmsg(MSG_INTERRUPT)", 22) == 0 ? 1 : -1;
     return !mods && o->fn != INTERN_NONE;
   }
   return false;

@@ -41,7 +41,9 @@ enum {
   EMU_HK_BLOCK_COUNT_X, EMU_HK_BLOCK_COUNT_Y, EMU_HK_BLOCK_COUNT_Z,
   EMU_HK_GROUP_SIZE_X, EMU_HK_GROUP_SIZE_Y, EMU_HK_GROUP_SIZE_Z,
   EMU_HK_GRID_DIMS, EMU_HK_DYNAMIC_LDS_SIZE, EMU_HK_PRINTF_BUFFER,
-  EMU_HK_MULTIGRID_SYNC /* hidden_multigrid_sync_arg: a cooperative launch's grid-barrier block (runtime/rt.c) */
+  EMU_HK_MULTIGRID_SYNC, /* hidden_multigrid_sync_arg: a cooperative launch's grid-barrier block (runtime/rt.c) */
+  EMU_HK_HOSTCALL_BUFFER, /* hidden_hostcall_buffer: ROCm's hostcall buffer (runtime/rt_hostcall.c) */
+  EMU_HK_HEAP_V1          /* hidden_heap_v1: the device heap's state that ockl's malloc keeps (runtime/rt_hostcall.c) */
 };
 
 typedef struct emu_kernel {
@@ -279,6 +281,14 @@ typedef struct emu_launch_opts {
    * shadow of global memory (global racecheck, initcheck, traces) on one thread. At most
    * EMU_COOP_MAX_WG workgroups */
   bool cooperative;
+  /* s_sendmsg sendmsg(MSG_INTERRUPT): the wave raises an interrupt to the host, M0[7:0] its event
+   * id (CDNA3 ISA "S_SENDMSG"; ROCm's device library sends one after it rings a signal that has an
+   * event mailbox, as its hostcall does). The host's handler runs before the wave's next
+   * instruction, on the worker that runs the wave (a host that answers at once); it returns 0, or
+   * nonzero with a message in msg, which the wave then faults with ("hostcall"). NULL: no host
+   * listens and the message changes nothing. */
+  int (*on_interrupt)(void *user, uint32_t event_id, char *msg, size_t msgn);
+  void *interrupt_user;
 } emu_launch_opts;
 #define EMU_COOP_MAX_WG 16384
 #define EMU_PRIVATE_MAX (1u << 20) /* private bytes per lane: lanelab's limit (a launch asking more is refused) */

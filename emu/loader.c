@@ -582,7 +582,7 @@ static bool parse_args(elf *e, emu_codeobj *co, const emu_mp *km, emu_kernel *k,
     static const char *const hk[] = {NULL, "hidden_block_count_x", "hidden_block_count_y", "hidden_block_count_z",
                                      "hidden_group_size_x", "hidden_group_size_y", "hidden_group_size_z",
                                      "hidden_grid_dims", "hidden_dynamic_lds_size", "hidden_printf_buffer",
-                                     "hidden_multigrid_sync_arg"};
+                                     "hidden_multigrid_sync_arg", "hidden_hostcall_buffer", "hidden_heap_v1"};
     ka->hk = EMU_HK_OTHER;
     for (uint8_t j = 1; j < sizeof hk / sizeof *hk; j++)
       if (!strcmp(ka->value_kind, hk[j])) ka->hk = j;

@@ -55,6 +55,24 @@ int emu_op_s_trap(emu_wave *w, const emu_insn *in)
   return emu_raise(w, in, "trap", -1, 0, "the kernel executed %s", in->mnem);
 }
 
+/* s_sendmsg: sends a message to the host or the graphics pipeline (CDNA3 ISA "S_SENDMSG"; SIMM16[3:0]
+ * the message, which LLVM prints as sendmsg(NAME)). A compute kernel's one message is MSG_INTERRUPT
+ * (1): an interrupt to the host with M0[7:0] as its event id, which the launch's handler answers
+ * (emu_launch_opts.on_interrupt: ROCm's hostcall, runtime/rt_hostcall.c) before the wave goes on;
+ * no registers change. The other messages (geometry shaders, wave save and halt) are not modelled
+ * and fault if executed. */
+int emu_op_s_sendmsg(emu_wave *w, const emu_insn *in)
+{
+  if (in->nop != 1 || in->o[0].kind != EMU_OPK_FUNC || in->o[0].ival != 1) /* the decoder's id (decode.c) */
+    return emu_raise(w, in, "unimplemented", -1, 0, "%s: only sendmsg(MSG_INTERRUPT) is modelled", in->mnem);
+  const emu_launch_opts *o = w->wg ? w->wg->opts : NULL;
+  if (!o || !o->on_interrupt) return EMU_OK;
+  char msg[256] = "";
+  if (o->on_interrupt(o->interrupt_user, w->s[EMU_S_M0] & 0xffu, msg, sizeof msg) != 0)
+    return emu_raise(w, in, "hostcall", -1, 0, "%s", msg[0] ? msg : "the host's interrupt handler failed");
+  return EMU_OK;
+}
+
 /* s_ttracedata: sends M0 to the thread trace when tracing is on, else does nothing (CDNA3 ISA
  * "SOPP Instructions"). Architecturally a no-op; the emulator reads it as a phase marker when M0
  * carries the tag (emu.h EMU_PHASE_TAG, lanelab_device.h LL_PHASE): from here on the wave's

@@ -223,7 +223,7 @@ hipError_t hip_launch(const char *fn, struct ihipModuleSymbol_t *f, dim3 grid, d
   rt_launch_opts o = {.printf_out = ms, .sched = hip_g.sched, .sched_seed = hip_g.sched_seed, .observe = obs,
                       .strict_memory = hip_g.strict_memory, .on_warning = on_warning, .fault = &fault,
                       .kernarg = raw, .kernarg_size = nraw, .printf_bytes = (uint32_t)hip_g.printf_bytes,
-                      .stack_bytes = (uint32_t)hip_g.stack_bytes, .cooperative = coop,
+                      .stack_bytes = (uint32_t)hip_g.stack_bytes, .heap_bytes = hip_g.heap_bytes, .cooperative = coop,
                       .insn_budget = hip_g.budget};
   ll_err err = {0};
   hip_g.launches++;

@@ -314,6 +314,7 @@ hipError_t hip_begin(void) {
     hip_g.inited = true;
     hip_g.printf_bytes = RT_PRINTF_BYTES;
     hip_g.stack_bytes = 1024; /* HIP's default stack size (docs/emulator-choices.md "Private memory") */
+    hip_g.heap_bytes = (size_t)8 << 20; /* ROCm's initial device heap (ROCm/clr flags.hpp HIP_INITIAL_DM_SIZE) */
     if (!read_options() || !pick_arch()) {
       fflush(stdout);
       _exit(LL_EXIT_USAGE); /* the exec protocol (hip.h): bad options stop the program at once */
@@ -601,8 +602,9 @@ hipError_t hipDeviceGetLimit(size_t *v, enum hipLimit_t limit) {
   if (!v) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pValue is NULL"));
   if (limit == hipLimitPrintfFifoSize) return *v = hip_g.printf_bytes, hip_done(hipSuccess);
   if (limit == hipLimitStackSize) return *v = hip_g.stack_bytes, hip_done(hipSuccess);
+  if (limit == hipLimitMallocHeapSize) return *v = hip_g.heap_bytes, hip_done(hipSuccess);
   return hip_done(hip_complain(__func__, hipErrorUnsupportedLimit,
-                               "limit %d: only hipLimitPrintfFifoSize and hipLimitStackSize are modelled (no device heap)",
+                               "limit %d: not one of hipLimitStackSize, hipLimitPrintfFifoSize, hipLimitMallocHeapSize",
                                (int)limit));
 }
 
@@ -617,9 +619,19 @@ hipError_t hipDeviceSetLimit(enum hipLimit_t limit, size_t v) {
     hip_g.stack_bytes = v;
     return hip_done(hipSuccess);
   }
+  if (limit == hipLimitMallocHeapSize) {
+    /* ROCm keeps any size below the device's memory (ROCm/clr device.cpp UpdateInitialHeapSize); it
+     * sizes the heap at its first use and a later size changes nothing (call_once), here likewise
+     * (runtime/rt_hostcall.c: the heap holds max(size, 32 MiB) rounded up to 2 MiB) */
+    if (v >= hip_total_mem())
+      return hip_done(hip_complain(__func__, hipErrorInvalidValue, "heap of %zu bytes: not below the device's %llu bytes",
+                                   v, (unsigned long long)hip_total_mem()));
+    hip_g.heap_bytes = v;
+    return hip_done(hipSuccess);
+  }
   if (limit != hipLimitPrintfFifoSize)
     return hip_done(hip_complain(__func__, hipErrorUnsupportedLimit,
-                                 "limit %d: only hipLimitPrintfFifoSize and hipLimitStackSize are modelled (no device heap)",
+                                 "limit %d: not one of hipLimitStackSize, hipLimitPrintfFifoSize, hipLimitMallocHeapSize",
                                  (int)limit));
   if (v < 64 || v > (1u << 30))
     return hip_done(hip_complain(__func__, hipErrorInvalidValue, "printf buffer of %zu bytes: 64 B to 1 GiB", v));

@@ -100,6 +100,7 @@ typedef struct hip_state {
   size_t nallocs;
   size_t printf_bytes;
   size_t stack_bytes; /* hipLimitStackSize: private bytes per work-item of a dynamic-stack kernel */
+  size_t heap_bytes;  /* hipLimitMallocHeapSize: the device heap's size, read at its first use (rt_launch_opts) */
   /* counters for the summary */
   uint64_t launches, faults, races, uninit, mem_warnings, api_errors, leaks, leak_bytes;
   char **kname;

@@ -68,7 +68,8 @@ char *isa_hip_subset_dir(ll_err *err) {
 static const char *const devlib_files[] = {
     "ocml.bc", "oclc_finite_only_on.bc", "oclc_finite_only_off.bc", "oclc_unsafe_math_on.bc",
     "oclc_unsafe_math_off.bc", "oclc_daz_opt_on.bc", "oclc_daz_opt_off.bc", "oclc_correctly_rounded_sqrt_on.bc",
-    "oclc_correctly_rounded_sqrt_off.bc", "oclc_isa_version_940.bc"};
+    "oclc_correctly_rounded_sqrt_off.bc", "oclc_isa_version_940.bc", "ockl.bc", "oclc_abi_version_500.bc",
+    "oclc_wavefrontsize64_on.bc"};
 
 static bool devlib_complete(const char *dir) {
   for (size_t i = 0; i < sizeof devlib_files / sizeof devlib_files[0]; i++) {
@@ -106,7 +107,7 @@ static bool flag_last(char *const *flags, size_t n, const char *on, const char *
 }
 
 char **isa_device_lib_flags(const char *dir, char *const *user, size_t nuser) {
-  char **f = ll_xcalloc(10, sizeof *f);
+  char **f = ll_xcalloc(13, sizeof *f);
   size_t n = 0;
   if (!dir) {
     f[n++] = ll_xstrdup("-nogpulib");
@@ -125,11 +126,16 @@ char **isa_device_lib_flags(const char *dir, char *const *user, size_t nuser) {
   f[n++] = ll_xstrdup("-DLANELAB_HIP_OCML=1");
   f[n++] = ll_fmt("--hip-device-lib-path=%s", dir);
   f[n++] = ll_xstrdup("--hip-device-lib=ocml.bc");
+  f[n++] = ll_xstrdup("--hip-device-lib=ockl.bc"); /* the device heap (malloc/free) and hostcall */
   f[n++] = ll_fmt("--hip-device-lib=oclc_finite_only_%s.bc", finite ? "on" : "off");
   f[n++] = ll_fmt("--hip-device-lib=oclc_unsafe_math_%s.bc", unsafe ? "on" : "off");
   f[n++] = ll_fmt("--hip-device-lib=oclc_daz_opt_%s.bc", daz ? "on" : "off");
   f[n++] = ll_fmt("--hip-device-lib=oclc_correctly_rounded_sqrt_%s.bc", sqrt_cr ? "on" : "off");
   f[n++] = ll_xstrdup("--hip-device-lib=oclc_isa_version_940.bc");
+  /* ockl's controls: code object v5's implicit arguments (clang-22 emits v5: hidden_hostcall_buffer
+   * and hidden_heap_v1 where ockl reads them) and 64-lane waves */
+  f[n++] = ll_xstrdup("--hip-device-lib=oclc_abi_version_500.bc");
+  f[n++] = ll_xstrdup("--hip-device-lib=oclc_wavefrontsize64_on.bc");
   return f;
 }
 

@@ -27,6 +27,16 @@ typedef struct rt_backend_ops {
 } rt_backend_ops;
 
 extern const rt_backend_ops rt_emu_ops; /* rt_emu.c */
+
+/* The emulator's hostcall listener and device heap (rt_hostcall.c): made on the first launch of a
+ * kernel with hidden_hostcall_buffer or hidden_heap_v1, kept for the device's life; its memory is
+ * registered in mem, so it is freed after emu_mem_free. rt_hostcall_fill writes the two hidden
+ * arguments; rt_hostcall_interrupt is the launch's emu_launch_opts.on_interrupt. */
+typedef struct rt_hostcall rt_hostcall;
+rt_hostcall *rt_hostcall_new(emu_mem *mem, uint64_t heap_limit, ll_err *err);
+void rt_hostcall_free(rt_hostcall *h);
+bool rt_hostcall_fill(rt_hostcall *h, const emu_kernel *k, uint8_t *kernarg, size_t size, ll_err *err);
+int rt_hostcall_interrupt(void *user, uint32_t event_id, char *msg, size_t msgn);
 extern const rt_backend_ops rt_hip_ops; /* rt_hip.c */
 
 struct rt_device {

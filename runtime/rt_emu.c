@@ -44,6 +44,7 @@ static void host_free(void *host, void *map, size_t map_len) {
 
 typedef struct rt_emu {
   emu_mem *mem;
+  rt_hostcall *hc; /* the hostcall listener and device heap, from the first launch that needs them */
   rt_emubuf *bufs;
   size_t nbufs;
 } rt_emu;
@@ -60,6 +61,7 @@ static void rt_emu_close(void *impl) {
   rt_emu *e = impl;
   if (!e) return;
   emu_mem_free(e->mem); /* before the host memory it names */
+  rt_hostcall_free(e->hc);
   for (size_t i = 0; i < e->nbufs; i++) host_free(e->bufs[i].host, e->bufs[i].map, e->bufs[i].map_len);
   free(e->bufs);
   free(e);
@@ -198,6 +200,15 @@ static int rt_emu_run(void *impl, const emu_codeobj *co, void *module, const emu
               (unsigned long long)ka, align);
     return LL_EXIT_FAIL;
   }
+  if (!d->hc && (rt_hidden_arg(k, EMU_HK_HOSTCALL_BUFFER) || rt_hidden_arg(k, EMU_HK_HEAP_V1)) &&
+      !(d->hc = rt_hostcall_new(d->mem, o ? o->heap_bytes : 0, err))) {
+    rt_emu_free(d, ka);
+    return err ? err->code : LL_EXIT_FAIL;
+  }
+  if (d->hc && !rt_hostcall_fill(d->hc, k, kernargs, size, err)) {
+    rt_emu_free(d, ka);
+    return err ? err->code : LL_EXIT_FAIL;
+  }
   memcpy(rt_emu_host(d, ka, size, NULL), kernargs, size);
   uint64_t pkt = rt_emu_alloc(d, 64, "dispatch packet", err);
   if (!pkt) return err ? err->code : LL_EXIT_FAIL;
@@ -226,6 +237,7 @@ static int rt_emu_run(void *impl, const emu_codeobj *co, void *module, const emu
     lo.warn_user = o->warn_user;
     lo.cooperative = o->cooperative;
   }
+  if (d->hc) lo.on_interrupt = rt_hostcall_interrupt, lo.interrupt_user = d->hc;
   int rc = emu_launch(d->mem, &disp, &lo, f, o ? o->stats : NULL);
   rt_emu_free(d, pkt);
   rt_emu_free(d, ka);

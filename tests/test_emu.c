@@ -107,6 +107,8 @@ typedef struct {
   void *snap_user;
   emu_launch_stats *stats;
   uint32_t rsrc1; /* descriptor COMPUTE_PGM_RSRC1 if nonzero (float mode bits) */
+  int (*on_interrupt)(void *user, uint32_t event_id, char *msg, size_t msgn);
+  void *intr_user;
 } ropts;
 
 /* Assemble, launch, snapshot wave registers of workgroup 0 at s_endpgm. Returns emu_launch's
@@ -137,6 +139,8 @@ static int run_src(emu_arch a, const char *src, const ropts *ro, snap *out, emu_
   o.on_snap = ro->on_snap;
   if (ro->on_snap) o.user = ro->snap_user ? ro->snap_user : out;
   if (ro->on_snap) o.on_wave_end = NULL;
+  o.on_interrupt = ro->on_interrupt;
+  o.interrupt_user = ro->intr_user;
   memset(out, 0, sizeof *out);
   int rc = emu_launch(m, &d, &o, f, ro->stats);
   if (!ro->mem) emu_mem_free(m);
@@ -2409,6 +2413,60 @@ Test(state, kernarg_preload_sgprs)
   char *rm = ll_fmt("rm -rf %s", d);
   if (system(rm)) {}
   free(rm), free(src), free(co_path), free(d);
+}
+
+/* ---- s_sendmsg (CDNA3 ISA "S_SENDMSG") -------------------------------------------------------*/
+typedef struct { int calls; uint32_t ev[4]; int fail_at; } intr_log;
+static int log_interrupt(void *user, uint32_t event_id, char *msg, size_t msgn)
+{
+  intr_log *l = user;
+  if (l->calls < 4) l->ev[l->calls] = event_id;
+  if (++l->calls == l->fail_at) return snprintf(msg, msgn, "refused by the test's host"), 1;
+  return 0;
+}
+/* MSG_INTERRUPT reaches the launch's handler once per execution with M0[7:0] as its event id (M0 =
+ * 0x3a7 then 0x1c5: events 0xa7 and 0xc5), changes no register (v1 and s10 as written around it),
+ * runs without a handler; a handler's refusal faults the wave ("hostcall", its message, the
+ * instruction); another message faults as unimplemented. */
+Test(sendmsg, interrupt_calls_the_host_with_m0_low_byte)
+{
+  BOTH {
+    const char *src = "s_mov_b32 s10, 5\n"
+                      "s_mov_b32 m0, 0x3a7\n"
+                      "v_mov_b32 v1, 17\n"
+                      "s_sendmsg sendmsg(MSG_INTERRUPT)\n"
+                      "v_add_u32 v1, 1, v1\n"
+                      "s_mov_b32 m0, 0x1c5\n"
+                      "s_sendmsg sendmsg(MSG_INTERRUPT)\n"
+                      "s_add_u32 s10, s10, 1\n"
+                      "s_endpgm\n";
+    snap s;
+    emu_fault f;
+    intr_log l = {0};
+    ropts ro = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .on_interrupt = log_interrupt, .intr_user = &l};
+    int rc = run_src(ARCH, src, &ro, &s, &f);
+    cr_assert_eq(rc, LL_EXIT_OK, "%s", f.msg);
+    cr_assert_eq(l.calls, 2);
+    cr_assert_eq(l.ev[0], 0xa7u);
+    cr_assert_eq(l.ev[1], 0xc5u);
+    cr_assert_eq(s.w[0].v[1][0], 18u);
+    cr_assert_eq(s.w[0].v[1][63], 18u);
+    cr_assert_eq(s.w[0].s[10], 6u);
+    ro.on_interrupt = NULL;
+    rc = run_src(ARCH, src, &ro, &s, &f);
+    cr_assert_eq(rc, LL_EXIT_OK, "no handler: %s", f.msg);
+    cr_assert_eq(s.w[0].v[1][0], 18u);
+    l = (intr_log){.fail_at = 2};
+    ro.on_interrupt = log_interrupt;
+    rc = run_src(ARCH, src, &ro, &s, &f);
+    cr_assert_eq(rc, LL_EXIT_FAIL);
+    cr_assert(strstr(f.msg, "hostcall") && strstr(f.msg, "refused by the test's host") &&
+                  strstr(f.msg, "s_sendmsg sendmsg(MSG_INTERRUPT)"), "%s", f.msg);
+    cr_assert_eq(l.calls, 2);
+    rc = run_src(ARCH, "s_sendmsg sendmsg(MSG_GS_DONE, GS_OP_NOP)\ns_endpgm\n", &ro, &s, &f);
+    cr_assert_eq(rc, LL_EXIT_FAIL);
+    cr_assert(strstr(f.msg, "unimplemented") && strstr(f.msg, "only sendmsg(MSG_INTERRUPT) is modelled"), "%s", f.msg);
+  }
 }
 
 /* ---- phases (s_ttracedata with the EMU_PHASE_TAG in M0) ------------------------------------*/

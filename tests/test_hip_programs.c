@@ -158,6 +158,23 @@ Test(programs, graph_memory_nodes, .timeout = 120) {
   passes_on_both_arches("graph_memory", NULL, "graph_memory: ok");
   clean_under_exec("graph_memory", "--initcheck --leakcheck", "graph_memory: ok", "faults 0; racecheck not run; initcheck 0; leakcheck 0");
 }
+/* Device malloc, free, new and delete (ockl's heap, its devmem requests served by hostcall): the
+ * heap limit's default and set values, how many 12 MiB blocks the documented heap size holds and
+ * again after they are freed, linked lists of new/delete nodes, a block kept across launches (the
+ * program checks each against its own worked figures); clean under initcheck, racecheck and
+ * leakcheck; a free of an address no malloc returned faults naming it. */
+Test(programs, device_heap, .timeout = 120) {
+  passes_on_both_arches("device_heap", NULL, "device_heap: ok");
+  clean_under_exec("device_heap", "--initcheck --racecheck --leakcheck", "device_heap: ok",
+                   "faults 0; racecheck 0; initcheck 0; leakcheck 0");
+  char *out;
+  int rc = run_prog("device_heap", "gfx942", "badfree", &out);
+  cr_expect(rc == 0 && strstr(out, "device_heap: bad free: hipErrorLaunchFailure") &&
+                strstr(out, "fault: hostcall: gfx942 kernel heap_badfree") && strstr(out, "s_sendmsg sendmsg(MSG_INTERRUPT)") &&
+                strstr(out, "free of 0x") && strstr(out, "no device malloc returned this address"),
+            "bad free: exit %d:\n%s", rc, out);
+  free(out);
+}
 Test(programs, template_ggl, .timeout = 120) { passes_on_both_arches("template_ggl", NULL, "template_ggl: ok"); }
 /* the vocabulary AMD's hip-tests use (device memcpy/memset, narrow shuffles, feature macros, wide
  * atomics, the occupancy templates, ROCm's errors for handles that are not streams or events) */

@@ -31,6 +31,9 @@
 #define main features_device_math
 #include "features/device_math.hip"
 #undef main
+#define main features_device_heap
+#include "features/device_heap.hip"
+#undef main
 #define main features_dynamic_shared
 #include "features/dynamic_shared.hip"
 #undef main
@@ -108,7 +111,7 @@ int main(int argc, char **argv) {
   static const struct {
     const char *name;
     int (*run)(int, char **);
-  } parts[] = {PART(async_events), PART(constant_memory), PART(context_api), PART(device_assert), PART(device_printf),
+  } parts[] = {PART(async_events), PART(constant_memory), PART(context_api), PART(device_assert), PART(device_heap), PART(device_printf),
                PART(device_math), PART(device_props_tile), PART(dynamic_shared),
                PART(faulting_kernel), PART(graph_memory), PART(graphs), PART(grid_sync), PART(hip_tests_idioms), PART(host_device_memory), PART(ipc_handles),
                PART(leaks_and_uaf), PART(managed_vars), PART(memory_pools), PART(module_load), PART(occupancy), PART(pitched_3d),

@@ -1,0 +1,257 @@
+/* runtime/rt_hostcall — the host side of ROCm's hostcall and the device heap, for the emulator
+ * backend (docs/hip-runtime.md "Device malloc and free").
+ *
+ * A kernel that calls malloc or free (ROCm's device library, ockl: __ockl_dm_alloc/_dealloc) has
+ * two hidden arguments: hidden_heap_v1, the heap's state that ockl keeps in device memory (zeroed
+ * once, kept from launch to launch, as ROCm's 128 KiB HeapBuffer is), and hidden_hostcall_buffer,
+ * through which ockl asks the host for memory (its devmem service) when its slabs run out and for
+ * blocks larger than it serves itself. The protocol is ROCm's (ROCm/clr
+ * rocclr/device/devhostcall.cpp and ockl's hostcall_impl.cl, ROCm 5.2.3's ockl.bc as Debian ships
+ * it; facts, not code, carried over):
+ *   buffer: { headers*, payloads*, doorbell signal, free_stack, ready_stack, index_mask } (48 B),
+ *   header: { next, activemask, service (u32), control (u32, bit 0: ready) } (24 B),
+ *   payload: 64 lanes x 8 u64 (4 KiB);
+ *   stacks hold packet indices (low bits, index_mask) with a tag above them; the free stack starts
+ *   as headers[n-1] -> ... -> headers[1] -> headers[0], headers[1].next tagged so that no entry is 0.
+ * A wave pops a packet off the free stack, fills its lanes' slots, sets the ready bit, pushes it on
+ * the ready stack, adds 1 to the doorbell signal and, the signal having an event mailbox, writes
+ * the event id there and sends s_sendmsg(MSG_INTERRUPT); it then waits for the ready bit to clear,
+ * reads slots [0] and [1] of its lanes and pushes the packet back on the free stack. The emulator
+ * delivers the interrupt to rt_hostcall_interrupt (emu_launch_opts.on_interrupt) before the wave's
+ * next instruction: it takes the whole ready stack, serves every active lane of every packet on it,
+ * and clears each ready bit (as ROCm's listener thread does, without its wait).
+ *
+ * Services: devmem (3): slot [0] nonzero frees that block, else slot [1] bytes are allocated and
+ * slot [0] answers the address, 0 when the heap is full (malloc then returns NULL). The blocks come
+ * from one region of emulator memory, "device heap": ROCm makes each block a buffer of its own and
+ * has no bound but the device's memory; here the region is mapped before the first launch that
+ * needs it (emulator memory is not remapped while a launch runs), max(hipLimitMallocHeapSize, 32 MiB)
+ * rounded up to 2 MiB, and accesses between blocks inside it do not fault (as on the GPU, whose
+ * pages hold them). A free of an address no devmem answer gave faults the wave ("hostcall"), where
+ * ROCm logs an error. printf (2), function calls (1) and the others fault too: lanelab's device
+ * printf is the buffered form (rt_printf.c), and a host function pointer cannot run here. */
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <pthread.h>
+
+#include "runtime/internal.h"
+
+enum { HC_PACKETS = 256, HC_HDR = 24, HC_PAYLOAD = 64 * 8 * 8, HC_BUF_HDR = 48 };
+enum { SERVICE_FUNCTION_CALL = 1, SERVICE_PRINTF = 2, SERVICE_DEVMEM = 3 };
+#define HC_HEAP_STATE (128u << 10)   /* ROCm's HeapBuffer: ockl 5.2.3's state is 100,872 bytes */
+#define HC_ARENA_MIN ((uint64_t)32 << 20)
+#define HC_SLAB ((uint64_t)2 << 20)  /* ockl's slab: blocks this large are aligned to it */
+#define HC_EVENT_ID 1u
+
+typedef struct hc_block { uint64_t off, size; } hc_block;
+
+struct rt_hostcall {
+  emu_mem *mem;
+  pthread_mutex_t mu;
+  uint8_t *buf;         /* the hostcall buffer, headers and payloads (host view) */
+  uint64_t buf_addr;
+  size_t buf_size;
+  uint8_t *sig;         /* the doorbell: an amd_signal_t (64 B) and its event mailbox (8 B at +64) */
+  uint64_t sig_addr;
+  uint8_t *heap;        /* hidden_heap_v1 */
+  uint64_t heap_addr;
+  void *arena_map;      /* the devmem service's region */
+  size_t arena_map_len;
+  uint8_t *arena;
+  uint64_t arena_addr, arena_size;
+  hc_block *blk;        /* blocks handed out, sorted by offset */
+  size_t nblk, capblk;
+};
+
+static void *zmap(size_t n) {
+  void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  return p == MAP_FAILED ? NULL : p;
+}
+
+static uint64_t arena_bytes(uint64_t heap_limit) {
+  uint64_t a = heap_limit > HC_ARENA_MIN ? heap_limit : HC_ARENA_MIN;
+  return (a + HC_SLAB - 1) & ~(HC_SLAB - 1);
+}
+
+rt_hostcall *rt_hostcall_new(emu_mem *mem, uint64_t heap_limit, ll_err *err) {
+  rt_hostcall *h = ll_xcalloc(1, sizeof *h);
+  h->mem = mem;
+  pthread_mutex_init(&h->mu, NULL);
+  h->buf_size = HC_BUF_HDR + HC_PACKETS * HC_HDR + HC_PACKETS * (size_t)HC_PAYLOAD;
+  h->arena_size = arena_bytes(heap_limit);
+  h->arena_map_len = h->arena_size + HC_SLAB;
+  h->buf = zmap(h->buf_size);
+  h->sig = zmap(4096);
+  h->heap = zmap(HC_HEAP_STATE);
+  h->arena_map = zmap(h->arena_map_len);
+  if (!h->buf || !h->sig || !h->heap || !h->arena_map) {
+    ll_seterr(err, LL_EXIT_ENV, "cannot map the device heap's %llu MiB and hostcall buffer (mmap failed)",
+              (unsigned long long)(h->arena_size >> 20));
+    rt_hostcall_free(h);
+    return NULL;
+  }
+  h->buf_addr = emu_mem_map(mem, h->buf, h->buf_size, "hostcall buffer");
+  h->sig_addr = emu_mem_map(mem, h->sig, 72, "hostcall doorbell signal");
+  h->heap_addr = emu_mem_map(mem, h->heap, HC_HEAP_STATE, "device heap state (ockl)");
+  /* the region's device address is 64 KiB aligned (emu_mem_map); slabs want 2 MiB: the region
+   * starts at the first 2 MiB boundary of a mapping one slab larger */
+  uint64_t a = emu_mem_map(mem, h->arena_map, h->arena_map_len, "device heap (malloc in kernels)");
+  if (!h->buf_addr || !h->sig_addr || !h->heap_addr || !a) {
+    ll_seterr(err, LL_EXIT_FAIL, "emulator memory refused the device heap and hostcall buffer");
+    rt_hostcall_free(h);
+    return NULL;
+  }
+  uint64_t skip = ((a + HC_SLAB - 1) & ~(HC_SLAB - 1)) - a;
+  h->arena = (uint8_t *)h->arena_map + skip;
+  h->arena_addr = a + skip;
+  /* the buffer as ROCm's HostcallBuffer::initialize lays it out */
+  uint64_t hdr = h->buf_addr + HC_BUF_HDR, pay = hdr + HC_PACKETS * HC_HDR, mask = HC_PACKETS - 1;
+  uint64_t doorbell = h->sig_addr, next = mask + 1;
+  memcpy(h->buf + 0, &hdr, 8);
+  memcpy(h->buf + 8, &pay, 8);
+  memcpy(h->buf + 16, &doorbell, 8);
+  memcpy(h->buf + 40, &mask, 8);
+  uint8_t *H = h->buf + HC_BUF_HDR;
+  memset(H, 0, 8); /* headers[0].next */
+  for (uint64_t i = 1; i < HC_PACKETS; i++) {
+    memcpy(H + i * HC_HDR, &next, 8);
+    next = i;
+  }
+  memcpy(h->buf + 24, &next, 8); /* free_stack */
+  /* the doorbell: kind 1 (user signal), value 0, its event mailbox (8 bytes after it) and id */
+  uint64_t kind = 1, mbox = h->sig_addr + 64;
+  uint32_t ev = HC_EVENT_ID;
+  memcpy(h->sig + 0, &kind, 8);
+  memcpy(h->sig + 16, &mbox, 8);
+  memcpy(h->sig + 24, &ev, 4);
+  return h;
+}
+
+void rt_hostcall_free(rt_hostcall *h) {
+  if (!h) return;
+  if (h->buf) munmap(h->buf, h->buf_size);
+  if (h->sig) munmap(h->sig, 4096);
+  if (h->heap) munmap(h->heap, HC_HEAP_STATE);
+  if (h->arena_map) munmap(h->arena_map, h->arena_map_len);
+  pthread_mutex_destroy(&h->mu);
+  free(h->blk);
+  free(h);
+}
+
+static bool put_addr(const emu_kernel *k, uint8_t hk, uint64_t v, uint8_t *kernarg, size_t size, ll_err *err) {
+  const emu_kernarg *a = rt_hidden_arg(k, hk);
+  if (!a) return true;
+  if (a->size != 8 || a->offset + 8 > size) {
+    ll_seterr(err, LL_EXIT_USAGE, "kernel '%s': %s at offset %u size %u does not fit its %zu-byte kernarg segment",
+              k->name, a->value_kind, a->offset, a->size, size);
+    return false;
+  }
+  memcpy(kernarg + a->offset, &v, 8);
+  return true;
+}
+
+bool rt_hostcall_fill(rt_hostcall *h, const emu_kernel *k, uint8_t *kernarg, size_t size, ll_err *err) {
+  return put_addr(k, EMU_HK_HOSTCALL_BUFFER, h->buf_addr, kernarg, size, err) &&
+         put_addr(k, EMU_HK_HEAP_V1, h->heap_addr, kernarg, size, err);
+}
+
+/* ---- the devmem service: first fit in the region, blocks of a slab or more slab aligned -------- */
+static uint64_t devmem_alloc(rt_hostcall *h, uint64_t n) {
+  if (!n || n > h->arena_size) return 0;
+  uint64_t align = n >= HC_SLAB ? HC_SLAB : 4096, size = (n + 4095) & ~(uint64_t)4095;
+  uint64_t at = 0;
+  size_t i = 0;
+  for (;; i++) {
+    at = (at + align - 1) & ~(align - 1);
+    uint64_t end = i < h->nblk ? h->blk[i].off : h->arena_size;
+    if (end >= at && end - at >= size) break;
+    if (i == h->nblk) return 0;
+    at = h->blk[i].off + h->blk[i].size;
+  }
+  if (h->nblk == h->capblk) {
+    h->capblk = h->capblk ? 2 * h->capblk : 64;
+    h->blk = ll_xrealloc(h->blk, h->capblk * sizeof *h->blk);
+  }
+  memmove(h->blk + i + 1, h->blk + i, (h->nblk - i) * sizeof *h->blk);
+  h->blk[i] = (hc_block){at, size};
+  h->nblk++;
+  return h->arena_addr + at;
+}
+
+static bool devmem_free(rt_hostcall *h, uint64_t addr) {
+  if (addr < h->arena_addr || addr >= h->arena_addr + h->arena_size) return false;
+  uint64_t off = addr - h->arena_addr;
+  size_t lo = 0, hi = h->nblk;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (h->blk[mid].off < off) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo == h->nblk || h->blk[lo].off != off) return false;
+  memmove(h->blk + lo, h->blk + lo + 1, (h->nblk - lo - 1) * sizeof *h->blk);
+  h->nblk--;
+  return true;
+}
+
+static int serve(rt_hostcall *h, uint32_t service, uint64_t *slot, unsigned lane, char *msg, size_t msgn) {
+  switch (service) {
+  case SERVICE_DEVMEM:
+    if (slot[0]) {
+      if (!devmem_free(h, slot[0])) {
+        snprintf(msg, msgn, "free of 0x%llx (lane %u): no device malloc returned this address (ockl's devmem "
+                 "service, the device heap)", (unsigned long long)slot[0], lane);
+        return 1;
+      }
+      slot[0] = 0;
+    } else if (slot[1]) {
+      slot[0] = devmem_alloc(h, slot[1]);
+    } else {
+      snprintf(msg, msgn, "devmem request with neither an address nor a size (lane %u)", lane);
+      return 1;
+    }
+    return 0;
+  case SERVICE_PRINTF:
+    snprintf(msg, msgn, "hostcall service 2 (printf) is not provided: lanelab's device printf is the buffered "
+             "form (compile with -mprintf-kind=buffered, as lanelab hipcc does)");
+    return 1;
+  case SERVICE_FUNCTION_CALL:
+    snprintf(msg, msgn, "hostcall service 1 (a call of host function 0x%llx) is not provided: a host function "
+             "cannot run from emulated device code", (unsigned long long)slot[0]);
+    return 1;
+  default:
+    snprintf(msg, msgn, "hostcall service %u is not provided (lanelab serves devmem, 3)", service);
+    return 1;
+  }
+}
+
+int rt_hostcall_interrupt(void *user, uint32_t event_id, char *msg, size_t msgn) {
+  rt_hostcall *h = user;
+  if (event_id != HC_EVENT_ID) return 0; /* not the doorbell's: no host listens for it */
+  pthread_mutex_lock(&h->mu);
+  int rc = 0;
+  uint64_t *rs = (uint64_t *)(void *)(h->buf + 32);
+  uint64_t top = __atomic_exchange_n(rs, 0, __ATOMIC_ACQUIRE);
+  const uint64_t mask = HC_PACKETS - 1;
+  uint8_t *H = h->buf + HC_BUF_HDR, *P = H + HC_PACKETS * HC_HDR;
+  for (uint64_t it = top, next; it; it = next) {
+    uint8_t *hd = H + (it & mask) * HC_HDR;
+    uint64_t am;
+    uint32_t service;
+    memcpy(&next, hd, 8);
+    memcpy(&am, hd + 8, 8);
+    memcpy(&service, hd + 16, 4);
+    uint64_t *slots = (uint64_t *)(void *)(P + (it & mask) * HC_PAYLOAD);
+    for (; am && !rc; am &= am - 1) {
+      unsigned lane = (unsigned)__builtin_ctzll(am);
+      rc = serve(h, service, slots + 8 * lane, lane, msg, msgn);
+    }
+    uint32_t *ctl = (uint32_t *)(void *)(hd + 20);
+    __atomic_store_n(ctl, __atomic_load_n(ctl, __ATOMIC_RELAXED) & ~1u, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&h->mu);
+  return rc;
+}

@@ -1,0 +1,117 @@
+// Device malloc and free (docs/hip-runtime.md "Device malloc and free"): ROCm's device library
+// (ockl) keeps the heap and asks the host for memory by hostcall, which the emulator's runtime
+// serves. `device_heap` checks, each against a value worked from the program's own rules:
+// - hipLimitMallocHeapSize: ROCm's 8 MiB before any set; 40 MiB after hipDeviceSetLimit;
+// - large blocks (more than ockl's 3072-byte classes, each a host request): one lane takes 12 MiB
+//   blocks until malloc returns NULL; the heap holds max(limit, 32 MiB) rounded up to 2 MiB =
+//   40 MiB, so 3 blocks fit, and every block is written and read back whole before being freed;
+// - per-thread linked lists built with new and taken apart with delete in 4 workgroups (small
+//   blocks from ockl's slabs): the sums t*n + n(n-1)/2;
+// - a block allocated in one launch, kept in a __device__ pointer, read and freed by the next;
+// - free(nullptr) does nothing.
+// `device_heap badfree` frees an address no malloc returned (a hipMalloc buffer): the launch
+// faults naming it (hostcall) and the program sees hipErrorLaunchFailure.
+#include "../common.h"
+#include <cstring>
+
+struct HeapNode { int v; HeapNode *next; };
+__device__ int *heap_kept;
+
+__global__ void heap_large(int *count, int *bad, size_t bytes) {
+  if (threadIdx.x != 0) return;
+  int *blk[16];
+  int n = 0;
+  while (n < 16 && (blk[n] = (int *)malloc(bytes)) != nullptr) n++;
+  size_t words = bytes / sizeof(int);
+  for (int b = 0; b < n; b++)
+    for (size_t i = 0; i < words; i += 4093) blk[b][i] = b * 7 + (int)i;
+  int wrong = 0;
+  for (int b = 0; b < n; b++) {
+    for (size_t i = 0; i < words; i += 4093) wrong += blk[b][i] != b * 7 + (int)i;
+    free(blk[b]);
+  }
+  *count = n, *bad = wrong;
+}
+
+__global__ void heap_lists(long long *out, int n) {
+  int t = threadIdx.x + blockIdx.x * blockDim.x;
+  HeapNode *head = nullptr;
+  for (int i = 0; i < n; i++) {
+    HeapNode *x = new HeapNode;
+    if (!x) { out[t] = -1; return; }
+    x->v = t + i, x->next = head, head = x;
+  }
+  long long s = 0;
+  while (head) {
+    s += head->v;
+    HeapNode *nx = head->next;
+    delete head;
+    head = nx;
+  }
+  free(nullptr);
+  out[t] = s;
+}
+
+__global__ void heap_keep(int n) {
+  heap_kept = (int *)malloc(n * sizeof(int));
+  for (int i = 0; i < n; i++) heap_kept[i] = i * i;
+}
+__global__ void heap_use(long long *out, int n) {
+  long long s = 0;
+  for (int i = 0; i < n; i++) s += heap_kept[i];
+  free(heap_kept);
+  *out = s;
+}
+
+__global__ void heap_badfree(int *p) {
+  if (threadIdx.x == 0) free(p);
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "badfree")) {
+    int *d;
+    HIP_CHECK(hipMalloc(&d, 1 << 16));
+    heap_badfree<<<1, 64>>>(d);
+    hipError_t e = hipDeviceSynchronize();
+    printf("device_heap: bad free: %s\n", hipGetErrorName(e));
+    return 0;
+  }
+  size_t lim = 0;
+  HIP_CHECK(hipDeviceGetLimit(&lim, hipLimitMallocHeapSize));
+  EXPECT(lim == (size_t)8 << 20, "default heap limit %zu", lim);
+  HIP_CHECK(hipDeviceSetLimit(hipLimitMallocHeapSize, (size_t)40 << 20));
+  HIP_CHECK(hipDeviceGetLimit(&lim, hipLimitMallocHeapSize));
+  EXPECT(lim == (size_t)40 << 20, "heap limit after set %zu", lim);
+
+  int *dc, hc[2];
+  HIP_CHECK(hipMalloc(&dc, 2 * sizeof(int)));
+  heap_large<<<1, 64>>>(dc, dc + 1, (size_t)12 << 20);
+  HIP_CHECK(hipDeviceSynchronize());
+  HIP_CHECK(hipMemcpy(hc, dc, sizeof hc, hipMemcpyDeviceToHost));
+  EXPECT(hc[0] == 3 && hc[1] == 0, "12 MiB blocks: %d fit (want 3), %d words wrong", hc[0], hc[1]);
+  /* the three were freed: they fit again */
+  heap_large<<<1, 64>>>(dc, dc + 1, (size_t)12 << 20);
+  HIP_CHECK(hipDeviceSynchronize());
+  HIP_CHECK(hipMemcpy(hc, dc, sizeof hc, hipMemcpyDeviceToHost));
+  EXPECT(hc[0] == 3 && hc[1] == 0, "12 MiB blocks again: %d fit (want 3), %d words wrong", hc[0], hc[1]);
+
+  const int n = 12, threads = 4 * 64;
+  long long *dl, hl[threads];
+  HIP_CHECK(hipMalloc(&dl, sizeof hl));
+  heap_lists<<<4, 64>>>(dl, n);
+  HIP_CHECK(hipDeviceSynchronize());
+  HIP_CHECK(hipMemcpy(hl, dl, sizeof hl, hipMemcpyDeviceToHost));
+  for (int t = 0; t < threads; t++)
+    EXPECT(hl[t] == (long long)t * n + n * (n - 1) / 2, "thread %d: list sum %lld, want %lld", t, hl[t],
+           (long long)t * n + n * (n - 1) / 2);
+
+  heap_keep<<<1, 1>>>(1000);
+  heap_use<<<1, 1>>>(dl, 1000);
+  HIP_CHECK(hipDeviceSynchronize());
+  HIP_CHECK(hipMemcpy(hl, dl, sizeof(long long), hipMemcpyDeviceToHost));
+  EXPECT(hl[0] == 332833500LL, "kept block: sum of squares %lld, want 332833500", hl[0]);
+  HIP_CHECK(hipFree(dc));
+  HIP_CHECK(hipFree(dl));
+  printf("device_heap: ok\n");
+  return 0;
+}
