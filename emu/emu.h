@@ -188,6 +188,11 @@ void emu_mem_free(emu_mem *m);
  * range above is used up. The host memory stays owned by the caller and must outlive the
  * emu_mem (or its emu_mem_unmap). */
 uint64_t emu_mem_map(emu_mem *m, void *host, size_t size, const char *name);
+/* emu_mem_map for a region too large to shadow whole, mapped for later use in parts (the device
+ * heap, runtime/rt_hostcall.c): --racecheck=global keeps no state for it (its 44 bytes of state per
+ * 8 bytes would pass the shadow limit), so it finds no race between workgroups there; everything
+ * else (faults, initcheck, in-workgroup racecheck) is as for any buffer */
+uint64_t emu_mem_map_unshadowed(emu_mem *m, void *host, size_t size, const char *name);
 /* Register host memory at its own address (device address == host pointer). false when size is
  * 0, or the range overlaps a registered buffer or [EMU_MEM_BASE, EMU_MEM_LIMIT). */
 bool emu_mem_map_at(emu_mem *m, void *host, size_t size, const char *name);

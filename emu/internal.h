@@ -482,6 +482,7 @@ typedef struct emu_membuf {
   uint64_t base, size;
   uint8_t *host;
   char *name;
+  bool unshadowed; /* emu_mem_map_unshadowed: --racecheck=global keeps no state for it */
 } emu_membuf;
 struct emu_mem {
   emu_membuf *b;

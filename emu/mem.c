@@ -63,6 +63,13 @@ uint64_t emu_mem_map(emu_mem *m, void *host, size_t size, const char *name)
   return base;
 }
 
+uint64_t emu_mem_map_unshadowed(emu_mem *m, void *host, size_t size, const char *name)
+{
+  uint64_t base = emu_mem_map(m, host, size, name);
+  if (base) m->b[insert_at(m, base)].unshadowed = true;
+  return base;
+}
+
 bool emu_mem_map_at(emu_mem *m, void *host, size_t size, const char *name)
 {
   uint64_t base = (uint64_t)(uintptr_t)host;

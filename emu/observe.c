@@ -265,9 +265,11 @@ typedef struct { uint32_t ip, wg, wave, step; int lane; char op; } acc_t;
 /* An access's kind: 'r' read, 'w' write, 'a' atomic, and on global memory 'l', an atomic load (a
  * load with sc1: agent- or system-scope, as LLVM emits atomic and volatile loads for gfx942/gfx950,
  * AMDGPUUsage "Memory Model GFX942"), a read that is also an atomic: it races with a write, not with
- * a read or an atomic. Reports name it 'a'. */
+ * a read or an atomic; and 's', an atomic store (a store with sc1, as LLVM emits agent- and
+ * system-scope atomic and volatile stores there): a write that is also an atomic, racing with a
+ * plain read or write, not with an atomic. Reports name 'l' as 'a' and 's' as 'w'. */
 static inline bool op_reads(char op) { return op == 'r' || op == 'l'; }
-static inline bool op_atomic(char op) { return op == 'a' || op == 'l'; }
+static inline bool op_atomic(char op) { return op == 'a' || op == 'l' || op == 's'; }
 
 static void fill_access(const emu_observer *o, emu_access *x, const acc_t *a)
 {
@@ -280,7 +282,7 @@ static void fill_access(const emu_observer *o, emu_access *x, const acc_t *a)
   x->wg[2] = a->wg / (gx * gy);
   x->wave = a->wave;
   x->lane = a->lane;
-  x->op = a->op == 'l' ? 'a' : a->op;
+  x->op = a->op == 'l' ? 'a' : a->op == 's' ? 'w' : a->op;
   x->src[0] = 0;
   if (o->d && o->d->co) emu_codeobj_srcline(o->d->co, in->pc, x->src, sizeof x->src);
 }
@@ -519,20 +521,24 @@ bool emu_obs_launch_begin(emu_observer *o, emu_mem *m, const emu_dispatch *d, co
   o->sp_full = false;
   if (o->race_global) {
     uint64_t tot = 0;
-    for (size_t i = 0; i < m->n; i++) tot += (m->b[i].size + GGRAN - 1) / GGRAN * sizeof(ggran);
+    for (size_t i = 0; i < m->n; i++)
+      if (!m->b[i].unshadowed) tot += (m->b[i].size + GGRAN - 1) / GGRAN * sizeof(ggran);
     if (tot > MAX_GLOBAL_SHADOW) {
       snprintf(msg, msgn, "--racecheck=global: %llu MiB of shadow state needed for %zu buffers (limit %llu MiB); "
                "use smaller buffers", (unsigned long long)(tot >> 20), m->n, MAX_GLOBAL_SHADOW >> 20);
       return false;
     }
     o->gb = ll_xcalloc(m->n ? m->n : 1, sizeof *o->gb);
+    size_t n = 0;
     for (size_t i = 0; i < m->n; i++) {
-      o->gb[i].base = m->b[i].base;
-      o->gb[i].size = m->b[i].size;
-      o->gb[i].g = ll_xcalloc(m->b[i].size ? (m->b[i].size + GGRAN - 1) / GGRAN : 1, sizeof(ggran));
-      snprintf(o->gb[i].name, sizeof o->gb[i].name, "%s", m->b[i].name ? m->b[i].name : "");
+      if (m->b[i].unshadowed) continue;
+      o->gb[n].base = m->b[i].base;
+      o->gb[n].size = m->b[i].size;
+      o->gb[n].g = ll_xcalloc(m->b[i].size ? (m->b[i].size + GGRAN - 1) / GGRAN : 1, sizeof(ggran));
+      snprintf(o->gb[n].name, sizeof o->gb[n].name, "%s", m->b[i].name ? m->b[i].name : "");
+      n++;
     }
-    o->ngb = m->n;
+    o->ngb = n;
     o->sp_limit = MAX_GLOBAL_SHADOW - tot;
   }
   for (size_t i = 0; i < o->nun; i++) {
@@ -1342,6 +1348,7 @@ static void check(emu_obs_worker *ow, emu_wave *w, const emu_insn *in, const mac
   }
   if (lds ? !lds_watched : !(o->race_global || o->nun)) return;
   if (!lds && m->op == 'r' && in->sc1 && !m->lds_bytes) x.op = 'l'; /* an atomic load (op_reads) */
+  if (!lds && m->op == 'w' && in->sc1) x.op = 's';                      /* an atomic store */
   if (!lds && !o->race_global) {
     global_init(ow, m, &x);
     return;

@@ -603,9 +603,7 @@ hipError_t hipDeviceGetLimit(size_t *v, enum hipLimit_t limit) {
   if (limit == hipLimitPrintfFifoSize) return *v = hip_g.printf_bytes, hip_done(hipSuccess);
   if (limit == hipLimitStackSize) return *v = hip_g.stack_bytes, hip_done(hipSuccess);
   if (limit == hipLimitMallocHeapSize) return *v = hip_g.heap_bytes, hip_done(hipSuccess);
-  return hip_done(hip_complain(__func__, hipErrorUnsupportedLimit,
-                               "limit %d: not one of hipLimitStackSize, hipLimitPrintfFifoSize, hipLimitMallocHeapSize",
-                               (int)limit));
+  return hip_done(hip_complain(__func__, hipErrorInvalidValue, "limit %d is not a hipLimit_t (ROCm's answer)", (int)limit));
 }
 
 hipError_t hipDeviceSetLimit(enum hipLimit_t limit, size_t v) {
@@ -630,9 +628,7 @@ hipError_t hipDeviceSetLimit(enum hipLimit_t limit, size_t v) {
     return hip_done(hipSuccess);
   }
   if (limit != hipLimitPrintfFifoSize)
-    return hip_done(hip_complain(__func__, hipErrorUnsupportedLimit,
-                                 "limit %d: not one of hipLimitStackSize, hipLimitPrintfFifoSize, hipLimitMallocHeapSize",
-                                 (int)limit));
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "limit %d is not a hipLimit_t (ROCm's answer)", (int)limit));
   if (v < 64 || v > (1u << 30))
     return hip_done(hip_complain(__func__, hipErrorInvalidValue, "printf buffer of %zu bytes: 64 B to 1 GiB", v));
   hip_g.printf_bytes = v;

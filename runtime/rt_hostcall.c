@@ -25,9 +25,11 @@
  * slot [0] answers the address, 0 when the heap is full (malloc then returns NULL). The blocks come
  * from one region of emulator memory, "device heap": ROCm makes each block a buffer of its own and
  * has no bound but the device's memory; here the region is mapped before the first launch that
- * needs it (emulator memory is not remapped while a launch runs), max(hipLimitMallocHeapSize, 32 MiB)
- * rounded up to 2 MiB, and accesses between blocks inside it do not fault (as on the GPU, whose
- * pages hold them). A free of an address no devmem answer gave faults the wave ("hostcall"), where
+ * needs it (emulator memory is not remapped while a launch runs), max(hipLimitMallocHeapSize,
+ * 256 MiB) rounded up to 2 MiB, reserved (pages are the host's only once touched), and accesses
+ * between blocks inside it do not fault (as on the GPU, whose pages hold them). ockl takes slabs
+ * freely (AMD's hip-tests' 2048 threads of 128-byte blocks took 16 slabs, 32 MiB), hence the size;
+ * --racecheck=global does not shadow the region (emu_mem_map_unshadowed). A free of an address no devmem answer gave faults the wave ("hostcall"), where
  * ROCm logs an error. printf (2), function calls (1) and the others fault too: lanelab's device
  * printf is the buffered form (rt_printf.c), and a host function pointer cannot run here. */
 #include <stdatomic.h>
@@ -43,7 +45,7 @@
 enum { HC_PACKETS = 256, HC_HDR = 24, HC_PAYLOAD = 64 * 8 * 8, HC_BUF_HDR = 48 };
 enum { SERVICE_FUNCTION_CALL = 1, SERVICE_PRINTF = 2, SERVICE_DEVMEM = 3 };
 #define HC_HEAP_STATE (128u << 10)   /* ROCm's HeapBuffer: ockl 5.2.3's state is 100,872 bytes */
-#define HC_ARENA_MIN ((uint64_t)32 << 20)
+#define HC_ARENA_MIN ((uint64_t)256 << 20)
 #define HC_SLAB ((uint64_t)2 << 20)  /* ockl's slab: blocks this large are aligned to it */
 #define HC_EVENT_ID 1u
 
@@ -99,7 +101,7 @@ rt_hostcall *rt_hostcall_new(emu_mem *mem, uint64_t heap_limit, ll_err *err) {
   h->heap_addr = emu_mem_map(mem, h->heap, HC_HEAP_STATE, "device heap state (ockl)");
   /* the region's device address is 64 KiB aligned (emu_mem_map); slabs want 2 MiB: the region
    * starts at the first 2 MiB boundary of a mapping one slab larger */
-  uint64_t a = emu_mem_map(mem, h->arena_map, h->arena_map_len, "device heap (malloc in kernels)");
+  uint64_t a = emu_mem_map_unshadowed(mem, h->arena_map, h->arena_map_len, "device heap (malloc in kernels)");
   if (!h->buf_addr || !h->sig_addr || !h->heap_addr || !a) {
     ll_seterr(err, LL_EXIT_FAIL, "emulator memory refused the device heap and hostcall buffer");
     rt_hostcall_free(h);

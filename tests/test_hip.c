@@ -1253,6 +1253,33 @@ Test(corpus, racecheck_global_flag_chain, .timeout = 300) {
   }
 }
 
+/* --racecheck=global and atomic stores: a flag stored with an agent-scope atomic store (sc1) and
+ * read by the next block with an atomic load races with nothing (the rule that a false finding in
+ * ROCm's own device heap code, ockl's atomic stores taken for plain writes, asked for); stored with
+ * a plain store, the next block's atomic load of it is a RAW race; each block read its
+ * predecessor's b (the run is serial, in grid order) */
+Test(corpus, racecheck_global_atomic_stores_race_with_no_atomic, .timeout = 300) {
+  corpus_begin("vocab_sync");
+  enum { B = 8 };
+  FOR_ARCH {
+    for (int plain = 0; plain < 2; plain++) {
+      char *err;
+      int rc = sh(&err, "(" LANELAB " -q run %s/vocab_sync.co atomic_flags --backend emu --racecheck=global --grid %d --block 64 "
+                  "--arg out:%d:f.bin --arg out:%d:o.bin --arg i32:%d 1>&2)", ARCH, B, 4 * B, 4 * B, plain);
+      if (!plain) {
+        cr_assert_eq(rc, 0, "%s: atomic stores: exit %d: %s", ARCH, rc, err);
+        uint32_t *o = get("o.bin", 4 * B);
+        for (int b = 1; b < B; b++) cr_assert_eq(o[b], (uint32_t)b, "%s: block %d read %u", ARCH, b, o[b]);
+        free(o);
+      } else {
+        cr_assert(rc == 1 && strstr(err, "RAW hazard on global") && strstr(err, "in different workgroups"),
+                  "%s: plain stores: exit %d: %s", ARCH, rc, err);
+      }
+      free(err);
+    }
+  }
+}
+
 /* --racecheck and two waves writing the same LDS words between barriers: no hazard when the values
  * are the same (the later write leaves the words as they were), a WAW hazard when they differ */
 Test(corpus, racecheck_same_value_lds_writes_are_no_hazard, .timeout = 300) {

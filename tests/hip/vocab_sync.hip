@@ -98,6 +98,19 @@ template <bool FENCE> __device__ void chain_body(int *val, unsigned *flag, int *
 __global__ void flag_chain(int *val, unsigned *flag, int *out) { chain_body<true>(val, flag, out); }
 __global__ void flag_chain_unfenced(int *val, unsigned *flag, int *out) { chain_body<false>(val, flag, out); }
 
+// atomic_flags: block b's first thread stores b + 1 to its flag with a relaxed agent-scope atomic
+// store (a store with sc1 on gfx942/gfx950, AMDGPUUsage "Memory Model GFX942") and reads block
+// b - 1's flag with an agent-scope atomic load (a load with sc1): atomics race with nothing.
+// plain = 1 stores the flag with a plain store instead: the atomic load of another block's plain
+// write is a race --racecheck=global reports (RAW).
+__global__ void atomic_flags(unsigned *flag, unsigned *out, int plain) {
+  if (threadIdx.x) return;
+  const int b = blockIdx.x;
+  if (plain) flag[b] = b + 1;
+  else __hip_atomic_store(&flag[b], b + 1u, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+  out[b] = b ? __hip_atomic_load(&flag[b - 1], __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT) : 0u;
+}
+
 // lds_dup: every wave of the block writes the same 64 LDS words before the barrier, the same values
 // (differ = 0: the idiom of AMD's fmha_bwd kernels, which load the same words into the same LDS from
 // pairs of waves: no hazard) or values that depend on the wave (differ = 1: a WAW race, the word's

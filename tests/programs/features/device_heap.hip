@@ -1,10 +1,11 @@
 // Device malloc and free (docs/hip-runtime.md "Device malloc and free"): ROCm's device library
 // (ockl) keeps the heap and asks the host for memory by hostcall, which the emulator's runtime
 // serves. `device_heap` checks, each against a value worked from the program's own rules:
-// - hipLimitMallocHeapSize: ROCm's 8 MiB before any set; 40 MiB after hipDeviceSetLimit;
-// - large blocks (more than ockl's 3072-byte classes, each a host request): one lane takes 12 MiB
-//   blocks until malloc returns NULL; the heap holds max(limit, 32 MiB) rounded up to 2 MiB =
-//   40 MiB, so 3 blocks fit, and every block is written and read back whole before being freed;
+// - hipLimitMallocHeapSize: ROCm's 8 MiB before any set; 300 MiB after hipDeviceSetLimit;
+// - large blocks (more than ockl's 3072-byte classes, each a host request): one lane takes 40 MiB
+//   blocks until malloc returns NULL; the heap holds max(limit, 256 MiB) rounded up to 2 MiB =
+//   300 MiB, so 7 blocks fit, and every block is written and read back (a word each MiB and its
+//   last) before being freed;
 // - per-thread linked lists built with new and taken apart with delete in 4 workgroups (small
 //   blocks from ockl's slabs): the sums t*n + n(n-1)/2;
 // - a block allocated in one launch, kept in a __device__ pointer, read and freed by the next;
@@ -23,11 +24,14 @@ __global__ void heap_large(int *count, int *bad, size_t bytes) {
   int n = 0;
   while (n < 16 && (blk[n] = (int *)malloc(bytes)) != nullptr) n++;
   size_t words = bytes / sizeof(int);
-  for (int b = 0; b < n; b++)
-    for (size_t i = 0; i < words; i += 4093) blk[b][i] = b * 7 + (int)i;
+  for (int b = 0; b < n; b++) {
+    for (size_t i = 0; i < words; i += 262147) blk[b][i] = b * 7 + (int)i;
+    blk[b][words - 1] = -b;
+  }
   int wrong = 0;
   for (int b = 0; b < n; b++) {
-    for (size_t i = 0; i < words; i += 4093) wrong += blk[b][i] != b * 7 + (int)i;
+    for (size_t i = 0; i < words; i += 262147) wrong += blk[b][i] != b * 7 + (int)i;
+    wrong += blk[b][words - 1] != -b;
     free(blk[b]);
   }
   *count = n, *bad = wrong;
@@ -79,21 +83,21 @@ int main(int argc, char **argv) {
   size_t lim = 0;
   HIP_CHECK(hipDeviceGetLimit(&lim, hipLimitMallocHeapSize));
   EXPECT(lim == (size_t)8 << 20, "default heap limit %zu", lim);
-  HIP_CHECK(hipDeviceSetLimit(hipLimitMallocHeapSize, (size_t)40 << 20));
+  HIP_CHECK(hipDeviceSetLimit(hipLimitMallocHeapSize, (size_t)300 << 20));
   HIP_CHECK(hipDeviceGetLimit(&lim, hipLimitMallocHeapSize));
-  EXPECT(lim == (size_t)40 << 20, "heap limit after set %zu", lim);
+  EXPECT(lim == (size_t)300 << 20, "heap limit after set %zu", lim);
 
   int *dc, hc[2];
   HIP_CHECK(hipMalloc(&dc, 2 * sizeof(int)));
-  heap_large<<<1, 64>>>(dc, dc + 1, (size_t)12 << 20);
+  heap_large<<<1, 64>>>(dc, dc + 1, (size_t)40 << 20);
   HIP_CHECK(hipDeviceSynchronize());
   HIP_CHECK(hipMemcpy(hc, dc, sizeof hc, hipMemcpyDeviceToHost));
-  EXPECT(hc[0] == 3 && hc[1] == 0, "12 MiB blocks: %d fit (want 3), %d words wrong", hc[0], hc[1]);
-  /* the three were freed: they fit again */
-  heap_large<<<1, 64>>>(dc, dc + 1, (size_t)12 << 20);
+  EXPECT(hc[0] == 7 && hc[1] == 0, "40 MiB blocks: %d fit (want 7), %d words wrong", hc[0], hc[1]);
+  /* the seven were freed: they fit again */
+  heap_large<<<1, 64>>>(dc, dc + 1, (size_t)40 << 20);
   HIP_CHECK(hipDeviceSynchronize());
   HIP_CHECK(hipMemcpy(hc, dc, sizeof hc, hipMemcpyDeviceToHost));
-  EXPECT(hc[0] == 3 && hc[1] == 0, "12 MiB blocks again: %d fit (want 3), %d words wrong", hc[0], hc[1]);
+  EXPECT(hc[0] == 7 && hc[1] == 0, "40 MiB blocks again: %d fit (want 7), %d words wrong", hc[0], hc[1]);
 
   const int n = 12, threads = 4 * 64;
   long long *dl, hl[threads];
