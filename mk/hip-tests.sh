@@ -4,7 +4,8 @@
 # are a test subject, never part of lanelab: give the location of a checkout (or of the snapshot's
 # files); nothing is copied into this repository.
 #
-#   mk/hip-tests.sh HIP_TESTS_DIR [--work DIR] [--arch gfx942|gfx950] [--timeout S] [--only REGEX] [DIR...]
+#   mk/hip-tests.sh HIP_TESTS_DIR [--work DIR] [--arch gfx942|gfx950] [--timeout S] [--only REGEX]
+#                   [--cflag FLAG]... [DIR...]
 #
 # For each unit folder (default: the ones docs/hip-runtime.md lists) every source that is a test
 # (not a compile-fail "negative" kernel, not a program with its own main) is compiled alone; the
@@ -12,25 +13,28 @@
 # the folder's CMake builds beside its tests (`hipcc --genco`, loaded with hipModuleLoad) are built
 # with `lanelab hipcc --genco` into WORK/run/FOLDER; every test case then runs in its own process
 # there (LANELAB_ARCH, a timeout). --only keeps the sources whose file name matches an extended
-# regular expression (the folder's shared sources are always built). Test cases AMD itself disables on gfx942
+# regular expression (the folder's shared sources are always built); --cflag adds a flag to every
+# compile (-mprintf-kind=hostcall: ROCm's default printf; give it its own --work, objects are kept),
+# before the options the folder's CMake gives a source of its own. Test cases AMD itself disables on gfx942
 # Linux (catch/hipTestMain/config/config_amd_linux, preprocessed for gfx942) are counted apart.
 # Prints one line per folder and a total: sources compiled / failed, cases passed / failed /
 # disabled by AMD; WORK/log/FOLDER.cerr names each source's first compile error, WORK/log/FOLDER.res
 # each case's result and first failure line.
 set -u
-usage() { echo "usage: mk/hip-tests.sh HIP_TESTS_DIR [--work DIR] [--arch gfx942|gfx950] [--timeout S] [--only REGEX] [DIR...]" >&2; exit 2; }
+usage() { echo "usage: mk/hip-tests.sh HIP_TESTS_DIR [--work DIR] [--arch gfx942|gfx950] [--timeout S] [--only REGEX] [--cflag FLAG]... [DIR...]" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 SRC=$1; shift
 C=$SRC/catch
 [ -d "$C/unit" ] && [ -d "$C/include" ] || { echo "hip-tests.sh: $SRC: no catch/unit and catch/include (a ROCm/hip-tests checkout?)" >&2; exit 2; }
-WORK=${TMPDIR:-/tmp}/lanelab-hip-tests; ARCH=gfx942; TMO=120; ONLY=; DIRS=()
+WORK=${TMPDIR:-/tmp}/lanelab-hip-tests; ARCH=gfx942; TMO=120; ONLY=; DIRS=(); XFLAGS=()
 while [ $# -gt 0 ]; do
-  case $1 in --work|--arch|--timeout|--only) [ $# -ge 2 ] || usage;; esac
+  case $1 in --work|--arch|--timeout|--only|--cflag) [ $# -ge 2 ] || usage;; esac
   case $1 in
     --work) WORK=$2; shift 2;;
     --arch) ARCH=$2; shift 2;;
     --timeout) TMO=$2; shift 2;;
     --only) ONLY=$2; shift 2;;
+    --cflag) XFLAGS+=("$2"); shift 2;;
     -*) usage;;
     *) DIRS+=("$1"); shift;;
   esac
@@ -44,7 +48,7 @@ LL=$HERE/build/lanelab
 [ -x "$LL" ] || { echo "hip-tests.sh: $LL missing: run make" >&2; exit 3; }
 mkdir -p "$WORK/obj" "$WORK/bin" "$WORK/log"
 FLAGS=(-I "$C/include" -I "$C/external/Catch2" -I "$C/external/picojson" -I "$C/kernels" -std=c++17 --offload-arch=$ARCH
-       -DKERNELS_PATH=\"$C/kernels/\")
+       -DKERNELS_PATH=\"$C/kernels/\" ${XFLAGS[@]+"${XFLAGS[@]}"})
 # the suite's own main and context
 for f in main hip_test_context hip_test_features; do
   [ -f "$WORK/obj/$f.o" ] || "$LL" hipcc -c "$C/hipTestMain/$f.cc" -o "$WORK/obj/$f.o" "${FLAGS[@]}" > "$WORK/log/$f.err" 2>&1 ||
@@ -83,7 +87,11 @@ for D in "${DIRS[@]}"; do
   objs=()
   for b in "${files[@]}" $common; do
     o=$WORK/obj/$D/${b%.cc}.o
-    if [ ! -f "$o" ] && ! "$LL" hipcc -c "$U/$b" -o "$o" "${FLAGS[@]}" -I "$U" > "$WORK/obj/$D/${b%.cc}.err" 2>&1; then
+    # a source's own options from its folder's CMake (set_source_files_properties(B PROPERTIES
+    # COMPILE_OPTIONS "..."): printf's NonHost sources are built -mprintf-kind=buffered), after FLAGS
+    own=$(grep -o "set_source_files_properties($b PROPERTIES COMPILE_OPTIONS \"[^\"]*\"" "$U/CMakeLists.txt" 2>/dev/null |
+          head -1 | sed 's/.*COMPILE_OPTIONS "//; s/"$//')
+    if [ ! -f "$o" ] && ! "$LL" hipcc -c "$U/$b" -o "$o" "${FLAGS[@]}" $own -I "$U" > "$WORK/obj/$D/${b%.cc}.err" 2>&1; then
       rm -f "$o"
       case " $common " in *" $b "*) ;; *) echo "$b: $(grep -m1 error "$WORK/obj/$D/${b%.cc}.err")" >> "$WORK/log/$D.cerr";; esac
     fi
@@ -98,6 +106,16 @@ for D in "${DIRS[@]}"; do
     [ -n "$gsrc" ] && [ -n "$gout" ] && [ -f "$U/$gsrc" ] || continue
     [ -f "$WORK/run/$D/$gout" ] || "$LL" hipcc --genco "$U/$gsrc" -o "$WORK/run/$D/$gout" "${FLAGS[@]}" -I "$U" \
       > "$WORK/log/$D-$gout.err" 2>&1 || echo "$gout ($gsrc, --genco): $(grep -m1 error "$WORK/log/$D-$gout.err")" >> "$WORK/log/$D.cerr"
+  done
+  # the programs its CMake builds beside the tests (add_executable(NAME EXCLUDE_FROM_ALL SRC.cc)),
+  # which cases run by name from their folder (hip_test_process.hh SpawnProc: printf's *_exe)
+  tr '\n' ' ' < "$U/CMakeLists.txt" | grep -o 'add_executable([A-Za-z0-9_]* EXCLUDE_FROM_ALL [A-Za-z0-9_]*\.cc)' |
+  while read -r cmd; do
+    set -- $cmd
+    xname=${1#add_executable(}; xsrc=${3%)}
+    [ -f "$U/$xsrc" ] || continue
+    [ -f "$WORK/run/$D/$xname" ] || "$LL" hipcc "$U/$xsrc" -o "$WORK/run/$D/$xname" "${FLAGS[@]}" -I "$U" \
+      > "$WORK/log/$D-$xname.err" 2>&1 || echo "$xname ($xsrc): $(grep -m1 error "$WORK/log/$D-$xname.err")" >> "$WORK/log/$D.cerr"
   done
   : > "$WORK/log/$D.res"
   if [ ${#objs[@]} -gt 0 ] && "$LL" hipcc "${objs[@]}" "${KOBJ[@]}" "$WORK/obj/main.o" "$WORK/obj/hip_test_context.o" \

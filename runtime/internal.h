@@ -37,6 +37,11 @@ rt_hostcall *rt_hostcall_new(emu_mem *mem, uint64_t heap_limit, ll_err *err);
 void rt_hostcall_free(rt_hostcall *h);
 bool rt_hostcall_fill(rt_hostcall *h, const emu_kernel *k, uint8_t *kernarg, size_t size, ll_err *err);
 int rt_hostcall_interrupt(void *user, uint32_t event_id, char *msg, size_t msgn);
+
+/* Formats one printf call (rt_printf.c): fmt with its arguments [a, a_end) as the buffered records and
+ * ROCm's hostcall printf messages both lay them out (8 bytes an argument, a %s string's bytes with
+ * the NUL padded to 8), appended to out; false with why when the arguments run out. */
+bool rt_printf_format(const char *fmt, const uint8_t *a, const uint8_t *a_end, ll_buf *out, char *why, size_t whyn);
 extern const rt_backend_ops rt_hip_ops; /* rt_hip.c */
 
 struct rt_device {

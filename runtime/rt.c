@@ -171,9 +171,14 @@ static uint64_t coop_setup(rt_device *d, const emu_kernel *k, const uint32_t gri
 }
 
 static void printf_flush(rt_device *d, const emu_codeobj *co, uint64_t p, uint32_t bytes, FILE *out) {
-  uint8_t *buf = ll_xmalloc(bytes);
+  /* only the bytes the records used (the first dword, which may pass the capacity when records were
+   * lost: rt_printf_decode reports that from it) are read back, not the whole buffer */
+  uint32_t used = 0;
+  (void)rt_copy_from_device(d, &used, p, 4, NULL);
+  uint32_t n = used > bytes - 8 ? bytes : used + 8;
+  uint8_t *buf = ll_xcalloc(bytes, 1);
   ll_buf text = {0}, etext = {0}, diag = {0};
-  if (rt_copy_from_device(d, buf, p, bytes, NULL)) rt_printf_decode(co, buf, bytes, &text, &etext, &diag);
+  if (rt_copy_from_device(d, buf, p, n, NULL)) rt_printf_decode(co, buf, bytes, &text, &etext, &diag);
   rt_free(d, p);
   free(buf);
   FILE *f = out ? out : stdout;

@@ -148,7 +148,9 @@ typedef struct rt_launch_opts {
    * hidden_multigrid_sync_arg gets the grid-barrier block described at rt_launch */
   bool cooperative;
 } rt_launch_opts;
-#define RT_PRINTF_BYTES (1u << 20)
+/* ROCm's buffered printf buffer: 4096 bytes a work-item of a 1024-item workgroup (ROCm/clr
+ * rocdevice.cpp printfBufferSize_, rocprintf.hpp WorkitemDebugSize); 1 MiB before 2026-12-06 */
+#define RT_PRINTF_BYTES (4096u * 1024u)
 
 /* Runs kernel `name` of m over grid[0..2] workgroups of block[0..2] work-items, waits for it.
  * Checks before launching (LL_EXIT_USAGE): the kernel exists (the message lists those that do),

@@ -30,8 +30,18 @@
  * between blocks inside it do not fault (as on the GPU, whose pages hold them). ockl takes slabs
  * freely (AMD's hip-tests' 2048 threads of 128-byte blocks took 16 slabs, 32 MiB), hence the size;
  * --racecheck=global does not shadow the region (emu_mem_map_unshadowed). A free of an address no devmem answer gave faults the wave ("hostcall"), where
- * ROCm logs an error. printf (2), function calls (1) and the others fault too: lanelab's device
- * printf is the buffered form (rt_printf.c), and a host function pointer cannot run here. */
+ * ROCm logs an error.
+ *
+ * printf (2), ROCm's default device printf (clang -mprintf-kind=hostcall; lanelab hipcc's default is
+ * the buffered form, rt_printf.c): each lane's call is a message of one or more packets, each slot
+ * [0] a descriptor (bit 0 begin, bit 1 end, bits 7:5 the count of words that follow in slots
+ * [1..7], bits 63:8 the message's id, which the host assigns at the begin packet and answers in
+ * slot [0] for the next ones: ROCm/clr devhcmessages.cpp); the whole message is a control word
+ * (bit 0: stderr), the format string (NUL, padded to 8 bytes) and the arguments as the buffered
+ * records lay them out. At the end packet the call is formatted (rt_printf_format), written to
+ * stdout or stderr at once, and slot [0] answers its character count (ROCm/clr devhcprintf.cpp), -1
+ * for a message that does not parse (a warning names it). Function calls (1) and any other service
+ * fault: a host function pointer cannot run here. */
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -50,6 +60,7 @@ enum { SERVICE_FUNCTION_CALL = 1, SERVICE_PRINTF = 2, SERVICE_DEVMEM = 3 };
 #define HC_EVENT_ID 1u
 
 typedef struct hc_block { uint64_t off, size; } hc_block;
+typedef struct hc_msg { ll_buf data; bool live; } hc_msg; /* a printf message being assembled */
 
 struct rt_hostcall {
   emu_mem *mem;
@@ -67,6 +78,8 @@ struct rt_hostcall {
   uint64_t arena_addr, arena_size;
   hc_block *blk;        /* blocks handed out, sorted by offset */
   size_t nblk, capblk;
+  hc_msg *msg;          /* printf messages by id (the descriptor's bits 63:8) */
+  size_t nmsg;
 };
 
 static void *zmap(size_t n) {
@@ -141,6 +154,8 @@ void rt_hostcall_free(rt_hostcall *h) {
   if (h->arena_map) munmap(h->arena_map, h->arena_map_len);
   pthread_mutex_destroy(&h->mu);
   free(h->blk);
+  for (size_t i = 0; i < h->nmsg; i++) ll_buf_free(&h->msg[i].data);
+  free(h->msg);
   free(h);
 }
 
@@ -199,6 +214,51 @@ static bool devmem_free(rt_hostcall *h, uint64_t addr) {
   return true;
 }
 
+/* one printf packet of a lane (slot [0] its descriptor); see the top of the file */
+static int serve_printf(rt_hostcall *h, uint64_t *slot, unsigned lane, char *msg, size_t msgn) {
+  uint64_t desc = slot[0], id = desc >> 8;
+  unsigned len = (unsigned)(desc >> 5 & 7);
+  hc_msg *m = NULL;
+  if (desc & 1) {
+    for (id = 0; id < h->nmsg && h->msg[id].live; id++) {
+    }
+    if (id == h->nmsg) {
+      h->msg = ll_xrealloc(h->msg, ++h->nmsg * sizeof *h->msg);
+      h->msg[id] = (hc_msg){{0}, false};
+    }
+    m = &h->msg[id];
+    m->live = true;
+    m->data.len = 0;
+    slot[0] = (desc & ~(uint64_t)1 & 0xff) | id << 8;
+  } else if (id < h->nmsg && h->msg[id].live) {
+    m = &h->msg[id];
+  } else {
+    snprintf(msg, msgn, "device printf (hostcall, lane %u): a packet of message %llu, which no begin packet opened", lane,
+             (unsigned long long)id);
+    return 1;
+  }
+  ll_buf_put(&m->data, slot + 1, len * 8u);
+  if (!(desc & 2)) return 0;
+  /* the whole call: control, format, arguments */
+  const uint8_t *d = (const uint8_t *)m->data.data, *end = d + m->data.len;
+  ll_buf out = {0};
+  char why[256] = "";
+  const uint8_t *z = m->data.len > 8 ? memchr(d + 8, 0, m->data.len - 8) : NULL;
+  uint64_t control = 0;
+  if (m->data.len >= 8) memcpy(&control, d, 8);
+  bool ok = z && control <= 1;
+  if (ok) ok = rt_printf_format((const char *)d + 8, d + 8 + ((size_t)(z - (d + 8)) + 1 + 7) / 8 * 8, end, &out, why,
+                                sizeof why);
+  else snprintf(why, sizeof why, "%s", control > 1 ? "an unknown control word" : "no NUL-terminated format");
+  FILE *f = control & 1 ? stderr : stdout;
+  if (out.len) fwrite(out.data, 1, out.len, f), fflush(f);
+  if (!ok) fprintf(stderr, "lanelab: warning: device printf (hostcall, lane %u): %s\n", lane, why);
+  slot[0] = ok ? (uint64_t)(int64_t)out.len : (uint64_t)(int64_t)-1;
+  ll_buf_free(&out);
+  m->live = false;
+  return 0;
+}
+
 static int serve(rt_hostcall *h, uint32_t service, uint64_t *slot, unsigned lane, char *msg, size_t msgn) {
   switch (service) {
   case SERVICE_DEVMEM:
@@ -217,9 +277,7 @@ static int serve(rt_hostcall *h, uint32_t service, uint64_t *slot, unsigned lane
     }
     return 0;
   case SERVICE_PRINTF:
-    snprintf(msg, msgn, "hostcall service 2 (printf) is not provided: lanelab's device printf is the buffered "
-             "form (compile with -mprintf-kind=buffered, as lanelab hipcc does)");
-    return 1;
+    return serve_printf(h, slot, lane, msg, msgn);
   case SERVICE_FUNCTION_CALL:
     snprintf(msg, msgn, "hostcall service 1 (a call of host function 0x%llx) is not provided: a host function "
              "cannot run from emulated device code", (unsigned long long)slot[0]);

@@ -51,8 +51,7 @@ static const char *format_of(const emu_codeobj *co, uint64_t id) {
 
 /* Formats one record's arguments [a, a_end) against fmt into out; false (with why) if the record
  * holds fewer arguments than the format asks for. */
-static bool format_record(const char *fmt, const uint8_t *a, const uint8_t *a_end, ll_buf *out, char *why,
-                          size_t whyn) {
+bool rt_printf_format(const char *fmt, const uint8_t *a, const uint8_t *a_end, ll_buf *out, char *why, size_t whyn) {
   for (const char *p = fmt; *p;) {
     if (*p != '%') {
       const char *q = strchr(p, '%');
@@ -103,22 +102,28 @@ static bool format_record(const char *fmt, const uint8_t *a, const uint8_t *a_en
     char buf[512];
     int n = 0;
     if (conv == 's') {
-      const uint8_t *z = memchr(a, 0, a < a_end ? (size_t)(a_end - a) : 0);
-      if (!z) goto short_record;
+      /* a null pointer's string is no bytes (clang's buffered printf stores strlen 0 for it); at the
+       * record's end it prints as an empty string, as ROCm's host prints it (its formatter reads the
+       * zero bytes there: ROCm/clr devhcprintf.cpp; AMD's hip-tests printfSpecifiersNonHost expects
+       * an empty line) */
+      const bool null_s = a >= a_end;
+      const uint8_t *z = null_s ? NULL : memchr(a, 0, (size_t)(a_end - a));
+      if (!null_s && !z) goto short_record;
       spec[sn++] = 's', spec[sn] = 0;
       char *txt = NULL;
-      size_t len = (size_t)(z - a);
+      size_t len = null_s ? 0 : (size_t)(z - a);
+      const char *sv = null_s ? "" : (const char *)a;
       /* the string may be longer than buf: let the C library size it */
-      n = nstar == 2 ? snprintf(NULL, 0, spec, stars[0], stars[1], (const char *)a)
-          : nstar == 1 ? snprintf(NULL, 0, spec, stars[0], (const char *)a)
-                       : snprintf(NULL, 0, spec, (const char *)a);
+      n = nstar == 2 ? snprintf(NULL, 0, spec, stars[0], stars[1], sv)
+          : nstar == 1 ? snprintf(NULL, 0, spec, stars[0], sv)
+                       : snprintf(NULL, 0, spec, sv);
       txt = ll_xmalloc((size_t)(n > 0 ? n : 0) + 1);
-      if (nstar == 2) snprintf(txt, (size_t)n + 1, spec, stars[0], stars[1], (const char *)a);
-      else if (nstar == 1) snprintf(txt, (size_t)n + 1, spec, stars[0], (const char *)a);
-      else snprintf(txt, (size_t)n + 1, spec, (const char *)a);
+      if (nstar == 2) snprintf(txt, (size_t)n + 1, spec, stars[0], stars[1], sv);
+      else if (nstar == 1) snprintf(txt, (size_t)n + 1, spec, stars[0], sv);
+      else snprintf(txt, (size_t)n + 1, spec, sv);
       ll_buf_put(out, txt, (size_t)(n > 0 ? n : 0));
       free(txt);
-      a += (len + 1 + 7) & ~(size_t)7;
+      if (!null_s) a += (len + 1 + 7) & ~(size_t)7;
       p = q;
       continue;
     }
@@ -221,7 +226,7 @@ bool rt_printf_decode(const emu_codeobj *co, const uint8_t *buf, size_t n, ll_bu
     }
     char why[256];
     ll_buf *dst = (ctrl & 1) ? errout : out;
-    if (!format_record(fmt, a, a_end, dst, why, sizeof why)) {
+    if (!rt_printf_format(fmt, a, a_end, dst, why, sizeof why)) {
       diag_line(diag, "device printf record at byte %" PRIu64 ": %s", off, why);
       ok = false;
     }

@@ -443,6 +443,7 @@ Test(programs, device_printf_prints_what_printf_would, .timeout = 120) {
       ll_buf_printf(&want, "lane %d of %u: %s %c %ld %lld %u %x %.3f %e %5d|%-4d|%% %s\n", t, 64u, t ? "second" : "first",
                     'A' + t, -1234567890123L, (long long)-7, 4000000000u, 0xbeefu, (double)(3.14159f * (t + 1)), 1.5e-3,
                     t * 11, t, "done");
+    ll_buf_printf(&want, "lane 1, a null string: [%s] [%8s]\n", "", ""); /* ROCm prints a null %s as empty */
     ll_buf_puts(&want, "device_printf: after the kernel\n");
     cr_expect(strstr(out, ll_buf_str(&want)), "%s: the printed text differs; want\n%s\ngot\n%s", arches[i], want.data, out);
     cr_expect(strstr(out, "did not fit in the 256-byte buffer"), "%s: lost records are reported:\n%s", arches[i], out);
@@ -1345,6 +1346,43 @@ static int write_build_run(const char *src, const char *text, const char *dir, c
   int rc = sh_run(cmd, out);
   free(cmd);
   return rc;
+}
+
+/* Device printf as ROCm compiles it by default (-mprintf-kind=hostcall: ockl's messages, served by
+ * the runtime's hostcall listener as the lanes call it): the text C's printf makes of the same
+ * format and values, computed here, and each call's return value, the count of characters C's
+ * printf returns (the buffered form returns 0); a call of 12 arguments and two strings spans several
+ * packets of a message. */
+Test(programs, hostcall_printf_prints_and_returns_what_printf_would, .timeout = 120) {
+  char *dir = sh_tmpdir("hip-hcprintf"), *out;
+  char *src = ll_fmt("%s/p.hip", dir);
+  const char *text =
+      "#include <hip/hip_runtime.h>\n#include <cstdio>\n"
+      "__global__ void k(int *ret) {\n  int t = threadIdx.x;\n  if (t >= 3) return;\n"
+      "  const char *who = t == 1 ? \"one\" : \"not one\";\n"
+      "  ret[t] = printf(\"t=%d %s %*d|%-5.2f|%lld %u %x %c %e %g %p %s!\\n\", t, who, 4 + t, t * 7, 0.25 * t,\n"
+      "                  -1234567890123LL * (t + 1), 4000000000u, 0xbeefu + t, 'a' + t, 1.5e-3 * t, 100.0 / (t + 1),\n"
+      "                  (void *)0x1000, \"end\");\n}\n"
+      "int main() {\n  int *d; hipMalloc(&d, 12); k<<<1, 64>>>(d); hipDeviceSynchronize();\n"
+      "  int h[3]; hipMemcpy(h, d, 12, hipMemcpyDeviceToHost);\n"
+      "  for (int i = 0; i < 3; i++) printf(\"ret %d\\n\", h[i]);\n  return 0;\n}\n";
+  ll_err e = {0};
+  cr_assert(ll_write_file_atomic(src, text, strlen(text), &e), "%s", e.msg);
+  char *cmd = ll_fmt("%s -q hipcc %s --offload-arch=gfx942 -mprintf-kind=hostcall -o %s/p && env LANELAB_ARCH=gfx942 %s/p",
+                     LANELAB, src, dir, dir);
+  int rc = sh_run(cmd, &out);
+  ll_buf want = {0};
+  int ret[3];
+  for (int t = 0; t < 3; t++) {
+    size_t before = want.len;
+    ll_buf_printf(&want, "t=%d %s %*d|%-5.2f|%lld %u %x %c %e %g %p %s!\n", t, t == 1 ? "one" : "not one", 4 + t, t * 7,
+                  0.25 * t, -1234567890123LL * (t + 1), 4000000000u, 0xbeefu + t, 'a' + t, 1.5e-3 * t, 100.0 / (t + 1),
+                  (void *)0x1000, "end");
+    ret[t] = (int)(want.len - before);
+  }
+  for (int t = 0; t < 3; t++) ll_buf_printf(&want, "ret %d\n", ret[t]);
+  cr_expect(rc == 0 && !strcmp(out, ll_buf_str(&want)), "exit %d:\n%s\nwant:\n%s", rc, out, ll_buf_str(&want));
+  free(out), free(cmd), free(src), free(dir), ll_buf_free(&want);
 }
 
 /* A refused name is a compile error naming it and the reason. */

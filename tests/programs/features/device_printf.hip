@@ -1,5 +1,5 @@
-// Device printf: integers of every width, floats, characters, strings (a literal and one from a
-// runtime choice), the %% escape and * widths, from a few lanes, printed in order after the
+// Device printf: integers of every width, floats, characters, strings (a literal, one from a
+// runtime choice and a null pointer), the %% escape and * widths, from a few lanes, printed in order after the
 // launch. printf's return value (0 when the record was written, as clang's buffered printf
 // returns) is stored and checked here; tests/test_hip_programs.c checks the printed text.
 #include "../common.h"
@@ -12,6 +12,7 @@ __global__ void say(int *rc, const char *names) {
                    -1234567890123L, (long long)-7, 4000000000u, 0xbeefu, 3.14159f * (t + 1), 1.5e-3, t * 11, t,
                    "done");
   }
+  if (t == 1) printf("lane 1, a null string: [%s] [%8s]\n", names, names); // names is nullptr: empty, as ROCm prints it
 }
 
 __global__ void flood(int *rc) { rc[threadIdx.x] = printf("lane %d says a line long enough to matter\n", (int)threadIdx.x); }
