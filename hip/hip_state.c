@@ -597,13 +597,22 @@ hipError_t hipDeviceReset(void) {
   return hip_done(hip_g.init_err);
 }
 
+/* A limit that is none of the three, with ROCm's answers (ROCm/clr hip_device_runtime.cpp f9f995c:
+ * `limit >= hipLimitRange` is hipErrorInvalidValue, and, the enum's type being int there, a negative
+ * one reaches the switch's default, hipErrorUnsupportedLimit; AMD's hip-tests check both) */
+static hipError_t limit_refused(const char *fn, enum hipLimit_t limit) {
+  if ((int)limit >= (int)hipLimitRange)
+    return hip_complain(fn, hipErrorInvalidValue, "limit %d is past hipLimitRange", (int)limit);
+  return hip_complain(fn, hipErrorUnsupportedLimit, "limit %d is not a hipLimit_t", (int)limit);
+}
+
 hipError_t hipDeviceGetLimit(size_t *v, enum hipLimit_t limit) {
   HIP_BEGIN();
   if (!v) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "pValue is NULL"));
   if (limit == hipLimitPrintfFifoSize) return *v = hip_g.printf_bytes, hip_done(hipSuccess);
   if (limit == hipLimitStackSize) return *v = hip_g.stack_bytes, hip_done(hipSuccess);
   if (limit == hipLimitMallocHeapSize) return *v = hip_g.heap_bytes, hip_done(hipSuccess);
-  return hip_done(hip_complain(__func__, hipErrorInvalidValue, "limit %d is not a hipLimit_t (ROCm's answer)", (int)limit));
+  return hip_done(limit_refused(__func__, limit));
 }
 
 hipError_t hipDeviceSetLimit(enum hipLimit_t limit, size_t v) {
@@ -627,8 +636,7 @@ hipError_t hipDeviceSetLimit(enum hipLimit_t limit, size_t v) {
     hip_g.heap_bytes = v;
     return hip_done(hipSuccess);
   }
-  if (limit != hipLimitPrintfFifoSize)
-    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "limit %d is not a hipLimit_t (ROCm's answer)", (int)limit));
+  if (limit != hipLimitPrintfFifoSize) return hip_done(limit_refused(__func__, limit));
   if (v < 64 || v > (1u << 30))
     return hip_done(hip_complain(__func__, hipErrorInvalidValue, "printf buffer of %zu bytes: 64 B to 1 GiB", v));
   hip_g.printf_bytes = v;

@@ -1,7 +1,8 @@
 // Device malloc and free (docs/hip-runtime.md "Device malloc and free"): ROCm's device library
 // (ockl) keeps the heap and asks the host for memory by hostcall, which the emulator's runtime
 // serves. `device_heap` checks, each against a value worked from the program's own rules:
-// - hipLimitMallocHeapSize: ROCm's 8 MiB before any set; 300 MiB after hipDeviceSetLimit;
+// - hipLimitMallocHeapSize: ROCm's 8 MiB before any set; 300 MiB after hipDeviceSetLimit; ROCm's
+//   errors for a limit past hipLimitRange (invalid value) and a negative one (unsupported limit);
 // - large blocks (more than ockl's 3072-byte classes, each a host request): one lane takes 40 MiB
 //   blocks until malloc returns NULL; the heap holds max(limit, 256 MiB) rounded up to 2 MiB =
 //   300 MiB, so 7 blocks fit, and every block is written and read back (a word each MiB and its
@@ -86,6 +87,9 @@ int main(int argc, char **argv) {
   HIP_CHECK(hipDeviceSetLimit(hipLimitMallocHeapSize, (size_t)300 << 20));
   HIP_CHECK(hipDeviceGetLimit(&lim, hipLimitMallocHeapSize));
   EXPECT(lim == (size_t)300 << 20, "heap limit after set %zu", lim);
+  /* ROCm's answers for a limit that is none of the three: past hipLimitRange, and negative */
+  EXPECT(hipDeviceSetLimit(static_cast<hipLimit_t>(0xffff), 1) == hipErrorInvalidValue, "limit 0xffff");
+  EXPECT(hipDeviceGetLimit(&lim, static_cast<hipLimit_t>(-1)) == hipErrorUnsupportedLimit, "limit -1");
 
   int *dc, hc[2];
   HIP_CHECK(hipMalloc(&dc, 2 * sizeof(int)));
