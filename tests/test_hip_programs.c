@@ -1338,11 +1338,12 @@ static int hipcc_run(char **out, const char *q, const char *src, const char *fmt
   return rc;
 }
 
-static int write_build_run(const char *src, const char *text, const char *dir, const char *name, char **out) {
+static int write_build_run(const char *src, const char *text, const char *dir, const char *name, const char *flags,
+                           char **out) {
   ll_err e = {0};
   cr_assert(ll_write_file_atomic(src, text, strlen(text), &e), "%s", e.msg);
-  char *cmd = ll_fmt("%s -q hipcc %s --offload-arch=gfx942 -o %s/%s && env LANELAB_ARCH=gfx942 %s/%s", LANELAB, src, dir,
-                     name, dir, name);
+  char *cmd = ll_fmt("%s -q hipcc %s --offload-arch=gfx942 %s -o %s/%s && env LANELAB_ARCH=gfx942 %s/%s", LANELAB, src,
+                     flags, dir, name, dir, name);
   int rc = sh_run(cmd, out);
   free(cmd);
   return rc;
@@ -1366,11 +1367,7 @@ Test(programs, hostcall_printf_prints_and_returns_what_printf_would, .timeout = 
       "int main() {\n  int *d; hipMalloc(&d, 12); k<<<1, 64>>>(d); hipDeviceSynchronize();\n"
       "  int h[3]; hipMemcpy(h, d, 12, hipMemcpyDeviceToHost);\n"
       "  for (int i = 0; i < 3; i++) printf(\"ret %d\\n\", h[i]);\n  return 0;\n}\n";
-  ll_err e = {0};
-  cr_assert(ll_write_file_atomic(src, text, strlen(text), &e), "%s", e.msg);
-  char *cmd = ll_fmt("%s -q hipcc %s --offload-arch=gfx942 -mprintf-kind=hostcall -o %s/p && env LANELAB_ARCH=gfx942 %s/p",
-                     LANELAB, src, dir, dir);
-  int rc = sh_run(cmd, &out);
+  int rc = write_build_run(src, text, dir, "p", "-mprintf-kind=hostcall", &out);
   ll_buf want = {0};
   int ret[3];
   for (int t = 0; t < 3; t++) {
@@ -1382,7 +1379,7 @@ Test(programs, hostcall_printf_prints_and_returns_what_printf_would, .timeout = 
   }
   for (int t = 0; t < 3; t++) ll_buf_printf(&want, "ret %d\n", ret[t]);
   cr_expect(rc == 0 && !strcmp(out, ll_buf_str(&want)), "exit %d:\n%s\nwant:\n%s", rc, out, ll_buf_str(&want));
-  free(out), free(cmd), free(src), free(dir), ll_buf_free(&want);
+  free(out), free(src), free(dir), ll_buf_free(&want);
 }
 
 /* A refused name is a compile error naming it and the reason. */
@@ -1441,7 +1438,7 @@ Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
                       "int main() {\n  cached_reader<int> reader; int *d; hipMalloc(&d, 256);\n"
                       "#ifdef USE\n  reader.bind(d, 64);\n#endif\n"
                       "  k<<<1, 64>>>(d); int h[64]; hipMemcpy(h, d, 256, hipMemcpyDeviceToHost);\n  return h[63] == 2 ? 0 : 1;\n}\n";
-  rc = write_build_run(src, text4, dir, "r4", &out);
+  rc = write_build_run(src, text4, dir, "r4", "", &out);
   cr_expect_eq(rc, 0, "unused refused calls in a class template: exit %d:\n%s", rc, out);
   free(out);
   rc = hipcc_run(&out, "-q ", src, "-DUSE --offload-arch=gfx942 -o %s/r4", dir);
@@ -1487,7 +1484,7 @@ Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
                       "int main() {\n  int *d; hipMalloc(&d, 64 * sizeof(int));\n"
                       "  hipLaunchKernelGGL(k<1, 2>, dim3(1), dim3(64), 0, 0, d, 100);\n"
                       "  int h[64]; hipMemcpy(h, d, sizeof h, hipMemcpyDeviceToHost);\n  return h[63] == 112 ? 0 : 1;\n}\n";
-  rc = write_build_run(src, text6, dir, "r6", &out);
+  rc = write_build_run(src, text6, dir, "r6", "", &out);
   cr_expect_eq(rc, 0, "HIP_TEMPLATE_KERNEL_LAUNCH: exit %d:\n%s", rc, out);
   free(out), free(src);
   sh_run(ll_fmt("rm -rf %s", dir), NULL);
