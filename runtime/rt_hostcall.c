@@ -63,7 +63,6 @@ typedef struct hc_block { uint64_t off, size; } hc_block;
 typedef struct hc_msg { ll_buf data; bool live; } hc_msg; /* a printf message being assembled */
 
 struct rt_hostcall {
-  emu_mem *mem;
   pthread_mutex_t mu;
   uint8_t *buf;         /* the hostcall buffer, headers and payloads (host view) */
   uint64_t buf_addr;
@@ -72,10 +71,9 @@ struct rt_hostcall {
   uint64_t sig_addr;
   uint8_t *heap;        /* hidden_heap_v1 */
   uint64_t heap_addr;
-  void *arena_map;      /* the devmem service's region */
+  void *arena_map;      /* the devmem service's region (a mapping one slab larger, for the alignment) */
   size_t arena_map_len;
-  uint8_t *arena;
-  uint64_t arena_addr, arena_size;
+  uint64_t arena_map_addr, arena_addr, arena_size;
   hc_block *blk;        /* blocks handed out, sorted by offset */
   size_t nblk, capblk;
   hc_msg *msg;          /* printf messages by id (the descriptor's bits 63:8) */
@@ -94,7 +92,6 @@ static uint64_t arena_bytes(uint64_t heap_limit) {
 
 rt_hostcall *rt_hostcall_new(emu_mem *mem, uint64_t heap_limit, ll_err *err) {
   rt_hostcall *h = ll_xcalloc(1, sizeof *h);
-  h->mem = mem;
   pthread_mutex_init(&h->mu, NULL);
   h->buf_size = HC_BUF_HDR + HC_PACKETS * HC_HDR + HC_PACKETS * (size_t)HC_PAYLOAD;
   h->arena_size = arena_bytes(heap_limit);
@@ -114,15 +111,17 @@ rt_hostcall *rt_hostcall_new(emu_mem *mem, uint64_t heap_limit, ll_err *err) {
   h->heap_addr = emu_mem_map(mem, h->heap, HC_HEAP_STATE, "device heap state (ockl)");
   /* the region's device address is 64 KiB aligned (emu_mem_map); slabs want 2 MiB: the region
    * starts at the first 2 MiB boundary of a mapping one slab larger */
-  uint64_t a = emu_mem_map_unshadowed(mem, h->arena_map, h->arena_map_len, "device heap (malloc in kernels)");
-  if (!h->buf_addr || !h->sig_addr || !h->heap_addr || !a) {
+  h->arena_map_addr = emu_mem_map_unshadowed(mem, h->arena_map, h->arena_map_len, "device heap (malloc in kernels)");
+  if (!h->buf_addr || !h->sig_addr || !h->heap_addr || !h->arena_map_addr) {
     ll_seterr(err, LL_EXIT_FAIL, "emulator memory refused the device heap and hostcall buffer");
+    const uint64_t mapped[4] = {h->buf_addr, h->sig_addr, h->heap_addr, h->arena_map_addr};
+    for (int i = 0; i < 4; i++)
+      if (mapped[i]) emu_mem_unmap(mem, mapped[i]); /* before their host memory goes */
     rt_hostcall_free(h);
     return NULL;
   }
-  uint64_t skip = ((a + HC_SLAB - 1) & ~(HC_SLAB - 1)) - a;
-  h->arena = (uint8_t *)h->arena_map + skip;
-  h->arena_addr = a + skip;
+  const uint64_t a = h->arena_map_addr;
+  h->arena_addr = (a + HC_SLAB - 1) & ~(HC_SLAB - 1);
   /* the buffer as ROCm's HostcallBuffer::initialize lays it out */
   uint64_t hdr = h->buf_addr + HC_BUF_HDR, pay = hdr + HC_PACKETS * HC_HDR, mask = HC_PACKETS - 1;
   uint64_t doorbell = h->sig_addr, next = mask + 1;
