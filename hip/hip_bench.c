@@ -2,7 +2,8 @@
  * program pays per launch and per copy on top of the emulation itself, measured in this process
  * through the same entry points a program calls.
  *   launch  hipModuleLaunchKernel of a 64-work-item kernel (scale_bias of the corpus's
- *           module_kernels.co: about twenty instructions) against rt_launch of the same kernel
+ *           module_kernels.co: about twenty instructions; and scale_bias_printf, the same with a printf
+ *           it does not reach, whose launches get a device printf buffer) against rt_launch of the same kernel
  *           with the same arguments (the runtime layer and the emulation alone): the difference is
  *           the HIP layer's cost per launch.
  *   copy    hipMemcpy host->device and device->host at 4 KiB, 1 MiB and 64 MiB: microseconds per
@@ -44,9 +45,10 @@ int hip_bench(FILE *out, const char *build) {
   fprintf(out, "HIP runtime cost (%s, load average %s)\n", arch, lavg);
   int rc = LL_EXIT_OK;
   hipModule_t m;
-  hipFunction_t f;
+  hipFunction_t f, fp;
   float *d = NULL;
   if (hipModuleLoad(&m, co) != hipSuccess || hipModuleGetFunction(&f, m, "scale_bias") != hipSuccess ||
+      hipModuleGetFunction(&fp, m, "scale_bias_printf") != hipSuccess ||
       hipMalloc((void **)&d, 64 * sizeof(float)) != hipSuccess) {
     fprintf(out, "bench hip: cannot set up (see the message above)\n");
     free(co);
@@ -56,7 +58,7 @@ int hip_bench(FILE *out, const char *build) {
   float s = 1.0f;
   int n = 64;
   void *params[] = {&d, &s, &n};
-  double hip_us[REPS], rt_us[REPS];
+  double hip_us[REPS], rt_us[REPS], pf_us[REPS];
   /* the same launch through rt_launch: kernarg bytes as hip_launch lays them out */
   uint8_t raw[16];
   memcpy(raw, &d, 8), memcpy(raw + 8, &s, 4), memcpy(raw + 12, &n, 4);
@@ -72,6 +74,10 @@ int hip_bench(FILE *out, const char *build) {
     for (int i = 0; i < BATCH; i++)
       if (rt_launch(hip_g.dev, m->rt, "scale_bias", grid, block, NULL, 0, 0, &o, &e) != LL_EXIT_OK) rc = LL_EXIT_FAIL;
     rt_us[r] = (ll_now() - t0) / BATCH * 1e6;
+    t0 = ll_now();
+    for (int i = 0; i < BATCH; i++)
+      if (hipModuleLaunchKernel(fp, 1, 1, 1, 64, 1, 1, 0, NULL, params, NULL) != hipSuccess) rc = LL_EXIT_FAIL;
+    pf_us[r] = (ll_now() - t0) / BATCH * 1e6;
   }
   if (rc != LL_EXIT_OK || hipDeviceSynchronize() != hipSuccess) {
     fprintf(out, "bench hip: a launch failed\n");
@@ -82,6 +88,8 @@ int hip_bench(FILE *out, const char *build) {
   fprintf(out, "  launch (1 block of 64, ~20 instructions): hipModuleLaunchKernel %.1f us, rt_launch %.1f us (the "
           "runtime layer and the emulation): the HIP layer adds %.1f us per launch%s\n", h, rr, h - rr,
           h < rr ? " (a negative difference of medians: below this host's noise)" : "");
+  fprintf(out, "  launch of the same kernel with a device printf it does not reach (a printf buffer a launch): "
+          "hipModuleLaunchKernel %.1f us\n", median(pf_us, REPS));
   const size_t sizes[] = {4096, 1u << 20, 64u << 20};
   for (size_t k = 0; k < 3; k++) {
     size_t bytes = sizes[k];

@@ -50,6 +50,11 @@ struct rt_device {
   char note[1280];
   const rt_backend_ops *ops;
   void *impl;         /* the backend's state */
+  /* the device printf buffer of the latest launch that had one, kept for the next of its size
+   * (rt.c printf_setup: a buffer a launch was 4 MiB of mapping, zeroing and unmapping, 60-280 us);
+   * its records' bytes are zeroed again */
+  uint64_t pspare;
+  uint32_t pspare_bytes;
 };
 
 struct rt_module {

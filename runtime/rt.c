@@ -128,10 +128,11 @@ void rt_unload(rt_module *m) {
 }
 
 /* A hidden argument that is a buffer's address: when k has the argument of kind hk, a device
- * buffer of `bytes` (zeroed, its first init_n bytes from init, named `name`) and its address
- * written into the kernarg; returns the address, 1 when k has no such argument, 0 on failure. */
+ * buffer of `bytes` (zeroed, its first init_n bytes from init, named `name`; `reuse`, a zeroed
+ * buffer of that size, if nonzero) and its address written into the kernarg; returns the address,
+ * 1 when k has no such argument, 0 on failure. */
 static uint64_t hidden_buffer(rt_device *d, const emu_kernel *k, uint8_t hk, uint32_t bytes, const void *init,
-                              size_t init_n, const char *name, uint8_t *kernarg, size_t size, ll_err *err) {
+                              size_t init_n, const char *name, uint64_t reuse, uint8_t *kernarg, size_t size, ll_err *err) {
   const emu_kernarg *a = rt_hidden_arg(k, hk);
   if (!a) return 1;
   if (a->size != 8 || a->offset + 8 > size) {
@@ -139,7 +140,7 @@ static uint64_t hidden_buffer(rt_device *d, const emu_kernel *k, uint8_t hk, uin
               k->name, a->value_kind, a->offset, a->size, size);
     return 0;
   }
-  uint64_t p = rt_alloc(d, bytes, name, err);
+  uint64_t p = reuse ? reuse : rt_alloc(d, bytes, name, err);
   if (!p) return 0;
   if (!rt_copy_to_device(d, p, init, init_n, err)) {
     rt_free(d, p);
@@ -150,11 +151,14 @@ static uint64_t hidden_buffer(rt_device *d, const emu_kernel *k, uint8_t hk, uin
 }
 
 /* Device printf (rt_printf.c): a kernel with a hidden_printf_buffer argument gets a zeroed
- * buffer whose second dword is its capacity */
+ * buffer whose second dword is its capacity: the last launch's, when it has that size */
 static uint64_t printf_setup(rt_device *d, const emu_kernel *k, uint32_t bytes, uint8_t *kernarg, size_t size,
                              ll_err *err) {
   const uint32_t hdr[2] = {0, bytes};
-  return hidden_buffer(d, k, EMU_HK_PRINTF_BUFFER, bytes, hdr, sizeof hdr, "device printf buffer", kernarg, size, err);
+  uint64_t reuse = 0;
+  if (d->pspare && d->pspare_bytes == bytes && rt_hidden_arg(k, EMU_HK_PRINTF_BUFFER)) reuse = d->pspare, d->pspare = 0;
+  return hidden_buffer(d, k, EMU_HK_PRINTF_BUFFER, bytes, hdr, sizeof hdr, "device printf buffer", reuse, kernarg, size,
+                       err);
 }
 
 /* A cooperative launch's grid-barrier block (rt.h, hidden_multigrid_sync_arg) */
@@ -166,8 +170,8 @@ static uint64_t coop_setup(rt_device *d, const emu_kernel *k, const uint32_t gri
   memcpy(mi + 12, &one, 4);   /* num_grids */
   memcpy(mi + 24, &items, 8); /* all_sum */
   memcpy(mi + 40, &nwg, 4);   /* num_wg */
-  return hidden_buffer(d, k, EMU_HK_MULTIGRID_SYNC, sizeof mi, mi, sizeof mi, "cooperative launch grid barrier", kernarg,
-                       size, err);
+  return hidden_buffer(d, k, EMU_HK_MULTIGRID_SYNC, sizeof mi, mi, sizeof mi, "cooperative launch grid barrier", 0,
+                       kernarg, size, err);
 }
 
 static void printf_flush(rt_device *d, const emu_codeobj *co, uint64_t p, uint32_t bytes, FILE *out) {
@@ -176,10 +180,18 @@ static void printf_flush(rt_device *d, const emu_codeobj *co, uint64_t p, uint32
   uint32_t used = 0;
   (void)rt_copy_from_device(d, &used, p, 4, NULL);
   uint32_t n = used > bytes - 8 ? bytes : used + 8;
-  uint8_t *buf = ll_xcalloc(bytes, 1);
+  uint8_t *buf = ll_xcalloc(n, 1);
   ll_buf text = {0}, etext = {0}, diag = {0};
-  if (rt_copy_from_device(d, buf, p, n, NULL)) rt_printf_decode(co, buf, bytes, &text, &etext, &diag);
-  rt_free(d, p);
+  bool read = rt_copy_from_device(d, buf, p, n, NULL);
+  if (read) rt_printf_decode(co, buf, n, &text, &etext, &diag);
+  /* the buffer, zeroed again where records were, waits for the next launch (the latest is kept) */
+  memset(buf, 0, n);
+  if (read && rt_copy_to_device(d, p, buf, n, NULL)) {
+    if (d->pspare) rt_free(d, d->pspare);
+    d->pspare = p, d->pspare_bytes = bytes;
+  } else {
+    rt_free(d, p);
+  }
   free(buf);
   FILE *f = out ? out : stdout;
   if (text.len) fwrite(text.data, 1, text.len, f), fflush(f);

@@ -448,6 +448,19 @@ Test(programs, device_printf_prints_what_printf_would, .timeout = 120) {
     cr_expect(strstr(out, ll_buf_str(&want)), "%s: the printed text differs; want\n%s\ngot\n%s", arches[i], want.data, out);
     cr_expect(strstr(out, "did not fit in the 256-byte buffer"), "%s: lost records are reported:\n%s", arches[i], out);
     cr_expect(strstr(out, "records fitted"), "%s:\n%s", arches[i], out);
+    /* the second overflowing launch, in the buffer the first one left: exactly the short records
+     * that fitted are printed, and nothing the first launch wrote is read as a record */
+    const char *sh = strstr(out, " of 64 short records fitted"), *ls = sh;
+    while (ls && ls > out && ls[-1] != '\n') ls--;
+    const char *lf = strstr(out, " of 64 records fitted"), *lfs = lf;
+    while (lfs && lfs > out && lfs[-1] != '\n') lfs--;
+    int nshort = 0, said = 0, nlong = 0, saidlong = 0;
+    for (const char *q = out; (q = strstr(q, ": short 1 2 3\n")); q++) nshort++;
+    for (const char *q = out; (q = strstr(q, "says a line long enough to matter\n")); q++) nlong++;
+    cr_expect(ls && sscanf(ls, "device_printf: %d", &said) == 1 && said > 0 && nshort == said && lfs &&
+                  sscanf(lfs, "device_printf: %d", &saidlong) == 1 && nlong == saidlong && !strstr(out, "record at byte"),
+              "%s: the records (long %d printed, %d fitted; short %d printed, %d fitted):\n%s", arches[i], nlong, saidlong,
+              nshort, said, out);
     ll_buf_free(&want);
     free(out);
   }
