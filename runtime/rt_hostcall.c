@@ -40,7 +40,7 @@
  * (bit 0: stderr), the format string (NUL, padded to 8 bytes) and the arguments as the buffered
  * records lay them out. At the end packet the call is formatted (rt_printf_format), written to
  * stdout or stderr at once, and slot [0] answers its character count (ROCm/clr devhcprintf.cpp), -1
- * for a message that does not parse (a warning names it). Function calls (1) and any other service
+ * for a message that does not parse (a warning names it); a message past 1 MiB faults the wave. Function calls (1) and any other service
  * fault: a host function pointer cannot run here. */
 #include <stdatomic.h>
 #include <stdint.h>
@@ -58,6 +58,7 @@ enum { SERVICE_FUNCTION_CALL = 1, SERVICE_PRINTF = 2, SERVICE_DEVMEM = 3 };
 #define HC_ARENA_MIN ((uint64_t)256 << 20)
 #define HC_SLAB ((uint64_t)2 << 20)  /* ockl's slab: blocks this large are aligned to it */
 #define HC_EVENT_ID 1u
+#define HC_MSG_MAX ((size_t)1 << 20) /* a printf message's bytes at most (its format and arguments) */
 
 typedef struct hc_block { uint64_t off, size; } hc_block;
 typedef struct hc_msg { ll_buf data; bool live; } hc_msg; /* a printf message being assembled */
@@ -234,6 +235,12 @@ static int serve_printf(rt_hostcall *h, uint64_t *slot, unsigned lane, char *msg
   } else {
     snprintf(msg, msgn, "device printf (hostcall, lane %u): a packet of message %llu, which no begin packet opened", lane,
              (unsigned long long)id);
+    return 1;
+  }
+  if (m->data.len + len * 8u > HC_MSG_MAX) {
+    snprintf(msg, msgn, "device printf (hostcall, lane %u): a message past %zu bytes (its format and arguments)", lane,
+             HC_MSG_MAX);
+    m->live = false;
     return 1;
   }
   ll_buf_put(&m->data, slot + 1, len * 8u);

@@ -1366,7 +1366,7 @@ static int write_build_run(const char *src, const char *text, const char *dir, c
  * the runtime's hostcall listener as the lanes call it): the text C's printf makes of the same
  * format and values, computed here, and each call's return value, the count of characters C's
  * printf returns (the buffered form returns 0); a call of 12 arguments and two strings spans several
- * packets of a message. */
+ * packets of a message; a message past 1 MiB faults the wave, named. */
 Test(programs, hostcall_printf_prints_and_returns_what_printf_would, .timeout = 120) {
   char *dir = sh_tmpdir("hip-hcprintf"), *out;
   char *src = ll_fmt("%s/p.hip", dir);
@@ -1377,7 +1377,12 @@ Test(programs, hostcall_printf_prints_and_returns_what_printf_would, .timeout = 
       "  ret[t] = printf(\"t=%d %s %*d|%-5.2f|%lld %u %x %c %e %g %p %s!\\n\", t, who, 4 + t, t * 7, 0.25 * t,\n"
       "                  -1234567890123LL * (t + 1), 4000000000u, 0xbeefu + t, 'a' + t, 1.5e-3 * t, 100.0 / (t + 1),\n"
       "                  (void *)0x1000, \"end\");\n}\n"
-      "int main() {\n  int *d; hipMalloc(&d, 12); k<<<1, 64>>>(d); hipDeviceSynchronize();\n"
+      "__global__ void big(const char *s, int *r) { if (threadIdx.x == 0) *r = printf(\"%s\\n\", s); }\n"
+      "int main(int argc, char **argv) {\n  int *d; hipMalloc(&d, 12);\n"
+      "  if (argc > 1) {\n    size_t n = (1 << 20) + 4096; char *h = (char *)malloc(n), *s; memset(h, 'a', n - 1); h[n - 1] = 0;\n"
+      "    hipMalloc(&s, n); hipMemcpy(s, h, n, hipMemcpyHostToDevice); big<<<1, 64>>>(s, d);\n"
+      "    printf(\"big: %s\\n\", hipGetErrorName(hipDeviceSynchronize())); return 0;\n  }\n"
+      "  k<<<1, 64>>>(d); hipDeviceSynchronize();\n"
       "  int h[3]; hipMemcpy(h, d, 12, hipMemcpyDeviceToHost);\n"
       "  for (int i = 0; i < 3; i++) printf(\"ret %d\\n\", h[i]);\n  return 0;\n}\n";
   int rc = write_build_run(src, text, dir, "p", "-mprintf-kind=hostcall", &out);
@@ -1392,7 +1397,14 @@ Test(programs, hostcall_printf_prints_and_returns_what_printf_would, .timeout = 
   }
   for (int t = 0; t < 3; t++) ll_buf_printf(&want, "ret %d\n", ret[t]);
   cr_expect(rc == 0 && !strcmp(out, ll_buf_str(&want)), "exit %d:\n%s\nwant:\n%s", rc, out, ll_buf_str(&want));
-  free(out), free(src), free(dir), ll_buf_free(&want);
+  free(out);
+  /* a message past the listener's 1 MiB (a %s of 1 MiB + 4 KiB) faults the wave, named */
+  char *cmd = ll_fmt("env LANELAB_ARCH=gfx942 %s/p big", dir);
+  rc = sh_run(cmd, &out);
+  cr_expect(rc == 0 && strstr(out, "fault: hostcall: gfx942 kernel big") && strstr(out, "a message past 1048576 bytes") &&
+                strstr(out, "big: hipErrorLaunchFailure"),
+            "exit %d:\n%.2000s", rc, out);
+  free(out), free(cmd), free(src), free(dir), ll_buf_free(&want);
 }
 
 /* A refused name is a compile error naming it and the reason. */
