@@ -1380,7 +1380,7 @@ Test(programs, hostcall_printf_prints_and_returns_what_printf_would, .timeout = 
       "__global__ void big(const char *s, int *r) { if (threadIdx.x == 0) *r = printf(\"%s\\n\", s); }\n"
       "int main(int argc, char **argv) {\n  int *d; hipMalloc(&d, 12);\n"
       "  if (argc > 1) {\n    size_t n = (1 << 20) + 4096; char *h = (char *)malloc(n), *s; memset(h, 'a', n - 1); h[n - 1] = 0;\n"
-      "    hipMalloc(&s, n); hipMemcpy(s, h, n, hipMemcpyHostToDevice); big<<<1, 64>>>(s, d);\n"
+      "    hipMalloc(&s, n); hipMemcpy(s, h, n, hipMemcpyHostToDevice); free(h); big<<<1, 64>>>(s, d);\n"
       "    printf(\"big: %s\\n\", hipGetErrorName(hipDeviceSynchronize())); return 0;\n  }\n"
       "  k<<<1, 64>>>(d); hipDeviceSynchronize();\n"
       "  int h[3]; hipMemcpy(h, d, 12, hipMemcpyDeviceToHost);\n"
