@@ -629,7 +629,7 @@ hipError_t hipDeviceSetLimit(enum hipLimit_t limit, size_t v) {
   if (limit == hipLimitMallocHeapSize) {
     /* ROCm keeps any size below the device's memory (ROCm/clr device.cpp UpdateInitialHeapSize); it
      * sizes the heap at its first use and a later size changes nothing (call_once), here likewise
-     * (runtime/rt_hostcall.c: the heap holds max(size, 32 MiB) rounded up to 2 MiB) */
+     * (runtime/rt_hostcall.c: the heap holds max(size, 256 MiB) rounded up to 2 MiB) */
     if (v >= hip_total_mem())
       return hip_done(hip_complain(__func__, hipErrorInvalidValue, "heap of %zu bytes: not below the device's %llu bytes",
                                    v, (unsigned long long)hip_total_mem()));

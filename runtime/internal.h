@@ -28,6 +28,10 @@ typedef struct rt_backend_ops {
 
 extern const rt_backend_ops rt_emu_ops; /* rt_emu.c */
 
+/* a hidden argument that holds a device address: 8 bytes inside the size-byte kernarg segment, else
+ * false with err naming the kernel and the argument (rt_args.c; rt.c's buffers, rt_hostcall.c) */
+bool rt_hidden_ptr_fits(const emu_kernel *k, const emu_kernarg *a, size_t size, ll_err *err);
+
 /* The emulator's hostcall listener and device heap (rt_hostcall.c): made on the first launch of a
  * kernel with hidden_hostcall_buffer or hidden_heap_v1, kept for the device's life; its memory is
  * registered in mem, so it is freed after emu_mem_free. rt_hostcall_fill writes the two hidden

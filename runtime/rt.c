@@ -135,11 +135,7 @@ static uint64_t hidden_buffer(rt_device *d, const emu_kernel *k, uint8_t hk, uin
                               size_t init_n, const char *name, uint64_t reuse, uint8_t *kernarg, size_t size, ll_err *err) {
   const emu_kernarg *a = rt_hidden_arg(k, hk);
   if (!a) return 1;
-  if (a->size != 8 || a->offset + 8 > size) {
-    ll_seterr(err, LL_EXIT_USAGE, "kernel '%s': %s at offset %u size %u does not fit its %zu-byte kernarg segment",
-              k->name, a->value_kind, a->offset, a->size, size);
-    return 0;
-  }
+  if (!rt_hidden_ptr_fits(k, a, size, err)) return 0;
   uint64_t p = reuse ? reuse : rt_alloc(d, bytes, name, err);
   if (!p) return 0;
   if (!rt_copy_to_device(d, p, init, init_n, err)) {

@@ -142,7 +142,7 @@ typedef struct rt_launch_opts {
   uint32_t printf_bytes;
   uint32_t stack_bytes;    /* emu: private bytes per lane a dynamic-stack kernel gets at least (0: 1024) */
   /* emu: the device heap (malloc/free in kernels, runtime/rt_hostcall.c) holds max(heap_bytes,
-   * 32 MiB) rounded up to 2 MiB; read at the device's first launch that needs a heap */
+   * 256 MiB) rounded up to 2 MiB; read at the device's first launch that needs a heap */
   uint64_t heap_bytes;
   /* emu: a cooperative launch (emu_launch_opts.cooperative); a kernel with a
    * hidden_multigrid_sync_arg gets the grid-barrier block described at rt_launch */

@@ -111,6 +111,13 @@ const emu_kernarg *rt_hidden_arg(const emu_kernel *k, uint8_t hk) {
 
 const emu_kernarg *rt_printf_arg(const emu_kernel *k) { return rt_hidden_arg(k, EMU_HK_PRINTF_BUFFER); }
 
+bool rt_hidden_ptr_fits(const emu_kernel *k, const emu_kernarg *a, size_t size, ll_err *err) {
+  if (a->size == 8 && a->offset + 8 <= size) return true;
+  ll_seterr(err, LL_EXIT_USAGE, "kernel '%s': %s at offset %u size %u does not fit its %zu-byte kernarg segment", k->name,
+            a->value_kind, a->offset, a->size, size);
+  return false;
+}
+
 static void put_le(uint8_t *p, uint64_t v, uint32_t size) {
   for (uint32_t i = 0; i < size && i < 8; i++) p[i] = (uint8_t)(v >> 8 * i);
 }

@@ -187,6 +187,11 @@ static int rt_emu_run(void *impl, const emu_codeobj *co, void *module, const emu
                    const rt_launch_opts *o, ll_err *err) {
   rt_emu *d = impl;
   const rt_emu_module *mod = module;
+  /* the hostcall listener and device heap, made at the first kernel that names them */
+  if (!d->hc && (rt_hidden_arg(k, EMU_HK_HOSTCALL_BUFFER) || rt_hidden_arg(k, EMU_HK_HEAP_V1)) &&
+      !(d->hc = rt_hostcall_new(d->mem, o ? o->heap_bytes : 0, err)))
+    return err ? err->code : LL_EXIT_FAIL;
+  if (d->hc && !rt_hostcall_fill(d->hc, k, kernargs, size, err)) return err ? err->code : LL_EXIT_FAIL;
   /* The kernarg segment gets 64 zeroed bytes of slack past its end: the AMDGPU backend widens
    * scalar loads of adjacent kernel arguments (clang-22 emits `s_load_dwordx8` at offset 104 of
    * a 132-byte segment for the gfx950 paged prefill), which is harmless on hardware because
@@ -199,15 +204,6 @@ static int rt_emu_run(void *impl, const emu_codeobj *co, void *module, const emu
     ll_seterr(err, LL_EXIT_FAIL, "emulator placed the kernarg buffer at 0x%llx, not %u-byte aligned",
               (unsigned long long)ka, align);
     return LL_EXIT_FAIL;
-  }
-  if (!d->hc && (rt_hidden_arg(k, EMU_HK_HOSTCALL_BUFFER) || rt_hidden_arg(k, EMU_HK_HEAP_V1)) &&
-      !(d->hc = rt_hostcall_new(d->mem, o ? o->heap_bytes : 0, err))) {
-    rt_emu_free(d, ka);
-    return err ? err->code : LL_EXIT_FAIL;
-  }
-  if (d->hc && !rt_hostcall_fill(d->hc, k, kernargs, size, err)) {
-    rt_emu_free(d, ka);
-    return err ? err->code : LL_EXIT_FAIL;
   }
   memcpy(rt_emu_host(d, ka, size, NULL), kernargs, size);
   uint64_t pkt = rt_emu_alloc(d, 64, "dispatch packet", err);

@@ -162,11 +162,7 @@ void rt_hostcall_free(rt_hostcall *h) {
 static bool put_addr(const emu_kernel *k, uint8_t hk, uint64_t v, uint8_t *kernarg, size_t size, ll_err *err) {
   const emu_kernarg *a = rt_hidden_arg(k, hk);
   if (!a) return true;
-  if (a->size != 8 || a->offset + 8 > size) {
-    ll_seterr(err, LL_EXIT_USAGE, "kernel '%s': %s at offset %u size %u does not fit its %zu-byte kernarg segment",
-              k->name, a->value_kind, a->offset, a->size, size);
-    return false;
-  }
+  if (!rt_hidden_ptr_fits(k, a, size, err)) return false;
   memcpy(kernarg + a->offset, &v, 8);
   return true;
 }
