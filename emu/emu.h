@@ -258,6 +258,7 @@ typedef enum {
 
 typedef struct emu_observer emu_observer; /* part 4 below */
 
+struct emu_heap_event; /* below */
 typedef struct emu_launch_opts {
   uint64_t insn_budget;     /* per wave; 0 = default (50 M) */
   int threads;              /* worker threads for workgroups; 0 = number of cores */
@@ -294,6 +295,12 @@ typedef struct emu_launch_opts {
    * listens and the message changes nothing. */
   int (*on_interrupt)(void *user, uint32_t event_id, char *msg, size_t msgn);
   void *interrupt_user;
+  /* lanelab's device heap marker (s_ttracedata with M0 = EMU_HEAP_TAG | op, below): called before
+   * the wave goes on, on the worker that runs it; returns 0, or nonzero with a message in msg,
+   * the lane and address it names in e->lane and e->addr, which the wave then faults with ("device
+   * heap", at the marker). NULL: markers change nothing. */
+  int (*on_heap)(void *user, struct emu_heap_event *e, char *msg, size_t msgn);
+  void *heap_user;
 } emu_launch_opts;
 #define EMU_COOP_MAX_WG 16384
 #define EMU_PRIVATE_MAX (1u << 20) /* private bytes per lane: lanelab's limit (a launch asking more is refused) */
@@ -305,6 +312,26 @@ typedef struct emu_launch_opts {
  * itself is counted in the phase it ends. */
 #define EMU_PHASE_TAG 0x4c4c0000u
 #define EMU_MAX_PHASES 8
+
+/* Device heap markers. lanelab's HIP headers (hip/include/hip/lanelab_hip_heap.h) follow each
+ * device malloc with s_ttracedata, M0 = EMU_HEAP_TAG | EMU_HEAP_ALLOC, v[0:1] the block malloc
+ * returned and v[2:3] the bytes asked for, and precede each free of a non-NULL pointer with one of
+ * M0 = EMU_HEAP_TAG | EMU_HEAP_FREE, v[0:1] the pointer (per lane, the lanes in EXEC). Like the
+ * phase markers, a no-op on hardware with thread trace off; the emulator hands them to the
+ * launch's on_heap (the runtime's block table: leakcheck, frees of what no malloc returned). */
+#define EMU_HEAP_TAG 0x4c480000u
+enum { EMU_HEAP_ALLOC = 1, EMU_HEAP_FREE = 2 };
+typedef struct emu_heap_event {
+  int op;                   /* EMU_HEAP_ALLOC or EMU_HEAP_FREE */
+  uint64_t exec;            /* the lanes that called */
+  uint64_t ptr[64], size[64]; /* per lane: v[0:1] and (alloc) v[2:3] */
+  uint64_t pc;              /* the marker's vaddr */
+  const char *kernel;
+  const char *src;          /* the marker's "FILE:LINE", "" without a line table */
+  uint32_t wg[3], wave;
+  int lane;                 /* set by a handler that refuses: the lane it names, and its address */
+  uint64_t addr;
+} emu_heap_event;
 
 #define EMU_MAX_CHOICES 64 /* stated choices the fidelity report can name (part 5) */
 typedef struct emu_launch_stats {

@@ -76,11 +76,34 @@ int emu_op_s_sendmsg(emu_wave *w, const emu_insn *in)
 /* s_ttracedata: sends M0 to the thread trace when tracing is on, else does nothing (CDNA3 ISA
  * "SOPP Instructions"). Architecturally a no-op; the emulator reads it as a phase marker when M0
  * carries the tag (emu.h EMU_PHASE_TAG, lanelab_device.h LL_PHASE): from here on the wave's
- * executed instructions count in that phase. Any other value leaves the phase unchanged. */
+ * executed instructions count in that phase. With EMU_HEAP_TAG it is a device heap marker, which
+ * the launch's on_heap hears (emu.h); any other value changes nothing. */
+static int heap_marker(emu_wave *w, const emu_insn *in, uint32_t op)
+{
+  const emu_launch_opts *o = w->wg ? w->wg->opts : NULL;
+  if (!o || !o->on_heap || (op != EMU_HEAP_ALLOC && op != EMU_HEAP_FREE)) return EMU_OK;
+  if (w->nv < 4)
+    return emu_raise(w, in, "device heap", -1, 0, "a heap marker in a kernel of %u VGPRs (it reads v0-v3)", (unsigned)w->nv);
+  emu_heap_event e = {.op = (int)op, .exec = emu_rd64s(w, EMU_S_EXEC), .pc = in->pc, .lane = -1, .wave = w->wave_id};
+  char src[320] = "";
+  const emu_dispatch *d = w->wg->d;
+  if (d && d->co) emu_codeobj_srcline(d->co, in->pc, src, sizeof src);
+  e.src = src;
+  e.kernel = d && d->kernel && d->kernel->name ? d->kernel->name : "?";
+  memcpy(e.wg, w->wg->id, sizeof e.wg);
+  for (int l = 0; l < EMU_LANES; l++) {
+    e.ptr[l] = (uint64_t)w->v[EMU_LANES + l] << 32 | w->v[l];
+    e.size[l] = op == EMU_HEAP_ALLOC ? (uint64_t)w->v[3 * EMU_LANES + l] << 32 | w->v[2 * EMU_LANES + l] : 0;
+  }
+  char msg[512] = "";
+  if (o->on_heap(o->heap_user, &e, msg, sizeof msg) != 0)
+    return emu_raise(w, in, "device heap", e.lane, e.addr, "%s", msg[0] ? msg : "the host's heap handler refused the marker");
+  return EMU_OK;
+}
 int emu_op_s_ttracedata(emu_wave *w, const emu_insn *in)
 {
-  (void)in;
   uint32_t m0 = w->s[EMU_S_M0], p = m0 & 0xffffu;
+  if (__builtin_expect((m0 & 0xffff0000u) == EMU_HEAP_TAG, 0)) return heap_marker(w, in, p);
   if ((m0 & 0xffff0000u) == EMU_PHASE_TAG && p < EMU_MAX_PHASES && w->counts) {
     w->counts += ((ptrdiff_t)p - (ptrdiff_t)w->phase) * (ptrdiff_t)w->ninsn;
     w->phase = p;

@@ -1284,6 +1284,18 @@ hipError_t hip_managed_adopt(void *p, size_t size, const char *name) {
  * finding each, as compute-sanitizer's leak check reports cudaMalloc memory: device memory,
  * host-pinned and managed memory (hipHostRegister'ed memory is the program's own, not counted).
  * hipDeviceReset frees everything, as HIP's does. */
+/* a device heap block (malloc in a kernel, its heap marker followed: runtime/rt_hostcall.c) that no
+ * free released: the device's memory until the program ends, so counted as a leak (lanelab's
+ * choice, docs/hip-runtime.md "Device malloc and free") */
+static void heap_leak(void *user, uint64_t addr, uint64_t size, const char *site) {
+  (void)user;
+  char line[640];
+  snprintf(line, sizeof line, "leakcheck: %llu bytes of the device heap at 0x%llx (malloc in %s) not freed at exit",
+           (unsigned long long)size, (unsigned long long)addr, site);
+  hip_g.leaks++, hip_g.leak_bytes += size;
+  hip_finding_add(line);
+}
+
 void hip_leakcheck(void) {
   for (size_t i = 0; i < hip_g.nallocs; i++) {
     const hip_alloc *a = &hip_g.allocs[i];
@@ -1294,4 +1306,5 @@ void hip_leakcheck(void) {
     hip_g.leaks++, hip_g.leak_bytes += a->size;
     hip_finding_add(line); /* the exit handler writes the summary once, after */
   }
+  if (hip_g.dev) rt_device_heap_blocks(hip_g.dev, heap_leak, NULL);
 }

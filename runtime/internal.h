@@ -24,6 +24,7 @@ typedef struct rt_backend_ops {
                 const rt_launch_opts *o, ll_err *err);
   emu_mem *(*emu_mem)(void *impl);
   uint64_t (*image_addr)(void *module); /* device address of a loaded module's image, or NULL */
+  size_t (*heap_blocks)(void *impl, rt_heap_block_fn fn, void *user); /* NULL: no device heap */
 } rt_backend_ops;
 
 extern const rt_backend_ops rt_emu_ops; /* rt_emu.c */
@@ -41,6 +42,10 @@ rt_hostcall *rt_hostcall_new(emu_mem *mem, uint64_t heap_limit, ll_err *err);
 void rt_hostcall_free(rt_hostcall *h);
 bool rt_hostcall_fill(rt_hostcall *h, const emu_kernel *k, uint8_t *kernarg, size_t size, ll_err *err);
 int rt_hostcall_interrupt(void *user, uint32_t event_id, char *msg, size_t msgn);
+/* the launch's emu_launch_opts.on_heap: lanelab's heap markers (the block table), and its live
+ * blocks in address order (each to fn; returns how many) */
+int rt_hostcall_heap(void *user, emu_heap_event *e, char *msg, size_t msgn);
+size_t rt_hostcall_heap_live(rt_hostcall *h, rt_heap_block_fn fn, void *user);
 
 /* Formats one printf call (rt_printf.c): fmt with its arguments [a, a_end) as the buffered records and
  * ROCm's hostcall printf messages both lay them out (8 bytes an argument, a %s string's bytes with

@@ -67,6 +67,9 @@ rt_backend rt_device_backend(const rt_device *d) { return d->backend; }
 emu_arch rt_device_arch(const rt_device *d) { return d->arch; }
 const char *rt_device_note(const rt_device *d) { return d->note; }
 emu_mem *rt_device_emu_mem(rt_device *d) { return d->ops->emu_mem ? d->ops->emu_mem(d->impl) : NULL; }
+size_t rt_device_heap_blocks(rt_device *d, rt_heap_block_fn fn, void *user) {
+  return d->ops->heap_blocks ? d->ops->heap_blocks(d->impl, fn, user) : 0;
+}
 
 uint64_t rt_alloc(rt_device *d, size_t n, const char *name, ll_err *err) {
   if (n == 0) {

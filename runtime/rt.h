@@ -55,6 +55,12 @@ emu_arch rt_device_arch(const rt_device *d);
 const char *rt_device_note(const rt_device *d);   /* e.g. "backend emu (auto: no HIP GPU: ...)" */
 /* The emulator's memory (NULL on hip): for tests and tools that inspect device buffers. */
 emu_mem *rt_device_emu_mem(rt_device *d);
+/* The device heap's live blocks (malloc in kernels built with lanelab's HIP headers, whose heap
+ * markers the emulator's runtime follows: runtime/rt_hostcall.c), in address order, each to fn
+ * (may be NULL) with the size its malloc asked for and "kernel K at FILE:LINE"; returns how many.
+ * 0 on hip and before any kernel used the heap. */
+typedef void (*rt_heap_block_fn)(void *user, uint64_t addr, uint64_t size, const char *site);
+size_t rt_device_heap_blocks(rt_device *d, rt_heap_block_fn fn, void *user);
 
 /* ---- memory ---------------------------------------------------------------------------------*/
 /* A zero-filled device buffer of n > 0 bytes; returns its device address, 0 on failure. On emu

@@ -233,7 +233,10 @@ static int rt_emu_run(void *impl, const emu_codeobj *co, void *module, const emu
     lo.warn_user = o->warn_user;
     lo.cooperative = o->cooperative;
   }
-  if (d->hc) lo.on_interrupt = rt_hostcall_interrupt, lo.interrupt_user = d->hc;
+  if (d->hc) {
+    lo.on_interrupt = rt_hostcall_interrupt, lo.interrupt_user = d->hc;
+    lo.on_heap = rt_hostcall_heap, lo.heap_user = d->hc;
+  }
   int rc = emu_launch(d->mem, &disp, &lo, f, o ? o->stats : NULL);
   rt_emu_free(d, pkt);
   rt_emu_free(d, ka);
@@ -241,8 +244,13 @@ static int rt_emu_run(void *impl, const emu_codeobj *co, void *module, const emu
   return rc;
 }
 
+static size_t rt_emu_heap_blocks(void *impl, rt_heap_block_fn fn, void *user) {
+  rt_emu *d = impl;
+  return d->hc ? rt_hostcall_heap_live(d->hc, fn, user) : 0;
+}
+
 const rt_backend_ops rt_emu_ops = {
     .id = RT_EMU, .open = rt_emu_open, .close = rt_emu_close, .alloc = rt_emu_alloc, .free = rt_emu_free, .copy = rt_emu_copy,
     .load = rt_emu_load, .unload = rt_emu_unload, .launch = rt_emu_run, .emu_mem = rt_emu_memory,
-    .image_addr = rt_emu_image_addr,
+    .image_addr = rt_emu_image_addr, .heap_blocks = rt_emu_heap_blocks,
 };

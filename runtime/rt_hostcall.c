@@ -61,6 +61,10 @@ enum { SERVICE_FUNCTION_CALL = 1, SERVICE_PRINTF = 2, SERVICE_DEVMEM = 3 };
 #define HC_MSG_MAX ((size_t)1 << 20) /* a printf message's bytes at most (its format and arguments) */
 
 typedef struct hc_block { uint64_t off, size; } hc_block;
+/* a block lanelab's heap markers reported (hip/include/hip/lanelab_hip_heap.h): state 1 live, 2
+ * freed (kept, so that a second free names the first; a later malloc of the address makes it live
+ * again); sites index hc_site */
+typedef struct hc_tracked { uint64_t addr, size; uint32_t alloc_site, free_site; uint8_t state; } hc_tracked;
 typedef struct hc_msg { ll_buf data; bool live; } hc_msg; /* a printf message being assembled */
 
 struct rt_hostcall {
@@ -79,6 +83,12 @@ struct rt_hostcall {
   size_t nblk, capblk;
   hc_msg *msg;          /* printf messages by id (the descriptor's bits 63:8) */
   size_t nmsg;
+  emu_mem *mem;         /* to name what a bad free's address lies in */
+  hc_tracked *trk;      /* open addressing by address (never 0), ntrk of cap used; entries are never
+                           removed (freed ones stay, state 2) */
+  size_t ntrk, captrk, nlive;
+  char **site;          /* "kernel K at FILE:LINE" (or "pc 0x..." without a line table), interned */
+  size_t nsite;
 };
 
 static void *zmap(size_t n) {
@@ -94,6 +104,7 @@ static uint64_t arena_bytes(uint64_t heap_limit) {
 rt_hostcall *rt_hostcall_new(emu_mem *mem, uint64_t heap_limit, ll_err *err) {
   rt_hostcall *h = ll_xcalloc(1, sizeof *h);
   pthread_mutex_init(&h->mu, NULL);
+  h->mem = mem;
   h->buf_size = HC_BUF_HDR + HC_PACKETS * HC_HDR + HC_PACKETS * (size_t)HC_PAYLOAD;
   h->arena_size = arena_bytes(heap_limit);
   h->arena_map_len = h->arena_size + HC_SLAB;
@@ -156,6 +167,9 @@ void rt_hostcall_free(rt_hostcall *h) {
   free(h->blk);
   for (size_t i = 0; i < h->nmsg; i++) ll_buf_free(&h->msg[i].data);
   free(h->msg);
+  free(h->trk);
+  for (size_t i = 0; i < h->nsite; i++) free(h->site[i]);
+  free(h->site);
   free(h);
 }
 
@@ -316,4 +330,110 @@ int rt_hostcall_interrupt(void *user, uint32_t event_id, char *msg, size_t msgn)
   }
   pthread_mutex_unlock(&h->mu);
   return rc;
+}
+
+/* ---- the blocks lanelab's heap markers report (emu_launch_opts.on_heap) -------------------------
+ * ockl hands out small blocks from its slabs without asking the host, so the devmem service above
+ * sees slabs, not blocks. lanelab's HIP headers mark each malloc and free (emu.h EMU_HEAP_TAG) and
+ * this table follows them: the leak check at exit lists what is live, and a free of an address that
+ * is not a live block faults at the free, naming its line, before ockl touches its state. Code
+ * without the markers (built by ROCm's hipcc) is not followed. */
+static uint64_t trk_hash(uint64_t a) { return (a >> 4) * 0x9e3779b97f4a7c15ull; }
+static hc_tracked *trk_find(rt_hostcall *h, uint64_t addr, bool add) {
+  if (add && (h->ntrk + 1) * 4 > h->captrk * 3) {
+    size_t cap = h->captrk ? 2 * h->captrk : 1024;
+    hc_tracked *t = ll_xcalloc(cap, sizeof *t);
+    for (size_t i = 0; i < h->captrk; i++) {
+      if (!h->trk[i].addr) continue;
+      size_t j = trk_hash(h->trk[i].addr) & (cap - 1);
+      while (t[j].addr) j = (j + 1) & (cap - 1);
+      t[j] = h->trk[i];
+    }
+    free(h->trk);
+    h->trk = t, h->captrk = cap;
+  }
+  if (!h->captrk) return NULL;
+  for (size_t j = trk_hash(addr) & (h->captrk - 1);; j = (j + 1) & (h->captrk - 1)) {
+    if (h->trk[j].addr == addr) return &h->trk[j];
+    if (!h->trk[j].addr) {
+      if (!add) return NULL;
+      h->ntrk++;
+      h->trk[j] = (hc_tracked){.addr = addr};
+      return &h->trk[j];
+    }
+  }
+}
+
+/* "kernel K at FILE:LINE": the marker's line is inside lanelab_hip_heap.h's malloc or free, inlined
+ * at the program's call, which is the line named ("H:29 (inlined at F:L)" -> "F:L") */
+static uint32_t site_of(rt_hostcall *h, const emu_heap_event *e) {
+  char s[512], *dm = emu_demangle(e->kernel);
+  const char *src = e->src ? e->src : "", *in = strstr(src, " (inlined at ");
+  int n = (int)strlen(src);
+  if (in && strstr(src, "lanelab_hip_heap.h:") && strstr(src, "lanelab_hip_heap.h:") < in) {
+    src = in + strlen(" (inlined at ");
+    n = (int)strlen(src) - 1; /* its closing parenthesis */
+  }
+  if (src[0]) snprintf(s, sizeof s, "kernel %s at %.*s", dm ? dm : e->kernel, n, src);
+  else snprintf(s, sizeof s, "kernel %s pc 0x%llx", dm ? dm : e->kernel, (unsigned long long)e->pc);
+  free(dm);
+  for (size_t i = h->nsite; i-- > 0;)
+    if (!strcmp(h->site[i], s)) return (uint32_t)i;
+  h->site = ll_xrealloc(h->site, (h->nsite + 1) * sizeof *h->site);
+  h->site[h->nsite] = ll_xstrdup(s);
+  return (uint32_t)h->nsite++;
+}
+
+int rt_hostcall_heap(void *user, emu_heap_event *e, char *msg, size_t msgn) {
+  rt_hostcall *h = user;
+  pthread_mutex_lock(&h->mu);
+  const uint32_t site = site_of(h, e);
+  int rc = 0;
+  for (uint64_t m = e->exec; m && !rc; m &= m - 1) {
+    const int l = __builtin_ctzll(m);
+    const uint64_t a = e->ptr[l];
+    if (e->op == EMU_HEAP_ALLOC) {
+      if (!a) continue; /* malloc returned NULL: no block */
+      hc_tracked *t = trk_find(h, a, true);
+      if (t->state != 1) h->nlive++;
+      t->state = 1, t->size = e->size[l], t->alloc_site = site;
+      continue;
+    }
+    hc_tracked *t = trk_find(h, a, false);
+    if (t && t->state == 1) {
+      t->state = 2, t->free_site = site;
+      h->nlive--;
+      continue;
+    }
+    const char *in = emu_mem_name_of(h->mem, a);
+    if (t)
+      snprintf(msg, msgn, "free of 0x%llx (lane %d), a block of %llu bytes from malloc in %s, freed before in %s: a "
+               "double free", (unsigned long long)a, l, (unsigned long long)t->size, h->site[t->alloc_site],
+               h->site[t->free_site]);
+    else
+      snprintf(msg, msgn, "free of 0x%llx (lane %d): no device malloc returned this address%s%s%s", (unsigned long long)a,
+               l, in ? " (it lies in '" : "", in ? in : "", in ? "')" : "");
+    e->lane = l, e->addr = a;
+    rc = 1;
+  }
+  pthread_mutex_unlock(&h->mu);
+  return rc;
+}
+
+static int by_addr(const void *x, const void *y) {
+  const hc_tracked *a = x, *b = y;
+  return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+size_t rt_hostcall_heap_live(rt_hostcall *h, rt_heap_block_fn fn, void *user) {
+  pthread_mutex_lock(&h->mu);
+  hc_tracked *v = ll_xmalloc((h->nlive ? h->nlive : 1) * sizeof *v);
+  size_t n = 0;
+  for (size_t i = 0; i < h->captrk && n < h->nlive; i++)
+    if (h->trk[i].state == 1) v[n++] = h->trk[i];
+  qsort(v, n, sizeof *v, by_addr);
+  for (size_t i = 0; i < n && fn; i++) fn(user, v[i].addr, v[i].size, h->site[v[i].alloc_site]);
+  pthread_mutex_unlock(&h->mu);
+  free(v);
+  return n;
 }

@@ -109,6 +109,8 @@ typedef struct {
   uint32_t rsrc1; /* descriptor COMPUTE_PGM_RSRC1 if nonzero (float mode bits) */
   int (*on_interrupt)(void *user, uint32_t event_id, char *msg, size_t msgn);
   void *intr_user;
+  int (*on_heap)(void *user, emu_heap_event *e, char *msg, size_t msgn);
+  void *heap_user;
 } ropts;
 
 /* Assemble, launch, snapshot wave registers of workgroup 0 at s_endpgm. Returns emu_launch's
@@ -141,6 +143,8 @@ static int run_src(emu_arch a, const char *src, const ropts *ro, snap *out, emu_
   if (ro->on_snap) o.on_wave_end = NULL;
   o.on_interrupt = ro->on_interrupt;
   o.interrupt_user = ro->intr_user;
+  o.on_heap = ro->on_heap;
+  o.heap_user = ro->heap_user;
   memset(out, 0, sizeof *out);
   int rc = emu_launch(m, &d, &o, f, ro->stats);
   if (!ro->mem) emu_mem_free(m);
@@ -2466,6 +2470,75 @@ Test(sendmsg, interrupt_calls_the_host_with_m0_low_byte)
     rc = run_src(ARCH, "s_sendmsg sendmsg(MSG_GS_DONE, GS_OP_NOP)\ns_endpgm\n", &ro, &s, &f);
     cr_assert_eq(rc, LL_EXIT_FAIL);
     cr_assert(strstr(f.msg, "unimplemented") && strstr(f.msg, "only sendmsg(MSG_INTERRUPT) is modelled"), "%s", f.msg);
+  }
+}
+
+/* ---- device heap markers (s_ttracedata with EMU_HEAP_TAG in M0) -----------------------------*/
+typedef struct { int calls, fail_at; int op[4]; uint64_t exec[4], ptr[4][64], size[4][64]; } heap_log;
+static int log_heap(void *user, emu_heap_event *e, char *msg, size_t msgn)
+{
+  heap_log *l = user;
+  if (l->calls < 4) {
+    l->op[l->calls] = e->op, l->exec[l->calls] = e->exec;
+    memcpy(l->ptr[l->calls], e->ptr, sizeof e->ptr);
+    memcpy(l->size[l->calls], e->size, sizeof e->size);
+  }
+  if (++l->calls == l->fail_at) {
+    e->lane = 2, e->addr = e->ptr[2];
+    return snprintf(msg, msgn, "refused by the test's heap"), 1;
+  }
+  return 0;
+}
+/* A malloc marker hands the handler EXEC and each lane's v[0:1] and v[2:3] (here lane l: the
+ * pointer 0x7_0000_1000 + 16 l, the size l + 24, EXEC 0xf5), a free marker v[0:1] and sizes 0; an
+ * unknown heap op and a phase tag call nothing; no register changes (v4 = v0 + 1 after them); a
+ * refusal faults the wave "device heap" with the lane and address the handler names. */
+Test(ttracedata, heap_markers_reach_the_host_with_each_lanes_pointer_and_size)
+{
+  BOTH {
+    const char *src = "v_add_u32 v2, 24, v0\n"
+                      "v_mov_b32 v3, 0\n"
+                      "v_lshlrev_b32 v0, 4, v0\n"
+                      "v_add_u32 v0, 0x1000, v0\n"
+                      "v_mov_b32 v1, 7\n"
+                      "s_mov_b64 exec, 0xf5\n"
+                      "s_mov_b32 m0, 0x4c480001\n"
+                      "s_ttracedata\n"
+                      "s_mov_b32 m0, 0x4c480002\n"
+                      "s_ttracedata\n"
+                      "s_mov_b32 m0, 0x4c480003\n"
+                      "s_ttracedata\n"
+                      "s_mov_b32 m0, 0x4c4c0001\n"
+                      "s_ttracedata\n"
+                      "s_mov_b64 exec, -1\n"
+                      "v_add_u32 v4, 1, v0\n"
+                      "s_endpgm\n";
+    snap s;
+    emu_fault f;
+    heap_log *l = calloc(1, sizeof *l);
+    ropts ro = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .on_heap = log_heap, .heap_user = l};
+    int rc = run_src(ARCH, src, &ro, &s, &f);
+    cr_assert_eq(rc, LL_EXIT_OK, "%s", f.msg);
+    cr_assert_eq(l->calls, 2);
+    for (int c = 0; c < 2; c++) {
+      cr_assert_eq(l->op[c], c == 0 ? EMU_HEAP_ALLOC : EMU_HEAP_FREE);
+      cr_assert_eq(l->exec[c], 0xf5u);
+      for (int ln = 0; ln < 64; ln++) {
+        cr_assert_eq(l->ptr[c][ln], 0x700001000ull + 16u * (unsigned)ln, "call %d lane %d", c, ln);
+        cr_assert_eq(l->size[c][ln], c == 0 ? 24u + (unsigned)ln : 0u, "call %d lane %d", c, ln);
+      }
+    }
+    for (int ln = 0; ln < 64; ln += 21) cr_assert_eq(s.w[0].v[4][ln], 0x1000u + 16u * (unsigned)ln + 1u);
+    ro.on_heap = NULL;
+    rc = run_src(ARCH, src, &ro, &s, &f);
+    cr_assert_eq(rc, LL_EXIT_OK, "no handler: %s", f.msg);
+    *l = (heap_log){.fail_at = 2};
+    ro.on_heap = log_heap;
+    rc = run_src(ARCH, src, &ro, &s, &f);
+    cr_assert_eq(rc, LL_EXIT_FAIL);
+    cr_assert(!strcmp(f.kind, "device heap") && f.lane == 2 && f.addr == 0x700001020ull &&
+                  strstr(f.msg, "refused by the test's heap") && strstr(f.msg, "s_ttracedata"), "%s", f.msg);
+    free(l);
   }
 }
 

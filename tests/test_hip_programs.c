@@ -170,13 +170,57 @@ Test(programs, device_heap, .timeout = 120) {
   /* across workgroups too: ockl's heap state is shared through agent-scope atomic loads and stores
    * (sc1), which are no race (it reported one before stores with sc1 counted as atomics) */
   clean_under_exec("device_heap", "--racecheck=global", "device_heap: ok", "faults 0; racecheck 0;");
-  char *out;
+  char *out, *at = marker_line("device_heap", "HEAP_BADFREE");
   int rc = run_prog("device_heap", "gfx942", "badfree", &out);
   cr_expect(rc == 0 && strstr(out, "device_heap: bad free: hipErrorLaunchFailure") &&
-                strstr(out, "fault: hostcall: gfx942 kernel heap_badfree") && strstr(out, "s_sendmsg sendmsg(MSG_INTERRUPT)") &&
-                strstr(out, "free of 0x") && strstr(out, "no device malloc returned this address"),
+                strstr(out, "fault: device heap: gfx942 kernel heap_badfree") && strstr(out, at) &&
+                strstr(out, "free of 0x") && strstr(out, "no device malloc returned this address (it lies in 'hipMalloc #"),
             "bad free: exit %d:\n%s", rc, out);
+  free(out), free(at);
+  rc = run_prog("device_heap", "gfx950", "badfree_ockl", &out);
+  cr_expect(rc == 0 && strstr(out, "device_heap: bad free: hipErrorLaunchFailure") &&
+                strstr(out, "fault: hostcall: gfx950 kernel heap_badfree_ockl") && strstr(out, "s_sendmsg sendmsg(MSG_INTERRUPT)") &&
+                strstr(out, "free of 0x") && strstr(out, "no device malloc returned this address"),
+            "bad free through ockl: exit %d:\n%s", rc, out);
   free(out);
+}
+/* lanelab's heap markers: --leakcheck names each device heap block no free released, with its size
+ * and its malloc's line (the 4 even lanes' blocks of (t + 1) * 8 bytes: 8, 24, 40, 56, 128 in all),
+ * and nothing else; a second free of a block faults at that free, naming the malloc's and the
+ * first free's lines (the lines from the source's own markers) */
+Test(programs, device_heap_leaks_and_double_frees_name_their_lines, .timeout = 120) {
+  char *at = marker_line("device_heap", "HEAP_LEAK");
+  for (size_t i = 0; i < 2; i++) {
+    char *out, *opts = ll_fmt("--arch %s --leakcheck", arches[i]);
+    int rc = exec_prog(opts, "device_heap", "leak", &out);
+    cr_expect(rc == 1 && strstr(out, "device_heap: leak ran") && strstr(out, "leakcheck: 4 allocations (128 bytes) not freed"),
+              "leak on %s: exit %d:\n%s", arches[i], rc, out);
+    int lines = 0;
+    for (const char *p = out; (p = strstr(p, "of the device heap at 0x")); p++) lines++;
+    cr_expect_eq(lines, 4, "%s:\n%s", arches[i], out);
+    const uint64_t want[4] = {8, 24, 40, 56};
+    for (int b = 0; b < 4; b++) {
+      char *l = ll_fmt("leakcheck: %llu bytes of the device heap at 0x", (unsigned long long)want[b]);
+      const char *p = strstr(out, l);
+      cr_expect(p && strstr(p, "(malloc in kernel heap_leak(int**) at ") && strstr(p, at), "block of %llu on %s:\n%s",
+                (unsigned long long)want[b], arches[i], out);
+      free(l);
+    }
+    free(out), free(opts);
+  }
+  free(at);
+  char *out, *m = marker_line("device_heap", "HEAP_DOUBLE_MALLOC"), *f1 = marker_line("device_heap", "HEAP_FREE1"),
+             *f2 = marker_line("device_heap", "HEAP_FREE2");
+  int rc = run_prog("device_heap", "gfx950", "double", &out);
+  const char *msg = strstr(out, "fault: device heap: gfx950 kernel heap_double");
+  /* the fault's own line (the second free), then the malloc's, then the first free's */
+  const char *at2 = msg ? strstr(msg, f2) : NULL, *pm = msg ? strstr(msg, "from malloc in kernel heap_double() at ") : NULL;
+  const char *pf = pm ? strstr(pm, ", freed before in kernel heap_double() at ") : NULL;
+  cr_expect(rc == 0 && strstr(out, "device_heap: double free: hipErrorLaunchFailure") && at2 && pm && pf && at2 < pm &&
+                strstr(pm, m) && strstr(pm, m) < pf && strstr(pf, f1) && strstr(pf, ": a double free") &&
+                strstr(msg, "lane 5") && strstr(msg, "a block of 48 bytes"),
+            "double free: exit %d:\n%s", rc, out);
+  free(out), free(m), free(f1), free(f2);
 }
 Test(programs, template_ggl, .timeout = 120) { passes_on_both_arches("template_ggl", NULL, "template_ggl: ok"); }
 /* the vocabulary AMD's hip-tests use (device memcpy/memset, narrow shuffles, feature macros, wide

@@ -17,9 +17,23 @@
 #ifdef LANELAB_HIP_OCML
 extern "C" __attribute__((device)) __attribute__((address_space(1))) void *__ockl_dm_alloc(__UINT64_TYPE__ size);
 extern "C" __attribute__((device)) void __ockl_dm_dealloc(__UINT64_TYPE__ ptr);
-extern "C" __attribute__((device)) inline void *malloc(__SIZE_TYPE__ size) { return (void *)__ockl_dm_alloc(size); }
+// Each malloc and each free of a non-NULL pointer carries a heap marker (emu/emu.h EMU_HEAP_TAG:
+// s_ttracedata with M0 = 0x4c480001 after malloc, v[0:1] the block and v[2:3] the size asked for;
+// M0 = 0x4c480002 before free, v[0:1] the pointer). On hardware s_ttracedata does nothing with
+// thread trace off (the phase markers' choice, kernels/include/lanelab_device.h); the emulator's
+// runtime keeps a table of the blocks from them: `lanelab exec --leakcheck` names each block not
+// freed at exit with its malloc's kernel and line, and a free of an address no malloc returned (or
+// freed twice) faults at the free's line before ockl sees it.
+extern "C" __attribute__((device)) inline void *malloc(__SIZE_TYPE__ size) {
+  void *p = (void *)__ockl_dm_alloc(size);
+  __asm__ volatile("s_ttracedata ; lanelab device heap: malloc" ::"{m0}"(0x4c480001u), "{v[0:1]}"(p),
+                   "{v[2:3]}"((__UINT64_TYPE__)size));
+  return p;
+}
 extern "C" __attribute__((device)) inline void free(void *ptr) {
-  if (ptr) __ockl_dm_dealloc((__UINT64_TYPE__)ptr);
+  if (!ptr) return;
+  __asm__ volatile("s_ttracedata ; lanelab device heap: free" ::"{m0}"(0x4c480002u), "{v[0:1]}"(ptr));
+  __ockl_dm_dealloc((__UINT64_TYPE__)ptr);
 }
 #else
 #define LL_HIP_NO_HEAP                                                                              \

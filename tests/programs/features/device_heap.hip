@@ -12,7 +12,9 @@
 // - a block allocated in one launch, kept in a __device__ pointer, read and freed by the next;
 // - free(nullptr) does nothing.
 // `device_heap badfree` frees an address no malloc returned (a hipMalloc buffer): the launch
-// faults naming it (hostcall) and the program sees hipErrorLaunchFailure.
+// faults at the free (lanelab's heap marker) naming it, and the program sees
+// hipErrorLaunchFailure; `badfree_ockl` the same through ockl's own free, which the host's devmem
+// service refuses (hostcall); `leak` leaves 4 blocks for --leakcheck; `double` frees a block twice.
 #include "../common.h"
 #include <cstring>
 
@@ -69,16 +71,53 @@ __global__ void heap_use(long long *out, int n) {
 }
 
 __global__ void heap_badfree(int *p) {
-  if (threadIdx.x == 0) free(p);
+  if (threadIdx.x == 0) free(p); // HEAP_BADFREE
+}
+/* the same free straight to ockl, past lanelab's heap marker (as code built by ROCm's hipcc has
+ * none): ockl takes the address for a large block and asks the host, whose devmem service refuses */
+__global__ void heap_badfree_ockl(int *p) {
+  if (threadIdx.x == 0) __ockl_dm_dealloc((unsigned long long)p);
+}
+/* lanes 0-7 each take (t + 1) * 8 bytes; the odd ones free theirs: 4 blocks left, 8 + 24 + 40 + 56
+ * = 128 bytes */
+__global__ void heap_leak(int **keep) {
+  int t = threadIdx.x;
+  if (t >= 8) return;
+  int *p = (int *)malloc((t + 1) * 8); // HEAP_LEAK
+  p[0] = t;
+  keep[t] = p;
+  if (t & 1) free(p);
+}
+/* lane 5 frees its block twice */
+__global__ void heap_double(void) {
+  char *p = (char *)malloc(48); // HEAP_DOUBLE_MALLOC
+  p[0] = 1;
+  free(p); // HEAP_FREE1
+  if (threadIdx.x == 5) free(p); // HEAP_FREE2
 }
 
 int main(int argc, char **argv) {
-  if (argc > 1 && !strcmp(argv[1], "badfree")) {
+  if (argc > 1 && (!strcmp(argv[1], "badfree") || !strcmp(argv[1], "badfree_ockl"))) {
     int *d;
     HIP_CHECK(hipMalloc(&d, 1 << 16));
-    heap_badfree<<<1, 64>>>(d);
+    if (!strcmp(argv[1], "badfree")) heap_badfree<<<1, 64>>>(d);
+    else heap_badfree_ockl<<<1, 64>>>(d);
     hipError_t e = hipDeviceSynchronize();
     printf("device_heap: bad free: %s\n", hipGetErrorName(e));
+    return 0;
+  }
+  if (argc > 1 && !strcmp(argv[1], "leak")) {
+    int **k;
+    HIP_CHECK(hipMalloc(&k, 8 * sizeof(int *)));
+    heap_leak<<<1, 64>>>(k);
+    HIP_CHECK(hipDeviceSynchronize());
+    HIP_CHECK(hipFree(k));
+    printf("device_heap: leak ran\n");
+    return 0;
+  }
+  if (argc > 1 && !strcmp(argv[1], "double")) {
+    heap_double<<<1, 64>>>();
+    printf("device_heap: double free: %s\n", hipGetErrorName(hipDeviceSynchronize()));
     return 0;
   }
   size_t lim = 0;
