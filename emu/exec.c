@@ -281,6 +281,7 @@ static void init_wave(worker *W, emu_wg *g, emu_wave *w, uint32_t wi)
   w->budget = L->budget;
   w->counts = W->counts; /* phase 0 */
   w->phase = 0;
+  w->cdepth = 0;
   w->phused = &W->phused;
   w->fault = &W->fault;
   w->last = NULL;

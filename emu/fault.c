@@ -33,9 +33,24 @@ static void fill_event(const emu_wave *w, const emu_insn *in, emu_fault *f, cons
   /* file:line beside the PC when the code object has a line table (emu/dwarf.c) */
   f->src[0] = 0;
   if (in && w->wg->d && w->wg->d->co) emu_codeobj_srcline(w->wg->d->co, in->pc, f->src, sizeof f->src);
-  snprintf(f->msg, sizeof f->msg, "%s: %s kernel %s workgroup (%u,%u,%u) wave %u pc 0x%llx%s%s '%s'%s%s%s%s",
-           kind, emu_arch_name(f->arch), f->kernel, f->wg[0], f->wg[1], f->wg[2], f->wave,
-           (unsigned long long)f->pc, f->src[0] ? " at " : "", f->src, f->insn, where, at, detail[0] ? ": " : "", detail);
+  int n = snprintf(f->msg, sizeof f->msg, "%s: %s kernel %s workgroup (%u,%u,%u) wave %u pc 0x%llx%s%s '%s'%s%s%s%s",
+                   kind, emu_arch_name(f->arch), f->kernel, f->wg[0], f->wg[1], f->wg[2], f->wave,
+                   (unsigned long long)f->pc, f->src[0] ? " at " : "", f->src, f->insn, where, at, detail[0] ? ": " : "", detail);
+  /* inside a call (s_swappc_b64, emu_wave.calls): the calls it came through, innermost first, each
+   * with its line when the code object has a line table, as a device backtrace */
+  if (w->cdepth && n > 0 && (size_t)n < sizeof f->msg) {
+    const uint32_t kept = w->cdepth < EMU_CALLS ? w->cdepth : EMU_CALLS;
+    size_t len = (size_t)n;
+    int m = w->cdepth > kept ? snprintf(f->msg + len, sizeof f->msg - len, "; called through %u calls not kept, then",
+                                        w->cdepth - kept)
+                             : snprintf(f->msg + len, sizeof f->msg - len, ";");
+    for (uint32_t i = kept; m >= 0 && (len += (size_t)m) < sizeof f->msg && i-- > 0;) {
+      char src[320] = "";
+      if (w->wg->d && w->wg->d->co) emu_codeobj_srcline(w->wg->d->co, w->calls[i], src, sizeof src);
+      m = snprintf(f->msg + len, sizeof f->msg - len, "%s from pc 0x%llx%s%s", i + 1 == kept ? " called" : ",",
+                   (unsigned long long)w->calls[i], src[0] ? " at " : "", src);
+    }
+  }
 }
 
 int emu_raise(emu_wave *w, const emu_insn *in, const char *kind, int lane, uint64_t addr,

@@ -646,7 +646,13 @@ struct emu_wave {
    * and the workgroup's barrier releases then, and how many s_sleeps in a row came close together */
   uint64_t sleep_budget;
   uint32_t sleep_bar, sleep_run;
+  /* the calls the wave is in (emu/op_salu.c): the vaddr of each s_swappc_b64 not yet returned from,
+   * outermost first, the first EMU_CALLS kept; cdepth counts them all. Read only by the fault
+   * record (emu/fault.c "called from"); the machine has no such stack */
+  uint64_t calls[8];
+  uint32_t cdepth;
 };
+#define EMU_CALLS 8
 
 /* Register kind of an operand as the s_waitcnt bookkeeping numbers it (emu_wave.pring[].kw,
  * pkinds/pbits, emu_insn.hz_*): 1 VGPR, 2 AGPR, 3 SGPR, 0 not a register. */

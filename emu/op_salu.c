@@ -277,11 +277,25 @@ int emu_op_s_getpc_b64(emu_wave *w, const emu_insn *in)
   emu_sdst64(w, in, 0, next_pc(w, in));
   return EMU_OK;
 }
-int emu_op_s_setpc_b64(emu_wave *w, const emu_insn *in) { return jump_to(w, in, emu_ssrc64(w, in, 0)); }
+/* The fault record's call chain (emu_wave.calls): s_swappc_b64 enters a call; an s_setpc_b64 to
+ * the instruction after the innermost call's s_swappc_b64 returns from it (the ABI's return,
+ * AMDGPUUsage "Call Convention"); any other s_setpc_b64 (a tail call, an indirect jump) leaves the
+ * chain as it is. Deeper than EMU_CALLS, a return is taken on trust. Nothing else reads it. */
+int emu_op_s_setpc_b64(emu_wave *w, const emu_insn *in)
+{
+  const uint64_t t = emu_ssrc64(w, in, 0);
+  if (w->cdepth) {
+    const uint32_t top = w->cdepth - 1;
+    if (top >= EMU_CALLS || t - image_base(w) == w->calls[top] + 4) w->cdepth--;
+  }
+  return jump_to(w, in, t);
+}
 int emu_op_s_swappc_b64(emu_wave *w, const emu_insn *in)
 {
   uint64_t t = emu_ssrc64(w, in, 1);
   emu_sdst64(w, in, 0, next_pc(w, in));
+  if (w->cdepth < EMU_CALLS) w->calls[w->cdepth] = in->pc;
+  w->cdepth++;
   return jump_to(w, in, t);
 }
 

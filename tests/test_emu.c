@@ -2473,6 +2473,49 @@ Test(sendmsg, interrupt_calls_the_host_with_m0_low_byte)
   }
 }
 
+/* ---- the fault's call chain (s_swappc_b64 / s_setpc_b64) -------------------------------------*/
+/* Offsets by hand (SOP1/SOP2 with inline constants and VOP1 e32 4 bytes, global_load 8): the kernel
+ * calls A (its s_swappc_b64 at +12), A calls B (at +48), B returns (s_setpc_b64 to +52), A faults
+ * at +60: the fault names the call at +12 and not the returned one at +48. In the second source B
+ * faults: +48 then +12, innermost first. */
+Test(sched, a_fault_inside_calls_names_the_calls_innermost_first)
+{
+  static const char *const head = "s_getpc_b64 s[4:5]\n"          /* 0: s4 = +4 */
+                                  "s_add_u32 s4, s4, 28\n"          /* 4: -> +32 */
+                                  "s_addc_u32 s5, s5, 0\n"          /* 8 */
+                                  "s_swappc_b64 s[30:31], s[4:5]\n" /* 12: call A */
+                                  "s_endpgm\n"                      /* 16 */
+                                  "s_nop 0\ns_nop 0\ns_nop 0\n"    /* 20, 24, 28 */
+                                  "s_mov_b64 s[40:41], s[30:31]\n"  /* 32: A */
+                                  "s_getpc_b64 s[6:7]\n"            /* 36: s6 = +40 */
+                                  "s_add_u32 s6, s6, 40\n"          /* 40: -> +80 */
+                                  "s_addc_u32 s7, s7, 0\n"          /* 44 */
+                                  "s_swappc_b64 s[30:31], s[6:7]\n" /* 48: call B */
+                                  "v_mov_b32 v2, 0\n"               /* 52 */
+                                  "v_mov_b32 v3, 0\n"               /* 56 */
+                                  "global_load_dword v4, v[2:3], off\n" /* 60: faults (address 0) */
+                                  "s_waitcnt vmcnt(0)\n"            /* 68 */
+                                  "s_setpc_b64 s[40:41]\n"          /* 72 */
+                                  "s_nop 0\n";                      /* 76 */
+  BOTH {
+    for (int inner = 0; inner < 2; inner++) {
+      char *src = ll_fmt("%s%s", head,
+                         inner ? "v_mov_b32 v2, 0\nv_mov_b32 v3, 0\nglobal_load_dword v4, v[2:3], off\ns_setpc_b64 s[30:31]\n"
+                               : "s_setpc_b64 s[30:31]\n"); /* 80: B */
+      snap s;
+      emu_fault f;
+      int rc = run_src(ARCH, src, NULL, &s, &f);
+      cr_assert_eq(rc, LL_EXIT_FAIL, "%s", f.msg);
+      const uint64_t base = f.pc - (inner ? 88 : 60);
+      char *c12 = ll_fmt("pc 0x%llx", (unsigned long long)base + 12), *c48 = ll_fmt("pc 0x%llx", (unsigned long long)base + 48);
+      char *want = inner ? ll_fmt("; called from %s, from %s", c48, c12) : ll_fmt("; called from %s", c12);
+      cr_assert(strstr(f.msg, "out-of-bounds global access") && strstr(f.msg, want), "want '%s' in: %s", want, f.msg);
+      if (!inner) cr_assert(!strstr(f.msg, c48), "B returned: %s", f.msg);
+      free(src), free(c12), free(c48), free(want);
+    }
+  }
+}
+
 /* ---- device heap markers (s_ttracedata with EMU_HEAP_TAG in M0) -----------------------------*/
 typedef struct { int calls, fail_at; int op[4]; uint64_t exec[4], ptr[4][64], size[4][64]; } heap_log;
 static int log_heap(void *user, emu_heap_event *e, char *msg, size_t msgn)

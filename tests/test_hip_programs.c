@@ -529,6 +529,22 @@ Test(programs, a_faulting_kernel_gives_hip_error_with_file_line, .timeout = 120)
   }
   free(at);
 }
+/* A fault inside a called function (noinline) names the function's line and the call's, innermost
+ * first (emu/fault.c "called from"; the lines from the source's own markers) */
+Test(programs, a_fault_inside_a_called_function_names_the_call, .timeout = 120) {
+  char *at = marker_line("faulting_kernel", "BUG_CALLEE"), *call = marker_line("faulting_kernel", "CALL_SITE");
+  for (size_t i = 0; i < 2; i++) {
+    char *out;
+    int rc = run_prog("faulting_kernel", arches[i], "called", &out);
+    const char *f = strstr(out, "out-of-bounds global access"), *in = f ? strstr(f, at) : NULL,
+               *from = in ? strstr(in, "; called from pc 0x") : NULL;
+    cr_expect(rc == 0 && strstr(out, "sync: hipErrorIllegalAddress") && strstr(out, "off_by_one_called(int*, int)") && in &&
+                  from && strstr(from, call),
+              "%s: the fault at %s, called from %s:\n%s", arches[i], at, call, out);
+    free(out);
+  }
+  free(at), free(call);
+}
 
 Test(programs, a_failed_device_assert_prints_hips_message_and_gives_hipErrorAssert, .timeout = 120) {
   char *at = marker_line("device_assert", "ASSERT");

@@ -3,6 +3,7 @@
 // so does every later call (a sticky error). The program checks exactly that, and exits 0 when
 // the runtime behaved as HIP does.
 #include "../common.h"
+#include <cstring>
 #include <string>
 
 __global__ void off_by_one(int *p, int n) {
@@ -10,11 +11,22 @@ __global__ void off_by_one(int *p, int n) {
   if (i <= n) p[i] = i; // BUG: <= writes p[n]
 }
 
-int main() {
+// `faulting_kernel called`: the same store made by a function the kernel calls (not inlined):
+// the fault names the store's line and the call's (lanelab's device backtrace).
+__attribute__((noinline)) __device__ void store_at(int *p, int i) {
+  p[i] = i; // BUG_CALLEE
+}
+__global__ void off_by_one_called(int *p, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i <= n) store_at(p, i); // CALL_SITE
+}
+
+int main(int argc, char **argv) {
   const int n = 64 * 1024; // large enough that p[n] lies in the unmapped gap after the buffer
   int *d;
   HIP_CHECK(hipMalloc(&d, n * sizeof(int)));
-  off_by_one<<<n / 256 + 1, 256>>>(d, n);
+  if (argc > 1 && !strcmp(argv[1], "called")) off_by_one_called<<<n / 256 + 1, 256>>>(d, n);
+  else off_by_one<<<n / 256 + 1, 256>>>(d, n);
   hipError_t launch = hipGetLastError();
   hipError_t sync = hipDeviceSynchronize();
   hipError_t after = hipMemset(d, 0, 4);
