@@ -76,7 +76,7 @@ __global__ void heap_badfree(int *p) {
 /* the same free straight to ockl, past lanelab's heap marker (as code built by ROCm's hipcc has
  * none): ockl takes the address for a large block and asks the host, whose devmem service refuses */
 __global__ void heap_badfree_ockl(int *p) {
-  if (threadIdx.x == 0) __ockl_dm_dealloc((unsigned long long)p);
+  if (threadIdx.x == 0) __ockl_dm_dealloc((unsigned long long)p); // HEAP_BADFREE_OCKL
 }
 /* lanes 0-7 each take (t + 1) * 8 bytes; the odd ones free theirs: 4 blocks left, 8 + 24 + 40 + 56
  * = 128 bytes */
