@@ -224,6 +224,7 @@ hipError_t hip_launch(const char *fn, struct ihipModuleSymbol_t *f, dim3 grid, d
                       .strict_memory = hip_g.strict_memory, .on_warning = on_warning, .fault = &fault,
                       .kernarg = raw, .kernarg_size = nraw, .printf_bytes = (uint32_t)hip_g.printf_bytes,
                       .stack_bytes = (uint32_t)hip_g.stack_bytes, .heap_bytes = hip_g.heap_bytes, .cooperative = coop,
+                      .heap_initcheck = hip_g.initcheck,
                       .insn_budget = hip_g.budget};
   ll_err err = {0};
   hip_g.launches++;

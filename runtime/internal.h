@@ -46,6 +46,10 @@ int rt_hostcall_interrupt(void *user, uint32_t event_id, char *msg, size_t msgn)
  * blocks in address order (each to fn; returns how many) */
 int rt_hostcall_heap(void *user, emu_heap_event *e, char *msg, size_t msgn);
 size_t rt_hostcall_heap_live(rt_hostcall *h, rt_heap_block_fn fn, void *user);
+/* initcheck's bitmap of the heap's region (bit set: written), made at the first call with every
+ * bit set; each malloc marker clears its block's bits from then on. NULL with err when it cannot
+ * be mapped. */
+uint8_t *rt_hostcall_heap_initbits(rt_hostcall *h, uint64_t *addr, uint64_t *size, ll_err *err);
 
 /* Formats one printf call (rt_printf.c): fmt with its arguments [a, a_end) as the buffered records and
  * ROCm's hostcall printf messages both lay them out (8 bytes an argument, a %s string's bytes with

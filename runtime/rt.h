@@ -150,6 +150,10 @@ typedef struct rt_launch_opts {
   /* emu: the device heap (malloc/free in kernels, runtime/rt_hostcall.c) holds max(heap_bytes,
    * 256 MiB) rounded up to 2 MiB; read at the device's first launch that needs a heap */
   uint64_t heap_bytes;
+  /* emu, with an observer that runs initcheck: the device heap's blocks are watched too (bytes a
+   * malloc handed out are unwritten until the program writes them; the rest of the heap, ockl's
+   * own state among it, counts as written): rt_hostcall.c's bitmap, given to the observer */
+  bool heap_initcheck;
   /* emu: a cooperative launch (emu_launch_opts.cooperative); a kernel with a
    * hidden_multigrid_sync_arg gets the grid-barrier block described at rt_launch */
   bool cooperative;

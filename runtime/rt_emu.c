@@ -192,6 +192,12 @@ static int rt_emu_run(void *impl, const emu_codeobj *co, void *module, const emu
       !(d->hc = rt_hostcall_new(d->mem, o ? o->heap_bytes : 0, err)))
     return err ? err->code : LL_EXIT_FAIL;
   if (d->hc && !rt_hostcall_fill(d->hc, k, kernargs, size, err)) return err ? err->code : LL_EXIT_FAIL;
+  if (d->hc && o && o->observe && o->heap_initcheck) {
+    uint64_t addr, n;
+    uint8_t *bits = rt_hostcall_heap_initbits(d->hc, &addr, &n, err);
+    if (!bits) return err ? err->code : LL_EXIT_FAIL;
+    emu_observer_uninit_in_place(o->observe, addr, n, bits);
+  }
   /* The kernarg segment gets 64 zeroed bytes of slack past its end: the AMDGPU backend widens
    * scalar loads of adjacent kernel arguments (clang-22 emits `s_load_dwordx8` at offset 104 of
    * a 132-byte segment for the gfx950 paged prefill), which is harmless on hardware because

@@ -89,6 +89,7 @@ struct rt_hostcall {
   size_t ntrk, captrk, nlive;
   char **site;          /* "kernel K at FILE:LINE" (or "pc 0x..." without a line table), interned */
   size_t nsite;
+  uint8_t *initbits;    /* initcheck's bitmap of the region (rt_hostcall_heap_initbits), NULL until asked */
 };
 
 static void *zmap(size_t n) {
@@ -168,6 +169,7 @@ void rt_hostcall_free(rt_hostcall *h) {
   for (size_t i = 0; i < h->nmsg; i++) ll_buf_free(&h->msg[i].data);
   free(h->msg);
   free(h->trk);
+  if (h->initbits) munmap(h->initbits, h->arena_size / 8);
   for (size_t i = 0; i < h->nsite; i++) free(h->site[i]);
   free(h->site);
   free(h);
@@ -384,6 +386,39 @@ static uint32_t site_of(rt_hostcall *h, const emu_heap_event *e) {
   return (uint32_t)h->nsite++;
 }
 
+/* initcheck: the bytes [a, a + n) of a new block are unwritten (their bits cleared; atomically, as
+ * the observer sets other bits of the same bytes from other workers) */
+static void unwritten(rt_hostcall *h, uint64_t a, uint64_t n) {
+  if (a < h->arena_addr || a - h->arena_addr >= h->arena_size) return;
+  uint64_t lo = a - h->arena_addr, hi = n > h->arena_size - lo ? h->arena_size : lo + n;
+  for (uint64_t i = lo; i < hi;) {
+    if (i % 8 == 0 && hi - i >= 8) {
+      const uint64_t e = hi / 8; /* whole bitmap bytes of this block's bytes only */
+      for (uint64_t j = i / 8; j < e; j++) __atomic_store_n(&h->initbits[j], 0, __ATOMIC_RELAXED);
+      i = e * 8;
+      continue;
+    }
+    __atomic_and_fetch(&h->initbits[i / 8], (uint8_t) ~(1u << (i % 8)), __ATOMIC_RELAXED);
+    i++;
+  }
+}
+
+uint8_t *rt_hostcall_heap_initbits(rt_hostcall *h, uint64_t *addr, uint64_t *size, ll_err *err) {
+  pthread_mutex_lock(&h->mu);
+  if (!h->initbits) {
+    h->initbits = zmap(h->arena_size / 8);
+    if (h->initbits) memset(h->initbits, 0xff, h->arena_size / 8);
+  }
+  pthread_mutex_unlock(&h->mu);
+  if (!h->initbits) {
+    ll_seterr(err, LL_EXIT_ENV, "cannot map initcheck's %llu MiB bitmap of the device heap (mmap failed)",
+              (unsigned long long)(h->arena_size >> 23));
+    return NULL;
+  }
+  *addr = h->arena_addr, *size = h->arena_size;
+  return h->initbits;
+}
+
 int rt_hostcall_heap(void *user, emu_heap_event *e, char *msg, size_t msgn) {
   rt_hostcall *h = user;
   pthread_mutex_lock(&h->mu);
@@ -397,6 +432,7 @@ int rt_hostcall_heap(void *user, emu_heap_event *e, char *msg, size_t msgn) {
       hc_tracked *t = trk_find(h, a, true);
       if (t->state != 1) h->nlive++;
       t->state = 1, t->size = e->size[l], t->alloc_site = site;
+      if (h->initbits) unwritten(h, a, e->size[l]);
       continue;
     }
     hc_tracked *t = trk_find(h, a, false);

@@ -225,6 +225,24 @@ Test(programs, device_heap_leaks_and_double_frees_name_their_lines, .timeout = 1
             "double free: exit %d:\n%s", rc, out);
   free(out), free(m), free(f1), free(f2);
 }
+/* initcheck watches device heap blocks: a word of a new block that nothing wrote, read by each of
+ * 64 lanes (4 bytes each: 256), is one finding at its line (from the source's marker); the main
+ * program, whose blocks are written before they are read (one of them in an earlier launch), is
+ * clean under --initcheck above */
+Test(programs, device_heap_blocks_start_unwritten_to_initcheck, .timeout = 120) {
+  char *at = marker_line("device_heap", "HEAP_UNINIT");
+  for (size_t i = 0; i < 2; i++) {
+    char *out, *opts = ll_fmt("--arch %s --initcheck", arches[i]);
+    int rc = exec_prog(opts, "device_heap", "uninit", &out);
+    const char *f = strstr(out, "initcheck: ");
+    cr_expect(rc == 1 && strstr(out, "device_heap: uninit ran") && f && strstr(f, "kernel heap_uninit(int*): UNINIT global") &&
+                  strstr(f, "(buffer 'device heap (malloc in kernels)')") && strstr(f, at) && strstr(f, "(256 bytes)") &&
+                  strstr(out, "initcheck: 1 uninitialized read"),
+              "%s: exit %d:\n%s", arches[i], rc, out);
+    free(out), free(opts);
+  }
+  free(at);
+}
 Test(programs, template_ggl, .timeout = 120) { passes_on_both_arches("template_ggl", NULL, "template_ggl: ok"); }
 /* the vocabulary AMD's hip-tests use (device memcpy/memset, narrow shuffles, feature macros, wide
  * atomics, the occupancy templates, ROCm's errors for handles that are not streams or events) */

@@ -14,7 +14,8 @@
 // `device_heap badfree` frees an address no malloc returned (a hipMalloc buffer): the launch
 // faults at the free (lanelab's heap marker) naming it, and the program sees
 // hipErrorLaunchFailure; `badfree_ockl` the same through ockl's own free, which the host's devmem
-// service refuses (hostcall); `leak` leaves 4 blocks for --leakcheck; `double` frees a block twice.
+// service refuses (hostcall); `leak` leaves 4 blocks for --leakcheck; `double` frees a block twice; `uninit` reads a word of a
+// new block that nothing wrote.
 #include "../common.h"
 #include <cstring>
 
@@ -88,6 +89,13 @@ __global__ void heap_leak(int **keep) {
   keep[t] = p;
   if (t & 1) free(p);
 }
+/* each lane reads the second word of its new block, which nothing wrote (initcheck) */
+__global__ void heap_uninit(int *out) {
+  int *p = (int *)malloc(16 * sizeof(int));
+  p[0] = (int)threadIdx.x;
+  out[threadIdx.x] = p[0] + p[1]; // HEAP_UNINIT
+  free(p);
+}
 /* lane 5 frees its block twice */
 __global__ void heap_double(void) {
   char *p = (char *)malloc(48); // HEAP_DOUBLE_MALLOC
@@ -113,6 +121,15 @@ int main(int argc, char **argv) {
     HIP_CHECK(hipDeviceSynchronize());
     HIP_CHECK(hipFree(k));
     printf("device_heap: leak ran\n");
+    return 0;
+  }
+  if (argc > 1 && !strcmp(argv[1], "uninit")) {
+    int *o;
+    HIP_CHECK(hipMalloc(&o, 64 * sizeof(int)));
+    heap_uninit<<<1, 64>>>(o);
+    HIP_CHECK(hipDeviceSynchronize());
+    HIP_CHECK(hipFree(o));
+    printf("device_heap: uninit ran\n");
     return 0;
   }
   if (argc > 1 && !strcmp(argv[1], "double")) {
