@@ -165,13 +165,13 @@ static void *priv_ptr(emu_wave *w, const emu_insn *in, int64_t off, uint32_t n, 
  * LLVM prints an absent SADDR or VADDR as "off" (ST mode: both off). */
 static int addresses_scratch(emu_wave *w, const emu_insn *in, int vi, int si, maddr *m)
 {
-  uint64_t e = emu_exec(w);
+  /* every lane's, EXEC or not (a loop without branches: only EXEC lanes' are used) */
   int64_t s = si >= 0 && si < in->nop && in->o[si].kind == EMU_OPK_SGPR ? (int64_t)w->s[in->o[si].reg] : 0;
   if (in->o[vi].kind == EMU_OPK_VGPR) {
     const uint32_t *v = emu_vreg(w, in, vi, 0);
-    LANES m->addr[l] = (uint64_t)(s + (int64_t)v[l] + in->offset);
+    for (int l = 0; l < EMU_LANES; l++) m->addr[l] = (uint64_t)(s + (int64_t)v[l] + in->offset);
   } else if (in->o[vi].kind == EMU_OPK_OFF) {
-    LANES m->addr[l] = (uint64_t)(s + in->offset);
+    for (int l = 0; l < EMU_LANES; l++) m->addr[l] = (uint64_t)(s + in->offset);
   } else {
     return emu_raise(w, in, "bad operand", -1, 0, "scratch address: a VGPR or off expected");
   }
@@ -331,9 +331,11 @@ static int mem_load_lds(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes
 
 /* Bytes a dword load moves: from the destination VGPRs, or for the LDS forms (no destination) from
  * the mnemonic. */
+int emu_op_global_load_lds_dword(emu_wave *w, const emu_insn *in);
 static uint32_t dword_bytes(const emu_insn *in)
 {
-  if (!in->lds && !strstr(in->mnem, "_load_lds_")) return 4u * in->o[0].n;
+  /* (a pointer compare, not the mnemonic: this runs at every execution of a dword load) */
+  if (!in->lds && in->fn != emu_op_global_load_lds_dword) return 4u * in->o[0].n;
   const char *x = strstr(in->mnem, "dwordx");
   return x ? 4u * (uint32_t)(x[6] - '0') : 4u;
 }
@@ -429,6 +431,14 @@ static int gload_wave(emu_wave *w, const emu_insn *in)
   return EMU_OK;
 }
 
+/* every EXEC lane's private (scratch) access [off, off + bytes) inside its segment (an offset
+ * below 0 is a huge unsigned one: outside) */
+static inline bool scratch_inside(const emu_wave *w, const maddr *m, uint64_t e, uint32_t bytes)
+{
+  if (!w->priv || w->priv_size < bytes) return false;
+  return (emu_outside64(m->addr, 0, w->priv_size - bytes) & e) == 0; /* emu/simd.c, as global accesses' */
+}
+
 static int mem_load(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, int kind)
 {
   if (in->lds) {
@@ -441,6 +451,26 @@ static int mem_load(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, in
   if (rc != EMU_OK) return rc;
   const maddr *mp = &a.m;
   uint32_t nw = (bytes + 3) / 4, tmp[4][EMU_LANES];
+  if (kind == K_PLAIN && seg == SEG_SCRATCH && (bytes & 3) == 0 && scratch_inside(w, mp, e, bytes)) {
+    /* whole dwords of private memory, every EXEC lane inside its own segment (else the lane loop
+     * below faults at the first lane outside, as before): each lane's own bytes, so no lane's
+     * load can see another's, straight into the registers (the addresses are already taken) */
+    const size_t ps = w->priv_size;
+    if (e == ~0ull) { /* every lane: the gathers of global loads (emu/simd.c), from lane l's segment */
+      uint64_t pa[EMU_LANES];
+      for (int l = 0; l < EMU_LANES; l++) pa[l] = (uint64_t)l * ps + mp->addr[l];
+      for (uint32_t k = 0; k < nw; k += 2)
+        emu_gload64(emu_vreg(w, in, 0, (int)k), k + 1 < nw ? emu_vreg(w, in, 0, (int)k + 1) : NULL,
+                    (uintptr_t)w->priv + 4 * k, pa);
+    } else {
+      for (uint32_t k = 0; k < nw; k++) {
+        uint32_t *d = emu_vreg(w, in, 0, (int)k);
+        LANES memcpy(&d[l], w->priv + (size_t)l * ps + mp->addr[l] + 4 * k, 4);
+      }
+    }
+    emu_pend(w, in, EMU_CNT_VM, 0);
+    return EMU_OK;
+  }
   if (kind == K_PLAIN && seg == SEG_GLOBAL && (bytes & 3) == 0 && nw <= 2) {
     /* Hotter path: every EXEC lane in one buffer, straight into the registers (memory is not the
      * register file, so nothing read can have been written first) */
@@ -537,6 +567,24 @@ static int mem_store(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, b
       emu_pend(w, in, EMU_CNT_VM, -1);
       return EMU_OK;
     }
+  }
+  if (seg == SEG_SCRATCH && !hi16 && (bytes & 3) == 0 && scratch_inside(w, &a.m, e, bytes)) {
+    /* every EXEC lane inside its own private segment: no lane's bytes are another's, no fault */
+    const size_t ps = w->priv_size;
+    if (e == ~0ull) { /* every lane: global stores' path (emu/simd.c) into lane l's segment */
+      uint64_t pa[EMU_LANES];
+      const uint32_t *src[4];
+      for (int l = 0; l < EMU_LANES; l++) pa[l] = (uint64_t)l * ps + a.m.addr[l];
+      for (uint32_t k = 0; k < bytes / 4; k++) src[k] = emu_vreg(w, in, di, (int)k);
+      emu_gstore64((uintptr_t)w->priv, pa, src, bytes / 4);
+    } else {
+      for (uint32_t k = 0; k < bytes / 4; k++) {
+        const uint32_t *d = emu_vreg(w, in, di, (int)k);
+        LANES memcpy(w->priv + (size_t)l * ps + a.m.addr[l] + 4 * k, &d[l], 4);
+      }
+    }
+    emu_pend(w, in, EMU_CNT_VM, -1);
+    return EMU_OK;
   }
   LANES {
     uint32_t v[4];
