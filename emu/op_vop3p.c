@@ -17,7 +17,7 @@ static inline float h2f(uint16_t h) { return emu_f16_to_f32(h); }
   {                                                                                                \
     uint16_t lo[3][EMU_LANES], hi[3][EMU_LANES];                                                   \
     uint32_t d[EMU_LANES];                                                                         \
-    for (int j = 0; j < NS; j++) emu_srcpk(w, in, 1 + j, true, lo[j], hi[j]);                      \
+    for (int j = 0; j < NS; j++) emu_srcpk(w, in, 1 + j, EMU_PK_F16, lo[j], hi[j]);                      \
     L64 {                                                                                          \
       float a = h2f(lo[0][l]), b = NS > 1 ? h2f(lo[1][l]) : 0, c = NS > 2 ? h2f(lo[2][l]) : 0;     \
       uint16_t rl = f2h(in, (expr));                                                               \
@@ -42,7 +42,7 @@ int EMU_H(emu_op_v_pk_fma_f16)(emu_wave *w, const emu_insn *in)
 {
   uint16_t lo[3][EMU_LANES], hi[3][EMU_LANES];
   uint32_t d[EMU_LANES];
-  for (int j = 0; j < 3; j++) emu_srcpk(w, in, 1 + j, true, lo[j], hi[j]);
+  for (int j = 0; j < 3; j++) emu_srcpk(w, in, 1 + j, EMU_PK_F16, lo[j], hi[j]);
   uint16_t rl[EMU_LANES], rh[EMU_LANES];
   if (emu_fma_f16_n(rl, lo[0], lo[1], lo[2], EMU_LANES, in->clamp) && emu_fma_f16_n(rh, hi[0], hi[1], hi[2], EMU_LANES, in->clamp)) {
     L64 d[l] = rl[l] | (uint32_t)rh[l] << 16; /* every operand finite: the vector kernel (emu/simd.c) */
@@ -73,7 +73,7 @@ PK_H(v_pk_min_f16, 2, fmin_i(a, b))
   {                                                                                                \
     uint16_t lo[3][EMU_LANES], hi[3][EMU_LANES];                                                   \
     uint32_t d[EMU_LANES];                                                                         \
-    for (int j = 0; j < NS; j++) emu_srcpk(w, in, 1 + j, false, lo[j], hi[j]);                     \
+    for (int j = 0; j < NS; j++) emu_srcpk(w, in, 1 + j, EMU_PK_INT, lo[j], hi[j]);                     \
     L64 {                                                                                          \
       uint32_t r2[2];                                                                              \
       for (int h = 0; h < 2; h++) {                                                                \
@@ -664,8 +664,8 @@ static inline float mulf(float a, float b) { return a * b; }
 static void dot_srcs(emu_wave *w, const emu_insn *in, bool bf, float *al, float *ah, float *bl, float *bh)
 {
   uint16_t xl[EMU_LANES], xh[EMU_LANES], yl[EMU_LANES], yh[EMU_LANES];
-  emu_srcpk(w, in, in->src0i, true, xl, xh);
-  emu_srcpk(w, in, in->src0i + 1, true, yl, yh);
+  emu_srcpk(w, in, in->src0i, bf ? EMU_PK_BF16 : EMU_PK_F16, xl, xh);
+  emu_srcpk(w, in, in->src0i + 1, bf ? EMU_PK_BF16 : EMU_PK_F16, yl, yh);
   if (in->flags & EMU_F_VOP3P ? false : in->enc == EMU_ENC_E64) {
     /* VOP3 form of a VOP2 dot (dot2c_f32_bf16): -src negates the low half, |src| the high half */
     for (int j = 0; j < 2; j++) {
@@ -792,7 +792,7 @@ static int pk_maximum3(emu_wave *w, const emu_insn *in, bool mx)
 {
   uint16_t lo[3][EMU_LANES], hi[3][EMU_LANES];
   uint32_t d[EMU_LANES];
-  for (int j = 0; j < 3; j++) emu_srcpk(w, in, 1 + j, true, lo[j], hi[j]);
+  for (int j = 0; j < 3; j++) emu_srcpk(w, in, 1 + j, EMU_PK_F16, lo[j], hi[j]);
   bool dx10 = emu_dx10_clamp(w);
   L64 {
     uint16_t rl = hmaximum(hmaximum(lo[0][l], lo[1][l], mx), lo[2][l], mx);

@@ -198,20 +198,29 @@ void emu_srcf16(emu_wave *w, const emu_insn *in, int i, float *tmp)
   emu_f16_to_f32_64(tmp, h);
 }
 
-void emu_srcpk(emu_wave *w, const emu_insn *in, int i, bool isfloat, uint16_t *lo, uint16_t *hi)
+void emu_srcpk(emu_wave *w, const emu_insn *in, int i, int kind, uint16_t *lo, uint16_t *hi)
 {
   /* VOP3P (CDNA3 ISA "VOP3P"): op_sel[j] picks the half feeding the low result, op_sel_hi[j] the
-   * half feeding the high result; neg_lo/neg_hi negate (float ops) after selection. An inline
-   * constant is a 16-bit value in the low half with a zero high half: clang splats one with
-   * op_sel_hi = 0 ("v_pk_add_f16 v1, v1, 1.0 op_sel_hi:[1,0]"), which is only needed if the high
-   * half does not repeat it. A literal is the 32-bit value. */
+   * half feeding the high result; neg_lo/neg_hi negate (float ops) after selection. A constant
+   * source is a 32-bit value whose halves op_sel picks, as a register's (LLVM,
+   * AMDGPUBaseInfo.cpp getInlineEncodingV216, which calls the ISA guide misleading here and
+   * states the hardware's behaviour): an integer inline constant (-16..64) is sign-extended to 32
+   * bits, so -1 is -1 in both halves and 1 is 1 in the low half only (clang splats it with
+   * op_sel_hi = 0: "v_pk_add_u16 v0, s0, 1 op_sel_hi:[1,0]", and leaves "v_pk_add_u16 v0, s0,
+   * -1" as it is); a float inline constant is the f16 (bf16) value in the low half and 0 in the
+   * high half for f16 (bf16) instructions, the f32 value for 16-bit integer ones; a literal is
+   * its 32-bit value. */
+  const bool isfloat = kind != EMU_PK_INT;
   const emu_opnd *o = &in->o[i];
   int j = i - in->src0i;
   bool sl = in->op_sel >> j & 1, sh = in->op_sel_hi >> j & 1;
   uint16_t nl = (isfloat && (in->neg_lo >> j & 1)) ? 0x8000 : 0;
   uint16_t nh = (isfloat && (in->neg_hi >> j & 1)) ? 0x8000 : 0;
   if (o->kind != EMU_OPK_VGPR && o->kind != EMU_OPK_AGPR && o->kind != EMU_OPK_SGPR) {
-    uint32_t c = o->kind == EMU_OPK_LIT ? (uint32_t)o->ival : (uint32_t)const_val(w, o, 16);
+    uint32_t c = o->kind != EMU_OPK_FIMM ? (uint32_t)const_val(w, o, 32)
+                 : kind == EMU_PK_F16    ? (uint32_t)const_val(w, o, 16)
+                 : kind == EMU_PK_BF16   ? (uint32_t)const_val(w, o, 32) >> 16
+                                         : (uint32_t)const_val(w, o, 32);
     uint16_t vl = (uint16_t)(sl ? c >> 16 : c), vh = (uint16_t)(sh ? c >> 16 : c);
     for (int l = 0; l < EMU_LANES; l++) lo[l] = vl ^ nl, hi[l] = vh ^ nh;
     return;

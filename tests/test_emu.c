@@ -878,6 +878,36 @@ Test(vop3p, packed_f16_op_sel_and_f32_pairs)
   free(s);
 }
 
+/* Inline constants as packed sources, by the rule LLVM states for the hardware
+ * (AMDGPUBaseInfo.cpp getInlineEncodingV216): an integer constant is its 32-bit sign extension,
+ * whose halves op_sel/op_sel_hi pick as a register's; a float constant is the f16 value over a
+ * zero high half for f16 ops, the f32 value for 16-bit integer ops, the bf16 value for bf16 ones.
+ * v1 = {hi 42, lo 42}; the expected halves worked by hand from that rule (the -1 case is clang's
+ * own `--` of a short4, which AMD's hip-tests vector_types check). */
+Test(vop3p, packed_inline_constants_are_32_bit_values)
+{
+  snap *s = run_ok(EMU_GFX942,
+                   "v_mov_b32 v1, 0x002a002a\n"
+                   "v_pk_add_u16 v2, v1, -1\n"                    /* -1 = 0xffffffff: {41, 41} */
+                   "v_pk_add_u16 v3, v1, 1 op_sel_hi:[1,0]\n"     /* clang's splat of 1: {43, 43} */
+                   "v_pk_add_u16 v4, v1, 1\n"                     /* 1 = 0x00000001: {hi 42, lo 43} */
+                   "v_pk_add_u16 v5, v1, -16 op_sel:[0,1] op_sel_hi:[1,0]\n" /* 0xfffffff0: lo + 0xffff, hi + 0xfff0: {26, 41} */
+                   "v_pk_add_u16 v6, v1, 1.0\n"                   /* f32 0x3f800000: {hi 42+0x3f80, lo 42} */
+                   "v_mov_b32 v7, 0x3c003c00\n"                   /* {1.0, 1.0} f16 */
+                   "v_pk_add_f16 v8, v7, 1.0\n"                   /* {hi 1.0 + 0, lo 1.0 + 1.0} */
+                   "v_pk_add_f16 v9, v7, -1\n"                    /* 0xffff: NaN in both halves */
+                   "s_endpgm\n");
+  cr_assert_eq(s->w[0].v[2][0], 0x00290029u);
+  cr_assert_eq(s->w[0].v[3][0], 0x002b002bu);
+  cr_assert_eq(s->w[0].v[4][0], 0x002a002bu);
+  cr_assert_eq(s->w[0].v[5][0], 0x001a0029u);
+  cr_assert_eq(s->w[0].v[6][0], (0x2au + 0x3f80u) << 16 | 0x2au);
+  cr_assert_eq(s->w[0].v[8][0], 0x3c004000u);
+  cr_assert_eq(s->w[0].v[9][0] & 0x7c007c00u, 0x7c007c00u);
+  cr_assert(s->w[0].v[9][0] & 0x03ff03ffu, "NaN halves");
+  free(s);
+}
+
 /* v_pk_fma_f32's operand forms against fmaf, with the host SIMD paths on and off: per-lane and
  * SGPR-pair sources, neg_lo/neg_hi, op_sel crossing the halves with the result in place over its
  * sources, a partial EXEC and clamp. */

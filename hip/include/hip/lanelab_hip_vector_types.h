@@ -171,6 +171,28 @@ template <class T, unsigned n>
 __host__ __device__ inline bool operator!=(const HIP_vector_type<T, n> &a, const HIP_vector_type<T, n> &b) noexcept {
   return !(a == b);
 }
+// A vector against a scalar: the scalar in every element, as HIP compares them (AMD's hip-tests
+// vector_types compare a char1 with a char).
+template <class T, unsigned n, class U,
+          typename lanelab_hip::vt_enable_if<lanelab_hip::vt_convertible<U, T>::value>::type * = nullptr>
+__host__ __device__ inline bool operator==(const HIP_vector_type<T, n> &a, U s) noexcept {
+  return a == HIP_vector_type<T, n>(s);
+}
+template <class T, unsigned n, class U,
+          typename lanelab_hip::vt_enable_if<lanelab_hip::vt_convertible<U, T>::value>::type * = nullptr>
+__host__ __device__ inline bool operator==(U s, const HIP_vector_type<T, n> &b) noexcept {
+  return HIP_vector_type<T, n>(s) == b;
+}
+template <class T, unsigned n, class U,
+          typename lanelab_hip::vt_enable_if<lanelab_hip::vt_convertible<U, T>::value>::type * = nullptr>
+__host__ __device__ inline bool operator!=(const HIP_vector_type<T, n> &a, U s) noexcept {
+  return !(a == s);
+}
+template <class T, unsigned n, class U,
+          typename lanelab_hip::vt_enable_if<lanelab_hip::vt_convertible<U, T>::value>::type * = nullptr>
+__host__ __device__ inline bool operator!=(U s, const HIP_vector_type<T, n> &b) noexcept {
+  return !(s == b);
+}
 #undef LL_VT_EL
 
 #define LL_VT_DEFINE(name, T)                                                                     \
