@@ -474,3 +474,11 @@ hipError_t hipGetFuncBySymbol(hipFunction_t *functionPtr, const void *symbolPtr)
 }
 
 const char *hipKernelNameRef(const hipFunction_t f) { return f ? f->name : NULL; }
+/* the device name a registered kernel's host function stands for (ROCm's: the stream names no more
+ * than a device, and this runtime has one); NULL for a pointer no kernel was registered with */
+const char *hipKernelNameRefByPtr(const void *hostFunction, hipStream_t stream) {
+  (void)stream;
+  for (size_t i = 0; hostFunction && i < hip_g.nfuncs; i++)
+    if (hip_g.funcs[i]->host == hostFunction) return hip_g.funcs[i]->name;
+  return NULL;
+}

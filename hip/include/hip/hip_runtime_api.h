@@ -1279,6 +1279,7 @@ hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numB
 hipError_t hipModuleOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, hipFunction_t f, size_t dynSharedMemPerBlk, int blockSizeLimit);
 hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int *gridSize, int *blockSize, hipFunction_t f, size_t dynSharedMemPerBlk, int blockSizeLimit, unsigned int flags);
 const char *hipKernelNameRef(const hipFunction_t f);
+const char *hipKernelNameRefByPtr(const void *hostFunction, hipStream_t stream);
 // --- registration: the entry points clang's host code calls. clang declares them itself and
 // HIP's headers do not, so in a HIP translation unit they are left undeclared: sources that
 // declare them with their own types (ROCm/aiter's aiter_hip_common.h) would otherwise meet a
@@ -1394,7 +1395,6 @@ LL_HIP_REFUSED(hipGraphicsUnmapResources, "interoperation with other graphics an
 LL_HIP_REFUSED(hipGraphicsUnregisterResource, "interoperation with other graphics and compute APIs is not provided")
 LL_HIP_REFUSED(hipImportExternalMemory, "interoperation with other graphics and compute APIs is not provided")
 LL_HIP_REFUSED(hipImportExternalSemaphore, "interoperation with other graphics and compute APIs is not provided")
-LL_HIP_REFUSED(hipKernelNameRefByPtr, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
 LL_HIP_REFUSED(hipLaunchCooperativeKernelMultiDevice, "multi-device cooperative launches are not provided (the emulated system has one device; hipLaunchCooperativeKernel is)")
 LL_HIP_REFUSED(hipMalloc3DArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipMallocArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")

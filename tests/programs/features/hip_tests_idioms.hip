@@ -15,7 +15,10 @@
 // - atomics on double and long long, and the floating atomicMax/atomicMin with HIP's definition (a
 //   compare-and-swap loop: NaN beats nothing, -0.0 counts below +0.0);
 // - hipPointerGetAttribute and hipDrvPointerGetAttributes with ROCm's answers;
-// - hipDeviceAttributeWallClockRate, and the errors ROCm gives handles that are not streams or events.
+// - hipDeviceAttributeWallClockRate, and the errors ROCm gives handles that are not streams or events;
+// - hipKernelNameRefByPtr (the kernel's mangled name, written out by the Itanium rule; NULL for a
+//   pointer that is no kernel), __half2 comparisons on the host (__hbeq2, __hblt2: ROCm 6's are
+//   host and device) and a vector compared with a scalar (every element against it).
 // `hip_tests_idioms long N` instead runs one wave through N iterations of a loop (AMD's hip-tests
 // have such kernels: 2^21 iterations of powf in one thread) and prints the launch's result: a
 // program's instruction budget is far above `lanelab run`'s 50 million (LANELAB_BUDGET changes it).
@@ -429,6 +432,15 @@ int main(int argc, char **argv) {
   HIP_CHECK(hipFree(da));
   HIP_CHECK(hipFree(db));
   HIP_CHECK(hipFree(dc));
+
+  const char *kn = hipKernelNameRefByPtr((const void *)occupancy_kernel, nullptr);
+  EXPECT(kn && !strcmp(kn, "_Z16occupancy_kernelPi"), "hipKernelNameRefByPtr: %s", kn ? kn : "(null)");
+  EXPECT(hipKernelNameRefByPtr((const void *)&argc, nullptr) == nullptr, "a pointer that is no kernel names none");
+  const __half2 h12(__half(1.0f), __half(2.0f)), h13(__half(1.0f), __half(3.0f)), h24(__half(2.0f), __half(4.0f));
+  EXPECT(__hbeq2(h12, h12) && !__hbeq2(h12, h13) && __hblt2(h12, h24) && !__hblt2(h12, h13) && __hble2(h12, h13),
+         "__half2 comparisons on the host");
+  const int4 v3 = make_int4(3, 3, 3, 3), v34 = make_int4(3, 3, 3, 4);
+  EXPECT(v3 == 3 && 3 == v3 && !(v34 == 3) && v34 != 3 && !(v3 != 3), "int4 against a scalar");
   std::printf("hip_tests_idioms: ok\n");
   return 0;
 }
