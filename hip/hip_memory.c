@@ -962,22 +962,81 @@ hipError_t hipMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
   return hip_done(copy_2d(dst, dpitch, src, spitch, width, height, kind, __func__));
 }
 
+/* a capturing stream's 2D copy: a 3-D copy node of one slice */
+static hipError_t capture_2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                             hipMemcpyKind kind, hipStream_t stream, const char *fn) {
+  if (width > dpitch || width > spitch)
+    return hip_complain(fn, hipErrorInvalidPitchValue, "width %zu exceeds dpitch %zu or spitch %zu", width, dpitch, spitch);
+  hipMemcpy3DParms p = {};
+  p.srcPtr = make_hipPitchedPtr((void *)src, spitch, width, height);
+  p.dstPtr = make_hipPitchedPtr(dst, dpitch, width, height);
+  p.extent = make_hipExtent(width, height, 1);
+  p.kind = kind;
+  return hip_capture_copy3d(stream, &p);
+}
+
 hipError_t hipMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
                             hipMemcpyKind kind, hipStream_t stream) {
   HIP_BEGIN();
-  if (hip_stream_valid(stream) && hip_capturing(stream)) { /* a 3-D copy node of one slice */
-    if (width > dpitch || width > spitch)
-      return hip_done(hip_complain(__func__, hipErrorInvalidPitchValue, "width %zu exceeds dpitch %zu or spitch %zu", width,
-                                   dpitch, spitch));
-    hipMemcpy3DParms p = {};
-    p.srcPtr = make_hipPitchedPtr((void *)src, spitch, width, height);
-    p.dstPtr = make_hipPitchedPtr(dst, dpitch, width, height);
-    p.extent = make_hipExtent(width, height, 1);
-    p.kind = kind;
-    return hip_done(hip_capture_copy3d(stream, &p));
-  }
+  if (hip_stream_valid(stream) && hip_capturing(stream))
+    return hip_done(capture_2d(dst, dpitch, src, spitch, width, height, kind, stream, __func__));
   ASYNC_CHECK(stream);
   return hip_done(copy_2d(dst, dpitch, src, spitch, width, height, kind, __func__));
+}
+
+/* The driver API's 2D copy block (hip_Memcpy2D, HIP's fields): each side's start is its host or
+ * device pointer by its memory type, plus Y rows of its pitch and XInBytes; then hipMemcpy2D's
+ * copy with the kind taken from the pointers. Arrays cannot exist here (hipArrayCreate is refused). */
+static hipError_t param2d_side(const char *fn, const char *which, hipMemoryType t, const void *host, hipDeviceptr_t dev,
+                               const struct hipArray *arr, size_t x, size_t y, size_t pitch, const void **out) {
+  const uint8_t *b;
+  switch (t) {
+  case hipMemoryTypeHost: b = host; break;
+  case hipMemoryTypeDevice:
+  case hipMemoryTypeUnified:
+  case hipMemoryTypeManaged: b = (const uint8_t *)dev; break;
+  case hipMemoryTypeArray:
+    return hip_complain(fn, hipErrorInvalidValue, "%s array %p: no array can exist here (hipArrayCreate is not provided)",
+                        which, (const void *)arr);
+  default: return hip_complain(fn, hipErrorInvalidValue, "%s memory type %d is none of HIP's", which, (int)t);
+  }
+  if (!b) return hip_complain(fn, hipErrorInvalidValue, "%s pointer is NULL", which);
+  *out = b + y * pitch + x;
+  return hipSuccess;
+}
+static hipError_t param2d(const hip_Memcpy2D *p, const void **src, void **dst, const char *fn) {
+  if (!p) return hip_complain(fn, hipErrorInvalidValue, "pCopy is NULL");
+  const void *d = NULL;
+  hipError_t e = param2d_side(fn, "src", p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, p->srcXInBytes, p->srcY,
+                              p->srcPitch, src);
+  if (e == hipSuccess)
+    e = param2d_side(fn, "dst", p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, p->dstXInBytes, p->dstY,
+                     p->dstPitch, &d);
+  if (e == hipSuccess) *dst = (void *)d;
+  return e;
+}
+hipError_t hipMemcpyParam2D(const hip_Memcpy2D *pCopy) {
+  HIP_BEGIN();
+  SYNC_CHECK();
+  const void *s = NULL;
+  void *d = NULL;
+  hipError_t e = param2d(pCopy, &s, &d, __func__);
+  if (e == hipSuccess)
+    e = copy_2d(d, pCopy->dstPitch, s, pCopy->srcPitch, pCopy->WidthInBytes, pCopy->Height, hipMemcpyDefault, __func__);
+  return hip_done(e);
+}
+hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D *pCopy, hipStream_t stream) {
+  HIP_BEGIN();
+  const void *s = NULL;
+  void *d = NULL;
+  hipError_t e = param2d(pCopy, &s, &d, __func__);
+  if (e != hipSuccess) return hip_done(e);
+  if (hip_stream_valid(stream) && hip_capturing(stream))
+    return hip_done(capture_2d(d, pCopy->dstPitch, s, pCopy->srcPitch, pCopy->WidthInBytes, pCopy->Height, hipMemcpyDefault,
+                               stream, __func__));
+  ASYNC_CHECK(stream);
+  return hip_done(copy_2d(d, pCopy->dstPitch, s, pCopy->srcPitch, pCopy->WidthInBytes, pCopy->Height, hipMemcpyDefault,
+                          __func__));
 }
 
 /* ---- memset -------------------------------------------------------------------------------------*/

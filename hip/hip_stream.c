@@ -367,3 +367,29 @@ hipError_t hipStreamWriteValue64(hipStream_t stream, void *ptr, uint64_t value, 
   (void)flags;
   return hip_done(write_value(stream, ptr, value, 8, __func__));
 }
+
+/* ---- external semaphores ---------------------------------------------------------------------
+ * No external semaphore can exist here (hipImportExternalSemaphore is refused, docs/hip-runtime.md),
+ * so a signal or wait names none that is valid: argument checks only, ROCm's error for NULL arrays
+ * and for handles that are not semaphores (hipErrorInvalidValue); zero semaphores do nothing. */
+static hipError_t ext_sems(const char *fn, const hipExternalSemaphore_t *sems, const void *params, unsigned int n,
+                           hipStream_t s) {
+  HIP_BEGIN();
+  STREAM_CHECK(s);
+  if (n == 0) return hip_done(hipSuccess);
+  if (!sems || !params)
+    return hip_done(hip_complain(fn, hipErrorInvalidValue, "%s is NULL", !sems ? "extSemArray" : "paramsArray"));
+  return hip_done(hip_complain(fn, hipErrorInvalidValue,
+                               "%p is not an external semaphore (none can exist: their import is not provided)",
+                               sems[0]));
+}
+hipError_t hipSignalExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemArray,
+                                            const hipExternalSemaphoreSignalParams *paramsArray, unsigned int numExtSems,
+                                            hipStream_t stream) {
+  return ext_sems(__func__, extSemArray, paramsArray, numExtSems, stream);
+}
+hipError_t hipWaitExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemArray,
+                                          const hipExternalSemaphoreWaitParams *paramsArray, unsigned int numExtSems,
+                                          hipStream_t stream) {
+  return ext_sems(__func__, extSemArray, paramsArray, numExtSems, stream);
+}

@@ -180,6 +180,36 @@ typedef struct __hip_texture *hipTextureObject_t;
 typedef struct __hip_surface *hipSurfaceObject_t;
 typedef void *hipExternalMemory_t;
 typedef void *hipExternalSemaphore_t;
+// The parameters of the external semaphores' signal and wait (HIP's, which are CUDA's layout). No
+// semaphore can exist here (hipImportExternalSemaphore is refused), so the two calls only check
+// their arguments: every handle is invalid.
+typedef struct hipExternalSemaphoreSignalParams_st {
+  struct {
+    struct {
+      unsigned long long value;
+    } fence;
+    struct {
+      unsigned long long key;
+    } keyedMutex;
+    unsigned int reserved[12];
+  } params;
+  unsigned int flags;
+  unsigned int reserved[16];
+} hipExternalSemaphoreSignalParams;
+typedef struct hipExternalSemaphoreWaitParams_st {
+  struct {
+    struct {
+      unsigned long long value;
+    } fence;
+    struct {
+      unsigned long long key;
+      unsigned int timeoutMs;
+    } keyedMutex;
+    unsigned int reserved[10];
+  } params;
+  unsigned int flags;
+  unsigned int reserved[16];
+} hipExternalSemaphoreWaitParams;
 typedef struct ihipMemGenericAllocationHandle *hipMemGenericAllocationHandle_t;
 // Pitched 3D memory (HIP's, which are CUDA's): a linear allocation of depth slices of height rows of
 // pitch bytes; positions and extents of linear memory count x and width in bytes.
@@ -1105,6 +1135,8 @@ hipError_t hipMalloc3D(hipPitchedPtr *pitchedDevPtr, hipExtent extent);
 hipError_t hipMemset3D(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent);
 hipError_t hipMemset3DAsync(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent, hipStream_t stream LL_HIP_DEFAULT(0));
 hipError_t hipMemcpy3D(const struct hipMemcpy3DParms *p);
+hipError_t hipMemcpyParam2D(const hip_Memcpy2D *pCopy);
+hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D *pCopy, hipStream_t stream LL_HIP_DEFAULT(0));
 hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms *p, hipStream_t stream LL_HIP_DEFAULT(0));
 // --- symbols
 hipError_t hipMemcpyToSymbol(const void *symbol, const void *src, size_t sizeBytes, size_t offset LL_HIP_DEFAULT(0), hipMemcpyKind kind LL_HIP_DEFAULT(hipMemcpyHostToDevice));
@@ -1280,6 +1312,12 @@ hipError_t hipModuleOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize
 hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int *gridSize, int *blockSize, hipFunction_t f, size_t dynSharedMemPerBlk, int blockSizeLimit, unsigned int flags);
 const char *hipKernelNameRef(const hipFunction_t f);
 const char *hipKernelNameRefByPtr(const void *hostFunction, hipStream_t stream);
+hipError_t hipSignalExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemArray,
+                                            const hipExternalSemaphoreSignalParams *paramsArray,
+                                            unsigned int numExtSems, hipStream_t stream);
+hipError_t hipWaitExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemArray,
+                                          const hipExternalSemaphoreWaitParams *paramsArray,
+                                          unsigned int numExtSems, hipStream_t stream);
 // --- registration: the entry points clang's host code calls. clang declares them itself and
 // HIP's headers do not, so in a HIP translation unit they are left undeclared: sources that
 // declare them with their own types (ROCm/aiter's aiter_hip_common.h) would otherwise meet a
@@ -1430,8 +1468,6 @@ LL_HIP_REFUSED(hipMemcpyDtoA, "arrays, textures and surfaces: image instructions
 LL_HIP_REFUSED(hipMemcpyFromArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipMemcpyHtoA, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipMemcpyHtoAAsync, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
-LL_HIP_REFUSED(hipMemcpyParam2D, "the driver API's 2D/3D and parameter-block copies are not provided; hipMemcpy2D, hipMemcpy3D and the memsets are")
-LL_HIP_REFUSED(hipMemcpyParam2DAsync, "the driver API's 2D/3D and parameter-block copies are not provided; hipMemcpy2D, hipMemcpy3D and the memsets are")
 LL_HIP_REFUSED(hipMemcpyToArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipMipmappedArrayCreate, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipMipmappedArrayDestroy, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
@@ -1444,7 +1480,6 @@ LL_HIP_REFUSED(hipPointerSetAttribute, "not provided; hipPointerGetAttributes is
 LL_HIP_REFUSED(hipProfilerStart, "there is no profiler to start or stop")
 LL_HIP_REFUSED(hipProfilerStop, "there is no profiler to start or stop")
 LL_HIP_REFUSED(hipSetValidDevices, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
-LL_HIP_REFUSED(hipSignalExternalSemaphoresAsync, "interoperation with other graphics and compute APIs is not provided")
 LL_HIP_REFUSED(hipStreamBatchMemOp, "batched stream memory operations are not provided; hipStreamWaitValue32/64 and hipStreamWriteValue32/64 are")
 LL_HIP_REFUSED(hipStreamBeginCaptureToGraph, "this graph call is not provided (docs/hip-runtime.md \"Graphs and stream capture\" lists those that are)")
 LL_HIP_REFUSED(hipTexObjectCreate, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
@@ -1479,7 +1514,6 @@ LL_HIP_REFUSED(hipTexRefSetMipmapLevelClamp, "arrays, textures and surfaces: ima
 LL_HIP_REFUSED(hipTexRefSetMipmappedArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipTriggerProgrammaticLaunchCompletion, "programmatic dependent launch is not provided")
 LL_HIP_REFUSED(hipUnbindTexture, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
-LL_HIP_REFUSED(hipWaitExternalSemaphoresAsync, "interoperation with other graphics and compute APIs is not provided")
 LL_HIP_REFUSED(hip_init, "not provided: the emulated device has no PCI bus identity, UUID or driver entry-point table")
 #undef LL_HIP_REFUSED
 #endif

@@ -18,7 +18,10 @@
 // - hipDeviceAttributeWallClockRate, and the errors ROCm gives handles that are not streams or events;
 // - hipKernelNameRefByPtr (the kernel's mangled name, written out by the Itanium rule; NULL for a
 //   pointer that is no kernel), __half2 comparisons on the host (__hbeq2, __hblt2: ROCm 6's are
-//   host and device) and a vector compared with a scalar (every element against it).
+//   host and device) and a vector compared with a scalar (every element against it);
+// - the external semaphores' signal and wait: their parameter types, and ROCm's error for a NULL
+//   array and for a handle that is not a semaphore (none can exist here);
+// - hipMemcpyParam2D / hipMemcpyParam2DAsync, the driver API's 2D copy block.
 // `hip_tests_idioms long N` instead runs one wave through N iterations of a loop (AMD's hip-tests
 // have such kernels: 2^21 iterations of powf in one thread) and prints the launch's result: a
 // program's instruction budget is far above `lanelab run`'s 50 million (LANELAB_BUDGET changes it).
@@ -441,6 +444,51 @@ int main(int argc, char **argv) {
          "__half2 comparisons on the host");
   const int4 v3 = make_int4(3, 3, 3, 3), v34 = make_int4(3, 3, 3, 4);
   EXPECT(v3 == 3 && 3 == v3 && !(v34 == 3) && v34 != 3 && !(v3 != 3), "int4 against a scalar");
+  hipExternalSemaphoreWaitParams wp = {};
+  hipExternalSemaphoreSignalParams sp = {};
+  wp.params.fence.value = 1;
+  hipExternalSemaphore_t none = &wp;
+  EXPECT(hipWaitExternalSemaphoresAsync(nullptr, &wp, 1, nullptr) == hipErrorInvalidValue &&
+             hipSignalExternalSemaphoresAsync(&none, &sp, 1, nullptr) == hipErrorInvalidValue &&
+             hipSignalExternalSemaphoresAsync(nullptr, nullptr, 0, nullptr) == hipSuccess,
+         "external semaphores: argument checks (none can exist)");
+  (void)hipGetLastError();
+
+  /* the driver API's 2D copy block: a 4 x 3 block of ints from (column 1, row 2) of an 8 x 6 host
+   * array to (column 3, row 1) of a pitched device one, then the whole device array back on a
+   * stream; every element's value from the two offsets */
+  int hsrc[8 * 6], hback[8 * 6];
+  for (int i = 0; i < 8 * 6; i++) hsrc[i] = 7 * i + 1;
+  int *dm;
+  size_t dpitch;
+  HIP_CHECK(hipMallocPitch((void **)&dm, &dpitch, 8 * sizeof(int), 6));
+  HIP_CHECK(hipMemset(dm, 0, dpitch * 6));
+  hip_Memcpy2D c2 = {};
+  c2.srcMemoryType = hipMemoryTypeHost, c2.srcHost = hsrc, c2.srcPitch = 8 * sizeof(int);
+  c2.srcXInBytes = 1 * sizeof(int), c2.srcY = 2;
+  c2.dstMemoryType = hipMemoryTypeDevice, c2.dstDevice = (hipDeviceptr_t)dm, c2.dstPitch = dpitch;
+  c2.dstXInBytes = 3 * sizeof(int), c2.dstY = 1;
+  c2.WidthInBytes = 4 * sizeof(int), c2.Height = 3;
+  HIP_CHECK(hipMemcpyParam2D(&c2));
+  hip_Memcpy2D b2 = {};
+  b2.srcMemoryType = hipMemoryTypeDevice, b2.srcDevice = (hipDeviceptr_t)dm, b2.srcPitch = dpitch;
+  b2.dstMemoryType = hipMemoryTypeHost, b2.dstHost = hback, b2.dstPitch = 8 * sizeof(int);
+  b2.WidthInBytes = 8 * sizeof(int), b2.Height = 6;
+  hipStream_t st2;
+  HIP_CHECK(hipStreamCreate(&st2));
+  HIP_CHECK(hipMemcpyParam2DAsync(&b2, st2));
+  HIP_CHECK(hipStreamSynchronize(st2));
+  for (int r = 0; r < 6; r++)
+    for (int col = 0; col < 8; col++) {
+      const bool in = r >= 1 && r < 4 && col >= 3 && col < 7;
+      const int want = in ? hsrc[(r - 1 + 2) * 8 + (col - 3 + 1)] : 0;
+      EXPECT(hback[r * 8 + col] == want, "hipMemcpyParam2D: row %d column %d is %d, want %d", r, col, hback[r * 8 + col], want);
+    }
+  b2.srcMemoryType = hipMemoryTypeArray;
+  EXPECT(hipMemcpyParam2D(&b2) == hipErrorInvalidValue, "an array side (none can exist)");
+  (void)hipGetLastError();
+  HIP_CHECK(hipStreamDestroy(st2));
+  HIP_CHECK(hipFree(dm));
   std::printf("hip_tests_idioms: ok\n");
   return 0;
 }
