@@ -11,7 +11,9 @@
 //   thread_group   tiled_partition(parent, n): a tile of runtime size n (a power of two up to
 //                  64) with size(), thread_rank(), sync();
 //   coalesced_group  coalesced_threads(): the active lanes of the wave, ranked in lane order;
-//                  shfl, shfl_up, shfl_down in rank space, ballot/any/all, sync();
+//                  shfl, shfl_up, shfl_down in rank space, ballot/any/all, match_any/match_all
+//                  (rank bits), sync(); binary_partition(group or tile, pred): the lanes whose
+//                  pred equals the caller's;
 //   grid_group     this_grid(): size() and thread_rank() over the grid; is_valid() is true in a
 //                  cooperative launch (hipLaunchCooperativeKernel) and false in any other, and
 //                  sync() is the grid-wide barrier of a cooperative launch (below); outside one
@@ -141,6 +143,7 @@ public:
 };
 __device__ inline grid_group this_grid() { return grid_group(); }
 
+template <unsigned N> class thread_block_tile;
 class coalesced_group : public thread_group {
   friend __device__ coalesced_group coalesced_threads();
   unsigned long long mask_;
@@ -179,10 +182,34 @@ public:
       if (b >> __builtin_ctzll(m) & 1) r |= 1ull << k;
     return r;
   }
-  __device__ int any(int pred) const { return __ballot(pred) != 0; }
-  __device__ int all(int pred) const { return __ballot(pred) == mask_; }
+  // Over the group's own lanes (a binary_partition's group is fewer than the active lanes).
+  __device__ int any(int pred) const { return (__ballot(pred) & mask_) != 0; }
+  __device__ int all(int pred) const { return (__ballot(pred) & mask_) == mask_; }
+  // Bit r of the result: rank r holds the same value as the caller (rank space, as ballot).
+  template <class T> __device__ unsigned long long match_any(T v) const { return ranks(__match_any(v) & mask_); }
+  // Every rank holds the same value: pred 1 and every rank's bit; else pred 0 and 0.
+  template <class T> __device__ unsigned long long match_all(T v, int &pred) const {
+    pred = (__match_any(v) & mask_) == mask_;
+    return pred ? ranks(mask_) : 0;
+  }
+
+private:
+  // lanes (a subset of the group's) as rank bits
+  __device__ unsigned long long ranks(unsigned long long lanes) const {
+    unsigned long long r = 0, m = mask_;
+    for (int k = 0; m; k++, m &= m - 1)
+      if (lanes >> __builtin_ctzll(m) & 1) r |= 1ull << k;
+    return r;
+  }
+  template <unsigned N> friend __device__ coalesced_group binary_partition(const thread_block_tile<N> &, bool);
+  friend __device__ coalesced_group binary_partition(const coalesced_group &, bool);
 };
 __device__ inline coalesced_group coalesced_threads() { return coalesced_group(__builtin_amdgcn_read_exec()); }
+// The group's lanes whose pred equals the caller's, ranked in lane order (HIP's binary_partition).
+__device__ inline coalesced_group binary_partition(const coalesced_group &g, bool pred) {
+  const unsigned long long b = __ballot(pred);
+  return coalesced_group(g.mask_ & (pred ? b : ~b));
+}
 
 namespace internal {
 template <unsigned N> struct tile_check {
@@ -231,6 +258,11 @@ public:
 
 template <unsigned N, class P> __device__ inline thread_block_tile<N> tiled_partition(const P &) {
   return thread_block_tile<N>();
+}
+// The tile's active lanes whose pred equals the caller's, as a coalesced group (HIP's).
+template <unsigned N> __device__ inline coalesced_group binary_partition(const thread_block_tile<N> &, bool pred) {
+  const unsigned long long b = __ballot(pred), lanes = internal::tile_lanes(N) & __builtin_amdgcn_read_exec();
+  return coalesced_group(lanes & (pred ? b : ~b));
 }
 
 class tiled_group : public thread_group {

@@ -21,7 +21,8 @@
 //   host and device) and a vector compared with a scalar (every element against it);
 // - the external semaphores' signal and wait: their parameter types, and ROCm's error for a NULL
 //   array and for a handle that is not a semaphore (none can exist here);
-// - hipMemcpyParam2D / hipMemcpyParam2DAsync, the driver API's 2D copy block.
+// - hipMemcpyParam2D / hipMemcpyParam2DAsync, the driver API's 2D copy block;
+// - cooperative groups' binary_partition (of a tile) and a coalesced group's match_any.
 // `hip_tests_idioms long N` instead runs one wave through N iterations of a loop (AMD's hip-tests
 // have such kernels: 2^21 iterations of powf in one thread) and prints the launch's result: a
 // program's instruction budget is far above `lanelab run`'s 50 million (LANELAB_BUDGET changes it).
@@ -103,6 +104,14 @@ template <typename T> __global__ void add_template(const T *a, const T *b, T *c,
   if (i < n) c[i] = a[i] + b[i];
 }
 
+/* binary_partition of a 16-lane tile by a value's parity, and a coalesced group's match_any */
+__global__ void cg_partitions(const int *d, unsigned long long *m, int *sz, int *any, int *rank) {
+  const int t = threadIdx.x;
+  auto tile = cooperative_groups::tiled_partition<16>(cooperative_groups::this_thread_block());
+  auto p = cooperative_groups::binary_partition(tile, d[t] & 1);
+  sz[t] = p.size(), rank[t] = p.thread_rank(), any[t] = p.any(d[t] > 46);
+  m[t] = cooperative_groups::coalesced_threads().match_any(d[t] % 3);
+}
 __global__ void long_loop(float *out, int n) {
   float acc = out[0];
   for (int i = 0; i < n; i++) acc = acc * 0.999f + (float)(i & 7);
@@ -444,6 +453,41 @@ int main(int argc, char **argv) {
          "__half2 comparisons on the host");
   const int4 v3 = make_int4(3, 3, 3, 3), v34 = make_int4(3, 3, 3, 4);
   EXPECT(v3 == 3 && 3 == v3 && !(v34 == 3) && v34 != 3 && !(v3 != 3), "int4 against a scalar");
+  {
+    /* each lane's partition (the tile's lanes of its parity), its rank there, whether any of them
+     * holds a value over 46 (half the partitions do), and the lanes holding its value mod 3: worked from the inputs */
+    int hv[64], hs[64], ha[64], hr[64];
+    unsigned long long hm[64];
+    for (int i = 0; i < 64; i++) hv[i] = (i * 7) % 50;
+    int *dv, *ds, *da2, *dr;
+    unsigned long long *dmm;
+    HIP_CHECK(hipMalloc(&dv, sizeof hv));
+    HIP_CHECK(hipMalloc(&ds, sizeof hs));
+    HIP_CHECK(hipMalloc(&da2, sizeof ha));
+    HIP_CHECK(hipMalloc(&dr, sizeof hr));
+    HIP_CHECK(hipMalloc(&dmm, sizeof hm));
+    HIP_CHECK(hipMemcpy(dv, hv, sizeof hv, hipMemcpyHostToDevice));
+    cg_partitions<<<1, 64>>>(dv, dmm, ds, da2, dr);
+    HIP_CHECK(hipMemcpy(hs, ds, sizeof hs, hipMemcpyDeviceToHost));
+    HIP_CHECK(hipMemcpy(ha, da2, sizeof ha, hipMemcpyDeviceToHost));
+    HIP_CHECK(hipMemcpy(hr, dr, sizeof hr, hipMemcpyDeviceToHost));
+    HIP_CHECK(hipMemcpy(hm, dmm, sizeof hm, hipMemcpyDeviceToHost));
+    for (int t = 0; t < 64; t++) {
+      int size = 0, rank = 0, any = 0;
+      unsigned long long mm = 0;
+      for (int u = t & ~15; u < (t & ~15) + 16; u++)
+        if ((hv[u] & 1) == (hv[t] & 1)) rank += u < t, size++, any |= hv[u] > 46;
+      for (int u = 0; u < 64; u++) mm |= (unsigned long long)(hv[u] % 3 == hv[t] % 3) << u;
+      EXPECT(hs[t] == size && hr[t] == rank && ha[t] == any && hm[t] == mm,
+             "lane %d: binary_partition size %d rank %d any %d (want %d %d %d), match_any 0x%llx (want 0x%llx)", t, hs[t],
+             hr[t], ha[t], size, rank, any, hm[t], mm);
+    }
+    HIP_CHECK(hipFree(dv));
+    HIP_CHECK(hipFree(ds));
+    HIP_CHECK(hipFree(da2));
+    HIP_CHECK(hipFree(dr));
+    HIP_CHECK(hipFree(dmm));
+  }
   hipExternalSemaphoreWaitParams wp = {};
   hipExternalSemaphoreSignalParams sp = {};
   wp.params.fence.value = 1;
