@@ -183,32 +183,22 @@ typedef void *hipExternalSemaphore_t;
 // The parameters of the external semaphores' signal and wait (HIP's, which are CUDA's layout). No
 // semaphore can exist here (hipImportExternalSemaphore is refused), so the two calls only check
 // their arguments: every handle is invalid.
+struct lanelab_ext_sem_fence { unsigned long long value; };
 typedef struct hipExternalSemaphoreSignalParams_st {
   struct {
-    struct {
-      unsigned long long value;
-    } fence;
-    struct {
-      unsigned long long key;
-    } keyedMutex;
+    struct lanelab_ext_sem_fence fence;
+    struct { unsigned long long key; } keyedMutex;
     unsigned int reserved[12];
   } params;
-  unsigned int flags;
-  unsigned int reserved[16];
+  unsigned int flags, reserved[16];
 } hipExternalSemaphoreSignalParams;
 typedef struct hipExternalSemaphoreWaitParams_st {
   struct {
-    struct {
-      unsigned long long value;
-    } fence;
-    struct {
-      unsigned long long key;
-      unsigned int timeoutMs;
-    } keyedMutex;
+    struct lanelab_ext_sem_fence fence;
+    struct { unsigned long long key; unsigned int timeoutMs; } keyedMutex;
     unsigned int reserved[10];
   } params;
-  unsigned int flags;
-  unsigned int reserved[16];
+  unsigned int flags, reserved[16];
 } hipExternalSemaphoreWaitParams;
 typedef struct ihipMemGenericAllocationHandle *hipMemGenericAllocationHandle_t;
 // Pitched 3D memory (HIP's, which are CUDA's): a linear allocation of depth slices of height rows of
