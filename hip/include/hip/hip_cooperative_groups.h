@@ -13,7 +13,8 @@
 //   coalesced_group  coalesced_threads(): the active lanes of the wave, ranked in lane order;
 //                  shfl, shfl_up, shfl_down in rank space, ballot/any/all, match_any/match_all
 //                  (rank bits), sync(); binary_partition(group or tile, pred): the lanes whose
-//                  pred equals the caller's;
+//                  pred equals the caller's; tiled_partition(coalesced group, n): its ranks in
+//                  runs of n, the caller's run;
 //   grid_group     this_grid(): size() and thread_rank() over the grid; is_valid() is true in a
 //                  cooperative launch (hipLaunchCooperativeKernel) and false in any other, and
 //                  sync() is the grid-wide barrier of a cooperative launch (below); outside one
@@ -203,6 +204,7 @@ private:
   }
   template <unsigned N> friend __device__ coalesced_group binary_partition(const thread_block_tile<N> &, bool);
   friend __device__ coalesced_group binary_partition(const coalesced_group &, bool);
+  friend __device__ coalesced_group tiled_partition(const coalesced_group &, unsigned);
 };
 __device__ inline coalesced_group coalesced_threads() { return coalesced_group(__builtin_amdgcn_read_exec()); }
 // The group's lanes whose pred equals the caller's, ranked in lane order (HIP's binary_partition).
@@ -275,6 +277,16 @@ public:
 __device__ inline thread_group tiled_partition(const thread_group &, unsigned n) {
   if (n == 0 || n > 64 || (n & (n - 1)) != 0) __builtin_trap();
   return tiled_group(n);
+}
+// A coalesced group's tiles (HIP's): its ranks in runs of n, the caller's run as a coalesced group;
+// n a power of two up to 64, else a trap.
+__device__ inline coalesced_group tiled_partition(const coalesced_group &g, unsigned n) {
+  if (n == 0 || n > 64 || (n & (n - 1)) != 0) __builtin_trap();
+  const unsigned mine = g.thread_rank() / n;
+  unsigned long long out = 0, m = g.mask_;
+  for (unsigned k = 0; m; k++, m &= m - 1)
+    if (k / n == mine) out |= m & -m;
+  return coalesced_group(out);
 }
 
 template <class G> __device__ inline void sync(const G &g) { g.sync(); }

@@ -22,7 +22,8 @@
 // - the external semaphores' signal and wait: their parameter types, and ROCm's error for a NULL
 //   array and for a handle that is not a semaphore (none can exist here);
 // - hipMemcpyParam2D / hipMemcpyParam2DAsync, the driver API's 2D copy block;
-// - cooperative groups' binary_partition (of a tile) and a coalesced group's match_any.
+// - cooperative groups' binary_partition (of a tile), a coalesced group's match_any, and a
+//   coalesced group cut by tiled_partition(group, n).
 // `hip_tests_idioms long N` instead runs one wave through N iterations of a loop (AMD's hip-tests
 // have such kernels: 2^21 iterations of powf in one thread) and prints the launch's result: a
 // program's instruction budget is far above `lanelab run`'s 50 million (LANELAB_BUDGET changes it).
@@ -111,6 +112,12 @@ __global__ void cg_partitions(const int *d, unsigned long long *m, int *sz, int 
   auto p = cooperative_groups::binary_partition(tile, d[t] & 1);
   sz[t] = p.size(), rank[t] = p.thread_rank(), any[t] = p.any(d[t] > 46);
   m[t] = cooperative_groups::coalesced_threads().match_any(d[t] % 3);
+  /* the odd values' lanes as a coalesced group, cut into runs of 4 of its ranks: each lane's run
+   * size and rank there, and the value of the run's next rank (shfl_down by 1; the last keeps its own) */
+  if (d[t] & 1) {
+    auto q = cooperative_groups::tiled_partition(cooperative_groups::coalesced_threads(), 4);
+    sz[64 + t] = q.size(), rank[64 + t] = q.thread_rank(), any[64 + t] = q.shfl_down(d[t], 1);
+  }
 }
 __global__ void long_loop(float *out, int n) {
   float acc = out[0];
@@ -456,7 +463,7 @@ int main(int argc, char **argv) {
   {
     /* each lane's partition (the tile's lanes of its parity), its rank there, whether any of them
      * holds a value over 46 (half the partitions do), and the lanes holding its value mod 3: worked from the inputs */
-    int hv[64], hs[64], ha[64], hr[64];
+    int hv[64], hs[128], ha[128], hr[128];
     unsigned long long hm[64];
     for (int i = 0; i < 64; i++) hv[i] = (i * 7) % 50;
     int *dv, *ds, *da2, *dr;
@@ -481,6 +488,18 @@ int main(int argc, char **argv) {
       EXPECT(hs[t] == size && hr[t] == rank && ha[t] == any && hm[t] == mm,
              "lane %d: binary_partition size %d rank %d any %d (want %d %d %d), match_any 0x%llx (want 0x%llx)", t, hs[t],
              hr[t], ha[t], size, rank, any, hm[t], mm);
+    }
+    /* the odd lanes in lane order: lane t's index k among them, its run k / 4, the run's length,
+     * and the next odd lane's value within the run */
+    int odd[64], nodd = 0;
+    for (int u = 0; u < 64; u++)
+      if (hv[u] & 1) odd[nodd++] = u;
+    for (int k = 0; k < nodd; k++) {
+      const int t = odd[k], run = k / 4, len = nodd - 4 * run < 4 ? nodd - 4 * run : 4;
+      const int next = k % 4 + 1 < len ? hv[odd[k + 1]] : hv[t];
+      EXPECT(hs[64 + t] == len && hr[64 + t] == k % 4 && ha[64 + t] == next,
+             "lane %d: coalesced tile size %d rank %d next %d (want %d %d %d)", t, hs[64 + t], hr[64 + t], ha[64 + t], len,
+             k % 4, next);
     }
     HIP_CHECK(hipFree(dv));
     HIP_CHECK(hipFree(ds));
