@@ -1515,14 +1515,14 @@ Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
                       "  hipExtStreamCreateWithCUMask(&s, 1, nullptr);\n"
                       "  hipMemPoolImportFromShareableHandle(&pool, nullptr, hipMemHandleTypePosixFileDescriptor, 0); (void)ctx; hipProfilerStart(); hipDestroyTextureObject(tex); hipFreeArray(arr);\n"
                       "  HIP_ARRAY_DESCRIPTOR ad = {}; ad.Format = HIP_AD_FORMAT_FLOAT; ad.NumChannels = 1; hipArrayCreate(&arr, &ad);\n"
-                      "  hip_Memcpy2D m2 = {}; m2.dstArray = arr; hipMemcpyParam2D(&m2); int tt = hipTextureType2D; (void)tt;\n"
+                      "  hip_Memcpy2D m2 = {}; m2.dstArray = arr; hipDrvMemcpy2DUnaligned(&m2); int tt = hipTextureType2D; (void)tt;\n"
                       "  (void)kp;\n  return 0;\n}\n";
   cr_assert(ll_write_file_atomic(src, text3, strlen(text3), &e), "%s", e.msg);
   rc = hipcc_run(&out, "", src, "-c -o %s/r.o", dir);
   cr_expect_eq(rc, 2, "exit %d:\n%s", rc, out);
   static const char *const named[] = {"hipStreamBeginCaptureToGraph", "hipGraphKernelNodeCopyAttributes", "hipExtStreamCreateWithCUMask",
                                       "hipMemPoolImportFromShareableHandle", "hipProfilerStart", "hipDestroyTextureObject", "hipFreeArray",
-                                      "hipArrayCreate", "hipMemcpyParam2D"};
+                                      "hipArrayCreate", "hipDrvMemcpy2DUnaligned"};
   for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
     char *want = ll_fmt("does not provide %s:", named[i]);
     cr_expect(strstr(out, want), "no refusal naming %s:\n%s", named[i], out);
