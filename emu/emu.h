@@ -327,7 +327,8 @@ typedef struct emu_heap_event {
   uint64_t ptr[64], size[64]; /* per lane: v[0:1] and (alloc) v[2:3] */
   uint64_t pc;              /* the marker's vaddr */
   const char *kernel;
-  const char *src;          /* the marker's "FILE:LINE", "" without a line table */
+  const emu_codeobj *co;    /* whose line table names the marker's line (emu_codeobj_srcline), or NULL */
+  uint64_t image_addr;      /* where co is loaded (emu_dispatch.image_addr; 0 none) */
   uint32_t wg[3], wave;
   int lane;                 /* set by a handler that refuses: the lane it names, and its address */
   uint64_t addr;

@@ -85,10 +85,8 @@ static int heap_marker(emu_wave *w, const emu_insn *in, uint32_t op)
   if (w->nv < 4)
     return emu_raise(w, in, "device heap", -1, 0, "a heap marker in a kernel of %u VGPRs (it reads v0-v3)", (unsigned)w->nv);
   emu_heap_event e = {.op = (int)op, .exec = emu_rd64s(w, EMU_S_EXEC), .pc = in->pc, .lane = -1, .wave = w->wave_id};
-  char src[320] = "";
   const emu_dispatch *d = w->wg->d;
-  if (d && d->co) emu_codeobj_srcline(d->co, in->pc, src, sizeof src);
-  e.src = src;
+  e.co = d ? d->co : NULL, e.image_addr = d ? d->image_addr : 0;
   e.kernel = d && d->kernel && d->kernel->name ? d->kernel->name : "?";
   memcpy(e.wg, w->wg->id, sizeof e.wg);
   for (int l = 0; l < EMU_LANES; l++) {

@@ -87,7 +87,13 @@ struct rt_hostcall {
   hc_tracked *trk;      /* open addressing by address (never 0), ntrk of cap used; entries are never
                            removed (freed ones stay, state 2) */
   size_t ntrk, captrk, nlive;
-  char **site;          /* "kernel K at FILE:LINE" (or "pc 0x..." without a line table), interned */
+  struct hc_site {       /* a marker's place: where its code object is loaded, its PC and kernel, and
+                           "kernel K at FILE:LINE" (or "pc 0x..." without a line table), formed at its
+                           first event */
+    uint64_t image_addr, pc;
+    const char *kernel;
+    char *text;
+  } *site;
   size_t nsite;
   uint8_t *initbits;    /* initcheck's bitmap of the region (rt_hostcall_heap_initbits), NULL until asked */
 };
@@ -170,7 +176,7 @@ void rt_hostcall_free(rt_hostcall *h) {
   free(h->msg);
   free(h->trk);
   if (h->initbits) munmap(h->initbits, h->arena_size / 8);
-  for (size_t i = 0; i < h->nsite; i++) free(h->site[i]);
+  for (size_t i = 0; i < h->nsite; i++) free(h->site[i].text);
   free(h->site);
   free(h);
 }
@@ -367,10 +373,18 @@ static hc_tracked *trk_find(rt_hostcall *h, uint64_t addr, bool add) {
 }
 
 /* "kernel K at FILE:LINE": the marker's line is inside lanelab_hip_heap.h's malloc or free, inlined
- * at the program's call, which is the line named ("H:29 (inlined at F:L)" -> "F:L") */
+ * at the program's call, which is the line named ("H:29 (inlined at F:L)" -> "F:L"). The line
+ * table is read and the name demangled once a place (a marker runs at every malloc and free): a
+ * place is its code object's load address, which emulator memory never hands out again while the
+ * device lives (so an unloaded module's places cannot be taken for a later one's), its PC and its
+ * kernel (a device function called by several kernels holds one marker). */
 static uint32_t site_of(rt_hostcall *h, const emu_heap_event *e) {
-  char s[512], *dm = emu_demangle(e->kernel);
-  const char *src = e->src ? e->src : "", *in = strstr(src, " (inlined at ");
+  for (size_t i = h->nsite; e->image_addr && i-- > 0;)
+    if (h->site[i].image_addr == e->image_addr && h->site[i].pc == e->pc && h->site[i].kernel == e->kernel)
+      return (uint32_t)i;
+  char s[512], line[320] = "", *dm = emu_demangle(e->kernel);
+  if (e->co) emu_codeobj_srcline(e->co, e->pc, line, sizeof line);
+  const char *src = line, *in = strstr(src, " (inlined at ");
   int n = (int)strlen(src);
   if (in && strstr(src, "lanelab_hip_heap.h:") && strstr(src, "lanelab_hip_heap.h:") < in) {
     src = in + strlen(" (inlined at ");
@@ -379,10 +393,10 @@ static uint32_t site_of(rt_hostcall *h, const emu_heap_event *e) {
   if (src[0]) snprintf(s, sizeof s, "kernel %s at %.*s", dm ? dm : e->kernel, n, src);
   else snprintf(s, sizeof s, "kernel %s pc 0x%llx", dm ? dm : e->kernel, (unsigned long long)e->pc);
   free(dm);
-  for (size_t i = h->nsite; i-- > 0;)
-    if (!strcmp(h->site[i], s)) return (uint32_t)i;
+  for (size_t i = h->nsite; !e->image_addr && i-- > 0;) /* no load address to tell places apart: by their text */
+    if (!strcmp(h->site[i].text, s)) return (uint32_t)i;
   h->site = ll_xrealloc(h->site, (h->nsite + 1) * sizeof *h->site);
-  h->site[h->nsite] = ll_xstrdup(s);
+  h->site[h->nsite] = (struct hc_site){e->image_addr, e->pc, e->kernel, ll_xstrdup(s)};
   return (uint32_t)h->nsite++;
 }
 
@@ -444,8 +458,8 @@ int rt_hostcall_heap(void *user, emu_heap_event *e, char *msg, size_t msgn) {
     const char *in = emu_mem_name_of(h->mem, a);
     if (t)
       snprintf(msg, msgn, "free of 0x%llx (lane %d), a block of %llu bytes from malloc in %s, freed before in %s: a "
-               "double free", (unsigned long long)a, l, (unsigned long long)t->size, h->site[t->alloc_site],
-               h->site[t->free_site]);
+               "double free", (unsigned long long)a, l, (unsigned long long)t->size, h->site[t->alloc_site].text,
+               h->site[t->free_site].text);
     else
       snprintf(msg, msgn, "free of 0x%llx (lane %d): no device malloc returned this address%s%s%s", (unsigned long long)a,
                l, in ? " (it lies in '" : "", in ? in : "", in ? "')" : "");
@@ -468,7 +482,7 @@ size_t rt_hostcall_heap_live(rt_hostcall *h, rt_heap_block_fn fn, void *user) {
   for (size_t i = 0; i < h->captrk && n < h->nlive; i++)
     if (h->trk[i].state == 1) v[n++] = h->trk[i];
   qsort(v, n, sizeof *v, by_addr);
-  for (size_t i = 0; i < n && fn; i++) fn(user, v[i].addr, v[i].size, h->site[v[i].alloc_site]);
+  for (size_t i = 0; i < n && fn; i++) fn(user, v[i].addr, v[i].size, h->site[v[i].alloc_site].text);
   pthread_mutex_unlock(&h->mu);
   free(v);
   return n;
