@@ -917,10 +917,9 @@ void emu_src16(emu_wave *w, const emu_insn *in, int i, uint16_t *tmp);
  * their conversion) */
 void emu_src16m(emu_wave *w, const emu_insn *in, int i, uint16_t *tmp);
 void emu_srcf16(emu_wave *w, const emu_insn *in, int i, float *tmp);
-/* Packed 2x16 source for VOP3P: halves selected by op_sel/op_sel_hi, neg_lo/neg_hi applied for
- * the float kinds. lo/hi receive the selected 16-bit values. */
-/* kind: the instruction's halves (EMU_PK_INT, EMU_PK_F16, EMU_PK_BF16): what a float inline
- * constant supplies and whether neg_lo/neg_hi apply (the float kinds) */
+/* Packed 2x16 source for VOP3P: halves selected by op_sel/op_sel_hi into lo/hi. kind, the
+ * instruction's halves (EMU_PK_INT, EMU_PK_F16, EMU_PK_BF16), says what a float inline constant
+ * supplies and whether neg_lo/neg_hi apply (the float kinds). */
 enum { EMU_PK_INT = 0, EMU_PK_F16 = 1, EMU_PK_BF16 = 2 };
 void emu_srcpk(emu_wave *w, const emu_insn *in, int i, int kind, uint16_t *lo, uint16_t *hi);
 /* Scalar (uniform) value of operand i: SGPR/constant/literal (for VGPR: lane 0 — don't). */

@@ -438,6 +438,12 @@ static inline bool scratch_inside(const emu_wave *w, const maddr *m, uint64_t e,
   if (!w->priv || w->priv_size < bytes) return false;
   return (emu_outside64(m->addr, 0, w->priv_size - bytes) & e) == 0; /* emu/simd.c, as global accesses' */
 }
+/* lane l's private offsets as offsets from w->priv (its segment's start plus its offset): what the
+ * global accesses' whole-wave paths take as addresses from a base */
+static inline void scratch_flat(const emu_wave *w, const maddr *m, uint64_t pa[EMU_LANES])
+{
+  for (int l = 0; l < EMU_LANES; l++) pa[l] = (uint64_t)l * w->priv_size + m->addr[l];
+}
 
 static int mem_load(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, int kind)
 {
@@ -458,7 +464,7 @@ static int mem_load(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, in
     const size_t ps = w->priv_size;
     if (e == ~0ull) { /* every lane: the gathers of global loads (emu/simd.c), from lane l's segment */
       uint64_t pa[EMU_LANES];
-      for (int l = 0; l < EMU_LANES; l++) pa[l] = (uint64_t)l * ps + mp->addr[l];
+      scratch_flat(w, mp, pa);
       for (uint32_t k = 0; k < nw; k += 2)
         emu_gload64(emu_vreg(w, in, 0, (int)k), k + 1 < nw ? emu_vreg(w, in, 0, (int)k + 1) : NULL,
                     (uintptr_t)w->priv + 4 * k, pa);
@@ -574,7 +580,7 @@ static int mem_store(emu_wave *w, const emu_insn *in, int seg, uint32_t bytes, b
     if (e == ~0ull) { /* every lane: global stores' path (emu/simd.c) into lane l's segment */
       uint64_t pa[EMU_LANES];
       const uint32_t *src[4];
-      for (int l = 0; l < EMU_LANES; l++) pa[l] = (uint64_t)l * ps + a.m.addr[l];
+      scratch_flat(w, &a.m, pa);
       for (uint32_t k = 0; k < bytes / 4; k++) src[k] = emu_vreg(w, in, di, (int)k);
       emu_gstore64((uintptr_t)w->priv, pa, src, bytes / 4);
     } else {

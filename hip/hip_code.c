@@ -284,13 +284,16 @@ struct ihipModuleSymbol_t *hip_module_func(const void *p) {
   return NULL;
 }
 
+/* the kernel registered with host function `host`, NULL for none */
+static struct ihipModuleSymbol_t *func_by_host(const void *host) {
+  for (size_t i = 0; host && i < hip_g.nfuncs; i++)
+    if (hip_g.funcs[i]->host == host) return hip_g.funcs[i];
+  return NULL;
+}
+
 hipError_t hip_func_of(const void *host, struct ihipModuleSymbol_t **out, const char *fn) {
   if (!host) return hip_complain(fn, hipErrorInvalidDeviceFunction, "the kernel is NULL");
-  for (size_t i = 0; i < hip_g.nfuncs; i++)
-    if (hip_g.funcs[i]->host == host) {
-      *out = hip_g.funcs[i];
-      return hip_func_resolve(*out, fn);
-    }
+  if ((*out = func_by_host(host)) != NULL) return hip_func_resolve(*out, fn);
   return hip_complain(fn, hipErrorInvalidDeviceFunction,
                       "%p is not a registered kernel (pass the __global__ function itself, as <<<>>> does)", host);
 }
@@ -478,7 +481,6 @@ const char *hipKernelNameRef(const hipFunction_t f) { return f ? f->name : NULL;
  * than a device, and this runtime has one); NULL for a pointer no kernel was registered with */
 const char *hipKernelNameRefByPtr(const void *hostFunction, hipStream_t stream) {
   (void)stream;
-  for (size_t i = 0; hostFunction && i < hip_g.nfuncs; i++)
-    if (hip_g.funcs[i]->host == hostFunction) return hip_g.funcs[i]->name;
-  return NULL;
+  const struct ihipModuleSymbol_t *f = func_by_host(hostFunction);
+  return f ? f->name : NULL;
 }
