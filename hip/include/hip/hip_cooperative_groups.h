@@ -176,13 +176,7 @@ public:
     return __shfl(v, r >= 0 ? lane_of(r) : (int)__lane_id(), 64);
   }
   // Bit r of the result is the predicate of rank r.
-  __device__ unsigned long long ballot(int pred) const {
-    const unsigned long long b = __ballot(pred);
-    unsigned long long r = 0, m = mask_;
-    for (int k = 0; m; k++, m &= m - 1)
-      if (b >> __builtin_ctzll(m) & 1) r |= 1ull << k;
-    return r;
-  }
+  __device__ unsigned long long ballot(int pred) const { return ranks(__ballot(pred)); }
   // Over the group's own lanes (a binary_partition's group is fewer than the active lanes).
   __device__ int any(int pred) const { return (__ballot(pred) & mask_) != 0; }
   __device__ int all(int pred) const { return (__ballot(pred) & mask_) == mask_; }
@@ -195,7 +189,7 @@ public:
   }
 
 private:
-  // lanes (a subset of the group's) as rank bits
+  // the group's lanes among `lanes` as rank bits
   __device__ unsigned long long ranks(unsigned long long lanes) const {
     unsigned long long r = 0, m = mask_;
     for (int k = 0; m; k++, m &= m - 1)
