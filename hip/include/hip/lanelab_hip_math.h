@@ -574,6 +574,42 @@ LL_HIP_FN float norm4df(float a, float b, float c, float d) { return LL_HIP_DEVL
 LL_HIP_FN double norm4d(double a, double b, double c, double d) { return LL_HIP_DEVLIB(norm4d, len4, f64)(a, b, c, d); }
 LL_HIP_FN float rnorm4df(float a, float b, float c, float d) { return LL_HIP_DEVLIB(rnorm4d, rlen4, f32)(a, b, c, d); }
 LL_HIP_FN double rnorm4d(double a, double b, double c, double d) { return LL_HIP_DEVLIB(rnorm4d, rlen4, f64)(a, b, c, d); }
+// x to an integer power (ocml's pown) and the modified Bessel functions of the first kind of orders 0
+// and 1 (ocml's i0, i1), as HIP calls them
+LL_HIP_OCML_DECL(powi, pown, f32, float, float, int)
+LL_HIP_OCML_DECL(powi, pown, f64, double, double, int)
+LL_HIP_FN float powif(float x, int n) { return LL_HIP_DEVLIB(powi, pown, f32)(x, n); }
+LL_HIP_FN double powi(double x, int n) { return LL_HIP_DEVLIB(powi, pown, f64)(x, n); }
+LL_HIP_M1(cyl_bessel_i0, i0) LL_HIP_M1(cyl_bessel_i1, i1)
+// The Euclidean norm of dim elements and its reciprocal, HIP's definitions: the squares summed in
+// element order (a negative dim counts down past zero, reading on as HIP's loop does), then the
+// square root, or ocml's reciprocal square root
+LL_HIP_OCML_DECL(rnorm, rsqrt, f32, float, float)
+LL_HIP_OCML_DECL(rnorm, rsqrt, f64, double, double)
+template <typename T> LL_HIP_FN T ll_hip_sumsq(int dim, const T *a) {
+  T r = 0;
+  for (; dim != 0; dim--, a++) r += a[0] * a[0];
+  return r;
+}
+LL_HIP_FN float normf(int dim, const float *a) { return __builtin_sqrtf(ll_hip_sumsq(dim, a)); }
+LL_HIP_FN double norm(int dim, const double *a) { return __builtin_sqrt(ll_hip_sumsq(dim, a)); }
+LL_HIP_FN float rnormf(int dim, const float *a) { return LL_HIP_DEVLIB(rnorm, rsqrt, f32)(ll_hip_sumsq(dim, a)); }
+LL_HIP_FN double rnorm(int dim, const double *a) { return LL_HIP_DEVLIB(rnorm, rsqrt, f64)(ll_hip_sumsq(dim, a)); }
+// Bessel functions of integer order n, HIP's definitions: ocml's orders 0 and 1, then the upward
+// recurrence F(k + 1) = 2k / x * F(k) - F(k - 1) to order n (n < 0 gives order 1, as HIP's loop)
+#define LL_HIP_BESSEL_N(name, T, f0, f1)                                                           \
+  LL_HIP_FN T name(int n, T x) {                                                                   \
+    if (n == 0) return f0(x);                                                                      \
+    T lo = f0(x), hi = f1(x);                                                                      \
+    for (int k = 1; k < n; k++) {                                                                  \
+      const T next = (2 * k) / x * hi - lo;                                                        \
+      lo = hi, hi = next;                                                                          \
+    }                                                                                              \
+    return hi;                                                                                     \
+  }
+LL_HIP_BESSEL_N(jnf, float, j0f, j1f) LL_HIP_BESSEL_N(jn, double, j0, j1)
+LL_HIP_BESSEL_N(ynf, float, y0f, y1f) LL_HIP_BESSEL_N(yn, double, y0, y1)
+#undef LL_HIP_BESSEL_N
 #undef LL_HIP_PRIV
 #undef LL_HIP_M1
 #undef LL_HIP_S1
