@@ -28,7 +28,9 @@ __global__ void vocab_libstd(const float *x, const unsigned *u, float *out) {
   o[0] = kept_call(f);
   o[1] = erf(f) - erff(f) + (apply2(f, -f, fmaxf) - fabsf(f)); // the same functions: 0
   o[2] = sin(f) - sinf(f) + (std::exp(f * 0.01f) - expf(f * 0.01f)) + (std::fmax(f, 1.0f) - fmaxf(f, 1.0f)) + (std::expf(f * 0.01f) - expf(f * 0.01f)); // std:: too
-  o[3] = pow(fabsf(f), 0.5f) - powf(fabsf(f), 0.5f);
+  // the same functions (0), and signbit and std::signbit as the sign bit (0 when they agree with it)
+  o[3] = pow(fabsf(f), 0.5f) - powf(fabsf(f), 0.5f) + (float)(signbit(f) != (f < 0.0f)) +
+         (float)(std::signbit(-(double)f) != (f > 0.0f));
   o[4] = (float)min((int)u[i], u[i] >> 1); // min(int, unsigned) is min(int, int)
   o[5] = max(f, -f);                       // fmaxf
   o[6] = std::numeric_limits<float>::max();

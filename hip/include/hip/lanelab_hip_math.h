@@ -648,6 +648,8 @@ LL_HIP_FN bool isinf(float x) { return __builtin_isinf(x); }
 LL_HIP_FN bool isinf(double x) { return __builtin_isinf(x); }
 LL_HIP_FN bool isfinite(float x) { return __builtin_isfinite(x); }
 LL_HIP_FN bool isfinite(double x) { return __builtin_isfinite(x); }
+LL_HIP_FN bool signbit(float x) { return __builtin_signbit(x); }
+LL_HIP_FN bool signbit(double x) { return __builtin_signbit(x); }
 #ifndef INFINITY /* <math.h> defines them the same way when it came first */
 #define INFINITY __builtin_inff()
 #endif
@@ -672,7 +674,7 @@ using ::sqrt; using ::rsqrt; using ::fabs; using ::exp; using ::exp2; using ::ex
 using ::log10; using ::floor; using ::ceil; using ::trunc; using ::rint; using ::round; using ::fmax; using ::fmin;
 using ::copysign; using ::fma; using ::frexp; using ::ldexp; using ::sin; using ::cos; using ::tan; using ::tanh;
 using ::erf; using ::pow; using ::expm1; using ::log1p; using ::sincos; using ::isnan; using ::isinf;
-using ::isfinite;
+using ::isfinite; using ::signbit;
 // ROCm's device math library (above)
 using ::fmod; using ::fmodf; using ::logb; using ::logbf; using ::modf; using ::modff; using ::remquo; using ::remquof;
 using ::scalbn; using ::scalbnf; using ::scalbln; using ::scalblnf; using ::nearbyint; using ::nearbyintf;
