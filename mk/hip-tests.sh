@@ -19,7 +19,8 @@
 # Linux (catch/hipTestMain/config/config_amd_linux, preprocessed for gfx942) are counted apart.
 # Prints one line per folder and a total: sources compiled / failed, cases passed / failed /
 # disabled by AMD; WORK/log/FOLDER.cerr names each source's first compile error, WORK/log/FOLDER.res
-# each case's result and first failure line.
+# each case's result and first failure line. The math folder's host side needs Boost's headers, as its
+# CMake does (find_package(Boost); Debian: apt-get install -y libboost-dev); lanelab itself does not.
 set -u
 usage() { echo "usage: mk/hip-tests.sh HIP_TESTS_DIR [--work DIR] [--arch gfx942|gfx950] [--timeout S] [--only REGEX] [--cflag FLAG]... [DIR...]" >&2; exit 2; }
 [ $# -ge 1 ] || usage
@@ -42,7 +43,7 @@ done
 case $ARCH in gfx942|gfx950) ;; *) echo "hip-tests.sh: --arch $ARCH: gfx942 or gfx950" >&2; exit 2;; esac
 [ ${#DIRS[@]} -gt 0 ] || DIRS=(stream event device errorHandling executionControl kernel occupancy warp syncthreads printf
   callback context streamperthread launchBounds threadfence synchronization vector_types complex assertion clock
-  cooperativeGrps atomics memory graph deviceLib)
+  cooperativeGrps atomics memory graph deviceLib math)
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 LL=$HERE/build/lanelab
 [ -x "$LL" ] || { echo "hip-tests.sh: $LL missing: run make" >&2; exit 3; }
@@ -73,6 +74,8 @@ for D in "${DIRS[@]}"; do
   [ -d "$U" ] || { echo "$D: no such folder"; continue; }
   mkdir -p "$WORK/obj/$D"
   common=$(grep -o 'COMMON_SHARED_SRC [^)]*' "$U/CMakeLists.txt" 2>/dev/null | head -1 | grep -o '[A-Za-z0-9_./]*\.cc' | tr '\n' ' ')
+  # the compile-fail kernels the folder's CMake lists apart (file(GLOB NEGATIVE_TEST_SRC ...)), whatever their name
+  negsrc=$(sed -n '/NEGATIVE_TEST_SRC/,/)/p' "$U/CMakeLists.txt" 2>/dev/null | grep -o '[A-Za-z0-9_./]*\.cc' | tr '\n' ' ')
   files=()
   for f in "$U"/*.cc; do
     b=$(basename "$f")
@@ -80,6 +83,7 @@ for D in "${DIRS[@]}"; do
     grep -q "int main" "$f" && continue
     case $b in *_old.cc) [ -f "$U/${b%_old.cc}.cc" ] && continue;; esac # the older form of a test beside it: one of the two
     case " $common " in *" $b "*) continue;; esac
+    case " $negsrc " in *" $b "*) continue;; esac
     [ -z "$ONLY" ] || echo "$b" | grep -qE -- "$ONLY" || continue
     files+=("$b")
   done
