@@ -29,7 +29,7 @@
 #include "hip/hip.h"
 #include "util/util.h"
 
-static const char *usage = "usage: lanelab exec [--arch A] [--racecheck[=global]] [--initcheck] [--leakcheck] [--schedule S] "
+static const char *usage = "usage: lanelab exec [--arch A] [--racecheck[=global]] [--initcheck] [--leakcheck] [--heapcheck] [--schedule S] "
                            "[--budget N] [--strict-memory] [--strict-fidelity] [--trace SPEC] [--report DIR] -- PROGRAM [ARGS...]";
 
 static int usage_err(const char *fmt, const char *a) {
@@ -41,7 +41,7 @@ static int usage_err(const char *fmt, const char *a) {
 
 typedef struct exec_opts {
   const char *arch, *race, *schedule, *trace, *report, *budget;
-  bool init, leak, strict, strict_fidelity;
+  bool init, leak, heap, strict, strict_fidelity;
   char **prog; /* PROGRAM ARGS..., NULL-terminated (argv's tail) */
 } exec_opts;
 
@@ -69,6 +69,7 @@ static int parse(int argc, char **argv, exec_opts *o) {
     else if (!strncmp(a, "--racecheck=", 12)) return usage_err("--racecheck=%s: only --racecheck (LDS) and --racecheck=global exist", a + 12);
     else if (!strcmp(a, "--initcheck")) o->init = true;
     else if (!strcmp(a, "--leakcheck")) o->leak = true;
+    else if (!strcmp(a, "--heapcheck")) o->heap = true;
     else if (!strcmp(a, "--strict-memory")) o->strict = true;
     else if (!strcmp(a, "--strict-fidelity")) o->strict_fidelity = true;
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) return printf("%s\n", usage), -1;
@@ -112,14 +113,18 @@ static void set_env(const char *k, const char *v) {
 /* "3 launches of 2 kernels" and, per check, its count or "not run". */
 static void print_summary(const char *prog, const hip_summary *s, const exec_opts *o, const char *how) {
   fprintf(stderr, "lanelab exec: %s on %s: %s; %llu launch%s of %zu kernel%s; faults %llu; racecheck %s; "
-          "initcheck %s; leakcheck %s; memory-model warnings %llu; HIP API errors %llu\n",
+          "initcheck %s; leakcheck %s; heapcheck %s; memory-model warnings %llu; HIP API errors %llu\n",
           prog, s->arch, how, (unsigned long long)s->launches, s->launches == 1 ? "" : "es", s->nkernels,
           s->nkernels == 1 ? "" : "s", (unsigned long long)s->faults,
           o->race ? (s->races ? "FOUND" : "0") : "not run", o->init ? (s->uninit ? "FOUND" : "0") : "not run",
-          o->leak ? (s->leaks ? "FOUND" : "0") : "not run", (unsigned long long)s->mem_warnings,
+          o->leak ? (s->leaks ? "FOUND" : "0") : "not run", o->heap ? (s->heap_bad ? "FOUND" : "0") : "not run",
+          (unsigned long long)s->mem_warnings,
           (unsigned long long)s->api_errors);
   if (o->race && s->races) fprintf(stderr, "lanelab exec: racecheck: %llu hazard%s (above)\n", (unsigned long long)s->races, s->races == 1 ? "" : "s");
   if (o->init && s->uninit) fprintf(stderr, "lanelab exec: initcheck: %llu uninitialized read%s (above)\n", (unsigned long long)s->uninit, s->uninit == 1 ? "" : "s");
+  if (o->heap && s->heap_bad)
+    fprintf(stderr, "lanelab exec: heapcheck: %llu access%s to the device heap outside every live block (above)\n",
+            (unsigned long long)s->heap_bad, s->heap_bad == 1 ? "" : "es");
   if (o->leak && s->leaks)
     fprintf(stderr, "lanelab exec: leakcheck: %llu allocation%s (%llu bytes) not freed at exit (above)\n",
             (unsigned long long)s->leaks, s->leaks == 1 ? "" : "s", (unsigned long long)s->leak_bytes);
@@ -153,6 +158,7 @@ int cmd_exec(int argc, char **argv) {
   set_env("LANELAB_ARCH", o.arch);
   set_env("LANELAB_RACECHECK", o.race);
   set_env("LANELAB_INITCHECK", o.init ? "1" : NULL);
+  set_env("LANELAB_HEAPCHECK", o.heap ? "1" : NULL);
   set_env("LANELAB_LEAKCHECK", o.leak ? "1" : NULL);
   set_env("LANELAB_SCHEDULE", o.schedule);
   set_env("LANELAB_BUDGET", o.budget);
@@ -231,7 +237,7 @@ int cmd_exec(int argc, char **argv) {
     free(b);
     free(copy);
   }
-  bool found = s.faults || (o.race && s.races) || (o.init && s.uninit) || (o.leak && s.leaks) ||
+  bool found = s.faults || (o.race && s.races) || (o.init && s.uninit) || (o.leak && s.leaks) || (o.heap && s.heap_bad) ||
                (o.strict_fidelity && s.choice_insns);
   rc = !prog_ok || found ? LL_EXIT_FAIL : LL_EXIT_OK;
   hip_summary_free(&s);

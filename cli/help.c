@@ -400,16 +400,16 @@ static const cli_help entries[] = {
      "  lanelab hipcc vector_add.hip -O2 -o vector_add\n"},
 
     {"exec", cmd_exec,
-     "exec [--arch gfx942|gfx950] [--racecheck[=global]] [--initcheck] [--leakcheck] [--schedule S] [--budget N] [--strict-memory] "
+     "exec [--arch gfx942|gfx950] [--racecheck[=global]] [--initcheck] [--leakcheck] [--heapcheck] [--schedule S] [--budget N] [--strict-memory] "
      "[--strict-fidelity] [--trace SPEC] [--report DIR] -- PROGRAM [ARGS...]",
      "Runs a HIP program built with `lanelab hipcc` on the emulator with lanelab's checks on every\n"
      "launch, as compute-sanitizer runs a CUDA program. The program's own input and output are its\n"
      "own; each finding is printed on stderr as it happens (with file:line when the program was\n"
      "built with -g), and one summary line at exit: launches, kernels, faults, racecheck,\n"
-     "initcheck, leakcheck, memory-model warnings, HIP API errors (docs/hip-runtime.md), then the fidelity\n"
+     "initcheck, leakcheck, heapcheck, memory-model warnings, HIP API errors (docs/hip-runtime.md), then the fidelity\n"
      "line: how many executed instructions rested on stated choices (docs/fidelity.md).\n"
      "Exit: 0 the program exited 0 and nothing was found; 1 it exited non-zero or was killed, a\n"
-     "launch faulted, racecheck/initcheck/leakcheck found something, or --strict-fidelity and an executed\n"
+     "launch faulted, racecheck/initcheck/leakcheck/heapcheck found something, or --strict-fidelity and an executed\n"
      "instruction rested on a stated choice; 2 bad usage, a program that cannot\n"
      "start or never reached lanelab's HIP runtime (no check ran); 3 the environment lacks something.\n"
      "Operands:\n"
@@ -419,8 +419,10 @@ static const cli_help entries[] = {
      "                   for, else gfx950)\n"
      "  --racecheck[=global]  LDS races (=global: global memory too, across workgroups) (default: off)\n"
      "  --initcheck      reads of LDS and of device memory no copy, memset or kernel wrote (default: off)\n"
-     "  --leakcheck      at exit, each hipMalloc/hipHostMalloc/hipMallocManaged allocation not freed\n"
-     "                   (default: off)\n"
+     "  --leakcheck      at exit, each hipMalloc/hipHostMalloc/hipMallocManaged allocation and each\n"
+     "                   block of the device heap (malloc in a kernel) not freed (default: off)\n"
+     "  --heapcheck      kernels' accesses to the device heap outside every block malloc handed out\n"
+     "                   and free did not take back: use after free, past a block's end (default: off)\n"
      "  --schedule S     roundrobin, adversarial or random:SEED (default: roundrobin)\n"
      "  --budget N       instructions each wave may issue before its launch stops as one that never\n"
      "                   ends (hipErrorLaunchTimeOut); LANELAB_BUDGET for a program run directly\n"

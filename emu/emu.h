@@ -419,7 +419,8 @@ const emu_program *emu_codeobj_program(emu_codeobj *co, ll_err *err);
  * emu_observer_uninit (lanelab marks out: buffers) read before any write in the launch (atomics on
  * such memory are the accumulate idiom on zeroed buffers and count as writes there).
  * Global checks, initcheck of ranges and traces run the workgroups on one thread in grid order. */
-typedef enum { EMU_HZ_RAW = 0, EMU_HZ_WAR, EMU_HZ_WAW, EMU_HZ_UNINIT } emu_hazard_kind;
+/* EMU_HZ_HEAP: an access to device-heap bytes outside every live block (emu_observer_heap) */
+typedef enum { EMU_HZ_RAW = 0, EMU_HZ_WAR, EMU_HZ_WAW, EMU_HZ_UNINIT, EMU_HZ_HEAP } emu_hazard_kind;
 const char *emu_hazard_kind_name(emu_hazard_kind k); /* "RAW" ... "UNINIT" */
 
 typedef struct emu_access {
@@ -497,6 +498,15 @@ bool emu_observer_trace(emu_observer *o, const char *spec, size_t max_records, l
  * the caller's: the observer never frees it, and the caller must not touch it during a launch. No
  * copy is made (a 128 MB buffer's bitmap is 16 MB, which copying in and out took at each launch). */
 void emu_observer_uninit_in_place(emu_observer *o, uint64_t addr, uint64_t size, uint8_t *bits);
+/* heapcheck: [addr, addr + size) is the device heap, whose bytes a kernel may touch only inside the
+ * blocks malloc handed out and free has not taken back: bit i % 8 of live[i / 8] set for byte
+ * addr + i (the caller's bitmap: runtime/rt_hostcall.c keeps it from the heap markers; read, never
+ * written, during a launch). Any access (load, store, atomic; vector or scalar) to a byte of the
+ * range whose bit is clear is a finding, EMU_HZ_HEAP (a use after free, past a block's end, between
+ * blocks), unless the instruction lies in one of the code object's device-library functions
+ * (__ockl_*: ockl's allocator keeps its slabs' state in the heap itself). The check changes nothing
+ * the machine does; the access proceeds. */
+void emu_observer_heap(emu_observer *o, uint64_t addr, uint64_t size, const uint8_t *live);
 /* The hazard reports, one per kind, space and PC pair, with their byte conflicts counted; each
  * names the pair met first in grid order, and they are listed in that order, whatever the number
  * of worker threads (the same reports as a one-thread run). At most 256 are kept: the byte

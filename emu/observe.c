@@ -64,6 +64,12 @@ struct emu_observer {
   bool truncated;
   uninit_range *un;
   size_t nun;
+  /* heapcheck (emu_observer_heap): the region, its live bytes, and per launch the PC ranges of the
+   * code object's device-library functions, sorted */
+  uint64_t heap_base, heap_size;
+  const uint8_t *heap_live;
+  range64 *dl;
+  size_t ndl;
   /* per launch */
   const emu_dispatch *d;
   const emu_program *prog;
@@ -77,14 +83,31 @@ struct emu_observer {
   size_t ngb;
 };
 
+static int by_lo(const void *a, const void *b)
+{
+  const range64 *x = a, *y = b;
+  return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+/* pc lies in one of the launch's device-library functions (o->dl: sorted, disjoint) */
+static bool in_devlib(const emu_observer *o, uint64_t pc)
+{
+  size_t lo = 0, hi = o->ndl;
+  while (lo < hi) {
+    const size_t mid = (lo + hi) / 2;
+    if (o->dl[mid].hi < pc) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < o->ndl && o->dl[lo].lo <= pc;
+}
+
 #define MAX_HAZARDS 256
 #define MAX_GLOBAL_SHADOW (512ull << 20)
 #define MAX_SYNC_SETS (256ull << 20)
 
 const char *emu_hazard_kind_name(emu_hazard_kind k)
 {
-  static const char *n[] = {"RAW", "WAR", "WAW", "UNINIT"};
-  return (unsigned)k < 4 ? n[k] : "?";
+  static const char *n[] = {"RAW", "WAR", "WAW", "UNINIT", "HEAP"};
+  return (unsigned)k < 5 ? n[k] : "?";
 }
 
 emu_observer *emu_observer_new(void)
@@ -130,6 +153,7 @@ void emu_observer_free(emu_observer *o)
   for (size_t i = 0; i < o->ngb; i++) free(o->gb[i].g);
   free(o->gb);
   free(o->sp), free(o->spfree);
+  free(o->dl);
   pthread_mutex_destroy(&o->mu);
   free(o);
 }
@@ -153,6 +177,11 @@ void emu_observer_uninit_in_place(emu_observer *o, uint64_t addr, uint64_t size,
   if (!size) return;
   emu_observer_uninit(o, addr, size);
   o->un[o->nun - 1].caller = bits;
+}
+
+void emu_observer_heap(emu_observer *o, uint64_t addr, uint64_t size, const uint8_t *live)
+{
+  o->heap_base = addr, o->heap_size = size, o->heap_live = size ? live : NULL;
 }
 
 size_t emu_observer_nhazards(const emu_observer *o) { return o->nhz; }
@@ -241,6 +270,15 @@ void emu_hazard_format(const emu_hazard *h, char *buf, size_t n)
   char sa[330] = "", sb[330] = "";
   if (a->src[0]) snprintf(sa, sizeof sa, " at %s", a->src);
   if (b->src[0]) snprintf(sb, sizeof sb, " at %s", b->src);
+  if (h->kind == EMU_HZ_HEAP) {
+    static const char *op[] = {"read", "write", "atomic"};
+    const int k = b->op == 'w' ? 1 : b->op == 'a' ? 2 : 0;
+    snprintf(n ? buf : NULL, n,
+             "HEAP %s of device heap byte 0x%llx outside every live block: pc 0x%llx%s '%s' wg (%u,%u,%u) wave %u %s "
+             "(%llu bytes)", op[k], (unsigned long long)h->addr, (unsigned long long)b->pc, sb, b->insn, b->wg[0],
+             b->wg[1], b->wg[2], b->wave, lane_text(b->lane, lb, sizeof lb), (unsigned long long)h->count);
+    return;
+  }
   if (h->kind == EMU_HZ_UNINIT) {
     snprintf(n ? buf : NULL, n,
              "UNINIT %s read before any write: pc 0x%llx%s '%s' wg (%u,%u,%u) wave %u %s (%llu bytes)", where,
@@ -540,6 +578,17 @@ bool emu_obs_launch_begin(emu_observer *o, emu_mem *m, const emu_dispatch *d, co
     }
     o->ngb = n;
     o->sp_limit = MAX_GLOBAL_SHADOW - tot;
+  }
+  free(o->dl);
+  o->dl = NULL, o->ndl = 0;
+  if (o->heap_live && d->co) { /* the device-library functions, whose accesses to the heap are its allocator's */
+    const emu_codeobj *co = d->co;
+    o->dl = ll_xmalloc((co->nsymbols ? co->nsymbols : 1) * sizeof *o->dl);
+    for (size_t i = 0; i < co->nsymbols; i++) {
+      const emu_symbol *y = &co->symbols[i];
+      if (y->func && y->size && !strncmp(y->name, "__ockl_", 7)) o->dl[o->ndl++] = (range64){y->vaddr, y->vaddr + y->size - 1};
+    }
+    qsort(o->dl, o->ndl, sizeof *o->dl, by_lo);
   }
   for (size_t i = 0; i < o->nun; i++) {
     uninit_range *u = &o->un[i];
@@ -1332,6 +1381,29 @@ static void lds_read_lanes(emu_obs_worker *ow, const macc *m, int sg, acc_t *x)
   }
 }
 
+/* heapcheck of an instruction's global (or scalar) accesses: the bytes of the device heap outside
+ * every live block, one report standing for all of them, named by the first (emu_observer_heap) */
+static void heap_check(emu_obs_worker *ow, emu_wave *w, const emu_insn *in, const macc *m, uint32_t step)
+{
+  const emu_observer *o = ow->o;
+  const uint64_t lo = o->heap_base, hi = o->heap_base + o->heap_size;
+  uint64_t nbad = 0, first = 0;
+  int lane = 0;
+  for (int sg = 0; sg < m->nseg; sg++)
+    for (int l = 0; l < EMU_LANES; l++) {
+      const uint64_t a = m->addr[sg][l];
+      if (!(m->lanes >> l & 1) || a >= hi || a + m->bytes <= lo) continue;
+      for (uint32_t i = 0; i < m->bytes; i++) {
+        const uint64_t off = a + i - lo;
+        if (off < o->heap_size && !(bm_load(&o->heap_live[off / 8]) >> (off % 8) & 1) && !nbad++)
+          first = a + i, lane = m->scalar ? -1 : l;
+      }
+    }
+  if (!nbad) return;
+  acc_t x = {(uint32_t)(in - w->insns), ow->wg_index, w->wave_id, step, lane, m->op};
+  report_n(ow, EMU_HZ_HEAP, false, first, "device heap", NULL, &x, nbad);
+}
+
 static void check(emu_obs_worker *ow, emu_wave *w, const emu_insn *in, const macc *m, uint32_t step)
 {
   emu_observer *o = ow->o;
@@ -1929,6 +2001,7 @@ int emu_obs_exec(emu_obs_worker *ow, emu_wave *w, const emu_insn *in)
   const bool lds_write = mem && ow->lds && ((m.space == 'l' && m.op == 'w') || m.lds_bytes) && w->wg->lds;
   ow->defer_waw = lds_write, ow->nwaw = 0;
   if (mem && (o->race || o->init)) check(ow, w, in, &m, step);
+  if (mem && o->heap_live && m.space != 'l' && !in_devlib(o, in->pc)) heap_check(ow, w, in, &m, step);
   if (__builtin_expect(o->sp_full, 0))
     return emu_raise(w, in, "racecheck shadow exhausted", -1, 0,
                      "--racecheck=global: the byte states of granules accessed in parts of 8 bytes passed the "

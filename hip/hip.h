@@ -12,6 +12,8 @@
  *   LANELAB_RACECHECK       lds | global: race checking on every launch (emu_observer_racecheck)
  *   LANELAB_INITCHECK       1: uninitialized reads of LDS and of device memory (hipMalloc'd bytes
  *                           not yet written by a copy, a memset or a kernel)
+ *   LANELAB_HEAPCHECK       1: accesses to the device heap outside every live block (use after
+ *                           free, past a block's end: emu_observer_heap)
  *   LANELAB_SCHEDULE        roundrobin | adversarial | random:SEED
  *   LANELAB_STRICT_MEMORY   1: memory-model warnings become faults
  *   LANELAB_TRACE           a trace SPEC (docs/trace.md) applied to every launch
@@ -21,7 +23,7 @@
  * A bad value is reported on stderr and the program exits with status 2 before running anything.
  *
  * The summary: {"generated_by", "arch", "launches", "kernels": {NAME: launches}, "faults",
- * "races", "uninit", "mem_warnings", "api_errors", "findings": [lines], "insns", "choice_insns"
+ * "races", "uninit", "mem_warnings", "api_errors", "leaks", "leak_bytes", "heap_bad", "findings": [lines], "insns", "choice_insns"
  * (executed wave instructions, and those resting on stated choices), "fidelity" (the one line of
  * emu_fidelity_format), "fidelity_choices" (emu_fidelity_strict's lines, "" when none),
  * "complete": bool (false until the program exits)}. hip_summary_read parses it. */
@@ -37,6 +39,7 @@ typedef struct hip_summary {
   char arch[16];
   uint64_t launches, faults, races, uninit, mem_warnings, api_errors;
   uint64_t leaks, leak_bytes; /* allocations not freed at exit, when --leakcheck (0 in a summary without them) */
+  uint64_t heap_bad;          /* heapcheck's findings, when --heapcheck (0 in a summary without them) */
   size_t nkernels;
   char **kernel_names;   /* distinct kernels launched */
   uint64_t *kernel_launches;

@@ -199,7 +199,7 @@ hipError_t hip_launch(const char *fn, struct ihipModuleSymbol_t *f, dim3 grid, d
     goto out;
   }
   emu_observer *obs = NULL;
-  if (hip_g.race || hip_g.initcheck || hip_g.trace_spec) {
+  if (hip_g.race || hip_g.initcheck || hip_g.heapcheck || hip_g.trace_spec) {
     obs = emu_observer_new();
     if (hip_g.race) emu_observer_racecheck(obs, hip_g.race_global);
     if (hip_g.initcheck) {
@@ -224,7 +224,7 @@ hipError_t hip_launch(const char *fn, struct ihipModuleSymbol_t *f, dim3 grid, d
                       .strict_memory = hip_g.strict_memory, .on_warning = on_warning, .fault = &fault,
                       .kernarg = raw, .kernarg_size = nraw, .printf_bytes = (uint32_t)hip_g.printf_bytes,
                       .stack_bytes = (uint32_t)hip_g.stack_bytes, .heap_bytes = hip_g.heap_bytes, .cooperative = coop,
-                      .heap_initcheck = hip_g.initcheck,
+                      .heap_initcheck = hip_g.initcheck, .heap_check = hip_g.heapcheck,
                       .insn_budget = hip_g.budget};
   ll_err err = {0};
   hip_g.launches++;
@@ -262,11 +262,14 @@ hipError_t hip_launch(const char *fn, struct ihipModuleSymbol_t *f, dim3 grid, d
     for (size_t i = 0; i < nh; i++) {
       const emu_hazard *h = emu_observer_hazard(obs, i);
       if (h->kind == EMU_HZ_UNINIT) hip_g.uninit++;
+      else if (h->kind == EMU_HZ_HEAP) hip_g.heap_bad++;
       else hip_g.races++;
-      char line[1024];
+      char line[1024], where[1024] = "";
       emu_hazard_format(h, line, sizeof line);
-      char *l = ll_fmt("%s: %s kernel %s: %s", h->kind == EMU_HZ_UNINIT ? "initcheck" : "racecheck",
-                       emu_arch_name(hip_g.arch), kname, line);
+      if (h->kind == EMU_HZ_HEAP && rt_device_heap_where(hip_g.dev, h->addr, where + 2, sizeof where - 2)) where[0] = ';', where[1] = ' ';
+      char *l = ll_fmt("%s: %s kernel %s: %s%s",
+                       h->kind == EMU_HZ_UNINIT ? "initcheck" : h->kind == EMU_HZ_HEAP ? "heapcheck" : "racecheck",
+                       emu_arch_name(hip_g.arch), kname, line, where);
       hip_finding(l);
       free(l);
     }

@@ -203,6 +203,7 @@ void hip_summary_write(bool complete) {
   ll_jw_key(&w, "api_errors"), ll_jw_uint(&w, hip_g.api_errors);
   ll_jw_key(&w, "leaks"), ll_jw_uint(&w, hip_g.leaks);
   ll_jw_key(&w, "leak_bytes"), ll_jw_uint(&w, hip_g.leak_bytes);
+  ll_jw_key(&w, "heap_bad"), ll_jw_uint(&w, hip_g.heap_bad);
   ll_jw_key(&w, "findings"), ll_jw_arr_begin(&w);
   for (size_t i = 0; i < hip_g.nfindings; i++) ll_jw_str(&w, hip_g.findings[i]);
   ll_jw_arr_end(&w);
@@ -248,6 +249,10 @@ static bool read_options(void) {
   if ((v = getenv("LANELAB_INITCHECK")) && *v) {
     if (strcmp(v, "1")) return env_bad("LANELAB_INITCHECK", v, "1");
     hip_g.initcheck = true;
+  }
+  if ((v = getenv("LANELAB_HEAPCHECK")) && *v) {
+    if (strcmp(v, "1")) return env_bad("LANELAB_HEAPCHECK", v, "1");
+    hip_g.heapcheck = true;
   }
   if ((v = getenv("LANELAB_LEAKCHECK")) && *v) {
     if (strcmp(v, "1")) return env_bad("LANELAB_LEAKCHECK", v, "1");

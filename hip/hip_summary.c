@@ -29,6 +29,7 @@ bool hip_summary_read(const char *path, hip_summary *s, ll_err *err) {
   /* leaks: optional (a program linked with a runtime older than --leakcheck writes none) */
   if (ok && ll_json_get(j, "leaks"))
     ok = num(j, "leaks", &s->leaks, err, path) && num(j, "leak_bytes", &s->leak_bytes, err, path);
+  if (ok && ll_json_get(j, "heap_bad")) ok = num(j, "heap_bad", &s->heap_bad, err, path); /* optional as leaks */
   const ll_json *fl = ll_json_get(j, "fidelity"), *fc = ll_json_get(j, "fidelity_choices");
   if (ok && (!arch || arch->type != LL_JSTR || !ks || ks->type != LL_JOBJ || !fs || fs->type != LL_JARR || !c ||
              c->type != LL_JBOOL || !fl || fl->type != LL_JSTR || !fc || fc->type != LL_JSTR)) {

@@ -80,7 +80,7 @@ typedef struct hip_state {
   emu_arch arch;
   rt_device *dev;
   /* options (hip.h, the exec protocol) */
-  bool race, race_global, initcheck, strict_memory, leakcheck;
+  bool race, race_global, initcheck, strict_memory, leakcheck, heapcheck;
   emu_sched sched;
   uint64_t sched_seed;
   uint64_t budget; /* each launch's instruction budget per wave (LANELAB_BUDGET; HIP_BUDGET_DEFAULT) */
@@ -102,7 +102,7 @@ typedef struct hip_state {
   size_t stack_bytes; /* hipLimitStackSize: private bytes per work-item of a dynamic-stack kernel */
   size_t heap_bytes;  /* hipLimitMallocHeapSize: the device heap's size, read at its first use (rt_launch_opts) */
   /* counters for the summary */
-  uint64_t launches, faults, races, uninit, mem_warnings, api_errors, leaks, leak_bytes;
+  uint64_t launches, faults, races, uninit, mem_warnings, api_errors, leaks, leak_bytes, heap_bad;
   char **kname;
   uint64_t *kcount;
   size_t nk;

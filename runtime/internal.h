@@ -25,6 +25,7 @@ typedef struct rt_backend_ops {
   emu_mem *(*emu_mem)(void *impl);
   uint64_t (*image_addr)(void *module); /* device address of a loaded module's image, or NULL */
   size_t (*heap_blocks)(void *impl, rt_heap_block_fn fn, void *user); /* NULL: no device heap */
+  bool (*heap_where)(void *impl, uint64_t addr, char *buf, size_t n);  /* NULL: no device heap */
 } rt_backend_ops;
 
 extern const rt_backend_ops rt_emu_ops; /* rt_emu.c */
@@ -50,6 +51,12 @@ size_t rt_hostcall_heap_live(rt_hostcall *h, rt_heap_block_fn fn, void *user);
  * bit set; each malloc marker clears its block's bits from then on. NULL with err when it cannot
  * be mapped. */
 uint8_t *rt_hostcall_heap_initbits(rt_hostcall *h, uint64_t *addr, uint64_t *size, ll_err *err);
+/* heapcheck's bitmap of the heap's region (bit set: inside a live block), made at the first call
+ * from the blocks live then; each malloc marker sets its block's bits, each free clears them. NULL
+ * with err when it cannot be mapped. rt_hostcall_heap_where: what a byte of the region belongs to,
+ * for a finding ("byte 8 of a block of 24 bytes from malloc in kernel K at F:L, freed in ..."). */
+uint8_t *rt_hostcall_heap_livebits(rt_hostcall *h, uint64_t *addr, uint64_t *size, ll_err *err);
+void rt_hostcall_heap_where(rt_hostcall *h, uint64_t addr, char *buf, size_t n);
 
 /* Formats one printf call (rt_printf.c): fmt with its arguments [a, a_end) as the buffered records and
  * ROCm's hostcall printf messages both lay them out (8 bytes an argument, a %s string's bytes with

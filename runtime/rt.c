@@ -70,6 +70,9 @@ emu_mem *rt_device_emu_mem(rt_device *d) { return d->ops->emu_mem ? d->ops->emu_
 size_t rt_device_heap_blocks(rt_device *d, rt_heap_block_fn fn, void *user) {
   return d->ops->heap_blocks ? d->ops->heap_blocks(d->impl, fn, user) : 0;
 }
+bool rt_device_heap_where(rt_device *d, uint64_t addr, char *buf, size_t n) {
+  return d->ops->heap_where && d->ops->heap_where(d->impl, addr, buf, n);
+}
 
 uint64_t rt_alloc(rt_device *d, size_t n, const char *name, ll_err *err) {
   if (n == 0) {

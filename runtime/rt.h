@@ -61,6 +61,10 @@ emu_mem *rt_device_emu_mem(rt_device *d);
  * 0 on hip and before any kernel used the heap. */
 typedef void (*rt_heap_block_fn)(void *user, uint64_t addr, uint64_t size, const char *site);
 size_t rt_device_heap_blocks(rt_device *d, rt_heap_block_fn fn, void *user);
+/* What device-heap byte addr belongs to, for a heapcheck finding (rt_launch_opts.heap_check): the
+ * block holding it with its malloc's and free's places, or the nearest block below it; false (buf
+ * untouched) on hip or before any kernel used the heap. */
+bool rt_device_heap_where(rt_device *d, uint64_t addr, char *buf, size_t n);
 
 /* ---- memory ---------------------------------------------------------------------------------*/
 /* A zero-filled device buffer of n > 0 bytes; returns its device address, 0 on failure. On emu
@@ -154,6 +158,9 @@ typedef struct rt_launch_opts {
    * malloc handed out are unwritten until the program writes them; the rest of the heap, ockl's
    * own state among it, counts as written): rt_hostcall.c's bitmap, given to the observer */
   bool heap_initcheck;
+  /* emu, with an observer: heapcheck, an access to the device heap outside every live block is a
+   * finding (emu_observer_heap with rt_hostcall.c's bitmap of the live blocks) */
+  bool heap_check;
   /* emu: a cooperative launch (emu_launch_opts.cooperative); a kernel with a
    * hidden_multigrid_sync_arg gets the grid-barrier block described at rt_launch */
   bool cooperative;

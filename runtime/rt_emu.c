@@ -198,6 +198,12 @@ static int rt_emu_run(void *impl, const emu_codeobj *co, void *module, const emu
     if (!bits) return err ? err->code : LL_EXIT_FAIL;
     emu_observer_uninit_in_place(o->observe, addr, n, bits);
   }
+  if (d->hc && o && o->observe && o->heap_check) {
+    uint64_t addr, n;
+    const uint8_t *bits = rt_hostcall_heap_livebits(d->hc, &addr, &n, err);
+    if (!bits) return err ? err->code : LL_EXIT_FAIL;
+    emu_observer_heap(o->observe, addr, n, bits);
+  }
   /* The kernarg segment gets 64 zeroed bytes of slack past its end: the AMDGPU backend widens
    * scalar loads of adjacent kernel arguments (clang-22 emits `s_load_dwordx8` at offset 104 of
    * a 132-byte segment for the gfx950 paged prefill), which is harmless on hardware because
@@ -254,9 +260,14 @@ static size_t rt_emu_heap_blocks(void *impl, rt_heap_block_fn fn, void *user) {
   rt_emu *d = impl;
   return d->hc ? rt_hostcall_heap_live(d->hc, fn, user) : 0;
 }
+static bool rt_emu_heap_where(void *impl, uint64_t addr, char *buf, size_t n) {
+  rt_emu *d = impl;
+  if (d->hc) rt_hostcall_heap_where(d->hc, addr, buf, n);
+  return d->hc != NULL;
+}
 
 const rt_backend_ops rt_emu_ops = {
     .id = RT_EMU, .open = rt_emu_open, .close = rt_emu_close, .alloc = rt_emu_alloc, .free = rt_emu_free, .copy = rt_emu_copy,
     .load = rt_emu_load, .unload = rt_emu_unload, .launch = rt_emu_run, .emu_mem = rt_emu_memory,
-    .image_addr = rt_emu_image_addr, .heap_blocks = rt_emu_heap_blocks,
+    .image_addr = rt_emu_image_addr, .heap_blocks = rt_emu_heap_blocks, .heap_where = rt_emu_heap_where,
 };

@@ -96,6 +96,7 @@ struct rt_hostcall {
   } *site;
   size_t nsite;
   uint8_t *initbits;    /* initcheck's bitmap of the region (rt_hostcall_heap_initbits), NULL until asked */
+  uint8_t *livebits;    /* heapcheck's bitmap of the region (rt_hostcall_heap_livebits), NULL until asked */
 };
 
 static void *zmap(size_t n) {
@@ -169,6 +170,7 @@ void rt_hostcall_free(rt_hostcall *h) {
   if (h->buf) munmap(h->buf, h->buf_size);
   if (h->sig) munmap(h->sig, 4096);
   if (h->heap) munmap(h->heap, HC_HEAP_STATE);
+  if (h->livebits) munmap(h->livebits, h->arena_size / 8);
   if (h->arena_map) munmap(h->arena_map, h->arena_map_len);
   pthread_mutex_destroy(&h->mu);
   free(h->blk);
@@ -417,6 +419,68 @@ static void unwritten(rt_hostcall *h, uint64_t a, uint64_t n) {
   }
 }
 
+/* heapcheck: the bytes [a, a + n) of a block are live (a malloc) or not (its free): their bits set or
+ * cleared, atomically, as the observer reads the bitmap from other workers */
+static void live(rt_hostcall *h, uint64_t a, uint64_t n, bool on) {
+  if (a < h->arena_addr || a - h->arena_addr >= h->arena_size) return;
+  uint64_t lo = a - h->arena_addr, hi = n > h->arena_size - lo ? h->arena_size : lo + n;
+  for (uint64_t i = lo; i < hi;) {
+    if (i % 8 == 0 && hi - i >= 8) {
+      const uint64_t e = hi / 8;
+      for (uint64_t j = i / 8; j < e; j++) __atomic_store_n(&h->livebits[j], on ? 0xff : 0, __ATOMIC_RELAXED);
+      i = e * 8;
+      continue;
+    }
+    if (on) __atomic_or_fetch(&h->livebits[i / 8], (uint8_t)(1u << (i % 8)), __ATOMIC_RELAXED);
+    else __atomic_and_fetch(&h->livebits[i / 8], (uint8_t) ~(1u << (i % 8)), __ATOMIC_RELAXED);
+    i++;
+  }
+}
+
+uint8_t *rt_hostcall_heap_livebits(rt_hostcall *h, uint64_t *addr, uint64_t *size, ll_err *err) {
+  pthread_mutex_lock(&h->mu);
+  if (!h->livebits && (h->livebits = zmap(h->arena_size / 8)))
+    for (size_t i = 0; i < h->captrk; i++) /* the blocks live before the check began */
+      if (h->trk[i].state == 1) live(h, h->trk[i].addr, h->trk[i].size, true);
+  pthread_mutex_unlock(&h->mu);
+  if (!h->livebits) {
+    ll_seterr(err, LL_EXIT_ENV, "cannot map heapcheck's %llu MiB bitmap of the device heap (mmap failed)",
+              (unsigned long long)(h->arena_size >> 23));
+    return NULL;
+  }
+  *addr = h->arena_addr, *size = h->arena_size;
+  return h->livebits;
+}
+
+/* what the heap byte at addr belongs to, for a heapcheck finding, as the blocks stand at the launch's
+ * end: inside a freed block, a use after free; past the bytes the nearest block below asked for, an
+ * access past that block's end */
+void rt_hostcall_heap_where(rt_hostcall *h, uint64_t addr, char *buf, size_t n) {
+  pthread_mutex_lock(&h->mu);
+  const hc_tracked *in = NULL, *below = NULL;
+  for (size_t i = 0; i < h->captrk; i++) {
+    const hc_tracked *t = &h->trk[i];
+    if (!t->addr || t->addr > addr) continue;
+    if (addr - t->addr < t->size && (!in || t->addr > in->addr)) in = t;
+    if (!below || t->addr > below->addr) below = t;
+  }
+  if (in && in->state == 2)
+    snprintf(buf, n, "byte %llu of a block of %llu bytes from malloc in %s, freed in %s: a use after free",
+             (unsigned long long)(addr - in->addr), (unsigned long long)in->size, h->site[in->alloc_site].text,
+             h->site[in->free_site].text);
+  else if (in) /* live again: freed and handed out again after the access */
+    snprintf(buf, n, "byte %llu of a block of %llu bytes from malloc in %s, handed out again after the access",
+             (unsigned long long)(addr - in->addr), (unsigned long long)in->size, h->site[in->alloc_site].text);
+  else if (below)
+    snprintf(buf, n, "byte %llu past the end of a block of %llu bytes from malloc in %s%s%s",
+             (unsigned long long)(addr - below->addr - below->size), (unsigned long long)below->size,
+             h->site[below->alloc_site].text, below->state == 2 ? ", freed since in " : "",
+             below->state == 2 ? h->site[below->free_site].text : "");
+  else
+    snprintf(buf, n, "below every block a device malloc handed out");
+  pthread_mutex_unlock(&h->mu);
+}
+
 uint8_t *rt_hostcall_heap_initbits(rt_hostcall *h, uint64_t *addr, uint64_t *size, ll_err *err) {
   pthread_mutex_lock(&h->mu);
   if (!h->initbits) {
@@ -447,11 +511,13 @@ int rt_hostcall_heap(void *user, emu_heap_event *e, char *msg, size_t msgn) {
       if (t->state != 1) h->nlive++;
       t->state = 1, t->size = e->size[l], t->alloc_site = site;
       if (h->initbits) unwritten(h, a, e->size[l]);
+      if (h->livebits) live(h, a, e->size[l], true);
       continue;
     }
     hc_tracked *t = trk_find(h, a, false);
     if (t && t->state == 1) {
       t->state = 2, t->free_site = site;
+      if (h->livebits) live(h, t->addr, t->size, false);
       h->nlive--;
       continue;
     }

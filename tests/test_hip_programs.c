@@ -165,8 +165,8 @@ Test(programs, graph_memory_nodes, .timeout = 120) {
  * across workgroups) and leakcheck; a free of an address no malloc returned faults naming it. */
 Test(programs, device_heap, .timeout = 120) {
   passes_on_both_arches("device_heap", NULL, "device_heap: ok");
-  clean_under_exec("device_heap", "--initcheck --racecheck --leakcheck", "device_heap: ok",
-                   "faults 0; racecheck 0; initcheck 0; leakcheck 0");
+  clean_under_exec("device_heap", "--initcheck --racecheck --leakcheck --heapcheck", "device_heap: ok",
+                   "faults 0; racecheck 0; initcheck 0; leakcheck 0; heapcheck 0");
   /* across workgroups too: ockl's heap state is shared through agent-scope atomic loads and stores
    * (sc1), which are no race (it reported one before stores with sc1 counted as atomics) */
   clean_under_exec("device_heap", "--racecheck=global", "device_heap: ok", "faults 0; racecheck 0;");
@@ -242,6 +242,35 @@ Test(programs, device_heap_blocks_start_unwritten_to_initcheck, .timeout = 120) 
     free(out), free(opts);
   }
   free(at);
+}
+/* heapcheck: lanes 0-3 read their 16-byte blocks after freeing them (one finding, 16 bytes, at the
+ * read's line, naming the malloc's and the free's lines: a use after free) and lane 8 writes the
+ * word past the 12 bytes its malloc asked for (one finding, 4 bytes, at the store's line: byte 0
+ * past the block's end); the lines from the source's markers. The main program, whose every access
+ * lies in a live block while ockl's own reach its slabs' state (the exemption), is clean above. */
+Test(programs, device_heap_use_after_free_and_past_the_end_are_heapcheck_findings, .timeout = 120) {
+  char *rd = marker_line("device_heap", "HEAP_UAF_READ"), *ma = marker_line("device_heap", "HEAP_UAF_MALLOC"),
+       *fr = marker_line("device_heap", "HEAP_UAF_FREE"), *past = marker_line("device_heap", "HEAP_PAST_END");
+  for (size_t i = 0; i < 2; i++) {
+    char *out, *opts = ll_fmt("--arch %s --heapcheck", arches[i]);
+    int rc = exec_prog(opts, "device_heap", "uaf", &out);
+    const char *u = strstr(out, "HEAP read of device heap byte 0x"), *w = strstr(out, "HEAP write of device heap byte 0x");
+    const char *ul = u ? strstr(u, "\n") : NULL, *wl = w ? strstr(w, "\n") : NULL;
+    char *uline = u ? ll_fmt("%.*s", (int)(ul ? ul - u : (long)strlen(u)), u) : NULL;
+    char *wline = w ? ll_fmt("%.*s", (int)(wl ? wl - w : (long)strlen(w)), w) : NULL;
+    cr_expect(rc == 1 && strstr(out, "device_heap: uaf ran") && strstr(out, "heapcheck FOUND") &&
+                  strstr(out, "heapcheck: 2 accesses to the device heap outside every live block"),
+              "%s: exit %d:\n%s", arches[i], rc, out);
+    cr_expect(uline && strstr(uline, rd) && strstr(uline, "lane 0 (16 bytes)") &&
+                  strstr(uline, "byte 0 of a block of 16 bytes from malloc in kernel heap_uaf(int*) at ") &&
+                  strstr(uline, ma) && strstr(uline, fr) && strstr(uline, ": a use after free"),
+              "%s: the use after free:\n%s", arches[i], out);
+    cr_expect(wline && strstr(wline, past) && strstr(wline, "lane 8 (4 bytes)") &&
+                  strstr(wline, "byte 0 past the end of a block of 12 bytes from malloc in kernel heap_uaf(int*) at "),
+              "%s: the write past the end:\n%s", arches[i], out);
+    free(uline), free(wline), free(out), free(opts);
+  }
+  free(rd), free(ma), free(fr), free(past);
 }
 Test(programs, template_ggl, .timeout = 120) { passes_on_both_arches("template_ggl", NULL, "template_ggl: ok"); }
 /* the vocabulary AMD's hip-tests use (device memcpy/memset, narrow shuffles, feature macros, wide

@@ -15,7 +15,8 @@
 // faults at the free (lanelab's heap marker) naming it, and the program sees
 // hipErrorLaunchFailure; `badfree_ockl` the same through ockl's own free, which the host's devmem
 // service refuses (hostcall); `leak` leaves 4 blocks for --leakcheck; `double` frees a block twice; `uninit` reads a word of a
-// new block that nothing wrote.
+// new block that nothing wrote; `uaf` reads blocks after their free and writes past a block's end
+// (--heapcheck).
 #include "../common.h"
 #include <cstring>
 
@@ -96,6 +97,23 @@ __global__ void heap_uninit(int *out) {
   out[threadIdx.x] = p[0] + p[1]; // HEAP_UNINIT
   free(p);
 }
+/* heapcheck: lanes 0-3 each read their 16-byte block after freeing it; lane 8 writes the word past
+ * the 12 bytes its malloc asked for (inside ockl's 16-byte block) */
+__global__ void heap_uaf(int *out) {
+  const int t = threadIdx.x;
+  if (t < 4) {
+    int *p = (int *)malloc(16); // HEAP_UAF_MALLOC
+    p[0] = t;
+    free(p); // HEAP_UAF_FREE
+    out[t] = p[0]; // HEAP_UAF_READ
+  } else if (t == 8) {
+    int *p = (int *)malloc(12);
+    p[0] = p[1] = p[2] = t;
+    ((volatile int *)p)[3] = t; // HEAP_PAST_END (volatile: a store of its own, not merged with the three)
+    out[t] = p[0] + p[1] + p[2];
+    free(p);
+  }
+}
 /* lane 5 frees its block twice */
 __global__ void heap_double(void) {
   char *p = (char *)malloc(48); // HEAP_DOUBLE_MALLOC
@@ -130,6 +148,15 @@ int main(int argc, char **argv) {
     HIP_CHECK(hipDeviceSynchronize());
     HIP_CHECK(hipFree(o));
     printf("device_heap: uninit ran\n");
+    return 0;
+  }
+  if (argc > 1 && !strcmp(argv[1], "uaf")) {
+    int *o;
+    HIP_CHECK(hipMalloc(&o, 64 * sizeof(int)));
+    heap_uaf<<<1, 64>>>(o);
+    HIP_CHECK(hipDeviceSynchronize());
+    HIP_CHECK(hipFree(o));
+    printf("device_heap: uaf ran\n");
     return 0;
   }
   if (argc > 1 && !strcmp(argv[1], "double")) {
