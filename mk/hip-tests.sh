@@ -93,7 +93,9 @@ for D in "${DIRS[@]}"; do
     o=$WORK/obj/$D/${b%.cc}.o
     # a source's own options from its folder's CMake (set_source_files_properties(B PROPERTIES
     # COMPILE_OPTIONS "..."): printf's NonHost sources are built -mprintf-kind=buffered), after FLAGS
-    own=$(grep -o "set_source_files_properties($b PROPERTIES COMPILE_OPTIONS \"[^\"]*\"" "$U/CMakeLists.txt" 2>/dev/null |
+    # (not those of an NVIDIA-only block: --expt-relaxed-constexpr is nvcc's)
+    own=$(sed '/if(HIP_PLATFORM MATCHES "nvidia")/,/endif()/d' "$U/CMakeLists.txt" 2>/dev/null |
+          grep -o "set_source_files_properties($b PROPERTIES COMPILE_OPTIONS \"[^\"]*\"" |
           head -1 | sed 's/.*COMPILE_OPTIONS "//; s/"$//')
     if [ ! -f "$o" ] && ! "$LL" hipcc -c "$U/$b" -o "$o" "${FLAGS[@]}" $own -I "$U" > "$WORK/obj/$D/${b%.cc}.err" 2>&1; then
       rm -f "$o"

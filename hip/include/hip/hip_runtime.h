@@ -263,35 +263,18 @@ template <class T> __device__ __forceinline__ int __all(T predicate) {
 #undef LL_HIP_PRED_CHECK
 LL_HIP_FN unsigned long long __activemask() { return __builtin_amdgcn_read_exec(); }
 
-// Bit counts. The 64-bit forms take any 64-bit integer, the 32-bit forms any 32-bit integer (the
-// bits are used as they are); other widths are refused rather than extended.
-#define LL_HIP_BITS_CHECK(fn, T, n)                                                               \
-  static_assert(lanelab_hip::int_bits<T>::value == n, #fn ": the argument must be a " #n "-bit integer")
-template <class T> __device__ __forceinline__ int __popcll(T x) {
-  LL_HIP_BITS_CHECK(__popcll, T, 64);
-  return __builtin_popcountll((unsigned long long)x);
-}
-template <class T> __device__ __forceinline__ int __ffsll(T x) { // 1 + index of the lowest set bit, 0 if none
-  LL_HIP_BITS_CHECK(__ffsll, T, 64);
-  return __builtin_ffsll((long long)x);
-}
-template <class T> __device__ __forceinline__ int __clzll(T x) { // leading zeros; 64 for 0
-  LL_HIP_BITS_CHECK(__clzll, T, 64);
-  return x ? __builtin_clzll((unsigned long long)x) : 64;
-}
-template <class T> __device__ __forceinline__ int __popc(T x) {
-  LL_HIP_BITS_CHECK(__popc, T, 32);
-  return __builtin_popcount((unsigned)x);
-}
-template <class T> __device__ __forceinline__ int __ffs(T x) {
-  LL_HIP_BITS_CHECK(__ffs, T, 32);
-  return __builtin_ffs((int)x);
-}
-template <class T> __device__ __forceinline__ int __clz(T x) {
-  LL_HIP_BITS_CHECK(__clz, T, 32);
-  return x ? __builtin_clz((unsigned)x) : 32;
-}
-#undef LL_HIP_BITS_CHECK
+// Bit counts with HIP's signatures (ROCm/clr amd_device_functions.h): an argument of another type
+// converts to the parameter's as C++ converts it, as AMD's hip-tests rely on (deviceLib/clz.cc
+// compiles __clz(short), __clz(float), __clzll(int) "to check implicit conversion causes no
+// ambiguity"). __ffs and __ffsll each take the signed and the unsigned integer of their width.
+LL_HIP_FN unsigned int __popc(unsigned int x) { return (unsigned)__builtin_popcount(x); }
+LL_HIP_FN unsigned int __popcll(unsigned long long x) { return (unsigned)__builtin_popcountll(x); }
+LL_HIP_FN int __clz(int x) { return x ? __builtin_clz((unsigned)x) : 32; }             // leading zeros; 32 for 0
+LL_HIP_FN int __clzll(long long x) { return x ? __builtin_clzll((unsigned long long)x) : 64; }
+LL_HIP_FN int __ffs(unsigned int x) { return __builtin_ffs((int)x); }                  // 1 + lowest set bit, 0 if none
+LL_HIP_FN int __ffs(int x) { return __builtin_ffs(x); }
+LL_HIP_FN int __ffsll(unsigned long long x) { return __builtin_ffsll((long long)x); }
+LL_HIP_FN int __ffsll(long long x) { return __builtin_ffsll(x); }
 
 // ---- atomics ------------------------------------------------------------------------------------
 // Relaxed, device (agent) scope, as HIP's atomicAdd & co. (hip/amd_detail/amd_hip_atomic.h). The

@@ -244,6 +244,11 @@ template <class T> struct wider_float {
                                                        "argument would be rounded silently")));
 
 LL_HD __half2 make_half2(__half x, __half y) { return __half2(x, y); }
+// amd_mixed_dot of two __half2, HIP's (ROCm/clr amd_hip_fp16.h, through ockl's fdot2): c plus the
+// two products, v_dot2_f32_f16 (its clamp when saturate)
+LL_D float amd_mixed_dot(__half2 a, __half2 b, float c, bool saturate) {
+  return saturate ? __builtin_amdgcn_fdot2(a.data, b.data, c, true) : __builtin_amdgcn_fdot2(a.data, b.data, c, false);
+}
 
 // ---- conversions ------------------------------------------------------------------------------
 LL_HD __half __float2half(float f) { return lanelab_hip::hmk((_Float16)f); }

@@ -203,6 +203,31 @@ extern "C" __device__ inline int __ockl_wfall_i32(int p) {
   return __builtin_amdgcn_ballot_w64(p != 0) == __builtin_amdgcn_read_exec();
 }
 
+// ---- dot products ---------------------------------------------------------------------------------
+// amd_mixed_dot, HIP's (ROCm/clr amd_math_functions.h, through ockl's sdot2 ... udot8): c plus the
+// products of the elements, saturated to the result's range when saturate (the instructions' clamp):
+// v_dot2_i32_i16, v_dot2_u32_u16, v_dot4_i32_i8, v_dot4_u32_u8, and for int and uint the eight
+// signed or unsigned 4-bit fields of each word (v_dot8_i32_i4, v_dot8_u32_u4)
+#define LL_HIP_DOT(R, A, builtin, get)                                                            \
+  LL_D R amd_mixed_dot(A a, A b, R c, bool saturate) {                                             \
+    return saturate ? builtin(get(a), get(b), c, true) : builtin(get(a), get(b), c, false);       \
+  }
+#define LL_HIP_DATA(v) (v).data
+#define LL_HIP_WORD_I(v) __builtin_bit_cast(int, (v).data)
+#define LL_HIP_WORD_U(v) __builtin_bit_cast(unsigned int, (v).data)
+#define LL_HIP_SELF(v) (v)
+LL_HIP_DOT(int, short2, __builtin_amdgcn_sdot2, LL_HIP_DATA)
+LL_HIP_DOT(unsigned int, ushort2, __builtin_amdgcn_udot2, LL_HIP_DATA)
+LL_HIP_DOT(int, char4, __builtin_amdgcn_sdot4, LL_HIP_WORD_I)
+LL_HIP_DOT(unsigned int, uchar4, __builtin_amdgcn_udot4, LL_HIP_WORD_U)
+LL_HIP_DOT(int, int, __builtin_amdgcn_sdot8, LL_HIP_SELF)
+LL_HIP_DOT(unsigned int, unsigned int, __builtin_amdgcn_udot8, LL_HIP_SELF)
+#undef LL_HIP_DOT
+#undef LL_HIP_DATA
+#undef LL_HIP_WORD_I
+#undef LL_HIP_WORD_U
+#undef LL_HIP_SELF
+
 // ---- integer intrinsics ----------------------------------------------------------------------------
 // __byte_perm(x, y, s): byte i of the result is byte (s >> 4i) & 7 of the 8 bytes y:x (x holds
 // bytes 0-3); the fourth bit of each selector nibble and the high 16 bits of s are ignored

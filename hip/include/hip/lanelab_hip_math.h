@@ -580,6 +580,13 @@ LL_HIP_OCML_DECL(powi, pown, f32, float, float, int)
 LL_HIP_OCML_DECL(powi, pown, f64, double, double, int)
 LL_HIP_FN float powif(float x, int n) { return LL_HIP_DEVLIB(powi, pown, f32)(x, n); }
 LL_HIP_FN double powi(double x, int n) { return LL_HIP_DEVLIB(powi, pown, f64)(x, n); }
+// <cmath>'s pow with an int exponent, as clang's HIP cmath wrapper gives it: pown, in the base's
+// format (_Float16 too, and fma of three _Float16: the half-precision fma)
+LL_HIP_OCML_DECL(powh, pown, f16, _Float16, _Float16, int)
+LL_HIP_FN float pow(float x, int n) { return powif(x, n); }
+LL_HIP_FN double pow(double x, int n) { return powi(x, n); }
+LL_HIP_FN _Float16 pow(_Float16 x, int n) { return LL_HIP_DEVLIB(powh, pown, f16)(x, n); }
+LL_HIP_FN _Float16 fma(_Float16 a, _Float16 b, _Float16 c) { return __builtin_fmaf16(a, b, c); }
 LL_HIP_M1(cyl_bessel_i0, i0) LL_HIP_M1(cyl_bessel_i1, i1)
 // The Euclidean norm of dim elements and its reciprocal, HIP's definitions: the squares summed in
 // element order (a negative dim counts down past zero, reading on as HIP's loop does), then the
@@ -650,6 +657,31 @@ LL_HIP_FN bool isfinite(float x) { return __builtin_isfinite(x); }
 LL_HIP_FN bool isfinite(double x) { return __builtin_isfinite(x); }
 LL_HIP_FN bool signbit(float x) { return __builtin_signbit(x); }
 LL_HIP_FN bool signbit(double x) { return __builtin_signbit(x); }
+// nanf(tag) and nan(tag), HIP's definitions (clang's __clang_hip_math.h): a quiet NaN, sign 0, whose
+// payload below the quiet bit is the tag read as a C integer literal (a leading 0: octal; else
+// decimal), 0 when a character is not a digit of its base. HIP reads a "0x" tag from its 'x' on,
+// which is no hexadecimal digit, so a hexadecimal tag gives payload 0 there, and so here.
+namespace lanelab_hip {
+__device__ inline unsigned long long nan_payload(const char *t) {
+  unsigned base = 10;
+  if (*t == '0') base = t[1] == 'x' || t[1] == 'X' ? 16 : 8, t++;
+  unsigned long long r = 0;
+  for (; *t; t++) {
+    const char c = *t;
+    const unsigned d = c >= '0' && c <= '9' ? (unsigned)(c - '0') : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
+                       : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10) : 99u;
+    if (d >= base) return 0;
+    r = r * base + d;
+  }
+  return r;
+}
+} // namespace lanelab_hip
+LL_HIP_FN float nanf(const char *tag) {
+  return __builtin_bit_cast(float, 0x7fc00000u | (unsigned)(lanelab_hip::nan_payload(tag) & 0x3fffffu));
+}
+LL_HIP_FN double nan(const char *tag) {
+  return __builtin_bit_cast(double, 0x7ff8000000000000ull | (lanelab_hip::nan_payload(tag) & 0x7ffffffffffffull));
+}
 #ifndef INFINITY /* <math.h> defines them the same way when it came first */
 #define INFINITY __builtin_inff()
 #endif
@@ -674,7 +706,7 @@ using ::sqrt; using ::rsqrt; using ::fabs; using ::exp; using ::exp2; using ::ex
 using ::log10; using ::floor; using ::ceil; using ::trunc; using ::rint; using ::round; using ::fmax; using ::fmin;
 using ::copysign; using ::fma; using ::frexp; using ::ldexp; using ::sin; using ::cos; using ::tan; using ::tanh;
 using ::erf; using ::pow; using ::expm1; using ::log1p; using ::sincos; using ::isnan; using ::isinf;
-using ::isfinite; using ::signbit;
+using ::isfinite; using ::signbit; using ::nan; using ::nanf;
 // ROCm's device math library (above)
 using ::fmod; using ::fmodf; using ::logb; using ::logbf; using ::modf; using ::modff; using ::remquo; using ::remquof;
 using ::scalbn; using ::scalbnf; using ::scalbln; using ::scalblnf; using ::nearbyint; using ::nearbyintf;

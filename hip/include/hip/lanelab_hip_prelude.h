@@ -28,10 +28,17 @@
 // is sqrt, exp is exp/cos/sin, ...), declared before <cmath> (whose `using ::sqrt` in std takes the
 // overloads declared by then) as clang's own wrapper declares it (__clang_cuda_math_forward_
 // declares.h), so the templates find the device overloads at their definition;
-// hip/lanelab_hip_math.h defines them (ocml's or lanelab's). The float forms need
-// none: libstdc++'s are constexpr builtins, which clang compiles for the device.
-#define LL_HIP_FWD1(f) static __device__ inline __attribute__((always_inline)) double f(double);
-#define LL_HIP_FWD2(f) static __device__ inline __attribute__((always_inline)) double f(double, double);
+// hip/lanelab_hip_math.h defines them (ocml's or lanelab's). The float forms too: libstdc++'s
+// are constexpr builtins, and clang-22 turns __builtin_coshf, sinhf, atan2f ... into LLVM
+// intrinsics the AMDGPU backend cannot lower ("no libcall available for fcosh": AMD's hip-tests
+// deviceLib/hipStdComplex.cc); a device overload declared first makes clang treat libstdc++'s
+// constexpr one as host-only, so std::cosh(float) is HIP's device function, as with ROCm.
+#define LL_HIP_FWD1(f)                                                                            \
+  static __device__ inline __attribute__((always_inline)) double f(double);                      \
+  static __device__ inline __attribute__((always_inline)) float f(float);
+#define LL_HIP_FWD2(f)                                                                            \
+  static __device__ inline __attribute__((always_inline)) double f(double, double);              \
+  static __device__ inline __attribute__((always_inline)) float f(float, float);
 LL_HIP_FWD1(sqrt) LL_HIP_FWD1(exp) LL_HIP_FWD1(log) LL_HIP_FWD1(log10) LL_HIP_FWD1(cos) LL_HIP_FWD1(sin)
 LL_HIP_FWD1(tan) LL_HIP_FWD1(cosh) LL_HIP_FWD1(sinh) LL_HIP_FWD1(tanh) LL_HIP_FWD1(atan) LL_HIP_FWD1(acos)
 LL_HIP_FWD1(asin) LL_HIP_FWD1(acosh) LL_HIP_FWD1(asinh) LL_HIP_FWD1(atanh) LL_HIP_FWD2(atan2) LL_HIP_FWD2(pow)

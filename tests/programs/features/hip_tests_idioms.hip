@@ -24,12 +24,17 @@
 // - hipMemcpyParam2D / hipMemcpyParam2DAsync, the driver API's 2D copy block;
 // - cooperative groups' binary_partition (of a tile), a coalesced group's match_any, and a
 //   coalesced group cut by tiled_partition(group, n).
+// - from deviceLib and math: nanf/nan with their tags, amd_mixed_dot in its seven forms (with and
+//   without saturation), pow(float/double/_Float16, int), fma of three _Float16, and the bit counts
+//   given other types (__clz(short), __clz(float), __clzll(int)), as HIP's signatures convert them.
 // `hip_tests_idioms long N` instead runs one wave through N iterations of a loop (AMD's hip-tests
 // have such kernels: 2^21 iterations of powf in one thread) and prints the launch's result: a
 // program's instruction budget is far above `lanelab run`'s 50 million (LANELAB_BUDGET changes it).
 #include "../common.h"
 #include <hip/hip_ext.h>
 #include <hip/hip_cooperative_groups.h>
+#include <cfloat>
+#include <cmath>
 #include <cstring>
 
 __global__ void copy_sizes(const unsigned char *in, unsigned char *out, unsigned char *set) {
@@ -119,6 +124,42 @@ __global__ void cg_partitions(const int *d, unsigned long long *m, int *sz, int 
     sz[64 + t] = q.size(), rank[64 + t] = q.thread_rank(), any[64 + t] = q.shfl_down(d[t], 1);
   }
 }
+__global__ void devlib_vocab(const int *in, unsigned *u, int *i32, float *f, double *d) {
+  if (threadIdx.x != 0) return;
+  // nanf / nan: the tag's payload under the quiet bit (decimal, octal; hexadecimal and junk give 0)
+  u[0] = __builtin_bit_cast(unsigned, nanf("1"));
+  u[1] = __builtin_bit_cast(unsigned, nanf("017"));
+  u[2] = __builtin_bit_cast(unsigned, nanf("0x1f"));
+  u[3] = __builtin_bit_cast(unsigned, nanf("12a"));
+  const unsigned long long dn = __builtin_bit_cast(unsigned long long, nan("4194304"));
+  u[4] = (unsigned)dn, u[5] = (unsigned)(dn >> 32);
+  // amd_mixed_dot: in[] holds the operands so the compiler folds none of them
+  const short2 sa(in[0], in[1]), sb(in[2], in[3]);
+  i32[0] = amd_mixed_dot(sa, sb, in[4], false);
+  i32[1] = amd_mixed_dot(sa, sb, (int)0x80000005u, true);
+  const ushort2 ua((unsigned short)in[5], (unsigned short)in[6]);
+  u[6] = amd_mixed_dot(ua, ua, 7u, false);
+  u[7] = amd_mixed_dot(ua, ua, 0xfffffff0u, true);
+  const char4 ca((char)in[0], (char)in[1], (char)in[2], (char)in[3]), cb((char)in[7], (char)in[8], (char)in[9], (char)in[10]);
+  i32[2] = amd_mixed_dot(ca, cb, -5, false);
+  const uchar4 uca((unsigned char)in[5], 1, 2, 3), ucb(200, 3, 4, (unsigned char)in[6]);
+  u[8] = amd_mixed_dot(uca, ucb, 1u, false);
+  i32[3] = amd_mixed_dot(in[11], in[12], 100, false);
+  u[9] = amd_mixed_dot((unsigned)in[11], (unsigned)in[12], 100u, false);
+  f[0] = amd_mixed_dot(__half2(__half((float)in[0]), __half(0.5f)), __half2(__half((float)in[2]), __half(3.0f)), 0.25f, false);
+  // pow with an int exponent in the base's format, fma of three _Float16
+  f[1] = pow((float)in[13], in[14]);
+  d[0] = pow((double)in[7], in[14]);
+  const _Float16 h = (_Float16)(1.0f / 3.0f);
+  f[2] = (float)pow((_Float16)in[13], 3);
+  f[3] = (float)fma(h, h, (_Float16)3);
+  // bit counts given other types, converted as HIP's parameters convert them
+  const short sh = (short)in[15];
+  const float fl = (float)in[16];
+  i32[4] = __clz(sh), i32[5] = __clz(fl), i32[6] = __clzll(in[16]);
+  u[10] = __popc(in[15]);
+}
+
 __global__ void long_loop(float *out, int n) {
   float acc = out[0];
   for (int i = 0; i < n; i++) acc = acc * 0.999f + (float)(i & 7);
@@ -552,6 +593,66 @@ int main(int argc, char **argv) {
   (void)hipGetLastError();
   HIP_CHECK(hipStreamDestroy(st2));
   HIP_CHECK(hipFree(dm));
+  {
+    /* devlib_vocab: each expected value worked from HIP's definition of the call */
+    const int hin[17] = {3, -4, 5, 6, 11, 40000, 300, 2, -1, 7, 100, 0x12345678, (int)0xfedcba98u, 3, 4, -2, 1000};
+    int *din, *di;
+    unsigned *du;
+    float *df;
+    double *dd;
+    HIP_CHECK(hipMalloc(&din, sizeof hin));
+    HIP_CHECK(hipMalloc(&di, 7 * sizeof(int)));
+    HIP_CHECK(hipMalloc(&du, 11 * sizeof(unsigned)));
+    HIP_CHECK(hipMalloc(&df, 4 * sizeof(float)));
+    HIP_CHECK(hipMalloc(&dd, sizeof(double)));
+    HIP_CHECK(hipMemcpy(din, hin, sizeof hin, hipMemcpyHostToDevice));
+    devlib_vocab<<<1, 64>>>(din, du, di, df, dd);
+    int hi[7];
+    unsigned hu[11];
+    float hf[4];
+    double hd;
+    HIP_CHECK(hipMemcpy(hi, di, sizeof hi, hipMemcpyDeviceToHost));
+    HIP_CHECK(hipMemcpy(hu, du, sizeof hu, hipMemcpyDeviceToHost));
+    HIP_CHECK(hipMemcpy(hf, df, sizeof hf, hipMemcpyDeviceToHost));
+    HIP_CHECK(hipMemcpy(&hd, dd, sizeof hd, hipMemcpyDeviceToHost));
+    EXPECT(hu[0] == 0x7fc00001u && hu[1] == 0x7fc0000fu && hu[2] == 0x7fc00000u && hu[3] == 0x7fc00000u,
+           "nanf payloads %#x %#x %#x %#x", hu[0], hu[1], hu[2], hu[3]);
+    /* nan("4194304"): payload 2^22 under the double's quiet bit */
+    EXPECT(hu[4] == 0x00400000u && hu[5] == 0x7ff80000u, "nan(\"4194304\") %#x:%#x", hu[5], hu[4]);
+    /* short2: 3*5 + (-4)*6 + 11 = 2; saturated: INT_MIN + 5 - 9 passes INT_MIN and stays there */
+    EXPECT(hi[0] == 2 && hi[1] == INT_MIN, "amd_mixed_dot(short2) %d %d", hi[0], hi[1]);
+    /* ushort2 of (40000, 300) with itself: 1.6e9 + 90000 + 7; then past 2^32 - 16: saturated to 2^32 - 1 */
+    EXPECT(hu[6] == 1600090007u && hu[7] == 0xffffffffu, "amd_mixed_dot(ushort2) %u %#x", hu[6], hu[7]);
+    /* char4 (3, -4, 5, 6) . (2, -1, 7, 100) - 5 = 6 + 4 + 35 + 600 - 5 */
+    EXPECT(hi[2] == 640, "amd_mixed_dot(char4) %d", hi[2]);
+    /* uchar4 (40000 & 0xff = 64, 1, 2, 3) . (200, 3, 4, 300 & 0xff = 44) + 1 */
+    EXPECT(hu[8] == 64u * 200 + 3 + 8 + 3 * 44 + 1, "amd_mixed_dot(uchar4) %u", hu[8]);
+    /* int / uint: the eight 4-bit fields of 0x12345678 and 0xfedcba98, signed (-8..7) or unsigned */
+    int sdot = 100;
+    unsigned udot = 100;
+    for (int k = 0; k < 8; k++) {
+      const unsigned a = (0x12345678u >> (4 * k)) & 15, b = (0xfedcba98u >> (4 * k)) & 15;
+      sdot += ((int)a - ((a & 8) ? 16 : 0)) * ((int)b - ((b & 8) ? 16 : 0));
+      udot += a * b;
+    }
+    EXPECT(hi[3] == sdot && hu[9] == udot, "amd_mixed_dot(int) %d want %d, (uint) %u want %u", hi[3], sdot, hu[9], udot);
+    /* __half2: 3*5 + 0.5*3 + 0.25, each exact */
+    EXPECT(hf[0] == 16.75f, "amd_mixed_dot(__half2) %g", hf[0]);
+    /* pown: 3^4, 2^4 and half 3^3, each representable (ocml's pown is within 16 ULP: OpenCL's; its
+     * double 2^-4 is 0.0625 less an ULP, docs/hip-subset.md) */
+    EXPECT(std::fabs(hf[1] - 81.0f) <= 81.0f * 16 * FLT_EPSILON && hd == 16.0 && hf[2] == 27.0f,
+           "pow(3, 4) %.9g, pow(2.0, 4) %.17g, pow(half 3, 3) %g", hf[1], hd, hf[2]);
+    /* fma in half: h = 0.333251953125 (binary16 of 1/3); h*h + 3 = 3.11105... rounds to 3.111328125 */
+    EXPECT(hf[3] == 3.111328125f, "fma(_Float16) %.9g", hf[3]);
+    /* __clz(short -2): -2 as int, 0 leading zeros; __clz(1000.0f): int 1000, 22; __clzll(1000): 54 */
+    EXPECT(hi[4] == 0 && hi[5] == 22 && hi[6] == 54 && hu[10] == 31, "__clz(short) %d __clz(float) %d __clzll(int) %d __popc(-2) %u",
+           hi[4], hi[5], hi[6], hu[10]);
+    HIP_CHECK(hipFree(din));
+    HIP_CHECK(hipFree(di));
+    HIP_CHECK(hipFree(du));
+    HIP_CHECK(hipFree(df));
+    HIP_CHECK(hipFree(dd));
+  }
   std::printf("hip_tests_idioms: ok\n");
   return 0;
 }
