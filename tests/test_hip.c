@@ -1403,14 +1403,17 @@ Test(corpus, vocab_fp8_the_arch_encoding_every_code, .timeout = 300) {
   FOR_ARCH {
     const bool fnuz = !strcmp(ARCH, "gfx942");
     const fp8fmt *f4 = fnuz ? &fnuz4 : &ocp4, *f5 = fnuz ? &fnuz5 : &ocp5;
-    run_corpus(ARCH, "vocab_fp8", "--grid 4 --block 64 --arg in:x.bin --arg out:1024:c.bin --arg out:2048:d.bin");
-    uint8_t *c = get("c.bin", 4 * N);
+    run_corpus(ARCH, "vocab_fp8", "--grid 4 --block 64 --arg in:x.bin --arg out:2048:c.bin --arg out:2048:d.bin");
+    uint8_t *c = get("c.bin", 8 * N);
     float *d = get("d.bin", 8 * N);
     for (int i = 0; i < N; i++) {
-      expect_fp8(fnuz ? "__hip_fp8_e4m3_fnuz(float)" : "__hip_fp8_e4m3(float)", ARCH, i, f4, c[4 * i], fp8_round_sat(f4, x[i]));
-      expect_fp8(fnuz ? "__hip_fp8_e5m2_fnuz(float)" : "__hip_fp8_e5m2(float)", ARCH, i, f5, c[4 * i + 1], fp8_round_sat(f5, x[i]));
-      expect_fp8("fp8x2 e4m3 .x", ARCH, i, f4, c[4 * i + 2], fp8_round_sat(f4, x[i]));
-      expect_fp8("fp8x2 e4m3 .y", ARCH, i, f4, c[4 * i + 3], fp8_round_sat(f4, -0.5 * (double)x[i]));
+      expect_fp8(fnuz ? "__hip_fp8_e4m3_fnuz(float)" : "__hip_fp8_e4m3(float)", ARCH, i, f4, c[8 * i], fp8_round_sat(f4, x[i]));
+      expect_fp8(fnuz ? "__hip_fp8_e5m2_fnuz(float)" : "__hip_fp8_e5m2(float)", ARCH, i, f5, c[8 * i + 1], fp8_round_sat(f5, x[i]));
+      expect_fp8("fp8x2 e4m3 .x", ARCH, i, f4, c[8 * i + 2], fp8_round_sat(f4, x[i]));
+      expect_fp8("fp8x2 e4m3 .y", ARCH, i, f4, c[8 * i + 3], fp8_round_sat(f4, -0.5 * (double)x[i]));
+      /* the x4 form from a double4: each double rounded once (x + 2^-30 is no float; x / 3 in double) */
+      const double xd = x[i], q[4] = {xd + 0x1p-30, -xd, xd * 3.0, xd / 3.0};
+      for (int k = 0; k < 4; k++) expect_fp8("fp8x4 e4m3 from double4", ARCH, i, f4, c[8 * i + 4 + k], fp8_round_sat(f4, q[k]));
       const double w4 = fp8_decode(f4, (unsigned)i), w5 = fp8_decode(f5, (unsigned)i);
       cr_assert((isnan(w4) && isnan(d[2 * i])) || (double)d[2 * i] == w4, "%s: e4m3 code %#x -> %g, want %g", ARCH, i, d[2 * i], w4);
       cr_assert((isnan(w5) && isnan(d[2 * i + 1])) || (double)d[2 * i + 1] == w5, "%s: e5m2 code %#x -> %g, want %g", ARCH, i,

@@ -326,6 +326,11 @@ LL_HD __hip_fp8x2_storage_t __hip_cvt_bfloat16raw2_to_fp8x2(__hip_bfloat162_raw 
     __host__ __device__ T(float4 f)                                                                \
         : __x((__hip_fp8x4_storage_t)lanelab_fp8::to2<I>(f.x, f.y, true) |                        \
               (__hip_fp8x4_storage_t)lanelab_fp8::to2<I>(f.z, f.w, true) << 16) {}                 \
+    __host__ __device__ T(double4 d) /* each double converted once, as HIP's (no float between) */ \
+        : __x((__hip_fp8x4_storage_t)lanelab_fp8::to1d<I>(d.x, true) |                           \
+              (__hip_fp8x4_storage_t)lanelab_fp8::to1d<I>(d.y, true) << 8 |                       \
+              (__hip_fp8x4_storage_t)lanelab_fp8::to1d<I>(d.z, true) << 16 |                      \
+              (__hip_fp8x4_storage_t)lanelab_fp8::to1d<I>(d.w, true) << 24) {}                    \
     __host__ __device__ T(__half2 lo, __half2 hi)                                                  \
         : T(float4{__low2float(lo), __high2float(lo), __low2float(hi), __high2float(hi)}) {}      \
     __host__ __device__ T(__hip_bfloat162 lo, __hip_bfloat162 hi)                                  \
