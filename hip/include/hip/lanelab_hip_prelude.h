@@ -43,8 +43,16 @@ LL_HIP_FWD1(sqrt) LL_HIP_FWD1(exp) LL_HIP_FWD1(log) LL_HIP_FWD1(log10) LL_HIP_FW
 LL_HIP_FWD1(tan) LL_HIP_FWD1(cosh) LL_HIP_FWD1(sinh) LL_HIP_FWD1(tanh) LL_HIP_FWD1(atan) LL_HIP_FWD1(acos)
 LL_HIP_FWD1(asin) LL_HIP_FWD1(acosh) LL_HIP_FWD1(asinh) LL_HIP_FWD1(atanh) LL_HIP_FWD2(atan2) LL_HIP_FWD2(pow)
 LL_HIP_FWD2(hypot)
+// and what libstdc++'s mixed-type templates (fma(float, float, int), fmax(float, double) ...) call
+// once they have promoted their arguments: without these, the double host function
+#define LL_HIP_FWD3(f)                                                                            \
+  static __device__ inline __attribute__((always_inline)) double f(double, double, double);      \
+  static __device__ inline __attribute__((always_inline)) float f(float, float, float);
+LL_HIP_FWD2(copysign) LL_HIP_FWD2(fdim) LL_HIP_FWD2(fmax) LL_HIP_FWD2(fmin) LL_HIP_FWD2(fmod) LL_HIP_FWD2(nextafter)
+LL_HIP_FWD2(remainder) LL_HIP_FWD3(fma)
 #undef LL_HIP_FWD1
 #undef LL_HIP_FWD2
+#undef LL_HIP_FWD3
 #include <assert.h>
 #include <cmath>
 #include <cstdint>

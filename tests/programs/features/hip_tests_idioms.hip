@@ -26,7 +26,8 @@
 //   coalesced group cut by tiled_partition(group, n).
 // - from deviceLib and math: nanf/nan with their tags, amd_mixed_dot in its seven forms (with and
 //   without saturation), pow(float/double/_Float16, int), fma of three _Float16, and the bit counts
-//   given other types (__clz(short), __clz(float), __clzll(int)), as HIP's signatures convert them.
+//   given other types (__clz(short), __clz(float), __clzll(int)), as HIP's signatures convert them;
+//   <cmath>'s mixed-type calls (fma(float, float, int), std::fmax(float, double) ...).
 // `hip_tests_idioms long N` instead runs one wave through N iterations of a loop (AMD's hip-tests
 // have such kernels: 2^21 iterations of powf in one thread) and prints the launch's result: a
 // program's instruction budget is far above `lanelab run`'s 50 million (LANELAB_BUDGET changes it).
@@ -158,6 +159,14 @@ __global__ void devlib_vocab(const int *in, unsigned *u, int *i32, float *f, dou
   const float fl = (float)in[16];
   i32[4] = __clz(sh), i32[5] = __clz(fl), i32[6] = __clzll(in[16]);
   u[10] = __popc(in[15]);
+}
+
+/* <cmath>'s mixed-type forms (libstdc++'s templates promote to double and call the double function:
+ * HIP's device one) */
+__global__ void mixed_promote(double *o, float f, int i, double d) {
+  o[0] = fma(f, f, 3), o[1] = fma(f, f, (unsigned char)3), o[2] = std::fmax(f, d), o[3] = std::fmin(i, f);
+  o[4] = std::copysign(f, -i), o[5] = std::fdim(f, i), o[6] = std::fmod(d, f), o[7] = std::nextafter(f, d);
+  o[8] = std::remainder(i, f), o[9] = std::hypot(f, i), o[10] = std::atan2(i, d), o[11] = std::pow(f, d);
 }
 
 __global__ void long_loop(float *out, int n) {
@@ -652,6 +661,20 @@ int main(int argc, char **argv) {
     HIP_CHECK(hipFree(du));
     HIP_CHECK(hipFree(df));
     HIP_CHECK(hipFree(dd));
+  }
+  {
+    /* mixed_promote's twelve, each in double from f = 1.5, i = 2, d = 0.25: exact but for
+     * hypot, atan2 and pow (ocml's, within 2 ULP of the host's) */
+    double *dmo, hmo[12];
+    HIP_CHECK(hipMalloc(&dmo, sizeof hmo));
+    mixed_promote<<<1, 1>>>(dmo, 1.5f, 2, 0.25);
+    HIP_CHECK(hipMemcpy(hmo, dmo, sizeof hmo, hipMemcpyDeviceToHost));
+    const double want[12] = {5.25, 5.25, 1.5, 1.5, -1.5, 0.0, 0.25, std::nextafter(1.5, 0.25), 0.5, std::hypot(1.5, 2.0),
+                             std::atan2(2.0, 0.25), std::pow(1.5, 0.25)};
+    for (int k = 0; k < 12; k++)
+      EXPECT(k < 9 ? hmo[k] == want[k] : std::fabs(hmo[k] - want[k]) <= 2 * DBL_EPSILON * std::fabs(want[k]),
+             "mixed-type <cmath> %d: %.17g, want %.17g", k, hmo[k], want[k]);
+    HIP_CHECK(hipFree(dmo));
   }
   std::printf("hip_tests_idioms: ok\n");
   return 0;
