@@ -161,6 +161,12 @@ __global__ void devlib_vocab(const int *in, unsigned *u, int *i32, float *f, dou
   u[10] = __popc(in[15]);
 }
 
+/* __half's assignment set as HIP's (AMD's deviceLib/hipTestNativeHalf.cc asks these of it) */
+static_assert(std::is_assignable<__half, volatile __half_raw &&>::value && std::is_assignable<__half, volatile __half_raw &>::value &&
+                  std::is_assignable<__half, __half_raw>::value && std::is_assignable<__half, int64_t>::value &&
+                  std::is_convertible<__half, volatile __half_raw>::value && std::is_convertible<__half, bool>::value,
+              "__half's assignments and conversions");
+
 /* <cmath>'s mixed-type forms (libstdc++'s templates promote to double and call the double function:
  * HIP's device one) */
 __global__ void mixed_promote(double *o, float f, int i, double d) {
