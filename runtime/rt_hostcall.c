@@ -402,54 +402,51 @@ static uint32_t site_of(rt_hostcall *h, const emu_heap_event *e) {
   return (uint32_t)h->nsite++;
 }
 
-/* initcheck: the bytes [a, a + n) of a new block are unwritten (their bits cleared; atomically, as
- * the observer sets other bits of the same bytes from other workers) */
-static void unwritten(rt_hostcall *h, uint64_t a, uint64_t n) {
+/* bits [a, a + n) of the region's bitmap bm set (on) or cleared: atomically, as the observer reads
+ * and sets other bits of the same bytes from other workers. initcheck's bitmap (bit set: written)
+ * clears a new block's bits; heapcheck's (bit set: inside a live block) sets them at its malloc and
+ * clears them at its free. */
+static void region_bits(const rt_hostcall *h, uint8_t *bm, uint64_t a, uint64_t n, bool on) {
   if (a < h->arena_addr || a - h->arena_addr >= h->arena_size) return;
   uint64_t lo = a - h->arena_addr, hi = n > h->arena_size - lo ? h->arena_size : lo + n;
   for (uint64_t i = lo; i < hi;) {
     if (i % 8 == 0 && hi - i >= 8) {
       const uint64_t e = hi / 8; /* whole bitmap bytes of this block's bytes only */
-      for (uint64_t j = i / 8; j < e; j++) __atomic_store_n(&h->initbits[j], 0, __ATOMIC_RELAXED);
+      for (uint64_t j = i / 8; j < e; j++) __atomic_store_n(&bm[j], on ? 0xff : 0, __ATOMIC_RELAXED);
       i = e * 8;
       continue;
     }
-    __atomic_and_fetch(&h->initbits[i / 8], (uint8_t) ~(1u << (i % 8)), __ATOMIC_RELAXED);
+    if (on) __atomic_or_fetch(&bm[i / 8], (uint8_t)(1u << (i % 8)), __ATOMIC_RELAXED);
+    else __atomic_and_fetch(&bm[i / 8], (uint8_t) ~(1u << (i % 8)), __ATOMIC_RELAXED);
     i++;
   }
 }
 
-/* heapcheck: the bytes [a, a + n) of a block are live (a malloc) or not (its free): their bits set or
- * cleared, atomically, as the observer reads the bitmap from other workers */
-static void live(rt_hostcall *h, uint64_t a, uint64_t n, bool on) {
-  if (a < h->arena_addr || a - h->arena_addr >= h->arena_size) return;
-  uint64_t lo = a - h->arena_addr, hi = n > h->arena_size - lo ? h->arena_size : lo + n;
-  for (uint64_t i = lo; i < hi;) {
-    if (i % 8 == 0 && hi - i >= 8) {
-      const uint64_t e = hi / 8;
-      for (uint64_t j = i / 8; j < e; j++) __atomic_store_n(&h->livebits[j], on ? 0xff : 0, __ATOMIC_RELAXED);
-      i = e * 8;
-      continue;
-    }
-    if (on) __atomic_or_fetch(&h->livebits[i / 8], (uint8_t)(1u << (i % 8)), __ATOMIC_RELAXED);
-    else __atomic_and_fetch(&h->livebits[i / 8], (uint8_t) ~(1u << (i % 8)), __ATOMIC_RELAXED);
-    i++;
-  }
-}
-
-uint8_t *rt_hostcall_heap_livebits(rt_hostcall *h, uint64_t *addr, uint64_t *size, ll_err *err) {
+/* a check's bitmap of the region, made (mapped, then filled by fill) at the first call under the
+ * lock; NULL with err when it cannot be mapped */
+static uint8_t *region_bitmap(rt_hostcall *h, uint8_t **bm, void (*fill)(rt_hostcall *), const char *check, uint64_t *addr,
+                              uint64_t *size, ll_err *err) {
   pthread_mutex_lock(&h->mu);
-  if (!h->livebits && (h->livebits = zmap(h->arena_size / 8)))
-    for (size_t i = 0; i < h->captrk; i++) /* the blocks live before the check began */
-      if (h->trk[i].state == 1) live(h, h->trk[i].addr, h->trk[i].size, true);
+  if (!*bm && (*bm = zmap(h->arena_size / 8))) fill(h);
   pthread_mutex_unlock(&h->mu);
-  if (!h->livebits) {
-    ll_seterr(err, LL_EXIT_ENV, "cannot map heapcheck's %llu MiB bitmap of the device heap (mmap failed)",
+  if (!*bm) {
+    ll_seterr(err, LL_EXIT_ENV, "cannot map %s's %llu MiB bitmap of the device heap (mmap failed)", check,
               (unsigned long long)(h->arena_size >> 23));
     return NULL;
   }
   *addr = h->arena_addr, *size = h->arena_size;
-  return h->livebits;
+  return *bm;
+}
+static void all_written(rt_hostcall *h) { memset(h->initbits, 0xff, h->arena_size / 8); }
+static void live_blocks(rt_hostcall *h) { /* the blocks live before the check began */
+  for (size_t i = 0; i < h->captrk; i++)
+    if (h->trk[i].state == 1) region_bits(h, h->livebits, h->trk[i].addr, h->trk[i].size, true);
+}
+uint8_t *rt_hostcall_heap_livebits(rt_hostcall *h, uint64_t *addr, uint64_t *size, ll_err *err) {
+  return region_bitmap(h, &h->livebits, live_blocks, "heapcheck", addr, size, err);
+}
+uint8_t *rt_hostcall_heap_initbits(rt_hostcall *h, uint64_t *addr, uint64_t *size, ll_err *err) {
+  return region_bitmap(h, &h->initbits, all_written, "initcheck", addr, size, err);
 }
 
 /* what the heap byte at addr belongs to, for a heapcheck finding, as the blocks stand at the launch's
@@ -481,22 +478,6 @@ void rt_hostcall_heap_where(rt_hostcall *h, uint64_t addr, char *buf, size_t n) 
   pthread_mutex_unlock(&h->mu);
 }
 
-uint8_t *rt_hostcall_heap_initbits(rt_hostcall *h, uint64_t *addr, uint64_t *size, ll_err *err) {
-  pthread_mutex_lock(&h->mu);
-  if (!h->initbits) {
-    h->initbits = zmap(h->arena_size / 8);
-    if (h->initbits) memset(h->initbits, 0xff, h->arena_size / 8);
-  }
-  pthread_mutex_unlock(&h->mu);
-  if (!h->initbits) {
-    ll_seterr(err, LL_EXIT_ENV, "cannot map initcheck's %llu MiB bitmap of the device heap (mmap failed)",
-              (unsigned long long)(h->arena_size >> 23));
-    return NULL;
-  }
-  *addr = h->arena_addr, *size = h->arena_size;
-  return h->initbits;
-}
-
 int rt_hostcall_heap(void *user, emu_heap_event *e, char *msg, size_t msgn) {
   rt_hostcall *h = user;
   pthread_mutex_lock(&h->mu);
@@ -510,14 +491,14 @@ int rt_hostcall_heap(void *user, emu_heap_event *e, char *msg, size_t msgn) {
       hc_tracked *t = trk_find(h, a, true);
       if (t->state != 1) h->nlive++;
       t->state = 1, t->size = e->size[l], t->alloc_site = site;
-      if (h->initbits) unwritten(h, a, e->size[l]);
-      if (h->livebits) live(h, a, e->size[l], true);
+      if (h->initbits) region_bits(h, h->initbits, a, e->size[l], false); /* unwritten */
+      if (h->livebits) region_bits(h, h->livebits, a, e->size[l], true);
       continue;
     }
     hc_tracked *t = trk_find(h, a, false);
     if (t && t->state == 1) {
       t->state = 2, t->free_site = site;
-      if (h->livebits) live(h, t->addr, t->size, false);
+      if (h->livebits) region_bits(h, h->livebits, t->addr, t->size, false);
       h->nlive--;
       continue;
     }
