@@ -100,9 +100,6 @@ template <class From, class To> struct lossless {
       same<From, To>::value || (__is_integral(From) && (__is_integral(To) || __is_floating_point(To))) ||
       (__is_floating_point(From) && __is_floating_point(To) && sizeof(From) < sizeof(To));
 };
-template <class T> struct int_bits {
-  static constexpr int value = __is_integral(T) && !same<T, bool>::value ? (int)sizeof(T) * 8 : 0;
-};
 } // namespace lanelab_hip
 
 // ---- work-item ids ------------------------------------------------------------------------------
