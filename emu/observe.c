@@ -589,6 +589,15 @@ bool emu_obs_launch_begin(emu_observer *o, emu_mem *m, const emu_dispatch *d, co
       if (y->func && y->size && !strncmp(y->name, "__ockl_", 7)) o->dl[o->ndl++] = (range64){y->vaddr, y->vaddr + y->size - 1};
     }
     qsort(o->dl, o->ndl, sizeof *o->dl, by_lo);
+    size_t k = 0; /* ranges that overlap (two names of one function) merged: in_devlib's search needs them disjoint */
+    for (size_t i = 0; i < o->ndl; i++) {
+      if (k && o->dl[i].lo <= o->dl[k - 1].hi) {
+        if (o->dl[i].hi > o->dl[k - 1].hi) o->dl[k - 1].hi = o->dl[i].hi;
+      } else {
+        o->dl[k++] = o->dl[i];
+      }
+    }
+    o->ndl = k;
   }
   for (size_t i = 0; i < o->nun; i++) {
     uninit_range *u = &o->un[i];
