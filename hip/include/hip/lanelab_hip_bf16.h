@@ -290,6 +290,13 @@ LL_HD bool operator>=(const __hip_bfloat162 &a, const __hip_bfloat162 &b) { retu
 // ---- loads --------------------------------------------------------------------------------------
 LL_D __hip_bfloat16 __ldg(const __hip_bfloat16 *p) { return *p; }
 LL_D __hip_bfloat162 __ldg(const __hip_bfloat162 *p) { return *p; }
+// unsafeAtomicAdd of a __hip_bfloat162, HIP's (ROCm/clr amd_hip_bf16.h): the hardware's packed bf16
+// atomic add (flat/global_atomic_pk_add_bf16 on gfx942 and gfx950), returning the pair it replaced
+LL_D __hip_bfloat162 unsafeAtomicAdd(__hip_bfloat162 *addr, __hip_bfloat162 value) {
+  typedef short ll_s2 __attribute__((ext_vector_type(2)));
+  const ll_s2 old = __builtin_amdgcn_flat_atomic_fadd_v2bf16((ll_s2 *)addr, __builtin_bit_cast(ll_s2, value));
+  return __builtin_bit_cast(__hip_bfloat162, old);
+}
 
 // ---- math ---------------------------------------------------------------------------------------
 // The float function on the exact float value, rounded once to bfloat16 (see lanelab_hip_fp16.h:

@@ -248,6 +248,11 @@ template <class T> struct wider_float {
                                                        "argument would be rounded silently")));
 
 LL_HD __half2 make_half2(__half x, __half y) { return __half2(x, y); }
+// unsafeAtomicAdd of a __half2, HIP's (ROCm/clr amd_hip_fp16.h): the hardware's packed f16 atomic
+// add (flat/global_atomic_pk_add_f16 on gfx942 and gfx950), returning the pair it replaced
+LL_D __half2 unsafeAtomicAdd(__half2 *addr, __half2 value) {
+  return __half2(__builtin_amdgcn_flat_atomic_fadd_v2f16((__ll_f16x2 *)addr, value.data));
+}
 // amd_mixed_dot of two __half2, HIP's (ROCm/clr amd_hip_fp16.h, through ockl's fdot2): c plus the
 // two products, v_dot2_f32_f16 (its clamp when saturate)
 LL_D float amd_mixed_dot(__half2 a, __half2 b, float c, bool saturate) {

@@ -27,7 +27,8 @@
 // - from deviceLib and math: nanf/nan with their tags, amd_mixed_dot in its seven forms (with and
 //   without saturation), pow(float/double/_Float16, int), fma of three _Float16, and the bit counts
 //   given other types (__clz(short), __clz(float), __clzll(int)), as HIP's signatures convert them;
-//   <cmath>'s mixed-type calls (fma(float, float, int), std::fmax(float, double) ...).
+//   <cmath>'s mixed-type calls (fma(float, float, int), std::fmax(float, double) ...);
+// - unsafeAtomicAdd of __half2 and __hip_bfloat162 (atomics/unsafeAtomicAdd.cc).
 // `hip_tests_idioms long N` instead runs one wave through N iterations of a loop (AMD's hip-tests
 // have such kernels: 2^21 iterations of powf in one thread) and prints the launch's result: a
 // program's instruction budget is far above `lanelab run`'s 50 million (LANELAB_BUDGET changes it).
@@ -159,6 +160,14 @@ __global__ void devlib_vocab(const int *in, unsigned *u, int *i32, float *f, dou
   const float fl = (float)in[16];
   i32[4] = __clz(sh), i32[5] = __clz(fl), i32[6] = __clzll(in[16]);
   u[10] = __popc(in[15]);
+}
+
+/* unsafeAtomicAdd of __half2 and __hip_bfloat162 (the packed f16 / bf16 atomic adds), 64 lanes on one pair */
+__global__ void packed_atomics(__half2 *h, __hip_bfloat162 *b, float *old) {
+  const int t = threadIdx.x;
+  const __half2 o = unsafeAtomicAdd(h, __half2(__half(1.0f), __half(0.5f)));
+  const __hip_bfloat162 p = unsafeAtomicAdd(b, __hip_bfloat162(__hip_bfloat16(2.0f), __hip_bfloat16(-1.0f)));
+  old[2 * t] = __half2float(o.x), old[2 * t + 1] = (float)p.x;
 }
 
 /* __half's assignment set as HIP's (AMD's deviceLib/hipTestNativeHalf.cc asks these of it) */
@@ -681,6 +690,32 @@ int main(int argc, char **argv) {
       EXPECT(k < 9 ? hmo[k] == want[k] : std::fabs(hmo[k] - want[k]) <= 2 * DBL_EPSILON * std::fabs(want[k]),
              "mixed-type <cmath> %d: %.17g, want %.17g", k, hmo[k], want[k]);
     HIP_CHECK(hipFree(dmo));
+  }
+  {
+    /* packed_atomics: the pair ends at 64 x (1, 0.5) and 64 x (2, -1), all exact in both formats; the
+     * old .x values each lane got are 0..63 once each (halves) and 0, 2, .., 126 once each (bf16) */
+    __half2 *dh;
+    __hip_bfloat162 *db;
+    float *dold, hold[128];
+    HIP_CHECK(hipMalloc(&dh, sizeof *dh));
+    HIP_CHECK(hipMalloc(&db, sizeof *db));
+    HIP_CHECK(hipMalloc(&dold, sizeof hold));
+    HIP_CHECK(hipMemset(dh, 0, sizeof *dh));
+    HIP_CHECK(hipMemset(db, 0, sizeof *db));
+    packed_atomics<<<1, 64>>>(dh, db, dold);
+    __half2 hh;
+    __hip_bfloat162 hb;
+    HIP_CHECK(hipMemcpy(&hh, dh, sizeof hh, hipMemcpyDeviceToHost));
+    HIP_CHECK(hipMemcpy(&hb, db, sizeof hb, hipMemcpyDeviceToHost));
+    HIP_CHECK(hipMemcpy(hold, dold, sizeof hold, hipMemcpyDeviceToHost));
+    EXPECT(__half2float(hh.x) == 64.0f && __half2float(hh.y) == 32.0f && (float)hb.x == 128.0f && (float)hb.y == -64.0f,
+           "packed atomic sums (%g, %g) (%g, %g)", __half2float(hh.x), __half2float(hh.y), (float)hb.x, (float)hb.y);
+    unsigned long long seen_h = 0, seen_b = 0;
+    for (int t = 0; t < 64; t++) seen_h |= 1ull << (int)hold[2 * t], seen_b |= 1ull << ((int)hold[2 * t + 1] / 2);
+    EXPECT(seen_h == ~0ull && seen_b == ~0ull, "packed atomics' old values: %#llx %#llx", seen_h, seen_b);
+    HIP_CHECK(hipFree(dh));
+    HIP_CHECK(hipFree(db));
+    HIP_CHECK(hipFree(dold));
   }
   std::printf("hip_tests_idioms: ok\n");
   return 0;
