@@ -17,7 +17,7 @@ static inline float h2f(uint16_t h) { return emu_f16_to_f32(h); }
   {                                                                                                \
     uint16_t lo[3][EMU_LANES], hi[3][EMU_LANES];                                                   \
     uint32_t d[EMU_LANES];                                                                         \
-    for (int j = 0; j < NS; j++) emu_srcpk(w, in, 1 + j, EMU_PK_F16, lo[j], hi[j]);                      \
+    for (int j = 0; j < NS; j++) emu_srcpk(w, in, 1 + j, EMU_PK_F16, lo[j], hi[j]);                \
     L64 {                                                                                          \
       float a = h2f(lo[0][l]), b = NS > 1 ? h2f(lo[1][l]) : 0, c = NS > 2 ? h2f(lo[2][l]) : 0;     \
       uint16_t rl = f2h(in, (expr));                                                               \
@@ -73,7 +73,7 @@ PK_H(v_pk_min_f16, 2, fmin_i(a, b))
   {                                                                                                \
     uint16_t lo[3][EMU_LANES], hi[3][EMU_LANES];                                                   \
     uint32_t d[EMU_LANES];                                                                         \
-    for (int j = 0; j < NS; j++) emu_srcpk(w, in, 1 + j, EMU_PK_INT, lo[j], hi[j]);                     \
+    for (int j = 0; j < NS; j++) emu_srcpk(w, in, 1 + j, EMU_PK_INT, lo[j], hi[j]);                \
     L64 {                                                                                          \
       uint32_t r2[2];                                                                              \
       for (int h = 0; h < 2; h++) {                                                                \

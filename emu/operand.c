@@ -217,9 +217,11 @@ void emu_srcpk(emu_wave *w, const emu_insn *in, int i, int kind, uint16_t *lo, u
   uint16_t nl = (isfloat && (in->neg_lo >> j & 1)) ? 0x8000 : 0;
   uint16_t nh = (isfloat && (in->neg_hi >> j & 1)) ? 0x8000 : 0;
   if (o->kind != EMU_OPK_VGPR && o->kind != EMU_OPK_AGPR && o->kind != EMU_OPK_SGPR) {
-    uint32_t c = (uint32_t)const_val(w, o, 32); /* an integer sign-extended, a literal, a float's f32 */
-    if (o->kind == EMU_OPK_FIMM && kind == EMU_PK_F16) c = (uint32_t)const_val(w, o, 16);
-    if (o->kind == EMU_OPK_FIMM && kind == EMU_PK_BF16) c >>= 16; /* the f32's top half: the bf16 */
+    /* an integer sign-extended, a literal, a float's f32; for f16 halves a float's f16, for bf16
+     * halves the f32's top half (the bf16) */
+    const bool f16 = o->kind == EMU_OPK_FIMM && kind == EMU_PK_F16;
+    uint32_t c = (uint32_t)const_val(w, o, f16 ? 16 : 32);
+    if (o->kind == EMU_OPK_FIMM && kind == EMU_PK_BF16) c >>= 16;
     uint16_t vl = (uint16_t)(sl ? c >> 16 : c), vh = (uint16_t)(sh ? c >> 16 : c);
     for (int l = 0; l < EMU_LANES; l++) lo[l] = vl ^ nl, hi[l] = vh ^ nh;
     return;

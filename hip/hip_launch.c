@@ -264,12 +264,13 @@ hipError_t hip_launch(const char *fn, struct ihipModuleSymbol_t *f, dim3 grid, d
       if (h->kind == EMU_HZ_UNINIT) hip_g.uninit++;
       else if (h->kind == EMU_HZ_HEAP) hip_g.heap_bad++;
       else hip_g.races++;
-      char line[1024], where[1024] = "";
+      char line[1024], where[1024];
       emu_hazard_format(h, line, sizeof line);
-      if (h->kind == EMU_HZ_HEAP && rt_device_heap_where(hip_g.dev, h->addr, where + 2, sizeof where - 2)) where[0] = ';', where[1] = ' ';
-      char *l = ll_fmt("%s: %s kernel %s: %s%s",
+      /* a heapcheck finding names the block the byte belongs to */
+      const bool block = h->kind == EMU_HZ_HEAP && rt_device_heap_where(hip_g.dev, h->addr, where, sizeof where);
+      char *l = ll_fmt("%s: %s kernel %s: %s%s%s",
                        h->kind == EMU_HZ_UNINIT ? "initcheck" : h->kind == EMU_HZ_HEAP ? "heapcheck" : "racecheck",
-                       emu_arch_name(hip_g.arch), kname, line, where);
+                       emu_arch_name(hip_g.arch), kname, line, block ? "; " : "", block ? where : "");
       hip_finding(l);
       free(l);
     }

@@ -39,6 +39,10 @@ __device__ inline unsigned block_size() {
   return (unsigned)__builtin_amdgcn_workgroup_size_x() * __builtin_amdgcn_workgroup_size_y() *
          __builtin_amdgcn_workgroup_size_z();
 }
+// A runtime tile size: a power of two up to 64; another traps (HIP asserts it).
+__device__ inline void tile_size_check(unsigned n) {
+  if (n == 0 || n > 64 || (n & (n - 1)) != 0) __builtin_trap();
+}
 // Lanes of the caller's tile of n (a power of two <= 64) in the wave, as a mask.
 __device__ inline unsigned long long tile_lanes(unsigned n) {
   const unsigned base = __lane_id() & ~(n - 1);
@@ -269,13 +273,13 @@ public:
 };
 // A tile of runtime size n: a power of two up to 64; another size traps (HIP asserts it).
 __device__ inline thread_group tiled_partition(const thread_group &, unsigned n) {
-  if (n == 0 || n > 64 || (n & (n - 1)) != 0) __builtin_trap();
+  internal::tile_size_check(n);
   return tiled_group(n);
 }
 // A coalesced group's tiles (HIP's): its ranks in runs of n, the caller's run as a coalesced group;
 // n a power of two up to 64, else a trap.
 __device__ inline coalesced_group tiled_partition(const coalesced_group &g, unsigned n) {
-  if (n == 0 || n > 64 || (n & (n - 1)) != 0) __builtin_trap();
+  internal::tile_size_check(n);
   const unsigned mine = g.thread_rank() / n;
   unsigned long long out = 0, m = g.mask_;
   for (unsigned k = 0; m; k++, m &= m - 1)

@@ -381,10 +381,10 @@ LL_HIP_REFUSE_NARROW2(__hmin, __half, __half)
 // The pair forms return 1.0 or 0.0 per half (__heq2 ...), or a bool that holds for both halves
 // (__hbeq2 ...). Host and device, as in ROCm 6's amd_hip_fp16.h (its relations are
 // __HOST_DEVICE__; AMD's hip-tests compare __half2 results with __hbeq2 on the host).
-#define LL_HIP_HCMP(name, op)                                                                     \
+#define LL_HIP_HCMP(name, op)                                                                      \
   LL_HD bool __h##name(__half a, __half b) { return __half2float(a) op __half2float(b); }          \
   LL_HD bool __h##name##u(__half a, __half b) {                                                    \
-    const float x = __half2float(a), y = __half2float(b);                                         \
+    const float x = __half2float(a), y = __half2float(b);                                          \
     return x != x || y != y || x op y;                                                             \
   }                                                                                                \
   LL_HD __half2 __h##name##2(__half2 a, __half2 b) {                                               \

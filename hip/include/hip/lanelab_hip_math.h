@@ -582,10 +582,10 @@ LL_HIP_FN float powif(float x, int n) { return LL_HIP_DEVLIB(powi, pown, f32)(x,
 LL_HIP_FN double powi(double x, int n) { return LL_HIP_DEVLIB(powi, pown, f64)(x, n); }
 // <cmath>'s pow with an int exponent, as clang's HIP cmath wrapper gives it: pown, in the base's
 // format (_Float16 too, and fma of three _Float16: the half-precision fma)
-LL_HIP_OCML_DECL(powh, pown, f16, _Float16, _Float16, int)
+LL_HIP_OCML_DECL(pow, pown, f16, _Float16, _Float16, int)
 LL_HIP_FN float pow(float x, int n) { return powif(x, n); }
 LL_HIP_FN double pow(double x, int n) { return powi(x, n); }
-LL_HIP_FN _Float16 pow(_Float16 x, int n) { return LL_HIP_DEVLIB(powh, pown, f16)(x, n); }
+LL_HIP_FN _Float16 pow(_Float16 x, int n) { return LL_HIP_DEVLIB(pow, pown, f16)(x, n); }
 LL_HIP_FN _Float16 fma(_Float16 a, _Float16 b, _Float16 c) { return __builtin_fmaf16(a, b, c); }
 LL_HIP_M1(cyl_bessel_i0, i0) LL_HIP_M1(cyl_bessel_i1, i1)
 // The Euclidean norm of dim elements and its reciprocal, HIP's definitions: the squares summed in
@@ -593,15 +593,17 @@ LL_HIP_M1(cyl_bessel_i0, i0) LL_HIP_M1(cyl_bessel_i1, i1)
 // square root, or ocml's reciprocal square root
 LL_HIP_OCML_DECL(rnorm, rsqrt, f32, float, float)
 LL_HIP_OCML_DECL(rnorm, rsqrt, f64, double, double)
-template <typename T> LL_HIP_FN T ll_hip_sumsq(int dim, const T *a) {
+namespace lanelab_hip {
+template <typename T> __device__ inline T sumsq(int dim, const T *a) {
   T r = 0;
   for (; dim != 0; dim--, a++) r += a[0] * a[0];
   return r;
 }
-LL_HIP_FN float normf(int dim, const float *a) { return __builtin_sqrtf(ll_hip_sumsq(dim, a)); }
-LL_HIP_FN double norm(int dim, const double *a) { return __builtin_sqrt(ll_hip_sumsq(dim, a)); }
-LL_HIP_FN float rnormf(int dim, const float *a) { return LL_HIP_DEVLIB(rnorm, rsqrt, f32)(ll_hip_sumsq(dim, a)); }
-LL_HIP_FN double rnorm(int dim, const double *a) { return LL_HIP_DEVLIB(rnorm, rsqrt, f64)(ll_hip_sumsq(dim, a)); }
+} // namespace lanelab_hip
+LL_HIP_FN float normf(int dim, const float *a) { return __builtin_sqrtf(lanelab_hip::sumsq(dim, a)); }
+LL_HIP_FN double norm(int dim, const double *a) { return __builtin_sqrt(lanelab_hip::sumsq(dim, a)); }
+LL_HIP_FN float rnormf(int dim, const float *a) { return LL_HIP_DEVLIB(rnorm, rsqrt, f32)(lanelab_hip::sumsq(dim, a)); }
+LL_HIP_FN double rnorm(int dim, const double *a) { return LL_HIP_DEVLIB(rnorm, rsqrt, f64)(lanelab_hip::sumsq(dim, a)); }
 // Bessel functions of integer order n, HIP's definitions: ocml's orders 0 and 1, then the upward
 // recurrence F(k + 1) = 2k / x * F(k) - F(k - 1) to order n (n < 0 gives order 1, as HIP's loop)
 #define LL_HIP_BESSEL_N(name, T, f0, f1)                                                           \
