@@ -5,8 +5,8 @@
  * operations under an EXEC mask (ds_bpermute/permute/swizzle, gfx9 DPP, permlane swaps), the
  * swizzled shared-memory layouts, the software fragment transpose (load_fragment +
  * transpose_mma_tile) built from those primitives, the seed solver, a lane-map diff, and the
- * expected values of the lane-dump micro-kernels (shared conventions: /tmp/microabi.txt, copied
- * in the comments below).
+ * expected values of the lane-dump micro-kernels (their conventions: kernels/include/lanelab_micro.h,
+ * copied in the comments below).
  *
  * Depends on libc and util/ (ll_err) only. Facts come from docs/isa.md; each function's
  * comment in the .c files names the ISA section or public source.

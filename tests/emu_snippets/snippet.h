@@ -242,8 +242,8 @@ SN_UNUSED static uint32_t sn_rand(uint32_t *st)
 }
 
 /* ---- micro-kernel launches (integration) --------------------------------------------------------
- * Runs build/<arch>/kernels/NAME.co, kernel NAME, with the micro-kernel ABI (/tmp/microabi.txt in
- * the team notes; each kernel's header comment): NAME(uint32_t *out, const uint32_t *image), grid 1,
+ * Runs build/<arch>/kernels/NAME.co, kernel NAME, with the micro-kernel ABI (kernels/include/
+ * lanelab_micro.h; each kernel's header comment): NAME(uint32_t *out, const uint32_t *image), grid 1,
  * block 64. Kernargs are filled from the metadata: the two global_buffer pointers, the hidden
  * block-count/group-size/grid-dims values of a 1 x 64 launch, everything else 0. Returns
  * emu_launch's status; *f holds the fault. The .co must exist: `make kernels` builds it. */
