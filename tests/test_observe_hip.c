@@ -179,6 +179,10 @@ static const corpus_case corpus[] = {
     /* math_ulp (test_hip's accuracy kernels): ulp_NAME(x, y, z, out), one workgroup of 256 lanes;
      * 2048-byte buffers fit both the f32 and the f64 ones */
     {"math_ulp", NULL, {1, 1, 1}, {256, 1, 1}, 0, "in:b:2048 in:b:2048 in:b:2048 out:2048", {0}},
+    /* test_hip's HIP names against the device library: 42 words per float input, 89 halves per
+     * 16-bit pattern (the pattern is the global index) */
+    {"math_hip_defs", "math_defs_f", {4, 1, 1}, {64, 1, 1}, 0, "in:f:256 out:43008", {0}},
+    {"math_hip_defs", "math_defs_h", {4, 1, 1}, {64, 1, 1}, 0, "out:45568", {0}},
     /* per-thread arrays in private memory (never observed: no finding can come from them) */
     {"private_array", "private_array", {4, 1, 1}, {64, 1, 1}, 0, "in:f:40 in:u:1024 out:1024 i32:256", {0}},
 };

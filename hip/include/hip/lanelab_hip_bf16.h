@@ -314,8 +314,13 @@ LL_D __hip_bfloat162 unsafeAtomicAdd(__hip_bfloat162 *addr, __hip_bfloat162 valu
   }                                                                                                \
   LL_D __hip_bfloat162 h2##suffix(__hip_bfloat162 b) { return __hip_bfloat162(h##suffix(b.x), h##suffix(b.y)); }
 LL_HIP_BMATH2(sqrt, __builtin_sqrtf(x))
+#ifdef LANELAB_HIP_OCML // as ROCm's amd_hip_bf16.h: __ocml_rsqrt_f32 of the float, 1.0f / x in float
+LL_HIP_BMATH2(rsqrt, rsqrtf(x))
+LL_HIP_BMATH2(rcp, 1.0f / x)
+#else
 LL_HIP_BMATH2(rsqrt, (float)(1.0 / __builtin_sqrt((double)x)))
 LL_HIP_BMATH2(rcp, (float)(1.0 / (double)x))
+#endif
 LL_HIP_BMATH2(exp, expf(x))
 LL_HIP_BMATH2(exp2, exp2f(x))
 LL_HIP_BMATH2(exp10, exp10f(x))

@@ -449,7 +449,42 @@ LL_D __half2 __shfl_xor(__half2 v, int m, int width = warpSize) {
 }
 
 // ---- math ---------------------------------------------------------------------------------------
-// Each is the float function of the subset on the exact float value of the argument, rounded
+#ifdef LANELAB_HIP_OCML
+// With ROCm's device library linked, as ROCm's amd_hip_fp16.h defines them (ROCm/clr): each h* is
+// ocml's binary16 function (__ocml_sqrt_f16 ...) and each h2* its two-lane form (__ocml_sqrt_2f16
+// ...); hrcp and h2rcp are 1 / x in _Float16 arithmetic. So the instructions are a ROCm build's.
+#define LL_HIP_HOCML(sfx)                                                                         \
+  extern "C" __device__ __attribute__((const)) _Float16 __ocml_##sfx##_f16(_Float16);             \
+  extern "C" __device__ __attribute__((const)) __ll_f16x2 __ocml_##sfx##_2f16(__ll_f16x2);        \
+  LL_D __half h##sfx(__half h) { return lanelab_hip::hmk(__ocml_##sfx##_f16(lanelab_hip::hv(h))); } \
+  LL_D __half2 h2##sfx(__half2 h) { return __half2(__ocml_##sfx##_2f16(h.data)); }
+LL_HIP_HOCML(sqrt)
+LL_HIP_HOCML(rsqrt)
+LL_HIP_HOCML(exp)
+LL_HIP_HOCML(exp2)
+LL_HIP_HOCML(exp10)
+LL_HIP_HOCML(log)
+LL_HIP_HOCML(log2)
+LL_HIP_HOCML(log10)
+LL_HIP_HOCML(cos)
+LL_HIP_HOCML(ceil)
+LL_HIP_HOCML(floor)
+LL_HIP_HOCML(trunc)
+LL_HIP_HOCML(rint)
+#undef LL_HIP_HOCML
+// hsin and h2sin are lanelab's (sinf of the exact float value, rounded once to binary16): Debian's
+// ocml.bc (rocm-device-libs 5.2.3) returns NaN from __ocml_sin_f16 for every finite input. Its
+// source (ROCm-Device-Libs ocml/src/sinH.cl) selects the NaN when x is a NaN or an infinity
+// (class mask 0x207); the shipped bitcode tests |x| against the complementary mask 0x1f8, the
+// finite classes, and keeps the select, so a finite x gets the NaN (llvm-dis of ocml.bc; no other
+// ocml function has that pattern). A ROCm install's ocml need not share the fault, so its hsin
+// is not this one: docs/hip-subset.md.
+LL_D __half hsin(__half h) { return lanelab_hip::hmk((_Float16)sinf(__half2float(h))); }
+LL_D __half2 h2sin(__half2 h) { return __half2(hsin(h.x), hsin(h.y)); }
+LL_D __half hrcp(__half h) { return lanelab_hip::hmk((_Float16)1.0f / lanelab_hip::hv(h)); }
+LL_D __half2 h2rcp(__half2 h) { return __half2(__ll_f16x2{(_Float16)1.0f, (_Float16)1.0f} / h.data); }
+#else
+// Without the device library, each is the float function of the subset on the exact float value of the argument, rounded
 // once to binary16 (hsqrt = sqrtf ...; hrcp = 1/x and hrsqrt = 1/sqrtf(x) computed in double).
 // The float functions are within 1 float ULP (docs/hip-subset.md), 2^-13 of a binary16 ULP, so
 // the result is the correctly rounded binary16 except when the exact value lies within that of a
@@ -493,6 +528,7 @@ LL_HIP_H2MATH(floor)
 LL_HIP_H2MATH(trunc)
 LL_HIP_H2MATH(rint)
 #undef LL_HIP_H2MATH
+#endif
 
 #undef LL_HD
 #undef LL_D

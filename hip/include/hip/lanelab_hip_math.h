@@ -1,8 +1,11 @@
 // hip/lanelab_hip_math.h — the math functions of lanelab's HIP subset (included by
-// hip/hip_runtime.h). Each is either a clang builtin whose AMDGPU lowering LLVM expands inline
-// (sqrt, exp, exp2, log, log2 in float; sqrt, fma, min/max, rounding in both) or a polynomial
+// hip/hip_runtime.h). With ROCm's device library linked (LANELAB_HIP_OCML, every compile where
+// Debian's rocm-device-libs is installed) each function is HIP's definition: the ocml function or
+// clang builtin that clang's __clang_hip_math.h calls for it. Without the library, the functions
+// HIP takes from ocml are either refused by name or, for the common ones (sinf, powf, exp(double),
+// ...), computed here: a clang builtin whose AMDGPU lowering LLVM expands inline or a polynomial
 // written here. Measured accuracy (ULP against the correctly rounded value, on lanelab's emulator)
-// is in docs/hip-subset.md and README.md; tests/test_hip.c measures it.
+// is in docs/hip-subset.md; tests/test_hip.c measures it and checks the names against ocml's.
 //
 // Argument rule: as in HIP, a float function is a plain function of float (an integer, a double or
 // a __half converts as C++ converts it); the double forms take a double.
@@ -225,12 +228,18 @@ __device__ __forceinline__ double trig_reduce(float x, int *quadrant) {
 #define LL_HIP_F2(fn, ...) LL_HIP_FN float fn(float x, float y) { __VA_ARGS__ }
 
 LL_HIP_F1(sqrtf, return __builtin_sqrtf(x);)
+#ifndef LANELAB_HIP_OCML
 LL_HIP_F1(rsqrtf, return 1.0f / __builtin_sqrtf(x);)
+#endif
 LL_HIP_F1(fabsf, return __builtin_fabsf(x);)
 LL_HIP_F1(expf, return __builtin_expf(x);)
 LL_HIP_F1(exp2f, return __builtin_exp2f(x);)
 LL_HIP_F1(logf, return __builtin_logf(x);)
+#ifdef __CLANG_GPU_APPROX_TRANSCENDENTALS__ // HIP's __log2f under -ffast-math, one v_log_f32
+LL_HIP_F1(log2f, return __builtin_amdgcn_logf(x);)
+#else
 LL_HIP_F1(log2f, return __builtin_log2f(x);)
+#endif
 LL_HIP_F1(floorf, return __builtin_floorf(x);)
 LL_HIP_F1(ceilf, return __builtin_ceilf(x);)
 LL_HIP_F1(truncf, return __builtin_truncf(x);)
@@ -251,6 +260,7 @@ LL_HIP_F2(fdividef, return x / y;)
 LL_HIP_F2(copysignf, return __builtin_copysignf(x, y);)
 LL_HIP_FN float fmaf(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
 
+#ifndef LANELAB_HIP_OCML // lanelab's own, for a compile without ROCm's device library
 LL_HIP_F1(sinf, {
   if (__builtin_isinf(x) || x != x) return x - x;
   int q;
@@ -366,6 +376,52 @@ LL_HIP_F1(exp10f, {
   if (x != x) return x;
   return (float)lanelab_hip::exp2_d((double)x * 3.32192809488736234787);
 })
+#endif
+#ifdef LANELAB_HIP_OCML
+// With ROCm's device library linked, the functions above that lanelab computes itself without it
+// are HIP's: each calls what clang's __clang_hip_math.h (clang 22, the header ROCm's HIP compiles
+// with) calls for it, so a program's device code is the instructions a ROCm build runs, to the
+// bit. sinf, cosf, logf and log2f take the hardware forms when clang approximates
+// transcendentals (-ffast-math, -fgpu-approx-transcendentals), as there.
+extern "C" __device__ __attribute__((const)) float __ocml_sin_f32(float);
+extern "C" __device__ __attribute__((const)) float __ocml_cos_f32(float);
+extern "C" __device__ __attribute__((const)) float __ocml_tan_f32(float);
+extern "C" __device__ __attribute__((const)) float __ocml_tanh_f32(float);
+extern "C" __device__ __attribute__((const)) float __ocml_erf_f32(float);
+extern "C" __device__ __attribute__((const)) float __ocml_pow_f32(float, float);
+extern "C" __device__ __attribute__((const)) float __ocml_expm1_f32(float);
+extern "C" __device__ __attribute__((const)) float __ocml_log1p_f32(float);
+extern "C" __device__ __attribute__((const)) float __ocml_rsqrt_f32(float);
+extern "C" __device__ __attribute__((const)) double __ocml_rsqrt_f64(double);
+extern "C" __device__ __attribute__((const)) double __ocml_exp_f64(double);
+extern "C" __device__ __attribute__((const)) double __ocml_exp2_f64(double);
+extern "C" __device__ __attribute__((const)) double __ocml_log_f64(double);
+extern "C" __device__ __attribute__((const)) double __ocml_log2_f64(double);
+extern "C" __device__ float __ocml_sincos_f32(float, __attribute__((opencl_private)) float *);
+#ifdef __CLANG_GPU_APPROX_TRANSCENDENTALS__
+LL_HIP_FN float __sinf(float x);
+LL_HIP_FN float __cosf(float x);
+LL_HIP_FN float sinf(float x) { return __sinf(x); }
+LL_HIP_FN float cosf(float x) { return __cosf(x); }
+#else
+LL_HIP_FN float sinf(float x) { return __ocml_sin_f32(x); }
+LL_HIP_FN float cosf(float x) { return __ocml_cos_f32(x); }
+#endif
+LL_HIP_FN float tanf(float x) { return __ocml_tan_f32(x); }
+LL_HIP_FN float tanhf(float x) { return __ocml_tanh_f32(x); }
+LL_HIP_FN float erff(float x) { return __ocml_erf_f32(x); }
+LL_HIP_FN float powf(float x, float y) { return __ocml_pow_f32(x, y); }
+LL_HIP_FN float expm1f(float x) { return __ocml_expm1_f32(x); }
+LL_HIP_FN float log1pf(float x) { return __ocml_log1p_f32(x); }
+LL_HIP_FN float log10f(float x) { return __builtin_log10f(x); }
+LL_HIP_FN float exp10f(float x) { return __builtin_exp10f(x); }
+LL_HIP_FN float rsqrtf(float x) { return __ocml_rsqrt_f32(x); }
+LL_HIP_FN void sincosf(float x, float *s, float *c) {
+  float t;
+  *s = __ocml_sincos_f32(x, (__attribute__((opencl_private)) float *)&t);
+  *c = t;
+}
+#endif
 // frexp and ldexp are exact: clang's builtins (v_frexp_*_f32, v_ldexp_f32 on the device).
 LL_HIP_FN float frexpf(float x, int *e) { return __builtin_frexpf(x, e); }
 LL_HIP_FN float ldexpf(float x, int e) { return __builtin_ldexpf(x, e); }
@@ -376,11 +432,13 @@ LL_HIP_FN float ldexp(float x, int e) { return __builtin_ldexpf(x, e); }
 #undef LL_HIP_F1
 #undef LL_HIP_F2
 
+#ifndef LANELAB_HIP_OCML
 // sincosf: sinf and cosf of x (each rounded once), as two calls.
 LL_HIP_FN void sincosf(float x, float *s, float *c) {
   *s = sinf(x);
   *c = cosf(x);
 }
+#endif
 
 // ---- double functions -----------------------------------------------------------------------------
 // Each takes a double (a float or integer argument converts exactly, except integers beyond 2^53);
@@ -392,12 +450,22 @@ LL_HIP_FN void sincosf(float x, float *s, float *c) {
   LL_HIP_FN double fn(double x, double y) { body }                                                \
   LL_HIP_FN float fn(float x, float y) { return ffn(x, y); }
 LL_HIP_D1(sqrt, sqrtf, return __builtin_sqrt(x);)
+#ifndef LANELAB_HIP_OCML
 LL_HIP_D1(rsqrt, rsqrtf, return 1.0 / __builtin_sqrt(x);)
+#endif
 LL_HIP_D1(fabs, fabsf, return __builtin_fabs(x);)
+#ifndef LANELAB_HIP_OCML
 LL_HIP_D1(exp, expf, return lanelab_hip::exp_d(x);)
+#endif
+#ifndef LANELAB_HIP_OCML
 LL_HIP_D1(exp2, exp2f, return lanelab_hip::exp2_d(x);)
+#endif
+#ifndef LANELAB_HIP_OCML
 LL_HIP_D1(log, logf, return lanelab_hip::log_d(x);)
+#endif
+#ifndef LANELAB_HIP_OCML
 LL_HIP_D1(log2, log2f, return lanelab_hip::log2_d(x);)
+#endif
 LL_HIP_D1(floor, floorf, return __builtin_floor(x);)
 LL_HIP_D1(ceil, ceilf, return __builtin_ceil(x);)
 LL_HIP_D1(trunc, truncf, return __builtin_trunc(x);)
@@ -406,6 +474,13 @@ LL_HIP_D1(round, roundf, return __builtin_round(x);)
 LL_HIP_D2(fmax, fmaxf, return __builtin_fmax(x, y);)
 LL_HIP_D2(fmin, fminf, return __builtin_fmin(x, y);)
 LL_HIP_D2(copysign, copysignf, return __builtin_copysign(x, y);)
+#ifdef LANELAB_HIP_OCML
+LL_HIP_D1(rsqrt, rsqrtf, return __ocml_rsqrt_f64(x);)
+LL_HIP_D1(exp, expf, return __ocml_exp_f64(x);)
+LL_HIP_D1(exp2, exp2f, return __ocml_exp2_f64(x);)
+LL_HIP_D1(log, logf, return __ocml_log_f64(x);)
+LL_HIP_D1(log2, log2f, return __ocml_log2_f64(x);)
+#endif
 // The double-named float overloads C++ gives <cmath>'s functions whose float form the subset has
 // and whose double form it does not (sin(float) is sinf ...); the double forms are refused
 // below (docs/hip-subset.md).
