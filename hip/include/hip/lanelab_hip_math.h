@@ -383,20 +383,12 @@ LL_HIP_F1(exp10f, {
 // with) calls for it, so a program's device code is the instructions a ROCm build runs, to the
 // bit. sinf, cosf, logf and log2f take the hardware forms when clang approximates
 // transcendentals (-ffast-math, -fgpu-approx-transcendentals), as there.
-extern "C" __device__ __attribute__((const)) float __ocml_sin_f32(float);
-extern "C" __device__ __attribute__((const)) float __ocml_cos_f32(float);
-extern "C" __device__ __attribute__((const)) float __ocml_tan_f32(float);
-extern "C" __device__ __attribute__((const)) float __ocml_tanh_f32(float);
-extern "C" __device__ __attribute__((const)) float __ocml_erf_f32(float);
+// fn(float) as ocml's o (its f32 form), and ocml's f64 form of o declared
+#define LL_HIP_OF(fn, o)                                                                          \
+  extern "C" __device__ __attribute__((const)) float __ocml_##o##_f32(float);                     \
+  LL_HIP_FN float fn(float x) { return __ocml_##o##_f32(x); }
+#define LL_HIP_OD(o) extern "C" __device__ __attribute__((const)) double __ocml_##o##_f64(double);
 extern "C" __device__ __attribute__((const)) float __ocml_pow_f32(float, float);
-extern "C" __device__ __attribute__((const)) float __ocml_expm1_f32(float);
-extern "C" __device__ __attribute__((const)) float __ocml_log1p_f32(float);
-extern "C" __device__ __attribute__((const)) float __ocml_rsqrt_f32(float);
-extern "C" __device__ __attribute__((const)) double __ocml_rsqrt_f64(double);
-extern "C" __device__ __attribute__((const)) double __ocml_exp_f64(double);
-extern "C" __device__ __attribute__((const)) double __ocml_exp2_f64(double);
-extern "C" __device__ __attribute__((const)) double __ocml_log_f64(double);
-extern "C" __device__ __attribute__((const)) double __ocml_log2_f64(double);
 extern "C" __device__ float __ocml_sincos_f32(float, __attribute__((opencl_private)) float *);
 #ifdef __CLANG_GPU_APPROX_TRANSCENDENTALS__
 LL_HIP_FN float __sinf(float x);
@@ -404,18 +396,16 @@ LL_HIP_FN float __cosf(float x);
 LL_HIP_FN float sinf(float x) { return __sinf(x); }
 LL_HIP_FN float cosf(float x) { return __cosf(x); }
 #else
-LL_HIP_FN float sinf(float x) { return __ocml_sin_f32(x); }
-LL_HIP_FN float cosf(float x) { return __ocml_cos_f32(x); }
+LL_HIP_OF(sinf, sin) LL_HIP_OF(cosf, cos)
 #endif
-LL_HIP_FN float tanf(float x) { return __ocml_tan_f32(x); }
-LL_HIP_FN float tanhf(float x) { return __ocml_tanh_f32(x); }
-LL_HIP_FN float erff(float x) { return __ocml_erf_f32(x); }
+LL_HIP_OF(tanf, tan) LL_HIP_OF(tanhf, tanh) LL_HIP_OF(erff, erf) LL_HIP_OF(expm1f, expm1) LL_HIP_OF(log1pf, log1p)
+LL_HIP_OF(rsqrtf, rsqrt)
+LL_HIP_OD(rsqrt) LL_HIP_OD(exp) LL_HIP_OD(exp2) LL_HIP_OD(log) LL_HIP_OD(log2)
+#undef LL_HIP_OF
+#undef LL_HIP_OD
 LL_HIP_FN float powf(float x, float y) { return __ocml_pow_f32(x, y); }
-LL_HIP_FN float expm1f(float x) { return __ocml_expm1_f32(x); }
-LL_HIP_FN float log1pf(float x) { return __ocml_log1p_f32(x); }
 LL_HIP_FN float log10f(float x) { return __builtin_log10f(x); }
 LL_HIP_FN float exp10f(float x) { return __builtin_exp10f(x); }
-LL_HIP_FN float rsqrtf(float x) { return __ocml_rsqrt_f32(x); }
 LL_HIP_FN void sincosf(float x, float *s, float *c) {
   float t;
   *s = __ocml_sincos_f32(x, (__attribute__((opencl_private)) float *)&t);
