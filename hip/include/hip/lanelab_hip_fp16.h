@@ -477,16 +477,16 @@ LL_HIP_HOCML(rint)
 // source (ROCm-Device-Libs ocml/src/sinH.cl) selects the NaN when x is a NaN or an infinity
 // (class mask 0x207); the shipped bitcode tests |x| against the complementary mask 0x1f8, the
 // finite classes, and keeps the select, so a finite x gets the NaN (llvm-dis of ocml.bc; no other
-// ocml function has that pattern). A ROCm install's ocml need not share the fault, so its hsin
-// is not this one: docs/hip-subset.md.
+// ocml function has that pattern). A ROCm install's own ocml need not share the fault, so lanelab
+// does not reproduce it (docs/hip-subset.md).
 LL_D __half hsin(__half h) { return lanelab_hip::hmk((_Float16)sinf(__half2float(h))); }
 LL_D __half2 h2sin(__half2 h) { return __half2(hsin(h.x), hsin(h.y)); }
 LL_D __half hrcp(__half h) { return lanelab_hip::hmk((_Float16)1.0f / lanelab_hip::hv(h)); }
 LL_D __half2 h2rcp(__half2 h) { return __half2(__ll_f16x2{(_Float16)1.0f, (_Float16)1.0f} / h.data); }
 #else
-// Without the device library, each is the float function of the subset on the exact float value of the argument, rounded
-// once to binary16 (hsqrt = sqrtf ...; hrcp = 1/x and hrsqrt = 1/sqrtf(x) computed in double).
-// The float functions are within 1 float ULP (docs/hip-subset.md), 2^-13 of a binary16 ULP, so
+// Without the device library, each is the float function of the subset on the exact float value
+// of the argument, rounded once to binary16 (hsqrt = sqrtf ...; hrcp = 1/x and hrsqrt =
+// 1/sqrtf(x) computed in double). The float functions are within 1 float ULP (docs/hip-subset.md), 2^-13 of a binary16 ULP, so
 // the result is the correctly rounded binary16 except when the exact value lies within that of a
 // halfway point; tests/test_hip.c measures the bound.
 #define LL_HIP_HMATH(name, expr)                                                                  \
