@@ -228,9 +228,6 @@ __device__ __forceinline__ double trig_reduce(float x, int *quadrant) {
 #define LL_HIP_F2(fn, ...) LL_HIP_FN float fn(float x, float y) { __VA_ARGS__ }
 
 LL_HIP_F1(sqrtf, return __builtin_sqrtf(x);)
-#ifndef LANELAB_HIP_OCML
-LL_HIP_F1(rsqrtf, return 1.0f / __builtin_sqrtf(x);)
-#endif
 LL_HIP_F1(fabsf, return __builtin_fabsf(x);)
 LL_HIP_F1(expf, return __builtin_expf(x);)
 LL_HIP_F1(exp2f, return __builtin_exp2f(x);)
@@ -261,6 +258,7 @@ LL_HIP_F2(copysignf, return __builtin_copysignf(x, y);)
 LL_HIP_FN float fmaf(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
 
 #ifndef LANELAB_HIP_OCML // lanelab's own, for a compile without ROCm's device library
+LL_HIP_F1(rsqrtf, return 1.0f / __builtin_sqrtf(x);)
 LL_HIP_F1(sinf, {
   if (__builtin_isinf(x) || x != x) return x - x;
   int q;
@@ -376,8 +374,12 @@ LL_HIP_F1(exp10f, {
   if (x != x) return x;
   return (float)lanelab_hip::exp2_d((double)x * 3.32192809488736234787);
 })
-#endif
-#ifdef LANELAB_HIP_OCML
+// sincosf: sinf and cosf of x (each rounded once), as two calls.
+LL_HIP_FN void sincosf(float x, float *s, float *c) {
+  *s = sinf(x);
+  *c = cosf(x);
+}
+#else
 // With ROCm's device library linked, the functions above that lanelab computes itself without it
 // are HIP's: each calls what clang's __clang_hip_math.h (clang 22, the header ROCm's HIP compiles
 // with) calls for it, so a program's device code is the instructions a ROCm build runs, to the
@@ -422,13 +424,6 @@ LL_HIP_FN float ldexp(float x, int e) { return __builtin_ldexpf(x, e); }
 #undef LL_HIP_F1
 #undef LL_HIP_F2
 
-#ifndef LANELAB_HIP_OCML
-// sincosf: sinf and cosf of x (each rounded once), as two calls.
-LL_HIP_FN void sincosf(float x, float *s, float *c) {
-  *s = sinf(x);
-  *c = cosf(x);
-}
-#endif
 
 // ---- double functions -----------------------------------------------------------------------------
 // Each takes a double (a float or integer argument converts exactly, except integers beyond 2^53);
@@ -440,20 +435,18 @@ LL_HIP_FN void sincosf(float x, float *s, float *c) {
   LL_HIP_FN double fn(double x, double y) { body }                                                \
   LL_HIP_FN float fn(float x, float y) { return ffn(x, y); }
 LL_HIP_D1(sqrt, sqrtf, return __builtin_sqrt(x);)
-#ifndef LANELAB_HIP_OCML
-LL_HIP_D1(rsqrt, rsqrtf, return 1.0 / __builtin_sqrt(x);)
-#endif
 LL_HIP_D1(fabs, fabsf, return __builtin_fabs(x);)
-#ifndef LANELAB_HIP_OCML
+#ifdef LANELAB_HIP_OCML // HIP's: ocml's double functions (declared with the float ones above)
+LL_HIP_D1(rsqrt, rsqrtf, return __ocml_rsqrt_f64(x);)
+LL_HIP_D1(exp, expf, return __ocml_exp_f64(x);)
+LL_HIP_D1(exp2, exp2f, return __ocml_exp2_f64(x);)
+LL_HIP_D1(log, logf, return __ocml_log_f64(x);)
+LL_HIP_D1(log2, log2f, return __ocml_log2_f64(x);)
+#else
+LL_HIP_D1(rsqrt, rsqrtf, return 1.0 / __builtin_sqrt(x);)
 LL_HIP_D1(exp, expf, return lanelab_hip::exp_d(x);)
-#endif
-#ifndef LANELAB_HIP_OCML
 LL_HIP_D1(exp2, exp2f, return lanelab_hip::exp2_d(x);)
-#endif
-#ifndef LANELAB_HIP_OCML
 LL_HIP_D1(log, logf, return lanelab_hip::log_d(x);)
-#endif
-#ifndef LANELAB_HIP_OCML
 LL_HIP_D1(log2, log2f, return lanelab_hip::log2_d(x);)
 #endif
 LL_HIP_D1(floor, floorf, return __builtin_floor(x);)
@@ -464,13 +457,6 @@ LL_HIP_D1(round, roundf, return __builtin_round(x);)
 LL_HIP_D2(fmax, fmaxf, return __builtin_fmax(x, y);)
 LL_HIP_D2(fmin, fminf, return __builtin_fmin(x, y);)
 LL_HIP_D2(copysign, copysignf, return __builtin_copysign(x, y);)
-#ifdef LANELAB_HIP_OCML
-LL_HIP_D1(rsqrt, rsqrtf, return __ocml_rsqrt_f64(x);)
-LL_HIP_D1(exp, expf, return __ocml_exp_f64(x);)
-LL_HIP_D1(exp2, exp2f, return __ocml_exp2_f64(x);)
-LL_HIP_D1(log, logf, return __ocml_log_f64(x);)
-LL_HIP_D1(log2, log2f, return __ocml_log2_f64(x);)
-#endif
 // The double-named float overloads C++ gives <cmath>'s functions whose float form the subset has
 // and whose double form it does not (sin(float) is sinf ...); the double forms are refused
 // below (docs/hip-subset.md).
