@@ -2202,6 +2202,67 @@ static const uint32_t fnan_vals[] = {0x7fc00000u, 0xffc00001u, 0x7fc12345u, 0xff
                                      0x4f000000u, 0xcf000000u, 0x4effffffu, 0xcf000001u, 0x3f000000u,
                                      0x3fc00000u, 0x40200000u, 0xbf000000u, 0x4affffffu, 0x4b000000u,
                                      0xbe800000u, 0x4f800000u, 0x4f7fffffu, 0x3f7fffffu};
+
+/* v_cvt_pk_f16_f32 and v_cvt_pk_bf16_f32 (gfx950) over NaNs of both kinds and signs, infinities,
+ * zeros, subnormals, rounding ties and the overflow edges, then random bit patterns, on every SIMD
+ * path (the f16 pair by emu_f32_to_f16_64's vector conversions, the bf16 one by a vectorised lane
+ * loop since issue #31's thirty-seventh stop), against round to nearest even written here: the
+ * nearer of the two neighbours by the value's distance in double (a tie to the even one), the
+ * overflow edge the midpoint of the largest finite value and 2^(emax+1); a NaN quieted with its
+ * top payload bits (the sign kept). src1 negated (the VOP3 modifier) for the high halves. */
+static uint32_t rne16_ref(uint32_t u, bool bf)
+{
+  const int mb = bf ? 7 : 10, eb = bf ? 8 : 5, bias = (1 << (eb - 1)) - 1;
+  const uint32_t sign = u >> 31 << (mb + eb), inf = ((1u << eb) - 1) << mb;
+  float f;
+  memcpy(&f, &u, 4);
+  if (f != f) return bf ? (u >> 16) | 0x40 : sign | inf | 0x200 | ((u >> 13) & 0x3ff);
+  double x = fabs((double)f), q = ldexp(1.0, (x < ldexp(1.0, 1 - bias) ? 1 - bias : ilogb(x)) - mb);
+  double lo = floor(x / q) * q, hi = lo + q, maxf = ldexp(2.0 - ldexp(1.0, -mb), bias);
+  if (x >= maxf + ldexp(1.0, bias - mb - 1) || isinf(x)) return sign | inf;
+  double r = x - lo < hi - x ? lo : x - lo > hi - x ? hi : fmod(lo / q, 2.0) == 0 ? lo : hi;
+  if (r > maxf) return sign | inf;
+  /* r's bits: a subnormal or a normal with mb fraction bits */
+  uint32_t bits = r < ldexp(1.0, 1 - bias) ? (uint32_t)(r / ldexp(1.0, 1 - bias - mb))
+                                           : (uint32_t)(ilogb(r) + bias) << mb | ((uint32_t)(r / ldexp(1.0, ilogb(r) - mb)) & ((1u << mb) - 1));
+  return sign | bits;
+}
+Test(emu_cvt, packed_f16_and_bf16_conversions_round_to_nearest_even_on_every_path)
+{
+  static const uint32_t edge[] = {0x477fefffu, 0x477ff000u, 0x477ff001u, 0x477fe000u, 0x7f7f7fffu, 0x7f7f8000u,
+                                  0x7f7fffffu, 0x33800000u, 0x33800001u, 0x337fffffu, 0x387fc000u, 0x38800000u,
+                                  0x3f808000u, 0x3f818000u, 0x3f801000u, 0x3f803000u, 0x00400000u, 0x80000001u};
+  const bool had = emu_avx512, had2 = emu_avx2;
+  snip *s = sn_new(EMU_GFX950, "v_cvt_pk_f16_f32 v6, v2, v7\nv_cvt_pk_bf16_f32 v8, v2, v7\n"
+                               "v_cvt_pk_f16_f32_e64 v9, v2, -v7\nv_cvt_pk_bf16_f32_e64 v10, -v2, v7\n");
+  const size_t nf = sizeof fnan_vals / sizeof *fnan_vals, ne = sizeof edge / sizeof *edge;
+  for (int path = 0; path < 3; path++) {
+    emu_avx512 = path == 0 && had, emu_avx2 = path <= 1 && had2;
+    uint32_t st = 0x2545f491u;
+    for (int pass = 0; pass < 64; pass++) {
+      for (int l = 0; l < 64; l++)
+        for (int r = 2; r <= 7; r += 5) {
+          uint32_t x = sn_rand(&st);
+          sn_v(s, r)[l] = pass < 8 ? (x % 2 ? fnan_vals[x / 2 % nf] : edge[x / 2 % ne] ^ (x >> 31) << 31) : sn_rand(&st);
+        }
+      sn_exec(s, ~0ull);
+      cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+      for (int l = 0; l < 64; l++) {
+        const uint32_t a = sn_v(s, 2)[l], b = sn_v(s, 7)[l];
+        const uint32_t want[4] = {rne16_ref(a, false) | rne16_ref(b, false) << 16, rne16_ref(a, true) | rne16_ref(b, true) << 16,
+                                  rne16_ref(a, false) | rne16_ref(b ^ 0x80000000u, false) << 16,
+                                  rne16_ref(a ^ 0x80000000u, true) | rne16_ref(b, true) << 16};
+        const int reg[4] = {6, 8, 9, 10};
+        for (int k = 0; k < 4; k++)
+          cr_assert_eq(sn_v(s, reg[k])[l], want[k], "path %d v%d lane %d: 0x%08x from 0x%08x, 0x%08x; want 0x%08x", path,
+                       reg[k], l, sn_v(s, reg[k])[l], a, b, want[k]);
+      }
+    }
+  }
+  emu_avx512 = had, emu_avx2 = had2;
+  sn_free(s);
+}
+
 static const char bitop3_src[] =
     "v_bitop3_b32 v3, v1, v2, v3 bitop3:0x01\nv_bitop3_b32 v4, v1, v2, v3 bitop3:0x02\n"
     "v_bitop3_b32 v5, v1, v2, v3 bitop3:0x04\nv_bitop3_b32 v6, v1, v2, v3 bitop3:0x08\n"
