@@ -210,6 +210,23 @@ static __attribute__((noinline)) int ds_write_gen(emu_wave *w, const emu_insn *i
     emu_lds_write4_64(lds, a, off, dv[0]); /* emu/simd.c: rows of eight lanes as one store on AVX2 */
   } else if (bytes == 4 && !hi) {
     LANES memcpy(lds + (uint32_t)(a[l] + off), &dv[0][l], 4);
+  } else if (bytes == 8) { /* each size its own loop, so that every lane's store is one move of that size
+                             * where a library memcpy of a run-time size was called per lane (issue #31:
+                             * FlashInfer's prefill stores its K/V tiles by ds_write_b64) */
+    LANES {
+      const uint64_t v = dv[0][l] | (uint64_t)dv[1][l] << 32;
+      memcpy(lds + (uint32_t)(a[l] + off), &v, 8);
+    }
+  } else if (bytes == 16) {
+    LANES {
+      const uint32_t v[4] = {dv[0][l], dv[1][l], dv[2][l], dv[3][l]};
+      memcpy(lds + (uint32_t)(a[l] + off), v, 16);
+    }
+  } else if (bytes == 2) {
+    LANES {
+      const uint16_t v = (uint16_t)(hi ? dv[0][l] >> 16 : dv[0][l]);
+      memcpy(lds + (uint32_t)(a[l] + off), &v, 2);
+    }
   } else {
     LANES {
       uint32_t v[4];

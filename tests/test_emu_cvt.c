@@ -1131,6 +1131,48 @@ static void ds_b64_case(emu_arch arch)
   sn_free(s);
 }
 
+/* The single-address writes (CDNA3 ISA "DS_WRITE_B16" ... "DS_WRITE_B128": lane l's bytes of DATA at
+ * ADDR + OFFSET, lanes in order where they overlap) on the stores' own loop per size (issue #31,
+ * thirty-seventh stop): b8, b16, b16_d16_hi, b32, b64, b96 and b128 at addresses 4 bytes apart per lane
+ * (every access overlaps its neighbours'), an unaligned offset, under a partial EXEC and a full one,
+ * against the definition run lane by lane on a model of the LDS. */
+Test(emu_cvt, ds_writes_store_lane_by_lane_in_lane_order)
+{
+  static const struct { const char *op; uint32_t bytes; bool hi; } f[] = {
+      {"ds_write_b8", 1, false}, {"ds_write_b16", 2, false}, {"ds_write_b16_d16_hi", 2, true}, {"ds_write_b32", 4, false},
+      {"ds_write_b64", 8, false}, {"ds_write_b96", 12, false}, {"ds_write_b128", 16, false}};
+  static const uint64_t ex[] = {~0ull, 0x5a5a0ff0f00f3cc3ull};
+  for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+    for (int e = 0; e < 2; e++)
+      for (int a = 0; a < EMU_NARCH; a++) {
+        const uint32_t nw = (f[i].bytes + 3) / 4;
+        char src[96];
+        if (nw == 1) snprintf(src, sizeof src, "%s v1, v2 offset:6\ns_waitcnt lgkmcnt(0)\n", f[i].op);
+        else snprintf(src, sizeof src, "%s v1, v[2:%u] offset:6\ns_waitcnt lgkmcnt(0)\n", f[i].op, 1 + nw);
+        snip *s = sn_new((emu_arch)a, src);
+        sn_exec(s, ex[e]);
+        uint32_t st = 0x9e3779b9u + (uint32_t)i;
+        for (int l = 0; l < 64; l++) {
+          sn_v(s, 1)[l] = 4u * (uint32_t)(l ^ 5) + (uint32_t)(l & 1);
+          for (uint32_t k = 0; k < 4; k++) sn_v(s, 2 + (int)k)[l] = sn_rand(&st);
+        }
+        static uint8_t m[1024];
+        memset(m, 0, sizeof m);
+        for (int l = 0; l < 64; l++) {
+          if (!(ex[e] >> l & 1)) continue;
+          uint32_t v[4];
+          for (uint32_t k = 0; k < 4; k++) v[k] = sn_v(s, 2 + (int)k)[l];
+          if (f[i].hi) v[0] >>= 16;
+          memcpy(m + sn_v(s, 1)[l] + 6, v, f[i].bytes);
+        }
+        cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+        for (uint32_t b = 0; b < sizeof m; b++)
+          cr_assert_eq(s->lds[b], m[b], "%s %s EXEC %016llx: LDS byte %u is 0x%02x, the lane-order definition's 0x%02x",
+                       emu_arch_name((emu_arch)a), f[i].op, (unsigned long long)ex[e], b, s->lds[b], m[b]);
+        sn_free(s);
+      }
+}
+
 /* check on every path this CPU has: AVX-512 (if present), AVX2 (if present), portable */
 static void on_every_simd_path(void (*check)(void))
 {
