@@ -88,6 +88,10 @@ static const struct { const char *name; uint8_t op, nsrc; } lop_names[] = {
   {"v_mul_f32", FZ_MUL_F, 2},       {"v_fma_f32", FZ_FMA_F, 3},         {"v_fmac_f32", FZ_FMAC_F, 2},
   {"v_max_f32", FZ_MAX_F, 2},       {"v_min_f32", FZ_MIN_F, 2},         {"v_med3_f32", FZ_MED3_F, 3},
   {"v_cvt_i32_f32", FZ_CVT_I32_F, 1}, {"v_cvt_u32_f32", FZ_CVT_U32_F, 1}, {"v_rndne_f32", FZ_RNDNE_F, 1},
+  {"v_max3_f32", FZ_MAX3_F, 3},     {"v_min3_f32", FZ_MIN3_F, 3},
+  /* D = S0 * S1 + K and D = S0 * K + S1 with the literal K as LLVM's operand order puts it: each handler
+   * computes fma(o[1], o[2], o[3]) as v_fma_f32's does, so they are that operation */
+  {"v_fmaak_f32", FZ_FMA_F, 3},     {"v_fmamk_f32", FZ_FMA_F, 3},
 };
 
 /* a uniform source j (operand 1 + j: an SGPR or a constant) as the runner reads it: the SGPR's
@@ -835,6 +839,9 @@ FZ_INLINE void run_body(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt, c
     V2(FZ_MAX_F, FZ_MINMAX(a, b, emu_ieee_mode(w), true))
     V2(FZ_MIN_F, FZ_MINMAX(a, b, emu_ieee_mode(w), false))
     V3(FZ_MED3_F, FZ_MED3(a, b, c, emu_ieee_mode(w)))
+    /* v_max3_f32 / v_min3_f32: the handlers' two steps, max(max(a, b), c) (emu/op_valu.c VOP_F3) */
+    V3(FZ_MAX3_F, ({ const bool ie3_ = emu_ieee_mode(w); FZ_MINMAX(FZ_MINMAX(a, b, ie3_, true), c, ie3_, true); }))
+    V3(FZ_MIN3_F, ({ const bool ie3_ = emu_ieee_mode(w); FZ_MINMAX(FZ_MINMAX(a, b, ie3_, false), c, ie3_, false); }))
     V1(FZ_CVT_I32_F, FZ_CVT_I32(a))
     V1(FZ_CVT_U32_F, FZ_CVT_U32(a))
     V1(FZ_RNDNE_F, FZ_RNDNE(a))

@@ -1166,7 +1166,7 @@ enum {
   FZ_MUL_LO, FZ_MIN_I, FZ_MAX_I, FZ_MIN_U, FZ_MAX_U, FZ_CNDMASK, FZ_AND_OR, FZ_OR3, FZ_XAD, FZ_LSHL_ADD,
   FZ_ADD_LSHL, FZ_ADD3, FZ_LSHL_OR, FZ_BFI, FZ_BITOP3, FZ_BFE_U, FZ_CVT_UB0, FZ_CVT_UB1, FZ_CVT_UB2, FZ_CVT_UB3,
   FZ_NOP, FZ_EXP_F, FZ_CVT_F32_F16, FZ_CVT_F16_F32, FZ_CMP_F, FZ_CMP_I, FZ_CMP_U,
-  FZ_MAX_F, FZ_MIN_F, FZ_MED3_F, FZ_CVT_I32_F, FZ_CVT_U32_F, FZ_RNDNE_F, /* exact at any width: every build */
+  FZ_MAX_F, FZ_MIN_F, FZ_MED3_F, FZ_CVT_I32_F, FZ_CVT_U32_F, FZ_RNDNE_F, FZ_MAX3_F, FZ_MIN3_F, /* exact at any width: every build */
   /* 64-bit lane-mask scalar operations (s_and_b64 ...: bit l of the result from bit l of the sources,
    * SCC = result != 0 but for s_mov_b64): exact, every build */
   FZ_S_AND, FZ_S_OR, FZ_S_XOR, FZ_S_ANDN2, FZ_S_ORN2, FZ_S_NAND, FZ_S_NOR, FZ_S_XNOR, FZ_S_MOV, FZ_S_NOT,

@@ -262,6 +262,7 @@ static bool translatable(unsigned op)
   switch (op) {
   case FZ_EXP_F:
   case FZ_MAX_F: case FZ_MIN_F: case FZ_MED3_F: case FZ_CVT_I32_F: case FZ_CVT_U32_F: case FZ_RNDNE_F:
+  case FZ_MAX3_F: case FZ_MIN3_F:
     /* the runner's (emu/fuse.c) */
   case FZ_NONE: case FZ_FMAC_F: /* FZ_FMAC_F is marked FZ_FMA_F */
     return false;
@@ -276,7 +277,7 @@ static int nsrc(unsigned op)
   case FZ_MOV: case FZ_NOT: case FZ_CVT_UB0: case FZ_CVT_UB1: case FZ_CVT_UB2: case FZ_CVT_UB3:
   case FZ_CVT_I32_F: case FZ_CVT_U32_F: case FZ_RNDNE_F: case FZ_CVT_F32_F16: case FZ_CVT_F16_F32: return 1;
   case FZ_AND_OR: case FZ_OR3: case FZ_XAD: case FZ_LSHL_ADD: case FZ_ADD_LSHL: case FZ_ADD3: case FZ_LSHL_OR:
-  case FZ_BFI: case FZ_BITOP3: case FZ_BFE_U: case FZ_FMA_F: case FZ_MED3_F: return 3;
+  case FZ_BFI: case FZ_BITOP3: case FZ_BFE_U: case FZ_FMA_F: case FZ_MED3_F: case FZ_MAX3_F: case FZ_MIN3_F: return 3;
   default: return 2;
   }
 }

@@ -2323,7 +2323,10 @@ static const char fflt_src[] =
     "v_mul_f32 v40, 0x7fa00005, v2\nv_fmac_f32 v41, v1, v2\nv_fmac_f32 v42, 0x3f800347, v2\nv_fmac_f32 v43, s3, v1\n"
     "v_fmac_f32_e64 v44, v2, s4\nv_add_f32 v4, v4, v4\nv_mul_f32 v5, v5, v4\nv_fmac_f32 v6, v6, v6\n"
     "v_fma_f32 v7, v7, v5, v7\nv_sub_f32 v8, v8, v8\nv_subrev_f32 v9, v9, v1\nv_add_u32 v10, v9, v8\n"
-    "v_cvt_f32_ubyte0 v11, v10\nv_mul_f32 v12, v11, v10\n";
+    "v_cvt_f32_ubyte0 v11, v10\nv_mul_f32 v12, v11, v10\n"
+    /* v_fmaak_f32 / v_fmamk_f32 (D = S0 * S1 + K, S0 * K + S1), a NaN K among them (issue #31, thirty-seventh stop) */
+    "v_fmaak_f32 v45, v1, v2, 0x3e800000\nv_fmamk_f32 v46, v1, 0x3fc00000, v3\nv_fmaak_f32 v47, v3, v1, 0x7fa00005\n"
+    "v_fmamk_f32 v13, v13, 0xffc00321, v2\nv_fmaak_f32 v14, v2, v14, 0x80000000\n";
 
 /* the 32-bit compares runs take, each writing its own SGPR pair (VCC too), with the NaN-heavy
  * registers below; a v_cndmask_b32 reads one back inside the run */
@@ -2354,6 +2357,9 @@ static const char fminmax_src[] =
     "v_med3_f32 v30, v1, v2, v3\nv_med3_f32 v31, v1, s2, v3\nv_med3_f32 v32, v2, -4.0, s6\n"
     "v_med3_f32 v33, s3, v1, 0.5\nv_med3_f32 v34, v1, v1, v2\nv_med3_f32 v35, v3, v2, v3\n"
     "v_med3_f32 v10, v10, v1, v2\nv_med3_f32 v36, s7, v2, v1\n"
+    /* v_max3_f32 / v_min3_f32 (issue #31, thirty-seventh stop: FlashInfer's row maxima) */
+    "v_max3_f32 v48, v1, v2, v3\nv_min3_f32 v49, v3, v1, v2\nv_max3_f32 v50, s2, v1, 0.5\nv_min3_f32 v51, v2, -4.0, s6\n"
+    "v_max3_f32 v52, v1, v1, v2\nv_min3_f32 v53, v2, v3, v2\nv_max3_f32 v15, v15, v1, v2\nv_min3_f32 v54, s8, v2, v3\n"
     "v_cvt_i32_f32 v37, v1\nv_cvt_i32_f32 v38, v2\nv_cvt_i32_f32_e64 v39, s4\nv_cvt_i32_f32 v11, v11\n"
     "v_cvt_i32_f32 v40, 0x4effffff\nv_rndne_f32 v41, v1\nv_rndne_f32 v42, v3\nv_rndne_f32_e64 v43, s5\n"
     "v_rndne_f32 v12, v12\nv_rndne_f32 v44, 0x7fa00005\nv_cvt_i32_f32 v45, v41\n"
@@ -2574,13 +2580,13 @@ Test(emu_cvt, fused_max_min_f32_give_the_handlers_bits_in_both_ieee_modes)
   }
   fminmax_rsrc1 = 0;
   /* every (a, b, c) over zeros of both signs, +-1, infinities and NaNs of both kinds: 512 triples,
-   * eight waves, each operation of the three in a run against its handler (ties between +0 and -0
-   * decide by sign in max, min and med3's comparisons) */
+   * eight waves, each operation of the five in a run against its handler (ties between +0 and -0
+   * decide by sign in max, min, med3, max3 and min3's comparisons) */
   static const uint32_t sv[8] = {0x00000000u, 0x80000000u, 0x3f800000u, 0xbf800000u,
                                  0x7f800000u, 0xff800000u, 0x7fc00001u, 0xff800005u};
   snip *s = sn_new(EMU_GFX950, "v_med3_f32 v10, v1, v2, v3\nv_max_f32 v11, v1, v2\nv_min_f32 v12, v2, v3\n"
-                               "v_med3_f32 v13, v3, v1, v2\n");
-  cr_assert_eq(s->p->insns[0].fuse_n, 4, "the run covers %u of 4", (unsigned)s->p->insns[0].fuse_n);
+                               "v_med3_f32 v13, v3, v1, v2\nv_max3_f32 v14, v1, v2, v3\nv_min3_f32 v15, v3, v1, v2\n");
+  cr_assert_eq(s->p->insns[0].fuse_n, 6, "the run covers %u of 6", (unsigned)s->p->insns[0].fuse_n);
   for (int ieee = 0; ieee < 2; ieee++) {
     s->k.rsrc1 = ieee ? 1u << 23 : 0;
     for (int wv = 0; wv < 8; wv++) {
@@ -2591,7 +2597,7 @@ Test(emu_cvt, fused_max_min_f32_give_the_handlers_bits_in_both_ieee_modes)
         sn_v(s, 3)[l] = sv[t >> 6 & 7];
       }
       sn_exec(s, ~0ull);
-      run_vs_handlers(s, 4, wv & 1, EMU_GFX950, wv);
+      run_vs_handlers(s, 6, wv & 1, EMU_GFX950, wv);
     }
   }
   sn_free(s);
