@@ -42,6 +42,7 @@
  * construction; what they add is length: a loop's bookkeeping (s_add_i32, s_cmp) and its packed
  * arithmetic no longer cut the translated pieces around them (emu/jit.c). */
 #include <immintrin.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "emu/internal.h"
@@ -160,11 +161,8 @@ static bool sop_pair(const emu_opnd *o, bool dst)
   if (o->kind != EMU_OPK_SGPR || o->n != 2 || o->mods || (o->reg & 1)) return false;
   return o->reg + 1u < EMU_NSGPR_GP || o->reg == EMU_S_VCC || (!dst && o->reg == EMU_S_EXEC);
 }
-static void sop_mark(emu_insn *in, const char *name)
+static void sop_mark(emu_insn *in, int k) /* k: name's entry in sop_names, -1 none */
 {
-  int k = -1;
-  for (size_t i = 0; i < sizeof sop_names / sizeof *sop_names; i++)
-    if (!strcmp(name, sop_names[i].name)) k = (int)i;
   if (k < 0 || in->nop != 1 + sop_names[k].nsrc || !sop_pair(&in->o[0], true)) return;
   for (int j = 0; j < sop_names[k].nsrc; j++)
     if (!sop_pair(&in->o[1 + j], false)) return;
@@ -232,11 +230,8 @@ static const struct { const char *name; uint8_t nsrc, dst, scc; } salu_names[] =
 };
 /* fz_dst the destination SGPR (EMU_FZ_NOREG: none), fz_src[j] source j's SGPR where fz_sg bit j,
  * fz_src[2] bit 0 the handler writes SCC; fz_uni 0 (one runner case) */
-static void salu_mark(emu_insn *in, const char *name)
+static void salu_mark(emu_insn *in, int k) /* k: name's entry in salu_names, -1 none */
 {
-  int k = -1;
-  for (size_t i = 0; i < sizeof salu_names / sizeof *salu_names; i++)
-    if (!strcmp(name, salu_names[i].name)) k = (int)i;
   if (k < 0 || !(in->flags & EMU_F_SALU) || (in->flags & (EMU_F_SMEM | EMU_F_BRANCH)) ||
       in->nop != salu_names[k].dst + salu_names[k].nsrc)
     return;
@@ -260,6 +255,40 @@ static void salu_mark(emu_insn *in, const char *name)
   in->fz_src[0] = src[0], in->fz_src[1] = src[1], in->fz_src[2] = salu_names[k].scc;
 }
 
+/* Each op-table row's entries in the name tables above (-1: none), looked up once per row rather than
+ * by some hundred string compares per decoded instruction (issue #31, thirty-seventh stop: they were a
+ * twentieth of a HIP program's start, which decodes every kernel of its code object) */
+typedef struct {
+  int8_t lop, sop, salu;
+} fz_rows;
+static fz_rows *fz_by_op;
+static size_t fz_nops;
+static pthread_once_t fz_once = PTHREAD_ONCE_INIT;
+static fz_rows fz_rows_of(const char *name)
+{
+  fz_rows r = {-1, -1, -1};
+  for (size_t i = 0; i < sizeof lop_names / sizeof *lop_names; i++)
+    if (!strcmp(name, lop_names[i].name)) r.lop = (int8_t)i;
+  for (size_t i = 0; i < sizeof sop_names / sizeof *sop_names; i++)
+    if (!strcmp(name, sop_names[i].name)) r.sop = (int8_t)i;
+  for (size_t i = 0; i < sizeof salu_names / sizeof *salu_names; i++)
+    if (!strcmp(name, salu_names[i].name)) r.salu = (int8_t)i;
+  return r;
+}
+static void fz_rows_init(void)
+{
+  fz_nops = emu_ops_count();
+  fz_by_op = ll_xcalloc(fz_nops ? fz_nops : 1, sizeof *fz_by_op);
+  for (size_t i = 0; i < fz_nops; i++) fz_by_op[i] = fz_rows_of(emu_ops_get(i)->name);
+}
+/* name's rows: the table's when name is the record's op-table row's name, else looked up */
+static fz_rows fz_rows_for(const emu_insn *in, const char *name)
+{
+  pthread_once(&fz_once, fz_rows_init);
+  if (in->op < fz_nops && emu_ops_get(in->op)->name == name) return fz_by_op[in->op];
+  return fz_rows_of(name);
+}
+
 static void fuse_mark(emu_insn *in, const char *name)
 {
   in->fz_op = FZ_NONE;
@@ -278,13 +307,12 @@ static void fuse_mark(emu_insn *in, const char *name)
   if (in->enc >= EMU_ENC_SDWA || in->clamp || in->omod || in->op_sel || in->has_op_sel_hi || in->neg_lo || in->neg_hi ||
       (in->flags & EMU_F_CARRY))
     return;
-  int k = -1;
-  for (size_t i = 0; i < sizeof lop_names / sizeof *lop_names; i++)
-    if (!strcmp(name, lop_names[i].name)) k = (int)i;
+  const fz_rows rows = fz_rows_for(in, name);
+  const int k = rows.lop;
   if (k < 0) {
-    if (name[0] == 's') sop_mark(in, name);
+    if (name[0] == 's') sop_mark(in, rows.sop);
     else m64_mark(in, name);
-    if (in->fz_op == FZ_NONE && name[0] == 's') salu_mark(in, name);
+    if (in->fz_op == FZ_NONE && name[0] == 's') salu_mark(in, rows.salu);
     if (in->fz_op == FZ_NONE) cmp_mark(in, name);
     return;
   }
