@@ -11,6 +11,7 @@
 #include <llvm-c/Target.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "emu/internal.h"
 
@@ -1047,31 +1048,17 @@ static bool sdwa_sel_crashes_llvm(const uint8_t *b)
   return (!vopc && (d1 >> 8 & 7) == 7) || (d1 >> 16 & 7) == 7 || (d1 >> 24 & 7) == 7;
 }
 
-emu_program *emu_program_decode(emu_arch a, const uint8_t *code, size_t size, uint64_t vaddr,
-                                ll_err *err)
+/* The records of code (size bytes at vaddr) from byte off on, one per instruction, until one would start
+ * at or past end: into out[0 ..], their count returned, *next the byte after the last. A record depends
+ * only on the bytes at its offset and the code's end, so a span decoded on its own gives the records a
+ * decode from 0 gives wherever the two streams meet at an instruction start (emu_program_decode_n). */
+static size_t decode_span(LLVMDisasmContextRef ctx, emu_arch a, const uint8_t *code, size_t size, uint64_t vaddr,
+                          size_t off, size_t end, emu_insn *out, size_t *next)
 {
-  if ((unsigned)a >= EMU_NARCH) {
-    ll_seterr(err, LL_EXIT_USAGE, "emu_program_decode: unknown arch %d", (int)a);
-    return NULL;
-  }
-  emu_program *p = ll_xcalloc(1, sizeof *p);
-  p->arch = a;
-  p->vaddr = vaddr;
-  p->size = size;
-  size_t cap = size / 4 + 1;
-  p->insns = ll_xcalloc(cap, sizeof *p->insns);
-  pthread_mutex_lock(&llvm_mu);
-  LLVMDisasmContextRef ctx = llvm_get(a, err);
-  if (!ctx) {
-    pthread_mutex_unlock(&llvm_mu);
-    free(p->insns);
-    free(p);
-    return NULL;
-  }
-  size_t off = 0;
+  size_t n = 0;
   char txt[512];
-  while (off < size) {
-    emu_insn *in = &p->insns[p->n++];
+  while (off < end) {
+    emu_insn *in = &out[n++];
     /* libLLVM 22 crashes (SIGSEGV in Twine::print, under LLVMDisasmInstruction) when an
      * instruction needs a 32-bit literal and fewer than 4 bytes follow it, e.g. ff 00 00 00
      * (v_cndmask_b32_e32 with src0 = literal) as the last dword of the buffer (found by
@@ -1125,6 +1112,128 @@ emu_program *emu_program_decode(emu_arch a, const uint8_t *code, size_t size, ui
     }
     off += in->size;
   }
+  *next = off;
+  return n;
+}
+
+typedef struct {
+  LLVMDisasmContextRef ctx;
+  emu_arch a;
+  const uint8_t *code;
+  size_t size, start, end, n, next;
+  uint64_t vaddr;
+  emu_insn *out;
+} dspan;
+static void *dspan_run(void *arg)
+{
+  dspan *d = arg;
+  d->n = decode_span(d->ctx, d->a, d->code, d->size, d->vaddr, d->start, d->end, d->out, &d->next);
+  return NULL;
+}
+static void drop_records(emu_insn *in, size_t n)
+{
+  for (size_t i = 0; i < n; i++) free(in[i].text);
+}
+
+/* LLVM disassembler contexts beyond llvm_get's one, for the spans of a parallel decode: pool[a][t]
+ * for t >= 1 (caller holds llvm_mu; a context is used by one thread at a time) */
+enum { DECODE_MAXT = 16, DECODE_SPAN_MIN = 64 * 1024 };
+static LLVMDisasmContextRef llvm_pool[EMU_NARCH][DECODE_MAXT];
+static LLVMDisasmContextRef llvm_get_t(emu_arch a, int t, ll_err *err)
+{
+  LLVMDisasmContextRef c = llvm_get(a, err);
+  if (!c || t == 0) return c;
+  if (!llvm_pool[a][t]) llvm_pool[a][t] = LLVMCreateDisasmCPU("amdgcn-amd-amdhsa", emu_arch_name(a), NULL, 0, NULL, NULL);
+  return llvm_pool[a][t];
+}
+
+emu_program *emu_program_decode_n(emu_arch a, const uint8_t *code, size_t size, uint64_t vaddr, int nthreads,
+                                  ll_err *err)
+{
+  if ((unsigned)a >= EMU_NARCH) {
+    ll_seterr(err, LL_EXIT_USAGE, "emu_program_decode: unknown arch %d", (int)a);
+    return NULL;
+  }
+  emu_program *p = ll_xcalloc(1, sizeof *p);
+  p->arch = a;
+  p->vaddr = vaddr;
+  p->size = size;
+  size_t cap = size / 4 + 1;
+  p->insns = ll_xcalloc(cap, sizeof *p->insns);
+  pthread_mutex_lock(&llvm_mu);
+  LLVMDisasmContextRef ctx = llvm_get(a, err);
+  if (!ctx) {
+    pthread_mutex_unlock(&llvm_mu);
+    free(p->insns);
+    free(p);
+    return NULL;
+  }
+  /* Large code objects (a HIP program's holds every kernel it was built with, all decoded at its start)
+   * in spans, one per thread (issue #31, thirty-seventh stop). A span starting inside an instruction
+   * decodes misaligned until its stream meets the true one; the merge takes each span's records from
+   * the instruction where the previous span's stream ended, and decodes a span again from there on
+   * this thread when its records never start at that byte. So the records are those of one decode
+   * from 0, at any number of threads (tests/test_emu.c compares them). */
+  int nt = nthreads > 0 ? nthreads : ll_ncpus();
+  if (nt > DECODE_MAXT) nt = DECODE_MAXT;
+  if (nthreads <= 0 && (size_t)nt > size / DECODE_SPAN_MIN) nt = (int)(size / DECODE_SPAN_MIN);
+  if ((size_t)nt > size / 16) nt = (int)(size / 16);
+  LLVMDisasmContextRef ctxs[DECODE_MAXT] = {ctx};
+  for (int t = 1; t < nt; t++)
+    if (!(ctxs[t] = llvm_get_t(a, t, NULL))) nt = t; /* fewer threads when no more contexts */
+  if (nt <= 1) {
+    size_t next;
+    p->n = decode_span(ctx, a, code, size, vaddr, 0, size, p->insns, &next);
+  } else {
+    dspan sp[DECODE_MAXT];
+    pthread_t th[DECODE_MAXT];
+    bool started[DECODE_MAXT] = {false};
+    for (int t = 0; t < nt; t++) {
+      const size_t b = (size * (size_t)t / (size_t)nt) & ~(size_t)3, e = t + 1 < nt ? (size * (size_t)(t + 1) / (size_t)nt) & ~(size_t)3 : size;
+      /* span t's records in the slots from b / 4: each record takes 4 bytes or more, so they end
+       * before span t + 1's first slot */
+      sp[t] = (dspan){ctxs[t], a, code, size, b, e, 0, 0, vaddr, p->insns + b / 4};
+    }
+    for (int t = 1; t < nt; t++) started[t] = pthread_create(&th[t], NULL, dspan_run, &sp[t]) == 0;
+    dspan_run(&sp[0]);
+    for (int t = 1; t < nt; t++) {
+      if (started[t]) pthread_join(th[t], NULL);
+      else dspan_run(&sp[t]); /* no thread: this one */
+    }
+    size_t n = 0, next = 0;
+    for (int t = 0; t < nt; t++) {
+      dspan *d = &sp[t];
+      size_t j = 0;
+      while (j < d->n && d->out[j].pc - vaddr < next) j++;
+      if (next >= d->end) { /* the stream passed this span whole (no instruction is that long) */
+        drop_records(d->out, d->n);
+        continue;
+      }
+      if (j == d->n || d->out[j].pc - vaddr != next) {
+        /* this span's stream never started an instruction where the last one ended: again from there */
+        drop_records(d->out, d->n);
+        emu_insn *tmp = ll_xcalloc((d->end - next) / 4 + 1, sizeof *tmp);
+        const size_t m = decode_span(ctx, a, code, size, vaddr, next, d->end, tmp, &next);
+        memcpy(p->insns + n, tmp, m * sizeof *tmp);
+        free(tmp);
+        n += m;
+        continue;
+      }
+      drop_records(d->out, j);
+      memmove(p->insns + n, d->out + j, (d->n - j) * sizeof *d->out);
+      n += d->n - j;
+      next = d->next;
+    }
+    p->n = n;
+    /* the slots past n hold stale copies (nothing reads past p->n): their whole pages back to the
+     * system, zero again if ever touched (anonymous memory) */
+    size_t hi = n;
+    for (int t = 0; t < nt; t++)
+      if (sp[t].start / 4 + sp[t].n > hi) hi = sp[t].start / 4 + sp[t].n;
+    const uintptr_t pg = 4096, lo_b = ((uintptr_t)(p->insns + n) + pg - 1) & ~(pg - 1),
+                    hi_b = (uintptr_t)(p->insns + hi) & ~(pg - 1);
+    if (hi_b > lo_b) madvise((void *)lo_b, hi_b - lo_b, MADV_DONTNEED);
+  }
   pthread_mutex_unlock(&llvm_mu);
 
   p->info = ll_xcalloc(p->n ? p->n : 1, sizeof *p->info);
@@ -1171,6 +1280,11 @@ emu_program *emu_program_decode(emu_arch a, const uint8_t *code, size_t size, ui
   block_prepare(p->insns, p->n, true);  /* and a solo wave's */
   solo_elide(p->insns, p->n);            /* its LDS-counter entries that need not be made */
   return p;
+}
+
+emu_program *emu_program_decode(emu_arch a, const uint8_t *code, size_t size, uint64_t vaddr, ll_err *err)
+{
+  return emu_program_decode_n(a, code, size, vaddr, 0, err);
 }
 
 void emu_program_free(emu_program *p)

@@ -1196,6 +1196,10 @@ static inline uint32_t emu_fz_hik(const emu_insn *x, int j)
 extern bool emu_fuse_on;
 void emu_fuse_mark(emu_insn *in, const char *name);
 void emu_fuse_prepare(emu_insn *insns, size_t n);
+/* emu_program_decode with its text decoded in nthreads spans (0: one per core for large code, as
+ * emu_program_decode does); the same records at any count (emu/decode.c) */
+emu_program *emu_program_decode_n(emu_arch a, const uint8_t *code, size_t size, uint64_t vaddr, int nthreads,
+                                  ll_err *err);
 void emu_fuse_run(emu_wave *w, const emu_insn *in, int m);
 /* the same, adding 1 to cnt[j] for each record j of the run (the run-ahead loop's w->counts) */
 void emu_fuse_runc(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt);

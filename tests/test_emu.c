@@ -315,6 +315,77 @@ __attribute__((unused)) static int compile_all_kernels(const char *dir, const ch
   return n;
 }
 
+/* A decode in spans on several threads (emu/decode.c emu_program_decode_n: a HIP program's large code
+ * object at its start) gives the records of one decode from byte 0: every built kernel's text and
+ * random bytes (misaligned spans, "<unknown>" records, literals crossing a span's start), at 2, 3, 5
+ * and 16 spans, field by field. */
+static void decode_spans_same(emu_arch a, const uint8_t *b, size_t n, const char *what)
+{
+  ll_err e = {0};
+  emu_program *p1 = emu_program_decode_n(a, b, n, 0x1000, 1, &e);
+  cr_assert_not_null(p1, "%s", e.msg);
+  static const int nts[] = {2, 3, 5, 16};
+  for (size_t k = 0; k < sizeof nts / sizeof *nts; k++) {
+    emu_program *pn = emu_program_decode_n(a, b, n, 0x1000, nts[k], &e);
+    cr_assert_not_null(pn, "%s", e.msg);
+    cr_assert_eq(pn->n, p1->n, "%s, %d spans: %zu records, one decode %zu", what, nts[k], pn->n, p1->n);
+    for (size_t i = 0; i < p1->n; i++) {
+      const emu_insn *x = &p1->insns[i], *y = &pn->insns[i];
+      cr_assert(x->pc == y->pc && x->size == y->size && !strcmp(x->text, y->text) && !strcmp(x->mnem, y->mnem) &&
+                    x->parsed == y->parsed && x->implemented == y->implemented && x->fn == y->fn && x->nop == y->nop &&
+                    x->target == y->target && x->blk_n == y->blk_n && x->fuse_n == y->fuse_n && x->fz_op == y->fz_op,
+                "%s, %d spans, record %zu: 0x%llx '%s' against one decode's 0x%llx '%s'", what, nts[k], i,
+                (unsigned long long)y->pc, y->text, (unsigned long long)x->pc, x->text);
+      for (int j = 0; j < x->nop; j++)
+        cr_assert(x->o[j].kind == y->o[j].kind && x->o[j].reg == y->o[j].reg && x->o[j].n == y->o[j].n &&
+                      x->o[j].ival == y->o[j].ival && x->o[j].mods == y->o[j].mods,
+                  "%s, %d spans, record %zu '%s': operand %d differs", what, nts[k], i, x->text, j);
+    }
+    emu_program_free(pn);
+  }
+  emu_program_free(p1);
+}
+Test(decode, spans_on_threads_give_the_records_of_one_decode, .timeout = 300)
+{
+  const char *arches[] = {"gfx942", "gfx950"};
+  size_t nco = 0;
+  for (int a = 0; a < 2; a++) {
+    char *kd = ll_fmt("%s/%s/kernels", LANELAB_BUILD, arches[a]);
+    DIR *d = opendir(kd);
+    cr_assert_not_null(d, "no %s (run make)", kd);
+    struct dirent *de;
+    while ((de = readdir(d))) {
+      size_t l = strlen(de->d_name);
+      if (l < 4 || strcmp(de->d_name + l - 3, ".co") != 0) continue;
+      char *path = ll_fmt("%s/%s", kd, de->d_name);
+      ll_err e = {0};
+      emu_codeobj *co = emu_codeobj_load_file(path, &e);
+      cr_assert_not_null(co, "%s", e.msg);
+      decode_spans_same(co->arch, co->image + co->text_vaddr, co->text_size, path);
+      emu_codeobj_free(co);
+      free(path);
+      nco++;
+    }
+    closedir(d);
+    free(kd);
+    /* random dwords, every fourth a common first word of a 64-bit encoding (VOP3, DS, FLAT) so that
+     * spans start inside instructions, and literal-taking VOP2 words */
+    static const uint32_t heads[] = {0xd1000000u, 0xd8ec0000u, 0xdc500000u, 0x0a0000ffu, 0xd3b14000u};
+    uint32_t st = 0x12345u + (uint32_t)a;
+    for (int r = 0; r < 3; r++) {
+      size_t nw = 4000 + 1000 * (size_t)r;
+      uint32_t *w = ll_xmalloc(nw * 4);
+      for (size_t i = 0; i < nw; i++) {
+        st ^= st << 13, st ^= st >> 17, st ^= st << 5;
+        w[i] = i % 4 == 0 ? heads[st % 5] | (st >> 8 & 0xff) : st;
+      }
+      decode_spans_same(a ? EMU_GFX950 : EMU_GFX942, (const uint8_t *)w, nw * 4 - (size_t)r, "random bytes");
+      free(w);
+    }
+  }
+  cr_assert_gt(nco, 10, "only %zu built code objects", nco);
+}
+
 Test(decode, round_trip_every_built_kernel_and_repr_O1_O3, .timeout = 900)
 {
   ll_buf rep = {0};
