@@ -175,13 +175,21 @@ static inline __attribute__((always_inline)) int ds_read2(emu_wave *w, const emu
 {
   const emu_opnd *od = &in->o[0], *oa = &in->o[1];
   uint64_t lim = w->wg->lds_size;
-  if (size == 8 && emu_exec(w) == ~0ull && lim >= 8 && !(od->kind == oa->kind && oa->reg >= od->reg && oa->reg < od->reg + 4)) {
+  if (size == 8 && emu_exec(w) == ~0ull && lim >= 8) {
     const uint32_t *a = vr(w, in, 1, 0);
     uint32_t off0 = (uint32_t)in->offset0 * size * stride, off1 = (uint32_t)in->offset1 * size * stride;
     if (emu_lds_in64(a, off0, (uint32_t)(lim - 8)) && emu_lds_in64(a, off1, (uint32_t)(lim - 8))) {
       const uint8_t *lds = w->wg->lds;
-      emu_lds_read8_64(vr(w, in, 0, 0), vr(w, in, 0, 1), lds, a, off0);
-      emu_lds_read8_64(vr(w, in, 0, 2), vr(w, in, 0, 3), lds, a, off1);
+      if (!(od->kind == oa->kind && oa->reg >= od->reg && oa->reg < od->reg + 4)) {
+        emu_lds_read8_64(vr(w, in, 0, 0), vr(w, in, 0, 1), lds, a, off0);
+        emu_lds_read8_64(vr(w, in, 0, 2), vr(w, in, 0, 3), lds, a, off1);
+      } else { /* the address among the destinations (clang's `ds_read2_b64 v[8:11], v8`, issue #31):
+                * every lane read into temporaries before any destination is written */
+        uint32_t t[4][EMU_LANES];
+        emu_lds_read8_64(t[0], t[1], lds, a, off0);
+        emu_lds_read8_64(t[2], t[3], lds, a, off1);
+        for (int k = 0; k < 4; k++) memcpy(vr(w, in, 0, k), t[k], sizeof t[k]);
+      }
       emu_pend(w, in, EMU_CNT_DS, 0);
       return EMU_OK;
     }
