@@ -668,6 +668,58 @@ done:
   return rc;
 }
 
+/* A program's start: decoding its code object's text (a HIP program decodes every kernel it was built
+ * with before its first launch). The attention kernels' texts one after another, as one code object with
+ * three kernels has them, decoded on one thread and in spans on every core (emu/decode.c
+ * emu_program_decode_n), best of 5; the two decodes' records are compared (count and every text) */
+static int decode_figure(FILE *out, const char *build_dir, const char *arch, long ncores)
+{
+  static const char *const names[] = {"prefill_single", "prefill_ragged", "prefill_paged"};
+  uint8_t *text = NULL;
+  size_t n = 0;
+  int rc = 0;
+  emu_arch a = EMU_GFX950;
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+    emu_codeobj *co = load(out, build_dir, arch, names[i], &rc);
+    if (!co) {
+      free(text);
+      return rc;
+    }
+    a = co->arch;
+    text = ll_xrealloc(text, n + co->text_size);
+    memcpy(text + n, co->image + co->text_vaddr, co->text_size);
+    n += co->text_size;
+    emu_codeobj_free(co);
+  }
+  double best[2] = {1e30, 1e30};
+  size_t ninsn = 0;
+  for (int rep = 0; rep < 5; rep++)
+    for (int k = 0; k < 2; k++) {
+      ll_err e = {0};
+      const double t0 = ll_now();
+      emu_program *p = emu_program_decode_n(a, text, n, 0, k ? (int)(ncores > 1 ? ncores : 2) : 1, &e);
+      const double t = ll_now() - t0;
+      if (!p) {
+        fprintf(out, "bench: decode: %s\n", e.msg);
+        free(text);
+        return e.code ? e.code : LL_EXIT_USAGE;
+      }
+      if (k == 0) ninsn = p->n;
+      else if (p->n != ninsn) {
+        fprintf(out, "  decode MISMATCH: %zu records in spans, %zu on one thread\n", p->n, ninsn);
+        rc = LL_EXIT_FAIL;
+      }
+      if (t < best[k]) best[k] = t;
+      emu_program_free(p);
+    }
+  fprintf(out, "  decode (a program's start): %zu instructions (%zu KiB of text) in %.1f ms on 1 thread (%.2f us each), "
+               "%.1f ms in %ld spans (%.2fx)\n",
+          ninsn, n / 1024, 1e3 * best[0], 1e6 * best[0] / (double)(ninsn ? ninsn : 1), 1e3 * best[1],
+          ncores > 1 ? ncores : 2, best[0] / best[1]);
+  free(text);
+  return rc;
+}
+
 int emu_bench(FILE *out, const char *build_dir)
 {
   const char *arch = "gfx950";
@@ -708,5 +760,7 @@ int emu_bench(FILE *out, const char *build_dir)
   if (r > rc) rc = r;
   r = native_ratio(out, build_dir, arch, "bench_valu", 8, BENCH_LOOP_ITERS, nav ? native_valu_avx2 : native_valu_c,
                    nav ? "AVX2+FMA" : "C");
+  if (r > rc) rc = r;
+  r = decode_figure(out, build_dir, arch, ncores);
   return r > rc ? r : rc;
 }
