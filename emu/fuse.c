@@ -42,7 +42,6 @@
  * construction; what they add is length: a loop's bookkeeping (s_add_i32, s_cmp) and its packed
  * arithmetic no longer cut the translated pieces around them (emu/jit.c). */
 #include <immintrin.h>
-#include <pthread.h>
 #include <stdlib.h>
 
 #include "emu/internal.h"
@@ -261,9 +260,6 @@ static void salu_mark(emu_insn *in, int k) /* k: name's entry in salu_names, -1 
 typedef struct {
   int8_t lop, sop, salu;
 } fz_rows;
-static fz_rows *fz_by_op;
-static size_t fz_nops;
-static pthread_once_t fz_once = PTHREAD_ONCE_INIT;
 static fz_rows fz_rows_of(const char *name)
 {
   fz_rows r = {-1, -1, -1};
@@ -275,18 +271,21 @@ static fz_rows fz_rows_of(const char *name)
     if (!strcmp(name, salu_names[i].name)) r.salu = (int8_t)i;
   return r;
 }
-static void fz_rows_init(void)
-{
-  fz_nops = emu_ops_count();
-  fz_by_op = ll_xcalloc(fz_nops ? fz_nops : 1, sizeof *fz_by_op);
-  for (size_t i = 0; i < fz_nops; i++) fz_by_op[i] = fz_rows_of(emu_ops_get(i)->name);
-}
-/* name's rows: the table's when name is the record's op-table row's name, else looked up */
+/* fz_rows_of by the record's op-table index (the decoder's one call passes that row's name, so the
+ * index names it): each entry 0 until first needed, then 1 << 24 and the three entries plus one, a
+ * byte each; a race writes the same value twice */
+enum { FZ_ROWS_N = 4096 };
+static uint32_t fz_rows_cache[FZ_ROWS_N];
 static fz_rows fz_rows_for(const emu_insn *in, const char *name)
 {
-  pthread_once(&fz_once, fz_rows_init);
-  if (in->op < fz_nops && emu_ops_get(in->op)->name == name) return fz_by_op[in->op];
-  return fz_rows_of(name);
+  if (in->op >= FZ_ROWS_N) return fz_rows_of(name);
+  uint32_t c = __atomic_load_n(&fz_rows_cache[in->op], __ATOMIC_RELAXED);
+  if (!c) {
+    const fz_rows r = fz_rows_of(name);
+    c = 1u << 24 | (uint32_t)(uint8_t)(r.lop + 1) | (uint32_t)(uint8_t)(r.sop + 1) << 8 | (uint32_t)(uint8_t)(r.salu + 1) << 16;
+    __atomic_store_n(&fz_rows_cache[in->op], c, __ATOMIC_RELAXED);
+  }
+  return (fz_rows){(int8_t)((int)(c & 0xff) - 1), (int8_t)((int)(c >> 8 & 0xff) - 1), (int8_t)((int)(c >> 16 & 0xff) - 1)};
 }
 
 static void fuse_mark(emu_insn *in, const char *name)
