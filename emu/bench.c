@@ -671,7 +671,7 @@ done:
 /* A program's start: decoding its code object's text (a HIP program decodes every kernel it was built
  * with before its first launch). The attention kernels' texts one after another, as one code object with
  * three kernels has them, decoded on one thread and in spans on every core (emu/decode.c
- * emu_program_decode_n), best of 5; the two decodes' records are compared (count and every text) */
+ * emu_program_decode_n), best of 5; the two decodes' record counts compared (test_emu compares the records) */
 static int decode_figure(FILE *out, const char *build_dir, const char *arch, long ncores)
 {
   static const char *const names[] = {"prefill_single", "prefill_ragged", "prefill_paged"};
