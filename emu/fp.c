@@ -46,12 +46,6 @@ uint16_t emu_f32_to_f16(float f) { return emu_f64_to_f16((double)f); }
 
 float emu_bf16_to_f32(uint16_t h) { return emu_f32((uint32_t)h << 16); }
 
-uint16_t emu_f32_to_bf16(float f)
-{
-  uint32_t u = emu_u32f(f);
-  if ((u & 0x7fffffff) > 0x7f800000) return (uint16_t)((u >> 16) | 0x40); /* quiet NaN */
-  return (uint16_t)((u + 0x7fff + ((u >> 16) & 1)) >> 16);
-}
 
 /* libm's rounding functions, out of line for emu/op_avx2.c: under its AVX2 target GCC inlines them
  * as SSE4.1 roundss/roundsd, which quiet a signalling NaN, where the library (called by the generic

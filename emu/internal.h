@@ -848,7 +848,13 @@ static inline double emu_fma_ro(double a, double b, double c)
   return s;
 }
 float emu_bf16_to_f32(uint16_t h);
-uint16_t emu_f32_to_bf16(float f);
+/* f32 -> bf16, round to nearest even; a NaN quieted with its top payload bits kept. Inline and
+ * without a branch, so that a lane loop over it vectorises (v_cvt_pk_bf16_f32) */
+static inline uint16_t emu_f32_to_bf16(float f)
+{
+  const uint32_t u = emu_u32f(f), q = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16, n = (u >> 16) | 0x40u;
+  return (uint16_t)((u & 0x7fffffffu) > 0x7f800000u ? n : q);
+}
 
 /* libm's floor, ceil, trunc, nearbyint and rintf called out of line (emu/fp.c), for emu/op_avx2.c */
 float emu_libm_floorf(float x);

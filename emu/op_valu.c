@@ -1517,23 +1517,15 @@ int EMU_H(emu_op_v_cvt_pkrtz_f16_f32)(emu_wave *w, const emu_insn *in)
   emu_dst32(w, in, 0, d);
   return EMU_OK;
 }
-/* v_cvt_pk_bf16_f32 (gfx950, CDNA4 ISA): two f32 -> packed bf16, round to nearest even. bf16_rne is
- * emu/fp.c emu_f32_to_bf16 (a NaN quieted, its top payload bits kept; else the bits rounded to nearest
- * even) written without a branch or a call, so that the lane loop vectorises (issue #31: FlashInfer's
- * gfx950 prefill packs its probabilities so); tests/test_emu_cvt.c compares the two on every pattern
- * class */
-static inline uint32_t bf16_rne(uint32_t u)
-{
-  const uint32_t q = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16, n = (u >> 16) | 0x40u;
-  return (u & 0x7fffffffu) > 0x7f800000u ? n : q;
-}
+/* v_cvt_pk_bf16_f32 (gfx950, CDNA4 ISA): two f32 -> packed bf16, round to nearest even (emu_f32_to_bf16,
+ * inline and branch-free, so the lane loop vectorises: issue #31, FlashInfer's gfx950 prefill packs its
+ * probabilities so) */
 int EMU_H(emu_op_v_cvt_pk_bf16_f32)(emu_wave *w, const emu_insn *in)
 {
   float tA[EMU_LANES], tB[EMU_LANES];
   uint32_t d[EMU_LANES];
-  const uint32_t *A = (const uint32_t *)(const void *)emu_srcf32p(w, in, S0I, tA),
-                 *B = (const uint32_t *)(const void *)emu_srcf32p(w, in, S0I + 1, tB);
-  L64 d[l] = bf16_rne(A[l]) | bf16_rne(B[l]) << 16;
+  const emu_f32a *A = emu_srcf32p(w, in, S0I, tA), *B = emu_srcf32p(w, in, S0I + 1, tB);
+  L64 d[l] = emu_f32_to_bf16(A[l]) | (uint32_t)emu_f32_to_bf16(B[l]) << 16;
   emu_dst32(w, in, 0, d);
   return EMU_OK;
 }
