@@ -1136,13 +1136,12 @@ static void drop_records(emu_insn *in, size_t n)
 }
 
 /* LLVM disassembler contexts beyond llvm_get's one, for the spans of a parallel decode: pool[a][t]
- * for t >= 1 (caller holds llvm_mu; a context is used by one thread at a time) */
+ * for t >= 1, made by llvm_get's call once llvm_get has initialised LLVM (caller holds llvm_mu; a
+ * context is used by one thread at a time); NULL when it cannot be made */
 enum { DECODE_MAXT = 16, DECODE_SPAN_MIN = 64 * 1024 };
 static LLVMDisasmContextRef llvm_pool[EMU_NARCH][DECODE_MAXT];
-static LLVMDisasmContextRef llvm_get_t(emu_arch a, int t, ll_err *err)
+static LLVMDisasmContextRef llvm_get_t(emu_arch a, int t)
 {
-  LLVMDisasmContextRef c = llvm_get(a, err);
-  if (!c || t == 0) return c;
   if (!llvm_pool[a][t]) llvm_pool[a][t] = LLVMCreateDisasmCPU("amdgcn-amd-amdhsa", emu_arch_name(a), NULL, 0, NULL, NULL);
   return llvm_pool[a][t];
 }
@@ -1180,7 +1179,7 @@ emu_program *emu_program_decode_n(emu_arch a, const uint8_t *code, size_t size, 
   if ((size_t)nt > size / 16) nt = (int)(size / 16);
   LLVMDisasmContextRef ctxs[DECODE_MAXT] = {ctx};
   for (int t = 1; t < nt; t++)
-    if (!(ctxs[t] = llvm_get_t(a, t, NULL))) nt = t; /* fewer threads when no more contexts */
+    if (!(ctxs[t] = llvm_get_t(a, t))) nt = t; /* fewer threads when no more contexts */
   if (nt <= 1) {
     size_t next;
     p->n = decode_span(ctx, a, code, size, vaddr, 0, size, p->insns, &next);
@@ -1203,12 +1202,12 @@ emu_program *emu_program_decode_n(emu_arch a, const uint8_t *code, size_t size, 
     size_t n = 0, next = 0;
     for (int t = 0; t < nt; t++) {
       dspan *d = &sp[t];
-      size_t j = 0;
-      while (j < d->n && d->out[j].pc - vaddr < next) j++;
       if (next >= d->end) { /* the stream passed this span whole (no instruction is that long) */
         drop_records(d->out, d->n);
         continue;
       }
+      size_t j = 0;
+      while (j < d->n && d->out[j].pc - vaddr < next) j++;
       if (j == d->n || d->out[j].pc - vaddr != next) {
         /* this span's stream never started an instruction where the last one ended: again from there */
         drop_records(d->out, d->n);
