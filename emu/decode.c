@@ -1306,9 +1306,8 @@ const emu_insn_info *emu_program_insn(const emu_program *p, size_t i)
 
 static pthread_mutex_t co_mu = PTHREAD_MUTEX_INITIALIZER;
 
-const emu_program *emu_codeobj_program(emu_codeobj *co, ll_err *err)
+static const emu_program *codeobj_program_locked(emu_codeobj *co, ll_err *err)
 {
-  pthread_mutex_lock(&co_mu);
   if (!co->priv) {
     if (co->text_vaddr + co->text_size > co->image_size) {
       ll_seterr(err, LL_EXIT_USAGE, "%s: .text [0x%llx, +0x%llx) lies outside the image", co->path,
@@ -1319,7 +1318,68 @@ const emu_program *emu_codeobj_program(emu_codeobj *co, ll_err *err)
       if (!co->priv) ll_err_prefix(err, "%s: ", co->path);
     }
   }
-  const emu_program *p = co->priv;
+  return co->priv;
+}
+
+const emu_program *emu_codeobj_program(emu_codeobj *co, ll_err *err)
+{
+  pthread_mutex_lock(&co_mu);
+  const emu_program *p = codeobj_program_locked(co, err);
   pthread_mutex_unlock(&co_mu);
   return p;
+}
+
+/* A kernel's own program holds what the kernel can execute when its code alone decides where
+ * control goes: every branch's target inside its code, no s_setpc_b64 or s_swappc_b64 (a call or
+ * a jump to an address computed at run time, which may be another function's code), and a last
+ * record that cannot fall through (s_endpgm, s_branch) with the records ending where the code
+ * does. Then no execution leaves [entry, entry + code_size), and the records there are those of the
+ * whole .text's decode (a decode from the kernel's entry, an instruction start, meets the same
+ * stream). */
+static bool kernel_self_contained(const emu_program *p, uint64_t end)
+{
+  if (p->n == 0) return false;
+  const emu_insn *last = &p->insns[p->n - 1];
+  if (last->pc + last->size != end) return false;
+  if (last->fn != emu_op_s_endpgm && last->fn != emu_op_s_branch) return false;
+  for (size_t i = 0; i < p->n; i++) {
+    const emu_insn *in = &p->insns[i];
+    if (in->fn == emu_op_s_setpc_b64 || in->fn == emu_op_s_swappc_b64) return false;
+    if (in->implemented && (emu_ops_get(in->op)->flags & EMU_F_BRANCH) && in->target < 0) return false;
+  }
+  return true;
+}
+
+static char whole_text; /* emu_codeobj.kpriv[i]: kernel i runs on the whole .text's program */
+
+const emu_program *emu_codeobj_kernel_program(emu_codeobj *co, const emu_kernel *k, ll_err *err)
+{
+  if (!k || k < co->kernels || k >= co->kernels + co->nkernels) return emu_codeobj_program(co, err);
+  const size_t ki = (size_t)(k - co->kernels);
+  pthread_mutex_lock(&co_mu);
+  if (!co->kpriv) co->kpriv = ll_xcalloc(co->nkernels, sizeof *co->kpriv);
+  if (!co->kpriv[ki]) {
+    co->kpriv[ki] = &whole_text;
+    const uint64_t t0 = co->text_vaddr, t1 = co->text_vaddr + co->text_size;
+    if (k->code_size && k->entry >= t0 && k->entry < t1 && k->code_size <= t1 - k->entry && t1 <= co->image_size) {
+      ll_err e = {0};
+      emu_program *p = emu_program_decode(co->arch, co->image + k->entry, k->code_size, k->entry, &e);
+      if (p && kernel_self_contained(p, k->entry + k->code_size)) co->kpriv[ki] = p;
+      else emu_program_free(p);
+    }
+  }
+  const emu_program *p = co->kpriv[ki] == &whole_text ? codeobj_program_locked(co, err) : co->kpriv[ki];
+  pthread_mutex_unlock(&co_mu);
+  return p;
+}
+
+void emu_codeobj_programs_free(emu_codeobj *co)
+{
+  if (co->kpriv)
+    for (size_t i = 0; i < co->nkernels; i++)
+      if (co->kpriv[i] != &whole_text) emu_program_free(co->kpriv[i]);
+  free(co->kpriv);
+  co->kpriv = NULL;
+  if (co->priv) emu_program_free((emu_program *)co->priv);
+  co->priv = NULL;
 }

@@ -142,6 +142,8 @@ typedef struct emu_codeobj {
   char *notes;                    /* leniencies applied while loading, one per line (NULL: none);
                                      docs/emulator-choices.md "Loader" */
   void *priv;                     /* decoded program cache; owned by emu */
+  void **kpriv;                   /* each kernel's own program, decoded at its first launch
+                                     (emu_codeobj_kernel_program); owned by emu */
 } emu_codeobj;
 
 /* Malformed, truncated, wrong machine, unknown arch: NULL with err->code = LL_EXIT_USAGE. */
@@ -399,6 +401,14 @@ size_t emu_program_count(const emu_program *p);
 const emu_insn_info *emu_program_insn(const emu_program *p, size_t i);
 /* The program of a code object's .text, decoded on first use and cached in co->priv. */
 const emu_program *emu_codeobj_program(emu_codeobj *co, ll_err *err);
+/* The program a launch of kernel k runs: the kernel's own code [entry, entry + code_size), decoded
+ * on its first launch and cached, when control cannot leave it (no s_setpc_b64 / s_swappc_b64, every
+ * branch target inside, a last record that cannot fall through); else the whole .text's
+ * (emu_codeobj_program). A HIP program's code object holds every kernel it was built with, and most
+ * launch a few (docs/emulator.md "Decoding"). */
+const emu_program *emu_codeobj_kernel_program(emu_codeobj *co, const emu_kernel *k, ll_err *err);
+/* Frees both caches (emu_codeobj_free). */
+void emu_codeobj_programs_free(emu_codeobj *co);
 
 /* ---- 4. observation (emu/observe.c) ----------------------------------------------------------
  * An observer attached to a launch (emu_launch_opts.observe) sees every executed instruction of

@@ -950,7 +950,7 @@ int emu_launch(emu_mem *m, const emu_dispatch *d, const emu_launch_opts *o, emu_
           k->name, (unsigned long long)lds, k->group_segment_size, d->dynamic_lds,
           emu_arch_name(d->co->arch), emu_arch_lds_bytes(d->co->arch));
   ll_err err = {0};
-  const emu_program *prog = emu_codeobj_program((emu_codeobj *)d->co, &err);
+  const emu_program *prog = emu_codeobj_kernel_program((emu_codeobj *)d->co, k, &err);
   if (!prog) USAGE("emu_launch %s: %s", k->name, err.msg);
   long entry = emu_program_index(prog, k->start);
   if (entry < 0) USAGE("emu_launch %s: entry 0x%llx%s is not an instruction boundary in .text", k->name,

@@ -830,7 +830,7 @@ const emu_kernel *emu_codeobj_kernel(const emu_codeobj *co, const char *name, ll
 
 void emu_codeobj_free(emu_codeobj *co) {
   if (!co) return;
-  if (co->priv) emu_program_free((emu_program *)co->priv);
+  emu_codeobj_programs_free(co);
   for (size_t i = 0; i < co->nkernels; i++) {
     emu_kernel *k = &co->kernels[i];
     for (size_t j = 0; j < k->nargs; j++) {

@@ -64,7 +64,7 @@ static void synth_make(synth *s, emu_arch a, const char *src, uint32_t lds)
 
 static void synth_free(synth *s)
 {
-  emu_program_free(s->co.priv);
+  emu_codeobj_programs_free(&s->co);
   free(s->co.image);
 }
 
@@ -1150,6 +1150,43 @@ Test(state, freed_buffers_are_remembered_in_a_ring)
   cr_assert_null(emu_mem_freed_at(m, (uint64_t)(uintptr_t)buf), "host memory is not named as freed");
   free(addr);
   emu_mem_free(m);
+}
+
+/* A kernel whose code lets control leave it runs on the whole .text (emu/decode.c
+ * emu_codeobj_kernel_program), as the machine would run on into the code there: a branch out of the
+ * kernel's code, a last record that falls through; an empty extent (hand-built code objects) too.
+ * Code that cannot leave gets its own program. Each launch must end at an s_endpgm, which the own
+ * program of the first two would not reach ("bad jump target", "ran past the end of .text"). */
+Test(state, a_kernel_that_can_leave_its_code_runs_on_the_whole_text)
+{
+  static const struct {
+    const char *src;
+    uint64_t size; /* the kernel's code_size (0: the hand-built default) */
+    bool own;
+  } cases[] = {
+    {"s_mov_b32 s5, 1\ns_cmp_eq_u32 s5, 1\ns_cbranch_scc1 .Lout\ns_endpgm\n.Lout:\ns_mov_b32 s6, 2\ns_endpgm\n", 16, false},
+    {"s_mov_b32 s5, 1\ns_mov_b32 s6, 2\ns_endpgm\n", 8, false},
+    {"s_mov_b32 s5, 1\ns_mov_b32 s6, 2\ns_endpgm\n", 0, false},
+    {"s_mov_b32 s5, 1\ns_cmp_eq_u32 s5, 1\ns_cbranch_scc1 .Lin\ns_nop 0\n.Lin:\ns_endpgm\ns_nop 0\n", 20, true},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    synth s;
+    synth_make(&s, EMU_GFX942, cases[c].src, 0);
+    s.k.code_size = cases[c].size;
+    ll_err e = {0};
+    const emu_program *p = emu_codeobj_kernel_program(&s.co, &s.k, &e);
+    cr_assert_not_null(p, "%s", e.msg);
+    const emu_program *w = emu_codeobj_program(&s.co, &e);
+    cr_assert_eq(p != w, cases[c].own, "case %zu: own program %d", c, p != w);
+    if (cases[c].own) cr_assert_eq(p->n, 5, "case %zu: %zu records", c, p->n);
+    emu_mem *m = emu_mem_new();
+    emu_dispatch d = {.co = &s.co, .kernel = &s.k, .grid = {1, 1, 1}, .block = {64, 1, 1}};
+    emu_launch_opts o = {.threads = 1};
+    emu_fault f;
+    cr_assert_eq(emu_launch(m, &d, &o, &f, NULL), LL_EXIT_OK, "case %zu: %s", c, f.msg);
+    emu_mem_free(m);
+    synth_free(&s);
+  }
 }
 
 Test(state, workgroup_ids_in_sgprs_across_threads)
@@ -2357,6 +2394,139 @@ static void klaunch(kctx *c, const char *name, uint32_t grid, uint32_t block, in
     cr_assert_eq(emu_launch(c->m, &d, &o, &f, NULL), LL_EXIT_OK, "%s (%s): %s", name,
                  emu_arch_name(c->co->arch), f.msg);
   }
+}
+
+/* The test's own predicate for a kernel's program (emu/decode.c emu_codeobj_kernel_program), from
+ * the whole .text's records in the kernel's code [lo, hi) by their mnemonics: no s_setpc_b64 or
+ * s_swappc_b64, every SOPP branch's target (PC + 4 + SIMM16 * 4, CDNA3 ISA "SOPP Instructions")
+ * inside, the last record an s_endpgm or s_branch ending at hi. *first and *n: the records there. */
+static bool own_code_predicate(const emu_program *w, uint64_t lo, uint64_t hi, size_t *first, size_t *n)
+{
+  size_t i = 0;
+  while (i < w->n && w->insns[i].pc < lo) i++;
+  *first = i;
+  bool ok = true;
+  const emu_insn *last = NULL;
+  for (; i < w->n && w->insns[i].pc < hi; i++) {
+    const emu_insn *in = &w->insns[i];
+    if (!strcmp(in->mnem, "s_setpc_b64") || !strcmp(in->mnem, "s_swappc_b64")) ok = false;
+    if (!strcmp(in->mnem, "s_branch") || !strncmp(in->mnem, "s_cbranch_", 10)) {
+      const uint64_t t = in->pc + 4 + (int64_t)(int16_t)(uint16_t)in->o[0].ival * 4;
+      if (t < lo || t >= hi) ok = false;
+    }
+    last = in;
+  }
+  *n = i - *first;
+  return ok && last && last->pc + last->size == hi && (!strcmp(last->mnem, "s_endpgm") || !strcmp(last->mnem, "s_branch"));
+}
+
+/* A launch runs the kernel's own code, decoded at its first launch, when control cannot leave it
+ * (a HIP program's code object holds every kernel it was built with; issue #31): for every built
+ * kernel of both arches and tests/emu/calls.hip's, the kernel gets its own program exactly when the
+ * predicate above holds, its records then those of the whole .text's decode at the same PCs field
+ * by field (branch targets as PCs); a kernel that calls a function kept out of line runs on the
+ * whole .text; all three of calls.hip's kernels give the host's results. */
+Test(kernel, a_launch_runs_its_kernels_own_code, .timeout = 300)
+{
+  size_t nown = 0, nwhole = 0;
+  for (int ai = 0; ai < 2; ai++) {
+    const char *arch = ai ? "gfx950" : "gfx942";
+    char **paths = NULL;
+    size_t np = 0;
+    char *kd = ll_fmt("%s/%s/kernels", LANELAB_BUILD, arch);
+    DIR *d = opendir(kd);
+    cr_assert_not_null(d, "no %s (run make)", kd);
+    struct dirent *de;
+    while ((de = readdir(d))) {
+      size_t l = strlen(de->d_name);
+      if (l < 4 || strcmp(de->d_name + l - 3, ".co") != 0) continue;
+      paths = ll_xrealloc(paths, (np + 1) * sizeof *paths);
+      paths[np++] = ll_fmt("%s/%s", kd, de->d_name);
+    }
+    closedir(d);
+    free(kd);
+    const char *src = LANELAB_ROOT "/tests/emu/calls.hip";
+    uint64_t key = coc_key(src, NULL, LLVM "clang", arch, "device_compile -O3 -std=c++17");
+    char *calls = coc_path("calls-co", "calls", arch, key, "co");
+    if (access(calls, R_OK) != 0) {
+      char *tmp = coc_tmp(calls);
+      device_compile(src, arch, 3, "", tmp);
+      coc_put(tmp, calls);
+      free(tmp);
+    }
+    paths = ll_xrealloc(paths, (np + 1) * sizeof *paths);
+    paths[np++] = calls;
+    for (size_t pi = 0; pi < np; pi++) {
+      ll_err e = {0};
+      emu_codeobj *co = emu_codeobj_load_file(paths[pi], &e);
+      cr_assert_not_null(co, "%s", e.msg);
+      const emu_program *w = emu_codeobj_program(co, &e);
+      cr_assert_not_null(w, "%s", e.msg);
+      for (size_t ki = 0; ki < co->nkernels; ki++) {
+        const emu_kernel *k = &co->kernels[ki];
+        const emu_program *p = emu_codeobj_kernel_program(co, k, &e);
+        cr_assert_not_null(p, "%s", e.msg);
+        cr_assert_eq(emu_codeobj_kernel_program(co, k, &e), p, "cached");
+        size_t first, n;
+        const bool own = own_code_predicate(w, k->entry, k->entry + k->code_size, &first, &n);
+        cr_assert_eq(p != w, own, "%s %s: own program %d, the predicate says %d", paths[pi], k->name, p != w, own);
+        if (!own) {
+          nwhole++;
+          continue;
+        }
+        nown++;
+        cr_assert_eq(p->n, n, "%s %s: %zu records, the whole text has %zu in its code", paths[pi], k->name, p->n, n);
+        for (size_t i = 0; i < n; i++) {
+          const emu_insn *x = &w->insns[first + i], *y = &p->insns[i];
+          cr_assert(x->pc == y->pc && x->size == y->size && !strcmp(x->text, y->text) && x->fn == y->fn &&
+                        x->implemented == y->implemented && x->nop == y->nop && x->blk_n == y->blk_n &&
+                        x->blk_sn == y->blk_sn && x->fuse_n == y->fuse_n,
+                    "%s %s record %zu: '%s' against the whole text's '%s'", paths[pi], k->name, i, y->text, x->text);
+          cr_assert_eq(x->target < 0, y->target < 0);
+          if (x->target >= 0) cr_assert_eq(w->insns[x->target].pc, p->insns[y->target].pc, "%s: target", y->text);
+          for (int j = 0; j < x->nop; j++)
+            cr_assert(x->o[j].kind == y->o[j].kind && x->o[j].reg == y->o[j].reg && x->o[j].n == y->o[j].n &&
+                          x->o[j].ival == y->o[j].ival && x->o[j].mods == y->o[j].mods,
+                      "%s operand %d", y->text, j);
+        }
+      }
+      if (pi == np - 1) { /* calls.hip: k_call on the whole text, the others on their own; all run */
+        cr_assert_eq(emu_codeobj_kernel_program(co, emu_codeobj_kernel(co, "k_call", &e), &e), w);
+        cr_assert_neq(emu_codeobj_kernel_program(co, emu_codeobj_kernel(co, "k_plain", &e), &e), w);
+        cr_assert_neq(emu_codeobj_kernel_program(co, emu_codeobj_kernel(co, "k_loop", &e), &e), w);
+        kctx c;
+        c.co = co;
+        c.m = emu_mem_new();
+        c.nkas = 0;
+        enum { N = 200 };
+        static int a[N], out[N];
+        for (int i = 0; i < N; i++) a[i] = i * 37 % 101 - 50;
+        const uint64_t pa = emu_mem_map(c.m, a, sizeof a, "a"), po = emu_mem_map(c.m, out, sizeof out, "out");
+        const int sz[3] = {8, 8, 4};
+        const char *names[3] = {"k_call", "k_plain", "k_loop"};
+        for (int q = 0; q < 3; q++) {
+          memset(out, 0, sizeof out);
+          const uint64_t args[3] = {po, pa, N};
+          klaunch(&c, names[q], (N + 63) / 64, 64, 3, args, sz);
+          for (int i = 0; i < N; i++) {
+            int want = 0;
+            if (q == 0) want = a[i] * 3 + (i ^ 5);
+            else if (q == 1) want = a[i] * 7 - i;
+            else
+              for (int j = 0; j <= (a[i] & 15); j++) want += j * i + a[i];
+            cr_assert_eq(out[i], want, "%s %s lane %d: %d, want %d", arch, names[q], i, out[i], want);
+          }
+        }
+        emu_mem_free(c.m);
+        for (int i = 0; i < c.nkas; i++) free(c.kas[i]);
+      }
+      emu_codeobj_free(co);
+      free(paths[pi]);
+    }
+    free(paths);
+  }
+  cr_assert_gt(nown, 20, "only %zu kernels on their own code", nown);
+  cr_assert_geq(nwhole, 2, "k_call on both arches runs on the whole text");
 }
 
 Test(kernel, repr_kernels_match_host_reference, .timeout = 600)
