@@ -1249,19 +1249,12 @@ int EMU_H(emu_op_v_mad_u64_u32)(emu_wave *w, const emu_insn *in)
   const uint32_t *clo, *chi;
   if (dd && emu_src64_pair(w, in, 4, tlo, thi, &clo, &chi)) {
 #ifdef __AVX2__
-    emu_dstmask(w, in, 1, mad_u64_u32_x8(dd, dd + EMU_LANES, A, B, clo, chi));
-    return EMU_OK;
-#endif
-    uint32_t rl[EMU_LANES], rh[EMU_LANES];
-    uint8_t cb[EMU_LANES];
-    L64 {
-      uint64_t p = (uint64_t)A[l] * B[l], sum = p + ((uint64_t)chi[l] << 32 | clo[l]);
-      rl[l] = (uint32_t)sum, rh[l] = (uint32_t)(sum >> 32), cb[l] = sum < p;
+    if (!emu_avx512) {
+      emu_dstmask(w, in, 1, mad_u64_u32_x8(dd, dd + EMU_LANES, A, B, clo, chi));
+      return EMU_OK;
     }
-    L64 co |= (uint64_t)cb[l] << l;
-    memcpy(dd, rl, sizeof rl); /* after every source lane is read: the pair may be a source */
-    memcpy(dd + EMU_LANES, rh, sizeof rh);
-    emu_dstmask(w, in, 1, co);
+#endif
+    emu_dstmask(w, in, 1, emu_mad_u64_u32_64(dd, dd + EMU_LANES, A, B, clo, chi)); /* emu/simd.c */
     return EMU_OK;
   }
   emu_src64(w, in, 4, C);

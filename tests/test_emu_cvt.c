@@ -207,7 +207,8 @@ Test(emu_cvt, saturating_integer_adds_with_clamp)
 /* Without clamp the 32-bit adds wrap modulo 2^32 (the low half of the exact result, signed or not),
  * and v_mad_u64_u32's carry-out is the wrap of S0 * S1 + S2 past 2^64 (CDNA3 ISA "V_MAD_U64_U32"):
  * pseudo-random operands plus the edges, against the formulas in 128-bit arithmetic. */
-Test(emu_cvt, wrapping_integer_adds_and_mad_u64_carry)
+static void on_every_simd_path(void (*check)(void));
+static void wrapping_adds_case(void)
 {
   for (int a = 0; a < EMU_NARCH; a++) {
     snip *s = sn_new((emu_arch)a,
@@ -231,15 +232,26 @@ Test(emu_cvt, wrapping_integer_adds_and_mad_u64_carry)
     A[2] = B[2] = 0xffffffffu, C[2] = 0x1ffffffffull;
     A[3] = 0, B[3] = 0, C[3] = ~0ull;
     A[4] = 0x80000000u, B[4] = 0x80000000u;
+    A[5] = 3, B[5] = 5, C[5] = 0; /* a zero addend: the sum equals the product and does not carry */
+    /* the records as the op table holds them (the AVX2 build's where the host has it), then the
+     * baseline build's handler called directly (emu/simd.c's kernel when AVX-512 is on, else its loop) */
+    uint64_t co = 0;
+    for (int mode = 0; mode < 2; mode++) {
     for (int l = 0; l < 64; l++) {
+      sn_v(s, 10)[l] = sn_v(s, 11)[l] = sn_v(s, 14)[l] = sn_v(s, 15)[l] = 0xdeadbeefu; /* none left from mode 0 */
       sn_v(s, 1)[l] = A[l], sn_v(s, 2)[l] = B[l];
       sn_v(s, 20)[l] = (uint32_t)C[l], sn_v(s, 21)[l] = (uint32_t)(C[l] >> 32);
       sn_v(s, 24)[l] = A[l], sn_v(s, 25)[l] = B[l]; /* destination = sources (the whole-wave path reads first) */
     }
     s->w.s[20] = 0xfffffff0u;
     s->w.s[22] = 0x89abcdefu, s->w.s[23] = 0xfedcba98u;
-    cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
-    uint64_t co = 0, co2 = 0, C2 = 0xfedcba9889abcdefull;
+    for (int r = 12; r <= 15; r++) s->w.s[r] = 0x5a5a5a5au;
+    s->w.s[106] = s->w.s[107] = 0x5a5a5a5au;
+    if (mode == 0) cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+    else
+      for (int r = 6; r <= 8; r++) cr_assert_eq(emu_op_v_mad_u64_u32(&s->w, &s->p->insns[r]), EMU_OK, "%s", s->f.msg);
+    uint64_t co2 = 0, C2 = 0xfedcba9889abcdefull;
+    co = 0;
     for (int l = 0; l < 64; l++) {
       cr_assert_eq(sn_v(s, 3)[l], (uint32_t)((uint64_t)A[l] + B[l]), "v_add_u32 lane %d", l);
       cr_assert_eq(sn_v(s, 4)[l], (uint32_t)((uint64_t)A[l] - B[l]), "v_sub_u32 lane %d", l);
@@ -264,6 +276,7 @@ Test(emu_cvt, wrapping_integer_adds_and_mad_u64_carry)
       co3 |= (uint64_t)(r >> 64 & 1) << l;
     }
     cr_assert_eq(s->w.s[14] | (uint64_t)s->w.s[15] << 32, co3, "v_mad_u64_u32 in place carry-out mask");
+    }
     /* a partial EXEC (the lane loop; EXEC all ones above took the whole-wave path): active lanes
      * by the formula, carry bits of inactive lanes 0, inactive lanes of the destination kept */
     const uint64_t ex = 0x00ff00ff0f0f0f0full;
@@ -280,6 +293,9 @@ Test(emu_cvt, wrapping_integer_adds_and_mad_u64_carry)
     sn_free(s);
   }
 }
+/* on every path this CPU has (the whole-wave sum: emu/simd.c's AVX-512 kernel, the AVX2 build's, the
+ * portable loop) */
+Test(emu_cvt, wrapping_integer_adds_and_mad_u64_carry) { on_every_simd_path(wrapping_adds_case); }
 
 /* The 64-bit integer ops of clang's address arithmetic (CDNA3 ISA "V_LSHL_ADD_U64": D = (S0 << S1[2:0])
  * + S2, counts above 4 unsupported and taken as 0 (emu/op_valu.c); "V_LSHLREV_B64": D = S1 << S0[5:0];
