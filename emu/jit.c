@@ -32,7 +32,9 @@
  * the last chunk the code calls their handlers in order, fn(w, record), which is their place in the
  * piece only while no lane record after one of them reads or writes an SGPR it writes or writes one
  * it reads (plan_run ends the piece before such a record; SCC: emu_insn.jit_scc is 0 when such a
- * handler set it last). A piece ends before v_exp_f32 and the float min/max/med3 and conversions to
+ * handler set it last). v_max_f32 / v_min_f32 and v_max3_f32 / v_min3_f32 (thirty-eighth stop) as fuse.c
+ * FZ_MINMAX's steps (minmax), IEEE mode from k7 (ieee_k7). A piece ends before v_exp_f32, v_med3_f32
+ * and the conversions to
  * integer (the runner runs those), before a uniform source an earlier record of the piece wrote, and
  * where its registers would not fit the 32 zmm registers; a piece shorter than JIT_MIN records (one
  * since the seventeenth stop) is left to the runner. The caller (emu/fuse.c emu_fuse_runc, emu/exec.c
@@ -47,6 +49,7 @@
 #define _GNU_SOURCE 1 /* memfd_create */
 #include <immintrin.h> /* the _CMP_* predicates */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -192,6 +195,13 @@ static void op3(cbuf *c, int map, int pp, uint8_t opc, int d, int a, int b) { ev
 #define VPMOVDW(d, s) evex(c, MAP_0F38, PP_F3, 0x33, s, -1, zr(d), -1)
 #define VCVTPH2PS(d, s) evex(c, MAP_0F38, PP_66, 0x13, d, -1, zr(s), -1)
 #define VTERNLOG_K1(d, a, b, t) evex_k(c, MAP_0F3A, PP_66, 0x25, d, a, zr(b), t, 1)
+/* the float max/min's masks (emu_rec FZ_MAX_F, FZ_MIN_F): compares into opmask k, a blend under k,
+ * k = the sign bits (vpmovd2m), k = km & ((a & b) == 0) per lane (vptestnmd under km) */
+#define VCMPPS_K(k, a, b, p) evex(c, MAP_0F, PP_NONE, 0xc2, k, a, zr(b), p)
+#define VPCMPUD_K(k, a, b, p) evex(c, MAP_0F3A, PP_66, 0x1e, k, a, zr(b), p)
+#define VPBLENDMD_K(k, d, a, b) evex_k(c, MAP_0F38, PP_66, 0x64, d, a, zr(b), -1, k) /* d = k ? b : a */
+#define VPMOVD2M(k, a) evex(c, MAP_0F38, PP_F3, 0x39, k, -1, zr(a), -1)
+#define VPTESTNMD_K(k, km, a, b) evex_k(c, MAP_0F38, PP_F3, 0x27, k, a, zr(b), -1, km)
 
 /* vpternlogd's immediate for f(x, y, z) (x the destination's bit, y vvvv's, z rm's): bit x*4 + y*2 + z */
 static int tl(int (*f)(int, int, int))
@@ -261,8 +271,7 @@ static bool translatable(unsigned op)
 {
   switch (op) {
   case FZ_EXP_F:
-  case FZ_MAX_F: case FZ_MIN_F: case FZ_MED3_F: case FZ_CVT_I32_F: case FZ_CVT_U32_F: case FZ_RNDNE_F:
-  case FZ_MAX3_F: case FZ_MIN3_F:
+  case FZ_MED3_F: case FZ_CVT_I32_F: case FZ_CVT_U32_F: case FZ_RNDNE_F:
     /* the runner's (emu/fuse.c) */
   case FZ_NONE: case FZ_FMAC_F: /* FZ_FMAC_F is marked FZ_FMA_F */
     return false;
@@ -283,7 +292,7 @@ static int nsrc(unsigned op)
 }
 /* the constants an operation needs besides its operands */
 enum { K31 = 31, K255 = 255, K1 = 1, KM1 = 0xffffffffu, KABS16 = 0x7fff, KINF16 = 0x7c00, KBIT22 = 1u << 22,
-       KSIGN = 0x80000000u };
+       KSIGN = 0x80000000u, KABS32 = 0x7fffffff, KINF32 = 0x7f800000 };
 static int consts(const emu_insn *x, uint32_t k[3])
 {
   switch (x->fz_op) {
@@ -291,6 +300,7 @@ static int consts(const emu_insn *x, uint32_t k[3])
   case FZ_LSHL: case FZ_LSHR: case FZ_ASHR: case FZ_LSHL_ADD: case FZ_ADD_LSHL: case FZ_LSHL_OR: k[0] = K31; return 1;
   case FZ_BFE_U: k[0] = K31, k[1] = K1, k[2] = KM1; return 3;
   case FZ_CVT_UB0: case FZ_CVT_UB1: case FZ_CVT_UB2: case FZ_CVT_UB3: k[0] = K255; return 1;
+  case FZ_MAX_F: case FZ_MIN_F: case FZ_MAX3_F: case FZ_MIN3_F: k[0] = KABS32, k[1] = KINF32, k[2] = KBIT22; return 3;
   default: return 0;
   }
 }
@@ -417,7 +427,8 @@ static int plan_run(const emu_insn *in, int m, plan *p)
     if (cmp && p->scc == x->fz_dst + 1u) goto full; /* the SCC pair overwritten */
     if (cmp) q.cw[q.ncw++] = x->fz_dst;
     else if (x->fz_op != FZ_NOP) plan_vg(&q, x->fz_dst);
-    if (q.nu + q.nv + 1 > NZ - ZFIRST) goto full;
+    /* a result, and for max3 / min3 the first pair's besides */
+    if (q.nu + q.nv + 1 + (x->fz_op == FZ_MAX3_F || x->fz_op == FZ_MIN3_F) > NZ - ZFIRST) goto full;
     *p = q;
   }
 full:
@@ -481,6 +492,34 @@ static int pk_src(cbuf *c, const plan *p, regs *r, const emu_insn *x, int j, int
   if (!(x->sp_uni >> j & 1)) return vsrc(c, p, r, x->sp_reg[1 + j][hh], ch);
   if (x->sp_sgpr >> j & 1) return r->zu[uni_find(p, true, x->sp_reg[1 + j][hh])];
   return r->zu[uni_find(p, false, (uint32_t)(x->sp_kv[j] >> (32 * hh)))];
+}
+
+/* v_max_f32 / v_min_f32 of registers a, b into d (none of them ZT0 or ZT1, d neither a nor b): emu/fuse.c
+ * FZ_MINMAX's steps in its order, each a blend under a mask (k4 a's NaN lanes, k5 b's, k1 the ordered
+ * compare then equality, k6 a's sign then the signalling NaNs; k7 all ones in IEEE mode, set before
+ * the chunks by translate): the picked operand, on equality the one the sign decides (+0 and -0), b's
+ * NaN gives a, a's NaN gives b or, both NaNs, a quieted; in IEEE mode a signalling NaN operand, b's
+ * then a's, comes back quieted */
+static void minmax(cbuf *c, const plan *p, const regs *r, int d, int a, int b, bool mx)
+{
+  const int kabs = kreg(p, r, KABS32), kinf = kreg(p, r, KINF32), kq = kreg(p, r, KBIT22);
+  VPANDD(ZT0, a, kabs); VPCMPUD_K(4, ZT0, kinf, 6); /* not <=: (a & 0x7fffffff) > 0x7f800000 */
+  VPANDD(ZT0, b, kabs); VPCMPUD_K(5, ZT0, kinf, 6);
+  VCMPPS_K(1, a, b, mx ? _CMP_GT_OQ : _CMP_LT_OQ);
+  VPBLENDMD_K(1, d, b, a);
+  VCMPPS_K(1, a, b, _CMP_EQ_OQ);
+  VPMOVD2M(6, a);
+  if (mx) VPBLENDMD_K(6, ZT0, a, b); /* a negative: b */
+  else VPBLENDMD_K(6, ZT0, b, a);    /* a negative: a */
+  VPBLENDMD_K(1, d, d, ZT0);
+  VPBLENDMD_K(5, d, d, a);
+  VPORD(ZT0, a, kq);
+  VPBLENDMD_K(5, ZT1, b, ZT0);
+  VPBLENDMD_K(4, d, d, ZT1);
+  VPTESTNMD_K(6, 5, b, kq); kop(c, KANDW, 6, 6, 7);
+  VPORD(ZT0, b, kq); VPBLENDMD_K(6, d, d, ZT0);
+  VPTESTNMD_K(6, 4, a, kq); kop(c, KANDW, 6, 6, 7);
+  VPORD(ZT0, a, kq); VPBLENDMD_K(6, d, d, ZT0);
 }
 
 /* one record in chunk ch: the result in a fresh register, then the destination's mapping moved to it */
@@ -652,16 +691,51 @@ static void emit_rec(cbuf *c, const plan *p, regs *r, const emu_insn *x, int ch)
   case FZ_SUBREV_F: VSUBPS(d, b, a); break;
   case FZ_MUL_F: VMULPS(d, b, a); break;
   case FZ_FMA_F: vmov(c, d, b); VFMADD132PS(d, s3, a); break; /* d = S1 * S0 + S2 */
+  /* the float max / min (minmax): emu/fuse.c FZ_MINMAX's steps */
+  case FZ_MAX_F: case FZ_MIN_F: minmax(c, p, r, d, a, b, op == FZ_MAX_F); break;
+  case FZ_MAX3_F: case FZ_MIN3_F: { /* the runner's order: (a op b) op c */
+    const int t = zalloc(r);
+    minmax(c, p, r, t, a, b, op == FZ_MAX3_F);
+    minmax(c, p, r, d, t, s3, op == FZ_MAX3_F);
+    r->busy[t] = false;
+    break;
+  }
   default: c->bad = true; return;
   }
   remap(p, r, x->fz_dst, d);
 }
 
 /* the code of records in .. in + n (plan p) into c: prologue, four chunks, return */
+/* k7 = all ones when the wave runs in IEEE mode (emu_ieee_mode: the kernel's rsrc1 bit 23, none
+ * without a workgroup, dispatch or kernel), from the wave in rdx: the float max/min's signalling NaNs */
+static void ieee_k7(cbuf *c)
+{
+  static const int32_t off[3] = {(int32_t)offsetof(emu_wave, wg), (int32_t)offsetof(emu_wg, d),
+                                 (int32_t)offsetof(emu_dispatch, kernel)};
+  size_t jz[3];
+  put(c, 0x31), put(c, 0xc0); /* xor eax, eax */
+  for (int i = 0; i < 3; i++) {
+    put(c, i ? 0x4d : 0x4c), put(c, 0x8b), put(c, i ? 0x80 : 0x82), put32(c, (uint32_t)off[i]); /* mov r8, [rdx|r8 + off] */
+    put(c, 0x4d), put(c, 0x85), put(c, 0xc0);                                                    /* test r8, r8 */
+    put(c, 0x74), put(c, 0), jz[i] = c->n;                                                       /* jz done */
+  }
+  put(c, 0x41), put(c, 0x8b), put(c, 0x80), put32(c, (uint32_t)offsetof(emu_kernel, rsrc1)); /* mov eax, [r8 + rsrc1] */
+  put(c, 0xc1), put(c, 0xe8), put(c, 23);                                                    /* shr eax, 23 */
+  put(c, 0x83), put(c, 0xe0), put(c, 1);                                                     /* and eax, 1 */
+  put(c, 0xf7), put(c, 0xd8);                                                                /* neg eax */
+  for (int i = 0; i < 3 && !c->bad; i++) c->b[jz[i] - 1] = (uint8_t)(c->n - jz[i]);
+  put(c, 0xc5), put(c, 0xf8), put(c, 0x92), put(c, 0xf8); /* kmovw k7, eax */
+}
+
 static void translate(cbuf *c, const emu_insn *in, int n, const plan *p)
 {
   regs r;
   memset(&r, 0, sizeof r);
+  for (int j = 0; j < n; j++)
+    if (in[j].fz_op == FZ_MAX_F || in[j].fz_op == FZ_MIN_F || in[j].fz_op == FZ_MAX3_F || in[j].fz_op == FZ_MIN3_F) {
+      ieee_k7(c);
+      break;
+    }
   r.busy[ZT0] = r.busy[ZT1] = true;
   for (int i = 0; i < p->nu; i++) {
     r.zu[i] = NZ - 1 - i, r.busy[NZ - 1 - i] = true;
