@@ -1143,6 +1143,9 @@ void emu_lds_write4_64(uint8_t *lds, const uint32_t *a, uint32_t off, const uint
 void emu_lds_write2_8_64(uint8_t *lds, const uint32_t *a, uint32_t off0, uint32_t off1, const uint32_t *s0lo,
                          const uint32_t *s0hi, const uint32_t *s1lo, const uint32_t *s1hi);
 void emu_f32_to_f16_64(uint16_t *h, const float *f);
+/* h[l] = emu_f64_to_f16(emu_fma_ro(a[l], b[l], c[l])): the exact a * b + c rounded once to f16
+ * (AVX-512 when present, else the lane loop) */
+void emu_fma_f16_64(uint16_t *h, const float *a, const float *b, const float *c);
 void emu_f16_to_f32_64(float *f, const uint16_t *h);
 void emu_exp2_64(float *d, const float *a); /* d = (float)exp2((double)a), v_exp_f32's definition */
 /* compare predicates (the F_* of emu/op_valu.c's VOPC); the functions return false when they have

@@ -639,7 +639,8 @@ static int mix_f16(emu_wave *w, const emu_insn *in, bool hi)
   uint32_t d[EMU_LANES];
   uint16_t h[EMU_LANES];
   const bool dx10 = emu_dx10_clamp(w);
-  L64 h[l] = fma_h(A[l], B[l], C[l], in->clamp, dx10);
+  if (!in->clamp) emu_fma_f16_64(h, A, B, C); /* emu/simd.c: the same bits, 64 lanes at once */
+  else L64 h[l] = fma_h(A[l], B[l], C[l], true, dx10);
   L64 d[l] = hi ? (old[l] & 0xffffu) | (uint32_t)h[l] << 16 : (old[l] & 0xffff0000u) | h[l];
   emu_dst32(w, in, 0, d);
   return EMU_OK;

@@ -1593,6 +1593,55 @@ T256 static void f32_to_f16_256(uint16_t *h, const float *f)
                      _mm256_cvtps_ph(_mm256_loadu_ps(f + 8 * c), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
 }
 
+/* ---- the exact a * b + c of f32 values rounded once to f16 (v_fma_mixlo_f16 / mixhi, emu/op_vop3p.c):
+ * emu_f64_to_f16(emu_fma_ro(a, b, c)) per lane. AVX-512, eight lanes a vector: the product exact in
+ * double, the sum and its TwoSum error, rounded to odd at double precision as emu_fma_ro does; then
+ * to f32 rounded to odd (toward zero, the low bit set where that was inexact) and vcvtps2ph's round
+ * to nearest even. Rounding to odd at 53 and then 24 bits keeps the exact sum's side of every f16
+ * rounding boundary (both have at least two bits more than f16, subnormals included), so the f16 is
+ * the exact sum's rounded once (issue #31, thirty-eighth stop: FlashInfer's P tile). A lane with a NaN
+ * operand or a non-finite sum takes the definition (x86's own NaN propagation, the first NaN operand
+ * quieted, gives the same bits, but the result does not rest on it). ------------------------------------------------ */
+T512 static void fma_f16_512(uint16_t *h, const float *a, const float *b, const float *c)
+{
+  const __m512d zero = _mm512_setzero_pd();
+  const __m512i one = _mm512_set1_epi64(1);
+  for (int o = 0; o < EMU_LANES; o += 8) {
+    const __m512d A = _mm512_cvtps_pd(_mm256_loadu_ps(a + o)), B = _mm512_cvtps_pd(_mm256_loadu_ps(b + o)),
+                  C = _mm512_cvtps_pd(_mm256_loadu_ps(c + o));
+    const __m512d p = _mm512_mul_pd(A, B), s = _mm512_add_pd(p, C);
+    const __m512d cb = _mm512_sub_pd(s, p), pb = _mm512_sub_pd(s, cb);
+    const __m512d e = _mm512_add_pd(_mm512_sub_pd(p, pb), _mm512_sub_pd(C, cb));
+    __m512i u = _mm512_castpd_si512(s);
+    const __mmask8 fix = _mm512_cmp_pd_mask(e, zero, _CMP_NEQ_OQ) & _mm512_testn_epi64_mask(u, one);
+    const __mmask8 up = (__mmask8)~(_mm512_cmp_pd_mask(e, zero, _CMP_GT_OQ) ^ _mm512_cmp_pd_mask(s, zero, _CMP_GT_OQ));
+    u = _mm512_mask_add_epi64(u, fix & up, u, one); /* one unit toward the exact sum */
+    u = _mm512_mask_sub_epi64(u, fix & (__mmask8)~up, u, one);
+    const __m512d r = _mm512_castsi512_pd(u);
+    const __m256 t = _mm512_cvt_roundpd_ps(r, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    const __mmask8 ne = _mm512_cmp_pd_mask(_mm512_cvtps_pd(t), r, _CMP_NEQ_UQ);
+    const __m256i ti = _mm256_mask_or_epi32(_mm256_castps_si256(t), ne, _mm256_castps_si256(t), _mm256_set1_epi32(1));
+    const __m512 t16 = _mm512_castps256_ps512(_mm256_castsi256_ps(ti)); /* the low eight lanes used */
+    _mm_storeu_si128((__m128i *)(void *)(h + o),
+                     _mm256_castsi256_si128(_mm512_cvtps_ph(t16, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)));
+    __mmask8 bad = (__mmask8)(_mm512_cmp_pd_mask(A, A, _CMP_UNORD_Q) | _mm512_cmp_pd_mask(B, B, _CMP_UNORD_Q) |
+                              _mm512_cmp_pd_mask(C, C, _CMP_UNORD_Q) | _mm512_fpclass_pd_mask(s, 0x99)); /* NaN, +-inf */
+    for (; bad; bad &= (__mmask8)(bad - 1)) {
+      const int l = o + __builtin_ctz(bad);
+      h[l] = emu_f64_to_f16(emu_fma_ro(a[l], b[l], c[l]));
+    }
+  }
+}
+
+void emu_fma_f16_64(uint16_t *h, const float *a, const float *b, const float *c)
+{
+  if (emu_avx512) {
+    fma_f16_512(h, a, b, c);
+    return;
+  }
+  for (int l = 0; l < EMU_LANES; l++) h[l] = emu_f64_to_f16(emu_fma_ro(a[l], b[l], c[l]));
+}
+
 void emu_f32_to_f16_64(uint16_t *h, const float *f)
 {
   if (emu_avx512) {

@@ -1201,6 +1201,57 @@ static void on_every_simd_path(void (*check)(void))
   emu_avx512 = had, emu_avx2 = had2;
 }
 
+/* v_fma_mix*_f16's whole-wave rounding (emu/simd.c emu_fma_f16_64): the exact a * b + c of f32 values
+ * rounded once to f16. Lanes 0-7 against values worked out by hand (the f16 neighbours of the exact
+ * sum and round to nearest even: a tie kept even, a tie broken by a term 2^-40 that a rounding
+ * through f32 first would lose, the overflow midpoint 65520 to infinity, the underflow midpoint
+ * 2^-25 to zero and just above it to the smallest subnormal); every lane, NaNs, infinities, zeros,
+ * f32 subnormals, near-ties and random bits included, against the lane definition
+ * emu_f64_to_f16(emu_fma_ro(a, b, c)) */
+static void fma_f16_case(void)
+{
+  float A[64], B[64], C[64];
+  uint16_t h[64];
+  static const struct { float a, b, c; uint16_t want; } hand[8] = {
+      {1.0f + 0x1p-11f, 1.0f, 0.0f, 0x3c00},          /* halfway between 1 and 1 + 2^-10: even, 1 */
+      {1.0f + 0x1p-11f, 1.0f, 0x1p-40f, 0x3c01},      /* just above: up (through f32 first: a tie, 1) */
+      {1.0f + 0x1p-11f, 1.0f, -0x1p-40f, 0x3c00},     /* just below: down */
+      {1.0f + 3 * 0x1p-11f, 1.0f, 0.0f, 0x3c02},      /* halfway between 0x3c01 and 0x3c02: even */
+      {65504.0f, 1.0f, 16.0f, 0x7c00},                /* 65520, the midpoint to 2^16: even is infinity */
+      {65504.0f, 1.0f, 15.75f, 0x7bff},               /* below it: the largest finite */
+      {0x1p-13f, 0x1p-12f, 0.0f, 0x0000},             /* 2^-25, half the smallest subnormal: even, 0 */
+      {-0x1p-13f, 0x1p-12f, -0x1p-60f, 0x8001},       /* just past -2^-25: -2^-24 */
+  };
+  uint32_t st = 0x2545f491u;
+  static const uint32_t sp[] = {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc12345u, 0xffa00001u,
+                                0x00000001u, 0x80400000u, 0x477fe000u, 0x477ff000u, 0x33800000u, 0x33000000u,
+                                0x3f801000u, 0x3f800800u, 0x7f7fffffu, 0x38800000u, 0x387fc000u, 0xc77fe000u};
+  const size_t nsp = sizeof sp / sizeof *sp;
+  for (int round = 0; round < 64; round++) {
+    for (int l = 0; l < 64; l++) {
+      uint32_t x = sn_rand(&st), y = sn_rand(&st), z = sn_rand(&st);
+      if (round % 3 == 0) x = sp[x % nsp], y = sp[y % nsp], z = sp[z % nsp];
+      else if (round % 3 == 1) { /* f16-sized products near ties: a small mantissa, c far below */
+        x = (x & 0x8000000fu) | 0x3f800000u | (x >> 8 & 0x1f) << 13, y = 0x3f800000u | (y & 0x3) << 21;
+        z = (z & 0x80000000u) | (0x2e000000u + (z & 0x07ffffffu));
+      }
+      memcpy(&A[l], &x, 4), memcpy(&B[l], &y, 4), memcpy(&C[l], &z, 4);
+    }
+    if (round == 0)
+      for (int l = 0; l < 8; l++) A[l] = hand[l].a, B[l] = hand[l].b, C[l] = hand[l].c;
+    emu_fma_f16_64(h, A, B, C);
+    for (int l = 0; l < 64; l++) {
+      const uint16_t want = emu_f64_to_f16(emu_fma_ro(A[l], B[l], C[l]));
+      cr_assert_eq(h[l], want, "round %d lane %d: %a * %a + %a gives 0x%04x, the definition 0x%04x (avx512 %d)", round,
+                   l, (double)A[l], (double)B[l], (double)C[l], h[l], want, emu_avx512);
+      if (round == 0 && l < 8)
+        cr_assert_eq(h[l], hand[l].want, "lane %d: %a * %a + %a gives 0x%04x, want 0x%04x", l, (double)A[l],
+                     (double)B[l], (double)C[l], h[l], hand[l].want);
+    }
+  }
+}
+Test(emu_cvt, fma_mix_f16_rounds_the_exact_sum_once_on_every_path) { on_every_simd_path(fma_f16_case); }
+
 static void ds_b64_all_arches(void)
 {
   for (int a = 0; a < EMU_NARCH; a++) ds_b64_case((emu_arch)a);
