@@ -315,6 +315,26 @@ __attribute__((unused)) static int compile_all_kernels(const char *dir, const ch
   return n;
 }
 
+/* the built code objects of arch (the .co files make puts in build/ARCH/kernels), their paths (malloc'd) in *paths */
+static size_t built_cos(const char *arch, char ***paths)
+{
+  char *kd = ll_fmt("%s/%s/kernels", LANELAB_BUILD, arch);
+  DIR *d = opendir(kd);
+  cr_assert_not_null(d, "no %s (run make)", kd);
+  size_t np = 0;
+  *paths = NULL;
+  struct dirent *de;
+  while ((de = readdir(d))) {
+    size_t l = strlen(de->d_name);
+    if (l < 4 || strcmp(de->d_name + l - 3, ".co") != 0) continue;
+    *paths = ll_xrealloc(*paths, (np + 1) * sizeof **paths);
+    (*paths)[np++] = ll_fmt("%s/%s", kd, de->d_name);
+  }
+  closedir(d);
+  free(kd);
+  return np;
+}
+
 /* A decode in spans on several threads (emu/decode.c emu_program_decode_n: a HIP program's large code
  * object at its start) gives the records of one decode from byte 0: every built kernel's text and
  * random bytes (misaligned spans, "<unknown>" records, literals crossing a span's start), at 2, 3, 5
@@ -350,24 +370,18 @@ Test(decode, spans_on_threads_give_the_records_of_one_decode, .timeout = 300)
   const char *arches[] = {"gfx942", "gfx950"};
   size_t nco = 0;
   for (int a = 0; a < 2; a++) {
-    char *kd = ll_fmt("%s/%s/kernels", LANELAB_BUILD, arches[a]);
-    DIR *d = opendir(kd);
-    cr_assert_not_null(d, "no %s (run make)", kd);
-    struct dirent *de;
-    while ((de = readdir(d))) {
-      size_t l = strlen(de->d_name);
-      if (l < 4 || strcmp(de->d_name + l - 3, ".co") != 0) continue;
-      char *path = ll_fmt("%s/%s", kd, de->d_name);
+    char **paths;
+    const size_t np = built_cos(arches[a], &paths);
+    for (size_t i = 0; i < np; i++) {
       ll_err e = {0};
-      emu_codeobj *co = emu_codeobj_load_file(path, &e);
+      emu_codeobj *co = emu_codeobj_load_file(paths[i], &e);
       cr_assert_not_null(co, "%s", e.msg);
-      decode_spans_same(co->arch, co->image + co->text_vaddr, co->text_size, path);
+      decode_spans_same(co->arch, co->image + co->text_vaddr, co->text_size, paths[i]);
       emu_codeobj_free(co);
-      free(path);
+      free(paths[i]);
       nco++;
     }
-    closedir(d);
-    free(kd);
+    free(paths);
     /* random dwords, every fourth a common first word of a 64-bit encoding (VOP3, DS, FLAT) so that
      * spans start inside instructions, and literal-taking VOP2 words */
     static const uint32_t heads[] = {0xd1000000u, 0xd8ec0000u, 0xdc500000u, 0x0a0000ffu, 0xd3b14000u};
@@ -2431,20 +2445,8 @@ Test(kernel, a_launch_runs_its_kernels_own_code, .timeout = 300)
   size_t nown = 0, nwhole = 0;
   for (int ai = 0; ai < 2; ai++) {
     const char *arch = ai ? "gfx950" : "gfx942";
-    char **paths = NULL;
-    size_t np = 0;
-    char *kd = ll_fmt("%s/%s/kernels", LANELAB_BUILD, arch);
-    DIR *d = opendir(kd);
-    cr_assert_not_null(d, "no %s (run make)", kd);
-    struct dirent *de;
-    while ((de = readdir(d))) {
-      size_t l = strlen(de->d_name);
-      if (l < 4 || strcmp(de->d_name + l - 3, ".co") != 0) continue;
-      paths = ll_xrealloc(paths, (np + 1) * sizeof *paths);
-      paths[np++] = ll_fmt("%s/%s", kd, de->d_name);
-    }
-    closedir(d);
-    free(kd);
+    char **paths;
+    size_t np = built_cos(arch, &paths);
     const char *src = LANELAB_ROOT "/tests/emu/calls.hip";
     uint64_t key = coc_key(src, NULL, LLVM "clang", arch, "device_compile -O3 -std=c++17");
     char *calls = coc_path("calls-co", "calls", arch, key, "co");
