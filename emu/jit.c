@@ -34,8 +34,7 @@
  * it reads (plan_run ends the piece before such a record; SCC: emu_insn.jit_scc is 0 when such a
  * handler set it last). v_max_f32 / v_min_f32 and v_max3_f32 / v_min3_f32 (thirty-eighth stop) as fuse.c
  * FZ_MINMAX's steps (minmax), IEEE mode from k7 (ieee_k7). A piece ends before v_exp_f32, v_med3_f32
- * and the conversions to
- * integer (the runner runs those), before a uniform source an earlier record of the piece wrote, and
+ * and the conversions to integer (the runner runs those), before a uniform source an earlier record of the piece wrote, and
  * where its registers would not fit the 32 zmm registers; a piece shorter than JIT_MIN records (one
  * since the seventeenth stop) is left to the runner. The caller (emu/fuse.c emu_fuse_runc, emu/exec.c
  * rr_ahead) has checked everything the runner relies on; a run cut shorter at run time than its code
@@ -195,7 +194,7 @@ static void op3(cbuf *c, int map, int pp, uint8_t opc, int d, int a, int b) { ev
 #define VPMOVDW(d, s) evex(c, MAP_0F38, PP_F3, 0x33, s, -1, zr(d), -1)
 #define VCVTPH2PS(d, s) evex(c, MAP_0F38, PP_66, 0x13, d, -1, zr(s), -1)
 #define VTERNLOG_K1(d, a, b, t) evex_k(c, MAP_0F3A, PP_66, 0x25, d, a, zr(b), t, 1)
-/* the float max/min's masks (emu_rec FZ_MAX_F, FZ_MIN_F): compares into opmask k, a blend under k,
+/* the float max/min's masks (minmax): compares into opmask k, a blend under k,
  * k = the sign bits (vpmovd2m), k = km & ((a & b) == 0) per lane (vptestnmd under km) */
 #define VCMPPS_K(k, a, b, p) evex(c, MAP_0F, PP_NONE, 0xc2, k, a, zr(b), p)
 #define VPCMPUD_K(k, a, b, p) evex(c, MAP_0F3A, PP_66, 0x1e, k, a, zr(b), p)
@@ -705,7 +704,6 @@ static void emit_rec(cbuf *c, const plan *p, regs *r, const emu_insn *x, int ch)
   remap(p, r, x->fz_dst, d);
 }
 
-/* the code of records in .. in + n (plan p) into c: prologue, four chunks, return */
 /* k7 = all ones when the wave runs in IEEE mode (emu_ieee_mode: the kernel's rsrc1 bit 23, none
  * without a workgroup, dispatch or kernel), from the wave in rdx: the float max/min's signalling NaNs */
 static void ieee_k7(cbuf *c)
@@ -727,6 +725,7 @@ static void ieee_k7(cbuf *c)
   put(c, 0xc5), put(c, 0xf8), put(c, 0x92), put(c, 0xf8); /* kmovw k7, eax */
 }
 
+/* the code of records in .. in + n (plan p) into c: prologue, four chunks, return */
 static void translate(cbuf *c, const emu_insn *in, int n, const plan *p)
 {
   regs r;

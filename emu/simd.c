@@ -1601,7 +1601,7 @@ T256 static void f32_to_f16_256(uint16_t *h, const float *f)
  * rounding boundary (both have at least two bits more than f16, subnormals included), so the f16 is
  * the exact sum's rounded once (issue #31, thirty-eighth stop: FlashInfer's P tile). A lane with a NaN
  * operand or a non-finite sum takes the definition (x86's own NaN propagation, the first NaN operand
- * quieted, gives the same bits, but the result does not rest on it). ------------------------------------------------ */
+ * quieted, gives the same bits, but the result does not rest on it). -------------------------------- */
 T512 static void fma_f16_512(uint16_t *h, const float *a, const float *b, const float *c)
 {
   const __m512d zero = _mm512_setzero_pd();
