@@ -1099,7 +1099,7 @@ void emu_bperm64(uint32_t *d, const uint32_t *src, const uint32_t *addr, uint32_
 void emu_addr64(uint64_t *d, const uint32_t *lo, const uint32_t *hi, uint64_t off); /* d = (lo | hi << 32) + off */
 void emu_split64(uint32_t *lo, uint32_t *hi, const uint64_t *d); /* lo = d, hi = d >> 32: emu_addr64's inverse */
 /* v_mad_u64_u32 of 64 lanes: dhi:dlo = a * b + chi:clo, the carry-out mask returned; the pair may be a
- * source (AVX-512 when present, else portable; emu/op_valu.c's AVX2 build has its own) */
+ * source */
 uint64_t emu_mad_u64_u32_64(uint32_t *dlo, uint32_t *dhi, const uint32_t *a, const uint32_t *b, const uint32_t *clo,
                             const uint32_t *chi);
 /* f64 add, mul or fma (d = s0 * s1 + s2) of 64 lanes into the VGPR pair dlo/dhi under EXEC e, on

@@ -1206,37 +1206,6 @@ int EMU_H(emu_op_v_lshl_add_u64)(emu_wave *w, const emu_insn *in)
   return EMU_OK;
 }
 /* v_mad_u64_u32 / v_mad_i64_i32: {carry, D.u64} = S0 * S1 + S2.u64 */
-#ifdef __AVX2__
-/* The whole-wave sum below in the AVX2 build (emu/op_avx2.c), 8 lanes a block: the even and odd
- * lanes' 64-bit products by vpmuludq, S2's dwords paired to match, the carry where the unsigned sum
- * is below the product (sign-flipped signed compare), the halves and carries put back in lane order
- * by dword blends. Each block reads its lanes of every source before it writes those lanes of the
- * pair, so the pair may be a source. Returns the carry mask. */
-static inline uint64_t mad_u64_u32_x8(uint32_t *dlo, uint32_t *dhi, const uint32_t *A, const uint32_t *B,
-                                      const uint32_t *clo, const uint32_t *chi)
-{
-  const __m256i sgn = _mm256_set1_epi64x((long long)0x8000000000000000ull);
-  uint64_t co = 0;
-  for (int o = 0; o < EMU_LANES; o += 8) {
-    const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(A + o)),
-                  b = _mm256_loadu_si256((const __m256i *)(const void *)(B + o)),
-                  cl = _mm256_loadu_si256((const __m256i *)(const void *)(clo + o)),
-                  ch = _mm256_loadu_si256((const __m256i *)(const void *)(chi + o));
-    const __m256i pe = _mm256_mul_epu32(a, b), po = _mm256_mul_epu32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32));
-    const __m256i ce = _mm256_blend_epi32(cl, _mm256_slli_epi64(ch, 32), 0xaa),
-                  cd = _mm256_blend_epi32(_mm256_srli_epi64(cl, 32), ch, 0xaa);
-    const __m256i se = _mm256_add_epi64(pe, ce), so = _mm256_add_epi64(po, cd);
-    const __m256i ke = _mm256_cmpgt_epi64(_mm256_xor_si256(pe, sgn), _mm256_xor_si256(se, sgn)),
-                  ko = _mm256_cmpgt_epi64(_mm256_xor_si256(po, sgn), _mm256_xor_si256(so, sgn));
-    const __m256i lo = _mm256_blend_epi32(se, _mm256_slli_epi64(so, 32), 0xaa),
-                  hi = _mm256_blend_epi32(_mm256_srli_epi64(se, 32), so, 0xaa);
-    co |= (uint64_t)(unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_blend_epi32(ke, ko, 0xaa))) << o;
-    _mm256_storeu_si256((__m256i *)(void *)(dlo + o), lo);
-    _mm256_storeu_si256((__m256i *)(void *)(dhi + o), hi);
-  }
-  return co;
-}
-#endif
 int EMU_H(emu_op_v_mad_u64_u32)(emu_wave *w, const emu_insn *in)
 {
   uint32_t t0[EMU_LANES], t1[EMU_LANES];
@@ -1248,12 +1217,6 @@ int EMU_H(emu_op_v_mad_u64_u32)(emu_wave *w, const emu_insn *in)
   uint32_t *dd = emu_dst64_direct(w, in, 0), tlo[EMU_LANES], thi[EMU_LANES];
   const uint32_t *clo, *chi;
   if (dd && emu_src64_pair(w, in, 4, tlo, thi, &clo, &chi)) {
-#ifdef __AVX2__
-    if (!emu_avx512) {
-      emu_dstmask(w, in, 1, mad_u64_u32_x8(dd, dd + EMU_LANES, A, B, clo, chi));
-      return EMU_OK;
-    }
-#endif
     emu_dstmask(w, in, 1, emu_mad_u64_u32_64(dd, dd + EMU_LANES, A, B, clo, chi)); /* emu/simd.c */
     return EMU_OK;
   }

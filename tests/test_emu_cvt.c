@@ -234,7 +234,7 @@ static void wrapping_adds_case(void)
     A[4] = 0x80000000u, B[4] = 0x80000000u;
     A[5] = 3, B[5] = 5, C[5] = 0; /* a zero addend: the sum equals the product and does not carry */
     /* the records as the op table holds them (the AVX2 build's where the host has it), then the
-     * baseline build's handler called directly (emu/simd.c's kernel when AVX-512 is on, else its loop) */
+     * baseline build's handler called directly (both call emu/simd.c's sum on the path that is on) */
     uint64_t co = 0;
     for (int mode = 0; mode < 2; mode++) {
     for (int l = 0; l < 64; l++) {
@@ -293,8 +293,8 @@ static void wrapping_adds_case(void)
     sn_free(s);
   }
 }
-/* on every path this CPU has (the whole-wave sum: emu/simd.c's AVX-512 kernel, the AVX2 build's, the
- * portable loop) */
+/* on every path this CPU has (the whole-wave sum: emu/simd.c emu_mad_u64_u32_64's AVX-512 and AVX2
+ * kernels and its portable loop) */
 Test(emu_cvt, wrapping_integer_adds_and_mad_u64_carry) { on_every_simd_path(wrapping_adds_case); }
 
 /* The 64-bit integer ops of clang's address arithmetic (CDNA3 ISA "V_LSHL_ADD_U64": D = (S0 << S1[2:0])
