@@ -2336,41 +2336,38 @@ static uint32_t rne16_ref(uint32_t u, bool bf)
                                            : (uint32_t)(ilogb(r) + bias) << mb | ((uint32_t)(r / ldexp(1.0, ilogb(r) - mb)) & ((1u << mb) - 1));
   return sign | bits;
 }
-Test(emu_cvt, packed_f16_and_bf16_conversions_round_to_nearest_even_on_every_path)
+static void packed_case(void)
 {
   static const uint32_t edge[] = {0x477fefffu, 0x477ff000u, 0x477ff001u, 0x477fe000u, 0x7f7f7fffu, 0x7f7f8000u,
                                   0x7f7fffffu, 0x33800000u, 0x33800001u, 0x337fffffu, 0x387fc000u, 0x38800000u,
                                   0x3f808000u, 0x3f818000u, 0x3f801000u, 0x3f803000u, 0x00400000u, 0x80000001u};
-  const bool had = emu_avx512, had2 = emu_avx2;
   snip *s = sn_new(EMU_GFX950, "v_cvt_pk_f16_f32 v6, v2, v7\nv_cvt_pk_bf16_f32 v8, v2, v7\n"
                                "v_cvt_pk_f16_f32_e64 v9, v2, -v7\nv_cvt_pk_bf16_f32_e64 v10, -v2, v7\n");
   const size_t nf = sizeof fnan_vals / sizeof *fnan_vals, ne = sizeof edge / sizeof *edge;
-  for (int path = 0; path < 3; path++) {
-    emu_avx512 = path == 0 && had, emu_avx2 = path <= 1 && had2;
-    uint32_t st = 0x2545f491u;
-    for (int pass = 0; pass < 64; pass++) {
-      for (int l = 0; l < 64; l++)
-        for (int r = 2; r <= 7; r += 5) {
-          uint32_t x = sn_rand(&st);
-          sn_v(s, r)[l] = pass < 8 ? (x % 2 ? fnan_vals[x / 2 % nf] : edge[x / 2 % ne] ^ (x >> 31) << 31) : sn_rand(&st);
-        }
-      sn_exec(s, ~0ull);
-      cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
-      for (int l = 0; l < 64; l++) {
-        const uint32_t a = sn_v(s, 2)[l], b = sn_v(s, 7)[l];
-        const uint32_t want[4] = {rne16_ref(a, false) | rne16_ref(b, false) << 16, rne16_ref(a, true) | rne16_ref(b, true) << 16,
-                                  rne16_ref(a, false) | rne16_ref(b ^ 0x80000000u, false) << 16,
-                                  rne16_ref(a ^ 0x80000000u, true) | rne16_ref(b, true) << 16};
-        const int reg[4] = {6, 8, 9, 10};
-        for (int k = 0; k < 4; k++)
-          cr_assert_eq(sn_v(s, reg[k])[l], want[k], "path %d v%d lane %d: 0x%08x from 0x%08x, 0x%08x; want 0x%08x", path,
-                       reg[k], l, sn_v(s, reg[k])[l], a, b, want[k]);
+  const int path = emu_avx512 ? 0 : emu_avx2 ? 1 : 2;
+  uint32_t st = 0x2545f491u;
+  for (int pass = 0; pass < 64; pass++) {
+    for (int l = 0; l < 64; l++)
+      for (int r = 2; r <= 7; r += 5) {
+        uint32_t x = sn_rand(&st);
+        sn_v(s, r)[l] = pass < 8 ? (x % 2 ? fnan_vals[x / 2 % nf] : edge[x / 2 % ne] ^ (x >> 31) << 31) : sn_rand(&st);
       }
+    sn_exec(s, ~0ull);
+    cr_assert_eq(sn_run(s), EMU_OK, "%s", s->f.msg);
+    for (int l = 0; l < 64; l++) {
+      const uint32_t a = sn_v(s, 2)[l], b = sn_v(s, 7)[l];
+      const uint32_t want[4] = {rne16_ref(a, false) | rne16_ref(b, false) << 16, rne16_ref(a, true) | rne16_ref(b, true) << 16,
+                                rne16_ref(a, false) | rne16_ref(b ^ 0x80000000u, false) << 16,
+                                rne16_ref(a ^ 0x80000000u, true) | rne16_ref(b, true) << 16};
+      const int reg[4] = {6, 8, 9, 10};
+      for (int k = 0; k < 4; k++)
+        cr_assert_eq(sn_v(s, reg[k])[l], want[k], "path %d v%d lane %d: 0x%08x from 0x%08x, 0x%08x; want 0x%08x", path,
+                     reg[k], l, sn_v(s, reg[k])[l], a, b, want[k]);
     }
   }
-  emu_avx512 = had, emu_avx2 = had2;
   sn_free(s);
 }
+Test(emu_cvt, packed_f16_and_bf16_conversions_round_to_nearest_even_on_every_path) { on_every_simd_path(packed_case); }
 
 static const char bitop3_src[] =
     "v_bitop3_b32 v3, v1, v2, v3 bitop3:0x01\nv_bitop3_b32 v4, v1, v2, v3 bitop3:0x02\n"
