@@ -668,9 +668,10 @@ done:
   return rc;
 }
 
-/* A program's start: decoding its code object's text (a HIP program decodes every kernel it was built
- * with before its first launch). The attention kernels' texts one after another, as one code object with
- * three kernels has them, decoded on one thread and in spans on every core (emu/decode.c
+/* Decoding a code object's whole text (what a launch decodes when its kernel's code can leave it, and
+ * what a HIP program's start decoded for every kernel it was built with until issue #31's thirty-eighth
+ * stop; emu_codeobj_kernel_program). The attention kernels' texts one after another, as one code object
+ * with three kernels has them, decoded on one thread and in spans on every core (emu/decode.c
  * emu_program_decode_n), best of 5; the two decodes' record counts compared (test_emu compares the records) */
 static int decode_figure(FILE *out, const char *build_dir, const char *arch, long ncores)
 {
@@ -712,7 +713,7 @@ static int decode_figure(FILE *out, const char *build_dir, const char *arch, lon
       if (t < best[k]) best[k] = t;
       emu_program_free(p);
     }
-  fprintf(out, "  decode (a program's start): %zu instructions (%zu KiB of text) in %.1f ms on 1 thread (%.2f us each), "
+  fprintf(out, "  decode (a whole code object's text): %zu instructions (%zu KiB of text) in %.1f ms on 1 thread (%.2f us each), "
                "%.1f ms in %ld spans (%.2fx)\n",
           ninsn, n / 1024, 1e3 * best[0], 1e6 * best[0] / (double)(ninsn ? ninsn : 1), 1e3 * best[1],
           ncores > 1 ? ncores : 2, best[0] / best[1]);

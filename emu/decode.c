@@ -1167,8 +1167,9 @@ emu_program *emu_program_decode_n(emu_arch a, const uint8_t *code, size_t size, 
     free(p);
     return NULL;
   }
-  /* Large code objects (a HIP program's holds every kernel it was built with, all decoded at its start)
-   * in spans, one per thread (issue #31, thirty-seventh stop). A span starting inside an instruction
+  /* Large code objects (a HIP program's holds every kernel it was built with: a whole text is decoded
+   * for a kernel whose code can leave it, emu_codeobj_kernel_program, and for isa/ and verify/) in
+   * spans, one per thread (issue #31, thirty-seventh stop). A span starting inside an instruction
    * decodes misaligned until its stream meets the true one; the merge takes each span's records from
    * the instruction where the previous span's stream ended, and decodes a span again from there on
    * this thread when its records never start at that byte. So the records are those of one decode

@@ -46,7 +46,6 @@ uint16_t emu_f32_to_f16(float f) { return emu_f64_to_f16((double)f); }
 
 float emu_bf16_to_f32(uint16_t h) { return emu_f32((uint32_t)h << 16); }
 
-
 /* libm's rounding functions, out of line for emu/op_avx2.c: under its AVX2 target GCC inlines them
  * as SSE4.1 roundss/roundsd, which quiet a signalling NaN, where the library (called by the generic
  * build) returns it unchanged; the twins call these so both builds give the same bits. */

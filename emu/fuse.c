@@ -256,7 +256,7 @@ static void salu_mark(emu_insn *in, int k) /* k: name's entry in salu_names, -1 
 
 /* Each op-table row's entries in the name tables above (-1: none), looked up once per row rather than
  * by some hundred string compares per decoded instruction (issue #31, thirty-seventh stop: they were a
- * twentieth of a HIP program's start, which decodes every kernel of its code object) */
+ * twentieth of a HIP program's start, which then decoded every kernel of its code object) */
 typedef struct {
   int8_t lop, sop, salu;
 } fz_rows;
