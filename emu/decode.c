@@ -739,8 +739,8 @@ long emu_program_index(const emu_program *p, uint64_t pc)
  * that is not an event and runs to the next event, or to and including the first record that
  * changes what those checks read: a branch (s_branch, s_cbranch_*, s_setpc_b64, s_swappc_b64: ip),
  * s_setvskip, s_set_gpr_idx_on/off, s_ttracedata (the counts' phase). Inside a block nothing else
- * changes them (s_waitcnt, which retires pending loads, is an event), so a check at the block's
- * start holds for each of its records. The one exception: a cross-lane DS instruction that is not an
+ * changes them (s_waitcnt, an event that block_prepare takes into blocks, only retires pending
+ * loads), so a check at the block's start holds for each of its records. The one exception: a cross-lane DS instruction that is not an
  * event (ds_bpermute_b32 ...) adds an LDS-counter entry, its destination registers pending. It used
  * to end its block; a block now runs on past it up to, not including, the first record that names
  * one of those registers (xlane_cut), which the start's check could not have seen: the records it
@@ -760,14 +760,25 @@ static bool blk_term(const emu_insn *in)
 }
 /* How many of the len records after the cross-lane DS record x may share its block: up to the first
  * that names a register of x's destination (operand 0, what emu_pend makes pending), of its kind and
- * overlapping as emu_hazard_check compares them. */
-static uint32_t xlane_cut(const emu_insn *x, uint32_t len)
+ * overlapping as emu_hazard_check compares them. With waits (a block of a workgroup of several
+ * waves, which runs s_waitcnt inside it), a record after an s_waitcnt that retires x's entry may name
+ * them: emu_waitcnt retires the LDS counter's entries oldest first, all at lgkmcnt(0) and all but
+ * the N youngest at lgkmcnt(N), so the wait retires x when at least N LDS entries are younger. Such a
+ * block's only LDS-counter records are cross-lane DS ones (xlane_ahead: every other DS, SMEM and
+ * memory record is an event), and each of their handlers makes exactly one entry (emu/op_xlane.c;
+ * nopend, which makes none, is a solo block's), so the records between count the younger entries
+ * exactly; a counter at its maximum retires more, never fewer. */
+static uint32_t xlane_cut(const emu_insn *x, uint32_t len, bool waits)
 {
   const emu_opnd *d = &x->o[0];
   const int kd = x->nop ? emu_regkind(d) : 0;
   if (!kd) return len;
+  uint32_t younger = 0; /* LDS-counter entries issued after x so far */
   for (uint32_t j = 1; j <= len; j++) {
     const emu_insn *r = x + j;
+    if (waits && r->fn == emu_op_s_waitcnt && r->lgkmcnt >= 0 && (r->lgkmcnt == 0 || younger >= (uint32_t)r->lgkmcnt))
+      return len;
+    if (xlane_ahead(r)) younger++;
     for (int i = 0; i < r->nop; i++) {
       const emu_opnd *o = &r->o[i];
       if (emu_regkind(o) == kd && o->reg < d->reg + d->n && d->reg < o->reg + o->n) return j - 1;
@@ -803,17 +814,30 @@ static void block_prepare(emu_insn *insns, size_t n, bool solo)
 {
   uint32_t next = 0; /* the block length from i + 1 */
   bool fz_next = false; /* a run starts in the block from i + 1 */
+  uint32_t wn_next = 0; /* blk_wn of the record i + 1 */
   for (size_t i = n; i-- > 0;) {
     emu_insn *in = &insns[i];
-    const bool inb = solo && solo_inblock(in);
+    /* in a workgroup of several waves s_waitcnt runs inside the block too: it touches only the
+     * wave's own counters, so its turn among the other waves is unobservable unless it can retire an
+     * LDS write of the wave that the LDS ordering check has seen (emu/exec.c rr_ahead stops the block
+     * before it then, at blk_wn). Issue #31, thirty-ninth stop: gfx942's software transpose waits on
+     * its ds_bpermute_b32 results every few instructions, each wait a block's end */
+    const bool waitcnt = in->fn == emu_op_s_waitcnt && in->implemented;
+    const bool inb = solo ? solo_inblock(in) : waitcnt;
     uint32_t len = in->sched_ev && !inb ? 0 : blk_term(in) && !inb ? 1 : 1 + next;
     /* a cross-lane DS record's block (and a solo block's DS record's: whichever of them makes its
-     * operand 0 pending, a read's destination) stops before a record naming operand 0's registers;
-     * the blocks of the records before it, 1 + this one's, inherit the cut */
+     * operand 0 pending, a read's destination) stops before a record naming operand 0's registers
+     * (in a block of several waves, unless an s_waitcnt between retires it); the blocks of the records
+     * before it, 1 + this one's, inherit the cut */
     if (len > 1 && (xlane_ahead(in) || (inb && (in->flags & EMU_F_DS))))
-      len = 1 + xlane_cut(in, next > 255 ? 255 : next);
+      len = 1 + xlane_cut(in, next > 255 ? 255 : next, !solo);
     const blk_fields b = blk_of(in, solo);
     *b.n = (uint8_t)(len > 255 ? 255 : len);
+    if (!solo) { /* the records before the block's first s_waitcnt */
+      uint32_t wn = waitcnt ? 0 : len <= 1 ? len : 1 + (wn_next < len - 1 ? wn_next : len - 1);
+      in->blk_wn = (uint8_t)(wn > 255 ? 255 : wn);
+      wn_next = wn;
+    }
     /* over the whole chain, so also for a block cut at 255 records; after a cross-lane cut, over the
      * chain from the next record (more records than the block: a run flag or hazard union too wide
      * only sends the block through the slower, still exact, paths) */

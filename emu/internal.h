@@ -184,8 +184,13 @@ struct emu_insn {
   uint32_t fz_off[4];
   /* the straight-line block starting here (emu/decode.c block_prepare, emu/exec.c rr_ahead): how many
    * records from this one the run-ahead loop may execute after one check of budget, hazards,
-   * VSKIP and VGPR indexing; 0 for an event (sched_ev) */
+   * VSKIP and VGPR indexing; 0 for an event (sched_ev) other than s_waitcnt, which a block of a
+   * workgroup of several waves runs inside it (emu/decode.c block_prepare) */
   uint8_t blk_n;
+  /* how many of that block's records come before its first s_waitcnt (blk_n when it has none): the
+   * run-ahead loop stops there while the wave has an LDS write that the LDS ordering check has not
+   * seen retired (such a wait must take its turn among the other waves' accesses) */
+  uint8_t blk_wn;
   /* some record of that block starts a run of lane operations (fuse_n >= 1: a run of one counts); clear, the
    * run-ahead loop runs the block without looking for runs */
   uint8_t blk_fz;

@@ -3496,6 +3496,64 @@ Test(sched, cross_lane_ds_blocks_stop_before_their_destinations_reader)
   }
 }
 
+/* In a workgroup of several waves a block runs on through s_waitcnt (issue #31, thirty-ninth stop:
+ * emu/decode.c block_prepare, emu_insn.blk_wn), and a cross-lane DS record's block runs past a record
+ * naming its destination when a wait between retires it: lgkmcnt(N) retires all but the N youngest
+ * LDS entries (CDNA3 ISA "S_WAITCNT"; LDS returns in order). Two waves, each: two ds_bpermute_b32
+ * (lane l reads lane l ^ 1 of its own wave: D[l] = S1[(addr[l] / 4) % 64], CDNA3 ISA
+ * "DS_BPERMUTE_B32"), lgkmcnt(1) (retires the first), a read of the first's destination, lgkmcnt(0),
+ * a read of the second's: the lane definition's values and the one-step path's registers and
+ * counts. A read of the second's destination after lgkmcnt(1), which leaves it outstanding, faults
+ * "missing s_waitcnt" there as one step at a time does; so does one after lgkmcnt(2) of the first's
+ * (one younger entry: not retired). */
+Test(sched, blocks_of_several_waves_run_through_their_waits)
+{
+  static const char ok_src[] =
+      "v_xor_b32 v9, 1, v0\nv_lshlrev_b32 v9, 2, v9\nds_bpermute_b32 v5, v9, v0\nv_add_u32 v2, v0, v0\n"
+      "ds_bpermute_b32 v6, v9, v2\ns_waitcnt lgkmcnt(1)\nv_add_u32 v7, v5, v0\ns_waitcnt lgkmcnt(0)\n"
+      "v_add_u32 v8, v6, v7\ns_endpgm\n";
+  static const char *const early[2] = {
+      "v_xor_b32 v9, 1, v0\nv_lshlrev_b32 v9, 2, v9\nds_bpermute_b32 v5, v9, v0\nv_add_u32 v2, v0, v0\n"
+      "ds_bpermute_b32 v6, v9, v2\ns_waitcnt lgkmcnt(1)\nv_add_u32 v7, v6, v0\ns_waitcnt lgkmcnt(0)\ns_endpgm\n",
+      "v_xor_b32 v9, 1, v0\nv_lshlrev_b32 v9, 2, v9\nds_bpermute_b32 v5, v9, v0\nv_add_u32 v2, v0, v0\n"
+      "ds_bpermute_b32 v6, v9, v2\ns_waitcnt lgkmcnt(2)\nv_add_u32 v7, v5, v0\ns_waitcnt lgkmcnt(0)\ns_endpgm\n"};
+  static const char *const reader[2] = {"'v_add_u32_e32 v7, v6, v0'", "'v_add_u32_e32 v7, v5, v0'"};
+  BOTH {
+    snap *s = ll_xcalloc(1, sizeof *s), *r = ll_xcalloc(1, sizeof *r);
+    emu_fault f, g;
+    int rc, rc2;
+    emu_launch_stats st, st2;
+    ropts ro = {.grid = {1, 1, 1}, .block = {128, 1, 1}, .sched = EMU_SCHED_ROUND_ROBIN, .stats = &st};
+    ropts ro2 = ro;
+    ro2.sched = EMU_SCHED_ADVERSARIAL, ro2.stats = &st2;
+    rc = run_src(ARCH, ok_src, &ro, s, &f);
+    rc2 = run_src(ARCH, ok_src, &ro2, r, &g);
+    cr_assert_eq(rc, LL_EXIT_OK, "%s: %s", emu_arch_name(ARCH), f.msg);
+    cr_assert_eq(rc2, LL_EXIT_OK, "%s: %s", emu_arch_name(ARCH), g.msg);
+    for (uint32_t wv = 0; wv < 2; wv++)
+      for (uint32_t l = 0; l < 64; l++) {
+        const uint32_t me = 64 * wv + l, nb = 64 * wv + (l ^ 1);
+        const uint32_t want[4][2] = {{5, nb}, {6, 2 * nb}, {7, nb + me}, {8, 2 * nb + nb + me}};
+        for (int k = 0; k < 4; k++)
+          cr_assert_eq(s->w[wv].v[want[k][0]][l], want[k][1], "%s: wave %u v%u lane %u: %u, want %u", emu_arch_name(ARCH),
+                       wv, want[k][0], l, s->w[wv].v[want[k][0]][l], want[k][1]);
+      }
+    cr_assert(!memcmp(s, r, sizeof *s), "%s: registers differ from the one-step path's", emu_arch_name(ARCH));
+    cr_assert_eq(st.wave_insns, st2.wave_insns, "%s: %llu instructions counted, one-step %llu", emu_arch_name(ARCH),
+                 (unsigned long long)st.wave_insns, (unsigned long long)st2.wave_insns);
+    cr_assert_eq(emu_stats_count(&st, -1, "s_waitcnt*"), 4, "%s", emu_arch_name(ARCH));
+    emu_launch_stats_free(&st);
+    emu_launch_stats_free(&st2);
+    ro.stats = ro2.stats = NULL;
+    for (int c = 0; c < 2; c++) {
+      rc = run_src(ARCH, early[c], &ro, s, &f);
+      rc2 = run_src(ARCH, early[c], &ro2, r, &g);
+      assert_reader_faults(ARCH, c, rc, &f, &g, reader[c]);
+    }
+    free(s), free(r);
+  }
+}
+
 /* A wave alone in its workgroup runs its LDS reads and writes and s_waitcnt inside its blocks (issue
  * #31, seventeenth stop: emu/decode.c solo_inblock, emu_insn.blk_sn): an exchange of each lane's value
  * with its neighbour's through LDS, twice, against the lane definition (lane l reads what lane l + 1

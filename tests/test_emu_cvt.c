@@ -2608,15 +2608,17 @@ Test(emu_cvt, solo_blocks_span_lds_accesses_and_waits)
   /* solo, from record 0: 0-7 (the first read's block, and the blocks before it, end before v_add_u32
    * v5, v3, v4, which names its destination), then 8-12 (before v_xor_b32's read of v6), then 13; a
    * block from a record after a read runs on (6: 7 records). Several waves: 0-3, each memory record
-   * and wait an event, 6, 8, 11, 13 alone */
+   * an event; an s_waitcnt inside its block (6-8, 11-13), which has blk_wn records before it */
   static const int sn[15] = {8, 7, 6, 5, 4, 3, 7, 6, 5, 4, 3, 3, 2, 1, 0};
-  static const int bn[15] = {4, 3, 2, 1, 0, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0};
+  static const int bn[15] = {4, 3, 2, 1, 0, 0, 3, 2, 1, 0, 0, 3, 2, 1, 0};
+  static const int wn[15] = {4, 3, 2, 1, 0, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0};
   /* emu_insn.sel: each DS record's distance to the s_waitcnt lgkmcnt(0) of its solo block (4: the
    * write, 3 on at 7; 5: the read, 2 on; 9 and 10 likewise to 12); none elsewhere */
   static const int sel[15] = {0, 0, 0, 0, 3, 2, 0, 0, 0, 3, 2, 0, 0, 0, 0};
   for (int i = 0; i < 15; i++) {
     cr_assert_eq(in[i].blk_sn, sn[i], "'%s': solo block of %u records", in[i].text, (unsigned)in[i].blk_sn);
     cr_assert_eq(in[i].blk_n, bn[i], "'%s': block of %u records", in[i].text, (unsigned)in[i].blk_n);
+    cr_assert_eq(in[i].blk_wn, wn[i], "'%s': %u records before a wait", in[i].text, (unsigned)in[i].blk_wn);
     cr_assert_eq(in[i].sel, sel[i], "'%s': sel %u, want %d", in[i].text, (unsigned)in[i].sel, sel[i]);
   }
   sn_free(s);
@@ -2633,6 +2635,36 @@ Test(emu_cvt, solo_blocks_span_lds_accesses_and_waits)
     cr_assert_eq(in[i].sel, sel2[i], "'%s': sel %u, want %d", in[i].text, (unsigned)in[i].sel, sel2[i]);
   }
   sn_free(s);
+}
+
+/* Blocks of a workgroup of several waves (blk_n) run through s_waitcnt (issue #31, thirty-ninth
+ * stop), blk_wn records before the first, and a cross-lane DS record's block runs past a record naming
+ * its destination when a wait between retires it: all at lgkmcnt(0), all but the N youngest LDS
+ * entries at lgkmcnt(N) (CDNA3 ISA "S_WAITCNT"; LDS returns in order). test_emu
+ * blocks_of_several_waves_run_through_their_waits runs the same programs. */
+Test(emu_cvt, blocks_of_several_waves_run_through_their_waits)
+{
+  static const char *const src[2] = {
+      "v_xor_b32 v9, 1, v0\nv_lshlrev_b32 v9, 2, v9\nds_bpermute_b32 v5, v9, v0\nv_add_u32 v2, v0, v0\n"
+      "ds_bpermute_b32 v6, v9, v2\ns_waitcnt lgkmcnt(1)\nv_add_u32 v7, v5, v0\ns_waitcnt lgkmcnt(0)\n"
+      "v_add_u32 v8, v6, v7\ns_endpgm\n",
+      "v_xor_b32 v9, 1, v0\nv_lshlrev_b32 v9, 2, v9\nds_bpermute_b32 v5, v9, v0\nv_add_u32 v2, v0, v0\n"
+      "ds_bpermute_b32 v6, v9, v2\ns_waitcnt lgkmcnt(2)\nv_add_u32 v7, v5, v0\ns_waitcnt lgkmcnt(0)\ns_endpgm\n"};
+  /* the first: the bpermute at 2 is retired by lgkmcnt(1) at 5 (the one at 4 is younger), that at 4
+   * by lgkmcnt(0) at 7, so every block runs to s_endpgm. The second: lgkmcnt(2) at 5 leaves the
+   * bpermute at 2 outstanding (one younger entry), so its block stops before 6, which reads v5 */
+  static const int bn[2][10] = {{9, 8, 7, 6, 5, 4, 3, 2, 1, 0}, {6, 5, 4, 5, 4, 3, 2, 1, 0, 0}};
+  static const int wn[2][10] = {{5, 4, 3, 2, 1, 0, 1, 0, 1, 0}, {5, 4, 3, 2, 1, 0, 1, 0, 0, 0}};
+  static const int n[2] = {10, 9};
+  for (int c = 0; c < 2; c++) {
+    snip *s = sn_new(EMU_GFX942, src[c]);
+    const emu_insn *in = s->p->insns;
+    for (int i = 0; i < n[c]; i++) {
+      cr_assert_eq(in[i].blk_n, bn[c][i], "case %d '%s': block of %u records", c, in[i].text, (unsigned)in[i].blk_n);
+      cr_assert_eq(in[i].blk_wn, wn[c][i], "case %d '%s': %u records before a wait", c, in[i].text, (unsigned)in[i].blk_wn);
+    }
+    sn_free(s);
+  }
 }
 
 Test(emu_cvt, fused_max_min_f32_give_the_handlers_bits_in_both_ieee_modes)
