@@ -3338,20 +3338,32 @@ static const char blk_src[] =
     "v_add_u32 v13, v11, v0\n"
     "s_endpgm\n";
 
+/* one workgroup of `threads` work-items (64: one wave) */
+static void blk_run_wg(emu_arch a, const char *src, uint32_t threads, emu_sched sched, uint64_t budget, snap *s,
+                       emu_fault *f, int *rc, emu_launch_stats *st)
+{
+  ropts ro = {.grid = {1, 1, 1}, .block = {threads, 1, 1}, .sched = sched, .budget = budget, .stats = st};
+  *rc = run_src(a, src, &ro, s, f);
+}
 static void blk_run(emu_arch a, const char *src, emu_sched sched, uint64_t budget, snap *s, emu_fault *f, int *rc,
                     emu_launch_stats *st)
 {
-  ropts ro = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .sched = sched, .budget = budget, .stats = st};
-  *rc = run_src(a, src, &ro, s, f);
+  blk_run_wg(a, src, 64, sched, budget, s, f, rc, st);
 }
 
 /* src on the run-ahead path (round robin: s, f, rc, st) and on the one-step path (adversarial: r,
- * g, rc2, st2), the same budget */
+ * g, rc2, st2), the same budget, a workgroup of `threads` work-items */
+static void blk_run2_wg(emu_arch a, const char *src, uint32_t threads, uint64_t budget, snap *s, snap *r, emu_fault *f,
+                        emu_fault *g, int *rc, int *rc2, emu_launch_stats *st, emu_launch_stats *st2)
+{
+  blk_run_wg(a, src, threads, EMU_SCHED_ROUND_ROBIN, budget, s, f, rc, st);
+  blk_run_wg(a, src, threads, EMU_SCHED_ADVERSARIAL, budget, r, g, rc2, st2);
+}
+/* the same for one wave */
 static void blk_run2(emu_arch a, const char *src, uint64_t budget, snap *s, snap *r, emu_fault *f, emu_fault *g, int *rc,
                      int *rc2, emu_launch_stats *st, emu_launch_stats *st2)
 {
-  blk_run(a, src, EMU_SCHED_ROUND_ROBIN, budget, s, f, rc, st);
-  blk_run(a, src, EMU_SCHED_ADVERSARIAL, budget, r, g, rc2, st2);
+  blk_run2_wg(a, src, 64, budget, s, r, f, g, rc, rc2, st, st2);
 }
 
 /* Case c faulted "missing s_waitcnt" at the record whose text is reader, on the block path (rc, f)
@@ -3523,11 +3535,7 @@ Test(sched, blocks_of_several_waves_run_through_their_waits)
     emu_fault f, g;
     int rc, rc2;
     emu_launch_stats st, st2;
-    ropts ro = {.grid = {1, 1, 1}, .block = {128, 1, 1}, .sched = EMU_SCHED_ROUND_ROBIN, .stats = &st};
-    ropts ro2 = ro;
-    ro2.sched = EMU_SCHED_ADVERSARIAL, ro2.stats = &st2;
-    rc = run_src(ARCH, ok_src, &ro, s, &f);
-    rc2 = run_src(ARCH, ok_src, &ro2, r, &g);
+    blk_run2_wg(ARCH, ok_src, 128, 0, s, r, &f, &g, &rc, &rc2, &st, &st2); /* two waves */
     cr_assert_eq(rc, LL_EXIT_OK, "%s: %s", emu_arch_name(ARCH), f.msg);
     cr_assert_eq(rc2, LL_EXIT_OK, "%s: %s", emu_arch_name(ARCH), g.msg);
     for (uint32_t wv = 0; wv < 2; wv++)
@@ -3544,10 +3552,8 @@ Test(sched, blocks_of_several_waves_run_through_their_waits)
     cr_assert_eq(emu_stats_count(&st, -1, "s_waitcnt*"), 4, "%s", emu_arch_name(ARCH));
     emu_launch_stats_free(&st);
     emu_launch_stats_free(&st2);
-    ro.stats = ro2.stats = NULL;
     for (int c = 0; c < 2; c++) {
-      rc = run_src(ARCH, early[c], &ro, s, &f);
-      rc2 = run_src(ARCH, early[c], &ro2, r, &g);
+      blk_run2_wg(ARCH, early[c], 128, 0, s, r, &f, &g, &rc, &rc2, NULL, NULL);
       assert_reader_faults(ARCH, c, rc, &f, &g, reader[c]);
     }
     free(s), free(r);
