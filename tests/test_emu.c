@@ -3550,8 +3550,21 @@ Test(sched, blocks_of_several_waves_run_through_their_waits)
     cr_assert_eq(st.wave_insns, st2.wave_insns, "%s: %llu instructions counted, one-step %llu", emu_arch_name(ARCH),
                  (unsigned long long)st.wave_insns, (unsigned long long)st2.wave_insns);
     cr_assert_eq(emu_stats_count(&st, -1, "s_waitcnt*"), 4, "%s", emu_arch_name(ARCH));
+    const uint64_t per_wave = st.wave_insns / 2;
     emu_launch_stats_free(&st);
     emu_launch_stats_free(&st2);
+    /* every budget (a wave's count of instructions), each one ending in a block, on a wait or past
+     * one: the same fault kind and PC as one step at a time, or the same registers */
+    for (uint64_t b = 1; b <= per_wave; b++) {
+      blk_run2_wg(ARCH, ok_src, 128, b, s, r, &f, &g, &rc, &rc2, NULL, NULL);
+      cr_assert_eq(rc, rc2, "%s budget %llu: %s / %s", emu_arch_name(ARCH), (unsigned long long)b, f.msg, g.msg);
+      if (rc != LL_EXIT_OK) {
+        cr_assert_str_eq(f.kind, "budget exceeded", "%s budget %llu: %s", emu_arch_name(ARCH), (unsigned long long)b, f.msg);
+        cr_assert_eq(f.pc, g.pc, "%s budget %llu: %s / %s", emu_arch_name(ARCH), (unsigned long long)b, f.msg, g.msg);
+      } else {
+        cr_assert(!memcmp(s, r, sizeof *s), "%s budget %llu: registers differ", emu_arch_name(ARCH), (unsigned long long)b);
+      }
+    }
     for (int c = 0; c < 2; c++) {
       blk_run2_wg(ARCH, early[c], 128, 0, s, r, &f, &g, &rc, &rc2, NULL, NULL);
       assert_reader_faults(ARCH, c, rc, &f, &g, reader[c]);
