@@ -3366,15 +3366,21 @@ static void blk_run2(emu_arch a, const char *src, uint64_t budget, snap *s, snap
   blk_run2_wg(a, src, 64, budget, s, r, f, g, rc, rc2, st, st2);
 }
 
-/* Case c faulted "missing s_waitcnt" at the record whose text is reader, on the block path (rc, f)
- * as on the one-step adversarial path (g): the same message and PC. */
-static void assert_reader_faults(emu_arch arch, int c, int rc, const emu_fault *f, const emu_fault *g, const char *reader)
+/* Case c, src run by a workgroup of `threads` work-items on the block path and on the one-step
+ * adversarial path (blk_run2_wg), faulted "missing s_waitcnt" at the record whose text is reader on
+ * the first as on the second: the same message and PC. */
+static void assert_reader_faults(emu_arch arch, const char *src, uint32_t threads, int c, const char *reader)
 {
+  snap *s = ll_xcalloc(1, sizeof *s), *r = ll_xcalloc(1, sizeof *r);
+  emu_fault f, g;
+  int rc, rc2;
+  blk_run2_wg(arch, src, threads, 0, s, r, &f, &g, &rc, &rc2, NULL, NULL);
+  free(s), free(r);
   cr_assert_eq(rc, LL_EXIT_FAIL, "%s case %d", emu_arch_name(arch), c);
-  cr_assert_str_eq(f->kind, "missing s_waitcnt", "%s case %d: %s", emu_arch_name(arch), c, f->msg);
-  cr_assert(strstr(f->msg, reader), "%s case %d: %s", emu_arch_name(arch), c, f->msg);
-  cr_assert_str_eq(f->msg, g->msg, "%s case %d", emu_arch_name(arch), c);
-  cr_assert_eq(f->pc, g->pc, "%s case %d", emu_arch_name(arch), c);
+  cr_assert_str_eq(f.kind, "missing s_waitcnt", "%s case %d: %s", emu_arch_name(arch), c, f.msg);
+  cr_assert(strstr(f.msg, reader), "%s case %d: %s", emu_arch_name(arch), c, f.msg);
+  cr_assert_str_eq(f.msg, g.msg, "%s case %d", emu_arch_name(arch), c);
+  cr_assert_eq(f.pc, g.pc, "%s case %d", emu_arch_name(arch), c);
 }
 
 Test(sched, blocks_run_as_single_steps)
@@ -3432,10 +3438,7 @@ Test(sched, blocks_run_as_single_steps)
         "s_mov_b32 s4, 1\nv_mov_b32 v4, v5\nv_or_b32 v6, v4, v0\ns_endpgm\n",
         "v_lshlrev_b32 v1, 2, v0\nds_bpermute_b32 v5, v1, v0\nv_add_u32 v2, v0, v0\nv_xor_b32 v3, v2, v0\n"
         "s_mov_b32 s4, 1\nv_mov_b32 v4, v5\nv_or_b32 v6, v4, v0\ns_endpgm\n"};
-    for (int c = 0; c < 2; c++) {
-      blk_run2(ARCH, nowait[c], 0, s, r, &f, &g, &rc, &rc2, NULL, NULL);
-      assert_reader_faults(ARCH, c, rc, &f, &g, "'v_mov_b32_e32 v4, v5'");
-    }
+    for (int c = 0; c < 2; c++) assert_reader_faults(ARCH, nowait[c], 64, c, "'v_mov_b32_e32 v4, v5'");
     free(s), free(r);
   }
 }
@@ -3455,16 +3458,8 @@ Test(sched, block_hazard_union_finds_the_reading_record)
       "s_nop 0\nv_mov_b32 v4, v5\nv_mov_b32 v70, v71\nv_mov_b32 v140, v141\nv_mov_b32 v200, v201\n"
       "v_accvgpr_write_b32 a10, v70\nv_accvgpr_write_b32 a70, v140\ns_mov_b32 s4, 1\ns_endpgm\n"};
   static const char *const reader[2] = {"'v_mov_b32_e32 v4, v40'", "'v_mov_b32_e32 v4, v5'"};
-  BOTH {
-    snap *s = ll_xcalloc(1, sizeof *s), *r = ll_xcalloc(1, sizeof *r);
-    emu_fault f, g;
-    int rc, rc2;
-    for (int c = 0; c < 2; c++) {
-      blk_run2(ARCH, src[c], 0, s, r, &f, &g, &rc, &rc2, NULL, NULL);
-      assert_reader_faults(ARCH, c, rc, &f, &g, reader[c]);
-    }
-    free(s), free(r);
-  }
+  BOTH
+    for (int c = 0; c < 2; c++) assert_reader_faults(ARCH, src[c], 64, c, reader[c]);
 }
 
 /* A cross-lane DS instruction no longer ends its block (issue #31, ninth stop): the block runs on
@@ -3489,11 +3484,11 @@ Test(sched, cross_lane_ds_blocks_stop_before_their_destinations_reader)
     emu_fault f, g;
     int rc, rc2;
     for (int c = 0; c < 3; c++) {
-      blk_run2(ARCH, src[c], 0, s, r, &f, &g, &rc, &rc2, NULL, NULL);
       if (c < 2) {
-        assert_reader_faults(ARCH, c, rc, &f, &g, reader[c]);
+        assert_reader_faults(ARCH, src[c], 64, c, reader[c]);
         continue;
       }
+      blk_run2(ARCH, src[c], 0, s, r, &f, &g, &rc, &rc2, NULL, NULL);
       cr_assert_eq(rc, LL_EXIT_OK, "%s: %s", emu_arch_name(ARCH), f.msg);
       cr_assert_eq(rc2, LL_EXIT_OK, "%s: %s", emu_arch_name(ARCH), g.msg);
       for (uint32_t l = 0; l < 64; l++) {
@@ -3520,15 +3515,16 @@ Test(sched, cross_lane_ds_blocks_stop_before_their_destinations_reader)
  * (one younger entry: not retired). */
 Test(sched, blocks_of_several_waves_run_through_their_waits)
 {
-  static const char ok_src[] =
-      "v_xor_b32 v9, 1, v0\nv_lshlrev_b32 v9, 2, v9\nds_bpermute_b32 v5, v9, v0\nv_add_u32 v2, v0, v0\n"
-      "ds_bpermute_b32 v6, v9, v2\ns_waitcnt lgkmcnt(1)\nv_add_u32 v7, v5, v0\ns_waitcnt lgkmcnt(0)\n"
-      "v_add_u32 v8, v6, v7\ns_endpgm\n";
+  /* v5 = v0 of lane l ^ 1, v6 = 2 v0 of lane l ^ 1 */
+#define TWO_BPERMUTES                                                                                \
+  "v_xor_b32 v9, 1, v0\nv_lshlrev_b32 v9, 2, v9\nds_bpermute_b32 v5, v9, v0\nv_add_u32 v2, v0, v0\n" \
+  "ds_bpermute_b32 v6, v9, v2\n"
+  static const char ok_src[] = TWO_BPERMUTES "s_waitcnt lgkmcnt(1)\nv_add_u32 v7, v5, v0\ns_waitcnt lgkmcnt(0)\n"
+                                             "v_add_u32 v8, v6, v7\ns_endpgm\n";
   static const char *const early[2] = {
-      "v_xor_b32 v9, 1, v0\nv_lshlrev_b32 v9, 2, v9\nds_bpermute_b32 v5, v9, v0\nv_add_u32 v2, v0, v0\n"
-      "ds_bpermute_b32 v6, v9, v2\ns_waitcnt lgkmcnt(1)\nv_add_u32 v7, v6, v0\ns_waitcnt lgkmcnt(0)\ns_endpgm\n",
-      "v_xor_b32 v9, 1, v0\nv_lshlrev_b32 v9, 2, v9\nds_bpermute_b32 v5, v9, v0\nv_add_u32 v2, v0, v0\n"
-      "ds_bpermute_b32 v6, v9, v2\ns_waitcnt lgkmcnt(2)\nv_add_u32 v7, v5, v0\ns_waitcnt lgkmcnt(0)\ns_endpgm\n"};
+      TWO_BPERMUTES "s_waitcnt lgkmcnt(1)\nv_add_u32 v7, v6, v0\ns_waitcnt lgkmcnt(0)\ns_endpgm\n",
+      TWO_BPERMUTES "s_waitcnt lgkmcnt(2)\nv_add_u32 v7, v5, v0\ns_waitcnt lgkmcnt(0)\ns_endpgm\n"};
+#undef TWO_BPERMUTES
   static const char *const reader[2] = {"'v_add_u32_e32 v7, v6, v0'", "'v_add_u32_e32 v7, v5, v0'"};
   BOTH {
     snap *s = ll_xcalloc(1, sizeof *s), *r = ll_xcalloc(1, sizeof *r);
@@ -3565,10 +3561,7 @@ Test(sched, blocks_of_several_waves_run_through_their_waits)
         cr_assert(!memcmp(s, r, sizeof *s), "%s budget %llu: registers differ", emu_arch_name(ARCH), (unsigned long long)b);
       }
     }
-    for (int c = 0; c < 2; c++) {
-      blk_run2_wg(ARCH, early[c], 128, 0, s, r, &f, &g, &rc, &rc2, NULL, NULL);
-      assert_reader_faults(ARCH, c, rc, &f, &g, reader[c]);
-    }
+    for (int c = 0; c < 2; c++) assert_reader_faults(ARCH, early[c], 128, c, reader[c]); /* two waves */
     free(s), free(r);
   }
 }
@@ -3615,10 +3608,7 @@ Test(sched, solo_blocks_run_lds_accesses_and_waits_as_single_steps_do)
                  (unsigned long long)st.wave_insns, (unsigned long long)st2.wave_insns);
     emu_launch_stats_free(&st);
     emu_launch_stats_free(&st2);
-    for (int c = 0; c < 2; c++) {
-      blk_run2(ARCH, nowait[c], 0, s, r, &f, &g, &rc, &rc2, NULL, NULL);
-      assert_reader_faults(ARCH, c, rc, &f, &g, reader[c]);
-    }
+    for (int c = 0; c < 2; c++) assert_reader_faults(ARCH, nowait[c], 64, c, reader[c]);
     blk_run2(ARCH, oob_src, 0, s, r, &f, &g, &rc, &rc2, &st, &st2);
     cr_assert_eq(rc, LL_EXIT_FAIL, "%s: no fault", emu_arch_name(ARCH));
     cr_assert_eq(rc2, LL_EXIT_FAIL, "%s: no fault on the one-step path", emu_arch_name(ARCH));
