@@ -758,6 +758,21 @@ static bool blk_term(const emu_insn *in)
          in->fn == emu_op_s_set_gpr_idx_on || in->fn == emu_op_s_set_gpr_idx_off || in->fn == emu_op_s_ttracedata ||
          !in->implemented;
 }
+/* An LDS read (ds_read*, the transposing reads: no atomic, no cross-lane form) that a block of a
+ * workgroup of several waves runs inside it when, at the block's start, no other wave of the workgroup
+ * can write LDS before its next s_barrier and the LDS ordering check has nothing to check
+ * (emu/exec.c rr_quiet; else the block stops before it, at blk_rn, and the read takes its turn). Then
+ * every LDS write that comes before the read in the round-robin order (step, wave) has happened and
+ * none that comes after it can happen before the read's wave reaches a barrier, so the read returns
+ * what it would at its turn; a fault it meets is kept at its step like any other in a block. Each
+ * such handler makes exactly one LDS-counter entry (emu/op_ds.c, emu/op_xlane.c tr_read), which
+ * xlane_cut counts (issue #31, fortieth stop: the attention kernels' K and V reads, each an event
+ * and two blocks' ends, a third of gfx950's events). */
+static bool rd_inblock(const emu_insn *in)
+{
+  return in->implemented && (in->flags & EMU_F_DS) && !(in->flags & EMU_F_ATOMIC) &&
+         (in->lk == EMU_LK_DS || in->lk == EMU_LK_DS2) && in->lop == 'r';
+}
 /* How many of the len records after the cross-lane DS record x may share its block: up to the first
  * that names a register of x's destination (operand 0, what emu_pend makes pending), of its kind and
  * overlapping as emu_hazard_check compares them. With waits (a block of a workgroup of several
@@ -778,7 +793,7 @@ static uint32_t xlane_cut(const emu_insn *x, uint32_t len, bool waits)
     const emu_insn *r = x + j;
     if (waits && r->fn == emu_op_s_waitcnt && r->lgkmcnt >= 0 && (r->lgkmcnt == 0 || younger >= (uint32_t)r->lgkmcnt))
       return len;
-    if (xlane_ahead(r)) younger++;
+    if (xlane_ahead(r) || (waits && rd_inblock(r))) younger++;
     for (int i = 0; i < r->nop; i++) {
       const emu_opnd *o = &r->o[i];
       if (emu_regkind(o) == kd && o->reg < d->reg + d->n && d->reg < o->reg + o->n) return j - 1;
@@ -799,6 +814,43 @@ static bool solo_inblock(const emu_insn *in)
   return in->implemented && in->solo_ev &&
          (((in->flags & EMU_F_DS) && !(in->flags & EMU_F_ATOMIC)) || in->fn == emu_op_s_waitcnt);
 }
+/* may write LDS: a DS instruction other than such a read and the cross-lane ones (which touch no
+ * LDS bytes), a load to LDS, a flat write or atomic (a flat address may be LDS), anything of no
+ * known semantics */
+static bool lds_writer(const emu_insn *in)
+{
+  if (!in->implemented) return true;
+  if (in->flags & EMU_F_DS) return !rd_inblock(in) && !xlane_ahead(in);
+  if (in->lk == EMU_LK_LOADLDS || (in->vmf & EMU_VMF_TO_LDS)) return true;
+  return in->lk == EMU_LK_FLAT && in->lop != 'r';
+}
+/* emu_insn.ldsw: from record i on, the wave may write LDS before it reaches an s_barrier, along any
+ * path of the program's branches: a least fixed point from the writers backwards, stopped at
+ * s_barrier and s_endpgm, an unresolved or indirect branch (s_setpc_b64, s_swappc_b64) counting as a
+ * writer (its target unknown). Iterated to the fixed point: a loop's back branch carries its body's
+ * writers to the loop's head and on to what comes before it. */
+static void ldsw_prepare(emu_insn *insns, size_t n)
+{
+  for (size_t i = 0; i < n; i++) insns[i].ldsw = lds_writer(&insns[i]);
+  for (bool more = true; more;) {
+    more = false;
+    for (size_t i = n; i-- > 0;) {
+      emu_insn *in = &insns[i];
+      if (in->ldsw || in->fn == emu_op_s_barrier || in->fn == emu_op_s_endpgm) continue;
+      bool w;
+      if (in->fn == emu_op_s_setpc_b64 || in->fn == emu_op_s_swappc_b64) {
+        w = true;
+      } else if (in->flags & EMU_F_BRANCH) {
+        const bool uncond = in->fn == emu_op_s_branch;
+        w = in->target < 0 || insns[in->target].ldsw || (!uncond && i + 1 < n && insns[i + 1].ldsw);
+      } else {
+        w = i + 1 < n && insns[i + 1].ldsw;
+      }
+      if (w) in->ldsw = 1, more = true;
+    }
+  }
+}
+
 /* one kind of block's fields of a record: the run-ahead loop's (blk_*) or a solo wave's (blk_s*) */
 typedef struct {
   uint8_t *n, *fz, *hzk, *hzn, *hzw;
@@ -815,6 +867,7 @@ static void block_prepare(emu_insn *insns, size_t n, bool solo)
   uint32_t next = 0; /* the block length from i + 1 */
   bool fz_next = false; /* a run starts in the block from i + 1 */
   uint32_t wn_next = 0; /* blk_wn of the record i + 1 */
+  uint32_t rn_next = 0; /* blk_rn of the record i + 1 */
   for (size_t i = n; i-- > 0;) {
     emu_insn *in = &insns[i];
     /* in a workgroup of several waves s_waitcnt runs inside the block too: it touches only the
@@ -823,7 +876,8 @@ static void block_prepare(emu_insn *insns, size_t n, bool solo)
      * before it then, at blk_wn). Issue #31, thirty-ninth stop: gfx942's software transpose waits on
      * its ds_bpermute_b32 results every few instructions, each wait a block's end */
     const bool waitcnt = in->fn == emu_op_s_waitcnt && in->implemented;
-    const bool inb = solo ? solo_inblock(in) : waitcnt;
+    const bool rd = !solo && rd_inblock(in);
+    const bool inb = solo ? solo_inblock(in) : waitcnt || rd;
     uint32_t len = in->sched_ev && !inb ? 0 : blk_term(in) && !inb ? 1 : 1 + next;
     /* a cross-lane DS record's block (and a solo block's DS record's: whichever of them makes its
      * operand 0 pending, a read's destination) stops before a record naming operand 0's registers
@@ -837,6 +891,9 @@ static void block_prepare(emu_insn *insns, size_t n, bool solo)
       uint32_t wn = waitcnt ? 0 : len <= 1 ? len : 1 + (wn_next < len - 1 ? wn_next : len - 1);
       in->blk_wn = (uint8_t)(wn > 255 ? 255 : wn);
       wn_next = wn;
+      uint32_t rn = rd ? 0 : len <= 1 ? len : 1 + (rn_next < len - 1 ? rn_next : len - 1); /* before the first LDS read */
+      in->blk_rn = (uint8_t)(rn > 255 ? 255 : rn);
+      rn_next = rn;
     }
     /* over the whole chain, so also for a block cut at 255 records; after a cross-lane cut, over the
      * chain from the next record (more records than the block: a run flag or hazard union too wide
@@ -1300,6 +1357,7 @@ emu_program *emu_program_decode_n(emu_arch a, const uint8_t *code, size_t size, 
   for (size_t i = 0, j = 0; i < p->n; i++)
     if (p->insns[i].choices) p->choice_ix[j++] = (uint32_t)i;
   emu_fuse_prepare(p->insns, p->n); /* runs of integer lane operations (emu/fuse.c) */
+  ldsw_prepare(p->insns, p->n);         /* where a wave may still write LDS before a barrier */
   block_prepare(p->insns, p->n, false); /* straight-line blocks (emu/exec.c rr_ahead) */
   block_prepare(p->insns, p->n, true);  /* and a solo wave's */
   solo_elide(p->insns, p->n);            /* its LDS-counter entries that need not be made */

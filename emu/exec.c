@@ -455,7 +455,9 @@ static inline __attribute__((always_inline)) int solo_call(emu_wave *w, emu_ldso
  * tests), the s_waitcnt hazard check (a possible hazard goes to the careful step, which faults or
  * warns), the count, ip, and the handler through the LDS ordering check as there. The blocks after
  * it start with their own hazard check, against the registers it left pending. */
-static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w, emu_ldso *lo, bool solo)
+/* rd (a workgroup of several waves): the blocks of w's turn may run their LDS reads (emu/decode.c
+ * rd_inblock) */
+static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w, emu_ldso *lo, bool solo, bool rd)
 {
   const emu_insn *insns = w->insns;
   const uint32_t n = (uint32_t)w->ninsn;
@@ -472,6 +474,7 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w, emu_ldso
      * every LDS write of the wave the ordering check has seen is retired: no record of such a block
      * writes LDS, so what holds at its start holds at each wait */
     if (!solo && m > in->blk_wn && lo && !emu_ldso_writes_retired(lo, w)) m = in->blk_wn;
+    if (!solo && !rd && m > in->blk_rn) m = in->blk_rn;
     if (m > w->budget) m = (uint32_t)w->budget;
     if ((m == 0) | w->vskip | w->gpr_idx) {
       /* an event run here: a solo wave's (above); in a workgroup of several, an s_waitcnt that can
@@ -578,7 +581,7 @@ static int run_solo(worker *W)
   emu_wave *w = &W->waves[0];
   w->rr_k = 0;
   for (;;) {
-    if (w->state == 0) rr_ahead(w, W->lo, true);
+    if (w->state == 0) rr_ahead(w, W->lo, true, false);
     if (w->state == 3) {
       W->fault = *w->fault;
       return EMU_FAULT;
@@ -590,6 +593,22 @@ static int run_solo(worker *W)
       return EMU_FAULT;
     }
   }
+}
+
+/* May w's turn run its LDS reads inside its blocks (emu/decode.c rd_inblock)? Without an observer
+ * (which sees each memory access in its turn), while the LDS ordering check is idle (nothing for a
+ * read to be checked against; no record in w's turn makes it busy: its blocks write no LDS), and
+ * while no other wave of the workgroup can write LDS before its next s_barrier (emu_insn.ldsw at the
+ * event it waits at; one at the barrier, ended or holding a fault writes none before w's next
+ * barrier either). The other waves stand still during w's turn, so this holds for all of it. */
+static bool rr_quiet(const worker *W, const emu_wave *w)
+{
+  if (W->ow || (W->lo && !emu_ldso_idle(W->lo))) return false;
+  for (uint32_t j = 0; j < W->L->nwaves; j++) {
+    const emu_wave *o = &W->waves[j];
+    if (o != w && o->state == 0 && o->ip < o->ninsn && o->insns[o->ip].ldsw) return false;
+  }
+  return true;
 }
 
 static int run_rr(worker *W, emu_wg *g)
@@ -604,7 +623,7 @@ static int run_rr(worker *W, emu_wg *g)
   for (uint32_t j = 0; j < nw; j++) {
     emu_wave *w = &W->waves[j];
     w->rr_k = 0;
-    if (w->state == 0) rr_ahead(w, W->lo, false);
+    if (w->state == 0) rr_ahead(w, W->lo, false, rr_quiet(W, w));
     key[j] = rr_key(w);
   }
   for (;;) {
@@ -626,7 +645,7 @@ static int run_rr(worker *W, emu_wg *g)
       W->fault = *best->fault;
       return EMU_FAULT;
     }
-    if (best->state == 0) rr_ahead(best, W->lo, false);
+    if (best->state == 0) rr_ahead(best, W->lo, false, rr_quiet(W, best));
     key[bj] = rr_key(best);
   }
   (void)g;

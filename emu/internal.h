@@ -191,6 +191,14 @@ struct emu_insn {
    * run-ahead loop stops there while the wave has an LDS write that the LDS ordering check has not
    * seen retired (such a wait must take its turn among the other waves' accesses) */
   uint8_t blk_wn;
+  /* how many of that block's records come before its first LDS read (blk_n when it has none): the
+   * run-ahead loop stops there unless no other wave of the workgroup can write LDS before the read
+   * (emu/exec.c rr_quiet; else the read takes its turn among the other waves' accesses) */
+  uint8_t blk_rn;
+  /* from this record on, the wave may write LDS before it reaches an s_barrier (emu/decode.c
+   * ldsw_prepare: any path through the program's branches, an LDS write, atomic, load to LDS or an
+   * instruction of unknown effect on it; an indirect branch counts as reaching one) */
+  uint8_t ldsw;
   /* some record of that block starts a run of lane operations (fuse_n >= 1: a run of one counts); clear, the
    * run-ahead loop runs the block without looking for runs */
   uint8_t blk_fz;

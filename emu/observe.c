@@ -1853,6 +1853,8 @@ int emu_ldso_exec(emu_ldso *lo, emu_obs_worker *ow, emu_wave *w, const emu_insn 
   return ldso_exec(lo, ow, w, in);
 }
 
+bool emu_ldso_idle(const emu_ldso *lo) { return !lo->unsafe; }
+
 bool emu_ldso_writes_retired(const emu_ldso *lo, const emu_wave *w)
 {
   uint32_t me = (w->wave_id & 15) * 2; /* ldso_record's slot */

@@ -65,5 +65,9 @@ int emu_ldso_exec(emu_ldso *lo, emu_obs_worker *ow, emu_wave *w, const emu_insn 
  * check reads (a write is outstanding while seq > pret; counters retire in order), so its place
  * among the other waves' accesses is unobservable (emu/exec.c rr_ahead runs it out of turn). */
 bool emu_ldso_writes_retired(const emu_ldso *lo, const emu_wave *w);
+/* Has the check nothing to look at: every LDS write it recorded safe (retired before the last
+ * s_barrier release)? Then an LDS read is neither checked nor recorded (emu_ldso_exec's idle path),
+ * and stays so until some wave's LDS write is recorded. */
+bool emu_ldso_idle(const emu_ldso *lo);
 
 #endif

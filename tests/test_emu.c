@@ -3566,6 +3566,115 @@ Test(sched, blocks_of_several_waves_run_through_their_waits)
   }
 }
 
+/* In a workgroup of several waves a block runs its LDS reads while no other wave can write LDS before
+ * its next s_barrier and the LDS ordering check is idle (issue #31, fortieth stop: emu/decode.c
+ * rd_inblock, emu_insn.blk_rn and ldsw, emu/exec.c rr_quiet). Two waves write their lanes' words
+ * (1000 + work-item id), wait, meet at a barrier and read the other wave's word and their own: the
+ * values from that definition, and the one-step path's registers, counts and, for every budget,
+ * fault or registers. A read's LDS-counter entry counts among the younger ones of a bpermute
+ * (lgkmcnt(N) retires all but the N youngest, CDNA3 ISA "S_WAITCNT"): after a bpermute and a read,
+ * lgkmcnt(1) retires the bpermute and lgkmcnt(2) does not, so a read of its destination after the
+ * second faults "missing s_waitcnt" there as one step at a time does. */
+Test(sched, blocks_of_several_waves_run_their_lds_reads)
+{
+  static const char ok_src[] = "v_lshlrev_b32 v1, 2, v0\nv_add_u32 v2, 0x100, v1\nv_and_b32 v2, 0x1ff, v2\n"
+                               "v_add_u32 v3, 1000, v0\nds_write_b32 v1, v3\ns_waitcnt lgkmcnt(0)\ns_barrier\n"
+                               "ds_read_b32 v4, v2\nv_add_u32 v5, v0, v0\nds_read_b32 v6, v1\ns_waitcnt lgkmcnt(1)\n"
+                               "v_add_u32 v7, v4, v5\ns_waitcnt lgkmcnt(0)\nv_add_u32 v8, v6, v7\ns_endpgm\n";
+#define BPERMUTE_AND_READ \
+  "v_xor_b32 v9, 1, v0\nv_lshlrev_b32 v9, 2, v9\nds_bpermute_b32 v5, v9, v0\nv_lshlrev_b32 v1, 2, v0\nds_read_b32 v6, v1\n"
+  static const char *const counted[2] = {
+      BPERMUTE_AND_READ "s_waitcnt lgkmcnt(1)\nv_add_u32 v7, v5, v0\ns_waitcnt lgkmcnt(0)\nv_add_u32 v8, v6, v7\ns_endpgm\n",
+      BPERMUTE_AND_READ "s_waitcnt lgkmcnt(2)\nv_add_u32 v7, v5, v0\ns_waitcnt lgkmcnt(0)\ns_endpgm\n"};
+#undef BPERMUTE_AND_READ
+  BOTH {
+    snap *s = ll_xcalloc(1, sizeof *s), *r = ll_xcalloc(1, sizeof *r);
+    emu_fault f, g;
+    int rc, rc2;
+    emu_launch_stats st, st2;
+    blk_run2_wg(ARCH, ok_src, 128, 0, s, r, &f, &g, &rc, &rc2, &st, &st2);
+    cr_assert_eq(rc, LL_EXIT_OK, "%s: %s", emu_arch_name(ARCH), f.msg);
+    cr_assert_eq(rc2, LL_EXIT_OK, "%s: %s", emu_arch_name(ARCH), g.msg);
+    for (uint32_t wv = 0; wv < 2; wv++)
+      for (uint32_t l = 0; l < 64; l++) {
+        const uint32_t me = 64 * wv + l, other = 64 * (1 - wv) + l;
+        const uint32_t want[4][2] = {{4, 1000 + other}, {6, 1000 + me}, {7, 1000 + other + 2 * me}, {8, 2000 + other + 3 * me}};
+        for (int k = 0; k < 4; k++)
+          cr_assert_eq(s->w[wv].v[want[k][0]][l], want[k][1], "%s: wave %u v%u lane %u: %u, want %u", emu_arch_name(ARCH),
+                       wv, want[k][0], l, s->w[wv].v[want[k][0]][l], want[k][1]);
+      }
+    cr_assert(!memcmp(s, r, sizeof *s), "%s: registers differ from the one-step path's", emu_arch_name(ARCH));
+    cr_assert_eq(st.wave_insns, st2.wave_insns, "%s", emu_arch_name(ARCH));
+    const uint64_t per_wave = st.wave_insns / 2;
+    emu_launch_stats_free(&st);
+    emu_launch_stats_free(&st2);
+    for (uint64_t b = 1; b <= per_wave; b++) {
+      blk_run2_wg(ARCH, ok_src, 128, b, s, r, &f, &g, &rc, &rc2, NULL, NULL);
+      cr_assert_eq(rc, rc2, "%s budget %llu: %s / %s", emu_arch_name(ARCH), (unsigned long long)b, f.msg, g.msg);
+      if (rc != LL_EXIT_OK) {
+        cr_assert_str_eq(f.kind, "budget exceeded", "%s budget %llu: %s", emu_arch_name(ARCH), (unsigned long long)b, f.msg);
+        cr_assert_eq(f.pc, g.pc, "%s budget %llu: %s / %s", emu_arch_name(ARCH), (unsigned long long)b, f.msg, g.msg);
+      } else {
+        cr_assert(!memcmp(s, r, sizeof *s), "%s budget %llu: registers differ", emu_arch_name(ARCH), (unsigned long long)b);
+      }
+    }
+    blk_run2_wg(ARCH, counted[0], 128, 0, s, r, &f, &g, &rc, &rc2, NULL, NULL);
+    cr_assert_eq(rc, LL_EXIT_OK, "%s: %s", emu_arch_name(ARCH), f.msg);
+    for (uint32_t wv = 0; wv < 2; wv++)
+      for (uint32_t l = 0; l < 64; l++) /* v8 = v6 (LDS never written: 0) + bpermute's v0 of lane l ^ 1 + v0 */
+        cr_assert_eq(s->w[wv].v[8][l], 64 * wv + (l ^ 1) + 64 * wv + l, "%s: wave %u lane %u", emu_arch_name(ARCH), wv, l);
+    cr_assert(!memcmp(s, r, sizeof *s), "%s: registers differ from the one-step path's", emu_arch_name(ARCH));
+    assert_reader_faults(ARCH, counted[1], 128, 1, "'v_add_u32_e32 v7, v5, v0'");
+    free(s), free(r);
+  }
+}
+
+/* An LDS read takes its turn while another wave can still write LDS before its next barrier
+ * (emu_insn.ldsw at the event that wave waits at): wave 1 writes its lanes' words (1000 + id) at its
+ * step 6, wave 0 reads them at its step 12 with no barrier between. In round-robin order (step,
+ * wave) the write comes first, so wave 0 reads 1064 + l, though wave 0 runs ahead first and no write
+ * is recorded when it does (the LDS ordering check idle); the adversarial schedule (wave 0 to its end
+ * first) reads 0, so the check can fail. A fault in a block's LDS read keeps its place in that order:
+ * wave 0's read past the LDS (a block's record: no wave of that program writes LDS) at its step 6
+ * is the first fault, at its step 12 wave 1's global load from address 0 at step 7 is. */
+Test(sched, lds_reads_wait_their_turn_while_another_wave_may_write)
+{
+  static const char head[] = "v_lshlrev_b32 v1, 2, v0\nv_lshrrev_b32 v9, 6, v0\nv_readfirstlane_b32 s10, v9\n"
+                             "s_cmp_eq_u32 s10, 0\ns_cbranch_scc1 .Lw0\n";
+  char *src = ll_fmt("%sv_add_u32 v3, 1000, v0\nds_write_b32 v1, v3\ns_waitcnt lgkmcnt(0)\ns_endpgm\n"
+                     ".Lw0:\ns_nop 0\ns_nop 0\ns_nop 0\ns_nop 0\ns_nop 0\ns_nop 0\nv_add_u32 v2, 0x100, v1\n"
+                     "ds_read_b32 v4, v2\ns_waitcnt lgkmcnt(0)\ns_endpgm\n", head);
+  BOTH {
+    snap *s = ll_xcalloc(1, sizeof *s);
+    emu_fault f;
+    for (int sch = 0; sch < 2; sch++) {
+      ropts ro = {.grid = {1, 1, 1}, .block = {128, 1, 1}, .sched = sch ? EMU_SCHED_ADVERSARIAL : EMU_SCHED_ROUND_ROBIN};
+      cr_assert_eq(run_src(ARCH, src, &ro, s, &f), LL_EXIT_OK, "%s: %s", emu_arch_name(ARCH), f.msg);
+      bool same = true;
+      for (uint32_t l = 0; l < 64; l++) {
+        if (!sch)
+          cr_assert_eq(s->w[0].v[4][l], 1064 + l, "%s: wave 0 lane %u read %u, want %u", emu_arch_name(ARCH), l,
+                       s->w[0].v[4][l], 1064 + l);
+        same &= s->w[0].v[4][l] == 1064 + l;
+      }
+      if (sch) cr_assert(!same, "%s: the adversarial schedule should read before the write", emu_arch_name(ARCH));
+    }
+    for (int late = 0; late < 2; late++) {
+      char *fsrc = ll_fmt("%sv_mov_b32 v2, 0\nv_mov_b32 v3, 0\nglobal_load_dword v4, v[2:3], off\ns_waitcnt vmcnt(0)\n"
+                          "s_endpgm\n.Lw0:\n%sv_mov_b32 v2, 0x10000\nds_read_b32 v4, v2\ns_waitcnt lgkmcnt(0)\ns_endpgm\n",
+                          head, late ? "s_nop 0\ns_nop 0\ns_nop 0\ns_nop 0\ns_nop 0\ns_nop 0\n" : "");
+      ropts ro = {.grid = {1, 1, 1}, .block = {128, 1, 1}};
+      cr_assert_eq(run_src(ARCH, fsrc, &ro, s, &f), LL_EXIT_FAIL, "%s", emu_arch_name(ARCH));
+      cr_assert_str_eq(f.kind, late ? "out-of-bounds global access" : "lds out of range", "%s late %d: %s",
+                       emu_arch_name(ARCH), late, f.msg);
+      cr_assert_eq(f.wave, late ? 1u : 0u, "%s late %d: %s", emu_arch_name(ARCH), late, f.msg);
+      free(fsrc);
+    }
+    free(s);
+  }
+  free(src);
+}
+
 /* A wave alone in its workgroup runs its LDS reads and writes and s_waitcnt inside its blocks (issue
  * #31, seventeenth stop: emu/decode.c solo_inblock, emu_insn.blk_sn): an exchange of each lane's value
  * with its neighbour's through LDS, twice, against the lane definition (lane l reads what lane l + 1

@@ -2607,11 +2607,16 @@ Test(emu_cvt, solo_blocks_span_lds_accesses_and_waits)
   const emu_insn *in = s->p->insns;
   /* solo, from record 0: 0-7 (the first read's block, and the blocks before it, end before v_add_u32
    * v5, v3, v4, which names its destination), then 8-12 (before v_xor_b32's read of v6), then 13; a
-   * block from a record after a read runs on (6: 7 records). Several waves: 0-3, each memory record
-   * an event; an s_waitcnt inside its block (6-8, 11-13), which has blk_wn records before it */
+   * block from a record after a read runs on (6: 7 records). Several waves: each write an event
+   * (4, 9), each read inside its block and the block cut as a solo one's (0-3, 5-8, 10-13), an
+   * s_waitcnt inside its block, blk_wn records before the first wait and blk_rn before the first
+   * read (the records a block runs while another wave may write LDS) */
   static const int sn[15] = {8, 7, 6, 5, 4, 3, 7, 6, 5, 4, 3, 3, 2, 1, 0};
-  static const int bn[15] = {4, 3, 2, 1, 0, 0, 3, 2, 1, 0, 0, 3, 2, 1, 0};
-  static const int wn[15] = {4, 3, 2, 1, 0, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0};
+  static const int bn[15] = {4, 3, 2, 1, 0, 4, 3, 2, 1, 0, 4, 3, 2, 1, 0};
+  static const int wn[15] = {4, 3, 2, 1, 0, 2, 1, 0, 1, 0, 2, 1, 0, 1, 0};
+  static const int rn[15] = {4, 3, 2, 1, 0, 0, 3, 2, 1, 0, 0, 3, 2, 1, 0};
+  /* emu_insn.ldsw: the write at 9 is reachable from 0-9, nothing after it writes LDS */
+  static const int ldsw[15] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0};
   /* emu_insn.sel: each DS record's distance to the s_waitcnt lgkmcnt(0) of its solo block (4: the
    * write, 3 on at 7; 5: the read, 2 on; 9 and 10 likewise to 12); none elsewhere */
   static const int sel[15] = {0, 0, 0, 0, 3, 2, 0, 0, 0, 3, 2, 0, 0, 0, 0};
@@ -2619,6 +2624,8 @@ Test(emu_cvt, solo_blocks_span_lds_accesses_and_waits)
     cr_assert_eq(in[i].blk_sn, sn[i], "'%s': solo block of %u records", in[i].text, (unsigned)in[i].blk_sn);
     cr_assert_eq(in[i].blk_n, bn[i], "'%s': block of %u records", in[i].text, (unsigned)in[i].blk_n);
     cr_assert_eq(in[i].blk_wn, wn[i], "'%s': %u records before a wait", in[i].text, (unsigned)in[i].blk_wn);
+    cr_assert_eq(in[i].blk_rn, rn[i], "'%s': %u records before a read", in[i].text, (unsigned)in[i].blk_rn);
+    cr_assert_eq(in[i].ldsw, ldsw[i], "'%s': ldsw %u", in[i].text, (unsigned)in[i].ldsw);
     cr_assert_eq(in[i].sel, sel[i], "'%s': sel %u, want %d", in[i].text, (unsigned)in[i].sel, sel[i]);
   }
   sn_free(s);
@@ -2663,6 +2670,33 @@ Test(emu_cvt, blocks_of_several_waves_run_through_their_waits)
       cr_assert_eq(in[i].blk_n, bn[c][i], "case %d '%s': block of %u records", c, in[i].text, (unsigned)in[i].blk_n);
       cr_assert_eq(in[i].blk_wn, wn[c][i], "case %d '%s': %u records before a wait", c, in[i].text, (unsigned)in[i].blk_wn);
     }
+    sn_free(s);
+  }
+}
+
+/* emu_insn.ldsw (issue #31, fortieth stop): from a record, may the wave write LDS before it reaches an
+ * s_barrier, along any path? Worked out by hand. The first program's loop reads LDS at its head (1)
+ * and writes it at its end (7) before branching back (8): every record of the loop reaches the write,
+ * the branch back only through the loop's head, which a single backward pass visits after it (the
+ * fixed point needs a second); after the loop the barrier (9) stops it. The second: a barrier between
+ * the read and the write (5), an indirect branch (s_setpc_b64: its target unknown) counting as a
+ * write, s_endpgm as none. */
+Test(emu_cvt, ldsw_follows_every_path_to_a_write_before_a_barrier)
+{
+  static const char *const src[2] = {
+      "s_mov_b32 s4, 2\n.Lloop:\nds_read_b32 v3, v1\ns_waitcnt lgkmcnt(0)\ns_sub_u32 s4, s4, 1\ns_cmp_lg_u32 s4, 0\n"
+      "s_cbranch_scc0 .Ldone\nv_add_u32 v3, 1, v3\nds_write_b32 v1, v3\ns_branch .Lloop\n.Ldone:\ns_barrier\n"
+      "ds_read_b32 v5, v1\ns_endpgm\n",
+      "s_mov_b32 s4, 2\n.Lloop:\nds_read_b32 v3, v1\ns_waitcnt lgkmcnt(0)\ns_cbranch_scc0 .Ldone\ns_barrier\n"
+      "ds_write_b32 v1, v3\ns_branch .Lloop\n.Ldone:\nv_mov_b32 v5, v3\ns_endpgm\ns_setpc_b64 s[30:31]\n"};
+  static const int want[2][13] = {{1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0}, {0, 0, 0, 0, 0, 1, 0, 0, 0, 1}};
+  static const int n[2] = {12, 10};
+  for (int c = 0; c < 2; c++) {
+    snip *s = sn_new(EMU_GFX942, src[c]);
+    const emu_insn *in = s->p->insns;
+    for (int i = 0; i < n[c]; i++)
+      cr_assert_eq(in[i].ldsw, want[c][i], "case %d record %d '%s': ldsw %u, want %d", c, i, in[i].text,
+                   (unsigned)in[i].ldsw, want[c][i]);
     sn_free(s);
   }
 }
