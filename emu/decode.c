@@ -941,6 +941,32 @@ static void solo_elide(emu_insn *insns, size_t n)
   }
 }
 
+/* emu_insn.wsel: for an LDS-counter record of a block of several waves (a cross-lane DS record or an
+ * LDS read, each making exactly one entry, xlane_cut), the distance to the first s_waitcnt after it in
+ * its block that waits on lgkmcnt, when that wait retires its entry (lgkmcnt(0), or lgkmcnt(N) with at
+ * least N such records between). While the block runs, nothing sees that entry: no record before
+ * the wait names its registers (the block's cut), no wait before it retires anything by counting it,
+ * and leaving it out changes nothing the wait retires: the N youngest LDS entries are all younger
+ * than it. So it is not made when the part of the block that runs reaches that wait (emu/exec.c
+ * solo_call). A counter at its maximum then retires one entry fewer out of turn, never one more. */
+static void several_elide(emu_insn *insns, size_t n)
+{
+  for (size_t i = 0; i < n; i++) {
+    emu_insn *in = &insns[i];
+    in->wsel = 0;
+    if (in->blk_n < 2 || !(xlane_ahead(in) || rd_inblock(in))) continue;
+    uint32_t younger = 0;
+    for (uint32_t j = 1; j < in->blk_n && i + j < n; j++) {
+      const emu_insn *r = &insns[i + j];
+      if (r->fn == emu_op_s_waitcnt && r->lgkmcnt >= 0) {
+        if (r->lgkmcnt == 0 || younger >= (uint32_t)r->lgkmcnt) in->wsel = (uint8_t)j;
+        break;
+      }
+      if (xlane_ahead(r) || rd_inblock(r)) younger++;
+    }
+  }
+}
+
 /* the registers an instruction names, per kind (emu_insn.hz_*: the executor's s_waitcnt filter):
  * the bits of operand registers [reg, reg + min(n, 64)) below 512, as the pending-register map
  * (emu/waitcnt.c emu_pend) keeps them, merged per map word */
@@ -1361,6 +1387,7 @@ emu_program *emu_program_decode_n(emu_arch a, const uint8_t *code, size_t size, 
   block_prepare(p->insns, p->n, false); /* straight-line blocks (emu/exec.c rr_ahead) */
   block_prepare(p->insns, p->n, true);  /* and a solo wave's */
   solo_elide(p->insns, p->n);            /* its LDS-counter entries that need not be made */
+  several_elide(p->insns, p->n);         /* and those of the blocks of several waves */
   return p;
 }
 

@@ -438,7 +438,15 @@ static inline void rr_stop(emu_wave *w, uint32_t k, int rc)
 static inline __attribute__((always_inline)) int solo_call(emu_wave *w, emu_ldso *lo, const emu_insn *in,
                                                            const emu_insn *end, bool solo)
 {
-  if (!solo) return in->fn(w, in);
+  if (!solo) {
+    if (in->wsel && in->wsel < end - in) { /* emu/decode.c several_elide */
+      w->nopend = 1;
+      int rc = in->fn(w, in);
+      w->nopend = 0;
+      return rc;
+    }
+    return in->fn(w, in);
+  }
   if (in->sel && in->sel < end - in) {
     w->nopend = 1;
     int rc = in->lk != 0 && lo ? emu_ldso_exec(lo, NULL, w, in) : in->fn(w, in);

@@ -304,6 +304,11 @@ struct emu_insn {
    * reaches that wait, the entry is not made (emu_wave.nopend): no record between names the
    * entry's registers (the block's cut), and the wait would retire it with every other */
   uint8_t sel;
+  /* the same for a block of a workgroup of several waves (emu/decode.c several_elide): an LDS-counter
+   * record of such a block (cross-lane, or an LDS read) whose first s_waitcnt on lgkmcnt after it,
+   * wsel records later in the block, retires its entry: any lgkmcnt(N) with N or more entries
+   * younger (such blocks count them exactly); 0 none */
+  uint8_t wsel;
   uint8_t blk_shzw[EMU_BLK_HZ];
   uint64_t blk_shzm[EMU_BLK_HZ];
 };

@@ -2615,8 +2615,10 @@ Test(emu_cvt, solo_blocks_span_lds_accesses_and_waits)
   static const int bn[15] = {4, 3, 2, 1, 0, 4, 3, 2, 1, 0, 4, 3, 2, 1, 0};
   static const int wn[15] = {4, 3, 2, 1, 0, 2, 1, 0, 1, 0, 2, 1, 0, 1, 0};
   static const int rn[15] = {4, 3, 2, 1, 0, 0, 3, 2, 1, 0, 0, 3, 2, 1, 0};
-  /* emu_insn.ldsw: the write at 9 is reachable from 0-9, nothing after it writes LDS */
+  /* emu_insn.ldsw: the write at 9 is reachable from 0-9, nothing after it writes LDS; wsel: each
+   * read's entry is retired by the lgkmcnt(0) two records on, in its block of several waves */
   static const int ldsw[15] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0};
+  static const int wsel[15] = {0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 0, 0, 0, 0};
   /* emu_insn.sel: each DS record's distance to the s_waitcnt lgkmcnt(0) of its solo block (4: the
    * write, 3 on at 7; 5: the read, 2 on; 9 and 10 likewise to 12); none elsewhere */
   static const int sel[15] = {0, 0, 0, 0, 3, 2, 0, 0, 0, 3, 2, 0, 0, 0, 0};
@@ -2626,6 +2628,7 @@ Test(emu_cvt, solo_blocks_span_lds_accesses_and_waits)
     cr_assert_eq(in[i].blk_wn, wn[i], "'%s': %u records before a wait", in[i].text, (unsigned)in[i].blk_wn);
     cr_assert_eq(in[i].blk_rn, rn[i], "'%s': %u records before a read", in[i].text, (unsigned)in[i].blk_rn);
     cr_assert_eq(in[i].ldsw, ldsw[i], "'%s': ldsw %u", in[i].text, (unsigned)in[i].ldsw);
+    cr_assert_eq(in[i].wsel, wsel[i], "'%s': wsel %u", in[i].text, (unsigned)in[i].wsel);
     cr_assert_eq(in[i].sel, sel[i], "'%s': sel %u, want %d", in[i].text, (unsigned)in[i].sel, sel[i]);
   }
   sn_free(s);
@@ -2662,6 +2665,10 @@ Test(emu_cvt, blocks_of_several_waves_run_through_their_waits)
    * bpermute at 2 outstanding (one younger entry), so its block stops before 6, which reads v5 */
   static const int bn[2][10] = {{9, 8, 7, 6, 5, 4, 3, 2, 1, 0}, {6, 5, 4, 5, 4, 3, 2, 1, 0, 0}};
   static const int wn[2][10] = {{5, 4, 3, 2, 1, 0, 1, 0, 1, 0}, {5, 4, 3, 2, 1, 0, 1, 0, 0, 0}};
+  /* emu_insn.wsel (emu/decode.c several_elide): the first bpermute's entry is retired by the first
+   * wait after it, 3 records on, in the first program (one younger entry at lgkmcnt(1)); the
+   * second's is not (none younger), nor either of the second program's (lgkmcnt(2)) */
+  static const int wsel[2][10] = {{0, 0, 3, 0, 0, 0, 0, 0, 0, 0}, {0}};
   static const int n[2] = {10, 9};
   for (int c = 0; c < 2; c++) {
     snip *s = sn_new(EMU_GFX942, src[c]);
@@ -2669,6 +2676,7 @@ Test(emu_cvt, blocks_of_several_waves_run_through_their_waits)
     for (int i = 0; i < n[c]; i++) {
       cr_assert_eq(in[i].blk_n, bn[c][i], "case %d '%s': block of %u records", c, in[i].text, (unsigned)in[i].blk_n);
       cr_assert_eq(in[i].blk_wn, wn[c][i], "case %d '%s': %u records before a wait", c, in[i].text, (unsigned)in[i].blk_wn);
+      cr_assert_eq(in[i].wsel, wsel[c][i], "case %d '%s': wsel %u", c, in[i].text, (unsigned)in[i].wsel);
     }
     sn_free(s);
   }
