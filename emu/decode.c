@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <llvm-c/Disassembler.h>
 #include <llvm-c/Target.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -773,6 +774,19 @@ static bool rd_inblock(const emu_insn *in)
   return in->implemented && (in->flags & EMU_F_DS) && !(in->flags & EMU_F_ATOMIC) &&
          (in->lk == EMU_LK_DS || in->lk == EMU_LK_DS2) && in->lop == 'r';
 }
+/* A global or buffer load into VGPRs (no atomic, no flat form, no load to LDS) that a block of a
+ * workgroup of several waves runs inside it when, at the start of the wave's turn, no other wave of
+ * the workgroup can write global memory before its next s_barrier (emu_insn.gmw; else the block
+ * stops before it, at blk_gn): the same argument as for LDS reads, for the memory the workgroup's
+ * waves share (other workgroups run on other threads in no defined order). Each such handler makes
+ * exactly one vector-memory entry (emu/op_mem.c mem_load, gload_wave), which mem_cut counts (issue
+ * #31, fortieth stop: the K and V tile loads, 131,072 of the seed's 316,416 turns at seq 512). */
+static bool gl_inblock(const emu_insn *in)
+{
+  return in->implemented && (in->flags & EMU_F_VMEM) && (in->flags & EMU_F_LOAD) && !(in->flags & EMU_F_ATOMIC) &&
+         in->lk == EMU_LK_NONE && !in->lds && (in->vmf & EMU_VMF_OK) && !(in->vmf & (EMU_VMF_FLAT | EMU_VMF_TO_LDS)) &&
+         in->vmop == 'r';
+}
 /* How many of the len records after the cross-lane DS record x may share its block: up to the first
  * that names a register of x's destination (operand 0, what emu_pend makes pending), of its kind and
  * overlapping as emu_hazard_check compares them. With waits (a block of a workgroup of several
@@ -783,17 +797,21 @@ static bool rd_inblock(const emu_insn *in)
  * memory record is an event), and each of their handlers makes exactly one entry (emu/op_xlane.c;
  * nopend, which makes none, is a solo block's), so the records between count the younger entries
  * exactly; a counter at its maximum retires more, never fewer. */
-static uint32_t xlane_cut(const emu_insn *x, uint32_t len, bool waits)
+/* A global load of such a block (gl_inblock) is cut the same way on the vector-memory counter:
+ * vmcnt(0) retires every entry and vmcnt(N) all but the N youngest (in order, CDNA3 ISA
+ * "S_WAITCNT"), and the block's only vector-memory records are such loads, one entry each. */
+static uint32_t mem_cut(const emu_insn *x, uint32_t len, bool waits)
 {
   const emu_opnd *d = &x->o[0];
   const int kd = x->nop ? emu_regkind(d) : 0;
   if (!kd) return len;
-  uint32_t younger = 0; /* LDS-counter entries issued after x so far */
+  const bool vm = (x->flags & EMU_F_VMEM) != 0;
+  uint32_t younger = 0; /* entries of x's counter issued after x so far */
   for (uint32_t j = 1; j <= len; j++) {
     const emu_insn *r = x + j;
-    if (waits && r->fn == emu_op_s_waitcnt && r->lgkmcnt >= 0 && (r->lgkmcnt == 0 || younger >= (uint32_t)r->lgkmcnt))
-      return len;
-    if (xlane_ahead(r) || (waits && rd_inblock(r))) younger++;
+    const int c = vm ? r->vmcnt : r->lgkmcnt;
+    if (waits && r->fn == emu_op_s_waitcnt && c >= 0 && (c == 0 || younger >= (uint32_t)c)) return len;
+    if (vm ? waits && gl_inblock(r) : xlane_ahead(r) || (waits && rd_inblock(r))) younger++;
     for (int i = 0; i < r->nop; i++) {
       const emu_opnd *o = &r->o[i];
       if (emu_regkind(o) == kd && o->reg < d->reg + d->n && d->reg < o->reg + o->n) return j - 1;
@@ -806,7 +824,7 @@ static uint32_t xlane_cut(const emu_insn *x, uint32_t len, bool waits)
  * reads and writes (no atomics) and its s_waitcnt run inside its blocks (solo blocks: emu_insn.blk_s*),
  * through the same handler and LDS ordering check as the event path of emu/exec.c rr_ahead. An LDS
  * read adds an LDS-counter entry with its destination pending, as a cross-lane DS record does, so its
- * block is cut the same way (xlane_cut; for every DS record, a write's address included: no DS
+ * block is cut the same way (mem_cut; for every DS record, a write's address included: no DS
  * handler makes a register other than operand 0 pending); s_waitcnt only retires entries, so the
  * check at a block's start still holds after it. */
 static bool solo_inblock(const emu_insn *in)
@@ -824,31 +842,44 @@ static bool lds_writer(const emu_insn *in)
   if (in->lk == EMU_LK_LOADLDS || (in->vmf & EMU_VMF_TO_LDS)) return true;
   return in->lk == EMU_LK_FLAT && in->lop != 'r';
 }
-/* emu_insn.ldsw: from record i on, the wave may write LDS before it reaches an s_barrier, along any
- * path of the program's branches: a least fixed point from the writers backwards, stopped at
- * s_barrier and s_endpgm, an unresolved or indirect branch (s_setpc_b64, s_swappc_b64) counting as a
- * writer (its target unknown). Iterated to the fixed point: a loop's back branch carries its body's
- * writers to the loop's head and on to what comes before it. */
-static void ldsw_prepare(emu_insn *insns, size_t n)
+/* may write memory other waves of the workgroup read outside LDS: any event (only an event touches
+ * more than the wave's own registers, emu_insn.sched_ev) but a load into registers (global, buffer,
+ * scalar), an LDS access, s_waitcnt, s_barrier, s_endpgm; anything of no known semantics */
+static bool gmem_writer(const emu_insn *in)
 {
-  for (size_t i = 0; i < n; i++) insns[i].ldsw = lds_writer(&insns[i]);
+  if (!in->implemented) return true;
+  if (!in->sched_ev || gl_inblock(in) || (in->flags & EMU_F_DS)) return false;
+  if ((in->flags & EMU_F_SMEM) && (in->flags & EMU_F_LOAD)) return false;
+  return in->fn != emu_op_s_waitcnt && in->fn != emu_op_s_barrier && in->fn != emu_op_s_endpgm;
+}
+/* the field at byte offset off of every record (emu_insn.ldsw, gmw): from record i on, the wave may
+ * execute a writer before it reaches an s_barrier, along any path of the program's branches: a least
+ * fixed point from the writers backwards, stopped at s_barrier and s_endpgm, an unresolved or
+ * indirect branch (s_setpc_b64, s_swappc_b64) counting as a writer (its target unknown). Iterated to
+ * the fixed point: a loop's back branch carries its body's writers to the loop's head and on to what
+ * comes before it. */
+static void reach_prepare(emu_insn *insns, size_t n, size_t off, bool (*writer)(const emu_insn *))
+{
+#define RF(i) (*((uint8_t *)&insns[i] + off))
+  for (size_t i = 0; i < n; i++) RF(i) = writer(&insns[i]);
   for (bool more = true; more;) {
     more = false;
     for (size_t i = n; i-- > 0;) {
-      emu_insn *in = &insns[i];
-      if (in->ldsw || in->fn == emu_op_s_barrier || in->fn == emu_op_s_endpgm) continue;
+      const emu_insn *in = &insns[i];
+      if (RF(i) || in->fn == emu_op_s_barrier || in->fn == emu_op_s_endpgm) continue;
       bool w;
       if (in->fn == emu_op_s_setpc_b64 || in->fn == emu_op_s_swappc_b64) {
         w = true;
       } else if (in->flags & EMU_F_BRANCH) {
         const bool uncond = in->fn == emu_op_s_branch;
-        w = in->target < 0 || insns[in->target].ldsw || (!uncond && i + 1 < n && insns[i + 1].ldsw);
+        w = in->target < 0 || RF((size_t)in->target) || (!uncond && i + 1 < n && RF(i + 1));
       } else {
-        w = i + 1 < n && insns[i + 1].ldsw;
+        w = i + 1 < n && RF(i + 1);
       }
-      if (w) in->ldsw = 1, more = true;
+      if (w) RF(i) = 1, more = true;
     }
   }
+#undef RF
 }
 
 /* one kind of block's fields of a record: the run-ahead loop's (blk_*) or a solo wave's (blk_s*) */
@@ -868,6 +899,7 @@ static void block_prepare(emu_insn *insns, size_t n, bool solo)
   bool fz_next = false; /* a run starts in the block from i + 1 */
   uint32_t wn_next = 0; /* blk_wn of the record i + 1 */
   uint32_t rn_next = 0; /* blk_rn of the record i + 1 */
+  uint32_t gn_next = 0; /* blk_gn of the record i + 1 */
   for (size_t i = n; i-- > 0;) {
     emu_insn *in = &insns[i];
     /* in a workgroup of several waves s_waitcnt runs inside the block too: it touches only the
@@ -877,14 +909,15 @@ static void block_prepare(emu_insn *insns, size_t n, bool solo)
      * its ds_bpermute_b32 results every few instructions, each wait a block's end */
     const bool waitcnt = in->fn == emu_op_s_waitcnt && in->implemented;
     const bool rd = !solo && rd_inblock(in);
-    const bool inb = solo ? solo_inblock(in) : waitcnt || rd;
+    const bool gl = !solo && gl_inblock(in);
+    const bool inb = solo ? solo_inblock(in) : waitcnt || rd || gl;
     uint32_t len = in->sched_ev && !inb ? 0 : blk_term(in) && !inb ? 1 : 1 + next;
     /* a cross-lane DS record's block (and a solo block's DS record's: whichever of them makes its
      * operand 0 pending, a read's destination) stops before a record naming operand 0's registers
      * (in a block of several waves, unless an s_waitcnt between retires it); the blocks of the records
      * before it, 1 + this one's, inherit the cut */
-    if (len > 1 && (xlane_ahead(in) || (inb && (in->flags & EMU_F_DS))))
-      len = 1 + xlane_cut(in, next > 255 ? 255 : next, !solo);
+    if (len > 1 && (xlane_ahead(in) || (inb && (in->flags & EMU_F_DS)) || gl))
+      len = 1 + mem_cut(in, next > 255 ? 255 : next, !solo);
     const blk_fields b = blk_of(in, solo);
     *b.n = (uint8_t)(len > 255 ? 255 : len);
     if (!solo) { /* the records before the block's first s_waitcnt */
@@ -894,6 +927,9 @@ static void block_prepare(emu_insn *insns, size_t n, bool solo)
       uint32_t rn = rd ? 0 : len <= 1 ? len : 1 + (rn_next < len - 1 ? rn_next : len - 1); /* before the first LDS read */
       in->blk_rn = (uint8_t)(rn > 255 ? 255 : rn);
       rn_next = rn;
+      uint32_t gn = gl ? 0 : len <= 1 ? len : 1 + (gn_next < len - 1 ? gn_next : len - 1); /* before the first global load */
+      in->blk_gn = (uint8_t)(gn > 255 ? 255 : gn);
+      gn_next = gn;
     }
     /* over the whole chain, so also for a block cut at 255 records; after a cross-lane cut, over the
      * chain from the next record (more records than the block: a run flag or hazard union too wide
@@ -1383,7 +1419,9 @@ emu_program *emu_program_decode_n(emu_arch a, const uint8_t *code, size_t size, 
   for (size_t i = 0, j = 0; i < p->n; i++)
     if (p->insns[i].choices) p->choice_ix[j++] = (uint32_t)i;
   emu_fuse_prepare(p->insns, p->n); /* runs of integer lane operations (emu/fuse.c) */
-  ldsw_prepare(p->insns, p->n);         /* where a wave may still write LDS before a barrier */
+  /* where a wave may still write LDS, or other memory, before a barrier */
+  reach_prepare(p->insns, p->n, offsetof(emu_insn, ldsw), lds_writer);
+  reach_prepare(p->insns, p->n, offsetof(emu_insn, gmw), gmem_writer);
   block_prepare(p->insns, p->n, false); /* straight-line blocks (emu/exec.c rr_ahead) */
   block_prepare(p->insns, p->n, true);  /* and a solo wave's */
   solo_elide(p->insns, p->n);            /* its LDS-counter entries that need not be made */

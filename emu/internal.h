@@ -199,6 +199,10 @@ struct emu_insn {
    * ldsw_prepare: any path through the program's branches, an LDS write, atomic, load to LDS or an
    * instruction of unknown effect on it; an indirect branch counts as reaching one) */
   uint8_t ldsw;
+  /* the same for the memory outside LDS (emu/decode.c gmem_writer: any event that may write it) and
+   * the block's records before its first global load (emu/decode.c gl_inblock), where the run-ahead
+   * loop stops unless no other wave of the workgroup can write that memory before its next barrier */
+  uint8_t gmw, blk_gn;
   /* some record of that block starts a run of lane operations (fuse_n >= 1: a run of one counts); clear, the
    * run-ahead loop runs the block without looking for runs */
   uint8_t blk_fz;

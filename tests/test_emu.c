@@ -3675,6 +3675,91 @@ Test(sched, lds_reads_wait_their_turn_while_another_wave_may_write)
   free(src);
 }
 
+/* Global loads run inside the blocks of several waves while no other wave of the workgroup can write
+ * other memory before its next barrier (emu/decode.c gl_inblock, emu_insn.gmw and blk_gn). Two waves
+ * load in[l] and in[63 - l] (in[i] = 0x1000 + 3 i, gmem_init) with an add between, wait vmcnt(1)
+ * (retires the first: one younger entry, CDNA3 ISA "S_WAITCNT", in order), use the first, wait
+ * vmcnt(0), use the second: the definition's values and the one-step path's registers and counts
+ * at every budget; after vmcnt(2) instead, the use of the first faults "missing s_waitcnt" there on
+ * both paths. Then the turn: wave 1 stores 1064 + l to out[l] at its step 9, wave 0 loads out[l] at
+ * its step 14 with no barrier between and runs ahead first; in (step, wave) order the store comes
+ * first (the adversarial schedule, wave 0 to its end first, loads 0, so the check can fail). */
+static int gl_run(emu_arch a, const char *src, emu_sched sch, uint64_t budget, snap *s, emu_fault *f, emu_launch_stats *st)
+{
+  gmem g;
+  gmem_init(&g);
+  ropts ro = {.grid = {1, 1, 1}, .block = {128, 1, 1}, .mem = g.m, .kernarg = g.dka, .sched = sch, .budget = budget,
+              .stats = st};
+  int rc = run_src(a, src, &ro, s, f);
+  emu_mem_free(g.m);
+  return rc;
+}
+Test(sched, blocks_of_several_waves_run_their_global_loads)
+{
+#define GL_HEAD                                                                                        \
+  "s_load_dwordx4 s[4:7], s[0:1], 0x0\nv_and_b32 v1, 63, v0\nv_lshlrev_b32 v1, 2, v1\nv_xor_b32 v2, 0xfc, v1\n" \
+  "s_waitcnt lgkmcnt(0)\nglobal_load_dword v3, v1, s[4:5]\nv_add_u32 v5, v0, v0\nglobal_load_dword v4, v2, s[4:5]\n"
+  static const char ok_src[] = GL_HEAD "s_waitcnt vmcnt(1)\nv_add_u32 v6, v3, v5\ns_waitcnt vmcnt(0)\n"
+                                       "v_add_u32 v7, v4, v6\ns_endpgm\n";
+  static const char early_src[] = GL_HEAD "s_waitcnt vmcnt(2)\nv_add_u32 v6, v3, v5\ns_waitcnt vmcnt(0)\ns_endpgm\n";
+#undef GL_HEAD
+  static const char turn_src[] =
+      "s_load_dwordx4 s[4:7], s[0:1], 0x0\nv_and_b32 v1, 63, v0\nv_lshlrev_b32 v1, 2, v1\nv_lshrrev_b32 v9, 6, v0\n"
+      "v_readfirstlane_b32 s10, v9\ns_cmp_eq_u32 s10, 0\ns_waitcnt lgkmcnt(0)\ns_cbranch_scc1 .Lw0\n"
+      "v_add_u32 v3, 1000, v0\nglobal_store_dword v1, v3, s[6:7]\ns_waitcnt vmcnt(0)\ns_endpgm\n"
+      ".Lw0:\ns_nop 0\ns_nop 0\ns_nop 0\ns_nop 0\ns_nop 0\ns_nop 0\nglobal_load_dword v4, v1, s[6:7]\n"
+      "s_waitcnt vmcnt(0)\ns_endpgm\n";
+  BOTH {
+    snap *s = ll_xcalloc(1, sizeof *s), *r = ll_xcalloc(1, sizeof *r);
+    emu_fault f, g;
+    emu_launch_stats st, st2;
+    cr_assert_eq(gl_run(ARCH, ok_src, EMU_SCHED_ROUND_ROBIN, 0, s, &f, &st), LL_EXIT_OK, "%s: %s", emu_arch_name(ARCH), f.msg);
+    cr_assert_eq(gl_run(ARCH, ok_src, EMU_SCHED_ADVERSARIAL, 0, r, &g, &st2), LL_EXIT_OK, "%s: %s", emu_arch_name(ARCH), g.msg);
+    for (uint32_t wv = 0; wv < 2; wv++)
+      for (uint32_t l = 0; l < 64; l++) {
+        const uint32_t a = 0x1000u + 3 * l, b = 0x1000u + 3 * (63 - l), me = 64 * wv + l;
+        const uint32_t want[4][2] = {{3, a}, {4, b}, {6, a + 2 * me}, {7, b + a + 2 * me}};
+        for (int k = 0; k < 4; k++)
+          cr_assert_eq(s->w[wv].v[want[k][0]][l], want[k][1], "%s: wave %u v%u lane %u: %u, want %u", emu_arch_name(ARCH),
+                       wv, want[k][0], l, s->w[wv].v[want[k][0]][l], want[k][1]);
+      }
+    cr_assert(!memcmp(s, r, sizeof *s), "%s: registers differ from the one-step path's", emu_arch_name(ARCH));
+    cr_assert_eq(st.wave_insns, st2.wave_insns, "%s", emu_arch_name(ARCH));
+    const uint64_t per_wave = st.wave_insns / 2;
+    emu_launch_stats_free(&st);
+    emu_launch_stats_free(&st2);
+    for (uint64_t b = 1; b <= per_wave; b++) {
+      int rc = gl_run(ARCH, ok_src, EMU_SCHED_ROUND_ROBIN, b, s, &f, NULL);
+      int rc2 = gl_run(ARCH, ok_src, EMU_SCHED_ADVERSARIAL, b, r, &g, NULL);
+      cr_assert_eq(rc, rc2, "%s budget %llu: %s / %s", emu_arch_name(ARCH), (unsigned long long)b, f.msg, g.msg);
+      if (rc != LL_EXIT_OK) {
+        cr_assert_str_eq(f.kind, "budget exceeded", "%s budget %llu: %s", emu_arch_name(ARCH), (unsigned long long)b, f.msg);
+        cr_assert_eq(f.pc, g.pc, "%s budget %llu: %s / %s", emu_arch_name(ARCH), (unsigned long long)b, f.msg, g.msg);
+      } else {
+        cr_assert(!memcmp(s, r, sizeof *s), "%s budget %llu: registers differ", emu_arch_name(ARCH), (unsigned long long)b);
+      }
+    }
+    cr_assert_eq(gl_run(ARCH, early_src, EMU_SCHED_ROUND_ROBIN, 0, s, &f, NULL), LL_EXIT_FAIL, "%s", emu_arch_name(ARCH));
+    cr_assert_eq(gl_run(ARCH, early_src, EMU_SCHED_ADVERSARIAL, 0, r, &g, NULL), LL_EXIT_FAIL, "%s", emu_arch_name(ARCH));
+    cr_assert_str_eq(f.kind, "missing s_waitcnt", "%s: %s", emu_arch_name(ARCH), f.msg);
+    cr_assert(strstr(f.msg, "'v_add_u32_e32 v6, v3, v5'"), "%s: %s", emu_arch_name(ARCH), f.msg);
+    cr_assert_eq(f.pc, g.pc, "%s: %s / %s", emu_arch_name(ARCH), f.msg, g.msg);
+    for (int sch = 0; sch < 2; sch++) {
+      cr_assert_eq(gl_run(ARCH, turn_src, sch ? EMU_SCHED_ADVERSARIAL : EMU_SCHED_ROUND_ROBIN, 0, s, &f, NULL), LL_EXIT_OK,
+                   "%s: %s", emu_arch_name(ARCH), f.msg);
+      bool same = true;
+      for (uint32_t l = 0; l < 64; l++) {
+        if (!sch)
+          cr_assert_eq(s->w[0].v[4][l], 1064 + l, "%s: wave 0 lane %u loaded %u, want %u", emu_arch_name(ARCH), l,
+                       s->w[0].v[4][l], 1064 + l);
+        same &= s->w[0].v[4][l] == 1064 + l;
+      }
+      if (sch) cr_assert(!same, "%s: the adversarial schedule should load before the store", emu_arch_name(ARCH));
+    }
+    free(s), free(r);
+  }
+}
+
 /* A wave alone in its workgroup runs its LDS reads and writes and s_waitcnt inside its blocks (issue
  * #31, seventeenth stop: emu/decode.c solo_inblock, emu_insn.blk_sn): an exchange of each lane's value
  * with its neighbour's through LDS, twice, against the lane definition (lane l reads what lane l + 1

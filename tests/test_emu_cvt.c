@@ -2682,14 +2682,14 @@ Test(emu_cvt, blocks_of_several_waves_run_through_their_waits)
   }
 }
 
-/* emu_insn.ldsw (issue #31, fortieth stop): from a record, may the wave write LDS before it reaches an
+/* emu_insn.ldsw and gmw (issue #31, fortieth stop): from a record, may the wave write LDS (other memory) before it reaches an
  * s_barrier, along any path? Worked out by hand. The first program's loop reads LDS at its head (1)
  * and writes it at its end (7) before branching back (8): every record of the loop reaches the write,
  * the branch back only through the loop's head, which a single backward pass visits after it (the
  * fixed point needs a second); after the loop the barrier (9) stops it. The second: a barrier between
  * the read and the write (5), an indirect branch (s_setpc_b64: its target unknown) counting as a
  * write, s_endpgm as none. */
-Test(emu_cvt, ldsw_follows_every_path_to_a_write_before_a_barrier)
+Test(emu_cvt, ldsw_and_gmw_follow_every_path_to_a_write_before_a_barrier)
 {
   static const char *const src[2] = {
       "s_mov_b32 s4, 2\n.Lloop:\nds_read_b32 v3, v1\ns_waitcnt lgkmcnt(0)\ns_sub_u32 s4, s4, 1\ns_cmp_lg_u32 s4, 0\n"
@@ -2702,11 +2702,31 @@ Test(emu_cvt, ldsw_follows_every_path_to_a_write_before_a_barrier)
   for (int c = 0; c < 2; c++) {
     snip *s = sn_new(EMU_GFX942, src[c]);
     const emu_insn *in = s->p->insns;
-    for (int i = 0; i < n[c]; i++)
+    for (int i = 0; i < n[c]; i++) {
       cr_assert_eq(in[i].ldsw, want[c][i], "case %d record %d '%s': ldsw %u, want %d", c, i, in[i].text,
                    (unsigned)in[i].ldsw, want[c][i]);
+      /* no store to other memory: only the indirect branch reaches one */
+      cr_assert_eq(in[i].gmw, c == 1 && i == 9, "case %d record %d '%s': gmw %u", c, i, in[i].text, (unsigned)in[i].gmw);
+    }
     sn_free(s);
   }
+  /* emu_insn.gmw: the second program's shape with a global load and store for the LDS read and write:
+   * the store (5) reaches nothing before it but itself (the barrier at 4, the loop's exit to
+   * s_endpgm), the indirect branch (9) counts as one; neither writes LDS. The blocks of several waves
+   * (blk_n) run the load (1) through its vmcnt(0) (mem_cut), blk_gn records before their first load */
+  snip *s = sn_new(EMU_GFX942, "s_mov_b32 s4, 2\n.Lloop:\nglobal_load_dword v4, v[2:3], off\ns_waitcnt vmcnt(0)\n"
+                               "s_cbranch_scc0 .Ldone\ns_barrier\nglobal_store_dword v[2:3], v4, off\ns_branch .Lloop\n"
+                               ".Ldone:\nv_mov_b32 v5, v4\ns_endpgm\ns_setpc_b64 s[30:31]\n");
+  static const int gmw[10] = {0, 0, 0, 0, 0, 1, 0, 0, 0, 1}, bn[10] = {4, 3, 2, 1, 0, 0, 1, 1, 0, 1},
+                   gn[10] = {1, 0, 2, 1, 0, 0, 1, 1, 0, 1};
+  const emu_insn *in = s->p->insns;
+  for (int i = 0; i < 10; i++) {
+    cr_assert_eq(in[i].gmw, gmw[i], "record %d '%s': gmw %u, want %d", i, in[i].text, (unsigned)in[i].gmw, gmw[i]);
+    cr_assert_eq(in[i].ldsw, i == 9, "record %d '%s': ldsw %u", i, in[i].text, (unsigned)in[i].ldsw);
+    cr_assert_eq(in[i].blk_n, bn[i], "record %d '%s': block of %u records", i, in[i].text, (unsigned)in[i].blk_n);
+    cr_assert_eq(in[i].blk_gn, gn[i], "record %d '%s': %u records before a load", i, in[i].text, (unsigned)in[i].blk_gn);
+  }
+  sn_free(s);
 }
 
 Test(emu_cvt, fused_max_min_f32_give_the_handlers_bits_in_both_ieee_modes)
