@@ -744,7 +744,7 @@ long emu_program_index(const emu_program *p, uint64_t pc)
  * loads), so a check at the block's start holds for each of its records. The one exception: a cross-lane DS instruction that is not an
  * event (ds_bpermute_b32 ...) adds an LDS-counter entry, its destination registers pending. It used
  * to end its block; a block now runs on past it up to, not including, the first record that names
- * one of those registers (xlane_cut), which the start's check could not have seen: the records it
+ * one of those registers (mem_cut), which the start's check could not have seen: the records it
  * does take name none of them, so the check still holds for each (issue #31, ninth stop: gfx942's
  * attention kernels issue ds_bpermute_b32 in long runs with address arithmetic between them, a
  * block start each). */
@@ -767,8 +767,8 @@ static bool blk_term(const emu_insn *in)
  * none that comes after it can happen before the read's wave reaches a barrier, so the read returns
  * what it would at its turn; a fault it meets is kept at its step like any other in a block. Each
  * such handler makes exactly one LDS-counter entry (emu/op_ds.c, emu/op_xlane.c tr_read), which
- * xlane_cut counts (issue #31, fortieth stop: the attention kernels' K and V reads, each an event
- * and two blocks' ends, a third of gfx950's events). */
+ * mem_cut counts (issue #31, fortieth stop: the attention kernels' K and V reads, each a turn of its
+ * own and two blocks' ends, 393,216 of the seed's 709,632 turns at seq 512). */
 static bool rd_inblock(const emu_insn *in)
 {
   return in->implemented && (in->flags & EMU_F_DS) && !(in->flags & EMU_F_ATOMIC) &&
@@ -793,10 +793,11 @@ static bool gl_inblock(const emu_insn *in)
  * waves, which runs s_waitcnt inside it), a record after an s_waitcnt that retires x's entry may name
  * them: emu_waitcnt retires the LDS counter's entries oldest first, all at lgkmcnt(0) and all but
  * the N youngest at lgkmcnt(N), so the wait retires x when at least N LDS entries are younger. Such a
- * block's only LDS-counter records are cross-lane DS ones (xlane_ahead: every other DS, SMEM and
- * memory record is an event), and each of their handlers makes exactly one entry (emu/op_xlane.c;
- * nopend, which makes none, is a solo block's), so the records between count the younger entries
- * exactly; a counter at its maximum retires more, never fewer. */
+ * block's only LDS-counter records are cross-lane DS ones (xlane_ahead) and LDS reads (rd_inblock:
+ * every other DS, SMEM and memory record is an event), and each of their handlers makes exactly one
+ * entry (emu/op_xlane.c, emu/op_ds.c; nopend, which makes none, is a solo block's, and an entry
+ * several_elide leaves out is one the wait retires anyway), so the records between count the younger
+ * entries exactly; a counter at its maximum retires more, never fewer. */
 /* A global load of such a block (gl_inblock) is cut the same way on the vector-memory counter:
  * vmcnt(0) retires every entry and vmcnt(N) all but the N youngest (in order, CDNA3 ISA
  * "S_WAITCNT"), and the block's only vector-memory records are such loads, one entry each. */
@@ -958,7 +959,7 @@ static void block_prepare(emu_insn *insns, size_t n, bool solo)
 /* emu_insn.sel: for a DS record of a solo block, the distance to the first s_waitcnt lgkmcnt(0) of
  * that block (blk_sn records from it), which retires its LDS-counter entry with every other LDS and
  * scalar one. No record between names the entry's registers (the block stops before one that does,
- * xlane_cut), so while the block runs the entry is seen by nothing: not made (emu/exec.c rr_ahead,
+ * mem_cut), so while the block runs the entry is seen by nothing: not made (emu/exec.c rr_ahead,
  * only when the block that runs reaches the wait). Only lgkmcnt(0): a wait for fewer than all
  * retires a DS record by how many entries are younger, which depends on EXEC at run time. */
 static void solo_elide(emu_insn *insns, size_t n)
@@ -978,7 +979,7 @@ static void solo_elide(emu_insn *insns, size_t n)
 }
 
 /* emu_insn.wsel: for an LDS-counter record of a block of several waves (a cross-lane DS record or an
- * LDS read, each making exactly one entry, xlane_cut), the distance to the first s_waitcnt after it in
+ * LDS read, each making exactly one entry, mem_cut), the distance to the first s_waitcnt after it in
  * its block that waits on lgkmcnt, when that wait retires its entry (lgkmcnt(0), or lgkmcnt(N) with at
  * least N such records between). While the block runs, nothing sees that entry: no record before
  * the wait names its registers (the block's cut), no wait before it retires anything by counting it,

@@ -196,7 +196,7 @@ struct emu_insn {
    * (emu/exec.c rr_quiet; else the read takes its turn among the other waves' accesses) */
   uint8_t blk_rn;
   /* from this record on, the wave may write LDS before it reaches an s_barrier (emu/decode.c
-   * ldsw_prepare: any path through the program's branches, an LDS write, atomic, load to LDS or an
+   * reach_prepare: any path through the program's branches, an LDS write, atomic, load to LDS or an
    * instruction of unknown effect on it; an indirect branch counts as reaching one) */
   uint8_t ldsw;
   /* the same for the memory outside LDS (emu/decode.c gmem_writer: any event that may write it) and

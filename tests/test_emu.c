@@ -3366,6 +3366,73 @@ static void blk_run2(emu_arch a, const char *src, uint64_t budget, snap *s, snap
   blk_run2_wg(a, src, 64, budget, s, r, f, g, rc, rc2, st, st2);
 }
 
+/* one run of src by a workgroup of `threads` work-items (a path of assert_every_budget) */
+typedef int (*path_run)(emu_arch a, const char *src, uint32_t threads, emu_sched sch, uint64_t budget, snap *s,
+                        emu_fault *f, emu_launch_stats *st);
+static int blk_path(emu_arch a, const char *src, uint32_t threads, emu_sched sch, uint64_t budget, snap *s, emu_fault *f,
+                    emu_launch_stats *st)
+{
+  int rc;
+  blk_run_wg(a, src, threads, sch, budget, s, f, &rc, st);
+  return rc;
+}
+/* src run by run on the block path (round robin) and the one-step path (adversarial) for every budget
+ * 1..per_wave (a wave's count of instructions): the same fault kind ("budget exceeded") and PC, and
+ * with one wave the same message (with several, the schedules may name different waves first), or
+ * the same registers (s, r: scratch snapshots); returns the last budget's status */
+static int assert_every_budget(emu_arch a, const char *src, uint32_t threads, uint64_t per_wave, path_run run, snap *s,
+                               snap *r)
+{
+  emu_fault f, g;
+  int rc = LL_EXIT_OK;
+  for (uint64_t b = 1; b <= per_wave; b++) {
+    rc = run(a, src, threads, EMU_SCHED_ROUND_ROBIN, b, s, &f, NULL);
+    const int rc2 = run(a, src, threads, EMU_SCHED_ADVERSARIAL, b, r, &g, NULL);
+    cr_assert_eq(rc, rc2, "%s budget %llu: %s / %s", emu_arch_name(a), (unsigned long long)b, f.msg, g.msg);
+    if (rc != LL_EXIT_OK) {
+      cr_assert_str_eq(f.kind, "budget exceeded", "%s budget %llu: %s", emu_arch_name(a), (unsigned long long)b, f.msg);
+      cr_assert_eq(f.pc, g.pc, "%s budget %llu: %s / %s", emu_arch_name(a), (unsigned long long)b, f.msg, g.msg);
+      if (threads <= 64) cr_assert_str_eq(f.msg, g.msg, "%s budget %llu", emu_arch_name(a), (unsigned long long)b);
+    } else {
+      cr_assert(!memcmp(s, r, sizeof *s), "%s budget %llu: registers differ", emu_arch_name(a), (unsigned long long)b);
+    }
+  }
+  return rc;
+}
+
+/* the values a two-wave test expects in wave wv, lane l: four (register, value) pairs */
+typedef void (*want4_fn)(uint32_t wv, uint32_t l, uint32_t want[4][2]);
+/* src run by a workgroup of two waves on the block path and the one-step path (run): no fault, the
+ * four registers want gives in each wave and lane, the one-step path's registers and instruction
+ * count, count_want records matching count_glob (NULL: not counted), then every budget
+ * (assert_every_budget) */
+static void assert_two_waves(emu_arch a, const char *src, path_run run, want4_fn want, const char *count_glob,
+                             uint64_t count_want)
+{
+  snap *s = ll_xcalloc(1, sizeof *s), *r = ll_xcalloc(1, sizeof *r);
+  emu_fault f, g;
+  emu_launch_stats st, st2;
+  cr_assert_eq(run(a, src, 128, EMU_SCHED_ROUND_ROBIN, 0, s, &f, &st), LL_EXIT_OK, "%s: %s", emu_arch_name(a), f.msg);
+  cr_assert_eq(run(a, src, 128, EMU_SCHED_ADVERSARIAL, 0, r, &g, &st2), LL_EXIT_OK, "%s: %s", emu_arch_name(a), g.msg);
+  for (uint32_t wv = 0; wv < 2; wv++)
+    for (uint32_t l = 0; l < 64; l++) {
+      uint32_t w4[4][2];
+      want(wv, l, w4);
+      for (int k = 0; k < 4; k++)
+        cr_assert_eq(s->w[wv].v[w4[k][0]][l], w4[k][1], "%s: wave %u v%u lane %u: %u, want %u", emu_arch_name(a), wv,
+                     w4[k][0], l, s->w[wv].v[w4[k][0]][l], w4[k][1]);
+    }
+  cr_assert(!memcmp(s, r, sizeof *s), "%s: registers differ from the one-step path's", emu_arch_name(a));
+  cr_assert_eq(st.wave_insns, st2.wave_insns, "%s: %llu instructions counted, one-step %llu", emu_arch_name(a),
+               (unsigned long long)st.wave_insns, (unsigned long long)st2.wave_insns);
+  if (count_glob) cr_assert_eq(emu_stats_count(&st, -1, count_glob), count_want, "%s: %s", emu_arch_name(a), count_glob);
+  const uint64_t per_wave = st.wave_insns / 2;
+  emu_launch_stats_free(&st);
+  emu_launch_stats_free(&st2);
+  assert_every_budget(a, src, 128, per_wave, run, s, r);
+  free(s), free(r);
+}
+
 /* Case c, src run by a workgroup of `threads` work-items on the block path and on the one-step
  * adversarial path (blk_run2_wg), faulted "missing s_waitcnt" at the record whose text is reader on
  * the first as on the second: the same message and PC. */
@@ -3419,17 +3486,7 @@ Test(sched, blocks_run_as_single_steps)
     emu_launch_stats_free(&st);
     emu_launch_stats_free(&st2);
     /* every budget: the same fault (kind, PC, text) or the same registers */
-    for (uint64_t b = 1; b <= total; b++) {
-      blk_run2(ARCH, blk_src, b, s, r, &f, &g, &rc, &rc2, NULL, NULL);
-      cr_assert_eq(rc, rc2, "%s budget %llu: %s / %s", emu_arch_name(ARCH), (unsigned long long)b, f.msg, g.msg);
-      if (rc != LL_EXIT_OK) {
-        cr_assert_str_eq(f.kind, "budget exceeded", "%s budget %llu: %s", emu_arch_name(ARCH), (unsigned long long)b, f.msg);
-        cr_assert_eq(f.pc, g.pc, "%s budget %llu: %s / %s", emu_arch_name(ARCH), (unsigned long long)b, f.msg, g.msg);
-        cr_assert_str_eq(f.msg, g.msg, "%s budget %llu", emu_arch_name(ARCH), (unsigned long long)b);
-      } else {
-        cr_assert(!memcmp(s, r, sizeof *s), "%s budget %llu: registers differ", emu_arch_name(ARCH), (unsigned long long)b);
-      }
-    }
+    rc = assert_every_budget(ARCH, blk_src, 64, total, blk_path, s, r);
     cr_assert_eq(rc, LL_EXIT_OK, "the whole program fits its own count");
     /* a register still being loaded read inside a block: after an LDS read (an event) and after a
      * cross-lane DS instruction (which ends a block) */
@@ -3513,6 +3570,12 @@ Test(sched, cross_lane_ds_blocks_stop_before_their_destinations_reader)
  * counts. A read of the second's destination after lgkmcnt(1), which leaves it outstanding, faults
  * "missing s_waitcnt" there as one step at a time does; so does one after lgkmcnt(2) of the first's
  * (one younger entry: not retired). */
+static void waits_want(uint32_t wv, uint32_t l, uint32_t want[4][2])
+{
+  const uint32_t me = 64 * wv + l, nb = 64 * wv + (l ^ 1);
+  const uint32_t w4[4][2] = {{5, nb}, {6, 2 * nb}, {7, nb + me}, {8, 2 * nb + nb + me}};
+  memcpy(want, w4, sizeof w4);
+}
 Test(sched, blocks_of_several_waves_run_through_their_waits)
 {
   /* v5 = v0 of lane l ^ 1, v6 = 2 v0 of lane l ^ 1 */
@@ -3527,42 +3590,9 @@ Test(sched, blocks_of_several_waves_run_through_their_waits)
 #undef TWO_BPERMUTES
   static const char *const reader[2] = {"'v_add_u32_e32 v7, v6, v0'", "'v_add_u32_e32 v7, v5, v0'"};
   BOTH {
-    snap *s = ll_xcalloc(1, sizeof *s), *r = ll_xcalloc(1, sizeof *r);
-    emu_fault f, g;
-    int rc, rc2;
-    emu_launch_stats st, st2;
-    blk_run2_wg(ARCH, ok_src, 128, 0, s, r, &f, &g, &rc, &rc2, &st, &st2); /* two waves */
-    cr_assert_eq(rc, LL_EXIT_OK, "%s: %s", emu_arch_name(ARCH), f.msg);
-    cr_assert_eq(rc2, LL_EXIT_OK, "%s: %s", emu_arch_name(ARCH), g.msg);
-    for (uint32_t wv = 0; wv < 2; wv++)
-      for (uint32_t l = 0; l < 64; l++) {
-        const uint32_t me = 64 * wv + l, nb = 64 * wv + (l ^ 1);
-        const uint32_t want[4][2] = {{5, nb}, {6, 2 * nb}, {7, nb + me}, {8, 2 * nb + nb + me}};
-        for (int k = 0; k < 4; k++)
-          cr_assert_eq(s->w[wv].v[want[k][0]][l], want[k][1], "%s: wave %u v%u lane %u: %u, want %u", emu_arch_name(ARCH),
-                       wv, want[k][0], l, s->w[wv].v[want[k][0]][l], want[k][1]);
-      }
-    cr_assert(!memcmp(s, r, sizeof *s), "%s: registers differ from the one-step path's", emu_arch_name(ARCH));
-    cr_assert_eq(st.wave_insns, st2.wave_insns, "%s: %llu instructions counted, one-step %llu", emu_arch_name(ARCH),
-                 (unsigned long long)st.wave_insns, (unsigned long long)st2.wave_insns);
-    cr_assert_eq(emu_stats_count(&st, -1, "s_waitcnt*"), 4, "%s", emu_arch_name(ARCH));
-    const uint64_t per_wave = st.wave_insns / 2;
-    emu_launch_stats_free(&st);
-    emu_launch_stats_free(&st2);
-    /* every budget (a wave's count of instructions), each one ending in a block, on a wait or past
-     * one: the same fault kind and PC as one step at a time, or the same registers */
-    for (uint64_t b = 1; b <= per_wave; b++) {
-      blk_run2_wg(ARCH, ok_src, 128, b, s, r, &f, &g, &rc, &rc2, NULL, NULL);
-      cr_assert_eq(rc, rc2, "%s budget %llu: %s / %s", emu_arch_name(ARCH), (unsigned long long)b, f.msg, g.msg);
-      if (rc != LL_EXIT_OK) {
-        cr_assert_str_eq(f.kind, "budget exceeded", "%s budget %llu: %s", emu_arch_name(ARCH), (unsigned long long)b, f.msg);
-        cr_assert_eq(f.pc, g.pc, "%s budget %llu: %s / %s", emu_arch_name(ARCH), (unsigned long long)b, f.msg, g.msg);
-      } else {
-        cr_assert(!memcmp(s, r, sizeof *s), "%s budget %llu: registers differ", emu_arch_name(ARCH), (unsigned long long)b);
-      }
-    }
+    /* two waves; every budget, each one ending in a block, on a wait or past one */
+    assert_two_waves(ARCH, ok_src, blk_path, waits_want, "s_waitcnt*", 4);
     for (int c = 0; c < 2; c++) assert_reader_faults(ARCH, early[c], 128, c, reader[c]); /* two waves */
-    free(s), free(r);
   }
 }
 
@@ -3575,6 +3605,12 @@ Test(sched, blocks_of_several_waves_run_through_their_waits)
  * (lgkmcnt(N) retires all but the N youngest, CDNA3 ISA "S_WAITCNT"): after a bpermute and a read,
  * lgkmcnt(1) retires the bpermute and lgkmcnt(2) does not, so a read of its destination after the
  * second faults "missing s_waitcnt" there as one step at a time does. */
+static void reads_want(uint32_t wv, uint32_t l, uint32_t want[4][2])
+{
+  const uint32_t me = 64 * wv + l, other = 64 * (1 - wv) + l;
+  const uint32_t w4[4][2] = {{4, 1000 + other}, {6, 1000 + me}, {7, 1000 + other + 2 * me}, {8, 2000 + other + 3 * me}};
+  memcpy(want, w4, sizeof w4);
+}
 Test(sched, blocks_of_several_waves_run_their_lds_reads)
 {
   static const char ok_src[] = "v_lshlrev_b32 v1, 2, v0\nv_add_u32 v2, 0x100, v1\nv_and_b32 v2, 0x1ff, v2\n"
@@ -3588,36 +3624,10 @@ Test(sched, blocks_of_several_waves_run_their_lds_reads)
       BPERMUTE_AND_READ "s_waitcnt lgkmcnt(2)\nv_add_u32 v7, v5, v0\ns_waitcnt lgkmcnt(0)\ns_endpgm\n"};
 #undef BPERMUTE_AND_READ
   BOTH {
+    assert_two_waves(ARCH, ok_src, blk_path, reads_want, NULL, 0);
     snap *s = ll_xcalloc(1, sizeof *s), *r = ll_xcalloc(1, sizeof *r);
     emu_fault f, g;
     int rc, rc2;
-    emu_launch_stats st, st2;
-    blk_run2_wg(ARCH, ok_src, 128, 0, s, r, &f, &g, &rc, &rc2, &st, &st2);
-    cr_assert_eq(rc, LL_EXIT_OK, "%s: %s", emu_arch_name(ARCH), f.msg);
-    cr_assert_eq(rc2, LL_EXIT_OK, "%s: %s", emu_arch_name(ARCH), g.msg);
-    for (uint32_t wv = 0; wv < 2; wv++)
-      for (uint32_t l = 0; l < 64; l++) {
-        const uint32_t me = 64 * wv + l, other = 64 * (1 - wv) + l;
-        const uint32_t want[4][2] = {{4, 1000 + other}, {6, 1000 + me}, {7, 1000 + other + 2 * me}, {8, 2000 + other + 3 * me}};
-        for (int k = 0; k < 4; k++)
-          cr_assert_eq(s->w[wv].v[want[k][0]][l], want[k][1], "%s: wave %u v%u lane %u: %u, want %u", emu_arch_name(ARCH),
-                       wv, want[k][0], l, s->w[wv].v[want[k][0]][l], want[k][1]);
-      }
-    cr_assert(!memcmp(s, r, sizeof *s), "%s: registers differ from the one-step path's", emu_arch_name(ARCH));
-    cr_assert_eq(st.wave_insns, st2.wave_insns, "%s", emu_arch_name(ARCH));
-    const uint64_t per_wave = st.wave_insns / 2;
-    emu_launch_stats_free(&st);
-    emu_launch_stats_free(&st2);
-    for (uint64_t b = 1; b <= per_wave; b++) {
-      blk_run2_wg(ARCH, ok_src, 128, b, s, r, &f, &g, &rc, &rc2, NULL, NULL);
-      cr_assert_eq(rc, rc2, "%s budget %llu: %s / %s", emu_arch_name(ARCH), (unsigned long long)b, f.msg, g.msg);
-      if (rc != LL_EXIT_OK) {
-        cr_assert_str_eq(f.kind, "budget exceeded", "%s budget %llu: %s", emu_arch_name(ARCH), (unsigned long long)b, f.msg);
-        cr_assert_eq(f.pc, g.pc, "%s budget %llu: %s / %s", emu_arch_name(ARCH), (unsigned long long)b, f.msg, g.msg);
-      } else {
-        cr_assert(!memcmp(s, r, sizeof *s), "%s budget %llu: registers differ", emu_arch_name(ARCH), (unsigned long long)b);
-      }
-    }
     blk_run2_wg(ARCH, counted[0], 128, 0, s, r, &f, &g, &rc, &rc2, NULL, NULL);
     cr_assert_eq(rc, LL_EXIT_OK, "%s: %s", emu_arch_name(ARCH), f.msg);
     for (uint32_t wv = 0; wv < 2; wv++)
@@ -3684,15 +3694,22 @@ Test(sched, lds_reads_wait_their_turn_while_another_wave_may_write)
  * both paths. Then the turn: wave 1 stores 1064 + l to out[l] at its step 9, wave 0 loads out[l] at
  * its step 14 with no barrier between and runs ahead first; in (step, wave) order the store comes
  * first (the adversarial schedule, wave 0 to its end first, loads 0, so the check can fail). */
-static int gl_run(emu_arch a, const char *src, emu_sched sch, uint64_t budget, snap *s, emu_fault *f, emu_launch_stats *st)
+static int gl_run(emu_arch a, const char *src, uint32_t threads, emu_sched sch, uint64_t budget, snap *s, emu_fault *f,
+                  emu_launch_stats *st)
 {
   gmem g;
   gmem_init(&g);
-  ropts ro = {.grid = {1, 1, 1}, .block = {128, 1, 1}, .mem = g.m, .kernarg = g.dka, .sched = sch, .budget = budget,
+  ropts ro = {.grid = {1, 1, 1}, .block = {threads, 1, 1}, .mem = g.m, .kernarg = g.dka, .sched = sch, .budget = budget,
               .stats = st};
   int rc = run_src(a, src, &ro, s, f);
   emu_mem_free(g.m);
   return rc;
+}
+static void loads_want(uint32_t wv, uint32_t l, uint32_t want[4][2])
+{
+  const uint32_t a = 0x1000u + 3 * l, b = 0x1000u + 3 * (63 - l), me = 64 * wv + l;
+  const uint32_t w4[4][2] = {{3, a}, {4, b}, {6, a + 2 * me}, {7, b + a + 2 * me}};
+  memcpy(want, w4, sizeof w4);
 }
 Test(sched, blocks_of_several_waves_run_their_global_loads)
 {
@@ -3710,42 +3727,16 @@ Test(sched, blocks_of_several_waves_run_their_global_loads)
       ".Lw0:\ns_nop 0\ns_nop 0\ns_nop 0\ns_nop 0\ns_nop 0\ns_nop 0\nglobal_load_dword v4, v1, s[6:7]\n"
       "s_waitcnt vmcnt(0)\ns_endpgm\n";
   BOTH {
+    assert_two_waves(ARCH, ok_src, gl_run, loads_want, NULL, 0);
     snap *s = ll_xcalloc(1, sizeof *s), *r = ll_xcalloc(1, sizeof *r);
     emu_fault f, g;
-    emu_launch_stats st, st2;
-    cr_assert_eq(gl_run(ARCH, ok_src, EMU_SCHED_ROUND_ROBIN, 0, s, &f, &st), LL_EXIT_OK, "%s: %s", emu_arch_name(ARCH), f.msg);
-    cr_assert_eq(gl_run(ARCH, ok_src, EMU_SCHED_ADVERSARIAL, 0, r, &g, &st2), LL_EXIT_OK, "%s: %s", emu_arch_name(ARCH), g.msg);
-    for (uint32_t wv = 0; wv < 2; wv++)
-      for (uint32_t l = 0; l < 64; l++) {
-        const uint32_t a = 0x1000u + 3 * l, b = 0x1000u + 3 * (63 - l), me = 64 * wv + l;
-        const uint32_t want[4][2] = {{3, a}, {4, b}, {6, a + 2 * me}, {7, b + a + 2 * me}};
-        for (int k = 0; k < 4; k++)
-          cr_assert_eq(s->w[wv].v[want[k][0]][l], want[k][1], "%s: wave %u v%u lane %u: %u, want %u", emu_arch_name(ARCH),
-                       wv, want[k][0], l, s->w[wv].v[want[k][0]][l], want[k][1]);
-      }
-    cr_assert(!memcmp(s, r, sizeof *s), "%s: registers differ from the one-step path's", emu_arch_name(ARCH));
-    cr_assert_eq(st.wave_insns, st2.wave_insns, "%s", emu_arch_name(ARCH));
-    const uint64_t per_wave = st.wave_insns / 2;
-    emu_launch_stats_free(&st);
-    emu_launch_stats_free(&st2);
-    for (uint64_t b = 1; b <= per_wave; b++) {
-      int rc = gl_run(ARCH, ok_src, EMU_SCHED_ROUND_ROBIN, b, s, &f, NULL);
-      int rc2 = gl_run(ARCH, ok_src, EMU_SCHED_ADVERSARIAL, b, r, &g, NULL);
-      cr_assert_eq(rc, rc2, "%s budget %llu: %s / %s", emu_arch_name(ARCH), (unsigned long long)b, f.msg, g.msg);
-      if (rc != LL_EXIT_OK) {
-        cr_assert_str_eq(f.kind, "budget exceeded", "%s budget %llu: %s", emu_arch_name(ARCH), (unsigned long long)b, f.msg);
-        cr_assert_eq(f.pc, g.pc, "%s budget %llu: %s / %s", emu_arch_name(ARCH), (unsigned long long)b, f.msg, g.msg);
-      } else {
-        cr_assert(!memcmp(s, r, sizeof *s), "%s budget %llu: registers differ", emu_arch_name(ARCH), (unsigned long long)b);
-      }
-    }
-    cr_assert_eq(gl_run(ARCH, early_src, EMU_SCHED_ROUND_ROBIN, 0, s, &f, NULL), LL_EXIT_FAIL, "%s", emu_arch_name(ARCH));
-    cr_assert_eq(gl_run(ARCH, early_src, EMU_SCHED_ADVERSARIAL, 0, r, &g, NULL), LL_EXIT_FAIL, "%s", emu_arch_name(ARCH));
+    cr_assert_eq(gl_run(ARCH, early_src, 128, EMU_SCHED_ROUND_ROBIN, 0, s, &f, NULL), LL_EXIT_FAIL, "%s", emu_arch_name(ARCH));
+    cr_assert_eq(gl_run(ARCH, early_src, 128, EMU_SCHED_ADVERSARIAL, 0, r, &g, NULL), LL_EXIT_FAIL, "%s", emu_arch_name(ARCH));
     cr_assert_str_eq(f.kind, "missing s_waitcnt", "%s: %s", emu_arch_name(ARCH), f.msg);
     cr_assert(strstr(f.msg, "'v_add_u32_e32 v6, v3, v5'"), "%s: %s", emu_arch_name(ARCH), f.msg);
     cr_assert_eq(f.pc, g.pc, "%s: %s / %s", emu_arch_name(ARCH), f.msg, g.msg);
     for (int sch = 0; sch < 2; sch++) {
-      cr_assert_eq(gl_run(ARCH, turn_src, sch ? EMU_SCHED_ADVERSARIAL : EMU_SCHED_ROUND_ROBIN, 0, s, &f, NULL), LL_EXIT_OK,
+      cr_assert_eq(gl_run(ARCH, turn_src, 128, sch ? EMU_SCHED_ADVERSARIAL : EMU_SCHED_ROUND_ROBIN, 0, s, &f, NULL), LL_EXIT_OK,
                    "%s: %s", emu_arch_name(ARCH), f.msg);
       bool same = true;
       for (uint32_t l = 0; l < 64; l++) {
