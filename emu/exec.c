@@ -463,10 +463,33 @@ static inline __attribute__((always_inline)) int solo_call(emu_wave *w, emu_ldso
  * tests), the s_waitcnt hazard check (a possible hazard goes to the careful step, which faults or
  * warns), the count, ip, and the handler through the LDS ordering check as there. The blocks after
  * it start with their own hazard check, against the registers it left pending. */
-/* q (a workgroup of several waves, rr_quiet): the blocks of w's turn may run their LDS reads (bit 0,
- * emu/decode.c rd_inblock) and their global loads (bit 1, gl_inblock) */
-static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w, emu_ldso *lo, bool solo, unsigned q)
+/* May w's turn run its LDS reads (bit 0) and global loads (bit 1) inside its blocks (emu/decode.c
+ * rd_inblock, gl_inblock)? Neither with an observer, which sees each memory access in its turn.
+ * LDS reads while the LDS ordering check is idle (nothing for a read to be checked against; no record
+ * in w's turn makes it busy: its blocks write no LDS) and no other wave of the workgroup can write
+ * LDS before its next s_barrier (emu_insn.ldsw at the event it waits at); global loads while none
+ * can write other memory before then (emu_insn.gmw). A wave at the barrier, ended or holding a fault
+ * writes nothing before w's next barrier either. The other waves stand still during w's turn, so
+ * this holds for all of it. */
+static unsigned rr_quiet(const worker *W, const emu_wave *w)
 {
+  if (W->ow) return 0;
+  unsigned q = W->lo && !emu_ldso_idle(W->lo) ? 2u : 3u;
+  for (uint32_t j = 0; j < W->L->nwaves && q; j++) {
+    const emu_wave *o = &W->waves[j];
+    if (o == w || o->state != 0 || o->ip >= o->ninsn) continue;
+    const emu_insn *at = &o->insns[o->ip];
+    if (at->ldsw) q &= ~1u;
+    if (at->gmw) q &= ~2u;
+  }
+  return q;
+}
+
+/* W (a workgroup of several waves; NULL for a solo wave): rr_quiet says whether the blocks of w's turn
+ * may run their LDS reads and global loads, asked once per turn and only when a block holds one */
+static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w, emu_ldso *lo, bool solo, const worker *W)
+{
+  unsigned q = 4; /* rr_quiet's answer; 4: not asked yet */
   const emu_insn *insns = w->insns;
   const uint32_t n = (uint32_t)w->ninsn;
   uint32_t ip = w->ip, k = w->rr_k;
@@ -482,8 +505,11 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w, emu_ldso
      * every LDS write of the wave the ordering check has seen is retired: no record of such a block
      * writes LDS, so what holds at its start holds at each wait */
     if (!solo && m > in->blk_wn && lo && !emu_ldso_writes_retired(lo, w)) m = in->blk_wn;
-    if (!solo && !(q & 1) && m > in->blk_rn) m = in->blk_rn;
-    if (!solo && !(q & 2) && m > in->blk_gn) m = in->blk_gn;
+    if (!solo && (m > in->blk_rn || m > in->blk_gn)) {
+      if (q == 4) q = rr_quiet(W, w);
+      if (!(q & 1) && m > in->blk_rn) m = in->blk_rn;
+      if (!(q & 2) && m > in->blk_gn) m = in->blk_gn;
+    }
     if (m > w->budget) m = (uint32_t)w->budget;
     if ((m == 0) | w->vskip | w->gpr_idx) {
       /* an event run here: a solo wave's (above); in a workgroup of several, an s_waitcnt that can
@@ -590,7 +616,7 @@ static int run_solo(worker *W)
   emu_wave *w = &W->waves[0];
   w->rr_k = 0;
   for (;;) {
-    if (w->state == 0) rr_ahead(w, W->lo, true, 0);
+    if (w->state == 0) rr_ahead(w, W->lo, true, NULL);
     if (w->state == 3) {
       W->fault = *w->fault;
       return EMU_FAULT;
@@ -602,28 +628,6 @@ static int run_solo(worker *W)
       return EMU_FAULT;
     }
   }
-}
-
-/* May w's turn run its LDS reads (bit 0) and global loads (bit 1) inside its blocks (emu/decode.c
- * rd_inblock, gl_inblock)? Neither with an observer, which sees each memory access in its turn.
- * LDS reads while the LDS ordering check is idle (nothing for a read to be checked against; no record
- * in w's turn makes it busy: its blocks write no LDS) and no other wave of the workgroup can write
- * LDS before its next s_barrier (emu_insn.ldsw at the event it waits at); global loads while none
- * can write other memory before then (emu_insn.gmw). A wave at the barrier, ended or holding a fault
- * writes nothing before w's next barrier either. The other waves stand still during w's turn, so
- * this holds for all of it. */
-static unsigned rr_quiet(const worker *W, const emu_wave *w)
-{
-  if (W->ow) return 0;
-  unsigned q = W->lo && !emu_ldso_idle(W->lo) ? 2u : 3u;
-  for (uint32_t j = 0; j < W->L->nwaves && q; j++) {
-    const emu_wave *o = &W->waves[j];
-    if (o == w || o->state != 0 || o->ip >= o->ninsn) continue;
-    const emu_insn *at = &o->insns[o->ip];
-    if (at->ldsw) q &= ~1u;
-    if (at->gmw) q &= ~2u;
-  }
-  return q;
 }
 
 static int run_rr(worker *W, emu_wg *g)
@@ -638,7 +642,7 @@ static int run_rr(worker *W, emu_wg *g)
   for (uint32_t j = 0; j < nw; j++) {
     emu_wave *w = &W->waves[j];
     w->rr_k = 0;
-    if (w->state == 0) rr_ahead(w, W->lo, false, rr_quiet(W, w));
+    if (w->state == 0) rr_ahead(w, W->lo, false, W);
     key[j] = rr_key(w);
   }
   for (;;) {
@@ -660,7 +664,7 @@ static int run_rr(worker *W, emu_wg *g)
       W->fault = *best->fault;
       return EMU_FAULT;
     }
-    if (best->state == 0) rr_ahead(best, W->lo, false, rr_quiet(W, best));
+    if (best->state == 0) rr_ahead(best, W->lo, false, W);
     key[bj] = rr_key(best);
   }
   (void)g;
