@@ -801,6 +801,15 @@ static bool gl_inblock(const emu_insn *in)
 /* A global load of such a block (gl_inblock) is cut the same way on the vector-memory counter:
  * vmcnt(0) retires every entry and vmcnt(N) all but the N youngest (in order, CDNA3 ISA
  * "S_WAITCNT"), and the block's only vector-memory records are such loads, one entry each. */
+/* in a block of several waves, does r make one entry on the vector-memory (vm) or the LDS counter? */
+static bool counter_entry(const emu_insn *r, bool vm) { return vm ? gl_inblock(r) : xlane_ahead(r) || rd_inblock(r); }
+/* does r wait on that counter, and so retire an entry with `younger` entries of it issued after it
+ * (N 0, or at least N younger); -1: r waits on it for nothing, 0 no, 1 yes */
+static int counter_wait(const emu_insn *r, bool vm, uint32_t younger)
+{
+  const int c = r->fn != emu_op_s_waitcnt ? -1 : vm ? r->vmcnt : r->lgkmcnt;
+  return c < 0 ? -1 : c == 0 || younger >= (uint32_t)c;
+}
 static uint32_t mem_cut(const emu_insn *x, uint32_t len, bool waits)
 {
   const emu_opnd *d = &x->o[0];
@@ -810,9 +819,8 @@ static uint32_t mem_cut(const emu_insn *x, uint32_t len, bool waits)
   uint32_t younger = 0; /* entries of x's counter issued after x so far */
   for (uint32_t j = 1; j <= len; j++) {
     const emu_insn *r = x + j;
-    const int c = vm ? r->vmcnt : r->lgkmcnt;
-    if (waits && r->fn == emu_op_s_waitcnt && c >= 0 && (c == 0 || younger >= (uint32_t)c)) return len;
-    if (vm ? waits && gl_inblock(r) : xlane_ahead(r) || (waits && rd_inblock(r))) younger++;
+    if (waits && counter_wait(r, vm, younger) == 1) return len;
+    younger += counter_entry(r, vm); /* read only with waits */
     for (int i = 0; i < r->nop; i++) {
       const emu_opnd *o = &r->o[i];
       if (emu_regkind(o) == kd && o->reg < d->reg + d->n && d->reg < o->reg + o->n) return j - 1;
@@ -883,6 +891,15 @@ static void reach_prepare(emu_insn *insns, size_t n, size_t off, bool (*writer)(
 #undef RF
 }
 
+/* a block of len records (len 0: an event) starting at a record that is (at) or is not the kind
+ * counted: how many of its records come before the first of that kind, from *next, the count of the
+ * block from the record after it, which this one's replaces (blk_wn, blk_rn, blk_gn) */
+static uint8_t before_first(bool at, uint32_t len, uint32_t *next)
+{
+  uint32_t c = at ? 0 : len <= 1 ? len : 1 + (*next < len - 1 ? *next : len - 1);
+  *next = c;
+  return (uint8_t)(c > 255 ? 255 : c);
+}
 /* one kind of block's fields of a record: the run-ahead loop's (blk_*) or a solo wave's (blk_s*) */
 typedef struct {
   uint8_t *n, *fz, *hzk, *hzn, *hzw;
@@ -921,16 +938,10 @@ static void block_prepare(emu_insn *insns, size_t n, bool solo)
       len = 1 + mem_cut(in, next > 255 ? 255 : next, !solo);
     const blk_fields b = blk_of(in, solo);
     *b.n = (uint8_t)(len > 255 ? 255 : len);
-    if (!solo) { /* the records before the block's first s_waitcnt */
-      uint32_t wn = waitcnt ? 0 : len <= 1 ? len : 1 + (wn_next < len - 1 ? wn_next : len - 1);
-      in->blk_wn = (uint8_t)(wn > 255 ? 255 : wn);
-      wn_next = wn;
-      uint32_t rn = rd ? 0 : len <= 1 ? len : 1 + (rn_next < len - 1 ? rn_next : len - 1); /* before the first LDS read */
-      in->blk_rn = (uint8_t)(rn > 255 ? 255 : rn);
-      rn_next = rn;
-      uint32_t gn = gl ? 0 : len <= 1 ? len : 1 + (gn_next < len - 1 ? gn_next : len - 1); /* before the first global load */
-      in->blk_gn = (uint8_t)(gn > 255 ? 255 : gn);
-      gn_next = gn;
+    if (!solo) { /* the records before the block's first s_waitcnt, LDS read, global load */
+      in->blk_wn = before_first(waitcnt, len, &wn_next);
+      in->blk_rn = before_first(rd, len, &rn_next);
+      in->blk_gn = before_first(gl, len, &gn_next);
     }
     /* over the whole chain, so also for a block cut at 255 records; after a cross-lane cut, over the
      * chain from the next record (more records than the block: a run flag or hazard union too wide
@@ -991,15 +1002,16 @@ static void several_elide(emu_insn *insns, size_t n)
   for (size_t i = 0; i < n; i++) {
     emu_insn *in = &insns[i];
     in->wsel = 0;
-    if (in->blk_n < 2 || !(xlane_ahead(in) || rd_inblock(in))) continue;
+    if (in->blk_n < 2 || !counter_entry(in, false)) continue;
     uint32_t younger = 0;
     for (uint32_t j = 1; j < in->blk_n && i + j < n; j++) {
       const emu_insn *r = &insns[i + j];
-      if (r->fn == emu_op_s_waitcnt && r->lgkmcnt >= 0) {
-        if (r->lgkmcnt == 0 || younger >= (uint32_t)r->lgkmcnt) in->wsel = (uint8_t)j;
+      const int wt = counter_wait(r, false, younger);
+      if (wt >= 0) {
+        if (wt) in->wsel = (uint8_t)j;
         break;
       }
-      if (xlane_ahead(r) || rd_inblock(r)) younger++;
+      younger += counter_entry(r, false);
     }
   }
 }

@@ -438,22 +438,17 @@ static inline void rr_stop(emu_wave *w, uint32_t k, int rc)
 static inline __attribute__((always_inline)) int solo_call(emu_wave *w, emu_ldso *lo, const emu_insn *in,
                                                            const emu_insn *end, bool solo)
 {
-  if (!solo) {
-    if (in->wsel && in->wsel < end - in) { /* emu/decode.c several_elide */
-      w->nopend = 1;
-      int rc = in->fn(w, in);
-      w->nopend = 0;
-      return rc;
-    }
-    return in->fn(w, in);
-  }
-  if (in->sel && in->sel < end - in) {
+  /* the wait's distance: a solo block's (emu/decode.c solo_elide) or one of several waves'
+   * (several_elide, whose LDS reads need no ordering check: emu/exec.c rr_quiet) */
+  const unsigned d = solo ? in->sel : in->wsel;
+  const bool ldso = solo && in->lk != 0 && lo;
+  if (d && d < end - in) {
     w->nopend = 1;
-    int rc = in->lk != 0 && lo ? emu_ldso_exec(lo, NULL, w, in) : in->fn(w, in);
+    int rc = ldso ? emu_ldso_exec(lo, NULL, w, in) : in->fn(w, in);
     w->nopend = 0;
     return rc;
   }
-  return in->lk != 0 && lo ? emu_ldso_exec(lo, NULL, w, in) : in->fn(w, in);
+  return ldso ? emu_ldso_exec(lo, NULL, w, in) : in->fn(w, in);
 }
 
 /* solo: the wave is its workgroup's only one (run_rr). No other wave observes its memory operations,
