@@ -40,7 +40,10 @@
  * v_pk_fma_f32 / v_pk_mul_f32 (emu/op_vop3p.c emu_vop3p_specialise, on the AVX2+FMA host outside the
  * sanitizer build). The runner calls their handlers in place, so their results are the handlers' by
  * construction; what they add is length: a loop's bookkeeping (s_add_i32, s_cmp) and its packed
- * arithmetic no longer cut the translated pieces around them (emu/jit.c). */
+ * arithmetic no longer cut the translated pieces around them (emu/jit.c).
+ *
+ * Since the forty-first stop they take v_mad_u64_u32 (mad_mark), which the runner runs by its handler in
+ * place and emu/jit.c translates (clang's 64-bit address arithmetic). */
 #include <immintrin.h>
 #include <stdlib.h>
 
@@ -210,6 +213,47 @@ static void m64_mark(emu_insn *in, const char *name)
   in->fz_src[2] = (uint16_t)(op == FZ_LSHL64 ? k & 63 : op == FZ_LSHL_ADD64 ? ((k & 7) > 4 ? 0 : k & 7) : 0);
 }
 
+/* v_mad_u64_u32 (emu/op_valu.c's handler): D = S0 * S1 + S2, the 32 x 32-bit product and the 64-bit
+ * addend summed in 64 bits, the carry-out of that sum per lane into the SGPR pair of operand 1 (with
+ * EXEC all ones, as in a run, the whole pair). clang's 64-bit address arithmetic (issue #31: the
+ * seed's tile addresses, FlashInfer's prefill some 2.4 M a run). S0 and S1 a VGPR, an SGPR or a
+ * constant as emu_ssrc32 reads it (fz_k[j], fz_uni/fz_sg bit j); S2 as m64_mark's sources (an even
+ * VGPR pair in fz_src[2], or uniform bit 2: an SGPR pair or an inline integer, sign-extended); the
+ * destination an even VGPR pair; the carry pair (fz_co) an even general pair or VCC, never EXEC. No
+ * clamp (it would saturate rather than wrap) and no operand modifiers. */
+static void mad_mark(emu_insn *in)
+{
+  if (in->nop != 5 || in->clamp || in->omod || in->op_sel || in->neg_lo || in->neg_hi || in->enc >= EMU_ENC_SDWA)
+    return;
+  const emu_opnd *d = &in->o[0];
+  if (d->kind != EMU_OPK_VGPR || d->n != 2 || (d->reg & 1) || d->mods || !sop_pair(&in->o[1], true)) return;
+  for (int j = 0; j < 2; j++) {
+    const emu_opnd *o = &in->o[2 + j];
+    if (o->mods) return;
+    if (!((o->kind == EMU_OPK_VGPR || o->kind == EMU_OPK_SGPR) && o->n == 1) && o->kind != EMU_OPK_IMM &&
+        o->kind != EMU_OPK_LIT && o->kind != EMU_OPK_FIMM)
+      return;
+    if (o->kind == EMU_OPK_SGPR && o->reg >= EMU_NSFILE) return;
+  }
+  if (!src64_ok(&in->o[4])) return;
+  in->fz_op = FZ_MAD64;
+  in->fz_dst = d->reg;
+  in->fz_co = in->o[1].reg;
+  in->fz_uni = 0, in->fz_sg = 0;
+  for (int j = 0; j < 2; j++) {
+    const emu_opnd *o = &in->o[2 + j];
+    in->fz_src[j] = 0;
+    if (o->kind == EMU_OPK_VGPR) in->fz_src[j] = o->reg;
+    else if (o->kind == EMU_OPK_SGPR) in->fz_k[j] = o->reg, in->fz_sg |= (uint8_t)(1u << j), in->fz_uni |= (uint8_t)(1u << j);
+    else in->fz_k[j] = emu_const32(in, 2 + j), in->fz_uni |= (uint8_t)(1u << j);
+  }
+  const emu_opnd *o = &in->o[4];
+  in->fz_src[2] = 0;
+  if (o->kind == EMU_OPK_VGPR) in->fz_src[2] = o->reg;
+  else if (o->kind == EMU_OPK_SGPR) in->fz_k[2] = o->reg, in->fz_sg |= 4u, in->fz_uni |= 4u;
+  else in->fz_k[2] = (uint32_t)o->ival, in->fz_uni |= 4u;
+}
+
 /* The 32-bit scalar ALU operations a run takes (issue #31, seventeenth stop): each writes at most one
  * general SGPR (below EMU_NSGPR_GP) and SCC, reads SGPRs and constants but not SCC, cannot fault,
  * and the runner calls its handler in place (emu/op_salu.c), so the same results in every build.
@@ -303,6 +347,10 @@ static void fuse_mark(emu_insn *in, const char *name)
     return;
   }
 #endif
+  if (!strcmp(name, "v_mad_u64_u32")) {
+    mad_mark(in);
+    return;
+  }
   if (in->enc >= EMU_ENC_SDWA || in->clamp || in->omod || in->op_sel || in->has_op_sel_hi || in->neg_lo || in->neg_hi ||
       (in->flags & EMU_F_CARRY))
     return;
@@ -370,6 +418,7 @@ void emu_fuse_mark(emu_insn *in, const char *name)
   unsigned op = in->fz_op, c = FZC(op) + in->fz_uni;
   if (op == FZ_CMP_F || op == FZ_CMP_I || op == FZ_CMP_U) c = FZC(FZ_CMP_F);
   else if (op == FZ_EXP_F || op == FZ_CVT_F32_F16 || op == FZ_CVT_F16_F32) c = FZC(FZ_EXP_F);
+  else if (op == FZ_MAD64) c = FZC(FZ_MAD64);
   in->fz_case = c;
   in->fz_off[0] = (uint32_t)in->fz_dst * EMU_LANES * 4;
   for (int j = 0; j < 3; j++) in->fz_off[1 + j] = (uint32_t)in->fz_src[j] * EMU_LANES * 4;
@@ -909,6 +958,8 @@ FZ_INLINE void run_body(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt, c
     }
     /* scalar ALU records and the packed f32 forms: their handlers, in place */
     case FZC(FZ_SALU): case FZC(FZ_PK_FMA): case FZC(FZ_PK_MUL): x->fn(w, x); break;
+    /* v_mad_u64_u32: its handler, in place (the whole-wave kernel of emu/simd.c; emu/jit.c translates it) */
+    case FZC(FZ_MAD64): x->fn(w, x); break;
     case FZC(FZ_EXP_F): {
       const unsigned uni = x->fz_uni;
       if (av) run_wave_kernel_avx2(x->fz_op, DST, SRC(0), uni ? UNI(0) : 0, uni, x->flags);

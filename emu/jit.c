@@ -32,7 +32,9 @@
  * the last chunk the code calls their handlers in order, fn(w, record), which is their place in the
  * piece only while no lane record after one of them reads or writes an SGPR it writes or writes one
  * it reads (plan_run ends the piece before such a record; SCC: emu_insn.jit_scc is 0 when such a
- * handler set it last). v_max_f32 / v_min_f32 and v_max3_f32 / v_min3_f32 (thirty-eighth stop) as fuse.c
+ * handler set it last). v_mad_u64_u32 (forty-first stop, mad64) by vpmuludq on the even lanes and on
+ * the odd ones with each qword's dwords swapped, the 64-bit sum on the two planes, its carry-out into the
+ * pair as a compare's mask. v_max_f32 / v_min_f32 and v_max3_f32 / v_min3_f32 (thirty-eighth stop) as fuse.c
  * FZ_MINMAX's steps (minmax), IEEE mode from k7 (ieee_k7). A piece ends before v_exp_f32, v_med3_f32
  * and the conversions to integer (the runner runs those), before a uniform source an earlier record of the piece wrote, and
  * where its registers would not fit the 32 zmm registers; a piece shorter than JIT_MIN records (one
@@ -111,13 +113,13 @@ static rmo mem(int gpr, int32_t disp) { return (rmo){RM_MEM, gpr, disp}; }
 
 /* one EVEX.512.W0 instruction: reg (ModRM.reg: a zmm or an opcode extension), vvvv (a zmm, -1
  * unused), rm; imm8 when imm >= 0 */
-static void evex_k(cbuf *c, int map, int pp, uint8_t opc, int reg, int vvvv, rmo rm, int imm, int aaa)
+static void evex_kw(cbuf *c, int map, int pp, uint8_t opc, int reg, int vvvv, rmo rm, int imm, int aaa, int w)
 {
   const int v = vvvv < 0 ? 0 : vvvv;
   const int X = rm.kind == RM_REG ? (rm.r >> 4) & 1 : 0, B = rm.kind != RM_POOL ? (rm.r >> 3) & 1 : 0;
   put(c, 0x62);
   put(c, (uint8_t)(!((reg >> 3) & 1) << 7 | !X << 6 | !B << 5 | !((reg >> 4) & 1) << 4 | map));
-  put(c, (uint8_t)(((~v) & 15) << 3 | 1 << 2 | pp)); /* W0 */
+  put(c, (uint8_t)((w & 1) << 7 | ((~v) & 15) << 3 | 1 << 2 | pp)); /* EVEX.W */
   put(c, (uint8_t)(JIT_LL << 5 | !((v >> 4) & 1) << 3 | aaa)); /* z 0, L'L the width, b 0, V', the opmask */
   put(c, opc);
   if (rm.kind == RM_REG) {
@@ -135,6 +137,11 @@ static void evex_k(cbuf *c, int map, int pp, uint8_t opc, int reg, int vvvv, rmo
   if (rm.kind == RM_POOL && c->nfix < (int)(sizeof c->fix / sizeof c->fix[0])) c->fix[c->nfix++].end = c->n;
 }
 
+/* the W0 forms, all but vpmuludq */
+static void evex_k(cbuf *c, int map, int pp, uint8_t opc, int reg, int vvvv, rmo rm, int imm, int aaa)
+{
+  evex_kw(c, map, pp, opc, reg, vvvv, rm, imm, aaa, 0);
+}
 static void evex(cbuf *c, int map, int pp, uint8_t opc, int reg, int vvvv, rmo rm, int imm)
 {
   evex_k(c, map, pp, opc, reg, vvvv, rm, imm, 0);
@@ -201,6 +208,11 @@ static void op3(cbuf *c, int map, int pp, uint8_t opc, int d, int a, int b) { ev
 #define VPBLENDMD_K(k, d, a, b) evex_k(c, MAP_0F38, PP_66, 0x64, d, a, zr(b), -1, k) /* d = k ? b : a */
 #define VPMOVD2M(k, a) evex(c, MAP_0F38, PP_F3, 0x39, k, -1, zr(a), -1)
 #define VPTESTNMD_K(k, km, a, b) evex_k(c, MAP_0F38, PP_F3, 0x27, k, a, zr(b), -1, km)
+/* v_mad_u64_u32 (mad64): vpmuludq d = a * b of each qword's low dwords (EVEX.66.0F.W1 F4 /r),
+ * vpshufd d = s's dwords swapped within each qword (imm 0xb1), k = km & (a p b) unsigned */
+#define VPMULUDQ(d, a, b) evex_kw(c, MAP_0F, PP_66, 0xf4, d, a, zr(b), -1, 0, 1)
+#define VPSHUFD_SWAP(d, s) evex(c, MAP_0F, PP_66, 0x70, d, -1, zr(s), 0xb1)
+#define VPCMPUD_KK(k, km, a, b, p) evex_k(c, MAP_0F3A, PP_66, 0x1e, k, a, zr(b), p, km)
 
 /* vpternlogd's immediate for f(x, y, z) (x the destination's bit, y vvvv's, z rm's): bit x*4 + y*2 + z */
 static int tl(int (*f)(int, int, int))
@@ -358,6 +370,28 @@ static int plan_run(const emu_insn *in, int m, plan *p)
       }
       plan_vg(&q, x->fz_dst), plan_vg(&q, (uint16_t)(x->fz_dst + 1));
       if (q.nu + q.nv + 2 > NZ - ZFIRST) goto full;
+      *p = q;
+      continue;
+    }
+    if (x->fz_op == FZ_MAD64) {
+      /* S0 and S1 (a VGPR or a uniform each), S2's pair (as m64's sources), the destination pair, and
+       * the carry pair written chunk by chunk as a compare's mask (not the pair SCC is read from
+       * after the code, nor one a scalar record reads or writes); two results and two temporaries
+       * live at once */
+      if (x->fz_co + 1u >= EMU_NSFILE || !pair_wr_ok(p, x->fz_co) || p->scc == x->fz_co + 1u) goto full;
+      for (int j = 0; j < 3; j++) {
+        const bool sg = x->fz_sg >> j & 1;
+        if (!(x->fz_uni >> j & 1)) {
+          plan_vg(&q, x->fz_src[j]);
+          if (j == 2) plan_vg(&q, (uint16_t)(x->fz_src[j] + 1));
+        } else if (!plan_uni(&q, sg, x->fz_k[j]) || (j == 2 && !plan_uni(&q, sg, emu_fz_hik(x, j)))) {
+          goto full;
+        }
+        if (q.nu + q.nv + 4 > NZ - ZFIRST) goto full;
+      }
+      plan_vg(&q, x->fz_dst), plan_vg(&q, (uint16_t)(x->fz_dst + 1));
+      if (q.nu + q.nv + 4 > NZ - ZFIRST) goto full;
+      q.cw[q.ncw++] = x->fz_co;
       *p = q;
       continue;
     }
@@ -521,6 +555,43 @@ static void minmax(cbuf *c, const plan *p, const regs *r, int d, int a, int b, b
   VPORD(ZT0, a, kq); VPBLENDMD_K(6, d, d, ZT0);
 }
 
+/* v_mad_u64_u32 in chunk ch (emu/simd.c mad_u64_u32_512's arithmetic): the even lanes' 64-bit
+ * products by vpmuludq, the odd lanes' from the sources with each qword's dwords swapped; the
+ * products' low dwords and high dwords put in lane order by blends under k4 = the odd lanes; the low
+ * sum lo = plo + clo with its carry k1 = lo < clo; t = phi + chi, whose wrap k2 = t < chi; the sum's
+ * carry-out k2 | (k1 & t == ~0) (the product's high dword is at most 2^32 - 2, so at most one of the
+ * two wraps); hi = t + k1. The carry-out's 16 bits into the chunk's part of the pair fz_co, as a
+ * compare's mask. */
+static void mad64(cbuf *c, const plan *p, regs *r, const emu_insn *x, int ch)
+{
+  const int a = src(c, p, r, x, 0, ch), b = src(c, p, r, x, 1, ch);
+  int cl, chh;
+  src64(c, p, r, x, 2, ch, &cl, &chh);
+  const int dl = zalloc(r), dh = zalloc(r), pe = zalloc(r), po = zalloc(r);
+  put(c, 0xb8), put32(c, 0xaaaau);                          /* mov eax, 0xaaaa */
+  put(c, 0xc5), put(c, 0xf8), put(c, 0x92), put(c, 0xe0); /* kmovw k4, eax */
+  VPMULUDQ(pe, a, b);
+  VPSHUFD_SWAP(ZT0, a);
+  VPSHUFD_SWAP(ZT1, b);
+  VPMULUDQ(po, ZT0, ZT1);
+  VPSHUFD_SWAP(ZT0, po);           /* even dwords: the odd lanes' high halves; odd: their low ones */
+  VPSHUFD_SWAP(ZT1, pe);           /* even dwords: the even lanes' high halves */
+  VPBLENDMD_K(4, dl, pe, ZT0);     /* the products' low dwords in lane order */
+  VPBLENDMD_K(4, dh, ZT1, po);     /* their high dwords */
+  VPADDD(dl, dl, cl);
+  VPCMPUD_K(1, dl, cl, 1);         /* k1 = lo < clo: the low sum's carry */
+  VPADDD(dh, dh, chh);
+  VPCMPUD_K(2, dh, chh, 1);        /* k2 = t < chi */
+  VTERNLOG(ZT0, ZT0, ZT0, 0xff);   /* all ones */
+  VPCMPUD_KK(3, 1, dh, ZT0, 0);    /* k3 = k1 & (t == ~0) */
+  kop(c, KORW, 2, 2, 3);
+  VPSUBD_K1(dh, dh, ZT0);          /* t + 1 where the low sum carried */
+  kmov_k(c, 0x91, 2, (int32_t)(4 * x->fz_co + 2 * ch));
+  r->busy[pe] = r->busy[po] = false;
+  remap(p, r, x->fz_dst, dl);
+  remap(p, r, (uint16_t)(x->fz_dst + 1), dh);
+}
+
 /* one record in chunk ch: the result in a fresh register, then the destination's mapping moved to it */
 static void emit_rec(cbuf *c, const plan *p, regs *r, const emu_insn *x, int ch)
 {
@@ -552,6 +623,10 @@ static void emit_rec(cbuf *c, const plan *p, regs *r, const emu_insn *x, int ch)
     }
     remap(p, r, x->sp_reg[0][0], res[0]);
     remap(p, r, x->sp_reg[0][1], res[1]);
+    return;
+  }
+  if (op == FZ_MAD64) {
+    mad64(c, p, r, x, ch);
     return;
   }
   if (m64(op)) { /* fuse.c run64's operations on the chunk's low and high dwords */

@@ -2121,6 +2121,91 @@ Test(emu_cvt, sixty_four_bit_lane_ops_in_runs_give_the_handlers_bits)
   sn_free(x);
 }
 
+/* v_mad_u64_u32 in runs (emu/fuse.c mad_mark, emu/jit.c mad64; issue #31, forty-first stop): VGPR,
+ * SGPR and constant multiplicands, a VGPR-pair, SGPR-pair and inline-integer addend, carries into a
+ * general pair and VCC, a destination that is its addend and whose halves are its multiplicands, a
+ * carry pair read by a later v_cndmask_b32 and s_and_b64 and a result by a later v_add_u32; addends
+ * with high halves of all ones so that the 64-bit sum carries out in many lanes. Against the handlers
+ * (the translated code on the first passes, the runner on the last) and against the sums computed
+ * here in 128 bits. A clamp keeps the handler, as does v_mad_i64_i32. */
+static const char mad_src[] =
+    "v_mad_u64_u32 v[10:11], s[0:1], v2, v3, v[4:5]\nv_mad_u64_u32 v[12:13], vcc, v2, s8, v[4:5]\n"
+    "v_mad_u64_u32 v[14:15], s[2:3], s9, v3, v[6:7]\nv_mad_u64_u32 v[16:17], s[4:5], v2, 12, -1\n"
+    "v_mad_u64_u32 v[4:5], s[6:7], v4, v5, v[4:5]\nv_cndmask_b32_e64 v18, v2, v3, s[0:1]\n"
+    "s_and_b64 s[12:13], s[2:3], vcc\nv_cndmask_b32_e64 v19, v3, v2, s[12:13]\nv_add_u32 v20, v10, v13\n"
+    "v_mad_u64_u32 v[22:23], s[14:15], v20, v6, v[22:23]\nv_mad_u64_u32 v[24:25], s[16:17], v2, v3, s[10:11]\n";
+static uint64_t mad_carry(uint64_t a, uint64_t b, uint64_t c, uint64_t *sum)
+{
+  const unsigned __int128 r = (unsigned __int128)(a * b) + c; /* a, b below 2^32: a * b is exact */
+  *sum = (uint64_t)r;
+  return (uint64_t)(r >> 64);
+}
+Test(emu_cvt, mad_u64_u32_in_runs_gives_the_handlers_bits)
+{
+  uint32_t st = 0x2545f491u;
+  for (int a = 0; a < EMU_NARCH; a++) {
+    size_t n;
+    snip *s = sn_one_run((emu_arch)a, mad_src, &n);
+    cr_assert_eq(s->p->insns[0].fz_op, FZ_MAD64);
+    for (int pass = 0; pass < 6; pass++) {
+      sn_fill(s, 24, 16, &st, false);
+      for (int l = 0; l < EMU_LANES; l++)
+        if (l % 3 != 2) sn_v(s, 5)[l] = 0xffffffffu, sn_v(s, 23)[l] = 0xffffffffu - (uint32_t)l; /* carries */
+      s->w.s[11] = pass & 1 ? 0xffffffffu : 7u;
+      const uint32_t s8 = s->w.s[8], s9 = s->w.s[9];
+      const uint64_t s10 = emu_rd64s(&s->w, 10);
+      uint32_t v2[EMU_LANES], v3[EMU_LANES], v6[EMU_LANES];
+      uint64_t v4[EMU_LANES], v6p[EMU_LANES], v22[EMU_LANES];
+      for (int l = 0; l < EMU_LANES; l++)
+        v2[l] = sn_v(s, 2)[l], v3[l] = sn_v(s, 3)[l], v6[l] = sn_v(s, 6)[l], v4[l] = rd64v(s, 4, l), v6p[l] = rd64v(s, 6, l),
+        v22[l] = rd64v(s, 22, l);
+      sn_exec(s, ~0ull);
+      run_vs_handlers(s, n, pass < 4, (emu_arch)a, pass); /* passes 4, 5: the baseline build */
+      uint64_t c0 = 0, c1 = 0, c2 = 0, c3 = 0, c4 = 0, c7 = 0, c8 = 0, sum;
+      int carried = 0;
+      for (int l = 0; l < EMU_LANES; l++) {
+        const uint64_t b = 1ull << l;
+        c0 |= mad_carry(v2[l], v3[l], v4[l], &sum) ? b : 0;
+        cr_assert_eq(rd64v(s, 10, l), sum, "%s lane %d", emu_arch_name((emu_arch)a), l);
+        c1 |= mad_carry(v2[l], s8, v4[l], &sum) ? b : 0;
+        cr_assert_eq(rd64v(s, 12, l), sum);
+        c2 |= mad_carry(s9, v3[l], v6p[l], &sum) ? b : 0;
+        cr_assert_eq(rd64v(s, 14, l), sum);
+        c3 |= mad_carry(v2[l], 12, ~0ull, &sum) ? b : 0;
+        cr_assert_eq(rd64v(s, 16, l), sum);
+        c4 |= mad_carry((uint32_t)v4[l], (uint32_t)(v4[l] >> 32), v4[l], &sum) ? b : 0;
+        cr_assert_eq(rd64v(s, 4, l), sum, "lane %d: the destination is the addend and the multiplicands", l);
+        const uint32_t v10 = (uint32_t)(v2[l] * (uint64_t)v3[l] + v4[l]), v13 = (uint32_t)((v2[l] * (uint64_t)s8 + v4[l]) >> 32);
+        cr_assert_eq(sn_v(s, 18)[l], c0 & b ? v3[l] : v2[l], "lane %d: the carry pair read by v_cndmask_b32", l);
+        cr_assert_eq(sn_v(s, 20)[l], v10 + v13);
+        c7 |= mad_carry(v10 + v13, v6[l], v22[l], &sum) ? b : 0;
+        cr_assert_eq(rd64v(s, 22, l), sum);
+        c8 |= mad_carry(v2[l], v3[l], s10, &sum) ? b : 0;
+        cr_assert_eq(rd64v(s, 24, l), sum, "lane %d: an SGPR-pair addend", l);
+      }
+      cr_assert_eq(emu_rd64s(&s->w, 0), c0);
+      cr_assert_eq(emu_rd64s(&s->w, EMU_S_VCC), c1);
+      cr_assert_eq(emu_rd64s(&s->w, 2), c2);
+      cr_assert_eq(emu_rd64s(&s->w, 4), c3);
+      cr_assert_eq(emu_rd64s(&s->w, 6), c4);
+      cr_assert_eq(emu_rd64s(&s->w, 12), c2 & c1, "s_and_b64 of two carry pairs");
+      cr_assert_eq(emu_rd64s(&s->w, 14), c7);
+      cr_assert_eq(emu_rd64s(&s->w, 16), c8);
+      for (int l = 0; l < EMU_LANES; l++) cr_assert_eq(sn_v(s, 19)[l], (c2 & c1) >> l & 1 ? v2[l] : v3[l]);
+      carried += __builtin_popcountll(c0) + __builtin_popcountll(c7);
+      uint64_t nz = 0; /* v2 * 12 + (2^64 - 1) carries out wherever v2 is not 0 */
+      for (int l = 0; l < EMU_LANES; l++) nz |= (uint64_t)(v2[l] != 0) << l;
+      cr_assert_eq(c3, nz);
+      cr_assert(carried > 0 && (!(pass & 1) || c8 != 0), "pass %d: no carry-out to check", pass);
+    }
+    if (emu_jit_ready()) cr_assert(s->p->insns[0].jit != NULL && s->p->insns[0].jit != EMU_JIT_NONE, "no code for the run");
+    sn_free(s);
+  }
+  snip *x = sn_new(EMU_GFX942, "v_mad_u64_u32 v[0:1], s[0:1], v2, v3, v[4:5] clamp\nv_mad_i64_i32 v[0:1], s[0:1], v2, v3, v[4:5]\n");
+  for (size_t i = 0; i < 2; i++) cr_assert_eq(x->p->insns[i].fuse_n, 0, "'%s' starts a run", x->p->insns[i].text);
+  sn_free(x);
+}
+
 /* Runs translated to AVX-512 code (emu/jit.c) on a host that has it: a run touching more VGPRs than
  * the 32 zmm registers hold is cut into pieces, each translated, the whole giving the handlers' bits
  * twice (translated on the first pass, found again on the second); the run-ahead loop's entry
