@@ -111,8 +111,8 @@ typedef struct {
 static rmo zr(int r) { return (rmo){RM_REG, r, 0}; }
 static rmo mem(int gpr, int32_t disp) { return (rmo){RM_MEM, gpr, disp}; }
 
-/* one EVEX.512.W0 instruction: reg (ModRM.reg: a zmm or an opcode extension), vvvv (a zmm, -1
- * unused), rm; imm8 when imm >= 0 */
+/* one EVEX.512 instruction with EVEX.W w (1 only for vpmuludq): reg (ModRM.reg: a zmm or an opcode
+ * extension), vvvv (a zmm, -1 unused), rm; imm8 when imm >= 0; the opmask aaa */
 static void evex_kw(cbuf *c, int map, int pp, uint8_t opc, int reg, int vvvv, rmo rm, int imm, int aaa, int w)
 {
   const int v = vvvv < 0 ? 0 : vvvv;
