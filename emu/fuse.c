@@ -97,15 +97,16 @@ static const struct { const char *name; uint8_t op, nsrc; } lop_names[] = {
   {"v_fmaak_f32", FZ_FMA_F, 3},     {"v_fmamk_f32", FZ_FMA_F, 3},
 };
 
-/* a uniform source j (operand 1 + j: an SGPR or a constant) as the runner reads it: the SGPR's
- * number, or the constant's value as emu_ssrc32 gives it (emu_const32) */
-static void uni_fix(emu_insn *in, int j)
+/* a uniform source j (operand oi: an SGPR or a constant) as the runner reads it: the SGPR's number,
+ * or the constant's value as emu_ssrc32 gives it (emu_const32) */
+static void uni_fix_at(emu_insn *in, int j, int oi)
 {
-  const emu_opnd *o = &in->o[1 + j];
+  const emu_opnd *o = &in->o[oi];
   in->fz_sg = (uint8_t)(in->fz_sg & ~(1u << j));
   if (o->kind == EMU_OPK_SGPR) in->fz_k[j] = o->reg, in->fz_sg |= (uint8_t)(1u << j);
-  else in->fz_k[j] = emu_const32(in, 1 + j);
+  else in->fz_k[j] = emu_const32(in, oi);
 }
+static void uni_fix(emu_insn *in, int j) { uni_fix_at(in, j, 1 + j); }
 
 /* the 32-bit compares a run takes (v_cmp_<pred>_f32/i32/u32, not v_cmpx: they write EXEC): the
  * predicate, as emu/op_valu.c's F_* macros define it, in fz_src[2] */
@@ -187,6 +188,15 @@ static bool src64_ok(const emu_opnd *o)
     return o->n == 2 && !(o->reg & 1) && (o->kind == EMU_OPK_VGPR || o->reg + 1u < EMU_NSFILE);
   return o->kind == EMU_OPK_IMM;
 }
+/* 64-bit source j from operand o (src64_ok): an even VGPR pair in fz_src[j], or a uniform pair (fz_uni
+ * bit j) in fz_k[j]: an SGPR pair's first SGPR (fz_sg bit j) or the inline integer */
+static void src64_set(emu_insn *in, int j, const emu_opnd *o)
+{
+  in->fz_src[j] = 0;
+  if (o->kind == EMU_OPK_VGPR) in->fz_src[j] = o->reg;
+  else if (o->kind == EMU_OPK_SGPR) in->fz_k[j] = o->reg, in->fz_sg |= (uint8_t)(1u << j), in->fz_uni |= (uint8_t)(1u << j);
+  else in->fz_k[j] = (uint32_t)o->ival, in->fz_uni |= (uint8_t)(1u << j);
+}
 static void m64_mark(emu_insn *in, const char *name)
 {
   int op = !strcmp(name, "v_mov_b64") ? FZ_MOV64 : !strcmp(name, "v_lshlrev_b64") ? FZ_LSHL64
@@ -203,12 +213,7 @@ static void m64_mark(emu_insn *in, const char *name)
   in->fz_dst = in->o[0].reg;
   in->fz_uni = 0, in->fz_sg = 0;
   in->fz_src[0] = in->fz_src[1] = 0;
-  for (int j = 0; j < ns; j++) {
-    const emu_opnd *o = &in->o[si[j]];
-    if (o->kind == EMU_OPK_VGPR) in->fz_src[j] = o->reg;
-    else if (o->kind == EMU_OPK_SGPR) in->fz_k[j] = o->reg, in->fz_sg |= (uint8_t)(1u << j), in->fz_uni |= (uint8_t)(1u << j);
-    else in->fz_k[j] = (uint32_t)o->ival, in->fz_uni |= (uint8_t)(1u << j);
-  }
+  for (int j = 0; j < ns; j++) src64_set(in, j, &in->o[si[j]]);
   const uint32_t k = ci >= 0 ? (uint32_t)in->o[ci].ival : 0;
   in->fz_src[2] = (uint16_t)(op == FZ_LSHL64 ? k & 63 : op == FZ_LSHL_ADD64 ? ((k & 7) > 4 ? 0 : k & 7) : 0);
 }
@@ -219,8 +224,8 @@ static void m64_mark(emu_insn *in, const char *name)
  * seed's tile addresses, FlashInfer's prefill some 2.4 M a run). S0 and S1 a VGPR, an SGPR or a
  * constant as emu_ssrc32 reads it (fz_k[j], fz_uni/fz_sg bit j); S2 as m64_mark's sources (an even
  * VGPR pair in fz_src[2], or uniform bit 2: an SGPR pair or an inline integer, sign-extended); the
- * destination an even VGPR pair; the carry pair (fz_co) an even general pair or VCC, never EXEC. No
- * clamp (it would saturate rather than wrap) and no operand modifiers. */
+ * destination an even VGPR pair; the carry pair (operand 1) an even general pair or VCC, never EXEC.
+ * No clamp (it would saturate rather than wrap) and no operand modifiers. */
 static void mad_mark(emu_insn *in)
 {
   if (in->nop != 5 || in->clamp || in->omod || in->op_sel || in->neg_lo || in->neg_hi || in->enc >= EMU_ENC_SDWA)
@@ -238,20 +243,13 @@ static void mad_mark(emu_insn *in)
   if (!src64_ok(&in->o[4])) return;
   in->fz_op = FZ_MAD64;
   in->fz_dst = d->reg;
-  in->fz_co = in->o[1].reg;
   in->fz_uni = 0, in->fz_sg = 0;
   for (int j = 0; j < 2; j++) {
     const emu_opnd *o = &in->o[2 + j];
-    in->fz_src[j] = 0;
     if (o->kind == EMU_OPK_VGPR) in->fz_src[j] = o->reg;
-    else if (o->kind == EMU_OPK_SGPR) in->fz_k[j] = o->reg, in->fz_sg |= (uint8_t)(1u << j), in->fz_uni |= (uint8_t)(1u << j);
-    else in->fz_k[j] = emu_const32(in, 2 + j), in->fz_uni |= (uint8_t)(1u << j);
+    else in->fz_src[j] = 0, in->fz_uni |= (uint8_t)(1u << j), uni_fix_at(in, j, 2 + j);
   }
-  const emu_opnd *o = &in->o[4];
-  in->fz_src[2] = 0;
-  if (o->kind == EMU_OPK_VGPR) in->fz_src[2] = o->reg;
-  else if (o->kind == EMU_OPK_SGPR) in->fz_k[2] = o->reg, in->fz_sg |= 4u, in->fz_uni |= 4u;
-  else in->fz_k[2] = (uint32_t)o->ival, in->fz_uni |= 4u;
+  src64_set(in, 2, &in->o[4]);
 }
 
 /* The 32-bit scalar ALU operations a run takes (issue #31, seventeenth stop): each writes at most one
@@ -956,10 +954,9 @@ FZ_INLINE void run_body(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt, c
       w->s[x->fz_dst] = (uint32_t)r, w->s[x->fz_dst + 1] = (uint32_t)(r >> 32);
       break;
     }
-    /* scalar ALU records and the packed f32 forms: their handlers, in place */
-    case FZC(FZ_SALU): case FZC(FZ_PK_FMA): case FZC(FZ_PK_MUL): x->fn(w, x); break;
-    /* v_mad_u64_u32: its handler, in place (the whole-wave kernel of emu/simd.c; emu/jit.c translates it) */
-    case FZC(FZ_MAD64): x->fn(w, x); break;
+    /* scalar ALU records, the packed f32 forms and v_mad_u64_u32 (emu/simd.c's whole-wave kernel;
+     * emu/jit.c translates it): their handlers, in place */
+    case FZC(FZ_SALU): case FZC(FZ_PK_FMA): case FZC(FZ_PK_MUL): case FZC(FZ_MAD64): x->fn(w, x); break;
     case FZC(FZ_EXP_F): {
       const unsigned uni = x->fz_uni;
       if (av) run_wave_kernel_avx2(x->fz_op, DST, SRC(0), uni ? UNI(0) : 0, uni, x->flags);

@@ -217,8 +217,6 @@ struct emu_insn {
    * same steps as the careful one (emu/exec.c rr_ahead solo): memory (LDS, global, scalar) and
    * s_waitcnt, which return EMU_OK or a fault; not s_barrier, s_endpgm, unknown families */
   uint8_t solo_ev;
-  /* a run's v_mad_u64_u32 (FZ_MAD64): the first SGPR of the pair its carry-out mask goes to */
-  uint16_t fz_co;
   /* the run from here translated to machine code (emu/jit.c): NULL not yet, EMU_JIT_NONE none;
    * written once with release order, read with acquire */
   void *jit;
@@ -1212,7 +1210,7 @@ enum {
    * v_lshl_add_u64 with constant counts (fz_src[2]), exact, every build */
   FZ_MOV64, FZ_LSHL64, FZ_LSHL_ADD64,
   /* v_mad_u64_u32 (emu/fuse.c mad_mark: D = S0 * S1 + S2 over a VGPR pair, the carry-out mask into
-   * the SGPR pair fz_co), exact, every build */
+   * the SGPR pair of operand 1), exact, every build */
   FZ_MAD64,
   /* 32-bit scalar ALU operations that read no SCC (s_add_i32, s_cmp_eq_u32, s_mov_b32 ...: emu/fuse.c
    * salu_mark): the runner calls their handlers in place; every build */

@@ -342,6 +342,20 @@ static void plan_vg(plan *q, uint16_t r)
   if (vg_find(q, r) < 0) q->vg[q->nv++] = r;
 }
 
+/* source j of a 64-bit (m64) or v_mad_u64_u32 record into q: its VGPR, or its pair's two VGPRs (pair),
+ * or its uniform (two uniforms for a pair: an SGPR pair's SGPRs, an inline integer's dwords); false:
+ * a uniform SGPR the piece wrote (plan_uni) */
+static bool plan_src(plan *q, const emu_insn *x, int j, bool pair)
+{
+  if (x->fz_uni >> j & 1) {
+    const bool sg = x->fz_sg >> j & 1;
+    return plan_uni(q, sg, x->fz_k[j]) && (!pair || plan_uni(q, sg, emu_fz_hik(x, j)));
+  }
+  plan_vg(q, x->fz_src[j]);
+  if (pair) plan_vg(q, (uint16_t)(x->fz_src[j] + 1));
+  return true;
+}
+
 /* how many records from in (at most m) one translation covers: translatable operations whose
  * uniforms and VGPRs fit the registers (one more for a result before its register's old value goes) */
 static int plan_run(const emu_insn *in, int m, plan *p)
@@ -359,15 +373,8 @@ static int plan_run(const emu_insn *in, int m, plan *p)
        * SGPRs, an inline integer's dwords); two results live at once before they replace the
        * destination's registers */
       const int ns = x->fz_op == FZ_LSHL_ADD64 ? 2 : 1;
-      for (int j = 0; j < ns; j++) {
-        if (x->fz_uni >> j & 1) {
-          const bool sg = x->fz_sg >> j & 1;
-          if (!plan_uni(&q, sg, x->fz_k[j]) || !plan_uni(&q, sg, emu_fz_hik(x, j))) goto full;
-        } else {
-          plan_vg(&q, x->fz_src[j]), plan_vg(&q, (uint16_t)(x->fz_src[j] + 1));
-        }
-        if (q.nu + q.nv + 2 > NZ - ZFIRST) goto full;
-      }
+      for (int j = 0; j < ns; j++)
+        if (!plan_src(&q, x, j, true) || q.nu + q.nv + 2 > NZ - ZFIRST) goto full;
       plan_vg(&q, x->fz_dst), plan_vg(&q, (uint16_t)(x->fz_dst + 1));
       if (q.nu + q.nv + 2 > NZ - ZFIRST) goto full;
       *p = q;
@@ -378,20 +385,13 @@ static int plan_run(const emu_insn *in, int m, plan *p)
        * the carry pair written chunk by chunk as a compare's mask (not the pair SCC is read from
        * after the code, nor one a scalar record reads or writes); two results and two temporaries
        * live at once */
-      if (x->fz_co + 1u >= EMU_NSFILE || !pair_wr_ok(p, x->fz_co) || p->scc == x->fz_co + 1u) goto full;
-      for (int j = 0; j < 3; j++) {
-        const bool sg = x->fz_sg >> j & 1;
-        if (!(x->fz_uni >> j & 1)) {
-          plan_vg(&q, x->fz_src[j]);
-          if (j == 2) plan_vg(&q, (uint16_t)(x->fz_src[j] + 1));
-        } else if (!plan_uni(&q, sg, x->fz_k[j]) || (j == 2 && !plan_uni(&q, sg, emu_fz_hik(x, j)))) {
-          goto full;
-        }
-        if (q.nu + q.nv + 4 > NZ - ZFIRST) goto full;
-      }
+      const uint16_t co = x->o[1].reg; /* the carry pair (emu/fuse.c mad_mark) */
+      if (co + 1u >= EMU_NSFILE || !pair_wr_ok(p, co) || p->scc == co + 1u) goto full;
+      for (int j = 0; j < 3; j++)
+        if (!plan_src(&q, x, j, j == 2) || q.nu + q.nv + 4 > NZ - ZFIRST) goto full;
       plan_vg(&q, x->fz_dst), plan_vg(&q, (uint16_t)(x->fz_dst + 1));
       if (q.nu + q.nv + 4 > NZ - ZFIRST) goto full;
-      q.cw[q.ncw++] = x->fz_co;
+      q.cw[q.ncw++] = co;
       *p = q;
       continue;
     }
@@ -560,8 +560,8 @@ static void minmax(cbuf *c, const plan *p, const regs *r, int d, int a, int b, b
  * products' low dwords and high dwords put in lane order by blends under k4 = the odd lanes; the low
  * sum lo = plo + clo with its carry k1 = lo < clo; t = phi + chi, whose wrap k2 = t < chi; the sum's
  * carry-out k2 | (k1 & t == ~0) (the product's high dword is at most 2^32 - 2, so at most one of the
- * two wraps); hi = t + k1. The carry-out's 16 bits into the chunk's part of the pair fz_co, as a
- * compare's mask. */
+ * two wraps); hi = t + k1. The carry-out's 16 bits into the chunk's part of the pair of operand 1, as
+ * a compare's mask. */
 static void mad64(cbuf *c, const plan *p, regs *r, const emu_insn *x, int ch)
 {
   const int a = src(c, p, r, x, 0, ch), b = src(c, p, r, x, 1, ch);
@@ -586,7 +586,7 @@ static void mad64(cbuf *c, const plan *p, regs *r, const emu_insn *x, int ch)
   VPCMPUD_KK(3, 1, dh, ZT0, 0);    /* k3 = k1 & (t == ~0) */
   kop(c, KORW, 2, 2, 3);
   VPSUBD_K1(dh, dh, ZT0);          /* t + 1 where the low sum carried */
-  kmov_k(c, 0x91, 2, (int32_t)(4 * x->fz_co + 2 * ch));
+  kmov_k(c, 0x91, 2, (int32_t)(4 * x->o[1].reg + 2 * ch));
   r->busy[pe] = r->busy[po] = false;
   remap(p, r, x->fz_dst, dl);
   remap(p, r, (uint16_t)(x->fz_dst + 1), dh);
