@@ -485,6 +485,7 @@ static unsigned rr_quiet(const worker *W, const emu_wave *w)
 static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w, emu_ldso *lo, bool solo, const worker *W)
 {
   unsigned q = 4; /* rr_quiet's answer; 4: not asked yet */
+  w->rr_solo = solo; /* for the runs' in-place calls (emu_run_xcall) */
   const emu_insn *insns = w->insns;
   const uint32_t n = (uint32_t)w->ninsn;
   uint32_t ip = w->ip, k = w->rr_k;
@@ -561,6 +562,7 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w, emu_ldso
       ip = w->ip;
       continue;
     }
+    w->rr_end = end;
     do {
       if (in->fuse_n >= 1 && emu_exec(w) == ~0ull) {
         /* a run of integer lane operations as one step (emu/fuse.c), inside the block; its records

@@ -349,6 +349,19 @@ static void fuse_mark(emu_insn *in, const char *name)
     mad_mark(in);
     return;
   }
+  /* ds_bpermute_b32 (an LDS-counter entry, no memory) and s_waitcnt (retires entries): inside a block
+   * the run-ahead loop calls their handlers (emu/exec.c solo_call), so a run may call them in place
+   * (emu_run_xcall) rather than end at them: real kernels' warp reductions interleave both with the
+   * lane operations (FlashInfer's prefill: bpermute, max3, s_waitcnt lgkmcnt(1), max, bpermute ...).
+   * A run needs EXEC all ones: the bpermute's handler then takes its whole-wave path. Both handlers
+   * return EMU_OK. Everything that makes running them in a block safe (the cut before a reader of a
+   * pending destination, the waits' conditions) is the block's, and runs lie inside blocks */
+  if (in->fn == emu_op_s_waitcnt || !strcmp(name, "ds_bpermute_b32")) {
+    in->fz_op = FZ_XCALL;
+    in->fz_dst = in->fz_src[0] = in->fz_src[1] = in->fz_src[2] = 0;
+    in->fz_uni = 0, in->fz_sg = 0;
+    return;
+  }
   if (in->enc >= EMU_ENC_SDWA || in->clamp || in->omod || in->op_sel || in->has_op_sel_hi || in->neg_lo || in->neg_hi ||
       (in->flags & EMU_F_CARRY))
     return;
@@ -432,9 +445,10 @@ void emu_fuse_prepare(emu_insn *insns, size_t n)
     size_t j = i;
     bool vec = false;
     for (; j < n && insns[j].fz_op != FZ_NONE; j++)
-      vec |= !fz_sop(insns[j].fz_op) && insns[j].fz_op != FZ_NOP && insns[j].fz_op != FZ_SALU;
+      vec |= !fz_sop(insns[j].fz_op) && insns[j].fz_op != FZ_NOP && insns[j].fz_op != FZ_SALU && insns[j].fz_op != FZ_XCALL;
     for (size_t t = i; t < j && !vec; t++)
-      if (fz_sop(insns[t].fz_op) || insns[t].fz_op == FZ_SALU) insns[t].fz_op = FZ_NONE, insns[t].fz_case = 0;
+      if (fz_sop(insns[t].fz_op) || insns[t].fz_op == FZ_SALU || insns[t].fz_op == FZ_XCALL)
+        insns[t].fz_op = FZ_NONE, insns[t].fz_case = 0;
     i = j > i ? j : i + 1;
   }
   uint32_t next = 0; /* run length from i + 1 */
@@ -957,6 +971,7 @@ FZ_INLINE void run_body(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt, c
     /* scalar ALU records, the packed f32 forms and v_mad_u64_u32 (emu/simd.c's whole-wave kernel;
      * emu/jit.c translates it): their handlers, in place */
     case FZC(FZ_SALU): case FZC(FZ_PK_FMA): case FZC(FZ_PK_MUL): case FZC(FZ_MAD64): x->fn(w, x); break;
+    case FZC(FZ_XCALL): emu_run_xcall(w, x); break;
     case FZC(FZ_EXP_F): {
       const unsigned uni = x->fz_uni;
       if (av) run_wave_kernel_avx2(x->fz_op, DST, SRC(0), uni ? UNI(0) : 0, uni, x->flags);
@@ -989,6 +1004,12 @@ static void runc(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt, bool hot
 {
   if (emu_jit_ready()) {
     while (m > 0) {
+      if (in->fz_op == FZ_XCALL) { /* the handler in place, not through the runner's call */
+        (*cnt++)++;
+        emu_run_xcall(w, in++);
+        m--;
+        continue;
+      }
       /* the two settled cases inline (records with no code before the next piece; a piece with code,
        * whose records the runner takes when it is longer than m, as emu_jit_step would), emu_jit_step
        * for a piece not yet translated */
@@ -1014,5 +1035,6 @@ void emu_fuse_runc(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt) { runc
 void emu_fuse_run(emu_wave *w, const emu_insn *in, int m)
 {
   uint64_t cnt[EMU_FUSE_MAX] = {0}; /* counted nowhere */
+  w->rr_end = in + m; /* the run is the part of its block that runs */
   runc(w, in, m, cnt, true);
 }

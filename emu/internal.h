@@ -655,6 +655,8 @@ struct emu_wave {
   uint32_t rr_k;            /* round robin (emu/exec.c run_rr): instructions begun since the barrier release */
   uint32_t rr_pos;          /* the step of its next event, or of its fault (state 3) */
   uint8_t nopend;           /* the DS record running makes no LDS-counter entry (emu_insn.sel, emu/exec.c rr_ahead) */
+  uint8_t rr_solo;          /* rr_ahead runs the wave alone in its workgroup (its blocks are the solo ones) */
+  const struct emu_insn *rr_end; /* the end of the part of the block rr_ahead runs (emu_run_xcall) */
   uint64_t pf_last[64];     /* global loads: lane 0's last address per instruction slot (emu/op_mem.c prefetch;
                                only which lines are prefetched follows from it, so it is kept from wave to
                                wave as gl_buf is, not cleared) */
@@ -1215,6 +1217,9 @@ enum {
   /* 32-bit scalar ALU operations that read no SCC (s_add_i32, s_cmp_eq_u32, s_mov_b32 ...: emu/fuse.c
    * salu_mark): the runner calls their handlers in place; every build */
   FZ_SALU,
+  /* ds_bpermute_b32 and s_waitcnt (issue #31, forty-second stop): the runner calls their handlers in
+   * place, as the run-ahead loop would (emu_run_xcall); every build */
+  FZ_XCALL,
   /* the float operations (FZ_FIRST_F on): only where emu/fuse.c defines FZ_FLOAT_ASM */
   FZ_ADD_F, FZ_SUB_F, FZ_SUBREV_F, FZ_MUL_F, FZ_FMA_F, FZ_FMAC_F,
   /* v_pk_fma_f32 and v_pk_mul_f32 in their specialised forms (emu/op_vop3p.c emu_vop3p_specialise):
@@ -1230,6 +1235,20 @@ enum { CP_LT, CP_EQ, CP_LE, CP_GT, CP_GE, CP_NE, CP_LG, CP_O, CP_U, CP_NGE, CP_N
 static inline uint32_t emu_fz_hik(const emu_insn *x, int j)
 {
   return (x->fz_sg >> j & 1) ? x->fz_k[j] + 1 : (uint32_t)((int32_t)x->fz_k[j] >> 31);
+}
+/* a run's FZ_XCALL record x, called in place as rr_ahead's solo_call calls it outside runs: without
+ * its LDS-counter entry when the wait that retires it (emu_insn.sel in a solo block, wsel in one of
+ * several waves) lies in the part of the block that runs (w->rr_end, set by the caller of the run) */
+static inline void emu_run_xcall(emu_wave *w, const emu_insn *x)
+{
+  const unsigned d = w->rr_solo ? x->sel : x->wsel;
+  if (d && d < (unsigned)(w->rr_end - x)) {
+    w->nopend = 1;
+    (void)x->fn(w, x);
+    w->nopend = 0;
+    return;
+  }
+  (void)x->fn(w, x);
 }
 extern bool emu_fuse_on;
 void emu_fuse_mark(emu_insn *in, const char *name);
@@ -1253,20 +1272,25 @@ void emu_fuse_runc(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt);
 #define EMU_JIT_HOT 4
 extern bool emu_jit_on;
 static inline bool emu_jit_ready(void) { return emu_jit_on && emu_avx512 && emu_avx2; }
-/* the code: VGPR file, SGPR file, the wave (for the scalar records' handlers it calls at its end),
- * the records' execution counts (it adds 1 to each of its records') */
-typedef void (*emu_jit_fn)(uint32_t *v, const uint32_t *s, emu_wave *w, uint64_t *cnt);
+/* the code: VGPR file, SGPR file, the wave (for the handlers it calls), the records' execution counts
+ * (it adds 1 to each record it runs), m the records the caller may run; returns how many it ran: the
+ * piece, or the segments and calls of it that fit in m (emu/jit.c translate), 0 none */
+typedef int (*emu_jit_fn)(uint32_t *v, const uint32_t *s, emu_wave *w, uint64_t *cnt, int m);
 int emu_jit_step(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt, bool hot);
 void emu_jit_free(emu_insn *insns, size_t n);
+/* for tests: the segments a piece from in is planned as (emu/jit.c plan_piece), at most max of them:
+ * each one's first record (from in), its planned records, the calls after them, its SCC pair + 1 (0
+ * none); returns how many segments (0 where nothing is translated) */
+int emu_jit_segments(const emu_insn *in, int *at, int *len, int *ncall, unsigned *scc, int max);
 /* the common case, inlined in the run-ahead loop: the code of a run's first k <= m records, if
- * there is some; returns k (0: none) */
+ * there is some; returns k (0: none). SCC from the piece's last writer after a whole piece (a part
+ * of one has set it in the code) */
 static inline int emu_jit_try(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt)
 {
   void *code = __atomic_load_n(&in->jit, __ATOMIC_ACQUIRE);
-  const int k = in->jit_n;
-  if ((uintptr_t)code <= (uintptr_t)EMU_JIT_NONE || k > m || !emu_jit_ready()) return 0;
-  ((emu_jit_fn)code)(w->v, w->s, w, cnt); /* counts its k records */
-  if (in->jit_scc) w->scc = emu_rd64s(w, in->jit_scc - 1u) != 0;
+  if ((uintptr_t)code <= (uintptr_t)EMU_JIT_NONE || !emu_jit_ready()) return 0;
+  const int k = ((emu_jit_fn)code)(w->v, w->s, w, cnt, m); /* counts its k records */
+  if (k == in->jit_n && in->jit_scc) w->scc = emu_rd64s(w, in->jit_scc - 1u) != 0;
   return k;
 }
 

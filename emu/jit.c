@@ -35,14 +35,22 @@
  * handler set it last). v_mad_u64_u32 (forty-first stop, mad64) by vpmuludq on the even lanes and on
  * the odd ones with each qword's dwords swapped, the 64-bit sum on the two planes, its carry-out into the
  * pair as a compare's mask. v_max_f32 / v_min_f32 and v_max3_f32 / v_min3_f32 (thirty-eighth stop) as fuse.c
- * FZ_MINMAX's steps (minmax), IEEE mode from k7 (ieee_k7). A piece ends before v_exp_f32, v_med3_f32
- * and the conversions to integer (the runner runs those), before a uniform source an earlier record of the piece wrote, and
- * where its registers would not fit the 32 zmm registers; a piece shorter than JIT_MIN records (one
- * since the seventeenth stop) is left to the runner. The caller (emu/fuse.c emu_fuse_runc, emu/exec.c
- * rr_ahead) has checked everything the runner relies on; a run cut shorter at run time than its code
- * runs on the runner. tests/test_emu_cvt.c compares the translated runs with the
- * handlers (NaNs, aliasing, every operation, predicate and uniform form, pieces cut by registers and
- * by compares). LANELAB_EMU_NO_JIT=1 turns translation off.
+ * FZ_MINMAX's steps (minmax), IEEE mode from k7 (ieee_k7). A segment (plan_run) ends before
+ * v_exp_f32, v_med3_f32 and the conversions to integer (the runner runs those: the piece ends too),
+ * before a uniform source an earlier record of it wrote, and where its registers would not fit the 32
+ * zmm registers; the piece then goes on with another segment (forty-second stop, plan_piece), which
+ * broadcasts its uniforms again and reads from the register files what the segment before wrote.
+ * Between two segments the piece runs a run's ds_bpermute_b32 and s_waitcnt records (emu/fuse.c
+ * FZ_XCALL): the bpermute written out (bperm_inline) with its LDS-counter entry through emu_pend
+ * unless elided, the wait as a test of the counts that calls emu_waitcnt only when it can retire
+ * something (wait_inline); a solo wave's bpermute through emu_run_xcall. A piece shorter than JIT_MIN
+ * records (one since the seventeenth stop) is left to the runner. The caller (emu/fuse.c
+ * emu_fuse_runc, emu/exec.c rr_ahead) has checked everything the runner relies on; the code runs the
+ * segments and calls that fit in the records the caller may run and returns how many (the runner
+ * takes the rest). tests/test_emu_cvt.c compares the translated runs with the handlers (NaNs,
+ * aliasing, every operation, predicate and uniform form, segments cut by registers and by compares,
+ * parts of a piece, the counters after bpermutes and waits). LANELAB_EMU_NO_JIT=1 turns translation
+ * off.
  *
  * The code lives in an arena of double-mapped pieces (written through one view, run through the
  * other: never writable and executable at once), found from the record (emu_insn.jit, published
@@ -80,9 +88,9 @@ typedef struct {
   size_t n, cap;
   bool bad;
   /* RIP-relative references to the constant pool: the disp32's position, the end of its instruction, the entry */
-  struct { size_t at, end; int entry; } fix[64];
+  struct { size_t at, end; int entry; } fix[512];
   int nfix;
-  uint32_t pool[64];
+  uint32_t pool[64]; /* each constant once (pool_add) */
   int npool;
 } cbuf;
 
@@ -102,6 +110,18 @@ static void put(cbuf *c, uint8_t x)
 static void put32(cbuf *c, uint32_t x)
 {
   for (int i = 0; i < 4; i++) put(c, (uint8_t)(x >> (8 * i)));
+}
+/* constant k's pool entry (a full pool makes the code bad: the run stays with the runner) */
+static int pool_add(cbuf *c, uint32_t k)
+{
+  for (int i = 0; i < c->npool; i++)
+    if (c->pool[i] == k) return i;
+  if (c->npool == (int)(sizeof c->pool / sizeof c->pool[0])) {
+    c->bad = true;
+    return 0;
+  }
+  c->pool[c->npool] = k;
+  return c->npool++;
 }
 
 typedef struct {
@@ -284,6 +304,7 @@ static bool translatable(unsigned op)
   case FZ_EXP_F:
   case FZ_MED3_F: case FZ_CVT_I32_F: case FZ_CVT_U32_F: case FZ_RNDNE_F:
     /* the runner's (emu/fuse.c) */
+  case FZ_XCALL: /* the runner's: the handler in place (emu_run_xcall) */
   case FZ_NONE: case FZ_FMAC_F: /* FZ_FMAC_F is marked FZ_FMA_F */
     return false;
   default:
@@ -800,31 +821,206 @@ static void ieee_k7(cbuf *c)
   put(c, 0xc5), put(c, 0xf8), put(c, 0x92), put(c, 0xf8); /* kmovw k7, eax */
 }
 
-/* the code of records in .. in + n (plan p) into c: prologue, four chunks, return */
-static void translate(cbuf *c, const emu_insn *in, int n, const plan *p)
+/* a piece's segments (forty-second stop): a piece is the records of up to JIT_SEGS segments, each
+ * records planned as one plan_run (its lane records in the four chunks, then its scalar records'
+ * handlers) followed by its ncall FZ_XCALL records (ds_bpermute_b32, s_waitcnt), called in place
+ * through emu_run_xcall as the runner calls them. Between two segments every register is in the
+ * register files: the next segment broadcasts its uniforms again and reads what the calls wrote, so
+ * the whole of a warp reduction (bpermute, max3, s_waitcnt, max ...) is one piece rather than a
+ * piece between each two calls and a return to the run-ahead loop for each call. A segment also
+ * ends where plan_run's registers or SCC rule end a piece (full), and the piece goes on with the
+ * next; it ends at a record with no code (the runner's: v_exp_f32 ...), at the run's end, and at the
+ * end of the record's block of several waves (emu_insn.blk_n: a piece runs only when the part of
+ * the run that runs holds all of it, emu_jit_try, and a piece past the block's end would leave that
+ * part to the runner at every run; a block cut shorter at run time still does) */
+enum { JIT_SEGS = 32 };
+typedef struct {
+  int at, n, ncall; /* its first record (from the piece's), its planned records, the calls after them */
+  plan p;
+} seg;
+static int plan_piece(const emu_insn *in, int m, seg *sg, int *nseg)
+{
+  int n = 0;
+  *nseg = 0;
+  while (n < m && *nseg < JIT_SEGS) {
+    seg *g = &sg[(*nseg)++];
+    g->at = n;
+    g->n = plan_run(in + n, m - n, &g->p);
+    n += g->n;
+    g->ncall = 0;
+    while (n < m && in[n].fz_op == FZ_XCALL) n++, g->ncall++;
+    /* on past calls, and past a full plan (the next record translatable); else the piece ends */
+    if (n < m && !g->ncall && !(g->n && translatable(in[n].fz_op))) break;
+  }
+  return n;
+}
+
+/* The code's frame when it calls handlers: the wave, the counts, the register files, m and the IEEE
+ * mask in callee-saved registers (rbx, rbp, r12, r13, r14, r15) around the calls, the stack 16-byte
+ * aligned (the return address, six pushes and 8 bytes: 64). Without calls: the arguments where they
+ * came, and k7 (ieee_k7) computed where a segment needs it */
+static void frame_enter(cbuf *c)
+{
+  put(c, 0x53), put(c, 0x55), put(c, 0x41), put(c, 0x54), put(c, 0x41), put(c, 0x55), put(c, 0x41), put(c, 0x56);
+  put(c, 0x41), put(c, 0x57), put(c, 0x48), put(c, 0x83), put(c, 0xec), put(c, 0x08);
+  /* push rbx; push rbp; push r12; push r13; push r14; push r15; sub rsp, 8 */
+  put(c, 0x48), put(c, 0x89), put(c, 0xd3); /* mov rbx, rdx (the wave) */
+  put(c, 0x48), put(c, 0x89), put(c, 0xcd); /* mov rbp, rcx (the counts) */
+  put(c, 0x49), put(c, 0x89), put(c, 0xfc); /* mov r12, rdi (VGPR file) */
+  put(c, 0x49), put(c, 0x89), put(c, 0xf5); /* mov r13, rsi (SGPR file) */
+  put(c, 0x45), put(c, 0x89), put(c, 0xc6); /* mov r14d, r8d (m) */
+}
+static void frame_leave(cbuf *c)
+{
+  put(c, 0x48), put(c, 0x83), put(c, 0xc4), put(c, 0x08), put(c, 0x41), put(c, 0x5f);
+  put(c, 0x41), put(c, 0x5e), put(c, 0x41), put(c, 0x5d), put(c, 0x41), put(c, 0x5c), put(c, 0x5d), put(c, 0x5b);
+  /* add rsp, 8; pop r15; pop r14; pop r13; pop r12; pop rbp; pop rbx */
+}
+/* does the segment's code need k7 (the float max/min's IEEE mode)? */
+static bool seg_ieee(const emu_insn *in, int n)
+{
+  for (int j = 0; j < n; j++)
+    if (in[j].fz_op == FZ_MAX_F || in[j].fz_op == FZ_MIN_F || in[j].fz_op == FZ_MAX3_F || in[j].fz_op == FZ_MIN3_F) return true;
+  return false;
+}
+static void restore_args(cbuf *c)
+{
+  put(c, 0x4c), put(c, 0x89), put(c, 0xe7); /* mov rdi, r12 */
+  put(c, 0x4c), put(c, 0x89), put(c, 0xee); /* mov rsi, r13 */
+  put(c, 0x48), put(c, 0x89), put(c, 0xda); /* mov rdx, rbx */
+}
+/* add qword [counts + 8j], 1 */
+static void count(cbuf *c, bool frame, int j)
+{
+  put(c, 0x48), put(c, 0x83), put(c, frame ? 0x85 : 0x81), put32(c, (uint32_t)(8 * j)), put(c, 0x01);
+}
+/* the code returns `done` (records run) unless m >= need: cmp m, need; jae over; mov eax, done; jmp
+ * to the return (its rel32's place kept in ex[] for the end to patch) */
+static void exit_unless(cbuf *c, bool frame, int need, int done, size_t *ex, int *nex)
+{
+  put(c, 0x41), put(c, 0x81), put(c, frame ? 0xfe : 0xf8), put32(c, (uint32_t)need); /* cmp r14d|r8d, need */
+  put(c, 0x73), put(c, 10);                                                         /* jae +10 */
+  put(c, 0xb8), put32(c, (uint32_t)done);                                           /* mov eax, done */
+  put(c, 0xe9), put32(c, 0);                                                        /* jmp rel32 */
+  ex[(*nex)++] = c->n;
+}
+/* fn(w, record) for the wave in rbx */
+static void call_rec(cbuf *c, const emu_insn *x, const void *fn)
+{
+  const uint64_t rec = (uint64_t)(uintptr_t)x, f = (uint64_t)(uintptr_t)fn;
+  put(c, 0x48), put(c, 0x89), put(c, 0xdf);                                           /* mov rdi, rbx */
+  put(c, 0x48), put(c, 0xbe), put32(c, (uint32_t)rec), put32(c, (uint32_t)(rec >> 32)); /* mov rsi, imm64 */
+  put(c, 0x48), put(c, 0xb8), put32(c, (uint32_t)f), put32(c, (uint32_t)(f >> 32));     /* mov rax, imm64 */
+  put(c, 0xff), put(c, 0xd0);                                                         /* call rax */
+}
+/* the code's call of a FZ_XCALL record */
+static void jit_xcall(emu_wave *w, const emu_insn *x) { emu_run_xcall(w, x); }
+
+/* ---- a piece's calls in the code (forty-second stop) ----------------------------------------------
+ * rel32 jumps to a place emitted later: the jump's end kept, patched by jfix_here */
+static size_t jrel(cbuf *c, uint8_t op2)
+{
+  if (op2) put(c, 0x0f), put(c, op2); /* jcc rel32 (0x85 jne, 0x87 ja) */
+  else put(c, 0xe9);                  /* jmp rel32 */
+  put32(c, 0);
+  return c->n;
+}
+static void jfix_here(cbuf *c, size_t end)
+{
+  const int32_t d = (int32_t)(c->n - end);
+  if (!c->bad) memcpy(c->b + end - 4, &d, 4);
+}
+static void pend_ds(emu_wave *w, const emu_insn *x) { emu_pend(w, x, EMU_CNT_DS, 0); }
+/* A ds_bpermute_b32 whose three operands are single VGPRs, in a wave of a workgroup of several
+ * (emu_wave.rr_solo 0; a solo wave's record is called): the handler's whole-wave path written out,
+ * emu/simd.c bperm_512's sequence (d[l] = src[((addr[l] + offset) >> 2) & 63] by two vpermt2d over
+ * the four source chunks and a blend by bit 5 of the index; every chunk's index read before any
+ * result is stored, the source before the first: d may be either source), then its LDS-counter
+ * entry unless the wait that retires it (emu_insn.wsel records later) lies in the part of the block
+ * that runs, as emu_run_xcall decides */
+static bool bperm_inline_ok(const emu_insn *x)
+{
+  return x->fn != emu_op_s_waitcnt && x->nop == 3 && x->o[0].kind == EMU_OPK_VGPR && x->o[0].n == 1 &&
+         x->o[1].kind == EMU_OPK_VGPR && x->o[1].n == 1 && x->o[2].kind == EMU_OPK_VGPR && x->o[2].n == 1 &&
+         !x->o[0].mods && !x->o[1].mods && !x->o[2].mods;
+}
+#define VPERMT2D(d, i, t) op3(c, MAP_0F38, PP_66, 0x7e, d, i, t) /* d = (i bit 4 ? t : d)[i & 15] */
+#define VPTESTMD_K(k, a, b) evex(c, MAP_0F38, PP_66, 0x27, k, a, zr(b), -1) /* k = (a & b) != 0 per lane */
+static void bperm_inline(cbuf *c, const emu_insn *x)
+{
+  put(c, 0x80), put(c, 0xbb), put32(c, (uint32_t)offsetof(emu_wave, rr_solo)), put(c, 0); /* cmp byte [rbx + rr_solo], 0 */
+  const size_t to_call = jrel(c, 0x85);                                                  /* jne: the handler */
+  put(c, 0x4c), put(c, 0x89), put(c, 0xe7);                                              /* mov rdi, r12 */
+  const int32_t R = EMU_LANES * 4;
+  bcast(c, 2, (rmo){RM_POOL, pool_add(c, (uint32_t)x->offset), 0});
+  bcast(c, 3, (rmo){RM_POOL, pool_add(c, 63), 0});
+  bcast(c, 4, (rmo){RM_POOL, pool_add(c, 32), 0});
+  for (int k = 0; k < 4; k++) vload(c, 5 + k, GPR_RDI, (int32_t)(x->o[2].reg * R + JIT_CB * k));
+  for (int ch = 0; ch < 4; ch++) {
+    vload(c, 9, GPR_RDI, (int32_t)(x->o[1].reg * R + JIT_CB * ch));
+    VPADDD(9, 9, 2);
+    VPSRLD_I(9, 9, 2);
+    VPANDD(9, 9, 3);
+    vmov(c, 10, 5), VPERMT2D(10, 9, 6);
+    vmov(c, 11, 7), VPERMT2D(11, 9, 8);
+    VPTESTMD_K(1, 9, 4);
+    VPBLENDMD_K1(12 + ch, 10, 11);
+  }
+  for (int ch = 0; ch < 4; ch++) vstore(c, 12 + ch, GPR_RDI, (int32_t)(x->o[0].reg * R + JIT_CB * ch));
+  put(c, 0xc5), put(c, 0xf8), put(c, 0x77); /* vzeroupper */
+  size_t to_skip = 0;
+  if (x->wsel) { /* elided when the wait lies before the end of the block's part that runs (emu_run_xcall) */
+    const uint64_t at = (uint64_t)(uintptr_t)(x + x->wsel);
+    put(c, 0x48), put(c, 0xb8), put32(c, (uint32_t)at), put32(c, (uint32_t)(at >> 32));    /* mov rax, imm64 */
+    put(c, 0x48), put(c, 0x3b), put(c, 0x83), put32(c, (uint32_t)offsetof(emu_wave, rr_end)); /* cmp rax, [rbx + rr_end] */
+    to_skip = jrel(c, 0x82);                                                                /* jb: no entry */
+  }
+  call_rec(c, x, (const void *)pend_ds);
+  if (to_skip) jfix_here(c, to_skip);
+  const size_t to_done = jrel(c, 0);
+  jfix_here(c, to_call);
+  call_rec(c, x, (const void *)jit_xcall);
+  jfix_here(c, to_done);
+}
+/* s_waitcnt: emu/waitcnt.c emu_waitcnt retires nothing when no counter it waits on is above its
+ * count (lgkmcnt(0) also waits for the scalar loads): then nothing is called */
+static void wait_inline(cbuf *c, const emu_insn *x)
+{
+  size_t slow[3];
+  int ns = 0;
+  const int32_t nc = (int32_t)offsetof(emu_wave, ncnt);
+  if (x->vmcnt >= 0) {
+    put(c, 0x0f), put(c, 0xb6), put(c, 0x83), put32(c, (uint32_t)(nc + EMU_CNT_VM)); /* movzx eax, byte [rbx + ncnt + VM] */
+    put(c, 0x3d), put32(c, (uint32_t)x->vmcnt);                                      /* cmp eax, vmcnt */
+    slow[ns++] = jrel(c, 0x87);                                                      /* ja */
+  }
+  if (x->lgkmcnt >= 0) {
+    put(c, 0x0f), put(c, 0xb6), put(c, 0x83), put32(c, (uint32_t)(nc + EMU_CNT_DS));
+    put(c, 0x3d), put32(c, (uint32_t)x->lgkmcnt);
+    slow[ns++] = jrel(c, 0x87);
+    if (x->lgkmcnt == 0) {
+      put(c, 0x80), put(c, 0xbb), put32(c, (uint32_t)(nc + EMU_CNT_SMEM)), put(c, 0); /* cmp byte [rbx + ncnt + SMEM], 0 */
+      slow[ns++] = jrel(c, 0x85);                                                   /* jne */
+    }
+  }
+  const size_t to_done = jrel(c, 0);
+  for (int i = 0; i < ns; i++) jfix_here(c, slow[i]);
+  call_rec(c, x, (const void *)jit_xcall);
+  jfix_here(c, to_done);
+}
+
+/* one segment's records in .. in + n (plan p): its uniforms, four chunks, its scalar records' handlers */
+static void translate_seg(cbuf *c, const emu_insn *in, int n, const plan *p)
 {
   regs r;
   memset(&r, 0, sizeof r);
-  for (int j = 0; j < n; j++)
-    if (in[j].fz_op == FZ_MAX_F || in[j].fz_op == FZ_MIN_F || in[j].fz_op == FZ_MAX3_F || in[j].fz_op == FZ_MIN3_F) {
-      ieee_k7(c);
-      break;
-    }
   r.busy[ZT0] = r.busy[ZT1] = true;
   for (int i = 0; i < p->nu; i++) {
     r.zu[i] = NZ - 1 - i, r.busy[NZ - 1 - i] = true;
-    if (p->u[i].sg) {
-      bcast(c, r.zu[i], mem(GPR_RSI, (int32_t)(4 * p->u[i].k)));
-    } else {
-      c->pool[c->npool] = p->u[i].k;
-      bcast(c, r.zu[i], (rmo){RM_POOL, c->npool++, 0});
-    }
+    if (p->u[i].sg) bcast(c, r.zu[i], mem(GPR_RSI, (int32_t)(4 * p->u[i].k)));
+    else bcast(c, r.zu[i], (rmo){RM_POOL, pool_add(c, p->u[i].k), 0});
   }
-  /* the records' counts first (rcx, which the handlers' calls below may clobber): add qword [rcx + 8j], 1
-   * each, no loop whose exit depends on the piece's length */
-  for (int j = 0; j < n; j++) put(c, 0x48), put(c, 0x83), put(c, 0x81), put32(c, (uint32_t)(8 * j)), put(c, 0x01);
-  if (p->nscal) put(c, 0x53), put(c, 0x48), put(c, 0x89), put(c, 0xd3); /* push rbx; mov rbx, rdx (the wave) */
-  for (int ch = 0; ch < EMU_LANES * 4 / JIT_CB; ch++) {
+  for (int ch = 0; ch < EMU_LANES * 4 / JIT_CB && n; ch++) {
     for (int i = 0; i < p->nv; i++) r.zv[i] = -1, r.dirty[i] = false;
     for (int j = 0; j < n; j++) emit_rec(c, p, &r, in + j, ch);
     for (int i = 0; i < p->nv; i++) {
@@ -834,19 +1030,63 @@ static void translate(cbuf *c, const emu_insn *in, int n, const plan *p)
     }
   }
   put(c, 0xc5), put(c, 0xf8), put(c, 0x77); /* vzeroupper */
-  /* the scalar records' handlers in order, each as the runner calls it: fn(w, record) (the stack
-   * 16-byte aligned by the push; rbx kept by the callee) */
-  for (int j = 0; j < n; j++) {
-    const emu_insn *x = in + j;
-    if (x->fz_op != FZ_SALU) continue;
-    const uint64_t rec = (uint64_t)(uintptr_t)x, fn = (uint64_t)(uintptr_t)x->fn;
-    put(c, 0x48), put(c, 0x89), put(c, 0xdf);                 /* mov rdi, rbx */
-    put(c, 0x48), put(c, 0xbe), put32(c, (uint32_t)rec), put32(c, (uint32_t)(rec >> 32)); /* mov rsi, imm64 */
-    put(c, 0x48), put(c, 0xb8), put32(c, (uint32_t)fn), put32(c, (uint32_t)(fn >> 32));   /* mov rax, imm64 */
-    put(c, 0xff), put(c, 0xd0);                               /* call rax */
+  /* the scalar records' handlers in order, each as the runner calls it: fn(w, record) */
+  for (int j = 0; j < n; j++)
+    if (in[j].fz_op == FZ_SALU) call_rec(c, in + j, (const void *)in[j].fn);
+}
+
+/* The code of the piece's records (segments sg[0 .. nseg)) into c. It runs the records of the piece
+ * the caller's m allows (the part of the run that runs may end inside a piece: a block of several
+ * waves cut at run time before or after an s_waitcnt, emu/exec.c rr_ahead) up to the last segment or
+ * call that fits, counts those, and returns how many (0: not even the first segment). SCC: a
+ * segment's last SCC writer's pair (plan.scc) is read into the wave's SCC at the segment's end when
+ * another follows (the next segment's plan does not know that pair); the last segment's after a
+ * whole piece (emu_insn.jit_scc, emu_jit_try) */
+static void translate(cbuf *c, const emu_insn *in, int n, const seg *sg, int nseg)
+{
+  const bool frame = nseg > 1 || sg[0].ncall || sg[0].p.nscal;
+  size_t ex[2 * JIT_SEGS + EMU_FUSE_MAX];
+  int nex = 0;
+  bool ieee = false; /* some segment needs k7 */
+  for (int s = 0; s < nseg; s++) ieee |= seg_ieee(in + sg[s].at, sg[s].n);
+  if (frame) frame_enter(c);
+  if (ieee && frame) { /* eax the mask (ieee_k7 clobbers r8: m is in r14 by now), kept in r15d for the segments after a call */
+    ieee_k7(c);
+    put(c, 0x41), put(c, 0x89), put(c, 0xc7); /* mov r15d, eax */
   }
-  if (p->nscal) put(c, 0x5b); /* pop rbx */
-  put(c, 0xc3);               /* ret */
+  for (int s = 0; s < nseg; s++) {
+    const seg *g = &sg[s];
+    if (g->n) {
+      exit_unless(c, frame, g->at + g->n, g->at, ex, &nex);
+      if (s) restore_args(c);
+      if (ieee && !frame) ieee_k7(c); /* after the one exit's test of r8d */
+      if (s && seg_ieee(in + g->at, g->n)) put(c, 0xc4), put(c, 0xc1), put(c, 0x78), put(c, 0x92), put(c, 0xff); /* kmovw k7, r15d */
+      for (int j = 0; j < g->n; j++) count(c, frame, g->at + j);
+      translate_seg(c, in + g->at, g->n, &g->p);
+    }
+    if (s + 1 < nseg && g->p.scc) {
+      const int32_t d = (int32_t)(4 * (g->p.scc - 1u)), so = (int32_t)offsetof(emu_wave, scc);
+      put(c, 0x49), put(c, 0x8b), put(c, 0x85), put32(c, (uint32_t)d); /* mov rax, [r13 + d] */
+      put(c, 0x48), put(c, 0x85), put(c, 0xc0);                         /* test rax, rax */
+      put(c, 0x0f), put(c, 0x95), put(c, 0x83), put32(c, (uint32_t)so); /* setne byte [rbx + scc] */
+    }
+    for (int j = 0; j < g->ncall; j++) {
+      const int at = g->at + g->n + j;
+      const emu_insn *x = in + at;
+      exit_unless(c, frame, at + 1, at, ex, &nex);
+      count(c, frame, at);
+      if (bperm_inline_ok(x)) bperm_inline(c, x);
+      else if (x->fn == emu_op_s_waitcnt) wait_inline(c, x);
+      else call_rec(c, x, (const void *)jit_xcall);
+    }
+  }
+  put(c, 0xb8), put32(c, (uint32_t)n); /* mov eax, n */
+  for (int i = 0; i < nex && !c->bad; i++) {
+    const int32_t d = (int32_t)(c->n - ex[i]);
+    memcpy(c->b + ex[i] - 4, &d, 4);
+  }
+  if (frame) frame_leave(c);
+  put(c, 0xc3); /* ret */
 }
 
 /* ---- the code arena -----------------------------------------------------------------------------
@@ -960,6 +1200,10 @@ __attribute__((constructor)) static void jit_init(void)
  * 4.21 -> 4.18; the VALU/DS loop 3% (docs/performance.md) */
 enum { JIT_MIN = 1 };
 
+/* the most records a piece from in covers: the run, cut at the end of the record's
+ * block of several waves (plan_piece) */
+static int piece_lim(const emu_insn *in) { return in->fuse_n < in->blk_n || !in->blk_n ? in->fuse_n : in->blk_n; }
+
 /* translates the run from in (once: the first caller; the others find it done); NULL when another
  * thread holds the lock and wait is false */
 static void *compile(const emu_insn *in, bool wait)
@@ -968,27 +1212,39 @@ static void *compile(const emu_insn *in, bool wait)
   if (wait) pthread_mutex_lock(&jit_mu);
   void *code = __atomic_load_n(&((emu_insn *)(uintptr_t)in)->jit, __ATOMIC_ACQUIRE);
   if (!code) {
-    plan p;
-    int n = plan_run(in, in->fuse_n, &p);
+    static seg sg[JIT_SEGS]; /* under jit_mu */
+    int nseg;
+    int n = plan_piece(in, piece_lim(in), sg, &nseg);
     cbuf c = {0};
     if (n >= JIT_MIN) {
-      translate(&c, in, n, &p);
+      translate(&c, in, n, sg, nseg);
       code = c.bad ? NULL : install(&c);
     }
     if (!code) { /* nothing here: the runner takes the records up to where a piece worth code starts */
       code = EMU_JIT_NONE;
       for (n = 1; n < in->fuse_n; n++) {
-        plan q;
-        if (plan_run(in + n, in->fuse_n - n, &q) >= JIT_MIN) break;
+        int ns;
+        if (plan_piece(in + n, in->fuse_n - n, sg, &ns) >= JIT_MIN) break;
       }
     }
     free(c.b);
     ((emu_insn *)(uintptr_t)in)->jit_n = (uint8_t)n;
-    ((emu_insn *)(uintptr_t)in)->jit_scc = code != EMU_JIT_NONE ? (uint8_t)p.scc : 0;
+    ((emu_insn *)(uintptr_t)in)->jit_scc = code != EMU_JIT_NONE ? (uint8_t)sg[nseg - 1].p.scc : 0;
     __atomic_store_n(&((emu_insn *)(uintptr_t)in)->jit, code, __ATOMIC_RELEASE);
   }
   pthread_mutex_unlock(&jit_mu);
   return code;
+}
+
+int emu_jit_segments(const emu_insn *in, int *at, int *len, int *ncall, unsigned *scc, int max)
+{
+  static seg sg[JIT_SEGS]; /* under jit_mu */
+  int nseg;
+  pthread_mutex_lock(&jit_mu);
+  plan_piece(in, piece_lim(in), sg, &nseg);
+  for (int i = 0; i < nseg && i < max; i++) at[i] = sg[i].at, len[i] = sg[i].n, ncall[i] = sg[i].ncall, scc[i] = sg[i].p.scc;
+  pthread_mutex_unlock(&jit_mu);
+  return nseg;
 }
 
 int emu_jit_step(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt, bool hot)
@@ -1025,5 +1281,10 @@ int emu_jit_step(emu_wave *w, const emu_insn *in, int m, uint64_t *cnt, bool hot
   return -m;
 }
 void emu_jit_free(emu_insn *insns, size_t n) { (void)insns, (void)n; }
+int emu_jit_segments(const emu_insn *in, int *at, int *len, int *ncall, unsigned *scc, int max)
+{
+  (void)in, (void)at, (void)len, (void)ncall, (void)scc, (void)max;
+  return 0;
+}
 
 #endif

@@ -2035,18 +2035,22 @@ Test(emu_cvt, lane_mask_scalar_ops_in_runs_give_the_handlers_bits_and_scc)
     }
     const emu_insn *in = s->p->insns;
     if (emu_jit_ready()) {
-      /* translated: the first piece ends before v_add_u32's read of s20 (record 15), SCC after it from
-       * s_not_b64's s[28:29]; records 15-16 end before the compare that writes s_and_b64's s[32:33],
-       * SCC from that pair; records 17-19 are code, SCC from s[34:35], which s_mov_b64 then writes */
+      /* translated: one piece of four segments. The first ends before v_add_u32's read of s20 (record
+       * 15), SCC after it from s_not_b64's s[28:29]; records 15-16 end before the compare that writes
+       * s_and_b64's s[32:33], SCC from that pair; records 17-19 before s_mov_b64 overwrites s[34:35],
+       * their SCC pair; 20-21 set no SCC. The code stores each segment's SCC when another follows, so
+       * the piece's own (jit_scc) is none */
       cr_assert(in[0].jit != NULL && in[0].jit != EMU_JIT_NONE, "no code for the run");
-      cr_assert_eq(in[0].jit_n, 15, "the first piece covers %u records", (unsigned)in[0].jit_n);
-      cr_assert_eq(in[0].jit_scc, 29);
-      cr_assert(in[15].jit != NULL && in[15].jit != EMU_JIT_NONE, "no code from record 15");
-      cr_assert_eq(in[15].jit_n, 2);
-      cr_assert_eq(in[15].jit_scc, 33);
-      cr_assert(in[17].jit != NULL && in[17].jit != EMU_JIT_NONE, "no code from record 17");
-      cr_assert_eq(in[17].jit_n, 3);
-      cr_assert_eq(in[17].jit_scc, 35);
+      cr_assert_eq(in[0].jit_n, n, "the piece covers %u records", (unsigned)in[0].jit_n);
+      cr_assert_eq(in[0].jit_scc, 0);
+      int at[8], len[8], nc[8];
+      unsigned sc[8];
+      cr_assert_eq(emu_jit_segments(in, at, len, nc, sc, 8), 4);
+      static const int wat[] = {0, 15, 17, 20}, wlen[] = {15, 2, 3, 2};
+      static const unsigned wsc[] = {29, 33, 35, 0};
+      for (int i = 0; i < 4; i++)
+        cr_assert(at[i] == wat[i] && len[i] == wlen[i] && nc[i] == 0 && sc[i] == wsc[i], "segment %d: at %d, %d records, scc %u",
+                  i, at[i], len[i], sc[i]);
     }
     sn_free(s);
   }
@@ -2235,15 +2239,19 @@ Test(emu_cvt, translated_runs_split_where_registers_run_out_and_give_the_handler
     sn_free(s);
     return;
   }
+  /* one piece over the whole run, its segments end to end, each at most as many records as fit */
   cr_assert(in[0].jit != NULL && in[0].jit != EMU_JIT_NONE, "the run has no code");
-  cr_assert(in[0].jit_n >= 2 && in[0].jit_n < n, "the first piece covers %u of %zu records", (unsigned)in[0].jit_n, n);
-  size_t at = 0, pieces = 0;
-  while (at < n) { /* pieces of code end to end over the whole run */
-    cr_assert(in[at].jit != NULL && in[at].jit != EMU_JIT_NONE, "no code at record %zu", at);
-    at += in[at].jit_n, pieces++;
+  cr_assert_eq(in[0].jit_n, n, "the piece covers %u of %zu records", (unsigned)in[0].jit_n, n);
+  int sat[16], slen[16], snc[16];
+  unsigned ssc[16];
+  const int nseg = emu_jit_segments(in, sat, slen, snc, ssc, 16);
+  cr_assert(nseg >= 2 && nseg <= 16, "%d segments", nseg);
+  size_t at = 0;
+  for (int i = 0; i < nseg; i++) {
+    cr_assert(sat[i] == (int)at && slen[i] >= 2 && snc[i] == 0, "segment %d at %d of %d records", i, sat[i], slen[i]);
+    at += (size_t)slen[i];
   }
   cr_assert_eq(at, n);
-  cr_assert_geq(pieces, 2);
   sn_free(s);
 
   /* compares write SGPR pairs chunk by chunk: a v_cndmask_b32 reading that pair as its mask before
@@ -2285,6 +2293,123 @@ Test(emu_cvt, translated_runs_split_where_registers_run_out_and_give_the_handler
   cr_assert_eq(emu_jit_try(&s->w, s->p->insns, 2, cnt), 0);
   cr_assert(cnt[0] == EMU_JIT_HOT + 1 && cnt[1] == 1 && cnt[2] == 1 && cnt[3] == 0, "a refused piece counted");
   sn_free(s);
+}
+
+/* ds_bpermute_b32 and s_waitcnt inside runs (emu/fuse.c FZ_XCALL, issue #31 forty-second stop): a
+ * warp reduction in FlashInfer's style (max3, bpermute, s_waitcnt lgkmcnt(0) and (1), max), a
+ * bpermute writing its data register and one writing its address register, an offset, a wait on
+ * the vector-memory counter and a bpermute left outstanding at the end. Its records run on the
+ * translated code (the inline bpermute and wait of emu/jit.c, or its calls for a solo wave), on the
+ * runner of both builds, and one handler at a time with the elision rule written here: a bpermute
+ * makes no LDS-counter entry when the wait that retires it (emu_insn.sel for a solo wave, wsel
+ * else, records later) lies in the part that runs. For every part of the run from its start (m
+ * records, the code stopping at a segment or call that does not fit and the runner taking the
+ * rest), with none, LDS and vector-memory entries outstanding before: every VGPR and SGPR, the
+ * counters' whole state (entries, sequence numbers, the pending-register map) and each record's
+ * count must agree. */
+static const char xcall_src[] =
+    "v_max3_f32 v10, v1, v2, v3\nds_bpermute_b32 v11, v20, v10\nv_max3_f32 v12, v4, v5, v6\ns_waitcnt lgkmcnt(0)\n"
+    "v_max_f32 v10, v10, v11\nds_bpermute_b32 v11, v21, v10\nds_bpermute_b32 v13, v20, v12 offset:8\n"
+    "v_max3_f32 v14, v7, v8, v9\ns_waitcnt lgkmcnt(1)\nv_max_f32 v10, v10, v11\nds_bpermute_b32 v10, v22, v10\n"
+    "s_waitcnt lgkmcnt(1)\nv_max_f32 v12, v12, v13\nds_bpermute_b32 v21, v21, v12\nv_add_u32 v15, v14, v12\n"
+    "s_waitcnt vmcnt(0) lgkmcnt(0)\nv_xor_b32 v16, v10, v15\nds_bpermute_b32 v17, v20, v16\nv_add_u32 v18, v1, v2\n";
+/* the counters' state: emu_wave from ncnt to the end of pbits */
+#define PEND_AT offsetof(emu_wave, ncnt)
+#define PEND_LEN (offsetof(emu_wave, pbits) + sizeof(((emu_wave *)0)->pbits) - PEND_AT)
+/* the records before m one handler at a time, under the elision rule */
+static void xcall_reference(snip *s, int m, bool solo)
+{
+  const emu_insn *in = s->p->insns;
+  for (int i = 0; i < m; i++) {
+    const emu_insn *x = &in[i];
+    const unsigned d = !strcmp(x->mnem, "ds_bpermute_b32") ? (solo ? x->sel : x->wsel) : 0;
+    s->w.nopend = d && i + (int)d < m;
+    cr_assert_eq(x->fn(&s->w, x), EMU_OK, "%s", x->text);
+    s->w.nopend = 0;
+  }
+}
+/* mode 0 translated code then the runner, 1 the runner, 2 the baseline runner */
+static void xcall_run(snip *s, int m, bool solo, int mode, uint64_t *cnt)
+{
+  const bool jit = emu_jit_on, av = emu_avx2;
+  emu_jit_on = jit && mode == 0;
+  emu_avx2 = av && mode < 2;
+  s->w.rr_solo = solo;
+  s->w.rr_end = s->p->insns + m;
+  const int t = emu_jit_try(&s->w, s->p->insns, m, cnt);
+  cr_assert(t >= 0 && t <= m, "the code ran %d of %d records", t, m);
+  if (t < m) emu_fuse_runc(&s->w, s->p->insns + t, m - t, cnt + t);
+  emu_jit_on = jit, emu_avx2 = av;
+}
+Test(emu_cvt, bpermute_and_waits_in_runs_give_the_handlers_bits_and_counters)
+{
+  uint32_t st = 0x85ebca6bu;
+  const size_t nbytes = (size_t)EMU_NVGPR * EMU_LANES * 4;
+  uint32_t *v0 = ll_xmalloc(nbytes), *vw = ll_xmalloc(nbytes);
+  emu_wave *w0 = ll_xmalloc(sizeof *w0), *ww = ll_xmalloc(sizeof *ww);
+  for (int a = 0; a < EMU_NARCH; a++) {
+    size_t n;
+    snip *s = sn_one_run((emu_arch)a, xcall_src, &n);
+    const emu_insn *in = s->p->insns;
+    int nb = 0, nw = 0;
+    for (size_t i = 0; i < n; i++) {
+      nb += in[i].fz_op == FZ_XCALL && !strcmp(in[i].mnem, "ds_bpermute_b32");
+      nw += in[i].fz_op == FZ_XCALL && in[i].fn == emu_op_s_waitcnt;
+    }
+    cr_assert(nb == 6 && nw == 4, "%d bpermutes and %d waits are in-place records", nb, nw);
+    cr_assert(in[1].wsel == 2 && in[5].wsel == 3 && in[17].wsel == 0, "wsel %u %u %u", in[1].wsel, in[5].wsel, in[17].wsel);
+    emu_fuse_run(&s->w, in, (int)n); /* translated at once (where the host translates) */
+    if (emu_jit_ready()) {
+      cr_assert(in[0].jit != NULL && in[0].jit != EMU_JIT_NONE && in[0].jit_n == n, "the piece covers %u of %zu records",
+                (unsigned)in[0].jit_n, n);
+      int at[16], len[16], nc[16];
+      unsigned sc[16];
+      cr_assert_geq(emu_jit_segments(in, at, len, nc, sc, 16), 8);
+    }
+    for (int pass = 0; pass < 6; pass++) {
+      for (int r = 0; r < 24; r++)
+        for (int l = 0; l < EMU_LANES; l++) {
+          const uint32_t x = sn_rand(&st);
+          /* floats of both signs, some NaN; the addresses any 32 bits */
+          sn_v(s, r)[l] = r >= 20 ? x : (x & 0x807fffffu) | (l % 17 == 3 ? 0x7f800000u : 0x3f000000u);
+        }
+      memset((char *)&s->w + PEND_AT, 0, PEND_LEN);
+      if (pass % 3 == 1) { /* two LDS entries and a vector-memory one outstanding */
+        emu_pend(&s->w, &in[1], EMU_CNT_DS, 0);
+        emu_pend(&s->w, &in[17], EMU_CNT_VM, 0);
+        emu_pend(&s->w, &in[5], EMU_CNT_DS, 0);
+      } else if (pass % 3 == 2) {
+        for (int j = 0; j < 3; j++) emu_pend(&s->w, &in[13], EMU_CNT_VM, 0);
+      }
+      const bool solo = pass >= 3;
+      memcpy(v0, s->vfile, nbytes);
+      memcpy(w0, &s->w, sizeof *w0);
+      for (int m = (int)n; m >= 1; m--) {
+        memcpy(s->vfile, v0, nbytes), memcpy(&s->w, w0, sizeof *w0);
+        xcall_reference(s, m, solo);
+        memcpy(vw, s->vfile, nbytes), memcpy(ww, &s->w, sizeof *ww);
+        for (int mode = 0; mode < 3; mode++) {
+          uint64_t cnt[32] = {0};
+          memcpy(s->vfile, v0, nbytes), memcpy(&s->w, w0, sizeof *w0);
+          xcall_run(s, m, solo, mode, cnt);
+          for (int i = 0; i < 32; i++)
+            cr_assert_eq(cnt[i], (uint64_t)(i < m), "%s pass %d m %d mode %d: record %d counted %llu times",
+                         emu_arch_name((emu_arch)a), pass, m, mode, i, (unsigned long long)cnt[i]);
+          for (int r = 0; r < 24; r++)
+            for (int l = 0; l < EMU_LANES; l++)
+              cr_assert_eq(sn_v(s, r)[l], vw[r * EMU_LANES + l], "%s pass %d m %d mode %d: v%d lane %d: 0x%08x, handlers 0x%08x",
+                           emu_arch_name((emu_arch)a), pass, m, mode, r, l, sn_v(s, r)[l], vw[r * EMU_LANES + l]);
+          cr_assert(!memcmp(s->w.s, ww->s, sizeof ww->s), "%s pass %d m %d mode %d: SGPRs", emu_arch_name((emu_arch)a), pass, m, mode);
+          cr_assert(!memcmp((char *)&s->w + PEND_AT, (char *)ww + PEND_AT, PEND_LEN),
+                    "%s pass %d m %d mode %d: the counters (%u %u %u entries, handlers %u %u %u)", emu_arch_name((emu_arch)a), pass,
+                    m, mode, s->w.ncnt[0], s->w.ncnt[1], s->w.ncnt[2], ww->ncnt[0], ww->ncnt[1], ww->ncnt[2]);
+          cr_assert_eq(s->w.nopend, 0);
+        }
+      }
+    }
+    sn_free(s);
+  }
+  free(v0), free(vw), free(w0), free(ww);
 }
 
 /* The translated code's memory is shared with a child made by fork (its pieces are MAP_SHARED): a
@@ -2656,22 +2781,29 @@ Test(emu_cvt, scalar_alu_and_packed_f32_records_in_runs_give_the_handlers_bits)
   cr_assert_eq(emu_rd64s(&s->w, 16), ((uint64_t)s0[13] << 32 | s0[12]) | cmp);
   cr_assert_eq(s->w.scc, emu_rd64s(&s->w, 16) != 0, "SCC is not the last s_or_b64's");
   if (emu_jit_ready()) {
-    /* the pieces: 0-4 (s20, which the scalar record 1 writes, is read at 5), 5-15 (the compare at 16
-     * writes the VCC that the scalar record 14 reads), 16-22 (SCC last from s_or_b64's pair), 23-31
-     * (s_mov_b32 s14 writes that pair without setting SCC; SCC last from s_lshl_b32's handler), 32-34
-     * (s_or_b64 writes s16, which the scalar record 30 reads) */
-    static const int at[] = {0, 5, 16, 23, 32}, len[] = {5, 11, 7, 9, 3}, scc[] = {0, 0, 15, 0, 17};
-    for (int i = 0; i < 5; i++) {
-      const emu_insn *x = &in[at[i]];
-      cr_assert(x->jit != NULL && x->jit != EMU_JIT_NONE, "no code at record %d", at[i]);
-      cr_assert_eq(x->jit_n, len[i], "the piece at record %d covers %u records", at[i], (unsigned)x->jit_n);
-      cr_assert_eq(x->jit_scc, scc[i], "the piece at record %d: jit_scc %u", at[i], (unsigned)x->jit_scc);
+    /* one piece of five segments: 0-4 (s20, which the scalar record 1 writes, is read at 5), 5-15 (the
+     * compare at 16 writes the VCC that the scalar record 14 reads), 16-22 (SCC last from s_or_b64's
+     * pair), 23-31 (s_mov_b32 s14 writes that pair without setting SCC; SCC last from s_lshl_b32's
+     * handler), 32-34 (s_or_b64 writes s16, which the scalar record 30 reads) */
+    static const int wat[] = {0, 5, 16, 23, 32}, wlen[] = {5, 11, 7, 9, 3};
+    static const unsigned wsc[] = {0, 0, 15, 0, 17};
+    int at[8], len[8], nc[8];
+    unsigned sc[8];
+    cr_assert(in[0].jit != NULL && in[0].jit != EMU_JIT_NONE, "no code at record 0");
+    cr_assert_eq(in[0].jit_n, 35, "the piece covers %u records", (unsigned)in[0].jit_n);
+    cr_assert_eq(emu_jit_segments(in, at, len, nc, sc, 8), 5);
+    for (int i = 0; i < 5; i++)
+      cr_assert(at[i] == wat[i] && len[i] == wlen[i] && nc[i] == 0 && sc[i] == wsc[i], "segment %d: at %d, %d records, scc %u", i,
+                at[i], len[i], sc[i]);
+    /* the code counts each record it runs once (before its scalar handlers' calls), and no other: all
+     * 35, or with room for 30 the four segments that fit (records 0-22 and 23-31 need 32: 0-22) */
+    for (int m = 35; m >= 30; m -= 5) {
+      uint64_t cn[40] = {0};
+      const int k = m == 35 ? 35 : 23;
+      cr_assert_eq(emu_jit_try(&s->w, in, m, cn), k, "room for %d", m);
+      for (int i = 0; i < 40; i++)
+        cr_assert_eq(cn[i], (uint64_t)(i < k), "room for %d: record %d counted %llu times", m, i, (unsigned long long)cn[i]);
     }
-    /* the code counts its records once each (before its scalar handlers' calls), and no other */
-    uint64_t cn[40] = {0};
-    cr_assert_eq(emu_jit_try(&s->w, &in[23], 12, &cn[23]), 9);
-    for (int i = 0; i < 40; i++)
-      cr_assert_eq(cn[i], (uint64_t)(i >= 23 && i < 32), "record %d counted %llu times", i, (unsigned long long)cn[i]);
   }
   sn_free(s);
 #endif
