@@ -87,10 +87,14 @@ typedef struct {
   uint8_t *b;
   size_t n, cap;
   bool bad;
-  /* RIP-relative references to the constant pool: the disp32's position, the end of its instruction, the entry */
-  struct { size_t at, end; int entry; } fix[512];
+  /* RIP-relative references to the constant pool: the disp32's position, the end of its instruction,
+   * the entry. A piece has at most EMU_FUSE_MAX (64) records; each segment broadcasts its records'
+   * uniforms (at most six sources' dwords and three constants a record) and an inline bpermute three
+   * constants, so at most 64 * 9 references and as many constants: a full table (cbuf.bad, the run left
+   * to the runner) is not reached */
+  struct { size_t at, end; int entry; } fix[1024];
   int nfix;
-  uint32_t pool[64]; /* each constant once (pool_add) */
+  uint32_t pool[1024]; /* each constant once (pool_add) */
   int npool;
 } cbuf;
 
