@@ -440,9 +440,8 @@ static inline __attribute__((always_inline)) int solo_call(emu_wave *w, emu_ldso
 {
   /* the wait's distance: a solo block's (emu/decode.c solo_elide) or one of several waves'
    * (several_elide, whose LDS reads need no ordering check: emu/exec.c rr_quiet) */
-  const unsigned d = solo ? in->sel : in->wsel;
   const bool ldso = solo && in->lk != 0 && lo;
-  if (d && d < end - in) {
+  if (emu_nopend_at(in, end, solo)) {
     w->nopend = 1;
     int rc = ldso ? emu_ldso_exec(lo, NULL, w, in) : in->fn(w, in);
     w->nopend = 0;

@@ -43,7 +43,9 @@
  * arithmetic no longer cut the translated pieces around them (emu/jit.c).
  *
  * Since the forty-first stop they take v_mad_u64_u32 (mad_mark), which the runner runs by its handler in
- * place and emu/jit.c translates (clang's 64-bit address arithmetic). */
+ * place and emu/jit.c translates (clang's 64-bit address arithmetic); since the forty-second
+ * ds_bpermute_b32 and s_waitcnt (FZ_XCALL), their handlers called in place as the run-ahead loop
+ * calls them (emu_run_xcall), emu/jit.c's pieces running them between segments. */
 #include <immintrin.h>
 #include <stdlib.h>
 

@@ -1236,13 +1236,19 @@ static inline uint32_t emu_fz_hik(const emu_insn *x, int j)
 {
   return (x->fz_sg >> j & 1) ? x->fz_k[j] + 1 : (uint32_t)((int32_t)x->fz_k[j] >> 31);
 }
-/* a run's FZ_XCALL record x, called in place as rr_ahead's solo_call calls it outside runs: without
- * its LDS-counter entry when the wait that retires it (emu_insn.sel in a solo block, wsel in one of
- * several waves) lies in the part of the block that runs (w->rr_end, set by the caller of the run) */
+/* does the LDS-counter record x of a block make no entry? When the wait that retires it (emu_insn.sel
+ * in a solo block, wsel in one of several waves) lies before end, the end of the block's part that
+ * runs (emu/exec.c solo_call, emu_run_xcall; emu/jit.c bperm_inline tests the same in its code) */
+static inline bool emu_nopend_at(const emu_insn *x, const emu_insn *end, bool solo)
+{
+  const unsigned d = solo ? x->sel : x->wsel;
+  return d && d < (unsigned)(end - x);
+}
+/* a run's FZ_XCALL record x, called in place as rr_ahead's solo_call calls it outside runs (the block
+ * in w->rr_end and rr_solo, set by the caller of the run) */
 static inline void emu_run_xcall(emu_wave *w, const emu_insn *x)
 {
-  const unsigned d = w->rr_solo ? x->sel : x->wsel;
-  if (d && d < (unsigned)(w->rr_end - x)) {
+  if (emu_nopend_at(x, w->rr_end, w->rr_solo)) {
     w->nopend = 1;
     (void)x->fn(w, x);
     w->nopend = 0;

@@ -898,15 +898,28 @@ static void count(cbuf *c, bool frame, int j)
 {
   put(c, 0x48), put(c, 0x83), put(c, frame ? 0x85 : 0x81), put32(c, (uint32_t)(8 * j)), put(c, 0x01);
 }
+/* rel32 jumps to a place emitted later (the exits below, bperm_inline, wait_inline): the jump's end
+ * kept, patched by jfix_here once the place is reached */
+static size_t jrel(cbuf *c, uint8_t op2)
+{
+  if (op2) put(c, 0x0f), put(c, op2); /* jcc rel32 (0x85 jne, 0x87 ja) */
+  else put(c, 0xe9);                  /* jmp rel32 */
+  put32(c, 0);
+  return c->n;
+}
+static void jfix_here(cbuf *c, size_t end)
+{
+  const int32_t d = (int32_t)(c->n - end);
+  if (!c->bad) memcpy(c->b + end - 4, &d, 4);
+}
 /* the code returns `done` (records run) unless m >= need: cmp m, need; jae over; mov eax, done; jmp
- * to the return (its rel32's place kept in ex[] for the end to patch) */
+ * to the return (its rel32's end kept in ex[] for translate to patch) */
 static void exit_unless(cbuf *c, bool frame, int need, int done, size_t *ex, int *nex)
 {
   put(c, 0x41), put(c, 0x81), put(c, frame ? 0xfe : 0xf8), put32(c, (uint32_t)need); /* cmp r14d|r8d, need */
   put(c, 0x73), put(c, 10);                                                         /* jae +10 */
   put(c, 0xb8), put32(c, (uint32_t)done);                                           /* mov eax, done */
-  put(c, 0xe9), put32(c, 0);                                                        /* jmp rel32 */
-  ex[(*nex)++] = c->n;
+  ex[(*nex)++] = jrel(c, 0);                                                        /* jmp rel32 */
 }
 /* fn(w, record) for the wave in rbx */
 static void call_rec(cbuf *c, const emu_insn *x, const void *fn)
@@ -920,20 +933,6 @@ static void call_rec(cbuf *c, const emu_insn *x, const void *fn)
 /* the code's call of a FZ_XCALL record */
 static void jit_xcall(emu_wave *w, const emu_insn *x) { emu_run_xcall(w, x); }
 
-/* ---- a piece's calls in the code (forty-second stop) ----------------------------------------------
- * rel32 jumps to a place emitted later: the jump's end kept, patched by jfix_here */
-static size_t jrel(cbuf *c, uint8_t op2)
-{
-  if (op2) put(c, 0x0f), put(c, op2); /* jcc rel32 (0x85 jne, 0x87 ja) */
-  else put(c, 0xe9);                  /* jmp rel32 */
-  put32(c, 0);
-  return c->n;
-}
-static void jfix_here(cbuf *c, size_t end)
-{
-  const int32_t d = (int32_t)(c->n - end);
-  if (!c->bad) memcpy(c->b + end - 4, &d, 4);
-}
 static void pend_ds(emu_wave *w, const emu_insn *x) { emu_pend(w, x, EMU_CNT_DS, 0); }
 /* A ds_bpermute_b32 whose three operands are single VGPRs, in a wave of a workgroup of several
  * (emu_wave.rr_solo 0; a solo wave's record is called): the handler's whole-wave path written out,
@@ -1085,10 +1084,7 @@ static void translate(cbuf *c, const emu_insn *in, int n, const seg *sg, int nse
     }
   }
   put(c, 0xb8), put32(c, (uint32_t)n); /* mov eax, n */
-  for (int i = 0; i < nex && !c->bad; i++) {
-    const int32_t d = (int32_t)(c->n - ex[i]);
-    memcpy(c->b + ex[i] - 4, &d, 4);
-  }
+  for (int i = 0; i < nex; i++) jfix_here(c, ex[i]);
   if (frame) frame_leave(c);
   put(c, 0xc3); /* ret */
 }
