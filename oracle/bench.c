@@ -6,10 +6,7 @@
 #include "oracle/oracle.h"
 
 /* Process CPU seconds (every thread), so the figure shows what the run costs a shared machine. */
-static double cpu_seconds(void) {
-  struct timespec t;
-  return clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) == 0 ? (double)t.tv_sec + t.tv_nsec * 1e-9 : 0;
-}
+static double cpu_seconds(void) { return ll_cpu_now(); }
 
 static int bench_one(FILE *out, int seq) {
   int32_t qo[2] = {0, seq}, kv[2] = {0, seq};

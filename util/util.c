@@ -568,6 +568,11 @@ double ll_now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+double ll_cpu_now(void) {
+  struct timespec ts;
+  return clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == 0 ? (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec : 0;
+}
+
 /* lanelab's data (device headers, the HIP subset, public headers, budgets), found from where the
  * running binary is, never from a path compiled in (a build tree copied or restored from a CI cache
  * into another checkout must still work, issue #29): an installed binary (PREFIX/bin/lanelab) reads

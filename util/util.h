@@ -170,6 +170,8 @@ bool ll_parse_u64(const char *s, uint64_t *out);
 bool ll_parse_f64(const char *s, double *out);
 /* Monotonic seconds. */
 double ll_now(void);
+/* The process's CPU seconds, every thread's (CLOCK_PROCESS_CPUTIME_ID; 0 if it cannot be read). */
+double ll_cpu_now(void);
 /* The number of online CPUs (sysconf _SC_NPROCESSORS_ONLN, at least 1), read once per process:
  * glibc reads it from /sys each call, an open, a read and a close (some 5 us, as long as the launch
  * of a small kernel on the emulator). CPUs brought online later are not seen. */

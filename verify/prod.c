@@ -567,6 +567,7 @@ void prod_attn_result(const vc_case *vc, const vc_result *vr, prod_result *r) {
     return;
   }
   r->seconds = vr->seconds;
+  r->cpu_seconds = vr->cpu_seconds;
   r->launched = vr->launched;
   r->checked = vr->checked;
   r->hazards = vr->hazards;

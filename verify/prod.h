@@ -180,6 +180,7 @@ typedef struct prod_result {
   uint64_t bpermutes, mfmas, wave_insns; /* executed (emu dynamic census) */
   bool have_stats;
   double seconds;                 /* device launch */
+  double cpu_seconds;             /* the launch's process CPU time (every thread's) */
   prod_census phase[PROD_NPHASE]; /* executed per phase (have_stats) */
   uint64_t unmarked_phase_insns;  /* executed in a phase number the kernel does not define (must be 0) */
   size_t hazards;                 /* racecheck/initcheck reports (prod_run_opts asked for them) */

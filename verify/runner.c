@@ -110,10 +110,11 @@ int verify_case_run(rt_device *d, const vc_launch *l, vc_result *r, ll_err *err)
   lo.stats = l->stats && rt_device_backend(d) == RT_EMU ? &r->stats : NULL;
   obs = observer(d, l, addr);
   lo.observe = l->observe ? l->observe : obs;
-  double t0 = ll_now();
+  double t0 = ll_now(), c0 = ll_cpu_now();
   r->launched = true;
   r->rc = rt_launch(d, m, l->kernel, l->grid, l->block, args, l->nargs, l->lds_bytes, &lo, err);
   r->seconds = ll_now() - t0;
+  r->cpu_seconds = ll_cpu_now() - c0;
   r->have_stats = lo.stats && r->rc == LL_EXIT_OK;
   if (obs) {
     r->checked = r->rc == LL_EXIT_OK;

@@ -138,6 +138,7 @@ typedef struct vc_result {
   double max_abs, max_rel;        /* over the compared outputs (finite pairs) */
   uint64_t mismatches, nonfinite;
   double seconds;                 /* the launch */
+  double cpu_seconds;             /* the launch's process CPU time (every thread's) */
 } vc_result;
 
 /* Runs l on d and fills r (vc_result_free it). Returns r->rc. A fault of an unimplemented
