@@ -991,12 +991,22 @@ static void solo_elide(emu_insn *insns, size_t n)
 
 /* emu_insn.wsel: for an LDS-counter record of a block of several waves (a cross-lane DS record or an
  * LDS read, each making exactly one entry, mem_cut), the distance to the first s_waitcnt after it in
- * its block that waits on lgkmcnt, when that wait retires its entry (lgkmcnt(0), or lgkmcnt(N) with at
- * least N such records between). While the block runs, nothing sees that entry: no record before
- * the wait names its registers (the block's cut), no wait before it retires anything by counting it,
- * and leaving it out changes nothing the wait retires: the N youngest LDS entries are all younger
- * than it. So it is not made when the part of the block that runs reaches that wait (emu/exec.c
- * solo_call). A counter at its maximum then retires one entry fewer out of turn, never one more. */
+ * its block that retires its entry (lgkmcnt(0), or lgkmcnt(N) with at least N such records between);
+ * waits before that one, which retire other entries but not this one, are passed over (issue #31,
+ * forty-third stop: gfx942's transpose waits with lgkmcnt(N) between a bpermute and the wait for
+ * it). It is not made when the part of the block that runs reaches that wait (emu/exec.c solo_call):
+ * - no record before the wait names its registers (the block's cut);
+ * - a wait between counts one entry fewer, so where the machine's counter keeps it among its N
+ *   youngest, such a wait may keep an older entry outstanding that the machine retires there: the
+ *   model keeps entries longer inside the part that runs, never shorter, and nothing is checked
+ *   there (the checks run at a block's start);
+ * - entries are left out in issue order up to the first that is not (a later record's wait is never
+ *   earlier), so the last one left out has its N or more younger entries all made, and its wait keeps
+ *   exactly those N youngest and retires everything older, as the machine's does. When the part ends,
+ *   the counters are the machine's less the entries left out (all retired by then): what the next
+ *   block's checks read. A counter at its maximum then retires fewer entries out of turn, never more.
+ * tests/test_emu_cvt.c bpermute_and_waits_in_runs_give_the_handlers_bits_and_counters compares the
+ * counters after runs with every entry made. */
 static void several_elide(emu_insn *insns, size_t n)
 {
   for (size_t i = 0; i < n; i++) {
@@ -1006,9 +1016,8 @@ static void several_elide(emu_insn *insns, size_t n)
     uint32_t younger = 0;
     for (uint32_t j = 1; j < in->blk_n && i + j < n; j++) {
       const emu_insn *r = &insns[i + j];
-      const int wt = counter_wait(r, false, younger);
-      if (wt >= 0) {
-        if (wt) in->wsel = (uint8_t)j;
+      if (counter_wait(r, false, younger) == 1) {
+        in->wsel = (uint8_t)j;
         break;
       }
       younger += counter_entry(r, false);

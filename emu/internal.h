@@ -309,9 +309,9 @@ struct emu_insn {
    * entry's registers (the block's cut), and the wait would retire it with every other */
   uint8_t sel;
   /* the same for a block of a workgroup of several waves (emu/decode.c several_elide): an LDS-counter
-   * record of such a block (cross-lane, or an LDS read) whose first s_waitcnt on lgkmcnt after it,
-   * wsel records later in the block, retires its entry: any lgkmcnt(N) with N or more entries
-   * younger (such blocks count them exactly); 0 none */
+   * record of such a block (cross-lane, or an LDS read) whose entry the s_waitcnt wsel records later
+   * in the block retires, the first that does: lgkmcnt(0), or lgkmcnt(N) with N or more entries
+   * younger (such blocks count them exactly); waits between that do not are passed over; 0 none */
   uint8_t wsel;
   uint8_t blk_shzw[EMU_BLK_HZ];
   uint64_t blk_shzm[EMU_BLK_HZ];
@@ -1288,6 +1288,16 @@ void emu_jit_free(emu_insn *insns, size_t n);
  * each one's first record (from in), its planned records, the calls after them, its SCC pair + 1 (0
  * none); returns how many segments (0 where nothing is translated) */
 int emu_jit_segments(const emu_insn *in, int *at, int *len, int *ncall, unsigned *scc, int max);
+/* SGPR pair r nonzero, read as the translated code writes a lane mask: four 16-bit chunks (kmovw).
+ * Loads of the stores' own size are forwarded from the store buffer; two 32-bit loads over them
+ * waited for the stores to reach the cache (after a piece, 18% of the run-ahead loop's samples on
+ * the gfx942 seed; issue #31, forty-third stop) */
+typedef uint16_t __attribute__((may_alias)) emu_u16a;
+static inline bool emu_pair_nz(const emu_wave *w, unsigned r)
+{
+  const emu_u16a *h = (const emu_u16a *)(const void *)&w->s[r];
+  return (h[0] | h[1] | h[2] | h[3]) != 0;
+}
 /* the common case, inlined in the run-ahead loop: the code of a run's first k <= m records, if
  * there is some; returns k (0: none). SCC from the piece's last writer after a whole piece (a part
  * of one has set it in the code) */
@@ -1296,7 +1306,7 @@ static inline int emu_jit_try(emu_wave *w, const emu_insn *in, int m, uint64_t *
   void *code = __atomic_load_n(&in->jit, __ATOMIC_ACQUIRE);
   if ((uintptr_t)code <= (uintptr_t)EMU_JIT_NONE || !emu_jit_ready()) return 0;
   const int k = ((emu_jit_fn)code)(w->v, w->s, w, cnt, m); /* counts its k records */
-  if (k == in->jit_n && in->jit_scc) w->scc = emu_rd64s(w, in->jit_scc - 1u) != 0;
+  if (k == in->jit_n && in->jit_scc) w->scc = emu_pair_nz(w, in->jit_scc - 1u);
   return k;
 }
 

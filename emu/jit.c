@@ -1068,9 +1068,13 @@ static void translate(cbuf *c, const emu_insn *in, int n, const seg *sg, int nse
       translate_seg(c, in + g->at, g->n, &g->p);
     }
     if (s + 1 < nseg && g->p.scc) {
+      /* the pair's four 16-bit chunks as the code stored them (kmovw): loads of the stores' own size,
+       * which the store buffer forwards (one 64-bit load over four 16-bit stores waits for them to
+       * reach the cache; emu_pair_nz) */
       const int32_t d = (int32_t)(4 * (g->p.scc - 1u)), so = (int32_t)offsetof(emu_wave, scc);
-      put(c, 0x49), put(c, 0x8b), put(c, 0x85), put32(c, (uint32_t)d); /* mov rax, [r13 + d] */
-      put(c, 0x48), put(c, 0x85), put(c, 0xc0);                         /* test rax, rax */
+      put(c, 0x41), put(c, 0x0f), put(c, 0xb7), put(c, 0x85), put32(c, (uint32_t)d); /* movzx eax, word [r13 + d] */
+      for (int h = 1; h < 4; h++)
+        put(c, 0x66), put(c, 0x41), put(c, 0x0b), put(c, 0x85), put32(c, (uint32_t)(d + 2 * h)); /* or ax, [r13 + d + 2h] */
       put(c, 0x0f), put(c, 0x95), put(c, 0x83), put32(c, (uint32_t)so); /* setne byte [rbx + scc] */
     }
     for (int j = 0; j < g->ncall; j++) {

@@ -2298,35 +2298,72 @@ Test(emu_cvt, translated_runs_split_where_registers_run_out_and_give_the_handler
 /* ds_bpermute_b32 and s_waitcnt inside runs (emu/fuse.c FZ_XCALL, issue #31 forty-second stop): a
  * warp reduction in FlashInfer's style (max3, bpermute, s_waitcnt lgkmcnt(0) and (1), max), a
  * bpermute writing its data register and one writing its address register, an offset, a wait on
- * the vector-memory counter and a bpermute left outstanding at the end. Its records run on the
- * translated code (the inline bpermute and wait of emu/jit.c, or its calls for a solo wave), on the
- * runner of both builds, and one handler at a time with the elision rule written here: a bpermute
- * makes no LDS-counter entry when the wait that retires it (emu_insn.sel for a solo wave, wsel
- * else, records later) lies in the part that runs. For every part of the run from its start (m
- * records, the code stopping at a segment or call that does not fit and the runner taking the
- * rest), with none, LDS and vector-memory entries outstanding before: every VGPR and SGPR, the
- * counters' whole state (entries, sequence numbers, the pending-register map) and each record's
- * count must agree. */
+ * the vector-memory counter and a bpermute left outstanding at the end; and gfx942's transpose
+ * style (the forty-third stop), bpermutes waited for by lgkmcnt(N) with waits between a bpermute and
+ * the one that retires it. Their records run on the translated code (the inline bpermute and wait
+ * of emu/jit.c, or its calls for a solo wave), on the runner of both builds, and one handler at a
+ * time with the elision rule written here: a bpermute makes no LDS-counter entry when the wait that
+ * retires it (emu_insn.sel for a solo wave, wsel else, records later) lies in the part that runs.
+ * For every part of the run from its start (m records, the code stopping at a segment or call that
+ * does not fit and the runner taking the rest), with none, LDS and vector-memory entries
+ * outstanding before: every VGPR and SGPR, the counters' whole state (entries, sequence numbers, the
+ * pending-register map) and each record's count must agree. And what the checks after the run see
+ * must be the machine's: the handlers one at a time with every entry made (no elision), compared on
+ * the counts, each live entry's issuer and registers, oldest first, and the pending-register map
+ * (not the sequence numbers, which count the entries left out). */
 static const char xcall_src[] =
     "v_max3_f32 v10, v1, v2, v3\nds_bpermute_b32 v11, v20, v10\nv_max3_f32 v12, v4, v5, v6\ns_waitcnt lgkmcnt(0)\n"
     "v_max_f32 v10, v10, v11\nds_bpermute_b32 v11, v21, v10\nds_bpermute_b32 v13, v20, v12 offset:8\n"
     "v_max3_f32 v14, v7, v8, v9\ns_waitcnt lgkmcnt(1)\nv_max_f32 v10, v10, v11\nds_bpermute_b32 v10, v22, v10\n"
     "s_waitcnt lgkmcnt(1)\nv_max_f32 v12, v12, v13\nds_bpermute_b32 v21, v21, v12\nv_add_u32 v15, v14, v12\n"
     "s_waitcnt vmcnt(0) lgkmcnt(0)\nv_xor_b32 v16, v10, v15\nds_bpermute_b32 v17, v20, v16\nv_add_u32 v18, v1, v2\n";
+/* no lgkmcnt(0): entries outstanding before the run meet every wait. By hand, on the machine's counter
+ * (the LDS entries oldest first, all but the N youngest retired at lgkmcnt(N)): the bpermute at 1 is
+ * retired by lgkmcnt(1) at 3 (one younger), that at 2 not there (none) but by lgkmcnt(2) at 7 (5 and 6
+ * younger), those at 5 and 6 not at 7 (one and none younger) but by lgkmcnt(1) at 10 (two and one),
+ * that at 9 by none */
+static const char xcall_src2[] =
+    "v_xor_b32 v10, v10, v23\nds_bpermute_b32 v11, v20, v10\nds_bpermute_b32 v12, v21, v10\ns_waitcnt lgkmcnt(1)\nv_max_f32 v13, v11, v10\n"
+    "ds_bpermute_b32 v14, v20, v13\nds_bpermute_b32 v15, v21, v13\ns_waitcnt lgkmcnt(2)\nv_max_f32 v16, v12, v10\n"
+    "ds_bpermute_b32 v17, v22, v16\ns_waitcnt lgkmcnt(1)\nv_add_u32 v18, v14, v15\n";
 /* the counters' state: emu_wave from ncnt to the end of pbits */
 #define PEND_AT offsetof(emu_wave, ncnt)
 #define PEND_LEN (offsetof(emu_wave, pbits) + sizeof(((emu_wave *)0)->pbits) - PEND_AT)
-/* the records before m one handler at a time, under the elision rule */
-static void xcall_reference(snip *s, int m, bool solo)
+/* the records before m one handler at a time, under the elision rule (elide) or with every entry made */
+static void xcall_reference(snip *s, int m, bool solo, bool elide)
 {
   const emu_insn *in = s->p->insns;
   for (int i = 0; i < m; i++) {
     const emu_insn *x = &in[i];
-    const unsigned d = !strcmp(x->mnem, "ds_bpermute_b32") ? (solo ? x->sel : x->wsel) : 0;
+    const unsigned d = elide && !strcmp(x->mnem, "ds_bpermute_b32") ? (solo ? x->sel : x->wsel) : 0;
     s->w.nopend = d && i + (int)d < m;
     cr_assert_eq(x->fn(&s->w, x), EMU_OK, "%s", x->text);
     s->w.nopend = 0;
   }
+}
+/* what a check after the run reads of the counters: a and b the same, else a message in why */
+static bool pend_seen_same(const emu_wave *a, const emu_wave *b, char *why, size_t n)
+{
+  if (memcmp(a->ncnt, b->ncnt, sizeof a->ncnt)) {
+    snprintf(why, n, "entries %u %u %u against %u %u %u", a->ncnt[0], a->ncnt[1], a->ncnt[2], b->ncnt[0], b->ncnt[1], b->ncnt[2]);
+    return false;
+  }
+  for (int c = 0; c < 3; c++)
+    for (int i = 0; i < a->ncnt[c]; i++) {
+      const int ia = EMU_PRING_BASE(c) + ((a->phead[c] + i) & (EMU_PRING_CAP(c) - 1));
+      const int ib = EMU_PRING_BASE(c) + ((b->phead[c] + i) & (EMU_PRING_CAP(c) - 1));
+      if (a->pring[ia].pc != b->pring[ib].pc || a->pring[ia].reg != b->pring[ib].reg || a->pring[ia].n != b->pring[ib].n ||
+          a->pring[ia].kw != b->pring[ib].kw) {
+        snprintf(why, n, "counter %d entry %d: pc 0x%llx v%u against pc 0x%llx v%u", c, i, (unsigned long long)a->pring[ia].pc,
+                 a->pring[ia].reg, (unsigned long long)b->pring[ib].pc, b->pring[ib].reg);
+        return false;
+      }
+    }
+  if (memcmp(a->pbits, b->pbits, sizeof a->pbits) || a->pkinds != b->pkinds || memcmp(a->pkc, b->pkc, sizeof a->pkc)) {
+    snprintf(why, n, "the pending-register map");
+    return false;
+  }
+  return true;
 }
 /* mode 0 translated code then the runner, 1 the runner, 2 the baseline runner */
 static void xcall_run(snip *s, int m, bool solo, int mode, uint64_t *cnt)
@@ -2346,70 +2383,86 @@ Test(emu_cvt, bpermute_and_waits_in_runs_give_the_handlers_bits_and_counters)
   uint32_t st = 0x85ebca6bu;
   const size_t nbytes = (size_t)EMU_NVGPR * EMU_LANES * 4;
   uint32_t *v0 = ll_xmalloc(nbytes), *vw = ll_xmalloc(nbytes);
-  emu_wave *w0 = ll_xmalloc(sizeof *w0), *ww = ll_xmalloc(sizeof *ww);
-  for (int a = 0; a < EMU_NARCH; a++) {
-    size_t n;
-    snip *s = sn_one_run((emu_arch)a, xcall_src, &n);
-    const emu_insn *in = s->p->insns;
-    int nb = 0, nw = 0;
-    for (size_t i = 0; i < n; i++) {
-      nb += in[i].fz_op == FZ_XCALL && !strcmp(in[i].mnem, "ds_bpermute_b32");
-      nw += in[i].fz_op == FZ_XCALL && in[i].fn == emu_op_s_waitcnt;
-    }
-    cr_assert(nb == 6 && nw == 4, "%d bpermutes and %d waits are in-place records", nb, nw);
-    cr_assert(in[1].wsel == 2 && in[5].wsel == 3 && in[17].wsel == 0, "wsel %u %u %u", in[1].wsel, in[5].wsel, in[17].wsel);
-    emu_fuse_run(&s->w, in, (int)n); /* translated at once (where the host translates) */
-    if (emu_jit_ready()) {
-      cr_assert(in[0].jit != NULL && in[0].jit != EMU_JIT_NONE && in[0].jit_n == n, "the piece covers %u of %zu records",
-                (unsigned)in[0].jit_n, n);
-      int at[16], len[16], nc[16];
-      unsigned sc[16];
-      cr_assert_geq(emu_jit_segments(in, at, len, nc, sc, 16), 8);
-    }
-    for (int pass = 0; pass < 6; pass++) {
-      for (int r = 0; r < 24; r++)
-        for (int l = 0; l < EMU_LANES; l++) {
-          const uint32_t x = sn_rand(&st);
-          /* floats of both signs, some NaN; the addresses any 32 bits */
-          sn_v(s, r)[l] = r >= 20 ? x : (x & 0x807fffffu) | (l % 17 == 3 ? 0x7f800000u : 0x3f000000u);
-        }
-      memset((char *)&s->w + PEND_AT, 0, PEND_LEN);
-      if (pass % 3 == 1) { /* two LDS entries and a vector-memory one outstanding */
-        emu_pend(&s->w, &in[1], EMU_CNT_DS, 0);
-        emu_pend(&s->w, &in[17], EMU_CNT_VM, 0);
-        emu_pend(&s->w, &in[5], EMU_CNT_DS, 0);
-      } else if (pass % 3 == 2) {
-        for (int j = 0; j < 3; j++) emu_pend(&s->w, &in[13], EMU_CNT_VM, 0);
+  emu_wave *w0 = ll_xmalloc(sizeof *w0), *ww = ll_xmalloc(sizeof *ww), *wm = ll_xmalloc(sizeof *wm);
+  /* per source: its bpermutes and waits, and each bpermute's wsel as worked out above */
+  static const struct { const char *src; int nb, nw; int wsel[20]; } cases[2] = {
+      {xcall_src, 6, 4, {[1] = 2, [5] = 3, [6] = 5, [10] = 5, [13] = 2, [17] = 0}},
+      {xcall_src2, 5, 3, {[1] = 2, [2] = 5, [5] = 5, [6] = 4, [9] = 0}},
+  };
+  for (int a = 0; a < EMU_NARCH; a++)
+    for (int cs = 0; cs < 2; cs++) {
+      size_t n;
+      snip *s = sn_one_run((emu_arch)a, cases[cs].src, &n);
+      const emu_insn *in = s->p->insns;
+      int nb = 0, nw = 0;
+      for (size_t i = 0; i < n; i++) {
+        const bool bp = in[i].fz_op == FZ_XCALL && !strcmp(in[i].mnem, "ds_bpermute_b32");
+        nb += bp;
+        nw += in[i].fz_op == FZ_XCALL && in[i].fn == emu_op_s_waitcnt;
+        if (bp) cr_assert_eq(in[i].wsel, cases[cs].wsel[i], "source %d record %zu '%s': wsel %u", cs, i, in[i].text, in[i].wsel);
       }
-      const bool solo = pass >= 3;
-      memcpy(v0, s->vfile, nbytes);
-      memcpy(w0, &s->w, sizeof *w0);
-      for (int m = (int)n; m >= 1; m--) {
-        memcpy(s->vfile, v0, nbytes), memcpy(&s->w, w0, sizeof *w0);
-        xcall_reference(s, m, solo);
-        memcpy(vw, s->vfile, nbytes), memcpy(ww, &s->w, sizeof *ww);
-        for (int mode = 0; mode < 3; mode++) {
-          uint64_t cnt[32] = {0};
+      cr_assert(nb == cases[cs].nb && nw == cases[cs].nw, "%d bpermutes and %d waits are in-place records", nb, nw);
+      emu_fuse_run(&s->w, in, (int)n); /* translated at once (where the host translates) */
+      if (emu_jit_ready()) {
+        cr_assert(in[0].jit != NULL && in[0].jit != EMU_JIT_NONE && in[0].jit_n == n, "the piece covers %u of %zu records",
+                  (unsigned)in[0].jit_n, n);
+        int at[16], len[16], nc[16];
+        unsigned sc[16];
+        cr_assert_geq(emu_jit_segments(in, at, len, nc, sc, 16), cs == 0 ? 8 : 3);
+      }
+      for (int pass = 0; pass < 6; pass++) {
+        for (int r = 0; r < 24; r++)
+          for (int l = 0; l < EMU_LANES; l++) {
+            const uint32_t x = sn_rand(&st);
+            /* floats of both signs, some NaN; the addresses any 32 bits */
+            sn_v(s, r)[l] = r >= 20 ? x : (x & 0x807fffffu) | (l % 17 == 3 ? 0x7f800000u : 0x3f000000u);
+          }
+        memset((char *)&s->w + PEND_AT, 0, PEND_LEN);
+        if (pass % 3 == 1) { /* two LDS entries and a vector-memory one outstanding */
+          emu_pend(&s->w, &in[1], EMU_CNT_DS, 0);
+          emu_pend(&s->w, &in[n - 1], EMU_CNT_VM, 0);
+          emu_pend(&s->w, &in[5], EMU_CNT_DS, 0);
+        } else if (pass % 3 == 2) {
+          for (int j = 0; j < 3; j++) emu_pend(&s->w, &in[n - 6], EMU_CNT_VM, 0);
+        }
+        const bool solo = pass >= 3;
+        memcpy(v0, s->vfile, nbytes);
+        memcpy(w0, &s->w, sizeof *w0);
+        for (int m = (int)n; m >= 1; m--) {
           memcpy(s->vfile, v0, nbytes), memcpy(&s->w, w0, sizeof *w0);
-          xcall_run(s, m, solo, mode, cnt);
-          for (int i = 0; i < 32; i++)
-            cr_assert_eq(cnt[i], (uint64_t)(i < m), "%s pass %d m %d mode %d: record %d counted %llu times",
-                         emu_arch_name((emu_arch)a), pass, m, mode, i, (unsigned long long)cnt[i]);
-          for (int r = 0; r < 24; r++)
-            for (int l = 0; l < EMU_LANES; l++)
-              cr_assert_eq(sn_v(s, r)[l], vw[r * EMU_LANES + l], "%s pass %d m %d mode %d: v%d lane %d: 0x%08x, handlers 0x%08x",
-                           emu_arch_name((emu_arch)a), pass, m, mode, r, l, sn_v(s, r)[l], vw[r * EMU_LANES + l]);
-          cr_assert(!memcmp(s->w.s, ww->s, sizeof ww->s), "%s pass %d m %d mode %d: SGPRs", emu_arch_name((emu_arch)a), pass, m, mode);
-          cr_assert(!memcmp((char *)&s->w + PEND_AT, (char *)ww + PEND_AT, PEND_LEN),
-                    "%s pass %d m %d mode %d: the counters (%u %u %u entries, handlers %u %u %u)", emu_arch_name((emu_arch)a), pass,
-                    m, mode, s->w.ncnt[0], s->w.ncnt[1], s->w.ncnt[2], ww->ncnt[0], ww->ncnt[1], ww->ncnt[2]);
-          cr_assert_eq(s->w.nopend, 0);
+          xcall_reference(s, m, solo, false);
+          memcpy(wm, &s->w, sizeof *wm);
+          memcpy(s->vfile, v0, nbytes), memcpy(&s->w, w0, sizeof *w0);
+          xcall_reference(s, m, solo, true);
+          memcpy(vw, s->vfile, nbytes), memcpy(ww, &s->w, sizeof *ww);
+          char why[160];
+          cr_assert(pend_seen_same(ww, wm, why, sizeof why), "%s source %d pass %d m %d: elision against every entry made: %s",
+                    emu_arch_name((emu_arch)a), cs, pass, m, why);
+          for (int mode = 0; mode < 3; mode++) {
+            uint64_t cnt[32] = {0};
+            memcpy(s->vfile, v0, nbytes), memcpy(&s->w, w0, sizeof *w0);
+            xcall_run(s, m, solo, mode, cnt);
+            for (int i = 0; i < 32; i++)
+              cr_assert_eq(cnt[i], (uint64_t)(i < m), "%s pass %d m %d mode %d: record %d counted %llu times",
+                           emu_arch_name((emu_arch)a), pass, m, mode, i, (unsigned long long)cnt[i]);
+            for (int r = 0; r < 24; r++)
+              for (int l = 0; l < EMU_LANES; l++)
+                cr_assert_eq(sn_v(s, r)[l], vw[r * EMU_LANES + l], "%s source %d pass %d m %d mode %d: v%d lane %d: 0x%08x, handlers 0x%08x",
+                             emu_arch_name((emu_arch)a), cs, pass, m, mode, r, l, sn_v(s, r)[l], vw[r * EMU_LANES + l]);
+            cr_assert(!memcmp(s->w.s, ww->s, sizeof ww->s), "%s source %d pass %d m %d mode %d: SGPRs", emu_arch_name((emu_arch)a), cs,
+                      pass, m, mode);
+            cr_assert(!memcmp((char *)&s->w + PEND_AT, (char *)ww + PEND_AT, PEND_LEN),
+                      "%s source %d pass %d m %d mode %d: the counters (%u %u %u entries, handlers %u %u %u)", emu_arch_name((emu_arch)a),
+                      cs, pass, m, mode, s->w.ncnt[0], s->w.ncnt[1], s->w.ncnt[2], ww->ncnt[0], ww->ncnt[1], ww->ncnt[2]);
+            cr_assert(pend_seen_same(&s->w, wm, why, sizeof why), "%s source %d pass %d m %d mode %d: against every entry made: %s",
+                      emu_arch_name((emu_arch)a), cs, pass, m, mode, why);
+            cr_assert_eq(s->w.nopend, 0);
+          }
         }
       }
+      sn_free(s);
     }
-    sn_free(s);
-  }
-  free(v0), free(vw), free(w0), free(ww);
+  free(v0), free(vw), free(w0), free(ww), free(wm);
 }
 
 /* The translated code's memory is shared with a child made by fork (its pieces are MAP_SHARED): a
@@ -2882,10 +2935,12 @@ Test(emu_cvt, blocks_of_several_waves_run_through_their_waits)
    * bpermute at 2 outstanding (one younger entry), so its block stops before 6, which reads v5 */
   static const int bn[2][10] = {{9, 8, 7, 6, 5, 4, 3, 2, 1, 0}, {6, 5, 4, 5, 4, 3, 2, 1, 0, 0}};
   static const int wn[2][10] = {{5, 4, 3, 2, 1, 0, 1, 0, 1, 0}, {5, 4, 3, 2, 1, 0, 1, 0, 0, 0}};
-  /* emu_insn.wsel (emu/decode.c several_elide): the first bpermute's entry is retired by the first
-   * wait after it, 3 records on, in the first program (one younger entry at lgkmcnt(1)); the
-   * second's is not (none younger), nor either of the second program's (lgkmcnt(2)) */
-  static const int wsel[2][10] = {{0, 0, 3, 0, 0, 0, 0, 0, 0, 0}, {0}};
+  /* emu_insn.wsel (emu/decode.c several_elide): the distance to the first wait after the record, in
+   * its block, that retires its entry. The first program: the first bpermute's by lgkmcnt(1), 3
+   * records on (one younger entry); the second's not by that wait (none younger) but by lgkmcnt(0),
+   * 3 on. The second program: the first bpermute's block ends before 6 with only lgkmcnt(2) in it
+   * (one younger entry: not retired), so none; the second's by lgkmcnt(0), 3 on */
+  static const int wsel[2][10] = {{0, 0, 3, 0, 3, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 3, 0, 0, 0, 0, 0}};
   static const int n[2] = {10, 9};
   for (int c = 0; c < 2; c++) {
     snip *s = sn_new(EMU_GFX942, src[c]);
