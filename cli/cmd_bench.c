@@ -38,8 +38,6 @@
 
 int emu_bench(FILE *out, const char *build_dir);
 
-static double cpu_now(void) { return ll_cpu_now(); }
-
 static void load_line(char *buf, size_t n) {
   snprintf(buf, n, "unknown");
   FILE *f = fopen("/proc/loadavg", "r");
@@ -113,9 +111,9 @@ static int seed_ref_make(seed_ref *r, int seq, FILE *out, int runs) {
   r->s.path = ORACLE_PATH_FAST;
   r->runs = runs;
   for (int i = 0; i < runs; i++) {
-    double t0 = ll_now(), c0 = cpu_now();
+    double t0 = ll_now(), c0 = ll_cpu_now();
     if (!oracle_attention_run(&r->s, r->ro, r->rl, &info, &err)) return ll_report(&err);
-    double secs = ll_now() - t0, cpu = cpu_now() - c0;
+    double secs = ll_now() - t0, cpu = ll_cpu_now() - c0;
     if (i == 0 || cpu < r->oracle_cpu) r->oracle_secs = secs, r->oracle_cpu = cpu;
     if (i == 0 || cpu > r->oracle_cpu_max) r->oracle_cpu_max = cpu;
   }
@@ -129,9 +127,9 @@ static int seed_run(const seed_ref *ref, const char *build, emu_arch a, prod_res
   rt_device *d = rt_open(RT_EMU, a, err);
   if (!d) return err->code;
   prod_run_opts o = {.threads = ll_ncpus()};
-  double c0 = cpu_now();
+  double c0 = ll_cpu_now();
   int rc = prod_case_run_ref(d, build, &ref->c, &o, &ref->s, ref->ro, ref->rl, r, err);
-  *cpu = cpu_now() - c0;
+  *cpu = ll_cpu_now() - c0;
   rt_close(d);
   return rc;
 }

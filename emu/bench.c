@@ -45,13 +45,10 @@ static void run_one_out(emu_codeobj *co, const emu_kernel *k, uint32_t grid, int
   emu_launch_opts o = {.threads = threads, .insn_budget = 1ull << 40};
   emu_fault f;
   emu_launch_stats st;
-  struct timespec c0, c1;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
-  double t0 = ll_now();
+  const double c0 = ll_cpu_now(), t0 = ll_now();
   r->rc = emu_launch(m, &d, &o, &f, &st);
   r->secs = ll_now() - t0;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
-  r->cpu = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) * 1e-9;
+  r->cpu = ll_cpu_now() - c0;
   if (r->rc != LL_EXIT_OK) {
     snprintf(r->msg, sizeof r->msg, "%s", f.msg);
     goto done;

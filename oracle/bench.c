@@ -5,9 +5,6 @@
 
 #include "oracle/oracle.h"
 
-/* Process CPU seconds (every thread), so the figure shows what the run costs a shared machine. */
-static double cpu_seconds(void) { return ll_cpu_now(); }
-
 static int bench_one(FILE *out, int seq) {
   int32_t qo[2] = {0, seq}, kv[2] = {0, seq};
   oracle_attention_spec s = {.kind = ORACLE_SINGLE, .dtype = ORACLE_F16, .num_qo_heads = 32, .num_kv_heads = 32,
@@ -24,10 +21,10 @@ static int bench_one(FILE *out, int seq) {
   if (!o || !lse) {
     ll_seterr(&err, LL_EXIT_ENV, "out of memory for the bench outputs");
     rc = ll_report(&err);
-  } else if ((cpu0 = cpu_seconds()), !oracle_attention_run(&s, o, lse, &info, &err)) {
+  } else if ((cpu0 = ll_cpu_now()), !oracle_attention_run(&s, o, lse, &info, &err)) {
     rc = ll_report(&err);
   } else {
-    double cpu = cpu_seconds() - cpu0;
+    double cpu = ll_cpu_now() - cpu0;
     fprintf(out, "oracle attention fast path: MHA 32/32 heads, head_dim 128, seq %d, non-causal, f16: "
                  "%.1f GFLOP in %.2f s = %.2f GFLOP/s (%.2f CPU-s, %d threads, %s kernel)\n",
             seq, info.flops * 1e-9, info.seconds, info.flops * 1e-9 / info.seconds, cpu, info.threads, info.kernel);
