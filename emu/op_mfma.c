@@ -780,7 +780,10 @@ static bool mfma_fast(emu_wave *w, const emu_insn *in, const mdesc *d, int ta, i
  * f16). It replaced reading B from the operand cache: the cache's check of B's 512 bytes and its
  * converted copy (2 KiB a B, mostly outside L1) cost more than 16 conversions among 256 FMAs (seed
  * seq 2048, process CPU-s: gfx950 3.46 -> 3.36, gfx942 4.31 -> 4.21; the 16x16x16 handler 9.5 ->
- * 10.6 M/s). D is written after every read. */
+ * 10.6 M/s). Steps k and k + 1 (t even and odd) read the same register's two halves: one load, one
+ * vpermw putting the 16 low halves before the 16 high ones, two conversions (forty-fourth stop: the
+ * shift and the two-µop vpmovdw of every step took the FMA ports; the handler 13.7 -> 14.8 M/s on
+ * this Xeon, `lanelab bench emu`). D is written after every read. */
 FAST_INLINE void fma16r(const float *ia, const uint32_t *R, const uint32_t *c, uint32_t cval, uint32_t *dst, const int K)
 {
 #define FMA16Z_ROW(i) ((i) % 4 * 64 + 16 * ((i) / 4))
@@ -789,12 +792,20 @@ FAST_INLINE void fma16r(const float *ia, const uint32_t *R, const uint32_t *c, u
 #pragma GCC unroll 16
   for (int r = 0; r < 16; r++)
     acc[r] = c ? _mm512_loadu_ps((const float *)(c + FMA16Z_ROW(r))) : _mm512_castsi512_ps(_mm512_set1_epi32((int)cval));
+  /* words 0, 2, .., 30 then 1, 3, .., 31: a register's 16 lanes' low halves, then their high halves */
+  const __m512i eo = _mm512_set_epi16(31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1, 30, 28, 26, 24, 22, 20, 18, 16, 14,
+                                      12, 10, 8, 6, 4, 2, 0);
+  __m512 b = _mm512_setzero_ps(), bn = b;
 #pragma GCC unroll 32
   for (int k = 0; k < K; k++) {
     const int t = k % KL;
-    __m512i x = _mm512_loadu_si512((const void *)(R + (t / 2) * 64 + 16 * (k / KL)));
-    if (t & 1) x = _mm512_srli_epi32(x, 16);
-    const __m512 b = _mm512_cvtph_ps(_mm512_cvtepi32_epi16(x));
+    if (!(t & 1)) { /* steps k and k + 1 from one load: the low and the high halves of register t / 2 */
+      const __m512i y = _mm512_permutexvar_epi16(eo, _mm512_loadu_si512((const void *)(R + (t / 2) * 64 + 16 * (k / KL))));
+      b = _mm512_cvtph_ps(_mm512_castsi512_si256(y));
+      bn = _mm512_cvtph_ps(_mm512_extracti64x4_epi64(y, 1));
+    } else {
+      b = bn;
+    }
 #pragma GCC unroll 16
     for (int r = 0; r < 16; r++)
       acc[r] = _mm512_fmadd_ps(_mm512_set1_ps(ia[(t / 2) * 128 + 2 * (16 * (k / KL) + r) + t % 2]), b, acc[r]);
