@@ -212,6 +212,7 @@ static void op3(cbuf *c, int map, int pp, uint8_t opc, int d, int a, int b) { ev
 #define VTERNLOG(d, a, b, t) evex(c, MAP_0F3A, PP_66, 0x25, d, a, zr(b), t) /* d = t(d, a, b) */
 #define VPSRLD_I(d, s, n) evex(c, MAP_0F, PP_66, 0x72, 2, d, zr(s), n)      /* d = s >> n (EVEX.NDD /2) */
 #define VPSLLD_I(d, s, n) evex(c, MAP_0F, PP_66, 0x72, 6, d, zr(s), n)      /* d = s << n (EVEX.NDD /6) */
+#define VPSRAD_I(d, s, n) evex(c, MAP_0F, PP_66, 0x72, 4, d, zr(s), n)      /* d = s >> n, signed (EVEX.NDD /4) */
 #define VPSUBD_K1(d, a, b) evex_k(c, MAP_0F, PP_66, 0xfa, d, a, zr(b), -1, 1) /* d = k1 ? a - b : d */
 #define VPBLENDMD_K1(d, a, b) evex_k(c, MAP_0F38, PP_66, 0x64, d, a, zr(b), -1, 1) /* d = k1 ? b : a */
 #define VCMPPS_K1(a, b, p) evex(c, MAP_0F, PP_NONE, 0xc2, 1, a, zr(b), p)     /* k1 = a p b */
@@ -618,6 +619,9 @@ static void mad64(cbuf *c, const plan *p, regs *r, const emu_insn *x, int ch)
   remap(p, r, (uint16_t)(x->fz_dst + 1), dh);
 }
 
+/* is source j a constant (uniform, not an SGPR: its value fz_k[j] known when translating)? */
+static bool kshift(const emu_insn *x, int j) { return (x->fz_uni >> j & 1) && !(x->fz_sg >> j & 1); }
+
 /* one record in chunk ch: the result in a fresh register, then the destination's mapping moved to it */
 static void emit_rec(cbuf *c, const plan *p, regs *r, const emu_insn *x, int ch)
 {
@@ -739,9 +743,19 @@ static void emit_rec(cbuf *c, const plan *p, regs *r, const emu_insn *x, int ch)
   case FZ_XOR: VPXORD(d, a, b); break;
   case FZ_MUL_LO: VPMULLD(d, a, b); break;
   /* shifts: D = S1 shifted by S0[4:0] */
-  case FZ_LSHL: VPANDD(ZT0, a, kreg(p, r, K31)); VPSLLVD(d, b, ZT0); break;
-  case FZ_LSHR: VPANDD(ZT0, a, kreg(p, r, K31)); VPSRLVD(d, b, ZT0); break;
-  case FZ_ASHR: VPANDD(ZT0, a, kreg(p, r, K31)); VPSRAVD(d, b, ZT0); break;
+  /* a constant amount (an inline constant or literal, known here) by the immediate forms */
+  case FZ_LSHL:
+    if (kshift(x, 0)) VPSLLD_I(d, b, (int)(x->fz_k[0] & 31));
+    else VPANDD(ZT0, a, kreg(p, r, K31)), VPSLLVD(d, b, ZT0);
+    break;
+  case FZ_LSHR:
+    if (kshift(x, 0)) VPSRLD_I(d, b, (int)(x->fz_k[0] & 31));
+    else VPANDD(ZT0, a, kreg(p, r, K31)), VPSRLVD(d, b, ZT0);
+    break;
+  case FZ_ASHR:
+    if (kshift(x, 0)) VPSRAD_I(d, b, (int)(x->fz_k[0] & 31));
+    else VPANDD(ZT0, a, kreg(p, r, K31)), VPSRAVD(d, b, ZT0);
+    break;
   case FZ_MIN_I: VPMINSD(d, a, b); break;
   case FZ_MAX_I: VPMAXSD(d, a, b); break;
   case FZ_MIN_U: VPMINUD(d, a, b); break;
@@ -751,10 +765,18 @@ static void emit_rec(cbuf *c, const plan *p, regs *r, const emu_insn *x, int ch)
   case FZ_BFI: vmov(c, d, a); VTERNLOG(d, b, s3, tl(f_bfi)); break;
   case FZ_BITOP3: vmov(c, d, a); VTERNLOG(d, b, s3, x->bitop3); break; /* table bit a*4 + b*2 + c */
   case FZ_XAD: VPXORD(ZT0, a, b); VPADDD(d, ZT0, s3); break;
-  case FZ_LSHL_ADD: VPANDD(ZT0, b, kreg(p, r, K31)); VPSLLVD(ZT0, a, ZT0); VPADDD(d, ZT0, s3); break;
+  case FZ_LSHL_ADD:
+    if (kshift(x, 1)) VPSLLD_I(ZT0, a, (int)(x->fz_k[1] & 31));
+    else VPANDD(ZT0, b, kreg(p, r, K31)), VPSLLVD(ZT0, a, ZT0);
+    VPADDD(d, ZT0, s3);
+    break;
   case FZ_ADD_LSHL: VPADDD(ZT0, a, b); VPANDD(ZT1, s3, kreg(p, r, K31)); VPSLLVD(d, ZT0, ZT1); break;
   case FZ_ADD3: VPADDD(ZT0, a, b); VPADDD(d, ZT0, s3); break;
-  case FZ_LSHL_OR: VPANDD(ZT0, b, kreg(p, r, K31)); VPSLLVD(ZT0, a, ZT0); VPORD(d, ZT0, s3); break;
+  case FZ_LSHL_OR:
+    if (kshift(x, 1)) VPSLLD_I(ZT0, a, (int)(x->fz_k[1] & 31));
+    else VPANDD(ZT0, b, kreg(p, r, K31)), VPSLLVD(ZT0, a, ZT0);
+    VPORD(d, ZT0, s3);
+    break;
   case FZ_BFE_U: /* (S0 >> S1[4:0]) & ((1 << S2[4:0]) - 1) */
     VPANDD(ZT0, b, kreg(p, r, K31)); VPSRLVD(ZT0, a, ZT0);
     VPANDD(ZT1, s3, kreg(p, r, K31)); VPSLLVD(ZT1, kreg(p, r, K1), ZT1); VPADDD(ZT1, ZT1, kreg(p, r, KM1));
@@ -956,15 +978,15 @@ static void bperm_inline(cbuf *c, const emu_insn *x)
   const size_t to_call = jrel(c, 0x85);                                                  /* jne: the handler */
   put(c, 0x4c), put(c, 0x89), put(c, 0xe7);                                              /* mov rdi, r12 */
   const int32_t R = EMU_LANES * 4;
-  bcast(c, 2, (rmo){RM_POOL, pool_add(c, (uint32_t)x->offset), 0});
-  bcast(c, 3, (rmo){RM_POOL, pool_add(c, 63), 0});
+  if (x->offset) bcast(c, 2, (rmo){RM_POOL, pool_add(c, (uint32_t)x->offset), 0});
   bcast(c, 4, (rmo){RM_POOL, pool_add(c, 32), 0});
   for (int k = 0; k < 4; k++) vload(c, 5 + k, GPR_RDI, (int32_t)(x->o[2].reg * R + JIT_CB * k));
   for (int ch = 0; ch < 4; ch++) {
+    /* no & 63: vpermt2d reads bits 3:0 of the index and bit 4 for the table, vptestmd bit 5 (the
+     * pair), and no instruction here reads a higher one; no add for an offset of 0 */
     vload(c, 9, GPR_RDI, (int32_t)(x->o[1].reg * R + JIT_CB * ch));
-    VPADDD(9, 9, 2);
+    if (x->offset) VPADDD(9, 9, 2);
     VPSRLD_I(9, 9, 2);
-    VPANDD(9, 9, 3);
     vmov(c, 10, 5), VPERMT2D(10, 9, 6);
     vmov(c, 11, 7), VPERMT2D(11, 9, 8);
     VPTESTMD_K(1, 9, 4);

@@ -1986,6 +1986,52 @@ Test(emu_cvt, fused_lane_runs_give_the_handlers_bits)
   fuse_compare(EMU_GFX950);
 }
 
+/* Shifts by a constant amount (inline integers, literals, amounts above 31), which the translated
+ * code takes by the immediate shift forms (emu/jit.c kshift, issue #31 forty-fourth stop): against
+ * the handlers as above, and the results against the shift written here, amount & 31 (CDNA3 ISA
+ * §12.7: "S1.u << S0[4:0]"), on the values before the run. */
+static const char kshift_src[] = "v_lshlrev_b32 v10, 16, v1\nv_lshrrev_b32 v11, 16, v2\nv_ashrrev_i32 v12, 5, v1\n"
+                                 "v_lshrrev_b32 v13, 35, v2\nv_lshlrev_b32 v14, 0x44, v2\nv_ashrrev_i32 v15, 0x3f, v1\n"
+                                 "v_lshl_add_u32 v16, v1, 33, v2\nv_lshl_or_b32 v17, v1, 9, v3\nv_lshl_or_b32 v18, v1, 0x27, v3\n"
+                                 "v_ashrrev_i32 v19, 31, v19\nv_lshrrev_b32 v20, 0, v3\n";
+static void kshift_compare(emu_arch a)
+{
+  size_t n;
+  snip *s = sn_one_run(a, kshift_src, &n);
+  uint32_t st = 0x2545f491u;
+  for (int pass = 0; pass < 4; pass++) {
+    uint32_t v1[EMU_LANES], v2[EMU_LANES], v3[EMU_LANES], v19[EMU_LANES];
+    for (int r = 0; r < 24; r++)
+      for (int l = 0; l < EMU_LANES; l++) sn_v(s, r)[l] = sn_rand(&st);
+    memcpy(v1, sn_v(s, 1), sizeof v1), memcpy(v2, sn_v(s, 2), sizeof v2), memcpy(v3, sn_v(s, 3), sizeof v3);
+    memcpy(v19, sn_v(s, 19), sizeof v19);
+    sn_exec(s, ~0ull);
+    run_vs_handlers(s, n, pass < 2, a, pass);
+    for (int l = 0; l < EMU_LANES; l++) {
+      const uint32_t want[] = {v1[l] << 16,
+                               v2[l] >> 16,
+                               (uint32_t)((int32_t)v1[l] >> 5),
+                               v2[l] >> 3,
+                               v2[l] << 4,
+                               (uint32_t)((int32_t)v1[l] >> 31),
+                               (v1[l] << 1) + v2[l],
+                               (v1[l] << 9) | v3[l],
+                               (v1[l] << 7) | v3[l],
+                               (uint32_t)((int32_t)v19[l] >> 31),
+                               v3[l]};
+      for (int i = 0; i < 11; i++)
+        cr_assert_eq(sn_v(s, 10 + i)[l], want[i], "%s pass %d: v%d lane %d: 0x%08x, want 0x%08x", emu_arch_name(a), pass, 10 + i, l,
+                     sn_v(s, 10 + i)[l], want[i]);
+    }
+  }
+  sn_free(s);
+}
+Test(emu_cvt, constant_shift_amounts_in_runs_give_the_handlers_bits)
+{
+  kshift_compare(EMU_GFX942);
+  kshift_compare(EMU_GFX950);
+}
+
 /* The 64-bit lane-mask scalar operations in runs (emu/fuse.c sop_mark; emu/jit.c runs them on the
  * chunk's 16 mask bits): every one of the ten, VCC and EXEC as sources, VCC as destination, pairs a
  * compare wrote and a v_cndmask_b32 reads, an SGPR of a pair they wrote read as a uniform source after
