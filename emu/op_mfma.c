@@ -822,13 +822,20 @@ FAST_TARGET static void fast_fma16r_k32(const float *ia, const uint32_t *R, cons
 {
   fma16r(ia, R, c, cval, dst, 32);
 }
-/* F16C on 16 words (8 lanes' two halves) at a time, in the order they lie: fa16_interleaved's layout */
+/* F16C on 8 words (4 lanes' two halves) at a time, in the order they lie: fa16_interleaved's layout.
+ * 32-byte stores (forty-fourth stop): the kernel broadcasts single floats from them right after, and
+ * the handler ran 14.1 against 14.8 M/s with 64-byte ones (4 pairs, `lanelab bench emu`); with the
+ * conversion inlined into the kernel's function (no call between the stores and the broadcasts)
+ * 8.9 against 14.5 */
 FAST_TARGET static void fa16_interleaved_512(const uint32_t *R, int nreg, float *ia)
 {
   for (int r = 0; r < nreg; r++)
 #pragma GCC unroll 8
     for (int l = 0; l < 64; l += 8)
-      _mm512_store_ps(ia + r * 128 + 2 * l, _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(const void *)(R + r * 64 + l))));
+    {
+      _mm256_store_ps(ia + r * 128 + 2 * l, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(R + r * 64 + l))));
+      _mm256_store_ps(ia + r * 128 + 2 * l + 8, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(R + r * 64 + l + 4))));
+    }
 }
 /* v_mfma_f32_16x16x16_f16 and 16x16x32_f16 on the AVX2 path, the attention kernels' instructions
  * (every MFMA of the seed shape): the same conversions, operand cache and kernel as mfma_fast's
