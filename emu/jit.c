@@ -58,7 +58,6 @@
 #define _GNU_SOURCE 1 /* memfd_create */
 #include <immintrin.h> /* the _CMP_* predicates */
 #include <pthread.h>
-#include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1035,24 +1034,6 @@ static void wait_inline(cbuf *c, const emu_insn *x)
   jfix_here(c, to_done);
 }
 
-/* the 64 bits at [rsi + d] from their four 16-bit chunks into one store: movzx eax, word [rsi + d + 6];
- * shl eax, 16; movzx r10d, word [rsi + d + 4]; or eax, r10d; shl rax, 32; movzx r10d, word [rsi + d + 2];
- * shl r10d, 16; or rax, r10; movzx r10d, word [rsi + d]; or rax, r10; mov [rsi + d], rax */
-static void repack_pair(cbuf *c, int32_t d)
-{
-  put(c, 0x0f), put(c, 0xb7), put(c, 0x86), put32(c, (uint32_t)(d + 6));
-  put(c, 0xc1), put(c, 0xe0), put(c, 0x10);
-  put(c, 0x44), put(c, 0x0f), put(c, 0xb7), put(c, 0x96), put32(c, (uint32_t)(d + 4));
-  put(c, 0x44), put(c, 0x09), put(c, 0xd0);
-  put(c, 0x48), put(c, 0xc1), put(c, 0xe0), put(c, 0x20);
-  put(c, 0x44), put(c, 0x0f), put(c, 0xb7), put(c, 0x96), put32(c, (uint32_t)(d + 2));
-  put(c, 0x41), put(c, 0xc1), put(c, 0xe2), put(c, 0x10);
-  put(c, 0x4c), put(c, 0x09), put(c, 0xd0);
-  put(c, 0x44), put(c, 0x0f), put(c, 0xb7), put(c, 0x96), put32(c, (uint32_t)d);
-  put(c, 0x4c), put(c, 0x09), put(c, 0xd0);
-  put(c, 0x48), put(c, 0x89), put(c, 0x86), put32(c, (uint32_t)d);
-}
-
 /* one segment's records in .. in + n (plan p): its uniforms, four chunks, its scalar records' handlers */
 static void translate_seg(cbuf *c, const emu_insn *in, int n, const plan *p)
 {
@@ -1074,17 +1055,6 @@ static void translate_seg(cbuf *c, const emu_insn *in, int n, const plan *p)
     }
   }
   put(c, 0xc5), put(c, 0xf8), put(c, 0x77); /* vzeroupper */
-  /* each pair written chunk by chunk (plan.cw: compares, mask operations, the carry of mad64) stored
-   * again whole: its four 16-bit chunks read back (loads of the stores' own size, which the store
-   * buffer forwards) and written as one 64-bit store. The same bytes; but a handler that reads the
-   * pair as two 32-bit loads (s_and_saveexec_b64 after the code, a scalar record's handler below, the
-   * runner's VCC) cannot be forwarded from four smaller stores and waits for them to reach the cache:
-   * 70% of s_and_saveexec_b64's samples sat on its two loads (emu_pair_nz, the same stall for SCC) */
-  for (int i = 0; i < p->ncw; i++) {
-    bool again = false;
-    for (int j = 0; j < i; j++) again |= p->cw[j] == p->cw[i];
-    if (!again) repack_pair(c, (int32_t)(4 * p->cw[i]));
-  }
   /* the scalar records' handlers in order, each as the runner calls it: fn(w, record) */
   for (int j = 0; j < n; j++)
     if (in[j].fz_op == FZ_SALU) call_rec(c, in + j, (const void *)in[j].fn);
@@ -1275,7 +1245,6 @@ static void *compile(const emu_insn *in, bool wait)
     if (n >= JIT_MIN) {
       translate(&c, in, n, sg, nseg);
       code = c.bad ? NULL : install(&c);
-      if (code && getenv("LL_PERFMAP")) { char fn[64]; snprintf(fn, sizeof fn, "/tmp/perf-%d.map", (int)getpid()); FILE *pf = fopen(fn, "a"); if (pf) { fprintf(pf, "%lx %zx jit_%llx_n%d_s%d\n", (unsigned long)(uintptr_t)code, c.n, (unsigned long long)in->pc, n, nseg); fclose(pf);} }
     }
     if (!code) { /* nothing here: the runner takes the records up to where a piece worth code starts */
       code = EMU_JIT_NONE;
