@@ -619,7 +619,25 @@ static void mad64(cbuf *c, const plan *p, regs *r, const emu_insn *x, int ch)
 }
 
 /* is source j a constant (uniform, not an SGPR: its value fz_k[j] known when translating)? */
-static bool kshift(const emu_insn *x, int j) { return (x->fz_uni >> j & 1) && !(x->fz_sg >> j & 1); }
+static bool kconst(const emu_insn *x, int j) { return (x->fz_uni >> j & 1) && !(x->fz_sg >> j & 1); }
+enum { SH_L, SH_R, SH_A }; /* shift left, right logical, right arithmetic */
+/* d = s shifted (kind) by source j's bits 4:0, whose register is amt: a constant amount by the
+ * immediate form, any other masked into ZT0 and by the variable form (s may be ZT0 only then: the
+ * variable form reads it before writing d) */
+static void shift_by(cbuf *c, const plan *p, regs *r, const emu_insn *x, int j, int amt, int d, int s, int kind)
+{
+  if (kconst(x, j)) {
+    const int n = (int)(x->fz_k[j] & 31);
+    if (kind == SH_L) VPSLLD_I(d, s, n);
+    else if (kind == SH_R) VPSRLD_I(d, s, n);
+    else VPSRAD_I(d, s, n);
+    return;
+  }
+  VPANDD(ZT0, amt, kreg(p, r, K31));
+  if (kind == SH_L) VPSLLVD(d, s, ZT0);
+  else if (kind == SH_R) VPSRLVD(d, s, ZT0);
+  else VPSRAVD(d, s, ZT0);
+}
 
 /* one record in chunk ch: the result in a fresh register, then the destination's mapping moved to it */
 static void emit_rec(cbuf *c, const plan *p, regs *r, const emu_insn *x, int ch)
@@ -743,18 +761,9 @@ static void emit_rec(cbuf *c, const plan *p, regs *r, const emu_insn *x, int ch)
   case FZ_MUL_LO: VPMULLD(d, a, b); break;
   /* shifts: D = S1 shifted by S0[4:0] */
   /* a constant amount (an inline constant or literal, known here) by the immediate forms */
-  case FZ_LSHL:
-    if (kshift(x, 0)) VPSLLD_I(d, b, (int)(x->fz_k[0] & 31));
-    else VPANDD(ZT0, a, kreg(p, r, K31)), VPSLLVD(d, b, ZT0);
-    break;
-  case FZ_LSHR:
-    if (kshift(x, 0)) VPSRLD_I(d, b, (int)(x->fz_k[0] & 31));
-    else VPANDD(ZT0, a, kreg(p, r, K31)), VPSRLVD(d, b, ZT0);
-    break;
-  case FZ_ASHR:
-    if (kshift(x, 0)) VPSRAD_I(d, b, (int)(x->fz_k[0] & 31));
-    else VPANDD(ZT0, a, kreg(p, r, K31)), VPSRAVD(d, b, ZT0);
-    break;
+  case FZ_LSHL: shift_by(c, p, r, x, 0, a, d, b, SH_L); break;
+  case FZ_LSHR: shift_by(c, p, r, x, 0, a, d, b, SH_R); break;
+  case FZ_ASHR: shift_by(c, p, r, x, 0, a, d, b, SH_A); break;
   case FZ_MIN_I: VPMINSD(d, a, b); break;
   case FZ_MAX_I: VPMAXSD(d, a, b); break;
   case FZ_MIN_U: VPMINUD(d, a, b); break;
@@ -764,18 +773,10 @@ static void emit_rec(cbuf *c, const plan *p, regs *r, const emu_insn *x, int ch)
   case FZ_BFI: vmov(c, d, a); VTERNLOG(d, b, s3, tl(f_bfi)); break;
   case FZ_BITOP3: vmov(c, d, a); VTERNLOG(d, b, s3, x->bitop3); break; /* table bit a*4 + b*2 + c */
   case FZ_XAD: VPXORD(ZT0, a, b); VPADDD(d, ZT0, s3); break;
-  case FZ_LSHL_ADD:
-    if (kshift(x, 1)) VPSLLD_I(ZT0, a, (int)(x->fz_k[1] & 31));
-    else VPANDD(ZT0, b, kreg(p, r, K31)), VPSLLVD(ZT0, a, ZT0);
-    VPADDD(d, ZT0, s3);
-    break;
+  case FZ_LSHL_ADD: shift_by(c, p, r, x, 1, b, ZT0, a, SH_L); VPADDD(d, ZT0, s3); break;
   case FZ_ADD_LSHL: VPADDD(ZT0, a, b); VPANDD(ZT1, s3, kreg(p, r, K31)); VPSLLVD(d, ZT0, ZT1); break;
   case FZ_ADD3: VPADDD(ZT0, a, b); VPADDD(d, ZT0, s3); break;
-  case FZ_LSHL_OR:
-    if (kshift(x, 1)) VPSLLD_I(ZT0, a, (int)(x->fz_k[1] & 31));
-    else VPANDD(ZT0, b, kreg(p, r, K31)), VPSLLVD(ZT0, a, ZT0);
-    VPORD(d, ZT0, s3);
-    break;
+  case FZ_LSHL_OR: shift_by(c, p, r, x, 1, b, ZT0, a, SH_L); VPORD(d, ZT0, s3); break;
   case FZ_BFE_U: /* (S0 >> S1[4:0]) & ((1 << S2[4:0]) - 1) */
     VPANDD(ZT0, b, kreg(p, r, K31)); VPSRLVD(ZT0, a, ZT0);
     VPANDD(ZT1, s3, kreg(p, r, K31)); VPSLLVD(ZT1, kreg(p, r, K1), ZT1); VPADDD(ZT1, ZT1, kreg(p, r, KM1));

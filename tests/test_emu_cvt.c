@@ -1987,7 +1987,7 @@ Test(emu_cvt, fused_lane_runs_give_the_handlers_bits)
 }
 
 /* Shifts by a constant amount (inline integers, literals, amounts above 31), which the translated
- * code takes by the immediate shift forms (emu/jit.c kshift, issue #31 forty-fourth stop): against
+ * code takes by the immediate shift forms (emu/jit.c shift_by, issue #31 forty-fourth stop): against
  * the handlers as above, and the results against the shift written here, amount & 31 (the CDNA3 ISA's
  * VOP2 descriptions: D = S1 shifted by S0[4:0]), on the values before the run. */
 static const char kshift_src[] = "v_lshlrev_b32 v10, 16, v1\nv_lshrrev_b32 v11, 16, v2\nv_ashrrev_i32 v12, 5, v1\n"
