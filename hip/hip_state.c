@@ -362,6 +362,7 @@ static const arch_figs figs[EMU_NARCH] = {
 };
 
 size_t hip_total_mem(void) { return figs[hip_g.arch].vram; }
+int hip_cu_count(void) { return figs[hip_g.arch].cus; }
 
 static void fill_props(hipDeviceProp_t *p, emu_arch a) {
   const arch_figs *f = &figs[a];

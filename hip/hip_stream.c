@@ -11,6 +11,7 @@
 struct ihipStream_t {
   unsigned flags;
   int priority;
+  uint32_t *cumask, ncumask; /* hipExtStreamCreateWithCUMask's mask as given; NULL: none */
 };
 struct ihipEvent_t {
   unsigned flags;
@@ -85,6 +86,7 @@ hipError_t hipStreamDestroy(hipStream_t s) {
     if (streams[i] == s) {
       hip_capture_drop(s); /* a capture it had ends with it */
       hip_pool_forget_stream(s);
+      free(s->cumask);
       free(s);
       streams[i] = streams[--nstreams];
       return hip_done(hipSuccess);
@@ -152,6 +154,51 @@ hipError_t hipStreamGetDevice(hipStream_t s, hipDevice_t *device) {
   if (!device) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "device is NULL"));
   STREAM_CHECK(s);
   *device = 0;
+  return hip_done(hipSuccess);
+}
+
+/* Compute-unit masks (AMD's extension; the semantics of ROCm/clr hipamd/src/hip_stream.cpp,
+ * hipExtStreamCreateWithCUMask and hipExtStreamGetCUMask). A mask says on which compute units the
+ * stream's workgroups may run: where, not what, so the emulator runs the work the same under any
+ * mask and keeps the mask only to give it back. Creating: a NULL stream pointer is
+ * hipErrorInvalidHandle, a size of 0 or a NULL mask hipErrorInvalidValue; the stream is a default
+ * one (flags 0, the one priority) holding the mask's words as given. Reading: a NULL mask or a size
+ * below the words the device's compute units need (ceil(CUs / 32)) is hipErrorInvalidValue; the
+ * null stream (and hipStreamPerThread, and here hipStreamLegacy, also the null stream) gives the
+ * default mask, every compute unit's bit set; another stream the AND of its mask and the default
+ * over the words both have (none for a stream made without one), the default when that is all
+ * zeros. ROCm's global mask (the ROC_GLOBAL_CU_MASK variable) is not read: no global mask. */
+hipError_t hipExtStreamCreateWithCUMask(hipStream_t *s, uint32_t n, const uint32_t *mask) {
+  HIP_BEGIN();
+  if (!s) return hip_done(hip_complain(__func__, hipErrorInvalidHandle, "stream is NULL"));
+  if (!n || !mask) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "the mask is %s", mask ? "0 words long" : "NULL"));
+  hipError_t c = stream_create(s, 0, 0, __func__);
+  if (c == hipSuccess) {
+    (*s)->cumask = ll_xmalloc((size_t)n * sizeof *mask);
+    memcpy((*s)->cumask, mask, (size_t)n * sizeof *mask);
+    (*s)->ncumask = n;
+  }
+  return hip_done(c);
+}
+
+hipError_t hipExtStreamGetCUMask(hipStream_t s, uint32_t n, uint32_t *mask) {
+  HIP_BEGIN();
+  if (!mask) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "mask is NULL"));
+  const uint32_t ncu = (uint32_t)hip_cu_count(), need = (ncu + 31) / 32;
+  if (n < need)
+    return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%u words cannot hold the mask of %u compute units (%u words)", n, ncu, need));
+  STREAM_CHECK(s);
+  uint32_t def[64]; /* the default mask: compute unit i is bit i % 32 of word i / 32 */
+  if (need > sizeof def / sizeof *def) return hip_done(hip_complain(__func__, hipErrorNotSupported, "%u compute units", ncu));
+  for (uint32_t w = 0; w < need; w++) def[w] = ncu - 32 * w >= 32 ? 0xffffffffu : (1u << (ncu - 32 * w)) - 1;
+  const bool own = s && s != hipStreamLegacy && s != hipStreamPerThread;
+  uint32_t m = own ? (s->ncumask < need ? s->ncumask : need) : 0, any = 0;
+  for (uint32_t w = 0; w < m; w++) any |= s->cumask[w] & def[w];
+  if (!any) {
+    memcpy(mask, def, need * sizeof *def);
+  } else {
+    for (uint32_t w = 0; w < m; w++) mask[w] = s->cumask[w] & def[w];
+  }
   return hip_done(hipSuccess);
 }
 

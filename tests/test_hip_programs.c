@@ -1541,7 +1541,7 @@ Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
                       "  hipGraphInstantiate(&ge, g, nullptr, nullptr, 0);\n  hipGraphLaunch(ge, s);\n"
                       "  hipGraphNode_t nd = nullptr; hipStreamBeginCaptureToGraph(s, g, nullptr, nullptr, 0, hipStreamCaptureModeGlobal);\n"
                       "  hipGraphKernelNodeCopyAttributes(nd, nd);\n"
-                      "  hipExtStreamCreateWithCUMask(&s, 1, nullptr);\n"
+                      "  char bus[16]; hipDeviceGetPCIBusId(bus, 16, 0);\n"
                       "  hipMemPoolImportFromShareableHandle(&pool, nullptr, hipMemHandleTypePosixFileDescriptor, 0); (void)ctx; hipProfilerStart(); hipDestroyTextureObject(tex); hipFreeArray(arr);\n"
                       "  HIP_ARRAY_DESCRIPTOR ad = {}; ad.Format = HIP_AD_FORMAT_FLOAT; ad.NumChannels = 1; hipArrayCreate(&arr, &ad);\n"
                       "  hip_Memcpy2D m2 = {}; m2.dstArray = arr; hipDrvMemcpy2DUnaligned(&m2); int tt = hipTextureType2D; (void)tt;\n"
@@ -1549,7 +1549,7 @@ Test(api, a_refused_api_is_a_compile_error_naming_it, .timeout = 120) {
   cr_assert(ll_write_file_atomic(src, text3, strlen(text3), &e), "%s", e.msg);
   rc = hipcc_run(&out, "", src, "-c -o %s/r.o", dir);
   cr_expect_eq(rc, 2, "exit %d:\n%s", rc, out);
-  static const char *const named[] = {"hipStreamBeginCaptureToGraph", "hipGraphKernelNodeCopyAttributes", "hipExtStreamCreateWithCUMask",
+  static const char *const named[] = {"hipStreamBeginCaptureToGraph", "hipGraphKernelNodeCopyAttributes", "hipDeviceGetPCIBusId",
                                       "hipMemPoolImportFromShareableHandle", "hipProfilerStart", "hipDestroyTextureObject", "hipFreeArray",
                                       "hipArrayCreate", "hipDrvMemcpy2DUnaligned"};
   for (size_t i = 0; i < sizeof named / sizeof *named; i++) {

@@ -1146,6 +1146,8 @@ hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int
 hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int *flags);
 hipError_t hipStreamGetPriority(hipStream_t stream, int *priority);
 hipError_t hipStreamGetDevice(hipStream_t stream, hipDevice_t *device);
+hipError_t hipExtStreamCreateWithCUMask(hipStream_t *stream, uint32_t cuMaskSize, const uint32_t *cuMask);
+hipError_t hipExtStreamGetCUMask(hipStream_t stream, uint32_t cuMaskSize, uint32_t *cuMask);
 int hipGetStreamDeviceId(hipStream_t stream);
 hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback, void *userData, unsigned int flags);
 hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void *userData);
@@ -1375,8 +1377,6 @@ LL_HIP_REFUSED(hipDrvMemcpy3D, "the driver API's 2D/3D and parameter-block copie
 LL_HIP_REFUSED(hipDrvMemcpy3DAsync, "the driver API's 2D/3D and parameter-block copies are not provided; hipMemcpy2D, hipMemcpy3D and the memsets are")
 LL_HIP_REFUSED(hipExtHostAlloc, "not provided; hipHostMalloc is")
 LL_HIP_REFUSED(hipExtLaunchMultiKernelMultiDevice, "multi-device launches are not provided (the emulated system has one device)")
-LL_HIP_REFUSED(hipExtStreamCreateWithCUMask, "compute-unit masks are not provided: the emulator does not model compute units")
-LL_HIP_REFUSED(hipExtStreamGetCUMask, "compute-unit masks are not provided: the emulator does not model compute units")
 LL_HIP_REFUSED(hipExternalMemoryGetMappedBuffer, "interoperation with other graphics and compute APIs is not provided")
 LL_HIP_REFUSED(hipExternalMemoryGetMappedMipmappedArray, "interoperation with other graphics and compute APIs is not provided")
 LL_HIP_REFUSED(hipFreeArray, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")

@@ -29,6 +29,9 @@
 //   given other types (__clz(short), __clz(float), __clzll(int)), as HIP's signatures convert them;
 //   <cmath>'s mixed-type calls (fma(float, float, int), std::fmax(float, double) ...);
 // - unsafeAtomicAdd of __half2 and __hip_bfloat162 (atomics/unsafeAtomicAdd.cc).
+// - compute-unit masks (hipExtStreamCreateWithCUMask, hipExtStreamGetCUMask; stream/hipStream*CUMask.cc):
+//   ROCm's answers written out below as formulas of the device's compute-unit count, and a kernel on a
+//   masked stream computing as on any other.
 // `hip_tests_idioms long N` instead runs one wave through N iterations of a loop (AMD's hip-tests
 // have such kernels: 2^21 iterations of powf in one thread) and prints the launch's result: a
 // program's instruction budget is far above `lanelab run`'s 50 million (LANELAB_BUDGET changes it).
@@ -716,6 +719,68 @@ int main(int argc, char **argv) {
     HIP_CHECK(hipFree(dh));
     HIP_CHECK(hipFree(db));
     HIP_CHECK(hipFree(dold));
+  }
+  {
+    /* compute-unit masks, ROCm's rules (docs/hip-runtime.md "Streams and events"): the default mask
+     * has compute unit i as bit i % 32 of word i / 32, for every CU of hipDeviceProp_t; a stream's
+     * mask read back is its own AND the default over the words both have, the default when that is
+     * all zeros or the stream has none; fewer words than the CUs need, or a NULL mask, is
+     * hipErrorInvalidValue; so is a mask of 0 words when creating, and a NULL stream pointer
+     * hipErrorInvalidHandle */
+    hipDeviceProp_t pr;
+    HIP_CHECK(hipGetDeviceProperties(&pr, 0));
+    const unsigned ncu = (unsigned)pr.multiProcessorCount, need = (ncu + 31) / 32;
+    EXPECT(need >= 2 && need <= 16, "%u compute units", ncu);
+    unsigned def[16], got[17], custom[17];
+    for (unsigned w = 0; w < need; w++) def[w] = ncu - 32 * w >= 32 ? 0xffffffffu : (1u << (ncu - 32 * w)) - 1;
+    for (unsigned w = 0; w < 17; w++) got[w] = 0x5a5a5a5au;
+    HIP_CHECK(hipExtStreamGetCUMask(nullptr, need, got));
+    for (unsigned w = 0; w < need; w++) EXPECT(got[w] == def[w], "null stream word %u: %#x, want %#x", w, got[w], def[w]);
+    EXPECT(got[need] == 0x5a5a5a5au, "a word past the mask was written: %#x", got[need]);
+    /* a custom mask one word longer than the CUs need, with bits above the last CU set: the extra
+     * word is not given back and the last word's bits past the CUs are cleared */
+    for (unsigned w = 0; w <= need; w++) custom[w] = 0xf0f0f0f0u;
+    custom[0] = 0xe;
+    hipStream_t ms;
+    HIP_CHECK(hipExtStreamCreateWithCUMask(&ms, need + 1, custom));
+    unsigned fl = 1;
+    int prio = 1;
+    HIP_CHECK(hipStreamGetFlags(ms, &fl));
+    HIP_CHECK(hipStreamGetPriority(ms, &prio));
+    EXPECT(fl == 0 && prio == 0, "a masked stream's flags %u and priority %d", fl, prio);
+    for (unsigned w = 0; w < 17; w++) got[w] = 0x5a5a5a5au;
+    HIP_CHECK(hipExtStreamGetCUMask(ms, need + 1, got));
+    EXPECT(got[0] == 0xeu, "custom word 0: %#x", got[0]);
+    for (unsigned w = 1; w < need; w++) EXPECT(got[w] == (0xf0f0f0f0u & def[w]), "custom word %u: %#x", w, got[w]);
+    EXPECT(got[need] == 0x5a5a5a5au, "the custom mask's extra word came back: %#x", got[need]);
+    /* a kernel on the masked stream writes its 64 words as on any stream */
+    int *dk, hk[64];
+    HIP_CHECK(hipMalloc(&dk, sizeof hk));
+    HIP_CHECK(hipMemsetAsync(dk, 0, sizeof hk, ms));
+    occupancy_kernel<<<1, 64, 0, ms>>>(dk);
+    HIP_CHECK(hipMemcpyAsync(hk, dk, sizeof hk, hipMemcpyDeviceToHost, ms));
+    HIP_CHECK(hipStreamSynchronize(ms));
+    int ones = 0;
+    for (int t = 0; t < 64; t++) ones += hk[t] == 1;
+    EXPECT(ones == 64, "a kernel on a masked stream: %d of 64 written", ones);
+    HIP_CHECK(hipFree(dk));
+    HIP_CHECK(hipStreamDestroy(ms));
+    /* all zeros, and a stream made without a mask: the default */
+    unsigned zero[17] = {0};
+    HIP_CHECK(hipExtStreamCreateWithCUMask(&ms, need, zero));
+    HIP_CHECK(hipExtStreamGetCUMask(ms, need, got));
+    for (unsigned w = 0; w < need; w++) EXPECT(got[w] == def[w], "all-zero mask word %u: %#x", w, got[w]);
+    HIP_CHECK(hipStreamDestroy(ms));
+    HIP_CHECK(hipStreamCreate(&ms));
+    HIP_CHECK(hipExtStreamGetCUMask(ms, need, got));
+    for (unsigned w = 0; w < need; w++) EXPECT(got[w] == def[w], "unmasked stream word %u: %#x", w, got[w]);
+    HIP_CHECK(hipStreamDestroy(ms));
+    EXPECT(hipExtStreamGetCUMask(nullptr, need - 1, got) == hipErrorInvalidValue, "one word short");
+    EXPECT(hipExtStreamGetCUMask(nullptr, need, nullptr) == hipErrorInvalidValue, "a NULL mask to fill");
+    EXPECT(hipExtStreamCreateWithCUMask(&ms, 0, custom) == hipErrorInvalidValue, "a mask of 0 words");
+    EXPECT(hipExtStreamCreateWithCUMask(&ms, 1, nullptr) == hipErrorInvalidValue, "a NULL mask");
+    EXPECT(hipExtStreamCreateWithCUMask(nullptr, 1, custom) == hipErrorInvalidHandle, "a NULL stream pointer");
+    (void)hipGetLastError();
   }
   std::printf("hip_tests_idioms: ok\n");
   return 0;
