@@ -607,6 +607,48 @@ hipError_t hipOccupancyMaxPotentialBlockSizeWithFlags(int *grid, int *block, con
   return hip_done(e);
 }
 
+/* hipOccupancyMaxPotentialBlockSizeVariableSMem[WithFlags]: HIP has them only as header templates
+ * (ROCm/HIP include/hip/hip_runtime_api.h) whose search calls the public entry points; the same
+ * search here for a size rule given as a function pointer, which lanelab's header templates also use
+ * for functors and lambdas (docs/hip-runtime.md "Occupancy"). The user's rule runs with no lock held. */
+hipError_t hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(int *grid, int *block, const void *func,
+                                                                  size_t (*smem)(int), int limit, unsigned int flags) {
+  HIP_BEGIN();
+  hipError_t e = !grid || !block || !func || !smem
+                     ? hip_complain(__func__, hipErrorInvalidValue, "%s is NULL",
+                                    !grid ? "min_grid_size" : !block ? "block_size" : !func ? "func" : "the size rule")
+                     : hipSuccess;
+  hip_done(e);
+  if (e != hipSuccess) return e;
+  int dev = 0, per_cu = 0, warp = 0, cus = 0;
+  hipFuncAttributes a;
+  if ((e = hipGetDevice(&dev)) != hipSuccess ||
+      (e = hipDeviceGetAttribute(&per_cu, hipDeviceAttributeMaxThreadsPerMultiProcessor, dev)) != hipSuccess ||
+      (e = hipDeviceGetAttribute(&warp, hipDeviceAttributeWarpSize, dev)) != hipSuccess ||
+      (e = hipDeviceGetAttribute(&cus, hipDeviceAttributeMultiprocessorCount, dev)) != hipSuccess ||
+      (e = hipFuncGetAttributes(&a, func)) != hipSuccess)
+    return e;
+  /* the limit: 0 or above the kernel's own, the kernel's; candidates from it rounded up to the wave
+   * size, down by the wave size, each no larger than the limit */
+  if (limit == 0 || limit > a.maxThreadsPerBlock) limit = a.maxThreadsPerBlock;
+  int best_threads = 0, best_block = 0, best_n = 0;
+  for (int c = (limit + warp - 1) / warp * warp; c > 0; c -= warp) {
+    const int bs = limit < c ? limit : c;
+    int n = 0;
+    if ((e = hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&n, func, bs, smem(bs), flags)) != hipSuccess) return e;
+    if (bs * n > best_threads) best_threads = bs * n, best_block = bs, best_n = n; /* the larger block on a tie */
+    if (best_threads == per_cu) break;                                           /* a CU is full */
+  }
+  *grid = best_n * cus;
+  *block = best_block;
+  return hipSuccess;
+}
+
+hipError_t hipOccupancyMaxPotentialBlockSizeVariableSMem(int *grid, int *block, const void *func, size_t (*smem)(int),
+                                                        int limit) {
+  return hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(grid, block, func, smem, limit, hipOccupancyDefault);
+}
+
 hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(int *num, hipFunction_t f, int block, size_t dyn) {
   HIP_BEGIN();
   if (!f) return hip_done(hip_complain(__func__, hipErrorInvalidResourceHandle, "f is NULL"));

@@ -1255,6 +1255,8 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const vo
 hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *f, int blockSize, size_t dynSharedMemPerBlk, unsigned int flags LL_HIP_DEFAULT(hipOccupancyDefault));
 hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, const void *f, size_t dynSharedMemPerBlk, int blockSizeLimit);
 hipError_t hipOccupancyMaxPotentialBlockSizeWithFlags(int *gridSize, int *blockSize, const void *f, size_t dynSharedMemPerBlk, int blockSizeLimit, unsigned int flags);
+hipError_t hipOccupancyMaxPotentialBlockSizeVariableSMem(int *gridSize, int *blockSize, const void *f, size_t (*blockSizeToDynamicSMemSize)(int), int blockSizeLimit LL_HIP_DEFAULT(0));
+hipError_t hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(int *gridSize, int *blockSize, const void *f, size_t (*blockSizeToDynamicSMemSize)(int), int blockSizeLimit LL_HIP_DEFAULT(0), unsigned int flags LL_HIP_DEFAULT(hipOccupancyDefault));
 // --- modules
 hipError_t hipModuleLoad(hipModule_t *module, const char *fname);
 hipError_t hipModuleLoadData(hipModule_t *module, const void *image);
@@ -1464,8 +1466,6 @@ LL_HIP_REFUSED(hipMipmappedArrayDestroy, "arrays, textures and surfaces: image i
 LL_HIP_REFUSED(hipMipmappedArrayGetLevel, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipModuleGetTexRef, "arrays, textures and surfaces: image instructions are not emulated (the device has no image support, __HIP_NO_IMAGE_SUPPORT)")
 LL_HIP_REFUSED(hipModuleLaunchCooperativeKernelMultiDevice, "multi-device cooperative launches are not provided (the emulated system has one device; hipModuleLaunchCooperativeKernel is)")
-LL_HIP_REFUSED(hipOccupancyMaxPotentialBlockSizeVariableSMem, "not provided; hipOccupancyMaxPotentialBlockSize is")
-LL_HIP_REFUSED(hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags, "not provided; hipOccupancyMaxPotentialBlockSize is")
 LL_HIP_REFUSED(hipPointerSetAttribute, "not provided; hipPointerGetAttributes is")
 LL_HIP_REFUSED(hipProfilerStart, "there is no profiler to start or stop")
 LL_HIP_REFUSED(hipProfilerStop, "there is no profiler to start or stop")
@@ -1601,6 +1601,28 @@ static inline hipError_t hipOccupancyMaxPotentialBlockSizeWithFlags(int *gridSiz
                                                                     int blockSizeLimit = 0, unsigned int flags = 0) {
   return hipOccupancyMaxPotentialBlockSizeWithFlags(gridSize, blockSize, reinterpret_cast<const void *>(f),
                                                     dynSharedMemPerBlk, blockSizeLimit, flags);
+}
+// HIP's VariableSMem templates take any unary size rule (a function, a functor, a lambda): the call
+// is the C entry point's search, the rule reached through a per-thread pointer to this call's copy.
+template <class U> struct ll_hip_smem_rule {
+  static thread_local U *rule;
+  static size_t call(int blockSize) { return static_cast<size_t>((*rule)(blockSize)); }
+};
+template <class U> thread_local U *ll_hip_smem_rule<U>::rule = nullptr;
+template <typename UnaryFunction, class T>
+static inline hipError_t hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(int *min_grid_size, int *block_size, T func,
+                                                                                UnaryFunction block_size_to_dynamic_smem_size,
+                                                                                int block_size_limit = 0, unsigned int flags = 0) {
+  ll_hip_smem_rule<UnaryFunction>::rule = &block_size_to_dynamic_smem_size;
+  return hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(min_grid_size, block_size, reinterpret_cast<const void *>(func),
+                                                                &ll_hip_smem_rule<UnaryFunction>::call, block_size_limit, flags);
+}
+template <typename UnaryFunction, class T>
+static inline hipError_t hipOccupancyMaxPotentialBlockSizeVariableSMem(int *min_grid_size, int *block_size, T func,
+                                                                       UnaryFunction block_size_to_dynamic_smem_size,
+                                                                       int block_size_limit = 0) {
+  return hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(min_grid_size, block_size, func, block_size_to_dynamic_smem_size,
+                                                                block_size_limit, 0u);
 }
 template <class F>
 static inline hipError_t hipLaunchKernel(F *kernel, dim3 numBlocks, dim3 dimBlocks, void **args, size_t sharedMemBytes = 0,

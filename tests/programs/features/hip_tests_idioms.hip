@@ -32,6 +32,8 @@
 // - compute-unit masks (hipExtStreamCreateWithCUMask, hipExtStreamGetCUMask; stream/hipStream*CUMask.cc):
 //   ROCm's answers written out below as formulas of the device's compute-unit count, and a kernel on a
 //   masked stream computing as on any other.
+// - hipOccupancyMaxPotentialBlockSizeVariableSMem[WithFlags] (occupancy/...VariableSMemWithFlags.cc)
+//   with a function, a functor and a lambda as the size rule, on cases worked by hand.
 // `hip_tests_idioms long N` instead runs one wave through N iterations of a loop (AMD's hip-tests
 // have such kernels: 2^21 iterations of powf in one thread) and prints the launch's result: a
 // program's instruction budget is far above `lanelab run`'s 50 million (LANELAB_BUDGET changes it).
@@ -192,6 +194,12 @@ __global__ void long_loop(float *out, int n) {
   for (int i = 0; i < n; i++) acc = acc * 0.999f + (float)(i & 7);
   out[0] = acc;
 }
+
+static size_t lds_16k_plus_64_per_thread(int b) { return 16384 + 64 * (size_t)b; }
+struct per_thread_lds {
+  int bytes;
+  size_t operator()(int b) { return (size_t)b * bytes; } // not const: HIP's template calls it as given
+};
 
 int main(int argc, char **argv) {
   if (argc == 3 && !std::strcmp(argv[1], "long")) {
@@ -780,6 +788,48 @@ int main(int argc, char **argv) {
     EXPECT(hipExtStreamCreateWithCUMask(&ms, 0, custom) == hipErrorInvalidValue, "a mask of 0 words");
     EXPECT(hipExtStreamCreateWithCUMask(&ms, 1, nullptr) == hipErrorInvalidValue, "a NULL mask");
     EXPECT(hipExtStreamCreateWithCUMask(nullptr, 1, custom) == hipErrorInvalidHandle, "a NULL stream pointer");
+    (void)hipGetLastError();
+  }
+  {
+    /* the variable-LDS block-size search, HIP's rule (docs/hip-runtime.md "Occupancy"): candidates
+     * from the limit rounded up to 64 down by 64 (the first the limit itself), each with its own LDS
+     * bytes; the most threads per CU wins, the larger block on a tie, and the search stops once a CU
+     * is full (2048 threads); the grid is the winner's work-groups per CU times the CUs. The kernel
+     * (one store a thread) is limited by waves alone to 32 one-wave work-groups a CU, the first
+     * EXPECT below; the rest is the CU's LDS (64 KiB in 512-byte granules on gfx942, 160 KiB in
+     * 1280-byte granules on gfx950), worked by hand: */
+    hipDeviceProp_t pr;
+    HIP_CHECK(hipGetDeviceProperties(&pr, 0));
+    const bool g950 = std::strstr(pr.gcnArchName, "gfx950") != nullptr;
+    const int ncu = pr.multiProcessorCount;
+    int n = 0, grid = -1, block = -1;
+    HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, occupancy_kernel, 64, 0));
+    EXPECT(n == 32 && pr.maxThreadsPerMultiProcessor == 2048, "the kernel's one-wave work-groups a CU: %d", n);
+    /* 16 KiB + 64 bytes a thread: gfx942 fits one work-group of 768 (64 KiB), none above, two of 256
+     * (512 threads): 768 wins, grid 1 x CUs; gfx950 fits two of 1024 (80 KiB each): 2048 threads, a
+     * full CU at the first candidate */
+    HIP_CHECK(hipOccupancyMaxPotentialBlockSizeVariableSMem(&grid, &block, occupancy_kernel, lds_16k_plus_64_per_thread));
+    EXPECT(g950 ? block == 1024 && grid == 2 * ncu : block == 768 && grid == ncu, "16K + 64/thread: block %d grid %d", block, grid);
+    /* 64 bytes a thread as a functor, limit 1000 (candidates 1000, 960, .., 64): on gfx942 1000
+     * threads fit once (1000 threads), 512 twice (1024: more), and nothing smaller gives more than
+     * 1024 (256 x 4, 128 x 8, 64 x 16 tie, and the first found stays); on gfx950 1000 fits twice
+     * (2000 threads, 50 granules of the 128), 640 three times by its waves (1920), 512 four times
+     * (2048: a full CU, the search stops) */
+    per_thread_lds f64{64};
+    HIP_CHECK(hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(&grid, &block, occupancy_kernel, f64, 1000, hipOccupancyDefault));
+    EXPECT(block == 512 && grid == (g950 ? 4 : 2) * ncu, "64/thread, limit 1000: block %d grid %d", block, grid);
+    /* no LDS as a lambda, limit 100: 100 threads (two waves) fit 16 a CU (1600 threads), 64 fit 32
+     * (2048: full) */
+    HIP_CHECK(hipOccupancyMaxPotentialBlockSizeVariableSMem(&grid, &block, occupancy_kernel, [](int) { return 0; }, 100));
+    EXPECT(block == 64 && grid == 32 * ncu, "no LDS, limit 100: block %d grid %d", block, grid);
+    EXPECT(hipOccupancyMaxPotentialBlockSizeVariableSMem(nullptr, &block, occupancy_kernel, lds_16k_plus_64_per_thread) == hipErrorInvalidValue,
+           "a NULL grid size");
+    const hipError_t enull = hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags<size_t (*)(int), void (*)(int *)>(
+        &grid, &block, nullptr, lds_16k_plus_64_per_thread, 0, 0);
+    EXPECT(enull == hipErrorInvalidValue, "a NULL kernel: %s", hipGetErrorName(enull));
+    EXPECT(hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(&grid, &block, occupancy_kernel, lds_16k_plus_64_per_thread, 0, 0x10) ==
+               hipErrorInvalidValue,
+           "flags 0x10");
     (void)hipGetLastError();
   }
   std::printf("hip_tests_idioms: ok\n");
