@@ -296,6 +296,11 @@ hipError_t hipLaunchKernel(const void *func, dim3 grid, dim3 block, void **args,
   return hip_done(e);
 }
 
+/* -fgpu-default-stream=per-thread's launch entry point: the null stream is the thread's own */
+hipError_t hipLaunchKernel_spt(const void *func, dim3 grid, dim3 block, void **args, size_t shmem, hipStream_t stream) {
+  return hipLaunchKernel(func, grid, block, args, shmem, stream ? stream : hipStreamPerThread);
+}
+
 hipError_t hipExtLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shmem, hipStream_t stream,
                               hipEvent_t start, hipEvent_t stop, int flags) {
   HIP_BEGIN();

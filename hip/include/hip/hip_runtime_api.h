@@ -1329,6 +1329,16 @@ void __hipRegisterTexture(void **modules, void *var, char *deviceVar, char *host
 } // extern "C"
 #endif
 
+// ---- per-thread default stream entry points -----------------------------------------------------
+// Compiled with -fgpu-default-stream=per-thread (clang defines HIP_API_PER_THREAD_DEFAULT_STREAM),
+// clang's kernel launches (<<<>>>) call hipLaunchKernel_spt, where the null stream is the calling
+// thread's default stream (hipStreamPerThread). It is the entry point of that compile mode, not one
+// of HIP's API names (docs/hip-runtime.md "Streams and events"). HIP's headers also rename the other
+// calls to their _spt forms in that mode; lanelab's do not: every stream's work completes when it
+// is issued here, so the per-thread stream and the null stream give the same results.
+LL_HIP_EXTERN_C hipError_t hipLaunchKernel_spt(const void *function_address, dim3 numBlocks, dim3 dimBlocks, void **args,
+                                               size_t sharedMemBytes LL_HIP_DEFAULT(0), hipStream_t stream LL_HIP_DEFAULT(0));
+
 // ---- HIP API names lanelab refuses ------------------------------------------------------------------
 // Declared so that a use is a compile error naming the function and the reason (C++; in C an
 // undeclared function is an error of its own under -Werror=implicit-function-declaration). The
