@@ -1163,28 +1163,6 @@ Test(hipcc, programs_compile_as_with_rocm, .timeout = 180) {
   drop_dir(dir);
 }
 
-/* -fgpu-default-stream=per-thread (AMD's hip-tests build hipStreamPerThrdCompilerOptn.cc so; CUDA's
- * --default-stream=per-thread): clang's launches then call hipLaunchKernel_spt, which the header
- * declares and the runtime provides (the null stream is the thread's own); launches on the default
- * and on a created stream compute as without the option. */
-static int write_build_run(const char *src, const char *text, const char *dir, const char *name, const char *flags,
-                           char **out);
-Test(hipcc, per_thread_default_stream_launches, .timeout = 180) {
-  char *dir = sh_tmpdir("hip-spt"), *out;
-  char *src = ll_fmt("%s/s.hip", dir);
-  const char *text = "#include <hip/hip_runtime.h>\n#include <cstdio>\n"
-                     "__global__ void sq(int *p, int k) { p[threadIdx.x] = k * threadIdx.x * threadIdx.x; }\n"
-                     "int main() {\n  int *d, h[64];\n  if (hipMalloc(&d, sizeof h) != hipSuccess) return 1;\n"
-                     "  sq<<<1, 64>>>(d, 1);\n  hipStream_t s; hipStreamCreate(&s);\n  sq<<<1, 64, 0, s>>>(d, 3);\n"
-                     "  hipStreamSynchronize(s);\n  hipMemcpy(h, d, sizeof h, hipMemcpyDeviceToHost);\n"
-                     "  int bad = 0; for (int i = 0; i < 64; i++) bad += h[i] != 3 * i * i;\n"
-                     "  printf(\"spt: %d wrong, %s\\n\", bad, hipGetErrorName(hipGetLastError()));\n  return bad != 0;\n}\n";
-  int rc = write_build_run(src, text, dir, "s", "-fgpu-default-stream=per-thread", &out);
-  cr_expect(rc == 0 && strstr(out, "spt: 0 wrong, hipSuccess"), "exit %d:\n%s", rc, out);
-  free(out), free(src);
-  drop_dir(dir);
-}
-
 /* clang options that take the next argument as their value pass through as a pair, as build
  * systems write them (aiter's JIT: `-mllvm -amdgpu-early-inline-all=true`; CMake: `-isystem DIR`):
  * the header is found through -isystem and -include, and -mllvm's value is not taken for an input.
@@ -1492,6 +1470,26 @@ static int write_build_run(const char *src, const char *text, const char *dir, c
   int rc = sh_run(cmd, out);
   free(cmd);
   return rc;
+}
+
+/* -fgpu-default-stream=per-thread (AMD's hip-tests build hipStreamPerThrdCompilerOptn.cc so; CUDA's
+ * --default-stream=per-thread): clang's launches then call hipLaunchKernel_spt, which the header
+ * declares and the runtime provides (the null stream is the thread's own); launches on the default
+ * and on a created stream compute as without the option. */
+Test(hipcc, per_thread_default_stream_launches, .timeout = 180) {
+  char *dir = sh_tmpdir("hip-spt"), *out;
+  char *src = ll_fmt("%s/s.hip", dir);
+  const char *text = "#include <hip/hip_runtime.h>\n#include <cstdio>\n"
+                     "__global__ void sq(int *p, int k) { p[threadIdx.x] = k * threadIdx.x * threadIdx.x; }\n"
+                     "int main() {\n  int *d, h[64];\n  if (hipMalloc(&d, sizeof h) != hipSuccess) return 1;\n"
+                     "  sq<<<1, 64>>>(d, 1);\n  hipStream_t s; hipStreamCreate(&s);\n  sq<<<1, 64, 0, s>>>(d, 3);\n"
+                     "  hipStreamSynchronize(s);\n  hipMemcpy(h, d, sizeof h, hipMemcpyDeviceToHost);\n"
+                     "  int bad = 0; for (int i = 0; i < 64; i++) bad += h[i] != 3 * i * i;\n"
+                     "  printf(\"spt: %d wrong, %s\\n\", bad, hipGetErrorName(hipGetLastError()));\n  return bad != 0;\n}\n";
+  int rc = write_build_run(src, text, dir, "s", "-fgpu-default-stream=per-thread", &out);
+  cr_expect(rc == 0 && strstr(out, "spt: 0 wrong, hipSuccess"), "exit %d:\n%s", rc, out);
+  free(out), free(src);
+  drop_dir(dir);
 }
 
 /* Device printf as ROCm compiles it by default (-mprintf-kind=hostcall: ockl's messages, served by
