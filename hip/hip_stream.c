@@ -181,6 +181,11 @@ hipError_t hipExtStreamCreateWithCUMask(hipStream_t *s, uint32_t n, const uint32
   return hip_done(c);
 }
 
+/* word w of the default mask of ncu compute units: compute unit i is bit i % 32 of word i / 32 */
+static uint32_t cu_default_word(uint32_t ncu, uint32_t w) {
+  return ncu - 32 * w >= 32 ? 0xffffffffu : (1u << (ncu - 32 * w)) - 1;
+}
+
 hipError_t hipExtStreamGetCUMask(hipStream_t s, uint32_t n, uint32_t *mask) {
   HIP_BEGIN();
   if (!mask) return hip_done(hip_complain(__func__, hipErrorInvalidValue, "mask is NULL"));
@@ -188,17 +193,11 @@ hipError_t hipExtStreamGetCUMask(hipStream_t s, uint32_t n, uint32_t *mask) {
   if (n < need)
     return hip_done(hip_complain(__func__, hipErrorInvalidValue, "%u words cannot hold the mask of %u compute units (%u words)", n, ncu, need));
   STREAM_CHECK(s);
-  uint32_t def[64]; /* the default mask: compute unit i is bit i % 32 of word i / 32 */
-  if (need > sizeof def / sizeof *def) return hip_done(hip_complain(__func__, hipErrorNotSupported, "%u compute units", ncu));
-  for (uint32_t w = 0; w < need; w++) def[w] = ncu - 32 * w >= 32 ? 0xffffffffu : (1u << (ncu - 32 * w)) - 1;
   const bool own = s && s != hipStreamLegacy && s != hipStreamPerThread;
   uint32_t m = own ? (s->ncumask < need ? s->ncumask : need) : 0, any = 0;
-  for (uint32_t w = 0; w < m; w++) any |= s->cumask[w] & def[w];
-  if (!any) {
-    memcpy(mask, def, need * sizeof *def);
-  } else {
-    for (uint32_t w = 0; w < m; w++) mask[w] = s->cumask[w] & def[w];
-  }
+  for (uint32_t w = 0; w < m; w++) any |= s->cumask[w] & cu_default_word(ncu, w);
+  if (!any) m = need; /* the default mask's words */
+  for (uint32_t w = 0; w < m; w++) mask[w] = (any ? s->cumask[w] : ~0u) & cu_default_word(ncu, w);
   return hip_done(hipSuccess);
 }
 

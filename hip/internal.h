@@ -183,9 +183,9 @@ void hip_leakcheck(void);
 void hip_ipc_fill(char reserved[HIP_IPC_HANDLE_SIZE], const char tag[8], uint64_t a, uint64_t b, uint64_t c);
 hipError_t hip_ipc_open(const char *fn, const char reserved[HIP_IPC_HANDLE_SIZE], const char tag[8]);
 /* The emulated device's memory size (hipDeviceProp_t.totalGlobalMem). */
-/* the emulated device's compute units (hipDeviceProp_t.multiProcessorCount) */
-int hip_cu_count(void);
 size_t hip_total_mem(void);
+/* The emulated device's compute units (hipDeviceProp_t.multiProcessorCount). */
+int hip_cu_count(void);
 
 /* ---- launches (hip_launch.c) ----------------------------------------------------------------*/
 hipError_t hip_launch(const char *fn, struct ihipModuleSymbol_t *f, dim3 grid, dim3 block, size_t shmem,
