@@ -567,10 +567,8 @@ static hipError_t occ_potential(int *grid, int *block, struct ihipModuleSymbol_t
     if (waves >= best_waves) best = bs, best_waves = waves, best_n = n;
   }
   if (!best) best = max, best_n = occupancy(f->k, max, dyn);
-  hipDeviceProp_t p;
   int cus = 0;
   if (hipDeviceGetAttribute(&cus, hipDeviceAttributeMultiprocessorCount, 0) != hipSuccess) cus = 0;
-  (void)p;
   *block = best;
   *grid = best_n * cus;
   return hipSuccess;
