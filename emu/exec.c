@@ -491,6 +491,21 @@ static inline __attribute__((always_inline)) void rr_ahead(emu_wave *w, emu_ldso
   for (;;) {
     if (__builtin_expect(ip >= n, 0)) break;
     const emu_insn *in = &insns[ip];
+    /* a trace from here (emu/jit.c: runs joined across the guards of masked code), when the wave may
+     * run all it can: EXEC all ones, nothing outstanding, the budget for its longest path */
+    void *tr = __atomic_load_n(&in->tr, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(tr != EMU_JIT_NONE, 0)) {
+      if (!tr) tr = emu_trace_get(w, in, ip);
+      if ((uintptr_t)tr > (uintptr_t)EMU_JIT_NONE && emu_exec(w) == ~0ull && !emu_pending(w) && w->budget >= in->tr_max &&
+          !(w->vskip | w->gpr_idx)) {
+        const uint64_t r = ((emu_trace_fn)tr)(w->v, w->s, w, w->counts + ip, 0);
+        w->budget -= (uint32_t)r;
+        k += (uint32_t)r;
+        ip += (uint32_t)(r >> 32);
+        w->ip = ip;
+        if ((uint32_t)r) continue;
+      }
+    }
     /* the block from here, cut at the budget's end and before the first record that may name a
      * register an outstanding load still writes (the careful path then faults at its PC); none at
      * an event (blk_n 0) or with no budget left. A solo wave's blocks (blk_sn) also run its LDS reads

@@ -171,6 +171,8 @@ struct emu_insn {
   /* that code's last SCC writer (a lane-mask scalar operation): its destination pair's first SGPR + 1,
    * whose value != 0 is SCC after the code (emu_jit_try); 0 none */
   uint8_t jit_scc;
+  /* emu/jit.c traces: the most records the trace from here (emu_insn.tr) runs */
+  uint8_t tr_max;
   uint16_t fz_dst, fz_src[3];
   /* uniform source j of a run's record (fz_uni bit j): an SGPR's number (fz_sg bit j) or the value
    * emu_ssrc32 reads for a constant, in fz_k[j], fixed at decode (issue #31, seventh stop) */
@@ -220,6 +222,9 @@ struct emu_insn {
   /* the run from here translated to machine code (emu/jit.c): NULL not yet, EMU_JIT_NONE none;
    * written once with release order, read with acquire */
   void *jit;
+  /* the trace from here (emu/jit.c emu_trace_get): runs joined across the guards of masked code;
+   * NULL not yet, EMU_JIT_NONE none; published as jit is */
+  void *tr;
   uint64_t blk_hzm[6];
   uint64_t pc;
   uint32_t size;
@@ -1298,6 +1303,24 @@ static inline bool emu_pair_nz(const emu_wave *w, unsigned r)
   const emu_u16a *h = (const emu_u16a *)(const void *)&w->s[r];
   return (h[0] | h[1] | h[2] | h[3]) != 0;
 }
+/* ---- traces (emu/jit.c, issue #31, forty-sixth stop) -------------------------------------------
+ * A trace joins the runs of masked code across its guards, the way the compiler's code skips what no
+ * lane needs: `s_and_saveexec_b64 sX, sY; s_cbranch_execz T ... T: s_or_b64 exec, exec, sX` with sY
+ * zero (EXEC all ones before and after; sX all ones, SCC 1), and `s_cbranch_vccnz` / `s_cbranch_vccz`
+ * forward, in the direction the records' counts say is usual. Each guard is tested in the code; one
+ * that does not hold ends the trace before its first record (a side exit), and the run-ahead loop
+ * goes on from there as without traces. The code: VGPR file, SGPR file, the wave, the counts from
+ * the trace's first record (it adds 1 to each record it runs), m unused; returns the records it ran
+ * in the low 32 bits and where it stopped, from its first record, in the high 32. It runs only with
+ * EXEC all ones, no outstanding load (so no hazard), no VSKIP or VGPR indexing, and a budget of at
+ * least emu_insn.tr_max: it holds lane records, their scalar records and the guards, nothing that
+ * touches memory, waits or ends a turn, so running it at once is what the loop would do record by
+ * record. emu_trace_get: the trace from in (ip its index; NULL not yet hot, EMU_JIT_NONE none).
+ * LANELAB_EMU_NO_TRACE=1 turns traces off (emu_trace_on). */
+typedef uint64_t (*emu_trace_fn)(uint32_t *v, const uint32_t *s, emu_wave *w, uint64_t *cnt, int m);
+extern bool emu_trace_on;
+void *emu_trace_get(emu_wave *w, const emu_insn *in, uint32_t ip);
+
 /* the common case, inlined in the run-ahead loop: the code of a run's first k <= m records, if
  * there is some; returns k (0: none). SCC from the piece's last writer after a whole piece (a part
  * of one has set it in the code) */

@@ -68,6 +68,7 @@
 #include "emu/internal.h"
 
 bool emu_jit_on = true;
+bool emu_trace_on = true; /* traces (below) */
 
 
 #if defined(__x86_64__) && defined(__linux__)
@@ -1061,6 +1062,23 @@ static void translate_seg(cbuf *c, const emu_insn *in, int n, const plan *p)
     if (in[j].fz_op == FZ_SALU) call_rec(c, in + j, (const void *)in[j].fn);
 }
 
+/* ZF from SGPR pair r (the frame's SGPR file in r13): its four 16-bit chunks as the code stored them
+ * (kmovw), loads of the stores' own size, which the store buffer forwards (one 64-bit load over four
+ * 16-bit stores waits for them to reach the cache; emu_pair_nz) */
+static void pair_test(cbuf *c, unsigned r)
+{
+  const int32_t d = (int32_t)(4 * r);
+  put(c, 0x41), put(c, 0x0f), put(c, 0xb7), put(c, 0x85), put32(c, (uint32_t)d); /* movzx eax, word [r13 + d] */
+  for (int h = 1; h < 4; h++)
+    put(c, 0x66), put(c, 0x41), put(c, 0x0b), put(c, 0x85), put32(c, (uint32_t)(d + 2 * h)); /* or ax, [r13 + d + 2h] */
+}
+/* SCC from the pair whose first SGPR is scc - 1 (emu_insn.jit_scc's form) */
+static void scc_store(cbuf *c, unsigned scc)
+{
+  pair_test(c, scc - 1u);
+  put(c, 0x0f), put(c, 0x95), put(c, 0x83), put32(c, (uint32_t)offsetof(emu_wave, scc)); /* setne byte [rbx + scc] */
+}
+
 /* The code of the piece's records (segments sg[0 .. nseg)) into c. It runs the records of the piece
  * the caller's m allows (the part of the run that runs may end inside a piece: a block of several
  * waves cut at run time before or after an s_waitcnt, emu/exec.c rr_ahead) up to the last segment or
@@ -1090,16 +1108,7 @@ static void translate(cbuf *c, const emu_insn *in, int n, const seg *sg, int nse
       for (int j = 0; j < g->n; j++) count(c, frame, g->at + j);
       translate_seg(c, in + g->at, g->n, &g->p);
     }
-    if (s + 1 < nseg && g->p.scc) {
-      /* the pair's four 16-bit chunks as the code stored them (kmovw): loads of the stores' own size,
-       * which the store buffer forwards (one 64-bit load over four 16-bit stores waits for them to
-       * reach the cache; emu_pair_nz) */
-      const int32_t d = (int32_t)(4 * (g->p.scc - 1u)), so = (int32_t)offsetof(emu_wave, scc);
-      put(c, 0x41), put(c, 0x0f), put(c, 0xb7), put(c, 0x85), put32(c, (uint32_t)d); /* movzx eax, word [r13 + d] */
-      for (int h = 1; h < 4; h++)
-        put(c, 0x66), put(c, 0x41), put(c, 0x0b), put(c, 0x85), put32(c, (uint32_t)(d + 2 * h)); /* or ax, [r13 + d + 2h] */
-      put(c, 0x0f), put(c, 0x95), put(c, 0x83), put32(c, (uint32_t)so); /* setne byte [rbx + scc] */
-    }
+    if (s + 1 < nseg && g->p.scc) scc_store(c, g->p.scc);
     for (int j = 0; j < g->ncall; j++) {
       const int at = g->at + g->n + j;
       const emu_insn *x = in + at;
@@ -1218,6 +1227,8 @@ __attribute__((constructor)) static void jit_init(void)
 {
   const char *e = getenv("LANELAB_EMU_NO_JIT");
   if (e && *e && strcmp(e, "0") != 0) emu_jit_on = false;
+  e = getenv("LANELAB_EMU_NO_TRACE");
+  if (e && *e && strcmp(e, "0") != 0) emu_trace_on = false;
   pthread_atfork(fork_prepare, fork_done, fork_done);
 }
 
@@ -1263,6 +1274,187 @@ static void *compile(const emu_insn *in, bool wait)
   return code;
 }
 
+/* ---- traces: runs joined across the guards of masked code (emu/internal.h emu_trace_fn; issue #31,
+ * forty-sixth stop) ------------------------------------------------------------------------------
+ * The seed's softmax, like most compiled HIP, tests each element's bounds and soft cap in code that
+ * no lane usually runs: `s_and_saveexec_b64 s[0:1], s[42:43]; s_cbranch_execz` over a masked load,
+ * then `s_or_b64 exec, exec, s[0:1]`, and `s_cbranch_vccnz` over the soft cap's division. Each of
+ * those records ends a run and a block, so the run-ahead loop took a step, a handler call and a
+ * piece's entry for each (at seq 2048 3.2 M such groups a launch, 13.8 M records outside translated
+ * code). A trace is those runs' translated segments one after another with each guard tested in
+ * between: a step of TR_PIECE (records planned by plan_piece, as a piece's) or a guard. */
+
+enum { TR_PIECE = 0, TR_SKIPX = 1, TR_VCC = 2 };
+enum { TR_MAXSTEP = 64, TR_MAXG = 24, TR_MAXREC = 240 };
+typedef struct {
+  int kind;
+  int at;        /* its first record (a program index) */
+  int n;         /* TR_PIECE: its records */
+  int next;      /* a guard: where the trace goes on */
+  unsigned pair; /* a guard: the SGPR pair tested, sY (TR_SKIPX) or VCC (TR_VCC) */
+  unsigned dst;  /* TR_SKIPX: sX, written all ones */
+  bool nz;       /* TR_VCC: the trace goes on when the pair is not zero (else when it is) */
+} tstep;
+
+static bool tr_pair(const emu_opnd *o)
+{
+  return o->kind == EMU_OPK_SGPR && o->n == 2 && !o->mods && o->reg + 1u < EMU_NSFILE && o->reg != EMU_S_EXEC;
+}
+static bool tr_exec(const emu_opnd *o) { return o->kind == EMU_OPK_SGPR && o->n == 2 && !o->mods && o->reg == EMU_S_EXEC; }
+/* c at most an eighth of t */
+static bool tr_rare(uint64_t c, uint64_t t) { return c * 8 <= t; }
+
+/* the guard at record i of the program (n records, cnt its counts so far), if there is one the trace
+ * can take in the direction the counts say is usual */
+static bool guard_at(const emu_insn *insns, int n, const uint64_t *cnt, int i, tstep *g)
+{
+  const emu_insn *x = &insns[i];
+  if (cnt[i] < EMU_JIT_HOT) return false;
+  if (!strcmp(x->mnem, "s_and_saveexec_b64") && i + 2 < n && x->nop == 2 && tr_pair(&x->o[0]) && tr_pair(&x->o[1]) &&
+      (x->o[0].reg + 1u < EMU_NSGPR_GP || x->o[0].reg == EMU_S_VCC)) {
+    const emu_insn *b = &insns[i + 1];
+    const int t = b->target;
+    if (strcmp(b->mnem, "s_cbranch_execz") || t <= i + 1 || t >= n) return false;
+    const emu_insn *o = &insns[t];
+    if (strcmp(o->mnem, "s_or_b64") || o->nop != 3 || !tr_exec(&o->o[0])) return false;
+    const bool sx = (tr_exec(&o->o[1]) && tr_pair(&o->o[2]) && o->o[2].reg == x->o[0].reg) ||
+                    (tr_exec(&o->o[2]) && tr_pair(&o->o[1]) && o->o[1].reg == x->o[0].reg);
+    /* the masked code skipped as a rule: its first record ran at most an eighth as often */
+    if (!sx || (t > i + 2 && !tr_rare(cnt[i + 2], cnt[i]))) return false;
+    *g = (tstep){.kind = TR_SKIPX, .at = i, .next = t + 1, .pair = x->o[1].reg, .dst = x->o[0].reg};
+    return true;
+  }
+  const bool vnz = !strcmp(x->mnem, "s_cbranch_vccnz");
+  if ((vnz || !strcmp(x->mnem, "s_cbranch_vccz")) && x->target > i + 1 && x->target < n) {
+    const uint64_t fall = cnt[i + 1] < cnt[i] ? cnt[i + 1] : cnt[i]; /* the next record's count bounds the falls */
+    if (tr_rare(cnt[i + 1], cnt[i])) /* taken as a rule */
+      *g = (tstep){.kind = TR_VCC, .at = i, .next = x->target, .pair = EMU_S_VCC, .nz = vnz};
+    else if (tr_rare(cnt[i] - fall, cnt[i]) && tr_rare(cnt[x->target] - (cnt[x->target] < fall ? cnt[x->target] : fall), cnt[i]))
+      *g = (tstep){.kind = TR_VCC, .at = i, .next = i + 1, .pair = EMU_S_VCC, .nz = !vnz}; /* not taken as a rule */
+    else
+      return false;
+    return true;
+  }
+  return false;
+}
+
+static seg tr_sg[JIT_SEGS]; /* under jit_mu */
+
+/* the trace from record s: its steps (at least one guard among them), where it ends, and the most
+ * records it runs; 0 steps: no trace */
+static int plan_trace(const emu_insn *insns, int n, const uint64_t *cnt, int s, tstep *st, int *end, int *max)
+{
+  int ns = 0, ng = 0, cur = s, tot = 0;
+  while (cur < n && ns < TR_MAXSTEP) {
+    /* a piece: the run's records before its first call (ds_bpermute_b32, s_waitcnt), as far as
+     * plan_piece covers them */
+    int lim = 0;
+    while (lim < insns[cur].fuse_n && tot + lim < TR_MAXREC && insns[cur + lim].fz_op != FZ_XCALL) lim++;
+    int nseg, k = lim ? plan_piece(insns + cur, lim, tr_sg, &nseg) : 0;
+    if (k > 0) {
+      st[ns++] = (tstep){.kind = TR_PIECE, .at = cur, .n = k};
+      cur += k, tot += k;
+      continue;
+    }
+    tstep g;
+    if (ng == TR_MAXG || tot + 3 > TR_MAXREC || !guard_at(insns, n, cnt, cur, &g)) break;
+    st[ns++] = g, ng++;
+    tot += g.kind == TR_SKIPX ? 3 : 1;
+    cur = g.next;
+  }
+  *end = cur, *max = tot;
+  return ng ? ns : 0;
+}
+
+static void mov_rax(cbuf *c, uint64_t x) { put(c, 0x48), put(c, 0xb8), put32(c, (uint32_t)x), put32(c, (uint32_t)(x >> 32)); }
+static uint64_t tr_ret(int where, int done) { return (uint64_t)(uint32_t)where << 32 | (uint32_t)done; }
+
+/* the code of the trace from record s (plan_trace's steps) into c */
+static void translate_trace(cbuf *c, const emu_insn *insns, int s, const tstep *st, int ns, int end)
+{
+  size_t side[TR_MAXG], back[TR_MAXG + 1];
+  uint64_t side_rax[TR_MAXG];
+  int nside = 0, nback = 0, done = 0;
+  bool ieee = false;
+  for (int i = 0; i < ns; i++)
+    if (st[i].kind == TR_PIECE) ieee |= seg_ieee(insns + st[i].at, st[i].n);
+  frame_enter(c);
+  if (ieee) {
+    ieee_k7(c);
+    put(c, 0x41), put(c, 0x89), put(c, 0xc7); /* mov r15d, eax */
+  }
+  for (int i = 0; i < ns; i++) {
+    const tstep *g = &st[i];
+    if (g->kind == TR_PIECE) {
+      int nseg;
+      if (plan_piece(insns + g->at, g->n, tr_sg, &nseg) != g->n) { /* plan_trace planned it so: not reached */
+        c->bad = true;
+        return;
+      }
+      for (int q = 0; q < nseg; q++) {
+        const seg *p = &tr_sg[q];
+        const emu_insn *x = insns + g->at + p->at;
+        restore_args(c);
+        if (seg_ieee(x, p->n)) put(c, 0xc4), put(c, 0xc1), put(c, 0x78), put(c, 0x92), put(c, 0xff); /* kmovw k7, r15d */
+        for (int j = 0; j < p->n; j++) count(c, true, g->at + p->at + j - s);
+        translate_seg(c, x, p->n, &p->p);
+        if (p->p.scc) scc_store(c, p->p.scc); /* SCC as of the segment's end, for a side exit or the end */
+      }
+      done += g->n;
+      continue;
+    }
+    /* a guard: a side exit before its first record unless it holds */
+    pair_test(c, g->pair);
+    side[nside] = jrel(c, g->kind == TR_SKIPX || !g->nz ? 0x85 : 0x84); /* jne | je */
+    side_rax[nside++] = tr_ret(g->at - s, done);
+    count(c, true, g->at - s);
+    done++;
+    if (g->kind == TR_SKIPX) {
+      /* s_and_saveexec_b64: sX = EXEC (all ones), EXEC = sY & EXEC = 0, SCC 0; s_cbranch_execz taken;
+       * s_or_b64 exec, exec, sX: EXEC all ones again, SCC 1 */
+      count(c, true, g->at + 1 - s), count(c, true, g->next - 1 - s);
+      done += 2;
+      put(c, 0x49), put(c, 0xc7), put(c, 0x85), put32(c, 4 * g->dst), put32(c, 0xffffffffu); /* mov qword [r13 + 4 sX], -1 */
+      put(c, 0xc6), put(c, 0x83), put32(c, (uint32_t)offsetof(emu_wave, scc)), put(c, 1);  /* mov byte [rbx + scc], 1 */
+    }
+  }
+  mov_rax(c, tr_ret(end - s, done));
+  back[nback++] = jrel(c, 0);
+  for (int i = 0; i < nside; i++) {
+    jfix_here(c, side[i]);
+    mov_rax(c, side_rax[i]);
+    back[nback++] = jrel(c, 0);
+  }
+  for (int i = 0; i < nback; i++) jfix_here(c, back[i]);
+  frame_leave(c);
+  put(c, 0xc3); /* ret */
+}
+
+void *emu_trace_get(emu_wave *w, const emu_insn *in, uint32_t ip)
+{
+  if (!emu_trace_on || !emu_jit_ready()) return EMU_JIT_NONE;
+  if (w->counts[ip] < EMU_JIT_HOT) return NULL;
+  pthread_mutex_lock(&jit_mu);
+  void *code = __atomic_load_n(&in->tr, __ATOMIC_ACQUIRE);
+  if (!code) {
+    static tstep st[TR_MAXSTEP]; /* under jit_mu */
+    int end, max;
+    const int ns = plan_trace(w->insns, (int)w->ninsn, w->counts, (int)ip, st, &end, &max);
+    cbuf c = {0};
+    code = EMU_JIT_NONE;
+    if (ns) {
+      translate_trace(&c, w->insns, (int)ip, st, ns, end);
+      void *x = c.bad ? NULL : install(&c);
+      if (x) code = x;
+    }
+    free(c.b);
+    ((emu_insn *)(uintptr_t)in)->tr_max = (uint8_t)max;
+    __atomic_store_n(&((emu_insn *)(uintptr_t)in)->tr, code, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&jit_mu);
+  return code;
+}
+
 int emu_jit_segments(const emu_insn *in, int *at, int *len, int *ncall, unsigned *scc, int max)
 {
   static seg sg[JIT_SEGS]; /* under jit_mu */
@@ -1291,11 +1483,13 @@ void emu_jit_free(emu_insn *insns, size_t n)
 {
   pthread_mutex_lock(&jit_mu);
   for (size_t i = 0; i < n; i++) {
-    void *code = insns[i].jit;
-    insns[i].jit = NULL;
-    if (!code || code == EMU_JIT_NONE) continue;
-    blk *b = block_of(code);
-    if (b) b->next_free = free_blocks, free_blocks = b;
+    void *code[2] = {insns[i].jit, insns[i].tr};
+    insns[i].jit = insns[i].tr = NULL;
+    for (int k = 0; k < 2; k++) {
+      if (!code[k] || code[k] == EMU_JIT_NONE) continue;
+      blk *b = block_of(code[k]);
+      if (b) b->next_free = free_blocks, free_blocks = b;
+    }
   }
   pthread_mutex_unlock(&jit_mu);
 }
@@ -1312,6 +1506,11 @@ int emu_jit_segments(const emu_insn *in, int *at, int *len, int *ncall, unsigned
 {
   (void)in, (void)at, (void)len, (void)ncall, (void)scc, (void)max;
   return 0;
+}
+void *emu_trace_get(emu_wave *w, const emu_insn *in, uint32_t ip)
+{
+  (void)w, (void)in, (void)ip;
+  return EMU_JIT_NONE;
 }
 
 #endif

@@ -772,3 +772,94 @@ static void fuse_case(const char *arch)
 }
 Test(emu_asm, fused_runs_compute_and_fault_as_single_steps_gfx942) { fuse_case("gfx942"); }
 Test(emu_asm, fused_runs_compute_and_fault_as_single_steps_gfx950) { fuse_case("gfx950"); }
+
+/* ---- traces (emu/jit.c, tests/asm/trace.s) ----------------------------------------------------------
+ * A trace runs a loop body's translated runs and its guards at once; what the kernel computes, how
+ * many of each instruction ran and where a fault or the budget's end stops it must be what the
+ * record-by-record path gives. emu_trace_on is read when a trace is first made (during the launch),
+ * and each launch loads the code object afresh. *traced: some record got a trace's code. */
+enum { TR_THREADS = 128, TR_OUT = 9 };
+static int trace_launch(const char *co_path, const char *kernel, bool on, uint32_t nthreads, uint64_t budget, uint32_t *out,
+                        emu_fault *f, emu_launch_stats *st, bool *traced)
+{
+  const bool had = emu_trace_on;
+  emu_trace_on = on;
+  ll_err e = {0};
+  emu_codeobj *co = emu_codeobj_load_file(co_path, &e);
+  cr_assert_not_null(co, "%s", e.msg);
+  const emu_kernel *k = emu_codeobj_kernel(co, kernel, &e);
+  cr_assert_not_null(k, "%s", e.msg);
+  const emu_program *p = emu_codeobj_kernel_program(co, k, &e); /* the launch's */
+  cr_assert_not_null(p, "%s", e.msg);
+  emu_mem *m = emu_mem_new();
+  memset(out, 0xee, TR_OUT * TR_THREADS * 4);
+  uint64_t ka = emu_mem_map(m, out, TR_OUT * TR_THREADS * 4, "out");
+  emu_dispatch d = {.co = co, .kernel = k, .grid = {1, 1, 1}, .block = {nthreads, 1, 1},
+                    .kernarg_addr = emu_mem_map(m, &ka, sizeof ka, "kernarg")};
+  emu_launch_opts o = {.threads = 1, .insn_budget = budget};
+  const int rc = emu_launch(m, &d, &o, f, st);
+  *traced = false;
+  for (size_t i = 0; i < p->n; i++) *traced |= (uintptr_t)p->insns[i].tr > (uintptr_t)EMU_JIT_NONE;
+  emu_trace_on = had;
+  emu_mem_free(m);
+  emu_codeobj_free(co);
+  return rc;
+}
+
+static void trace_case(const char *arch)
+{
+  char *co = build("trace.s", arch);
+  static uint32_t got[TR_OUT * TR_THREADS], ref[TR_OUT * TR_THREADS];
+  emu_fault f, g;
+  bool traced, traced_off;
+  for (uint32_t nt = 64; nt <= TR_THREADS; nt += 64) {
+    emu_launch_stats s1 = {0}, s0 = {0};
+    cr_assert_eq(trace_launch(co, "trace_guards", true, nt, 0, got, &f, &s1, &traced), LL_EXIT_OK, "%s: %s", arch, f.msg);
+    for (uint32_t t = 0; t < nt; t++) {
+      /* the loop's values as formulas of the thread's index (tests/asm/trace.s) */
+      uint32_t x = 0;
+      for (uint32_t i = 0; i < 64; i++) x ^= t * (i + 1);
+      const uint32_t i0 = 14 + 16 * (t & 3);
+      const uint32_t want[TR_OUT] = {64 * t, x, t * (i0 + 1), 0u - 2 * t, 3 * 63, 2 * 3 * 63 - 2 * t, ~0u, ~0u, 64};
+      for (int k = 0; k < TR_OUT; k++)
+        cr_assert_eq(got[k * TR_THREADS + t], want[k], "%s %u threads: output %d thread %u: 0x%08x, want 0x%08x", arch, nt, k, t,
+                     got[k * TR_THREADS + t], want[k]);
+    }
+    cr_assert_eq(trace_launch(co, "trace_guards", false, nt, 0, ref, &f, &s0, &traced_off), LL_EXIT_OK, "%s: %s", arch, f.msg);
+    cr_assert(!memcmp(got, ref, sizeof got), "%s: traces on and off differ", arch);
+    cr_assert(!traced_off, "%s: a trace was made with traces off", arch);
+    if (emu_jit_ready()) cr_assert(traced, "%s %u threads: no trace was made", arch, nt);
+    else cr_log_info("no AVX-512 translation on this host (or LANELAB_EMU_NO_JIT): no trace, checked the results alone");
+    /* every instruction ran as often, the guards' three records included */
+    cr_assert_eq(s1.wave_insns, s0.wave_insns, "%s: %llu wave-instructions against %llu", arch, (unsigned long long)s1.wave_insns,
+                 (unsigned long long)s0.wave_insns);
+    cr_assert_eq(s1.nmnem, s0.nmnem);
+    for (size_t i = 0; i < s1.nmnem; i++) {
+      cr_assert_str_eq(s1.mnem[i], s0.mnem[i]);
+      cr_assert_eq(s1.count[i], s0.count[i], "%s: %s ran %llu times against %llu", arch, s1.mnem[i], (unsigned long long)s1.count[i],
+                   (unsigned long long)s0.count[i]);
+    }
+    cr_assert_eq(emu_stats_count(&s1, -1, "s_cbranch_execz"), 64ull * (nt / 64), "%s", arch);
+    emu_launch_stats_free(&s1), emu_launch_stats_free(&s0);
+  }
+  /* the budget's end inside the loop, after the trace is made: the fault names the same instruction */
+  for (uint64_t b = 150; b <= 200; b++) {
+    cr_assert_eq(trace_launch(co, "trace_guards", true, 64, b, got, &f, NULL, &traced), LL_EXIT_FAIL, "%s budget %llu", arch,
+                 (unsigned long long)b);
+    cr_assert_eq(trace_launch(co, "trace_guards", false, 64, b, ref, &g, NULL, &traced_off), LL_EXIT_FAIL);
+    cr_assert_str_eq(f.kind, "budget exceeded", "%s: %s", arch, f.msg);
+    cr_assert_str_eq(f.msg, g.msg, "%s budget %llu: traces on '%s', off '%s'", arch, (unsigned long long)b, f.msg, g.msg);
+  }
+  /* a register still being loaded, read by a trace's first record */
+  for (uint32_t nt = 64; nt <= TR_THREADS; nt += 64) {
+    cr_assert_eq(trace_launch(co, "trace_nowait", true, nt, 0, got, &f, NULL, &traced), LL_EXIT_FAIL, "%s", arch);
+    cr_assert_eq(trace_launch(co, "trace_nowait", false, nt, 0, ref, &g, NULL, &traced_off), LL_EXIT_FAIL, "%s", arch);
+    cr_assert_str_eq(f.kind, "missing s_waitcnt", "%s: %s", arch, f.msg);
+    cr_assert(strstr(f.msg, "'v_add_u32_e32 v1, v1, v20'") && strstr(f.msg, "uses v20"), "%s: %s", arch, f.msg);
+    cr_assert_str_eq(f.msg, g.msg, "%s: traces on '%s', off '%s'", arch, f.msg, g.msg);
+    if (emu_jit_ready()) cr_assert(traced, "%s %u threads: no trace was made", arch, nt);
+  }
+  free(co);
+}
+Test(emu_asm, traces_compute_count_and_fault_as_single_steps_gfx942) { trace_case("gfx942"); }
+Test(emu_asm, traces_compute_count_and_fault_as_single_steps_gfx950) { trace_case("gfx950"); }
