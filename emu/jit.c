@@ -1284,17 +1284,19 @@ static void *compile(const emu_insn *in, bool wait)
  * code). A trace is those runs' translated segments one after another with each guard tested in
  * between: a step of TR_PIECE (records planned by plan_piece, as a piece's) or a guard. */
 
-enum { TR_PIECE = 0, TR_SKIPX = 1, TR_VCC = 2 };
+enum { TR_PIECE, TR_SKIPX, TR_SAVEX, TR_OREXEC, TR_VCC, TR_SCC, TR_JMP };
 enum { TR_MAXSTEP = 64, TR_MAXG = 24, TR_MAXREC = 240 };
 typedef struct {
   int kind;
   int at;        /* its first record (a program index) */
   int n;         /* TR_PIECE: its records */
   int next;      /* a guard: where the trace goes on */
-  unsigned pair; /* a guard: the SGPR pair tested, sY (TR_SKIPX) or VCC (TR_VCC) */
-  unsigned dst;  /* TR_SKIPX: sX, written all ones */
-  bool nz;       /* TR_VCC: the trace goes on when the pair is not zero (else when it is) */
+  unsigned pair; /* a guard: the SGPR pair tested, sY (TR_SKIPX, TR_SAVEX) or VCC (TR_VCC) */
+  unsigned dst;  /* TR_SKIPX, TR_SAVEX: sX, written all ones */
+  bool nz;       /* TR_VCC, TR_SCC: the trace goes on when the pair is not zero, SCC 1 (else when 0) */
 } tstep;
+/* the records a step runs */
+static int tr_len(const tstep *g) { return g->kind == TR_PIECE ? g->n : g->kind == TR_SKIPX ? 3 : g->kind == TR_SAVEX ? 2 : 1; }
 
 static bool tr_pair(const emu_opnd *o)
 {
@@ -1304,17 +1306,35 @@ static bool tr_exec(const emu_opnd *o) { return o->kind == EMU_OPK_SGPR && o->n 
 /* c at most an eighth of t */
 static bool tr_rare(uint64_t c, uint64_t t) { return c * 8 <= t; }
 
-/* the guard at record i of the program (n records, cnt its counts so far), if there is one the trace
- * can take in the direction the counts say is usual */
+/* a forward branch at i to t: taken as a rule (1), not taken as a rule (0), neither (-1): its next
+ * record's count bounds the falls through, the target's less those the arrivals from elsewhere */
+static int tr_way(const uint64_t *cnt, int i, int t)
+{
+  const uint64_t fall = cnt[i + 1] < cnt[i] ? cnt[i + 1] : cnt[i];
+  if (tr_rare(cnt[i + 1], cnt[i])) return 1;
+  if (tr_rare(cnt[i] - fall, cnt[i]) && tr_rare(cnt[t] - (cnt[t] < fall ? cnt[t] : fall), cnt[i])) return 0;
+  return -1;
+}
+
+/* the guard or branch at record i of the program (n records, cnt its counts so far), if there is one
+ * the trace can take in the direction the counts say is usual. EXEC is all ones throughout a trace */
 static bool guard_at(const emu_insn *insns, int n, const uint64_t *cnt, int i, tstep *g)
 {
   const emu_insn *x = &insns[i];
   if (cnt[i] < EMU_JIT_HOT) return false;
+  if (!strcmp(x->mnem, "s_or_b64") && x->nop == 3 && tr_exec(&x->o[0]) && (tr_exec(&x->o[1]) || tr_exec(&x->o[2]))) {
+    *g = (tstep){.kind = TR_OREXEC, .at = i, .next = i + 1}; /* EXEC all ones | anything: all ones, SCC 1 */
+    return true;
+  }
   if (!strcmp(x->mnem, "s_and_saveexec_b64") && i + 2 < n && x->nop == 2 && tr_pair(&x->o[0]) && tr_pair(&x->o[1]) &&
       (x->o[0].reg + 1u < EMU_NSGPR_GP || x->o[0].reg == EMU_S_VCC)) {
     const emu_insn *b = &insns[i + 1];
     const int t = b->target;
     if (strcmp(b->mnem, "s_cbranch_execz") || t <= i + 1 || t >= n) return false;
+    if (tr_rare(cnt[i] - (cnt[i + 2] < cnt[i] ? cnt[i + 2] : cnt[i]), cnt[i])) { /* the masked code runs as a rule, every lane */
+      *g = (tstep){.kind = TR_SAVEX, .at = i, .next = i + 2, .pair = x->o[1].reg, .dst = x->o[0].reg};
+      return true;
+    }
     const emu_insn *o = &insns[t];
     if (strcmp(o->mnem, "s_or_b64") || o->nop != 3 || !tr_exec(&o->o[0])) return false;
     const bool sx = (tr_exec(&o->o[1]) && tr_pair(&o->o[2]) && o->o[2].reg == x->o[0].reg) ||
@@ -1324,18 +1344,22 @@ static bool guard_at(const emu_insn *insns, int n, const uint64_t *cnt, int i, t
     *g = (tstep){.kind = TR_SKIPX, .at = i, .next = t + 1, .pair = x->o[1].reg, .dst = x->o[0].reg};
     return true;
   }
-  const bool vnz = !strcmp(x->mnem, "s_cbranch_vccnz");
-  if ((vnz || !strcmp(x->mnem, "s_cbranch_vccz")) && x->target > i + 1 && x->target < n) {
-    const uint64_t fall = cnt[i + 1] < cnt[i] ? cnt[i + 1] : cnt[i]; /* the next record's count bounds the falls */
-    if (tr_rare(cnt[i + 1], cnt[i])) /* taken as a rule */
-      *g = (tstep){.kind = TR_VCC, .at = i, .next = x->target, .pair = EMU_S_VCC, .nz = vnz};
-    else if (tr_rare(cnt[i] - fall, cnt[i]) && tr_rare(cnt[x->target] - (cnt[x->target] < fall ? cnt[x->target] : fall), cnt[i]))
-      *g = (tstep){.kind = TR_VCC, .at = i, .next = i + 1, .pair = EMU_S_VCC, .nz = !vnz}; /* not taken as a rule */
-    else
-      return false;
+  if (x->target <= i + 1 || x->target >= n) return false; /* forward branches only: a trace never loops */
+  if (!strcmp(x->mnem, "s_branch")) {
+    *g = (tstep){.kind = TR_JMP, .at = i, .next = x->target};
     return true;
   }
-  return false;
+  const bool vnz = !strcmp(x->mnem, "s_cbranch_vccnz"), vz = !strcmp(x->mnem, "s_cbranch_vccz");
+  const bool s1 = !strcmp(x->mnem, "s_cbranch_scc1"), s0 = !strcmp(x->mnem, "s_cbranch_scc0");
+  if (!(vnz || vz || s1 || s0)) return false;
+  const int way = tr_way(cnt, i, x->target);
+  if (way < 0) return false;
+  /* nz: the branch is taken when the pair is not zero (vccnz) or SCC is 1 (scc1); the trace goes on
+   * where the usual way leads and leaves when the test says otherwise */
+  const bool taken_nz = vnz || s1;
+  *g = (tstep){.kind = vnz || vz ? TR_VCC : TR_SCC, .at = i, .next = way ? x->target : i + 1, .pair = EMU_S_VCC,
+               .nz = way ? taken_nz : !taken_nz};
+  return true;
 }
 
 static seg tr_sg[JIT_SEGS]; /* under jit_mu */
@@ -1359,7 +1383,7 @@ static int plan_trace(const emu_insn *insns, int n, const uint64_t *cnt, int s, 
     tstep g;
     if (ng == TR_MAXG || tot + 3 > TR_MAXREC || !guard_at(insns, n, cnt, cur, &g)) break;
     st[ns++] = g, ng++;
-    tot += g.kind == TR_SKIPX ? 3 : 1;
+    tot += tr_len(&g);
     cur = g.next;
   }
   *end = cur, *max = tot;
@@ -1403,20 +1427,44 @@ static void translate_trace(cbuf *c, const emu_insn *insns, int s, const tstep *
       done += g->n;
       continue;
     }
-    /* a guard: a side exit before its first record unless it holds */
-    pair_test(c, g->pair);
-    side[nside] = jrel(c, g->kind == TR_SKIPX || !g->nz ? 0x85 : 0x84); /* jne | je */
-    side_rax[nside++] = tr_ret(g->at - s, done);
+    /* a guard: a side exit before its first record unless it holds (a branch or s_or_b64 exec
+     * needs no test) */
+    const uint32_t so = (uint32_t)offsetof(emu_wave, scc);
+    int jcc = 0;
+    if (g->kind == TR_SKIPX || g->kind == TR_VCC) {
+      pair_test(c, g->pair); /* ZF: the pair is zero */
+      jcc = g->kind == TR_SKIPX || !g->nz ? 0x85 : 0x84;
+    } else if (g->kind == TR_SAVEX) {
+      /* every lane: the pair's four 16-bit chunks ANDed, all ones */
+      const int32_t d = (int32_t)(4 * g->pair);
+      put(c, 0x41), put(c, 0x0f), put(c, 0xb7), put(c, 0x85), put32(c, (uint32_t)d); /* movzx eax, word [r13 + d] */
+      for (int h = 1; h < 4; h++)
+        put(c, 0x66), put(c, 0x41), put(c, 0x23), put(c, 0x85), put32(c, (uint32_t)(d + 2 * h)); /* and ax, [r13 + d + 2h] */
+      put(c, 0x66), put(c, 0x3d), put(c, 0xff), put(c, 0xff); /* cmp ax, 0xffff */
+      jcc = 0x85;
+    } else if (g->kind == TR_SCC) {
+      put(c, 0x80), put(c, 0xbb), put32(c, so), put(c, 0); /* cmp byte [rbx + scc], 0 */
+      jcc = g->nz ? 0x84 : 0x85;
+    }
+    if (jcc) {
+      side[nside] = jrel(c, (uint8_t)jcc); /* je | jne */
+      side_rax[nside++] = tr_ret(g->at - s, done);
+    }
     count(c, true, g->at - s);
-    done++;
     if (g->kind == TR_SKIPX) {
       /* s_and_saveexec_b64: sX = EXEC (all ones), EXEC = sY & EXEC = 0, SCC 0; s_cbranch_execz taken;
        * s_or_b64 exec, exec, sX: EXEC all ones again, SCC 1 */
       count(c, true, g->at + 1 - s), count(c, true, g->next - 1 - s);
-      done += 2;
-      put(c, 0x49), put(c, 0xc7), put(c, 0x85), put32(c, 4 * g->dst), put32(c, 0xffffffffu); /* mov qword [r13 + 4 sX], -1 */
-      put(c, 0xc6), put(c, 0x83), put32(c, (uint32_t)offsetof(emu_wave, scc)), put(c, 1);  /* mov byte [rbx + scc], 1 */
+    } else if (g->kind == TR_SAVEX) {
+      /* s_and_saveexec_b64: sX = EXEC (all ones), EXEC = sY & EXEC = all ones, SCC 1; s_cbranch_execz
+       * not taken */
+      count(c, true, g->at + 1 - s);
     }
+    if (g->kind == TR_SKIPX || g->kind == TR_SAVEX)
+      put(c, 0x49), put(c, 0xc7), put(c, 0x85), put32(c, 4 * g->dst), put32(c, 0xffffffffu); /* mov qword [r13 + 4 sX], -1 */
+    if (g->kind == TR_SKIPX || g->kind == TR_SAVEX || g->kind == TR_OREXEC)
+      put(c, 0xc6), put(c, 0x83), put32(c, so), put(c, 1); /* mov byte [rbx + scc], 1 */
+    done += tr_len(g);
   }
   mov_rax(c, tr_ret(end - s, done));
   back[nback++] = jrel(c, 0);

@@ -778,7 +778,7 @@ Test(emu_asm, fused_runs_compute_and_fault_as_single_steps_gfx950) { fuse_case("
  * many of each instruction ran and where a fault or the budget's end stops it must be what the
  * record-by-record path gives. emu_trace_on is read when a trace is first made (during the launch),
  * and each launch loads the code object afresh. *traced: some record got a trace's code. */
-enum { TR_THREADS = 128, TR_OUT = 9 };
+enum { TR_THREADS = 128, TR_OUT = 11 };
 static int trace_launch(const char *co_path, const char *kernel, bool on, uint32_t nthreads, uint64_t budget, uint32_t *out,
                         emu_fault *f, emu_launch_stats *st, bool *traced)
 {
@@ -820,7 +820,7 @@ static void trace_case(const char *arch)
       uint32_t x = 0;
       for (uint32_t i = 0; i < 64; i++) x ^= t * (i + 1);
       const uint32_t i0 = 14 + 16 * (t & 3);
-      const uint32_t want[TR_OUT] = {64 * t, x, t * (i0 + 1), 0u - 2 * t, 3 * 63, 2 * 3 * 63 - 2 * t, ~0u, ~0u, 64};
+      const uint32_t want[TR_OUT] = {64 * t, x, t * (i0 + 1), 0u - 2 * t, 3 * 63, 2 * 3 * 63 - 2 * t, ~0u, ~0u, 64, 63, t};
       for (int k = 0; k < TR_OUT; k++)
         cr_assert_eq(got[k * TR_THREADS + t], want[k], "%s %u threads: output %d thread %u: 0x%08x, want 0x%08x", arch, nt, k, t,
                      got[k * TR_THREADS + t], want[k]);
@@ -839,7 +839,8 @@ static void trace_case(const char *arch)
       cr_assert_eq(s1.count[i], s0.count[i], "%s: %s ran %llu times against %llu", arch, s1.mnem[i], (unsigned long long)s1.count[i],
                    (unsigned long long)s0.count[i]);
     }
-    cr_assert_eq(emu_stats_count(&s1, -1, "s_cbranch_execz"), 64ull * (nt / 64), "%s", arch);
+    cr_assert_eq(emu_stats_count(&s1, -1, "s_cbranch_execz"), 2 * 64ull * (nt / 64), "%s", arch);
+    cr_assert_eq(emu_stats_count(&s1, -1, "s_branch"), 64ull * (nt / 64), "%s", arch);
     emu_launch_stats_free(&s1), emu_launch_stats_free(&s0);
   }
   /* the budget's end inside the loop, after the trace is made: the fault names the same instruction */

@@ -336,8 +336,8 @@ static const corpus_case asm_corpus[] = {
     {"scratch", "priv_rw", {1, 1, 1}, {64, 1, 1}, 0, "out:8192", {0}},
     /* runs of integer lane operations (out: 7 x 64 dwords); fuse_nowait faults on purpose and is left out */
     {"fuse", "fuse_ok", {1, 1, 1}, {64, 1, 1}, 0, "out:1792", {0}},
-    /* traces across guards (out: 9 x 128 dwords), two waves; trace_nowait faults on purpose and is left out */
-    {"trace", "trace_guards", {1, 1, 1}, {128, 1, 1}, 0, "out:4608", {0}},
+    /* traces across guards (out: 11 x 128 dwords), two waves; trace_nowait faults on purpose and is left out */
+    {"trace", "trace_guards", {1, 1, 1}, {128, 1, 1}, 0, "out:5632", {0}},
 };
 #define NASM (sizeof asm_corpus / sizeof asm_corpus[0])
 

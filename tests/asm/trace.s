@@ -1,11 +1,14 @@
 // trace.s: traces, the translated runs joined across the guards of masked code (emu/jit.c), end to
 // end (tests/test_emu_asm.c trace_*):
-//   trace_guards (out: 9 x 128 dwords, out[k * 128 + tid]): 64 iterations of a loop whose body holds
+//   trace_guards (out: 11 x 128 dwords, out[k * 128 + tid]): 64 iterations of a loop whose body holds
 //     the three guard forms the emulator's traces take:
 //       s_and_saveexec_b64 / s_cbranch_execz / s_or_b64 exec over code that a quarter of the lanes
 //         run in one iteration each (tid & 3 picks iteration 14, 30, 46 or 62), SCC read after it;
 //       s_cbranch_vccnz over code every lane runs in iterations 9 and 40 (vcc zero there);
 //       s_cbranch_vccz over code every lane runs except in iteration 50.
+//       s_and_saveexec_b64 / s_cbranch_execz / s_or_b64 exec over code every lane runs but the even
+//         ones in iteration 20 and the odd ones in 36, then s_cbranch_scc0 (never taken: SCC 1);
+//       s_cbranch_scc1 over code every lane runs in iteration 33; s_branch over code never run.
 //     So each guard holds in most iterations and fails in a few (a trace's side exit). sX (s[0:1])
 //     is set to 0x5678_00001234 before each s_and_saveexec_b64, which overwrites it with EXEC.
 //     Expected values: the formulas in the test.
@@ -20,6 +23,7 @@
 trace_guards:
   s_load_dwordx2 s[2:3], s[0:1], 0x0              // out
   s_waitcnt lgkmcnt(0)
+  s_mov_b64 s[28:29], 0
   s_mov_b32 s20, 0x1234
   s_mov_b32 s21, 0x5678
   s_mov_b32 s8, 0                                 // i
@@ -33,6 +37,10 @@ trace_guards:
   v_lshl_add_u32 v6, v4, 4, 14                    // 14 + 16 (tid & 3): the lane's iteration in A
   v_mov_b32 v8, 9
   v_mov_b32 v11, 50
+  v_mov_b32 v19, 0
+  v_mov_b32 v20, 0
+  v_and_b32 v21, 1, v0
+  v_lshl_add_u32 v21, v21, 4, 20                  // 20 + 16 (tid & 1): the lane's iteration out of D
 .Lloop:
   v_add_u32 v1, v1, v0                            // tid (i + 1)
   s_mov_b64 s[0:1], s[20:21]                      // sX before each saveexec
@@ -56,6 +64,23 @@ trace_guards:
   s_cbranch_vccz .LskipC                          // C
   v_add_u32 v12, v12, 3
 .LskipC:
+  v_cmp_ne_u32 s[22:23], s8, v21                  // D: every lane but the even ones in iteration 20,
+  s_and_saveexec_b64 s[24:25], s[22:23]           // the odd ones in 36
+  s_cbranch_execz .LskipD
+  v_add_u32 v19, v19, 1
+  s_and_b64 s[26:27], s[26:27], s[28:29]          // zero: SCC 0 here, s_or_b64 exec sets it to 1
+.LskipD:
+  s_or_b64 exec, exec, s[24:25]
+  s_cbranch_scc0 .Lbad                            // never taken: SCC is 1 after s_or_b64 exec
+  v_xor_b32 v23, v23, v0                          // a lane record: the compare joins its run
+  s_cmp_lg_u32 s8, 33
+  s_cbranch_scc1 .LskipE                          // E: taken but in iteration 33
+  v_add_u32 v20, v20, v0
+.LskipE:
+  s_branch .LjoinF
+.Lbad:
+  v_add_u32 v19, 0x3e8, v19
+.LjoinF:
   v_lshl_add_u32 v13, v12, 1, v9
   s_add_u32 s8, s8, 1
   s_cmp_lt_u32 s8, 64
@@ -74,6 +99,9 @@ trace_guards:
   global_store_dword v18, v15, s[2:3] offset:1024
   global_store_dword v18, v16, s[2:3] offset:1536
   global_store_dword v18, v17, s[2:3] offset:2048
+  v_add_u32 v22, 0x1200, v14
+  global_store_dword v22, v19, s[2:3]
+  global_store_dword v22, v20, s[2:3] offset:512
   s_endpgm
 
 .global trace_nowait
@@ -113,9 +141,9 @@ trace_nowait:
 .p2align 6
 .amdhsa_kernel trace_guards
   .amdhsa_user_sgpr_kernarg_segment_ptr 1
-  .amdhsa_next_free_vgpr 24
-  .amdhsa_next_free_sgpr 24
-  .amdhsa_accum_offset 24
+  .amdhsa_next_free_vgpr 32
+  .amdhsa_next_free_sgpr 32
+  .amdhsa_accum_offset 32
 .end_amdhsa_kernel
 .p2align 6
 .amdhsa_kernel trace_nowait
@@ -131,8 +159,8 @@ amdhsa.version: [ 1, 0 ]
 amdhsa.kernels:
   - .name: trace_guards
     .symbol: trace_guards.kd
-    .sgpr_count: 24
-    .vgpr_count: 24
+    .sgpr_count: 32
+    .vgpr_count: 32
     .kernarg_segment_align: 8
     .kernarg_segment_size: 8
     .group_segment_fixed_size: 0
