@@ -1364,8 +1364,8 @@ static bool guard_at(const emu_insn *insns, int n, const uint64_t *cnt, int i, t
 
 static seg tr_sg[JIT_SEGS]; /* under jit_mu */
 
-/* the trace from record s: its steps (at least one guard among them), where it ends, and the most
- * records it runs; 0 steps: no trace */
+/* the trace from record s: its steps (at least one guard among them, two records in all), where it
+ * ends, and the most records it runs; 0 steps: no trace */
 static int plan_trace(const emu_insn *insns, int n, const uint64_t *cnt, int s, tstep *st, int *end, int *max)
 {
   int ns = 0, ng = 0, cur = s, tot = 0;
@@ -1387,7 +1387,7 @@ static int plan_trace(const emu_insn *insns, int n, const uint64_t *cnt, int s, 
     cur = g.next;
   }
   *end = cur, *max = tot;
-  return ng ? ns : 0;
+  return ng && tot >= 2 ? ns : 0; /* a trace of one record (an `s_or_b64 exec` alone) saves nothing */
 }
 
 static void mov_rax(cbuf *c, uint64_t x) { put(c, 0x48), put(c, 0xb8), put32(c, (uint32_t)x), put32(c, (uint32_t)(x >> 32)); }
