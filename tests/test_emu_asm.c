@@ -697,16 +697,24 @@ Test(emu_asm, scratch_load_result_needs_vmcnt_wait)
  * The executor runs a decoded run of integer lane operations as one step; what a kernel computes,
  * where a fault is reported and what it says must be what the one-instruction-at-a-time path gives.
  * emu_fuse_on is read when a program is decoded, so each run loads the code object afresh. */
+/* the code object at co_path and its kernel `kernel`, both asserted found */
+static emu_codeobj *load_kernel(const char *co_path, const char *kernel, const emu_kernel **k)
+{
+  ll_err e = {0};
+  emu_codeobj *co = emu_codeobj_load_file(co_path, &e);
+  cr_assert_not_null(co, "%s", e.msg);
+  *k = emu_codeobj_kernel(co, kernel, &e);
+  cr_assert_not_null(*k, "%s", e.msg);
+  return co;
+}
 static int fuse_launch(const char *co_path, const char *kernel, bool fuse, uint64_t budget, uint32_t *out,
                        emu_fault *f, long *entry_run)
 {
   bool had = emu_fuse_on;
   emu_fuse_on = fuse;
+  const emu_kernel *k;
+  emu_codeobj *co = load_kernel(co_path, kernel, &k);
   ll_err e = {0};
-  emu_codeobj *co = emu_codeobj_load_file(co_path, &e);
-  cr_assert_not_null(co, "%s", e.msg);
-  const emu_kernel *k = emu_codeobj_kernel(co, kernel, &e);
-  cr_assert_not_null(k, "%s", e.msg);
   const emu_program *p = emu_codeobj_program(co, &e);
   cr_assert_not_null(p, "%s", e.msg);
   emu_fuse_on = had;
@@ -784,11 +792,9 @@ static int trace_launch(const char *co_path, const char *kernel, bool on, uint32
 {
   const bool had = emu_trace_on;
   emu_trace_on = on;
+  const emu_kernel *k;
+  emu_codeobj *co = load_kernel(co_path, kernel, &k);
   ll_err e = {0};
-  emu_codeobj *co = emu_codeobj_load_file(co_path, &e);
-  cr_assert_not_null(co, "%s", e.msg);
-  const emu_kernel *k = emu_codeobj_kernel(co, kernel, &e);
-  cr_assert_not_null(k, "%s", e.msg);
   const emu_program *p = emu_codeobj_kernel_program(co, k, &e); /* the launch's */
   cr_assert_not_null(p, "%s", e.msg);
   emu_mem *m = emu_mem_new();
