@@ -1306,8 +1306,10 @@ static inline bool emu_pair_nz(const emu_wave *w, unsigned r)
 /* ---- traces (emu/jit.c, issue #31, forty-sixth stop) -------------------------------------------
  * A trace joins the runs of masked code across its guards, the way the compiler's code skips what no
  * lane needs: `s_and_saveexec_b64 sX, sY; s_cbranch_execz T ... T: s_or_b64 exec, exec, sX` with sY
- * zero (EXEC all ones before and after; sX all ones, SCC 1), and `s_cbranch_vccnz` / `s_cbranch_vccz`
- * forward, in the direction the records' counts say is usual. Each guard is tested in the code; one
+ * zero (EXEC all ones before and after; sX all ones, SCC 1) or all ones (into the masked code), a
+ * lone `s_or_b64 exec, exec, sZ` (EXEC stays all ones, SCC 1), `s_cbranch_vccnz/vccz/scc0/scc1` and
+ * `s_branch` forward, in the direction the records' counts say is usual (docs/emulator.md
+ * "Traces"). Each guard is tested in the code; one
  * that does not hold ends the trace before its first record (a side exit), and the run-ahead loop
  * goes on from there as without traces. The code: VGPR file, SGPR file, the wave, the counts from
  * the trace's first record (it adds 1 to each record it runs), m unused; returns the records it ran
