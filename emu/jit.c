@@ -1062,16 +1062,19 @@ static void translate_seg(cbuf *c, const emu_insn *in, int n, const plan *p)
     if (in[j].fz_op == FZ_SALU) call_rec(c, in + j, (const void *)in[j].fn);
 }
 
-/* ZF from SGPR pair r (the frame's SGPR file in r13): its four 16-bit chunks as the code stored them
- * (kmovw), loads of the stores' own size, which the store buffer forwards (one 64-bit load over four
- * 16-bit stores waits for them to reach the cache; emu_pair_nz) */
-static void pair_test(cbuf *c, unsigned r)
+/* SGPR pair r (the frame's SGPR file in r13) folded into ax by op (PF_OR: ZF when it is zero; PF_AND:
+ * ax 0xffff when it is all ones): its four 16-bit chunks as the code stored them (kmovw), loads of
+ * the stores' own size, which the store buffer forwards (one 64-bit load over four 16-bit stores
+ * waits for them to reach the cache; emu_pair_nz) */
+enum { PF_OR = 0x0b, PF_AND = 0x23 }; /* or / and r16, r/m16 */
+static void pair_fold(cbuf *c, unsigned r, uint8_t op)
 {
   const int32_t d = (int32_t)(4 * r);
   put(c, 0x41), put(c, 0x0f), put(c, 0xb7), put(c, 0x85), put32(c, (uint32_t)d); /* movzx eax, word [r13 + d] */
   for (int h = 1; h < 4; h++)
-    put(c, 0x66), put(c, 0x41), put(c, 0x0b), put(c, 0x85), put32(c, (uint32_t)(d + 2 * h)); /* or ax, [r13 + d + 2h] */
+    put(c, 0x66), put(c, 0x41), put(c, op), put(c, 0x85), put32(c, (uint32_t)(d + 2 * h)); /* op ax, [r13 + d + 2h] */
 }
+static void pair_test(cbuf *c, unsigned r) { pair_fold(c, r, PF_OR); }
 /* SCC from the pair whose first SGPR is scc - 1 (emu_insn.jit_scc's form) */
 static void scc_store(cbuf *c, unsigned scc)
 {
@@ -1303,8 +1306,9 @@ static bool tr_pair(const emu_opnd *o)
   return o->kind == EMU_OPK_SGPR && o->n == 2 && !o->mods && o->reg + 1u < EMU_NSFILE && o->reg != EMU_S_EXEC;
 }
 static bool tr_exec(const emu_opnd *o) { return o->kind == EMU_OPK_SGPR && o->n == 2 && !o->mods && o->reg == EMU_S_EXEC; }
-/* c at most an eighth of t */
+/* c at most an eighth of t; c (counted as at most t) at least seven eighths of it */
 static bool tr_rare(uint64_t c, uint64_t t) { return c * 8 <= t; }
+static bool tr_most(uint64_t c, uint64_t t) { return tr_rare(t - (c < t ? c : t), t); }
 
 /* a forward branch at i to t: taken as a rule (1), not taken as a rule (0), neither (-1): its next
  * record's count bounds the falls through, the target's less those the arrivals from elsewhere */
@@ -1312,7 +1316,7 @@ static int tr_way(const uint64_t *cnt, int i, int t)
 {
   const uint64_t fall = cnt[i + 1] < cnt[i] ? cnt[i + 1] : cnt[i];
   if (tr_rare(cnt[i + 1], cnt[i])) return 1;
-  if (tr_rare(cnt[i] - fall, cnt[i]) && tr_rare(cnt[t] - (cnt[t] < fall ? cnt[t] : fall), cnt[i])) return 0;
+  if (tr_most(cnt[i + 1], cnt[i]) && tr_rare(cnt[t] - (cnt[t] < fall ? cnt[t] : fall), cnt[i])) return 0;
   return -1;
 }
 
@@ -1331,7 +1335,7 @@ static bool guard_at(const emu_insn *insns, int n, const uint64_t *cnt, int i, t
     const emu_insn *b = &insns[i + 1];
     const int t = b->target;
     if (strcmp(b->mnem, "s_cbranch_execz") || t <= i + 1 || t >= n) return false;
-    if (tr_rare(cnt[i] - (cnt[i + 2] < cnt[i] ? cnt[i + 2] : cnt[i]), cnt[i])) { /* the masked code runs as a rule, every lane */
+    if (tr_most(cnt[i + 2], cnt[i])) { /* the masked code runs as a rule, every lane */
       *g = (tstep){.kind = TR_SAVEX, .at = i, .next = i + 2, .pair = x->o[1].reg, .dst = x->o[0].reg};
       return true;
     }
@@ -1435,12 +1439,8 @@ static void translate_trace(cbuf *c, const emu_insn *insns, int s, const tstep *
       pair_test(c, g->pair); /* ZF: the pair is zero */
       jcc = g->kind == TR_SKIPX || !g->nz ? 0x85 : 0x84;
     } else if (g->kind == TR_SAVEX) {
-      /* every lane: the pair's four 16-bit chunks ANDed, all ones */
-      const int32_t d = (int32_t)(4 * g->pair);
-      put(c, 0x41), put(c, 0x0f), put(c, 0xb7), put(c, 0x85), put32(c, (uint32_t)d); /* movzx eax, word [r13 + d] */
-      for (int h = 1; h < 4; h++)
-        put(c, 0x66), put(c, 0x41), put(c, 0x23), put(c, 0x85), put32(c, (uint32_t)(d + 2 * h)); /* and ax, [r13 + d + 2h] */
-      put(c, 0x66), put(c, 0x3d), put(c, 0xff), put(c, 0xff); /* cmp ax, 0xffff */
+      pair_fold(c, g->pair, PF_AND);                          /* every lane: the chunks ANDed */
+      put(c, 0x66), put(c, 0x3d), put(c, 0xff), put(c, 0xff); /* cmp ax, 0xffff: all ones */
       jcc = 0x85;
     } else if (g->kind == TR_SCC) {
       put(c, 0x80), put(c, 0xbb), put32(c, so), put(c, 0); /* cmp byte [rbx + scc], 0 */
