@@ -1,13 +1,15 @@
 // trace.s: traces, the translated runs joined across the guards of masked code (emu/jit.c), end to
 // end (tests/test_emu_asm.c trace_*):
 //   trace_guards (out: 11 x 128 dwords, out[k * 128 + tid]): 64 iterations of a loop whose body holds
-//     the three guard forms the emulator's traces take:
-//       s_and_saveexec_b64 / s_cbranch_execz / s_or_b64 exec over code that a quarter of the lanes
-//         run in one iteration each (tid & 3 picks iteration 14, 30, 46 or 62), SCC read after it;
+//     the guard forms the emulator's traces take:
+//       s_and_saveexec_b64 / s_cbranch_execz / s_or_b64 exec over code that a quarter of a wave's
+//         lanes 0-15 run in one iteration each (tid & 3 picks iteration 14, 30, 46 or 62; the other
+//         lanes never: the mask then nonzero in its first 16 bits only), SCC read after it;
 //       s_cbranch_vccnz over code every lane runs in iterations 9 and 40 (vcc zero there);
 //       s_cbranch_vccz over code every lane runs except in iteration 50.
-//       s_and_saveexec_b64 / s_cbranch_execz / s_or_b64 exec over code every lane runs but the even
-//         ones in iteration 20 and the odd ones in 36, then s_cbranch_scc0 (never taken: SCC 1);
+//       s_and_saveexec_b64 / s_cbranch_execz / s_or_b64 exec over code every lane runs but a wave's
+//         even lanes 48-62 in iteration 20 and its odd lanes 49-63 in 36 (the mask then all ones in
+//         its first 48 bits), then s_cbranch_scc0 (never taken: SCC 1);
 //       s_cbranch_scc1 over code every lane runs in iteration 33; s_branch over code never run.
 //     So each guard holds in most iterations and fails in a few (a trace's side exit). sX (s[0:1])
 //     is set to 0x5678_00001234 before each s_and_saveexec_b64, which overwrites it with EXEC.
@@ -33,14 +35,20 @@ trace_guards:
   v_mov_b32 v3, 0
   v_mov_b32 v9, 0
   v_mov_b32 v12, 0
+  v_mov_b32 v7, 0x64                              // 100: no iteration's
+  v_and_b32 v5, 63, v0                            // the lane in its wave
   v_and_b32 v4, 3, v0
-  v_lshl_add_u32 v6, v4, 4, 14                    // 14 + 16 (tid & 3): the lane's iteration in A
+  v_lshl_add_u32 v6, v4, 4, 14                    // 14 + 16 (tid & 3): the lane's iteration in A,
+  v_cmp_gt_u32 vcc, 16, v5                        // lanes 0-15 only
+  v_cndmask_b32 v6, v7, v6, vcc
   v_mov_b32 v8, 9
   v_mov_b32 v11, 50
   v_mov_b32 v19, 0
   v_mov_b32 v20, 0
   v_and_b32 v21, 1, v0
-  v_lshl_add_u32 v21, v21, 4, 20                  // 20 + 16 (tid & 1): the lane's iteration out of D
+  v_lshl_add_u32 v21, v21, 4, 20                  // 20 + 16 (tid & 1): the lane's iteration out of D,
+  v_cmp_le_u32 vcc, 48, v5                        // lanes 48-63 only
+  v_cndmask_b32 v21, v7, v21, vcc
 .Lloop:
   v_add_u32 v1, v1, v0                            // tid (i + 1)
   s_mov_b64 s[0:1], s[20:21]                      // sX before each saveexec
@@ -64,8 +72,8 @@ trace_guards:
   s_cbranch_vccz .LskipC                          // C
   v_add_u32 v12, v12, 3
 .LskipC:
-  v_cmp_ne_u32 s[22:23], s8, v21                  // D: every lane but the even ones in iteration 20,
-  s_and_saveexec_b64 s[24:25], s[22:23]           // the odd ones in 36
+  v_cmp_ne_u32 s[22:23], s8, v21                  // D: every lane but the even ones of 48-63 in
+  s_and_saveexec_b64 s[24:25], s[22:23]           // iteration 20, the odd ones in 36
   s_cbranch_execz .LskipD
   v_add_u32 v19, v19, 1
   s_and_b64 s[26:27], s[26:27], s[28:29]          // zero: SCC 0 here, s_or_b64 exec sets it to 1
